@@ -1,0 +1,123 @@
+"""The one interface every virtual board implements.
+
+A board loads one ELF built for its target and calls functions in it the way the target's C ABI does:
+the harness places pointer arguments (``Buf``) in the firmware's free RAM, surrounded by canaries,
+passes scalars (``Int`` or plain ``int``) in registers or on the stack, runs the callee from its first
+instruction until it returns, and reports what came back with the cycles and instructions it took and
+the stack it used.
+
+Design rules shared by all boards:
+- the callee's cycles count from its first instruction up to and including its return instruction;
+- the stack high-water is found by painting the free stack with a pattern before the call;
+- a fault, an access outside the part's memories, a canary overwritten or an instruction budget
+  exhausted ends the call with ``BoardFault``, whose message names the PC, the symbol+offset and the
+  disassembled instruction; no call can hang.
+"""
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence, Union
+
+DEFAULT_MAX_INSTRUCTIONS = 50_000_000
+
+
+@dataclass(frozen=True)
+class Int:
+    """A scalar argument of an explicit width in bytes (uint8_t=1, uint16_t=2, uint32_t=4, uint64_t=8).
+
+    A plain Python ``int`` argument means the target's native int/pointer width
+    (2 bytes on AVR, 4 on rv32 and armv7m, 8 on host)."""
+
+    value: int
+    size: int = 0  # 0: native width
+
+    def __post_init__(self) -> None:
+        if self.size not in (0, 1, 2, 4, 8):
+            raise ValueError(f"unsupported scalar width {self.size}")
+
+
+@dataclass(frozen=True)
+class Buf:
+    """A pointer argument: a buffer the harness places in the target's RAM.
+
+    ``data`` are its initial contents (zeros when omitted), ``size`` its length (default ``len(data)``),
+    ``out`` whether its contents are read back into ``CallResult.outputs``."""
+
+    data: bytes = b""
+    size: int | None = None
+    out: bool = False
+    align: int = 4
+
+    @property
+    def length(self) -> int:
+        return len(self.data) if self.size is None else self.size
+
+
+Arg = Union[int, Int, Buf]
+
+
+@dataclass(frozen=True)
+class MemAccess:
+    pc: int
+    address: int
+    size: int
+    write: bool
+
+
+@dataclass
+class Trace:
+    """What the constant-time checker compares: every executed instruction address in order, and every
+    data memory access in order (with the PC that made it). Only filled when ``call(..., trace=True)``."""
+
+    pcs: list[int] = field(default_factory=list)
+    accesses: list[MemAccess] = field(default_factory=list)
+    # Instructions whose latency depends on operand values, as (pc, mnemonic, operand values, cycles).
+    variable_latency: list[tuple[int, str, tuple[int, ...], int]] = field(default_factory=list)
+
+
+@dataclass
+class CallResult:
+    outputs: list[bytes]        # contents after the call of every Buf with out=True, in argument order
+    return_value: int           # the callee's return register(s), unsigned, native width
+    cycles: int
+    instructions: int
+    stack_bytes: int            # stack high-water of the call, return address included
+    trace: Trace | None = None
+
+
+class BoardError(Exception):
+    """Bad use of a board (unknown symbol, ELF for another target, arguments that do not fit)."""
+
+
+class BoardFault(BoardError):
+    """The firmware misbehaved: illegal instruction, access outside memory, runaway loop, smashed canary."""
+
+    def __init__(self, reason: str, pc: int | None = None, symbol: str = "?", instruction: str = "?"):
+        self.reason = reason
+        self.pc = pc
+        self.symbol = symbol
+        self.instruction = instruction
+        where = f" at pc=0x{pc:x} ({symbol}): {instruction}" if pc is not None else ""
+        super().__init__(f"{reason}{where}")
+
+
+class Board(abc.ABC):
+    """A virtual board for one target. Subclasses: AvrBoard, Rv32Board, Armv7mBoard, HostBoard."""
+
+    target: str = "?"
+    native_int_size: int = 4
+
+    @abc.abstractmethod
+    def load(self, elf: Path | str) -> None:
+        """Load an ELF built for this target (segments at their addresses, symbols for diagnostics)."""
+
+    @abc.abstractmethod
+    def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS) -> CallResult:
+        """Call ``symbol`` with ``args`` per the target's C ABI and return what it did."""
+
+    def describe_model(self) -> dict:
+        """Simulator and timing-model parameters, for the provenance of every result."""
+        return {"target": self.target}

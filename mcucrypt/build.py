@@ -1,0 +1,159 @@
+"""Cross-compile one firmware image per (sources, target, flags), cached by content.
+
+The cache key hashes the compiler's identity, every flag, the board files, and the bytes of every source
+plus every header beside it and under include/: the same inputs never compile twice, and any edit
+(including a header) rebuilds. Images land in build/<target>/<name>-<key>.elf (.so on host) with a
+linker map beside them, from which code size is measured.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .targets import HOST_SANITIZE_FLAGS, ROOT, WARNINGS, get_target
+
+BUILD_DIR = ROOT / "build"
+INCLUDE_DIR = ROOT / "include"
+
+
+class BuildError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Image:
+    path: Path          # the ELF (or host .so)
+    map_path: Path      # linker map
+    target: str
+    flags: tuple[str, ...]
+    sources: tuple[Path, ...]
+
+
+@lru_cache(maxsize=None)
+def compiler_version(cc: str) -> str:
+    if shutil.which(cc) is None:
+        raise BuildError(f"compiler {cc} not found: run `make setup` (scripts/setup.sh) first")
+    out = subprocess.run([cc, "--version"], capture_output=True, text=True, check=True).stdout
+    return out.splitlines()[0].strip()
+
+
+def _hash_inputs(files: Iterable[Path], parts: Sequence[str]) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode() + b"\0")
+    for f in sorted(set(files)):
+        h.update(str(f.relative_to(ROOT) if f.is_relative_to(ROOT) else f).encode() + b"\0")
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _dependencies(sources: Sequence[Path]) -> list[Path]:
+    deps = set(sources)
+    for s in sources:
+        deps.update(p for p in s.parent.glob("*") if p.suffix in (".h", ".inc"))
+    deps.update(p for p in INCLUDE_DIR.rglob("*.h"))
+    return sorted(deps)
+
+
+def impl_define(impl: str) -> str:
+    """'rv32-fast' -> 'rv32_fast': the token MCU_IMPL carries into symbol names."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", impl)
+
+
+def build(target: str, sources: Sequence[Path | str], *, name: str, impl: str | None = None,
+          isa: str | None = None, defines: Sequence[str] = (), sanitize: bool = False,
+          extra_cflags: Sequence[str] = (), keep: Sequence[str] = ()) -> Image:
+    """Compile and link ``sources`` (paths relative to the repository root or absolute) for ``target``.
+
+    ``keep`` names the functions the image exists for: the linker keeps them and whatever they reach and
+    drops every other section (--gc-sections), so code size counts exactly what a user would link."""
+    t = get_target(target)
+    srcs = tuple((ROOT / s).resolve() if not Path(s).is_absolute() else Path(s) for s in sources)
+    for s in srcs:
+        if not s.is_file():
+            raise BuildError(f"source not found: {s}")
+    board_files = tuple(ROOT / s for s in t.startup)
+    flags = [*t.cflags, *WARNINGS, *t.march_flags(isa), f"-I{INCLUDE_DIR}", *extra_cflags]
+    if impl is not None:
+        flags.append(f"-DMCU_IMPL={impl_define(impl)}")
+    flags += [f"-D{d}" for d in defines]
+    if sanitize:
+        if target != "host":
+            raise BuildError("sanitizer builds exist for the host target only")
+        flags = [f for f in flags if not f.startswith("-O")] + list(HOST_SANITIZE_FLAGS)
+    ldflags = [os.path.join(str(ROOT), f) if f.endswith(".ld") else f for f in t.ldflags]
+    ldflags += [f"-Wl,--undefined={sym}" for sym in keep]
+    key = _hash_inputs(_dependencies(srcs) + list(board_files) +
+                       [ROOT / f for f in t.ldflags if f.endswith(".ld")],
+                       [compiler_version(t.cc), *flags, *ldflags, target])
+    out_dir = BUILD_DIR / (target + ("-asan" if sanitize else ""))
+    out = out_dir / f"{name}-{key}{t.output_suffix}"
+    map_path = out.with_suffix(".map")
+    image = Image(out, map_path, target, tuple(flags), srcs)
+    if out.is_file() and map_path.is_file():
+        return image
+    out_dir.mkdir(parents=True, exist_ok=True)
+    obj_dir = out_dir / f"obj-{key}"
+    obj_dir.mkdir(exist_ok=True)
+    objects = []
+    for src in (*board_files, *srcs):
+        # Objects are named after their sources so the linker map says which file each byte came from.
+        obj = obj_dir / (src.stem + (".board" if src in board_files else "") + ".o")
+        _run([t.cc, *flags, "-c", str(src), "-o", str(obj)], f"compiling {src.name} for {target}")
+        objects.append(str(obj))
+    tmp = out.with_name(out.name + f".tmp{os.getpid()}")
+    _run([t.cc, *flags, *objects, *ldflags, f"-Wl,-Map={map_path}", "-o", str(tmp)],
+         f"linking {name} for {target}")
+    os.replace(tmp, out)   # atomic: a parallel build of the same image never sees a half-written file
+    return image
+
+
+def _run(cmd: list[str], what: str) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        raise BuildError(f"{what} failed:\n{' '.join(cmd)}\n{proc.stderr.strip()}")
+
+
+_MAP_INPUT = re.compile(r"^\s*(\.[\w.$]+)?\s+0x([0-9a-fA-F]+)\s+0x([0-9a-fA-F]+)\s+(\S+)$")
+
+
+def code_size(image: Image, own_sources: Sequence[Path | str]) -> int:
+    """Bytes of text and read-only data that the linker kept from ``own_sources`` (board files and
+    libgcc excluded), read from the linker map: .text*, .rodata*, .srodata* and AVR's .progmem*."""
+    stems = {Path(s).stem for s in own_sources}
+    total = 0
+    section: str | None = None
+    for line in image.map_path.read_text(errors="replace").splitlines():
+        if line.startswith("Discarded input sections"):
+            section = "discarded"
+            continue
+        if line.startswith("Memory Configuration") or line.startswith("Linker script and memory map"):
+            section = None
+            continue
+        if section == "discarded":
+            continue
+        m = _MAP_INPUT.match(line)
+        if m:
+            sec = m.group(1) or section
+            if m.group(1):
+                section = m.group(1)
+            size = int(m.group(3), 16)
+            obj = m.group(4)
+        else:
+            stripped = line.strip()
+            if stripped.startswith(".") and " " not in stripped:
+                section = stripped   # long section name; its address line follows
+            continue
+        if not sec or not sec.startswith((".text", ".rodata", ".srodata", ".progmem")):
+            continue
+        obj_file = Path(obj.split("(")[0])
+        if obj_file.suffix == ".o" and obj_file.parent.name.startswith("obj-") and obj_file.stem in stems:
+            total += size
+    return total
