@@ -115,8 +115,10 @@ class Board(abc.ABC):
 
     @abc.abstractmethod
     def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
-             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS) -> CallResult:
-        """Call ``symbol`` with ``args`` per the target's C ABI and return what it did."""
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:
+        """Call ``symbol`` with ``args`` per the target's C ABI and return what it did.
+
+        ``ret_size`` is the width in bytes of the return value (0: native int width)."""
 
     def describe_model(self) -> dict:
         """Simulator and timing-model parameters, for the provenance of every result."""
