@@ -1,0 +1,22 @@
+"""Virtual boards, one per target, behind the interface of base.Board."""
+from __future__ import annotations
+
+import importlib
+
+from .base import Board, BoardError
+
+_BOARDS = {
+    "avr": "mcucrypt.boards.avr:AvrBoard",
+    "rv32": "mcucrypt.boards.rv32:Rv32Board",
+    "armv7m": "mcucrypt.boards.armv7m:Armv7mBoard",
+    "host": "mcucrypt.boards.host:HostBoard",
+}
+
+
+def make_board(target: str) -> Board:
+    """A fresh board for ``target`` (imported lazily: each board has its own heavy dependencies)."""
+    try:
+        module, cls = _BOARDS[target].split(":")
+    except KeyError:
+        raise BoardError(f"unknown target {target!r} (known: {', '.join(_BOARDS)})") from None
+    return getattr(importlib.import_module(module), cls)()

@@ -1,0 +1,220 @@
+"""The catalog: every primitive and implementation, read from crypto/<primitive>/META.yml.
+
+Adding an implementation means adding its sources and a few lines of META.yml; no harness code changes.
+The schema is documented in docs/adding-an-implementation.md; ``load_catalog`` validates it and fails
+with the file and key at fault.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .build import impl_define
+from .targets import ROOT, TARGETS
+
+CRYPTO_DIR = ROOT / "crypto"
+KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash")
+
+
+class CatalogError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Param:
+    ctype: str          # e.g. 'const uint8_t *', 'uint32_t', 'unsigned long long'
+    name: str
+
+    @property
+    def is_pointer(self) -> bool:
+        return "*" in self.ctype or self.ctype.endswith("[]")
+
+    def scalar_size(self, native: int) -> int:
+        """Width in bytes of a scalar parameter on a target whose int/pointer width is ``native``."""
+        base = re.sub(r"\b(const|volatile|unsigned|signed)\b", "", self.ctype).strip()
+        sizes = {"uint8_t": 1, "int8_t": 1, "char": 1, "uint16_t": 2, "int16_t": 2, "short": 2,
+                 "uint32_t": 4, "int32_t": 4, "uint64_t": 8, "int64_t": 8, "long long": 8,
+                 "size_t": native, "int": native, "": native}
+        if base in sizes:
+            return sizes[base]
+        if base == "long":
+            return 4 if native <= 4 else 8
+        raise CatalogError(f"unsupported parameter type {self.ctype!r}")
+
+
+@dataclass(frozen=True)
+class Prototype:
+    ret: str
+    name_template: str
+    params: tuple[Param, ...]
+
+    def symbol(self, prim_id: str, impl: str) -> str:
+        return self.name_template.format(id=prim_id, impl=impl_define(impl))
+
+    def index(self, name: str) -> int:
+        for i, p in enumerate(self.params):
+            if p.name == name:
+                return i
+        raise CatalogError(f"{self.name_template}: no parameter named {name!r}")
+
+
+_PROTO = re.compile(r"^\s*(?P<ret>[\w\s\*]+?)\s*\b(?P<name>[\w{}]+)\s*\((?P<params>.*)\)\s*;?\s*$")
+
+
+def parse_prototype(text: str) -> Prototype:
+    m = _PROTO.match(text)
+    if not m:
+        raise CatalogError(f"cannot parse prototype {text!r}")
+    params: list[Param] = []
+    body = m.group("params").strip()
+    if body and body != "void":
+        for raw in body.split(","):
+            raw = raw.strip()
+            pm = re.match(r"^(?P<type>.*?)(?P<name>\w+)\s*(?P<arr>\[[^\]]*\])?$", raw)
+            if not pm or not pm.group("type").strip():
+                raise CatalogError(f"cannot parse parameter {raw!r} of {text!r}")
+            ctype = pm.group("type").strip() + (" *" if pm.group("arr") else "")
+            params.append(Param(ctype, pm.group("name")))
+    return Prototype(m.group("ret").strip(), m.group("name"), tuple(params))
+
+
+@dataclass(frozen=True)
+class Implementation:
+    name: str                       # e.g. 'ref', 'rv32-fast'
+    primitive: "Primitive"
+    description: str
+    sources: tuple[Path, ...]
+    targets: tuple[str, ...]
+    ids: tuple[str, ...]            # primitive ids it implements
+    isa: str | None                 # rv32 only: e.g. 'rv32imac_zbb_zbkb'
+    constant_time: bool
+    secret_dependent_addresses: bool   # table look-ups indexed by secrets (constant time only on cacheless cores)
+    functions: dict[str, Prototype]
+    defines: tuple[str, ...] = ()
+
+    def symbol(self, prim_id: str, op: str) -> str:
+        return self.functions[op].symbol(prim_id, self.name)
+
+    def symbols(self, prim_id: str) -> list[str]:
+        return [self.symbol(prim_id, op) for op in self.functions]
+
+    @property
+    def key(self) -> str:
+        return f"{self.primitive.name}/{self.name}"
+
+
+@dataclass(frozen=True)
+class Primitive:
+    name: str                       # folder name, e.g. 'lea'
+    kind: str
+    description: str
+    directory: Path
+    instances: dict[str, dict[str, Any]]   # primitive id -> parameters (key_bytes, block_bytes, ...)
+    vectors: tuple[Path, ...]
+    model: str                      # dotted module name of the independent Python model
+    secret: dict[str, tuple[str, ...]]     # op -> names of secret parameters
+    published: tuple[dict[str, Any], ...]
+    implementations: dict[str, Implementation] = field(default_factory=dict)
+
+
+@dataclass
+class Catalog:
+    primitives: dict[str, Primitive]
+
+    def by_id(self, prim_id: str) -> Primitive:
+        for p in self.primitives.values():
+            if prim_id in p.instances:
+                return p
+        known = sorted(i for p in self.primitives.values() for i in p.instances)
+        raise CatalogError(f"unknown primitive {prim_id!r} (known: {', '.join(known)})")
+
+    def all_ids(self) -> list[str]:
+        return [i for p in self.primitives.values() for i in p.instances]
+
+    def implementations(self, prim_id: str, target: str | None = None) -> list[Implementation]:
+        prim = self.by_id(prim_id)
+        return [impl for impl in prim.implementations.values()
+                if prim_id in impl.ids and (target is None or target in impl.targets)]
+
+    def implementation(self, prim_id: str, impl: str) -> Implementation:
+        prim = self.by_id(prim_id)
+        if impl not in prim.implementations or prim_id not in prim.implementations[impl].ids:
+            known = ", ".join(i.name for i in self.implementations(prim_id))
+            raise CatalogError(f"unknown implementation {impl!r} of {prim_id} (known: {known})")
+        return prim.implementations[impl]
+
+
+def _require(d: dict, key: str, where: str) -> Any:
+    if key not in d:
+        raise CatalogError(f"{where}: missing key {key!r}")
+    return d[key]
+
+
+def _load_primitive(meta_path: Path) -> Primitive:
+    where = str(meta_path.relative_to(ROOT))
+    meta = yaml.safe_load(meta_path.read_text())
+    if not isinstance(meta, dict):
+        raise CatalogError(f"{where}: not a mapping")
+    kind = _require(meta, "kind", where)
+    if kind not in KINDS:
+        raise CatalogError(f"{where}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+    d = meta_path.parent
+    functions = {op: parse_prototype(p) for op, p in _require(meta, "functions", where).items()}
+    secret = {op: tuple(names) for op, names in (meta.get("secret") or {}).items()}
+    for op, names in secret.items():
+        if op not in functions:
+            raise CatalogError(f"{where}: secret names unknown op {op!r}")
+        for n in names:
+            functions[op].index(n)
+    vectors = tuple(d / v for v in meta.get("vectors", []))
+    for v in vectors:
+        if not v.is_file():
+            raise CatalogError(f"{where}: vector file {v} missing")
+    prim = Primitive(
+        name=d.name, kind=kind, description=meta.get("description", ""), directory=d,
+        instances={k: dict(v or {}) for k, v in _require(meta, "instances", where).items()},
+        vectors=vectors, model=_require(meta, "model", where), secret=secret,
+        published=tuple(meta.get("published", [])))
+    for name, spec in _require(meta, "implementations", where).items():
+        iw = f"{where}: implementations.{name}"
+        targets = tuple(_require(spec, "targets", iw))
+        for t in targets:
+            if t not in TARGETS:
+                raise CatalogError(f"{iw}: unknown target {t!r}")
+        sources = tuple(d / s for s in _require(spec, "sources", iw))
+        for s in sources:
+            if not s.is_file():
+                raise CatalogError(f"{iw}: source {s} missing")
+        fns = dict(functions)
+        fns.update({op: parse_prototype(p) for op, p in (spec.get("functions") or {}).items()})
+        ops = spec.get("ops")
+        if ops is not None:
+            fns = {op: fns[op] for op in ops}
+        ids = tuple(spec.get("ids", prim.instances))
+        for i in ids:
+            if i not in prim.instances:
+                raise CatalogError(f"{iw}: unknown primitive id {i!r}")
+        prim.implementations[name] = Implementation(
+            name=name, primitive=prim, description=spec.get("description", ""), sources=sources,
+            targets=targets, ids=ids, isa=spec.get("isa"), constant_time=bool(spec.get("constant_time", False)),
+            secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)),
+            functions=fns, defines=tuple(spec.get("defines", [])))
+    return prim
+
+
+@lru_cache(maxsize=None)
+def load_catalog(crypto_dir: Path = CRYPTO_DIR) -> Catalog:
+    prims = {}
+    for meta in sorted(crypto_dir.glob("*/META.yml")):
+        p = _load_primitive(meta)
+        prims[p.name] = p
+    ids = [i for p in prims.values() for i in p.instances]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise CatalogError(f"primitive ids defined twice: {', '.join(sorted(dup))}")
+    return Catalog(prims)

@@ -1,0 +1,68 @@
+"""One implementation of one primitive id, built for one target and loaded on that target's board.
+
+Kind drivers (mcucrypt/kinds) talk to implementations only through ``Firmware.call(op, named args)``:
+arguments are given by their C parameter names from META.yml, pointers as ``Buf`` and scalars as ints,
+which this class orders and sizes per the prototype for the target's ABI.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Mapping
+
+from .boards import make_board
+from .boards.base import Arg, Board, Buf, CallResult, Int
+from .build import Image, build, code_size
+from .catalog import CatalogError, Implementation, Param
+
+
+class Firmware:
+    def __init__(self, impl: Implementation, prim_id: str, target: str, *, sanitize: bool = False):
+        if target not in impl.targets:
+            raise CatalogError(f"{impl.name} of {prim_id} does not run on {target} "
+                               f"(it runs on: {', '.join(impl.targets)})")
+        self.impl = impl
+        self.prim_id = prim_id
+        self.target = target
+        self.params = impl.primitive.instances[prim_id]
+        self.image: Image = build(
+            target, impl.sources, name=f"{prim_id}-{impl.name}", impl=impl.name,
+            isa=impl.isa if target == "rv32" else None, defines=impl.defines,
+            keep=impl.symbols(prim_id), sanitize=sanitize)
+        self.board: Board = make_board(target)
+        if target == "rv32":
+            self.board.load(self.image.path, isa=impl.isa)  # type: ignore[call-arg]
+        else:
+            self.board.load(self.image.path)
+
+    @cached_property
+    def code_bytes(self) -> int:
+        return code_size(self.image, self.impl.sources)
+
+    def has(self, op: str) -> bool:
+        return op in self.impl.functions
+
+    def arguments(self, op: str, named: Mapping[str, Arg]) -> list[Arg]:
+        proto = self.impl.functions[op]
+        missing = [p.name for p in proto.params if p.name not in named]
+        extra = set(named) - {p.name for p in proto.params}
+        if missing or extra:
+            raise CatalogError(f"{proto.name_template}: missing arguments {missing}, unexpected {sorted(extra)}")
+        args: list[Arg] = []
+        for p in proto.params:
+            value = named[p.name]
+            if p.is_pointer:
+                if not isinstance(value, Buf):
+                    raise CatalogError(f"{p.name} is a pointer: pass a Buf")
+                args.append(value)
+            else:
+                v = value.value if isinstance(value, Int) else value
+                args.append(Int(int(v), p.scalar_size(self.board.native_int_size)))
+        return args
+
+    def call(self, op: str, named: Mapping[str, Arg], *, trace: bool = False) -> CallResult:
+        proto = self.impl.functions[op]
+        ret_size = 0
+        if proto.ret not in ("void", "int"):
+            ret_size = Param(proto.ret, "ret").scalar_size(self.board.native_int_size)
+        return self.board.call(proto.symbol(self.prim_id, self.impl.name), self.arguments(op, named),
+                               trace=trace, ret_size=ret_size)

@@ -1,0 +1,100 @@
+"""What every kind of primitive (block cipher, AEAD, multiplication, ...) tells the harness.
+
+A kind driver knows the API shape of its kind: how to run one official vector, which operations to
+benchmark and over how many bytes, how to make inputs for the constant-time check, how to compare with
+the independent Python model, and what `mcucrypt run` means for it. Implementations never need harness
+code: they only fill META.yml.
+"""
+from __future__ import annotations
+
+import abc
+import argparse
+import importlib
+import random
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Mapping
+
+from ..boards.base import Arg, CallResult
+from ..catalog import Primitive
+from ..firmware import Firmware
+from ..kat import Vector, read_vectors
+
+
+class Mismatch(Exception):
+    """An implementation disagreed with a vector or with the model."""
+
+
+class UsageError(Exception):
+    """Bad input from the user (wrong lengths, missing options); the CLI prints it and exits 2."""
+
+
+@dataclass(frozen=True)
+class BenchOp:
+    op: str              # e.g. 'encrypt', 'keyschedule', 'encrypt-128B'
+    bytes: int           # bytes processed (0 where cycles/byte means nothing)
+    result: CallResult
+
+
+@dataclass(frozen=True)
+class CtCase:
+    """One call for the constant-time check: the function and its named arguments."""
+    op: str
+    args: Mapping[str, Arg]
+
+
+class KindDriver(abc.ABC):
+    kind: str = "?"
+
+    def vectors(self, prim: Primitive, prim_id: str) -> list[Vector]:
+        """Vectors for one primitive id: records whose `Id` field names it, or all records of a file
+        listed under that id's own `vectors` in META.yml."""
+        out: list[Vector] = []
+        for path in prim.vectors:
+            out += [v for v in read_vectors(path) if v.get("Id") == prim_id]
+        for rel in prim.instances[prim_id].get("vectors", []):
+            out += read_vectors(prim.directory / rel)
+        return out
+
+    @staticmethod
+    def model(prim: Primitive) -> ModuleType:
+        return importlib.import_module(prim.model)
+
+    @abc.abstractmethod
+    def check_vector(self, fw: Firmware, vec: Vector) -> None:
+        """Raise Mismatch when ``fw`` disagrees with ``vec``."""
+
+    @abc.abstractmethod
+    def bench(self, fw: Firmware) -> list[BenchOp]:
+        """Run every operation once on fixed inputs and return what each cost."""
+
+    @abc.abstractmethod
+    def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
+        """Compare ``fw`` with the primitive's independent model on random inputs; return cases run."""
+
+    @abc.abstractmethod
+    def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
+        """Calls for the constant-time check: secret arguments from ``rng``, public ones from ``public_seed``
+        (the same on every trial)."""
+
+    @abc.abstractmethod
+    def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
+        """`mcucrypt run`: the output bytes and the cost of the main call."""
+
+
+def parse_hex(name: str, text: str | None, *, length: int | None = None) -> bytes:
+    if text is None:
+        raise UsageError(f"--{name} is required")
+    t = text.strip().lower().removeprefix("0x")
+    try:
+        data = bytes.fromhex(t)
+    except ValueError:
+        raise UsageError(f"--{name}: malformed hex {text!r}") from None
+    if length is not None and len(data) != length:
+        raise UsageError(f"--{name}: expected {length} bytes ({2 * length} hex digits), got {len(data)}")
+    return data
+
+
+def driver_for(kind: str) -> KindDriver:
+    module = importlib.import_module(f"mcucrypt.kinds.{kind}")
+    return module.DRIVER

@@ -1,0 +1,114 @@
+"""Block ciphers: key schedule, one-block encryption and decryption.
+
+API (META.yml `functions`): keyschedule(rk, key); encrypt(out, in, rk); decrypt(out, in, rk); and, for
+ciphers whose decryption uses other round keys (ARIA), keyschedule_dec(rk, key) which decrypt then uses.
+Instance parameters: key_bytes, block_bytes, rk_bytes (size of the round-key buffer).
+Vector fields: Id, Key, PT, CT. The model module provides encrypt(key, block) and decrypt(key, block).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+
+from ..boards.base import Buf, CallResult
+from ..firmware import Firmware
+from ..kat import Vector
+from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+
+
+class BlockCipherDriver(KindDriver):
+    kind = "blockcipher"
+
+    @staticmethod
+    def _sizes(fw: Firmware) -> tuple[int, int, int]:
+        p = fw.params
+        return p["key_bytes"], p["block_bytes"], p["rk_bytes"]
+
+    def keyschedule(self, fw: Firmware, key: bytes, *, decrypt: bool = False) -> tuple[bytes, CallResult]:
+        _, _, rk_bytes = self._sizes(fw)
+        op = "keyschedule_dec" if decrypt and fw.has("keyschedule_dec") else "keyschedule"
+        res = fw.call(op, {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key)})
+        return res.outputs[0], res
+
+    def crypt(self, fw: Firmware, rk: bytes, block: bytes, *, decrypt: bool = False) -> tuple[bytes, CallResult]:
+        _, block_bytes, _ = self._sizes(fw)
+        res = fw.call("decrypt" if decrypt else "encrypt",
+                      {"out": Buf(size=block_bytes, out=True), "in": Buf(block), "rk": Buf(rk)})
+        return res.outputs[0], res
+
+    def encrypt(self, fw: Firmware, key: bytes, block: bytes) -> bytes:
+        rk, _ = self.keyschedule(fw, key)
+        return self.crypt(fw, rk, block)[0]
+
+    def decrypt(self, fw: Firmware, key: bytes, block: bytes) -> bytes:
+        rk, _ = self.keyschedule(fw, key, decrypt=True)
+        return self.crypt(fw, rk, block, decrypt=True)[0]
+
+    def check_vector(self, fw: Firmware, vec: Vector) -> None:
+        key, pt, ct = vec.hex("Key"), vec.hex("PT"), vec.hex("CT")
+        got = self.encrypt(fw, key, pt)
+        if got != ct:
+            raise Mismatch(f"{vec.where}: encrypt gave {got.hex()}, expected {ct.hex()}")
+        if fw.has("decrypt"):
+            back = self.decrypt(fw, key, ct)
+            if back != pt:
+                raise Mismatch(f"{vec.where}: decrypt gave {back.hex()}, expected {pt.hex()}")
+
+    def bench(self, fw: Firmware) -> list[BenchOp]:
+        key_bytes, block_bytes, _ = self._sizes(fw)
+        rng = random.Random(f"bench/{fw.prim_id}")
+        key, block = rng.randbytes(key_bytes), rng.randbytes(block_bytes)
+        rk, ks = self.keyschedule(fw, key)
+        ops = [BenchOp("keyschedule", 0, ks), BenchOp("encrypt", block_bytes, self.crypt(fw, rk, block)[1])]
+        if fw.has("decrypt"):
+            if fw.has("keyschedule_dec"):
+                rkd, ksd = self.keyschedule(fw, key, decrypt=True)
+                ops.append(BenchOp("keyschedule_dec", 0, ksd))
+            else:
+                rkd = rk
+            ops.append(BenchOp("decrypt", block_bytes, self.crypt(fw, rkd, block, decrypt=True)[1]))
+        return ops
+
+    def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
+        model = self.model(fw.impl.primitive)
+        key_bytes, block_bytes, _ = self._sizes(fw)
+        for i in range(trials):
+            key, block = rng.randbytes(key_bytes), rng.randbytes(block_bytes)
+            want = model.encrypt(fw.prim_id, key, block)
+            rk, _ = self.keyschedule(fw, key)
+            got = self.crypt(fw, rk, block)[0]
+            if got != want:
+                raise Mismatch(f"trial {i}: key {key.hex()} block {block.hex()}: encrypt gave {got.hex()}, "
+                               f"model {want.hex()}")
+            if fw.has("decrypt"):
+                rkd = self.keyschedule(fw, key, decrypt=True)[0] if fw.has("keyschedule_dec") else rk
+                back = self.crypt(fw, rkd, want, decrypt=True)[0]
+                if back != block:
+                    raise Mismatch(f"trial {i}: key {key.hex()}: decrypt of {want.hex()} gave {back.hex()}")
+        return trials
+
+    def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
+        # Every argument of a block cipher is secret (key, round keys, plaintext); none is public.
+        key_bytes, block_bytes, rk_bytes = self._sizes(fw)
+        key, block = rng.randbytes(key_bytes), rng.randbytes(block_bytes)
+        rk = rng.randbytes(rk_bytes)
+        cases = [CtCase("keyschedule", {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key)}),
+                 CtCase("encrypt", {"out": Buf(size=block_bytes, out=True), "in": Buf(block), "rk": Buf(rk)})]
+        if fw.has("keyschedule_dec"):
+            cases.append(CtCase("keyschedule_dec", {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key)}))
+        if fw.has("decrypt"):
+            cases.append(CtCase("decrypt", {"out": Buf(size=block_bytes, out=True),
+                                            "in": Buf(rng.randbytes(block_bytes)), "rk": Buf(rk)}))
+        return cases
+
+    def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
+        key_bytes, block_bytes, _ = self._sizes(fw)
+        key = parse_hex("key", opts.key, length=key_bytes)
+        block = parse_hex("input", opts.input, length=block_bytes)
+        if opts.decrypt and not fw.has("decrypt"):
+            raise UsageError(f"{fw.impl.name} of {fw.prim_id} has no decryption")
+        rk, _ = self.keyschedule(fw, key, decrypt=opts.decrypt)
+        return self.crypt(fw, rk, block, decrypt=opts.decrypt)
+
+
+DRIVER = BlockCipherDriver()
