@@ -100,18 +100,26 @@ def build(target: str, sources: Sequence[Path | str], *, name: str, impl: str | 
     if out.is_file() and map_path.is_file():
         return image
     out_dir.mkdir(parents=True, exist_ok=True)
-    obj_dir = out_dir / f"obj-{key}"
+    # Everything is built under a private name and renamed into place at the end, so parallel test
+    # workers building the same image never see (or link) a half-written file.
+    private = f"{key}.{os.getpid()}"
+    obj_dir = out_dir / f"obj-{private}"
     obj_dir.mkdir(exist_ok=True)
-    objects = []
-    for src in (*board_files, *srcs):
-        # Objects are named after their sources so the linker map says which file each byte came from.
-        obj = obj_dir / (src.stem + (".board" if src in board_files else "") + ".o")
-        _run([t.cc, *flags, "-c", str(src), "-o", str(obj)], f"compiling {src.name} for {target}")
-        objects.append(str(obj))
-    tmp = out.with_name(out.name + f".tmp{os.getpid()}")
-    _run([t.cc, *flags, *objects, *ldflags, f"-Wl,-Map={map_path}", "-o", str(tmp)],
-         f"linking {name} for {target}")
-    os.replace(tmp, out)   # atomic: a parallel build of the same image never sees a half-written file
+    try:
+        objects = []
+        for src in (*board_files, *srcs):
+            # Objects are named after their sources so the linker map says which file each byte came from.
+            obj = obj_dir / (src.stem + (".board" if src in board_files else "") + ".o")
+            _run([t.cc, *flags, "-c", str(src), "-o", str(obj)], f"compiling {src.name} for {target}")
+            objects.append(str(obj))
+        tmp_out = out.with_name(f"{out.name}.{private}")
+        tmp_map = map_path.with_name(f"{map_path.name}.{private}")
+        _run([t.cc, *flags, *objects, *ldflags, f"-Wl,-Map={tmp_map}", "-o", str(tmp_out)],
+             f"linking {name} for {target}")
+        os.replace(tmp_map, map_path)
+        os.replace(tmp_out, out)
+    finally:
+        shutil.rmtree(obj_dir, ignore_errors=True)
     return image
 
 

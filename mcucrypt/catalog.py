@@ -116,7 +116,7 @@ class Primitive:
     directory: Path
     instances: dict[str, dict[str, Any]]   # primitive id -> parameters (key_bytes, block_bytes, ...)
     vectors: tuple[Path, ...]
-    model: str                      # dotted module name of the independent Python model
+    model: str | None               # dotted module name of the independent Python model (None: fixtures)
     secret: dict[str, tuple[str, ...]]     # op -> names of secret parameters
     published: tuple[dict[str, Any], ...]
     implementations: dict[str, Implementation] = field(default_factory=dict)

@@ -45,6 +45,7 @@ class CtCase:
 
 class KindDriver(abc.ABC):
     kind: str = "?"
+    default_trials: int = 100   # random differential cases per (id, implementation, target) in `make test`
 
     def vectors(self, prim: Primitive, prim_id: str) -> list[Vector]:
         """Vectors for one primitive id: records whose `Id` field names it, or all records of a file
@@ -58,6 +59,8 @@ class KindDriver(abc.ABC):
 
     @staticmethod
     def model(prim: Primitive) -> ModuleType:
+        if prim.model is None:
+            raise Mismatch(f"{prim.name} has no independent model to compare with")
         return importlib.import_module(prim.model)
 
     @abc.abstractmethod

@@ -18,6 +18,7 @@ from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
 
 class BlockCipherDriver(KindDriver):
     kind = "blockcipher"
+    default_trials = 500
 
     @staticmethod
     def _sizes(fw: Firmware) -> tuple[int, int, int]:

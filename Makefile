@@ -1,0 +1,23 @@
+# mcucrypt: `make bench` (the main job) and `make test`. Each runs the idempotent set-up first.
+PYTHON ?= python3
+JOBS ?= $(shell nproc)
+
+.PHONY: setup bench test fuzz report clean
+
+setup:
+	@scripts/setup.sh
+
+# The report is written even when a job failed, and the failure still fails the target.
+bench: setup
+	$(PYTHON) -m mcucrypt.cli bench --json results/bench.json; status=$$?; \
+	$(PYTHON) -m mcucrypt.cli report --results results/bench.json && exit $$status
+
+test: setup
+	$(PYTHON) -m pytest -q -n $(JOBS) tests
+
+clean:
+	rm -rf build results/*.json results/*.md results/*.html results/*.png
+
+FUZZ_BUDGET ?= 300
+fuzz: setup
+	$(PYTHON) -m mcucrypt.fuzz --budget $(FUZZ_BUDGET)

@@ -1,0 +1,177 @@
+"""Benchmark: every selected (primitive id, implementation, target) measured on its virtual board.
+
+One job per (id, implementation, target): build, load, run the official vectors (the `kat` field), run
+the constant-time checker (the `constant_time` field), then every operation of the kind driver once on
+fixed inputs (the cycle figures). Jobs run in parallel processes; every figure is deterministic.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from . import ct
+from .build import compiler_version
+from .catalog import Catalog, load_catalog
+from .firmware import Firmware
+from .kinds.base import Mismatch, driver_for
+from .targets import ROOT, TARGETS
+
+BOARD_TARGETS = ("rv32", "armv7m", "avr")
+CT_TRIALS_IN_BENCH = 4
+
+
+@dataclass(frozen=True)
+class Job:
+    prim: str
+    impl: str
+    target: str
+
+
+@dataclass
+class BenchRecord:
+    prim: str
+    impl: str
+    target: str
+    op: str
+    bytes: int
+    cycles: int
+    cycles_per_byte: float | None
+    instructions: int
+    code_bytes: int
+    stack_bytes: int
+    kat: str                   # pass | fail | n/a
+    constant_time: str         # pass | fail | n/a
+    constant_time_claimed: bool
+    isa: str | None
+    error: str | None = None
+
+
+def select_jobs(catalog: Catalog, prims: Iterable[str] = (), impls: Iterable[str] = (),
+                targets: Iterable[str] = ()) -> list[Job]:
+    prims, impls, targets = list(prims), list(impls), list(targets) or list(BOARD_TARGETS)
+    for p in prims:
+        catalog.by_id(p)   # raises on an unknown id
+    for t in targets:
+        if t not in TARGETS:
+            raise KeyError(f"unknown target {t!r} (known: {', '.join(TARGETS)})")
+    known_impls = {i.name for p in catalog.primitives.values() for i in p.implementations.values()}
+    for i in impls:
+        if i not in known_impls:
+            raise KeyError(f"unknown implementation {i!r} (known: {', '.join(sorted(known_impls))})")
+    jobs = []
+    for prim_id in prims or catalog.all_ids():
+        for impl in catalog.implementations(prim_id):
+            if impls and impl.name not in impls:
+                continue
+            for target in impl.targets:
+                if target in targets:
+                    jobs.append(Job(prim_id, impl.name, target))
+    return jobs
+
+
+def kat_status(fw: Firmware) -> str:
+    driver = driver_for(fw.impl.primitive.kind)
+    vectors = driver.vectors(fw.impl.primitive, fw.prim_id)
+    if not vectors:
+        return "n/a"
+    try:
+        for v in vectors:
+            driver.check_vector(fw, v)
+    except Mismatch:
+        return "fail"
+    return "pass"
+
+
+def run_job(job: Job) -> list[BenchRecord]:
+    catalog = load_catalog()
+    impl = catalog.implementation(job.prim, job.impl)
+    fw = Firmware(impl, job.prim, job.target)
+    driver = driver_for(impl.primitive.kind)
+    kat = kat_status(fw)
+    ct_status = "n/a" if job.target == "host" else ct.check(fw, CT_TRIALS_IN_BENCH).verdict
+    isa = impl.isa if job.target == "rv32" else None
+    records = []
+    for op in driver.bench(fw):
+        r = op.result
+        records.append(BenchRecord(
+            prim=job.prim, impl=job.impl, target=job.target, op=op.op, bytes=op.bytes, cycles=r.cycles,
+            cycles_per_byte=round(r.cycles / op.bytes, 2) if op.bytes else None,
+            instructions=r.instructions, code_bytes=fw.code_bytes, stack_bytes=r.stack_bytes,
+            kat=kat, constant_time=ct_status, constant_time_claimed=impl.constant_time, isa=isa))
+    return records
+
+
+def _job_safely(job: Job) -> list[BenchRecord]:
+    try:
+        return run_job(job)
+    except Exception as e:  # one broken implementation must not hide the others' figures
+        return [BenchRecord(job.prim, job.impl, job.target, "error", 0, 0, None, 0, 0, 0, "fail", "fail",
+                            False, None, error=f"{type(e).__name__}: {e}")]
+
+
+def run_bench(jobs: list[Job], *, workers: int | None = None,
+              progress: Callable[[Job, list[BenchRecord]], None] | None = None) -> list[BenchRecord]:
+    records: list[BenchRecord] = []
+    workers = workers or os.cpu_count() or 1
+    if workers == 1:
+        for job in jobs:
+            recs = _job_safely(job)
+            records += recs
+            if progress:
+                progress(job, recs)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(_job_safely, job): job for job in jobs}
+            for fut in as_completed(futures):
+                recs = fut.result()
+                records += recs
+                if progress:
+                    progress(futures[fut], recs)
+    order = {(j.prim, j.impl, j.target): n for n, j in enumerate(jobs)}
+    records.sort(key=lambda r: order[(r.prim, r.impl, r.target)])
+    return records
+
+
+def provenance() -> dict:
+    """Everything a figure depends on: commit, toolchains, flags, simulators and their timing models."""
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], capture_output=True, text=True, cwd=ROOT,
+                                  check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "unknown"
+    from .boards import make_board
+    boards = {}
+    for t in BOARD_TARGETS:
+        try:
+            boards[t] = make_board(t).describe_model()
+        except Exception as e:   # a board that cannot start is itself a fact worth recording
+            boards[t] = {"error": str(e)}
+    toolchains = {}
+    for name, t in TARGETS.items():
+        try:
+            toolchains[name] = {"cc": compiler_version(t.cc), "cflags": list(t.cflags)}
+        except Exception as e:
+            toolchains[name] = {"error": str(e)}
+    return {
+        "git_commit": git("rev-parse", "HEAD"),
+        "git_dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "host": platform.platform(),
+        "python": platform.python_version(),
+        "toolchains": toolchains,
+        "boards": boards,
+    }
+
+
+def write_results(records: list[BenchRecord], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {"provenance": provenance(), "records": [asdict(r) for r in records]}
+    path.write_text(json.dumps(doc, indent=1) + "\n")

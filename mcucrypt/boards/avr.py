@@ -1,0 +1,417 @@
+"""The `avr` virtual board: an ATmega128 simulated by simavr (libsimavr), cycle-exact.
+
+simavr charges every instruction the cycles of the AVR Instruction Set Manual (docs/board-avr.md); the
+board adds what simavr lacks for a benchmark harness: a C run loop with an instruction budget, faults
+instead of log lines for invalid opcodes and out-of-range accesses, canaries that trap on the faulting
+store, and an instruction/memory trace. The C side is simavr_shim.c, compiled on first use into
+build/shim/ and loaded with ctypes.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import weakref
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+from elftools.elf.elffile import ELFFile
+
+from ..targets import ROOT
+from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
+                   Trace)
+from .common import (CANARY, STACK_PAINT, ElfImage, PlacedBuf, buffer_image, check_canaries, marshal_avr,
+                     place_buffers, stack_high_water)
+
+SHIM_SOURCE = Path(__file__).with_name("simavr_shim.c")
+SHIM_DIR = ROOT / "build" / "shim"
+SHIM_CFLAGS = ("-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror")
+
+MCU = "atmega128"
+SRAM_START = 0x100                # data space: r0..r31, 64 I/O and 160 extended I/O registers, then SRAM
+DATA_SPACE_BASE = 0x800000        # avr-binutils place data memory at this offset in ELF addresses
+SPL = 0x5D                        # data address of SPL; SPH follows
+DATA_SPACE_END = 0x810000         # EEPROM (0x810000), fuses, lock bits and signature lie above
+# Symbols that mark the first free byte of SRAM, best first: avr-libc's heap start (only PROVIDEd when
+# referenced), then the linker script's end of .noinit/.bss/.data.
+FREE_RAM_SYMBOLS = ("__heap_start", "_end", "__bss_end", "__data_end")
+ACC_SIZE_MASK, ACC_FLASH, ACC_WRITE = 0x03, 0x40, 0x80    # shim_trace.acc_info bits
+
+
+class Status(IntEnum):
+    """Why shim_run_until returned (SHIM_* in simavr_shim.c)."""
+    STOPPED = 0
+    BUDGET = 1
+    TRACE_FULL = 2
+    INVALID_OPCODE = 3
+    BAD_DATA = 4
+    BAD_FLASH = 5
+    PROTECTED = 6
+    STACK_OVERFLOW = 7
+    OUTSIDE_CODE = 8
+    UNSUPPORTED = 9
+    SLEEP = 10
+    SIM_ERROR = 11
+
+
+class _ShimTrace(ctypes.Structure):
+    _fields_ = [("pcs", ctypes.POINTER(ctypes.c_uint32)), ("pcs_cap", ctypes.c_uint32),
+                ("n_pcs", ctypes.c_uint32),
+                ("acc_pc", ctypes.POINTER(ctypes.c_uint32)), ("acc_addr", ctypes.POINTER(ctypes.c_uint32)),
+                ("acc_info", ctypes.POINTER(ctypes.c_uint8)), ("acc_cap", ctypes.c_uint32),
+                ("n_acc", ctypes.c_uint32)]
+
+
+class _ShimResult(ctypes.Structure):
+    _fields_ = [("cycles", ctypes.c_uint64), ("instructions", ctypes.c_uint64),
+                ("pc", ctypes.c_uint32), ("address", ctypes.c_uint32)]
+
+
+def _simavr_flags() -> tuple[list[str], list[str]]:
+    """Compile and link flags for libsimavr: pkg-config's when available. Its -I become -isystem because
+    simavr's own headers are not warning-clean under -Wextra -Werror."""
+    cflags, libs = ["-isystem", "/usr/include/simavr"], ["-lsimavr"]
+    if shutil.which("pkg-config"):
+        proc = subprocess.run(["pkg-config", "--cflags", "--libs", "simavr"], capture_output=True, text=True)
+        if proc.returncode == 0:
+            words = shlex.split(proc.stdout)
+            cflags = [w for f in words if f.startswith("-I") for w in ("-isystem", f[2:])]
+            libs = [f for f in words if not f.startswith("-I")]
+    return cflags, libs
+
+
+@lru_cache(maxsize=None)
+def shim_library() -> tuple[ctypes.CDLL, str]:
+    """The compiled shim and the hash it is cached under (source, compiler, flags). Compiled once per
+    machine into build/shim/; a parallel compile never exposes a half-written library (atomic rename)."""
+    cflags, libs = _simavr_flags()
+    cc = os.environ.get("CC", "gcc")
+    if shutil.which(cc) is None:
+        raise BoardError(f"{cc} not found: the avr board compiles its simavr shim on first use")
+    version = subprocess.run([cc, "--version"], capture_output=True, text=True, check=True).stdout
+    h = hashlib.sha256(SHIM_SOURCE.read_bytes())
+    for part in (version.splitlines()[0], *SHIM_CFLAGS, *cflags, *libs):
+        h.update(part.encode() + b"\0")
+    key = h.hexdigest()[:16]
+    lib_path = SHIM_DIR / f"simavr_shim-{key}.so"
+    if not lib_path.is_file():
+        SHIM_DIR.mkdir(parents=True, exist_ok=True)
+        tmp = lib_path.with_name(f"{lib_path.name}.tmp{os.getpid()}")
+        proc = subprocess.run([cc, *SHIM_CFLAGS, *cflags, str(SHIM_SOURCE), "-o", str(tmp), *libs],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BoardError(f"compiling {SHIM_SOURCE.name} failed (is libsimavr-dev installed?):\n"
+                             f"{proc.stderr.strip()}")
+        os.replace(tmp, lib_path)
+    lib = ctypes.CDLL(str(lib_path))
+    p, u8, u16, u32, u64 = ctypes.c_void_p, ctypes.c_uint8, ctypes.c_uint16, ctypes.c_uint32, ctypes.c_uint64
+    buf = ctypes.c_char_p
+    for name, res, args in (
+            ("shim_version", ctypes.c_char_p, []), ("shim_create", p, []), ("shim_destroy", None, [p]),
+            ("shim_ramend", u32, [p]), ("shim_flashend", u32, [p]), ("shim_frequency", u32, [p]),
+            ("shim_pc_bytes", u32, [p]), ("shim_message", ctypes.c_char_p, [p]), ("shim_reset", None, [p]),
+            ("shim_load_flash", ctypes.c_int, [p, u32, buf, u32]),
+            ("shim_write_data", ctypes.c_int, [p, u32, buf, u32]),
+            ("shim_read_data", ctypes.c_int, [p, u32, buf, u32]),
+            ("shim_set_sreg", None, [p, u8]), ("shim_get_sreg", u8, [p]),
+            ("shim_set_pc", None, [p, u32]), ("shim_get_pc", u32, [p]),
+            ("shim_set_code_end", ctypes.c_int, [p, u32]), ("shim_set_stack_floor", None, [p, u16]),
+            ("shim_protect", ctypes.c_int, [p, u32, u32]),
+            ("shim_run_until", ctypes.c_int,
+             [p, u32, u64, ctypes.POINTER(_ShimTrace), ctypes.POINTER(_ShimResult)])):
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = res, args
+    return lib, key
+
+
+class _Sim:
+    """One simavr ATmega128 instance behind the shim, freed with its owner."""
+
+    def __init__(self) -> None:
+        self.lib, self.shim_key = shim_library()
+        self.handle = self.lib.shim_create()
+        if not self.handle:
+            raise BoardError(f"simavr could not create an {MCU}")
+        self._finalizer = weakref.finalize(self, self.lib.shim_destroy, self.handle)
+        self.ramend: int = self.lib.shim_ramend(self.handle)
+        self.flashend: int = self.lib.shim_flashend(self.handle)
+
+    def write(self, address: int, data: bytes) -> None:
+        if self.lib.shim_write_data(self.handle, address, data, len(data)) != 0:
+            raise BoardError(f"{len(data)} bytes at 0x{address:x} do not fit in the data space")
+
+    def read(self, address: int, size: int) -> bytes:
+        out = ctypes.create_string_buffer(size)
+        if self.lib.shim_read_data(self.handle, address, out, size) != 0:
+            raise BoardError(f"{size} bytes at 0x{address:x} are outside the data space")
+        return out.raw
+
+
+@dataclass(frozen=True)
+class _Image:
+    """What load() derives from the ELF, reused by every call."""
+    elf: ElfImage
+    flash: list[tuple[int, bytes]]   # (program-memory byte address, contents)
+    sram: bytes                      # initial SRAM (.data, zeroed .bss) from SRAM_START to RAMEND
+    code_end: int                    # byte address just above the last executable segment
+    free_start: int                  # first free SRAM byte (after .data/.bss/.noinit)
+
+
+class AvrBoard(Board):
+    """ATmega128 (AVRe+, 16-bit PC, 4 KiB SRAM, 128 KiB flash) on simavr.
+
+    Every call starts from the image's initial RAM (.data as linked, .bss zero, peripherals reset): calls
+    do not see each other's globals. The callee's return address points at the last word of flash, which
+    no program occupies; the run stops when the PC gets there."""
+
+    target = "avr"
+    native_int_size = 2
+
+    def __init__(self, *, trace_chunk: int = 1 << 20) -> None:
+        """``trace_chunk``: entries the C loop records before handing the trace back to Python."""
+        self._sim = _Sim()
+        self._stop_pc = self._sim.flashend + 1 - 2
+        self._image: _Image | None = None
+        self._disasm: dict[int, str] | None = None
+        self._trace_chunk = trace_chunk
+        self._trace_buffers: tuple[ctypes.Array, ctypes.Array, ctypes.Array, ctypes.Array] | None = None
+
+    # ------------------------------------------------------------------------------------------- load
+    def load(self, elf: Path | str) -> None:
+        image = ElfImage(elf)
+        if image.machine != "EM_AVR":
+            raise BoardError(f"{image.path.name} is an {image.machine} ELF, not AVR")
+        sim, ramend = self._sim, self._sim.ramend
+        stack = image.symbols.get("__stack")
+        if stack is not None and stack & 0xFFFF != ramend:
+            raise BoardError(f"{image.path.name} was linked for a part with RAMEND 0x{stack & 0xFFFF:x}, "
+                             f"not the {MCU} (0x{ramend:x})")
+        flash: list[tuple[int, bytes]] = []
+        sram = bytearray(ramend + 1 - SRAM_START)
+        code_end = 0
+        with open(image.path, "rb") as f:
+            for seg in ELFFile(f).iter_segments():
+                if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
+                    continue
+                vaddr, paddr, data = seg["p_vaddr"], seg["p_paddr"], seg.data()
+                if vaddr < DATA_SPACE_BASE:
+                    flash.append((vaddr, data))
+                    if seg["p_flags"] & 1:
+                        code_end = max(code_end, vaddr + len(data))
+                elif vaddr < DATA_SPACE_END:
+                    # .data/.bss: placed at their run address (the harness plays crt0's copy and clear);
+                    # the initialisers also sit in flash at the load address, as on the real part.
+                    start = vaddr - DATA_SPACE_BASE
+                    if start < SRAM_START or start + seg["p_memsz"] > ramend + 1:
+                        raise BoardError(f"data segment 0x{start:x}+{seg['p_memsz']} outside the {MCU}'s "
+                                         f"SRAM 0x{SRAM_START:x}..0x{ramend:x}")
+                    sram[start - SRAM_START:start - SRAM_START + len(data)] = data
+                    if data and paddr < DATA_SPACE_BASE:
+                        flash.append((paddr, data))
+                # EEPROM, fuses, lock bits and signature (0x810000 and up) are not loaded.
+        for address, data in flash:
+            if address + len(data) > self._stop_pc:
+                raise BoardError(f"{image.path.name} reaches flash byte 0x{address + len(data):x}; the board "
+                                 f"needs the last flash word (0x{self._stop_pc:x}) free as its return sentinel")
+        if code_end == 0:
+            raise BoardError(f"{image.path.name} has no executable segment")
+        free = next((image.symbols[s] for s in FREE_RAM_SYMBOLS if s in image.symbols), None)
+        free_start = free - DATA_SPACE_BASE if free is not None else SRAM_START
+        erased = b"\xff" * (sim.flashend + 1)
+        sim.lib.shim_load_flash(sim.handle, 0, erased, len(erased))
+        for address, data in flash:
+            if sim.lib.shim_load_flash(sim.handle, address, data, len(data)) != 0:
+                raise BoardError(f"flash segment 0x{address:x}+{len(data)} outside the {MCU}'s flash")
+        if sim.lib.shim_set_code_end(sim.handle, code_end) != 0:
+            raise BoardError(f"code ends at 0x{code_end:x}, beyond the {MCU}'s flash")
+        self._image = _Image(image, flash, bytes(sram), code_end, free_start)
+        self._disasm = None
+
+    # ------------------------------------------------------------------------------------------- call
+    def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:
+        img = self._image
+        if img is None:
+            raise BoardError("no ELF loaded: call load() first")
+        entry = img.elf.address_of(symbol)
+        if entry >= img.code_end or entry & 1:
+            raise BoardError(f"{symbol} (0x{entry:x}) is not a function in flash")
+        ret_size = ret_size or self.native_int_size
+        if ret_size not in (1, 2, 4, 8):
+            raise BoardError(f"unsupported return width {ret_size}")
+        if max_instructions < 1:
+            raise BoardError("max_instructions must be positive")
+        sim, lib, h = self._sim, self._sim.lib, self._sim.handle
+        ramend = sim.ramend
+
+        # RAM from the top: stack arguments, then the 2-byte return address, then the free stack down
+        # to the last buffer's canary. avr-gcc's callee finds its first stack argument at SP+3.
+        scalars, placed, buffers_end = place_buffers(args, img.free_start, ramend + 1)
+        m = marshal_avr(scalars)
+        ret_base = ramend + 1 - len(m.stack) - 2
+        if buffers_end > ret_base:
+            raise BoardError(f"buffers, stack arguments and return address need "
+                             f"{buffers_end - img.free_start + len(m.stack) + 2} bytes of RAM, only "
+                             f"{ramend + 1 - img.free_start} free")
+        lib.shim_reset(h)
+        sim.write(SRAM_START, img.sram)
+        for p in placed:
+            sim.write(*buffer_image(p))
+            lib.shim_protect(h, p.address - len(CANARY), p.address)
+            lib.shim_protect(h, p.address + p.buf.length, p.address + p.buf.length + len(CANARY))
+        sim.write(buffers_end, bytes([STACK_PAINT]) * (ret_base - buffers_end))
+        ret_word = self._stop_pc >> 1            # the stack holds the word address, high byte first
+        sim.write(ret_base, bytes([ret_word >> 8, ret_word & 0xFF]) + m.stack)
+        regs = bytearray(32)                     # r1 (__zero_reg__) stays 0
+        for r, v in m.registers.items():
+            regs[r] = v
+        sim.write(0, bytes(regs))
+        sim.write(SPL, (ret_base - 1).to_bytes(2, "little"))    # SP points below the return address
+        lib.shim_set_sreg(h, 0)
+        lib.shim_set_stack_floor(h, buffers_end)
+        lib.shim_set_pc(h, entry)
+
+        status, cycles, instructions, res, tr = self._run(max_instructions, trace)
+        if status != Status.STOPPED:
+            raise self._fault(status, res, max_instructions, placed, buffers_end, symbol)
+
+        outputs: list[bytes] = []
+        for p in placed:
+            lo, image = buffer_image(p)
+            now = sim.read(lo, len(image))
+            check_canaries(p, now, symbol)
+            if p.buf.out:
+                outputs.append(now[len(CANARY):len(CANARY) + p.buf.length])
+        regs_after = sim.read(0, 32)
+        first = 26 - (ret_size + (ret_size & 1))
+        return_value = int.from_bytes(regs_after[first:first + ret_size], "little")
+        top = ret_base + 2
+        stack_bytes = stack_high_water(sim.read(buffers_end, top - buffers_end), buffers_end, top)
+        return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr)
+
+    def _run(self, max_instructions: int, trace: bool) -> tuple[Status, int, int, _ShimResult, Trace | None]:
+        """Run to the return sentinel, draining the trace buffers whenever the C loop fills them."""
+        lib, h = self._sim.lib, self._sim.handle
+        res = _ShimResult()
+        st: _ShimTrace | None = None
+        tr: Trace | None = None
+        if trace:
+            if self._trace_buffers is None:
+                n = self._trace_chunk
+                self._trace_buffers = ((ctypes.c_uint32 * n)(), (ctypes.c_uint32 * n)(),
+                                       (ctypes.c_uint32 * n)(), (ctypes.c_uint8 * n)())
+            pcs, acc_pc, acc_addr, acc_info = self._trace_buffers
+            st = _ShimTrace(pcs, len(pcs), 0, acc_pc, acc_addr, acc_info, len(acc_pc), 0)
+            tr = Trace()
+        cycles = instructions = 0
+        while True:
+            status = Status(lib.shim_run_until(h, self._stop_pc, max_instructions - instructions,
+                                               ctypes.byref(st) if st is not None else None,
+                                               ctypes.byref(res)))
+            cycles += res.cycles
+            instructions += res.instructions
+            if st is not None and tr is not None:
+                tr.pcs.extend(pcs[:st.n_pcs])
+                tr.accesses.extend(
+                    MemAccess(pc, addr if info & ACC_FLASH else DATA_SPACE_BASE + addr, info & ACC_SIZE_MASK,
+                              bool(info & ACC_WRITE))
+                    for pc, addr, info in zip(acc_pc[:st.n_acc], acc_addr[:st.n_acc], acc_info[:st.n_acc]))
+                st.n_pcs = st.n_acc = 0
+            if status != Status.TRACE_FULL:
+                return status, cycles, instructions, res, tr
+
+    # ------------------------------------------------------------------------------------------ faults
+    def _fault(self, status: Status, res: _ShimResult, max_instructions: int, placed: list[PlacedBuf],
+               stack_floor: int, symbol: str) -> BoardFault:
+        a, ramend = res.address, self._sim.ramend
+        if status == Status.BUDGET:
+            reason = (f"instruction budget of {max_instructions} exhausted before {symbol} returned "
+                      f"(runaway loop?)")
+        elif status == Status.INVALID_OPCODE:
+            reason = f"invalid opcode (reserved, or not implemented by the {MCU})"
+        elif status == Status.BAD_DATA:
+            reason = f"data access at 0x{a:04x}, outside the {MCU}'s data space 0x0000..0x{ramend:04x}"
+        elif status == Status.BAD_FLASH:
+            reason = f"program-memory read at 0x{a:x}, beyond the {MCU}'s flash (0x0..0x{self._sim.flashend:x})"
+        elif status == Status.PROTECTED:
+            reason = f"store to 0x{a:04x}, {self._canary_owner(a, placed)}"
+        elif status == Status.STACK_OVERFLOW:
+            reason = (f"stack overflow: push to 0x{a:04x}, below the stack floor 0x{stack_floor:04x} "
+                      f"(the end of the argument buffers)")
+        elif status == Status.OUTSIDE_CODE:
+            assert self._image is not None
+            reason = f"jump to 0x{a:x}, outside the program (code ends at 0x{self._image.code_end:x})"
+        elif status == Status.UNSUPPORTED:
+            reason = "SPM (self-programming) is outside the model"
+        elif status == Status.SLEEP:
+            reason = "SLEEP with interrupts disabled: the core stopped"
+        else:
+            reason = f"simavr: {self._sim.lib.shim_message(self._sim.handle).decode(errors='replace').strip()}"
+        return self._fault_at(reason, res.pc)
+
+    def _fault_at(self, reason: str, pc: int) -> BoardFault:
+        """A BoardFault naming ``pc``'s symbol+offset and its disassembly."""
+        assert self._image is not None
+        return BoardFault(reason, pc, self._image.elf.symbol_at(pc), self.disassemble(pc))
+
+    @staticmethod
+    def _canary_owner(address: int, placed: list[PlacedBuf]) -> str:
+        for p in placed:
+            if p.address - len(CANARY) <= address < p.address:
+                side = "before"
+            elif p.address + p.buf.length <= address < p.address + p.buf.length + len(CANARY):
+                side = "after"
+            else:
+                continue
+            return f"the canary {side} argument {p.index} (buffer of {p.buf.length} bytes at 0x{p.address:x})"
+        return "a protected byte"
+
+    def disassemble(self, pc: int) -> str:
+        """avr-objdump's text for the instruction at ``pc`` (objdump runs once per loaded ELF, on demand:
+        only faults need it), or the raw word when no instruction of the program is there."""
+        assert self._image is not None
+        if self._disasm is None:
+            self._disasm = _objdump(self._image.elf.path)
+        if pc in self._disasm:
+            return self._disasm[pc]
+        for address, data in self._image.flash:
+            if address <= pc < address + len(data) - 1:
+                return f".word 0x{int.from_bytes(data[pc - address:pc - address + 2], 'little'):04x}"
+        return ".word 0xffff (erased flash)"
+
+    # ------------------------------------------------------------------------------------- provenance
+    def describe_model(self) -> dict:
+        sim = self._sim
+        return {
+            "target": self.target,
+            "simulator": "simavr (libsimavr) through mcucrypt/boards/simavr_shim.c",
+            "simavr_version": sim.lib.shim_version().decode(),
+            "shim": sim.shim_key,
+            "mcu": MCU,
+            "flash_bytes": sim.flashend + 1,
+            "sram": f"0x{SRAM_START:04x}..0x{sim.ramend:04x}",
+            "pc_bytes": sim.lib.shim_pc_bytes(sim.handle),
+            "simavr_frequency_hz": sim.lib.shim_frequency(sim.handle),
+            "timing": "AVR Instruction Set Manual cycles per instruction as charged by simavr's avr_run_one; "
+                      "cycle counts do not depend on the clock frequency",
+        }
+
+
+def _objdump(elf: Path) -> dict[int, str]:
+    """Instruction text by address from ``avr-objdump -d``; empty when the tool is missing."""
+    if shutil.which("avr-objdump") is None:
+        return {}
+    out = subprocess.run(["avr-objdump", "-d", "--no-show-raw-insn", str(elf)], capture_output=True,
+                         text=True).stdout
+    table: dict[int, str] = {}
+    for line in out.splitlines():
+        head, sep, rest = line.partition(":\t")
+        if sep and head.strip() and all(c in "0123456789abcdef" for c in head.strip()):
+            table[int(head, 16)] = " ".join(rest.split())
+    return table
