@@ -35,8 +35,8 @@ SHIM_CFLAGS = ("-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror")
 
 MCU = "atmega128"
 SRAM_START = 0x100                # data space: r0..r31, 64 I/O and 160 extended I/O registers, then SRAM
-DATA_SPACE_BASE = 0x800000        # avr-binutils place data memory at this offset in ELF addresses
 SPL = 0x5D                        # data address of SPL; SPH follows
+DATA_SPACE_BASE = 0x800000        # avr-binutils place data memory at this offset in ELF addresses
 DATA_SPACE_END = 0x810000         # EEPROM (0x810000), fuses, lock bits and signature lie above
 # Symbols that mark the first free byte of SRAM, best first: avr-libc's heap start (only PROVIDEd when
 # referenced), then the linker script's end of .noinit/.bss/.data.
@@ -73,44 +73,40 @@ class _ShimResult(ctypes.Structure):
                 ("pc", ctypes.c_uint32), ("address", ctypes.c_uint32)]
 
 
-def _simavr_flags() -> tuple[list[str], list[str]]:
-    """Compile and link flags for libsimavr: pkg-config's when available. Its -I become -isystem because
-    simavr's own headers are not warning-clean under -Wextra -Werror."""
-    cflags, libs = ["-isystem", "/usr/include/simavr"], ["-lsimavr"]
+def _simavr_flags() -> list[str]:
+    """Compile and link flags for libsimavr: pkg-config's when it knows simavr, else Debian's paths."""
     if shutil.which("pkg-config"):
         proc = subprocess.run(["pkg-config", "--cflags", "--libs", "simavr"], capture_output=True, text=True)
         if proc.returncode == 0:
-            words = shlex.split(proc.stdout)
-            cflags = [w for f in words if f.startswith("-I") for w in ("-isystem", f[2:])]
-            libs = [f for f in words if not f.startswith("-I")]
-    return cflags, libs
+            return shlex.split(proc.stdout)
+    return ["-I/usr/include/simavr", "-lsimavr"]
 
 
 @lru_cache(maxsize=None)
 def shim_library() -> tuple[ctypes.CDLL, str]:
     """The compiled shim and the hash it is cached under (source, compiler, flags). Compiled once per
     machine into build/shim/; a parallel compile never exposes a half-written library (atomic rename)."""
-    cflags, libs = _simavr_flags()
+    simavr = _simavr_flags()
     cc = os.environ.get("CC", "gcc")
     if shutil.which(cc) is None:
         raise BoardError(f"{cc} not found: the avr board compiles its simavr shim on first use")
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, check=True).stdout
     h = hashlib.sha256(SHIM_SOURCE.read_bytes())
-    for part in (version.splitlines()[0], *SHIM_CFLAGS, *cflags, *libs):
+    for part in (version.splitlines()[0], *SHIM_CFLAGS, *simavr):
         h.update(part.encode() + b"\0")
     key = h.hexdigest()[:16]
     lib_path = SHIM_DIR / f"simavr_shim-{key}.so"
     if not lib_path.is_file():
         SHIM_DIR.mkdir(parents=True, exist_ok=True)
         tmp = lib_path.with_name(f"{lib_path.name}.tmp{os.getpid()}")
-        proc = subprocess.run([cc, *SHIM_CFLAGS, *cflags, str(SHIM_SOURCE), "-o", str(tmp), *libs],
+        proc = subprocess.run([cc, *SHIM_CFLAGS, str(SHIM_SOURCE), "-o", str(tmp), *simavr],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise BoardError(f"compiling {SHIM_SOURCE.name} failed (is libsimavr-dev installed?):\n"
                              f"{proc.stderr.strip()}")
         os.replace(tmp, lib_path)
     lib = ctypes.CDLL(str(lib_path))
-    p, u8, u16, u32, u64 = ctypes.c_void_p, ctypes.c_uint8, ctypes.c_uint16, ctypes.c_uint32, ctypes.c_uint64
+    p, u16, u32, u64 = ctypes.c_void_p, ctypes.c_uint16, ctypes.c_uint32, ctypes.c_uint64
     buf = ctypes.c_char_p
     for name, res, args in (
             ("shim_version", ctypes.c_char_p, []), ("shim_create", p, []), ("shim_destroy", None, [p]),
@@ -119,12 +115,11 @@ def shim_library() -> tuple[ctypes.CDLL, str]:
             ("shim_load_flash", ctypes.c_int, [p, u32, buf, u32]),
             ("shim_write_data", ctypes.c_int, [p, u32, buf, u32]),
             ("shim_read_data", ctypes.c_int, [p, u32, buf, u32]),
-            ("shim_set_sreg", None, [p, u8]), ("shim_get_sreg", u8, [p]),
-            ("shim_set_pc", None, [p, u32]), ("shim_get_pc", u32, [p]),
+            ("shim_set_pc", None, [p, u32]),
             ("shim_set_code_end", ctypes.c_int, [p, u32]), ("shim_set_stack_floor", None, [p, u16]),
             ("shim_protect", ctypes.c_int, [p, u32, u32]),
             ("shim_run_until", ctypes.c_int,
-             [p, u32, u64, ctypes.POINTER(_ShimTrace), ctypes.POINTER(_ShimResult)])):
+             [p, u32, u16, u64, ctypes.POINTER(_ShimTrace), ctypes.POINTER(_ShimResult)])):
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = res, args
     return lib, key
@@ -145,6 +140,11 @@ class _Sim:
     def write(self, address: int, data: bytes) -> None:
         if self.lib.shim_write_data(self.handle, address, data, len(data)) != 0:
             raise BoardError(f"{len(data)} bytes at 0x{address:x} do not fit in the data space")
+
+    def protect(self, start: int, end: int) -> None:
+        """Make a store to [start, end) a fault."""
+        if self.lib.shim_protect(self.handle, start, end) != 0:
+            raise BoardError(f"cannot protect 0x{start:x}..0x{end:x}: outside the data space")
 
     def read(self, address: int, size: int) -> bytes:
         out = ctypes.create_string_buffer(size)
@@ -188,6 +188,7 @@ class AvrBoard(Board):
         if image.machine != "EM_AVR":
             raise BoardError(f"{image.path.name} is an {image.machine} ELF, not AVR")
         sim, ramend = self._sim, self._sim.ramend
+        self._image = self._disasm = None
         stack = image.symbols.get("__stack")
         if stack is not None and stack & 0xFFFF != ramend:
             raise BoardError(f"{image.path.name} was linked for a part with RAMEND 0x{stack & 0xFFFF:x}, "
@@ -231,7 +232,6 @@ class AvrBoard(Board):
         if sim.lib.shim_set_code_end(sim.handle, code_end) != 0:
             raise BoardError(f"code ends at 0x{code_end:x}, beyond the {MCU}'s flash")
         self._image = _Image(image, flash, bytes(sram), code_end, free_start)
-        self._disasm = None
 
     # ------------------------------------------------------------------------------------------- call
     def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
@@ -259,25 +259,25 @@ class AvrBoard(Board):
             raise BoardError(f"buffers, stack arguments and return address need "
                              f"{buffers_end - img.free_start + len(m.stack) + 2} bytes of RAM, only "
                              f"{ramend + 1 - img.free_start} free")
-        lib.shim_reset(h)
+        lib.shim_reset(h)                        # registers, SREG and RAM zero: r1 (__zero_reg__) = 0
         sim.write(SRAM_START, img.sram)
         for p in placed:
             sim.write(*buffer_image(p))
-            lib.shim_protect(h, p.address - len(CANARY), p.address)
-            lib.shim_protect(h, p.address + p.buf.length, p.address + p.buf.length + len(CANARY))
+            sim.protect(p.address - len(CANARY), p.address)
+            sim.protect(p.address + p.buf.length, p.address + p.buf.length + len(CANARY))
         sim.write(buffers_end, bytes([STACK_PAINT]) * (ret_base - buffers_end))
         ret_word = self._stop_pc >> 1            # the stack holds the word address, high byte first
         sim.write(ret_base, bytes([ret_word >> 8, ret_word & 0xFF]) + m.stack)
-        regs = bytearray(32)                     # r1 (__zero_reg__) stays 0
+        regs = bytearray(32)
         for r, v in m.registers.items():
             regs[r] = v
         sim.write(0, bytes(regs))
         sim.write(SPL, (ret_base - 1).to_bytes(2, "little"))    # SP points below the return address
-        lib.shim_set_sreg(h, 0)
         lib.shim_set_stack_floor(h, buffers_end)
         lib.shim_set_pc(h, entry)
 
-        status, cycles, instructions, res, tr = self._run(max_instructions, trace)
+        # The callee's RET pops the sentinel and leaves SP just above it, where the caller had it.
+        status, cycles, instructions, res, tr = self._run(max_instructions, trace, ret_base + 1)
         if status != Status.STOPPED:
             raise self._fault(status, res, max_instructions, placed, buffers_end, symbol)
 
@@ -291,11 +291,15 @@ class AvrBoard(Board):
         regs_after = sim.read(0, 32)
         first = 26 - (ret_size + (ret_size & 1))
         return_value = int.from_bytes(regs_after[first:first + ret_size], "little")
-        top = ret_base + 2
-        stack_bytes = stack_high_water(sim.read(buffers_end, top - buffers_end), buffers_end, top)
+        top = ret_base + 2                       # the return address counts as stack
+        painted = sim.read(buffers_end, top - buffers_end)
+        # stack_high_water scans byte by byte in Python; skip the paint nobody touched at C speed first.
+        untouched = len(painted) - len(painted.lstrip(bytes([STACK_PAINT])))
+        stack_bytes = stack_high_water(painted[untouched:], buffers_end + untouched, top)
         return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr)
 
-    def _run(self, max_instructions: int, trace: bool) -> tuple[Status, int, int, _ShimResult, Trace | None]:
+    def _run(self, max_instructions: int, trace: bool,
+             stop_sp: int) -> tuple[Status, int, int, _ShimResult, Trace | None]:
         """Run to the return sentinel, draining the trace buffers whenever the C loop fills them."""
         lib, h = self._sim.lib, self._sim.handle
         res = _ShimResult()
@@ -311,7 +315,7 @@ class AvrBoard(Board):
             tr = Trace()
         cycles = instructions = 0
         while True:
-            status = Status(lib.shim_run_until(h, self._stop_pc, max_instructions - instructions,
+            status = Status(lib.shim_run_until(h, self._stop_pc, stop_sp, max_instructions - instructions,
                                                ctypes.byref(st) if st is not None else None,
                                                ctypes.byref(res)))
             cycles += res.cycles
@@ -350,7 +354,7 @@ class AvrBoard(Board):
         elif status == Status.UNSUPPORTED:
             reason = "SPM (self-programming) is outside the model"
         elif status == Status.SLEEP:
-            reason = "SLEEP with interrupts disabled: the core stopped"
+            reason = "SLEEP: the core waits for an interrupt, and the board delivers none"
         else:
             reason = f"simavr: {self._sim.lib.shim_message(self._sim.handle).decode(errors='replace').strip()}"
         return self._fault_at(reason, res.pc)
@@ -358,7 +362,7 @@ class AvrBoard(Board):
     def _fault_at(self, reason: str, pc: int) -> BoardFault:
         """A BoardFault naming ``pc``'s symbol+offset and its disassembly."""
         assert self._image is not None
-        return BoardFault(reason, pc, self._image.elf.symbol_at(pc), self.disassemble(pc))
+        return BoardFault(reason, pc, self.symbol_at(pc), self.disassemble(pc))
 
     @staticmethod
     def _canary_owner(address: int, placed: list[PlacedBuf]) -> str:
@@ -371,6 +375,11 @@ class AvrBoard(Board):
                 continue
             return f"the canary {side} argument {p.index} (buffer of {p.buf.length} bytes at 0x{p.address:x})"
         return "a protected byte"
+
+    def symbol_at(self, address: int) -> str:
+        """'name+0xoff' for a program address, or for a data address given as in traces (0x800000 + n)."""
+        assert self._image is not None
+        return self._image.elf.symbol_at(address)
 
     def disassemble(self, pc: int) -> str:
         """avr-objdump's text for the instruction at ``pc`` (objdump runs once per loaded ELF, on demand:

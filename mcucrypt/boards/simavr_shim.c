@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include <sim_avr.h>
+#include <sim_core.h>
 #include <sim_core_config.h>
 
 #define SHIM_MCU "atmega128"
@@ -28,7 +29,7 @@
 
 /* Why run_until returned. Keep in sync with Status in avr.py. */
 enum {
-	SHIM_STOPPED = 0,         /* PC reached stop_pc (nothing at stop_pc was executed) */
+	SHIM_STOPPED = 0,         /* PC reached stop_pc with SP at stop_sp: the callee returned */
 	SHIM_BUDGET = 1,          /* max_instructions executed without reaching stop_pc */
 	SHIM_TRACE_FULL = 2,      /* a trace buffer is full: drain it and call run_until again */
 	SHIM_INVALID_OPCODE = 3,  /* pc: a reserved encoding, or one the ATmega128 lacks (EIJMP, XCH, DES...) */
@@ -94,7 +95,6 @@ enum {
 };
 
 static uint8_t opclass[65536];
-static int opclass_ready;
 
 /* Class of an opcode per the AVR Instruction Set Manual for an AVRe+ core with 128 KiB flash and no EIND. */
 static uint8_t classify(uint16_t o)
@@ -173,25 +173,20 @@ static void shim_logger(avr_t *avr, const int level, const char *format, va_list
 	vsnprintf(running->message, sizeof running->message, format, ap);
 }
 
-/* In raw mode simavr usleep()s through SLEEP; the shim stops the run instead, so sleeping is a no-op. */
-static void shim_no_sleep(avr_t *avr, avr_cycle_count_t how_long)
-{
-	(void)avr;
-	(void)how_long;
-}
-
 const char *shim_version(void)
 {
 	return CONFIG_SIMAVR_VERSION;
 }
 
+/* Built when the library is loaded, before any thread can run a shim. */
+__attribute__((constructor)) static void build_opclass(void)
+{
+	for (uint32_t o = 0; o < 65536; o++)
+		opclass[o] = classify((uint16_t)o);
+}
+
 shim_t *shim_create(void)
 {
-	if (!opclass_ready) {
-		for (uint32_t o = 0; o < 65536; o++)
-			opclass[o] = classify((uint16_t)o);
-		opclass_ready = 1;
-	}
 	avr_global_logger_set(shim_logger);
 	shim_t *s = calloc(1, sizeof *s);
 	if (s == NULL)
@@ -202,8 +197,6 @@ shim_t *shim_create(void)
 		free(s);
 		return NULL;
 	}
-	s->avr->run = avr_callback_run_raw;
-	s->avr->sleep = shim_no_sleep;
 	s->protect = calloc((size_t)s->avr->ramend + 1, 1);
 	if (s->protect == NULL) {
 		avr_terminate(s->avr);
@@ -230,8 +223,9 @@ uint32_t shim_frequency(const shim_t *s) { return s->avr->frequency; }
 uint32_t shim_pc_bytes(const shim_t *s) { return s->avr->address_size; }
 const char *shim_message(const shim_t *s) { return s->message; }
 
-/* Peripherals back to their reset state, registers and SRAM zeroed, protections cleared, core running.
- * (avr_reset leaves the register file and SRAM as they were.) */
+/* Peripherals back to their reset state, registers (r1 = __zero_reg__ included), SREG and SRAM zeroed,
+ * protections cleared, core running. avr_reset alone leaves the register file and SRAM as they were.
+ * SREG is kept twice by simavr, split into avr->sreg[] (what the core reads) and in data[0x5f]. */
 void shim_reset(shim_t *s)
 {
 	avr_t *avr = s->avr;
@@ -270,24 +264,7 @@ int shim_read_data(const shim_t *s, uint32_t address, uint8_t *bytes, uint32_t s
 	return 0;
 }
 
-/* SREG lives split into avr->sreg[] (what the core reads) and data[0x5f]; keep both. */
-void shim_set_sreg(shim_t *s, uint8_t value)
-{
-	for (int i = 0; i < 8; i++)
-		s->avr->sreg[i] = (value >> i) & 1;
-	s->avr->data[R_SREG] = value;
-}
-
-uint8_t shim_get_sreg(const shim_t *s)
-{
-	uint8_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint8_t)((s->avr->sreg[i] != 0) << i);
-	return v;
-}
-
 void shim_set_pc(shim_t *s, uint32_t pc) { s->avr->pc = pc; }
-uint32_t shim_get_pc(const shim_t *s) { return s->avr->pc; }
 /* Every instruction must lie below code_end; two bytes of slack keep the second word of an LDS/STS/JMP/CALL
  * (and simavr's look-ahead when it skips one) inside the flash array. */
 int shim_set_code_end(shim_t *s, uint32_t code_end)
@@ -317,11 +294,12 @@ static inline uint16_t flash16(const avr_t *avr, uint32_t pc)
 	return (uint16_t)(avr->flash[pc] | (avr->flash[pc + 1] << 8));
 }
 
-/* Run from the current PC until it equals stop_pc, a fault, or max_instructions; see the SHIM_* codes.
- * trace may be NULL. On a fault the offending instruction has not been executed (except SHIM_SLEEP and
- * SHIM_SIM_ERROR, which simavr reports after the fact). */
-int shim_run_until(shim_t *s, uint32_t stop_pc, uint64_t max_instructions, shim_trace *trace,
-		   shim_result *res)
+/* Run from the current PC until the callee returns (PC = stop_pc with SP = stop_sp, so that a stray jump
+ * to stop_pc is not taken for a return), a fault, or max_instructions; see the SHIM_* codes. trace may be
+ * NULL. On a fault the offending instruction has not been executed, except for SHIM_SLEEP and
+ * SHIM_SIM_ERROR, which simavr reports after the fact. */
+int shim_run_until(shim_t *s, uint32_t stop_pc, uint16_t stop_sp, uint64_t max_instructions,
+		   shim_trace *trace, shim_result *res)
 {
 	avr_t *const avr = s->avr;
 	const uint16_t ramend = avr->ramend;
@@ -334,7 +312,7 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint64_t max_instructions, shim_
 	for (;;) {
 		const uint32_t pc = avr->pc;
 		res->pc = pc;
-		if (pc == stop_pc) {
+		if (pc == stop_pc && reg16(avr, R_SPL) == stop_sp) {
 			status = SHIM_STOPPED;
 			break;
 		}
@@ -443,7 +421,7 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint64_t max_instructions, shim_
 		if (trace)
 			trace->pcs[trace->n_pcs++] = pc;
 
-		avr_run(avr);
+		avr->pc = avr_run_one(avr);
 		n++;
 		prev_pc = pc;
 		if (s->sim_error || avr->state == cpu_Crashed || avr->state == cpu_Stopped) {

@@ -2,6 +2,11 @@
 
 API (META.yml `functions`): keyschedule(rk, key); encrypt(out, in, rk); decrypt(out, in, rk); and, for
 ciphers whose decryption uses other round keys (ARIA), keyschedule_dec(rk, key) which decrypt then uses.
+Optional: encrypt_blocks(out, in, nblocks, rk), ECB over nblocks consecutive blocks with the round keys
+of keyschedule (the entry point of implementations that process several blocks at once, e.g. PIPO
+bitsliced across blocks); when an implementation has it, the vectors are also run through it (the
+vector's block in several positions of a longer input), the differential test compares it with the model
+on random lengths, and the benchmark adds an `encrypt_blocks-<n>B` record over BLOCKS_BENCH blocks.
 Instance parameters: key_bytes, block_bytes, rk_bytes (size of the round-key buffer).
 Vector fields: Id, Key, PT, CT. The model module provides encrypt(key, block) and decrypt(key, block).
 """
@@ -14,6 +19,15 @@ from ..boards.base import Buf, CallResult
 from ..firmware import Firmware
 from ..kat import Vector
 from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+
+
+# encrypt_blocks: blocks per benchmark call, the largest count the differential test draws, and the count
+# of the constant-time case (not a multiple of 4 or 8, so a bitsliced implementation's tail runs too).
+BLOCKS_BENCH = 8
+BLOCKS_MAX = 11
+BLOCKS_CT = 5
+# The differential test checks encrypt_blocks on every BLOCKS_EVERY-th trial (it costs several blocks).
+BLOCKS_EVERY = 10
 
 
 class BlockCipherDriver(KindDriver):
@@ -37,6 +51,15 @@ class BlockCipherDriver(KindDriver):
                       {"out": Buf(size=block_bytes, out=True), "in": Buf(block), "rk": Buf(rk)})
         return res.outputs[0], res
 
+    def crypt_blocks(self, fw: Firmware, rk: bytes, data: bytes) -> tuple[bytes, CallResult]:
+        """ECB encryption of whole blocks through the optional ``encrypt_blocks``."""
+        _, block_bytes, _ = self._sizes(fw)
+        if len(data) % block_bytes:
+            raise ValueError(f"{len(data)} bytes is not a whole number of {block_bytes}-byte blocks")
+        res = fw.call("encrypt_blocks", {"out": Buf(size=len(data), out=True), "in": Buf(data),
+                                         "nblocks": len(data) // block_bytes, "rk": Buf(rk)})
+        return res.outputs[0], res
+
     def encrypt(self, fw: Firmware, key: bytes, block: bytes) -> bytes:
         rk, _ = self.keyschedule(fw, key)
         return self.crypt(fw, rk, block)[0]
@@ -54,6 +77,19 @@ class BlockCipherDriver(KindDriver):
             back = self.decrypt(fw, key, ct)
             if back != pt:
                 raise Mismatch(f"{vec.where}: decrypt gave {back.hex()}, expected {pt.hex()}")
+        if fw.has("encrypt_blocks"):
+            # The vector's block at every position of a group of blocks (neighbours its complement), so a
+            # lane or block-order mistake in a multi-block implementation shows.
+            rk, _ = self.keyschedule(fw, key)
+            other = bytes(b ^ 0xFF for b in pt)
+            for n in (1, BLOCKS_CT, BLOCKS_BENCH):
+                for pos in range(n):
+                    data = b"".join(pt if i == pos else other for i in range(n))
+                    got = self.crypt_blocks(fw, rk, data)[0]
+                    block = got[pos * len(pt):(pos + 1) * len(pt)]
+                    if block != ct:
+                        raise Mismatch(f"{vec.where}: encrypt_blocks of {n} blocks gave {block.hex()} for "
+                                       f"block {pos}, expected {ct.hex()}")
 
     def bench(self, fw: Firmware) -> list[BenchOp]:
         key_bytes, block_bytes, _ = self._sizes(fw)
@@ -68,6 +104,9 @@ class BlockCipherDriver(KindDriver):
             else:
                 rkd = rk
             ops.append(BenchOp("decrypt", block_bytes, self.crypt(fw, rkd, block, decrypt=True)[1]))
+        if fw.has("encrypt_blocks"):
+            data = rng.randbytes(BLOCKS_BENCH * block_bytes)
+            ops.append(BenchOp(f"encrypt_blocks-{len(data)}B", len(data), self.crypt_blocks(fw, rk, data)[1]))
         return ops
 
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
@@ -86,6 +125,14 @@ class BlockCipherDriver(KindDriver):
                 back = self.crypt(fw, rkd, want, decrypt=True)[0]
                 if back != block:
                     raise Mismatch(f"trial {i}: key {key.hex()}: decrypt of {want.hex()} gave {back.hex()}")
+            if fw.has("encrypt_blocks") and i % BLOCKS_EVERY == 0:
+                data = rng.randbytes(rng.randrange(BLOCKS_MAX + 1) * block_bytes)
+                want_blocks = b"".join(model.encrypt(fw.prim_id, key, data[j:j + block_bytes])
+                                       for j in range(0, len(data), block_bytes))
+                got = self.crypt_blocks(fw, rk, data)[0]
+                if got != want_blocks:
+                    raise Mismatch(f"trial {i}: key {key.hex()}: encrypt_blocks of {data.hex()} gave "
+                                   f"{got.hex()}, model {want_blocks.hex()}")
         return trials
 
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
@@ -100,6 +147,11 @@ class BlockCipherDriver(KindDriver):
         if fw.has("decrypt"):
             cases.append(CtCase("decrypt", {"out": Buf(size=block_bytes, out=True),
                                             "in": Buf(rng.randbytes(block_bytes)), "rk": Buf(rk)}))
+        if fw.has("encrypt_blocks"):
+            # nblocks is public (a length); the blocks and round keys are secret.
+            n = BLOCKS_CT * block_bytes
+            cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True), "in": Buf(rng.randbytes(n)),
+                                                   "nblocks": BLOCKS_CT, "rk": Buf(rk)}))
         return cases
 
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:

@@ -76,6 +76,7 @@ def random_operand(rng: random.Random, bits: int) -> int:
 
 class MpmulDriver(KindDriver):
     kind = "mpmul"
+    default_trials = 200   # issue 5: at least 200 random operand pairs per size per implementation
 
     @staticmethod
     def words(fw: Firmware) -> int:
@@ -133,14 +134,19 @@ class MpmulDriver(KindDriver):
         return [BenchOp("mul", 4 * words, res)]
 
     def _mul_n_cases(self, rng: random.Random, trials: int) -> Iterator[tuple[int, int, int]]:
-        """(words, a, b) for mul_n: at every length, the all-ones square (longest carry chains) and
-        random pairs, max(2, trials // 50) of them per length (a fixed sample: 32 lengths x every
-        trial would make the slow boards' run long for no extra coverage of the length logic)."""
-        per_length = max(2, trials // 50)
-        for words in MUL_N_WORDS:
-            m = (1 << (32 * words)) - 1
-            yield words, m, m
-            for _ in range(per_length):
+        """(words, a, b) for mul_n. With 50 trials or more: every length from 64 to 2048 bits, each with
+        the all-ones square (the longest carry chains) and trials // 50 random pairs (a fixed sample:
+        32 lengths times every trial would make the slow boards' runs long without covering the
+        length logic any better). With fewer trials (the fuzzer's single cases), ``trials`` lengths
+        drawn at random, one random pair each."""
+        if trials >= 50:
+            for words in MUL_N_WORDS:
+                m = (1 << (32 * words)) - 1
+                yield words, m, m
+                for _ in range(trials // 50):
+                    yield words, random_operand(rng, 32 * words), random_operand(rng, 32 * words)
+        else:
+            for words in rng.sample(MUL_N_WORDS, max(1, min(trials, len(MUL_N_WORDS)))):
                 yield words, random_operand(rng, 32 * words), random_operand(rng, 32 * words)
 
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:

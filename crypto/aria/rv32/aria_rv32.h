@@ -1,0 +1,22 @@
+/* Declarations shared by the rv32 ARIA sources: the public API (the same as ref/aria.h, repeated here so
+ * that every header these sources include lives beside them) and the 32-bit T-tables of aria_t32.S. */
+#ifndef MCUCRYPT_ARIA_RV32_H
+#define MCUCRYPT_ARIA_RV32_H
+#include <stdint.h>
+#include "mcucrypt/ns.h"
+
+#define ARIA_DECLARE(id)                                                                 \
+    void MCU_FN(id, keyschedule)(uint32_t *rk, const uint8_t *key);                      \
+    void MCU_FN(id, keyschedule_dec)(uint32_t *rk, const uint8_t *key);                  \
+    void MCU_FN(id, encrypt)(uint8_t *out, const uint8_t *in, const uint32_t *rk);       \
+    void MCU_FN(id, decrypt)(uint8_t *out, const uint8_t *in, const uint32_t *rk);
+
+ARIA_DECLARE(aria128)
+ARIA_DECLARE(aria192)
+ARIA_DECLARE(aria256)
+
+/* T0..T3 (256 words each, in this order): Tj[v] holds S(v) in the three bytes other than byte j, with
+ * S = SB1, SB2, SB3, SB4 for j = 0..3 (see aria_t32.S). */
+extern const uint32_t MCU_FN(aria, t32)[1024];
+
+#endif

@@ -1,0 +1,31 @@
+/* The one thing every TinyJAMBU implementation supplies: the keyed permutation, one function per key
+ * size. The mode of operation (tinyjambu.c) is shared by all implementations and calls them through
+ * these names; each image links only the one its primitive id needs.
+ *
+ * perm(state, key, steps): P_steps on the state in the implementation's internal representation, with
+ *   the 16-, 24- or 32-byte key of the id; steps is a multiple of 128 (640, 1024, 1152 or 1280).
+ *   Without TJ_COMPLEMENTED_STATE the internal representation is the specification's state (four
+ *   little-endian 32-bit words). With TJ_COMPLEMENTED_STATE=1 (avr-fast) the mode keeps every state bit
+ *   complemented, which turns the NAND of the feedback into an OR (see avr/tinyjambu_fast.S), and the
+ *   implementation also supplies perm_std, the same permutation on the specification's state, for the
+ *   public `permute` op. */
+#ifndef MCUCRYPT_TINYJAMBU_PERM_H
+#define MCUCRYPT_TINYJAMBU_PERM_H
+#include <stdint.h>
+#include "mcucrypt/ns.h"
+
+#ifndef TJ_COMPLEMENTED_STATE
+#define TJ_COMPLEMENTED_STATE 0
+#endif
+
+typedef void (*tj_perm_fn)(uint32_t *state, const uint8_t *key, uint16_t steps);
+
+#define TJ_PERM_DECLARE(id)                                                                     \
+    void MCU_FN(id, perm)(uint32_t *state, const uint8_t *key, uint16_t steps);                 \
+    void MCU_FN(id, perm_std)(uint32_t *state, const uint8_t *key, uint16_t steps);
+
+TJ_PERM_DECLARE(tinyjambu128)
+TJ_PERM_DECLARE(tinyjambu192)
+TJ_PERM_DECLARE(tinyjambu256)
+
+#endif

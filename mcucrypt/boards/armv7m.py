@@ -1,0 +1,476 @@
+"""The armv7m virtual board: a Cortex-M3 with 512 KiB of flash at 0x0000_0000 and 64 KiB of SRAM at
+0x2000_0000, nothing else mapped.
+
+Unicorn runs the instructions (UC_MODE_THUMB with the Cortex-M3 CPU model; UC_MODE_MCLASS would silently
+give a Cortex-M33 that accepts UMAAL and the DSP instructions). The cycles come from ``cm3_model`` and are
+charged without a per-instruction Python hook, which would cap the board at about a million instructions per
+second before any modelling:
+
+* a block hook (one call per translated basic block) decodes each block once with capstone, faults on any
+  instruction outside the ARMv7-M base ISA (Unicorn's Cortex-M3 still accepts a few DSP ones), and charges
+  the block's static cost, memoized per (block, pipeline state at entry);
+* a taken branch is recognised in the *next* block hook (execution did not continue at the fall-through
+  address) and charged its refill P there, because P depends on the instruction the branch landed on;
+* long multiplies and divides get a code hook on their own address, added the first time their block is
+  seen (the block is then re-translated), which reads the operands and charges the data-dependent latency;
+* a memory hook checks every access's alignment: an unaligned single load/store costs extra cycles, an
+  unaligned LDM/STM/LDRD/STRD/LDREX/STREX is the UsageFault a real Cortex-M3 raises.
+"""
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+from typing import Callable, Sequence
+
+import capstone
+import unicorn
+from unicorn import arm_const as U
+from unicorn.unicorn_py3 import unicorn as uc_native     # Unicorn's ctypes layer (see _NativeHooks)
+
+from . import cm3_model
+from .base import DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, Int, MemAccess, Trace
+from .cm3_model import AFTER_REFILL, Cm3Model, Cm3Params, Op, Refill, State
+from .common import STACK_PAINT, ElfImage, buffer_image, check_canaries, marshal_aapcs, place_buffers, \
+    stack_high_water
+
+FLASH_BASE, FLASH_SIZE = 0x0000_0000, 512 * 1024
+SRAM_BASE, SRAM_SIZE = 0x2000_0000, 64 * 1024
+# The callee returns here (LR = SENTINEL | 1). Unicorn stops when the PC reaches it, so it is never executed;
+# a word-aligned flash address that no image may reach. The return branch's P is charged as for a 16-bit
+# instruction at a word-aligned address.
+SENTINEL = FLASH_BASE + FLASH_SIZE - 4
+MIN_STACK_BYTES = 2048          # buffers may not take the SRAM below this much stack
+EM_ARM = "EM_ARM"
+
+_UC_REG = [getattr(U, f"UC_ARM_REG_R{i}") for i in range(13)] + [U.UC_ARM_REG_SP, U.UC_ARM_REG_LR,
+                                                                   U.UC_ARM_REG_PC]
+_XPSR_THUMB = 1 << 24
+# QEMU's exception numbers (target/arm/cpu.h) as Unicorn reports them to an interrupt hook.
+_EXCEPTIONS = {
+    1: "undefined instruction (UsageFault UNDEFINSTR)",
+    2: "supervisor call: this board has no exception handlers",
+    7: "breakpoint instruction",
+    17: "coprocessor/floating-point instruction: the Cortex-M3 has none (UsageFault NOCP)",
+    18: "branch to an address with the Thumb bit clear (UsageFault INVSTATE)",
+    22: "unaligned access by an instruction that requires alignment (UsageFault UNALIGNED)",
+}
+# APSR condition codes (capstone's ARM_CC_*) as functions of the N, Z, C, V flags.
+_CONDITIONS = {
+    capstone.arm_const.ARM_CC_EQ: lambda n, z, c, v: z,
+    capstone.arm_const.ARM_CC_NE: lambda n, z, c, v: not z,
+    capstone.arm_const.ARM_CC_HS: lambda n, z, c, v: c,
+    capstone.arm_const.ARM_CC_LO: lambda n, z, c, v: not c,
+    capstone.arm_const.ARM_CC_MI: lambda n, z, c, v: n,
+    capstone.arm_const.ARM_CC_PL: lambda n, z, c, v: not n,
+    capstone.arm_const.ARM_CC_VS: lambda n, z, c, v: v,
+    capstone.arm_const.ARM_CC_VC: lambda n, z, c, v: not v,
+    capstone.arm_const.ARM_CC_HI: lambda n, z, c, v: c and not z,
+    capstone.arm_const.ARM_CC_LS: lambda n, z, c, v: not c or z,
+    capstone.arm_const.ARM_CC_GE: lambda n, z, c, v: n == v,
+    capstone.arm_const.ARM_CC_LT: lambda n, z, c, v: n != v,
+    capstone.arm_const.ARM_CC_GT: lambda n, z, c, v: not z and n == v,
+    capstone.arm_const.ARM_CC_LE: lambda n, z, c, v: z or n != v,
+}
+
+
+class _Block:
+    """A translated basic block, decoded once; its static cost per entry state is memoized."""
+
+    __slots__ = ("ops", "count", "end", "branch", "wide_unaligned_entry", "costs")
+
+    def __init__(self, ops: tuple[Op, ...]):
+        self.ops = ops
+        self.count = len(ops)
+        last = ops[-1]
+        self.end = last.address + last.size                    # the fall-through address
+        self.branch = last if last.refill is not None else None
+        first = ops[0]
+        self.wide_unaligned_entry = first.size == 4 and bool(first.address & 2)
+        self.costs: dict[State, tuple[int, State]] = {}
+
+
+class Armv7mBoard(Board):
+    """Cortex-M3 virtual board (see the module docstring and docs/board-armv7m.md)."""
+
+    target = "armv7m"
+    native_int_size = 4
+
+    def __init__(self, params: Cm3Params | None = None):
+        self._model = Cm3Model(params)
+        # P by branch kind and by whether the target is a 32-bit instruction at an address = 2 mod 4.
+        self._refill = {kind: (self._model.refill(kind, False), self._model.refill(kind, True)) for kind in Refill}
+        self._cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
+        self._cs.detail = True
+        self._image: ElfImage | None = None
+        self._uc: unicorn.Uc | None = None
+
+    # ------------------------------------------------------------------------------------------------
+    # Loading
+
+    def load(self, elf: Path | str) -> None:
+        image = ElfImage(elf)
+        if image.machine != EM_ARM:
+            raise BoardError(f"{image.path.name} is not an ARM ELF (machine {image.machine})")
+        for seg in image.segments:
+            if not (_inside(seg.address, seg.memsz, FLASH_BASE, FLASH_SIZE) or
+                    _inside(seg.address, seg.memsz, SRAM_BASE, SRAM_SIZE)):
+                raise BoardError(f"segment at 0x{seg.address:x} ({seg.memsz} bytes) is outside flash and SRAM")
+            if seg.address <= SENTINEL < seg.address + seg.memsz:
+                raise BoardError(f"the image reaches the return sentinel at 0x{SENTINEL:x}")
+        # link.ld sets __mcu_free_start after .bss; when an image has neither .data nor .bss the linker
+        # drops both output sections and the symbol lands in flash. Free RAM then starts above whatever
+        # the image put in SRAM (nothing: the SRAM base).
+        sram_end = max([SRAM_BASE] + [s.address + s.memsz for s in image.segments if s.address >= SRAM_BASE])
+        free_start = image.address_of("__mcu_free_start")
+        if not SRAM_BASE <= free_start <= SRAM_BASE + SRAM_SIZE:
+            free_start = (sram_end + 15) // 16 * 16
+        self._free_start = max(free_start, sram_end)
+        self._stack_top = image.address_of("__mcu_stack_top")
+        if not self._free_start <= self._stack_top <= SRAM_BASE + SRAM_SIZE:
+            raise BoardError(f"__mcu_stack_top 0x{self._stack_top:x} is not at the top of the free SRAM")
+
+        uc = unicorn.Uc(unicorn.UC_ARCH_ARM, unicorn.UC_MODE_THUMB)
+        uc.ctl_set_cpu_model(U.UC_CPU_ARM_CORTEX_M3)
+        uc.mem_map(FLASH_BASE, FLASH_SIZE, unicorn.UC_PROT_READ | unicorn.UC_PROT_EXEC)
+        uc.mem_map(SRAM_BASE, SRAM_SIZE, unicorn.UC_PROT_ALL)
+        sram = bytearray(SRAM_SIZE)
+        for seg in image.segments:
+            body = seg.data.ljust(seg.memsz, b"\0")
+            if seg.address >= SRAM_BASE:
+                offset = seg.address - SRAM_BASE
+                sram[offset:offset + seg.memsz] = body
+            else:
+                uc.mem_write(seg.address, body)
+        # Every call starts from this SRAM image: .data as linked, .bss zero (the harness plays crt0).
+        self._sram_image = bytes(sram)
+        self._native = _NativeHooks(uc)
+        self._native.add_code(unicorn.UC_HOOK_BLOCK, self._on_block)
+        self._native.add_access(self._on_access)
+        uc.hook_add(unicorn.UC_HOOK_MEM_INVALID, self._on_bad_access)
+        uc.hook_add(unicorn.UC_HOOK_INTR, self._on_interrupt)
+        uc.hook_add(unicorn.UC_HOOK_INSN_INVALID, self._on_invalid_instruction)
+        self._uc, self._image = uc, image
+        self._blocks: dict[int, _Block] = {}
+        self._ops: dict[int, Op] = {}               # every decoded instruction, by address
+        self._variable_hooked: set[int] = set()
+
+    # ------------------------------------------------------------------------------------------------
+    # Calling
+
+    def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:
+        if self._uc is None or self._image is None:
+            raise BoardError("no ELF loaded")
+        uc, image = self._uc, self._image
+        entry = image.address_of(symbol)
+        if not entry & 1:
+            raise BoardError(f"{symbol} is not a Thumb function (address 0x{entry:x} has bit 0 clear)")
+        if ret_size not in (0, 1, 2, 4, 8):
+            raise BoardError(f"unsupported return width {ret_size}")
+
+        scalars, placed, buffers_end = place_buffers(args, self._free_start, self._stack_top - MIN_STACK_BYTES)
+        marshalled = marshal_aapcs(scalars)
+        stack_args = marshalled.stack.ljust((len(marshalled.stack) + 7) // 8 * 8, b"\0")
+        sp = self._stack_top - len(stack_args)          # AAPCS: 8-aligned at the call, arguments at [sp]
+        if sp - buffers_end < MIN_STACK_BYTES:
+            raise BoardError(f"arguments leave only {sp - buffers_end} bytes of stack")
+
+        uc.mem_write(SRAM_BASE, self._sram_image)
+        for p in placed:
+            address, data = buffer_image(p)
+            uc.mem_write(address, data)
+        uc.mem_write(buffers_end, bytes([STACK_PAINT]) * (sp - buffers_end))
+        uc.mem_write(sp, stack_args)
+        for reg in _UC_REG[:13]:
+            uc.reg_write(reg, 0)
+        for n, value in marshalled.registers.items():
+            uc.reg_write(_UC_REG[n], value)
+        uc.reg_write(U.UC_ARM_REG_SP, sp)
+        uc.reg_write(U.UC_ARM_REG_LR, SENTINEL | 1)
+        uc.reg_write(U.UC_ARM_REG_XPSR, _XPSR_THUMB)
+        for reg in (U.UC_ARM_REG_PRIMASK, U.UC_ARM_REG_BASEPRI, U.UC_ARM_REG_FAULTMASK):
+            uc.reg_write(reg, 0)
+
+        self._reset_counters(max_instructions, Trace() if trace else None)
+        trace_hook = None
+        if trace:
+            trace_hook = uc.hook_add(unicorn.UC_HOOK_CODE, self._on_trace_instruction)
+            uc.ctl_flush_tb()       # blocks translated before the hook existed would not call it
+        try:
+            self._run(entry)
+        finally:
+            if trace_hook is not None:
+                uc.hook_del(trace_hook)
+                uc.ctl_flush_tb()
+
+        if self._last_branch is not None:       # the return: taken, to the sentinel
+            self._cycles += self._refill[self._last_branch.refill][False]
+        cycles = self._cycles + self._variable_cycles + self._unaligned_cycles
+
+        for p in placed:
+            address, data = buffer_image(p)
+            check_canaries(p, bytes(uc.mem_read(address, len(data))), symbol)
+        painted = bytes(uc.mem_read(buffers_end, sp - buffers_end))
+        stack = stack_high_water(painted, buffers_end, sp)
+        if stack == sp - buffers_end:
+            raise BoardFault(f"stack overflow: {symbol} used all {stack} bytes between its buffers and the "
+                             f"initial stack pointer")
+        outputs = [bytes(uc.mem_read(p.address, p.buf.length)) for p in placed if p.buf.out]
+        r0 = uc.reg_read(U.UC_ARM_REG_R0)
+        width = ret_size or self.native_int_size
+        if width == 8:
+            value = r0 | uc.reg_read(U.UC_ARM_REG_R1) << 32
+        else:
+            value = r0 & ((1 << (8 * width)) - 1)
+        return CallResult(outputs=outputs, return_value=value, cycles=cycles, instructions=self._executed,
+                          stack_bytes=stack, trace=self._trace)
+
+    def describe_model(self) -> dict:
+        return {
+            "target": self.target,
+            "core": "ARM Cortex-M3 r2p1, zero-wait-state memories",
+            "simulator": f"unicorn {unicorn.__version__} (UC_MODE_THUMB, UC_CPU_ARM_CORTEX_M3), "
+                         f"capstone {capstone.__version__}",
+            "memory": {"flash": [FLASH_BASE, FLASH_SIZE], "sram": [SRAM_BASE, SRAM_SIZE]},
+            "timing": self._model.params.describe(),
+        }
+
+    # ------------------------------------------------------------------------------------------------
+    # Execution
+
+    def _reset_counters(self, max_instructions: int, trace: Trace | None) -> None:
+        self._budget = max_instructions
+        self._trace = trace
+        self._cycles = 0                # static block costs and refills
+        self._variable_cycles = 0       # long multiplies and divides
+        self._unaligned_cycles = 0
+        self._executed = 0
+        self._state = AFTER_REFILL      # the callee is entered by a branch
+        self._fallthrough = -1
+        self._last_branch: Op | None = None
+        self._fault: BoardFault | None = None
+        self._restart_at: int | None = None
+
+    def _run(self, entry: int) -> None:
+        """Emulate from ``entry`` until the PC reaches the sentinel, restarting after a block asked for new
+        code hooks; raise the first fault any hook recorded."""
+        uc = self._uc
+        start = entry | 1
+        while True:
+            self._restart_at = None
+            try:
+                uc.emu_start(start, SENTINEL)
+            except unicorn.UcError as e:
+                if self._fault is None:
+                    self._fault = self._fault_at(f"emulation stopped: {e}", uc.reg_read(U.UC_ARM_REG_PC))
+            if self._fault is not None:
+                raise self._fault
+            if self._restart_at is None:
+                break
+            start = self._restart_at | 1
+        pc = uc.reg_read(U.UC_ARM_REG_PC)
+        if pc != SENTINEL:
+            raise self._fault_at("execution stopped before the function returned", pc)
+
+    def _on_block(self, _handle: int, address: int, size: int, _user: int) -> None:
+        """Charge one basic block before it runs (native hook: must not raise)."""
+        try:
+            block = self._blocks.get(address << 16 | size)
+            if block is None:
+                block = self._new_block(self._uc, address, size)
+                if block is None:
+                    return
+            branch = self._last_branch
+            if branch is not None and (address != self._fallthrough or self._taken_to_fallthrough(branch)):
+                self._cycles += self._refill[branch.refill][block.wide_unaligned_entry]
+                state = AFTER_REFILL
+            else:
+                state = self._state
+            cost = block.costs.get(state)
+            if cost is None:
+                cost = block.costs[state] = self._model.block(block.ops, state)
+            self._cycles += cost[0]
+            self._state = cost[1]
+            self._last_branch = block.branch
+            self._fallthrough = block.end
+            self._executed += block.count
+            if self._executed > self._budget:
+                self._stop(self._uc, self._fault_at(f"runaway: more than {self._budget} instructions executed "
+                                                    f"(max_instructions)", address))
+        except Exception as e:      # noqa: BLE001 - becomes the call's fault, never swallowed
+            self._stop(self._uc, BoardFault(f"board error in block hook: {e!r}", address))
+
+    def _taken_to_fallthrough(self, branch: Op) -> bool:
+        """Execution continued at the fall-through address of ``branch``: was it taken all the same (an
+        unconditional branch, or a conditional one whose target is the next instruction)?"""
+        if not branch.conditional:
+            return True
+        if branch.target is not None and branch.target != self._fallthrough:
+            return False
+        if branch.zero_test is not None:
+            register, when_zero = branch.zero_test
+            return (self._native.read(_UC_REG[register]) == 0) == when_zero
+        flags = self._native.read(U.UC_ARM_REG_APSR)
+        return bool(_CONDITIONS[branch.cc](flags >> 31 & 1, flags >> 30 & 1, flags >> 29 & 1, flags >> 28 & 1))
+
+    def _new_block(self, uc: unicorn.Uc, address: int, size: int) -> _Block | None:
+        """Decode a block the first time Unicorn runs it. Returns None (and stops) when it must not run:
+        it holds a faulting instruction, or code hooks were just added and it must be translated again."""
+        ops: list[Op] = []
+        end = address + size
+        for insn in self._cs.disasm(bytes(uc.mem_read(address, size)), address):
+            op = cm3_model.decode(insn)
+            if op.fault is not None:
+                self._stop(uc, BoardFault(op.fault, op.address, self._image.symbol_at(op.address), op.text))
+                return None
+            ops.append(op)
+        decoded_end = ops[-1].address + ops[-1].size if ops else address
+        if decoded_end != end or not ops:
+            self._stop(uc, self._fault_at("undefined instruction", decoded_end))
+            return None
+        if len(ops) == 1 and ops[0].target == address and not ops[0].conditional:
+            # "b ." (what `for (;;);` compiles to): would spin through the whole instruction budget.
+            self._stop(uc, self._fault_at("infinite loop: a branch to itself", address))
+            return None
+        unhooked = [op for op in ops if op.variable is not None and op.address not in self._variable_hooked]
+        if unhooked:
+            for op in unhooked:
+                self._native.add_code(unicorn.UC_HOOK_CODE, self._on_variable, op.address, op.address)
+                self._variable_hooked.add(op.address)
+            uc.ctl_remove_cache(address, end)
+            self._restart_at = address
+            uc.emu_stop()
+            return None
+        for op in ops:
+            self._ops[op.address] = op
+        block = self._blocks[address << 16 | size] = _Block(tuple(ops))
+        return block
+
+    def _on_variable(self, _handle: int, address: int, size: int, _user: int) -> None:
+        """Charge a long multiply or divide from its operand values (native hook: must not raise)."""
+        try:
+            op = self._ops[address]
+            a, b = self._native.read2(_UC_REG[op.operands[0]], _UC_REG[op.operands[1]])
+            cycles = self._model.variable_cycles(op.variable, a, b)
+            self._variable_cycles += cycles
+            if self._trace is not None:
+                self._trace.variable_latency.append((address, op.variable, (a, b), cycles))
+        except Exception as e:      # noqa: BLE001
+            self._stop(self._uc, BoardFault(f"board error in multiply/divide hook: {e!r}", address))
+
+    def _on_access(self, _handle: int, access: int, address: int, size: int, _value: int, _user: int) -> None:
+        """Unaligned-access penalty or fault, and the trace's access list (native hook: must not raise)."""
+        if not address & (size - 1) and self._trace is None:
+            return
+        try:
+            pc = self._native.read(U.UC_ARM_REG_PC)
+            if address & (size - 1):
+                if self._ops[pc].must_align:
+                    self._stop(self._uc, self._fault_at(f"{_EXCEPTIONS[22]}: {size}-byte access at "
+                                                        f"0x{address:x}", pc))
+                    return
+                self._unaligned_cycles += self._model.unaligned_penalty(address, size)
+            if self._trace is not None:
+                self._trace.accesses.append(MemAccess(pc, address, size, access == unicorn.UC_MEM_WRITE))
+        except Exception as e:      # noqa: BLE001
+            self._stop(self._uc, BoardFault(f"board error in memory hook: {e!r}"))
+
+    def _on_trace_instruction(self, uc: unicorn.Uc, address: int, size: int, _: object) -> None:
+        self._trace.pcs.append(address)
+
+    def _on_bad_access(self, uc: unicorn.Uc, access: int, address: int, size: int, value: int,
+                       _: object) -> bool:
+        what = {unicorn.UC_MEM_READ_UNMAPPED: "read from unmapped address",
+                unicorn.UC_MEM_WRITE_UNMAPPED: "write to unmapped address",
+                unicorn.UC_MEM_FETCH_UNMAPPED: "instruction fetch from unmapped address",
+                unicorn.UC_MEM_WRITE_PROT: "write to flash (read-only)",
+                unicorn.UC_MEM_READ_PROT: "read from protected address",
+                unicorn.UC_MEM_FETCH_PROT: "instruction fetch from non-executable address"}.get(access, "bad access")
+        pc = address if access == unicorn.UC_MEM_FETCH_UNMAPPED else uc.reg_read(U.UC_ARM_REG_PC)
+        self._stop(uc, self._fault_at(f"{what} 0x{address:x} ({size} bytes; only flash 0x{FLASH_BASE:x}+"
+                                      f"{FLASH_SIZE // 1024}K and SRAM 0x{SRAM_BASE:x}+{SRAM_SIZE // 1024}K "
+                                      f"exist)", pc))
+        return False
+
+    def _on_interrupt(self, uc: unicorn.Uc, number: int, _: object) -> None:
+        self._stop(uc, self._fault_at(_EXCEPTIONS.get(number, f"CPU exception {number}"),
+                                      uc.reg_read(U.UC_ARM_REG_PC)))
+
+    def _on_invalid_instruction(self, uc: unicorn.Uc, _: object) -> bool:
+        # A BX/BLX/POP to an even address leaves the Thumb state; Unicorn then fails to decode instead of
+        # raising the INVSTATE UsageFault a Cortex-M3 takes, so tell the two apart here.
+        thumb = uc.reg_read(U.UC_ARM_REG_XPSR) & _XPSR_THUMB
+        self._stop(uc, self._fault_at(_EXCEPTIONS[1] if thumb else _EXCEPTIONS[18], uc.reg_read(U.UC_ARM_REG_PC)))
+        return False
+
+    def _stop(self, uc: unicorn.Uc, fault: BoardFault) -> None:
+        if self._fault is None:
+            self._fault = fault
+        uc.emu_stop()
+
+    def _fault_at(self, reason: str, pc: int) -> BoardFault:
+        """A BoardFault naming ``pc``, its symbol and the instruction there (decoded from memory)."""
+        instruction = "?"
+        try:
+            code = bytes(self._uc.mem_read(pc & ~1, 4))
+        except unicorn.UcError:
+            code = b""
+        for insn in self._cs.disasm(code, pc & ~1, 1):
+            instruction = f"{insn.mnemonic} {insn.op_str}".strip()
+        if instruction == "?" and len(code) >= 2:
+            instruction = f"(undecodable: {code.hex()})"
+        mapped = _inside(pc, 1, FLASH_BASE, FLASH_SIZE) or _inside(pc, 1, SRAM_BASE, SRAM_SIZE)
+        return BoardFault(reason, pc, self._image.symbol_at(pc) if mapped else "?", instruction)
+
+
+class _NativeHooks:
+    """The board's three hot hooks (per block, per memory access, per long multiply/divide) registered
+    through Unicorn's ctypes layer, and register reads done the same way.
+
+    Unicorn's ``Uc.hook_add`` runs every callback through two extra Python frames (an exception guard and an
+    argument adapter) and ``Uc.reg_read`` picks a ctypes type on every call; on these paths that overhead
+    halved the simulated instructions per second. The cost of going direct: callbacks receive the raw
+    arguments and must not raise (ctypes would print and drop the exception), so each one catches and
+    records its own errors as the call's fault."""
+
+    def __init__(self, uc: unicorn.Uc):
+        self._uc = uc
+        self._keep: list[object] = []       # the ctypes callbacks must outlive the hooks
+        self._value = ctypes.c_uint32()
+        self._value_ref = ctypes.byref(self._value)
+        self._ids = (ctypes.c_int32 * 2)()
+        self._pair = (ctypes.c_uint32 * 2)()
+        self._pair_refs = (ctypes.c_void_p * 2)(ctypes.addressof(self._pair),
+                                                ctypes.addressof(self._pair) + ctypes.sizeof(ctypes.c_uint32))
+
+    def add_code(self, kind: int, callback: Callable[[int, int, int, int], None], begin: int = 1,
+                 end: int = 0) -> None:
+        """A UC_HOOK_BLOCK or UC_HOOK_CODE hook over [begin, end] (begin > end: everywhere)."""
+        self._add(kind, uc_native.HOOK_CODE_CFUNC(callback), begin, end)
+
+    def add_access(self, callback: Callable[[int, int, int, int, int, int], None]) -> None:
+        """A hook on every data read and write."""
+        self._add(unicorn.UC_HOOK_MEM_READ | unicorn.UC_HOOK_MEM_WRITE,
+                  uc_native.HOOK_MEM_ACCESS_CFUNC(callback), 1, 0)
+
+    def _add(self, kind: int, fn: object, begin: int, end: int) -> None:
+        handle = uc_native.uc_hook_h()
+        status = uc_native.uclib.uc_hook_add(self._uc._uch, ctypes.byref(handle), kind,
+                                             ctypes.cast(fn, ctypes.c_void_p), None,
+                                             ctypes.c_uint64(begin), ctypes.c_uint64(end))
+        if status != unicorn.UC_ERR_OK:
+            raise unicorn.UcError(status)
+        self._keep.append(fn)
+
+    def read(self, reg: int) -> int:
+        uc_native.uclib.uc_reg_read(self._uc._uch, reg, self._value_ref)
+        return self._value.value
+
+    def read2(self, reg_a: int, reg_b: int) -> tuple[int, int]:
+        self._ids[0], self._ids[1] = reg_a, reg_b
+        uc_native.uclib.uc_reg_read_batch(self._uc._uch, self._ids, self._pair_refs, 2)
+        return self._pair[0], self._pair[1]
+
+
+def _inside(address: int, size: int, base: int, region: int) -> bool:
+    return base <= address and address + size <= base + region

@@ -1,0 +1,278 @@
+"""Authenticated encryption with associated data, in the NIST Lightweight Cryptography API shape.
+
+API (META.yml `functions`), every implementation exporting, under mcu_<id>_<impl>_:
+  aead_encrypt(c, clen, m, mlen, ad, adlen, nsec, npub, k) -> int        c = ciphertext || tag
+  aead_decrypt(m, mlen, nsec, c, clen, ad, adlen, npub, k) -> int        0: tag verified; -1: rejected
+exactly as crypto_aead_encrypt / crypto_aead_decrypt (lengths `unsigned long long`). On rejection the
+decryption must release no plaintext: the output buffer is left untouched or wiped to zeros, and *mlen
+is 0. Optional ops, used when the implementation has them:
+  permute(state, key, steps)                      the primitive's keyed permutation (bench op P_<steps>)
+  fixednonce_init_state(state, npub, k)           the state after key and nonce setup, stored once ...
+  fixednonce_encrypt_from_state(c, clen, m, mlen, ad, adlen, state, k)      ... and messages processed
+  fixednonce_decrypt_from_state(m, mlen, c, clen, ad, adlen, state, k)      from it (paper 004's "+I")
+Instance parameters: key_bytes, nonce_bytes, tag_bytes; with permute: state_bytes and permutation_steps
+(the step counts benchmarked, e.g. [640, 1024]) and permutation_step_multiple (valid step counts are its
+multiples). Vector fields: NIST LWC KAT Count, Key, Nonce, PT, AD, CT (CT = ciphertext || tag).
+The model module provides encrypt(id, key, nonce, ad, pt) -> ct||tag and decrypt(id, key, nonce, ad, ct)
+-> pt or None; with the optional ops also permute(id, state, key, steps), init_state(id, key, nonce),
+encrypt_from_state(id, state, key, ad, pt) and decrypt_from_state(id, state, key, ad, ct).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+from dataclasses import dataclass
+
+from ..boards.base import Buf, CallResult, Int
+from ..firmware import Firmware
+from ..kat import Vector
+from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+
+
+class AuthenticationFailed(UsageError):
+    """`mcucrypt run --decrypt` on a ciphertext whose tag does not verify (the CLI exits 2)."""
+
+
+# Message lengths benchmarked without associated data, then the paper-004 Table 7 length (8 bytes).
+BENCH_MESSAGE_LENGTHS = (0, 8, 16, 64, 128)
+TABLE7_LENGTH = 8
+# Fill of output buffers before a decryption, so that "left untouched" can be told from "overwritten".
+OUTPUT_FILL = 0xA5
+
+
+@dataclass(frozen=True)
+class AeadResult:
+    ok: bool                # return value 0
+    output: bytes           # ciphertext||tag, or plaintext (or whatever the buffer holds after a rejection)
+    length: int             # *clen / *mlen
+    result: CallResult
+
+
+class AeadDriver(KindDriver):
+    kind = "aead"
+    max_random_length = 40      # differential: message and AD lengths drawn from 0..this
+
+    @staticmethod
+    def _sizes(fw: Firmware) -> tuple[int, int, int]:
+        p = fw.params
+        return p["key_bytes"], p["nonce_bytes"], p["tag_bytes"]
+
+    # ------------------------------------------------------------------------------------------ calls
+    def encrypt(self, fw: Firmware, key: bytes, nonce: bytes, ad: bytes, pt: bytes) -> AeadResult:
+        tag = self._sizes(fw)[2]
+        res = fw.call("aead_encrypt", {
+            "c": Buf(size=len(pt) + tag, out=True), "clen": Buf(size=8, out=True),
+            "m": Buf(pt), "mlen": Int(len(pt), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
+            "nsec": Buf(b""), "npub": Buf(nonce), "k": Buf(key)})
+        return AeadResult(res.return_value == 0, res.outputs[0], int.from_bytes(res.outputs[1], "little"), res)
+
+    def decrypt(self, fw: Firmware, key: bytes, nonce: bytes, ad: bytes, ct: bytes) -> AeadResult:
+        tag = self._sizes(fw)[2]
+        out = max(len(ct) - tag, 0)
+        res = fw.call("aead_decrypt", {
+            "m": Buf(bytes([OUTPUT_FILL]) * out, out=True), "mlen": Buf(b"\xff" * 8, out=True),
+            "nsec": Buf(b""), "c": Buf(ct), "clen": Int(len(ct), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
+            "npub": Buf(nonce), "k": Buf(key)})
+        return AeadResult(res.return_value == 0, res.outputs[0], int.from_bytes(res.outputs[1], "little"), res)
+
+    def init_state(self, fw: Firmware, key: bytes, nonce: bytes) -> tuple[bytes, CallResult]:
+        res = fw.call("fixednonce_init_state", {"state": Buf(size=fw.params["state_bytes"], out=True),
+                                                "npub": Buf(nonce), "k": Buf(key)})
+        return res.outputs[0], res
+
+    def encrypt_from_state(self, fw: Firmware, state: bytes, key: bytes, ad: bytes, pt: bytes) -> AeadResult:
+        tag = self._sizes(fw)[2]
+        res = fw.call("fixednonce_encrypt_from_state", {
+            "c": Buf(size=len(pt) + tag, out=True), "clen": Buf(size=8, out=True),
+            "m": Buf(pt), "mlen": Int(len(pt), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
+            "state": Buf(state), "k": Buf(key)})
+        return AeadResult(res.return_value == 0, res.outputs[0], int.from_bytes(res.outputs[1], "little"), res)
+
+    def decrypt_from_state(self, fw: Firmware, state: bytes, key: bytes, ad: bytes, ct: bytes) -> AeadResult:
+        tag = self._sizes(fw)[2]
+        out = max(len(ct) - tag, 0)
+        res = fw.call("fixednonce_decrypt_from_state", {
+            "m": Buf(bytes([OUTPUT_FILL]) * out, out=True), "mlen": Buf(b"\xff" * 8, out=True),
+            "c": Buf(ct), "clen": Int(len(ct), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
+            "state": Buf(state), "k": Buf(key)})
+        return AeadResult(res.return_value == 0, res.outputs[0], int.from_bytes(res.outputs[1], "little"), res)
+
+    def permute(self, fw: Firmware, state: bytes, key: bytes, steps: int) -> tuple[bytes, CallResult]:
+        res = fw.call("permute", {"state": Buf(state, out=True), "key": Buf(key), "steps": steps})
+        return res.outputs[0], res
+
+    # ------------------------------------------------------------------------------------ verification
+    @staticmethod
+    def released_nothing(r: AeadResult) -> bool:
+        """A rejected decryption: return value nonzero, *mlen 0, output untouched or all zeros."""
+        untouched = all(b == OUTPUT_FILL for b in r.output)
+        wiped = not any(r.output)
+        return not r.ok and r.length == 0 and (untouched or wiped)
+
+    def check_decrypt(self, fw: Firmware, key: bytes, nonce: bytes, ad: bytes, ct: bytes, pt: bytes | None,
+                      where: str) -> None:
+        """Decrypt ``ct``: it must give ``pt``, or (pt None) be rejected releasing nothing."""
+        r = self.decrypt(fw, key, nonce, ad, ct)
+        if pt is None:
+            if not self.released_nothing(r):
+                raise Mismatch(f"{where}: forged ciphertext {ct.hex()} not rejected cleanly: return ok={r.ok}, "
+                               f"mlen {r.length}, output {r.output.hex()}")
+        elif not r.ok or r.output != pt or r.length != len(pt):
+            raise Mismatch(f"{where}: decrypt gave ok={r.ok} mlen {r.length} {r.output.hex()}, "
+                           f"expected {pt.hex()}")
+
+    def check_vector(self, fw: Firmware, vec: Vector) -> None:
+        key, nonce, ad, pt, ct = (vec.hex(f) for f in ("Key", "Nonce", "AD", "PT", "CT"))
+        r = self.encrypt(fw, key, nonce, ad, pt)
+        if not r.ok or r.output != ct or r.length != len(ct):
+            raise Mismatch(f"{vec.where} (Count {vec.get('Count')}): encrypt gave {r.output.hex()} "
+                           f"(ok={r.ok}, clen {r.length}), expected {ct.hex()}")
+        self.check_decrypt(fw, key, nonce, ad, ct, pt, f"{vec.where} (Count {vec.get('Count')})")
+
+    @staticmethod
+    def flip_bit(data: bytes, bit: int) -> bytes:
+        out = bytearray(data)
+        out[bit // 8] ^= 1 << (bit % 8)
+        return bytes(out)
+
+    def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
+        """Random keys, nonces and lengths 0..max_random_length of message and AD against the model;
+        every trial also decrypts (round trip), rejects a ciphertext or tag with one bit flipped, and, when
+        the implementation has them, checks the permutation and the fixed-nonce API against the model."""
+        model = self.model(fw.impl.primitive)
+        key_bytes, nonce_bytes, _ = self._sizes(fw)
+        for i in range(trials):
+            key, nonce = rng.randbytes(key_bytes), rng.randbytes(nonce_bytes)
+            ad = rng.randbytes(rng.randint(0, self.max_random_length))
+            pt = rng.randbytes(rng.randint(0, self.max_random_length))
+            where = f"trial {i}: key {key.hex()} nonce {nonce.hex()} ad {ad.hex()} pt {pt.hex()}"
+            want = model.encrypt(fw.prim_id, key, nonce, ad, pt)
+            r = self.encrypt(fw, key, nonce, ad, pt)
+            if not r.ok or r.output != want or r.length != len(want):
+                raise Mismatch(f"{where}: encrypt gave {r.output.hex()} (ok={r.ok}, clen {r.length}), "
+                               f"model {want.hex()}")
+            self.check_decrypt(fw, key, nonce, ad, want, pt, where)
+            self.check_decrypt(fw, key, nonce, ad, self.flip_bit(want, rng.randrange(8 * len(want))), None,
+                               where + " (one bit flipped)")
+            if fw.has("permute"):
+                self._check_permute(fw, model, rng, key, where)
+            if fw.has("fixednonce_init_state"):
+                self._check_fixed_nonce(fw, model, key, nonce, ad, pt, want, where)
+        return trials
+
+    def _check_permute(self, fw: Firmware, model, rng: random.Random, key: bytes, where: str) -> None:
+        p = fw.params
+        multiple = p["permutation_step_multiple"]
+        steps = multiple * rng.randint(1, max(p["permutation_steps"]) // multiple)
+        state = rng.randbytes(p["state_bytes"])
+        got, _ = self.permute(fw, state, key, steps)
+        exp = model.permute(fw.prim_id, state, key, steps)
+        if got != exp:
+            raise Mismatch(f"{where}: permute({state.hex()}, {steps}) gave {got.hex()}, model {exp.hex()}")
+
+    def _check_fixed_nonce(self, fw: Firmware, model, key: bytes, nonce: bytes, ad: bytes, pt: bytes,
+                           ct: bytes, where: str) -> None:
+        state, _ = self.init_state(fw, key, nonce)
+        exp = model.init_state(fw.prim_id, key, nonce)
+        if state != exp:
+            raise Mismatch(f"{where}: fixednonce_init_state gave {state.hex()}, model {exp.hex()}")
+        r = self.encrypt_from_state(fw, state, key, ad, pt)
+        if not r.ok or r.output != ct or r.length != len(ct):
+            raise Mismatch(f"{where}: fixednonce_encrypt_from_state gave {r.output.hex()}, expected {ct.hex()}")
+        r = self.decrypt_from_state(fw, state, key, ad, ct)
+        if not r.ok or r.output != pt or r.length != len(pt):
+            raise Mismatch(f"{where}: fixednonce_decrypt_from_state gave {r.output.hex()}, expected {pt.hex()}")
+        bad = self.flip_bit(ct, 8 * len(ct) - 1)
+        if not self.released_nothing(self.decrypt_from_state(fw, state, key, ad, bad)):
+            raise Mismatch(f"{where}: fixednonce_decrypt_from_state accepted or leaked a forged tag")
+
+    # ------------------------------------------------------------------------------------------ bench
+    def bench(self, fw: Firmware) -> list[BenchOp]:
+        """encrypt-<n>B: NIST API encryption of n bytes without AD; decrypt-8B; the same 8-byte message
+        from a stored state (encrypt-8B+I, decrypt-8B+I: paper 004's initialization skip) and the cost of
+        storing it (init-state); P_<steps>: the keyed permutation alone."""
+        key_bytes, nonce_bytes, _ = self._sizes(fw)
+        rng = random.Random(f"bench/{fw.prim_id}")
+        key, nonce = rng.randbytes(key_bytes), rng.randbytes(nonce_bytes)
+        msg = rng.randbytes(max(BENCH_MESSAGE_LENGTHS))
+        ops: list[BenchOp] = []
+        ct8 = b""
+        for n in BENCH_MESSAGE_LENGTHS:
+            r = self.encrypt(fw, key, nonce, b"", msg[:n])
+            ops.append(BenchOp(f"encrypt-{n}B", n, r.result))
+            if n == TABLE7_LENGTH:
+                ct8 = r.output
+        ops.append(BenchOp(f"decrypt-{TABLE7_LENGTH}B", TABLE7_LENGTH,
+                           self.decrypt(fw, key, nonce, b"", ct8).result))
+        if fw.has("fixednonce_init_state"):
+            state, res = self.init_state(fw, key, nonce)
+            ops.append(BenchOp("init-state", 0, res))
+            ops.append(BenchOp(f"encrypt-{TABLE7_LENGTH}B+I", TABLE7_LENGTH,
+                               self.encrypt_from_state(fw, state, key, b"", msg[:TABLE7_LENGTH]).result))
+            ops.append(BenchOp(f"decrypt-{TABLE7_LENGTH}B+I", TABLE7_LENGTH,
+                               self.decrypt_from_state(fw, state, key, b"", ct8).result))
+        if fw.has("permute"):
+            state = rng.randbytes(fw.params["state_bytes"])
+            for steps in fw.params["permutation_steps"]:
+                ops.append(BenchOp(f"P_{steps}", 0, self.permute(fw, state, key, steps)[1]))
+        return ops
+
+    # -------------------------------------------------------------------------------- constant time
+    def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
+        """Key, message (and the stored state, and the ciphertext whose plaintext is secret) from ``rng``;
+        nonce, associated data and every length fixed by ``public_seed``. Lengths include a partial block."""
+        key_bytes, nonce_bytes, tag_bytes = self._sizes(fw)
+        pub = random.Random(f"ct-public/{fw.prim_id}/{public_seed}")
+        nonce, ad = pub.randbytes(nonce_bytes), pub.randbytes(7)
+        mlen = 13
+        key, pt, ct = rng.randbytes(key_bytes), rng.randbytes(mlen), rng.randbytes(mlen + tag_bytes)
+        cases = [
+            CtCase("aead_encrypt", {"c": Buf(size=mlen + tag_bytes, out=True), "clen": Buf(size=8, out=True),
+                                    "m": Buf(pt), "mlen": Int(mlen, 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
+                                    "nsec": Buf(b""), "npub": Buf(nonce), "k": Buf(key)}),
+            CtCase("aead_decrypt", {"m": Buf(size=mlen, out=True), "mlen": Buf(size=8, out=True),
+                                    "nsec": Buf(b""), "c": Buf(ct), "clen": Int(len(ct), 8), "ad": Buf(ad),
+                                    "adlen": Int(len(ad), 8), "npub": Buf(nonce), "k": Buf(key)}),
+        ]
+        if fw.has("permute"):
+            p = fw.params
+            cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
+                                            "key": Buf(key), "steps": p["permutation_steps"][0]}))
+        if fw.has("fixednonce_init_state"):
+            state = rng.randbytes(fw.params["state_bytes"])
+            cases += [
+                CtCase("fixednonce_init_state", {"state": Buf(size=fw.params["state_bytes"], out=True),
+                                                 "npub": Buf(nonce), "k": Buf(key)}),
+                CtCase("fixednonce_encrypt_from_state", {
+                    "c": Buf(size=mlen + tag_bytes, out=True), "clen": Buf(size=8, out=True), "m": Buf(pt),
+                    "mlen": Int(mlen, 8), "ad": Buf(ad), "adlen": Int(len(ad), 8), "state": Buf(state),
+                    "k": Buf(key)}),
+                CtCase("fixednonce_decrypt_from_state", {
+                    "m": Buf(size=mlen, out=True), "mlen": Buf(size=8, out=True), "c": Buf(ct),
+                    "clen": Int(len(ct), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8), "state": Buf(state),
+                    "k": Buf(key)}),
+            ]
+        return cases
+
+    # ------------------------------------------------------------------------------------------- run
+    def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
+        """--key, --nonce, --ad (default empty), --input: encryption outputs ciphertext||tag; with
+        --decrypt, --input is ciphertext||tag and the output is the plaintext, or AuthenticationFailed."""
+        key_bytes, nonce_bytes, tag_bytes = self._sizes(fw)
+        key = parse_hex("key", opts.key, length=key_bytes)
+        nonce = parse_hex("nonce", opts.nonce, length=nonce_bytes)
+        ad = parse_hex("ad", opts.ad) if getattr(opts, "ad", None) else b""
+        data = parse_hex("input", opts.input)
+        if not opts.decrypt:
+            r = self.encrypt(fw, key, nonce, ad, data)
+            return r.output[:r.length], r.result
+        if len(data) < tag_bytes:
+            raise UsageError(f"--input: a ciphertext is at least the {tag_bytes}-byte tag, got {len(data)} bytes")
+        r = self.decrypt(fw, key, nonce, ad, data)
+        if not r.ok:
+            raise AuthenticationFailed(f"authentication failed: the tag does not verify for this key, nonce, "
+                                       f"associated data and ciphertext (no plaintext released)")
+        return r.output[:r.length], r.result
+
+
+DRIVER = AeadDriver()

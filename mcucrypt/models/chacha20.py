@@ -1,0 +1,37 @@
+"""ChaCha20 (RFC 8439) in Python, the differential oracle."""
+from __future__ import annotations
+
+import struct
+
+M32 = 0xFFFFFFFF
+CONSTANTS = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)   # "expand 32-byte k"
+
+
+def _rotl(x: int, n: int) -> int:
+    return ((x << n) | (x >> (32 - n))) & M32
+
+
+def _quarter(s: list[int], a: int, b: int, c: int, d: int) -> None:
+    s[a] = (s[a] + s[b]) & M32; s[d] = _rotl(s[d] ^ s[a], 16)
+    s[c] = (s[c] + s[d]) & M32; s[b] = _rotl(s[b] ^ s[c], 12)
+    s[a] = (s[a] + s[b]) & M32; s[d] = _rotl(s[d] ^ s[a], 8)
+    s[c] = (s[c] + s[d]) & M32; s[b] = _rotl(s[b] ^ s[c], 7)
+
+
+def block(key: bytes, nonce: bytes, counter: int) -> bytes:
+    if len(key) != 32 or len(nonce) != 12:
+        raise ValueError("ChaCha20 takes a 32-byte key and a 12-byte nonce")
+    init = [*CONSTANTS, *struct.unpack("<8I", key), counter & M32, *struct.unpack("<3I", nonce)]
+    s = list(init)
+    for _ in range(10):
+        _quarter(s, 0, 4, 8, 12); _quarter(s, 1, 5, 9, 13); _quarter(s, 2, 6, 10, 14); _quarter(s, 3, 7, 11, 15)
+        _quarter(s, 0, 5, 10, 15); _quarter(s, 1, 6, 11, 12); _quarter(s, 2, 7, 8, 13); _quarter(s, 3, 4, 9, 14)
+    return struct.pack("<16I", *((a + b) & M32 for a, b in zip(s, init)))
+
+
+def xor(key: bytes, nonce: bytes, counter: int, data: bytes) -> bytes:
+    out = bytearray()
+    for i in range(0, len(data), 64):
+        ks = block(key, nonce, counter + i // 64)
+        out += bytes(a ^ b for a, b in zip(data[i:i + 64], ks))
+    return bytes(out)
