@@ -107,8 +107,7 @@ def compare(fw: Firmware, op: str, trial: int, ref: CallResult, got: CallResult)
                           f"instruction {i}: trial 0 went to 0x{ta.pcs[i]:x}, trial {trial} to "
                           f"0x{tb.pcs[i]:x}" if i < min(len(ta.pcs), len(tb.pcs)) else
                           f"one trial ended after {i} instructions")
-    j = _first_difference([(m.pc, m.address, m.size, m.write) for m in ta.accesses],
-                          [(m.pc, m.address, m.size, m.write) for m in tb.accesses])
+    j = _first_difference(ta.accesses, tb.accesses)
     if j is not None:
         m = ta.accesses[j] if j < len(ta.accesses) else tb.accesses[j]
         sym, ins = _describe(fw, m.pc)

@@ -85,6 +85,8 @@ def test_hand_counted_cycles(timing: Armv7mBoard, name: str, args: str, expected
     ("tbb_switch", (0,), 10), ("tbb_switch", (1,), 20), ("tbh_switch", (1,), 20),
     ("it_folded", (3,), 1), ("it_folded", (9,), 2), ("it_return", (1,), 7),
     ("call_leaf", (41,), 42), ("literal", (0,), 0x12345678), ("branch_unaligned_wide", (1,), 2),
+    ("p003_table4_mac", (words(0x89ABCDEF), words(0x12345678)), (0x89ABCDEF * 0x12345678) & 0xFFFFFFFF),
+    ("p003_table5_mac", (words(0x89ABCDEF), words(0x12345678)), (0x89ABCDEF * 0x12345678) & 0xFFFFFFFF),
 ])
 def test_snippets_compute_what_they_should(timing: Armv7mBoard, name: str, args: tuple, value: int) -> None:
     assert timing.call(name, args).return_value == value
@@ -150,9 +152,9 @@ def test_unmapped_read_names_pc_symbol_and_instruction(faults: Armv7mBoard) -> N
         and "ldr r0, [r0]" in message
 
 
-@pytest.mark.parametrize("address,what", [(0x0000_0100, "write to flash"),
-                                          (0x2001_0000, "write to unmapped address"),
-                                          (0x1FFF_FFFC, "write to unmapped address")])
+@pytest.mark.parametrize("address,what", [(0x0000_0100, "write of 4 bytes at 0x100: flash is read-only"),
+                                          (0x2001_0000, "write of 4 bytes at 0x20010000: unmapped"),
+                                          (0x1FFF_FFFC, "write of 4 bytes at 0x1ffffffc: unmapped")])
 def test_writes_outside_sram_fault(faults: Armv7mBoard, address: int, what: str) -> None:
     with pytest.raises(BoardFault, match=what) as info:
         faults.call("write_address", (address, 5))
@@ -171,7 +173,8 @@ def test_unaligned_ldr_is_allowed_and_costs_more(faults: Armv7mBoard) -> None:
     assert faults.call("read_address", (0x2000_0103,)).cycles == aligned + 2
 
 
-@pytest.mark.parametrize("target,reason", [(0x3000_0001, "fetch from unmapped"), (0x0000_0100, "INVSTATE")])
+@pytest.mark.parametrize("target,reason", [(0x3000_0001, "fetch of 2 bytes at 0x30000000: unmapped"),
+                                           (0x0000_0100, "INVSTATE")])
 def test_bad_branch_targets_fault(faults: Armv7mBoard, target: int, reason: str) -> None:
     with pytest.raises(BoardFault, match=reason):
         faults.call("jump_to", (target,))

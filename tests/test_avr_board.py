@@ -219,6 +219,7 @@ def test_stack_overflow_into_buffers(snippets: AvrBoard) -> None:
 
 @pytest.mark.parametrize("name,reason", [
     ("bad_wild_jump", "jump to 0xfffe, outside the program"),
+    ("bad_jump_to_sentinel", "jump to 0x1fffe, outside the program"),
     ("bad_ret", "data access at 0x1100"),
     ("bad_elpm", "program-memory read at 0x20000"),
     ("bad_sleep", "SLEEP"),

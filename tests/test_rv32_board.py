@@ -43,9 +43,9 @@ def globals_of(name: str) -> list[str]:
 
 
 def board_for(fixture: str, build_isa: str, load_isa: str | None = None,
-              params: E31Params | None = None) -> Rv32Board:
+              params: E31Params | None = None, keep: list[str] | None = None) -> Rv32Board:
     image = build("rv32", [FIX / fixture], name=f"test-{Path(fixture).stem}", isa=build_isa,
-                  keep=globals_of(fixture))
+                  keep=keep or globals_of(fixture))
     board = Rv32Board(params)
     board.load(image.path, isa=load_isa)
     return board
@@ -442,6 +442,22 @@ def test_trace_covers_emulated_instructions(extensions: Rv32Board) -> None:
     r = extensions.call("ror_loop", [5, 0x1234_5678, 3], trace=True)
     assert len(r.trace.pcs) == r.instructions == 5 * 3 + 2
     assert r.return_value == _ror(0x1234_5678, 15)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Calibration (docs/board-rv32.md): the forum measurement's sequence
+
+FORUM_PUBLISHED = {2: 66, 3: 91, 6: 146, 7: 171, 10: 226}
+
+
+def test_calibration_forum_sequence() -> None:
+    """The model's counts for the published HiFive1 sequence, as the calibration table states them:
+    the slope (cycles per 20-instruction repetition) matches the board exactly, the intercept is low."""
+    board = board_for("calibration_forum.S", "rv32imac_zicsr",
+                      keep=[f"measure{n}" for n in FORUM_PUBLISHED])
+    model = {n: board.call(f"measure{n}").return_value for n in FORUM_PUBLISHED}
+    assert model == {n: 20 * n + 17 for n in FORUM_PUBLISHED}
+    assert (FORUM_PUBLISHED[10] - FORUM_PUBLISHED[2]) / 8 == (model[10] - model[2]) / 8 == 20
 
 
 # ---------------------------------------------------------------------------------------------------

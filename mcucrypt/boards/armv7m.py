@@ -13,12 +13,21 @@ second before any modelling:
   address) and charged its refill P there, because P depends on the instruction the branch landed on;
 * long multiplies and divides get a code hook on their own address, added the first time their block is
   seen (the block is then re-translated), which reads the operands and charges the data-dependent latency;
-* a memory hook checks every access's alignment: an unaligned single load/store costs extra cycles, an
-  unaligned LDM/STM/LDRD/STRD/LDREX/STREX is the UsageFault a real Cortex-M3 raises.
+* every data access must have its alignment checked (an unaligned single load/store costs extra cycles, an
+  unaligned LDM/STM/LDRD/STRD/LDREX/STREX is the UsageFault a real Cortex-M3 raises, which Unicorn does
+  not raise). A Python memory hook costs about a microsecond per access, a third of all instructions, so
+  the check is a 15-line C function (``_ACCESS_FILTER_C``, built once by ``mcucrypt.build`` for the host,
+  cached by content) registered directly with Unicorn: aligned accesses never leave C, unaligned ones call
+  back into Python. Traced calls add a Python hook on every access.
+
+The three hot Python hooks go through Unicorn's ctypes layer directly (``_NativeHooks``), skipping the two
+wrapper frames of ``Uc.hook_add``.
 """
 from __future__ import annotations
 
 import ctypes
+import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -27,8 +36,9 @@ import unicorn
 from unicorn import arm_const as U
 from unicorn.unicorn_py3 import unicorn as uc_native     # Unicorn's ctypes layer (see _NativeHooks)
 
+from ..build import BUILD_DIR, build
 from . import cm3_model
-from .base import DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, Int, MemAccess, Trace
+from .base import DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess, Trace
 from .cm3_model import AFTER_REFILL, Cm3Model, Cm3Params, Op, Refill, State
 from .common import STACK_PAINT, ElfImage, buffer_image, check_canaries, marshal_aapcs, place_buffers, \
     stack_high_water
@@ -98,7 +108,8 @@ class Armv7mBoard(Board):
     def __init__(self, params: Cm3Params | None = None):
         self._model = Cm3Model(params)
         # P by branch kind and by whether the target is a 32-bit instruction at an address = 2 mod 4.
-        self._refill = {kind: (self._model.refill(kind, False), self._model.refill(kind, True)) for kind in Refill}
+        self._refill = {kind: (self._model.refill(kind, False), self._model.refill(kind, True))
+                        for kind in Refill}
         self._cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
         self._cs.detail = True
         self._image: ElfImage | None = None
@@ -145,14 +156,15 @@ class Armv7mBoard(Board):
         self._sram_image = bytes(sram)
         self._native = _NativeHooks(uc)
         self._native.add_code(unicorn.UC_HOOK_BLOCK, self._on_block)
-        self._native.add_access(self._on_access)
+        self._native.add_access_filter(self._on_unaligned)
         uc.hook_add(unicorn.UC_HOOK_MEM_INVALID, self._on_bad_access)
         uc.hook_add(unicorn.UC_HOOK_INTR, self._on_interrupt)
         uc.hook_add(unicorn.UC_HOOK_INSN_INVALID, self._on_invalid_instruction)
         self._uc, self._image = uc, image
         self._blocks: dict[int, _Block] = {}
         self._ops: dict[int, Op] = {}               # every decoded instruction, by address
-        self._variable_hooked: set[int] = set()
+        # address -> (mnemonic, Unicorn ids of its two timing operands) of every hooked multiply/divide
+        self._variable: dict[int, tuple[str, int, int]] = {}
 
     # ------------------------------------------------------------------------------------------------
     # Calling
@@ -168,10 +180,10 @@ class Armv7mBoard(Board):
         if ret_size not in (0, 1, 2, 4, 8):
             raise BoardError(f"unsupported return width {ret_size}")
 
-        scalars, placed, buffers_end = place_buffers(args, self._free_start, self._stack_top - MIN_STACK_BYTES)
+        scalars, placed, buffers_end = place_buffers(args, self._free_start,
+                                                     self._stack_top - MIN_STACK_BYTES)
         marshalled = marshal_aapcs(scalars)
-        stack_args = marshalled.stack.ljust((len(marshalled.stack) + 7) // 8 * 8, b"\0")
-        sp = self._stack_top - len(stack_args)          # AAPCS: 8-aligned at the call, arguments at [sp]
+        sp = (self._stack_top - len(marshalled.stack)) & ~7     # AAPCS: 8-aligned, arguments at [sp]
         if sp - buffers_end < MIN_STACK_BYTES:
             raise BoardError(f"arguments leave only {sp - buffers_end} bytes of stack")
 
@@ -180,7 +192,7 @@ class Armv7mBoard(Board):
             address, data = buffer_image(p)
             uc.mem_write(address, data)
         uc.mem_write(buffers_end, bytes([STACK_PAINT]) * (sp - buffers_end))
-        uc.mem_write(sp, stack_args)
+        uc.mem_write(sp, marshalled.stack)
         for reg in _UC_REG[:13]:
             uc.reg_write(reg, 0)
         for n, value in marshalled.registers.items():
@@ -192,15 +204,18 @@ class Armv7mBoard(Board):
             uc.reg_write(reg, 0)
 
         self._reset_counters(max_instructions, Trace() if trace else None)
-        trace_hook = None
+        trace_hooks = []
         if trace:
-            trace_hook = uc.hook_add(unicorn.UC_HOOK_CODE, self._on_trace_instruction)
-            uc.ctl_flush_tb()       # blocks translated before the hook existed would not call it
+            trace_hooks = [uc.hook_add(unicorn.UC_HOOK_CODE, self._on_trace_instruction),
+                           uc.hook_add(unicorn.UC_HOOK_MEM_READ | unicorn.UC_HOOK_MEM_WRITE,
+                                       self._on_trace_access)]
+            uc.ctl_flush_tb()       # blocks translated before the hooks existed would not call them
         try:
             self._run(entry)
         finally:
-            if trace_hook is not None:
-                uc.hook_del(trace_hook)
+            if trace_hooks:
+                for hook in trace_hooks:
+                    uc.hook_del(hook)
                 uc.ctl_flush_tb()
 
         if self._last_branch is not None:       # the return: taken, to the sentinel
@@ -211,10 +226,13 @@ class Armv7mBoard(Board):
             address, data = buffer_image(p)
             check_canaries(p, bytes(uc.mem_read(address, len(data))), symbol)
         painted = bytes(uc.mem_read(buffers_end, sp - buffers_end))
-        stack = stack_high_water(painted, buffers_end, sp)
-        if stack == sp - buffers_end:
-            raise BoardFault(f"stack overflow: {symbol} used all {stack} bytes between its buffers and the "
-                             f"initial stack pointer")
+        # stack_high_water scans byte by byte in Python (tens of milliseconds over 60 KiB); hand it the
+        # region from the first byte that lost its paint, found at C speed.
+        untouched = len(painted) - len(painted.lstrip(bytes([STACK_PAINT])))
+        if untouched == 0 and painted:
+            raise BoardFault(f"stack overflow: {symbol} used all {len(painted)} bytes between its buffers and "
+                             f"the initial stack pointer")
+        stack = stack_high_water(painted[untouched:], buffers_end + untouched, sp)
         outputs = [bytes(uc.mem_read(p.address, p.buf.length)) for p in placed if p.buf.out]
         r0 = uc.reg_read(U.UC_ARM_REG_R0)
         width = ret_size or self.native_int_size
@@ -295,8 +313,8 @@ class Armv7mBoard(Board):
             self._fallthrough = block.end
             self._executed += block.count
             if self._executed > self._budget:
-                self._stop(self._uc, self._fault_at(f"runaway: more than {self._budget} instructions executed "
-                                                    f"(max_instructions)", address))
+                self._stop(self._uc, self._fault_at(f"runaway: more than {self._budget} instructions "
+                                                    f"executed (max_instructions)", address))
         except Exception as e:      # noqa: BLE001 - becomes the call's fault, never swallowed
             self._stop(self._uc, BoardFault(f"board error in block hook: {e!r}", address))
 
@@ -311,7 +329,8 @@ class Armv7mBoard(Board):
             register, when_zero = branch.zero_test
             return (self._native.read(_UC_REG[register]) == 0) == when_zero
         flags = self._native.read(U.UC_ARM_REG_APSR)
-        return bool(_CONDITIONS[branch.cc](flags >> 31 & 1, flags >> 30 & 1, flags >> 29 & 1, flags >> 28 & 1))
+        n, z, c, v = (flags >> 31 & 1, flags >> 30 & 1, flags >> 29 & 1, flags >> 28 & 1)
+        return bool(_CONDITIONS[branch.cc](n, z, c, v))
 
     def _new_block(self, uc: unicorn.Uc, address: int, size: int) -> _Block | None:
         """Decode a block the first time Unicorn runs it. Returns None (and stops) when it must not run:
@@ -321,7 +340,7 @@ class Armv7mBoard(Board):
         for insn in self._cs.disasm(bytes(uc.mem_read(address, size)), address):
             op = cm3_model.decode(insn)
             if op.fault is not None:
-                self._stop(uc, BoardFault(op.fault, op.address, self._image.symbol_at(op.address), op.text))
+                self._stop(uc, BoardFault(op.fault, op.address, self.symbol_at(op.address), op.text))
                 return None
             ops.append(op)
         decoded_end = ops[-1].address + ops[-1].size if ops else address
@@ -332,11 +351,11 @@ class Armv7mBoard(Board):
             # "b ." (what `for (;;);` compiles to): would spin through the whole instruction budget.
             self._stop(uc, self._fault_at("infinite loop: a branch to itself", address))
             return None
-        unhooked = [op for op in ops if op.variable is not None and op.address not in self._variable_hooked]
+        unhooked = [op for op in ops if op.variable is not None and op.address not in self._variable]
         if unhooked:
             for op in unhooked:
                 self._native.add_code(unicorn.UC_HOOK_CODE, self._on_variable, op.address, op.address)
-                self._variable_hooked.add(op.address)
+                self._variable[op.address] = (op.variable, _UC_REG[op.operands[0]], _UC_REG[op.operands[1]])
             uc.ctl_remove_cache(address, end)
             self._restart_at = address
             uc.emu_stop()
@@ -349,47 +368,49 @@ class Armv7mBoard(Board):
     def _on_variable(self, _handle: int, address: int, size: int, _user: int) -> None:
         """Charge a long multiply or divide from its operand values (native hook: must not raise)."""
         try:
-            op = self._ops[address]
-            a, b = self._native.read2(_UC_REG[op.operands[0]], _UC_REG[op.operands[1]])
-            cycles = self._model.variable_cycles(op.variable, a, b)
+            name, reg_a, reg_b = self._variable[address]
+            a, b = self._native.read2(reg_a, reg_b)
+            cycles = self._model.variable_cycles(name, a, b)
             self._variable_cycles += cycles
             if self._trace is not None:
-                self._trace.variable_latency.append((address, op.variable, (a, b), cycles))
+                self._trace.variable_latency.append((address, name, (a, b), cycles))
         except Exception as e:      # noqa: BLE001
             self._stop(self._uc, BoardFault(f"board error in multiply/divide hook: {e!r}", address))
 
-    def _on_access(self, _handle: int, access: int, address: int, size: int, _value: int, _user: int) -> None:
-        """Unaligned-access penalty or fault, and the trace's access list (native hook: must not raise)."""
-        if not address & (size - 1) and self._trace is None:
-            return
+    def _on_unaligned(self, address: int, size: int) -> None:
+        """An unaligned access (called from the C filter; must not raise): a fault for the instructions
+        that require alignment, extra cycles for the others."""
         try:
             pc = self._native.read(U.UC_ARM_REG_PC)
-            if address & (size - 1):
-                if self._ops[pc].must_align:
-                    self._stop(self._uc, self._fault_at(f"{_EXCEPTIONS[22]}: {size}-byte access at "
-                                                        f"0x{address:x}", pc))
-                    return
+            if self._ops[pc].must_align:
+                self._stop(self._uc, self._fault_at(f"{_EXCEPTIONS[22]}: {size}-byte access at "
+                                                    f"0x{address:x}", pc))
+            else:
                 self._unaligned_cycles += self._model.unaligned_penalty(address, size)
-            if self._trace is not None:
-                self._trace.accesses.append(MemAccess(pc, address, size, access == unicorn.UC_MEM_WRITE))
         except Exception as e:      # noqa: BLE001
-            self._stop(self._uc, BoardFault(f"board error in memory hook: {e!r}"))
+            self._stop(self._uc, BoardFault(f"board error in unaligned-access callback: {e!r}"))
+
+    def _on_trace_access(self, uc: unicorn.Uc, access: int, address: int, size: int, value: int,
+                         _: object) -> None:
+        self._trace.accesses.append(MemAccess(uc.reg_read(U.UC_ARM_REG_PC), address, size,
+                                              access == unicorn.UC_MEM_WRITE))
 
     def _on_trace_instruction(self, uc: unicorn.Uc, address: int, size: int, _: object) -> None:
         self._trace.pcs.append(address)
 
     def _on_bad_access(self, uc: unicorn.Uc, access: int, address: int, size: int, value: int,
                        _: object) -> bool:
-        what = {unicorn.UC_MEM_READ_UNMAPPED: "read from unmapped address",
-                unicorn.UC_MEM_WRITE_UNMAPPED: "write to unmapped address",
-                unicorn.UC_MEM_FETCH_UNMAPPED: "instruction fetch from unmapped address",
-                unicorn.UC_MEM_WRITE_PROT: "write to flash (read-only)",
-                unicorn.UC_MEM_READ_PROT: "read from protected address",
-                unicorn.UC_MEM_FETCH_PROT: "instruction fetch from non-executable address"}.get(access, "bad access")
+        kind = {unicorn.UC_MEM_READ_UNMAPPED: "read", unicorn.UC_MEM_WRITE_UNMAPPED: "write",
+                unicorn.UC_MEM_FETCH_UNMAPPED: "instruction fetch", unicorn.UC_MEM_WRITE_PROT: "write"}
+        if access == unicorn.UC_MEM_WRITE_PROT:
+            why = "flash is read-only"
+        else:
+            why = (f"unmapped (only flash 0x{FLASH_BASE:x}+{FLASH_SIZE >> 10}K and SRAM 0x{SRAM_BASE:x}+"
+                   f"{SRAM_SIZE >> 10}K exist)")
+        # The PC of a failed fetch is the address it jumped to, which Unicorn has not yet made current.
         pc = address if access == unicorn.UC_MEM_FETCH_UNMAPPED else uc.reg_read(U.UC_ARM_REG_PC)
-        self._stop(uc, self._fault_at(f"{what} 0x{address:x} ({size} bytes; only flash 0x{FLASH_BASE:x}+"
-                                      f"{FLASH_SIZE // 1024}K and SRAM 0x{SRAM_BASE:x}+{SRAM_SIZE // 1024}K "
-                                      f"exist)", pc))
+        self._stop(uc, self._fault_at(f"{kind.get(access, 'access')} of {size} bytes at 0x{address:x}: {why}",
+                                      pc))
         return False
 
     def _on_interrupt(self, uc: unicorn.Uc, number: int, _: object) -> None:
@@ -399,8 +420,8 @@ class Armv7mBoard(Board):
     def _on_invalid_instruction(self, uc: unicorn.Uc, _: object) -> bool:
         # A BX/BLX/POP to an even address leaves the Thumb state; Unicorn then fails to decode instead of
         # raising the INVSTATE UsageFault a Cortex-M3 takes, so tell the two apart here.
-        thumb = uc.reg_read(U.UC_ARM_REG_XPSR) & _XPSR_THUMB
-        self._stop(uc, self._fault_at(_EXCEPTIONS[1] if thumb else _EXCEPTIONS[18], uc.reg_read(U.UC_ARM_REG_PC)))
+        reason = _EXCEPTIONS[1] if uc.reg_read(U.UC_ARM_REG_XPSR) & _XPSR_THUMB else _EXCEPTIONS[18]
+        self._stop(uc, self._fault_at(reason, uc.reg_read(U.UC_ARM_REG_PC)))
         return False
 
     def _stop(self, uc: unicorn.Uc, fault: BoardFault) -> None:
@@ -409,29 +430,90 @@ class Armv7mBoard(Board):
         uc.emu_stop()
 
     def _fault_at(self, reason: str, pc: int) -> BoardFault:
-        """A BoardFault naming ``pc``, its symbol and the instruction there (decoded from memory)."""
-        instruction = "?"
+        """A BoardFault naming ``pc``, its symbol and the instruction there."""
+        return BoardFault(reason, pc, self.symbol_at(pc), self.disassemble(pc))
+
+    # ------------------------------------------------------------------------------------------------
+    # Diagnostics (also used by the constant-time checker)
+
+    def symbol_at(self, address: int) -> str:
+        """'name+0xoff' for an address in flash or SRAM, '?' elsewhere or when no symbol precedes it."""
+        if self._image is None or not (_inside(address, 1, FLASH_BASE, FLASH_SIZE) or
+                                       _inside(address, 1, SRAM_BASE, SRAM_SIZE)):
+            return "?"
+        return self._image.symbol_at(address)
+
+    def disassemble(self, pc: int) -> str:
+        """Capstone's Thumb text for the instruction at ``pc``, as it is in memory now."""
+        if self._uc is None:
+            return "?"
         try:
             code = bytes(self._uc.mem_read(pc & ~1, 4))
         except unicorn.UcError:
-            code = b""
+            try:
+                code = bytes(self._uc.mem_read(pc & ~1, 2))
+            except unicorn.UcError:
+                return "? (address not mapped)"
         for insn in self._cs.disasm(code, pc & ~1, 1):
-            instruction = f"{insn.mnemonic} {insn.op_str}".strip()
-        if instruction == "?" and len(code) >= 2:
-            instruction = f"(undecodable: {code.hex()})"
-        mapped = _inside(pc, 1, FLASH_BASE, FLASH_SIZE) or _inside(pc, 1, SRAM_BASE, SRAM_SIZE)
-        return BoardFault(reason, pc, self._image.symbol_at(pc) if mapped else "?", instruction)
+            return f"{insn.mnemonic} {insn.op_str}".strip()
+        return f"(undecodable: {code.hex()})"
+
+
+_ACCESS_FILTER_C = """\
+/* Data-access filter of the armv7m board (mcucrypt/boards/armv7m.py), registered with Unicorn as a
+ * UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE callback: aligned accesses return here, unaligned ones are passed
+ * to the board. Generated from armv7m.py; edit it there. */
+#include <stdint.h>
+
+struct armv7m_access_filter {
+    void (*on_unaligned)(uint64_t address, int32_t size);
+};
+
+void armv7m_access_filter(void *uc, int32_t type, uint64_t address, int32_t size, int64_t value,
+                          void *user_data);
+
+void armv7m_access_filter(void *uc, int32_t type, uint64_t address, int32_t size, int64_t value,
+                          void *user_data)
+{
+    (void)uc;
+    (void)type;
+    (void)value;
+    if (address & (uint64_t)(size - 1)) {
+        const struct armv7m_access_filter *filter = user_data;
+        filter->on_unaligned(address, size);
+    }
+}
+"""
+
+
+class _AccessFilter(ctypes.Structure):
+    """struct armv7m_access_filter."""
+
+    CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_uint64, ctypes.c_int32)
+    _fields_ = [("on_unaligned", CALLBACK)]
+
+
+@lru_cache(maxsize=None)
+def _access_filter_lib() -> ctypes.CDLL:
+    """Build the access filter for the host (mcucrypt.build caches it by content) and load it."""
+    source = BUILD_DIR / "host" / "armv7m-access-filter.c"
+    if not source.is_file() or source.read_text() != _ACCESS_FILTER_C:
+        source.parent.mkdir(parents=True, exist_ok=True)
+        tmp = source.with_name(f"{source.name}.tmp{os.getpid()}")
+        tmp.write_text(_ACCESS_FILTER_C)
+        os.replace(tmp, source)     # atomic: a parallel load never compiles a half-written file
+    return ctypes.CDLL(str(build("host", [source], name="armv7m-access-filter").path))
 
 
 class _NativeHooks:
-    """The board's three hot hooks (per block, per memory access, per long multiply/divide) registered
-    through Unicorn's ctypes layer, and register reads done the same way.
+    """The board's hot hooks registered through Unicorn's ctypes layer, and register reads done the same
+    way.
 
     Unicorn's ``Uc.hook_add`` runs every callback through two extra Python frames (an exception guard and an
-    argument adapter) and ``Uc.reg_read`` picks a ctypes type on every call; on these paths that overhead
-    halved the simulated instructions per second. The cost of going direct: callbacks receive the raw
-    arguments and must not raise (ctypes would print and drop the exception), so each one catches and
-    records its own errors as the call's fault."""
+    argument adapter) and ``Uc.reg_read`` picks a ctypes type on every call; on the per-block and
+    per-multiply paths that overhead costs a third of the simulation speed. The cost of going direct:
+    callbacks receive the raw arguments and must not raise (ctypes would print and drop the exception), so
+    each one catches and records its own errors as the call's fault."""
 
     def __init__(self, uc: unicorn.Uc):
         self._uc = uc
@@ -448,15 +530,20 @@ class _NativeHooks:
         """A UC_HOOK_BLOCK or UC_HOOK_CODE hook over [begin, end] (begin > end: everywhere)."""
         self._add(kind, uc_native.HOOK_CODE_CFUNC(callback), begin, end)
 
-    def add_access(self, callback: Callable[[int, int, int, int, int, int], None]) -> None:
-        """A hook on every data read and write."""
-        self._add(unicorn.UC_HOOK_MEM_READ | unicorn.UC_HOOK_MEM_WRITE,
-                  uc_native.HOOK_MEM_ACCESS_CFUNC(callback), 1, 0)
+    def add_access_filter(self, on_unaligned: Callable[[int, int], None]) -> None:
+        """Check every data access in C; call ``on_unaligned(address, size)`` for the unaligned ones."""
+        callback = _AccessFilter.CALLBACK(on_unaligned)
+        self._keep.append(callback)
+        self._filter = _AccessFilter(callback)
+        function = ctypes.cast(_access_filter_lib().armv7m_access_filter, ctypes.c_void_p)
+        self._add(unicorn.UC_HOOK_MEM_READ | unicorn.UC_HOOK_MEM_WRITE, function, 1, 0,
+                  ctypes.cast(ctypes.pointer(self._filter), ctypes.c_void_p))
 
-    def _add(self, kind: int, fn: object, begin: int, end: int) -> None:
+    def _add(self, kind: int, fn: object, begin: int, end: int,
+             user_data: ctypes.c_void_p | None = None) -> None:
         handle = uc_native.uc_hook_h()
         status = uc_native.uclib.uc_hook_add(self._uc._uch, ctypes.byref(handle), kind,
-                                             ctypes.cast(fn, ctypes.c_void_p), None,
+                                             ctypes.cast(fn, ctypes.c_void_p), user_data,
                                              ctypes.c_uint64(begin), ctypes.c_uint64(end))
         if status != unicorn.UC_ERR_OK:
             raise unicorn.UcError(status)

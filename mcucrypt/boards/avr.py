@@ -285,7 +285,7 @@ class AvrBoard(Board):
         for p in placed:
             lo, image = buffer_image(p)
             now = sim.read(lo, len(image))
-            check_canaries(p, now, symbol)
+            check_canaries(p, now, symbol)      # the shim faulted on any store to them; the contract's re-check
             if p.buf.out:
                 outputs.append(now[len(CANARY):len(CANARY) + p.buf.length])
         regs_after = sim.read(0, 32)
@@ -321,11 +321,10 @@ class AvrBoard(Board):
             cycles += res.cycles
             instructions += res.instructions
             if st is not None and tr is not None:
-                tr.pcs.extend(pcs[:st.n_pcs])
-                tr.accesses.extend(
-                    MemAccess(pc, addr if info & ACC_FLASH else DATA_SPACE_BASE + addr, info & ACC_SIZE_MASK,
-                              bool(info & ACC_WRITE))
-                    for pc, addr, info in zip(acc_pc[:st.n_acc], acc_addr[:st.n_acc], acc_info[:st.n_acc]))
+                tr.pcs += pcs[:st.n_pcs]
+                tr.accesses += (MemAccess(pc, a if info & ACC_FLASH else DATA_SPACE_BASE + a, info & ACC_SIZE_MASK,
+                                          bool(info & ACC_WRITE))
+                                for pc, a, info in zip(acc_pc[:st.n_acc], acc_addr[:st.n_acc], acc_info[:st.n_acc]))
                 st.n_pcs = st.n_acc = 0
             if status != Status.TRACE_FULL:
                 return status, cycles, instructions, res, tr
@@ -346,8 +345,8 @@ class AvrBoard(Board):
         elif status == Status.PROTECTED:
             reason = f"store to 0x{a:04x}, {self._canary_owner(a, placed)}"
         elif status == Status.STACK_OVERFLOW:
-            reason = (f"stack overflow: push to 0x{a:04x}, below the stack floor 0x{stack_floor:04x} "
-                      f"(the end of the argument buffers)")
+            reason = (f"stack overflow: push or call writing 0x{a:04x}, below the stack floor "
+                      f"0x{stack_floor:04x} (the end of the argument buffers)")
         elif status == Status.OUTSIDE_CODE:
             assert self._image is not None
             reason = f"jump to 0x{a:x}, outside the program (code ends at 0x{self._image.code_end:x})"
@@ -361,7 +360,6 @@ class AvrBoard(Board):
 
     def _fault_at(self, reason: str, pc: int) -> BoardFault:
         """A BoardFault naming ``pc``'s symbol+offset and its disassembly."""
-        assert self._image is not None
         return BoardFault(reason, pc, self.symbol_at(pc), self.disassemble(pc))
 
     @staticmethod
@@ -407,6 +405,7 @@ class AvrBoard(Board):
             "sram": f"0x{SRAM_START:04x}..0x{sim.ramend:04x}",
             "pc_bytes": sim.lib.shim_pc_bytes(sim.handle),
             "simavr_frequency_hz": sim.lib.shim_frequency(sim.handle),
+            "interrupts": "never delivered (the core is stepped with avr_run_one)",
             "timing": "AVR Instruction Set Manual cycles per instruction as charged by simavr's avr_run_one; "
                       "cycle counts do not depend on the clock frequency",
         }

@@ -18,7 +18,7 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence, Union
+from typing import NamedTuple, Sequence, Union
 
 DEFAULT_MAX_INSTRUCTIONS = 50_000_000
 
@@ -58,8 +58,8 @@ class Buf:
 Arg = Union[int, Int, Buf]
 
 
-@dataclass(frozen=True)
-class MemAccess:
+class MemAccess(NamedTuple):
+    """One data-memory access of a traced call (a tuple: traces hold millions of them)."""
     pc: int
     address: int
     size: int

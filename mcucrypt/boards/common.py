@@ -125,10 +125,8 @@ def check_canaries(p: PlacedBuf, image: bytes, symbol: str) -> None:
 
 def stack_high_water(painted: bytes, painted_base: int, stack_top: int) -> int:
     """Bytes of stack used: from the lowest byte no longer holding the paint up to the stack top."""
-    for i, b in enumerate(painted):
-        if b != STACK_PAINT:
-            return stack_top - (painted_base + i)
-    return 0
+    untouched = len(painted) - len(painted.lstrip(bytes([STACK_PAINT])))
+    return 0 if untouched == len(painted) else stack_top - (painted_base + untouched)
 
 
 # ---------------------------------------------------------------------------------------------------

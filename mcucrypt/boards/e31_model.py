@@ -125,7 +125,7 @@ def divide_cycles(p: E31Params, mnemonic: str, a: int, b: int) -> int:
 # Per-instruction timing records
 
 # kinds of the final instruction of a block, for the predictor
-CF_NONE, CF_BRANCH, CF_JAL, CF_JALR = 0, 1, 2, 3
+CF_BRANCH, CF_JAL, CF_JALR = 1, 2, 3
 _LINK = (1, 5)   # ra and t0: the RISC-V spec's link registers for return-address-stack hints
 
 
@@ -156,7 +156,7 @@ def op_of(ins: Instr, p: E31Params) -> Op:
         dests = [ins.rd, ins.rd2] if ci.pair else [ins.rd]
     else:
         dests = [ins.rd]
-        if cls in (isa.LOAD_W,):
+        if cls == isa.LOAD_W:
             latency = p.lw_latency
         elif cls == isa.LOAD_BH:
             latency = p.lbh_latency
@@ -436,7 +436,10 @@ class E31Model:
     def _divide_latencies(self, blk: Block, divs: Iterator[int]) -> tuple[int, ...]:
         lats = []
         for k in blk.divs:
-            pc, a, b = next(divs), next(divs), next(divs)
+            try:
+                pc, a, b = next(divs), next(divs), next(divs)
+            except StopIteration:
+                raise RuntimeError(f"no operand record for the divide at 0x{blk.pcs[k]:x}") from None
             ins = blk.instrs[k]
             if pc != blk.pcs[k]:
                 raise RuntimeError(f"divide record for 0x{pc:x} does not match block at 0x{blk.addr:x}")

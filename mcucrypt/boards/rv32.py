@@ -27,7 +27,7 @@ import os
 import subprocess
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 import unicorn
 from unicorn import (UC_ARCH_RISCV, UC_HOOK_BLOCK, UC_HOOK_CODE, UC_HOOK_INTR, UC_HOOK_MEM_INVALID,
@@ -40,7 +40,7 @@ from unicorn.unicorn_const import (UC_MEM_FETCH_PROT, UC_MEM_FETCH_UNMAPPED, UC_
 
 from ..build import BUILD_DIR
 from ..targets import get_target
-from . import rv32_isa as isa
+from . import rv32_isa
 from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
                    Trace)
 from .common import (STACK_PAINT, ElfImage, buffer_image, check_canaries, marshal_riscv_ilp32,
@@ -185,6 +185,27 @@ def _recorder_lib() -> ctypes.CDLL:
     return ctypes.CDLL(str(out))
 
 
+class _Registers:
+    """x0..x31 and pc through libunicorn directly. The binding's Uc.reg_read/reg_write cost about 5 us
+    each (generic register classes), which made emulating one instruction cost ~40 us."""
+
+    def __init__(self, uc: Uc):
+        self._handle = uc._uch
+        self._lib = _unicorn_lib()
+        self._value = ctypes.c_uint32()
+        self._ref = ctypes.byref(self._value)
+
+    def read(self, regid: int) -> int:
+        if self._lib.uc_reg_read(self._handle, regid, self._ref):
+            raise BoardError(f"uc_reg_read({regid}) failed")
+        return self._value.value
+
+    def write(self, regid: int, value: int) -> None:
+        self._value.value = value & 0xFFFF_FFFF
+        if self._lib.uc_reg_write(self._handle, regid, self._ref):
+            raise BoardError(f"uc_reg_write({regid}) failed")
+
+
 # ---------------------------------------------------------------------------------------------------
 # ISA strings
 
@@ -205,10 +226,10 @@ def parse_isa(isa_string: str | None) -> frozenset[str]:
         raise BoardError(f"ISA {isa_string!r}: the E31 implements RV32I, not RV32E")
     exts = set(base.replace("g", "imafd")) | {"zicsr", "zifencei"}
     for tok in tokens[1:]:
-        if tok in isa.STANDARD_EXTENSIONS or tok in isa.CUSTOM_EXTENSIONS:
+        if tok in rv32_isa.STANDARD_EXTENSIONS or tok in rv32_isa.CUSTOM_EXTENSIONS:
             exts.add(tok)
         else:
-            known = sorted((isa.STANDARD_EXTENSIONS - {"i", "m", "a", "c"}) | set(isa.CUSTOM_EXTENSIONS))
+            known = sorted((rv32_isa.STANDARD_EXTENSIONS - {"i", "m", "a", "c"}) | set(rv32_isa.CUSTOM_EXTENSIONS))
             raise BoardError(f"ISA {isa_string!r}: unknown extension {tok!r} (known: {', '.join(known)})")
     if exts & {"f", "d"}:
         raise BoardError(f"ISA {isa_string!r}: the E31 has no floating-point unit")
@@ -240,7 +261,7 @@ class Rv32Board(Board):
             raise BoardError(f"{image.path.name} is a {image.machine} ELF, not RISC-V")
         self._isa = parse_isa(isa)
         self.image = image
-        for name in ("__mcu_free_start", "__mcu_stack_top"):
+        for name in ("__mcu_free_start", "__mcu_stack_top"):    # linked with boards/rv32/link.ld?
             image.address_of(name)
         self._segments = []
         uc = Uc(UC_ARCH_RISCV, UC_MODE_RISCV32)
@@ -266,6 +287,7 @@ class Rv32Board(Board):
         self._free_start = free if DTIM_BASE <= free < DTIM_BASE + DTIM_SIZE else \
             (max(dtim_ends, default=DTIM_BASE) + 15) & ~15
         self._uc = uc
+        self._regs = _Registers(uc)
         self._code = {}
         self._sweep_text()
         self.model = E31Model(self.params, self._decode_at)
@@ -274,7 +296,7 @@ class Rv32Board(Board):
     def _decode_at(self, pc: int) -> Instr:
         ins = self._code.get(pc)
         if ins is None:
-            ins = self._code[pc] = isa.decode(int.from_bytes(self._uc.mem_read(pc, 4), "little"))
+            ins = self._code[pc] = rv32_isa.decode(int.from_bytes(self._uc.mem_read(pc, 4), "little"))
         return ins
 
     def _sweep_text(self) -> None:
@@ -287,14 +309,14 @@ class Rv32Board(Board):
             off = 0
             while off + 2 <= len(data):
                 word = int.from_bytes(data[off: off + 4].ljust(4, b"\0"), "little")
-                ins = isa.decode(word)
+                ins = rv32_isa.decode(word)
                 pc = base + off
                 self._code[pc] = ins
-                if ins.cls == isa.DIV:
+                if ins.cls == rv32_isa.DIV:
                     self._divs.append(pc)
-                elif ins.cls == isa.CSR and ins.csr in isa.COUNTER_CSRS:
+                elif ins.cls == rv32_isa.CSR and ins.csr in rv32_isa.COUNTER_CSRS:
                     self._counter_reads.append(pc)
-                unicorn_runs_it = ins.exts and ins.exts <= isa.NATIVE_EXTENSIONS
+                unicorn_runs_it = ins.exts and ins.exts <= rv32_isa.NATIVE_EXTENSIONS
                 if unicorn_runs_it and not ins.allowed(self._isa):
                     self._forbidden.append(pc)
                 off += ins.length
@@ -383,7 +405,7 @@ class Rv32Board(Board):
         if "__global_pointer$" in image.symbols:
             regs[3] = image.symbols["__global_pointer$"]
         for n, v in regs.items():
-            uc.reg_write(_XREG[n], v)
+            self._regs.write(_XREG[n], v)
 
         model = self.model
         model.reset(SENTINEL)
@@ -404,12 +426,15 @@ class Rv32Board(Board):
             addr, data = buffer_image(p)
             check_canaries(p, bytes(uc.mem_read(addr, len(data))), symbol)
         painted = bytes(uc.mem_read(paint_base, sp - paint_base))
-        a0, a1 = uc.reg_read(_XREG[10]), uc.reg_read(_XREG[11])
+        # common.stack_high_water scans byte by byte in Python (5 ms over 15 KiB); skip the untouched
+        # paint first so that it starts at the first byte the callee changed.
+        untouched = len(painted) - len(painted.lstrip(bytes([STACK_PAINT])))
+        a0, a1 = self._regs.read(_XREG[10]), self._regs.read(_XREG[11])
         value = (a0 | a1 << 32) if ret_size == 8 else a0 & ((1 << (8 * ret_size)) - 1)
         return CallResult(
             outputs=[bytes(uc.mem_read(p.address, p.buf.length)) for p in placed if p.buf.out],
             return_value=value, cycles=model.cycles, instructions=model.instructions,
-            stack_bytes=stack_high_water(painted, paint_base, sp), trace=tr)
+            stack_bytes=stack_high_water(painted[untouched:], paint_base + untouched, sp), trace=tr)
 
     def _run(self, entry: int, max_instructions: int) -> None:
         """Run from ``entry`` until the callee returns to SENTINEL, in chunks, feeding the model."""
@@ -423,7 +448,7 @@ class Rv32Board(Board):
             try:
                 uc.emu_start(pc, SENTINEL, count=min(budget, _CHUNK))
             except UcError as e:
-                pc = uc.reg_read(rc.UC_RISCV_REG_PC)
+                pc = self._regs.read(rc.UC_RISCV_REG_PC)
                 self._drain(pc)
                 if self._stop is not None:
                     raise self._stop from None
@@ -431,7 +456,7 @@ class Rv32Board(Board):
                 # Unicorn reports EBREAK (and C.EBREAK) as an invalid instruction of its own
                 reason = "ebreak" if ins.mnemonic in ("ebreak", "c.ebreak") else f"emulation error: {e}"
                 raise self._fault(reason, pc) from None
-            pc = uc.reg_read(rc.UC_RISCV_REG_PC)
+            pc = self._regs.read(rc.UC_RISCV_REG_PC)
             self._drain(pc)
             if self._stop is not None:
                 raise self._stop
@@ -452,6 +477,7 @@ class Rv32Board(Board):
                                        rec.fault_pc))
             rec.fault = 0
         elif rec.fault == 2:
+            rec.fault = 0
             raise BoardError("rv32 recorder buffer overflow (chunk larger than its buffers)")
         n = rec.n_blocks
         blocks = self._block_buf[: 2 * n]
@@ -461,10 +487,9 @@ class Rv32Board(Board):
                 blocks[-1] = stop_pc - addr
                 if stop_pc == addr:
                     del blocks[-2:]
-        divs = self._div_buf[: 3 * rec.n_divs]
-        if divs and divs[-3] == stop_pc:
-            del divs[-3:]     # recorded before its instruction, which the budget then did not run
-        self.model.feed(blocks, iter(divs))
+        # The model takes one record per divide in the blocks it is fed; a record left over belongs to a
+        # divide at stop_pc whose hook ran before the budget stopped it, and is dropped.
+        self.model.feed(blocks, iter(self._div_buf[: 3 * rec.n_divs]))
         if rec.flash_loads:
             self.model.stall(rec.flash_loads * self.params.flash_load_penalty)
         rec.n_blocks = rec.n_divs = rec.flash_loads = 0
@@ -476,12 +501,7 @@ class Rv32Board(Board):
             self._stop = fault
 
     def _fault(self, reason: str, pc: int) -> BoardFault:
-        assert self.image is not None
-        try:
-            text = self._decode_at(pc).text(pc)
-        except UcError:
-            text = "<no instruction: address not mapped>"
-        return BoardFault(reason, pc=pc, symbol=self.image.symbol_at(pc), instruction=text)
+        return BoardFault(reason, pc=pc, symbol=self.symbol_at(pc), instruction=self.disassemble(pc))
 
     def _trapping_instruction(self) -> int | None:
         """QEMU ends a translation block at an instruction that traps (illegal, ecall, ebreak), so the
@@ -500,20 +520,21 @@ class Rv32Board(Board):
     def _on_trap(self, uc: Uc, cause: int, _user: object) -> None:
         """Unicorn raised exception ``cause`` (mcause numbering). The only one the board handles is an
         illegal instruction (2) that the declared ISA allows: emulate it and continue after it."""
+        regs = self._regs
         pc = self._trapping_instruction()
         if pc is None:
-            pc = uc.reg_read(rc.UC_RISCV_REG_PC)
+            pc = regs.read(rc.UC_RISCV_REG_PC)
         ins = self._decode_at(pc)
-        if cause == 2 and ins.cls in (isa.ALU, isa.CUSTOM) and ins.allowed(self._isa):
-            for reg, value in isa.execute(ins, lambda n: uc.reg_read(_XREG[n]) if n else 0):
+        if cause == 2 and ins.cls in (rv32_isa.ALU, rv32_isa.CUSTOM) and ins.allowed(self._isa):
+            for reg, value in rv32_isa.execute(ins, lambda n: regs.read(_XREG[n]) if n else 0):
                 if reg:
-                    uc.reg_write(_XREG[reg], value)
-            uc.reg_write(rc.UC_RISCV_REG_PC, pc + ins.length)
+                    regs.write(_XREG[reg], value)
+            regs.write(rc.UC_RISCV_REG_PC, pc + ins.length)
             return
         reasons = {0: "misaligned instruction fetch", 2: "illegal instruction", 3: "ebreak",
                    8: "ecall", 11: "ecall"}
         reason = reasons.get(cause, f"exception (mcause {cause})")
-        if cause == 2 and ins.cls != isa.ILLEGAL:
+        if cause == 2 and ins.cls != rv32_isa.ILLEGAL:
             reason += f" (outside the declared ISA {self._isa_text()})"
         self._set_stop(self._fault(reason, pc))
         uc.emu_stop()
@@ -541,19 +562,19 @@ class Rv32Board(Board):
             return
         self._drain(address)
         issue = self.model.issue_single(address, ins)
-        name = isa.COUNTER_CSRS[ins.csr]
+        name = rv32_isa.COUNTER_CSRS[ins.csr]
         count = issue if "cycle" in name else self.model.instructions - 1
         value = count >> 32 if name.endswith("h") else count & 0xFFFF_FFFF
         if ins.rd:
-            uc.reg_write(_XREG[ins.rd], value)
-        uc.reg_write(rc.UC_RISCV_REG_PC, address + ins.length)
+            self._regs.write(_XREG[ins.rd], value)
+        self._regs.write(rc.UC_RISCV_REG_PC, address + ins.length)
 
     def _on_bad_access(self, uc: Uc, access: int, address: int, size: int, _value: int,
                        _user: object) -> bool:
         kinds = {UC_MEM_READ_UNMAPPED: "load from unmapped", UC_MEM_WRITE_UNMAPPED: "store to unmapped",
                  UC_MEM_FETCH_UNMAPPED: "fetch from unmapped", UC_MEM_WRITE_PROT: "store to read-only",
                  UC_MEM_READ_PROT: "load from protected", UC_MEM_FETCH_PROT: "fetch from non-executable"}
-        pc = uc.reg_read(rc.UC_RISCV_REG_PC)
+        pc = self._regs.read(rc.UC_RISCV_REG_PC)
         region = " (flash)" if FLASH_BASE <= address < FLASH_BASE + FLASH_SIZE else ""
         if access in (UC_MEM_FETCH_UNMAPPED, UC_MEM_FETCH_PROT):
             # pc is the bad target itself; name the jump that went there (it ended the last block)
@@ -576,21 +597,33 @@ class Rv32Board(Board):
             pcs.append(address)
 
         def on_mem(uc_: Uc, access: int, address: int, size: int, _value: int, _user: object) -> None:
-            accesses.append(MemAccess(uc_.reg_read(rc.UC_RISCV_REG_PC), address, size,
+            accesses.append(MemAccess(self._regs.read(rc.UC_RISCV_REG_PC), address, size,
                                       access == UC_MEM_WRITE))
 
         return [uc.hook_add(UC_HOOK_CODE, on_code),
                 uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, on_mem)]
+
+    def symbol_at(self, address: int) -> str:
+        """'name+0xoff' for an address of the loaded firmware (used by the constant-time checker)."""
+        assert self.image is not None
+        return self.image.symbol_at(address)
+
+    def disassemble(self, pc: int) -> str:
+        """Our decoder's text for the instruction at ``pc`` (Zb*, Zk* and custom instructions included)."""
+        try:
+            return self._decode_at(pc).text(pc)
+        except UcError:
+            return "<no instruction: address not mapped>"
 
     def describe_model(self) -> dict:
         return {"target": self.target,
                 "simulator": f"unicorn {unicorn.__version__} (riscv32) + mcucrypt E31 model",
                 "isa": self._isa_text(),
                 "memory": {"flash": [FLASH_BASE, FLASH_SIZE], "dtim": [DTIM_BASE, DTIM_SIZE]},
-                "emulated_extensions": sorted(e for e in self._isa if e not in isa.NATIVE_EXTENSIONS),
+                "emulated_extensions": sorted(e for e in self._isa if e not in rv32_isa.NATIVE_EXTENSIONS),
                 "custom_instructions": {name: {"latency": ci.latency, "uses_multiplier": ci.uses_multiplier,
                                                "issue_cycles": ci.issue_cycles, "doc": ci.doc}
-                                        for ext in sorted(self._isa & set(isa.CUSTOM_EXTENSIONS))
-                                        for name, ci in ((n, isa.CUSTOM_INSTRUCTIONS[n])
-                                                         for n in isa.CUSTOM_EXTENSIONS[ext])},
+                                        for ext in sorted(self._isa & set(rv32_isa.CUSTOM_EXTENSIONS))
+                                        for name, ci in ((n, rv32_isa.CUSTOM_INSTRUCTIONS[n])
+                                                         for n in rv32_isa.CUSTOM_EXTENSIONS[ext])},
                 **describe(self.params)}

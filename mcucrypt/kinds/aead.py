@@ -51,6 +51,9 @@ class AeadResult:
 class AeadDriver(KindDriver):
     kind = "aead"
     max_random_length = 40      # differential: message and AD lengths drawn from 0..this
+    # Each trial is about eight calls (encryption, round trip, a forgery, the permutation, the fixed-nonce
+    # API) with up to 2 x 10 blocks: 30 trials keep the C references on the slower boards to a few seconds.
+    default_trials = 30
 
     @staticmethod
     def _sizes(fw: Firmware) -> tuple[int, int, int]:

@@ -65,19 +65,29 @@
     .endr
 .endm
 
-/* Load key word w (little-endian, any alignment) into rd. */
-.macro KEYWORD rd, w, tmp
-    LOADW_BYTES \rd, (4 * (\w)), a1, \tmp
+/* Load key word w (little-endian, any alignment) into rd; u, v, x scratch. The four LBU come first
+ * so no LBU result (latency 3) is waited for. */
+.macro KEYWORD rd, w, u, v, x
+    lbu     \rd, (4 * (\w))(a1)
+    lbu     \u, (4 * (\w) + 1)(a1)
+    lbu     \v, (4 * (\w) + 2)(a1)
+    lbu     \x, (4 * (\w) + 3)(a1)
+    slli    \u, \u, 8
+    or      \rd, \rd, \u
+    slli    \v, \v, 16
+    or      \rd, \rd, \v
+    slli    \x, \x, 24
+    or      \rd, \rd, \x
 .endm
 
 /* ------------------------------------------------------------------------------------------------ */
 LEA_CONSTANTS .Llea128_ks_const, 4, 24
 
 FUNC MCU_FN(lea128, keyschedule)
-    KEYWORD t0, 0, a3
-    KEYWORD t1, 1, a3
-    KEYWORD t2, 2, a3
-    KEYWORD t3, 3, a3
+    KEYWORD t0, 0, a3, a4, a5
+    KEYWORD t1, 1, a3, a4, a5
+    KEYWORD t2, 2, a3, a4, a5
+    KEYWORD t3, 3, a3, a4, a5
     la      a4, .Llea128_ks_const
     addi    a5, a4, 4 * 24
 .Llea128_ks_round:
@@ -124,12 +134,12 @@ LEA_CONSTANTS .Llea192_ks_const, 6, 28
 .endm
 
 FUNC MCU_FN(lea192, keyschedule)
-    KEYWORD t0, 0, a5
-    KEYWORD t1, 1, a5
-    KEYWORD t2, 2, a5
-    KEYWORD t3, 3, a5
-    KEYWORD a2, 4, a5
-    KEYWORD a3, 5, a5
+    KEYWORD t0, 0, a5, a6, a7
+    KEYWORD t1, 1, a5, a6, a7
+    KEYWORD t2, 2, a5, a6, a7
+    KEYWORD t3, 3, a5, a6, a7
+    KEYWORD a2, 4, a5, a6, a7
+    KEYWORD a3, 5, a5, a6, a7
     la      a6, .Llea192_ks_const
     addi    a7, a6, 4 * 28
 .Llea192_ks_round:
@@ -161,14 +171,14 @@ LEA_CONSTANTS .Llea256_ks_const, 8, 32
 .endm
 
 FUNC MCU_FN(lea256, keyschedule)
-    KEYWORD t0, 0, a7
-    KEYWORD t1, 1, a7
-    KEYWORD t2, 2, a7
-    KEYWORD t3, 3, a7
-    KEYWORD a2, 4, a7
-    KEYWORD a3, 5, a7
-    KEYWORD a4, 6, a7
-    KEYWORD a5, 7, a7
+    KEYWORD t0, 0, a7, t4, t5
+    KEYWORD t1, 1, a7, t4, t5
+    KEYWORD t2, 2, a7, t4, t5
+    KEYWORD t3, 3, a7, t4, t5
+    KEYWORD a2, 4, a7, t4, t5
+    KEYWORD a3, 5, a7, t4, t5
+    KEYWORD a4, 6, a7, t4, t5
+    KEYWORD a5, 7, a7, t4, t5
     la      t4, .Llea256_ks_const
     addi    t5, t4, 4 * 32
 .Llea256_ks_pass:

@@ -19,7 +19,8 @@
  *     M += a_l[i]*b_h[j] + a_h[i]*b_l[j+1]*2^32        (the second term is column w+1's middle
  *                                                       product of the pair (i, j+1))
  * Column w+1's middle products a_h[i]*b_l[w+1-i] are thereby all done in column w, except
- * a_h[w+1]*b_l[0] (no pair (w+1, -1)), which column w adds to m1 on its own. At the end of a column
+ * a_h[w+1]*b_l[0] (no pair (w+1, -1)), which column w adds to m1 on its own (and column 0, with no
+ * column before it, adds its own a_h[0]*b_l[0] to m0). At the end of a column
  * M's low word is folded into C (C += m0*2^16: ADDS with LSL #16, ADCS with LSR #16), C's low word
  * is the product word r[w], and both accumulators shift down one word: lazy carries, folded once per
  * column, as in the column-wise method of paper 000.
@@ -49,6 +50,24 @@ XL  .req r9
 XH  .req r10
 YH  .req r11
 
+/* The carry word of an accumulator (c2 or m2) at the end of a pair's addition chain. The register
+ * still holds the word stored or folded last column, and zeroing it would cost a MOV per column; so
+ * the column's first pair sets it to carry - 1 (SBC x, x, x), later pairs add their carry, and the
+ * last pair adds carry + 1, which makes it exact again before anything reads it. In between it may
+ * wrap below zero; it is only ever added to, so the arithmetic stays exact modulo 2^32. A column
+ * with one pair (column 14) zeroes the register instead. */
+.macro K8_CARRY x
+    .if cnt == 1
+    adc     \x, \x, #0
+    .elseif t == 0
+    sbc     \x, \x, \x                          @ carry - 1
+    .elseif t == cnt - 1
+    adc     \x, \x, #1                          @ + carry + 1: exact again
+    .else
+    adc     \x, \x, #0
+    .endif
+.endm
+
 /* One word product a[i]*b[j] of column w (i, j, t = pair index in the column, cnt = pairs in the
  * column are assembler symbols set by K8_COLUMN). P holds b_l[j+1] (loaded here for the column's
  * first pair), BL receives b_l[j]. */
@@ -59,9 +78,7 @@ YH  .req r11
     .set extra, 1                               /* last pair of a lower column: add a_h[w+1]*b_l[0] */
     .endif
     .if t == 0
-    .if \w > 0
     ldr     T, [sp]                             @ r, to store the previous column's word below
-    .endif
     .endif
     ldrh    XL, [pa, #(4*i)]                    @ a_l[i]
     ldrh    XH, [pa, #(4*i+2)]                  @ a_h[i]
@@ -70,15 +87,17 @@ YH  .req r11
     .if (t == 0) && has_p
     ldrh    \P, [pb, #(4*j+4)]                  @ b_l[j+1]: the previous pair did not load it
     .endif
+    .if extra
+    ldrh    T, [pa, #(4*\w+6)]                  @ a_h[w+1]
+    .endif
     .if t == 0
-    .if \w > 0
     str     \c2, [T, #(4*\w-4)]                 @ r[w-1]: the register was c0 last column
+    .if cnt == 1
     mov     \c2, #0
     mov     \m2, #0
     .endif
     .endif
     .if extra
-    ldrh    T, [pa, #(4*\w+6)]                  @ a_h[w+1]
     mul     T, T, \BL                           @ a_h[w+1]*b_l[0]: column w+1's last middle product
     adds    \m1, \m1, T
     adc     \m2, \m2, #0
@@ -92,12 +111,12 @@ YH  .req r11
     adds    \m0, \m0, T
     adcs    \m1, \m1, #0
     .endif
-    adc     \m2, \m2, #0
+    K8_CARRY \m2
     mul     XL, XL, \BL                         @ a_l[i]*b_l[j]       weight 2^(32w)
     mul     XH, XH, YH                          @ a_h[i]*b_h[j]       weight 2^(32w+32)
     adds    \c0, \c0, XL
     adcs    \c1, \c1, XH
-    adc     \c2, \c2, #0
+    K8_CARRY \c2
 .endm
 
 /* Column w (1 <= w <= 14): every pair (i, w-i), then fold m0 into C. */

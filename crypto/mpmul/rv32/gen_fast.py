@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE))
 from gen_sched import Program, schedule  # noqa: E402
 
 
-def comba(p: Program, a: list, b: list, store, *, hi_first: bool = False) -> None:
+def comba(p: Program, a: list, b: list, store, *, after_column=None) -> None:
     """Product scanning of two n-word operands given as lists of callables returning their vregs
     (loading on first use). ``store(k, vreg)`` receives every result word k = 0 .. 2n-1 in order.
 
@@ -55,6 +55,8 @@ def comba(p: Program, a: list, b: list, store, *, hi_first: bool = False) -> Non
                 else:
                     acc[k + 2] = p.alu("add", acc[k + 2], c, f"column {k + 2} += carry", hint="c")
         store(k, acc.pop(k))
+        if after_column is not None:
+            after_column(k)
     store(2 * n - 1, acc.pop(2 * n - 1))
 
 
@@ -96,6 +98,68 @@ def add_chain(p: Program, terms: list, carry: str | None, comment: str) -> tuple
 def _diffs_and_m(p: Program, la: list, lb: list) -> tuple[str, str]:
     """|a0 - a1| and |b0 - b1| into registers with their signs, then M = |a0 - a1| |b0 - b1| parked
     on the stack; returns (1 - s, mask) of the sign handling (see kernel512)."""
+    da, db, sgn, mask = _diffs(p, la, lb)
+    # M = |a0 - a1| |b0 - b1| from the registers, parked on the stack
+    comba(p, [lambda v=v: v for v in da], [lambda v=v: v for v in db],
+          lambda k, v: p.sw(v, "%sp", "m", 4 * k, f"M[{k}] parked"))
+    return sgn, mask
+
+
+def _lhm(p: Program, r, product_l, la: list, lb: list, split: int) -> None:
+    """Order L, H, M: T = L1 + H0 is formed as H's low words appear (T parked in r[16..23], H1 in
+    r[24..31]); |a0 - a1| and |b0 - b1| are computed during H from its column ``split`` on (when its
+    operands start to retire and free registers); M's words then go straight into the final sum from
+    word 8 up."""
+    product_l()
+    cT = [None]
+    d = {}
+
+    def h_word(k: int, v: str) -> None:
+        if k < 8:
+            l1 = p.lw("%r", "r", 4 * (8 + k), f"L1[{k}]", hint="x")
+            t, cT[0] = add_chain(p, [l1, v], cT[0], f"T[{k}] = L1 + H0")
+            r(16 + k, t, f"T[{k}] parked")
+        else:
+            r(24 + k - 8, v, f"H1[{k - 8}] parked")
+
+    def after(k: int) -> None:
+        if k == split:
+            d["v"] = _diffs(p, loader(p, "%a", "a", 16, "a"), loader(p, "%b", "b", 16, "b"))
+    comba(p, la[8:], lb[8:], h_word, after_column=after)
+    da, db, sgn, mask = d["v"]
+    c = [None]
+
+    def m_word(k: int, v: str) -> None:
+        x = p.alu("xor", v, mask, f"M[{k}] with the sign applied", hint="s")
+        if k < 8:
+            l0 = p.lw("%r", "r", 4 * k, f"L0[{k}]", hint="x")
+            t = p.lw("%r", "r", 4 * (16 + k), f"T[{k}]", hint="x")
+            terms = [l0, t, x] + ([sgn] if k == 0 else [])
+            w, c[0] = add_chain(p, terms, c[0], f"r[{8 + k}]")
+            r(8 + k, w, f"r[{8 + k}] final")
+        else:
+            j = k - 8
+            t = p.lw("%r", "r", 4 * (16 + j), f"T[{j}]", hint="x")
+            h1 = p.lw("%r", "r", 4 * (24 + j), f"H1[{j}]", hint="x")
+            terms = [t, h1, x] + ([cT[0]] if j == 0 else [])
+            w, c[0] = add_chain(p, terms, c[0], f"r[{16 + j}]")
+            r(16 + j, w, f"r[{16 + j}] final")
+    comba(p, [lambda v=v: v for v in da], [lambda v=v: v for v in db], m_word)
+    # words 24..31: H1 + mask (the sign extension of N) + cT + the carry
+    for j in range(8):
+        h1 = p.lw("%r", "r", 4 * (24 + j), f"H1[{j}]", hint="x")
+        terms = [h1, mask] + ([cT[0]] if j == 0 else [])
+        if j == 7:   # the top word: its carry out is the discarded 2^1024
+            w = h1
+            for t in terms[1:] + [c[0]]:
+                w = p.alu("add", w, t, "r[31]", hint="s")
+        else:
+            w, c[0] = add_chain(p, terms, c[0], f"r[{24 + j}]")
+        r(24 + j, w, f"r[{24 + j}] final")
+
+
+def _diffs(p: Program, la: list, lb: list) -> tuple[list, list, str, str]:
+    """|a0 - a1| and |b0 - b1| (8 words each, in registers) and the sign handling (1 - s, mask)."""
     # |a0 - a1| and |b0 - b1| in registers, with their signs
     diffs = []
     for name, words_of in (("a", la), ("b", lb)):
@@ -129,14 +193,10 @@ def _diffs_and_m(p: Program, la: list, lb: list) -> tuple[str, str]:
     sgn = p.alu("xor", sa, sb, "s: 1 when (a0-a1)(b0-b1) < 0", hint="m")
     sgn = p.alui("xori", sgn, 1, "1 when M is subtracted", hint="m")
     mask = p.neg(sgn, "mask: all ones when M is subtracted", hint="m")
-
-    # M = |a0 - a1| |b0 - b1| from the registers, parked on the stack
-    comba(p, [lambda v=v: v for v in da], [lambda v=v: v for v in db],
-          lambda k, v: p.sw(v, "%sp", "m", 4 * k, f"M[{k}] parked"))
-    return sgn, mask
+    return da, db, sgn, mask
 
 
-def kernel512(order: str = "MLH", share: bool = False) -> Program:
+def kernel512(order: str = "LHM", share: bool = False, split: int = 14) -> Program:
     """One level of subtractive Karatsuba over 256-bit product scanning, straight-line.
 
     With X = 2^256, a = a0 + X a1, b = b0 + X b1: L = a0 b0, H = a1 b1, M = |a0 - a1| |b0 - b1| and
@@ -158,6 +218,9 @@ def kernel512(order: str = "MLH", share: bool = False) -> Program:
         return _diffs_and_m(p, la if share else loader(p, "%a", "a", 16, "a"),
                             lb if share else loader(p, "%b", "b", 16, "b"))
 
+    if order == "LHM":
+        _lhm(p, r, product_l, la, lb, split)
+        return p
     if order == "MLH":
         sgn, mask = diffs_and_m()
         product_l()
@@ -200,40 +263,101 @@ def kernel512(order: str = "MLH", share: bool = False) -> Program:
     return p
 
 
-HEADER = """/* GENERATED by gen_fast.py ({what}) -- edit the generator, not this file.
+HEADER = """/* GENERATED by gen_fast.py -- edit the generator, not this file
+ * (python3 crypto/mpmul/rv32/gen_fast.py rewrites it; --check verifies it is up to date).
  *
- * {proto}
+ *   void {symbol}(uint32_t *r, const uint32_t *a, const uint32_t *b);
  *
- * rv32-fast 256-bit kernel: product scanning (Comba) fully unrolled, every operand word loaded once
- * into a register. Each 32x32->64 product is a mul/mulhu pair; the column accumulator is three words
- * with the carry of the low addition folded into the high word (hi + 1 cannot overflow) - six ALU
- * instructions per product. The E31's iterative multiplier takes 5 cycles per multiplication and runs
- * one at a time while independent instructions keep issuing; the code is list-scheduled (gen_sched.py)
- * so that these ALU instructions, the loads and the stores all issue in the shadow of the next
- * multiplications (paper 000's observation that multiplication dominates, taken to its limit: about
- * 10 cycles per product, the multiplier's own bound). Predicted by the scheduler: {cycles} cycles.
- * Constant time: straight-line code, no secret-dependent address, fixed-latency mul/mulhu.
+{method}
  *
- * Register map: a0 = r, a1 = a, a2 = b on entry; every other register (callee-saved ones {saved}
- * saved on the stack) is allocated by the scheduler; each line's comment names the value it makes.
+ * Scheduling: the sequential description in gen_fast.py is list-scheduled for the E31 by gen_sched.py
+ * (window {window}, reserve {reserve}): the E31's iterative multiplier takes 5 cycles per
+ * multiplication and runs one at a time while independent instructions keep issuing, so each product's
+ * additions, the loads and the stores issue in the shadow of later multiplications (the "multiplier
+ * shadow"); the scheduler's own count, {cycles} cycles, is the E31 model's rules applied to this order.
+ * Constant time: straight-line code; no address depends on a secret; mul/mulhu have a fixed latency.
+ *
+ * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler
+ * and the comment on each line names the value it computes. Callee-saved registers used (saved in
+ * the frame, restored as they retire): {saved}.
  */
 """
 
+METHOD_256 = """ * rv32-fast, 256 bits: product scanning (Comba) fully unrolled, every operand word loaded once into a
+ * register. Each 32x32->64 product is a mul/mulhu pair; the column accumulator is three words, and the
+ * carry of the low addition is folded into the high word before it is added (hi + 1 cannot overflow):
+ * six ALU instructions per product, which fit in the 8 issue slots the two 5-cycle multiplications
+ * leave. The multiplier is the bound: about 10 cycles per product."""
 
-def render(sym_macro: str, prog: Program, what: str, proto: str, **kw) -> str:
-    s = schedule(prog, **kw)
-    out = [HEADER.format(what=what, proto=proto, cycles=s.cycles, saved=", ".join(s.used_callee) or "none")]
-    out.append('#include "mcucrypt/ns.h"\n')
-    out.append(sym_macro)
-    out.extend(s.lines)
-    return "\n".join(out) + "\n", s
+METHOD_512 = """ * rv32-fast, 512 bits: one level of subtractive Karatsuba over 256-bit product scanning, straight-line:
+ * three 8x8-word products (L = a0 b0, H = a1 b1, M = |a0 - a1| |b0 - b1|: 192 products instead of 256)
+ * with the combination r = L0 + X (L0 + T + N0) + X^2 (T + H1 + N1) + X^3 H1, T = L1 + H0 (Bernstein's
+ * refinement), N = -(-1)^s M formed with a mask instead of a branch. Order: L (to r), H (T = L1 + H0
+ * formed as H's words appear, parked in r[16..23]; H1 parked in r[24..31]); |a0 - a1| and |b0 - b1|
+ * computed in H's late columns as its operands retire; M last, each of its words going straight into
+ * the final sum. See kernel512 in gen_fast.py for the sign handling."""
+
+# (file, symbol id, builder, schedule parameters, method text). The parameters were chosen with
+# --search (the lowest predicted cycle count over windows 16..128, reserves 0..2, and for 512 the
+# column of H after which the differences are computed).
+OUTPUTS = [
+    ("fast256.S", "mpmul256", lambda: kernel256(), {"window": 96, "retire_after": 340}, METHOD_256),
+    ("fast512.S", "mpmul512", lambda: kernel512("LHM", split=11), {"window": 96}, METHOD_512),
+]
+
+
+def render(prim_id: str, prog: Program, method: str, params: dict) -> tuple[str, int]:
+    sched = schedule(prog, **params)
+    symbol = f"MCU_FN({prim_id}, mul)"
+    text = HEADER.format(symbol=f"mcu_{prim_id}_<impl>_mul", method=method,
+                         window=params.get("window", 48), reserve=params.get("reserve", 0),
+                         cycles=sched.cycles, saved=", ".join(sched.used_callee) or "none")
+    body = [text, '#include "mcucrypt/ns.h"', "",
+            f'    .section .text.{symbol}, "ax", @progbits',
+            f"    .globl {symbol}",
+            f"    .type {symbol}, @function",
+            "    .p2align 2",
+            f"{symbol}:",
+            *sched.lines,
+            f"    .size {symbol}, . - {symbol}", ""]
+    return "\n".join(body), sched.cycles
+
+
+def search(build) -> None:
+    best = None
+    for window in (16, 24, 32, 48, 64, 96, 128):
+        for reserve in (0, 1, 2):
+            try:
+                s = schedule(build(), window=window, reserve=reserve)
+            except RuntimeError:
+                continue
+            if best is None or s.cycles < best[0]:
+                best = (s.cycles, window, reserve)
+    print("best (cycles, window, reserve):", best)
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--check", action="store_true")
-    ap.add_argument("--window", type=int, default=48)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="exit 1 if a generated file is out of date")
+    ap.add_argument("--search", action="store_true", help="print the best schedule parameters")
     args = ap.parse_args()
+    stale = []
+    for name, prim_id, build, params, method in OUTPUTS:
+        if args.search:
+            print(name, end=": ")
+            search(build)
+            continue
+        text, cycles = render(prim_id, build(), method, params)
+        path = HERE / name
+        if args.check:
+            if not path.is_file() or path.read_text() != text:
+                stale.append(name)
+        else:
+            path.write_text(text)
+            print(f"{name}: {cycles} cycles predicted")
+    if stale:
+        print("out of date:", ", ".join(stale), "- run python3 crypto/mpmul/rv32/gen_fast.py")
+        return 1
     return 0
 
 

@@ -105,6 +105,7 @@ class Schedule:
     cycles: int                 # issue cycle after the last instruction (the ret included)
     used_callee: list[str]
     frame: int
+    times: list = field(default_factory=list)
 
 
 def _deps(ops: list[Op]) -> None:
@@ -133,7 +134,7 @@ def _deps(ops: list[Op]) -> None:
 
 
 def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None,
-             stack_reserve: int = 0, reserve: int = 3) -> Schedule:
+             stack_reserve: int = 0, reserve: int = 0) -> Schedule:
     """Order and register-allocate ``prog``; return the assembly lines of the function body
     (prologue and epilogue included) and the predicted cycle count.
 
@@ -165,6 +166,7 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
     # frame: every callee-saved register we might use gets a slot (trimmed at the end)
     slots = {r: stack_reserve + 4 * k for k, r in enumerate(CALLEE_SAVED)}
     frame_lines_at = len(lines)
+    times: list[tuple[int, int]] = []     # (issue cycle, op index) of every op, for analysis
     emitted = 0
     first = 0                           # lowest index not yet emitted
 
@@ -272,8 +274,11 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
         fields = {f"d{k}": r for k, r in enumerate(regs)}
         fields.update({f"s{k}": r for k, r in enumerate(srcs)})
         text = op.fmt.format(**fields)
-        pad = max(1, 36 - len(text) - 4)
+        mn, _, rest = text.partition(" ")
+        text = f"{mn:<8}{rest}"
+        pad = max(1, 40 - len(text) - 4)
         lines.append(f"    {text}" + (f"{' ' * pad}/* {op.comment} */" if op.comment else ""))
+        times.append((x, i))
         done[i] = True
         emitted += 1
         t = x + 1
@@ -305,7 +310,7 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
         t += 2
     lines.append("    ret")
     t += 1
-    return Schedule(lines, t, used, frame)
+    return Schedule(lines, t, used, frame, times)
 
 
 def interpret(prog: Program, memory: dict[str, dict[int, int]], regs: dict[str, int]) -> None:

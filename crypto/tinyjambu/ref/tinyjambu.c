@@ -28,6 +28,12 @@
 #define TJ_FRAME_MSG 0x50u
 #define TJ_FRAME_FINAL 0x70u
 
+#if TJ_ASM_BLOCKS
+#define TJ_BLOCKS(id) MCU_FN(id, blocks)
+#else
+#define TJ_BLOCKS(id) 0
+#endif
+
 /* With the complemented representation (avr-fast) the state holds ~s: xoring data in is unchanged,
  * reading the keystream or the tag out complements it, and the all-zero initial state is all ones. */
 #if TJ_COMPLEMENTED_STATE
@@ -71,46 +77,80 @@ static void store_partial(unsigned char *p, uint32_t x, size_t n)
     }
 }
 
+/* What the mode needs from one primitive id of one implementation. */
+typedef struct {
+    tj_perm_fn perm;       /* P_steps on the internal representation */
+    tj_blocks_fn blocks;   /* whole blocks in one call with the state in registers (avr-fast), or 0 */
+    uint16_t large;        /* steps of P_large: 1024, 1152, 1280 */
+} tj_ops;
+
+/* Whole blocks through the implementation's own loop when it has one (TJ_ASM_BLOCKS: the state stays in
+ * registers from block to block); returns the number of bytes it consumed, a multiple of 4. The plain C
+ * loops below then see only what is left (nothing, or a partial block). */
+static size_t tj_fast_blocks(const tj_ops *o, uint32_t *s, const unsigned char *k, uint16_t steps,
+                             uint8_t frame, const unsigned char *in, unsigned char *out, size_t len, uint8_t mode)
+{
+#if TJ_ASM_BLOCKS
+    size_t n = len / 4;
+    if (n > 0) {
+        o->blocks(s, k, steps, frame, in, out, (uint16_t)n, mode);
+    }
+    return 4 * n;
+#else
+    (void)o, (void)s, (void)k, (void)steps, (void)frame, (void)in, (void)out, (void)len, (void)mode;
+    return 0;
+#endif
+}
+
 /* Key setup and nonce setup: the state the paper's initialization skip stores. */
-static void tj_init(uint32_t *s, const unsigned char *k, tj_perm_fn perm, uint16_t large, const unsigned char *npub)
+static void tj_init(const tj_ops *o, uint32_t *s, const unsigned char *k, const unsigned char *npub)
 {
     s[0] = s[1] = s[2] = s[3] = TJ_INITIAL;
-    perm(s, k, large);
-    for (unsigned i = 0; i < 3; i++) {
+    o->perm(s, k, o->large);
+    for (unsigned i = tj_fast_blocks(o, s, k, TJ_SMALL_STEPS, TJ_FRAME_NONCE, npub, 0, 12, TJ_ABSORB) / 4;
+         i < 3; i++) {
         s[1] ^= TJ_FRAME_NONCE;
-        perm(s, k, TJ_SMALL_STEPS);
+        o->perm(s, k, TJ_SMALL_STEPS);
         s[3] ^= load32_le(npub + 4 * i);
     }
 }
 
-static void tj_absorb_ad(uint32_t *s, const unsigned char *k, tj_perm_fn perm, const unsigned char *ad, size_t adlen)
+static void tj_absorb_ad(const tj_ops *o, uint32_t *s, const unsigned char *k, const unsigned char *ad,
+                         size_t adlen)
 {
+    size_t done = tj_fast_blocks(o, s, k, TJ_SMALL_STEPS, TJ_FRAME_AD, ad, 0, adlen, TJ_ABSORB);
+    ad += done;
+    adlen -= done;
     for (; adlen >= 4; ad += 4, adlen -= 4) {
         s[1] ^= TJ_FRAME_AD;
-        perm(s, k, TJ_SMALL_STEPS);
+        o->perm(s, k, TJ_SMALL_STEPS);
         s[3] ^= load32_le(ad);
     }
     if (adlen > 0) {
         s[1] ^= TJ_FRAME_AD;
-        perm(s, k, TJ_SMALL_STEPS);
+        o->perm(s, k, TJ_SMALL_STEPS);
         s[3] ^= load_partial(ad, adlen);
         s[1] ^= (uint32_t)adlen;
     }
 }
 
-static void tj_encrypt_blocks(uint32_t *s, const unsigned char *k, tj_perm_fn perm, uint16_t large,
-                              unsigned char *c, const unsigned char *m, size_t mlen)
+static void tj_encrypt_blocks(const tj_ops *o, uint32_t *s, const unsigned char *k, unsigned char *c,
+                              const unsigned char *m, size_t mlen)
 {
+    size_t done = tj_fast_blocks(o, s, k, o->large, TJ_FRAME_MSG, m, c, mlen, TJ_ENCRYPT);
+    m += done;
+    c += done;
+    mlen -= done;
     for (; mlen >= 4; m += 4, c += 4, mlen -= 4) {
         s[1] ^= TJ_FRAME_MSG;
-        perm(s, k, large);
+        o->perm(s, k, o->large);
         uint32_t w = load32_le(m);
         s[3] ^= w;
         store32_le(c, TJ_OUT(s[2]) ^ w);
     }
     if (mlen > 0) {
         s[1] ^= TJ_FRAME_MSG;
-        perm(s, k, large);
+        o->perm(s, k, o->large);
         uint32_t w = load_partial(m, mlen);
         s[3] ^= w;
         store_partial(c, TJ_OUT(s[2]) ^ w, mlen);
@@ -118,19 +158,23 @@ static void tj_encrypt_blocks(uint32_t *s, const unsigned char *k, tj_perm_fn pe
     }
 }
 
-static void tj_decrypt_blocks(uint32_t *s, const unsigned char *k, tj_perm_fn perm, uint16_t large,
-                              unsigned char *m, const unsigned char *c, size_t mlen)
+static void tj_decrypt_blocks(const tj_ops *o, uint32_t *s, const unsigned char *k, unsigned char *m,
+                              const unsigned char *c, size_t mlen)
 {
+    size_t done = tj_fast_blocks(o, s, k, o->large, TJ_FRAME_MSG, c, m, mlen, TJ_DECRYPT);
+    m += done;
+    c += done;
+    mlen -= done;
     for (; mlen >= 4; m += 4, c += 4, mlen -= 4) {
         s[1] ^= TJ_FRAME_MSG;
-        perm(s, k, large);
+        o->perm(s, k, o->large);
         uint32_t w = load32_le(c) ^ TJ_OUT(s[2]);
         s[3] ^= w;
         store32_le(m, w);
     }
     if (mlen > 0) {
         s[1] ^= TJ_FRAME_MSG;
-        perm(s, k, large);
+        o->perm(s, k, o->large);
         /* keep only the mlen plaintext bytes: the keystream bytes beyond them must not be absorbed */
         uint32_t w = (load_partial(c, mlen) ^ TJ_OUT(s[2])) & (0xffffffffu >> (32 - 8 * mlen));
         s[3] ^= w;
@@ -139,38 +183,38 @@ static void tj_decrypt_blocks(uint32_t *s, const unsigned char *k, tj_perm_fn pe
     }
 }
 
-static void tj_finalize(uint32_t *s, const unsigned char *k, tj_perm_fn perm, uint16_t large, unsigned char *tag)
+static void tj_finalize(const tj_ops *o, uint32_t *s, const unsigned char *k, unsigned char *tag)
 {
     s[1] ^= TJ_FRAME_FINAL;
-    perm(s, k, large);
+    o->perm(s, k, o->large);
     store32_le(tag, TJ_OUT(s[2]));
     s[1] ^= TJ_FRAME_FINAL;
-    perm(s, k, TJ_SMALL_STEPS);
+    o->perm(s, k, TJ_SMALL_STEPS);
     store32_le(tag + 4, TJ_OUT(s[2]));
 }
 
-static void tj_encrypt(uint32_t *s, const unsigned char *k, tj_perm_fn perm, uint16_t large, unsigned char *c,
+static void tj_encrypt(const tj_ops *o, uint32_t *s, const unsigned char *k, unsigned char *c,
                        unsigned long long *clen, const unsigned char *m, size_t mlen, const unsigned char *ad,
                        size_t adlen)
 {
-    tj_absorb_ad(s, k, perm, ad, adlen);
-    tj_encrypt_blocks(s, k, perm, large, c, m, mlen);
-    tj_finalize(s, k, perm, large, c + mlen);
+    tj_absorb_ad(o, s, k, ad, adlen);
+    tj_encrypt_blocks(o, s, k, c, m, mlen);
+    tj_finalize(o, s, k, c + mlen);
     *clen = (unsigned long long)mlen + TINYJAMBU_TAG_BYTES;
 }
 
 /* Returns 0 when the tag verifies, -1 otherwise. The plaintext is written to m while it is computed (the
  * state absorbs it), then ANDed with a mask that is all ones only if the tag matched: on failure m ends
  * up all zeros, and no branch depends on the tag or on the data. */
-static int tj_decrypt(uint32_t *s, const unsigned char *k, tj_perm_fn perm, uint16_t large, unsigned char *m,
+static int tj_decrypt(const tj_ops *o, uint32_t *s, const unsigned char *k, unsigned char *m,
                       unsigned long long *mlen, const unsigned char *c, size_t clen, const unsigned char *ad,
                       size_t adlen)
 {
     unsigned char tag[TINYJAMBU_TAG_BYTES];
     size_t plen = clen - TINYJAMBU_TAG_BYTES;
-    tj_absorb_ad(s, k, perm, ad, adlen);
-    tj_decrypt_blocks(s, k, perm, large, m, c, plen);
-    tj_finalize(s, k, perm, large, tag);
+    tj_absorb_ad(o, s, k, ad, adlen);
+    tj_decrypt_blocks(o, s, k, m, c, plen);
+    tj_finalize(o, s, k, tag);
     unsigned diff = 0;
     for (unsigned i = 0; i < TINYJAMBU_TAG_BYTES; i++) {
         diff |= (unsigned)(tag[i] ^ c[plen + i]);
@@ -205,6 +249,7 @@ static void load_state(uint32_t *s, const uint32_t *state)
 /* The public API of one primitive id; MCU_FN(id, perm) is its permutation (internal representation) and
  * LARGE the step count of its P_large. */
 #define TINYJAMBU_DEFINE(id, LARGE)                                                                           \
+    static const tj_ops tj_ops_##id = {MCU_FN(id, perm), TJ_BLOCKS(id), LARGE};                               \
     int MCU_FN(id, aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,          \
                                  unsigned long long mlen, const unsigned char *ad,                            \
                                  unsigned long long adlen, const unsigned char *nsec,                         \
@@ -215,8 +260,8 @@ static void load_state(uint32_t *s, const uint32_t *state)
         if (too_long(mlen) || too_long(adlen) || too_long(mlen + TINYJAMBU_TAG_BYTES)) {                      \
             return -1;                                                                                        \
         }                                                                                                     \
-        tj_init(s, k, MCU_FN(id, perm), LARGE, npub);                                                         \
-        tj_encrypt(s, k, MCU_FN(id, perm), LARGE, c, clen, m, (size_t)mlen, ad, (size_t)adlen);               \
+        tj_init(&tj_ops_##id, s, k, npub);                                                                    \
+        tj_encrypt(&tj_ops_##id, s, k, c, clen, m, (size_t)mlen, ad, (size_t)adlen);                          \
         return 0;                                                                                             \
     }                                                                                                         \
     int MCU_FN(id, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,             \
@@ -230,8 +275,8 @@ static void load_state(uint32_t *s, const uint32_t *state)
         if (clen < TINYJAMBU_TAG_BYTES || too_long(clen) || too_long(adlen)) {                                \
             return -1;                                                                                        \
         }                                                                                                     \
-        tj_init(s, k, MCU_FN(id, perm), LARGE, npub);                                                         \
-        return tj_decrypt(s, k, MCU_FN(id, perm), LARGE, m, mlen, c, (size_t)clen, ad, (size_t)adlen);        \
+        tj_init(&tj_ops_##id, s, k, npub);                                                                    \
+        return tj_decrypt(&tj_ops_##id, s, k, m, mlen, c, (size_t)clen, ad, (size_t)adlen);                   \
     }                                                                                                         \
     void MCU_FN(id, permute)(uint32_t *state, const uint8_t *key, uint16_t steps)                             \
     {                                                                                                         \
@@ -241,7 +286,7 @@ static void load_state(uint32_t *s, const uint32_t *state)
                                            const unsigned char *k)                                            \
     {                                                                                                         \
         uint32_t s[4];                                                                                        \
-        tj_init(s, k, MCU_FN(id, perm), LARGE, npub);                                                         \
+        tj_init(&tj_ops_##id, s, k, npub);                                                                    \
         load_state(state, s); /* stored in the specification's representation */                              \
     }                                                                                                         \
     int MCU_FN(id, fixednonce_encrypt_from_state)(unsigned char *c, unsigned long long *clen,                 \
@@ -254,7 +299,7 @@ static void load_state(uint32_t *s, const uint32_t *state)
             return -1;                                                                                        \
         }                                                                                                     \
         load_state(s, state);                                                                                 \
-        tj_encrypt(s, k, MCU_FN(id, perm), LARGE, c, clen, m, (size_t)mlen, ad, (size_t)adlen);               \
+        tj_encrypt(&tj_ops_##id, s, k, c, clen, m, (size_t)mlen, ad, (size_t)adlen);                          \
         return 0;                                                                                             \
     }                                                                                                         \
     int MCU_FN(id, fixednonce_decrypt_from_state)(unsigned char *m, unsigned long long *mlen,                 \
@@ -268,7 +313,7 @@ static void load_state(uint32_t *s, const uint32_t *state)
             return -1;                                                                                        \
         }                                                                                                     \
         load_state(s, state);                                                                                 \
-        return tj_decrypt(s, k, MCU_FN(id, perm), LARGE, m, mlen, c, (size_t)clen, ad, (size_t)adlen);        \
+        return tj_decrypt(&tj_ops_##id, s, k, m, mlen, c, (size_t)clen, ad, (size_t)adlen);                   \
     }
 
 TINYJAMBU_DEFINE(tinyjambu128, 1024u)

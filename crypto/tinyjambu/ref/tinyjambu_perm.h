@@ -8,7 +8,14 @@
  *   little-endian 32-bit words). With TJ_COMPLEMENTED_STATE=1 (avr-fast) the mode keeps every state bit
  *   complemented, which turns the NAND of the feedback into an OR (see avr/tinyjambu_fast.S), and the
  *   implementation also supplies perm_std, the same permutation on the specification's state, for the
- *   public `permute` op. */
+ *   public `permute` op.
+ *
+ * blocks(state, key, steps, frame, in, out, nblocks, mode): optional (TJ_ASM_BLOCKS=1, avr-fast): nblocks
+ *   whole 4-byte blocks of the mode in one call, each: state bits 36..38 ^= frame (frame = bits << 4),
+ *   P_steps, then by mode TJ_ABSORB: s[3] ^= in word; TJ_ENCRYPT: s[3] ^= in word, out word = in ^ s[2];
+ *   TJ_DECRYPT: out word = in ^ s[2], s[3] ^= out word; TJ_SQUEEZE: out word = s[2] (s[2] the
+ *   specification word). The state stays in registers from block to block. Implementations without it
+ *   get the same from a loop over perm in tinyjambu.c. */
 #ifndef MCUCRYPT_TINYJAMBU_PERM_H
 #define MCUCRYPT_TINYJAMBU_PERM_H
 #include <stdint.h>
@@ -18,11 +25,24 @@
 #define TJ_COMPLEMENTED_STATE 0
 #endif
 
-typedef void (*tj_perm_fn)(uint32_t *state, const uint8_t *key, uint16_t steps);
+#ifndef TJ_ASM_BLOCKS
+#define TJ_ASM_BLOCKS 0
+#endif
 
-#define TJ_PERM_DECLARE(id)                                                                     \
-    void MCU_FN(id, perm)(uint32_t *state, const uint8_t *key, uint16_t steps);                 \
-    void MCU_FN(id, perm_std)(uint32_t *state, const uint8_t *key, uint16_t steps);
+#define TJ_ABSORB 0
+#define TJ_ENCRYPT 1
+#define TJ_DECRYPT 2
+#define TJ_SQUEEZE 3
+
+typedef void (*tj_perm_fn)(uint32_t *state, const uint8_t *key, uint16_t steps);
+typedef void (*tj_blocks_fn)(uint32_t *state, const uint8_t *key, uint16_t steps, uint8_t frame,
+                             const uint8_t *in, uint8_t *out, uint16_t nblocks, uint8_t mode);
+
+#define TJ_PERM_DECLARE(id)                                                                         \
+    void MCU_FN(id, perm)(uint32_t *state, const uint8_t *key, uint16_t steps);                     \
+    void MCU_FN(id, perm_std)(uint32_t *state, const uint8_t *key, uint16_t steps);                 \
+    void MCU_FN(id, blocks)(uint32_t *state, const uint8_t *key, uint16_t steps, uint8_t frame,     \
+                            const uint8_t *in, uint8_t *out, uint16_t nblocks, uint8_t mode);
 
 TJ_PERM_DECLARE(tinyjambu128)
 TJ_PERM_DECLARE(tinyjambu192)

@@ -1,0 +1,140 @@
+/* Word-level ARIA helpers shared by the C key schedules of the rv32 implementations (aria_ks32.c for
+ * rv32-fast/rv32-zbb, aria_ct_ks.c for rv32-ct). A 16-byte ARIA value is four little-endian words
+ * (word w holds bytes 4w..4w+3, byte 4w in bits 0..7), the state layout of the assembly. Every function
+ * here runs in time independent of its data. */
+#ifndef MCUCRYPT_ARIA_WORDS_H
+#define MCUCRYPT_ARIA_WORDS_H
+#include <stdint.h>
+
+/* CK1, CK2, CK3 (RFC 5794) in word form. */
+static const uint32_t ARIA_CK_LE[3][4] = {
+    {0xb7c17c51u, 0x940a2227u, 0xe8ab13feu, 0xe06e9afau},
+    {0xcc4ab16du, 0x20c8219eu, 0xd5b128ffu, 0xb0e25defu},
+    {0x1d3792dbu, 0x70e92621u, 0x75972403u, 0x0ec9e804u},
+};
+
+static inline uint32_t aria_bswap32(uint32_t x)
+{
+    return (x << 24) | ((x & 0xff00u) << 8) | ((x >> 8) & 0xff00u) | (x >> 24);
+}
+
+static inline uint32_t aria_rot16(uint32_t x)
+{
+    return (x << 16) | (x >> 16);
+}
+
+static inline uint32_t aria_swapb(uint32_t x)     /* bytes (0 1 2 3) -> (1 0 3 2) */
+{
+    return ((x & 0x00ff00ffu) << 8) | ((x >> 8) & 0x00ff00ffu);
+}
+
+static inline uint32_t aria_load32_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+/* M: w0' = w0^w1^w2, w1' = w0^w2^w3, w2' = w0^w1^w3, w3' = w1^w2^w3. */
+static inline void aria_mix(uint32_t *w)
+{
+    w[1] ^= w[2];
+    w[2] ^= w[3];
+    w[0] ^= w[1];
+    w[3] ^= w[1];
+    w[2] ^= w[0];
+    w[1] ^= w[2];
+}
+
+/* The diffusion A = M.P.M.D in place. D: each byte becomes the XOR of its word's other three bytes. */
+static inline void aria_diffuse(uint32_t *x)
+{
+    for (unsigned i = 0; i < 4; i++) {
+        uint32_t v = x[i];
+        x[i] = ((v >> 8) | (v << 24)) ^ aria_rot16(v) ^ ((v << 8) | (v >> 24));
+    }
+    aria_mix(x);
+    x[1] = aria_swapb(x[1]);
+    x[2] = aria_rot16(x[2]);
+    x[3] = aria_bswap32(x[3]);
+    aria_mix(x);
+}
+
+/* KL (w0) and KR (kr, zero-padded) from a 16/24/32-byte key. */
+static inline void aria_load_key(uint32_t *w0, uint32_t *kr, const uint8_t *key, unsigned key_bytes)
+{
+    for (unsigned i = 0; i < 4; i++) {
+        w0[i] = aria_load32_le(key + 4 * i);
+        kr[i] = 4u * i + 16u < key_bytes ? aria_load32_le(key + 16 + 4 * i) : 0u;
+    }
+}
+
+/* out = a ^ (b >>> n): a in word form, b as big-endian words of a big-endian 128-bit value,
+ * 0 < n < 128 and n not a multiple of 32. Always inlined with a constant n, so that every index and
+ * shift folds to a constant. */
+__attribute__((always_inline)) static inline void aria_xor_rotr(uint32_t *out, const uint32_t *a,
+                                                                const uint32_t *b, unsigned n)
+{
+    unsigned q = n / 32u, r = n % 32u;
+    for (unsigned i = 0; i < 4; i++) {
+        uint32_t hi = b[(i + 4u - q) % 4u], lo = b[(i + 3u - q) % 4u];
+        out[i] = a[i] ^ aria_bswap32((hi >> r) | (lo << (32u - r)));
+    }
+}
+
+/* The round keys from W0..W3 (RFC 5794, section 2.2): ek(4g+i+1) = W(i) ^ (W(i+1 mod 4) >>> n_g),
+ * n_g = 19, 31, 67 (<<< 61), 97 (<<< 31), 109 (<<< 19), for k = 0..rounds. The rotations act on
+ * big-endian 128-bit values: W is byte-swapped into big-endian words once, rotated with word shifts,
+ * and each word swapped back before the XOR. */
+static inline void aria_expand(uint32_t *rk, const uint32_t w[4][4], unsigned rounds)
+{
+    uint32_t be[4][4];
+    for (unsigned j = 0; j < 4; j++) {
+        for (unsigned i = 0; i < 4; i++) {
+            be[j][i] = aria_bswap32(w[j][i]);
+        }
+    }
+#define ARIA_EK(k, n) aria_xor_rotr(rk + 4 * (k), w[(k) % 4], be[((k) + 1) % 4], n)
+    ARIA_EK(0, 19);
+    ARIA_EK(1, 19);
+    ARIA_EK(2, 19);
+    ARIA_EK(3, 19);
+    ARIA_EK(4, 31);
+    ARIA_EK(5, 31);
+    ARIA_EK(6, 31);
+    ARIA_EK(7, 31);
+    ARIA_EK(8, 67);
+    ARIA_EK(9, 67);
+    ARIA_EK(10, 67);
+    ARIA_EK(11, 67);
+    ARIA_EK(12, 97);
+    if (rounds >= 14) {
+        ARIA_EK(13, 97);
+        ARIA_EK(14, 97);
+    }
+    if (rounds >= 16) {
+        ARIA_EK(15, 97);
+        ARIA_EK(16, 109);
+    }
+#undef ARIA_EK
+}
+
+/* Encryption keys to decryption keys in place: dk1 = ek(n+1), dk(i) = A(ek(n+2-i)), dk(n+1) = ek1. */
+static inline void aria_reverse_keys(uint32_t *rk, unsigned rounds)
+{
+    for (unsigned i = 0, j = rounds; i <= j; i++, j--) {
+        uint32_t a[4], b[4];
+        for (unsigned w = 0; w < 4; w++) {
+            a[w] = rk[4 * i + w];
+            b[w] = rk[4 * j + w];
+        }
+        if (i != 0) {
+            aria_diffuse(a);
+            aria_diffuse(b);
+        }
+        for (unsigned w = 0; w < 4; w++) {
+            rk[4 * i + w] = b[w];
+            rk[4 * j + w] = a[w];
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,247 @@
+"""TinyJAMBU (issue 7) and the AEAD kind driver: what the generic catalog test does not cover.
+
+- the model: the bit-serial specification against the 32-steps-at-a-time form, and all official KATs;
+- all 3 x 1089 official KAT entries on the host for the C implementations, and on the AVR board for
+  the assembly ones. AVR policy: every entry. The KAT files hold exactly the 33 x 33 combinations of
+  PT and AD lengths 0..32, so "every entry with PT and AD up to 32 bytes" is all of them, and the two
+  assembly implementations run them in about 20 s (the C ones on AVR get them from the generic test);
+- forgeries (one flipped bit of the tag or the ciphertext, wrong AD or nonce, short input) rejected with
+  no plaintext released, and the tag compared in constant time (same trace and cycles whichever byte
+  of the tag is wrong, and the same cycles as a successful decryption);
+- the initialization-skip API equals the NIST API and leaves the stored state untouched;
+- the keyed permutation against the model at every step count 0..1280;
+- `mcucrypt run` for the aead kind, and the issue's cycle targets for avr-fast on the AVR board.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+
+import pytest
+
+from mcucrypt.boards.base import Buf, CallResult, Int
+from mcucrypt.catalog import load_catalog
+from mcucrypt.firmware import Firmware
+from mcucrypt.kat import Vector
+from mcucrypt.kinds.aead import DRIVER, OUTPUT_FILL, AeadResult, AuthenticationFailed
+from mcucrypt.kinds.base import Mismatch, UsageError, driver_for
+from mcucrypt.models import tinyjambu as model
+
+CATALOG = load_catalog()
+PRIM = CATALOG.by_id("tinyjambu128")
+IDS = ["tinyjambu128", "tinyjambu192", "tinyjambu256"]
+C_IMPLS = ["ref-normal", "ref-opt"]
+ASM_IMPLS = ["avr-revshift", "avr-fast"]
+# (implementation, target) pairs for the special-API tests: every C implementation on the host, every
+# implementation on the AVR board (the issue's target).
+PAIRS = [(i, "host") for i in C_IMPLS] + [(i, "avr") for i in C_IMPLS + ASM_IMPLS]
+
+_FIRMWARE: dict[tuple[str, str, str], Firmware] = {}
+
+
+def firmware(prim_id: str, impl: str, target: str) -> Firmware:
+    key = (prim_id, impl, target)
+    if key not in _FIRMWARE:
+        _FIRMWARE[key] = Firmware(CATALOG.implementation(prim_id, impl), prim_id, target)
+    return _FIRMWARE[key]
+
+
+def kats(prim_id: str) -> list[Vector]:
+    return DRIVER.vectors(PRIM, prim_id)
+
+
+# ------------------------------------------------------------------------------------------- model
+def test_driver_and_catalog() -> None:
+    assert driver_for("aead") is DRIVER and PRIM.kind == "aead"
+    assert {i.name for i in CATALOG.implementations("tinyjambu192")} == set(C_IMPLS + ASM_IMPLS)
+    for impl in C_IMPLS:
+        assert set(CATALOG.implementation("tinyjambu128", impl).targets) == {"host", "rv32", "armv7m", "avr"}
+    for impl in ASM_IMPLS:
+        assert CATALOG.implementation("tinyjambu128", impl).targets == ("avr",)
+
+
+@pytest.mark.parametrize("key_bytes", [16, 24, 32])
+def test_model_word_form_is_the_bit_serial_specification(key_bytes: int) -> None:
+    rng = random.Random(f"bitwise/{key_bytes}")
+    for steps in (32, 640, 8 * key_bytes * 5):
+        s, key = rng.getrandbits(128), rng.randbytes(key_bytes)
+        assert model.permute_int(s, key, steps) == model.permute_bitwise(s, key, steps)
+
+
+@pytest.mark.parametrize("prim_id", IDS)
+def test_vector_files_and_model(prim_id: str) -> None:
+    """1089 entries with every (PT, AD) length pair 0..32; the model reproduces every one."""
+    vecs = kats(prim_id)
+    assert len(vecs) == 1089
+    assert vecs[0].file.read_text().startswith("# Source:")
+    assert {(len(v.hex("PT")), len(v.hex("AD"))) for v in vecs} == {(p, a) for p in range(33) for a in range(33)}
+    for v in vecs:
+        key, nonce, ad, pt, ct = (v.hex(f) for f in ("Key", "Nonce", "AD", "PT", "CT"))
+        assert model.encrypt(prim_id, key, nonce, ad, pt) == ct, v.where
+        assert model.decrypt(prim_id, key, nonce, ad, ct) == pt, v.where
+    v = vecs[-1]
+    assert model.decrypt(prim_id, v.hex("Key"), v.hex("Nonce"), v.hex("AD"),
+                         DRIVER.flip_bit(v.hex("CT"), 3)) is None
+
+
+# ------------------------------------------------------------------------------------- KATs
+@pytest.mark.parametrize("impl", C_IMPLS)
+@pytest.mark.parametrize("prim_id", IDS)
+def test_all_kats_on_host(prim_id: str, impl: str) -> None:
+    fw = firmware(prim_id, impl, "host")
+    for v in kats(prim_id):
+        DRIVER.check_vector(fw, v)
+
+
+@pytest.mark.parametrize("impl", ASM_IMPLS)
+@pytest.mark.parametrize("prim_id", IDS)
+def test_all_kats_on_avr(prim_id: str, impl: str) -> None:
+    fw = firmware(prim_id, impl, "avr")
+    for v in kats(prim_id):
+        DRIVER.check_vector(fw, v)
+
+
+def test_check_vector_catches_a_wrong_ciphertext() -> None:
+    fw = firmware("tinyjambu128", "ref-opt", "host")
+    v = kats("tinyjambu128")[40]
+    bad = Vector(v.file, v.line, {**v.fields, "CT": DRIVER.flip_bit(v.hex("CT"), 0).hex()})
+    with pytest.raises(Mismatch):
+        DRIVER.check_vector(fw, bad)
+
+
+# ------------------------------------------------------------------------- forgeries, no release
+def test_released_nothing_rule() -> None:
+    none = CallResult(outputs=[], return_value=0, cycles=0, instructions=0, stack_bytes=0)
+    assert DRIVER.released_nothing(AeadResult(False, bytes(4), 0, none))                   # wiped
+    assert DRIVER.released_nothing(AeadResult(False, bytes([OUTPUT_FILL]) * 4, 0, none))   # untouched
+    assert not DRIVER.released_nothing(AeadResult(False, b"\x00\x01\x00\x00", 0, none))  # a byte leaked
+    assert not DRIVER.released_nothing(AeadResult(False, bytes(4), 4, none))               # *mlen set
+    assert not DRIVER.released_nothing(AeadResult(True, bytes(4), 0, none))                # accepted
+
+
+@pytest.mark.parametrize("impl,target", PAIRS)
+@pytest.mark.parametrize("prim_id", IDS)
+def test_forgeries_rejected_without_release(prim_id: str, impl: str, target: str) -> None:
+    fw = firmware(prim_id, impl, target)
+    rng = random.Random(f"forge/{prim_id}")
+    key, nonce, ad, pt = rng.randbytes(len(kats(prim_id)[0].hex("Key"))), rng.randbytes(12), rng.randbytes(5), \
+        rng.randbytes(13)
+    ct = model.encrypt(prim_id, key, nonce, ad, pt)
+    DRIVER.check_decrypt(fw, key, nonce, ad, ct, pt, "genuine")
+    bits = list(range(8 * len(pt), 8 * len(ct)))                # every bit of the tag
+    bits += [8 * i + rng.randrange(8) for i in range(len(pt))]     # one bit of every ciphertext byte
+    for bit in bits:
+        DRIVER.check_decrypt(fw, key, nonce, ad, DRIVER.flip_bit(ct, bit), None, f"bit {bit} flipped")
+    DRIVER.check_decrypt(fw, key, nonce, ad[:-1], ct, None, "AD shortened")
+    DRIVER.check_decrypt(fw, key, DRIVER.flip_bit(nonce, 95), ad, ct, None, "nonce changed")
+    DRIVER.check_decrypt(fw, key, nonce, ad, ct[1:], None, "first byte dropped")
+    DRIVER.check_decrypt(fw, key, nonce, ad, ct[:7], None, "shorter than a tag")
+    # the empty message: its ciphertext is the bare tag
+    tag_only = model.encrypt(prim_id, key, nonce, ad, b"")
+    DRIVER.check_decrypt(fw, key, nonce, ad, tag_only, b"", "empty message")
+    DRIVER.check_decrypt(fw, key, nonce, ad, DRIVER.flip_bit(tag_only, 63), None, "empty message, bad tag")
+
+
+@pytest.mark.parametrize("impl", C_IMPLS + ASM_IMPLS)
+def test_tag_compare_is_constant_time_on_avr(impl: str) -> None:
+    """A tag wrong in its first byte and one wrong in its last byte give the same instruction trace, and
+    both take exactly the cycles of a successful decryption: no early exit, no branch on the result."""
+    fw = firmware("tinyjambu128", impl, "avr")
+    rng = random.Random("ct-tag")
+    key, nonce, ad, pt = rng.randbytes(16), rng.randbytes(12), rng.randbytes(3), rng.randbytes(9)
+    ct = model.encrypt("tinyjambu128", key, nonce, ad, pt)
+
+    def call(c: bytes):
+        return fw.call("aead_decrypt", {"m": Buf(size=len(pt), out=True), "mlen": Buf(size=8, out=True),
+                                        "nsec": Buf(b""), "c": Buf(c), "clen": Int(len(c), 8), "ad": Buf(ad),
+                                        "adlen": Int(len(ad), 8), "npub": Buf(nonce), "k": Buf(key)}, trace=True)
+
+    good = call(ct)
+    first = call(DRIVER.flip_bit(ct, 8 * len(pt)))
+    last = call(DRIVER.flip_bit(ct, 8 * len(ct) - 1))
+    assert good.return_value == 0 and good.outputs[0] == pt
+    assert first.return_value != 0 and last.return_value != 0 and not any(first.outputs[0])
+    assert first.trace.pcs == last.trace.pcs
+    assert good.cycles == first.cycles == last.cycles
+
+
+# --------------------------------------------------------------------------- initialization skip
+@pytest.mark.parametrize("impl,target", PAIRS)
+@pytest.mark.parametrize("prim_id", IDS)
+def test_fixed_nonce_api_equals_nist_api(prim_id: str, impl: str, target: str) -> None:
+    fw = firmware(prim_id, impl, target)
+    rng = random.Random(f"fixed/{prim_id}")
+    key, nonce = rng.randbytes(fw.params["key_bytes"]), rng.randbytes(12)
+    state, _ = DRIVER.init_state(fw, key, nonce)
+    assert state == model.init_state(prim_id, key, nonce)
+    for mlen, adlen in ((0, 0), (8, 0), (5, 3), (17, 12)):
+        pt, ad = rng.randbytes(mlen), rng.randbytes(adlen)
+        nist = DRIVER.encrypt(fw, key, nonce, ad, pt)
+        res = fw.call("fixednonce_encrypt_from_state", {
+            "c": Buf(size=mlen + 8, out=True), "clen": Buf(size=8, out=True), "m": Buf(pt),
+            "mlen": Int(mlen, 8), "ad": Buf(ad), "adlen": Int(adlen, 8), "state": Buf(state, out=True),
+            "k": Buf(key)})
+        assert res.return_value == 0 and res.outputs[0] == nist.output
+        assert int.from_bytes(res.outputs[1], "little") == mlen + 8
+        assert res.outputs[2] == state, "the stored state must not change"
+        back = DRIVER.decrypt_from_state(fw, state, key, ad, nist.output)
+        assert back.ok and back.output == pt and back.length == mlen
+        forged = DRIVER.decrypt_from_state(fw, state, key, ad, DRIVER.flip_bit(nist.output, 8 * mlen + 5))
+        assert DRIVER.released_nothing(forged)
+
+
+# ------------------------------------------------------------------------------------ permutation
+@pytest.mark.parametrize("impl,target", PAIRS)
+@pytest.mark.parametrize("prim_id", IDS)
+def test_keyed_permutation_against_model(prim_id: str, impl: str, target: str) -> None:
+    fw = firmware(prim_id, impl, target)
+    rng = random.Random(f"perm/{prim_id}/{impl}")
+    key = rng.randbytes(fw.params["key_bytes"])
+    for steps in range(0, 1281, 128):
+        state = rng.randbytes(16)
+        got, _ = DRIVER.permute(fw, state, key, steps)
+        assert got == model.permute(prim_id, state, key, steps), f"P_{steps}"
+
+
+# -------------------------------------------------------------------------------------------- run
+def _opts(**kw) -> argparse.Namespace:
+    base = {"key": None, "nonce": None, "ad": None, "input": None, "decrypt": False}
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_run_contract() -> None:
+    fw = firmware("tinyjambu128", "ref-opt", "host")
+    v = kats("tinyjambu128")[600]
+    key, nonce, ad, pt, ct = (v.fields[f] for f in ("Key", "Nonce", "AD", "PT", "CT"))
+    out, _ = DRIVER.run(fw, _opts(key=key, nonce=nonce, ad=ad, input=pt))
+    assert out.hex().upper() == ct
+    out, _ = DRIVER.run(fw, _opts(key=key, nonce=nonce, ad=ad, input=ct, decrypt=True))
+    assert out.hex().upper() == pt
+    bad = DRIVER.flip_bit(bytes.fromhex(ct), 70).hex()
+    with pytest.raises(AuthenticationFailed, match="authentication failed") as e:
+        DRIVER.run(fw, _opts(key=key, nonce=nonce, ad=ad, input=bad, decrypt=True))
+    assert isinstance(e.value, UsageError)
+    empty, _ = DRIVER.run(fw, _opts(key=key, nonce=nonce, input=""))
+    assert empty == model.encrypt("tinyjambu128", bytes.fromhex(key), bytes.fromhex(nonce), b"", b"")
+    with pytest.raises(UsageError, match="--nonce"):
+        DRIVER.run(fw, _opts(key=key, input=pt))
+    with pytest.raises(UsageError, match="expected 12 bytes"):
+        DRIVER.run(fw, _opts(key=key, nonce=nonce[:-2], input=pt))
+    with pytest.raises(UsageError, match="at least"):
+        DRIVER.run(fw, _opts(key=key, nonce=nonce, input="0011", decrypt=True))
+
+
+# ---------------------------------------------------------------------------------- issue targets
+ISSUE_TARGETS = {   # issue 7, ATmega128: cycles
+    "tinyjambu128": {"P_640": 1800, "P_1024": 2900, "encrypt-8B": 20000, "encrypt-8B+I": 11000,
+                     "encrypt-128B": 105000},
+}
+
+
+def test_avr_fast_meets_the_issue_targets() -> None:
+    fw = firmware("tinyjambu128", "avr-fast", "avr")
+    ops = {o.op: o.result.cycles for o in DRIVER.bench(fw)}
+    assert {"encrypt-0B", "encrypt-8B", "encrypt-16B", "encrypt-64B", "encrypt-128B", "decrypt-8B", "init-state",
+            "encrypt-8B+I", "decrypt-8B+I", "P_640", "P_1024"} == set(ops)
+    for op, limit in ISSUE_TARGETS["tinyjambu128"].items():
+        assert 0 < ops[op] <= limit, f"{op}: {ops[op]} cycles, target {limit}"
