@@ -43,8 +43,7 @@ static void round32(uint32_t *y, const uint32_t *x, int odd)
 
 static void ks32(uint32_t *rk, const uint8_t *key, unsigned key_bytes)
 {
-    static const uint8_t first[3] = {0, 1, 2};      /* C1 = CK1, CK2, CK3 for 128/192/256-bit keys */
-    unsigned c = first[(key_bytes - 16u) / 8u];
+    unsigned c = (key_bytes - 16u) / 8u;            /* C1 = CK1, CK2 or CK3 for 128/192/256-bit keys */
     uint32_t w[4][4], kr[4], t[4];
     aria_load_key(w[0], kr, key, key_bytes);
     /* W1 = FO(W0, C1) ^ KR, W2 = FE(W1, C2) ^ W0, W3 = FO(W2, C3) ^ W1 */
