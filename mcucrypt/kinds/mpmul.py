@@ -4,7 +4,8 @@ API (META.yml `functions`):
   mul(r, a, b)              r = a * b; a and b hold n = bits/32 little-endian 32-bit limbs, r 2n limbs
   mul_n(r, a, b, nwords)    the same for any even nwords from 2 to 64 (64..2048 bits): optional, for the
                             scalable implementations (one code for every length); the others list
-                            `ops: [mul]` in META.yml
+                            `ops: [mul]` in META.yml. The differential test gives it every multiple of
+                            64 bits, each instance the lengths above the next smaller one
 Instance parameter: bits (256, 512, 1024, 2048).
 Vector fields: Id, A, B, P, big-endian hex (A and B of bits/4 digits, P of bits/2).
 The model module provides mul(a, b) on Python integers.
@@ -133,14 +134,24 @@ class MpmulDriver(KindDriver):
             raise Mismatch(f"bench: mul gave a wrong product for a={a:x} b={b:x}")
         return [BenchOp("mul", 4 * words, res)]
 
-    def _mul_n_cases(self, rng: random.Random, trials: int) -> Iterator[tuple[int, int, int]]:
-        """(words, a, b) for mul_n. With 50 trials or more: every length from 64 to 2048 bits, each with
-        the all-ones square (the longest carry chains) and trials // 50 random pairs (a fixed sample:
-        32 lengths times every trial would make the slow boards' runs long without covering the
-        length logic any better). With fewer trials (the fuzzer's single cases), ``trials`` lengths
-        drawn at random, one random pair each."""
+    @staticmethod
+    def mul_n_lengths(fw: Firmware) -> tuple[int, ...]:
+        """The lengths (in words) this instance's differential test gives mul_n: the multiples of 64
+        bits above the next smaller instance, up to its own (mpmul256: 64..256 bits, mpmul512:
+        320..512, mpmul1024: 576..1024, mpmul2048: 1088..2048), so that an implementation's four
+        instances together cover every multiple of 64 bits from 64 to 2048 once."""
+        bits = fw.params["bits"]
+        smaller = [p["bits"] for p in fw.impl.primitive.instances.values() if p["bits"] < bits]
+        below = max(smaller, default=0)
+        return tuple(w for w in MUL_N_WORDS if below < 32 * w <= bits)
+
+    def _mul_n_cases(self, fw: Firmware, rng: random.Random, trials: int) -> Iterator[tuple[int, int, int]]:
+        """(words, a, b) for mul_n. With 50 trials or more: at every length of mul_n_lengths, the
+        all-ones square (the longest carry chains) and trials // 50 random pairs (a fixed sample: the
+        length logic needs breadth, not depth). With fewer trials (the fuzzer's single cases),
+        ``trials`` lengths drawn from all of 64..2048 bits, one random pair each."""
         if trials >= 50:
-            for words in MUL_N_WORDS:
+            for words in self.mul_n_lengths(fw):
                 m = (1 << (32 * words)) - 1
                 yield words, m, m
                 for _ in range(trials // 50):
@@ -159,7 +170,7 @@ class MpmulDriver(KindDriver):
             self._expect(fw, what, "mul", a, b, words, model.mul(a, b))
         run = len(cases)
         if fw.has("mul_n"):
-            for w, a, b in self._mul_n_cases(rng, trials):
+            for w, a, b in self._mul_n_cases(fw, rng, trials):
                 self._expect(fw, f"mul_n at {32 * w} bits", "mul_n", a, b, w, model.mul(a, b))
                 run += 1
         return run

@@ -1,8 +1,8 @@
 /* ARIA key schedule for the constant-time implementation (rv32-ct).
  *
  * The three Feistel-like rounds of the key schedule go through the constant-time core of aria_ct.S
- * (the key is a secret: no table may be indexed by it), the rotations and the decryption keys are the
- * word code of aria_words.h: nothing here depends on data for its timing or addresses.
+ * (the key is a secret: no table may be indexed by it); the rotations and the decryption keys are the
+ * assembly of aria_ks.S: nothing here depends on data for its timing or addresses.
  *
  * The core's S-box circuit computes Out(inv(In(x))) with the S-boxes' additive constants removed
  * (gen_ct.py): lanes of SB3/SB4 expect x ^ 0x63 / x ^ 0xE2 at their input, and lanes of SB1/SB2 lack a
@@ -57,7 +57,7 @@ static void spec_keys(uint32_t *rk, const uint8_t *key, unsigned key_bytes)
             w[j + 1][i] ^= j == 0 ? kr[i] : w[j - 1][i];
         }
     }
-    aria_expand(rk, (const uint32_t (*)[4])w, 8u + key_bytes / 4u);
+    MCU_FN(aria, expand)(rk, &w[0][0], 8u + key_bytes / 4u);
 }
 
 /* Fold the S-box constants into spec round keys (encryption or decryption keys alike: both run the
@@ -91,7 +91,7 @@ static void fold_constants(uint32_t *rk, unsigned rounds)
     void MCU_FN(id, keyschedule_dec)(uint32_t *rk, const uint8_t *key)                          \
     {                                                                                           \
         spec_keys(rk, key, key_bytes);                                                          \
-        aria_reverse_keys(rk, 8u + (key_bytes) / 4u);                                           \
+        MCU_FN(aria, reverse)(rk, 8u + (key_bytes) / 4u);                                           \
         fold_constants(rk, 8u + (key_bytes) / 4u);                                              \
     }
 

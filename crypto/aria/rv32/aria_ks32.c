@@ -2,8 +2,8 @@
  * of aria_t32.S, writing round keys as 16-byte strings in specification order (read as little-endian
  * words, exactly the state layout of aria_ttable.S).
  *
- * The three Feistel-like rounds that make W1..W3 use the same T-table round as the cipher; the 128-bit
- * rotations and the decryption keys come from aria_words.h. Compiled with Zbb, byte swaps become rev8.
+ * The three Feistel-like rounds that make W1..W3 use the same T-table round as the cipher; the round-key
+ * expansion (the 128-bit rotations) and the decryption keys are the assembly of aria_ks.S.
  * The T-table look-ups are indexed by key bytes: secret-dependent addresses, like the cipher's. */
 #include <stdint.h>
 
@@ -58,7 +58,7 @@ static void ks32(uint32_t *rk, const uint8_t *key, unsigned key_bytes)
             w[j + 1][i] ^= j == 0 ? kr[i] : w[j - 1][i];
         }
     }
-    aria_expand(rk, (const uint32_t (*)[4])w, 8u + key_bytes / 4u);
+    MCU_FN(aria, expand)(rk, &w[0][0], 8u + key_bytes / 4u);
 }
 
 #define ARIA_KS_API(id, key_bytes)                                                              \
@@ -69,7 +69,7 @@ static void ks32(uint32_t *rk, const uint8_t *key, unsigned key_bytes)
     void MCU_FN(id, keyschedule_dec)(uint32_t *rk, const uint8_t *key)                          \
     {                                                                                           \
         ks32(rk, key, key_bytes);                                                               \
-        aria_reverse_keys(rk, 8u + (key_bytes) / 4u);                                           \
+        MCU_FN(aria, reverse)(rk, 8u + (key_bytes) / 4u);                                           \
     }
 
 ARIA_KS_API(aria128, 16)

@@ -1,6 +1,6 @@
 /* Declarations shared by the rv32 ARIA sources: the public API (the same as ref/aria.h, repeated here so
  * that every header these sources include lives beside them), the 32-bit T-tables of aria_t32.S and
- * the constant-time core of aria_ct.S. */
+ * the key-schedule back ends of aria_ks.S and the constant-time core of aria_ct.S. */
 #ifndef MCUCRYPT_ARIA_RV32_H
 #define MCUCRYPT_ARIA_RV32_H
 #include <stdint.h>
@@ -23,6 +23,10 @@ extern const uint32_t MCU_FN(aria, t32)[1024];
 /* The constant-time core of aria_ct.S: `rounds` rounds from in to out (16-byte blocks, any alignment)
  * with round keys rk in the folded-constant form of aria_ct_ks.c. ctl = rounds | ARIA_CT_EVEN (first
  * round is SL2) | ARIA_CT_CIPHER (last round without diffusion, then the final key rk[rounds]). */
+/* aria_ks.S: rk[0..rounds] from W0..W3 (w: 16 words), and encryption keys to decryption keys in place. */
+void MCU_FN(aria, expand)(uint32_t *rk, const uint32_t *w, uint32_t rounds);
+void MCU_FN(aria, reverse)(uint32_t *rk, uint32_t rounds);
+
 #define ARIA_CT_EVEN 0x100u
 #define ARIA_CT_CIPHER 0x200u
 void MCU_FN(aria, ct_core)(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t ctl);

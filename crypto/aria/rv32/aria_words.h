@@ -1,7 +1,8 @@
 /* Word-level ARIA helpers shared by the C key schedules of the rv32 implementations (aria_ks32.c for
  * rv32-fast/rv32-zbb, aria_ct_ks.c for rv32-ct). A 16-byte ARIA value is four little-endian words
  * (word w holds bytes 4w..4w+3, byte 4w in bits 0..7), the state layout of the assembly. Every function
- * here runs in time independent of its data. */
+ * here runs in time independent of its data. The round-key expansion and the decryption keys are in
+ * assembly (aria_ks.S). */
 #ifndef MCUCRYPT_ARIA_WORDS_H
 #define MCUCRYPT_ARIA_WORDS_H
 #include <stdint.h>
@@ -64,50 +65,6 @@ static inline void aria_load_key(uint32_t *w0, uint32_t *kr, const uint8_t *key,
     for (unsigned i = 0; i < 4; i++) {
         w0[i] = aria_load32_le(key + 4 * i);
         kr[i] = 4u * i + 16u < key_bytes ? aria_load32_le(key + 16 + 4 * i) : 0u;
-    }
-}
-
-/* The round keys from W0..W3 (RFC 5794, section 2.2): ek(4g+i+1) = W(i) ^ (W(i+1 mod 4) >>> n_g),
- * n_g = 19, 31, 67 (<<< 61), 97 (<<< 31), 109 (<<< 19), for k = 0..rounds. The rotations act on
- * big-endian 128-bit values: W is byte-swapped into big-endian words once, rotated with word shifts,
- * and each word swapped back before the XOR. (Unrolling this with constant shifts saves ~4% of the key
- * schedule for ~2 KB of code: not worth it.) */
-static inline void aria_expand(uint32_t *rk, const uint32_t w[4][4], unsigned rounds)
-{
-    static const uint8_t rot[5] = {19, 31, 67, 97, 109};
-    uint32_t be[4][4];
-    for (unsigned j = 0; j < 4; j++) {
-        for (unsigned i = 0; i < 4; i++) {
-            be[j][i] = aria_bswap32(w[j][i]);
-        }
-    }
-    for (unsigned k = 0; k <= rounds; k++) {
-        unsigned n = rot[k / 4u], q = n / 32u, r = n % 32u;     /* r is never 0 */
-        const uint32_t *a = w[k % 4u], *b = be[(k + 1u) % 4u];
-        for (unsigned i = 0; i < 4; i++) {
-            uint32_t hi = b[(i + 4u - q) % 4u], lo = b[(i + 3u - q) % 4u];
-            rk[4 * k + i] = a[i] ^ aria_bswap32((hi >> r) | (lo << (32u - r)));
-        }
-    }
-}
-
-/* Encryption keys to decryption keys in place: dk1 = ek(n+1), dk(i) = A(ek(n+2-i)), dk(n+1) = ek1. */
-static inline void aria_reverse_keys(uint32_t *rk, unsigned rounds)
-{
-    for (unsigned i = 0, j = rounds; i <= j; i++, j--) {
-        uint32_t a[4], b[4];
-        for (unsigned w = 0; w < 4; w++) {
-            a[w] = rk[4 * i + w];
-            b[w] = rk[4 * j + w];
-        }
-        if (i != 0) {
-            aria_diffuse(a);
-            aria_diffuse(b);
-        }
-        for (unsigned w = 0; w < 4; w++) {
-            rk[4 * i + w] = b[w];
-            rk[4 * j + w] = a[w];
-        }
     }
 }
 

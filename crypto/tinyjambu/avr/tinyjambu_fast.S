@@ -167,11 +167,11 @@
 .endm
 
 /* After a chunk: count it, return when it was the last. */
-.macro TJ_NEXT
+.macro TJ_NEXT core
     dec COUNTER
-    brne 1f
+    brne .L\core\()_more\@
     ret
-1:
+.L\core\()_more\@:
 .endm
 
 /* The permutation proper, a subroutine shared by both entries below: P_(128 * r0) on the state in
@@ -187,17 +187,17 @@
 .L\core\()_loop:
     TJ_CHUNK 0, \kw
     .if \nchunks > 1
-    TJ_NEXT
+    TJ_NEXT \core
     TJ_CHUNK 1, \kw
     .endif
     .if \nchunks > 2
-    TJ_NEXT
+    TJ_NEXT \core
     TJ_CHUNK 2, \kw
     .endif
     dec COUNTER
-    breq 1f
+    breq .L\core\()_return
     rjmp .L\core\()_loop
-1:
+.L\core\()_return:
     ret
     .size \core, . - \core
 .endm
@@ -350,9 +350,9 @@
     sbiw r24, 1
     std Y + FP_N_L, r24
     std Y + FP_N_H, r25
-    breq 1f
+    breq .L\blocks\()_store
     rjmp .L\blocks\()_block
-1:
+.L\blocks\()_store:
     ldd r30, Y + FP_STATE_L
     ldd r31, Y + FP_STATE_H
     .irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15

@@ -153,9 +153,9 @@
 
 .macro TJR_NEXT name
     dec r27
-    brne 1f
+    brne .L\name\()_more\@
     rjmp .L\name\()_done
-1:
+.L\name\()_more\@:
 .endm
 
 /* One permutation; the loop body is nchunks chunks of 128 steps (1, 3 or 2: whole cycles of the key). */
