@@ -30,7 +30,6 @@ file is written; the firmware itself is checked by the RFC vectors and the diffe
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 
