@@ -114,7 +114,11 @@ def build(target: str, sources: Sequence[Path | str], *, name: str, impl: str | 
             objects.append(str(obj))
         tmp_out = out.with_name(f"{out.name}.{private}")
         tmp_map = map_path.with_name(f"{map_path.name}.{private}")
-        _run([t.cc, *flags, *objects, *ldflags, f"-Wl,-Map={tmp_map}", "-o", str(tmp_out)],
+        # GCC picks libgcc by -march/-mabi among its multilibs, and there is none for ISA extensions:
+        # an rv32imac_zbb link would fall back to the rv64 default. The objects are already compiled for
+        # the declared ISA; the link only needs the base library.
+        link_flags = [f if not f.startswith("-march=") else f"-march={t.default_isa}" for f in flags]
+        _run([t.cc, *link_flags, *objects, *ldflags, f"-Wl,-Map={tmp_map}", "-o", str(tmp_out)],
              f"linking {name} for {target}")
         os.replace(tmp_map, map_path)
         os.replace(tmp_out, out)

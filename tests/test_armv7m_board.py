@@ -206,6 +206,14 @@ def test_canary_smash_is_a_fault(kernels: Armv7mBoard) -> None:
         kernels.call("overrun", (Buf(bytes(16)), 16))
 
 
+def test_stack_high_water_and_overflow(faults: Armv7mBoard) -> None:
+    assert faults.call("stack_hog", (1024,)).stack_bytes == 1024
+    whole = faults._stack_top - faults._free_start          # no buffers: the stack may take all free SRAM
+    assert faults.call("stack_hog", (whole - 16,)).stack_bytes == whole - 16
+    with pytest.raises(BoardFault, match="stack overflow"):
+        faults.call("stack_hog", (whole,))
+
+
 def test_determinism(kernels: Armv7mBoard) -> None:
     state = bytes(range(64))
     first = kernels.call("speed_kernel", (Buf(state, out=True), 3))

@@ -54,8 +54,10 @@ class ElfImage:
                     value = sym["st_value"]
                     self.symbols.setdefault(sym.name, value)
                     self.sizes.setdefault(sym.name, sym["st_size"])
+                    # Linker-script symbols (__mcu_free_start, __global_pointer$) mark memory, not code:
+                    # naming a fault after them would mislead.
                     if sym["st_info"]["type"] in ("STT_FUNC", "STT_NOTYPE", "STT_OBJECT") and \
-                            not sym.name.startswith(("$", ".L")):
+                            not sym.name.startswith(("$", ".L", "__mcu_", "__global_pointer")):
                         funcs.append((value & ~1 if sym["st_info"]["type"] == "STT_FUNC" else value,
                                       sym.name))
             funcs.sort()

@@ -14,7 +14,7 @@
  *   M (6 XORs), P (byte permutations inside three of the words), M (6 XORs), 4 round-key words.
  * That replaces the paper's 16 byte registers and ~100 byte XORs per round with word operations: the
  * 32-bit T-table idea of Stoffelen's AES on RISC-V (LATINCRYPT 2019) applied to ARIA's factorisation
- * A = M.P.M.D (the word-oriented form given by ARIA's designers). Each look-up costs 5 instructions:
+ * A = M.P.M.D (the word-oriented form of 32-bit ARIA software). Each look-up costs 5 instructions:
  * shift, mask to a word index (0x3fc), add the table base, lw, xor. The four tables sit contiguously
  * and the base register points at their middle, so the lw immediate (-2048, -1024, 0, 1024) selects
  * the table at no cost. Loads are scheduled two apart from their uses: the E31's lw has a 2-cycle
@@ -25,7 +25,7 @@
  *
  * Register map (both variants):
  *   a0 out            a1 in, then state word Y2       a2 rk (advances 32 bytes a round pair)
- *   a3 end: rk value after the last odd round          a4 TB = table base + 2048
+ *   a3 END = &ek(n), the key the last odd round adds    a4 TB = table base + 2048
  *   t3..t6 state words X0..X3 (input of odd rounds)     a6, a7, a1, t0  state words Y0..Y3
  *   t1, t2, T3 look-up temporaries; T3 = a5 with Zbb, s0 (saved on the stack) on RV32I, where a5
  *   holds the byte-swap mask 0x00ff00ff.

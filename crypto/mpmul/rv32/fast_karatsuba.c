@@ -13,7 +13,7 @@
  * branch or an address; the 512-bit kernel is straight-line code.
  *
  * Scratch lives on the stack: 2h words for |a0 - a1| and |b0 - b1|, 2h for M and 2h + 1 for the middle
- * term (2048 bits: 772 bytes, plus the 1024-bit call's 388).
+ * term (1024 bits: 388 bytes; 2048 bits: 772, plus the 1024-bit call's).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -75,10 +75,14 @@ static void combine(uint32_t *r, const uint32_t *m, uint32_t sub, size_t h, uint
 
 typedef void (*mul_fn)(uint32_t *r, const uint32_t *a, const uint32_t *b);
 
-/* One Karatsuba level over half-size products ``half`` (h = half the operand words; h <= 32). */
-static void karatsuba(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t h, mul_fn half)
+/* Scratch words one level needs: |a0 - a1|, |b0 - b1| (h each), M (2h), the middle term (2h + 1). */
+#define KARATSUBA_SCRATCH(h) (6 * (h) + 1)
+
+/* One Karatsuba level over half-size products ``half`` (h = half the operand words). */
+static void karatsuba(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t h, mul_fn half,
+                      uint32_t *scratch)
 {
-    uint32_t da[32], db[32], m[64], mid[65];
+    uint32_t *da = scratch, *db = da + h, *m = db + h, *mid = m + 2 * h;
     uint32_t sa = absdiff(da, a, a + h, h);
     uint32_t sb = absdiff(db, b, b + h, h);
     half(r, a, b);                         /* L */
@@ -89,10 +93,12 @@ static void karatsuba(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t 
 
 void MCU_FN(mpmul1024, mul)(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
-    karatsuba(r, a, b, 16, MCU_FN(mpmul512, mul));
+    uint32_t scratch[KARATSUBA_SCRATCH(16)];
+    karatsuba(r, a, b, 16, MCU_FN(mpmul512, mul), scratch);
 }
 
 void MCU_FN(mpmul2048, mul)(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
-    karatsuba(r, a, b, 32, MCU_FN(mpmul1024, mul));
+    uint32_t scratch[KARATSUBA_SCRATCH(32)];
+    karatsuba(r, a, b, 32, MCU_FN(mpmul1024, mul), scratch);
 }

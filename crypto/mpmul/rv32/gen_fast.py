@@ -60,6 +60,115 @@ def comba(p: Program, a: list, b: list, store, *, after_column=None) -> None:
     store(2 * n - 1, acc.pop(2 * n - 1))
 
 
+# --- the xmul64 custom instructions (paper 000 section 4.2; docs/board-rv32.md) -----------------------
+
+def mulu64(p: Program, a: str, b: str, comment: str) -> tuple[str, str]:
+    """{hi, lo} = a * b in one multiplier pass."""
+    lo, hi = p.new("lo"), p.new("hi")
+    p.emit(".insn r CUSTOM_0, 0, 0, {d0}, {s0}, {s1}", "mul", (lo, hi), (a, b), comment, pair=True,
+           interp=lambda x, y: ((x * y) & 0xFFFFFFFF, (x * y) >> 32))
+    return lo, hi
+
+
+def maddu(p: Program, a: str, b: str, add: str, acc: str, comment: str) -> tuple[str, str]:
+    """{hi, lo} = a * b + add + acc, acc's register becoming lo (it must die here)."""
+    lo, hi = p.new("c"), p.new("hi")
+    p.emit(".insn r4 CUSTOM_1, 0, 0, {d0}, {s0}, {s1}, {s2}", "mul", (lo, hi), (a, b, add, acc), comment,
+           pair=True, tied=acc,
+           interp=lambda x, y, z, w: ((x * y + z + w) & 0xFFFFFFFF, (x * y + z + w) >> 32))
+    return lo, hi
+
+
+def addc(p: Program, a: str, b: str, comment: str) -> tuple[str, str]:
+    """(sum, carry) = a + b."""
+    s, c = p.new("c"), p.new("k")
+    p.emit(".insn r CUSTOM_0, 1, 0, {d0}, {s0}, {s1}", "alu", (s, c), (a, b), comment, pair=True,
+           interp=lambda x, y: ((x + y) & 0xFFFFFFFF, (x + y) >> 32))
+    return s, c
+
+
+def comba_x(p: Program, a: list, b: list, store, *, after_column=None) -> None:
+    """Product scanning with xmul64: each product is one maddu into the column's low word, whose high
+    word (carries included) is added to the next word by one addc, and that carry counted by one add:
+    three instructions and one multiplier pass per product, against eight and two.
+    The accumulator words that maddu will consume are kept in even registers (maddu writes a pair)."""
+    n = len(a)
+    acc: dict[int, str] = {}
+    for k in range(2 * n - 1):
+        for i in range(max(0, k - n + 1), min(k, n - 1) + 1):
+            ai, bj = a[i](), b[k - i]()
+            what = f"a[{i}]*b[{k - i}]"
+            if k not in acc:
+                lo, hi = mulu64(p, ai, bj, what)
+            else:
+                lo, hi = maddu(p, ai, bj, "%zero", acc[k], f"column {k} += {what}")
+            acc[k] = lo
+            if k + 1 not in acc:
+                acc[k + 1] = hi
+            elif k + 2 == 2 * n:        # the top word cannot carry out
+                acc[k + 1] = p.alu("add", acc[k + 1], hi, f"column {k + 1} += hi", hint="c")
+            else:
+                s, c = addc(p, acc[k + 1], hi, f"column {k + 1} += hi")
+                acc[k + 1] = s
+                acc[k + 2] = c if k + 2 not in acc else p.alu("add", acc[k + 2], c, f"column {k + 2} += carry", hint="c")
+        store(k, acc.pop(k))
+        if after_column is not None:
+            after_column(k)
+        # the next column's low word must sit in an even register for maddu
+        nxt = acc.get(k + 1)
+        if nxt is not None and k + 1 < 2 * n - 1 and not _even_made(p, nxt):
+            d = p.new("c")
+            p.emit("mv {d0}, {s0}", "alu", (d,), (nxt,), f"column {k + 1} into an even register", even=True)
+            acc[k + 1] = d
+    store(2 * n - 1, acc.pop(2 * n - 1))
+
+
+def _even_made(p: Program, v: str) -> bool:
+    """Is v the first destination of a pair op or an op constrained to an even register?"""
+    for op in reversed(p.ops):
+        if v in op.dsts:
+            return (op.pair and op.dsts[0] == v) or op.even
+    return False
+
+
+def rows_x(p: Program, a: list, b: list, store) -> None:
+    """Operand scanning with maddu: row i adds a_i * b to the result words r_i .. r_(i+n), one maddu per
+    product, {hi, r_(i+j)} = a_i b_j + hi_prev + r_(i+j): the carry of every addition stays in the
+    high word, which the next product takes as its addend, so a row is a chain of maddu and nothing
+    else (the chain costs nothing: the multiplier runs one pass at a time anyway). The n result words a
+    row works on live in even registers (maddu writes a pair); a word is stored as soon as it is final.
+    Row 0 adds into zeroed registers."""
+    n = len(a)
+    r: dict[int, str] = {}
+    for i in range(n):
+        ai = a[i]()
+        carry = "%zero"
+        for j in range(n):
+            bj = b[j]()
+            k = i + j
+            if k not in r:
+                r[k] = p.li(0, f"r[{k}] starts at zero", hint="c")
+                p.ops[-1].even = True
+            lo, hi = maddu(p, ai, bj, carry, r[k], f"{{hi, r[{k}]}} += a[{i}]*b[{j}] + carry")
+            r[k] = lo
+            carry = hi
+        store(i, r.pop(i))
+        top = p.new("c")
+        p.emit("mv {d0}, {s0}", "alu", (top,), (carry,), f"r[{i + n}] = the row's carry, in an even register",
+               even=True)
+        r[i + n] = top
+    for k in range(n, 2 * n):
+        store(k, r.pop(k))
+
+
+def kernel256x() -> Program:
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
+    a = loader(p, "%a", "a", 8, "a")
+    b = loader(p, "%b", "b", 8, "b")
+    rows_x(p, a, b, lambda k, v: p.sw(v, "%r", "r", 4 * k, f"r[{k}]"))
+    return p
+
+
 def loader(p: Program, base: str, buf: str, n: int, name: str, offset: int = 0) -> list:
     cache: dict[int, str] = {}
 

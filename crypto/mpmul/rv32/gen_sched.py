@@ -40,6 +40,7 @@ class Op:
     pair: bool = False          # dsts are an (even, odd) register pair
     tied: str | None = None     # a source that must share the first destination's register
     interp: object = None       # for gen_sched.interpret: f(*sources) -> destination values
+    even: bool = False          # the (single) destination must be an even register (a future pair)
     index: int = 0
     preds: set[int] = field(default_factory=set)
 
@@ -58,8 +59,8 @@ class Program:
         return f"%{hint}{self._n}"
 
     def emit(self, fmt: str, kind: str, dsts=(), srcs=(), comment: str = "", mem=None, pair=False,
-             tied=None, interp=None) -> Op:
-        op = Op(fmt, kind, tuple(dsts), tuple(srcs), comment, mem, pair, tied, interp)
+             tied=None, interp=None, even=False) -> Op:
+        op = Op(fmt, kind, tuple(dsts), tuple(srcs), comment, mem, pair, tied, interp, even)
         op.index = len(self.ops)
         self.ops.append(op)
         return op
@@ -170,6 +171,15 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
     emitted = 0
     first = 0                           # lowest index not yet emitted
 
+    pairish: set[str] = {d for op in ops for d in op.dsts[:1] if op.pair or op.even}
+
+    def reserved_partner() -> set[str]:
+        out = set()
+        for v, r in phys.items():
+            if v in pairish and owner.get(r) == v and NUM[r] % 2 == 0 and NUM[r]:
+                out.add(ABI[NUM[r] + 1])
+        return out
+
     def issue_time(op: Op, dregs: list[str]) -> int:
         x = t
         for s in op.srcs:
@@ -200,6 +210,9 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
             return [r0, r1]
         if not op.dsts:
             return []
+        # keep the odd partner of a live even-register accumulator free for as long as possible: it
+        # is where the pair instruction that consumes the accumulator will write its high word
+        pool = sorted(pool, key=lambda r: r in reserved_partner())
         cand = dying + pool
         if op.pair:
             for r0 in cand:
@@ -212,6 +225,8 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
             return None
         out = []
         for r in cand:
+            if op.even and (NUM[r] % 2 or NUM[r] == 0):
+                continue
             if r not in out:
                 out.append(r)
             if len(out) == len(op.dsts):
@@ -318,6 +333,7 @@ def interpret(prog: Program, memory: dict[str, dict[int, int]], regs: dict[str, 
     does not involve the scheduler). ``memory`` maps a buffer name to {byte offset: word}."""
     M = 0xFFFFFFFF
     val = dict(regs)
+    val.setdefault("%zero", 0)
     for op in prog.ops:
         mnem = op.fmt.split()[0]
         s = [val[x] for x in op.srcs]
@@ -340,6 +356,8 @@ def interpret(prog: Program, memory: dict[str, dict[int, int]], regs: dict[str, 
             r = [s[0] | s[1]]
         elif mnem == "and":
             r = [s[0] & s[1]]
+        elif mnem == "mv":
+            r = [s[0]]
         elif mnem == "neg":
             r = [(-s[0]) & M]
         elif mnem == "li":

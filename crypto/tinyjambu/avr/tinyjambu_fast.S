@@ -243,8 +243,9 @@
  *             uint8_t *out, uint16_t nblocks, uint8_t mode)            (tinyjambu_perm.h; nblocks >= 1)
  * The mode of operation over whole 4-byte blocks with the state in registers from the first block to
  * the last: per block, frame bits into state byte 4 (bits 36..38), the permutation, then absorb the
- * input word into state bytes 12..15 and/or write keystream-masked output (the keystream, state bytes
- * 8..11, is the complement of the registers). Arguments arrive in r24.. r10 per the avr-gcc ABI; after
+ * input word into state bytes 12..15 (mode 0), or also write it masked with the keystream (1, encrypt),
+ * or unmask it and absorb the result (2, decrypt); the keystream, state bytes 8..11, is the complement
+ * of the registers. Arguments arrive in r24.. r10 per the avr-gcc ABI; after
  * the pushes they live in a frame that Y points to (SP after the last push), because the permutation
  * needs every other register:
  *   Y+1 chunks  Y+2 frame  Y+3:4 key (hi:lo)  Y+5:6 state  Y+9:10 in  Y+11:12 out  Y+13:14 nblocks
@@ -267,7 +268,6 @@
 #define IO_SPH 0x3e
 #define TJ_ENCRYPT 1
 #define TJ_DECRYPT 2
-#define TJ_SQUEEZE 3
 
 .macro TJ_BLOCKS core, blocks
     .section .text.\blocks, "ax", @progbits
@@ -309,8 +309,6 @@
     breq .L\blocks\()_encrypt
     cpi r18, TJ_DECRYPT
     breq .L\blocks\()_decrypt
-    cpi r18, TJ_SQUEEZE
-    breq .L\blocks\()_squeeze
     .irp i, 0,1,2,3                 /* absorb: s3 ^= in */
     ld r19, X+
     eor SB(0, 12 + \i), r19
@@ -332,13 +330,6 @@
     com r19
     st Z+, r19
     eor SB(0, 12 + \i), r19
-    .endr
-    rjmp .L\blocks\()_next
-.L\blocks\()_squeeze:
-    .irp i, 0,1,2,3                 /* out = s2 = ~x2 */
-    mov r19, SB(0, 8 + \i)
-    com r19
-    st Z+, r19
     .endr
 .L\blocks\()_next:
     std Y + FP_IN_L, r26

@@ -13,9 +13,8 @@
  * blocks(state, key, steps, frame, in, out, nblocks, mode): optional (TJ_ASM_BLOCKS=1, avr-fast): nblocks
  *   whole 4-byte blocks of the mode in one call, each: state bits 36..38 ^= frame (frame = bits << 4),
  *   P_steps, then by mode TJ_ABSORB: s[3] ^= in word; TJ_ENCRYPT: s[3] ^= in word, out word = in ^ s[2];
- *   TJ_DECRYPT: out word = in ^ s[2], s[3] ^= out word; TJ_SQUEEZE: out word = s[2] (s[2] the
- *   specification word). The state stays in registers from block to block. Implementations without it
- *   get the same from a loop over perm in tinyjambu.c. */
+ *   TJ_DECRYPT: out word = in ^ s[2], s[3] ^= out word (s[2] the specification word). The state stays
+ *   in registers from block to block. Without it, tinyjambu.c does the same with a loop over perm. */
 #ifndef MCUCRYPT_TINYJAMBU_PERM_H
 #define MCUCRYPT_TINYJAMBU_PERM_H
 #include <stdint.h>
@@ -32,7 +31,6 @@
 #define TJ_ABSORB 0
 #define TJ_ENCRYPT 1
 #define TJ_DECRYPT 2
-#define TJ_SQUEEZE 3
 
 typedef void (*tj_perm_fn)(uint32_t *state, const uint8_t *key, uint16_t steps);
 typedef void (*tj_blocks_fn)(uint32_t *state, const uint8_t *key, uint16_t steps, uint8_t frame,
