@@ -6,6 +6,7 @@ fixed inputs (the cycle figures). Jobs run in parallel processes; every figure i
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -77,16 +78,26 @@ def select_jobs(catalog: Catalog, prims: Iterable[str] = (), impls: Iterable[str
 
 
 def kat_status(fw: Firmware) -> str:
+    """pass / fail / n/a of the official vectors on this image. The verdict is cached beside the image,
+    keyed by the image (whose name is the hash of every input) and the vector files' contents, so
+    `mcucrypt run` can pick the fastest verified implementation without re-running thousands of vectors."""
     driver = driver_for(fw.impl.primitive.kind)
     vectors = driver.vectors(fw.impl.primitive, fw.prim_id)
     if not vectors:
         return "n/a"
+    files = sorted({v.file for v in vectors})
+    key = hashlib.sha256(b"".join(f.read_bytes() for f in files) + fw.prim_id.encode()).hexdigest()[:16]
+    cache = fw.image.path.with_name(f"{fw.image.path.stem}.kat-{fw.prim_id}-{key}")
+    if cache.is_file():
+        return cache.read_text().strip()
     try:
         for v in vectors:
             driver.check_vector(fw, v)
+        verdict = "pass"
     except Mismatch:
-        return "fail"
-    return "pass"
+        verdict = "fail"
+    cache.write_text(verdict + "\n")
+    return verdict
 
 
 def run_job(job: Job) -> list[BenchRecord]:

@@ -56,7 +56,9 @@ class ElfImage:
                     self.sizes.setdefault(sym.name, sym["st_size"])
                     # Linker-script symbols (__mcu_free_start, __global_pointer$) mark memory, not code:
                     # naming a fault after them would mislead.
+                    # Absolute symbols (region lengths, __stack) are numbers, not places.
                     if sym["st_info"]["type"] in ("STT_FUNC", "STT_NOTYPE", "STT_OBJECT") and \
+                            sym["st_shndx"] != "SHN_ABS" and \
                             not sym.name.startswith(("$", ".L", "__mcu_", "__global_pointer")):
                         funcs.append((value & ~1 if sym["st_info"]["type"] == "STT_FUNC" else value,
                                       sym.name))

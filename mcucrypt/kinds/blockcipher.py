@@ -7,6 +7,12 @@ of keyschedule (the entry point of implementations that process several blocks a
 bitsliced across blocks); when an implementation has it, the vectors are also run through it (the
 vector's block in several positions of a longer input), the differential test compares it with the model
 on random lengths, and the benchmark adds an `encrypt_blocks-<n>B` record over BLOCKS_BENCH blocks.
+Optional: ctr(out, in, len, rk, iv), counter mode as NIST SP 800-38A (iv is the initial counter block,
+its last 4 bytes a big-endian counter incremented modulo 2^32; rk from keyschedule); when an
+implementation has it, the differential test compares it with the model on random lengths, the constant-
+time check calls it (in and rk secret, iv and len public) and the benchmark adds `ctr-<n>B` records.
+Counter-mode vectors (fields Id, Key, IV, PT, CT; PT and CT of any length) are checked through ctr when
+the implementation has it and, for every implementation, through encrypt on the counter blocks.
 Instance parameters: key_bytes, block_bytes, rk_bytes (size of the round-key buffer).
 Vector fields: Id, Key, PT, CT. The model module provides encrypt(key, block) and decrypt(key, block).
 """
@@ -28,6 +34,12 @@ BLOCKS_MAX = 11
 BLOCKS_CT = 5
 # The differential test checks encrypt_blocks on every BLOCKS_EVERY-th trial (it costs several blocks).
 BLOCKS_EVERY = 10
+# ctr: message lengths benchmarked, the longest the differential test draws (every CTR_EVERY-th trial)
+# and the length of the constant-time case (not a multiple of the block size: the tail runs too).
+CTR_BENCH = (64, 512)
+CTR_MAX = 100
+CTR_EVERY = 10
+CTR_CT = 100
 
 
 class BlockCipherDriver(KindDriver):
@@ -60,6 +72,23 @@ class BlockCipherDriver(KindDriver):
                                          "nblocks": len(data) // block_bytes, "rk": Buf(rk)})
         return res.outputs[0], res
 
+    def ctr(self, fw: Firmware, rk: bytes, iv: bytes, data: bytes) -> tuple[bytes, CallResult]:
+        res = fw.call("ctr", {"out": Buf(size=len(data), out=True), "in": Buf(data), "len": len(data),
+                              "rk": Buf(rk), "iv": Buf(iv)})
+        return res.outputs[0], res
+
+    @staticmethod
+    def counter_blocks(iv: bytes, nblocks: int) -> list[bytes]:
+        """SP 800-38A's counter blocks: the last 4 bytes of iv, big-endian, incremented modulo 2^32."""
+        start = int.from_bytes(iv[-4:], "big")
+        return [iv[:-4] + ((start + i) % 2**32).to_bytes(4, "big") for i in range(nblocks)]
+
+    def ctr_with(self, encrypt_block, iv: bytes, data: bytes) -> bytes:
+        """Counter mode from a one-block encryption (the model's, or an implementation's encrypt)."""
+        n = len(iv)
+        stream = b"".join(encrypt_block(cb) for cb in self.counter_blocks(iv, -(-len(data) // n)))
+        return bytes(a ^ b for a, b in zip(data, stream))
+
     def encrypt(self, fw: Firmware, key: bytes, block: bytes) -> bytes:
         rk, _ = self.keyschedule(fw, key)
         return self.crypt(fw, rk, block)[0]
@@ -69,6 +98,9 @@ class BlockCipherDriver(KindDriver):
         return self.crypt(fw, rk, block, decrypt=True)[0]
 
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
+        if "IV" in vec.fields:
+            self.check_ctr_vector(fw, vec)
+            return
         key, pt, ct = vec.hex("Key"), vec.hex("PT"), vec.hex("CT")
         got = self.encrypt(fw, key, pt)
         if got != ct:
@@ -91,6 +123,19 @@ class BlockCipherDriver(KindDriver):
                         raise Mismatch(f"{vec.where}: encrypt_blocks of {n} blocks gave {block.hex()} for "
                                        f"block {pos}, expected {ct.hex()}")
 
+    def check_ctr_vector(self, fw: Firmware, vec: Vector) -> None:
+        key, iv, pt, ct = vec.hex("Key"), vec.hex("IV"), vec.hex("PT"), vec.hex("CT")
+        rk, _ = self.keyschedule(fw, key)
+        got = self.ctr_with(lambda cb: self.crypt(fw, rk, cb)[0], iv, pt)
+        if got != ct:
+            raise Mismatch(f"{vec.where}: counter mode through encrypt gave {got.hex()}, expected {ct.hex()}")
+        if fw.has("ctr"):
+            for n in sorted({len(pt), len(pt) - 1, 1, 0}):   # whole, a tail, one byte, nothing
+                got = self.ctr(fw, rk, iv, pt[:n])[0]
+                if got != ct[:n]:
+                    raise Mismatch(f"{vec.where}: ctr of the first {n} bytes gave {got.hex()}, "
+                                   f"expected {ct[:n].hex()}")
+
     def bench(self, fw: Firmware) -> list[BenchOp]:
         key_bytes, block_bytes, _ = self._sizes(fw)
         rng = random.Random(f"bench/{fw.prim_id}")
@@ -107,6 +152,10 @@ class BlockCipherDriver(KindDriver):
         if fw.has("encrypt_blocks"):
             data = rng.randbytes(BLOCKS_BENCH * block_bytes)
             ops.append(BenchOp(f"encrypt_blocks-{len(data)}B", len(data), self.crypt_blocks(fw, rk, data)[1]))
+        if fw.has("ctr"):
+            iv = rng.randbytes(block_bytes)
+            for n in CTR_BENCH:
+                ops.append(BenchOp(f"ctr-{n}B", n, self.ctr(fw, rk, iv, rng.randbytes(n))[1]))
         return ops
 
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
@@ -133,6 +182,16 @@ class BlockCipherDriver(KindDriver):
                 if got != want_blocks:
                     raise Mismatch(f"trial {i}: key {key.hex()}: encrypt_blocks of {data.hex()} gave "
                                    f"{got.hex()}, model {want_blocks.hex()}")
+            if fw.has("ctr") and i % CTR_EVERY == 0:
+                # counters near 2^32 half of the time, so the modulo-2^32 increment is exercised
+                top = rng.choice([2**32 - 1 - rng.randrange(4), rng.randrange(2**32)])
+                iv = rng.randbytes(block_bytes - 4) + top.to_bytes(4, "big")
+                data = rng.randbytes(rng.randrange(CTR_MAX + 1))
+                want = self.ctr_with(lambda cb: model.encrypt(fw.prim_id, key, cb), iv, data)
+                got = self.ctr(fw, rk, iv, data)[0]
+                if got != want:
+                    raise Mismatch(f"trial {i}: key {key.hex()} iv {iv.hex()}: ctr of {data.hex()} gave "
+                                   f"{got.hex()}, model {want.hex()}")
         return trials
 
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
@@ -152,6 +211,11 @@ class BlockCipherDriver(KindDriver):
             n = BLOCKS_CT * block_bytes
             cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True), "in": Buf(rng.randbytes(n)),
                                                    "nblocks": BLOCKS_CT, "rk": Buf(rk)}))
+        if fw.has("ctr"):
+            # the message and the round keys are secret; the counter block and the length are public
+            iv = random.Random(f"ct-public/{public_seed}").randbytes(block_bytes)
+            cases.append(CtCase("ctr", {"out": Buf(size=CTR_CT, out=True), "in": Buf(rng.randbytes(CTR_CT)),
+                                        "len": CTR_CT, "rk": Buf(rk), "iv": Buf(iv)}))
         return cases
 
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:

@@ -209,9 +209,10 @@ MCU_FN(chacha20, xor):
     FEED_FORWARD t2, 0
     mv      t5, a2                  /* n = min(len, 64) */
     li      t6, 64
-    bleu    t5, t6, 1f
+    bleu    t5, t6, .Lchacha20_xor_n
     mv      t5, t6
-1:  addi    t1, sp, KS
+.Lchacha20_xor_n:
+    addi    t1, sp, KS
     sub     a2, a2, t5
 .Lchacha20_xor_bytes:
     lbu     t2, 0(a1)
@@ -250,12 +251,13 @@ MCU_FN(chacha20, block):
     FEED_FORWARD t2, 0
     addi    t1, sp, KS
     li      t5, 64
-1:  lbu     t6, 0(t1)
+.Lchacha20_block_copy:
+    lbu     t6, 0(t1)
     addi    t1, t1, 1
     addi    t5, t5, -1
     sb      t6, 0(a0)
     addi    a0, a0, 1
-    bnez    t5, 1b
+    bnez    t5, .Lchacha20_block_copy
     RESTORE_S_RET
     .size   MCU_FN(chacha20, block), . - MCU_FN(chacha20, block)
 

@@ -12,11 +12,12 @@
  * the final sum. See kernel512 in gen_fast.py for the sign handling.
  *
  * Scheduling: the sequential description in gen_fast.py is list-scheduled for the E31 by gen_sched.py
- * (window 96, reserve 0): the E31's iterative multiplier takes 5 cycles per
- * multiplication and runs one at a time while independent instructions keep issuing, so each product's
- * additions, the loads and the stores issue in the shadow of later multiplications (the "multiplier
- * shadow"); the scheduler's own count, 2178 cycles, is the E31 model's rules applied to this order.
- * Constant time: straight-line code; no address depends on a secret; mul/mulhu have a fixed latency.
+ * (window 96, reserve 0). The E31's iterative multiplier takes 5 cycles per pass and runs
+ * one at a time while independent instructions keep issuing, so the additions, loads and stores issue
+ * in the shadow of later multiplications (the "multiplier shadow"). The scheduler's own count, 2178
+ * cycles, is the E31 model's rules applied to this order.
+ * Constant time: straight-line code; no address depends on a secret; the multiplier instructions have a
+ * fixed latency on the E31 (and the xmul64 ones on the board's model of them).
  *
  * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler
  * and the comment on each line names the value it computes. Callee-saved registers used (saved in

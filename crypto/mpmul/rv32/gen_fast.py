@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Generates fast256.S (the rv32-fast 256-bit kernel) and its variants; run from anywhere:
+"""Generates the straight-line kernels of rv32-fast (fast256.S, fast512.S) and rv32-fast-x (fast256x.S,
+fast512x.S, for the xmul64 extension); run from anywhere:
 
-    python3 crypto/mpmul/rv32/gen_fast.py          # rewrites the generated .S files beside this script
-    python3 crypto/mpmul/rv32/gen_fast.py --check  # exit 1 if a generated file is out of date
+    python3 crypto/mpmul/rv32/gen_fast.py           # rewrites the generated .S files beside this script
+    python3 crypto/mpmul/rv32/gen_fast.py --check   # exit 1 if a generated file is out of date
+    python3 crypto/mpmul/rv32/gen_fast.py --search  # the best schedule parameters for each kernel
 
-The kernels are fully unrolled product scanning (Comba) with every operand word in a register. The
-sequential description below is list-scheduled for the E31 by gen_sched.py so that each product's
-additions run in the shadow of the next multiplication (the E31's multiplier takes 5 cycles and runs
-one multiplication at a time; ALU work proceeds meanwhile).
+Each kernel is first written here as a sequential single-assignment description (comba, rows_x,
+rows_x_memory, kernel512), then list-scheduled for the E31 by gen_sched.py so that each product's
+additions, the loads and the stores run in the shadow of the next multiplication (the E31's multiplier
+takes 5 cycles and runs one multiplication at a time; ALU work proceeds meanwhile). The descriptions can
+be run in Python (gen_sched.interpret), which tests/test_mpmul.py does.
 """
 from __future__ import annotations
 
@@ -20,9 +23,10 @@ sys.path.insert(0, str(HERE))
 from gen_sched import Program, schedule  # noqa: E402
 
 
-def comba(p: Program, a: list, b: list, store, *, after_column=None) -> None:
+def comba(p: Program, a: list, b: list, store, *, after_word=None) -> None:
     """Product scanning of two n-word operands given as lists of callables returning their vregs
-    (loading on first use). ``store(k, vreg)`` receives every result word k = 0 .. 2n-1 in order.
+    (loading on first use). ``store(k, vreg)`` receives every result word k = 0 .. 2n-1 in order, and
+    ``after_word(k)`` (optional) is called after it, to place other work in the program order.
 
     Column k sums lo(a_i*b_j) into acc[k] and hi(a_i*b_j) into acc[k+1] (i + j = k), carries into
     acc[k+2]. The carry of the low addition is folded into hi before hi is added (hi + 1 cannot
@@ -55,91 +59,36 @@ def comba(p: Program, a: list, b: list, store, *, after_column=None) -> None:
                 else:
                     acc[k + 2] = p.alu("add", acc[k + 2], c, f"column {k + 2} += carry", hint="c")
         store(k, acc.pop(k))
-        if after_column is not None:
-            after_column(k)
+        if after_word is not None:
+            after_word(k)
     store(2 * n - 1, acc.pop(2 * n - 1))
 
 
 # --- the xmul64 custom instructions (paper 000 section 4.2; docs/board-rv32.md) -----------------------
 
-def mulu64(p: Program, a: str, b: str, comment: str) -> tuple[str, str]:
-    """{hi, lo} = a * b in one multiplier pass."""
-    lo, hi = p.new("lo"), p.new("hi")
-    p.emit(".insn r CUSTOM_0, 0, 0, {d0}, {s0}, {s1}", "mul", (lo, hi), (a, b), comment, pair=True,
-           interp=lambda x, y: ((x * y) & 0xFFFFFFFF, (x * y) >> 32))
-    return lo, hi
-
-
 def maddu(p: Program, a: str, b: str, add: str, acc: str, comment: str) -> tuple[str, str]:
-    """{hi, lo} = a * b + add + acc, acc's register becoming lo (it must die here)."""
+    """{hi, lo} = a * b + add + acc, acc's register becoming lo (acc must die here)."""
     lo, hi = p.new("c"), p.new("hi")
-    p.emit(".insn r4 CUSTOM_1, 0, 0, {d0}, {s0}, {s1}, {s2}", "mul", (lo, hi), (a, b, add, acc), comment,
+    p.emit(".insn r4 CUSTOM_1, 0, 0, {d0}, {s0}, {s1}, {s2}", "mul", (lo, hi), (a, b, add, acc), "maddu " + comment,
            pair=True, tied=acc,
            interp=lambda x, y, z, w: ((x * y + z + w) & 0xFFFFFFFF, (x * y + z + w) >> 32))
     return lo, hi
 
 
-def addc(p: Program, a: str, b: str, comment: str) -> tuple[str, str]:
-    """(sum, carry) = a + b."""
-    s, c = p.new("c"), p.new("k")
-    p.emit(".insn r CUSTOM_0, 1, 0, {d0}, {s0}, {s1}", "alu", (s, c), (a, b), comment, pair=True,
-           interp=lambda x, y: ((x + y) & 0xFFFFFFFF, (x + y) >> 32))
-    return s, c
-
-
-def comba_x(p: Program, a: list, b: list, store, *, after_column=None) -> None:
-    """Product scanning with xmul64: each product is one maddu into the column's low word, whose high
-    word (carries included) is added to the next word by one addc, and that carry counted by one add:
-    three instructions and one multiplier pass per product, against eight and two.
-    The accumulator words that maddu will consume are kept in even registers (maddu writes a pair)."""
-    n = len(a)
-    acc: dict[int, str] = {}
-    for k in range(2 * n - 1):
-        for i in range(max(0, k - n + 1), min(k, n - 1) + 1):
-            ai, bj = a[i](), b[k - i]()
-            what = f"a[{i}]*b[{k - i}]"
-            if k not in acc:
-                lo, hi = mulu64(p, ai, bj, what)
-            else:
-                lo, hi = maddu(p, ai, bj, "%zero", acc[k], f"column {k} += {what}")
-            acc[k] = lo
-            if k + 1 not in acc:
-                acc[k + 1] = hi
-            elif k + 2 == 2 * n:        # the top word cannot carry out
-                acc[k + 1] = p.alu("add", acc[k + 1], hi, f"column {k + 1} += hi", hint="c")
-            else:
-                s, c = addc(p, acc[k + 1], hi, f"column {k + 1} += hi")
-                acc[k + 1] = s
-                acc[k + 2] = c if k + 2 not in acc else p.alu("add", acc[k + 2], c, f"column {k + 2} += carry", hint="c")
-        store(k, acc.pop(k))
-        if after_column is not None:
-            after_column(k)
-        # the next column's low word must sit in an even register for maddu
-        nxt = acc.get(k + 1)
-        if nxt is not None and k + 1 < 2 * n - 1 and not _even_made(p, nxt):
-            d = p.new("c")
-            p.emit("mv {d0}, {s0}", "alu", (d,), (nxt,), f"column {k + 1} into an even register", even=True)
-            acc[k + 1] = d
-    store(2 * n - 1, acc.pop(2 * n - 1))
-
-
-def _even_made(p: Program, v: str) -> bool:
-    """Is v the first destination of a pair op or an op constrained to an even register?"""
-    for op in reversed(p.ops):
-        if v in op.dsts:
-            return (op.pair and op.dsts[0] == v) or op.even
-    return False
-
-
-def rows_x(p: Program, a: list, b: list, store) -> None:
+def rows_x(p: Program, a: list, b: list, store, *, after_word=None) -> None:
     """Operand scanning with maddu: row i adds a_i * b to the result words r_i .. r_(i+n), one maddu per
-    product, {hi, r_(i+j)} = a_i b_j + hi_prev + r_(i+j): the carry of every addition stays in the
-    high word, which the next product takes as its addend, so a row is a chain of maddu and nothing
-    else (the chain costs nothing: the multiplier runs one pass at a time anyway). The n result words a
-    row works on live in even registers (maddu writes a pair); a word is stored as soon as it is final.
-    Row 0 adds into zeroed registers."""
+    product, {hi, r_(i+j)} = a_i b_j + hi_prev + r_(i+j): the carry of every addition stays in the high
+    word, which the next product takes as its addend, so a row is a chain of maddu and nothing else
+    (the chain costs nothing: the multiplier runs one pass at a time anyway). The n result words a row
+    works on live in even registers (maddu writes a pair); a word is stored as soon as it is final,
+    in increasing order like comba's. Row 0 adds into zeroed registers."""
     n = len(a)
     r: dict[int, str] = {}
+
+    def done(k: int) -> None:
+        store(k, r.pop(k))
+        if after_word is not None:
+            after_word(k)
     for i in range(n):
         ai = a[i]()
         carry = "%zero"
@@ -152,24 +101,39 @@ def rows_x(p: Program, a: list, b: list, store) -> None:
             lo, hi = maddu(p, ai, bj, carry, r[k], f"{{hi, r[{k}]}} += a[{i}]*b[{j}] + carry")
             r[k] = lo
             carry = hi
-        store(i, r.pop(i))
+        done(i)
         top = p.new("c")
         p.emit("mv {d0}, {s0}", "alu", (top,), (carry,), f"r[{i + n}] = the row's carry, in an even register",
                even=True)
         r[i + n] = top
     for k in range(n, 2 * n):
-        store(k, r.pop(k))
+        done(k)
 
 
-def kernel256x() -> Program:
-    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
-    a = loader(p, "%a", "a", 8, "a")
-    b = loader(p, "%b", "b", 8, "b")
-    rows_x(p, a, b, lambda k, v: p.sw(v, "%r", "r", 4 * k, f"r[{k}]"))
-    return p
+def rows_x_memory(p: Program, n: int) -> None:
+    """Operand scanning with maddu through memory, for operands too long for the register file: per
+    product load b_j and the partial result r_(i+j), one maddu {hi, r_(i+j)} = a_i b_j + hi_prev +
+    r_(i+j), store r_(i+j) - four instructions in the five cycles of the multiplier pass. Row 0 adds
+    into zeroed registers; each row's last carry is the word r_(i+n)."""
+    for i in range(n):
+        ai = p.lw("%a", "a", 4 * i, f"a[{i}]", hint="a")
+        carry = "%zero"
+        for j in range(n):
+            k = i + j
+            bj = p.lw("%b", "b", 4 * j, f"b[{j}]", hint="b")
+            if i == 0:
+                rk = p.li(0, f"r[{k}] starts at zero", hint="c")
+            else:
+                rk = p.lw("%r", "r", 4 * k, f"r[{k}]", hint="c")
+            p.ops[-1].even = True
+            lo, hi = maddu(p, ai, bj, carry, rk, f"{{hi, r[{k}]}} += a[{i}]*b[{j}] + carry")
+            p.sw(lo, "%r", "r", 4 * k, f"r[{k}]")
+            carry = hi
+        p.sw(carry, "%r", "r", 4 * (i + n), f"r[{i + n}]")
 
 
 def loader(p: Program, base: str, buf: str, n: int, name: str, offset: int = 0) -> list:
+    """Callables that load word offset + i of ``buf`` (at ``base``) the first time they are called."""
     cache: dict[int, str] = {}
 
     def get(i: int):
@@ -179,14 +143,6 @@ def loader(p: Program, base: str, buf: str, n: int, name: str, offset: int = 0) 
             return cache[i]
         return f
     return [get(i) for i in range(n)]
-
-
-def kernel256() -> Program:
-    p = Program({"%r": "a0", "%a": "a1", "%b": "a2"})
-    a = loader(p, "%a", "a", 8, "a")
-    b = loader(p, "%b", "b", 8, "b")
-    comba(p, a, b, lambda k, v: p.sw(v, "%r", "r", 4 * k, f"r[{k}]"))
-    return p
 
 
 def add_chain(p: Program, terms: list, carry: str | None, comment: str) -> tuple[str, str | None]:
@@ -204,72 +160,17 @@ def add_chain(p: Program, terms: list, carry: str | None, comment: str) -> tuple
     return s, c
 
 
-def _diffs_and_m(p: Program, la: list, lb: list) -> tuple[str, str]:
-    """|a0 - a1| and |b0 - b1| into registers with their signs, then M = |a0 - a1| |b0 - b1| parked
-    on the stack; returns (1 - s, mask) of the sign handling (see kernel512)."""
-    da, db, sgn, mask = _diffs(p, la, lb)
-    # M = |a0 - a1| |b0 - b1| from the registers, parked on the stack
-    comba(p, [lambda v=v: v for v in da], [lambda v=v: v for v in db],
-          lambda k, v: p.sw(v, "%sp", "m", 4 * k, f"M[{k}] parked"))
-    return sgn, mask
-
-
-def _lhm(p: Program, r, product_l, la: list, lb: list, split: int) -> None:
-    """Order L, H, M: T = L1 + H0 is formed as H's low words appear (T parked in r[16..23], H1 in
-    r[24..31]); |a0 - a1| and |b0 - b1| are computed during H from its column ``split`` on (when its
-    operands start to retire and free registers); M's words then go straight into the final sum from
-    word 8 up."""
-    product_l()
-    cT = [None]
-    d = {}
-
-    def h_word(k: int, v: str) -> None:
-        if k < 8:
-            l1 = p.lw("%r", "r", 4 * (8 + k), f"L1[{k}]", hint="x")
-            t, cT[0] = add_chain(p, [l1, v], cT[0], f"T[{k}] = L1 + H0")
-            r(16 + k, t, f"T[{k}] parked")
-        else:
-            r(24 + k - 8, v, f"H1[{k - 8}] parked")
-
-    def after(k: int) -> None:
-        if k == split:
-            d["v"] = _diffs(p, loader(p, "%a", "a", 16, "a"), loader(p, "%b", "b", 16, "b"))
-    comba(p, la[8:], lb[8:], h_word, after_column=after)
-    da, db, sgn, mask = d["v"]
-    c = [None]
-
-    def m_word(k: int, v: str) -> None:
-        x = p.alu("xor", v, mask, f"M[{k}] with the sign applied", hint="s")
-        if k < 8:
-            l0 = p.lw("%r", "r", 4 * k, f"L0[{k}]", hint="x")
-            t = p.lw("%r", "r", 4 * (16 + k), f"T[{k}]", hint="x")
-            terms = [l0, t, x] + ([sgn] if k == 0 else [])
-            w, c[0] = add_chain(p, terms, c[0], f"r[{8 + k}]")
-            r(8 + k, w, f"r[{8 + k}] final")
-        else:
-            j = k - 8
-            t = p.lw("%r", "r", 4 * (16 + j), f"T[{j}]", hint="x")
-            h1 = p.lw("%r", "r", 4 * (24 + j), f"H1[{j}]", hint="x")
-            terms = [t, h1, x] + ([cT[0]] if j == 0 else [])
-            w, c[0] = add_chain(p, terms, c[0], f"r[{16 + j}]")
-            r(16 + j, w, f"r[{16 + j}] final")
-    comba(p, [lambda v=v: v for v in da], [lambda v=v: v for v in db], m_word)
-    # words 24..31: H1 + mask (the sign extension of N) + cT + the carry
-    for j in range(8):
-        h1 = p.lw("%r", "r", 4 * (24 + j), f"H1[{j}]", hint="x")
-        terms = [h1, mask] + ([cT[0]] if j == 0 else [])
-        if j == 7:   # the top word: its carry out is the discarded 2^1024
-            w = h1
-            for t in terms[1:] + [c[0]]:
-                w = p.alu("add", w, t, "r[31]", hint="s")
-        else:
-            w, c[0] = add_chain(p, terms, c[0], f"r[{24 + j}]")
-        r(24 + j, w, f"r[{24 + j}] final")
+def kernel256(x: bool = False) -> Program:
+    """256 bits: comba over registers (RV32IM), or rows_x (xmul64)."""
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
+    product = rows_x if x else comba
+    product(p, loader(p, "%a", "a", 8, "a"), loader(p, "%b", "b", 8, "b"),
+            lambda k, v: p.sw(v, "%r", "r", 4 * k, f"r[{k}]"))
+    return p
 
 
 def _diffs(p: Program, la: list, lb: list) -> tuple[list, list, str, str]:
     """|a0 - a1| and |b0 - b1| (8 words each, in registers) and the sign handling (1 - s, mask)."""
-    # |a0 - a1| and |b0 - b1| in registers, with their signs
     diffs = []
     for name, words_of in (("a", la), ("b", lb)):
         borrow = None
@@ -290,12 +191,10 @@ def _diffs(p: Program, la: list, lb: list) -> tuple[list, list, str, str]:
         c = borrow
         out = []
         for i, d in enumerate(words):
-            x = p.alu("xor", d, m, f"|{name}0 - {name}1| word {i}", hint="d")
+            v = p.alu("xor", d, m, f"|{name}0 - {name}1| word {i}", hint="d")
+            s = p.alu("add", v, c, "", hint="d")
             if i < 7:
-                s = p.alu("add", x, c, "", hint="d")
                 c = p.alu("sltu", s, c, "carry", hint="k")
-            else:
-                s = p.alu("add", x, c, "", hint="d")
             out.append(s)
         diffs.append((out, borrow))
     (da, sa), (db, sb) = diffs
@@ -305,8 +204,16 @@ def _diffs(p: Program, la: list, lb: list) -> tuple[list, list, str, str]:
     return da, db, sgn, mask
 
 
-def kernel512(order: str = "LHM", share: bool = False, split: int = 14) -> Program:
-    """One level of subtractive Karatsuba over 256-bit product scanning, straight-line.
+def kernel512x() -> Program:
+    """512 bits with xmul64: schoolbook rows through memory (rows_x_memory). At one multiplier pass per
+    product, Karatsuba's additions no longer pay for the 64 products it saves at this size."""
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
+    rows_x_memory(p, 16)
+    return p
+
+
+def kernel512(split: int = 11) -> Program:
+    """One level of subtractive Karatsuba over 256-bit product scanning (comba), straight-line.
 
     With X = 2^256, a = a0 + X a1, b = b0 + X b1: L = a0 b0, H = a1 b1, M = |a0 - a1| |b0 - b1| and
     (a0 - a1)(b0 - b1) = (-1)^s M:  a b = L + X (L + H - (-1)^s M) + X^2 H.  Written with T = L1 + H0
@@ -314,60 +221,61 @@ def kernel512(order: str = "LHM", share: bool = False, split: int = 14) -> Progr
         r = L0 + X (L0 + T + N0) + X^2 (T + H1 + N1) + X^3 H1            (halves of 8 words)
     N is formed without a branch: when M is subtracted (s = 0), -M = (M xor ~0) + 1 - 2^512, so every M
     word is xored with mask = -(1 - s), 1 - s is added at word 8, and mask is added to every word from
-    24 up (the -2^512 sign-extended; the carry out of the top word is discarded)."""
-    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%sp": "sp"})
+    24 up (the -2^512 sign-extended; the carry out of the top word is discarded).
+
+    Order L, H, M: L goes to r; T = L1 + H0 is formed as H's low words appear (T parked in r[16..23],
+    H1 in r[24..31]); |a0 - a1| and |b0 - b1| are computed once H's word ``split`` is out (its operands
+    then start to retire and free registers); M's words go straight into the final sum from word 8 up."""
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2"})
+    product = comba
     r = lambda k, v, c: p.sw(v, "%r", "r", 4 * k, c)   # noqa: E731
     la, lb = loader(p, "%a", "a", 16, "a"), loader(p, "%b", "b", 16, "b")
-
-    def product_l() -> None:
-        # L = a0 b0 into r[0..15] (r[8..15] hold L1 until it is consumed)
-        comba(p, la[:8], lb[:8], lambda k, v: r(k, v, f"L[{k}]"))
-
-    def diffs_and_m() -> tuple[str, str]:
-        return _diffs_and_m(p, la if share else loader(p, "%a", "a", 16, "a"),
-                            lb if share else loader(p, "%b", "b", 16, "b"))
-
-    if order == "LHM":
-        _lhm(p, r, product_l, la, lb, split)
-        return p
-    if order == "MLH":
-        sgn, mask = diffs_and_m()
-        product_l()
-    else:
-        product_l()
-        sgn, mask = diffs_and_m()
-    # H = a1 b1; every word goes straight into the final sum, which runs from word 8 up
-    st = {"cT": None, "c": None, "h1": []}
-
-    def msigned(k: int) -> str:
-        m = p.lw("%sp", "m", 4 * k, f"M[{k}]", hint="x")
-        return p.alu("xor", m, mask, f"M[{k}] with the sign applied", hint="s")
+    # L = a0 b0 into r[0..15] (r[8..15] hold L1 until it is consumed)
+    product(p, la[:8], lb[:8], lambda k, v: r(k, v, f"L[{k}]"))
+    cT = [None]
+    d = {}
 
     def h_word(k: int, v: str) -> None:
         if k < 8:
             l1 = p.lw("%r", "r", 4 * (8 + k), f"L1[{k}]", hint="x")
-            t, st["cT"] = add_chain(p, [l1, v], st["cT"], f"T[{k}] = L1 + H0")
+            t, cT[0] = add_chain(p, [l1, v], cT[0], f"T[{k}] = L1 + H0")
             r(16 + k, t, f"T[{k}] parked")
+        else:
+            r(24 + k - 8, v, f"H1[{k - 8}] parked")
+
+    def after(k: int) -> None:
+        if k == split:
+            d["v"] = _diffs(p, loader(p, "%a", "a", 16, "a"), loader(p, "%b", "b", 16, "b"))
+    product(p, la[8:], lb[8:], h_word, after_word=after)
+    da, db, sgn, mask = d["v"]
+    c = [None]
+
+    def m_word(k: int, v: str) -> None:
+        xm = p.alu("xor", v, mask, f"M[{k}] with the sign applied", hint="s")
+        if k < 8:
             l0 = p.lw("%r", "r", 4 * k, f"L0[{k}]", hint="x")
-            terms = [l0, t, msigned(k)] + ([sgn] if k == 0 else [])
-            w, st["c"] = add_chain(p, terms, st["c"], f"r[{8 + k}]")
+            t = p.lw("%r", "r", 4 * (16 + k), f"T[{k}]", hint="x")
+            terms = [l0, t, xm] + ([sgn] if k == 0 else [])
+            w, c[0] = add_chain(p, terms, c[0], f"r[{8 + k}]")
             r(8 + k, w, f"r[{8 + k}] final")
         else:
             j = k - 8
             t = p.lw("%r", "r", 4 * (16 + j), f"T[{j}]", hint="x")
-            terms = [t, v, msigned(k)] + ([st["cT"]] if j == 0 else [])
-            w, st["c"] = add_chain(p, terms, st["c"], f"r[{16 + j}]")
+            h1 = p.lw("%r", "r", 4 * (24 + j), f"H1[{j}]", hint="x")
+            terms = [t, h1, xm] + ([cT[0]] if j == 0 else [])
+            w, c[0] = add_chain(p, terms, c[0], f"r[{16 + j}]")
             r(16 + j, w, f"r[{16 + j}] final")
-            st["h1"].append(v)
-    comba(p, la[8:], lb[8:], h_word)
-    for j, h1 in enumerate(st["h1"]):
-        terms = [h1, mask] + ([st["cT"]] if j == 0 else [])
+    product(p, [lambda v=v: v for v in da], [lambda v=v: v for v in db], m_word)
+    # words 24..31: H1 + mask (the sign extension of N) + cT + the carry
+    for j in range(8):
+        h1 = p.lw("%r", "r", 4 * (24 + j), f"H1[{j}]", hint="x")
+        terms = [h1, mask] + ([cT[0]] if j == 0 else [])
         if j == 7:   # the top word: its carry out is the discarded 2^1024
             w = h1
-            for t in terms[1:] + [st["c"]]:
+            for t in terms[1:] + [c[0]]:
                 w = p.alu("add", w, t, "r[31]", hint="s")
         else:
-            w, st["c"] = add_chain(p, terms, st["c"], f"r[{24 + j}]")
+            w, c[0] = add_chain(p, terms, c[0], f"r[{24 + j}]")
         r(24 + j, w, f"r[{24 + j}] final")
     return p
 
@@ -380,11 +288,12 @@ HEADER = """/* GENERATED by gen_fast.py -- edit the generator, not this file
 {method}
  *
  * Scheduling: the sequential description in gen_fast.py is list-scheduled for the E31 by gen_sched.py
- * (window {window}, reserve {reserve}): the E31's iterative multiplier takes 5 cycles per
- * multiplication and runs one at a time while independent instructions keep issuing, so each product's
- * additions, the loads and the stores issue in the shadow of later multiplications (the "multiplier
- * shadow"); the scheduler's own count, {cycles} cycles, is the E31 model's rules applied to this order.
- * Constant time: straight-line code; no address depends on a secret; mul/mulhu have a fixed latency.
+ * (window {window}, reserve {reserve}). The E31's iterative multiplier takes 5 cycles per pass and runs
+ * one at a time while independent instructions keep issuing, so the additions, loads and stores issue
+ * in the shadow of later multiplications (the "multiplier shadow"). The scheduler's own count, {cycles}
+ * cycles, is the E31 model's rules applied to this order.
+ * Constant time: straight-line code; no address depends on a secret; the multiplier instructions have a
+ * fixed latency on the E31 (and the xmul64 ones on the board's model of them).
  *
  * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler
  * and the comment on each line names the value it computes. Callee-saved registers used (saved in
@@ -406,12 +315,27 @@ METHOD_512 = """ * rv32-fast, 512 bits: one level of subtractive Karatsuba over 
  * computed in H's late columns as its operands retire; M last, each of its words going straight into
  * the final sum. See kernel512 in gen_fast.py for the sign handling."""
 
+METHOD_256X = """ * rv32-fast-x, 256 bits, for an E31 with the xmul64 extension of paper 000 section 4.2 (board extension
+ * xmul64, docs/board-rv32.md; hardware assumptions there: a second register-file write port, two more
+ * read ports): operand scanning in registers with maddu, {rd+1, rd} = rs1 * rs2 + rs3 + rd. Row i adds
+ * a_i * b to r_i .. r_(i+8) as a chain of eight maddu, each taking the previous one's high word (the
+ * carry) as its addend: no carry is ever detected by an instruction, so a product costs one
+ * instruction and one 5-cycle multiplier pass. The eight result words a row works on stay in even
+ * registers (maddu writes the pair rd, rd+1); b stays in registers."""
+
+METHOD_512X = """ * rv32-fast-x, 512 bits, xmul64 (see fast256x.S): schoolbook operand scanning through memory, per
+ * product a load of b_j and of r_(i+j), one maddu and a store - four instructions in the five cycles of
+ * the multiplier pass, so the multiplier stays the bound (256 passes). Karatsuba would save 64 passes
+ * (320 cycles) but its additions and the sign handling cost more than that here."""
+
 # (file, symbol id, builder, schedule parameters, method text). The parameters were chosen with
 # --search (the lowest predicted cycle count over windows 16..128, reserves 0..2, and for 512 the
 # column of H after which the differences are computed).
 OUTPUTS = [
     ("fast256.S", "mpmul256", lambda: kernel256(), {"window": 96, "retire_after": 340}, METHOD_256),
-    ("fast512.S", "mpmul512", lambda: kernel512("LHM", split=11), {"window": 96}, METHOD_512),
+    ("fast512.S", "mpmul512", lambda: kernel512(split=11), {"window": 96}, METHOD_512),
+    ("fast256x.S", "mpmul256", lambda: kernel256(x=True), {"window": 8, "prefer_odd": False}, METHOD_256X),
+    ("fast512x.S", "mpmul512", kernel512x, {"window": 32, "prefer_odd": False}, METHOD_512X),
 ]
 
 
@@ -434,15 +358,16 @@ def render(prim_id: str, prog: Program, method: str, params: dict) -> tuple[str,
 
 def search(build) -> None:
     best = None
-    for window in (16, 24, 32, 48, 64, 96, 128):
+    for window in (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128):
         for reserve in (0, 1, 2):
-            try:
-                s = schedule(build(), window=window, reserve=reserve)
-            except RuntimeError:
-                continue
-            if best is None or s.cycles < best[0]:
-                best = (s.cycles, window, reserve)
-    print("best (cycles, window, reserve):", best)
+            for prefer_odd in (False, True):
+                try:
+                    s = schedule(build(), window=window, reserve=reserve, prefer_odd=prefer_odd)
+                except RuntimeError:
+                    continue
+                if best is None or s.cycles < best[0]:
+                    best = (s.cycles, window, reserve, prefer_odd)
+    print("best (cycles, window, reserve, prefer_odd):", best)
 
 
 def main() -> int:

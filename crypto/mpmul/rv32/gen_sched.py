@@ -13,6 +13,13 @@ earliest, multiplications first on a tie (the multiplier is the bottleneck), the
 program order. Registers are assigned when an operation is emitted and freed after the last read.
 Callee-saved registers are saved before their first use and restored at the end, the restores placed
 as early as the registers retire.
+
+Register pairs (the xmul64 custom instructions write rd and rd+1, rd even): a pair operation takes an
+even register and its odd partner; one tied to an accumulator (maddu, which also reads rd) writes over
+that accumulator's register, which must then be even with a free partner. The allocator keeps the odd
+partners of live pair-bound accumulators free where it can (and may put plain values in odd registers
+first), and on a deadlock moves the value that blocks a pair to a free register (a live-range split:
+one `mv`).
 """
 from __future__ import annotations
 
@@ -135,7 +142,7 @@ def _deps(ops: list[Op]) -> None:
 
 
 def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None,
-             stack_reserve: int = 0, reserve: int = 0) -> Schedule:
+             stack_reserve: int = 0, reserve: int = 0, prefer_odd: bool = True) -> Schedule:
     """Order and register-allocate ``prog``; return the assembly lines of the function body
     (prologue and epilogue included) and the predicted cycle count.
 
@@ -180,6 +187,56 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
                 out.add(ABI[NUM[r] + 1])
         return out
 
+    def make_room(lo: int, hi: int):
+        """On a deadlock, the first operation in the window (in program order) that waits only for a
+        register pair or an even register, and a move that frees one: ("evict", from, to, vreg)."""
+        for i in range(lo, hi):
+            op = ops[i]
+            if done[i] or not (op.pair or op.even) or any(not done[q] for q in op.preds):
+                continue
+            dying = {phys[x] for x in op.srcs if uses[x] == 1}
+            pool = [r for r in free if r not in retired and (r not in CALLEE_SAVED or r in saved)]
+
+            def movable(r: str) -> bool:
+                v = owner.get(r)
+                return v is not None and v not in prog.pinned and r not in dying
+
+            def target(avoid: set[str], v: str) -> str | None:
+                want_even = v in pairish
+                for r in pool:
+                    if r in avoid or (want_even and NUM[r] % 2):
+                        continue
+                    return r
+                return None
+            if op.tied is not None:
+                r0 = phys[op.tied]
+                if NUM[r0] % 2:
+                    continue
+                blockers = [ABI[NUM[r0] + 1]]
+            else:
+                blockers = None
+                for r0 in ALLOCATABLE:
+                    k = NUM[r0]
+                    if k % 2 or r0 in retired:
+                        continue
+                    pair = [r0, ABI[k + 1]] if op.pair else [r0]
+                    if any(r in retired or (r in CALLEE_SAVED and r not in saved) for r in pair):
+                        continue
+                    occ = [r for r in pair if not (r in pool or r in dying)]
+                    if len(occ) == 1 and movable(occ[0]):
+                        blockers = occ
+                        break
+                if blockers is None:
+                    continue
+            r1 = blockers[0]
+            if not movable(r1):
+                continue
+            f = target({r1} | set(dying), owner[r1])
+            if f is None:
+                continue
+            return ("evict", r1, f, owner[r1])
+        return None
+
     def issue_time(op: Op, dregs: list[str]) -> int:
         x = t
         for s in op.srcs:
@@ -212,7 +269,12 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
             return []
         # keep the odd partner of a live even-register accumulator free for as long as possible: it
         # is where the pair instruction that consumes the accumulator will write its high word
-        pool = sorted(pool, key=lambda r: r in reserved_partner())
+        busy = reserved_partner()
+        if prefer_odd and pairish and not (op.pair or op.even):
+            # plain values go to odd registers first: the even ones are wanted for pairs
+            pool = sorted(pool, key=lambda r: (r in busy, NUM[r] % 2 == 0))
+        else:
+            pool = sorted(pool, key=lambda r: r in busy)
         cand = dying + pool
         if op.pair:
             for r0 in cand:
@@ -255,8 +317,26 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
             if best is None or key < best[0]:
                 best = (key, ("op", i, regs))
         if best is None:
-            raise RuntimeError(f"scheduler deadlock at op {first}: {ops[first].fmt} (no free register?)")
+            # Deadlock: a pair instruction tied to an accumulator needs the accumulator's odd partner,
+            # which holds another live value. Move that value to a free register (live-range split).
+            ev = make_room(first, limit)
+            if ev is None:
+                raise RuntimeError(f"scheduler deadlock at op {first}: {ops[first].fmt} (no free register?)")
+            best = (None, ev)
         what = best[1]
+        if what[0] == "evict":
+            _, r1, f, v = what
+            x = max(t, ready.get(r1, 0))
+            lines.append(f"    mv      {f}, {r1}" + " " * 20 + f"/* frees {r1} for a register pair */")
+            times.append((x, -1))
+            free.remove(f)
+            phys[v] = f
+            owner[f] = v
+            owner[r1] = None
+            free.append(r1)
+            ready[f] = x + 1
+            t = x + 1
+            continue
         if what[0] == "save":
             r = what[1]
             lines.append(f"    sw      {r}, {slots[r]}(sp)")

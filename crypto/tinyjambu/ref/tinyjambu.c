@@ -13,7 +13,7 @@
  *   finalization    frame 7, P_large, tag[0..3] = s[2]; frame 7, P_640, tag[4..7] = s[2]
  *
  * Constant time: the only branches depend on lengths (public); the tag is compared by OR-ing byte
- * differences, and the plaintext released on failure is wiped with a mask, not behind a branch. */
+ * differences, and the plaintext written on the way is wiped on failure with a mask, not behind a branch. */
 #include <stddef.h>
 #include <stdint.h>
 
