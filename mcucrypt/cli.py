@@ -49,6 +49,7 @@ def cmd_list(opts: argparse.Namespace) -> int:
                              "constant_time": impl.constant_time,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
                              "ops": list(impl.functions), "description": impl.description})
+    rows.sort(key=lambda r: r["prim"])   # stable: implementations keep their META.yml order
     if opts.json:
         print(json.dumps(rows, indent=1))
         return 0
@@ -61,7 +62,7 @@ def cmd_list(opts: argparse.Namespace) -> int:
         ct_text = "yes" if r["constant_time"] else ("no (secret-indexed tables)"
                                                     if r["secret_dependent_addresses"] else "no")
         table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text)
-    Console().print(table)
+    Console(width=max(Console().width, 110)).print(table)
     return 0
 
 

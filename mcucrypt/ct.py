@@ -90,10 +90,7 @@ def _first_difference(a: list, b: list) -> int | None:
 
 
 def _describe(fw: Firmware, address: int) -> tuple[str, str]:
-    board = fw.board
-    symbol = board.symbol_at(address) if hasattr(board, "symbol_at") else "?"
-    instruction = board.disassemble(address) if hasattr(board, "disassemble") else "?"
-    return symbol, instruction
+    return fw.board.symbol_at(address), fw.board.disassemble(address)
 
 
 def compare(fw: Firmware, op: str, trial: int, ref: CallResult, got: CallResult) -> Divergence | None:

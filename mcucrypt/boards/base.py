@@ -120,6 +120,14 @@ class Board(abc.ABC):
 
         ``ret_size`` is the width in bytes of the return value (0: native int width)."""
 
+    def symbol_at(self, address: int) -> str:
+        """'function+0xoffset' for a code or data address of the loaded image ('?' if none)."""
+        return "?"
+
+    def disassemble(self, pc: int) -> str:
+        """The instruction at ``pc`` as text, for fault and constant-time reports ('?' if unknown)."""
+        return "?"
+
     def describe_model(self) -> dict:
         """Simulator and timing-model parameters, for the provenance of every result."""
         return {"target": self.target}

@@ -24,8 +24,9 @@
  * chacha20_setup) and reloaded per block - 61 instructions a block saved, about 1 cycle/byte. Ten double
  * rounds are a loop of nine (column + diagonal) after a first diagonal round, so no jump enters the loop
  * body. The feed-forward is fused with the message XOR and the store, loads paired so that no loaded value
- * is used by the next instruction (LW latency 2). Stoffelen (LATINCRYPT 2019) keeps the state in registers
- * too; the per-call precomputation of the counter-independent column quarter rounds is ours.
+ * is used by the next instruction (LW latency 2). Keeping the whole state in registers is the usual RV32
+ * approach (there are enough of them); the per-call precomputation of the counter-independent column
+ * quarter rounds is ours.
  * Only lengths and pointer alignment (public) steer branches: constant time.
  */
 #include "mcucrypt/ns.h"

@@ -239,11 +239,12 @@ def generate(zbb: bool) -> str:
  *   s10,s11 t6,ra column parities C[0], C[1] of the next round, accumulated as chi writes the lanes
  *   a2..a7 t0..t3 one plane: five lanes (lo, hi) after theta and rho; t4, t5 temps (rotation, chi, iota)
  *
- * Technique (docs/baselines.md): the plane-by-plane round of the Keccak team's 32-bit implementations and of
- * Stoffelen (LATINCRYPT 2019), on 64-bit lanes as word pairs (no bit interleaving: on RV32I a 64-bit
+ * Technique (docs/baselines.md): the plane-by-plane round of the Keccak team's 32-bit implementations,
+ * on 64-bit lanes as word pairs (no bit interleaving: on RV32I a 64-bit
  * rotation costs 6 instructions either way, and our byte-order API would pay for the conversion), with
  * {'andn/orn' if zbb else 'lane complementing (bebigokimisa)'} in chi, D kept in registers, and two of
  * the next round's column parities accumulated in registers instead of reloaded.
+ * {{count}} instructions per round (generator count).
  * No secret-dependent branch or address: constant time.
  */
 #include "mcucrypt/ns.h"
@@ -333,8 +334,7 @@ MCU_FN({name}, permute):
     ret
     .size   MCU_FN({name}, permute), . - MCU_FN({name}, permute)
 """)
-    per_round = e.count / 2
-    L.insert(1, f"/* {per_round:.0f} instructions per round (generator count). */")
+    L[0] = L[0].replace("{count}", f"{e.count // 2}")
     return "\n".join(L)
 
 

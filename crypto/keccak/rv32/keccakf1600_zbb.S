@@ -14,11 +14,12 @@
  *   s10,s11 t6,ra column parities C[0], C[1] of the next round, accumulated as chi writes the lanes
  *   a2..a7 t0..t3 one plane: five lanes (lo, hi) after theta and rho; t4, t5 temps (rotation, chi, iota)
  *
- * Technique (docs/baselines.md): the plane-by-plane round of the Keccak team's 32-bit implementations and of
- * Stoffelen (LATINCRYPT 2019), on 64-bit lanes as word pairs (no bit interleaving: on RV32I a 64-bit
+ * Technique (docs/baselines.md): the plane-by-plane round of the Keccak team's 32-bit implementations,
+ * on 64-bit lanes as word pairs (no bit interleaving: on RV32I a 64-bit
  * rotation costs 6 instructions either way, and our byte-order API would pay for the conversion), with
  * andn/orn in chi, D kept in registers, and two of
  * the next round's column parities accumulated in registers instead of reloaded.
+ * 509 instructions per round (generator count).
  * No secret-dependent branch or address: constant time.
  */
 #include "mcucrypt/ns.h"
@@ -26,7 +27,6 @@
     .section .rodata.keccakf1600_rc_zbb, "a", @progbits
     .p2align 3
 .Lkeccakf1600_rc:
-/* 510 instructions per round (generator count). */
     .word   0x00000001, 0x00000000
     .word   0x00008082, 0x00000000
     .word   0x0000808a, 0x80000000
