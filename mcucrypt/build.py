@@ -55,10 +55,15 @@ def _hash_inputs(files: Iterable[Path], parts: Sequence[str]) -> str:
 
 
 def _dependencies(sources: Sequence[Path]) -> list[Path]:
+    """The sources plus every header they could include: those under the primitive's folder (the
+    nearest ancestor holding a META.yml, so `#include "../ref/x.h"` is covered), beside each source,
+    and under include/."""
     deps = set(sources)
     for s in sources:
+        home = next((d for d in s.parents if (d / "META.yml").is_file()), s.parent)
+        deps.update(p for p in home.rglob("*") if p.suffix in (".h", ".inc"))
         deps.update(p for p in s.parent.glob("*") if p.suffix in (".h", ".inc"))
-    deps.update(p for p in INCLUDE_DIR.rglob("*.h"))
+    deps.update(INCLUDE_DIR.rglob("*.h"))
     return sorted(deps)
 
 
