@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 from . import ct
 from .build import compiler_version
-from .catalog import Catalog, load_catalog
+from .catalog import Catalog, Goal, load_catalog
 from .firmware import Firmware
 from .kinds.base import Mismatch, driver_for
 from .targets import ROOT, TARGETS
@@ -52,6 +52,7 @@ class BenchRecord:
     constant_time_claimed: bool
     isa: str | None
     error: str | None = None
+    goal: str | None = None        # e.g. "encrypt <= 36 cycles/byte: met" (META.yml goals)
 
 
 def select_jobs(catalog: Catalog, prims: Iterable[str] = (), impls: Iterable[str] = (),
@@ -116,7 +117,30 @@ def run_job(job: Job) -> list[BenchRecord]:
             cycles_per_byte=round(r.cycles / op.bytes, 2) if op.bytes else None,
             instructions=r.instructions, code_bytes=fw.code_bytes, stack_bytes=r.stack_bytes,
             kat=kat, constant_time=ct_status, constant_time_claimed=impl.constant_time, isa=isa))
+    _check_goals(impl.primitive.goals, records)
     return records
+
+
+def _check_goals(goals: Iterable[Goal], records: list[BenchRecord]) -> None:
+    """Mark every record that a goal of META.yml speaks of with the goal and 'met' or 'MISSED'."""
+    by_op = {r.op: r for r in records}
+    for g in goals:
+        if not records or (g.id, g.impl, g.target) != (records[0].prim, records[0].impl, records[0].target):
+            continue
+        rec = by_op.get(g.op)
+        if rec is None:
+            raise KeyError(f"goal on {g.id} {g.impl} {g.target}: no bench op {g.op!r} "
+                           f"(ops: {', '.join(by_op)})")
+        if g.relative_to:
+            value = rec.cycles / by_op[g.relative_to].cycles
+        else:
+            value = getattr(rec, g.metric)
+        verdict = "met" if value is not None and value <= g.max else "MISSED"
+        rec.goal = f"{g.describe()}: {verdict} ({value:,.2f})"
+
+
+def goals_missed(records: Iterable[BenchRecord]) -> list[BenchRecord]:
+    return [r for r in records if r.goal and r.goal.split(": ")[1].startswith("MISSED")]
 
 
 def _job_safely(job: Job) -> list[BenchRecord]:

@@ -119,6 +119,7 @@ class Primitive:
     model: str | None               # dotted module name of the independent Python model (None: fixtures)
     secret: dict[str, tuple[str, ...]]     # op -> names of secret parameters
     published: tuple[dict[str, Any], ...]
+    goals: tuple["Goal", ...] = ()
     implementations: dict[str, Implementation] = field(default_factory=dict)
 
 
@@ -147,6 +148,41 @@ class Catalog:
             known = ", ".join(i.name for i in self.implementations(prim_id))
             raise CatalogError(f"unknown implementation {impl!r} of {prim_id} (known: {known})")
         return prim.implementations[impl]
+
+
+GOAL_METRICS = ("cycles", "cycles_per_byte", "code_bytes", "stack_bytes")
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A performance target the benchmark checks (issue targets live here, not in unit tests):
+    `metric` of (id, impl, target, op) at most `max`; or, with `relative_to`, the op's cycles at most
+    `max` times the cycles of op `relative_to` of the same implementation."""
+    id: str
+    impl: str
+    target: str
+    op: str
+    metric: str
+    max: float
+    relative_to: str | None = None
+    source: str = ""
+
+    def describe(self) -> str:
+        if self.relative_to:
+            return f"{self.op} <= {self.max:g} x {self.relative_to}"
+        unit = {"cycles_per_byte": "cycles/byte"}.get(self.metric, self.metric.replace("_", " "))
+        return f"{self.op} <= {self.max:,g} {unit}"
+
+
+def _goal(g: dict, where: str) -> Goal:
+    missing = [k for k in ("id", "impl", "target", "op", "max") if k not in g]
+    if missing:
+        raise CatalogError(f"{where}: goal {g} lacks {missing}")
+    metric = g.get("metric", "cycles")
+    if metric not in GOAL_METRICS:
+        raise CatalogError(f"{where}: goal metric {metric!r} (known: {', '.join(GOAL_METRICS)})")
+    return Goal(str(g["id"]), str(g["impl"]), str(g["target"]), str(g["op"]), metric, float(g["max"]),
+                g.get("relative_to"), str(g.get("source", "")))
 
 
 def _require(d: dict, key: str, where: str) -> Any:
@@ -179,7 +215,8 @@ def _load_primitive(meta_path: Path) -> Primitive:
         name=d.name, kind=kind, description=meta.get("description", ""), directory=d,
         instances={k: dict(v or {}) for k, v in _require(meta, "instances", where).items()},
         vectors=vectors, model=_require(meta, "model", where), secret=secret,
-        published=tuple(meta.get("published", [])))
+        published=tuple(meta.get("published", [])),
+        goals=tuple(_goal(g, f"{where}: goals") for g in meta.get("goals", [])))
     for name, spec in _require(meta, "implementations", where).items():
         iw = f"{where}: implementations.{name}"
         targets = tuple(_require(spec, "targets", iw))
@@ -204,6 +241,10 @@ def _load_primitive(meta_path: Path) -> Primitive:
             targets=targets, ids=ids, isa=spec.get("isa"), constant_time=bool(spec.get("constant_time", False)),
             secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)),
             functions=fns, defines=tuple(spec.get("defines", [])))
+    for g in prim.goals:
+        impl = prim.implementations.get(g.impl)
+        if impl is None or g.id not in impl.ids or g.target not in impl.targets:
+            raise CatalogError(f"{where}: goal names {g.id} {g.impl} on {g.target}, which the catalog lacks")
     return prim
 
 

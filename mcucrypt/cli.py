@@ -8,7 +8,6 @@ import argparse
 import json
 import random
 import sys
-from dataclasses import asdict
 from pathlib import Path
 from typing import Sequence
 
@@ -157,10 +156,16 @@ def cmd_bench(opts: argparse.Namespace) -> int:
     out = Path(opts.json_file) if opts.json_file else ROOT / "results" / "bench.json"
     bench_mod.write_results(records, out)
     print_bench_table(records)
+    goals = [r for r in records if r.goal]
+    for r in goals:
+        print(f"goal {r.prim} {r.impl} {r.target}: {r.goal}")
+    missed = bench_mod.goals_missed(records)
     print(f"results: {out}")
     failed = [r for r in records if r.error or r.kat == "fail" or
               (r.constant_time_claimed and r.constant_time == "fail")]
-    return 1 if failed else 0
+    if goals:
+        print(f"{len(goals) - len(missed)} of {len(goals)} goals met")
+    return 1 if failed or missed else 0
 
 
 def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:

@@ -273,8 +273,8 @@ class AeadDriver(KindDriver):
             raise UsageError(f"--input: a ciphertext is at least the {tag_bytes}-byte tag, got {len(data)} bytes")
         r = self.decrypt(fw, key, nonce, ad, data)
         if not r.ok:
-            raise AuthenticationFailed(f"authentication failed: the tag does not verify for this key, nonce, "
-                                       f"associated data and ciphertext (no plaintext released)")
+            raise AuthenticationFailed("authentication failed: the tag does not verify for this key, nonce, "
+                                       "associated data and ciphertext (no plaintext released)")
         return r.output[:r.length], r.result
 
 
