@@ -136,7 +136,8 @@ def _check_goals(goals: Iterable[Goal], records: list[BenchRecord]) -> None:
         else:
             value = getattr(rec, g.metric)
         verdict = "met" if value is not None and value <= g.max else "MISSED"
-        rec.goal = f"{g.describe()}: {verdict} ({value:,.2f})"
+        shown = f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
+        rec.goal = f"{g.describe()}: {verdict} ({shown})"
 
 
 def goals_missed(records: Iterable[BenchRecord]) -> list[BenchRecord]:

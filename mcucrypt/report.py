@@ -134,6 +134,18 @@ def cross_target_table(records: list[dict]) -> Table:
                   "stack bytes", "vectors", "constant time"], rows)
 
 
+def goals_table(records: list[dict]) -> Table | None:
+    rows = []
+    for r in records:
+        if r.get("goal"):
+            goal, _, outcome = r["goal"].partition(": ")
+            rows.append([r["prim"], r["impl"], r["target"], goal, outcome])
+    if not rows:
+        return None
+    return Table("Goals: the issues' targets (META.yml `goals`), checked on this run",
+                 ["primitive", "implementation", "target", "goal", "outcome (measured)"], rows)
+
+
 def all_records_table(records: list[dict]) -> Table:
     rows = [[r["prim"], r["impl"], r["target"], r["op"], _fmt(r["bytes"] or None), _fmt(r["cycles"]),
              _fmt(r["cycles_per_byte"]), _fmt(r["code_bytes"]), _fmt(r["stack_bytes"]), r["kat"],
@@ -216,19 +228,36 @@ def plots(records: list[dict]) -> dict[str, tuple[str, bytes]]:
 
 # --------------------------------------------------------------------------------------------- writers
 
+def _compact(value: Any) -> Any:
+    """A timing-model description without its sources (they are in bench.json and docs/board-*.md)."""
+    if isinstance(value, dict):
+        if set(value) >= {"value", "source"}:
+            return value["value"]
+        return {k: _compact(v) for k, v in value.items()}
+    return value
+
+
 def _provenance_lines(prov: dict) -> list[str]:
     lines = [f"- git commit: `{prov.get('git_commit')}`" + (" (with uncommitted changes)" if prov.get("git_dirty") else ""),
              f"- date: {prov.get('date')}", f"- host: {prov.get('host')}, Python {prov.get('python')}"]
     for name, tc in prov.get("toolchains", {}).items():
         lines.append(f"- toolchain {name}: {tc.get('cc', tc.get('error'))}; flags `{' '.join(tc.get('cflags', []))}`")
     for name, b in prov.get("boards", {}).items():
-        lines.append(f"- board {name}: `{json.dumps(b, sort_keys=True)}`")
+        b = _compact(b)
+        params = next((b.pop(k) for k in ("parameters", "timing") if isinstance(b.get(k), dict)), {})
+        head = "; ".join(f"{k}: {v}" for k, v in b.items() if not isinstance(v, (dict, list)))
+        lines.append(f"- board {name}: {head}")
+        if params:
+            lines.append(f"  timing parameters (sources in docs/board-{name}.md): " +
+                         ", ".join(f"{k}={v}" for k, v in sorted(params.items())))
     return lines
 
 
 def write_report(results: Path, out_dir: Path) -> tuple[Path, Path]:
     prov, records = load_results(results)
-    tables = paper_tables(records) + [cross_target_table(records), all_records_table(records)]
+    goals = goals_table(records)
+    tables = paper_tables(records) + ([goals] if goals else []) + [cross_target_table(records),
+                                                                   all_records_table(records)]
     figures = plots(records)
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, (_, png) in figures.items():
@@ -237,19 +266,21 @@ def write_report(results: Path, out_dir: Path) -> tuple[Path, Path]:
 
     md = ["# mcucrypt results", "",
           "Every figure below was measured by `mcucrypt bench` on the virtual boards (cycle counts are "
-          "deterministic); the papers' figures are beside ours where a paper published one.", "",
-          "## Provenance", "", *_provenance_lines(prov), ""]
+          "deterministic); the papers' figures are beside ours where a paper published one. "
+          f"Commit `{str(prov.get('git_commit'))[:12]}`, {prov.get('date')}; full provenance at the end.", ""]
     if errors:
         md += ["## Failed jobs", ""] + [f"- {r['prim']} {r['impl']} {r['target']}: {r['error']}" for r in errors] + [""]
     md += ["## Tables", ""] + [t.markdown() for t in tables]
     md += ["## Plots", ""] + [f"![{cap}]({name})\n" for name, (cap, _) in figures.items()]
+    md += ["## Provenance", "", *_provenance_lines(prov), ""]
     md_path = out_dir / "report.md"
     md_path.write_text("\n".join(md))
 
     imgs = "".join(
         f"<figure><img alt='{html.escape(cap)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
         f"<figcaption>{html.escape(cap)}</figcaption></figure>" for name, (cap, png) in figures.items())
-    prov_html = "".join(f"<li>{html.escape(l[2:])}</li>" for l in _provenance_lines(prov))
+    prov_html = "".join(f"<li>{html.escape(l.strip()[2:] if l.startswith('- ') else l.strip())}</li>"
+                        for l in _provenance_lines(prov))
     err_html = ("<h2>Failed jobs</h2><ul>" + "".join(
         f"<li>{html.escape(r['prim'])} {html.escape(r['impl'])} {html.escape(r['target'])}: "
         f"{html.escape(r['error'])}</li>" for r in errors) + "</ul>") if errors else ""
@@ -259,16 +290,18 @@ def write_report(results: Path, out_dir: Path) -> tuple[Path, Path]:
 body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }}
 table {{ border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }}
 th, td {{ border: 1px solid #ccc; padding: 3px 8px; text-align: right; }}
-th {{ background: #f0f0f0; }} td:nth-child(-n+4) {{ text-align: left; }}
+th {{ background: #f0f0f0; }} td:nth-child(-n+4), td:last-child {{ text-align: left; }}
 figure {{ margin: 1em 0; }} img {{ max-width: 100%; }} .note {{ color: #555; font-size: 13px; }}
 </style></head>
 <body>
 <h1>mcucrypt results</h1>
 <p>Every figure was measured by <code>mcucrypt bench</code> on the virtual boards (deterministic cycle counts);
-the papers' figures are beside ours where a paper published one.</p>
-<h2>Provenance</h2><ul>{prov_html}</ul>{err_html}
+the papers' figures are beside ours where a paper published one. Commit
+<code>{html.escape(str(prov.get('git_commit'))[:12])}</code>, {html.escape(str(prov.get('date')))}; full provenance at the end.</p>
+{err_html}
 <h2>Tables</h2>{''.join(t.html() for t in tables)}
 <h2>Plots</h2>{imgs}
+<h2>Provenance</h2><ul>{prov_html}</ul>
 <script>
 // Self-check for the rendering test: every plot decoded and every table has rows.
 window.addEventListener("load", () => {{

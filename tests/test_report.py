@@ -79,3 +79,20 @@ def test_compare_flags_regression(bench_results: Path, tmp_path: Path) -> None:
     slower.write_text(json.dumps(doc))
     proc = mcucrypt("compare", str(bench_results), str(slower))
     assert proc.returncode == 1 and "REGRESSION" in proc.stdout, proc.stdout
+
+
+def test_goals_are_checked_by_the_bench() -> None:
+    """A goal marks its record met or MISSED; the benchmark, not a unit test, holds the issues' targets."""
+    from mcucrypt.bench import BenchRecord, _check_goals, goals_missed
+    from mcucrypt.catalog import Goal
+
+    def record(op: str, cycles: int) -> BenchRecord:
+        return BenchRecord("lea128", "rv32-fast", "rv32", op, 16, cycles, cycles / 16, 0, 4000, 0, "pass", "pass",
+                           True, None)
+    recs = [record("encrypt", 540), record("decrypt", 700)]
+    _check_goals([Goal("lea128", "rv32-fast", "rv32", "encrypt", "cycles_per_byte", 36),
+                  Goal("lea128", "rv32-fast", "rv32", "decrypt", "cycles", 1.15, relative_to="encrypt"),
+                  Goal("lea128", "rv32-zbb", "rv32", "encrypt", "cycles", 1)], recs)
+    assert recs[0].goal == "encrypt <= 36 cycles/byte: met (33.75)"
+    assert recs[1].goal is not None and "MISSED" in recs[1].goal     # 700 / 540 = 1.30 > 1.15
+    assert goals_missed(recs) == [recs[1]]
