@@ -121,8 +121,9 @@ def build(target: str, sources: Sequence[Path | str], *, name: str, impl: str | 
         tmp_map = map_path.with_name(f"{map_path.name}.{private}")
         # GCC picks libgcc by -march/-mabi among its multilibs, and there is none for ISA extensions:
         # an rv32imac_zbb link would fall back to the rv64 default. The objects are already compiled for
-        # the declared ISA; the link only needs the base library.
-        link_flags = [f if not f.startswith("-march=") else f"-march={t.default_isa}" for f in flags]
+        # the declared ISA; the link takes the library of its base (rv32imac_zbb -> rv32imac, and
+        # rv32i stays rv32i, so a base-ISA image never links compressed or multiply instructions).
+        link_flags = [f.split("_")[0] if f.startswith("-march=") else f for f in flags]
         _run([t.cc, *link_flags, *objects, *ldflags, f"-Wl,-Map={tmp_map}", "-o", str(tmp_out)],
              f"linking {name} for {target}")
         os.replace(tmp_map, map_path)

@@ -18,7 +18,7 @@ from .build import impl_define
 from .targets import ROOT, TARGETS
 
 CRYPTO_DIR = ROOT / "crypto"
-KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash")
+KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream")
 
 
 class CatalogError(Exception):
@@ -96,6 +96,10 @@ class Implementation:
     secret_dependent_addresses: bool   # table look-ups indexed by secrets (constant time only on cacheless cores)
     functions: dict[str, Prototype]
     defines: tuple[str, ...] = ()
+    secret: dict[str, tuple[str, ...]] = field(default_factory=dict)   # op -> secret parameter names
+
+    def secret_params(self, op: str) -> tuple[str, ...]:
+        return self.secret.get(op, self.primitive.secret.get(op, ()))
 
     def symbol(self, prim_id: str, op: str) -> str:
         return self.functions[op].symbol(prim_id, self.name)
@@ -229,6 +233,11 @@ def _load_primitive(meta_path: Path) -> Primitive:
                 raise CatalogError(f"{iw}: source {s} missing")
         fns = dict(functions)
         fns.update({op: parse_prototype(p) for op, p in (spec.get("functions") or {}).items()})
+        for op, names in (spec.get("secret") or {}).items():
+            if op not in fns:
+                raise CatalogError(f"{iw}: secret names unknown op {op!r}")
+            for n in names:
+                fns[op].index(n)
         ops = spec.get("ops")
         if ops is not None:
             fns = {op: fns[op] for op in ops}
@@ -240,7 +249,8 @@ def _load_primitive(meta_path: Path) -> Primitive:
             name=name, primitive=prim, description=spec.get("description", ""), sources=sources,
             targets=targets, ids=ids, isa=spec.get("isa"), constant_time=bool(spec.get("constant_time", False)),
             secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)),
-            functions=fns, defines=tuple(spec.get("defines", [])))
+            functions=fns, defines=tuple(spec.get("defines", [])),
+            secret={op: tuple(n) for op, n in (spec.get("secret") or {}).items()})
     for g in prim.goals:
         impl = prim.implementations.get(g.impl)
         if impl is None or g.id not in impl.ids or g.target not in impl.targets:

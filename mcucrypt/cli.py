@@ -47,7 +47,8 @@ def cmd_list(opts: argparse.Namespace) -> int:
                              "targets": list(impl.targets), "isa": impl.isa,
                              "constant_time": impl.constant_time,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
-                             "ops": list(impl.functions), "description": impl.description})
+                             "ops": list(impl.functions), "description": impl.description,
+                             "secret": {op: list(impl.secret_params(op)) for op in impl.functions}})
     rows.sort(key=lambda r: r["prim"])   # stable: implementations keep their META.yml order
     if opts.json:
         print(json.dumps(rows, indent=1))
