@@ -19,6 +19,7 @@ import random
 from dataclasses import asdict, dataclass, field
 
 from .boards.base import CallResult, Trace
+from .catalog import CatalogError
 from .firmware import Firmware
 from .kinds.base import CtCase, driver_for
 
@@ -129,15 +130,34 @@ def _latencies(t: Trace) -> list[int]:
     return [c for _, _, _, c in t.variable_latency]
 
 
+class UndeclaredSecret(CatalogError):
+    """A kind driver varied an argument that META.yml does not declare secret: the check would then
+    compare runs that differ in public inputs too, and its verdict would mean nothing."""
+
+
+def _check_only_secrets_vary(fw: Firmware, first: CtCase, case: CtCase) -> None:
+    secret = set(fw.impl.secret_params(case.op))
+    for name, value in case.args.items():
+        if name not in secret and value != first.args[name]:
+            raise UndeclaredSecret(f"{fw.impl.key}: the constant-time cases of {case.op} vary {name!r}, which "
+                                   f"META.yml does not list as secret (secret: {sorted(secret)})")
+
+
 def check(fw: Firmware, trials: int = 8, seed: int = 0) -> CtReport:
-    """Run ``trials`` secret draws (at least 4, so every SecretRandom pattern is seen)."""
+    """Run ``trials`` secret draws (at least 4, so every SecretRandom pattern is seen). Only the
+    parameters META.yml declares secret may differ from draw to draw; the public ones stay fixed."""
     trials = max(trials, 4)
     driver = driver_for(fw.impl.primitive.kind)
     report = CtReport(fw.prim_id, fw.impl.name, fw.target, trials, 0, "pass")
     reference: dict[int, CallResult] = {}
+    first_cases: list[CtCase] = []
     for trial in range(trials):
         cases: list[CtCase] = driver.ct_cases(fw, SecretRandom(seed, trial), public_seed=seed)
         for n, case in enumerate(cases):
+            if trial == 0:
+                first_cases.append(case)
+            else:
+                _check_only_secrets_vary(fw, first_cases[n], case)
             res = fw.call(case.op, case.args, trace=True)
             report.calls += 1
             if trial == 0:
