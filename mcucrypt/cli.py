@@ -136,6 +136,9 @@ def cmd_bench(opts: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     cat = load_catalog()
+    if "host" in (opts.target or ()):
+        raise CliError("the host has no cycle model: bench runs on the boards "
+                       f"({', '.join(bench_mod.BOARD_TARGETS)})")
     try:
         jobs = bench_mod.select_jobs(cat, opts.prim or (), opts.impl or (), opts.target or ())
     except KeyError as e:

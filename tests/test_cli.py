@@ -66,6 +66,7 @@ def test_run_is_deterministic_on_avr() -> None:
     (["run", "lea128", "--target", "host", "--input", LEA_PT], "--key is required"),
     (["bench", "--prim", "nosuch"], "unknown primitive"),
     (["bench", "--target", "z80"], "unknown target"),
+    (["bench", "--target", "host"], "no cycle model"),
     (["ct", "lea128", "--target", "host", "--impl", "ref"], "virtual board"),
     (["call", "--target", "avr", "/nonexistent.elf", "f"], "no such ELF"),
 ])
