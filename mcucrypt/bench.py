@@ -78,6 +78,18 @@ def select_jobs(catalog: Catalog, prims: Iterable[str] = (), impls: Iterable[str
     return jobs
 
 
+def main_op(ops: Iterable[tuple[str, int]]) -> str | None:
+    """Of (op name, bytes) pairs, the operation that stands for a primitive in comparisons: one-block
+    encryption, the multiplication, or the longest plain encryption; never a key schedule."""
+    with_bytes = [(name, n) for name, n in ops if n]
+    for wanted in ("encrypt", "mul"):
+        if any(name == wanted for name, _ in with_bytes):
+            return wanted
+    plain = [(name, n) for name, n in with_bytes if name.startswith("encrypt") and "+" not in name]
+    pool = plain or with_bytes
+    return max(pool, key=lambda p: p[1])[0] if pool else None
+
+
 def kat_status(fw: Firmware) -> str:
     """pass / fail / n/a of the official vectors on this image. The verdict is cached beside the image,
     keyed by the image (whose name is the hash of every input) and the vector files' contents, so

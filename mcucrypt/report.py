@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from .bench import main_op
 from .catalog import load_catalog
 
 METRIC_FIELD = {"cycles": "cycles", "cycles_per_byte": "cycles_per_byte", "code_bytes": "code_bytes",
@@ -99,16 +100,8 @@ def paper_tables(records: list[dict]) -> list[Table]:
 
 
 def _main_op(recs: list[dict]) -> dict | None:
-    """The operation a cross-target comparison uses: one-block or longest-message encryption, or the
-    multiplication; never a key schedule."""
-    with_bytes = [r for r in recs if r["bytes"]]
-    for name in ("encrypt", "mul"):
-        for r in with_bytes:
-            if r["op"] == name:
-                return r
-    plain = [r for r in with_bytes if r["op"].startswith("encrypt") and "+" not in r["op"]]
-    pool = plain or with_bytes
-    return max(pool, key=lambda r: r["bytes"]) if pool else None
+    name = main_op((r["op"], r["bytes"]) for r in recs)
+    return next((r for r in recs if r["op"] == name), None)
 
 
 def cross_target_table(records: list[dict]) -> Table:

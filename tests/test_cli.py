@@ -76,3 +76,27 @@ def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("mcucrypt: error:") and message in lines[0], proc.stderr
+
+
+# NIST LWC KAT tinyjambu128v2, Count = 5: empty message, AD 00010203.
+TJ_KEY, TJ_NONCE, TJ_AD, TJ_CT = "000102030405060708090A0B0C0D0E0F", "000102030405060708090A0B", "00010203", "6601D8F80798E04F"
+
+
+def test_run_aead_vector_and_failed_tag() -> None:
+    ok = mcucrypt("run", "tinyjambu128", "--target", "host", "--impl", "ref-opt", "--key", TJ_KEY, "--nonce", TJ_NONCE,
+                  "--ad", TJ_AD, "--input", "", "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["output"] == TJ_CT.lower()
+    forged = TJ_CT[:-1] + ("E" if TJ_CT[-1] != "E" else "F")
+    bad = mcucrypt("run", "tinyjambu128", "--target", "avr", "--impl", "avr-fast", "--key", TJ_KEY, "--nonce", TJ_NONCE,
+                   "--ad", TJ_AD, "--input", forged, "--decrypt", "--json")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("mcucrypt: error: authentication failed"), bad.stderr
+
+
+def test_run_multiplication_big_endian() -> None:
+    a, b = 0xFFFFFFFF_00000001_23456789_ABCDEF01 << 128 | 7, (1 << 255) + 12345
+    proc = mcucrypt("run", "mpmul256", "--target", "rv32", "--impl", "rv32-fast", "--a", f"{a:x}", "--b", f"{b:x}",
+                    "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert int(json.loads(proc.stdout)["output"], 16) == a * b
