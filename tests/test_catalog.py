@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from mcucrypt import ct
+from mcucrypt.boards.base import Buf
 from mcucrypt.bench import Job, select_jobs
 from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
@@ -70,3 +71,24 @@ def test_host_sanitizers(prim: str, impl: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "mcucrypt.sanitize", prim, impl], cwd=ROOT,
                           env=sanitizer_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+BLOCK_JOBS = [j for j in JOBS if CATALOG.implementation(j.prim, j.impl).primitive.kind == "blockcipher"]
+
+
+@pytest.mark.parametrize("job", BLOCK_JOBS, ids=_id)
+def test_block_cipher_byte_pointers_need_no_alignment(job: Job, firmware_cache: dict[Job, Firmware]) -> None:
+    """Key, input and output are `uint8_t *`: every implementation must take them at any address (the
+    E31 traps on a misaligned word access, so assembly needs byte paths for them)."""
+    fw = _firmware(firmware_cache, job)
+    p = fw.params
+    rng = random.Random(f"unaligned/{_id(job)}")
+    key, block = rng.randbytes(p["key_bytes"]), rng.randbytes(p["block_bytes"])
+    rk = fw.call("keyschedule", {"rk": Buf(size=p["rk_bytes"], out=True), "key": Buf(key)}).outputs[0]
+    rk_odd = fw.call("keyschedule", {"rk": Buf(size=p["rk_bytes"], out=True), "key": Buf(key, misalign=3)}).outputs[0]
+    assert rk_odd == rk
+    want = fw.call("encrypt", {"out": Buf(size=p["block_bytes"], out=True), "in": Buf(block), "rk": Buf(rk)}).outputs[0]
+    for shift in (1, 2, 3):
+        got = fw.call("encrypt", {"out": Buf(size=p["block_bytes"], out=True, misalign=shift),
+                                  "in": Buf(block, misalign=4 - shift), "rk": Buf(rk)}).outputs[0]
+        assert got == want, f"misaligned by {shift}"

@@ -43,12 +43,14 @@ class Buf:
     """A pointer argument: a buffer the harness places in the target's RAM.
 
     ``data`` are its initial contents (zeros when omitted), ``size`` its length (default ``len(data)``),
-    ``out`` whether its contents are read back into ``CallResult.outputs``."""
+    ``out`` whether its contents are read back into ``CallResult.outputs``; the buffer starts
+    ``misalign`` bytes past an ``align``-byte boundary."""
 
     data: bytes = b""
     size: int | None = None
     out: bool = False
     align: int = 4
+    misalign: int = 0       # bytes past the alignment: tests reach an implementation's unaligned paths
 
     @property
     def length(self) -> int:

@@ -99,7 +99,7 @@ def place_buffers(args: Sequence[Arg], free_start: int, free_end: int) -> tuple[
     for i, a in enumerate(args):
         if isinstance(a, Buf):
             cursor += len(CANARY)
-            cursor = (cursor + a.align - 1) // a.align * a.align
+            cursor = (cursor + a.align - 1) // a.align * a.align + a.misalign
             placed.append(PlacedBuf(i, cursor, a))
             scalars.append(cursor)
             cursor += a.length + len(CANARY)

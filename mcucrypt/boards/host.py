@@ -38,10 +38,12 @@ class HostBoard(Board):
         n = len(CANARY)
         for a in args:
             if isinstance(a, Buf):
-                raw = (ctypes.c_uint8 * (a.length + 2 * n)).from_buffer_copy(
-                    CANARY + a.data.ljust(a.length, b"\0")[: a.length] + CANARY)
+                # ctypes arrays are 16-byte aligned and the canary is 16 bytes: the body is aligned,
+                # then moved by `misalign`.
+                raw = (ctypes.c_uint8 * (a.length + 2 * n + a.misalign)).from_buffer_copy(
+                    CANARY + bytes(a.misalign) + a.data.ljust(a.length, b"\0")[: a.length] + CANARY)
                 buffers.append((a, raw))
-                c_args.append(ctypes.cast(ctypes.byref(raw, n), ctypes.c_void_p))
+                c_args.append(ctypes.cast(ctypes.byref(raw, n + a.misalign), ctypes.c_void_p))
             else:
                 size = a.size if isinstance(a, Int) and a.size else 8
                 c_args.append(_CTYPES[size](a.value if isinstance(a, Int) else a))
@@ -52,6 +54,6 @@ class HostBoard(Board):
             if data[:n] != CANARY or data[-n:] != CANARY:
                 raise BoardFault(f"canary around buffer {i} ({buf.length} bytes) overwritten by {symbol}")
             if buf.out:
-                outputs.append(data[n:-n])
+                outputs.append(data[n + buf.misalign:-n])
         return CallResult(outputs=outputs, return_value=int(rv), cycles=0, instructions=0,
                           stack_bytes=0, trace=None)
