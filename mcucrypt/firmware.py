@@ -16,7 +16,12 @@ from .catalog import CatalogError, Implementation, Param
 
 
 class Firmware:
-    def __init__(self, impl: Implementation, prim_id: str, target: str, *, sanitize: bool = False):
+    """``warm=True`` measures every call after one identical training call, with the branch predictor
+    keeping what it learnt (rv32; the other boards carry no state between calls, so it changes nothing
+    there): the figure a benchmark loop on the real board reports."""
+
+    def __init__(self, impl: Implementation, prim_id: str, target: str, *, sanitize: bool = False,
+                 warm: bool = False):
         if target not in impl.targets:
             raise CatalogError(f"{impl.name} of {prim_id} does not run on {target} "
                                f"(it runs on: {', '.join(impl.targets)})")
@@ -29,6 +34,9 @@ class Firmware:
             isa=impl.isa if target == "rv32" else None, defines=impl.defines,
             keep=impl.symbols(prim_id), sanitize=sanitize)
         self.board: Board = make_board(target)
+        self.warm = warm and hasattr(self.board, "warm_predictor")
+        if self.warm:
+            self.board.warm_predictor = True  # type: ignore[attr-defined]
         if target == "rv32":
             self.board.load(self.image.path, isa=impl.isa)  # type: ignore[call-arg]
         else:
@@ -64,5 +72,7 @@ class Firmware:
         ret_size = 0
         if proto.ret not in ("void", "int"):
             ret_size = Param(proto.ret, "ret").scalar_size(self.board.native_int_size)
-        return self.board.call(proto.symbol(self.prim_id, self.impl.name), self.arguments(op, named),
-                               trace=trace, ret_size=ret_size)
+        symbol, args = proto.symbol(self.prim_id, self.impl.name), self.arguments(op, named)
+        if self.warm:
+            self.board.call(symbol, args, ret_size=ret_size)
+        return self.board.call(symbol, args, trace=trace, ret_size=ret_size)

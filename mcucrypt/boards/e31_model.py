@@ -361,12 +361,18 @@ class E31Model:
         self._shifts: dict[tuple[State, int], State] = {}
         self.reset(0)
 
-    def reset(self, return_address: int) -> None:
+    def reset(self, return_address: int, *, keep_predictor: bool = False) -> None:
+        """A new call. ``keep_predictor`` keeps the BTB and BHT trained by the previous calls (a warm
+        benchmark loop); the RAS always starts with the harness's return address."""
         self.cycles = 0
         self.instructions = 0
         self.state: State = EMPTY_STATE
         self.pending_cf: tuple[int, int, int, int, int, int] | None = None
-        self.predictor.reset(return_address)
+        if keep_predictor:
+            self.predictor.ras = [return_address]
+            self.predictor.mispredictions = 0
+        else:
+            self.predictor.reset(return_address)
         self.variable_latency: list[VariableLatency] | None = None
 
     def block(self, addr: int, size: int) -> Block:
@@ -470,6 +476,7 @@ def describe(params: E31Params) -> dict[str, object]:
     """The model and every parameter with its value and source (for the provenance of results)."""
     return {"model": "SiFive E31 (FE310-G002): in-order scoreboard + BTB/BHT/RAS predictor",
             "cycle_count": "from the callee's first instruction to the cycle after its final ret issues",
-            "predictor_state": "reset at every call (cold BTB/BHT, RAS holding the return address)",
+            "predictor_state": "reset at every call (cold BTB/BHT, RAS holding the return address); bench's "
+                               "cycles_warm: BTB/BHT trained by one identical call just before",
             "instruction_cache": "warm: every fetch hits (no miss penalty modelled)",
             "parameters": params.describe()}

@@ -419,6 +419,10 @@ class Rv32Board(Board):
 
     def __init__(self, params: E31Params | None = None):
         self.params = params or E31Params()
+        # False: every call starts with a cold BTB/BHT (the default: a count depends on nothing but the
+        # call). True: the BTB/BHT keep what earlier calls on this board trained, as in a benchmark loop
+        # on the real board (Firmware(warm=True) makes one training call before the measured one).
+        self.warm_predictor = False
         self.image: ElfImage | None = None
         self._isa: frozenset[str] = parse_isa(None)
         self._code: dict[int, Instr] = {}
@@ -597,7 +601,7 @@ class Rv32Board(Board):
             self._regs.write(_XREG[n], v)
 
         model = self.model
-        model.reset(SENTINEL)
+        model.reset(SENTINEL, keep_predictor=self.warm_predictor)
         tr = Trace() if trace else None
         model.variable_latency = tr.variable_latency if tr is not None else None
         hooks = self._add_trace_hooks(tr) if tr is not None else []
