@@ -16,7 +16,7 @@ from . import ct as ct_mod
 from .boards import make_board
 from .boards.base import BoardError, BoardFault, Int
 from .build import BuildError
-from .catalog import CatalogError, Implementation, load_catalog
+from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
 from .kinds.base import Mismatch, UsageError, driver_for
 from .targets import ROOT, TARGETS
@@ -68,16 +68,17 @@ def cmd_list(opts: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------------------------- run
 
-def fastest_verified(prim_id: str, target: str) -> Implementation:
+def fastest_verified(prim_id: str, target: str) -> Firmware:
     """Among the implementations of ``prim_id`` for ``target``, the one with the fewest cycles in its
-    main operation that also passes the official vectors. The choice is cached per set of images."""
+    main operation that also passes the official vectors (verdicts are cached per image, so only the
+    first choice on a machine runs them). On the host, which has no cycle model, the first one."""
     cat = load_catalog()
     candidates = cat.implementations(prim_id, target)
     if not candidates:
         raise CliError(f"no implementation of {prim_id} runs on {target}")
     if len(candidates) == 1 or target == "host":
-        return candidates[0]
-    best: tuple[int, Implementation] | None = None
+        return Firmware(candidates[0], prim_id, target)
+    best: tuple[int, Firmware] | None = None
     for impl in candidates:
         fw = Firmware(impl, prim_id, target)
         if bench_mod.kat_status(fw) == "fail":
@@ -86,20 +87,25 @@ def fastest_verified(prim_id: str, target: str) -> Implementation:
         name = bench_mod.main_op((o.op, o.bytes) for o in ops)
         main = next((o for o in ops if o.op == name), ops[0])
         if best is None or main.result.cycles < best[0]:
-            best = (main.result.cycles, impl)
+            best = (main.result.cycles, fw)
     if best is None:
         raise CliError(f"no implementation of {prim_id} on {target} passes its vectors")
     return best[1]
 
 
+def _firmware(prim_id: str, impl: str | None, target: str) -> Firmware:
+    """The named implementation, or the fastest verified one."""
+    if impl is None:
+        return fastest_verified(prim_id, target)
+    return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target)
+
+
 def cmd_run(opts: argparse.Namespace) -> int:
-    cat = load_catalog()
     target = _target(opts.target)
-    prim = cat.by_id(opts.prim)
-    impl = cat.implementation(opts.prim, opts.impl) if opts.impl else fastest_verified(opts.prim, target)
-    fw = Firmware(impl, opts.prim, target)
+    prim = load_catalog().by_id(opts.prim)
+    fw = _firmware(opts.prim, opts.impl, target)
     output, res = driver_for(prim.kind).run(fw, opts)
-    doc = {"prim": opts.prim, "impl": impl.name, "target": target, "output": output.hex(),
+    doc = {"prim": opts.prim, "impl": fw.impl.name, "target": target, "output": output.hex(),
            "cycles": res.cycles, "instructions": res.instructions, "stack_bytes": res.stack_bytes}
     if opts.json:
         print(json.dumps(doc))
@@ -232,12 +238,10 @@ def cmd_test(opts: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------------------------- ct
 
 def cmd_ct(opts: argparse.Namespace) -> int:
-    cat = load_catalog()
     target = _target(opts.target)
     if target == "host":
         raise CliError("the constant-time check runs on a virtual board (rv32, armv7m, avr), not on host")
-    impl = cat.implementation(opts.prim, opts.impl) if opts.impl else fastest_verified(opts.prim, target)
-    report = ct_mod.check(Firmware(impl, opts.prim, target), trials=opts.trials)
+    report = ct_mod.check(_firmware(opts.prim, opts.impl, target), trials=opts.trials)
     print(json.dumps(report.to_json(), indent=1) if opts.json else report.summary())
     return 0 if report.verdict == "pass" else 1
 
