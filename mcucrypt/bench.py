@@ -105,8 +105,7 @@ def kat_status(fw: Firmware) -> str:
     if cache.is_file():
         return cache.read_text().strip()
     try:
-        for v in vectors:
-            driver.check_vector(fw, v)
+        driver.check_vectors(fw, vectors)
         verdict = "pass"
     except Mismatch:
         verdict = "fail"

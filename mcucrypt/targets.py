@@ -1,7 +1,7 @@
 """The four build targets: compiler, flags, board files. One table, read by build and by the boards."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,7 +19,6 @@ class Target:
     startup: tuple[str, ...] = ()           # board files linked into every ELF, relative to ROOT
     default_isa: str = ""                   # rv32 only: the -march a plain implementation gets
     output_suffix: str = ".elf"
-    extra: dict = field(default_factory=dict)
 
     def march_flags(self, isa: str | None) -> list[str]:
         """-march for an implementation's declared ISA (rv32 only; e.g. 'rv32imac_zbb_zbkb')."""

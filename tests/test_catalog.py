@@ -40,11 +40,7 @@ def _firmware(cache: dict[Job, Firmware], job: Job) -> Firmware:
 @pytest.mark.parametrize("job", JOBS, ids=_id)
 def test_vectors(job: Job, firmware_cache: dict[Job, Firmware]) -> None:
     fw = _firmware(firmware_cache, job)
-    driver = driver_for(fw.impl.primitive.kind)
-    vectors = driver.vectors(fw.impl.primitive, job.prim)
-    assert vectors, f"{job.prim} has no official vectors"
-    for v in vectors:
-        driver.check_vector(fw, v)
+    assert driver_for(fw.impl.primitive.kind).check_vectors(fw) > 0, f"{job.prim} has no official vectors"
 
 
 @pytest.mark.parametrize("job", JOBS, ids=_id)

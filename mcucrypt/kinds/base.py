@@ -57,6 +57,15 @@ class KindDriver(abc.ABC):
             out += read_vectors(prim.directory / rel)
         return out
 
+    def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
+        """Run every official vector of ``fw``'s id (or ``vectors``); raise Mismatch on the first
+        disagreement; return how many ran."""
+        if vectors is None:
+            vectors = self.vectors(fw.impl.primitive, fw.prim_id)
+        for v in vectors:
+            self.check_vector(fw, v)
+        return len(vectors)
+
     @staticmethod
     def model(prim: Primitive) -> ModuleType:
         if prim.model is None:
