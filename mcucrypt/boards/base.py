@@ -79,6 +79,40 @@ class Trace:
     variable_latency: list[tuple[int, str, tuple[int, ...], int]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class TaintSpec:
+    """Which inputs of a call are secret, for taint tracking (``call(..., taint=TaintSpec(...))``).
+
+    ``secret_args`` maps an argument index to the label its taint carries (the META.yml parameter
+    name): a ``Buf`` argument taints every byte of its initial contents, a scalar taints its register(s)
+    or stack slot. Taint then propagates at instruction level through registers, flags/carry and memory
+    (byte granularity); each value carries the set of labels it was computed from."""
+
+    secret_args: dict[int, str]
+
+
+# The kinds of taint finding (what carried secret taint).
+TAINT_BRANCH = "branch"                      # a conditional branch's condition
+TAINT_INDIRECT_JUMP = "indirect-jump"        # the target of an indirect jump or call
+TAINT_ADDRESS = "address"                    # the address of a load or store
+TAINT_VARIABLE_LATENCY = "variable-latency"  # an operand of an instruction whose latency depends on it
+
+# Declassification: a call to this symbol (``uint32_t mcu_declassify(uint32_t v)``, identity) clears the
+# taint of its argument, so the value it returns is public. Only APIs that publish a secret-derived
+# result by contract use it (AEAD decryption's accept/reject verdict).
+DECLASSIFY_SYMBOL = "mcu_declassify"
+
+
+@dataclass(frozen=True)
+class TaintFinding:
+    kind: str                   # one of TAINT_*
+    pc: int
+    symbol: str                 # 'function+0xoffset'
+    instruction: str            # disassembly
+    labels: tuple[str, ...]     # the secret parameters the tainted value came from
+    detail: str = ""            # e.g. which operand/register was tainted
+
+
 @dataclass
 class CallResult:
     outputs: list[bytes]        # contents after the call of every Buf with out=True, in argument order
@@ -87,6 +121,7 @@ class CallResult:
     instructions: int
     stack_bytes: int            # stack high-water of the call, return address included
     trace: Trace | None = None
+    taint: list[TaintFinding] | None = None   # with call(..., taint=...): findings, first occurrence per (pc, kind)
 
 
 class BoardError(Exception):
@@ -110,6 +145,7 @@ class Board(abc.ABC):
 
     target: str = "?"
     native_int_size: int = 4
+    supports_taint: bool = False     # True where call(..., taint=TaintSpec) is implemented
 
     @abc.abstractmethod
     def load(self, elf: Path | str) -> None:
@@ -117,10 +153,12 @@ class Board(abc.ABC):
 
     @abc.abstractmethod
     def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
-             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0,
+             taint: TaintSpec | None = None) -> CallResult:
         """Call ``symbol`` with ``args`` per the target's C ABI and return what it did.
 
-        ``ret_size`` is the width in bytes of the return value (0: native int width)."""
+        ``ret_size`` is the width in bytes of the return value (0: native int width). With ``taint``,
+        the call tracks secret taint and fills ``CallResult.taint`` (boards with ``supports_taint``)."""
 
     def symbol_at(self, address: int) -> str:
         """'function+0xoffset' for a code or data address of the loaded image ('?' if none)."""
