@@ -100,3 +100,19 @@ def test_run_multiplication_big_endian() -> None:
                     "--json")
     assert proc.returncode == 0, proc.stderr
     assert int(json.loads(proc.stdout)["output"], 16) == a * b
+
+
+def test_call_on_a_non_elf_or_truncated_elf_is_one_line_exit_2(tmp_path) -> None:  # noqa: ANN001
+    """Not an ELF, or an ELF cut short (header only, or inside its segments): one line, exit 2."""
+    from mcucrypt.build import build
+    elf = build("avr", [ROOT / "tests" / "fixtures" / "avr" / "snippets.S"], name="avr-snippets",
+                keep=["snip_ret"]).path.read_bytes()
+    cases = {"text.elf": b"hello, not an ELF\n", "header.elf": elf[:40], "cut.elf": elf[:len(elf) // 2]}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        for target in ("avr", "rv32", "armv7m"):
+            proc = mcucrypt("call", "--target", target, str(tmp_path / name), "snip_ret")
+            assert proc.returncode == 2, (name, target, proc.stderr)
+            lines = proc.stderr.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("mcucrypt: error:") and name in lines[0] and \
+                "not a valid ELF" in lines[0], (name, target, proc.stderr)

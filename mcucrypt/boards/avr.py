@@ -21,8 +21,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from elftools.elf.elffile import ELFFile
-
 from ..targets import ROOT
 from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
                    Trace)
@@ -196,26 +194,23 @@ class AvrBoard(Board):
         flash: list[tuple[int, bytes]] = []
         sram = bytearray(ramend + 1 - SRAM_START)
         code_end = 0
-        with open(image.path, "rb") as f:
-            for seg in ELFFile(f).iter_segments():
-                if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
-                    continue
-                vaddr, paddr, data = seg["p_vaddr"], seg["p_paddr"], seg.data()
-                if vaddr < DATA_SPACE_BASE:
-                    flash.append((vaddr, data))
-                    if seg["p_flags"] & 1:
-                        code_end = max(code_end, vaddr + len(data))
-                elif vaddr < DATA_SPACE_END:
-                    # .data/.bss: placed at their run address (the harness plays crt0's copy and clear);
-                    # the initialisers also sit in flash at the load address, as on the real part.
-                    start = vaddr - DATA_SPACE_BASE
-                    if start < SRAM_START or start + seg["p_memsz"] > ramend + 1:
-                        raise BoardError(f"data segment 0x{start:x}+{seg['p_memsz']} outside the {MCU}'s "
-                                         f"SRAM 0x{SRAM_START:x}..0x{ramend:x}")
-                    sram[start - SRAM_START:start - SRAM_START + len(data)] = data
-                    if data and paddr < DATA_SPACE_BASE:
-                        flash.append((paddr, data))
-                # EEPROM, fuses, lock bits and signature (0x810000 and up) are not loaded.
+        for seg in image.segments:
+            vaddr, paddr, data = seg.address, seg.load_address, seg.data
+            if vaddr < DATA_SPACE_BASE:
+                flash.append((vaddr, data))
+                if seg.executable:
+                    code_end = max(code_end, vaddr + len(data))
+            elif vaddr < DATA_SPACE_END:
+                # .data/.bss: placed at their run address (the harness plays crt0's copy and clear);
+                # the initialisers also sit in flash at the load address, as on the real part.
+                start = vaddr - DATA_SPACE_BASE
+                if start < SRAM_START or start + seg.memsz > ramend + 1:
+                    raise BoardError(f"data segment 0x{start:x}+{seg.memsz} outside the {MCU}'s "
+                                     f"SRAM 0x{SRAM_START:x}..0x{ramend:x}")
+                sram[start - SRAM_START:start - SRAM_START + len(data)] = data
+                if data and paddr < DATA_SPACE_BASE:
+                    flash.append((paddr, data))
+            # EEPROM, fuses, lock bits and signature (0x810000 and up) are not loaded.
         for address, data in flash:
             if address + len(data) > self._stop_pc:
                 raise BoardError(f"{image.path.name} reaches flash byte 0x{address + len(data):x}; the board "
