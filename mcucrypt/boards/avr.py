@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Sequence
 
 from ..targets import ROOT
-from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
+from .base import (DECLASSIFY_SYMBOL, DEFAULT_MAX_INSTRUCTIONS, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
+                   Arg, Board, BoardError, BoardFault, Buf, CallResult, Int, MemAccess, TaintFinding, TaintSpec,
                    Trace)
 from .common import (CANARY, STACK_PAINT, ElfImage, PlacedBuf, buffer_image, check_canaries, marshal_avr,
                      place_buffers, stack_high_water)
@@ -64,6 +65,15 @@ class _ShimTrace(ctypes.Structure):
                 ("acc_pc", ctypes.POINTER(ctypes.c_uint32)), ("acc_addr", ctypes.POINTER(ctypes.c_uint32)),
                 ("acc_info", ctypes.POINTER(ctypes.c_uint8)), ("acc_cap", ctypes.c_uint32),
                 ("n_acc", ctypes.c_uint32)]
+
+
+class _ShimFinding(ctypes.Structure):
+    _fields_ = [("pc", ctypes.c_uint32), ("kind", ctypes.c_uint8), ("labels", ctypes.c_uint8),
+                ("detail", ctypes.c_char * 46)]
+
+
+_TAINT_KINDS = (TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_ADDRESS)    # SHIM_TAINT_* in simavr_shim.c
+MAX_LABELS = 8                    # the shim's shadow bytes are 8-bit label masks
 
 
 class _ShimResult(ctypes.Structure):
@@ -116,6 +126,11 @@ def shim_library() -> tuple[ctypes.CDLL, str]:
             ("shim_set_pc", None, [p, u32]),
             ("shim_set_code_end", ctypes.c_int, [p, u32]), ("shim_set_stack_floor", None, [p, u16]),
             ("shim_protect", ctypes.c_int, [p, u32, u32]),
+            ("shim_taint_enable", ctypes.c_int, [p, ctypes.c_int, u32]),
+            ("shim_taint_set", ctypes.c_int, [p, u32, u32, ctypes.c_uint8]),
+            ("shim_taint_get", ctypes.c_int, [p, u32, buf, u32, buf]),
+            ("shim_taint_count", u32, [p]),
+            ("shim_taint_finding", ctypes.c_int, [p, u32, ctypes.POINTER(_ShimFinding)]),
             ("shim_run_until", ctypes.c_int,
              [p, u32, u16, u64, ctypes.POINTER(_ShimTrace), ctypes.POINTER(_ShimResult)])):
         fn = getattr(lib, name)
@@ -170,6 +185,7 @@ class AvrBoard(Board):
 
     target = "avr"
     native_int_size = 2
+    supports_taint = True
 
     def __init__(self, *, trace_chunk: int = 1 << 20) -> None:
         """``trace_chunk``: entries the C loop records before handing the trace back to Python."""
@@ -179,6 +195,7 @@ class AvrBoard(Board):
         self._disasm: dict[int, str] | None = None
         self._trace_chunk = trace_chunk
         self._trace_buffers: tuple[ctypes.Array, ctypes.Array, ctypes.Array, ctypes.Array] | None = None
+        self._taint_names: list[str] | None = None     # labels of the last call with taint, bit i = names[i]
 
     # ------------------------------------------------------------------------------------------- load
     def load(self, elf: Path | str) -> None:
@@ -230,7 +247,8 @@ class AvrBoard(Board):
 
     # ------------------------------------------------------------------------------------------- call
     def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
-             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0,
+             taint: TaintSpec | None = None) -> CallResult:
         img = self._image
         if img is None:
             raise BoardError("no ELF loaded: call load() first")
@@ -270,6 +288,11 @@ class AvrBoard(Board):
         sim.write(SPL, (ret_base - 1).to_bytes(2, "little"))    # SP points below the return address
         lib.shim_set_stack_floor(h, buffers_end)
         lib.shim_set_pc(h, entry)
+        if taint is not None:
+            self._taint_start(taint, args, scalars, placed, ret_base + 2)
+        else:
+            lib.shim_taint_enable(h, 0, 0)
+            self._taint_names = None
 
         # The callee's RET pops the sentinel and leaves SP just above it, where the caller had it.
         status, cycles, instructions, res, tr = self._run(max_instructions, trace, ret_base + 1)
@@ -291,7 +314,70 @@ class AvrBoard(Board):
         # stack_high_water scans byte by byte in Python; skip the paint nobody touched at C speed first.
         untouched = len(painted) - len(painted.lstrip(bytes([STACK_PAINT])))
         stack_bytes = stack_high_water(painted[untouched:], buffers_end + untouched, top)
-        return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr)
+        return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr,
+                          self._taint_findings() if taint is not None else None)
+
+    # ------------------------------------------------------------------------------------------ taint
+    def _taint_start(self, spec: TaintSpec, args: Sequence[Arg], scalars: list[int | Int],
+                     placed: list[PlacedBuf], stack_args: int) -> None:
+        """Turn taint on for this call and label the secret arguments: every byte of a Buf's contents, the
+        register(s) or stack bytes of a scalar. ``stack_args``: data address of the first stack argument."""
+        assert self._image is not None
+        lib, h = self._sim.lib, self._sim.handle
+        names = list(dict.fromkeys(spec.secret_args.values()))
+        if len(names) > MAX_LABELS:
+            raise BoardError(f"{len(names)} distinct taint labels; the avr board tracks at most {MAX_LABELS}")
+        declassify = self._image.elf.symbols.get(DECLASSIFY_SYMBOL)
+        if lib.shim_taint_enable(h, 1, 0xFFFFFFFF if declassify is None else declassify) != 0:
+            raise BoardError("out of memory for the taint shadow state")
+        self._taint_names = names
+        by_index = {p.index: p for p in placed}
+        for index, label in spec.secret_args.items():
+            if not 0 <= index < len(args):
+                raise BoardError(f"secret argument {index} ({label}): the call has {len(args)} arguments")
+            bit = 1 << names.index(label)
+            if isinstance(args[index], Buf):
+                p = by_index[index]
+                if p.buf.length:
+                    lib.shim_taint_set(h, p.address, p.buf.length, bit)
+                continue
+            # Where the ABI put this scalar: what marshalling it adds to the arguments before it.
+            before, upto = marshal_avr(scalars[:index]), marshal_avr(scalars[:index + 1])
+            for r in set(upto.registers) - set(before.registers):
+                lib.shim_taint_set(h, r, 1, bit)
+            if len(upto.stack) > len(before.stack):
+                lib.shim_taint_set(h, stack_args + len(before.stack), len(upto.stack) - len(before.stack), bit)
+
+    def _label_names(self, mask: int) -> tuple[str, ...]:
+        return tuple(n for i, n in enumerate(self._taint_names or ()) if mask >> i & 1)
+
+    def _taint_findings(self) -> list[TaintFinding]:
+        lib, h = self._sim.lib, self._sim.handle
+        f = _ShimFinding()
+        out = []
+        for i in range(lib.shim_taint_count(h)):
+            lib.shim_taint_finding(h, i, ctypes.byref(f))
+            out.append(TaintFinding(_TAINT_KINDS[f.kind], f.pc, self.symbol_at(f.pc), self.disassemble(f.pc),
+                                    self._label_names(f.labels), f.detail.decode()))
+        return out
+
+    def taint_of(self, address: int, size: int = 1) -> list[tuple[str, ...]]:
+        """After a call with taint: the labels each data-space byte [address, address + size) carries now
+        (registers are data addresses 0..31). For tests and diagnostics."""
+        if self._taint_names is None:
+            raise BoardError("the last call did not track taint")
+        out, flags = ctypes.create_string_buffer(size), ctypes.create_string_buffer(8)
+        if self._sim.lib.shim_taint_get(self._sim.handle, address, out, size, flags) != 0:
+            raise BoardError(f"{size} bytes at 0x{address:x} are outside the data space")
+        return [self._label_names(b) for b in out.raw]
+
+    def taint_of_flags(self) -> dict[str, tuple[str, ...]]:
+        """After a call with taint: the labels each SREG flag carries now."""
+        if self._taint_names is None:
+            raise BoardError("the last call did not track taint")
+        out, flags = ctypes.create_string_buffer(1), ctypes.create_string_buffer(8)
+        self._sim.lib.shim_taint_get(self._sim.handle, 0, out, 1, flags)
+        return {name: self._label_names(b) for name, b in zip("CZNVSHTI", flags.raw)}
 
     def _run(self, max_instructions: int, trace: bool,
              stop_sp: int) -> tuple[Status, int, int, _ShimResult, Trace | None]:

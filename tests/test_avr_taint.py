@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: MIT
+"""Taint tracking on the avr board: one hand-written snippet per propagation rule and per finding
+(tests/fixtures/avr/taint.S), leaks avr-gcc makes from C (tests/fixtures/avr/ctleaks.c), and the
+constant-time fixtures of tests/fixtures/crypto/ctfix caught on the first run."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mcucrypt.boards.avr import AvrBoard
+from mcucrypt.boards.base import (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP, BoardError, Buf, Int,
+                                  TaintSpec)
+from mcucrypt.build import build
+from mcucrypt.catalog import load_catalog
+from mcucrypt.firmware import Firmware
+from mcucrypt.targets import ROOT
+
+FIXTURES = Path(__file__).parent / "fixtures" / "avr"
+TAINT_S = FIXTURES / "taint.S"
+CTLEAKS = FIXTURES / "ctleaks.c"
+CTLEAKS_FUNCTIONS = ["leak_lt", "leak_eq", "leak_memcmp", "leak_table", "leak_progmem", "leak_div",
+                     "ct_select", "ct_compare"]
+K = TaintSpec({0: "key"})
+
+
+@pytest.fixture(scope="module")
+def snip() -> AvrBoard:
+    board = AvrBoard()
+    names = re.findall(r"^FUNC\((\w+)\)", TAINT_S.read_text(), re.M)
+    board.load(build("avr", [TAINT_S], name="avr-taint", keep=names).path)
+    return board
+
+
+@pytest.fixture(scope="module")
+def leaks() -> AvrBoard:
+    board = AvrBoard()
+    board.load(build("avr", [CTLEAKS], name="avr-ctleaks", keep=CTLEAKS_FUNCTIONS).path)
+    return board
+
+
+def u8(v: int) -> Int:
+    return Int(v, 1)
+
+
+def only(findings: list, kind: str, symbol: str, instruction: str, labels: tuple[str, ...] = ("key",)):
+    assert findings is not None and len(findings) == 1, findings
+    f = findings[0]
+    assert (f.kind, f.symbol, f.labels) == (kind, symbol, labels), f
+    assert f.instruction.startswith(instruction), f
+    return f
+
+
+# ------------------------------------------------------------------------------------- propagation
+
+def test_carry_rotate_and_t_flag_propagate(snip: AvrBoard) -> None:
+    r = snip.call("t_carry", [u8(3), u8(200)], taint=TaintSpec({1: "k"}))
+    assert r.taint == []
+    taint = dict(zip(range(18, 26), snip.taint_of(18, 8)))
+    assert taint[24] == ("k",)      # ADD
+    assert taint[25] == ("k",)      # ADC r25, r1: through C only
+    assert taint[20] == ("k",)      # ROR of a public constant through C
+    assert taint[23] == ("k",)      # SBC r23, r23 = -C
+    assert taint[18] == ("k",)      # BST/BLD through T
+    assert taint[19] == ()          # LDI
+    assert snip.taint_of_flags()["C"] == ("k",)
+
+
+def test_zeroing_idioms_and_constants_clear(snip: AvrBoard) -> None:
+    r = snip.call("t_clear", [u8(0x5a)], taint=K)
+    assert r.taint == [] and r.return_value & 0xFF == 0
+    assert snip.taint_of(18, 7) == [()] * 7     # EOR r,r  SUB r,r  CLR  LDI  ANDI r,0  (r23, r24 = r18)
+
+
+def test_push_pop_keeps_taint(snip: AvrBoard) -> None:
+    r = snip.call("t_pushpop", [u8(9)], taint=K)
+    assert r.taint == [] and snip.taint_of(24) == [("key",)] and snip.taint_of(20) == [("key",)]
+
+
+def test_stack_argument_is_tainted(snip: AvrBoard) -> None:
+    r = snip.call("t_stackarg", [Int(1, 8), Int(2, 8), Int(3, 8), u8(7)], taint=TaintSpec({3: "key"}))
+    only(r.taint, TAINT_BRANCH, "t_stackarg+0x8", "brne")
+
+
+def test_eight_labels(snip: AvrBoard) -> None:
+    spec = TaintSpec({i: f"p{i}" for i in range(8)})
+    r = snip.call("t_labels", [Buf(bytes([i + 1])) for i in range(8)], taint=spec)
+    only(r.taint, TAINT_BRANCH, "t_labels+0x30", "brne", tuple(f"p{i}" for i in range(8)))
+    with pytest.raises(BoardError, match="at most 8"):
+        snip.call("t_labels", [Buf(b"\1")] * 9, taint=TaintSpec({i: f"p{i}" for i in range(9)}))
+
+
+# ---------------------------------------------------------------------------------------- findings
+
+def test_tainted_branch(snip: AvrBoard) -> None:
+    f = only(snip.call("t_branch", [u8(1)], taint=K).taint, TAINT_BRANCH, "t_branch+0x2", "brne")
+    assert f.detail == "condition on flag Z"
+    assert snip.call("t_branch", [u8(1)]).taint is None          # taint off: no findings, no cost
+
+
+@pytest.mark.parametrize("name,symbol,instruction", [("t_cpse", "t_cpse", "cpse r24, r22"),
+                                                     ("t_sbrc", "t_sbrc", "sbrc r24, 0"),
+                                                     ("t_sreg", "t_sreg+0x4", "sbrs r18, 1")])
+def test_tainted_skip(snip: AvrBoard, name: str, symbol: str, instruction: str) -> None:
+    """CPSE/SBRC/SBRS on a secret are conditional branches; t_sreg reaches SBRS through IN r18, SREG."""
+    only(snip.call(name, [u8(3), u8(4)][: 2 if name == "t_cpse" else 1], taint=K).taint,
+         TAINT_BRANCH, symbol, instruction)
+
+
+def test_tainted_load_address(snip: AvrBoard) -> None:
+    r = snip.call("t_load", [Buf(bytes(range(8))), u8(5)], taint=TaintSpec({1: "key"}))
+    only(r.taint, TAINT_ADDRESS, "t_load+0xa", "ld r24, X")   # table[0] (t_load+0x2) is public
+    assert snip.taint_of(24) == [("key",)]
+
+
+def test_tainted_store_address(snip: AvrBoard) -> None:
+    r = snip.call("t_store", [Buf(bytes(8), out=True), u8(2)], taint=TaintSpec({1: "key"}))
+    only(r.taint, TAINT_ADDRESS, "t_store+0xe", "std Y+2")
+
+
+def test_lpm_with_tainted_z(snip: AvrBoard) -> None:
+    r = snip.call("t_lpm", [u8(6)], taint=K)
+    only(r.taint, TAINT_ADDRESS, "t_lpm+0xc", "lpm r24, Z")
+    assert snip.taint_of(24) == [("key",)] and snip.taint_of(18) == [()]
+
+
+def test_indirect_jump(snip: AvrBoard) -> None:
+    only(snip.call("t_ijmp", [u8(1)], taint=K).taint, TAINT_INDIRECT_JUMP, "t_ijmp+0xa", "ijmp")
+
+
+def test_declassify_clears(snip: AvrBoard) -> None:
+    assert snip.call("t_declassify", [u8(1)], taint=K).taint == []
+    only(snip.call("t_no_declassify", [u8(1)], taint=K).taint, TAINT_BRANCH, "t_no_declassify+0xc", "breq")
+
+
+def test_constant_time_snippet_has_no_finding(snip: AvrBoard) -> None:
+    r = snip.call("t_ct", [Buf(size=9, out=True), Buf(bytes(range(0x80, 0x88)))], taint=TaintSpec({1: "key"}))
+    assert r.taint == []
+    assert snip.taint_of(21) == [("key",)]      # the carry chain made the accumulator secret
+    assert snip.taint_of(20) == [()]            # the loop counter stayed public
+
+
+def test_taint_does_not_change_results_or_cycles(snip: AvrBoard) -> None:
+    args = [Buf(size=9, out=True), Buf(bytes(range(0x80, 0x88)))]
+    plain, tainted = snip.call("t_ct", args), snip.call("t_ct", args, taint=TaintSpec({1: "key"}))
+    assert (plain.outputs, plain.cycles, plain.instructions) == (tainted.outputs, tainted.cycles,
+                                                                tainted.instructions)
+
+
+# ----------------------------------------------------------------------------------- compiled C
+
+@pytest.mark.parametrize("name,secret,args,kind,where", [
+    ("leak_lt", 1, lambda k: [Buf(size=8, out=True), k], TAINT_BRANCH, "leak_lt+"),
+    ("leak_eq", 1, lambda k: [Buf(size=8, out=True), k], TAINT_BRANCH, "leak_eq+"),
+    ("leak_memcmp", 0, lambda k: [k, Buf(bytes(16)), u8(16)], TAINT_BRANCH, "leak_memcmp+"),
+    ("leak_table", 1, lambda k: [Buf(size=8, out=True), k], TAINT_ADDRESS, "leak_table+"),
+    ("leak_progmem", 1, lambda k: [Buf(size=8, out=True), k], TAINT_ADDRESS, "leak_progmem+"),
+    ("leak_div", 0, lambda k: [k, u8(200)], TAINT_BRANCH, "__udivmodqi4"),
+    ("ct_select", 1, lambda k: [Buf(size=8, out=True), k], None, ""),
+    ("ct_compare", 0, lambda k: [k, Buf(bytes(16)), u8(16)], None, ""),
+])
+def test_compiled_leaks(leaks: AvrBoard, name: str, secret: int, args, kind: str | None, where: str) -> None:
+    """Whatever the secret's value (here bytes 1..16: key[7] > key[1], key[5] != 0x5a, the tag differs at
+    byte 0), the leak is found on the first run."""
+    r = leaks.call(name, args(Buf(bytes(range(1, 17)))), taint=TaintSpec({secret: "key"}), ret_size=1)
+    if kind is None:
+        assert r.taint == []
+    else:
+        assert r.taint and {f.kind for f in r.taint} == {kind}, r.taint
+        assert r.taint[0].symbol.startswith(where) and r.taint[0].instruction not in ("", "?"), r.taint
+
+
+# ------------------------------------------------------------------------- catalog ctfix fixtures
+
+CTFIX = load_catalog(ROOT / "tests" / "fixtures" / "crypto")
+CTFIX_IMPLS = sorted(name for name, impl in CTFIX.primitives["ctfix"].implementations.items()
+                     if "avr" in impl.targets)
+
+
+@pytest.mark.parametrize("impl", CTFIX_IMPLS)
+def test_ctfix_fixtures_on_first_run(impl: str) -> None:
+    """Each ctfix implementation, one tainted run per op with META.yml's secrets: constant-time ones give no
+    branch or jump finding (and no address finding unless they declare secret-dependent addresses); every
+    other one gives a finding of its class."""
+    fw = Firmware(CTFIX.implementation("ctfix", impl), "ctfix", "avr")
+    key, block = bytes(range(1, 17)), bytes(range(0x40, 0x50))
+    cases = [("keyschedule", {"rk": Buf(size=16, out=True), "key": Buf(key)}),
+             ("encrypt", {"out": Buf(size=16, out=True), "in": Buf(block), "rk": Buf(key)})]
+    findings = []
+    for op, named in cases:
+        if not fw.has(op):
+            continue
+        proto = fw.impl.functions[op]
+        secret = set(fw.impl.secret_params(op))
+        spec = TaintSpec({i: p.name for i, p in enumerate(proto.params) if p.name in secret})
+        r = fw.board.call(proto.symbol("ctfix", impl), fw.arguments(op, named), taint=spec)
+        findings += r.taint or []
+    fatal = [f for f in findings if f.kind != TAINT_ADDRESS or not fw.impl.secret_dependent_addresses]
+    if fw.impl.constant_time:
+        assert fatal == [], fatal
+    else:
+        assert findings, f"{impl}: no finding"
+        assert all(f.labels and f.instruction not in ("", "?") for f in findings), findings
+        if impl in ("table", "branch"):
+            assert {f.kind for f in findings} == {TAINT_ADDRESS if impl == "table" else TAINT_BRANCH}, findings
+            assert all(f.symbol.startswith(f"mcu_ctfix_{impl}_encrypt") for f in findings), findings
