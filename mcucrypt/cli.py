@@ -14,7 +14,7 @@ from typing import Sequence
 from . import bench as bench_mod
 from . import ct as ct_mod
 from .boards import make_board
-from .boards.base import BoardError, BoardFault, Int
+from .boards.base import DEFAULT_MAX_INSTRUCTIONS, BoardError, BoardFault, Int
 from .build import BuildError
 from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
@@ -308,7 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("call", help="time any function of an ELF built for a board")
     s.add_argument("--target", required=True)
     s.add_argument("--isa", default=None, help="rv32 only: the ISA the firmware may use (default rv32imac)")
-    s.add_argument("--max-instructions", type=int, default=50_000_000)
+    s.add_argument("--max-instructions", type=int, default=DEFAULT_MAX_INSTRUCTIONS,
+                   help="instruction budget (default: the board's, which stops a runaway loop within 5 s)")
     s.add_argument("elf")
     s.add_argument("symbol")
     s.add_argument("args", nargs="*", help="integer arguments (decimal or 0x hex)")

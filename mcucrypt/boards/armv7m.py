@@ -104,6 +104,7 @@ class Armv7mBoard(Board):
 
     target = "armv7m"
     native_int_size = 4
+    default_max_instructions = 5_000_000     # a one-instruction loop runs ~2.7M/s: faults in <2 s
 
     def __init__(self, params: Cm3Params | None = None):
         self._model = Cm3Model(params)
@@ -254,7 +255,7 @@ class Armv7mBoard(Board):
     # Execution
 
     def _reset_counters(self, max_instructions: int, trace: Trace | None) -> None:
-        self._budget = max_instructions
+        self._budget = self.instruction_budget(max_instructions)
         self._trace = trace
         self._cycles = 0                # static block costs and refills
         self._variable_cycles = 0       # long multiplies and divides

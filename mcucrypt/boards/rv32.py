@@ -416,6 +416,7 @@ class Rv32Board(Board):
 
     target = "rv32"
     native_int_size = 4
+    default_max_instructions = 2_500_000     # a one-instruction loop runs ~1.4M/s: faults in <2 s
 
     def __init__(self, params: E31Params | None = None):
         self.params = params or E31Params()
@@ -629,6 +630,7 @@ class Rv32Board(Board):
     def _run(self, entry: int, max_instructions: int) -> None:
         """Run from ``entry`` until the callee returns to SENTINEL, in chunks, feeding the model."""
         uc, model = self._uc, self.model
+        max_instructions = self.instruction_budget(max_instructions)
         pc = entry
         while True:
             budget = max_instructions - model.instructions
