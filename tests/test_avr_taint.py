@@ -4,6 +4,7 @@
 constant-time fixtures of tests/fixtures/crypto/ctfix caught on the first run."""
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from mcucrypt.boards.base import (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JU
 from mcucrypt.build import build
 from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
+from mcucrypt.kinds.base import driver_for
 from mcucrypt.targets import ROOT
 
 FIXTURES = Path(__file__).parent / "fixtures" / "avr"
@@ -171,37 +173,33 @@ def test_compiled_leaks(leaks: AvrBoard, name: str, secret: int, args, kind: str
         assert r.taint[0].symbol.startswith(where) and r.taint[0].instruction not in ("", "?"), r.taint
 
 
-# ------------------------------------------------------------------------- catalog ctfix fixtures
+# ------------------------------------------------------------------- constant-time checker fixtures
 
-CTFIX = load_catalog(ROOT / "tests" / "fixtures" / "crypto")
-CTFIX_IMPLS = sorted(name for name, impl in CTFIX.primitives["ctfix"].implementations.items()
-                     if "avr" in impl.targets)
+FIXTURE_CATALOG = load_catalog(ROOT / "tests" / "fixtures" / "crypto")
+FIXTURE_IMPLS = sorted((prim_id, impl.name) for prim in FIXTURE_CATALOG.primitives.values()
+                       for prim_id in prim.instances for impl in prim.implementations.values()
+                       if "avr" in impl.targets)
 
 
-@pytest.mark.parametrize("impl", CTFIX_IMPLS)
-def test_ctfix_fixtures_on_first_run(impl: str) -> None:
-    """Each ctfix implementation, one tainted run per op with META.yml's secrets: constant-time ones give no
-    branch or jump finding (and no address finding unless they declare secret-dependent addresses); every
-    other one gives a finding of its class."""
-    fw = Firmware(CTFIX.implementation("ctfix", impl), "ctfix", "avr")
-    key, block = bytes(range(1, 17)), bytes(range(0x40, 0x50))
-    cases = [("keyschedule", {"rk": Buf(size=16, out=True), "key": Buf(key)}),
-             ("encrypt", {"out": Buf(size=16, out=True), "in": Buf(block), "rk": Buf(key)})]
+@pytest.mark.parametrize("prim_id,impl", FIXTURE_IMPLS, ids=[f"{p}-{i}" for p, i in FIXTURE_IMPLS])
+def test_checker_fixtures_on_first_run(prim_id: str, impl: str) -> None:
+    """Every fixture of tests/fixtures/crypto that runs on avr, one tainted run of each of its kind's
+    constant-time cases with META.yml's secrets: a constant-time one gives no branch or jump finding (and
+    no address finding unless it declares secret-dependent addresses); every other one gives a finding."""
+    fw = Firmware(FIXTURE_CATALOG.implementation(prim_id, impl), prim_id, "avr")
     findings = []
-    for op, named in cases:
-        if not fw.has(op):
-            continue
-        proto = fw.impl.functions[op]
-        secret = set(fw.impl.secret_params(op))
+    for case in driver_for(fw.impl.primitive.kind).ct_cases(fw, random.Random(1), public_seed=1):
+        proto = fw.impl.functions[case.op]
+        secret = set(fw.impl.secret_params(case.op))
         spec = TaintSpec({i: p.name for i, p in enumerate(proto.params) if p.name in secret})
-        r = fw.board.call(proto.symbol("ctfix", impl), fw.arguments(op, named), taint=spec)
+        r = fw.board.call(proto.symbol(prim_id, impl), fw.arguments(case.op, case.args), taint=spec)
         findings += r.taint or []
     fatal = [f for f in findings if f.kind != TAINT_ADDRESS or not fw.impl.secret_dependent_addresses]
     if fw.impl.constant_time:
         assert fatal == [], fatal
-    else:
-        assert findings, f"{impl}: no finding"
-        assert all(f.labels and f.instruction not in ("", "?") for f in findings), findings
-        if impl in ("table", "branch"):
-            assert {f.kind for f in findings} == {TAINT_ADDRESS if impl == "table" else TAINT_BRANCH}, findings
-            assert all(f.symbol.startswith(f"mcu_ctfix_{impl}_encrypt") for f in findings), findings
+        return
+    assert findings, f"{impl}: no finding"
+    assert all(f.labels and f.instruction not in ("", "?") for f in findings), findings
+    if (prim_id, impl) in (("ctfix", "table"), ("ctfix", "branch")):
+        assert {f.kind for f in findings} == {TAINT_ADDRESS if impl == "table" else TAINT_BRANCH}, findings
+        assert all(f.symbol.startswith(f"mcu_ctfix_{impl}_encrypt") for f in findings), findings
