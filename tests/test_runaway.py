@@ -19,7 +19,7 @@ RUNAWAY = {"avr": (FIXTURES / "avr" / "snippets.S", "bad_spin", "rjmp"),
            "armv7m": (FIXTURES / "armv7m" / "faults.S", "forever", "adds")}
 # The heaviest single calls of the catalog (vectors, bench, ct cases; measured, docs/board-*.md):
 # the default must hold them many times over.
-HEAVIEST = {"avr": 1_173_810, "rv32": 76_042, "armv7m": 110_333}
+HEAVIEST = {"avr": 1_295_492, "rv32": 76_042, "armv7m": 110_333}
 
 
 @pytest.mark.parametrize("target", sorted(RUNAWAY))
