@@ -102,9 +102,9 @@ class _Block:
 class Armv7mBoard(Board):
     """Cortex-M3 virtual board (see the module docstring and docs/board-armv7m.md)."""
 
+    default_max_instructions = 5_000_000     # a one-instruction loop runs ~2.7M/s: faults in <2 s
     target = "armv7m"
     native_int_size = 4
-    default_max_instructions = 5_000_000     # a one-instruction loop runs ~2.7M/s: faults in <2 s
 
     def __init__(self, params: Cm3Params | None = None):
         self._model = Cm3Model(params)
