@@ -33,8 +33,8 @@ IDS = ["tinyjambu128", "tinyjambu192", "tinyjambu256"]
 C_IMPLS = ["ref-normal", "ref-opt"]
 ASM_IMPLS = ["avr-revshift", "avr-fast"]
 # (implementation, target) pairs for the special-API tests: every C implementation on the host, every
-# implementation on the AVR board (the target).
-PAIRS = [(i, "host") for i in C_IMPLS] + [(i, "avr") for i in C_IMPLS + ASM_IMPLS]
+# implementation on the AVR board (the target), and the Cortex-M3 assembly on its board.
+PAIRS = [(i, "host") for i in C_IMPLS] + [(i, "avr") for i in C_IMPLS + ASM_IMPLS] + [("cm3-fast", "armv7m")]
 
 _FIRMWARE: dict[tuple[str, str, str], Firmware] = {}
 
