@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from .bench import main_op
+from .bench import main_op, read_results
 from .catalog import load_catalog
 
 METRIC_FIELD = {"cycles": "cycles", "cycles_per_byte": "cycles_per_byte", "code_bytes": "code_bytes",
@@ -56,9 +56,7 @@ class Table:
 
 
 def load_results(path: Path) -> tuple[dict, list[dict]]:
-    doc = json.loads(Path(path).read_text())
-    if "records" not in doc or "provenance" not in doc:
-        raise ValueError(f"{path}: not an mcucrypt results file (no records/provenance)")
+    doc = read_results(path)
     return doc["provenance"], doc["records"]
 
 
@@ -322,21 +320,59 @@ window.addEventListener("load", () => {{
 
 # --------------------------------------------------------------------------------------------- compare
 
+COMPARED_METRICS = ("cycles", "code_bytes", "stack_bytes")
+ALL_OPS = "(all ops)"      # code bytes belong to an implementation's image, not to one operation
+
+
 @dataclass
 class Change:
-    key: tuple[str, str, str, str]
+    key: tuple[str, ...]     # (prim, impl, target, op), or (prim, target, op) comparing two implementations
+    metric: str              # one of COMPARED_METRICS
     old: int
     new: int
 
     @property
     def ratio(self) -> float:
+        if self.old == self.new:
+            return 1.0
         return self.new / self.old if self.old else math.inf
 
 
-def compare(old: Path, new: Path) -> tuple[list[Change], list[tuple], list[tuple]]:
-    """Rows present in both with their cycles, rows only in OLD, rows only in NEW."""
+@dataclass
+class Comparison:
+    changes: list[Change]                 # every compared figure of the rows present on both sides
+    only_old: list[tuple[str, ...]]       # rows only on the old side
+    only_new: list[tuple[str, ...]]
+
+
+def _rows(path: Path, records: list[dict], impl: str | None) -> dict[tuple[str, ...], dict]:
+    if impl is None:
+        return _index(records)
+    rows = {(r["prim"], r["target"], r["op"]): r for r in records if r["impl"] == impl and not r.get("error")}
+    if not rows:
+        known = sorted({r["impl"] for r in records})
+        raise ValueError(f"{path}: no records of implementation {impl!r} (it has: {', '.join(known)})")
+    return rows
+
+
+def compare(old: Path, new: Path, *, old_impl: str | None = None, new_impl: str | None = None) -> Comparison:
+    """Cycles, code bytes and stack bytes of every row on both sides. Rows are keyed by (prim, impl,
+    target, op); with ``old_impl``/``new_impl``, the two implementations' rows (of one file or two) are
+    matched by (prim, target, op). Code bytes are compared once per implementation image."""
     _, a = load_results(old)
     _, b = load_results(new)
-    ia, ib = _index(a), _index(b)
-    changes = [Change(k, ia[k]["cycles"], ib[k]["cycles"]) for k in ia if k in ib]
-    return changes, sorted(set(ia) - set(ib)), sorted(set(ib) - set(ia))
+    ia, ib = _rows(old, a, old_impl), _rows(new, b, new_impl)
+    changes: list[Change] = []
+    images: set[tuple[str, ...]] = set()
+    for k in ia:
+        if k not in ib:
+            continue
+        for metric in COMPARED_METRICS:
+            key = k
+            if metric == "code_bytes":
+                key = k[:-1] + (ALL_OPS,)
+                if key in images:
+                    continue
+                images.add(key)
+            changes.append(Change(key, metric, ia[k][metric], ib[k][metric]))
+    return Comparison(changes, sorted(set(ia) - set(ib)), sorted(set(ib) - set(ia)))
