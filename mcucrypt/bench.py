@@ -235,7 +235,7 @@ def results_path(prims: Iterable[str] = (), impls: Iterable[str] = (), targets: 
     parts = [*prims, *impls, *targets]
     if not parts:
         return DEFAULT_RESULTS
-    slug = "-".join(re.sub(r"[^A-Za-z0-9_.]+", "_", p) for p in parts)
+    slug = "-".join(re.sub(r"[^A-Za-z0-9_.-]+", "_", p) for p in parts)
     if len(slug) > 80:
         slug = slug[:60] + "-" + hashlib.sha256(slug.encode()).hexdigest()[:8]
     return ROOT / "results" / f"bench-{slug}.json"

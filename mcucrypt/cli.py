@@ -463,7 +463,7 @@ def cmd_compare(opts: argparse.Namespace) -> int:
             print(f"{' '.join(k):52} only in {old_name}")
         for k in res.only_new:
             print(f"{' '.join(k):52} only in {new_name}")
-    rows = len({c.key for c in res.changes})
+    rows = len({c.key for c in res.changes if c.metric != "code_bytes"})
     same = sum(1 for c in res.changes if c.old == c.new)
     limits = ", ".join(f"{report.METRIC_LABEL[m]} > +{t:g}%" for m, t in thresholds.items())
     print(f"{rows} rows compared ({len(res.changes)} figures): {same} figures unchanged, {regressions} "

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -237,3 +239,93 @@ t mcucrypt compare OLD --comm; t mcucrypt call --ret u"""
     assert lines[5].split() == ["u8", "u16", "u32", "u64"]
     if shell == "zsh":
         assert proc.stdout.startswith("autoload -U +X bashcompinit && bashcompinit")
+
+
+# ------------------------------------------------------------------------- checkouts and result files
+
+CLONE_IMPL = """  clone-only:
+    description: the second clone's own implementation (the reference C under another name)
+    sources: [ref/lea.c]
+    targets: [host, avr]
+    constant_time: true
+"""
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A second clone of this repository (with this tree's uncommitted changes) that adds an implementation."""
+    path = tmp_path_factory.mktemp("second") / "mcucrypt"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(path)], check=True, timeout=300)
+    diff = subprocess.run(["git", "diff", "HEAD", "--binary"], cwd=ROOT, capture_output=True, check=True).stdout
+    if diff:
+        subprocess.run(["git", "apply", "--whitespace=nowarn"], cwd=path, input=diff, check=True)
+    meta = path / "crypto/lea/META.yml"
+    meta.write_text(meta.read_text().replace("implementations:\n", "implementations:\n" + CLONE_IMPL, 1))
+    return path
+
+
+def in_checkout(checkout: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`python -m mcucrypt.cli` run from ``checkout``: the checkout's own code, as its .venv would run it."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MCUCRYPT_ROOT")}
+    return subprocess.run([sys.executable, "-m", "mcucrypt.cli", *args], cwd=checkout, capture_output=True,
+                          text=True, timeout=600, env={**environ, **(env or {})})
+
+
+def test_second_clone_lists_and_benches_its_own_catalog(clone: Path, tmp_path: Path) -> None:
+    listed = in_checkout(clone, "list")
+    assert listed.returncode == 0, listed.stderr
+    assert "clone-only" in listed.stdout and f"root: {clone.resolve()} (the checkout" in listed.stdout
+    mine = mcucrypt("list", "--json")
+    assert "clone-only" not in {r["impl"] for r in json.loads(mine.stdout)}
+    # this checkout's code pointed at the clone by MCUCRYPT_ROOT
+    env = in_checkout(tmp_path, "list", env={"MCUCRYPT_ROOT": str(clone), "PYTHONPATH": str(ROOT)})
+    assert env.returncode == 0 and "clone-only" in env.stdout and "from MCUCRYPT_ROOT" in env.stdout, env.stderr
+
+    bench = in_checkout(clone, "bench", "--prim", "lea128", "--impl", "clone-only", "--target", "avr", "--jobs", "1")
+    assert bench.returncode == 0, bench.stdout + bench.stderr
+    own = clone / "results" / "bench-lea128-clone-only-avr.json"
+    assert f"results: {own}" in bench.stdout
+    doc = json.loads(own.read_text())
+    assert doc["schema_version"] == 2 and doc["provenance"]["git_commit"]
+    assert {(r["impl"], r["target"], r["kat"], r["schema_version"]) for r in doc["records"]} == \
+        {("clone-only", "avr", "pass", 2)}
+    assert not (clone / "results" / "bench.json").exists()      # a partial bench leaves the full results alone
+
+
+def test_bench_merge_replaces_only_the_measured_jobs(clone: Path) -> None:
+    full = clone / "results" / "bench.json"
+    sel = ("--prim", "lea128", "--target", "avr", "--jobs", "1", "--merge")
+    first = in_checkout(clone, "bench", *sel, "--impl", "ref")
+    assert first.returncode == 0 and f"results: {full}" in first.stdout, first.stdout + first.stderr
+    second = in_checkout(clone, "bench", *sel, "--impl", "clone-only")
+    assert second.returncode == 0, second.stderr
+    doc = json.loads(full.read_text())
+    jobs = [(r["impl"], r["op"]) for r in doc["records"]]
+    assert sorted(jobs) == sorted((i, op) for i in ("ref", "clone-only") for op in ("keyschedule", "encrypt", "decrypt"))
+    assert doc["earlier_runs"] and doc["earlier_runs"][0]["records_kept"] == 3
+    again = in_checkout(clone, "bench", *sel, "--impl", "ref")     # re-measured: replaced, not duplicated
+    assert again.returncode == 0 and "6 in the file" in again.stdout, again.stdout
+    # both implementations of the one file, compared against each other
+    cmp = in_checkout(clone, "compare", str(full), "--impl", "clone-only", "--against", "ref")
+    assert cmp.returncode == 0 and "3 rows compared" in cmp.stdout and "0 regressions" in cmp.stdout, cmp.stdout
+
+
+def test_newer_results_schema_is_refused(tmp_path: Path) -> None:
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps({"schema_version": 99, "provenance": {}, "records": []}))
+    for args in (["report", "--results", str(newer), "--out", str(tmp_path)], ["compare", str(newer), str(newer)]):
+        proc = mcucrypt(*args)
+        assert proc.returncode == 2 and "schema 99 is newer" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_setup_second_run_is_a_noop() -> None:
+    """scripts/setup.sh keeps its environment in this checkout's .venv, and a second run does nothing."""
+    first = subprocess.run(["scripts/setup.sh"], cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert (ROOT / ".venv/bin/mcucrypt").is_file()
+    start = time.monotonic()
+    second = subprocess.run(["scripts/setup.sh"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert second.returncode == 0 and second.stdout == "" and second.stderr == "", second.stdout + second.stderr
+    assert time.monotonic() - start < 5
+    venv = subprocess.run([str(ROOT / ".venv/bin/mcucrypt"), "--version"], capture_output=True, text=True, timeout=60)
+    assert venv.returncode == 0 and f"(root: {ROOT})" in venv.stdout, venv.stdout + venv.stderr
