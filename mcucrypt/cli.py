@@ -288,7 +288,7 @@ def cmd_call(opts: argparse.Namespace) -> int:
         print(json.dumps({**doc, "buffers": buffers}))
         return 0
     for k, v in doc.items():
-        print(f"{k:>12}: {v}")
+        print(f"{k:>12}: {'(void)' if v is None else v}")
     for b in buffers:
         print(f"{'arg ' + str(b['arg']):>12}: {b['hex']} ({b['mode']})")
     return 0
