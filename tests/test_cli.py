@@ -281,6 +281,14 @@ def test_second_clone_lists_and_benches_its_own_catalog(clone: Path, tmp_path: P
     env = in_checkout(tmp_path, "list", env={"MCUCRYPT_ROOT": str(clone), "PYTHONPATH": str(ROOT)})
     assert env.returncode == 0 and "clone-only" in env.stdout and "from MCUCRYPT_ROOT" in env.stdout, env.stderr
 
+    # this checkout's code run from inside the clone says whose catalog it uses
+    environ = {k: v for k, v in os.environ.items() if k != "MCUCRYPT_ROOT"}
+    other = subprocess.run([sys.executable, "-c", "import sys; del sys.path[0]; from mcucrypt.cli import main; "
+                            "sys.exit(main())", "list", "--json"], cwd=clone, capture_output=True, text=True,
+                           timeout=300, env={**environ, "PYTHONPATH": str(ROOT)})
+    assert other.returncode == 0 and "clone-only" not in other.stdout, other.stderr
+    assert f"not of the checkout you are in ({clone.resolve()})" in other.stderr, other.stderr
+
     bench = in_checkout(clone, "bench", "--prim", "lea128", "--impl", "clone-only", "--target", "avr", "--jobs", "1")
     assert bench.returncode == 0, bench.stdout + bench.stderr
     own = clone / "results" / "bench-lea128-clone-only-avr.json"
