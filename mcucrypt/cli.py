@@ -458,11 +458,13 @@ def cmd_compare(opts: argparse.Namespace) -> int:
         flag = "REGRESSION" if worse else ("better" if c.new < c.old else "worse, within threshold")
         print(f"{' '.join(c.key):52} {report.METRIC_LABEL[c.metric]:>11} {c.old:>10,} -> {c.new:>10,} "
               f"({(c.ratio - 1) * 100:+.1f}%) {flag}")
-    if not opts.common_only:
-        for k in res.only_old:
-            print(f"{' '.join(k):52} only in {old_name}")
-        for k in res.only_new:
-            print(f"{' '.join(k):52} only in {new_name}")
+    if not opts.common_only:     # one line per job (all but the op), not per row
+        for rows_only, name in ((res.only_old, old_name), (res.only_new, new_name)):
+            jobs: dict[tuple[str, ...], list[str]] = {}
+            for k in rows_only:
+                jobs.setdefault(k[:-1], []).append(k[-1])
+            for job, ops in jobs.items():
+                print(f"{' '.join(job):40} only in {name}: {', '.join(ops)}")
     rows = len({c.key for c in res.changes if c.metric != "code_bytes"})
     same = sum(1 for c in res.changes if c.old == c.new)
     limits = ", ".join(f"{report.METRIC_LABEL[m]} > +{t:g}%" for m, t in thresholds.items())
