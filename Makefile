@@ -1,5 +1,6 @@
 # mcucrypt: `make bench` (the main job) and `make test`. Each runs the idempotent set-up first.
-PYTHON ?= python3
+# Everything runs in this checkout's virtual environment, made by scripts/setup.sh (`make PYTHON=...` overrides).
+PYTHON := .venv/bin/python
 JOBS ?= $(shell nproc)
 
 .PHONY: setup bench test fuzz report clean
@@ -11,6 +12,9 @@ setup:
 bench: setup
 	$(PYTHON) -m mcucrypt.cli bench --json results/bench.json; status=$$?; \
 	$(PYTHON) -m mcucrypt.cli report --results results/bench.json && exit $$status
+
+report: setup
+	$(PYTHON) -m mcucrypt.cli report --results results/bench.json
 
 test: setup
 	$(PYTHON) -m pytest -q -n $(JOBS) tests

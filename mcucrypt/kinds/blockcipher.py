@@ -44,6 +44,7 @@ CTR_CT = 100
 
 class BlockCipherDriver(KindDriver):
     kind = "blockcipher"
+    run_options = ("key", "input", "decrypt")
     default_trials = 500
 
     @staticmethod

@@ -77,6 +77,7 @@ def random_operand(rng: random.Random, bits: int) -> int:
 
 class MpmulDriver(KindDriver):
     kind = "mpmul"
+    run_options = ("a", "b")
     default_trials = 200   # issue 5: at least 200 random operand pairs per size per implementation
 
     @staticmethod

@@ -16,6 +16,7 @@ from .base import BenchOp, CtCase, KindDriver, Mismatch, parse_hex
 
 class PermutationDriver(KindDriver):
     kind = "permutation"
+    run_options = ("input",)
     default_trials = 50
 
     def permute(self, fw: Firmware, state: bytes) -> tuple[bytes, CallResult]:

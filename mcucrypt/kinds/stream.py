@@ -24,6 +24,7 @@ BENCH_MESSAGE_BYTES = (64, 512)
 
 class StreamDriver(KindDriver):
     kind = "stream"
+    run_options = ("key", "nonce", "input", "counter")
     default_trials = 100
 
     def block(self, fw: Firmware, key: bytes, nonce: bytes, counter: int) -> tuple[bytes, CallResult]:
