@@ -38,12 +38,19 @@ def _target(name: str) -> str:
 # --------------------------------------------------------------------------------------------- list
 
 def cmd_list(opts: argparse.Namespace) -> int:
+    from .cores import CORES, DEFAULT_CORE, get_core
     cat = load_catalog()
     rows = []
+    only = get_core(CORES[opts.core].target, opts.core) if opts.core else None
     for prim in cat.primitives.values():
         for impl in prim.implementations.values():
+            if only is not None and only.why_not(impl):
+                continue
             for prim_id in impl.ids:
+                parts = {t: get_core(t).why_not(impl) for t in impl.targets}
                 rows.append({"prim": prim_id, "kind": prim.kind, "impl": impl.name,
+                             "cores": [c.name for c in CORES.values() if c.why_not(impl) is None],
+                             "real_part": {DEFAULT_CORE[t]: why or "runs" for t, why in parts.items()},
                              "targets": list(impl.targets), "isa": impl.isa,
                              "constant_time": impl.constant_time,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
@@ -56,54 +63,44 @@ def cmd_list(opts: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
     table = Table(title="mcucrypt implementations")
-    for col in ("prim", "impl", "targets", "isa", "constant time"):
+    for col in ("prim", "impl", "targets", "isa", "constant time", "real part"):
         table.add_column(col)
     for r in rows:
         ct_text = "yes" if r["constant_time"] else ("no (secret-indexed tables)"
                                                     if r["secret_dependent_addresses"] else "no")
-        table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text)
+        notes = [why for why in r["real_part"].values() if why != "runs"]
+        table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text,
+                      "; ".join(notes) if notes else "yes")
     Console(width=max(Console().width, 110)).print(table)
     return 0
 
 
 # ---------------------------------------------------------------------------------------------- run
 
-def fastest_verified(prim_id: str, target: str) -> Firmware:
-    """Among the implementations of ``prim_id`` for ``target``, the one with the fewest cycles in its
-    main operation that also passes the official vectors (verdicts are cached per image, so only the
-    first choice on a machine runs them). On the host, which has no cycle model, the first one."""
-    cat = load_catalog()
-    candidates = cat.implementations(prim_id, target)
-    if not candidates:
-        raise CliError(f"no implementation of {prim_id} runs on {target}")
-    if len(candidates) == 1 or target == "host":
-        return Firmware(candidates[0], prim_id, target)
-    best: tuple[int, Firmware] | None = None
-    for impl in candidates:
-        fw = Firmware(impl, prim_id, target)
-        if bench_mod.kat_status(fw) == "fail":
-            continue
-        ops = driver_for(impl.primitive.kind).bench(fw)
-        name = bench_mod.main_op((o.op, o.bytes) for o in ops)
-        main = next((o for o in ops if o.op == name), ops[0])
-        if best is None or main.result.cycles < best[0]:
-            best = (main.result.cycles, fw)
-    if best is None:
-        raise CliError(f"no implementation of {prim_id} on {target} passes its vectors")
-    return best[1]
+def fastest_verified(prim_id: str, target: str, core: str | None = None) -> Firmware:
+    """Among the implementations of ``prim_id`` for ``target`` that run on ``core`` (default: the
+    target's real part, mcucrypt/cores.py), the one with the fewest cycles in its main operation that
+    also passes the official vectors (mcucrypt/choose.py). On the host, which has no cycle model, the
+    first one."""
+    from .choose import ChoiceError, choose
+    from .cores import CoreError
+    try:
+        return choose(prim_id, target, core).firmware()
+    except (ChoiceError, CoreError) as e:
+        raise CliError(str(e)) from None
 
 
-def _firmware(prim_id: str, impl: str | None, target: str) -> Firmware:
-    """The named implementation, or the fastest verified one."""
+def _firmware(prim_id: str, impl: str | None, target: str, core: str | None = None) -> Firmware:
+    """The named implementation, or the fastest verified one that runs on the core."""
     if impl is None:
-        return fastest_verified(prim_id, target)
+        return fastest_verified(prim_id, target, core)
     return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target)
 
 
 def cmd_run(opts: argparse.Namespace) -> int:
     target = _target(opts.target)
     prim = load_catalog().by_id(opts.prim)
-    fw = _firmware(opts.prim, opts.impl, target)
+    fw = _firmware(opts.prim, opts.impl, target, opts.core)
     output, res = driver_for(prim.kind).run(fw, opts)
     doc = {"prim": opts.prim, "impl": fw.impl.name, "target": target, "output": output.hex(),
            "cycles": res.cycles, "instructions": res.instructions, "stack_bytes": res.stack_bytes}
@@ -285,6 +282,11 @@ def cmd_compare(opts: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------------------------- main
 
+def _core_names() -> list[str]:
+    from .cores import CORES
+    return list(CORES)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mcucrypt", description="Verified, measured cryptography for "
                                 "RV32 (SiFive E31), Cortex-M3 and AVR, on cycle-accurate virtual boards.")
@@ -292,12 +294,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("list", help="implementations in the catalog")
     s.add_argument("--json", action="store_true")
+    s.add_argument("--core", choices=_core_names(), help="only implementations that run on this core")
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("run", help="run one primitive once on a board")
     s.add_argument("prim")
     s.add_argument("--target", required=True)
     s.add_argument("--impl")
+    s.add_argument("--core", choices=_core_names(), help="without --impl, choose among the implementations "
+                   "that run on this core (default: the target's real part: e31, cortex-m3, atmega128)")
     for name in ("key", "nonce", "ad", "input", "a", "b"):
         s.add_argument(f"--{name}", help=f"{name} as hex")
     s.add_argument("--counter", type=int, default=0, help="stream ciphers: the first block counter")
@@ -348,6 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("new")
     s.add_argument("--threshold", type=float, default=1.0, help="percent slower that counts as a regression")
     s.set_defaults(func=cmd_compare)
+
+    from . import export
+    export.register(sub)
     return p
 
 

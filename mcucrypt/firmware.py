@@ -28,7 +28,7 @@ class Firmware:
         self.impl = impl
         self.prim_id = prim_id
         self.target = target
-        self.params = impl.primitive.instances[prim_id]
+        self.params = impl.params(prim_id)
         self.image: Image = build(
             target, impl.sources, name=f"{prim_id}-{impl.name}", impl=impl.name,
             isa=impl.isa if target == "rv32" else None, defines=impl.defines,

@@ -31,6 +31,10 @@
 #include "mcucrypt/ns.h"
 #include "aria_sbox.h"
 
+#if !defined(ARIA_KEYSCHEDULE_ONLY) || ARIA_KEYSCHEDULE_ONLY != 1
+#error "aria_paper.S takes ref/aria.c's key schedule only: build both with ARIA_KEYSCHEDULE_ONLY=1"
+#endif
+
 #define OUT a0
 #define IN  a1
 #define RK  a2

@@ -23,10 +23,6 @@
 #include "mcucrypt/ns.h"
 #include "lea_rv32.inc"
 
-#ifndef LEA_RK_COMPACT
-#define LEA_RK_COMPACT 0
-#endif
-
 /* .word ROL(delta[m], r) for the eight published constants delta[0..7]. */
 .macro LEA_CONSTANT m, r
     .if (\m) == 0

@@ -22,6 +22,10 @@
 #include "mcucrypt/ns.h"
 #include "lea_rv32.inc"
 
+#if LEA_RK_COMPACT != 0
+#error "lea_paper.S reads six round-key words a round: build it with LEA_RK_COMPACT=0"
+#endif
+
 .macro PAPER_PROLOGUE
     addi    sp, sp, -48
     sw      s2, 0(sp)

@@ -22,6 +22,10 @@
 #include "mcucrypt/ns.h"
 #include "lea_rv32.inc"
 
+#if LEA_RK_COMPACT != 1
+#error "lea_unrolled.S reads the compact LEA-128 round keys: build it with LEA_RK_COMPACT=1"
+#endif
+
 /* ---- encryption --------------------------------------------------------------------------------- */
 
 /* LEA-128 round, compact keys T0..T3 in a3..a6: new x1 = ROL9((x0^T0) + (x1^T1)),
