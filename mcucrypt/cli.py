@@ -104,6 +104,11 @@ def cmd_run(opts: argparse.Namespace) -> int:
     output, res = driver_for(prim.kind).run(fw, opts)
     doc = {"prim": opts.prim, "impl": fw.impl.name, "target": target, "output": output.hex(),
            "cycles": res.cycles, "instructions": res.instructions, "stack_bytes": res.stack_bytes}
+    from .cores import get_core
+    core = get_core(target, opts.core)
+    doc["core"] = core.name
+    if core.why_not(fw.impl):
+        doc["not_on_core"] = core.why_not(fw.impl)
     if opts.json:
         print(json.dumps(doc))
     else:
