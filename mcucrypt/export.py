@@ -33,7 +33,7 @@ from typing import Any
 from .build import impl_define
 from .catalog import CatalogError, Implementation, Primitive, Prototype, load_catalog
 from .choose import ChoiceError, choose
-from .cores import Core, CoreError, get_core
+from .cores import CORES, Core, CoreError, get_core
 from .targets import ROOT, TARGETS
 
 VERSION = "0.1.0"
@@ -122,7 +122,7 @@ KIND_NOTES = {
          "test vectors; round keys are opaque (only the implementation that wrote them may read them)."),
         ("Alignment", "`uint32_t *` round-key buffers 4-byte aligned; `uint8_t *` key, block and data "
          "pointers may have any alignment (the generic test calls every block cipher with unaligned ones)."),
-        ("Overlap", "`out` may equal `in` for encrypt/decrypt of one block; otherwise buffers must not overlap."),
+        ("Overlap", "keep input and output buffers distinct (in-place operation is not tested)."),
         ("Return codes", "none (`void`): the functions cannot fail."),
         ("Key-schedule lifetime", "`keyschedule` writes RK_BYTES; the round keys stay valid, read-only, for any "
          "number of calls until the caller overwrites them; wipe them with `mcu_<id>_wipe_rk` when done. "
@@ -133,7 +133,7 @@ KIND_NOTES = {
          "bytes in order."),
         ("Alignment", "byte buffers are used at the alignment the tests place them: 4-byte aligned; keep "
          "them so (no unaligned-pointer test for this kind)."),
-        ("Overlap", "`out` may equal `in`; otherwise no overlap."),
+        ("Overlap", "keep input and output buffers distinct (in-place operation is not tested)."),
         ("Return codes", "none (`void`)."),
         ("Key lifetime", "no key schedule: each call reads the key; wipe your key with `mcu_<id>_wipe_key`."),
     ],
@@ -158,15 +158,16 @@ KIND_NOTES = {
         ("Byte order", "limbs are little-endian 32-bit words (limb 0 least significant); r has twice the "
          "limbs of a and b."),
         ("Alignment", "every buffer `uint32_t *`, 4-byte aligned."),
-        ("Overlap", "r must not overlap a or b; a may equal b (squaring)."),
+        ("Overlap", "r must not overlap a or b; a may equal b (both are only read: squaring)."),
         ("Return codes", "none (`void`)."),
         ("Lifetime", "no state; wipe secret operands and products with `mcu_<id>_wipe_operand` / "
          "`mcu_<id>_wipe_product`. `mul_n` (where present) takes `nwords` even, 2..64."),
     ],
 }
 COMMON_NOTES = [
-    ("Reentrancy", "every function is reentrant and thread-safe: no global or static mutable state, "
-     "no heap; all state is in the caller's buffers (read-only tables only)."),
+    ("Reentrancy", "every function is reentrant and may run in several threads or interrupt levels at "
+     "once on distinct buffers: no implementation has writable static data (no .data or .bss: the tests "
+     "check the exported archives) or heap; all state is in the caller's buffers, tables are read-only."),
     ("Constant time", "implementations marked constant time pass `mcucrypt ct` on their board: no "
      "branch, address or variable-latency instruction depends on secrets."),
 ]
@@ -233,9 +234,11 @@ def select(target: str, core: Core, prims: list[str], impl: str | None,
 
 # ---------------------------------------------------------------------------------------- rendering
 
-def _c_proto(proto: Prototype, prim_id: str, impl: str) -> str:
+def _c_proto(proto: Prototype, prim_id: str, impl: str | None) -> str:
+    """The C declaration; ``impl`` None writes the name pattern mcu_<id>_<impl>_<op> (for docs/api.md)."""
     params = ", ".join(f"{p.ctype} {p.name}".replace("* ", "*") for p in proto.params) or "void"
-    return f"{proto.ret} {proto.symbol(prim_id, impl)}({params})"
+    name = proto.symbol(prim_id, impl) if impl else proto.name_template.format(id=prim_id, impl="<impl>")
+    return f"{proto.ret} {name}({params})"
 
 
 def _guard(name: str) -> str:
@@ -543,7 +546,7 @@ def api_markdown() -> str:
             for op, proto in im.functions.items():
                 ops.setdefault(op, proto)
         for op, proto in ops.items():
-            out.append(_c_proto(proto, "<id>", "<impl>").replace("mcu_<id>_<impl>_", "mcu_<id>_<impl>_") + ";")
+            out.append(_c_proto(proto, "<id>", None) + ";")
         for helper, ctype, size, what in wipers(prim, first):
             out.append(f"static inline void mcu_<id>_<impl>_{helper}({ctype} *p);   /* zeroes {what} */")
         out += ["```", ""]
@@ -552,15 +555,18 @@ def api_markdown() -> str:
             out.append("Operations per implementation where not all: " +
                        "; ".join(f"{n}: {', '.join(o)}" for n, o in partial) + ".")
             out.append("")
-        out += ["| id | implementation | " + " | ".join(s for s, _, _ in sizes(prim, first, next(iter(prim.instances)))) + " | constant time |",
-                "|---|---|" + "---|" * len(sizes(prim, first, next(iter(prim.instances)))) + "---|"]
+        out += ["| id | implementation | " + " | ".join(s for s, _, _ in sizes(prim, first, next(iter(prim.instances)))) + " | constant time | real parts it runs on |",
+                "|---|---|" + "---|" * len(sizes(prim, first, next(iter(prim.instances)))) + "---|---|"]
         for prim_id in prim.instances:
             for im in impls:
                 if prim_id not in im.ids:
                     continue
                 vals = [str(v) for _, v, _ in sizes(prim, im, prim_id)]
                 ct = "yes" if im.constant_time else ("no (secret-indexed tables)" if im.secret_dependent_addresses else "no")
-                out.append(f"| {prim_id} | {im.name} | " + " | ".join(vals) + f" | {ct} |")
+                parts = [c.name for c in CORES.values() if c.real and c.why_not(im) is None]
+                notes = [c.why_not(im) for c in CORES.values() if c.real and c.target in im.targets and c.why_not(im)]
+                out.append(f"| {prim_id} | {im.name} | " + " | ".join(vals) + f" | {ct} | "
+                           + ", ".join(parts + [str(n) for n in notes]) + " |")
         out += ["", *[f"- **{k}**: {v}" for k, v in KIND_NOTES[prim.kind]], ""]
     return "\n".join(out)
 
