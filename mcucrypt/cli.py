@@ -98,14 +98,17 @@ def _firmware(prim_id: str, impl: str | None, target: str, core: str | None = No
 
 
 def cmd_run(opts: argparse.Namespace) -> int:
+    from .cores import CoreError, get_core
     target = _target(opts.target)
     prim = load_catalog().by_id(opts.prim)
+    try:
+        core = get_core(target, opts.core)
+    except CoreError as e:
+        raise CliError(str(e)) from None
     fw = _firmware(opts.prim, opts.impl, target, opts.core)
     output, res = driver_for(prim.kind).run(fw, opts)
     doc = {"prim": opts.prim, "impl": fw.impl.name, "target": target, "output": output.hex(),
            "cycles": res.cycles, "instructions": res.instructions, "stack_bytes": res.stack_bytes}
-    from .cores import get_core
-    core = get_core(target, opts.core)
     doc["core"] = core.name
     if core.why_not(fw.impl):
         doc["not_on_core"] = core.why_not(fw.impl)

@@ -593,12 +593,14 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_export(opts: argparse.Namespace) -> int:
-    from .cli import CliError
+    # UsageError: the CLI's main turns it into one line and exit status 2 (raising cli.CliError would
+    # not work under `python -m mcucrypt.cli`, where that class lives in __main__).
+    from .kinds.base import UsageError
     try:
         manifest = export(opts.target, Path(opts.out), core=opts.core, prims=opts.prim or [], impl=opts.impl,
                           allow_variable_time=opts.allow_variable_time)
     except (ExportError, ChoiceError, CoreError) as e:
-        raise CliError(str(e)) from None
+        raise UsageError(str(e)) from None
     for w in manifest["warnings"]:
         print(f"mcucrypt: warning: {w}", file=sys.stderr)
     for u in manifest["units"]:

@@ -11,6 +11,7 @@ APT_PACKAGES=(
   gcc-avr avr-libc binutils-avr                         # avr: avr-gcc -mmcu=atmega128
   simavr libsimavr-dev libelf-dev pkg-config            # the AVR board: libsimavr behind a C shim
   gcc make                                              # host builds, the simavr shim
+  cmake                                                 # the exported libraries' CMake build (tests/test_export.py)
 )
 APT_PACKAGES+=(chromium)   # the report-rendering test loads report.html in headless Chromium
 

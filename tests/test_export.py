@@ -19,7 +19,7 @@ from mcucrypt.boards.base import Int
 from mcucrypt.build import BuildError, build
 from mcucrypt.catalog import load_catalog
 from mcucrypt.cores import CORES, default_core, get_core
-from mcucrypt.export import TOOLS, api_markdown, export
+from mcucrypt.export import CFLAGS, TOOLS, api_markdown, export
 from mcucrypt.targets import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -206,8 +206,8 @@ def test_api_md_is_current_and_its_prototypes_compile_against_the_sources(tmp_pa
                        prims=list(impl.ids), impl=impl.name)
                 flags = [a for a in json.loads((out / "mcucrypt-export.json").read_text())["arch_flags"]]
                 for c in (out / "src").rglob("*.c"):
-                    proc = subprocess.run([TOOLS[target]["cc"], *flags, "-std=c99", "-Wall", "-Wextra", "-Werror",
-                                           "-Isrc", "-fsyntax-only", str(c)], cwd=out, capture_output=True, text=True)
+                    proc = subprocess.run([TOOLS[target]["cc"], *flags, *CFLAGS, "-Werror", "-Isrc", "-fsyntax-only",
+                                           str(c)], cwd=out, capture_output=True, text=True)
                     assert proc.returncode == 0, f"{impl.key} {target} {c.name}: {proc.stderr}"
 
 
