@@ -608,6 +608,8 @@ def cmd_export(opts: argparse.Namespace) -> int:
             r = u["reasons"][i]
             fig = f", {r['cycles']:,} cycles ({r['op']})" if r.get("cycles") else ""
             print(f"{i}: {u['impl']} ({r['how']}{fig})")
+            for other, why in (r.get("excluded") or {}).items():
+                print(f"    not {other}: {why}")
     print(f"exported to {opts.out} ({manifest['target']}, core {manifest['core']}): make -C {opts.out}")
     return 0
 
