@@ -25,9 +25,10 @@ fuzz: setup
 # libmcucrypt-<target>.a for each board target: `mcucrypt export` (per primitive the fastest verified
 # constant-time implementation that runs on the target's real part) into build/lib/<target>/ (headers in
 # its src/), built with the exported Makefile. LIB_PRIMS narrows it (e.g. LIB_PRIMS="lea tinyjambu").
+# Needs what `make setup` installs (it does not run it: the tests call `make lib`).
 LIB_TARGETS ?= rv32 armv7m avr
 LIB_PRIMS ?=
-lib: setup
+lib:
 	@set -e; for t in $(LIB_TARGETS); do \
 	  $(PYTHON) -m mcucrypt.cli export --target $$t $(foreach p,$(LIB_PRIMS),--prim $(p)) --out build/lib/$$t; \
 	  $(MAKE) -s -C build/lib/$$t; \
