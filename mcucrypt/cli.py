@@ -71,7 +71,7 @@ def cmd_list(opts: argparse.Namespace) -> int:
         notes = [why for why in r["real_part"].values() if why != "runs"]
         table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text,
                       "; ".join(notes) if notes else "yes")
-    Console(width=max(Console().width, 140)).print(table)
+    Console(width=max(Console().width, 150)).print(table)
     return 0
 
 
