@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mcucrypt: `make bench` (the main job) and `make test`. Each runs the idempotent set-up first.
 PYTHON ?= python3
 JOBS ?= $(shell nproc)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The catalog: every primitive and implementation, read from crypto/<primitive>/META.yml.
 
 Adding an implementation means adding its sources and a few lines of META.yml; no harness code changes.

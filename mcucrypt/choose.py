@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Which implementation to use when none is named: the fastest one that passes its official vectors and
 runs on the core (`mcucrypt run` without `--impl`, `mcucrypt export`).
 

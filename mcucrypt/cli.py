@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """mcucrypt command line: a thin layer over the library (catalog, firmware, kinds, bench, ct, report).
 
 Every bad input ends with a one-line `mcucrypt: error: ...` and exit status 2, never a traceback.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Cores: the parts an implementation has to run on, beyond the ISA family a target names.
 
 A target (rv32, armv7m, avr) is what the build and the virtual board know; a core is a real part (or the

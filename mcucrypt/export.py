@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`mcucrypt export`: a self-contained C library folder for one target, for a user's firmware.
 
     mcucrypt export --target rv32 [--core e31] [--prim lea128]... [--impl rv32-fast] --out DIR

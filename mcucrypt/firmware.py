@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One implementation of one primitive id, built for one target and loaded on that target's board.
 
 Kind drivers (mcucrypt/kinds) talk to implementations only through ``Firmware.call(op, named args)``:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reports from a bench results file: the papers' tables rebuilt with our figures beside the published
 ones, a cross-target table, plots, and the provenance of every figure.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Idempotent set-up for a fresh Debian 12 machine: cross toolchains and simavr from apt, the Python
 # package (with its pinned dependency ranges) from pip. Skips whatever is already there, so
 # `make bench` and `make test` can both run it first at no cost.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mcu_wipe: zeroes through a volatile pointer, so every store is an observable side effect the compiler
  * must emit (C99 6.7.3: accesses to volatile objects are evaluated strictly), then an empty asm statement
  * that takes the buffer's address and clobbers memory, so even whole-program optimisation (-flto) that

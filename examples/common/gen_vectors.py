@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Writes examples/common/vectors.h: a few official vectors per primitive id, from the catalog's vector
 files, as byte strings in flash (PROGMEM on AVR), and the list of checks examples/common/check.c runs for
 the ids an exported library holds. Run `python3 examples/common/gen_vectors.py`; tests/test_export.py

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Wiping secrets: mcu_wipe(p, n) sets n bytes at p to zero, and the compiler may not remove it (unlike a
  * memset of a buffer that is never read again, which "dead store" elimination may drop). The exported
  * headers wrap it once per secret-holding type (round keys, AEAD state, keys, multiplication operands):

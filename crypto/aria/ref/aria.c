@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ARIA block cipher (RFC 5794, KS X 1213): portable C99 reference, written from the specification.
  *
  * The state is 16 bytes in the specification's order (byte 0 is the most significant byte of the

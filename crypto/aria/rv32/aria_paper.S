@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ARIA one-block encryption/decryption, the method of paper 002 (Kwak, Kim, Seo: "Benchmarking Korean
  * Block Ciphers on 32-Bit RISC-V Processor", section 5.1 and Table 3), reproduced in RV32I only.
  *

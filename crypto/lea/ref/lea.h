@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* LEA public API: every implementation exports these under its own MCU_IMPL namespace.
  * rk is 4-byte aligned and holds the round keys in the implementation's layout: ref and rv32-paper write
  * 6 words per round (24/28/32 rounds: 576, 672 or 768 bytes); rv32-fast and rv32-zbb keep LEA-128 in the

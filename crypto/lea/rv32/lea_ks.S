@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LEA key schedules (KS X 3246) in RV32 assembly, shared by rv32-paper, rv32-fast and rv32-zbb.
  *
  *   void mcu_<id>_<impl>_keyschedule(uint32_t *rk, const uint8_t *key)

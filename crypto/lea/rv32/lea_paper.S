@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LEA encryption and decryption after paper 002 (Kwak, Kim, Seo), Sect. 5.2 and Table 4: RV32I only,
  * the four state words and the six round-key words of a round in registers, rotations from sll/srl/or
  * (the paper's Fig. 5). rv32-paper reproduces that method; lea_unrolled.S (rv32-fast, rv32-zbb) goes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LEA encryption and decryption, fully unrolled: rv32-fast (RV32IMAC, rotations from slli/srli/or) and
  * rv32-zbb (the same schedule with one rori per rotation), assembled from this one source.
  *

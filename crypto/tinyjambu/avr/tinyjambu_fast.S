@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TinyJAMBU for 8-bit AVR (ATmega128), our fastest form (avr-fast): the keyed permutation and the
  * block loop of the mode, in assembly; the rest of the mode is the shared C (ref/tinyjambu.c).
  *

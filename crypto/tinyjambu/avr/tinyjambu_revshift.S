@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TinyJAMBU keyed permutation for 8-bit AVR (ATmega128) with the reverse-shift technique of paper 004
  * (Kwon, Eum, Sim, Yang, Seo, 2023, section 3.2 and Table 5): the paper "R" implementation (avr-revshift).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The one thing every TinyJAMBU implementation supplies: the keyed permutation, one function per key
  * size. The mode of operation (tinyjambu.c) is shared by all implementations and calls them through
  * these names; each image links only the one its primitive id needs.
