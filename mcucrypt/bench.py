@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Benchmark: every selected (primitive id, implementation, target) measured on its virtual board.
 
 One job per (id, implementation, target): build, load, run the official vectors (the `kat` field), run

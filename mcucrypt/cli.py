@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """mcucrypt command line: a thin layer over the library (catalog, firmware, kinds, bench, ct, report).
 
 Every bad input ends with a one-line `mcucrypt: error: ...` and exit status 2, never a traceback.
@@ -33,6 +34,7 @@ EXIT_FIRMWARE_FAULT = 3  # the firmware faulted or ran away on its board
 
 # Modules (under mcucrypt/) that add subcommands through register(subparsers); one line each.
 SUBCOMMAND_MODULES: list[str] = [
+    "export",
 ]
 
 CT_MIN_TRIALS = 4        # ct.check runs at least one trial per secret-draw pattern
@@ -115,12 +117,19 @@ def version() -> str:
 # --------------------------------------------------------------------------------------------- list
 
 def cmd_list(opts: argparse.Namespace) -> int:
+    from .cores import CORES, DEFAULT_CORE, get_core
     cat = load_catalog()
     rows = []
+    only = get_core(CORES[opts.core].target, opts.core) if opts.core else None
     for prim in cat.primitives.values():
         for impl in prim.implementations.values():
+            if only is not None and only.why_not(impl):
+                continue
             for prim_id in impl.ids:
+                parts = {t: get_core(t).why_not(impl) for t in impl.targets}
                 rows.append({"prim": prim_id, "kind": prim.kind, "impl": impl.name,
+                             "cores": [c.name for c in CORES.values() if c.why_not(impl) is None],
+                             "real_part": {DEFAULT_CORE[t]: why or "runs" for t, why in parts.items()},
                              "targets": list(impl.targets), "isa": impl.isa,
                              "constant_time": impl.constant_time,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
@@ -133,13 +142,15 @@ def cmd_list(opts: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
     table = Table(title="mcucrypt implementations")
-    for col in ("prim", "impl", "targets", "isa", "constant time"):
+    for col in ("prim", "impl", "targets", "isa", "constant time", "real part"):
         table.add_column(col)
     for r in rows:
         ct_text = "yes" if r["constant_time"] else ("no (secret-indexed tables)"
                                                     if r["secret_dependent_addresses"] else "no")
-        table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text)
-    Console(width=max(Console().width, 110)).print(table)
+        notes = [why for why in r["real_part"].values() if why != "runs"]
+        table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text,
+                      "; ".join(notes) if notes else "yes")
+    Console(width=max(Console().width, 150)).print(table)
     print(f"root: {_root_text()}")
     return 0
 
@@ -151,35 +162,23 @@ def _root_text() -> str:
 
 # ---------------------------------------------------------------------------------------------- run
 
-def fastest_verified(prim_id: str, target: str) -> Firmware:
-    """Among the implementations of ``prim_id`` for ``target``, the one with the fewest cycles in its
-    main operation that also passes the official vectors (verdicts are cached per image, so only the
-    first choice on a machine runs them). On the host, which has no cycle model, the first one."""
-    cat = load_catalog()
-    candidates = cat.implementations(prim_id, target)
-    if not candidates:
-        raise CliError(f"no implementation of {prim_id} runs on {target}")
-    if len(candidates) == 1 or target == "host":
-        return Firmware(candidates[0], prim_id, target)
-    best: tuple[int, Firmware] | None = None
-    for impl in candidates:
-        fw = Firmware(impl, prim_id, target)
-        if bench_mod.kat_status(fw) == "fail":
-            continue
-        ops = driver_for(impl.primitive.kind).bench(fw)
-        name = bench_mod.main_op((o.op, o.bytes) for o in ops)
-        main = next((o for o in ops if o.op == name), ops[0])
-        if best is None or main.result.cycles < best[0]:
-            best = (main.result.cycles, fw)
-    if best is None:
-        raise CliError(f"no implementation of {prim_id} on {target} passes its vectors")
-    return best[1]
+def fastest_verified(prim_id: str, target: str, core: str | None = None) -> Firmware:
+    """Among the implementations of ``prim_id`` for ``target`` that run on ``core`` (default: the
+    target's real part, mcucrypt/cores.py), the one with the fewest cycles in its main operation that
+    also passes the official vectors (mcucrypt/choose.py). On the host, which has no cycle model, the
+    first one."""
+    from .choose import ChoiceError, choose
+    from .cores import CoreError
+    try:
+        return choose(prim_id, target, core).firmware()
+    except (ChoiceError, CoreError) as e:
+        raise CliError(str(e)) from None
 
 
-def _firmware(prim_id: str, impl: str | None, target: str) -> Firmware:
-    """The named implementation, or the fastest verified one."""
+def _firmware(prim_id: str, impl: str | None, target: str, core: str | None = None) -> Firmware:
+    """The named implementation, or the fastest verified one that runs on the core."""
     if impl is None:
-        return fastest_verified(prim_id, target)
+        return fastest_verified(prim_id, target, core)
     return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target)
 
 
@@ -187,6 +186,7 @@ RUN_INPUTS = ("key", "nonce", "ad", "input", "a", "b", "counter", "decrypt")
 
 
 def cmd_run(opts: argparse.Namespace) -> int:
+    from .cores import CoreError, get_core
     target = _target(opts.target)
     prim = load_catalog().by_id(opts.prim)
     driver = driver_for(prim.kind)
@@ -197,10 +197,17 @@ def cmd_run(opts: argparse.Namespace) -> int:
         raise CliError(f"{opts.prim} ({prim.kind}) takes no --{extra[0]} (it takes {takes})")
     if opts.counter is None:
         opts.counter = 0
-    fw = _firmware(opts.prim, opts.impl, target)
+    try:
+        core = get_core(target, opts.core)
+    except CoreError as e:
+        raise CliError(str(e)) from None
+    fw = _firmware(opts.prim, opts.impl, target, opts.core)
     output, res = driver.run(fw, opts)
     doc = {"prim": opts.prim, "impl": fw.impl.name, "target": target, "output": output.hex(),
            "cycles": res.cycles, "instructions": res.instructions, "stack_bytes": res.stack_bytes}
+    doc["core"] = core.name
+    if core.why_not(fw.impl):
+        doc["not_on_core"] = core.why_not(fw.impl)
     if opts.json:
         print(json.dumps(doc))
     else:
@@ -593,6 +600,11 @@ def _examples(*lines: str) -> str:
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
+def _core_names() -> list[str]:
+    from .cores import CORES
+    return list(CORES)
+
+
 def build_parser() -> argparse.ArgumentParser:
     prims, impls = _catalog_names()
     prim_help = "primitive id: " + (", ".join(prims) if prims else "see `mcucrypt list`")
@@ -619,6 +631,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "then the root whose catalog this is.",
                        epilog=_examples("mcucrypt list", "mcucrypt list --json | jq '.[] | select(.prim==\"lea128\")'"))
     s.add_argument("--json", action="store_true", help="one JSON object per implementation and id, for tools")
+    s.add_argument("--core", choices=_core_names(), help="only implementations that run on this core")
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("run", help="run one primitive once on a board",
@@ -637,7 +650,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("prim", metavar="PRIM", help=prim_help)
     s.add_argument("--target", required=True, type=_target_arg, choices=target_choices,
                    help="the board to run on")
-    s.add_argument("--impl", metavar="IMPL", help=impl_help + " (default: the fastest that passes its vectors)")
+    s.add_argument("--impl", metavar="IMPL", help=impl_help + " (default: the fastest that passes its vectors "
+                   "and runs on the core)")
+    s.add_argument("--core", choices=_core_names(), help="without --impl, choose among the implementations "
+                   "that run on this core (default: the target's real part: e31, cortex-m3, atmega128)")
     for name, what in (("key", "the key"), ("nonce", "the nonce"), ("ad", "AEAD associated data (default empty)"),
                        ("input", "plaintext, ciphertext (with tag, for AEAD decryption) or state"),
                        ("a", "multiplication: first operand, a big-endian integer (odd digit count allowed)"),

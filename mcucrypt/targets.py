@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The four build targets: compiler, flags, board files. One table, read by build and by the boards."""
 from __future__ import annotations
 

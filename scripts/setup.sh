@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Idempotent set-up for a fresh Debian 12 machine: cross toolchains and simavr from apt, the Python
 # package (with its pinned dependency ranges) from pip. Skips whatever is already there, so
 # `make bench` and `make test` can both run it first at no cost.
@@ -12,6 +13,7 @@ APT_PACKAGES=(
   simavr libsimavr-dev libelf-dev pkg-config            # the AVR board: libsimavr behind a C shim
   gcc make                                              # host builds, the simavr shim
   python3 python3-venv                                  # the project's virtual environment (.venv)
+  cmake                                                 # the exported libraries' CMake build (tests/test_export.py)
 )
 APT_PACKAGES+=(chromium)   # the report-rendering test loads report.html in headless Chromium
 

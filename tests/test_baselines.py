@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Issue 10, the RV32 baselines of paper 002's Table 7 (AES-128 table and fixsliced CTR, ChaCha20,
 Keccak-f[1600]): what the generic catalog test does not reach.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The CLI contract: field names, exit statuses, one-line errors without tracebacks."""
 from __future__ import annotations
 

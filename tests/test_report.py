@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reports from a real (small) bench run: markdown and self-contained HTML with the papers' tables,
 provenance and plots; the HTML renders in headless Chromium with every table and plot present;
 `compare` flags a regression and passes an unchanged run."""

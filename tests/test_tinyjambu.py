@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """TinyJAMBU (issue 7) and the AEAD kind driver: what the generic catalog test does not cover.
 
 - the model: the bit-serial specification against the 32-steps-at-a-time form, and all official KATs;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The armv7m virtual board: a Cortex-M3 with 512 KiB of flash at 0x0000_0000 and 64 KiB of SRAM at
 0x2000_0000, nothing else mapped.
 

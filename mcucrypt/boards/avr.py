@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The `avr` virtual board: an ATmega128 simulated by simavr (libsimavr), cycle-exact.
 
 simavr charges every instruction the cycles of the AVR Instruction Set Manual (docs/board-avr.md); the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The one interface every virtual board implements.
 
 A board loads one ELF built for its target and calls functions in it the way the target's C ABI does:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Pieces every board shares: the ELF image, symbol look-up, placing buffers with canaries, stack paint,
 and marshalling typed arguments into registers and stack per each target's C ABI."""
 from __future__ import annotations

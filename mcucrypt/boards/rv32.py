@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The rv32 virtual board: a HiFive1 Rev B (FE310-G002, SiFive E31 core, RV32IMAC) that counts cycles.
 
 Unicorn (QEMU's RISC-V CPU) executes the firmware; ``e31_model.E31Model`` counts its cycles; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* simavr_shim.c: a flat C API over libsimavr for the `avr` virtual board (mcucrypt/boards/avr.py).
  *
  * Why a shim: the run loop must live in C to simulate tens of millions of cycles a second and to enforce

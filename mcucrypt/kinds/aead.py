@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Authenticated encryption with associated data, in the NIST Lightweight Cryptography API shape.
 
 API (META.yml `functions`), every implementation exporting, under mcu_<id>_<impl>_:

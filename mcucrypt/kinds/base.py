@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What every kind of primitive (block cipher, AEAD, multiplication, ...) tells the harness.
 
 A kind driver knows the API shape of its kind: how to run one official vector, which operations to

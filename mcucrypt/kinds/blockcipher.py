@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Block ciphers: key schedule, one-block encryption and decryption.
 
 API (META.yml `functions`): keyschedule(rk, key); encrypt(out, in, rk); decrypt(out, in, rk); and, for

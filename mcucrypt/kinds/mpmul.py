@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Multi-precision multiplication: the product of two n-bit operands, 2n-bit result.
 
 API (META.yml `functions`):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Permutations (Keccak-f[1600]): one in-place call on the whole state.
 
 API: permute(state). Instance parameters: state_bytes. Vector fields: In, Out (states as bytes).

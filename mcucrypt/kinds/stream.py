@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Stream ciphers (ChaCha20): the block function and a stream API.
 
 API: block(out, key, nonce, counter) writes one key-stream block; xor(out, in, len, key, nonce, counter)

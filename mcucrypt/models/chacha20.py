@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ChaCha20 (RFC 8439) in Python, the differential oracle."""
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ChaCha20 (RFC 8439): portable C99 reference, written from the RFC.
  * The block function (20 rounds over the 16-word state, then the feed-forward) and a stream API that
  * XORs a message of any length with the key stream from block `counter` on. ARX only: constant time. */

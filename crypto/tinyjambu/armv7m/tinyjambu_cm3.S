@@ -24,6 +24,11 @@
  * The state pointer and, in `blocks`, the loop's other arguments live in the frame (see FRAME below).
  */
 #include "mcucrypt/ns.h"
+#include "../ref/tinyjambu_perm.h"
+
+#if TJ_COMPLEMENTED_STATE != 0 || TJ_ASM_BLOCKS != 1
+#error "cm3-fast works on the specification's state and supplies the block loop: TJ_COMPLEMENTED_STATE=0, TJ_ASM_BLOCKS=1"
+#endif
 
     .syntax unified
     .thumb

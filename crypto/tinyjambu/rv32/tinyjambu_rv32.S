@@ -24,6 +24,11 @@
  *   blocks: a0 = state pointer, a3 = frame, a4 = in, a5 = out, a6 = nblocks, a7 = mode
  */
 #include "mcucrypt/ns.h"
+#include "../ref/tinyjambu_perm.h"
+
+#if TJ_COMPLEMENTED_STATE != 0 || TJ_ASM_BLOCKS != 1
+#error "rv32-fast/rv32-zbb works on the specification's state and supplies the block loop: TJ_COMPLEMENTED_STATE=0, TJ_ASM_BLOCKS=1"
+#endif
 
 .macro FUNC sym
     .section .text.\sym, "ax", @progbits
