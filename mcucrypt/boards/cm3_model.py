@@ -80,6 +80,8 @@ class Cm3Params:
     address_dependency: int = _p(1, "TRM §3.3.2: a load/store whose address depends on the preceding "
                                     "instruction's result stalls one cycle (no forwarding path); JNK: base "
                                     "and offset must be ready one cycle earlier")
+    load_address_after_load: int = _p(1, "the address-dependency stall of a load whose address register "
+                                          "the immediately preceding load wrote (issue 14 suggests 0)")
     literal_load: int = _p(0, "TRM §3.3.2: LDR Rx,[PC,#imm] 'might' add a cycle (fetch contention): not "
                               "charged, no measurement says when")
     unaligned_halfword_split: int = _p(1, "TRM §3.3.2: byte-aligned halfword or halfword-aligned word +1")
@@ -329,7 +331,10 @@ class Cm3Model:
             if s.narrow:
                 return p.it_folded, s       # folded: executes in the shadow of the previous instruction
             return p.it, State(PREV_OTHER, 0, True)
-        stall = p.address_dependency if op.address_regs & s.written else 0
+        stall = 0
+        if op.address_regs & s.written:
+            stall = p.load_address_after_load if cls is Cls.LOAD and s.prev == PREV_LOAD else \
+                p.address_dependency
         after_store = p.store_then_load if s.prev == PREV_STORE else 0
         prev = PREV_OTHER
         if cls is Cls.LOAD:

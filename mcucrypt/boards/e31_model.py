@@ -84,6 +84,14 @@ class E31Params:
     predecode_penalty: int = _param(1, "rocket-chip Frontend.scala: the predecode redirect happens in "
                                        "fetch stage s2 and discards the one fetch (s1) behind it: one "
                                        "bubble, against none for a BTB hit (redirect in s1)")
+    icache_line_bytes: int = _param(32, "FE310-G002 Manual v1p0 §3 / E31 Core Complex Manual v2p0 §3.1: "
+                                        "16 KiB 2-way I-cache with 32-byte lines")
+    line_straddle_penalty: int = _param(0, "EXPERIMENT, off by default (docs/calibration.md): a 32-bit instruction whose "
+                                           "halves are in two I-cache lines issues one cycle later than "
+                                           "the instruction before it allows")
+    fetch_queue_cycles: int = _param(0, "EXPERIMENT, off by default: how far (cycles) instruction fetch can run ahead of "
+                                        "issue while issue waits on hazards (rocket-chip Frontend: a "
+                                        "fetch queue of a few packets); 0: no lead")
     ext_alu_latency: int = _param(1, "Zbb/Zbkb/Zbkc are not on the E31; rocket-chip implements them in "
                                      "its single-cycle ALU (ABLU.scala) and combinational clmul "
                                      "(BitManipCrypto.scala), so a hypothetical E31 with them: 1 cycle")
@@ -165,6 +173,7 @@ class Op:
     writes: tuple[tuple[int, int], ...]
     unit: int
     issue_cycles: int
+    fetch_gap: int = 0      # bubble before it from instruction fetch (a 32-bit instruction split by a line)
 
 
 def op_of(ins: Instr, p: E31Params) -> Op:
@@ -202,6 +211,15 @@ def op_of(ins: Instr, p: E31Params) -> Op:
     return Op(tuple(r for r in reads if r), tuple((r, latency) for r in dests if r), unit, issue)
 
 
+def _with_fetch(op: Op, pc: int, ins: Instr, p: E31Params) -> Op:
+    """``op`` with the fetch bubble of an instruction at ``pc``: a 32-bit instruction whose halves lie in
+    two I-cache lines (pc mod line = line - 2) waits ``line_straddle_penalty`` cycles more after the
+    instruction before it."""
+    if p.line_straddle_penalty and ins.length == 4 and pc % p.icache_line_bytes == p.icache_line_bytes - 2:
+        return Op(op.reads, op.writes, op.unit, op.issue_cycles, p.line_straddle_penalty)
+    return op
+
+
 class Block:
     """A translation block: its instructions, their scoreboard records, and the memo of its cost."""
 
@@ -211,7 +229,7 @@ class Block:
         self.addr, self.size = addr, size
         self.pcs = tuple(pc for pc, _ in instrs)
         self.instrs = tuple(i for _, i in instrs)
-        self.ops = tuple(op_of(i, p) for i in self.instrs)
+        self.ops = tuple(_with_fetch(op_of(i, p), pc, i, p) for pc, i in instrs)
         self.n = len(instrs)
         self.divs = tuple(k for k, i in enumerate(self.instrs) if i.cls == isa.DIV)
         self.memo: dict = {}
@@ -231,18 +249,25 @@ class Block:
 State = tuple  # (multiplier cycles left, (reg, cycles left, from multiplier), ...) with regs ascending
 
 
-def _run(ops: tuple[Op, ...], state: State, div_latencies: tuple[int, ...]) -> tuple[int, State]:
+def _run(ops: tuple[Op, ...], state: State, div_latencies: tuple[int, ...], lead_max: int = 0
+         ) -> tuple[int, State]:
     """Issue ``ops`` in order from ``state``; return the cycles until the next instruction may issue and
     the state then. Times are relative to the block's first issue opportunity.
 
     Write-after-write: results of the pipeline (ALU, loads, CSR reads) complete in order, so only a
     pending result of the iterative multiplier/divider, which writes back on its own port when done, can
     be overtaken; like Rocket's scoreboard (which holds only those destinations), an instruction writing
-    such a register waits until the result is written, as a reader would."""
+    such a register waits until the result is written, as a reader would.
+
+    Fetch: ``lead`` is how many cycles instruction fetch runs ahead of issue (at most ``lead_max``, the
+    fetch queue). Every cycle issue waits on a hazard, fetch gains one; an instruction with a fetch gap
+    (a 32-bit instruction split across two I-cache lines) spends that many cycles of lead, and issues
+    that much later when the lead is short."""
     unit_free = state[0]
+    lead = state[1]
     ready: dict[int, int] = {}
     from_unit: set[int] = set()
-    for r, x, u in state[1:]:
+    for r, x, u in state[2:]:
         ready[r] = x
         if u:
             from_unit.add(r)
@@ -266,6 +291,15 @@ def _run(ops: tuple[Op, ...], state: State, div_latencies: tuple[int, ...]) -> t
         for r, _ in writes:
             if r in from_unit and ready[r] > issue:
                 issue = ready[r]
+        if lead_max:
+            lead = min(lead + issue - t, lead_max)
+        gap = op.fetch_gap
+        if gap:
+            if lead >= gap:
+                lead -= gap
+            else:
+                issue += gap - lead
+                lead = 0
         for r, lat in writes:
             ready[r] = issue + lat
             if unit:
@@ -276,15 +310,16 @@ def _run(ops: tuple[Op, ...], state: State, div_latencies: tuple[int, ...]) -> t
             unit_free = issue + unit
         t = issue + op.issue_cycles
     pending = tuple(sorted((r, x - t, r in from_unit) for r, x in ready.items() if x > t))
-    return t, (max(unit_free - t, 0),) + pending
+    return t, (max(unit_free - t, 0), lead) + pending
 
 
 def _shift(state: State, cycles: int) -> State:
-    """The state ``cycles`` later with nothing issued (a misprediction bubble)."""
-    return (max(state[0] - cycles, 0),) + tuple((r, x - cycles, u) for r, x, u in state[1:] if x > cycles)
+    """The state ``cycles`` later with nothing issued (a misprediction bubble: the fetch queue restarts
+    empty at the new target)."""
+    return (max(state[0] - cycles, 0), 0) + tuple((r, x - cycles, u) for r, x, u in state[2:] if x > cycles)
 
 
-EMPTY_STATE: State = (0,)
+EMPTY_STATE: State = (0, 0)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -579,6 +614,7 @@ class E31Model:
         blocks_get = self._blocks.get
         resolve = self.predictor.resolve
         shifts = self._shifts
+        lead_max = self.p.fetch_queue_cycles
         cycles, instructions, state, pending = self.cycles, self.instructions, self.state, self.pending_cf
         for k in range(0, len(blocks), 2):
             addr, size = blocks[k], blocks[k + 1]
@@ -597,11 +633,11 @@ class E31Model:
                 key = (state, lats)
                 r = blk.memo.get(key)
                 if r is None:
-                    r = blk.memo[key] = _run(blk.ops, state, lats)
+                    r = blk.memo[key] = _run(blk.ops, state, lats, lead_max)
             else:
                 r = blk.memo.get(state)
                 if r is None:
-                    r = blk.memo[state] = _run(blk.ops, state, ())
+                    r = blk.memo[state] = _run(blk.ops, state, (), lead_max)
             cycles += r[0]
             state = r[1]
             instructions += blk.n
@@ -629,7 +665,7 @@ class E31Model:
         return the cycle at which it issues, counted from the callee's first instruction."""
         self._resolve_pending(pc)
         op = op_of(ins, self.p)
-        t, state = _run((op,), self.state, ())
+        t, state = _run((op,), self.state, (), self.p.fetch_queue_cycles)
         issue = self.cycles + t - op.issue_cycles
         self.cycles += t
         self.state = state
