@@ -21,7 +21,7 @@ import pytest
 from mcucrypt.boards import rv32
 from mcucrypt.boards import rv32_isa as isa
 from mcucrypt.boards.base import BoardError, BoardFault, Buf, Int
-from mcucrypt.boards.e31_model import E31Params, divide_cycles
+from mcucrypt.boards.e31_model import E31Params, PseudoLRU, divide_cycles
 from mcucrypt.boards.rv32 import Rv32Board, parse_isa
 from mcucrypt.build import build
 
@@ -167,6 +167,95 @@ def test_return_address_stack(depth: int, ras: int, cycles: int, mispredictions:
     board = board_for("control.S", "rv32imac", params=E31Params(ras_entries=ras))
     r = board.call("recurse", [depth])
     assert (r.cycles, board.model.predictor.mispredictions) == (cycles, mispredictions)
+
+
+def test_pseudo_lru_tree() -> None:
+    """rocket-chip's tree pseudo-LRU, worked by hand. 4 ways: the root's bit says which half is older
+    (ways 0-1 right, 2-3 left), each pair's bit which way of the pair. Touch 0,1,2,3: root -> right is
+    older, right pair -> 0 is older: victim 0. Touch 0: root -> left older, left pair (last touched 3):
+    victim 2. 3 ways: right pair 0-1, left = way 2 alone. Touch 2,0,1: left older: victim 2; touch 2:
+    right older, right pair (last touched 1): victim 0."""
+    lru = PseudoLRU(4)
+    for w in (0, 1, 2, 3):
+        lru.touch(w)
+    assert lru.victim() == 0
+    lru.touch(0)
+    assert lru.victim() == 2
+    lru3 = PseudoLRU(3)
+    for w in (2, 0, 1):
+        lru3.touch(w)
+    assert lru3.victim() == 2
+    lru3.touch(2)
+    assert lru3.victim() == 0
+
+
+def _rocket_plru_next(state: int, way: int, n: int) -> int:
+    """PseudoLRU.get_next_state of rocket-chip util/Replacement.scala, on the packed n-1 bit state."""
+    if n <= 1:
+        return 0
+    if n == 2:
+        return int(not way & 1)
+    lg = (n - 1).bit_length()
+    right_n = 1 << (lg - 1)
+    left_n = n - right_n
+    set_left_older = int(not (way >> (lg - 1)) & 1)
+    right_state = state & ((1 << (right_n - 1)) - 1)
+    left_state = (state >> (right_n - 1)) & ((1 << (left_n - 1)) - 1)
+    sub_way = way & ((1 << (lg - 1)) - 1)
+    if set_left_older:
+        right_state = _rocket_plru_next(right_state, sub_way, right_n)
+    elif left_n > 1:
+        left_state = _rocket_plru_next(left_state, sub_way, left_n)
+    return set_left_older << (n - 2) | left_state << (right_n - 1) | right_state
+
+
+def _rocket_plru_way(state: int, n: int) -> int:
+    """PseudoLRU.get_replace_way of rocket-chip util/Replacement.scala."""
+    if n <= 1:
+        return 0
+    if n == 2:
+        return state & 1
+    lg = (n - 1).bit_length()
+    right_n = 1 << (lg - 1)
+    left_n = n - right_n
+    left_older = state >> (n - 2) & 1
+    right_state = state & ((1 << (right_n - 1)) - 1)
+    left_state = (state >> (right_n - 1)) & ((1 << (left_n - 1)) - 1)
+    if left_older:
+        return 1 << (lg - 1) | (_rocket_plru_way(left_state, left_n) if left_n > 1 else 0)
+    return _rocket_plru_way(right_state, right_n)
+
+
+def _warm_misses_of_31_entries(n: int) -> int:
+    """BTB misses in the second pass over 31 taken control transfers (hops30's jumps and ret), with
+    Rocket's replacement on an n-entry BTB: a hit touches its way, a miss installs at the victim way."""
+    state, ways, misses = 0, [None] * n, 0
+    for rnd in range(2):
+        for pc in range(31):
+            if pc in ways:
+                way = ways.index(pc)
+            else:
+                way = _rocket_plru_way(state, n)
+                ways[way] = pc
+                misses += rnd
+            state = _rocket_plru_next(state, way, n)
+    return misses
+
+
+@pytest.mark.parametrize("params,cycles", [
+    (E31Params(btb_replacement="lru"), 62),     # cyclic eviction: all 31 miss again (control.S)
+    (E31Params(btb_entries=40, btb_replacement="lru"), 31),    # the G000 manual's 40 entries hold all 31
+    # Rocket's pseudo-LRU picks its victim among valid ways even while ways are empty, so it loses
+    # entries in both sizes (28: 7 of 31 miss again, 40: 15).
+    (E31Params(btb_entries=40), 31 + _warm_misses_of_31_entries(40)),
+    (E31Params(), 31 + _warm_misses_of_31_entries(28)),
+])
+def test_btb_thrashing(params: E31Params, cycles: int) -> None:
+    board = board_for("control.S", "rv32imac", params=params)
+    board.warm_predictor = True
+    board.call("hops30")
+    r = board.call("hops30")
+    assert (r.cycles, board.model.predictor.mispredictions) == (cycles, 0)
 
 
 # ---------------------------------------------------------------------------------------------------
