@@ -348,6 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("new")
     s.add_argument("--threshold", type=float, default=1.0, help="percent slower that counts as a regression")
     s.set_defaults(func=cmd_compare)
+    from . import calibrate     # `mcucrypt calibrate --peer-dir DIR` (mcucrypt/calibrate.py)
+    calibrate.register(sub)
     return p
 
 
