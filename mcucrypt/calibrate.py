@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -36,13 +37,18 @@ PEERS: dict[str, str] = {
     "aes-armcortexm": "Ko-/aes-armcortexm",
 }
 
-_STOFFELEN19 = ("K. Stoffelen, Efficient cryptography on the RISC-V architecture, LATINCRYPT 2019, Table 1 "
-                "(HiFive1, FE310-G000), as cited by paper 002 Table 7")
-_ADOMNICAI21 = ("A. Adomnicai, T. Peyrin, Fixslicing AES-like ciphers, TCHES 2021(1); aadomn/aes README "
-                "table 'E31 RISC-V core' (HiFive1)")
-_SS16 = ("P. Schwabe, K. Stoffelen, All the AES you need on Cortex-M3 and M4, SAC 2016; Ko-/aes-armcortexm "
-         "README table 'Speed M3' (STM32L100C, 0 wait states, tables in flash)")
-_ISSUE14 = "independent re-measurement on a HiFive1 Rev B reported in issue 14"
+SOURCES: dict[str, str] = {
+    "S19": "K. Stoffelen, Efficient cryptography on the RISC-V architecture, LATINCRYPT 2019 (HiFive1, "
+           "FE310-G000); the c/B figures as cited by paper 002 Table 7 (/work/shared/papers/002)",
+    "S19t": "K. Stoffelen, LATINCRYPT 2019: T-table key schedule 342 cycles (paper 002 §2 rounds it to 340)",
+    "AP21": "A. Adomnicai, T. Peyrin, Fixslicing AES-like ciphers, TCHES 2021(1); aadomn/aes README, table "
+            "'E31 RISC-V core' (HiFive1)",
+    "SS16": "P. Schwabe, K. Stoffelen, All the AES you need on Cortex-M3 and M4, SAC 2016; Ko-/aes-armcortexm "
+            "README, table 'Speed M3' (STM32L100C at 16 MHz, 0 wait states, tables in flash)",
+    "I14": "independent re-measurement on a HiFive1 Rev B (FE310-G002), reported in issue 14",
+    "S19+I14": "S19 (68.9 c/B x 200 B = 13 780) and I14 (13 731)",
+}
+_STOFFELEN19, _ADOMNICAI21, _SS16, _ISSUE14 = "S19", "AP21", "SS16", "I14"
 
 
 @dataclass(frozen=True)
@@ -60,17 +66,17 @@ class Row:
     nbytes: int                 # bytes processed, for c/B
     source: str
     warmups: int = 6            # calls before the measured one (the peer's driver)
-    expect_out: Callable[[list[bytes]], bool] | None = field(default=None, compare=False)
 
 
 def _rnd(n: int, seed: int) -> bytes:
-    import random
+    """Fixed pseudo-random inputs (every routine here runs in data-independent time on these boards)."""
     r = random.Random(seed)
     return bytes(r.randrange(256) for _ in range(n))
 
 
-def _ctr_param(rk_bytes: int, ctr_first: bool) -> bytes:
-    # riscvcrypto: {nonce[12], ctr[4], rk}; aes-armcortexm: {ctr (u32), nonce[12], rk}
+def _ctr_param(rk_bytes: int) -> bytes:
+    """The CTR routines' parameter block: 16 bytes of nonce and counter (riscvcrypto: nonce[12], ctr[4];
+    aes-armcortexm: ctr, nonce[12]) followed by the round keys."""
     return _rnd(16 + rk_bytes, 7)
 
 
@@ -84,20 +90,18 @@ ROWS: tuple[Row, ...] = (
     Row("rv-ttable-ks", "rv32", "riscvcrypto", ("aes128tables/aes_asm.S",), "AES_128_keyschedule",
         "const void *key, void *rk",
         lambda: [Buf(_rnd(16, 3)), Buf(size=160, out=True)],
-        "AES-128 T-table key schedule, warm (4 warm-up calls)", (342, 342), "cycles", 0,
-        "Stoffelen, LATINCRYPT 2019 (the text of paper 002 §2 rounds it to 340)", warmups=4),
+        "AES-128 T-table key schedule, warm (4 warm-up calls)", (342, 342), "cycles", 0, "S19t", warmups=4),
     Row("rv-keccak", "rv32", "riscvcrypto", ("keccakf1600/keccakf1600_asm.S",), "keccakf1600",
         "void *state", lambda: [Buf(_rnd(200, 4), out=True)],
-        "Keccak-f[1600], one permutation, warm (6 warm-up calls)", (13731, 13780), "cycles", 0,
-        _STOFFELEN19 + " (68.9 c/B x 200 B = 13 780); 13 731: " + _ISSUE14),
+        "Keccak-f[1600], one permutation, warm (6 warm-up calls)", (13731, 13780), "cycles", 0, "S19+I14"),
     Row("rv-bsctr-4096", "rv32", "riscvcrypto", ("aes128ctrbs/aes_asm.S",), "AES_128_encrypt_ctr",
         "const void *p, const void *in, void *out, unsigned len",
-        lambda: [Buf(_ctr_param(352, False)), Buf(_rnd(4096, 5)), Buf(size=4096, out=True), Int(4096)],
+        lambda: [Buf(_ctr_param(352)), Buf(_rnd(4096, 5)), Buf(size=4096, out=True), Int(4096)],
         "bitsliced AES-128-CTR, 4096 B incl. counter, warm (4 warm-up calls)", (124.4, 124.4), "c/B", 4096,
         _STOFFELEN19, warmups=4),
     Row("rv-bsctr-2048", "rv32", "riscvcrypto", ("aes128ctrbs/aes_asm.S",), "AES_128_encrypt_ctr",
         "const void *p, const void *in, void *out, unsigned len",
-        lambda: [Buf(_ctr_param(352, False)), Buf(_rnd(2048, 5)), Buf(size=2048, out=True), Int(2048)],
+        lambda: [Buf(_ctr_param(352)), Buf(_rnd(2048, 5)), Buf(size=2048, out=True), Int(2048)],
         "bitsliced AES-128-CTR, 2048 B, warm (4 warm-up calls)", (260695, 260695), "cycles", 2048,
         _ISSUE14, warmups=4),
     Row("rv-chacha20", "rv32", "riscvcrypto", ("chacha20/chacha20_asm.S",), "chacha20",
@@ -132,11 +136,11 @@ ROWS: tuple[Row, ...] = (
         "AES-128 one block", (637.5, 637.5), "cycles", 0, _SS16),
     *(Row(f"m3-ctr{bits}", "armv7m", "aes-armcortexm", (f"aes{bits}ctr/aes_{bits}_ctr.s",),
           f"AES_{bits}_encrypt_ctr", "",
-          (lambda n=nrk: [Buf(_rnd(16 + n, 7)), Buf(_rnd(4096, 5)), Buf(size=4096, out=True), Int(4096)]),
+          (lambda n=nrk: [Buf(_ctr_param(n)), Buf(_rnd(4096, 5)), Buf(size=4096, out=True), Int(4096)]),
           f"AES-{bits}-CTR, 4096 B, cycles per 16-byte block", (fig, fig), "c/block", 4096, _SS16)
       for bits, nrk, fig in ((128, 176, 531.8), (192, 208, 651.0), (256, 240, 767.0))),
     Row("m3-bsctr128", "armv7m", "aes-armcortexm", ("aes128ctrbs/aes_128_ctr_bs.s",), "AES_128_encrypt_ctr",
-        "", lambda: [Buf(_rnd(16 + 352, 7)), Buf(_rnd(4096, 5)), Buf(size=4096, out=True), Int(4096)],
+        "", lambda: [Buf(_ctr_param(352)), Buf(_rnd(4096, 5)), Buf(size=4096, out=True), Int(4096)],
         "bitsliced AES-128-CTR, 4096 B, cycles per 16-byte block", (1618.6, 1618.6), "c/block", 4096, _SS16),
     Row("m3-bsks128", "armv7m", "aes-armcortexm", ("aes128ctrbs/aes_128_ctr_bs.s",), "AES_128_keyschedule",
         "", lambda: [Buf(_rnd(16, 3)), Buf(size=352, out=True)],
@@ -183,15 +187,13 @@ class Result:
 
 
 def _commit(checkout: Path) -> str:
-    for cmd in (["git", "-C", str(checkout), "rev-parse", "HEAD"],):
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
-            if out:
-                return out
-        except (OSError, subprocess.CalledProcessError):
-            pass
-    stamp = checkout / ".calib-commit"
-    return stamp.read_text().strip() if stamp.is_file() else "unknown"
+    """The checkout's commit ("unknown" when it is not a git work tree)."""
+    try:
+        out = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out or "unknown"
 
 
 def _to_unit(row: Row, cycles: int) -> float:
@@ -265,7 +267,7 @@ def _fmt(v: float, unit: str) -> str:
 
 
 def table(results: Sequence[Result]) -> str:
-    lines = ["| target | peer (repository @ commit) | routine | what is counted | silicon | source | board "
+    lines = ["| target | peer @ commit | routine (file) | what is counted | silicon | source | board "
              "| ratio |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         row = r.row
@@ -273,9 +275,11 @@ def table(results: Sequence[Result]) -> str:
         sil = _fmt(lo, row.unit) if lo == hi else f"{_fmt(lo, row.unit)}–{_fmt(hi, row.unit)}"
         unit = "" if row.unit == "cycles" else f" {row.unit}"
         flag = "" if abs(r.ratio - 1) <= 0.015 else " **(outside ±1.5%)**"
-        lines.append(f"| {row.target} | {PEERS[row.peer]} @ {r.commit[:10]} | `{row.symbol}` ({', '.join(row.sources)}) "
+        lines.append(f"| {row.target} | {PEERS[row.peer]} @ {r.commit[:7]} | `{row.symbol}` ({', '.join(row.sources)}) "
                      f"| {row.what} | {sil}{unit} | {row.source} | {_fmt(r.board, row.unit)}{unit} "
                      f"({r.board_cycles:,} cycles) | {r.ratio:.3f}{flag} |")
+    used = sorted({r.row.source for r in results})
+    lines += [""] + [f"- {k}: {SOURCES[k]}" for k in used]
     return "\n".join(lines)
 
 

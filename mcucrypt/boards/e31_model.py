@@ -4,8 +4,9 @@ The model is an in-order, single-issue scoreboard: an instruction issues (enters
 cycle in which (1) the previous instruction has issued, (2) every source register's result is ready
 (full bypass: ALU results are ready the next cycle), (3) for MUL/DIV, the iterative multiply/divide unit
 is free, and (4) a pending write to its destination register would not complete after its own (the
-manual's write-after-write interlock). Control-flow instructions add a misprediction penalty decided by a
-simulated branch predictor (BTB, BHT, RAS). The callee's cycle count is the cycle after its final
+manual's write-after-write interlock). Control-flow instructions add a penalty decided by a simulated
+branch predictor as rocket-chip builds it (pseudo-LRU BTB, history-indexed BHT, RAS, and the fetch-stage
+predecoder that redirects BTB misses for one bubble instead of a three-cycle misprediction). The callee's cycle count is the cycle after its final
 instruction (the ``ret``) issues, plus that ``ret``'s misprediction penalty if any.
 
 Speed. Unicorn executes translation blocks (straight-line code ending at a control transfer); the board
@@ -679,9 +680,11 @@ class E31Model:
 
 def describe(params: E31Params) -> dict[str, object]:
     """The model and every parameter with its value and source (for the provenance of results)."""
-    return {"model": "SiFive E31 (FE310-G002): in-order scoreboard + BTB/BHT/RAS predictor",
+    return {"model": "SiFive E31 (FE310-G002): in-order scoreboard + rocket-chip BTB/BHT/RAS predictor with "
+                     "fetch-stage predecode",
             "cycle_count": "from the callee's first instruction to the cycle after its final ret issues",
             "predictor_state": "reset at every call (cold BTB/BHT, RAS holding the return address); bench's "
                                "cycles_warm: BTB/BHT trained by one identical call just before",
-            "instruction_cache": "warm: every fetch hits (no miss penalty modelled)",
+            "instruction_cache": "warm: every fetch hits (no miss penalty modelled); line-straddle fetch "
+                                 "bubble: line_straddle_penalty (0 = off)",
             "parameters": params.describe()}
