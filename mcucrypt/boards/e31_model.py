@@ -504,11 +504,10 @@ class Predictor:
             else:
                 predicted = redirect = p.predecode and direction
             wrong = predicted != taken
-            if taken:
-                if wrong or redirect:
-                    btb.install(pc, target)
-                else:
-                    btb.touch(pc)
+            if taken and (wrong or redirect):
+                btb.install(pc, target)
+            elif hit and predicted:         # Rocket touches every predicted-taken hit, right or wrong
+                btb.touch(pc)
         elif kind == CF_JAL:
             if hit:
                 wrong = btb.get(pc) != target
