@@ -263,7 +263,9 @@ def run(peer_dir: Path, *, targets: Sequence[str] = ("rv32", "armv7m"), keys: Se
 
 
 def _fmt(v: float, unit: str) -> str:
-    return f"{v:,.0f}" if unit == "cycles" else f"{v:.2f}"
+    if unit != "cycles":
+        return f"{v:.2f}"
+    return f"{v:,.0f}" if v == int(v) else f"{v:,.1f}"     # published averages keep their decimal
 
 
 def table(results: Sequence[Result]) -> str:
@@ -275,7 +277,8 @@ def table(results: Sequence[Result]) -> str:
         sil = _fmt(lo, row.unit) if lo == hi else f"{_fmt(lo, row.unit)}–{_fmt(hi, row.unit)}"
         unit = "" if row.unit == "cycles" else f" {row.unit}"
         flag = "" if abs(r.ratio - 1) <= 0.015 else " **(outside ±1.5%)**"
-        lines.append(f"| {row.target} | {PEERS[row.peer]} @ {r.commit[:7]} | `{row.symbol}` ({', '.join(row.sources)}) "
+        routine = f"`{row.symbol}` ({', '.join(row.sources)})"
+        lines.append(f"| {row.target} | {PEERS[row.peer]} @ {r.commit[:7]} | {routine} "
                      f"| {row.what} | {sil}{unit} | {row.source} | {_fmt(r.board, row.unit)}{unit} "
                      f"({r.board_cycles:,} cycles) | {r.ratio:.3f}{flag} |")
     used = sorted({r.row.source for r in results})

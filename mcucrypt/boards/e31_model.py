@@ -6,7 +6,8 @@ cycle in which (1) the previous instruction has issued, (2) every source registe
 is free, and (4) a pending write to its destination register would not complete after its own (the
 manual's write-after-write interlock). Control-flow instructions add a penalty decided by a simulated
 branch predictor as rocket-chip builds it (pseudo-LRU BTB, history-indexed BHT, RAS, and the fetch-stage
-predecoder that redirects BTB misses for one bubble instead of a three-cycle misprediction). The callee's cycle count is the cycle after its final
+predecoder that redirects BTB misses for one bubble instead of a three-cycle misprediction). The
+callee's cycle count is the cycle after its final
 instruction (the ``ret``) issues, plus that ``ret``'s misprediction penalty if any.
 
 Speed. Unicorn executes translation blocks (straight-line code ending at a control transfer); the board
@@ -85,14 +86,16 @@ class E31Params:
     predecode_penalty: int = _param(1, "rocket-chip Frontend.scala: the predecode redirect happens in "
                                        "fetch stage s2 and discards the one fetch (s1) behind it: one "
                                        "bubble, against none for a BTB hit (redirect in s1)")
-    icache_line_bytes: int = _param(32, "FE310-G002 Manual v1p0 §3 / E31 Core Complex Manual v2p0 §3.1: "
-                                        "16 KiB 2-way I-cache with 32-byte lines")
-    line_straddle_penalty: int = _param(0, "EXPERIMENT, off by default (docs/calibration.md): a 32-bit instruction whose "
-                                           "halves are in two I-cache lines issues one cycle later than "
-                                           "the instruction before it allows")
-    fetch_queue_cycles: int = _param(0, "EXPERIMENT, off by default: how far (cycles) instruction fetch can run ahead of "
-                                        "issue while issue waits on hazards (rocket-chip Frontend: a "
-                                        "fetch queue of a few packets); 0: no lead")
+    icache_line_bytes: int = _param(32, "I-cache line size, used only by line_straddle_penalty: 32 bytes "
+                                        "as the flash-refill estimate below assumes for the G000 (forum "
+                                        "t/1781); the G002's line size is not verified")
+    line_straddle_penalty: int = _param(0, "EXPERIMENT, 0 = off (docs/calibration.md, pattern (c)): a "
+                                           "32-bit instruction whose halves are in two I-cache lines "
+                                           "issues this many cycles later than the instruction before it "
+                                           "allows")
+    fetch_queue_cycles: int = _param(0, "EXPERIMENT, 0 = off: how many cycles instruction fetch can run "
+                                        "ahead of issue while issue waits on hazards, hiding the straddle "
+                                        "bubbles (rocket-chip Frontend: a fetch queue of a few packets)")
     ext_alu_latency: int = _param(1, "Zbb/Zbkb/Zbkc are not on the E31; rocket-chip implements them in "
                                      "its single-cycle ALU (ABLU.scala) and combinational clmul "
                                      "(BitManipCrypto.scala), so a hypothetical E31 with them: 1 cycle")
