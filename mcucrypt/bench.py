@@ -60,6 +60,7 @@ class BenchRecord:
     error: str | None = None
     goal: str | None = None        # e.g. "encrypt <= 36 cycles/byte: met" (META.yml goals)
     cycles_warm: int | None = None # rv32: after one identical call trained the branch predictor
+    flash_data_reads: int | None = None  # armv7m: data reads from flash (tables, literals): data placement
 
 
 def select_jobs(catalog: Catalog, prims: Iterable[str] = (), impls: Iterable[str] = (),
@@ -130,6 +131,15 @@ def run_job(job: Job) -> list[BenchRecord]:
     warm: dict[str, int] = {}
     if job.target == "rv32":   # the only board whose state (the branch predictor) carries over
         warm = {o.op: o.result.cycles for o in driver.bench(Firmware(impl, job.prim, job.target, warm=True))}
+    flash_reads: dict[int, int] = {}    # id(CallResult) -> the board's flash data reads in that call
+    if hasattr(fw.board, "last_flash_data_reads"):
+        board_call = fw.board.call
+
+        def counted_call(*args, **kwargs):  # type: ignore[no-untyped-def]
+            result = board_call(*args, **kwargs)
+            flash_reads[id(result)] = fw.board.last_flash_data_reads  # type: ignore[attr-defined]
+            return result
+        fw.board.call = counted_call        # type: ignore[method-assign]
     records = []
     for op in driver.bench(fw):
         r = op.result
@@ -138,7 +148,7 @@ def run_job(job: Job) -> list[BenchRecord]:
             cycles_per_byte=round(r.cycles / op.bytes, 2) if op.bytes else None,
             instructions=r.instructions, code_bytes=fw.code_bytes, stack_bytes=r.stack_bytes,
             kat=kat, constant_time=ct_status, constant_time_claimed=impl.constant_time, isa=isa,
-            cycles_warm=warm.get(op.op)))
+            cycles_warm=warm.get(op.op), flash_data_reads=flash_reads.get(id(r))))
     _check_goals(impl.primitive.goals, records)
     return records
 

@@ -34,7 +34,8 @@ EXIT_FIRMWARE_FAULT = 3  # the firmware faulted or ran away on its board
 
 # Modules (under mcucrypt/) that add subcommands through register(subparsers); one line each.
 SUBCOMMAND_MODULES: list[str] = [
-    "export",
+    "export",       # mcucrypt/export.py: export
+    "calibrate",    # mcucrypt/calibrate.py: calibrate --peer-dir DIR
 ]
 
 CT_MIN_TRIALS = 4        # ct.check runs at least one trial per secret-draw pattern

@@ -19,7 +19,7 @@ from unicorn import arm_const as U
 
 from mcucrypt.boards.armv7m import Armv7mBoard
 from mcucrypt.boards.base import BoardError, BoardFault, Buf, Int
-from mcucrypt.boards.cm3_model import Cm3Params
+from mcucrypt.boards.cm3_model import CM3_BOARDS, Cm3Params
 from mcucrypt.build import build
 
 FIXTURES = Path(__file__).parent / "fixtures" / "armv7m"
@@ -302,3 +302,28 @@ def test_simulation_speed(kernels: Armv7mBoard, record_property) -> None:
           f"{rate / 1e6:.2f} M simulated instructions/s")
     if os.environ.get(SPEED_ENV):
         assert rate >= MIN_SPEED
+
+
+# --- the flash data path ---------------------------------------------------------------------------------
+
+def test_flash_table_wait_states() -> None:
+    """flash_table (timing.S): 7 cycles with 0 wait states; each of its two flash data reads (the literal
+    and the table entry) waits 2 more cycles at 72 MHz on an STM32F1: 7 + 2*2 = 11. A table in SRAM is
+    not a flash read (ldr_ldr reads two words of its SRAM buffer: 0 flash reads, same count)."""
+    fast = _board(TIMING, "armv7m-timing", ["flash_table", "ldr_ldr"])
+    slow = Armv7mBoard(CM3_BOARDS["stm32f1-72mhz"])
+    slow.load(build("armv7m", [TIMING], name="armv7m-timing", keep=["flash_table", "ldr_ldr"]).path)
+    r = fast.call("flash_table", (3,))
+    assert (r.cycles, r.return_value, fast.last_flash_data_reads) == (7, 0x44, 2)
+    r = slow.call("flash_table", (3,))
+    assert (r.cycles, r.return_value, slow.last_flash_data_reads) == (11, 0x44, 2)
+    assert slow.call("ldr_ldr", (words(20, 22),)).cycles == fast.call("ldr_ldr", (words(20, 22),)).cycles == 6
+    assert slow.last_flash_data_reads == 0
+
+
+def test_load_address_from_the_previous_load() -> None:
+    """ldr_dependent (timing.S): LDR r1,[r0]; LDR r0,[r0,r1] = 2 + 3. Issue 14 reports silicon that
+    charges no address-dependency cycle after a load; with that parameter the pair is 2 + 2: 6."""
+    board = Armv7mBoard(Cm3Params(load_address_after_load=0))
+    board.load(build("armv7m", [TIMING], name="armv7m-timing", keep=["ldr_dependent"]).path)
+    assert board.call("ldr_dependent", (words(4, 0x1234),)).cycles == 6

@@ -19,7 +19,15 @@ def test_warm_predictor_saves_the_loop_start_up_mispredictions_on_rv32() -> None
     cold, warm = mul_cycles("rv32-comba64", "rv32", warm=False), mul_cycles("rv32-comba64", "rv32", warm=True)
     assert cold[0] == cold[1] and warm[0] == warm[1]          # deterministic either way
     assert warm[0] < cold[0]                                   # loop branches predicted from the first iteration
-    assert cold[0] - warm[0] <= 3 * 8                          # a few mispredictions of 3 cycles, no more
+    # Only the predictor differs, so the difference is its penalties: 3 cycles per misprediction, 1 per
+    # predecode redirect (e31_model.Predictor), a handful of each for the start-up of the loops.
+    penalties = []
+    for w in (False, True):
+        fw = Firmware(CATALOG.implementation("mpmul256", "rv32-comba64"), "mpmul256", "rv32", warm=w)
+        fw.call("mul", {"r": Buf(size=64, out=True), "a": Buf(A), "b": Buf(B)})
+        pred = fw.board.model.predictor  # type: ignore[attr-defined]
+        penalties.append(3 * pred.mispredictions + pred.redirects)
+    assert cold[0] - warm[0] == penalties[0] - penalties[1] <= 3 * 10
 
 
 def test_warm_changes_nothing_on_boards_without_state() -> None:

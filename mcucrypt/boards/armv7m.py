@@ -116,6 +116,7 @@ class Armv7mBoard(Board):
         self._cs.detail = True
         self._image: ElfImage | None = None
         self._uc: unicorn.Uc | None = None
+        self.last_flash_data_reads = 0      # data reads from flash by the last call (tables in flash)
 
     # ------------------------------------------------------------------------------------------------
     # Loading
@@ -222,7 +223,9 @@ class Armv7mBoard(Board):
 
         if self._last_branch is not None:       # the return: taken, to the sentinel
             self._cycles += self._refill[self._last_branch.refill][False]
-        cycles = self._cycles + self._variable_cycles + self._unaligned_cycles
+        self.last_flash_data_reads = flash_reads = self._native.take_flash_reads()
+        cycles = self._cycles + self._variable_cycles + self._unaligned_cycles + \
+            flash_reads * self._model.params.flash_wait_states
 
         for p in placed:
             address, data = buffer_image(p)
@@ -261,6 +264,7 @@ class Armv7mBoard(Board):
         self._cycles = 0                # static block costs and refills
         self._variable_cycles = 0       # long multiplies and divides
         self._unaligned_cycles = 0
+        self._native.take_flash_reads()     # count this call's flash data reads only
         self._executed = 0
         self._state = AFTER_REFILL      # the callee is entered by a branch
         self._fallthrough = -1
@@ -466,6 +470,8 @@ _ACCESS_FILTER_C = """\
 
 struct armv7m_access_filter {
     void (*on_unaligned)(uint64_t address, int32_t size);
+    uint64_t flash_end;         /* data reads below this address come from flash (D-code bus) */
+    uint64_t flash_reads;       /* counted here, charged by the board (Cm3Params.flash_wait_states) */
 };
 
 void armv7m_access_filter(void *uc, int32_t type, uint64_t address, int32_t size, int64_t value,
@@ -474,13 +480,13 @@ void armv7m_access_filter(void *uc, int32_t type, uint64_t address, int32_t size
 void armv7m_access_filter(void *uc, int32_t type, uint64_t address, int32_t size, int64_t value,
                           void *user_data)
 {
+    struct armv7m_access_filter *filter = user_data;
     (void)uc;
-    (void)type;
     (void)value;
-    if (address & (uint64_t)(size - 1)) {
-        const struct armv7m_access_filter *filter = user_data;
+    if (type == 16 /* UC_MEM_READ */ && address < filter->flash_end)
+        filter->flash_reads++;
+    if (address & (uint64_t)(size - 1))
         filter->on_unaligned(address, size);
-    }
 }
 """
 
@@ -489,7 +495,7 @@ class _AccessFilter(ctypes.Structure):
     """struct armv7m_access_filter."""
 
     CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_uint64, ctypes.c_int32)
-    _fields_ = [("on_unaligned", CALLBACK)]
+    _fields_ = [("on_unaligned", CALLBACK), ("flash_end", ctypes.c_uint64), ("flash_reads", ctypes.c_uint64)]
 
 
 @lru_cache(maxsize=None)
@@ -535,10 +541,18 @@ class _NativeHooks:
         """Check every data access in C; call ``on_unaligned(address, size)`` for the unaligned ones."""
         callback = _AccessFilter.CALLBACK(on_unaligned)
         self._keep.append(callback)
-        self._filter = _AccessFilter(callback)
+        self._filter = _AccessFilter(callback, FLASH_BASE + FLASH_SIZE, 0)
         function = ctypes.cast(_access_filter_lib().armv7m_access_filter, ctypes.c_void_p)
         self._add(unicorn.UC_HOOK_MEM_READ | unicorn.UC_HOOK_MEM_WRITE, function, 1, 0,
                   ctypes.cast(ctypes.pointer(self._filter), ctypes.c_void_p))
+
+    def take_flash_reads(self) -> int:
+        """Data reads from flash since the last call of this method."""
+        if self._filter is None:
+            return 0
+        n = self._filter.flash_reads
+        self._filter.flash_reads = 0
+        return n
 
     def _add(self, kind: int, fn: object, begin: int, end: int,
              user_data: ctypes.c_void_p | None = None) -> None:

@@ -81,6 +81,15 @@ class Cm3Params:
     address_dependency: int = _p(1, "TRM §3.3.2: a load/store whose address depends on the preceding "
                                     "instruction's result stalls one cycle (no forwarding path); JNK: base "
                                     "and offset must be ready one cycle earlier")
+    load_address_after_load: int = _p(1, "the address-dependency stall of a load whose address register "
+                                          "the immediately preceding load wrote (issue 14 suggests 0)")
+    flash_wait_states: int = _p(0, "flash data path: cycles added to every data read from flash over the "
+                                    "D-code bus (tables and literal pools in flash), the flash wait states "
+                                    "(instruction fetch is hidden by the prefetch buffer: not charged). "
+                                    "Default 0: the STM32L100C at 16 MHz the peers measured (Ko-/aes-"
+                                    "armcortexm common/stm32l1_wrapper.c: flash_waitstates = 0, 64-bit "
+                                    "access, prefetch on) and an STM32F1 at 24 MHz (RM0008 §3.3.3: 0 WS up "
+                                    "to 24 MHz). CM3_BOARDS lists other parts")
     literal_load: int = _p(0, "TRM §3.3.2: LDR Rx,[PC,#imm] 'might' add a cycle (fetch contention): not "
                               "charged, no measurement says when")
     unaligned_halfword_split: int = _p(1, "TRM §3.3.2: byte-aligned halfword or halfword-aligned word +1")
@@ -112,6 +121,10 @@ class Cm3Params:
     def describe(self) -> dict[str, dict[str, object]]:
         """Every parameter with its value and its source, for the provenance of every result."""
         return {f.name: {"value": getattr(self, f.name), "source": f.metadata["source"]} for f in fields(self)}
+
+
+# Flash wait states per board (the parts' reference manuals); Armv7mBoard(CM3_BOARDS["stm32f1-72mhz"]).
+CM3_BOARDS: dict[str, "Cm3Params"] = {}
 
 
 class Cls(enum.IntEnum):
@@ -330,13 +343,17 @@ class Cm3Model:
             if s.narrow:
                 return p.it_folded, s       # folded: executes in the shadow of the previous instruction
             return p.it, State(PREV_OTHER, 0, True)
-        stall = p.address_dependency if op.address_regs & s.written else 0
+        dependent = op.address_regs & s.written
+        stall = 0
+        if dependent:
+            stall = p.load_address_after_load if cls is Cls.LOAD and s.prev == PREV_LOAD else \
+                p.address_dependency
         after_store = p.store_then_load if s.prev == PREV_STORE else 0
         prev = PREV_OTHER
         if cls is Cls.LOAD:
             if op.refill is not None:
                 cycles = p.load_pc
-            elif s.prev == PREV_LOAD and not stall and not op.writeback:
+            elif s.prev == PREV_LOAD and not dependent and not op.writeback:
                 cycles = p.load_pipelined
             else:
                 cycles = p.load
@@ -410,6 +427,14 @@ class Cm3Model:
         if size == 2 and address & 1:
             return self.params.unaligned_halfword_split
         return 0
+
+
+CM3_BOARDS.update({
+    "stm32l100c-16mhz": Cm3Params(flash_wait_states=0),   # the peers' board (Ko-/aes-armcortexm)
+    "stm32l1-32mhz": Cm3Params(flash_wait_states=1),      # RM0038 Table 13: 1 WS above 16 MHz (range 1)
+    "stm32f1-24mhz": Cm3Params(flash_wait_states=0),      # RM0008 §3.3.3: 0 WS for SYSCLK <= 24 MHz
+    "stm32f1-72mhz": Cm3Params(flash_wait_states=2),      # RM0008 §3.3.3: 2 WS for 48 < SYSCLK <= 72 MHz
+})
 
 
 def _signed32(v: int) -> int:

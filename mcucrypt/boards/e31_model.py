@@ -5,8 +5,10 @@ The model is an in-order, single-issue scoreboard: an instruction issues (enters
 cycle in which (1) the previous instruction has issued, (2) every source register's result is ready
 (full bypass: ALU results are ready the next cycle), (3) for MUL/DIV, the iterative multiply/divide unit
 is free, and (4) a pending write to its destination register would not complete after its own (the
-manual's write-after-write interlock). Control-flow instructions add a misprediction penalty decided by a
-simulated branch predictor (BTB, BHT, RAS). The callee's cycle count is the cycle after its final
+manual's write-after-write interlock). Control-flow instructions add a penalty decided by a simulated
+branch predictor as rocket-chip builds it (pseudo-LRU BTB, history-indexed BHT, RAS, and the fetch-stage
+predecoder that redirects BTB misses for one bubble instead of a three-cycle misprediction). The
+callee's cycle count is the cycle after its final
 instruction (the ``ret``) issues, plus that ``ret``'s misprediction penalty if any.
 
 Speed. Unicorn executes translation blocks (straight-line code ending at a control transfer); the board
@@ -24,6 +26,7 @@ compares the model with published measurements.
 """
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 from typing import Callable, Iterator
@@ -37,7 +40,7 @@ _SRC_G000 = "FE310-G000 Manual v2p1 §3.2-3.3"
 _SRC_E31 = "E31 Core Complex Manual v2p0 §3.1-3.3"
 
 
-def _param(default: int, source: str):
+def _param(default: object, source: str):
     return field(default=default, metadata={"source": source})
 
 
@@ -61,12 +64,39 @@ class E31Params:
                                            "(s_neg_inputs), one to negate the result (s_neg_output)")
     mispredict_penalty: int = _param(3, f"{_SRC_E31} and {_SRC_G000}: 'Mispredicted control-flow "
                                         "instructions incur a three-cycle penalty'")
-    btb_entries: int = _param(28, f"{_SRC_E31} (G000 manual: 40); fully associative, LRU (Rocket: "
-                                  "pseudo-LRU)")
-    bht_entries: int = _param(512, f"{_SRC_E31} (G000 manual: 128); 2-bit counters indexed by pc/4")
+    btb_entries: int = _param(28, f"{_SRC_E31} (G000 manual: 40); fully associative")
+    btb_replacement: str = _param("plru", "rocket-chip BTB.scala: 'val repl = new PseudoLRU(entries)', "
+                                          "victim = repl.way (no preference for invalid entries), touched "
+                                          "on a predicted-taken hit and on every BTB update; 'lru' for "
+                                          "strict LRU")
+    bht_entries: int = _param(512, f"{_SRC_E31} (G000 manual: 128)")
+    bht_counter_bits: int = _param(1, "rocket-chip BTB.scala BHTParams default counterLength = 1 (a "
+                                      "taken bit); 2 for 2-bit saturating counters")
+    bht_history_length: int = _param(8, "rocket-chip BHTParams historyLength = 8: a global history of "
+                                        "the last 8 conditional branch outcomes (0: index by pc only)")
+    bht_history_bits: int = _param(3, "rocket-chip BHTParams historyBits = 3: the history is hashed "
+                                      "(x floor(sqrt(3)/2 * 2^8) = 221, bits 7..5) into the top 3 index bits")
     bht_initial_counter: int = _param(0, "rocket-chip BTB.scala: the BHT resets every counter to 0 "
-                                         "(strongly not taken)")
+                                         "(not taken)")
     ras_entries: int = _param(6, f"{_SRC_E31} (G000 manual: 2)")
+    predecode: bool = _param(True, "rocket-chip Frontend.scala (scanInsns): when the BTB predicts nothing, "
+                                   "the fetch stage's predecoder redirects on JAL, on a return (RAS "
+                                   "head) and on a branch whose BHT entry says taken, and writes the "
+                                   "BTB; False: only BTB hits are predicted (every miss is a full "
+                                   "misprediction)")
+    predecode_penalty: int = _param(1, "rocket-chip Frontend.scala: the predecode redirect happens in "
+                                       "fetch stage s2 and discards the one fetch (s1) behind it: one "
+                                       "bubble, against none for a BTB hit (redirect in s1)")
+    icache_line_bytes: int = _param(32, "I-cache line size, used only by line_straddle_penalty: 32 bytes "
+                                        "as the flash-refill estimate below assumes for the G000 (forum "
+                                        "t/1781); the G002's line size is not verified")
+    line_straddle_penalty: int = _param(0, "EXPERIMENT, 0 = off (docs/calibration.md, pattern (c)): a "
+                                           "32-bit instruction whose halves are in two I-cache lines "
+                                           "issues this many cycles later than the instruction before it "
+                                           "allows")
+    fetch_queue_cycles: int = _param(0, "EXPERIMENT, 0 = off: how many cycles instruction fetch can run "
+                                        "ahead of issue while issue waits on hazards, hiding the straddle "
+                                        "bubbles (rocket-chip Frontend: a fetch queue of a few packets)")
     ext_alu_latency: int = _param(1, "Zbb/Zbkb/Zbkc are not on the E31; rocket-chip implements them in "
                                      "its single-cycle ALU (ABLU.scala) and combinational clmul "
                                      "(BitManipCrypto.scala), so a hypothetical E31 with them: 1 cycle")
@@ -75,6 +105,15 @@ class E31Params:
                                           "I-cache line fill measured on a HiFive1 (forums.sifive.com "
                                           "t/1781) by SPI clocks: 288 for a 32-byte line vs 64 for a word "
                                           "with the single-lane 0x03 read command")
+
+    def __post_init__(self) -> None:
+        if self.btb_replacement not in ("plru", "lru"):
+            raise ValueError(f"btb_replacement must be 'plru' or 'lru', not {self.btb_replacement!r}")
+        if self.bht_counter_bits not in (1, 2):
+            raise ValueError("bht_counter_bits must be 1 or 2")
+        if self.bht_entries & (self.bht_entries - 1) or not 0 <= self.bht_history_bits <= \
+                self.bht_history_length <= 16 or (1 << self.bht_history_bits) > self.bht_entries:
+            raise ValueError("BHT: entries a power of two, 0 <= history bits <= history length <= 16")
 
     def describe(self) -> dict[str, dict[str, object]]:
         return {f.name: {"value": getattr(self, f.name), "source": f.metadata["source"]}
@@ -139,6 +178,7 @@ class Op:
     writes: tuple[tuple[int, int], ...]
     unit: int
     issue_cycles: int
+    fetch_gap: int = 0      # bubble before it from instruction fetch (a 32-bit instruction split by a line)
 
 
 def op_of(ins: Instr, p: E31Params) -> Op:
@@ -176,6 +216,15 @@ def op_of(ins: Instr, p: E31Params) -> Op:
     return Op(tuple(r for r in reads if r), tuple((r, latency) for r in dests if r), unit, issue)
 
 
+def _with_fetch(op: Op, pc: int, ins: Instr, p: E31Params) -> Op:
+    """``op`` with the fetch bubble of an instruction at ``pc``: a 32-bit instruction whose halves lie in
+    two I-cache lines (pc mod line = line - 2) waits ``line_straddle_penalty`` cycles more after the
+    instruction before it."""
+    if p.line_straddle_penalty and ins.length == 4 and pc % p.icache_line_bytes == p.icache_line_bytes - 2:
+        return Op(op.reads, op.writes, op.unit, op.issue_cycles, p.line_straddle_penalty)
+    return op
+
+
 class Block:
     """A translation block: its instructions, their scoreboard records, and the memo of its cost."""
 
@@ -185,7 +234,7 @@ class Block:
         self.addr, self.size = addr, size
         self.pcs = tuple(pc for pc, _ in instrs)
         self.instrs = tuple(i for _, i in instrs)
-        self.ops = tuple(op_of(i, p) for i in self.instrs)
+        self.ops = tuple(_with_fetch(op_of(i, p), pc, i, p) for pc, i in instrs)
         self.n = len(instrs)
         self.divs = tuple(k for k, i in enumerate(self.instrs) if i.cls == isa.DIV)
         self.memo: dict = {}
@@ -205,18 +254,25 @@ class Block:
 State = tuple  # (multiplier cycles left, (reg, cycles left, from multiplier), ...) with regs ascending
 
 
-def _run(ops: tuple[Op, ...], state: State, div_latencies: tuple[int, ...]) -> tuple[int, State]:
+def _run(ops: tuple[Op, ...], state: State, div_latencies: tuple[int, ...], lead_max: int = 0
+         ) -> tuple[int, State]:
     """Issue ``ops`` in order from ``state``; return the cycles until the next instruction may issue and
     the state then. Times are relative to the block's first issue opportunity.
 
     Write-after-write: results of the pipeline (ALU, loads, CSR reads) complete in order, so only a
     pending result of the iterative multiplier/divider, which writes back on its own port when done, can
     be overtaken; like Rocket's scoreboard (which holds only those destinations), an instruction writing
-    such a register waits until the result is written, as a reader would."""
+    such a register waits until the result is written, as a reader would.
+
+    Fetch: ``lead`` is how many cycles instruction fetch runs ahead of issue (at most ``lead_max``, the
+    fetch queue). Every cycle issue waits on a hazard, fetch gains one; an instruction with a fetch gap
+    (a 32-bit instruction split across two I-cache lines) spends that many cycles of lead, and issues
+    that much later when the lead is short."""
     unit_free = state[0]
+    lead = state[1]
     ready: dict[int, int] = {}
     from_unit: set[int] = set()
-    for r, x, u in state[1:]:
+    for r, x, u in state[2:]:
         ready[r] = x
         if u:
             from_unit.add(r)
@@ -240,6 +296,15 @@ def _run(ops: tuple[Op, ...], state: State, div_latencies: tuple[int, ...]) -> t
         for r, _ in writes:
             if r in from_unit and ready[r] > issue:
                 issue = ready[r]
+        if lead_max:
+            lead = min(lead + issue - t, lead_max)
+        gap = op.fetch_gap
+        if gap:
+            if lead >= gap:
+                lead -= gap
+            else:
+                issue += gap - lead
+                lead = 0
         for r, lat in writes:
             ready[r] = issue + lat
             if unit:
@@ -250,99 +315,239 @@ def _run(ops: tuple[Op, ...], state: State, div_latencies: tuple[int, ...]) -> t
             unit_free = issue + unit
         t = issue + op.issue_cycles
     pending = tuple(sorted((r, x - t, r in from_unit) for r, x in ready.items() if x > t))
-    return t, (max(unit_free - t, 0),) + pending
+    return t, (max(unit_free - t, 0), lead) + pending
 
 
 def _shift(state: State, cycles: int) -> State:
-    """The state ``cycles`` later with nothing issued (a misprediction bubble)."""
-    return (max(state[0] - cycles, 0),) + tuple((r, x - cycles, u) for r, x, u in state[1:] if x > cycles)
+    """The state ``cycles`` later with nothing issued (a misprediction bubble: the fetch queue restarts
+    empty at the new target)."""
+    return (max(state[0] - cycles, 0), 0) + tuple((r, x - cycles, u) for r, x, u in state[2:] if x > cycles)
 
 
-EMPTY_STATE: State = (0,)
+EMPTY_STATE: State = (0, 0)
 
 
 # ---------------------------------------------------------------------------------------------------
 # Branch prediction
 
-class Predictor:
-    """BTB (fully associative, LRU), BHT of 2-bit saturating counters, return-address stack.
+class PseudoLRU:
+    """rocket-chip's tree pseudo-LRU (util/Replacement.scala) over ``n`` ways, any n: a node over m > 2
+    ways splits them into a right subtree of the lower 2^(ceil(log2 m) - 1) ways and a left subtree of the
+    rest and holds one bit, 'left subtree older'; touching a way points every node on its path away from
+    it; the victim is found by following the bits from the root."""
 
-    Rules (E31/Rocket, see module docs of BTB.scala and docs/board-rv32.md):
-    - conditional branch: predicted taken iff the BTB holds it and its BHT counter is >= 2; the BTB is
-      written only when a branch is taken and was not predicted so (Rocket updates it on mispredicts);
+    def __init__(self, n: int):
+        self.n = n
+        self.bits: list[int] = []
+        self.paths: list[tuple[tuple[int, int], ...]] = [() for _ in range(n)]
+        self.tree = self._build(0, n)
+
+    def _build(self, lo: int, m: int):
+        if m <= 1:
+            return lo
+        node = len(self.bits)
+        self.bits.append(0)
+        if m == 2:
+            self.paths[lo] += ((node, 1),)          # touched way 0: the other (way 1) is older
+            self.paths[lo + 1] += ((node, 0),)
+            return (node, lo, lo + 1)               # bit 0 -> right leaf (lo), 1 -> lo + 1
+        right = 1 << ((m - 1).bit_length() - 1)
+        for w in range(lo, lo + right):
+            self.paths[w] += ((node, 1),)           # touched the right subtree: left is older
+        for w in range(lo + right, lo + m):
+            self.paths[w] += ((node, 0),)
+        return (node, self._build(lo, right), self._build(lo + right, m - right))
+
+    def touch(self, way: int) -> None:
+        bits = self.bits
+        for node, v in self.paths[way]:
+            bits[node] = v
+
+    def victim(self) -> int:
+        t = self.tree
+        bits = self.bits
+        while not isinstance(t, int):
+            node, right, left = t
+            t = left if bits[node] else right
+        return t
+
+    def reset(self) -> None:
+        self.bits = [0] * len(self.bits)
+
+
+class BTB:
+    """Fully associative branch-target buffer: pc -> target, ``p.btb_entries`` entries, pseudo-LRU (Rocket)
+    or strict LRU replacement."""
+
+    def __init__(self, p: E31Params):
+        self.n = p.btb_entries
+        self.plru = PseudoLRU(self.n) if p.btb_replacement == "plru" else None
+        self.reset()
+
+    def reset(self) -> None:
+        self.lru: OrderedDict[int, int] = OrderedDict()    # pc -> target (LRU mode, oldest first)
+        self.slot_of: dict[int, int] = {}                   # pc -> way (PLRU mode)
+        self.slots: list[tuple[int, int] | None] = [None] * self.n
+        if self.plru is not None:
+            self.plru.reset()
+
+    def __contains__(self, pc: int) -> bool:
+        return pc in (self.slot_of if self.plru is not None else self.lru)
+
+    def get(self, pc: int) -> int | None:
+        if self.plru is None:
+            return self.lru.get(pc)
+        way = self.slot_of.get(pc)
+        return None if way is None else self.slots[way][1]  # type: ignore[index]
+
+    def __len__(self) -> int:
+        return len(self.slot_of) if self.plru is not None else len(self.lru)
+
+    def touch(self, pc: int) -> None:
+        """A predicted-taken hit (Rocket touches the replacement state then)."""
+        if self.plru is None:
+            self.lru.move_to_end(pc)
+        else:
+            self.plru.touch(self.slot_of[pc])
+
+    def install(self, pc: int, target: int) -> None:
+        """A BTB update: rewrite the entry of ``pc`` if present, else replace the victim."""
+        if self.plru is None:
+            self.lru[pc] = target
+            self.lru.move_to_end(pc)
+            if len(self.lru) > self.n:
+                self.lru.popitem(last=False)
+            return
+        way = self.slot_of.get(pc)
+        if way is None:
+            way = self.plru.victim()
+            old = self.slots[way]
+            if old is not None:
+                del self.slot_of[old[0]]
+            self.slot_of[pc] = way
+        self.slots[way] = (pc, target)
+        self.plru.touch(way)
+
+
+class Predictor:
+    """BTB, BHT, return-address stack, as rocket-chip's BTB.scala builds them (docs/board-rv32.md).
+
+    - conditional branch: predicted taken iff the BTB holds it and its BHT entry says taken (1-bit: the
+      last outcome; 2-bit: counter >= 2). The BHT index hashes pc/4 with the global history of recent
+      outcomes; every branch trains its entry (at the index its prediction used); the history shifts in
+      the outcome of each branch the BTB held (Rocket advances it at fetch) and of each taken branch it
+      did not hold (Rocket repairs it on the misprediction). The BTB is written only when a branch is
+      taken and was not predicted so;
     - JAL: no penalty when the BTB holds its target, otherwise a misprediction that installs it;
-    - JALR: a return (rs1 is a link register, rd is not, per the spec's RAS hints) is predicted from the
-      RAS when it is not empty; every other JALR from the BTB; a wrong or missing target is a
-      misprediction that installs the target;
+    - JALR: a return (rs1 a link register, rd not, per the spec's RAS hints) is predicted from the RAS
+      when it is not empty (and, with ``ras_needs_btb``, the BTB holds the return); every other JALR
+      from the BTB; a wrong or missing target is a misprediction that installs the target;
     - calls (JAL/JALR with rd a link register) push the return address; the RAS overwrites its oldest
       entry when full."""
 
     def __init__(self, p: E31Params):
         self.p = p
-        self.btb: OrderedDict[int, int] = OrderedDict()
+        self.btb = BTB(p)
         self.bht = [p.bht_initial_counter] * p.bht_entries
         self.ras: list[int] = []
+        self.history = 0
         self.mispredictions = 0
+        self.redirects = 0
+        self._index_bits = p.bht_entries.bit_length() - 1
+        hl, hb = p.bht_history_length, p.bht_history_bits
+        self._hist_top = 1 << (hl - 1) if hl else 0
+        if hb == 0:
+            self._hash = [0] * (1 << hl)
+        elif hl == hb:
+            self._hash = list(range(1 << hl))
+        else:
+            mult = int(math.sqrt(3) / 2 * (1 << hl))
+            self._hash = [((mult * h) >> (hl - hb)) & ((1 << hb) - 1) for h in range(1 << hl)]
+        self._hist_shift = self._index_bits - hb
+        self._taken_min = 1 if p.bht_counter_bits == 1 else 2
+        self._counter_max = (1 << p.bht_counter_bits) - 1
 
     def reset(self, return_address: int) -> None:
         """Cold predictor, with the caller's return address on the RAS (the harness's call)."""
-        self.btb.clear()
+        self.btb.reset()
         self.bht = [self.p.bht_initial_counter] * self.p.bht_entries
         self.ras = [return_address]
+        self.history = 0
         self.mispredictions = 0
+        self.redirects = 0
 
-    def _install(self, pc: int, target: int) -> None:
-        self.btb[pc] = target
-        self.btb.move_to_end(pc)
-        if len(self.btb) > self.p.btb_entries:
-            self.btb.popitem(last=False)
+    def bht_index(self, pc: int) -> int:
+        hi = pc >> 2
+        n = self._index_bits
+        return ((hi & ((1 << n) - 1)) ^ ((hi >> n) & 3)) ^ (self._hash[self.history] << self._hist_shift)
 
     def _push(self, address: int) -> None:
         self.ras.append(address)
         if len(self.ras) > self.p.ras_entries:
             del self.ras[0]
 
-    def resolve(self, cf: tuple[int, int, int, int, int, int], next_pc: int) -> bool:
-        """Train on the control transfer ``cf`` that went to ``next_pc``; True if it was mispredicted."""
+    def resolve(self, cf: tuple[int, int, int, int, int, int], next_pc: int) -> int:
+        """Train on the control transfer ``cf`` that went to ``next_pc``; return its penalty in cycles
+        (0 predicted by the BTB or correctly not taken, ``predecode_penalty`` redirected by the
+        predecoder, ``mispredict_penalty`` mispredicted)."""
         kind, pc, target, after, rd, rs1 = cf
+        p = self.p
         btb = self.btb
+        hit = pc in btb
+        redirect = False            # the predecoder steered fetch to its guess (BTB missed)
         if kind == CF_BRANCH:
             taken = next_pc != after
-            i = (pc >> 2) % self.p.bht_entries
+            i = self.bht_index(pc)
             counter = self.bht[i]
-            predicted = pc in btb and counter >= 2
-            self.bht[i] = min(counter + 1, 3) if taken else max(counter - 1, 0)
-            wrong = predicted != taken
-            if taken:
-                if wrong:
-                    self._install(pc, target)
-                else:
-                    btb.move_to_end(pc)
-        elif kind == CF_JAL:
-            wrong = btb.get(pc) != target
-            if wrong:
-                self._install(pc, target)
+            direction = counter >= self._taken_min
+            self.bht[i] = min(counter + 1, self._counter_max) if taken else max(counter - 1, 0)
+            if self._hist_top:
+                self.history = (self.history >> 1) | (self._hist_top if taken else 0)
+            if hit:
+                predicted = direction
             else:
-                btb.move_to_end(pc)
+                predicted = redirect = p.predecode and direction
+            wrong = predicted != taken
+            if taken and (wrong or redirect):
+                btb.install(pc, target)
+            elif hit and predicted:         # Rocket touches every predicted-taken hit, right or wrong
+                btb.touch(pc)
+        elif kind == CF_JAL:
+            if hit:
+                wrong = btb.get(pc) != target
+            else:
+                redirect = p.predecode
+                wrong = not redirect
+            if wrong or redirect:
+                btb.install(pc, target)
+            else:
+                btb.touch(pc)
             if rd in _LINK:
                 self._push(after)
         else:
             rd_link, rs1_link = rd in _LINK, rs1 in _LINK
-            pops = rs1_link and (not rd_link or rd != rs1)
-            if pops and self.ras:
-                guess = self.ras.pop()
-                wrong = guess != next_pc
+            is_return = rs1_link and (not rd_link or rd != rs1)
+            guess = None
+            if is_return and self.ras:
+                ras_head = self.ras.pop()
+                if hit or p.predecode:
+                    guess, redirect = ras_head, not hit
+            if guess is None and hit:
+                guess = btb.get(pc)
+            wrong = guess != next_pc
+            if wrong or redirect:
+                btb.install(pc, next_pc)
             else:
-                wrong = btb.get(pc) != next_pc
-                if wrong:
-                    self._install(pc, next_pc)
-                else:
-                    btb.move_to_end(pc)
+                btb.touch(pc)
             if rd_link:
                 self._push(after)
         if wrong:
             self.mispredictions += 1
-        return wrong
+            return p.mispredict_penalty
+        if redirect:
+            self.redirects += 1
+            return p.predecode_penalty
+        return 0
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -372,6 +577,7 @@ class E31Model:
         if keep_predictor:
             self.predictor.ras = [return_address]
             self.predictor.mispredictions = 0
+            self.predictor.redirects = 0
         else:
             self.predictor.reset(return_address)
         self.variable_latency: list[VariableLatency] | None = None
@@ -402,8 +608,9 @@ class E31Model:
         cf = self.pending_cf
         if cf is not None:
             self.pending_cf = None
-            if self.predictor.resolve(cf, next_pc):
-                self.stall(self.p.mispredict_penalty)
+            penalty = self.predictor.resolve(cf, next_pc)
+            if penalty:
+                self.stall(penalty)
 
     def feed(self, blocks: list[int], divs: Iterator[int]) -> None:
         """Account for executed blocks, ``blocks`` = [address, size, address, size, ...] in order;
@@ -411,12 +618,13 @@ class E31Model:
         blocks_get = self._blocks.get
         resolve = self.predictor.resolve
         shifts = self._shifts
-        penalty = self.p.mispredict_penalty
+        lead_max = self.p.fetch_queue_cycles
         cycles, instructions, state, pending = self.cycles, self.instructions, self.state, self.pending_cf
         for k in range(0, len(blocks), 2):
             addr, size = blocks[k], blocks[k + 1]
             if pending is not None:
-                if resolve(pending, addr):
+                penalty = resolve(pending, addr)
+                if penalty:
                     cycles += penalty
                     shifted = shifts.get((state, penalty))
                     if shifted is None:
@@ -429,11 +637,11 @@ class E31Model:
                 key = (state, lats)
                 r = blk.memo.get(key)
                 if r is None:
-                    r = blk.memo[key] = _run(blk.ops, state, lats)
+                    r = blk.memo[key] = _run(blk.ops, state, lats, lead_max)
             else:
                 r = blk.memo.get(state)
                 if r is None:
-                    r = blk.memo[state] = _run(blk.ops, state, ())
+                    r = blk.memo[state] = _run(blk.ops, state, (), lead_max)
             cycles += r[0]
             state = r[1]
             instructions += blk.n
@@ -461,7 +669,7 @@ class E31Model:
         return the cycle at which it issues, counted from the callee's first instruction."""
         self._resolve_pending(pc)
         op = op_of(ins, self.p)
-        t, state = _run((op,), self.state, ())
+        t, state = _run((op,), self.state, (), self.p.fetch_queue_cycles)
         issue = self.cycles + t - op.issue_cycles
         self.cycles += t
         self.state = state
@@ -475,9 +683,11 @@ class E31Model:
 
 def describe(params: E31Params) -> dict[str, object]:
     """The model and every parameter with its value and source (for the provenance of results)."""
-    return {"model": "SiFive E31 (FE310-G002): in-order scoreboard + BTB/BHT/RAS predictor",
+    return {"model": "SiFive E31 (FE310-G002): in-order scoreboard + rocket-chip BTB/BHT/RAS predictor with "
+                     "fetch-stage predecode",
             "cycle_count": "from the callee's first instruction to the cycle after its final ret issues",
             "predictor_state": "reset at every call (cold BTB/BHT, RAS holding the return address); bench's "
                                "cycles_warm: BTB/BHT trained by one identical call just before",
-            "instruction_cache": "warm: every fetch hits (no miss penalty modelled)",
+            "instruction_cache": "warm: every fetch hits (no miss penalty modelled); line-straddle fetch "
+                                 "bubble: line_straddle_penalty (0 = off)",
             "parameters": params.describe()}
