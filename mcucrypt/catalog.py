@@ -97,6 +97,10 @@ class Implementation:
     functions: dict[str, Prototype]
     defines: tuple[str, ...] = ()
     secret: dict[str, tuple[str, ...]] = field(default_factory=dict)   # op -> secret parameter names
+    # The constant-time claim (META.yml `constant_time`): 'strict' (true: no secret-dependent branch,
+    # address or variable-latency operand), 'cacheless' (the same except secret-dependent SRAM addresses,
+    # which take the same time on these cacheless cores but leak on cached ones), 'none' (false).
+    ct_claim: str = "none"
 
     def secret_params(self, op: str) -> tuple[str, ...]:
         return self.secret.get(op, self.primitive.secret.get(op, ()))
@@ -245,10 +249,14 @@ def _load_primitive(meta_path: Path) -> Primitive:
         for i in ids:
             if i not in prim.instances:
                 raise CatalogError(f"{iw}: unknown primitive id {i!r}")
+        claim = spec.get("constant_time", False)
+        if claim not in (True, False, "cacheless"):
+            raise CatalogError(f"{iw}: constant_time must be true, false or cacheless, not {claim!r}")
         prim.implementations[name] = Implementation(
             name=name, primitive=prim, description=spec.get("description", ""), sources=sources,
-            targets=targets, ids=ids, isa=spec.get("isa"), constant_time=bool(spec.get("constant_time", False)),
-            secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)),
+            targets=targets, ids=ids, isa=spec.get("isa"), constant_time=bool(claim),
+            ct_claim={True: "strict", False: "none", "cacheless": "cacheless"}[claim],
+            secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)) or claim == "cacheless",
             functions=fns, defines=tuple(spec.get("defines", [])),
             secret={op: tuple(n) for op, n in (spec.get("secret") or {}).items()})
     for g in prim.goals:

@@ -220,10 +220,10 @@ def cmd_test(opts: argparse.Namespace) -> int:
             n = driver.differential(fw, random.Random(f"test/{label}"), opts.random)
             detail = f"{count} vectors, {n} random cases"
             if impl.constant_time and job.target != "host":
-                rep = ct_mod.check(fw, trials=4)
+                rep = ct_mod.check(fw, trials=ct_mod.TRIALS_IN_TEST)
                 if rep.verdict != "pass":
                     raise Mismatch(rep.summary())
-                detail += ", constant time"
+                detail += f", constant time ({rep.mode} mode)"
             print(f"PASS {label}: {detail}")
             passed += 1
         except (Mismatch, BoardError, BuildError, CatalogError) as e:
@@ -239,7 +239,10 @@ def cmd_ct(opts: argparse.Namespace) -> int:
     target = _target(opts.target)
     if target == "host":
         raise CliError("the constant-time check runs on a virtual board (rv32, armv7m, avr), not on host")
-    report = ct_mod.check(_firmware(opts.prim, opts.impl, target), trials=opts.trials)
+    fw = _firmware(opts.prim, opts.impl, target)
+    if opts.mode == "taint" and not fw.board.supports_taint:
+        raise CliError(f"the {target} board has no taint tracking: use --mode trace")
+    report = ct_mod.check(fw, trials=opts.trials, seed=opts.seed, mode=opts.mode)
     print(json.dumps(report.to_json(), indent=1) if opts.json else report.summary())
     return 0 if report.verdict == "pass" else 1
 
@@ -334,7 +337,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("prim")
     s.add_argument("--target", required=True)
     s.add_argument("--impl")
-    s.add_argument("--trials", type=int, default=8)
+    s.add_argument("--mode", choices=ct_mod.MODES, help="taint (default where the board tracks taint) or trace")
+    s.add_argument("--trials", type=int, default=ct_mod.DEFAULT_TRIALS, help="secret draws in trace mode")
+    s.add_argument("--seed", type=int, help="seed of the secret draws (default: a fresh one, printed)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_ct)
 

@@ -46,6 +46,7 @@ CACHED_CORES_ONLY = "secret-dependent address: same time on this core, leaks on 
 
 MODES = ("taint", "trace")
 DEFAULT_TRIALS = 64
+TRIALS_IN_TEST = 16        # trace mode in `mcucrypt test`/bench and the generic test (boards without taint)
 CLASS_OF_TAINT = {TAINT_BRANCH: SECRET_DEPENDENT_BRANCH, TAINT_INDIRECT_JUMP: SECRET_INDIRECT_JUMP,
                   TAINT_ADDRESS: SECRET_DEPENDENT_ADDRESS, TAINT_VARIABLE_LATENCY: VARIABLE_LATENCY}
 
