@@ -100,3 +100,15 @@ def test_run_multiplication_big_endian() -> None:
                     "--json")
     assert proc.returncode == 0, proc.stderr
     assert int(json.loads(proc.stdout)["output"], 16) == a * b
+
+
+def test_ct_json_reports_mode_seed_trials_findings() -> None:
+    args = ["ct", "mpmul256", "--target", "armv7m", "--impl", "cm3-umull", "--json"]
+    proc = mcucrypt(*args)
+    assert proc.returncode == 1, proc.stderr
+    r = json.loads(proc.stdout)
+    assert r["mode"] == "taint" and isinstance(r["seed"], int) and r["trials"] == 1 and r["verdict"] == "fail"
+    assert r["findings"] and r["findings"][0]["kind"] == "variable-latency" and r["findings"][0]["secrets"]
+    r = json.loads(mcucrypt(*args, "--mode", "trace", "--seed", "5", "--trials", "8").stdout)
+    assert (r["mode"], r["seed"], r["trials"], r["verdict"]) == ("trace", 5, 8, "fail")
+    assert r["divergence"]["kind"] == "variable-latency instruction on secret operands"
