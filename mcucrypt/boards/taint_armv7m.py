@@ -115,6 +115,10 @@ class Armv7mTaint:
         if p is None:
             return
         op, pc, regs_list, extra, counter = p
+        if size == 8 and len(regs_list) > 1:      # a doubleword access: one word per register
+            self._on_mem(_uc, access, address, 4, 0, _user)
+            self._on_mem(_uc, access, address + 4, 4, 0, _user)
+            return
         if len(regs_list) > 1:
             reg = regs_list[min(counter[0], len(regs_list) - 1)]
             counter[0] += 1
