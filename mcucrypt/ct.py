@@ -156,7 +156,8 @@ class CtReport:
         head = f"{self.prim} {self.impl} on {self.target} ({self.mode} mode, seed {self.seed}): "
         notes = [f"  {_finding_text(f)}" for f in self.findings]
         if self.verdict == "pass":
-            what = (f"{self.calls} tainted calls, {self.instructions} instructions in {self.seconds:.1f} s"
+            what = (f"{self.calls} tainted call{'s' * (self.calls != 1)}, {self.instructions} instructions "
+                    f"in {self.seconds:.1f} s"
                     if self.mode == "taint" else f"{self.trials} trials, {self.calls} traced calls, "
                                                  f"cycles {self.cycles}")
             return "\n".join([head + f"PASS ({what})", *notes])
