@@ -46,6 +46,7 @@ def cmd_list(opts: argparse.Namespace) -> int:
                 rows.append({"prim": prim_id, "kind": prim.kind, "impl": impl.name,
                              "targets": list(impl.targets), "isa": impl.isa,
                              "constant_time": impl.constant_time,
+                             "constant_time_claim": impl.ct_claim,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
                              "ops": list(impl.functions), "description": impl.description,
                              "secret": {op: list(impl.secret_params(op)) for op in impl.functions}})
@@ -191,7 +192,8 @@ def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:
         if r.error:
             table.add_row(r.prim, r.impl, r.target, "[red]error", "", "", "", "", "", "fail", "")
             continue
-        ct_text = r.constant_time + ("" if r.constant_time_claimed or r.constant_time == "n/a" else " (not claimed)")
+        ct_text = r.constant_time + ("" if r.constant_time == "n/a" else f" ({r.constant_time_mode})") + \
+            ("" if r.constant_time_claimed or r.constant_time == "n/a" else " (not claimed)")
         table.add_row(r.prim, r.impl, r.target, r.op, str(r.bytes or ""), f"{r.cycles:,}",
                       f"{r.cycles_per_byte:.2f}" if r.cycles_per_byte is not None else "",
                       f"{r.code_bytes:,}", str(r.stack_bytes), r.kat, ct_text)
