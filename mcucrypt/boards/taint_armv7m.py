@@ -326,6 +326,8 @@ class Armv7mTaint:
         if iid == A.ARM_INS_SBC and len(reg_sources) == 2 and reg_sources[0] == reg_sources[1] and \
                 not any(o.shift.type for o in insn.operands if o.type == A.ARM_OP_REG):
             constant = True           # r - r - !C: only the carry remains
+        if iid in (A.ARM_INS_UMLAL, A.ARM_INS_SMLAL):     # capstone omits the accumulators' reads
+            reads = reads + [_GPR[insn.operands[0].reg], _GPR[insn.operands[1].reg]]
         sources = [] if constant else reads
         dests = [r for r in writes if r != 15]
         pc_written = 15 in writes
