@@ -60,7 +60,9 @@ def test_taint_catches_every_leak_fixture_on_the_first_run(target: str) -> None:
             continue
         hits = [f for f in found if f.kind == kind]
         assert hits, f"{impl}: expected a {kind} finding in {op}\n{report.summary()}"
-        assert all(f"_{impl.replace('-', '_')}_" in f.symbol for f in hits), report.summary()
+        # where: the fixture's function, except AVR's division, which branches inside libgcc's loop
+        where = "__udivmod" if (impl, target) == ("div", "avr") else f"_{impl.replace('-', '_')}_{op}"
+        assert any(where in f.symbol for f in hits), report.summary()
         assert set(hits[0].secrets) <= secrets and hits[0].secrets, report.summary()
         assert hits[0].instruction not in ("", "?")
         # a strict claim would fail; the table fixture declares its secret-indexed look-up
