@@ -273,11 +273,13 @@ class Armv7mTaint:
             steps.append(lambda: regs.__setitem__(14, 0))
         elif writes or insn.update_flags or iid in _COMPARE:
             steps.append(self._data_processing(pc, insn, reads, writes, cond_taint, text))
-        else:
+        elif iid != A.ARM_INS_IT:       # IT's own condition field is its block's, not a condition on IT
             steps.append(self._conditional_check(pc, cond_taint, "instruction"))
 
         if post is not None:
             steps.append(post)
+        if not steps:
+            return lambda: None
         if len(steps) == 1:
             return steps[0]
         if len(steps) == 2:
