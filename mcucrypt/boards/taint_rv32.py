@@ -32,7 +32,7 @@ from .taint_common import ShadowMemory, TaintCollector
 _LOAD_SIZE = {"lb": 1, "lbu": 1, "lh": 2, "lhu": 2, "lw": 4, "lwsp": 4}
 _STORE_SIZE = {"sb": 1, "sh": 2, "sw": 4, "swsp": 4}
 _CONSTANTS = {"lui", "auipc", "li"}
-_SELF_ZERO = {"xor", "sub", "xnor" , "andn"}       # op(r, r) is a constant: 0 (xnor: all ones)
+_SELF_ZERO = {"xor", "sub", "xnor", "andn"}       # op(r, r) is a constant: 0 (xnor: all ones)
 
 
 class Rv32Taint:
