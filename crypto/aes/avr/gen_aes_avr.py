@@ -9,10 +9,11 @@ Encryption, fully unrolled (the generator tracks which register holds which stat
 - AddRoundKey is fused into SubBytes: the round-key byte is loaded straight into ZL (LD ZL, X+),
   XORed with the state byte, and LPM reads S[ZL] from the 256-byte-aligned S-box page in flash
   (ZH = its page): 6 cycles a byte for both steps;
-- MixColumns with a second flash page holding xtime: per column t = a0^a1^a2^a3, then
-  b_i = a_i ^ t ^ xtime(a_i ^ a_(i+1)) where a_i ^ a_(i+1) is computed directly into ZL and one LPM
-  does the xtime - 7 cycles a byte; b_i goes to a free register (a_i is still needed by b_(i-1)),
-  so a column costs 32 cycles and no copies; ZH switches page twice per round.
+- MixColumns with a second flash page holding xtime, three look-ups a column: b_i = a_i ^ t ^
+  xtime(a_i ^ a_(i+1)) with t = a0^a1^a2^a3, and as a2^a3 = t ^ a0^a1 and a3^a0 = t ^ a1^a2,
+  xtime(a2^a3) = xtime(a0^a1) ^ xtime(t) (xtime is linear): only xtime(a0^a1), xtime(a1^a2) and
+  xtime(t) are looked up. The indices are built directly in ZL (a1^a2 extended by a0^a3 gives t),
+  the outputs are XORed in place: 23 cycles a column; ZH switches page twice per round.
 The S-box and xtime tables are computed here from GF(2^8) arithmetic (FIPS 197, 5.1.1).
 """
 from __future__ import annotations
@@ -46,11 +47,11 @@ def xtime(x: int) -> int:
     return ((x << 1) ^ (0x1B if x & 0x80 else 0)) & 0xFF
 
 
-# 21 registers for the state and the MixColumns temporaries: r0, r1 (cleared before returning),
-# r18..r23 (call-clobbered), r2..r14 (saved). X = round keys, Z = table / in / out pointer,
+# 19 registers for the state and the three MixColumns temporaries: r0, r1 (cleared before returning),
+# r18..r23 (call-clobbered), r2..r12 (saved). X = round keys, Z = table / in / out pointer,
 # r24:r25 = out (kept).
-POOL = [18, 19, 20, 21, 22, 23, 0, 1] + list(range(2, 15))
-SAVED = list(range(2, 15))
+POOL = [18, 19, 20, 21, 22, 23, 0, 1] + list(range(2, 13))
+SAVED = list(range(2, 13))
 
 
 class Gen:
@@ -84,28 +85,29 @@ def encrypt(g: Gen) -> None:
         if rnd == 10:
             break
         g.e("ldi r31, hi8(aes_xtime)")
-        t = free.pop()
+        x0, x1, xt = free
         for c in range(4):
+            # b0 = a0 ^ t ^ xt(a0^a1), b1 = a1 ^ t ^ xt(a1^a2), and since a2^a3 = t ^ a0^a1 and
+            # a3^a0 = t ^ a1^a2: b2 = a2 ^ t ^ xt(a0^a1) ^ xt(t), b3 = a3 ^ t ^ xt(a1^a2) ^ xt(t).
+            # Three xtime look-ups; ZL ends holding t.
             a = s[4 * c:4 * c + 4]
-            g.e(f"mov r{t}, r{a[0]}")
-            for i in (1, 2, 3):
-                g.e(f"eor r{t}, r{a[i]}")
-            b = []
-            for i in range(4):
-                g.e(f"mov r30, r{a[i]}")
-                g.e(f"eor r30, r{a[(i + 1) % 4]}")
-                if not free:
-                    raise AssertionError("register pool exhausted")
-                bi = free.pop(0)
-                g.e(f"lpm r{bi}, Z", 3)
-                g.e(f"eor r{bi}, r{t}")
-                g.e(f"eor r{bi}, r{a[i]}")
-                b.append(bi)
-                if i >= 1:                # a_i is dead once b_i and b_(i-1) are done ...
-                    free.append(a[i])
-            free.append(a[0])             # ... a_0 after b_3
-            s[4 * c:4 * c + 4] = b
-        free.append(t)
+            g.e(f"mov r30, r{a[0]}")
+            g.e(f"eor r30, r{a[1]}")
+            g.e(f"lpm r{x0}, Z", 3)          # xt(a0^a1)
+            g.e(f"mov r30, r{a[1]}")
+            g.e(f"eor r30, r{a[2]}")
+            g.e(f"lpm r{x1}, Z", 3)          # xt(a1^a2)
+            g.e(f"eor r30, r{a[0]}")
+            g.e(f"eor r30, r{a[3]}")         # ZL = t
+            g.e(f"lpm r{xt}, Z", 3)          # xt(t)
+            g.e(f"eor r{x0}, r30")
+            g.e(f"eor r{x1}, r30")
+            g.e(f"eor r{a[0]}, r{x0}")
+            g.e(f"eor r{a[1]}, r{x1}")
+            g.e(f"eor r{a[2]}, r{x0}")
+            g.e(f"eor r{a[3]}, r{x1}")
+            g.e(f"eor r{a[2]}, r{xt}")
+            g.e(f"eor r{a[3]}, r{xt}")
         g.e("ldi r31, hi8(aes_sbox)")
     # final AddRoundKey (round key 10) and store
     g.e("movw r30, r24")                 # Z = out
@@ -167,15 +169,15 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   void mcu_aes128_avr_table_encrypt(uint8_t *out, const uint8_t *in, const uint8_t *rk);
  *
  * encrypt register map
- *   r0, r1, r2..r14, r18..r23   21 registers: the 16 state bytes and the MixColumns temporaries (t and
- *                               the new column); which byte lives where is tracked by the generator
- *                               (ShiftRows is a renaming). r1 is cleared before returning.
+ *   r0, r1, r2..r12, r18..r23   19 registers: the 16 state bytes and the three MixColumns xtime values;
+ *                               which byte lives where is tracked by the generator (ShiftRows is a
+ *                               renaming). r1 is cleared before returning.
  *   X r26:r27   round keys (LD X+)        Z r30:r31  in, then ZL = table index, ZH = table page, then out
  *   r24:r25     out (kept until the store)
  * Techniques
  *   - AddRoundKey fused into SubBytes: LD ZL, X+ / EOR ZL, s / LPM s, Z (6 cycles a byte);
- *   - ShiftRows by renaming; MixColumns with an xtime page: per column t = a0^a1^a2^a3, then
- *     ZL = a_i ^ a_(i+1), LPM b_i (xtime), b_i ^= t ^ a_i into a free register (32 cycles a column);
+ *   - ShiftRows by renaming; MixColumns with an xtime page and three look-ups a column (xtime(a0^a1),
+ *     xtime(a1^a2), xtime(t); xtime(a2^a3) and xtime(a3^a0) follow by linearity), 23 cycles a column;
  *   - fully unrolled; the two tables are 256-byte aligned flash pages, so ZH selects the table.
  * Cycles (generator's count, encrypt): about {enc}.
  * Timing: LPM takes 3 cycles whatever the address and the ATmega128 has no cache, so encryption takes the
