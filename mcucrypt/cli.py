@@ -147,8 +147,8 @@ def cmd_list(opts: argparse.Namespace) -> int:
     for col in ("prim", "impl", "targets", "isa", "constant time", "real part"):
         table.add_column(col)
     for r in rows:
-        ct_text = "yes" if r["constant_time"] else ("no (secret-indexed tables)"
-                                                    if r["secret_dependent_addresses"] else "no")
+        ct_text = {"strict": "yes", "cacheless": "on cacheless cores (secret-indexed tables)"}.get(
+            r["constant_time_claim"], "no (secret-indexed tables)" if r["secret_dependent_addresses"] else "no")
         notes = [why for why in r["real_part"].values() if why != "runs"]
         table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text,
                       "; ".join(notes) if notes else "yes")
