@@ -135,6 +135,7 @@ def cmd_list(opts: argparse.Namespace) -> int:
                              "constant_time": impl.constant_time,
                              "constant_time_claim": impl.ct_claim,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
+                             "reentrant": impl.reentrant,
                              "ops": list(impl.functions), "description": impl.description,
                              "secret": {op: list(impl.secret_params(op)) for op in impl.functions}})
     rows.sort(key=lambda r: r["prim"])   # stable: implementations keep their META.yml order
