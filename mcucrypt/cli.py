@@ -301,6 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name in ("key", "nonce", "ad", "input", "a", "b"):
         s.add_argument(f"--{name}", help=f"{name} as hex")
     s.add_argument("--counter", type=int, default=0, help="stream ciphers: the first block counter")
+    s.add_argument("--outlen", type=int, default=None, help="XOFs: output bytes")
+    s.add_argument("--z", help="customizable XOFs: the customization string as hex")
     s.add_argument("--decrypt", action="store_true")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_run)
