@@ -23,10 +23,20 @@
 #define IV_CXOF128 0x0000080000cc0004ull
 #define ASCON_PERMUTE MCU_FN(ascon, permute)
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ASCON_LE 1 /* every target here: a whole lane is one (possibly unaligned) 8-byte copy */
+#else
+#define ASCON_LE 0
+#endif
+
 /* The first n (0..8) bytes at p as a little-endian word, the rest zero. */
 static uint64_t load_bytes(const unsigned char *p, size_t n)
 {
     uint64_t x = 0;
+    if (ASCON_LE && n == 8) {
+        __builtin_memcpy(&x, p, 8);
+        return x;
+    }
     while (n > 0) {
         n--;
         x = (x << 8) | p[n];
@@ -36,6 +46,10 @@ static uint64_t load_bytes(const unsigned char *p, size_t n)
 
 static void store_bytes(unsigned char *p, uint64_t x, size_t n)
 {
+    if (ASCON_LE && n == 8) {
+        __builtin_memcpy(p, &x, 8);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         p[i] = (unsigned char)(x >> (8 * i));
     }
@@ -60,6 +74,13 @@ static void aead_start(ascon_state_t *s, uint64_t k0, uint64_t k1, const unsigne
     ascon_xor_lane(s, 3, k0);
     ascon_xor_lane(s, 4, k1);
     if (adlen > 0) {
+#if ASCON_ASM_BLOCKS
+        if (adlen >= 16 && ASCON_ASM_OK(ad, 0)) {
+            MCU_FN(ascon, absorb16)(s, ad, adlen / 16);
+            ad += adlen & ~(size_t)15;
+            adlen &= 15;
+        }
+#endif
         for (; adlen >= 16; adlen -= 16, ad += 16) {
             ascon_xor_lane(s, 0, load_bytes(ad, 8));
             ascon_xor_lane(s, 1, load_bytes(ad + 8, 8));
@@ -96,6 +117,14 @@ int MCU_FN(asconaead128, aead_encrypt)(unsigned char *c, unsigned long long *cle
     size_t n = (size_t)mlen;
     *clen = mlen + 16u;
     aead_start(&s, k0, k1, npub, ad, (size_t)adlen);
+#if ASCON_ASM_BLOCKS
+    if (n >= 16 && ASCON_ASM_OK(m, c)) {
+        MCU_FN(ascon, encrypt16)(&s, c, m, n / 16);
+        m += n & ~(size_t)15;
+        c += n & ~(size_t)15;
+        n &= 15;
+    }
+#endif
     for (; n >= 16; n -= 16, m += 16, c += 16) {
         ascon_xor_lane(&s, 0, load_bytes(m, 8));
         ascon_xor_lane(&s, 1, load_bytes(m + 8, 8));
@@ -142,6 +171,14 @@ int MCU_FN(asconaead128, aead_decrypt)(unsigned char *m, unsigned long long *mle
     size_t total = (size_t)clen - 16u, n = total;
     unsigned char *out = m;
     aead_start(&s, k0, k1, npub, ad, (size_t)adlen);
+#if ASCON_ASM_BLOCKS
+    if (n >= 16 && ASCON_ASM_OK(m, c)) {
+        MCU_FN(ascon, decrypt16)(&s, m, c, n / 16);
+        m += n & ~(size_t)15;
+        c += n & ~(size_t)15;
+        n &= 15;
+    }
+#endif
     for (; n >= 16; n -= 16, m += 16, c += 16) {
         decrypt_lane(&s, 0, m, c, 8);
         decrypt_lane(&s, 1, m + 8, c + 8, 8);
@@ -199,6 +236,13 @@ static void sponge_absorb(ascon_hash_ctx_t *ctx, const unsigned char *in, size_t
             ctx->pos = 0;
         }
     }
+#if ASCON_ASM_BLOCKS
+    if (len >= 8 && ASCON_ASM_OK(in, 0)) {
+        MCU_FN(ascon, absorb8)(&ctx->s, in, len / 8);
+        in += len & ~(size_t)7;
+        len &= 7;
+    }
+#endif
     for (; len >= 8; len -= 8, in += 8) {
         ascon_xor_lane(&ctx->s, 0, load_bytes(in, 8));
         ASCON_PERMUTE(&ctx->s, 12);

@@ -45,6 +45,22 @@ uint64_t MCU_FN(ascon, from_bi)(uint64_t x);
 #define ASCON_FROM(x) (x)
 #endif
 
+#if ASCON_ASM_BLOCKS
+/* Whole blocks with the state kept in registers, from the implementation's assembly (nblocks >= 1).
+ * ascon.c calls them when every buffer is aligned to ASCON_ASM_ALIGN + 1 bytes (a public property
+ * of the pointers), the byte-wise C path otherwise. */
+void MCU_FN(ascon, absorb16)(ascon_state_t *s, const unsigned char *in, size_t nblocks);
+void MCU_FN(ascon, encrypt16)(ascon_state_t *s, unsigned char *out, const unsigned char *in, size_t nblocks);
+void MCU_FN(ascon, decrypt16)(ascon_state_t *s, unsigned char *out, const unsigned char *in, size_t nblocks);
+void MCU_FN(ascon, absorb8)(ascon_state_t *s, const unsigned char *in, size_t nblocks);
+#ifndef ASCON_ASM_ALIGN
+#define ASCON_ASM_ALIGN 3u
+#endif
+#define ASCON_ASM_OK(a, b) ((((uintptr_t)(a) | (uintptr_t)(b)) & ASCON_ASM_ALIGN) == 0)
+#else
+#define ASCON_ASM_OK(a, b) 0
+#endif
+
 static inline void ascon_xor_lane(ascon_state_t *s, unsigned i, uint64_t v) { s->x[i] ^= ASCON_TO(v); }
 static inline uint64_t ascon_get_lane(const ascon_state_t *s, unsigned i) { return ASCON_FROM(s->x[i]); }
 static inline void ascon_set_lane(ascon_state_t *s, unsigned i, uint64_t v) { s->x[i] = ASCON_TO(v); }
