@@ -236,7 +236,7 @@ static void sponge_absorb(ascon_hash_ctx_t *ctx, const unsigned char *in, size_t
             ctx->pos = 0;
         }
     }
-#if ASCON_ASM_BLOCKS
+#if ASCON_ASM_BLOCKS || ASCON_ASM_ABSORB8
     if (len >= 8 && ASCON_ASM_OK(in, 0)) {
         MCU_FN(ascon, absorb8)(&ctx->s, in, len / 8);
         in += len & ~(size_t)7;

@@ -52,14 +52,14 @@ uint64_t MCU_FN(ascon, from_bi)(uint64_t x);
 void MCU_FN(ascon, absorb16)(ascon_state_t *s, const unsigned char *in, size_t nblocks);
 void MCU_FN(ascon, encrypt16)(ascon_state_t *s, unsigned char *out, const unsigned char *in, size_t nblocks);
 void MCU_FN(ascon, decrypt16)(ascon_state_t *s, unsigned char *out, const unsigned char *in, size_t nblocks);
+#endif
+#if ASCON_ASM_BLOCKS || ASCON_ASM_ABSORB8   /* ASCON_ASM_ABSORB8: only the hash block loop */
 void MCU_FN(ascon, absorb8)(ascon_state_t *s, const unsigned char *in, size_t nblocks);
+#endif
 #ifndef ASCON_ASM_ALIGN
 #define ASCON_ASM_ALIGN 3u
 #endif
 #define ASCON_ASM_OK(a, b) ((((uintptr_t)(a) | (uintptr_t)(b)) & ASCON_ASM_ALIGN) == 0)
-#else
-#define ASCON_ASM_OK(a, b) 0
-#endif
 
 static inline void ascon_xor_lane(ascon_state_t *s, unsigned i, uint64_t v) { s->x[i] ^= ASCON_TO(v); }
 static inline uint64_t ascon_get_lane(const ascon_state_t *s, unsigned i) { return ASCON_FROM(s->x[i]); }
