@@ -14,65 +14,72 @@
  * lane converts in six instructions (to_bi / from_bi, called by the C modes per absorbed lane).
  *
  * Register map: S0 = (s0 e, s1 o), S1 = (s2, s3), S2 = (s4, s5), S3 = (s6, s7), S4 = (s8, s9);
- *   temporaries t0-t3 (S-box: t0, t1, t2; linear: t0-t3); a0 state pointer.
- * S-box: 17 instructions a 32-bit slice with ANDN. Round: 34 + 40 + 2 (constant: its even and odd
- * bits go to S2's two words) = 76 instructions, all fixed-latency: constant time. */
+ *   temporaries t0-t6, a4 (the rounds clobber them); a0 state pointer.
+ * S-box: 15 instructions a 32-bit slice (ORN, ANDN). Round: 30 + 39 + 2 (constant: its even and odd
+ * bits go to S2's two words) = 71 instructions, all fixed-latency: constant time. */
 #include "mcucrypt/ns.h"
 
-.macro SBOX x0, x1, x2, x3, x4
-    xor     \x0, \x0, \x4
-    xor     \x4, \x4, \x3
-    xor     \x2, \x2, \x1
-    andn    t0, \x1, \x0                # t0 = ~x0 & x1
-    andn    t1, \x0, \x4                # t4 = ~x4 & x0
-    andn    t2, \x2, \x1                # t1 = ~x1 & x2
-    xor     \x0, \x0, t2
-    andn    t2, \x3, \x2                # t2 = ~x2 & x3
-    xor     \x1, \x1, t2
-    andn    t2, \x4, \x3                # t3 = ~x3 & x4
-    xor     \x2, \x2, t2
-    xor     \x3, \x3, t1
-    xor     \x4, \x4, t0
-    xor     \x1, \x1, \x0
-    xor     \x0, \x0, \x4
-    xor     \x3, \x3, \x2
-    not     \x2, \x2
+/* One 32-bit slice of the S-box in 15 instructions (OR/ORN/ANDN form, docs/ascon.md): with
+ * t1 = x0^x4, t2 = x3^x4, t0 = x1^x2 the outputs are y0 = ((x2^t1) | x1) ^ t2,
+ * y1 = ((x3^x1) | t0) ^ t1, y2 = (x3 | ~x4) ^ t0, y3 = (x0 | t2) ^ t0, y4 = (x1 & ~t1) ^ t2.
+ * They land in x2, x3, x4, t0, x1 (x0, t1, t2 end free); the linear layer writes every lane back to
+ * its own registers. */
+.macro SBOX x0, x1, x2, x3, x4, t0, t1, t2
+    xor     \t1, \x0, \x4
+    xor     \t2, \x3, \x4
+    xor     \t0, \x1, \x2
+    orn     \x4, \x3, \x4
+    xor     \x4, \x4, \t0                # y2
+    xor     \x3, \x3, \x1
+    or      \x3, \x3, \t0
+    xor     \x3, \x3, \t1                # y1
+    xor     \x2, \x2, \t1
+    or      \x2, \x2, \x1
+    xor     \x2, \x2, \t2                # y0
+    or      \x0, \x0, \t2
+    xor     \t0, \t0, \x0                # y3
+    andn    \x1, \x1, \t1
+    xor     \x1, \x1, \t2                # y4
 .endm
 
-/* e ^= (ea ? e : o) >>> ra ^ (eb ? e : o) >>> rb; o likewise: sources given as registers. */
-.macro LIN e, o, se1, re1, se2, re2, so1, ro1, so2, ro2
+/* Lane now in (e, o), back into (de, do): de = e ^ se1>>>re1 ^ se2>>>re2, do = o ^ so1>>>ro1 ^ so2>>>ro2
+ * (the sources are e or o; the four rotations first, so de and do may be any free registers). */
+.macro LIN de, do, e, o, se1, re1, se2, re2, so1, ro1, so2, ro2
     rori    t0, \se1, \re1
     rori    t1, \se2, \re2
     rori    t2, \so1, \ro1
     rori    t3, \so2, \ro2
-    xor     \e, \e, t0
-    xor     \e, \e, t1
-    xor     \o, \o, t2
-    xor     \o, \o, t3
+    xor     \de, \e, t0
+    xor     \de, \de, t1
+    xor     \do, \o, t2
+    xor     \do, \do, t3
 .endm
 
-/* Round constant c: bits 0, 2, 4, 6 into S2's even word, bits 1, 3, 5, 7 into its odd word. */
+/* Round constant c: bits 0, 2, 4, 6 into S2's even word, bits 1, 3, 5, 7 into its odd word.
+ * After the S-boxes S0 is in (s4, s5), S1 in (s6, s7), S2 in (s8, s9), S3 in (t6, a4), S4 in (s2, s3);
+ * s0, s1 are free, and the lanes go home in the order S0, S2, S4, S1, S3, each into the registers
+ * the previous one left. */
 .macro ROUND ce, co
     xori    s4, s4, \ce
     xori    s5, s5, \co
-    SBOX    s0, s2, s4, s6, s8
-    SBOX    s1, s3, s5, s7, s9
+    SBOX    s0, s2, s4, s6, s8, t6, t4, t5
+    SBOX    s1, s3, s5, s7, s9, a4, t4, t5
     /* S0 (19 = 2*9+1, 28 = 2*14): e ^= o>>>9 ^ e>>>14; o ^= e>>>10 ^ o>>>14 */
-    LIN     s0, s1, s1, 9, s0, 14, s0, 10, s1, 14
-    /* S1 (61 = 2*30+1, 39 = 2*19+1): e ^= o>>>30 ^ o>>>19; o ^= e>>>31 ^ e>>>20 */
-    LIN     s2, s3, s3, 30, s3, 19, s2, 31, s2, 20
+    LIN     s0, s1, s4, s5, s5, 9, s4, 14, s4, 10, s5, 14
     /* S2 (1 = 2*0+1, 6 = 2*3): e ^= o ^ e>>>3; o ^= e>>>1 ^ o>>>3 (o>>>0 is o: no rotation) */
-    rori    t0, s4, 3
-    rori    t2, s4, 1
-    rori    t3, s5, 3
-    xor     t1, s4, s5
-    xor     s4, t1, t0
-    xor     s5, s5, t2
+    rori    t0, s8, 3
+    rori    t2, s8, 1
+    rori    t3, s9, 3
+    xor     s4, s8, s9
+    xor     s4, s4, t0
+    xor     s5, s9, t2
     xor     s5, s5, t3
-    /* S3 (10 = 2*5, 17 = 2*8+1): e ^= e>>>5 ^ o>>>8; o ^= o>>>5 ^ e>>>9 */
-    LIN     s6, s7, s6, 5, s7, 8, s7, 5, s6, 9
     /* S4 (7 = 2*3+1, 41 = 2*20+1): e ^= o>>>3 ^ o>>>20; o ^= e>>>4 ^ e>>>21 */
-    LIN     s8, s9, s9, 3, s9, 20, s8, 4, s8, 21
+    LIN     s8, s9, s2, s3, s3, 3, s3, 20, s2, 4, s2, 21
+    /* S1 (61 = 2*30+1, 39 = 2*19+1): e ^= o>>>30 ^ o>>>19; o ^= e>>>31 ^ e>>>20 */
+    LIN     s2, s3, s6, s7, s7, 30, s7, 19, s6, 31, s6, 20
+    /* S3 (10 = 2*5, 17 = 2*8+1): e ^= e>>>5 ^ o>>>8; o ^= o>>>5 ^ e>>>9 */
+    LIN     s6, s7, t6, a4, t6, 5, a4, 8, a4, 5, t6, 9
 .endm
 
 /* Even and odd bits of the round constants 0xf0, 0xe1, ..., 0x4b. */
@@ -153,7 +160,7 @@
 .endm
 
 /* The rounds on s0..s9, called with JAL ra: Ascon-p[12] at .Lascon_bi_r12, Ascon-p[8] at
- * .Lascon_bi_r8; t0-t3 clobbered. */
+ * .Lascon_bi_r8; t0-t6 and a4 clobbered. */
     .section .text.ascon_rounds_rv32_bi32, "ax", @progbits
     .align 2
 .Lascon_bi_r12:
@@ -189,7 +196,7 @@ MCU_FN(ascon, permute):
  * void encrypt16(ascon_state_t *s, uint8_t *out, const uint8_t *in, size_t nblocks);
  * void decrypt16(ascon_state_t *s, uint8_t *out, const uint8_t *in, size_t nblocks);
  * void absorb8(ascon_state_t *s, const uint8_t *in, size_t nblocks);    hash: S0 ^= block; p12
- * nblocks >= 1. a4-a7, t4, t5 hold the words on their way in and out. */
+ * nblocks >= 1. a4-a7, t4, t5 carry the words in and out (dead while the rounds run). */
     .globl MCU_FN(ascon, absorb16)
     .type MCU_FN(ascon, absorb16), @function
 MCU_FN(ascon, absorb16):
