@@ -24,6 +24,9 @@ class SuiteDriver(KindDriver):
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
         self.of(fw).check_vector(fw, vec)
 
+    def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
+        return self.of(fw).check_vectors(fw, vectors)
+
     def bench(self, fw: Firmware) -> list[BenchOp]:
         return self.of(fw).bench(fw)
 
