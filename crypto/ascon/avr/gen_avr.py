@@ -9,7 +9,7 @@ The state (40 bytes, lane i at bytes 8i..8i+7, little-endian) stays in SRAM behi
 makes two passes over it:
 - S-box: eight byte columns, each loads the five lanes' bytes j (LDD Y+q), runs the 15-operation OR
   form of the S-box (20 AVR instructions: the AVR has two-operand instructions and no ORN/ANDN) and
-  stores the outputs (STD);
+  stores the outputs (STD); one MOVW makes two of its three copies;
 - linear layer: per lane, load the 8 bytes, make two bit-rotated copies, XOR them in at byte offsets
   (a rotation by 8k bits is only an index change), store. Each rotation is split into k bytes and r
   bits, and r bits go right (10 cycles a bit) or 8 - r left (9 a bit) with one more byte, whichever is
@@ -52,14 +52,46 @@ def xor_in(dst: list[str], src: list[str], off: int) -> list[str]:
     return [f"eor     {dst[i]}, {src[(i + off) % 8]}" for i in range(8)]
 
 
+def bit_cost(delta: int) -> int:
+    """Cycles to rotate 8 registers by delta bits (right if positive, left if negative)."""
+    return 10 * delta if delta >= 0 else 9 * -delta
+
+
+def shift(regs: list[str], delta: int) -> list[str]:
+    return rotate(regs, "r", delta) if delta >= 0 else rotate(regs, "l", -delta)
+
+
+def incremental_plan(a: int, b: int) -> tuple[int, list[tuple[int, int]]]:
+    """One copy B of the lane, bit-rotated to rho1 then on to rho2 (cumulative, right positive), XORed
+    in after each step at the byte offset that completes the rotation: (cost, [(rho, n), ...])."""
+    best = None
+    for n1, n2 in ((a, b), (b, a)):
+        for r1 in (n1 % 8, n1 % 8 - 8):
+            for r2 in (n2 % 8, n2 % 8 - 8):
+                cost = bit_cost(r1) + bit_cost(r2 - r1)
+                if best is None or cost < best[0]:
+                    best = (cost, [(r1, n1), (r2, n2)])
+    return best
+
+
 def lane_linear(lane: int) -> list[str]:
     a, b = ROT[lane]
-    direct = rot_plan(a)[0] + rot_plan(b)[0]
     lo, hi = sorted((a, b))
-    two = rot_plan(hi - lo)[0] + rot_plan(lo)[0]
+    direct = 8 + rot_plan(a)[0] + rot_plan(b)[0] + 16
+    two = 8 + rot_plan(hi - lo)[0] + rot_plan(lo)[0] + 16
+    inc_cost, steps = incremental_plan(a, b)
+    inc = 4 + inc_cost + 16
     out = [f"; S{lane} ^= (S{lane} >>> {a}) ^ (S{lane} >>> {b})"]
     out += [f"ldd     {A[i]}, Y+{8 * lane + i}" for i in range(8)]
-    if direct <= two:
+    if inc <= min(direct, two):
+        out += [f"; one copy, rotated on: x ^= (x >>> {steps[0][1]}), then x ^= (x >>> {steps[1][1]})"]
+        out += copy(B, A)
+        rho = 0
+        for r, n in steps:
+            out += shift(B, r - rho)
+            rho = r
+            out += xor_in(A, B, ((n - r) // 8) % 8)
+    elif direct <= two:
         _, d1, n1, o1 = rot_plan(a)
         _, d2, n2, o2 = rot_plan(b)
         out += [f"; direct: x ^ (x >>> {a}) ^ (x >>> {b})"]
@@ -76,14 +108,16 @@ def lane_linear(lane: int) -> list[str]:
 
 
 def sbox_column(j: int) -> list[str]:
-    x0, x1, x2, x3, x4, t0, t1, t2 = C
+    # t1:t0 = r24:r25 is a register pair, so one MOVW copies x0:x1 (r18:r19) into both.
+    x0, x1, x2, x3, x4, t2, t1, t0 = C
     out = [f"; column {j}"] + [f"ldd     {x}, Y+{8 * i + j}" for i, x in enumerate((x0, x1, x2, x3, x4))]
     if j == 0:
         out.append(f"eor     {x2}, r26                 ; round constant into byte 0 of S2")
     out += [
-        f"mov     {t1}, {x0}", f"eor     {t1}, {x4}",             # t1 = x0 ^ x4
+        f"movw    {t1}, {x0}",                                    # t1 = x0, t0 = x1
+        f"eor     {t1}, {x4}",                                    # t1 = x0 ^ x4
         f"mov     {t2}, {x3}", f"eor     {t2}, {x4}",             # t2 = x3 ^ x4
-        f"mov     {t0}, {x1}", f"eor     {t0}, {x2}",             # t0 = x1 ^ x2
+        f"eor     {t0}, {x2}",                                    # t0 = x1 ^ x2
         f"com     {x4}", f"or      {x4}, {x3}", f"eor     {x4}, {t0}",   # y2 = (x3 | ~x4) ^ t0
         f"eor     {x3}, {x1}", f"or      {x3}, {t0}", f"eor     {x3}, {t1}",   # y1
         f"eor     {x2}, {t1}", f"or      {x2}, {x1}", f"eor     {x2}, {t2}",   # y0

@@ -46,30 +46,29 @@ MCU_FN(ascon, permute):
     ldd     r21, Y+24
     ldd     r22, Y+32
     eor     r20, r26                 ; round constant into byte 0 of S2
-    mov     r24, r18
+    movw    r24, r18
     eor     r24, r22
-    mov     r25, r21
-    eor     r25, r22
-    mov     r23, r19
-    eor     r23, r20
+    mov     r23, r21
+    eor     r23, r22
+    eor     r25, r20
     com     r22
     or      r22, r21
-    eor     r22, r23
+    eor     r22, r25
     eor     r21, r19
-    or      r21, r23
+    or      r21, r25
     eor     r21, r24
     eor     r20, r24
     or      r20, r19
-    eor     r20, r25
-    or      r18, r25
-    eor     r23, r18
+    eor     r20, r23
+    or      r18, r23
+    eor     r25, r18
     com     r24
     and     r19, r24
-    eor     r19, r25
+    eor     r19, r23
     std     Y+0, r20
     std     Y+8, r21
     std     Y+16, r22
-    std     Y+24, r23
+    std     Y+24, r25
     std     Y+32, r19
     ; column 1
     ldd     r18, Y+1
@@ -77,30 +76,29 @@ MCU_FN(ascon, permute):
     ldd     r20, Y+17
     ldd     r21, Y+25
     ldd     r22, Y+33
-    mov     r24, r18
+    movw    r24, r18
     eor     r24, r22
-    mov     r25, r21
-    eor     r25, r22
-    mov     r23, r19
-    eor     r23, r20
+    mov     r23, r21
+    eor     r23, r22
+    eor     r25, r20
     com     r22
     or      r22, r21
-    eor     r22, r23
+    eor     r22, r25
     eor     r21, r19
-    or      r21, r23
+    or      r21, r25
     eor     r21, r24
     eor     r20, r24
     or      r20, r19
-    eor     r20, r25
-    or      r18, r25
-    eor     r23, r18
+    eor     r20, r23
+    or      r18, r23
+    eor     r25, r18
     com     r24
     and     r19, r24
-    eor     r19, r25
+    eor     r19, r23
     std     Y+1, r20
     std     Y+9, r21
     std     Y+17, r22
-    std     Y+25, r23
+    std     Y+25, r25
     std     Y+33, r19
     ; column 2
     ldd     r18, Y+2
@@ -108,30 +106,29 @@ MCU_FN(ascon, permute):
     ldd     r20, Y+18
     ldd     r21, Y+26
     ldd     r22, Y+34
-    mov     r24, r18
+    movw    r24, r18
     eor     r24, r22
-    mov     r25, r21
-    eor     r25, r22
-    mov     r23, r19
-    eor     r23, r20
+    mov     r23, r21
+    eor     r23, r22
+    eor     r25, r20
     com     r22
     or      r22, r21
-    eor     r22, r23
+    eor     r22, r25
     eor     r21, r19
-    or      r21, r23
+    or      r21, r25
     eor     r21, r24
     eor     r20, r24
     or      r20, r19
-    eor     r20, r25
-    or      r18, r25
-    eor     r23, r18
+    eor     r20, r23
+    or      r18, r23
+    eor     r25, r18
     com     r24
     and     r19, r24
-    eor     r19, r25
+    eor     r19, r23
     std     Y+2, r20
     std     Y+10, r21
     std     Y+18, r22
-    std     Y+26, r23
+    std     Y+26, r25
     std     Y+34, r19
     ; column 3
     ldd     r18, Y+3
@@ -139,30 +136,29 @@ MCU_FN(ascon, permute):
     ldd     r20, Y+19
     ldd     r21, Y+27
     ldd     r22, Y+35
-    mov     r24, r18
+    movw    r24, r18
     eor     r24, r22
-    mov     r25, r21
-    eor     r25, r22
-    mov     r23, r19
-    eor     r23, r20
+    mov     r23, r21
+    eor     r23, r22
+    eor     r25, r20
     com     r22
     or      r22, r21
-    eor     r22, r23
+    eor     r22, r25
     eor     r21, r19
-    or      r21, r23
+    or      r21, r25
     eor     r21, r24
     eor     r20, r24
     or      r20, r19
-    eor     r20, r25
-    or      r18, r25
-    eor     r23, r18
+    eor     r20, r23
+    or      r18, r23
+    eor     r25, r18
     com     r24
     and     r19, r24
-    eor     r19, r25
+    eor     r19, r23
     std     Y+3, r20
     std     Y+11, r21
     std     Y+19, r22
-    std     Y+27, r23
+    std     Y+27, r25
     std     Y+35, r19
     ; column 4
     ldd     r18, Y+4
@@ -170,30 +166,29 @@ MCU_FN(ascon, permute):
     ldd     r20, Y+20
     ldd     r21, Y+28
     ldd     r22, Y+36
-    mov     r24, r18
+    movw    r24, r18
     eor     r24, r22
-    mov     r25, r21
-    eor     r25, r22
-    mov     r23, r19
-    eor     r23, r20
+    mov     r23, r21
+    eor     r23, r22
+    eor     r25, r20
     com     r22
     or      r22, r21
-    eor     r22, r23
+    eor     r22, r25
     eor     r21, r19
-    or      r21, r23
+    or      r21, r25
     eor     r21, r24
     eor     r20, r24
     or      r20, r19
-    eor     r20, r25
-    or      r18, r25
-    eor     r23, r18
+    eor     r20, r23
+    or      r18, r23
+    eor     r25, r18
     com     r24
     and     r19, r24
-    eor     r19, r25
+    eor     r19, r23
     std     Y+4, r20
     std     Y+12, r21
     std     Y+20, r22
-    std     Y+28, r23
+    std     Y+28, r25
     std     Y+36, r19
     ; column 5
     ldd     r18, Y+5
@@ -201,30 +196,29 @@ MCU_FN(ascon, permute):
     ldd     r20, Y+21
     ldd     r21, Y+29
     ldd     r22, Y+37
-    mov     r24, r18
+    movw    r24, r18
     eor     r24, r22
-    mov     r25, r21
-    eor     r25, r22
-    mov     r23, r19
-    eor     r23, r20
+    mov     r23, r21
+    eor     r23, r22
+    eor     r25, r20
     com     r22
     or      r22, r21
-    eor     r22, r23
+    eor     r22, r25
     eor     r21, r19
-    or      r21, r23
+    or      r21, r25
     eor     r21, r24
     eor     r20, r24
     or      r20, r19
-    eor     r20, r25
-    or      r18, r25
-    eor     r23, r18
+    eor     r20, r23
+    or      r18, r23
+    eor     r25, r18
     com     r24
     and     r19, r24
-    eor     r19, r25
+    eor     r19, r23
     std     Y+5, r20
     std     Y+13, r21
     std     Y+21, r22
-    std     Y+29, r23
+    std     Y+29, r25
     std     Y+37, r19
     ; column 6
     ldd     r18, Y+6
@@ -232,30 +226,29 @@ MCU_FN(ascon, permute):
     ldd     r20, Y+22
     ldd     r21, Y+30
     ldd     r22, Y+38
-    mov     r24, r18
+    movw    r24, r18
     eor     r24, r22
-    mov     r25, r21
-    eor     r25, r22
-    mov     r23, r19
-    eor     r23, r20
+    mov     r23, r21
+    eor     r23, r22
+    eor     r25, r20
     com     r22
     or      r22, r21
-    eor     r22, r23
+    eor     r22, r25
     eor     r21, r19
-    or      r21, r23
+    or      r21, r25
     eor     r21, r24
     eor     r20, r24
     or      r20, r19
-    eor     r20, r25
-    or      r18, r25
-    eor     r23, r18
+    eor     r20, r23
+    or      r18, r23
+    eor     r25, r18
     com     r24
     and     r19, r24
-    eor     r19, r25
+    eor     r19, r23
     std     Y+6, r20
     std     Y+14, r21
     std     Y+22, r22
-    std     Y+30, r23
+    std     Y+30, r25
     std     Y+38, r19
     ; column 7
     ldd     r18, Y+7
@@ -263,30 +256,29 @@ MCU_FN(ascon, permute):
     ldd     r20, Y+23
     ldd     r21, Y+31
     ldd     r22, Y+39
-    mov     r24, r18
+    movw    r24, r18
     eor     r24, r22
-    mov     r25, r21
-    eor     r25, r22
-    mov     r23, r19
-    eor     r23, r20
+    mov     r23, r21
+    eor     r23, r22
+    eor     r25, r20
     com     r22
     or      r22, r21
-    eor     r22, r23
+    eor     r22, r25
     eor     r21, r19
-    or      r21, r23
+    or      r21, r25
     eor     r21, r24
     eor     r20, r24
     or      r20, r19
-    eor     r20, r25
-    or      r18, r25
-    eor     r23, r18
+    eor     r20, r23
+    or      r18, r23
+    eor     r25, r18
     com     r24
     and     r19, r24
-    eor     r19, r25
+    eor     r19, r23
     std     Y+7, r20
     std     Y+15, r21
     std     Y+23, r22
-    std     Y+31, r23
+    std     Y+31, r25
     std     Y+39, r19
     ; S0 ^= (S0 >>> 19) ^ (S0 >>> 28)
     ldd     r2, Y+0
@@ -297,7 +289,7 @@ MCU_FN(ascon, permute):
     ldd     r7, Y+5
     ldd     r8, Y+6
     ldd     r9, Y+7
-    ; two-step: x ^ ((x ^ (x >>> 9)) >>> 19)
+    ; one copy, rotated on: x ^= (x >>> 19), then x ^= (x >>> 28)
     movw    r10, r2
     movw    r12, r4
     movw    r14, r6
@@ -312,56 +304,52 @@ MCU_FN(ascon, permute):
     ror     r11
     ror     r10
     bld     r17, 7
-    movw    r18, r2
-    movw    r20, r4
-    movw    r22, r6
-    movw    r24, r8
-    eor     r18, r11
-    eor     r19, r12
-    eor     r20, r13
-    eor     r21, r14
-    eor     r22, r15
-    eor     r23, r16
-    eor     r24, r17
-    eor     r25, r10
-    bst     r18, 0
-    lsr     r25
-    ror     r24
-    ror     r23
-    ror     r22
-    ror     r21
-    ror     r20
-    ror     r19
-    ror     r18
-    bld     r25, 7
-    bst     r18, 0
-    lsr     r25
-    ror     r24
-    ror     r23
-    ror     r22
-    ror     r21
-    ror     r20
-    ror     r19
-    ror     r18
-    bld     r25, 7
-    bst     r18, 0
-    lsr     r25
-    ror     r24
-    ror     r23
-    ror     r22
-    ror     r21
-    ror     r20
-    ror     r19
-    ror     r18
-    bld     r25, 7
-    eor     r2, r20
-    eor     r3, r21
-    eor     r4, r22
-    eor     r5, r23
-    eor     r6, r24
-    eor     r7, r25
-    eor     r8, r18
-    eor     r9, r19
+    bst     r10, 0
+    lsr     r17
+    ror     r16
+    ror     r15
+    ror     r14
+    ror     r13
+    ror     r12
+    ror     r11
+    ror     r10
+    bld     r17, 7
+    bst     r10, 0
+    lsr     r17
+    ror     r16
+    ror     r15
+    ror     r14
+    ror     r13
+    ror     r12
+    ror     r11
+    ror     r10
+    bld     r17, 7
+    eor     r2, r12
+    eor     r3, r13
+    eor     r4, r14
+    eor     r5, r15
+    eor     r6, r16
+    eor     r7, r17
+    eor     r8, r10
+    eor     r9, r11
+    bst     r10, 0
+    lsr     r17
+    ror     r16
+    ror     r15
+    ror     r14
+    ror     r13
+    ror     r12
+    ror     r11
+    ror     r10
+    bld     r17, 7
+    eor     r2, r13
+    eor     r3, r14
+    eor     r4, r15
+    eor     r5, r16
+    eor     r6, r17
+    eor     r7, r10
+    eor     r8, r11
+    eor     r9, r12
     std     Y+0, r2
     std     Y+1, r3
     std     Y+2, r4
@@ -379,7 +367,7 @@ MCU_FN(ascon, permute):
     ldd     r7, Y+13
     ldd     r8, Y+14
     ldd     r9, Y+15
-    ; two-step: x ^ ((x ^ (x >>> 22)) >>> 39)
+    ; one copy, rotated on: x ^= (x >>> 39), then x ^= (x >>> 61)
     movw    r10, r2
     movw    r12, r4
     movw    r14, r6
@@ -393,6 +381,14 @@ MCU_FN(ascon, permute):
     rol     r16
     rol     r17
     adc     r10, r1
+    eor     r2, r15
+    eor     r3, r16
+    eor     r4, r17
+    eor     r5, r10
+    eor     r6, r11
+    eor     r7, r12
+    eor     r8, r13
+    eor     r9, r14
     lsl     r10
     rol     r11
     rol     r12
@@ -402,35 +398,23 @@ MCU_FN(ascon, permute):
     rol     r16
     rol     r17
     adc     r10, r1
-    movw    r18, r2
-    movw    r20, r4
-    movw    r22, r6
-    movw    r24, r8
-    eor     r18, r13
-    eor     r19, r14
-    eor     r20, r15
-    eor     r21, r16
-    eor     r22, r17
-    eor     r23, r10
-    eor     r24, r11
-    eor     r25, r12
-    lsl     r18
-    rol     r19
-    rol     r20
-    rol     r21
-    rol     r22
-    rol     r23
-    rol     r24
-    rol     r25
-    adc     r18, r1
-    eor     r2, r23
-    eor     r3, r24
-    eor     r4, r25
-    eor     r5, r18
-    eor     r6, r19
-    eor     r7, r20
-    eor     r8, r21
-    eor     r9, r22
+    lsl     r10
+    rol     r11
+    rol     r12
+    rol     r13
+    rol     r14
+    rol     r15
+    rol     r16
+    rol     r17
+    adc     r10, r1
+    eor     r2, r10
+    eor     r3, r11
+    eor     r4, r12
+    eor     r5, r13
+    eor     r6, r14
+    eor     r7, r15
+    eor     r8, r16
+    eor     r9, r17
     std     Y+8, r2
     std     Y+9, r3
     std     Y+10, r4
@@ -518,60 +502,47 @@ MCU_FN(ascon, permute):
     ldd     r7, Y+29
     ldd     r8, Y+30
     ldd     r9, Y+31
-    ; two-step: x ^ ((x ^ (x >>> 7)) >>> 10)
+    ; one copy, rotated on: x ^= (x >>> 17), then x ^= (x >>> 10)
     movw    r10, r2
     movw    r12, r4
     movw    r14, r6
     movw    r16, r8
-    lsl     r10
-    rol     r11
-    rol     r12
-    rol     r13
-    rol     r14
-    rol     r15
-    rol     r16
-    rol     r17
-    adc     r10, r1
-    movw    r18, r2
-    movw    r20, r4
-    movw    r22, r6
-    movw    r24, r8
-    eor     r18, r11
-    eor     r19, r12
-    eor     r20, r13
-    eor     r21, r14
-    eor     r22, r15
-    eor     r23, r16
-    eor     r24, r17
-    eor     r25, r10
-    bst     r18, 0
-    lsr     r25
-    ror     r24
-    ror     r23
-    ror     r22
-    ror     r21
-    ror     r20
-    ror     r19
-    ror     r18
-    bld     r25, 7
-    bst     r18, 0
-    lsr     r25
-    ror     r24
-    ror     r23
-    ror     r22
-    ror     r21
-    ror     r20
-    ror     r19
-    ror     r18
-    bld     r25, 7
-    eor     r2, r19
-    eor     r3, r20
-    eor     r4, r21
-    eor     r5, r22
-    eor     r6, r23
-    eor     r7, r24
-    eor     r8, r25
-    eor     r9, r18
+    bst     r10, 0
+    lsr     r17
+    ror     r16
+    ror     r15
+    ror     r14
+    ror     r13
+    ror     r12
+    ror     r11
+    ror     r10
+    bld     r17, 7
+    eor     r2, r12
+    eor     r3, r13
+    eor     r4, r14
+    eor     r5, r15
+    eor     r6, r16
+    eor     r7, r17
+    eor     r8, r10
+    eor     r9, r11
+    bst     r10, 0
+    lsr     r17
+    ror     r16
+    ror     r15
+    ror     r14
+    ror     r13
+    ror     r12
+    ror     r11
+    ror     r10
+    bld     r17, 7
+    eor     r2, r11
+    eor     r3, r12
+    eor     r4, r13
+    eor     r5, r14
+    eor     r6, r15
+    eor     r7, r16
+    eor     r8, r17
+    eor     r9, r10
     std     Y+24, r2
     std     Y+25, r3
     std     Y+26, r4
