@@ -22,7 +22,9 @@ typedef struct {
 } ascon_state_t;
 
 /* Incremental hash / XOF context (56 bytes on every target but AVR's 50): the state, the partial
- * 8-byte block being absorbed or squeezed (as a little-endian word), its fill, and the phase. */
+ * 8-byte block being absorbed or squeezed (as a little-endian word), its fill, and the phase.
+ * Use: init (or cxof_init), any number of update calls, then final (Hash256) or any number of squeeze
+ * calls (XOFs); update after the first final/squeeze is not supported (start again with init). */
 typedef struct {
     ascon_state_t s;
     uint64_t buf;
