@@ -19,7 +19,7 @@ from .build import impl_define
 from .targets import ROOT, TARGETS
 
 CRYPTO_DIR = ROOT / "crypto"
-KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream")
+KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash", "suite")
 
 
 class CatalogError(Exception):
@@ -119,7 +119,10 @@ class Implementation:
         return self.functions[op].symbol(prim_id, self.name)
 
     def symbols(self, prim_id: str) -> list[str]:
-        return [self.symbol(prim_id, op) for op in self.functions]
+        """The id's exported functions: all of them, or those its instance lists under ``ops`` (a suite
+        whose ids are of different kinds)."""
+        ops = self.primitive.instances[prim_id].get("ops")
+        return [self.symbol(prim_id, op) for op in self.functions if ops is None or op in ops]
 
     @property
     def key(self) -> str:
