@@ -34,16 +34,21 @@ static uint32_t ror32(uint32_t x, unsigned n)
 
 static void pipo_cm3_ks(uint32_t *rk, const uint8_t *key, unsigned halves, unsigned rounds)
 {
-    for (unsigned i = 0; i <= rounds; i++) {
-        const uint8_t *k = key + 8u * (i % halves);
-        for (unsigned j = 0; j < 8; j++) {
-            rk[8u * i + j] = nibble_form((uint32_t)k[j] ^ (j == 0u ? i : 0u));
+    uint32_t nk[32];
+    for (unsigned b = 0; b < 8u * halves; b++) {
+        nk[b] = nibble_form(key[b]);
+    }
+    for (unsigned i = 0; i <= rounds; i++) {       /* the forms are linear: form(k ^ i) = form(k) ^ form(i) */
+        const uint32_t *k = nk + 8u * (i % halves);
+        rk[8u * i] = k[0] ^ nibble_form(i);
+        for (unsigned j = 1; j < 8; j++) {
+            rk[8u * i + j] = k[j];
         }
     }
     uint32_t *dk = rk + 8u * (rounds + 1u);
     for (unsigned q = 0; q < halves; q++) {
         for (unsigned j = 1; j < 8; j++) {
-            dk[7u * q + j - 1u] = ror32(nibble_form(key[8u * q + j]), 4u * PIPO_ROT[j]);
+            dk[7u * q + j - 1u] = ror32(nk[8u * q + j], 4u * PIPO_ROT[j]);
         }
     }
 }
