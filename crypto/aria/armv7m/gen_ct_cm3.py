@@ -4,6 +4,7 @@
 
     python3 crypto/aria/armv7m/gen_ct_cm3.py          # rewrites aria_ct_cm3.S beside this script
     python3 crypto/aria/armv7m/gen_ct_cm3.py --check  # exit 1 if aria_ct_cm3.S is out of date
+    python3 crypto/aria/armv7m/gen_ct_cm3.py --search 4000   # redo the schedule search (minutes)
 
 The S-box circuit is rv32-ct's (crypto/aria/aria_ct_circuit.py, shared with rv32/gen_ct.py: one
 tower-field GF(2^8) inversion for the four S-boxes, lane masks selecting the affine maps, Paar's XOR
@@ -12,6 +13,11 @@ factoring, list scheduling). What this generator adds for Thumb-2:
 * 14 registers (r0-r12, lr) instead of 26: the scheduled circuit is register-allocated with Belady's
   policy (evict the value whose next use is furthest; a value already in its stack slot is preferred,
   its eviction costs no store), spills in a stack frame. The numbers are in the generated header.
+* The operation order: aria_ct_circuit.schedule was tuned for 26 registers (60 spill loads and stores
+  a round here). --search hill-climbs over per-operation biases of that list scheduler, scoring each
+  order by the spills of the Belady allocation, and stores the best order in aria_ct_cm3_order.json
+  (a permutation of the circuit's operations; the generator checks that it respects every dependency).
+  Without that file the generator falls back to the unbiased schedule.
 * The lane masks are single nibbles (0xF << 8j) in this bitslice layout, so a masked AND is
   AND with a Thumb-2 modified immediate: no register and no load for the masks.
 * The SWAPMOVEs use the barrel shifter (EOR t, b, a, LSR #n; AND; EOR; EOR a, a, t, LSL #n) and the
@@ -24,11 +30,14 @@ factoring, list scheduling). What this generator adds for Thumb-2:
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 OUT_FILE = HERE / "aria_ct_cm3.S"
+ORDER_FILE = HERE / "aria_ct_cm3_order.json"   # the S-box operation order found by --search
 
 sys.path.insert(0, str(HERE.parent))
 from aria_ct_circuit import (M33, M55, TRANSPOSE, best_circuit, schedule, slice_layout)  # noqa: E402
@@ -142,6 +151,60 @@ class Allocator:
         return out
 
 
+def noisy_schedule(ops: list[tuple], outputs: list[int], inputs: set[int], noise: list[float]) -> list[int]:
+    """The list scheduler of aria_ct_circuit.schedule (prefer the ready operation that ends the most
+    lifetimes) with a per-operation bias: returns the order as indices into ops."""
+    uses: dict[int, int] = {}
+    for p in ops:
+        for v in set(p[2:]):
+            if isinstance(v, int):
+                uses[v] = uses.get(v, 0) + 1
+    keep = set(outputs)
+    done = set(inputs)
+    pending = list(range(len(ops)))
+    order = []
+    while pending:
+        ready = [i for i in pending if all(not isinstance(v, int) or v in done for v in ops[i][2:])]
+
+        def cost(i: int) -> tuple[float, int]:
+            p = ops[i]
+            freed = sum(1 for v in set(p[2:]) if isinstance(v, int) and uses[v] == 1 and v not in keep)
+            return (1 - freed + noise[i], i)
+        i = min(ready, key=cost)
+        pending.remove(i)
+        order.append(i)
+        done.add(ops[i][1])
+        for v in set(ops[i][2:]):
+            if isinstance(v, int):
+                uses[v] -= 1
+    return order
+
+
+def spill_cost(ops: list[tuple], order: list[int], outputs: list[int], in_regs: dict[int, str]) -> int:
+    al = Allocator([ops[i] for i in order], outputs, in_regs)
+    al.run()
+    return al.loads + al.stores
+
+
+def search_order(ops: list[tuple], outputs: list[int], in_regs: dict[int, str], iters: int) -> list[int]:
+    """Hill climbing over the scheduler's biases, scored by the spills of the Belady allocation
+    (seeded: the same iteration count gives the same order)."""
+    MASK_IMM.update({k: "0" for k in ("M1", "M2", "M3", "M4")})    # the text is not used here
+    rng = random.Random(2026)
+    noise = [0.5 * rng.random() for _ in ops]
+    best_order = noisy_schedule(ops, outputs, set(in_regs), noise)
+    best = spill_cost(ops, best_order, outputs, in_regs)
+    for _ in range(iters):
+        trial = list(noise)
+        for _ in range(rng.randint(1, 6)):
+            trial[rng.randrange(len(trial))] = 0.5 * rng.random()
+        order = noisy_schedule(ops, outputs, set(in_regs), trial)
+        c = spill_cost(ops, order, outputs, in_regs)
+        if c <= best:
+            best, best_order, noise = c, order, trial
+    return best_order
+
+
 MASK_IMM: dict[str, str] = {}        # mask name -> immediate text, set per round parity
 
 
@@ -169,14 +232,18 @@ def merge_code(pairs: list[tuple[str, str]], busy: set[str]) -> list[str]:
     return lines
 
 
-def sbox_stage(sched: list[tuple], outputs: list[int], slices, masks: dict[str, int]) -> tuple[list[str], dict]:
-    ins = [p[1] for p in sched if p[0] == "in"]
+def input_regs(prog: list[tuple], slices) -> dict[int, str]:
+    ins = [p[1] for p in prog if p[0] == "in"]
     in_regs = {}
     for idx, (b, r) in enumerate(slices):
         in_regs[ins[b]] = W[r] if idx % 2 == 0 else HI[r]
+    return in_regs
+
+
+def sbox_stage(ops: list[tuple], in_regs: dict[int, str], outputs: list[int], slices,
+               masks: dict[str, int]) -> tuple[list[str], dict]:
     MASK_IMM.clear()
     MASK_IMM.update({k: f"0x{v:08x}" for k, v in masks.items()})
-    ops = [p for p in sched if p[0] != "in"]
     al = Allocator(ops, outputs, in_regs)
     out_regs = al.run()
     by_bit = {b: out_regs[outputs[b]] for b in range(8)}
@@ -201,17 +268,32 @@ def is_modimm(v: int) -> bool:
     return False
 
 
-def generate() -> str:
+def generate(search: int = 0) -> str:
     nu, mu, X, prog, outputs = best_circuit()
-    sched = schedule(prog, outputs)
     slices, lanes = slice_layout()
+    in_regs = input_regs(prog, slices)
+    base = [p for p in prog if p[0] != "in"]
+    if search:
+        order = search_order(base, outputs, in_regs, search)
+        ORDER_FILE.write_text(json.dumps(order) + "\n")
+    elif ORDER_FILE.is_file():
+        order = json.loads(ORDER_FILE.read_text())
+    else:                                       # no search result: aria_ct_circuit's own schedule
+        sched = [p for p in schedule(prog, outputs) if p[0] != "in"]
+        order = [base.index(p) for p in sched]
+    assert sorted(order) == list(range(len(base))), "the stored order must cover every operation once"
+    ops = [base[i] for i in order]
+    done = set(in_regs)
+    for p in ops:                               # and respect the dependencies
+        assert all(not isinstance(v, int) or v in done for v in p[2:]), "order breaks a dependency"
+        done.add(p[1])
     pos_mask = [sum(1 << lanes[(w, j)] for w in range(4)) for j in range(4)]
     odd = {"M1": pos_mask[0], "M2": pos_mask[1], "M3": pos_mask[2], "M4": pos_mask[3]}
     even = {"M1": pos_mask[2], "M2": pos_mask[3], "M3": pos_mask[0], "M4": pos_mask[1]}
     for v in pos_mask:
         assert is_modimm(v), f"lane mask {v:#x} is not a Thumb-2 immediate"
-    body_odd, counts = sbox_stage(sched, outputs, slices, odd)
-    body_even, counts_even = sbox_stage(sched, outputs, slices, even)
+    body_odd, counts = sbox_stage(ops, in_regs, outputs, slices, odd)
+    body_even, counts_even = sbox_stage(ops, in_regs, outputs, slices, even)
     assert counts == counts_even
     nslots = counts["slots"]
     frame = SPILL_BASE + 4 * nslots
@@ -440,8 +522,12 @@ ARIA_ENTRY(aria256, decrypt, 16)
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if aria_ct_cm3.S differs from the output")
+    ap.add_argument("--search", type=int, default=0, metavar="N",
+                    help="re-run the schedule search for N iterations and store the order it finds")
     args = ap.parse_args()
-    text = generate()
+    if args.check and args.search:
+        ap.error("--check and --search exclude each other")
+    text = generate(args.search)
     if args.check:
         if not OUT_FILE.is_file() or OUT_FILE.read_text() != text:
             print(f"{OUT_FILE} is out of date: run {Path(__file__).name}", file=sys.stderr)
