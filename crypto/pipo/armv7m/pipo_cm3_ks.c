@@ -32,7 +32,7 @@ static uint32_t ror32(uint32_t x, unsigned n)
     return n == 0u ? x : (x >> n) | (x << (32u - n));
 }
 
-static void pipo_cm3_ks(uint32_t *rk, const uint8_t *key, unsigned halves, unsigned rounds)
+static inline void pipo_cm3_ks(uint32_t *rk, const uint8_t *key, unsigned halves, unsigned rounds)
 {
     uint32_t nk[32];
     for (unsigned b = 0; b < 8u * halves; b++) {
