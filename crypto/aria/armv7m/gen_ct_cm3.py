@@ -4,7 +4,7 @@
 
     python3 crypto/aria/armv7m/gen_ct_cm3.py          # rewrites aria_ct_cm3.S beside this script
     python3 crypto/aria/armv7m/gen_ct_cm3.py --check  # exit 1 if aria_ct_cm3.S is out of date
-    python3 crypto/aria/armv7m/gen_ct_cm3.py --search 4000   # redo the schedule search (minutes)
+    python3 crypto/aria/armv7m/gen_ct_cm3.py --search 10000  # redo the schedule search (~10 min)
 
 The S-box circuit is rv32-ct's (crypto/aria/aria_ct_circuit.py, shared with rv32/gen_ct.py: one
 tower-field GF(2^8) inversion for the four S-boxes, lane masks selecting the affine maps, Paar's XOR
