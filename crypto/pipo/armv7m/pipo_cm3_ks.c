@@ -34,21 +34,26 @@ static uint32_t ror32(uint32_t x, unsigned n)
 
 static inline void pipo_cm3_ks(uint32_t *rk, const uint8_t *key, unsigned halves, unsigned rounds)
 {
-    uint32_t nk[32];
-    for (unsigned b = 0; b < 8u * halves; b++) {
-        nk[b] = nibble_form(key[b]);
-    }
-    for (unsigned i = 0; i <= rounds; i++) {       /* the forms are linear: form(k ^ i) = form(k) ^ form(i) */
-        const uint32_t *k = nk + 8u * (i % halves);
-        rk[8u * i] = k[0] ^ nibble_form(i);
-        for (unsigned j = 1; j < 8; j++) {
-            rk[8u * i + j] = k[j];
-        }
-    }
     uint32_t *dk = rk + 8u * (rounds + 1u);
     for (unsigned q = 0; q < halves; q++) {
+        uint32_t k[8];
+        for (unsigned j = 0; j < 8; j++) {
+            k[j] = nibble_form(key[8u * q + j]);
+        }
+        /* round keys q, q + halves, ...: K[q] with i in row 0 (the form is linear) */
+        for (unsigned i = q; i <= rounds; i += halves) {
+            uint32_t *r = rk + 8u * i;
+            r[0] = k[0] ^ nibble_form(i);
+            r[1] = k[1];
+            r[2] = k[2];
+            r[3] = k[3];
+            r[4] = k[4];
+            r[5] = k[5];
+            r[6] = k[6];
+            r[7] = k[7];
+        }
         for (unsigned j = 1; j < 8; j++) {
-            dk[7u * q + j - 1u] = ror32(nk[8u * q + j], 4u * PIPO_ROT[j]);
+            dk[7u * q + j - 1u] = ror32(k[j], 4u * PIPO_ROT[j]);
         }
     }
 }
