@@ -24,7 +24,7 @@
  * - encrypt_blocks converts four blocks (eight words) to and from the nibble form with five
  *   SWAPMOVE stages over four pairs of words (barrel-shifted EOR operands: 4 instructions each, UXTH
  *   for the 16-bit one): 80 instructions each way; one block is spread with shifts and masks.
- * A round is 34 (S-layer) + 8 (key EOR, rotations folded) + 9 (two LDM) = 51 cycles, for one block
+ * A round is 34 (S-layer) + 8 (key EOR, rotations folded) + 10 (LDM of 5 and 3 words) = 52 cycles, for one block
  * or four.
  * No IT block, no bit-banding, no table: every address is public and no branch depends on data.
  *
