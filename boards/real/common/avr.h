@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/* AVR boards' shared definitions (included by their board.h after MCU_PC_BYTES). */
+#ifndef MCU_AVR_H
+#define MCU_AVR_H
+#include <avr/io.h>
+#include <avr/pgmspace.h>
+#include <stdint.h>
+
+#if MCU_PC_BYTES == 3
+#define MCU_RET_CYCLES 5        /* RET pops a 3-byte PC (ATmega2560 datasheet, instruction set summary) */
+#define MCU_ISR_CYCLES 33
+#else
+#define MCU_RET_CYCLES 4
+#define MCU_ISR_CYCLES 31
+#endif
+#define MCU_FLASH __attribute__((__progmem__))
+
+extern volatile uint16_t mcu_overflows;
+
+/* Cycles since Timer1 started, minus the overflow interrupts' own cycles. An overflow that happened
+ * while interrupts were off here is seen in TOV1 (TCNT1 then reads low) and counted. */
+static inline uint32_t mcu_cycles(void)
+{
+	uint8_t sreg = SREG;
+	__asm__ volatile("cli" ::: "memory");
+	uint16_t t = TCNT1;
+	uint16_t o = mcu_overflows;
+	if ((MCU_TIFR & (1 << TOV1)) && t < 0x8000u)
+		o++;
+	SREG = sreg;
+	__asm__ volatile("" ::: "memory");
+	return (((uint32_t)o << 16) | t) - (uint32_t)o * MCU_ISR_CYCLES;
+}
+#endif
