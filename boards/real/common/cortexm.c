@@ -28,10 +28,11 @@ void Default_Handler(void)
 	mcu_halt();
 }
 
-void __attribute__((noinline, noreturn)) mcu_halt(void)
+/* Park in WFI. The first instruction is a branch on its own so that the virtual board, which stops the
+ * run at mcu_halt, never has to translate (and refuse) the WFI. */
+void __attribute__((naked, noreturn)) mcu_halt(void)
 {
-	for (;;)
-		__asm__ volatile("wfi");
+	__asm__ volatile("b 1f\n1:\twfi\n\tb 1b");
 }
 
 /* DWT: trace enable in DEMCR, then CYCCNT from zero (ARMv7-M ARM C1.8). */

@@ -5,9 +5,9 @@
 #include <stdint.h>
 
 #define MCU_BOARD_NAME "hifive1-revb"
-/* `ret` (jalr x0, 0(ra)) predicted by the E31's return-address stack: 1 cycle issue plus the 2-cycle
- * fetch redirect of a taken control transfer (E31 manual §3.3; the rv32 board's e31_model charges the same). */
-#define MCU_RET_CYCLES 3
+/* `ret` (jalr x0, 0(ra)) correctly predicted by the E31's return-address stack: 1 cycle, no fetch
+ * redirect (E31 manual §3.3; the rv32 board's e31_model charges the same). */
+#define MCU_RET_CYCLES 1
 #define MCU_FLASH __attribute__((section(".mcu_flash")))
 
 /* mcycle, low 32 bits (the E31 counts every core clock, E31 manual §3.7). */
