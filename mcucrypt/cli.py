@@ -348,6 +348,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("new")
     s.add_argument("--threshold", type=float, default=1.0, help="percent slower that counts as a regression")
     s.set_defaults(func=cmd_compare)
+
+    from .silicon.cli import register as register_silicon   # firmware, ingest (real boards)
+    register_silicon(sub)
     return p
 
 

@@ -32,7 +32,7 @@ from ..boards.base import Arg, Buf, CallResult, Int
 from ..build import BuildError, INCLUDE_DIR, impl_define
 from ..catalog import Catalog, Implementation, Param, load_catalog
 from ..firmware import Firmware
-from ..kinds.base import Mismatch, driver_for
+from ..kinds.base import Mismatch, UsageError, driver_for
 from ..targets import ROOT, WARNINGS, get_target
 from .boards import REAL_DIR, RealBoard
 
@@ -40,7 +40,7 @@ DEFAULT_RUNS = 11          # timed runs per operation; the record is their media
 BUFFER_ALIGN = 8
 
 
-class ImageError(Exception):
+class ImageError(UsageError):
     """Bad selection or an image that cannot be built (the CLI prints it and exits 2)."""
 
 

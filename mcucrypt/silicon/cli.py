@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: MIT
+"""The `firmware` and `ingest` subcommands (registered by mcucrypt/cli.py through ``register``)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..targets import ROOT
+from .boards import REAL_BOARDS, get_board
+from .image import DEFAULT_RUNS, ImageError, default_out_dir, make_image
+
+
+def _board(name: str):
+    try:
+        return get_board(name)
+    except KeyError as e:
+        raise ImageError(e.args[0]) from None
+
+
+def cmd_firmware(opts: argparse.Namespace) -> int:
+    from .virtual import run_image, run_qemu
+    board = _board(opts.board)
+    out = Path(opts.out) if opts.out else default_out_dir(board.name)
+    built = make_image(board, opts.prim or [], opts.impl or [], out, runs=opts.runs,
+                       max_vectors=opts.max_vectors, qemu=opts.qemu or opts.run == "qemu", f_cpu=opts.f_cpu)
+    pl = built.plan
+    vectors = sum(c["vectors"] for c in pl.checks)
+    total = sum(c["total"] for c in pl.checks)
+    print(f"{board.name}: {len(pl.checks)} implementations, {vectors} of {total} official vectors embedded, "
+          f"{len(pl.ops)} bench operations x {pl.runs} runs", file=sys.stderr)
+    for path in (built.elf, built.bin, built.hex):
+        print(path)
+    if opts.run:
+        run = run_image(board, built.elf) if opts.run == "virtual" else run_qemu(board, built.elf)
+        sys.stdout.write(run.log)
+        if not run.finished:
+            print(f"mcucrypt: the image did not reach its summary line on {opts.run}", file=sys.stderr)
+            return 1
+        return 0 if '"summary":"pass"' in run.log else 1
+    return 0
+
+
+def cmd_ingest(opts: argparse.Namespace) -> int:
+    from .ingest import IngestError, ingest, write
+    try:
+        _board(opts.board)
+    except ImageError as e:
+        raise IngestError(str(e)) from None
+    doc, got = ingest(Path(opts.log), opts.board, opts.source)
+    out = Path(opts.out) if opts.out else ROOT / "results" / f"silicon-{opts.board}.json"
+    write(doc, out)
+    checks = len(got.checks)
+    failed = got.failed_checks
+    print(f"{opts.board} at {got.header.get('clock_hz')} Hz, {got.header.get('wait_states')} wait states: "
+          f"{checks - len(failed)}/{checks} vector checks passed, {len(got.records)} records"
+          + (f", {got.skipped} other lines skipped" if got.skipped else "") + f" -> {out}")
+    for c in failed:
+        print(f"  FAILED vectors: {c.get('prim')} {c.get('impl')} (call {c.get('failed_call')})")
+    bad = [r for r in got.records if r.get("error")]
+    for r in bad:
+        print(f"  {r['prim']} {r['impl']} {r['op']}: {r['error']}")
+    return 1 if failed or bad or got.summary.get("summary") != "pass" else 0
+
+
+def register(sub) -> None:
+    s = sub.add_parser("firmware", help="build a flashable benchmark image for a real board")
+    s.add_argument("--board", required=True, help=f"one of: {', '.join(REAL_BOARDS)}")
+    s.add_argument("--prim", action="append", help="primitive id (repeatable; default: every id)")
+    s.add_argument("--impl", action="append", help="implementation (repeatable; default: every one the board runs)")
+    s.add_argument("--out", help="output directory (default build/silicon/BOARD)")
+    s.add_argument("--runs", type=int, default=DEFAULT_RUNS, help="timed runs per operation (median reported)")
+    s.add_argument("--max-vectors", type=int, default=None,
+                   help="official vectors per implementation (default: as many as the board's data budget holds)")
+    s.add_argument("--f-cpu", type=int, default=None, help="AVR: the board's clock in Hz (default 16000000)")
+    s.add_argument("--qemu", action="store_true", help="link for the QEMU machine's memory (stm32vldiscovery: 8 KiB)")
+    s.add_argument("--run", choices=("virtual", "qemu"), help="also run the image and print its log")
+    s.set_defaults(func=cmd_firmware)
+
+    s = sub.add_parser("ingest", help="turn a benchmark image's serial log into a bench results file")
+    s.add_argument("log")
+    s.add_argument("--board", required=True)
+    s.add_argument("--out", help="results file (default results/silicon-BOARD.json)")
+    s.add_argument("--source", default="silicon", choices=("silicon", "qemu", "virtual"),
+                   help="where the log came from (recorded in the provenance)")
+    s.set_defaults(func=cmd_ingest)
