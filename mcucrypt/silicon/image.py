@@ -212,11 +212,7 @@ def generate_c(pl: Plan) -> str:
     lines.append("")
     for (ret, ctypes_), k in sigs.items():
         params = [Param(t, f"a{i}") for i, t in enumerate(ctypes_)]
-        decl = ", ".join(_param_decl(p, p.name) for p in params) or "void"
         lines.append(f"typedef {ret} (*sig{k}_t)({', '.join(ctypes_) or 'void'});")
-        body = " ".join(f"(void){p.name};" for p in params)
-        ret_stmt = "" if ret == "void" else f" return ({ret})0;"
-        lines.append(f"static __attribute__((noinline, used)) {ret} empty{k}({decl}) {{ {body}{ret_stmt} }}")
         loads = []
         for i, p in enumerate(params):
             if p.is_pointer:
@@ -243,7 +239,7 @@ def generate_c(pl: Plan) -> str:
     lines.append("MCU_FLASH const mcu_function mcu_functions[] = {")
     for sym, proto in functions.items():
         k = sigs[_signature(proto)]
-        lines.append(f"\t{{(const void *){sym}, (const void *)empty{k}, call{k}, timed{k}}},")
+        lines.append(f"\t{{(const void *){sym}, (const void *)mcu_empty, call{k}, timed{k}}},")
     lines.append("};")
 
     blob = bytearray()
@@ -252,6 +248,8 @@ def generate_c(pl: Plan) -> str:
     for c in pl.calls:
         first = len(arg_rows)
         place = 0
+        outs = [bytes(o) for o in c.result.outputs]
+        n_out = 0
         for a in c.args:
             if isinstance(a, Buf):
                 place = (place + BUFFER_ALIGN - 1) // BUFFER_ALIGN * BUFFER_ALIGN + a.misalign
@@ -265,10 +263,9 @@ def generate_c(pl: Plan) -> str:
                 kind = "ARG_IN"
                 if a.out:
                     kind = "ARG_OUT"
-                    outs = [bytes(o) for o in c.result.outputs]
-                    idx = sum(1 for b in c.args[: c.args.index(a)] if isinstance(b, Buf) and b.out)
                     expect = len(blob)
-                    blob += outs[idx]
+                    blob += outs[n_out]     # outputs come back in argument order
+                    n_out += 1
                 arg_rows.append(f"{{{lo}u, 0u, {expect}u, {a.length}u, {place}u, {kind}, {int(zero)}}}")
                 place += a.length
             else:

@@ -8,14 +8,16 @@
 
 #if MCU_PC_BYTES == 3
 #define MCU_RET_CYCLES 5        /* RET pops a 3-byte PC (ATmega2560 datasheet, instruction set summary) */
-#define MCU_ISR_CYCLES 33
 #else
 #define MCU_RET_CYCLES 4
-#define MCU_ISR_CYCLES 31
 #endif
+#define MCU_RET_INSN "ret"
+#define MCU_EMPTY_PROLOGUE ".type mcu_empty, @function\n"
 #define MCU_FLASH __attribute__((__progmem__))
 
 extern volatile uint16_t mcu_overflows;
+extern uint8_t mcu_isr_cycles;          /* measured by board_init (avr.c) */
+#define MCU_HEADER_EXTRA 1              /* the runner prints "isr_cycles" in the header line */
 
 /* Cycles since Timer1 started, minus the overflow interrupts' own cycles. An overflow that happened
  * while interrupts were off here is seen in TOV1 (TCNT1 then reads low) and counted. */
@@ -29,6 +31,6 @@ static inline uint32_t mcu_cycles(void)
 		o++;
 	SREG = sreg;
 	__asm__ volatile("" ::: "memory");
-	return (((uint32_t)o << 16) | t) - (uint32_t)o * MCU_ISR_CYCLES;
+	return (((uint32_t)o << 16) | t) - (uint32_t)o * mcu_isr_cycles;
 }
 #endif

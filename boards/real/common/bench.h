@@ -7,6 +7,7 @@
  *   MCU_RET_CYCLES        cycles of the return instruction on this core (the harness subtracts the timed
  *                         empty function entirely, but the virtual boards count the callee's return)
  *   MCU_FLASH             attribute putting constant data in flash (AVR: program memory)
+ *   MCU_RET_INSN          the return instruction, MCU_EMPTY_PROLOGUE the directives before a function label
  *   mcu_cycles()          static inline: the free-running cycle counter, 32 bits
  * and, in its .c files: board_init, board_putc, board_clock_hz, board_wait_states, mcu_flash_read and
  * the reset code that calls main. */
@@ -24,6 +25,7 @@ uint32_t board_clock_hz(void);          /* the core clock board_init achieved */
 uint8_t board_wait_states(void);        /* flash wait states set for that clock */
 void mcu_flash_read(void *dst, const void *flash_src, size_t n);  /* copy constant data into RAM */
 void mcu_halt(void);                    /* end of the run: the virtual boards stop here */
+void mcu_empty(void);                   /* a bare return (runner.c): the harness-overhead callee */
 int main(void);
 
 /* One argument of one recorded call. */

@@ -11,6 +11,8 @@
 /* `bx lr` / `pop {..., pc}`: 1 cycle plus the pipeline refill P (Cortex-M3 TRM Table 18-1; the armv7m
  * board's cm3_model charges P = 1 for a refill from a word-aligned 16-bit target, 2 otherwise). */
 #define MCU_RET_CYCLES 2
+#define MCU_RET_INSN "bx lr"
+#define MCU_EMPTY_PROLOGUE ".thumb\n.thumb_func\n.type mcu_empty, %function\n"
 #define MCU_FLASH __attribute__((section(".mcu_flash")))
 
 static inline uint32_t mcu_cycles(void)

@@ -8,6 +8,8 @@
 /* `ret` (jalr x0, 0(ra)) correctly predicted by the E31's return-address stack: 1 cycle, no fetch
  * redirect (E31 manual §3.3; the rv32 board's e31_model charges the same). */
 #define MCU_RET_CYCLES 1
+#define MCU_RET_INSN "ret"
+#define MCU_EMPTY_PROLOGUE ".type mcu_empty, @function\n"
 #define MCU_FLASH __attribute__((section(".mcu_flash")))
 
 /* mcycle, low 32 bits (the E31 counts every core clock, E31 manual §3.7). */
