@@ -122,9 +122,12 @@ def select(catalog: Catalog, board: RealBoard, prims: Sequence[str], impls: Sequ
     return out
 
 
-def _blob_bytes(calls: Sequence[Recorded]) -> int:
+def data_bytes(calls: Sequence[Recorded]) -> int:
+    """Flash the recorded calls take in the image: buffer contents and expected outputs in the blob, plus
+    one call record (8 bytes) and one argument record (16 bytes) per argument."""
     total = 0
     for c in calls:
+        total += 8 + 16 * len(c.args)
         for a in c.args:
             if isinstance(a, Buf):
                 total += len(a.data) + (a.length if a.out else 0)
@@ -133,18 +136,26 @@ def _blob_bytes(calls: Sequence[Recorded]) -> int:
 
 def plan(board: RealBoard, selections: Sequence[Selection], *, runs: int = DEFAULT_RUNS,
          max_vectors: int | None = None, data_budget: int | None = None) -> Plan:
-    """Record the vector checks and bench operations of every selection on the virtual board."""
-    from ..bench import BenchRecord  # noqa: F401  (the record's field names are the JSON lines')
+    """Record the bench operations, then the vector checks, of every selection on the virtual board.
+
+    The bench operations are always embedded; the official vectors fill what is left of the board's
+    data budget, shared equally between the selections, in file order, at least one per selection."""
     budget = board.data_budget if data_budget is None else data_budget
-    per_check = max(1, budget // max(1, len(selections)))
     pl = Plan(board, runs=runs)
+    recorded = []
     for sel in selections:
         impl = sel.impl
         driver = driver_for(impl.primitive.kind)
         fw = RecordingFirmware(impl, sel.prim_id, board.target)
+        ops = driver.bench(fw)
+        recorded.append((sel, driver, fw, ops, list(fw.calls)))
+        fw.calls.clear()
+    bench_bytes = sum(data_bytes(r[4]) for r in recorded)
+    per_check = max(0, budget - bench_bytes) // max(1, len(selections))
+    for sel, driver, fw, ops, bench_calls in recorded:
+        impl = sel.impl
         vectors = driver.vectors(impl.primitive, sel.prim_id)
         taken = 0
-        first = len(pl.calls)
         for v in vectors:
             if max_vectors is not None and taken >= max_vectors:
                 break
@@ -154,17 +165,15 @@ def plan(board: RealBoard, selections: Sequence[Selection], *, runs: int = DEFAU
             except Mismatch as e:
                 raise ImageError(f"{impl.name} of {sel.prim_id} fails an official vector on the virtual "
                                  f"board ({e}); no image carries a failing implementation") from None
-            if taken and _blob_bytes(fw.calls) > per_check:
+            if taken and data_bytes(fw.calls) > per_check:
                 del fw.calls[mark:]
                 break
             taken += 1
-        pl.calls += fw.calls
         check_index = len(pl.checks)
-        pl.checks.append({"prim": sel.prim_id, "impl": impl.name, "first": first, "ncalls": len(fw.calls),
-                          "vectors": taken, "total": len(vectors)})
-        fw.calls.clear()
-        ops = driver.bench(fw)
-        by_result = {id(c.result): n for n, c in enumerate(fw.calls)}
+        pl.checks.append({"prim": sel.prim_id, "impl": impl.name, "first": len(pl.calls),
+                          "ncalls": len(fw.calls), "vectors": taken, "total": len(vectors)})
+        pl.calls += fw.calls
+        by_result = {id(c.result): n for n, c in enumerate(bench_calls)}
         code_bytes = fw.code_bytes
         for op in ops:
             n = by_result.get(id(op.result))
@@ -176,7 +185,7 @@ def plan(board: RealBoard, selections: Sequence[Selection], *, runs: int = DEFAU
                      "isa": (impl.isa or "rv32imac") if board.target == "rv32" else None, "goal": None}
             pl.ops.append({"call": len(pl.calls) + n, "check": check_index, "bytes": op.bytes,
                            "json": json.dumps(fixed, separators=(",", ":"))[:-1] + ","})
-        pl.calls += fw.calls
+        pl.calls += bench_calls
     return pl
 
 
@@ -276,8 +285,13 @@ def generate_c(pl: Plan) -> str:
         check_ret = c.proto.ret != "void"
         call_rows.append(f"{{{fn_index[c.function]}u, {first}u, {len(c.args)}u, {int(check_ret)}, "
                          f"{c.result.return_value & 0xFFFFFFFF}u}}")
-    if len(arg_rows) > 0xFFFF or len(pl.calls) > 0xFFFF:
-        raise ImageError("too many recorded calls for one image: select fewer implementations")
+    # AVR: no object may exceed 32 KiB (16-bit ptrdiff_t), and the runner reads program memory with LPM,
+    # which reaches the first 64 KiB only
+    limit = 32767 if pl.board.target == "avr" else 0xFFFF * 16
+    if len(arg_rows) > 0xFFFF or len(pl.calls) > 0xFFFF or len(blob) > limit or 16 * len(arg_rows) > limit:
+        raise ImageError(f"the selection's recorded calls ({len(pl.calls)} calls, {len(blob)} bytes of data) "
+                         f"are too many for one {pl.board.name} image: choose fewer with --prim/--impl, "
+                         f"or fewer vectors with --max-vectors")
     lines.append("MCU_FLASH const mcu_arg mcu_args[] = {")
     lines += [f"\t{r}," for r in arg_rows]
     lines.append("};")
@@ -392,7 +406,16 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, f_cpu: int | None 
                     f"-L{REAL_DIR / 'common'}", "-lgcc"]
         if qemu and board.qemu_ram_kb:
             ldflags.append(f"-Wl,--defsym=MCU_RAM_KB={board.qemu_ram_kb}")
-    _run([t.cc, *base, *arch, *objects, *ldflags, "-o", str(elf)], f"linking the {board.name} image")
+    try:
+        _run([t.cc, *base, *arch, *objects, *ldflags, "-o", str(elf)], f"linking the {board.name} image")
+    except BuildError as e:
+        full = [ln for ln in str(e).splitlines() if "overflow" in ln or "left for the stack" in ln
+                or "will not fit" in ln]
+        if full:
+            raise ImageError(f"the selection ({len(by_key)} implementations, {len(pl.ops)} bench operations) "
+                             f"does not fit the {board.name}'s memory: choose fewer with --prim/--impl "
+                             f"(linker: {full[0].split(': ', 1)[-1].strip()})") from None
+        raise
     binf, hexf = elf.with_suffix(".bin"), elf.with_suffix(".hex")
     if board.target == "avr":
         _run([objcopy, "-O", "binary", "-R", ".eeprom", "-R", ".fuse", str(elf), str(binf)], "objcopy bin")
