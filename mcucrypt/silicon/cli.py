@@ -30,7 +30,7 @@ def cmd_firmware(opts: argparse.Namespace) -> int:
     print(f"{board.name}: {len(pl.checks)} implementations, {vectors} of {total} official vectors embedded, "
           f"{len(pl.ops)} bench operations x {pl.runs} runs", file=sys.stderr)
     for path in (built.elf, built.bin, built.hex):
-        print(path)
+        print(path, file=sys.stderr if opts.run else sys.stdout)   # with --run, stdout is the UART log
     if opts.run:
         run = run_image(board, built.elf) if opts.run == "virtual" else run_qemu(board, built.elf)
         sys.stdout.write(run.log)
