@@ -9,6 +9,7 @@
  * Usage: simavr_run MCU FREQUENCY_HZ IMAGE.elf MAX_CYCLES
  * stdout: the UART bytes; stderr: one line "cycles N". Exit: 0 the image ended (cli; sleep),
  * 3 simavr reported a crash, 4 MAX_CYCLES ran out, 2 bad usage or image. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +25,18 @@ static void on_uart(struct avr_irq_t *irq, uint32_t value, void *param)
 	putchar((int)(value & 0xff));
 }
 
+/* simavr's messages (the ELF loader's "Loaded ..." lines among them) go to stderr, errors only: stdout
+ * carries nothing but the UART. */
+static void on_log(struct avr_t *avr, const int level, const char *format, va_list ap)
+{
+	(void)avr;
+	if (level <= LOG_ERROR)
+		vfprintf(stderr, format, ap);
+}
+
 int main(int argc, char **argv)
 {
+	avr_global_logger_set(on_log);
 	if (argc != 5) {
 		fprintf(stderr, "usage: %s MCU FREQUENCY_HZ IMAGE.elf MAX_CYCLES\n", argv[0]);
 		return 2;
