@@ -8,7 +8,8 @@ hand-written assembly implementation per target, two official vectors each, thre
   operation's timing line is present (QEMU counts no cycles: the values are not compared);
 - run from reset on the project's own virtual boards (atmega128 and mega2560 on simavr): every vector
   check passes and every timing line agrees with the `mcucrypt bench` figure of the same record within
-  the harness overhead documented in docs/silicon.md (the record's own overhead_cycles);
+  the allowance documented in docs/silicon.md (the record's own harness overhead, on the E31 plus 0.5 %
+  for branch history), and repeated runs agree to the cycle;
 - mega2560 on simavr: never faster than the ATmega128 figure (its 3-byte PC only adds cycles).
 """
 from __future__ import annotations
@@ -74,6 +75,7 @@ def _check_log(log: str, board: str, outputs) -> list[dict]:
     assert [(r["prim"], r["impl"], r["op"]) for r in got.records] == _expected_ops(outputs)
     for r in got.records:
         assert isinstance(r["cycles"], int) and r["kat"] == "pass" and r["error"] is None
+        assert r["cycles_min"] <= r["cycles"] <= r["cycles_max"] and r["runs"] == 3
     return got.records
 
 
@@ -103,6 +105,12 @@ def _bench_figures(prim: str, impl: str, target: str) -> dict[str, int]:
     return {o.op: o.result.cycles for o in driver_for(i.primitive.kind).bench(fw)}
 
 
+def allowance(target: str, overhead: int, bench: int) -> float:
+    """docs/silicon.md: the record's measured harness overhead; on the E31 also 0.5 % for branch history
+    (its BHT is indexed by address, and the image links the implementation elsewhere than bench's ELF)."""
+    return overhead + (0.005 * bench if target == "rv32" else 0)
+
+
 @pytest.mark.parametrize("board", VIRTUAL_BOARDS)
 def test_virtual_board_runs_the_image_like_bench(board: str, images) -> None:
     outputs = images(board)
@@ -116,7 +124,8 @@ def test_virtual_board_runs_the_image_like_bench(board: str, images) -> None:
         if key not in figures:
             figures[key] = _bench_figures(*key, b.target)
         want = figures[key][r["op"]]
-        assert abs(r["cycles"] - want) <= r["overhead_cycles"], \
+        assert r["cycles_min"] == r["cycles_max"], f"{key} {r['op']}: a deterministic board gave a spread"
+        assert abs(r["cycles"] - want) <= allowance(b.target, r["overhead_cycles"], want), \
             f"{board} {key} {r['op']}: image {r['cycles']} vs bench {want} (harness overhead {r['overhead_cycles']})"
 
 

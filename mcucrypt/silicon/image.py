@@ -38,6 +38,7 @@ from .boards import REAL_DIR, RealBoard
 
 DEFAULT_RUNS = 11          # timed runs per operation; the record is their median
 BUFFER_ALIGN = 8
+MAX_ARGS = 12             # MCU_MAX_ARGS in boards/real/common/bench.h
 
 
 class ImageError(UsageError):
@@ -258,6 +259,9 @@ def generate_c(pl: Plan) -> str:
     arg_rows, call_rows = [], []
     arena = 0
     for c in pl.calls:
+        if len(c.args) > MAX_ARGS:
+            raise ImageError(f"{c.function} takes {len(c.args)} arguments; the image's runner passes at most "
+                             f"{MAX_ARGS} (MCU_MAX_ARGS in boards/real/common/bench.h)")
         first = len(arg_rows)
         place = 0
         outs = [bytes(o) for o in c.result.outputs]
