@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Benchmark: every selected (primitive id, implementation, target) measured on its virtual board.
 
 One job per (id, implementation, target): build, load, run the official vectors (the `kat` field), run
@@ -10,6 +11,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -26,6 +28,10 @@ from .targets import ROOT, TARGETS
 
 BOARD_TARGETS = ("rv32", "armv7m", "avr")
 CT_TRIALS_IN_BENCH = 4
+# Version of the results file (top level and every record). 1: files without the field; 2: adds
+# schema_version and earlier_runs (what a --merge kept from the file it merged into).
+SCHEMA_VERSION = 2
+DEFAULT_RESULTS = ROOT / "results" / "bench.json"
 
 
 @dataclass(frozen=True)
@@ -223,7 +229,65 @@ def provenance() -> dict:
     }
 
 
-def write_results(records: list[BenchRecord], path: Path) -> None:
+def results_path(prims: Iterable[str] = (), impls: Iterable[str] = (), targets: Iterable[str] = ()) -> Path:
+    """Where a run's results go when no file is named: the whole catalog to results/bench.json (what
+    `mcucrypt report` reads); a partial run (any --prim/--impl/--target) to a file of its own named after
+    the selection, so it never replaces the full results (`--merge` merges instead)."""
+    parts = [*prims, *impls, *targets]
+    if not parts:
+        return DEFAULT_RESULTS
+    slug = "-".join(re.sub(r"[^A-Za-z0-9_.-]+", "_", p) for p in parts)
+    if len(slug) > 80:
+        slug = slug[:60] + "-" + hashlib.sha256(slug.encode()).hexdigest()[:8]
+    return ROOT / "results" / f"bench-{slug}.json"
+
+
+def read_results(path: Path) -> dict:
+    """A results file, checked: an mcucrypt results document of a schema this code understands."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON ({e})") from None
+    if not isinstance(doc, dict) or "records" not in doc or "provenance" not in doc:
+        raise ValueError(f"{path}: not an mcucrypt results file (no records/provenance)")
+    version = doc.get("schema_version", 1)
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise ValueError(f"{path}: results schema {version!r} is newer than this mcucrypt reads "
+                         f"({SCHEMA_VERSION}): update mcucrypt")
+    return doc
+
+
+def write_results(records: list[BenchRecord], path: Path, *, merge: bool = False) -> int:
+    """Write ``records`` to ``path``; return how many records the file holds.
+
+    With ``merge``, an existing file keeps every record of the (prim, impl, target) jobs this run did not
+    measure; the jobs it did measure are replaced as a whole (so an operation that no longer exists does
+    not linger), in place, and new jobs are appended. The file's provenance is this run's; what was kept
+    from earlier runs is listed under ``earlier_runs``."""
+    new = [{"schema_version": SCHEMA_VERSION, **asdict(r)} for r in records]
+    doc: dict = {"schema_version": SCHEMA_VERSION, "provenance": provenance(), "records": new}
+    if merge and path.is_file():
+        old = read_results(path)
+        fresh: dict[tuple, list[dict]] = {}
+        for r in new:
+            fresh.setdefault((r["prim"], r["impl"], r["target"]), []).append(r)
+        measured = set(fresh)
+        merged: list[dict] = []
+        kept = 0
+        for r in old["records"]:
+            job = (r["prim"], r["impl"], r["target"])
+            if job in fresh:
+                merged += fresh.pop(job)     # the new records of a job take the place of its old ones
+            elif job not in measured:
+                merged.append(r)
+                kept += 1
+        merged += [r for recs in fresh.values() for r in recs]
+        earlier = list(old.get("earlier_runs", []))
+        if kept:
+            prov = old["provenance"]
+            earlier.append({"git_commit": prov.get("git_commit"), "date": prov.get("date"),
+                            "records_kept": kept})
+        doc["records"], doc["earlier_runs"] = merged, earlier
     path.parent.mkdir(parents=True, exist_ok=True)
-    doc = {"provenance": provenance(), "records": [asdict(r) for r in records]}
     path.write_text(json.dumps(doc, indent=1) + "\n")
+    return len(doc["records"])

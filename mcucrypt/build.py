@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Cross-compile one firmware image per (sources, target, flags), cached by content.
 
 The cache key hashes the compiler's identity, every flag, the board files, and the bytes of every source

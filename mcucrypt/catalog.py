@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The catalog: every primitive and implementation, read from crypto/<primitive>/META.yml.
 
 Adding an implementation means adding its sources and a few lines of META.yml; no harness code changes.
@@ -97,6 +98,12 @@ class Implementation:
     functions: dict[str, Prototype]
     defines: tuple[str, ...] = ()
     secret: dict[str, tuple[str, ...]] = field(default_factory=dict)   # op -> secret parameter names
+    own_params: dict[str, dict[str, Any]] = field(default_factory=dict)   # id -> overrides (e.g. rk_bytes)
+
+    def params(self, prim_id: str) -> dict[str, Any]:
+        """The instance parameters of ``prim_id`` as this implementation uses them (its own round-key size,
+        say, where its layout is smaller than the largest any implementation writes)."""
+        return {**self.primitive.instances[prim_id], **self.own_params.get(prim_id, {})}
 
     def secret_params(self, op: str) -> tuple[str, ...]:
         return self.secret.get(op, self.primitive.secret.get(op, ()))
@@ -245,12 +252,19 @@ def _load_primitive(meta_path: Path) -> Primitive:
         for i in ids:
             if i not in prim.instances:
                 raise CatalogError(f"{iw}: unknown primitive id {i!r}")
+        own_params = {k: dict(v) for k, v in (spec.get("params") or {}).items()}
+        for i, over in own_params.items():
+            if i not in ids:
+                raise CatalogError(f"{iw}: params for {i!r}, which it does not implement")
+            unknown = set(over) - set(prim.instances[i])
+            if unknown:
+                raise CatalogError(f"{iw}: params.{i} overrides unknown parameters {sorted(unknown)}")
         prim.implementations[name] = Implementation(
             name=name, primitive=prim, description=spec.get("description", ""), sources=sources,
             targets=targets, ids=ids, isa=spec.get("isa"), constant_time=bool(spec.get("constant_time", False)),
             secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)),
             functions=fns, defines=tuple(spec.get("defines", [])),
-            secret={op: tuple(n) for op, n in (spec.get("secret") or {}).items()})
+            secret={op: tuple(n) for op, n in (spec.get("secret") or {}).items()}, own_params=own_params)
     for g in prim.goals:
         impl = prim.implementations.get(g.impl)
         if impl is None or g.id not in impl.ids or g.target not in impl.targets:

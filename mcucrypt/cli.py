@@ -1,28 +1,44 @@
+# SPDX-License-Identifier: MIT
 """mcucrypt command line: a thin layer over the library (catalog, firmware, kinds, bench, ct, report).
 
 Every bad input ends with a one-line `mcucrypt: error: ...` and exit status 2, never a traceback.
+
+Subcommands that belong to another module register themselves: the module defines
+``register(subparsers)`` (adding its parser with ``set_defaults(func=...)``) and gets one line in
+``SUBCOMMAND_MODULES`` below. Help, completion and the one-line errors then cover it like the others.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
 import random
+import re
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from . import bench as bench_mod
 from . import ct as ct_mod
 from .boards import make_board
-from .boards.base import BoardError, BoardFault, Int
+from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, BoardError, BoardFault, Buf, Int
 from .build import BuildError
 from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
-from .kinds.base import Mismatch, UsageError, driver_for
+from .kinds.base import HEX_RULE, Mismatch, UsageError, driver_for, parse_hex
 from .targets import ROOT, TARGETS
 
 EXIT_USAGE = 2           # bad input: unknown name, wrong length, malformed hex, failed authentication
 EXIT_FIRMWARE_FAULT = 3  # the firmware faulted or ran away on its board
+
+# Modules (under mcucrypt/) that add subcommands through register(subparsers); one line each.
+SUBCOMMAND_MODULES: list[str] = [
+    "export",
+    "silicon.cli",      # firmware, ingest: benchmark images for real boards
+]
+
+CT_MIN_TRIALS = 4        # ct.check runs at least one trial per secret-draw pattern
 
 
 class CliError(Exception):
@@ -35,15 +51,86 @@ def _target(name: str) -> str:
     return name
 
 
+# Argument types: a value out of range is a one-line error (exit 2), never a traceback or a silent clamp.
+
+def _target_arg(name: str) -> str:
+    if name not in TARGETS:
+        raise argparse.ArgumentTypeError(f"unknown target {name!r} (known: {', '.join(TARGETS)})")
+    return name
+
+
+def _int_at_least(low: int, what: str = "") -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is below the minimum of {low}{what}")
+        return value
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
+def _u32_arg(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 0 <= value <= 0xFFFF_FFFF:
+        raise argparse.ArgumentTypeError(f"{value} is not a 32-bit unsigned value (0 .. 4294967295)")
+    return value
+
+
+def _percent_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a percentage >= 0")
+    return value
+
+
+def _catalog_names() -> tuple[list[str], list[str]]:
+    """Primitive ids and implementation names for help texts and completion ([] if the catalog is broken:
+    the command that needs it reports why)."""
+    try:
+        cat = load_catalog()
+    except CatalogError:
+        return [], []
+    return cat.all_ids(), sorted({i.name for p in cat.primitives.values() for i in p.implementations.values()})
+
+
+def version() -> str:
+    """The package version: pyproject.toml of the checkout this code is in, else the installed metadata."""
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    m = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(), re.M) if pyproject.is_file() else None
+    if m:
+        return m.group(1)
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+    try:
+        return dist_version("mcucrypt")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 # --------------------------------------------------------------------------------------------- list
 
 def cmd_list(opts: argparse.Namespace) -> int:
+    from .cores import CORES, DEFAULT_CORE, get_core
     cat = load_catalog()
     rows = []
+    only = get_core(CORES[opts.core].target, opts.core) if opts.core else None
     for prim in cat.primitives.values():
         for impl in prim.implementations.values():
+            if only is not None and only.why_not(impl):
+                continue
             for prim_id in impl.ids:
+                parts = {t: get_core(t).why_not(impl) for t in impl.targets}
                 rows.append({"prim": prim_id, "kind": prim.kind, "impl": impl.name,
+                             "cores": [c.name for c in CORES.values() if c.why_not(impl) is None],
+                             "real_part": {DEFAULT_CORE[t]: why or "runs" for t, why in parts.items()},
                              "targets": list(impl.targets), "isa": impl.isa,
                              "constant_time": impl.constant_time,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
@@ -56,57 +143,72 @@ def cmd_list(opts: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
     table = Table(title="mcucrypt implementations")
-    for col in ("prim", "impl", "targets", "isa", "constant time"):
+    for col in ("prim", "impl", "targets", "isa", "constant time", "real part"):
         table.add_column(col)
     for r in rows:
         ct_text = "yes" if r["constant_time"] else ("no (secret-indexed tables)"
                                                     if r["secret_dependent_addresses"] else "no")
-        table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text)
-    Console(width=max(Console().width, 110)).print(table)
+        notes = [why for why in r["real_part"].values() if why != "runs"]
+        table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text,
+                      "; ".join(notes) if notes else "yes")
+    Console(width=max(Console().width, 150)).print(table)
+    print(f"root: {_root_text()}")
     return 0
+
+
+def _root_text() -> str:
+    how = "from MCUCRYPT_ROOT" if os.environ.get("MCUCRYPT_ROOT") else "the checkout this mcucrypt runs from"
+    return f"{ROOT} ({how})"
 
 
 # ---------------------------------------------------------------------------------------------- run
 
-def fastest_verified(prim_id: str, target: str) -> Firmware:
-    """Among the implementations of ``prim_id`` for ``target``, the one with the fewest cycles in its
-    main operation that also passes the official vectors (verdicts are cached per image, so only the
-    first choice on a machine runs them). On the host, which has no cycle model, the first one."""
-    cat = load_catalog()
-    candidates = cat.implementations(prim_id, target)
-    if not candidates:
-        raise CliError(f"no implementation of {prim_id} runs on {target}")
-    if len(candidates) == 1 or target == "host":
-        return Firmware(candidates[0], prim_id, target)
-    best: tuple[int, Firmware] | None = None
-    for impl in candidates:
-        fw = Firmware(impl, prim_id, target)
-        if bench_mod.kat_status(fw) == "fail":
-            continue
-        ops = driver_for(impl.primitive.kind).bench(fw)
-        name = bench_mod.main_op((o.op, o.bytes) for o in ops)
-        main = next((o for o in ops if o.op == name), ops[0])
-        if best is None or main.result.cycles < best[0]:
-            best = (main.result.cycles, fw)
-    if best is None:
-        raise CliError(f"no implementation of {prim_id} on {target} passes its vectors")
-    return best[1]
+def fastest_verified(prim_id: str, target: str, core: str | None = None) -> Firmware:
+    """Among the implementations of ``prim_id`` for ``target`` that run on ``core`` (default: the
+    target's real part, mcucrypt/cores.py), the one with the fewest cycles in its main operation that
+    also passes the official vectors (mcucrypt/choose.py). On the host, which has no cycle model, the
+    first one."""
+    from .choose import ChoiceError, choose
+    from .cores import CoreError
+    try:
+        return choose(prim_id, target, core).firmware()
+    except (ChoiceError, CoreError) as e:
+        raise CliError(str(e)) from None
 
 
-def _firmware(prim_id: str, impl: str | None, target: str) -> Firmware:
-    """The named implementation, or the fastest verified one."""
+def _firmware(prim_id: str, impl: str | None, target: str, core: str | None = None) -> Firmware:
+    """The named implementation, or the fastest verified one that runs on the core."""
     if impl is None:
-        return fastest_verified(prim_id, target)
+        return fastest_verified(prim_id, target, core)
     return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target)
 
 
+RUN_INPUTS = ("key", "nonce", "ad", "input", "a", "b", "counter", "decrypt")
+
+
 def cmd_run(opts: argparse.Namespace) -> int:
+    from .cores import CoreError, get_core
     target = _target(opts.target)
     prim = load_catalog().by_id(opts.prim)
-    fw = _firmware(opts.prim, opts.impl, target)
-    output, res = driver_for(prim.kind).run(fw, opts)
+    driver = driver_for(prim.kind)
+    given = [n for n in RUN_INPUTS if getattr(opts, n) not in (None, False)]
+    extra = [n for n in given if n not in driver.run_options]
+    if extra:
+        takes = ", ".join(f"--{n}" for n in driver.run_options)
+        raise CliError(f"{opts.prim} ({prim.kind}) takes no --{extra[0]} (it takes {takes})")
+    if opts.counter is None:
+        opts.counter = 0
+    try:
+        core = get_core(target, opts.core)
+    except CoreError as e:
+        raise CliError(str(e)) from None
+    fw = _firmware(opts.prim, opts.impl, target, opts.core)
+    output, res = driver.run(fw, opts)
     doc = {"prim": opts.prim, "impl": fw.impl.name, "target": target, "output": output.hex(),
            "cycles": res.cycles, "instructions": res.instructions, "stack_bytes": res.stack_bytes}
+    doc["core"] = core.name
+    if core.why_not(fw.impl):
+        doc["not_on_core"] = core.why_not(fw.impl)
     if opts.json:
         print(json.dumps(doc))
     else:
@@ -117,23 +219,86 @@ def cmd_run(opts: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------------------------- call
 
+# C `int` (a plain integer argument, and the default return type) per target: avr-gcc's int is 16 bits.
+C_INT_BYTES = {"avr": 2, "rv32": 4, "armv7m": 4, "host": 4}
+# Typed scalars: name -> (bytes, signed). uint8_t .. uint64_t and int8_t .. int64_t of the target's C ABI.
+SCALAR_TYPES = {f"{s}{8 * n}": (n, s == "i") for s in "ui" for n in (1, 2, 4, 8)}
+BUF_MODES = ("in", "out", "inout")
+
+
+def _int_in_range(text: str, nbytes: int, signed: bool | None, what: str) -> int:
+    """``text`` as an integer of ``nbytes`` bytes (signed, unsigned, or either when ``signed`` is None),
+    in two's complement; out of range is an error, never a silent wrap."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise CliError(f"{what}: {text!r} is not an integer (decimal or 0x hex)") from None
+    bits = 8 * nbytes
+    low = -(1 << (bits - 1)) if signed in (True, None) else 0
+    high = (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
+    if not low <= value <= high:
+        raise CliError(f"{what}: {value} does not fit in {bits} bits ({low} .. {high})")
+    return value & ((1 << bits) - 1)
+
+
+def parse_call_arg(n: int, text: str, target: str) -> tuple[Arg, str | None]:
+    """One C argument of `mcucrypt call` and, for out/inout buffers, its mode (printed after the call)."""
+    what = f"argument {n} ({text!r})"
+    mode, sep, rest = text.partition(":")
+    if sep and mode in BUF_MODES:
+        if mode == "out":
+            size = _int_in_range(rest, 4, False, what)
+            return Buf(size=size, out=True), mode
+        data = parse_hex("buf", rest, label=what)
+        return Buf(data, out=mode == "inout"), (mode if mode == "inout" else None)
+    if sep and mode in SCALAR_TYPES:
+        size, signed = SCALAR_TYPES[mode]
+        return Int(_int_in_range(rest, size, signed, what), size), None
+    if sep:
+        raise CliError(f"{what}: unknown type {mode!r} (integers: {', '.join(SCALAR_TYPES)}; "
+                       f"buffers: {', '.join(BUF_MODES)})")
+    size = C_INT_BYTES[target]
+    if target == "avr":
+        what += " is a C int, 16 bits on avr (write u32:/u64: for wider types)"
+    return Int(_int_in_range(text, size, None, what), 0), None
+
+
 def cmd_call(opts: argparse.Namespace) -> int:
     target = _target(opts.target)
+    if opts.isa is not None and target != "rv32":
+        raise CliError(f"--isa applies to rv32 only, not {target} (its instruction set is fixed)")
+    parsed = [parse_call_arg(n, a, target) for n, a in enumerate(opts.args, 1)]
+    args = [a for a, _ in parsed]
+    ret = opts.ret
+    ret_size, ret_signed = (C_INT_BYTES[target], True) if ret in ("int", "void") else SCALAR_TYPES[ret]
     board = make_board(target)
     if target == "rv32":
         board.load(opts.elf, isa=opts.isa)  # type: ignore[call-arg]
     else:
         board.load(opts.elf)
-    args = []
-    for a in opts.args:
-        try:
-            args.append(Int(int(a, 0), 0))
-        except ValueError:
-            raise CliError(f"argument {a!r} is not an integer") from None
-    res = board.call(opts.symbol, args, max_instructions=opts.max_instructions)
-    doc = {"target": target, "symbol": opts.symbol, "cycles": res.cycles, "instructions": res.instructions,
-           "return_value": res.return_value, "stack_bytes": res.stack_bytes}
-    print(json.dumps(doc) if opts.json else "\n".join(f"{k:>12}: {v}" for k, v in doc.items()))
+    size_arg = 0 if ret in ("int", "void") else ret_size
+    if opts.warm:   # one identical training call: rv32 keeps its predictor's state, other boards keep none
+        if hasattr(board, "warm_predictor"):
+            board.warm_predictor = True  # type: ignore[attr-defined]
+        board.call(opts.symbol, args, max_instructions=opts.max_instructions, ret_size=size_arg)
+    res = board.call(opts.symbol, args, max_instructions=opts.max_instructions, ret_size=size_arg)
+    value: int | None = res.return_value & ((1 << (8 * ret_size)) - 1)
+    if ret_signed and value is not None and value >> (8 * ret_size - 1):
+        value -= 1 << (8 * ret_size)
+    if ret == "void":
+        value = None
+    doc: dict = {"target": target, "symbol": opts.symbol, "cycles": res.cycles, "instructions": res.instructions,
+                 "return_value": value, "stack_bytes": res.stack_bytes, "warm": opts.warm}
+    outs = iter(res.outputs)
+    buffers = [{"arg": n, "mode": mode, "hex": next(outs).hex()}
+               for n, (arg, mode) in enumerate(parsed, 1) if isinstance(arg, Buf) and arg.out]
+    if opts.json:
+        print(json.dumps({**doc, "buffers": buffers}))
+        return 0
+    for k, v in doc.items():
+        print(f"{k:>12}: {'(void)' if v is None else v}")
+    for b in buffers:
+        print(f"{'arg ' + str(b['arg']):>12}: {b['hex']} ({b['mode']})")
     return 0
 
 
@@ -164,14 +329,22 @@ def cmd_bench(opts: argparse.Namespace) -> int:
                     console.print(f"[red]{job.prim} {job.impl} {job.target}: {r.error}")
 
         records = bench_mod.run_bench(jobs, workers=opts.jobs, progress=advance)
-    out = Path(opts.json_file) if opts.json_file else ROOT / "results" / "bench.json"
-    bench_mod.write_results(records, out)
+    if opts.json_file:
+        out = Path(opts.json_file)
+    elif opts.merge:
+        out = bench_mod.DEFAULT_RESULTS
+    else:
+        out = bench_mod.results_path(opts.prim or (), opts.impl or (), opts.target or ())
+    try:
+        held = bench_mod.write_results(records, out, merge=opts.merge)
+    except ValueError as e:
+        raise CliError(f"--merge: {e}") from None
     print_bench_table(records)
     goals = [r for r in records if r.goal]
     for r in goals:
         print(f"goal {r.prim} {r.impl} {r.target}: {r.goal}")
     missed = bench_mod.goals_missed(records)
-    print(f"results: {out}")
+    print(f"results: {out}" + (f" ({len(records)} records merged, {held} in the file)" if opts.merge else ""))
     failed = [r for r in records if r.error or r.kat == "fail" or
               (r.constant_time_claimed and r.constant_time == "fail")]
     if goals:
@@ -261,103 +434,431 @@ def cmd_report(opts: argparse.Namespace) -> int:
 
 def cmd_compare(opts: argparse.Namespace) -> int:
     from . import report
-    for f in (opts.old, opts.new):
+    if (opts.impl is None) != (opts.against is None):
+        raise CliError("--impl and --against go together: compare FILE --impl A --against B")
+    if opts.new is None and opts.impl is None:
+        raise CliError("compare needs two results files, or one with --impl A --against B")
+    files = [opts.old] + ([opts.new] if opts.new else [])
+    for f in files:
         if not Path(f).is_file():
             raise CliError(f"no results file {f}")
+    thresholds = {"cycles": opts.threshold, "code_bytes": opts.code_threshold, "stack_bytes": opts.stack_threshold}
     try:
-        changes, gone, added = report.compare(Path(opts.old), Path(opts.new))
-    except (ValueError, KeyError, json.JSONDecodeError) as e:
+        if opts.impl is not None:
+            # B (the baseline) from the first file, A from the second file or the same one
+            res = report.compare(Path(opts.old), Path(opts.new or opts.old), old_impl=opts.against,
+                                 new_impl=opts.impl)
+            old_name, new_name = f"{opts.against} ({opts.old})", f"{opts.impl} ({opts.new or opts.old})"
+        else:
+            res = report.compare(Path(opts.old), Path(opts.new))
+            old_name, new_name = opts.old, opts.new
+    except (ValueError, KeyError) as e:
         raise CliError(str(e)) from None
-    regressions = [c for c in changes if c.ratio > 1 + opts.threshold / 100]
-    for c in sorted(changes, key=lambda c: c.key):
-        if c.old != c.new:
-            flag = "REGRESSION" if c in regressions else ("improved" if c.new < c.old else "slower")
-            print(f"{' '.join(c.key):60} {c.old:>10,} -> {c.new:>10,} ({(c.ratio - 1) * 100:+.1f}%) {flag}")
-    for k in gone:
-        print(f"{' '.join(k):60} only in {opts.old}")
-    for k in added:
-        print(f"{' '.join(k):60} only in {opts.new}")
-    same = sum(1 for c in changes if c.old == c.new)
-    print(f"{len(changes)} rows compared: {same} unchanged, {len(regressions)} regressions beyond "
-          f"{opts.threshold}%")
+    if not res.changes:
+        raise CliError(f"no rows in common between {old_name} and {new_name}")
+    print(f"old: {old_name}\nnew: {new_name}")
+    regressions = 0
+    for c in sorted(res.changes, key=lambda c: (c.key, report.COMPARED_METRICS.index(c.metric))):
+        if c.old == c.new:
+            continue
+        worse = c.ratio > 1 + thresholds[c.metric] / 100
+        regressions += worse
+        flag = "REGRESSION" if worse else ("better" if c.new < c.old else "worse, within threshold")
+        print(f"{' '.join(c.key):52} {report.METRIC_LABEL[c.metric]:>11} {c.old:>10,} -> {c.new:>10,} "
+              f"({(c.ratio - 1) * 100:+.1f}%) {flag}")
+    if not opts.common_only:     # one line per job (all but the op), not per row
+        for rows_only, name in ((res.only_old, old_name), (res.only_new, new_name)):
+            jobs: dict[tuple[str, ...], list[str]] = {}
+            for k in rows_only:
+                jobs.setdefault(k[:-1], []).append(k[-1])
+            for job, ops in jobs.items():
+                print(f"{' '.join(job):40} only in {name}: {', '.join(ops)}")
+    rows = len({c.key for c in res.changes if c.metric != "code_bytes"})
+    same = sum(1 for c in res.changes if c.old == c.new)
+    limits = ", ".join(f"{report.METRIC_LABEL[m]} > +{t:g}%" for m, t in thresholds.items())
+    print(f"{rows} rows compared ({len(res.changes)} figures): {same} figures unchanged, {regressions} "
+          f"regression{'' if regressions == 1 else 's'} ({limits})")
+    if opts.common_only and (res.only_old or res.only_new):
+        print(f"not listed (--common-only): {len(res.only_old)} rows only in {old_name}, "
+              f"{len(res.only_new)} only in {new_name}")
     return 1 if regressions else 0
+
+
+# ------------------------------------------------------------------------------------- completion
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            return dict(a.choices)
+    return {}
+
+
+def _words(parser: argparse.ArgumentParser) -> tuple[list[str], dict[str, str], str]:
+    """A subcommand's option strings, the completion words of each option that takes a value ('' for a
+    file name, '-' for free text) and of its positionals."""
+    prims, impls = _catalog_names()
+    options: list[str] = []
+    values: dict[str, str] = {}
+    positional = ""
+    for a in parser._actions:
+        if a.option_strings:
+            options += [o for o in a.option_strings if o.startswith("--")]
+            if a.nargs == 0:
+                continue
+            if a.choices:
+                words = " ".join(map(str, a.choices))
+            elif a.metavar == "PRIM":
+                words = " ".join(prims)
+            elif a.metavar in ("IMPL", "A", "B"):
+                words = " ".join(impls)
+            elif a.metavar in ("FILE", "DIR"):
+                words = ""
+            else:
+                words = "-"
+            for o in a.option_strings:
+                values[o] = words
+        elif not positional:
+            if a.choices:
+                positional = " ".join(map(str, a.choices))
+            elif a.metavar == "PRIM":
+                positional = " ".join(prims)
+    return options, values, positional
+
+
+def completion_script(shell: str) -> str:
+    """A bash completion function for this parser (zsh loads it through bashcompinit): subcommands,
+    options, option values with choices, primitive ids and implementation names, file names."""
+    parser = build_parser()
+    subs = _subparsers(parser)
+    cases, value_cases = [], []
+    for name, sp in subs.items():
+        options, values, positional = _words(sp)
+        cases.append(f'    {name}) opts="{" ".join(options + ["--help"])}"; pos="{positional}";;')
+        for opt, words in values.items():
+            value_cases.append(f'    "{name} {opt}") words="{words}";;')
+    script = f"""# mcucrypt completion ({shell}); generated by `mcucrypt completion {shell}` from this catalog
+_mcucrypt() {{
+  local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="${{COMP_WORDS[COMP_CWORD-1]}}" cmd="" i opts pos words
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    case "${{COMP_WORDS[i]}}" in -*) ;; *) cmd="${{COMP_WORDS[i]}}"; break;; esac
+  done
+  if [ -z "$cmd" ]; then
+    COMPREPLY=($(compgen -W "{' '.join(subs)} --help --version" -- "$cur")); return
+  fi
+  words="?"
+  case "$cmd $prev" in
+{chr(10).join(value_cases)}
+  esac
+  if [ "$words" = "-" ]; then COMPREPLY=(); return; fi
+  if [ "$words" != "?" ]; then
+    if [ -z "$words" ]; then COMPREPLY=($(compgen -f -- "$cur")); else COMPREPLY=($(compgen -W "$words" -- "$cur")); fi
+    return
+  fi
+  case "$cmd" in
+{chr(10).join(cases)}
+  esac
+  if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  elif [ -n "$pos" ]; then COMPREPLY=($(compgen -W "$pos" -- "$cur"))
+  else COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}}
+"""
+    if shell == "zsh":
+        return "autoload -U +X bashcompinit && bashcompinit\n" + script + "complete -o default -F _mcucrypt mcucrypt\n"
+    return script + "complete -o default -F _mcucrypt mcucrypt\n"
+
+
+def cmd_completion(opts: argparse.Namespace) -> int:
+    print(completion_script(opts.shell), end="")
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------- main
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="mcucrypt", description="Verified, measured cryptography for "
-                                "RV32 (SiFive E31), Cortex-M3 and AVR, on cycle-accurate virtual boards.")
-    sub = p.add_subparsers(dest="command", required=True)
+class _Formatter(argparse.HelpFormatter):
+    """Descriptions and epilogs: prose lines are wrapped, indented lines (examples, tables) kept as written."""
 
-    s = sub.add_parser("list", help="implementations in the catalog")
-    s.add_argument("--json", action="store_true")
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+        return "\n".join(line if line.startswith(" ") or not line else
+                         textwrap.fill(line, width, initial_indent=indent, subsequent_indent=indent)
+                         for line in text.splitlines())
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the CLI's error convention (one line, exit 2) and examples kept as written."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):  # type: ignore[override]
+        print(f"mcucrypt: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+
+def _examples(*lines: str) -> str:
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _core_names() -> list[str]:
+    from .cores import CORES
+    return list(CORES)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    prims, impls = _catalog_names()
+    prim_help = "primitive id: " + (", ".join(prims) if prims else "see `mcucrypt list`")
+    impl_help = "implementation name (see `mcucrypt list`): " + ", ".join(impls)
+    target_choices = list(TARGETS)
+    hex_help = "as hex (the rule above)"
+    p = _Parser(prog="mcucrypt", description="Verified, measured cryptography for "
+                "RV32 (SiFive E31), Cortex-M3 and AVR, on cycle-accurate virtual boards.",
+                epilog=_examples(
+                    "mcucrypt list",
+                    "mcucrypt run lea128 --target rv32 --key 0f1e2d3c4b5a69788796a5b4c3d2e1f0 "
+                    "--input 101112131415161718191a1b1c1d1e1f",
+                    "mcucrypt bench --prim lea128 --target avr",
+                    "mcucrypt ct mpmul256 --target armv7m --impl cm3-fast",
+                    "mcucrypt completion bash > ~/.local/share/bash-completion/completions/mcucrypt") +
+                "\n\nexit status: 0 success, 1 a check failed, 2 bad input, 3 firmware fault on its board."
+                f"\nroot: {_root_text()}")
+    p.add_argument("--version", action="version", version=f"mcucrypt {version()} (root: {ROOT})",
+                   help="print the version and the checkout whose catalog is used, then exit")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("list", help="implementations in the catalog",
+                       description="Every implementation in the catalog: primitive, targets, ISA, constant time; "
+                       "then the root whose catalog this is.",
+                       epilog=_examples("mcucrypt list", "mcucrypt list --json | jq '.[] | select(.prim==\"lea128\")'"))
+    s.add_argument("--json", action="store_true", help="one JSON object per implementation and id, for tools")
+    s.add_argument("--core", choices=_core_names(), help="only implementations that run on this core")
     s.set_defaults(func=cmd_list)
 
-    s = sub.add_parser("run", help="run one primitive once on a board")
-    s.add_argument("prim")
-    s.add_argument("--target", required=True)
-    s.add_argument("--impl")
-    for name in ("key", "nonce", "ad", "input", "a", "b"):
-        s.add_argument(f"--{name}", help=f"{name} as hex")
-    s.add_argument("--counter", type=int, default=0, help="stream ciphers: the first block counter")
-    s.add_argument("--decrypt", action="store_true")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("run", help="run one primitive once on a board",
+                       description="Run one primitive once on a board and print its output and cost. Each kind "
+                       "takes its own inputs: block ciphers --key --input [--decrypt]; AEAD --key --nonce [--ad] "
+                       "--input [--decrypt]; stream ciphers --key --nonce --input [--counter]; permutations "
+                       "--input; multiplication --a --b (big-endian integers). Other inputs are refused. "
+                       f"Hex inputs: {HEX_RULE} (0f1e... or 0x0F1E..., not \"0f 1e\").",
+                       epilog=_examples(
+                           "mcucrypt run lea128 --target avr --key 0f1e2d3c4b5a69788796a5b4c3d2e1f0 "
+                           "--input 101112131415161718191a1b1c1d1e1f --json",
+                           "mcucrypt run chacha20 --target rv32 --key "
+                           "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f "
+                           "--nonce 000000090000004a00000000 --counter 1 --input 00000000",
+                           "mcucrypt run mpmul256 --target armv7m --impl cm3-fast --a 0x1234 --b ffff"))
+    s.add_argument("prim", metavar="PRIM", help=prim_help)
+    s.add_argument("--target", required=True, type=_target_arg, choices=target_choices,
+                   help="the board to run on")
+    s.add_argument("--impl", metavar="IMPL", help=impl_help + " (default: the fastest that passes its vectors "
+                   "and runs on the core)")
+    s.add_argument("--core", choices=_core_names(), help="without --impl, choose among the implementations "
+                   "that run on this core (default: the target's real part: e31, cortex-m3, atmega128)")
+    for name, what in (("key", "the key"), ("nonce", "the nonce"), ("ad", "AEAD associated data (default empty)"),
+                       ("input", "plaintext, ciphertext (with tag, for AEAD decryption) or state"),
+                       ("a", "multiplication: first operand, a big-endian integer (odd digit count allowed)"),
+                       ("b", "multiplication: second operand")):
+        s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}")
+    s.add_argument("--counter", type=_u32_arg, default=None, metavar="N",
+                   help="stream ciphers: the first block counter, 0 .. 2**32-1 (default 0)")
+    s.add_argument("--decrypt", action="store_true", help="block ciphers and AEAD: decrypt instead of encrypt")
+    s.add_argument("--json", action="store_true", help="one JSON object instead of aligned text")
     s.set_defaults(func=cmd_run)
 
-    s = sub.add_parser("call", help="time any function of an ELF built for a board")
-    s.add_argument("--target", required=True)
-    s.add_argument("--isa", default=None, help="rv32 only: the ISA the firmware may use (default rv32imac)")
-    s.add_argument("--max-instructions", type=int, default=50_000_000)
-    s.add_argument("elf")
-    s.add_argument("symbol")
-    s.add_argument("args", nargs="*", help="integer arguments (decimal or 0x hex)")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("call", help="time any function of an ELF built for a board",
+                       description="Call SYMBOL of ELF on a board with the target's C ABI and print cycles, "
+                       "instructions, stack and the return value. ARG, in the C parameter order:\n"
+                       "  5, 0x10, -3      a C int: 32 bits on rv32/armv7m, 16 bits on avr (avr-gcc's int)\n"
+                       "  u8:N u16:N u32:N u64:N, i8:N .. i64:N\n"
+                       "                   uint8_t .. uint64_t, int8_t .. int64_t (out of range is an error)\n"
+                       "  in:HEX           pointer to a buffer holding these bytes\n"
+                       "  out:N            pointer to N zero bytes, printed after the call\n"
+                       "  inout:HEX        pointer to a buffer holding these bytes, printed after the call\n"
+                       "--buf SPEC is the same as SPEC in its place among the ARGs. Buffers lie in free RAM "
+                       f"between canaries, 4-byte aligned. Hex: {HEX_RULE}.",
+                       epilog=_examples(
+                           "riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -O2 -nostdlib "
+                           "-T boards/rv32/link.ld popcount.c -o popcount.elf",
+                           "mcucrypt call --target rv32 popcount.elf popcount 0xF0F0",
+                           "mcucrypt call --target avr fw.elf sum16 --buf in:0102030405 u16:5 --ret u16",
+                           "mcucrypt call --target armv7m fw.elf xor_into --buf inout:00ff00ff in:0f0f0f0f u32:4 "
+                           "--warm --json"))
+    s.add_argument("--target", required=True, type=_target_arg, choices=target_choices,
+                   help="the board whose linker script ELF was built with")
+    s.add_argument("--isa", default=None, metavar="ISA",
+                   help="rv32 only: the ISA the firmware may use, e.g. rv32imac (default), rv32i, "
+                   "rv32imac_zbb_zbkb, rv32imac_xmul64; an error on other targets")
+    s.add_argument("--max-instructions", type=_int_at_least(1), default=DEFAULT_MAX_INSTRUCTIONS, metavar="N",
+                   help="instruction budget before the call counts as a runaway (default: the board's own, "
+                   "which stops a runaway loop within 5 s)")
+    s.add_argument("--ret", default="int", choices=["int", "void", *SCALAR_TYPES],
+                   help="the C return type (default int: 16 bits on avr, 32 elsewhere; signed types print signed)")
+    s.add_argument("--warm", action="store_true",
+                   help="make one identical training call first (rv32: the branch predictor keeps what it "
+                   "learnt; the other boards keep no state between calls)")
+    s.add_argument("elf", metavar="ELF", help="firmware built for the target's board (boards/<target>/link.ld)")
+    s.add_argument("symbol", metavar="SYMBOL", help="the function to call")
+    s.add_argument("args", nargs="*", metavar="ARG", help="the arguments in C order (see above)")
+    s.add_argument("--buf", metavar="SPEC", action="append",
+                   help="a buffer argument in:HEX, out:N or inout:HEX, taken in its place among the ARGs")
+    s.add_argument("--json", action="store_true", help="one JSON object (buffers under 'buffers')")
     s.set_defaults(func=cmd_call)
 
-    s = sub.add_parser("bench", help="benchmark the catalog on the virtual boards")
-    s.add_argument("--target", action="append")
-    s.add_argument("--prim", action="append")
-    s.add_argument("--impl", action="append")
-    s.add_argument("--json", dest="json_file", metavar="FILE", help="results file (default results/bench.json)")
-    s.add_argument("--jobs", type=int, default=None, help="parallel processes (default: one per core)")
+    s = sub.add_parser("bench", help="benchmark the catalog on the virtual boards",
+                       description="Build, check (vectors, constant time) and time every selected implementation "
+                       "on its boards. The whole catalog writes results/bench.json; a partial run (any --prim, "
+                       "--impl or --target) writes a file of its own (results/bench-<selection>.json) unless "
+                       "--merge merges it into results/bench.json, or --json names the file.",
+                       epilog=_examples("mcucrypt bench", "mcucrypt bench --prim lea128 --target rv32 --target avr",
+                                        "mcucrypt bench --prim lea128 --impl rv32-fast --merge",
+                                        "mcucrypt bench --target avr --json /tmp/avr.json --jobs 1"))
+    s.add_argument("--target", action="append", type=_target_arg, choices=target_choices,
+                   help="a board to run on (repeatable; default rv32, armv7m and avr)")
+    s.add_argument("--prim", action="append", metavar="PRIM", help=prim_help + " (repeatable; default all)")
+    s.add_argument("--impl", action="append", metavar="IMPL", help=impl_help + " (repeatable; default all)")
+    s.add_argument("--json", dest="json_file", metavar="FILE",
+                   help="results file (default results/bench.json, or results/bench-<selection>.json for a "
+                   "partial run)")
+    s.add_argument("--merge", action="store_true",
+                   help="merge into the results file (default results/bench.json): the measured jobs' records "
+                   "replace theirs, every other record stays")
+    s.add_argument("--jobs", type=_int_at_least(1), default=None, metavar="N",
+                   help="parallel processes (default: one per core)")
     s.set_defaults(func=cmd_bench)
 
-    s = sub.add_parser("test", help="every implementation against its vectors on every target")
-    s.add_argument("--target", action="append")
-    s.add_argument("--prim", action="append")
-    s.add_argument("--impl", action="append")
-    s.add_argument("--random", type=int, default=20, help="random differential cases per implementation")
+    s = sub.add_parser("test", help="every implementation against its vectors on every target",
+                       description="Every selected implementation against its official vectors and the "
+                       "independent model on random inputs, and the constant-time checker where it claims "
+                       "constant time, on every target it supports.",
+                       epilog=_examples("mcucrypt test --prim lea128", "mcucrypt test --target avr --random 0"))
+    s.add_argument("--target", action="append", type=_target_arg, choices=target_choices,
+                   help="a target (repeatable; default all four)")
+    s.add_argument("--prim", action="append", metavar="PRIM", help=prim_help + " (repeatable; default all)")
+    s.add_argument("--impl", action="append", metavar="IMPL", help=impl_help + " (repeatable; default all)")
+    s.add_argument("--random", type=_int_at_least(0), default=20, metavar="N",
+                   help="random differential cases per implementation (default 20; 0: vectors only)")
     s.set_defaults(func=cmd_test)
 
-    s = sub.add_parser("ct", help="constant-time check of one implementation on its board")
-    s.add_argument("prim")
-    s.add_argument("--target", required=True)
-    s.add_argument("--impl")
-    s.add_argument("--trials", type=int, default=8)
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("ct", help="constant-time check of one implementation on its board",
+                       description="Run the implementation's calls with different secrets and the same public "
+                       "inputs on its board and compare what the board saw: executed addresses, data addresses, "
+                       "variable-latency instructions. FAIL names the instruction.",
+                       epilog=_examples("mcucrypt ct mpmul256 --target armv7m --impl cm3-umull",
+                                        "mcucrypt ct lea128 --target avr --impl ref --trials 32 --json"))
+    s.add_argument("prim", metavar="PRIM", help=prim_help)
+    s.add_argument("--target", required=True, type=_target_arg, choices=target_choices,
+                   help="the board (rv32, armv7m or avr; the host has no trace)")
+    s.add_argument("--impl", metavar="IMPL", help=impl_help + " (default: the fastest that passes its vectors)")
+    s.add_argument("--trials", type=_int_at_least(CT_MIN_TRIALS, ": one per secret-draw pattern"), default=8,
+                   metavar="N", help=f"secret draws (default 8, at least {CT_MIN_TRIALS})")
+    s.add_argument("--json", action="store_true", help="the report as JSON")
     s.set_defaults(func=cmd_ct)
 
-    s = sub.add_parser("report", help="tables, plots and provenance from a results file")
-    s.add_argument("--results", default=str(ROOT / "results" / "bench.json"))
-    s.add_argument("--out", default=str(ROOT / "results"))
+    s = sub.add_parser("report", help="tables, plots and provenance from a results file",
+                       description="Write report.md, a self-contained report.html and the plots (PNG) from a "
+                       "results file: the papers' tables with our figures beside theirs, goals, the cross-target "
+                       "table, every measurement and the provenance.",
+                       epilog=_examples("mcucrypt report", "mcucrypt report --results /tmp/avr.json --out /tmp/r"))
+    s.add_argument("--results", default=str(ROOT / "results" / "bench.json"), metavar="FILE",
+                   help="results file (default results/bench.json)")
+    s.add_argument("--out", default=str(ROOT / "results"), metavar="DIR", help="output folder (default results/)")
     s.set_defaults(func=cmd_report)
 
-    s = sub.add_parser("compare", help="per-row cycle changes between two results files")
-    s.add_argument("old")
-    s.add_argument("new")
-    s.add_argument("--threshold", type=float, default=1.0, help="percent slower that counts as a regression")
+    s = sub.add_parser("compare", help="per-row changes in cycles, code and stack between results",
+                       description="Compare cycles, code bytes and stack bytes row by row (prim, impl, target, "
+                       "op) between two results files, or two implementations (--impl A --against B, A measured "
+                       "against the baseline B) in one file or two. Exit status 1 when a figure grew beyond its "
+                       "threshold.",
+                       epilog=_examples("mcucrypt compare results/bench.json /tmp/new.json --common-only",
+                                        "mcucrypt compare OLD.json NEW.json --threshold 2 --code-threshold 1",
+                                        "mcucrypt compare results/bench.json --impl rv32-fast --against ref"))
+    s.add_argument("old", metavar="OLD", help="the baseline results file")
+    s.add_argument("new", metavar="NEW", nargs="?",
+                   help="the new results file (default: OLD itself, with --impl/--against)")
+    s.add_argument("--impl", metavar="A", help="compare implementation A (from NEW, or OLD) ...")
+    s.add_argument("--against", metavar="B", help="... against implementation B (from OLD), by (prim, target, op)")
+    s.add_argument("--threshold", type=_percent_arg, default=1.0, metavar="PCT",
+                   help="percent more cycles that counts as a regression (default 1)")
+    s.add_argument("--code-threshold", type=_percent_arg, default=0.0, metavar="PCT",
+                   help="percent more code bytes that counts as a regression (default 0: any growth)")
+    s.add_argument("--stack-threshold", type=_percent_arg, default=0.0, metavar="PCT",
+                   help="percent more stack bytes that counts as a regression (default 0: any growth)")
+    s.add_argument("--common-only", action="store_true",
+                   help="list only rows present on both sides (the others are counted, not listed)")
     s.set_defaults(func=cmd_compare)
 
-    from .silicon.cli import register as register_silicon   # firmware, ingest (real boards)
-    register_silicon(sub)
+    s = sub.add_parser("completion", help="print a shell completion script",
+                       description="Print a completion script for bash or zsh (subcommands, options, targets, "
+                       "primitive ids and implementation names of this catalog).",
+                       epilog=_examples("mcucrypt completion bash > ~/.local/share/bash-completion/completions/mcucrypt",
+                                        "source <(mcucrypt completion zsh)   # in ~/.zshrc"))
+    s.add_argument("shell", choices=["bash", "zsh"], help="the shell")
+    s.set_defaults(func=cmd_completion)
+
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(f"mcucrypt.{name}").register(sub)
     return p
+
+
+def _buf_in_place(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`call`: each `--buf SPEC` becomes SPEC in its place among the positional ARGs, so buffers and
+    integers keep their C order whichever way they are written (argparse alone would collect them apart)."""
+    command = next((n for n, a in enumerate(argv) if not a.startswith("-")), None)
+    if command is None or argv[command] != "call":
+        return argv
+    call = _subparsers(parser)["call"]
+    takes_value = {o for a in call._actions if a.option_strings and a.nargs != 0 for o in a.option_strings}
+    out, positionals, i = argv[:command + 1], 0, command + 1
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            out += argv[i:]
+            break
+        name, eq, value = tok.partition("=")
+        if name == "--buf":
+            if not eq:
+                if i + 1 >= len(argv):
+                    call.error("argument --buf: expected one argument")
+                value, i = argv[i + 1], i + 1
+            if positionals < 2:
+                call.error("--buf goes after ELF and SYMBOL, in its place among the arguments")
+            out.append(value)
+            positionals += 1
+        elif tok.startswith("-") and not re.fullmatch(r"-\d.*", tok):
+            out.append(tok)
+            if tok in takes_value and i + 1 < len(argv):
+                out.append(argv[i + 1])
+                i += 1
+        else:
+            out.append(tok)
+            positionals += 1
+        i += 1
+    return out
+
+
+def _other_checkout_note() -> None:
+    """Say so when the working directory is inside another mcucrypt checkout than the one in use."""
+    if os.environ.get("MCUCRYPT_ROOT"):
+        return
+    here = Path.cwd().resolve()
+    for d in (here, *here.parents):
+        if (d / "crypto").is_dir() and (d / "mcucrypt" / "cli.py").is_file():
+            if d != ROOT:
+                print(f"mcucrypt: note: using the catalog of {ROOT}, not of the checkout you are in ({d}): "
+                      f"run {d}/.venv/bin/mcucrypt, or set MCUCRYPT_ROOT", file=sys.stderr)
+            return
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    opts = parser.parse_args(argv)
+    opts = parser.parse_args(_buf_in_place(parser, list(sys.argv[1:] if argv is None else argv)))
     try:
+        if not (ROOT / "crypto").is_dir():
+            raise CliError(f"{ROOT} is not an mcucrypt checkout (no crypto/ folder)"
+                           + (": check MCUCRYPT_ROOT" if os.environ.get("MCUCRYPT_ROOT") else ""))
+        if opts.command != "completion":
+            _other_checkout_note()
         return opts.func(opts)
     except BoardFault as e:
         print(f"mcucrypt: firmware fault: {e}", file=sys.stderr)

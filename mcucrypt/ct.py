@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The constant-time checker: runs an implementation on its target board with different secrets and
 the same public inputs, and compares, call by call, the cycle count, the sequence of executed
 instruction addresses and the sequence of data addresses.

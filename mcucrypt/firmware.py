@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One implementation of one primitive id, built for one target and loaded on that target's board.
 
 Kind drivers (mcucrypt/kinds) talk to implementations only through ``Firmware.call(op, named args)``:
@@ -28,7 +29,7 @@ class Firmware:
         self.impl = impl
         self.prim_id = prim_id
         self.target = target
-        self.params = impl.primitive.instances[prim_id]
+        self.params = impl.params(prim_id)
         self.image: Image = build(
             target, impl.sources, name=f"{prim_id}-{impl.name}", impl=impl.name,
             isa=impl.isa if target == "rv32" else None, defines=impl.defines,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Differential fuzzer: random inputs (random lengths for AEAD, random sizes for multiplication, as each
 kind driver draws them) across every implementation of every primitive on every target, each compared
 with the independent model (so with each other too), until a time budget runs out.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Test-vector files: blank-line separated records of `Name = value` lines, '#' comments.
 
 This is the NIST LWC KAT layout (Count/Key/Nonce/PT/AD/CT) and the one our own vector files use for the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reports from a bench results file: the papers' tables rebuilt with our figures beside the published
 ones, a cross-target table, plots, and the provenance of every figure.
 
@@ -12,12 +13,13 @@ import html
 import io
 import json
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from .bench import main_op
+from .bench import main_op, read_results
 from .catalog import load_catalog
 
 METRIC_FIELD = {"cycles": "cycles", "cycles_per_byte": "cycles_per_byte", "code_bytes": "code_bytes",
@@ -49,16 +51,22 @@ class Table:
         return "\n".join(out) + "\n"
 
     def html(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in self.rows)
-        note = f"<p class='note'>{html.escape(self.note)}</p>" if self.note else ""
-        return f"<h3>{html.escape(self.title)}</h3>{note}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        head = "".join(f"<th>{inline_html(h)}</th>" for h in self.header)
+        body = "".join("<tr>" + "".join(f"<td>{inline_html(c)}</td>" for c in r) + "</tr>" for r in self.rows)
+        note = f"<p class='note'>{inline_html(self.note)}</p>" if self.note else ""
+        return f"<h3>{inline_html(self.title)}</h3>{note}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def inline_html(text: str) -> str:
+    """Escaped text with markdown's inline `code` rendered as <code> (the report's only markdown markup)."""
+    parts = str(text).split("`")
+    if len(parts) % 2 == 0:          # an unpaired backtick is a character, not markup
+        return html.escape(str(text))
+    return "".join(f"<code>{html.escape(p)}</code>" if n % 2 else html.escape(p) for n, p in enumerate(parts))
 
 
 def load_results(path: Path) -> tuple[dict, list[dict]]:
-    doc = json.loads(Path(path).read_text())
-    if "records" not in doc or "provenance" not in doc:
-        raise ValueError(f"{path}: not an mcucrypt results file (no records/provenance)")
+    doc = read_results(path)
     return doc["provenance"], doc["records"]
 
 
@@ -125,13 +133,32 @@ def cross_target_table(records: list[dict]) -> Table:
         best = min(mains, key=lambda m: m["cycles"])
         ct = [m for m in mains if m["constant_time"] == "pass"]
         best_ct = min(ct, key=lambda m: m["cycles"]) if ct else None
+        why = _not_on_part(prim, best["impl"], target)
+        on_part = [m for m in mains if not _not_on_part(prim, m["impl"], target)]
+        best_part = min(on_part, key=lambda m: m["cycles"]) if on_part else None
+        part = "yes" if not why else (f"{why}; there: {best_part['impl']}: {_fmt(best_part['cycles'])}"
+                                      if best_part else why)
         rows.append([prim, target, best["impl"], best["op"], _fmt(best["cycles"]), _fmt(best["cycles_per_byte"]),
                      _fmt(best["code_bytes"]), _fmt(best["stack_bytes"]), best["constant_time"],
-                     f"{best_ct['impl']}: {_fmt(best_ct['cycles'])}" if best_ct else "none"])
+                     f"{best_ct['impl']}: {_fmt(best_ct['cycles'])}" if best_ct else "none", part])
     return Table("Cross-target: the best verified implementation of every primitive on every target",
                  ["primitive", "target", "implementation", "operation", "cycles", "cycles/byte", "code bytes",
-                  "stack bytes", "constant time", "best constant-time (cycles)"], rows,
-                 "Verified: passes the official vectors. Constant time: the checker's verdict on the board.")
+                  "stack bytes", "constant time", "best constant-time (cycles)", "on the real part"], rows,
+                 "Verified: passes the official vectors. Constant time: the checker's verdict on the board. "
+                 "Real part: the target's default core (E31, Cortex-M3, ATmega128; mcucrypt/cores.py); where "
+                 "the fastest needs more, the fastest that runs there.")
+
+
+def _not_on_part(prim: str, impl: str, target: str) -> str | None:
+    """Why ``impl`` does not run on the target's real part (None: it does, or it is not in the catalog)."""
+    from .catalog import CatalogError, load_catalog
+    from .cores import DEFAULT_CORE, default_core
+    if target not in DEFAULT_CORE:
+        return None
+    try:
+        return default_core(target).why_not(load_catalog().implementation(prim, impl))
+    except CatalogError:
+        return None
 
 
 def goals_table(records: list[dict]) -> Table | None:
@@ -157,6 +184,23 @@ def all_records_table(records: list[dict]) -> Table:
 
 
 # ---------------------------------------------------------------------------------------------- plots
+#
+# Plot rules (checked by tests/test_report.py on every figure): no two text boxes overlap; every line
+# series has its own colour-and-marker pair and is labelled directly at its end, outside the data; bars
+# stand on linear axes from zero with their values written beside them; legends (where any) sit outside
+# the axes. Sizes are for a 1400-px browser window: figures about 1000 px wide, text 8 pt or more.
+
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<")
+FIG_WIDTH = 9.0          # inches; at the report's 110 dpi about 1000 px
+LABEL_PT = 8             # the smallest text in a figure
+
+
+def series_style(n: int) -> tuple[str, str]:
+    """The n-th series' (colour, marker): unique for the first 100 series, and neighbours differ in both."""
+    return COLOURS[n % len(COLOURS)], MARKERS[(n + n // len(COLOURS)) % len(MARKERS)]
+
 
 def _png(fig: Any) -> bytes:
     buf = io.BytesIO()
@@ -164,64 +208,165 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
-def plots(records: list[dict]) -> dict[str, tuple[str, bytes]]:
-    """name -> (caption, PNG bytes)."""
+def _thousands() -> Any:
+    from matplotlib.ticker import FuncFormatter
+    return FuncFormatter(lambda v, _: f"{v:,.0f}")
+
+
+def _label_ends(ax: Any, ends: list[tuple[float, float, str, str]]) -> None:
+    """Direct labels for line series: each (x, y, text, colour) at the right of the axes, outside the
+    data, at its line's height where room allows; labels too close are spread apart (at least one line of
+    text between baselines) and joined to their line's end by a thin leader."""
+    if not ends:
+        return
+    fig = ax.figure
+    ax.get_xlim(), ax.get_ylim()          # settle autoscaling before reading positions from the transforms
+    height_in = ax.get_position().height * fig.get_figheight()
+    gap = LABEL_PT * 1.6 / 72 / height_in                      # one text line and a little, in axes fraction
+    to_axes = ax.transAxes.inverted()
+    placed = sorted(((to_axes.transform(ax.transData.transform((x, y)))[1], x, y, text, colour)
+                     for x, y, text, colour in ends), key=lambda e: e[0])
+    ys = [e[0] for e in placed]
+    for k in range(1, len(ys)):                                 # push up what sits too close
+        ys[k] = max(ys[k], ys[k - 1] + gap)
+    overflow = ys[-1] - max(1.0, placed[-1][0])
+    if overflow > 0:                                            # then slide the stack down, keeping the gaps
+        ys = [y - overflow for y in ys]
+        for k in range(len(ys) - 2, -1, -1):
+            ys[k] = min(ys[k], ys[k + 1] - gap)
+    for (_, x, y, text, colour), ly in zip(placed, ys):
+        ax.annotate(text, xy=(x, y), xycoords="data", xytext=(1.03, ly), textcoords="axes fraction",
+                    fontsize=LABEL_PT, color=colour, va="center", ha="left",
+                    arrowprops={"arrowstyle": "-", "color": colour, "lw": 0.6, "alpha": 0.6,
+                                "shrinkA": 1, "shrinkB": 3})
+
+
+def _bars(ax: Any, labels: list[str], values: list[float], colours: list[str], unit: str) -> None:
+    """Horizontal bars on a linear axis from zero, each with its value written beside it."""
+    ys = list(range(len(labels)))
+    ax.barh(ys, values, color=colours, height=0.7)
+    ax.set_yticks(ys, labels, fontsize=LABEL_PT)
+    top = max(values, default=1) or 1
+    ax.set_xlim(0, top * 1.22)
+    ax.set_ylim(len(ys) - 0.5, -0.5)
+    for y, v in zip(ys, values):
+        text = f"{v:,}" if isinstance(v, int) else (f"{v:,.2f}" if v < 100 else f"{v:,.0f}")
+        ax.text(v + top * 0.01, y, text, va="center", ha="left", fontsize=LABEL_PT)
+    ax.set_xlabel(unit, fontsize=9)
+    ax.xaxis.set_major_formatter(_thousands())
+    ax.tick_params(axis="x", labelsize=LABEL_PT)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.set_axisbelow(True)
+
+
+def _family(prim: str) -> str:
+    """'aria192' -> 'aria', 'pipo64_128' -> 'pipo': one colour per cipher family."""
+    m = re.match(r"[a-z]+", prim)
+    return m.group(0) if m else prim
+
+
+def figures(records: list[dict]) -> dict[str, tuple[str, Any]]:
+    """name -> (caption, matplotlib Figure) for the records; the caller closes the figures."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    out: dict[str, tuple[str, bytes]] = {}
+    out: dict[str, tuple[str, Any]] = {}
     ok = [r for r in records if not r.get("error")]
 
     mul = [r for r in ok if r["prim"].startswith("mpmul") and r["op"] == "mul"]
     if mul:
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        series: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-        for r in mul:
-            series[(r["target"], r["impl"])].append((int(r["prim"].removeprefix("mpmul")), r["cycles"]))
-        for (target, impl), pts in sorted(series.items()):
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"{impl} ({target})")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("operand size (bits)")
-        ax.set_ylabel("cycles")
-        ax.set_title("Multi-precision multiplication")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7, ncol=2)
-        out["mpmul.png"] = ("Multiplication cycles against operand size (log-log), every implementation", _png(fig))
-        plt.close(fig)
+        targets = [t for t in ("rv32", "armv7m", "avr") if any(r["target"] == t for r in mul)]
+        impls = sorted({r["impl"] for r in mul})
+        style = {impl: series_style(n) for n, impl in enumerate(impls)}
+        fig, axes = plt.subplots(len(targets), 1, figsize=(FIG_WIDTH, 3.4 * len(targets)), squeeze=False)
+        fig.subplots_adjust(right=0.8, hspace=0.55)      # first: the direct labels are placed for this layout
+        for ax, target in zip(axes[:, 0], targets):
+            series: dict[str, list[tuple[int, int]]] = defaultdict(list)
+            for r in mul:
+                if r["target"] == target:
+                    series[r["impl"]].append((int(r["prim"].removeprefix("mpmul")), r["cycles"]))
+            ends = []
+            for impl, pts in sorted(series.items()):
+                pts.sort()
+                colour, marker = style[impl]
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colour, marker=marker, markersize=5,
+                        linewidth=1.4, label=impl)
+                ends.append((pts[-1][0], pts[-1][1], impl, colour))
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            sizes = sorted({int(r["prim"].removeprefix("mpmul")) for r in mul})
+            ax.set_xticks(sizes, [str(b) for b in sizes], fontsize=LABEL_PT)
+            ax.minorticks_off()
+            ax.tick_params(axis="y", labelsize=LABEL_PT)
+            ax.set_xlabel("operand size (bits, log scale)", fontsize=9)
+            ax.set_ylabel("cycles (log scale)", fontsize=9)
+            ax.set_title(f"Multi-precision multiplication on {target}", fontsize=10)
+            ax.grid(True, which="major", alpha=0.3)
+            _label_ends(ax, ends)
+        out["mpmul.png"] = ("Multiplication cycles against operand size (log-log), one panel per target, every "
+                            "implementation labelled at its line's end", fig)
 
     ciphers = [r for r in ok if r["op"] == "encrypt" and r["cycles_per_byte"] is not None]
     if ciphers:
-        targets = sorted({r["target"] for r in ciphers})
-        fig, axes = plt.subplots(len(targets), 1, figsize=(9, 3.2 * len(targets)), squeeze=False)
+        targets = [t for t in ("rv32", "armv7m", "avr", "host") if any(r["target"] == t for r in ciphers)]
+        counts = [sum(1 for r in ciphers if r["target"] == t) for t in targets]
+        families = sorted({_family(r["prim"]) for r in ciphers})
+        colour_of = {f: COLOURS[n % len(COLOURS)] for n, f in enumerate(families)}
+        fig, axes = plt.subplots(len(targets), 1, figsize=(FIG_WIDTH, sum(0.24 * c + 1.1 for c in counts)),
+                                 squeeze=False, gridspec_kw={"height_ratios": [0.24 * c + 0.3 for c in counts]})
         for ax, target in zip(axes[:, 0], targets):
-            rs = sorted((r for r in ciphers if r["target"] == target), key=lambda r: (r["prim"], r["impl"]))
-            ax.barh([f"{r['prim']} {r['impl']}" for r in rs], [r["cycles_per_byte"] for r in rs])
-            ax.set_xscale("log")
-            ax.set_xlabel("cycles/byte (log)")
-            ax.set_title(f"One-block encryption on {target}")
-            ax.tick_params(axis="y", labelsize=7)
-        fig.tight_layout()
-        out["ciphers.png"] = ("Cycles/byte of one-block encryption per cipher and target", _png(fig))
-        plt.close(fig)
+            rs = sorted((r for r in ciphers if r["target"] == target),
+                        key=lambda r: (r["prim"], r["cycles_per_byte"]))
+            _bars(ax, [f"{r['prim']} {r['impl']}" for r in rs], [r["cycles_per_byte"] for r in rs],
+                  [colour_of[_family(r["prim"])] for r in rs], "cycles/byte")
+            ax.set_title(f"One-block encryption on {target} (cycles/byte, lower is faster)", fontsize=10)
+        fig.tight_layout(h_pad=2.0)
+        out["ciphers.png"] = ("Cycles/byte of one-block encryption per cipher and target (linear axes from zero, "
+                              "one colour per cipher family)", fig)
 
     tj = [r for r in ok if r["prim"].startswith("tinyjambu") and r["target"] == "avr"]
     if tj:
-        ops = sorted({r["op"] for r in tj})
-        fig, ax = plt.subplots(figsize=(9, 4.5))
-        impls = sorted({(r["prim"], r["impl"]) for r in tj})
-        width = 0.8 / max(len(impls), 1)
-        idx = {(r["prim"], r["impl"], r["op"]): r["cycles"] for r in tj}
-        for n, (prim, impl) in enumerate(impls):
-            ax.bar([i + n * width for i in range(len(ops))], [idx.get((prim, impl, op), 0) for op in ops],
-                   width, label=f"{prim} {impl}")
-        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(ops))], ops, rotation=45, ha="right", fontsize=7)
-        ax.set_yscale("log")
-        ax.set_ylabel("cycles (log)")
-        ax.set_title("TinyJAMBU on ATmega128: variants")
-        ax.legend(fontsize=6, ncol=3)
-        out["tinyjambu.png"] = ("TinyJAMBU variants on the AVR board, every operation", _png(fig))
+        variants = sorted({(r["prim"], r["impl"]) for r in tj})
+        fig, (ax, bx) = plt.subplots(2, 1, figsize=(FIG_WIDTH, 4.0 + 0.24 * len(variants) + 1.2),
+                                     gridspec_kw={"height_ratios": [4.0, 0.24 * len(variants) + 0.3]})
+        fig.subplots_adjust(right=0.76, hspace=0.45)     # first: the direct labels are placed for this layout
+        ends = []
+        for n, (prim, impl) in enumerate(variants):
+            pts = sorted((r["bytes"], r["cycles"]) for r in tj if (r["prim"], r["impl"]) == (prim, impl)
+                         and re.fullmatch(r"encrypt-\d+B", r["op"]))
+            if not pts:
+                continue
+            colour, marker = series_style(n)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colour, marker=marker, markersize=5,
+                    linewidth=1.4, label=f"{prim} {impl}")
+            ends.append((pts[-1][0], pts[-1][1], f"{prim} {impl}", colour))
+        ax.set_ylim(bottom=0)
+        ax.set_xlim(left=0)
+        ax.set_xlabel("message bytes (no associated data)", fontsize=9)
+        ax.set_ylabel("cycles", fontsize=9)
+        ax.tick_params(labelsize=LABEL_PT)
+        ax.yaxis.set_major_formatter(_thousands())
+        ax.grid(True, alpha=0.3)
+        ax.set_title("TinyJAMBU encryption on ATmega128: cycles against message length", fontsize=10)
+        _label_ends(ax, ends)
+        perm = sorted((r for r in tj if r["op"] == "P_640"), key=lambda r: (r["prim"], r["cycles"]))
+        if perm:
+            _bars(bx, [f"{r['prim']} {r['impl']}" for r in perm], [r["cycles"] for r in perm],
+                  [series_style(variants.index((r["prim"], r["impl"])))[0] for r in perm], "cycles")
+            bx.set_title("TinyJAMBU permutation P_640 on ATmega128 (cycles, lower is faster)", fontsize=10)
+        else:
+            bx.set_visible(False)
+        out["tinyjambu.png"] = ("TinyJAMBU variants on the AVR board: encryption against message length, and "
+                                "the 640-step permutation", fig)
+    return out
+
+
+def plots(records: list[dict]) -> dict[str, tuple[str, bytes]]:
+    """name -> (caption, PNG bytes)."""
+    import matplotlib.pyplot as plt
+    out: dict[str, tuple[str, bytes]] = {}
+    for name, (caption, fig) in figures(records).items():
+        out[name] = (caption, _png(fig))
         plt.close(fig)
     return out
 
@@ -254,13 +399,16 @@ def _provenance_lines(prov: dict) -> list[str]:
 
 
 def write_report(results: Path, out_dir: Path) -> tuple[Path, Path]:
-    prov, records = load_results(results)
+    doc = read_results(results)
+    prov, records = doc["provenance"], doc["records"]
+    earlier = [f"- merged (`mcucrypt bench --merge`): {e.get('records_kept')} records kept from the run of "
+               f"{e.get('date')}, commit `{str(e.get('git_commit'))[:12]}`" for e in doc.get("earlier_runs", [])]
     goals = goals_table(records)
     tables = paper_tables(records) + ([goals] if goals else []) + [cross_target_table(records),
                                                                    all_records_table(records)]
-    figures = plots(records)
+    pngs = plots(records)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name, (_, png) in figures.items():
+    for name, (_, png) in pngs.items():
         (out_dir / name).write_bytes(png)
     errors = [r for r in records if r.get("error")]
 
@@ -271,19 +419,19 @@ def write_report(results: Path, out_dir: Path) -> tuple[Path, Path]:
     if errors:
         md += ["## Failed jobs", ""] + [f"- {r['prim']} {r['impl']} {r['target']}: {r['error']}" for r in errors] + [""]
     md += ["## Tables", ""] + [t.markdown() for t in tables]
-    md += ["## Plots", ""] + [f"![{cap}]({name})\n" for name, (cap, _) in figures.items()]
-    md += ["## Provenance", "", *_provenance_lines(prov), ""]
+    md += ["## Plots", ""] + [f"![{cap}]({name})\n" for name, (cap, _) in pngs.items()]
+    md += ["## Provenance", "", *_provenance_lines(prov), *earlier, ""]
     md_path = out_dir / "report.md"
     md_path.write_text("\n".join(md))
 
     imgs = "".join(
         f"<figure><img alt='{html.escape(cap)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
-        f"<figcaption>{html.escape(cap)}</figcaption></figure>" for name, (cap, png) in figures.items())
-    prov_html = "".join(f"<li>{html.escape(l.strip()[2:] if l.startswith('- ') else l.strip())}</li>"
-                        for l in _provenance_lines(prov))
+        f"<figcaption>{inline_html(cap)}</figcaption></figure>" for name, (cap, png) in pngs.items())
+    prov_html = "".join(f"<li>{inline_html(l.strip()[2:] if l.startswith('- ') else l.strip())}</li>"
+                        for l in _provenance_lines(prov) + earlier)
     err_html = ("<h2>Failed jobs</h2><ul>" + "".join(
         f"<li>{html.escape(r['prim'])} {html.escape(r['impl'])} {html.escape(r['target'])}: "
-        f"{html.escape(r['error'])}</li>" for r in errors) + "</ul>") if errors else ""
+        f"{inline_html(r['error'])}</li>" for r in errors) + "</ul>") if errors else ""
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mcucrypt results</title>
 <style>
@@ -322,21 +470,59 @@ window.addEventListener("load", () => {{
 
 # --------------------------------------------------------------------------------------------- compare
 
+COMPARED_METRICS = ("cycles", "code_bytes", "stack_bytes")
+ALL_OPS = "(all ops)"      # code bytes belong to an implementation's image, not to one operation
+
+
 @dataclass
 class Change:
-    key: tuple[str, str, str, str]
+    key: tuple[str, ...]     # (prim, impl, target, op), or (prim, target, op) comparing two implementations
+    metric: str              # one of COMPARED_METRICS
     old: int
     new: int
 
     @property
     def ratio(self) -> float:
+        if self.old == self.new:
+            return 1.0
         return self.new / self.old if self.old else math.inf
 
 
-def compare(old: Path, new: Path) -> tuple[list[Change], list[tuple], list[tuple]]:
-    """Rows present in both with their cycles, rows only in OLD, rows only in NEW."""
+@dataclass
+class Comparison:
+    changes: list[Change]                 # every compared figure of the rows present on both sides
+    only_old: list[tuple[str, ...]]       # rows only on the old side
+    only_new: list[tuple[str, ...]]
+
+
+def _rows(path: Path, records: list[dict], impl: str | None) -> dict[tuple[str, ...], dict]:
+    if impl is None:
+        return _index(records)
+    rows = {(r["prim"], r["target"], r["op"]): r for r in records if r["impl"] == impl and not r.get("error")}
+    if not rows:
+        known = sorted({r["impl"] for r in records})
+        raise ValueError(f"{path}: no records of implementation {impl!r} (it has: {', '.join(known)})")
+    return rows
+
+
+def compare(old: Path, new: Path, *, old_impl: str | None = None, new_impl: str | None = None) -> Comparison:
+    """Cycles, code bytes and stack bytes of every row on both sides. Rows are keyed by (prim, impl,
+    target, op); with ``old_impl``/``new_impl``, the two implementations' rows (of one file or two) are
+    matched by (prim, target, op). Code bytes are compared once per implementation image."""
     _, a = load_results(old)
     _, b = load_results(new)
-    ia, ib = _index(a), _index(b)
-    changes = [Change(k, ia[k]["cycles"], ib[k]["cycles"]) for k in ia if k in ib]
-    return changes, sorted(set(ia) - set(ib)), sorted(set(ib) - set(ia))
+    ia, ib = _rows(old, a, old_impl), _rows(new, b, new_impl)
+    changes: list[Change] = []
+    images: set[tuple[str, ...]] = set()
+    for k in ia:
+        if k not in ib:
+            continue
+        for metric in COMPARED_METRICS:
+            key = k
+            if metric == "code_bytes":
+                key = k[:-1] + (ALL_OPS,)
+                if key in images:
+                    continue
+                images.add(key)
+            changes.append(Change(key, metric, ia[k][metric], ib[k][metric]))
+    return Comparison(changes, sorted(set(ia) - set(ib)), sorted(set(ib) - set(ia)))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Run implementations' vectors and differential cases in the host sanitizer build (ASan + UBSan).
 
 The sanitized library can only be loaded into a Python whose process already has the sanitizer

@@ -1,10 +1,14 @@
+# SPDX-License-Identifier: MIT
 """The four build targets: compiler, flags, board files. One table, read by build and by the boards."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+# The checkout whose catalog, board files and build cache are used: MCUCRYPT_ROOT when set, else the
+# checkout this code runs from (each checkout has its own .venv with its own editable install).
+ROOT = Path(os.environ.get("MCUCRYPT_ROOT") or Path(__file__).parent.parent).expanduser().resolve()
 WARNINGS = ["-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wstrict-prototypes", "-Wmissing-prototypes",
             "-Wcast-align", "-Wvla"]
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ARIA beyond the generic catalog test: the pointer alignments the assembly treats specially, and the
 generated constant-time source being up to date with its generator.
 

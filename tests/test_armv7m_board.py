@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The armv7m virtual board: the Cortex-M3 timing model against hand-counted snippets, the ISA check,
 faults, the AAPCS, canaries, determinism, traces, and a measurement of simulation speed.
 

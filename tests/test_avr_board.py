@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The avr board (ATmega128 on simavr): cycle counts against hand-counted snippets, the avr-gcc calling
 convention, buffers and canaries, traces, and every fault the board promises to catch."""
 from __future__ import annotations

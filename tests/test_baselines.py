@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Issue 10, the RV32 baselines of paper 002's Table 7 (AES-128 table and fixsliced CTR, ChaCha20,
 Keccak-f[1600]): what the generic catalog test does not reach.
 
@@ -141,7 +142,8 @@ def test_aes_ctr_unaligned_and_edges(impl: str) -> None:
 # ---- generated sources ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("generator", ["crypto/aes/rv32/gen_aes_table.py", "crypto/aes/rv32/gen_aes_bitsliced.py",
-                                       "crypto/keccak/rv32/gen_keccak.py"])
+                                       "crypto/keccak/rv32/gen_keccak.py",
+                                       "crypto/chacha20/armv7m/gen_chacha20_cm3.py"])
 def test_generated_sources_current(generator: str) -> None:
     proc = subprocess.run([sys.executable, str(ROOT / generator), "--check"], capture_output=True, text=True,
                           timeout=120)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The one generic test: every implementation in the catalog, on every target it claims, against its
 official vectors and the independent model on random inputs; the constant-time checker on the board
 for every implementation that claims constant time; the host sanitizer build for every C one."""

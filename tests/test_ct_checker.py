@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The constant-time checker on known cases: a constant-time fixture passes, a secret-indexed table
 look-up and a secret-dependent branch fail with their classes and the guilty instruction, on every board.
 (The UMULL case is in the multiplication tests: cm3-umull must fail with the variable-latency class.)"""

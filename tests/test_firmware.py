@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Firmware: calls by parameter name, and the warm mode (a trained E31 branch predictor)."""
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The differential fuzzer runs for its budget, reports what it ran, and stops on a disagreement."""
 from __future__ import annotations
 

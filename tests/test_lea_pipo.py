@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """LEA and PIPO beyond the generic catalog test: the optional multi-block entry point of the block-cipher
 driver (encrypt_blocks), the block lengths and pointer alignments the assembly treats specially, and
 the driver's own ability to catch a wrong multi-block implementation.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The mpmul kind driver and what is special to multiplication: the vector file's own consistency, the
 scalable mul_n at every length, the edge cases, `mcucrypt run` input handling, and the driver catching
 wrong products. Vectors, the differential test and the constant-time check of every implementation on

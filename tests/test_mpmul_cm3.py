@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The Cortex-M3 multiplications (crypto/mpmul/armv7m): what the generic catalog test does not cover.
 
 - cm3-umull is declared variable time: its cycle count must move with the operand values exactly as

@@ -1,9 +1,11 @@
+# SPDX-License-Identifier: MIT
 """Reports from a real (small) bench run: markdown and self-contained HTML with the papers' tables,
 provenance and plots; the HTML renders in headless Chromium with every table and plot present;
 `compare` flags a regression and passes an unchanged run."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -96,3 +98,138 @@ def test_goals_are_checked_by_the_bench() -> None:
     assert recs[0].goal == "encrypt <= 36 cycles/byte: met (33.75)"
     assert recs[1].goal is not None and "MISSED" in recs[1].goal     # 700 / 540 = 1.30 > 1.15
     assert goals_missed(recs) == [recs[1]]
+
+
+# ------------------------------------------------------------------------------------ readable plots
+
+def synthetic_records(seed: int = 1) -> list[dict]:
+    """A record for every (id, implementation, board target) of the catalog, with cycles spread over three
+    decades: the largest label sets the plots can meet (the figures' layout does not depend on the values
+    being measured ones; the bench fixture above covers real ones)."""
+    from mcucrypt.catalog import load_catalog
+    rng = random.Random(seed)
+    records = []
+
+    def rec(prim: str, impl: str, target: str, op: str, nbytes: int, cycles: int) -> None:
+        records.append({"prim": prim, "impl": impl, "target": target, "op": op, "bytes": nbytes, "cycles": cycles,
+                        "cycles_per_byte": round(cycles / nbytes, 2) if nbytes else None, "instructions": cycles,
+                        "code_bytes": 1000, "stack_bytes": 64, "kat": "pass", "constant_time": "pass",
+                        "constant_time_claimed": True, "isa": None, "error": None, "goal": None, "cycles_warm": None})
+    for prim in load_catalog().primitives.values():
+        for impl in prim.implementations.values():
+            for pid in impl.ids:
+                for target in sorted(set(impl.targets) - {"host"}):
+                    base = 10 ** rng.uniform(2, 4.5)
+                    if prim.kind == "mpmul":
+                        rec(pid, impl.name, target, "mul", 0, int(base * (int(pid.removeprefix("mpmul")) / 256) ** 2))
+                    elif prim.kind == "aead":
+                        for n in (0, 8, 16, 64, 128):
+                            rec(pid, impl.name, target, f"encrypt-{n}B", n, int(base + n * base / 40))
+                        rec(pid, impl.name, target, "P_640", 0, int(base / 3))
+                    else:
+                        rec(pid, impl.name, target, "encrypt", 16, int(base))
+    return records
+
+
+def check_figure_is_readable(name: str, fig) -> None:
+    import matplotlib.text
+    from matplotlib.patches import Rectangle
+    drawn: dict[int, matplotlib.text.Text] = {}      # the texts a render draws (not tick labels out of view)
+    draw = matplotlib.text.Text.draw
+
+    def spy(text: matplotlib.text.Text, renderer) -> None:
+        if text.get_visible() and text.get_text().strip():
+            drawn[id(text)] = text
+        draw(text, renderer)
+    matplotlib.text.Text.draw = spy
+    try:
+        fig.canvas.draw()
+    finally:
+        matplotlib.text.Text.draw = draw
+    renderer = fig.canvas.get_renderer()
+    texts = list(drawn.values())
+    # the text's own box (an annotation's get_window_extent also spans its leader line)
+    boxes = [(t.get_text(), matplotlib.text.Text.get_window_extent(t, renderer)) for t in texts]
+    for i, (a, ba) in enumerate(boxes):
+        assert ba.width > 0 and ba.height > 0, (name, a)
+        for b, bb in boxes[i + 1:]:
+            overlap_w = min(ba.x1, bb.x1) - max(ba.x0, bb.x0)
+            overlap_h = min(ba.y1, bb.y1) - max(ba.y0, bb.y0)
+            assert overlap_w <= 0.5 or overlap_h <= 0.5, f"{name}: text {a!r} overlaps {b!r}"
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        lines = [l for l in ax.get_lines() if not l.get_label().startswith("_")]
+        styles = [(l.get_color(), l.get_marker()) for l in lines]
+        assert len(set(styles)) == len(styles), f"{name}: repeated colour and marker in {ax.get_title()!r}"
+        bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+        if bars:
+            assert ax.get_xscale() == "linear" and ax.get_yscale() == "linear", f"{name}: bars on a log axis"
+            assert all(b.get_x() == 0 for b in bars) and ax.get_xlim()[0] == 0, f"{name}: bars not from zero"
+        legend = ax.get_legend()
+        if legend is not None:
+            lb, axb = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+            assert lb.x0 >= axb.x1 or lb.x1 <= axb.x0 or lb.y0 >= axb.y1 or lb.y1 <= axb.y0, \
+                f"{name}: legend inside the axes"
+    width_px = fig.get_figwidth() * 110
+    assert 800 <= width_px <= 1400, f"{name}: {width_px:.0f} px wide at the report's 110 dpi"
+
+
+def test_plots_are_readable_for_the_whole_catalog() -> None:
+    import matplotlib.pyplot as plt
+    from mcucrypt.report import figures
+    figs = figures(synthetic_records())
+    assert set(figs) == {"mpmul.png", "ciphers.png", "tinyjambu.png"}
+    try:
+        for name, (_, fig) in figs.items():
+            check_figure_is_readable(name, fig)
+    finally:
+        for _, fig in figs.values():
+            plt.close(fig)
+
+
+def test_plots_of_the_bench_are_readable(bench_results: Path) -> None:
+    import matplotlib.pyplot as plt
+    from mcucrypt.report import figures, load_results
+    figs = figures(load_results(bench_results)[1])
+    assert figs
+    try:
+        for name, (_, fig) in figs.items():
+            check_figure_is_readable(name, fig)
+    finally:
+        for _, fig in figs.values():
+            plt.close(fig)
+
+
+def test_figure_check_catches_overlaps_and_log_bars() -> None:
+    """The readability check itself fails on the faults it exists for."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(9, 3))
+    ax.text(0.5, 0.5, "one label")
+    ax.text(0.5, 0.5, "another label")
+    with pytest.raises(AssertionError, match="overlaps"):
+        check_figure_is_readable("overlap", fig)
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(9, 3))
+    ax.barh([0, 1], [10, 1000])
+    ax.set_xscale("log")
+    with pytest.raises(AssertionError, match="log axis"):
+        check_figure_is_readable("log bars", fig)
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(9, 3))
+    for n in range(11):
+        ax.plot([0, 1], [n, n], marker="o", label=f"s{n}")
+    with pytest.raises(AssertionError, match="repeated colour"):
+        check_figure_is_readable("styles", fig)
+    plt.close(fig)
+
+
+def test_html_has_no_literal_markdown(bench_results: Path, tmp_path: Path) -> None:
+    assert mcucrypt("report", "--results", str(bench_results), "--out", str(tmp_path)).returncode == 0
+    page = (tmp_path / "report.html").read_text()
+    text = re.sub(r"<script>.*?</script>", "", page, flags=re.S)
+    text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", text)
+    assert "`" not in text and "**" not in text
+    assert "<code>mcucrypt bench</code>" in page

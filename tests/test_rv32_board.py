@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The rv32 board: hand-counted E31 timing snippets, ISA-extension emulation, custom instructions, faults,
 the ilp32 ABI, tracing and determinism.
 

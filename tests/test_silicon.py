@@ -167,7 +167,7 @@ def test_firmware_refuses_what_the_board_cannot_run() -> None:
     proc = mcucrypt("firmware", "--board", "hifive1-revb", "--prim", "aes128", "--impl", "rv32-bitsliced-zbb")
     assert proc.returncode == 2 and "rv32imac_zbb" in proc.stderr and "Traceback" not in proc.stderr
     proc = mcucrypt("firmware", "--board", "esp32")
-    assert proc.returncode == 2 and "unknown board" in proc.stderr
+    assert proc.returncode == 2 and "esp32" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_flash_prints_the_command_when_the_tool_is_missing(tmp_path: Path) -> None:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """TinyJAMBU (issue 7) and the AEAD kind driver: what the generic catalog test does not cover.
 
 - the model: the bit-serial specification against the 32-steps-at-a-time form, and all official KATs;
@@ -32,9 +33,11 @@ PRIM = CATALOG.by_id("tinyjambu128")
 IDS = ["tinyjambu128", "tinyjambu192", "tinyjambu256"]
 C_IMPLS = ["ref-normal", "ref-opt"]
 ASM_IMPLS = ["avr-revshift", "avr-fast"]
+# Assembly for the other boards: implementation -> its one target.
+OTHER_ASM = {"cm3-fast": "armv7m", "rv32-fast": "rv32", "rv32-zbb": "rv32"}
 # (implementation, target) pairs for the special-API tests: every C implementation on the host, every
-# implementation on the AVR board (the issue's target).
-PAIRS = [(i, "host") for i in C_IMPLS] + [(i, "avr") for i in C_IMPLS + ASM_IMPLS]
+# implementation on the AVR board (the issue's target), and the Cortex-M3 and E31 assembly on their boards.
+PAIRS = [(i, "host") for i in C_IMPLS] + [(i, "avr") for i in C_IMPLS + ASM_IMPLS] + list(OTHER_ASM.items())
 
 _FIRMWARE: dict[tuple[str, str, str], Firmware] = {}
 
@@ -53,11 +56,13 @@ def kats(prim_id: str) -> list[Vector]:
 # ------------------------------------------------------------------------------------------- model
 def test_driver_and_catalog() -> None:
     assert driver_for("aead") is DRIVER and PRIM.kind == "aead"
-    assert {i.name for i in CATALOG.implementations("tinyjambu192")} == set(C_IMPLS + ASM_IMPLS)
+    assert {i.name for i in CATALOG.implementations("tinyjambu192")} == set(C_IMPLS + ASM_IMPLS + list(OTHER_ASM))
     for impl in C_IMPLS:
         assert set(CATALOG.implementation("tinyjambu128", impl).targets) == {"host", "rv32", "armv7m", "avr"}
     for impl in ASM_IMPLS:
         assert CATALOG.implementation("tinyjambu128", impl).targets == ("avr",)
+    for impl, target in OTHER_ASM.items():
+        assert CATALOG.implementation("tinyjambu128", impl).targets == (target,)
 
 
 @pytest.mark.parametrize("key_bytes", [16, 24, 32])

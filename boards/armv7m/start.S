@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vector table and reset entry for a real Cortex-M3 part. The virtual board never runs them: it loads
  * the segments at their run addresses and calls the function under test directly. */
     .syntax unified

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The few libc functions GCC may emit calls to in freestanding code (struct copies, zeroing).
  * Byte loops on purpose: their timing must not depend on data, and implementations that care about
  * speed do not call them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reset entry for a real HiFive1 Rev B. The virtual board never runs it: it loads every segment at its
  * run address and calls the function under test directly. On the board this sets gp and sp, then parks. */
     .section .text.start, "ax"

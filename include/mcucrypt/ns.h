@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Symbol namespacing: every implementation exports the same API under its own names,
  * mcu_<primitive id>_<implementation>_<operation>, e.g. mcu_lea128_ref_encrypt.
  * The build passes -DMCU_IMPL=<implementation with '-' as '_'>, so one source shared by two

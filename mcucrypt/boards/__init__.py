@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Virtual boards, one per target, behind the interface of base.Board."""
 from __future__ import annotations
 

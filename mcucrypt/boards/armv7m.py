@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The armv7m virtual board: a Cortex-M3 with 512 KiB of flash at 0x0000_0000 and 64 KiB of SRAM at
 0x2000_0000, nothing else mapped.
 
@@ -102,6 +103,7 @@ class _Block:
 class Armv7mBoard(Board):
     """Cortex-M3 virtual board (see the module docstring and docs/board-armv7m.md)."""
 
+    default_max_instructions = 5_000_000     # a one-instruction loop runs ~2.7M/s: faults in <2 s
     target = "armv7m"
     native_int_size = 4
 
@@ -254,7 +256,7 @@ class Armv7mBoard(Board):
     # Execution
 
     def _reset_counters(self, max_instructions: int, trace: Trace | None) -> None:
-        self._budget = max_instructions
+        self._budget = self.instruction_budget(max_instructions)
         self._trace = trace
         self._cycles = 0                # static block costs and refills
         self._variable_cycles = 0       # long multiplies and divides

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The `avr` virtual board: an ATmega128 simulated by simavr (libsimavr), cycle-exact.
 
 simavr charges every instruction the cycles of the AVR Instruction Set Manual (docs/board-avr.md); the
@@ -21,10 +22,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from elftools.elf.elffile import ELFFile
-
 from ..targets import ROOT
-from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
+from .base import (DECLASSIFY_SYMBOL, DEFAULT_MAX_INSTRUCTIONS, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
+                   Arg, Board, BoardError, BoardFault, Buf, CallResult, Int, MemAccess, TaintFinding, TaintSpec,
                    Trace)
 from .common import (CANARY, STACK_PAINT, ElfImage, PlacedBuf, buffer_image, check_canaries, marshal_avr,
                      place_buffers, stack_high_water)
@@ -66,6 +66,15 @@ class _ShimTrace(ctypes.Structure):
                 ("acc_pc", ctypes.POINTER(ctypes.c_uint32)), ("acc_addr", ctypes.POINTER(ctypes.c_uint32)),
                 ("acc_info", ctypes.POINTER(ctypes.c_uint8)), ("acc_cap", ctypes.c_uint32),
                 ("n_acc", ctypes.c_uint32)]
+
+
+class _ShimFinding(ctypes.Structure):
+    _fields_ = [("pc", ctypes.c_uint32), ("kind", ctypes.c_uint8), ("labels", ctypes.c_uint8),
+                ("detail", ctypes.c_char * 46)]
+
+
+_TAINT_KINDS = (TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_ADDRESS)    # SHIM_TAINT_* in simavr_shim.c
+MAX_LABELS = 8                    # the shim's shadow bytes are 8-bit label masks
 
 
 class _ShimResult(ctypes.Structure):
@@ -118,6 +127,11 @@ def shim_library() -> tuple[ctypes.CDLL, str]:
             ("shim_set_pc", None, [p, u32]),
             ("shim_set_code_end", ctypes.c_int, [p, u32]), ("shim_set_stack_floor", None, [p, u16]),
             ("shim_protect", ctypes.c_int, [p, u32, u32]),
+            ("shim_taint_enable", ctypes.c_int, [p, ctypes.c_int, u32]),
+            ("shim_taint_set", ctypes.c_int, [p, u32, u32, ctypes.c_uint8]),
+            ("shim_taint_get", ctypes.c_int, [p, u32, buf, u32, buf]),
+            ("shim_taint_count", u32, [p]),
+            ("shim_taint_finding", ctypes.c_int, [p, u32, ctypes.POINTER(_ShimFinding)]),
             ("shim_run_until", ctypes.c_int,
              [p, u32, u16, u64, ctypes.POINTER(_ShimTrace), ctypes.POINTER(_ShimResult)])):
         fn = getattr(lib, name)
@@ -172,6 +186,10 @@ class AvrBoard(Board):
 
     target = "avr"
     native_int_size = 2
+    supports_taint = True
+    # 50M instructions: 0.4 s plain, 0.7 s with taint for a one-instruction loop; a whole X25519 scalar
+    # multiplication (~12.5M cycles) still fits.
+    default_max_instructions = 50_000_000
 
     def __init__(self, *, trace_chunk: int = 1 << 20) -> None:
         """``trace_chunk``: entries the C loop records before handing the trace back to Python."""
@@ -181,6 +199,7 @@ class AvrBoard(Board):
         self._disasm: dict[int, str] | None = None
         self._trace_chunk = trace_chunk
         self._trace_buffers: tuple[ctypes.Array, ctypes.Array, ctypes.Array, ctypes.Array] | None = None
+        self._taint_names: list[str] | None = None     # labels of the last call with taint, bit i = names[i]
 
     # ------------------------------------------------------------------------------------------- load
     def load(self, elf: Path | str) -> None:
@@ -196,26 +215,23 @@ class AvrBoard(Board):
         flash: list[tuple[int, bytes]] = []
         sram = bytearray(ramend + 1 - SRAM_START)
         code_end = 0
-        with open(image.path, "rb") as f:
-            for seg in ELFFile(f).iter_segments():
-                if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
-                    continue
-                vaddr, paddr, data = seg["p_vaddr"], seg["p_paddr"], seg.data()
-                if vaddr < DATA_SPACE_BASE:
-                    flash.append((vaddr, data))
-                    if seg["p_flags"] & 1:
-                        code_end = max(code_end, vaddr + len(data))
-                elif vaddr < DATA_SPACE_END:
-                    # .data/.bss: placed at their run address (the harness plays crt0's copy and clear);
-                    # the initialisers also sit in flash at the load address, as on the real part.
-                    start = vaddr - DATA_SPACE_BASE
-                    if start < SRAM_START or start + seg["p_memsz"] > ramend + 1:
-                        raise BoardError(f"data segment 0x{start:x}+{seg['p_memsz']} outside the {MCU}'s "
-                                         f"SRAM 0x{SRAM_START:x}..0x{ramend:x}")
-                    sram[start - SRAM_START:start - SRAM_START + len(data)] = data
-                    if data and paddr < DATA_SPACE_BASE:
-                        flash.append((paddr, data))
-                # EEPROM, fuses, lock bits and signature (0x810000 and up) are not loaded.
+        for seg in image.segments:
+            vaddr, paddr, data = seg.address, seg.load_address, seg.data
+            if vaddr < DATA_SPACE_BASE:
+                flash.append((vaddr, data))
+                if seg.executable:
+                    code_end = max(code_end, vaddr + len(data))
+            elif vaddr < DATA_SPACE_END:
+                # .data/.bss: placed at their run address (the harness plays crt0's copy and clear);
+                # the initialisers also sit in flash at the load address, as on the real part.
+                start = vaddr - DATA_SPACE_BASE
+                if start < SRAM_START or start + seg.memsz > ramend + 1:
+                    raise BoardError(f"data segment 0x{start:x}+{seg.memsz} outside the {MCU}'s "
+                                     f"SRAM 0x{SRAM_START:x}..0x{ramend:x}")
+                sram[start - SRAM_START:start - SRAM_START + len(data)] = data
+                if data and paddr < DATA_SPACE_BASE:
+                    flash.append((paddr, data))
+            # EEPROM, fuses, lock bits and signature (0x810000 and up) are not loaded.
         for address, data in flash:
             if address + len(data) > self._stop_pc:
                 raise BoardError(f"{image.path.name} reaches flash byte 0x{address + len(data):x}; the board "
@@ -235,7 +251,8 @@ class AvrBoard(Board):
 
     # ------------------------------------------------------------------------------------------- call
     def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
-             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0,
+             taint: TaintSpec | None = None) -> CallResult:
         img = self._image
         if img is None:
             raise BoardError("no ELF loaded: call load() first")
@@ -245,8 +262,7 @@ class AvrBoard(Board):
         ret_size = ret_size or self.native_int_size
         if ret_size not in (1, 2, 4, 8):
             raise BoardError(f"unsupported return width {ret_size}")
-        if max_instructions < 1:
-            raise BoardError("max_instructions must be positive")
+        max_instructions = self.instruction_budget(max_instructions)
         sim, lib, h = self._sim, self._sim.lib, self._sim.handle
         ramend = sim.ramend
 
@@ -275,6 +291,11 @@ class AvrBoard(Board):
         sim.write(SPL, (ret_base - 1).to_bytes(2, "little"))    # SP points below the return address
         lib.shim_set_stack_floor(h, buffers_end)
         lib.shim_set_pc(h, entry)
+        if taint is not None:
+            self._taint_start(taint, args, scalars, placed, ret_base + 2)
+        else:
+            lib.shim_taint_enable(h, 0, 0)
+            self._taint_names = None
 
         # The callee's RET pops the sentinel and leaves SP just above it, where the caller had it.
         status, cycles, instructions, res, tr = self._run(max_instructions, trace, ret_base + 1)
@@ -296,7 +317,70 @@ class AvrBoard(Board):
         # stack_high_water scans byte by byte in Python; skip the paint nobody touched at C speed first.
         untouched = len(painted) - len(painted.lstrip(bytes([STACK_PAINT])))
         stack_bytes = stack_high_water(painted[untouched:], buffers_end + untouched, top)
-        return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr)
+        return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr,
+                          self._taint_findings() if taint is not None else None)
+
+    # ------------------------------------------------------------------------------------------ taint
+    def _taint_start(self, spec: TaintSpec, args: Sequence[Arg], scalars: list[int | Int],
+                     placed: list[PlacedBuf], stack_args: int) -> None:
+        """Turn taint on for this call and label the secret arguments: every byte of a Buf's contents, the
+        register(s) or stack bytes of a scalar. ``stack_args``: data address of the first stack argument."""
+        assert self._image is not None
+        lib, h = self._sim.lib, self._sim.handle
+        names = list(dict.fromkeys(spec.secret_args.values()))
+        if len(names) > MAX_LABELS:
+            raise BoardError(f"{len(names)} distinct taint labels; the avr board tracks at most {MAX_LABELS}")
+        declassify = self._image.elf.symbols.get(DECLASSIFY_SYMBOL)
+        if lib.shim_taint_enable(h, 1, 0xFFFFFFFF if declassify is None else declassify) != 0:
+            raise BoardError("out of memory for the taint shadow state")
+        self._taint_names = names
+        by_index = {p.index: p for p in placed}
+        for index, label in spec.secret_args.items():
+            if not 0 <= index < len(args):
+                raise BoardError(f"secret argument {index} ({label}): the call has {len(args)} arguments")
+            bit = 1 << names.index(label)
+            if isinstance(args[index], Buf):
+                p = by_index[index]
+                if p.buf.length:
+                    lib.shim_taint_set(h, p.address, p.buf.length, bit)
+                continue
+            # Where the ABI put this scalar: what marshalling it adds to the arguments before it.
+            before, upto = marshal_avr(scalars[:index]), marshal_avr(scalars[:index + 1])
+            for r in set(upto.registers) - set(before.registers):
+                lib.shim_taint_set(h, r, 1, bit)
+            if len(upto.stack) > len(before.stack):
+                lib.shim_taint_set(h, stack_args + len(before.stack), len(upto.stack) - len(before.stack), bit)
+
+    def _label_names(self, mask: int) -> tuple[str, ...]:
+        return tuple(n for i, n in enumerate(self._taint_names or ()) if mask >> i & 1)
+
+    def _taint_findings(self) -> list[TaintFinding]:
+        lib, h = self._sim.lib, self._sim.handle
+        f = _ShimFinding()
+        out = []
+        for i in range(lib.shim_taint_count(h)):
+            lib.shim_taint_finding(h, i, ctypes.byref(f))
+            out.append(TaintFinding(_TAINT_KINDS[f.kind], f.pc, self.symbol_at(f.pc), self.disassemble(f.pc),
+                                    self._label_names(f.labels), f.detail.decode()))
+        return out
+
+    def taint_of(self, address: int, size: int = 1) -> list[tuple[str, ...]]:
+        """After a call with taint: the labels each data-space byte [address, address + size) carries now
+        (registers are data addresses 0..31). For tests and diagnostics."""
+        if self._taint_names is None:
+            raise BoardError("the last call did not track taint")
+        out, flags = ctypes.create_string_buffer(size), ctypes.create_string_buffer(8)
+        if self._sim.lib.shim_taint_get(self._sim.handle, address, out, size, flags) != 0:
+            raise BoardError(f"{size} bytes at 0x{address:x} are outside the data space")
+        return [self._label_names(b) for b in out.raw]
+
+    def taint_of_flags(self) -> dict[str, tuple[str, ...]]:
+        """After a call with taint: the labels each SREG flag carries now."""
+        if self._taint_names is None:
+            raise BoardError("the last call did not track taint")
+        out, flags = ctypes.create_string_buffer(1), ctypes.create_string_buffer(8)
+        self._sim.lib.shim_taint_get(self._sim.handle, 0, out, 1, flags)
+        return {name: self._label_names(b) for name, b in zip("CZNVSHTI", flags.raw)}
 
     def _run(self, max_instructions: int, trace: bool,
              stop_sp: int) -> tuple[Status, int, int, _ShimResult, Trace | None]:

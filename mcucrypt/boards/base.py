@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The one interface every virtual board implements.
 
 A board loads one ELF built for its target and calls functions in it the way the target's C ABI does:
@@ -20,7 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, Sequence, Union
 
-DEFAULT_MAX_INSTRUCTIONS = 50_000_000
+# ``call(max_instructions=DEFAULT_MAX_INSTRUCTIONS)``: the board's own budget, ``Board.default_max_instructions``,
+# sized per board so that a runaway loop faults within 5 seconds while the heaviest catalog call fits many
+# times over (docs/board-<target>.md, "Faults"). A caller that needs more passes its own budget.
+DEFAULT_MAX_INSTRUCTIONS = 0
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,16 @@ class Board(abc.ABC):
     target: str = "?"
     native_int_size: int = 4
     supports_taint: bool = False     # True where call(..., taint=TaintSpec) is implemented
+    default_max_instructions: int = 5_000_000    # the budget of a call that names none (see DEFAULT_MAX_INSTRUCTIONS)
+
+    def instruction_budget(self, max_instructions: int) -> int:
+        """The budget a call runs with: the board's default for DEFAULT_MAX_INSTRUCTIONS, else the caller's,
+        which must be positive."""
+        if max_instructions == DEFAULT_MAX_INSTRUCTIONS:
+            return self.default_max_instructions
+        if max_instructions < 1:
+            raise BoardError(f"max_instructions must be positive, not {max_instructions}")
+        return max_instructions
 
     @abc.abstractmethod
     def load(self, elf: Path | str) -> None:

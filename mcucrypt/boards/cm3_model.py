@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Cycle model of the ARM Cortex-M3 (r2p1) executing from zero-wait-state memory.
 
 Everything the model charges is in one table of parameters, ``Cm3Params``, each field carrying the source

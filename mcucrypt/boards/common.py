@@ -1,12 +1,15 @@
+# SPDX-License-Identifier: MIT
 """Pieces every board shares: the ELF image, symbol look-up, placing buffers with canaries, stack paint,
 and marshalling typed arguments into registers and stack per each target's C ABI."""
 from __future__ import annotations
 
 import bisect
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 from elftools.elf.sections import SymbolTableSection
 
@@ -22,6 +25,7 @@ class Segment:
     data: bytes          # file contents; memsz beyond it is zero (bss)
     memsz: int
     executable: bool
+    load_address: int = 0    # p_paddr: where the contents sit in the image (AVR: .data initialisers in flash)
 
 
 class ElfImage:
@@ -31,40 +35,52 @@ class ElfImage:
         self.path = Path(path)
         if not self.path.is_file():
             raise BoardError(f"no such ELF: {self.path}")
-        with open(self.path, "rb") as f:
-            elf = ELFFile(f)
-            self.machine = elf["e_machine"]
-            self.entry = elf["e_entry"]
-            self.segments: list[Segment] = []
-            for seg in elf.iter_segments():
-                if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
+        # A file that is not an ELF, or one cut short, is bad input, not a crash: pyelftools raises
+        # ELFError for a bad header and struct.error or short reads for a truncated file.
+        try:
+            with open(self.path, "rb") as f:
+                self._parse(f)
+        except (ELFError, struct.error, ValueError, EOFError, OSError) as e:
+            raise BoardError(f"{self.path.name} is not a valid ELF file ({e or type(e).__name__})") from None
+
+    def _parse(self, f) -> None:  # noqa: ANN001 - a binary file object
+        elf = ELFFile(f)
+        self.machine = elf["e_machine"]
+        self.entry = elf["e_entry"]
+        self.segments: list[Segment] = []
+        for seg in elf.iter_segments():
+            if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
+                continue
+            data = seg.data()
+            if len(data) != seg["p_filesz"]:
+                raise EOFError(f"truncated: a segment of {seg['p_filesz']} bytes at file offset "
+                               f"0x{seg['p_offset']:x} has only {len(data)}")
+            # Load at the run (virtual) address: the harness plays the part of crt0's .data copy.
+            self.segments.append(Segment(seg["p_vaddr"], data, seg["p_memsz"], bool(seg["p_flags"] & 1),
+                                         seg["p_paddr"]))
+        self.symbols: dict[str, int] = {}
+        self.sizes: dict[str, int] = {}
+        funcs: list[tuple[int, str]] = []
+        for sec in elf.iter_sections():
+            if not isinstance(sec, SymbolTableSection):
+                continue
+            for sym in sec.iter_symbols():
+                if not sym.name or sym["st_info"]["type"] in ("STT_SECTION", "STT_FILE"):
                     continue
-                # Load at the run (virtual) address: the harness plays the part of crt0's .data copy.
-                self.segments.append(Segment(seg["p_vaddr"], seg.data(), seg["p_memsz"],
-                                             bool(seg["p_flags"] & 1)))
-            self.symbols: dict[str, int] = {}
-            self.sizes: dict[str, int] = {}
-            funcs: list[tuple[int, str]] = []
-            for sec in elf.iter_sections():
-                if not isinstance(sec, SymbolTableSection):
-                    continue
-                for sym in sec.iter_symbols():
-                    if not sym.name or sym["st_info"]["type"] in ("STT_SECTION", "STT_FILE"):
-                        continue
-                    value = sym["st_value"]
-                    self.symbols.setdefault(sym.name, value)
-                    self.sizes.setdefault(sym.name, sym["st_size"])
-                    # Linker-script symbols (__mcu_free_start, __global_pointer$) mark memory, not code:
-                    # naming a fault after them would mislead.
-                    # Absolute symbols (region lengths, __stack) are numbers, not places.
-                    if sym["st_info"]["type"] in ("STT_FUNC", "STT_NOTYPE", "STT_OBJECT") and \
-                            sym["st_shndx"] != "SHN_ABS" and \
-                            not sym.name.startswith(("$", ".L", "__mcu_", "__global_pointer")):
-                        funcs.append((value & ~1 if sym["st_info"]["type"] == "STT_FUNC" else value,
-                                      sym.name))
-            funcs.sort()
-            self._sym_addrs = [a for a, _ in funcs]
-            self._sym_names = [n for _, n in funcs]
+                value = sym["st_value"]
+                self.symbols.setdefault(sym.name, value)
+                self.sizes.setdefault(sym.name, sym["st_size"])
+                # Linker-script symbols (__mcu_free_start, __global_pointer$) mark memory, not code:
+                # naming a fault after them would mislead.
+                # Absolute symbols (region lengths, __stack) are numbers, not places.
+                if sym["st_info"]["type"] in ("STT_FUNC", "STT_NOTYPE", "STT_OBJECT") and \
+                        sym["st_shndx"] != "SHN_ABS" and \
+                        not sym.name.startswith(("$", ".L", "__mcu_", "__global_pointer")):
+                    funcs.append((value & ~1 if sym["st_info"]["type"] == "STT_FUNC" else value,
+                                  sym.name))
+        funcs.sort()
+        self._sym_addrs = [a for a, _ in funcs]
+        self._sym_names = [n for _, n in funcs]
 
     def address_of(self, name: str) -> int:
         try:

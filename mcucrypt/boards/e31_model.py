@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Cycle model of the SiFive E31 core (FE310-G002, HiFive1 Rev B), table-driven and fast.
 
 The model is an in-order, single-issue scoreboard: an instruction issues (enters execute) in the first

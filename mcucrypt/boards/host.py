@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The host 'board': the implementation built as a shared library for this machine, called through ctypes.
 
 It exists for correctness (vectors, differential tests, the sanitizer build); it has no cycle model,

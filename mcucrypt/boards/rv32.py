@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The rv32 virtual board: a HiFive1 Rev B (FE310-G002, SiFive E31 core, RV32IMAC) that counts cycles.
 
 Unicorn (QEMU's RISC-V CPU) executes the firmware; ``e31_model.E31Model`` counts its cycles; the
@@ -416,6 +417,7 @@ class Rv32Board(Board):
 
     target = "rv32"
     native_int_size = 4
+    default_max_instructions = 2_500_000     # a one-instruction loop runs ~1.4M/s: faults in <2 s
 
     def __init__(self, params: E31Params | None = None):
         self.params = params or E31Params()
@@ -629,6 +631,7 @@ class Rv32Board(Board):
     def _run(self, entry: int, max_instructions: int) -> None:
         """Run from ``entry`` until the callee returns to SENTINEL, in chunks, feeding the model."""
         uc, model = self._uc, self.model
+        max_instructions = self.instruction_budget(max_instructions)
         pc = entry
         while True:
             budget = max_instructions - model.instructions

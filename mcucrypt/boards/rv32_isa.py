@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """RV32 instruction decoder, the semantics of the extensions Unicorn lacks, and custom instructions.
 
 One decoder serves three users, which is why it is ours and not capstone's (capstone 5 stops at the first

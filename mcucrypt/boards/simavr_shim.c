@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* simavr_shim.c: a flat C API over libsimavr for the `avr` virtual board (mcucrypt/boards/avr.py).
  *
  * Why a shim: the run loop must live in C to simulate tens of millions of cycles a second and to enforce
@@ -16,6 +17,15 @@
  * under test with no peripheral running, so that work is pure overhead (avr_run_one alone runs about
  * 1.7x faster, measured) and, were the callee to enable a timer, a source of cycles (interrupt entry)
  * that the instruction set manual does not charge to the code. Here no interrupt is ever delivered.
+ *
+ * Why taint tracking here: the constant-time checker's taint mode (call(..., taint=TaintSpec)) needs every
+ * instruction's data flow, and only the run loop sees every instruction. With taint on, the loop calls
+ * taint_step() before each instruction runs: it decodes the opcode (a second 64K-entry table), reads the
+ * current X/Y/Z/SP to find the address the instruction will use, reports a secret-dependent branch,
+ * skip, indirect jump, return or address, and moves the shadow labels: one byte per data-space byte
+ * (r0..r31, I/O, SRAM: registers and SP are memory-mapped, so one array holds them all) and one per SREG
+ * flag, each a bitmask of up to 8 secret labels. Program memory holds no secrets (LPM's result carries
+ * only the taint of its address). See docs/board-avr.md, "Taint tracking".
  *
  * Build: gcc -O2 -shared -fPIC -Wall -Wextra -Werror $(pkg-config --cflags simavr) simavr_shim.c
  *        $(pkg-config --libs simavr)
@@ -74,6 +84,17 @@ typedef struct {
 	uint32_t address;       /* the offending address or jump target, for the statuses that say so */
 } shim_result;
 
+/* Kinds of taint finding. Keep in sync with _TAINT_KINDS in avr.py. */
+enum { SHIM_TAINT_BRANCH = 0, SHIM_TAINT_INDIRECT = 1, SHIM_TAINT_ADDRESS = 2 };
+
+/* One taint finding: the first time (pc, kind) carried secret labels. */
+typedef struct {
+	uint32_t pc;
+	uint8_t kind;           /* SHIM_TAINT_* */
+	uint8_t labels;         /* bitmask of the secret labels involved */
+	char detail[46];        /* what carried the taint, e.g. "flag C", "pointer Z (r30:r31)" */
+} shim_finding;
+
 typedef struct {
 	avr_t *avr;
 	uint32_t code_end;      /* byte address just above the program: executing at or above it is a fault */
@@ -81,6 +102,14 @@ typedef struct {
 	uint8_t *protect;       /* one byte per data address: nonzero = writes forbidden */
 	int sim_error;          /* simavr logged an error during the current step */
 	char message[SHIM_MSG_LEN];
+	/* taint tracking (shim_taint_*) */
+	int taint_on;
+	uint32_t declassify_pc; /* entry of mcu_declassify: its argument r22..r25 loses its taint there */
+	uint8_t *tdata;         /* label mask per data-space byte, r0..r31 and I/O included */
+	uint8_t tflag[8];       /* label mask per SREG flag, indexed S_C..S_I */
+	uint8_t *seen;          /* per flash word: bit k set once a finding of kind k was recorded there */
+	shim_finding *findings;
+	uint32_t n_findings, cap_findings;
 } shim_t;
 
 /* Opcode classes, one per encoding. Memory-touching classes say how to find the address. */
@@ -221,6 +250,9 @@ void shim_destroy(shim_t *s)
 	avr_terminate(s->avr);
 	free(s->avr);
 	free(s->protect);
+	free(s->tdata);
+	free(s->seen);
+	free(s->findings);
 	free(s);
 }
 
@@ -300,6 +332,530 @@ static inline uint16_t reg16(const avr_t *avr, int lo)
 static inline uint16_t flash16(const avr_t *avr, uint32_t pc)
 {
 	return (uint16_t)(avr->flash[pc] | (avr->flash[pc + 1] << 8));
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Taint tracking
+ *
+ * Rules (byte granularity; a result's labels are the union of its operands' labels):
+ * - ALU: the destination and the flags the instruction writes take the operands' labels; ADC/SBC/SBCI/
+ *   CPC/ROL/ROR also take the carry's, and SBC/SBCI/CPC's Z also keeps the old Z's (Z is sticky there).
+ *   Flags an instruction sets to a constant (V after AND/OR/EOR/COM, C after COM, N after LSR, the flag
+ *   of BSET/BCLR) are cleared. EOR/SUB/CP/CPC/SBC r,r and CPSE r,r do not depend on r: EOR r,r and SUB r,r
+ *   give a public 0, SBC/CPC r,r depend on the carry only. LDI, ANDI r,0 and ORI r,0xff give constants.
+ * - MUL/MULS/MULSU/FMUL*: r1:r0, C and Z take both operands' labels (fixed 2 cycles: no latency finding).
+ * - ADIW/SBIW, X+/-X, Y+/-Y, Z+/-Z: the high byte of the pointer takes the low byte's labels (carry).
+ * - Loads: the destination takes the byte's labels and the pointer's; stores: the byte takes the source
+ *   register's and the pointer's. PUSH/POP/CALL/RET use SP's labels as their pointer's. SREG read or written
+ *   as a byte (IN/OUT/LDS/STS/LD/ST at 0x5F) is the union of / sets all eight flags.
+ * - Findings: a branch (BRBS/BRBC on a tainted flag), a skip (CPSE/SBRC/SBRS/SBIC/SBIS on a tainted
+ *   operand), an indirect jump (IJMP/ICALL through a tainted Z, a RET/RETI popping a tainted address) and
+ *   an address (LD/ST/LDD/STD/LPM/ELPM through a tainted X/Y/Z/RAMPZ, PUSH/POP/CALL/RET with a tainted SP).
+ */
+enum {
+	T_NOP = 0, T_MOVW, T_MULS, T_MULSU, T_MUL,
+	T_CPC, T_SBC, T_ADD, T_CPSE, T_CP, T_SUB, T_ADC, T_AND, T_EOR, T_OR, T_MOV,
+	T_CPI, T_SBCI, T_SUBI, T_ORI, T_ANDI, T_LDI,
+	T_LDD_Y, T_LDD_Z, T_STD_Y, T_STD_Z, T_LDS, T_STS,
+	T_LD_X, T_LD_XINC, T_LD_XDEC, T_LD_YINC, T_LD_YDEC, T_LD_ZINC, T_LD_ZDEC,
+	T_ST_X, T_ST_XINC, T_ST_XDEC, T_ST_YINC, T_ST_YDEC, T_ST_ZINC, T_ST_ZDEC,
+	T_LPM0, T_LPM, T_LPMINC, T_ELPM0, T_ELPM, T_ELPMINC,
+	T_POP, T_PUSH,
+	T_COM, T_NEG, T_INC, T_ASR, T_LSR, T_ROR, T_DEC,
+	T_BSET, T_BCLR, T_RET, T_RETI, T_IJMP, T_ICALL, T_CALL,
+	T_ADIW, T_SBIC, T_SBIS, T_IN, T_OUT, T_BRB, T_BLD, T_BST, T_SBRX,
+};
+
+static uint8_t tclass[65536];
+
+/* Taint class of an opcode; invalid encodings are T_NOP (the run loop faults on them first). */
+static uint8_t tclassify(uint16_t o)
+{
+	switch (o >> 12) {
+	case 0x0:
+		switch ((o >> 8) & 0xf) {
+		case 0x0: return T_NOP;
+		case 0x1: return T_MOVW;
+		case 0x2: return T_MULS;
+		case 0x3: return T_MULSU;   /* MULSU, FMUL, FMULS, FMULSU */
+		case 0x4: case 0x5: case 0x6: case 0x7: return T_CPC;
+		case 0x8: case 0x9: case 0xa: case 0xb: return T_SBC;
+		default: return T_ADD;
+		}
+	case 0x1: {
+		static const uint8_t c[4] = {T_CPSE, T_CP, T_SUB, T_ADC};
+		return c[(o >> 10) & 3];
+	}
+	case 0x2: {
+		static const uint8_t c[4] = {T_AND, T_EOR, T_OR, T_MOV};
+		return c[(o >> 10) & 3];
+	}
+	case 0x3: return T_CPI;
+	case 0x4: return T_SBCI;
+	case 0x5: return T_SUBI;
+	case 0x6: return T_ORI;
+	case 0x7: return T_ANDI;
+	case 0x8:
+	case 0xa: {
+		const int store = (o & 0x0200) != 0, y = (o & 0x0008) != 0;
+		return store ? (y ? T_STD_Y : T_STD_Z) : (y ? T_LDD_Y : T_LDD_Z);
+	}
+	case 0x9:
+		if ((o & 0xfc00) == 0x9000) {
+			const int store = (o & 0x0200) != 0;
+			switch (o & 0xf) {
+			case 0x0: return store ? T_STS : T_LDS;
+			case 0x1: return store ? T_ST_ZINC : T_LD_ZINC;
+			case 0x2: return store ? T_ST_ZDEC : T_LD_ZDEC;
+			case 0x4: return store ? T_NOP : T_LPM;
+			case 0x5: return store ? T_NOP : T_LPMINC;
+			case 0x6: return store ? T_NOP : T_ELPM;
+			case 0x7: return store ? T_NOP : T_ELPMINC;
+			case 0x9: return store ? T_ST_YINC : T_LD_YINC;
+			case 0xa: return store ? T_ST_YDEC : T_LD_YDEC;
+			case 0xc: return store ? T_ST_X : T_LD_X;
+			case 0xd: return store ? T_ST_XINC : T_LD_XINC;
+			case 0xe: return store ? T_ST_XDEC : T_LD_XDEC;
+			case 0xf: return store ? T_PUSH : T_POP;
+			default: return T_NOP;
+			}
+		}
+		if ((o & 0xfe00) == 0x9400) {
+			switch (o & 0xf) {
+			case 0x0: return T_COM;
+			case 0x1: return T_NEG;
+			case 0x2: return T_NOP;    /* SWAP: same byte, same labels */
+			case 0x3: return T_INC;
+			case 0x5: return T_ASR;
+			case 0x6: return T_LSR;
+			case 0x7: return T_ROR;
+			case 0xa: return T_DEC;
+			case 0x8:
+				if (!(o & 0x0100))
+					return (o & 0x0080) ? T_BCLR : T_BSET;
+				switch (o) {
+				case 0x9508: return T_RET;
+				case 0x9518: return T_RETI;
+				case 0x95c8: return T_LPM0;
+				case 0x95d8: return T_ELPM0;
+				default: return T_NOP;   /* SLEEP, BREAK, WDR; SPM faults */
+				}
+			case 0x9:
+				return o == 0x9409 ? T_IJMP : o == 0x9509 ? T_ICALL : T_NOP;
+			case 0xe: case 0xf: return T_CALL;
+			default: return T_NOP;   /* JMP; reserved */
+			}
+		}
+		switch ((o >> 8) & 0xf) {
+		case 0x6: case 0x7: return T_ADIW;   /* ADIW, SBIW */
+		case 0x9: return T_SBIC;
+		case 0xb: return T_SBIS;
+		case 0xc: case 0xd: case 0xe: case 0xf: return T_MUL;
+		default: return T_NOP;    /* CBI, SBI: one bit of a public I/O register */
+		}
+	case 0xb: return (o & 0x0800) ? T_OUT : T_IN;
+	case 0xc: return T_NOP;   /* RJMP */
+	case 0xd: return T_CALL;  /* RCALL */
+	case 0xe: return T_LDI;
+	default: /* 0xf */
+		if (!(o & 0x0800))
+			return T_BRB;     /* BRBS, BRBC */
+		switch ((o >> 9) & 3) {
+		case 0: return T_BLD;
+		case 1: return T_BST;
+		default: return T_SBRX;
+		}
+	}
+}
+
+__attribute__((constructor)) static void build_tclass(void)
+{
+	for (uint32_t o = 0; o < 65536; o++)
+		tclass[o] = tclassify((uint16_t)o);
+}
+
+#define FL_HSVNZC 0x3fu
+#define FL_HSVNC (FL_HSVNZC & ~(1u << S_Z))
+#define FL_SVNZC 0x1fu
+#define FL_SVNZ 0x1eu
+
+static void taint_finding(shim_t *s, uint32_t pc, unsigned kind, uint8_t labels, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void taint_finding(shim_t *s, uint32_t pc, unsigned kind, uint8_t labels, const char *fmt, ...)
+{
+	uint8_t *seen = &s->seen[pc >> 1];
+	if (*seen & (1u << kind))
+		return;
+	*seen |= (uint8_t)(1u << kind);
+	if (s->n_findings == s->cap_findings) {
+		const uint32_t cap = s->cap_findings ? 2 * s->cap_findings : 64;
+		shim_finding *f = realloc(s->findings, cap * sizeof *f);
+		if (f == NULL)
+			return;   /* out of memory: the finding is lost, the run goes on (never happens in practice) */
+		s->findings = f;
+		s->cap_findings = cap;
+	}
+	shim_finding *f = &s->findings[s->n_findings++];
+	f->pc = pc;
+	f->kind = (uint8_t)kind;
+	f->labels = labels;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+	va_end(ap);
+}
+
+/* Labels of a data-space byte read as data; SREG is the union of its flags. */
+static inline uint8_t t_rd(const shim_t *s, uint32_t a)
+{
+	if (a == R_SREG) {
+		uint8_t t = 0;
+		for (int i = 0; i < 8; i++)
+			t |= s->tflag[i];
+		return t;
+	}
+	return s->tdata[a];
+}
+
+static inline void t_wr(shim_t *s, uint32_t a, uint8_t t)
+{
+	if (a == R_SREG)
+		memset(s->tflag, t, sizeof s->tflag);
+	else
+		s->tdata[a] = t;
+}
+
+static inline void t_flags(shim_t *s, unsigned mask, uint8_t t)
+{
+	for (int i = 0; i < 8; i++)
+		if (mask & (1u << i))
+			s->tflag[i] = t;
+}
+
+static const char *const ptr_name[3] = {"X (r26:r27)", "Y (r28:r29)", "Z (r30:r31)"};
+
+/* Data access through pointer register p (R_XL/R_YL/R_ZL) at addr: report a tainted pointer, move the
+ * labels, apply the post-increment/pre-decrement carry to the pointer's high byte. */
+static inline void t_ldst(shim_t *s, uint32_t pc, unsigned p, int delta, uint32_t addr, unsigned reg, int store)
+{
+	uint8_t *T = s->tdata;
+	const uint8_t a = T[p] | T[p + 1];
+	if (a)
+		taint_finding(s, pc, SHIM_TAINT_ADDRESS, a, "%s address through %s", store ? "store" : "load",
+			      ptr_name[(p - R_XL) / 2]);
+	if (store) {
+		t_wr(s, addr, T[reg] | a);
+		if (delta)
+			T[p + 1] = a;
+	} else {
+		const uint8_t v = t_rd(s, addr) | a;
+		if (delta)
+			T[p + 1] = a;
+		T[reg] = v;
+	}
+}
+
+/* Program-memory read through Z (and RAMPZ for ELPM) into reg: the result carries the address's labels. */
+static inline void t_lpm(shim_t *s, uint32_t pc, unsigned reg, int elpm, int inc)
+{
+	uint8_t *T = s->tdata;
+	const uint8_t a = T[R_ZL] | T[R_ZH] | (elpm ? T[s->avr->rampz] : 0);
+	if (a)
+		taint_finding(s, pc, SHIM_TAINT_ADDRESS, a, "program-memory address through %s",
+			      elpm ? "RAMPZ:Z" : "Z (r30:r31)");
+	if (inc) {
+		T[R_ZH] |= T[R_ZL];
+		if (elpm)
+			T[s->avr->rampz] = a;
+	}
+	T[reg] = a;
+}
+
+/* The labels of SP, reported as an address finding for the stack access `what`. */
+static inline uint8_t t_sp(shim_t *s, uint32_t pc, const char *what)
+{
+	const uint8_t a = s->tdata[R_SPL] | s->tdata[R_SPH];
+	if (a)
+		taint_finding(s, pc, SHIM_TAINT_ADDRESS, a, "%s through SP", what);
+	return a;
+}
+
+/* Move the labels for the instruction op at pc, about to run (registers hold their values before it). */
+static void taint_step(shim_t *s, uint32_t pc, uint16_t o)
+{
+	avr_t *const avr = s->avr;
+	uint8_t *const T = s->tdata, *const F = s->tflag;
+	const unsigned d = (o >> 4) & 31, r = (o & 15) | ((o >> 5) & 16), dh = 16 + ((o >> 4) & 15);
+	const uint16_t sp = reg16(avr, R_SPL);
+	uint8_t t;
+
+	if (pc == s->declassify_pc)
+		memset(T + 22, 0, 4);   /* uint32_t mcu_declassify(uint32_t): the argument in r22..r25 is public */
+	switch (tclass[o]) {
+	case T_NOP:
+		break;
+	case T_MOVW:
+		T[2 * ((o >> 4) & 15)] = T[2 * (o & 15)];
+		T[2 * ((o >> 4) & 15) + 1] = T[2 * (o & 15) + 1];
+		break;
+	case T_MULS:
+		t = T[dh] | T[16 + (o & 15)];
+		goto mul;
+	case T_MULSU:
+		t = T[16 + ((o >> 4) & 7)] | T[16 + (o & 7)];
+		goto mul;
+	case T_MUL:
+		t = T[d] | T[r];
+	mul:
+		T[0] = T[1] = F[S_C] = F[S_Z] = t;
+		break;
+	case T_CPC:
+	case T_SBC:
+		t = (d == r ? 0 : T[d] | T[r]) | F[S_C];
+		if (tclass[o] == T_SBC)
+			T[d] = t;
+		t_flags(s, FL_HSVNC, t);
+		F[S_Z] |= t;
+		break;
+	case T_ADD:
+		t = T[d] | T[r];
+		T[d] = t;
+		t_flags(s, FL_HSVNZC, t);
+		break;
+	case T_CPSE:
+		t = d == r ? 0 : T[d] | T[r];
+		if (t)
+			taint_finding(s, pc, SHIM_TAINT_BRANCH, t, "skip if r%u == r%u", d, r);
+		break;
+	case T_CP:
+	case T_SUB:
+		t = d == r ? 0 : T[d] | T[r];
+		if (tclass[o] == T_SUB)
+			T[d] = t;
+		t_flags(s, FL_HSVNZC, t);
+		break;
+	case T_ADC:
+		t = T[d] | T[r] | F[S_C];
+		T[d] = t;
+		t_flags(s, FL_HSVNZC, t);
+		break;
+	case T_AND:
+	case T_OR:
+	case T_EOR:
+		t = (tclass[o] == T_EOR && d == r) ? 0 : T[d] | T[r];
+		T[d] = t;
+		t_flags(s, FL_SVNZ, t);
+		F[S_V] = 0;
+		break;
+	case T_MOV:
+		T[d] = T[r];
+		break;
+	case T_CPI:
+		t_flags(s, FL_HSVNZC, T[dh]);
+		break;
+	case T_SBCI:
+		t = T[dh] | F[S_C];
+		T[dh] = t;
+		t_flags(s, FL_HSVNC, t);
+		F[S_Z] |= t;
+		break;
+	case T_SUBI:
+		t_flags(s, FL_HSVNZC, T[dh]);
+		break;
+	case T_ORI:
+	case T_ANDI: {
+		const unsigned k = ((o >> 4) & 0xf0) | (o & 0xf);
+		if ((tclass[o] == T_ANDI && k == 0) || (tclass[o] == T_ORI && k == 0xff))
+			T[dh] = 0;   /* the result is a constant */
+		t_flags(s, FL_SVNZ, T[dh]);
+		F[S_V] = 0;
+		break;
+	}
+	case T_LDI:
+		T[dh] = 0;
+		break;
+	case T_LDD_Y: case T_LDD_Z: case T_STD_Y: case T_STD_Z: {
+		const unsigned q = ((o >> 8) & 0x20) | ((o >> 7) & 0x18) | (o & 0x7);
+		const unsigned p = (tclass[o] == T_LDD_Y || tclass[o] == T_STD_Y) ? R_YL : R_ZL;
+		t_ldst(s, pc, p, 0, (uint16_t)(reg16(avr, p) + q), d, tclass[o] == T_STD_Y || tclass[o] == T_STD_Z);
+		break;
+	}
+	case T_LDS:
+		T[d] = t_rd(s, flash16(avr, pc + 2));
+		break;
+	case T_STS:
+		t_wr(s, flash16(avr, pc + 2), T[d]);
+		break;
+	case T_LD_X: t_ldst(s, pc, R_XL, 0, reg16(avr, R_XL), d, 0); break;
+	case T_LD_XINC: t_ldst(s, pc, R_XL, 1, reg16(avr, R_XL), d, 0); break;
+	case T_LD_XDEC: t_ldst(s, pc, R_XL, -1, (uint16_t)(reg16(avr, R_XL) - 1), d, 0); break;
+	case T_LD_YINC: t_ldst(s, pc, R_YL, 1, reg16(avr, R_YL), d, 0); break;
+	case T_LD_YDEC: t_ldst(s, pc, R_YL, -1, (uint16_t)(reg16(avr, R_YL) - 1), d, 0); break;
+	case T_LD_ZINC: t_ldst(s, pc, R_ZL, 1, reg16(avr, R_ZL), d, 0); break;
+	case T_LD_ZDEC: t_ldst(s, pc, R_ZL, -1, (uint16_t)(reg16(avr, R_ZL) - 1), d, 0); break;
+	case T_ST_X: t_ldst(s, pc, R_XL, 0, reg16(avr, R_XL), d, 1); break;
+	case T_ST_XINC: t_ldst(s, pc, R_XL, 1, reg16(avr, R_XL), d, 1); break;
+	case T_ST_XDEC: t_ldst(s, pc, R_XL, -1, (uint16_t)(reg16(avr, R_XL) - 1), d, 1); break;
+	case T_ST_YINC: t_ldst(s, pc, R_YL, 1, reg16(avr, R_YL), d, 1); break;
+	case T_ST_YDEC: t_ldst(s, pc, R_YL, -1, (uint16_t)(reg16(avr, R_YL) - 1), d, 1); break;
+	case T_ST_ZINC: t_ldst(s, pc, R_ZL, 1, reg16(avr, R_ZL), d, 1); break;
+	case T_ST_ZDEC: t_ldst(s, pc, R_ZL, -1, (uint16_t)(reg16(avr, R_ZL) - 1), d, 1); break;
+	case T_LPM0: t_lpm(s, pc, 0, 0, 0); break;
+	case T_LPM: t_lpm(s, pc, d, 0, 0); break;
+	case T_LPMINC: t_lpm(s, pc, d, 0, 1); break;
+	case T_ELPM0: t_lpm(s, pc, 0, 1, 0); break;
+	case T_ELPM: t_lpm(s, pc, d, 1, 0); break;
+	case T_ELPMINC: t_lpm(s, pc, d, 1, 1); break;
+	case T_POP:
+		t = t_sp(s, pc, "pop");
+		T[d] = t_rd(s, (uint16_t)(sp + 1)) | t;
+		break;
+	case T_PUSH:
+		t = t_sp(s, pc, "push");
+		t_wr(s, sp, T[d] | t);
+		break;
+	case T_COM:
+		t_flags(s, FL_SVNZ, T[d]);
+		F[S_V] = F[S_C] = 0;
+		break;
+	case T_NEG:
+		t_flags(s, FL_HSVNZC, T[d]);
+		break;
+	case T_INC:
+	case T_DEC:
+		t_flags(s, FL_SVNZ, T[d]);
+		break;
+	case T_ASR:
+	case T_LSR:
+		t_flags(s, FL_SVNZC, T[d]);
+		if (tclass[o] == T_LSR)
+			F[S_N] = 0;
+		break;
+	case T_ROR:
+		t = T[d] | F[S_C];
+		F[S_C] = T[d];   /* the old bit 0 */
+		T[d] = t;
+		t_flags(s, FL_SVNZ, t);
+		break;
+	case T_BSET:
+	case T_BCLR:
+		F[(o >> 4) & 7] = 0;
+		break;
+	case T_RET:
+	case T_RETI:
+		t = t_sp(s, pc, "return-address pop");
+		t |= t_rd(s, (uint16_t)(sp + 1)) | t_rd(s, (uint16_t)(sp + 2));
+		if (t)
+			taint_finding(s, pc, SHIM_TAINT_INDIRECT, t, "return address popped from the stack");
+		if (tclass[o] == T_RETI)
+			F[S_I] = 0;
+		break;
+	case T_IJMP:
+	case T_ICALL:
+		t = T[R_ZL] | T[R_ZH];
+		if (t)
+			taint_finding(s, pc, SHIM_TAINT_INDIRECT, t, "target in Z (r30:r31)");
+		if (tclass[o] == T_IJMP)
+			break;
+		/* ICALL pushes its return address: */
+		/* fall through */
+	case T_CALL:
+		t = t_sp(s, pc, "return-address push");
+		t_wr(s, sp, t);
+		t_wr(s, (uint16_t)(sp - 1), t);
+		break;
+	case T_ADIW: {
+		const unsigned p = 24 + 2 * ((o >> 4) & 3);
+		t = T[p] | T[p + 1];
+		T[p + 1] = t;
+		t_flags(s, FL_SVNZC, t);
+		break;
+	}
+	case T_SBIC:
+	case T_SBIS: {
+		const unsigned a = 0x20 + ((o >> 3) & 31);
+		t = t_rd(s, a);
+		if (t)
+			taint_finding(s, pc, SHIM_TAINT_BRANCH, t, "skip on bit %u of I/O 0x%02x", o & 7, a - 0x20);
+		break;
+	}
+	case T_IN:
+		T[d] = t_rd(s, 0x20 + (((o >> 5) & 0x30) | (o & 0xf)));
+		break;
+	case T_OUT:
+		t_wr(s, 0x20 + (((o >> 5) & 0x30) | (o & 0xf)), T[d]);
+		break;
+	case T_BRB:
+		if (F[o & 7])
+			taint_finding(s, pc, SHIM_TAINT_BRANCH, F[o & 7], "condition on flag %c", "CZNVSHTI"[o & 7]);
+		break;
+	case T_BLD:
+		T[d] |= F[S_T];
+		break;
+	case T_BST:
+		F[S_T] = T[d];
+		break;
+	case T_SBRX:
+		if (T[d])
+			taint_finding(s, pc, SHIM_TAINT_BRANCH, T[d], "skip on bit %u of r%u", o & 7, d);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Taint on (fresh: no labels anywhere, no findings) or off. declassify_pc: mcu_declassify's entry, or
+ * 0xffffffff when the program has none. */
+int shim_taint_enable(shim_t *s, int on, uint32_t declassify_pc)
+{
+	s->taint_on = 0;
+	if (!on)
+		return 0;
+	const size_t words = ((size_t)s->avr->flashend + 1) / 2;
+	if (s->tdata == NULL)
+		s->tdata = calloc((size_t)s->avr->ramend + 1, 1);
+	if (s->seen == NULL)
+		s->seen = calloc(words, 1);
+	if (s->tdata == NULL || s->seen == NULL)
+		return -1;
+	memset(s->tdata, 0, (size_t)s->avr->ramend + 1);
+	memset(s->seen, 0, words);
+	memset(s->tflag, 0, sizeof s->tflag);
+	s->n_findings = 0;
+	s->declassify_pc = declassify_pc;
+	s->taint_on = 1;
+	return 0;
+}
+
+/* OR labels into the data-space bytes [address, address + size). */
+int shim_taint_set(shim_t *s, uint32_t address, uint32_t size, uint8_t labels)
+{
+	if (s->tdata == NULL || (uint64_t)address + size > (uint64_t)s->avr->ramend + 1)
+		return -1;
+	for (uint32_t i = 0; i < size; i++)
+		s->tdata[address + i] |= labels;
+	return 0;
+}
+
+/* The labels of data-space bytes [address, address + size) now, and of the eight flags (S_C..S_I). */
+int shim_taint_get(const shim_t *s, uint32_t address, uint8_t *out, uint32_t size, uint8_t *flags)
+{
+	if (s->tdata == NULL || (uint64_t)address + size > (uint64_t)s->avr->ramend + 1)
+		return -1;
+	memcpy(out, s->tdata + address, size);
+	memcpy(flags, s->tflag, sizeof s->tflag);
+	return 0;
+}
+
+uint32_t shim_taint_count(const shim_t *s) { return s->n_findings; }
+
+int shim_taint_finding(const shim_t *s, uint32_t i, shim_finding *out)
+{
+	if (i >= s->n_findings)
+		return -1;
+	*out = s->findings[i];
+	return 0;
 }
 
 /* Run from the current PC until the callee returns (PC = stop_pc with SP = stop_sp, so that a stray jump
@@ -428,6 +984,8 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint16_t stop_sp, uint64_t max_i
 		}
 		if (trace)
 			trace->pcs[trace->n_pcs++] = pc;
+		if (s->taint_on)
+			taint_step(s, pc, op);
 
 		avr->pc = avr_run_one(avr);
 		n++;

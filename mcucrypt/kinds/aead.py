@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Authenticated encryption with associated data, in the NIST Lightweight Cryptography API shape.
 
 API (META.yml `functions`), every implementation exporting, under mcu_<id>_<impl>_:
@@ -50,6 +51,7 @@ class AeadResult:
 
 class AeadDriver(KindDriver):
     kind = "aead"
+    run_options = ("key", "nonce", "ad", "input", "decrypt")
     max_random_length = 40      # differential: message and AD lengths drawn from 0..this
     # Each trial is about eight calls (encryption, round trip, a forgery, the permutation, the fixed-nonce
     # API) with up to 2 x 10 blocks: 30 trials keep the C references on the slower boards to a few seconds.

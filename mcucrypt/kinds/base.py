@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What every kind of primitive (block cipher, AEAD, multiplication, ...) tells the harness.
 
 A kind driver knows the API shape of its kind: how to run one official vector, which operations to
@@ -11,6 +12,7 @@ import abc
 import argparse
 import importlib
 import random
+import re
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Mapping
@@ -45,6 +47,7 @@ class CtCase:
 
 class KindDriver(abc.ABC):
     kind: str = "?"
+    run_options: tuple[str, ...] = ()   # the `mcucrypt run` inputs this kind reads (others are refused)
     default_trials: int = 100   # random differential cases per (id, implementation, target) in `make test`
 
     def vectors(self, prim: Primitive, prim_id: str) -> list[Vector]:
@@ -94,16 +97,22 @@ class KindDriver(abc.ABC):
         """`mcucrypt run`: the output bytes and the cost of the main call."""
 
 
-def parse_hex(name: str, text: str | None, *, length: int | None = None) -> bytes:
+HEX_RULE = "two hex digits per byte, upper or lower case, an optional 0x prefix, no spaces or separators"
+_HEX = re.compile(r"(?:0[xX])?((?:[0-9a-fA-F]{2})*)")
+
+
+def parse_hex(name: str, text: str | None, *, length: int | None = None, label: str | None = None) -> bytes:
+    """Bytes from the command line's hex (HEX_RULE: '0f1e...' or '0x0F1E...'; '0f 1e' or '0f:1e' are
+    refused rather than guessed at). ``label`` names the input in errors (default ``--name``)."""
+    label = label or f"--{name}"
     if text is None:
-        raise UsageError(f"--{name} is required")
-    t = text.strip().lower().removeprefix("0x")
-    try:
-        data = bytes.fromhex(t)
-    except ValueError:
-        raise UsageError(f"--{name}: malformed hex {text!r}") from None
+        raise UsageError(f"{label} is required")
+    m = _HEX.fullmatch(text)
+    if m is None:
+        raise UsageError(f"{label}: malformed hex {text!r} ({HEX_RULE})")
+    data = bytes.fromhex(m.group(1))
     if length is not None and len(data) != length:
-        raise UsageError(f"--{name}: expected {length} bytes ({2 * length} hex digits), got {len(data)}")
+        raise UsageError(f"{label}: expected {length} bytes ({2 * length} hex digits), got {len(data)}")
     return data
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Block ciphers: key schedule, one-block encryption and decryption.
 
 API (META.yml `functions`): keyschedule(rk, key); encrypt(out, in, rk); decrypt(out, in, rk); and, for
@@ -44,6 +45,7 @@ CTR_CT = 100
 
 class BlockCipherDriver(KindDriver):
     kind = "blockcipher"
+    run_options = ("key", "input", "decrypt")
     default_trials = 500
 
     @staticmethod

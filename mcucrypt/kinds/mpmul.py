@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Multi-precision multiplication: the product of two n-bit operands, 2n-bit result.
 
 API (META.yml `functions`):
@@ -77,6 +78,7 @@ def random_operand(rng: random.Random, bits: int) -> int:
 
 class MpmulDriver(KindDriver):
     kind = "mpmul"
+    run_options = ("a", "b")
     default_trials = 200   # issue 5: at least 200 random operand pairs per size per implementation
 
     @staticmethod

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Permutations (Keccak-f[1600]): one in-place call on the whole state.
 
 API: permute(state). Instance parameters: state_bytes. Vector fields: In, Out (states as bytes).
@@ -16,6 +17,7 @@ from .base import BenchOp, CtCase, KindDriver, Mismatch, parse_hex
 
 class PermutationDriver(KindDriver):
     kind = "permutation"
+    run_options = ("input",)
     default_trials = 50
 
     def permute(self, fw: Firmware, state: bytes) -> tuple[bytes, CallResult]:

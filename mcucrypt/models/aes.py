@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """AES-128 (FIPS-197) in Python, the differential oracle. The S-box is computed here from its
 definition (inverse in GF(2^8), then the affine map), not copied from a table, so the model and the C
 table cannot share a typo."""

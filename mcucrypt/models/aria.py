@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ARIA (RFC 5794, KS X 1213) in Python, from the specification: the differential-test oracle.
 
 Deliberately built differently from the C and assembly implementations so that a shared mistake is

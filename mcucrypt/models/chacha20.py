@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ChaCha20 (RFC 8439) in Python, the differential oracle."""
 from __future__ import annotations
 
@@ -18,15 +19,26 @@ def _quarter(s: list[int], a: int, b: int, c: int, d: int) -> None:
     s[c] = (s[c] + s[d]) & M32; s[b] = _rotl(s[b] ^ s[c], 7)
 
 
-def block(key: bytes, nonce: bytes, counter: int) -> bytes:
-    if len(key) != 32 or len(nonce) != 12:
-        raise ValueError("ChaCha20 takes a 32-byte key and a 12-byte nonce")
-    init = [*CONSTANTS, *struct.unpack("<8I", key), counter & M32, *struct.unpack("<3I", nonce)]
+def _rounds(init: list[int]) -> list[int]:
     s = list(init)
     for _ in range(10):
         _quarter(s, 0, 4, 8, 12); _quarter(s, 1, 5, 9, 13); _quarter(s, 2, 6, 10, 14); _quarter(s, 3, 7, 11, 15)
         _quarter(s, 0, 5, 10, 15); _quarter(s, 1, 6, 11, 12); _quarter(s, 2, 7, 8, 13); _quarter(s, 3, 4, 9, 14)
-    return struct.pack("<16I", *((a + b) & M32 for a, b in zip(s, init)))
+    return s
+
+
+def permute(state: bytes) -> bytes:
+    """The ChaCha20 permutation alone: 20 rounds on 16 little-endian words, no feed-forward."""
+    if len(state) != 64:
+        raise ValueError("the ChaCha state is 64 bytes")
+    return struct.pack("<16I", *_rounds(list(struct.unpack("<16I", state))))
+
+
+def block(key: bytes, nonce: bytes, counter: int) -> bytes:
+    if len(key) != 32 or len(nonce) != 12:
+        raise ValueError("ChaCha20 takes a 32-byte key and a 12-byte nonce")
+    init = [*CONSTANTS, *struct.unpack("<8I", key), counter & M32, *struct.unpack("<3I", nonce)]
+    return struct.pack("<16I", *((a + b) & M32 for a, b in zip(_rounds(init), init)))
 
 
 def xor(key: bytes, nonce: bytes, counter: int, data: bytes) -> bytes:

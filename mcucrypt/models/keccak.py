@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Keccak-f[1600] (FIPS 202, the permutation) in Python, the differential oracle.
 The round constants are generated from their LFSR definition and the rotation offsets from the
 (x, y) walk of the specification, not copied from tables."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """LEA (KS X 3246) in Python, from the specification: the differential-test oracle."""
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Multi-precision multiplication, the independent model: exact Python integers.
 
 The product of two n-bit operands is the 2n-bit integer a*b; nothing more is needed for an oracle."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """PIPO-64/128 and PIPO-64/256 in Python, from the designers' specification (ICISC 2020): the
 differential-test oracle.
 

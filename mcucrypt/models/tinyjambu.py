@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """TinyJAMBU v2 (NIST LWC final round) in Python, from the specification: the differential-test oracle.
 
 The 128-bit state is one Python integer whose bit i is the specification's s_i (bytes in memory are

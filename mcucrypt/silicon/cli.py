@@ -64,23 +64,36 @@ def cmd_ingest(opts: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    s = sub.add_parser("firmware", help="build a flashable benchmark image for a real board")
-    s.add_argument("--board", required=True, help=f"one of: {', '.join(REAL_BOARDS)}")
-    s.add_argument("--prim", action="append", help="primitive id (repeatable; default: every id)")
-    s.add_argument("--impl", action="append", help="implementation (repeatable; default: every one the board runs)")
-    s.add_argument("--out", help="output directory (default build/silicon/BOARD)")
-    s.add_argument("--runs", type=int, default=DEFAULT_RUNS, help="timed runs per operation (median reported)")
-    s.add_argument("--max-vectors", type=int, default=None,
+    s = sub.add_parser(
+        "firmware", help="build a flashable benchmark image for a real board",
+        description="Build an image (ELF, .bin, Intel .hex) for a real board that checks the selected "
+                    "implementations' official vectors and times every bench operation with the part's cycle "
+                    "counter, printing one JSON record per line on the UART (docs/silicon.md).",
+        epilog="example: mcucrypt firmware --board stm32f103 --prim aes128 --run virtual")
+    s.add_argument("--board", required=True, choices=list(REAL_BOARDS), help="the real board")
+    s.add_argument("--prim", action="append", metavar="PRIM", help="primitive id (repeatable; default: every id)")
+    s.add_argument("--impl", action="append", metavar="IMPL",
+                   help="implementation (repeatable; default: every one the board runs)")
+    s.add_argument("--out", metavar="DIR", help="output directory (default build/silicon/BOARD)")
+    s.add_argument("--runs", type=int, default=DEFAULT_RUNS, metavar="N",
+                   help=f"timed runs per operation, 1-31; the median is reported (default {DEFAULT_RUNS})")
+    s.add_argument("--max-vectors", type=int, default=None, metavar="K",
                    help="official vectors per implementation (default: as many as the board's data budget holds)")
-    s.add_argument("--f-cpu", type=int, default=None, help="AVR: the board's clock in Hz (default 16000000)")
-    s.add_argument("--qemu", action="store_true", help="link for the QEMU machine's memory (stm32vldiscovery: 8 KiB)")
-    s.add_argument("--run", choices=("virtual", "qemu"), help="also run the image and print its log")
+    s.add_argument("--f-cpu", type=int, default=None, metavar="HZ", help="AVR: the board's clock (default 16000000)")
+    s.add_argument("--qemu", action="store_true",
+                   help="link for the QEMU machine's memory (stm32vldiscovery: 8 KiB of SRAM)")
+    s.add_argument("--run", choices=("virtual", "qemu"), help="also run the image there and print its log")
     s.set_defaults(func=cmd_firmware)
 
-    s = sub.add_parser("ingest", help="turn a benchmark image's serial log into a bench results file")
-    s.add_argument("log")
-    s.add_argument("--board", required=True)
-    s.add_argument("--out", help="results file (default results/silicon-BOARD.json)")
+    s = sub.add_parser(
+        "ingest", help="turn a benchmark image's serial log into a bench results file",
+        description="Read a log captured from a benchmark image's UART and write its records as a results "
+                    "file that `mcucrypt compare` and `mcucrypt report` read.",
+        epilog="example: mcucrypt ingest stm32f103.log --board stm32f103 && "
+               "mcucrypt compare results/bench.json results/silicon-stm32f103.json")
+    s.add_argument("log", metavar="FILE", help="the captured log")
+    s.add_argument("--board", required=True, choices=list(REAL_BOARDS), help="the board it came from")
+    s.add_argument("--out", metavar="FILE", help="results file (default results/silicon-BOARD.json)")
     s.add_argument("--source", default="silicon", choices=("silicon", "qemu", "virtual"),
                    help="where the log came from (recorded in the provenance)")
     s.set_defaults(func=cmd_ingest)

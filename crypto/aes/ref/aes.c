@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* AES-128 (FIPS-197): portable C99 reference, written from the standard.
  *
  * Byte-oriented: SubBytes through the 256-byte S-box table, MixColumns with xtime. Readable, not fast,

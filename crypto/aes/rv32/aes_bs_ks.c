@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* AES-128 key schedule of the fixsliced implementation rv32-bitsliced (aes_bitsliced.S), constant time.
  *
  *   void mcu_aes128_rv32_bitsliced_keyschedule(uint8_t *rk, const uint8_t *key)

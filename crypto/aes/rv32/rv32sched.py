@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A list scheduler for straight-line RV32 code on the SiFive E31, shared by the AES generators here.
 
 The E31 issues one instruction a cycle in order and interlocks only on operands that are not ready:

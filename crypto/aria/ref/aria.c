@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ARIA block cipher (RFC 5794, KS X 1213): portable C99 reference, written from the specification.
  *
  * The state is 16 bytes in the specification's order (byte 0 is the most significant byte of the
@@ -11,12 +12,18 @@
  * flash (PROGMEM, read with LPM) rather than in the part's 4 KiB of SRAM; elsewhere they are plain const
  * data. Round keys are stored as plain 16-byte strings, rk = ek1 || ek2 || ... (or dk1 || dk2 || ...).
  *
- * Compile with -DARIA_KEYSCHEDULE_ONLY to get only the key schedule (assembly implementations that keep
- * the reference key schedule beside their own rounds). */
+ * ARIA_KEYSCHEDULE_ONLY must be given: 1 builds only the key schedule (assembly implementations that
+ * keep the reference key schedule beside their own rounds, rv32-paper), 0 the whole cipher (ref). A
+ * missing value is a compile error rather than a guess (with the wrong one, an image would hold two
+ * encryptions or none). */
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
 #include "aria.h"
+
+#ifndef ARIA_KEYSCHEDULE_ONLY
+#error "ARIA_KEYSCHEDULE_ONLY must be defined: 0 (ref, the whole cipher) or 1 (rv32-paper: the key schedule only)"
+#endif
 
 #if defined(__AVR__)
 #include <avr/pgmspace.h>
@@ -162,7 +169,7 @@ static void round_function(uint8_t *y, uint8_t *x, const uint8_t *k, int odd)
     diffuse(y, x);
 }
 
-#if !defined(ARIA_KEYSCHEDULE_ONLY)
+#if !ARIA_KEYSCHEDULE_ONLY
 static void aria_crypt(uint8_t *out, const uint8_t *in, const uint8_t *rk, unsigned rounds)
 {
     uint8_t x[16], y[16];
@@ -252,7 +259,7 @@ static void aria_keyschedule_dec(uint8_t *dk, const uint8_t *key, unsigned key_b
     }
 }
 
-#if defined(ARIA_KEYSCHEDULE_ONLY)
+#if ARIA_KEYSCHEDULE_ONLY
 #define ARIA_CRYPT_API(id, key_bytes)
 #else
 #define ARIA_CRYPT_API(id, key_bytes)                                                          \

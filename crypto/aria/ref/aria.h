@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ARIA public API: every implementation exports these under its own MCU_IMPL namespace.
  *
  * rk holds the n+1 round keys of n = 12/14/16 rounds (128/192/256-bit keys): 208, 240 or 272 bytes,

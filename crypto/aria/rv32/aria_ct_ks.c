@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ARIA key schedule for the constant-time implementation (rv32-ct).
  *
  * The three Feistel-like rounds of the key schedule go through the constant-time core of aria_ct.S

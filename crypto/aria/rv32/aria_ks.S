@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ARIA key-schedule back ends shared by rv32-fast, rv32-zbb and rv32-ct: the round-key expansion from
  * W0..W3 and the encryption-to-decryption key transform. RV32I, with rev8/rori when Zbb is present.
  * Both run in time independent of the key (no secret-dependent branch or address), so rv32-ct uses

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ARIA key schedule for the T-table implementations (rv32-fast, rv32-zbb): C over the 32-bit T-tables
  * of aria_t32.S, writing round keys as 16-byte strings in specification order (read as little-endian
  * words, exactly the state layout of aria_ttable.S).

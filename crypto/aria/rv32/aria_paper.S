@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ARIA one-block encryption/decryption, the method of paper 002 (Kwak, Kim, Seo: "Benchmarking Korean
  * Block Ciphers on 32-Bit RISC-V Processor", section 5.1 and Table 3), reproduced in RV32I only.
  *
@@ -30,6 +31,10 @@
  */
 #include "mcucrypt/ns.h"
 #include "aria_sbox.h"
+
+#if !defined(ARIA_KEYSCHEDULE_ONLY) || ARIA_KEYSCHEDULE_ONLY != 1
+#error "aria_paper.S takes ref/aria.c's key schedule only: build both with ARIA_KEYSCHEDULE_ONLY=1"
+#endif
 
 #define OUT a0
 #define IN  a1

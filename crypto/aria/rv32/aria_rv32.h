@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Declarations shared by the rv32 ARIA sources: the public API (the same as ref/aria.h, repeated here so
  * that every header these sources include lives beside them), the 32-bit T-tables of aria_t32.S and
  * the key-schedule back ends of aria_ks.S and the constant-time core of aria_ct.S. */

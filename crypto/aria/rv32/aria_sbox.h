@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ARIA S-boxes as comma-separated byte lists (RFC 5794, section 2.4.2), for the rv32 sources: the C
  * preprocessor hands them to the assembler's .irp (T-table and byte-table generation) and to C
  * initialisers alike. SB1 is the AES S-box B.x^-1 + 0x63, SB2(x) = C.x^247 + 0xE2, SB3 = SB1^-1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ARIA 32-bit T-tables for rv32-fast and rv32-zbb (4 KiB of .rodata, which the rv32 linker script puts in
  * the E31's 16 KiB DTIM: one-cycle loads, no flash wait).
  *

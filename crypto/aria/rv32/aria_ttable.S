@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ARIA encryption/decryption of one block with 32-bit T-tables: rv32-fast (RV32I instructions, isa
  * rv32imac) and rv32-zbb (the same schedule with Zbb/Zbkb byte permutations and packing, isa
  * rv32imac_zbb_zbkb). One source: the preprocessor's __riscv_zbb / __riscv_zbkb pick the variant.

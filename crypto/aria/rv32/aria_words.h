@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Word-level ARIA helpers shared by the C key schedules of the rv32 implementations (aria_ks32.c for
  * rv32-fast/rv32-zbb, aria_ct_ks.c for rv32-ct). A 16-byte ARIA value is four little-endian words
  * (word w holds bytes 4w..4w+3, byte 4w in bits 0..7), the state layout of the assembly. Every function

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ChaCha20 (RFC 8439): portable C99 reference, written from the RFC.
  * The block function (20 rounds over the 16-word state, then the feed-forward) and a stream API that
  * XORs a message of any length with the key stream from block `counter` on. ARX only: constant time. */
@@ -9,6 +10,7 @@
 void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *nonce, uint32_t counter);
 void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
                            uint32_t counter);
+void MCU_FN(chacha20, permute)(uint32_t *out, const uint32_t *in);
 
 static uint32_t load32_le(const uint8_t *p)
 {
@@ -28,6 +30,34 @@ static uint32_t rotl32(uint32_t x, unsigned n)
         c += d; b = rotl32(b ^ c, 7);      \
     } while (0)
 
+/* The 20 rounds (10 double rounds: columns, then diagonals) in place. */
+static void rounds(uint32_t x[16])
+{
+    for (int i = 0; i < 10; i++) {
+        QUARTER(x[0], x[4], x[8], x[12]);
+        QUARTER(x[1], x[5], x[9], x[13]);
+        QUARTER(x[2], x[6], x[10], x[14]);
+        QUARTER(x[3], x[7], x[11], x[15]);
+        QUARTER(x[0], x[5], x[10], x[15]);
+        QUARTER(x[1], x[6], x[11], x[12]);
+        QUARTER(x[2], x[7], x[8], x[13]);
+        QUARTER(x[3], x[4], x[9], x[14]);
+    }
+}
+
+/* The permutation alone (no feed-forward), on native 32-bit words. */
+void MCU_FN(chacha20, permute)(uint32_t *out, const uint32_t *in)
+{
+    uint32_t x[16];
+    for (int i = 0; i < 16; i++) {
+        x[i] = in[i];
+    }
+    rounds(x);
+    for (int i = 0; i < 16; i++) {
+        out[i] = x[i];
+    }
+}
+
 void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *nonce, uint32_t counter)
 {
     uint32_t init[16], x[16];
@@ -45,16 +75,7 @@ void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *no
     for (int i = 0; i < 16; i++) {
         x[i] = init[i];
     }
-    for (int i = 0; i < 10; i++) { /* 10 double rounds: columns, then diagonals */
-        QUARTER(x[0], x[4], x[8], x[12]);
-        QUARTER(x[1], x[5], x[9], x[13]);
-        QUARTER(x[2], x[6], x[10], x[14]);
-        QUARTER(x[3], x[7], x[11], x[15]);
-        QUARTER(x[0], x[5], x[10], x[15]);
-        QUARTER(x[1], x[6], x[11], x[12]);
-        QUARTER(x[2], x[7], x[8], x[13]);
-        QUARTER(x[3], x[4], x[9], x[14]);
-    }
+    rounds(x);
     for (int i = 0; i < 16; i++) {
         uint32_t v = x[i] + init[i];
         out[4 * i] = (uint8_t)v;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ChaCha20 (RFC 8439) for RV32: rv32-fast (RV32IMAC, rotations from slli/srli/or) and rv32-zbb (one rori
  * per rotation), assembled from this one source.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Keccak-f[1600] (FIPS 202 permutation): portable C99 reference, written from the specification.
  * State: 25 lanes of 64 bits, lane (x, y) at index x + 5y, little-endian bytes. The five steps per
  * round as specified (theta, rho, pi, chi, iota); no secret-dependent branch or address. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* LEA block cipher (KS X 3246, TTAS.KO-12.0223): portable C99 reference, written from the specification.
  *
  * 128-bit block as four little-endian 32-bit words; 24/28/32 rounds for 128/192/256-bit keys; each

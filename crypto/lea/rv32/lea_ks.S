@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LEA key schedules (KS X 3246) in RV32 assembly, shared by rv32-paper, rv32-fast and rv32-zbb.
  *
  *   void mcu_<id>_<impl>_keyschedule(uint32_t *rk, const uint8_t *key)
@@ -22,10 +23,6 @@
  */
 #include "mcucrypt/ns.h"
 #include "lea_rv32.inc"
-
-#ifndef LEA_RK_COMPACT
-#define LEA_RK_COMPACT 0
-#endif
 
 /* .word ROL(delta[m], r) for the eight published constants delta[0..7]. */
 .macro LEA_CONSTANT m, r

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LEA encryption and decryption after paper 002 (Kwak, Kim, Seo), Sect. 5.2 and Table 4: RV32I only,
  * the four state words and the six round-key words of a round in registers, rotations from sll/srl/or
  * (the paper's Fig. 5). rv32-paper reproduces that method; lea_unrolled.S (rv32-fast, rv32-zbb) goes
@@ -21,6 +22,10 @@
  */
 #include "mcucrypt/ns.h"
 #include "lea_rv32.inc"
+
+#if LEA_RK_COMPACT != 0
+#error "lea_paper.S reads six round-key words a round: build it with LEA_RK_COMPACT=0"
+#endif
 
 .macro PAPER_PROLOGUE
     addi    sp, sp, -48

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LEA encryption and decryption, fully unrolled: rv32-fast (RV32IMAC, rotations from slli/srli/or) and
  * rv32-zbb (the same schedule with one rori per rotation), assembled from this one source.
  *
@@ -21,6 +22,10 @@
  */
 #include "mcucrypt/ns.h"
 #include "lea_rv32.inc"
+
+#if LEA_RK_COMPACT != 1
+#error "lea_unrolled.S reads the compact LEA-128 round keys: build it with LEA_RK_COMPACT=1"
+#endif
 
 /* ---- encryption --------------------------------------------------------------------------------- */
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cm3-fast: constant-time multi-precision multiplication for the Cortex-M3, 256 to 2048 bits.
  *
  * 256 bits is the unrolled product-scanning kernel of fast_k8.S (16x16 MULs, two products per

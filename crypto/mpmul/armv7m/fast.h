@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cm3-fast: the assembly pieces the Karatsuba driver (fast.c) calls, and the public API it exports.
  * Limbs are little-endian 32-bit words; see fast_k8.S and fast_kara.S for the contracts. */
 #ifndef MPMUL_CM3_FAST_H

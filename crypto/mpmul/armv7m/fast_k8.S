@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cm3-fast, the 256-bit kernel: 8x8-word product scanning from 16x16-bit MULs, fully unrolled.
  *
  * void mpmul_cm3_fast_k8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);

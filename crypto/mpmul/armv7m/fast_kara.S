@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cm3-fast, the Karatsuba glue: constant-time absolute difference and recombination.
  *
  * fast.c builds 512..2048-bit products from the 256-bit kernel (fast_k8.S) by subtractive

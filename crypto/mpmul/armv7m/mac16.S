@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cm3-mac16: product scanning with the 16x16 MUL-based multiply-accumulate of paper 003, Table 5.
  *
  * void mcu_<id>_cm3_mac16_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cm3-umull: product scanning with UMULL, multiply-accumulate the Micro-ECC way.
  *
  * void mcu_<id>_cm3_umull_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);

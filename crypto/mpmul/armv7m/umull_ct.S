@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cm3-umull-ct: product scanning with UMULL made constant time by operand fixing (paper 003, Table 3).
  *
  * void mcu_<id>_cm3_umull_ct_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Multi-precision multiplication: portable C99 reference, product scanning (Comba).
  *
  * Column k of the product is the sum of a[i]*b[k-i] over the valid i; it is accumulated in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Multi-precision multiplication, public API: every implementation exports these under its own
  * MCU_IMPL namespace. Limbs are little-endian 32-bit words; r has 2*n words, a and b n words each
  * (n = bits/32). r must not overlap a or b. mul_n (scalable implementations only) takes the operand

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Multi-precision multiplication on RV32IM (SiFive E31): the column-wise method of paper 000
  * (Seo et al., "Optimized Implementation of Scalable Multi-Precision Multiplication Method on RISC-V
  * Processor", JKIISC 2021), written from its description: one loop-based code for every length.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Paper 000's column-wise method (rv32-comba64, comba64.S) with the instruction-set extensions the
  * paper proposes in section 4.2, as implemented by the rv32 board's custom extension xmul64
  * (docs/board-rv32.md; build with -march=rv32imac, run with isa rv32imac_xmul64):

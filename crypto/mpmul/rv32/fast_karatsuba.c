@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* rv32-fast, 1024 and 2048 bits: subtractive Karatsuba over the generated 512-bit kernel.
  *
  * With X = 2^(32h) (h = half the operand words), a = a0 + X a1, b = b0 + X b1:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A small list scheduler and register allocator for straight-line RV32 code on the SiFive E31.
 
 Used by gen_fast.py to turn a sequential description of a fully unrolled multiplication (single

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Multi-precision multiplication on RV32IM (SiFive E31): the row-wise (operand-scanning, schoolbook)
  * method, the baseline paper 000 compares with (K. Stoffelen, "Efficient cryptography on the RISC-V
  * architecture", LATINCRYPT 2019), written from the method's definition, as well as it allows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* PIPO-64/128 and PIPO-64/256 (Kim et al., ICISC 2020): portable C99 reference, written from the
  * specification.
  *

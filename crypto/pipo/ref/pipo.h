@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* PIPO public API: every implementation exports these under its own MCU_IMPL namespace.
  *
  * Blocks are 8 bytes, byte i being row i of the cipher's 8x8 bit state. The round-key buffer is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PIPO-64/128 and PIPO-64/256, four blocks at a time (ECB; the entry point for CTR and other
  * throughput modes): rv32-fast (RV32IMAC, byte-sliced) and rv32-zbb (Zbb+Zbkb, bit-interleaved),
  * assembled from this one source.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PIPO-64/128 and PIPO-64/256, one block: rv32-fast (RV32IMAC, byte form) and rv32-zbb (Zbb+Zbkb,
  * nibble form), assembled from this one source (the row form is chosen in pipo_rv32.inc).
  *

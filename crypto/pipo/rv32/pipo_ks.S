@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PIPO key schedules for rv32-fast (byte form) and rv32-zbb (nibble form): the round keys in the row
  * form their encrypt/decrypt use (pipo_rv32.inc, pipo_fast.S, pipo_bs.S).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PIPO-64/128 and PIPO-64/256 after paper 002 (Kwak, Kim, Seo), Sect. 5.3 and Table 5: RV32I only,
  * the eight state bytes in eight registers, bitsliced S-layer, R-layer rotations built from masks and
  * shifts, and the key schedule fused into encryption (the master key stays in registers and round key i

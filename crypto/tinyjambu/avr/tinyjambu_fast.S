@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TinyJAMBU for 8-bit AVR (ATmega128), our fastest form (avr-fast): the keyed permutation and the
  * block loop of the mode, in assembly; the rest of the mode is the shared C (ref/tinyjambu.c).
  *
@@ -49,6 +50,11 @@
  * Constant time: no branch or address depends on the state or the key; only on steps (public).
  */
 #include "mcucrypt/ns.h"
+#include "../ref/tinyjambu_perm.h"
+
+#if TJ_COMPLEMENTED_STATE != 1 || TJ_ASM_BLOCKS != 1
+#error "avr-fast keeps the state complemented and supplies the block loop: TJ_COMPLEMENTED_STATE=1, TJ_ASM_BLOCKS=1"
+#endif
 
 #define SB(j, r) ((((j) * 4 + (r)) & 15) + 2)
 #define C(r) ((r) + 12)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TinyJAMBU keyed permutation for 8-bit AVR (ATmega128) with the reverse-shift technique of paper 004
  * (Kwon, Eum, Sim, Yang, Seo, 2023, section 3.2 and Table 5): the paper "R" implementation (avr-revshift).
  *
@@ -33,6 +34,11 @@
  * Constant time: no branch or address depends on the state or the key; only on steps (public).
  */
 #include "mcucrypt/ns.h"
+#include "../ref/tinyjambu_perm.h"
+
+#if TJ_COMPLEMENTED_STATE != 0 || TJ_ASM_BLOCKS != 0
+#error "avr-revshift keeps the specification's state and has no block loop: TJ_COMPLEMENTED_STATE=0, TJ_ASM_BLOCKS=0"
+#endif
 
 /* SRAM offset of byte b of word (j + n) mod 4 */
 #define WB(j, n, b) (4 * (((j) + (n)) & 3) + (b))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* TinyJAMBU keyed permutation, "normal" form (paper 004's N): 32 steps per iteration, then the state
  * words move down by one and the new word enters at the top, exactly as the specification's bit shift
  * register does 32 times. Written from the specification.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* TinyJAMBU keyed permutation, "optimized" form (paper 004's O): 128 steps per iteration as four 32-step
  * updates done in place, so the state words never move; word j is updated from words j+1, j+2, j+3
  * (indices mod 4), which after the earlier updates of the iteration hold exactly what the moving form

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* TinyJAMBU v2 (NIST LWC final round): the mode of operation, shared by every implementation.
  * Written from the specification (Wu and Huang, "TinyJAMBU: A Family of Lightweight Authenticated
  * Encryption Algorithms (Version 2)", 2021). The keyed permutation comes from the implementation's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* TinyJAMBU v2 (NIST LWC final round) public API: every implementation exports these under its own
  * MCU_IMPL namespace, for each of tinyjambu128, tinyjambu192 and tinyjambu256.
  *

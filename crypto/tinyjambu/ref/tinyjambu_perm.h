@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The one thing every TinyJAMBU implementation supplies: the keyed permutation, one function per key
  * size. The mode of operation (tinyjambu.c) is shared by all implementations and calls them through
  * these names; each image links only the one its primitive id needs.
@@ -17,16 +18,20 @@
  *   in registers from block to block. Without it, tinyjambu.c does the same with a loop over perm. */
 #ifndef MCUCRYPT_TINYJAMBU_PERM_H
 #define MCUCRYPT_TINYJAMBU_PERM_H
+
+/* The state representation and the block loop are a contract between the mode (C) and the permutation
+ * (assembly); both include this header, and each implementation's build (or an exported library's
+ * configuration header) must state both: a missing one is a compile error, never a wrong tag. */
+#ifndef TJ_COMPLEMENTED_STATE
+#error "TJ_COMPLEMENTED_STATE must be defined: 1 for avr-fast, 0 for every other TinyJAMBU implementation"
+#endif
+#ifndef TJ_ASM_BLOCKS
+#error "TJ_ASM_BLOCKS must be defined: 1 where the implementation supplies the block loop (avr-fast, cm3-fast, rv32-fast, rv32-zbb), else 0"
+#endif
+
+#ifndef __ASSEMBLER__
 #include <stdint.h>
 #include "mcucrypt/ns.h"
-
-#ifndef TJ_COMPLEMENTED_STATE
-#define TJ_COMPLEMENTED_STATE 0
-#endif
-
-#ifndef TJ_ASM_BLOCKS
-#define TJ_ASM_BLOCKS 0
-#endif
 
 #define TJ_ABSORB 0
 #define TJ_ENCRYPT 1
@@ -46,4 +51,5 @@ TJ_PERM_DECLARE(tinyjambu128)
 TJ_PERM_DECLARE(tinyjambu192)
 TJ_PERM_DECLARE(tinyjambu256)
 
+#endif /* __ASSEMBLER__ */
 #endif

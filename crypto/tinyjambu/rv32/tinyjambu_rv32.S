@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+/* TinyJAMBU keyed permutation and block loop for the E31 (rv32-fast: RV32I; rv32-zbb: the same with
+ * Zbb's XNOR taking the key as it is), every key size.
+ *
+ *   void mcu_<id>_<impl>_perm(uint32_t *state, const uint8_t *key, uint16_t steps)
+ *   void mcu_<id>_<impl>_blocks(uint32_t *state, const uint8_t *key, uint16_t steps, uint8_t frame,
+ *                               const uint8_t *in, uint8_t *out, uint16_t nblocks, uint8_t mode)
+ * (tinyjambu_perm.h: the specification's state; steps a multiple of 128; blocks with TJ_ASM_BLOCKS=1.)
+ *
+ * 32 steps into word a from b, c, d: 15 instructions (RV32I has no funnel shift, so every term costs a
+ * shift and an XOR). With X = d:c as a 64-bit value and H = X >> 15 (H_lo = F = c>>15 | d<<17,
+ * H_hi = u = d >> 15):
+ *   t2 & t3 = low32((X & H) >> 6) = (c & F) >> 6 | (d & u) << 26,   t4 = low32(H >> 12) = F >> 12 | u << 20,
+ * so  a ^= F_prev ^ ((c & F) ^ (F >> 6)) >> 6 ^ (((d & u) << 6) ^ u) << 20 ^ ~k.
+ * F is also the next update's first tap (b>>15 | c<<17), and d>>15 is the next update's c>>15, which
+ * makes F two instructions (SLLI, OR) instead of three. The NOT of the NAND is folded into the key
+ * (~k formed once per call; with Zbb, XNOR does it for free).
+ * Shifts by constants, AND, XOR, OR; branches only on the public step count, mode and pointer
+ * alignment: constant time.
+ *
+ * Register map (internal routine tj_core_<size>, called with JAL by perm and blocks):
+ *   t0-t3 state words s0..s3     t4 = F     t5 = u     t6, a1 = scratch
+ *   s0..s7 = (~)key words (4, 6 or 8 of them)   a2 = chunks (steps / 128)
+ *   blocks: a0 = state pointer, a3 = frame, a4 = in, a5 = out, a6 = nblocks, a7 = mode
+ */
+#include "mcucrypt/ns.h"
+#include "../ref/tinyjambu_perm.h"
+
+#if TJ_COMPLEMENTED_STATE != 0 || TJ_ASM_BLOCKS != 1
+#error "rv32-fast/rv32-zbb works on the specification's state and supplies the block loop: TJ_COMPLEMENTED_STATE=0, TJ_ASM_BLOCKS=1"
+#endif
+
+.macro FUNC sym
+    .section .text.\sym, "ax", @progbits
+    .globl  \sym
+    .type   \sym, @function
+    .p2align 2
+\sym:
+.endm
+
+.macro ENDFUNC sym
+    .size   \sym, . - \sym
+.endm
+
+#define F t4
+#define U t5
+#define T1 t6
+#define T2 a1
+
+/* 32 steps into a; on entry F = b>>15 | c<<17 and U = c>>15; on exit F = c>>15 | d<<17, U = d>>15. */
+.macro UPD a, b, c, d, k
+    xor     \a, \a, F
+    slli    F, \d, 17
+    or      F, F, U
+    srli    U, \d, 15
+    and     T1, \c, F
+    srli    T2, F, 6
+    xor     T1, T1, T2
+    srli    T1, T1, 6
+    xor     \a, \a, T1
+    and     T1, \d, U
+    slli    T1, T1, 6
+    xor     T1, T1, U
+    slli    T1, T1, 20
+    xor     \a, \a, T1
+#ifdef __riscv_zbb
+    xnor    \a, \a, \k
+#else
+    xor     \a, \a, \k
+#endif
+.endm
+
+.macro CHUNK k0, k1, k2, k3
+    UPD     t0, t1, t2, t3, \k0
+    UPD     t1, t2, t3, t0, \k1
+    UPD     t2, t3, t0, t1, \k2
+    UPD     t3, t0, t1, t2, \k3
+.endm
+
+/* F and U for the first update (b = s1, c = s2). */
+.macro F_START
+    srli    U, t2, 15
+    slli    F, t2, 17
+    srli    T1, t1, 15
+    or      F, F, T1
+.endm
+
+/* The chunk sequence of one key size: the key pattern repeats every 1, 3 or 2 chunks. */
+.macro CHUNK_N size, n
+  .if \size == 128
+    CHUNK   s0, s1, s2, s3
+  .elseif \size == 192
+    .if (\n % 3) == 0
+    CHUNK   s0, s1, s2, s3
+    .elseif (\n % 3) == 1
+    CHUNK   s4, s5, s0, s1
+    .else
+    CHUNK   s2, s3, s4, s5
+    .endif
+  .else
+    .if (\n % 2) == 0
+    CHUNK   s0, s1, s2, s3
+    .else
+    CHUNK   s4, s5, s6, s7
+    .endif
+  .endif
+.endm
+
+/* tj_core_<size>: a2 chunks of 128 steps on t0-t3 with the key in s0... P_640 (5 chunks) and P_large
+ * (8/9/10) run unrolled with one test after the fifth chunk; other counts take the loop, whose body
+ * is one key period (1, 3 or 2 chunks) with a test after each chunk. Clobbers a1, a2, t4-t6. */
+.macro CORE size, large
+    .section .text.tj_core_\size, "ax", @progbits
+    .p2align 2
+tj_core_\size:
+    F_START
+    li      T1, \large
+    beq     a2, T1, 1f
+    li      T1, 5
+    beq     a2, T1, 1f
+    beqz    a2, 9f
+2:
+    CHUNK_N \size, 0
+    addi    a2, a2, -1
+    beqz    a2, 9f
+  .if \size != 128
+    CHUNK_N \size, 1
+    addi    a2, a2, -1
+    beqz    a2, 9f
+  .endif
+  .if \size == 192
+    CHUNK_N \size, 2
+    addi    a2, a2, -1
+    beqz    a2, 9f
+  .endif
+    j       2b
+1:  addi    a2, a2, -5                  // zero for P_640
+    .set .Lchunk, 0
+  .rept \large
+    CHUNK_N \size, .Lchunk
+    .set .Lchunk, .Lchunk + 1
+    .if .Lchunk == 5
+    beqz    a2, 9f
+    .endif
+  .endr
+9:  ret
+.endm
+
+/* The key words into s0..: word loads when the pointer is aligned, bytes otherwise (the E31 traps on a
+ * misaligned LW); complemented on RV32I. */
+.macro KEYWORD reg, off
+    lbu     \reg, (\off + 3)(a1)
+    lbu     T1, (\off + 2)(a1)
+    slli    \reg, \reg, 8
+    or      \reg, \reg, T1
+    lbu     T1, (\off + 1)(a1)
+    slli    \reg, \reg, 8
+    or      \reg, \reg, T1
+    lbu     T1, (\off)(a1)
+    slli    \reg, \reg, 8
+    or      \reg, \reg, T1
+.endm
+
+.macro LOAD_KEY nwords
+    andi    T1, a1, 3
+    bnez    T1, 3f
+    .set .Lkw, 0
+  .irp r, s0, s1, s2, s3, s4, s5, s6, s7
+    .if .Lkw < \nwords
+    lw      \r, (4 * .Lkw)(a1)
+    .endif
+    .set .Lkw, .Lkw + 1
+  .endr
+    j       4f
+3:
+    .set .Lkw, 0
+  .irp r, s0, s1, s2, s3, s4, s5, s6, s7
+    .if .Lkw < \nwords
+    KEYWORD \r, (4 * .Lkw)
+    .endif
+    .set .Lkw, .Lkw + 1
+  .endr
+4:
+#ifndef __riscv_zbb
+    .set .Lkw, 0
+  .irp r, s0, s1, s2, s3, s4, s5, s6, s7
+    .if .Lkw < \nwords
+    not     \r, \r
+    .endif
+    .set .Lkw, .Lkw + 1
+  .endr
+#endif
+.endm
+
+/* Save ra and the key's s registers (frame of 48 bytes: ra, s0..s7, 16-byte aligned). */
+.macro SAVE nwords
+    addi    sp, sp, -48
+    sw      ra, 44(sp)
+    .set .Lkw, 0
+  .irp r, s0, s1, s2, s3, s4, s5, s6, s7
+    .if .Lkw < \nwords
+    sw      \r, (4 * .Lkw)(sp)
+    .endif
+    .set .Lkw, .Lkw + 1
+  .endr
+.endm
+
+.macro RESTORE nwords
+    lw      ra, 44(sp)
+    .set .Lkw, 0
+  .irp r, s0, s1, s2, s3, s4, s5, s6, s7
+    .if .Lkw < \nwords
+    lw      \r, (4 * .Lkw)(sp)
+    .endif
+    .set .Lkw, .Lkw + 1
+  .endr
+    addi    sp, sp, 48
+.endm
+
+.macro LOAD_STATE
+    lw      t0, 0(a0)
+    lw      t1, 4(a0)
+    lw      t2, 8(a0)
+    lw      t3, 12(a0)
+.endm
+
+.macro STORE_STATE
+    sw      t0, 0(a0)
+    sw      t1, 4(a0)
+    sw      t2, 8(a0)
+    sw      t3, 12(a0)
+.endm
+
+.macro PERM size, nwords
+    SAVE    \nwords
+    LOAD_STATE
+    LOAD_KEY \nwords
+    srli    a2, a2, 7
+    jal     tj_core_\size
+    STORE_STATE
+    RESTORE \nwords
+    ret
+.endm
+
+/* One little-endian word from any address (bytes: the E31 traps on a misaligned LW). */
+.macro LOADW_ANY rd, base
+    lbu     \rd, 3(\base)
+    lbu     T1, 2(\base)
+    slli    \rd, \rd, 8
+    or      \rd, \rd, T1
+    lbu     T1, 1(\base)
+    slli    \rd, \rd, 8
+    or      \rd, \rd, T1
+    lbu     T1, 0(\base)
+    slli    \rd, \rd, 8
+    or      \rd, \rd, T1
+.endm
+
+.macro STOREW_ANY rs, base
+    sb      \rs, 0(\base)
+    srli    T1, \rs, 8
+    sb      T1, 1(\base)
+    srli    T1, \rs, 16
+    sb      T1, 2(\base)
+    srli    T1, \rs, 24
+    sb      T1, 3(\base)
+.endm
+
+/* blocks: per block  s1 ^= frame, P_steps, then by mode (public): absorb s3 ^= w; encrypt s3 ^= w,
+ * out = w ^ s2; decrypt out = w ^ s2, s3 ^= out. Encryption is the fall-through path. The chunk count
+ * (steps / 128) is kept in ra's neighbour slot 40(sp) and reloaded per block. */
+.macro BLOCKS size, nwords
+    SAVE    \nwords
+    LOAD_STATE
+    LOAD_KEY \nwords
+    srli    a2, a2, 7
+    sw      a2, 40(sp)
+5:  xor     t1, t1, a3
+    lw      a2, 40(sp)
+    jal     tj_core_\size
+    LOADW_ANY a1, a4
+    addi    a4, a4, 4
+    li      T1, 1
+    bne     a7, T1, 6f
+    xor     t3, t3, a1                  // encrypt
+    xor     a1, a1, t2
+7:  STOREW_ANY a1, a5
+    addi    a5, a5, 4
+8:  addi    a6, a6, -1
+    bnez    a6, 5b
+    STORE_STATE
+    RESTORE \nwords
+    ret
+6:  bgtu    a7, T1, 1f
+    xor     t3, t3, a1                  // absorb
+    j       8b
+1:  xor     a1, a1, t2                  // decrypt
+    xor     t3, t3, a1
+    j       7b
+.endm
+
+CORE 128, 8
+CORE 192, 9
+CORE 256, 10
+
+FUNC MCU_FN(tinyjambu128, perm)
+    PERM    128, 4
+ENDFUNC MCU_FN(tinyjambu128, perm)
+
+FUNC MCU_FN(tinyjambu192, perm)
+    PERM    192, 6
+ENDFUNC MCU_FN(tinyjambu192, perm)
+
+FUNC MCU_FN(tinyjambu256, perm)
+    PERM    256, 8
+ENDFUNC MCU_FN(tinyjambu256, perm)
+
+FUNC MCU_FN(tinyjambu128, blocks)
+    BLOCKS  128, 4
+ENDFUNC MCU_FN(tinyjambu128, blocks)
+
+FUNC MCU_FN(tinyjambu192, blocks)
+    BLOCKS  192, 6
+ENDFUNC MCU_FN(tinyjambu192, blocks)
+
+FUNC MCU_FN(tinyjambu256, blocks)
+    BLOCKS  256, 8
+ENDFUNC MCU_FN(tinyjambu256, blocks)

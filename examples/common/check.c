@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/* Example firmware: checks official vectors with an exported mcucrypt library, through nothing but its
+ * public header (mcucrypt.h: generic names for the implementation the export chose).
+ *
+ *   int mcucrypt_example(void)  the number of vectors that passed, or 1000 + the number that failed
+ *
+ * Run it on a virtual board: `mcucrypt call --target rv32 example.elf mcucrypt_example`. On a real part,
+ * call it from main and print the result. The vectors (examples/common/vectors.h) live in flash (PROGMEM
+ * on AVR, whose 4 KiB of SRAM could not hold them) and are copied record by record. */
+#include <stddef.h>
+#include <stdint.h>
+#include "mcucrypt.h"
+
+#if defined(__AVR__)
+#include <avr/pgmspace.h>
+#define EX_ROM PROGMEM
+#define EX_ROM_BYTE(p) pgm_read_byte(p)
+#else
+#define EX_ROM
+#define EX_ROM_BYTE(p) (*(p))
+#endif
+
+int mcucrypt_example(void);
+
+static void ex_read(uint8_t *dst, const uint8_t *rom, size_t n)
+{
+    while (n--) {
+        *dst++ = EX_ROM_BYTE(rom++);
+    }
+}
+
+/* 1 when n bytes at ram equal n bytes at rom */
+static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
+{
+    uint8_t diff = 0;
+    while (n--) {
+        diff |= (uint8_t)(*ram++ ^ EX_ROM_BYTE(rom++));
+    }
+    return diff == 0;
+}
+
+/* Block ciphers: key || pt || ct; keyschedule then encrypt; the round keys wiped after. */
+#define EX_DEFINE_BLOCKCIPHER(id, ID)                                                             \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { K = MCU_##ID##_KEY_BYTES, B = MCU_##ID##_BLOCK_BYTES, REC = K + 2 * B };           \
+        uint32_t rk[(MCU_##ID##_RK_BYTES + 3) / 4];                                               \
+        uint8_t rec[K + B], out[B];                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            const uint8_t *v = ex_##id + (size_t)i * REC;                                         \
+            ex_read(rec, v, K + B);                                                               \
+            mcu_##id##_keyschedule((void *)rk, rec);                                              \
+            mcu_##id##_encrypt(out, rec + K, (const void *)rk);                                   \
+            if (ex_equal(out, v + K + B, B)) {                                                    \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+        }                                                                                         \
+        mcu_##id##_wipe_rk((void *)rk);                                                           \
+        return failed;                                                                            \
+    }
+
+/* Stream ciphers: key || nonce || counter (4 bytes, little-endian) || one keystream block. */
+#define EX_DEFINE_STREAM(id, ID)                                                                  \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { K = MCU_##ID##_KEY_BYTES, N = MCU_##ID##_NONCE_BYTES, B = MCU_##ID##_BLOCK_BYTES,   \
+               REC = K + N + 4 + B };                                                             \
+        uint8_t rec[K + N + 4], out[B];                                                           \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            const uint8_t *v = ex_##id + (size_t)i * REC;                                         \
+            ex_read(rec, v, K + N + 4);                                                           \
+            uint32_t ctr = (uint32_t)rec[K + N] | ((uint32_t)rec[K + N + 1] << 8) |               \
+                           ((uint32_t)rec[K + N + 2] << 16) | ((uint32_t)rec[K + N + 3] << 24);   \
+            mcu_##id##_block(out, rec, rec + K, ctr);                                             \
+            if (ex_equal(out, v + K + N + 4, B)) {                                                \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+        }                                                                                         \
+        mcu_##id##_wipe_key(rec);                                                                 \
+        return failed;                                                                            \
+    }
+
+/* Permutations: in || out. */
+#define EX_DEFINE_PERMUTATION(id, ID)                                                             \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { S = MCU_##ID##_STATE_BYTES };                                                      \
+        uint32_t state[S / 4];                                                                    \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            const uint8_t *v = ex_##id + (size_t)i * 2 * S;                                       \
+            ex_read((uint8_t *)state, v, S);                                                      \
+            mcu_##id##_permute((uint8_t *)state);                                                 \
+            if (ex_equal((const uint8_t *)state, v + S, S)) {                                     \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+        }                                                                                         \
+        mcu_##id##_wipe_state((uint8_t *)state);                                                  \
+        return failed;                                                                            \
+    }
+
+/* Multiplication: a || b || p, little-endian 32-bit limbs. */
+#define EX_DEFINE_MPMUL(id, ID)                                                                   \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { W = MCU_##ID##_OPERAND_WORDS, REC = 16 * W };                                      \
+        uint32_t a[W], b[W], r[2 * W];                                                            \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            const uint8_t *v = ex_##id + (size_t)i * REC;                                         \
+            ex_read((uint8_t *)a, v, 4 * W);                                                      \
+            ex_read((uint8_t *)b, v + 4 * W, 4 * W);                                              \
+            mcu_##id##_mul(r, a, b);                                                              \
+            if (ex_equal((const uint8_t *)r, v + 8 * W, 8 * W)) {                                 \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+        }                                                                                         \
+        mcu_##id##_wipe_operand(a);                                                               \
+        mcu_##id##_wipe_operand(b);                                                               \
+        mcu_##id##_wipe_product(r);                                                               \
+        return failed;                                                                            \
+    }
+
+/* AEAD: mlen || adlen || key || nonce || pt || ad || ct||tag. Encrypt, decrypt, and decrypt of a
+ * ciphertext with one bit of the tag flipped, which must fail (-1) and release zeros. */
+#define EX_DEFINE_AEAD(id, ID)                                                                    \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { K = MCU_##ID##_KEY_BYTES, N = MCU_##ID##_NONCE_BYTES, T = MCU_##ID##_TAG_BYTES,     \
+               MAX = 32 };                                                                        \
+        uint8_t key[K], nonce[N], pt[MAX], ad[MAX], ct[MAX + T], back[MAX + T];                   \
+        unsigned long long clen, mlen;                                                            \
+        const uint8_t *v = ex_##id;                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            unsigned m = EX_ROM_BYTE(v), a = EX_ROM_BYTE(v + 1);                                  \
+            v += 2;                                                                               \
+            ex_read(key, v, K);                                                                   \
+            ex_read(nonce, v + K, N);                                                             \
+            ex_read(pt, v + K + N, m);                                                            \
+            ex_read(ad, v + K + N + m, a);                                                        \
+            v += K + N + m + a;                                                                   \
+            int ok = mcu_##id##_aead_encrypt(ct, &clen, pt, m, ad, a, NULL, nonce, key) == 0 &&    \
+                     clen == m + T && ex_equal(ct, v, m + T);                                     \
+            ok = ok && mcu_##id##_aead_decrypt(back, &mlen, NULL, ct, clen, ad, a, nonce, key) == 0 \
+                 && mlen == m && ex_equal(back, v - m - a, m);                                    \
+            ct[m] ^= 1u;                                                                          \
+            ok = ok && mcu_##id##_aead_decrypt(back, &mlen, NULL, ct, clen, ad, a, nonce, key) == -1; \
+            if (ok) {                                                                             \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+            v += m + T;                                                                           \
+        }                                                                                         \
+        mcu_##id##_wipe_key(key);                                                                 \
+        return failed;                                                                            \
+    }
+
+#include "vectors.h"
+
+int mcucrypt_example(void)
+{
+    return ex_check_all();
+}

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: MIT
+"""Which implementation to use when none is named: the fastest one that passes its official vectors and
+runs on the core (`mcucrypt run` without `--impl`, `mcucrypt export`).
+
+Verdicts and cycle figures come from the virtual board and are cached beside each image (its file name is
+the hash of every input, and cycle counts are deterministic), so only the first choice on a machine runs
+the vectors and the benchmark operations.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import bench as bench_mod
+from .catalog import Implementation, load_catalog
+from .cores import Core, get_core
+from .firmware import Firmware
+from .kinds.base import driver_for
+
+
+class ChoiceError(ValueError):
+    pass
+
+
+@dataclass
+class Choice:
+    prim_id: str
+    target: str
+    core: Core
+    impl: Implementation
+    cycles: int | None                 # of the main operation on the board (None on the host)
+    op: str | None
+    excluded: dict[str, str] = field(default_factory=dict)   # impl -> why it was not a candidate
+    ct_fallback: bool = False          # constant time preferred, but no candidate claims it
+
+    def firmware(self) -> Firmware:
+        return Firmware(self.impl, self.prim_id, self.target)
+
+
+def runnable(prim_id: str, target: str, core: Core) -> tuple[list[Implementation], dict[str, str]]:
+    """Implementations of ``prim_id`` that run on ``core``, and the others with the reason."""
+    ok, excluded = [], {}
+    for impl in load_catalog().implementations(prim_id, target):
+        why = core.why_not(impl)
+        if why:
+            excluded[impl.name] = why
+        else:
+            ok.append(impl)
+    return ok, excluded
+
+
+def main_op_cycles(fw: Firmware) -> tuple[str, int]:
+    """(operation, cycles) of the primitive's main operation (bench.main_op) on the board, cached."""
+    driver = driver_for(fw.impl.primitive.kind)
+    src = Path(__import__(type(driver).__module__, fromlist=["_"]).__file__)
+    key = hashlib.sha256(src.read_bytes() + fw.prim_id.encode()).hexdigest()[:16]
+    cache = fw.image.path.with_name(f"{fw.image.path.stem}.main-{fw.prim_id}-{key}")
+    if cache.is_file():
+        op, cycles = cache.read_text().split()
+        return op, int(cycles)
+    ops = driver.bench(fw)
+    name = bench_mod.main_op((o.op, o.bytes) for o in ops)
+    main = next((o for o in ops if o.op == name), ops[0])
+    cache.write_text(f"{main.op} {main.result.cycles}\n")
+    return main.op, main.result.cycles
+
+
+def choose(prim_id: str, target: str, core: str | Core | None = None, *, prefer_ct: bool = False) -> Choice:
+    """The fastest verified implementation of ``prim_id`` that runs on ``core`` (default: the target's real
+    part). With ``prefer_ct`` only implementations claiming constant time compete, unless there are none
+    (then ``ct_fallback`` is set and every candidate competes)."""
+    c = core if isinstance(core, Core) else get_core(target, core)
+    cands, excluded = runnable(prim_id, target, c)
+    if not cands:
+        raise ChoiceError(f"no implementation of {prim_id} runs on {c.name}"
+                          + (f" ({'; '.join(f'{k}: {v}' for k, v in excluded.items())})" if excluded else ""))
+    fallback = False
+    if prefer_ct:
+        ct = [i for i in cands if i.constant_time]
+        fallback = not ct
+        for i in cands:
+            if ct and not i.constant_time:
+                excluded[i.name] = "not constant time"
+        cands = ct or cands
+    if target == "host":
+        return Choice(prim_id, target, c, cands[0], None, None, excluded, fallback)
+    best: Choice | None = None
+    for impl in cands:
+        fw = Firmware(impl, prim_id, target)
+        if bench_mod.kat_status(fw) == "fail":
+            excluded[impl.name] = "fails its vectors"
+            continue
+        op, cycles = main_op_cycles(fw)
+        if best is None or cycles < (best.cycles or 0):
+            best = Choice(prim_id, target, c, impl, cycles, op, excluded, fallback)
+    if best is None:
+        raise ChoiceError(f"no implementation of {prim_id} on {c.name} passes its vectors")
+    return best

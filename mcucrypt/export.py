@@ -1,0 +1,622 @@
+# SPDX-License-Identifier: MIT
+"""`mcucrypt export`: a self-contained C library folder for one target, for a user's firmware.
+
+    mcucrypt export --target rv32 [--core e31] [--prim lea128]... [--impl rv32-fast] --out DIR
+
+The folder holds, for each chosen (primitive family, implementation):
+  src/<family>_<impl>/...            the implementation's sources (and its family's headers), each source
+                                     beginning with an #include of its configuration header
+  src/mcucrypt/config_<unit>.h       MCU_IMPL and every layout define of the implementation, fixed, plus
+                                     checks that the compiler targets the right architecture and ISA
+  src/mcucrypt/<unit>.h              public header: the concrete function names, size macros, wipe helpers
+and, for the whole library: src/mcucrypt.h (every public header and generic names such as
+mcu_lea128_encrypt for the chosen implementation), src/mcucrypt/ns.h, src/mcucrypt/wipe.h and
+src/mcu_wipe.c, a plain Makefile (libmcucrypt.a), CMakeLists.txt (a static library for add_subdirectory)
+with cmake/toolchain.cmake for stand-alone builds, PlatformIO's library.json, Arduino's
+library.properties (avr, armv7m), LICENSE, README.md and mcucrypt-export.json (what was chosen and why).
+
+Without --impl each primitive id gets the fastest implementation that passes its official vectors and
+runs on the core (mcucrypt/choose.py), among those claiming constant time unless --allow-variable-time.
+
+`api_markdown()` renders docs/api.md from the same data the headers come from.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .build import impl_define
+from .catalog import CatalogError, Implementation, Primitive, Prototype, load_catalog
+from .choose import ChoiceError, choose
+from .cores import CORES, Core, CoreError, get_core
+from .targets import ROOT, TARGETS
+
+VERSION = "0.1.0"
+SPDX_C = "// SPDX-License-Identifier: MIT"
+SPDX_HASH = "# SPDX-License-Identifier: MIT"
+
+# Compiler, archiver and architecture flags per target (what the user's toolchain must match).
+TOOLS = {
+    "rv32": {"cc": "riscv64-unknown-elf-gcc", "ar": "riscv64-unknown-elf-ar", "processor": "riscv32",
+             "arch": ["-mabi=ilp32", "-mcmodel=medlow", "-msmall-data-limit=0"]},
+    "armv7m": {"cc": "arm-none-eabi-gcc", "ar": "arm-none-eabi-ar", "processor": "arm",
+               "arch": ["-mcpu=cortex-m3", "-mthumb"]},
+    "avr": {"cc": "avr-gcc", "ar": "avr-ar", "processor": "avr", "arch": ["-mmcu=atmega128"]},
+}
+CFLAGS = ["-O2", "-std=c99", "-ffreestanding", "-fno-builtin", "-ffunction-sections", "-fdata-sections",
+          "-Wall", "-Wextra"]
+PLATFORMIO = {"rv32": ["sifive"], "armv7m": ["ststm32", "atmelsam"], "avr": ["atmelavr"]}
+ARDUINO_ARCH = {"armv7m": "sam", "avr": "avr"}      # Arduino Due (SAM3X8E, Cortex-M3); ATmega boards
+
+# How a target is recognised by the compiler's predefined macros (config headers refuse anything else).
+ARCH_CHECK = {
+    "rv32": ("defined(__riscv) && __riscv_xlen == 32", "an RV32 compiler (riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32)"),
+    "armv7m": ("defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)", "an ARMv7-M compiler (arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb)"),
+    "avr": ("defined(__AVR__)", "avr-gcc"),
+}
+RV32_EXT_MACRO = {"m": "__riscv_mul", "a": "__riscv_atomic", "c": "__riscv_compressed", "zbb": "__riscv_zbb",
+                  "zbkb": "__riscv_zbkb", "zbkc": "__riscv_zbkc", "xmul64": "__riscv_xmul"}
+
+
+class ExportError(ValueError):
+    pass
+
+
+# ------------------------------------------------------------------------------------- data per kind
+
+def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str, int, str]]:
+    """(macro suffix, value, meaning) of the buffer sizes of ``prim_id`` as ``impl`` uses them."""
+    p = impl.params(prim_id)
+    if prim.kind == "blockcipher":
+        rk_word = "uint32_t" in impl.functions["keyschedule"].params[0].ctype
+        out = [("KEY_BYTES", p["key_bytes"], "key"), ("BLOCK_BYTES", p["block_bytes"], "one block"),
+               ("RK_BYTES", p["rk_bytes"], "round keys (the key schedule's output)")]
+        if rk_word:
+            out.append(("RK_WORDS", p["rk_bytes"] // 4, "round keys in 32-bit words"))
+        return out
+    if prim.kind == "stream":
+        return [("KEY_BYTES", p["key_bytes"], "key"), ("NONCE_BYTES", p["nonce_bytes"], "nonce"),
+                ("BLOCK_BYTES", p["block_bytes"], "one keystream block")]
+    if prim.kind == "aead":
+        return [("KEY_BYTES", p["key_bytes"], "key"), ("NONCE_BYTES", p["nonce_bytes"], "nonce (npub)"),
+                ("TAG_BYTES", p["tag_bytes"], "tag appended to the ciphertext"),
+                ("STATE_BYTES", p["state_bytes"], "state of permute and the fixednonce functions"),
+                ("STATE_WORDS", p["state_bytes"] // 4, "state in 32-bit words")]
+    if prim.kind == "permutation":
+        return [("STATE_BYTES", p["state_bytes"], "state")]
+    if prim.kind == "mpmul":
+        n = p["bits"] // 32
+        return [("OPERAND_WORDS", n, "a and b in 32-bit limbs"), ("OPERAND_BYTES", 4 * n, "a and b"),
+                ("PRODUCT_WORDS", 2 * n, "r in 32-bit limbs"), ("PRODUCT_BYTES", 8 * n, "r")]
+    raise ExportError(f"no export rules for kind {prim.kind}")
+
+
+def wipers(prim: Primitive, impl: Implementation) -> list[tuple[str, str, str, str]]:
+    """(helper suffix, parameter type, size macro suffix, what it holds): one per secret-holding type."""
+    if prim.kind == "blockcipher":
+        t = "uint32_t" if "uint32_t" in impl.functions["keyschedule"].params[0].ctype else "uint8_t"
+        return [("wipe_rk", t, "RK_BYTES", "round keys")]
+    if prim.kind == "stream":
+        return [("wipe_key", "uint8_t", "KEY_BYTES", "a key")]
+    if prim.kind == "aead":
+        return [("wipe_key", "uint8_t", "KEY_BYTES", "a key"),
+                ("wipe_state", "uint32_t", "STATE_BYTES", "a fixed-nonce or permutation state")]
+    if prim.kind == "permutation":
+        return [("wipe_state", "uint8_t", "STATE_BYTES", "a state")]
+    if prim.kind == "mpmul":
+        return [("wipe_operand", "uint32_t", "OPERAND_BYTES", "an operand"),
+                ("wipe_product", "uint32_t", "PRODUCT_BYTES", "a product")]
+    return []
+
+
+# Facts for docs/api.md, per kind (every implementation of the kind behaves so; the tests check them
+# through the kind drivers: vectors, the model, canaries around every buffer).
+KIND_NOTES = {
+    "blockcipher": [
+        ("Byte order", "keys, blocks and counter blocks are byte strings exactly as in the specification's "
+         "test vectors; round keys are opaque (only the implementation that wrote them may read them)."),
+        ("Alignment", "`uint32_t *` round-key buffers 4-byte aligned; `uint8_t *` key, block and data "
+         "pointers may have any alignment (the generic test calls every block cipher with unaligned ones)."),
+        ("Overlap", "keep input and output buffers distinct (in-place operation is not tested)."),
+        ("Return codes", "none (`void`): the functions cannot fail."),
+        ("Key-schedule lifetime", "`keyschedule` writes RK_BYTES; the round keys stay valid, read-only, for any "
+         "number of calls until the caller overwrites them; wipe them with `mcu_<id>_wipe_rk` when done. "
+         "Where there is `keyschedule_dec`, decrypt takes its output, not keyschedule's."),
+    ],
+    "stream": [
+        ("Byte order", "key, nonce and counter as RFC 8439: the counter is a 32-bit block counter; keystream "
+         "bytes in order."),
+        ("Alignment", "byte buffers are used at the alignment the tests place them: 4-byte aligned; keep "
+         "them so (no unaligned-pointer test for this kind)."),
+        ("Overlap", "keep input and output buffers distinct (in-place operation is not tested)."),
+        ("Return codes", "none (`void`)."),
+        ("Key lifetime", "no key schedule: each call reads the key; wipe your key with `mcu_<id>_wipe_key`."),
+    ],
+    "aead": [
+        ("Byte order", "the NIST LWC API: byte strings as in the LWC KAT files; `*clen` = mlen + TAG_BYTES."),
+        ("Alignment", "byte buffers: tested 4-byte aligned, keep them so; `uint32_t *state` 4-byte aligned."),
+        ("Overlap", "no overlap between input and output buffers."),
+        ("Return codes", "encrypt: 0. decrypt: 0 when the tag verifies, -1 otherwise; on -1 the output holds "
+         "zeros, `*mlen` is 0, and the tag comparison is constant time."),
+        ("Key/state lifetime", "no key schedule; the fixednonce state (STATE_BYTES) stays valid until "
+         "overwritten and must never serve two messages unless a repeated nonce is acceptable (see the "
+         "caveat in crypto/tinyjambu/ref/tinyjambu.h); wipe keys and states with `mcu_<id>_wipe_key` and "
+         "`mcu_<id>_wipe_state`."),
+    ],
+    "permutation": [
+        ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian)."),
+        ("Alignment", "state tested 4-byte aligned; keep it so."),
+        ("Return codes", "none (`void`)."),
+        ("State lifetime", "in-place; wipe a state that held secrets with `mcu_<id>_wipe_state`."),
+    ],
+    "mpmul": [
+        ("Byte order", "limbs are little-endian 32-bit words (limb 0 least significant); r has twice the "
+         "limbs of a and b."),
+        ("Alignment", "every buffer `uint32_t *`, 4-byte aligned."),
+        ("Overlap", "r must not overlap a or b; a may equal b (both are only read: squaring)."),
+        ("Return codes", "none (`void`)."),
+        ("Lifetime", "no state; wipe secret operands and products with `mcu_<id>_wipe_operand` / "
+         "`mcu_<id>_wipe_product`. `mul_n` (where present) takes `nwords` even, 2..64."),
+    ],
+}
+COMMON_NOTES = [
+    ("Reentrancy", "every function is reentrant and may run in several threads or interrupt levels at "
+     "once on distinct buffers: no implementation has writable static data (no .data or .bss: the tests "
+     "check the exported archives) or heap; all state is in the caller's buffers, tables are read-only."),
+    ("Constant time", "implementations marked constant time pass `mcucrypt ct` on their board: no "
+     "branch, address or variable-latency instruction depends on secrets."),
+]
+
+
+# ---------------------------------------------------------------------------------------- selection
+
+@dataclass
+class Unit:
+    """One (family, implementation) in the export, with the ids it serves."""
+    prim: Primitive
+    impl: Implementation
+    ids: list[str] = field(default_factory=list)
+    reasons: dict[str, dict[str, Any]] = field(default_factory=dict)   # id -> how it was chosen
+
+    @property
+    def name(self) -> str:
+        return f"{self.prim.name}_{impl_define(self.impl.name)}"
+
+
+def _expand(prims: list[str], target: str) -> list[str]:
+    """Family names ('lea') and ids ('lea128') -> ids available on the target; default: everything."""
+    cat = load_catalog()
+    if not prims:
+        return [i for i in cat.all_ids() if cat.implementations(i, target)]
+    ids: list[str] = []
+    for p in prims:
+        if p in cat.primitives:
+            ids += [i for i in cat.primitives[p].instances if cat.implementations(i, target)]
+        else:
+            cat.by_id(p)
+            ids.append(p)
+    return list(dict.fromkeys(ids))
+
+
+def select(target: str, core: Core, prims: list[str], impl: str | None,
+           allow_variable_time: bool) -> tuple[list[Unit], list[str]]:
+    """The units to export, and warnings for the user."""
+    cat = load_catalog()
+    units: dict[tuple[str, str], Unit] = {}
+    warnings: list[str] = []
+    for prim_id in _expand(prims, target):
+        if impl is not None:
+            im = cat.implementation(prim_id, impl)
+            why = core.why_not(im)
+            if why:
+                raise ExportError(f"{impl} of {prim_id}: {why} (name another --core to export it anyway)")
+            reason = {"how": "named with --impl"}
+        else:
+            ch = choose(prim_id, target, core, prefer_ct=not allow_variable_time)
+            im = ch.impl
+            reason = {"how": "fastest verified" + ("" if allow_variable_time else " constant-time")
+                      + f" on {core.name}", "op": ch.op, "cycles": ch.cycles, "excluded": ch.excluded}
+            if ch.ct_fallback:
+                reason["how"] = f"fastest verified on {core.name}; NO constant-time implementation exists"
+                warnings.append(f"{prim_id} on {core.name}: no implementation claims constant time; "
+                                f"exporting {im.name} ({im.description})")
+        unit = units.setdefault((im.primitive.name, im.name), Unit(im.primitive, im))
+        unit.ids.append(prim_id)
+        unit.reasons[prim_id] = reason
+    # Two implementations of one id would clash on the generic names.
+    return list(units.values()), warnings
+
+
+# ---------------------------------------------------------------------------------------- rendering
+
+def _c_proto(proto: Prototype, prim_id: str, impl: str | None) -> str:
+    """The C declaration; ``impl`` None writes the name pattern mcu_<id>_<impl>_<op> (for docs/api.md)."""
+    params = ", ".join(f"{p.ctype} {p.name}".replace("* ", "*") for p in proto.params) or "void"
+    name = proto.symbol(prim_id, impl) if impl else proto.name_template.format(id=prim_id, impl="<impl>")
+    return f"{proto.ret} {name}({params})"
+
+
+def _guard(name: str) -> str:
+    return "MCUCRYPT_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper() + "_H"
+
+
+def config_header(unit: Unit, target: str) -> str:
+    impl = unit.impl
+    lines = [SPDX_C,
+             f"/* Generated by `mcucrypt export`: the configuration of {unit.prim.name} {impl.name}. Every source",
+             " * of this implementation includes it first, so nothing here can be left out or set differently",
+             " * between the C and the assembly. Do not edit: export again. */",
+             f"#ifndef {_guard('config_' + unit.name)}", f"#define {_guard('config_' + unit.name)}", "",
+             f"#define MCU_IMPL {impl_define(impl.name)}"]
+    for d in impl.defines:
+        name, _, value = d.partition("=")
+        lines.append(f"#define {name} {value or '1'}")
+    if target in ARCH_CHECK and "host" not in impl.targets:
+        cond, what = ARCH_CHECK[target]
+        lines += ["", f"#if !({cond})", f'#error "{unit.prim.name} {impl.name} is {target} code: compile it with {what}"',
+                  "#endif"]
+    if target == "rv32" and impl.isa:
+        from .cores import rv32_extensions
+        for ext in sorted(rv32_extensions(impl.isa) - {"i"}):
+            macro = RV32_EXT_MACRO.get(ext)
+            if macro:
+                lines += [f"#ifndef {macro}",
+                          f'#error "{unit.prim.name} {impl.name} needs the {ext} extension: compile with -march={impl.isa}"',
+                          "#endif"]
+    lines += ["", "/* C sources see their own public header, so a prototype that differs from the definition",
+              " * is a compile error. */", "#ifndef __ASSEMBLER__", f'#include "mcucrypt/{unit.name}.h"',
+              "#endif", "", "#endif", ""]
+    return "\n".join(lines)
+
+
+def public_header(unit: Unit) -> str:
+    impl, prim = unit.impl, unit.prim
+    lines = [SPDX_C,
+             f"/* {prim.description}: implementation {impl.name}. Generated by `mcucrypt export`.",
+             f" * {impl.description}",
+             f" * Constant time: {'yes (checked by mcucrypt ct on the board)' if impl.constant_time else 'NO' + (' (secret-indexed tables)' if impl.secret_dependent_addresses else '')}.",
+             " * Conventions (byte order, alignment, return codes, lifetimes): docs/api.md. */",
+             f"#ifndef {_guard(unit.name)}", f"#define {_guard(unit.name)}", "",
+             "#include <stddef.h>", "#include <stdint.h>", '#include "mcucrypt/wipe.h"', "",
+             "#ifdef __cplusplus", 'extern "C" {', "#endif"]
+    for prim_id in unit.ids:
+        pfx = f"MCU_{prim_id.upper()}_{impl_define(impl.name).upper()}"
+        lines += ["", f"/* ---- {prim_id} ---- */"]
+        for suffix, value, meaning in sizes(prim, impl, prim_id):
+            lines.append(f"#define {pfx}_{suffix} {value}   /* {meaning} */")
+        for op, proto in impl.functions.items():
+            lines.append(_c_proto(proto, prim_id, impl.name) + ";")
+        for helper, ctype, size, what in wipers(prim, impl):
+            fn = f"mcu_{prim_id}_{impl_define(impl.name)}_{helper}"
+            lines.append(f"/* Zeroes {what} ({pfx}_{size} bytes); the compiler cannot remove it. */")
+            lines.append(f"static inline void {fn}({ctype} *p) {{ mcu_wipe(p, {pfx}_{size}); }}")
+    lines += ["", "#ifdef __cplusplus", "}", "#endif", "#endif", ""]
+    return "\n".join(lines)
+
+
+def umbrella_header(units: list[Unit], target: str, core: Core) -> str:
+    lines = [SPDX_C,
+             f"/* mcucrypt for {target} ({core.name}: {core.part}). Generated by `mcucrypt export`.",
+             " * Includes every exported implementation and gives each primitive id generic names for the one",
+             " * chosen: mcu_<id>_<op> = mcu_<id>_<impl>_<op>, MCU_<ID>_<SIZE> = MCU_<ID>_<IMPL>_<SIZE>,",
+             " * MCU_HAVE_<ID>, MCU_<ID>_IMPL. */",
+             "#ifndef MCUCRYPT_H", "#define MCUCRYPT_H", ""]
+    lines += [f'#include "mcucrypt/{u.name}.h"' for u in units]
+    for u in units:
+        im = impl_define(u.impl.name)
+        for prim_id in u.ids:
+            up = prim_id.upper()
+            lines += ["", f"#define MCU_HAVE_{up} 1", f'#define MCU_{up}_IMPL "{u.impl.name}"',
+                      f"#define MCU_{up}_CONSTANT_TIME {1 if u.impl.constant_time else 0}"]
+            for suffix, _, _ in sizes(u.prim, u.impl, prim_id):
+                lines.append(f"#define MCU_{up}_{suffix} MCU_{up}_{im.upper()}_{suffix}")
+            for op in list(u.impl.functions) + [w[0] for w in wipers(u.prim, u.impl)]:
+                lines.append(f"#define mcu_{prim_id}_{op} mcu_{prim_id}_{im}_{op}")
+    lines += ["", "#endif", ""]
+    return "\n".join(lines)
+
+
+def _copy_sources(unit: Unit, src_dir: Path) -> list[str]:
+    """Copies the implementation's sources (each opened by its configuration include) and every header of
+    its family into src/<unit>/, keeping the family's folder layout so relative includes work. Returns
+    the sources' paths relative to the export folder."""
+    home = unit.prim.directory
+    dest = src_dir / unit.name
+    for h in home.rglob("*"):
+        if h.suffix in (".h", ".inc") and h.is_file():
+            (dest / h.relative_to(home)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(h, dest / h.relative_to(home))
+    out = []
+    for s in unit.impl.sources:
+        rel = s.relative_to(home)
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f"/* mcucrypt export: {unit.prim.name} {unit.impl.name}; its configuration first */\n"
+                          f'#include "mcucrypt/config_{unit.name}.h"\n'
+                          f'#line 1 "{unit.prim.name}/{rel.as_posix()}"\n' + s.read_text())
+        out.append(target.relative_to(src_dir.parent).as_posix())
+    return out
+
+
+def _march(units: list[Unit], target: str) -> list[str]:
+    if target != "rv32":
+        return []
+    from .cores import rv32_extensions
+    exts: set[str] = set()
+    for u in units:
+        exts |= rv32_extensions(u.impl.isa)
+    base = "rv32i" + "".join(x for x in "mac" if x in exts)
+    extra = sorted(e for e in exts if len(e) > 1)
+    return [f"-march={'_'.join([base, *extra])}"]
+
+
+def makefile(target: str, sources: list[str], arch: list[str]) -> str:
+    t = TOOLS[target]
+    srcs = " \\\n       ".join(sources)
+    return f"""{SPDX_HASH}
+# Generated by `mcucrypt export`: builds libmcucrypt.a for {target} with nothing but the cross compiler.
+#   make                    -> libmcucrypt.a (headers: src/mcucrypt.h and src/mcucrypt/)
+#   make CC=... AR=...      another compiler of the same architecture
+# Link your firmware with -Isrc and libmcucrypt.a (and -Wl,--gc-sections to keep only what you call).
+CC = {t['cc']}
+AR = {t['ar']}
+ARCHFLAGS = {' '.join(arch)}
+CFLAGS = {' '.join(CFLAGS)}
+CPPFLAGS = -Isrc
+
+SRCS = {srcs}
+OBJS = $(patsubst src/%,build/%.o,$(SRCS))
+
+all: libmcucrypt.a
+
+libmcucrypt.a: $(OBJS)
+\trm -f $@
+\t$(AR) rcs $@ $(OBJS)
+
+build/%.o: src/%
+\t@mkdir -p $(dir $@)
+\t$(CC) $(ARCHFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+clean:
+\trm -rf build libmcucrypt.a
+
+.PHONY: all clean
+"""
+
+
+def cmakelists(target: str, sources: list[str], arch: list[str]) -> str:
+    srcs = "\n    ".join(sources)
+    opts = ";".join(arch)
+    return f"""{SPDX_HASH}
+# Generated by `mcucrypt export`: the static library `mcucrypt` for {target}.
+# In your project: add_subdirectory(path/to/this/folder) and target_link_libraries(app PRIVATE mcucrypt).
+# Stand-alone: cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain.cmake && cmake --build build
+cmake_minimum_required(VERSION 3.13)
+project(mcucrypt_{target} VERSION {VERSION} LANGUAGES C ASM)
+
+set(MCUCRYPT_ARCH_FLAGS "{opts}" CACHE STRING "architecture flags the library is compiled with")
+add_library(mcucrypt STATIC
+    {srcs}
+)
+target_include_directories(mcucrypt PUBLIC ${{CMAKE_CURRENT_SOURCE_DIR}}/src)
+target_compile_options(mcucrypt PRIVATE ${{MCUCRYPT_ARCH_FLAGS}} {' '.join(f for f in CFLAGS if f != '-std=c99')})
+set_target_properties(mcucrypt PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+"""
+
+
+def toolchain_cmake(target: str, arch: list[str]) -> str:
+    t = TOOLS[target]
+    ar = t["ar"]
+    return f"""{SPDX_HASH}
+# Generated by `mcucrypt export`: a CMake toolchain file for {target} (bare metal, {t['cc']}).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR {t['processor']})
+set(CMAKE_C_COMPILER {t['cc']})
+set(CMAKE_ASM_COMPILER {t['cc']})
+set(CMAKE_AR {shutil.which(ar) or ar})
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_C_FLAGS_INIT "{' '.join(arch)}")
+set(CMAKE_ASM_FLAGS_INIT "{' '.join(arch)}")
+"""
+
+
+def library_json(target: str, units: list[Unit], arch: list[str]) -> str:
+    doc = {
+        "name": f"mcucrypt-{target}", "version": VERSION,
+        "description": "Verified, measured cryptography for microcontrollers: "
+                       + ", ".join(f"{', '.join(u.ids)} ({u.impl.name})" for u in units),
+        "keywords": ["cryptography", "crypto", target, *sorted({u.prim.name for u in units})],
+        "license": "MIT", "authors": [{"name": "the mcucrypt authors"}],
+        "frameworks": "*", "platforms": PLATFORMIO[target],
+        "headers": "mcucrypt.h",
+        "build": {"srcDir": "src", "includeDir": "src", "flags": ["-std=c99", *arch]},
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def library_properties(target: str, units: list[Unit]) -> str:
+    return (f"name=mcucrypt-{target}\nversion={VERSION}\nauthor=the mcucrypt authors\n"
+            f"maintainer=the mcucrypt authors\n"
+            f"sentence=Verified, measured cryptography for {target}: "
+            f"{', '.join(i for u in units for i in u.ids)}.\n"
+            "paragraph=Exported by mcucrypt: official vectors, differential tests and a constant-time check on a "
+            "cycle-accurate board.\ncategory=Data Processing\nurl=https://example.invalid/mcucrypt\n"
+            f"architectures={ARDUINO_ARCH[target]}\nincludes=mcucrypt.h\n")
+
+
+def readme(target: str, core: Core, units: list[Unit], warnings: list[str]) -> str:
+    rows = []
+    for u in units:
+        for i in u.ids:
+            r = u.reasons[i]
+            fig = f"{r['cycles']:,} cycles ({r['op']})" if r.get("cycles") else ""
+            rows.append(f"| {i} | {u.impl.name} | {'yes' if u.impl.constant_time else 'NO'} | {r['how']} | {fig} |")
+    warn = "".join(f"\n**Warning:** {w}\n" for w in warnings)
+    return f"""# mcucrypt for {target} ({core.name})
+
+Generated by `mcucrypt export`. {core.part}.
+{warn}
+| id | implementation | constant time | chosen | main operation on the board |
+|---|---|---|---|---|
+{chr(10).join(rows)}
+
+Use: `#include "mcucrypt.h"` (in `src/`), call `mcu_<id>_<op>` (generic names for the implementation
+above) or `mcu_<id>_<impl>_<op>`. Sizes: `MCU_<ID>_KEY_BYTES`, `..._RK_BYTES` and so on. Wipe secrets
+with `mcu_<id>_wipe_*`. Conventions: docs/api.md of mcucrypt.
+
+Build: `make` (libmcucrypt.a); CMake: `add_subdirectory(<this folder>)`, target `mcucrypt`;
+PlatformIO: `library.json`; Arduino: `library.properties` (avr, armv7m). No compile-time options: each
+implementation's configuration is fixed in `src/mcucrypt/config_*.h`.
+"""
+
+
+def export(target: str, out: Path, *, core: str | None = None, prims: list[str] | None = None,
+           impl: str | None = None, allow_variable_time: bool = False) -> dict:
+    if target not in TOOLS:
+        raise ExportError(f"export targets are {', '.join(TOOLS)} (not {target!r})")
+    c = get_core(target, core)
+    units, warnings = select(target, c, list(prims or []), impl, allow_variable_time)
+    if out.exists() and any(out.iterdir()):
+        if not (out / "mcucrypt-export.json").is_file():
+            raise ExportError(f"{out} exists and is not an earlier export: refusing to overwrite it")
+        shutil.rmtree(out)
+    src = out / "src"
+    (src / "mcucrypt").mkdir(parents=True)
+    shutil.copyfile(ROOT / "include" / "mcucrypt" / "ns.h", src / "mcucrypt" / "ns.h")
+    shutil.copyfile(ROOT / "include" / "mcucrypt" / "wipe.h", src / "mcucrypt" / "wipe.h")
+    shutil.copyfile(ROOT / "crypto" / "common" / "mcu_wipe.c", src / "mcu_wipe.c")
+    sources = ["src/mcu_wipe.c"]
+    for u in units:
+        (src / "mcucrypt" / f"config_{u.name}.h").write_text(config_header(u, target))
+        (src / "mcucrypt" / f"{u.name}.h").write_text(public_header(u))
+        sources += _copy_sources(u, src)
+    (src / "mcucrypt.h").write_text(umbrella_header(units, target, c))
+    arch = [*_march(units, target), *TOOLS[target]["arch"]]
+    (out / "Makefile").write_text(makefile(target, sources, arch))
+    (out / "CMakeLists.txt").write_text(cmakelists(target, sources, arch))
+    (out / "cmake").mkdir()
+    (out / "cmake" / "toolchain.cmake").write_text(toolchain_cmake(target, arch))
+    (out / "library.json").write_text(library_json(target, units, arch))
+    if target in ARDUINO_ARCH:
+        (out / "library.properties").write_text(library_properties(target, units))
+    shutil.copyfile(ROOT / "LICENSE", out / "LICENSE")
+    (out / "README.md").write_text(readme(target, c, units, warnings))
+    manifest = {"target": target, "core": c.name, "arch_flags": arch, "warnings": warnings,
+                "units": [{"family": u.prim.name, "impl": u.impl.name, "ids": u.ids, "reasons": u.reasons,
+                           "constant_time": u.impl.constant_time} for u in units]}
+    (out / "mcucrypt-export.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+# ---------------------------------------------------------------------------------------- docs/api.md
+
+def api_markdown() -> str:
+    """docs/api.md: per family the prototypes, sizes and conventions, from the catalog (the same data the
+    exported headers are generated from; tests/test_export.py checks the file is current and that the
+    prototypes compile against the sources)."""
+    cat = load_catalog()
+    out = ["<!-- SPDX-License-Identifier: MIT -->",
+           "# mcucrypt API reference", "",
+           "Generated by `python -m mcucrypt.export --api-md` from the catalog (crypto/*/META.yml), the same data",
+           "`mcucrypt export` writes the public headers from; `tests/test_export.py` fails when this file is stale.",
+           "", "Every implementation exports the same API under its own names, `mcu_<id>_<impl>_<op>`",
+           "(`-` in the implementation written `_`). An exported library's `mcucrypt.h` also defines the generic",
+           "names `mcu_<id>_<op>` and `MCU_<ID>_<SIZE>` for the implementation it holds, and `MCU_<ID>_<IMPL>_<SIZE>`",
+           "per implementation. Sizes are in bytes unless they say words.", "",
+           "## Common to every primitive", ""]
+    out += [f"- **{k}**: {v}" for k, v in COMMON_NOTES]
+    out += ["- **Wiping**: `void mcu_wipe(void *p, size_t n)` (`mcucrypt/wipe.h`) zeroes through a volatile pointer",
+            "  followed by a compiler barrier, so the stores survive optimisation (also -flto); the headers wrap it",
+            "  once per secret-holding type with the right size (`mcu_<id>_<impl>_wipe_rk(rk)` and so on).",
+            "- **Configuration**: none for the user. Defines that fix a data layout (`LEA_RK_COMPACT`,",
+            "  `TJ_COMPLEMENTED_STATE`, `TJ_ASM_BLOCKS`, `ARIA_KEYSCHEDULE_ONLY`, `COMBA64X`) are fixed per",
+            "  implementation in the exported `config_*.h`; building a source without them is a compile error.", ""]
+    for prim in cat.primitives.values():
+        out += [f"## {prim.name}: {prim.description}", ""]
+        impls = list(prim.implementations.values())
+        first = impls[0]
+        out += ["```c"]
+        ops: dict[str, Prototype] = {}
+        for im in impls:
+            for op, proto in im.functions.items():
+                ops.setdefault(op, proto)
+        for op, proto in ops.items():
+            out.append(_c_proto(proto, "<id>", None) + ";")
+        for helper, ctype, size, what in wipers(prim, first):
+            out.append(f"static inline void mcu_<id>_<impl>_{helper}({ctype} *p);   /* zeroes {what} */")
+        out += ["```", ""]
+        partial = [(im.name, list(im.functions)) for im in impls if list(im.functions) != list(ops)]
+        if partial:
+            out.append("Operations per implementation where not all: " +
+                       "; ".join(f"{n}: {', '.join(o)}" for n, o in partial) + ".")
+            out.append("")
+        out += ["| id | implementation | " + " | ".join(s for s, _, _ in sizes(prim, first, next(iter(prim.instances)))) + " | constant time | real parts it runs on |",
+                "|---|---|" + "---|" * len(sizes(prim, first, next(iter(prim.instances)))) + "---|---|"]
+        for prim_id in prim.instances:
+            for im in impls:
+                if prim_id not in im.ids:
+                    continue
+                vals = [str(v) for _, v, _ in sizes(prim, im, prim_id)]
+                ct = "yes" if im.constant_time else ("no (secret-indexed tables)" if im.secret_dependent_addresses else "no")
+                parts = [c.name for c in CORES.values() if c.real and c.why_not(im) is None]
+                notes = [c.why_not(im) for c in CORES.values() if c.real and c.target in im.targets and c.why_not(im)]
+                out.append(f"| {prim_id} | {im.name} | " + " | ".join(vals) + f" | {ct} | "
+                           + ", ".join(parts + [str(n) for n in notes]) + " |")
+        out += ["", *[f"- **{k}**: {v}" for k, v in KIND_NOTES[prim.kind]], ""]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------- CLI
+
+def register(subparsers: Any) -> None:
+    s = subparsers.add_parser(
+        "export", help="write a self-contained C library folder for one target",
+        description="Write a C library folder (sources, headers, Makefile, CMakeLists.txt, library.json, "
+                    "Arduino layout for avr/armv7m, LICENSE) for one target. Without --impl each primitive "
+                    "gets the fastest implementation that passes its vectors and runs on the core, "
+                    "constant-time ones preferred.",
+        epilog="example: mcucrypt export --target rv32 --prim lea128 --out mylib && make -C mylib")
+    s.add_argument("--target", required=True, choices=list(TOOLS), help="the board family")
+    s.add_argument("--core", help="the part (default: the target's real part: e31, cortex-m3, atmega128)")
+    s.add_argument("--prim", action="append", metavar="P",
+                   help="a primitive id (lea128) or family (lea); repeatable; default: all on the target")
+    s.add_argument("--impl", help="use this implementation for every selected primitive")
+    s.add_argument("--out", required=True, help="the folder to write (replaced if it holds an earlier export)")
+    s.add_argument("--allow-variable-time", action="store_true",
+                   help="let implementations that do not claim constant time compete")
+    s.set_defaults(func=cmd_export)
+
+
+def cmd_export(opts: argparse.Namespace) -> int:
+    # UsageError: the CLI's main turns it into one line and exit status 2 (raising cli.CliError would
+    # not work under `python -m mcucrypt.cli`, where that class lives in __main__).
+    from .kinds.base import UsageError
+    try:
+        manifest = export(opts.target, Path(opts.out), core=opts.core, prims=opts.prim or [], impl=opts.impl,
+                          allow_variable_time=opts.allow_variable_time)
+    except (ExportError, ChoiceError, CoreError) as e:
+        raise UsageError(str(e)) from None
+    for w in manifest["warnings"]:
+        print(f"mcucrypt: warning: {w}", file=sys.stderr)
+    for u in manifest["units"]:
+        for i in u["ids"]:
+            r = u["reasons"][i]
+            fig = f", {r['cycles']:,} cycles ({r['op']})" if r.get("cycles") else ""
+            print(f"{i}: {u['impl']} ({r['how']}{fig})")
+            for other, why in (r.get("excluded") or {}).items():
+                print(f"    not {other}: {why}")
+    print(f"exported to {opts.out} ({manifest['target']}, core {manifest['core']}): make -C {opts.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--api-md"]:
+        sys.stdout.write(api_markdown())
+    else:
+        sys.exit("usage: python -m mcucrypt.export --api-md")

@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: MIT
+"""The library in a user's firmware (issue 15): `mcucrypt export`, `make lib`, the examples, layout
+defines that cannot be forgotten, cores, docs/api.md, the README recipe, wiping, and SPDX lines."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mcucrypt.boards import make_board
+from mcucrypt.boards.base import Int
+from mcucrypt.build import BuildError, build
+from mcucrypt.catalog import load_catalog
+from mcucrypt.cores import CORES, default_core, get_core
+from mcucrypt.export import CFLAGS, TOOLS, api_markdown, export
+from mcucrypt.targets import ROOT
+
+EXAMPLES = ROOT / "examples"
+VECTORS_H = EXAMPLES / "common" / "vectors.h"
+CLI = [sys.executable, "-m", "mcucrypt.cli"]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def run(cmd: list[str], cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=kw.pop("env", ENV), **kw)
+    assert proc.returncode == 0, f"{' '.join(map(str, cmd))}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc
+
+
+def call_example(target: str, elf: Path) -> int:
+    out = run([*CLI, "call", "--target", target, str(elf), "mcucrypt_example", "--json"]).stdout
+    return json.loads(out)["return_value"]
+
+
+def expected_count(ids: list[str]) -> int:
+    """Vectors the example checks for these ids (EX_<ID>_COUNT in the generated vectors.h)."""
+    counts = dict(re.findall(r"#define EX_(\w+)_COUNT (\d+)", VECTORS_H.read_text()))
+    return sum(int(counts[i.upper()]) for i in ids)
+
+
+# ------------------------------------------------------------------ layout defines cannot be forgotten
+
+def _define_cases():
+    for prim in load_catalog().primitives.values():
+        for impl in prim.implementations.values():
+            for d in impl.defines:
+                yield pytest.param(impl, d, id=f"{impl.key}-{d.split('=')[0]}")
+
+
+@pytest.mark.parametrize("impl,define", list(_define_cases()))
+def test_missing_layout_define_is_a_compile_error(impl, define):
+    """Every META.yml define of every implementation, left out: the build stops with an #error that
+    names it (never an image that computes a wrong answer)."""
+    target = next(t for t in impl.targets if t != "host")
+    name = define.split("=")[0]
+    with pytest.raises(BuildError) as e:
+        build(target, impl.sources, name=f"nodefine-{impl.primitive.name}-{impl.name}", impl=impl.name,
+              isa=impl.isa if target == "rv32" else None, defines=[d for d in impl.defines if d != define],
+              keep=impl.symbols(impl.ids[0]))
+    msg = str(e.value)
+    assert "compiling" in msg and "#error" in msg and name in msg, msg
+
+
+# ------------------------------------------------------------------------------------------- cores
+
+def test_cores_mark_what_does_not_run_on_the_real_part():
+    cat = load_catalog()
+    e31 = default_core("rv32")
+    assert e31.name == "e31" and default_core("armv7m").name == "cortex-m3" and default_core("avr").name == "atmega128"
+    assert e31.why_not(cat.implementation("lea128", "rv32-zbb")) == "needs Zbb: not on the E31"
+    assert e31.why_not(cat.implementation("lea128", "rv32-fast")) is None
+    assert e31.why_not(cat.implementation("lea128", "rv32-paper")) is None     # rv32i is a subset
+    assert "Xmul64" in e31.why_not(cat.implementation("mpmul256", "rv32-fast-x"))
+    assert CORES["rv32-board"].why_not(cat.implementation("lea128", "rv32-zbb")) is None
+    with pytest.raises(ValueError):
+        get_core("rv32", "cortex-m3")
+    rows = json.loads(run([*CLI, "list", "--json"]).stdout)
+    zbb = next(r for r in rows if r["prim"] == "lea128" and r["impl"] == "rv32-zbb")
+    assert zbb["real_part"] == {"e31": "needs Zbb: not on the E31"} and "e31" not in zbb["cores"]
+    only = json.loads(run([*CLI, "list", "--json", "--core", "e31"]).stdout)
+    assert only and all(r["real_part"].get("e31") == "runs" for r in only)
+
+
+def test_run_without_impl_picks_one_that_runs_on_the_e31():
+    args = ["run", "lea128", "--target", "rv32", "--key", "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+            "--input", "101112131415161718191a1b1c1d1e1f", "--json"]
+    doc = json.loads(run([*CLI, *args]).stdout)
+    impl = load_catalog().implementation("lea128", doc["impl"])
+    assert get_core("rv32", "e31").why_not(impl) is None and doc["core"] == "e31"
+    assert doc["output"] == "9fc84e3528c6c6185532c7a704648bfd"
+    other = json.loads(run([*CLI, *args, "--core", "rv32-board"]).stdout)
+    assert other["impl"] == "rv32-zbb" and other["cycles"] < doc["cycles"]
+
+
+# ---------------------------------------------------------------------- export, build, run on board
+
+# (target, family, --impl or None for the default choice). Every family on every target; --impl where the
+# default choice would first run thousands of vectors per candidate (TinyJAMBU) or many candidates, and
+# to cover implementations with layout defines (aria rv32-paper, tinyjambu avr-fast, lea rv32-fast).
+EXPORTS = [
+    ("rv32", "lea", None), ("rv32", "aria", "rv32-paper"), ("rv32", "aes", None), ("rv32", "chacha20", None),
+    ("rv32", "keccak", None), ("rv32", "mpmul", "rv32-fast"), ("rv32", "pipo", None),
+    ("rv32", "tinyjambu", "ref-opt"),
+    ("armv7m", "lea", None), ("armv7m", "aria", None), ("armv7m", "aes", None), ("armv7m", "chacha20", None),
+    ("armv7m", "keccak", None), ("armv7m", "mpmul", "cm3-fast"), ("armv7m", "pipo", None),
+    ("armv7m", "tinyjambu", "ref-normal"),
+    ("avr", "lea", None), ("avr", "aria", None), ("avr", "aes", None), ("avr", "chacha20", None),
+    ("avr", "keccak", None), ("avr", "mpmul", None), ("avr", "pipo", None), ("avr", "tinyjambu", "avr-fast"),
+]
+# Also built with CMake (add_subdirectory + the exported toolchain file): one per target.
+CMAKE = {("rv32", "lea"), ("armv7m", "mpmul"), ("avr", "tinyjambu")}
+
+
+@pytest.mark.parametrize("target,family,impl", EXPORTS, ids=[f"{t}-{f}" for t, f, _ in EXPORTS])
+def test_exported_library_runs_the_example_on_the_board(tmp_path, target, family, impl):
+    lib = tmp_path / "lib"
+    args = [*CLI, "export", "--target", target, "--prim", family, "--out", str(lib)]
+    if impl:
+        args += ["--allow-variable-time", "--impl", impl]
+    run(args)
+    manifest = json.loads((lib / "mcucrypt-export.json").read_text())
+    ids = [i for u in manifest["units"] for i in u["ids"]]
+    assert set(ids) == set(load_catalog().primitives[family].instances)
+    for u in manifest["units"]:
+        im = load_catalog().implementation(u["ids"][0], u["impl"])
+        assert default_core(target).why_not(im) is None
+        if impl is None:
+            assert im.constant_time or not any(i.constant_time for i in load_catalog().implementations(u["ids"][0], target))
+    for f in ("LICENSE", "Makefile", "CMakeLists.txt", "library.json", "src/mcucrypt.h", "cmake/toolchain.cmake"):
+        assert (lib / f).is_file(), f
+    assert (lib / "library.properties").is_file() == (target in ("avr", "armv7m"))
+    # Only the cross compiler and the exported Makefile: PATH without this tree's Python tools.
+    run(["make", "-C", str(EXAMPLES / target), f"MCUCRYPT={lib}", f"OUT={tmp_path / 'make'}"],
+        env={"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp")})
+    assert call_example(target, tmp_path / "make" / "example.elf") == expected_count(ids)
+    # Reentrant: no writable static data in the library (docs/api.md says so).
+    size = run([TOOLS[target]["ar"].replace("-ar", "-size").replace("avr-ar", "avr-size"), "-A",
+                str(lib / "libmcucrypt.a")]).stdout
+    assert not [l for l in size.splitlines() if re.match(r"^\.(s?data|s?bss)\S*\s+[1-9]", l)], size
+    if (target, family) in CMAKE:
+        b = tmp_path / "cmake"
+        run(["cmake", "-S", str(EXAMPLES / target), "-B", str(b), f"-DMCUCRYPT_DIR={lib}",
+             f"-DCMAKE_TOOLCHAIN_FILE={lib / 'cmake' / 'toolchain.cmake'}"])
+        run(["cmake", "--build", str(b)])
+        assert call_example(target, b / "example.elf") == expected_count(ids)
+
+
+def test_export_refuses_an_implementation_the_core_lacks(tmp_path):
+    proc = subprocess.run([*CLI, "export", "--target", "rv32", "--prim", "lea128", "--impl", "rv32-zbb",
+                           "--out", str(tmp_path / "x")], cwd=ROOT, capture_output=True, text=True, env=ENV)
+    assert proc.returncode == 2 and "needs Zbb: not on the E31" in proc.stderr and "Traceback" not in proc.stderr
+    # Named core: it exports, and the configuration header refuses a compiler without Zbb.
+    export("rv32", tmp_path / "zbb", core="rv32-board", prims=["lea128"], impl="rv32-zbb")
+    cfg = (tmp_path / "zbb" / "src" / "mcucrypt" / "config_lea_rv32_zbb.h").read_text()
+    assert "#define LEA_RK_COMPACT 1" in cfg and "#ifndef __riscv_zbb" in cfg
+    assert "-march=rv32imac_zbb" in (tmp_path / "zbb" / "Makefile").read_text()
+    bad = subprocess.run([TOOLS["rv32"]["cc"], "-march=rv32imac", "-mabi=ilp32", "-I", "src", "-c",
+                          "src/lea_rv32_zbb/rv32/lea_unrolled.S", "-o", "/dev/null"], cwd=tmp_path / "zbb",
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "needs the zbb extension" in bad.stderr
+
+
+def test_make_lib_archives_run_the_example(tmp_path):
+    run(["make", "lib", "LIB_PRIMS=lea pipo"])
+    for target in ("rv32", "armv7m", "avr"):
+        archive = ROOT / "build" / "lib" / f"libmcucrypt-{target}.a"
+        assert archive.is_file()
+        out = tmp_path / target
+        run(["make", "-C", str(EXAMPLES / target), f"MCUCRYPT={ROOT / 'build' / 'lib' / target}",
+             f"LIB={archive}", f"OUT={out}"])
+        ids = [i for p in ("lea", "pipo") for i in load_catalog().primitives[p].instances]
+        assert call_example(target, out / "example.elf") == expected_count(ids)
+
+
+def test_example_vectors_are_generated_from_the_vector_files():
+    sys.path.insert(0, str(EXAMPLES / "common"))
+    try:
+        import gen_vectors
+    finally:
+        sys.path.pop(0)
+    assert VECTORS_H.read_text() == gen_vectors.render(), "run python3 examples/common/gen_vectors.py"
+
+
+# ------------------------------------------------------------------------------ API reference, wipe
+
+def test_api_md_is_current_and_its_prototypes_compile_against_the_sources(tmp_path):
+    assert (ROOT / "docs" / "api.md").read_text() == api_markdown(), \
+        "docs/api.md is stale: python -m mcucrypt.export --api-md > docs/api.md"
+    # Every implementation with C sources, on each board target: its C sources see its generated public
+    # header (the configuration header includes it), so a prototype that differs from the definition
+    # is a compile error.
+    for prim in load_catalog().primitives.values():
+        for impl in prim.implementations.values():
+            if not any(s.suffix == ".c" for s in impl.sources):
+                continue
+            for target in (t for t in impl.targets if t in TOOLS):
+                out = tmp_path / f"{impl.key.replace('/', '-')}-{target}"
+                export(target, out, core="rv32-board" if target == "rv32" else None,
+                       prims=list(impl.ids), impl=impl.name)
+                flags = [a for a in json.loads((out / "mcucrypt-export.json").read_text())["arch_flags"]]
+                for c in (out / "src").rglob("*.c"):
+                    proc = subprocess.run([TOOLS[target]["cc"], *flags, *CFLAGS, "-Werror", "-Isrc", "-fsyntax-only",
+                                           str(c)], cwd=out, capture_output=True, text=True)
+                    assert proc.returncode == 0, f"{impl.key} {target} {c.name}: {proc.stderr}"
+
+
+def test_lea_header_documents_the_compact_key_schedule():
+    text = (ROOT / "crypto" / "lea" / "ref" / "lea.h").read_text()
+    assert "384 bytes" in text
+    assert load_catalog().implementation("lea128", "rv32-fast").params("lea128")["rk_bytes"] == 384
+
+
+def test_mcu_wipe_survives_optimisation_and_memset_does_not():
+    """On the rv32 board with -O2 -flto: every byte fill_secret wrote to the local buffer is written again
+    by mcu_wipe; with __builtin_memset in its place the compiler drops the zeroing (the control)."""
+    fx = ROOT / "tests" / "fixtures" / "wipe"
+    img = build("rv32", [fx / "probe.c", fx / "secret.c", ROOT / "crypto" / "common" / "mcu_wipe.c"],
+                name="wipe-probe", extra_cflags=["-flto"], keep=["probe_wipe", "probe_memset"])
+    board = make_board("rv32")
+    board.load(img.path)
+    for symbol, wiped in (("probe_wipe", True), ("probe_memset", False)):
+        res = board.call(symbol, [Int(7, 4)], trace=True)
+        secret = set()
+        later = Counter()
+        for a in res.trace.accesses:
+            if not a.write:
+                continue
+            for x in range(a.address, a.address + a.size):
+                if board.symbol_at(a.pc).startswith("fill_secret"):
+                    secret.add(x)
+                elif x in secret:
+                    later[x] += 1
+        assert len(secret) == 32
+        assert all(later[x] for x in secret) == wiped, (symbol, later)
+
+
+# ------------------------------------------------------------------------------------ README recipe
+
+def _readme_recipe() -> tuple[str, str]:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Use it in your firmware", 1)[1].split("\n## ", 1)[0]
+    c = re.search(r"```c\n(.*?)```", section, re.S).group(1)
+    sh = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    return c, sh
+
+
+def test_readme_recipe_builds_and_runs_verbatim(tmp_path):
+    """The README's "Use it in your firmware": the C block saved as app.c, the sh block run line by line
+    as written, in a folder beside the checkout's boards/, with `mcucrypt` this tree's CLI."""
+    c, sh = _readme_recipe()
+    (tmp_path / "app.c").write_text(c)
+    (tmp_path / "boards").symlink_to(ROOT / "boards")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    shim = bindir / "mcucrypt"
+    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m mcucrypt.cli \"$@\"\n")
+    shim.chmod(0o755)
+    env = {**ENV, "PATH": f"{bindir}:{os.environ['PATH']}"}
+    proc = run(["sh", "-ec", sh], cwd=tmp_path, env=env)
+    assert re.search(r"return_value: 0\b", proc.stdout), proc.stdout
+
+
+# ---------------------------------------------------------------------------------------- licence
+
+SOURCE_SUFFIXES = {".c", ".h", ".S", ".inc", ".py", ".sh", ".yml", ".yaml", ".ld", ".cmake", ".toml"}
+
+
+def test_every_tracked_source_file_has_an_spdx_line():
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    missing = []
+    for f in files:
+        p = ROOT / f
+        if not p.is_file():
+            continue
+        if p.suffix in SOURCE_SUFFIXES or p.name in ("Makefile", "CMakeLists.txt") or f.startswith(".ci/"):
+            head = p.read_text(errors="replace").splitlines()[:3]
+            if not any("SPDX-License-Identifier: MIT" in line for line in head):
+                missing.append(f)
+    assert not missing, f"no SPDX line in the first 3 lines of: {', '.join(missing)}"
+    assert "MIT License" in (ROOT / "LICENSE").read_text() and "the mcucrypt authors" in (ROOT / "LICENSE").read_text()
