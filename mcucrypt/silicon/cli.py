@@ -63,13 +63,18 @@ def cmd_ingest(opts: argparse.Namespace) -> int:
     return 1 if failed or bad or got.summary.get("summary") != "pass" else 0
 
 
+def _examples(*lines: str) -> str:
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
 def register(sub) -> None:
     s = sub.add_parser(
         "firmware", help="build a flashable benchmark image for a real board",
         description="Build an image (ELF, .bin, Intel .hex) for a real board that checks the selected "
                     "implementations' official vectors and times every bench operation with the part's cycle "
                     "counter, printing one JSON record per line on the UART (docs/silicon.md).",
-        epilog="example: mcucrypt firmware --board stm32f103 --prim aes128 --run virtual")
+        epilog=_examples("mcucrypt firmware --board stm32f103 --prim aes128 --run virtual",
+                         "mcucrypt firmware --board hifive1-revb --prim chacha20 --impl rv32-fast --out img"))
     s.add_argument("--board", required=True, choices=list(REAL_BOARDS), help="the real board")
     s.add_argument("--prim", action="append", metavar="PRIM", help="primitive id (repeatable; default: every id)")
     s.add_argument("--impl", action="append", metavar="IMPL",
@@ -89,8 +94,8 @@ def register(sub) -> None:
         "ingest", help="turn a benchmark image's serial log into a bench results file",
         description="Read a log captured from a benchmark image's UART and write its records as a results "
                     "file that `mcucrypt compare` and `mcucrypt report` read.",
-        epilog="example: mcucrypt ingest stm32f103.log --board stm32f103 && "
-               "mcucrypt compare results/bench.json results/silicon-stm32f103.json")
+        epilog=_examples("mcucrypt ingest stm32f103.log --board stm32f103",
+                         "mcucrypt compare results/bench.json results/silicon-stm32f103.json"))
     s.add_argument("log", metavar="FILE", help="the captured log")
     s.add_argument("--board", required=True, choices=list(REAL_BOARDS), help="the board it came from")
     s.add_argument("--out", metavar="FILE", help="results file (default results/silicon-BOARD.json)")
