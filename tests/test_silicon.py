@@ -178,3 +178,11 @@ def test_flash_prints_the_command_when_the_tool_is_missing(tmp_path: Path) -> No
                               capture_output=True, text=True)
         assert proc.returncode == 1
         assert "not installed; the command would be:" in proc.stdout and word in proc.stdout
+
+
+def test_stm32f103_sets_the_wait_states_of_its_clock(tmp_path: Path) -> None:
+    b = get_board("stm32f103")
+    for clock, wait_states in ((72_000_000, 2), (48_000_000, 1)):
+        out = make_image(b, ["aes128"], ["ref"], tmp_path / str(clock), runs=1, max_vectors=1, clock=clock)
+        header = parse_log(run_image(b, out.elf).log, "stm32f103").header
+        assert (header["clock_hz"], header["wait_states"]) == (clock, wait_states)

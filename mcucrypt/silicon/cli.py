@@ -23,7 +23,7 @@ def cmd_firmware(opts: argparse.Namespace) -> int:
     board = _board(opts.board)
     out = Path(opts.out) if opts.out else default_out_dir(board.name)
     built = make_image(board, opts.prim or [], opts.impl or [], out, runs=opts.runs,
-                       max_vectors=opts.max_vectors, qemu=opts.qemu or opts.run == "qemu", f_cpu=opts.f_cpu)
+                       max_vectors=opts.max_vectors, qemu=opts.qemu or opts.run == "qemu", clock=opts.clock)
     pl = built.plan
     vectors = sum(c["vectors"] for c in pl.checks)
     total = sum(c["total"] for c in pl.checks)
@@ -84,7 +84,9 @@ def register(sub) -> None:
                    help=f"timed runs per operation, 1-31; the median is reported (default {DEFAULT_RUNS})")
     s.add_argument("--max-vectors", type=int, default=None, metavar="K",
                    help="official vectors per implementation (default: as many as the board's data budget holds)")
-    s.add_argument("--f-cpu", type=int, default=None, metavar="HZ", help="AVR: the board's clock (default 16000000)")
+    s.add_argument("--clock", type=int, default=None, metavar="HZ",
+                   help="core clock: stm32f103 8/24/32/40/48/56/64/72 MHz (default 24 MHz, 0 wait states; "
+                        "the wait states follow), AVR the board's crystal (default 16 MHz)")
     s.add_argument("--qemu", action="store_true",
                    help="link for the QEMU machine's memory (stm32vldiscovery: 8 KiB of SRAM)")
     s.add_argument("--run", choices=("virtual", "qemu"), help="also run the image there and print its log")

@@ -359,7 +359,29 @@ def _tool(cc: str, name: str) -> str:
     return cc[: -len("gcc")] + name
 
 
-def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, f_cpu: int | None = None,
+CLOCKS = {   # boards whose clock `--clock` chooses: the clocks their board.c supports
+    "stm32f103": (8_000_000, 24_000_000, 32_000_000, 40_000_000, 48_000_000, 56_000_000, 64_000_000, 72_000_000),
+}
+
+
+def clock_flags(board: RealBoard, clock: int | None) -> list[str]:
+    """-D flags for a chosen core clock: MCU_CLOCK_HZ (stm32f103: PLL set-up and wait states), F_CPU (AVR:
+    the crystal the board has, for the UART divisor)."""
+    if clock is None:
+        return []
+    if board.target == "avr":
+        if not 1_000_000 <= clock <= 20_000_000:
+            raise ImageError(f"--clock {clock}: an AVR board runs at 1-20 MHz (its crystal)")
+        return [f"-DF_CPU={clock}UL"]
+    if board.name in CLOCKS:
+        if clock not in CLOCKS[board.name]:
+            raise ImageError(f"--clock {clock}: {board.name} supports "
+                             f"{', '.join(str(c // 1_000_000) + ' MHz' for c in CLOCKS[board.name])}")
+        return [f"-DMCU_CLOCK_HZ={clock}u"]
+    raise ImageError(f"{board.name} runs at a fixed clock (docs/silicon.md); --clock does not apply")
+
+
+def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None = None,
                 qemu: bool = False) -> Outputs:
     """Compile and link the image; ``qemu`` links for the QEMU machine's memory when it is smaller."""
     t = get_target(board.target)
@@ -398,8 +420,7 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, f_cpu: int | None 
     image_c.write_text(generate_c(pl))
     board_dir = REAL_DIR / board.name
     support_flags = [*common, *arch, f"-I{board_dir}", f"-I{REAL_DIR / 'common'}"]
-    if f_cpu:
-        support_flags.append(f"-DF_CPU={f_cpu}UL")
+    support_flags += clock_flags(board, clock)
     # the runner and generated tables: no -Wcast-align complaints about function pointers in tables
     for src in [str(image_c), *(str(REAL_DIR / s) for s in board.sources),
                 *([str(ROOT / "boards/common/mini_libc.c")] if board.target != "avr" else [])]:
@@ -444,12 +465,13 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, f_cpu: int | None 
 
 def make_image(board: RealBoard, prims: Sequence[str], impls: Sequence[str], out_dir: Path, *,
                runs: int = DEFAULT_RUNS, max_vectors: int | None = None, qemu: bool = False,
-               f_cpu: int | None = None) -> Outputs:
+               clock: int | None = None) -> Outputs:
     if not 1 <= runs <= 31:
         raise ImageError("--runs must be between 1 and 31")
+    clock_flags(board, clock)      # refuse a bad clock before recording anything
     sels = select(load_catalog(), board, prims, impls)
     pl = plan(board, sels, runs=runs, max_vectors=max_vectors)
-    return build_image(board, pl, out_dir, qemu=qemu, f_cpu=f_cpu)
+    return build_image(board, pl, out_dir, qemu=qemu, clock=clock)
 
 
 def default_out_dir(board: str) -> Path:

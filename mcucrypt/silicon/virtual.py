@@ -115,7 +115,7 @@ def run_image(board: RealBoard, elf: Path, *, max_instructions: int = DEFAULT_MA
         _Mmio(0xE000_1000, read_rules={0x4: cycles}).map(uc)
         _Mmio(0xE000_E000).map(uc)
         if board.name == "stm32f103":
-            _Mmio(0x4002_1000, read_rules={0x0: lambda v: v | (1 << 25) if v & (1 << 24) else v,
+            _Mmio(0x4002_1000, read_rules={0x0: lambda v: v | (v & (1 << 24)) << 1 | (v & (1 << 16)) << 1,
                                            0x4: lambda v: v & ~0xC | (v & 3) << 2}).map(uc)
             _Mmio(0x4002_2000).map(uc)
             _Mmio(0x4001_0000).map(uc)      # AFIO and GPIOA (0x4001_0800)
