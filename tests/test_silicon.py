@@ -9,7 +9,8 @@ hand-written assembly implementation per target, two official vectors each, thre
 - run from reset on the project's own virtual boards (atmega128 and mega2560 on simavr): every vector
   check passes and every timing line agrees with the `mcucrypt bench` figure of the same record within
   the allowance documented in docs/silicon.md (the record's own harness overhead, on the E31 plus 0.5 %
-  for branch history), and repeated runs agree to the cycle;
+  for branch history), repeated runs agree to the cycle, and the stack the image measures (painting) is
+  bench's to the byte;
 - mega2560 on simavr: never faster than the ATmega128 figure (its 3-byte PC only adds cycles).
 """
 from __future__ import annotations
@@ -98,11 +99,12 @@ def test_qemu_boots_the_image(board: str, images, tmp_path: Path) -> None:
     assert len(doc["records"]) == len(_expected_ops(outputs))
 
 
-def _bench_figures(prim: str, impl: str, target: str) -> dict[str, int]:
-    """What `mcucrypt bench` reports for the record (bench.run_job: `cycles_warm` on rv32, else `cycles`)."""
+def _bench_figures(prim: str, impl: str, target: str) -> dict[str, tuple[int, int]]:
+    """What `mcucrypt bench` reports for the record (bench.run_job: `cycles_warm` on rv32, else `cycles`;
+    `stack_bytes`)."""
     i = load_catalog().implementation(prim, impl)
     fw = Firmware(i, prim, target, warm=target == "rv32")
-    return {o.op: o.result.cycles for o in driver_for(i.primitive.kind).bench(fw)}
+    return {o.op: (o.result.cycles, o.result.stack_bytes) for o in driver_for(i.primitive.kind).bench(fw)}
 
 
 def allowance(target: str, overhead: int, bench: int) -> float:
@@ -123,7 +125,8 @@ def test_virtual_board_runs_the_image_like_bench(board: str, images) -> None:
         key = (r["prim"], r["impl"])
         if key not in figures:
             figures[key] = _bench_figures(*key, b.target)
-        want = figures[key][r["op"]]
+        want, stack = figures[key][r["op"]]
+        assert r["stack_bytes"] == stack, f"{board} {key} {r['op']}: stack {r['stack_bytes']} vs bench {stack}"
         assert r["cycles_min"] == r["cycles_max"], f"{key} {r['op']}: a deterministic board gave a spread"
         assert abs(r["cycles"] - want) <= allowance(b.target, r["overhead_cycles"], want), \
             f"{board} {key} {r['op']}: image {r['cycles']} vs bench {want} (harness overhead {r['overhead_cycles']})"
@@ -138,8 +141,9 @@ def test_mega2560_pays_for_its_three_byte_pc(images) -> None:
     for r in records:
         key = (r["prim"], r["impl"])
         figures.setdefault(key, _bench_figures(*key, "avr"))
-        assert r["cycles"] >= figures[key][r["op"]], r
-        slower += r["cycles"] > figures[key][r["op"]]
+        cycles, stack = figures[key][r["op"]]
+        assert r["cycles"] >= cycles and r["stack_bytes"] >= stack + 1, r   # 3-byte return addresses
+        slower += r["cycles"] > cycles
     assert slower, "no record pays for a CALL/RET"
 
 

@@ -181,7 +181,7 @@ def plan(board: RealBoard, selections: Sequence[Selection], *, runs: int = DEFAU
             if n is None:
                 raise ImageError(f"{impl.name} of {sel.prim_id}: bench op {op.op} made no call")
             fixed = {"prim": sel.prim_id, "impl": impl.name, "target": board.target, "op": op.op,
-                     "bytes": op.bytes, "instructions": None, "code_bytes": code_bytes, "stack_bytes": None,
+                     "bytes": op.bytes, "instructions": None, "code_bytes": code_bytes,
                      "constant_time": "n/a", "constant_time_claimed": impl.constant_time,
                      "isa": (impl.isa or "rv32imac") if board.target == "rv32" else None, "goal": None}
             pl.ops.append({"call": len(pl.calls) + n, "check": check_index, "bytes": op.bytes,

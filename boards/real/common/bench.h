@@ -9,6 +9,7 @@
  *   MCU_FLASH             attribute putting constant data in flash (AVR: program memory)
  *   MCU_RET_INSN          the return instruction, MCU_EMPTY_PROLOGUE the directives before a function label
  *   mcu_cycles()          static inline: the free-running cycle counter, 32 bits
+ *   mcu_irq_off(), mcu_irq_restore(state)   static inline: mask the board's interrupts and restore them
  * and, in its .c files: board_init, board_putc, board_clock_hz, board_wait_states, mcu_flash_read and
  * the reset code that calls main. */
 #ifndef MCU_BENCH_H

@@ -13,7 +13,23 @@
 #define MCU_RET_CYCLES 2
 #define MCU_RET_INSN "bx lr"
 #define MCU_EMPTY_PROLOGUE ".thumb\n.thumb_func\n.type mcu_empty, %function\n"
+#define MCU_PROBE_BODY "ldr r1, =mcu_probe_sp\n\tmov r2, sp\n\tstr r2, [r1]"
+#define MCU_PROBE_PROLOGUE ".thumb\n.thumb_func\n.type mcu_sp_probe, %function\n"
+#define MCU_STACK_FLOOR __mcu_free_start
+#define MCU_SP_FREE_OFFSET 0   /* the callee's entry SP + this: the end of the free stack */
+#define MCU_SP_TOP_OFFSET 0    /* the callee's entry SP + this: where its stack use starts */
 #define MCU_FLASH __attribute__((section(".mcu_flash")))
+
+/* The image enables no interrupt on this board. */
+static inline uint8_t mcu_irq_off(void)
+{
+	return 0;
+}
+
+static inline void mcu_irq_restore(uint8_t state)
+{
+	(void)state;
+}
 
 static inline uint32_t mcu_cycles(void)
 {

@@ -23,6 +23,18 @@ __asm__(".section .text.mcu_empty,\"ax\"\n"
 	MCU_RET_INSN "\n"
 	".previous\n");
 
+/* The stack probe: stores its own stack pointer at entry (the callee's entry SP at this call site, since it
+ * is called through the same trampoline with the same arguments) in mcu_probe_sp, and returns. */
+volatile uintptr_t mcu_probe_sp;
+__asm__(".section .text.mcu_sp_probe,\"ax\"\n"
+	".global mcu_sp_probe\n"
+	MCU_PROBE_PROLOGUE
+	"mcu_sp_probe:\n\t"
+	MCU_PROBE_BODY "\n\t"
+	MCU_RET_INSN "\n"
+	".previous\n");
+void mcu_sp_probe(void);
+
 static void put(const char *s)
 {
 	while (*s)
@@ -121,6 +133,36 @@ static int run_call(uint16_t index)
 	return outputs_match(&c);
 }
 
+#define STACK_PAINT 0xCD
+extern uint8_t MCU_STACK_FLOOR[];      /* the first byte above .bss: nothing but the stack lives above it */
+
+/* Leaf and frameless (volatile stores: no memset call), so it never writes below the region it paints. */
+static void __attribute__((noinline)) paint(uint8_t *lo, uint8_t *hi)
+{
+	for (volatile uint8_t *p = lo; p < hi; p++)
+		*p = STACK_PAINT;
+}
+
+/* Stack bytes a call uses, as the virtual boards count them (boards/common.py stack_high_water): from its
+ * entry stack pointer (AVR: including the return address the call pushed) down to the lowest byte it
+ * wrote. The stack between .bss and the callee's entry SP is painted, the call made, the paint scanned. */
+static uint32_t stack_use(const mcu_call *c, const mcu_function *f, uint32_t *v)
+{
+	prepare(c, v);
+	f->call((const void *)mcu_sp_probe, v);
+	uintptr_t sp = mcu_probe_sp;
+	uint8_t *lo = MCU_STACK_FLOOR, *hi = (uint8_t *)(sp + MCU_SP_FREE_OFFSET);
+	prepare(c, v);
+	uint8_t irq = mcu_irq_off();    /* an interrupt's frame is not the callee's stack (AVR: Timer1) */
+	paint(lo, hi);
+	f->call(f->fn, v);
+	mcu_irq_restore(irq);
+	const volatile uint8_t *p = lo;
+	while (p < hi && *p == STACK_PAINT)
+		p++;
+	return (uint32_t)(sp + MCU_SP_TOP_OFFSET - (uintptr_t)p);
+}
+
 static void sort(uint32_t *x, uint16_t n)
 {
 	for (uint16_t i = 1; i < n; i++) {
@@ -195,6 +237,7 @@ int main(void)
 		prepare(&c, v);
 		uint32_t r = f.call(f.fn, v);                       /* warm-up, and the output check */
 		int same = outputs_match(&c) && (!c.check_ret || r == c.ret);
+		uint32_t stack = stack_use(&c, &f, v);
 		uint16_t n = runs < MCU_MAX_RUNS ? runs : MCU_MAX_RUNS;
 		for (uint16_t i = 0; i < n; i++) {
 			prepare(&c, v);
@@ -230,6 +273,8 @@ int main(void)
 		put_u32(empty[n / 2]);
 		put(",\"runs\":");
 		put_u32(n);
+		put(",\"stack_bytes\":");
+		put_u32(stack);
 		put(",\"kat\":\"");
 		put(op.check < sizeof verdicts && verdicts[op.check] ? "pass" : "fail");
 		put("\",\"error\":");
