@@ -190,3 +190,16 @@ def test_stm32f103_sets_the_wait_states_of_its_clock(tmp_path: Path) -> None:
         out = make_image(b, ["aes128"], ["ref"], tmp_path / str(clock), runs=1, max_vectors=1, clock=clock)
         header = parse_log(run_image(b, out.elf).log, "stm32f103").header
         assert (header["clock_hz"], header["wait_states"]) == (clock, wait_states)
+
+
+def test_compare_reads_ingested_records_against_bench(images, tmp_path: Path) -> None:
+    """`mcucrypt compare` lines bench's records up with the ingested ones per (prim, impl, target, op)."""
+    from mcucrypt import bench
+    outputs = images("atmega128")
+    log = tmp_path / "avr.log"
+    log.write_text(run_simavr(get_board("atmega128"), outputs.elf).log)
+    assert mcucrypt("ingest", str(log), "--board", "atmega128", "--out", str(tmp_path / "si.json")).returncode == 0
+    bench.write_results(bench.run_job(bench.Job("aes128", "ref", "avr")), tmp_path / "bench.json")
+    proc = mcucrypt("compare", str(tmp_path / "bench.json"), str(tmp_path / "si.json"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 rows compared" in proc.stdout and "0 regressions" in proc.stdout, proc.stdout
