@@ -36,6 +36,7 @@ EXIT_FIRMWARE_FAULT = 3  # the firmware faulted or ran away on its board
 SUBCOMMAND_MODULES: list[str] = [
     "export",       # mcucrypt/export.py: export
     "calibrate",    # mcucrypt/calibrate.py: calibrate --peer-dir DIR
+    "silicon.cli",  # mcucrypt/silicon/cli.py: firmware, ingest (benchmark images for real boards)
 ]
 
 CT_MIN_TRIALS = len(ct_mod.SecretRandom.PATTERNS)   # trace mode: at least one trial per secret-draw pattern
