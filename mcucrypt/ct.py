@@ -268,11 +268,14 @@ def _new_report(fw: Firmware, mode: str, trials: int, seed: int) -> CtReport:
                     claim=claim_of(fw))
 
 
-def taint_spec(fw: Firmware, op: str) -> TaintSpec:
-    """Argument index -> parameter name of every parameter META.yml declares secret for ``op``."""
+def taint_spec(fw: Firmware, op: str, case: CtCase | None = None) -> TaintSpec:
+    """Argument index -> parameter name of every parameter META.yml declares secret for ``op``, and the
+    public byte ranges the kind's case names inside them."""
     secret = set(fw.impl.secret_params(op))
     params = fw.impl.functions[op].params
-    return TaintSpec({i: p.name for i, p in enumerate(params) if p.name in secret})
+    public = dict(case.public_bytes) if case is not None else {}
+    return TaintSpec({i: p.name for i, p in enumerate(params) if p.name in secret},
+                     {i: tuple(public[p.name]) for i, p in enumerate(params) if p.name in public})
 
 
 def _check_taint(fw: Firmware, _trials: int, seed: int) -> CtReport:
@@ -281,7 +284,7 @@ def _check_taint(fw: Firmware, _trials: int, seed: int) -> CtReport:
     allowed = _addresses_allowed(fw)
     seen: set[tuple[str, int, str]] = set()
     for case in driver.ct_cases(fw, SecretRandom(seed, 0), public_seed=seed):
-        res = fw.call(case.op, case.args, taint=taint_spec(fw, case.op))
+        res = fw.call(case.op, case.args, taint=taint_spec(fw, case.op, case))
         report.calls += 1
         report.instructions += res.instructions
         report.cycles.setdefault(case.op, res.cycles)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from .bench import main_op, read_results
+from .bench import goal_parts, main_op, read_results
 from .catalog import load_catalog
 
 METRIC_FIELD = {"cycles": "cycles", "cycles_per_byte": "cycles_per_byte", "code_bytes": "code_bytes",
@@ -165,8 +165,8 @@ def _not_on_part(prim: str, impl: str, target: str) -> str | None:
 def goals_table(records: list[dict]) -> Table | None:
     rows = []
     for r in records:
-        if r.get("goal"):
-            goal, _, outcome = r["goal"].partition(": ")
+        for part in goal_parts(r.get("goal")):
+            goal, _, outcome = part.partition(": ")
             rows.append([r["prim"], r["impl"], r["target"], goal, outcome])
     if not rows:
         return None

@@ -341,8 +341,8 @@ class AvrBoard(Board):
             bit = 1 << names.index(label)
             if isinstance(args[index], Buf):
                 p = by_index[index]
-                if p.buf.length:
-                    lib.shim_taint_set(h, p.address, p.buf.length, bit)
+                for start, end in spec.secret_ranges(index, p.buf.length):
+                    lib.shim_taint_set(h, p.address + start, end - start, bit)
                 continue
             # Where the ABI put this scalar: what marshalling it adds to the arguments before it.
             before, upto = marshal_avr(scalars[:index]), marshal_avr(scalars[:index + 1])

@@ -88,11 +88,26 @@ class TaintSpec:
     """Which inputs of a call are secret, for taint tracking (``call(..., taint=TaintSpec(...))``).
 
     ``secret_args`` maps an argument index to the label its taint carries (the META.yml parameter
-    name): a ``Buf`` argument taints every byte of its initial contents, a scalar taints its register(s)
+    name): a ``Buf`` argument taints every byte of its initial contents, a scalar its register(s)
     or stack slot. Taint then propagates at instruction level through registers, flags/carry and memory
-    (byte granularity); each value carries the set of labels it was computed from."""
+    (byte granularity); each value carries the set of labels it was computed from.
+
+    ``public_bytes`` maps an argument index to byte ranges [start, end) of that secret buffer that hold
+    public values (an incremental context's fill counter beside its secret state): they start untainted."""
 
     secret_args: dict[int, str]
+    public_bytes: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    def secret_ranges(self, index: int, length: int) -> list[tuple[int, int]]:
+        """The [start, end) ranges of a secret buffer argument of ``length`` bytes that start tainted."""
+        ranges, at = [], 0
+        for start, end in sorted(self.public_bytes.get(index, ())):
+            if start > at:
+                ranges.append((at, min(start, length)))
+            at = max(at, end)
+        if at < length:
+            ranges.append((at, length))
+        return [(a, b) for a, b in ranges if a < b]
 
 
 # The kinds of taint finding (what carried secret taint).

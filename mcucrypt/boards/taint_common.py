@@ -47,6 +47,7 @@ class TaintCollector:
 
     def __init__(self, board: Board, spec: TaintSpec):
         self.board = board
+        self.spec = spec
         self.labels: list[str] = []
         self.arg_bits: dict[int, int] = {}
         for index, label in sorted(spec.secret_args.items()):
@@ -82,7 +83,8 @@ def seed(collector: TaintCollector, args: Sequence[Arg], placed: Sequence[Placed
             raise ValueError(f"TaintSpec names argument {index}, the call has {len(args)}")
         if isinstance(args[index], Buf):
             p = by_index[index]
-            memory.set(p.address, len(p.buf.data), bit)
+            for start, end in collector.spec.secret_ranges(index, len(p.buf.data)):
+                memory.set(p.address + start, end - start, bit)
             continue
         before, upto = marshal(scalars[:index]), marshal(scalars[:index + 1])
         for reg in set(upto.registers) - set(before.registers):

@@ -13,7 +13,7 @@ import argparse
 import importlib
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Mapping
 
@@ -40,9 +40,12 @@ class BenchOp:
 
 @dataclass(frozen=True)
 class CtCase:
-    """One call for the constant-time check: the function and its named arguments."""
+    """One call for the constant-time check: the function and its named arguments; ``public_bytes``
+    names byte ranges [start, end) of a secret buffer argument that hold public values (they stay
+    untainted in taint mode; trace-mode draws must keep them fixed)."""
     op: str
     args: Mapping[str, Arg]
+    public_bytes: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
 
 class KindDriver(abc.ABC):

@@ -158,12 +158,14 @@ class HashDriver(KindDriver):
         # is public, so the draw keeps the public bytes from the fixed context made below.
         ctx = bytearray(rng.randbytes(ctx_bytes))
         ctx[48:] = bytes([3, 0]) + bytes(ctx_bytes - 50)
-        cases = [one, CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)})]
+        public = {"ctx": ((48, ctx_bytes),)}
+        cases = [one, CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)},
+                             public)]
         if mode == "hash":
-            cases.append(CtCase("final", {"ctx": Buf(bytes(ctx)), "out": Buf(size=out_bytes, out=True)}))
+            cases.append(CtCase("final", {"ctx": Buf(bytes(ctx)), "out": Buf(size=out_bytes, out=True)}, public))
         else:
             cases.append(CtCase("squeeze", {"ctx": Buf(bytes(ctx), out=True), "out": Buf(size=out_bytes, out=True),
-                                            "outlen": out_bytes}))
+                                            "outlen": out_bytes}, public))
         return cases
 
     # ------------------------------------------------------------------------------------------- run

@@ -199,7 +199,9 @@ int MCU_FN(asconaead128, aead_decrypt)(unsigned char *m, unsigned long long *mle
     for (unsigned i = 0; i < 16; i++) {
         diff |= (uint32_t)(tag[i] ^ c[n + i]);
     }
-    uint32_t ok = (diff - 1u) >> 31;
+    /* diff is 0..255: diff - 1 borrows into bits 8.. only when diff == 0. (Not `>> 31`: avr-gcc turns that
+     * into a skip on bit 31, a secret-dependent branch.) */
+    uint32_t ok = ((diff - 1u) >> 8) & 1u;
     unsigned char keep = (unsigned char)(0u - ok);
     for (size_t i = 0; i < total; i++) {
         out[i] &= keep;  /* a rejected plaintext is wiped, on the same path as an accepted one */
