@@ -142,6 +142,7 @@ def test_aes_ctr_unaligned_and_edges(impl: str) -> None:
 # ---- generated sources ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("generator", ["crypto/aes/rv32/gen_aes_table.py", "crypto/aes/rv32/gen_aes_bitsliced.py",
+                                       "crypto/aes/rv32/gen_aes_barrel.py",
                                        "crypto/keccak/rv32/gen_keccak.py",
                                        "crypto/chacha20/armv7m/gen_chacha20_cm3.py"])
 def test_generated_sources_current(generator: str) -> None:

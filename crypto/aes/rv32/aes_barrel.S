@@ -20,7 +20,7 @@
  * unpacked to the frame (the same network per row, a 4x4 byte transposition per block), then XORed in.
  *
  * Register map: a3 = rk for the whole call. The straight-line programs (per-call setup; one 8-block
- * iteration, 8936 instructions, 17 cycles of load interlock) use every other register but
+ * iteration, 8837 instructions, 18 cycles of load interlock) use every other register but
  * zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator.
  * Frame (432 bytes): key stream at 0, packed IV columns ^ round key 0 at 128, saved registers at
  * 256, out/in/len/counter at 308..320, 27 spill slots at 324.
@@ -95,597 +95,251 @@ MCU_FN(aes128, ctr):
     or t3, t3, t5
     sw t3, 320(sp)
     /* the IV columns 0..2 packed, with round key 0 */
-    li ra, 0x1010101
-    and ra, t0, ra
-    slli s11, ra, 8
-    sub ra, s11, ra
-    srli s10, ra, 8
-    li s9, 0xff
-    and s9, s10, s9
-    li s11, 0xff
-    srli s10, ra, 16
-    li s8, 0xff
-    and s11, ra, s11
-    and s8, s10, s8
-    srli ra, ra, 24
-    li s10, 0xff
+    srli ra, t0, 8
+    xor ra, ra, t1
+    li s11, 0xff00ff
+    and ra, ra, s11
+    xor t1, t1, ra
+    slli ra, ra, 8
+    xor ra, t0, ra
+    srli t0, t2, 8
+    and s11, t0, s11
+    slli t0, s11, 8
+    xor t0, t2, t0
+    srli t2, ra, 16
+    xor t2, t2, t0
+    li s10, 0xffff
+    and t2, t2, s10
+    xor t0, t0, t2
+    slli t2, t2, 16
+    xor t2, ra, t2
+    srli ra, t1, 16
+    xor ra, ra, s11
     and s10, ra, s10
-    srli ra, t0, 1
-    li s7, 0x1010101
-    and s7, ra, s7
-    slli ra, s7, 8
-    sub s7, ra, s7
-    srli s6, s7, 8
-    li s5, 0xff
-    and s5, s6, s5
-    li ra, 0xff
-    srli s6, s7, 16
-    li s4, 0xff
-    and ra, s7, ra
-    and s4, s6, s4
-    srli s7, s7, 24
-    li s6, 0xff
-    and s6, s7, s6
-    srli s7, t0, 2
-    li s3, 0x1010101
-    and s3, s7, s3
-    slli s7, s3, 8
-    sub s3, s7, s3
-    srli s2, s3, 8
-    li s1, 0xff
-    and s1, s2, s1
-    li s7, 0xff
-    srli s2, s3, 16
-    li s0, 0xff
-    and s7, s3, s7
-    and s0, s2, s0
-    srli s3, s3, 24
-    li s2, 0xff
-    and s2, s3, s2
-    srli s3, t0, 3
-    li t6, 0x1010101
-    and t6, s3, t6
-    slli s3, t6, 8
-    sub t6, s3, t6
-    srli t5, t6, 8
-    li t4, 0xff
-    and t4, t5, t4
-    li s3, 0xff
-    srli t5, t6, 16
-    li t3, 0xff
-    and s3, t6, s3
-    and t3, t5, t3
-    srli t6, t6, 24
-    li t5, 0xff
-    and t5, t6, t5
-    srli t6, t0, 4
-    li a7, 0x1010101
-    and a7, t6, a7
-    slli t6, a7, 8
-    sub a7, t6, a7
-    srli a6, a7, 8
-    li a5, 0xff
-    and a5, a6, a5
-    li t6, 0xff
-    srli a6, a7, 16
-    li a4, 0xff
-    and t6, a7, t6
-    and a4, a6, a4
-    srli a7, a7, 24
-    li a6, 0xff
-    and a6, a7, a6
-    srli a7, t0, 5
-    li a2, 0x1010101
-    and a2, a7, a2
-    slli a7, a2, 8
-    sub a2, a7, a2
-    srli a1, a2, 8
-    li a0, 0xff
-    and a0, a1, a0
-    sw t2, 324(sp)
-    li a7, 0xff
-    srli a1, a2, 16
-    li t2, 0xff
-    and a7, a2, a7
-    and t2, a1, t2
-    srli a2, a2, 24
-    li a1, 0xff
-    and a1, a2, a1
-    sw a1, 328(sp)
-    srli a2, t0, 6
-    li a1, 0x1010101
-    and a1, a2, a1
-    slli a2, a1, 8
-    sub a1, a2, a1
-    li a2, 0xff
-    and a2, a1, a2
-    sw a2, 332(sp)
-    sw t2, 336(sp)
-    srli a2, a1, 8
-    li t2, 0xff
-    and t2, a2, t2
-    sw t2, 340(sp)
-    srli a2, a1, 16
-    li t2, 0xff
-    and t2, a2, t2
-    srli a1, a1, 24
-    li a2, 0xff
-    and a2, a1, a2
+    xor s11, s11, s10
+    slli s10, s10, 16
+    xor s10, t1, s10
+    li t1, 0x1010101
+    and ra, t2, t1
+    slli s9, ra, 8
+    sub ra, s9, ra
+    lw s9, 0(a3)
+    xor s9, ra, s9
+    sw s9, 128(sp)
+    srli s9, t2, 1
+    and s9, s9, t1
+    slli ra, s9, 8
+    sub s9, ra, s9
+    lw ra, 4(a3)
+    xor ra, s9, ra
+    sw ra, 132(sp)
+    srli ra, t2, 2
+    and ra, ra, t1
+    slli s9, ra, 8
+    sub ra, s9, ra
+    lw s9, 8(a3)
+    xor s9, ra, s9
+    sw s9, 136(sp)
+    srli s9, t2, 3
+    and s9, s9, t1
+    slli ra, s9, 8
+    sub s9, ra, s9
+    lw ra, 12(a3)
+    xor ra, s9, ra
+    sw ra, 140(sp)
+    srli ra, t2, 4
+    and ra, ra, t1
+    slli s9, ra, 8
+    sub ra, s9, ra
+    lw s9, 16(a3)
+    xor s9, ra, s9
+    sw s9, 144(sp)
+    srli s9, t2, 5
+    and s9, s9, t1
+    slli ra, s9, 8
+    sub s9, ra, s9
+    lw ra, 20(a3)
+    xor ra, s9, ra
+    sw ra, 148(sp)
+    srli ra, t2, 6
+    and ra, ra, t1
+    slli s9, ra, 8
+    sub ra, s9, ra
+    lw s9, 24(a3)
+    srli t2, t2, 7
+    xor s9, ra, s9
+    sw s9, 152(sp)
+    and t2, t2, t1
+    slli s9, t2, 8
+    sub t2, s9, t2
+    lw s9, 28(a3)
+    xor s9, t2, s9
+    sw s9, 156(sp)
+    and s9, s10, t1
+    slli t2, s9, 8
+    sub s9, t2, s9
+    lw t2, 32(a3)
+    xor t2, s9, t2
+    sw t2, 160(sp)
+    srli t2, s10, 1
+    and t2, t2, t1
+    slli s9, t2, 8
+    sub t2, s9, t2
+    lw s9, 36(a3)
+    xor s9, t2, s9
+    sw s9, 164(sp)
+    srli s9, s10, 2
+    and s9, s9, t1
+    slli t2, s9, 8
+    sub s9, t2, s9
+    lw t2, 40(a3)
+    xor t2, s9, t2
+    sw t2, 168(sp)
+    srli t2, s10, 3
+    and t2, t2, t1
+    slli s9, t2, 8
+    sub t2, s9, t2
+    lw s9, 44(a3)
+    xor s9, t2, s9
+    sw s9, 172(sp)
+    srli s9, s10, 4
+    and s9, s9, t1
+    slli t2, s9, 8
+    sub s9, t2, s9
+    lw t2, 48(a3)
+    xor t2, s9, t2
+    sw t2, 176(sp)
+    srli t2, s10, 5
+    and t2, t2, t1
+    slli s9, t2, 8
+    sub t2, s9, t2
+    lw s9, 52(a3)
+    xor s9, t2, s9
+    sw s9, 180(sp)
+    srli s9, s10, 6
+    and s9, s9, t1
+    slli t2, s9, 8
+    sub s9, t2, s9
+    lw t2, 56(a3)
+    srli s10, s10, 7
+    xor t2, s9, t2
+    sw t2, 184(sp)
+    and s10, s10, t1
+    slli t2, s10, 8
+    sub s10, t2, s10
+    lw t2, 60(a3)
+    xor t2, s10, t2
+    sw t2, 188(sp)
+    and t2, t0, t1
+    slli s10, t2, 8
+    sub t2, s10, t2
+    lw s10, 64(a3)
+    xor s10, t2, s10
+    sw s10, 192(sp)
+    srli s10, t0, 1
+    and s10, s10, t1
+    slli t2, s10, 8
+    sub s10, t2, s10
+    lw t2, 68(a3)
+    xor t2, s10, t2
+    sw t2, 196(sp)
+    srli t2, t0, 2
+    and t2, t2, t1
+    slli s10, t2, 8
+    sub t2, s10, t2
+    lw s10, 72(a3)
+    xor s10, t2, s10
+    sw s10, 200(sp)
+    srli s10, t0, 3
+    and s10, s10, t1
+    slli t2, s10, 8
+    sub s10, t2, s10
+    lw t2, 76(a3)
+    xor t2, s10, t2
+    sw t2, 204(sp)
+    srli t2, t0, 4
+    and t2, t2, t1
+    slli s10, t2, 8
+    sub t2, s10, t2
+    lw s10, 80(a3)
+    xor s10, t2, s10
+    sw s10, 208(sp)
+    srli s10, t0, 5
+    and s10, s10, t1
+    slli t2, s10, 8
+    sub s10, t2, s10
+    lw t2, 84(a3)
+    xor t2, s10, t2
+    sw t2, 212(sp)
+    srli t2, t0, 6
+    and t2, t2, t1
+    slli s10, t2, 8
+    sub t2, s10, t2
+    lw s10, 88(a3)
     srli t0, t0, 7
-    li a1, 0x1010101
-    and a1, t0, a1
-    slli t0, a1, 8
-    sub a1, t0, a1
-    li t0, 0xff
-    and t0, a1, t0
-    sw t0, 344(sp)
-    sw a2, 348(sp)
-    srli t0, a1, 8
-    li a2, 0xff
-    and a2, t0, a2
-    sw a2, 352(sp)
-    srli t0, a1, 16
-    li a2, 0xff
-    and a2, t0, a2
-    srli a1, a1, 24
-    li t0, 0xff
-    and t0, a1, t0
-    li a1, 0x1010101
-    and a1, t1, a1
-    sw t0, 356(sp)
-    slli t0, a1, 8
-    sub a1, t0, a1
-    sw a2, 360(sp)
-    slli t0, a1, 8
-    li a2, 0xff00
-    and a2, t0, a2
-    or a2, s11, a2
-    li s11, 0xff00
-    and s11, a1, s11
-    or s11, s9, s11
-    srli s9, a1, 8
-    li t0, 0xff00
-    and t0, s9, t0
-    or t0, s8, t0
-    srli a1, a1, 16
-    li s8, 0xff00
-    and s8, a1, s8
-    or s8, s10, s8
-    srli s10, t1, 1
-    li a1, 0x1010101
-    and a1, s10, a1
-    slli s10, a1, 8
-    sub a1, s10, a1
-    slli s10, a1, 8
-    li s9, 0xff00
-    and s9, s10, s9
-    or s9, ra, s9
-    li ra, 0xff00
-    and ra, a1, ra
-    or ra, s5, ra
-    srli s5, a1, 8
-    li s10, 0xff00
-    and s10, s5, s10
-    or s10, s4, s10
-    srli a1, a1, 16
-    li s4, 0xff00
-    and s4, a1, s4
-    or s4, s6, s4
-    srli s6, t1, 2
-    li a1, 0x1010101
-    and a1, s6, a1
-    slli s6, a1, 8
-    sub a1, s6, a1
-    slli s6, a1, 8
-    li s5, 0xff00
-    and s5, s6, s5
-    or s5, s7, s5
-    li s7, 0xff00
-    and s7, a1, s7
-    or s7, s1, s7
-    srli s1, a1, 8
-    li s6, 0xff00
-    and s6, s1, s6
-    or s6, s0, s6
-    srli a1, a1, 16
-    li s0, 0xff00
-    and s0, a1, s0
-    or s0, s2, s0
-    srli s2, t1, 3
-    li a1, 0x1010101
-    and a1, s2, a1
-    slli s2, a1, 8
-    sub a1, s2, a1
-    slli s2, a1, 8
-    li s1, 0xff00
-    and s1, s2, s1
-    or s1, s3, s1
-    li s3, 0xff00
-    and s3, a1, s3
-    or s3, t4, s3
-    srli t4, a1, 8
-    li s2, 0xff00
-    and s2, t4, s2
-    or s2, t3, s2
-    srli a1, a1, 16
-    li t3, 0xff00
-    and t3, a1, t3
-    or t3, t5, t3
-    srli t5, t1, 4
-    li a1, 0x1010101
-    and a1, t5, a1
-    slli t5, a1, 8
-    sub a1, t5, a1
-    slli t5, a1, 8
-    li t4, 0xff00
-    and t4, t5, t4
-    or t4, t6, t4
-    li t6, 0xff00
-    and t6, a1, t6
-    or t6, a5, t6
-    srli a5, a1, 8
-    li t5, 0xff00
-    and t5, a5, t5
-    or t5, a4, t5
-    srli a1, a1, 16
-    li a4, 0xff00
-    and a4, a1, a4
-    or a4, a6, a4
-    srli a6, t1, 5
-    li a1, 0x1010101
-    and a1, a6, a1
-    slli a6, a1, 8
-    sub a1, a6, a1
-    slli a6, a1, 8
-    li a5, 0xff00
-    and a5, a6, a5
-    or a5, a7, a5
-    li a7, 0xff00
-    and a7, a1, a7
-    or a7, a0, a7
-    srli a0, a1, 8
-    li a6, 0xff00
-    and a6, a0, a6
-    lw a0, 336(sp)
-    srli a1, a1, 16
-    or a6, a0, a6
-    li a0, 0xff00
-    and a0, a1, a0
-    lw a1, 328(sp)
-    or a0, a1, a0
-    sw a0, 328(sp)
-    srli a1, t1, 6
-    li a0, 0x1010101
-    and a0, a1, a0
-    slli a1, a0, 8
-    sub a0, a1, a0
-    sw a6, 336(sp)
-    slli a1, a0, 8
-    li a6, 0xff00
-    and a6, a1, a6
-    lw a1, 332(sp)
-    srli t1, t1, 7
-    or a6, a1, a6
-    sw a6, 332(sp)
-    li a1, 0xff00
-    lw a6, 340(sp)
-    and a1, a0, a1
-    or a1, a6, a1
-    sw a1, 340(sp)
-    srli a6, a0, 8
-    li a1, 0xff00
-    and a1, a6, a1
-    or a1, t2, a1
-    srli a0, a0, 16
-    li t2, 0xff00
-    and t2, a0, t2
-    lw a0, 348(sp)
-    li a6, 0xff00
-    or t2, a0, t2
-    li a0, 0x1010101
-    and a0, t1, a0
-    slli t1, a0, 8
-    sub a0, t1, a0
-    slli t1, a0, 8
-    and a6, t1, a6
-    lw t1, 344(sp)
-    or a6, t1, a6
-    sw a6, 344(sp)
-    li t1, 0xff00
-    lw a6, 352(sp)
-    and t1, a0, t1
-    or t1, a6, t1
-    sw t1, 352(sp)
-    srli a6, a0, 8
-    li t1, 0xff00
-    and t1, a6, t1
-    lw a6, 360(sp)
-    srli a0, a0, 16
-    or t1, a6, t1
-    li a6, 0xff00
-    and a6, a0, a6
-    lw a0, 356(sp)
-    or a6, a0, a6
-    lw a0, 324(sp)
-    sw a6, 356(sp)
-    li a6, 0x1010101
-    and a6, a0, a6
-    sw t1, 360(sp)
-    slli t1, a6, 8
-    sub a6, t1, a6
-    sw t2, 348(sp)
-    slli t1, a6, 16
-    li t2, 0xff0000
-    and t2, t1, t2
-    or t2, a2, t2
-    slli a2, a6, 8
-    li t1, 0xff0000
-    and t1, a2, t1
-    or t1, s11, t1
-    li s11, 0xff0000
-    and s11, a6, s11
-    or s11, t0, s11
-    srli a6, a6, 8
-    li t0, 0xff0000
-    and t0, a6, t0
-    or t0, s8, t0
-    srli s8, a0, 1
-    li a6, 0x1010101
-    and a6, s8, a6
-    slli s8, a6, 8
-    sub a6, s8, a6
-    slli s8, a6, 16
-    li a2, 0xff0000
-    and a2, s8, a2
-    or a2, s9, a2
-    slli s9, a6, 8
-    li s8, 0xff0000
-    and s8, s9, s8
-    or s8, ra, s8
-    li ra, 0xff0000
-    and ra, a6, ra
-    or ra, s10, ra
-    srli a6, a6, 8
-    li s10, 0xff0000
-    and s10, a6, s10
-    or s10, s4, s10
-    srli s4, a0, 2
-    li a6, 0x1010101
-    and a6, s4, a6
-    slli s4, a6, 8
-    sub a6, s4, a6
-    slli s4, a6, 16
-    li s9, 0xff0000
-    and s9, s4, s9
-    or s9, s5, s9
-    slli s5, a6, 8
-    li s4, 0xff0000
-    and s4, s5, s4
-    or s4, s7, s4
-    li s7, 0xff0000
-    and s7, a6, s7
-    or s7, s6, s7
-    srli a6, a6, 8
-    li s6, 0xff0000
-    and s6, a6, s6
-    or s6, s0, s6
-    srli s0, a0, 3
-    li a6, 0x1010101
-    and a6, s0, a6
-    slli s0, a6, 8
-    sub a6, s0, a6
-    slli s0, a6, 16
-    li s5, 0xff0000
-    and s5, s0, s5
-    or s5, s1, s5
-    slli s1, a6, 8
-    li s0, 0xff0000
-    and s0, s1, s0
-    or s0, s3, s0
-    li s3, 0xff0000
-    and s3, a6, s3
-    or s3, s2, s3
-    srli a6, a6, 8
-    li s2, 0xff0000
-    and s2, a6, s2
-    or s2, t3, s2
-    srli t3, a0, 4
-    li a6, 0x1010101
-    and a6, t3, a6
-    slli t3, a6, 8
-    sub a6, t3, a6
-    slli t3, a6, 16
-    li s1, 0xff0000
-    and s1, t3, s1
-    or s1, t4, s1
-    slli t4, a6, 8
-    li t3, 0xff0000
-    and t3, t4, t3
-    or t3, t6, t3
-    li t6, 0xff0000
-    and t6, a6, t6
-    or t6, t5, t6
-    srli a6, a6, 8
-    li t5, 0xff0000
-    and t5, a6, t5
-    or t5, a4, t5
-    srli a4, a0, 5
-    li a6, 0x1010101
-    and a6, a4, a6
-    slli a4, a6, 8
-    sub a6, a4, a6
-    slli a4, a6, 16
-    li t4, 0xff0000
-    and t4, a4, t4
-    or t4, a5, t4
-    slli a5, a6, 8
-    li a4, 0xff0000
-    and a4, a5, a4
-    or a4, a7, a4
-    li a7, 0xff0000
-    lw a5, 336(sp)
-    and a7, a6, a7
-    or a7, a5, a7
-    srli a6, a6, 8
-    li a5, 0xff0000
-    and a5, a6, a5
-    lw a6, 328(sp)
-    or a5, a6, a5
-    sw a5, 328(sp)
-    srli a6, a0, 6
-    li a5, 0x1010101
-    and a5, a6, a5
-    slli a6, a5, 8
-    sub a5, a6, a5
-    sw t5, 336(sp)
-    slli a6, a5, 16
-    li t5, 0xff0000
-    and t5, a6, t5
-    lw a6, 332(sp)
-    sw s2, 332(sp)
-    or t5, a6, t5
-    slli a6, a5, 8
-    li s2, 0xff0000
-    and s2, a6, s2
-    lw a6, 340(sp)
-    srli a0, a0, 7
-    or s2, a6, s2
-    li a6, 0xff0000
-    and a6, a5, a6
-    or a6, a1, a6
-    srli a5, a5, 8
-    li a1, 0xff0000
-    and a1, a5, a1
-    lw a5, 348(sp)
-    or a1, a5, a1
-    li a5, 0x1010101
-    and a5, a0, a5
-    slli a0, a5, 8
-    sub a5, a0, a5
-    sw a1, 324(sp)
-    slli a0, a5, 16
-    li a1, 0xff0000
-    and a1, a0, a1
-    lw a0, 344(sp)
-    sw s6, 344(sp)
-    or a1, a0, a1
-    slli a0, a5, 8
-    li s6, 0xff0000
-    and s6, a0, s6
-    lw a0, 352(sp)
-    sw s10, 352(sp)
-    or s6, a0, s6
-    li a0, 0xff0000
-    lw s10, 360(sp)
-    and a0, a5, a0
-    or a0, s10, a0
-    srli a5, a5, 8
-    li s10, 0xff0000
-    and s10, a5, s10
-    lw a5, 356(sp)
-    or s10, a5, s10
-    lw a5, 0(a3)
-    xor a5, t2, a5
-    sw a5, 128(sp)
-    lw a5, 4(a3)
-    xor a5, a2, a5
-    sw a5, 132(sp)
-    lw a5, 8(a3)
-    xor a5, s9, a5
-    sw a5, 136(sp)
-    lw a5, 12(a3)
-    xor a5, s5, a5
-    sw a5, 140(sp)
-    lw a5, 16(a3)
-    xor a5, s1, a5
-    sw a5, 144(sp)
-    lw a5, 20(a3)
-    xor a5, t4, a5
-    sw a5, 148(sp)
-    lw a5, 24(a3)
-    xor a5, t5, a5
-    sw a5, 152(sp)
-    lw a5, 28(a3)
-    xor a5, a1, a5
-    sw a5, 156(sp)
-    lw a5, 32(a3)
-    xor a5, t1, a5
-    sw a5, 160(sp)
-    lw a5, 36(a3)
-    xor a5, s8, a5
-    sw a5, 164(sp)
-    lw a5, 40(a3)
-    xor a5, s4, a5
-    sw a5, 168(sp)
-    lw a5, 44(a3)
-    xor a5, s0, a5
-    sw a5, 172(sp)
-    lw a5, 48(a3)
-    xor a5, t3, a5
-    sw a5, 176(sp)
-    lw a5, 52(a3)
-    xor a5, a4, a5
-    sw a5, 180(sp)
-    lw a5, 56(a3)
-    xor a5, s2, a5
-    sw a5, 184(sp)
-    lw a5, 60(a3)
-    xor a5, s6, a5
-    sw a5, 188(sp)
-    lw a5, 64(a3)
-    xor a5, s11, a5
-    sw a5, 192(sp)
-    lw a5, 68(a3)
-    xor a5, ra, a5
-    sw a5, 196(sp)
-    lw a5, 72(a3)
-    xor a5, s7, a5
-    sw a5, 200(sp)
-    lw a5, 76(a3)
-    xor a5, s3, a5
-    sw a5, 204(sp)
-    lw a5, 80(a3)
-    xor a5, t6, a5
-    sw a5, 208(sp)
-    lw a5, 84(a3)
-    xor a5, a7, a5
-    sw a5, 212(sp)
-    lw a5, 88(a3)
-    xor a5, a6, a5
-    sw a5, 216(sp)
-    lw a5, 92(a3)
-    xor a5, a0, a5
-    sw a5, 220(sp)
-    lw a5, 96(a3)
-    xor a5, t0, a5
-    sw a5, 224(sp)
-    lw a5, 352(sp)
-    lw t0, 100(a3)
-    xor t0, a5, t0
-    sw t0, 228(sp)
-    lw t0, 344(sp)
-    lw a5, 104(a3)
-    xor a5, t0, a5
-    sw a5, 232(sp)
-    lw a5, 332(sp)
-    lw t0, 108(a3)
-    xor t0, a5, t0
-    sw t0, 236(sp)
-    lw t0, 336(sp)
-    lw a5, 112(a3)
-    xor a5, t0, a5
-    sw a5, 240(sp)
-    lw a5, 328(sp)
-    lw t0, 116(a3)
-    xor t0, a5, t0
-    sw t0, 244(sp)
-    lw t0, 324(sp)
-    lw a5, 120(a3)
-    xor a5, t0, a5
-    sw a5, 248(sp)
-    lw a5, 124(a3)
-    xor a5, s10, a5
-    sw a5, 252(sp)
+    xor s10, t2, s10
+    sw s10, 216(sp)
+    and t0, t0, t1
+    slli s10, t0, 8
+    sub t0, s10, t0
+    lw s10, 92(a3)
+    xor s10, t0, s10
+    sw s10, 220(sp)
+    and s10, s11, t1
+    slli t0, s10, 8
+    sub s10, t0, s10
+    lw t0, 96(a3)
+    xor t0, s10, t0
+    sw t0, 224(sp)
+    srli t0, s11, 1
+    and t0, t0, t1
+    slli s10, t0, 8
+    sub t0, s10, t0
+    lw s10, 100(a3)
+    xor s10, t0, s10
+    sw s10, 228(sp)
+    srli s10, s11, 2
+    and s10, s10, t1
+    slli t0, s10, 8
+    sub s10, t0, s10
+    lw t0, 104(a3)
+    xor t0, s10, t0
+    sw t0, 232(sp)
+    srli t0, s11, 3
+    and t0, t0, t1
+    slli s10, t0, 8
+    sub t0, s10, t0
+    lw s10, 108(a3)
+    xor s10, t0, s10
+    sw s10, 236(sp)
+    srli s10, s11, 4
+    and s10, s10, t1
+    slli t0, s10, 8
+    sub s10, t0, s10
+    lw t0, 112(a3)
+    xor t0, s10, t0
+    sw t0, 240(sp)
+    srli t0, s11, 5
+    and t0, t0, t1
+    slli s10, t0, 8
+    sub t0, s10, t0
+    lw s10, 116(a3)
+    xor s10, t0, s10
+    sw s10, 244(sp)
+    srli s10, s11, 6
+    and s10, s10, t1
+    srli s11, s11, 7
+    slli t0, s10, 8
+    and t1, s11, t1
+    sub s10, t0, s10
+    slli s11, t1, 8
+    lw t0, 120(a3)
+    sub t1, s11, t1
+    lw s11, 124(a3)
+    xor t0, s10, t0
+    sw t0, 248(sp)
+    xor s11, t1, s11
+    sw s11, 252(sp)
 .Laes128_barrel_loop:
     /* eight counter blocks -> 128 bytes of key stream at the frame */
     lw ra, 320(sp)
@@ -693,8937 +347,8838 @@ MCU_FN(aes128, ctr):
     addi s11, ra, 1
     srli s4, ra, 1
     xor s4, s4, s11
-    and s3, s4, s3
-    xor s11, s11, s3
-    slli s3, s3, 1
+    and s4, s4, s3
+    xor s11, s11, s4
+    slli s4, s4, 1
     addi s10, ra, 2
     addi s9, ra, 3
     addi s8, ra, 4
     addi s7, ra, 5
     addi s6, ra, 6
     addi s5, ra, 7
-    xor s3, ra, s3
+    xor s4, ra, s4
     srli ra, s10, 1
     xor ra, ra, s9
-    li s4, 0x55555555
-    and s4, ra, s4
-    xor s9, s9, s4
-    slli s4, s4, 1
-    xor s4, s10, s4
+    and ra, ra, s3
+    xor s9, s9, ra
+    slli ra, ra, 1
+    xor ra, s10, ra
     srli s10, s8, 1
     xor s10, s10, s7
-    li ra, 0x55555555
-    and ra, s10, ra
-    xor s7, s7, ra
-    slli ra, ra, 1
-    xor ra, s8, ra
+    and s10, s10, s3
+    xor s7, s7, s10
+    slli s10, s10, 1
+    xor s10, s8, s10
     srli s8, s6, 1
     xor s8, s8, s5
-    li s10, 0x55555555
-    and s10, s8, s10
-    xor s5, s5, s10
-    slli s10, s10, 1
-    xor s10, s6, s10
-    srli s6, s3, 2
-    xor s6, s6, s4
-    li s8, 0x33333333
-    and s8, s6, s8
-    xor s4, s4, s8
-    slli s8, s8, 2
-    xor s8, s3, s8
-    srli s3, s11, 2
-    xor s3, s3, s9
-    li s6, 0x33333333
-    and s6, s3, s6
-    xor s9, s9, s6
+    and s8, s8, s3
+    xor s5, s5, s8
+    slli s8, s8, 1
+    xor s8, s6, s8
+    srli s6, s4, 2
+    xor s6, s6, ra
+    li s2, 0x33333333
+    and s6, s6, s2
+    xor ra, ra, s6
     slli s6, s6, 2
-    xor s6, s11, s6
-    srli s11, ra, 2
-    xor s11, s11, s10
-    li s3, 0x33333333
-    and s3, s11, s3
-    xor s10, s10, s3
-    slli s3, s3, 2
-    xor s3, ra, s3
-    srli ra, s7, 2
-    xor ra, ra, s5
-    li s11, 0x33333333
-    and s11, ra, s11
-    xor s5, s5, s11
-    slli s11, s11, 2
-    xor s11, s7, s11
-    srli s7, s8, 4
-    xor s7, s7, s3
-    li ra, 0xf0f0f0f
-    and ra, s7, ra
-    xor s3, s3, ra
-    slli ra, ra, 4
-    xor ra, s8, ra
-    srli s8, s6, 4
+    xor s6, s4, s6
+    srli s4, s11, 2
+    xor s4, s4, s9
+    and s4, s4, s2
+    xor s9, s9, s4
+    slli s4, s4, 2
+    xor s4, s11, s4
+    srli s11, s10, 2
+    xor s11, s11, s8
+    and s11, s11, s2
     xor s8, s8, s11
-    li s7, 0xf0f0f0f
-    and s7, s8, s7
+    slli s11, s11, 2
+    xor s11, s10, s11
+    srli s10, s7, 2
+    xor s10, s10, s5
+    and s10, s10, s2
+    xor s5, s5, s10
+    slli s10, s10, 2
+    xor s10, s7, s10
+    srli s7, s6, 4
+    xor s7, s7, s11
+    li s1, 0xf0f0f0f
+    and s7, s7, s1
     xor s11, s11, s7
     slli s7, s7, 4
     xor s7, s6, s7
     srli s6, s4, 4
     xor s6, s6, s10
-    li s8, 0xf0f0f0f
-    and s8, s6, s8
-    xor s10, s10, s8
-    slli s8, s8, 4
-    xor s8, s4, s8
-    srli s4, s9, 4
-    xor s4, s4, s5
-    li s6, 0xf0f0f0f
-    and s6, s4, s6
-    xor s5, s5, s6
+    and s6, s6, s1
+    xor s10, s10, s6
     slli s6, s6, 4
-    xor s6, s9, s6
-    li s9, 0xff000000
-    lw s4, 128(sp)
-    and s9, ra, s9
-    xor s4, s9, s4
-    li s9, 0xff000000
-    lw s2, 132(sp)
-    and s9, s7, s9
-    xor s2, s9, s2
-    li s9, 0xff000000
-    lw s1, 136(sp)
-    and s9, s8, s9
-    xor s1, s9, s1
-    li s9, 0xff000000
-    lw s0, 140(sp)
-    and s9, s6, s9
-    xor s0, s9, s0
-    li s9, 0xff000000
-    lw t6, 144(sp)
-    and s9, s3, s9
-    xor t6, s9, t6
-    li s9, 0xff000000
-    lw t5, 148(sp)
-    and s9, s11, s9
-    xor t5, s9, t5
-    li s9, 0xff000000
-    lw t4, 152(sp)
-    and s9, s10, s9
-    xor t4, s9, t4
-    li s9, 0xff000000
-    lw t3, 156(sp)
-    and s9, s5, s9
-    xor t3, s9, t3
-    slli s9, ra, 8
-    li t2, 0xff000000
-    and t2, s9, t2
-    lw s9, 160(sp)
-    li t1, 0xff000000
-    xor s9, t2, s9
-    slli t2, s7, 8
-    and t1, t2, t1
-    lw t2, 164(sp)
-    li t0, 0xff000000
-    xor t2, t1, t2
-    slli t1, s8, 8
-    and t0, t1, t0
-    lw t1, 168(sp)
-    li a7, 0xff000000
-    xor t1, t0, t1
-    slli t0, s6, 8
-    and a7, t0, a7
-    lw t0, 172(sp)
-    li a6, 0xff000000
-    xor t0, a7, t0
-    slli a7, s3, 8
-    and a6, a7, a6
-    lw a7, 176(sp)
-    li a5, 0xff000000
-    xor a7, a6, a7
-    slli a6, s11, 8
-    and a5, a6, a5
-    lw a6, 180(sp)
-    li a4, 0xff000000
-    xor a6, a5, a6
-    slli a5, s10, 8
-    and a4, a5, a4
-    lw a5, 184(sp)
-    li a2, 0xff000000
-    xor a5, a4, a5
-    slli a4, s5, 8
-    and a2, a4, a2
-    lw a4, 188(sp)
-    li a1, 0xff000000
-    xor a4, a2, a4
-    slli a2, ra, 16
-    and a1, a2, a1
-    lw a2, 192(sp)
-    li a0, 0xff000000
-    xor a2, a1, a2
-    slli a1, s7, 16
-    and a0, a1, a0
-    lw a1, 196(sp)
-    sw a2, 324(sp)
-    xor a1, a0, a1
-    slli a0, s8, 16
-    li a2, 0xff000000
-    and a2, a0, a2
-    lw a0, 200(sp)
-    sw a1, 328(sp)
-    xor a0, a2, a0
-    slli a2, s6, 16
-    li a1, 0xff000000
-    and a1, a2, a1
-    lw a2, 204(sp)
-    slli ra, ra, 24
-    xor a2, a1, a2
-    sw a2, 332(sp)
-    slli a1, s3, 16
-    li a2, 0xff000000
-    and a2, a1, a2
-    lw a1, 208(sp)
-    sw a0, 336(sp)
-    xor a1, a2, a1
-    slli a2, s11, 16
-    li a0, 0xff000000
-    and a0, a2, a0
-    lw a2, 212(sp)
-    slli s7, s7, 24
-    xor a2, a0, a2
-    sw a2, 340(sp)
-    slli a0, s10, 16
-    li a2, 0xff000000
-    and a2, a0, a2
-    lw a0, 216(sp)
-    slli s8, s8, 24
-    xor a0, a2, a0
-    sw a0, 344(sp)
-    slli a2, s5, 16
-    li a0, 0xff000000
-    and a0, a2, a0
-    lw a2, 220(sp)
-    slli s6, s6, 24
-    xor a2, a0, a2
-    lw a0, 224(sp)
-    slli s3, s3, 24
-    xor a0, ra, a0
-    lw ra, 228(sp)
-    slli s11, s11, 24
-    xor ra, s7, ra
-    lw s7, 232(sp)
-    slli s10, s10, 24
-    xor s7, s8, s7
-    lw s8, 236(sp)
-    slli s5, s5, 24
-    xor s8, s6, s8
-    lw s6, 240(sp)
-    xor t5, t4, t5
-    xor s6, s3, s6
-    lw s3, 244(sp)
-    xor s3, s11, s3
-    lw s11, 248(sp)
-    xor s11, s10, s11
-    lw s10, 252(sp)
-    sw s8, 348(sp)
-    sw a0, 352(sp)
-    sw s3, 356(sp)
-    sw s11, 360(sp)
-    xor s10, s5, s10
-    sw ra, 364(sp)
-    sw s10, 368(sp)
-    sw s7, 372(sp)
-    sw s6, 376(sp)
-    sw a2, 380(sp)
-    sw a1, 384(sp)
-    xor s5, t6, s1
-    xor s8, t3, s2
-    sw t0, 388(sp)
-    xor ra, s8, s5
-    sw s9, 392(sp)
-    xor s3, t3, s1
-    xor s11, t5, s4
-    xor s0, s0, ra
-    sw a6, 396(sp)
-    xor s2, s11, s2
-    xor s1, s0, s1
-    xor t4, s0, t4
-    sw a5, 400(sp)
-    xor a0, t3, t6
-    xor s7, s2, s3
-    xor s0, s1, s4
-    sw t2, 404(sp)
-    xor t6, s11, t6
-    and a5, ra, s1
-    and t2, s7, s0
-    sw a4, 408(sp)
-    xor s6, s1, t5
-    xor a2, t4, a0
-    xor t2, t2, a5
-    and a4, t6, s4
-    xor t5, t5, a2
-    xor a5, a4, a5
-    sw t1, 412(sp)
-    xor s10, s11, t3
-    xor a1, s4, a2
-    and a4, s8, t5
-    and t1, s2, s11
-    sw a7, 416(sp)
-    xor t1, t1, a4
-    and a7, s10, a1
-    xor a4, a7, a4
-    xor t0, s6, a2
-    and a7, a0, a2
-    sw a0, 420(sp)
-    and a0, s5, t0
-    sw s5, 424(sp)
-    xor a0, a0, a7
-    and s5, s3, s6
-    xor a7, s5, a7
-    xor a5, a5, a7
-    xor s9, s6, s3
-    xor t3, t3, t5
-    xor t2, t2, a0
-    xor a7, a4, a7
-    xor a6, s8, t5
-    xor a0, t1, a0
-    xor t4, t2, t4
-    xor s9, a5, s9
-    xor t3, a7, t3
-    xor a6, a0, a6
-    xor a7, t4, s9
-    and t4, t4, a6
-    xor a0, t3, t4
-    xor t2, a6, t3
-    xor t4, s9, t4
-    and t2, t4, t2
-    xor t2, t2, t3
-    xor t4, a0, t2
-    xor a6, a6, t2
-    and t4, t3, t4
-    and a5, a7, a0
-    xor a6, t4, a6
-    xor a5, a5, s9
-    xor t4, a0, t4
-    and t4, a5, t4
-    xor t4, a7, t4
-    xor a0, a5, t2
-    xor t3, a5, t4
-    and a1, a5, a1
-    and s10, a5, s10
-    lw a5, 420(sp)
-    xor a7, t4, a6
-    xor a4, a0, a7
-    and a2, a0, a2
-    and a5, a0, a5
-    xor s9, t2, a6
-    and s7, a6, s7
-    and t6, t2, t6
-    lw a0, 424(sp)
-    and ra, s9, ra
-    xor t6, s7, t6
-    and s1, s9, s1
-    and s4, t2, s4
-    and t5, t3, t5
-    and s8, t3, s8
-    and a0, a4, a0
-    and s3, a7, s3
-    xor s7, ra, s7
-    and s11, t4, s11
-    and t0, a4, t0
-    and s6, a7, s6
-    xor a5, a5, a0
-    xor ra, s4, s8
-    xor s1, s1, t5
-    xor s3, a0, s3
-    xor s6, t0, s6
-    xor ra, ra, s1
-    xor a0, s11, a5
-    and s2, t4, s2
-    xor t0, a2, t0
-    xor a5, a5, ra
-    xor s2, a1, s2
-    xor t0, t5, t0
-    xor ra, s10, ra
-    xor s6, s6, a0
-    and s0, a6, s0
-    xor s8, s8, s2
-    xor a0, s7, a0
-    xor s11, s11, t0
-    xor ra, ra, s6
-    xor a5, s2, a5
-    xor s0, s0, a0
-    xor s2, s11, ra
-    xor a1, s4, a1
-    xor a0, t0, a0
-    xor s6, s8, s6
-    xor ra, t6, ra
-    xor s2, s3, s2
-    xor s1, s1, s0
-    lw s3, 416(sp)
-    lw t6, 412(sp)
-    lw s8, 408(sp)
-    lw t0, 404(sp)
-    lw a2, 400(sp)
-    lw s4, 396(sp)
-    lw a7, 392(sp)
-    lw a6, 388(sp)
-    xor s0, a1, s0
-    xor a1, s3, t6
-    xor s7, s8, t0
-    sw s2, 400(sp)
-    xor s4, a2, s4
-    xor t4, s7, a1
-    sw s1, 412(sp)
-    xor t5, s8, t6
-    xor a4, s4, a7
-    xor a6, a6, t4
-    sw s0, 388(sp)
-    xor t0, a4, t0
-    xor t6, a6, t6
-    xor a2, a6, a2
-    sw ra, 408(sp)
-    xor s10, s8, s3
-    xor t2, t0, t5
-    xor a6, t6, a7
-    sw s6, 404(sp)
-    xor s3, a4, s3
-    and ra, t4, t6
-    and s6, t2, a6
-    sw a5, 416(sp)
-    xor s9, t6, s4
-    xor t1, a2, s10
-    xor s6, s6, ra
-    and a5, s3, a7
-    xor s11, s11, s1
-    xor s4, s4, t1
-    xor ra, a5, ra
-    sw a0, 396(sp)
-    xor t3, a4, s8
-    xor s5, a7, t1
-    and a5, s7, s4
-    and a0, t0, a4
-    sw s11, 424(sp)
-    xor a0, a0, a5
-    and s11, t3, s5
-    xor a5, s11, a5
-    xor s2, s9, t1
-    and s11, s10, t1
-    sw s10, 420(sp)
-    and s10, a1, s2
-    sw a1, 428(sp)
-    xor s10, s10, s11
-    and a1, t5, s9
-    xor s11, a1, s11
-    xor ra, ra, s11
-    xor s1, s9, t5
-    xor s8, s8, s4
-    xor s6, s6, s10
-    xor s11, a5, s11
-    xor s0, s7, s4
-    xor s10, a0, s10
-    xor a2, s6, a2
-    xor s1, ra, s1
-    xor s8, s11, s8
-    xor s0, s10, s0
-    xor s11, a2, s1
-    and a2, a2, s0
-    xor s10, s8, a2
-    xor s6, s0, s8
-    xor a2, s1, a2
-    and s6, a2, s6
-    xor s6, s6, s8
-    xor a2, s10, s6
-    xor s0, s0, s6
-    and a2, s8, a2
-    and ra, s11, s10
-    xor s0, a2, s0
-    xor ra, ra, s1
-    xor a2, s10, a2
-    and a2, ra, a2
-    xor a2, s11, a2
-    xor s10, ra, s6
-    xor s8, ra, a2
-    and s5, ra, s5
-    and t3, ra, t3
-    lw ra, 420(sp)
-    xor s11, a2, s0
-    xor a5, s10, s11
-    and t1, s10, t1
-    and ra, s10, ra
-    xor s1, s6, s0
-    and t2, s0, t2
-    and s3, s6, s3
-    lw s10, 428(sp)
-    and t4, s1, t4
-    xor s3, t2, s3
-    and t6, s1, t6
-    and a7, s6, a7
-    and s4, s8, s4
-    and s7, s8, s7
-    and s10, a5, s10
-    and t5, s11, t5
-    xor t2, t4, t2
-    and a4, a2, a4
-    and s2, a5, s2
-    and s9, s11, s9
-    xor ra, ra, s10
-    xor t4, a7, s7
-    xor t6, t6, s4
-    xor t5, s10, t5
-    xor s9, s2, s9
-    xor t4, t4, t6
-    xor s10, a4, ra
-    and t0, a2, t0
-    xor s2, t1, s2
-    xor ra, ra, t4
-    xor t0, s5, t0
-    xor s2, s4, s2
-    xor t4, t3, t4
-    xor s9, s9, s10
-    xor s7, s7, t0
-    xor a4, a4, s2
-    xor t4, t4, s9
-    xor ra, t0, ra
-    xor t0, a4, t4
-    xor t0, t5, t0
-    slli t5, ra, 24
-    srli ra, ra, 8
-    xor s9, s7, s9
-    or ra, t5, ra
-    slli t5, s9, 24
-    srli s9, s9, 8
-    and a6, s0, a6
-    xor s10, t2, s10
-    xor t4, s3, t4
-    or s9, t5, s9
-    xor a6, a6, s10
-    slli t5, t4, 24
-    xor s5, a7, s5
-    xor t6, t6, a6
-    srli t4, t4, 8
-    xor a6, s5, a6
-    or t4, t5, t4
-    slli t5, a6, 24
-    srli a6, a6, 8
-    or a6, t5, a6
-    xor a4, a4, t6
-    slli t5, t6, 24
-    srli t6, t6, 8
-    or t6, t5, t6
-    slli t5, t0, 24
-    srli t0, t0, 8
-    or t0, t5, t0
-    slli t5, a4, 24
-    srli a4, a4, 8
-    xor s10, s2, s10
-    or a4, t5, a4
-    slli t5, s10, 24
-    srli s10, s10, 8
-    or s10, t5, s10
-    lw t5, 384(sp)
-    lw s3, 336(sp)
-    lw s7, 380(sp)
-    lw s2, 328(sp)
-    lw t1, 344(sp)
-    lw a7, 340(sp)
-    lw s11, 324(sp)
-    lw s0, 332(sp)
-    xor s5, t5, s3
-    xor t2, s7, s2
-    sw t0, 344(sp)
-    xor a7, t1, a7
-    xor a2, t2, s5
-    sw t6, 336(sp)
-    xor s4, s7, s3
-    xor a5, a7, s11
-    xor s0, s0, a2
-    sw a6, 332(sp)
-    xor s2, a5, s2
-    xor s3, s0, s3
-    xor t1, s0, t1
-    sw t4, 380(sp)
-    xor t3, s7, t5
-    xor s6, s2, s4
-    xor s0, s3, s11
-    sw s9, 328(sp)
-    xor t5, a5, t5
-    and t4, a2, s3
-    and s9, s6, s0
-    sw ra, 384(sp)
-    xor s1, s3, a7
-    xor a0, t1, t3
-    xor s9, s9, t4
-    and ra, t5, s11
-    xor a7, a7, a0
-    xor t4, ra, t4
-    sw s10, 340(sp)
-    xor s8, a5, s7
-    xor a1, s11, a0
-    and ra, t2, a7
-    and s10, s2, a5
-    sw a4, 428(sp)
-    xor s10, s10, ra
-    and a4, s8, a1
-    xor ra, a4, ra
-    xor t0, s1, a0
-    and a4, t3, a0
-    sw t3, 420(sp)
-    and t3, s5, t0
-    sw s5, 392(sp)
-    xor t3, t3, a4
-    and s5, s4, s1
-    xor a4, s5, a4
-    xor t4, t4, a4
-    xor t6, s1, s4
-    xor s7, s7, a7
-    xor s9, s9, t3
-    xor a4, ra, a4
-    xor a6, t2, a7
-    xor t3, s10, t3
-    xor t1, s9, t1
-    xor t6, t4, t6
-    xor s7, a4, s7
-    xor a6, t3, a6
-    xor a4, t1, t6
-    and t1, t1, a6
-    xor t3, s7, t1
-    xor s9, a6, s7
-    xor t1, t6, t1
-    and s9, t1, s9
-    xor s9, s9, s7
-    xor t1, t3, s9
-    xor a6, a6, s9
-    and t1, s7, t1
-    and t4, a4, t3
-    xor a6, t1, a6
-    xor t4, t4, t6
-    xor t1, t3, t1
-    and t1, t4, t1
-    xor t1, a4, t1
-    xor t3, t4, s9
-    xor s7, t4, t1
-    and a1, t4, a1
-    and s8, t4, s8
-    lw t4, 420(sp)
-    xor a4, t1, a6
-    xor ra, t3, a4
-    and a0, t3, a0
-    and t4, t3, t4
-    xor t6, s9, a6
-    and s6, a6, s6
-    and t5, s9, t5
-    lw t3, 392(sp)
-    and a2, t6, a2
-    xor t5, s6, t5
-    and s3, t6, s3
-    and s11, s9, s11
-    and a7, s7, a7
-    and t2, s7, t2
-    and t3, ra, t3
-    and s4, a4, s4
-    xor s6, a2, s6
-    and a5, t1, a5
-    and t0, ra, t0
-    and s1, a4, s1
-    xor t4, t4, t3
-    xor a2, s11, t2
-    xor s3, s3, a7
-    xor s4, t3, s4
-    xor s1, t0, s1
-    xor a2, a2, s3
-    xor t3, a5, t4
-    and s2, t1, s2
-    xor t0, a0, t0
-    xor t4, t4, a2
-    xor s2, a1, s2
-    xor t0, a7, t0
-    xor a2, s8, a2
-    xor s1, s1, t3
-    xor t2, t2, s2
-    xor a5, a5, t0
-    xor a2, a2, s1
-    xor t4, s2, t4
-    xor s2, a5, a2
-    xor s2, s4, s2
-    slli s4, t4, 16
-    srli t4, t4, 16
-    xor s1, t2, s1
-    or t4, s4, t4
-    slli s4, s1, 16
-    srli s1, s1, 16
-    and s0, a6, s0
-    xor t3, s6, t3
-    xor a2, t5, a2
-    or s1, s4, s1
-    xor s0, s0, t3
-    slli s4, a2, 16
-    xor a1, s11, a1
-    xor s3, s3, s0
-    srli a2, a2, 16
-    xor s0, a1, s0
-    or a2, s4, a2
-    slli s4, s0, 16
-    srli s0, s0, 16
-    or s0, s4, s0
-    xor a5, a5, s3
-    slli s4, s3, 16
-    srli s3, s3, 16
-    or s3, s4, s3
-    slli s4, s2, 16
-    srli s2, s2, 16
-    or s2, s4, s2
-    slli s4, a5, 16
-    srli a5, a5, 16
-    xor t3, t0, t3
-    or a5, s4, a5
-    slli s4, t3, 16
-    srli t3, t3, 16
-    or t3, s4, t3
-    lw s4, 376(sp)
-    lw t5, 372(sp)
-    lw t2, 368(sp)
-    lw t0, 364(sp)
-    lw a0, 360(sp)
-    lw s11, 356(sp)
-    lw a4, 352(sp)
-    lw a6, 348(sp)
-    xor a1, s4, t5
-    xor s6, t2, t0
-    sw s2, 360(sp)
-    xor s11, a0, s11
-    xor t1, s6, a1
-    sw s3, 372(sp)
-    xor a7, t2, t5
-    xor ra, s11, a4
-    xor a6, a6, t1
-    sw s0, 348(sp)
-    xor t0, ra, t0
-    xor t5, a6, t5
-    xor a0, a6, a0
-    sw a2, 368(sp)
-    xor s8, t2, s4
-    xor s9, t0, a7
-    xor a6, t5, a4
-    sw s1, 364(sp)
-    xor s4, ra, s4
-    and a2, t1, t5
-    and s1, s9, a6
-    sw t4, 376(sp)
-    xor t6, t5, s11
-    xor s10, a0, s8
-    xor s1, s1, a2
-    and t4, s4, a4
-    xor s11, s11, s10
-    xor a2, t4, a2
-    sw a5, 356(sp)
-    xor s7, ra, t2
-    xor s5, a4, s10
-    and t4, s6, s11
-    and a5, t0, ra
-    sw t3, 392(sp)
-    xor a5, a5, t4
-    and t3, s7, s5
-    xor t4, t3, t4
-    xor s2, t6, s10
-    and t3, s8, s10
-    sw s8, 420(sp)
-    and s8, a1, s2
-    sw a1, 324(sp)
-    xor s8, s8, t3
-    and a1, a7, t6
-    xor t3, a1, t3
-    xor a2, a2, t3
-    xor s3, t6, a7
-    xor t2, t2, s11
-    xor s1, s1, s8
-    xor t3, t4, t3
-    xor s0, s6, s11
-    xor s8, a5, s8
-    xor a0, s1, a0
-    xor s3, a2, s3
-    xor t2, t3, t2
-    xor s0, s8, s0
-    xor t3, a0, s3
-    and a0, a0, s0
-    xor s8, t2, a0
-    xor s1, s0, t2
-    xor a0, s3, a0
-    and s1, a0, s1
-    xor s1, s1, t2
-    xor a0, s8, s1
-    xor s0, s0, s1
-    and a0, t2, a0
-    and a2, t3, s8
-    xor s0, a0, s0
-    xor a2, a2, s3
-    xor a0, s8, a0
-    and a0, a2, a0
-    xor a0, t3, a0
-    xor s8, a2, s1
-    xor t2, a2, a0
-    and s5, a2, s5
-    and s7, a2, s7
-    lw a2, 420(sp)
-    xor t3, a0, s0
-    xor t4, s8, t3
-    and s10, s8, s10
-    and a2, s8, a2
-    xor s3, s1, s0
-    and s9, s0, s9
-    and s4, s1, s4
-    lw s8, 324(sp)
-    and t1, s3, t1
-    xor s4, s9, s4
-    and t5, s3, t5
-    and a4, s1, a4
-    and s11, t2, s11
-    and s6, t2, s6
-    and s8, t4, s8
-    and a7, t3, a7
-    xor s9, t1, s9
-    and ra, a0, ra
-    and s2, t4, s2
-    and t6, t3, t6
-    xor a2, a2, s8
-    xor t1, a4, s6
-    xor t5, t5, s11
-    xor a7, s8, a7
-    xor t6, s2, t6
-    xor t1, t1, t5
-    xor s8, ra, a2
-    and t0, a0, t0
-    xor s2, s10, s2
-    xor a2, a2, t1
-    xor t0, s5, t0
-    xor s2, s11, s2
-    xor t1, s7, t1
-    xor t6, t6, s8
-    xor s6, s6, t0
-    xor ra, ra, s2
-    xor t1, t1, t6
-    xor a2, t0, a2
-    xor t0, ra, t1
-    xor t0, a7, t0
-    slli a7, a2, 8
-    srli a2, a2, 24
-    xor t6, s6, t6
-    or a2, a7, a2
-    slli a7, t6, 8
-    srli t6, t6, 24
-    and a6, s0, a6
-    xor s8, s9, s8
-    xor t1, s4, t1
-    or t6, a7, t6
-    xor a6, a6, s8
-    slli a7, t1, 8
-    xor s5, a4, s5
-    xor t5, t5, a6
-    srli t1, t1, 24
-    xor a6, s5, a6
-    or t1, a7, t1
-    slli a7, a6, 8
-    srli a6, a6, 24
-    or a6, a7, a6
-    xor ra, ra, t5
-    slli a7, t5, 8
-    srli t5, t5, 24
-    or t5, a7, t5
-    slli a7, t0, 8
-    srli t0, t0, 24
-    or t0, a7, t0
-    slli a7, ra, 8
-    srli ra, ra, 24
-    xor s8, s2, s8
-    or ra, a7, ra
-    slli a7, s8, 8
-    srli s8, s8, 24
-    or s8, a7, s8
-    lw a7, 424(sp)
-    lw s4, 428(sp)
-    lw s6, 340(sp)
-    lw s9, 392(sp)
-    xor s5, a7, s4
-    xor s2, s5, s6
-    xor s7, s9, s8
-    lw s11, 156(a3)
-    xor s2, s2, s7
-    xor s11, s2, s11
-    lw s2, 356(sp)
-    lw t3, 396(sp)
-    xor s10, s4, s2
-    xor a4, s10, s9
-    xor t4, s8, t3
-    lw a0, 188(a3)
-    xor a4, a4, t4
-    xor a0, a4, a0
-    xor a4, s2, ra
-    xor s8, a4, s8
-    xor t2, t3, s6
-    lw s1, 220(a3)
-    xor s8, s8, t2
-    xor s1, s8, s1
-    xor s8, ra, a7
-    xor s9, s6, s9
-    xor t3, s8, t3
-    lw s6, 252(a3)
-    xor t3, t3, s9
-    xor s6, t3, s6
-    lw t3, 384(sp)
-    lw s3, 376(sp)
-    sw s6, 392(sp)
-    lw s6, 416(sp)
-    xor s0, t2, t3
-    xor a5, s3, a2
-    lw a1, 128(a3)
-    xor s0, s0, a5
-    sw s1, 340(sp)
-    xor a1, s0, a1
-    sw a0, 396(sp)
-    xor s0, s9, s3
-    xor s1, a2, s6
-    lw a0, 160(a3)
-    xor s0, s0, s1
-    xor a0, s0, a0
-    xor s0, s6, t3
-    sw a0, 324(sp)
-    xor s3, t3, s3
-    xor a2, s7, a2
-    lw a0, 192(a3)
-    xor s6, t4, s6
-    lw t3, 224(a3)
-    xor a2, a2, s0
-    xor s6, s6, s3
-    xor a0, a2, a0
-    xor t3, s6, t3
-    lw s6, 328(sp)
-    lw a2, 364(sp)
-    sw t3, 376(sp)
-    xor s0, s0, t2
-    sw a0, 384(sp)
-    xor s0, s0, s6
-    xor t3, a2, t6
-    lw a0, 132(a3)
-    xor s0, s0, t3
-    xor a0, s0, a0
-    lw s0, 404(sp)
-    sw a1, 416(sp)
-    xor s3, s3, s9
-    xor a1, t6, s0
-    xor a5, a5, s7
-    xor s3, s3, a2
-    xor t6, a5, t6
-    sw s11, 420(sp)
-    xor a5, s0, s6
-    xor s1, s1, t4
-    xor a2, s6, a2
-    lw s11, 164(a3)
-    xor s0, s1, s0
-    lw s6, 228(a3)
-    xor s3, s3, a1
-    xor s0, s0, a2
-    xor s11, s3, s11
-    xor s6, s0, s6
-    lw s3, 196(a3)
-    lw s0, 380(sp)
-    lw s1, 368(sp)
-    xor t6, t6, a5
-    xor s3, t6, s3
-    sw s6, 364(sp)
-    xor a5, a5, s0
-    xor t6, s1, t1
-    lw s6, 136(a3)
-    xor a5, a5, t6
-    xor s6, a5, s6
-    lw a5, 408(sp)
-    sw s3, 328(sp)
-    xor s3, t1, a5
-    xor a2, a2, s1
-    xor t1, t3, t1
-    sw s11, 404(sp)
-    xor t3, a5, s0
-    xor s1, s0, s1
-    lw s11, 168(a3)
-    xor a5, a1, a5
-    lw s0, 232(a3)
-    xor a2, a2, s3
-    xor a5, a5, s1
-    xor s11, a2, s11
-    xor s0, a5, s0
-    lw a2, 200(a3)
-    lw a5, 332(sp)
-    lw a1, 348(sp)
-    xor t1, t1, t3
-    xor a2, t1, a2
-    xor t3, t3, t2
-    sw s0, 368(sp)
-    xor t3, t3, a5
-    xor t1, a1, a6
-    lw s0, 140(a3)
-    xor t3, t3, t1
-    xor s0, t3, s0
-    lw t3, 388(sp)
-    sw a2, 380(sp)
-    xor s1, s1, s9
-    xor a2, a6, t3
-    xor t6, t6, s7
-    xor s1, s1, a1
-    sw s11, 408(sp)
-    xor a6, t6, a6
-    lw s11, 172(a3)
-    xor t6, t3, a5
-    xor s3, s3, t4
-    xor a1, a5, a1
-    xor s1, s1, a2
-    xor t3, s3, t3
-    lw a5, 236(a3)
-    xor s11, s1, s11
-    xor t3, t3, a1
-    xor a6, a6, t6
-    lw s1, 204(a3)
-    xor a5, t3, a5
-    xor t2, t6, t2
-    lw t6, 336(sp)
-    lw t3, 372(sp)
-    xor s1, a6, s1
-    xor t2, t2, t6
-    xor s3, t3, t5
-    lw a6, 144(a3)
-    xor s9, a1, s9
-    xor t2, t2, s3
-    lw a1, 412(sp)
-    xor a6, t2, a6
-    xor t2, t5, a1
-    xor s7, t1, s7
-    xor s9, s9, t3
-    xor t5, s7, t5
-    xor s7, a1, t6
-    xor t4, a2, t4
-    xor t3, t6, t3
-    xor a1, t4, a1
-    lw t6, 240(a3)
-    xor a1, a1, t3
-    sw a5, 348(sp)
-    lw t1, 208(a3)
-    xor t6, a1, t6
-    xor t5, t5, s7
-    lw a1, 344(sp)
-    lw t4, 360(sp)
-    xor t1, t5, t1
-    xor s7, s7, a1
-    xor a2, t4, t0
-    lw t5, 148(a3)
-    xor s7, s7, a2
-    lw a5, 176(a3)
-    xor t5, s7, t5
-    xor s9, s9, t2
-    lw s7, 400(sp)
-    xor a5, s9, a5
-    xor s9, t0, s7
-    xor t0, s3, t0
-    xor t3, t3, t4
-    xor s3, s7, a1
-    sw t6, 372(sp)
-    xor s7, t2, s7
-    xor t4, a1, t4
-    xor a7, s9, a7
-    xor t3, t3, s9
-    lw t6, 180(a3)
-    xor s7, s7, t4
-    lw a1, 244(a3)
-    xor s2, t4, s2
-    xor ra, a2, ra
-    xor s10, a7, s10
-    xor s4, s3, s4
-    xor s5, ra, s5
-    lw a7, 248(a3)
-    lw s9, 420(sp)
-    lw t4, 416(sp)
-    xor t6, t3, t6
-    xor a1, s7, a1
-    xor a4, s4, a4
-    lw ra, 216(a3)
-    lw t3, 212(a3)
-    lw s4, 152(a3)
-    xor s8, s2, s8
-    xor a7, s10, a7
-    sw a1, 424(sp)
-    xor t0, t0, s3
-    lw s2, 184(a3)
-    xor ra, s5, ra
-    sw a7, 356(sp)
-    xor t3, t0, t3
-    xor s4, a4, s4
-    xor s10, a6, s6
-    xor s5, s9, a0
-    sw s1, 428(sp)
-    xor s2, s8, s2
-    xor t5, s4, t5
-    xor s3, s5, s10
-    sw t3, 360(sp)
-    xor s8, s9, s6
-    xor a4, t5, t4
-    xor s0, s0, s3
-    sw ra, 344(sp)
-    xor a0, a4, a0
-    xor s6, s0, s6
-    xor s4, s0, s4
-    sw t1, 420(sp)
-    xor a2, s9, a6
-    xor t2, a0, s8
-    xor s0, s6, t4
-    sw s11, 400(sp)
-    xor a6, a4, a6
-    and t1, s3, s6
-    and s11, t2, s0
-    sw t6, 336(sp)
-    xor t0, s6, t5
-    xor a1, s4, a2
-    xor s11, s11, t1
-    and t6, a6, t4
-    xor t5, t5, a1
-    xor t1, t6, t1
-    sw s2, 412(sp)
-    xor s7, a4, s9
-    xor a7, t4, a1
-    and t6, s5, t5
-    and s2, a0, a4
-    sw a5, 332(sp)
-    xor s2, s2, t6
-    and a5, s7, a7
-    xor t6, a5, t6
-    xor s1, t0, a1
-    and a5, a2, a1
-    sw a2, 388(sp)
-    and a2, s10, s1
-    sw s10, 352(sp)
-    xor a2, a2, a5
-    and s10, s8, t0
-    xor a5, s10, a5
-    xor t1, t1, a5
-    xor t3, t0, s8
-    xor s9, s9, t5
-    xor s11, s11, a2
-    xor a5, t6, a5
-    xor ra, s5, t5
-    xor a2, s2, a2
-    xor s4, s11, s4
-    xor t3, t1, t3
-    xor s9, a5, s9
-    xor ra, a2, ra
-    xor a5, s4, t3
-    and s4, s4, ra
-    xor a2, s9, s4
-    xor s11, ra, s9
-    xor s4, t3, s4
-    and s11, s4, s11
-    xor s11, s11, s9
-    xor s4, a2, s11
-    xor ra, ra, s11
-    and s4, s9, s4
-    and t1, a5, a2
-    xor ra, s4, ra
-    xor t1, t1, t3
-    xor s4, a2, s4
-    and s4, t1, s4
-    xor s4, a5, s4
-    xor a2, t1, s11
-    xor s9, t1, s4
-    and a7, t1, a7
-    and s7, t1, s7
-    lw t1, 388(sp)
-    xor a5, s4, ra
-    xor t6, a2, a5
-    and a1, a2, a1
-    and t1, a2, t1
-    xor t3, s11, ra
-    and t2, ra, t2
-    and a6, s11, a6
-    lw a2, 352(sp)
-    and s3, t3, s3
-    xor a6, t2, a6
-    and s6, t3, s6
-    and t4, s11, t4
-    and t5, s9, t5
-    and s5, s9, s5
-    and a2, t6, a2
-    and s8, a5, s8
-    xor t2, s3, t2
-    and a4, s4, a4
-    and s1, t6, s1
-    and t0, a5, t0
-    xor t1, t1, a2
-    xor s3, t4, s5
-    xor s6, s6, t5
-    xor s8, a2, s8
-    xor t0, s1, t0
-    xor s3, s3, s6
-    xor a2, a4, t1
-    and a0, s4, a0
-    xor s1, a1, s1
-    xor t1, t1, s3
-    xor a0, a7, a0
-    xor s1, t5, s1
-    xor s3, s7, s3
-    xor t0, t0, a2
-    and s0, ra, s0
-    xor s5, s5, a0
-    xor a2, t2, a2
-    xor a4, a4, s1
-    xor s3, s3, t0
-    xor t1, a0, t1
-    xor s0, s0, a2
-    xor a0, a4, s3
-    xor a7, t4, a7
-    xor a2, s1, a2
-    xor t0, s5, t0
-    xor s3, a6, s3
-    xor a0, s8, a0
-    xor s6, s6, s0
-    lw s8, 332(sp)
-    lw a6, 408(sp)
-    lw s5, 396(sp)
-    lw s1, 404(sp)
-    lw a1, 412(sp)
-    lw t4, 336(sp)
-    lw a5, 324(sp)
-    lw ra, 400(sp)
-    xor s0, a7, s0
-    xor a7, s8, a6
-    xor t2, s5, s1
-    sw a0, 412(sp)
-    xor t4, a1, t4
-    xor s4, t2, a7
-    sw s6, 408(sp)
-    xor t5, s5, a6
-    xor t6, t4, a5
-    xor ra, ra, s4
-    sw s0, 400(sp)
-    xor s1, t6, s1
-    xor a6, ra, a6
-    xor a1, ra, a1
-    sw s3, 396(sp)
-    xor s7, s5, s8
-    xor s11, s1, t5
-    xor ra, a6, a5
-    sw t0, 404(sp)
-    xor s8, t6, s8
-    and s3, s4, a6
-    and t0, s11, ra
-    sw t1, 332(sp)
-    xor t3, a6, t4
-    xor s2, a1, s7
-    xor t0, t0, s3
-    and t1, s8, a5
-    xor a4, a4, s6
-    xor t4, t4, s2
-    xor s3, t1, s3
-    sw a2, 336(sp)
-    xor s9, t6, s5
-    xor s10, a5, s2
-    and t1, t2, t4
-    and a2, s1, t6
-    sw a4, 352(sp)
-    xor a2, a2, t1
-    and a4, s9, s10
-    xor t1, a4, t1
-    xor a0, t3, s2
-    and a4, s7, s2
-    sw s7, 388(sp)
-    and s7, a7, a0
-    sw a7, 416(sp)
-    xor s7, s7, a4
-    and a7, t5, t3
-    xor a4, a7, a4
-    xor s3, s3, a4
-    xor s6, t3, t5
-    xor s5, s5, t4
-    xor t0, t0, s7
-    xor a4, t1, a4
-    xor s0, t2, t4
-    xor s7, a2, s7
-    xor a1, t0, a1
-    xor s6, s3, s6
-    xor s5, a4, s5
-    xor s0, s7, s0
-    xor a4, a1, s6
-    and a1, a1, s0
-    xor s7, s5, a1
-    xor t0, s0, s5
-    xor a1, s6, a1
-    and t0, a1, t0
-    xor t0, t0, s5
-    xor a1, s7, t0
-    xor s0, s0, t0
-    and a1, s5, a1
-    and s3, a4, s7
-    xor s0, a1, s0
-    xor s3, s3, s6
-    xor a1, s7, a1
-    and a1, s3, a1
-    xor a1, a4, a1
-    xor s7, s3, t0
-    xor s5, s3, a1
-    and s10, s3, s10
-    and s9, s3, s9
-    lw s3, 388(sp)
-    xor a4, a1, s0
-    xor t1, s7, a4
-    and s2, s7, s2
-    and s3, s7, s3
-    xor s6, t0, s0
-    and s11, s0, s11
-    and s8, t0, s8
-    lw s7, 416(sp)
-    and s4, s6, s4
-    xor s8, s11, s8
-    and a6, s6, a6
-    and a5, t0, a5
-    and t4, s5, t4
-    and t2, s5, t2
-    and s7, t1, s7
-    and t5, a4, t5
-    xor s11, s4, s11
-    and t6, a1, t6
-    and a0, t1, a0
-    and t3, a4, t3
-    xor s3, s3, s7
-    xor s4, a5, t2
-    xor a6, a6, t4
-    xor t5, s7, t5
-    xor t3, a0, t3
-    xor s4, s4, a6
-    xor s7, t6, s3
-    and s1, a1, s1
-    xor a0, s2, a0
-    xor s3, s3, s4
-    xor s1, s10, s1
-    xor a0, t4, a0
-    xor s4, s9, s4
-    xor t3, t3, s7
-    xor t2, t2, s1
-    xor t6, t6, a0
-    xor s4, s4, t3
-    xor s3, s1, s3
-    xor s1, t6, s4
-    xor s1, t5, s1
-    slli t5, s3, 24
-    srli s3, s3, 8
-    xor t3, t2, t3
-    or s3, t5, s3
-    slli t5, t3, 24
-    srli t3, t3, 8
-    and ra, s0, ra
-    xor s7, s11, s7
-    xor s4, s8, s4
-    or t3, t5, t3
-    xor ra, ra, s7
-    slli t5, s4, 24
-    xor s10, a5, s10
-    xor a6, a6, ra
-    srli s4, s4, 8
-    xor ra, s10, ra
-    or s4, t5, s4
-    slli t5, ra, 24
-    srli ra, ra, 8
-    or ra, t5, ra
-    xor t6, t6, a6
-    slli t5, a6, 24
-    srli a6, a6, 8
-    or a6, t5, a6
-    slli t5, s1, 24
-    srli s1, s1, 8
-    or s1, t5, s1
-    slli t5, t6, 24
-    srli t6, t6, 8
-    xor s7, a0, s7
-    or t6, t5, t6
-    slli t5, s7, 24
-    srli s7, s7, 8
-    or s7, t5, s7
-    lw t5, 420(sp)
-    lw s8, 380(sp)
-    lw t2, 340(sp)
-    lw a0, 328(sp)
-    lw s2, 344(sp)
-    lw a5, 360(sp)
-    lw a4, 384(sp)
-    lw s0, 428(sp)
-    xor s10, t5, s8
-    xor s11, t2, a0
-    sw s1, 344(sp)
-    xor a5, s2, a5
-    xor a1, s11, s10
-    sw a6, 380(sp)
-    xor t4, t2, s8
-    xor t1, a5, a4
-    xor s0, s0, a1
-    sw ra, 428(sp)
-    xor a0, t1, a0
-    xor s8, s0, s8
-    xor s2, s0, s2
-    sw s4, 340(sp)
-    xor s9, t2, t5
-    xor t0, a0, t4
-    xor s0, s8, a4
-    sw t3, 328(sp)
-    xor t5, t1, t5
-    and s4, a1, s8
-    and t3, t0, s0
-    sw s3, 420(sp)
-    xor s6, s8, a5
-    xor a2, s2, s9
-    xor t3, t3, s4
-    and s3, t5, a4
-    xor a5, a5, a2
-    xor s4, s3, s4
-    sw s7, 360(sp)
-    xor s5, t1, t2
-    xor a7, a4, a2
-    and s3, s11, a5
-    and s7, a0, t1
-    sw t6, 416(sp)
-    xor s7, s7, s3
-    and t6, s5, a7
-    xor s3, t6, s3
-    xor s1, s6, a2
-    and t6, s9, a2
-    sw s9, 388(sp)
-    and s9, s10, s1
-    sw s10, 324(sp)
-    xor s9, s9, t6
-    and s10, t4, s6
-    xor t6, s10, t6
-    xor s4, s4, t6
-    xor a6, s6, t4
-    xor t2, t2, a5
-    xor t3, t3, s9
-    xor t6, s3, t6
-    xor ra, s11, a5
-    xor s9, s7, s9
-    xor s2, t3, s2
-    xor a6, s4, a6
-    xor t2, t6, t2
-    xor ra, s9, ra
-    xor t6, s2, a6
-    and s2, s2, ra
-    xor s9, t2, s2
-    xor t3, ra, t2
-    xor s2, a6, s2
-    and t3, s2, t3
-    xor t3, t3, t2
-    xor s2, s9, t3
-    xor ra, ra, t3
-    and s2, t2, s2
-    and s4, t6, s9
-    xor ra, s2, ra
-    xor s4, s4, a6
-    xor s2, s9, s2
-    and s2, s4, s2
-    xor s2, t6, s2
-    xor s9, s4, t3
-    xor t2, s4, s2
-    and a7, s4, a7
-    and s5, s4, s5
-    lw s4, 388(sp)
-    xor t6, s2, ra
-    xor s3, s9, t6
-    and a2, s9, a2
-    and s4, s9, s4
-    xor a6, t3, ra
-    and t0, ra, t0
-    and t5, t3, t5
-    lw s9, 324(sp)
-    and a1, a6, a1
-    xor t5, t0, t5
-    and s8, a6, s8
-    and a4, t3, a4
-    and a5, t2, a5
-    and s11, t2, s11
-    and s9, s3, s9
-    and t4, t6, t4
-    xor t0, a1, t0
-    and t1, s2, t1
-    and s1, s3, s1
-    and s6, t6, s6
-    xor s4, s4, s9
-    xor a1, a4, s11
-    xor s8, s8, a5
-    xor t4, s9, t4
-    xor s6, s1, s6
-    xor a1, a1, s8
-    xor s9, t1, s4
-    and a0, s2, a0
-    xor s1, a2, s1
-    xor s4, s4, a1
-    xor a0, a7, a0
-    xor s1, a5, s1
-    xor a1, s5, a1
-    xor s6, s6, s9
-    xor s11, s11, a0
-    xor t1, t1, s1
-    xor a1, a1, s6
-    xor s4, a0, s4
-    xor a0, t1, a1
-    xor a0, t4, a0
-    slli t4, s4, 16
-    srli s4, s4, 16
-    xor s6, s11, s6
-    or s4, t4, s4
-    slli t4, s6, 16
-    srli s6, s6, 16
-    and s0, ra, s0
-    xor s9, t0, s9
-    xor a1, t5, a1
-    or s6, t4, s6
-    xor s0, s0, s9
-    slli t4, a1, 16
-    xor a7, a4, a7
-    xor s8, s8, s0
-    srli a1, a1, 16
-    xor s0, a7, s0
-    or a1, t4, a1
-    slli t4, s0, 16
-    srli s0, s0, 16
-    or s0, t4, s0
-    xor t1, t1, s8
-    slli t4, s8, 16
-    srli s8, s8, 16
-    or s8, t4, s8
-    slli t4, a0, 16
-    srli a0, a0, 16
-    or a0, t4, a0
-    slli t4, t1, 16
-    srli t1, t1, 16
-    xor s9, s1, s9
-    or t1, t4, t1
-    slli t4, s9, 16
-    srli s9, s9, 16
-    or s9, t4, s9
-    lw t4, 372(sp)
-    lw t5, 368(sp)
-    lw s11, 392(sp)
-    lw s1, 364(sp)
-    lw a2, 356(sp)
-    lw a4, 424(sp)
-    lw t6, 376(sp)
-    lw ra, 348(sp)
-    xor a7, t4, t5
-    xor t0, s11, s1
-    sw a0, 356(sp)
-    xor a4, a2, a4
-    xor s2, t0, a7
-    sw s8, 368(sp)
-    xor a5, s11, t5
-    xor s3, a4, t6
-    xor ra, ra, s2
-    sw s0, 348(sp)
-    xor s1, s3, s1
-    xor t5, ra, t5
-    xor a2, ra, a2
-    sw a1, 392(sp)
-    xor s5, s11, t4
-    xor t3, s1, a5
-    xor ra, t5, t6
-    sw s6, 364(sp)
-    xor t4, s3, t4
-    and a1, s2, t5
-    and s6, t3, ra
-    sw s4, 372(sp)
-    xor a6, t5, a4
-    xor s7, a2, s5
-    xor s6, s6, a1
-    and s4, t4, t6
-    xor a4, a4, s7
-    xor a1, s4, a1
-    sw t1, 424(sp)
-    xor t2, s3, s11
-    xor s10, t6, s7
-    and s4, t0, a4
-    and t1, s1, s3
-    sw s9, 324(sp)
-    xor t1, t1, s4
-    and s9, t2, s10
-    xor s4, s9, s4
-    xor a0, a6, s7
-    and s9, s5, s7
-    sw s5, 388(sp)
-    and s5, a7, a0
-    sw a7, 384(sp)
-    xor s5, s5, s9
-    and a7, a5, a6
-    xor s9, a7, s9
-    xor a1, a1, s9
-    xor s8, a6, a5
-    xor s11, s11, a4
-    xor s6, s6, s5
-    xor s9, s4, s9
-    xor s0, t0, a4
-    xor s5, t1, s5
-    xor a2, s6, a2
-    xor s8, a1, s8
-    xor s11, s9, s11
-    xor s0, s5, s0
-    xor s9, a2, s8
-    and a2, a2, s0
-    xor s5, s11, a2
-    xor s6, s0, s11
-    xor a2, s8, a2
-    and s6, a2, s6
-    xor s6, s6, s11
-    xor a2, s5, s6
-    xor s0, s0, s6
-    and a2, s11, a2
-    and a1, s9, s5
-    xor s0, a2, s0
-    xor a1, a1, s8
-    xor a2, s5, a2
-    and a2, a1, a2
-    xor a2, s9, a2
-    xor s5, a1, s6
-    xor s11, a1, a2
-    and s10, a1, s10
-    and t2, a1, t2
-    lw a1, 388(sp)
-    xor s9, a2, s0
-    xor s4, s5, s9
-    and s7, s5, s7
-    and a1, s5, a1
-    xor s8, s6, s0
-    and t3, s0, t3
-    and t4, s6, t4
-    lw s5, 384(sp)
-    and s2, s8, s2
-    xor t4, t3, t4
-    and t5, s8, t5
-    and t6, s6, t6
-    and a4, s11, a4
-    and t0, s11, t0
-    and s5, s4, s5
-    and a5, s9, a5
-    xor t3, s2, t3
-    and s3, a2, s3
-    and a0, s4, a0
-    and a6, s9, a6
-    xor a1, a1, s5
-    xor s2, t6, t0
-    xor t5, t5, a4
-    xor a5, s5, a5
-    xor a6, a0, a6
-    xor s2, s2, t5
-    xor s5, s3, a1
-    and s1, a2, s1
-    xor a0, s7, a0
-    xor a1, a1, s2
-    xor s1, s10, s1
-    xor a0, a4, a0
-    xor s2, t2, s2
-    xor a6, a6, s5
-    xor t0, t0, s1
-    xor s3, s3, a0
-    xor s2, s2, a6
-    xor a1, s1, a1
-    xor s1, s3, s2
-    xor s1, a5, s1
-    slli a5, a1, 8
-    srli a1, a1, 24
-    xor a6, t0, a6
-    or a1, a5, a1
-    slli a5, a6, 8
-    srli a6, a6, 24
-    and ra, s0, ra
-    xor s5, t3, s5
-    xor s2, t4, s2
-    or a6, a5, a6
-    xor ra, ra, s5
-    slli a5, s2, 8
-    xor s10, t6, s10
-    xor t5, t5, ra
-    srli s2, s2, 24
-    xor ra, s10, ra
-    or s2, a5, s2
-    slli a5, ra, 8
-    srli ra, ra, 24
-    or ra, a5, ra
-    xor s3, s3, t5
-    slli a5, t5, 8
-    srli t5, t5, 24
-    or t5, a5, t5
-    slli a5, s1, 8
-    srli s1, s1, 24
-    or s1, a5, s1
-    slli a5, s3, 8
-    srli s3, s3, 24
-    xor s5, a0, s5
-    or s3, a5, s3
-    slli a5, s5, 8
-    srli s5, s5, 24
-    or s5, a5, s5
-    lw a5, 352(sp)
-    lw t4, 416(sp)
-    lw t0, 360(sp)
-    lw t3, 324(sp)
-    xor s10, a5, t4
-    xor a0, s10, t0
-    xor t2, t3, s5
-    lw a4, 284(a3)
-    xor a0, a0, t2
-    xor a4, a0, a4
-    lw a0, 424(sp)
-    lw s9, 336(sp)
-    xor s7, t4, a0
-    xor t6, s7, t3
-    xor s4, s5, s9
-    lw a2, 316(a3)
-    xor t6, t6, s4
-    xor a2, t6, a2
-    xor t6, a0, s3
-    xor s5, t6, s5
-    xor s11, s9, t0
-    lw s6, 348(a3)
-    xor s5, s5, s11
-    xor s6, s5, s6
-    xor s5, s3, a5
-    xor t3, t0, t3
-    xor s9, s5, s9
-    lw t0, 380(a3)
-    xor s9, s9, t3
-    xor t0, s9, t0
-    lw s9, 420(sp)
-    lw s8, 372(sp)
-    sw t0, 324(sp)
-    lw t0, 332(sp)
-    xor s0, s11, s9
-    xor t1, s8, a1
-    lw a7, 256(a3)
-    xor s0, s0, t1
-    sw s6, 360(sp)
-    xor a7, s0, a7
-    sw a2, 336(sp)
-    xor s0, t3, s8
-    xor s6, a1, t0
-    lw a2, 288(a3)
-    xor s0, s0, s6
-    xor a2, s0, a2
-    xor s0, t0, s9
-    sw a2, 384(sp)
-    xor s8, s9, s8
-    xor a1, t2, a1
-    lw a2, 320(a3)
-    xor t0, s4, t0
-    lw s9, 352(a3)
-    xor a1, a1, s0
-    xor t0, t0, s8
-    xor a2, a1, a2
-    xor s9, t0, s9
-    lw t0, 328(sp)
-    lw a1, 364(sp)
-    sw s9, 372(sp)
-    xor s0, s0, s11
-    sw a2, 420(sp)
-    xor s0, s0, t0
-    xor s9, a1, a6
-    lw a2, 260(a3)
-    xor s0, s0, s9
-    xor a2, s0, a2
-    lw s0, 404(sp)
-    sw a7, 332(sp)
-    xor s8, s8, t3
-    xor a7, a6, s0
-    xor t1, t1, t2
-    xor s8, s8, a1
-    xor a6, t1, a6
-    sw a4, 388(sp)
-    xor t1, s0, t0
-    xor s6, s6, s4
-    xor a1, t0, a1
-    lw a4, 292(a3)
-    xor s0, s6, s0
-    lw t0, 356(a3)
-    xor s8, s8, a7
-    xor s0, s0, a1
-    xor a4, s8, a4
-    xor t0, s0, t0
-    lw s8, 324(a3)
-    lw s0, 340(sp)
-    lw s6, 392(sp)
-    xor a6, a6, t1
-    xor s8, a6, s8
-    sw t0, 364(sp)
-    xor t1, t1, s0
-    xor a6, s6, s2
-    lw t0, 264(a3)
-    xor t1, t1, a6
-    xor t0, t1, t0
-    lw t1, 396(sp)
-    sw s8, 328(sp)
-    xor s8, s2, t1
-    xor a1, a1, s6
-    xor s2, s9, s2
-    sw a4, 404(sp)
-    xor s9, t1, s0
-    xor s6, s0, s6
-    lw a4, 296(a3)
-    xor t1, a7, t1
-    lw s0, 360(a3)
-    xor a1, a1, s8
-    xor t1, t1, s6
-    xor a4, a1, a4
-    xor s0, t1, s0
-    lw a1, 328(a3)
-    lw t1, 428(sp)
-    lw a7, 348(sp)
-    xor s2, s2, s9
-    xor a1, s2, a1
-    xor s9, s9, s11
-    sw s0, 392(sp)
-    xor s9, s9, t1
-    xor s2, a7, ra
-    lw s0, 268(a3)
-    xor s9, s9, s2
-    xor s0, s9, s0
-    lw s9, 400(sp)
-    sw a1, 340(sp)
-    xor s6, s6, t3
-    xor a1, ra, s9
-    xor a6, a6, t2
-    xor s6, s6, a7
-    sw a4, 396(sp)
-    xor ra, a6, ra
-    lw a4, 300(a3)
-    xor a6, s9, t1
-    xor s8, s8, s4
-    xor a7, t1, a7
-    xor s6, s6, a1
-    xor s9, s8, s9
-    lw t1, 364(a3)
-    xor a4, s6, a4
-    xor s9, s9, a7
-    xor ra, ra, a6
-    lw s6, 332(a3)
-    xor t1, s9, t1
-    xor s11, a6, s11
-    lw a6, 380(sp)
-    lw s9, 368(sp)
-    xor s6, ra, s6
-    xor s11, s11, a6
-    xor s8, s9, t5
-    lw ra, 272(a3)
-    xor t3, a7, t3
-    xor s11, s11, s8
-    lw a7, 408(sp)
-    xor ra, s11, ra
-    xor s11, t5, a7
-    xor t2, s2, t2
-    xor t3, t3, s9
-    xor t5, t2, t5
-    xor t2, a7, a6
-    xor s4, a1, s4
-    xor s9, a6, s9
-    xor a7, s4, a7
-    lw a6, 368(a3)
-    xor a7, a7, s9
-    sw t1, 348(sp)
-    lw s2, 336(a3)
-    xor a6, a7, a6
-    xor t5, t5, t2
-    lw a7, 344(sp)
-    lw s4, 356(sp)
-    xor s2, t5, s2
-    xor t2, t2, a7
-    xor a1, s4, s1
-    lw t5, 276(a3)
-    xor t2, t2, a1
-    lw t1, 304(a3)
-    xor t5, t2, t5
-    xor t3, t3, s11
-    lw t2, 412(sp)
-    xor t1, t3, t1
-    xor t3, s1, t2
-    xor s1, s8, s1
-    xor s9, s9, s4
-    xor s8, t2, a7
-    sw a6, 368(sp)
-    xor t2, s11, t2
-    xor s4, a7, s4
-    xor a5, t3, a5
-    xor s9, s9, t3
-    lw a6, 308(a3)
-    xor t2, t2, s4
-    lw a7, 372(a3)
-    xor a0, s4, a0
-    xor s3, a1, s3
-    xor s7, a5, s7
-    xor t4, s8, t4
-    xor s10, s3, s10
-    lw a5, 376(a3)
-    lw t3, 388(sp)
-    lw s4, 332(sp)
-    xor a6, s9, a6
-    xor a7, t2, a7
-    xor t6, t4, t6
-    lw s3, 344(a3)
-    lw s9, 340(a3)
-    lw t4, 280(a3)
-    xor s5, a0, s5
-    xor a5, s7, a5
-    sw a7, 352(sp)
-    xor s1, s1, s8
-    lw a0, 312(a3)
-    xor s3, s10, s3
-    sw a5, 424(sp)
-    xor s9, s1, s9
-    xor t4, t6, t4
-    xor s7, ra, t0
-    xor s10, t3, a2
-    sw s6, 416(sp)
-    xor a0, s5, a0
-    xor t5, t4, t5
-    xor s8, s10, s7
-    sw s9, 356(sp)
-    xor s5, t3, t0
-    xor t6, t5, s4
-    xor s0, s0, s8
-    sw s3, 344(sp)
-    xor a2, t6, a2
-    xor t0, s0, t0
-    xor t4, s0, t4
-    sw s2, 388(sp)
-    xor a1, t3, ra
-    xor s11, a2, s5
-    xor s0, t0, s4
-    sw a4, 412(sp)
-    xor ra, t6, ra
-    and s2, s8, t0
-    and a4, s11, s0
-    sw a6, 380(sp)
-    xor s1, t0, t5
-    xor a7, t4, a1
-    xor a4, a4, s2
-    and a6, ra, s4
-    xor t5, t5, a7
-    xor s2, a6, s2
-    sw a0, 408(sp)
-    xor t2, t6, t3
-    xor a5, s4, a7
-    and a6, s10, t5
-    and a0, a2, t6
-    sw t1, 428(sp)
-    xor a0, a0, a6
-    and t1, t2, a5
-    xor a6, t1, a6
-    xor s6, s1, a7
-    and t1, a1, a7
-    sw a1, 400(sp)
-    and a1, s7, s6
-    sw s7, 376(sp)
-    xor a1, a1, t1
-    and s7, s5, s1
-    xor t1, s7, t1
-    xor s2, s2, t1
-    xor s9, s1, s5
-    xor t3, t3, t5
-    xor a4, a4, a1
-    xor t1, a6, t1
-    xor s3, s10, t5
-    xor a1, a0, a1
-    xor t4, a4, t4
-    xor s9, s2, s9
-    xor t3, t1, t3
-    xor s3, a1, s3
-    xor t1, t4, s9
-    and t4, t4, s3
-    xor a1, t3, t4
-    xor a4, s3, t3
-    xor t4, s9, t4
-    and a4, t4, a4
-    xor a4, a4, t3
-    xor t4, a1, a4
-    xor s3, s3, a4
-    and t4, t3, t4
-    and s2, t1, a1
-    xor s3, t4, s3
-    xor s2, s2, s9
-    xor t4, a1, t4
-    and t4, s2, t4
-    xor t4, t1, t4
-    xor a1, s2, a4
-    xor t3, s2, t4
-    and a5, s2, a5
-    and t2, s2, t2
-    lw s2, 400(sp)
-    xor t1, t4, s3
-    xor a6, a1, t1
-    and a7, a1, a7
-    and s2, a1, s2
-    xor s9, a4, s3
-    and s11, s3, s11
-    and ra, a4, ra
-    lw a1, 376(sp)
-    and s8, s9, s8
-    xor ra, s11, ra
-    and t0, s9, t0
-    and s4, a4, s4
-    and t5, t3, t5
-    and s10, t3, s10
-    and a1, a6, a1
-    and s5, t1, s5
-    xor s11, s8, s11
-    and t6, t4, t6
-    and s6, a6, s6
-    and s1, t1, s1
-    xor s2, s2, a1
-    xor s8, s4, s10
-    xor t0, t0, t5
-    xor s5, a1, s5
-    xor s1, s6, s1
-    xor s8, s8, t0
-    xor a1, t6, s2
-    and a2, t4, a2
-    xor s6, a7, s6
-    xor s2, s2, s8
-    xor a2, a5, a2
-    xor s6, t5, s6
-    xor s8, t2, s8
-    xor s1, s1, a1
-    and s0, s3, s0
-    xor s10, s10, a2
-    xor a1, s11, a1
-    xor t6, t6, s6
-    xor s8, s8, s1
-    xor s2, a2, s2
-    xor s0, s0, a1
-    xor a2, t6, s8
-    xor a5, s4, a5
-    xor a1, s6, a1
-    xor s1, s10, s1
-    xor s8, ra, s8
-    xor a2, s5, a2
-    xor t0, t0, s0
-    lw s5, 428(sp)
-    lw ra, 396(sp)
-    lw s10, 336(sp)
-    lw s6, 404(sp)
-    lw a7, 408(sp)
-    lw s4, 380(sp)
-    lw t1, 384(sp)
-    lw s3, 412(sp)
-    xor s0, a5, s0
-    xor a5, s5, ra
-    xor s11, s10, s6
-    sw a2, 408(sp)
-    xor s4, a7, s4
-    xor t4, s11, a5
-    sw t0, 396(sp)
-    xor t5, s10, ra
-    xor a6, s4, t1
-    xor s3, s3, t4
-    sw s0, 412(sp)
-    xor s6, a6, s6
-    xor ra, s3, ra
-    xor a7, s3, a7
-    sw s8, 336(sp)
-    xor t2, s10, s5
-    xor a4, s6, t5
-    xor s3, ra, t1
-    sw s1, 404(sp)
-    xor s5, a6, s5
-    and s8, t4, ra
-    and s1, a4, s3
-    sw s2, 428(sp)
-    xor s9, ra, s4
-    xor a0, a7, t2
-    xor s1, s1, s8
-    and s2, s5, t1
-    xor t6, t6, t0
-    xor s4, s4, a0
-    xor s8, s2, s8
-    sw a1, 380(sp)
-    xor t3, a6, s10
-    xor s7, t1, a0
-    and s2, s11, s4
-    and a1, s6, a6
-    sw t6, 376(sp)
-    xor a1, a1, s2
-    and t6, t3, s7
-    xor s2, t6, s2
-    xor a2, s9, a0
-    and t6, t2, a0
-    sw t2, 400(sp)
-    and t2, a5, a2
-    sw a5, 332(sp)
-    xor t2, t2, t6
-    and a5, t5, s9
-    xor t6, a5, t6
-    xor s8, s8, t6
-    xor t0, s9, t5
-    xor s10, s10, s4
-    xor s1, s1, t2
-    xor t6, s2, t6
-    xor s0, s11, s4
-    xor t2, a1, t2
-    xor a7, s1, a7
-    xor t0, s8, t0
-    xor s10, t6, s10
-    xor s0, t2, s0
-    xor t6, a7, t0
-    and a7, a7, s0
-    xor t2, s10, a7
-    xor s1, s0, s10
-    xor a7, t0, a7
-    and s1, a7, s1
-    xor s1, s1, s10
-    xor a7, t2, s1
-    xor s0, s0, s1
-    and a7, s10, a7
-    and s8, t6, t2
-    xor s0, a7, s0
-    xor s8, s8, t0
-    xor a7, t2, a7
-    and a7, s8, a7
-    xor a7, t6, a7
-    xor t2, s8, s1
-    xor s10, s8, a7
-    and s7, s8, s7
-    and t3, s8, t3
-    lw s8, 400(sp)
-    xor t6, a7, s0
-    xor s2, t2, t6
-    and a0, t2, a0
-    and s8, t2, s8
-    xor t0, s1, s0
-    and a4, s0, a4
-    and s5, s1, s5
-    lw t2, 332(sp)
-    and t4, t0, t4
-    xor s5, a4, s5
-    and ra, t0, ra
-    and t1, s1, t1
-    and s4, s10, s4
-    and s11, s10, s11
-    and t2, s2, t2
-    and t5, t6, t5
-    xor a4, t4, a4
-    and a6, a7, a6
-    and a2, s2, a2
-    and s9, t6, s9
-    xor s8, s8, t2
-    xor t4, t1, s11
-    xor ra, ra, s4
-    xor t5, t2, t5
-    xor s9, a2, s9
-    xor t4, t4, ra
-    xor t2, a6, s8
-    and s6, a7, s6
-    xor a2, a0, a2
-    xor s8, s8, t4
-    xor s6, s7, s6
-    xor a2, s4, a2
-    xor t4, t3, t4
-    xor s9, s9, t2
-    xor s11, s11, s6
-    xor a6, a6, a2
-    xor t4, t4, s9
-    xor s8, s6, s8
-    xor s6, a6, t4
-    xor s6, t5, s6
-    slli t5, s8, 24
-    srli s8, s8, 8
-    xor s9, s11, s9
-    or s8, t5, s8
-    slli t5, s9, 24
-    srli s9, s9, 8
-    and s3, s0, s3
-    xor t2, a4, t2
-    xor t4, s5, t4
-    or s9, t5, s9
-    xor s3, s3, t2
-    slli t5, t4, 24
-    xor s7, t1, s7
-    xor ra, ra, s3
-    srli t4, t4, 8
-    xor s3, s7, s3
-    or t4, t5, t4
-    slli t5, s3, 24
-    srli s3, s3, 8
-    or s3, t5, s3
-    xor a6, a6, ra
-    slli t5, ra, 24
-    srli ra, ra, 8
-    or ra, t5, ra
-    slli t5, s6, 24
-    srli s6, s6, 8
-    or s6, t5, s6
-    slli t5, a6, 24
-    srli a6, a6, 8
-    xor t2, a2, t2
-    or a6, t5, a6
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    lw t5, 388(sp)
-    lw s5, 340(sp)
-    lw s11, 360(sp)
-    lw a2, 328(sp)
-    lw a0, 344(sp)
-    lw t1, 356(sp)
-    lw t6, 420(sp)
-    lw s0, 416(sp)
-    xor s7, t5, s5
-    xor a4, s11, a2
-    sw s6, 344(sp)
-    xor t1, a0, t1
-    xor a7, a4, s7
-    sw ra, 340(sp)
-    xor s4, s11, s5
-    xor s2, t1, t6
-    xor s0, s0, a7
-    sw s3, 416(sp)
-    xor a2, s2, a2
-    xor s5, s0, s5
-    xor a0, s0, a0
-    sw t4, 360(sp)
-    xor t3, s11, t5
-    xor s1, a2, s4
-    xor s0, s5, t6
-    sw s9, 328(sp)
-    xor t5, s2, t5
-    and t4, a7, s5
-    and s9, s1, s0
-    sw s8, 388(sp)
-    xor t0, s5, t1
-    xor a1, a0, t3
-    xor s9, s9, t4
-    and s8, t5, t6
-    xor t1, t1, a1
-    xor t4, s8, t4
-    sw t2, 356(sp)
-    xor s10, s2, s11
-    xor a5, t6, a1
-    and s8, a4, t1
-    and t2, a2, s2
-    sw a6, 332(sp)
-    xor t2, t2, s8
-    and a6, s10, a5
-    xor s8, a6, s8
-    xor s6, t0, a1
-    and a6, t3, a1
-    sw t3, 400(sp)
-    and t3, s7, s6
-    sw s7, 384(sp)
-    xor t3, t3, a6
-    and s7, s4, t0
-    xor a6, s7, a6
-    xor t4, t4, a6
-    xor ra, t0, s4
-    xor s11, s11, t1
-    xor s9, s9, t3
-    xor a6, s8, a6
-    xor s3, a4, t1
-    xor t3, t2, t3
-    xor a0, s9, a0
-    xor ra, t4, ra
-    xor s11, a6, s11
-    xor s3, t3, s3
-    xor a6, a0, ra
-    and a0, a0, s3
-    xor t3, s11, a0
-    xor s9, s3, s11
-    xor a0, ra, a0
-    and s9, a0, s9
-    xor s9, s9, s11
-    xor a0, t3, s9
-    xor s3, s3, s9
-    and a0, s11, a0
-    and t4, a6, t3
-    xor s3, a0, s3
-    xor t4, t4, ra
-    xor a0, t3, a0
-    and a0, t4, a0
-    xor a0, a6, a0
-    xor t3, t4, s9
-    xor s11, t4, a0
-    and a5, t4, a5
-    and s10, t4, s10
-    lw t4, 400(sp)
-    xor a6, a0, s3
-    xor s8, t3, a6
-    and a1, t3, a1
-    and t4, t3, t4
-    xor ra, s9, s3
-    and s1, s3, s1
-    and t5, s9, t5
-    lw t3, 384(sp)
-    and a7, ra, a7
-    xor t5, s1, t5
-    and s5, ra, s5
-    and t6, s9, t6
-    and t1, s11, t1
-    and a4, s11, a4
-    and t3, s8, t3
-    and s4, a6, s4
-    xor s1, a7, s1
-    and s2, a0, s2
-    and s6, s8, s6
-    and t0, a6, t0
-    xor t4, t4, t3
-    xor a7, t6, a4
-    xor s5, s5, t1
-    xor s4, t3, s4
-    xor t0, s6, t0
-    xor a7, a7, s5
-    xor t3, s2, t4
-    and a2, a0, a2
-    xor s6, a1, s6
-    xor t4, t4, a7
-    xor a2, a5, a2
-    xor s6, t1, s6
-    xor a7, s10, a7
-    xor t0, t0, t3
-    xor a4, a4, a2
-    xor s2, s2, s6
-    xor a7, a7, t0
-    xor t4, a2, t4
-    xor a2, s2, a7
-    xor a2, s4, a2
-    slli s4, t4, 16
-    srli t4, t4, 16
-    xor t0, a4, t0
-    or t4, s4, t4
-    slli s4, t0, 16
-    srli t0, t0, 16
-    and s0, s3, s0
-    xor t3, s1, t3
-    xor a7, t5, a7
-    or t0, s4, t0
-    xor s0, s0, t3
-    slli s4, a7, 16
-    xor a5, t6, a5
-    xor s5, s5, s0
-    srli a7, a7, 16
-    xor s0, a5, s0
-    or a7, s4, a7
-    slli s4, s0, 16
-    srli s0, s0, 16
-    or s0, s4, s0
-    xor s2, s2, s5
-    slli s4, s5, 16
-    srli s5, s5, 16
-    or s5, s4, s5
-    slli s4, a2, 16
-    srli a2, a2, 16
-    or a2, s4, a2
-    slli s4, s2, 16
-    srli s2, s2, 16
-    xor t3, s6, t3
-    or s2, s4, s2
-    slli s4, t3, 16
-    srli t3, t3, 16
-    or t3, s4, t3
-    lw s4, 368(sp)
-    lw t5, 392(sp)
-    lw a4, 324(sp)
-    lw s6, 364(sp)
-    lw a1, 424(sp)
-    lw t6, 352(sp)
-    lw a6, 372(sp)
-    lw s3, 348(sp)
-    xor a5, s4, t5
-    xor s1, a4, s6
-    sw a2, 424(sp)
-    xor t6, a1, t6
-    xor a0, s1, a5
-    sw s5, 392(sp)
-    xor t1, a4, t5
-    xor s8, t6, a6
-    xor s3, s3, a0
-    sw s0, 348(sp)
-    xor s6, s8, s6
-    xor t5, s3, t5
-    xor a1, s3, a1
-    sw a7, 324(sp)
-    xor s10, a4, s4
-    xor s9, s6, t1
-    xor s3, t5, a6
-    sw t0, 364(sp)
-    xor s4, s8, s4
-    and a7, a0, t5
-    and t0, s9, s3
-    sw t4, 368(sp)
-    xor ra, t5, t6
-    xor t2, a1, s10
-    xor t0, t0, a7
-    and t4, s4, a6
-    xor t6, t6, t2
-    xor a7, t4, a7
-    sw s2, 352(sp)
-    xor s11, s8, a4
-    xor s7, a6, t2
-    and t4, s1, t6
-    and s2, s6, s8
-    sw t3, 384(sp)
-    xor s2, s2, t4
-    and t3, s11, s7
-    xor t4, t3, t4
-    xor a2, ra, t2
-    and t3, s10, t2
-    sw s10, 400(sp)
-    and s10, a5, a2
-    sw a5, 420(sp)
-    xor s10, s10, t3
-    and a5, t1, ra
-    xor t3, a5, t3
-    xor a7, a7, t3
-    xor s5, ra, t1
-    xor a4, a4, t6
-    xor t0, t0, s10
-    xor t3, t4, t3
-    xor s0, s1, t6
-    xor s10, s2, s10
-    xor a1, t0, a1
-    xor s5, a7, s5
-    xor a4, t3, a4
-    xor s0, s10, s0
-    xor t3, a1, s5
-    and a1, a1, s0
-    xor s10, a4, a1
-    xor t0, s0, a4
-    xor a1, s5, a1
-    and t0, a1, t0
-    xor t0, t0, a4
-    xor a1, s10, t0
-    xor s0, s0, t0
-    and a1, a4, a1
-    and a7, t3, s10
-    xor s0, a1, s0
-    xor a7, a7, s5
-    xor a1, s10, a1
-    and a1, a7, a1
-    xor a1, t3, a1
-    xor s10, a7, t0
-    xor a4, a7, a1
-    and s7, a7, s7
-    and s11, a7, s11
-    lw a7, 400(sp)
-    xor t3, a1, s0
-    xor t4, s10, t3
-    and t2, s10, t2
-    and a7, s10, a7
-    xor s5, t0, s0
-    and s9, s0, s9
-    and s4, t0, s4
-    lw s10, 420(sp)
-    and a0, s5, a0
-    xor s4, s9, s4
-    and t5, s5, t5
-    and a6, t0, a6
-    and t6, a4, t6
-    and s1, a4, s1
-    and s10, t4, s10
-    and t1, t3, t1
-    xor s9, a0, s9
-    and s8, a1, s8
-    and a2, t4, a2
-    and ra, t3, ra
-    xor a7, a7, s10
-    xor a0, a6, s1
-    xor t5, t5, t6
-    xor t1, s10, t1
-    xor ra, a2, ra
-    xor a0, a0, t5
-    xor s10, s8, a7
-    and s6, a1, s6
-    xor a2, t2, a2
-    xor a7, a7, a0
-    xor s6, s7, s6
-    xor a2, t6, a2
-    xor a0, s11, a0
-    xor ra, ra, s10
-    xor s1, s1, s6
-    xor s8, s8, a2
-    xor a0, a0, ra
-    xor a7, s6, a7
-    xor s6, s8, a0
-    xor s6, t1, s6
-    slli t1, a7, 8
-    srli a7, a7, 24
-    xor ra, s1, ra
-    or a7, t1, a7
-    slli t1, ra, 8
-    srli ra, ra, 24
-    and s3, s0, s3
-    xor s10, s9, s10
-    xor a0, s4, a0
-    or ra, t1, ra
-    xor s3, s3, s10
-    slli t1, a0, 8
-    xor s7, a6, s7
-    xor t5, t5, s3
-    srli a0, a0, 24
-    xor s3, s7, s3
-    or a0, t1, a0
-    slli t1, s3, 8
-    srli s3, s3, 24
-    or s3, t1, s3
-    xor s8, s8, t5
-    slli t1, t5, 8
-    srli t5, t5, 24
-    or t5, t1, t5
-    slli t1, s6, 8
-    srli s6, s6, 24
-    or s6, t1, s6
-    slli t1, s8, 8
-    srli s8, s8, 24
-    xor s10, a2, s10
-    or s8, t1, s8
-    slli t1, s10, 8
-    srli s10, s10, 24
-    or s10, t1, s10
-    lw t1, 376(sp)
-    lw s4, 332(sp)
-    lw s1, 356(sp)
-    lw s9, 384(sp)
-    xor s7, t1, s4
-    xor a2, s7, s1
-    xor s11, s9, s10
-    lw t6, 412(a3)
-    xor a2, a2, s11
-    xor t6, a2, t6
-    lw a2, 352(sp)
-    lw t3, 380(sp)
-    xor t2, s4, a2
-    xor a6, t2, s9
-    xor t4, s10, t3
-    lw a1, 444(a3)
-    xor a6, a6, t4
-    xor a1, a6, a1
-    xor a6, a2, s8
-    xor s10, a6, s10
-    xor a4, t3, s1
-    lw t0, 476(a3)
-    xor s10, s10, a4
-    xor t0, s10, t0
-    xor s10, s8, t1
-    xor s9, s1, s9
-    xor t3, s10, t3
-    lw s1, 508(a3)
-    xor t3, t3, s9
-    xor s1, t3, s1
-    lw t3, 388(sp)
-    lw s5, 368(sp)
-    sw s1, 384(sp)
-    lw s1, 428(sp)
-    xor s0, a4, t3
-    xor s2, s5, a7
-    lw a5, 384(a3)
-    xor s0, s0, s2
-    sw t0, 356(sp)
-    xor a5, s0, a5
-    sw a1, 380(sp)
-    xor s0, s9, s5
-    xor t0, a7, s1
-    lw a1, 416(a3)
-    xor s0, s0, t0
-    xor a1, s0, a1
-    xor s0, s1, t3
-    sw a1, 420(sp)
-    xor s5, t3, s5
-    xor a7, s11, a7
-    lw a1, 448(a3)
-    xor s1, t4, s1
-    lw t3, 480(a3)
-    xor a7, a7, s0
-    xor s1, s1, s5
-    xor a1, a7, a1
-    xor t3, s1, t3
-    lw s1, 328(sp)
-    lw a7, 364(sp)
-    sw t3, 368(sp)
-    xor s0, s0, a4
-    sw a1, 388(sp)
-    xor s0, s0, s1
-    xor t3, a7, ra
-    lw a1, 388(a3)
-    xor s0, s0, t3
-    xor a1, s0, a1
-    lw s0, 404(sp)
-    sw a5, 428(sp)
-    xor s5, s5, s9
-    xor a5, ra, s0
-    xor s2, s2, s11
-    xor s5, s5, a7
-    xor ra, s2, ra
-    sw t6, 400(sp)
-    xor s2, s0, s1
-    xor t0, t0, t4
-    xor a7, s1, a7
-    lw t6, 420(a3)
-    xor s0, t0, s0
-    lw s1, 484(a3)
-    xor s5, s5, a5
-    xor s0, s0, a7
-    xor t6, s5, t6
-    xor s1, s0, s1
-    lw s5, 452(a3)
-    lw s0, 360(sp)
-    lw t0, 324(sp)
-    xor ra, ra, s2
-    xor s5, ra, s5
-    sw s1, 364(sp)
-    xor s2, s2, s0
-    xor ra, t0, a0
-    lw s1, 392(a3)
-    xor s2, s2, ra
-    xor s1, s2, s1
-    lw s2, 336(sp)
-    sw s5, 328(sp)
-    xor s5, a0, s2
-    xor a7, a7, t0
-    xor a0, t3, a0
-    sw t6, 404(sp)
-    xor t3, s2, s0
-    xor t0, s0, t0
-    lw t6, 424(a3)
-    xor s2, a5, s2
-    lw s0, 488(a3)
-    xor a7, a7, s5
-    xor s2, s2, t0
-    xor t6, a7, t6
-    xor s0, s2, s0
-    lw a7, 456(a3)
-    lw s2, 416(sp)
-    lw a5, 348(sp)
-    xor a0, a0, t3
-    xor a7, a0, a7
-    xor t3, t3, a4
-    sw s0, 324(sp)
-    xor t3, t3, s2
-    xor a0, a5, s3
-    lw s0, 396(a3)
-    xor t3, t3, a0
-    xor s0, t3, s0
-    lw t3, 412(sp)
-    sw a7, 360(sp)
-    xor t0, t0, s9
-    xor a7, s3, t3
-    xor ra, ra, s11
-    xor t0, t0, a5
-    sw t6, 336(sp)
-    xor s3, ra, s3
-    lw t6, 428(a3)
-    xor ra, t3, s2
-    xor s5, s5, t4
-    xor a5, s2, a5
-    xor t0, t0, a7
-    xor t3, s5, t3
-    lw s2, 492(a3)
-    xor t6, t0, t6
-    xor t3, t3, a5
-    xor s3, s3, ra
-    lw t0, 460(a3)
-    xor s2, t3, s2
-    xor a4, ra, a4
-    lw ra, 340(sp)
-    lw t3, 392(sp)
-    xor t0, s3, t0
-    xor a4, a4, ra
-    xor s5, t3, t5
-    lw s3, 400(a3)
-    xor s9, a5, s9
-    xor a4, a4, s5
-    lw a5, 396(sp)
-    xor s3, a4, s3
-    xor a4, t5, a5
-    xor s11, a0, s11
-    xor s9, s9, t3
-    xor t5, s11, t5
-    xor s11, a5, ra
-    xor t4, a7, t4
-    xor t3, ra, t3
-    xor a5, t4, a5
-    lw ra, 496(a3)
-    xor a5, a5, t3
-    sw s2, 348(sp)
-    lw a0, 464(a3)
-    xor ra, a5, ra
-    xor t5, t5, s11
-    lw a5, 344(sp)
-    lw t4, 424(sp)
-    xor a0, t5, a0
-    xor s11, s11, a5
-    xor a7, t4, s6
-    lw t5, 404(a3)
-    xor s11, s11, a7
-    lw s2, 432(a3)
-    xor t5, s11, t5
-    xor s9, s9, a4
-    lw s11, 408(sp)
-    xor s2, s9, s2
-    xor s9, s6, s11
-    xor s6, s5, s6
-    xor t3, t3, t4
-    xor s5, s11, a5
-    sw ra, 392(sp)
-    xor s11, a4, s11
-    xor t4, a5, t4
-    xor t1, s9, t1
-    xor t3, t3, s9
-    lw ra, 436(a3)
-    xor s11, s11, t4
-    lw a5, 500(a3)
-    xor a2, t4, a2
-    xor s8, a7, s8
-    xor t2, t1, t2
-    xor s4, s5, s4
-    xor s7, s8, s7
-    lw t1, 504(a3)
-    lw s9, 400(sp)
-    lw t4, 428(sp)
-    xor ra, t3, ra
-    xor a5, s11, a5
-    xor a6, s4, a6
-    lw s8, 472(a3)
-    lw t3, 468(a3)
-    lw s4, 408(a3)
-    xor s10, a2, s10
-    xor t1, t2, t1
-    sw a5, 376(sp)
-    xor s6, s6, s5
-    lw a2, 440(a3)
-    xor s8, s7, s8
-    sw t1, 352(sp)
-    xor t3, s6, t3
-    xor s4, a6, s4
-    xor t2, s3, s1
-    xor s7, s9, a1
-    sw t0, 332(sp)
-    xor a2, s10, a2
-    xor t5, s4, t5
-    xor s5, s7, t2
-    sw t3, 424(sp)
-    xor s10, s9, s1
-    xor a6, t5, t4
-    xor s0, s0, s5
-    sw s8, 344(sp)
-    xor a1, a6, a1
-    xor s1, s0, s1
-    xor s4, s0, s4
-    sw a0, 400(sp)
-    xor a7, s9, s3
-    xor a4, a1, s10
-    xor s0, s1, t4
-    sw t6, 408(sp)
-    xor s3, a6, s3
-    and a0, s5, s1
-    and t6, a4, s0
-    sw ra, 340(sp)
-    xor s6, s1, t5
-    xor a5, s4, a7
-    xor t6, t6, a0
-    and ra, s3, t4
-    xor t5, t5, a5
-    xor a0, ra, a0
-    sw a2, 396(sp)
-    xor s11, a6, s9
-    xor t1, t4, a5
-    and ra, s7, t5
-    and a2, a1, a6
-    sw s2, 416(sp)
-    xor a2, a2, ra
-    and s2, s11, t1
-    xor ra, s2, ra
-    xor t0, s6, a5
-    and s2, a7, a5
-    sw a7, 412(sp)
-    and a7, t2, t0
-    sw t2, 372(sp)
-    xor a7, a7, s2
-    and t2, s10, s6
-    xor s2, t2, s2
-    xor a0, a0, s2
-    xor t3, s6, s10
-    xor s9, s9, t5
-    xor t6, t6, a7
-    xor s2, ra, s2
-    xor s8, s7, t5
-    xor a7, a2, a7
-    xor s4, t6, s4
-    xor t3, a0, t3
-    xor s9, s2, s9
-    xor s8, a7, s8
-    xor s2, s4, t3
-    and s4, s4, s8
-    xor a7, s9, s4
-    xor t6, s8, s9
-    xor s4, t3, s4
-    and t6, s4, t6
-    xor t6, t6, s9
-    xor s4, a7, t6
-    xor s8, s8, t6
-    and s4, s9, s4
-    and a0, s2, a7
-    xor s8, s4, s8
-    xor a0, a0, t3
-    xor s4, a7, s4
-    and s4, a0, s4
-    xor s4, s2, s4
-    xor a7, a0, t6
-    xor s9, a0, s4
-    and t1, a0, t1
-    and s11, a0, s11
-    lw a0, 412(sp)
-    xor s2, s4, s8
-    xor ra, a7, s2
-    and a5, a7, a5
-    and a0, a7, a0
-    xor t3, t6, s8
-    and a4, s8, a4
-    and s3, t6, s3
-    lw a7, 372(sp)
-    and s5, t3, s5
-    xor s3, a4, s3
-    and s1, t3, s1
-    and t4, t6, t4
-    and t5, s9, t5
-    and s7, s9, s7
-    and a7, ra, a7
-    and s10, s2, s10
-    xor a4, s5, a4
-    and a6, s4, a6
-    and t0, ra, t0
-    and s6, s2, s6
-    xor a0, a0, a7
-    xor s5, t4, s7
-    xor s1, s1, t5
-    xor s10, a7, s10
-    xor s6, t0, s6
-    xor s5, s5, s1
-    xor a7, a6, a0
-    and a1, s4, a1
-    xor t0, a5, t0
-    xor a0, a0, s5
-    xor a1, t1, a1
-    xor t0, t5, t0
-    xor s5, s11, s5
-    xor s6, s6, a7
-    and s0, s8, s0
-    xor s7, s7, a1
-    xor a7, a4, a7
-    xor a6, a6, t0
-    xor s5, s5, s6
-    xor a0, a1, a0
-    xor s0, s0, a7
-    xor a1, a6, s5
-    xor t1, t4, t1
-    xor a7, t0, a7
-    xor s6, s7, s6
-    xor s5, s3, s5
-    xor a1, s10, a1
-    xor s1, s1, s0
-    lw s10, 416(sp)
-    lw s3, 336(sp)
-    lw s7, 380(sp)
-    lw t0, 404(sp)
-    lw a5, 396(sp)
-    lw t4, 340(sp)
-    lw s2, 420(sp)
-    lw s8, 408(sp)
-    xor s0, t1, s0
-    xor t1, s10, s3
-    xor a4, s7, t0
-    sw a1, 396(sp)
-    xor t4, a5, t4
-    xor s4, a4, t1
-    sw s1, 336(sp)
-    xor t5, s7, s3
-    xor ra, t4, s2
-    xor s8, s8, s4
-    sw s0, 408(sp)
-    xor t0, ra, t0
-    xor s3, s8, s3
-    xor a5, s8, a5
-    sw s5, 380(sp)
-    xor s11, s7, s10
-    xor t6, t0, t5
-    xor s8, s3, s2
-    sw s6, 404(sp)
-    xor s10, ra, s10
-    and s5, s4, s3
-    and s6, t6, s8
-    sw a0, 416(sp)
-    xor t3, s3, t4
-    xor a2, a5, s11
-    xor s6, s6, s5
-    and a0, s10, s2
-    xor a6, a6, s1
-    xor t4, t4, a2
-    xor s5, a0, s5
-    sw a7, 340(sp)
-    xor s9, ra, s7
-    xor t2, s2, a2
-    and a0, a4, t4
-    and a7, t0, ra
-    sw a6, 372(sp)
-    xor a7, a7, a0
-    and a6, s9, t2
-    xor a0, a6, a0
-    xor a1, t3, a2
-    and a6, s11, a2
-    sw s11, 412(sp)
-    and s11, t1, a1
-    sw t1, 428(sp)
-    xor s11, s11, a6
-    and t1, t5, t3
-    xor a6, t1, a6
-    xor s5, s5, a6
-    xor s1, t3, t5
-    xor s7, s7, t4
-    xor s6, s6, s11
-    xor a6, a0, a6
-    xor s0, a4, t4
-    xor s11, a7, s11
-    xor a5, s6, a5
-    xor s1, s5, s1
-    xor s7, a6, s7
-    xor s0, s11, s0
-    xor a6, a5, s1
-    and a5, a5, s0
-    xor s11, s7, a5
-    xor s6, s0, s7
-    xor a5, s1, a5
-    and s6, a5, s6
-    xor s6, s6, s7
-    xor a5, s11, s6
-    xor s0, s0, s6
-    and a5, s7, a5
-    and s5, a6, s11
-    xor s0, a5, s0
-    xor s5, s5, s1
-    xor a5, s11, a5
-    and a5, s5, a5
-    xor a5, a6, a5
-    xor s11, s5, s6
-    xor s7, s5, a5
-    and t2, s5, t2
-    and s9, s5, s9
-    lw s5, 412(sp)
-    xor a6, a5, s0
-    xor a0, s11, a6
-    and a2, s11, a2
-    and s5, s11, s5
-    xor s1, s6, s0
-    and t6, s0, t6
-    and s10, s6, s10
-    lw s11, 428(sp)
-    and s4, s1, s4
-    xor s10, t6, s10
-    and s3, s1, s3
-    and s2, s6, s2
-    and t4, s7, t4
-    and a4, s7, a4
-    and s11, a0, s11
-    and t5, a6, t5
-    xor t6, s4, t6
-    and ra, a5, ra
-    and a1, a0, a1
-    and t3, a6, t3
-    xor s5, s5, s11
-    xor s4, s2, a4
-    xor s3, s3, t4
-    xor t5, s11, t5
-    xor t3, a1, t3
-    xor s4, s4, s3
-    xor s11, ra, s5
-    and t0, a5, t0
-    xor a1, a2, a1
-    xor s5, s5, s4
-    xor t0, t2, t0
-    xor a1, t4, a1
-    xor s4, s9, s4
-    xor t3, t3, s11
-    xor a4, a4, t0
-    xor ra, ra, a1
-    xor s4, s4, t3
-    xor s5, t0, s5
-    xor t0, ra, s4
-    xor t0, t5, t0
-    slli t5, s5, 24
-    srli s5, s5, 8
-    xor t3, a4, t3
-    or s5, t5, s5
-    slli t5, t3, 24
-    srli t3, t3, 8
-    and s8, s0, s8
-    xor s11, t6, s11
-    xor s4, s10, s4
-    or t3, t5, t3
-    xor s8, s8, s11
-    slli t5, s4, 24
-    xor t2, s2, t2
-    xor s3, s3, s8
-    srli s4, s4, 8
-    xor s8, t2, s8
-    or s4, t5, s4
-    slli t5, s8, 24
-    srli s8, s8, 8
-    or s8, t5, s8
-    xor ra, ra, s3
-    slli t5, s3, 24
-    srli s3, s3, 8
-    or s3, t5, s3
-    slli t5, t0, 24
-    srli t0, t0, 8
-    or t0, t5, t0
-    slli t5, ra, 24
-    srli ra, ra, 8
-    xor s11, a1, s11
-    or ra, t5, ra
-    slli t5, s11, 24
-    srli s11, s11, 8
-    or s11, t5, s11
-    lw t5, 400(sp)
-    lw s10, 360(sp)
-    lw a4, 356(sp)
-    lw a1, 328(sp)
-    lw a2, 344(sp)
-    lw s2, 424(sp)
-    lw a6, 388(sp)
-    lw s0, 332(sp)
-    xor t2, t5, s10
-    xor t6, a4, a1
-    sw t0, 344(sp)
-    xor s2, a2, s2
-    xor a5, t6, t2
-    sw s3, 360(sp)
-    xor t4, a4, s10
-    xor a0, s2, a6
-    xor s0, s0, a5
-    sw s8, 332(sp)
-    xor a1, a0, a1
-    xor s10, s0, s10
-    xor a2, s0, a2
-    sw s4, 356(sp)
-    xor s9, a4, t5
-    xor s6, a1, t4
-    xor s0, s10, a6
-    sw t3, 328(sp)
-    xor t5, a0, t5
-    and s4, a5, s10
-    and t3, s6, s0
-    sw s5, 400(sp)
-    xor s1, s10, s2
-    xor a7, a2, s9
-    xor t3, t3, s4
-    and s5, t5, a6
-    xor s2, s2, a7
-    xor s4, s5, s4
-    sw s11, 424(sp)
-    xor s7, a0, a4
-    xor t1, a6, a7
-    and s5, t6, s2
-    and s11, a1, a0
-    sw ra, 428(sp)
-    xor s11, s11, s5
-    and ra, s7, t1
-    xor s5, ra, s5
-    xor t0, s1, a7
-    and ra, s9, a7
-    sw s9, 412(sp)
-    and s9, t2, t0
-    sw t2, 420(sp)
-    xor s9, s9, ra
-    and t2, t4, s1
-    xor ra, t2, ra
-    xor s4, s4, ra
-    xor s3, s1, t4
-    xor a4, a4, s2
-    xor t3, t3, s9
-    xor ra, s5, ra
-    xor s8, t6, s2
-    xor s9, s11, s9
-    xor a2, t3, a2
-    xor s3, s4, s3
-    xor a4, ra, a4
-    xor s8, s9, s8
-    xor ra, a2, s3
-    and a2, a2, s8
-    xor s9, a4, a2
-    xor t3, s8, a4
-    xor a2, s3, a2
-    and t3, a2, t3
-    xor t3, t3, a4
-    xor a2, s9, t3
-    xor s8, s8, t3
-    and a2, a4, a2
-    and s4, ra, s9
-    xor s8, a2, s8
-    xor s4, s4, s3
-    xor a2, s9, a2
-    and a2, s4, a2
-    xor a2, ra, a2
-    xor s9, s4, t3
-    xor a4, s4, a2
-    and t1, s4, t1
-    and s7, s4, s7
-    lw s4, 412(sp)
-    xor ra, a2, s8
-    xor s5, s9, ra
-    and a7, s9, a7
-    and s4, s9, s4
-    xor s3, t3, s8
-    and s6, s8, s6
-    and t5, t3, t5
-    lw s9, 420(sp)
-    and a5, s3, a5
-    xor t5, s6, t5
-    and s10, s3, s10
-    and a6, t3, a6
-    and s2, a4, s2
-    and t6, a4, t6
-    and s9, s5, s9
-    and t4, ra, t4
-    xor s6, a5, s6
-    and a0, a2, a0
-    and t0, s5, t0
-    and s1, ra, s1
-    xor s4, s4, s9
-    xor a5, a6, t6
-    xor s10, s10, s2
-    xor t4, s9, t4
-    xor s1, t0, s1
-    xor a5, a5, s10
-    xor s9, a0, s4
-    and a1, a2, a1
-    xor t0, a7, t0
-    xor s4, s4, a5
-    xor a1, t1, a1
-    xor t0, s2, t0
-    xor a5, s7, a5
-    xor s1, s1, s9
-    xor t6, t6, a1
-    xor a0, a0, t0
-    xor a5, a5, s1
-    xor s4, a1, s4
-    xor a1, a0, a5
-    xor a1, t4, a1
-    slli t4, s4, 16
-    srli s4, s4, 16
-    xor s1, t6, s1
-    or s4, t4, s4
-    slli t4, s1, 16
-    srli s1, s1, 16
-    and s0, s8, s0
-    xor s9, s6, s9
-    xor a5, t5, a5
-    or s1, t4, s1
-    xor s0, s0, s9
-    slli t4, a5, 16
-    xor t1, a6, t1
-    xor s10, s10, s0
-    srli a5, a5, 16
-    xor s0, t1, s0
-    or a5, t4, a5
-    slli t4, s0, 16
-    srli s0, s0, 16
-    or s0, t4, s0
-    xor a0, a0, s10
-    slli t4, s10, 16
-    srli s10, s10, 16
-    or s10, t4, s10
-    slli t4, a1, 16
-    srli a1, a1, 16
-    or a1, t4, a1
-    slli t4, a0, 16
-    srli a0, a0, 16
-    xor s9, t0, s9
-    or a0, t4, a0
-    slli t4, s9, 16
-    srli s9, s9, 16
-    or s9, t4, s9
-    lw t4, 392(sp)
-    lw t5, 324(sp)
-    lw t6, 384(sp)
-    lw t0, 364(sp)
-    lw a7, 352(sp)
-    lw a6, 376(sp)
-    lw ra, 368(sp)
-    lw s8, 348(sp)
-    xor t1, t4, t5
-    xor s6, t6, t0
-    sw a1, 352(sp)
-    xor a6, a7, a6
-    xor a2, s6, t1
-    sw s10, 324(sp)
-    xor s2, t6, t5
-    xor s5, a6, ra
-    xor s8, s8, a2
-    sw s0, 348(sp)
-    xor t0, s5, t0
-    xor t5, s8, t5
-    xor a7, s8, a7
-    sw a5, 384(sp)
-    xor s7, t6, t4
-    xor t3, t0, s2
-    xor s8, t5, ra
-    sw s1, 364(sp)
-    xor t4, s5, t4
-    and a5, a2, t5
-    and s1, t3, s8
-    sw s4, 392(sp)
-    xor s3, t5, a6
-    xor s11, a7, s7
-    xor s1, s1, a5
-    and s4, t4, ra
-    xor a6, a6, s11
-    xor a5, s4, a5
-    sw a0, 376(sp)
-    xor a4, s5, t6
-    xor t2, ra, s11
-    and s4, s6, a6
-    and a0, t0, s5
-    sw s9, 420(sp)
-    xor a0, a0, s4
-    and s9, a4, t2
-    xor s4, s9, s4
-    xor a1, s3, s11
-    and s9, s7, s11
-    sw s7, 412(sp)
-    and s7, t1, a1
-    sw t1, 388(sp)
-    xor s7, s7, s9
-    and t1, s2, s3
-    xor s9, t1, s9
-    xor a5, a5, s9
-    xor s10, s3, s2
-    xor t6, t6, a6
-    xor s1, s1, s7
-    xor s9, s4, s9
-    xor s0, s6, a6
-    xor s7, a0, s7
-    xor a7, s1, a7
-    xor s10, a5, s10
-    xor t6, s9, t6
-    xor s0, s7, s0
-    xor s9, a7, s10
-    and a7, a7, s0
-    xor s7, t6, a7
-    xor s1, s0, t6
-    xor a7, s10, a7
-    and s1, a7, s1
-    xor s1, s1, t6
-    xor a7, s7, s1
-    xor s0, s0, s1
-    and a7, t6, a7
-    and a5, s9, s7
-    xor s0, a7, s0
-    xor a5, a5, s10
-    xor a7, s7, a7
-    and a7, a5, a7
-    xor a7, s9, a7
-    xor s7, a5, s1
-    xor t6, a5, a7
-    and t2, a5, t2
-    and a4, a5, a4
-    lw a5, 412(sp)
-    xor s9, a7, s0
-    xor s4, s7, s9
-    and s11, s7, s11
-    and a5, s7, a5
-    xor s10, s1, s0
-    and t3, s0, t3
-    and t4, s1, t4
-    lw s7, 388(sp)
-    and a2, s10, a2
-    xor t4, t3, t4
-    and t5, s10, t5
-    and ra, s1, ra
-    and a6, t6, a6
-    and s6, t6, s6
-    and s7, s4, s7
-    and s2, s9, s2
-    xor t3, a2, t3
-    and s5, a7, s5
-    and a1, s4, a1
-    and s3, s9, s3
-    xor a5, a5, s7
-    xor a2, ra, s6
-    xor t5, t5, a6
-    xor s2, s7, s2
-    xor s3, a1, s3
-    xor a2, a2, t5
-    xor s7, s5, a5
-    and t0, a7, t0
-    xor a1, s11, a1
-    xor a5, a5, a2
-    xor t0, t2, t0
-    xor a1, a6, a1
-    xor a2, a4, a2
-    xor s3, s3, s7
-    xor s6, s6, t0
-    xor s5, s5, a1
-    xor a2, a2, s3
-    xor a5, t0, a5
-    xor t0, s5, a2
-    xor t0, s2, t0
-    slli s2, a5, 8
-    srli a5, a5, 24
-    xor s3, s6, s3
-    or a5, s2, a5
-    slli s2, s3, 8
-    srli s3, s3, 24
-    and s8, s0, s8
-    xor s7, t3, s7
-    xor a2, t4, a2
-    or s3, s2, s3
-    xor s8, s8, s7
-    slli s2, a2, 8
-    xor t2, ra, t2
-    xor t5, t5, s8
-    srli a2, a2, 24
-    xor s8, t2, s8
-    or a2, s2, a2
-    slli s2, s8, 8
-    srli s8, s8, 24
-    or s8, s2, s8
-    xor s5, s5, t5
-    slli s2, t5, 8
-    srli t5, t5, 24
-    or t5, s2, t5
-    slli s2, t0, 8
-    srli t0, t0, 24
-    or t0, s2, t0
-    slli s2, s5, 8
-    srli s5, s5, 24
-    xor s7, a1, s7
-    or s5, s2, s5
-    slli s2, s7, 8
-    srli s7, s7, 24
-    or s7, s2, s7
-    lw s2, 372(sp)
-    lw t4, 428(sp)
-    lw s6, 424(sp)
-    lw t3, 420(sp)
-    xor t2, s2, t4
-    xor a1, t2, s6
-    xor a4, t3, s7
-    lw a6, 540(a3)
-    xor a1, a1, a4
-    xor a6, a1, a6
-    lw a1, 376(sp)
-    lw s9, 340(sp)
-    xor s11, t4, a1
-    xor ra, s11, t3
-    xor s4, s7, s9
-    lw a7, 572(a3)
-    xor ra, ra, s4
-    xor a7, ra, a7
-    xor ra, a1, s5
-    xor s7, ra, s7
-    xor t6, s9, s6
-    lw s1, 604(a3)
-    xor s7, s7, t6
-    xor s1, s7, s1
-    xor s7, s5, s2
-    xor t3, s6, t3
-    xor s9, s7, s9
-    lw s6, 636(a3)
-    xor s9, s9, t3
-    xor s6, s9, s6
-    lw s9, 400(sp)
-    lw s10, 392(sp)
-    sw s6, 420(sp)
-    lw s6, 416(sp)
-    xor s0, t6, s9
-    xor a0, s10, a5
-    lw t1, 512(a3)
-    xor s0, s0, a0
-    sw s1, 424(sp)
-    xor t1, s0, t1
-    sw a7, 340(sp)
-    xor s0, t3, s10
-    xor s1, a5, s6
-    lw a7, 544(a3)
-    xor s0, s0, s1
-    xor a7, s0, a7
-    xor s0, s6, s9
-    sw a7, 388(sp)
-    xor s10, s9, s10
-    xor a5, a4, a5
-    lw a7, 576(a3)
     xor s6, s4, s6
-    lw s9, 608(a3)
-    xor a5, a5, s0
-    xor s6, s6, s10
-    xor a7, a5, a7
-    xor s9, s6, s9
-    lw s6, 328(sp)
-    lw a5, 364(sp)
-    sw s9, 392(sp)
-    xor s0, s0, t6
-    sw a7, 400(sp)
-    xor s0, s0, s6
-    xor s9, a5, s3
-    lw a7, 516(a3)
-    xor s0, s0, s9
-    xor a7, s0, a7
-    lw s0, 404(sp)
-    sw t1, 416(sp)
-    xor s10, s10, t3
-    xor t1, s3, s0
-    xor a0, a0, a4
-    xor s10, s10, a5
-    xor s3, a0, s3
-    sw a6, 412(sp)
-    xor a0, s0, s6
-    xor s1, s1, s4
-    xor a5, s6, a5
-    lw a6, 548(a3)
-    xor s0, s1, s0
-    lw s6, 612(a3)
-    xor s10, s10, t1
-    xor s0, s0, a5
-    xor a6, s10, a6
-    xor s6, s0, s6
-    lw s10, 580(a3)
-    lw s0, 356(sp)
-    lw s1, 384(sp)
-    xor s3, s3, a0
-    xor s10, s3, s10
-    sw s6, 364(sp)
-    xor a0, a0, s0
-    xor s3, s1, a2
-    lw s6, 520(a3)
-    xor a0, a0, s3
-    xor s6, a0, s6
-    lw a0, 380(sp)
-    sw s10, 328(sp)
-    xor s10, a2, a0
-    xor a5, a5, s1
-    xor a2, s9, a2
-    sw a6, 404(sp)
-    xor s9, a0, s0
-    xor s1, s0, s1
-    lw a6, 552(a3)
-    xor a0, t1, a0
-    lw s0, 616(a3)
-    xor a5, a5, s10
-    xor a0, a0, s1
-    xor a6, a5, a6
-    xor s0, a0, s0
-    lw a5, 584(a3)
-    lw a0, 332(sp)
-    lw t1, 348(sp)
-    xor a2, a2, s9
-    xor a5, a2, a5
-    xor s9, s9, t6
-    sw s0, 384(sp)
-    xor s9, s9, a0
-    xor a2, t1, s8
-    lw s0, 524(a3)
-    xor s9, s9, a2
-    xor s0, s9, s0
-    lw s9, 408(sp)
-    sw a5, 356(sp)
-    xor s1, s1, t3
-    xor a5, s8, s9
-    xor s3, s3, a4
-    xor s1, s1, t1
-    sw a6, 380(sp)
-    xor s8, s3, s8
-    lw a6, 556(a3)
-    xor s3, s9, a0
-    xor s10, s10, s4
-    xor t1, a0, t1
-    xor s1, s1, a5
-    xor s9, s10, s9
-    lw a0, 620(a3)
-    xor a6, s1, a6
-    xor s9, s9, t1
-    xor s8, s8, s3
-    lw s1, 588(a3)
-    xor a0, s9, a0
-    xor t6, s3, t6
-    lw s3, 360(sp)
-    lw s9, 324(sp)
-    xor s1, s8, s1
-    xor t6, t6, s3
-    xor s10, s9, t5
-    lw s8, 528(a3)
-    xor t3, t1, t3
-    xor t6, t6, s10
-    lw t1, 336(sp)
-    xor s8, t6, s8
-    xor t6, t5, t1
-    xor a4, a2, a4
-    xor t3, t3, s9
-    xor t5, a4, t5
-    xor a4, t1, s3
-    xor s4, a5, s4
-    xor s9, s3, s9
-    xor t1, s4, t1
-    lw s3, 624(a3)
-    xor t1, t1, s9
-    sw a0, 348(sp)
-    lw a2, 592(a3)
-    xor s3, t1, s3
-    xor t5, t5, a4
-    lw t1, 344(sp)
-    lw s4, 352(sp)
-    xor a2, t5, a2
-    xor a4, a4, t1
-    xor a5, s4, t0
-    lw t5, 532(a3)
-    xor a4, a4, a5
-    lw a0, 560(a3)
-    xor t5, a4, t5
-    xor t3, t3, t6
-    lw a4, 396(sp)
-    xor a0, t3, a0
-    xor t3, t0, a4
-    xor t0, s10, t0
-    xor s9, s9, s4
-    xor s10, a4, t1
-    sw s3, 324(sp)
-    xor a4, t6, a4
-    xor s4, t1, s4
-    xor s2, t3, s2
-    xor s9, s9, t3
-    lw s3, 564(a3)
-    xor a4, a4, s4
-    lw t1, 628(a3)
-    xor a1, s4, a1
-    xor s5, a5, s5
-    xor s11, s2, s11
-    xor t4, s10, t4
-    xor t2, s5, t2
-    lw s2, 632(a3)
-    lw t3, 412(sp)
-    lw s4, 416(sp)
-    xor s3, s9, s3
-    xor t1, a4, t1
-    xor ra, t4, ra
-    lw s5, 600(a3)
-    lw s9, 596(a3)
-    lw t4, 536(a3)
-    xor s7, a1, s7
-    xor s2, s11, s2
-    sw t1, 372(sp)
-    xor t0, t0, s10
-    lw a1, 568(a3)
-    xor s5, t2, s5
-    sw s2, 376(sp)
-    xor s9, t0, s9
-    xor t4, ra, t4
-    xor s11, s8, s6
-    xor t2, t3, a7
-    sw s1, 428(sp)
-    xor a1, s7, a1
-    xor t5, t4, t5
-    xor s10, t2, s11
-    sw s9, 352(sp)
-    xor s7, t3, s6
-    xor ra, t5, s4
-    xor s0, s0, s10
-    sw s5, 344(sp)
-    xor a7, ra, a7
-    xor s6, s0, s6
-    xor t4, s0, t4
-    sw a2, 412(sp)
-    xor a5, t3, s8
-    xor t6, a7, s7
-    xor s0, s6, s4
-    sw a6, 396(sp)
-    xor s8, ra, s8
-    and a2, s10, s6
-    and a6, t6, s0
-    sw s3, 360(sp)
-    xor t0, s6, t5
-    xor t1, t4, a5
-    xor a6, a6, a2
-    and s3, s8, s4
-    xor t5, t5, t1
-    xor a2, s3, a2
-    sw a1, 336(sp)
-    xor a4, ra, t3
-    xor s2, s4, t1
-    and s3, t2, t5
-    and a1, a7, ra
-    sw a0, 332(sp)
-    xor a1, a1, s3
-    and a0, a4, s2
-    xor s3, a0, s3
-    xor s1, t0, t1
-    and a0, a5, t1
-    sw a5, 408(sp)
-    and a5, s11, s1
-    sw s11, 368(sp)
-    xor a5, a5, a0
-    and s11, s7, t0
-    xor a0, s11, a0
-    xor a2, a2, a0
-    xor s9, t0, s7
-    xor t3, t3, t5
-    xor a6, a6, a5
-    xor a0, s3, a0
-    xor s5, t2, t5
-    xor a5, a1, a5
-    xor t4, a6, t4
-    xor s9, a2, s9
-    xor t3, a0, t3
-    xor s5, a5, s5
-    xor a0, t4, s9
-    and t4, t4, s5
-    xor a5, t3, t4
-    xor a6, s5, t3
-    xor t4, s9, t4
-    and a6, t4, a6
-    xor a6, a6, t3
-    xor t4, a5, a6
-    xor s5, s5, a6
-    and t4, t3, t4
-    and a2, a0, a5
-    xor s5, t4, s5
-    xor a2, a2, s9
-    xor t4, a5, t4
-    and t4, a2, t4
-    xor t4, a0, t4
-    xor a5, a2, a6
-    xor t3, a2, t4
-    and s2, a2, s2
-    and a4, a2, a4
-    lw a2, 408(sp)
-    xor a0, t4, s5
-    xor s3, a5, a0
-    and t1, a5, t1
-    and a2, a5, a2
-    xor s9, a6, s5
-    and t6, s5, t6
-    and s8, a6, s8
-    lw a5, 368(sp)
-    and s10, s9, s10
-    xor s8, t6, s8
-    and s6, s9, s6
-    and s4, a6, s4
-    and t5, t3, t5
-    and t2, t3, t2
-    and a5, s3, a5
-    and s7, a0, s7
-    xor t6, s10, t6
-    and ra, t4, ra
-    and s1, s3, s1
-    and t0, a0, t0
-    xor a2, a2, a5
-    xor s10, s4, t2
-    xor s6, s6, t5
-    xor s7, a5, s7
-    xor t0, s1, t0
-    xor s10, s10, s6
-    xor a5, ra, a2
-    and a7, t4, a7
-    xor s1, t1, s1
-    xor a2, a2, s10
-    xor a7, s2, a7
-    xor s1, t5, s1
-    xor s10, a4, s10
-    xor t0, t0, a5
-    and s0, s5, s0
-    xor t2, t2, a7
-    xor a5, t6, a5
-    xor ra, ra, s1
-    xor s10, s10, t0
-    xor a2, a7, a2
-    xor s0, s0, a5
-    xor a7, ra, s10
-    xor s2, s4, s2
-    xor a5, s1, a5
-    xor t0, t2, t0
-    xor s10, s8, s10
-    xor a7, s7, a7
-    xor s6, s6, s0
-    lw s7, 332(sp)
-    lw s8, 380(sp)
-    lw t2, 340(sp)
-    lw s1, 404(sp)
-    lw t1, 336(sp)
-    lw s4, 360(sp)
-    lw a0, 388(sp)
-    lw s5, 396(sp)
-    xor s0, s2, s0
-    xor s2, s7, s8
-    xor t6, t2, s1
-    sw a7, 336(sp)
-    xor s4, t1, s4
-    xor t4, t6, s2
-    sw s6, 380(sp)
-    xor t5, t2, s8
-    xor s3, s4, a0
-    xor s5, s5, t4
-    sw s0, 396(sp)
-    xor s1, s3, s1
-    xor s8, s5, s8
-    xor t1, s5, t1
-    sw s10, 340(sp)
-    xor a4, t2, s7
-    xor a6, s1, t5
-    xor s5, s8, a0
-    sw t0, 404(sp)
-    xor s7, s3, s7
-    and s10, t4, s8
-    and t0, a6, s5
-    sw a2, 332(sp)
-    xor s9, s8, s4
-    xor a1, t1, a4
-    xor t0, t0, s10
-    and a2, s7, a0
-    xor ra, ra, s6
-    xor s4, s4, a1
-    xor s10, a2, s10
-    sw a5, 360(sp)
-    xor t3, s3, t2
-    xor s11, a0, a1
-    and a2, t6, s4
-    and a5, s1, s3
-    sw ra, 368(sp)
-    xor a5, a5, a2
-    and ra, t3, s11
-    xor a2, ra, a2
-    xor a7, s9, a1
-    and ra, a4, a1
-    sw a4, 408(sp)
-    and a4, s2, a7
-    sw s2, 416(sp)
-    xor a4, a4, ra
-    and s2, t5, s9
-    xor ra, s2, ra
-    xor s10, s10, ra
-    xor s6, s9, t5
-    xor t2, t2, s4
-    xor t0, t0, a4
-    xor ra, a2, ra
-    xor s0, t6, s4
-    xor a4, a5, a4
-    xor t1, t0, t1
-    xor s6, s10, s6
-    xor t2, ra, t2
-    xor s0, a4, s0
-    xor ra, t1, s6
-    and t1, t1, s0
-    xor a4, t2, t1
-    xor t0, s0, t2
-    xor t1, s6, t1
-    and t0, t1, t0
-    xor t0, t0, t2
-    xor t1, a4, t0
-    xor s0, s0, t0
-    and t1, t2, t1
-    and s10, ra, a4
-    xor s0, t1, s0
-    xor s10, s10, s6
-    xor t1, a4, t1
-    and t1, s10, t1
-    xor t1, ra, t1
-    xor a4, s10, t0
-    xor t2, s10, t1
-    and s11, s10, s11
-    and t3, s10, t3
-    lw s10, 408(sp)
-    xor ra, t1, s0
-    xor a2, a4, ra
-    and a1, a4, a1
-    and s10, a4, s10
-    xor s6, t0, s0
-    and a6, s0, a6
-    and s7, t0, s7
-    lw a4, 416(sp)
-    and t4, s6, t4
-    xor s7, a6, s7
-    and s8, s6, s8
-    and a0, t0, a0
-    and s4, t2, s4
-    and t6, t2, t6
-    and a4, a2, a4
-    and t5, ra, t5
-    xor a6, t4, a6
-    and s3, t1, s3
-    and a7, a2, a7
-    and s9, ra, s9
-    xor s10, s10, a4
-    xor t4, a0, t6
-    xor s8, s8, s4
-    xor t5, a4, t5
-    xor s9, a7, s9
-    xor t4, t4, s8
-    xor a4, s3, s10
-    and s1, t1, s1
-    xor a7, a1, a7
-    xor s10, s10, t4
-    xor s1, s11, s1
-    xor a7, s4, a7
-    xor t4, t3, t4
-    xor s9, s9, a4
-    xor t6, t6, s1
-    xor s3, s3, a7
-    xor t4, t4, s9
-    xor s10, s1, s10
-    xor s1, s3, t4
-    xor s1, t5, s1
-    slli t5, s10, 24
-    srli s10, s10, 8
-    xor s9, t6, s9
-    or s10, t5, s10
-    slli t5, s9, 24
-    srli s9, s9, 8
-    and s5, s0, s5
-    xor a4, a6, a4
-    xor t4, s7, t4
-    or s9, t5, s9
-    xor s5, s5, a4
-    slli t5, t4, 24
-    xor s11, a0, s11
-    xor s8, s8, s5
-    srli t4, t4, 8
-    xor s5, s11, s5
-    or t4, t5, t4
-    slli t5, s5, 24
-    srli s5, s5, 8
-    or s5, t5, s5
-    xor s3, s3, s8
-    slli t5, s8, 24
-    srli s8, s8, 8
-    or s8, t5, s8
-    slli t5, s1, 24
-    srli s1, s1, 8
-    or s1, t5, s1
-    slli t5, s3, 24
-    srli s3, s3, 8
-    xor a4, a7, a4
-    or s3, t5, s3
-    slli t5, a4, 24
-    srli a4, a4, 8
-    or a4, t5, a4
-    lw t5, 412(sp)
-    lw s7, 356(sp)
-    lw t6, 424(sp)
-    lw a7, 328(sp)
-    lw a1, 344(sp)
-    lw a0, 352(sp)
-    lw ra, 400(sp)
-    lw s0, 428(sp)
-    xor s11, t5, s7
-    xor a6, t6, a7
-    sw s1, 344(sp)
-    xor a0, a1, a0
-    xor t1, a6, s11
-    sw s8, 356(sp)
-    xor s4, t6, s7
-    xor a2, a0, ra
-    xor s0, s0, t1
-    sw s5, 428(sp)
-    xor a7, a2, a7
-    xor s7, s0, s7
-    xor a1, s0, a1
-    sw t4, 424(sp)
-    xor t3, t6, t5
-    xor t0, a7, s4
-    xor s0, s7, ra
-    sw s9, 328(sp)
-    xor t5, a2, t5
-    and t4, t1, s7
-    and s9, t0, s0
-    sw s10, 412(sp)
-    xor s6, s7, a0
-    xor a5, a1, t3
-    xor s9, s9, t4
-    and s10, t5, ra
-    xor a0, a0, a5
-    xor t4, s10, t4
-    sw a4, 352(sp)
-    xor t2, a2, t6
-    xor s2, ra, a5
-    and s10, a6, a0
-    and a4, a7, a2
-    sw s3, 416(sp)
-    xor a4, a4, s10
-    and s3, t2, s2
-    xor s10, s3, s10
-    xor s1, s6, a5
-    and s3, t3, a5
-    sw t3, 408(sp)
-    and t3, s11, s1
-    sw s11, 388(sp)
-    xor t3, t3, s3
-    and s11, s4, s6
-    xor s3, s11, s3
-    xor t4, t4, s3
-    xor s8, s6, s4
-    xor t6, t6, a0
-    xor s9, s9, t3
-    xor s3, s10, s3
-    xor s5, a6, a0
-    xor t3, a4, t3
-    xor a1, s9, a1
-    xor s8, t4, s8
-    xor t6, s3, t6
-    xor s5, t3, s5
-    xor s3, a1, s8
-    and a1, a1, s5
-    xor t3, t6, a1
-    xor s9, s5, t6
-    xor a1, s8, a1
-    and s9, a1, s9
-    xor s9, s9, t6
-    xor a1, t3, s9
-    xor s5, s5, s9
-    and a1, t6, a1
-    and t4, s3, t3
-    xor s5, a1, s5
-    xor t4, t4, s8
-    xor a1, t3, a1
-    and a1, t4, a1
-    xor a1, s3, a1
-    xor t3, t4, s9
-    xor t6, t4, a1
-    and s2, t4, s2
-    and t2, t4, t2
-    lw t4, 408(sp)
-    xor s3, a1, s5
-    xor s10, t3, s3
-    and a5, t3, a5
-    and t4, t3, t4
-    xor s8, s9, s5
-    and t0, s5, t0
-    and t5, s9, t5
-    lw t3, 388(sp)
-    and t1, s8, t1
-    xor t5, t0, t5
-    and s7, s8, s7
-    and ra, s9, ra
-    and a0, t6, a0
-    and a6, t6, a6
-    and t3, s10, t3
-    and s4, s3, s4
-    xor t0, t1, t0
-    and a2, a1, a2
-    and s1, s10, s1
-    and s6, s3, s6
-    xor t4, t4, t3
-    xor t1, ra, a6
-    xor s7, s7, a0
-    xor s4, t3, s4
-    xor s6, s1, s6
-    xor t1, t1, s7
-    xor t3, a2, t4
-    and a7, a1, a7
-    xor s1, a5, s1
-    xor t4, t4, t1
-    xor a7, s2, a7
-    xor s1, a0, s1
-    xor t1, t2, t1
-    xor s6, s6, t3
-    xor a6, a6, a7
-    xor a2, a2, s1
-    xor t1, t1, s6
-    xor t4, a7, t4
-    xor a7, a2, t1
-    xor a7, s4, a7
-    slli s4, t4, 16
-    srli t4, t4, 16
-    xor s6, a6, s6
-    or t4, s4, t4
-    slli s4, s6, 16
-    srli s6, s6, 16
-    and s0, s5, s0
-    xor t3, t0, t3
-    xor t1, t5, t1
-    or s6, s4, s6
-    xor s0, s0, t3
-    slli s4, t1, 16
-    xor s2, ra, s2
-    xor s7, s7, s0
-    srli t1, t1, 16
-    xor s0, s2, s0
-    or t1, s4, t1
-    slli s4, s0, 16
-    srli s0, s0, 16
-    or s0, s4, s0
-    xor a2, a2, s7
-    slli s4, s7, 16
-    srli s7, s7, 16
-    or s7, s4, s7
-    slli s4, a7, 16
-    srli a7, a7, 16
-    or a7, s4, a7
-    slli s4, a2, 16
-    srli a2, a2, 16
-    xor t3, s1, t3
-    or a2, s4, a2
-    slli s4, t3, 16
-    srli t3, t3, 16
-    or t3, s4, t3
-    lw s4, 324(sp)
-    lw t5, 384(sp)
-    lw a6, 420(sp)
-    lw s1, 364(sp)
-    lw a5, 376(sp)
-    lw ra, 372(sp)
-    lw s3, 392(sp)
-    lw s5, 348(sp)
-    xor s2, s4, t5
-    xor t0, a6, s1
-    sw a7, 376(sp)
-    xor ra, a5, ra
-    xor a1, t0, s2
-    sw s7, 384(sp)
-    xor a0, a6, t5
-    xor s10, ra, s3
-    xor s5, s5, a1
-    sw s0, 348(sp)
-    xor s1, s10, s1
-    xor t5, s5, t5
-    xor a5, s5, a5
-    sw t1, 420(sp)
-    xor t2, a6, s4
-    xor s9, s1, a0
-    xor s5, t5, s3
-    sw s6, 364(sp)
-    xor s4, s10, s4
-    and t1, a1, t5
-    and s6, s9, s5
-    sw t4, 324(sp)
-    xor s8, t5, ra
-    xor a4, a5, t2
-    xor s6, s6, t1
-    and t4, s4, s3
-    xor ra, ra, a4
-    xor t1, t4, t1
-    sw a2, 372(sp)
-    xor t6, s10, a6
-    xor s11, s3, a4
-    and t4, t0, ra
-    and a2, s1, s10
-    sw t3, 388(sp)
-    xor a2, a2, t4
-    and t3, t6, s11
-    xor t4, t3, t4
-    xor a7, s8, a4
-    and t3, t2, a4
-    sw t2, 408(sp)
-    and t2, s2, a7
-    sw s2, 400(sp)
-    xor t2, t2, t3
-    and s2, a0, s8
-    xor t3, s2, t3
-    xor t1, t1, t3
-    xor s7, s8, a0
-    xor a6, a6, ra
-    xor s6, s6, t2
-    xor t3, t4, t3
-    xor s0, t0, ra
-    xor t2, a2, t2
-    xor a5, s6, a5
-    xor s7, t1, s7
-    xor a6, t3, a6
-    xor s0, t2, s0
-    xor t3, a5, s7
-    and a5, a5, s0
-    xor t2, a6, a5
-    xor s6, s0, a6
-    xor a5, s7, a5
-    and s6, a5, s6
-    xor s6, s6, a6
-    xor a5, t2, s6
-    xor s0, s0, s6
-    and a5, a6, a5
-    and t1, t3, t2
-    xor s0, a5, s0
-    xor t1, t1, s7
-    xor a5, t2, a5
-    and a5, t1, a5
-    xor a5, t3, a5
-    xor t2, t1, s6
-    xor a6, t1, a5
-    and s11, t1, s11
-    and t6, t1, t6
-    lw t1, 408(sp)
-    xor t3, a5, s0
-    xor t4, t2, t3
-    and a4, t2, a4
-    and t1, t2, t1
-    xor s7, s6, s0
-    and s9, s0, s9
-    and s4, s6, s4
-    lw t2, 400(sp)
-    and a1, s7, a1
-    xor s4, s9, s4
-    and t5, s7, t5
-    and s3, s6, s3
-    and ra, a6, ra
-    and t0, a6, t0
-    and t2, t4, t2
-    and a0, t3, a0
-    xor s9, a1, s9
-    and s10, a5, s10
-    and a7, t4, a7
-    and s8, t3, s8
-    xor t1, t1, t2
-    xor a1, s3, t0
-    xor t5, t5, ra
-    xor a0, t2, a0
-    xor s8, a7, s8
-    xor a1, a1, t5
-    xor t2, s10, t1
-    and s1, a5, s1
-    xor a7, a4, a7
-    xor t1, t1, a1
-    xor s1, s11, s1
-    xor a7, ra, a7
-    xor a1, t6, a1
-    xor s8, s8, t2
-    xor t0, t0, s1
-    xor s10, s10, a7
-    xor a1, a1, s8
-    xor t1, s1, t1
-    xor s1, s10, a1
-    xor s1, a0, s1
-    slli a0, t1, 8
-    srli t1, t1, 24
-    xor s8, t0, s8
-    or t1, a0, t1
-    slli a0, s8, 8
-    srli s8, s8, 24
-    and s5, s0, s5
-    xor t2, s9, t2
-    xor a1, s4, a1
-    or s8, a0, s8
-    xor s5, s5, t2
-    slli a0, a1, 8
-    xor s11, s3, s11
-    xor t5, t5, s5
-    srli a1, a1, 24
-    xor s5, s11, s5
-    or a1, a0, a1
-    slli a0, s5, 8
-    srli s5, s5, 24
-    or s5, a0, s5
-    xor s10, s10, t5
-    slli a0, t5, 8
-    srli t5, t5, 24
-    or t5, a0, t5
-    slli a0, s1, 8
-    srli s1, s1, 24
-    or s1, a0, s1
-    slli a0, s10, 8
-    srli s10, s10, 24
-    xor t2, a7, t2
-    or s10, a0, s10
-    slli a0, t2, 8
-    srli t2, t2, 24
-    or t2, a0, t2
-    lw a0, 368(sp)
-    lw s4, 416(sp)
-    lw t0, 352(sp)
-    lw s9, 388(sp)
-    xor s11, a0, s4
-    xor a7, s11, t0
-    xor t6, s9, t2
-    lw ra, 668(a3)
-    xor a7, a7, t6
-    xor ra, a7, ra
-    lw a7, 372(sp)
-    lw t3, 360(sp)
-    xor a4, s4, a7
-    xor s3, a4, s9
-    xor t4, t2, t3
-    lw a5, 700(a3)
-    xor s3, s3, t4
-    xor a5, s3, a5
-    xor s3, a7, s10
-    xor t2, s3, t2
-    xor a6, t3, t0
-    lw s6, 732(a3)
-    xor t2, t2, a6
-    xor s6, t2, s6
-    xor t2, s10, a0
-    xor s9, t0, s9
-    xor t3, t2, t3
-    lw t0, 764(a3)
-    xor t3, t3, s9
-    xor t0, t3, t0
-    lw t3, 412(sp)
-    lw s7, 324(sp)
-    sw t0, 388(sp)
-    lw t0, 332(sp)
-    xor s0, a6, t3
-    xor a2, s7, t1
-    lw s2, 640(a3)
-    xor s0, s0, a2
-    sw s6, 352(sp)
-    xor s2, s0, s2
-    sw a5, 360(sp)
-    xor s0, s9, s7
-    xor s6, t1, t0
-    lw a5, 672(a3)
-    xor s0, s0, s6
-    xor a5, s0, a5
-    xor s0, t0, t3
-    sw a5, 400(sp)
-    xor s7, t3, s7
-    xor t1, t6, t1
-    lw a5, 704(a3)
-    xor t0, t4, t0
-    lw t3, 736(a3)
-    xor t1, t1, s0
-    xor t0, t0, s7
-    xor a5, t1, a5
-    xor t3, t0, t3
-    lw t0, 328(sp)
-    lw t1, 364(sp)
-    sw t3, 324(sp)
-    xor s0, s0, a6
-    sw a5, 412(sp)
-    xor s0, s0, t0
-    xor t3, t1, s8
-    lw a5, 644(a3)
-    xor s0, s0, t3
-    xor a5, s0, a5
-    lw s0, 404(sp)
-    sw s2, 332(sp)
-    xor s7, s7, s9
-    xor s2, s8, s0
-    xor a2, a2, t6
-    xor s7, s7, t1
-    xor s8, a2, s8
-    sw ra, 408(sp)
-    xor a2, s0, t0
-    xor s6, s6, t4
-    xor t1, t0, t1
-    lw ra, 676(a3)
-    xor s0, s6, s0
-    lw t0, 740(a3)
-    xor s7, s7, s2
-    xor s0, s0, t1
-    xor ra, s7, ra
-    xor t0, s0, t0
-    lw s7, 708(a3)
-    lw s0, 424(sp)
-    lw s6, 420(sp)
-    xor s8, s8, a2
-    xor s7, s8, s7
-    sw t0, 364(sp)
-    xor a2, a2, s0
-    xor s8, s6, a1
-    lw t0, 648(a3)
-    xor a2, a2, s8
-    xor t0, a2, t0
-    lw a2, 340(sp)
-    sw s7, 328(sp)
-    xor s7, a1, a2
-    xor t1, t1, s6
-    xor a1, t3, a1
-    sw ra, 404(sp)
-    xor t3, a2, s0
-    xor s6, s0, s6
-    lw ra, 680(a3)
-    xor a2, s2, a2
-    lw s0, 744(a3)
-    xor t1, t1, s7
-    xor a2, a2, s6
-    xor ra, t1, ra
-    xor s0, a2, s0
-    lw t1, 712(a3)
-    lw a2, 428(sp)
-    lw s2, 348(sp)
-    xor a1, a1, t3
-    xor t1, a1, t1
-    xor t3, t3, a6
-    sw s0, 420(sp)
-    xor t3, t3, a2
-    xor a1, s2, s5
-    lw s0, 652(a3)
-    xor t3, t3, a1
-    xor s0, t3, s0
-    lw t3, 396(sp)
-    sw t1, 424(sp)
-    xor s6, s6, s9
-    xor t1, s5, t3
-    xor s8, s8, t6
-    xor s6, s6, s2
-    sw ra, 340(sp)
-    xor s5, s8, s5
-    lw ra, 684(a3)
-    xor s8, t3, a2
-    xor s7, s7, t4
-    xor s2, a2, s2
-    xor s6, s6, t1
-    xor t3, s7, t3
-    lw a2, 748(a3)
-    xor ra, s6, ra
-    xor t3, t3, s2
-    xor s5, s5, s8
-    lw s6, 716(a3)
-    xor a2, t3, a2
-    xor a6, s8, a6
-    lw s8, 356(sp)
-    lw t3, 384(sp)
-    xor s6, s5, s6
-    xor a6, a6, s8
-    xor s7, t3, t5
-    lw s5, 656(a3)
-    xor s9, s2, s9
-    xor a6, a6, s7
-    lw s2, 380(sp)
-    xor s5, a6, s5
-    xor a6, t5, s2
-    xor t6, a1, t6
-    xor s9, s9, t3
-    xor t5, t6, t5
-    xor t6, s2, s8
-    xor t4, t1, t4
-    xor t3, s8, t3
-    xor s2, t4, s2
-    lw s8, 752(a3)
-    xor s2, s2, t3
-    sw a2, 348(sp)
-    lw a1, 720(a3)
-    xor s8, s2, s8
-    xor t5, t5, t6
-    lw s2, 344(sp)
-    lw t4, 376(sp)
-    xor a1, t5, a1
-    xor t6, t6, s2
-    xor t1, t4, s1
-    lw t5, 660(a3)
-    xor t6, t6, t1
-    lw a2, 688(a3)
-    xor t5, t6, t5
-    xor s9, s9, a6
-    lw t6, 336(sp)
-    xor a2, s9, a2
-    xor s9, s1, t6
-    xor s1, s7, s1
-    xor t3, t3, t4
-    xor s7, t6, s2
-    sw s8, 384(sp)
-    xor t6, a6, t6
-    xor t4, s2, t4
-    xor a0, s9, a0
-    xor t3, t3, s9
-    lw s8, 692(a3)
-    xor t6, t6, t4
-    lw s2, 756(a3)
-    xor a7, t4, a7
-    xor s10, t1, s10
-    xor a4, a0, a4
-    xor s4, s7, s4
-    xor s11, s10, s11
-    lw a0, 760(a3)
-    lw s9, 408(sp)
-    lw t4, 332(sp)
-    xor s8, t3, s8
-    xor s2, t6, s2
-    xor s3, s4, s3
-    lw s10, 728(a3)
-    lw t3, 724(a3)
-    lw s4, 664(a3)
-    xor t2, a7, t2
-    xor a0, a4, a0
-    sw s2, 368(sp)
-    xor s1, s1, s7
-    lw a7, 696(a3)
-    xor s10, s11, s10
-    sw a0, 372(sp)
-    xor t3, s1, t3
-    xor s4, s3, s4
-    xor a4, s5, t0
-    xor s11, s9, a5
-    sw s6, 416(sp)
-    xor a7, t2, a7
-    xor t5, s4, t5
-    xor s7, s11, a4
-    sw t3, 376(sp)
-    xor t2, s9, t0
-    xor s3, t5, t4
-    xor s0, s0, s7
-    sw s10, 344(sp)
-    xor a5, s3, a5
-    xor t0, s0, t0
-    xor s4, s0, s4
-    sw a1, 408(sp)
-    xor t1, s9, s5
-    xor a6, a5, t2
-    xor s0, t0, t4
-    sw ra, 336(sp)
-    xor s5, s3, s5
-    and a1, s7, t0
-    and ra, a6, s0
-    sw s8, 356(sp)
-    xor s1, t0, t5
-    xor s2, s4, t1
-    xor ra, ra, a1
-    and s8, s5, t4
-    xor t5, t5, s2
-    xor a1, s8, a1
-    sw a7, 380(sp)
-    xor t6, s3, s9
-    xor a0, t4, s2
-    and s8, s11, t5
-    and a7, a5, s3
-    sw a2, 428(sp)
-    xor a7, a7, s8
-    and a2, t6, a0
-    xor s8, a2, s8
-    xor s6, s1, s2
-    and a2, t1, s2
-    sw t1, 396(sp)
-    and t1, a4, s6
-    sw a4, 392(sp)
-    xor t1, t1, a2
-    and a4, t2, s1
-    xor a2, a4, a2
-    xor a1, a1, a2
-    xor t3, s1, t2
-    xor s9, s9, t5
-    xor ra, ra, t1
-    xor a2, s8, a2
-    xor s10, s11, t5
-    xor t1, a7, t1
-    xor s4, ra, s4
-    xor t3, a1, t3
-    xor s9, a2, s9
-    xor s10, t1, s10
-    xor a2, s4, t3
-    and s4, s4, s10
-    xor t1, s9, s4
-    xor ra, s10, s9
-    xor s4, t3, s4
-    and ra, s4, ra
-    xor ra, ra, s9
-    xor s4, t1, ra
-    xor s10, s10, ra
-    and s4, s9, s4
-    and a1, a2, t1
-    xor s10, s4, s10
-    xor a1, a1, t3
-    xor s4, t1, s4
-    and s4, a1, s4
-    xor s4, a2, s4
-    xor t1, a1, ra
-    xor s9, a1, s4
-    and a0, a1, a0
-    and t6, a1, t6
-    lw a1, 396(sp)
-    xor a2, s4, s10
-    xor s8, t1, a2
-    and s2, t1, s2
-    and a1, t1, a1
-    xor t3, ra, s10
-    and a6, s10, a6
-    and s5, ra, s5
-    lw t1, 392(sp)
-    and s7, t3, s7
-    xor s5, a6, s5
-    and t0, t3, t0
-    and t4, ra, t4
-    and t5, s9, t5
-    and s11, s9, s11
-    and t1, s8, t1
-    and t2, a2, t2
-    xor a6, s7, a6
-    and s3, s4, s3
-    and s6, s8, s6
-    and s1, a2, s1
-    xor a1, a1, t1
-    xor s7, t4, s11
-    xor t0, t0, t5
-    xor t2, t1, t2
-    xor s1, s6, s1
-    xor s7, s7, t0
-    xor t1, s3, a1
-    and a5, s4, a5
-    xor s6, s2, s6
-    xor a1, a1, s7
-    xor a5, a0, a5
-    xor s6, t5, s6
-    xor s7, t6, s7
-    xor s1, s1, t1
-    and s0, s10, s0
-    xor s11, s11, a5
-    xor t1, a6, t1
-    xor s3, s3, s6
-    xor s7, s7, s1
-    xor a1, a5, a1
-    xor s0, s0, t1
-    xor a5, s3, s7
-    xor a0, t4, a0
-    xor t1, s6, t1
-    xor s1, s11, s1
-    xor s7, s5, s7
-    xor a5, t2, a5
-    xor t0, t0, s0
-    lw t2, 428(sp)
-    lw s5, 340(sp)
-    lw s11, 360(sp)
-    lw s6, 404(sp)
-    lw s2, 380(sp)
-    lw t4, 356(sp)
-    lw a2, 400(sp)
-    lw s10, 336(sp)
-    xor s0, a0, s0
-    xor a0, t2, s5
-    xor a6, s11, s6
-    sw a5, 380(sp)
-    xor t4, s2, t4
-    xor s4, a6, a0
-    sw t0, 340(sp)
-    xor t5, s11, s5
-    xor s8, t4, a2
-    xor s10, s10, s4
-    sw s0, 336(sp)
-    xor s6, s8, s6
-    xor s5, s10, s5
-    xor s2, s10, s2
-    sw s7, 360(sp)
-    xor t6, s11, t2
-    xor ra, s6, t5
-    xor s10, s5, a2
-    sw s1, 404(sp)
-    xor t2, s8, t2
-    and s7, s4, s5
-    and s1, ra, s10
-    sw a1, 428(sp)
-    xor t3, s5, t4
-    xor a7, s2, t6
-    xor s1, s1, s7
-    and a1, t2, a2
-    xor s3, s3, t0
-    xor t4, t4, a7
-    xor s7, a1, s7
-    sw t1, 356(sp)
-    xor s9, s8, s11
-    xor a4, a2, a7
-    and a1, a6, t4
-    and t1, s6, s8
-    sw s3, 392(sp)
-    xor t1, t1, a1
-    and s3, s9, a4
-    xor a1, s3, a1
-    xor a5, t3, a7
-    and s3, t6, a7
-    sw t6, 396(sp)
-    and t6, a0, a5
-    sw a0, 332(sp)
-    xor t6, t6, s3
-    and a0, t5, t3
-    xor s3, a0, s3
-    xor s7, s7, s3
-    xor t0, t3, t5
-    xor s11, s11, t4
-    xor s1, s1, t6
-    xor s3, a1, s3
-    xor s0, a6, t4
-    xor t6, t1, t6
-    xor s2, s1, s2
-    xor t0, s7, t0
-    xor s11, s3, s11
-    xor s0, t6, s0
-    xor s3, s2, t0
-    and s2, s2, s0
-    xor t6, s11, s2
-    xor s1, s0, s11
-    xor s2, t0, s2
-    and s1, s2, s1
-    xor s1, s1, s11
-    xor s2, t6, s1
-    xor s0, s0, s1
-    and s2, s11, s2
-    and s7, s3, t6
-    xor s0, s2, s0
-    xor s7, s7, t0
-    xor s2, t6, s2
-    and s2, s7, s2
-    xor s2, s3, s2
-    xor t6, s7, s1
-    xor s11, s7, s2
-    and a4, s7, a4
-    and s9, s7, s9
-    lw s7, 396(sp)
-    xor s3, s2, s0
-    xor a1, t6, s3
-    and a7, t6, a7
-    and s7, t6, s7
-    xor t0, s1, s0
-    and ra, s0, ra
-    and t2, s1, t2
-    lw t6, 332(sp)
-    and s4, t0, s4
-    xor t2, ra, t2
-    and s5, t0, s5
-    and a2, s1, a2
-    and t4, s11, t4
-    and a6, s11, a6
-    and t6, a1, t6
-    and t5, s3, t5
-    xor ra, s4, ra
-    and s8, s2, s8
-    and a5, a1, a5
-    and t3, s3, t3
-    xor s7, s7, t6
-    xor s4, a2, a6
-    xor s5, s5, t4
-    xor t5, t6, t5
-    xor t3, a5, t3
-    xor s4, s4, s5
-    xor t6, s8, s7
-    and s6, s2, s6
-    xor a5, a7, a5
-    xor s7, s7, s4
-    xor s6, a4, s6
-    xor a5, t4, a5
-    xor s4, s9, s4
-    xor t3, t3, t6
-    xor a6, a6, s6
-    xor s8, s8, a5
-    xor s4, s4, t3
-    xor s7, s6, s7
-    xor s6, s8, s4
-    xor s6, t5, s6
-    slli t5, s7, 24
-    srli s7, s7, 8
-    xor t3, a6, t3
-    or s7, t5, s7
-    slli t5, t3, 24
-    srli t3, t3, 8
-    and s10, s0, s10
-    xor t6, ra, t6
-    xor s4, t2, s4
-    or t3, t5, t3
-    xor s10, s10, t6
-    slli t5, s4, 24
-    xor a4, a2, a4
-    xor s5, s5, s10
-    srli s4, s4, 8
-    xor s10, a4, s10
-    or s4, t5, s4
-    slli t5, s10, 24
-    srli s10, s10, 8
-    or s10, t5, s10
-    xor s8, s8, s5
-    slli t5, s5, 24
-    srli s5, s5, 8
-    or s5, t5, s5
-    slli t5, s6, 24
-    srli s6, s6, 8
-    or s6, t5, s6
-    slli t5, s8, 24
-    srli s8, s8, 8
-    xor t6, a5, t6
-    or s8, t5, s8
-    slli t5, t6, 24
-    srli t6, t6, 8
-    or t6, t5, t6
-    lw t5, 408(sp)
-    lw t2, 424(sp)
-    lw a6, 352(sp)
-    lw a5, 328(sp)
-    lw a7, 344(sp)
-    lw a2, 376(sp)
-    lw s3, 412(sp)
-    lw s0, 416(sp)
-    xor a4, t5, t2
-    xor ra, a6, a5
-    sw s6, 344(sp)
-    xor a2, a7, a2
-    xor s2, ra, a4
-    sw s5, 424(sp)
-    xor t4, a6, t2
-    xor a1, a2, s3
-    xor s0, s0, s2
-    sw s10, 416(sp)
-    xor a5, a1, a5
-    xor t2, s0, t2
-    xor a7, s0, a7
-    sw s4, 352(sp)
-    xor s9, a6, t5
-    xor s1, a5, t4
-    xor s0, t2, s3
-    sw t3, 328(sp)
-    xor t5, a1, t5
-    and s4, s2, t2
-    and t3, s1, s0
-    sw s7, 408(sp)
-    xor t0, t2, a2
-    xor t1, a7, s9
-    xor t3, t3, s4
-    and s7, t5, s3
-    xor a2, a2, t1
-    xor s4, s7, s4
-    sw t6, 376(sp)
-    xor s11, a1, a6
-    xor a0, s3, t1
-    and s7, ra, a2
-    and t6, a5, a1
-    sw s8, 332(sp)
-    xor t6, t6, s7
-    and s8, s11, a0
-    xor s7, s8, s7
-    xor s6, t0, t1
-    and s8, s9, t1
-    sw s9, 396(sp)
-    and s9, a4, s6
-    sw a4, 400(sp)
-    xor s9, s9, s8
-    and a4, t4, t0
-    xor s8, a4, s8
+    srli s4, ra, 4
     xor s4, s4, s8
-    xor s5, t0, t4
-    xor a6, a6, a2
-    xor t3, t3, s9
-    xor s8, s7, s8
-    xor s10, ra, a2
-    xor s9, t6, s9
-    xor a7, t3, a7
-    xor s5, s4, s5
-    xor a6, s8, a6
-    xor s10, s9, s10
-    xor s8, a7, s5
-    and a7, a7, s10
-    xor s9, a6, a7
-    xor t3, s10, a6
-    xor a7, s5, a7
-    and t3, a7, t3
-    xor t3, t3, a6
-    xor a7, s9, t3
-    xor s10, s10, t3
-    and a7, a6, a7
-    and s4, s8, s9
-    xor s10, a7, s10
-    xor s4, s4, s5
-    xor a7, s9, a7
-    and a7, s4, a7
-    xor a7, s8, a7
-    xor s9, s4, t3
-    xor a6, s4, a7
-    and a0, s4, a0
-    and s11, s4, s11
-    lw s4, 396(sp)
-    xor s8, a7, s10
-    xor s7, s9, s8
-    and t1, s9, t1
-    and s4, s9, s4
-    xor s5, t3, s10
-    and s1, s10, s1
-    and t5, t3, t5
-    lw s9, 400(sp)
-    and s2, s5, s2
-    xor t5, s1, t5
-    and t2, s5, t2
-    and s3, t3, s3
-    and a2, a6, a2
-    and ra, a6, ra
-    and s9, s7, s9
-    and t4, s8, t4
-    xor s1, s2, s1
-    and a1, a7, a1
-    and s6, s7, s6
-    and t0, s8, t0
-    xor s4, s4, s9
-    xor s2, s3, ra
-    xor t2, t2, a2
-    xor t4, s9, t4
-    xor t0, s6, t0
-    xor s2, s2, t2
-    xor s9, a1, s4
-    and a5, a7, a5
-    xor s6, t1, s6
-    xor s4, s4, s2
-    xor a5, a0, a5
-    xor s6, a2, s6
-    xor s2, s11, s2
-    xor t0, t0, s9
-    xor ra, ra, a5
-    xor a1, a1, s6
-    xor s2, s2, t0
-    xor s4, a5, s4
-    xor a5, a1, s2
-    xor a5, t4, a5
-    slli t4, s4, 16
-    srli s4, s4, 16
-    xor t0, ra, t0
-    or s4, t4, s4
-    slli t4, t0, 16
-    srli t0, t0, 16
-    and s0, s10, s0
-    xor s9, s1, s9
-    xor s2, t5, s2
-    or t0, t4, t0
-    xor s0, s0, s9
-    slli t4, s2, 16
-    xor a0, s3, a0
-    xor t2, t2, s0
-    srli s2, s2, 16
-    xor s0, a0, s0
-    or s2, t4, s2
-    slli t4, s0, 16
-    srli s0, s0, 16
-    or s0, t4, s0
-    xor a1, a1, t2
-    slli t4, t2, 16
-    srli t2, t2, 16
-    or t2, t4, t2
-    slli t4, a5, 16
-    srli a5, a5, 16
-    or a5, t4, a5
-    slli t4, a1, 16
-    srli a1, a1, 16
-    xor s9, s6, s9
-    or a1, t4, a1
-    slli t4, s9, 16
-    srli s9, s9, 16
-    or s9, t4, s9
-    lw t4, 384(sp)
-    lw t5, 420(sp)
-    lw ra, 388(sp)
-    lw s6, 364(sp)
-    lw t1, 372(sp)
-    lw s3, 368(sp)
-    lw s8, 324(sp)
-    lw s10, 348(sp)
-    xor a0, t4, t5
-    xor s1, ra, s6
-    sw a5, 372(sp)
-    xor s3, t1, s3
-    xor a7, s1, a0
-    sw t2, 420(sp)
-    xor a2, ra, t5
-    xor s7, s3, s8
-    xor s10, s10, a7
-    sw s0, 348(sp)
-    xor s6, s7, s6
-    xor t5, s10, t5
-    xor t1, s10, t1
-    sw s2, 388(sp)
-    xor s11, ra, t4
-    xor t3, s6, a2
-    xor s10, t5, s8
-    sw t0, 364(sp)
-    xor t4, s7, t4
-    and s2, a7, t5
-    and t0, t3, s10
-    sw s4, 384(sp)
-    xor s5, t5, s3
-    xor t6, t1, s11
-    xor t0, t0, s2
-    and s4, t4, s8
-    xor s3, s3, t6
-    xor s2, s4, s2
-    sw a1, 368(sp)
-    xor a6, s7, ra
-    xor a4, s8, t6
-    and s4, s1, s3
-    and a1, s6, s7
-    sw s9, 400(sp)
-    xor a1, a1, s4
-    and s9, a6, a4
-    xor s4, s9, s4
-    xor a5, s5, t6
-    and s9, s11, t6
-    sw s11, 396(sp)
-    and s11, a0, a5
-    sw a0, 412(sp)
-    xor s11, s11, s9
-    and a0, a2, s5
-    xor s9, a0, s9
-    xor s2, s2, s9
-    xor t2, s5, a2
-    xor ra, ra, s3
-    xor t0, t0, s11
-    xor s9, s4, s9
-    xor s0, s1, s3
-    xor s11, a1, s11
-    xor t1, t0, t1
-    xor t2, s2, t2
-    xor ra, s9, ra
-    xor s0, s11, s0
-    xor s9, t1, t2
-    and t1, t1, s0
-    xor s11, ra, t1
-    xor t0, s0, ra
-    xor t1, t2, t1
-    and t0, t1, t0
-    xor t0, t0, ra
-    xor t1, s11, t0
-    xor s0, s0, t0
-    and t1, ra, t1
-    and s2, s9, s11
-    xor s0, t1, s0
-    xor s2, s2, t2
-    xor t1, s11, t1
-    and t1, s2, t1
-    xor t1, s9, t1
-    xor s11, s2, t0
-    xor ra, s2, t1
-    and a4, s2, a4
-    and a6, s2, a6
-    lw s2, 396(sp)
-    xor s9, t1, s0
-    xor s4, s11, s9
-    and t6, s11, t6
-    and s2, s11, s2
-    xor t2, t0, s0
-    and t3, s0, t3
-    and t4, t0, t4
-    lw s11, 412(sp)
-    and a7, t2, a7
-    xor t4, t3, t4
-    and t5, t2, t5
-    and s8, t0, s8
-    and s3, ra, s3
-    and s1, ra, s1
-    and s11, s4, s11
-    and a2, s9, a2
-    xor t3, a7, t3
-    and s7, t1, s7
-    and a5, s4, a5
-    and s5, s9, s5
-    xor s2, s2, s11
-    xor a7, s8, s1
-    xor t5, t5, s3
-    xor a2, s11, a2
-    xor s5, a5, s5
-    xor a7, a7, t5
-    xor s11, s7, s2
-    and s6, t1, s6
-    xor a5, t6, a5
-    xor s2, s2, a7
-    xor s6, a4, s6
-    xor a5, s3, a5
-    xor a7, a6, a7
-    xor s5, s5, s11
-    xor s1, s1, s6
-    xor s7, s7, a5
-    xor a7, a7, s5
-    xor s2, s6, s2
-    xor s6, s7, a7
-    xor s6, a2, s6
-    slli a2, s2, 8
-    srli s2, s2, 24
-    xor s5, s1, s5
-    or s2, a2, s2
-    slli a2, s5, 8
-    srli s5, s5, 24
-    and s10, s0, s10
-    xor s11, t3, s11
-    xor a7, t4, a7
-    or s5, a2, s5
-    xor s10, s10, s11
-    slli a2, a7, 8
-    xor a4, s8, a4
-    xor t5, t5, s10
-    srli a7, a7, 24
-    xor s10, a4, s10
-    or a7, a2, a7
-    slli a2, s10, 8
-    srli s10, s10, 24
-    or s10, a2, s10
-    xor s7, s7, t5
-    slli a2, t5, 8
-    srli t5, t5, 24
-    or t5, a2, t5
-    slli a2, s6, 8
-    srli s6, s6, 24
-    or s6, a2, s6
-    slli a2, s7, 8
-    srli s7, s7, 24
-    xor s11, a5, s11
-    or s7, a2, s7
-    slli a2, s11, 8
-    srli s11, s11, 24
-    or s11, a2, s11
-    lw a2, 392(sp)
-    lw t4, 332(sp)
-    lw s1, 376(sp)
-    lw t3, 400(sp)
-    xor a4, a2, t4
-    xor a5, a4, s1
-    xor a6, t3, s11
-    lw s3, 796(a3)
-    xor a5, a5, a6
-    xor s3, a5, s3
-    lw a5, 368(sp)
-    lw s9, 356(sp)
-    xor t6, t4, a5
-    xor s8, t6, t3
-    xor s4, s11, s9
-    lw t1, 828(a3)
+    and s4, s4, s1
     xor s8, s8, s4
-    xor t1, s8, t1
-    xor s8, a5, s7
-    xor s11, s8, s11
-    xor ra, s9, s1
-    lw t0, 860(a3)
-    xor s11, s11, ra
-    xor t0, s11, t0
-    xor s11, s7, a2
-    xor t3, s1, t3
-    xor s9, s11, s9
-    lw s1, 892(a3)
-    xor s9, s9, t3
-    xor s1, s9, s1
-    lw s9, 408(sp)
-    lw t2, 384(sp)
-    sw s1, 400(sp)
-    lw s1, 428(sp)
-    xor s0, ra, s9
-    xor a1, t2, s2
-    lw a0, 768(a3)
-    xor s0, s0, a1
-    sw t0, 376(sp)
-    xor a0, s0, a0
-    sw t1, 356(sp)
-    xor s0, t3, t2
-    xor t0, s2, s1
-    lw t1, 800(a3)
-    xor s0, s0, t0
-    xor t1, s0, t1
-    xor s0, s1, s9
-    sw t1, 412(sp)
-    xor t2, s9, t2
-    xor s2, a6, s2
-    lw t1, 832(a3)
-    xor s1, s4, s1
-    lw s9, 864(a3)
-    xor s2, s2, s0
-    xor s1, s1, t2
-    xor t1, s2, t1
-    xor s9, s1, s9
-    lw s1, 328(sp)
-    lw s2, 364(sp)
-    sw s9, 384(sp)
-    xor s0, s0, ra
-    sw t1, 408(sp)
-    xor s0, s0, s1
-    xor s9, s2, s5
-    lw t1, 772(a3)
-    xor s0, s0, s9
-    xor t1, s0, t1
-    lw s0, 404(sp)
-    sw a0, 428(sp)
-    xor t2, t2, t3
-    xor a0, s5, s0
-    xor a1, a1, a6
-    xor t2, t2, s2
-    xor s5, a1, s5
-    sw s3, 396(sp)
-    xor a1, s0, s1
-    xor t0, t0, s4
-    xor s2, s1, s2
-    lw s3, 804(a3)
-    xor s0, t0, s0
-    lw s1, 868(a3)
-    xor t2, t2, a0
-    xor s0, s0, s2
-    xor s3, t2, s3
-    xor s1, s0, s1
-    lw t2, 836(a3)
-    lw s0, 352(sp)
-    lw t0, 388(sp)
-    xor s5, s5, a1
-    xor t2, s5, t2
-    sw s1, 364(sp)
-    xor a1, a1, s0
-    xor s5, t0, a7
-    lw s1, 776(a3)
-    xor a1, a1, s5
-    xor s1, a1, s1
-    lw a1, 360(sp)
-    sw t2, 328(sp)
-    xor t2, a7, a1
-    xor s2, s2, t0
-    xor a7, s9, a7
-    sw s3, 404(sp)
-    xor s9, a1, s0
-    xor t0, s0, t0
-    lw s3, 808(a3)
-    xor a1, a0, a1
-    lw s0, 872(a3)
-    xor s2, s2, t2
-    xor a1, a1, t0
-    xor s3, s2, s3
-    xor s0, a1, s0
-    lw s2, 840(a3)
-    lw a1, 416(sp)
-    lw a0, 348(sp)
-    xor a7, a7, s9
-    xor s2, a7, s2
-    xor s9, s9, ra
-    sw s0, 388(sp)
-    xor s9, s9, a1
-    xor a7, a0, s10
-    lw s0, 780(a3)
-    xor s9, s9, a7
-    xor s0, s9, s0
-    lw s9, 336(sp)
-    sw s2, 352(sp)
-    xor t0, t0, t3
-    xor s2, s10, s9
-    xor s5, s5, a6
-    xor t0, t0, a0
-    sw s3, 360(sp)
-    xor s10, s5, s10
-    lw s3, 812(a3)
-    xor s5, s9, a1
-    xor t2, t2, s4
-    xor a0, a1, a0
-    xor t0, t0, s2
-    xor s9, t2, s9
-    lw a1, 876(a3)
-    xor s3, t0, s3
-    xor s9, s9, a0
-    xor s10, s10, s5
-    lw t0, 844(a3)
-    xor a1, s9, a1
-    xor ra, s5, ra
-    lw s5, 424(sp)
-    lw s9, 420(sp)
-    xor t0, s10, t0
+    slli s4, s4, 4
+    xor s4, ra, s4
+    srli ra, s9, 4
     xor ra, ra, s5
-    xor t2, s9, t5
-    lw s10, 784(a3)
-    xor t3, a0, t3
-    xor ra, ra, t2
-    lw a0, 340(sp)
-    xor s10, ra, s10
-    xor ra, t5, a0
-    xor a6, a7, a6
-    xor t3, t3, s9
-    xor t5, a6, t5
-    xor a6, a0, s5
-    xor s4, s2, s4
-    xor s9, s5, s9
-    xor a0, s4, a0
-    lw s5, 880(a3)
-    xor a0, a0, s9
-    sw a1, 348(sp)
-    lw a7, 848(a3)
-    xor s5, a0, s5
-    xor t5, t5, a6
-    lw a0, 344(sp)
-    lw s4, 372(sp)
-    xor a7, t5, a7
-    xor a6, a6, a0
-    xor s2, s4, s6
-    lw t5, 788(a3)
-    xor a6, a6, s2
-    lw a1, 816(a3)
-    xor t5, a6, t5
-    xor t3, t3, ra
-    lw a6, 380(sp)
-    xor a1, t3, a1
-    xor t3, s6, a6
-    xor s6, t2, s6
-    xor s9, s9, s4
-    xor t2, a6, a0
-    sw s5, 420(sp)
-    xor a6, ra, a6
-    xor s4, a0, s4
-    xor a2, t3, a2
-    xor s9, s9, t3
-    lw s5, 820(a3)
-    xor a6, a6, s4
-    lw a0, 884(a3)
-    xor a5, s4, a5
-    xor s7, s2, s7
-    xor t6, a2, t6
-    xor t4, t2, t4
-    xor a4, s7, a4
-    lw a2, 888(a3)
-    lw t3, 396(sp)
-    lw s4, 428(sp)
-    xor s5, s9, s5
-    xor a0, a6, a0
-    xor s8, t4, s8
-    lw s7, 856(a3)
-    lw s9, 852(a3)
-    lw t4, 792(a3)
-    xor s11, a5, s11
-    xor a2, t6, a2
-    sw a0, 392(sp)
-    xor s6, s6, t2
-    lw a5, 824(a3)
-    xor s7, a4, s7
-    sw a2, 368(sp)
-    xor s9, s6, s9
-    xor t4, s8, t4
-    xor t6, s10, s1
-    xor a4, t3, t1
-    sw t0, 332(sp)
-    xor a5, s11, a5
-    xor t5, t4, t5
-    xor t2, a4, t6
-    sw s9, 372(sp)
-    xor s11, t3, s1
-    xor s8, t5, s4
-    xor s0, s0, t2
-    sw s7, 344(sp)
-    xor t1, s8, t1
-    xor s1, s0, s1
+    and ra, ra, s1
+    xor s5, s5, ra
+    slli ra, ra, 4
+    xor ra, s9, ra
+    li s9, 0xff000000
+    lw t6, 128(sp)
+    and s0, s7, s9
+    xor t6, s0, t6
+    lw t5, 132(sp)
+    and s0, s6, s9
+    xor t5, s0, t5
+    lw t4, 136(sp)
+    and s0, s4, s9
     xor t4, s0, t4
-    sw a7, 396(sp)
-    xor s2, t3, s10
-    xor ra, t1, s11
-    xor s0, s1, s4
-    sw s3, 380(sp)
-    xor s10, s8, s10
-    and a7, t2, s1
-    and s3, ra, s0
-    sw s5, 424(sp)
-    xor s6, s1, t5
-    xor a0, t4, s2
-    xor s3, s3, a7
-    and s5, s10, s4
-    xor t5, t5, a0
-    xor a7, s5, a7
-    sw a5, 340(sp)
-    xor a6, s8, t3
-    xor a2, s4, a0
-    and s5, a4, t5
-    and a5, t1, s8
-    sw a1, 416(sp)
-    xor a5, a5, s5
-    and a1, a6, a2
-    xor s5, a1, s5
-    xor t0, s6, a0
-    and a1, s2, a0
-    sw s2, 336(sp)
-    and s2, t6, t0
-    sw t6, 324(sp)
-    xor s2, s2, a1
-    and t6, s11, s6
-    xor a1, t6, a1
-    xor a7, a7, a1
-    xor s9, s6, s11
-    xor t3, t3, t5
-    xor s3, s3, s2
-    xor a1, s5, a1
-    xor s7, a4, t5
-    xor s2, a5, s2
-    xor t4, s3, t4
-    xor s9, a7, s9
-    xor t3, a1, t3
-    xor s7, s2, s7
-    xor a1, t4, s9
-    and t4, t4, s7
-    xor s2, t3, t4
-    xor s3, s7, t3
-    xor t4, s9, t4
-    and s3, t4, s3
-    xor s3, s3, t3
-    xor t4, s2, s3
-    xor s7, s7, s3
-    and t4, t3, t4
-    and a7, a1, s2
-    xor s7, t4, s7
-    xor a7, a7, s9
-    xor t4, s2, t4
-    and t4, a7, t4
-    xor t4, a1, t4
-    xor s2, a7, s3
-    xor t3, a7, t4
-    and a2, a7, a2
-    and a6, a7, a6
-    lw a7, 336(sp)
-    xor a1, t4, s7
-    xor s5, s2, a1
-    and a0, s2, a0
-    and a7, s2, a7
-    xor s9, s3, s7
-    and ra, s7, ra
-    and s10, s3, s10
-    lw s2, 324(sp)
-    and t2, s9, t2
-    xor s10, ra, s10
-    and s1, s9, s1
-    and s4, s3, s4
-    and t5, t3, t5
-    and a4, t3, a4
-    and s2, s5, s2
-    and s11, a1, s11
-    xor ra, t2, ra
-    and s8, t4, s8
-    and t0, s5, t0
-    and s6, a1, s6
-    xor a7, a7, s2
-    xor t2, s4, a4
-    xor s1, s1, t5
-    xor s11, s2, s11
-    xor s6, t0, s6
-    xor t2, t2, s1
-    xor s2, s8, a7
-    and t1, t4, t1
-    xor t0, a0, t0
-    xor a7, a7, t2
-    xor t1, a2, t1
-    xor t0, t5, t0
-    xor t2, a6, t2
-    xor s6, s6, s2
-    and s0, s7, s0
-    xor a4, a4, t1
-    xor s2, ra, s2
-    xor s8, s8, t0
-    xor t2, t2, s6
-    xor a7, t1, a7
-    xor s0, s0, s2
-    xor t1, s8, t2
-    xor a2, s4, a2
-    xor s2, t0, s2
-    xor s6, a4, s6
-    xor t2, s10, t2
-    xor t1, s11, t1
-    xor s1, s1, s0
-    lw s11, 416(sp)
-    lw s10, 360(sp)
-    lw a4, 356(sp)
-    lw t0, 404(sp)
-    lw a0, 340(sp)
-    lw s4, 424(sp)
-    lw a1, 412(sp)
-    lw s7, 380(sp)
-    xor s0, a2, s0
-    xor a2, s11, s10
-    xor ra, a4, t0
-    sw t1, 340(sp)
-    xor s4, a0, s4
-    xor t4, ra, a2
-    sw s1, 360(sp)
-    xor t5, a4, s10
-    xor s5, s4, a1
-    xor s7, s7, t4
-    sw s0, 380(sp)
-    xor t0, s5, t0
-    xor s10, s7, s10
-    xor a0, s7, a0
-    sw t2, 356(sp)
-    xor a6, a4, s11
-    xor s3, t0, t5
-    xor s7, s10, a1
-    sw s6, 404(sp)
-    xor s11, s5, s11
-    and t2, t4, s10
-    and s6, s3, s7
-    sw a7, 416(sp)
-    xor s9, s10, s4
-    xor a5, a0, a6
-    xor s6, s6, t2
-    and a7, s11, a1
-    xor s8, s8, s1
-    xor s4, s4, a5
-    xor t2, a7, t2
-    sw s2, 424(sp)
-    xor t3, s5, a4
-    xor t6, a1, a5
-    and a7, ra, s4
-    and s2, t0, s5
-    sw s8, 324(sp)
-    xor s2, s2, a7
-    and s8, t3, t6
-    xor a7, s8, a7
-    xor t1, s9, a5
-    and s8, a6, a5
-    sw a6, 336(sp)
-    and a6, a2, t1
-    sw a2, 428(sp)
-    xor a6, a6, s8
-    and a2, t5, s9
-    xor s8, a2, s8
-    xor t2, t2, s8
-    xor s1, s9, t5
-    xor a4, a4, s4
-    xor s6, s6, a6
-    xor s8, a7, s8
-    xor s0, ra, s4
-    xor a6, s2, a6
-    xor a0, s6, a0
-    xor s1, t2, s1
-    xor a4, s8, a4
-    xor s0, a6, s0
-    xor s8, a0, s1
-    and a0, a0, s0
-    xor a6, a4, a0
-    xor s6, s0, a4
-    xor a0, s1, a0
-    and s6, a0, s6
-    xor s6, s6, a4
-    xor a0, a6, s6
-    xor s0, s0, s6
-    and a0, a4, a0
-    and t2, s8, a6
-    xor s0, a0, s0
-    xor t2, t2, s1
-    xor a0, a6, a0
-    and a0, t2, a0
-    xor a0, s8, a0
-    xor a6, t2, s6
-    xor a4, t2, a0
-    and t6, t2, t6
-    and t3, t2, t3
-    lw t2, 336(sp)
-    xor s8, a0, s0
-    xor a7, a6, s8
-    and a5, a6, a5
-    and t2, a6, t2
-    xor s1, s6, s0
-    and s3, s0, s3
-    and s11, s6, s11
-    lw a6, 428(sp)
-    and t4, s1, t4
-    xor s11, s3, s11
-    and s10, s1, s10
-    and a1, s6, a1
-    and s4, a4, s4
-    and ra, a4, ra
-    and a6, a7, a6
-    and t5, s8, t5
-    xor s3, t4, s3
-    and s5, a0, s5
-    and t1, a7, t1
-    and s9, s8, s9
-    xor t2, t2, a6
-    xor t4, a1, ra
-    xor s10, s10, s4
-    xor t5, a6, t5
-    xor s9, t1, s9
-    xor t4, t4, s10
-    xor a6, s5, t2
-    and t0, a0, t0
-    xor t1, a5, t1
-    xor t2, t2, t4
-    xor t0, t6, t0
-    xor t1, s4, t1
-    xor t4, t3, t4
-    xor s9, s9, a6
-    xor ra, ra, t0
-    xor s5, s5, t1
-    xor t4, t4, s9
-    xor t2, t0, t2
-    xor t0, s5, t4
-    xor t0, t5, t0
-    slli t5, t2, 24
-    srli t2, t2, 8
-    xor s9, ra, s9
-    or t2, t5, t2
-    slli t5, s9, 24
-    srli s9, s9, 8
-    and s7, s0, s7
-    xor a6, s3, a6
-    xor t4, s11, t4
-    or s9, t5, s9
-    xor s7, s7, a6
-    slli t5, t4, 24
-    xor t6, a1, t6
-    xor s10, s10, s7
-    srli t4, t4, 8
-    xor s7, t6, s7
-    or t4, t5, t4
-    slli t5, s7, 24
-    srli s7, s7, 8
-    or s7, t5, s7
-    xor s5, s5, s10
-    slli t5, s10, 24
-    srli s10, s10, 8
-    or s10, t5, s10
-    slli t5, t0, 24
-    srli t0, t0, 8
-    or t0, t5, t0
-    slli t5, s5, 24
-    srli s5, s5, 8
-    xor a6, t1, a6
-    or s5, t5, s5
-    slli t5, a6, 24
-    srli a6, a6, 8
-    or a6, t5, a6
-    lw t5, 396(sp)
-    lw s11, 352(sp)
-    lw ra, 376(sp)
-    lw t1, 328(sp)
-    lw a5, 344(sp)
-    lw a1, 372(sp)
-    lw s8, 408(sp)
-    lw s0, 332(sp)
-    xor t6, t5, s11
-    xor s3, ra, t1
-    sw t0, 344(sp)
-    xor a1, a5, a1
-    xor a0, s3, t6
-    sw s10, 352(sp)
-    xor s4, ra, s11
-    xor a7, a1, s8
-    xor s0, s0, a0
-    sw s7, 332(sp)
-    xor t1, a7, t1
-    xor s11, s0, s11
+    lw t3, 140(sp)
+    and s0, ra, s9
+    xor t3, s0, t3
+    lw t2, 144(sp)
+    and s0, s11, s9
+    xor t2, s0, t2
+    lw t1, 148(sp)
+    and s0, s10, s9
+    xor t1, s0, t1
+    lw t0, 152(sp)
+    and s0, s8, s9
+    xor t0, s0, t0
+    lw a7, 156(sp)
+    and s0, s5, s9
+    xor a7, s0, a7
+    slli s0, s7, 8
+    lw a6, 160(sp)
+    and s0, s0, s9
+    xor a6, s0, a6
+    slli s0, s6, 8
+    lw a5, 164(sp)
+    and s0, s0, s9
     xor a5, s0, a5
-    sw t4, 376(sp)
-    xor t3, ra, t5
-    xor s6, t1, s4
-    xor s0, s11, s8
-    sw s9, 328(sp)
-    xor t5, a7, t5
-    and t4, a0, s11
-    and s9, s6, s0
-    sw t2, 396(sp)
-    xor s1, s11, a1
-    xor s2, a5, t3
-    xor s9, s9, t4
-    and t2, t5, s8
-    xor a1, a1, s2
-    xor t4, t2, t4
-    sw a6, 372(sp)
-    xor a4, a7, ra
-    xor a2, s8, s2
-    and t2, s3, a1
-    and a6, t1, a7
-    sw s5, 428(sp)
-    xor a6, a6, t2
-    and s5, a4, a2
-    xor t2, s5, t2
-    xor t0, s1, s2
-    and s5, t3, s2
-    sw t3, 336(sp)
-    and t3, t6, t0
-    sw t6, 412(sp)
-    xor t3, t3, s5
-    and t6, s4, s1
-    xor s5, t6, s5
-    xor t4, t4, s5
-    xor s10, s1, s4
-    xor ra, ra, a1
-    xor s9, s9, t3
-    xor s5, t2, s5
-    xor s7, s3, a1
-    xor t3, a6, t3
-    xor a5, s9, a5
-    xor s10, t4, s10
-    xor ra, s5, ra
-    xor s7, t3, s7
-    xor s5, a5, s10
-    and a5, a5, s7
-    xor t3, ra, a5
-    xor s9, s7, ra
-    xor a5, s10, a5
-    and s9, a5, s9
-    xor s9, s9, ra
-    xor a5, t3, s9
-    xor s7, s7, s9
-    and a5, ra, a5
-    and t4, s5, t3
-    xor s7, a5, s7
-    xor t4, t4, s10
-    xor a5, t3, a5
-    and a5, t4, a5
-    xor a5, s5, a5
-    xor t3, t4, s9
-    xor ra, t4, a5
-    and a2, t4, a2
-    and a4, t4, a4
-    lw t4, 336(sp)
-    xor s5, a5, s7
-    xor t2, t3, s5
-    and s2, t3, s2
-    and t4, t3, t4
-    xor s10, s9, s7
-    and s6, s7, s6
-    and t5, s9, t5
-    lw t3, 412(sp)
-    and a0, s10, a0
-    xor t5, s6, t5
-    and s11, s10, s11
-    and s8, s9, s8
-    and a1, ra, a1
-    and s3, ra, s3
-    and t3, t2, t3
-    and s4, s5, s4
-    xor s6, a0, s6
-    and a7, a5, a7
-    and t0, t2, t0
-    and s1, s5, s1
-    xor t4, t4, t3
-    xor a0, s8, s3
-    xor s11, s11, a1
-    xor s4, t3, s4
-    xor s1, t0, s1
-    xor a0, a0, s11
-    xor t3, a7, t4
-    and t1, a5, t1
-    xor t0, s2, t0
-    xor t4, t4, a0
-    xor t1, a2, t1
-    xor t0, a1, t0
-    xor a0, a4, a0
-    xor s1, s1, t3
-    xor s3, s3, t1
-    xor a7, a7, t0
-    xor a0, a0, s1
-    xor t4, t1, t4
-    xor t1, a7, a0
-    xor t1, s4, t1
-    slli s4, t4, 16
-    srli t4, t4, 16
-    xor s1, s3, s1
-    or t4, s4, t4
-    slli s4, s1, 16
-    srli s1, s1, 16
-    and s0, s7, s0
-    xor t3, s6, t3
-    xor a0, t5, a0
-    or s1, s4, s1
-    xor s0, s0, t3
-    slli s4, a0, 16
-    xor a2, s8, a2
-    xor s11, s11, s0
-    srli a0, a0, 16
-    xor s0, a2, s0
-    or a0, s4, a0
-    slli s4, s0, 16
-    srli s0, s0, 16
-    or s0, s4, s0
-    xor a7, a7, s11
-    slli s4, s11, 16
-    srli s11, s11, 16
-    or s11, s4, s11
-    slli s4, t1, 16
-    srli t1, t1, 16
-    or t1, s4, t1
-    slli s4, a7, 16
-    srli a7, a7, 16
-    xor t3, t0, t3
-    or a7, s4, a7
-    slli s4, t3, 16
-    srli t3, t3, 16
-    or t3, s4, t3
-    lw s4, 420(sp)
-    lw t5, 388(sp)
-    lw s3, 400(sp)
-    lw t0, 364(sp)
-    lw s2, 368(sp)
-    lw s8, 392(sp)
-    lw s5, 384(sp)
-    lw s7, 348(sp)
-    xor a2, s4, t5
-    xor s6, s3, t0
-    sw t1, 368(sp)
-    xor s8, s2, s8
-    xor a5, s6, a2
-    sw s11, 388(sp)
-    xor a1, s3, t5
-    xor t2, s8, s5
-    xor s7, s7, a5
-    sw s0, 348(sp)
-    xor t0, t2, t0
-    xor t5, s7, t5
-    xor s2, s7, s2
-    sw a0, 400(sp)
-    xor a4, s3, s4
-    xor s9, t0, a1
-    xor s7, t5, s5
-    sw s1, 364(sp)
-    xor s4, t2, s4
-    and a0, a5, t5
-    and s1, s9, s7
-    sw t4, 420(sp)
-    xor s10, t5, s8
-    xor a6, s2, a4
-    xor s1, s1, a0
-    and t4, s4, s5
-    xor s8, s8, a6
-    xor a0, t4, a0
-    sw a7, 392(sp)
-    xor ra, t2, s3
-    xor t6, s5, a6
-    and t4, s6, s8
-    and a7, t0, t2
-    sw t3, 412(sp)
-    xor a7, a7, t4
-    and t3, ra, t6
-    xor t4, t3, t4
-    xor t1, s10, a6
-    and t3, a4, a6
-    sw a4, 336(sp)
-    and a4, a2, t1
-    sw a2, 408(sp)
-    xor a4, a4, t3
-    and a2, a1, s10
-    xor t3, a2, t3
-    xor a0, a0, t3
-    xor s11, s10, a1
-    xor s3, s3, s8
-    xor s1, s1, a4
-    xor t3, t4, t3
-    xor s0, s6, s8
-    xor a4, a7, a4
-    xor s2, s1, s2
-    xor s11, a0, s11
-    xor s3, t3, s3
-    xor s0, a4, s0
-    xor t3, s2, s11
-    and s2, s2, s0
-    xor a4, s3, s2
-    xor s1, s0, s3
-    xor s2, s11, s2
-    and s1, s2, s1
-    xor s1, s1, s3
-    xor s2, a4, s1
-    xor s0, s0, s1
-    and s2, s3, s2
-    and a0, t3, a4
-    xor s0, s2, s0
-    xor a0, a0, s11
-    xor s2, a4, s2
-    and s2, a0, s2
-    xor s2, t3, s2
-    xor a4, a0, s1
-    xor s3, a0, s2
-    and t6, a0, t6
-    and ra, a0, ra
-    lw a0, 336(sp)
-    xor t3, s2, s0
-    xor t4, a4, t3
-    and a6, a4, a6
-    and a0, a4, a0
-    xor s11, s1, s0
+    slli s0, s4, 8
+    lw a4, 168(sp)
+    and s0, s0, s9
+    xor a4, s0, a4
+    slli s0, ra, 8
+    lw a2, 172(sp)
+    and s0, s0, s9
+    xor a2, s0, a2
+    slli s0, s11, 8
+    lw a1, 176(sp)
+    and s0, s0, s9
+    xor a1, s0, a1
+    slli s0, s10, 8
+    lw a0, 180(sp)
+    and s0, s0, s9
+    xor a0, s0, a0
+    slli s0, s8, 8
+    lw s1, 184(sp)
+    and s0, s0, s9
+    xor s1, s0, s1
+    slli s0, s5, 8
+    lw s2, 188(sp)
+    and s0, s0, s9
+    xor s2, s0, s2
+    slli s0, s7, 16
+    lw s3, 192(sp)
+    and s0, s0, s9
+    xor s3, s0, s3
+    sw s3, 324(sp)
+    slli s0, s6, 16
+    lw s3, 196(sp)
+    and s0, s0, s9
+    xor s3, s0, s3
+    sw s3, 328(sp)
+    slli s0, s4, 16
+    lw s3, 200(sp)
+    and s0, s0, s9
+    xor s3, s0, s3
+    sw s3, 332(sp)
+    slli s0, ra, 16
+    lw s3, 204(sp)
+    and s0, s0, s9
+    xor s3, s0, s3
+    sw s3, 336(sp)
+    slli s0, s11, 16
+    lw s3, 208(sp)
+    and s0, s0, s9
+    xor s3, s0, s3
+    sw s3, 340(sp)
+    slli s0, s10, 16
+    lw s3, 212(sp)
+    and s0, s0, s9
+    xor s3, s0, s3
+    sw s3, 344(sp)
+    slli s0, s8, 16
+    lw s3, 216(sp)
+    and s0, s0, s9
+    xor s3, s0, s3
+    slli s0, s5, 16
     and s9, s0, s9
-    and s4, s1, s4
-    lw a4, 408(sp)
-    and a5, s11, a5
-    xor s4, s9, s4
-    and t5, s11, t5
-    and s5, s1, s5
-    and s8, s3, s8
-    and s6, s3, s6
-    and a4, t4, a4
-    and a1, t3, a1
-    xor s9, a5, s9
-    and t2, s2, t2
-    and t1, t4, t1
-    and s10, t3, s10
-    xor a0, a0, a4
-    xor a5, s5, s6
-    xor t5, t5, s8
-    xor a1, a4, a1
-    xor s10, t1, s10
-    xor a5, a5, t5
-    xor a4, t2, a0
-    and t0, s2, t0
-    xor t1, a6, t1
+    lw s0, 220(sp)
+    slli s7, s7, 24
+    xor s0, s9, s0
+    lw s9, 224(sp)
+    slli s6, s6, 24
+    xor s9, s7, s9
+    lw s7, 228(sp)
+    slli s4, s4, 24
+    xor s7, s6, s7
+    lw s6, 232(sp)
+    slli ra, ra, 24
+    xor s6, s4, s6
+    lw s4, 236(sp)
+    slli s11, s11, 24
+    xor s4, ra, s4
+    lw ra, 240(sp)
+    slli s10, s10, 24
+    xor ra, s11, ra
+    lw s11, 244(sp)
+    slli s8, s8, 24
+    xor s11, s10, s11
+    lw s10, 248(sp)
+    slli s5, s5, 24
+    xor s10, s8, s10
+    lw s8, 252(sp)
+    sw s4, 348(sp)
+    sw s9, 352(sp)
+    sw s11, 356(sp)
+    sw s10, 360(sp)
+    xor s8, s5, s8
+    sw s7, 364(sp)
+    sw s8, 368(sp)
+    sw s6, 372(sp)
+    sw ra, 376(sp)
+    sw s3, 380(sp)
+    sw s0, 384(sp)
+    xor s5, t2, t4
+    xor s4, a7, t5
+    sw a2, 388(sp)
+    xor t1, t0, t1
+    xor s7, s4, s5
+    sw a6, 392(sp)
+    xor s11, a7, t4
+    xor s10, t1, t6
+    xor t3, t3, s7
+    sw a0, 396(sp)
+    xor t5, s10, t5
+    xor t4, t3, t4
+    xor t0, t3, t0
+    sw s1, 400(sp)
+    xor s9, a7, t2
+    xor s6, t5, s11
+    xor t3, t4, t6
+    sw a5, 404(sp)
+    xor t2, s10, t2
+    and s1, s7, t4
+    and a5, s6, t3
+    sw s2, 408(sp)
+    xor ra, t4, t1
+    xor s3, t0, s9
+    xor a5, a5, s1
+    and s2, t2, t6
+    xor t1, t1, s3
+    xor s1, s2, s1
+    sw a4, 412(sp)
+    xor s8, s10, a7
+    xor s0, t6, s3
+    and s2, s4, t1
+    and a4, t5, s10
+    sw a1, 416(sp)
+    xor a4, a4, s2
+    and a1, s8, s0
+    xor s2, a1, s2
+    xor a2, ra, s3
+    and a1, s9, s3
+    sw s9, 420(sp)
+    and s9, s5, a2
+    sw s5, 424(sp)
+    xor s9, s9, a1
+    and s5, s11, ra
+    xor a1, s5, a1
+    xor s1, s1, a1
+    xor a6, ra, s11
+    xor a7, a7, t1
+    xor a5, a5, s9
+    xor a1, s2, a1
+    xor a0, s4, t1
+    xor s9, a4, s9
+    xor t0, a5, t0
+    xor a6, s1, a6
+    xor a7, a1, a7
+    xor a0, s9, a0
+    xor a1, t0, a6
+    and t0, t0, a0
+    xor s9, a7, t0
+    xor a5, a0, a7
+    xor t0, a6, t0
+    and a5, t0, a5
+    xor a5, a5, a7
+    xor t0, s9, a5
     xor a0, a0, a5
-    xor t0, t6, t0
-    xor t1, s8, t1
-    xor a5, ra, a5
-    xor s10, s10, a4
-    xor s6, s6, t0
-    xor t2, t2, t1
-    xor a5, a5, s10
+    and t0, a7, t0
+    and s1, a1, s9
     xor a0, t0, a0
-    xor t0, t2, a5
+    xor s1, s1, a6
+    xor t0, s9, t0
+    and t0, s1, t0
     xor t0, a1, t0
-    slli a1, a0, 8
-    srli a0, a0, 24
-    xor s10, s6, s10
-    or a0, a1, a0
-    slli a1, s10, 8
-    srli s10, s10, 24
-    and s7, s0, s7
-    xor a4, s9, a4
-    xor a5, s4, a5
-    or s10, a1, s10
-    xor s7, s7, a4
-    slli a1, a5, 8
-    xor t6, s5, t6
-    xor t5, t5, s7
-    srli a5, a5, 24
-    xor s7, t6, s7
-    or a5, a1, a5
-    slli a1, s7, 8
-    srli s7, s7, 24
-    or s7, a1, s7
-    xor t2, t2, t5
-    slli a1, t5, 8
-    srli t5, t5, 24
-    or t5, a1, t5
-    slli a1, t0, 8
-    srli t0, t0, 24
-    or t0, a1, t0
+    xor s9, s1, a5
+    xor a7, s1, t0
+    and s0, s1, s0
+    and s8, s1, s8
+    lw s1, 420(sp)
+    xor a1, t0, a0
+    xor s2, s9, a1
+    and s3, s9, s3
+    and s1, s9, s1
+    xor a6, a5, a0
+    and s6, a0, s6
+    and t2, a5, t2
+    lw s9, 424(sp)
+    and s7, a6, s7
+    xor t2, s6, t2
+    and t4, a6, t4
+    and t6, a5, t6
+    and t1, a7, t1
+    and s4, a7, s4
+    and s9, s2, s9
+    and s11, a1, s11
+    xor s6, s7, s6
+    and s10, t0, s10
+    and a2, s2, a2
+    and ra, a1, ra
+    xor s1, s1, s9
+    xor s7, t6, s4
+    xor t4, t4, t1
+    xor s11, s9, s11
+    xor ra, a2, ra
+    xor s7, s7, t4
+    xor s9, s10, s1
+    and t5, t0, t5
+    xor a2, s3, a2
+    xor s1, s1, s7
+    xor t5, s0, t5
+    xor a2, t1, a2
+    xor s7, s8, s7
+    xor ra, ra, s9
+    and t3, a0, t3
+    xor s4, s4, t5
+    xor s9, s6, s9
+    xor s10, s10, a2
+    xor s7, s7, ra
+    xor s1, t5, s1
+    xor t3, t3, s9
+    xor t5, s10, s7
+    xor s0, t6, s0
+    xor s9, a2, s9
+    xor ra, s4, ra
+    xor s7, t2, s7
+    xor t5, s11, t5
+    xor t4, t4, t3
+    lw s11, 416(sp)
+    lw t2, 412(sp)
+    lw s4, 408(sp)
+    lw a2, 404(sp)
+    lw s3, 400(sp)
+    lw t6, 396(sp)
+    lw a1, 392(sp)
+    lw a0, 388(sp)
+    xor t3, s0, t3
+    xor s0, s11, t2
+    xor s6, s4, a2
+    sw t5, 400(sp)
+    xor t6, s3, t6
+    xor t0, s6, s0
+    sw t4, 412(sp)
+    xor t1, s4, t2
+    xor s2, t6, a1
+    xor a0, a0, t0
+    sw t3, 388(sp)
+    xor a2, s2, a2
+    xor t2, a0, t2
+    xor s3, a0, s3
+    sw s7, 408(sp)
+    xor s8, s4, s11
+    xor a5, a2, t1
+    xor a0, t2, a1
+    sw ra, 404(sp)
+    xor s11, s2, s11
+    and s7, t0, t2
+    and ra, a5, a0
+    sw s1, 416(sp)
+    xor a6, t2, t6
+    xor a4, s3, s8
+    xor ra, ra, s7
+    and s1, s11, a1
+    xor s10, s10, t4
+    xor t6, t6, a4
+    xor s7, s1, s7
+    sw s9, 396(sp)
+    xor a7, s2, s4
+    xor s5, a1, a4
+    and s1, s6, t6
+    and s9, a2, s2
+    sw s10, 424(sp)
+    xor s9, s9, s1
+    and s10, a7, s5
+    xor s1, s10, s1
+    xor t5, a6, a4
+    and s10, s8, a4
+    sw s8, 420(sp)
+    and s8, s0, t5
+    sw s0, 428(sp)
+    xor s8, s8, s10
+    and s0, t1, a6
+    xor s10, s0, s10
+    xor s7, s7, s10
+    xor t4, a6, t1
+    xor s4, s4, t6
+    xor ra, ra, s8
+    xor s10, s1, s10
+    xor t3, s6, t6
+    xor s8, s9, s8
+    xor s3, ra, s3
+    xor t4, s7, t4
+    xor s4, s10, s4
+    xor t3, s8, t3
+    xor s10, s3, t4
+    and s3, s3, t3
+    xor s8, s4, s3
+    xor ra, t3, s4
+    xor s3, t4, s3
+    and ra, s3, ra
+    xor ra, ra, s4
+    xor s3, s8, ra
+    xor t3, t3, ra
+    and s3, s4, s3
+    and s7, s10, s8
+    xor t3, s3, t3
+    xor s7, s7, t4
+    xor s3, s8, s3
+    and s3, s7, s3
+    xor s3, s10, s3
+    xor s8, s7, ra
+    xor s4, s7, s3
+    and s5, s7, s5
+    and a7, s7, a7
+    lw s7, 420(sp)
+    xor s10, s3, t3
+    xor s1, s8, s10
+    and a4, s8, a4
+    and s7, s8, s7
+    xor t4, ra, t3
+    and a5, t3, a5
+    and s11, ra, s11
+    lw s8, 428(sp)
+    and t0, t4, t0
+    xor s11, a5, s11
+    and t2, t4, t2
+    and a1, ra, a1
+    and t6, s4, t6
+    and s6, s4, s6
+    and s8, s1, s8
+    and t1, s10, t1
+    xor a5, t0, a5
+    and s2, s3, s2
+    and t5, s1, t5
+    and a6, s10, a6
+    xor s7, s7, s8
+    xor t0, a1, s6
+    xor t2, t2, t6
+    xor t1, s8, t1
+    xor a6, t5, a6
+    xor t0, t0, t2
+    xor s8, s2, s7
+    and a2, s3, a2
+    xor t5, a4, t5
+    xor s7, s7, t0
+    xor a2, s5, a2
+    xor t5, t6, t5
+    xor t0, a7, t0
+    xor a6, a6, s8
+    xor s6, s6, a2
+    xor s2, s2, t5
+    xor t0, t0, a6
+    xor s7, a2, s7
+    xor a2, s2, t0
+    xor a2, t1, a2
+    slli t1, s7, 24
+    srli s7, s7, 8
+    xor a6, s6, a6
+    or s7, t1, s7
+    slli t1, a6, 24
+    srli a6, a6, 8
+    and a0, t3, a0
+    xor s8, a5, s8
+    xor t0, s11, t0
+    or a6, t1, a6
+    xor a0, a0, s8
+    slli t1, t0, 24
+    xor s5, a1, s5
+    xor t2, t2, a0
+    srli t0, t0, 8
+    xor a0, s5, a0
+    or t0, t1, t0
+    slli t1, a0, 24
+    srli a0, a0, 8
+    or a0, t1, a0
+    xor s2, s2, t2
+    slli t1, t2, 24
+    srli t2, t2, 8
+    or t2, t1, t2
+    slli t1, a2, 24
+    srli a2, a2, 8
+    or a2, t1, a2
+    slli t1, s2, 24
+    srli s2, s2, 8
+    xor s8, t5, s8
+    or s2, t1, s2
+    slli t1, s8, 24
+    srli s8, s8, 8
+    or s8, t1, s8
+    lw t1, 340(sp)
+    lw s11, 332(sp)
+    lw s6, 384(sp)
+    lw t5, 328(sp)
+    lw a4, 380(sp)
+    lw a1, 344(sp)
+    lw s10, 324(sp)
+    lw t3, 336(sp)
+    xor s5, t1, s11
+    xor a5, s6, t5
+    sw a2, 380(sp)
+    xor a1, a4, a1
+    xor s3, a5, s5
+    sw t2, 332(sp)
+    xor t6, s6, s11
+    xor s1, a1, s10
+    xor t3, t3, s3
+    sw a0, 336(sp)
+    xor t5, s1, t5
+    xor s11, t3, s11
+    xor a4, t3, a4
+    sw t0, 384(sp)
+    xor a7, s6, t1
+    xor ra, t5, t6
+    xor t3, s11, s10
+    sw a6, 328(sp)
+    xor t1, s1, t1
+    and t0, s3, s11
+    and a6, ra, t3
+    sw s7, 340(sp)
+    xor t4, s11, a1
+    xor s9, a4, a7
+    xor a6, a6, t0
+    and s7, t1, s10
+    xor a1, a1, s9
+    xor t0, s7, t0
+    sw s8, 344(sp)
+    xor s4, s1, s6
+    xor s0, s10, s9
+    and s7, a5, a1
+    and s8, t5, s1
+    sw s2, 428(sp)
+    xor s8, s8, s7
+    and s2, s4, s0
+    xor s7, s2, s7
+    xor a2, t4, s9
+    and s2, a7, s9
+    sw a7, 420(sp)
+    and a7, s5, a2
+    sw s5, 392(sp)
+    xor a7, a7, s2
+    and s5, t6, t4
+    xor s2, s5, s2
+    xor t0, t0, s2
+    xor t2, t4, t6
+    xor s6, s6, a1
+    xor a6, a6, a7
+    xor s2, s7, s2
+    xor a0, a5, a1
+    xor a7, s8, a7
+    xor a4, a6, a4
+    xor t2, t0, t2
+    xor s6, s2, s6
+    xor a0, a7, a0
+    xor s2, a4, t2
+    and a4, a4, a0
+    xor a7, s6, a4
+    xor a6, a0, s6
+    xor a4, t2, a4
+    and a6, a4, a6
+    xor a6, a6, s6
+    xor a4, a7, a6
+    xor a0, a0, a6
+    and a4, s6, a4
+    and t0, s2, a7
+    xor a0, a4, a0
+    xor t0, t0, t2
+    xor a4, a7, a4
+    and a4, t0, a4
+    xor a4, s2, a4
+    xor a7, t0, a6
+    xor s6, t0, a4
+    and s0, t0, s0
+    and s4, t0, s4
+    lw t0, 420(sp)
+    xor s2, a4, a0
+    xor s7, a7, s2
+    and s9, a7, s9
+    and t0, a7, t0
+    xor t2, a6, a0
+    and ra, a0, ra
+    and t1, a6, t1
+    lw a7, 392(sp)
+    and s3, t2, s3
+    xor t1, ra, t1
+    and s11, t2, s11
+    and s10, a6, s10
+    and a1, s6, a1
+    and a5, s6, a5
+    and a7, s7, a7
+    and t6, s2, t6
+    xor ra, s3, ra
+    and s1, a4, s1
+    and a2, s7, a2
+    and t4, s2, t4
+    xor t0, t0, a7
+    xor s3, s10, a5
+    xor s11, s11, a1
+    xor t6, a7, t6
+    xor t4, a2, t4
+    xor s3, s3, s11
+    xor a7, s1, t0
+    and t5, a4, t5
+    xor a2, s9, a2
+    xor t0, t0, s3
+    xor t5, s0, t5
+    xor a2, a1, a2
+    xor s3, s4, s3
+    xor t4, t4, a7
+    xor a5, a5, t5
+    xor s1, s1, a2
+    xor s3, s3, t4
+    xor t0, t5, t0
+    xor t5, s1, s3
+    xor t5, t6, t5
+    slli t6, t0, 16
+    srli t0, t0, 16
+    xor t4, a5, t4
+    or t0, t6, t0
+    slli t6, t4, 16
+    srli t4, t4, 16
+    and t3, a0, t3
+    xor a7, ra, a7
+    xor s3, t1, s3
+    or t4, t6, t4
+    xor t3, t3, a7
+    slli t6, s3, 16
+    xor s0, s10, s0
+    xor s11, s11, t3
+    srli s3, s3, 16
+    xor t3, s0, t3
+    or s3, t6, s3
+    slli t6, t3, 16
+    srli t3, t3, 16
+    or t3, t6, t3
+    xor s1, s1, s11
+    slli t6, s11, 16
+    srli s11, s11, 16
+    or s11, t6, s11
+    slli t6, t5, 16
+    srli t5, t5, 16
+    or t5, t6, t5
+    slli t6, s1, 16
+    srli s1, s1, 16
+    xor a7, a2, a7
+    or s1, t6, s1
+    slli t6, a7, 16
+    srli a7, a7, 16
+    or a7, t6, a7
+    lw t6, 376(sp)
+    lw t1, 372(sp)
+    lw a5, 368(sp)
+    lw a2, 364(sp)
+    lw s9, 360(sp)
+    lw s10, 356(sp)
+    lw s2, 352(sp)
+    lw a0, 348(sp)
+    xor s0, t6, t1
+    xor ra, a5, a2
+    sw t5, 360(sp)
+    xor s10, s9, s10
+    xor a4, ra, s0
+    sw s11, 372(sp)
+    xor a1, a5, t1
+    xor s7, s10, s2
+    xor a0, a0, a4
+    sw t3, 348(sp)
+    xor a2, s7, a2
+    xor t1, a0, t1
+    xor s9, a0, s9
+    sw s3, 368(sp)
+    xor s4, a5, t6
+    xor a6, a2, a1
+    xor a0, t1, s2
+    sw t4, 364(sp)
+    xor t6, s7, t6
+    and s3, a4, t1
+    and t4, a6, a0
+    sw t0, 376(sp)
+    xor t2, t1, s10
+    xor s8, s9, s4
+    xor t4, t4, s3
+    and t0, t6, s2
+    xor s10, s10, s8
+    xor s3, t0, s3
+    sw s1, 356(sp)
+    xor s6, s7, a5
+    xor s5, s2, s8
+    and t0, ra, s10
+    and s1, a2, s7
+    sw a7, 392(sp)
+    xor s1, s1, t0
+    and a7, s6, s5
+    xor t0, a7, t0
+    xor t5, t2, s8
+    and a7, s4, s8
+    sw s4, 420(sp)
+    and s4, s0, t5
+    sw s0, 324(sp)
+    xor s4, s4, a7
+    and s0, a1, t2
+    xor a7, s0, a7
+    xor s3, s3, a7
+    xor s11, t2, a1
+    xor a5, a5, s10
+    xor t4, t4, s4
+    xor a7, t0, a7
+    xor t3, ra, s10
+    xor s4, s1, s4
+    xor s9, t4, s9
+    xor s11, s3, s11
+    xor a5, a7, a5
+    xor t3, s4, t3
+    xor a7, s9, s11
+    and s9, s9, t3
+    xor s4, a5, s9
+    xor t4, t3, a5
+    xor s9, s11, s9
+    and t4, s9, t4
+    xor t4, t4, a5
+    xor s9, s4, t4
+    xor t3, t3, t4
+    and s9, a5, s9
+    and s3, a7, s4
+    xor t3, s9, t3
+    xor s3, s3, s11
+    xor s9, s4, s9
+    and s9, s3, s9
+    xor s9, a7, s9
+    xor s4, s3, t4
+    xor a5, s3, s9
+    and s5, s3, s5
+    and s6, s3, s6
+    lw s3, 420(sp)
+    xor a7, s9, t3
+    xor t0, s4, a7
+    and s8, s4, s8
+    and s3, s4, s3
+    xor s11, t4, t3
+    and a6, t3, a6
+    and t6, t4, t6
+    lw s4, 324(sp)
+    and a4, s11, a4
+    xor t6, a6, t6
+    and t1, s11, t1
+    and s2, t4, s2
+    and s10, a5, s10
+    and ra, a5, ra
+    and s4, t0, s4
+    and a1, a7, a1
+    xor a6, a4, a6
+    and s7, s9, s7
+    and t5, t0, t5
+    and t2, a7, t2
+    xor s3, s3, s4
+    xor a4, s2, ra
+    xor t1, t1, s10
+    xor a1, s4, a1
+    xor t2, t5, t2
+    xor a4, a4, t1
+    xor s4, s7, s3
+    and a2, s9, a2
+    xor t5, s8, t5
+    xor s3, s3, a4
+    xor a2, s5, a2
+    xor t5, s10, t5
+    xor a4, s6, a4
+    xor t2, t2, s4
+    xor ra, ra, a2
+    xor s7, s7, t5
+    xor a4, a4, t2
+    xor s3, a2, s3
+    xor a2, s7, a4
+    xor a2, a1, a2
+    slli a1, s3, 8
+    srli s3, s3, 24
+    xor t2, ra, t2
+    or s3, a1, s3
     slli a1, t2, 8
     srli t2, t2, 24
-    xor a4, t1, a4
+    and a0, t3, a0
+    xor s4, a6, s4
+    xor a4, t6, a4
     or t2, a1, t2
+    xor a0, a0, s4
     slli a1, a4, 8
-    srli a4, a4, 24
-    or a4, a1, a4
-    lw a1, 324(sp)
-    lw s4, 428(sp)
-    lw s6, 372(sp)
-    lw s9, 412(sp)
-    xor t6, a1, s4
-    xor t1, t6, s6
-    xor ra, s9, a4
-    lw s8, 924(a3)
-    xor t1, t1, ra
-    xor s8, t1, s8
-    lw t1, 392(sp)
-    lw t3, 424(sp)
-    xor a6, s4, t1
-    xor s5, a6, s9
-    xor t4, a4, t3
-    lw s2, 956(a3)
-    xor s5, s5, t4
-    xor s2, s5, s2
-    xor s5, t1, t2
-    xor a4, s5, a4
-    xor s3, t3, s6
-    lw s1, 988(a3)
-    xor a4, a4, s3
-    xor s1, a4, s1
-    xor a4, t2, a1
-    xor s9, s6, s9
-    xor t3, a4, t3
-    lw s6, 1020(a3)
-    xor t3, t3, s9
-    xor s6, t3, s6
-    lw t3, 396(sp)
-    lw s11, 420(sp)
-    sw s6, 412(sp)
-    lw s6, 416(sp)
-    xor s0, s3, t3
-    xor a7, s11, a0
-    lw a2, 896(a3)
-    xor s0, s0, a7
-    sw s1, 372(sp)
-    xor a2, s0, a2
-    sw s2, 424(sp)
-    xor s0, s9, s11
-    xor s1, a0, s6
-    lw s2, 928(a3)
-    xor s0, s0, s1
-    xor s2, s0, s2
-    xor s0, s6, t3
-    sw s2, 408(sp)
-    xor s11, t3, s11
-    xor a0, ra, a0
-    lw s2, 960(a3)
-    xor s6, t4, s6
-    lw t3, 992(a3)
-    xor a0, a0, s0
-    xor s6, s6, s11
-    xor s2, a0, s2
-    xor t3, s6, t3
-    lw s6, 328(sp)
-    lw a0, 364(sp)
-    sw t3, 420(sp)
-    xor s0, s0, s3
-    sw s2, 396(sp)
-    xor s0, s0, s6
-    xor t3, a0, s10
-    lw s2, 900(a3)
-    xor s0, s0, t3
-    xor s2, s0, s2
-    lw s0, 404(sp)
-    sw a2, 416(sp)
-    xor s11, s11, s9
-    xor a2, s10, s0
-    xor a7, a7, ra
-    xor s11, s11, a0
-    xor s10, a7, s10
-    sw s8, 336(sp)
-    xor a7, s0, s6
-    xor s1, s1, t4
-    xor a0, s6, a0
-    lw s8, 932(a3)
-    xor s0, s1, s0
-    lw s6, 996(a3)
-    xor s11, s11, a2
-    xor s0, s0, a0
-    xor s8, s11, s8
-    xor s6, s0, s6
-    lw s11, 964(a3)
-    lw s0, 376(sp)
-    lw s1, 400(sp)
-    xor s10, s10, a7
-    xor s11, s10, s11
-    sw s6, 364(sp)
-    xor a7, a7, s0
-    xor s10, s1, a5
-    lw s6, 904(a3)
-    xor a7, a7, s10
-    xor s6, a7, s6
-    lw a7, 356(sp)
-    sw s11, 328(sp)
-    xor s11, a5, a7
-    xor a0, a0, s1
-    xor a5, t3, a5
-    sw s8, 404(sp)
-    xor t3, a7, s0
-    xor s1, s0, s1
-    lw s8, 936(a3)
-    xor a7, a2, a7
-    lw s0, 1000(a3)
-    xor a0, a0, s11
-    xor a7, a7, s1
-    xor s8, a0, s8
-    xor s0, a7, s0
-    lw a0, 968(a3)
-    lw a7, 332(sp)
-    lw a2, 348(sp)
-    xor a5, a5, t3
-    xor a0, a5, a0
-    xor t3, t3, s3
-    sw s0, 400(sp)
-    xor t3, t3, a7
-    xor a5, a2, s7
-    lw s0, 908(a3)
-    xor t3, t3, a5
-    xor s0, t3, s0
-    lw t3, 380(sp)
-    sw a0, 376(sp)
-    xor s1, s1, s9
-    xor a0, s7, t3
-    xor s10, s10, ra
-    xor s1, s1, a2
-    sw s8, 356(sp)
-    xor s7, s10, s7
-    lw s8, 940(a3)
-    xor s10, t3, a7
-    xor s11, s11, t4
-    xor a2, a7, a2
-    xor s1, s1, a0
-    xor t3, s11, t3
-    lw a7, 1004(a3)
-    xor s8, s1, s8
-    xor t3, t3, a2
-    xor s7, s7, s10
-    lw s1, 972(a3)
-    xor a7, t3, a7
-    xor s3, s10, s3
-    lw s10, 352(sp)
-    lw t3, 388(sp)
-    xor s1, s7, s1
-    xor s3, s3, s10
-    xor s11, t3, t5
-    lw s7, 912(a3)
-    xor s9, a2, s9
-    xor s3, s3, s11
-    lw a2, 360(sp)
-    xor s7, s3, s7
-    xor s3, t5, a2
-    xor ra, a5, ra
-    xor s9, s9, t3
-    xor t5, ra, t5
-    xor ra, a2, s10
-    xor t4, a0, t4
-    xor t3, s10, t3
-    xor a2, t4, a2
-    lw s10, 1008(a3)
-    xor a2, a2, t3
-    sw a7, 348(sp)
-    lw a5, 976(a3)
-    xor s10, a2, s10
-    xor t5, t5, ra
-    lw a2, 344(sp)
-    lw t4, 368(sp)
-    xor a5, t5, a5
-    xor ra, ra, a2
-    xor a0, t4, t0
-    lw t5, 916(a3)
-    xor ra, ra, a0
-    lw a7, 944(a3)
-    xor t5, ra, t5
-    xor s9, s9, s3
-    lw ra, 340(sp)
-    xor a7, s9, a7
-    xor s9, t0, ra
-    xor t0, s11, t0
-    xor t3, t3, t4
-    xor s11, ra, a2
-    sw s10, 388(sp)
-    xor ra, s3, ra
-    xor t4, a2, t4
-    xor a1, s9, a1
-    xor t3, t3, s9
-    lw s10, 948(a3)
-    xor ra, ra, t4
-    lw a2, 1012(a3)
-    xor t1, t4, t1
-    xor t2, a0, t2
-    xor a6, a1, a6
-    xor s4, s11, s4
-    xor t6, t2, t6
-    lw a1, 1016(a3)
-    lw s9, 336(sp)
-    lw t4, 416(sp)
-    xor s10, t3, s10
-    xor a2, ra, a2
-    xor s5, s4, s5
-    lw t2, 984(a3)
-    lw t3, 980(a3)
-    lw s4, 920(a3)
-    xor a4, t1, a4
-    xor a1, a6, a1
-    sw a2, 324(sp)
-    xor t0, t0, s11
-    lw t1, 952(a3)
-    xor t2, t6, t2
-    sw a1, 392(sp)
-    xor t3, t0, t3
-    xor s4, s5, s4
-    xor a6, s7, s6
-    xor t6, s9, s2
-    sw s1, 428(sp)
-    xor t1, a4, t1
-    xor t5, s4, t5
-    xor s11, t6, a6
-    sw t3, 368(sp)
-    xor a4, s9, s6
-    xor s5, t5, t4
-    xor s0, s0, s11
-    sw t2, 344(sp)
-    xor s2, s5, s2
-    xor s6, s0, s6
-    xor s4, s0, s4
-    sw a5, 336(sp)
-    xor a0, s9, s7
-    xor s3, s2, a4
-    xor s0, s6, t4
-    sw s8, 340(sp)
-    xor s7, s5, s7
-    and a5, s11, s6
-    and s8, s3, s0
-    sw s10, 352(sp)
-    xor t0, s6, t5
-    xor a2, s4, a0
-    xor s8, s8, a5
-    and s10, s7, t4
-    xor t5, t5, a2
-    xor a5, s10, a5
-    sw t1, 360(sp)
-    xor ra, s5, s9
-    xor a1, t4, a2
-    and s10, t6, t5
-    and t1, s2, s5
-    sw a7, 332(sp)
-    xor t1, t1, s10
-    and a7, ra, a1
-    xor s10, a7, s10
-    xor s1, t0, a2
-    and a7, a0, a2
-    sw a0, 380(sp)
-    and a0, a6, s1
-    sw a6, 384(sp)
-    xor a0, a0, a7
-    and a6, a4, t0
-    xor a7, a6, a7
-    xor a5, a5, a7
-    xor t3, t0, a4
-    xor s9, s9, t5
-    xor s8, s8, a0
-    xor a7, s10, a7
-    xor t2, t6, t5
-    xor a0, t1, a0
-    xor s4, s8, s4
-    xor t3, a5, t3
-    xor s9, a7, s9
-    xor t2, a0, t2
-    xor a7, s4, t3
-    and s4, s4, t2
-    xor a0, s9, s4
-    xor s8, t2, s9
-    xor s4, t3, s4
-    and s8, s4, s8
-    xor s8, s8, s9
-    xor s4, a0, s8
-    xor t2, t2, s8
-    and s4, s9, s4
-    and a5, a7, a0
-    xor t2, s4, t2
-    xor a5, a5, t3
-    xor s4, a0, s4
-    and s4, a5, s4
-    xor s4, a7, s4
-    xor a0, a5, s8
-    xor s9, a5, s4
-    and a1, a5, a1
-    and ra, a5, ra
-    lw a5, 380(sp)
-    xor a7, s4, t2
-    xor s10, a0, a7
-    and a2, a0, a2
-    and a5, a0, a5
-    xor t3, s8, t2
-    and s3, t2, s3
-    and s7, s8, s7
-    lw a0, 384(sp)
-    and s11, t3, s11
-    xor s7, s3, s7
-    and s6, t3, s6
-    and t4, s8, t4
-    and t5, s9, t5
-    and t6, s9, t6
-    and a0, s10, a0
-    and a4, a7, a4
-    xor s3, s11, s3
-    and s5, s4, s5
-    and s1, s10, s1
-    and t0, a7, t0
-    xor a5, a5, a0
-    xor s11, t4, t6
-    xor s6, s6, t5
-    xor a4, a0, a4
-    xor t0, s1, t0
-    xor s11, s11, s6
-    xor a0, s5, a5
-    and s2, s4, s2
-    xor s1, a2, s1
-    xor a5, a5, s11
-    xor s2, a1, s2
-    xor s1, t5, s1
-    xor s11, ra, s11
-    xor t0, t0, a0
-    and s0, t2, s0
-    xor t6, t6, s2
-    xor a0, s3, a0
-    xor s5, s5, s1
-    xor s11, s11, t0
-    xor a5, s2, a5
-    xor s0, s0, a0
-    xor s2, s5, s11
-    xor a1, t4, a1
-    xor a0, s1, a0
-    xor t0, t6, t0
-    xor s11, s7, s11
-    xor s2, a4, s2
-    xor s6, s6, s0
-    lw a4, 332(sp)
-    lw s7, 356(sp)
-    lw t6, 424(sp)
-    lw s1, 404(sp)
-    lw a2, 360(sp)
-    lw t4, 352(sp)
-    lw a7, 408(sp)
-    lw t2, 340(sp)
-    xor s0, a1, s0
-    xor a1, a4, s7
-    xor s3, t6, s1
-    sw s2, 360(sp)
-    xor t4, a2, t4
-    xor s4, s3, a1
-    sw s6, 356(sp)
-    xor t5, t6, s7
-    xor s10, t4, a7
-    xor t2, t2, s4
-    sw s0, 340(sp)
-    xor s1, s10, s1
-    xor s7, t2, s7
-    xor a2, t2, a2
-    sw s11, 424(sp)
-    xor ra, t6, a4
-    xor s8, s1, t5
-    xor t2, s7, a7
-    sw t0, 404(sp)
-    xor a4, s10, a4
-    and s11, s4, s7
-    and t0, s8, t2
-    sw a5, 332(sp)
-    xor t3, s7, t4
-    xor t1, a2, ra
-    xor t0, t0, s11
-    and a5, a4, a7
-    xor s5, s5, s6
-    xor t4, t4, t1
-    xor s11, a5, s11
-    sw a0, 352(sp)
-    xor s9, s10, t6
-    xor a6, a7, t1
-    and a5, s3, t4
-    and a0, s1, s10
-    sw s5, 384(sp)
-    xor a0, a0, a5
-    and s5, s9, a6
-    xor a5, s5, a5
-    xor s2, t3, t1
-    and s5, ra, t1
-    sw ra, 380(sp)
-    and ra, a1, s2
-    sw a1, 416(sp)
-    xor ra, ra, s5
-    and a1, t5, t3
-    xor s5, a1, s5
-    xor s11, s11, s5
-    xor s6, t3, t5
-    xor t6, t6, t4
-    xor t0, t0, ra
-    xor s5, a5, s5
-    xor s0, s3, t4
-    xor ra, a0, ra
-    xor a2, t0, a2
-    xor s6, s11, s6
-    xor t6, s5, t6
-    xor s0, ra, s0
-    xor s5, a2, s6
-    and a2, a2, s0
-    xor ra, t6, a2
-    xor t0, s0, t6
-    xor a2, s6, a2
-    and t0, a2, t0
-    xor t0, t0, t6
-    xor a2, ra, t0
-    xor s0, s0, t0
-    and a2, t6, a2
-    and s11, s5, ra
-    xor s0, a2, s0
-    xor s11, s11, s6
-    xor a2, ra, a2
-    and a2, s11, a2
-    xor a2, s5, a2
-    xor ra, s11, t0
-    xor t6, s11, a2
-    and a6, s11, a6
-    and s9, s11, s9
-    lw s11, 380(sp)
-    xor s5, a2, s0
-    xor a5, ra, s5
-    and t1, ra, t1
-    and s11, ra, s11
-    xor s6, t0, s0
-    and s8, s0, s8
-    and a4, t0, a4
-    lw ra, 416(sp)
-    and s4, s6, s4
-    xor a4, s8, a4
-    and s7, s6, s7
-    and a7, t0, a7
-    and t4, t6, t4
-    and s3, t6, s3
-    and ra, a5, ra
-    and t5, s5, t5
-    xor s8, s4, s8
-    and s10, a2, s10
-    and s2, a5, s2
-    and t3, s5, t3
-    xor s11, s11, ra
-    xor s4, a7, s3
-    xor s7, s7, t4
-    xor t5, ra, t5
-    xor t3, s2, t3
-    xor s4, s4, s7
-    xor ra, s10, s11
-    and s1, a2, s1
-    xor s2, t1, s2
-    xor s11, s11, s4
-    xor s1, a6, s1
-    xor s2, t4, s2
-    xor s4, s9, s4
-    xor t3, t3, ra
-    xor s3, s3, s1
-    xor s10, s10, s2
-    xor s4, s4, t3
-    xor s11, s1, s11
-    xor s1, s10, s4
-    xor s1, t5, s1
-    slli t5, s11, 24
-    srli s11, s11, 8
-    xor t3, s3, t3
-    or s11, t5, s11
-    slli t5, t3, 24
-    srli t3, t3, 8
-    and t2, s0, t2
-    xor ra, s8, ra
-    xor s4, a4, s4
-    or t3, t5, t3
-    xor t2, t2, ra
-    slli t5, s4, 24
-    xor a6, a7, a6
-    xor s7, s7, t2
-    srli s4, s4, 8
-    xor t2, a6, t2
-    or s4, t5, s4
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor s10, s10, s7
-    slli t5, s7, 24
-    srli s7, s7, 8
-    or s7, t5, s7
-    slli t5, s1, 24
-    srli s1, s1, 8
-    or s1, t5, s1
-    slli t5, s10, 24
-    srli s10, s10, 8
-    xor ra, s2, ra
-    or s10, t5, s10
-    slli t5, ra, 24
-    srli ra, ra, 8
-    or ra, t5, ra
-    lw t5, 336(sp)
-    lw a4, 376(sp)
-    lw s3, 372(sp)
-    lw s2, 328(sp)
-    lw t1, 344(sp)
-    lw a7, 368(sp)
-    lw s5, 396(sp)
-    lw s0, 428(sp)
-    xor a6, t5, a4
-    xor s8, s3, s2
-    sw s1, 344(sp)
-    xor a7, t1, a7
-    xor a2, s8, a6
-    sw s7, 376(sp)
-    xor t4, s3, a4
-    xor a5, a7, s5
-    xor s0, s0, a2
-    sw t2, 428(sp)
-    xor s2, a5, s2
-    xor a4, s0, a4
-    xor t1, s0, t1
-    sw s4, 372(sp)
-    xor s9, s3, t5
-    xor t0, s2, t4
-    xor s0, a4, s5
-    sw t3, 328(sp)
-    xor t5, a5, t5
-    and s4, a2, a4
-    and t3, t0, s0
-    sw s11, 336(sp)
-    xor s6, a4, a7
-    xor a0, t1, s9
-    xor t3, t3, s4
-    and s11, t5, s5
-    xor a7, a7, a0
-    xor s4, s11, s4
-    sw ra, 368(sp)
-    xor t6, a5, s3
-    xor a1, s5, a0
-    and s11, s8, a7
-    and ra, s2, a5
-    sw s10, 416(sp)
-    xor ra, ra, s11
-    and s10, t6, a1
-    xor s11, s10, s11
-    xor s1, s6, a0
-    and s10, s9, a0
-    sw s9, 380(sp)
-    and s9, a6, s1
-    sw a6, 408(sp)
-    xor s9, s9, s10
-    and a6, t4, s6
-    xor s10, a6, s10
-    xor s4, s4, s10
-    xor s7, s6, t4
-    xor s3, s3, a7
-    xor t3, t3, s9
-    xor s10, s11, s10
-    xor t2, s8, a7
-    xor s9, ra, s9
-    xor t1, t3, t1
-    xor s7, s4, s7
-    xor s3, s10, s3
-    xor t2, s9, t2
-    xor s10, t1, s7
-    and t1, t1, t2
-    xor s9, s3, t1
-    xor t3, t2, s3
-    xor t1, s7, t1
-    and t3, t1, t3
-    xor t3, t3, s3
-    xor t1, s9, t3
-    xor t2, t2, t3
-    and t1, s3, t1
-    and s4, s10, s9
-    xor t2, t1, t2
-    xor s4, s4, s7
-    xor t1, s9, t1
-    and t1, s4, t1
-    xor t1, s10, t1
-    xor s9, s4, t3
-    xor s3, s4, t1
-    and a1, s4, a1
-    and t6, s4, t6
-    lw s4, 380(sp)
-    xor s10, t1, t2
-    xor s11, s9, s10
-    and a0, s9, a0
-    and s4, s9, s4
-    xor s7, t3, t2
-    and t0, t2, t0
-    and t5, t3, t5
-    lw s9, 408(sp)
-    and a2, s7, a2
-    xor t5, t0, t5
-    and a4, s7, a4
-    and s5, t3, s5
-    and a7, s3, a7
-    and s8, s3, s8
-    and s9, s11, s9
-    and t4, s10, t4
-    xor t0, a2, t0
-    and a5, t1, a5
-    and s1, s11, s1
-    and s6, s10, s6
-    xor s4, s4, s9
-    xor a2, s5, s8
-    xor a4, a4, a7
-    xor t4, s9, t4
-    xor s6, s1, s6
-    xor a2, a2, a4
-    xor s9, a5, s4
-    and s2, t1, s2
-    xor s1, a0, s1
-    xor s4, s4, a2
-    xor s2, a1, s2
-    xor s1, a7, s1
-    xor a2, t6, a2
-    xor s6, s6, s9
-    xor s8, s8, s2
-    xor a5, a5, s1
-    xor a2, a2, s6
-    xor s4, s2, s4
-    xor s2, a5, a2
-    xor s2, t4, s2
-    slli t4, s4, 16
-    srli s4, s4, 16
-    xor s6, s8, s6
-    or s4, t4, s4
-    slli t4, s6, 16
-    srli s6, s6, 16
-    and s0, t2, s0
-    xor s9, t0, s9
-    xor a2, t5, a2
-    or s6, t4, s6
-    xor s0, s0, s9
-    slli t4, a2, 16
-    xor a1, s5, a1
-    xor a4, a4, s0
-    srli a2, a2, 16
-    xor s0, a1, s0
-    or a2, t4, a2
-    slli t4, s0, 16
-    srli s0, s0, 16
-    or s0, t4, s0
-    xor a5, a5, a4
-    slli t4, a4, 16
-    srli a4, a4, 16
-    or a4, t4, a4
-    slli t4, s2, 16
-    srli s2, s2, 16
-    or s2, t4, s2
-    slli t4, a5, 16
-    srli a5, a5, 16
-    xor s9, s1, s9
-    or a5, t4, a5
-    slli t4, s9, 16
-    srli s9, s9, 16
-    or s9, t4, s9
-    lw t4, 388(sp)
-    lw t5, 400(sp)
-    lw s8, 412(sp)
-    lw s1, 364(sp)
-    lw a0, 392(sp)
-    lw s5, 324(sp)
-    lw s10, 420(sp)
-    lw t2, 348(sp)
-    xor a1, t4, t5
-    xor t0, s8, s1
-    sw s2, 392(sp)
-    xor s5, a0, s5
-    xor t1, t0, a1
-    sw a4, 400(sp)
-    xor a7, s8, t5
-    xor s11, s5, s10
-    xor t2, t2, t1
-    sw s0, 348(sp)
-    xor s1, s11, s1
-    xor t5, t2, t5
-    xor a0, t2, a0
-    sw a2, 412(sp)
-    xor t6, s8, t4
-    xor t3, s1, a7
-    xor t2, t5, s10
-    sw s6, 364(sp)
-    xor t4, s11, t4
-    and a2, t1, t5
-    and s6, t3, t2
-    sw s4, 388(sp)
-    xor s7, t5, s5
-    xor ra, a0, t6
-    xor s6, s6, a2
-    and s4, t4, s10
-    xor s5, s5, ra
-    xor a2, s4, a2
-    sw a5, 324(sp)
-    xor s3, s11, s8
-    xor a6, s10, ra
-    and s4, t0, s5
-    and a5, s1, s11
-    sw s9, 408(sp)
-    xor a5, a5, s4
-    and s9, s3, a6
-    xor s4, s9, s4
-    xor s2, s7, ra
-    and s9, t6, ra
-    sw t6, 380(sp)
-    and t6, a1, s2
-    sw a1, 396(sp)
-    xor t6, t6, s9
-    and a1, a7, s7
-    xor s9, a1, s9
-    xor a2, a2, s9
-    xor a4, s7, a7
-    xor s8, s8, s5
-    xor s6, s6, t6
-    xor s9, s4, s9
-    xor s0, t0, s5
-    xor t6, a5, t6
-    xor a0, s6, a0
-    xor a4, a2, a4
-    xor s8, s9, s8
-    xor s0, t6, s0
-    xor s9, a0, a4
-    and a0, a0, s0
-    xor t6, s8, a0
-    xor s6, s0, s8
-    xor a0, a4, a0
-    and s6, a0, s6
-    xor s6, s6, s8
-    xor a0, t6, s6
-    xor s0, s0, s6
-    and a0, s8, a0
-    and a2, s9, t6
-    xor s0, a0, s0
-    xor a2, a2, a4
-    xor a0, t6, a0
-    and a0, a2, a0
-    xor a0, s9, a0
-    xor t6, a2, s6
-    xor s8, a2, a0
-    and a6, a2, a6
-    and s3, a2, s3
-    lw a2, 380(sp)
-    xor s9, a0, s0
-    xor s4, t6, s9
-    and ra, t6, ra
-    and a2, t6, a2
-    xor a4, s6, s0
-    and t3, s0, t3
-    and t4, s6, t4
-    lw t6, 396(sp)
-    and t1, a4, t1
-    xor t4, t3, t4
-    and t5, a4, t5
-    and s10, s6, s10
-    and s5, s8, s5
-    and t0, s8, t0
-    and t6, s4, t6
-    and a7, s9, a7
-    xor t3, t1, t3
-    and s11, a0, s11
-    and s2, s4, s2
-    and s7, s9, s7
-    xor a2, a2, t6
-    xor t1, s10, t0
-    xor t5, t5, s5
-    xor a7, t6, a7
-    xor s7, s2, s7
-    xor t1, t1, t5
-    xor t6, s11, a2
-    and s1, a0, s1
-    xor s2, ra, s2
-    xor a2, a2, t1
-    xor s1, a6, s1
-    xor s2, s5, s2
-    xor t1, s3, t1
-    xor s7, s7, t6
-    xor t0, t0, s1
-    xor s11, s11, s2
-    xor t1, t1, s7
-    xor a2, s1, a2
-    xor s1, s11, t1
-    xor s1, a7, s1
-    slli a7, a2, 8
-    srli a2, a2, 24
-    xor s7, t0, s7
-    or a2, a7, a2
-    slli a7, s7, 8
-    srli s7, s7, 24
-    and t2, s0, t2
-    xor t6, t3, t6
-    xor t1, t4, t1
-    or s7, a7, s7
-    xor t2, t2, t6
-    slli a7, t1, 8
-    xor a6, s10, a6
-    xor t5, t5, t2
-    srli t1, t1, 24
-    xor t2, a6, t2
-    or t1, a7, t1
-    slli a7, t2, 8
-    srli t2, t2, 24
-    or t2, a7, t2
-    xor s11, s11, t5
-    slli a7, t5, 8
-    srli t5, t5, 24
-    or t5, a7, t5
-    slli a7, s1, 8
-    srli s1, s1, 24
-    or s1, a7, s1
-    slli a7, s11, 8
-    srli s11, s11, 24
-    xor t6, s2, t6
-    or s11, a7, s11
-    slli a7, t6, 8
-    srli t6, t6, 24
-    or t6, a7, t6
-    lw a7, 384(sp)
-    lw t4, 416(sp)
-    lw t0, 368(sp)
-    lw t3, 408(sp)
-    xor a6, a7, t4
-    xor s2, a6, t0
-    xor s3, t3, t6
-    lw s5, 1052(a3)
-    xor s2, s2, s3
     xor s5, s2, s5
-    lw s2, 324(sp)
-    lw s9, 352(sp)
-    xor ra, t4, s2
-    xor s10, ra, t3
-    xor s4, t6, s9
-    lw a0, 1084(a3)
-    xor s10, s10, s4
-    xor a0, s10, a0
-    xor s10, s2, s11
-    xor t6, s10, t6
-    xor s8, s9, t0
-    lw s6, 1116(a3)
-    xor t6, t6, s8
-    xor s6, t6, s6
-    xor t6, s11, a7
-    xor t3, t0, t3
-    xor s9, t6, s9
-    lw t0, 1148(a3)
-    xor s9, s9, t3
-    xor t0, s9, t0
-    lw s9, 336(sp)
-    lw a4, 388(sp)
-    sw t0, 408(sp)
-    lw t0, 332(sp)
-    xor s0, s8, s9
-    xor a5, a4, a2
-    lw a1, 1024(a3)
-    xor s0, s0, a5
-    sw s6, 368(sp)
-    xor a1, s0, a1
-    sw a0, 352(sp)
-    xor s0, t3, a4
-    xor s6, a2, t0
-    lw a0, 1056(a3)
-    xor s0, s0, s6
-    xor a0, s0, a0
-    xor s0, t0, s9
-    sw a0, 396(sp)
-    xor a4, s9, a4
-    xor a2, s3, a2
-    lw a0, 1088(a3)
-    xor t0, s4, t0
-    lw s9, 1120(a3)
-    xor a2, a2, s0
-    xor t0, t0, a4
-    xor a0, a2, a0
-    xor s9, t0, s9
-    lw t0, 328(sp)
-    lw a2, 364(sp)
-    sw s9, 388(sp)
-    xor s0, s0, s8
-    sw a0, 336(sp)
-    xor s0, s0, t0
-    xor s9, a2, s7
-    lw a0, 1028(a3)
-    xor s0, s0, s9
-    xor a0, s0, a0
-    lw s0, 404(sp)
-    sw a1, 332(sp)
-    xor a4, a4, t3
-    xor a1, s7, s0
-    xor a5, a5, s3
-    xor a4, a4, a2
-    xor s7, a5, s7
-    sw s5, 380(sp)
-    xor a5, s0, t0
-    xor s6, s6, s4
-    xor a2, t0, a2
-    lw s5, 1060(a3)
-    xor s0, s6, s0
-    lw t0, 1124(a3)
-    xor a4, a4, a1
-    xor s0, s0, a2
-    xor s5, a4, s5
-    xor t0, s0, t0
-    lw a4, 1092(a3)
-    lw s0, 372(sp)
-    lw s6, 412(sp)
-    xor s7, s7, a5
-    xor a4, s7, a4
-    sw t0, 364(sp)
-    xor a5, a5, s0
-    xor s7, s6, t1
-    lw t0, 1032(a3)
-    xor a5, a5, s7
-    xor t0, a5, t0
-    lw a5, 424(sp)
-    sw a4, 328(sp)
-    xor a4, t1, a5
-    xor a2, a2, s6
-    xor t1, s9, t1
-    sw s5, 404(sp)
-    xor s9, a5, s0
-    xor s6, s0, s6
-    lw s5, 1064(a3)
-    xor a5, a1, a5
-    lw s0, 1128(a3)
-    xor a2, a2, a4
-    xor a5, a5, s6
-    xor s5, a2, s5
-    xor s0, a5, s0
-    lw a2, 1096(a3)
-    lw a5, 428(sp)
-    lw a1, 348(sp)
-    xor t1, t1, s9
-    xor a2, t1, a2
-    xor s9, s9, s8
-    sw s0, 412(sp)
-    xor s9, s9, a5
-    xor t1, a1, t2
-    lw s0, 1036(a3)
-    xor s9, s9, t1
-    xor s0, s9, s0
-    lw s9, 340(sp)
-    sw a2, 372(sp)
-    xor s6, s6, t3
-    xor a2, t2, s9
-    xor s7, s7, s3
-    xor s6, s6, a1
-    sw s5, 424(sp)
-    xor t2, s7, t2
-    lw s5, 1068(a3)
-    xor s7, s9, a5
-    xor a4, a4, s4
-    xor a1, a5, a1
-    xor s6, s6, a2
-    xor s9, a4, s9
-    lw a5, 1132(a3)
-    xor s5, s6, s5
-    xor s9, s9, a1
-    xor t2, t2, s7
-    lw s6, 1100(a3)
-    xor a5, s9, a5
-    xor s8, s7, s8
-    lw s7, 376(sp)
-    lw s9, 400(sp)
-    xor s6, t2, s6
-    xor s8, s8, s7
-    xor a4, s9, t5
-    lw t2, 1040(a3)
-    xor t3, a1, t3
-    xor s8, s8, a4
-    lw a1, 356(sp)
-    xor t2, s8, t2
-    xor s8, t5, a1
-    xor s3, t1, s3
-    xor t3, t3, s9
-    xor t5, s3, t5
-    xor s3, a1, s7
-    xor s4, a2, s4
-    xor s9, s7, s9
-    xor a1, s4, a1
-    lw s7, 1136(a3)
-    xor a1, a1, s9
-    sw a5, 348(sp)
-    lw t1, 1104(a3)
-    xor s7, a1, s7
-    xor t5, t5, s3
-    lw a1, 344(sp)
-    lw s4, 392(sp)
-    xor t1, t5, t1
-    xor s3, s3, a1
-    xor a2, s4, s1
-    lw t5, 1044(a3)
-    xor s3, s3, a2
-    lw a5, 1072(a3)
-    xor t5, s3, t5
-    xor t3, t3, s8
-    lw s3, 360(sp)
-    xor a5, t3, a5
-    xor t3, s1, s3
-    xor s1, a4, s1
-    xor s9, s9, s4
-    xor a4, s3, a1
-    sw s7, 400(sp)
-    xor s3, s8, s3
-    xor s4, a1, s4
-    xor a7, t3, a7
-    xor s9, s9, t3
-    lw s7, 1076(a3)
-    xor s3, s3, s4
-    lw a1, 1140(a3)
-    xor s2, s4, s2
-    xor s11, a2, s11
-    xor ra, a7, ra
-    xor t4, a4, t4
-    xor a6, s11, a6
-    lw a7, 1144(a3)
-    lw t3, 380(sp)
-    lw s4, 332(sp)
-    xor s7, s9, s7
-    xor a1, s3, a1
-    xor s10, t4, s10
-    lw s11, 1112(a3)
-    lw s9, 1108(a3)
-    lw t4, 1048(a3)
-    xor t6, s2, t6
-    xor a7, ra, a7
-    sw a1, 384(sp)
-    xor s1, s1, a4
-    lw s2, 1080(a3)
-    xor s11, a6, s11
-    sw a7, 324(sp)
-    xor s9, s1, s9
-    xor t4, s10, t4
-    xor ra, t2, t0
-    xor a6, t3, a0
-    sw s6, 416(sp)
-    xor s2, t6, s2
-    xor t5, t4, t5
-    xor a4, a6, ra
-    sw s9, 392(sp)
-    xor t6, t3, t0
-    xor s10, t5, s4
-    xor s0, s0, a4
-    sw s11, 344(sp)
-    xor a0, s10, a0
-    xor t0, s0, t0
-    xor t4, s0, t4
-    sw t1, 380(sp)
-    xor a2, t3, t2
-    xor s8, a0, t6
-    xor s0, t0, s4
-    sw s5, 360(sp)
-    xor t2, s10, t2
-    and t1, a4, t0
-    and s5, s8, s0
-    sw s7, 376(sp)
-    xor s1, t0, t5
-    xor a1, t4, a2
-    xor s5, s5, t1
-    and s7, t2, s4
-    xor t5, t5, a1
-    xor t1, s7, t1
-    sw s2, 356(sp)
-    xor s3, s10, t3
-    xor a7, s4, a1
-    and s7, a6, t5
-    and s2, a0, s10
-    sw a5, 428(sp)
-    xor s2, s2, s7
-    and a5, s3, a7
-    xor s7, a5, s7
-    xor s6, s1, a1
-    and a5, a2, a1
-    sw a2, 340(sp)
-    and a2, ra, s6
-    sw ra, 420(sp)
-    xor a2, a2, a5
-    and ra, t6, s1
-    xor a5, ra, a5
-    xor t1, t1, a5
-    xor s9, s1, t6
-    xor t3, t3, t5
-    xor s5, s5, a2
-    xor a5, s7, a5
-    xor s11, a6, t5
-    xor a2, s2, a2
-    xor t4, s5, t4
-    xor s9, t1, s9
-    xor t3, a5, t3
-    xor s11, a2, s11
-    xor a5, t4, s9
-    and t4, t4, s11
-    xor a2, t3, t4
-    xor s5, s11, t3
-    xor t4, s9, t4
-    and s5, t4, s5
-    xor s5, s5, t3
-    xor t4, a2, s5
-    xor s11, s11, s5
-    and t4, t3, t4
-    and t1, a5, a2
-    xor s11, t4, s11
-    xor t1, t1, s9
-    xor t4, a2, t4
-    and t4, t1, t4
-    xor t4, a5, t4
-    xor a2, t1, s5
-    xor t3, t1, t4
-    and a7, t1, a7
-    and s3, t1, s3
-    lw t1, 340(sp)
-    xor a5, t4, s11
-    xor s7, a2, a5
-    and a1, a2, a1
-    and t1, a2, t1
-    xor s9, s5, s11
-    and s8, s11, s8
-    and t2, s5, t2
-    lw a2, 420(sp)
-    and a4, s9, a4
-    xor t2, s8, t2
-    and t0, s9, t0
-    and s4, s5, s4
-    and t5, t3, t5
-    and a6, t3, a6
-    and a2, s7, a2
-    and t6, a5, t6
-    xor s8, a4, s8
-    and s10, t4, s10
-    and s6, s7, s6
-    and s1, a5, s1
-    xor t1, t1, a2
-    xor a4, s4, a6
-    xor t0, t0, t5
-    xor t6, a2, t6
-    xor s1, s6, s1
-    xor a4, a4, t0
-    xor a2, s10, t1
-    and a0, t4, a0
-    xor s6, a1, s6
-    xor t1, t1, a4
-    xor a0, a7, a0
-    xor s6, t5, s6
-    xor a4, s3, a4
-    xor s1, s1, a2
-    and s0, s11, s0
-    xor a6, a6, a0
-    xor a2, s8, a2
-    xor s10, s10, s6
-    xor a4, a4, s1
-    xor t1, a0, t1
-    xor s0, s0, a2
-    xor a0, s10, a4
-    xor a7, s4, a7
-    xor a2, s6, a2
-    xor s1, a6, s1
-    xor a4, t2, a4
-    xor a0, t6, a0
-    xor t0, t0, s0
-    lw t6, 428(sp)
-    lw t2, 424(sp)
-    lw a6, 352(sp)
-    lw s6, 404(sp)
-    lw a1, 356(sp)
-    lw s4, 376(sp)
-    lw a5, 396(sp)
-    lw s11, 360(sp)
-    xor s0, a7, s0
-    xor a7, t6, t2
-    xor s8, a6, s6
-    sw a0, 356(sp)
-    xor s4, a1, s4
-    xor t4, s8, a7
-    sw t0, 424(sp)
-    xor t5, a6, t2
-    xor s7, s4, a5
-    xor s11, s11, t4
-    sw s0, 360(sp)
-    xor s6, s7, s6
-    xor t2, s11, t2
-    xor a1, s11, a1
-    sw a4, 352(sp)
-    xor s3, a6, t6
-    xor s5, s6, t5
-    xor s11, t2, a5
-    sw s1, 404(sp)
-    xor t6, s7, t6
-    and a4, t4, t2
-    and s1, s5, s11
-    sw t1, 428(sp)
-    xor s9, t2, s4
-    xor s2, a1, s3
-    xor s1, s1, a4
-    and t1, t6, a5
-    xor s10, s10, t0
-    xor s4, s4, s2
-    xor a4, t1, a4
-    sw a2, 376(sp)
-    xor t3, s7, a6
-    xor ra, a5, s2
-    and t1, s8, s4
-    and a2, s6, s7
-    sw s10, 420(sp)
-    xor a2, a2, t1
-    and s10, t3, ra
-    xor t1, s10, t1
-    xor a0, s9, s2
-    and s10, s3, s2
-    sw s3, 340(sp)
-    and s3, a7, a0
-    sw a7, 332(sp)
-    xor s3, s3, s10
-    and a7, t5, s9
-    xor s10, a7, s10
-    xor a4, a4, s10
-    xor t0, s9, t5
-    xor a6, a6, s4
-    xor s1, s1, s3
-    xor s10, t1, s10
-    xor s0, s8, s4
-    xor s3, a2, s3
-    xor a1, s1, a1
-    xor t0, a4, t0
-    xor a6, s10, a6
-    xor s0, s3, s0
-    xor s10, a1, t0
-    and a1, a1, s0
-    xor s3, a6, a1
-    xor s1, s0, a6
-    xor a1, t0, a1
-    and s1, a1, s1
-    xor s1, s1, a6
-    xor a1, s3, s1
-    xor s0, s0, s1
-    and a1, a6, a1
-    and a4, s10, s3
-    xor s0, a1, s0
-    xor a4, a4, t0
-    xor a1, s3, a1
-    and a1, a4, a1
-    xor a1, s10, a1
-    xor s3, a4, s1
-    xor a6, a4, a1
-    and ra, a4, ra
-    and t3, a4, t3
-    lw a4, 340(sp)
-    xor s10, a1, s0
-    xor t1, s3, s10
-    and s2, s3, s2
-    and a4, s3, a4
-    xor t0, s1, s0
-    and s5, s0, s5
-    and t6, s1, t6
-    lw s3, 332(sp)
-    and t4, t0, t4
-    xor t6, s5, t6
-    and t2, t0, t2
-    and a5, s1, a5
-    and s4, a6, s4
-    and s8, a6, s8
-    and s3, t1, s3
-    and t5, s10, t5
-    xor s5, t4, s5
-    and s7, a1, s7
-    and a0, t1, a0
-    and s9, s10, s9
-    xor a4, a4, s3
-    xor t4, a5, s8
-    xor t2, t2, s4
-    xor t5, s3, t5
-    xor s9, a0, s9
-    xor t4, t4, t2
-    xor s3, s7, a4
-    and s6, a1, s6
-    xor a0, s2, a0
-    xor a4, a4, t4
-    xor s6, ra, s6
-    xor a0, s4, a0
-    xor t4, t3, t4
-    xor s9, s9, s3
-    xor s8, s8, s6
-    xor s7, s7, a0
-    xor t4, t4, s9
-    xor a4, s6, a4
-    xor s6, s7, t4
-    xor s6, t5, s6
-    slli t5, a4, 24
-    srli a4, a4, 8
-    xor s9, s8, s9
-    or a4, t5, a4
-    slli t5, s9, 24
-    srli s9, s9, 8
-    and s11, s0, s11
-    xor s3, s5, s3
-    xor t4, t6, t4
-    or s9, t5, s9
-    xor s11, s11, s3
-    slli t5, t4, 24
-    xor ra, a5, ra
-    xor t2, t2, s11
-    srli t4, t4, 8
-    xor s11, ra, s11
-    or t4, t5, t4
-    slli t5, s11, 24
-    srli s11, s11, 8
-    or s11, t5, s11
-    xor s7, s7, t2
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    slli t5, s6, 24
-    srli s6, s6, 8
-    or s6, t5, s6
-    slli t5, s7, 24
-    srli s7, s7, 8
-    xor s3, a0, s3
-    or s7, t5, s7
-    slli t5, s3, 24
-    srli s3, s3, 8
-    or s3, t5, s3
-    lw t5, 380(sp)
-    lw t6, 372(sp)
-    lw s8, 368(sp)
-    lw a0, 328(sp)
-    lw s2, 344(sp)
-    lw a5, 392(sp)
-    lw s10, 336(sp)
-    lw s0, 416(sp)
-    xor ra, t5, t6
-    xor s5, s8, a0
-    sw s6, 344(sp)
-    xor a5, s2, a5
-    xor a1, s5, ra
-    sw t2, 372(sp)
-    xor s4, s8, t6
-    xor t1, a5, s10
-    xor s0, s0, a1
-    sw s11, 416(sp)
-    xor a0, t1, a0
-    xor t6, s0, t6
-    xor s2, s0, s2
-    sw t4, 368(sp)
-    xor t3, s8, t5
-    xor s1, a0, s4
-    xor s0, t6, s10
-    sw s9, 328(sp)
-    xor t5, t1, t5
-    and t4, a1, t6
-    and s9, s1, s0
-    sw a4, 380(sp)
-    xor t0, t6, a5
-    xor a2, s2, t3
-    xor s9, s9, t4
-    and a4, t5, s10
-    xor a5, a5, a2
-    xor t4, a4, t4
-    sw s3, 392(sp)
-    xor a6, t1, s8
-    xor a7, s10, a2
-    and a4, s5, a5
-    and s3, a0, t1
-    sw s7, 332(sp)
-    xor s3, s3, a4
-    and s7, a6, a7
-    xor a4, s7, a4
-    xor s6, t0, a2
-    and s7, t3, a2
-    sw t3, 340(sp)
-    and t3, ra, s6
-    sw ra, 396(sp)
-    xor t3, t3, s7
-    and ra, s4, t0
-    xor s7, ra, s7
-    xor t4, t4, s7
-    xor t2, t0, s4
-    xor s8, s8, a5
-    xor s9, s9, t3
-    xor s7, a4, s7
-    xor s11, s5, a5
-    xor t3, s3, t3
-    xor s2, s9, s2
-    xor t2, t4, t2
-    xor s8, s7, s8
-    xor s11, t3, s11
-    xor s7, s2, t2
-    and s2, s2, s11
-    xor t3, s8, s2
-    xor s9, s11, s8
-    xor s2, t2, s2
-    and s9, s2, s9
-    xor s9, s9, s8
-    xor s2, t3, s9
-    xor s11, s11, s9
-    and s2, s8, s2
-    and t4, s7, t3
-    xor s11, s2, s11
-    xor t4, t4, t2
-    xor s2, t3, s2
-    and s2, t4, s2
-    xor s2, s7, s2
-    xor t3, t4, s9
-    xor s8, t4, s2
-    and a7, t4, a7
-    and a6, t4, a6
-    lw t4, 340(sp)
-    xor s7, s2, s11
-    xor a4, t3, s7
-    and a2, t3, a2
-    and t4, t3, t4
-    xor t2, s9, s11
-    and s1, s11, s1
-    and t5, s9, t5
-    lw t3, 396(sp)
-    and a1, t2, a1
-    xor t5, s1, t5
-    and t6, t2, t6
-    and s10, s9, s10
-    and a5, s8, a5
-    and s5, s8, s5
-    and t3, a4, t3
-    and s4, s7, s4
-    xor s1, a1, s1
-    and t1, s2, t1
-    and s6, a4, s6
-    and t0, s7, t0
-    xor t4, t4, t3
-    xor a1, s10, s5
-    xor t6, t6, a5
-    xor s4, t3, s4
-    xor t0, s6, t0
-    xor a1, a1, t6
-    xor t3, t1, t4
-    and a0, s2, a0
-    xor s6, a2, s6
-    xor t4, t4, a1
-    xor a0, a7, a0
-    xor s6, a5, s6
-    xor a1, a6, a1
-    xor t0, t0, t3
-    xor s5, s5, a0
-    xor t1, t1, s6
-    xor a1, a1, t0
-    xor t4, a0, t4
-    xor a0, t1, a1
-    xor a0, s4, a0
-    slli s4, t4, 16
-    srli t4, t4, 16
-    xor t0, s5, t0
-    or t4, s4, t4
-    slli s4, t0, 16
-    srli t0, t0, 16
-    and s0, s11, s0
-    xor t3, s1, t3
-    xor a1, t5, a1
-    or t0, s4, t0
-    xor s0, s0, t3
-    slli s4, a1, 16
-    xor a7, s10, a7
-    xor t6, t6, s0
-    srli a1, a1, 16
-    xor s0, a7, s0
-    or a1, s4, a1
-    slli s4, s0, 16
-    srli s0, s0, 16
-    or s0, s4, s0
-    xor t1, t1, t6
-    slli s4, t6, 16
-    srli t6, t6, 16
-    or t6, s4, t6
-    slli s4, a0, 16
-    srli a0, a0, 16
-    or a0, s4, a0
-    slli s4, t1, 16
-    srli t1, t1, 16
-    xor t3, s6, t3
-    or t1, s4, t1
-    slli s4, t3, 16
-    srli t3, t3, 16
-    or t3, s4, t3
-    lw s4, 400(sp)
-    lw t5, 412(sp)
-    lw s5, 408(sp)
-    lw s6, 364(sp)
-    lw a2, 324(sp)
-    lw s10, 384(sp)
-    lw s7, 388(sp)
-    lw s11, 348(sp)
-    xor a7, s4, t5
-    xor s1, s5, s6
-    sw a0, 324(sp)
-    xor s10, a2, s10
-    xor s2, s1, a7
-    sw t6, 412(sp)
-    xor a5, s5, t5
-    xor a4, s10, s7
-    xor s11, s11, s2
-    sw s0, 348(sp)
-    xor s6, a4, s6
-    xor t5, s11, t5
-    xor a2, s11, a2
-    sw a1, 408(sp)
-    xor a6, s5, s4
-    xor s9, s6, a5
-    xor s11, t5, s7
-    sw t0, 364(sp)
-    xor s4, a4, s4
-    and a1, s2, t5
-    and t0, s9, s11
-    sw t4, 400(sp)
-    xor t2, t5, s10
-    xor s3, a2, a6
-    xor t0, t0, a1
-    and t4, s4, s7
-    xor s10, s10, s3
-    xor a1, t4, a1
-    sw t1, 384(sp)
-    xor s8, a4, s5
-    xor ra, s7, s3
-    and t4, s1, s10
-    and t1, s6, a4
-    sw t3, 396(sp)
-    xor t1, t1, t4
-    and t3, s8, ra
-    xor t4, t3, t4
-    xor a0, t2, s3
-    and t3, a6, s3
-    sw a6, 340(sp)
-    and a6, a7, a0
-    sw a7, 336(sp)
-    xor a6, a6, t3
-    and a7, a5, t2
-    xor t3, a7, t3
-    xor a1, a1, t3
-    xor t6, t2, a5
-    xor s5, s5, s10
-    xor t0, t0, a6
-    xor t3, t4, t3
-    xor s0, s1, s10
-    xor a6, t1, a6
-    xor a2, t0, a2
-    xor t6, a1, t6
-    xor s5, t3, s5
-    xor s0, a6, s0
-    xor t3, a2, t6
-    and a2, a2, s0
-    xor a6, s5, a2
-    xor t0, s0, s5
-    xor a2, t6, a2
-    and t0, a2, t0
-    xor t0, t0, s5
-    xor a2, a6, t0
-    xor s0, s0, t0
-    and a2, s5, a2
-    and a1, t3, a6
-    xor s0, a2, s0
-    xor a1, a1, t6
-    xor a2, a6, a2
-    and a2, a1, a2
-    xor a2, t3, a2
-    xor a6, a1, t0
-    xor s5, a1, a2
-    and ra, a1, ra
-    and s8, a1, s8
-    lw a1, 340(sp)
-    xor t3, a2, s0
-    xor t4, a6, t3
-    and s3, a6, s3
-    and a1, a6, a1
-    xor t6, t0, s0
-    and s9, s0, s9
-    and s4, t0, s4
-    lw a6, 336(sp)
-    and s2, t6, s2
-    xor s4, s9, s4
-    and t5, t6, t5
-    and s7, t0, s7
-    and s10, s5, s10
-    and s1, s5, s1
-    and a6, t4, a6
-    and a5, t3, a5
-    xor s9, s2, s9
-    and a4, a2, a4
-    and a0, t4, a0
-    and t2, t3, t2
-    xor a1, a1, a6
-    xor s2, s7, s1
-    xor t5, t5, s10
-    xor a5, a6, a5
-    xor t2, a0, t2
-    xor s2, s2, t5
-    xor a6, a4, a1
-    and s6, a2, s6
-    xor a0, s3, a0
-    xor a1, a1, s2
-    xor s6, ra, s6
-    xor a0, s10, a0
-    xor s2, s8, s2
-    xor t2, t2, a6
-    xor s1, s1, s6
-    xor a4, a4, a0
-    xor s2, s2, t2
-    xor a1, s6, a1
-    xor s6, a4, s2
-    xor s6, a5, s6
-    slli a5, a1, 8
-    srli a1, a1, 24
-    xor t2, s1, t2
-    or a1, a5, a1
-    slli a5, t2, 8
-    srli t2, t2, 24
-    and s11, s0, s11
-    xor a6, s9, a6
-    xor s2, s4, s2
-    or t2, a5, t2
-    xor s11, s11, a6
-    slli a5, s2, 8
-    xor ra, s7, ra
-    xor t5, t5, s11
-    srli s2, s2, 24
-    xor s11, ra, s11
-    or s2, a5, s2
-    slli a5, s11, 8
-    srli s11, s11, 24
-    or s11, a5, s11
-    xor a4, a4, t5
-    slli a5, t5, 8
-    srli t5, t5, 24
-    or t5, a5, t5
-    slli a5, s6, 8
-    srli s6, s6, 24
-    or s6, a5, s6
-    slli a5, a4, 8
+    xor t1, t1, a0
     srli a4, a4, 24
-    xor a6, a0, a6
-    or a4, a5, a4
-    slli a5, a6, 8
-    srli a6, a6, 24
-    or a6, a5, a6
-    lw a5, 420(sp)
-    lw s4, 332(sp)
-    lw s1, 392(sp)
-    lw s9, 396(sp)
-    xor ra, a5, s4
-    xor a0, ra, s1
-    xor s8, s9, a6
-    lw s10, 1180(a3)
-    xor a0, a0, s8
+    xor a0, s5, a0
+    or a4, a1, a4
+    slli a1, a0, 8
+    srli a0, a0, 24
+    or a0, a1, a0
+    xor s7, s7, t1
+    slli a1, t1, 8
+    srli t1, t1, 24
+    or t1, a1, t1
+    slli a1, a2, 8
+    srli a2, a2, 24
+    or a2, a1, a2
+    slli a1, s7, 8
+    srli s7, s7, 24
+    xor s4, t5, s4
+    or s7, a1, s7
+    slli a1, s4, 8
+    srli s4, s4, 24
+    or s4, a1, s4
+    lw a1, 424(sp)
+    lw t6, 428(sp)
+    lw ra, 344(sp)
+    lw a6, 392(sp)
+    xor s5, a1, t6
+    xor t5, s5, ra
+    xor s6, a6, s4
+    lw s10, 156(a3)
+    xor t5, t5, s6
+    xor s10, t5, s10
+    lw t5, 356(sp)
+    lw a7, 396(sp)
+    xor s8, t6, t5
+    xor s2, s8, a6
+    xor t0, s4, a7
+    lw s9, 188(a3)
+    xor s2, s2, t0
+    xor s9, s2, s9
+    xor s2, t5, s7
+    xor s4, s2, s4
+    xor a5, a7, ra
+    lw t4, 220(a3)
+    xor s4, s4, a5
+    xor t4, s4, t4
+    xor s4, s7, a1
+    xor a6, ra, a6
+    xor a7, s4, a7
+    lw ra, 252(a3)
+    xor a7, a7, a6
+    xor ra, a7, ra
+    lw a7, 340(sp)
+    lw s11, 376(sp)
+    sw ra, 392(sp)
+    lw ra, 416(sp)
+    xor t3, a5, a7
+    xor s1, s11, s3
+    lw s0, 128(a3)
+    xor t3, t3, s1
+    sw t4, 344(sp)
+    xor s0, t3, s0
+    sw s9, 396(sp)
+    xor t3, a6, s11
+    xor t4, s3, ra
+    lw s9, 160(a3)
+    xor t3, t3, t4
+    xor s9, t3, s9
+    xor t3, ra, a7
+    sw s9, 324(sp)
+    xor s11, a7, s11
+    xor s3, s6, s3
+    lw s9, 192(a3)
+    xor ra, t0, ra
+    lw a7, 224(a3)
+    xor s3, s3, t3
+    xor ra, ra, s11
+    xor s9, s3, s9
+    xor a7, ra, a7
+    lw ra, 328(sp)
+    lw s3, 364(sp)
+    sw a7, 376(sp)
+    xor t3, t3, a5
+    sw s9, 340(sp)
+    xor t3, t3, ra
+    xor a7, s3, t2
+    lw s9, 132(a3)
+    xor t3, t3, a7
+    xor s9, t3, s9
+    lw t3, 404(sp)
+    sw s0, 416(sp)
+    xor s11, s11, a6
+    xor s0, t2, t3
+    xor s1, s1, s6
+    xor s11, s11, s3
+    xor t2, s1, t2
+    sw s10, 420(sp)
+    xor s1, t3, ra
+    xor t4, t4, t0
+    xor s3, ra, s3
+    lw s10, 164(a3)
+    xor t3, t4, t3
+    lw ra, 228(a3)
+    xor s11, s11, s0
+    xor t3, t3, s3
+    xor s10, s11, s10
+    xor ra, t3, ra
+    lw s11, 196(a3)
+    lw t3, 384(sp)
+    lw t4, 368(sp)
+    xor t2, t2, s1
+    xor s11, t2, s11
+    sw ra, 364(sp)
+    xor s1, s1, t3
+    xor t2, t4, a4
+    lw ra, 136(a3)
+    xor s1, s1, t2
+    xor ra, s1, ra
+    lw s1, 408(sp)
+    sw s11, 328(sp)
+    xor s11, a4, s1
+    xor s3, s3, t4
+    xor a4, a7, a4
+    sw s10, 404(sp)
+    xor a7, s1, t3
+    xor t4, t3, t4
+    lw s10, 168(a3)
+    xor s1, s0, s1
+    lw t3, 232(a3)
+    xor s3, s3, s11
+    xor s1, s1, t4
+    xor s10, s3, s10
+    xor t3, s1, t3
+    lw s3, 200(a3)
+    lw s1, 336(sp)
+    lw s0, 348(sp)
+    xor a4, a4, a7
+    xor s3, a4, s3
+    xor a7, a7, a5
+    sw t3, 368(sp)
+    xor a7, a7, s1
+    xor a4, s0, a0
+    lw t3, 140(a3)
+    xor a7, a7, a4
+    xor t3, a7, t3
+    lw a7, 388(sp)
+    sw s3, 384(sp)
+    xor t4, t4, a6
+    xor s3, a0, a7
+    xor t2, t2, s6
+    xor t4, t4, s0
+    sw s10, 408(sp)
+    xor a0, t2, a0
+    lw s10, 172(a3)
+    xor t2, a7, s1
+    xor s11, s11, t0
+    xor s0, s1, s0
+    xor t4, t4, s3
+    xor a7, s11, a7
+    lw s1, 236(a3)
+    xor s10, t4, s10
+    xor a7, a7, s0
+    xor a0, a0, t2
+    lw t4, 204(a3)
+    xor s1, a7, s1
+    xor a5, t2, a5
+    lw t2, 332(sp)
+    lw a7, 372(sp)
+    xor t4, a0, t4
+    xor a5, a5, t2
+    xor s11, a7, t1
+    lw a0, 144(a3)
+    xor a6, s0, a6
+    xor a5, a5, s11
+    lw s0, 412(sp)
+    xor a0, a5, a0
+    xor a5, t1, s0
+    xor s6, a4, s6
+    xor a6, a6, a7
+    xor t1, s6, t1
+    xor s6, s0, t2
+    xor t0, s3, t0
+    xor a7, t2, a7
+    xor s0, t0, s0
+    lw t2, 240(a3)
+    xor s0, s0, a7
+    sw s1, 348(sp)
+    lw a4, 208(a3)
+    xor t2, s0, t2
+    xor t1, t1, s6
+    lw s0, 380(sp)
+    lw t0, 360(sp)
+    xor a4, t1, a4
+    xor s6, s6, s0
+    xor s3, t0, a2
+    lw t1, 148(a3)
+    xor s6, s6, s3
+    lw s1, 176(a3)
+    xor t1, s6, t1
+    xor a6, a6, a5
+    lw s6, 400(sp)
+    xor s1, a6, s1
+    xor a6, a2, s6
+    xor a2, s11, a2
+    xor a7, a7, t0
+    xor s11, s6, s0
+    sw t2, 372(sp)
+    xor s6, a5, s6
+    xor t0, s0, t0
+    xor a1, a6, a1
+    xor a7, a7, a6
+    lw t2, 180(a3)
+    xor s6, s6, t0
+    lw s0, 244(a3)
+    xor t5, t0, t5
+    xor s7, s3, s7
+    xor s8, a1, s8
+    xor t6, s11, t6
+    xor s5, s7, s5
+    lw a1, 248(a3)
+    lw a6, 420(sp)
+    lw t0, 416(sp)
+    xor t2, a7, t2
+    xor s0, s6, s0
+    xor s2, t6, s2
+    lw s7, 216(a3)
+    lw a7, 212(a3)
+    lw t6, 152(a3)
+    xor s4, t5, s4
+    xor a1, s8, a1
+    sw s0, 424(sp)
+    xor a2, a2, s11
+    lw t5, 184(a3)
+    xor s7, s5, s7
+    sw a1, 356(sp)
+    xor a7, a2, a7
+    xor t6, s2, t6
+    xor s8, a0, ra
+    xor s5, a6, s9
+    sw t4, 428(sp)
+    xor t5, s4, t5
+    xor t1, t6, t1
+    xor s11, s5, s8
+    sw a7, 360(sp)
+    xor s4, a6, ra
+    xor s2, t1, t0
+    xor t3, t3, s11
+    sw s7, 380(sp)
+    xor s9, s2, s9
+    xor ra, t3, ra
+    xor t6, t3, t6
+    sw a4, 420(sp)
+    xor s3, a6, a0
+    xor a5, s9, s4
+    xor t3, ra, t0
+    sw s10, 400(sp)
+    xor a0, s2, a0
+    and a4, s11, ra
+    and s10, a5, t3
+    sw t2, 332(sp)
+    xor a2, ra, t1
+    xor s0, t6, s3
+    xor s10, s10, a4
+    and t2, a0, t0
+    xor t1, t1, s0
+    xor a4, t2, a4
+    sw t5, 412(sp)
+    xor s6, s2, a6
+    xor a1, t0, s0
+    and t2, s5, t1
+    and t5, s9, s2
+    sw s1, 336(sp)
+    xor t5, t5, t2
+    and s1, s6, a1
+    xor t2, s1, t2
+    xor t4, a2, s0
+    and s1, s3, s0
+    sw s3, 388(sp)
+    and s3, s8, t4
+    sw s8, 352(sp)
+    xor s3, s3, s1
+    and s8, s4, a2
+    xor s1, s8, s1
+    xor a4, a4, s1
+    xor a7, a2, s4
+    xor a6, a6, t1
+    xor s10, s10, s3
+    xor s1, t2, s1
+    xor s7, s5, t1
+    xor s3, t5, s3
+    xor t6, s10, t6
+    xor a7, a4, a7
+    xor a6, s1, a6
+    xor s7, s3, s7
+    xor s1, t6, a7
+    and t6, t6, s7
+    xor s3, a6, t6
+    xor s10, s7, a6
+    xor t6, a7, t6
+    and s10, t6, s10
+    xor s10, s10, a6
+    xor t6, s3, s10
+    xor s7, s7, s10
+    and t6, a6, t6
+    and a4, s1, s3
+    xor s7, t6, s7
+    xor a4, a4, a7
+    xor t6, s3, t6
+    and t6, a4, t6
+    xor t6, s1, t6
+    xor s3, a4, s10
+    xor a6, a4, t6
+    and a1, a4, a1
+    and s6, a4, s6
+    lw a4, 388(sp)
+    xor s1, t6, s7
+    xor t2, s3, s1
+    and s0, s3, s0
+    and a4, s3, a4
+    xor a7, s10, s7
+    and a5, s7, a5
+    and a0, s10, a0
+    lw s3, 352(sp)
+    and s11, a7, s11
+    xor a0, a5, a0
+    and ra, a7, ra
+    and t0, s10, t0
+    and t1, a6, t1
+    and s5, a6, s5
+    and s3, t2, s3
+    and s4, s1, s4
+    xor a5, s11, a5
+    and s2, t6, s2
+    and t4, t2, t4
+    and a2, s1, a2
+    xor a4, a4, s3
+    xor s11, t0, s5
+    xor ra, ra, t1
+    xor s4, s3, s4
+    xor a2, t4, a2
+    xor s11, s11, ra
+    xor s3, s2, a4
+    and s9, t6, s9
+    xor t4, s0, t4
+    xor a4, a4, s11
+    xor s9, a1, s9
+    xor t4, t1, t4
+    xor s11, s6, s11
+    xor a2, a2, s3
+    and t3, s7, t3
+    xor s5, s5, s9
+    xor s3, a5, s3
+    xor s2, s2, t4
+    xor s11, s11, a2
+    xor a4, s9, a4
+    xor t3, t3, s3
+    xor s9, s2, s11
+    xor a1, t0, a1
+    xor s3, t4, s3
+    xor a2, s5, a2
+    xor s11, a0, s11
+    xor s9, s4, s9
+    xor ra, ra, t3
+    lw s4, 336(sp)
+    lw a0, 408(sp)
+    lw s5, 396(sp)
+    lw t4, 404(sp)
+    lw s0, 412(sp)
+    lw t0, 332(sp)
+    lw s1, 324(sp)
+    lw s7, 400(sp)
+    xor t3, a1, t3
+    xor a1, s4, a0
+    xor a5, s5, t4
+    sw s9, 412(sp)
+    xor t0, s0, t0
+    xor t6, a5, a1
+    sw ra, 408(sp)
+    xor t1, s5, a0
+    xor t2, t0, s1
+    xor s7, s7, t6
+    sw t3, 400(sp)
+    xor t4, t2, t4
+    xor a0, s7, a0
+    xor s0, s7, s0
+    sw s11, 396(sp)
+    xor s6, s5, s4
+    xor s10, t4, t1
+    xor s7, a0, s1
+    sw a2, 404(sp)
+    xor s4, t2, s4
+    and s11, t6, a0
+    and a2, s10, s7
+    sw a4, 336(sp)
+    xor a7, a0, t0
+    xor t5, s0, s6
+    xor a2, a2, s11
+    and a4, s4, s1
+    xor s2, s2, ra
+    xor t0, t0, t5
+    xor s11, a4, s11
+    sw s3, 332(sp)
+    xor a6, t2, s5
+    xor s8, s1, t5
+    and a4, a5, t0
+    and s3, t4, t2
+    sw s2, 352(sp)
+    xor s3, s3, a4
+    and s2, a6, s8
+    xor a4, s2, a4
+    xor s9, a7, t5
+    and s2, s6, t5
+    sw s6, 388(sp)
+    and s6, a1, s9
+    sw a1, 416(sp)
+    xor s6, s6, s2
+    and a1, t1, a7
+    xor s2, a1, s2
+    xor s11, s11, s2
+    xor ra, a7, t1
+    xor s5, s5, t0
+    xor a2, a2, s6
+    xor s2, a4, s2
+    xor t3, a5, t0
+    xor s6, s3, s6
+    xor s0, a2, s0
+    xor ra, s11, ra
+    xor s5, s2, s5
+    xor t3, s6, t3
+    xor s2, s0, ra
+    and s0, s0, t3
+    xor s6, s5, s0
+    xor a2, t3, s5
+    xor s0, ra, s0
+    and a2, s0, a2
+    xor a2, a2, s5
+    xor s0, s6, a2
+    xor t3, t3, a2
+    and s0, s5, s0
+    and s11, s2, s6
+    xor t3, s0, t3
+    xor s11, s11, ra
+    xor s0, s6, s0
+    and s0, s11, s0
+    xor s0, s2, s0
+    xor s6, s11, a2
+    xor s5, s11, s0
+    and s8, s11, s8
+    and a6, s11, a6
+    lw s11, 388(sp)
+    xor s2, s0, t3
+    xor a4, s6, s2
+    and t5, s6, t5
+    and s11, s6, s11
+    xor ra, a2, t3
+    and s10, t3, s10
+    and s4, a2, s4
+    lw s6, 416(sp)
+    and t6, ra, t6
+    xor s4, s10, s4
+    and a0, ra, a0
+    and s1, a2, s1
+    and t0, s5, t0
+    and a5, s5, a5
+    and s6, a4, s6
+    and t1, s2, t1
+    xor s10, t6, s10
+    and t2, s0, t2
+    and s9, a4, s9
+    and a7, s2, a7
+    xor s11, s11, s6
+    xor t6, s1, a5
+    xor a0, a0, t0
+    xor t1, s6, t1
+    xor a7, s9, a7
+    xor t6, t6, a0
+    xor s6, t2, s11
+    and t4, s0, t4
+    xor s9, t5, s9
+    xor s11, s11, t6
+    xor t4, s8, t4
+    xor s9, t0, s9
+    xor t6, a6, t6
+    xor a7, a7, s6
+    xor a5, a5, t4
+    xor t2, t2, s9
+    xor t6, t6, a7
+    xor s11, t4, s11
+    xor t4, t2, t6
+    xor t4, t1, t4
+    slli t1, s11, 24
+    srli s11, s11, 8
+    xor a7, a5, a7
+    or s11, t1, s11
+    slli t1, a7, 24
+    srli a7, a7, 8
+    and s7, t3, s7
+    xor s6, s10, s6
+    xor t6, s4, t6
+    or a7, t1, a7
+    xor s7, s7, s6
+    slli t1, t6, 24
+    xor s8, s1, s8
+    xor a0, a0, s7
+    srli t6, t6, 8
+    xor s7, s8, s7
+    or t6, t1, t6
+    slli t1, s7, 24
+    srli s7, s7, 8
+    or s7, t1, s7
+    xor t2, t2, a0
+    slli t1, a0, 24
+    srli a0, a0, 8
+    or a0, t1, a0
+    slli t1, t4, 24
+    srli t4, t4, 8
+    or t4, t1, t4
+    slli t1, t2, 24
+    srli t2, t2, 8
+    xor s6, s9, s6
+    or t2, t1, t2
+    slli t1, s6, 24
+    srli s6, s6, 8
+    or s6, t1, s6
+    lw t1, 420(sp)
+    lw s4, 384(sp)
+    lw a5, 344(sp)
+    lw s9, 328(sp)
+    lw t5, 380(sp)
+    lw s1, 360(sp)
+    lw s2, 340(sp)
+    lw t3, 428(sp)
+    xor s8, t1, s4
+    xor s10, a5, s9
+    sw t4, 380(sp)
+    xor s1, t5, s1
+    xor s0, s10, s8
+    sw a0, 384(sp)
+    xor t0, a5, s4
+    xor a4, s1, s2
+    xor t3, t3, s0
+    sw s7, 428(sp)
+    xor s9, a4, s9
+    xor s4, t3, s4
+    xor t5, t3, t5
+    sw t6, 344(sp)
+    xor a6, a5, t1
+    xor a2, s9, t0
+    xor t3, s4, s2
+    sw a7, 328(sp)
+    xor t1, a4, t1
+    and t6, s0, s4
+    and a7, a2, t3
+    sw s11, 420(sp)
+    xor ra, s4, s1
+    xor s3, t5, a6
+    xor a7, a7, t6
+    and s11, t1, s2
+    xor s1, s1, s3
+    xor t6, s11, t6
+    sw s6, 360(sp)
+    xor s5, a4, a5
+    xor a1, s2, s3
+    and s11, s10, s1
+    and s6, s9, a4
+    sw t2, 416(sp)
+    xor s6, s6, s11
+    and t2, s5, a1
+    xor s11, t2, s11
+    xor t4, ra, s3
+    and t2, a6, s3
+    sw a6, 388(sp)
+    and a6, s8, t4
+    sw s8, 324(sp)
+    xor a6, a6, t2
+    and s8, t0, ra
+    xor t2, s8, t2
+    xor t6, t6, t2
+    xor a0, ra, t0
+    xor a5, a5, s1
+    xor a7, a7, a6
+    xor t2, s11, t2
+    xor s7, s10, s1
+    xor a6, s6, a6
+    xor t5, a7, t5
+    xor a0, t6, a0
+    xor a5, t2, a5
+    xor s7, a6, s7
+    xor t2, t5, a0
+    and t5, t5, s7
+    xor a6, a5, t5
+    xor a7, s7, a5
+    xor t5, a0, t5
+    and a7, t5, a7
+    xor a7, a7, a5
+    xor t5, a6, a7
+    xor s7, s7, a7
+    and t5, a5, t5
+    and t6, t2, a6
+    xor s7, t5, s7
+    xor t6, t6, a0
+    xor t5, a6, t5
+    and t5, t6, t5
+    xor t5, t2, t5
+    xor a6, t6, a7
+    xor a5, t6, t5
+    and a1, t6, a1
+    and s5, t6, s5
+    lw t6, 388(sp)
+    xor t2, t5, s7
+    xor s11, a6, t2
+    and s3, a6, s3
+    and t6, a6, t6
+    xor a0, a7, s7
+    and a2, s7, a2
+    and t1, a7, t1
+    lw a6, 324(sp)
+    and s0, a0, s0
+    xor t1, a2, t1
+    and s4, a0, s4
+    and s2, a7, s2
+    and s1, a5, s1
+    and s10, a5, s10
+    and a6, s11, a6
+    and t0, t2, t0
+    xor a2, s0, a2
+    and a4, t5, a4
+    and t4, s11, t4
+    and ra, t2, ra
+    xor t6, t6, a6
+    xor s0, s2, s10
+    xor s4, s4, s1
+    xor t0, a6, t0
+    xor ra, t4, ra
+    xor s0, s0, s4
+    xor a6, a4, t6
+    and s9, t5, s9
+    xor t4, s3, t4
+    xor t6, t6, s0
+    xor s9, a1, s9
+    xor t4, s1, t4
+    xor s0, s5, s0
+    xor ra, ra, a6
+    xor s10, s10, s9
+    xor a4, a4, t4
+    xor s0, s0, ra
+    xor t6, s9, t6
+    xor s9, a4, s0
+    xor s9, t0, s9
+    slli t0, t6, 16
+    srli t6, t6, 16
+    xor ra, s10, ra
+    or t6, t0, t6
+    slli t0, ra, 16
+    srli ra, ra, 16
+    and t3, s7, t3
+    xor a6, a2, a6
+    xor s0, t1, s0
+    or ra, t0, ra
+    xor t3, t3, a6
+    slli t0, s0, 16
+    xor a1, s2, a1
+    xor s4, s4, t3
+    srli s0, s0, 16
+    xor t3, a1, t3
+    or s0, t0, s0
+    slli t0, t3, 16
+    srli t3, t3, 16
+    or t3, t0, t3
+    xor a4, a4, s4
+    slli t0, s4, 16
+    srli s4, s4, 16
+    or s4, t0, s4
+    slli t0, s9, 16
+    srli s9, s9, 16
+    or s9, t0, s9
+    slli t0, a4, 16
+    srli a4, a4, 16
+    xor a6, t4, a6
+    or a4, t0, a4
+    slli t0, a6, 16
+    srli a6, a6, 16
+    or a6, t0, a6
+    lw t0, 372(sp)
+    lw t1, 368(sp)
+    lw s10, 392(sp)
+    lw t4, 364(sp)
+    lw s3, 356(sp)
+    lw s2, 424(sp)
+    lw t2, 376(sp)
+    lw s7, 348(sp)
+    xor a1, t0, t1
+    xor a2, s10, t4
+    sw s9, 356(sp)
+    xor s2, s3, s2
+    xor t5, a2, a1
+    sw s4, 368(sp)
+    xor s1, s10, t1
+    xor s11, s2, t2
+    xor s7, s7, t5
+    sw t3, 348(sp)
+    xor t4, s11, t4
+    xor t1, s7, t1
+    xor s3, s7, s3
+    sw s0, 392(sp)
+    xor s5, s10, t0
+    xor a7, t4, s1
+    xor s7, t1, t2
+    sw ra, 364(sp)
+    xor t0, s11, t0
+    and s0, t5, t1
+    and ra, a7, s7
+    sw t6, 372(sp)
+    xor a0, t1, s2
+    xor s6, s3, s5
+    xor ra, ra, s0
+    and t6, t0, t2
+    xor s2, s2, s6
+    xor s0, t6, s0
+    sw a4, 424(sp)
+    xor a5, s11, s10
+    xor s8, t2, s6
+    and t6, a2, s2
+    and a4, t4, s11
+    sw a6, 324(sp)
+    xor a4, a4, t6
+    and a6, a5, s8
+    xor t6, a6, t6
+    xor s9, a0, s6
+    and a6, s5, s6
+    sw s5, 388(sp)
+    and s5, a1, s9
+    sw a1, 340(sp)
+    xor s5, s5, a6
+    and a1, s1, a0
+    xor a6, a1, a6
+    xor s0, s0, a6
+    xor s4, a0, s1
+    xor s10, s10, s2
+    xor ra, ra, s5
+    xor a6, t6, a6
+    xor t3, a2, s2
+    xor s5, a4, s5
+    xor s3, ra, s3
+    xor s4, s0, s4
+    xor s10, a6, s10
+    xor t3, s5, t3
+    xor a6, s3, s4
+    and s3, s3, t3
+    xor s5, s10, s3
+    xor ra, t3, s10
+    xor s3, s4, s3
+    and ra, s3, ra
+    xor ra, ra, s10
+    xor s3, s5, ra
+    xor t3, t3, ra
+    and s3, s10, s3
+    and s0, a6, s5
+    xor t3, s3, t3
+    xor s0, s0, s4
+    xor s3, s5, s3
+    and s3, s0, s3
+    xor s3, a6, s3
+    xor s5, s0, ra
+    xor s10, s0, s3
+    and s8, s0, s8
+    and a5, s0, a5
+    lw s0, 388(sp)
+    xor a6, s3, t3
+    xor t6, s5, a6
+    and s6, s5, s6
+    and s0, s5, s0
+    xor s4, ra, t3
+    and a7, t3, a7
+    and t0, ra, t0
+    lw s5, 340(sp)
+    and t5, s4, t5
+    xor t0, a7, t0
+    and t1, s4, t1
+    and t2, ra, t2
+    and s2, s10, s2
+    and a2, s10, a2
+    and s5, t6, s5
+    and s1, a6, s1
+    xor a7, t5, a7
+    and s11, s3, s11
+    and s9, t6, s9
+    and a0, a6, a0
+    xor s0, s0, s5
+    xor t5, t2, a2
+    xor t1, t1, s2
+    xor s1, s5, s1
+    xor a0, s9, a0
+    xor t5, t5, t1
+    xor s5, s11, s0
+    and t4, s3, t4
+    xor s9, s6, s9
+    xor s0, s0, t5
+    xor t4, s8, t4
+    xor s9, s2, s9
+    xor t5, a5, t5
+    xor a0, a0, s5
+    xor a2, a2, t4
+    xor s11, s11, s9
+    xor t5, t5, a0
+    xor s0, t4, s0
+    xor t4, s11, t5
+    xor t4, s1, t4
+    slli s1, s0, 8
+    srli s0, s0, 24
+    xor a0, a2, a0
+    or s0, s1, s0
+    slli s1, a0, 8
+    srli a0, a0, 24
+    and s7, t3, s7
+    xor s5, a7, s5
+    xor t5, t0, t5
+    or a0, s1, a0
+    xor s7, s7, s5
+    slli s1, t5, 8
+    xor s8, t2, s8
+    xor t1, t1, s7
+    srli t5, t5, 24
+    xor s7, s8, s7
+    or t5, s1, t5
+    slli s1, s7, 8
+    srli s7, s7, 24
+    or s7, s1, s7
+    xor s11, s11, t1
+    slli s1, t1, 8
+    srli t1, t1, 24
+    or t1, s1, t1
+    slli s1, t4, 8
+    srli t4, t4, 24
+    or t4, s1, t4
+    slli s1, s11, 8
+    srli s11, s11, 24
+    xor s5, s9, s5
+    or s11, s1, s11
+    slli s1, s5, 8
+    srli s5, s5, 24
+    or s5, s1, s5
+    lw s1, 352(sp)
+    lw t0, 416(sp)
+    lw a2, 360(sp)
+    lw a7, 324(sp)
+    xor s8, s1, t0
+    xor s9, s8, a2
+    xor a5, a7, s5
+    lw s2, 284(a3)
+    xor s9, s9, a5
+    xor s2, s9, s2
+    lw s9, 424(sp)
+    lw a6, 332(sp)
+    xor s6, t0, s9
+    xor t2, s6, a7
+    xor t6, s5, a6
+    lw s3, 316(a3)
+    xor t2, t2, t6
+    xor s3, t2, s3
+    xor t2, s9, s11
+    xor s5, t2, s5
+    xor s10, a6, a2
+    lw ra, 348(a3)
+    xor s5, s5, s10
+    xor ra, s5, ra
+    xor s5, s11, s1
+    xor a7, a2, a7
+    xor a6, s5, a6
+    lw a2, 380(a3)
+    xor a6, a6, a7
+    xor a2, a6, a2
+    lw a6, 420(sp)
+    lw s4, 372(sp)
+    sw a2, 324(sp)
+    lw a2, 336(sp)
+    xor t3, s10, a6
+    xor a4, s4, s0
+    lw a1, 256(a3)
+    xor t3, t3, a4
+    sw ra, 360(sp)
+    xor a1, t3, a1
+    sw s3, 332(sp)
+    xor t3, a7, s4
+    xor ra, s0, a2
+    lw s3, 288(a3)
+    xor t3, t3, ra
+    xor s3, t3, s3
+    xor t3, a2, a6
+    sw s3, 340(sp)
+    xor s4, a6, s4
+    xor s0, a5, s0
+    lw s3, 320(a3)
+    xor a2, t6, a2
+    lw a6, 352(a3)
+    xor s0, s0, t3
+    xor a2, a2, s4
+    xor s3, s0, s3
+    xor a6, a2, a6
+    lw a2, 328(sp)
+    lw s0, 364(sp)
+    sw a6, 372(sp)
+    xor t3, t3, s10
+    sw s3, 420(sp)
+    xor t3, t3, a2
+    xor a6, s0, a0
+    lw s3, 260(a3)
+    xor t3, t3, a6
+    xor s3, t3, s3
+    lw t3, 404(sp)
+    sw a1, 336(sp)
+    xor s4, s4, a7
+    xor a1, a0, t3
+    xor a4, a4, a5
+    xor s4, s4, s0
+    xor a0, a4, a0
+    sw s2, 388(sp)
+    xor a4, t3, a2
+    xor ra, ra, t6
+    xor s0, a2, s0
+    lw s2, 292(a3)
+    xor t3, ra, t3
+    lw a2, 356(a3)
+    xor s4, s4, a1
+    xor t3, t3, s0
+    xor s2, s4, s2
+    xor a2, t3, a2
+    lw s4, 324(a3)
+    lw t3, 344(sp)
+    lw ra, 392(sp)
+    xor a0, a0, a4
+    xor s4, a0, s4
+    sw a2, 364(sp)
+    xor a4, a4, t3
+    xor a0, ra, t5
+    lw a2, 264(a3)
+    xor a4, a4, a0
+    xor a2, a4, a2
+    lw a4, 396(sp)
+    sw s4, 328(sp)
+    xor s4, t5, a4
+    xor s0, s0, ra
+    xor t5, a6, t5
+    sw s2, 404(sp)
+    xor a6, a4, t3
+    xor ra, t3, ra
+    lw s2, 296(a3)
+    xor a4, a1, a4
+    lw t3, 360(a3)
+    xor s0, s0, s4
+    xor a4, a4, ra
+    xor s2, s0, s2
+    xor t3, a4, t3
+    lw s0, 328(a3)
+    lw a4, 428(sp)
+    lw a1, 348(sp)
+    xor t5, t5, a6
+    xor s0, t5, s0
+    xor a6, a6, s10
+    sw t3, 392(sp)
+    xor a6, a6, a4
+    xor t5, a1, s7
+    lw t3, 268(a3)
+    xor a6, a6, t5
+    xor t3, a6, t3
+    lw a6, 400(sp)
+    sw s0, 344(sp)
+    xor ra, ra, a7
+    xor s0, s7, a6
+    xor a0, a0, a5
+    xor ra, ra, a1
+    sw s2, 396(sp)
+    xor s7, a0, s7
+    lw s2, 300(a3)
+    xor a0, a6, a4
+    xor s4, s4, t6
+    xor a1, a4, a1
+    xor ra, ra, s0
+    xor a6, s4, a6
+    lw a4, 364(a3)
+    xor s2, ra, s2
+    xor a6, a6, a1
+    xor s7, s7, a0
+    lw ra, 332(a3)
+    xor a4, a6, a4
     xor s10, a0, s10
     lw a0, 384(sp)
-    lw t3, 376(sp)
-    xor s3, s4, a0
-    xor s7, s3, s9
-    xor t4, a6, t3
-    lw a2, 1212(a3)
-    xor s7, s7, t4
-    xor a2, s7, a2
-    xor s7, a0, a4
-    xor a6, s7, a6
-    xor s5, t3, s1
-    lw t0, 1244(a3)
-    xor a6, a6, s5
-    xor t0, a6, t0
-    xor a6, a4, a5
-    xor s9, s1, s9
-    xor t3, a6, t3
-    lw s1, 1276(a3)
-    xor t3, t3, s9
-    xor s1, t3, s1
-    lw t3, 380(sp)
-    lw t6, 400(sp)
-    sw s1, 396(sp)
-    lw s1, 428(sp)
-    xor s0, s5, t3
-    xor t1, t6, a1
-    lw a7, 1152(a3)
-    xor s0, s0, t1
-    sw t0, 392(sp)
-    xor a7, s0, a7
-    sw a2, 376(sp)
-    xor s0, s9, t6
-    xor t0, a1, s1
-    lw a2, 1184(a3)
-    xor s0, s0, t0
-    xor a2, s0, a2
-    xor s0, s1, t3
-    sw a2, 336(sp)
-    xor t6, t3, t6
-    xor a1, s8, a1
-    lw a2, 1216(a3)
-    xor s1, t4, s1
-    lw t3, 1248(a3)
-    xor a1, a1, s0
-    xor s1, s1, t6
-    xor a2, a1, a2
-    xor t3, s1, t3
-    lw s1, 328(sp)
-    lw a1, 364(sp)
-    sw t3, 400(sp)
-    xor s0, s0, s5
-    sw a2, 380(sp)
-    xor s0, s0, s1
-    xor t3, a1, t2
-    lw a2, 1156(a3)
-    xor s0, s0, t3
-    xor a2, s0, a2
-    lw s0, 404(sp)
-    sw a7, 428(sp)
-    xor t6, t6, s9
-    xor a7, t2, s0
-    xor t1, t1, s8
-    xor t6, t6, a1
-    xor t2, t1, t2
-    sw s10, 340(sp)
-    xor t1, s0, s1
-    xor t0, t0, t4
-    xor a1, s1, a1
-    lw s10, 1188(a3)
-    xor s0, t0, s0
-    lw s1, 1252(a3)
-    xor t6, t6, a7
-    xor s0, s0, a1
-    xor s10, t6, s10
-    xor s1, s0, s1
-    lw t6, 1220(a3)
-    lw s0, 368(sp)
-    lw t0, 408(sp)
-    xor t2, t2, t1
-    xor t6, t2, t6
-    sw s1, 364(sp)
-    xor t1, t1, s0
-    xor t2, t0, s2
-    lw s1, 1160(a3)
-    xor t1, t1, t2
-    xor s1, t1, s1
-    lw t1, 352(sp)
-    sw t6, 328(sp)
-    xor t6, s2, t1
-    xor a1, a1, t0
-    xor s2, t3, s2
-    sw s10, 404(sp)
-    xor t3, t1, s0
-    xor t0, s0, t0
-    lw s10, 1192(a3)
-    xor t1, a7, t1
-    lw s0, 1256(a3)
-    xor a1, a1, t6
-    xor t1, t1, t0
-    xor s10, a1, s10
-    xor s0, t1, s0
-    lw a1, 1224(a3)
-    lw t1, 416(sp)
-    lw a7, 348(sp)
-    xor s2, s2, t3
-    xor a1, s2, a1
-    xor t3, t3, s5
-    sw s0, 408(sp)
-    xor t3, t3, t1
-    xor s2, a7, s11
-    lw s0, 1164(a3)
-    xor t3, t3, s2
-    xor s0, t3, s0
-    lw t3, 360(sp)
-    sw a1, 368(sp)
-    xor t0, t0, s9
-    xor a1, s11, t3
-    xor t2, t2, s8
-    xor t0, t0, a7
-    sw s10, 352(sp)
-    xor s11, t2, s11
-    lw s10, 1196(a3)
-    xor t2, t3, t1
-    xor t6, t6, t4
-    xor a7, t1, a7
-    xor t0, t0, a1
-    xor t3, t6, t3
-    lw t1, 1260(a3)
-    xor s10, t0, s10
-    xor t3, t3, a7
-    xor s11, s11, t2
-    lw t0, 1228(a3)
-    xor t1, t3, t1
-    xor s5, t2, s5
-    lw t2, 372(sp)
-    lw t3, 412(sp)
-    xor t0, s11, t0
-    xor s5, s5, t2
-    xor t6, t3, t5
-    lw s11, 1168(a3)
-    xor s9, a7, s9
-    xor s5, s5, t6
-    lw a7, 424(sp)
-    xor s11, s5, s11
-    xor s5, t5, a7
-    xor s8, s2, s8
-    xor s9, s9, t3
-    xor t5, s8, t5
-    xor s8, a7, t2
-    xor t4, a1, t4
-    xor t3, t2, t3
-    xor a7, t4, a7
-    lw t2, 1264(a3)
-    xor a7, a7, t3
-    sw t1, 348(sp)
-    lw s2, 1232(a3)
-    xor t2, a7, t2
-    xor t5, t5, s8
-    lw a7, 344(sp)
-    lw t4, 324(sp)
-    xor s2, t5, s2
-    xor s8, s8, a7
-    xor a1, t4, s6
-    lw t5, 1172(a3)
-    xor s8, s8, a1
-    lw t1, 1200(a3)
-    xor t5, s8, t5
-    xor s9, s9, s5
-    lw s8, 356(sp)
-    xor t1, s9, t1
-    xor s9, s6, s8
-    xor s6, t6, s6
-    xor t3, t3, t4
-    xor t6, s8, a7
-    sw t2, 412(sp)
-    xor s8, s5, s8
-    xor t4, a7, t4
-    xor a5, s9, a5
-    xor t3, t3, s9
-    lw t2, 1204(a3)
-    xor s8, s8, t4
-    lw a7, 1268(a3)
-    xor a0, t4, a0
-    xor a4, a1, a4
-    xor s3, a5, s3
-    xor s4, t6, s4
-    xor ra, a4, ra
-    lw a5, 1272(a3)
-    lw s9, 340(sp)
-    lw t4, 428(sp)
-    xor t2, t3, t2
-    xor a7, s8, a7
-    xor s7, s4, s7
-    lw a4, 1240(a3)
-    lw t3, 1236(a3)
-    lw s4, 1176(a3)
-    xor a6, a0, a6
-    xor a5, s3, a5
-    sw a7, 420(sp)
-    xor s6, s6, t6
-    lw a0, 1208(a3)
-    xor a4, ra, a4
-    sw a5, 384(sp)
-    xor t3, s6, t3
-    xor s4, s7, s4
-    xor s3, s11, s1
-    xor ra, s9, a2
-    sw t0, 332(sp)
-    xor a0, a6, a0
-    xor t5, s4, t5
-    xor t6, ra, s3
-    sw t3, 324(sp)
-    xor a6, s9, s1
-    xor s7, t5, t4
-    xor s0, s0, t6
-    sw a4, 344(sp)
-    xor a2, s7, a2
-    xor s1, s0, s1
-    xor s4, s0, s4
-    sw s2, 340(sp)
-    xor a1, s9, s11
-    xor s5, a2, a6
-    xor s0, s1, t4
-    sw s10, 356(sp)
-    xor s11, s7, s11
-    and s2, t6, s1
-    and s10, s5, s0
-    sw t2, 372(sp)
-    xor s6, s1, t5
-    xor a7, s4, a1
-    xor s10, s10, s2
-    and t2, s11, t4
-    xor t5, t5, a7
-    xor s2, t2, s2
-    sw a0, 424(sp)
-    xor s8, s7, s9
-    xor a5, t4, a7
-    and t2, ra, t5
-    and a0, a2, s7
-    sw t1, 416(sp)
-    xor a0, a0, t2
-    and t1, s8, a5
-    xor t2, t1, t2
-    xor t0, s6, a7
-    and t1, a1, a7
-    sw a1, 360(sp)
-    and a1, s3, t0
-    sw s3, 388(sp)
-    xor a1, a1, t1
-    and s3, a6, s6
-    xor t1, s3, t1
-    xor s2, s2, t1
-    xor t3, s6, a6
-    xor s9, s9, t5
-    xor s10, s10, a1
-    xor t1, t2, t1
-    xor a4, ra, t5
-    xor a1, a0, a1
-    xor s4, s10, s4
-    xor t3, s2, t3
-    xor s9, t1, s9
-    xor a4, a1, a4
-    xor t1, s4, t3
-    and s4, s4, a4
-    xor a1, s9, s4
-    xor s10, a4, s9
-    xor s4, t3, s4
-    and s10, s4, s10
-    xor s10, s10, s9
-    xor s4, a1, s10
-    xor a4, a4, s10
-    and s4, s9, s4
-    and s2, t1, a1
-    xor a4, s4, a4
-    xor s2, s2, t3
-    xor s4, a1, s4
-    and s4, s2, s4
-    xor s4, t1, s4
-    xor a1, s2, s10
-    xor s9, s2, s4
-    and a5, s2, a5
-    and s8, s2, s8
-    lw s2, 360(sp)
-    xor t1, s4, a4
-    xor t2, a1, t1
-    and a7, a1, a7
-    and s2, a1, s2
-    xor t3, s10, a4
-    and s5, a4, s5
-    and s11, s10, s11
-    lw a1, 388(sp)
-    and t6, t3, t6
-    xor s11, s5, s11
-    and s1, t3, s1
-    and t4, s10, t4
-    and t5, s9, t5
-    and ra, s9, ra
-    and a1, t2, a1
-    and a6, t1, a6
-    xor s5, t6, s5
-    and s7, s4, s7
-    and t0, t2, t0
-    and s6, t1, s6
-    xor s2, s2, a1
-    xor t6, t4, ra
-    xor s1, s1, t5
-    xor a6, a1, a6
-    xor s6, t0, s6
-    xor t6, t6, s1
-    xor a1, s7, s2
-    and a2, s4, a2
-    xor t0, a7, t0
-    xor s2, s2, t6
-    xor a2, a5, a2
-    xor t0, t5, t0
-    xor t6, s8, t6
-    xor s6, s6, a1
-    and s0, a4, s0
-    xor ra, ra, a2
-    xor a1, s5, a1
-    xor s7, s7, t0
-    xor t6, t6, s6
-    xor s2, a2, s2
-    xor s0, s0, a1
-    xor a2, s7, t6
-    xor a5, t4, a5
-    xor a1, t0, a1
-    xor s6, ra, s6
-    xor t6, s11, t6
-    xor a2, a6, a2
-    xor s1, s1, s0
-    lw a6, 416(sp)
-    lw s11, 352(sp)
-    lw ra, 376(sp)
-    lw t0, 404(sp)
-    lw a7, 424(sp)
-    lw t4, 372(sp)
-    lw t1, 336(sp)
-    lw a4, 356(sp)
-    xor s0, a5, s0
-    xor s7, s7, s1
-    xor a5, a6, s11
-    xor s5, ra, t0
-    sw a1, 424(sp)
-    xor t4, a7, t4
-    xor s4, s5, a5
-    sw s7, 352(sp)
-    xor t5, ra, s11
-    xor t2, t4, t1
-    xor a4, a4, s4
-    sw a2, 356(sp)
-    xor t0, t2, t0
-    xor s11, a4, s11
-    xor a7, a4, a7
-    sw s1, 376(sp)
-    xor s8, ra, a6
-    xor s10, t0, t5
-    xor a4, s11, t1
-    sw s0, 404(sp)
-    xor a6, t2, a6
-    and s1, s4, s11
-    and s0, s10, a4
-    sw t6, 416(sp)
-    xor t3, s11, t4
-    xor a0, a7, s8
-    xor s0, s0, s1
-    and t6, a6, t1
-    xor t4, t4, a0
-    xor s1, t6, s1
-    sw s6, 372(sp)
-    xor s9, t2, ra
-    xor s3, t1, a0
-    and t6, s5, t4
-    and s6, t0, t2
-    sw s2, 388(sp)
-    xor s6, s6, t6
-    and s2, s9, s3
-    xor t6, s2, t6
-    xor a1, t3, a0
-    and s2, s8, a0
-    sw s8, 360(sp)
-    and s8, a5, a1
-    sw a5, 428(sp)
-    xor s8, s8, s2
-    and a5, t5, t3
-    xor s2, a5, s2
-    xor s1, s1, s2
-    xor s7, t3, t5
-    xor ra, ra, t4
-    xor s0, s0, s8
-    xor s2, t6, s2
-    xor a2, s5, t4
-    xor s8, s6, s8
-    xor a7, s0, a7
-    xor s7, s1, s7
-    xor ra, s2, ra
-    xor a2, s8, a2
-    xor s2, a7, s7
-    and a7, a7, a2
-    xor s8, ra, a7
-    xor s0, a2, ra
-    xor a7, s7, a7
-    and s0, a7, s0
-    xor s0, s0, ra
-    xor a7, s8, s0
-    xor a2, a2, s0
-    and a7, ra, a7
-    and s1, s2, s8
-    xor a2, a7, a2
-    xor s1, s1, s7
-    xor a7, s8, a7
-    and a7, s1, a7
-    xor a7, s2, a7
-    xor s8, s1, s0
-    xor ra, s1, a7
-    and s3, s1, s3
-    and s9, s1, s9
-    lw s1, 360(sp)
-    xor s2, a7, a2
-    xor t6, s8, s2
-    and a0, s8, a0
-    and s1, s8, s1
-    xor s7, s0, a2
-    and s10, a2, s10
-    and a6, s0, a6
-    lw s8, 428(sp)
-    and s4, s7, s4
-    xor a6, s10, a6
-    and s11, s7, s11
-    and t1, s0, t1
-    and t4, ra, t4
-    and s5, ra, s5
-    and s8, t6, s8
-    and t5, s2, t5
-    xor s10, s4, s10
-    and t2, a7, t2
-    and a1, t6, a1
-    and t3, s2, t3
-    xor s1, s1, s8
-    xor s4, t1, s5
-    xor s11, s11, t4
-    xor t5, s8, t5
-    xor t3, a1, t3
-    xor s4, s4, s11
-    xor s8, t2, s1
-    and t0, a7, t0
-    xor a1, a0, a1
-    xor s1, s1, s4
-    xor t0, s3, t0
-    xor a1, t4, a1
-    xor s4, s9, s4
-    xor t3, t3, s8
-    xor s5, s5, t0
-    xor t2, t2, a1
-    xor s4, s4, t3
-    xor s1, t0, s1
-    xor t0, t2, s4
-    xor t0, t5, t0
-    slli t5, s1, 24
-    srli s1, s1, 8
-    xor t3, s5, t3
-    or s1, t5, s1
-    slli t5, t3, 24
-    srli t3, t3, 8
-    and a4, a2, a4
-    xor s8, s10, s8
-    xor s4, a6, s4
-    or t3, t5, t3
-    xor a4, a4, s8
-    slli t5, s4, 24
-    xor s3, t1, s3
-    xor s11, s11, a4
-    srli s4, s4, 8
-    xor a4, s3, a4
-    or s4, t5, s4
-    slli t5, a4, 24
-    srli a4, a4, 8
-    or a4, t5, a4
-    xor t2, t2, s11
-    slli t5, s11, 24
-    srli s11, s11, 8
-    or s11, t5, s11
-    slli t5, t0, 24
-    srli t0, t0, 8
-    or t0, t5, t0
-    slli t5, t2, 24
-    srli t2, t2, 8
-    xor s8, a1, s8
-    or t2, t5, t2
-    slli t5, s8, 24
-    srli s8, s8, 8
-    or s8, t5, s8
-    lw t5, 340(sp)
     lw a6, 368(sp)
-    lw s5, 392(sp)
-    lw a1, 328(sp)
-    lw a0, 344(sp)
-    lw t1, 324(sp)
-    lw s2, 380(sp)
-    lw a2, 332(sp)
-    xor s3, t5, a6
-    xor s10, s5, a1
-    sw s8, 344(sp)
-    xor t1, a0, t1
-    xor a7, s10, s3
-    sw t2, 368(sp)
-    xor t4, s5, a6
-    xor t6, t1, s2
-    xor a2, a2, a7
-    sw t0, 332(sp)
-    xor a1, t6, a1
-    xor a6, a2, a6
-    xor a0, a2, a0
-    sw s11, 392(sp)
-    xor s9, s5, t5
-    xor s0, a1, t4
-    xor a2, a6, s2
-    sw a4, 328(sp)
-    xor t5, t6, t5
-    and s11, a7, a6
-    and a4, s0, a2
-    sw s4, 340(sp)
-    xor s7, a6, t1
-    xor s6, a0, s9
-    xor a4, a4, s11
-    and s4, t5, s2
-    xor t1, t1, s6
-    xor s11, s4, s11
-    sw t3, 324(sp)
-    xor ra, t6, s5
-    xor a5, s2, s6
-    and s4, s10, t1
-    and t3, a1, t6
-    sw s1, 428(sp)
-    xor t3, t3, s4
-    and s1, ra, a5
-    xor s4, s1, s4
-    xor s8, s7, s6
-    and s1, s9, s6
-    sw s9, 360(sp)
-    and s9, s3, s8
-    sw s3, 336(sp)
-    xor s9, s9, s1
-    and s3, t4, s7
-    xor s1, s3, s1
-    xor s11, s11, s1
-    xor t2, s7, t4
-    xor s5, s5, t1
-    xor a4, a4, s9
-    xor s1, s4, s1
-    xor t0, s10, t1
-    xor s9, t3, s9
-    xor a0, a4, a0
-    xor t2, s11, t2
-    xor s5, s1, s5
-    xor t0, s9, t0
-    xor s1, a0, t2
-    and a0, a0, t0
-    xor s9, s5, a0
-    xor a4, t0, s5
-    xor a0, t2, a0
-    and a4, a0, a4
-    xor a4, a4, s5
-    xor a0, s9, a4
-    xor t0, t0, a4
-    and a0, s5, a0
-    and s11, s1, s9
-    xor t0, a0, t0
-    xor s11, s11, t2
-    xor a0, s9, a0
-    and a0, s11, a0
-    xor a0, s1, a0
-    xor s9, s11, a4
-    xor s5, s11, a0
-    and a5, s11, a5
-    and ra, s11, ra
-    lw s11, 360(sp)
-    xor s1, a0, t0
-    xor s4, s9, s1
-    and s6, s9, s6
-    and s11, s9, s11
-    xor t2, a4, t0
-    and s0, t0, s0
-    and t5, a4, t5
-    lw s9, 336(sp)
-    and a7, t2, a7
-    xor t5, s0, t5
-    and a6, t2, a6
-    and s2, a4, s2
-    and t1, s5, t1
-    and s10, s5, s10
-    and s9, s4, s9
-    and t4, s1, t4
-    xor s0, a7, s0
-    and t6, a0, t6
-    and s8, s4, s8
-    and s7, s1, s7
-    xor s11, s11, s9
-    xor a7, s2, s10
-    xor a6, a6, t1
-    xor t4, s9, t4
-    xor s7, s8, s7
-    xor a7, a7, a6
-    xor s9, t6, s11
-    and a1, a0, a1
-    xor s8, s6, s8
-    xor s11, s11, a7
-    xor a1, a5, a1
-    xor s8, t1, s8
-    xor a7, ra, a7
-    xor s7, s7, s9
-    xor s10, s10, a1
-    xor t6, t6, s8
-    xor a7, a7, s7
-    xor s11, a1, s11
-    xor a1, t6, a7
-    xor a1, t4, a1
-    slli t4, s11, 16
-    srli s11, s11, 16
-    xor s7, s10, s7
-    or s11, t4, s11
-    slli t4, s7, 16
-    srli s7, s7, 16
-    and a2, t0, a2
-    xor s9, s0, s9
-    xor a7, t5, a7
-    or s7, t4, s7
-    xor a2, a2, s9
-    slli t4, a7, 16
-    xor a5, s2, a5
-    xor a6, a6, a2
-    srli a7, a7, 16
-    xor a2, a5, a2
-    or a7, t4, a7
-    slli t4, a2, 16
-    srli a2, a2, 16
-    or a2, t4, a2
-    xor t6, t6, a6
-    slli t4, a6, 16
-    srli a6, a6, 16
-    or a6, t4, a6
-    slli t4, a1, 16
-    srli a1, a1, 16
-    or a1, t4, a1
-    slli t4, t6, 16
-    srli t6, t6, 16
-    xor s9, s8, s9
-    or t6, t4, t6
-    slli t4, s9, 16
-    srli s9, s9, 16
-    or s9, t4, s9
-    lw t4, 412(sp)
-    lw t5, 408(sp)
-    lw s10, 396(sp)
-    lw s8, 364(sp)
-    lw s6, 384(sp)
-    lw s2, 420(sp)
-    lw s1, 400(sp)
-    lw t0, 348(sp)
-    xor a5, t4, t5
-    xor s0, s10, s8
-    sw s9, 384(sp)
-    xor s2, s6, s2
-    xor a0, s0, a5
-    sw t6, 408(sp)
-    xor t1, s10, t5
-    xor s4, s2, s1
-    xor t0, t0, a0
-    sw a1, 348(sp)
-    xor s8, s4, s8
-    xor t5, t0, t5
-    xor s6, t0, s6
-    sw a6, 396(sp)
-    xor ra, s10, t4
-    xor a4, s8, t1
-    xor t0, t5, s1
-    sw a2, 364(sp)
-    xor t4, s4, t4
-    and a6, a0, t5
-    and a2, a4, t0
-    sw a7, 412(sp)
-    xor t2, t5, s2
-    xor t3, s6, ra
-    xor a2, a2, a6
-    and a7, t4, s1
-    xor s2, s2, t3
-    xor a6, a7, a6
-    sw s7, 420(sp)
-    xor s5, s4, s10
-    xor s3, s1, t3
-    and a7, s0, s2
-    and s7, s8, s4
-    sw s11, 336(sp)
-    xor s7, s7, a7
-    and s11, s5, s3
-    xor a7, s11, a7
-    xor s9, t2, t3
-    and s11, ra, t3
-    sw ra, 360(sp)
-    and ra, a5, s9
-    sw a5, 380(sp)
-    xor ra, ra, s11
-    and a5, t1, t2
-    xor s11, a5, s11
-    xor a6, a6, s11
-    xor t6, t2, t1
-    xor s10, s10, s2
-    xor a2, a2, ra
-    xor s11, a7, s11
-    xor a1, s0, s2
     xor ra, s7, ra
-    xor s6, a2, s6
-    xor t6, a6, t6
-    xor s10, s11, s10
-    xor a1, ra, a1
-    xor s11, s6, t6
-    and s6, s6, a1
-    xor ra, s10, s6
-    xor a2, a1, s10
-    xor s6, t6, s6
-    and a2, s6, a2
-    xor a2, a2, s10
-    xor s6, ra, a2
-    xor a1, a1, a2
-    and s6, s10, s6
-    and a6, s11, ra
-    xor a1, s6, a1
-    xor a6, a6, t6
-    xor s6, ra, s6
-    and s6, a6, s6
-    xor s6, s11, s6
-    xor ra, a6, a2
-    xor s10, a6, s6
-    and s3, a6, s3
-    and s5, a6, s5
-    lw a6, 360(sp)
-    xor s11, s6, a1
-    xor a7, ra, s11
-    and t3, ra, t3
-    and a6, ra, a6
-    xor t6, a2, a1
-    and a4, a1, a4
-    and t4, a2, t4
-    lw ra, 380(sp)
-    and a0, t6, a0
-    xor t4, a4, t4
-    and t5, t6, t5
-    and s1, a2, s1
-    and s2, s10, s2
-    and s0, s10, s0
-    and ra, a7, ra
-    and t1, s11, t1
-    xor a4, a0, a4
-    and s4, s6, s4
-    and s9, a7, s9
-    and t2, s11, t2
-    xor a6, a6, ra
-    xor a0, s1, s0
-    xor t5, t5, s2
-    xor t1, ra, t1
-    xor t2, s9, t2
-    xor a0, a0, t5
-    xor ra, s4, a6
-    and s8, s6, s8
-    xor s9, t3, s9
-    xor a6, a6, a0
-    xor s8, s3, s8
-    xor s9, s2, s9
-    xor a0, s5, a0
-    xor t2, t2, ra
-    xor s0, s0, s8
-    xor s4, s4, s9
-    xor a0, a0, t2
-    xor a6, s8, a6
-    xor s8, s4, a0
-    xor s8, t1, s8
-    slli t1, a6, 8
-    srli a6, a6, 24
-    xor t2, s0, t2
-    or a6, t1, a6
-    slli t1, t2, 8
-    srli t2, t2, 24
-    and t0, a1, t0
-    xor ra, a4, ra
-    xor a0, t4, a0
-    or t2, t1, t2
-    xor t0, t0, ra
-    slli t1, a0, 8
-    xor s3, s1, s3
-    xor t5, t5, t0
-    srli a0, a0, 24
-    xor t0, s3, t0
-    or a0, t1, a0
-    slli t1, t0, 8
-    srli t0, t0, 24
-    or t0, t1, t0
-    xor s4, s4, t5
-    slli t1, t5, 8
-    srli t5, t5, 24
-    or t5, t1, t5
-    slli t1, s8, 8
-    srli s8, s8, 24
-    or s8, t1, s8
-    slli t1, s4, 8
-    srli s4, s4, 24
-    xor ra, s9, ra
-    or s4, t1, s4
-    slli t1, ra, 8
-    srli ra, ra, 24
-    or ra, t1, ra
-    lw t1, 388(sp)
-    lw t4, 1280(a3)
-    lw s3, 1284(a3)
-    xor t4, t1, t4
-    lw t1, 372(sp)
-    lw s0, 1288(a3)
-    xor s3, t1, s3
-    lw t1, 416(sp)
-    lw s9, 1292(a3)
-    xor s0, t1, s0
-    lw t1, 404(sp)
-    lw a4, 1296(a3)
-    xor s9, t1, s9
-    lw t1, 376(sp)
-    lw s5, 1300(a3)
-    xor a4, t1, a4
-    lw t1, 356(sp)
-    lw s2, 1304(a3)
-    xor s5, t1, s5
-    lw t1, 352(sp)
-    lw t3, 1308(a3)
-    xor s2, t1, s2
-    lw t1, 424(sp)
-    lw s1, 1312(a3)
-    xor t3, t1, t3
-    lw t1, 428(sp)
-    lw s11, 1316(a3)
-    xor s1, t1, s1
-    lw t1, 324(sp)
-    lw a7, 1320(a3)
-    xor s11, t1, s11
-    lw t1, 340(sp)
-    lw s6, 1324(a3)
-    xor a7, t1, a7
-    lw t1, 328(sp)
-    lw s10, 1328(a3)
-    xor s6, t1, s6
-    lw t1, 392(sp)
-    lw a2, 1332(a3)
-    xor s10, t1, s10
-    lw t1, 332(sp)
-    lw a1, 1336(a3)
-    xor a2, t1, a2
-    lw t1, 368(sp)
-    lw t6, 1340(a3)
-    xor a1, t1, a1
-    lw t1, 344(sp)
-    lw s7, 1344(a3)
-    xor t6, t1, t6
-    lw t1, 336(sp)
-    lw a5, 1348(a3)
-    xor s7, t1, s7
-    lw t1, 420(sp)
-    xor a5, t1, a5
-    lw t1, 412(sp)
-    sw a5, 420(sp)
-    lw a5, 1352(a3)
-    xor a5, t1, a5
-    lw t1, 364(sp)
-    sw a5, 412(sp)
-    lw a5, 1356(a3)
-    xor a5, t1, a5
-    lw t1, 396(sp)
-    sw a5, 364(sp)
-    lw a5, 1360(a3)
-    xor a5, t1, a5
-    lw t1, 348(sp)
-    sw a5, 396(sp)
-    lw a5, 1364(a3)
-    xor a5, t1, a5
-    lw t1, 408(sp)
-    sw a5, 348(sp)
-    lw a5, 1368(a3)
-    xor a5, t1, a5
-    lw t1, 384(sp)
-    sw a5, 408(sp)
-    lw a5, 1372(a3)
-    xor a5, t1, a5
-    lw t1, 1376(a3)
-    xor t1, a6, t1
-    lw a6, 1380(a3)
-    xor a6, t2, a6
-    lw t2, 1384(a3)
-    xor t2, a0, t2
-    lw a0, 1388(a3)
-    xor a0, t0, a0
-    lw t0, 1392(a3)
-    xor t0, t5, t0
-    lw t5, 1396(a3)
-    xor t5, s8, t5
-    lw s8, 1400(a3)
-    xor s8, s4, s8
-    lw s4, 1404(a3)
-    xor s4, ra, s4
-    srli ra, t4, 1
-    sw s4, 384(sp)
-    xor ra, ra, s3
-    li s4, 0x55555555
-    and s4, ra, s4
-    xor s3, s3, s4
-    slli s4, s4, 1
-    xor s4, t4, s4
-    srli t4, s0, 1
-    xor t4, t4, s9
-    li ra, 0x55555555
-    and ra, t4, ra
-    xor s9, s9, ra
-    slli ra, ra, 1
-    xor ra, s0, ra
-    srli s0, a4, 1
-    xor s0, s0, s5
-    li t4, 0x55555555
-    and t4, s0, t4
-    xor s5, s5, t4
-    slli t4, t4, 1
-    xor t4, a4, t4
-    srli a4, s2, 1
-    xor a4, a4, t3
-    li s0, 0x55555555
-    and s0, a4, s0
-    xor t3, t3, s0
-    slli s0, s0, 1
-    xor s0, s2, s0
-    srli s2, s4, 2
-    xor s2, s2, ra
-    li a4, 0x33333333
-    and a4, s2, a4
-    xor ra, ra, a4
-    slli a4, a4, 2
-    xor a4, s4, a4
-    srli s4, s3, 2
-    xor s4, s4, s9
-    li s2, 0x33333333
-    and s2, s4, s2
-    xor s9, s9, s2
-    slli s2, s2, 2
-    xor s2, s3, s2
-    srli s3, t4, 2
-    xor s3, s3, s0
-    li s4, 0x33333333
-    and s4, s3, s4
-    xor s0, s0, s4
-    slli s4, s4, 2
-    xor s4, t4, s4
-    srli t4, s5, 2
-    xor t4, t4, t3
-    li s3, 0x33333333
-    and s3, t4, s3
-    xor t3, t3, s3
-    slli s3, s3, 2
-    xor s3, s5, s3
-    srli s5, a4, 4
-    xor s5, s5, s4
-    li t4, 0xf0f0f0f
-    and t4, s5, t4
-    xor s4, s4, t4
-    slli t4, t4, 4
-    xor t4, a4, t4
-    srli a4, s2, 4
-    xor a4, a4, s3
-    li s5, 0xf0f0f0f
-    and s5, a4, s5
-    xor s3, s3, s5
-    slli s5, s5, 4
-    xor s5, s2, s5
-    srli s2, ra, 4
-    xor s2, s2, s0
-    li a4, 0xf0f0f0f
-    and a4, s2, a4
-    xor s0, s0, a4
-    slli a4, a4, 4
-    xor a4, ra, a4
-    srli ra, s9, 4
-    xor ra, ra, t3
-    li s2, 0xf0f0f0f
-    and s2, ra, s2
-    xor t3, t3, s2
-    slli s2, s2, 4
-    xor s2, s9, s2
-    srli s9, s1, 1
-    xor s9, s9, s11
-    li ra, 0x55555555
-    and ra, s9, ra
-    xor s11, s11, ra
-    slli ra, ra, 1
-    xor ra, s1, ra
-    srli s1, a7, 1
-    xor s1, s1, s6
-    li s9, 0x55555555
-    and s9, s1, s9
-    xor s6, s6, s9
-    slli s9, s9, 1
-    xor s9, a7, s9
-    srli a7, s10, 1
-    xor a7, a7, a2
-    li s1, 0x55555555
-    and s1, a7, s1
-    xor a2, a2, s1
-    slli s1, s1, 1
-    xor s1, s10, s1
-    srli s10, a1, 1
-    xor s10, s10, t6
-    li a7, 0x55555555
-    and a7, s10, a7
-    xor t6, t6, a7
-    slli a7, a7, 1
+    xor s10, s10, a0
+    xor s4, a6, t1
+    lw s7, 272(a3)
     xor a7, a1, a7
-    srli a1, ra, 2
-    xor a1, a1, s9
-    li s10, 0x33333333
-    and s10, a1, s10
-    xor s9, s9, s10
-    slli s10, s10, 2
-    xor s10, ra, s10
-    srli ra, s11, 2
-    xor ra, ra, s6
-    li a1, 0x33333333
-    and a1, ra, a1
-    xor s6, s6, a1
-    slli a1, a1, 2
-    xor a1, s11, a1
-    srli s11, s1, 2
-    xor s11, s11, a7
-    li ra, 0x33333333
-    and ra, s11, ra
-    xor a7, a7, ra
-    slli ra, ra, 2
-    xor ra, s1, ra
-    srli s1, a2, 2
-    xor s1, s1, t6
-    li s11, 0x33333333
-    and s11, s1, s11
-    xor t6, t6, s11
-    slli s11, s11, 2
-    xor s11, a2, s11
-    srli a2, s10, 4
-    xor a2, a2, ra
-    li s1, 0xf0f0f0f
-    and s1, a2, s1
-    xor ra, ra, s1
-    slli s1, s1, 4
-    xor s1, s10, s1
-    srli s10, a1, 4
-    xor s10, s10, s11
-    li a2, 0xf0f0f0f
-    and a2, s10, a2
-    xor s11, s11, a2
-    slli a2, a2, 4
-    xor a2, a1, a2
-    srli a1, s9, 4
-    xor a1, a1, a7
-    li s10, 0xf0f0f0f
-    and s10, a1, s10
+    xor s10, s10, s4
+    lw a1, 408(sp)
+    xor s7, s10, s7
+    xor s10, t1, a1
+    xor a5, t5, a5
+    xor a7, a7, a6
+    xor t1, a5, t1
+    xor a5, a1, a0
+    xor t6, s0, t6
+    xor a6, a0, a6
+    xor a1, t6, a1
+    lw a0, 368(a3)
+    xor a1, a1, a6
+    sw a4, 348(sp)
+    lw t5, 336(a3)
+    xor a0, a1, a0
+    xor t1, t1, a5
+    lw a1, 380(sp)
+    lw t6, 356(sp)
+    xor t5, t1, t5
+    xor a5, a5, a1
+    xor s0, t6, t4
+    lw t1, 276(a3)
+    xor a5, a5, s0
+    lw a4, 304(a3)
+    xor t1, a5, t1
     xor a7, a7, s10
-    slli s10, s10, 4
-    xor s10, s9, s10
-    srli s9, s6, 4
-    xor s9, s9, t6
-    li a1, 0xf0f0f0f
-    and a1, s9, a1
-    xor t6, t6, a1
-    slli a1, a1, 4
-    lw s9, 420(sp)
-    xor a1, s6, a1
-    srli s6, s7, 1
-    sw t6, 336(sp)
-    xor s6, s6, s9
-    li t6, 0x55555555
-    and t6, s6, t6
-    xor s9, s9, t6
-    slli t6, t6, 1
-    xor t6, s7, t6
-    lw s7, 412(sp)
-    sw t3, 420(sp)
-    lw t3, 364(sp)
-    srli s6, s7, 1
-    sw a7, 344(sp)
-    xor s6, s6, t3
-    li a7, 0x55555555
-    and a7, s6, a7
-    xor t3, t3, a7
-    slli a7, a7, 1
-    xor a7, s7, a7
+    lw a5, 412(sp)
+    xor a4, a7, a4
+    xor a7, t4, a5
+    xor t4, s4, t4
+    xor a6, a6, t6
+    xor s4, a5, a1
+    sw a0, 368(sp)
+    xor a5, s10, a5
+    xor t6, a1, t6
+    xor s1, a7, s1
+    xor a6, a6, a7
+    lw a0, 308(a3)
+    xor a5, a5, t6
+    lw a1, 372(a3)
+    xor s9, t6, s9
+    xor s11, s0, s11
+    xor s6, s1, s6
+    xor t0, s4, t0
+    xor s8, s11, s8
+    lw s1, 376(a3)
+    lw a7, 388(sp)
+    lw t6, 336(sp)
+    xor a0, a6, a0
+    xor a1, a5, a1
+    xor t2, t0, t2
+    lw s11, 344(a3)
+    lw a6, 340(a3)
+    lw t0, 280(a3)
+    xor s5, s9, s5
+    xor s1, s6, s1
+    sw a1, 352(sp)
+    xor t4, t4, s4
+    lw s9, 312(a3)
+    xor s11, s8, s11
+    sw s1, 424(sp)
+    xor a6, t4, a6
+    xor t0, t2, t0
+    xor s6, s7, a2
+    xor s8, a7, s3
+    sw ra, 416(sp)
+    xor s9, s5, s9
+    xor t1, t0, t1
+    xor s4, s8, s6
+    sw a6, 356(sp)
+    xor s5, a7, a2
+    xor t2, t1, t6
+    xor t3, t3, s4
+    sw s11, 380(sp)
+    xor s3, t2, s3
+    xor a2, t3, a2
+    xor t0, t3, t0
+    sw t5, 388(sp)
+    xor s0, a7, s7
+    xor s10, s3, s5
+    xor t3, a2, t6
+    sw s2, 412(sp)
+    xor s7, t2, s7
+    and t5, s4, a2
+    and s2, s10, t3
+    sw a0, 384(sp)
+    xor t4, a2, t1
+    xor a1, t0, s0
+    xor s2, s2, t5
+    and a0, s7, t6
+    xor t1, t1, a1
+    xor t5, a0, t5
+    sw s9, 408(sp)
+    xor a5, t2, a7
+    xor s1, t6, a1
+    and a0, s8, t1
+    and s9, s3, t2
+    sw a4, 428(sp)
+    xor s9, s9, a0
+    and a4, a5, s1
+    xor a0, a4, a0
+    xor ra, t4, a1
+    and a4, s0, a1
+    sw s0, 400(sp)
+    and s0, s6, ra
+    sw s6, 376(sp)
+    xor s0, s0, a4
+    and s6, s5, t4
+    xor a4, s6, a4
+    xor t5, t5, a4
+    xor a6, t4, s5
+    xor a7, a7, t1
+    xor s2, s2, s0
+    xor a4, a0, a4
+    xor s11, s8, t1
+    xor s0, s9, s0
+    xor t0, s2, t0
+    xor a6, t5, a6
+    xor a7, a4, a7
+    xor s11, s0, s11
+    xor a4, t0, a6
+    and t0, t0, s11
+    xor s0, a7, t0
+    xor s2, s11, a7
+    xor t0, a6, t0
+    and s2, t0, s2
+    xor s2, s2, a7
+    xor t0, s0, s2
+    xor s11, s11, s2
+    and t0, a7, t0
+    and t5, a4, s0
+    xor s11, t0, s11
+    xor t5, t5, a6
+    xor t0, s0, t0
+    and t0, t5, t0
+    xor t0, a4, t0
+    xor s0, t5, s2
+    xor a7, t5, t0
+    and s1, t5, s1
+    and a5, t5, a5
+    lw t5, 400(sp)
+    xor a4, t0, s11
+    xor a0, s0, a4
+    and a1, s0, a1
+    and t5, s0, t5
+    xor a6, s2, s11
+    and s10, s11, s10
+    and s7, s2, s7
+    lw s0, 376(sp)
+    and s4, a6, s4
+    xor s7, s10, s7
+    and a2, a6, a2
+    and t6, s2, t6
+    and t1, a7, t1
+    and s8, a7, s8
+    and s0, a0, s0
+    and s5, a4, s5
+    xor s10, s4, s10
+    and t2, t0, t2
+    and ra, a0, ra
+    and t4, a4, t4
+    xor t5, t5, s0
+    xor s4, t6, s8
+    xor a2, a2, t1
+    xor s5, s0, s5
+    xor t4, ra, t4
+    xor s4, s4, a2
+    xor s0, t2, t5
+    and s3, t0, s3
+    xor ra, a1, ra
+    xor t5, t5, s4
+    xor s3, s1, s3
+    xor ra, t1, ra
+    xor s4, a5, s4
+    xor t4, t4, s0
+    and t3, s11, t3
+    xor s8, s8, s3
+    xor s0, s10, s0
+    xor t2, t2, ra
+    xor s4, s4, t4
+    xor t5, s3, t5
+    xor t3, t3, s0
+    xor s3, t2, s4
+    xor s1, t6, s1
+    xor s0, ra, s0
+    xor t4, s8, t4
+    xor s4, s7, s4
+    xor s3, s5, s3
+    xor a2, a2, t3
+    lw s5, 428(sp)
     lw s7, 396(sp)
-    sw s0, 412(sp)
-    lw s0, 348(sp)
-    srli s6, s7, 1
-    sw s11, 364(sp)
-    xor s6, s6, s0
-    li s11, 0x55555555
-    and s11, s6, s11
-    xor s0, s0, s11
-    slli s11, s11, 1
+    lw s8, 332(sp)
+    lw ra, 404(sp)
+    lw a1, 408(sp)
+    lw t6, 384(sp)
+    lw a4, 340(sp)
+    lw s11, 412(sp)
+    xor t3, s1, t3
+    xor s1, s5, s7
+    xor s10, s8, ra
+    sw s3, 408(sp)
+    xor t6, a1, t6
+    xor t0, s10, s1
+    sw a2, 396(sp)
+    xor t1, s8, s7
+    xor a0, t6, a4
+    xor s11, s11, t0
+    sw t3, 412(sp)
+    xor ra, a0, ra
+    xor s7, s11, s7
+    xor a1, s11, a1
+    sw s4, 332(sp)
+    xor a5, s8, s5
+    xor s2, ra, t1
+    xor s11, s7, a4
+    sw t4, 404(sp)
+    xor s5, a0, s5
+    and s4, t0, s7
+    and t4, s2, s11
+    sw t5, 428(sp)
+    xor a6, s7, t6
+    xor s9, a1, a5
+    xor t4, t4, s4
+    and t5, s5, a4
+    xor t2, t2, a2
+    xor t6, t6, s9
+    xor s4, t5, s4
+    sw s0, 384(sp)
+    xor a7, a0, s8
+    xor s6, a4, s9
+    and t5, s10, t6
+    and s0, ra, a0
+    sw t2, 376(sp)
+    xor s0, s0, t5
+    and t2, a7, s6
+    xor t5, t2, t5
+    xor s3, a6, s9
+    and t2, a5, s9
+    sw a5, 400(sp)
+    and a5, s1, s3
+    sw s1, 336(sp)
+    xor a5, a5, t2
+    and s1, t1, a6
+    xor t2, s1, t2
+    xor s4, s4, t2
+    xor a2, a6, t1
+    xor s8, s8, t6
+    xor t4, t4, a5
+    xor t2, t5, t2
+    xor t3, s10, t6
+    xor a5, s0, a5
+    xor a1, t4, a1
+    xor a2, s4, a2
+    xor s8, t2, s8
+    xor t3, a5, t3
+    xor t2, a1, a2
+    and a1, a1, t3
+    xor a5, s8, a1
+    xor t4, t3, s8
+    xor a1, a2, a1
+    and t4, a1, t4
+    xor t4, t4, s8
+    xor a1, a5, t4
+    xor t3, t3, t4
+    and a1, s8, a1
+    and s4, t2, a5
+    xor t3, a1, t3
+    xor s4, s4, a2
+    xor a1, a5, a1
+    and a1, s4, a1
+    xor a1, t2, a1
+    xor a5, s4, t4
+    xor s8, s4, a1
+    and s6, s4, s6
+    and a7, s4, a7
+    lw s4, 400(sp)
+    xor t2, a1, t3
+    xor t5, a5, t2
+    and s9, a5, s9
+    and s4, a5, s4
+    xor a2, t4, t3
+    and s2, t3, s2
+    and s5, t4, s5
+    lw a5, 336(sp)
+    and t0, a2, t0
+    xor s5, s2, s5
+    and s7, a2, s7
+    and a4, t4, a4
+    and t6, s8, t6
+    and s10, s8, s10
+    and a5, t5, a5
+    and t1, t2, t1
+    xor s2, t0, s2
+    and a0, a1, a0
+    and s3, t5, s3
+    and a6, t2, a6
+    xor s4, s4, a5
+    xor t0, a4, s10
+    xor s7, s7, t6
+    xor t1, a5, t1
+    xor a6, s3, a6
+    xor t0, t0, s7
+    xor a5, a0, s4
+    and ra, a1, ra
+    xor s3, s9, s3
+    xor s4, s4, t0
+    xor ra, s6, ra
+    xor s3, t6, s3
+    xor t0, a7, t0
+    xor a6, a6, a5
+    xor s10, s10, ra
+    xor a0, a0, s3
+    xor t0, t0, a6
+    xor s4, ra, s4
+    xor ra, a0, t0
+    xor ra, t1, ra
+    slli t1, s4, 24
+    srli s4, s4, 8
+    xor a6, s10, a6
+    or s4, t1, s4
+    slli t1, a6, 24
+    srli a6, a6, 8
+    and s11, t3, s11
+    xor a5, s2, a5
+    xor t0, s5, t0
+    or a6, t1, a6
+    xor s11, s11, a5
+    slli t1, t0, 24
+    xor s6, a4, s6
+    xor s7, s7, s11
+    srli t0, t0, 8
+    xor s11, s6, s11
+    or t0, t1, t0
+    slli t1, s11, 24
+    srli s11, s11, 8
+    or s11, t1, s11
+    xor a0, a0, s7
+    slli t1, s7, 24
+    srli s7, s7, 8
+    or s7, t1, s7
+    slli t1, ra, 24
+    srli ra, ra, 8
+    or ra, t1, ra
+    slli t1, a0, 24
+    srli a0, a0, 8
+    xor a5, s3, a5
+    or a0, t1, a0
+    slli t1, a5, 24
+    srli a5, a5, 8
+    or a5, t1, a5
+    lw t1, 388(sp)
+    lw s5, 344(sp)
+    lw s10, 360(sp)
+    lw s3, 328(sp)
+    lw s9, 380(sp)
+    lw a4, 356(sp)
+    lw t2, 420(sp)
+    lw t3, 416(sp)
+    xor s6, t1, s5
+    xor s2, s10, s3
+    sw ra, 380(sp)
+    xor a4, s9, a4
+    xor a1, s2, s6
+    sw s7, 344(sp)
+    xor t6, s10, s5
+    xor t5, a4, t2
+    xor t3, t3, a1
+    sw s11, 416(sp)
+    xor s3, t5, s3
+    xor s5, t3, s5
+    xor s9, t3, s9
+    sw t0, 360(sp)
+    xor a7, s10, t1
+    xor t4, s3, t6
+    xor t3, s5, t2
+    sw a6, 328(sp)
+    xor t1, t5, t1
+    and t0, a1, s5
+    and a6, t4, t3
+    sw s4, 388(sp)
+    xor a2, s5, a4
+    xor s0, s9, a7
+    xor a6, a6, t0
+    and s4, t1, t2
+    xor a4, a4, s0
+    xor t0, s4, t0
+    sw a5, 356(sp)
+    xor s8, t5, s10
+    xor s1, t2, s0
+    and s4, s2, a4
+    and a5, s3, t5
+    sw a0, 336(sp)
+    xor a5, a5, s4
+    and a0, s8, s1
+    xor s4, a0, s4
+    xor ra, a2, s0
+    and a0, a7, s0
+    sw a7, 400(sp)
+    and a7, s6, ra
+    sw s6, 340(sp)
+    xor a7, a7, a0
+    and s6, t6, a2
+    xor a0, s6, a0
+    xor t0, t0, a0
+    xor s7, a2, t6
+    xor s10, s10, a4
+    xor a6, a6, a7
+    xor a0, s4, a0
+    xor s11, s2, a4
+    xor a7, a5, a7
+    xor s9, a6, s9
+    xor s7, t0, s7
+    xor s10, a0, s10
+    xor s11, a7, s11
+    xor a0, s9, s7
+    and s9, s9, s11
+    xor a7, s10, s9
+    xor a6, s11, s10
+    xor s9, s7, s9
+    and a6, s9, a6
+    xor a6, a6, s10
+    xor s9, a7, a6
+    xor s11, s11, a6
+    and s9, s10, s9
+    and t0, a0, a7
+    xor s11, s9, s11
+    xor t0, t0, s7
+    xor s9, a7, s9
+    and s9, t0, s9
+    xor s9, a0, s9
+    xor a7, t0, a6
+    xor s10, t0, s9
+    and s1, t0, s1
+    and s8, t0, s8
+    lw t0, 400(sp)
+    xor a0, s9, s11
+    xor s4, a7, a0
+    and s0, a7, s0
+    and t0, a7, t0
+    xor s7, a6, s11
+    and t4, s11, t4
+    and t1, a6, t1
+    lw a7, 340(sp)
+    and a1, s7, a1
+    xor t1, t4, t1
+    and s5, s7, s5
+    and t2, a6, t2
+    and a4, s10, a4
+    and s2, s10, s2
+    and a7, s4, a7
+    and t6, a0, t6
+    xor t4, a1, t4
+    and t5, s9, t5
+    and ra, s4, ra
+    and a2, a0, a2
+    xor t0, t0, a7
+    xor a1, t2, s2
+    xor s5, s5, a4
+    xor t6, a7, t6
+    xor a2, ra, a2
+    xor a1, a1, s5
+    xor a7, t5, t0
+    and s3, s9, s3
+    xor ra, s0, ra
+    xor t0, t0, a1
+    xor s3, s1, s3
+    xor ra, a4, ra
+    xor a1, s8, a1
+    xor a2, a2, a7
+    xor s2, s2, s3
+    xor t5, t5, ra
+    xor a1, a1, a2
+    xor t0, s3, t0
+    xor s3, t5, a1
+    xor s3, t6, s3
+    slli t6, t0, 16
+    srli t0, t0, 16
+    xor a2, s2, a2
+    or t0, t6, t0
+    slli t6, a2, 16
+    srli a2, a2, 16
+    and t3, s11, t3
+    xor a7, t4, a7
+    xor a1, t1, a1
+    or a2, t6, a2
+    xor t3, t3, a7
+    slli t6, a1, 16
+    xor s1, t2, s1
+    xor s5, s5, t3
+    srli a1, a1, 16
+    xor t3, s1, t3
+    or a1, t6, a1
+    slli t6, t3, 16
+    srli t3, t3, 16
+    or t3, t6, t3
+    xor t5, t5, s5
+    slli t6, s5, 16
+    srli s5, s5, 16
+    or s5, t6, s5
+    slli t6, s3, 16
+    srli s3, s3, 16
+    or s3, t6, s3
+    slli t6, t5, 16
+    srli t5, t5, 16
+    xor a7, ra, a7
+    or t5, t6, t5
+    slli t6, a7, 16
+    srli a7, a7, 16
+    or a7, t6, a7
+    lw t6, 368(sp)
+    lw t1, 392(sp)
+    lw s2, 324(sp)
+    lw ra, 364(sp)
+    lw s0, 424(sp)
+    lw t2, 352(sp)
+    lw a0, 372(sp)
+    lw s11, 348(sp)
+    xor s1, t6, t1
+    xor t4, s2, ra
+    sw s3, 424(sp)
+    xor t2, s0, t2
+    xor s9, t4, s1
+    sw s5, 392(sp)
+    xor a4, s2, t1
+    xor s4, t2, a0
+    xor s11, s11, s9
+    sw t3, 348(sp)
+    xor ra, s4, ra
+    xor t1, s11, t1
+    xor s0, s11, s0
+    sw a1, 324(sp)
+    xor s8, s2, t6
+    xor a6, ra, a4
+    xor s11, t1, a0
+    sw a2, 364(sp)
+    xor t6, s4, t6
+    and a1, s9, t1
+    and a2, a6, s11
+    sw t0, 368(sp)
+    xor s7, t1, t2
+    xor a5, s0, s8
+    xor a2, a2, a1
+    and t0, t6, a0
+    xor t2, t2, a5
+    xor a1, t0, a1
+    sw t5, 352(sp)
+    xor s10, s4, s2
+    xor s6, a0, a5
+    and t0, t4, t2
+    and t5, ra, s4
+    sw a7, 340(sp)
+    xor t5, t5, t0
+    and a7, s10, s6
+    xor t0, a7, t0
+    xor s3, s7, a5
+    and a7, s8, a5
+    sw s8, 400(sp)
+    and s8, s1, s3
+    sw s1, 420(sp)
+    xor s8, s8, a7
+    and s1, a4, s7
+    xor a7, s1, a7
+    xor a1, a1, a7
+    xor s5, s7, a4
+    xor s2, s2, t2
+    xor a2, a2, s8
+    xor a7, t0, a7
+    xor t3, t4, t2
+    xor s8, t5, s8
+    xor s0, a2, s0
+    xor s5, a1, s5
+    xor s2, a7, s2
+    xor t3, s8, t3
+    xor a7, s0, s5
+    and s0, s0, t3
+    xor s8, s2, s0
+    xor a2, t3, s2
+    xor s0, s5, s0
+    and a2, s0, a2
+    xor a2, a2, s2
+    xor s0, s8, a2
+    xor t3, t3, a2
+    and s0, s2, s0
+    and a1, a7, s8
+    xor t3, s0, t3
+    xor a1, a1, s5
+    xor s0, s8, s0
+    and s0, a1, s0
+    xor s0, a7, s0
+    xor s8, a1, a2
+    xor s2, a1, s0
+    and s6, a1, s6
+    and s10, a1, s10
+    lw a1, 400(sp)
+    xor a7, s0, t3
+    xor t0, s8, a7
+    and a5, s8, a5
+    and a1, s8, a1
+    xor s5, a2, t3
+    and a6, t3, a6
+    and t6, a2, t6
+    lw s8, 420(sp)
+    and s9, s5, s9
+    xor t6, a6, t6
+    and t1, s5, t1
+    and a0, a2, a0
+    and t2, s2, t2
+    and t4, s2, t4
+    and s8, t0, s8
+    and a4, a7, a4
+    xor a6, s9, a6
+    and s4, s0, s4
+    and s3, t0, s3
+    and s7, a7, s7
+    xor a1, a1, s8
+    xor s9, a0, t4
+    xor t1, t1, t2
+    xor a4, s8, a4
+    xor s7, s3, s7
+    xor s9, s9, t1
+    xor s8, s4, a1
+    and ra, s0, ra
+    xor s3, a5, s3
+    xor a1, a1, s9
+    xor ra, s6, ra
+    xor s3, t2, s3
+    xor s9, s10, s9
+    xor s7, s7, s8
+    xor t4, t4, ra
+    xor s4, s4, s3
+    xor s9, s9, s7
+    xor a1, ra, a1
+    xor ra, s4, s9
+    xor ra, a4, ra
+    slli a4, a1, 8
+    srli a1, a1, 24
+    xor s7, t4, s7
+    or a1, a4, a1
+    slli a4, s7, 8
+    srli s7, s7, 24
+    and s11, t3, s11
+    xor s8, a6, s8
+    xor s9, t6, s9
+    or s7, a4, s7
+    xor s11, s11, s8
+    slli a4, s9, 8
+    xor s6, a0, s6
+    xor t1, t1, s11
+    srli s9, s9, 24
+    xor s11, s6, s11
+    or s9, a4, s9
+    slli a4, s11, 8
+    srli s11, s11, 24
+    or s11, a4, s11
+    xor s4, s4, t1
+    slli a4, t1, 8
+    srli t1, t1, 24
+    or t1, a4, t1
+    slli a4, ra, 8
+    srli ra, ra, 24
+    or ra, a4, ra
+    slli a4, s4, 8
+    srli s4, s4, 24
+    xor s8, s3, s8
+    or s4, a4, s4
+    slli a4, s8, 8
+    srli s8, s8, 24
+    or s8, a4, s8
+    lw a4, 376(sp)
+    lw t6, 336(sp)
+    lw t4, 356(sp)
+    lw a6, 340(sp)
+    xor s6, a4, t6
+    xor s3, s6, t4
+    xor s10, a6, s8
+    lw t2, 412(a3)
+    xor s3, s3, s10
+    xor t2, s3, t2
+    lw s3, 352(sp)
+    lw a7, 384(sp)
+    xor a5, t6, s3
+    xor a0, a5, a6
+    xor t0, s8, a7
+    lw s0, 444(a3)
+    xor a0, a0, t0
+    xor s0, a0, s0
+    xor a0, s3, s4
+    xor s8, a0, s8
+    xor s2, a7, t4
+    lw a2, 476(a3)
+    xor s8, s8, s2
+    xor a2, s8, a2
+    xor s8, s4, a4
+    xor a6, t4, a6
+    xor a7, s8, a7
+    lw t4, 508(a3)
+    xor a7, a7, a6
+    xor t4, a7, t4
+    lw a7, 388(sp)
+    lw s5, 368(sp)
+    sw t4, 340(sp)
+    lw t4, 428(sp)
+    xor t3, s2, a7
+    xor t5, s5, a1
+    lw s1, 384(a3)
+    xor t3, t3, t5
+    sw a2, 356(sp)
+    xor s1, t3, s1
+    sw s0, 384(sp)
+    xor t3, a6, s5
+    xor a2, a1, t4
+    lw s0, 416(a3)
+    xor t3, t3, a2
+    xor s0, t3, s0
+    xor t3, t4, a7
+    sw s0, 420(sp)
+    xor s5, a7, s5
+    xor a1, s10, a1
+    lw s0, 448(a3)
+    xor t4, t0, t4
+    lw a7, 480(a3)
+    xor a1, a1, t3
+    xor t4, t4, s5
+    xor s0, a1, s0
+    xor a7, t4, a7
+    lw t4, 328(sp)
+    lw a1, 364(sp)
+    sw a7, 368(sp)
+    xor t3, t3, s2
+    sw s0, 388(sp)
+    xor t3, t3, t4
+    xor a7, a1, s7
+    lw s0, 388(a3)
+    xor t3, t3, a7
+    xor s0, t3, s0
+    lw t3, 404(sp)
+    sw s1, 428(sp)
+    xor s5, s5, a6
+    xor s1, s7, t3
+    xor t5, t5, s10
+    xor s5, s5, a1
+    xor s7, t5, s7
+    sw t2, 400(sp)
+    xor t5, t3, t4
+    xor a2, a2, t0
+    xor a1, t4, a1
+    lw t2, 420(a3)
+    xor t3, a2, t3
+    lw t4, 484(a3)
+    xor s5, s5, s1
+    xor t3, t3, a1
+    xor t2, s5, t2
+    xor t4, t3, t4
+    lw s5, 452(a3)
+    lw t3, 360(sp)
+    lw a2, 324(sp)
+    xor s7, s7, t5
+    xor s5, s7, s5
+    sw t4, 364(sp)
+    xor t5, t5, t3
+    xor s7, a2, s9
+    lw t4, 392(a3)
+    xor t5, t5, s7
+    xor t4, t5, t4
+    lw t5, 332(sp)
+    sw s5, 328(sp)
+    xor s5, s9, t5
+    xor a1, a1, a2
+    xor s9, a7, s9
+    sw t2, 404(sp)
+    xor a7, t5, t3
+    xor a2, t3, a2
+    lw t2, 424(a3)
+    xor t5, s1, t5
+    lw t3, 488(a3)
+    xor a1, a1, s5
+    xor t5, t5, a2
+    xor t2, a1, t2
+    xor t3, t5, t3
+    lw a1, 456(a3)
+    lw t5, 416(sp)
+    lw s1, 348(sp)
+    xor s9, s9, a7
+    xor a1, s9, a1
+    xor a7, a7, s2
+    sw t3, 324(sp)
+    xor a7, a7, t5
+    xor s9, s1, s11
+    lw t3, 396(a3)
+    xor a7, a7, s9
+    xor t3, a7, t3
+    lw a7, 412(sp)
+    sw a1, 360(sp)
+    xor a2, a2, a6
+    xor a1, s11, a7
+    xor s7, s7, s10
+    xor a2, a2, s1
+    sw t2, 332(sp)
     xor s11, s7, s11
-    lw s7, 408(sp)
+    lw t2, 428(a3)
+    xor s7, a7, t5
+    xor s5, s5, t0
+    xor s1, t5, s1
+    xor a2, a2, a1
+    xor a7, s5, a7
+    lw t5, 492(a3)
+    xor t2, a2, t2
+    xor a7, a7, s1
+    xor s11, s11, s7
+    lw a2, 460(a3)
+    xor t5, a7, t5
+    xor s2, s7, s2
+    lw s7, 344(sp)
+    lw a7, 392(sp)
+    xor a2, s11, a2
+    xor s2, s2, s7
+    xor s5, a7, t1
+    lw s11, 400(a3)
+    xor a6, s1, a6
+    xor s2, s2, s5
+    lw s1, 396(sp)
+    xor s11, s2, s11
+    xor s2, t1, s1
+    xor s10, s9, s10
+    xor a6, a6, a7
+    xor t1, s10, t1
+    xor s10, s1, s7
+    xor t0, a1, t0
+    xor a7, s7, a7
+    xor s1, t0, s1
+    lw s7, 496(a3)
+    xor s1, s1, a7
+    sw t5, 348(sp)
+    lw s9, 464(a3)
+    xor s7, s1, s7
+    xor t1, t1, s10
+    lw s1, 380(sp)
+    lw t0, 424(sp)
+    xor s9, t1, s9
+    xor s10, s10, s1
+    xor a1, t0, ra
+    lw t1, 404(a3)
+    xor s10, s10, a1
+    lw t5, 432(a3)
+    xor t1, s10, t1
+    xor a6, a6, s2
+    lw s10, 408(sp)
+    xor t5, a6, t5
+    xor a6, ra, s10
+    xor ra, s5, ra
+    xor a7, a7, t0
+    xor s5, s10, s1
+    sw s7, 392(sp)
+    xor s10, s2, s10
+    xor t0, s1, t0
+    xor a4, a6, a4
+    xor a7, a7, a6
+    lw s7, 436(a3)
+    xor s10, s10, t0
+    lw s1, 500(a3)
+    xor s3, t0, s3
+    xor s4, a1, s4
+    xor a5, a4, a5
+    xor t6, s5, t6
+    xor s6, s4, s6
+    lw a4, 504(a3)
+    lw a6, 400(sp)
+    lw t0, 428(sp)
+    xor s7, a7, s7
+    xor s1, s10, s1
+    xor a0, t6, a0
+    lw s4, 472(a3)
+    lw a7, 468(a3)
+    lw t6, 408(a3)
+    xor s8, s3, s8
+    xor a4, a5, a4
+    sw s1, 376(sp)
+    xor ra, ra, s5
+    lw s3, 440(a3)
+    xor s4, s6, s4
+    sw a4, 352(sp)
+    xor a7, ra, a7
+    xor t6, a0, t6
+    xor a5, s11, t4
+    xor s6, a6, s0
+    sw a2, 336(sp)
+    xor s3, s8, s3
+    xor t1, t6, t1
+    xor s5, s6, a5
+    sw a7, 424(sp)
+    xor s8, a6, t4
+    xor a0, t1, t0
+    xor t3, t3, s5
+    sw s4, 380(sp)
+    xor s0, a0, s0
+    xor t4, t3, t4
+    xor t6, t3, t6
+    sw s9, 400(sp)
+    xor a1, a6, s11
+    xor s2, s0, s8
+    xor t3, t4, t0
+    sw t2, 408(sp)
+    xor s11, a0, s11
+    and s9, s5, t4
+    and t2, s2, t3
+    sw s7, 344(sp)
+    xor ra, t4, t1
+    xor s1, t6, a1
+    xor t2, t2, s9
+    and s7, s11, t0
+    xor t1, t1, s1
+    xor s9, s7, s9
     sw s3, 396(sp)
-    srli s6, s7, 1
-    xor s6, s6, a5
-    li s3, 0x55555555
-    and s3, s6, s3
-    xor a5, a5, s3
-    slli s3, s3, 1
+    xor s10, a0, a6
+    xor a4, t0, s1
+    and s7, s6, t1
+    and s3, s0, a0
+    sw t5, 416(sp)
+    xor s3, s3, s7
+    and t5, s10, a4
+    xor s7, t5, s7
+    xor a2, ra, s1
+    and t5, a1, s1
+    sw a1, 412(sp)
+    and a1, a5, a2
+    sw a5, 372(sp)
+    xor a1, a1, t5
+    and a5, s8, ra
+    xor t5, a5, t5
+    xor s9, s9, t5
+    xor a7, ra, s8
+    xor a6, a6, t1
+    xor t2, t2, a1
+    xor t5, s7, t5
+    xor s4, s6, t1
+    xor a1, s3, a1
+    xor t6, t2, t6
+    xor a7, s9, a7
+    xor a6, t5, a6
+    xor s4, a1, s4
+    xor t5, t6, a7
+    and t6, t6, s4
+    xor a1, a6, t6
+    xor t2, s4, a6
+    xor t6, a7, t6
+    and t2, t6, t2
+    xor t2, t2, a6
+    xor t6, a1, t2
+    xor s4, s4, t2
+    and t6, a6, t6
+    and s9, t5, a1
+    xor s4, t6, s4
+    xor s9, s9, a7
+    xor t6, a1, t6
+    and t6, s9, t6
+    xor t6, t5, t6
+    xor a1, s9, t2
+    xor a6, s9, t6
+    and a4, s9, a4
+    and s10, s9, s10
+    lw s9, 412(sp)
+    xor t5, t6, s4
+    xor s7, a1, t5
+    and s1, a1, s1
+    and s9, a1, s9
+    xor a7, t2, s4
+    and s2, s4, s2
+    and s11, t2, s11
+    lw a1, 372(sp)
+    and s5, a7, s5
+    xor s11, s2, s11
+    and t4, a7, t4
+    and t0, t2, t0
+    and t1, a6, t1
+    and s6, a6, s6
+    and a1, s7, a1
+    and s8, t5, s8
+    xor s2, s5, s2
+    and a0, t6, a0
+    and a2, s7, a2
+    and ra, t5, ra
+    xor s9, s9, a1
+    xor s5, t0, s6
+    xor t4, t4, t1
+    xor s8, a1, s8
+    xor ra, a2, ra
+    xor s5, s5, t4
+    xor a1, a0, s9
+    and s0, t6, s0
+    xor a2, s1, a2
+    xor s9, s9, s5
+    xor s0, a4, s0
+    xor a2, t1, a2
+    xor s5, s10, s5
+    xor ra, ra, a1
+    and t3, s4, t3
+    xor s6, s6, s0
+    xor a1, s2, a1
+    xor a0, a0, a2
+    xor s5, s5, ra
+    xor s9, s0, s9
+    xor t3, t3, a1
+    xor s0, a0, s5
+    xor a4, t0, a4
+    xor a1, a2, a1
+    xor ra, s6, ra
+    xor s5, s11, s5
+    xor s0, s8, s0
+    xor t4, t4, t3
+    lw s8, 416(sp)
+    lw s11, 332(sp)
+    lw s6, 384(sp)
+    lw a2, 404(sp)
+    lw s1, 396(sp)
+    lw t0, 344(sp)
+    lw t5, 420(sp)
+    lw s4, 408(sp)
+    xor t3, a4, t3
+    xor a4, s8, s11
+    xor s2, s6, a2
+    sw s0, 396(sp)
+    xor t0, s1, t0
+    xor t6, s2, a4
+    sw t4, 332(sp)
+    xor t1, s6, s11
+    xor s7, t0, t5
+    xor s4, s4, t6
+    sw t3, 408(sp)
+    xor a2, s7, a2
+    xor s11, s4, s11
+    xor s1, s4, s1
+    sw s5, 384(sp)
+    xor s10, s6, s8
+    xor t2, a2, t1
+    xor s4, s11, t5
+    sw ra, 404(sp)
+    xor s8, s7, s8
+    and s5, t6, s11
+    and ra, t2, s4
+    sw s9, 416(sp)
+    xor a7, s11, t0
+    xor s3, s1, s10
+    xor ra, ra, s5
+    and s9, s8, t5
+    xor a0, a0, t4
+    xor t0, t0, s3
+    xor s5, s9, s5
+    sw a1, 344(sp)
+    xor a6, s7, s6
+    xor a5, t5, s3
+    and s9, s2, t0
+    and a1, a2, s7
+    sw a0, 372(sp)
+    xor a1, a1, s9
+    and a0, a6, a5
+    xor s9, a0, s9
+    xor s0, a7, s3
+    and a0, s10, s3
+    sw s10, 412(sp)
+    and s10, a4, s0
+    sw a4, 428(sp)
+    xor s10, s10, a0
+    and a4, t1, a7
+    xor a0, a4, a0
+    xor s5, s5, a0
+    xor t4, a7, t1
+    xor s6, s6, t0
+    xor ra, ra, s10
+    xor a0, s9, a0
+    xor t3, s2, t0
+    xor s10, a1, s10
+    xor s1, ra, s1
+    xor t4, s5, t4
+    xor s6, a0, s6
+    xor t3, s10, t3
+    xor a0, s1, t4
+    and s1, s1, t3
+    xor s10, s6, s1
+    xor ra, t3, s6
+    xor s1, t4, s1
+    and ra, s1, ra
+    xor ra, ra, s6
+    xor s1, s10, ra
+    xor t3, t3, ra
+    and s1, s6, s1
+    and s5, a0, s10
+    xor t3, s1, t3
+    xor s5, s5, t4
+    xor s1, s10, s1
+    and s1, s5, s1
+    xor s1, a0, s1
+    xor s10, s5, ra
+    xor s6, s5, s1
+    and a5, s5, a5
+    and a6, s5, a6
+    lw s5, 412(sp)
+    xor a0, s1, t3
+    xor s9, s10, a0
+    and s3, s10, s3
+    and s5, s10, s5
+    xor t4, ra, t3
+    and t2, t3, t2
+    and s8, ra, s8
+    lw s10, 428(sp)
+    and t6, t4, t6
+    xor s8, t2, s8
+    and s11, t4, s11
+    and t5, ra, t5
+    and t0, s6, t0
+    and s2, s6, s2
+    and s10, s9, s10
+    and t1, a0, t1
+    xor t2, t6, t2
+    and s7, s1, s7
+    and s0, s9, s0
+    and a7, a0, a7
+    xor s5, s5, s10
+    xor t6, t5, s2
+    xor s11, s11, t0
+    xor t1, s10, t1
+    xor a7, s0, a7
+    xor t6, t6, s11
+    xor s10, s7, s5
+    and a2, s1, a2
+    xor s0, s3, s0
+    xor s5, s5, t6
+    xor a2, a5, a2
+    xor s0, t0, s0
+    xor t6, a6, t6
+    xor a7, a7, s10
+    xor s2, s2, a2
+    xor s7, s7, s0
+    xor t6, t6, a7
+    xor s5, a2, s5
+    xor a2, s7, t6
+    xor a2, t1, a2
+    slli t1, s5, 24
+    srli s5, s5, 8
+    xor a7, s2, a7
+    or s5, t1, s5
+    slli t1, a7, 24
+    srli a7, a7, 8
+    and s4, t3, s4
+    xor s10, t2, s10
+    xor t6, s8, t6
+    or a7, t1, a7
+    xor s4, s4, s10
+    slli t1, t6, 24
+    xor a5, t5, a5
+    xor s11, s11, s4
+    srli t6, t6, 8
+    xor s4, a5, s4
+    or t6, t1, t6
+    slli t1, s4, 24
+    srli s4, s4, 8
+    or s4, t1, s4
+    xor s7, s7, s11
+    slli t1, s11, 24
+    srli s11, s11, 8
+    or s11, t1, s11
+    slli t1, a2, 24
+    srli a2, a2, 8
+    or a2, t1, a2
+    slli t1, s7, 24
+    srli s7, s7, 8
+    xor s10, s0, s10
+    or s7, t1, s7
+    slli t1, s10, 24
+    srli s10, s10, 8
+    or s10, t1, s10
+    lw t1, 400(sp)
+    lw s8, 360(sp)
+    lw s2, 356(sp)
+    lw s0, 328(sp)
+    lw s3, 380(sp)
+    lw t5, 424(sp)
+    lw a0, 388(sp)
+    lw t3, 336(sp)
+    xor a5, t1, s8
+    xor t2, s2, s0
+    sw a2, 380(sp)
+    xor t5, s3, t5
+    xor s1, t2, a5
+    sw s11, 360(sp)
+    xor t0, s2, s8
+    xor s9, t5, a0
+    xor t3, t3, s1
+    sw s4, 336(sp)
+    xor s0, s9, s0
+    xor s8, t3, s8
+    xor s3, t3, s3
+    sw t6, 356(sp)
+    xor a6, s2, t1
+    xor ra, s0, t0
+    xor t3, s8, a0
+    sw a7, 328(sp)
+    xor t1, s9, t1
+    and t6, s1, s8
+    and a7, ra, t3
+    sw s5, 400(sp)
+    xor t4, s8, t5
+    xor a1, s3, a6
+    xor a7, a7, t6
+    and s5, t1, a0
+    xor t5, t5, a1
+    xor t6, s5, t6
+    sw s10, 424(sp)
+    xor s6, s9, s2
+    xor a4, a0, a1
+    and s5, t2, t5
+    and s10, s0, s9
+    sw s7, 428(sp)
+    xor s10, s10, s5
+    and s7, s6, a4
+    xor s5, s7, s5
+    xor a2, t4, a1
+    and s7, a6, a1
+    sw a6, 412(sp)
+    and a6, a5, a2
+    sw a5, 420(sp)
+    xor a6, a6, s7
+    and a5, t0, t4
+    xor s7, a5, s7
+    xor t6, t6, s7
+    xor s11, t4, t0
+    xor s2, s2, t5
+    xor a7, a7, a6
+    xor s7, s5, s7
+    xor s4, t2, t5
+    xor a6, s10, a6
+    xor s3, a7, s3
+    xor s11, t6, s11
+    xor s2, s7, s2
+    xor s4, a6, s4
+    xor s7, s3, s11
+    and s3, s3, s4
+    xor a6, s2, s3
+    xor a7, s4, s2
+    xor s3, s11, s3
+    and a7, s3, a7
+    xor a7, a7, s2
+    xor s3, a6, a7
+    xor s4, s4, a7
+    and s3, s2, s3
+    and t6, s7, a6
+    xor s4, s3, s4
+    xor t6, t6, s11
+    xor s3, a6, s3
+    and s3, t6, s3
     xor s3, s7, s3
-    srli s7, t6, 2
-    xor s7, s7, a7
-    li s6, 0x33333333
-    and s6, s7, s6
+    xor a6, t6, a7
+    xor s2, t6, s3
+    and a4, t6, a4
+    and s6, t6, s6
+    lw t6, 412(sp)
+    xor s7, s3, s4
+    xor s5, a6, s7
+    and a1, a6, a1
+    and t6, a6, t6
+    xor s11, a7, s4
+    and ra, s4, ra
+    and t1, a7, t1
+    lw a6, 420(sp)
+    and s1, s11, s1
+    xor t1, ra, t1
+    and s8, s11, s8
+    and a0, a7, a0
+    and t5, s2, t5
+    and t2, s2, t2
+    and a6, s5, a6
+    and t0, s7, t0
+    xor ra, s1, ra
+    and s9, s3, s9
+    and a2, s5, a2
+    and t4, s7, t4
+    xor t6, t6, a6
+    xor s1, a0, t2
+    xor s8, s8, t5
+    xor t0, a6, t0
+    xor t4, a2, t4
+    xor s1, s1, s8
+    xor a6, s9, t6
+    and s0, s3, s0
+    xor a2, a1, a2
+    xor t6, t6, s1
+    xor s0, a4, s0
+    xor a2, t5, a2
+    xor s1, s6, s1
+    xor t4, t4, a6
+    xor t2, t2, s0
+    xor s9, s9, a2
+    xor s1, s1, t4
+    xor t6, s0, t6
+    xor s0, s9, s1
+    xor s0, t0, s0
+    slli t0, t6, 16
+    srli t6, t6, 16
+    xor t4, t2, t4
+    or t6, t0, t6
+    slli t0, t4, 16
+    srli t4, t4, 16
+    and t3, s4, t3
+    xor a6, ra, a6
+    xor s1, t1, s1
+    or t4, t0, t4
+    xor t3, t3, a6
+    slli t0, s1, 16
+    xor a4, a0, a4
+    xor s8, s8, t3
+    srli s1, s1, 16
+    xor t3, a4, t3
+    or s1, t0, s1
+    slli t0, t3, 16
+    srli t3, t3, 16
+    or t3, t0, t3
+    xor s9, s9, s8
+    slli t0, s8, 16
+    srli s8, s8, 16
+    or s8, t0, s8
+    slli t0, s0, 16
+    srli s0, s0, 16
+    or s0, t0, s0
+    slli t0, s9, 16
+    srli s9, s9, 16
+    xor a6, a2, a6
+    or s9, t0, s9
+    slli t0, a6, 16
+    srli a6, a6, 16
+    or a6, t0, a6
+    lw t0, 392(sp)
+    lw t1, 324(sp)
+    lw t2, 340(sp)
+    lw a2, 364(sp)
+    lw a1, 352(sp)
+    lw a0, 376(sp)
+    lw s7, 368(sp)
+    lw s4, 348(sp)
+    xor a4, t0, t1
+    xor ra, t2, a2
+    sw s0, 352(sp)
+    xor a0, a1, a0
+    xor s3, ra, a4
+    sw s8, 324(sp)
+    xor t5, t2, t1
+    xor s5, a0, s7
+    xor s4, s4, s3
+    sw t3, 348(sp)
+    xor a2, s5, a2
+    xor t1, s4, t1
+    xor a1, s4, a1
+    sw s1, 340(sp)
+    xor s6, t2, t0
+    xor a7, a2, t5
+    xor s4, t1, s7
+    sw t4, 364(sp)
+    xor t0, s5, t0
+    and s1, s3, t1
+    and t4, a7, s4
+    sw t6, 392(sp)
+    xor s11, t1, a0
+    xor s10, a1, s6
+    xor t4, t4, s1
+    and t6, t0, s7
+    xor a0, a0, s10
+    xor s1, t6, s1
+    sw s9, 376(sp)
+    xor s2, s5, t2
+    xor a5, s7, s10
+    and t6, ra, a0
+    and s9, a2, s5
+    sw a6, 420(sp)
+    xor s9, s9, t6
+    and a6, s2, a5
+    xor t6, a6, t6
+    xor s0, s11, s10
+    and a6, s6, s10
+    sw s6, 412(sp)
+    and s6, a4, s0
+    sw a4, 388(sp)
+    xor s6, s6, a6
+    and a4, t5, s11
+    xor a6, a4, a6
+    xor s1, s1, a6
+    xor s8, s11, t5
+    xor t2, t2, a0
+    xor t4, t4, s6
+    xor a6, t6, a6
+    xor t3, ra, a0
+    xor s6, s9, s6
+    xor a1, t4, a1
+    xor s8, s1, s8
+    xor t2, a6, t2
+    xor t3, s6, t3
+    xor a6, a1, s8
+    and a1, a1, t3
+    xor s6, t2, a1
+    xor t4, t3, t2
+    xor a1, s8, a1
+    and t4, a1, t4
+    xor t4, t4, t2
+    xor a1, s6, t4
+    xor t3, t3, t4
+    and a1, t2, a1
+    and s1, a6, s6
+    xor t3, a1, t3
+    xor s1, s1, s8
+    xor a1, s6, a1
+    and a1, s1, a1
+    xor a1, a6, a1
+    xor s6, s1, t4
+    xor t2, s1, a1
+    and a5, s1, a5
+    and s2, s1, s2
+    lw s1, 412(sp)
+    xor a6, a1, t3
+    xor t6, s6, a6
+    and s10, s6, s10
+    and s1, s6, s1
+    xor s8, t4, t3
+    and a7, t3, a7
+    and t0, t4, t0
+    lw s6, 388(sp)
+    and s3, s8, s3
+    xor t0, a7, t0
+    and t1, s8, t1
+    and s7, t4, s7
+    and a0, t2, a0
+    and ra, t2, ra
+    and s6, t6, s6
+    and t5, a6, t5
+    xor a7, s3, a7
+    and s5, a1, s5
+    and s0, t6, s0
+    and s11, a6, s11
+    xor s1, s1, s6
+    xor s3, s7, ra
+    xor t1, t1, a0
+    xor t5, s6, t5
+    xor s11, s0, s11
+    xor s3, s3, t1
+    xor s6, s5, s1
+    and a2, a1, a2
+    xor s0, s10, s0
+    xor s1, s1, s3
+    xor a2, a5, a2
+    xor s0, a0, s0
+    xor s3, s2, s3
+    xor s11, s11, s6
+    xor ra, ra, a2
+    xor s5, s5, s0
+    xor s3, s3, s11
+    xor s1, a2, s1
+    xor a2, s5, s3
+    xor a2, t5, a2
+    slli t5, s1, 8
+    srli s1, s1, 24
+    xor s11, ra, s11
+    or s1, t5, s1
+    slli t5, s11, 8
+    srli s11, s11, 24
+    and s4, t3, s4
+    xor s6, a7, s6
+    xor s3, t0, s3
+    or s11, t5, s11
+    xor s4, s4, s6
+    slli t5, s3, 8
+    xor a5, s7, a5
+    xor t1, t1, s4
+    srli s3, s3, 24
+    xor s4, a5, s4
+    or s3, t5, s3
+    slli t5, s4, 8
+    srli s4, s4, 24
+    or s4, t5, s4
+    xor s5, s5, t1
+    slli t5, t1, 8
+    srli t1, t1, 24
+    or t1, t5, t1
+    slli t5, a2, 8
+    srli a2, a2, 24
+    or a2, t5, a2
+    slli t5, s5, 8
+    srli s5, s5, 24
+    xor s6, s0, s6
+    or s5, t5, s5
+    slli t5, s6, 8
+    srli s6, s6, 24
+    or s6, t5, s6
+    lw t5, 372(sp)
+    lw t0, 428(sp)
+    lw ra, 424(sp)
+    lw a7, 420(sp)
+    xor a5, t5, t0
+    xor s0, a5, ra
+    xor s2, a7, s6
+    lw a0, 540(a3)
+    xor s0, s0, s2
+    xor a0, s0, a0
+    lw s0, 376(sp)
+    lw a6, 344(sp)
+    xor s10, t0, s0
+    xor s7, s10, a7
+    xor t6, s6, a6
+    lw a1, 572(a3)
+    xor s7, s7, t6
+    xor a1, s7, a1
+    xor s7, s0, s5
+    xor s6, s7, s6
+    xor t2, a6, ra
+    lw t4, 604(a3)
+    xor s6, s6, t2
+    xor t4, s6, t4
+    xor s6, s5, t5
+    xor a7, ra, a7
+    xor a6, s6, a6
+    lw ra, 636(a3)
+    xor a6, a6, a7
+    xor ra, a6, ra
+    lw a6, 400(sp)
+    lw s8, 392(sp)
+    sw ra, 420(sp)
+    lw ra, 416(sp)
+    xor t3, t2, a6
+    xor s9, s8, s1
+    lw a4, 512(a3)
+    xor t3, t3, s9
+    sw t4, 424(sp)
+    xor a4, t3, a4
+    sw a1, 344(sp)
+    xor t3, a7, s8
+    xor t4, s1, ra
+    lw a1, 544(a3)
+    xor t3, t3, t4
+    xor a1, t3, a1
+    xor t3, ra, a6
+    sw a1, 388(sp)
+    xor s8, a6, s8
+    xor s1, s2, s1
+    lw a1, 576(a3)
+    xor ra, t6, ra
+    lw a6, 608(a3)
+    xor s1, s1, t3
+    xor ra, ra, s8
+    xor a1, s1, a1
+    xor a6, ra, a6
+    lw ra, 328(sp)
+    lw s1, 364(sp)
+    sw a6, 392(sp)
+    xor t3, t3, t2
+    sw a1, 400(sp)
+    xor t3, t3, ra
+    xor a6, s1, s11
+    lw a1, 516(a3)
+    xor t3, t3, a6
+    xor a1, t3, a1
+    lw t3, 404(sp)
+    sw a4, 416(sp)
+    xor s8, s8, a7
+    xor a4, s11, t3
+    xor s9, s9, s2
+    xor s8, s8, s1
+    xor s11, s9, s11
+    sw a0, 412(sp)
+    xor s9, t3, ra
+    xor t4, t4, t6
+    xor s1, ra, s1
+    lw a0, 548(a3)
+    xor t3, t4, t3
+    lw ra, 612(a3)
+    xor s8, s8, a4
+    xor t3, t3, s1
+    xor a0, s8, a0
+    xor ra, t3, ra
+    lw s8, 580(a3)
+    lw t3, 356(sp)
+    lw t4, 340(sp)
+    xor s11, s11, s9
+    xor s8, s11, s8
+    sw ra, 364(sp)
+    xor s9, s9, t3
+    xor s11, t4, s3
+    lw ra, 520(a3)
+    xor s9, s9, s11
+    xor ra, s9, ra
+    lw s9, 384(sp)
+    sw s8, 328(sp)
+    xor s8, s3, s9
+    xor s1, s1, t4
+    xor s3, a6, s3
+    sw a0, 404(sp)
+    xor a6, s9, t3
+    xor t4, t3, t4
+    lw a0, 552(a3)
+    xor s9, a4, s9
+    lw t3, 616(a3)
+    xor s1, s1, s8
+    xor s9, s9, t4
+    xor a0, s1, a0
+    xor t3, s9, t3
+    lw s1, 584(a3)
+    lw s9, 336(sp)
+    lw a4, 348(sp)
+    xor s3, s3, a6
+    xor s1, s3, s1
+    xor a6, a6, t2
+    sw t3, 340(sp)
+    xor a6, a6, s9
+    xor s3, a4, s4
+    lw t3, 524(a3)
+    xor a6, a6, s3
+    xor t3, a6, t3
+    lw a6, 408(sp)
+    sw s1, 356(sp)
+    xor t4, t4, a7
+    xor s1, s4, a6
+    xor s11, s11, s2
+    xor t4, t4, a4
+    sw a0, 384(sp)
+    xor s4, s11, s4
+    lw a0, 556(a3)
+    xor s11, a6, s9
+    xor s8, s8, t6
+    xor a4, s9, a4
+    xor t4, t4, s1
+    xor a6, s8, a6
+    lw s9, 620(a3)
+    xor a0, t4, a0
+    xor a6, a6, a4
+    xor s4, s4, s11
+    lw t4, 588(a3)
+    xor s9, a6, s9
+    xor t2, s11, t2
+    lw s11, 360(sp)
+    lw a6, 324(sp)
+    xor t4, s4, t4
+    xor t2, t2, s11
+    xor s8, a6, t1
+    lw s4, 528(a3)
+    xor a7, a4, a7
+    xor t2, t2, s8
+    lw a4, 332(sp)
+    xor s4, t2, s4
+    xor t2, t1, a4
+    xor s2, s3, s2
+    xor a7, a7, a6
+    xor t1, s2, t1
+    xor s2, a4, s11
+    xor t6, s1, t6
+    xor a6, s11, a6
+    xor a4, t6, a4
+    lw s11, 624(a3)
+    xor a4, a4, a6
+    sw s9, 348(sp)
+    lw s3, 592(a3)
+    xor s11, a4, s11
+    xor t1, t1, s2
+    lw a4, 380(sp)
+    lw t6, 352(sp)
+    xor s3, t1, s3
+    xor s2, s2, a4
+    xor s1, t6, a2
+    lw t1, 532(a3)
+    xor s2, s2, s1
+    lw s9, 560(a3)
+    xor t1, s2, t1
+    xor a7, a7, t2
+    lw s2, 396(sp)
+    xor s9, a7, s9
+    xor a7, a2, s2
+    xor a2, s8, a2
+    xor a6, a6, t6
+    xor s8, s2, a4
+    sw s11, 324(sp)
+    xor s2, t2, s2
+    xor t6, a4, t6
+    xor t5, a7, t5
+    xor a6, a6, a7
+    lw s11, 564(a3)
+    xor s2, s2, t6
+    lw a4, 628(a3)
+    xor s0, t6, s0
+    xor s5, s1, s5
+    xor s10, t5, s10
+    xor t0, s8, t0
+    xor a5, s5, a5
+    lw t5, 632(a3)
+    lw a7, 412(sp)
+    lw t6, 416(sp)
+    xor s11, a6, s11
+    xor a4, s2, a4
+    xor s7, t0, s7
+    lw s5, 600(a3)
+    lw a6, 596(a3)
+    lw t0, 536(a3)
+    xor s6, s0, s6
+    xor t5, s10, t5
+    sw a4, 372(sp)
+    xor a2, a2, s8
+    lw s0, 568(a3)
+    xor s5, a5, s5
+    sw t5, 376(sp)
+    xor a6, a2, a6
+    xor t0, s7, t0
+    xor s10, s4, ra
+    xor a5, a7, a1
+    sw t4, 428(sp)
+    xor s0, s6, s0
+    xor t1, t0, t1
+    xor s8, a5, s10
+    sw a6, 352(sp)
+    xor s6, a7, ra
+    xor s7, t1, t6
+    xor t3, t3, s8
+    sw s5, 380(sp)
+    xor a1, s7, a1
+    xor ra, t3, ra
+    xor t0, t3, t0
+    sw s3, 412(sp)
+    xor s1, a7, s4
+    xor t2, a1, s6
+    xor t3, ra, t6
+    sw a0, 396(sp)
+    xor s4, s7, s4
+    and s3, s8, ra
+    and a0, t2, t3
+    sw s11, 360(sp)
+    xor a2, ra, t1
+    xor a4, t0, s1
+    xor a0, a0, s3
+    and s11, s4, t6
+    xor t1, t1, a4
+    xor s3, s11, s3
+    sw s0, 332(sp)
+    xor s2, s7, a7
+    xor t5, t6, a4
+    and s11, a5, t1
+    and s0, a1, s7
+    sw s9, 336(sp)
+    xor s0, s0, s11
+    and s9, s2, t5
+    xor s11, s9, s11
+    xor t4, a2, a4
+    and s9, s1, a4
+    sw s1, 408(sp)
+    and s1, s10, t4
+    sw s10, 368(sp)
+    xor s1, s1, s9
+    and s10, s6, a2
+    xor s9, s10, s9
+    xor s3, s3, s9
+    xor a6, a2, s6
+    xor a7, a7, t1
+    xor a0, a0, s1
+    xor s9, s11, s9
+    xor s5, a5, t1
+    xor s1, s0, s1
+    xor t0, a0, t0
+    xor a6, s3, a6
+    xor a7, s9, a7
+    xor s5, s1, s5
+    xor s9, t0, a6
+    and t0, t0, s5
+    xor s1, a7, t0
+    xor a0, s5, a7
+    xor t0, a6, t0
+    and a0, t0, a0
+    xor a0, a0, a7
+    xor t0, s1, a0
+    xor s5, s5, a0
+    and t0, a7, t0
+    and s3, s9, s1
+    xor s5, t0, s5
+    xor s3, s3, a6
+    xor t0, s1, t0
+    and t0, s3, t0
+    xor t0, s9, t0
+    xor s1, s3, a0
+    xor a7, s3, t0
+    and t5, s3, t5
+    and s2, s3, s2
+    lw s3, 408(sp)
+    xor s9, t0, s5
+    xor s11, s1, s9
+    and a4, s1, a4
+    and s3, s1, s3
+    xor a6, a0, s5
+    and t2, s5, t2
+    and s4, a0, s4
+    lw s1, 368(sp)
+    and s8, a6, s8
+    xor s4, t2, s4
+    and ra, a6, ra
+    and t6, a0, t6
+    and t1, a7, t1
+    and a5, a7, a5
+    and s1, s11, s1
+    and s6, s9, s6
+    xor t2, s8, t2
+    and s7, t0, s7
+    and t4, s11, t4
+    and a2, s9, a2
+    xor s3, s3, s1
+    xor s8, t6, a5
+    xor ra, ra, t1
+    xor s6, s1, s6
+    xor a2, t4, a2
+    xor s8, s8, ra
+    xor s1, s7, s3
+    and a1, t0, a1
+    xor t4, a4, t4
+    xor s3, s3, s8
+    xor a1, t5, a1
+    xor t4, t1, t4
+    xor s8, s2, s8
+    xor a2, a2, s1
+    and t3, s5, t3
+    xor a5, a5, a1
+    xor s1, t2, s1
+    xor s7, s7, t4
+    xor s8, s8, a2
+    xor s3, a1, s3
+    xor t3, t3, s1
+    xor a1, s7, s8
+    xor t5, t6, t5
+    xor s1, t4, s1
+    xor a2, a5, a2
+    xor s8, s4, s8
+    xor a1, s6, a1
+    xor ra, ra, t3
+    lw s6, 336(sp)
+    lw s4, 384(sp)
+    lw a5, 344(sp)
+    lw t4, 404(sp)
+    lw a4, 332(sp)
+    lw t6, 360(sp)
+    lw s9, 388(sp)
+    lw s5, 396(sp)
+    xor t3, t5, t3
+    xor t5, s6, s4
+    xor t2, a5, t4
+    sw a1, 332(sp)
+    xor t6, a4, t6
+    xor t0, t2, t5
+    sw ra, 384(sp)
+    xor t1, a5, s4
+    xor s11, t6, s9
+    xor s5, s5, t0
+    sw t3, 396(sp)
+    xor t4, s11, t4
+    xor s4, s5, s4
+    xor a4, s5, a4
+    sw s8, 344(sp)
+    xor s2, a5, s6
+    xor a0, t4, t1
+    xor s5, s4, s9
+    sw a2, 404(sp)
+    xor s6, s11, s6
+    and s8, t0, s4
+    and a2, a0, s5
+    sw s3, 336(sp)
+    xor a6, s4, t6
+    xor s0, a4, s2
+    xor a2, a2, s8
+    and s3, s6, s9
+    xor s7, s7, ra
+    xor t6, t6, s0
+    xor s8, s3, s8
+    sw s1, 360(sp)
+    xor a7, s11, a5
+    xor s10, s9, s0
+    and s3, t2, t6
+    and s1, t4, s11
+    sw s7, 368(sp)
+    xor s1, s1, s3
+    and s7, a7, s10
+    xor s3, s7, s3
+    xor a1, a6, s0
+    and s7, s2, s0
+    sw s2, 408(sp)
+    and s2, t5, a1
+    sw t5, 416(sp)
+    xor s2, s2, s7
+    and t5, t1, a6
+    xor s7, t5, s7
+    xor s8, s8, s7
+    xor ra, a6, t1
+    xor a5, a5, t6
+    xor a2, a2, s2
+    xor s7, s3, s7
+    xor t3, t2, t6
+    xor s2, s1, s2
+    xor a4, a2, a4
+    xor ra, s8, ra
+    xor a5, s7, a5
+    xor t3, s2, t3
+    xor s7, a4, ra
+    and a4, a4, t3
+    xor s2, a5, a4
+    xor a2, t3, a5
+    xor a4, ra, a4
+    and a2, a4, a2
+    xor a2, a2, a5
+    xor a4, s2, a2
+    xor t3, t3, a2
+    and a4, a5, a4
+    and s8, s7, s2
+    xor t3, a4, t3
+    xor s8, s8, ra
+    xor a4, s2, a4
+    and a4, s8, a4
+    xor a4, s7, a4
+    xor s2, s8, a2
+    xor a5, s8, a4
+    and s10, s8, s10
+    and a7, s8, a7
+    lw s8, 408(sp)
+    xor s7, a4, t3
+    xor s3, s2, s7
+    and s0, s2, s0
+    and s8, s2, s8
+    xor ra, a2, t3
+    and a0, t3, a0
+    and s6, a2, s6
+    lw s2, 416(sp)
+    and t0, ra, t0
+    xor s6, a0, s6
+    and s4, ra, s4
+    and s9, a2, s9
+    and t6, a5, t6
+    and t2, a5, t2
+    and s2, s3, s2
+    and t1, s7, t1
+    xor a0, t0, a0
+    and s11, a4, s11
+    and a1, s3, a1
+    and a6, s7, a6
+    xor s8, s8, s2
+    xor t0, s9, t2
+    xor s4, s4, t6
+    xor t1, s2, t1
+    xor a6, a1, a6
+    xor t0, t0, s4
+    xor s2, s11, s8
+    and t4, a4, t4
+    xor a1, s0, a1
+    xor s8, s8, t0
+    xor t4, s10, t4
+    xor a1, t6, a1
+    xor t0, a7, t0
+    xor a6, a6, s2
+    xor t2, t2, t4
+    xor s11, s11, a1
+    xor t0, t0, a6
+    xor s8, t4, s8
+    xor t4, s11, t0
+    xor t4, t1, t4
+    slli t1, s8, 24
+    srli s8, s8, 8
+    xor a6, t2, a6
+    or s8, t1, s8
+    slli t1, a6, 24
+    srli a6, a6, 8
+    and s5, t3, s5
+    xor s2, a0, s2
+    xor t0, s6, t0
+    or a6, t1, a6
+    xor s5, s5, s2
+    slli t1, t0, 24
+    xor s10, s9, s10
+    xor s4, s4, s5
+    srli t0, t0, 8
+    xor s5, s10, s5
+    or t0, t1, t0
+    slli t1, s5, 24
+    srli s5, s5, 8
+    or s5, t1, s5
+    xor s11, s11, s4
+    slli t1, s4, 24
+    srli s4, s4, 8
+    or s4, t1, s4
+    slli t1, t4, 24
+    srli t4, t4, 8
+    or t4, t1, t4
+    slli t1, s11, 24
+    srli s11, s11, 8
+    xor s2, a1, s2
+    or s11, t1, s11
+    slli t1, s2, 24
+    srli s2, s2, 8
+    or s2, t1, s2
+    lw t1, 412(sp)
+    lw s6, 356(sp)
+    lw t2, 424(sp)
+    lw a1, 328(sp)
+    lw s0, 380(sp)
+    lw s9, 352(sp)
+    lw s7, 400(sp)
+    lw t3, 428(sp)
+    xor s10, t1, s6
+    xor a0, t2, a1
+    sw t4, 380(sp)
+    xor s9, s0, s9
+    xor a4, a0, s10
+    sw s4, 356(sp)
+    xor t6, t2, s6
+    xor s3, s9, s7
+    xor t3, t3, a4
+    sw s5, 428(sp)
+    xor a1, s3, a1
+    xor s6, t3, s6
+    xor s0, t3, s0
+    sw t0, 424(sp)
+    xor a7, t2, t1
+    xor a2, a1, t6
+    xor t3, s6, s7
+    sw a6, 328(sp)
+    xor t1, s3, t1
+    and t0, a4, s6
+    and a6, a2, t3
+    sw s8, 412(sp)
+    xor ra, s6, s9
+    xor s1, s0, a7
+    xor a6, a6, t0
+    and s8, t1, s7
+    xor s9, s9, s1
+    xor t0, s8, t0
+    sw s2, 352(sp)
+    xor a5, s3, t2
+    xor t5, s7, s1
+    and s8, a0, s9
+    and s2, a1, s3
+    sw s11, 416(sp)
+    xor s2, s2, s8
+    and s11, a5, t5
+    xor s8, s11, s8
+    xor t4, ra, s1
+    and s11, a7, s1
+    sw a7, 408(sp)
+    and a7, s10, t4
+    sw s10, 388(sp)
+    xor a7, a7, s11
+    and s10, t6, ra
+    xor s11, s10, s11
+    xor t0, t0, s11
+    xor s4, ra, t6
+    xor t2, t2, s9
+    xor a6, a6, a7
+    xor s11, s8, s11
+    xor s5, a0, s9
+    xor a7, s2, a7
+    xor s0, a6, s0
+    xor s4, t0, s4
+    xor t2, s11, t2
+    xor s5, a7, s5
+    xor s11, s0, s4
+    and s0, s0, s5
+    xor a7, t2, s0
+    xor a6, s5, t2
+    xor s0, s4, s0
+    and a6, s0, a6
+    xor a6, a6, t2
+    xor s0, a7, a6
+    xor s5, s5, a6
+    and s0, t2, s0
+    and t0, s11, a7
+    xor s5, s0, s5
+    xor t0, t0, s4
+    xor s0, a7, s0
+    and s0, t0, s0
+    xor s0, s11, s0
+    xor a7, t0, a6
+    xor t2, t0, s0
+    and t5, t0, t5
+    and a5, t0, a5
+    lw t0, 408(sp)
+    xor s11, s0, s5
+    xor s8, a7, s11
+    and s1, a7, s1
+    and t0, a7, t0
+    xor s4, a6, s5
+    and a2, s5, a2
+    and t1, a6, t1
+    lw a7, 388(sp)
+    and a4, s4, a4
+    xor t1, a2, t1
+    and s6, s4, s6
+    and s7, a6, s7
+    and s9, t2, s9
+    and a0, t2, a0
+    and a7, s8, a7
+    and t6, s11, t6
+    xor a2, a4, a2
+    and s3, s0, s3
+    and t4, s8, t4
+    and ra, s11, ra
+    xor t0, t0, a7
+    xor a4, s7, a0
+    xor s6, s6, s9
+    xor t6, a7, t6
+    xor ra, t4, ra
+    xor a4, a4, s6
+    xor a7, s3, t0
+    and a1, s0, a1
+    xor t4, s1, t4
+    xor t0, t0, a4
+    xor a1, t5, a1
+    xor t4, s9, t4
+    xor a4, a5, a4
+    xor ra, ra, a7
+    xor a0, a0, a1
+    xor s3, s3, t4
+    xor a4, a4, ra
+    xor t0, a1, t0
+    xor a1, s3, a4
+    xor a1, t6, a1
+    slli t6, t0, 16
+    srli t0, t0, 16
+    xor ra, a0, ra
+    or t0, t6, t0
+    slli t6, ra, 16
+    srli ra, ra, 16
+    and t3, s5, t3
+    xor a7, a2, a7
+    xor a4, t1, a4
+    or ra, t6, ra
+    xor t3, t3, a7
+    slli t6, a4, 16
+    xor t5, s7, t5
+    xor s6, s6, t3
+    srli a4, a4, 16
+    xor t3, t5, t3
+    or a4, t6, a4
+    slli t6, t3, 16
+    srli t3, t3, 16
+    or t3, t6, t3
+    xor s3, s3, s6
+    slli t6, s6, 16
+    srli s6, s6, 16
+    or s6, t6, s6
+    slli t6, a1, 16
+    srli a1, a1, 16
+    or a1, t6, a1
+    slli t6, s3, 16
+    srli s3, s3, 16
+    xor a7, t4, a7
+    or s3, t6, s3
+    slli t6, a7, 16
+    srli a7, a7, 16
+    or a7, t6, a7
+    lw t6, 324(sp)
+    lw t1, 340(sp)
+    lw a0, 420(sp)
+    lw t4, 364(sp)
+    lw s1, 376(sp)
+    lw s7, 372(sp)
+    lw s11, 392(sp)
+    lw s5, 348(sp)
+    xor t5, t6, t1
+    xor a2, a0, t4
+    sw a1, 376(sp)
+    xor s7, s1, s7
+    xor s0, a2, t5
+    sw s6, 340(sp)
+    xor s9, a0, t1
+    xor s8, s7, s11
+    xor s5, s5, s0
+    sw t3, 348(sp)
+    xor t4, s8, t4
+    xor t1, s5, t1
+    xor s1, s5, s1
+    sw a4, 420(sp)
+    xor a5, a0, t6
+    xor a6, t4, s9
+    xor s5, t1, s11
+    sw ra, 364(sp)
+    xor t6, s8, t6
+    and a4, s0, t1
+    and ra, a6, s5
+    sw t0, 324(sp)
+    xor s4, t1, s7
+    xor s2, s1, a5
+    xor ra, ra, a4
+    and t0, t6, s11
+    xor s7, s7, s2
+    xor a4, t0, a4
+    sw s3, 372(sp)
+    xor t2, s8, a0
+    xor s10, s11, s2
+    and t0, a2, s7
+    and s3, t4, s8
+    sw a7, 388(sp)
+    xor s3, s3, t0
+    and a7, t2, s10
+    xor t0, a7, t0
+    xor a1, s4, s2
+    and a7, a5, s2
+    sw a5, 408(sp)
+    and a5, t5, a1
+    sw t5, 400(sp)
+    xor a5, a5, a7
+    and t5, s9, s4
+    xor a7, t5, a7
+    xor a4, a4, a7
+    xor s6, s4, s9
+    xor a0, a0, s7
+    xor ra, ra, a5
+    xor a7, t0, a7
+    xor t3, a2, s7
+    xor a5, s3, a5
+    xor s1, ra, s1
+    xor s6, a4, s6
+    xor a0, a7, a0
+    xor t3, a5, t3
+    xor a7, s1, s6
+    and s1, s1, t3
+    xor a5, a0, s1
+    xor ra, t3, a0
+    xor s1, s6, s1
+    and ra, s1, ra
+    xor ra, ra, a0
+    xor s1, a5, ra
+    xor t3, t3, ra
+    and s1, a0, s1
+    and a4, a7, a5
+    xor t3, s1, t3
+    xor a4, a4, s6
+    xor s1, a5, s1
+    and s1, a4, s1
+    xor s1, a7, s1
+    xor a5, a4, ra
+    xor a0, a4, s1
+    and s10, a4, s10
+    and t2, a4, t2
+    lw a4, 408(sp)
+    xor a7, s1, t3
+    xor t0, a5, a7
+    and s2, a5, s2
+    and a4, a5, a4
+    xor s6, ra, t3
+    and a6, t3, a6
+    and t6, ra, t6
+    lw a5, 400(sp)
+    and s0, s6, s0
+    xor t6, a6, t6
+    and t1, s6, t1
+    and s11, ra, s11
+    and s7, a0, s7
+    and a2, a0, a2
+    and a5, t0, a5
+    and s9, a7, s9
+    xor a6, s0, a6
+    and s8, s1, s8
+    and a1, t0, a1
+    and s4, a7, s4
+    xor a4, a4, a5
+    xor s0, s11, a2
+    xor t1, t1, s7
+    xor s9, a5, s9
+    xor s4, a1, s4
+    xor s0, s0, t1
+    xor a5, s8, a4
+    and t4, s1, t4
+    xor a1, s2, a1
+    xor a4, a4, s0
+    xor t4, s10, t4
+    xor a1, s7, a1
+    xor s0, t2, s0
+    xor s4, s4, a5
+    xor a2, a2, t4
+    xor s8, s8, a1
+    xor s0, s0, s4
+    xor a4, t4, a4
+    xor t4, s8, s0
+    xor t4, s9, t4
+    slli s9, a4, 8
+    srli a4, a4, 24
+    xor s4, a2, s4
+    or a4, s9, a4
+    slli s9, s4, 8
+    srli s4, s4, 24
+    and s5, t3, s5
+    xor a5, a6, a5
+    xor s0, t6, s0
+    or s4, s9, s4
+    xor s5, s5, a5
+    slli s9, s0, 8
+    xor s10, s11, s10
+    xor t1, t1, s5
+    srli s0, s0, 24
+    xor s5, s10, s5
+    or s0, s9, s0
+    slli s9, s5, 8
+    srli s5, s5, 24
+    or s5, s9, s5
+    xor s8, s8, t1
+    slli s9, t1, 8
+    srli t1, t1, 24
+    or t1, s9, t1
+    slli s9, t4, 8
+    srli t4, t4, 24
+    or t4, s9, t4
+    slli s9, s8, 8
+    srli s8, s8, 24
+    xor a5, a1, a5
+    or s8, s9, s8
+    slli s9, a5, 8
+    srli a5, a5, 24
+    or a5, s9, a5
+    lw s9, 368(sp)
+    lw t6, 416(sp)
+    lw a2, 352(sp)
+    lw a6, 388(sp)
+    xor s10, s9, t6
+    xor a1, s10, a2
+    xor t2, a6, a5
+    lw s7, 668(a3)
+    xor a1, a1, t2
+    xor s7, a1, s7
+    lw a1, 372(sp)
+    lw a7, 360(sp)
+    xor s2, t6, a1
+    xor s11, s2, a6
+    xor t0, a5, a7
+    lw s1, 700(a3)
+    xor s11, s11, t0
+    xor s1, s11, s1
+    xor s11, a1, s8
+    xor a5, s11, a5
+    xor a0, a7, a2
+    lw ra, 732(a3)
+    xor a5, a5, a0
+    xor ra, a5, ra
+    xor a5, s8, s9
+    xor a6, a2, a6
+    xor a7, a5, a7
+    lw a2, 764(a3)
+    xor a7, a7, a6
+    xor a2, a7, a2
+    lw a7, 412(sp)
+    lw s6, 324(sp)
+    sw a2, 388(sp)
+    lw a2, 336(sp)
+    xor t3, a0, a7
+    xor s3, s6, a4
+    lw t5, 640(a3)
+    xor t3, t3, s3
+    sw ra, 352(sp)
+    xor t5, t3, t5
+    sw s1, 360(sp)
+    xor t3, a6, s6
+    xor ra, a4, a2
+    lw s1, 672(a3)
+    xor t3, t3, ra
+    xor s1, t3, s1
+    xor t3, a2, a7
+    sw s1, 400(sp)
+    xor s6, a7, s6
+    xor a4, t2, a4
+    lw s1, 704(a3)
+    xor a2, t0, a2
+    lw a7, 736(a3)
+    xor a4, a4, t3
+    xor a2, a2, s6
+    xor s1, a4, s1
+    xor a7, a2, a7
+    lw a2, 328(sp)
+    lw a4, 364(sp)
+    sw a7, 324(sp)
+    xor t3, t3, a0
+    sw s1, 412(sp)
+    xor t3, t3, a2
+    xor a7, a4, s4
+    lw s1, 644(a3)
+    xor t3, t3, a7
+    xor s1, t3, s1
+    lw t3, 404(sp)
+    sw t5, 336(sp)
+    xor s6, s6, a6
+    xor t5, s4, t3
+    xor s3, s3, t2
+    xor s6, s6, a4
+    xor s4, s3, s4
+    sw s7, 408(sp)
+    xor s3, t3, a2
+    xor ra, ra, t0
+    xor a4, a2, a4
+    lw s7, 676(a3)
+    xor t3, ra, t3
+    lw a2, 740(a3)
+    xor s6, s6, t5
+    xor t3, t3, a4
+    xor s7, s6, s7
+    xor a2, t3, a2
+    lw s6, 708(a3)
+    lw t3, 424(sp)
+    lw ra, 420(sp)
+    xor s4, s4, s3
+    xor s6, s4, s6
+    sw a2, 364(sp)
+    xor s3, s3, t3
+    xor s4, ra, s0
+    lw a2, 648(a3)
+    xor s3, s3, s4
+    xor a2, s3, a2
+    lw s3, 344(sp)
+    sw s6, 328(sp)
+    xor s6, s0, s3
+    xor a4, a4, ra
+    xor s0, a7, s0
+    sw s7, 404(sp)
+    xor a7, s3, t3
+    xor ra, t3, ra
+    lw s7, 680(a3)
+    xor s3, t5, s3
+    lw t3, 744(a3)
+    xor a4, a4, s6
+    xor s3, s3, ra
+    xor s7, a4, s7
+    xor t3, s3, t3
+    lw a4, 712(a3)
+    lw s3, 428(sp)
+    lw t5, 348(sp)
+    xor s0, s0, a7
+    xor a4, s0, a4
+    xor a7, a7, a0
+    sw t3, 420(sp)
+    xor a7, a7, s3
+    xor s0, t5, s5
+    lw t3, 652(a3)
+    xor a7, a7, s0
+    xor t3, a7, t3
+    lw a7, 396(sp)
+    sw a4, 424(sp)
+    xor ra, ra, a6
+    xor a4, s5, a7
+    xor s4, s4, t2
+    xor ra, ra, t5
+    sw s7, 344(sp)
+    xor s5, s4, s5
+    lw s7, 684(a3)
+    xor s4, a7, s3
+    xor s6, s6, t0
+    xor t5, s3, t5
+    xor ra, ra, a4
+    xor a7, s6, a7
+    lw s3, 748(a3)
+    xor s7, ra, s7
+    xor a7, a7, t5
+    xor s5, s5, s4
+    lw ra, 716(a3)
+    xor s3, a7, s3
+    xor a0, s4, a0
+    lw s4, 356(sp)
+    lw a7, 340(sp)
+    xor ra, s5, ra
+    xor a0, a0, s4
+    xor s6, a7, t1
+    lw s5, 656(a3)
+    xor a6, t5, a6
+    xor a0, a0, s6
+    lw t5, 384(sp)
+    xor s5, a0, s5
+    xor a0, t1, t5
+    xor t2, s0, t2
+    xor a6, a6, a7
+    xor t1, t2, t1
+    xor t2, t5, s4
+    xor t0, a4, t0
+    xor a7, s4, a7
+    xor t5, t0, t5
+    lw s4, 752(a3)
+    xor t5, t5, a7
+    sw s3, 348(sp)
+    lw s0, 720(a3)
+    xor s4, t5, s4
+    xor t1, t1, t2
+    lw t5, 380(sp)
+    lw t0, 376(sp)
+    xor s0, t1, s0
+    xor t2, t2, t5
+    xor a4, t0, t4
+    lw t1, 660(a3)
+    xor t2, t2, a4
+    lw s3, 688(a3)
+    xor t1, t2, t1
+    xor a6, a6, a0
+    lw t2, 332(sp)
+    xor s3, a6, s3
+    xor a6, t4, t2
+    xor t4, s6, t4
+    xor a7, a7, t0
+    xor s6, t2, t5
+    sw s4, 340(sp)
+    xor t2, a0, t2
+    xor t0, t5, t0
+    xor s9, a6, s9
+    xor a7, a7, a6
+    lw s4, 692(a3)
+    xor t2, t2, t0
+    lw t5, 756(a3)
+    xor a1, t0, a1
+    xor s8, a4, s8
+    xor s2, s9, s2
+    xor t6, s6, t6
+    xor s10, s8, s10
+    lw s9, 760(a3)
+    lw a6, 408(sp)
+    lw t0, 336(sp)
+    xor s4, a7, s4
+    xor t5, t2, t5
+    xor s11, t6, s11
+    lw s8, 728(a3)
+    lw a7, 724(a3)
+    lw t6, 664(a3)
+    xor a5, a1, a5
+    xor s9, s2, s9
+    sw t5, 368(sp)
+    xor t4, t4, s6
+    lw a1, 696(a3)
+    xor s8, s10, s8
+    sw s9, 372(sp)
+    xor a7, t4, a7
+    xor t6, s11, t6
+    xor s2, s5, a2
+    xor s10, a6, s1
+    sw ra, 416(sp)
+    xor a1, a5, a1
+    xor t1, t6, t1
+    xor s6, s10, s2
+    sw a7, 376(sp)
+    xor a5, a6, a2
+    xor s11, t1, t0
+    xor t3, t3, s6
+    sw s8, 380(sp)
+    xor s1, s11, s1
+    xor a2, t3, a2
+    xor t6, t3, t6
+    sw s0, 408(sp)
+    xor a4, a6, s5
+    xor a0, s1, a5
+    xor t3, a2, t0
+    sw s7, 332(sp)
+    xor s5, s11, s5
+    and s0, s6, a2
+    and s7, a0, t3
+    sw s4, 356(sp)
+    xor t4, a2, t1
+    xor t5, t6, a4
+    xor s7, s7, s0
+    and s4, s5, t0
+    xor t1, t1, t5
+    xor s0, s4, s0
+    sw a1, 384(sp)
+    xor t2, s11, a6
+    xor s9, t0, t5
+    and s4, s10, t1
+    and a1, s1, s11
+    sw s3, 428(sp)
+    xor a1, a1, s4
+    and s3, t2, s9
+    xor s4, s3, s4
+    xor ra, t4, t5
+    and s3, a4, t5
+    sw a4, 396(sp)
+    and a4, s2, ra
+    sw s2, 392(sp)
+    xor a4, a4, s3
+    and s2, a5, t4
+    xor s3, s2, s3
+    xor s0, s0, s3
+    xor a7, t4, a5
+    xor a6, a6, t1
+    xor s7, s7, a4
+    xor s3, s4, s3
+    xor s8, s10, t1
+    xor a4, a1, a4
+    xor t6, s7, t6
+    xor a7, s0, a7
+    xor a6, s3, a6
+    xor s8, a4, s8
+    xor s3, t6, a7
+    and t6, t6, s8
+    xor a4, a6, t6
+    xor s7, s8, a6
+    xor t6, a7, t6
+    and s7, t6, s7
+    xor s7, s7, a6
+    xor t6, a4, s7
+    xor s8, s8, s7
+    and t6, a6, t6
+    and s0, s3, a4
+    xor s8, t6, s8
+    xor s0, s0, a7
+    xor t6, a4, t6
+    and t6, s0, t6
+    xor t6, s3, t6
+    xor a4, s0, s7
+    xor a6, s0, t6
+    and s9, s0, s9
+    and t2, s0, t2
+    lw s0, 396(sp)
+    xor s3, t6, s8
+    xor s4, a4, s3
+    and t5, a4, t5
+    and s0, a4, s0
+    xor a7, s7, s8
+    and a0, s8, a0
+    and s5, s7, s5
+    lw a4, 392(sp)
+    and s6, a7, s6
+    xor s5, a0, s5
+    and a2, a7, a2
+    and t0, s7, t0
+    and t1, a6, t1
+    and s10, a6, s10
+    and a4, s4, a4
+    and a5, s3, a5
+    xor a0, s6, a0
+    and s11, t6, s11
+    and ra, s4, ra
+    and t4, s3, t4
+    xor s0, s0, a4
+    xor s6, t0, s10
+    xor a2, a2, t1
+    xor a5, a4, a5
+    xor t4, ra, t4
+    xor s6, s6, a2
+    xor a4, s11, s0
+    and s1, t6, s1
+    xor ra, t5, ra
+    xor s0, s0, s6
+    xor s1, s9, s1
+    xor ra, t1, ra
+    xor s6, t2, s6
+    xor t4, t4, a4
+    and t3, s8, t3
+    xor s10, s10, s1
+    xor a4, a0, a4
+    xor s11, s11, ra
+    xor s6, s6, t4
+    xor s0, s1, s0
+    xor t3, t3, a4
+    xor s1, s11, s6
+    xor s9, t0, s9
+    xor a4, ra, a4
+    xor t4, s10, t4
+    xor s6, s5, s6
+    xor s1, a5, s1
+    xor a2, a2, t3
+    lw a5, 428(sp)
+    lw s5, 344(sp)
+    lw s10, 360(sp)
+    lw ra, 404(sp)
+    lw t5, 384(sp)
+    lw t0, 356(sp)
+    lw s3, 400(sp)
+    lw s8, 332(sp)
+    xor t3, s9, t3
+    xor s9, a5, s5
+    xor a0, s10, ra
+    sw s1, 384(sp)
+    xor t0, t5, t0
+    xor t6, a0, s9
+    sw a2, 344(sp)
+    xor t1, s10, s5
+    xor s4, t0, s3
+    xor s8, s8, t6
+    sw t3, 332(sp)
+    xor ra, s4, ra
+    xor s5, s8, s5
+    xor t5, s8, t5
+    sw s6, 360(sp)
+    xor t2, s10, a5
+    xor s7, ra, t1
+    xor s8, s5, s3
+    sw t4, 404(sp)
+    xor a5, s4, a5
+    and s6, t6, s5
+    and t4, s7, s8
+    sw s0, 428(sp)
+    xor a7, s5, t0
+    xor a1, t5, t2
+    xor t4, t4, s6
+    and s0, a5, s3
+    xor s11, s11, a2
+    xor t0, t0, a1
+    xor s6, s0, s6
+    sw a4, 356(sp)
+    xor a6, s4, s10
+    xor s2, s3, a1
+    and s0, a0, t0
+    and a4, ra, s4
+    sw s11, 392(sp)
+    xor a4, a4, s0
+    and s11, a6, s2
+    xor s0, s11, s0
+    xor s1, a7, a1
+    and s11, t2, a1
+    sw t2, 396(sp)
+    and t2, s9, s1
+    sw s9, 336(sp)
+    xor t2, t2, s11
+    and s9, t1, a7
+    xor s11, s9, s11
+    xor s6, s6, s11
+    xor a2, a7, t1
+    xor s10, s10, t0
+    xor t4, t4, t2
+    xor s11, s0, s11
+    xor t3, a0, t0
+    xor t2, a4, t2
+    xor t5, t4, t5
+    xor a2, s6, a2
+    xor s10, s11, s10
+    xor t3, t2, t3
+    xor s11, t5, a2
+    and t5, t5, t3
+    xor t2, s10, t5
+    xor t4, t3, s10
+    xor t5, a2, t5
+    and t4, t5, t4
+    xor t4, t4, s10
+    xor t5, t2, t4
+    xor t3, t3, t4
+    and t5, s10, t5
+    and s6, s11, t2
+    xor t3, t5, t3
+    xor s6, s6, a2
+    xor t5, t2, t5
+    and t5, s6, t5
+    xor t5, s11, t5
+    xor t2, s6, t4
+    xor s10, s6, t5
+    and s2, s6, s2
+    and a6, s6, a6
+    lw s6, 396(sp)
+    xor s11, t5, t3
+    xor s0, t2, s11
+    and a1, t2, a1
+    and s6, t2, s6
+    xor a2, t4, t3
+    and s7, t3, s7
+    and a5, t4, a5
+    lw t2, 336(sp)
+    and t6, a2, t6
+    xor a5, s7, a5
+    and s5, a2, s5
+    and s3, t4, s3
+    and t0, s10, t0
+    and a0, s10, a0
+    and t2, s0, t2
+    and t1, s11, t1
+    xor s7, t6, s7
+    and s4, t5, s4
+    and s1, s0, s1
+    and a7, s11, a7
+    xor s6, s6, t2
+    xor t6, s3, a0
+    xor s5, s5, t0
+    xor t1, t2, t1
+    xor a7, s1, a7
+    xor t6, t6, s5
+    xor t2, s4, s6
+    and ra, t5, ra
+    xor s1, a1, s1
+    xor s6, s6, t6
+    xor ra, s2, ra
+    xor s1, t0, s1
+    xor t6, a6, t6
+    xor a7, a7, t2
+    xor a0, a0, ra
+    xor s4, s4, s1
+    xor t6, t6, a7
+    xor s6, ra, s6
+    xor ra, s4, t6
+    xor ra, t1, ra
+    slli t1, s6, 24
+    srli s6, s6, 8
+    xor a7, a0, a7
+    or s6, t1, s6
+    slli t1, a7, 24
+    srli a7, a7, 8
+    and s8, t3, s8
+    xor t2, s7, t2
+    xor t6, a5, t6
+    or a7, t1, a7
+    xor s8, s8, t2
+    slli t1, t6, 24
+    xor s2, s3, s2
+    xor s5, s5, s8
+    srli t6, t6, 8
+    xor s8, s2, s8
+    or t6, t1, t6
+    slli t1, s8, 24
+    srli s8, s8, 8
+    or s8, t1, s8
+    xor s4, s4, s5
+    slli t1, s5, 24
+    srli s5, s5, 8
+    or s5, t1, s5
+    slli t1, ra, 24
+    srli ra, ra, 8
+    or ra, t1, ra
+    slli t1, s4, 24
+    srli s4, s4, 8
+    xor t2, s1, t2
+    or s4, t1, s4
+    slli t1, t2, 24
+    srli t2, t2, 8
+    or t2, t1, t2
+    lw t1, 408(sp)
+    lw a5, 424(sp)
+    lw a0, 352(sp)
+    lw s1, 328(sp)
+    lw a1, 380(sp)
+    lw s3, 376(sp)
+    lw s11, 412(sp)
+    lw t3, 416(sp)
+    xor s2, t1, a5
+    xor s7, a0, s1
+    sw ra, 380(sp)
+    xor s3, a1, s3
+    xor t5, s7, s2
+    sw s5, 424(sp)
+    xor t0, a0, a5
+    xor s0, s3, s11
+    xor t3, t3, t5
+    sw s8, 416(sp)
+    xor s1, s0, s1
+    xor a5, t3, a5
+    xor a1, t3, a1
+    sw t6, 352(sp)
+    xor a6, a0, t1
+    xor t4, s1, t0
+    xor t3, a5, s11
+    sw a7, 328(sp)
+    xor t1, s0, t1
+    and t6, t5, a5
+    and a7, t4, t3
+    sw s6, 408(sp)
+    xor a2, a5, s3
+    xor a4, a1, a6
+    xor a7, a7, t6
+    and s6, t1, s11
+    xor s3, s3, a4
+    xor t6, s6, t6
+    sw t2, 376(sp)
+    xor s10, s0, a0
+    xor s9, s11, a4
+    and s6, s7, s3
+    and t2, s1, s0
+    sw s4, 336(sp)
+    xor t2, t2, s6
+    and s4, s10, s9
+    xor s6, s4, s6
+    xor ra, a2, a4
+    and s4, a6, a4
+    sw a6, 396(sp)
+    and a6, s2, ra
+    sw s2, 400(sp)
+    xor a6, a6, s4
+    and s2, t0, a2
+    xor s4, s2, s4
+    xor t6, t6, s4
+    xor s5, a2, t0
+    xor a0, a0, s3
+    xor a7, a7, a6
+    xor s4, s6, s4
+    xor s8, s7, s3
+    xor a6, t2, a6
+    xor a1, a7, a1
+    xor s5, t6, s5
+    xor a0, s4, a0
+    xor s8, a6, s8
+    xor s4, a1, s5
+    and a1, a1, s8
+    xor a6, a0, a1
+    xor a7, s8, a0
+    xor a1, s5, a1
+    and a7, a1, a7
+    xor a7, a7, a0
+    xor a1, a6, a7
+    xor s8, s8, a7
+    and a1, a0, a1
+    and t6, s4, a6
+    xor s8, a1, s8
+    xor t6, t6, s5
+    xor a1, a6, a1
+    and a1, t6, a1
+    xor a1, s4, a1
+    xor a6, t6, a7
+    xor a0, t6, a1
+    and s9, t6, s9
+    and s10, t6, s10
+    lw t6, 396(sp)
+    xor s4, a1, s8
+    xor s6, a6, s4
+    and a4, a6, a4
+    and t6, a6, t6
+    xor s5, a7, s8
+    and t4, s8, t4
+    and t1, a7, t1
+    lw a6, 400(sp)
+    and t5, s5, t5
+    xor t1, t4, t1
+    and a5, s5, a5
+    and s11, a7, s11
+    and s3, a0, s3
+    and s7, a0, s7
+    and a6, s6, a6
+    and t0, s4, t0
+    xor t4, t5, t4
+    and s0, a1, s0
+    and ra, s6, ra
+    and a2, s4, a2
+    xor t6, t6, a6
+    xor t5, s11, s7
+    xor a5, a5, s3
+    xor t0, a6, t0
+    xor a2, ra, a2
+    xor t5, t5, a5
+    xor a6, s0, t6
+    and s1, a1, s1
+    xor ra, a4, ra
+    xor t6, t6, t5
+    xor s1, s9, s1
+    xor ra, s3, ra
+    xor t5, s10, t5
+    xor a2, a2, a6
+    xor s7, s7, s1
+    xor s0, s0, ra
+    xor t5, t5, a2
+    xor t6, s1, t6
+    xor s1, s0, t5
+    xor s1, t0, s1
+    slli t0, t6, 16
+    srli t6, t6, 16
+    xor a2, s7, a2
+    or t6, t0, t6
+    slli t0, a2, 16
+    srli a2, a2, 16
+    and t3, s8, t3
+    xor a6, t4, a6
+    xor t5, t1, t5
+    or a2, t0, a2
+    xor t3, t3, a6
+    slli t0, t5, 16
+    xor s9, s11, s9
+    xor a5, a5, t3
+    srli t5, t5, 16
+    xor t3, s9, t3
+    or t5, t0, t5
+    slli t0, t3, 16
+    srli t3, t3, 16
+    or t3, t0, t3
+    xor s0, s0, a5
+    slli t0, a5, 16
+    srli a5, a5, 16
+    or a5, t0, a5
+    slli t0, s1, 16
+    srli s1, s1, 16
+    or s1, t0, s1
+    slli t0, s0, 16
+    srli s0, s0, 16
+    xor a6, ra, a6
+    or s0, t0, s0
+    slli t0, a6, 16
+    srli a6, a6, 16
+    or a6, t0, a6
+    lw t0, 340(sp)
+    lw t1, 420(sp)
+    lw s7, 388(sp)
+    lw ra, 364(sp)
+    lw a4, 372(sp)
+    lw s11, 368(sp)
+    lw s4, 324(sp)
+    lw s8, 348(sp)
+    xor s9, t0, t1
+    xor t4, s7, ra
+    sw s1, 372(sp)
+    xor s11, a4, s11
+    xor a1, t4, s9
+    sw a5, 420(sp)
+    xor s3, s7, t1
+    xor s6, s11, s4
+    xor s8, s8, a1
+    sw t3, 348(sp)
+    xor ra, s6, ra
+    xor t1, s8, t1
+    xor a4, s8, a4
+    sw t5, 388(sp)
+    xor s10, s7, t0
+    xor a7, ra, s3
+    xor s8, t1, s4
+    sw a2, 364(sp)
+    xor t0, s6, t0
+    and t5, a1, t1
+    and a2, a7, s8
+    sw t6, 340(sp)
+    xor s5, t1, s11
+    xor t2, a4, s10
+    xor a2, a2, t5
+    and t6, t0, s4
+    xor s11, s11, t2
+    xor t5, t6, t5
+    sw s0, 368(sp)
+    xor a0, s6, s7
+    xor s2, s4, t2
+    and t6, t4, s11
+    and s0, ra, s6
+    sw a6, 400(sp)
+    xor s0, s0, t6
+    and a6, a0, s2
+    xor t6, a6, t6
+    xor s1, s5, t2
+    and a6, s10, t2
+    sw s10, 396(sp)
+    and s10, s9, s1
+    sw s9, 412(sp)
+    xor s10, s10, a6
+    and s9, s3, s5
+    xor a6, s9, a6
+    xor t5, t5, a6
+    xor a5, s5, s3
+    xor s7, s7, s11
+    xor a2, a2, s10
+    xor a6, t6, a6
+    xor t3, t4, s11
+    xor s10, s0, s10
+    xor a4, a2, a4
+    xor a5, t5, a5
+    xor s7, a6, s7
+    xor t3, s10, t3
+    xor a6, a4, a5
+    and a4, a4, t3
+    xor s10, s7, a4
+    xor a2, t3, s7
+    xor a4, a5, a4
+    and a2, a4, a2
+    xor a2, a2, s7
+    xor a4, s10, a2
+    xor t3, t3, a2
+    and a4, s7, a4
+    and t5, a6, s10
+    xor t3, a4, t3
+    xor t5, t5, a5
+    xor a4, s10, a4
+    and a4, t5, a4
+    xor a4, a6, a4
+    xor s10, t5, a2
+    xor s7, t5, a4
+    and s2, t5, s2
+    and a0, t5, a0
+    lw t5, 396(sp)
+    xor a6, a4, t3
+    xor t6, s10, a6
+    and t2, s10, t2
+    and t5, s10, t5
+    xor a5, a2, t3
+    and a7, t3, a7
+    and t0, a2, t0
+    lw s10, 412(sp)
+    and a1, a5, a1
+    xor t0, a7, t0
+    and t1, a5, t1
+    and s4, a2, s4
+    and s11, s7, s11
+    and t4, s7, t4
+    and s10, t6, s10
+    and s3, a6, s3
+    xor a7, a1, a7
+    and s6, a4, s6
+    and s1, t6, s1
+    and s5, a6, s5
+    xor t5, t5, s10
+    xor a1, s4, t4
+    xor t1, t1, s11
+    xor s3, s10, s3
+    xor s5, s1, s5
+    xor a1, a1, t1
+    xor s10, s6, t5
+    and ra, a4, ra
+    xor s1, t2, s1
+    xor t5, t5, a1
+    xor ra, s2, ra
+    xor s1, s11, s1
+    xor a1, a0, a1
+    xor s5, s5, s10
+    xor t4, t4, ra
+    xor s6, s6, s1
+    xor a1, a1, s5
+    xor t5, ra, t5
+    xor ra, s6, a1
+    xor ra, s3, ra
+    slli s3, t5, 8
+    srli t5, t5, 24
+    xor s5, t4, s5
+    or t5, s3, t5
+    slli s3, s5, 8
+    srli s5, s5, 24
+    and s8, t3, s8
+    xor s10, a7, s10
+    xor a1, t0, a1
+    or s5, s3, s5
+    xor s8, s8, s10
+    slli s3, a1, 8
+    xor s2, s4, s2
+    xor t1, t1, s8
+    srli a1, a1, 24
+    xor s8, s2, s8
+    or a1, s3, a1
+    slli s3, s8, 8
+    srli s8, s8, 24
+    or s8, s3, s8
+    xor s6, s6, t1
+    slli s3, t1, 8
+    srli t1, t1, 24
+    or t1, s3, t1
+    slli s3, ra, 8
+    srli ra, ra, 24
+    or ra, s3, ra
+    slli s3, s6, 8
+    srli s6, s6, 24
+    xor s10, s1, s10
+    or s6, s3, s6
+    slli s3, s10, 8
+    srli s10, s10, 24
+    or s10, s3, s10
+    lw s3, 392(sp)
+    lw t0, 336(sp)
+    lw t4, 376(sp)
+    lw a7, 400(sp)
+    xor s2, s3, t0
+    xor s1, s2, t4
+    xor a0, a7, s10
+    lw s11, 796(a3)
+    xor s1, s1, a0
+    xor s11, s1, s11
+    lw s1, 368(sp)
+    lw a6, 356(sp)
+    xor t2, t0, s1
+    xor s4, t2, a7
+    xor t6, s10, a6
+    lw a4, 828(a3)
+    xor s4, s4, t6
+    xor a4, s4, a4
+    xor s4, s1, s6
+    xor s10, s4, s10
+    xor s7, a6, t4
+    lw a2, 860(a3)
+    xor s10, s10, s7
+    xor a2, s10, a2
+    xor s10, s6, s3
+    xor a7, t4, a7
+    xor a6, s10, a6
+    lw t4, 892(a3)
+    xor a6, a6, a7
+    xor t4, a6, t4
+    lw a6, 408(sp)
+    lw a5, 340(sp)
+    sw t4, 400(sp)
+    lw t4, 428(sp)
+    xor t3, s7, a6
+    xor s0, a5, t5
+    lw s9, 768(a3)
+    xor t3, t3, s0
+    sw a2, 376(sp)
+    xor s9, t3, s9
+    sw a4, 356(sp)
+    xor t3, a7, a5
+    xor a2, t5, t4
+    lw a4, 800(a3)
+    xor t3, t3, a2
+    xor a4, t3, a4
+    xor t3, t4, a6
+    sw a4, 412(sp)
+    xor a5, a6, a5
+    xor t5, a0, t5
+    lw a4, 832(a3)
+    xor t4, t6, t4
+    lw a6, 864(a3)
+    xor t5, t5, t3
+    xor t4, t4, a5
+    xor a4, t5, a4
+    xor a6, t4, a6
+    lw t4, 328(sp)
+    lw t5, 364(sp)
+    sw a6, 340(sp)
+    xor t3, t3, s7
+    sw a4, 408(sp)
+    xor t3, t3, t4
+    xor a6, t5, s5
+    lw a4, 772(a3)
+    xor t3, t3, a6
+    xor a4, t3, a4
+    lw t3, 404(sp)
+    sw s9, 428(sp)
+    xor a5, a5, a7
+    xor s9, s5, t3
+    xor s0, s0, a0
+    xor a5, a5, t5
+    xor s5, s0, s5
+    sw s11, 396(sp)
+    xor s0, t3, t4
+    xor a2, a2, t6
+    xor t5, t4, t5
+    lw s11, 804(a3)
+    xor t3, a2, t3
+    lw t4, 868(a3)
+    xor a5, a5, s9
+    xor t3, t3, t5
+    xor s11, a5, s11
+    xor t4, t3, t4
+    lw a5, 836(a3)
+    lw t3, 352(sp)
+    lw a2, 388(sp)
+    xor s5, s5, s0
+    xor a5, s5, a5
+    sw t4, 364(sp)
+    xor s0, s0, t3
+    xor s5, a2, a1
+    lw t4, 776(a3)
+    xor s0, s0, s5
+    xor t4, s0, t4
+    lw s0, 360(sp)
+    sw a5, 328(sp)
+    xor a5, a1, s0
+    xor t5, t5, a2
+    xor a1, a6, a1
+    sw s11, 404(sp)
+    xor a6, s0, t3
+    xor a2, t3, a2
+    lw s11, 808(a3)
+    xor s0, s9, s0
+    lw t3, 872(a3)
+    xor t5, t5, a5
+    xor s0, s0, a2
+    xor s11, t5, s11
+    xor t3, s0, t3
+    lw t5, 840(a3)
+    lw s0, 416(sp)
+    lw s9, 348(sp)
+    xor a1, a1, a6
+    xor t5, a1, t5
+    xor a6, a6, s7
+    sw t3, 388(sp)
+    xor a6, a6, s0
+    xor a1, s9, s8
+    lw t3, 780(a3)
+    xor a6, a6, a1
+    xor t3, a6, t3
+    lw a6, 332(sp)
+    sw t5, 352(sp)
+    xor a2, a2, a7
+    xor t5, s8, a6
+    xor s5, s5, a0
+    xor a2, a2, s9
+    sw s11, 360(sp)
+    xor s8, s5, s8
+    lw s11, 812(a3)
+    xor s5, a6, s0
+    xor a5, a5, t6
+    xor s9, s0, s9
+    xor a2, a2, t5
+    xor a6, a5, a6
+    lw s0, 876(a3)
+    xor s11, a2, s11
+    xor a6, a6, s9
+    xor s8, s8, s5
+    lw a2, 844(a3)
+    xor s0, a6, s0
+    xor s7, s5, s7
+    lw s5, 424(sp)
+    lw a6, 420(sp)
+    xor a2, s8, a2
+    xor s7, s7, s5
+    xor a5, a6, t1
+    lw s8, 784(a3)
+    xor a7, s9, a7
+    xor s7, s7, a5
+    lw s9, 344(sp)
+    xor s8, s7, s8
+    xor s7, t1, s9
+    xor a0, a1, a0
+    xor a7, a7, a6
+    xor t1, a0, t1
+    xor a0, s9, s5
+    xor t6, t5, t6
+    xor a6, s5, a6
+    xor s9, t6, s9
+    lw s5, 880(a3)
+    xor s9, s9, a6
+    sw s0, 348(sp)
+    lw a1, 848(a3)
+    xor s5, s9, s5
+    xor t1, t1, a0
+    lw s9, 380(sp)
+    lw t6, 372(sp)
+    xor a1, t1, a1
+    xor a0, a0, s9
+    xor t5, t6, ra
+    lw t1, 788(a3)
+    xor a0, a0, t5
+    lw s0, 816(a3)
+    xor t1, a0, t1
+    xor a7, a7, s7
+    lw a0, 384(sp)
+    xor s0, a7, s0
+    xor a7, ra, a0
+    xor ra, a5, ra
+    xor a6, a6, t6
+    xor a5, a0, s9
+    sw s5, 420(sp)
+    xor a0, s7, a0
+    xor t6, s9, t6
+    xor s3, a7, s3
+    xor a6, a6, a7
+    lw s5, 820(a3)
+    xor a0, a0, t6
+    lw s9, 884(a3)
+    xor s1, t6, s1
+    xor s6, t5, s6
+    xor t2, s3, t2
+    xor t0, a5, t0
+    xor s2, s6, s2
+    lw s3, 888(a3)
+    lw a7, 396(sp)
+    lw t6, 428(sp)
+    xor s5, a6, s5
+    xor s9, a0, s9
+    xor s4, t0, s4
+    lw s6, 856(a3)
+    lw a6, 852(a3)
+    lw t0, 792(a3)
+    xor s10, s1, s10
+    xor s3, t2, s3
+    sw s9, 392(sp)
+    xor ra, ra, a5
+    lw s1, 824(a3)
+    xor s6, s2, s6
+    sw s3, 368(sp)
+    xor a6, ra, a6
+    xor t0, s4, t0
+    xor t2, s8, t4
+    xor s2, a7, a4
+    sw a2, 336(sp)
+    xor s1, s10, s1
+    xor t1, t0, t1
+    xor a5, s2, t2
+    sw a6, 372(sp)
+    xor s10, a7, t4
+    xor s4, t1, t6
+    xor t3, t3, a5
+    sw s6, 380(sp)
+    xor a4, s4, a4
+    xor t4, t3, t4
+    xor t0, t3, t0
+    sw a1, 396(sp)
+    xor t5, a7, s8
+    xor s7, a4, s10
+    xor t3, t4, t6
+    sw s11, 384(sp)
+    xor s8, s4, s8
+    and a1, a5, t4
+    and s11, s7, t3
+    sw s5, 424(sp)
+    xor ra, t4, t1
+    xor s9, t0, t5
+    xor s11, s11, a1
+    and s5, s8, t6
+    xor t1, t1, s9
+    xor a1, s5, a1
+    sw s1, 344(sp)
+    xor a0, s4, a7
+    xor s3, t6, s9
+    and s5, s2, t1
+    and s1, a4, s4
+    sw s0, 416(sp)
+    xor s1, s1, s5
+    and s0, a0, s3
+    xor s5, s0, s5
+    xor a2, ra, s9
+    and s0, t5, s9
+    sw t5, 332(sp)
+    and t5, t2, a2
+    sw t2, 324(sp)
+    xor t5, t5, s0
+    and t2, s10, ra
+    xor s0, t2, s0
+    xor a1, a1, s0
+    xor a6, ra, s10
+    xor a7, a7, t1
+    xor s11, s11, t5
+    xor s0, s5, s0
+    xor s6, s2, t1
+    xor t5, s1, t5
+    xor t0, s11, t0
+    xor a6, a1, a6
+    xor a7, s0, a7
+    xor s6, t5, s6
+    xor s0, t0, a6
+    and t0, t0, s6
+    xor t5, a7, t0
+    xor s11, s6, a7
+    xor t0, a6, t0
+    and s11, t0, s11
+    xor s11, s11, a7
+    xor t0, t5, s11
+    xor s6, s6, s11
+    and t0, a7, t0
+    and a1, s0, t5
+    xor s6, t0, s6
+    xor a1, a1, a6
+    xor t0, t5, t0
+    and t0, a1, t0
+    xor t0, s0, t0
+    xor t5, a1, s11
+    xor a7, a1, t0
+    and s3, a1, s3
+    and a0, a1, a0
+    lw a1, 332(sp)
+    xor s0, t0, s6
+    xor s5, t5, s0
+    and s9, t5, s9
+    and a1, t5, a1
+    xor a6, s11, s6
+    and s7, s6, s7
+    and s8, s11, s8
+    lw t5, 324(sp)
+    and a5, a6, a5
+    xor s8, s7, s8
+    and t4, a6, t4
+    and t6, s11, t6
+    and t1, a7, t1
+    and s2, a7, s2
+    and t5, s5, t5
+    and s10, s0, s10
+    xor s7, a5, s7
+    and s4, t0, s4
+    and a2, s5, a2
+    and ra, s0, ra
+    xor a1, a1, t5
+    xor a5, t6, s2
+    xor t4, t4, t1
+    xor s10, t5, s10
+    xor ra, a2, ra
+    xor a5, a5, t4
+    xor t5, s4, a1
+    and a4, t0, a4
+    xor a2, s9, a2
+    xor a1, a1, a5
+    xor a4, s3, a4
+    xor a2, t1, a2
+    xor a5, a0, a5
+    xor ra, ra, t5
+    and t3, s6, t3
+    xor s2, s2, a4
+    xor t5, s7, t5
+    xor s4, s4, a2
+    xor a5, a5, ra
+    xor a1, a4, a1
+    xor t3, t3, t5
+    xor a4, s4, a5
+    xor s3, t6, s3
+    xor t5, a2, t5
+    xor ra, s2, ra
+    xor a5, s8, a5
+    xor a4, s10, a4
+    xor t4, t4, t3
+    lw s10, 416(sp)
+    lw s8, 360(sp)
+    lw s2, 356(sp)
+    lw a2, 404(sp)
+    lw s9, 344(sp)
+    lw t6, 424(sp)
+    lw s0, 412(sp)
+    lw s6, 384(sp)
+    xor t3, s3, t3
+    xor s3, s10, s8
+    xor s7, s2, a2
+    sw a4, 344(sp)
+    xor t6, s9, t6
+    xor t0, s7, s3
+    sw t4, 360(sp)
+    xor t1, s2, s8
+    xor s5, t6, s0
+    xor s6, s6, t0
+    sw t3, 384(sp)
+    xor a2, s5, a2
+    xor s8, s6, s8
+    xor s9, s6, s9
+    sw a5, 356(sp)
+    xor a0, s2, s10
+    xor s11, a2, t1
+    xor s6, s8, s0
+    sw ra, 404(sp)
+    xor s10, s5, s10
+    and a5, t0, s8
+    and ra, s11, s6
+    sw a1, 416(sp)
+    xor a6, s8, t6
+    xor s1, s9, a0
+    xor ra, ra, a5
+    and a1, s10, s0
+    xor s4, s4, t4
+    xor t6, t6, s1
+    xor a5, a1, a5
+    sw t5, 424(sp)
+    xor a7, s5, s2
+    xor t2, s0, s1
+    and a1, s7, t6
+    and t5, a2, s5
+    sw s4, 324(sp)
+    xor t5, t5, a1
+    and s4, a7, t2
+    xor a1, s4, a1
+    xor a4, a6, s1
+    and s4, a0, s1
+    sw a0, 332(sp)
+    and a0, s3, a4
+    sw s3, 428(sp)
+    xor a0, a0, s4
+    and s3, t1, a6
+    xor s4, s3, s4
+    xor a5, a5, s4
+    xor t4, a6, t1
+    xor s2, s2, t6
+    xor ra, ra, a0
+    xor s4, a1, s4
+    xor t3, s7, t6
+    xor a0, t5, a0
+    xor s9, ra, s9
+    xor t4, a5, t4
+    xor s2, s4, s2
+    xor t3, a0, t3
+    xor s4, s9, t4
+    and s9, s9, t3
+    xor a0, s2, s9
+    xor ra, t3, s2
+    xor s9, t4, s9
+    and ra, s9, ra
+    xor ra, ra, s2
+    xor s9, a0, ra
+    xor t3, t3, ra
+    and s9, s2, s9
+    and a5, s4, a0
+    xor t3, s9, t3
+    xor a5, a5, t4
+    xor s9, a0, s9
+    and s9, a5, s9
+    xor s9, s4, s9
+    xor a0, a5, ra
+    xor s2, a5, s9
+    and t2, a5, t2
+    and a7, a5, a7
+    lw a5, 332(sp)
+    xor s4, s9, t3
+    xor a1, a0, s4
+    and s1, a0, s1
+    and a5, a0, a5
+    xor t4, ra, t3
+    and s11, t3, s11
+    and s10, ra, s10
+    lw a0, 428(sp)
+    and t0, t4, t0
+    xor s10, s11, s10
+    and s8, t4, s8
+    and s0, ra, s0
+    and t6, s2, t6
+    and s7, s2, s7
+    and a0, a1, a0
+    and t1, s4, t1
+    xor s11, t0, s11
+    and s5, s9, s5
+    and a4, a1, a4
+    and a6, s4, a6
+    xor a5, a5, a0
+    xor t0, s0, s7
+    xor s8, s8, t6
+    xor t1, a0, t1
+    xor a6, a4, a6
+    xor t0, t0, s8
+    xor a0, s5, a5
+    and a2, s9, a2
+    xor a4, s1, a4
+    xor a5, a5, t0
+    xor a2, t2, a2
+    xor a4, t6, a4
+    xor t0, a7, t0
+    xor a6, a6, a0
+    xor s7, s7, a2
+    xor s5, s5, a4
+    xor t0, t0, a6
+    xor a5, a2, a5
+    xor a2, s5, t0
+    xor a2, t1, a2
+    slli t1, a5, 24
+    srli a5, a5, 8
+    xor a6, s7, a6
+    or a5, t1, a5
+    slli t1, a6, 24
+    srli a6, a6, 8
+    and s6, t3, s6
+    xor a0, s11, a0
+    xor t0, s10, t0
+    or a6, t1, a6
+    xor s6, s6, a0
+    slli t1, t0, 24
+    xor t2, s0, t2
+    xor s8, s8, s6
+    srli t0, t0, 8
+    xor s6, t2, s6
+    or t0, t1, t0
+    slli t1, s6, 24
+    srli s6, s6, 8
+    or s6, t1, s6
+    xor s5, s5, s8
+    slli t1, s8, 24
+    srli s8, s8, 8
+    or s8, t1, s8
+    slli t1, a2, 24
+    srli a2, a2, 8
+    or a2, t1, a2
+    slli t1, s5, 24
+    srli s5, s5, 8
+    xor a0, a4, a0
+    or s5, t1, s5
+    slli t1, a0, 24
+    srli a0, a0, 8
+    or a0, t1, a0
+    lw t1, 396(sp)
+    lw s10, 352(sp)
+    lw s7, 376(sp)
+    lw a4, 328(sp)
+    lw s1, 380(sp)
+    lw s0, 372(sp)
+    lw s4, 408(sp)
+    lw t3, 336(sp)
+    xor t2, t1, s10
+    xor s11, s7, a4
+    sw a2, 380(sp)
+    xor s0, s1, s0
+    xor s9, s11, t2
+    sw s8, 352(sp)
+    xor t6, s7, s10
+    xor a1, s0, s4
+    xor t3, t3, s9
+    sw s6, 336(sp)
+    xor a4, a1, a4
+    xor s10, t3, s10
+    xor s1, t3, s1
+    sw t0, 376(sp)
+    xor a7, s7, t1
+    xor ra, a4, t6
+    xor t3, s10, s4
+    sw a6, 328(sp)
+    xor t1, a1, t1
+    and t0, s9, s10
+    and a6, ra, t3
+    sw a5, 396(sp)
+    xor t4, s10, s0
+    xor t5, s1, a7
+    xor a6, a6, t0
+    and a5, t1, s4
+    xor s0, s0, t5
+    xor t0, a5, t0
+    sw a0, 372(sp)
+    xor s2, a1, s7
+    xor s3, s4, t5
+    and a5, s11, s0
+    and a0, a4, a1
+    sw s5, 428(sp)
+    xor a0, a0, a5
+    and s5, s2, s3
+    xor a5, s5, a5
+    xor a2, t4, t5
+    and s5, a7, t5
+    sw a7, 332(sp)
+    and a7, t2, a2
+    sw t2, 412(sp)
+    xor a7, a7, s5
+    and t2, t6, t4
+    xor s5, t2, s5
+    xor t0, t0, s5
+    xor s8, t4, t6
+    xor s7, s7, s0
+    xor a6, a6, a7
+    xor s5, a5, s5
+    xor s6, s11, s0
+    xor a7, a0, a7
+    xor s1, a6, s1
+    xor s8, t0, s8
+    xor s7, s5, s7
+    xor s6, a7, s6
+    xor s5, s1, s8
+    and s1, s1, s6
+    xor a7, s7, s1
+    xor a6, s6, s7
+    xor s1, s8, s1
+    and a6, s1, a6
+    xor a6, a6, s7
+    xor s1, a7, a6
+    xor s6, s6, a6
+    and s1, s7, s1
+    and t0, s5, a7
+    xor s6, s1, s6
+    xor t0, t0, s8
+    xor s1, a7, s1
+    and s1, t0, s1
+    xor s1, s5, s1
+    xor a7, t0, a6
+    xor s7, t0, s1
+    and s3, t0, s3
+    and s2, t0, s2
+    lw t0, 332(sp)
+    xor s5, s1, s6
+    xor a5, a7, s5
+    and t5, a7, t5
+    and t0, a7, t0
+    xor s8, a6, s6
+    and ra, s6, ra
+    and t1, a6, t1
+    lw a7, 412(sp)
+    and s9, s8, s9
+    xor t1, ra, t1
+    and s10, s8, s10
+    and s4, a6, s4
+    and s0, s7, s0
+    and s11, s7, s11
+    and a7, a5, a7
+    and t6, s5, t6
+    xor ra, s9, ra
+    and a1, s1, a1
+    and a2, a5, a2
+    and t4, s5, t4
+    xor t0, t0, a7
+    xor s9, s4, s11
+    xor s10, s10, s0
+    xor t6, a7, t6
+    xor t4, a2, t4
+    xor s9, s9, s10
+    xor a7, a1, t0
+    and a4, s1, a4
+    xor a2, t5, a2
+    xor t0, t0, s9
+    xor a4, s3, a4
+    xor a2, s0, a2
+    xor s9, s2, s9
+    xor t4, t4, a7
+    xor s11, s11, a4
+    xor a1, a1, a2
+    xor s9, s9, t4
+    xor t0, a4, t0
+    xor a4, a1, s9
+    xor a4, t6, a4
+    slli t6, t0, 16
+    srli t0, t0, 16
+    xor t4, s11, t4
+    or t0, t6, t0
+    slli t6, t4, 16
+    srli t4, t4, 16
+    and t3, s6, t3
+    xor a7, ra, a7
+    xor s9, t1, s9
+    or t4, t6, t4
+    xor t3, t3, a7
+    slli t6, s9, 16
+    xor s3, s4, s3
+    xor s10, s10, t3
+    srli s9, s9, 16
+    xor t3, s3, t3
+    or s9, t6, s9
+    slli t6, t3, 16
+    srli t3, t3, 16
+    or t3, t6, t3
+    xor a1, a1, s10
+    slli t6, s10, 16
+    srli s10, s10, 16
+    or s10, t6, s10
+    slli t6, a4, 16
+    srli a4, a4, 16
+    or a4, t6, a4
+    slli t6, a1, 16
+    srli a1, a1, 16
+    xor a7, a2, a7
+    or a1, t6, a1
+    slli t6, a7, 16
+    srli a7, a7, 16
+    or a7, t6, a7
+    lw t6, 420(sp)
+    lw t1, 388(sp)
+    lw s11, 400(sp)
+    lw a2, 364(sp)
+    lw t5, 368(sp)
+    lw s4, 392(sp)
+    lw s5, 340(sp)
+    lw s6, 348(sp)
+    xor s3, t6, t1
+    xor ra, s11, a2
+    sw a4, 368(sp)
+    xor s4, t5, s4
+    xor s1, ra, s3
+    sw s10, 388(sp)
+    xor s0, s11, t1
+    xor a5, s4, s5
+    xor s6, s6, s1
+    sw t3, 348(sp)
+    xor a2, a5, a2
+    xor t1, s6, t1
+    xor t5, s6, t5
+    sw s9, 400(sp)
+    xor s2, s11, t6
+    xor a6, a2, s0
+    xor s6, t1, s5
+    sw t4, 364(sp)
+    xor t6, a5, t6
+    and s9, s1, t1
+    and t4, a6, s6
+    sw t0, 420(sp)
+    xor s8, t1, s4
+    xor a0, t5, s2
+    xor t4, t4, s9
+    and t0, t6, s5
+    xor s4, s4, a0
+    xor s9, t0, s9
+    sw a1, 392(sp)
+    xor s7, a5, s11
+    xor t2, s5, a0
+    and t0, ra, s4
+    and a1, a2, a5
+    sw a7, 412(sp)
+    xor a1, a1, t0
+    and a7, s7, t2
+    xor t0, a7, t0
+    xor a4, s8, a0
+    and a7, s2, a0
+    sw s2, 332(sp)
+    and s2, s3, a4
+    sw s3, 408(sp)
+    xor s2, s2, a7
+    and s3, s0, s8
+    xor a7, s3, a7
+    xor s9, s9, a7
+    xor s10, s8, s0
+    xor s11, s11, s4
+    xor t4, t4, s2
+    xor a7, t0, a7
+    xor t3, ra, s4
+    xor s2, a1, s2
+    xor t5, t4, t5
+    xor s10, s9, s10
+    xor s11, a7, s11
+    xor t3, s2, t3
+    xor a7, t5, s10
+    and t5, t5, t3
+    xor s2, s11, t5
+    xor t4, t3, s11
+    xor t5, s10, t5
+    and t4, t5, t4
+    xor t4, t4, s11
+    xor t5, s2, t4
+    xor t3, t3, t4
+    and t5, s11, t5
+    and s9, a7, s2
+    xor t3, t5, t3
+    xor s9, s9, s10
+    xor t5, s2, t5
+    and t5, s9, t5
+    xor t5, a7, t5
+    xor s2, s9, t4
+    xor s11, s9, t5
+    and t2, s9, t2
+    and s7, s9, s7
+    lw s9, 332(sp)
+    xor a7, t5, t3
+    xor t0, s2, a7
+    and a0, s2, a0
+    and s9, s2, s9
+    xor s10, t4, t3
+    and a6, t3, a6
+    and t6, t4, t6
+    lw s2, 408(sp)
+    and s1, s10, s1
+    xor t6, a6, t6
+    and t1, s10, t1
+    and s5, t4, s5
+    and s4, s11, s4
+    and ra, s11, ra
+    and s2, t0, s2
+    and s0, a7, s0
+    xor a6, s1, a6
+    and a5, t5, a5
+    and a4, t0, a4
+    and s8, a7, s8
+    xor s9, s9, s2
+    xor s1, s5, ra
+    xor t1, t1, s4
+    xor s0, s2, s0
+    xor s8, a4, s8
+    xor s1, s1, t1
+    xor s2, a5, s9
+    and a2, t5, a2
+    xor a4, a0, a4
+    xor s9, s9, s1
+    xor a2, t2, a2
+    xor a4, s4, a4
+    xor s1, s7, s1
+    xor s8, s8, s2
+    xor ra, ra, a2
+    xor a5, a5, a4
+    xor s1, s1, s8
+    xor s9, a2, s9
+    xor a2, a5, s1
+    xor a2, s0, a2
+    slli s0, s9, 8
+    srli s9, s9, 24
+    xor s8, ra, s8
+    or s9, s0, s9
+    slli s0, s8, 8
+    srli s8, s8, 24
+    and s6, t3, s6
+    xor s2, a6, s2
+    xor s1, t6, s1
+    or s8, s0, s8
+    xor s6, s6, s2
+    slli s0, s1, 8
+    xor t2, s5, t2
+    xor t1, t1, s6
+    srli s1, s1, 24
+    xor s6, t2, s6
+    or s1, s0, s1
+    slli s0, s6, 8
+    srli s6, s6, 24
+    or s6, s0, s6
+    xor a5, a5, t1
+    slli s0, t1, 8
+    srli t1, t1, 24
+    or t1, s0, t1
+    slli s0, a2, 8
+    srli a2, a2, 24
+    or a2, s0, a2
+    slli s0, a5, 8
+    srli a5, a5, 24
+    xor s2, a4, s2
+    or a5, s0, a5
+    slli s0, s2, 8
+    srli s2, s2, 24
+    or s2, s0, s2
+    lw s0, 324(sp)
+    lw t6, 428(sp)
+    lw ra, 372(sp)
+    lw a6, 412(sp)
+    xor t2, s0, t6
+    xor a4, t2, ra
+    xor s7, a6, s2
+    lw s4, 924(a3)
+    xor a4, a4, s7
+    xor s4, a4, s4
+    lw a4, 392(sp)
+    lw a7, 424(sp)
+    xor a0, t6, a4
+    xor s5, a0, a6
+    xor t0, s2, a7
+    lw t5, 956(a3)
+    xor s5, s5, t0
+    xor t5, s5, t5
+    xor s5, a4, a5
+    xor s2, s5, s2
+    xor s11, a7, ra
+    lw t4, 988(a3)
+    xor s2, s2, s11
+    xor t4, s2, t4
+    xor s2, a5, s0
+    xor a6, ra, a6
+    xor a7, s2, a7
+    lw ra, 1020(a3)
+    xor a7, a7, a6
+    xor ra, a7, ra
+    lw a7, 396(sp)
+    lw s10, 420(sp)
+    sw ra, 412(sp)
+    lw ra, 416(sp)
+    xor t3, s11, a7
+    xor a1, s10, s9
+    lw s3, 896(a3)
+    xor t3, t3, a1
+    sw t4, 372(sp)
+    xor s3, t3, s3
+    sw t5, 424(sp)
+    xor t3, a6, s10
+    xor t4, s9, ra
+    lw t5, 928(a3)
+    xor t3, t3, t4
+    xor t5, t3, t5
+    xor t3, ra, a7
+    sw t5, 408(sp)
+    xor s10, a7, s10
+    xor s9, s7, s9
+    lw t5, 960(a3)
+    xor ra, t0, ra
+    lw a7, 992(a3)
+    xor s9, s9, t3
+    xor ra, ra, s10
+    xor t5, s9, t5
+    xor a7, ra, a7
+    lw ra, 328(sp)
+    lw s9, 364(sp)
+    sw a7, 420(sp)
+    xor t3, t3, s11
+    sw t5, 396(sp)
+    xor t3, t3, ra
+    xor a7, s9, s8
+    lw t5, 900(a3)
+    xor t3, t3, a7
+    xor t5, t3, t5
+    lw t3, 404(sp)
+    sw s3, 416(sp)
+    xor s10, s10, a6
+    xor s3, s8, t3
+    xor a1, a1, s7
+    xor s10, s10, s9
+    xor s8, a1, s8
+    sw s4, 332(sp)
+    xor a1, t3, ra
+    xor t4, t4, t0
+    xor s9, ra, s9
+    lw s4, 932(a3)
+    xor t3, t4, t3
+    lw ra, 996(a3)
+    xor s10, s10, s3
+    xor t3, t3, s9
+    xor s4, s10, s4
+    xor ra, t3, ra
+    lw s10, 964(a3)
+    lw t3, 376(sp)
+    lw t4, 400(sp)
+    xor s8, s8, a1
+    xor s10, s8, s10
+    sw ra, 364(sp)
+    xor a1, a1, t3
+    xor s8, t4, s1
+    lw ra, 904(a3)
+    xor a1, a1, s8
+    xor ra, a1, ra
+    lw a1, 356(sp)
+    sw s10, 328(sp)
+    xor s10, s1, a1
+    xor s9, s9, t4
+    xor s1, a7, s1
+    sw s4, 404(sp)
+    xor a7, a1, t3
+    xor t4, t3, t4
+    lw s4, 936(a3)
+    xor a1, s3, a1
+    lw t3, 1000(a3)
+    xor s9, s9, s10
+    xor a1, a1, t4
+    xor s4, s9, s4
+    xor t3, a1, t3
+    lw s9, 968(a3)
+    lw a1, 336(sp)
+    lw s3, 348(sp)
+    xor s1, s1, a7
+    xor s9, s1, s9
+    xor a7, a7, s11
+    sw t3, 400(sp)
+    xor a7, a7, a1
+    xor s1, s3, s6
+    lw t3, 908(a3)
+    xor a7, a7, s1
+    xor t3, a7, t3
+    lw a7, 384(sp)
+    sw s9, 376(sp)
+    xor t4, t4, a6
+    xor s9, s6, a7
+    xor s8, s8, s7
+    xor t4, t4, s3
+    sw s4, 356(sp)
+    xor s6, s8, s6
+    lw s4, 940(a3)
+    xor s8, a7, a1
+    xor s10, s10, t0
+    xor s3, a1, s3
+    xor t4, t4, s9
+    xor a7, s10, a7
+    lw a1, 1004(a3)
+    xor s4, t4, s4
+    xor a7, a7, s3
+    xor s6, s6, s8
+    lw t4, 972(a3)
+    xor a1, a7, a1
+    xor s11, s8, s11
+    lw s8, 352(sp)
+    lw a7, 388(sp)
+    xor t4, s6, t4
+    xor s11, s11, s8
+    xor s10, a7, t1
+    lw s6, 912(a3)
+    xor a6, s3, a6
+    xor s11, s11, s10
+    lw s3, 360(sp)
+    xor s6, s11, s6
+    xor s11, t1, s3
+    xor s7, s1, s7
+    xor a6, a6, a7
+    xor t1, s7, t1
+    xor s7, s3, s8
+    xor t0, s9, t0
+    xor a7, s8, a7
+    xor s3, t0, s3
+    lw s8, 1008(a3)
+    xor s3, s3, a7
+    sw a1, 348(sp)
+    lw s1, 976(a3)
+    xor s8, s3, s8
+    xor t1, t1, s7
+    lw s3, 380(sp)
+    lw t0, 368(sp)
+    xor s1, t1, s1
+    xor s7, s7, s3
+    xor s9, t0, a2
+    lw t1, 916(a3)
+    xor s7, s7, s9
+    lw a1, 944(a3)
+    xor t1, s7, t1
+    xor a6, a6, s11
+    lw s7, 344(sp)
+    xor a1, a6, a1
+    xor a6, a2, s7
+    xor a2, s10, a2
+    xor a7, a7, t0
+    xor s10, s7, s3
+    sw s8, 388(sp)
+    xor s7, s11, s7
+    xor t0, s3, t0
+    xor s0, a6, s0
+    xor a7, a7, a6
+    lw s8, 948(a3)
+    xor s7, s7, t0
+    lw s3, 1012(a3)
+    xor a4, t0, a4
+    xor a5, s9, a5
+    xor a0, s0, a0
+    xor t6, s10, t6
+    xor t2, a5, t2
+    lw s0, 1016(a3)
+    lw a6, 332(sp)
+    lw t0, 416(sp)
+    xor s8, a7, s8
+    xor s3, s7, s3
+    xor s5, t6, s5
+    lw a5, 984(a3)
+    lw a7, 980(a3)
+    lw t6, 920(a3)
+    xor s2, a4, s2
+    xor s0, a0, s0
+    sw s3, 324(sp)
+    xor a2, a2, s10
+    lw a4, 952(a3)
+    xor a5, t2, a5
+    sw s0, 392(sp)
+    xor a7, a2, a7
+    xor t6, s5, t6
+    xor a0, s6, ra
+    xor t2, a6, t5
+    sw t4, 428(sp)
+    xor a4, s2, a4
+    xor t1, t6, t1
+    xor s10, t2, a0
+    sw a7, 368(sp)
+    xor s2, a6, ra
+    xor s5, t1, t0
+    xor t3, t3, s10
+    sw a5, 380(sp)
+    xor t5, s5, t5
+    xor ra, t3, ra
+    xor t6, t3, t6
+    sw s1, 332(sp)
+    xor s9, a6, s6
+    xor s11, t5, s2
+    xor t3, ra, t0
+    sw s4, 344(sp)
+    xor s6, s5, s6
+    and s1, s10, ra
+    and s4, s11, t3
+    sw s8, 352(sp)
+    xor a2, ra, t1
+    xor s3, t6, s9
+    xor s4, s4, s1
+    and s8, s6, t0
+    xor t1, t1, s3
+    xor s1, s8, s1
+    sw a4, 360(sp)
+    xor s7, s5, a6
+    xor s0, t0, s3
+    and s8, t2, t1
+    and a4, t5, s5
+    sw a1, 336(sp)
+    xor a4, a4, s8
+    and a1, s7, s0
+    xor s8, a1, s8
+    xor t4, a2, s3
+    and a1, s9, s3
+    sw s9, 384(sp)
+    and s9, a0, t4
+    sw a0, 340(sp)
+    xor s9, s9, a1
+    and a0, s2, a2
+    xor a1, a0, a1
+    xor s1, s1, a1
+    xor a7, a2, s2
+    xor a6, a6, t1
+    xor s4, s4, s9
+    xor a1, s8, a1
+    xor a5, t2, t1
+    xor s9, a4, s9
+    xor t6, s4, t6
+    xor a7, s1, a7
+    xor a6, a1, a6
+    xor a5, s9, a5
+    xor a1, t6, a7
+    and t6, t6, a5
+    xor s9, a6, t6
+    xor s4, a5, a6
+    xor t6, a7, t6
+    and s4, t6, s4
+    xor s4, s4, a6
+    xor t6, s9, s4
+    xor a5, a5, s4
+    and t6, a6, t6
+    and s1, a1, s9
+    xor a5, t6, a5
+    xor s1, s1, a7
+    xor t6, s9, t6
+    and t6, s1, t6
+    xor t6, a1, t6
+    xor s9, s1, s4
+    xor a6, s1, t6
+    and s0, s1, s0
+    and s7, s1, s7
+    lw s1, 384(sp)
+    xor a1, t6, a5
+    xor s8, s9, a1
+    and s3, s9, s3
+    and s1, s9, s1
+    xor a7, s4, a5
+    and s11, a5, s11
+    and s6, s4, s6
+    lw s9, 340(sp)
+    and s10, a7, s10
+    xor s6, s11, s6
+    and ra, a7, ra
+    and t0, s4, t0
+    and t1, a6, t1
+    and t2, a6, t2
+    and s9, s8, s9
+    and s2, a1, s2
+    xor s11, s10, s11
+    and s5, t6, s5
+    and t4, s8, t4
+    and a2, a1, a2
+    xor s1, s1, s9
+    xor s10, t0, t2
+    xor ra, ra, t1
+    xor s2, s9, s2
+    xor a2, t4, a2
+    xor s10, s10, ra
+    xor s9, s5, s1
+    and t5, t6, t5
+    xor t4, s3, t4
+    xor s1, s1, s10
+    xor t5, s0, t5
+    xor t4, t1, t4
+    xor s10, s7, s10
+    xor a2, a2, s9
+    and t3, a5, t3
+    xor t2, t2, t5
+    xor s9, s11, s9
+    xor s5, s5, t4
+    xor s10, s10, a2
+    xor s1, t5, s1
+    xor t3, t3, s9
+    xor t5, s5, s10
+    xor s0, t0, s0
+    xor s9, t4, s9
+    xor a2, t2, a2
+    xor s10, s6, s10
+    xor t5, s2, t5
+    xor ra, ra, t3
+    lw s2, 336(sp)
+    lw s6, 356(sp)
+    lw t2, 424(sp)
+    lw t4, 404(sp)
+    lw s3, 360(sp)
+    lw t0, 352(sp)
+    lw a1, 408(sp)
+    lw a5, 344(sp)
+    xor t3, s0, t3
+    xor s0, s2, s6
+    xor s11, t2, t4
+    sw t5, 360(sp)
+    xor t0, s3, t0
+    xor t6, s11, s0
+    sw ra, 356(sp)
+    xor t1, t2, s6
+    xor s8, t0, a1
+    xor a5, a5, t6
+    sw t3, 344(sp)
+    xor t4, s8, t4
+    xor s6, a5, s6
+    xor s3, a5, s3
+    sw s10, 424(sp)
+    xor s7, t2, s2
+    xor s4, t4, t1
+    xor a5, s6, a1
+    sw a2, 404(sp)
+    xor s2, s8, s2
+    and s10, t6, s6
+    and a2, s4, a5
+    sw s1, 336(sp)
+    xor a7, s6, t0
+    xor a4, s3, s7
+    xor a2, a2, s10
+    and s1, s2, a1
+    xor s5, s5, ra
+    xor t0, t0, a4
+    xor s10, s1, s10
+    sw s9, 352(sp)
+    xor a6, s8, t2
+    xor a0, a1, a4
+    and s1, s11, t0
+    and s9, t4, s8
+    sw s5, 340(sp)
+    xor s9, s9, s1
+    and s5, a6, a0
+    xor s1, s5, s1
+    xor t5, a7, a4
+    and s5, s7, a4
+    sw s7, 384(sp)
+    and s7, s0, t5
+    sw s0, 416(sp)
+    xor s7, s7, s5
+    and s0, t1, a7
+    xor s5, s0, s5
+    xor s10, s10, s5
+    xor ra, a7, t1
+    xor t2, t2, t0
+    xor a2, a2, s7
+    xor s5, s1, s5
+    xor t3, s11, t0
+    xor s7, s9, s7
+    xor s3, a2, s3
+    xor ra, s10, ra
+    xor t2, s5, t2
+    xor t3, s7, t3
+    xor s5, s3, ra
+    and s3, s3, t3
+    xor s7, t2, s3
+    xor a2, t3, t2
+    xor s3, ra, s3
+    and a2, s3, a2
+    xor a2, a2, t2
+    xor s3, s7, a2
+    xor t3, t3, a2
+    and s3, t2, s3
+    and s10, s5, s7
+    xor t3, s3, t3
+    xor s10, s10, ra
+    xor s3, s7, s3
+    and s3, s10, s3
+    xor s3, s5, s3
+    xor s7, s10, a2
+    xor t2, s10, s3
+    and a0, s10, a0
+    and a6, s10, a6
+    lw s10, 384(sp)
+    xor s5, s3, t3
+    xor s1, s7, s5
+    and a4, s7, a4
+    and s10, s7, s10
+    xor ra, a2, t3
+    and s4, t3, s4
+    and s2, a2, s2
+    lw s7, 416(sp)
+    and t6, ra, t6
+    xor s2, s4, s2
+    and s6, ra, s6
+    and a1, a2, a1
+    and t0, t2, t0
+    and s11, t2, s11
+    and s7, s1, s7
+    and t1, s5, t1
+    xor s4, t6, s4
+    and s8, s3, s8
+    and t5, s1, t5
+    and a7, s5, a7
+    xor s10, s10, s7
+    xor t6, a1, s11
+    xor s6, s6, t0
+    xor t1, s7, t1
+    xor a7, t5, a7
+    xor t6, t6, s6
+    xor s7, s8, s10
+    and t4, s3, t4
+    xor t5, a4, t5
+    xor s10, s10, t6
+    xor t4, a0, t4
+    xor t5, t0, t5
+    xor t6, a6, t6
+    xor a7, a7, s7
+    xor s11, s11, t4
+    xor s8, s8, t5
+    xor t6, t6, a7
+    xor s10, t4, s10
+    xor t4, s8, t6
+    xor t4, t1, t4
+    slli t1, s10, 24
+    srli s10, s10, 8
+    xor a7, s11, a7
+    or s10, t1, s10
+    slli t1, a7, 24
+    srli a7, a7, 8
+    and a5, t3, a5
+    xor s7, s4, s7
+    xor t6, s2, t6
+    or a7, t1, a7
+    xor a5, a5, s7
+    slli t1, t6, 24
+    xor a0, a1, a0
+    xor s6, s6, a5
+    srli t6, t6, 8
+    xor a5, a0, a5
+    or t6, t1, t6
+    slli t1, a5, 24
+    srli a5, a5, 8
+    or a5, t1, a5
+    xor s8, s8, s6
+    slli t1, s6, 24
+    srli s6, s6, 8
+    or s6, t1, s6
+    slli t1, t4, 24
+    srli t4, t4, 8
+    or t4, t1, t4
+    slli t1, s8, 24
+    srli s8, s8, 8
+    xor s7, t5, s7
+    or s8, t1, s8
+    slli t1, s7, 24
+    srli s7, s7, 8
+    or s7, t1, s7
+    lw t1, 332(sp)
+    lw s2, 376(sp)
+    lw s11, 372(sp)
+    lw t5, 328(sp)
+    lw a4, 380(sp)
+    lw a1, 368(sp)
+    lw s5, 396(sp)
+    lw t3, 428(sp)
+    xor a0, t1, s2
+    xor s4, s11, t5
+    sw t4, 380(sp)
+    xor a1, a4, a1
+    xor s3, s4, a0
+    sw s6, 376(sp)
+    xor t0, s11, s2
+    xor s1, a1, s5
+    xor t3, t3, s3
+    sw a5, 428(sp)
+    xor t5, s1, t5
+    xor s2, t3, s2
+    xor a4, t3, a4
+    sw t6, 372(sp)
+    xor a6, s11, t1
+    xor a2, t5, t0
+    xor t3, s2, s5
+    sw a7, 328(sp)
+    xor t1, s1, t1
+    and t6, s3, s2
+    and a7, a2, t3
+    sw s10, 332(sp)
+    xor ra, s2, a1
+    xor s9, a4, a6
+    xor a7, a7, t6
+    and s10, t1, s5
+    xor a1, a1, s9
+    xor t6, s10, t6
+    sw s7, 368(sp)
+    xor t2, s1, s11
+    xor s0, s5, s9
+    and s10, s4, a1
+    and s7, t5, s1
+    sw s8, 416(sp)
+    xor s7, s7, s10
+    and s8, t2, s0
+    xor s10, s8, s10
+    xor t4, ra, s9
+    and s8, a6, s9
+    sw a6, 384(sp)
+    and a6, a0, t4
+    sw a0, 408(sp)
+    xor a6, a6, s8
+    and a0, t0, ra
+    xor s8, a0, s8
+    xor t6, t6, s8
+    xor s6, ra, t0
+    xor s11, s11, a1
+    xor a7, a7, a6
+    xor s8, s10, s8
+    xor a5, s4, a1
+    xor a6, s7, a6
+    xor a4, a7, a4
+    xor s6, t6, s6
+    xor s11, s8, s11
+    xor a5, a6, a5
+    xor s8, a4, s6
+    and a4, a4, a5
+    xor a6, s11, a4
+    xor a7, a5, s11
+    xor a4, s6, a4
+    and a7, a4, a7
+    xor a7, a7, s11
+    xor a4, a6, a7
+    xor a5, a5, a7
+    and a4, s11, a4
+    and t6, s8, a6
+    xor a5, a4, a5
+    xor t6, t6, s6
+    xor a4, a6, a4
+    and a4, t6, a4
+    xor a4, s8, a4
+    xor a6, t6, a7
+    xor s11, t6, a4
+    and s0, t6, s0
+    and t2, t6, t2
+    lw t6, 384(sp)
+    xor s8, a4, a5
+    xor s10, a6, s8
+    and s9, a6, s9
+    and t6, a6, t6
+    xor s6, a7, a5
+    and a2, a5, a2
+    and t1, a7, t1
+    lw a6, 408(sp)
+    and s3, s6, s3
+    xor t1, a2, t1
+    and s2, s6, s2
+    and s5, a7, s5
+    and a1, s11, a1
+    and s4, s11, s4
+    and a6, s10, a6
+    and t0, s8, t0
+    xor a2, s3, a2
+    and s1, a4, s1
+    and t4, s10, t4
+    and ra, s8, ra
+    xor t6, t6, a6
+    xor s3, s5, s4
+    xor s2, s2, a1
+    xor t0, a6, t0
+    xor ra, t4, ra
+    xor s3, s3, s2
+    xor a6, s1, t6
+    and t5, a4, t5
+    xor t4, s9, t4
+    xor t6, t6, s3
+    xor t5, s0, t5
+    xor t4, a1, t4
+    xor s3, t2, s3
+    xor ra, ra, a6
+    xor s4, s4, t5
+    xor s1, s1, t4
+    xor s3, s3, ra
+    xor t6, t5, t6
+    xor t5, s1, s3
+    xor t5, t0, t5
+    slli t0, t6, 16
+    srli t6, t6, 16
+    xor ra, s4, ra
+    or t6, t0, t6
+    slli t0, ra, 16
+    srli ra, ra, 16
+    and t3, a5, t3
+    xor a6, a2, a6
+    xor s3, t1, s3
+    or ra, t0, ra
+    xor t3, t3, a6
+    slli t0, s3, 16
+    xor s0, s5, s0
+    xor s2, s2, t3
+    srli s3, s3, 16
+    xor t3, s0, t3
+    or s3, t0, s3
+    slli t0, t3, 16
+    srli t3, t3, 16
+    or t3, t0, t3
+    xor s1, s1, s2
+    slli t0, s2, 16
+    srli s2, s2, 16
+    or s2, t0, s2
+    slli t0, t5, 16
+    srli t5, t5, 16
+    or t5, t0, t5
+    slli t0, s1, 16
+    srli s1, s1, 16
+    xor a6, t4, a6
+    or s1, t0, s1
+    slli t0, a6, 16
+    srli a6, a6, 16
+    or a6, t0, a6
+    lw t0, 388(sp)
+    lw t1, 400(sp)
+    lw s4, 412(sp)
+    lw t4, 364(sp)
+    lw s9, 392(sp)
+    lw s5, 324(sp)
+    lw s8, 420(sp)
+    lw a5, 348(sp)
+    xor s0, t0, t1
+    xor a2, s4, t4
+    sw t5, 392(sp)
+    xor s5, s9, s5
+    xor a4, a2, s0
+    sw s2, 400(sp)
+    xor a1, s4, t1
+    xor s10, s5, s8
+    xor a5, a5, a4
+    sw t3, 348(sp)
+    xor t4, s10, t4
+    xor t1, a5, t1
+    xor s9, a5, s9
+    sw s3, 412(sp)
+    xor t2, s4, t0
+    xor a7, t4, a1
+    xor a5, t1, s8
+    sw ra, 364(sp)
+    xor t0, s10, t0
+    and s3, a4, t1
+    and ra, a7, a5
+    sw t6, 388(sp)
+    xor s6, t1, s5
+    xor s7, s9, t2
+    xor ra, ra, s3
+    and t6, t0, s8
+    xor s5, s5, s7
+    xor s3, t6, s3
+    sw s1, 324(sp)
+    xor s11, s10, s4
+    xor a0, s8, s7
+    and t6, a2, s5
+    and s1, t4, s10
+    sw a6, 408(sp)
+    xor s1, s1, t6
+    and a6, s11, a0
+    xor t6, a6, t6
+    xor t5, s6, s7
+    and a6, t2, s7
+    sw t2, 384(sp)
+    and t2, s0, t5
+    sw s0, 396(sp)
+    xor t2, t2, a6
+    and s0, a1, s6
+    xor a6, s0, a6
+    xor s3, s3, a6
+    xor s2, s6, a1
+    xor s4, s4, s5
+    xor ra, ra, t2
+    xor a6, t6, a6
+    xor t3, a2, s5
+    xor t2, s1, t2
+    xor s9, ra, s9
+    xor s2, s3, s2
+    xor s4, a6, s4
+    xor t3, t2, t3
+    xor a6, s9, s2
+    and s9, s9, t3
+    xor t2, s4, s9
+    xor ra, t3, s4
+    xor s9, s2, s9
+    and ra, s9, ra
+    xor ra, ra, s4
+    xor s9, t2, ra
+    xor t3, t3, ra
+    and s9, s4, s9
+    and s3, a6, t2
+    xor t3, s9, t3
+    xor s3, s3, s2
+    xor s9, t2, s9
+    and s9, s3, s9
+    xor s9, a6, s9
+    xor t2, s3, ra
+    xor s4, s3, s9
+    and a0, s3, a0
+    and s11, s3, s11
+    lw s3, 384(sp)
+    xor a6, s9, t3
+    xor t6, t2, a6
+    and s7, t2, s7
+    and s3, t2, s3
+    xor s2, ra, t3
+    and a7, t3, a7
+    and t0, ra, t0
+    lw t2, 396(sp)
+    and a4, s2, a4
+    xor t0, a7, t0
+    and t1, s2, t1
+    and s8, ra, s8
+    and s5, s4, s5
+    and a2, s4, a2
+    and t2, t6, t2
+    and a1, a6, a1
+    xor a7, a4, a7
+    and s10, s9, s10
+    and t5, t6, t5
+    and s6, a6, s6
+    xor s3, s3, t2
+    xor a4, s8, a2
+    xor t1, t1, s5
+    xor a1, t2, a1
+    xor s6, t5, s6
+    xor a4, a4, t1
+    xor t2, s10, s3
+    and t4, s9, t4
+    xor t5, s7, t5
+    xor s3, s3, a4
+    xor t4, a0, t4
+    xor t5, s5, t5
+    xor a4, s11, a4
+    xor s6, s6, t2
+    xor a2, a2, t4
+    xor s10, s10, t5
+    xor a4, a4, s6
+    xor s3, t4, s3
+    xor t4, s10, a4
+    xor t4, a1, t4
+    slli a1, s3, 8
+    srli s3, s3, 24
+    xor s6, a2, s6
+    or s3, a1, s3
+    slli a1, s6, 8
+    srli s6, s6, 24
+    and a5, t3, a5
+    xor t2, a7, t2
+    xor a4, t0, a4
+    or s6, a1, s6
+    xor a5, a5, t2
+    slli a1, a4, 8
+    xor a0, s8, a0
+    xor t1, t1, a5
+    srli a4, a4, 24
+    xor a5, a0, a5
+    or a4, a1, a4
+    slli a1, a5, 8
+    srli a5, a5, 24
+    or a5, a1, a5
+    xor s10, s10, t1
+    slli a1, t1, 8
+    srli t1, t1, 24
+    or t1, a1, t1
+    slli a1, t4, 8
+    srli t4, t4, 24
+    or t4, a1, t4
+    slli a1, s10, 8
+    srli s10, s10, 24
+    xor t2, t5, t2
+    or s10, a1, s10
+    slli a1, t2, 8
+    srli t2, t2, 24
+    or t2, a1, t2
+    lw a1, 340(sp)
+    lw t0, 416(sp)
+    lw a2, 368(sp)
+    lw a7, 408(sp)
+    xor a0, a1, t0
+    xor t5, a0, a2
+    xor s11, a7, t2
+    lw s5, 1052(a3)
+    xor t5, t5, s11
+    xor s5, t5, s5
+    lw t5, 324(sp)
+    lw a6, 352(sp)
+    xor s7, t0, t5
+    xor s8, s7, a7
+    xor t6, t2, a6
+    lw s9, 1084(a3)
+    xor s8, s8, t6
+    xor s9, s8, s9
+    xor s8, t5, s10
+    xor t2, s8, t2
+    xor s4, a6, a2
+    lw ra, 1116(a3)
+    xor t2, t2, s4
+    xor ra, t2, ra
+    xor t2, s10, a1
+    xor a7, a2, a7
+    xor a6, t2, a6
+    lw a2, 1148(a3)
+    xor a6, a6, a7
+    xor a2, a6, a2
+    lw a6, 332(sp)
+    lw s2, 388(sp)
+    sw a2, 408(sp)
+    lw a2, 336(sp)
+    xor t3, s4, a6
+    xor s1, s2, s3
+    lw s0, 1024(a3)
+    xor t3, t3, s1
+    sw ra, 368(sp)
+    xor s0, t3, s0
+    sw s9, 352(sp)
+    xor t3, a7, s2
+    xor ra, s3, a2
+    lw s9, 1056(a3)
+    xor t3, t3, ra
+    xor s9, t3, s9
+    xor t3, a2, a6
+    sw s9, 396(sp)
+    xor s2, a6, s2
+    xor s3, s11, s3
+    lw s9, 1088(a3)
+    xor a2, t6, a2
+    lw a6, 1120(a3)
+    xor s3, s3, t3
+    xor a2, a2, s2
+    xor s9, s3, s9
+    xor a6, a2, a6
+    lw a2, 328(sp)
+    lw s3, 364(sp)
+    sw a6, 388(sp)
+    xor t3, t3, s4
+    sw s9, 332(sp)
+    xor t3, t3, a2
+    xor a6, s3, s6
+    lw s9, 1028(a3)
+    xor t3, t3, a6
+    xor s9, t3, s9
+    lw t3, 404(sp)
+    sw s0, 336(sp)
+    xor s2, s2, a7
+    xor s0, s6, t3
+    xor s1, s1, s11
+    xor s2, s2, s3
+    xor s6, s1, s6
+    sw s5, 384(sp)
+    xor s1, t3, a2
+    xor ra, ra, t6
+    xor s3, a2, s3
+    lw s5, 1060(a3)
+    xor t3, ra, t3
+    lw a2, 1124(a3)
+    xor s2, s2, s0
+    xor t3, t3, s3
+    xor s5, s2, s5
+    xor a2, t3, a2
+    lw s2, 1092(a3)
+    lw t3, 372(sp)
+    lw ra, 412(sp)
+    xor s6, s6, s1
+    xor s2, s6, s2
+    sw a2, 364(sp)
+    xor s1, s1, t3
+    xor s6, ra, a4
+    lw a2, 1032(a3)
+    xor s1, s1, s6
+    xor a2, s1, a2
+    lw s1, 424(sp)
+    sw s2, 328(sp)
+    xor s2, a4, s1
+    xor s3, s3, ra
+    xor a4, a6, a4
+    sw s5, 404(sp)
+    xor a6, s1, t3
+    xor ra, t3, ra
+    lw s5, 1064(a3)
+    xor s1, s0, s1
+    lw t3, 1128(a3)
+    xor s3, s3, s2
+    xor s1, s1, ra
+    xor s5, s3, s5
+    xor t3, s1, t3
+    lw s3, 1096(a3)
+    lw s1, 428(sp)
+    lw s0, 348(sp)
+    xor a4, a4, a6
+    xor s3, a4, s3
+    xor a6, a6, s4
+    sw t3, 412(sp)
+    xor a6, a6, s1
+    xor a4, s0, a5
+    lw t3, 1036(a3)
+    xor a6, a6, a4
+    xor t3, a6, t3
+    lw a6, 344(sp)
+    sw s3, 372(sp)
+    xor ra, ra, a7
+    xor s3, a5, a6
+    xor s6, s6, s11
+    xor ra, ra, s0
+    sw s5, 424(sp)
+    xor a5, s6, a5
+    lw s5, 1068(a3)
+    xor s6, a6, s1
+    xor s2, s2, t6
+    xor s0, s1, s0
+    xor ra, ra, s3
+    xor a6, s2, a6
+    lw s1, 1132(a3)
+    xor s5, ra, s5
+    xor a6, a6, s0
+    xor a5, a5, s6
+    lw ra, 1100(a3)
+    xor s1, a6, s1
+    xor s4, s6, s4
+    lw s6, 376(sp)
+    lw a6, 400(sp)
+    xor ra, a5, ra
+    xor s4, s4, s6
+    xor s2, a6, t1
+    lw a5, 1040(a3)
+    xor a7, s0, a7
+    xor s4, s4, s2
+    lw s0, 356(sp)
+    xor a5, s4, a5
+    xor s4, t1, s0
+    xor s11, a4, s11
+    xor a7, a7, a6
+    xor t1, s11, t1
+    xor s11, s0, s6
+    xor t6, s3, t6
+    xor a6, s6, a6
+    xor s0, t6, s0
+    lw s6, 1136(a3)
+    xor s0, s0, a6
+    sw s1, 348(sp)
+    lw a4, 1104(a3)
+    xor s6, s0, s6
+    xor t1, t1, s11
+    lw s0, 380(sp)
+    lw t6, 392(sp)
+    xor a4, t1, a4
+    xor s11, s11, s0
+    xor s3, t6, t4
+    lw t1, 1044(a3)
+    xor s11, s11, s3
+    lw s1, 1072(a3)
+    xor t1, s11, t1
+    xor a7, a7, s4
+    lw s11, 360(sp)
+    xor s1, a7, s1
+    xor a7, t4, s11
+    xor t4, s2, t4
+    xor a6, a6, t6
+    xor s2, s11, s0
+    sw s6, 400(sp)
+    xor s11, s4, s11
+    xor t6, s0, t6
+    xor a1, a7, a1
+    xor a6, a6, a7
+    lw s6, 1076(a3)
+    xor s11, s11, t6
+    lw s0, 1140(a3)
+    xor t5, t6, t5
+    xor s10, s3, s10
+    xor s7, a1, s7
+    xor t0, s2, t0
+    xor a0, s10, a0
+    lw a1, 1144(a3)
+    lw a7, 384(sp)
+    lw t6, 336(sp)
+    xor s6, a6, s6
+    xor s0, s11, s0
+    xor s8, t0, s8
+    lw s10, 1112(a3)
+    lw a6, 1108(a3)
+    lw t0, 1048(a3)
+    xor t2, t5, t2
+    xor a1, s7, a1
+    sw s0, 340(sp)
+    xor t4, t4, s2
+    lw t5, 1080(a3)
+    xor s10, a0, s10
+    sw a1, 324(sp)
+    xor a6, t4, a6
+    xor t0, s8, t0
+    xor s7, a5, a2
+    xor a0, a7, s9
+    sw ra, 416(sp)
+    xor t5, t2, t5
+    xor t1, t0, t1
+    xor s2, a0, s7
+    sw a6, 392(sp)
+    xor t2, a7, a2
+    xor s8, t1, t6
+    xor t3, t3, s2
+    sw s10, 380(sp)
+    xor s9, s8, s9
+    xor a2, t3, a2
+    xor t0, t3, t0
+    sw a4, 384(sp)
+    xor s3, a7, a5
+    xor s4, s9, t2
+    xor t3, a2, t6
+    sw s5, 360(sp)
+    xor a5, s8, a5
+    and a4, s2, a2
+    and s5, s4, t3
+    sw s6, 376(sp)
+    xor t4, a2, t1
+    xor s0, t0, s3
+    xor s5, s5, a4
+    and s6, a5, t6
+    xor t1, t1, s0
+    xor a4, s6, a4
+    sw t5, 356(sp)
+    xor s11, s8, a7
+    xor a1, t6, s0
+    and s6, a0, t1
+    and t5, s9, s8
+    sw s1, 428(sp)
+    xor t5, t5, s6
+    and s1, s11, a1
+    xor s6, s1, s6
+    xor ra, t4, s0
+    and s1, s3, s0
+    sw s3, 344(sp)
+    and s3, s7, ra
+    sw s7, 420(sp)
+    xor s3, s3, s1
+    and s7, t2, t4
+    xor s1, s7, s1
+    xor a4, a4, s1
+    xor a6, t4, t2
+    xor a7, a7, t1
+    xor s5, s5, s3
+    xor s1, s6, s1
+    xor s10, a0, t1
+    xor s3, t5, s3
+    xor t0, s5, t0
+    xor a6, a4, a6
+    xor a7, s1, a7
+    xor s10, s3, s10
+    xor s1, t0, a6
+    and t0, t0, s10
+    xor s3, a7, t0
+    xor s5, s10, a7
+    xor t0, a6, t0
+    and s5, t0, s5
+    xor s5, s5, a7
+    xor t0, s3, s5
+    xor s10, s10, s5
+    and t0, a7, t0
+    and a4, s1, s3
+    xor s10, t0, s10
+    xor a4, a4, a6
+    xor t0, s3, t0
+    and t0, a4, t0
+    xor t0, s1, t0
+    xor s3, a4, s5
+    xor a7, a4, t0
+    and a1, a4, a1
+    and s11, a4, s11
+    lw a4, 344(sp)
+    xor s1, t0, s10
+    xor s6, s3, s1
+    and s0, s3, s0
+    and a4, s3, a4
+    xor a6, s5, s10
+    and s4, s10, s4
+    and a5, s5, a5
+    lw s3, 420(sp)
+    and s2, a6, s2
+    xor a5, s4, a5
+    and a2, a6, a2
+    and t6, s5, t6
+    and t1, a7, t1
+    and a0, a7, a0
+    and s3, s6, s3
+    and t2, s1, t2
+    xor s4, s2, s4
+    and s8, t0, s8
+    and ra, s6, ra
+    and t4, s1, t4
+    xor a4, a4, s3
+    xor s2, t6, a0
+    xor a2, a2, t1
+    xor t2, s3, t2
+    xor t4, ra, t4
+    xor s2, s2, a2
+    xor s3, s8, a4
+    and s9, t0, s9
+    xor ra, s0, ra
+    xor a4, a4, s2
+    xor s9, a1, s9
+    xor ra, t1, ra
+    xor s2, s11, s2
+    xor t4, t4, s3
+    and t3, s10, t3
+    xor a0, a0, s9
+    xor s3, s4, s3
+    xor s8, s8, ra
+    xor s2, s2, t4
+    xor a4, s9, a4
+    xor t3, t3, s3
+    xor s9, s8, s2
+    xor a1, t6, a1
+    xor s3, ra, s3
+    xor t4, a0, t4
+    xor s2, a5, s2
+    xor s9, t2, s9
+    xor a2, a2, t3
+    lw t2, 428(sp)
+    lw a5, 424(sp)
+    lw a0, 352(sp)
+    lw ra, 404(sp)
+    lw s0, 356(sp)
+    lw t6, 376(sp)
+    lw s1, 396(sp)
+    lw s10, 360(sp)
+    xor t3, a1, t3
+    xor a1, t2, a5
+    xor s4, a0, ra
+    sw s9, 356(sp)
+    xor t6, s0, t6
+    xor t0, s4, a1
+    sw a2, 424(sp)
+    xor t1, a0, a5
+    xor s6, t6, s1
+    xor s10, s10, t0
+    sw t3, 360(sp)
+    xor ra, s6, ra
+    xor a5, s10, a5
+    xor s0, s10, s0
+    sw s2, 352(sp)
+    xor s11, a0, t2
+    xor s5, ra, t1
+    xor s10, a5, s1
+    sw t4, 404(sp)
+    xor t2, s6, t2
+    and s2, t0, a5
+    and t4, s5, s10
+    sw a4, 428(sp)
+    xor a6, a5, t6
+    xor t5, s0, s11
+    xor t4, t4, s2
+    and a4, t2, s1
+    xor s8, s8, a2
+    xor t6, t6, t5
+    xor s2, a4, s2
+    sw s3, 376(sp)
+    xor a7, s6, a0
+    xor s7, s1, t5
+    and a4, s4, t6
+    and s3, ra, s6
+    sw s8, 420(sp)
+    xor s3, s3, a4
+    and s8, a7, s7
+    xor a4, s8, a4
+    xor s9, a6, t5
+    and s8, s11, t5
+    sw s11, 344(sp)
+    and s11, a1, s9
+    sw a1, 336(sp)
+    xor s11, s11, s8
+    and a1, t1, a6
+    xor s8, a1, s8
+    xor s2, s2, s8
+    xor a2, a6, t1
+    xor a0, a0, t6
+    xor t4, t4, s11
+    xor s8, a4, s8
+    xor t3, s4, t6
+    xor s11, s3, s11
+    xor s0, t4, s0
+    xor a2, s2, a2
+    xor a0, s8, a0
+    xor t3, s11, t3
+    xor s8, s0, a2
+    and s0, s0, t3
+    xor s11, a0, s0
+    xor t4, t3, a0
+    xor s0, a2, s0
+    and t4, s0, t4
+    xor t4, t4, a0
+    xor s0, s11, t4
+    xor t3, t3, t4
+    and s0, a0, s0
+    and s2, s8, s11
+    xor t3, s0, t3
+    xor s2, s2, a2
+    xor s0, s11, s0
+    and s0, s2, s0
+    xor s0, s8, s0
+    xor s11, s2, t4
+    xor a0, s2, s0
+    and s7, s2, s7
+    and a7, s2, a7
+    lw s2, 344(sp)
+    xor s8, s0, t3
+    xor a4, s11, s8
+    and t5, s11, t5
+    and s2, s11, s2
+    xor a2, t4, t3
+    and s5, t3, s5
+    and t2, t4, t2
+    lw s11, 336(sp)
+    and t0, a2, t0
+    xor t2, s5, t2
+    and a5, a2, a5
+    and s1, t4, s1
+    and t6, a0, t6
+    and s4, a0, s4
+    and s11, a4, s11
+    and t1, s8, t1
+    xor s5, t0, s5
+    and s6, s0, s6
+    and s9, a4, s9
+    and a6, s8, a6
+    xor s2, s2, s11
+    xor t0, s1, s4
+    xor a5, a5, t6
+    xor t1, s11, t1
+    xor a6, s9, a6
+    xor t0, t0, a5
+    xor s11, s6, s2
+    and ra, s0, ra
+    xor s9, t5, s9
+    xor s2, s2, t0
+    xor ra, s7, ra
+    xor s9, t6, s9
+    xor t0, a7, t0
+    xor a6, a6, s11
+    xor s4, s4, ra
+    xor s6, s6, s9
+    xor t0, t0, a6
+    xor s2, ra, s2
+    xor ra, s6, t0
+    xor ra, t1, ra
+    slli t1, s2, 24
+    srli s2, s2, 8
+    xor a6, s4, a6
+    or s2, t1, s2
+    slli t1, a6, 24
+    srli a6, a6, 8
+    and s10, t3, s10
+    xor s11, s5, s11
+    xor t0, t2, t0
+    or a6, t1, a6
+    xor s10, s10, s11
+    slli t1, t0, 24
+    xor s7, s1, s7
+    xor a5, a5, s10
+    srli t0, t0, 8
+    xor s10, s7, s10
+    or t0, t1, t0
+    slli t1, s10, 24
+    srli s10, s10, 8
+    or s10, t1, s10
+    xor s6, s6, a5
+    slli t1, a5, 24
+    srli a5, a5, 8
+    or a5, t1, a5
+    slli t1, ra, 24
+    srli ra, ra, 8
+    or ra, t1, ra
+    slli t1, s6, 24
+    srli s6, s6, 8
+    xor s11, s9, s11
+    or s6, t1, s6
+    slli t1, s11, 24
+    srli s11, s11, 8
+    or s11, t1, s11
+    lw t1, 384(sp)
+    lw t2, 372(sp)
+    lw s4, 368(sp)
+    lw s9, 328(sp)
+    lw t5, 380(sp)
+    lw s1, 392(sp)
+    lw s8, 332(sp)
+    lw t3, 416(sp)
+    xor s7, t1, t2
+    xor s5, s4, s9
+    sw ra, 380(sp)
+    xor s1, t5, s1
+    xor s0, s5, s7
+    sw a5, 372(sp)
+    xor t6, s4, t2
+    xor a4, s1, s8
+    xor t3, t3, s0
+    sw s10, 416(sp)
+    xor s9, a4, s9
+    xor t2, t3, t2
+    xor t5, t3, t5
+    sw t0, 368(sp)
+    xor a7, s4, t1
+    xor t4, s9, t6
+    xor t3, t2, s8
+    sw a6, 328(sp)
+    xor t1, a4, t1
+    and t0, s0, t2
+    and a6, t4, t3
+    sw s2, 384(sp)
+    xor a2, t2, s1
+    xor s3, t5, a7
+    xor a6, a6, t0
+    and s2, t1, s8
+    xor s1, s1, s3
+    xor t0, s2, t0
+    sw s11, 392(sp)
+    xor a0, a4, s4
+    xor a1, s8, s3
+    and s2, s5, s1
+    and s11, s9, a4
+    sw s6, 336(sp)
+    xor s11, s11, s2
+    and s6, a0, a1
+    xor s2, s6, s2
+    xor ra, a2, s3
+    and s6, a7, s3
+    sw a7, 344(sp)
+    and a7, s7, ra
+    sw s7, 396(sp)
+    xor a7, a7, s6
+    and s7, t6, a2
+    xor s6, s7, s6
+    xor t0, t0, s6
+    xor a5, a2, t6
+    xor s4, s4, s1
+    xor a6, a6, a7
+    xor s6, s2, s6
+    xor s10, s5, s1
+    xor a7, s11, a7
+    xor t5, a6, t5
+    xor a5, t0, a5
+    xor s4, s6, s4
+    xor s10, a7, s10
+    xor s6, t5, a5
+    and t5, t5, s10
+    xor a7, s4, t5
+    xor a6, s10, s4
+    xor t5, a5, t5
+    and a6, t5, a6
+    xor a6, a6, s4
+    xor t5, a7, a6
+    xor s10, s10, a6
+    and t5, s4, t5
+    and t0, s6, a7
+    xor s10, t5, s10
+    xor t0, t0, a5
+    xor t5, a7, t5
+    and t5, t0, t5
+    xor t5, s6, t5
+    xor a7, t0, a6
+    xor s4, t0, t5
+    and a1, t0, a1
+    and a0, t0, a0
+    lw t0, 344(sp)
+    xor s6, t5, s10
+    xor s2, a7, s6
+    and s3, a7, s3
+    and t0, a7, t0
+    xor a5, a6, s10
+    and t4, s10, t4
+    and t1, a6, t1
+    lw a7, 396(sp)
+    and s0, a5, s0
+    xor t1, t4, t1
+    and t2, a5, t2
+    and s8, a6, s8
+    and s1, s4, s1
+    and s5, s4, s5
+    and a7, s2, a7
+    and t6, s6, t6
+    xor t4, s0, t4
+    and a4, t5, a4
+    and ra, s2, ra
+    and a2, s6, a2
+    xor t0, t0, a7
+    xor s0, s8, s5
+    xor t2, t2, s1
+    xor t6, a7, t6
+    xor a2, ra, a2
+    xor s0, s0, t2
+    xor a7, a4, t0
+    and s9, t5, s9
+    xor ra, s3, ra
+    xor t0, t0, s0
+    xor s9, a1, s9
+    xor ra, s1, ra
+    xor s0, a0, s0
+    xor a2, a2, a7
+    xor s5, s5, s9
+    xor a4, a4, ra
+    xor s0, s0, a2
+    xor t0, s9, t0
+    xor s9, a4, s0
+    xor s9, t6, s9
+    slli t6, t0, 16
+    srli t0, t0, 16
+    xor a2, s5, a2
+    or t0, t6, t0
+    slli t6, a2, 16
+    srli a2, a2, 16
+    and t3, s10, t3
+    xor a7, t4, a7
+    xor s0, t1, s0
+    or a2, t6, a2
+    xor t3, t3, a7
+    slli t6, s0, 16
+    xor a1, s8, a1
+    xor t2, t2, t3
+    srli s0, s0, 16
+    xor t3, a1, t3
+    or s0, t6, s0
+    slli t6, t3, 16
+    srli t3, t3, 16
+    or t3, t6, t3
+    xor a4, a4, t2
+    slli t6, t2, 16
+    srli t2, t2, 16
+    or t2, t6, t2
+    slli t6, s9, 16
+    srli s9, s9, 16
+    or s9, t6, s9
+    slli t6, a4, 16
+    srli a4, a4, 16
+    xor a7, ra, a7
+    or a4, t6, a4
+    slli t6, a7, 16
+    srli a7, a7, 16
+    or a7, t6, a7
+    lw t6, 400(sp)
+    lw t1, 412(sp)
+    lw s5, 408(sp)
+    lw ra, 364(sp)
+    lw s3, 324(sp)
+    lw s8, 340(sp)
+    lw s6, 388(sp)
+    lw s10, 348(sp)
+    xor a1, t6, t1
+    xor t4, s5, ra
+    sw s9, 324(sp)
+    xor s8, s3, s8
+    xor t5, t4, a1
+    sw t2, 412(sp)
+    xor s1, s5, t1
+    xor s2, s8, s6
+    xor s10, s10, t5
+    sw t3, 348(sp)
+    xor ra, s2, ra
+    xor t1, s10, t1
+    xor s3, s10, s3
+    sw s0, 408(sp)
+    xor a0, s5, t6
+    xor a6, ra, s1
+    xor s10, t1, s6
+    sw a2, 364(sp)
+    xor t6, s2, t6
+    and s0, t5, t1
+    and a2, a6, s10
+    sw t0, 400(sp)
+    xor a5, t1, s8
+    xor s11, s3, a0
+    xor a2, a2, s0
+    and t0, t6, s6
+    xor s8, s8, s11
+    xor s0, t0, s0
+    sw a4, 340(sp)
+    xor s4, s2, s5
+    xor s7, s6, s11
+    and t0, t4, s8
+    and a4, ra, s2
+    sw a7, 396(sp)
+    xor a4, a4, t0
+    and a7, s4, s7
+    xor t0, a7, t0
+    xor s9, a5, s11
+    and a7, a0, s11
+    sw a0, 344(sp)
+    and a0, a1, s9
+    sw a1, 332(sp)
+    xor a0, a0, a7
+    and a1, s1, a5
+    xor a7, a1, a7
+    xor s0, s0, a7
+    xor t2, a5, s1
+    xor s5, s5, s8
+    xor a2, a2, a0
+    xor a7, t0, a7
+    xor t3, t4, s8
+    xor a0, a4, a0
+    xor s3, a2, s3
+    xor t2, s0, t2
+    xor s5, a7, s5
+    xor t3, a0, t3
+    xor a7, s3, t2
+    and s3, s3, t3
+    xor a0, s5, s3
+    xor a2, t3, s5
+    xor s3, t2, s3
+    and a2, s3, a2
+    xor a2, a2, s5
+    xor s3, a0, a2
+    xor t3, t3, a2
+    and s3, s5, s3
+    and s0, a7, a0
+    xor t3, s3, t3
+    xor s0, s0, t2
+    xor s3, a0, s3
+    and s3, s0, s3
+    xor s3, a7, s3
+    xor a0, s0, a2
+    xor s5, s0, s3
+    and s7, s0, s7
+    and s4, s0, s4
+    lw s0, 344(sp)
+    xor a7, s3, t3
+    xor t0, a0, a7
+    and s11, a0, s11
+    and s0, a0, s0
+    xor t2, a2, t3
+    and a6, t3, a6
+    and t6, a2, t6
+    lw a0, 332(sp)
+    and t5, t2, t5
+    xor t6, a6, t6
+    and t1, t2, t1
+    and s6, a2, s6
+    and s8, s5, s8
+    and t4, s5, t4
+    and a0, t0, a0
+    and s1, a7, s1
+    xor a6, t5, a6
+    and s2, s3, s2
+    and s9, t0, s9
+    and a5, a7, a5
+    xor s0, s0, a0
+    xor t5, s6, t4
+    xor t1, t1, s8
+    xor s1, a0, s1
+    xor a5, s9, a5
+    xor t5, t5, t1
+    xor a0, s2, s0
+    and ra, s3, ra
+    xor s9, s11, s9
+    xor s0, s0, t5
+    xor ra, s7, ra
+    xor s9, s8, s9
+    xor t5, s4, t5
+    xor a5, a5, a0
+    xor t4, t4, ra
+    xor s2, s2, s9
+    xor t5, t5, a5
+    xor s0, ra, s0
+    xor ra, s2, t5
+    xor ra, s1, ra
+    slli s1, s0, 8
+    srli s0, s0, 24
+    xor a5, t4, a5
+    or s0, s1, s0
+    slli s1, a5, 8
+    srli a5, a5, 24
+    and s10, t3, s10
+    xor a0, a6, a0
+    xor t5, t6, t5
+    or a5, s1, a5
+    xor s10, s10, a0
+    slli s1, t5, 8
+    xor s7, s6, s7
+    xor t1, t1, s10
+    srli t5, t5, 24
+    xor s10, s7, s10
+    or t5, s1, t5
+    slli s1, s10, 8
+    srli s10, s10, 24
+    or s10, s1, s10
+    xor s2, s2, t1
+    slli s1, t1, 8
+    srli t1, t1, 24
+    or t1, s1, t1
+    slli s1, ra, 8
+    srli ra, ra, 24
+    or ra, s1, ra
+    slli s1, s2, 8
+    srli s2, s2, 24
+    xor a0, s9, a0
+    or s2, s1, s2
+    slli s1, a0, 8
+    srli a0, a0, 24
+    or a0, s1, a0
+    lw s1, 420(sp)
+    lw t6, 336(sp)
+    lw t4, 392(sp)
+    lw a6, 396(sp)
+    xor s7, s1, t6
+    xor s9, s7, t4
+    xor s4, a6, a0
+    lw s8, 1180(a3)
+    xor s9, s9, s4
+    xor s8, s9, s8
+    lw s9, 340(sp)
+    lw a7, 376(sp)
+    xor s11, t6, s9
+    xor s6, s11, a6
+    xor t0, a0, a7
+    lw s3, 1212(a3)
+    xor s6, s6, t0
+    xor s3, s6, s3
+    xor s6, s9, s2
+    xor a0, s6, a0
+    xor s5, a7, t4
+    lw a2, 1244(a3)
+    xor a0, a0, s5
+    xor a2, a0, a2
+    xor a0, s2, s1
+    xor a6, t4, a6
+    xor a7, a0, a7
+    lw t4, 1276(a3)
+    xor a7, a7, a6
+    xor t4, a7, t4
+    lw a7, 384(sp)
+    lw t2, 400(sp)
+    sw t4, 396(sp)
+    lw t4, 428(sp)
+    xor t3, s5, a7
+    xor a4, t2, s0
+    lw a1, 1152(a3)
+    xor t3, t3, a4
+    sw a2, 392(sp)
+    xor a1, t3, a1
+    sw s3, 376(sp)
+    xor t3, a6, t2
+    xor a2, s0, t4
+    lw s3, 1184(a3)
+    xor t3, t3, a2
+    xor s3, t3, s3
+    xor t3, t4, a7
+    sw s3, 332(sp)
+    xor t2, a7, t2
+    xor s0, s4, s0
+    lw s3, 1216(a3)
+    xor t4, t0, t4
+    lw a7, 1248(a3)
+    xor s0, s0, t3
+    xor t4, t4, t2
+    xor s3, s0, s3
+    xor a7, t4, a7
+    lw t4, 328(sp)
+    lw s0, 364(sp)
+    sw a7, 400(sp)
+    xor t3, t3, s5
+    sw s3, 384(sp)
+    xor t3, t3, t4
+    xor a7, s0, a5
+    lw s3, 1156(a3)
+    xor t3, t3, a7
+    xor s3, t3, s3
+    lw t3, 404(sp)
+    sw a1, 428(sp)
+    xor t2, t2, a6
+    xor a1, a5, t3
+    xor a4, a4, s4
+    xor t2, t2, s0
+    xor a5, a4, a5
+    sw s8, 344(sp)
+    xor a4, t3, t4
+    xor a2, a2, t0
+    xor s0, t4, s0
+    lw s8, 1188(a3)
+    xor t3, a2, t3
+    lw t4, 1252(a3)
+    xor t2, t2, a1
+    xor t3, t3, s0
+    xor s8, t2, s8
+    xor t4, t3, t4
+    lw t2, 1220(a3)
+    lw t3, 368(sp)
+    lw a2, 408(sp)
+    xor a5, a5, a4
+    xor t2, a5, t2
+    sw t4, 364(sp)
+    xor a4, a4, t3
+    xor a5, a2, t5
+    lw t4, 1160(a3)
+    xor a4, a4, a5
+    xor t4, a4, t4
+    lw a4, 352(sp)
+    sw t2, 328(sp)
+    xor t2, t5, a4
+    xor s0, s0, a2
+    xor t5, a7, t5
+    sw s8, 404(sp)
+    xor a7, a4, t3
+    xor a2, t3, a2
+    lw s8, 1192(a3)
+    xor a4, a1, a4
+    lw t3, 1256(a3)
+    xor s0, s0, t2
+    xor a4, a4, a2
+    xor s8, s0, s8
+    xor t3, a4, t3
+    lw s0, 1224(a3)
+    lw a4, 416(sp)
+    lw a1, 348(sp)
+    xor t5, t5, a7
+    xor s0, t5, s0
+    xor a7, a7, s5
+    sw t3, 408(sp)
+    xor a7, a7, a4
+    xor t5, a1, s10
+    lw t3, 1164(a3)
+    xor a7, a7, t5
+    xor t3, a7, t3
+    lw a7, 360(sp)
+    sw s0, 368(sp)
+    xor a2, a2, a6
+    xor s0, s10, a7
+    xor a5, a5, s4
+    xor a2, a2, a1
+    sw s8, 352(sp)
+    xor s10, a5, s10
+    lw s8, 1196(a3)
+    xor a5, a7, a4
+    xor t2, t2, t0
+    xor a1, a4, a1
+    xor a2, a2, s0
+    xor a7, t2, a7
+    lw a4, 1260(a3)
+    xor s8, a2, s8
+    xor a7, a7, a1
+    xor s10, s10, a5
+    lw a2, 1228(a3)
+    xor a4, a7, a4
+    xor s5, a5, s5
+    lw a5, 372(sp)
+    lw a7, 412(sp)
+    xor a2, s10, a2
+    xor s5, s5, a5
+    xor t2, a7, t1
+    lw s10, 1168(a3)
+    xor a6, a1, a6
+    xor s5, s5, t2
+    lw a1, 424(sp)
+    xor s10, s5, s10
+    xor s5, t1, a1
+    xor s4, t5, s4
+    xor a6, a6, a7
+    xor t1, s4, t1
+    xor s4, a1, a5
+    xor t0, s0, t0
+    xor a7, a5, a7
+    xor a1, t0, a1
+    lw a5, 1264(a3)
+    xor a1, a1, a7
+    sw a4, 348(sp)
+    lw t5, 1232(a3)
+    xor a5, a1, a5
+    xor t1, t1, s4
+    lw a1, 380(sp)
+    lw t0, 324(sp)
+    xor t5, t1, t5
+    xor s4, s4, a1
+    xor s0, t0, ra
+    lw t1, 1172(a3)
+    xor s4, s4, s0
+    lw a4, 1200(a3)
+    xor t1, s4, t1
+    xor a6, a6, s5
+    lw s4, 356(sp)
+    xor a4, a6, a4
+    xor a6, ra, s4
+    xor ra, t2, ra
+    xor a7, a7, t0
+    xor t2, s4, a1
+    sw a5, 412(sp)
+    xor s4, s5, s4
+    xor t0, a1, t0
+    xor s1, a6, s1
+    xor a7, a7, a6
+    lw a5, 1204(a3)
+    xor s4, s4, t0
+    lw a1, 1268(a3)
+    xor s9, t0, s9
+    xor s2, s0, s2
+    xor s11, s1, s11
+    xor t6, t2, t6
+    xor s7, s2, s7
+    lw s1, 1272(a3)
+    lw a6, 344(sp)
+    lw t0, 428(sp)
+    xor a5, a7, a5
+    xor a1, s4, a1
+    xor s6, t6, s6
+    lw s2, 1240(a3)
+    lw a7, 1236(a3)
+    lw t6, 1176(a3)
+    xor a0, s9, a0
+    xor s1, s11, s1
+    sw a1, 420(sp)
+    xor ra, ra, t2
+    lw s9, 1208(a3)
+    xor s2, s7, s2
+    sw s1, 340(sp)
+    xor a7, ra, a7
+    xor t6, s6, t6
+    xor s11, s10, t4
+    xor s7, a6, s3
+    sw a2, 336(sp)
+    xor s9, a0, s9
+    xor t1, t6, t1
+    xor t2, s7, s11
+    sw a7, 324(sp)
+    xor a0, a6, t4
+    xor s6, t1, t0
+    xor t3, t3, t2
+    sw s2, 380(sp)
+    xor s3, s6, s3
+    xor t4, t3, t4
+    xor t6, t3, t6
+    sw t5, 344(sp)
+    xor s0, a6, s10
+    xor s5, s3, a0
+    xor t3, t4, t0
+    sw s8, 356(sp)
+    xor s10, s6, s10
+    and t5, t2, t4
+    and s8, s5, t3
+    sw a5, 372(sp)
+    xor ra, t4, t1
+    xor a1, t6, s0
+    xor s8, s8, t5
+    and a5, s10, t0
+    xor t1, t1, a1
+    xor t5, a5, t5
+    sw s9, 424(sp)
+    xor s4, s6, a6
+    xor s1, t0, a1
+    and a5, s7, t1
+    and s9, s3, s6
+    sw a4, 416(sp)
+    xor s9, s9, a5
+    and a4, s4, s1
+    xor a5, a4, a5
+    xor a2, ra, a1
+    and a4, s0, a1
+    sw s0, 360(sp)
+    and s0, s11, a2
+    sw s11, 388(sp)
+    xor s0, s0, a4
+    and s11, a0, ra
+    xor a4, s11, a4
+    xor t5, t5, a4
+    xor a7, ra, a0
+    xor a6, a6, t1
+    xor s8, s8, s0
+    xor a4, a5, a4
+    xor s2, s7, t1
+    xor s0, s9, s0
+    xor t6, s8, t6
+    xor a7, t5, a7
+    xor a6, a4, a6
+    xor s2, s0, s2
+    xor a4, t6, a7
+    and t6, t6, s2
+    xor s0, a6, t6
+    xor s8, s2, a6
+    xor t6, a7, t6
+    and s8, t6, s8
+    xor s8, s8, a6
+    xor t6, s0, s8
+    xor s2, s2, s8
+    and t6, a6, t6
+    and t5, a4, s0
+    xor s2, t6, s2
+    xor t5, t5, a7
+    xor t6, s0, t6
+    and t6, t5, t6
+    xor t6, a4, t6
+    xor s0, t5, s8
+    xor a6, t5, t6
+    and s1, t5, s1
+    and s4, t5, s4
+    lw t5, 360(sp)
+    xor a4, t6, s2
+    xor a5, s0, a4
+    and a1, s0, a1
+    and t5, s0, t5
+    xor a7, s8, s2
+    and s5, s2, s5
+    and s10, s8, s10
+    lw s0, 388(sp)
+    and t2, a7, t2
+    xor s10, s5, s10
+    and t4, a7, t4
+    and t0, s8, t0
+    and t1, a6, t1
+    and s7, a6, s7
+    and s0, a5, s0
+    and a0, a4, a0
+    xor s5, t2, s5
+    and s6, t6, s6
+    and a2, a5, a2
+    and ra, a4, ra
+    xor t5, t5, s0
+    xor t2, t0, s7
+    xor t4, t4, t1
+    xor a0, s0, a0
+    xor ra, a2, ra
+    xor t2, t2, t4
+    xor s0, s6, t5
+    and s3, t6, s3
+    xor a2, a1, a2
+    xor t5, t5, t2
+    xor s3, s1, s3
+    xor a2, t1, a2
+    xor t2, s4, t2
+    xor ra, ra, s0
+    and t3, s2, t3
+    xor s7, s7, s3
+    xor s0, s5, s0
+    xor s6, s6, a2
+    xor t2, t2, ra
+    xor t5, s3, t5
+    xor t3, t3, s0
+    xor s3, s6, t2
+    xor s1, t0, s1
+    xor s0, a2, s0
+    xor ra, s7, ra
+    xor t2, s10, t2
+    xor s3, a0, s3
+    xor t4, t4, t3
+    lw a0, 416(sp)
+    lw s10, 352(sp)
+    lw s7, 376(sp)
+    lw a2, 404(sp)
+    lw a1, 424(sp)
+    lw t0, 372(sp)
+    lw a4, 332(sp)
+    lw s2, 356(sp)
+    xor t3, s1, t3
+    xor s6, s6, t4
+    xor s1, a0, s10
+    xor s5, s7, a2
+    sw s0, 424(sp)
+    xor t0, a1, t0
+    xor t6, s5, s1
+    sw s6, 352(sp)
+    xor t1, s7, s10
+    xor a5, t0, a4
+    xor s2, s2, t6
+    sw s3, 356(sp)
+    xor a2, a5, a2
+    xor s10, s2, s10
+    xor a1, s2, a1
+    sw t4, 376(sp)
+    xor s4, s7, a0
+    xor s8, a2, t1
+    xor s2, s10, a4
+    sw t3, 404(sp)
+    xor a0, a5, a0
+    and t4, t6, s10
+    and t3, s8, s2
+    sw t2, 416(sp)
+    xor a7, s10, t0
+    xor s9, a1, s4
+    xor t3, t3, t4
+    and t2, a0, a4
+    xor t0, t0, s9
+    xor t4, t2, t4
+    sw ra, 372(sp)
+    xor a6, a5, s7
+    xor s11, a4, s9
+    and t2, s5, t0
+    and ra, a2, a5
+    sw t5, 388(sp)
+    xor ra, ra, t2
+    and t5, a6, s11
+    xor t2, t5, t2
+    xor s0, a7, s9
+    and t5, s4, s9
+    sw s4, 360(sp)
+    and s4, s1, s0
+    sw s1, 428(sp)
+    xor s4, s4, t5
+    and s1, t1, a7
+    xor t5, s1, t5
+    xor t4, t4, t5
+    xor s6, a7, t1
+    xor s7, s7, t0
+    xor t3, t3, s4
+    xor t5, t2, t5
+    xor s3, s5, t0
+    xor s4, ra, s4
+    xor a1, t3, a1
+    xor s6, t4, s6
+    xor s7, t5, s7
+    xor s3, s4, s3
+    xor t5, a1, s6
+    and a1, a1, s3
+    xor s4, s7, a1
+    xor t3, s3, s7
+    xor a1, s6, a1
+    and t3, a1, t3
+    xor t3, t3, s7
+    xor a1, s4, t3
+    xor s3, s3, t3
+    and a1, s7, a1
+    and t4, t5, s4
+    xor s3, a1, s3
+    xor t4, t4, s6
+    xor a1, s4, a1
+    and a1, t4, a1
+    xor a1, t5, a1
+    xor s4, t4, t3
+    xor s7, t4, a1
+    and s11, t4, s11
+    and a6, t4, a6
+    lw t4, 360(sp)
+    xor t5, a1, s3
+    xor t2, s4, t5
+    and s9, s4, s9
+    and t4, s4, t4
+    xor s6, t3, s3
+    and s8, s3, s8
+    and a0, t3, a0
+    lw s4, 428(sp)
+    and t6, s6, t6
+    xor a0, s8, a0
+    and s10, s6, s10
+    and a4, t3, a4
+    and t0, s7, t0
+    and s5, s7, s5
+    and s4, t2, s4
+    and t1, t5, t1
+    xor s8, t6, s8
+    and a5, a1, a5
+    and s0, t2, s0
+    and a7, t5, a7
+    xor t4, t4, s4
+    xor t6, a4, s5
+    xor s10, s10, t0
+    xor t1, s4, t1
+    xor a7, s0, a7
+    xor t6, t6, s10
+    xor s4, a5, t4
+    and a2, a1, a2
+    xor s0, s9, s0
+    xor t4, t4, t6
+    xor a2, s11, a2
+    xor s0, t0, s0
+    xor t6, a6, t6
+    xor a7, a7, s4
+    xor s5, s5, a2
+    xor a5, a5, s0
+    xor t6, t6, a7
+    xor t4, a2, t4
+    xor a2, a5, t6
+    xor a2, t1, a2
+    slli t1, t4, 24
+    srli t4, t4, 8
+    xor a7, s5, a7
+    or t4, t1, t4
+    slli t1, a7, 24
+    srli a7, a7, 8
+    and s2, s3, s2
+    xor s4, s8, s4
+    xor t6, a0, t6
+    or a7, t1, a7
+    xor s2, s2, s4
+    slli t1, t6, 24
+    xor s11, a4, s11
+    xor s10, s10, s2
+    srli t6, t6, 8
+    xor s2, s11, s2
+    or t6, t1, t6
+    slli t1, s2, 24
+    srli s2, s2, 8
+    or s2, t1, s2
+    xor a5, a5, s10
+    slli t1, s10, 24
+    srli s10, s10, 8
+    or s10, t1, s10
+    slli t1, a2, 24
+    srli a2, a2, 8
+    or a2, t1, a2
+    slli t1, a5, 24
+    srli a5, a5, 8
+    xor s4, s0, s4
+    or a5, t1, a5
+    slli t1, s4, 24
+    srli s4, s4, 8
+    or s4, t1, s4
+    lw t1, 344(sp)
+    lw a0, 368(sp)
+    lw s5, 392(sp)
+    lw s0, 328(sp)
+    lw s9, 380(sp)
+    lw a4, 324(sp)
+    lw t5, 384(sp)
+    lw s3, 336(sp)
+    xor s11, t1, a0
+    xor s8, s5, s0
+    sw s4, 380(sp)
+    xor a4, s9, a4
+    xor a1, s8, s11
+    sw a5, 368(sp)
+    xor t0, s5, a0
+    xor t2, a4, t5
+    xor s3, s3, a1
+    sw a2, 336(sp)
+    xor s0, t2, s0
+    xor a0, s3, a0
+    xor s9, s3, s9
+    sw s10, 392(sp)
+    xor a6, s5, t1
+    xor t3, s0, t0
+    xor s3, a0, t5
+    sw s2, 328(sp)
+    xor t1, t2, t1
+    and s10, a1, a0
+    and s2, t3, s3
+    sw t6, 344(sp)
+    xor s6, a0, a4
+    xor ra, s9, a6
+    xor s2, s2, s10
+    and t6, t1, t5
+    xor a4, a4, ra
+    xor s10, t6, s10
+    sw a7, 324(sp)
+    xor s7, t2, s5
+    xor s1, t5, ra
+    and t6, s8, a4
+    and a7, s0, t2
+    sw t4, 428(sp)
+    xor a7, a7, t6
+    and t4, s7, s1
+    xor t6, t4, t6
+    xor s4, s6, ra
+    and t4, a6, ra
+    sw a6, 360(sp)
+    and a6, s11, s4
+    sw s11, 332(sp)
+    xor a6, a6, t4
+    and s11, t0, s6
+    xor t4, s11, t4
+    xor s10, s10, t4
+    xor a5, s6, t0
+    xor s5, s5, a4
+    xor s2, s2, a6
+    xor t4, t6, t4
+    xor a2, s8, a4
+    xor a6, a7, a6
+    xor s9, s2, s9
+    xor a5, s10, a5
+    xor s5, t4, s5
+    xor a2, a6, a2
+    xor t4, s9, a5
+    and s9, s9, a2
+    xor a6, s5, s9
+    xor s2, a2, s5
+    xor s9, a5, s9
+    and s2, s9, s2
+    xor s2, s2, s5
+    xor s9, a6, s2
+    xor a2, a2, s2
+    and s9, s5, s9
+    and s10, t4, a6
+    xor a2, s9, a2
+    xor s10, s10, a5
+    xor s9, a6, s9
+    and s9, s10, s9
+    xor s9, t4, s9
+    xor a6, s10, s2
+    xor s5, s10, s9
+    and s1, s10, s1
+    and s7, s10, s7
+    lw s10, 360(sp)
+    xor t4, s9, a2
+    xor t6, a6, t4
+    and ra, a6, ra
+    and s10, a6, s10
+    xor a5, s2, a2
+    and t3, a2, t3
+    and t1, s2, t1
+    lw a6, 332(sp)
+    and a1, a5, a1
+    xor t1, t3, t1
+    and a0, a5, a0
+    and t5, s2, t5
+    and a4, s5, a4
+    and s8, s5, s8
+    and a6, t6, a6
+    and t0, t4, t0
+    xor t3, a1, t3
+    and t2, s9, t2
+    and s4, t6, s4
+    and s6, t4, s6
+    xor s10, s10, a6
+    xor a1, t5, s8
+    xor a0, a0, a4
+    xor t0, a6, t0
+    xor s6, s4, s6
+    xor a1, a1, a0
+    xor a6, t2, s10
+    and s0, s9, s0
+    xor s4, ra, s4
+    xor s10, s10, a1
+    xor s0, s1, s0
+    xor s4, a4, s4
+    xor a1, s7, a1
+    xor s6, s6, a6
+    xor s8, s8, s0
+    xor t2, t2, s4
+    xor a1, a1, s6
+    xor s10, s0, s10
+    xor s0, t2, a1
+    xor s0, t0, s0
+    slli t0, s10, 16
+    srli s10, s10, 16
+    xor s6, s8, s6
+    or s10, t0, s10
+    slli t0, s6, 16
+    srli s6, s6, 16
+    and s3, a2, s3
+    xor a6, t3, a6
+    xor a1, t1, a1
+    or s6, t0, s6
+    xor s3, s3, a6
+    slli t0, a1, 16
+    xor s1, t5, s1
+    xor a0, a0, s3
+    srli a1, a1, 16
+    xor s3, s1, s3
+    or a1, t0, a1
+    slli t0, s3, 16
+    srli s3, s3, 16
+    or s3, t0, s3
+    xor t2, t2, a0
+    slli t0, a0, 16
+    srli a0, a0, 16
+    or a0, t0, a0
+    slli t0, s0, 16
+    srli s0, s0, 16
+    or s0, t0, s0
+    slli t0, t2, 16
+    srli t2, t2, 16
+    xor a6, s4, a6
+    or t2, t0, t2
+    slli t0, a6, 16
+    srli a6, a6, 16
+    or a6, t0, a6
+    lw t0, 412(sp)
+    lw t1, 408(sp)
+    lw s8, 396(sp)
+    lw s4, 364(sp)
+    lw ra, 340(sp)
+    lw t5, 420(sp)
+    lw t4, 400(sp)
+    lw a2, 348(sp)
+    xor s1, t0, t1
+    xor t3, s8, s4
+    sw a6, 340(sp)
+    xor t5, ra, t5
+    xor s9, t3, s1
+    sw t2, 408(sp)
+    xor a4, s8, t1
+    xor t6, t5, t4
+    xor a2, a2, s9
+    sw s0, 348(sp)
+    xor s4, t6, s4
+    xor t1, a2, t1
+    xor ra, a2, ra
+    sw a0, 396(sp)
+    xor s7, s8, t0
+    xor s2, s4, a4
+    xor a2, t1, t4
+    sw s3, 364(sp)
+    xor t0, t6, t0
+    and a0, s9, t1
+    and s3, s2, a2
+    sw a1, 412(sp)
+    xor a5, t1, t5
+    xor a7, ra, s7
+    xor s3, s3, a0
+    and a1, t0, t4
+    xor t5, t5, a7
+    xor a0, a1, a0
+    sw s6, 420(sp)
+    xor s5, t6, s8
+    xor s11, t4, a7
+    and a1, t3, t5
+    and s6, s4, t6
+    sw s10, 332(sp)
+    xor s6, s6, a1
+    and s10, s5, s11
+    xor a1, s10, a1
+    xor a6, a5, a7
+    and s10, s7, a7
+    sw s7, 360(sp)
+    and s7, s1, a6
+    sw s1, 384(sp)
+    xor s7, s7, s10
+    and s1, a4, a5
+    xor s10, s1, s10
+    xor a0, a0, s10
+    xor t2, a5, a4
+    xor s8, s8, t5
+    xor s3, s3, s7
+    xor s10, a1, s10
+    xor s0, t3, t5
+    xor s7, s6, s7
+    xor ra, s3, ra
+    xor t2, a0, t2
+    xor s8, s10, s8
+    xor s0, s7, s0
+    xor s10, ra, t2
+    and ra, ra, s0
+    xor s7, s8, ra
+    xor s3, s0, s8
+    xor ra, t2, ra
+    and s3, ra, s3
+    xor s3, s3, s8
+    xor ra, s7, s3
+    xor s0, s0, s3
+    and ra, s8, ra
+    and a0, s10, s7
+    xor s0, ra, s0
+    xor a0, a0, t2
+    xor ra, s7, ra
+    and ra, a0, ra
+    xor ra, s10, ra
+    xor s7, a0, s3
+    xor s8, a0, ra
+    and s11, a0, s11
+    and s5, a0, s5
+    lw a0, 360(sp)
+    xor s10, ra, s0
+    xor a1, s7, s10
+    and a7, s7, a7
+    and a0, s7, a0
+    xor t2, s3, s0
+    and s2, s0, s2
+    and t0, s3, t0
+    lw s7, 384(sp)
+    and s9, t2, s9
+    xor t0, s2, t0
+    and t1, t2, t1
+    and t4, s3, t4
+    and t5, s8, t5
+    and t3, s8, t3
+    and s7, a1, s7
+    and a4, s10, a4
+    xor s2, s9, s2
+    and t6, ra, t6
+    and a6, a1, a6
+    and a5, s10, a5
+    xor a0, a0, s7
+    xor s9, t4, t3
+    xor t1, t1, t5
+    xor a4, s7, a4
+    xor a5, a6, a5
+    xor s9, s9, t1
+    xor s7, t6, a0
+    and s4, ra, s4
+    xor a6, a7, a6
+    xor a0, a0, s9
+    xor s4, s11, s4
+    xor a6, t5, a6
+    xor s9, s5, s9
+    xor a5, a5, s7
+    xor t3, t3, s4
+    xor t6, t6, a6
+    xor s9, s9, a5
+    xor a0, s4, a0
+    xor s4, t6, s9
+    xor s4, a4, s4
+    slli a4, a0, 8
+    srli a0, a0, 24
+    xor a5, t3, a5
+    or a0, a4, a0
+    slli a4, a5, 8
+    srli a5, a5, 24
+    and a2, s0, a2
+    xor s7, s2, s7
+    xor s9, t0, s9
+    or a5, a4, a5
+    xor a2, a2, s7
+    slli a4, s9, 8
+    xor s11, t4, s11
+    xor t1, t1, a2
+    srli s9, s9, 24
+    xor a2, s11, a2
+    or s9, a4, s9
+    slli a4, a2, 8
+    srli a2, a2, 24
+    or a2, a4, a2
+    xor t6, t6, t1
+    slli a4, t1, 8
+    srli t1, t1, 24
+    or t1, a4, t1
+    slli a4, s4, 8
+    srli s4, s4, 24
+    or s4, a4, s4
+    slli a4, t6, 8
+    srli t6, t6, 24
+    xor s7, a6, s7
+    or t6, a4, t6
+    slli a4, s7, 8
+    srli s7, s7, 24
+    or s7, a4, s7
+    lw a4, 388(sp)
+    lw t0, 1280(a3)
+    lw s11, 1284(a3)
+    xor t0, a4, t0
+    lw a4, 372(sp)
+    lw t3, 1288(a3)
+    xor s11, a4, s11
+    lw a4, 416(sp)
+    lw a6, 1292(a3)
+    xor t3, a4, t3
+    lw a4, 404(sp)
+    lw s2, 1296(a3)
+    xor a6, a4, a6
+    lw a4, 376(sp)
+    lw s5, 1300(a3)
+    xor s2, a4, s2
+    lw a4, 356(sp)
+    lw t5, 1304(a3)
+    xor s5, a4, s5
+    lw a4, 352(sp)
+    lw a7, 1308(a3)
+    xor t5, a4, t5
+    lw a4, 424(sp)
+    lw t4, 1312(a3)
+    xor a7, a4, a7
+    lw a4, 428(sp)
+    lw s10, 1316(a3)
+    xor t4, a4, t4
+    lw a4, 324(sp)
+    lw a1, 1320(a3)
+    xor s10, a4, s10
+    lw a4, 344(sp)
+    lw ra, 1324(a3)
+    xor a1, a4, a1
+    lw a4, 328(sp)
+    lw s8, 1328(a3)
+    xor ra, a4, ra
+    lw a4, 392(sp)
+    lw s3, 1332(a3)
+    xor s8, a4, s8
+    lw a4, 336(sp)
+    lw s0, 1336(a3)
+    xor s3, a4, s3
+    lw a4, 368(sp)
+    lw t2, 1340(a3)
+    xor s0, a4, s0
+    lw a4, 380(sp)
+    lw s6, 1344(a3)
+    xor t2, a4, t2
+    lw a4, 332(sp)
+    lw s1, 1348(a3)
+    xor s6, a4, s6
+    lw a4, 420(sp)
+    xor s1, a4, s1
+    lw a4, 412(sp)
+    sw s1, 420(sp)
+    lw s1, 1352(a3)
+    xor s1, a4, s1
+    lw a4, 364(sp)
+    sw s1, 412(sp)
+    lw s1, 1356(a3)
+    xor s1, a4, s1
+    lw a4, 396(sp)
+    sw s1, 364(sp)
+    lw s1, 1360(a3)
+    xor s1, a4, s1
+    lw a4, 348(sp)
+    sw s1, 396(sp)
+    lw s1, 1364(a3)
+    xor s1, a4, s1
+    lw a4, 408(sp)
+    sw s1, 348(sp)
+    lw s1, 1368(a3)
+    xor s1, a4, s1
+    lw a4, 340(sp)
+    sw s1, 408(sp)
+    lw s1, 1372(a3)
+    xor s1, a4, s1
+    lw a4, 1376(a3)
+    xor a4, a0, a4
+    lw a0, 1380(a3)
+    xor a0, a5, a0
+    lw a5, 1384(a3)
+    xor a5, s9, a5
+    lw s9, 1388(a3)
+    xor s9, a2, s9
+    lw a2, 1392(a3)
+    xor a2, t1, a2
+    lw t1, 1396(a3)
+    xor t1, s4, t1
+    lw s4, 1400(a3)
+    xor s4, t6, s4
+    lw t6, 1404(a3)
+    xor t6, s7, t6
+    srli s7, t0, 1
+    sw t6, 340(sp)
+    xor s7, s7, s11
+    li t6, 0x55555555
+    and s7, s7, t6
+    xor s11, s11, s7
+    slli s7, s7, 1
+    xor s7, t0, s7
+    srli t0, t3, 1
+    xor t0, t0, a6
+    and t0, t0, t6
+    xor a6, a6, t0
+    slli t0, t0, 1
+    xor t0, t3, t0
+    srli t3, s2, 1
+    xor t3, t3, s5
+    and t3, t3, t6
+    xor s5, s5, t3
+    slli t3, t3, 1
+    xor t3, s2, t3
+    srli s2, t5, 1
+    xor s2, s2, a7
+    and s2, s2, t6
+    xor a7, a7, s2
+    slli s2, s2, 1
+    xor s2, t5, s2
+    srli t5, s7, 2
+    sw s4, 332(sp)
+    xor t5, t5, t0
+    li s4, 0x33333333
+    and t5, t5, s4
+    xor t0, t0, t5
+    slli t5, t5, 2
+    xor t5, s7, t5
+    srli s7, s11, 2
+    xor s7, s7, a6
+    and s7, s7, s4
+    xor a6, a6, s7
+    slli s7, s7, 2
+    xor s7, s11, s7
+    srli s11, t3, 2
+    xor s11, s11, s2
+    and s11, s11, s4
+    xor s2, s2, s11
+    slli s11, s11, 2
+    xor s11, t3, s11
+    srli t3, s5, 2
+    xor t3, t3, a7
+    and t3, t3, s4
+    xor a7, a7, t3
+    slli t3, t3, 2
+    xor t3, s5, t3
+    srli s5, t5, 4
+    sw t1, 380(sp)
+    xor s5, s5, s11
+    li t1, 0xf0f0f0f
+    and s5, s5, t1
+    xor s11, s11, s5
+    slli s5, s5, 4
+    xor s5, t5, s5
+    srli t5, s7, 4
+    xor t5, t5, t3
+    and t5, t5, t1
+    xor t3, t3, t5
+    slli t5, t5, 4
+    xor t5, s7, t5
+    srli s7, t0, 4
+    xor s7, s7, s2
+    and s7, s7, t1
+    xor s2, s2, s7
+    slli s7, s7, 4
+    xor s7, t0, s7
+    srli t0, a6, 4
+    xor t0, t0, a7
+    and t0, t0, t1
+    xor a7, a7, t0
+    slli t0, t0, 4
+    xor t0, a6, t0
+    srli a6, t4, 1
+    xor a6, a6, s10
+    and a6, a6, t6
+    xor s10, s10, a6
+    slli a6, a6, 1
+    xor a6, t4, a6
+    srli t4, a1, 1
+    xor t4, t4, ra
+    and t4, t4, t6
+    xor ra, ra, t4
+    slli t4, t4, 1
+    xor t4, a1, t4
+    srli a1, s8, 1
+    xor a1, a1, s3
+    and a1, a1, t6
+    xor s3, s3, a1
+    slli a1, a1, 1
+    xor a1, s8, a1
+    srli s8, s0, 1
+    xor s8, s8, t2
+    and s8, s8, t6
+    xor t2, t2, s8
+    slli s8, s8, 1
+    xor s8, s0, s8
+    srli s0, a6, 2
+    xor s0, s0, t4
+    and s0, s0, s4
+    xor t4, t4, s0
+    slli s0, s0, 2
+    xor s0, a6, s0
+    srli a6, s10, 2
+    xor a6, a6, ra
+    and a6, a6, s4
+    xor ra, ra, a6
+    slli a6, a6, 2
+    xor a6, s10, a6
+    srli s10, a1, 2
+    xor s10, s10, s8
+    and s10, s10, s4
+    xor s8, s8, s10
+    slli s10, s10, 2
+    xor s10, a1, s10
+    srli a1, s3, 2
+    xor a1, a1, t2
+    and a1, a1, s4
+    xor t2, t2, a1
+    slli a1, a1, 2
+    xor a1, s3, a1
+    srli s3, s0, 4
+    xor s3, s3, s10
+    and s3, s3, t1
+    xor s10, s10, s3
+    slli s3, s3, 4
+    xor s3, s0, s3
+    srli s0, a6, 4
+    xor s0, s0, a1
+    and s0, s0, t1
+    xor a1, a1, s0
+    slli s0, s0, 4
+    xor s0, a6, s0
+    srli a6, t4, 4
+    xor a6, a6, s8
+    and a6, a6, t1
+    xor s8, s8, a6
+    slli a6, a6, 4
+    xor a6, t4, a6
+    srli t4, ra, 4
+    xor t4, t4, t2
+    and t4, t4, t1
+    xor t2, t2, t4
+    slli t4, t4, 4
+    sw t2, 368(sp)
+    xor t4, ra, t4
+    lw t2, 420(sp)
+    srli ra, s6, 1
+    xor ra, ra, t2
+    and ra, ra, t6
+    xor t2, t2, ra
+    slli ra, ra, 1
+    xor ra, s6, ra
+    lw s6, 412(sp)
+    sw a7, 420(sp)
+    sw s8, 336(sp)
+    lw s8, 364(sp)
+    srli a7, s6, 1
+    xor a7, a7, s8
+    and a7, a7, t6
+    xor s8, s8, a7
+    slli a7, a7, 1
+    xor a7, s6, a7
+    lw s6, 396(sp)
+    sw s2, 412(sp)
+    sw a1, 364(sp)
+    lw a1, 348(sp)
+    srli s2, s6, 1
+    xor s2, s2, a1
+    and s2, s2, t6
+    xor a1, a1, s2
+    slli s2, s2, 1
+    xor s2, s6, s2
+    lw s6, 408(sp)
+    sw t3, 396(sp)
+    srli t3, s6, 1
+    xor t3, t3, s1
+    and t3, t3, t6
+    xor s1, s1, t3
+    slli t3, t3, 1
+    xor t3, s6, t3
+    srli s6, ra, 2
+    xor s6, s6, a7
+    and s6, s6, s4
     xor a7, a7, s6
     slli s6, s6, 2
-    xor s6, t6, s6
-    srli t6, s9, 2
-    xor t6, t6, t3
-    li s7, 0x33333333
-    and s7, t6, s7
-    xor t3, t3, s7
-    slli s7, s7, 2
-    xor s7, s9, s7
-    srli s9, s11, 2
-    xor s9, s9, s3
-    li t6, 0x33333333
-    and t6, s9, t6
-    xor s3, s3, t6
-    slli t6, t6, 2
-    xor t6, s11, t6
-    srli s11, s0, 2
-    xor s11, s11, a5
-    li s9, 0x33333333
-    and s9, s11, s9
-    xor a5, a5, s9
-    slli s9, s9, 2
-    xor s9, s0, s9
-    srli s0, s6, 4
-    xor s0, s0, t6
-    li s11, 0xf0f0f0f
-    and s11, s0, s11
-    xor t6, t6, s11
-    slli s11, s11, 4
-    xor s11, s6, s11
-    srli s6, s7, 4
-    xor s6, s6, s9
-    li s0, 0xf0f0f0f
-    and s0, s6, s0
-    xor s9, s9, s0
-    slli s0, s0, 4
-    xor s0, s7, s0
-    srli s7, a7, 4
-    xor s7, s7, s3
-    li s6, 0xf0f0f0f
-    and s6, s7, s6
-    xor s3, s3, s6
-    slli s6, s6, 4
-    xor s6, a7, s6
-    srli a7, t3, 4
-    xor a7, a7, a5
-    li s7, 0xf0f0f0f
-    and s7, a7, s7
-    xor a5, a5, s7
-    slli s7, s7, 4
-    xor s7, t3, s7
-    srli t3, t1, 1
-    xor t3, t3, a6
-    li a7, 0x55555555
-    and a7, t3, a7
-    xor a6, a6, a7
-    slli a7, a7, 1
-    xor a7, t1, a7
-    srli t1, t2, 1
-    xor t1, t1, a0
-    li t3, 0x55555555
-    and t3, t1, t3
-    xor a0, a0, t3
-    slli t3, t3, 1
-    xor t3, t2, t3
-    srli t2, t0, 1
-    xor t2, t2, t5
-    li t1, 0x55555555
-    and t1, t2, t1
-    xor t5, t5, t1
-    slli t1, t1, 1
-    lw t2, 384(sp)
-    xor t1, t0, t1
-    srli t0, s8, 1
-    sw a5, 408(sp)
-    xor t0, t0, t2
-    li a5, 0x55555555
-    and a5, t0, a5
-    xor t2, t2, a5
-    slli a5, a5, 1
-    xor a5, s8, a5
-    srli s8, a7, 2
-    xor s8, s8, t3
-    li t0, 0x33333333
-    and t0, s8, t0
-    xor t3, t3, t0
-    slli t0, t0, 2
-    xor t0, a7, t0
-    srli a7, a6, 2
-    xor a7, a7, a0
-    li s8, 0x33333333
-    and s8, a7, s8
-    xor a0, a0, s8
-    slli s8, s8, 2
-    xor s8, a6, s8
-    srli a6, t1, 2
-    xor a6, a6, a5
-    li a7, 0x33333333
-    and a7, a6, a7
-    xor a5, a5, a7
-    slli a7, a7, 2
-    xor a7, t1, a7
-    srli t1, t5, 2
-    xor t1, t1, t2
-    li a6, 0x33333333
-    and a6, t1, a6
-    xor t2, t2, a6
-    slli a6, a6, 2
-    xor a6, t5, a6
-    srli t5, t0, 4
-    xor t5, t5, a7
-    li t1, 0xf0f0f0f
-    and t1, t5, t1
-    xor a7, a7, t1
-    slli t1, t1, 4
-    xor t1, t0, t1
-    srli t0, s8, 4
-    xor t0, t0, a6
-    li t5, 0xf0f0f0f
-    and t5, t0, t5
-    xor a6, a6, t5
-    slli t5, t5, 4
-    xor t5, s8, t5
-    srli s8, t3, 4
-    xor s8, s8, a5
-    li t0, 0xf0f0f0f
-    and t0, s8, t0
-    xor a5, a5, t0
-    slli t0, t0, 4
-    xor t0, t3, t0
-    srli t3, a0, 4
+    xor s6, ra, s6
+    srli ra, t2, 2
+    xor ra, ra, s8
+    and ra, ra, s4
+    xor s8, s8, ra
+    slli ra, ra, 2
+    xor ra, t2, ra
+    srli t2, s2, 2
+    xor t2, t2, t3
+    and t2, t2, s4
     xor t3, t3, t2
-    li s8, 0xf0f0f0f
-    and s8, t3, s8
-    xor t2, t2, s8
-    slli s8, s8, 4
+    slli t2, t2, 2
+    xor t2, s2, t2
+    srli s2, a1, 2
+    xor s2, s2, s1
+    and s2, s2, s4
+    xor s1, s1, s2
+    slli s2, s2, 2
+    xor s2, a1, s2
+    srli a1, s6, 4
+    xor a1, a1, t2
+    and a1, a1, t1
+    xor t2, t2, a1
+    slli a1, a1, 4
+    xor a1, s6, a1
+    srli s6, ra, 4
+    xor s6, s6, s2
+    and s6, s6, t1
+    xor s2, s2, s6
+    slli s6, s6, 4
+    xor s6, ra, s6
+    srli ra, a7, 4
+    xor ra, ra, t3
+    and ra, ra, t1
+    xor t3, t3, ra
+    slli ra, ra, 4
+    xor ra, a7, ra
+    srli a7, s8, 4
+    xor a7, a7, s1
+    and a7, a7, t1
+    xor s1, s1, a7
+    slli a7, a7, 4
+    xor a7, s8, a7
+    srli s8, a4, 1
+    xor s8, s8, a0
+    and s8, s8, t6
+    xor a0, a0, s8
+    slli s8, s8, 1
+    xor s8, a4, s8
+    srli a4, a5, 1
+    xor a4, a4, s9
+    and a4, a4, t6
+    xor s9, s9, a4
+    slli a4, a4, 1
+    sw s1, 408(sp)
+    xor a4, a5, a4
+    lw s1, 380(sp)
+    srli a5, a2, 1
+    xor a5, a5, s1
+    and a5, a5, t6
+    xor s1, s1, a5
+    slli a5, a5, 1
+    xor a5, a2, a5
+    lw a2, 332(sp)
+    sw t3, 380(sp)
+    sw s2, 348(sp)
+    lw s2, 340(sp)
+    srli t3, a2, 1
+    xor t3, t3, s2
+    and t6, t3, t6
+    xor s2, s2, t6
+    slli t6, t6, 1
+    xor t6, a2, t6
+    srli a2, s8, 2
+    xor a2, a2, a4
+    and a2, a2, s4
+    xor a4, a4, a2
+    slli a2, a2, 2
+    xor a2, s8, a2
+    srli s8, a0, 2
+    xor s8, s8, s9
+    and s8, s8, s4
+    xor s9, s9, s8
+    slli s8, s8, 2
     xor s8, a0, s8
-    srli a0, t4, 8
+    srli a0, a5, 2
+    xor a0, a0, t6
+    and a0, a0, s4
+    xor t6, t6, a0
+    slli a0, a0, 2
+    xor a0, a5, a0
+    srli a5, s1, 2
+    xor a5, a5, s2
+    and s4, a5, s4
+    xor s2, s2, s4
+    slli s4, s4, 2
+    xor s4, s1, s4
+    srli s1, a2, 4
+    xor s1, s1, a0
+    and s1, s1, t1
     xor a0, a0, s1
-    li t3, 0xff00ff
-    and t3, a0, t3
-    xor s1, s1, t3
-    slli t3, t3, 8
-    xor t3, t4, t3
-    srli t4, s11, 8
-    xor t4, t4, t1
-    li a0, 0xff00ff
-    and a0, t4, a0
-    xor t1, t1, a0
-    slli a0, a0, 8
-    xor a0, s11, a0
-    srli s11, t3, 16
-    xor s11, s11, a0
-    li t4, 0xffff
-    and t4, s11, t4
-    xor a0, a0, t4
-    slli t4, t4, 16
-    xor t4, t3, t4
-    srli t3, s1, 16
-    xor t3, t3, t1
-    li s11, 0xffff
-    and s11, t3, s11
-    xor t1, t1, s11
-    slli s11, s11, 16
-    xor s11, s1, s11
-    sw t4, 0(sp)
-    sw s11, 4(sp)
-    sw a0, 8(sp)
-    sw t1, 12(sp)
-    srli t1, s5, 8
-    xor t1, t1, a2
-    li a0, 0xff00ff
-    and a0, t1, a0
-    xor a2, a2, a0
-    slli a0, a0, 8
-    xor a0, s5, a0
-    srli s5, s0, 8
-    xor s5, s5, t5
-    li t1, 0xff00ff
-    and t1, s5, t1
-    xor t5, t5, t1
-    slli t1, t1, 8
-    xor t1, s0, t1
-    srli s0, a0, 16
-    xor s0, s0, t1
-    li s5, 0xffff
-    and s5, s0, s5
-    xor t1, t1, s5
-    slli s5, s5, 16
-    xor s5, a0, s5
-    srli a0, a2, 16
-    xor a0, a0, t5
-    li s0, 0xffff
-    and s0, a0, s0
-    xor t5, t5, s0
-    slli s0, s0, 16
-    xor s0, a2, s0
-    sw s5, 16(sp)
-    sw s0, 20(sp)
-    sw t1, 24(sp)
-    sw t5, 28(sp)
-    srli t5, a4, 8
-    xor t5, t5, s10
-    li t1, 0xff00ff
-    and t1, t5, t1
-    xor s10, s10, t1
-    slli t1, t1, 8
-    xor t1, a4, t1
-    srli a4, s6, 8
-    xor a4, a4, t0
-    li t5, 0xff00ff
-    and t5, a4, t5
-    xor t0, t0, t5
+    slli s1, s1, 4
+    xor s1, a2, s1
+    srli a2, s8, 4
+    xor a2, a2, s4
+    and a2, a2, t1
+    xor s4, s4, a2
+    slli a2, a2, 4
+    xor a2, s8, a2
+    srli s8, a4, 4
+    xor s8, s8, t6
+    and s8, s8, t1
+    xor t6, t6, s8
+    slli s8, s8, 4
+    xor s8, a4, s8
+    srli a4, s9, 4
+    xor a4, a4, s2
+    and t1, a4, t1
+    xor s2, s2, t1
+    slli t1, t1, 4
+    xor t1, s9, t1
+    srli s9, s5, 8
+    xor s9, s9, s3
+    li a4, 0xff00ff
+    and s9, s9, a4
+    xor s3, s3, s9
+    slli s9, s9, 8
+    xor s9, s5, s9
+    srli s5, a1, 8
+    xor s5, s5, s1
+    and s5, s5, a4
+    xor s1, s1, s5
+    slli s5, s5, 8
+    xor s5, a1, s5
+    srli a1, s9, 16
+    xor a1, a1, s5
+    li a5, 0xffff
+    and a1, a1, a5
+    xor s5, s5, a1
+    slli a1, a1, 16
+    xor a1, s9, a1
+    srli s9, s3, 16
+    xor s9, s9, s1
+    and s9, s9, a5
+    xor s1, s1, s9
+    slli s9, s9, 16
+    xor s9, s3, s9
+    sw a1, 0(sp)
+    sw s9, 4(sp)
+    sw s5, 8(sp)
+    sw s1, 12(sp)
+    srli s1, t5, 8
+    xor s1, s1, s0
+    and s1, s1, a4
+    xor s0, s0, s1
+    slli s1, s1, 8
+    xor s1, t5, s1
+    srli t5, s6, 8
+    xor t5, t5, a2
+    and t5, t5, a4
+    xor a2, a2, t5
     slli t5, t5, 8
     xor t5, s6, t5
-    srli s6, t1, 16
+    srli s6, s1, 16
     xor s6, s6, t5
-    li a4, 0xffff
-    and a4, s6, a4
-    xor t5, t5, a4
-    slli a4, a4, 16
-    xor a4, t1, a4
-    srli t1, s10, 16
-    xor t1, t1, t0
-    li s6, 0xffff
-    and s6, t1, s6
-    xor t0, t0, s6
+    and s6, s6, a5
+    xor t5, t5, s6
     slli s6, s6, 16
-    xor s6, s10, s6
-    sw a4, 32(sp)
-    sw s6, 36(sp)
-    sw t5, 40(sp)
-    sw t0, 44(sp)
-    srli t0, s2, 8
-    xor t0, t0, a1
-    li t5, 0xff00ff
-    and t5, t0, t5
-    xor a1, a1, t5
-    slli t5, t5, 8
-    xor t5, s2, t5
-    srli s2, s7, 8
-    xor s2, s2, s8
-    li t0, 0xff00ff
-    and t0, s2, t0
-    xor s8, s8, t0
-    slli t0, t0, 8
-    xor t0, s7, t0
-    srli s7, t5, 16
-    xor s7, s7, t0
-    li s2, 0xffff
-    and s2, s7, s2
-    xor t0, t0, s2
-    slli s2, s2, 16
-    xor s2, t5, s2
-    srli t5, a1, 16
-    xor t5, t5, s8
-    li s7, 0xffff
-    and s7, t5, s7
+    xor s6, s1, s6
+    srli s1, s0, 16
+    xor s1, s1, a2
+    and s1, s1, a5
+    xor a2, a2, s1
+    slli s1, s1, 16
+    xor s1, s0, s1
+    sw s6, 16(sp)
+    sw s1, 20(sp)
+    sw t5, 24(sp)
+    sw a2, 28(sp)
+    srli a2, s7, 8
+    xor a2, a2, a6
+    and a2, a2, a4
+    xor a6, a6, a2
+    slli a2, a2, 8
+    xor a2, s7, a2
+    srli s7, ra, 8
+    xor s7, s7, s8
+    and s7, s7, a4
     xor s8, s8, s7
-    slli s7, s7, 16
-    xor s7, a1, s7
-    sw s2, 48(sp)
-    sw s7, 52(sp)
-    sw t0, 56(sp)
-    sw s8, 60(sp)
-    srli s8, s4, 8
-    xor s8, s8, ra
-    li t0, 0xff00ff
-    and t0, s8, t0
-    xor ra, ra, t0
+    slli s7, s7, 8
+    xor s7, ra, s7
+    srli ra, a2, 16
+    xor ra, ra, s7
+    and ra, ra, a5
+    xor s7, s7, ra
+    slli ra, ra, 16
+    xor ra, a2, ra
+    srli a2, a6, 16
+    xor a2, a2, s8
+    and a2, a2, a5
+    xor s8, s8, a2
+    slli a2, a2, 16
+    xor a2, a6, a2
+    sw ra, 32(sp)
+    sw a2, 36(sp)
+    sw s7, 40(sp)
+    sw s8, 44(sp)
+    srli s8, t0, 8
+    xor s8, s8, t4
+    and s8, s8, a4
+    xor t4, t4, s8
+    slli s8, s8, 8
+    xor s8, t0, s8
+    srli t0, a7, 8
+    xor t0, t0, t1
+    and t0, t0, a4
+    xor t1, t1, t0
     slli t0, t0, 8
-    xor t0, s4, t0
-    srli s4, t6, 8
-    xor s4, s4, a7
-    li s8, 0xff00ff
-    and s8, s4, s8
-    xor a7, a7, s8
-    slli s8, s8, 8
-    xor s8, t6, s8
-    srli t6, t0, 16
-    xor t6, t6, s8
-    li s4, 0xffff
-    and s4, t6, s4
-    xor s8, s8, s4
-    slli s4, s4, 16
-    xor s4, t0, s4
-    srli t0, ra, 16
+    xor t0, a7, t0
+    srli a7, s8, 16
+    xor a7, a7, t0
+    and a7, a7, a5
     xor t0, t0, a7
-    li t6, 0xffff
-    and t6, t0, t6
-    xor a7, a7, t6
-    slli t6, t6, 16
-    xor t6, ra, t6
-    sw s4, 64(sp)
-    sw t6, 68(sp)
-    sw s8, 72(sp)
-    sw a7, 76(sp)
-    lw a7, 396(sp)
-    lw t6, 364(sp)
-    srli s8, a7, 8
-    xor s8, s8, t6
-    li s4, 0xff00ff
-    and s4, s8, s4
-    xor t6, t6, s4
-    slli s4, s4, 8
-    xor s4, a7, s4
-    srli a7, s9, 8
-    xor a7, a7, a6
-    li s8, 0xff00ff
-    and s8, a7, s8
-    xor a6, a6, s8
-    slli s8, s8, 8
-    xor s8, s9, s8
-    srli s9, s4, 16
-    xor s9, s9, s8
-    li a7, 0xffff
-    and a7, s9, a7
-    xor s8, s8, a7
     slli a7, a7, 16
-    xor a7, s4, a7
-    srli s4, t6, 16
-    xor s4, s4, a6
-    li s9, 0xffff
-    and s9, s4, s9
-    xor a6, a6, s9
-    slli s9, s9, 16
-    xor s9, t6, s9
-    sw a7, 80(sp)
-    sw s9, 84(sp)
-    sw s8, 88(sp)
-    sw a6, 92(sp)
-    lw a6, 412(sp)
-    lw s9, 344(sp)
-    srli s8, a6, 8
-    xor s8, s8, s9
-    li a7, 0xff00ff
-    and a7, s8, a7
-    xor s9, s9, a7
-    slli a7, a7, 8
-    xor a7, a6, a7
-    srli a6, s3, 8
-    xor a6, a6, a5
-    li s8, 0xff00ff
-    and s8, a6, s8
-    xor a5, a5, s8
-    slli s8, s8, 8
-    xor s8, s3, s8
-    srli s3, a7, 16
-    xor s3, s3, s8
-    li a6, 0xffff
-    and a6, s3, a6
-    xor s8, s8, a6
-    slli a6, a6, 16
-    xor a6, a7, a6
-    srli a7, s9, 16
-    xor a7, a7, a5
-    li s3, 0xffff
-    and s3, a7, s3
-    xor a5, a5, s3
-    slli s3, s3, 16
-    xor s3, s9, s3
-    sw a6, 96(sp)
-    sw s3, 100(sp)
-    sw s8, 104(sp)
-    sw a5, 108(sp)
-    lw a5, 420(sp)
-    lw s3, 336(sp)
-    srli s8, a5, 8
-    xor s8, s8, s3
-    li a6, 0xff00ff
-    and a6, s8, a6
-    xor s3, s3, a6
-    slli a6, a6, 8
-    xor a6, a5, a6
-    lw a5, 408(sp)
-    li s9, 0xff00ff
-    srli s8, a5, 8
-    xor s8, s8, t2
-    and s9, s8, s9
-    xor t2, t2, s9
-    slli s9, s9, 8
-    xor s9, a5, s9
-    srli a5, a6, 16
-    xor a5, a5, s9
-    li s8, 0xffff
-    and s8, a5, s8
-    xor s9, s9, s8
+    xor a7, s8, a7
+    srli s8, t4, 16
+    xor s8, s8, t1
+    and s8, s8, a5
+    xor t1, t1, s8
     slli s8, s8, 16
-    xor s8, a6, s8
-    srli a6, s3, 16
-    xor a6, a6, t2
-    li a5, 0xffff
-    and a5, a6, a5
-    xor t2, t2, a5
+    xor s8, t4, s8
+    sw a7, 48(sp)
+    sw s8, 52(sp)
+    sw t0, 56(sp)
+    sw t1, 60(sp)
+    srli t1, s11, 8
+    xor t1, t1, s10
+    and t1, t1, a4
+    xor s10, s10, t1
+    slli t1, t1, 8
+    xor t1, s11, t1
+    srli s11, t2, 8
+    xor s11, s11, a0
+    and s11, s11, a4
+    xor a0, a0, s11
+    slli s11, s11, 8
+    xor s11, t2, s11
+    srli t2, t1, 16
+    xor t2, t2, s11
+    and t2, t2, a5
+    xor s11, s11, t2
+    slli t2, t2, 16
+    xor t2, t1, t2
+    srli t1, s10, 16
+    xor t1, t1, a0
+    and t1, t1, a5
+    xor a0, a0, t1
+    slli t1, t1, 16
+    xor t1, s10, t1
+    sw t2, 64(sp)
+    sw t1, 68(sp)
+    sw s11, 72(sp)
+    sw a0, 76(sp)
+    lw a0, 396(sp)
+    lw t1, 364(sp)
+    srli s11, a0, 8
+    xor s11, s11, t1
+    and s11, s11, a4
+    xor t1, t1, s11
+    slli s11, s11, 8
+    xor s11, a0, s11
+    lw a0, 348(sp)
+    srli t2, a0, 8
+    xor t2, t2, s4
+    and t2, t2, a4
+    xor s4, s4, t2
+    slli t2, t2, 8
+    xor t2, a0, t2
+    srli a0, s11, 16
+    xor a0, a0, t2
+    and a0, a0, a5
+    xor t2, t2, a0
+    slli a0, a0, 16
+    xor a0, s11, a0
+    srli s11, t1, 16
+    xor s11, s11, s4
+    and s11, s11, a5
+    xor s4, s4, s11
+    slli s11, s11, 16
+    xor s11, t1, s11
+    sw a0, 80(sp)
+    sw s11, 84(sp)
+    sw t2, 88(sp)
+    sw s4, 92(sp)
+    lw s4, 412(sp)
+    lw s11, 336(sp)
+    srli t2, s4, 8
+    xor t2, t2, s11
+    and t2, t2, a4
+    xor s11, s11, t2
+    slli t2, t2, 8
+    xor t2, s4, t2
+    lw s4, 380(sp)
+    srli a0, s4, 8
+    xor a0, a0, t6
+    and a0, a0, a4
+    xor t6, t6, a0
+    slli a0, a0, 8
+    xor a0, s4, a0
+    srli s4, t2, 16
+    xor s4, s4, a0
+    and s4, s4, a5
+    xor a0, a0, s4
+    slli s4, s4, 16
+    xor s4, t2, s4
+    srli t2, s11, 16
+    xor t2, t2, t6
+    and t2, t2, a5
+    xor t6, t6, t2
+    slli t2, t2, 16
+    xor t2, s11, t2
+    sw s4, 96(sp)
+    sw t2, 100(sp)
+    sw a0, 104(sp)
+    sw t6, 108(sp)
+    lw t6, 420(sp)
+    lw t2, 368(sp)
+    srli a0, t6, 8
+    xor a0, a0, t2
+    and a0, a0, a4
+    xor t2, t2, a0
+    slli a0, a0, 8
+    xor a0, t6, a0
+    lw t6, 408(sp)
+    srli s4, t6, 8
+    xor s4, s4, s2
+    and a4, s4, a4
+    xor s2, s2, a4
+    slli a4, a4, 8
+    xor a4, t6, a4
+    srli t6, a0, 16
+    xor t6, t6, a4
+    and t6, t6, a5
+    xor a4, a4, t6
+    slli t6, t6, 16
+    xor t6, a0, t6
+    srli a0, t2, 16
+    xor a0, a0, s2
+    and a5, a0, a5
+    xor s2, s2, a5
     slli a5, a5, 16
-    xor a5, s3, a5
-    sw s8, 112(sp)
+    xor a5, t2, a5
+    sw t6, 112(sp)
     sw a5, 116(sp)
-    sw s9, 120(sp)
-    sw t2, 124(sp)
+    sw a4, 120(sp)
+    sw s2, 124(sp)
     lw a0, 308(sp)
     lw a1, 312(sp)
     lw a2, 316(sp)

@@ -45,11 +45,20 @@ def rkoff(i: int, r: int, j: int) -> int:
     return 4 * (32 * i + 8 * r + j)
 
 
+def const(p: Prog, v: int) -> str:
+    """One value per constant and program: the allocator keeps a mask in a register while it is in use
+    and re-materializes it (li) only after an eviction."""
+    cache = p.__dict__.setdefault("consts", {})
+    if v not in cache:
+        cache[v] = p.op("li", v, hint="m")
+    return cache[v]
+
+
 def swapmove(p: Prog, a: str, b: str, mask: int, n: int) -> tuple[str, str]:
     """t = ((a >> n) ^ b) & mask; b ^= t; a ^= t << n."""
     t = p.op("srli", a, n)
     t = p.op("xor", t, b)
-    t = p.op("and", t, p.op("li", mask, hint="m"))
+    t = p.op("and", t, const(p, mask))
     b = p.op("xor", b, t)
     a = p.op("xor", a, p.op("slli", t, n))
     return a, b
@@ -63,33 +72,55 @@ def network(p: Prog, q: list[str]) -> list[str]:
     return q
 
 
+# 4x4 byte transposition of the four row words of a block (lane c = byte (r, c)) into column words.
+BYTE_NET = [(0, 1, 0x00FF00FF, 8), (2, 3, 0x00FF00FF, 8), (0, 2, 0x0000FFFF, 16), (1, 3, 0x0000FFFF, 16)]
+
+
+def byte_transpose_py(w: list[int]) -> list[int]:
+    w = list(w)
+    for a, b, m, n in BYTE_NET:
+        t = ((w[a] >> n) ^ w[b]) & m
+        w[b] ^= t
+        w[a] ^= (t << n) & M32
+    return w
+
+
+def _colword() -> list[int]:
+    rows = [sum(((16 * r + c) & 0xFF) << (8 * c) for c in range(4)) for r in range(4)]
+    out = byte_transpose_py(rows)
+    want = [sum(((16 * r + c) & 0xFF) << (8 * r) for r in range(4)) for c in range(4)]
+    return [out.index(want[c]) for c in range(4)]
+
+
+COLWORD = _colword()
+
+
 def setup_program(zbb: bool) -> tuple[Prog, list[str]]:
-    """Per call: K[r][j] (byte c < 3 = 0xff * bit j of IV byte (r, c)) ^ round key 0 word (r, j) -> frame."""
+    """Per call: K[r][j] (byte c < 3 = 0xff * bit j of IV byte (r, c)) ^ round key 0 word (r, j) -> frame.
+    A 4x4 byte transposition turns the IV words (columns) into row words R_r (lane c = byte (r, c), lane 3
+    zero); then K[r][j] = ((R_r >> j) & 0x01010101) * 0xff, the multiplication as (y << 8) - y."""
     p = Prog(zbb)
     iv = ["iv0", "iv1", "iv2"]
-    acc: dict[tuple[int, int], str] = {}
-    for c in range(3):
-        for j in range(8):
-            y = p.op("and", p.op("srli", iv[c], j) if j else iv[c], p.op("li", 0x01010101, hint="m"))
-            e = p.op("sub", p.op("slli", y, 8), y)         # lane r = 0xff if bit (8r + j) of iv_c
-            for r in range(4):
-                v = e
-                if c > r:
-                    v = p.op("slli", v, 8 * (c - r))
-                elif c < r:
-                    v = p.op("srli", v, 8 * (r - c))
-                v = p.op("and", v, p.op("li", 0xFF << (8 * c), hint="m"))
-                acc[r, j] = p.op("or", acc[r, j], v) if (r, j) in acc else v
+    w = list(iv) + [None]
+    for a, b, m, n in BYTE_NET:
+        if w[b] is None:                 # b = (a >> n) & m; a ^= b << n
+            w[b] = p.op("and", p.op("srli", w[a], n), const(p, m))
+            w[a] = p.op("xor", w[a], p.op("slli", w[b], n))
+        else:
+            w[a], w[b] = swapmove(p, w[a], w[b], m, n)
+    rows = [w[COLWORD[r]] for r in range(4)]     # the transposition is an involution
     for r in range(4):
         for j in range(8):
-            w = p.op("xor", acc[r, j], p.op("lw", (rkoff(0, r, j), RKREG), hint="rk"))
-            p.ops.append(("sw", None, w, KC + 4 * (8 * r + j)))
+            y = p.op("and", p.op("srli", rows[r], j) if j else rows[r], const(p, 0x01010101))
+            e = p.op("sub", p.op("slli", y, 8), y)
+            v = p.op("xor", e, p.op("lw", (rkoff(0, r, j), RKREG), hint="rk"))
+            p.ops.append(("sw", None, v, KC + 4 * (8 * r + j)))
     return p, iv
 
 
 def mixcolumns_ark(p: Prog, a: list[list[str]], i: int) -> list[list[str]]:
-    """MixColumns and AddRoundKey i, streamed slice by slice (j = 7 first for the xtime carries, then
-    0..6) so that few values are live: out_r = xtime(t_r) ^ a_(r+1) ^ t_(r+2), t_r = a_r ^ a_(r+1)."""
+    """MixColumns and AddRoundKey i, streamed slice by slice (j = 7 first for the carries of xtime, then 0..6) so that few values are
+    live: out_r = xtime(t_r) ^ a_(r+1) ^ t_(r+2), t_r = a_r ^ a_(r+1)."""
     t: dict[tuple[int, int], str] = {}
     out = [[""] * 8 for _ in range(4)]
 
@@ -110,19 +141,6 @@ def mixcolumns_ark(p: Prog, a: list[list[str]], i: int) -> list[list[str]]:
     return out
 
 
-# 4x4 byte transposition of the four row words of a block (lane c = byte (r, c)) into column words.
-BYTE_NET = [(0, 1, 0x00FF00FF, 8), (2, 3, 0x00FF00FF, 8), (0, 2, 0x0000FFFF, 16), (1, 3, 0x0000FFFF, 16)]
-
-
-def byte_transpose_py(w: list[int]) -> list[int]:
-    w = list(w)
-    for a, b, m, n in BYTE_NET:
-        t = ((w[a] >> n) ^ w[b]) & m
-        w[b] ^= t
-        w[a] ^= (t << n) & M32
-    return w
-
-
 def iteration_program(zbb: bool) -> Prog:
     """Eight counter blocks ctr .. ctr+7 (ctr at CTR(sp)) -> 128 bytes of key stream at KS(sp)."""
     p = Prog(zbb)
@@ -138,7 +156,7 @@ def iteration_program(zbb: bool) -> Prog:
                 v = p.op("slli", o[j], 24)
             else:
                 v = p.op("slli", o[j], 24 - 8 * k) if k < 3 else o[j]
-                v = p.op("and", v, p.op("li", 0xFF000000, hint="m"))
+                v = p.op("and", v, const(p, 0xFF000000))
             row.append(p.xor(v, p.op("lw", KC + 4 * (8 * r + j), hint="k")))
         s.append(row)
     for i in range(1, 11):
@@ -156,16 +174,6 @@ def iteration_program(zbb: bool) -> Prog:
         for c in range(4):
             p.ops.append(("sw", None, w[COLWORD[c]], KS + 16 * b + 4 * c))
     return p
-
-
-def _colword() -> list[int]:
-    rows = [sum(((16 * r + c) & 0xFF) << (8 * c) for c in range(4)) for r in range(4)]
-    out = byte_transpose_py(rows)
-    want = [sum(((16 * r + c) & 0xFF) << (8 * r) for r in range(4)) for c in range(4)]
-    return [out.index(want[c]) for c in range(4)]
-
-
-COLWORD = _colword()
 
 
 def run(lines: list[str], regs: dict, mem: dict) -> dict:
