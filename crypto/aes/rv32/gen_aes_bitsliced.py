@@ -320,7 +320,7 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], poo
              spill: int = SPILL, reuse_slots: bool = False):
     """Linear scan with Belady eviction. Returns (assembly lines, output registers, spill slots used).
     Besides the ALU forms: ("lw", d, offset or (offset, base), None) loads (re-materialized, never spilled;
-    base sp unless given) and ("sw", None, value, offset) stores a value to offset(sp). reuse_slots: a
+    base sp unless given) and ("sw", None, value, offset or (offset, base)) stores a value. reuse_slots: a
     dead value's spill slot is given to the next spill (a smaller frame)."""
     uses: dict[str, list[int]] = {}
     for i, (op, d, a, b) in enumerate(ops):
@@ -394,7 +394,8 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], poo
             # materialized only when first needed (keeps registers free)
             continue
         if op == "sw":
-            out.append(f"sw {names[0]}, {b}(sp)")
+            off, base = b if isinstance(b, tuple) else (b, "sp")
+            out.append(f"sw {names[0]}, {off}({base})")
             continue
         rd = get_reg(i, set(srcs))
         reg_of[d] = rd
