@@ -14,8 +14,8 @@
  * 8k + b: rv32-ct's word form with every byte widened to a lane of eight blocks. The S-box is gen_ct.py's
  * tower-field circuit with its lane masks (lane k), once per word position w; the diffusion
  * A = M.P.M.D of rv32-ct runs on each bit slice. Packing: the 8x8 transposition network per word
- * position. Round pairs: 3320 instructions (35 cycles of load interlock), the last pair
- * 2899; pack 377, unpack 355.
+ * position. Round pairs: 3224 instructions (35 cycles of load interlock), the last pair
+ * 2851; pack 377, unpack 355.
  * Register map: a0/a1 = out/in (or the frame buffer) while unpacking/packing, a3 = the round keys of the
  * pair; the programs use every other register but zero/sp/gp/tp (ra, s0..s11 saved).
  * Frame (448 bytes): state at 0, block buffer at 128, saved registers at 256, out/in/nblocks/
@@ -1591,2220 +1591,2124 @@ MCU_FN(aria256, encrypt_blocks):
     xor s4, s4, s0
     and ra, ra, s5
     and s4, s4, s10
-    xor ra, a4, ra
     xor s3, s3, a4
-    xor s4, ra, s4
+    xor ra, a4, ra
     and s3, s3, s10
+    xor s4, ra, s4
     xor t6, t6, s0
-    xor ra, a7, s0
-    and t0, t0, s5
     xor s3, t3, s3
-    xor s0, s11, s0
-    xor t0, t6, t0
+    xor ra, a7, s0
     xor t3, t2, s9
-    and s11, s11, s10
+    xor s0, s11, s0
+    and t0, t0, s5
     xor s9, s9, s7
     and s0, s0, s5
-    xor s11, t0, s11
+    xor t0, t6, t0
     and s1, s1, s10
     xor s0, s9, s0
-    lw t0, 408(sp)
+    and s11, s11, s10
     xor s1, s0, s1
-    slli s0, t0, 16
-    srli s9, t0, 16
-    or s9, s0, s9
-    xor t0, t0, s9
-    slli s0, t0, 24
-    srli t0, t0, 8
-    or t0, s0, t0
-    and a7, a7, s5
-    xor s9, t0, s9
-    and t2, t2, s10
-    xor a7, t1, a7
+    xor s11, t0, s11
     lw t0, 376(sp)
-    xor t2, a7, t2
-    slli s0, t0, 16
-    srli a7, t0, 16
-    or a7, s0, a7
-    xor t0, t0, a7
-    slli s0, t0, 24
-    srli t0, t0, 8
-    or t0, s0, t0
-    xor a7, t0, a7
-    lw t0, 356(sp)
+    lw s0, 356(sp)
     and t3, t3, s5
-    slli s0, t0, 16
-    srli t1, t0, 16
-    or t1, s0, t1
-    xor t0, t0, t1
-    slli s0, t0, 24
-    srli t0, t0, 8
+    and a7, a7, s5
+    lw s9, 408(sp)
     and t5, t5, s10
+    and t2, t2, s10
     xor t3, ra, t3
-    or t0, s0, t0
+    xor a7, t1, a7
+    xor t0, t0, s0
     xor t5, t3, t5
-    xor t1, t0, t1
-    slli t0, t5, 16
-    srli s0, t5, 16
-    or s0, t0, s0
-    xor t5, t5, s0
-    slli t0, t5, 24
-    srli t5, t5, 8
-    or t5, t0, t5
-    xor s0, t5, s0
-    xor a7, a7, t1
-    xor t1, t1, s0
-    xor s9, s9, a7
-    xor s0, s0, a7
-    xor t1, t1, s9
-    xor a7, a7, t1
-    srli t5, a7, 8
-    li t0, 0xff00ff
-    and a7, a7, t0
-    and t5, t5, t0
+    xor t2, a7, t2
+    xor s9, s9, t0
+    xor s0, s0, t5
+    slli a7, s9, 16
+    srli t1, s9, 16
+    xor s0, s0, s9
+    or t1, a7, t1
+    xor s9, s9, t1
+    slli a7, s9, 24
+    srli s9, s9, 8
+    xor t5, t5, t0
+    or s9, a7, s9
+    xor t0, t0, s0
+    xor t1, s9, t1
+    slli s9, t0, 16
+    srli a7, t0, 16
+    or a7, s9, a7
+    xor t0, t0, a7
+    slli s9, t0, 24
+    srli t0, t0, 8
+    or t0, s9, t0
+    xor a7, t0, a7
+    srli t0, a7, 8
+    li s9, 0xff00ff
+    and a7, a7, s9
+    and t0, t0, s9
     slli a7, a7, 8
-    or a7, t5, a7
-    slli t5, t1, 16
-    srli t1, t1, 16
-    or t1, t5, t1
-    slli t5, s0, 16
-    srli s0, s0, 16
-    or s0, t5, s0
-    srli t5, s0, 8
-    and s0, s0, t0
-    and t5, t5, t0
-    slli s0, s0, 8
-    or s0, t5, s0
-    lw t5, 416(sp)
+    or a7, t0, a7
+    slli t0, s0, 16
+    srli t3, s0, 16
+    or t3, t0, t3
+    xor t3, s0, t3
+    slli t0, t3, 24
+    srli t3, t3, 8
+    or t3, t0, t3
+    xor s0, t3, s0
+    slli t3, t5, 16
+    srli t0, t5, 16
+    or t0, t3, t0
+    xor t0, t5, t0
+    slli t3, t0, 24
+    srli t0, t0, 8
+    or t0, t3, t0
+    xor t5, t0, t5
+    srli t0, t5, 8
+    and t5, t5, s9
+    and t0, t0, s9
+    slli t5, t5, 8
+    or t5, t0, t5
+    lw t0, 384(sp)
+    lw t3, 364(sp)
     and s7, s7, s5
-    slli t3, t5, 16
-    srli ra, t5, 16
-    or ra, t3, ra
-    xor t5, t5, ra
-    slli t3, t5, 24
-    srli t5, t5, 8
-    or t5, t3, t5
-    xor ra, t5, ra
-    lw t5, 384(sp)
+    lw ra, 416(sp)
     and s2, s2, s10
-    slli t3, t5, 16
-    srli a4, t5, 16
-    or a4, t3, a4
-    xor t5, t5, a4
-    slli t3, t5, 24
-    srli t5, t5, 8
-    or t5, t3, t5
-    xor a4, t5, a4
     xor s7, a6, s7
-    lw t5, 364(sp)
+    xor t0, t0, t3
     xor s2, s7, s2
-    slli t3, t5, 16
-    srli s7, t5, 16
-    or s7, t3, s7
-    xor t5, t5, s7
-    slli t3, t5, 24
-    srli t5, t5, 8
-    or t5, t3, t5
-    xor s7, t5, s7
-    slli t5, t2, 16
-    srli t3, t2, 16
-    or t3, t5, t3
-    xor t2, t2, t3
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor t3, t2, t3
-    xor a4, a4, s7
-    xor s7, s7, t3
-    xor ra, ra, a4
-    xor t3, t3, a4
-    xor s7, s7, ra
-    xor a4, a4, s7
-    srli t2, a4, 8
-    and a4, a4, t0
-    and t2, t2, t0
+    xor ra, ra, t0
+    xor t3, t3, t2
+    slli a4, ra, 16
+    srli s7, ra, 16
+    xor t3, t3, ra
+    or s7, a4, s7
+    xor ra, ra, s7
+    slli a4, ra, 24
+    srli ra, ra, 8
+    xor t2, t2, t0
+    or ra, a4, ra
+    xor t0, t0, t3
+    xor s7, ra, s7
+    slli ra, t0, 16
+    srli a4, t0, 16
+    or a4, ra, a4
+    xor t0, t0, a4
+    slli ra, t0, 24
+    srli t0, t0, 8
+    or t0, ra, t0
+    xor a4, t0, a4
+    srli t0, a4, 8
+    and a4, a4, s9
+    and t0, t0, s9
     slli a4, a4, 8
-    or a4, t2, a4
-    slli t2, s7, 16
-    srli s7, s7, 16
-    or s7, t2, s7
-    slli t2, t3, 16
-    srli t3, t3, 16
-    or t3, t2, t3
-    srli t2, t3, 8
-    and t3, t3, t0
-    and t2, t2, t0
-    slli t3, t3, 8
-    or t3, t2, t3
-    lw t2, 396(sp)
-    xor a4, a4, s7
-    slli t5, t2, 16
-    srli a6, t2, 16
-    or a6, t5, a6
-    xor t2, t2, a6
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor a6, t2, a6
-    lw t2, 392(sp)
-    xor s7, s7, t3
-    slli t5, t2, 16
-    srli t6, t2, 16
-    or t6, t5, t6
-    xor t2, t2, t6
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor t6, t2, t6
-    lw t2, 360(sp)
-    xor t3, t3, a4
-    slli t5, t2, 16
-    srli s8, t2, 16
-    or s8, t5, s8
-    xor t2, t2, s8
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor s8, t2, s8
-    slli t2, a2, 16
-    srli t5, a2, 16
-    or t5, t2, t5
-    xor a2, a2, t5
-    slli t2, a2, 24
-    srli a2, a2, 8
-    or a2, t2, a2
-    xor t5, a2, t5
-    xor t6, t6, s8
-    xor s8, s8, t5
-    xor a6, a6, t6
-    xor t5, t5, t6
-    xor s8, s8, a6
-    xor t6, t6, s8
-    srli a2, t6, 8
-    and t6, t6, t0
-    and a2, a2, t0
-    slli t6, t6, 8
-    or t6, a2, t6
-    slli a2, s8, 16
-    srli s8, s8, 16
-    or s8, a2, s8
-    slli a2, t5, 16
-    srli t5, t5, 16
-    or t5, a2, t5
-    srli a2, t5, 8
-    and t5, t5, t0
-    and a2, a2, t0
-    slli t5, t5, 8
-    or t5, a2, t5
-    lw a2, 432(sp)
-    xor t6, t6, s8
-    slli t2, a2, 16
-    srli t4, a2, 16
-    or t4, t2, t4
-    xor a2, a2, t4
-    slli t2, a2, 24
-    srli a2, a2, 8
-    or a2, t2, a2
-    xor t4, a2, t4
-    lw a2, 436(sp)
-    xor s8, s8, t5
-    slli t2, a2, 16
-    srli a5, a2, 16
-    or a5, t2, a5
-    xor a2, a2, a5
-    slli t2, a2, 24
-    srli a2, a2, 8
-    or a2, t2, a2
-    xor a5, a2, a5
-    lw a2, 332(sp)
-    xor t5, t5, t6
-    slli t2, a2, 16
-    srli s6, a2, 16
-    or s6, t2, s6
-    xor a2, a2, s6
-    slli t2, a2, 24
-    srli a2, a2, 8
-    or a2, t2, a2
-    xor s6, a2, s6
-    slli a2, s3, 16
-    srli t2, s3, 16
-    or t2, a2, t2
-    xor s3, s3, t2
-    slli a2, s3, 24
-    srli s3, s3, 8
-    or s3, a2, s3
-    xor t2, s3, t2
-    xor a5, a5, s6
-    xor s6, s6, t2
-    xor t4, t4, a5
-    xor t2, t2, a5
-    xor s6, s6, t4
-    xor a5, a5, s6
-    srli s3, a5, 8
-    and a5, a5, t0
-    and s3, s3, t0
-    slli a5, a5, 8
-    or a5, s3, a5
-    slli s3, s6, 16
-    srli s6, s6, 16
-    or s6, s3, s6
-    slli s3, t2, 16
-    srli t2, t2, 16
-    or t2, s3, t2
-    srli s3, t2, 8
-    and t2, t2, t0
-    and s3, s3, t0
+    or a4, t0, a4
+    slli t0, t3, 16
+    srli ra, t3, 16
+    or ra, t0, ra
+    xor ra, t3, ra
+    slli t0, ra, 24
+    srli ra, ra, 8
+    or ra, t0, ra
+    xor t3, ra, t3
+    slli ra, t2, 16
+    srli t0, t2, 16
+    or t0, ra, t0
+    xor t0, t2, t0
+    slli ra, t0, 24
+    srli t0, t0, 8
+    or t0, ra, t0
+    xor t2, t0, t2
+    srli t0, t2, 8
+    and t2, t2, s9
+    and t0, t0, s9
     slli t2, t2, 8
-    or t2, s3, t2
-    lw s3, 428(sp)
-    xor a5, a5, s6
-    slli a2, s3, 16
-    srli s5, s3, 16
-    or s5, a2, s5
-    xor s3, s3, s5
-    slli a2, s3, 24
-    srli s3, s3, 8
-    or s3, a2, s3
-    xor s5, s3, s5
-    lw s3, 404(sp)
-    xor s6, s6, t2
-    slli a2, s3, 16
-    srli s10, s3, 16
-    or s10, a2, s10
-    xor s3, s3, s10
-    slli a2, s3, 24
-    srli s3, s3, 8
-    or s3, a2, s3
-    xor s10, s3, s10
-    lw s3, 372(sp)
-    xor t2, t2, a5
-    sw t2, 404(sp)
-    slli a2, s3, 16
-    srli t2, s3, 16
-    or t2, a2, t2
-    xor s3, s3, t2
-    slli a2, s3, 24
-    srli s3, s3, 8
-    or s3, a2, s3
-    xor t2, s3, t2
-    slli s3, s1, 16
-    srli a2, s1, 16
-    or a2, s3, a2
-    xor s1, s1, a2
-    slli s3, s1, 24
-    srli s1, s1, 8
-    or s1, s3, s1
-    xor a2, s1, a2
-    xor s10, s10, t2
-    xor t2, t2, a2
-    xor s5, s5, s10
-    xor a2, a2, s10
-    xor t2, t2, s5
-    xor s10, s10, t2
-    srli s1, s10, 8
-    and s10, s10, t0
-    and s1, s1, t0
-    slli s10, s10, 8
-    or s10, s1, s10
-    slli s1, t2, 16
-    srli t2, t2, 16
-    or t2, s1, t2
-    slli s1, a2, 16
-    srli a2, a2, 16
-    or a2, s1, a2
-    srli s1, a2, 8
-    and a2, a2, t0
-    and s1, s1, t0
-    slli a2, a2, 8
-    or a2, s1, a2
-    xor s10, s10, t2
-    xor t2, t2, a2
-    lw s1, 420(sp)
-    xor a2, a2, s10
-    sw a2, 372(sp)
-    slli s3, s1, 16
-    srli a2, s1, 16
-    or a2, s3, a2
-    xor s1, s1, a2
-    slli s3, s1, 24
-    srli s1, s1, 8
-    or s1, s3, s1
-    xor a2, s1, a2
-    lw s1, 388(sp)
-    sw t5, 420(sp)
-    slli s3, s1, 16
-    srli t5, s1, 16
-    or t5, s3, t5
-    xor s1, s1, t5
-    slli s3, s1, 24
-    srli s1, s1, 8
-    or s1, s3, s1
-    xor t5, s1, t5
-    lw s1, 348(sp)
-    sw t3, 388(sp)
-    slli s3, s1, 16
-    srli t3, s1, 16
-    or t3, s3, t3
-    xor s1, s1, t3
-    slli s3, s1, 24
-    srli s1, s1, 8
-    or s1, s3, s1
-    xor t3, s1, t3
-    slli s1, s2, 16
-    srli s3, s2, 16
-    or s3, s1, s3
-    xor s2, s2, s3
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor s3, s2, s3
-    xor t5, t5, t3
-    xor t3, t3, s3
-    xor a2, a2, t5
-    xor s3, s3, t5
-    xor t3, t3, a2
-    xor t5, t5, t3
-    srli s2, t5, 8
-    and t5, t5, t0
-    and s2, s2, t0
-    slli t5, t5, 8
-    or t5, s2, t5
-    slli s2, t3, 16
-    srli t3, t3, 16
-    or t3, s2, t3
-    slli s2, s3, 16
-    srli s3, s3, 16
-    or s3, s2, s3
-    srli s2, s3, 8
-    and s3, s3, t0
-    and s2, s2, t0
-    slli s3, s3, 8
-    or s3, s2, s3
-    xor t5, t5, t3
-    xor t3, t3, s3
-    lw s2, 424(sp)
-    xor s3, s3, t5
-    sw s3, 348(sp)
-    slli s1, s2, 16
-    srli s3, s2, 16
-    or s3, s1, s3
-    xor s2, s2, s3
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor a7, a7, t1
-    xor s3, s2, s3
-    xor t1, t1, s0
-    lw s2, 412(sp)
-    xor s0, s0, a7
-    sw s0, 424(sp)
-    slli s1, s2, 16
-    srli s0, s2, 16
-    or s0, s1, s0
-    xor s2, s2, s0
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor s0, s2, s0
-    xor a2, a2, t5
-    lw s2, 380(sp)
-    xor t3, t3, a2
-    xor t5, t5, t3
-    sw t3, 412(sp)
-    slli s1, s2, 16
-    srli t3, s2, 16
-    or t3, s1, t3
-    xor s2, s2, t3
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor t3, s2, t3
-    slli s2, s4, 16
-    srli s1, s4, 16
-    or s1, s2, s1
-    xor s4, s4, s1
-    slli s2, s4, 24
-    srli s4, s4, 8
-    or s4, s2, s4
-    xor s1, s4, s1
-    xor s0, s0, t3
-    xor t3, t3, s1
-    xor s3, s3, s0
-    xor s1, s1, s0
-    xor t3, t3, s3
-    xor s0, s0, t3
-    srli s4, s0, 8
-    and s0, s0, t0
-    and s4, s4, t0
-    slli s0, s0, 8
-    or s0, s4, s0
-    slli s4, t3, 16
-    srli t3, t3, 16
-    or t3, s4, t3
-    slli s4, s1, 16
-    srli s1, s1, 16
-    or s1, s4, s1
-    srli s4, s1, 8
-    and s1, s1, t0
-    and s4, s4, t0
-    slli s1, s1, 8
-    or s1, s4, s1
-    xor s0, s0, t3
-    xor t3, t3, s1
-    lw s4, 400(sp)
-    xor s1, s1, s0
-    sw s1, 380(sp)
-    slli s2, s4, 16
-    srli s1, s4, 16
-    or s1, s2, s1
-    xor s4, s4, s1
-    slli s2, s4, 24
-    srli s4, s4, 8
-    or s4, s2, s4
-    xor s1, s4, s1
-    xor s3, s3, s0
-    lw s4, 368(sp)
-    xor t3, t3, s3
-    xor s0, s0, t3
-    sw t3, 400(sp)
-    slli s2, s4, 16
-    srli t3, s4, 16
-    or t3, s2, t3
-    xor s4, s4, t3
-    slli s2, s4, 24
-    srli s4, s4, 8
-    or s4, s2, s4
-    xor t3, s4, t3
-    xor s5, s5, s10
-    lw s4, 344(sp)
-    xor t2, t2, s5
-    xor s10, s10, t2
-    sw t2, 368(sp)
-    slli s2, s4, 16
-    srli t2, s4, 16
-    or t2, s2, t2
-    xor s4, s4, t2
-    slli s2, s4, 24
-    srli s4, s4, 8
-    or s4, s2, s4
-    xor t2, s4, t2
-    slli s4, s11, 16
-    srli s2, s11, 16
-    or s2, s4, s2
-    xor s11, s11, s2
-    slli s4, s11, 24
-    srli s11, s11, 8
-    or s11, s4, s11
-    xor s2, s11, s2
-    xor t3, t3, t2
-    xor t2, t2, s2
-    xor s1, s1, t3
-    xor s2, s2, t3
-    xor t2, t2, s1
-    xor t3, t3, t2
-    srli s11, t3, 8
-    and t3, t3, t0
-    and s11, s11, t0
-    slli t3, t3, 8
-    or t3, s11, t3
-    slli s11, t2, 16
-    srli t2, t2, 16
-    or t2, s11, t2
-    slli s11, s2, 16
-    srli s2, s2, 16
-    or s2, s11, s2
-    srli s11, s2, 8
-    and s2, s2, t0
-    and s11, s11, t0
-    slli s2, s2, 8
-    or s2, s11, s2
-    lw s11, 128(a3)
-    xor s9, s9, a7
-    xor t1, t1, s9
-    xor s11, s9, s11
-    lw s9, 132(a3)
-    xor ra, ra, a4
-    xor s7, s7, ra
-    xor s9, ra, s9
-    lw ra, 136(a3)
-    xor a6, a6, t6
-    xor s8, s8, a6
+    or t2, t0, t2
+    lw t0, 392(sp)
+    lw ra, 360(sp)
+    lw a6, 396(sp)
+    xor t0, t0, ra
+    xor a6, a6, t0
+    xor ra, ra, a2
+    slli t6, a6, 16
+    srli s8, a6, 16
+    xor ra, ra, a6
+    or s8, t6, s8
+    xor a6, a6, s8
+    slli t6, a6, 24
+    srli a6, a6, 8
+    xor a2, a2, t0
+    or a6, t6, a6
+    xor t0, t0, ra
+    xor s8, a6, s8
+    slli a6, t0, 16
+    srli t6, t0, 16
+    or t6, a6, t6
+    xor t0, t0, t6
+    slli a6, t0, 24
+    srli t0, t0, 8
+    or t0, a6, t0
+    xor t6, t0, t6
+    srli t0, t6, 8
+    and t6, t6, s9
+    and t0, t0, s9
+    slli t6, t6, 8
+    or t6, t0, t6
+    slli t0, ra, 16
+    srli a6, ra, 16
+    or a6, t0, a6
+    xor a6, ra, a6
+    slli t0, a6, 24
+    srli a6, a6, 8
+    or a6, t0, a6
     xor ra, a6, ra
-    lw a6, 140(a3)
-    xor t4, t4, a5
-    xor s6, s6, t4
+    slli a6, a2, 16
+    srli t0, a2, 16
+    or t0, a6, t0
+    xor t0, a2, t0
+    slli a6, t0, 24
+    srli t0, t0, 8
+    or t0, a6, t0
+    xor a2, t0, a2
+    srli t0, a2, 8
+    and a2, a2, s9
+    and t0, t0, s9
+    slli a2, a2, 8
+    or a2, t0, a2
+    lw t0, 436(sp)
+    lw a6, 332(sp)
+    lw t4, 432(sp)
+    xor t0, t0, a6
+    xor t4, t4, t0
+    xor a6, a6, s3
+    slli a5, t4, 16
+    srli s6, t4, 16
+    xor a6, a6, t4
+    or s6, a5, s6
+    xor t4, t4, s6
+    slli a5, t4, 24
+    srli t4, t4, 8
+    xor s3, s3, t0
+    or t4, a5, t4
+    xor t0, t0, a6
+    xor s6, t4, s6
+    slli t4, t0, 16
+    srli a5, t0, 16
+    or a5, t4, a5
+    xor t0, t0, a5
+    slli t4, t0, 24
+    srli t0, t0, 8
+    or t0, t4, t0
+    xor a5, t0, a5
+    srli t0, a5, 8
+    and a5, a5, s9
+    and t0, t0, s9
+    slli a5, a5, 8
+    or a5, t0, a5
+    slli t0, a6, 16
+    srli t4, a6, 16
+    or t4, t0, t4
+    xor t4, a6, t4
+    slli t0, t4, 24
+    srli t4, t4, 8
+    or t4, t0, t4
     xor a6, t4, a6
-    lw t4, 144(a3)
-    xor t3, t3, t2
+    slli t4, s3, 16
+    srli t0, s3, 16
+    or t0, t4, t0
+    xor t0, s3, t0
+    slli t4, t0, 24
+    srli t0, t0, 8
+    or t0, t4, t0
+    xor s3, t0, s3
+    srli t0, s3, 8
+    and s3, s3, s9
+    and t0, t0, s9
+    slli s3, s3, 8
+    or s3, t0, s3
+    xor a5, a5, a6
+    lw t0, 404(sp)
+    lw t4, 372(sp)
+    xor a6, a6, s3
+    lw s5, 428(sp)
+    xor s3, s3, a5
+    xor t0, t0, t4
+    xor s5, s5, t0
+    sw s3, 428(sp)
+    xor t4, t4, s1
+    slli s10, s5, 16
+    srli s3, s5, 16
+    xor t4, t4, s5
+    or s3, s10, s3
+    xor s5, s5, s3
+    slli s10, s5, 24
+    srli s5, s5, 8
+    xor s1, s1, t0
+    or s5, s10, s5
+    xor t0, t0, t4
+    xor s3, s5, s3
+    slli s5, t0, 16
+    srli s10, t0, 16
+    or s10, s5, s10
+    xor t0, t0, s10
+    slli s5, t0, 24
+    srli t0, t0, 8
+    or t0, s5, t0
+    xor s10, t0, s10
+    srli t0, s10, 8
+    and s10, s10, s9
+    and t0, t0, s9
+    slli s10, s10, 8
+    or s10, t0, s10
+    slli t0, t4, 16
+    srli s5, t4, 16
+    or s5, t0, s5
+    xor s5, t4, s5
+    slli t0, s5, 24
+    srli s5, s5, 8
+    or s5, t0, s5
     xor t4, s5, t4
-    lw s5, 148(a3)
-    xor t2, t2, s2
-    xor s5, a2, s5
-    lw a2, 152(a3)
-    xor s1, s1, t3
-    xor a2, s3, a2
-    lw s3, 156(a3)
-    xor t2, t2, s1
-    xor s3, s1, s3
-    lw s1, 160(a3)
-    xor a7, a7, t1
-    xor s1, a7, s1
+    slli s5, s1, 16
+    srli t0, s1, 16
+    or t0, s5, t0
+    xor t0, s1, t0
+    slli s5, t0, 24
+    srli t0, t0, 8
+    or t0, s5, t0
+    xor s1, t0, s1
+    srli t0, s1, 8
+    and s1, s1, s9
+    and t0, t0, s9
+    slli s1, s1, 8
+    or s1, t0, s1
+    xor s10, s10, t4
+    xor t4, t4, s1
+    lw t0, 388(sp)
+    lw s5, 348(sp)
+    xor s1, s1, s10
+    xor t6, t6, ra
+    sw s1, 348(sp)
+    xor a4, a4, t3
+    xor ra, ra, a2
+    lw s1, 420(sp)
+    xor t3, t3, t2
+    xor a2, a2, t6
+    xor t2, t2, a4
+    xor t0, t0, s5
+    sw a2, 420(sp)
+    xor s1, s1, t0
+    sw t2, 388(sp)
+    xor s5, s5, s2
+    slli a2, s1, 16
+    srli t2, s1, 16
+    xor s5, s5, s1
+    or t2, a2, t2
+    xor s1, s1, t2
+    slli a2, s1, 24
+    srli s1, s1, 8
+    xor s2, s2, t0
+    or s1, a2, s1
+    xor t0, t0, s5
+    xor t2, s1, t2
+    slli s1, t0, 16
+    srli a2, t0, 16
+    or a2, s1, a2
+    xor t0, t0, a2
+    slli s1, t0, 24
+    srli t0, t0, 8
+    or t0, s1, t0
+    xor a2, t0, a2
+    srli t0, a2, 8
+    and a2, a2, s9
+    and t0, t0, s9
+    slli a2, a2, 8
+    or a2, t0, a2
+    slli t0, s5, 16
+    srli s1, s5, 16
+    or s1, t0, s1
+    xor s1, s5, s1
+    slli t0, s1, 24
+    srli s1, s1, 8
+    or s1, t0, s1
+    xor s5, s1, s5
+    slli s1, s2, 16
+    srli t0, s2, 16
+    or t0, s1, t0
+    xor t0, s2, t0
+    slli s1, t0, 24
+    srli t0, t0, 8
+    or t0, s1, t0
+    xor s2, t0, s2
+    srli t0, s2, 8
+    and s2, s2, s9
+    and t0, t0, s9
+    slli s2, s2, 8
+    or s2, t0, s2
+    xor a2, a2, s5
+    xor s5, s5, s2
+    lw t0, 412(sp)
+    lw s1, 380(sp)
+    xor s2, s2, a2
+    xor a7, a7, s0
+    sw s2, 380(sp)
+    xor s0, s0, t5
+    lw s2, 424(sp)
+    xor t5, t5, a7
+    xor t2, t2, a2
+    xor s5, s5, t2
+    xor t0, t0, s1
+    sw t5, 424(sp)
+    xor a2, a2, s5
+    xor s2, s2, t0
+    sw s5, 412(sp)
+    xor s1, s1, s4
+    slli t5, s2, 16
+    srli s5, s2, 16
+    xor s1, s1, s2
+    or s5, t5, s5
+    xor s2, s2, s5
+    slli t5, s2, 24
+    srli s2, s2, 8
+    xor s4, s4, t0
+    or s2, t5, s2
+    xor t0, t0, s1
+    xor s5, s2, s5
+    slli s2, t0, 16
+    srli t5, t0, 16
+    or t5, s2, t5
+    xor t0, t0, t5
+    slli s2, t0, 24
+    srli t0, t0, 8
+    or t0, s2, t0
+    xor t5, t0, t5
+    srli t0, t5, 8
+    and t5, t5, s9
+    and t0, t0, s9
+    slli t5, t5, 8
+    or t5, t0, t5
+    slli t0, s1, 16
+    srli s2, s1, 16
+    or s2, t0, s2
+    xor s2, s1, s2
+    slli t0, s2, 24
+    srli s2, s2, 8
+    or s2, t0, s2
+    xor s1, s2, s1
+    slli s2, s4, 16
+    srli t0, s4, 16
+    or t0, s2, t0
+    xor t0, s4, t0
+    slli s2, t0, 24
+    srli t0, t0, 8
+    or t0, s2, t0
+    xor s4, t0, s4
+    srli t0, s4, 8
+    and s4, s4, s9
+    and t0, t0, s9
+    slli s4, s4, 8
+    or s4, t0, s4
+    xor t5, t5, s1
+    xor s1, s1, s4
+    lw t0, 368(sp)
+    lw s2, 344(sp)
+    xor s4, s4, t5
+    sw s4, 344(sp)
+    xor s5, s5, t5
+    lw s4, 400(sp)
+    xor s3, s3, s10
+    xor s1, s1, s5
+    xor t4, t4, s3
+    xor t0, t0, s2
+    sw s1, 400(sp)
+    xor s10, s10, t4
+    xor t5, t5, s1
+    xor s4, s4, t0
+    sw t4, 368(sp)
+    xor s2, s2, s11
+    slli s1, s4, 16
+    srli t4, s4, 16
+    xor s2, s2, s4
+    or t4, s1, t4
+    xor s4, s4, t4
+    slli s1, s4, 24
+    srli s4, s4, 8
+    xor s11, s11, t0
+    or s4, s1, s4
+    xor t0, t0, s2
+    xor t4, s4, t4
+    slli s4, t0, 16
+    srli s1, t0, 16
+    or s1, s4, s1
+    xor t0, t0, s1
+    slli s4, t0, 24
+    srli t0, t0, 8
+    or t0, s4, t0
+    xor s1, t0, s1
+    srli t0, s1, 8
+    and s1, s1, s9
+    and t0, t0, s9
+    slli s1, s1, 8
+    or s1, t0, s1
+    slli t0, s2, 16
+    srli s4, s2, 16
+    or s4, t0, s4
+    xor s4, s2, s4
+    slli t0, s4, 24
+    srli s4, s4, 8
+    or s4, t0, s4
+    xor s2, s4, s2
+    slli s4, s11, 16
+    srli t0, s11, 16
+    or t0, s4, t0
+    xor t0, s11, t0
+    slli s4, t0, 24
+    srli t0, t0, 8
+    or t0, s4, t0
+    xor s11, t0, s11
+    srli t0, s11, 8
+    and s11, s11, s9
+    and t0, t0, s9
+    slli s11, s11, 8
+    or s11, t0, s11
+    lw t0, 128(a3)
+    xor t1, t1, a7
+    xor s0, s0, t1
+    xor t0, t1, t0
+    lw t1, 132(a3)
+    xor s7, s7, a4
+    xor t3, t3, s7
+    xor t1, s7, t1
+    lw s7, 136(a3)
+    xor s8, s8, t6
+    xor ra, ra, s8
+    xor s7, s8, s7
+    lw s8, 140(a3)
+    xor s6, s6, a5
+    xor a6, a6, s6
+    xor s8, s6, s8
+    lw s6, 144(a3)
+    xor s1, s1, s2
+    xor s6, s3, s6
+    lw s3, 148(a3)
+    xor s2, s2, s11
+    xor s3, t2, s3
+    lw t2, 152(a3)
+    xor t4, t4, s1
+    xor t2, s5, t2
+    lw s5, 156(a3)
+    xor s2, s2, t4
+    xor s5, t4, s5
+    lw t4, 160(a3)
+    xor a7, a7, s0
+    xor t4, a7, t4
     lw a7, 164(a3)
-    xor a4, a4, s7
+    xor a4, a4, t3
     xor a7, a4, a7
     lw a4, 168(a3)
-    xor t6, t6, s8
+    xor t6, t6, ra
     xor a4, t6, a4
     lw t6, 172(a3)
-    xor a5, a5, s6
+    xor a5, a5, a6
     xor t6, a5, t6
     lw a5, 176(a3)
-    xor s2, s2, t3
+    xor s11, s11, s1
     xor a5, s10, a5
     lw s10, 180(a3)
-    xor t3, t3, t2
-    xor s10, t5, s10
-    lw t5, 184(a3)
+    xor s1, s1, s2
+    xor s10, a2, s10
+    lw a2, 184(a3)
     lw s4, 208(a3)
-    xor t5, s0, t5
-    lw s0, 188(a3)
-    lw t0, 212(a3)
+    xor a2, t5, a2
+    lw t5, 188(a3)
+    lw s9, 212(a3)
+    xor t5, s1, t5
+    lw s1, 192(a3)
+    xor s1, s0, s1
+    lw s0, 196(a3)
     xor s0, t3, s0
-    lw t3, 192(a3)
-    xor t3, t1, t3
-    lw t1, 196(a3)
-    xor t1, s7, t1
-    lw s7, 200(a3)
-    xor s7, s8, s7
-    lw s8, 204(a3)
-    xor s8, s6, s8
-    lw s6, 368(sp)
-    xor s4, s6, s4
-    lw s6, 412(sp)
-    xor t0, s6, t0
-    lw s6, 400(sp)
-    sw t1, 412(sp)
-    lw t1, 216(a3)
-    xor t1, s6, t1
-    lw s6, 220(a3)
-    xor s6, t2, s6
-    lw t2, 424(sp)
-    sw s7, 400(sp)
-    lw s7, 224(a3)
-    xor s7, t2, s7
-    lw t2, 388(sp)
-    sw s7, 424(sp)
-    lw s7, 228(a3)
-    xor s7, t2, s7
-    lw t2, 420(sp)
-    sw s7, 388(sp)
-    lw s7, 232(a3)
-    xor s7, t2, s7
-    lw t2, 404(sp)
-    sw s7, 420(sp)
-    lw s7, 236(a3)
-    xor s7, t2, s7
-    lw t2, 372(sp)
-    sw s7, 404(sp)
-    lw s7, 240(a3)
-    xor s7, t2, s7
-    lw t2, 348(sp)
-    sw s7, 372(sp)
-    lw s7, 244(a3)
-    xor s7, t2, s7
-    lw t2, 380(sp)
-    sw s7, 348(sp)
-    lw s7, 248(a3)
-    xor s7, t2, s7
-    lw t2, 252(a3)
-    xor t2, s2, t2
-    sw t2, 380(sp)
-    sw s7, 368(sp)
-    sw t3, 344(sp)
-    sw t0, 428(sp)
-    sw s4, 332(sp)
-    sw s6, 436(sp)
-    sw s8, 432(sp)
-    sw t1, 360(sp)
-    sw a7, 392(sp)
-    sw a4, 396(sp)
-    sw s1, 364(sp)
-    xor t3, s9, ra
-    xor s8, s9, a6
-    sw s10, 384(sp)
-    xor s2, a6, a2
-    xor s7, s11, s5
-    xor s8, s8, s3
-    xor t1, t3, a6
-    xor s10, s11, t4
-    xor t2, t4, s3
-    xor s4, ra, s2
-    xor a6, a6, t4
-    xor s11, s11, s8
-    xor t0, s7, t2
-    xor ra, ra, a2
-    xor a6, a6, s7
+    lw t3, 200(a3)
+    xor t3, ra, t3
+    lw ra, 204(a3)
+    xor ra, a6, ra
+    lw a6, 368(sp)
+    xor s4, a6, s4
+    lw a6, 412(sp)
+    xor s9, a6, s9
+    lw a6, 400(sp)
+    sw s0, 412(sp)
+    lw s0, 216(a3)
+    xor s0, a6, s0
+    lw a6, 220(a3)
+    xor a6, s2, a6
+    lw s2, 424(sp)
+    sw t3, 400(sp)
+    lw t3, 224(a3)
+    xor t3, s2, t3
+    lw s2, 388(sp)
+    sw t3, 424(sp)
+    lw t3, 228(a3)
+    xor t3, s2, t3
+    lw s2, 420(sp)
+    sw t3, 388(sp)
+    lw t3, 232(a3)
+    xor t3, s2, t3
+    lw s2, 428(sp)
+    sw t3, 420(sp)
+    lw t3, 236(a3)
+    xor t3, s2, t3
+    lw s2, 348(sp)
+    sw t3, 428(sp)
+    lw t3, 240(a3)
+    xor t3, s2, t3
+    lw s2, 380(sp)
+    sw t3, 348(sp)
+    lw t3, 244(a3)
+    xor t3, s2, t3
+    lw s2, 344(sp)
+    sw t3, 380(sp)
+    lw t3, 248(a3)
+    xor t3, s2, t3
+    lw s2, 252(a3)
+    xor s2, s11, s2
+    sw s2, 344(sp)
+    sw t3, 368(sp)
+    sw s1, 372(sp)
+    sw s9, 404(sp)
+    sw s4, 432(sp)
+    sw a6, 332(sp)
+    sw ra, 436(sp)
+    sw s0, 396(sp)
+    sw a7, 360(sp)
+    sw a4, 392(sp)
+    sw t4, 416(sp)
+    xor s1, t1, s7
+    xor ra, t1, s8
+    sw s10, 364(sp)
+    xor s11, s8, t2
+    xor t3, t0, s3
+    xor ra, ra, s5
+    xor s0, s1, s8
+    xor s10, t0, s6
+    xor s2, s6, s5
+    xor s4, s7, s11
+    xor s8, s8, s6
+    xor t0, t0, ra
+    xor s9, t3, s2
+    xor s7, s7, t2
+    xor s8, s8, t3
     li a7, 0xff
-    xor s1, a2, t2
-    xor s8, s5, s8
-    xor ra, ra, t0
-    li s6, 0xff00
-    xor s7, s7, s2
-    xor s9, s9, s1
-    and s8, s8, a7
-    and ra, ra, s6
-    and s7, s7, a7
-    xor s8, s9, s8
-    xor s7, a2, s7
-    xor a4, t3, s5
-    xor s1, s5, s1
-    xor ra, s8, ra
-    xor t2, s2, t2
-    xor a2, a4, a2
-    and s1, s1, a7
-    and s8, s10, a7
-    xor t3, t3, t2
-    xor a4, a4, s2
-    xor s1, t1, s1
-    and s10, s10, a7
-    xor s2, s2, t0
-    and a4, a4, s6
-    xor t1, t1, t0
-    xor s5, s5, s3
-    xor s10, t3, s10
-    xor t0, s4, t0
-    xor s3, s4, s3
-    xor a4, s10, a4
-    and a6, a6, s6
-    xor t4, t4, s4
-    and s3, s3, a7
-    and s10, t0, s6
-    and s2, s2, s6
-    xor a6, a2, a6
-    xor s3, t2, s3
-    and t4, t4, s6
-    xor s8, s11, s8
-    and t0, t0, s6
-    and a2, a2, a7
-    xor t4, s3, t4
-    xor s2, s8, s2
-    xor s10, s7, s10
-    xor t0, s1, t0
-    sw a5, 416(sp)
-    and t1, t1, s6
-    xor a2, s5, a2
-    xor s1, s2, t4
-    xor s7, s10, a6
-    and a5, t0, s2
-    sw s0, 356(sp)
-    xor t1, a2, t1
-    xor t3, t0, ra
-    xor s11, s2, s10
-    xor s3, s1, s7
-    xor t2, t0, a4
-    xor s0, s10, a5
-    sw t6, 376(sp)
-    xor s8, a4, t1
-    and s1, t3, s1
-    and s11, t2, s11
-    xor a5, ra, a5
-    xor t6, a6, t0
-    xor s5, t3, s8
-    xor a5, a5, s1
-    xor s11, t6, s11
-    xor s9, t4, a6
-    and s3, s5, s3
-    and s6, ra, t4
-    xor a5, a5, s11
-    xor t4, t4, ra
-    xor s3, a5, s3
-    and s4, t1, a6
-    xor a5, t4, t1
-    xor s4, a5, s4
-    xor a2, ra, t1
-    xor s4, s4, s0
-    and s9, a2, s9
-    xor s0, s6, s0
-    xor s9, s0, s9
-    xor s2, s2, t0
-    xor s11, s9, s11
-    and s7, s8, s7
-    and a7, a4, s10
-    xor s9, s2, a4
-    xor a7, a6, a7
-    xor s7, s9, s7
-    xor a7, a7, s4
-    xor s6, s7, s6
-    xor s1, a7, s1
-    xor s4, s6, s4
-    and s9, s3, s1
-    and s0, s11, s4
-    xor a7, s11, s1
-    xor s9, s4, s9
-    xor s0, a7, s0
-    xor s6, s3, s11
-    xor s7, s1, s4
-    xor s9, s9, s0
-    and s7, s6, s7
-    xor s0, s3, s0
-    xor s4, s11, s4
-    xor s7, s0, s7
-    xor s1, s3, s1
-    xor s0, s1, s4
-    and s3, s3, s7
-    and s1, s1, s7
+    xor t4, t2, s2
+    xor ra, s3, ra
     xor s7, s7, s9
-    and s6, s6, s9
-    and s11, s11, s7
-    xor s10, s10, a4
-    xor a6, a6, t1
-    and s9, s0, s9
-    xor s3, s3, s11
-    xor s6, s11, s6
-    and s7, s4, s7
-    xor s11, s10, a6
-    xor s0, s2, s10
-    xor s1, s1, s7
-    and a4, a4, s3
-    xor s4, s6, s3
-    and s10, s10, s3
-    xor s9, s7, s9
-    and t1, t1, s6
-    and t0, t0, s1
-    xor s3, s3, s1
-    and ra, ra, s9
-    xor t1, t1, t0
-    and s8, s8, s4
-    and t2, t2, s3
-    xor a4, a4, t1
-    xor s8, s8, ra
-    xor t2, t0, t2
-    xor t1, s8, t1
-    xor t0, t4, a6
-    xor s8, s9, s1
-    and a6, a6, s6
-    and t3, t3, s8
-    xor s6, s6, s9
-    xor a4, a4, t3
-    and a2, a2, s6
-    xor t3, t3, t2
-    xor a2, ra, a2
-    xor s7, s2, t4
-    xor t2, a2, t2
-    xor a2, s7, s11
-    and s1, s2, s1
-    and s3, s0, s3
-    and s9, t4, s9
-    and s6, t0, s6
-    and s11, s11, s4
-    xor s3, s1, s3
-    xor s6, s9, s6
-    xor s4, s4, s8
-    xor s1, a6, s1
-    xor s6, s6, s3
-    and s8, s7, s8
-    and s5, s5, s4
-    xor s10, s10, s1
-    and s4, a2, s4
-    xor s3, s8, s3
-    xor s9, s11, s9
-    xor s10, s10, s8
-    xor s4, s3, s4
-    xor s1, s9, s1
-    xor s5, t3, s5
-    xor s8, s10, s4
-    xor t0, s10, t1
-    xor s3, s1, t2
-    xor t3, s6, s5
-    xor t4, s8, s5
-    xor a7, s6, t0
-    xor a2, t1, a4
-    xor ra, s1, s10
-    xor s5, s10, s5
-    li a6, 0xff0000
-    xor a7, a7, s3
-    li s9, 0xff000000
-    xor s10, s10, a2
-    xor s2, ra, t3
-    and a7, a7, a6
-    and s2, s2, s9
-    xor a7, s10, a7
-    xor s2, a7, s2
-    xor s11, s6, s8
-    xor a7, s8, t2
-    xor s7, s4, s3
-    xor s8, s8, s3
-    xor s3, a4, s3
-    xor t0, t0, t2
-    and s3, s3, a6
-    xor s3, t0, s3
-    xor s0, a4, s7
-    xor t0, s11, t2
-    xor s7, a2, s7
-    xor t2, a2, t2
-    xor s1, s1, s6
-    xor a2, a2, t3
-    xor s4, s4, t3
-    and s1, s1, s9
-    and a2, a2, a6
-    and s4, s4, s9
-    xor s1, s3, s1
-    xor a2, s6, a2
-    xor s3, s11, t1
-    xor s4, a2, s4
-    xor a7, a7, t3
+    li a6, 0xff00
+    xor t3, t3, s11
     xor t1, t1, t4
-    xor a2, s0, t3
-    and s5, s5, a6
-    and s3, s3, a6
-    and t4, t4, a6
-    xor t3, s7, t3
+    and ra, ra, a7
+    and s7, s7, a6
+    and t3, t3, a7
+    xor ra, t1, ra
+    xor t3, t2, t3
+    xor a4, s1, s3
+    xor t4, s3, t4
+    xor s7, ra, s7
+    xor s2, s11, s2
+    xor t2, a4, t2
+    and t4, t4, a7
+    and ra, s10, a7
+    xor s1, s1, s2
+    xor a4, a4, s11
+    xor t4, s0, t4
+    and s10, s10, a7
+    xor s11, s11, s9
+    and a4, a4, a6
+    xor s0, s0, s9
+    xor s3, s3, s5
+    xor s10, s1, s10
+    xor s9, s4, s9
+    xor s5, s4, s5
+    xor a4, s10, a4
+    and s8, s8, a6
+    xor s6, s6, s4
+    and s5, s5, a7
+    and s10, s9, a6
+    and s11, s11, a6
+    xor s8, t2, s8
+    xor s5, s2, s5
+    and s6, s6, a6
+    xor ra, t0, ra
+    and s9, s9, a6
+    and t2, t2, a7
+    xor s6, s5, s6
+    xor s11, ra, s11
+    xor s10, t3, s10
+    xor s9, t4, s9
+    sw a5, 384(sp)
     and s0, s0, a6
-    and ra, ra, s9
-    xor s5, a7, s5
-    and s8, s8, s9
-    xor t4, t0, t4
-    and s11, s11, s9
-    xor s3, a2, s3
+    xor t2, s3, t2
+    xor t4, s11, s6
+    xor t3, s10, s8
+    and a5, s9, s11
+    sw t5, 408(sp)
     xor s0, t2, s0
-    and t3, t3, a6
-    and s7, s7, s9
-    xor ra, t4, ra
-    xor s8, s3, s8
-    xor s11, s0, s11
+    xor s1, s9, s7
+    xor t0, s11, s10
+    xor s5, t4, t3
+    xor s2, s9, a4
+    xor t5, s10, a5
+    sw t6, 356(sp)
+    xor ra, a4, s0
+    and t4, s1, t4
+    and t0, s2, t0
+    xor a5, s7, a5
+    xor t6, s8, s9
+    xor s3, s1, ra
+    xor a5, a5, t4
+    xor t0, t6, t0
+    xor t1, s6, s8
+    and s5, s3, s5
+    and a6, s7, s6
+    xor a5, a5, t0
+    xor s6, s6, s7
+    xor s5, a5, s5
+    and s4, s0, s8
+    xor a5, s6, s0
+    xor s4, a5, s4
+    xor t2, s7, s0
+    xor s4, s4, t5
+    and t1, t2, t1
+    xor t5, a6, t5
+    xor t1, t5, t1
+    xor s11, s11, s9
+    xor t0, t1, t0
+    and t3, ra, t3
+    and a7, a4, s10
+    xor t1, s11, a4
+    xor a7, s8, a7
     xor t3, t1, t3
-    xor s7, s5, s7
-    lw s5, 376(sp)
-    lw t1, 416(sp)
-    lw s0, 356(sp)
-    lw s3, 364(sp)
-    lw a2, 384(sp)
-    lw t4, 392(sp)
-    lw t0, 396(sp)
-    sw s7, 396(sp)
-    and a4, a4, s9
-    sw s4, 408(sp)
-    xor a4, t3, a4
-    sw ra, 376(sp)
-    sw a4, 352(sp)
-    sw s1, 336(sp)
-    xor a7, t4, t0
-    xor s7, t4, s5
-    sw s2, 392(sp)
-    xor t3, s5, t5
-    xor s6, s3, a2
-    xor s7, s7, s0
-    xor s4, a7, s5
-    xor s2, s3, t1
-    xor t2, t1, s0
-    xor a5, t0, t3
-    xor s5, s5, t1
-    xor s3, s3, s7
-    xor s10, s6, t2
-    xor t0, t0, t5
-    xor s5, s5, s6
-    li ra, 0xff
-    xor s1, t5, t2
-    xor s7, a2, s7
-    xor t0, t0, s10
-    li t6, 0xff00
-    xor s6, s6, t3
-    xor t4, t4, s1
-    and s7, s7, ra
-    and t0, t0, t6
-    and s6, s6, ra
-    xor s7, t4, s7
-    xor s6, t5, s6
-    xor a4, a7, a2
-    xor s1, a2, s1
-    xor t0, s7, t0
-    xor t2, t3, t2
-    xor t5, a4, t5
+    xor a7, a7, s4
+    xor a6, t3, a6
+    xor t4, a7, t4
+    xor s4, a6, s4
+    and t1, s5, t4
+    and t5, t0, s4
+    xor a7, t0, t4
+    xor t1, s4, t1
+    xor t5, a7, t5
+    xor a6, s5, t0
+    xor t3, t4, s4
+    xor t1, t1, t5
+    and t3, a6, t3
+    xor t5, s5, t5
+    xor s4, t0, s4
+    xor t3, t5, t3
+    xor t4, s5, t4
+    xor t5, t4, s4
+    and s5, s5, t3
+    and t4, t4, t3
+    xor t3, t3, t1
+    and a6, a6, t1
+    and t0, t0, t3
+    xor s10, s10, a4
+    xor s8, s8, s0
+    and t1, t5, t1
+    xor s5, s5, t0
+    xor a6, t0, a6
+    and t3, s4, t3
+    xor t0, s10, s8
+    xor t5, s11, s10
+    xor t4, t4, t3
+    and a4, a4, s5
+    xor s4, a6, s5
+    and s10, s10, s5
+    xor t1, t3, t1
+    and s0, s0, a6
+    and s9, s9, t4
+    xor s5, s5, t4
+    and s7, s7, t1
+    xor s0, s0, s9
+    and ra, ra, s4
+    and s2, s2, s5
+    xor a4, a4, s0
+    xor ra, ra, s7
+    xor s2, s9, s2
+    xor s0, ra, s0
+    xor s9, s6, s8
+    xor ra, t1, t4
+    and s8, s8, a6
     and s1, s1, ra
-    and s7, s2, ra
-    xor a7, a7, t2
-    xor a4, a4, t3
-    xor s1, s4, s1
-    and s2, s2, ra
-    xor t3, t3, s10
+    xor a6, a6, t1
+    xor a4, a4, s1
+    and t2, t2, a6
+    xor s1, s1, s2
+    xor t2, s7, t2
+    xor t3, s11, s6
+    xor s2, t2, s2
+    xor t2, t3, t0
+    and t4, s11, t4
+    and s5, t5, s5
+    and t1, s6, t1
+    and a6, s9, a6
+    and t0, t0, s4
+    xor s5, t4, s5
+    xor a6, t1, a6
+    xor s4, s4, ra
+    xor t4, s8, t4
+    xor a6, a6, s5
+    and ra, t3, ra
+    and s3, s3, s4
+    xor s10, s10, t4
+    and s4, t2, s4
+    xor s5, ra, s5
+    xor t1, t0, t1
+    xor s10, s10, ra
+    xor s4, s5, s4
+    xor t4, t1, t4
+    xor s3, s1, s3
+    xor ra, s10, s4
+    xor s9, s10, s0
+    xor s5, t4, s2
+    xor s1, a6, s3
+    xor s6, ra, s3
+    xor a7, a6, s9
+    xor t2, s0, a4
+    xor s7, t4, s10
+    xor s3, s10, s3
+    li s8, 0xff0000
+    xor a7, a7, s5
+    li t1, 0xff000000
+    xor s10, s10, t2
+    xor s11, s7, s1
+    and a7, a7, s8
+    and s11, s11, t1
+    xor a7, s10, a7
+    xor s11, a7, s11
+    xor t0, a6, ra
+    xor a7, ra, s2
+    xor t3, s4, s5
+    xor ra, ra, s5
+    xor s5, a4, s5
+    xor s9, s9, s2
+    and s5, s5, s8
+    xor s5, s9, s5
+    xor t5, a4, t3
+    xor s9, t0, s2
+    xor t3, t2, t3
+    xor s2, t2, s2
+    xor t4, t4, a6
+    xor t2, t2, s1
+    xor s4, s4, s1
+    and t4, t4, t1
+    and t2, t2, s8
+    and s4, s4, t1
+    xor t4, s5, t4
+    xor t2, a6, t2
+    xor s5, t0, s0
+    xor s4, t2, s4
+    xor a7, a7, s1
+    xor s0, s0, s6
+    xor t2, t5, s1
+    and s3, s3, s8
+    and s5, s5, s8
+    and s6, s6, s8
+    xor s1, t3, s1
+    and t5, t5, s8
+    and s7, s7, t1
+    xor s3, a7, s3
+    and ra, ra, t1
+    xor s6, s9, s6
+    and t0, t0, t1
+    xor s5, t2, s5
+    xor t5, s2, t5
+    and s1, s1, s8
+    and t3, t3, t1
+    xor s7, s6, s7
+    xor ra, s5, ra
+    xor t0, t5, t0
+    xor s1, s0, s1
+    xor t3, s3, t3
+    lw s3, 356(sp)
+    lw s0, 384(sp)
+    lw t5, 408(sp)
+    lw s5, 416(sp)
+    lw t2, 364(sp)
+    lw s6, 360(sp)
+    lw s9, 392(sp)
+    sw t3, 392(sp)
+    and a4, a4, t1
+    sw s4, 376(sp)
+    xor a4, s1, a4
+    sw s7, 356(sp)
+    sw a4, 352(sp)
+    sw t4, 336(sp)
+    xor a7, s6, s9
+    xor t3, s6, s3
+    sw s11, 360(sp)
+    xor s1, s3, a2
+    xor a6, s5, t2
+    xor t3, t3, t5
+    xor s4, a7, s3
+    xor s11, s5, s0
+    xor s2, s0, t5
+    xor a5, s9, s1
+    xor s3, s3, s0
+    xor s5, s5, t3
+    xor s10, a6, s2
+    xor s9, s9, a2
+    xor s3, s3, a6
+    li s7, 0xff
+    xor t4, a2, s2
+    xor t3, t2, t3
+    xor s9, s9, s10
+    li t6, 0xff00
+    xor a6, a6, s1
+    xor s6, s6, t4
+    and t3, t3, s7
+    and s9, s9, t6
+    and a6, a6, s7
+    xor t3, s6, t3
+    xor a6, a2, a6
+    xor a4, a7, t2
+    xor t4, t2, t4
+    xor s9, t3, s9
+    xor s2, s1, s2
+    xor a2, a4, a2
+    and t4, t4, s7
+    and t3, s11, s7
+    xor a7, a7, s2
+    xor a4, a4, s1
+    xor t4, s4, t4
+    and s11, s11, s7
+    xor s1, s1, s10
     and a4, a4, t6
     xor s4, s4, s10
-    xor a2, a2, s0
-    xor s2, a7, s2
-    xor s10, a5, s10
-    xor s0, a5, s0
-    xor a4, s2, a4
-    and s5, s5, t6
-    xor t1, t1, a5
-    and s0, s0, ra
-    and s2, s10, t6
-    and t3, t3, t6
-    xor s5, t5, s5
-    xor s0, t2, s0
-    and t1, t1, t6
-    xor s7, s3, s7
-    and s10, s10, t6
-    and t5, t5, ra
-    xor t1, s0, t1
-    xor t3, s7, t3
-    xor s2, s6, s2
-    xor s10, s1, s10
-    and s4, s4, t6
-    xor t5, a2, t5
-    xor s1, t3, t1
-    xor s6, s2, s5
-    and ra, s10, t3
-    xor s4, t5, s4
-    xor a7, s10, t0
-    xor s3, t3, s2
-    xor s0, s1, s6
-    xor t2, s10, a4
-    xor t6, s2, ra
-    xor s7, a4, s4
-    and s1, a7, s1
-    and s3, t2, s3
-    sw s11, 356(sp)
-    xor ra, t0, ra
-    xor a6, s5, s10
-    xor a2, a7, s7
-    sw s8, 384(sp)
-    xor ra, ra, s1
-    xor s3, a6, s3
-    xor t4, t1, s5
-    and s0, a2, s0
-    and s8, t0, t1
-    xor ra, ra, s3
-    xor t1, t1, t0
-    xor s0, ra, s0
-    and a5, s4, s5
-    xor ra, t1, s4
-    xor a5, ra, a5
-    xor t5, t0, s4
-    xor a5, a5, t6
-    and t4, t5, t4
-    xor t6, s8, t6
-    xor t4, t6, t4
-    xor t3, t3, s10
-    xor s3, t4, s3
-    and s6, s7, s6
-    and s11, a4, s2
-    xor t4, t3, a4
-    xor s11, s5, s11
-    xor s6, t4, s6
-    xor s11, s11, a5
-    xor s8, s6, s8
-    xor s1, s11, s1
-    xor a5, s8, a5
-    and t4, s0, s1
-    and t6, s3, a5
-    xor s11, s3, s1
-    xor t4, a5, t4
-    xor t6, s11, t6
-    xor s8, s0, s3
-    xor s6, s1, a5
-    xor t4, t4, t6
-    and s6, s8, s6
-    xor t6, s0, t6
-    xor a5, s3, a5
-    xor s6, t6, s6
-    xor s1, s0, s1
-    xor t6, s1, a5
-    and s0, s0, s6
-    and s1, s1, s6
-    xor s6, s6, t4
-    and s8, s8, t4
-    and s3, s3, s6
-    xor s2, s2, a4
-    xor s5, s5, s4
-    and t4, t6, t4
-    xor s0, s0, s3
-    xor s8, s3, s8
-    and s6, a5, s6
-    xor s3, s2, s5
-    xor t6, t3, s2
-    xor s1, s1, s6
-    and a4, a4, s0
-    xor a5, s8, s0
-    and s2, s2, s0
-    xor t4, s6, t4
-    and s4, s4, s8
-    and s10, s10, s1
-    xor s0, s0, s1
-    and t0, t0, t4
-    xor s4, s4, s10
-    and s7, s7, a5
-    and t2, t2, s0
-    xor a4, a4, s4
-    xor s7, s7, t0
-    xor t2, s10, t2
-    xor s4, s7, s4
-    xor s10, t1, s5
-    xor s7, t4, s1
-    and s5, s5, s8
-    and a7, a7, s7
-    xor s8, s8, t4
-    xor a4, a4, a7
-    and t5, t5, s8
-    xor a7, a7, t2
-    xor t5, t0, t5
-    xor s6, t3, t1
-    xor t2, t5, t2
-    xor t5, s6, s3
-    and s1, t3, s1
-    and s0, t6, s0
-    and t4, t1, t4
-    and s8, s10, s8
-    and s3, s3, a5
-    xor s0, s1, s0
-    xor s8, t4, s8
-    xor a5, a5, s7
-    xor s1, s5, s1
-    xor s8, s8, s0
-    and s7, s6, s7
-    and a2, a2, a5
-    xor s2, s2, s1
-    and a5, t5, a5
-    xor s0, s7, s0
-    xor t4, s3, t4
-    xor s2, s2, s7
-    xor a5, s0, a5
-    xor s1, t4, s1
-    xor a2, a7, a2
-    xor s7, s2, a5
-    xor t0, s2, s4
-    xor s0, s1, t2
-    xor a7, s8, a2
-    xor s10, s7, a2
-    xor t3, s8, t0
-    xor t5, s4, a4
-    xor s3, s1, s2
-    xor a2, s2, a2
-    li t1, 0xff0000
-    xor t3, t3, s0
-    xor s2, s2, t5
-    xor t6, s3, a7
-    and t3, t3, t1
-    and t6, t6, s9
-    xor t3, s2, t3
-    xor t6, t3, t6
-    xor t4, s8, s7
-    xor t3, s7, t2
-    xor s6, a5, s0
-    xor s7, s7, s0
-    xor s0, a4, s0
-    xor t0, t0, t2
-    and s0, s0, t1
-    xor s0, t0, s0
-    xor s5, a4, s6
-    xor t0, t4, t2
-    xor s6, t5, s6
-    xor t2, t5, t2
-    xor t5, t5, a7
-    xor a5, a5, a7
-    and t5, t5, t1
-    and a5, a5, s9
-    xor s1, s1, s8
-    xor t5, s8, t5
-    and s1, s1, s9
-    xor a5, t5, a5
-    xor t3, t3, a7
-    xor s1, s0, s1
-    xor t5, s5, a7
-    xor s0, t4, s4
-    xor a7, s6, a7
-    and a2, a2, t1
-    xor s4, s4, s10
-    and s5, s5, t1
-    and a7, a7, t1
-    xor a2, t3, a2
-    and a4, a4, s9
-    and s0, s0, t1
-    and s10, s10, t1
-    and t4, t4, s9
-    xor s5, t2, s5
-    xor a7, s4, a7
-    and s6, s6, s9
-    xor s10, t0, s10
-    xor s0, t5, s0
-    xor t4, s5, t4
-    xor a4, a7, a4
-    xor s6, a2, s6
-    lw a2, 432(sp)
-    lw a7, 360(sp)
-    lw s5, 332(sp)
-    lw t2, 436(sp)
-    lw t5, 344(sp)
-    lw s8, 428(sp)
-    lw t0, 412(sp)
-    lw t3, 400(sp)
-    and s3, s3, s9
-    sw s6, 400(sp)
-    xor s3, s10, s3
-    sw a5, 416(sp)
-    sw s3, 432(sp)
-    sw a4, 364(sp)
-    sw s1, 340(sp)
-    and s7, s7, s9
-    xor s2, t0, t3
-    xor s6, t0, a2
-    sw t6, 360(sp)
-    xor s7, s0, s7
-    xor s4, a2, a7
-    xor s10, t5, s8
-    xor s6, s6, t2
-    xor a5, s2, a2
-    xor t6, t5, s5
-    xor s0, s5, t2
-    xor ra, t3, s4
-    xor a2, a2, s5
-    xor t5, t5, s6
-    xor s11, s10, s0
-    xor t3, t3, a7
-    xor a2, a2, s10
-    li s3, 0xff
-    xor s1, a7, s0
-    xor s6, s8, s6
-    xor t3, t3, s11
-    li a6, 0xff00
-    xor s10, s10, s4
-    xor t0, t0, s1
-    and s6, s6, s3
-    and t3, t3, a6
-    and s10, s10, s3
-    xor s6, t0, s6
-    xor s10, a7, s10
-    xor a4, s2, s8
-    xor s1, s8, s1
-    xor t3, s6, t3
-    xor s0, s4, s0
-    xor a7, a4, a7
-    and s1, s1, s3
-    and s6, t6, s3
-    xor s2, s2, s0
-    xor a4, a4, s4
-    xor s1, a5, s1
-    and t6, t6, s3
-    xor s4, s4, s11
-    and a4, a4, a6
-    xor a5, a5, s11
-    xor s8, s8, t2
-    xor t6, s2, t6
-    xor s11, ra, s11
-    xor t2, ra, t2
-    xor a4, t6, a4
-    and a2, a2, a6
-    xor s5, s5, ra
-    and t2, t2, s3
-    and t6, s11, a6
-    and s4, s4, a6
-    xor a2, a7, a2
-    xor t2, s0, t2
-    and s5, s5, a6
-    xor s6, t5, s6
-    and s11, s11, a6
-    and a7, a7, s3
-    xor s5, t2, s5
-    xor s4, s6, s4
-    xor t6, s10, t6
-    xor s11, s1, s11
-    and a5, a5, a6
-    xor a7, s8, a7
-    xor s1, s4, s5
-    xor s10, t6, a2
-    and s3, s11, s4
-    xor a5, a7, a5
-    xor s2, s11, t3
-    xor t5, s4, t6
-    xor t2, s1, s10
-    xor s0, s11, a4
-    xor a6, t6, s3
-    xor s6, a4, a5
-    and s1, s2, s1
-    and t5, s0, t5
-    sw t4, 436(sp)
-    xor s3, t3, s3
-    xor t1, a2, s11
-    xor s8, s2, s6
-    sw s7, 428(sp)
-    xor s3, s3, s1
-    xor t5, t1, t5
-    xor t0, s5, a2
-    and t2, s8, t2
-    and s7, t3, s5
-    xor s3, s3, t5
-    xor s5, s5, t3
-    xor t2, s3, t2
-    and ra, a5, a2
-    xor s3, s5, a5
-    xor ra, s3, ra
-    xor a7, t3, a5
-    xor ra, ra, a6
-    and t0, a7, t0
-    xor a6, s7, a6
-    xor t0, a6, t0
-    xor s4, s4, s11
-    xor t5, t0, t5
-    and s10, s6, s10
-    and t4, a4, t6
-    xor t0, s4, a4
-    xor t4, a2, t4
-    xor s10, t0, s10
-    xor t4, t4, ra
-    xor s7, s10, s7
-    xor s1, t4, s1
-    xor ra, s7, ra
-    and t0, t2, s1
-    and a6, t5, ra
-    xor t4, t5, s1
-    xor t0, ra, t0
-    xor a6, t4, a6
-    xor s7, t2, t5
-    xor s10, s1, ra
-    xor t0, t0, a6
-    and s10, s7, s10
-    xor a6, t2, a6
-    xor ra, t5, ra
-    xor s10, a6, s10
-    xor s1, t2, s1
-    xor a6, s1, ra
-    and t2, t2, s10
-    and s1, s1, s10
-    xor s10, s10, t0
-    and s7, s7, t0
-    and t5, t5, s10
-    xor t6, t6, a4
-    xor a2, a2, a5
-    and t0, a6, t0
     xor t2, t2, t5
-    xor s7, t5, s7
-    and s10, ra, s10
-    xor t5, t6, a2
-    xor a6, s4, t6
-    xor s1, s1, s10
-    and a4, a4, t2
-    xor ra, s7, t2
-    and t6, t6, t2
-    xor t0, s10, t0
-    and a5, a5, s7
-    and s11, s11, s1
-    xor t2, t2, s1
-    and t3, t3, t0
-    xor a5, a5, s11
-    and s6, s6, ra
-    and s0, s0, t2
-    xor a4, a4, a5
-    xor s6, s6, t3
-    xor s0, s11, s0
-    xor a5, s6, a5
-    xor s11, s5, a2
-    xor s6, t0, s1
+    xor s11, a7, s11
+    xor s10, a5, s10
+    xor t5, a5, t5
+    xor a4, s11, a4
+    and s3, s3, t6
+    xor s0, s0, a5
+    and t5, t5, s7
+    and s11, s10, t6
+    and s1, s1, t6
+    xor s3, a2, s3
+    xor t5, s2, t5
+    and s0, s0, t6
+    xor t3, s5, t3
+    and s10, s10, t6
     and a2, a2, s7
-    and s2, s2, s6
-    xor s7, s7, t0
-    xor a4, a4, s2
-    and a7, a7, s7
-    xor s2, s2, s0
-    xor a7, t3, a7
-    xor s10, s4, s5
-    xor s0, a7, s0
-    xor a7, s10, t5
-    and s1, s4, s1
-    and t2, a6, t2
-    and t0, s5, t0
-    and s7, s11, s7
-    and t5, t5, ra
-    xor t2, s1, t2
-    xor s7, t0, s7
-    xor ra, ra, s6
-    xor s1, a2, s1
-    xor s7, s7, t2
-    and s6, s10, s6
-    and s8, s8, ra
-    xor t6, t6, s1
-    and ra, a7, ra
-    xor t2, s6, t2
-    xor t0, t5, t0
-    xor t6, t6, s6
-    xor ra, t2, ra
-    xor s1, t0, s1
-    xor s8, s2, s8
-    xor s6, t6, ra
-    xor t3, t6, a5
-    xor t2, s1, s0
-    xor s2, s7, s8
-    xor s11, s6, s8
-    xor s4, s7, t3
-    xor a7, a5, a4
-    xor t5, s1, t6
-    xor s8, t6, s8
-    li s5, 0xff0000
-    xor s4, s4, t2
-    xor t6, t6, a7
-    xor a6, t5, s2
-    and s4, s4, s5
-    and a6, a6, s9
-    xor s4, t6, s4
-    xor a6, s4, a6
-    xor t0, s7, s6
-    xor s4, s6, s0
-    xor s10, ra, t2
-    xor s6, s6, t2
-    xor t2, a4, t2
-    xor t3, t3, s0
-    and t2, t2, s5
-    xor t2, t3, t2
-    xor a2, a4, s10
-    xor t3, t0, s0
-    xor s10, a7, s10
-    xor s0, a7, s0
-    xor a7, a7, s2
-    xor ra, ra, s2
-    and a7, a7, s5
-    and ra, ra, s9
-    xor s1, s1, s7
-    xor a7, s7, a7
-    and s1, s1, s9
-    xor ra, a7, ra
-    xor s4, s4, s2
-    xor s1, t2, s1
-    xor a7, a2, s2
-    xor t2, t0, a5
-    xor s2, s10, s2
-    and s8, s8, s5
-    xor a5, a5, s11
-    and a2, a2, s5
-    and s2, s2, s5
-    xor s8, s4, s8
-    and a4, a4, s9
-    and t2, t2, s5
-    and s11, s11, s5
-    and t0, t0, s9
-    xor a2, s0, a2
-    xor s2, a5, s2
-    and s10, s10, s9
-    xor s11, t3, s11
-    xor t2, a7, t2
-    xor t0, a2, t0
-    xor a4, s2, a4
-    xor s10, s8, s10
-    lw s8, 404(sp)
-    lw s2, 368(sp)
-    lw a2, 372(sp)
-    lw s0, 380(sp)
-    lw a7, 424(sp)
-    lw s7, 348(sp)
-    lw t3, 388(sp)
-    lw s4, 420(sp)
-    and t5, t5, s9
-    sw s10, 420(sp)
-    xor t5, s11, t5
-    sw ra, 332(sp)
-    sw t5, 404(sp)
-    and s6, s6, s9
-    xor t6, t3, s4
-    sw a4, 344(sp)
-    xor s6, t2, s6
-    xor a5, s8, s2
-    xor s10, t3, s8
-    xor ra, t6, s8
-    sw s1, 412(sp)
-    xor t2, a2, s0
-    xor s11, a7, s7
-    xor s8, s8, a2
-    sw a6, 368(sp)
-    xor t4, s11, t2
-    xor s10, s10, s0
-    xor s8, s8, s11
-    xor a6, a7, a2
-    xor s3, s4, a5
-    xor s11, s11, a5
-    li t5, 0xff
-    xor s1, s2, t2
-    xor a7, a7, s10
-    xor s4, s4, s2
-    and s11, s11, t5
-    xor t3, t3, s1
-    xor s10, s7, s10
-    xor s4, s4, t4
-    li t1, 0xff00
-    xor s11, s2, s11
-    xor a4, t6, s7
-    xor s1, s7, s1
-    and s10, s10, t5
-    and s4, s4, t1
-    and s8, s8, t1
-    xor s2, a4, s2
-    xor s7, s7, s0
-    xor s10, t3, s10
-    xor s8, s2, s8
-    xor s0, s3, s0
-    xor s4, s10, s4
-    xor t2, a5, t2
-    and s1, s1, t5
-    and s2, s2, t5
-    and s0, s0, t5
-    and s10, a6, t5
-    xor t6, t6, t2
-    xor a4, a4, a5
-    xor s1, ra, s1
-    and t5, a6, t5
-    xor a5, a5, t4
-    and a4, a4, t1
-    xor ra, ra, t4
-    xor t5, t6, t5
-    xor t4, s3, t4
-    xor a2, a2, s3
-    xor a4, t5, a4
-    and a5, a5, t1
-    and ra, ra, t1
-    and a2, a2, t1
-    and t5, t4, t1
-    xor s0, t2, s0
-    xor s10, a7, s10
-    and t1, t4, t1
-    xor a2, s0, a2
-    xor a5, s10, a5
-    xor t5, s11, t5
-    xor t1, s1, t1
-    sw t0, 380(sp)
-    xor s2, s7, s2
-    xor s1, a5, a2
-    xor t4, t5, s8
-    and t0, t1, a5
-    sw s6, 348(sp)
-    xor ra, s2, ra
-    xor s11, t1, s4
-    xor a6, a5, t5
-    xor a7, s1, t4
-    xor t3, t1, a4
-    xor s6, t5, t0
-    xor t6, a4, ra
-    and s1, s11, s1
-    and a6, t3, a6
-    xor t0, s4, t0
-    xor s5, s8, t1
-    xor t2, s11, t6
-    xor t0, t0, s1
-    xor a6, s5, a6
-    xor s10, a2, s8
-    and a7, t2, a7
-    and s3, s4, a2
-    xor t0, t0, a6
-    xor a2, a2, s4
-    xor a7, t0, a7
-    and s2, ra, s8
-    xor t0, a2, ra
-    xor s2, t0, s2
-    xor s0, s4, ra
-    xor s2, s2, s6
-    and s10, s0, s10
-    xor s6, s3, s6
-    xor s10, s6, s10
-    xor a5, a5, t1
-    xor a6, s10, a6
-    and t4, t6, t4
-    and s7, a4, t5
-    xor s10, a5, a4
-    xor s7, s8, s7
-    xor t4, s10, t4
-    xor s7, s7, s2
-    xor s3, t4, s3
-    xor s1, s7, s1
-    xor s2, s3, s2
-    and s10, a7, s1
-    and s6, a6, s2
-    xor s7, a6, s1
-    xor s10, s2, s10
-    xor s6, s7, s6
-    xor s3, a7, a6
-    xor t4, s1, s2
-    xor s10, s10, s6
-    and t4, s3, t4
-    xor s6, a7, s6
-    xor s2, a6, s2
-    xor t4, s6, t4
-    xor s1, a7, s1
-    xor s6, s1, s2
-    and a7, a7, t4
-    and s1, s1, t4
-    xor t4, t4, s10
-    and s3, s3, s10
-    and a6, a6, t4
-    xor t5, t5, a4
-    xor s8, s8, ra
-    and s10, s6, s10
-    xor a7, a7, a6
-    xor s3, a6, s3
-    and t4, s2, t4
-    xor a6, t5, s8
-    xor s6, a5, t5
-    xor s1, s1, t4
-    and a4, a4, a7
-    xor s2, s3, a7
-    and t5, t5, a7
+    xor s0, t5, s0
+    xor s1, t3, s1
+    xor s11, a6, s11
     xor s10, t4, s10
-    and ra, ra, s3
-    and t1, t1, s1
-    xor a7, a7, s1
-    and s4, s4, s10
-    xor ra, ra, t1
-    and t6, t6, s2
-    and t3, t3, a7
-    xor a4, a4, ra
-    xor t6, t6, s4
-    xor t3, t1, t3
-    xor ra, t6, ra
-    xor t1, a2, s8
-    xor t6, s10, s1
-    and s8, s8, s3
-    and s11, s11, t6
-    xor s3, s3, s10
-    xor a4, a4, s11
-    and s0, s0, s3
-    xor s11, s11, t3
-    xor s0, s4, s0
-    xor t4, a5, a2
-    xor t3, s0, t3
-    xor s0, t4, a6
-    and s1, a5, s1
-    and a7, s6, a7
-    and s10, a2, s10
-    and s3, t1, s3
-    and a6, a6, s2
-    xor a7, s1, a7
-    xor s3, s10, s3
-    xor s2, s2, t6
-    xor s1, s8, s1
-    xor s3, s3, a7
-    and t6, t4, t6
-    and t2, t2, s2
-    xor t5, t5, s1
-    and s2, s0, s2
-    xor a7, t6, a7
-    xor s10, a6, s10
-    xor t5, t5, t6
-    xor s2, a7, s2
-    xor s1, s10, s1
-    xor t2, s11, t2
-    xor t6, t5, s2
-    xor s4, t5, ra
-    xor a7, s1, t3
-    xor s11, s3, t2
-    xor t1, t6, t2
-    xor a5, s3, s4
-    xor s0, ra, a4
-    xor a6, s1, t5
-    xor t2, t5, t2
-    li a2, 0xff0000
-    xor a5, a5, a7
-    xor t5, t5, s0
-    xor s6, a6, s11
-    and a5, a5, a2
-    and s6, s6, s9
-    xor a5, t5, a5
+    and s4, s4, t6
+    xor a2, t2, a2
+    xor t4, s1, s0
+    xor a6, s11, s3
+    and s7, s10, s1
+    xor s4, a2, s4
+    xor a7, s10, s9
+    xor s5, s1, s11
+    xor t5, t4, a6
+    xor s2, s10, a4
+    xor t6, s11, s7
+    xor t3, a4, s4
+    and t4, a7, t4
+    and s5, s2, s5
+    sw t0, 408(sp)
+    xor s7, s9, s7
+    xor s8, s3, s10
+    xor t2, a7, t3
+    sw ra, 364(sp)
+    xor s7, s7, t4
+    xor s5, s8, s5
+    xor s6, s0, s3
+    and t5, t2, t5
+    and ra, s9, s0
+    xor s7, s7, s5
+    xor s0, s0, s9
+    xor t5, s7, t5
+    and a5, s4, s3
+    xor s7, s0, s4
+    xor a5, s7, a5
+    xor a2, s9, s4
+    xor a5, a5, t6
+    and s6, a2, s6
+    xor t6, ra, t6
+    xor s6, t6, s6
+    xor s1, s1, s10
+    xor s5, s6, s5
+    and a6, t3, a6
+    and t0, a4, s11
+    xor s6, s1, a4
+    xor t0, s3, t0
+    xor a6, s6, a6
+    xor t0, t0, a5
+    xor ra, a6, ra
+    xor t4, t0, t4
+    xor a5, ra, a5
+    and s6, t5, t4
+    and t6, s5, a5
+    xor t0, s5, t4
     xor s6, a5, s6
-    xor s10, s3, t6
-    xor a5, t6, t3
-    xor t4, s2, a7
+    xor t6, t0, t6
+    xor ra, t5, s5
+    xor a6, t4, a5
+    xor s6, s6, t6
+    and a6, ra, a6
+    xor t6, t5, t6
+    xor a5, s5, a5
+    xor a6, t6, a6
+    xor t4, t5, t4
+    xor t6, t4, a5
+    and t5, t5, a6
+    and t4, t4, a6
+    xor a6, a6, s6
+    and ra, ra, s6
+    and s5, s5, a6
+    xor s11, s11, a4
+    xor s3, s3, s4
+    and s6, t6, s6
+    xor t5, t5, s5
+    xor ra, s5, ra
+    and a6, a5, a6
+    xor s5, s11, s3
+    xor t6, s1, s11
+    xor t4, t4, a6
+    and a4, a4, t5
+    xor a5, ra, t5
+    and s11, s11, t5
+    xor s6, a6, s6
+    and s4, s4, ra
+    and s10, s10, t4
+    xor t5, t5, t4
+    and s9, s9, s6
+    xor s4, s4, s10
+    and t3, t3, a5
+    and s2, s2, t5
+    xor a4, a4, s4
+    xor t3, t3, s9
+    xor s2, s10, s2
+    xor s4, t3, s4
+    xor s10, s0, s3
+    xor t3, s6, t4
+    and s3, s3, ra
+    and a7, a7, t3
+    xor ra, ra, s6
+    xor a4, a4, a7
+    and a2, a2, ra
+    xor a7, a7, s2
+    xor a2, s9, a2
+    xor a6, s1, s0
+    xor s2, a2, s2
+    xor a2, a6, s5
+    and t4, s1, t4
+    and t5, t6, t5
+    and s6, s0, s6
+    and ra, s10, ra
+    and s5, s5, a5
+    xor t5, t4, t5
+    xor ra, s6, ra
+    xor a5, a5, t3
+    xor t4, s3, t4
+    xor ra, ra, t5
+    and t3, a6, t3
+    and t2, t2, a5
+    xor s11, s11, t4
+    and a5, a2, a5
+    xor t5, t3, t5
+    xor s6, s5, s6
+    xor s11, s11, t3
+    xor a5, t5, a5
+    xor t4, s6, t4
+    xor t2, a7, t2
+    xor t3, s11, a5
+    xor s9, s11, s4
+    xor t5, t4, s2
+    xor a7, ra, t2
+    xor s10, t3, t2
+    xor s1, ra, s9
+    xor a2, s4, a4
+    xor s5, t4, s11
+    xor t2, s11, t2
+    li s0, 0xff0000
+    xor s1, s1, t5
+    xor s11, s11, a2
+    xor t6, s5, a7
+    and s1, s1, s0
+    and t6, t6, t1
+    xor s1, s11, s1
+    xor t6, s1, t6
+    xor s6, ra, t3
+    xor s1, t3, s2
+    xor a6, a5, t5
+    xor t3, t3, t5
+    xor t5, a4, t5
+    xor s9, s9, s2
+    and t5, t5, s0
+    xor t5, s9, t5
+    xor s3, a4, a6
+    xor s9, s6, s2
+    xor a6, a2, a6
+    xor s2, a2, s2
+    xor a2, a2, a7
+    xor a5, a5, a7
+    and a2, a2, s0
+    and a5, a5, t1
+    xor t4, t4, ra
+    xor a2, ra, a2
+    and t4, t4, t1
+    xor a5, a2, a5
+    xor s1, s1, a7
+    xor t4, t5, t4
+    xor a2, s3, a7
+    xor t5, s6, s4
+    xor a7, a6, a7
+    and t2, t2, s0
+    xor s4, s4, s10
+    and s3, s3, s0
+    and a7, a7, s0
+    xor t2, s1, t2
+    and a4, a4, t1
+    and t5, t5, s0
+    and s10, s10, s0
+    and s6, s6, t1
+    xor s3, s2, s3
+    xor a7, s4, a7
+    and a6, a6, t1
+    xor s10, s9, s10
+    xor t5, a2, t5
+    xor s6, s3, s6
+    xor a4, a7, a4
+    xor a6, t2, a6
+    lw t2, 436(sp)
+    lw a7, 396(sp)
+    lw s3, 432(sp)
+    lw s2, 332(sp)
+    lw a2, 372(sp)
+    lw ra, 404(sp)
+    lw s9, 412(sp)
+    lw s1, 400(sp)
+    and s5, s5, t1
+    sw a6, 400(sp)
+    xor s5, s10, s5
+    sw a5, 384(sp)
+    sw s5, 436(sp)
+    sw a4, 416(sp)
+    sw t4, 340(sp)
+    and t3, t3, t1
+    xor s11, s9, s1
+    xor a6, s9, t2
+    sw t6, 396(sp)
+    xor t3, t5, t3
+    xor s4, t2, a7
+    xor s10, a2, ra
+    xor a6, a6, s2
+    xor a5, s11, t2
+    xor t6, a2, s3
+    xor t5, s3, s2
+    xor s7, s1, s4
+    xor t2, t2, s3
+    xor a2, a2, a6
+    xor t0, s10, t5
+    xor s1, s1, a7
+    xor t2, t2, s10
+    li s5, 0xff
+    xor t4, a7, t5
+    xor a6, ra, a6
+    xor s1, s1, t0
+    li s8, 0xff00
+    xor s10, s10, s4
+    xor s9, s9, t4
+    and a6, a6, s5
+    and s1, s1, s8
+    and s10, s10, s5
+    xor a6, s9, a6
+    xor s10, a7, s10
+    xor a4, s11, ra
+    xor t4, ra, t4
+    xor s1, a6, s1
+    xor t5, s4, t5
+    xor a7, a4, a7
+    and t4, t4, s5
+    and a6, t6, s5
+    xor s11, s11, t5
+    xor a4, a4, s4
+    xor t4, a5, t4
+    and t6, t6, s5
+    xor s4, s4, t0
+    and a4, a4, s8
+    xor a5, a5, t0
+    xor ra, ra, s2
+    xor t6, s11, t6
+    xor t0, s7, t0
+    xor s2, s7, s2
+    xor a4, t6, a4
+    and t2, t2, s8
+    xor s3, s3, s7
+    and s2, s2, s5
+    and t6, t0, s8
+    and s4, s4, s8
+    xor t2, a7, t2
+    xor s2, t5, s2
+    and s3, s3, s8
+    xor a6, a2, a6
+    and t0, t0, s8
+    and a7, a7, s5
+    xor s3, s2, s3
+    xor s4, a6, s4
+    xor t6, s10, t6
+    xor t0, t4, t0
+    and a5, a5, s8
+    xor a7, ra, a7
+    xor t4, s4, s3
+    xor s10, t6, t2
+    and s5, t0, s4
+    xor a5, a7, a5
+    xor s11, t0, s1
+    xor a2, s4, t6
+    xor s2, t4, s10
+    xor t5, t0, a4
+    xor s8, t6, s5
+    xor a6, a4, a5
+    and t4, s11, t4
+    and a2, t5, a2
+    sw s6, 332(sp)
+    xor s5, s1, s5
+    xor s0, t2, t0
+    xor ra, s11, a6
+    sw t3, 404(sp)
+    xor s5, s5, t4
+    xor a2, s0, a2
+    xor s9, s3, t2
+    and s2, ra, s2
+    and t3, s1, s3
+    xor s5, s5, a2
+    xor s3, s3, s1
+    xor s2, s5, s2
+    and s7, a5, t2
+    xor s5, s3, a5
+    xor s7, s5, s7
+    xor a7, s1, a5
+    xor s7, s7, s8
+    and s9, a7, s9
+    xor s8, t3, s8
+    xor s9, s8, s9
+    xor s4, s4, t0
+    xor a2, s9, a2
+    and s10, a6, s10
+    and s6, a4, t6
+    xor s9, s4, a4
+    xor s6, t2, s6
+    xor s10, s9, s10
+    xor s6, s6, s7
+    xor t3, s10, t3
+    xor t4, s6, t4
+    xor s7, t3, s7
+    and s9, s2, t4
+    and s8, a2, s7
+    xor s6, a2, t4
+    xor s9, s7, s9
+    xor s8, s6, s8
+    xor t3, s2, a2
+    xor s10, t4, s7
+    xor s9, s9, s8
+    and s10, t3, s10
+    xor s8, s2, s8
+    xor s7, a2, s7
+    xor s10, s8, s10
+    xor t4, s2, t4
+    xor s8, t4, s7
+    and s2, s2, s10
+    and t4, t4, s10
+    xor s10, s10, s9
+    and t3, t3, s9
+    and a2, a2, s10
+    xor t6, t6, a4
+    xor t2, t2, a5
+    and s9, s8, s9
+    xor s2, s2, a2
+    xor t3, a2, t3
+    and s10, s7, s10
+    xor a2, t6, t2
+    xor s8, s4, t6
+    xor t4, t4, s10
+    and a4, a4, s2
+    xor s7, t3, s2
+    and t6, t6, s2
+    xor s9, s10, s9
+    and a5, a5, t3
+    and t0, t0, t4
+    xor s2, s2, t4
+    and s1, s1, s9
+    xor a5, a5, t0
+    and a6, a6, s7
+    and t5, t5, s2
+    xor a4, a4, a5
+    xor a6, a6, s1
+    xor t5, t0, t5
+    xor a5, a6, a5
+    xor t0, s3, t2
+    xor a6, s9, t4
+    and t2, t2, t3
+    and s11, s11, a6
+    xor t3, t3, s9
+    xor a4, a4, s11
+    and a7, a7, t3
+    xor s11, s11, t5
+    xor a7, s1, a7
+    xor s10, s4, s3
+    xor t5, a7, t5
+    xor a7, s10, a2
+    and t4, s4, t4
+    and s2, s8, s2
+    and s9, s3, s9
+    and t3, t0, t3
+    and a2, a2, s7
+    xor s2, t4, s2
+    xor t3, s9, t3
+    xor s7, s7, a6
+    xor t4, t2, t4
+    xor t3, t3, s2
+    and a6, s10, a6
+    and ra, ra, s7
+    xor t6, t6, t4
+    and s7, a7, s7
+    xor s2, a6, s2
+    xor s9, a2, s9
+    xor t6, t6, a6
+    xor s7, s2, s7
+    xor t4, s9, t4
+    xor ra, s11, ra
+    xor a6, t6, s7
+    xor s1, t6, a5
+    xor s2, t4, t5
+    xor s11, t3, ra
+    xor t0, a6, ra
+    xor s4, t3, s1
+    xor a7, a5, a4
+    xor a2, t4, t6
+    xor ra, t6, ra
+    li s3, 0xff0000
+    xor s4, s4, s2
+    xor t6, t6, a7
+    xor s8, a2, s11
+    and s4, s4, s3
+    and s8, s8, t1
+    xor s4, t6, s4
+    xor s8, s4, s8
+    xor s9, t3, a6
+    xor s4, a6, t5
+    xor s10, s7, s2
+    xor a6, a6, s2
+    xor s2, a4, s2
+    xor s1, s1, t5
+    and s2, s2, s3
+    xor s2, s1, s2
+    xor t2, a4, s10
+    xor s1, s9, t5
+    xor s10, a7, s10
+    xor t5, a7, t5
+    xor a7, a7, s11
+    xor s7, s7, s11
+    and a7, a7, s3
+    and s7, s7, t1
+    xor t4, t4, t3
+    xor a7, t3, a7
+    and t4, t4, t1
+    xor s7, a7, s7
+    xor s4, s4, s11
+    xor t4, s2, t4
+    xor a7, t2, s11
+    xor s2, s9, a5
+    xor s11, s10, s11
+    and ra, ra, s3
+    xor a5, a5, t0
+    and t2, t2, s3
+    and s11, s11, s3
+    xor ra, s4, ra
+    and a4, a4, t1
+    and s2, s2, s3
+    and t0, t0, s3
+    and s9, s9, t1
+    xor t2, t5, t2
+    xor s11, a5, s11
+    and s10, s10, t1
+    xor t0, s1, t0
+    xor s2, a7, s2
+    xor s9, t2, s9
+    xor a4, s11, a4
+    xor s10, ra, s10
+    lw ra, 428(sp)
+    lw s11, 368(sp)
+    lw t2, 348(sp)
+    lw t5, 344(sp)
+    lw a7, 424(sp)
+    lw t3, 380(sp)
+    lw s1, 388(sp)
+    lw s4, 420(sp)
+    and a2, a2, t1
+    sw s10, 420(sp)
+    xor a2, t0, a2
+    sw s7, 432(sp)
+    sw a2, 428(sp)
+    and a6, a6, t1
+    xor t6, s1, s4
+    sw a4, 372(sp)
+    xor a6, s2, a6
+    xor a5, ra, s11
+    xor s10, s1, ra
+    xor s7, t6, ra
+    sw t4, 412(sp)
+    xor s2, t2, t5
+    xor t0, a7, t3
+    xor ra, ra, t2
+    sw s8, 368(sp)
+    xor s6, t0, s2
+    xor s10, s10, t5
+    xor ra, ra, t0
+    xor s8, a7, t2
+    xor s5, s4, a5
+    xor t0, t0, a5
+    li a2, 0xff
+    xor t4, s11, s2
+    xor a7, a7, s10
+    xor s4, s4, s11
+    and t0, t0, a2
+    xor s1, s1, t4
+    xor s10, t3, s10
+    xor s4, s4, s6
+    li s0, 0xff00
+    xor t0, s11, t0
+    xor a4, t6, t3
+    xor t4, t3, t4
+    and s10, s10, a2
+    and s4, s4, s0
+    and ra, ra, s0
+    xor s11, a4, s11
+    xor t3, t3, t5
+    xor s10, s1, s10
+    xor ra, s11, ra
+    xor t5, s5, t5
+    xor s4, s10, s4
+    xor s2, a5, s2
+    and t4, t4, a2
+    and s11, s11, a2
+    and t5, t5, a2
+    and s10, s8, a2
+    xor t6, t6, s2
+    xor a4, a4, a5
+    xor t4, s7, t4
+    and a2, s8, a2
+    xor a5, a5, s6
+    and a4, a4, s0
+    xor s7, s7, s6
+    xor a2, t6, a2
+    xor s6, s5, s6
+    xor t2, t2, s5
+    xor a4, a2, a4
+    and a5, a5, s0
+    and s7, s7, s0
+    and t2, t2, s0
+    and a2, s6, s0
+    xor t5, s2, t5
+    xor s10, a7, s10
+    and s0, s6, s0
+    xor t2, t5, t2
+    xor a5, s10, a5
+    xor a2, t0, a2
+    xor s0, t4, s0
+    sw s9, 344(sp)
+    xor s11, t3, s11
+    xor t4, a5, t2
+    xor s6, a2, ra
+    and s9, s0, a5
+    sw a6, 380(sp)
+    xor s7, s11, s7
+    xor t0, s0, s4
+    xor s8, a5, a2
+    xor a7, t4, s6
+    xor s1, s0, a4
+    xor a6, a2, s9
+    xor t6, a4, s7
+    and t4, t0, t4
+    and s8, s1, s8
+    xor s9, s4, s9
+    xor s3, ra, s0
+    xor s2, t0, t6
+    xor s9, s9, t4
+    xor s8, s3, s8
+    xor s10, t2, ra
+    and a7, s2, a7
+    and s5, s4, t2
+    xor s9, s9, s8
+    xor t2, t2, s4
+    xor a7, s9, a7
+    and s11, s7, ra
+    xor s9, t2, s7
+    xor s11, s9, s11
+    xor t5, s4, s7
+    xor s11, s11, a6
+    and s10, t5, s10
+    xor a6, s5, a6
+    xor s10, a6, s10
+    xor a5, a5, s0
+    xor s8, s10, s8
+    and s6, t6, s6
+    and t3, a4, a2
+    xor s10, a5, a4
+    xor t3, ra, t3
+    xor s6, s10, s6
+    xor t3, t3, s11
+    xor s5, s6, s5
+    xor t4, t3, t4
+    xor s11, s5, s11
+    and s10, a7, t4
+    and a6, s8, s11
+    xor t3, s8, t4
+    xor s10, s11, s10
+    xor a6, t3, a6
+    xor s5, a7, s8
+    xor s6, t4, s11
+    xor s10, s10, a6
+    and s6, s5, s6
+    xor a6, a7, a6
+    xor s11, s8, s11
+    xor s6, a6, s6
+    xor t4, a7, t4
+    xor a6, t4, s11
+    and a7, a7, s6
+    and t4, t4, s6
+    xor s6, s6, s10
+    and s5, s5, s10
+    and s8, s8, s6
+    xor a2, a2, a4
+    xor ra, ra, s7
+    and s10, a6, s10
+    xor a7, a7, s8
+    xor s5, s8, s5
+    and s6, s11, s6
+    xor s8, a2, ra
+    xor a6, a5, a2
+    xor t4, t4, s6
+    and a4, a4, a7
+    xor s11, s5, a7
+    and a2, a2, a7
+    xor s10, s6, s10
+    and s7, s7, s5
+    and s0, s0, t4
+    xor a7, a7, t4
+    and s4, s4, s10
+    xor s7, s7, s0
+    and t6, t6, s11
+    and s1, s1, a7
+    xor a4, a4, s7
+    xor t6, t6, s4
+    xor s1, s0, s1
+    xor s7, t6, s7
+    xor s0, t2, ra
+    xor t6, s10, t4
+    and ra, ra, s5
+    and t0, t0, t6
+    xor s5, s5, s10
+    xor a4, a4, t0
+    and t5, t5, s5
+    xor t0, t0, s1
+    xor t5, s4, t5
+    xor s6, a5, t2
+    xor s1, t5, s1
+    xor t5, s6, s8
+    and t4, a5, t4
+    and a7, a6, a7
+    and s10, t2, s10
+    and s5, s0, s5
+    and s8, s8, s11
+    xor a7, t4, a7
+    xor s5, s10, s5
+    xor s11, s11, t6
+    xor t4, ra, t4
+    xor s5, s5, a7
+    and t6, s6, t6
+    and s2, s2, s11
+    xor a2, a2, t4
+    and s11, t5, s11
+    xor a7, t6, a7
+    xor s10, s8, s10
+    xor a2, a2, t6
+    xor s11, a7, s11
+    xor t4, s10, t4
+    xor s2, t0, s2
+    xor t6, a2, s11
+    xor s4, a2, s7
+    xor a7, t4, s1
+    xor t0, s5, s2
+    xor s0, t6, s2
+    xor a5, s5, s4
+    xor t5, s7, a4
+    xor s8, t4, a2
+    xor s2, a2, s2
+    li t2, 0xff0000
+    xor a5, a5, a7
+    xor a2, a2, t5
+    xor a6, s8, t0
+    and a5, a5, t2
+    and a6, a6, t1
+    xor a5, a2, a5
+    xor a6, a5, a6
+    xor s10, s5, t6
+    xor a5, t6, s1
+    xor s6, s11, a7
     xor t6, t6, a7
     xor a7, a4, a7
-    xor s4, s4, t3
-    and a7, a7, a2
-    xor a7, s4, a7
-    xor s8, a4, t4
-    xor s4, s10, t3
-    xor t4, s0, t4
-    xor t3, s0, t3
-    xor s1, s1, s3
-    xor s0, s0, s11
-    xor s2, s2, s11
-    and s1, s1, s9
-    and s0, s0, a2
-    and s2, s2, s9
-    xor s1, a7, s1
-    xor s0, s3, s0
-    xor a7, s10, ra
-    xor s2, s0, s2
-    and t2, t2, a2
-    and a6, a6, s9
-    xor a5, a5, s11
-    and t6, t6, s9
-    and a4, a4, s9
-    xor ra, ra, t1
-    and s10, s10, s9
-    xor s0, s8, s11
-    xor t2, a5, t2
-    and a7, a7, a2
-    and t1, t1, a2
-    xor s11, t4, s11
-    and s8, s8, a2
-    and s9, t4, s9
-    and a2, s11, a2
-    xor s9, t2, s9
-    xor a2, ra, a2
-    lw t2, 384(sp)
-    xor a4, a2, a4
-    slli t4, t2, 16
-    srli a2, t2, 16
-    or a2, t4, a2
-    xor t2, t2, a2
-    slli t4, t2, 24
-    srli t2, t2, 8
-    or t2, t4, t2
-    xor a2, t2, a2
-    lw t2, 428(sp)
-    xor a7, s0, a7
-    slli t4, t2, 16
-    srli ra, t2, 16
-    or ra, t4, ra
-    xor t2, t2, ra
-    slli t4, t2, 24
-    srli t2, t2, 8
-    or t2, t4, t2
-    xor ra, t2, ra
-    lw t2, 348(sp)
-    xor t6, a7, t6
-    slli t4, t2, 16
-    srli s11, t2, 16
-    or s11, t4, s11
-    xor t2, t2, s11
-    slli t4, t2, 24
-    srli t2, t2, 8
-    or t2, t4, t2
-    xor s11, t2, s11
-    slli t2, t6, 16
-    srli t4, t6, 16
-    or t4, t2, t4
-    xor t6, t6, t4
-    slli t2, t6, 24
-    srli t6, t6, 8
-    or t6, t2, t6
-    xor t4, t6, t4
-    xor ra, ra, s11
-    xor s11, s11, t4
-    xor a2, a2, ra
-    xor t4, t4, ra
-    xor s11, s11, a2
-    xor ra, ra, s11
-    srli t6, ra, 8
-    li t2, 0xff00ff
-    and ra, ra, t2
-    and t6, t6, t2
-    slli ra, ra, 8
-    or ra, t6, ra
-    slli t6, s11, 16
-    srli s11, s11, 16
-    or s11, t6, s11
-    slli t6, t4, 16
-    srli t4, t4, 16
-    or t4, t6, t4
-    srli t6, t4, 8
-    and t4, t4, t2
-    and t6, t6, t2
-    slli t4, t4, 8
-    or t4, t6, t4
-    xor s8, t3, s8
-    lw t6, 356(sp)
-    xor s10, s8, s10
-    slli s8, t6, 16
-    srli t3, t6, 16
-    or t3, s8, t3
-    xor t6, t6, t3
-    slli s8, t6, 24
-    srli t6, t6, 8
-    or t6, s8, t6
-    xor t3, t6, t3
-    lw t6, 436(sp)
-    xor t1, s4, t1
-    slli s8, t6, 16
-    srli a7, t6, 16
-    or a7, s8, a7
-    xor t6, t6, a7
-    slli s8, t6, 24
-    srli t6, t6, 8
-    or t6, s8, t6
-    xor a7, t6, a7
-    lw t6, 380(sp)
-    xor a6, t1, a6
-    slli s8, t6, 16
-    srli s0, t6, 16
-    or s0, s8, s0
-    xor t6, t6, s0
-    slli s8, t6, 24
-    srli t6, t6, 8
-    or t6, s8, t6
-    xor s0, t6, s0
-    slli t6, s10, 16
-    srli s8, s10, 16
-    or s8, t6, s8
-    xor s10, s10, s8
-    slli t6, s10, 24
-    srli s10, s10, 8
-    or s10, t6, s10
-    xor s8, s10, s8
-    xor a7, a7, s0
-    xor s0, s0, s8
-    xor t3, t3, a7
-    xor s8, s8, a7
-    xor s0, s0, t3
-    xor a7, a7, s0
-    srli s10, a7, 8
+    xor s4, s4, s1
     and a7, a7, t2
-    and s10, s10, t2
-    slli a7, a7, 8
-    or a7, s10, a7
-    slli s10, s0, 16
-    srli s0, s0, 16
-    or s0, s10, s0
-    slli s10, s8, 16
-    srli s8, s8, 16
-    or s8, s10, s8
-    srli s10, s8, 8
-    and s8, s8, t2
-    and s10, s10, t2
-    slli s8, s8, 8
-    or s8, s10, s8
-    lw s10, 392(sp)
-    xor a7, a7, s0
-    slli t6, s10, 16
-    srli s3, s10, 16
-    or s3, t6, s3
-    xor s10, s10, s3
-    slli t6, s10, 24
-    srli s10, s10, 8
-    or s10, t6, s10
-    xor s3, s10, s3
-    lw s10, 360(sp)
-    xor s0, s0, s8
-    slli t6, s10, 16
-    srli t1, s10, 16
-    or t1, t6, t1
-    xor s10, s10, t1
-    slli t6, s10, 24
-    srli s10, s10, 8
-    or s10, t6, s10
-    xor t1, s10, t1
-    lw s10, 368(sp)
-    xor s8, s8, a7
-    slli t6, s10, 16
-    srli s4, s10, 16
-    or s4, t6, s4
-    xor s10, s10, s4
-    slli t6, s10, 24
-    srli s10, s10, 8
-    or s10, t6, s10
-    xor s4, s10, s4
-    slli s10, s6, 16
-    srli t6, s6, 16
-    or t6, s10, t6
-    xor s6, s6, t6
-    slli s10, s6, 24
-    srli s6, s6, 8
-    or s6, s10, s6
-    xor t6, s6, t6
-    xor t1, t1, s4
-    xor s4, s4, t6
-    xor s3, s3, t1
-    xor t6, t6, t1
-    xor s4, s4, s3
-    xor t1, t1, s4
-    srli s6, t1, 8
-    and t1, t1, t2
-    and s6, s6, t2
-    slli t1, t1, 8
-    or t1, s6, t1
-    slli s6, s4, 16
-    srli s4, s4, 16
-    or s4, s6, s4
-    slli s6, t6, 16
-    srli t6, t6, 16
-    or t6, s6, t6
-    srli s6, t6, 8
-    and t6, t6, t2
-    and s6, s6, t2
-    slli t6, t6, 8
-    or t6, s6, t6
-    lw s6, 336(sp)
-    xor t1, t1, s4
-    slli s10, s6, 16
-    srli a5, s6, 16
-    or a5, s10, a5
-    xor s6, s6, a5
-    slli s10, s6, 24
-    srli s6, s6, 8
-    or s6, s10, s6
-    xor a5, s6, a5
-    lw s6, 340(sp)
-    xor s4, s4, t6
-    slli s10, s6, 16
-    srli t5, s6, 16
-    or t5, s10, t5
-    xor s6, s6, t5
-    slli s10, s6, 24
-    srli s6, s6, 8
-    or s6, s10, s6
-    xor t5, s6, t5
-    lw s6, 412(sp)
-    xor t6, t6, t1
-    slli s10, s6, 16
-    srli s7, s6, 16
-    or s7, s10, s7
-    xor s6, s6, s7
-    slli s10, s6, 24
-    srli s6, s6, 8
-    or s6, s10, s6
-    xor s7, s6, s7
-    slli s6, s1, 16
-    srli s10, s1, 16
-    or s10, s6, s10
-    xor s1, s1, s10
-    slli s6, s1, 24
-    srli s1, s1, 8
-    or s1, s6, s1
-    xor s10, s1, s10
-    xor t5, t5, s7
-    xor s7, s7, s10
-    xor a5, a5, t5
-    xor s10, s10, t5
-    xor s7, s7, a5
-    xor t5, t5, s7
-    srli s1, t5, 8
+    xor a7, s4, a7
+    xor ra, a4, s6
+    xor s4, s10, s1
+    xor s6, t5, s6
+    xor s1, t5, s1
+    xor t4, t4, s5
+    xor t5, t5, t0
+    xor s11, s11, t0
+    and t4, t4, t1
     and t5, t5, t2
-    and s1, s1, t2
-    slli t5, t5, 8
-    or t5, s1, t5
-    slli s1, s7, 16
-    srli s7, s7, 16
-    or s7, s1, s7
-    slli s1, s10, 16
-    srli s10, s10, 16
-    or s10, s1, s10
-    srli s1, s10, 8
-    and s10, s10, t2
-    and s1, s1, t2
-    slli s10, s10, 8
-    or s10, s1, s10
-    lw s1, 352(sp)
-    xor t5, t5, s7
-    slli s6, s1, 16
-    srli t0, s1, 16
-    or t0, s6, t0
-    xor s1, s1, t0
-    slli s6, s1, 24
-    srli s1, s1, 8
-    or s1, s6, s1
-    xor t0, s1, t0
-    lw s1, 364(sp)
-    xor s7, s7, s10
-    slli s6, s1, 16
-    srli s5, s1, 16
-    or s5, s6, s5
-    xor s1, s1, s5
-    slli s6, s1, 24
-    srli s1, s1, 8
-    or s1, s6, s1
-    xor s5, s1, s5
-    lw s1, 344(sp)
-    xor s10, s10, t5
-    sw s10, 364(sp)
-    slli s6, s1, 16
-    srli s10, s1, 16
-    or s10, s6, s10
-    xor s1, s1, s10
-    slli s6, s1, 24
-    srli s1, s1, 8
-    or s1, s6, s1
-    xor s10, s1, s10
-    slli s1, a4, 16
-    srli s6, a4, 16
-    or s6, s1, s6
-    xor a4, a4, s6
-    slli s1, a4, 24
-    srli a4, a4, 8
-    or a4, s1, a4
-    xor s6, a4, s6
-    xor s5, s5, s10
-    xor s10, s10, s6
-    xor t0, t0, s5
-    xor s6, s6, s5
-    xor s10, s10, t0
-    xor s5, s5, s10
-    srli a4, s5, 8
-    and s5, s5, t2
-    and a4, a4, t2
-    slli s5, s5, 8
-    or s5, a4, s5
-    slli a4, s10, 16
-    srli s10, s10, 16
-    or s10, a4, s10
-    slli a4, s6, 16
-    srli s6, s6, 16
-    or s6, a4, s6
-    srli a4, s6, 8
-    and s6, s6, t2
-    and a4, a4, t2
-    slli s6, s6, 8
-    or s6, a4, s6
-    xor s5, s5, s10
-    xor s10, s10, s6
-    lw a4, 376(sp)
-    xor s6, s6, s5
-    sw s6, 344(sp)
-    slli s1, a4, 16
-    srli s6, a4, 16
-    or s6, s1, s6
-    xor a4, a4, s6
-    slli s1, a4, 24
-    srli a4, a4, 8
-    or a4, s1, a4
-    xor s6, a4, s6
-    lw a4, 432(sp)
-    sw t6, 376(sp)
-    slli s1, a4, 16
-    srli t6, a4, 16
-    or t6, s1, t6
-    xor a4, a4, t6
-    slli s1, a4, 24
-    srli a4, a4, 8
-    or a4, s1, a4
-    xor t6, a4, t6
-    lw a4, 404(sp)
-    sw s8, 432(sp)
-    slli s1, a4, 16
-    srli s8, a4, 16
-    or s8, s1, s8
-    xor a4, a4, s8
-    slli s1, a4, 24
-    srli a4, a4, 8
-    or a4, s1, a4
-    xor s8, a4, s8
-    slli a4, a6, 16
-    srli s1, a6, 16
-    or s1, a4, s1
-    xor a6, a6, s1
-    slli a4, a6, 24
-    srli a6, a6, 8
-    or a6, a4, a6
-    xor s1, a6, s1
-    xor t6, t6, s8
-    xor s8, s8, s1
+    and s11, s11, t1
+    xor t4, a7, t4
+    xor t5, s5, t5
+    xor a7, s10, s7
+    xor s11, t5, s11
+    xor a5, a5, t0
+    xor s7, s7, s0
+    xor t5, ra, t0
+    and s2, s2, t2
+    and s8, s8, t1
+    and t6, t6, t1
+    and a4, a4, t1
+    and a7, a7, t2
+    and s0, s0, t2
+    and s10, s10, t1
+    xor t0, s6, t0
+    and ra, ra, t2
+    xor s2, a5, s2
+    and t2, t0, t2
+    and t1, s6, t1
+    xor t2, s7, t2
+    xor t1, s2, t1
+    xor a4, t2, a4
+    lw s2, 404(sp)
+    lw s6, 380(sp)
+    lw t2, 364(sp)
+    xor a7, t5, a7
+    xor s2, s2, s6
+    xor t6, a7, t6
+    xor t2, t2, s2
     xor s6, s6, t6
-    xor s1, s1, t6
-    xor s8, s8, s6
-    xor t6, t6, s8
-    srli a6, t6, 8
-    and t6, t6, t2
-    and a6, a6, t2
-    slli t6, t6, 8
-    or t6, a6, t6
-    slli a6, s8, 16
-    srli s8, s8, 16
-    or s8, a6, s8
-    slli a6, s1, 16
-    srli s1, s1, 16
-    or s1, a6, s1
-    srli a6, s1, 8
-    and s1, s1, t2
-    and a6, a6, t2
-    slli s1, s1, 8
-    or s1, a6, s1
-    xor t6, t6, s8
-    xor s8, s8, s1
-    lw a6, 408(sp)
-    xor s1, s1, t6
-    sw s1, 404(sp)
-    slli a4, a6, 16
-    srli s1, a6, 16
-    or s1, a4, s1
-    xor a6, a6, s1
-    slli a4, a6, 24
-    srli a6, a6, 8
-    or a6, a4, a6
-    xor ra, ra, s11
-    xor s1, a6, s1
-    xor s11, s11, t4
-    lw a6, 416(sp)
-    xor t4, t4, ra
-    sw t4, 408(sp)
-    slli a4, a6, 16
-    srli t4, a6, 16
-    or t4, a4, t4
-    xor a6, a6, t4
-    slli a4, a6, 24
-    srli a6, a6, 8
-    or a6, a4, a6
-    xor t4, a6, t4
-    xor s6, s6, t6
-    lw a6, 332(sp)
-    xor s8, s8, s6
-    xor t6, t6, s8
-    sw s8, 416(sp)
-    slli a4, a6, 16
-    srli s8, a6, 16
-    or s8, a4, s8
-    xor a6, a6, s8
-    slli a4, a6, 24
-    srli a6, a6, 8
-    or a6, a4, a6
-    xor s8, a6, s8
-    slli a6, s2, 16
-    srli a4, s2, 16
-    or a4, a6, a4
-    xor s2, s2, a4
-    slli a6, s2, 24
+    slli s7, t2, 16
+    srli t0, t2, 16
+    xor s6, s6, t2
+    or t0, s7, t0
+    xor t2, t2, t0
+    slli s7, t2, 24
+    srli t2, t2, 8
+    xor t6, t6, s2
+    or t2, s7, t2
+    xor s2, s2, s6
+    xor t0, t2, t0
+    slli t2, s2, 16
+    srli s7, s2, 16
+    or s7, t2, s7
+    xor s2, s2, s7
+    slli t2, s2, 24
     srli s2, s2, 8
-    or s2, a6, s2
-    xor a4, s2, a4
-    xor t4, t4, s8
-    xor s8, s8, a4
-    xor s1, s1, t4
-    xor a4, a4, t4
-    xor s8, s8, s1
-    xor t4, t4, s8
+    or s2, t2, s2
+    xor s7, s2, s7
+    srli s2, s7, 8
+    li t2, 0xff00ff
+    and s7, s7, t2
+    xor ra, s1, ra
+    and s2, s2, t2
+    slli s7, s7, 8
+    xor s10, ra, s10
+    or s7, s2, s7
+    slli s2, s6, 16
+    srli ra, s6, 16
+    or ra, s2, ra
+    xor ra, s6, ra
+    slli s2, ra, 24
+    srli ra, ra, 8
+    or ra, s2, ra
+    xor s6, ra, s6
+    slli ra, t6, 16
+    srli s2, t6, 16
+    or s2, ra, s2
+    xor s2, t6, s2
+    slli ra, s2, 24
+    srli s2, s2, 8
+    or s2, ra, s2
+    xor t6, s2, t6
+    srli s2, t6, 8
+    and t6, t6, t2
+    and s2, s2, t2
+    slli t6, t6, 8
+    or t6, s2, t6
+    lw s2, 332(sp)
+    lw ra, 344(sp)
+    lw s1, 408(sp)
+    xor s2, s2, ra
+    xor s1, s1, s2
+    xor ra, ra, s10
+    slli a7, s1, 16
+    srli t5, s1, 16
+    xor ra, ra, s1
+    or t5, a7, t5
+    xor s1, s1, t5
+    slli a7, s1, 24
+    srli s1, s1, 8
+    xor s10, s10, s2
+    or s1, a7, s1
+    xor s2, s2, ra
+    xor t5, s1, t5
+    slli s1, s2, 16
+    srli a7, s2, 16
+    or a7, s1, a7
+    xor s2, s2, a7
+    slli s1, s2, 24
+    srli s2, s2, 8
+    or s2, s1, s2
+    xor a7, s2, a7
+    srli s2, a7, 8
+    and a7, a7, t2
+    and s2, s2, t2
+    slli a7, a7, 8
+    or a7, s2, a7
+    slli s2, ra, 16
+    srli s1, ra, 16
+    or s1, s2, s1
+    xor s1, ra, s1
+    slli s2, s1, 24
+    srli s1, s1, 8
+    or s1, s2, s1
+    xor ra, s1, ra
+    slli s1, s10, 16
+    srli s2, s10, 16
+    or s2, s1, s2
+    xor s2, s10, s2
+    slli s1, s2, 24
+    srli s2, s2, 8
+    or s2, s1, s2
+    xor s10, s2, s10
+    srli s2, s10, 8
+    and s10, s10, t2
+    and s2, s2, t2
+    slli s10, s10, 8
+    or s10, s2, s10
+    lw s2, 396(sp)
+    lw s1, 368(sp)
+    lw s5, 360(sp)
+    xor s0, s4, s0
+    xor s2, s2, s1
+    xor s8, s0, s8
+    xor s5, s5, s2
+    xor s1, s1, a6
+    slli s0, s5, 16
+    srli s4, s5, 16
+    xor s1, s1, s5
+    or s4, s0, s4
+    xor s5, s5, s4
+    slli s0, s5, 24
+    srli s5, s5, 8
+    xor a6, a6, s2
+    or s5, s0, s5
+    xor s2, s2, s1
+    xor s4, s5, s4
+    slli s5, s2, 16
+    srli s0, s2, 16
+    or s0, s5, s0
+    xor s2, s2, s0
+    slli s5, s2, 24
+    srli s2, s2, 8
+    or s2, s5, s2
+    xor s0, s2, s0
+    srli s2, s0, 8
+    and s0, s0, t2
+    and s2, s2, t2
+    slli s0, s0, 8
+    or s0, s2, s0
+    slli s2, s1, 16
+    srli s5, s1, 16
+    or s5, s2, s5
+    xor s5, s1, s5
+    slli s2, s5, 24
+    srli s5, s5, 8
+    or s5, s2, s5
+    xor s1, s5, s1
+    slli s5, a6, 16
+    srli s2, a6, 16
+    or s2, s5, s2
+    xor s2, a6, s2
+    slli s5, s2, 24
+    srli s2, s2, 8
+    or s2, s5, s2
+    xor a6, s2, a6
+    srli s2, a6, 8
+    and a6, a6, t2
+    and s2, s2, t2
+    slli a6, a6, 8
+    or a6, s2, a6
+    lw s2, 340(sp)
+    lw s5, 412(sp)
+    lw a5, 336(sp)
+    xor s2, s2, s5
+    xor a5, a5, s2
+    xor s5, s5, t4
+    slli a2, a5, 16
+    srli t3, a5, 16
+    xor s5, s5, a5
+    or t3, a2, t3
+    xor a5, a5, t3
+    slli a2, a5, 24
+    srli a5, a5, 8
+    xor t4, t4, s2
+    or a5, a2, a5
+    xor s2, s2, s5
+    xor t3, a5, t3
+    slli a5, s2, 16
+    srli a2, s2, 16
+    or a2, a5, a2
+    xor s2, s2, a2
+    slli a5, s2, 24
+    srli s2, s2, 8
+    or s2, a5, s2
+    xor a2, s2, a2
+    srli s2, a2, 8
+    and a2, a2, t2
+    and s2, s2, t2
+    slli a2, a2, 8
+    or a2, s2, a2
+    slli s2, s5, 16
+    srli a5, s5, 16
+    or a5, s2, a5
+    xor a5, s5, a5
+    slli s2, a5, 24
+    srli a5, a5, 8
+    or a5, s2, a5
+    xor s5, a5, s5
+    slli a5, t4, 16
+    srli s2, t4, 16
+    or s2, a5, s2
+    xor s2, t4, s2
+    slli a5, s2, 24
+    srli s2, s2, 8
+    or s2, a5, s2
+    xor t4, s2, t4
     srli s2, t4, 8
     and t4, t4, t2
     and s2, s2, t2
     slli t4, t4, 8
     or t4, s2, t4
-    slli s2, s8, 16
-    srli s8, s8, 16
-    or s8, s2, s8
-    slli s2, a4, 16
-    srli a4, a4, 16
-    or a4, s2, a4
+    xor a2, a2, s5
+    lw s2, 416(sp)
+    lw a5, 372(sp)
+    xor s5, s5, t4
+    lw s9, 352(sp)
+    xor t4, t4, a2
+    xor s2, s2, a5
+    xor s9, s9, s2
+    sw t4, 352(sp)
+    xor a5, a5, a4
+    slli s3, s9, 16
+    srli t4, s9, 16
+    xor a5, a5, s9
+    or t4, s3, t4
+    xor s9, s9, t4
+    slli s3, s9, 24
+    srli s9, s9, 8
+    xor a4, a4, s2
+    or s9, s3, s9
+    xor s2, s2, a5
+    xor t4, s9, t4
+    slli s9, s2, 16
+    srli s3, s2, 16
+    or s3, s9, s3
+    xor s2, s2, s3
+    slli s9, s2, 24
+    srli s2, s2, 8
+    or s2, s9, s2
+    xor s3, s2, s3
+    srli s2, s3, 8
+    and s3, s3, t2
+    and s2, s2, t2
+    slli s3, s3, 8
+    or s3, s2, s3
+    slli s2, a5, 16
+    srli s9, a5, 16
+    or s9, s2, s9
+    xor s9, a5, s9
+    slli s2, s9, 24
+    srli s9, s9, 8
+    or s9, s2, s9
+    xor a5, s9, a5
+    slli s9, a4, 16
+    srli s2, a4, 16
+    or s2, s9, s2
+    xor s2, a4, s2
+    slli s9, s2, 24
+    srli s2, s2, 8
+    or s2, s9, s2
+    xor a4, s2, a4
     srli s2, a4, 8
     and a4, a4, t2
     and s2, s2, t2
     slli a4, a4, 8
     or a4, s2, a4
-    xor t4, t4, s8
-    xor s8, s8, a4
-    lw s2, 396(sp)
-    xor a4, a4, t4
-    sw a4, 332(sp)
-    slli a6, s2, 16
-    srli a4, s2, 16
-    or a4, a6, a4
-    xor s2, s2, a4
-    slli a6, s2, 24
-    srli s2, s2, 8
-    or s2, a6, s2
-    xor a4, s2, a4
-    xor s1, s1, t4
-    lw s2, 400(sp)
-    xor s8, s8, s1
-    xor t4, t4, s8
-    sw s8, 396(sp)
-    slli a6, s2, 16
-    srli s8, s2, 16
-    or s8, a6, s8
-    xor s2, s2, s8
-    slli a6, s2, 24
-    srli s2, s2, 8
-    or s2, a6, s2
-    xor s8, s2, s8
-    xor t0, t0, s5
-    lw s2, 420(sp)
-    xor s10, s10, t0
-    xor s5, s5, s10
-    sw s10, 400(sp)
-    slli a6, s2, 16
-    srli s10, s2, 16
+    xor s3, s3, a5
+    xor a5, a5, a4
+    lw s2, 436(sp)
+    lw s9, 428(sp)
+    xor a4, a4, s3
+    xor s0, s0, s1
+    sw a4, 428(sp)
+    xor a7, a7, ra
+    xor s1, s1, a6
+    lw a4, 356(sp)
+    xor ra, ra, s10
+    xor a6, a6, s0
+    xor s10, s10, a7
+    xor s2, s2, s9
+    sw a6, 356(sp)
+    xor a4, a4, s2
+    sw s10, 436(sp)
+    xor s9, s9, s8
+    slli a6, a4, 16
+    srli s10, a4, 16
+    xor s9, s9, a4
     or s10, a6, s10
-    xor s2, s2, s10
-    slli a6, s2, 24
+    xor a4, a4, s10
+    slli a6, a4, 24
+    srli a4, a4, 8
+    xor s8, s8, s2
+    or a4, a6, a4
+    xor s2, s2, s9
+    xor s10, a4, s10
+    slli a4, s2, 16
+    srli a6, s2, 16
+    or a6, a4, a6
+    xor s2, s2, a6
+    slli a4, s2, 24
     srli s2, s2, 8
-    or s2, a6, s2
-    xor s10, s2, s10
-    slli s2, s9, 16
-    srli a6, s9, 16
+    or s2, a4, s2
+    xor a6, s2, a6
+    srli s2, a6, 8
+    and a6, a6, t2
+    and s2, s2, t2
+    slli a6, a6, 8
     or a6, s2, a6
-    xor s9, s9, a6
-    slli s2, s9, 24
-    srli s9, s9, 8
-    or s9, s2, s9
-    xor a6, s9, a6
-    xor s8, s8, s10
-    xor s10, s10, a6
-    xor a4, a4, s8
-    xor a6, a6, s8
-    xor s10, s10, a4
-    xor s8, s8, s10
-    srli s9, s8, 8
+    slli s2, s9, 16
+    srli a4, s9, 16
+    or a4, s2, a4
+    xor a4, s9, a4
+    slli s2, a4, 24
+    srli a4, a4, 8
+    or a4, s2, a4
+    xor s9, a4, s9
+    slli a4, s8, 16
+    srli s2, s8, 16
+    or s2, a4, s2
+    xor s2, s8, s2
+    slli a4, s2, 24
+    srli s2, s2, 8
+    or s2, a4, s2
+    xor s8, s2, s8
+    srli s2, s8, 8
     and s8, s8, t2
-    xor a2, a2, ra
-    and s9, s9, t2
+    and s2, s2, t2
     slli s8, s8, 8
-    xor t3, t3, a7
-    or s8, s9, s8
-    sw a2, 0(sp)
-    xor s3, s3, t1
-    slli s9, s10, 16
-    sw t3, 4(sp)
-    xor a5, a5, t5
-    srli s10, s10, 16
-    sw s3, 8(sp)
-    or s10, s9, s10
-    sw a5, 12(sp)
-    slli s9, a6, 16
-    sw t0, 16(sp)
-    srli a6, a6, 16
-    xor s8, s8, s10
-    sw s6, 20(sp)
-    xor s11, s11, a2
-    or a6, s9, a6
+    or s8, s2, s8
+    xor a6, a6, s9
+    xor s9, s9, s8
+    lw s2, 384(sp)
+    lw a4, 432(sp)
+    xor s8, s8, a6
+    xor s7, s7, s6
+    sw s8, 432(sp)
+    xor s6, s6, t6
+    lw s8, 376(sp)
+    xor t6, t6, s7
+    xor s10, s10, a6
+    xor s9, s9, s10
+    xor s2, s2, a4
+    sw t6, 376(sp)
+    xor a6, a6, s9
+    xor s8, s8, s2
+    sw s9, 384(sp)
+    xor a4, a4, s11
+    slli t6, s8, 16
+    srli s9, s8, 16
     xor a4, a4, s8
-    sw s1, 24(sp)
-    xor ra, ra, s11
-    xor s0, s0, t3
-    srli s9, a6, 8
-    sw a4, 28(sp)
-    xor a7, a7, s0
-    xor s4, s4, s3
-    and s9, s9, t2
-    sw ra, 32(sp)
-    xor t1, t1, s4
-    xor s7, s7, a5
-    and t2, a6, t2
+    or s9, t6, s9
+    xor s8, s8, s9
+    slli t6, s8, 24
+    srli s8, s8, 8
+    xor s11, s11, s2
+    or s8, t6, s8
+    xor s2, s2, a4
+    xor s9, s8, s9
+    slli s8, s2, 16
+    srli t6, s2, 16
+    or t6, s8, t6
+    xor s2, s2, t6
+    slli s8, s2, 24
+    srli s2, s2, 8
+    or s2, s8, s2
+    xor t6, s2, t6
+    srli s2, t6, 8
+    and t6, t6, t2
+    and s2, s2, t2
+    slli t6, t6, 8
+    or t6, s2, t6
+    slli s2, a4, 16
+    srli s8, a4, 16
+    or s8, s2, s8
+    xor s8, a4, s8
+    slli s2, s8, 24
+    srli s8, s8, 8
+    or s8, s2, s8
+    xor a4, s8, a4
+    slli s8, s11, 16
+    srli s2, s11, 16
+    or s2, s8, s2
+    xor s2, s11, s2
+    slli s8, s2, 24
+    srli s2, s2, 8
+    or s2, s8, s2
+    xor s11, s2, s11
+    srli s2, s11, 8
+    and s11, s11, t2
+    and s2, s2, t2
+    slli s11, s11, 8
+    or s11, s2, s11
+    xor t6, t6, a4
+    xor a4, a4, s11
+    lw s2, 400(sp)
+    lw s8, 420(sp)
+    xor s11, s11, t6
+    sw s11, 420(sp)
+    xor s9, s9, t6
+    lw s11, 392(sp)
+    xor t4, t4, s3
+    xor a4, a4, s9
+    xor a5, a5, t4
+    xor s2, s2, s8
+    sw a4, 392(sp)
+    xor s3, s3, a5
+    xor t6, t6, a4
+    xor s11, s11, s2
+    sw a5, 400(sp)
+    xor s8, s8, t1
+    slli a4, s11, 16
+    srli a5, s11, 16
+    xor s8, s8, s11
+    or a5, a4, a5
+    xor s11, s11, a5
+    slli a4, s11, 24
+    srli s11, s11, 8
+    xor t1, t1, s2
+    or s11, a4, s11
+    xor s2, s2, s8
+    xor a5, s11, a5
+    slli s11, s2, 16
+    srli a4, s2, 16
+    or a4, s11, a4
+    xor s2, s2, a4
+    slli s11, s2, 24
+    srli s2, s2, 8
+    or s2, s11, s2
+    xor a4, s2, a4
+    srli s2, a4, 8
+    and a4, a4, t2
+    and s2, s2, t2
+    slli a4, a4, 8
+    or a4, s2, a4
+    slli s2, s8, 16
+    srli s11, s8, 16
+    or s11, s2, s11
+    xor s11, s8, s11
+    slli s2, s11, 24
+    srli s11, s11, 8
+    or s11, s2, s11
+    xor t0, t0, s7
+    xor s8, s11, s8
+    xor t5, t5, a7
+    slli s11, t1, 16
+    srli s2, t1, 16
+    sw t0, 0(sp)
+    xor s4, s4, s0
+    or s2, s11, s2
+    sw t5, 4(sp)
+    xor t3, t3, a2
+    xor s2, t1, s2
+    sw s4, 8(sp)
+    slli s11, s2, 24
+    sw t3, 12(sp)
+    srli s2, s2, 8
+    sw t4, 16(sp)
+    or s2, s11, s2
+    xor a4, a4, s8
+    sw s10, 20(sp)
+    xor s6, s6, t0
+    xor t1, s2, t1
+    xor a5, a5, a4
+    sw s9, 24(sp)
+    xor s7, s7, s6
+    xor ra, ra, t5
+    srli s2, t1, 8
+    sw a5, 28(sp)
+    xor a7, a7, ra
+    xor s1, s1, s4
+    and s2, s2, t2
+    sw s7, 32(sp)
+    xor s0, s0, s1
+    xor s5, s5, t3
+    and t2, t1, t2
     sw a7, 36(sp)
-    xor t5, t5, s7
+    xor a2, a2, s5
     slli t2, t2, 8
-    sw t1, 40(sp)
-    or t2, s9, t2
-    sw t5, 44(sp)
-    xor s10, s10, t2
-    sw s5, 48(sp)
-    xor t2, t2, s8
-    xor s10, s10, a4
-    sw t6, 52(sp)
-    xor s8, s8, s10
-    sw t4, 56(sp)
-    sw s8, 60(sp)
-    sw s11, 64(sp)
-    sw s0, 68(sp)
-    sw s4, 72(sp)
-    sw s7, 76(sp)
-    lw s7, 400(sp)
-    sw s7, 80(sp)
-    lw s7, 416(sp)
-    sw s7, 84(sp)
-    lw s7, 396(sp)
-    sw s7, 88(sp)
-    sw s10, 92(sp)
-    lw s10, 408(sp)
-    sw s10, 96(sp)
-    lw s10, 432(sp)
-    sw s10, 100(sp)
-    lw s10, 376(sp)
-    sw s10, 104(sp)
-    lw s10, 364(sp)
-    sw s10, 108(sp)
-    lw s10, 344(sp)
-    sw s10, 112(sp)
-    lw s10, 404(sp)
-    sw s10, 116(sp)
-    lw s10, 332(sp)
-    sw s10, 120(sp)
+    sw s0, 40(sp)
+    or t2, s2, t2
+    sw a2, 44(sp)
+    xor s8, s8, t2
+    sw s3, 48(sp)
+    xor t2, t2, a4
+    xor s8, s8, a5
+    sw a6, 52(sp)
+    xor a4, a4, s8
+    sw t6, 56(sp)
+    sw a4, 60(sp)
+    sw s6, 64(sp)
+    sw ra, 68(sp)
+    sw s1, 72(sp)
+    sw s5, 76(sp)
+    lw s5, 400(sp)
+    sw s5, 80(sp)
+    lw s5, 384(sp)
+    sw s5, 84(sp)
+    lw s5, 392(sp)
+    sw s5, 88(sp)
+    sw s8, 92(sp)
+    lw s8, 376(sp)
+    sw s8, 96(sp)
+    lw s8, 436(sp)
+    sw s8, 100(sp)
+    lw s8, 356(sp)
+    sw s8, 104(sp)
+    lw s8, 352(sp)
+    sw s8, 108(sp)
+    lw s8, 428(sp)
+    sw s8, 112(sp)
+    lw s8, 432(sp)
+    sw s8, 116(sp)
+    lw s8, 420(sp)
+    sw s8, 120(sp)
     sw t2, 124(sp)
     addi a3, a3, 256
     lw t0, 328(sp)
@@ -4916,1800 +4820,1752 @@ MCU_FN(aria256, encrypt_blocks):
     xor s4, s4, s0
     and ra, ra, s5
     and s4, s4, s10
-    xor ra, a4, ra
     xor s3, s3, a4
-    xor s4, ra, s4
+    xor ra, a4, ra
     and s3, s3, s10
+    xor s4, ra, s4
     xor t6, t6, s0
-    xor ra, a7, s0
-    and t0, t0, s5
     xor s3, t3, s3
-    xor s0, s11, s0
-    xor t0, t6, t0
+    xor ra, a7, s0
     xor t3, t2, s9
-    and s11, s11, s10
+    xor s0, s11, s0
+    and t0, t0, s5
     xor s9, s9, s7
     and s0, s0, s5
-    xor s11, t0, s11
+    xor t0, t6, t0
     and s1, s1, s10
     xor s0, s9, s0
-    lw t0, 408(sp)
+    and s11, s11, s10
     xor s1, s0, s1
-    slli s0, t0, 16
-    srli s9, t0, 16
-    or s9, s0, s9
-    xor t0, t0, s9
-    slli s0, t0, 24
-    srli t0, t0, 8
-    or t0, s0, t0
-    and a7, a7, s5
-    xor s9, t0, s9
-    and t2, t2, s10
-    xor a7, t1, a7
+    xor s11, t0, s11
     lw t0, 376(sp)
-    xor t2, a7, t2
-    slli s0, t0, 16
-    srli a7, t0, 16
-    or a7, s0, a7
-    xor t0, t0, a7
-    slli s0, t0, 24
-    srli t0, t0, 8
-    or t0, s0, t0
-    xor a7, t0, a7
-    lw t0, 356(sp)
+    lw s0, 356(sp)
     and t3, t3, s5
-    slli s0, t0, 16
-    srli t1, t0, 16
-    or t1, s0, t1
-    xor t0, t0, t1
-    slli s0, t0, 24
-    srli t0, t0, 8
+    and a7, a7, s5
+    lw s9, 408(sp)
     and t5, t5, s10
+    and t2, t2, s10
     xor t3, ra, t3
-    or t0, s0, t0
+    xor a7, t1, a7
+    xor t0, t0, s0
     xor t5, t3, t5
-    xor t1, t0, t1
-    slli t0, t5, 16
-    srli s0, t5, 16
-    or s0, t0, s0
-    xor t5, t5, s0
-    slli t0, t5, 24
-    srli t5, t5, 8
-    or t5, t0, t5
-    xor s0, t5, s0
-    xor a7, a7, t1
-    xor t1, t1, s0
-    xor s9, s9, a7
-    xor s0, s0, a7
-    xor t1, t1, s9
-    xor a7, a7, t1
-    srli t5, a7, 8
-    li t0, 0xff00ff
-    and a7, a7, t0
-    and t5, t5, t0
+    xor t2, a7, t2
+    xor s9, s9, t0
+    xor s0, s0, t5
+    slli a7, s9, 16
+    srli t1, s9, 16
+    xor s0, s0, s9
+    or t1, a7, t1
+    xor s9, s9, t1
+    slli a7, s9, 24
+    srli s9, s9, 8
+    xor t5, t5, t0
+    or s9, a7, s9
+    xor t0, t0, s0
+    xor t1, s9, t1
+    slli s9, t0, 16
+    srli a7, t0, 16
+    or a7, s9, a7
+    xor t0, t0, a7
+    slli s9, t0, 24
+    srli t0, t0, 8
+    or t0, s9, t0
+    xor a7, t0, a7
+    srli t0, a7, 8
+    li s9, 0xff00ff
+    and a7, a7, s9
+    and t0, t0, s9
     slli a7, a7, 8
-    or a7, t5, a7
-    slli t5, t1, 16
-    srli t1, t1, 16
-    or t1, t5, t1
-    slli t5, s0, 16
-    srli s0, s0, 16
-    or s0, t5, s0
-    srli t5, s0, 8
-    and s0, s0, t0
-    and t5, t5, t0
-    slli s0, s0, 8
-    or s0, t5, s0
-    lw t5, 416(sp)
+    or a7, t0, a7
+    slli t0, s0, 16
+    srli t3, s0, 16
+    or t3, t0, t3
+    xor t3, s0, t3
+    slli t0, t3, 24
+    srli t3, t3, 8
+    or t3, t0, t3
+    xor s0, t3, s0
+    slli t3, t5, 16
+    srli t0, t5, 16
+    or t0, t3, t0
+    xor t0, t5, t0
+    slli t3, t0, 24
+    srli t0, t0, 8
+    or t0, t3, t0
+    xor t5, t0, t5
+    srli t0, t5, 8
+    and t5, t5, s9
+    and t0, t0, s9
+    slli t5, t5, 8
+    or t5, t0, t5
+    lw t0, 384(sp)
+    lw t3, 364(sp)
     and s7, s7, s5
-    slli t3, t5, 16
-    srli ra, t5, 16
-    or ra, t3, ra
-    xor t5, t5, ra
-    slli t3, t5, 24
-    srli t5, t5, 8
-    or t5, t3, t5
-    xor ra, t5, ra
-    lw t5, 384(sp)
+    lw ra, 416(sp)
     and s2, s2, s10
-    slli t3, t5, 16
-    srli a4, t5, 16
-    or a4, t3, a4
-    xor t5, t5, a4
-    slli t3, t5, 24
-    srli t5, t5, 8
-    or t5, t3, t5
-    xor a4, t5, a4
     xor s7, a6, s7
-    lw t5, 364(sp)
+    xor t0, t0, t3
     xor s2, s7, s2
-    slli t3, t5, 16
-    srli s7, t5, 16
-    or s7, t3, s7
-    xor t5, t5, s7
-    slli t3, t5, 24
-    srli t5, t5, 8
-    or t5, t3, t5
-    xor s7, t5, s7
-    slli t5, t2, 16
-    srli t3, t2, 16
-    or t3, t5, t3
-    xor t2, t2, t3
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor t3, t2, t3
-    xor a4, a4, s7
-    xor s7, s7, t3
-    xor ra, ra, a4
-    xor t3, t3, a4
-    xor s7, s7, ra
-    xor a4, a4, s7
-    srli t2, a4, 8
-    and a4, a4, t0
-    and t2, t2, t0
-    slli a4, a4, 8
-    or a4, t2, a4
-    slli t2, s7, 16
-    srli s7, s7, 16
-    or s7, t2, s7
-    slli t2, t3, 16
-    srli t3, t3, 16
-    or t3, t2, t3
-    srli t2, t3, 8
-    and t3, t3, t0
-    and t2, t2, t0
-    slli t3, t3, 8
-    or t3, t2, t3
-    lw t2, 396(sp)
-    xor a4, a4, s7
-    slli t5, t2, 16
-    srli a6, t2, 16
-    or a6, t5, a6
-    xor t2, t2, a6
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor a6, t2, a6
-    lw t2, 392(sp)
-    xor s7, s7, t3
-    slli t5, t2, 16
-    srli t6, t2, 16
-    or t6, t5, t6
-    xor t2, t2, t6
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor t6, t2, t6
-    lw t2, 360(sp)
-    xor t3, t3, a4
-    slli t5, t2, 16
-    srli s8, t2, 16
-    or s8, t5, s8
-    xor t2, t2, s8
-    slli t5, t2, 24
-    srli t2, t2, 8
-    or t2, t5, t2
-    xor s8, t2, s8
-    slli t2, a2, 16
-    srli t5, a2, 16
-    or t5, t2, t5
-    xor a2, a2, t5
-    slli t2, a2, 24
-    srli a2, a2, 8
-    or a2, t2, a2
-    xor t5, a2, t5
-    xor t6, t6, s8
-    xor s8, s8, t5
-    xor a6, a6, t6
-    xor t5, t5, t6
-    xor s8, s8, a6
-    xor t6, t6, s8
-    srli a2, t6, 8
-    and t6, t6, t0
-    and a2, a2, t0
-    slli t6, t6, 8
-    or t6, a2, t6
-    slli a2, s8, 16
-    srli s8, s8, 16
-    or s8, a2, s8
-    slli a2, t5, 16
-    srli t5, t5, 16
-    or t5, a2, t5
-    srli a2, t5, 8
-    and t5, t5, t0
-    and a2, a2, t0
-    slli t5, t5, 8
-    or t5, a2, t5
-    lw a2, 432(sp)
-    xor t6, t6, s8
-    slli t2, a2, 16
-    srli t4, a2, 16
-    or t4, t2, t4
-    xor a2, a2, t4
-    slli t2, a2, 24
-    srli a2, a2, 8
-    or a2, t2, a2
-    xor t4, a2, t4
-    lw a2, 436(sp)
-    xor s8, s8, t5
-    slli t2, a2, 16
-    srli a5, a2, 16
-    or a5, t2, a5
-    xor a2, a2, a5
-    slli t2, a2, 24
-    srli a2, a2, 8
-    or a2, t2, a2
-    xor a5, a2, a5
-    lw a2, 332(sp)
-    xor t5, t5, t6
-    slli t2, a2, 16
-    srli s6, a2, 16
-    or s6, t2, s6
-    xor a2, a2, s6
-    slli t2, a2, 24
-    srli a2, a2, 8
-    or a2, t2, a2
-    xor s6, a2, s6
-    slli a2, s3, 16
-    srli t2, s3, 16
-    or t2, a2, t2
-    xor s3, s3, t2
-    slli a2, s3, 24
-    srli s3, s3, 8
-    or s3, a2, s3
-    xor t2, s3, t2
-    xor a5, a5, s6
-    xor s6, s6, t2
-    xor t4, t4, a5
-    xor t2, t2, a5
-    xor s6, s6, t4
-    xor a5, a5, s6
-    srli s3, a5, 8
-    and a5, a5, t0
-    and s3, s3, t0
-    slli a5, a5, 8
-    or a5, s3, a5
-    slli s3, s6, 16
-    srli s6, s6, 16
-    or s6, s3, s6
-    slli s3, t2, 16
-    srli t2, t2, 16
-    or t2, s3, t2
-    srli s3, t2, 8
-    and t2, t2, t0
-    and s3, s3, t0
-    slli t2, t2, 8
-    or t2, s3, t2
-    lw s3, 428(sp)
-    xor a5, a5, s6
-    slli a2, s3, 16
-    srli s5, s3, 16
-    or s5, a2, s5
-    xor s3, s3, s5
-    slli a2, s3, 24
-    srli s3, s3, 8
-    or s3, a2, s3
-    xor s5, s3, s5
-    lw s3, 404(sp)
-    xor s6, s6, t2
-    slli a2, s3, 16
-    srli s10, s3, 16
-    or s10, a2, s10
-    xor s3, s3, s10
-    slli a2, s3, 24
-    srli s3, s3, 8
-    or s3, a2, s3
-    xor s10, s3, s10
-    lw s3, 372(sp)
-    xor t2, t2, a5
-    sw t2, 404(sp)
-    slli a2, s3, 16
-    srli t2, s3, 16
-    or t2, a2, t2
-    xor s3, s3, t2
-    slli a2, s3, 24
-    srli s3, s3, 8
-    or s3, a2, s3
-    xor t2, s3, t2
-    slli s3, s1, 16
-    srli a2, s1, 16
-    or a2, s3, a2
-    xor s1, s1, a2
-    slli s3, s1, 24
-    srli s1, s1, 8
-    or s1, s3, s1
-    xor a2, s1, a2
-    xor s10, s10, t2
-    xor t2, t2, a2
-    xor s5, s5, s10
-    xor a2, a2, s10
-    xor t2, t2, s5
-    xor s10, s10, t2
-    srli s1, s10, 8
-    and s10, s10, t0
-    and s1, s1, t0
-    slli s10, s10, 8
-    or s10, s1, s10
-    slli s1, t2, 16
-    srli t2, t2, 16
-    or t2, s1, t2
-    slli s1, a2, 16
-    srli a2, a2, 16
-    or a2, s1, a2
-    srli s1, a2, 8
-    and a2, a2, t0
-    and s1, s1, t0
-    slli a2, a2, 8
-    or a2, s1, a2
-    xor s10, s10, t2
-    xor t2, t2, a2
-    lw s1, 420(sp)
-    xor a2, a2, s10
-    sw a2, 372(sp)
-    slli s3, s1, 16
-    srli a2, s1, 16
-    or a2, s3, a2
-    xor s1, s1, a2
-    slli s3, s1, 24
-    srli s1, s1, 8
-    or s1, s3, s1
-    xor a2, s1, a2
-    lw s1, 388(sp)
-    sw t5, 420(sp)
-    slli s3, s1, 16
-    srli t5, s1, 16
-    or t5, s3, t5
-    xor s1, s1, t5
-    slli s3, s1, 24
-    srli s1, s1, 8
-    or s1, s3, s1
-    xor t5, s1, t5
-    lw s1, 348(sp)
-    sw t3, 388(sp)
-    slli s3, s1, 16
-    srli t3, s1, 16
-    or t3, s3, t3
-    xor s1, s1, t3
-    slli s3, s1, 24
-    srli s1, s1, 8
-    or s1, s3, s1
-    xor t3, s1, t3
-    slli s1, s2, 16
-    srli s3, s2, 16
-    or s3, s1, s3
-    xor s2, s2, s3
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor s3, s2, s3
-    xor t5, t5, t3
-    xor t3, t3, s3
-    xor a2, a2, t5
-    xor s3, s3, t5
-    xor t3, t3, a2
-    xor t5, t5, t3
-    srli s2, t5, 8
-    and t5, t5, t0
-    and s2, s2, t0
-    slli t5, t5, 8
-    or t5, s2, t5
-    slli s2, t3, 16
-    srli t3, t3, 16
-    or t3, s2, t3
-    slli s2, s3, 16
-    srli s3, s3, 16
-    or s3, s2, s3
-    srli s2, s3, 8
-    and s3, s3, t0
-    and s2, s2, t0
-    slli s3, s3, 8
-    or s3, s2, s3
-    xor t5, t5, t3
-    xor t3, t3, s3
-    lw s2, 424(sp)
-    xor s3, s3, t5
-    sw s3, 348(sp)
-    slli s1, s2, 16
-    srli s3, s2, 16
-    or s3, s1, s3
-    xor s2, s2, s3
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor a7, a7, t1
-    xor s3, s2, s3
-    xor t1, t1, s0
-    lw s2, 412(sp)
-    xor s0, s0, a7
-    sw s0, 424(sp)
-    slli s1, s2, 16
-    srli s0, s2, 16
-    or s0, s1, s0
-    xor s2, s2, s0
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor s0, s2, s0
-    xor a2, a2, t5
-    lw s2, 380(sp)
-    xor t3, t3, a2
-    xor t5, t5, t3
-    sw t3, 412(sp)
-    slli s1, s2, 16
-    srli t3, s2, 16
-    or t3, s1, t3
-    xor s2, s2, t3
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor t3, s2, t3
-    slli s2, s4, 16
-    srli s1, s4, 16
-    or s1, s2, s1
-    xor s4, s4, s1
-    slli s2, s4, 24
-    srli s4, s4, 8
-    or s4, s2, s4
-    xor s1, s4, s1
-    xor s0, s0, t3
-    xor t3, t3, s1
-    xor s3, s3, s0
-    xor s1, s1, s0
-    xor t3, t3, s3
-    xor s0, s0, t3
-    srli s4, s0, 8
-    and s0, s0, t0
-    and s4, s4, t0
-    slli s0, s0, 8
-    or s0, s4, s0
-    slli s4, t3, 16
-    srli t3, t3, 16
-    or t3, s4, t3
-    slli s4, s1, 16
-    srli s1, s1, 16
-    or s1, s4, s1
-    srli s4, s1, 8
-    and s1, s1, t0
-    and s4, s4, t0
-    slli s1, s1, 8
-    or s1, s4, s1
-    xor s0, s0, t3
-    xor t3, t3, s1
-    lw s4, 400(sp)
-    xor s1, s1, s0
-    sw s1, 380(sp)
-    slli s2, s4, 16
-    srli s1, s4, 16
-    or s1, s2, s1
-    xor s4, s4, s1
-    slli s2, s4, 24
-    srli s4, s4, 8
-    or s4, s2, s4
-    xor s1, s4, s1
-    xor s3, s3, s0
-    lw s4, 368(sp)
-    xor t3, t3, s3
-    xor s0, s0, t3
-    sw t3, 400(sp)
-    slli s2, s4, 16
-    srli t3, s4, 16
-    or t3, s2, t3
-    xor s4, s4, t3
-    slli s2, s4, 24
-    srli s4, s4, 8
-    or s4, s2, s4
-    xor t3, s4, t3
-    xor s5, s5, s10
-    lw s4, 344(sp)
-    xor t2, t2, s5
-    xor s10, s10, t2
-    sw t2, 368(sp)
-    slli s2, s4, 16
-    srli t2, s4, 16
-    or t2, s2, t2
-    xor s4, s4, t2
-    slli s2, s4, 24
-    srli s4, s4, 8
-    or s4, s2, s4
-    xor t2, s4, t2
-    slli s4, s11, 16
-    srli s2, s11, 16
-    or s2, s4, s2
-    xor s11, s11, s2
-    slli s4, s11, 24
-    srli s11, s11, 8
-    or s11, s4, s11
-    xor s2, s11, s2
+    xor ra, ra, t0
     xor t3, t3, t2
-    xor t2, t2, s2
-    xor s1, s1, t3
-    xor s2, s2, t3
-    xor t2, t2, s1
-    xor t3, t3, t2
-    srli s11, t3, 8
-    and t3, t3, t0
-    and s11, s11, t0
-    slli t3, t3, 8
-    or t3, s11, t3
-    slli s11, t2, 16
-    srli t2, t2, 16
-    or t2, s11, t2
-    slli s11, s2, 16
-    srli s2, s2, 16
-    or s2, s11, s2
-    srli s11, s2, 8
-    and s11, s11, t0
-    and t0, s2, t0
-    slli t0, t0, 8
-    or t0, s11, t0
-    lw s11, 128(a3)
-    xor s9, s9, a7
-    xor t1, t1, s9
-    xor s11, s9, s11
-    lw s9, 132(a3)
-    xor ra, ra, a4
-    xor s7, s7, ra
-    xor s9, ra, s9
-    lw ra, 136(a3)
-    xor a6, a6, t6
-    xor s8, s8, a6
-    xor ra, a6, ra
-    lw a6, 140(a3)
-    xor t4, t4, a5
-    xor s6, s6, t4
-    xor a6, t4, a6
-    lw t4, 144(a3)
-    xor t3, t3, t2
-    xor t4, s5, t4
-    lw s5, 148(a3)
+    slli a4, ra, 16
+    srli s7, ra, 16
+    xor t3, t3, ra
+    or s7, a4, s7
+    xor ra, ra, s7
+    slli a4, ra, 24
+    srli ra, ra, 8
     xor t2, t2, t0
-    xor s5, a2, s5
-    lw a2, 152(a3)
-    xor s1, s1, t3
-    xor a2, s3, a2
-    lw s3, 156(a3)
-    xor t2, t2, s1
-    xor s3, s1, s3
-    lw s1, 160(a3)
-    xor a7, a7, t1
-    xor s1, a7, s1
+    or ra, a4, ra
+    xor t0, t0, t3
+    xor s7, ra, s7
+    slli ra, t0, 16
+    srli a4, t0, 16
+    or a4, ra, a4
+    xor t0, t0, a4
+    slli ra, t0, 24
+    srli t0, t0, 8
+    or t0, ra, t0
+    xor a4, t0, a4
+    srli t0, a4, 8
+    and a4, a4, s9
+    and t0, t0, s9
+    slli a4, a4, 8
+    or a4, t0, a4
+    slli t0, t3, 16
+    srli ra, t3, 16
+    or ra, t0, ra
+    xor ra, t3, ra
+    slli t0, ra, 24
+    srli ra, ra, 8
+    or ra, t0, ra
+    xor t3, ra, t3
+    slli ra, t2, 16
+    srli t0, t2, 16
+    or t0, ra, t0
+    xor t0, t2, t0
+    slli ra, t0, 24
+    srli t0, t0, 8
+    or t0, ra, t0
+    xor t2, t0, t2
+    srli t0, t2, 8
+    and t2, t2, s9
+    and t0, t0, s9
+    slli t2, t2, 8
+    or t2, t0, t2
+    lw t0, 392(sp)
+    lw ra, 360(sp)
+    lw a6, 396(sp)
+    xor t0, t0, ra
+    xor a6, a6, t0
+    xor ra, ra, a2
+    slli t6, a6, 16
+    srli s8, a6, 16
+    xor ra, ra, a6
+    or s8, t6, s8
+    xor a6, a6, s8
+    slli t6, a6, 24
+    srli a6, a6, 8
+    xor a2, a2, t0
+    or a6, t6, a6
+    xor t0, t0, ra
+    xor s8, a6, s8
+    slli a6, t0, 16
+    srli t6, t0, 16
+    or t6, a6, t6
+    xor t0, t0, t6
+    slli a6, t0, 24
+    srli t0, t0, 8
+    or t0, a6, t0
+    xor t6, t0, t6
+    srli t0, t6, 8
+    and t6, t6, s9
+    and t0, t0, s9
+    slli t6, t6, 8
+    or t6, t0, t6
+    slli t0, ra, 16
+    srli a6, ra, 16
+    or a6, t0, a6
+    xor a6, ra, a6
+    slli t0, a6, 24
+    srli a6, a6, 8
+    or a6, t0, a6
+    xor ra, a6, ra
+    slli a6, a2, 16
+    srli t0, a2, 16
+    or t0, a6, t0
+    xor t0, a2, t0
+    slli a6, t0, 24
+    srli t0, t0, 8
+    or t0, a6, t0
+    xor a2, t0, a2
+    srli t0, a2, 8
+    and a2, a2, s9
+    and t0, t0, s9
+    slli a2, a2, 8
+    or a2, t0, a2
+    lw t0, 436(sp)
+    lw a6, 332(sp)
+    lw t4, 432(sp)
+    xor t0, t0, a6
+    xor t4, t4, t0
+    xor a6, a6, s3
+    slli a5, t4, 16
+    srli s6, t4, 16
+    xor a6, a6, t4
+    or s6, a5, s6
+    xor t4, t4, s6
+    slli a5, t4, 24
+    srli t4, t4, 8
+    xor s3, s3, t0
+    or t4, a5, t4
+    xor t0, t0, a6
+    xor s6, t4, s6
+    slli t4, t0, 16
+    srli a5, t0, 16
+    or a5, t4, a5
+    xor t0, t0, a5
+    slli t4, t0, 24
+    srli t0, t0, 8
+    or t0, t4, t0
+    xor a5, t0, a5
+    srli t0, a5, 8
+    and a5, a5, s9
+    and t0, t0, s9
+    slli a5, a5, 8
+    or a5, t0, a5
+    slli t0, a6, 16
+    srli t4, a6, 16
+    or t4, t0, t4
+    xor t4, a6, t4
+    slli t0, t4, 24
+    srli t4, t4, 8
+    or t4, t0, t4
+    xor a6, t4, a6
+    slli t4, s3, 16
+    srli t0, s3, 16
+    or t0, t4, t0
+    xor t0, s3, t0
+    slli t4, t0, 24
+    srli t0, t0, 8
+    or t0, t4, t0
+    xor s3, t0, s3
+    srli t0, s3, 8
+    and s3, s3, s9
+    and t0, t0, s9
+    slli s3, s3, 8
+    or s3, t0, s3
+    xor a5, a5, a6
+    lw t0, 404(sp)
+    lw t4, 372(sp)
+    xor a6, a6, s3
+    lw s5, 428(sp)
+    xor s3, s3, a5
+    xor t0, t0, t4
+    xor s5, s5, t0
+    sw s3, 428(sp)
+    xor t4, t4, s1
+    slli s10, s5, 16
+    srli s3, s5, 16
+    xor t4, t4, s5
+    or s3, s10, s3
+    xor s5, s5, s3
+    slli s10, s5, 24
+    srli s5, s5, 8
+    xor s1, s1, t0
+    or s5, s10, s5
+    xor t0, t0, t4
+    xor s3, s5, s3
+    slli s5, t0, 16
+    srli s10, t0, 16
+    or s10, s5, s10
+    xor t0, t0, s10
+    slli s5, t0, 24
+    srli t0, t0, 8
+    or t0, s5, t0
+    xor s10, t0, s10
+    srli t0, s10, 8
+    and s10, s10, s9
+    and t0, t0, s9
+    slli s10, s10, 8
+    or s10, t0, s10
+    slli t0, t4, 16
+    srli s5, t4, 16
+    or s5, t0, s5
+    xor s5, t4, s5
+    slli t0, s5, 24
+    srli s5, s5, 8
+    or s5, t0, s5
+    xor t4, s5, t4
+    slli s5, s1, 16
+    srli t0, s1, 16
+    or t0, s5, t0
+    xor t0, s1, t0
+    slli s5, t0, 24
+    srli t0, t0, 8
+    or t0, s5, t0
+    xor s1, t0, s1
+    srli t0, s1, 8
+    and s1, s1, s9
+    and t0, t0, s9
+    slli s1, s1, 8
+    or s1, t0, s1
+    xor s10, s10, t4
+    xor t4, t4, s1
+    lw t0, 388(sp)
+    lw s5, 348(sp)
+    xor s1, s1, s10
+    xor t6, t6, ra
+    sw s1, 348(sp)
+    xor a4, a4, t3
+    xor ra, ra, a2
+    lw s1, 420(sp)
+    xor t3, t3, t2
+    xor a2, a2, t6
+    xor t2, t2, a4
+    xor t0, t0, s5
+    sw a2, 420(sp)
+    xor s1, s1, t0
+    sw t2, 388(sp)
+    xor s5, s5, s2
+    slli a2, s1, 16
+    srli t2, s1, 16
+    xor s5, s5, s1
+    or t2, a2, t2
+    xor s1, s1, t2
+    slli a2, s1, 24
+    srli s1, s1, 8
+    xor s2, s2, t0
+    or s1, a2, s1
+    xor t0, t0, s5
+    xor t2, s1, t2
+    slli s1, t0, 16
+    srli a2, t0, 16
+    or a2, s1, a2
+    xor t0, t0, a2
+    slli s1, t0, 24
+    srli t0, t0, 8
+    or t0, s1, t0
+    xor a2, t0, a2
+    srli t0, a2, 8
+    and a2, a2, s9
+    and t0, t0, s9
+    slli a2, a2, 8
+    or a2, t0, a2
+    slli t0, s5, 16
+    srli s1, s5, 16
+    or s1, t0, s1
+    xor s1, s5, s1
+    slli t0, s1, 24
+    srli s1, s1, 8
+    or s1, t0, s1
+    xor s5, s1, s5
+    slli s1, s2, 16
+    srli t0, s2, 16
+    or t0, s1, t0
+    xor t0, s2, t0
+    slli s1, t0, 24
+    srli t0, t0, 8
+    or t0, s1, t0
+    xor s2, t0, s2
+    srli t0, s2, 8
+    and s2, s2, s9
+    and t0, t0, s9
+    slli s2, s2, 8
+    or s2, t0, s2
+    xor a2, a2, s5
+    xor s5, s5, s2
+    lw t0, 412(sp)
+    lw s1, 380(sp)
+    xor s2, s2, a2
+    xor a7, a7, s0
+    sw s2, 380(sp)
+    xor s0, s0, t5
+    lw s2, 424(sp)
+    xor t5, t5, a7
+    xor t2, t2, a2
+    xor s5, s5, t2
+    xor t0, t0, s1
+    sw t5, 424(sp)
+    xor a2, a2, s5
+    xor s2, s2, t0
+    sw s5, 412(sp)
+    xor s1, s1, s4
+    slli t5, s2, 16
+    srli s5, s2, 16
+    xor s1, s1, s2
+    or s5, t5, s5
+    xor s2, s2, s5
+    slli t5, s2, 24
+    srli s2, s2, 8
+    xor s4, s4, t0
+    or s2, t5, s2
+    xor t0, t0, s1
+    xor s5, s2, s5
+    slli s2, t0, 16
+    srli t5, t0, 16
+    or t5, s2, t5
+    xor t0, t0, t5
+    slli s2, t0, 24
+    srli t0, t0, 8
+    or t0, s2, t0
+    xor t5, t0, t5
+    srli t0, t5, 8
+    and t5, t5, s9
+    and t0, t0, s9
+    slli t5, t5, 8
+    or t5, t0, t5
+    slli t0, s1, 16
+    srli s2, s1, 16
+    or s2, t0, s2
+    xor s2, s1, s2
+    slli t0, s2, 24
+    srli s2, s2, 8
+    or s2, t0, s2
+    xor s1, s2, s1
+    slli s2, s4, 16
+    srli t0, s4, 16
+    or t0, s2, t0
+    xor t0, s4, t0
+    slli s2, t0, 24
+    srli t0, t0, 8
+    or t0, s2, t0
+    xor s4, t0, s4
+    srli t0, s4, 8
+    and s4, s4, s9
+    and t0, t0, s9
+    slli s4, s4, 8
+    or s4, t0, s4
+    xor t5, t5, s1
+    xor s1, s1, s4
+    lw t0, 368(sp)
+    lw s2, 344(sp)
+    xor s4, s4, t5
+    sw s4, 344(sp)
+    xor s5, s5, t5
+    lw s4, 400(sp)
+    xor s3, s3, s10
+    xor s1, s1, s5
+    xor t4, t4, s3
+    xor t0, t0, s2
+    sw s1, 400(sp)
+    xor s10, s10, t4
+    xor t5, t5, s1
+    xor s4, s4, t0
+    sw t4, 368(sp)
+    xor s2, s2, s11
+    slli s1, s4, 16
+    srli t4, s4, 16
+    xor s2, s2, s4
+    or t4, s1, t4
+    xor s4, s4, t4
+    slli s1, s4, 24
+    srli s4, s4, 8
+    xor s11, s11, t0
+    or s4, s1, s4
+    xor t0, t0, s2
+    xor t4, s4, t4
+    slli s4, t0, 16
+    srli s1, t0, 16
+    or s1, s4, s1
+    xor t0, t0, s1
+    slli s4, t0, 24
+    srli t0, t0, 8
+    or t0, s4, t0
+    xor s1, t0, s1
+    srli t0, s1, 8
+    and s1, s1, s9
+    and t0, t0, s9
+    slli s1, s1, 8
+    or s1, t0, s1
+    slli t0, s2, 16
+    srli s4, s2, 16
+    or s4, t0, s4
+    xor s4, s2, s4
+    slli t0, s4, 24
+    srli s4, s4, 8
+    or s4, t0, s4
+    xor s2, s4, s2
+    slli s4, s11, 16
+    srli t0, s11, 16
+    or t0, s4, t0
+    xor t0, s11, t0
+    slli s4, t0, 24
+    srli t0, t0, 8
+    or t0, s4, t0
+    xor s11, t0, s11
+    srli t0, s11, 8
+    and t0, t0, s9
+    and s9, s11, s9
+    slli s9, s9, 8
+    or s9, t0, s9
+    lw t0, 128(a3)
+    xor t1, t1, a7
+    xor s0, s0, t1
+    xor t0, t1, t0
+    lw t1, 132(a3)
+    xor s7, s7, a4
+    xor t3, t3, s7
+    xor t1, s7, t1
+    lw s7, 136(a3)
+    xor s8, s8, t6
+    xor ra, ra, s8
+    xor s7, s8, s7
+    lw s8, 140(a3)
+    xor s6, s6, a5
+    xor a6, a6, s6
+    xor s8, s6, s8
+    lw s6, 144(a3)
+    xor s1, s1, s2
+    xor s6, s3, s6
+    lw s3, 148(a3)
+    xor s2, s2, s9
+    xor s3, t2, s3
+    lw t2, 152(a3)
+    xor t4, t4, s1
+    xor t2, s5, t2
+    lw s5, 156(a3)
+    xor s2, s2, t4
+    xor s5, t4, s5
+    lw t4, 160(a3)
+    xor a7, a7, s0
+    xor t4, a7, t4
     lw a7, 164(a3)
-    xor a4, a4, s7
+    xor a4, a4, t3
     xor a7, a4, a7
     lw a4, 168(a3)
-    xor t6, t6, s8
+    xor t6, t6, ra
     xor a4, t6, a4
     lw t6, 172(a3)
-    xor a5, a5, s6
+    xor a5, a5, a6
     xor t6, a5, t6
     lw a5, 176(a3)
-    xor t0, t0, t3
+    xor s9, s9, s1
     xor a5, s10, a5
     lw s10, 180(a3)
-    xor t3, t3, t2
-    xor s10, t5, s10
-    lw t5, 184(a3)
-    lw s2, 208(a3)
-    xor t5, s0, t5
-    lw s0, 188(a3)
+    xor s1, s1, s2
+    xor s10, a2, s10
+    lw a2, 184(a3)
+    lw s11, 208(a3)
+    xor a2, t5, a2
+    lw t5, 188(a3)
     lw s4, 212(a3)
+    xor t5, s1, t5
+    lw s1, 192(a3)
+    xor s1, s0, s1
+    lw s0, 196(a3)
     xor s0, t3, s0
-    lw t3, 192(a3)
-    xor t3, t1, t3
-    lw t1, 196(a3)
-    xor t1, s7, t1
-    lw s7, 200(a3)
-    xor s7, s8, s7
-    lw s8, 204(a3)
-    xor s8, s6, s8
-    lw s6, 368(sp)
-    xor s2, s6, s2
-    lw s6, 412(sp)
-    xor s4, s6, s4
-    lw s6, 400(sp)
-    sw t1, 412(sp)
-    lw t1, 216(a3)
-    xor t1, s6, t1
-    lw s6, 220(a3)
-    xor s6, t2, s6
-    lw t2, 424(sp)
-    sw s7, 400(sp)
-    lw s7, 224(a3)
-    xor s7, t2, s7
-    lw t2, 388(sp)
-    sw s7, 424(sp)
-    lw s7, 228(a3)
-    xor s7, t2, s7
-    lw t2, 420(sp)
-    sw s7, 388(sp)
-    lw s7, 232(a3)
-    xor s7, t2, s7
-    lw t2, 404(sp)
-    sw s7, 420(sp)
-    lw s7, 236(a3)
-    xor s7, t2, s7
-    lw t2, 372(sp)
-    sw s7, 404(sp)
-    lw s7, 240(a3)
-    xor s7, t2, s7
-    lw t2, 348(sp)
-    sw s7, 372(sp)
-    lw s7, 244(a3)
-    xor s7, t2, s7
-    lw t2, 380(sp)
-    sw s7, 348(sp)
-    lw s7, 248(a3)
-    xor s7, t2, s7
-    lw t2, 252(a3)
-    xor t2, t0, t2
-    sw t2, 380(sp)
-    sw s7, 368(sp)
-    sw t3, 344(sp)
-    sw s4, 428(sp)
-    sw s2, 332(sp)
-    sw s6, 436(sp)
-    sw s8, 432(sp)
-    sw t1, 360(sp)
-    sw a7, 392(sp)
-    sw a4, 396(sp)
-    sw s1, 364(sp)
-    xor t3, s9, ra
-    xor s8, s9, a6
-    sw s10, 384(sp)
-    xor t0, a6, a2
-    xor s7, s11, s5
-    xor s8, s8, s3
-    xor t1, t3, a6
-    xor s10, s11, t4
-    xor t2, t4, s3
-    xor s2, ra, t0
-    xor a6, a6, t4
-    xor s11, s11, s8
-    xor s4, s7, t2
-    xor ra, ra, a2
-    xor a6, a6, s7
+    lw t3, 200(a3)
+    xor t3, ra, t3
+    lw ra, 204(a3)
+    xor ra, a6, ra
+    lw a6, 368(sp)
+    xor s11, a6, s11
+    lw a6, 412(sp)
+    xor s4, a6, s4
+    lw a6, 400(sp)
+    sw s0, 412(sp)
+    lw s0, 216(a3)
+    xor s0, a6, s0
+    lw a6, 220(a3)
+    xor a6, s2, a6
+    lw s2, 424(sp)
+    sw t3, 400(sp)
+    lw t3, 224(a3)
+    xor t3, s2, t3
+    lw s2, 388(sp)
+    sw t3, 424(sp)
+    lw t3, 228(a3)
+    xor t3, s2, t3
+    lw s2, 420(sp)
+    sw t3, 388(sp)
+    lw t3, 232(a3)
+    xor t3, s2, t3
+    lw s2, 428(sp)
+    sw t3, 420(sp)
+    lw t3, 236(a3)
+    xor t3, s2, t3
+    lw s2, 348(sp)
+    sw t3, 428(sp)
+    lw t3, 240(a3)
+    xor t3, s2, t3
+    lw s2, 380(sp)
+    sw t3, 348(sp)
+    lw t3, 244(a3)
+    xor t3, s2, t3
+    lw s2, 344(sp)
+    sw t3, 380(sp)
+    lw t3, 248(a3)
+    xor t3, s2, t3
+    lw s2, 252(a3)
+    xor s2, s9, s2
+    sw s2, 344(sp)
+    sw t3, 368(sp)
+    sw s1, 372(sp)
+    sw s4, 404(sp)
+    sw s11, 432(sp)
+    sw a6, 332(sp)
+    sw ra, 436(sp)
+    sw s0, 396(sp)
+    sw a7, 360(sp)
+    sw a4, 392(sp)
+    sw t4, 416(sp)
+    xor s1, t1, s7
+    xor ra, t1, s8
+    sw s10, 364(sp)
+    xor s9, s8, t2
+    xor t3, t0, s3
+    xor ra, ra, s5
+    xor s0, s1, s8
+    xor s10, t0, s6
+    xor s2, s6, s5
+    xor s11, s7, s9
+    xor s8, s8, s6
+    xor t0, t0, ra
+    xor s4, t3, s2
+    xor s7, s7, t2
+    xor s8, s8, t3
     li a7, 0xff
-    xor s1, a2, t2
-    xor s8, s5, s8
-    xor ra, ra, s4
-    li s6, 0xff00
-    xor s7, s7, t0
-    xor s9, s9, s1
-    and s8, s8, a7
-    and ra, ra, s6
-    and s7, s7, a7
-    xor s8, s9, s8
-    xor s7, a2, s7
-    xor a4, t3, s5
-    xor s1, s5, s1
-    xor ra, s8, ra
-    xor t2, t0, t2
-    xor a2, a4, a2
-    and s1, s1, a7
-    and s8, s10, a7
-    xor t3, t3, t2
-    xor a4, a4, t0
-    xor s1, t1, s1
-    and s10, s10, a7
-    xor t0, t0, s4
-    and a4, a4, s6
-    xor t1, t1, s4
-    xor s5, s5, s3
-    xor s10, t3, s10
-    xor s4, s2, s4
-    xor s3, s2, s3
-    xor a4, s10, a4
-    and a6, a6, s6
-    xor t4, t4, s2
-    and s3, s3, a7
-    and s10, s4, s6
-    and t0, t0, s6
-    xor a6, a2, a6
-    xor s3, t2, s3
-    and t4, t4, s6
-    xor s8, s11, s8
-    and s4, s4, s6
-    and a2, a2, a7
-    xor t4, s3, t4
-    xor t0, s8, t0
-    xor s10, s7, s10
-    xor s4, s1, s4
-    sw a5, 416(sp)
-    and t1, t1, s6
-    xor a2, s5, a2
-    xor s1, t0, t4
-    xor s7, s10, a6
-    and a5, s4, t0
-    sw s0, 356(sp)
-    xor t1, a2, t1
-    xor t3, s4, ra
-    xor s11, t0, s10
-    xor s3, s1, s7
-    xor t2, s4, a4
-    xor s0, s10, a5
-    sw t6, 376(sp)
-    xor s8, a4, t1
-    and s1, t3, s1
-    and s11, t2, s11
-    xor a5, ra, a5
-    xor t6, a6, s4
-    xor s5, t3, s8
-    xor a5, a5, s1
-    xor s11, t6, s11
-    xor s9, t4, a6
-    and s3, s5, s3
-    and s6, ra, t4
-    xor a5, a5, s11
-    xor t4, t4, ra
-    xor s3, a5, s3
-    and s2, t1, a6
-    xor a5, t4, t1
-    xor s2, a5, s2
-    xor a2, ra, t1
-    xor s2, s2, s0
-    and s9, a2, s9
-    xor s0, s6, s0
-    xor s9, s0, s9
-    xor t0, t0, s4
-    xor s11, s9, s11
-    and s7, s8, s7
-    and a7, a4, s10
-    xor s9, t0, a4
-    xor a7, a6, a7
-    xor s7, s9, s7
-    xor a7, a7, s2
-    xor s6, s7, s6
-    xor s1, a7, s1
-    xor s2, s6, s2
-    and s9, s3, s1
-    and s0, s11, s2
-    xor a7, s11, s1
-    xor s9, s2, s9
-    xor s0, a7, s0
-    xor s6, s3, s11
-    xor s7, s1, s2
-    xor s9, s9, s0
-    and s7, s6, s7
-    xor s0, s3, s0
-    xor s2, s11, s2
-    xor s7, s0, s7
-    xor s1, s3, s1
-    xor s0, s1, s2
-    and s3, s3, s7
-    and s1, s1, s7
-    xor s7, s7, s9
-    and s6, s6, s9
-    and s11, s11, s7
-    xor s10, s10, a4
-    xor a6, a6, t1
-    and s9, s0, s9
-    xor s3, s3, s11
-    xor s6, s11, s6
-    and s7, s2, s7
-    xor s11, s10, a6
-    xor s0, t0, s10
-    xor s1, s1, s7
-    and a4, a4, s3
-    xor s2, s6, s3
-    and s10, s10, s3
-    xor s9, s7, s9
-    and t1, t1, s6
-    and s4, s4, s1
-    xor s3, s3, s1
-    and ra, ra, s9
-    xor t1, t1, s4
-    and s8, s8, s2
-    and t2, t2, s3
-    xor a4, a4, t1
-    xor s8, s8, ra
-    xor t2, s4, t2
-    xor t1, s8, t1
-    xor s4, t4, a6
-    xor s8, s9, s1
-    and a6, a6, s6
-    and t3, t3, s8
-    xor s6, s6, s9
-    xor a4, a4, t3
-    and a2, a2, s6
-    xor t3, t3, t2
-    xor a2, ra, a2
-    xor s7, t0, t4
-    xor t2, a2, t2
-    xor a2, s7, s11
-    and s1, t0, s1
-    and s3, s0, s3
-    and s9, t4, s9
-    and s6, s4, s6
-    and s11, s11, s2
-    xor s3, s1, s3
-    xor s6, s9, s6
-    xor s2, s2, s8
-    xor s1, a6, s1
-    xor s6, s6, s3
-    and s8, s7, s8
-    and s5, s5, s2
-    xor s10, s10, s1
-    and s2, a2, s2
-    xor s3, s8, s3
-    xor s9, s11, s9
-    xor s10, s10, s8
-    xor s2, s3, s2
-    xor s1, s9, s1
-    xor s5, t3, s5
-    xor s8, s10, s2
-    xor s4, s10, t1
-    xor s3, s1, t2
-    xor t3, s6, s5
-    xor t4, s8, s5
-    xor a7, s6, s4
-    xor a2, t1, a4
-    xor ra, s1, s10
-    xor s5, s10, s5
-    li a6, 0xff0000
-    xor a7, a7, s3
-    li s9, 0xff000000
-    xor s10, s10, a2
-    xor t0, ra, t3
-    and a7, a7, a6
-    and t0, t0, s9
-    xor a7, s10, a7
-    xor t0, a7, t0
-    xor s11, s6, s8
-    xor a7, s8, t2
-    xor s7, s2, s3
-    xor s8, s8, s3
-    xor s3, a4, s3
-    xor s4, s4, t2
-    and s3, s3, a6
-    xor s3, s4, s3
-    xor s0, a4, s7
-    xor s4, s11, t2
-    xor s7, a2, s7
-    xor t2, a2, t2
-    xor s1, s1, s6
-    xor a2, a2, t3
-    xor s2, s2, t3
-    and s1, s1, s9
-    and a2, a2, a6
-    and s2, s2, s9
-    xor s1, s3, s1
-    xor a2, s6, a2
-    xor s3, s11, t1
-    xor s2, a2, s2
-    xor a7, a7, t3
+    xor t4, t2, s2
+    xor ra, s3, ra
+    xor s7, s7, s4
+    li a6, 0xff00
+    xor t3, t3, s9
     xor t1, t1, t4
-    xor a2, s0, t3
-    and s5, s5, a6
-    and s3, s3, a6
-    and t4, t4, a6
-    xor t3, s7, t3
+    and ra, ra, a7
+    and s7, s7, a6
+    and t3, t3, a7
+    xor ra, t1, ra
+    xor t3, t2, t3
+    xor a4, s1, s3
+    xor t4, s3, t4
+    xor s7, ra, s7
+    xor s2, s9, s2
+    xor t2, a4, t2
+    and t4, t4, a7
+    and ra, s10, a7
+    xor s1, s1, s2
+    xor a4, a4, s9
+    xor t4, s0, t4
+    and s10, s10, a7
+    xor s9, s9, s4
+    and a4, a4, a6
+    xor s0, s0, s4
+    xor s3, s3, s5
+    xor s10, s1, s10
+    xor s4, s11, s4
+    xor s5, s11, s5
+    xor a4, s10, a4
+    and s8, s8, a6
+    xor s6, s6, s11
+    and s5, s5, a7
+    and s10, s4, a6
+    and s9, s9, a6
+    xor s8, t2, s8
+    xor s5, s2, s5
+    and s6, s6, a6
+    xor ra, t0, ra
+    and s4, s4, a6
+    and t2, t2, a7
+    xor s6, s5, s6
+    xor s9, ra, s9
+    xor s10, t3, s10
+    xor s4, t4, s4
+    sw a5, 384(sp)
     and s0, s0, a6
-    and ra, ra, s9
-    xor s5, a7, s5
-    and s8, s8, s9
-    xor t4, s4, t4
-    and s11, s11, s9
-    xor s3, a2, s3
+    xor t2, s3, t2
+    xor t4, s9, s6
+    xor t3, s10, s8
+    and a5, s4, s9
+    sw t5, 408(sp)
     xor s0, t2, s0
-    and t3, t3, a6
-    and s7, s7, s9
-    xor ra, t4, ra
-    xor s8, s3, s8
-    xor s11, s0, s11
+    xor s1, s4, s7
+    xor t0, s9, s10
+    xor s5, t4, t3
+    xor s2, s4, a4
+    xor t5, s10, a5
+    sw t6, 356(sp)
+    xor ra, a4, s0
+    and t4, s1, t4
+    and t0, s2, t0
+    xor a5, s7, a5
+    xor t6, s8, s4
+    xor s3, s1, ra
+    xor a5, a5, t4
+    xor t0, t6, t0
+    xor t1, s6, s8
+    and s5, s3, s5
+    and a6, s7, s6
+    xor a5, a5, t0
+    xor s6, s6, s7
+    xor s5, a5, s5
+    and s11, s0, s8
+    xor a5, s6, s0
+    xor s11, a5, s11
+    xor t2, s7, s0
+    xor s11, s11, t5
+    and t1, t2, t1
+    xor t5, a6, t5
+    xor t1, t5, t1
+    xor s9, s9, s4
+    xor t0, t1, t0
+    and t3, ra, t3
+    and a7, a4, s10
+    xor t1, s9, a4
+    xor a7, s8, a7
     xor t3, t1, t3
-    xor s7, s5, s7
-    lw s5, 376(sp)
-    lw t1, 416(sp)
-    lw s0, 356(sp)
-    lw s3, 364(sp)
-    lw a2, 384(sp)
-    lw t4, 392(sp)
-    lw s4, 396(sp)
-    sw s7, 396(sp)
-    and a4, a4, s9
-    sw s2, 408(sp)
-    xor a4, t3, a4
-    sw ra, 376(sp)
+    xor a7, a7, s11
+    xor a6, t3, a6
+    xor t4, a7, t4
+    xor s11, a6, s11
+    and t1, s5, t4
+    and t5, t0, s11
+    xor a7, t0, t4
+    xor t1, s11, t1
+    xor t5, a7, t5
+    xor a6, s5, t0
+    xor t3, t4, s11
+    xor t1, t1, t5
+    and t3, a6, t3
+    xor t5, s5, t5
+    xor s11, t0, s11
+    xor t3, t5, t3
+    xor t4, s5, t4
+    xor t5, t4, s11
+    and s5, s5, t3
+    and t4, t4, t3
+    xor t3, t3, t1
+    and a6, a6, t1
+    and t0, t0, t3
+    xor s10, s10, a4
+    xor s8, s8, s0
+    and t1, t5, t1
+    xor s5, s5, t0
+    xor a6, t0, a6
+    and t3, s11, t3
+    xor t0, s10, s8
+    xor t5, s9, s10
+    xor t4, t4, t3
+    and a4, a4, s5
+    xor s11, a6, s5
+    and s10, s10, s5
+    xor t1, t3, t1
+    and s0, s0, a6
+    and s4, s4, t4
+    xor s5, s5, t4
+    and s7, s7, t1
+    xor s0, s0, s4
+    and ra, ra, s11
+    and s2, s2, s5
+    xor a4, a4, s0
+    xor ra, ra, s7
+    xor s2, s4, s2
+    xor s0, ra, s0
+    xor s4, s6, s8
+    xor ra, t1, t4
+    and s8, s8, a6
+    and s1, s1, ra
+    xor a6, a6, t1
+    xor a4, a4, s1
+    and t2, t2, a6
+    xor s1, s1, s2
+    xor t2, s7, t2
+    xor t3, s9, s6
+    xor s2, t2, s2
+    xor t2, t3, t0
+    and t4, s9, t4
+    and s5, t5, s5
+    and t1, s6, t1
+    and a6, s4, a6
+    and t0, t0, s11
+    xor s5, t4, s5
+    xor a6, t1, a6
+    xor s11, s11, ra
+    xor t4, s8, t4
+    xor a6, a6, s5
+    and ra, t3, ra
+    and s3, s3, s11
+    xor s10, s10, t4
+    and s11, t2, s11
+    xor s5, ra, s5
+    xor t1, t0, t1
+    xor s10, s10, ra
+    xor s11, s5, s11
+    xor t4, t1, t4
+    xor s3, s1, s3
+    xor ra, s10, s11
+    xor s4, s10, s0
+    xor s5, t4, s2
+    xor s1, a6, s3
+    xor s6, ra, s3
+    xor a7, a6, s4
+    xor t2, s0, a4
+    xor s7, t4, s10
+    xor s3, s10, s3
+    li s8, 0xff0000
+    xor a7, a7, s5
+    li t1, 0xff000000
+    xor s10, s10, t2
+    xor s9, s7, s1
+    and a7, a7, s8
+    and s9, s9, t1
+    xor a7, s10, a7
+    xor s9, a7, s9
+    xor t0, a6, ra
+    xor a7, ra, s2
+    xor t3, s11, s5
+    xor ra, ra, s5
+    xor s5, a4, s5
+    xor s4, s4, s2
+    and s5, s5, s8
+    xor s5, s4, s5
+    xor t5, a4, t3
+    xor s4, t0, s2
+    xor t3, t2, t3
+    xor s2, t2, s2
+    xor t4, t4, a6
+    xor t2, t2, s1
+    xor s11, s11, s1
+    and t4, t4, t1
+    and t2, t2, s8
+    and s11, s11, t1
+    xor t4, s5, t4
+    xor t2, a6, t2
+    xor s5, t0, s0
+    xor s11, t2, s11
+    xor a7, a7, s1
+    xor s0, s0, s6
+    xor t2, t5, s1
+    and s3, s3, s8
+    and s5, s5, s8
+    and s6, s6, s8
+    xor s1, t3, s1
+    and t5, t5, s8
+    and s7, s7, t1
+    xor s3, a7, s3
+    and ra, ra, t1
+    xor s6, s4, s6
+    and t0, t0, t1
+    xor s5, t2, s5
+    xor t5, s2, t5
+    and s1, s1, s8
+    and t3, t3, t1
+    xor s7, s6, s7
+    xor ra, s5, ra
+    xor t0, t5, t0
+    xor s1, s0, s1
+    xor t3, s3, t3
+    lw s3, 356(sp)
+    lw s0, 384(sp)
+    lw t5, 408(sp)
+    lw s5, 416(sp)
+    lw t2, 364(sp)
+    lw s6, 360(sp)
+    lw s4, 392(sp)
+    sw t3, 392(sp)
+    and a4, a4, t1
+    sw s11, 376(sp)
+    xor a4, s1, a4
+    sw s7, 356(sp)
     sw a4, 352(sp)
-    sw s1, 336(sp)
-    xor a7, t4, s4
-    xor s7, t4, s5
-    sw t0, 392(sp)
-    xor t3, s5, t5
-    xor s6, s3, a2
-    xor s7, s7, s0
-    xor s2, a7, s5
-    xor t0, s3, t1
-    xor t2, t1, s0
-    xor a5, s4, t3
-    xor s5, s5, t1
-    xor s3, s3, s7
-    xor s10, s6, t2
-    xor s4, s4, t5
-    xor s5, s5, s6
-    li ra, 0xff
-    xor s1, t5, t2
-    xor s7, a2, s7
+    sw t4, 336(sp)
+    xor a7, s6, s4
+    xor t3, s6, s3
+    sw s9, 360(sp)
+    xor s1, s3, a2
+    xor a6, s5, t2
+    xor t3, t3, t5
+    xor s11, a7, s3
+    xor s9, s5, s0
+    xor s2, s0, t5
+    xor a5, s4, s1
+    xor s3, s3, s0
+    xor s5, s5, t3
+    xor s10, a6, s2
+    xor s4, s4, a2
+    xor s3, s3, a6
+    li s7, 0xff
+    xor t4, a2, s2
+    xor t3, t2, t3
     xor s4, s4, s10
     li t6, 0xff00
-    xor s6, s6, t3
-    xor t4, t4, s1
-    and s7, s7, ra
-    and s4, s4, t6
-    and s6, s6, ra
-    xor s7, t4, s7
-    xor s6, t5, s6
-    xor a4, a7, a2
-    xor s1, a2, s1
-    xor s4, s7, s4
-    xor t2, t3, t2
-    xor t5, a4, t5
-    and s1, s1, ra
-    and s7, t0, ra
-    xor a7, a7, t2
-    xor a4, a4, t3
-    xor s1, s2, s1
-    and t0, t0, ra
-    xor t3, t3, s10
-    and a4, a4, t6
-    xor s2, s2, s10
-    xor a2, a2, s0
-    xor t0, a7, t0
-    xor s10, a5, s10
-    xor s0, a5, s0
-    xor a4, t0, a4
-    and s5, s5, t6
-    xor t1, t1, a5
-    and s0, s0, ra
-    and t0, s10, t6
-    and t3, t3, t6
-    xor s5, t5, s5
-    xor s0, t2, s0
-    and t1, t1, t6
-    xor s7, s3, s7
-    and s10, s10, t6
-    and t5, t5, ra
-    xor t1, s0, t1
-    xor t3, s7, t3
-    xor t0, s6, t0
-    xor s10, s1, s10
-    and s2, s2, t6
-    xor t5, a2, t5
-    xor s1, t3, t1
-    xor s6, t0, s5
-    and ra, s10, t3
-    xor s2, t5, s2
-    xor a7, s10, s4
-    xor s3, t3, t0
-    xor s0, s1, s6
-    xor t2, s10, a4
-    xor t6, t0, ra
-    xor s7, a4, s2
-    and s1, a7, s1
-    and s3, t2, s3
-    sw s11, 356(sp)
-    xor ra, s4, ra
-    xor a6, s5, s10
-    xor a2, a7, s7
-    sw s8, 384(sp)
-    xor ra, ra, s1
-    xor s3, a6, s3
-    xor t4, t1, s5
-    and s0, a2, s0
-    and s8, s4, t1
-    xor ra, ra, s3
-    xor t1, t1, s4
-    xor s0, ra, s0
-    and a5, s2, s5
-    xor ra, t1, s2
-    xor a5, ra, a5
-    xor t5, s4, s2
-    xor a5, a5, t6
-    and t4, t5, t4
-    xor t6, s8, t6
-    xor t4, t6, t4
-    xor t3, t3, s10
-    xor s3, t4, s3
-    and s6, s7, s6
-    and s11, a4, t0
-    xor t4, t3, a4
-    xor s11, s5, s11
-    xor s6, t4, s6
-    xor s11, s11, a5
-    xor s8, s6, s8
-    xor s1, s11, s1
-    xor a5, s8, a5
-    and t4, s0, s1
-    and t6, s3, a5
-    xor s11, s3, s1
-    xor t4, a5, t4
-    xor t6, s11, t6
-    xor s8, s0, s3
-    xor s6, s1, a5
-    xor t4, t4, t6
-    and s6, s8, s6
-    xor t6, s0, t6
-    xor a5, s3, a5
-    xor s6, t6, s6
-    xor s1, s0, s1
-    xor t6, s1, a5
-    and s0, s0, s6
-    and s1, s1, s6
+    xor a6, a6, s1
     xor s6, s6, t4
-    and s8, s8, t4
-    and s3, s3, s6
-    xor t0, t0, a4
-    xor s5, s5, s2
-    and t4, t6, t4
-    xor s0, s0, s3
-    xor s8, s3, s8
-    and s6, a5, s6
-    xor s3, t0, s5
-    xor t6, t3, t0
-    xor s1, s1, s6
-    and a4, a4, s0
-    xor a5, s8, s0
-    and t0, t0, s0
-    xor t4, s6, t4
-    and s2, s2, s8
-    and s10, s10, s1
-    xor s0, s0, s1
-    and s4, s4, t4
-    xor s2, s2, s10
-    and s7, s7, a5
-    and t2, t2, s0
-    xor a4, a4, s2
-    xor s7, s7, s4
-    xor t2, s10, t2
-    xor s2, s7, s2
-    xor s10, t1, s5
-    xor s7, t4, s1
-    and s5, s5, s8
-    and a7, a7, s7
-    xor s8, s8, t4
-    xor a4, a4, a7
-    and t5, t5, s8
-    xor a7, a7, t2
-    xor t5, s4, t5
-    xor s6, t3, t1
-    xor t2, t5, t2
-    xor t5, s6, s3
-    and s1, t3, s1
-    and s0, t6, s0
-    and t4, t1, t4
-    and s8, s10, s8
-    and s3, s3, a5
-    xor s0, s1, s0
-    xor s8, t4, s8
-    xor a5, a5, s7
-    xor s1, s5, s1
-    xor s8, s8, s0
-    and s7, s6, s7
-    and a2, a2, a5
-    xor t0, t0, s1
-    and a5, t5, a5
-    xor s0, s7, s0
-    xor t4, s3, t4
-    xor t0, t0, s7
-    xor a5, s0, a5
-    xor s1, t4, s1
-    xor a2, a7, a2
-    xor s7, t0, a5
-    xor s4, t0, s2
-    xor s0, s1, t2
-    xor a7, s8, a2
-    xor s10, s7, a2
-    xor t3, s8, s4
-    xor t5, s2, a4
-    xor s3, s1, t0
-    xor a2, t0, a2
-    li t1, 0xff0000
-    xor t3, t3, s0
-    xor t0, t0, t5
-    xor t6, s3, a7
-    and t3, t3, t1
-    and t6, t6, s9
-    xor t3, t0, t3
-    xor t6, t3, t6
-    xor t4, s8, s7
-    xor t3, s7, t2
-    xor s6, a5, s0
-    xor s7, s7, s0
-    xor s0, a4, s0
-    xor s4, s4, t2
-    and s0, s0, t1
-    xor s0, s4, s0
-    xor s5, a4, s6
-    xor s4, t4, t2
-    xor s6, t5, s6
-    xor t2, t5, t2
-    xor t5, t5, a7
-    xor a5, a5, a7
-    and t5, t5, t1
-    and a5, a5, s9
-    xor s1, s1, s8
-    xor t5, s8, t5
-    and s1, s1, s9
-    xor a5, t5, a5
-    xor t3, t3, a7
-    xor s1, s0, s1
-    xor t5, s5, a7
-    xor s0, t4, s2
-    xor a7, s6, a7
-    and a2, a2, t1
-    xor s2, s2, s10
-    and s5, s5, t1
-    and a7, a7, t1
-    xor a2, t3, a2
-    and a4, a4, s9
-    and s0, s0, t1
-    and s10, s10, t1
-    and t4, t4, s9
-    xor s5, t2, s5
-    xor a7, s2, a7
-    and s6, s6, s9
-    xor s10, s4, s10
-    xor s0, t5, s0
-    xor t4, s5, t4
-    xor a4, a7, a4
-    xor s6, a2, s6
-    lw a2, 432(sp)
-    lw a7, 360(sp)
-    lw s5, 332(sp)
-    lw t2, 436(sp)
-    lw t5, 344(sp)
-    lw s8, 428(sp)
-    lw s4, 412(sp)
-    lw t3, 400(sp)
-    and s3, s3, s9
-    sw s6, 400(sp)
-    xor s3, s10, s3
-    sw a5, 416(sp)
-    sw s3, 432(sp)
-    sw a4, 364(sp)
-    sw s1, 340(sp)
-    and s7, s7, s9
-    xor t0, s4, t3
-    xor s6, s4, a2
-    sw t6, 360(sp)
-    xor s7, s0, s7
-    xor s2, a2, a7
-    xor s10, t5, s8
-    xor s6, s6, t2
-    xor a5, t0, a2
-    xor t6, t5, s5
-    xor s0, s5, t2
-    xor ra, t3, s2
-    xor a2, a2, s5
-    xor t5, t5, s6
-    xor s11, s10, s0
-    xor t3, t3, a7
-    xor a2, a2, s10
-    li s3, 0xff
-    xor s1, a7, s0
-    xor s6, s8, s6
-    xor t3, t3, s11
-    li a6, 0xff00
-    xor s10, s10, s2
-    xor s4, s4, s1
-    and s6, s6, s3
-    and t3, t3, a6
-    and s10, s10, s3
-    xor s6, s4, s6
-    xor s10, a7, s10
-    xor a4, t0, s8
-    xor s1, s8, s1
+    and t3, t3, s7
+    and s4, s4, t6
+    and a6, a6, s7
     xor t3, s6, t3
-    xor s0, s2, s0
-    xor a7, a4, a7
-    and s1, s1, s3
-    and s6, t6, s3
-    xor t0, t0, s0
-    xor a4, a4, s2
-    xor s1, a5, s1
-    and t6, t6, s3
-    xor s2, s2, s11
-    and a4, a4, a6
-    xor a5, a5, s11
-    xor s8, s8, t2
-    xor t6, t0, t6
-    xor s11, ra, s11
-    xor t2, ra, t2
-    xor a4, t6, a4
-    and a2, a2, a6
-    xor s5, s5, ra
-    and t2, t2, s3
-    and t6, s11, a6
-    and s2, s2, a6
-    xor a2, a7, a2
-    xor t2, s0, t2
-    and s5, s5, a6
-    xor s6, t5, s6
-    and s11, s11, a6
-    and a7, a7, s3
-    xor s5, t2, s5
-    xor s2, s6, s2
-    xor t6, s10, t6
-    xor s11, s1, s11
-    and a5, a5, a6
-    xor a7, s8, a7
-    xor s1, s2, s5
-    xor s10, t6, a2
-    and s3, s11, s2
-    xor a5, a7, a5
-    xor t0, s11, t3
-    xor t5, s2, t6
-    xor t2, s1, s10
-    xor s0, s11, a4
-    xor a6, t6, s3
-    xor s6, a4, a5
-    and s1, t0, s1
-    and t5, s0, t5
-    sw t4, 436(sp)
-    xor s3, t3, s3
-    xor t1, a2, s11
-    xor s8, t0, s6
-    sw s7, 428(sp)
-    xor s3, s3, s1
-    xor t5, t1, t5
-    xor s4, s5, a2
-    and t2, s8, t2
-    and s7, t3, s5
-    xor s3, s3, t5
-    xor s5, s5, t3
-    xor t2, s3, t2
-    and ra, a5, a2
-    xor s3, s5, a5
-    xor ra, s3, ra
-    xor a7, t3, a5
-    xor ra, ra, a6
-    and s4, a7, s4
-    xor a6, s7, a6
-    xor s4, a6, s4
-    xor s2, s2, s11
-    xor t5, s4, t5
-    and s10, s6, s10
-    and t4, a4, t6
-    xor s4, s2, a4
-    xor t4, a2, t4
-    xor s10, s4, s10
-    xor t4, t4, ra
-    xor s7, s10, s7
-    xor s1, t4, s1
-    xor ra, s7, ra
-    and s4, t2, s1
-    and a6, t5, ra
-    xor t4, t5, s1
-    xor s4, ra, s4
-    xor a6, t4, a6
-    xor s7, t2, t5
-    xor s10, s1, ra
-    xor s4, s4, a6
-    and s10, s7, s10
-    xor a6, t2, a6
-    xor ra, t5, ra
-    xor s10, a6, s10
-    xor s1, t2, s1
-    xor a6, s1, ra
-    and t2, t2, s10
-    and s1, s1, s10
-    xor s10, s10, s4
-    and s7, s7, s4
-    and t5, t5, s10
-    xor t6, t6, a4
-    xor a2, a2, a5
-    and s4, a6, s4
-    xor t2, t2, t5
-    xor s7, t5, s7
-    and s10, ra, s10
-    xor t5, t6, a2
-    xor a6, s2, t6
-    xor s1, s1, s10
-    and a4, a4, t2
-    xor ra, s7, t2
-    and t6, t6, t2
-    xor s4, s10, s4
-    and a5, a5, s7
-    and s11, s11, s1
-    xor t2, t2, s1
-    and t3, t3, s4
-    xor a5, a5, s11
-    and s6, s6, ra
-    and s0, s0, t2
-    xor a4, a4, a5
-    xor s6, s6, t3
-    xor s0, s11, s0
-    xor a5, s6, a5
-    xor s11, s5, a2
-    xor s6, s4, s1
-    and a2, a2, s7
-    and t0, t0, s6
-    xor s7, s7, s4
-    xor a4, a4, t0
-    and a7, a7, s7
-    xor t0, t0, s0
-    xor a7, t3, a7
-    xor s10, s2, s5
-    xor s0, a7, s0
-    xor a7, s10, t5
-    and s1, s2, s1
-    and t2, a6, t2
-    and s4, s5, s4
-    and s7, s11, s7
-    and t5, t5, ra
-    xor t2, s1, t2
-    xor s7, s4, s7
-    xor ra, ra, s6
-    xor s1, a2, s1
-    xor s7, s7, t2
-    and s6, s10, s6
-    and s8, s8, ra
-    xor t6, t6, s1
-    and ra, a7, ra
-    xor t2, s6, t2
-    xor s4, t5, s4
-    xor t6, t6, s6
-    xor ra, t2, ra
-    xor s1, s4, s1
-    xor s8, t0, s8
-    xor s6, t6, ra
-    xor t3, t6, a5
-    xor t2, s1, s0
-    xor t0, s7, s8
-    xor s11, s6, s8
-    xor s2, s7, t3
-    xor a7, a5, a4
-    xor t5, s1, t6
-    xor s8, t6, s8
-    li s5, 0xff0000
-    xor s2, s2, t2
-    xor t6, t6, a7
-    xor a6, t5, t0
-    and s2, s2, s5
-    and a6, a6, s9
-    xor s2, t6, s2
-    xor a6, s2, a6
-    xor s4, s7, s6
-    xor s2, s6, s0
-    xor s10, ra, t2
-    xor s6, s6, t2
-    xor t2, a4, t2
-    xor t3, t3, s0
-    and t2, t2, s5
-    xor t2, t3, t2
-    xor a2, a4, s10
-    xor t3, s4, s0
-    xor s10, a7, s10
-    xor s0, a7, s0
-    xor a7, a7, t0
-    xor ra, ra, t0
-    and a7, a7, s5
-    and ra, ra, s9
-    xor s1, s1, s7
-    xor a7, s7, a7
-    and s1, s1, s9
-    xor ra, a7, ra
-    xor s2, s2, t0
-    xor s1, t2, s1
-    xor a7, a2, t0
-    xor t2, s4, a5
-    xor t0, s10, t0
-    and s8, s8, s5
-    xor a5, a5, s11
-    and a2, a2, s5
-    and t0, t0, s5
-    xor s8, s2, s8
-    and a4, a4, s9
-    and t2, t2, s5
-    and s11, s11, s5
-    and s4, s4, s9
-    xor a2, s0, a2
-    xor t0, a5, t0
-    and s10, s10, s9
-    xor s11, t3, s11
-    xor t2, a7, t2
-    xor s4, a2, s4
-    xor a4, t0, a4
-    xor s10, s8, s10
-    lw s8, 404(sp)
-    lw t0, 368(sp)
-    lw a2, 372(sp)
-    lw s0, 380(sp)
-    lw a7, 424(sp)
-    lw s7, 348(sp)
-    lw t3, 388(sp)
-    lw s2, 420(sp)
-    and t5, t5, s9
-    sw s10, 420(sp)
-    xor t5, s11, t5
-    sw ra, 332(sp)
-    sw t5, 404(sp)
-    and s6, s6, s9
-    xor t6, t3, s2
-    sw a4, 344(sp)
-    xor s6, t2, s6
-    xor a5, s8, t0
-    xor s10, t3, s8
-    xor ra, t6, s8
-    sw s1, 412(sp)
-    xor t2, a2, s0
-    xor s11, a7, s7
-    xor s8, s8, a2
-    sw a6, 368(sp)
-    xor t4, s11, t2
-    xor s10, s10, s0
-    xor s8, s8, s11
-    xor a6, a7, a2
-    xor s3, s2, a5
-    xor s11, s11, a5
-    li t5, 0xff
-    xor s1, t0, t2
-    xor a7, a7, s10
-    xor s2, s2, t0
-    and s11, s11, t5
-    xor t3, t3, s1
-    xor s10, s7, s10
-    xor s2, s2, t4
-    li t1, 0xff00
-    xor s11, t0, s11
-    xor a4, t6, s7
-    xor s1, s7, s1
-    and s10, s10, t5
-    and s2, s2, t1
-    and s8, s8, t1
-    xor t0, a4, t0
-    xor s7, s7, s0
-    xor s10, t3, s10
-    xor s8, t0, s8
-    xor s0, s3, s0
-    xor s2, s10, s2
-    xor t2, a5, t2
-    and s1, s1, t5
-    and t0, t0, t5
-    and s0, s0, t5
-    and s10, a6, t5
-    xor t6, t6, t2
-    xor a4, a4, a5
-    xor s1, ra, s1
-    and t5, a6, t5
-    xor a5, a5, t4
-    and a4, a4, t1
-    xor ra, ra, t4
-    xor t5, t6, t5
-    xor t4, s3, t4
-    xor a2, a2, s3
-    xor a4, t5, a4
-    and a5, a5, t1
-    and ra, ra, t1
-    and a2, a2, t1
-    and t5, t4, t1
-    xor s0, t2, s0
-    xor s10, a7, s10
-    and t1, t4, t1
-    xor a2, s0, a2
-    xor a5, s10, a5
-    xor t5, s11, t5
-    xor t1, s1, t1
-    sw s4, 380(sp)
-    xor t0, s7, t0
-    xor s1, a5, a2
-    xor t4, t5, s8
-    and s4, t1, a5
-    sw s6, 348(sp)
-    xor ra, t0, ra
-    xor s11, t1, s2
-    xor a6, a5, t5
-    xor a7, s1, t4
-    xor t3, t1, a4
-    xor s6, t5, s4
-    xor t6, a4, ra
-    and s1, s11, s1
-    and a6, t3, a6
-    xor s4, s2, s4
-    xor s5, s8, t1
-    xor t2, s11, t6
-    xor s4, s4, s1
-    xor a6, s5, a6
-    xor s10, a2, s8
-    and a7, t2, a7
-    and s3, s2, a2
-    xor s4, s4, a6
-    xor a2, a2, s2
-    xor a7, s4, a7
-    and t0, ra, s8
-    xor s4, a2, ra
-    xor t0, s4, t0
-    xor s0, s2, ra
-    xor t0, t0, s6
-    and s10, s0, s10
-    xor s6, s3, s6
-    xor s10, s6, s10
-    xor a5, a5, t1
-    xor a6, s10, a6
-    and t4, t6, t4
-    and s7, a4, t5
-    xor s10, a5, a4
-    xor s7, s8, s7
-    xor t4, s10, t4
-    xor s7, s7, t0
-    xor s3, t4, s3
-    xor s1, s7, s1
-    xor t0, s3, t0
-    and s10, a7, s1
-    and s6, a6, t0
-    xor s7, a6, s1
-    xor s10, t0, s10
-    xor s6, s7, s6
-    xor s3, a7, a6
-    xor t4, s1, t0
-    xor s10, s10, s6
-    and t4, s3, t4
-    xor s6, a7, s6
-    xor t0, a6, t0
-    xor t4, s6, t4
-    xor s1, a7, s1
-    xor s6, s1, t0
-    and a7, a7, t4
-    and s1, s1, t4
-    xor t4, t4, s10
-    and s3, s3, s10
-    and a6, a6, t4
-    xor t5, t5, a4
-    xor s8, s8, ra
-    and s10, s6, s10
-    xor a7, a7, a6
-    xor s3, a6, s3
-    and t4, t0, t4
-    xor a6, t5, s8
-    xor s6, a5, t5
-    xor s1, s1, t4
-    and a4, a4, a7
-    xor t0, s3, a7
-    and t5, t5, a7
-    xor s10, t4, s10
-    and ra, ra, s3
-    and t1, t1, s1
-    xor a7, a7, s1
-    and s2, s2, s10
-    xor ra, ra, t1
-    and t6, t6, t0
-    and t3, t3, a7
-    xor a4, a4, ra
-    xor t6, t6, s2
-    xor t3, t1, t3
-    xor ra, t6, ra
-    xor t1, a2, s8
-    xor t6, s10, s1
-    and s8, s8, s3
-    and s11, s11, t6
-    xor s3, s3, s10
-    xor a4, a4, s11
-    and s0, s0, s3
-    xor s11, s11, t3
-    xor s0, s2, s0
-    xor t4, a5, a2
-    xor t3, s0, t3
-    xor s0, t4, a6
-    and s1, a5, s1
-    and a7, s6, a7
-    and s10, a2, s10
-    and s3, t1, s3
-    and a6, a6, t0
-    xor a7, s1, a7
-    xor s3, s10, s3
-    xor t0, t0, t6
-    xor s1, s8, s1
-    xor s3, s3, a7
-    and t6, t4, t6
-    and t2, t2, t0
-    xor t5, t5, s1
-    and t0, s0, t0
-    xor a7, t6, a7
-    xor s10, a6, s10
-    xor t5, t5, t6
-    xor t0, a7, t0
-    xor s1, s10, s1
-    xor t2, s11, t2
-    xor t6, t5, t0
-    xor s2, t5, ra
-    xor a7, s1, t3
-    xor s11, s3, t2
-    xor t1, t6, t2
-    xor a5, s3, s2
-    xor s0, ra, a4
-    xor a6, s1, t5
-    xor t2, t5, t2
-    li a2, 0xff0000
-    xor a5, a5, a7
-    xor t5, t5, s0
-    xor s6, a6, s11
-    and a5, a5, a2
-    and s6, s6, s9
-    xor a5, t5, a5
-    xor s6, a5, s6
-    xor s10, s3, t6
-    xor a5, t6, t3
-    xor t4, t0, a7
-    xor t6, t6, a7
-    xor a7, a4, a7
-    xor s2, s2, t3
-    and a7, a7, a2
-    xor a7, s2, a7
-    xor s8, a4, t4
-    xor s2, s10, t3
-    xor s1, s1, s3
-    xor t4, s0, t4
-    xor t3, s0, t3
-    and s1, s1, s9
-    xor s0, s0, s11
-    xor t0, t0, s11
-    xor s1, a7, s1
-    and s0, s0, a2
-    and t0, t0, s9
-    xor a7, s10, ra
-    xor s0, s3, s0
-    and t2, t2, a2
-    and a6, a6, s9
-    xor a5, a5, s11
-    and t6, t6, s9
-    and a4, a4, s9
-    and s10, s10, s9
-    xor t0, s0, t0
-    xor t2, a5, t2
-    xor ra, ra, t1
-    xor s0, s8, s11
-    and s9, t4, s9
-    and a7, a7, a2
-    and t1, t1, a2
-    xor s11, t4, s11
-    and s8, s8, a2
-    xor s9, t2, s9
-    and a2, s11, a2
-    lw t2, 384(sp)
-    lw t4, 256(a3)
-    xor a2, ra, a2
-    xor a4, a2, a4
+    xor a6, a2, a6
+    xor a4, a7, t2
     xor t4, t2, t4
-    lw t2, 356(sp)
-    lw a2, 260(a3)
-    lw ra, 264(a3)
+    xor s4, t3, s4
+    xor s2, s1, s2
+    xor a2, a4, a2
+    and t4, t4, s7
+    and t3, s9, s7
+    xor a7, a7, s2
+    xor a4, a4, s1
+    xor t4, s11, t4
+    and s9, s9, s7
+    xor s1, s1, s10
+    and a4, a4, t6
+    xor s11, s11, s10
+    xor t2, t2, t5
+    xor s9, a7, s9
+    xor s10, a5, s10
+    xor t5, a5, t5
+    xor a4, s9, a4
+    and s3, s3, t6
+    xor s0, s0, a5
+    and t5, t5, s7
+    and s9, s10, t6
+    and s1, s1, t6
+    xor s3, a2, s3
+    xor t5, s2, t5
+    and s0, s0, t6
+    xor t3, s5, t3
+    and s10, s10, t6
+    and a2, a2, s7
+    xor s0, t5, s0
+    xor s1, t3, s1
+    xor s9, a6, s9
+    xor s10, t4, s10
+    and s11, s11, t6
     xor a2, t2, a2
-    lw t2, 392(sp)
-    lw s11, 268(a3)
-    xor ra, t2, ra
-    lw t2, 336(sp)
-    xor s8, t3, s8
-    xor s10, s8, s10
-    xor s11, t2, s11
-    lw t2, 352(sp)
-    lw s8, 272(a3)
-    lw t3, 276(a3)
-    xor s8, t2, s8
-    lw t2, 376(sp)
-    xor a7, s0, a7
-    xor t6, a7, t6
-    xor t3, t2, t3
-    lw t2, 408(sp)
-    lw a7, 280(a3)
-    lw s0, 284(a3)
-    xor a7, t2, a7
-    lw t2, 396(sp)
-    lw s3, 288(a3)
-    xor s0, t2, s0
-    lw t2, 428(sp)
-    xor t1, s2, t1
-    xor a6, t1, a6
-    xor s3, t2, s3
+    xor t4, s1, s0
+    xor a6, s9, s3
+    and s7, s10, s1
+    xor s11, a2, s11
+    xor a7, s10, s4
+    xor s5, s1, s9
+    xor t5, t4, a6
+    xor s2, s10, a4
+    xor t6, s9, s7
+    xor t3, a4, s11
+    and t4, a7, t4
+    and s5, s2, s5
+    sw t0, 408(sp)
+    xor s7, s4, s7
+    xor s8, s3, s10
+    xor t2, a7, t3
+    sw ra, 364(sp)
+    xor s7, s7, t4
+    xor s5, s8, s5
+    xor s6, s0, s3
+    and t5, t2, t5
+    and ra, s4, s0
+    xor s7, s7, s5
+    xor s0, s0, s4
+    xor t5, s7, t5
+    and a5, s11, s3
+    xor s7, s0, s11
+    xor a5, s7, a5
+    xor a2, s4, s11
+    xor a5, a5, t6
+    and s6, a2, s6
+    xor t6, ra, t6
+    xor s6, t6, s6
+    xor s1, s1, s10
+    xor s5, s6, s5
+    and a6, t3, a6
+    and t0, a4, s9
+    xor s6, s1, a4
+    xor t0, s3, t0
+    xor a6, s6, a6
+    xor t0, t0, a5
+    xor ra, a6, ra
+    xor t4, t0, t4
+    xor a5, ra, a5
+    and s6, t5, t4
+    and t6, s5, a5
+    xor t0, s5, t4
+    xor s6, a5, s6
+    xor t6, t0, t6
+    xor ra, t5, s5
+    xor a6, t4, a5
+    xor s6, s6, t6
+    and a6, ra, a6
+    xor t6, t5, t6
+    xor a5, s5, a5
+    xor a6, t6, a6
+    xor t4, t5, t4
+    xor t6, t4, a5
+    and t5, t5, a6
+    and t4, t4, a6
+    xor a6, a6, s6
+    and ra, ra, s6
+    and s5, s5, a6
+    xor s9, s9, a4
+    xor s3, s3, s11
+    and s6, t6, s6
+    xor t5, t5, s5
+    xor ra, s5, ra
+    and a6, a5, a6
+    xor s5, s9, s3
+    xor t6, s1, s9
+    xor t4, t4, a6
+    and a4, a4, t5
+    xor a5, ra, t5
+    and s9, s9, t5
+    xor s6, a6, s6
+    and s11, s11, ra
+    and s10, s10, t4
+    xor t5, t5, t4
+    and s4, s4, s6
+    xor s11, s11, s10
+    and t3, t3, a5
+    and s2, s2, t5
+    xor a4, a4, s11
+    xor t3, t3, s4
+    xor s2, s10, s2
+    xor s11, t3, s11
+    xor s10, s0, s3
+    xor t3, s6, t4
+    and s3, s3, ra
+    and a7, a7, t3
+    xor ra, ra, s6
+    xor a4, a4, a7
+    and a2, a2, ra
+    xor a7, a7, s2
+    xor a2, s4, a2
+    xor a6, s1, s0
+    xor s2, a2, s2
+    xor a2, a6, s5
+    and t4, s1, t4
+    and t5, t6, t5
+    and s6, s0, s6
+    and ra, s10, ra
+    and s5, s5, a5
+    xor t5, t4, t5
+    xor ra, s6, ra
+    xor a5, a5, t3
+    xor t4, s3, t4
+    xor ra, ra, t5
+    and t3, a6, t3
+    and t2, t2, a5
+    xor s9, s9, t4
+    and a5, a2, a5
+    xor t5, t3, t5
+    xor s6, s5, s6
+    xor s9, s9, t3
+    xor a5, t5, a5
+    xor t4, s6, t4
+    xor t2, a7, t2
+    xor t3, s9, a5
+    xor s4, s9, s11
+    xor t5, t4, s2
+    xor a7, ra, t2
+    xor s10, t3, t2
+    xor s1, ra, s4
+    xor a2, s11, a4
+    xor s5, t4, s9
+    xor t2, s9, t2
+    li s0, 0xff0000
+    xor s1, s1, t5
+    xor s9, s9, a2
+    xor t6, s5, a7
+    and s1, s1, s0
+    and t6, t6, t1
+    xor s1, s9, s1
+    xor t6, s1, t6
+    xor s6, ra, t3
+    xor s1, t3, s2
+    xor a6, a5, t5
+    xor t3, t3, t5
+    xor t5, a4, t5
+    xor s4, s4, s2
+    and t5, t5, s0
+    xor t5, s4, t5
+    xor s3, a4, a6
+    xor s4, s6, s2
+    xor a6, a2, a6
+    xor s2, a2, s2
+    xor a2, a2, a7
+    xor a5, a5, a7
+    and a2, a2, s0
+    and a5, a5, t1
+    xor t4, t4, ra
+    xor a2, ra, a2
+    and t4, t4, t1
+    xor a5, a2, a5
+    xor s1, s1, a7
+    xor t4, t5, t4
+    xor a2, s3, a7
+    xor t5, s6, s11
+    xor a7, a6, a7
+    and t2, t2, s0
+    xor s11, s11, s10
+    and s3, s3, s0
+    and a7, a7, s0
+    xor t2, s1, t2
+    and a4, a4, t1
+    and t5, t5, s0
+    and s10, s10, s0
+    and s6, s6, t1
+    xor s3, s2, s3
+    xor a7, s11, a7
+    and a6, a6, t1
+    xor s10, s4, s10
+    xor t5, a2, t5
+    xor s6, s3, s6
+    xor a4, a7, a4
+    xor a6, t2, a6
     lw t2, 436(sp)
-    lw t1, 292(a3)
-    lw s2, 296(a3)
-    xor t1, t2, t1
-    lw t2, 360(sp)
-    lw a5, 300(a3)
-    xor s2, t2, s2
-    lw t2, 340(sp)
-    lw t5, 304(a3)
-    xor a5, t2, a5
-    lw t2, 364(sp)
-    lw s7, 308(a3)
-    xor t5, t2, t5
-    lw t2, 432(sp)
-    lw s4, 312(a3)
-    xor s7, t2, s7
-    lw t2, 416(sp)
-    lw s5, 316(a3)
+    lw a7, 396(sp)
+    lw s3, 432(sp)
+    lw s2, 332(sp)
+    lw a2, 372(sp)
+    lw ra, 404(sp)
+    lw s4, 412(sp)
+    lw s1, 400(sp)
+    and s5, s5, t1
+    sw a6, 400(sp)
+    xor s5, s10, s5
+    sw a5, 384(sp)
+    sw s5, 436(sp)
+    sw a4, 416(sp)
+    sw t4, 340(sp)
+    and t3, t3, t1
+    xor s9, s4, s1
+    xor a6, s4, t2
+    sw t6, 396(sp)
+    xor t3, t5, t3
+    xor s11, t2, a7
+    xor s10, a2, ra
+    xor a6, a6, s2
+    xor a5, s9, t2
+    xor t6, a2, s3
+    xor t5, s3, s2
+    xor s7, s1, s11
+    xor t2, t2, s3
+    xor a2, a2, a6
+    xor t0, s10, t5
+    xor s1, s1, a7
+    xor t2, t2, s10
+    li s5, 0xff
+    xor t4, a7, t5
+    xor a6, ra, a6
+    xor s1, s1, t0
+    li s8, 0xff00
+    xor s10, s10, s11
+    xor s4, s4, t4
+    and a6, a6, s5
+    and s1, s1, s8
+    and s10, s10, s5
+    xor a6, s4, a6
+    xor s10, a7, s10
+    xor a4, s9, ra
+    xor t4, ra, t4
+    xor s1, a6, s1
+    xor t5, s11, t5
+    xor a7, a4, a7
+    and t4, t4, s5
+    and a6, t6, s5
+    xor s9, s9, t5
+    xor a4, a4, s11
+    xor t4, a5, t4
+    and t6, t6, s5
+    xor s11, s11, t0
+    and a4, a4, s8
+    xor a5, a5, t0
+    xor ra, ra, s2
+    xor t6, s9, t6
+    xor t0, s7, t0
+    xor s2, s7, s2
+    xor a4, t6, a4
+    and t2, t2, s8
+    xor s3, s3, s7
+    and s2, s2, s5
+    and t6, t0, s8
+    and s11, s11, s8
+    xor t2, a7, t2
+    xor s2, t5, s2
+    and s3, s3, s8
+    xor a6, a2, a6
+    and t0, t0, s8
+    and a7, a7, s5
+    xor s3, s2, s3
+    xor s11, a6, s11
+    xor t6, s10, t6
+    xor t0, t4, t0
+    and a5, a5, s8
+    xor a7, ra, a7
+    xor t4, s11, s3
+    xor s10, t6, t2
+    and s5, t0, s11
+    xor a5, a7, a5
+    xor s9, t0, s1
+    xor a2, s11, t6
+    xor s2, t4, s10
+    xor t5, t0, a4
+    xor s8, t6, s5
+    xor a6, a4, a5
+    and t4, s9, t4
+    and a2, t5, a2
+    sw s6, 332(sp)
+    xor s5, s1, s5
+    xor s0, t2, t0
+    xor ra, s9, a6
+    sw t3, 404(sp)
+    xor s5, s5, t4
+    xor a2, s0, a2
+    xor s4, s3, t2
+    and s2, ra, s2
+    and t3, s1, s3
+    xor s5, s5, a2
+    xor s3, s3, s1
+    xor s2, s5, s2
+    and s7, a5, t2
+    xor s5, s3, a5
+    xor s7, s5, s7
+    xor a7, s1, a5
+    xor s7, s7, s8
+    and s4, a7, s4
+    xor s8, t3, s8
+    xor s4, s8, s4
+    xor s11, s11, t0
+    xor a2, s4, a2
+    and s10, a6, s10
+    and s6, a4, t6
+    xor s4, s11, a4
+    xor s6, t2, s6
+    xor s10, s4, s10
+    xor s6, s6, s7
+    xor t3, s10, t3
+    xor t4, s6, t4
+    xor s7, t3, s7
+    and s4, s2, t4
+    and s8, a2, s7
+    xor s6, a2, t4
+    xor s4, s7, s4
+    xor s8, s6, s8
+    xor t3, s2, a2
+    xor s10, t4, s7
+    xor s4, s4, s8
+    and s10, t3, s10
+    xor s8, s2, s8
+    xor s7, a2, s7
+    xor s10, s8, s10
+    xor t4, s2, t4
+    xor s8, t4, s7
+    and s2, s2, s10
+    and t4, t4, s10
+    xor s10, s10, s4
+    and t3, t3, s4
+    and a2, a2, s10
+    xor t6, t6, a4
+    xor t2, t2, a5
+    and s4, s8, s4
+    xor s2, s2, a2
+    xor t3, a2, t3
+    and s10, s7, s10
+    xor a2, t6, t2
+    xor s8, s11, t6
+    xor t4, t4, s10
+    and a4, a4, s2
+    xor s7, t3, s2
+    and t6, t6, s2
+    xor s4, s10, s4
+    and a5, a5, t3
+    and t0, t0, t4
+    xor s2, s2, t4
+    and s1, s1, s4
+    xor a5, a5, t0
+    and a6, a6, s7
+    and t5, t5, s2
+    xor a4, a4, a5
+    xor a6, a6, s1
+    xor t5, t0, t5
+    xor a5, a6, a5
+    xor t0, s3, t2
+    xor a6, s4, t4
+    and t2, t2, t3
+    and s9, s9, a6
+    xor t3, t3, s4
+    xor a4, a4, s9
+    and a7, a7, t3
+    xor s9, s9, t5
+    xor a7, s1, a7
+    xor s10, s11, s3
+    xor t5, a7, t5
+    xor a7, s10, a2
+    and t4, s11, t4
+    and s2, s8, s2
+    and s4, s3, s4
+    and t3, t0, t3
+    and a2, a2, s7
+    xor s2, t4, s2
+    xor t3, s4, t3
+    xor s7, s7, a6
+    xor t4, t2, t4
+    xor t3, t3, s2
+    and a6, s10, a6
+    and ra, ra, s7
+    xor t6, t6, t4
+    and s7, a7, s7
+    xor s2, a6, s2
+    xor s4, a2, s4
+    xor t6, t6, a6
+    xor s7, s2, s7
+    xor t4, s4, t4
+    xor ra, s9, ra
+    xor a6, t6, s7
+    xor s1, t6, a5
+    xor s2, t4, t5
+    xor s9, t3, ra
+    xor t0, a6, ra
+    xor s11, t3, s1
+    xor a7, a5, a4
+    xor a2, t4, t6
+    xor ra, t6, ra
+    li s3, 0xff0000
+    xor s11, s11, s2
+    xor t6, t6, a7
+    xor s8, a2, s9
+    and s11, s11, s3
+    and s8, s8, t1
+    xor s11, t6, s11
+    xor s8, s11, s8
+    xor s4, t3, a6
+    xor s11, a6, t5
+    xor s10, s7, s2
+    xor a6, a6, s2
+    xor s2, a4, s2
+    xor s1, s1, t5
+    and s2, s2, s3
+    xor s2, s1, s2
+    xor t2, a4, s10
+    xor s1, s4, t5
+    xor s10, a7, s10
+    xor t5, a7, t5
+    xor a7, a7, s9
+    xor s7, s7, s9
+    and a7, a7, s3
+    and s7, s7, t1
+    xor t4, t4, t3
+    xor a7, t3, a7
+    and t4, t4, t1
+    xor s7, a7, s7
+    xor s11, s11, s9
+    xor t4, s2, t4
+    xor a7, t2, s9
+    xor s2, s4, a5
+    xor s9, s10, s9
+    and ra, ra, s3
+    xor a5, a5, t0
+    and t2, t2, s3
+    and s9, s9, s3
+    xor ra, s11, ra
+    and a4, a4, t1
+    and s2, s2, s3
+    and t0, t0, s3
+    and s4, s4, t1
+    xor t2, t5, t2
+    xor s9, a5, s9
+    and s10, s10, t1
+    xor t0, s1, t0
+    xor s2, a7, s2
     xor s4, t2, s4
-    lw t2, 400(sp)
-    xor s5, t2, s5
+    xor a4, s9, a4
+    xor s10, ra, s10
+    lw ra, 428(sp)
+    lw s9, 368(sp)
     lw t2, 348(sp)
-    sw s5, 400(sp)
-    lw s5, 320(a3)
-    xor s5, t2, s5
-    lw t2, 380(sp)
-    sw s5, 348(sp)
-    lw s5, 324(a3)
-    xor s5, t2, s5
-    lw t2, 368(sp)
-    sw s5, 380(sp)
-    lw s5, 328(a3)
-    xor s5, t2, s5
-    lw t2, 412(sp)
-    sw s5, 368(sp)
-    lw s5, 332(a3)
-    xor s5, t2, s5
-    lw t2, 344(sp)
-    sw s5, 412(sp)
-    lw s5, 336(a3)
-    xor s5, t2, s5
-    lw t2, 404(sp)
-    sw s5, 344(sp)
-    lw s5, 340(a3)
-    xor s5, t2, s5
-    lw t2, 332(sp)
-    sw s5, 404(sp)
-    lw s5, 344(a3)
-    xor s5, t2, s5
-    lw t2, 420(sp)
-    sw s5, 332(sp)
-    sw t4, 0(sp)
-    sw a2, 4(sp)
-    sw ra, 8(sp)
-    sw s11, 12(sp)
-    sw s8, 16(sp)
-    sw t3, 20(sp)
+    lw t5, 344(sp)
+    lw a7, 424(sp)
+    lw t3, 380(sp)
+    lw s1, 388(sp)
+    lw s11, 420(sp)
+    and a2, a2, t1
+    sw s10, 420(sp)
+    xor a2, t0, a2
+    sw s7, 432(sp)
+    sw a2, 428(sp)
+    and a6, a6, t1
+    xor t6, s1, s11
+    sw a4, 372(sp)
+    xor a6, s2, a6
+    xor a5, ra, s9
+    xor s10, s1, ra
+    xor s7, t6, ra
+    sw t4, 412(sp)
+    xor s2, t2, t5
+    xor t0, a7, t3
+    xor ra, ra, t2
+    sw s8, 368(sp)
+    xor s6, t0, s2
+    xor s10, s10, t5
+    xor ra, ra, t0
+    xor s8, a7, t2
+    xor s5, s11, a5
+    xor t0, t0, a5
+    li a2, 0xff
+    xor t4, s9, s2
+    xor a7, a7, s10
+    xor s11, s11, s9
+    and t0, t0, a2
+    xor s1, s1, t4
+    xor s10, t3, s10
+    xor s11, s11, s6
+    li s0, 0xff00
+    xor t0, s9, t0
+    xor a4, t6, t3
+    xor t4, t3, t4
+    and s10, s10, a2
+    and s11, s11, s0
+    and ra, ra, s0
+    xor s9, a4, s9
+    xor t3, t3, t5
+    xor s10, s1, s10
+    xor ra, s9, ra
+    xor t5, s5, t5
+    xor s11, s10, s11
+    xor s2, a5, s2
+    and t4, t4, a2
+    and s9, s9, a2
+    and t5, t5, a2
+    and s10, s8, a2
+    xor t6, t6, s2
+    xor a4, a4, a5
+    xor t4, s7, t4
+    and a2, s8, a2
+    xor a5, a5, s6
+    and a4, a4, s0
+    xor s7, s7, s6
+    xor a2, t6, a2
+    xor s6, s5, s6
+    xor t2, t2, s5
+    xor a4, a2, a4
+    and a5, a5, s0
+    and s7, s7, s0
+    and t2, t2, s0
+    and a2, s6, s0
+    xor t5, s2, t5
+    xor s10, a7, s10
+    and s0, s6, s0
+    xor t2, t5, t2
+    xor a5, s10, a5
+    xor a2, t0, a2
+    xor s0, t4, s0
+    sw s4, 344(sp)
+    xor s9, t3, s9
+    xor t4, a5, t2
+    xor s6, a2, ra
+    and s4, s0, a5
+    sw a6, 380(sp)
+    xor s7, s9, s7
+    xor t0, s0, s11
+    xor s8, a5, a2
+    xor a7, t4, s6
+    xor s1, s0, a4
+    xor a6, a2, s4
+    xor t6, a4, s7
+    and t4, t0, t4
+    and s8, s1, s8
+    xor s4, s11, s4
+    xor s3, ra, s0
+    xor s2, t0, t6
+    xor s4, s4, t4
+    xor s8, s3, s8
+    xor s10, t2, ra
+    and a7, s2, a7
+    and s5, s11, t2
+    xor s4, s4, s8
+    xor t2, t2, s11
+    xor a7, s4, a7
+    and s9, s7, ra
+    xor s4, t2, s7
+    xor s9, s4, s9
+    xor t5, s11, s7
+    xor s9, s9, a6
+    and s10, t5, s10
+    xor a6, s5, a6
+    xor s10, a6, s10
+    xor a5, a5, s0
+    xor s8, s10, s8
+    and s6, t6, s6
+    and t3, a4, a2
+    xor s10, a5, a4
+    xor t3, ra, t3
+    xor s6, s10, s6
+    xor t3, t3, s9
+    xor s5, s6, s5
+    xor t4, t3, t4
+    xor s9, s5, s9
+    and s10, a7, t4
+    and a6, s8, s9
+    xor t3, s8, t4
+    xor s10, s9, s10
+    xor a6, t3, a6
+    xor s5, a7, s8
+    xor s6, t4, s9
+    xor s10, s10, a6
+    and s6, s5, s6
+    xor a6, a7, a6
+    xor s9, s8, s9
+    xor s6, a6, s6
+    xor t4, a7, t4
+    xor a6, t4, s9
+    and a7, a7, s6
+    and t4, t4, s6
+    xor s6, s6, s10
+    and s5, s5, s10
+    and s8, s8, s6
+    xor a2, a2, a4
+    xor ra, ra, s7
+    and s10, a6, s10
+    xor a7, a7, s8
+    xor s5, s8, s5
+    and s6, s9, s6
+    xor s8, a2, ra
+    xor a6, a5, a2
+    xor t4, t4, s6
+    and a4, a4, a7
+    xor s9, s5, a7
+    and a2, a2, a7
+    xor s10, s6, s10
+    and s7, s7, s5
+    and s0, s0, t4
+    xor a7, a7, t4
+    and s11, s11, s10
+    xor s7, s7, s0
+    and t6, t6, s9
+    and s1, s1, a7
+    xor a4, a4, s7
+    xor t6, t6, s11
+    xor s1, s0, s1
+    xor s7, t6, s7
+    xor s0, t2, ra
+    xor t6, s10, t4
+    and ra, ra, s5
+    and t0, t0, t6
+    xor s5, s5, s10
+    xor a4, a4, t0
+    and t5, t5, s5
+    xor t0, t0, s1
+    xor t5, s11, t5
+    xor s6, a5, t2
+    xor s1, t5, s1
+    xor t5, s6, s8
+    and t4, a5, t4
+    and a7, a6, a7
+    and s10, t2, s10
+    and s5, s0, s5
+    and s8, s8, s9
+    xor a7, t4, a7
+    xor s5, s10, s5
+    xor s9, s9, t6
+    xor t4, ra, t4
+    xor s5, s5, a7
+    and t6, s6, t6
+    and s2, s2, s9
+    xor a2, a2, t4
+    and s9, t5, s9
+    xor a7, t6, a7
+    xor s10, s8, s10
+    xor a2, a2, t6
+    xor s9, a7, s9
+    xor t4, s10, t4
+    xor s2, t0, s2
+    xor t6, a2, s9
+    xor s11, a2, s7
+    xor a7, t4, s1
+    xor t0, s5, s2
+    xor s0, t6, s2
+    xor a5, s5, s11
+    xor t5, s7, a4
+    xor s8, t4, a2
+    xor s2, a2, s2
+    li t2, 0xff0000
+    xor a5, a5, a7
+    xor a2, a2, t5
+    xor a6, s8, t0
+    and a5, a5, t2
+    and a6, a6, t1
+    xor a5, a2, a5
+    xor a6, a5, a6
+    xor s10, s5, t6
+    xor a5, t6, s1
+    xor s6, s9, a7
+    xor t6, t6, a7
+    xor a7, a4, a7
+    xor s11, s11, s1
+    and a7, a7, t2
+    xor a7, s11, a7
+    xor ra, a4, s6
+    xor s11, s10, s1
+    xor t4, t4, s5
+    xor s6, t5, s6
+    xor s1, t5, s1
+    and t4, t4, t1
+    xor t5, t5, t0
+    xor s9, s9, t0
+    xor t4, a7, t4
+    and t5, t5, t2
+    and s9, s9, t1
+    xor a7, s10, s7
+    xor t5, s5, t5
+    and s2, s2, t2
+    and s8, s8, t1
+    xor a5, a5, t0
+    and t6, t6, t1
+    and a4, a4, t1
+    and s10, s10, t1
+    xor s9, t5, s9
+    xor s2, a5, s2
+    xor s7, s7, s0
+    xor t5, ra, t0
+    and t1, s6, t1
+    and a7, a7, t2
+    and s0, s0, t2
+    xor t0, s6, t0
+    and ra, ra, t2
+    xor t1, s2, t1
+    and t2, t0, t2
+    lw s2, 364(sp)
+    lw s6, 256(a3)
+    xor t2, s7, t2
+    xor a4, t2, a4
+    xor s6, s2, s6
+    lw s2, 408(sp)
+    lw t2, 260(a3)
+    lw s7, 264(a3)
+    xor t2, s2, t2
+    lw s2, 360(sp)
+    lw t0, 268(a3)
+    xor s7, s2, s7
+    lw s2, 336(sp)
+    xor ra, s1, ra
+    xor s10, ra, s10
+    xor t0, s2, t0
+    lw s2, 352(sp)
+    lw ra, 272(a3)
+    lw s1, 276(a3)
+    xor ra, s2, ra
+    lw s2, 356(sp)
+    xor a7, t5, a7
+    xor t6, a7, t6
+    xor s1, s2, s1
+    lw s2, 376(sp)
+    lw a7, 280(a3)
+    lw t5, 284(a3)
+    xor a7, s2, a7
+    lw s2, 392(sp)
+    lw s5, 288(a3)
+    xor t5, s2, t5
+    lw s2, 404(sp)
+    xor s0, s11, s0
+    xor s8, s0, s8
+    xor s5, s2, s5
+    lw s2, 332(sp)
+    lw s0, 292(a3)
+    lw s11, 296(a3)
+    xor s0, s2, s0
+    lw s2, 396(sp)
+    lw a5, 300(a3)
+    xor s11, s2, s11
+    lw s2, 340(sp)
+    lw a2, 304(a3)
+    xor a5, s2, a5
+    lw s2, 416(sp)
+    lw t3, 308(a3)
+    xor a2, s2, a2
+    lw s2, 436(sp)
+    lw s4, 312(a3)
+    xor t3, s2, t3
+    lw s2, 384(sp)
+    lw s3, 316(a3)
+    xor s4, s2, s4
+    lw s2, 400(sp)
+    xor s3, s2, s3
+    lw s2, 380(sp)
+    sw s3, 400(sp)
+    lw s3, 320(a3)
+    xor s3, s2, s3
+    lw s2, 344(sp)
+    sw s3, 380(sp)
+    lw s3, 324(a3)
+    xor s3, s2, s3
+    lw s2, 368(sp)
+    sw s3, 344(sp)
+    lw s3, 328(a3)
+    xor s3, s2, s3
+    lw s2, 412(sp)
+    sw s3, 368(sp)
+    lw s3, 332(a3)
+    xor s3, s2, s3
+    lw s2, 372(sp)
+    sw s3, 412(sp)
+    lw s3, 336(a3)
+    xor s3, s2, s3
+    lw s2, 428(sp)
+    sw s3, 372(sp)
+    lw s3, 340(a3)
+    xor s3, s2, s3
+    lw s2, 432(sp)
+    sw s3, 428(sp)
+    lw s3, 344(a3)
+    xor s3, s2, s3
+    lw s2, 420(sp)
+    sw s3, 432(sp)
+    sw s6, 0(sp)
+    sw t2, 4(sp)
+    sw s7, 8(sp)
+    sw t0, 12(sp)
+    sw ra, 16(sp)
+    sw s1, 20(sp)
     sw a7, 24(sp)
-    sw s0, 28(sp)
-    sw s3, 32(sp)
-    sw t1, 36(sp)
-    sw s2, 40(sp)
+    sw t5, 28(sp)
+    sw s5, 32(sp)
+    sw s0, 36(sp)
+    sw s11, 40(sp)
     sw a5, 44(sp)
-    sw t5, 48(sp)
-    sw s7, 52(sp)
+    sw a2, 48(sp)
+    sw t3, 52(sp)
     sw s4, 56(sp)
     lw s4, 400(sp)
-    lw s5, 348(a3)
+    lw s3, 348(a3)
     sw s4, 60(sp)
-    lw s4, 348(sp)
-    xor s5, t2, s5
-    sw s4, 64(sp)
     lw s4, 380(sp)
-    lw t2, 352(a3)
+    xor s3, s2, s3
+    sw s4, 64(sp)
+    lw s4, 344(sp)
+    lw s2, 352(a3)
     sw s4, 68(sp)
     lw s4, 368(sp)
-    xor t2, t6, t2
+    xor s2, t6, s2
     lw t6, 356(a3)
     sw s4, 72(sp)
     lw s4, 412(sp)
     xor t6, s10, t6
     lw s10, 360(a3)
     sw s4, 76(sp)
-    lw s4, 344(sp)
-    xor s10, s6, s10
-    lw s6, 364(a3)
+    lw s4, 372(sp)
+    xor s10, a6, s10
+    lw a6, 364(a3)
     sw s4, 80(sp)
-    lw s4, 404(sp)
-    xor s6, s1, s6
-    lw s1, 368(a3)
+    lw s4, 428(sp)
+    xor a6, t4, a6
+    lw t4, 368(a3)
     sw s4, 84(sp)
-    lw s4, 332(sp)
-    xor s1, a4, s1
+    lw s4, 432(sp)
+    xor t4, a4, t4
     lw a4, 372(a3)
     sw s4, 88(sp)
-    sw s5, 92(sp)
-    xor a4, a6, a4
-    sw t2, 96(sp)
-    lw a6, 376(a3)
+    sw s3, 92(sp)
+    xor a4, s8, a4
+    sw s2, 96(sp)
+    lw s8, 376(a3)
     sw t6, 100(sp)
     sw s10, 104(sp)
-    xor a6, t0, a6
-    sw s6, 108(sp)
-    lw t0, 380(a3)
-    sw s1, 112(sp)
+    xor s8, s9, s8
+    sw a6, 108(sp)
+    lw s9, 380(a3)
+    sw t4, 112(sp)
     sw a4, 116(sp)
-    xor t0, s9, t0
-    sw a6, 120(sp)
-    sw t0, 124(sp)
+    xor s9, t1, s9
+    sw s8, 120(sp)
+    sw s9, 124(sp)
     lw a0, 308(sp)
     lw a1, 312(sp)
     lw a2, 316(sp)

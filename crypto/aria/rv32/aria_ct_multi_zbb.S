@@ -14,8 +14,8 @@
  * 8k + b: rv32-ct's word form with every byte widened to a lane of eight blocks. The S-box is gen_ct.py's
  * tower-field circuit with its lane masks (lane k), once per word position w; the diffusion
  * A = M.P.M.D of rv32-ct runs on each bit slice. Packing: the 8x8 transposition network per word
- * position. Round pairs: 2996 instructions (34 cycles of load interlock), the last pair
- * 2737; pack 377, unpack 355.
+ * position. Round pairs: 2964 instructions (34 cycles of load interlock), the last pair
+ * 2721; pack 377, unpack 355.
  * Register map: a0/a1 = out/in (or the frame buffer) while unpacking/packing, a3 = the round keys of the
  * pair; the programs use every other register but zero/sp/gp/tp (ra, s0..s11 saved).
  * Frame (448 bytes): state at 0, block buffer at 128, saved registers at 256, out/in/nblocks/
@@ -1591,1897 +1591,1865 @@ MCU_FN(aria256, encrypt_blocks):
     xor s4, s4, s0
     and ra, ra, s5
     and s4, s4, s10
-    xor ra, a4, ra
     xor s3, s3, a4
-    xor s4, ra, s4
+    xor ra, a4, ra
     and s3, s3, s10
+    xor s4, ra, s4
     xor t6, t6, s0
-    xor ra, a7, s0
-    and t0, t0, s5
     xor s3, t3, s3
-    xor s0, s11, s0
-    xor t0, t6, t0
+    xor ra, a7, s0
     xor t3, t2, s9
-    and s11, s11, s10
+    xor s0, s11, s0
+    and t0, t0, s5
     xor s9, s9, s7
     and s0, s0, s5
-    xor s11, t0, s11
+    xor t0, t6, t0
     and s1, s1, s10
     xor s0, s9, s0
-    lw t0, 408(sp)
+    and s11, s11, s10
     xor s1, s0, s1
-    rori s0, t0, 16
-    xor t0, t0, s0
-    rori t0, t0, 8
-    xor s0, t0, s0
+    xor s11, t0, s11
+    and t3, t3, s5
     lw t0, 376(sp)
+    lw s0, 356(sp)
+    and t5, t5, s10
+    xor t3, ra, t3
     and a7, a7, s5
+    lw s9, 408(sp)
+    and t2, t2, s10
+    xor t5, t3, t5
+    xor a7, t1, a7
+    xor t0, t0, s0
+    xor t2, a7, t2
+    xor s0, s0, t5
+    xor s9, s9, t0
+    xor s0, s0, s9
+    rori a7, s9, 16
+    xor s9, s9, a7
+    xor t5, t5, t0
+    rori s9, s9, 8
+    xor t0, t0, s0
+    xor a7, s9, a7
     rori s9, t0, 16
     xor t0, t0, s9
     rori t0, t0, 8
     xor s9, t0, s9
-    and t2, t2, s10
-    xor a7, t1, a7
-    lw t0, 356(sp)
-    xor t2, a7, t2
-    rori a7, t0, 16
-    and t3, t3, s5
-    xor t0, t0, a7
-    and t5, t5, s10
-    xor t3, ra, t3
-    rori t0, t0, 8
-    xor t5, t3, t5
-    xor a7, t0, a7
-    rori t0, t5, 16
-    xor t5, t5, t0
-    rori t5, t5, 8
-    xor t0, t5, t0
-    xor s9, s9, a7
-    xor a7, a7, t0
-    xor s0, s0, s9
-    xor t0, t0, s9
-    xor a7, a7, s0
-    xor s9, s9, a7
-    srli t5, s9, 8
+    srli t0, s9, 8
     li t1, 0xff00ff
     and s9, s9, t1
-    and t5, t5, t1
+    and t0, t0, t1
     slli s9, s9, 8
-    or s9, t5, s9
-    rori t0, t0, 16
-    srli t5, t0, 8
-    and t0, t0, t1
-    and t5, t5, t1
-    slli t0, t0, 8
-    or t0, t5, t0
-    lw t5, 416(sp)
-    and s7, s7, s5
-    rori t3, t5, 16
-    xor t5, t5, t3
-    rori t5, t5, 8
-    xor t3, t5, t3
-    lw t5, 384(sp)
-    and s2, s2, s10
-    rori ra, t5, 16
-    xor t5, t5, ra
-    rori t5, t5, 8
-    xor ra, t5, ra
-    lw t5, 364(sp)
-    xor s7, a6, s7
-    rori a4, t5, 16
-    xor t5, t5, a4
-    rori t5, t5, 8
-    xor a4, t5, a4
-    rori t5, t2, 16
-    xor t2, t2, t5
-    rori t2, t2, 8
-    xor t5, t2, t5
-    xor ra, ra, a4
-    xor a4, a4, t5
-    xor t3, t3, ra
-    xor t5, t5, ra
-    xor a4, a4, t3
-    xor ra, ra, a4
-    srli t2, ra, 8
-    and ra, ra, t1
-    and t2, t2, t1
-    slli ra, ra, 8
-    or ra, t2, ra
-    rori t5, t5, 16
-    srli t2, t5, 8
-    and t5, t5, t1
-    and t2, t2, t1
-    slli t5, t5, 8
-    or t5, t2, t5
-    lw t2, 396(sp)
-    xor s2, s7, s2
-    rori s7, t2, 16
-    xor t2, t2, s7
-    rori t2, t2, 8
-    xor s7, t2, s7
-    lw t2, 392(sp)
-    rori a4, a4, 16
-    rori a6, t2, 16
-    xor t2, t2, a6
-    rori t2, t2, 8
-    xor a6, t2, a6
-    lw t2, 360(sp)
-    xor ra, ra, a4
-    rori t6, t2, 16
-    xor t2, t2, t6
-    rori t2, t2, 8
-    xor t6, t2, t6
-    rori t2, a2, 16
-    xor a2, a2, t2
-    rori a2, a2, 8
-    xor t2, a2, t2
-    xor a6, a6, t6
-    xor t6, t6, t2
-    xor s7, s7, a6
-    xor t2, t2, a6
-    xor t6, t6, s7
-    xor a6, a6, t6
-    srli a2, a6, 8
-    and a6, a6, t1
-    and a2, a2, t1
-    slli a6, a6, 8
-    or a6, a2, a6
-    rori t2, t2, 16
-    srli a2, t2, 8
-    and t2, t2, t1
-    and a2, a2, t1
-    slli t2, t2, 8
-    or t2, a2, t2
-    lw a2, 432(sp)
-    rori t6, t6, 16
-    rori s8, a2, 16
-    xor a2, a2, s8
-    rori a2, a2, 8
-    xor s8, a2, s8
-    lw a2, 436(sp)
-    xor a6, a6, t6
-    rori t4, a2, 16
-    xor a2, a2, t4
-    rori a2, a2, 8
-    xor t4, a2, t4
-    lw a2, 332(sp)
-    xor t6, t6, t2
-    rori a5, a2, 16
-    xor a2, a2, a5
-    rori a2, a2, 8
-    xor a5, a2, a5
-    rori a2, s3, 16
-    xor s3, s3, a2
-    rori s3, s3, 8
-    xor a2, s3, a2
-    xor t4, t4, a5
-    xor a5, a5, a2
-    xor s8, s8, t4
-    xor a2, a2, t4
-    xor a5, a5, s8
-    xor t4, t4, a5
-    srli s3, t4, 8
-    and t4, t4, t1
-    and s3, s3, t1
-    slli t4, t4, 8
-    or t4, s3, t4
-    rori a2, a2, 16
-    srli s3, a2, 8
-    and a2, a2, t1
-    and s3, s3, t1
-    slli a2, a2, 8
-    or a2, s3, a2
-    lw s3, 428(sp)
-    rori a5, a5, 16
-    rori s6, s3, 16
-    xor s3, s3, s6
-    rori s3, s3, 8
-    xor s6, s3, s6
-    lw s3, 404(sp)
-    xor t4, t4, a5
-    rori s5, s3, 16
-    xor s3, s3, s5
-    rori s3, s3, 8
-    xor s5, s3, s5
-    lw s3, 372(sp)
-    xor a5, a5, a2
-    rori s10, s3, 16
-    xor s3, s3, s10
-    rori s3, s3, 8
-    xor s10, s3, s10
-    rori s3, s1, 16
-    xor s1, s1, s3
-    rori s1, s1, 8
-    xor s3, s1, s3
-    xor s5, s5, s10
-    xor s10, s10, s3
-    xor s6, s6, s5
-    xor s3, s3, s5
-    xor s10, s10, s6
-    xor s5, s5, s10
-    srli s1, s5, 8
-    and s5, s5, t1
-    and s1, s1, t1
-    slli s5, s5, 8
-    or s5, s1, s5
-    rori s3, s3, 16
-    srli s1, s3, 8
-    and s3, s3, t1
-    rori s10, s10, 16
-    and s1, s1, t1
-    slli s3, s3, 8
-    or s3, s1, s3
-    xor s5, s5, s10
-    xor s10, s10, s3
-    lw s1, 420(sp)
-    xor s3, s3, s5
-    sw s3, 372(sp)
-    rori s3, s1, 16
-    xor s1, s1, s3
-    rori s1, s1, 8
-    xor s3, s1, s3
-    lw s1, 388(sp)
-    xor a2, a2, t4
-    sw a2, 420(sp)
-    rori a2, s1, 16
-    xor s1, s1, a2
-    rori s1, s1, 8
-    xor a2, s1, a2
-    lw s1, 348(sp)
-    xor t2, t2, a6
-    sw t2, 388(sp)
-    rori t2, s1, 16
-    xor s1, s1, t2
-    rori s1, s1, 8
-    xor t2, s1, t2
-    rori s1, s2, 16
-    xor s2, s2, s1
-    rori s2, s2, 8
-    xor s1, s2, s1
-    xor a2, a2, t2
-    xor t2, t2, s1
-    xor s3, s3, a2
-    xor s1, s1, a2
-    xor t2, t2, s3
-    xor a2, a2, t2
-    srli s2, a2, 8
-    and a2, a2, t1
-    and s2, s2, t1
-    slli a2, a2, 8
-    or a2, s2, a2
-    rori s1, s1, 16
-    srli s2, s1, 8
-    and s1, s1, t1
-    rori t2, t2, 16
-    and s2, s2, t1
-    slli s1, s1, 8
-    or s1, s2, s1
-    xor a2, a2, t2
-    xor t2, t2, s1
-    lw s2, 424(sp)
-    xor s1, s1, a2
-    sw s1, 348(sp)
-    rori s1, s2, 16
-    xor s2, s2, s1
-    rori s2, s2, 8
-    xor s1, s2, s1
-    xor a4, a4, t5
-    lw s2, 412(sp)
-    xor t5, t5, ra
-    sw t5, 424(sp)
-    rori t5, s2, 16
-    xor s2, s2, t5
-    rori a7, a7, 16
-    rori s2, s2, 8
-    xor s9, s9, a7
-    xor t5, s2, t5
-    xor a7, a7, t0
-    lw s2, 380(sp)
-    xor t0, t0, s9
-    sw t0, 412(sp)
-    rori t0, s2, 16
-    xor s2, s2, t0
-    rori s2, s2, 8
-    xor t0, s2, t0
-    rori s2, s4, 16
-    xor s4, s4, s2
-    rori s4, s4, 8
-    xor s2, s4, s2
-    xor t5, t5, t0
-    xor t0, t0, s2
-    xor s1, s1, t5
-    xor s2, s2, t5
-    xor t0, t0, s1
-    xor t5, t5, t0
-    srli s4, t5, 8
-    and t5, t5, t1
-    and s4, s4, t1
-    slli t5, t5, 8
-    or t5, s4, t5
-    rori s2, s2, 16
-    srli s4, s2, 8
-    and s2, s2, t1
-    rori t0, t0, 16
-    and s4, s4, t1
-    slli s2, s2, 8
-    or s2, s4, s2
-    xor t5, t5, t0
-    xor t0, t0, s2
-    lw s4, 400(sp)
-    xor s2, s2, t5
-    sw s2, 380(sp)
-    rori s2, s4, 16
-    xor s4, s4, s2
-    rori s4, s4, 8
-    xor s2, s4, s2
-    xor s1, s1, t5
-    lw s4, 368(sp)
-    xor t0, t0, s1
-    xor t5, t5, t0
-    sw t0, 400(sp)
-    rori t0, s4, 16
-    xor s4, s4, t0
-    rori s4, s4, 8
-    xor t0, s4, t0
-    xor s3, s3, a2
-    lw s4, 344(sp)
-    xor t2, t2, s3
-    xor a2, a2, t2
-    sw t2, 368(sp)
-    rori t2, s4, 16
-    xor s4, s4, t2
-    rori s4, s4, 8
-    xor t2, s4, t2
-    rori s4, s11, 16
-    xor s11, s11, s4
-    rori s11, s11, 8
-    xor s4, s11, s4
-    xor t0, t0, t2
-    xor t2, t2, s4
-    xor s2, s2, t0
-    xor s4, s4, t0
-    xor t2, t2, s2
-    xor t0, t0, t2
-    srli s11, t0, 8
-    and t0, t0, t1
-    and s11, s11, t1
-    slli t0, t0, 8
-    or t0, s11, t0
-    rori s4, s4, 16
-    srli s11, s4, 8
-    and s4, s4, t1
-    and s11, s11, t1
-    slli s4, s4, 8
-    or s4, s11, s4
-    lw s11, 128(a3)
-    xor s0, s0, s9
-    xor a7, a7, s0
-    xor s11, s0, s11
-    lw s0, 132(a3)
-    xor t3, t3, ra
-    xor a4, a4, t3
-    xor s0, t3, s0
-    lw t3, 136(a3)
-    xor s7, s7, a6
-    xor t6, t6, s7
-    xor t3, s7, t3
-    lw s7, 140(a3)
-    xor s8, s8, t4
-    xor a5, a5, s8
-    xor s7, s8, s7
-    lw s8, 144(a3)
-    xor s6, s6, s5
-    xor s10, s10, s6
-    xor s8, s6, s8
-    lw s6, 148(a3)
-    rori t2, t2, 16
-    xor s6, s3, s6
-    lw s3, 152(a3)
-    xor t0, t0, t2
-    xor s3, s1, s3
-    lw s1, 156(a3)
-    xor t2, t2, s4
-    xor s2, s2, t0
-    xor t2, t2, s2
-    xor s1, s2, s1
-    lw s2, 160(a3)
-    xor s9, s9, a7
-    xor s2, s9, s2
-    lw s9, 164(a3)
-    xor ra, ra, a4
-    xor s9, ra, s9
-    lw ra, 168(a3)
-    xor a6, a6, t6
-    xor ra, a6, ra
-    lw a6, 172(a3)
-    xor t4, t4, a5
-    xor a6, t4, a6
-    lw t4, 176(a3)
-    xor s5, s5, s10
-    xor t4, s5, t4
-    lw s5, 180(a3)
-    xor s4, s4, t0
-    xor s5, a2, s5
-    lw a2, 184(a3)
-    xor t0, t0, t2
-    xor a2, t5, a2
-    lw t5, 188(a3)
-    lw t1, 212(a3)
+    or s9, t0, s9
+    rori t0, s0, 16
+    xor t0, s0, t0
+    rori t0, t0, 8
+    xor s0, t0, s0
+    rori t0, t5, 16
+    xor t0, t5, t0
+    rori t0, t0, 8
     xor t5, t0, t5
-    lw t0, 192(a3)
-    xor t0, a7, t0
-    lw a7, 196(a3)
-    xor a7, a4, a7
-    lw a4, 200(a3)
-    xor a4, t6, a4
-    lw t6, 204(a3)
-    xor t6, a5, t6
-    lw a5, 208(a3)
-    xor a5, s10, a5
-    lw s10, 368(sp)
-    xor t1, s10, t1
-    lw s10, 400(sp)
-    sw a7, 368(sp)
-    lw a7, 216(a3)
-    xor a7, s10, a7
-    lw s10, 220(a3)
-    xor s10, t2, s10
-    lw t2, 412(sp)
-    sw a4, 400(sp)
-    lw a4, 224(a3)
-    xor a4, t2, a4
-    lw t2, 424(sp)
-    sw a4, 412(sp)
-    lw a4, 228(a3)
-    xor a4, t2, a4
-    lw t2, 388(sp)
-    sw a4, 424(sp)
-    lw a4, 232(a3)
-    xor a4, t2, a4
-    lw t2, 420(sp)
-    sw a4, 388(sp)
-    lw a4, 236(a3)
-    xor a4, t2, a4
-    lw t2, 372(sp)
-    sw a4, 420(sp)
-    lw a4, 240(a3)
-    xor a4, t2, a4
-    lw t2, 348(sp)
-    sw a4, 372(sp)
-    lw a4, 244(a3)
-    xor a4, t2, a4
-    lw t2, 380(sp)
-    sw a4, 348(sp)
-    lw a4, 248(a3)
-    xor a4, t2, a4
-    lw t2, 252(a3)
-    xor t2, s4, t2
-    sw t2, 380(sp)
-    sw a4, 344(sp)
-    sw t0, 404(sp)
-    sw t1, 428(sp)
-    sw a5, 332(sp)
-    sw s10, 436(sp)
-    sw t6, 432(sp)
-    sw a7, 360(sp)
-    sw s9, 392(sp)
-    sw ra, 396(sp)
-    sw s2, 364(sp)
-    xor t0, s0, t3
-    xor t6, s0, s7
-    sw s5, 384(sp)
-    xor s4, s7, s3
-    xor a4, s11, s6
-    xor t6, t6, s1
-    xor a7, t0, s7
-    xor s5, s11, s8
-    xor t2, s8, s1
-    xor a5, t3, s4
-    xor s7, s7, s8
-    xor s11, s11, t6
-    xor t1, a4, t2
-    xor t3, t3, s3
-    xor s7, s7, a4
-    li s9, 0xff
-    xor s2, s3, t2
-    xor t6, s6, t6
-    xor t3, t3, t1
-    li s10, 0xff00
-    xor a4, a4, s4
-    xor s0, s0, s2
-    and t6, t6, s9
-    and t3, t3, s10
-    and a4, a4, s9
-    xor t6, s0, t6
-    xor a4, s3, a4
-    xor ra, t0, s6
-    xor s2, s6, s2
-    xor t3, t6, t3
-    xor t2, s4, t2
-    xor s3, ra, s3
-    and s2, s2, s9
-    and t6, s5, s9
-    xor t0, t0, t2
-    xor ra, ra, s4
-    xor s2, a7, s2
-    and s5, s5, s9
-    xor s4, s4, t1
-    and ra, ra, s10
-    xor a7, a7, t1
-    xor s6, s6, s1
-    xor s5, t0, s5
-    xor t1, a5, t1
-    xor s1, a5, s1
-    xor ra, s5, ra
-    and s7, s7, s10
-    xor s8, s8, a5
-    and s1, s1, s9
-    and s5, t1, s10
-    and s4, s4, s10
-    xor s7, s3, s7
-    xor s1, t2, s1
-    and s8, s8, s10
-    xor t6, s11, t6
-    and t1, t1, s10
-    and s3, s3, s9
-    xor s8, s1, s8
-    xor s4, t6, s4
-    xor s5, a4, s5
-    xor t1, s2, t1
-    sw t4, 416(sp)
-    and a7, a7, s10
-    xor s3, s6, s3
-    xor s2, s4, s8
-    xor a4, s5, s7
-    and t4, t1, s4
-    sw t5, 356(sp)
-    xor a7, s3, a7
-    xor t0, t1, t3
-    xor s11, s4, s5
-    xor s1, s2, a4
-    xor t2, t1, ra
-    xor t5, s5, t4
-    sw a6, 376(sp)
-    xor t6, ra, a7
-    and s2, t0, s2
-    and s11, t2, s11
-    xor t4, t3, t4
-    xor a6, s7, t1
-    xor s6, t0, t6
-    xor t4, t4, s2
-    xor s11, a6, s11
-    xor s0, s8, s7
-    and s1, s6, s1
-    and s10, t3, s8
-    xor t4, t4, s11
-    xor s8, s8, t3
-    xor s1, t4, s1
-    and a5, a7, s7
-    xor t4, s8, a7
-    xor a5, t4, a5
-    xor s3, t3, a7
-    xor a5, a5, t5
-    and s0, s3, s0
-    xor t5, s10, t5
-    xor s0, t5, s0
-    xor s4, s4, t1
-    xor s11, s0, s11
-    and a4, t6, a4
-    and s9, ra, s5
-    xor s0, s4, ra
-    xor s9, s7, s9
-    xor a4, s0, a4
-    xor s9, s9, a5
-    xor s10, a4, s10
-    xor s2, s9, s2
-    xor a5, s10, a5
-    and s0, s1, s2
-    and t5, s11, a5
-    xor s9, s11, s2
-    xor s0, a5, s0
-    xor t5, s9, t5
-    xor s10, s1, s11
-    xor a4, s2, a5
-    xor s0, s0, t5
-    and a4, s10, a4
-    xor t5, s1, t5
-    xor a5, s11, a5
-    xor a4, t5, a4
-    xor s2, s1, s2
-    xor t5, s2, a5
-    and s1, s1, a4
-    and s2, s2, a4
-    xor a4, a4, s0
-    and s10, s10, s0
-    and s11, s11, a4
-    xor s5, s5, ra
-    xor s7, s7, a7
-    and s0, t5, s0
-    xor s1, s1, s11
-    xor s10, s11, s10
-    and a4, a5, a4
-    xor s11, s5, s7
-    xor t5, s4, s5
-    xor s2, s2, a4
-    and ra, ra, s1
-    xor a5, s10, s1
-    and s5, s5, s1
-    xor s0, a4, s0
-    and a7, a7, s10
-    and t1, t1, s2
-    xor s1, s1, s2
-    and t3, t3, s0
-    xor a7, a7, t1
-    and t6, t6, a5
-    and t2, t2, s1
-    xor ra, ra, a7
-    xor t6, t6, t3
-    xor t2, t1, t2
-    xor a7, t6, a7
-    xor t1, s8, s7
-    xor t6, s0, s2
-    and s7, s7, s10
-    and t0, t0, t6
-    xor s10, s10, s0
-    xor ra, ra, t0
-    and s3, s3, s10
-    xor t0, t0, t2
-    xor s3, t3, s3
-    xor a4, s4, s8
-    xor t2, s3, t2
-    xor s3, a4, s11
-    and s2, s4, s2
-    and s1, t5, s1
-    and s0, s8, s0
-    and s10, t1, s10
-    and s11, s11, a5
-    xor s1, s2, s1
-    xor s10, s0, s10
-    xor a5, a5, t6
-    xor s2, s7, s2
-    xor s10, s10, s1
-    and t6, a4, t6
-    and s6, s6, a5
-    xor s5, s5, s2
-    and a5, s3, a5
-    xor s1, t6, s1
-    xor s0, s11, s0
-    xor s5, s5, t6
-    xor a5, s1, a5
-    xor s2, s0, s2
-    xor s6, t0, s6
-    xor t6, s5, a5
-    xor t1, s5, a7
-    xor s1, s2, t2
-    xor t0, s10, s6
-    xor s8, t6, s6
-    xor s9, s10, t1
-    xor s3, a7, ra
-    xor t3, s2, s5
-    xor s6, s5, s6
-    li s7, 0xff0000
-    xor s9, s9, s1
-    li s0, 0xff000000
-    xor s5, s5, s3
-    xor s4, t3, t0
-    and s9, s9, s7
-    and s4, s4, s0
-    xor s9, s5, s9
-    xor s4, s9, s4
-    xor s11, s10, t6
-    xor s9, t6, t2
-    xor a4, a5, s1
-    xor t6, t6, s1
-    xor s1, ra, s1
-    xor t1, t1, t2
-    and s1, s1, s7
-    xor s1, t1, s1
-    xor t5, ra, a4
-    xor t1, s11, t2
-    xor a4, s3, a4
-    xor t2, s3, t2
-    xor s2, s2, s10
-    xor s3, s3, t0
-    xor a5, a5, t0
-    and s2, s2, s0
-    and s3, s3, s7
-    and a5, a5, s0
-    xor s2, s1, s2
-    xor s3, s10, s3
-    xor s1, s11, a7
-    xor a5, s3, a5
-    xor s9, s9, t0
-    xor a7, a7, s8
-    xor s3, t5, t0
-    and s6, s6, s7
-    and s1, s1, s7
-    and s8, s8, s7
-    xor t0, a4, t0
-    and t5, t5, s7
-    and t3, t3, s0
-    xor s6, s9, s6
-    and t6, t6, s0
-    xor s8, t1, s8
-    and s11, s11, s0
-    xor s1, s3, s1
-    xor t5, t2, t5
-    and t0, t0, s7
-    and a4, a4, s0
-    xor t3, s8, t3
-    xor t6, s1, t6
-    xor s11, t5, s11
-    xor t0, a7, t0
-    xor a4, s6, a4
-    lw s6, 376(sp)
-    lw a7, 416(sp)
-    lw t5, 356(sp)
-    lw s1, 364(sp)
-    lw s3, 384(sp)
-    lw s8, 392(sp)
-    lw t1, 396(sp)
-    sw a4, 396(sp)
-    and ra, ra, s0
-    sw a5, 408(sp)
-    xor ra, t0, ra
-    sw t3, 376(sp)
-    sw ra, 352(sp)
-    sw s2, 336(sp)
-    xor s9, s8, t1
-    xor a4, s8, s6
-    sw s4, 392(sp)
-    xor t0, s6, a2
-    xor s10, s1, s3
-    xor a4, a4, t5
-    xor a5, s9, s6
-    xor s4, s1, a7
-    xor t2, a7, t5
-    xor t4, t1, t0
-    xor s6, s6, a7
-    xor s1, s1, a4
-    xor s5, s10, t2
-    xor t1, t1, a2
-    xor s6, s6, s10
-    li t3, 0xff
-    xor s2, a2, t2
-    xor a4, s3, a4
-    xor t1, t1, s5
-    li a6, 0xff00
-    xor s10, s10, t0
-    xor s8, s8, s2
-    and a4, a4, t3
-    and t1, t1, a6
-    and s10, s10, t3
-    xor a4, s8, a4
-    xor s10, a2, s10
-    xor ra, s9, s3
-    xor s2, s3, s2
-    xor t1, a4, t1
-    xor t2, t0, t2
-    xor a2, ra, a2
-    and s2, s2, t3
-    and a4, s4, t3
-    xor s9, s9, t2
-    xor ra, ra, t0
-    xor s2, a5, s2
-    and s4, s4, t3
-    xor t0, t0, s5
-    and ra, ra, a6
-    xor a5, a5, s5
-    xor s3, s3, t5
-    xor s4, s9, s4
-    xor s5, t4, s5
-    xor t5, t4, t5
-    xor ra, s4, ra
-    and s6, s6, a6
-    xor a7, a7, t4
-    and t5, t5, t3
-    and s4, s5, a6
-    and t0, t0, a6
-    xor s6, a2, s6
-    xor t5, t2, t5
-    and a7, a7, a6
-    xor a4, s1, a4
-    and s5, s5, a6
-    and a2, a2, t3
-    xor a7, t5, a7
-    xor t0, a4, t0
-    xor s4, s10, s4
-    xor s5, s2, s5
-    and a5, a5, a6
-    xor a2, s3, a2
-    xor s2, t0, a7
-    xor s10, s4, s6
-    and t3, s5, t0
-    xor a5, a2, a5
-    xor s9, s5, t1
-    xor s1, t0, s4
-    xor t5, s2, s10
-    xor t2, s5, ra
-    xor a6, s4, t3
-    xor a4, ra, a5
-    and s2, s9, s2
-    and s1, t2, s1
-    sw s11, 356(sp)
-    xor t3, t1, t3
-    xor s7, s6, s5
-    xor s3, s9, a4
-    sw t6, 384(sp)
-    xor t3, t3, s2
-    xor s1, s7, s1
-    xor s8, a7, s6
-    and t5, s3, t5
-    and t6, t1, a7
-    xor t3, t3, s1
-    xor a7, a7, t1
-    xor t5, t3, t5
-    and t4, a5, s6
-    xor t3, a7, a5
-    xor t4, t3, t4
-    xor a2, t1, a5
-    xor t4, t4, a6
-    and s8, a2, s8
-    xor a6, t6, a6
-    xor s8, a6, s8
-    xor t0, t0, s5
-    xor s1, s8, s1
-    and s10, a4, s10
-    and s11, ra, s4
-    xor s8, t0, ra
-    xor s11, s6, s11
-    xor s10, s8, s10
-    xor s11, s11, t4
-    xor t6, s10, t6
-    xor s2, s11, s2
-    xor t4, t6, t4
-    and s8, t5, s2
-    and a6, s1, t4
-    xor s11, s1, s2
-    xor s8, t4, s8
-    xor a6, s11, a6
-    xor t6, t5, s1
-    xor s10, s2, t4
-    xor s8, s8, a6
-    and s10, t6, s10
-    xor a6, t5, a6
-    xor t4, s1, t4
-    xor s10, a6, s10
-    xor s2, t5, s2
-    xor a6, s2, t4
-    and t5, t5, s10
-    and s2, s2, s10
-    xor s10, s10, s8
-    and t6, t6, s8
-    and s1, s1, s10
-    xor s4, s4, ra
-    xor s6, s6, a5
-    and s8, a6, s8
-    xor t5, t5, s1
-    xor t6, s1, t6
-    and s10, t4, s10
-    xor s1, s4, s6
-    xor a6, t0, s4
-    xor s2, s2, s10
-    and ra, ra, t5
-    xor t4, t6, t5
-    and s4, s4, t5
-    xor s8, s10, s8
-    and a5, a5, t6
-    and s5, s5, s2
-    xor t5, t5, s2
-    and t1, t1, s8
-    xor a5, a5, s5
-    and a4, a4, t4
-    and t2, t2, t5
-    xor ra, ra, a5
-    xor a4, a4, t1
-    xor t2, s5, t2
-    xor a5, a4, a5
-    xor s5, a7, s6
-    xor a4, s8, s2
-    and s6, s6, t6
-    and s9, s9, a4
-    xor t6, t6, s8
-    xor ra, ra, s9
-    and a2, a2, t6
-    xor s9, s9, t2
-    xor a2, t1, a2
-    xor s10, t0, a7
-    xor t2, a2, t2
-    xor a2, s10, s1
-    and s2, t0, s2
-    and t5, a6, t5
-    and s8, a7, s8
-    and t6, s5, t6
-    and s1, s1, t4
-    xor t5, s2, t5
-    xor t6, s8, t6
-    xor t4, t4, a4
-    xor s2, s6, s2
-    xor t6, t6, t5
-    and a4, s10, a4
-    and s3, s3, t4
-    xor s4, s4, s2
-    and t4, a2, t4
-    xor t5, a4, t5
-    xor s8, s1, s8
-    xor s4, s4, a4
-    xor t4, t5, t4
-    xor s2, s8, s2
-    xor s3, s9, s3
-    xor a4, s4, t4
-    xor t1, s4, a5
-    xor t5, s2, t2
-    xor s9, t6, s3
-    xor s5, a4, s3
-    xor t0, t6, t1
-    xor a2, a5, ra
-    xor s1, s2, s4
-    xor s3, s4, s3
-    li a7, 0xff0000
-    xor t0, t0, t5
-    xor s4, s4, a2
-    xor a6, s1, s9
-    and t0, t0, a7
-    and a6, a6, s0
-    xor t0, s4, t0
-    xor a6, t0, a6
-    xor s8, t6, a4
-    xor t0, a4, t2
-    xor s10, t4, t5
-    xor a4, a4, t5
-    xor t5, ra, t5
-    xor t1, t1, t2
-    and t5, t5, a7
-    xor t5, t1, t5
-    xor s6, ra, s10
-    xor t1, s8, t2
-    xor s10, a2, s10
-    xor t2, a2, t2
-    xor a2, a2, s9
-    xor t4, t4, s9
-    and a2, a2, a7
-    and t4, t4, s0
-    xor s2, s2, t6
-    xor a2, t6, a2
-    and s2, s2, s0
-    xor t4, a2, t4
-    xor t0, t0, s9
-    xor s2, t5, s2
-    xor a2, s6, s9
-    xor t5, s8, a5
-    xor s9, s10, s9
-    and s3, s3, a7
-    xor a5, a5, s5
-    and s6, s6, a7
-    and s9, s9, a7
-    xor s3, t0, s3
-    and ra, ra, s0
-    and t5, t5, a7
-    and s5, s5, a7
-    and s8, s8, s0
-    xor s6, t2, s6
-    xor s9, a5, s9
-    and s10, s10, s0
-    xor s5, t1, s5
-    xor t5, a2, t5
-    xor s8, s6, s8
-    xor ra, s9, ra
-    xor s10, s3, s10
-    lw s3, 432(sp)
-    lw s9, 360(sp)
-    lw s6, 332(sp)
-    lw t2, 436(sp)
-    lw a2, 404(sp)
-    lw t6, 428(sp)
-    lw t1, 368(sp)
-    lw t0, 400(sp)
-    and s1, s1, s0
-    sw s10, 400(sp)
-    xor s1, s5, s1
-    sw t4, 416(sp)
-    sw s1, 432(sp)
-    sw ra, 364(sp)
-    sw s2, 340(sp)
-    and a4, a4, s0
-    xor s4, t1, t0
-    xor s10, t1, s3
-    sw a6, 360(sp)
-    xor a4, t5, a4
-    xor a5, s3, s9
-    xor s5, a2, t6
-    xor s10, s10, t2
-    xor t4, s4, s3
-    xor a6, a2, s6
-    xor t5, s6, t2
-    xor t3, t0, a5
-    xor s3, s3, s6
-    xor a2, a2, s10
-    xor s11, s5, t5
-    xor t0, t0, s9
-    xor s3, s3, s5
-    li s1, 0xff
-    xor s2, s9, t5
-    xor s10, t6, s10
-    xor t0, t0, s11
-    li s7, 0xff00
-    xor s5, s5, a5
-    xor t1, t1, s2
-    and s10, s10, s1
-    and t0, t0, s7
-    and s5, s5, s1
-    xor s10, t1, s10
-    xor s5, s9, s5
-    xor ra, s4, t6
-    xor s2, t6, s2
-    xor t0, s10, t0
-    xor t5, a5, t5
-    xor s9, ra, s9
-    and s2, s2, s1
-    and s10, a6, s1
-    xor s4, s4, t5
-    xor ra, ra, a5
-    xor s2, t4, s2
-    and a6, a6, s1
-    xor a5, a5, s11
-    and ra, ra, s7
-    xor t4, t4, s11
-    xor t6, t6, t2
-    xor a6, s4, a6
-    xor s11, t3, s11
-    xor t2, t3, t2
-    xor ra, a6, ra
-    and s3, s3, s7
-    xor s6, s6, t3
-    and t2, t2, s1
-    and a6, s11, s7
-    and a5, a5, s7
-    xor s3, s9, s3
-    xor t2, t5, t2
-    and s6, s6, s7
-    xor s10, a2, s10
-    and s11, s11, s7
-    and s9, s9, s1
-    xor s6, t2, s6
-    xor a5, s10, a5
-    xor a6, s5, a6
-    xor s11, s2, s11
-    and t4, t4, s7
-    xor s9, t6, s9
-    xor s2, a5, s6
-    xor s5, a6, s3
-    and s1, s11, a5
-    xor t4, s9, t4
-    xor s4, s11, t0
-    xor a2, a5, a6
-    xor t2, s2, s5
-    xor t5, s11, ra
-    xor s7, a6, s1
-    xor s10, ra, t4
-    and s2, s4, s2
-    and a2, t5, a2
-    sw s8, 436(sp)
-    xor s1, t0, s1
-    xor a7, s3, s11
-    xor t6, s4, s10
-    sw a4, 428(sp)
-    xor s1, s1, s2
-    xor a2, a7, a2
-    xor t1, s6, s3
-    and t2, t6, t2
-    and a4, t0, s6
-    xor s1, s1, a2
-    xor s6, s6, t0
-    xor t2, s1, t2
-    and t3, t4, s3
-    xor s1, s6, t4
-    xor t3, s1, t3
-    xor s9, t0, t4
-    xor t3, t3, s7
-    and t1, s9, t1
-    xor s7, a4, s7
-    xor t1, s7, t1
-    xor a5, a5, s11
-    xor a2, t1, a2
-    and s5, s10, s5
-    and s8, ra, a6
-    xor t1, a5, ra
-    xor s8, s3, s8
-    xor s5, t1, s5
-    xor s8, s8, t3
-    xor a4, s5, a4
-    xor s2, s8, s2
-    xor t3, a4, t3
-    and t1, t2, s2
-    and s7, a2, t3
-    xor s8, a2, s2
-    xor t1, t3, t1
-    xor s7, s8, s7
-    xor a4, t2, a2
-    xor s5, s2, t3
-    xor t1, t1, s7
-    and s5, a4, s5
-    xor s7, t2, s7
-    xor t3, a2, t3
-    xor s5, s7, s5
-    xor s2, t2, s2
-    xor s7, s2, t3
-    and t2, t2, s5
-    and s2, s2, s5
-    xor s5, s5, t1
-    and a4, a4, t1
-    and a2, a2, s5
-    xor a6, a6, ra
-    xor s3, s3, t4
-    and t1, s7, t1
-    xor t2, t2, a2
-    xor a4, a2, a4
-    and s5, t3, s5
-    xor a2, a6, s3
-    xor s7, a5, a6
-    xor s2, s2, s5
-    and ra, ra, t2
-    xor t3, a4, t2
-    and a6, a6, t2
-    xor t1, s5, t1
-    and t4, t4, a4
-    and s11, s11, s2
-    xor t2, t2, s2
+    srli t0, t5, 8
+    and t5, t5, t1
     and t0, t0, t1
-    xor t4, t4, s11
-    and s10, s10, t3
-    and t5, t5, t2
-    xor ra, ra, t4
-    xor s10, s10, t0
-    xor t5, s11, t5
-    xor t4, s10, t4
-    xor s11, s6, s3
-    xor s10, t1, s2
-    and s3, s3, a4
-    and s4, s4, s10
-    xor a4, a4, t1
-    xor ra, ra, s4
-    and s9, s9, a4
-    xor s4, s4, t5
-    xor s9, t0, s9
-    xor s5, a5, s6
-    xor t5, s9, t5
-    xor s9, s5, a2
-    and s2, a5, s2
-    and t2, s7, t2
-    and t1, s6, t1
-    and a4, s11, a4
-    and a2, a2, t3
-    xor t2, s2, t2
-    xor a4, t1, a4
-    xor t3, t3, s10
-    xor s2, s3, s2
-    xor a4, a4, t2
-    and s10, s5, s10
-    and t6, t6, t3
-    xor a6, a6, s2
-    and t3, s9, t3
-    xor t2, s10, t2
-    xor t1, a2, t1
-    xor a6, a6, s10
-    xor t3, t2, t3
-    xor s2, t1, s2
-    xor t6, s4, t6
-    xor s10, a6, t3
-    xor t0, a6, t4
-    xor t2, s2, t5
-    xor s4, a4, t6
-    xor s11, s10, t6
-    xor a5, a4, t0
-    xor s9, t4, ra
-    xor a2, s2, a6
-    xor t6, a6, t6
-    li s6, 0xff0000
-    xor a5, a5, t2
-    xor a6, a6, s9
-    xor s7, a2, s4
-    and a5, a5, s6
-    and s7, s7, s0
-    xor a5, a6, a5
-    xor s7, a5, s7
-    xor t1, a4, s10
-    xor a5, s10, t5
-    xor s5, t3, t2
-    xor s10, s10, t2
-    xor t2, ra, t2
-    xor t0, t0, t5
-    and t2, t2, s6
-    xor t2, t0, t2
-    xor s3, ra, s5
-    xor t0, t1, t5
-    xor s5, s9, s5
-    xor t5, s9, t5
-    xor s9, s9, s4
-    xor t3, t3, s4
-    and s9, s9, s6
-    and t3, t3, s0
-    xor s2, s2, a4
-    xor s9, a4, s9
-    and s2, s2, s0
-    xor t3, s9, t3
-    xor a5, a5, s4
-    xor s2, t2, s2
-    xor s9, s3, s4
-    xor t2, t1, t4
-    xor s4, s5, s4
-    and t6, t6, s6
-    xor t4, t4, s11
-    and s3, s3, s6
-    and s4, s4, s6
-    xor t6, a5, t6
-    and ra, ra, s0
-    and t2, t2, s6
-    and s11, s11, s6
-    and t1, t1, s0
-    xor s3, t5, s3
-    xor s4, t4, s4
-    and s5, s5, s0
-    xor s11, t0, s11
-    xor t2, s9, t2
-    xor t1, s3, t1
-    xor ra, s4, ra
-    xor s5, t6, s5
-    lw t6, 420(sp)
-    lw s4, 344(sp)
-    lw s3, 372(sp)
-    lw t5, 380(sp)
-    lw s9, 412(sp)
-    lw a4, 348(sp)
-    lw t0, 424(sp)
-    lw a5, 388(sp)
-    and a2, a2, s0
-    sw s5, 388(sp)
-    xor a2, s11, a2
-    sw t3, 332(sp)
-    sw a2, 420(sp)
-    and s10, s10, s0
-    xor a6, t0, a5
-    sw ra, 404(sp)
-    xor s10, t2, s10
-    xor t4, t6, s4
-    xor s5, t0, t6
-    xor t3, a6, t6
-    sw s2, 368(sp)
-    xor t2, s3, t5
-    xor s11, s9, a4
-    xor t6, t6, s3
-    sw s7, 344(sp)
-    xor s8, s11, t2
-    xor s5, s5, t5
-    xor t6, t6, s11
-    xor s7, s9, s3
-    xor s1, a5, t4
-    xor s11, s11, t4
-    li a2, 0xff
-    xor s2, s4, t2
-    xor s9, s9, s5
-    xor a5, a5, s4
-    and s11, s11, a2
-    xor t0, t0, s2
-    xor s5, a4, s5
-    xor a5, a5, s8
-    li a7, 0xff00
-    xor s11, s4, s11
-    xor ra, a6, a4
-    xor s2, a4, s2
-    and s5, s5, a2
-    and a5, a5, a7
-    and t6, t6, a7
-    xor s4, ra, s4
-    xor a4, a4, t5
-    xor s5, t0, s5
-    xor t6, s4, t6
-    xor t5, s1, t5
-    xor a5, s5, a5
-    xor t2, t4, t2
-    and s2, s2, a2
-    and s4, s4, a2
-    and t5, t5, a2
-    and s5, s7, a2
-    xor a6, a6, t2
-    xor ra, ra, t4
-    xor s2, t3, s2
-    and a2, s7, a2
-    xor t4, t4, s8
-    and ra, ra, a7
-    xor t3, t3, s8
-    xor a2, a6, a2
-    xor s8, s1, s8
-    xor s3, s3, s1
-    xor ra, a2, ra
-    and t4, t4, a7
-    and t3, t3, a7
-    and s3, s3, a7
-    and a2, s8, a7
-    xor t5, t2, t5
-    xor s5, s9, s5
-    and a7, s8, a7
-    xor s3, t5, s3
-    xor t4, s5, t4
-    xor a2, s11, a2
-    xor a7, s2, a7
-    sw t1, 380(sp)
-    xor s4, a4, s4
-    xor s2, t4, s3
-    xor s8, a2, t6
-    and t1, a7, t4
-    sw s10, 348(sp)
-    xor t3, s4, t3
-    xor s11, a7, a5
-    xor s7, t4, a2
-    xor s9, s2, s8
-    xor t0, a7, ra
-    xor s10, a2, t1
-    xor a6, ra, t3
-    and s2, s11, s2
-    and s7, t0, s7
-    xor t1, a5, t1
-    xor s6, t6, a7
-    xor t2, s11, a6
-    xor t1, t1, s2
-    xor s7, s6, s7
-    xor s5, s3, t6
-    and s9, t2, s9
-    and s1, a5, s3
-    xor t1, t1, s7
-    xor s3, s3, a5
-    xor s9, t1, s9
-    and s4, t3, t6
-    xor t1, s3, t3
-    xor s4, t1, s4
-    xor t5, a5, t3
-    xor s4, s4, s10
-    and s5, t5, s5
-    xor s10, s1, s10
-    xor s5, s10, s5
-    xor t4, t4, a7
-    xor s7, s5, s7
-    and s8, a6, s8
-    and a4, ra, a2
-    xor s5, t4, ra
-    xor a4, t6, a4
-    xor s8, s5, s8
-    xor a4, a4, s4
-    xor s1, s8, s1
-    xor s2, a4, s2
-    xor s4, s1, s4
-    and s5, s9, s2
-    and s10, s7, s4
-    xor a4, s7, s2
-    xor s5, s4, s5
-    xor s10, a4, s10
-    xor s1, s9, s7
-    xor s8, s2, s4
-    xor s5, s5, s10
-    and s8, s1, s8
-    xor s10, s9, s10
-    xor s4, s7, s4
-    xor s8, s10, s8
-    xor s2, s9, s2
-    xor s10, s2, s4
-    and s9, s9, s8
-    and s2, s2, s8
-    xor s8, s8, s5
-    and s1, s1, s5
-    and s7, s7, s8
-    xor a2, a2, ra
-    xor t6, t6, t3
-    and s5, s10, s5
-    xor s9, s9, s7
-    xor s1, s7, s1
-    and s8, s4, s8
-    xor s7, a2, t6
-    xor s10, t4, a2
-    xor s2, s2, s8
-    and ra, ra, s9
-    xor s4, s1, s9
-    and a2, a2, s9
-    xor s5, s8, s5
-    and t3, t3, s1
-    and a7, a7, s2
-    xor s9, s9, s2
-    and a5, a5, s5
-    xor t3, t3, a7
-    and a6, a6, s4
-    and t0, t0, s9
-    xor ra, ra, t3
-    xor a6, a6, a5
-    xor t0, a7, t0
-    xor t3, a6, t3
-    xor a7, s3, t6
-    xor a6, s5, s2
-    and t6, t6, s1
-    and s11, s11, a6
-    xor s1, s1, s5
-    xor ra, ra, s11
-    and t5, t5, s1
-    xor s11, s11, t0
-    xor t5, a5, t5
-    xor s8, t4, s3
-    xor t0, t5, t0
-    xor t5, s8, s7
-    and s2, t4, s2
-    and s9, s10, s9
-    and s5, s3, s5
-    and s1, a7, s1
-    and s7, s7, s4
-    xor s9, s2, s9
-    xor s1, s5, s1
-    xor s4, s4, a6
-    xor s2, t6, s2
-    xor s1, s1, s9
-    and a6, s8, a6
-    and t2, t2, s4
-    xor a2, a2, s2
-    and s4, t5, s4
-    xor s9, a6, s9
-    xor s5, s7, s5
-    xor a2, a2, a6
-    xor s4, s9, s4
-    xor s2, s5, s2
-    xor t2, s11, t2
-    xor a6, a2, s4
-    xor a5, a2, t3
-    xor s9, s2, t0
-    xor s11, s1, t2
-    xor a7, a6, t2
-    xor t4, s1, a5
-    xor t5, t3, ra
-    xor s7, s2, a2
-    xor t2, a2, t2
-    li s3, 0xff0000
-    xor t4, t4, s9
-    xor a2, a2, t5
-    xor s10, s7, s11
-    and t4, t4, s3
-    and s10, s10, s0
-    xor t4, a2, t4
-    xor s10, t4, s10
-    xor s5, s1, a6
-    xor t4, a6, t0
-    xor s8, s4, s9
-    xor a6, a6, s9
-    xor s9, ra, s9
-    xor a5, a5, t0
-    and s9, s9, s3
-    xor s2, s2, s1
-    xor s9, a5, s9
-    and s2, s2, s0
-    xor t6, ra, s8
-    xor a5, s5, t0
-    xor s8, t5, s8
-    xor s2, s9, s2
-    xor t0, t5, t0
-    xor s4, s4, s11
-    xor s9, s5, t3
-    xor t5, t5, s11
-    and s4, s4, s0
-    and t2, t2, s3
-    and s7, s7, s0
-    xor t4, t4, s11
-    and a6, a6, s0
-    and ra, ra, s0
-    and s5, s5, s0
-    and t5, t5, s3
-    xor t2, t4, t2
-    xor t5, s1, t5
-    and s0, s8, s0
-    xor s4, t5, s4
-    xor s0, t2, s0
-    xor t5, t6, s11
-    lw t2, 384(sp)
-    xor s11, s8, s11
-    rori s8, t2, 16
-    xor t3, t3, a7
-    xor t2, t2, s8
-    and s9, s9, s3
-    and a7, a7, s3
-    and t6, t6, s3
-    rori t2, t2, 8
-    and s3, s11, s3
-    xor s8, t2, s8
-    xor s3, t3, s3
-    lw t2, 428(sp)
-    xor ra, s3, ra
-    rori s3, t2, 16
-    xor t2, t2, s3
-    rori t2, t2, 8
-    xor s3, t2, s3
-    lw t2, 348(sp)
-    xor s9, t5, s9
-    rori t3, t2, 16
-    xor t2, t2, t3
-    rori t2, t2, 8
-    xor a6, s9, a6
-    xor t3, t2, t3
-    rori t2, a6, 16
-    xor a6, a6, t2
-    rori a6, a6, 8
-    xor t2, a6, t2
-    xor s3, s3, t3
+    slli t5, t5, 8
+    or t5, t0, t5
+    lw t0, 384(sp)
+    lw t3, 364(sp)
+    lw ra, 416(sp)
+    xor t0, t0, t3
     xor t3, t3, t2
-    xor s8, s8, s3
-    xor t2, t2, s3
-    xor t3, t3, s8
-    xor s3, s3, t3
-    srli a6, s3, 8
-    li s11, 0xff00ff
-    and s3, s3, s11
-    and a6, a6, s11
-    slli s3, s3, 8
-    or s3, a6, s3
-    rori t2, t2, 16
-    srli a6, t2, 8
-    and t2, t2, s11
-    and a6, a6, s11
+    xor ra, ra, t0
+    xor t3, t3, ra
+    rori a4, ra, 16
+    xor ra, ra, a4
+    xor t2, t2, t0
+    rori ra, ra, 8
+    xor t0, t0, t3
+    xor a4, ra, a4
+    rori ra, t0, 16
+    xor t0, t0, ra
+    rori t0, t0, 8
+    xor ra, t0, ra
+    srli t0, ra, 8
+    and ra, ra, t1
+    and t0, t0, t1
+    slli ra, ra, 8
+    or ra, t0, ra
+    rori t0, t3, 16
+    xor t0, t3, t0
+    rori t0, t0, 8
+    xor t3, t0, t3
+    rori t0, t2, 16
+    xor t0, t2, t0
+    rori t0, t0, 8
+    xor t2, t0, t2
+    srli t0, t2, 8
+    and s7, s7, s5
+    and t2, t2, t1
+    and s2, s2, s10
+    xor s7, a6, s7
+    and t0, t0, t1
     slli t2, t2, 8
-    or t2, a6, t2
-    xor t6, t0, t6
-    lw a6, 356(sp)
-    xor s5, t6, s5
+    xor s2, s7, s2
+    or t2, t0, t2
+    lw t0, 392(sp)
+    lw s7, 360(sp)
+    lw a6, 396(sp)
+    xor t0, t0, s7
+    xor s7, s7, a2
+    xor a6, a6, t0
+    xor s7, s7, a6
     rori t6, a6, 16
     xor a6, a6, t6
+    xor a2, a2, t0
     rori a6, a6, 8
+    xor t0, t0, s7
     xor t6, a6, t6
-    lw a6, 436(sp)
-    xor a7, a5, a7
-    rori t0, a6, 16
-    xor a6, a6, t0
-    rori a6, a6, 8
-    xor t0, a6, t0
-    lw a6, 380(sp)
-    xor s7, a7, s7
-    rori s9, a6, 16
-    xor a6, a6, s9
-    rori a6, a6, 8
-    xor s9, a6, s9
-    rori a6, s5, 16
-    xor s5, s5, a6
-    rori s5, s5, 8
-    xor a6, s5, a6
-    xor t0, t0, s9
-    xor s9, s9, a6
-    xor t6, t6, t0
-    xor a6, a6, t0
-    xor s9, s9, t6
-    xor t0, t0, s9
-    srli s5, t0, 8
-    and t0, t0, s11
-    and s5, s5, s11
-    slli t0, t0, 8
-    or t0, s5, t0
-    rori a6, a6, 16
-    srli s5, a6, 8
-    and a6, a6, s11
-    and s5, s5, s11
+    rori a6, t0, 16
+    xor t0, t0, a6
+    rori t0, t0, 8
+    xor a6, t0, a6
+    srli t0, a6, 8
+    and a6, a6, t1
+    and t0, t0, t1
     slli a6, a6, 8
-    or a6, s5, a6
-    lw s5, 392(sp)
-    rori s9, s9, 16
-    rori t5, s5, 16
-    xor s5, s5, t5
-    rori s5, s5, 8
-    xor t5, s5, t5
-    lw s5, 360(sp)
-    xor t0, t0, s9
-    rori s1, s5, 16
-    xor s5, s5, s1
-    rori s5, s5, 8
-    xor s1, s5, s1
-    lw s5, 344(sp)
-    xor s9, s9, a6
-    rori a7, s5, 16
-    xor s5, s5, a7
-    rori s5, s5, 8
-    xor a7, s5, a7
-    rori s5, s10, 16
-    xor s10, s10, s5
-    rori s10, s10, 8
-    xor s5, s10, s5
-    xor s1, s1, a7
-    xor a7, a7, s5
-    xor t5, t5, s1
-    xor s5, s5, s1
-    xor a7, a7, t5
-    xor s1, s1, a7
-    srli s10, s1, 8
-    and s1, s1, s11
-    and s10, s10, s11
-    slli s1, s1, 8
-    or s1, s10, s1
-    rori s5, s5, 16
-    srli s10, s5, 8
-    and s5, s5, s11
-    and s10, s10, s11
-    slli s5, s5, 8
-    or s5, s10, s5
-    lw s10, 336(sp)
-    rori a7, a7, 16
-    rori a5, s10, 16
-    xor s10, s10, a5
-    rori s10, s10, 8
-    xor a5, s10, a5
-    lw s10, 340(sp)
-    xor s1, s1, a7
-    rori t4, s10, 16
-    xor s10, s10, t4
-    rori s10, s10, 8
-    xor t4, s10, t4
-    lw s10, 368(sp)
-    xor a7, a7, s5
-    rori a2, s10, 16
-    xor s10, s10, a2
-    rori s10, s10, 8
-    xor a2, s10, a2
-    rori s10, s2, 16
-    xor s2, s2, s10
-    rori s2, s2, 8
-    xor s10, s2, s10
-    xor t4, t4, a2
-    xor a2, a2, s10
-    xor a5, a5, t4
-    xor s10, s10, t4
-    xor a2, a2, a5
-    xor t4, t4, a2
-    srli s2, t4, 8
-    and t4, t4, s11
-    and s2, s2, s11
+    or a6, t0, a6
+    rori t0, s7, 16
+    xor t0, s7, t0
+    rori t0, t0, 8
+    xor s7, t0, s7
+    rori t0, a2, 16
+    xor t0, a2, t0
+    rori t0, t0, 8
+    xor a2, t0, a2
+    srli t0, a2, 8
+    and a2, a2, t1
+    and t0, t0, t1
+    slli a2, a2, 8
+    or a2, t0, a2
+    lw t0, 436(sp)
+    lw s8, 332(sp)
+    lw t4, 432(sp)
+    xor t0, t0, s8
+    xor s8, s8, s3
+    xor t4, t4, t0
+    xor s8, s8, t4
+    rori a5, t4, 16
+    xor t4, t4, a5
+    xor s3, s3, t0
+    rori t4, t4, 8
+    xor t0, t0, s8
+    xor a5, t4, a5
+    rori t4, t0, 16
+    xor t0, t0, t4
+    rori t0, t0, 8
+    xor t4, t0, t4
+    srli t0, t4, 8
+    and t4, t4, t1
+    and t0, t0, t1
     slli t4, t4, 8
-    or t4, s2, t4
-    rori s10, s10, 16
-    srli s2, s10, 8
-    and s10, s10, s11
-    and s2, s2, s11
-    slli s10, s10, 8
-    or s10, s2, s10
-    lw s2, 352(sp)
-    rori a2, a2, 16
-    rori a4, s2, 16
-    xor s2, s2, a4
-    rori s2, s2, 8
-    xor a4, s2, a4
-    lw s2, 364(sp)
-    xor t4, t4, a2
-    rori t1, s2, 16
-    xor s2, s2, t1
-    rori s2, s2, 8
-    xor t1, s2, t1
-    lw s2, 404(sp)
-    xor a2, a2, s10
-    rori s6, s2, 16
-    xor s2, s2, s6
-    rori s2, s2, 8
-    xor s6, s2, s6
-    rori s2, ra, 16
-    xor ra, ra, s2
-    rori ra, ra, 8
-    xor s2, ra, s2
-    xor t1, t1, s6
-    xor s6, s6, s2
-    xor a4, a4, t1
-    xor s2, s2, t1
-    xor s6, s6, a4
-    xor t1, t1, s6
-    srli ra, t1, 8
-    and t1, t1, s11
-    and ra, ra, s11
-    slli t1, t1, 8
-    or t1, ra, t1
-    rori s2, s2, 16
-    srli ra, s2, 8
-    and s2, s2, s11
-    rori s6, s6, 16
-    and ra, ra, s11
+    or t4, t0, t4
+    rori t0, s8, 16
+    xor t0, s8, t0
+    rori t0, t0, 8
+    xor s8, t0, s8
+    rori t0, s3, 16
+    xor t0, s3, t0
+    rori t0, t0, 8
+    xor s3, t0, s3
+    srli t0, s3, 8
+    and s3, s3, t1
+    and t0, t0, t1
+    slli s3, s3, 8
+    or s3, t0, s3
+    lw t0, 404(sp)
+    lw s6, 372(sp)
+    lw s5, 428(sp)
+    xor t0, t0, s6
+    xor s6, s6, s1
+    xor s5, s5, t0
+    xor s6, s6, s5
+    rori s10, s5, 16
+    xor s5, s5, s10
+    xor s1, s1, t0
+    rori s5, s5, 8
+    xor t0, t0, s6
+    xor s10, s5, s10
+    rori s5, t0, 16
+    xor t0, t0, s5
+    rori t0, t0, 8
+    xor s5, t0, s5
+    srli t0, s5, 8
+    and s5, s5, t1
+    and t0, t0, t1
+    slli s5, s5, 8
+    or s5, t0, s5
+    rori t0, s6, 16
+    xor t0, s6, t0
+    rori t0, t0, 8
+    xor s6, t0, s6
+    rori t0, s1, 16
+    xor t0, s1, t0
+    rori t0, t0, 8
+    xor s1, t0, s1
+    srli t0, s1, 8
+    and s1, s1, t1
+    and t0, t0, t1
+    slli s1, s1, 8
+    or s1, t0, s1
+    xor s5, s5, s6
+    xor s6, s6, s1
+    lw t0, 388(sp)
+    xor s1, s1, s5
+    xor t4, t4, s8
+    sw s1, 428(sp)
+    xor s8, s8, s3
+    lw s1, 348(sp)
+    xor s3, s3, t4
+    xor a6, a6, s7
+    sw s3, 348(sp)
+    xor s7, s7, a2
+    lw s3, 420(sp)
+    xor a2, a2, a6
+    xor t0, t0, s1
+    xor s1, s1, s2
+    xor s3, s3, t0
+    sw a2, 420(sp)
+    xor s1, s1, s3
+    rori a2, s3, 16
+    xor s3, s3, a2
+    xor s2, s2, t0
+    rori s3, s3, 8
+    xor t0, t0, s1
+    xor a2, s3, a2
+    rori s3, t0, 16
+    xor t0, t0, s3
+    rori t0, t0, 8
+    xor s3, t0, s3
+    srli t0, s3, 8
+    and s3, s3, t1
+    and t0, t0, t1
+    slli s3, s3, 8
+    or s3, t0, s3
+    rori t0, s1, 16
+    xor t0, s1, t0
+    rori t0, t0, 8
+    xor s1, t0, s1
+    rori t0, s2, 16
+    xor t0, s2, t0
+    rori t0, t0, 8
+    xor s2, t0, s2
+    srli t0, s2, 8
+    and s2, s2, t1
+    and t0, t0, t1
     slli s2, s2, 8
-    or s2, ra, s2
-    xor t1, t1, s6
-    xor s6, s6, s2
-    lw ra, 376(sp)
-    xor s2, s2, t1
-    sw s2, 404(sp)
-    rori s2, ra, 16
-    xor ra, ra, s2
-    rori ra, ra, 8
-    xor s2, ra, s2
-    lw ra, 432(sp)
-    xor s10, s10, t4
-    sw s10, 376(sp)
-    rori s10, ra, 16
-    xor ra, ra, s10
-    rori ra, ra, 8
-    xor s10, ra, s10
-    lw ra, 420(sp)
-    xor s5, s5, s1
-    sw s5, 432(sp)
-    rori s5, ra, 16
-    xor ra, ra, s5
-    rori ra, ra, 8
-    xor s5, ra, s5
-    rori ra, s7, 16
-    xor s7, s7, ra
-    rori s7, s7, 8
-    xor ra, s7, ra
-    xor s10, s10, s5
-    xor s5, s5, ra
-    xor s2, s2, s10
-    xor ra, ra, s10
-    xor s5, s5, s2
-    xor s10, s10, s5
-    srli s7, s10, 8
-    and s10, s10, s11
-    and s7, s7, s11
-    slli s10, s10, 8
-    or s10, s7, s10
-    rori ra, ra, 16
-    srli s7, ra, 8
-    and ra, ra, s11
-    rori s5, s5, 16
-    and s7, s7, s11
-    slli ra, ra, 8
-    or ra, s7, ra
-    xor s10, s10, s5
-    xor s5, s5, ra
-    lw s7, 408(sp)
-    xor ra, ra, s10
-    sw ra, 420(sp)
-    rori ra, s7, 16
-    xor s7, s7, ra
-    rori s7, s7, 8
-    xor ra, s7, ra
-    lw s7, 416(sp)
-    xor a6, a6, t0
-    sw a6, 408(sp)
-    rori a6, s7, 16
-    xor s7, s7, a6
-    rori t3, t3, 16
-    rori s7, s7, 8
-    xor s3, s3, t3
-    xor a6, s7, a6
+    or s2, t0, s2
+    xor s3, s3, s1
+    xor s1, s1, s2
+    lw t0, 412(sp)
+    xor s2, s2, s3
+    xor ra, ra, t3
+    sw s2, 388(sp)
     xor t3, t3, t2
-    lw s7, 332(sp)
-    xor t2, t2, s3
-    sw t2, 416(sp)
-    rori t2, s7, 16
-    xor s7, s7, t2
-    rori s7, s7, 8
-    xor t2, s7, t2
-    rori s7, s4, 16
-    xor s4, s4, s7
-    rori s4, s4, 8
-    xor s7, s4, s7
-    xor a6, a6, t2
-    xor t2, t2, s7
-    xor ra, ra, a6
-    xor s7, s7, a6
+    lw s2, 380(sp)
     xor t2, t2, ra
-    xor a6, a6, t2
-    srli s4, a6, 8
-    and a6, a6, s11
-    and s4, s4, s11
-    slli a6, a6, 8
-    or a6, s4, a6
-    rori s7, s7, 16
-    srli s4, s7, 8
-    and s7, s7, s11
-    rori t2, t2, 16
-    and s4, s4, s11
-    slli s7, s7, 8
-    or s7, s4, s7
-    xor a6, a6, t2
-    xor t2, t2, s7
-    lw s4, 396(sp)
-    xor s7, s7, a6
-    sw s7, 332(sp)
-    rori s7, s4, 16
-    xor s4, s4, s7
-    rori s4, s4, 8
-    xor s7, s4, s7
-    xor ra, ra, a6
-    lw s4, 400(sp)
-    xor t2, t2, ra
-    xor a6, a6, t2
-    sw t2, 396(sp)
-    rori t2, s4, 16
+    xor s9, s9, s0
+    sw t2, 380(sp)
+    xor s0, s0, t5
+    lw t2, 424(sp)
+    xor t5, t5, s9
+    xor t0, t0, s2
+    xor s2, s2, s4
+    xor t2, t2, t0
+    sw t5, 424(sp)
+    xor s2, s2, t2
+    rori t5, t2, 16
+    xor t2, t2, t5
+    xor s4, s4, t0
+    rori t2, t2, 8
+    xor t0, t0, s2
+    xor t5, t2, t5
+    rori t2, t0, 16
+    xor t0, t0, t2
+    rori t0, t0, 8
+    xor t2, t0, t2
+    srli t0, t2, 8
+    and t2, t2, t1
+    and t0, t0, t1
+    slli t2, t2, 8
+    or t2, t0, t2
+    rori t0, s2, 16
+    xor t0, s2, t0
+    rori t0, t0, 8
+    xor s2, t0, s2
+    rori t0, s4, 16
+    xor t0, s4, t0
+    rori t0, t0, 8
+    xor s4, t0, s4
+    srli t0, s4, 8
+    and s4, s4, t1
+    and t0, t0, t1
+    slli s4, s4, 8
+    or s4, t0, s4
+    xor t2, t2, s2
+    xor s2, s2, s4
+    lw t0, 368(sp)
     xor s4, s4, t2
+    sw s4, 412(sp)
+    xor t5, t5, t2
+    lw s4, 344(sp)
+    xor s2, s2, t5
+    xor t2, t2, s2
+    sw s2, 344(sp)
+    xor a2, a2, s3
+    lw s2, 400(sp)
+    xor s1, s1, a2
+    xor t0, t0, s4
+    xor s3, s3, s1
+    xor s4, s4, s11
+    xor s2, s2, t0
+    sw s1, 400(sp)
+    xor s4, s4, s2
+    rori s1, s2, 16
+    xor s2, s2, s1
+    xor s11, s11, t0
+    rori s2, s2, 8
+    xor t0, t0, s4
+    xor s1, s2, s1
+    rori s2, t0, 16
+    xor t0, t0, s2
+    rori t0, t0, 8
+    xor s2, t0, s2
+    srli t0, s2, 8
+    and s2, s2, t1
+    and t0, t0, t1
+    slli s2, s2, 8
+    or s2, t0, s2
+    rori t0, s4, 16
+    xor t0, s4, t0
+    rori t0, t0, 8
+    xor s4, t0, s4
+    rori t0, s11, 16
+    xor t0, s11, t0
+    rori t0, t0, 8
+    xor s11, t0, s11
+    srli t0, s11, 8
+    and s11, s11, t1
+    and t0, t0, t1
+    slli s11, s11, 8
+    or s11, t0, s11
+    lw t0, 128(a3)
+    xor a7, a7, s9
+    xor s0, s0, a7
+    xor t0, a7, t0
+    lw a7, 132(a3)
+    xor a4, a4, ra
+    xor t3, t3, a4
+    xor a7, a4, a7
+    lw a4, 136(a3)
+    xor t6, t6, a6
+    xor s7, s7, t6
+    xor a4, t6, a4
+    lw t6, 140(a3)
+    xor a5, a5, t4
+    xor s8, s8, a5
+    xor t6, a5, t6
+    lw a5, 144(a3)
+    xor s10, s10, s5
+    xor s6, s6, s10
+    xor a5, s10, a5
+    lw s10, 148(a3)
+    xor s2, s2, s4
+    xor s10, a2, s10
+    lw a2, 152(a3)
+    xor s4, s4, s11
+    xor a2, t5, a2
+    lw t5, 156(a3)
+    xor s1, s1, s2
+    xor s4, s4, s1
+    xor t5, s1, t5
+    lw s1, 160(a3)
+    xor s9, s9, s0
+    xor s1, s9, s1
+    lw s9, 164(a3)
+    xor ra, ra, t3
+    xor s9, ra, s9
+    lw ra, 168(a3)
+    xor a6, a6, s7
+    xor ra, a6, ra
+    lw a6, 172(a3)
+    xor t4, t4, s8
+    xor a6, t4, a6
+    lw t4, 176(a3)
+    xor s5, s5, s6
+    xor t4, s5, t4
+    lw s5, 180(a3)
+    xor s11, s11, s2
+    xor s5, s3, s5
+    lw s3, 184(a3)
+    xor s2, s2, s4
+    xor s3, t2, s3
+    lw t2, 188(a3)
+    lw t1, 212(a3)
+    xor t2, s2, t2
+    lw s2, 192(a3)
+    xor s2, s0, s2
+    lw s0, 196(a3)
+    xor s0, t3, s0
+    lw t3, 200(a3)
+    xor t3, s7, t3
+    lw s7, 204(a3)
+    xor s7, s8, s7
+    lw s8, 208(a3)
+    xor s8, s6, s8
+    lw s6, 400(sp)
+    xor t1, s6, t1
+    lw s6, 344(sp)
+    sw s0, 400(sp)
+    lw s0, 216(a3)
+    xor s0, s6, s0
+    lw s6, 220(a3)
+    xor s6, s4, s6
+    lw s4, 424(sp)
+    sw t3, 344(sp)
+    lw t3, 224(a3)
+    xor t3, s4, t3
+    lw s4, 380(sp)
+    sw t3, 424(sp)
+    lw t3, 228(a3)
+    xor t3, s4, t3
+    lw s4, 420(sp)
+    sw t3, 380(sp)
+    lw t3, 232(a3)
+    xor t3, s4, t3
+    lw s4, 348(sp)
+    sw t3, 420(sp)
+    lw t3, 236(a3)
+    xor t3, s4, t3
+    lw s4, 428(sp)
+    sw t3, 348(sp)
+    lw t3, 240(a3)
+    xor t3, s4, t3
+    lw s4, 388(sp)
+    sw t3, 428(sp)
+    lw t3, 244(a3)
+    xor t3, s4, t3
+    lw s4, 412(sp)
+    sw t3, 388(sp)
+    lw t3, 248(a3)
+    xor t3, s4, t3
+    lw s4, 252(a3)
+    xor s4, s11, s4
+    sw s4, 412(sp)
+    sw t3, 368(sp)
+    sw s2, 372(sp)
+    sw t1, 404(sp)
+    sw s8, 432(sp)
+    sw s6, 332(sp)
+    sw s7, 436(sp)
+    sw s0, 396(sp)
+    sw s9, 360(sp)
+    sw ra, 392(sp)
+    sw s1, 416(sp)
+    xor s2, a7, a4
+    xor s7, a7, t6
+    sw s5, 364(sp)
+    xor s11, t6, a2
+    xor t3, t0, s10
+    xor s7, s7, t5
+    xor s0, s2, t6
+    xor s5, t0, a5
+    xor s4, a5, t5
+    xor s8, a4, s11
+    xor t6, t6, a5
+    xor t0, t0, s7
+    xor t1, t3, s4
+    xor a4, a4, a2
+    xor t6, t6, t3
+    li s9, 0xff
+    xor s1, a2, s4
+    xor s7, s10, s7
+    xor a4, a4, t1
+    li s6, 0xff00
+    xor t3, t3, s11
+    xor a7, a7, s1
+    and s7, s7, s9
+    and a4, a4, s6
+    and t3, t3, s9
+    xor s7, a7, s7
+    xor t3, a2, t3
+    xor ra, s2, s10
+    xor s1, s10, s1
+    xor a4, s7, a4
+    xor s4, s11, s4
+    xor a2, ra, a2
+    and s1, s1, s9
+    and s7, s5, s9
+    xor s2, s2, s4
+    xor ra, ra, s11
+    xor s1, s0, s1
+    and s5, s5, s9
+    xor s11, s11, t1
+    and ra, ra, s6
+    xor s0, s0, t1
+    xor s10, s10, t5
+    xor s5, s2, s5
+    xor t1, s8, t1
+    xor t5, s8, t5
+    xor ra, s5, ra
+    and t6, t6, s6
+    xor a5, a5, s8
+    and t5, t5, s9
+    and s5, t1, s6
+    and s11, s11, s6
+    xor t6, a2, t6
+    xor t5, s4, t5
+    and a5, a5, s6
+    xor s7, t0, s7
+    and t1, t1, s6
+    and a2, a2, s9
+    xor a5, t5, a5
+    xor s11, s7, s11
+    xor s5, t3, s5
+    xor t1, s1, t1
+    sw t4, 384(sp)
+    and s0, s0, s6
+    xor a2, s10, a2
+    xor s1, s11, a5
+    xor t3, s5, t6
+    and t4, t1, s11
+    sw t2, 408(sp)
+    xor s0, a2, s0
+    xor s2, t1, a4
+    xor t0, s11, s5
+    xor t5, s1, t3
+    xor s4, t1, ra
+    xor t2, s5, t4
+    sw a6, 356(sp)
+    xor s7, ra, s0
+    and s1, s2, s1
+    and t0, s4, t0
+    xor t4, a4, t4
+    xor a6, t6, t1
+    xor s10, s2, s7
+    xor t4, t4, s1
+    xor t0, a6, t0
+    xor a7, a5, t6
+    and t5, s10, t5
+    and s6, a4, a5
+    xor t4, t4, t0
+    xor a5, a5, a4
+    xor t5, t4, t5
+    and s8, s0, t6
+    xor t4, a5, s0
+    xor s8, t4, s8
+    xor a2, a4, s0
+    xor s8, s8, t2
+    and a7, a2, a7
+    xor t2, s6, t2
+    xor a7, t2, a7
+    xor s11, s11, t1
+    xor t0, a7, t0
+    and t3, s7, t3
+    and s9, ra, s5
+    xor a7, s11, ra
+    xor s9, t6, s9
+    xor t3, a7, t3
+    xor s9, s9, s8
+    xor s6, t3, s6
+    xor s1, s9, s1
+    xor s8, s6, s8
+    and a7, t5, s1
+    and t2, t0, s8
+    xor s9, t0, s1
+    xor a7, s8, a7
+    xor t2, s9, t2
+    xor s6, t5, t0
+    xor t3, s1, s8
+    xor a7, a7, t2
+    and t3, s6, t3
+    xor t2, t5, t2
+    xor s8, t0, s8
+    xor t3, t2, t3
+    xor s1, t5, s1
+    xor t2, s1, s8
+    and t5, t5, t3
+    and s1, s1, t3
+    xor t3, t3, a7
+    and s6, s6, a7
+    and t0, t0, t3
+    xor s5, s5, ra
+    xor t6, t6, s0
+    and a7, t2, a7
+    xor t5, t5, t0
+    xor s6, t0, s6
+    and t3, s8, t3
+    xor t0, s5, t6
+    xor t2, s11, s5
+    xor s1, s1, t3
+    and ra, ra, t5
+    xor s8, s6, t5
+    and s5, s5, t5
+    xor a7, t3, a7
+    and s0, s0, s6
+    and t1, t1, s1
+    xor t5, t5, s1
+    and a4, a4, a7
+    xor s0, s0, t1
+    and s7, s7, s8
+    and s4, s4, t5
+    xor ra, ra, s0
+    xor s7, s7, a4
+    xor s4, t1, s4
+    xor s0, s7, s0
+    xor t1, a5, t6
+    xor s7, a7, s1
+    and t6, t6, s6
+    and s2, s2, s7
+    xor s6, s6, a7
+    xor ra, ra, s2
+    and a2, a2, s6
+    xor s2, s2, s4
+    xor a2, a4, a2
+    xor t3, s11, a5
+    xor s4, a2, s4
+    xor a2, t3, t0
+    and s1, s11, s1
+    and t5, t2, t5
+    and a7, a5, a7
+    and s6, t1, s6
+    and t0, t0, s8
+    xor t5, s1, t5
+    xor s6, a7, s6
+    xor s8, s8, s7
+    xor s1, t6, s1
+    xor s6, s6, t5
+    and s7, t3, s7
+    and s10, s10, s8
+    xor s5, s5, s1
+    and s8, a2, s8
+    xor t5, s7, t5
+    xor a7, t0, a7
+    xor s5, s5, s7
+    xor s8, t5, s8
+    xor s1, a7, s1
+    xor s10, s2, s10
+    xor s7, s5, s8
+    xor t1, s5, s0
+    xor t5, s1, s4
+    xor s2, s6, s10
+    xor a5, s7, s10
+    xor s9, s6, t1
+    xor a2, s0, ra
+    xor a4, s1, s5
+    xor s10, s5, s10
+    li t6, 0xff0000
+    xor s9, s9, t5
+    li a7, 0xff000000
+    xor s5, s5, a2
+    xor s11, a4, s2
+    and s9, s9, t6
+    and s11, s11, a7
+    xor s9, s5, s9
+    xor s11, s9, s11
+    xor t0, s6, s7
+    xor s9, s7, s4
+    xor t3, s8, t5
+    xor s7, s7, t5
+    xor t5, ra, t5
+    xor t1, t1, s4
+    and t5, t5, t6
+    xor t5, t1, t5
+    xor t2, ra, t3
+    xor t1, t0, s4
+    xor t3, a2, t3
+    xor s4, a2, s4
+    xor s1, s1, s6
+    xor a2, a2, s2
+    xor s8, s8, s2
+    and s1, s1, a7
+    and a2, a2, t6
+    and s8, s8, a7
+    xor s1, t5, s1
+    xor a2, s6, a2
+    xor t5, t0, s0
+    xor s8, a2, s8
+    xor s9, s9, s2
+    xor s0, s0, a5
+    xor a2, t2, s2
+    and s10, s10, t6
+    and t5, t5, t6
+    and a5, a5, t6
+    xor s2, t3, s2
+    and t2, t2, t6
+    and a4, a4, a7
+    xor s10, s9, s10
+    and s7, s7, a7
+    xor a5, t1, a5
+    and t0, t0, a7
+    xor t5, a2, t5
+    xor t2, s4, t2
+    and s2, s2, t6
+    and t3, t3, a7
+    xor a4, a5, a4
+    xor s7, t5, s7
+    xor t0, t2, t0
+    xor s2, s0, s2
+    xor t3, s10, t3
+    lw s10, 356(sp)
+    lw s0, 384(sp)
+    lw t2, 408(sp)
+    lw t5, 416(sp)
+    lw a2, 364(sp)
+    lw a5, 360(sp)
+    lw t1, 392(sp)
+    sw t3, 392(sp)
+    and ra, ra, a7
+    sw s8, 376(sp)
+    xor ra, s2, ra
+    sw a4, 356(sp)
+    sw ra, 352(sp)
+    sw s1, 336(sp)
+    xor s9, a5, t1
+    xor t3, a5, s10
+    sw s11, 360(sp)
+    xor s2, s10, s3
+    xor s6, t5, a2
+    xor t3, t3, t2
+    xor s8, s9, s10
+    xor s11, t5, s0
+    xor s4, s0, t2
+    xor t4, t1, s2
+    xor s10, s10, s0
+    xor t5, t5, t3
+    xor s5, s6, s4
+    xor t1, t1, s3
+    xor s10, s10, s6
+    li a4, 0xff
+    xor s1, s3, s4
+    xor t3, a2, t3
+    xor t1, t1, s5
+    li a6, 0xff00
+    xor s6, s6, s2
+    xor a5, a5, s1
+    and t3, t3, a4
+    and t1, t1, a6
+    and s6, s6, a4
+    xor t3, a5, t3
+    xor s6, s3, s6
+    xor ra, s9, a2
+    xor s1, a2, s1
+    xor t1, t3, t1
+    xor s4, s2, s4
+    xor s3, ra, s3
+    and s1, s1, a4
+    and t3, s11, a4
+    xor s9, s9, s4
+    xor ra, ra, s2
+    xor s1, s8, s1
+    and s11, s11, a4
+    xor s2, s2, s5
+    and ra, ra, a6
+    xor s8, s8, s5
+    xor a2, a2, t2
+    xor s11, s9, s11
+    xor s5, t4, s5
+    xor t2, t4, t2
+    xor ra, s11, ra
+    and s10, s10, a6
+    xor s0, s0, t4
+    and t2, t2, a4
+    and s11, s5, a6
+    and s2, s2, a6
+    xor s10, s3, s10
+    xor t2, s4, t2
+    and s0, s0, a6
+    xor t3, t5, t3
+    and s5, s5, a6
+    and s3, s3, a4
+    xor s0, t2, s0
+    xor s2, t3, s2
+    xor s11, s6, s11
+    xor s5, s1, s5
+    and s8, s8, a6
+    xor s3, a2, s3
+    xor s1, s2, s0
+    xor s6, s11, s10
+    and a4, s5, s2
+    xor s8, s3, s8
+    xor s9, s5, t1
+    xor t5, s2, s11
+    xor t2, s1, s6
+    xor s4, s5, ra
+    xor a6, s11, a4
+    xor t3, ra, s8
+    and s1, s9, s1
+    and t5, s4, t5
+    sw t0, 408(sp)
+    xor a4, t1, a4
+    xor t6, s10, s5
+    xor a2, s9, t3
+    sw s7, 364(sp)
+    xor a4, a4, s1
+    xor t5, t6, t5
+    xor a5, s0, s10
+    and t2, a2, t2
+    and s7, t1, s0
+    xor a4, a4, t5
+    xor s0, s0, t1
+    xor t2, a4, t2
+    and t4, s8, s10
+    xor a4, s0, s8
+    xor t4, a4, t4
+    xor s3, t1, s8
+    xor t4, t4, a6
+    and a5, s3, a5
+    xor a6, s7, a6
+    xor a5, a6, a5
+    xor s2, s2, s5
+    xor t5, a5, t5
+    and s6, t3, s6
+    and t0, ra, s11
+    xor a5, s2, ra
+    xor t0, s10, t0
+    xor s6, a5, s6
+    xor t0, t0, t4
+    xor s7, s6, s7
+    xor s1, t0, s1
+    xor t4, s7, t4
+    and a5, t2, s1
+    and a6, t5, t4
+    xor t0, t5, s1
+    xor a5, t4, a5
+    xor a6, t0, a6
+    xor s7, t2, t5
+    xor s6, s1, t4
+    xor a5, a5, a6
+    and s6, s7, s6
+    xor a6, t2, a6
+    xor t4, t5, t4
+    xor s6, a6, s6
+    xor s1, t2, s1
+    xor a6, s1, t4
+    and t2, t2, s6
+    and s1, s1, s6
+    xor s6, s6, a5
+    and s7, s7, a5
+    and t5, t5, s6
+    xor s11, s11, ra
+    xor s10, s10, s8
+    and a5, a6, a5
+    xor t2, t2, t5
+    xor s7, t5, s7
+    and s6, t4, s6
+    xor t5, s11, s10
+    xor a6, s2, s11
+    xor s1, s1, s6
+    and ra, ra, t2
+    xor t4, s7, t2
+    and s11, s11, t2
+    xor a5, s6, a5
+    and s8, s8, s7
+    and s5, s5, s1
+    xor t2, t2, s1
+    and t1, t1, a5
+    xor s8, s8, s5
+    and t3, t3, t4
+    and s4, s4, t2
+    xor ra, ra, s8
+    xor t3, t3, t1
+    xor s4, s5, s4
+    xor s8, t3, s8
+    xor s5, s0, s10
+    xor t3, a5, s1
+    and s10, s10, s7
+    and s9, s9, t3
+    xor s7, s7, a5
+    xor ra, ra, s9
+    and s3, s3, s7
+    xor s9, s9, s4
+    xor s3, t1, s3
+    xor s6, s2, s0
+    xor s4, s3, s4
+    xor s3, s6, t5
+    and s1, s2, s1
+    and t2, a6, t2
+    and a5, s0, a5
+    and s7, s5, s7
+    and t5, t5, t4
+    xor t2, s1, t2
+    xor s7, a5, s7
+    xor t4, t4, t3
+    xor s1, s10, s1
+    xor s7, s7, t2
+    and t3, s6, t3
+    and a2, a2, t4
+    xor s11, s11, s1
+    and t4, s3, t4
+    xor t2, t3, t2
+    xor a5, t5, a5
+    xor s11, s11, t3
+    xor t4, t2, t4
+    xor s1, a5, s1
+    xor a2, s9, a2
+    xor t3, s11, t4
+    xor t1, s11, s8
+    xor t2, s1, s4
+    xor s9, s7, a2
+    xor s5, t3, a2
+    xor s2, s7, t1
+    xor s3, s8, ra
+    xor t5, s1, s11
+    xor a2, s11, a2
+    li s0, 0xff0000
+    xor s2, s2, t2
+    xor s11, s11, s3
+    xor a6, t5, s9
+    and s2, s2, s0
+    and a6, a6, a7
+    xor s2, s11, s2
+    xor a6, s2, a6
+    xor a5, s7, t3
+    xor s2, t3, s4
+    xor s6, t4, t2
+    xor t3, t3, t2
+    xor t2, ra, t2
+    xor t1, t1, s4
+    and t2, t2, s0
+    xor t2, t1, t2
+    xor s10, ra, s6
+    xor t1, a5, s4
+    xor s6, s3, s6
+    xor s4, s3, s4
+    xor s3, s3, s9
+    xor t4, t4, s9
+    and s3, s3, s0
+    and t4, t4, a7
+    xor s1, s1, s7
+    xor s3, s7, s3
+    and s1, s1, a7
+    xor t4, s3, t4
+    xor s2, s2, s9
+    xor s1, t2, s1
+    xor s3, s10, s9
+    xor t2, a5, s8
+    xor s9, s6, s9
+    and a2, a2, s0
+    xor s8, s8, s5
+    and s10, s10, s0
+    and s9, s9, s0
+    xor a2, s2, a2
+    and ra, ra, a7
+    and t2, t2, s0
+    and s5, s5, s0
+    and a5, a5, a7
+    xor s10, s4, s10
+    xor s9, s8, s9
+    and s6, s6, a7
+    xor s5, t1, s5
+    xor t2, s3, t2
+    xor a5, s10, a5
+    xor ra, s9, ra
+    xor s6, a2, s6
+    lw a2, 436(sp)
+    lw s9, 396(sp)
+    lw s10, 432(sp)
+    lw s4, 332(sp)
+    lw s3, 372(sp)
+    lw s7, 404(sp)
+    lw t1, 400(sp)
+    lw s2, 344(sp)
+    and t5, t5, a7
+    sw s6, 344(sp)
+    xor t5, s5, t5
+    sw t4, 384(sp)
+    sw t5, 436(sp)
+    sw ra, 416(sp)
+    sw s1, 340(sp)
+    and t3, t3, a7
+    xor s11, t1, s2
+    xor s6, t1, a2
+    sw a6, 396(sp)
+    xor t3, t2, t3
+    xor s8, a2, s9
+    xor s5, s3, s7
+    xor s6, s6, s4
+    xor t4, s11, a2
+    xor a6, s3, s10
+    xor t2, s10, s4
+    xor a4, s2, s8
+    xor a2, a2, s10
+    xor s3, s3, s6
+    xor t0, s5, t2
+    xor s2, s2, s9
+    xor a2, a2, s5
+    li t5, 0xff
+    xor s1, s9, t2
+    xor s6, s7, s6
+    xor s2, s2, t0
+    li t6, 0xff00
+    xor s5, s5, s8
+    xor t1, t1, s1
+    and s6, s6, t5
+    and s2, s2, t6
+    and s5, s5, t5
+    xor s6, t1, s6
+    xor s5, s9, s5
+    xor ra, s11, s7
+    xor s1, s7, s1
+    xor s2, s6, s2
+    xor t2, s8, t2
+    xor s9, ra, s9
+    and s1, s1, t5
+    and s6, a6, t5
+    xor s11, s11, t2
+    xor ra, ra, s8
+    xor s1, t4, s1
+    and a6, a6, t5
+    xor s8, s8, t0
+    and ra, ra, t6
+    xor t4, t4, t0
+    xor s7, s7, s4
+    xor a6, s11, a6
+    xor t0, a4, t0
+    xor s4, a4, s4
+    xor ra, a6, ra
+    and a2, a2, t6
+    xor s10, s10, a4
+    and s4, s4, t5
+    and a6, t0, t6
+    and s8, s8, t6
+    xor a2, s9, a2
+    xor s4, t2, s4
+    and s10, s10, t6
+    xor s6, s3, s6
+    and t0, t0, t6
+    and s9, s9, t5
+    xor s10, s4, s10
+    xor s8, s6, s8
+    xor a6, s5, a6
+    xor t0, s1, t0
+    and t4, t4, t6
+    xor s9, s7, s9
+    xor s1, s8, s10
+    xor s5, a6, a2
+    and t5, t0, s8
+    xor t4, s9, t4
+    xor s11, t0, s2
+    xor s3, s8, a6
+    xor s4, s1, s5
+    xor t2, t0, ra
+    xor t6, a6, t5
+    xor s6, ra, t4
+    and s1, s11, s1
+    and s3, t2, s3
+    sw a5, 332(sp)
+    xor t5, s2, t5
+    xor s0, a2, t0
+    xor s7, s11, s6
+    sw t3, 404(sp)
+    xor t5, t5, s1
+    xor s3, s0, s3
+    xor t1, s10, a2
+    and s4, s7, s4
+    and t3, s2, s10
+    xor t5, t5, s3
+    xor s10, s10, s2
+    xor s4, t5, s4
+    and a4, t4, a2
+    xor t5, s10, t4
+    xor a4, t5, a4
+    xor s9, s2, t4
+    xor a4, a4, t6
+    and t1, s9, t1
+    xor t6, t3, t6
+    xor t1, t6, t1
+    xor s8, s8, t0
+    xor s3, t1, s3
+    and s5, s6, s5
+    and a5, ra, a6
+    xor t1, s8, ra
+    xor a5, a2, a5
+    xor s5, t1, s5
+    xor a5, a5, a4
+    xor t3, s5, t3
+    xor s1, a5, s1
+    xor a4, t3, a4
+    and t1, s4, s1
+    and t6, s3, a4
+    xor a5, s3, s1
+    xor t1, a4, t1
+    xor t6, a5, t6
+    xor t3, s4, s3
+    xor s5, s1, a4
+    xor t1, t1, t6
+    and s5, t3, s5
+    xor t6, s4, t6
+    xor a4, s3, a4
+    xor s5, t6, s5
+    xor s1, s4, s1
+    xor t6, s1, a4
+    and s4, s4, s5
+    and s1, s1, s5
+    xor s5, s5, t1
+    and t3, t3, t1
+    and s3, s3, s5
+    xor a6, a6, ra
+    xor a2, a2, t4
+    and t1, t6, t1
+    xor s4, s4, s3
+    xor t3, s3, t3
+    and s5, a4, s5
+    xor s3, a6, a2
+    xor t6, s8, a6
+    xor s1, s1, s5
+    and ra, ra, s4
+    xor a4, t3, s4
+    and a6, a6, s4
+    xor t1, s5, t1
+    and t4, t4, t3
+    and t0, t0, s1
+    xor s4, s4, s1
+    and s2, s2, t1
+    xor t4, t4, t0
+    and s6, s6, a4
+    and t2, t2, s4
+    xor ra, ra, t4
+    xor s6, s6, s2
+    xor t2, t0, t2
+    xor t4, s6, t4
+    xor t0, s10, a2
+    xor s6, t1, s1
+    and a2, a2, t3
+    and s11, s11, s6
+    xor t3, t3, t1
+    xor ra, ra, s11
+    and s9, s9, t3
+    xor s11, s11, t2
+    xor s9, s2, s9
+    xor s5, s8, s10
+    xor t2, s9, t2
+    xor s9, s5, s3
+    and s1, s8, s1
+    and s4, t6, s4
+    and t1, s10, t1
+    and t3, t0, t3
+    and s3, s3, a4
+    xor s4, s1, s4
+    xor t3, t1, t3
+    xor a4, a4, s6
+    xor s1, a2, s1
+    xor t3, t3, s4
+    and s6, s5, s6
+    and s7, s7, a4
+    xor a6, a6, s1
+    and a4, s9, a4
+    xor s4, s6, s4
+    xor t1, s3, t1
+    xor a6, a6, s6
+    xor a4, s4, a4
+    xor s1, t1, s1
+    xor s7, s11, s7
+    xor s6, a6, a4
+    xor s2, a6, t4
+    xor s4, s1, t2
+    xor s11, t3, s7
+    xor t0, s6, s7
+    xor s8, t3, s2
+    xor s9, t4, ra
+    xor s3, s1, a6
+    xor s7, a6, s7
+    li s10, 0xff0000
+    xor s8, s8, s4
+    xor a6, a6, s9
+    xor t6, s3, s11
+    and s8, s8, s10
+    and t6, t6, a7
+    xor s8, a6, s8
+    xor t6, s8, t6
+    xor t1, t3, s6
+    xor s8, s6, t2
+    xor s5, a4, s4
+    xor s6, s6, s4
+    xor s4, ra, s4
+    xor s2, s2, t2
+    and s4, s4, s10
+    xor s4, s2, s4
+    xor a2, ra, s5
+    xor s2, t1, t2
+    xor s5, s9, s5
+    xor t2, s9, t2
+    xor s9, s9, s11
+    xor a4, a4, s11
+    and s9, s9, s10
+    and a4, a4, a7
+    xor s1, s1, t3
+    xor s9, t3, s9
+    and s1, s1, a7
+    xor a4, s9, a4
+    xor s8, s8, s11
+    xor s1, s4, s1
+    xor s9, a2, s11
+    xor s4, t1, t4
+    xor s11, s5, s11
+    and s7, s7, s10
+    xor t4, t4, t0
+    and a2, a2, s10
+    and s11, s11, s10
+    xor s7, s8, s7
+    and ra, ra, a7
+    and s4, s4, s10
+    and t0, t0, s10
+    and t1, t1, a7
+    xor a2, t2, a2
+    xor s11, t4, s11
+    and s5, s5, a7
+    xor t0, s2, t0
+    xor s4, s9, s4
+    xor t1, a2, t1
+    xor ra, s11, ra
+    xor s5, s7, s5
+    lw s7, 348(sp)
+    lw s11, 368(sp)
+    lw a2, 428(sp)
+    lw t2, 412(sp)
+    lw s9, 424(sp)
+    lw t3, 388(sp)
+    lw s2, 380(sp)
+    lw s8, 420(sp)
+    and s3, s3, a7
+    sw s5, 420(sp)
+    xor s3, t0, s3
+    sw a4, 432(sp)
+    sw s3, 348(sp)
+    and s6, s6, a7
+    xor a6, s2, s8
+    sw ra, 372(sp)
+    xor s6, s4, s6
+    xor t4, s7, s11
+    xor s5, s2, s7
+    xor a4, a6, s7
+    sw s1, 400(sp)
+    xor s4, a2, t2
+    xor t0, s9, t3
+    xor s7, s7, a2
+    sw t6, 368(sp)
+    xor a5, t0, s4
+    xor s5, s5, t2
+    xor s7, s7, t0
+    xor t6, s9, a2
+    xor t5, s8, t4
+    xor t0, t0, t4
+    li s3, 0xff
+    xor s1, s11, s4
+    xor s9, s9, s5
+    xor s8, s8, s11
+    and t0, t0, s3
+    xor s2, s2, s1
+    xor s5, t3, s5
+    xor s8, s8, a5
+    li s0, 0xff00
+    xor t0, s11, t0
+    xor ra, a6, t3
+    xor s1, t3, s1
+    and s5, s5, s3
+    and s8, s8, s0
+    and s7, s7, s0
+    xor s11, ra, s11
+    xor t3, t3, t2
+    xor s5, s2, s5
+    xor s7, s11, s7
+    xor t2, t5, t2
+    xor s8, s5, s8
+    xor s4, t4, s4
+    and s1, s1, s3
+    and s11, s11, s3
+    and t2, t2, s3
+    and s5, t6, s3
+    xor a6, a6, s4
+    xor ra, ra, t4
+    xor s1, a4, s1
+    and s3, t6, s3
+    xor t4, t4, a5
+    and ra, ra, s0
+    xor a4, a4, a5
+    xor s3, a6, s3
+    xor a5, t5, a5
+    xor a2, a2, t5
+    xor ra, s3, ra
+    and t4, t4, s0
+    and a4, a4, s0
+    and a2, a2, s0
+    and s3, a5, s0
+    xor t2, s4, t2
+    xor s5, s9, s5
+    and s0, a5, s0
+    xor a2, t2, a2
+    xor t4, s5, t4
+    xor s3, t0, s3
+    xor s0, s1, s0
+    sw t1, 412(sp)
+    xor s11, t3, s11
+    xor s1, t4, a2
+    xor a5, s3, s7
+    and t1, s0, t4
+    sw s6, 388(sp)
+    xor a4, s11, a4
+    xor t0, s0, s8
+    xor t6, t4, s3
+    xor s9, s1, a5
+    xor s2, s0, ra
+    xor s6, s3, t1
+    xor a6, ra, a4
+    and s1, t0, s1
+    and t6, s2, t6
+    xor t1, s8, t1
+    xor s10, s7, s0
+    xor s4, t0, a6
+    xor t1, t1, s1
+    xor t6, s10, t6
+    xor s5, a2, s7
+    and s9, s4, s9
+    and t5, s8, a2
+    xor t1, t1, t6
+    xor a2, a2, s8
+    xor s9, t1, s9
+    and s11, a4, s7
+    xor t1, a2, a4
+    xor s11, t1, s11
+    xor t2, s8, a4
+    xor s11, s11, s6
+    and s5, t2, s5
+    xor s6, t5, s6
+    xor s5, s6, s5
+    xor t4, t4, s0
+    xor t6, s5, t6
+    and a5, a6, a5
+    and t3, ra, s3
+    xor s5, t4, ra
+    xor t3, s7, t3
+    xor a5, s5, a5
+    xor t3, t3, s11
+    xor t5, a5, t5
+    xor s1, t3, s1
+    xor s11, t5, s11
+    and s5, s9, s1
+    and s6, t6, s11
+    xor t3, t6, s1
+    xor s5, s11, s5
+    xor s6, t3, s6
+    xor t5, s9, t6
+    xor a5, s1, s11
+    xor s5, s5, s6
+    and a5, t5, a5
+    xor s6, s9, s6
+    xor s11, t6, s11
+    xor a5, s6, a5
+    xor s1, s9, s1
+    xor s6, s1, s11
+    and s9, s9, a5
+    and s1, s1, a5
+    xor a5, a5, s5
+    and t5, t5, s5
+    and t6, t6, a5
+    xor s3, s3, ra
+    xor s7, s7, a4
+    and s5, s6, s5
+    xor s9, s9, t6
+    xor t5, t6, t5
+    and a5, s11, a5
+    xor t6, s3, s7
+    xor s6, t4, s3
+    xor s1, s1, a5
+    and ra, ra, s9
+    xor s11, t5, s9
+    and s3, s3, s9
+    xor s5, a5, s5
+    and a4, a4, t5
+    and s0, s0, s1
+    xor s9, s9, s1
+    and s8, s8, s5
+    xor a4, a4, s0
+    and a6, a6, s11
+    and s2, s2, s9
+    xor ra, ra, a4
+    xor a6, a6, s8
+    xor s2, s0, s2
+    xor a4, a6, a4
+    xor s0, a2, s7
+    xor a6, s5, s1
+    and s7, s7, t5
+    and t0, t0, a6
+    xor t5, t5, s5
+    xor ra, ra, t0
+    and t2, t2, t5
+    xor t0, t0, s2
+    xor t2, s8, t2
+    xor a5, t4, a2
+    xor s2, t2, s2
+    xor t2, a5, t6
+    and s1, t4, s1
+    and s9, s6, s9
+    and s5, a2, s5
+    and t5, s0, t5
+    and t6, t6, s11
+    xor s9, s1, s9
+    xor t5, s5, t5
+    xor s11, s11, a6
+    xor s1, s7, s1
+    xor t5, t5, s9
+    and a6, a5, a6
+    and s4, s4, s11
+    xor s3, s3, s1
+    and s11, t2, s11
+    xor s9, a6, s9
+    xor s5, t6, s5
+    xor s3, s3, a6
+    xor s11, s9, s11
+    xor s1, s5, s1
+    xor s4, t0, s4
+    xor a6, s3, s11
+    xor s8, s3, a4
+    xor s9, s1, s2
+    xor t0, t5, s4
+    xor s0, a6, s4
+    xor t4, t5, s8
+    xor t2, a4, ra
+    xor t6, s1, s3
+    xor s4, s3, s4
+    li a2, 0xff0000
+    xor t4, t4, s9
+    xor s3, s3, t2
+    xor s6, t6, t0
+    and t4, t4, a2
+    and s6, s6, a7
+    xor t4, s3, t4
+    xor s6, t4, s6
+    xor s5, t5, a6
+    xor t4, a6, s2
+    xor a5, s11, s9
+    xor a6, a6, s9
+    xor s9, ra, s9
+    xor s8, s8, s2
+    and s9, s9, a2
+    xor s9, s8, s9
+    xor s7, ra, a5
+    xor s8, s5, s2
+    xor a5, t2, a5
+    xor s2, t2, s2
+    xor s1, s1, t5
+    xor t2, t2, t0
+    xor s11, s11, t0
+    and s1, s1, a7
+    and t2, t2, a2
+    and s11, s11, a7
+    xor s1, s9, s1
+    xor t2, t5, t2
+    xor s9, s5, a4
+    xor s11, t2, s11
+    xor t4, t4, t0
+    xor a4, a4, s0
+    xor t2, s7, t0
+    and s4, s4, a2
+    and t6, t6, a7
+    and a6, a6, a7
+    and ra, ra, a7
+    and s9, s9, a2
+    and s0, s0, a2
+    and s5, s5, a7
+    xor t0, a5, t0
+    and s7, s7, a2
+    xor s4, t4, s4
+    and a2, t0, a2
+    and a7, a5, a7
+    xor a2, a4, a2
+    xor a7, s4, a7
+    xor ra, a2, ra
+    lw s4, 404(sp)
+    lw a5, 388(sp)
+    xor s9, t2, s9
+    lw a2, 364(sp)
+    xor a6, s9, a6
+    xor s4, s4, a5
+    xor a5, a5, a6
+    xor a2, a2, s4
+    xor a5, a5, a2
+    rori a4, a2, 16
+    xor a2, a2, a4
+    xor a6, a6, s4
+    rori a2, a2, 8
+    xor s4, s4, a5
+    xor a4, a2, a4
+    rori a2, s4, 16
+    xor s4, s4, a2
+    rori s4, s4, 8
+    xor a2, s4, a2
+    srli s4, a2, 8
+    li t0, 0xff00ff
+    and a2, a2, t0
+    and s4, s4, t0
+    slli a2, a2, 8
+    or a2, s4, a2
+    rori s4, a5, 16
+    xor s4, a5, s4
+    rori s4, s4, 8
+    xor a5, s4, a5
+    rori s4, a6, 16
+    xor s4, a6, s4
+    rori s4, s4, 8
+    xor a6, s4, a6
+    srli s4, a6, 8
+    and a6, a6, t0
+    xor s7, s2, s7
+    and s4, s4, t0
+    slli a6, a6, 8
+    xor s5, s7, s5
+    or a6, s4, a6
+    lw s4, 332(sp)
+    lw s7, 412(sp)
+    lw s2, 408(sp)
+    xor s4, s4, s7
+    xor s7, s7, s5
+    xor s2, s2, s4
+    xor s7, s7, s2
+    rori s9, s2, 16
+    xor s2, s2, s9
+    xor s5, s5, s4
+    rori s2, s2, 8
+    xor s4, s4, s7
+    xor s9, s2, s9
+    rori s2, s4, 16
+    xor s4, s4, s2
+    rori s4, s4, 8
+    xor s2, s4, s2
+    srli s4, s2, 8
+    and s2, s2, t0
+    and s4, s4, t0
+    slli s2, s2, 8
+    or s2, s4, s2
+    rori s4, s7, 16
+    xor s4, s7, s4
+    rori s4, s4, 8
+    xor s7, s4, s7
+    rori s4, s5, 16
+    xor s4, s5, s4
+    rori s4, s4, 8
+    xor s5, s4, s5
+    srli s4, s5, 8
+    and s5, s5, t0
+    and s4, s4, t0
+    slli s5, s5, 8
+    or s5, s4, s5
+    lw s4, 396(sp)
+    lw t2, 368(sp)
+    lw t5, 360(sp)
+    xor s0, s8, s0
+    xor s4, s4, t2
+    xor t6, s0, t6
+    xor t2, t2, s6
+    xor t5, t5, s4
+    xor t2, t2, t5
+    rori s0, t5, 16
+    xor t5, t5, s0
+    xor s6, s6, s4
+    rori t5, t5, 8
+    xor s4, s4, t2
+    xor s0, t5, s0
+    rori t5, s4, 16
+    xor s4, s4, t5
+    rori s4, s4, 8
+    xor t5, s4, t5
+    srli s4, t5, 8
+    and t5, t5, t0
+    and s4, s4, t0
+    slli t5, t5, 8
+    or t5, s4, t5
+    rori s4, t2, 16
+    xor s4, t2, s4
     rori s4, s4, 8
     xor t2, s4, t2
-    xor s2, s2, s10
-    lw s4, 388(sp)
+    rori s4, s6, 16
+    xor s4, s6, s4
+    rori s4, s4, 8
+    xor s6, s4, s6
+    srli s4, s6, 8
+    and s6, s6, t0
+    and s4, s4, t0
+    slli s6, s6, 8
+    or s6, s4, s6
+    lw s4, 340(sp)
+    lw s8, 400(sp)
+    lw t4, 336(sp)
+    xor s4, s4, s8
+    xor s8, s8, s1
+    xor t4, t4, s4
+    xor s8, s8, t4
+    rori s3, t4, 16
+    xor t4, t4, s3
+    xor s1, s1, s4
+    rori t4, t4, 8
+    xor s4, s4, s8
+    xor s3, t4, s3
+    rori t4, s4, 16
+    xor s4, s4, t4
+    rori s4, s4, 8
+    xor t4, s4, t4
+    srli s4, t4, 8
+    and t4, t4, t0
+    and s4, s4, t0
+    slli t4, t4, 8
+    or t4, s4, t4
+    rori s4, s8, 16
+    xor s4, s8, s4
+    rori s4, s4, 8
+    xor s8, s4, s8
+    rori s4, s1, 16
+    xor s4, s1, s4
+    rori s4, s4, 8
+    xor s1, s4, s1
+    srli s4, s1, 8
+    and s1, s1, t0
+    and s4, s4, t0
+    slli s1, s1, 8
+    or s1, s4, s1
+    lw s4, 416(sp)
+    lw t3, 372(sp)
+    lw t1, 352(sp)
+    xor s4, s4, t3
+    xor t3, t3, ra
+    xor t1, t1, s4
+    xor t3, t3, t1
+    rori s10, t1, 16
+    xor t1, t1, s10
+    xor ra, ra, s4
+    rori t1, t1, 8
+    xor s4, s4, t3
+    xor s10, t1, s10
+    rori t1, s4, 16
+    xor s4, s4, t1
+    rori s4, s4, 8
+    xor t1, s4, t1
+    srli s4, t1, 8
+    and t1, t1, t0
+    and s4, s4, t0
+    slli t1, t1, 8
+    or t1, s4, t1
+    rori s4, t3, 16
+    xor s4, t3, s4
+    rori s4, s4, 8
+    xor t3, s4, t3
+    rori s4, ra, 16
+    xor s4, ra, s4
+    rori s4, s4, 8
+    xor ra, s4, ra
+    srli s4, ra, 8
+    and ra, ra, t0
+    and s4, s4, t0
+    slli ra, ra, 8
+    or ra, s4, ra
+    xor t1, t1, t3
+    xor t3, t3, ra
+    lw s4, 436(sp)
+    xor ra, ra, t1
+    xor t4, t4, s8
+    sw ra, 352(sp)
+    xor s8, s8, s1
+    lw ra, 348(sp)
+    xor s1, s1, t4
+    xor t5, t5, t2
+    sw s1, 348(sp)
+    xor t2, t2, s6
+    lw s1, 356(sp)
+    xor s6, s6, t5
+    xor s4, s4, ra
+    xor ra, ra, t6
+    xor s1, s1, s4
+    sw s6, 356(sp)
+    xor ra, ra, s1
+    rori s6, s1, 16
+    xor s1, s1, s6
+    xor t6, t6, s4
+    rori s1, s1, 8
+    xor s4, s4, ra
+    xor s6, s1, s6
+    rori s1, s4, 16
+    xor s4, s4, s1
+    rori s4, s4, 8
+    xor s1, s4, s1
+    srli s4, s1, 8
+    and s1, s1, t0
+    and s4, s4, t0
+    slli s1, s1, 8
+    or s1, s4, s1
+    rori s4, ra, 16
+    xor s4, ra, s4
+    rori s4, s4, 8
+    xor ra, s4, ra
+    rori s4, t6, 16
+    xor s4, t6, s4
+    rori s4, s4, 8
+    xor t6, s4, t6
+    srli s4, t6, 8
+    and t6, t6, t0
+    and s4, s4, t0
+    slli t6, t6, 8
+    or t6, s4, t6
+    xor s1, s1, ra
+    xor ra, ra, t6
+    lw s4, 384(sp)
+    xor t6, t6, s1
+    xor s2, s2, s7
+    sw t6, 436(sp)
+    xor s7, s7, s5
+    lw t6, 432(sp)
     xor s5, s5, s2
-    xor s10, s10, s5
-    sw s5, 400(sp)
+    xor a2, a2, a5
+    sw s5, 432(sp)
+    xor a5, a5, a6
+    lw s5, 376(sp)
+    xor a6, a6, a2
+    xor s4, s4, t6
+    xor t6, t6, s11
+    xor s5, s5, s4
+    sw a6, 376(sp)
+    xor t6, t6, s5
+    rori a6, s5, 16
+    xor s5, s5, a6
+    xor s11, s11, s4
+    rori s5, s5, 8
+    xor s4, s4, t6
+    xor a6, s5, a6
     rori s5, s4, 16
     xor s4, s4, s5
     rori s4, s4, 8
     xor s5, s4, s5
-    rori s4, s0, 16
-    xor s0, s0, s4
-    rori s0, s0, 8
-    xor s4, s0, s4
-    xor t2, t2, s5
-    xor s5, s5, s4
-    xor s7, s7, t2
-    xor s8, s8, s3
-    xor s4, s4, t2
-    xor s5, s5, s7
-    xor t6, t6, t0
-    xor t2, t2, s5
-    sw s8, 0(sp)
-    xor t5, t5, s1
-    srli s0, t2, 8
-    sw t6, 4(sp)
-    xor a5, a5, t4
-    and t2, t2, s11
-    sw t5, 8(sp)
-    xor a4, a4, t1
-    and s0, s0, s11
-    slli t2, t2, 8
-    sw a5, 12(sp)
-    or t2, s0, t2
-    rori s5, s5, 16
-    sw a4, 16(sp)
-    xor t2, t2, s5
-    sw s2, 20(sp)
-    xor t3, t3, s8
-    rori s4, s4, 16
-    xor s7, s7, t2
-    sw ra, 24(sp)
-    xor s3, s3, t3
-    xor s9, s9, t6
-    srli s0, s4, 8
-    sw s7, 28(sp)
-    xor t0, t0, s9
-    xor a7, a7, t5
-    and s0, s0, s11
-    sw s3, 32(sp)
-    xor s1, s1, a7
-    xor a2, a2, a5
-    and s11, s4, s11
-    sw t0, 36(sp)
-    xor t4, t4, a2
-    xor s6, s6, a4
+    srli s4, s5, 8
+    and s5, s5, t0
+    and s4, s4, t0
+    slli s5, s5, 8
+    or s5, s4, s5
+    rori s4, t6, 16
+    xor s4, t6, s4
+    rori s4, s4, 8
+    xor t6, s4, t6
+    rori s4, s11, 16
+    xor s4, s11, s4
+    rori s4, s4, 8
+    xor s11, s4, s11
+    srli s4, s11, 8
+    and s11, s11, t0
+    and s4, s4, t0
     slli s11, s11, 8
-    sw s1, 40(sp)
-    xor t1, t1, s6
-    or s11, s0, s11
+    or s11, s4, s11
+    xor s5, s5, t6
+    xor t6, t6, s11
+    lw s4, 344(sp)
+    xor s11, s11, s5
+    sw s11, 384(sp)
+    xor a6, a6, s5
+    lw s11, 420(sp)
+    xor t6, t6, a6
+    xor s5, s5, t6
+    sw t6, 420(sp)
+    xor s6, s6, s1
+    lw t6, 392(sp)
+    xor ra, ra, s6
+    xor s4, s4, s11
+    xor s1, s1, ra
+    xor s11, s11, a7
+    xor t6, t6, s4
+    sw ra, 392(sp)
+    xor s11, s11, t6
+    rori ra, t6, 16
+    xor t6, t6, ra
+    xor a7, a7, s4
+    rori t6, t6, 8
+    xor s4, s4, s11
+    xor ra, t6, ra
+    rori t6, s4, 16
+    xor s4, s4, t6
+    rori s4, s4, 8
+    xor t6, s4, t6
+    srli s4, t6, 8
+    and t6, t6, t0
+    and s4, s4, t0
+    slli t6, t6, 8
+    or t6, s4, t6
+    xor a4, a4, a2
+    rori s4, s11, 16
+    xor s9, s9, s2
+    xor s4, s11, s4
+    sw a4, 0(sp)
+    xor s0, s0, t5
+    rori s4, s4, 8
+    sw s9, 4(sp)
+    xor s3, s3, t4
+    xor s11, s4, s11
+    sw s0, 8(sp)
+    xor s10, s10, t1
+    rori s4, a7, 16
+    sw s3, 12(sp)
+    xor s4, a7, s4
+    sw s10, 16(sp)
+    rori s4, s4, 8
+    xor t6, t6, s11
+    sw s6, 20(sp)
+    xor a5, a5, a4
+    xor a7, s4, a7
+    xor ra, ra, t6
+    sw a6, 24(sp)
+    xor a2, a2, a5
+    xor s7, s7, s9
+    srli s4, a7, 8
+    sw ra, 28(sp)
+    xor s2, s2, s7
+    xor t2, t2, s0
+    and s4, s4, t0
+    sw a2, 32(sp)
+    xor t5, t5, t2
+    xor s8, s8, s3
+    and t0, a7, t0
+    sw s2, 36(sp)
+    xor t4, t4, s8
+    xor t3, t3, s10
+    slli t0, t0, 8
+    sw t5, 40(sp)
+    xor t1, t1, t3
+    or t0, s4, t0
     sw t4, 44(sp)
-    xor s5, s5, s11
+    xor s11, s11, t0
     sw t1, 48(sp)
-    xor s11, s11, t2
-    xor s5, s5, s7
-    sw s10, 52(sp)
-    xor t2, t2, s5
-    sw a6, 56(sp)
-    sw t2, 60(sp)
-    sw t3, 64(sp)
-    sw s9, 68(sp)
-    sw a7, 72(sp)
-    sw a2, 76(sp)
-    sw s6, 80(sp)
-    lw s6, 400(sp)
-    sw s6, 84(sp)
-    lw s6, 396(sp)
-    sw s6, 88(sp)
-    sw s5, 92(sp)
-    lw s5, 416(sp)
-    sw s5, 96(sp)
-    lw s5, 408(sp)
-    sw s5, 100(sp)
-    lw s5, 432(sp)
-    sw s5, 104(sp)
-    lw s5, 376(sp)
-    sw s5, 108(sp)
-    lw s5, 404(sp)
-    sw s5, 112(sp)
-    lw s5, 420(sp)
-    sw s5, 116(sp)
-    lw s5, 332(sp)
-    sw s5, 120(sp)
-    sw s11, 124(sp)
+    xor t0, t0, t6
+    xor s11, s11, ra
+    sw s1, 52(sp)
+    xor t6, t6, s11
+    sw s5, 56(sp)
+    sw t6, 60(sp)
+    sw a5, 64(sp)
+    sw s7, 68(sp)
+    sw t2, 72(sp)
+    sw s8, 76(sp)
+    sw t3, 80(sp)
+    lw t3, 392(sp)
+    sw t3, 84(sp)
+    lw t3, 420(sp)
+    sw t3, 88(sp)
+    sw s11, 92(sp)
+    lw s11, 376(sp)
+    sw s11, 96(sp)
+    lw s11, 432(sp)
+    sw s11, 100(sp)
+    lw s11, 356(sp)
+    sw s11, 104(sp)
+    lw s11, 348(sp)
+    sw s11, 108(sp)
+    lw s11, 352(sp)
+    sw s11, 112(sp)
+    lw s11, 436(sp)
+    sw s11, 116(sp)
+    lw s11, 384(sp)
+    sw s11, 120(sp)
+    sw t0, 124(sp)
     addi a3, a3, 256
     lw t0, 328(sp)
     addi t0, t0, -1
@@ -4592,1637 +4560,1621 @@ MCU_FN(aria256, encrypt_blocks):
     xor s4, s4, s0
     and ra, ra, s5
     and s4, s4, s10
-    xor ra, a4, ra
     xor s3, s3, a4
-    xor s4, ra, s4
+    xor ra, a4, ra
     and s3, s3, s10
+    xor s4, ra, s4
     xor t6, t6, s0
-    xor ra, a7, s0
-    and t0, t0, s5
     xor s3, t3, s3
-    xor s0, s11, s0
-    xor t0, t6, t0
+    xor ra, a7, s0
     xor t3, t2, s9
-    and s11, s11, s10
+    xor s0, s11, s0
+    and t0, t0, s5
     xor s9, s9, s7
     and s0, s0, s5
-    xor s11, t0, s11
+    xor t0, t6, t0
     and s1, s1, s10
     xor s0, s9, s0
-    lw t0, 408(sp)
+    and s11, s11, s10
     xor s1, s0, s1
-    rori s0, t0, 16
-    xor t0, t0, s0
-    rori t0, t0, 8
-    xor s0, t0, s0
+    xor s11, t0, s11
+    and t3, t3, s5
     lw t0, 376(sp)
+    lw s0, 356(sp)
+    and t5, t5, s10
+    xor t3, ra, t3
     and a7, a7, s5
+    lw s9, 408(sp)
+    and t2, t2, s10
+    xor t5, t3, t5
+    xor a7, t1, a7
+    xor t0, t0, s0
+    xor t2, a7, t2
+    xor s0, s0, t5
+    xor s9, s9, t0
+    xor s0, s0, s9
+    rori a7, s9, 16
+    xor s9, s9, a7
+    xor t5, t5, t0
+    rori s9, s9, 8
+    xor t0, t0, s0
+    xor a7, s9, a7
     rori s9, t0, 16
     xor t0, t0, s9
     rori t0, t0, 8
     xor s9, t0, s9
-    and t2, t2, s10
-    xor a7, t1, a7
-    lw t0, 356(sp)
-    xor t2, a7, t2
-    rori a7, t0, 16
-    and t3, t3, s5
-    xor t0, t0, a7
-    and t5, t5, s10
-    xor t3, ra, t3
-    rori t0, t0, 8
-    xor t5, t3, t5
-    xor a7, t0, a7
-    rori t0, t5, 16
-    xor t5, t5, t0
-    rori t5, t5, 8
-    xor t0, t5, t0
-    xor s9, s9, a7
-    xor a7, a7, t0
-    xor s0, s0, s9
-    xor t0, t0, s9
-    xor a7, a7, s0
-    xor s9, s9, a7
-    srli t5, s9, 8
+    srli t0, s9, 8
     li t1, 0xff00ff
     and s9, s9, t1
-    and t5, t5, t1
-    slli s9, s9, 8
-    or s9, t5, s9
-    rori t0, t0, 16
-    srli t5, t0, 8
     and t0, t0, t1
+    slli s9, s9, 8
+    or s9, t0, s9
+    rori t0, s0, 16
+    xor t0, s0, t0
+    rori t0, t0, 8
+    xor s0, t0, s0
+    rori t0, t5, 16
+    xor t0, t5, t0
+    rori t0, t0, 8
+    xor t5, t0, t5
+    srli t0, t5, 8
     and t5, t5, t1
-    slli t0, t0, 8
-    or t0, t5, t0
-    lw t5, 416(sp)
-    and s7, s7, s5
-    rori t3, t5, 16
-    xor t5, t5, t3
-    rori t5, t5, 8
-    xor t3, t5, t3
-    lw t5, 384(sp)
-    and s2, s2, s10
-    rori ra, t5, 16
-    xor t5, t5, ra
-    rori t5, t5, 8
-    xor ra, t5, ra
-    lw t5, 364(sp)
-    xor s7, a6, s7
-    rori a4, t5, 16
-    xor t5, t5, a4
-    rori t5, t5, 8
-    xor a4, t5, a4
-    rori t5, t2, 16
-    xor t2, t2, t5
-    rori t2, t2, 8
-    xor t5, t2, t5
-    xor ra, ra, a4
-    xor a4, a4, t5
-    xor t3, t3, ra
-    xor t5, t5, ra
-    xor a4, a4, t3
-    xor ra, ra, a4
-    srli t2, ra, 8
-    and ra, ra, t1
-    and t2, t2, t1
-    slli ra, ra, 8
-    or ra, t2, ra
-    rori t5, t5, 16
-    srli t2, t5, 8
-    and t5, t5, t1
-    and t2, t2, t1
+    and t0, t0, t1
     slli t5, t5, 8
-    or t5, t2, t5
-    lw t2, 396(sp)
-    xor s2, s7, s2
-    rori s7, t2, 16
-    xor t2, t2, s7
-    rori t2, t2, 8
-    xor s7, t2, s7
-    lw t2, 392(sp)
-    rori a4, a4, 16
-    rori a6, t2, 16
-    xor t2, t2, a6
-    rori t2, t2, 8
-    xor a6, t2, a6
-    lw t2, 360(sp)
+    or t5, t0, t5
+    lw t0, 384(sp)
+    lw t3, 364(sp)
+    lw ra, 416(sp)
+    xor t0, t0, t3
+    xor t3, t3, t2
+    xor ra, ra, t0
+    xor t3, t3, ra
+    rori a4, ra, 16
     xor ra, ra, a4
-    rori t6, t2, 16
-    xor t2, t2, t6
-    rori t2, t2, 8
-    xor t6, t2, t6
-    rori t2, a2, 16
-    xor a2, a2, t2
-    rori a2, a2, 8
-    xor t2, a2, t2
-    xor a6, a6, t6
-    xor t6, t6, t2
-    xor s7, s7, a6
-    xor t2, t2, a6
-    xor t6, t6, s7
-    xor a6, a6, t6
-    srli a2, a6, 8
-    and a6, a6, t1
-    and a2, a2, t1
-    slli a6, a6, 8
-    or a6, a2, a6
-    rori t2, t2, 16
-    srli a2, t2, 8
+    xor t2, t2, t0
+    rori ra, ra, 8
+    xor t0, t0, t3
+    xor a4, ra, a4
+    rori ra, t0, 16
+    xor t0, t0, ra
+    rori t0, t0, 8
+    xor ra, t0, ra
+    srli t0, ra, 8
+    and ra, ra, t1
+    and t0, t0, t1
+    slli ra, ra, 8
+    or ra, t0, ra
+    rori t0, t3, 16
+    xor t0, t3, t0
+    rori t0, t0, 8
+    xor t3, t0, t3
+    rori t0, t2, 16
+    xor t0, t2, t0
+    rori t0, t0, 8
+    xor t2, t0, t2
+    srli t0, t2, 8
+    and s7, s7, s5
     and t2, t2, t1
-    and a2, a2, t1
+    and s2, s2, s10
+    xor s7, a6, s7
+    and t0, t0, t1
     slli t2, t2, 8
-    or t2, a2, t2
-    lw a2, 432(sp)
-    rori t6, t6, 16
-    rori s8, a2, 16
-    xor a2, a2, s8
-    rori a2, a2, 8
-    xor s8, a2, s8
-    lw a2, 436(sp)
+    xor s2, s7, s2
+    or t2, t0, t2
+    lw t0, 392(sp)
+    lw s7, 360(sp)
+    lw a6, 396(sp)
+    xor t0, t0, s7
+    xor s7, s7, a2
+    xor a6, a6, t0
+    xor s7, s7, a6
+    rori t6, a6, 16
     xor a6, a6, t6
-    rori t4, a2, 16
-    xor a2, a2, t4
-    rori a2, a2, 8
-    xor t4, a2, t4
-    lw a2, 332(sp)
-    xor t6, t6, t2
-    rori a5, a2, 16
-    xor a2, a2, a5
-    rori a2, a2, 8
-    xor a5, a2, a5
+    xor a2, a2, t0
+    rori a6, a6, 8
+    xor t0, t0, s7
+    xor t6, a6, t6
+    rori a6, t0, 16
+    xor t0, t0, a6
+    rori t0, t0, 8
+    xor a6, t0, a6
+    srli t0, a6, 8
+    and a6, a6, t1
+    and t0, t0, t1
+    slli a6, a6, 8
+    or a6, t0, a6
+    rori t0, s7, 16
+    xor t0, s7, t0
+    rori t0, t0, 8
+    xor s7, t0, s7
+    rori t0, a2, 16
+    xor t0, a2, t0
+    rori t0, t0, 8
+    xor a2, t0, a2
+    srli t0, a2, 8
+    and a2, a2, t1
+    and t0, t0, t1
+    slli a2, a2, 8
+    or a2, t0, a2
+    lw t0, 436(sp)
+    lw s8, 332(sp)
+    lw t4, 432(sp)
+    xor t0, t0, s8
+    xor s8, s8, s3
+    xor t4, t4, t0
+    xor s8, s8, t4
+    rori a5, t4, 16
+    xor t4, t4, a5
+    xor s3, s3, t0
+    rori t4, t4, 8
+    xor t0, t0, s8
+    xor a5, t4, a5
+    rori t4, t0, 16
+    xor t0, t0, t4
+    rori t0, t0, 8
+    xor t4, t0, t4
+    srli t0, t4, 8
+    and t4, t4, t1
+    and t0, t0, t1
+    slli t4, t4, 8
+    or t4, t0, t4
+    rori t0, s8, 16
+    xor t0, s8, t0
+    rori t0, t0, 8
+    xor s8, t0, s8
+    rori t0, s3, 16
+    xor t0, s3, t0
+    rori t0, t0, 8
+    xor s3, t0, s3
+    srli t0, s3, 8
+    and s3, s3, t1
+    and t0, t0, t1
+    slli s3, s3, 8
+    or s3, t0, s3
+    lw t0, 404(sp)
+    lw s6, 372(sp)
+    lw s5, 428(sp)
+    xor t0, t0, s6
+    xor s6, s6, s1
+    xor s5, s5, t0
+    xor s6, s6, s5
+    rori s10, s5, 16
+    xor s5, s5, s10
+    xor s1, s1, t0
+    rori s5, s5, 8
+    xor t0, t0, s6
+    xor s10, s5, s10
+    rori s5, t0, 16
+    xor t0, t0, s5
+    rori t0, t0, 8
+    xor s5, t0, s5
+    srli t0, s5, 8
+    and s5, s5, t1
+    and t0, t0, t1
+    slli s5, s5, 8
+    or s5, t0, s5
+    rori t0, s6, 16
+    xor t0, s6, t0
+    rori t0, t0, 8
+    xor s6, t0, s6
+    rori t0, s1, 16
+    xor t0, s1, t0
+    rori t0, t0, 8
+    xor s1, t0, s1
+    srli t0, s1, 8
+    and s1, s1, t1
+    and t0, t0, t1
+    slli s1, s1, 8
+    or s1, t0, s1
+    xor s5, s5, s6
+    xor s6, s6, s1
+    lw t0, 388(sp)
+    xor s1, s1, s5
+    xor t4, t4, s8
+    sw s1, 428(sp)
+    xor s8, s8, s3
+    lw s1, 348(sp)
+    xor s3, s3, t4
+    xor a6, a6, s7
+    sw s3, 348(sp)
+    xor s7, s7, a2
+    lw s3, 420(sp)
+    xor a2, a2, a6
+    xor t0, t0, s1
+    xor s1, s1, s2
+    xor s3, s3, t0
+    sw a2, 420(sp)
+    xor s1, s1, s3
     rori a2, s3, 16
     xor s3, s3, a2
+    xor s2, s2, t0
     rori s3, s3, 8
+    xor t0, t0, s1
     xor a2, s3, a2
-    xor t4, t4, a5
-    xor a5, a5, a2
-    xor s8, s8, t4
-    xor a2, a2, t4
-    xor a5, a5, s8
-    xor t4, t4, a5
-    srli s3, t4, 8
-    and t4, t4, t1
+    rori s3, t0, 16
+    xor t0, t0, s3
+    rori t0, t0, 8
+    xor s3, t0, s3
+    srli t0, s3, 8
     and s3, s3, t1
-    slli t4, t4, 8
-    or t4, s3, t4
-    rori a2, a2, 16
-    srli s3, a2, 8
-    and a2, a2, t1
-    and s3, s3, t1
-    slli a2, a2, 8
-    or a2, s3, a2
-    lw s3, 428(sp)
-    rori a5, a5, 16
-    rori s6, s3, 16
-    xor s3, s3, s6
-    rori s3, s3, 8
-    xor s6, s3, s6
-    lw s3, 404(sp)
-    xor t4, t4, a5
-    rori s5, s3, 16
-    xor s3, s3, s5
-    rori s3, s3, 8
-    xor s5, s3, s5
-    lw s3, 372(sp)
-    xor a5, a5, a2
-    rori s10, s3, 16
-    xor s3, s3, s10
-    rori s3, s3, 8
-    xor s10, s3, s10
-    rori s3, s1, 16
-    xor s1, s1, s3
-    rori s1, s1, 8
-    xor s3, s1, s3
-    xor s5, s5, s10
-    xor s10, s10, s3
-    xor s6, s6, s5
-    xor s3, s3, s5
-    xor s10, s10, s6
-    xor s5, s5, s10
-    srli s1, s5, 8
-    and s5, s5, t1
-    and s1, s1, t1
-    slli s5, s5, 8
-    or s5, s1, s5
-    rori s3, s3, 16
-    srli s1, s3, 8
-    and s3, s3, t1
-    rori s10, s10, 16
-    and s1, s1, t1
-    slli s3, s3, 8
-    or s3, s1, s3
-    xor s5, s5, s10
-    xor s10, s10, s3
-    lw s1, 420(sp)
-    xor s3, s3, s5
-    sw s3, 372(sp)
-    rori s3, s1, 16
-    xor s1, s1, s3
-    rori s1, s1, 8
-    xor s3, s1, s3
-    lw s1, 388(sp)
-    xor a2, a2, t4
-    sw a2, 420(sp)
-    rori a2, s1, 16
-    xor s1, s1, a2
-    rori s1, s1, 8
-    xor a2, s1, a2
-    lw s1, 348(sp)
-    xor t2, t2, a6
-    sw t2, 388(sp)
-    rori t2, s1, 16
-    xor s1, s1, t2
-    rori s1, s1, 8
-    xor t2, s1, t2
-    rori s1, s2, 16
-    xor s2, s2, s1
-    rori s2, s2, 8
-    xor s1, s2, s1
-    xor a2, a2, t2
-    xor t2, t2, s1
-    xor s3, s3, a2
-    xor s1, s1, a2
-    xor t2, t2, s3
-    xor a2, a2, t2
-    srli s2, a2, 8
-    and a2, a2, t1
-    and s2, s2, t1
-    slli a2, a2, 8
-    or a2, s2, a2
-    rori s1, s1, 16
-    srli s2, s1, 8
-    and s1, s1, t1
-    rori t2, t2, 16
-    and s2, s2, t1
-    slli s1, s1, 8
-    or s1, s2, s1
-    xor a2, a2, t2
-    xor t2, t2, s1
-    lw s2, 424(sp)
-    xor s1, s1, a2
-    sw s1, 348(sp)
-    rori s1, s2, 16
-    xor s2, s2, s1
-    rori s2, s2, 8
-    xor s1, s2, s1
-    xor a4, a4, t5
-    lw s2, 412(sp)
-    xor t5, t5, ra
-    sw t5, 424(sp)
-    rori t5, s2, 16
-    xor s2, s2, t5
-    rori a7, a7, 16
-    rori s2, s2, 8
-    xor s9, s9, a7
-    xor t5, s2, t5
-    xor a7, a7, t0
-    lw s2, 380(sp)
-    xor t0, t0, s9
-    sw t0, 412(sp)
-    rori t0, s2, 16
-    xor s2, s2, t0
-    rori s2, s2, 8
-    xor t0, s2, t0
-    rori s2, s4, 16
-    xor s4, s4, s2
-    rori s4, s4, 8
-    xor s2, s4, s2
-    xor t5, t5, t0
-    xor t0, t0, s2
-    xor s1, s1, t5
-    xor s2, s2, t5
-    xor t0, t0, s1
-    xor t5, t5, t0
-    srli s4, t5, 8
-    and t5, t5, t1
-    and s4, s4, t1
-    slli t5, t5, 8
-    or t5, s4, t5
-    rori s2, s2, 16
-    srli s4, s2, 8
-    and s2, s2, t1
-    rori t0, t0, 16
-    and s4, s4, t1
-    slli s2, s2, 8
-    or s2, s4, s2
-    xor t5, t5, t0
-    xor t0, t0, s2
-    lw s4, 400(sp)
-    xor s2, s2, t5
-    sw s2, 380(sp)
-    rori s2, s4, 16
-    xor s4, s4, s2
-    rori s4, s4, 8
-    xor s2, s4, s2
-    xor s1, s1, t5
-    lw s4, 368(sp)
-    xor t0, t0, s1
-    xor t5, t5, t0
-    sw t0, 400(sp)
-    rori t0, s4, 16
-    xor s4, s4, t0
-    rori s4, s4, 8
-    xor t0, s4, t0
-    xor s3, s3, a2
-    lw s4, 344(sp)
-    xor t2, t2, s3
-    xor a2, a2, t2
-    sw t2, 368(sp)
-    rori t2, s4, 16
-    xor s4, s4, t2
-    rori s4, s4, 8
-    xor t2, s4, t2
-    rori s4, s11, 16
-    xor s11, s11, s4
-    rori s11, s11, 8
-    xor s4, s11, s4
-    xor t0, t0, t2
-    xor t2, t2, s4
-    xor s2, s2, t0
-    xor s4, s4, t0
-    xor t2, t2, s2
-    xor t0, t0, t2
-    srli s11, t0, 8
     and t0, t0, t1
-    and s11, s11, t1
-    slli t0, t0, 8
-    or t0, s11, t0
-    rori s4, s4, 16
-    srli s11, s4, 8
-    and s11, s11, t1
-    and t1, s4, t1
-    slli t1, t1, 8
-    or t1, s11, t1
-    lw s11, 128(a3)
-    xor s0, s0, s9
-    xor a7, a7, s0
-    xor s11, s0, s11
-    lw s0, 132(a3)
-    xor t3, t3, ra
-    xor a4, a4, t3
-    xor s0, t3, s0
-    lw t3, 136(a3)
-    xor s7, s7, a6
-    xor t6, t6, s7
-    xor t3, s7, t3
-    lw s7, 140(a3)
-    xor s8, s8, t4
-    xor a5, a5, s8
-    xor s7, s8, s7
-    lw s8, 144(a3)
-    xor s6, s6, s5
-    xor s10, s10, s6
-    xor s8, s6, s8
-    lw s6, 148(a3)
-    rori t2, t2, 16
-    xor s6, s3, s6
-    lw s3, 152(a3)
+    slli s3, s3, 8
+    or s3, t0, s3
+    rori t0, s1, 16
+    xor t0, s1, t0
+    rori t0, t0, 8
+    xor s1, t0, s1
+    rori t0, s2, 16
+    xor t0, s2, t0
+    rori t0, t0, 8
+    xor s2, t0, s2
+    srli t0, s2, 8
+    and s2, s2, t1
+    and t0, t0, t1
+    slli s2, s2, 8
+    or s2, t0, s2
+    xor s3, s3, s1
+    xor s1, s1, s2
+    lw t0, 412(sp)
+    xor s2, s2, s3
+    xor ra, ra, t3
+    sw s2, 388(sp)
+    xor t3, t3, t2
+    lw s2, 380(sp)
+    xor t2, t2, ra
+    xor s9, s9, s0
+    sw t2, 380(sp)
+    xor s0, s0, t5
+    lw t2, 424(sp)
+    xor t5, t5, s9
+    xor t0, t0, s2
+    xor s2, s2, s4
+    xor t2, t2, t0
+    sw t5, 424(sp)
+    xor s2, s2, t2
+    rori t5, t2, 16
+    xor t2, t2, t5
+    xor s4, s4, t0
+    rori t2, t2, 8
+    xor t0, t0, s2
+    xor t5, t2, t5
+    rori t2, t0, 16
     xor t0, t0, t2
-    xor s3, s1, s3
-    lw s1, 156(a3)
-    xor t2, t2, t1
-    xor s2, s2, t0
+    rori t0, t0, 8
+    xor t2, t0, t2
+    srli t0, t2, 8
+    and t2, t2, t1
+    and t0, t0, t1
+    slli t2, t2, 8
+    or t2, t0, t2
+    rori t0, s2, 16
+    xor t0, s2, t0
+    rori t0, t0, 8
+    xor s2, t0, s2
+    rori t0, s4, 16
+    xor t0, s4, t0
+    rori t0, t0, 8
+    xor s4, t0, s4
+    srli t0, s4, 8
+    and s4, s4, t1
+    and t0, t0, t1
+    slli s4, s4, 8
+    or s4, t0, s4
     xor t2, t2, s2
+    xor s2, s2, s4
+    lw t0, 368(sp)
+    xor s4, s4, t2
+    sw s4, 412(sp)
+    xor t5, t5, t2
+    lw s4, 344(sp)
+    xor s2, s2, t5
+    xor t2, t2, s2
+    sw s2, 344(sp)
+    xor a2, a2, s3
+    lw s2, 400(sp)
+    xor s1, s1, a2
+    xor t0, t0, s4
+    xor s3, s3, s1
+    xor s4, s4, s11
+    xor s2, s2, t0
+    sw s1, 400(sp)
+    xor s4, s4, s2
+    rori s1, s2, 16
+    xor s2, s2, s1
+    xor s11, s11, t0
+    rori s2, s2, 8
+    xor t0, t0, s4
     xor s1, s2, s1
-    lw s2, 160(a3)
-    xor s9, s9, a7
-    xor s2, s9, s2
+    rori s2, t0, 16
+    xor t0, t0, s2
+    rori t0, t0, 8
+    xor s2, t0, s2
+    srli t0, s2, 8
+    and s2, s2, t1
+    and t0, t0, t1
+    slli s2, s2, 8
+    or s2, t0, s2
+    rori t0, s4, 16
+    xor t0, s4, t0
+    rori t0, t0, 8
+    xor s4, t0, s4
+    rori t0, s11, 16
+    xor t0, s11, t0
+    rori t0, t0, 8
+    xor s11, t0, s11
+    srli t0, s11, 8
+    and t0, t0, t1
+    and t1, s11, t1
+    slli t1, t1, 8
+    or t1, t0, t1
+    lw t0, 128(a3)
+    xor a7, a7, s9
+    xor s0, s0, a7
+    xor t0, a7, t0
+    lw a7, 132(a3)
+    xor a4, a4, ra
+    xor t3, t3, a4
+    xor a7, a4, a7
+    lw a4, 136(a3)
+    xor t6, t6, a6
+    xor s7, s7, t6
+    xor a4, t6, a4
+    lw t6, 140(a3)
+    xor a5, a5, t4
+    xor s8, s8, a5
+    xor t6, a5, t6
+    lw a5, 144(a3)
+    xor s10, s10, s5
+    xor s6, s6, s10
+    xor a5, s10, a5
+    lw s10, 148(a3)
+    xor s2, s2, s4
+    xor s10, a2, s10
+    lw a2, 152(a3)
+    xor s4, s4, t1
+    xor a2, t5, a2
+    lw t5, 156(a3)
+    xor s1, s1, s2
+    xor s4, s4, s1
+    xor t5, s1, t5
+    lw s1, 160(a3)
+    xor s9, s9, s0
+    xor s1, s9, s1
     lw s9, 164(a3)
-    xor ra, ra, a4
+    xor ra, ra, t3
     xor s9, ra, s9
     lw ra, 168(a3)
-    xor a6, a6, t6
+    xor a6, a6, s7
     xor ra, a6, ra
     lw a6, 172(a3)
-    xor t4, t4, a5
+    xor t4, t4, s8
     xor a6, t4, a6
     lw t4, 176(a3)
-    xor s5, s5, s10
+    xor s5, s5, s6
     xor t4, s5, t4
     lw s5, 180(a3)
-    xor t1, t1, t0
-    xor s5, a2, s5
-    lw a2, 184(a3)
-    xor t0, t0, t2
-    xor a2, t5, a2
-    lw t5, 188(a3)
-    lw s4, 212(a3)
-    xor t5, t0, t5
-    lw t0, 192(a3)
-    xor t0, a7, t0
-    lw a7, 196(a3)
-    xor a7, a4, a7
-    lw a4, 200(a3)
-    xor a4, t6, a4
-    lw t6, 204(a3)
-    xor t6, a5, t6
-    lw a5, 208(a3)
-    xor a5, s10, a5
-    lw s10, 368(sp)
-    xor s4, s10, s4
-    lw s10, 400(sp)
-    sw a7, 368(sp)
-    lw a7, 216(a3)
-    xor a7, s10, a7
-    lw s10, 220(a3)
-    xor s10, t2, s10
-    lw t2, 412(sp)
-    sw a4, 400(sp)
-    lw a4, 224(a3)
-    xor a4, t2, a4
-    lw t2, 424(sp)
-    sw a4, 412(sp)
-    lw a4, 228(a3)
-    xor a4, t2, a4
-    lw t2, 388(sp)
-    sw a4, 424(sp)
-    lw a4, 232(a3)
-    xor a4, t2, a4
-    lw t2, 420(sp)
-    sw a4, 388(sp)
-    lw a4, 236(a3)
-    xor a4, t2, a4
-    lw t2, 372(sp)
-    sw a4, 420(sp)
-    lw a4, 240(a3)
-    xor a4, t2, a4
-    lw t2, 348(sp)
-    sw a4, 372(sp)
-    lw a4, 244(a3)
-    xor a4, t2, a4
-    lw t2, 380(sp)
-    sw a4, 348(sp)
-    lw a4, 248(a3)
-    xor a4, t2, a4
-    lw t2, 252(a3)
-    xor t2, t1, t2
-    sw t2, 380(sp)
-    sw a4, 344(sp)
-    sw t0, 404(sp)
-    sw s4, 428(sp)
-    sw a5, 332(sp)
-    sw s10, 436(sp)
-    sw t6, 432(sp)
-    sw a7, 360(sp)
-    sw s9, 392(sp)
-    sw ra, 396(sp)
-    sw s2, 364(sp)
-    xor t0, s0, t3
-    xor t6, s0, s7
-    sw s5, 384(sp)
-    xor t1, s7, s3
-    xor a4, s11, s6
-    xor t6, t6, s1
-    xor a7, t0, s7
-    xor s5, s11, s8
-    xor t2, s8, s1
-    xor a5, t3, t1
-    xor s7, s7, s8
-    xor s11, s11, t6
-    xor s4, a4, t2
-    xor t3, t3, s3
-    xor s7, s7, a4
-    li s9, 0xff
-    xor s2, s3, t2
-    xor t6, s6, t6
-    xor t3, t3, s4
-    li s10, 0xff00
-    xor a4, a4, t1
-    xor s0, s0, s2
-    and t6, t6, s9
-    and t3, t3, s10
-    and a4, a4, s9
-    xor t6, s0, t6
-    xor a4, s3, a4
-    xor ra, t0, s6
-    xor s2, s6, s2
-    xor t3, t6, t3
-    xor t2, t1, t2
-    xor s3, ra, s3
-    and s2, s2, s9
-    and t6, s5, s9
-    xor t0, t0, t2
-    xor ra, ra, t1
-    xor s2, a7, s2
-    and s5, s5, s9
-    xor t1, t1, s4
-    and ra, ra, s10
-    xor a7, a7, s4
-    xor s6, s6, s1
-    xor s5, t0, s5
-    xor s4, a5, s4
-    xor s1, a5, s1
-    xor ra, s5, ra
-    and s7, s7, s10
-    xor s8, s8, a5
-    and s1, s1, s9
-    and s5, s4, s10
-    and t1, t1, s10
-    xor s7, s3, s7
-    xor s1, t2, s1
-    and s8, s8, s10
-    xor t6, s11, t6
-    and s4, s4, s10
-    and s3, s3, s9
-    xor s8, s1, s8
-    xor t1, t6, t1
-    xor s5, a4, s5
-    xor s4, s2, s4
-    sw t4, 416(sp)
-    and a7, a7, s10
-    xor s3, s6, s3
-    xor s2, t1, s8
-    xor a4, s5, s7
-    and t4, s4, t1
-    sw t5, 356(sp)
-    xor a7, s3, a7
-    xor t0, s4, t3
-    xor s11, t1, s5
-    xor s1, s2, a4
-    xor t2, s4, ra
-    xor t5, s5, t4
-    sw a6, 376(sp)
-    xor t6, ra, a7
-    and s2, t0, s2
-    and s11, t2, s11
-    xor t4, t3, t4
-    xor a6, s7, s4
-    xor s6, t0, t6
-    xor t4, t4, s2
-    xor s11, a6, s11
-    xor s0, s8, s7
-    and s1, s6, s1
-    and s10, t3, s8
-    xor t4, t4, s11
-    xor s8, s8, t3
-    xor s1, t4, s1
-    and a5, a7, s7
-    xor t4, s8, a7
-    xor a5, t4, a5
-    xor s3, t3, a7
-    xor a5, a5, t5
-    and s0, s3, s0
-    xor t5, s10, t5
-    xor s0, t5, s0
-    xor t1, t1, s4
-    xor s11, s0, s11
-    and a4, t6, a4
-    and s9, ra, s5
-    xor s0, t1, ra
-    xor s9, s7, s9
-    xor a4, s0, a4
-    xor s9, s9, a5
-    xor s10, a4, s10
-    xor s2, s9, s2
-    xor a5, s10, a5
-    and s0, s1, s2
-    and t5, s11, a5
-    xor s9, s11, s2
-    xor s0, a5, s0
-    xor t5, s9, t5
-    xor s10, s1, s11
-    xor a4, s2, a5
-    xor s0, s0, t5
-    and a4, s10, a4
-    xor t5, s1, t5
-    xor a5, s11, a5
-    xor a4, t5, a4
-    xor s2, s1, s2
-    xor t5, s2, a5
-    and s1, s1, a4
-    and s2, s2, a4
-    xor a4, a4, s0
-    and s10, s10, s0
-    and s11, s11, a4
-    xor s5, s5, ra
-    xor s7, s7, a7
-    and s0, t5, s0
-    xor s1, s1, s11
-    xor s10, s11, s10
-    and a4, a5, a4
-    xor s11, s5, s7
-    xor t5, t1, s5
-    xor s2, s2, a4
-    and ra, ra, s1
-    xor a5, s10, s1
-    and s5, s5, s1
-    xor s0, a4, s0
-    and a7, a7, s10
-    and s4, s4, s2
-    xor s1, s1, s2
-    and t3, t3, s0
-    xor a7, a7, s4
-    and t6, t6, a5
-    and t2, t2, s1
-    xor ra, ra, a7
-    xor t6, t6, t3
-    xor t2, s4, t2
-    xor a7, t6, a7
-    xor s4, s8, s7
-    xor t6, s0, s2
-    and s7, s7, s10
-    and t0, t0, t6
-    xor s10, s10, s0
-    xor ra, ra, t0
-    and s3, s3, s10
-    xor t0, t0, t2
-    xor s3, t3, s3
-    xor a4, t1, s8
-    xor t2, s3, t2
-    xor s3, a4, s11
-    and s2, t1, s2
-    and s1, t5, s1
-    and s0, s8, s0
-    and s10, s4, s10
-    and s11, s11, a5
-    xor s1, s2, s1
-    xor s10, s0, s10
-    xor a5, a5, t6
-    xor s2, s7, s2
-    xor s10, s10, s1
-    and t6, a4, t6
-    and s6, s6, a5
-    xor s5, s5, s2
-    and a5, s3, a5
-    xor s1, t6, s1
-    xor s0, s11, s0
-    xor s5, s5, t6
-    xor a5, s1, a5
+    xor t1, t1, s2
+    xor s5, s3, s5
+    lw s3, 184(a3)
+    xor s2, s2, s4
+    xor s3, t2, s3
+    lw t2, 188(a3)
+    lw s11, 212(a3)
+    xor t2, s2, t2
+    lw s2, 192(a3)
     xor s2, s0, s2
+    lw s0, 196(a3)
+    xor s0, t3, s0
+    lw t3, 200(a3)
+    xor t3, s7, t3
+    lw s7, 204(a3)
+    xor s7, s8, s7
+    lw s8, 208(a3)
+    xor s8, s6, s8
+    lw s6, 400(sp)
+    xor s11, s6, s11
+    lw s6, 344(sp)
+    sw s0, 400(sp)
+    lw s0, 216(a3)
+    xor s0, s6, s0
+    lw s6, 220(a3)
+    xor s6, s4, s6
+    lw s4, 424(sp)
+    sw t3, 344(sp)
+    lw t3, 224(a3)
+    xor t3, s4, t3
+    lw s4, 380(sp)
+    sw t3, 424(sp)
+    lw t3, 228(a3)
+    xor t3, s4, t3
+    lw s4, 420(sp)
+    sw t3, 380(sp)
+    lw t3, 232(a3)
+    xor t3, s4, t3
+    lw s4, 348(sp)
+    sw t3, 420(sp)
+    lw t3, 236(a3)
+    xor t3, s4, t3
+    lw s4, 428(sp)
+    sw t3, 348(sp)
+    lw t3, 240(a3)
+    xor t3, s4, t3
+    lw s4, 388(sp)
+    sw t3, 428(sp)
+    lw t3, 244(a3)
+    xor t3, s4, t3
+    lw s4, 412(sp)
+    sw t3, 388(sp)
+    lw t3, 248(a3)
+    xor t3, s4, t3
+    lw s4, 252(a3)
+    xor s4, t1, s4
+    sw s4, 412(sp)
+    sw t3, 368(sp)
+    sw s2, 372(sp)
+    sw s11, 404(sp)
+    sw s8, 432(sp)
+    sw s6, 332(sp)
+    sw s7, 436(sp)
+    sw s0, 396(sp)
+    sw s9, 360(sp)
+    sw ra, 392(sp)
+    sw s1, 416(sp)
+    xor s2, a7, a4
+    xor s7, a7, t6
+    sw s5, 364(sp)
+    xor t1, t6, a2
+    xor t3, t0, s10
+    xor s7, s7, t5
+    xor s0, s2, t6
+    xor s5, t0, a5
+    xor s4, a5, t5
+    xor s8, a4, t1
+    xor t6, t6, a5
+    xor t0, t0, s7
+    xor s11, t3, s4
+    xor a4, a4, a2
+    xor t6, t6, t3
+    li s9, 0xff
+    xor s1, a2, s4
+    xor s7, s10, s7
+    xor a4, a4, s11
+    li s6, 0xff00
+    xor t3, t3, t1
+    xor a7, a7, s1
+    and s7, s7, s9
+    and a4, a4, s6
+    and t3, t3, s9
+    xor s7, a7, s7
+    xor t3, a2, t3
+    xor ra, s2, s10
+    xor s1, s10, s1
+    xor a4, s7, a4
+    xor s4, t1, s4
+    xor a2, ra, a2
+    and s1, s1, s9
+    and s7, s5, s9
+    xor s2, s2, s4
+    xor ra, ra, t1
+    xor s1, s0, s1
+    and s5, s5, s9
+    xor t1, t1, s11
+    and ra, ra, s6
+    xor s0, s0, s11
+    xor s10, s10, t5
+    xor s5, s2, s5
+    xor s11, s8, s11
+    xor t5, s8, t5
+    xor ra, s5, ra
+    and t6, t6, s6
+    xor a5, a5, s8
+    and t5, t5, s9
+    and s5, s11, s6
+    and t1, t1, s6
+    xor t6, a2, t6
+    xor t5, s4, t5
+    and a5, a5, s6
+    xor s7, t0, s7
+    and s11, s11, s6
+    and a2, a2, s9
+    xor a5, t5, a5
+    xor t1, s7, t1
+    xor s5, t3, s5
+    xor s11, s1, s11
+    sw t4, 384(sp)
+    and s0, s0, s6
+    xor a2, s10, a2
+    xor s1, t1, a5
+    xor t3, s5, t6
+    and t4, s11, t1
+    sw t2, 408(sp)
+    xor s0, a2, s0
+    xor s2, s11, a4
+    xor t0, t1, s5
+    xor t5, s1, t3
+    xor s4, s11, ra
+    xor t2, s5, t4
+    sw a6, 356(sp)
+    xor s7, ra, s0
+    and s1, s2, s1
+    and t0, s4, t0
+    xor t4, a4, t4
+    xor a6, t6, s11
+    xor s10, s2, s7
+    xor t4, t4, s1
+    xor t0, a6, t0
+    xor a7, a5, t6
+    and t5, s10, t5
+    and s6, a4, a5
+    xor t4, t4, t0
+    xor a5, a5, a4
+    xor t5, t4, t5
+    and s8, s0, t6
+    xor t4, a5, s0
+    xor s8, t4, s8
+    xor a2, a4, s0
+    xor s8, s8, t2
+    and a7, a2, a7
+    xor t2, s6, t2
+    xor a7, t2, a7
+    xor t1, t1, s11
+    xor t0, a7, t0
+    and t3, s7, t3
+    and s9, ra, s5
+    xor a7, t1, ra
+    xor s9, t6, s9
+    xor t3, a7, t3
+    xor s9, s9, s8
+    xor s6, t3, s6
+    xor s1, s9, s1
+    xor s8, s6, s8
+    and a7, t5, s1
+    and t2, t0, s8
+    xor s9, t0, s1
+    xor a7, s8, a7
+    xor t2, s9, t2
+    xor s6, t5, t0
+    xor t3, s1, s8
+    xor a7, a7, t2
+    and t3, s6, t3
+    xor t2, t5, t2
+    xor s8, t0, s8
+    xor t3, t2, t3
+    xor s1, t5, s1
+    xor t2, s1, s8
+    and t5, t5, t3
+    and s1, s1, t3
+    xor t3, t3, a7
+    and s6, s6, a7
+    and t0, t0, t3
+    xor s5, s5, ra
+    xor t6, t6, s0
+    and a7, t2, a7
+    xor t5, t5, t0
     xor s6, t0, s6
-    xor t6, s5, a5
-    xor s4, s5, a7
-    xor s1, s2, t2
-    xor t0, s10, s6
-    xor s8, t6, s6
-    xor s9, s10, s4
-    xor s3, a7, ra
-    xor t3, s2, s5
-    xor s6, s5, s6
-    li s7, 0xff0000
-    xor s9, s9, s1
-    li s0, 0xff000000
-    xor s5, s5, s3
-    xor t1, t3, t0
-    and s9, s9, s7
-    and t1, t1, s0
+    and t3, s8, t3
+    xor t0, s5, t6
+    xor t2, t1, s5
+    xor s1, s1, t3
+    and ra, ra, t5
+    xor s8, s6, t5
+    and s5, s5, t5
+    xor a7, t3, a7
+    and s0, s0, s6
+    and s11, s11, s1
+    xor t5, t5, s1
+    and a4, a4, a7
+    xor s0, s0, s11
+    and s7, s7, s8
+    and s4, s4, t5
+    xor ra, ra, s0
+    xor s7, s7, a4
+    xor s4, s11, s4
+    xor s0, s7, s0
+    xor s11, a5, t6
+    xor s7, a7, s1
+    and t6, t6, s6
+    and s2, s2, s7
+    xor s6, s6, a7
+    xor ra, ra, s2
+    and a2, a2, s6
+    xor s2, s2, s4
+    xor a2, a4, a2
+    xor t3, t1, a5
+    xor s4, a2, s4
+    xor a2, t3, t0
+    and s1, t1, s1
+    and t5, t2, t5
+    and a7, a5, a7
+    and s6, s11, s6
+    and t0, t0, s8
+    xor t5, s1, t5
+    xor s6, a7, s6
+    xor s8, s8, s7
+    xor s1, t6, s1
+    xor s6, s6, t5
+    and s7, t3, s7
+    and s10, s10, s8
+    xor s5, s5, s1
+    and s8, a2, s8
+    xor t5, s7, t5
+    xor a7, t0, a7
+    xor s5, s5, s7
+    xor s8, t5, s8
+    xor s1, a7, s1
+    xor s10, s2, s10
+    xor s7, s5, s8
+    xor s11, s5, s0
+    xor t5, s1, s4
+    xor s2, s6, s10
+    xor a5, s7, s10
+    xor s9, s6, s11
+    xor a2, s0, ra
+    xor a4, s1, s5
+    xor s10, s5, s10
+    li t6, 0xff0000
+    xor s9, s9, t5
+    li a7, 0xff000000
+    xor s5, s5, a2
+    xor t1, a4, s2
+    and s9, s9, t6
+    and t1, t1, a7
     xor s9, s5, s9
     xor t1, s9, t1
-    xor s11, s10, t6
-    xor s9, t6, t2
-    xor a4, a5, s1
-    xor t6, t6, s1
-    xor s1, ra, s1
-    xor s4, s4, t2
-    and s1, s1, s7
-    xor s1, s4, s1
-    xor t5, ra, a4
-    xor s4, s11, t2
-    xor a4, s3, a4
-    xor t2, s3, t2
-    xor s2, s2, s10
-    xor s3, s3, t0
-    xor a5, a5, t0
-    and s2, s2, s0
-    and s3, s3, s7
-    and a5, a5, s0
-    xor s2, s1, s2
-    xor s3, s10, s3
-    xor s1, s11, a7
-    xor a5, s3, a5
-    xor s9, s9, t0
-    xor a7, a7, s8
-    xor s3, t5, t0
-    and s6, s6, s7
-    and s1, s1, s7
-    and s8, s8, s7
-    xor t0, a4, t0
-    and t5, t5, s7
-    and t3, t3, s0
-    xor s6, s9, s6
-    and t6, t6, s0
-    xor s8, s4, s8
-    and s11, s11, s0
-    xor s1, s3, s1
-    xor t5, t2, t5
-    and t0, t0, s7
-    and a4, a4, s0
-    xor t3, s8, t3
-    xor t6, s1, t6
-    xor s11, t5, s11
-    xor t0, a7, t0
-    xor a4, s6, a4
-    lw s6, 376(sp)
-    lw a7, 416(sp)
-    lw t5, 356(sp)
-    lw s1, 364(sp)
-    lw s3, 384(sp)
-    lw s8, 392(sp)
-    lw s4, 396(sp)
-    sw a4, 396(sp)
-    and ra, ra, s0
-    sw a5, 408(sp)
-    xor ra, t0, ra
-    sw t3, 376(sp)
-    sw ra, 352(sp)
-    sw s2, 336(sp)
-    xor s9, s8, s4
-    xor a4, s8, s6
-    sw t1, 392(sp)
-    xor t0, s6, a2
-    xor s10, s1, s3
-    xor a4, a4, t5
-    xor a5, s9, s6
-    xor t1, s1, a7
-    xor t2, a7, t5
-    xor t4, s4, t0
-    xor s6, s6, a7
-    xor s1, s1, a4
-    xor s5, s10, t2
-    xor s4, s4, a2
-    xor s6, s6, s10
-    li t3, 0xff
-    xor s2, a2, t2
-    xor a4, s3, a4
-    xor s4, s4, s5
-    li a6, 0xff00
-    xor s10, s10, t0
+    xor t0, s6, s7
+    xor s9, s7, s4
+    xor t3, s8, t5
+    xor s7, s7, t5
+    xor t5, ra, t5
+    xor s11, s11, s4
+    and t5, t5, t6
+    xor t5, s11, t5
+    xor t2, ra, t3
+    xor s11, t0, s4
+    xor t3, a2, t3
+    xor s4, a2, s4
+    xor s1, s1, s6
+    xor a2, a2, s2
     xor s8, s8, s2
-    and a4, a4, t3
-    and s4, s4, a6
-    and s10, s10, t3
-    xor a4, s8, a4
-    xor s10, a2, s10
-    xor ra, s9, s3
-    xor s2, s3, s2
-    xor s4, a4, s4
-    xor t2, t0, t2
-    xor a2, ra, a2
-    and s2, s2, t3
-    and a4, t1, t3
-    xor s9, s9, t2
-    xor ra, ra, t0
-    xor s2, a5, s2
-    and t1, t1, t3
-    xor t0, t0, s5
+    and s1, s1, a7
+    and a2, a2, t6
+    and s8, s8, a7
+    xor s1, t5, s1
+    xor a2, s6, a2
+    xor t5, t0, s0
+    xor s8, a2, s8
+    xor s9, s9, s2
+    xor s0, s0, a5
+    xor a2, t2, s2
+    and s10, s10, t6
+    and t5, t5, t6
+    and a5, a5, t6
+    xor s2, t3, s2
+    and t2, t2, t6
+    and a4, a4, a7
+    xor s10, s9, s10
+    and s7, s7, a7
+    xor a5, s11, a5
+    and t0, t0, a7
+    xor t5, a2, t5
+    xor t2, s4, t2
+    and s2, s2, t6
+    and t3, t3, a7
+    xor a4, a5, a4
+    xor s7, t5, s7
+    xor t0, t2, t0
+    xor s2, s0, s2
+    xor t3, s10, t3
+    lw s10, 356(sp)
+    lw s0, 384(sp)
+    lw t2, 408(sp)
+    lw t5, 416(sp)
+    lw a2, 364(sp)
+    lw a5, 360(sp)
+    lw s11, 392(sp)
+    sw t3, 392(sp)
+    and ra, ra, a7
+    sw s8, 376(sp)
+    xor ra, s2, ra
+    sw a4, 356(sp)
+    sw ra, 352(sp)
+    sw s1, 336(sp)
+    xor s9, a5, s11
+    xor t3, a5, s10
+    sw t1, 360(sp)
+    xor s2, s10, s3
+    xor s6, t5, a2
+    xor t3, t3, t2
+    xor s8, s9, s10
+    xor t1, t5, s0
+    xor s4, s0, t2
+    xor t4, s11, s2
+    xor s10, s10, s0
+    xor t5, t5, t3
+    xor s5, s6, s4
+    xor s11, s11, s3
+    xor s10, s10, s6
+    li a4, 0xff
+    xor s1, s3, s4
+    xor t3, a2, t3
+    xor s11, s11, s5
+    li a6, 0xff00
+    xor s6, s6, s2
+    xor a5, a5, s1
+    and t3, t3, a4
+    and s11, s11, a6
+    and s6, s6, a4
+    xor t3, a5, t3
+    xor s6, s3, s6
+    xor ra, s9, a2
+    xor s1, a2, s1
+    xor s11, t3, s11
+    xor s4, s2, s4
+    xor s3, ra, s3
+    and s1, s1, a4
+    and t3, t1, a4
+    xor s9, s9, s4
+    xor ra, ra, s2
+    xor s1, s8, s1
+    and t1, t1, a4
+    xor s2, s2, s5
     and ra, ra, a6
-    xor a5, a5, s5
-    xor s3, s3, t5
+    xor s8, s8, s5
+    xor a2, a2, t2
     xor t1, s9, t1
     xor s5, t4, s5
-    xor t5, t4, t5
+    xor t2, t4, t2
     xor ra, t1, ra
-    and s6, s6, a6
-    xor a7, a7, t4
-    and t5, t5, t3
+    and s10, s10, a6
+    xor s0, s0, t4
+    and t2, t2, a4
     and t1, s5, a6
-    and t0, t0, a6
-    xor s6, a2, s6
-    xor t5, t2, t5
-    and a7, a7, a6
-    xor a4, s1, a4
-    and s5, s5, a6
-    and a2, a2, t3
-    xor a7, t5, a7
-    xor t0, a4, t0
-    xor t1, s10, t1
-    xor s5, s2, s5
-    and a5, a5, a6
-    xor a2, s3, a2
-    xor s2, t0, a7
-    xor s10, t1, s6
-    and t3, s5, t0
-    xor a5, a2, a5
-    xor s9, s5, s4
-    xor s1, t0, t1
-    xor t5, s2, s10
-    xor t2, s5, ra
-    xor a6, t1, t3
-    xor a4, ra, a5
-    and s2, s9, s2
-    and s1, t2, s1
-    sw s11, 356(sp)
-    xor t3, s4, t3
-    xor s7, s6, s5
-    xor s3, s9, a4
-    sw t6, 384(sp)
-    xor t3, t3, s2
-    xor s1, s7, s1
-    xor s8, a7, s6
-    and t5, s3, t5
-    and t6, s4, a7
-    xor t3, t3, s1
-    xor a7, a7, s4
-    xor t5, t3, t5
-    and t4, a5, s6
-    xor t3, a7, a5
-    xor t4, t3, t4
-    xor a2, s4, a5
-    xor t4, t4, a6
-    and s8, a2, s8
-    xor a6, t6, a6
-    xor s8, a6, s8
-    xor t0, t0, s5
-    xor s1, s8, s1
-    and s10, a4, s10
-    and s11, ra, t1
-    xor s8, t0, ra
-    xor s11, s6, s11
-    xor s10, s8, s10
-    xor s11, s11, t4
-    xor t6, s10, t6
-    xor s2, s11, s2
-    xor t4, t6, t4
-    and s8, t5, s2
-    and a6, s1, t4
-    xor s11, s1, s2
-    xor s8, t4, s8
-    xor a6, s11, a6
-    xor t6, t5, s1
-    xor s10, s2, t4
-    xor s8, s8, a6
-    and s10, t6, s10
-    xor a6, t5, a6
-    xor t4, s1, t4
-    xor s10, a6, s10
-    xor s2, t5, s2
-    xor a6, s2, t4
-    and t5, t5, s10
-    and s2, s2, s10
-    xor s10, s10, s8
-    and t6, t6, s8
-    and s1, s1, s10
-    xor t1, t1, ra
-    xor s6, s6, a5
-    and s8, a6, s8
-    xor t5, t5, s1
-    xor t6, s1, t6
-    and s10, t4, s10
-    xor s1, t1, s6
-    xor a6, t0, t1
-    xor s2, s2, s10
-    and ra, ra, t5
-    xor t4, t6, t5
-    and t1, t1, t5
-    xor s8, s10, s8
-    and a5, a5, t6
-    and s5, s5, s2
-    xor t5, t5, s2
-    and s4, s4, s8
-    xor a5, a5, s5
-    and a4, a4, t4
-    and t2, t2, t5
-    xor ra, ra, a5
-    xor a4, a4, s4
-    xor t2, s5, t2
-    xor a5, a4, a5
-    xor s5, a7, s6
-    xor a4, s8, s2
-    and s6, s6, t6
-    and s9, s9, a4
-    xor t6, t6, s8
-    xor ra, ra, s9
-    and a2, a2, t6
-    xor s9, s9, t2
-    xor a2, s4, a2
-    xor s10, t0, a7
-    xor t2, a2, t2
-    xor a2, s10, s1
-    and s2, t0, s2
-    and t5, a6, t5
-    and s8, a7, s8
-    and t6, s5, t6
-    and s1, s1, t4
-    xor t5, s2, t5
-    xor t6, s8, t6
-    xor t4, t4, a4
-    xor s2, s6, s2
-    xor t6, t6, t5
-    and a4, s10, a4
-    and s3, s3, t4
-    xor t1, t1, s2
-    and t4, a2, t4
-    xor t5, a4, t5
-    xor s8, s1, s8
-    xor t1, t1, a4
-    xor t4, t5, t4
-    xor s2, s8, s2
-    xor s3, s9, s3
-    xor a4, t1, t4
-    xor s4, t1, a5
-    xor t5, s2, t2
-    xor s9, t6, s3
-    xor s5, a4, s3
-    xor t0, t6, s4
-    xor a2, a5, ra
-    xor s1, s2, t1
-    xor s3, t1, s3
-    li a7, 0xff0000
-    xor t0, t0, t5
-    xor t1, t1, a2
-    xor a6, s1, s9
-    and t0, t0, a7
-    and a6, a6, s0
-    xor t0, t1, t0
-    xor a6, t0, a6
-    xor s8, t6, a4
-    xor t0, a4, t2
-    xor s10, t4, t5
-    xor a4, a4, t5
-    xor t5, ra, t5
-    xor s4, s4, t2
-    and t5, t5, a7
-    xor t5, s4, t5
-    xor s6, ra, s10
-    xor s4, s8, t2
-    xor s10, a2, s10
-    xor t2, a2, t2
-    xor a2, a2, s9
-    xor t4, t4, s9
-    and a2, a2, a7
-    and t4, t4, s0
-    xor s2, s2, t6
-    xor a2, t6, a2
-    and s2, s2, s0
-    xor t4, a2, t4
-    xor t0, t0, s9
-    xor s2, t5, s2
-    xor a2, s6, s9
-    xor t5, s8, a5
-    xor s9, s10, s9
-    and s3, s3, a7
-    xor a5, a5, s5
-    and s6, s6, a7
-    and s9, s9, a7
-    xor s3, t0, s3
-    and ra, ra, s0
-    and t5, t5, a7
-    and s5, s5, a7
-    and s8, s8, s0
-    xor s6, t2, s6
-    xor s9, a5, s9
-    and s10, s10, s0
-    xor s5, s4, s5
-    xor t5, a2, t5
-    xor s8, s6, s8
-    xor ra, s9, ra
+    and s2, s2, a6
     xor s10, s3, s10
-    lw s3, 432(sp)
-    lw s9, 360(sp)
-    lw s6, 332(sp)
-    lw t2, 436(sp)
-    lw a2, 404(sp)
-    lw t6, 428(sp)
-    lw s4, 368(sp)
-    lw t0, 400(sp)
-    and s1, s1, s0
-    sw s10, 400(sp)
-    xor s1, s5, s1
-    sw t4, 416(sp)
-    sw s1, 432(sp)
-    sw ra, 364(sp)
-    sw s2, 340(sp)
-    and a4, a4, s0
-    xor t1, s4, t0
-    xor s10, s4, s3
-    sw a6, 360(sp)
-    xor a4, t5, a4
-    xor a5, s3, s9
-    xor s5, a2, t6
-    xor s10, s10, t2
-    xor t4, t1, s3
-    xor a6, a2, s6
-    xor t5, s6, t2
-    xor t3, t0, a5
-    xor s3, s3, s6
-    xor a2, a2, s10
-    xor s11, s5, t5
-    xor t0, t0, s9
-    xor s3, s3, s5
-    li s1, 0xff
-    xor s2, s9, t5
-    xor s10, t6, s10
-    xor t0, t0, s11
-    li s7, 0xff00
-    xor s5, s5, a5
-    xor s4, s4, s2
-    and s10, s10, s1
-    and t0, t0, s7
-    and s5, s5, s1
-    xor s10, s4, s10
-    xor s5, s9, s5
-    xor ra, t1, t6
-    xor s2, t6, s2
-    xor t0, s10, t0
-    xor t5, a5, t5
-    xor s9, ra, s9
-    and s2, s2, s1
-    and s10, a6, s1
-    xor t1, t1, t5
-    xor ra, ra, a5
-    xor s2, t4, s2
-    and a6, a6, s1
-    xor a5, a5, s11
-    and ra, ra, s7
-    xor t4, t4, s11
-    xor t6, t6, t2
-    xor a6, t1, a6
-    xor s11, t3, s11
-    xor t2, t3, t2
-    xor ra, a6, ra
-    and s3, s3, s7
-    xor s6, s6, t3
-    and t2, t2, s1
-    and a6, s11, s7
-    and a5, a5, s7
-    xor s3, s9, s3
-    xor t2, t5, t2
-    and s6, s6, s7
-    xor s10, a2, s10
-    and s11, s11, s7
-    and s9, s9, s1
-    xor s6, t2, s6
-    xor a5, s10, a5
-    xor a6, s5, a6
-    xor s11, s2, s11
-    and t4, t4, s7
-    xor s9, t6, s9
-    xor s2, a5, s6
-    xor s5, a6, s3
-    and s1, s11, a5
-    xor t4, s9, t4
-    xor t1, s11, t0
-    xor a2, a5, a6
-    xor t2, s2, s5
-    xor t5, s11, ra
-    xor s7, a6, s1
-    xor s10, ra, t4
-    and s2, t1, s2
-    and a2, t5, a2
-    sw s8, 436(sp)
-    xor s1, t0, s1
-    xor a7, s3, s11
-    xor t6, t1, s10
-    sw a4, 428(sp)
-    xor s1, s1, s2
-    xor a2, a7, a2
-    xor s4, s6, s3
-    and t2, t6, t2
-    and a4, t0, s6
-    xor s1, s1, a2
-    xor s6, s6, t0
-    xor t2, s1, t2
-    and t3, t4, s3
-    xor s1, s6, t4
-    xor t3, s1, t3
-    xor s9, t0, t4
-    xor t3, t3, s7
-    and s4, s9, s4
-    xor s7, a4, s7
-    xor s4, s7, s4
-    xor a5, a5, s11
-    xor a2, s4, a2
-    and s5, s10, s5
-    and s8, ra, a6
-    xor s4, a5, ra
-    xor s8, s3, s8
-    xor s5, s4, s5
-    xor s8, s8, t3
-    xor a4, s5, a4
-    xor s2, s8, s2
-    xor t3, a4, t3
-    and s4, t2, s2
-    and s7, a2, t3
-    xor s8, a2, s2
-    xor s4, t3, s4
-    xor s7, s8, s7
-    xor a4, t2, a2
-    xor s5, s2, t3
-    xor s4, s4, s7
-    and s5, a4, s5
-    xor s7, t2, s7
-    xor t3, a2, t3
-    xor s5, s7, s5
-    xor s2, t2, s2
-    xor s7, s2, t3
-    and t2, t2, s5
-    and s2, s2, s5
-    xor s5, s5, s4
-    and a4, a4, s4
-    and a2, a2, s5
-    xor a6, a6, ra
-    xor s3, s3, t4
-    and s4, s7, s4
-    xor t2, t2, a2
-    xor a4, a2, a4
-    and s5, t3, s5
-    xor a2, a6, s3
-    xor s7, a5, a6
-    xor s2, s2, s5
-    and ra, ra, t2
-    xor t3, a4, t2
-    and a6, a6, t2
-    xor s4, s5, s4
-    and t4, t4, a4
-    and s11, s11, s2
-    xor t2, t2, s2
-    and t0, t0, s4
-    xor t4, t4, s11
-    and s10, s10, t3
-    and t5, t5, t2
-    xor ra, ra, t4
-    xor s10, s10, t0
-    xor t5, s11, t5
-    xor t4, s10, t4
-    xor s11, s6, s3
-    xor s10, s4, s2
+    xor t2, s4, t2
+    and s0, s0, a6
+    xor t3, t5, t3
+    and s5, s5, a6
     and s3, s3, a4
-    and t1, t1, s10
-    xor a4, a4, s4
-    xor ra, ra, t1
-    and s9, s9, a4
-    xor t1, t1, t5
-    xor s9, t0, s9
-    xor s5, a5, s6
-    xor t5, s9, t5
-    xor s9, s5, a2
-    and s2, a5, s2
-    and t2, s7, t2
-    and s4, s6, s4
-    and a4, s11, a4
-    and a2, a2, t3
-    xor t2, s2, t2
-    xor a4, s4, a4
-    xor t3, t3, s10
-    xor s2, s3, s2
-    xor a4, a4, t2
-    and s10, s5, s10
-    and t6, t6, t3
-    xor a6, a6, s2
-    and t3, s9, t3
-    xor t2, s10, t2
-    xor s4, a2, s4
-    xor a6, a6, s10
-    xor t3, t2, t3
-    xor s2, s4, s2
-    xor t6, t1, t6
-    xor s10, a6, t3
-    xor t0, a6, t4
-    xor t2, s2, t5
-    xor t1, a4, t6
-    xor s11, s10, t6
-    xor a5, a4, t0
-    xor s9, t4, ra
-    xor a2, s2, a6
-    xor t6, a6, t6
-    li s6, 0xff0000
-    xor a5, a5, t2
-    xor a6, a6, s9
-    xor s7, a2, t1
-    and a5, a5, s6
-    and s7, s7, s0
-    xor a5, a6, a5
-    xor s7, a5, s7
-    xor s4, a4, s10
-    xor a5, s10, t5
-    xor s5, t3, t2
-    xor s10, s10, t2
-    xor t2, ra, t2
-    xor t0, t0, t5
-    and t2, t2, s6
-    xor t2, t0, t2
-    xor s3, ra, s5
-    xor t0, s4, t5
-    xor s5, s9, s5
-    xor t5, s9, t5
-    xor s9, s9, t1
-    xor t3, t3, t1
-    and s9, s9, s6
-    and t3, t3, s0
-    xor s2, s2, a4
-    xor s9, a4, s9
-    and s2, s2, s0
-    xor t3, s9, t3
-    xor a5, a5, t1
-    xor s2, t2, s2
-    xor s9, s3, t1
-    xor t2, s4, t4
-    xor t1, s5, t1
-    and t6, t6, s6
-    xor t4, t4, s11
-    and s3, s3, s6
-    and t1, t1, s6
-    xor t6, a5, t6
-    and ra, ra, s0
-    and t2, t2, s6
-    and s11, s11, s6
-    and s4, s4, s0
-    xor s3, t5, s3
-    xor t1, t4, t1
-    and s5, s5, s0
-    xor s11, t0, s11
-    xor t2, s9, t2
-    xor s4, s3, s4
-    xor ra, t1, ra
-    xor s5, t6, s5
-    lw t6, 420(sp)
-    lw t1, 344(sp)
-    lw s3, 372(sp)
-    lw t5, 380(sp)
-    lw s9, 412(sp)
-    lw a4, 348(sp)
-    lw t0, 424(sp)
-    lw a5, 388(sp)
-    and a2, a2, s0
-    sw s5, 388(sp)
-    xor a2, s11, a2
-    sw t3, 332(sp)
-    sw a2, 420(sp)
-    and s10, s10, s0
-    xor a6, t0, a5
-    sw ra, 404(sp)
-    xor s10, t2, s10
-    xor t4, t6, t1
-    xor s5, t0, t6
-    xor t3, a6, t6
-    sw s2, 368(sp)
-    xor t2, s3, t5
-    xor s11, s9, a4
-    xor t6, t6, s3
-    sw s7, 344(sp)
-    xor s8, s11, t2
-    xor s5, s5, t5
-    xor t6, t6, s11
-    xor s7, s9, s3
-    xor s1, a5, t4
-    xor s11, s11, t4
-    li a2, 0xff
-    xor s2, t1, t2
-    xor s9, s9, s5
-    xor a5, a5, t1
-    and s11, s11, a2
-    xor t0, t0, s2
-    xor s5, a4, s5
-    xor a5, a5, s8
-    li a7, 0xff00
-    xor s11, t1, s11
-    xor ra, a6, a4
-    xor s2, a4, s2
-    and s5, s5, a2
-    and a5, a5, a7
-    and t6, t6, a7
-    xor t1, ra, t1
-    xor a4, a4, t5
-    xor s5, t0, s5
-    xor t6, t1, t6
-    xor t5, s1, t5
-    xor a5, s5, a5
-    xor t2, t4, t2
-    and s2, s2, a2
-    and t1, t1, a2
-    and t5, t5, a2
-    and s5, s7, a2
-    xor a6, a6, t2
-    xor ra, ra, t4
+    xor s0, t2, s0
     xor s2, t3, s2
-    and a2, s7, a2
-    xor t4, t4, s8
-    and ra, ra, a7
-    xor t3, t3, s8
-    xor a2, a6, a2
-    xor s8, s1, s8
-    xor s3, s3, s1
-    xor ra, a2, ra
-    and t4, t4, a7
-    and t3, t3, a7
-    and s3, s3, a7
-    and a2, s8, a7
-    xor t5, t2, t5
-    xor s5, s9, s5
-    and a7, s8, a7
-    xor s3, t5, s3
-    xor t4, s5, t4
-    xor a2, s11, a2
-    xor a7, s2, a7
-    sw s4, 380(sp)
-    xor t1, a4, t1
-    xor s2, t4, s3
-    xor s8, a2, t6
-    and s4, a7, t4
-    sw s10, 348(sp)
-    xor t3, t1, t3
-    xor s11, a7, a5
-    xor s7, t4, a2
-    xor s9, s2, s8
-    xor t0, a7, ra
-    xor s10, a2, s4
-    xor a6, ra, t3
-    and s2, s11, s2
-    and s7, t0, s7
-    xor s4, a5, s4
-    xor s6, t6, a7
-    xor t2, s11, a6
-    xor s4, s4, s2
-    xor s7, s6, s7
-    xor s5, s3, t6
-    and s9, t2, s9
-    and s1, a5, s3
-    xor s4, s4, s7
-    xor s3, s3, a5
-    xor s9, s4, s9
-    and t1, t3, t6
-    xor s4, s3, t3
-    xor t1, s4, t1
-    xor t5, a5, t3
-    xor t1, t1, s10
-    and s5, t5, s5
-    xor s10, s1, s10
-    xor s5, s10, s5
-    xor t4, t4, a7
-    xor s7, s5, s7
-    and s8, a6, s8
-    and a4, ra, a2
-    xor s5, t4, ra
-    xor a4, t6, a4
-    xor s8, s5, s8
-    xor a4, a4, t1
-    xor s1, s8, s1
-    xor s2, a4, s2
-    xor t1, s1, t1
-    and s5, s9, s2
-    and s10, s7, t1
-    xor a4, s7, s2
-    xor s5, t1, s5
-    xor s10, a4, s10
-    xor s1, s9, s7
-    xor s8, s2, t1
-    xor s5, s5, s10
-    and s8, s1, s8
-    xor s10, s9, s10
-    xor t1, s7, t1
-    xor s8, s10, s8
-    xor s2, s9, s2
-    xor s10, s2, t1
-    and s9, s9, s8
-    and s2, s2, s8
-    xor s8, s8, s5
-    and s1, s1, s5
-    and s7, s7, s8
-    xor a2, a2, ra
-    xor t6, t6, t3
-    and s5, s10, s5
-    xor s9, s9, s7
-    xor s1, s7, s1
-    and s8, t1, s8
-    xor s7, a2, t6
-    xor s10, t4, a2
-    xor s2, s2, s8
-    and ra, ra, s9
-    xor t1, s1, s9
-    and a2, a2, s9
-    xor s5, s8, s5
-    and t3, t3, s1
-    and a7, a7, s2
-    xor s9, s9, s2
-    and a5, a5, s5
-    xor t3, t3, a7
-    and a6, a6, t1
-    and t0, t0, s9
-    xor ra, ra, t3
-    xor a6, a6, a5
-    xor t0, a7, t0
-    xor t3, a6, t3
-    xor a7, s3, t6
-    xor a6, s5, s2
-    and t6, t6, s1
-    and s11, s11, a6
-    xor s1, s1, s5
-    xor ra, ra, s11
-    and t5, t5, s1
-    xor s11, s11, t0
+    xor t1, s6, t1
+    xor s5, s1, s5
+    and s8, s8, a6
+    xor s3, a2, s3
+    xor s1, s2, s0
+    xor s6, t1, s10
+    and a4, s5, s2
+    xor s8, s3, s8
+    xor s9, s5, s11
+    xor t5, s2, t1
+    xor t2, s1, s6
+    xor s4, s5, ra
+    xor a6, t1, a4
+    xor t3, ra, s8
+    and s1, s9, s1
+    and t5, s4, t5
+    sw t0, 408(sp)
+    xor a4, s11, a4
+    xor t6, s10, s5
+    xor a2, s9, t3
+    sw s7, 364(sp)
+    xor a4, a4, s1
+    xor t5, t6, t5
+    xor a5, s0, s10
+    and t2, a2, t2
+    and s7, s11, s0
+    xor a4, a4, t5
+    xor s0, s0, s11
+    xor t2, a4, t2
+    and t4, s8, s10
+    xor a4, s0, s8
+    xor t4, a4, t4
+    xor s3, s11, s8
+    xor t4, t4, a6
+    and a5, s3, a5
+    xor a6, s7, a6
+    xor a5, a6, a5
+    xor s2, s2, s5
     xor t5, a5, t5
-    xor s8, t4, s3
-    xor t0, t5, t0
-    xor t5, s8, s7
-    and s2, t4, s2
-    and s9, s10, s9
-    and s5, s3, s5
-    and s1, a7, s1
-    and s7, s7, t1
-    xor s9, s2, s9
-    xor s1, s5, s1
-    xor t1, t1, a6
-    xor s2, t6, s2
-    xor s1, s1, s9
-    and a6, s8, a6
-    and t2, t2, t1
-    xor a2, a2, s2
-    and t1, t5, t1
-    xor s9, a6, s9
-    xor s5, s7, s5
-    xor a2, a2, a6
-    xor t1, s9, t1
-    xor s2, s5, s2
+    and s6, t3, s6
+    and t0, ra, t1
+    xor a5, s2, ra
+    xor t0, s10, t0
+    xor s6, a5, s6
+    xor t0, t0, t4
+    xor s7, s6, s7
+    xor s1, t0, s1
+    xor t4, s7, t4
+    and a5, t2, s1
+    and a6, t5, t4
+    xor t0, t5, s1
+    xor a5, t4, a5
+    xor a6, t0, a6
+    xor s7, t2, t5
+    xor s6, s1, t4
+    xor a5, a5, a6
+    and s6, s7, s6
+    xor a6, t2, a6
+    xor t4, t5, t4
+    xor s6, a6, s6
+    xor s1, t2, s1
+    xor a6, s1, t4
+    and t2, t2, s6
+    and s1, s1, s6
+    xor s6, s6, a5
+    and s7, s7, a5
+    and t5, t5, s6
+    xor t1, t1, ra
+    xor s10, s10, s8
+    and a5, a6, a5
+    xor t2, t2, t5
+    xor s7, t5, s7
+    and s6, t4, s6
+    xor t5, t1, s10
+    xor a6, s2, t1
+    xor s1, s1, s6
+    and ra, ra, t2
+    xor t4, s7, t2
+    and t1, t1, t2
+    xor a5, s6, a5
+    and s8, s8, s7
+    and s5, s5, s1
+    xor t2, t2, s1
+    and s11, s11, a5
+    xor s8, s8, s5
+    and t3, t3, t4
+    and s4, s4, t2
+    xor ra, ra, s8
+    xor t3, t3, s11
+    xor s4, s5, s4
+    xor s8, t3, s8
+    xor s5, s0, s10
+    xor t3, a5, s1
+    and s10, s10, s7
+    and s9, s9, t3
+    xor s7, s7, a5
+    xor ra, ra, s9
+    and s3, s3, s7
+    xor s9, s9, s4
+    xor s3, s11, s3
+    xor s6, s2, s0
+    xor s4, s3, s4
+    xor s3, s6, t5
+    and s1, s2, s1
+    and t2, a6, t2
+    and a5, s0, a5
+    and s7, s5, s7
+    and t5, t5, t4
+    xor t2, s1, t2
+    xor s7, a5, s7
+    xor t4, t4, t3
+    xor s1, s10, s1
+    xor s7, s7, t2
+    and t3, s6, t3
+    and a2, a2, t4
+    xor t1, t1, s1
+    and t4, s3, t4
+    xor t2, t3, t2
+    xor a5, t5, a5
+    xor t1, t1, t3
+    xor t4, t2, t4
+    xor s1, a5, s1
+    xor a2, s9, a2
+    xor t3, t1, t4
+    xor s11, t1, s8
+    xor t2, s1, s4
+    xor s9, s7, a2
+    xor s5, t3, a2
+    xor s2, s7, s11
+    xor s3, s8, ra
+    xor t5, s1, t1
+    xor a2, t1, a2
+    li s0, 0xff0000
+    xor s2, s2, t2
+    xor t1, t1, s3
+    xor a6, t5, s9
+    and s2, s2, s0
+    and a6, a6, a7
+    xor s2, t1, s2
+    xor a6, s2, a6
+    xor a5, s7, t3
+    xor s2, t3, s4
+    xor s6, t4, t2
+    xor t3, t3, t2
+    xor t2, ra, t2
+    xor s11, s11, s4
+    and t2, t2, s0
     xor t2, s11, t2
-    xor a6, a2, t1
-    xor a5, a2, t3
-    xor s9, s2, t0
-    xor s11, s1, t2
-    xor a7, a6, t2
-    xor t4, s1, a5
-    xor t5, t3, ra
-    xor s7, s2, a2
-    xor t2, a2, t2
-    li s3, 0xff0000
+    xor s10, ra, s6
+    xor s11, a5, s4
+    xor s6, s3, s6
+    xor s4, s3, s4
+    xor s3, s3, s9
     xor t4, t4, s9
-    xor a2, a2, t5
-    xor s10, s7, s11
-    and t4, t4, s3
+    and s3, s3, s0
+    and t4, t4, a7
+    xor s1, s1, s7
+    xor s3, s7, s3
+    and s1, s1, a7
+    xor t4, s3, t4
+    xor s2, s2, s9
+    xor s1, t2, s1
+    xor s3, s10, s9
+    xor t2, a5, s8
+    xor s9, s6, s9
+    and a2, a2, s0
+    xor s8, s8, s5
     and s10, s10, s0
-    xor t4, a2, t4
-    xor s10, t4, s10
-    xor s5, s1, a6
-    xor t4, a6, t0
-    xor s8, t1, s9
+    and s9, s9, s0
+    xor a2, s2, a2
+    and ra, ra, a7
+    and t2, t2, s0
+    and s5, s5, s0
+    and a5, a5, a7
+    xor s10, s4, s10
+    xor s9, s8, s9
+    and s6, s6, a7
+    xor s5, s11, s5
+    xor t2, s3, t2
+    xor a5, s10, a5
+    xor ra, s9, ra
+    xor s6, a2, s6
+    lw a2, 436(sp)
+    lw s9, 396(sp)
+    lw s10, 432(sp)
+    lw s4, 332(sp)
+    lw s3, 372(sp)
+    lw s7, 404(sp)
+    lw s11, 400(sp)
+    lw s2, 344(sp)
+    and t5, t5, a7
+    sw s6, 344(sp)
+    xor t5, s5, t5
+    sw t4, 384(sp)
+    sw t5, 436(sp)
+    sw ra, 416(sp)
+    sw s1, 340(sp)
+    and t3, t3, a7
+    xor t1, s11, s2
+    xor s6, s11, a2
+    sw a6, 396(sp)
+    xor t3, t2, t3
+    xor s8, a2, s9
+    xor s5, s3, s7
+    xor s6, s6, s4
+    xor t4, t1, a2
+    xor a6, s3, s10
+    xor t2, s10, s4
+    xor a4, s2, s8
+    xor a2, a2, s10
+    xor s3, s3, s6
+    xor t0, s5, t2
+    xor s2, s2, s9
+    xor a2, a2, s5
+    li t5, 0xff
+    xor s1, s9, t2
+    xor s6, s7, s6
+    xor s2, s2, t0
+    li t6, 0xff00
+    xor s5, s5, s8
+    xor s11, s11, s1
+    and s6, s6, t5
+    and s2, s2, t6
+    and s5, s5, t5
+    xor s6, s11, s6
+    xor s5, s9, s5
+    xor ra, t1, s7
+    xor s1, s7, s1
+    xor s2, s6, s2
+    xor t2, s8, t2
+    xor s9, ra, s9
+    and s1, s1, t5
+    and s6, a6, t5
+    xor t1, t1, t2
+    xor ra, ra, s8
+    xor s1, t4, s1
+    and a6, a6, t5
+    xor s8, s8, t0
+    and ra, ra, t6
+    xor t4, t4, t0
+    xor s7, s7, s4
+    xor a6, t1, a6
+    xor t0, a4, t0
+    xor s4, a4, s4
+    xor ra, a6, ra
+    and a2, a2, t6
+    xor s10, s10, a4
+    and s4, s4, t5
+    and a6, t0, t6
+    and s8, s8, t6
+    xor a2, s9, a2
+    xor s4, t2, s4
+    and s10, s10, t6
+    xor s6, s3, s6
+    and t0, t0, t6
+    and s9, s9, t5
+    xor s10, s4, s10
+    xor s8, s6, s8
+    xor a6, s5, a6
+    xor t0, s1, t0
+    and t4, t4, t6
+    xor s9, s7, s9
+    xor s1, s8, s10
+    xor s5, a6, a2
+    and t5, t0, s8
+    xor t4, s9, t4
+    xor t1, t0, s2
+    xor s3, s8, a6
+    xor s4, s1, s5
+    xor t2, t0, ra
+    xor t6, a6, t5
+    xor s6, ra, t4
+    and s1, t1, s1
+    and s3, t2, s3
+    sw a5, 332(sp)
+    xor t5, s2, t5
+    xor s0, a2, t0
+    xor s7, t1, s6
+    sw t3, 404(sp)
+    xor t5, t5, s1
+    xor s3, s0, s3
+    xor s11, s10, a2
+    and s4, s7, s4
+    and t3, s2, s10
+    xor t5, t5, s3
+    xor s10, s10, s2
+    xor s4, t5, s4
+    and a4, t4, a2
+    xor t5, s10, t4
+    xor a4, t5, a4
+    xor s9, s2, t4
+    xor a4, a4, t6
+    and s11, s9, s11
+    xor t6, t3, t6
+    xor s11, t6, s11
+    xor s8, s8, t0
+    xor s3, s11, s3
+    and s5, s6, s5
+    and a5, ra, a6
+    xor s11, s8, ra
+    xor a5, a2, a5
+    xor s5, s11, s5
+    xor a5, a5, a4
+    xor t3, s5, t3
+    xor s1, a5, s1
+    xor a4, t3, a4
+    and s11, s4, s1
+    and t6, s3, a4
+    xor a5, s3, s1
+    xor s11, a4, s11
+    xor t6, a5, t6
+    xor t3, s4, s3
+    xor s5, s1, a4
+    xor s11, s11, t6
+    and s5, t3, s5
+    xor t6, s4, t6
+    xor a4, s3, a4
+    xor s5, t6, s5
+    xor s1, s4, s1
+    xor t6, s1, a4
+    and s4, s4, s5
+    and s1, s1, s5
+    xor s5, s5, s11
+    and t3, t3, s11
+    and s3, s3, s5
+    xor a6, a6, ra
+    xor a2, a2, t4
+    and s11, t6, s11
+    xor s4, s4, s3
+    xor t3, s3, t3
+    and s5, a4, s5
+    xor s3, a6, a2
+    xor t6, s8, a6
+    xor s1, s1, s5
+    and ra, ra, s4
+    xor a4, t3, s4
+    and a6, a6, s4
+    xor s11, s5, s11
+    and t4, t4, t3
+    and t0, t0, s1
+    xor s4, s4, s1
+    and s2, s2, s11
+    xor t4, t4, t0
+    and s6, s6, a4
+    and t2, t2, s4
+    xor ra, ra, t4
+    xor s6, s6, s2
+    xor t2, t0, t2
+    xor t4, s6, t4
+    xor t0, s10, a2
+    xor s6, s11, s1
+    and a2, a2, t3
+    and t1, t1, s6
+    xor t3, t3, s11
+    xor ra, ra, t1
+    and s9, s9, t3
+    xor t1, t1, t2
+    xor s9, s2, s9
+    xor s5, s8, s10
+    xor t2, s9, t2
+    xor s9, s5, s3
+    and s1, s8, s1
+    and s4, t6, s4
+    and s11, s10, s11
+    and t3, t0, t3
+    and s3, s3, a4
+    xor s4, s1, s4
+    xor t3, s11, t3
+    xor a4, a4, s6
+    xor s1, a2, s1
+    xor t3, t3, s4
+    and s6, s5, s6
+    and s7, s7, a4
+    xor a6, a6, s1
+    and a4, s9, a4
+    xor s4, s6, s4
+    xor s11, s3, s11
+    xor a6, a6, s6
+    xor a4, s4, a4
+    xor s1, s11, s1
+    xor s7, t1, s7
+    xor s6, a6, a4
+    xor s2, a6, t4
+    xor s4, s1, t2
+    xor t1, t3, s7
+    xor t0, s6, s7
+    xor s8, t3, s2
+    xor s9, t4, ra
+    xor s3, s1, a6
+    xor s7, a6, s7
+    li s10, 0xff0000
+    xor s8, s8, s4
+    xor a6, a6, s9
+    xor t6, s3, t1
+    and s8, s8, s10
+    and t6, t6, a7
+    xor s8, a6, s8
+    xor t6, s8, t6
+    xor s11, t3, s6
+    xor s8, s6, t2
+    xor s5, a4, s4
+    xor s6, s6, s4
+    xor s4, ra, s4
+    xor s2, s2, t2
+    and s4, s4, s10
+    xor s4, s2, s4
+    xor a2, ra, s5
+    xor s2, s11, t2
+    xor s5, s9, s5
+    xor t2, s9, t2
+    xor s9, s9, t1
+    xor a4, a4, t1
+    and s9, s9, s10
+    and a4, a4, a7
+    xor s1, s1, t3
+    xor s9, t3, s9
+    and s1, s1, a7
+    xor a4, s9, a4
+    xor s8, s8, t1
+    xor s1, s4, s1
+    xor s9, a2, t1
+    xor s4, s11, t4
+    xor t1, s5, t1
+    and s7, s7, s10
+    xor t4, t4, t0
+    and a2, a2, s10
+    and t1, t1, s10
+    xor s7, s8, s7
+    and ra, ra, a7
+    and s4, s4, s10
+    and t0, t0, s10
+    and s11, s11, a7
+    xor a2, t2, a2
+    xor t1, t4, t1
+    and s5, s5, a7
+    xor t0, s2, t0
+    xor s4, s9, s4
+    xor s11, a2, s11
+    xor ra, t1, ra
+    xor s5, s7, s5
+    lw s7, 348(sp)
+    lw t1, 368(sp)
+    lw a2, 428(sp)
+    lw t2, 412(sp)
+    lw s9, 424(sp)
+    lw t3, 388(sp)
+    lw s2, 380(sp)
+    lw s8, 420(sp)
+    and s3, s3, a7
+    sw s5, 420(sp)
+    xor s3, t0, s3
+    sw a4, 432(sp)
+    sw s3, 348(sp)
+    and s6, s6, a7
+    xor a6, s2, s8
+    sw ra, 372(sp)
+    xor s6, s4, s6
+    xor t4, s7, t1
+    xor s5, s2, s7
+    xor a4, a6, s7
+    sw s1, 400(sp)
+    xor s4, a2, t2
+    xor t0, s9, t3
+    xor s7, s7, a2
+    sw t6, 368(sp)
+    xor a5, t0, s4
+    xor s5, s5, t2
+    xor s7, s7, t0
+    xor t6, s9, a2
+    xor t5, s8, t4
+    xor t0, t0, t4
+    li s3, 0xff
+    xor s1, t1, s4
+    xor s9, s9, s5
+    xor s8, s8, t1
+    and t0, t0, s3
+    xor s2, s2, s1
+    xor s5, t3, s5
+    xor s8, s8, a5
+    li s0, 0xff00
+    xor t0, t1, t0
+    xor ra, a6, t3
+    xor s1, t3, s1
+    and s5, s5, s3
+    and s8, s8, s0
+    and s7, s7, s0
+    xor t1, ra, t1
+    xor t3, t3, t2
+    xor s5, s2, s5
+    xor s7, t1, s7
+    xor t2, t5, t2
+    xor s8, s5, s8
+    xor s4, t4, s4
+    and s1, s1, s3
+    and t1, t1, s3
+    and t2, t2, s3
+    and s5, t6, s3
+    xor a6, a6, s4
+    xor ra, ra, t4
+    xor s1, a4, s1
+    and s3, t6, s3
+    xor t4, t4, a5
+    and ra, ra, s0
+    xor a4, a4, a5
+    xor s3, a6, s3
+    xor a5, t5, a5
+    xor a2, a2, t5
+    xor ra, s3, ra
+    and t4, t4, s0
+    and a4, a4, s0
+    and a2, a2, s0
+    and s3, a5, s0
+    xor t2, s4, t2
+    xor s5, s9, s5
+    and s0, a5, s0
+    xor a2, t2, a2
+    xor t4, s5, t4
+    xor s3, t0, s3
+    xor s0, s1, s0
+    sw s11, 412(sp)
+    xor t1, t3, t1
+    xor s1, t4, a2
+    xor a5, s3, s7
+    and s11, s0, t4
+    sw s6, 388(sp)
+    xor a4, t1, a4
+    xor t0, s0, s8
+    xor t6, t4, s3
+    xor s9, s1, a5
+    xor s2, s0, ra
+    xor s6, s3, s11
+    xor a6, ra, a4
+    and s1, t0, s1
+    and t6, s2, t6
+    xor s11, s8, s11
+    xor s10, s7, s0
+    xor s4, t0, a6
+    xor s11, s11, s1
+    xor t6, s10, t6
+    xor s5, a2, s7
+    and s9, s4, s9
+    and t5, s8, a2
+    xor s11, s11, t6
+    xor a2, a2, s8
+    xor s9, s11, s9
+    and t1, a4, s7
+    xor s11, a2, a4
+    xor t1, s11, t1
+    xor t2, s8, a4
+    xor t1, t1, s6
+    and s5, t2, s5
+    xor s6, t5, s6
+    xor s5, s6, s5
+    xor t4, t4, s0
+    xor t6, s5, t6
+    and a5, a6, a5
+    and t3, ra, s3
+    xor s5, t4, ra
+    xor t3, s7, t3
+    xor a5, s5, a5
+    xor t3, t3, t1
+    xor t5, a5, t5
+    xor s1, t3, s1
+    xor t1, t5, t1
+    and s5, s9, s1
+    and s6, t6, t1
+    xor t3, t6, s1
+    xor s5, t1, s5
+    xor s6, t3, s6
+    xor t5, s9, t6
+    xor a5, s1, t1
+    xor s5, s5, s6
+    and a5, t5, a5
+    xor s6, s9, s6
+    xor t1, t6, t1
+    xor a5, s6, a5
+    xor s1, s9, s1
+    xor s6, s1, t1
+    and s9, s9, a5
+    and s1, s1, a5
+    xor a5, a5, s5
+    and t5, t5, s5
+    and t6, t6, a5
+    xor s3, s3, ra
+    xor s7, s7, a4
+    and s5, s6, s5
+    xor s9, s9, t6
+    xor t5, t6, t5
+    and a5, t1, a5
+    xor t6, s3, s7
+    xor s6, t4, s3
+    xor s1, s1, a5
+    and ra, ra, s9
+    xor t1, t5, s9
+    and s3, s3, s9
+    xor s5, a5, s5
+    and a4, a4, t5
+    and s0, s0, s1
+    xor s9, s9, s1
+    and s8, s8, s5
+    xor a4, a4, s0
+    and a6, a6, t1
+    and s2, s2, s9
+    xor ra, ra, a4
+    xor a6, a6, s8
+    xor s2, s0, s2
+    xor a4, a6, a4
+    xor s0, a2, s7
+    xor a6, s5, s1
+    and s7, s7, t5
+    and t0, t0, a6
+    xor t5, t5, s5
+    xor ra, ra, t0
+    and t2, t2, t5
+    xor t0, t0, s2
+    xor t2, s8, t2
+    xor a5, t4, a2
+    xor s2, t2, s2
+    xor t2, a5, t6
+    and s1, t4, s1
+    and s9, s6, s9
+    and s5, a2, s5
+    and t5, s0, t5
+    and t6, t6, t1
+    xor s9, s1, s9
+    xor t5, s5, t5
+    xor t1, t1, a6
+    xor s1, s7, s1
+    xor t5, t5, s9
+    and a6, a5, a6
+    and s4, s4, t1
+    xor s3, s3, s1
+    and t1, t2, t1
+    xor s9, a6, s9
+    xor s5, t6, s5
+    xor s3, s3, a6
+    xor t1, s9, t1
+    xor s1, s5, s1
+    xor s4, t0, s4
+    xor a6, s3, t1
+    xor s8, s3, a4
+    xor s9, s1, s2
+    xor t0, t5, s4
+    xor s0, a6, s4
+    xor t4, t5, s8
+    xor t2, a4, ra
+    xor t6, s1, s3
+    xor s4, s3, s4
+    li a2, 0xff0000
+    xor t4, t4, s9
+    xor s3, s3, t2
+    xor s6, t6, t0
+    and t4, t4, a2
+    and s6, s6, a7
+    xor t4, s3, t4
+    xor s6, t4, s6
+    xor s5, t5, a6
+    xor t4, a6, s2
+    xor a5, t1, s9
     xor a6, a6, s9
     xor s9, ra, s9
-    xor a5, a5, t0
-    and s9, s9, s3
-    xor s9, a5, s9
-    xor t6, ra, s8
-    xor a5, s5, t0
-    xor s2, s2, s1
-    xor s8, t5, s8
-    xor t0, t5, t0
-    and s2, s2, s0
-    xor t5, t5, s11
-    xor t1, t1, s11
-    xor s2, s9, s2
-    and t5, t5, s3
-    and t1, t1, s0
-    xor s9, s5, t3
-    xor t5, s1, t5
-    and t2, t2, s3
-    and s7, s7, s0
-    xor t4, t4, s11
-    and a6, a6, s0
-    and ra, ra, s0
-    and s5, s5, s0
-    xor t1, t5, t1
-    xor t2, t4, t2
-    xor t3, t3, a7
-    xor t5, t6, s11
-    and s0, s8, s0
-    and s9, s9, s3
-    and a7, a7, s3
-    xor s11, s8, s11
-    and t6, t6, s3
-    xor s0, t2, s0
-    and s3, s11, s3
-    lw t2, 384(sp)
-    lw s8, 256(a3)
-    xor s3, t3, s3
-    xor ra, s3, ra
-    xor s8, t2, s8
-    lw t2, 356(sp)
-    lw s3, 260(a3)
-    lw t3, 264(a3)
-    xor s3, t2, s3
-    lw t2, 392(sp)
-    lw s11, 268(a3)
-    xor t3, t2, t3
-    lw t2, 336(sp)
-    xor t6, t0, t6
-    xor s5, t6, s5
-    xor s11, t2, s11
-    lw t2, 352(sp)
-    lw t6, 272(a3)
-    lw t0, 276(a3)
-    xor t6, t2, t6
-    lw t2, 376(sp)
-    xor s9, t5, s9
-    xor a6, s9, a6
-    xor t0, t2, t0
-    lw t2, 408(sp)
-    lw s9, 280(a3)
-    lw t5, 284(a3)
-    xor s9, t2, s9
-    lw t2, 396(sp)
-    lw s1, 288(a3)
-    xor t5, t2, t5
-    lw t2, 428(sp)
-    xor a7, a5, a7
-    xor s7, a7, s7
-    xor s1, t2, s1
-    lw t2, 436(sp)
-    lw a7, 292(a3)
-    lw a5, 296(a3)
-    xor a7, t2, a7
-    lw t2, 360(sp)
-    lw t4, 300(a3)
+    xor s8, s8, s2
+    and s9, s9, a2
+    xor s9, s8, s9
+    xor s7, ra, a5
+    xor s8, s5, s2
+    xor s1, s1, t5
     xor a5, t2, a5
-    lw t2, 340(sp)
-    lw a2, 304(a3)
-    xor t4, t2, t4
-    lw t2, 364(sp)
-    lw a4, 308(a3)
-    xor a2, t2, a2
-    lw t2, 432(sp)
-    lw s4, 312(a3)
-    xor a4, t2, a4
-    lw t2, 416(sp)
-    lw s6, 316(a3)
-    xor s4, t2, s4
-    lw t2, 400(sp)
-    xor s6, t2, s6
-    lw t2, 348(sp)
-    sw s6, 400(sp)
-    lw s6, 320(a3)
-    xor s6, t2, s6
-    lw t2, 380(sp)
-    sw s6, 348(sp)
-    lw s6, 324(a3)
-    xor s6, t2, s6
-    lw t2, 344(sp)
-    sw s6, 380(sp)
-    lw s6, 328(a3)
-    xor s6, t2, s6
-    lw t2, 368(sp)
-    sw s6, 344(sp)
-    lw s6, 332(a3)
-    xor s6, t2, s6
-    lw t2, 404(sp)
-    sw s6, 368(sp)
-    lw s6, 336(a3)
-    xor s6, t2, s6
-    lw t2, 420(sp)
-    sw s6, 404(sp)
-    lw s6, 340(a3)
-    xor s6, t2, s6
-    lw t2, 332(sp)
-    sw s6, 420(sp)
-    lw s6, 344(a3)
-    xor s6, t2, s6
-    lw t2, 388(sp)
-    sw s6, 332(sp)
-    sw s8, 0(sp)
-    sw s3, 4(sp)
-    sw t3, 8(sp)
-    sw s11, 12(sp)
-    sw t6, 16(sp)
-    sw t0, 20(sp)
-    sw s9, 24(sp)
-    sw t5, 28(sp)
-    sw s1, 32(sp)
-    sw a7, 36(sp)
-    sw a5, 40(sp)
-    sw t4, 44(sp)
-    sw a2, 48(sp)
-    sw a4, 52(sp)
-    sw s4, 56(sp)
-    lw s4, 400(sp)
-    lw s6, 348(a3)
-    sw s4, 60(sp)
-    lw s4, 348(sp)
-    xor s6, t2, s6
-    sw s4, 64(sp)
-    lw s4, 380(sp)
-    lw t2, 352(a3)
-    sw s4, 68(sp)
+    xor s2, t2, s2
+    and s1, s1, a7
+    xor t2, t2, t0
+    xor t1, t1, t0
+    xor s1, s9, s1
+    and t2, t2, a2
+    and t1, t1, a7
+    xor s9, s5, a4
+    xor t2, t5, t2
+    and s4, s4, a2
+    and t6, t6, a7
+    xor t4, t4, t0
+    and a6, a6, a7
+    and ra, ra, a7
+    and s5, s5, a7
+    xor t1, t2, t1
+    xor s4, t4, s4
+    xor a4, a4, s0
+    xor t2, s7, t0
+    and a7, a5, a7
+    and s9, s9, a2
+    and s0, s0, a2
+    xor t0, a5, t0
+    and s7, s7, a2
+    xor a7, s4, a7
+    and a2, t0, a2
+    lw s4, 364(sp)
+    lw a5, 256(a3)
+    xor a2, a4, a2
+    xor ra, a2, ra
+    xor a5, s4, a5
+    lw s4, 408(sp)
+    lw a2, 260(a3)
+    lw a4, 264(a3)
+    xor a2, s4, a2
+    lw s4, 360(sp)
+    lw t0, 268(a3)
+    xor a4, s4, a4
+    lw s4, 336(sp)
+    xor s7, s2, s7
+    xor s5, s7, s5
+    xor t0, s4, t0
+    lw s4, 352(sp)
+    lw s7, 272(a3)
+    lw s2, 276(a3)
+    xor s7, s4, s7
+    lw s4, 356(sp)
+    xor s9, t2, s9
+    xor a6, s9, a6
+    xor s2, s4, s2
+    lw s4, 376(sp)
+    lw s9, 280(a3)
+    lw t2, 284(a3)
+    xor s9, s4, s9
+    lw s4, 392(sp)
+    lw t5, 288(a3)
+    xor t2, s4, t2
+    lw s4, 404(sp)
+    xor s0, s8, s0
+    xor t6, s0, t6
+    xor t5, s4, t5
+    lw s4, 332(sp)
+    lw s0, 292(a3)
+    lw s8, 296(a3)
+    xor s0, s4, s0
+    lw s4, 396(sp)
+    lw t4, 300(a3)
+    xor s8, s4, s8
+    lw s4, 340(sp)
+    lw s3, 304(a3)
+    xor t4, s4, t4
+    lw s4, 416(sp)
+    lw t3, 308(a3)
+    xor s3, s4, s3
+    lw s4, 436(sp)
+    lw s11, 312(a3)
+    xor t3, s4, t3
+    lw s4, 384(sp)
+    lw s10, 316(a3)
+    xor s11, s4, s11
     lw s4, 344(sp)
-    xor t2, a6, t2
-    lw a6, 356(a3)
-    sw s4, 72(sp)
+    xor s10, s4, s10
+    lw s4, 388(sp)
+    sw s10, 344(sp)
+    lw s10, 320(a3)
+    xor s10, s4, s10
+    lw s4, 412(sp)
+    sw s10, 388(sp)
+    lw s10, 324(a3)
+    xor s10, s4, s10
     lw s4, 368(sp)
+    sw s10, 412(sp)
+    lw s10, 328(a3)
+    xor s10, s4, s10
+    lw s4, 400(sp)
+    sw s10, 368(sp)
+    lw s10, 332(a3)
+    xor s10, s4, s10
+    lw s4, 372(sp)
+    sw s10, 400(sp)
+    lw s10, 336(a3)
+    xor s10, s4, s10
+    lw s4, 348(sp)
+    sw s10, 372(sp)
+    lw s10, 340(a3)
+    xor s10, s4, s10
+    lw s4, 432(sp)
+    sw s10, 348(sp)
+    lw s10, 344(a3)
+    xor s10, s4, s10
+    lw s4, 420(sp)
+    sw s10, 432(sp)
+    sw a5, 0(sp)
+    sw a2, 4(sp)
+    sw a4, 8(sp)
+    sw t0, 12(sp)
+    sw s7, 16(sp)
+    sw s2, 20(sp)
+    sw s9, 24(sp)
+    sw t2, 28(sp)
+    sw t5, 32(sp)
+    sw s0, 36(sp)
+    sw s8, 40(sp)
+    sw t4, 44(sp)
+    sw s3, 48(sp)
+    sw t3, 52(sp)
+    sw s11, 56(sp)
+    lw s11, 344(sp)
+    lw s10, 348(a3)
+    sw s11, 60(sp)
+    lw s11, 388(sp)
+    xor s10, s4, s10
+    sw s11, 64(sp)
+    lw s11, 412(sp)
+    lw s4, 352(a3)
+    sw s11, 68(sp)
+    lw s11, 368(sp)
+    xor s4, a6, s4
+    lw a6, 356(a3)
+    sw s11, 72(sp)
+    lw s11, 400(sp)
     xor a6, s5, a6
     lw s5, 360(a3)
-    sw s4, 76(sp)
-    lw s4, 404(sp)
-    xor s5, s10, s5
-    lw s10, 364(a3)
-    sw s4, 80(sp)
-    lw s4, 420(sp)
-    xor s10, s2, s10
-    lw s2, 368(a3)
-    sw s4, 84(sp)
-    lw s4, 332(sp)
-    xor s2, ra, s2
+    sw s11, 76(sp)
+    lw s11, 372(sp)
+    xor s5, s6, s5
+    lw s6, 364(a3)
+    sw s11, 80(sp)
+    lw s11, 348(sp)
+    xor s6, s1, s6
+    lw s1, 368(a3)
+    sw s11, 84(sp)
+    lw s11, 432(sp)
+    xor s1, ra, s1
     lw ra, 372(a3)
-    sw s4, 88(sp)
-    sw s6, 92(sp)
-    xor ra, s7, ra
-    sw t2, 96(sp)
-    lw s7, 376(a3)
+    sw s11, 88(sp)
+    sw s10, 92(sp)
+    xor ra, t6, ra
+    sw s4, 96(sp)
+    lw t6, 376(a3)
     sw a6, 100(sp)
     sw s5, 104(sp)
-    xor s7, t1, s7
-    sw s10, 108(sp)
+    xor t6, t1, t6
+    sw s6, 108(sp)
     lw t1, 380(a3)
-    sw s2, 112(sp)
+    sw s1, 112(sp)
     sw ra, 116(sp)
-    xor t1, s0, t1
-    sw s7, 120(sp)
+    xor t1, a7, t1
+    sw t6, 120(sp)
     sw t1, 124(sp)
     lw a0, 308(sp)
     lw a1, 312(sp)

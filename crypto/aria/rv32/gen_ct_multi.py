@@ -62,10 +62,11 @@ def sbox(p: Prog, x: list[str], masks: dict[str, int]) -> list[str]:
     return [env[o] for o in OUTS]
 
 
-def dbytes(p: Prog, w: str) -> str:
-    """D on a word: each byte (lane) becomes the XOR of the other three."""
+def dbytes(p: Prog, w: str, half_turn: bool = False) -> str:
+    """D on a word: each byte (lane) becomes the XOR of the other three: ror8(w ^ t) ^ t with t = ror16(w).
+    half_turn: ror16(D(w)) = ror8(w ^ t) ^ w instead, at no extra cost (P's half swap folded in)."""
     t = p.ror(w, 16)
-    return p.xor(p.ror(p.xor(w, t), 8), t)
+    return p.xor(p.ror(p.xor(w, t), 8), w if half_turn else t)
 
 
 def swap_in_halves(p: Prog, x: str) -> str:
@@ -87,9 +88,11 @@ def mix(p: Prog, w: list[str]) -> list[str]:
 
 def diffuse(p: Prog, w: list[str]) -> list[str]:
     """A = M.P.M.D on one bit slice of the four words (P: word 1 swaps bytes within halves, word 2 swaps
-    halves, word 3 reverses its bytes)."""
-    w = mix(p, [dbytes(p, x) for x in w])
-    w = [w[0], swap_in_halves(p, w[1]), p.ror(w[2], 16), swap_in_halves(p, p.ror(w[3], 16))]
+    halves, word 3 reverses its bytes). D is linear and the same on every word, so it commutes with the
+    word XORs of M: A = M.P.D.M, and the half swaps of words 2 and 3 fold into D (dbytes half_turn)."""
+    w = mix(p, w)
+    w = [dbytes(p, w[0]), swap_in_halves(p, dbytes(p, w[1])), dbytes(p, w[2], True),
+         swap_in_halves(p, dbytes(p, w[3], True))]
     return mix(p, w)
 
 
