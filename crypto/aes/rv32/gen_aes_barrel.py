@@ -176,18 +176,82 @@ def iteration_program(zbb: bool) -> Prog:
     return p
 
 
+# The looped variant (rv32-barrel-loop): one round as a loop body so the CTR loop fits the 16 KiB I-cache.
+ST, RKP, CNT = 324, 452, 456      # state between rounds, the round-key pointer, the round counter
+SPILL_LOOP = 460
+
+
+def load_state(p: Prog) -> list[list[str]]:
+    return [[p.op("lw", ST + 4 * (8 * r + j), hint="st") for j in range(8)] for r in range(4)]
+
+
+def store_state(p: Prog, s: list[list[str]]) -> None:
+    for r in range(4):
+        for j in range(8):
+            p.ops.append(("sw", None, s[r][j], ST + 4 * (8 * r + j)))
+
+
+def pack_counters(p: Prog) -> list[list[str]]:
+    """Eight counter blocks ctr .. ctr+7 (ctr at CTR(sp)) packed, with the IV columns and round key 0."""
+    ctr = p.op("lw", CTR, hint="ctr")
+    q = [ctr] + [p.op("addi", ctr, b) for b in range(1, 8)]
+    o = network(p, q)          # o[j] lane k bit b = bit j of counter byte k of block b = row 3 - k
+    s = []
+    for r in range(4):
+        row = []
+        for j in range(8):
+            k = 3 - r
+            if k == 0:
+                v = p.op("slli", o[j], 24)
+            else:
+                v = p.op("slli", o[j], 24 - 8 * k) if k < 3 else o[j]
+                v = p.op("and", v, const(p, 0xFF000000))
+            row.append(p.xor(v, p.op("lw", KC + 4 * (8 * r + j), hint="k")))
+        s.append(row)
+    return s
+
+
+def unpack_keystream(p: Prog, s: list[list[str]]) -> None:
+    u = [network(p, s[r]) for r in range(4)]       # u[r][b]: lane c = byte (r, c) of block b
+    for b in range(8):
+        w = [u[r][b] for r in range(4)]
+        for a_, b_, m, n in BYTE_NET:
+            w[a_], w[b_] = swapmove(p, w[a_], w[b_], m, n)
+        for c in range(4):
+            p.ops.append(("sw", None, w[COLWORD[c]], KS + 16 * b + 4 * c))
+
+
+def sub_shift(p: Prog, s: list[list[str]]) -> list[list[str]]:
+    return [[p.ror(x, 8 * r) if r else x for x in sbox(p, s[r])] for r in range(4)]
+
+
+def loop_programs(zbb: bool) -> tuple[Prog, Prog, Prog]:
+    """first: counters -> state after round key 0; round: one full round, key at a3; last: round 10 (no
+    MixColumns), key at a3, key stream to the frame."""
+    first = Prog(zbb)
+    store_state(first, pack_counters(first))
+    rnd = Prog(zbb)
+    store_state(rnd, mixcolumns_ark(rnd, sub_shift(rnd, load_state(rnd)), 0))
+    last = Prog(zbb)
+    s = sub_shift(last, load_state(last))
+    s = [[last.xor(s[r][j], last.op("lw", (rkoff(0, r, j), RKREG), hint="rk")) for j in range(8)] for r in range(4)]
+    unpack_keystream(last, s)
+    return first, rnd, last
+
+
 def run(lines: list[str], regs: dict, mem: dict) -> dict:
-    """Interpret allocated code (li, lw, sw, ALU forms); mem maps (base, offset) to words."""
+    """Interpret allocated code (li, lw, sw, ALU forms); mem maps addresses to words (regs hold sp, a3)."""
     regs = dict(regs)
     for line in lines:
         op, rest = line.split(" ", 1)
         a = [x.strip() for x in rest.split(",")]
         if op in ("lw", "sw"):
             off, base = a[1][:-1].split("(")
+            addr = regs[base] + int(off)
             if op == "lw":
-                regs[a[0]] = mem[base, int(off)]
+                regs[a[0]] = mem[addr]
             else:
-                mem[base, int(off)] = regs[a[0]]
+                mem[addr] = regs[a[0]]
             continue
         if op == "li":
             regs[a[0]] = int(a[1], 0) & M32
@@ -220,41 +284,83 @@ def barrel_keys(key: bytes) -> list[int]:
     return out
 
 
-def generate(zbb: bool) -> str:
+SPB, RKB = 0x100000, 0x200000      # addresses of the frame and the round keys in the self-check
+
+
+def generate(zbb: bool, looped: bool = False) -> str:
     check_circuit()
     assert sorted(COLWORD) == [0, 1, 2, 3]
+    spill = SPILL_LOOP if looped else SPILL
     ps, iv = setup_program(zbb)
-    sbody, _, sslots = allocate(ps.ops, iv, ["t0", "t1", "t2"], [], pool=CPOOL, spill=SPILL, reuse_slots=True)
+    sbody, _, sslots = allocate(ps.ops, iv, ["t0", "t1", "t2"], [], pool=CPOOL, spill=spill, reuse_slots=True)
     sbody = schedule(sbody)
-    pi = iteration_program(zbb)
-    body, _, nslots = allocate(pi.ops, [], [], [], pool=CPOOL, spill=SPILL, reuse_slots=True)
-    body = schedule(body)
-    lost = stalls(body)
-    frame = (SPILL + 4 * max(nslots, sslots) + 15) & ~15
+    if looped:
+        parts = []
+        nslots = 0
+        for prog in loop_programs(zbb):
+            code, _, n = allocate(prog.ops, [], [], [], pool=CPOOL, spill=spill, reuse_slots=True)
+            parts.append(schedule(code))
+            nslots = max(nslots, n)
+        fb, rb, lb = parts
+        lost = stalls(rb)
+        count = len(rb)
+    else:
+        pi = iteration_program(zbb)
+        body, _, nslots = allocate(pi.ops, [], [], [], pool=CPOOL, spill=spill, reuse_slots=True)
+        body = schedule(body)
+        lost = stalls(body)
+        count = len(body)
+    frame = (spill + 4 * max(nslots, sslots) + 15) & ~15
     assert frame <= 2040
 
     rng = random.Random(17)
     for trial in range(4):
         key = rng.randbytes(16)
         iv = rng.randbytes(12) + (bytes([0xFF, 0xFF, 0xFF, 0xFA]) if trial == 0 else rng.randbytes(4))
-        mem = {("a3", 4 * k): w for k, w in enumerate(barrel_keys(key))}
-        regs = {"t0": int.from_bytes(iv[0:4], "little"), "t1": int.from_bytes(iv[4:8], "little"),
-                "t2": int.from_bytes(iv[8:12], "little")}
+        mem = {RKB + 4 * k: w for k, w in enumerate(barrel_keys(key))}
+        regs = {"sp": SPB, "a3": RKB, "t0": int.from_bytes(iv[0:4], "little"),
+                "t1": int.from_bytes(iv[4:8], "little"), "t2": int.from_bytes(iv[8:12], "little")}
         run(sbody, regs, mem)
         ctr = int.from_bytes(iv[12:], "big")
-        mem["sp", CTR] = ctr
-        run(body, {}, mem)
+        mem[SPB + CTR] = ctr
+        if looped:
+            run(fb, {"sp": SPB, "a3": RKB}, mem)
+            for t in range(1, 10):
+                run(rb, {"sp": SPB, "a3": RKB + 128 * t}, mem)
+            run(lb, {"sp": SPB, "a3": RKB + 1280}, mem)
+        else:
+            run(body, {"sp": SPB, "a3": RKB}, mem)
         for b in range(8):
-            got = b"".join(mem["sp", KS + 16 * b + 4 * c].to_bytes(4, "little") for c in range(4))
+            got = b"".join(mem[SPB + KS + 16 * b + 4 * c].to_bytes(4, "little") for c in range(4))
             blk = iv[:12] + ((ctr + b) & M32).to_bytes(4, "big")
             assert got == aes_encrypt_model(key, blk), (trial, b)
-    return assemble(sbody, body, frame, nslots, lost, zbb)
+    if looped:
+        body = fb + ["addi a3, a3, 128", "li t0, 9", f"sw t0, {CNT}(sp)", ".Laes128_barrel_round:"] + rb + \
+            ["addi a3, a3, 128", f"lw t0, {CNT}(sp)", "addi t0, t0, -1", f"sw t0, {CNT}(sp)",
+             "bnez t0, .Laes128_barrel_round"] + lb + [f"lw a3, {RKP}(sp)"]
+    return assemble(sbody, body, frame, nslots, lost, zbb, looped, count)
 
 
-def assemble(sbody: list[str], body: list[str], frame: int, nslots: int, lost: int, zbb: bool) -> str:
-    name = "rv32-barrel-zbb" if zbb else "rv32-barrel"
+def assemble(sbody: list[str], body: list[str], frame: int, nslots: int, lost: int, zbb: bool, looped: bool,
+             count: int) -> str:
+    name = "rv32-barrel" + ("-loop" if looped else "") + ("-zbb" if zbb else "")
     isa = "RV32I + Zbb (rori for the ShiftRows rotations)" if zbb else "RV32I"
     saves = ["ra"] + [f"s{i}" for i in range(12)]
+    if looped:
+        regmap = f""" * Register map: a3 = rk, inside the round loop the current round's key. The straight-line programs
+ * (per-call setup; per eight blocks: the counters in; one round, the body of a loop run nine times,
+ * {count} instructions with {lost} cycles of load interlock; the last round and the key stream out) use every
+ * other register but zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator. The state
+ * passes through the frame between rounds, so the whole CTR loop fits the E31's 16 KiB I-cache.
+ * Frame ({frame} bytes): key stream at {KS}, packed IV columns ^ round key 0 at {KC}, saved registers at
+ * {SAVE}, out/in/len/counter at {OUTP}..{CTR}, state at {ST}, rk and the round counter at {RKP}, {CNT},
+ * {nslots} spill slots at {SPILL_LOOP}."""
+    else:
+        regmap = f""" * Register map: a3 = rk for the whole call. The straight-line programs (per-call setup; one 8-block
+ * iteration, {count} instructions, {lost} cycles of load interlock) use every other register but
+ * zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator.
+ * Frame ({frame} bytes): key stream at {KS}, packed IV columns ^ round key 0 at {KC}, saved registers at
+ * {SAVE}, out/in/len/counter at {OUTP}..{CTR}, {nslots} spill slots at {SPILL}."""
     L = [f"""/* SPDX-License-Identifier: MIT */
 /* AES-128 (FIPS-197) counter mode, constant time: barrel-shiftrows bitslicing, eight blocks at a time,
  * for {isa}. Implementation {name}. GENERATED by gen_aes_barrel.py in this folder - edit the generator,
@@ -276,11 +382,7 @@ def assemble(sbody: list[str], body: list[str], frame: int, nslots: int, lost: i
  * network whose output bytes are XORed into byte 3 of the precomputed row words); the key stream is
  * unpacked to the frame (the same network per row, a 4x4 byte transposition per block), then XORed in.
  *
- * Register map: a3 = rk for the whole call. The straight-line programs (per-call setup; one 8-block
- * iteration, {len(body)} instructions, {lost} cycles of load interlock) use every other register but
- * zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator.
- * Frame ({frame} bytes): key stream at {KS}, packed IV columns ^ round key 0 at {KC}, saved registers at
- * {SAVE}, out/in/len/counter at {OUTP}..{CTR}, {nslots} spill slots at {SPILL}.
+{regmap}
  * Constant time: no branch or address depends on the key, the message or the key stream; branches depend
  * only on len and on the alignment of the pointers. No multiply or divide.
  */
@@ -293,7 +395,8 @@ def assemble(sbody: list[str], body: list[str], frame: int, nslots: int, lost: i
 MCU_FN(aes128, ctr):
     beqz    a2, .Laes128_barrel_empty"""]
     L += ind([f"addi sp, sp, -{frame}"] + [f"sw {r}, {SAVE + 4 * k}(sp)" for k, r in enumerate(saves)])
-    L += ind([f"sw a0, {OUTP}(sp)", f"sw a1, {INP}(sp)", f"sw a2, {LEN}(sp)"])
+    L += ind([f"sw a0, {OUTP}(sp)", f"sw a1, {INP}(sp)", f"sw a2, {LEN}(sp)"] +
+             ([f"sw a3, {RKP}(sp)"] if looped else []))
     L.append("    /* IV words 0..2 (little-endian, any alignment) in t0..t2; the big-endian counter to the frame */")
     ivl = []
     for c, r in enumerate(["t0", "t1", "t2"]):
@@ -352,7 +455,8 @@ MCU_FN(aes128, ctr):
 
 
 def outputs() -> dict[str, str]:
-    return {"aes_barrel.S": generate(False), "aes_barrel_zbb.S": generate(True)}
+    return {"aes_barrel.S": generate(False), "aes_barrel_zbb.S": generate(True),
+            "aes_barrel_loop.S": generate(False, True), "aes_barrel_loop_zbb.S": generate(True, True)}
 
 
 def main() -> int:
