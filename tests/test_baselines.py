@@ -139,7 +139,7 @@ def test_aes_ctr_unaligned_and_edges(impl: str) -> None:
     assert r.outputs[0] == pattern
 
 
-@pytest.mark.parametrize("impl", ["rv32-barrel", "rv32-barrel-zbb"])
+@pytest.mark.parametrize("impl", ["rv32-barrel", "rv32-barrel-zbb", "rv32-barrel-loop", "rv32-barrel-loop-zbb"])
 def test_aes_barrel_ctr_wraps_lengths_and_misaligned_buffers(impl: str) -> None:
     """Eight blocks a call: the counter wraps from ffffffff to 00000000 inside a group of eight and between
     groups; tails of every class around 128 bytes; in/out/iv at odd addresses (the byte path)."""
