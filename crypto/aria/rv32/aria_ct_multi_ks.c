@@ -12,6 +12,10 @@
  * Only logical operations, shifts and subtractions on key material, public loop bounds: constant time. */
 #include <stdint.h>
 
+#ifndef ARIA_CT_KS_COMPACT
+#error "rv32-ct-multi is built with ARIA_CT_KS_COMPACT (aria_ct_ks.c then writes the compact keys under the _compact names)"
+#endif
+
 #include "mcucrypt/ns.h"
 #include "aria_rv32.h"
 
