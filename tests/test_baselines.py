@@ -139,9 +139,31 @@ def test_aes_ctr_unaligned_and_edges(impl: str) -> None:
     assert r.outputs[0] == pattern
 
 
+@pytest.mark.parametrize("impl", ["rv32-barrel", "rv32-barrel-zbb", "rv32-barrel-loop", "rv32-barrel-loop-zbb"])
+def test_aes_barrel_ctr_wraps_lengths_and_misaligned_buffers(impl: str) -> None:
+    """Eight blocks a call: the counter wraps from ffffffff to 00000000 inside a group of eight and between
+    groups; tails of every class around 128 bytes; in/out/iv at odd addresses (the byte path)."""
+    fw = Firmware(CAT.implementation("aes128", impl), "aes128", "rv32")
+    driver = driver_for("blockcipher")
+    rng = random.Random(f"aes-barrel/{impl}")
+    key = rng.randbytes(16)
+    rk, _ = driver.keyschedule(fw, key)
+    for n, top, mis in ((200, 0xFFFFFFFB, (1, 3, 2)), (129, 0xFFFFFFF8, (0, 0, 0)), (300, 0xFFFFFFF0, (2, 1, 3)),
+                        (127, 0x000000FE, (3, 0, 1)), (256, 0x00FFFFFC, (0, 0, 0))):
+        iv = rng.randbytes(12) + top.to_bytes(4, "big")
+        data = rng.randbytes(n)
+        r = fw.call("ctr", {"out": Buf(size=n, out=True, misalign=mis[0]), "in": Buf(data, misalign=mis[1]),
+                            "len": n, "rk": Buf(rk), "iv": Buf(iv, misalign=mis[2])})
+        assert r.outputs[0] == ctr_model(key, iv, data), (n, hex(top), mis)
+    pattern = bytes(range(16))
+    r = fw.call("ctr", {"out": Buf(pattern, out=True), "in": Buf(bytes(16)), "len": 0, "rk": Buf(rk),
+                        "iv": Buf(bytes(16))})
+    assert r.outputs[0] == pattern
+
 # ---- generated sources ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("generator", ["crypto/aes/rv32/gen_aes_table.py", "crypto/aes/rv32/gen_aes_bitsliced.py",
+                                       "crypto/aes/rv32/gen_aes_barrel.py", "crypto/aria/rv32/gen_ct_multi.py",
                                        "crypto/keccak/rv32/gen_keccak.py",
                                        "crypto/chacha20/armv7m/gen_chacha20_cm3.py",
                                        "crypto/chacha20/avr/gen_chacha20_avr.py", "crypto/keccak/avr/gen_keccak_avr.py",

@@ -316,8 +316,12 @@ POOL = ["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "t0", "t1", "t2", "t3", 
 CORE_IN = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"]
 
 
-def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
-    """Linear scan with Belady eviction. Returns (assembly lines, output registers, spill slots used)."""
+def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], pool: list[str] = POOL,
+             spill: int = SPILL, reuse_slots: bool = False):
+    """Linear scan with Belady eviction. Returns (assembly lines, output registers, spill slots used).
+    Besides the ALU forms: ("lw", d, offset or (offset, base), None) loads (re-materialized, never spilled;
+    base sp unless given) and ("sw", None, value, offset or (offset, base)) stores a value. reuse_slots: a
+    dead value's spill slot is given to the next spill (a smaller frame)."""
     uses: dict[str, list[int]] = {}
     for i, (op, d, a, b) in enumerate(ops):
         for v in (a, b):
@@ -329,9 +333,10 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
     remat = {d: (op, a) for op, d, a, b in ops if op in ("li", "lw")}
     reg_of: dict[str, str] = dict(zip(inputs, in_regs))
     val_of: dict[str, str] = {r: v for v, r in reg_of.items()}
-    free = [r for r in POOL if r not in val_of]
+    free = [r for r in pool if r not in val_of]
     slot: dict[str, int] = {}
     nslots = 0
+    free_slots: list[int] = []
     out: list[str] = []
     ptr: dict[str, int] = {v: 0 for v in uses}
 
@@ -351,15 +356,22 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
         r = reg_of.pop(victim)
         del val_of[r]
         if victim not in remat and victim not in slot:
-            slot[victim] = SPILL + 4 * nslots
-            nslots += 1
+            if free_slots:
+                slot[victim] = free_slots.pop()
+            else:
+                slot[victim] = spill + 4 * nslots
+                nslots += 1
             out.append(f"sw {r}, {slot[victim]}(sp)")
         return r
 
     def load(v: str, r: str) -> None:
         if v in remat:
             op, a = remat[v]
-            out.append(f"li {r}, {a:#x}" if op == "li" else f"lw {r}, {a}(sp)")
+            if op == "li":
+                out.append(f"li {r}, {a:#x}")
+            else:
+                off, base = a if isinstance(a, tuple) else (a, "sp")
+                out.append(f"lw {r}, {off}({base})")
         else:
             out.append(f"lw {r}, {slot[v]}(sp)")
         reg_of[v] = r
@@ -373,18 +385,22 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
         names = [reg_of[v] for v in srcs]
         for v in dict.fromkeys(srcs):   # (ordered: the output must not depend on hashing)
             if next_use(v, i + 1) == 1 << 30:
+                if reuse_slots and v in slot:
+                    free_slots.append(slot[v])
                 r = reg_of.pop(v)
                 del val_of[r]
                 free.append(r)
         if op in ("li", "lw"):
-            if next_use(d, i + 1) == 1 << 30:
-                continue
             # materialized only when first needed (keeps registers free)
+            continue
+        if op == "sw":
+            off, base = b if isinstance(b, tuple) else (b, "sp")
+            out.append(f"sw {names[0]}, {off}({base})")
             continue
         rd = get_reg(i, set(srcs))
         reg_of[d] = rd
         val_of[rd] = d
-        if op in ("slli", "srli", "rori"):
+        if op in ("slli", "srli", "rori", "addi"):
             out.append(f"{op} {rd}, {names[0]}, {b}")
         else:
             out.append(f"{op} {rd}, {names[0]}, {names[1]}")

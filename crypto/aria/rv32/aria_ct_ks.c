@@ -83,13 +83,22 @@ static void fold_constants(uint32_t *rk, unsigned rounds)
     }
 }
 
+/* rv32-ct-multi builds this file with ARIA_CT_KS_COMPACT: the functions below are then its
+ * keyschedule_compact / keyschedule_dec_compact, and its own key schedule (aria_ct_multi_ks.c) appends the
+ * bitsliced expansion of these keys. */
+#ifdef ARIA_CT_KS_COMPACT
+#define ARIA_CT_KS(op) op##_compact
+#else
+#define ARIA_CT_KS(op) op
+#endif
+
 #define ARIA_KS_API(id, key_bytes)                                                              \
-    void MCU_FN(id, keyschedule)(uint32_t *rk, const uint8_t *key)                              \
+    void MCU_FN(id, ARIA_CT_KS(keyschedule))(uint32_t *rk, const uint8_t *key)                  \
     {                                                                                           \
         spec_keys(rk, key, key_bytes);                                                          \
         fold_constants(rk, 8u + (key_bytes) / 4u);                                              \
     }                                                                                           \
-    void MCU_FN(id, keyschedule_dec)(uint32_t *rk, const uint8_t *key)                          \
+    void MCU_FN(id, ARIA_CT_KS(keyschedule_dec))(uint32_t *rk, const uint8_t *key)              \
     {                                                                                           \
         spec_keys(rk, key, key_bytes);                                                          \
         MCU_FN(aria, reverse)(rk, 8u + (key_bytes) / 4u);                                           \

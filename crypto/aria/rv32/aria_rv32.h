@@ -28,6 +28,16 @@ extern const uint32_t MCU_FN(aria, t32)[1024];
 void MCU_FN(aria, expand)(uint32_t *rk, const uint32_t *w, uint32_t rounds);
 void MCU_FN(aria, reverse)(uint32_t *rk, uint32_t rounds);
 
+/* rv32-ct-multi (ARIA_CT_KS_COMPACT): aria_ct_ks.c's schedules under these names write the compact keys. */
+#ifdef ARIA_CT_KS_COMPACT
+#define ARIA_CT_KS_DECLARE(id)                                                           \
+    void MCU_FN(id, keyschedule_compact)(uint32_t *rk, const uint8_t *key);              \
+    void MCU_FN(id, keyschedule_dec_compact)(uint32_t *rk, const uint8_t *key);
+ARIA_CT_KS_DECLARE(aria128)
+ARIA_CT_KS_DECLARE(aria192)
+ARIA_CT_KS_DECLARE(aria256)
+#endif
+
 #define ARIA_CT_EVEN 0x100u
 #define ARIA_CT_CIPHER 0x200u
 void MCU_FN(aria, ct_core)(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t ctl);
