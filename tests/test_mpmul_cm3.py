@@ -227,3 +227,13 @@ def test_umlal_ct_every_class() -> None:
         assert all(min(ops[:2]) >= 1 << 16 for _, _, ops, _ in longs), name
         cycles[name] = res.cycles
     assert len(set(cycles.values())) == 1, cycles
+
+
+def test_umlal_ct_generated_source_current() -> None:
+    """umlal_ct.S is what gen_umlal_ct.py makes today."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    d = Path(__file__).resolve().parent.parent / "crypto" / "mpmul" / "armv7m"
+    out = subprocess.run([sys.executable, str(d / "gen_umlal_ct.py")], capture_output=True, text=True, check=True)
+    assert out.stdout == (d / "umlal_ct.S").read_text(), "run gen_umlal_ct.py > umlal_ct.S"
