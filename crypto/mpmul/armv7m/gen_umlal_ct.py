@@ -27,28 +27,27 @@ C = 1 << X                  # offset: every multiplier operand is in [2^29, 2^30
 
 # Frame (sp-relative, after push {r4-r11, lr}).
 B_OFF = 0                   # b'_0..b'_8
-S_OFF = B_OFF + 4 * N       # s_0..s_8, s_i = u_i + v_i + 2^29
-A8_OFF = S_OFF + 4 * N      # a'_8 (not kept in a register)
-D_OFF = A8_OFF + 4          # digits 0..17 (raw words: 29-bit digit below junk for k <= 16)
+TP_OFF = B_OFF + 4 * N      # tp_i = t_i + 1, t_i the radix-2^29 digits of A + B
+D_OFF = TP_OFF + 4 * N      # digits 0..17 (raw words: 29-bit digit below junk for k <= 16)
 RP_OFF = D_OFF + 4 * 18     # result pointer
-FRAME = RP_OFF + 4          # 152
+FRAME = RP_OFF + 4          # 148
 
-LO, HI, WL, WH = "r8", "r9", "r10", "r11"
+LO, HI, W = "r9", "r10", "r11"
 TEMPS = ["r12", "lr"]
 
 
-def limb_code(dst: str, words: list[str], i: int) -> list[str]:
-    """dst = bits [29i, 29i + 29) of the 8-word number in `words` (little endian), plus 2^29."""
+def cut(dst: str, words: list[str], i: int, top: str | None = None) -> list[str]:
+    """dst = bits [29i, 29i + 29) of the number whose 32-bit words are `words` (little endian); `top`
+    is a register holding bit 256 (for the sum A + B), or None."""
     p = X * i
     w, s = divmod(p, 32)
-    out = []
     if s + X <= 32:
-        out.append(f"ubfx {dst}, {words[w]}, #{s}, #{X}")
-    else:
-        out.append(f"lsr {dst}, {words[w]}, #{s}")
-        if w + 1 < 8:
-            out.append(f"bfi {dst}, {words[w + 1]}, #{32 - s}, #{s + X - 32}")
-    out.append(f"orr {dst}, {dst}, #0x{C:x}")
+        return [f"ubfx {dst}, {words[w]}, #{s}, #{X}"]
+    out = [f"lsr {dst}, {words[w]}, #{s}"]
+    if w + 1 < 8:
+        out.append(f"bfi {dst}, {words[w + 1]}, #{32 - s}, #{s + X - 32}")
+    elif top is not None:
+        out.append(f"orr {dst}, {dst}, {top}, lsl #{32 - s}")
     return out
 
 
@@ -56,7 +55,7 @@ def gen() -> str:
     L: list[str] = []
     e = L.append
 
-    # ---- Conversion of b: b'_i to the frame.
+    # ---- b'_i = (29-bit limb of b) + 2^29, to the frame.
     bw = ["r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]
     e("push {r4-r11, lr}")
     e(f"sub sp, sp, #{FRAME}")
@@ -64,89 +63,86 @@ def gen() -> str:
     e("ldm r2, {r3-r10}")
     for i in range(N):
         t = "r11" if i % 2 == 0 else "r12"
-        L.extend(limb_code(t, bw, i))
+        L.extend(cut(t, bw, i))
+        e(f"orr {t}, {t}, #0x{C:x}")
         e(f"str {t}, [sp, #{B_OFF + 4 * i}]")
-    # ---- Conversion of a: a'_0..a'_7 into r0..r7 (in place over the words), a'_8 to the frame;
-    # s_i = a'_i + b'_i - 2^29 to the frame.
+    # ---- A + B over the b words (r3-r10), bit 256 in lr; tp_i = t_i + 1 to the frame.
+    e("ldm r1!, {r0, r2, r11, r12}")
+    e("adds r3, r3, r0")
+    e("adcs r4, r4, r2")
+    e("adcs r5, r5, r11")
+    e("adcs r6, r6, r12")
+    e("ldm r1, {r0, r2, r11, r12}")          # LDM leaves the carry alone
+    e("adcs r7, r7, r0")
+    e("adcs r8, r8, r2")
+    e("adcs r9, r9, r11")
+    e("adcs r10, r10, r12")
+    e("mov lr, #0")
+    e("adc lr, lr, #0")
+    e("sub r1, r1, #16")
+    for i in range(N):
+        t = ["r0", "r2", "r11", "r12"][i % 4]
+        L.extend(cut(t, bw, i, top="lr"))
+        e(f"add {t}, {t}, #1")
+        e(f"str {t}, [sp, #{TP_OFF + 4 * i}]")
+    # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r5-r12).
     aw = ["r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"]
     e("ldm r1, {r5-r12}")
     for i in range(N):
-        dst = f"r{i}" if i < 8 else "lr"
-        L.extend(limb_code(dst, aw, i))
-    e(f"str lr, [sp, #{A8_OFF}]")
-    for i in range(N):
-        ai = f"r{i}" if i < 8 else "lr"
-        e(f"ldr r12, [sp, #{B_OFF + 4 * i}]")
-        e(f"add r12, r12, {ai}")
-        e(f"sub r12, r12, #0x{C:x}")
-        e(f"str r12, [sp, #{S_OFF + 4 * i}]")
+        L.extend(cut(f"r{i}", aw, i))
+        e(f"orr r{i}, r{i}, #0x{C:x}")
 
-    # ---- Columns.
+    # ---- Columns. W holds Corr_m = V_(m-1) + n_(m-2) mod 2^32 (V: window sum of t over column m-1's
+    # pairs, n_k: pairs in column k); the accumulator that starts column m is carry - Corr_m.
     for k in range(2 * N - 1):
         pairs = [(i, k - i) for i in range(max(0, k - N + 1), min(N - 1, k) + 1)]
-        # Chunks of loads into the two temporaries; a pair with i = 8 needs both (a'_8 and b'_j).
-        chunks: list[list[tuple[int, int]]] = []
-        cur: list[tuple[int, int]] = []
-        used = 0
-        for (i, j) in pairs:
-            need = 2 if i == N - 1 else 1
-            if used + need > 2:
-                chunks.append(cur)
-                cur, used = [], 0
-            cur.append((i, j))
-            used += need
-        if cur:
-            chunks.append(cur)
         first = True
-        for ch in chunks:
-            regs = list(TEMPS)
-            ops = []
-            for (i, j) in ch:
-                rb = regs.pop(0)
+        for c0 in range(0, len(pairs), 2):
+            ch = pairs[c0:c0 + 2]
+            for (i, j), rb in zip(ch, TEMPS):
                 e(f"ldr {rb}, [sp, #{B_OFF + 4 * j}]")
-                if i == N - 1:
-                    ra = regs.pop(0)
-                    e(f"ldr {ra}, [sp, #{A8_OFF}]")
-                else:
-                    ra = f"r{i}"
-                ops.append((ra, rb))
-            for ra, rb in ops:
-                if first and k == 0:
-                    e(f"umull {LO}, {HI}, {ra}, {rb}")
-                else:
-                    e(f"umlal {LO}, {HI}, {ra}, {rb}")
+            for (i, j), rb in zip(ch, TEMPS):
+                e(f"{'umull' if first and k == 0 else 'umlal'} {LO}, {HI}, r{i}, {rb}")
                 first = False
-        # Digit k (raw: bits 29..31 are junk), then carry = acc >> 29, minus W_k.
+        # Digit k (raw: bits 29..31 are junk), then carry = acc >> 29, minus Corr_(k+1).
+        m = k + 1
         e(f"str {LO}, [sp, #{D_OFF + 4 * k}]")
         e(f"lsr {LO}, {LO}, #{X}")
         e(f"orr {LO}, {LO}, {HI}, lsl #{32 - X}")
         e(f"lsr {HI}, {HI}, #{X}")
-        if k == 0:
-            e(f"ldr {WL}, [sp, #{S_OFF}]")
-            e(f"mov {WH}, #0")
-        elif k < N:
-            e(f"ldr r12, [sp, #{S_OFF + 4 * k}]")
-            e(f"adds {WL}, {WL}, r12")
-            e(f"adc {WH}, {WH}, #0")
+        if m == 1:
+            e(f"ldr r12, [sp, #{TP_OFF}]")
+            e(f"sub {W}, r12, #1")                      # Corr_1 = t_0
+        elif m <= 8:
+            e(f"ldr r12, [sp, #{TP_OFF + 4 * (m - 1)}]")
+            e(f"add {W}, {W}, r12")                     # + t_(m-1), n + 1
+        elif m == 9:
+            # Corr_9 = (sum of all t) + 8 may pass 2^32: subtract Corr_8 and tp_8 apart.
+            e(f"subs {LO}, {LO}, {W}")
+            e(f"sbc {HI}, {HI}, #0")
+            e(f"ldr r12, [sp, #{TP_OFF + 4 * 8}]")
+            e(f"add {W}, {W}, r12")
+            e(f"subs {LO}, {LO}, r12")
+            e(f"sbc {HI}, {HI}, #0")
+            continue
+        elif m == 10:
+            e(f"ldr r12, [sp, #{TP_OFF}]")
+            e(f"sub {W}, {W}, r12")                     # - t_0, n + 1
+            e(f"add {W}, {W}, #2")
         else:
-            e(f"ldr r12, [sp, #{S_OFF + 4 * (k - N)}]")
-            e(f"subs {WL}, {WL}, r12")
-            e(f"sbc {WH}, {WH}, #0")
-        e(f"subs {LO}, {LO}, {WL}")
-        e(f"sbc {HI}, {HI}, {WH}")
+            e(f"ldr r12, [sp, #{TP_OFF + 4 * (m - 10)}]")
+            e(f"sub {W}, {W}, r12")                     # - t_(m-10), n - 1
+        e(f"subs {LO}, {LO}, {W}")
+        e(f"sbc {HI}, {HI}, #0")
     e(f"str {LO}, [sp, #{D_OFF + 4 * 17}]")     # digit 17 (below 2^19: the product is < 2^512)
 
     # ---- Pack digits 0..17 into the 16 result words.
     e(f"ldr r0, [sp, #{RP_OFF}]")
-    dregs = {}
-    for half, ks in enumerate((range(0, 9), range(9, 18))):
+    for ks in (range(0, 9), range(9, 18)):
         e(f"add r12, sp, #{D_OFF + 4 * ks[0]}")
         regs = [f"r{n}" for n in range(1, 10)]
         e("ldm r12, {" + ", ".join(regs) + "}")
-        for k, r in zip(ks, regs):
-            dregs[k] = r
-        for k in ks:
-            d = dregs[k]
+        for k, d in zip(ks, regs):
             bit = X * k
             end = min(X * k + X, 512)
             while bit < end:

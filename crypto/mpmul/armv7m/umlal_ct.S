@@ -37,8 +37,8 @@
 mpmul_cm3_umlal_k8:
 MCU_FN(mpmul256, mul):
     push {r4-r11, lr}
-    sub sp, sp, #152
-    str r0, [sp, #148]
+    sub sp, sp, #148
+    str r0, [sp, #144]
     ldm r2, {r3-r10}
     ubfx r11, r3, #0, #29
     orr r11, r11, #0x20000000
@@ -74,6 +74,54 @@ MCU_FN(mpmul256, mul):
     lsr r11, r10, #8
     orr r11, r11, #0x20000000
     str r11, [sp, #32]
+    ldm r1!, {r0, r2, r11, r12}
+    adds r3, r3, r0
+    adcs r4, r4, r2
+    adcs r5, r5, r11
+    adcs r6, r6, r12
+    ldm r1, {r0, r2, r11, r12}
+    adcs r7, r7, r0
+    adcs r8, r8, r2
+    adcs r9, r9, r11
+    adcs r10, r10, r12
+    mov lr, #0
+    adc lr, lr, #0
+    sub r1, r1, #16
+    ubfx r0, r3, #0, #29
+    add r0, r0, #1
+    str r0, [sp, #36]
+    lsr r2, r3, #29
+    bfi r2, r4, #3, #26
+    add r2, r2, #1
+    str r2, [sp, #40]
+    lsr r11, r4, #26
+    bfi r11, r5, #6, #23
+    add r11, r11, #1
+    str r11, [sp, #44]
+    lsr r12, r5, #23
+    bfi r12, r6, #9, #20
+    add r12, r12, #1
+    str r12, [sp, #48]
+    lsr r0, r6, #20
+    bfi r0, r7, #12, #17
+    add r0, r0, #1
+    str r0, [sp, #52]
+    lsr r2, r7, #17
+    bfi r2, r8, #15, #14
+    add r2, r2, #1
+    str r2, [sp, #56]
+    lsr r11, r8, #14
+    bfi r11, r9, #18, #11
+    add r11, r11, #1
+    str r11, [sp, #60]
+    lsr r12, r9, #11
+    bfi r12, r10, #21, #8
+    add r12, r12, #1
+    str r12, [sp, #64]
+    lsr r0, r10, #8
+    orr r0, r0, lr, lsl #24
+    add r0, r0, #1
+    str r0, [sp, #68]
     ldm r1, {r5-r12}
     ubfx r0, r5, #0, #29
     orr r0, r0, #0x20000000
@@ -98,371 +146,312 @@ MCU_FN(mpmul256, mul):
     lsr r7, r11, #11
     bfi r7, r12, #21, #8
     orr r7, r7, #0x20000000
-    lsr lr, r12, #8
-    orr lr, lr, #0x20000000
-    str lr, [sp, #72]
+    lsr r8, r12, #8
+    orr r8, r8, #0x20000000
     ldr r12, [sp, #0]
-    add r12, r12, r0
-    sub r12, r12, #0x20000000
-    str r12, [sp, #36]
-    ldr r12, [sp, #4]
-    add r12, r12, r1
-    sub r12, r12, #0x20000000
-    str r12, [sp, #40]
-    ldr r12, [sp, #8]
-    add r12, r12, r2
-    sub r12, r12, #0x20000000
-    str r12, [sp, #44]
-    ldr r12, [sp, #12]
-    add r12, r12, r3
-    sub r12, r12, #0x20000000
-    str r12, [sp, #48]
-    ldr r12, [sp, #16]
-    add r12, r12, r4
-    sub r12, r12, #0x20000000
-    str r12, [sp, #52]
-    ldr r12, [sp, #20]
-    add r12, r12, r5
-    sub r12, r12, #0x20000000
-    str r12, [sp, #56]
-    ldr r12, [sp, #24]
-    add r12, r12, r6
-    sub r12, r12, #0x20000000
-    str r12, [sp, #60]
-    ldr r12, [sp, #28]
-    add r12, r12, r7
-    sub r12, r12, #0x20000000
-    str r12, [sp, #64]
-    ldr r12, [sp, #32]
-    add r12, r12, lr
-    sub r12, r12, #0x20000000
-    str r12, [sp, #68]
-    ldr r12, [sp, #0]
-    umull r8, r9, r0, r12
-    str r8, [sp, #76]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umull r9, r10, r0, r12
+    str r9, [sp, #72]
     lsr r9, r9, #29
-    ldr r10, [sp, #36]
-    mov r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #36]
+    sub r11, r12, #1
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #4]
     ldr lr, [sp, #0]
-    umlal r8, r9, r0, r12
-    umlal r8, r9, r1, lr
-    str r8, [sp, #80]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    str r9, [sp, #76]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #40]
-    adds r10, r10, r12
-    adc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #8]
     ldr lr, [sp, #4]
-    umlal r8, r9, r0, r12
-    umlal r8, r9, r1, lr
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
     ldr r12, [sp, #0]
-    umlal r8, r9, r2, r12
-    str r8, [sp, #84]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r2, r12
+    str r9, [sp, #80]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #44]
-    adds r10, r10, r12
-    adc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #12]
     ldr lr, [sp, #8]
-    umlal r8, r9, r0, r12
-    umlal r8, r9, r1, lr
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
     ldr r12, [sp, #4]
     ldr lr, [sp, #0]
-    umlal r8, r9, r2, r12
-    umlal r8, r9, r3, lr
-    str r8, [sp, #88]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    str r9, [sp, #84]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #48]
-    adds r10, r10, r12
-    adc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #16]
     ldr lr, [sp, #12]
-    umlal r8, r9, r0, r12
-    umlal r8, r9, r1, lr
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
     ldr r12, [sp, #8]
     ldr lr, [sp, #4]
-    umlal r8, r9, r2, r12
-    umlal r8, r9, r3, lr
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
     ldr r12, [sp, #0]
-    umlal r8, r9, r4, r12
-    str r8, [sp, #92]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r4, r12
+    str r9, [sp, #88]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #52]
-    adds r10, r10, r12
-    adc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #20]
     ldr lr, [sp, #16]
-    umlal r8, r9, r0, r12
-    umlal r8, r9, r1, lr
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
     ldr r12, [sp, #12]
     ldr lr, [sp, #8]
-    umlal r8, r9, r2, r12
-    umlal r8, r9, r3, lr
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
     ldr r12, [sp, #4]
     ldr lr, [sp, #0]
-    umlal r8, r9, r4, r12
-    umlal r8, r9, r5, lr
-    str r8, [sp, #96]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    str r9, [sp, #92]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #56]
-    adds r10, r10, r12
-    adc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #24]
     ldr lr, [sp, #20]
-    umlal r8, r9, r0, r12
-    umlal r8, r9, r1, lr
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
     ldr r12, [sp, #16]
     ldr lr, [sp, #12]
-    umlal r8, r9, r2, r12
-    umlal r8, r9, r3, lr
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
     ldr r12, [sp, #8]
     ldr lr, [sp, #4]
-    umlal r8, r9, r4, r12
-    umlal r8, r9, r5, lr
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
     ldr r12, [sp, #0]
-    umlal r8, r9, r6, r12
-    str r8, [sp, #100]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r6, r12
+    str r9, [sp, #96]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #60]
-    adds r10, r10, r12
-    adc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #28]
     ldr lr, [sp, #24]
-    umlal r8, r9, r0, r12
-    umlal r8, r9, r1, lr
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
     ldr r12, [sp, #20]
     ldr lr, [sp, #16]
-    umlal r8, r9, r2, r12
-    umlal r8, r9, r3, lr
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
     ldr r12, [sp, #12]
     ldr lr, [sp, #8]
-    umlal r8, r9, r4, r12
-    umlal r8, r9, r5, lr
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
     ldr r12, [sp, #4]
     ldr lr, [sp, #0]
-    umlal r8, r9, r6, r12
-    umlal r8, r9, r7, lr
-    str r8, [sp, #104]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    str r9, [sp, #100]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #64]
-    adds r10, r10, r12
-    adc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    umlal r8, r9, r0, r12
-    umlal r8, r9, r1, lr
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
     ldr r12, [sp, #24]
     ldr lr, [sp, #20]
-    umlal r8, r9, r2, r12
-    umlal r8, r9, r3, lr
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
     ldr r12, [sp, #16]
     ldr lr, [sp, #12]
-    umlal r8, r9, r4, r12
-    umlal r8, r9, r5, lr
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
     ldr r12, [sp, #8]
     ldr lr, [sp, #4]
-    umlal r8, r9, r6, r12
-    umlal r8, r9, r7, lr
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
     ldr r12, [sp, #0]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #108]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r8, r12
+    str r9, [sp, #104]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #68]
-    adds r10, r10, r12
-    adc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    add r11, r11, r12
+    subs r9, r9, r12
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    umlal r8, r9, r1, r12
-    umlal r8, r9, r2, lr
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
     ldr r12, [sp, #24]
     ldr lr, [sp, #20]
-    umlal r8, r9, r3, r12
-    umlal r8, r9, r4, lr
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
     ldr r12, [sp, #16]
     ldr lr, [sp, #12]
-    umlal r8, r9, r5, r12
-    umlal r8, r9, r6, lr
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
     ldr r12, [sp, #8]
-    umlal r8, r9, r7, r12
-    ldr r12, [sp, #4]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #112]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    ldr lr, [sp, #4]
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    str r9, [sp, #108]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #36]
-    subs r10, r10, r12
-    sbc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    sub r11, r11, r12
+    add r11, r11, #2
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    umlal r8, r9, r2, r12
-    umlal r8, r9, r3, lr
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
     ldr r12, [sp, #24]
     ldr lr, [sp, #20]
-    umlal r8, r9, r4, r12
-    umlal r8, r9, r5, lr
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
     ldr r12, [sp, #16]
     ldr lr, [sp, #12]
-    umlal r8, r9, r6, r12
-    umlal r8, r9, r7, lr
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
     ldr r12, [sp, #8]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #116]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r8, r12
+    str r9, [sp, #112]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #40]
-    subs r10, r10, r12
-    sbc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    umlal r8, r9, r3, r12
-    umlal r8, r9, r4, lr
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
     ldr r12, [sp, #24]
     ldr lr, [sp, #20]
-    umlal r8, r9, r5, r12
-    umlal r8, r9, r6, lr
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
     ldr r12, [sp, #16]
-    umlal r8, r9, r7, r12
-    ldr r12, [sp, #12]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #120]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    ldr lr, [sp, #12]
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    str r9, [sp, #116]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #44]
-    subs r10, r10, r12
-    sbc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    umlal r8, r9, r4, r12
-    umlal r8, r9, r5, lr
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
     ldr r12, [sp, #24]
     ldr lr, [sp, #20]
-    umlal r8, r9, r6, r12
-    umlal r8, r9, r7, lr
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
     ldr r12, [sp, #16]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #124]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r8, r12
+    str r9, [sp, #120]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #48]
-    subs r10, r10, r12
-    sbc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    umlal r8, r9, r5, r12
-    umlal r8, r9, r6, lr
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
     ldr r12, [sp, #24]
-    umlal r8, r9, r7, r12
-    ldr r12, [sp, #20]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #128]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    ldr lr, [sp, #20]
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    str r9, [sp, #124]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #52]
-    subs r10, r10, r12
-    sbc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    umlal r8, r9, r6, r12
-    umlal r8, r9, r7, lr
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
     ldr r12, [sp, #24]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #132]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r8, r12
+    str r9, [sp, #128]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #56]
-    subs r10, r10, r12
-    sbc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
-    umlal r8, r9, r7, r12
-    ldr r12, [sp, #28]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #136]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    ldr lr, [sp, #28]
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    str r9, [sp, #132]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #60]
-    subs r10, r10, r12
-    sbc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
     ldr r12, [sp, #32]
-    ldr lr, [sp, #72]
-    umlal r8, r9, lr, r12
-    str r8, [sp, #140]
-    lsr r8, r8, #29
-    orr r8, r8, r9, lsl #3
+    umlal r9, r10, r8, r12
+    str r9, [sp, #136]
     lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
     ldr r12, [sp, #64]
-    subs r10, r10, r12
-    sbc r11, r11, #0
-    subs r8, r8, r10
-    sbc r9, r9, r11
-    str r8, [sp, #144]
-    ldr r0, [sp, #148]
-    add r12, sp, #76
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #140]
+    ldr r0, [sp, #144]
+    add r12, sp, #72
     ldm r12, {r1, r2, r3, r4, r5, r6, r7, r8, r9}
     ubfx r10, r1, #0, #29
     bfi r10, r2, #29, #3
@@ -489,7 +478,7 @@ MCU_FN(mpmul256, mul):
     bfi r11, r9, #8, #24
     str r11, [r0, #28]
     ubfx r10, r9, #24, #5
-    add r12, sp, #112
+    add r12, sp, #108
     ldm r12, {r1, r2, r3, r4, r5, r6, r7, r8, r9}
     bfi r10, r1, #5, #27
     str r10, [r0, #32]
@@ -515,7 +504,7 @@ MCU_FN(mpmul256, mul):
     ubfx r11, r8, #16, #13
     bfi r11, r9, #13, #19
     str r11, [r0, #60]
-    add sp, sp, #152
+    add sp, sp, #148
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k8, . - mpmul_cm3_umlal_k8
     .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)
