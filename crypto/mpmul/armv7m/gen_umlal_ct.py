@@ -51,6 +51,19 @@ def cut(dst: str, words: list[str], i: int, top: str | None = None) -> list[str]
     return out
 
 
+def cut_offset(dst: str, words: list[str], i: int, creg: str) -> list[str]:
+    """dst = bits [29i, 29i + 29) of the 8-word number in `words`, plus 2^29 (creg holds 2^29): the
+    offset rides on the ORR that places the low part."""
+    p = X * i
+    w, s = divmod(p, 32)
+    if s + X <= 32:
+        return [f"ubfx {dst}, {words[w]}, #{s}, #{X}", f"orr {dst}, {dst}, #0x{C:x}"]
+    out = [f"orr {dst}, {creg}, {words[w]}, lsr #{s}"]
+    if w + 1 < 8:
+        out.append(f"bfi {dst}, {words[w + 1]}, #{32 - s}, #{s + X - 32}")
+    return out
+
+
 def gen() -> str:
     L: list[str] = []
     e = L.append
@@ -61,10 +74,10 @@ def gen() -> str:
     e(f"sub sp, sp, #{FRAME}")
     e(f"str r0, [sp, #{RP_OFF}]")
     e("ldm r2, {r3-r10}")
+    e(f"mov r2, #0x{C:x}")
     for i in range(N):
         t = "r11" if i % 2 == 0 else "r12"
-        L.extend(cut(t, bw, i))
-        e(f"orr {t}, {t}, #0x{C:x}")
+        L.extend(cut_offset(t, bw, i, "r2"))
         e(f"str {t}, [sp, #{B_OFF + 4 * i}]")
     # ---- A + B over the b words (r3-r10), bit 256 in lr; tp_i = t_i + 1 to the frame.
     e("ldm r1!, {r0, r2, r11, r12}")
@@ -88,9 +101,9 @@ def gen() -> str:
     # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r5-r12).
     aw = ["r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"]
     e("ldm r1, {r5-r12}")
+    e(f"mov lr, #0x{C:x}")
     for i in range(N):
-        L.extend(cut(f"r{i}", aw, i))
-        e(f"orr r{i}, r{i}, #0x{C:x}")
+        L.extend(cut_offset(f"r{i}", aw, i, "lr"))
 
     # ---- Columns. W holds Corr_m = V_(m-1) + n_(m-2) mod 2^32 (V: window sum of t over column m-1's
     # pairs, n_k: pairs in column k); the accumulator that starts column m is carry - Corr_m.

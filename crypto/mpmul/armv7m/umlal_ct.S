@@ -40,39 +40,32 @@ MCU_FN(mpmul256, mul):
     sub sp, sp, #148
     str r0, [sp, #144]
     ldm r2, {r3-r10}
+    mov r2, #0x20000000
     ubfx r11, r3, #0, #29
     orr r11, r11, #0x20000000
     str r11, [sp, #0]
-    lsr r12, r3, #29
+    orr r12, r2, r3, lsr #29
     bfi r12, r4, #3, #26
-    orr r12, r12, #0x20000000
     str r12, [sp, #4]
-    lsr r11, r4, #26
+    orr r11, r2, r4, lsr #26
     bfi r11, r5, #6, #23
-    orr r11, r11, #0x20000000
     str r11, [sp, #8]
-    lsr r12, r5, #23
+    orr r12, r2, r5, lsr #23
     bfi r12, r6, #9, #20
-    orr r12, r12, #0x20000000
     str r12, [sp, #12]
-    lsr r11, r6, #20
+    orr r11, r2, r6, lsr #20
     bfi r11, r7, #12, #17
-    orr r11, r11, #0x20000000
     str r11, [sp, #16]
-    lsr r12, r7, #17
+    orr r12, r2, r7, lsr #17
     bfi r12, r8, #15, #14
-    orr r12, r12, #0x20000000
     str r12, [sp, #20]
-    lsr r11, r8, #14
+    orr r11, r2, r8, lsr #14
     bfi r11, r9, #18, #11
-    orr r11, r11, #0x20000000
     str r11, [sp, #24]
-    lsr r12, r9, #11
+    orr r12, r2, r9, lsr #11
     bfi r12, r10, #21, #8
-    orr r12, r12, #0x20000000
     str r12, [sp, #28]
-    lsr r11, r10, #8
-    orr r11, r11, #0x20000000
+    orr r11, r2, r10, lsr #8
     str r11, [sp, #32]
     ldm r1!, {r0, r2, r11, r12}
     adds r3, r3, r0
@@ -123,31 +116,24 @@ MCU_FN(mpmul256, mul):
     add r0, r0, #1
     str r0, [sp, #68]
     ldm r1, {r5-r12}
+    mov lr, #0x20000000
     ubfx r0, r5, #0, #29
     orr r0, r0, #0x20000000
-    lsr r1, r5, #29
+    orr r1, lr, r5, lsr #29
     bfi r1, r6, #3, #26
-    orr r1, r1, #0x20000000
-    lsr r2, r6, #26
+    orr r2, lr, r6, lsr #26
     bfi r2, r7, #6, #23
-    orr r2, r2, #0x20000000
-    lsr r3, r7, #23
+    orr r3, lr, r7, lsr #23
     bfi r3, r8, #9, #20
-    orr r3, r3, #0x20000000
-    lsr r4, r8, #20
+    orr r4, lr, r8, lsr #20
     bfi r4, r9, #12, #17
-    orr r4, r4, #0x20000000
-    lsr r5, r9, #17
+    orr r5, lr, r9, lsr #17
     bfi r5, r10, #15, #14
-    orr r5, r5, #0x20000000
-    lsr r6, r10, #14
+    orr r6, lr, r10, lsr #14
     bfi r6, r11, #18, #11
-    orr r6, r6, #0x20000000
-    lsr r7, r11, #11
+    orr r7, lr, r11, lsr #11
     bfi r7, r12, #21, #8
-    orr r7, r7, #0x20000000
-    lsr r8, r12, #8
-    orr r8, r8, #0x20000000
+    orr r8, lr, r12, lsr #8
     ldr r12, [sp, #0]
     umull r9, r10, r0, r12
     str r9, [sp, #72]
