@@ -109,42 +109,52 @@ def gen() -> str:
     # pairs, n_k: pairs in column k); the accumulator that starts column m is carry - Corr_m.
     for k in range(2 * N - 1):
         pairs = [(i, k - i) for i in range(max(0, k - N + 1), min(N - 1, k) + 1)]
+        # Temporaries: r12 and lr, plus the registers of a' limbs no later column reads (a'_0..a'_(k-9)).
+        temps = TEMPS + [f"r{i}" for i in range(max(0, k - N + 1))]
+        m = k + 1
+        tp_index = {1: 0, 9: 8, 10: 0}.get(m, m - 1 if m <= 8 else m - 10)
+        # When the column's loads and tp fit the temporaries at once, tp rides in the same burst of
+        # back-to-back loads (1 cycle instead of 2); it is read after the column.
+        tp_early = len(pairs) + 1 <= len(temps) and m <= 17
+        tp_reg = "r12"
         first = True
-        for c0 in range(0, len(pairs), 2):
-            ch = pairs[c0:c0 + 2]
-            for (i, j), rb in zip(ch, TEMPS):
+        step = len(temps) - (1 if tp_early else 0)
+        for c0 in range(0, len(pairs), step):
+            ch = pairs[c0:c0 + step]
+            regs = temps[:len(ch)]
+            if tp_early and c0 == 0:
+                tp_reg = temps[-1]
+                e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
+            for (i, j), rb in zip(ch, regs):
                 e(f"ldr {rb}, [sp, #{B_OFF + 4 * j}]")
-            for (i, j), rb in zip(ch, TEMPS):
+            for (i, j), rb in zip(ch, regs):
                 e(f"{'umull' if first and k == 0 else 'umlal'} {LO}, {HI}, r{i}, {rb}")
                 first = False
         # Digit k (raw: bits 29..31 are junk), then carry = acc >> 29, minus Corr_(k+1).
-        m = k + 1
         e(f"str {LO}, [sp, #{D_OFF + 4 * k}]")
         e(f"lsr {LO}, {LO}, #{X}")
         e(f"orr {LO}, {LO}, {HI}, lsl #{32 - X}")
         e(f"lsr {HI}, {HI}, #{X}")
+        if not tp_early:
+            e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
+        r = tp_reg
         if m == 1:
-            e(f"ldr r12, [sp, #{TP_OFF}]")
-            e(f"sub {W}, r12, #1")                      # Corr_1 = t_0
+            e(f"sub {W}, {r}, #1")                      # Corr_1 = t_0
         elif m <= 8:
-            e(f"ldr r12, [sp, #{TP_OFF + 4 * (m - 1)}]")
-            e(f"add {W}, {W}, r12")                     # + t_(m-1), n + 1
+            e(f"add {W}, {W}, {r}")                     # + t_(m-1), n + 1
         elif m == 9:
             # Corr_9 = (sum of all t) + 8 may pass 2^32: subtract Corr_8 and tp_8 apart.
             e(f"subs {LO}, {LO}, {W}")
             e(f"sbc {HI}, {HI}, #0")
-            e(f"ldr r12, [sp, #{TP_OFF + 4 * 8}]")
-            e(f"add {W}, {W}, r12")
-            e(f"subs {LO}, {LO}, r12")
+            e(f"add {W}, {W}, {r}")
+            e(f"subs {LO}, {LO}, {r}")
             e(f"sbc {HI}, {HI}, #0")
             continue
         elif m == 10:
-            e(f"ldr r12, [sp, #{TP_OFF}]")
-            e(f"sub {W}, {W}, r12")                     # - t_0, n + 1
+            e(f"sub {W}, {W}, {r}")                     # - t_0, n + 1
             e(f"add {W}, {W}, #2")
         else:
-            e(f"ldr r12, [sp, #{TP_OFF + 4 * (m - 10)}]")
-            e(f"sub {W}, {W}, r12")                     # - t_(m-10), n - 1
+            e(f"sub {W}, {W}, {r}")                     # - t_(m-10), n - 1
         e(f"subs {LO}, {LO}, {W}")
         e(f"sbc {HI}, {HI}, #0")
     e(f"str {LO}, [sp, #{D_OFF + 4 * 17}]")     # digit 17 (below 2^19: the product is < 2^512)

@@ -134,14 +134,14 @@ MCU_FN(mpmul256, mul):
     orr r7, lr, r11, lsr #11
     bfi r7, r12, #21, #8
     orr r8, lr, r12, lsr #8
+    ldr lr, [sp, #36]
     ldr r12, [sp, #0]
     umull r9, r10, r0, r12
     str r9, [sp, #72]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #36]
-    sub r11, r12, #1
+    sub r11, lr, #1
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #4]
@@ -292,24 +292,24 @@ MCU_FN(mpmul256, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
+    ldr r12, [sp, #68]
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r12, [sp, #68]
     add r11, r11, r12
     subs r9, r9, r12
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
     umlal r9, r10, r1, r12
     umlal r9, r10, r2, lr
-    ldr r12, [sp, #24]
-    ldr lr, [sp, #20]
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    ldr r12, [sp, #16]
-    ldr lr, [sp, #12]
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
+    umlal r9, r10, r3, r0
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r0, [sp, #12]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
     ldr r12, [sp, #8]
     ldr lr, [sp, #4]
     umlal r9, r10, r7, r12
@@ -325,18 +325,18 @@ MCU_FN(mpmul256, mul):
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    ldr r1, [sp, #20]
     umlal r9, r10, r2, r12
     umlal r9, r10, r3, lr
-    ldr r12, [sp, #24]
-    ldr lr, [sp, #20]
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
+    umlal r9, r10, r4, r0
+    umlal r9, r10, r5, r1
     ldr r12, [sp, #16]
     ldr lr, [sp, #12]
+    ldr r0, [sp, #8]
     umlal r9, r10, r6, r12
     umlal r9, r10, r7, lr
-    ldr r12, [sp, #8]
-    umlal r9, r10, r8, r12
+    umlal r9, r10, r8, r0
     str r9, [sp, #112]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
@@ -347,16 +347,16 @@ MCU_FN(mpmul256, mul):
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    ldr r1, [sp, #20]
+    ldr r2, [sp, #16]
     umlal r9, r10, r3, r12
     umlal r9, r10, r4, lr
-    ldr r12, [sp, #24]
-    ldr lr, [sp, #20]
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    ldr r12, [sp, #16]
-    ldr lr, [sp, #12]
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    umlal r9, r10, r7, r2
+    ldr r12, [sp, #12]
+    umlal r9, r10, r8, r12
     str r9, [sp, #116]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
@@ -365,54 +365,55 @@ MCU_FN(mpmul256, mul):
     sub r11, r11, r12
     subs r9, r9, r11
     sbc r10, r10, #0
+    ldr r3, [sp, #48]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    ldr r1, [sp, #20]
+    ldr r2, [sp, #16]
     umlal r9, r10, r4, r12
     umlal r9, r10, r5, lr
-    ldr r12, [sp, #24]
-    ldr lr, [sp, #20]
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    ldr r12, [sp, #16]
-    umlal r9, r10, r8, r12
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
     str r9, [sp, #120]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #48]
-    sub r11, r11, r12
+    sub r11, r11, r3
     subs r9, r9, r11
     sbc r10, r10, #0
+    ldr r4, [sp, #52]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    ldr r1, [sp, #20]
     umlal r9, r10, r5, r12
     umlal r9, r10, r6, lr
-    ldr r12, [sp, #24]
-    ldr lr, [sp, #20]
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
     str r9, [sp, #124]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #52]
-    sub r11, r11, r12
+    sub r11, r11, r4
     subs r9, r9, r11
     sbc r10, r10, #0
+    ldr r5, [sp, #56]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
     umlal r9, r10, r6, r12
     umlal r9, r10, r7, lr
-    ldr r12, [sp, #24]
-    umlal r9, r10, r8, r12
+    umlal r9, r10, r8, r0
     str r9, [sp, #128]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #56]
-    sub r11, r11, r12
+    sub r11, r11, r5
     subs r9, r9, r11
     sbc r10, r10, #0
+    ldr r6, [sp, #60]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     umlal r9, r10, r7, r12
@@ -421,18 +422,17 @@ MCU_FN(mpmul256, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #60]
-    sub r11, r11, r12
+    sub r11, r11, r6
     subs r9, r9, r11
     sbc r10, r10, #0
+    ldr r7, [sp, #64]
     ldr r12, [sp, #32]
     umlal r9, r10, r8, r12
     str r9, [sp, #136]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #64]
-    sub r11, r11, r12
+    sub r11, r11, r7
     subs r9, r9, r11
     sbc r10, r10, #0
     str r9, [sp, #140]
