@@ -5,17 +5,20 @@
 
 The technique (docs/mpmul-cm3.md, "cm3-umlal-ct"): UMLAL terminates early when an operand is below
 2^16 (paper 003, Table 2), so every multiplier operand is put in [2^29, 2^30): the 256-bit operands are
-cut into 9 limbs u_i of 29 bits and each limb is sent as u_i + 2^29 (an ORR, no carry). Every UMLAL then
-takes the constant worst case, 6 cycles. With x = 2^29 and R = 1 + x + ... + x^8,
-    A*B = (A + xR)(B + xR) - xR * (A + B + xR),
-and the correction term is linear: its digit at column k+1 is the window sum W_k of
-s_i = u_i + v_i + 2^29 over the pairs (i, j) of column k, i.e. a running sum (add s_k in the first nine
-columns, subtract s_(k-9) after). It is folded into the accumulation: the column accumulator starts as
-the previous column's carry minus W_k, so the UMLALs of column k+1 land on the corrected value.
+cut into 9 limbs u_i, v_i of 29 bits and each limb is sent as u_i + 2^29 (an ORR: the bit is free).
+Every UMLAL then takes the constant worst case, 6 cycles. With x = 2^29 and R = 1 + x + ... + x^8,
+    A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,
+and the correction is linear: at column m it is Corr_m = V_(m-1) + n_(m-2), V_k the sum of the
+normalized radix-2^29 digits t_i of A + B over column k's pairs and n_k the number of pairs of column
+k. Consecutive windows differ by one digit, so Corr is one running 32-bit register (tp_i = t_i + 1
+folds the n term in); the one window that may pass 2^32 (column 9) is subtracted in two parts. It is
+folded into the accumulation: the accumulator that starts column m is the previous column's carry minus
+Corr_m, and the column's UMLALs land on the corrected value.
 
-A column's 9 products of 30-bit operands stay below 2^63.2 with the corrected value below 2^61.2, so
-one 64-bit UMLAL accumulator (RdLo, RdHi) holds a column with no carry handling; the 29-bit digit is
-stored, the accumulator shifted right by 29 (three instructions) is the next column's start.
+A column's at most 9 products of 30-bit operands stay below 2^63.2 and every accumulator value is a
+non-negative column of the product plus carry, so one 64-bit UMLAL accumulator (RdLo, RdHi) holds a
+column with no carry handling; the 29-bit digit is stored, the accumulator shifted right by 29 (three
+instructions) is the next column's start.
 """
 from __future__ import annotations
 
@@ -196,18 +199,20 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  * Trick: UMLAL takes 4..6 cycles by operand size (paper 003 Table 2: an operand that is zero or below
  * 2^16 terminates early). Every multiplier operand here is a 29-bit limb plus 2^29, in [2^29, 2^30), so
  * every UMLAL takes the worst case, 6 cycles, whatever the data. The offsets are removed exactly by
- *     A*B = (A + xR)(B + xR) - xR (A + B + xR),  x = 2^29, R = 1 + x + ... + x^8,
- * whose correction at column k+1 is W_k, the sum of s_i = u_i + v_i + 2^29 over column k's pairs,
- * kept as a running 64-bit sum and subtracted from the carry that starts the next column.
+ *     A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,  x = 2^29, R = 1 + x + ... + x^8,
+ * whose part at column m is Corr_m = (sum of the radix-2^29 digits t_i of A + B over column m-1's pairs)
+ * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
  *
- * Phases: (1) b and a cut into 9 limbs (UBFX or LSR+BFI, ORR 2^29); b'_i, s_i and a'_8 to the frame,
- * a'_0..a'_7 stay in r0..r7. (2) 17 columns, fully unrolled: b'_j (and a'_8) loaded in pairs, UMLAL
- * into (r8, r9), the raw digit stored, (r8, r9) >>= 29, minus W_k. (3) digits packed into 32-bit words.
+ * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
+ * over two LDMs of a) cut into digits, tp_i = t_i + 1 to the frame; a cut into a'_0..a'_8 in r0..r8.
+ * (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9 on also
+ * into the registers of a' limbs no later column reads), UMULL/UMLAL into (r9, r10), the raw digit
+ * stored, (r9, r10) >>= 29, W updated from tp, minus W. (3) the 18 digits packed into 16 words.
  *
  * Register map (phase 2)
- *   r0-r7    a'_0..a'_7 (fixed)          r8, r9   column accumulator (lo, hi)
- *   r10, r11 W_k (lo, hi)                r12, lr  b'_j / a'_8 / s_k loads
- * Frame: b'[9] at sp+0, s[9] at sp+36, a'_8 at sp+72, digits[18] at sp+76, r at sp+148.
+ *   r0-r8    a'_0..a'_8 (fixed; dead ones reused for loads late)   r9, r10  column accumulator (lo, hi)
+ *   r11      W = Corr_m mod 2^32                                    r12, lr  b'_j / tp loads
+ * Frame: b'[9] at sp+0, tp[9] at sp+36, digits[18] at sp+72, r at sp+144.
  * Constant time: straight-line code, sp-relative addresses, every UMLAL/UMULL operand in [2^29, 2^30). */
 #include "mcucrypt/ns.h"
 

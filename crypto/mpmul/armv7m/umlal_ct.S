@@ -9,18 +9,20 @@
  * Trick: UMLAL takes 4..6 cycles by operand size (paper 003 Table 2: an operand that is zero or below
  * 2^16 terminates early). Every multiplier operand here is a 29-bit limb plus 2^29, in [2^29, 2^30), so
  * every UMLAL takes the worst case, 6 cycles, whatever the data. The offsets are removed exactly by
- *     A*B = (A + xR)(B + xR) - xR (A + B + xR),  x = 2^29, R = 1 + x + ... + x^8,
- * whose correction at column k+1 is W_k, the sum of s_i = u_i + v_i + 2^29 over column k's pairs,
- * kept as a running 64-bit sum and subtracted from the carry that starts the next column.
+ *     A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,  x = 2^29, R = 1 + x + ... + x^8,
+ * whose part at column m is Corr_m = (sum of the radix-2^29 digits t_i of A + B over column m-1's pairs)
+ * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
  *
- * Phases: (1) b and a cut into 9 limbs (UBFX or LSR+BFI, ORR 2^29); b'_i, s_i and a'_8 to the frame,
- * a'_0..a'_7 stay in r0..r7. (2) 17 columns, fully unrolled: b'_j (and a'_8) loaded in pairs, UMLAL
- * into (r8, r9), the raw digit stored, (r8, r9) >>= 29, minus W_k. (3) digits packed into 32-bit words.
+ * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
+ * over two LDMs of a) cut into digits, tp_i = t_i + 1 to the frame; a cut into a'_0..a'_8 in r0..r8.
+ * (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9 on also
+ * into the registers of a' limbs no later column reads), UMULL/UMLAL into (r9, r10), the raw digit
+ * stored, (r9, r10) >>= 29, W updated from tp, minus W. (3) the 18 digits packed into 16 words.
  *
  * Register map (phase 2)
- *   r0-r7    a'_0..a'_7 (fixed)          r8, r9   column accumulator (lo, hi)
- *   r10, r11 W_k (lo, hi)                r12, lr  b'_j / a'_8 / s_k loads
- * Frame: b'[9] at sp+0, s[9] at sp+36, a'_8 at sp+72, digits[18] at sp+76, r at sp+148.
+ *   r0-r8    a'_0..a'_8 (fixed; dead ones reused for loads late)   r9, r10  column accumulator (lo, hi)
+ *   r11      W = Corr_m mod 2^32                                    r12, lr  b'_j / tp loads
+ * Frame: b'[9] at sp+0, tp[9] at sp+36, digits[18] at sp+72, r at sp+144.
  * Constant time: straight-line code, sp-relative addresses, every UMLAL/UMULL operand in [2^29, 2^30). */
 #include "mcucrypt/ns.h"
 
