@@ -104,6 +104,10 @@ class Implementation:
         """The instance parameters of ``prim_id`` as this implementation uses them (its own round-key size,
         say, where its layout is smaller than the largest any implementation writes)."""
         return {**self.primitive.instances[prim_id], **self.own_params.get(prim_id, {})}
+    # The constant-time claim (META.yml `constant_time`): 'strict' (true: no secret-dependent branch,
+    # address or variable-latency operand), 'cacheless' (the same except secret-dependent SRAM addresses,
+    # which take the same time on these cacheless cores but leak on cached ones), 'none' (false).
+    ct_claim: str = "none"
 
     def secret_params(self, op: str) -> tuple[str, ...]:
         return self.secret.get(op, self.primitive.secret.get(op, ()))
@@ -259,10 +263,14 @@ def _load_primitive(meta_path: Path) -> Primitive:
             unknown = set(over) - set(prim.instances[i])
             if unknown:
                 raise CatalogError(f"{iw}: params.{i} overrides unknown parameters {sorted(unknown)}")
+        claim = spec.get("constant_time", False)
+        if claim not in (True, False, "cacheless"):
+            raise CatalogError(f"{iw}: constant_time must be true, false or cacheless, not {claim!r}")
         prim.implementations[name] = Implementation(
             name=name, primitive=prim, description=spec.get("description", ""), sources=sources,
-            targets=targets, ids=ids, isa=spec.get("isa"), constant_time=bool(spec.get("constant_time", False)),
-            secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)),
+            targets=targets, ids=ids, isa=spec.get("isa"), constant_time=bool(claim),
+            ct_claim={True: "strict", False: "none", "cacheless": "cacheless"}[claim],
+            secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)) or claim == "cacheless",
             functions=fns, defines=tuple(spec.get("defines", [])),
             secret={op: tuple(n) for op, n in (spec.get("secret") or {}).items()}, own_params=own_params)
     for g in prim.goals:

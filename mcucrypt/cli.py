@@ -38,7 +38,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "calibrate",    # mcucrypt/calibrate.py: calibrate --peer-dir DIR
 ]
 
-CT_MIN_TRIALS = 4        # ct.check runs at least one trial per secret-draw pattern
+CT_MIN_TRIALS = len(ct_mod.SecretRandom.PATTERNS)   # trace mode: at least one trial per secret-draw pattern
 
 
 class CliError(Exception):
@@ -133,6 +133,7 @@ def cmd_list(opts: argparse.Namespace) -> int:
                              "real_part": {DEFAULT_CORE[t]: why or "runs" for t, why in parts.items()},
                              "targets": list(impl.targets), "isa": impl.isa,
                              "constant_time": impl.constant_time,
+                             "constant_time_claim": impl.ct_claim,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
                              "ops": list(impl.functions), "description": impl.description,
                              "secret": {op: list(impl.secret_params(op)) for op in impl.functions}})
@@ -146,8 +147,8 @@ def cmd_list(opts: argparse.Namespace) -> int:
     for col in ("prim", "impl", "targets", "isa", "constant time", "real part"):
         table.add_column(col)
     for r in rows:
-        ct_text = "yes" if r["constant_time"] else ("no (secret-indexed tables)"
-                                                    if r["secret_dependent_addresses"] else "no")
+        ct_text = {"strict": "yes", "cacheless": "on cacheless cores (secret-indexed tables)"}.get(
+            r["constant_time_claim"], "no (secret-indexed tables)" if r["secret_dependent_addresses"] else "no")
         notes = [why for why in r["real_part"].values() if why != "runs"]
         table.add_row(r["prim"], r["impl"], " ".join(r["targets"]), r["isa"] or "", ct_text,
                       "; ".join(notes) if notes else "yes")
@@ -364,7 +365,8 @@ def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:
         if r.error:
             table.add_row(r.prim, r.impl, r.target, "[red]error", "", "", "", "", "", "fail", "")
             continue
-        ct_text = r.constant_time + ("" if r.constant_time_claimed or r.constant_time == "n/a" else " (not claimed)")
+        ct_text = r.constant_time + ("" if r.constant_time == "n/a" else f" ({r.constant_time_mode})") + \
+            ("" if r.constant_time_claimed or r.constant_time == "n/a" else " (not claimed)")
         table.add_row(r.prim, r.impl, r.target, r.op, str(r.bytes or ""), f"{r.cycles:,}",
                       f"{r.cycles_per_byte:.2f}" if r.cycles_per_byte is not None else "",
                       f"{r.code_bytes:,}", str(r.stack_bytes), r.kat, ct_text)
@@ -393,10 +395,10 @@ def cmd_test(opts: argparse.Namespace) -> int:
             n = driver.differential(fw, random.Random(f"test/{label}"), opts.random)
             detail = f"{count} vectors, {n} random cases"
             if impl.constant_time and job.target != "host":
-                rep = ct_mod.check(fw, trials=4)
+                rep = ct_mod.check(fw, trials=ct_mod.TRIALS_IN_TEST)
                 if rep.verdict != "pass":
                     raise Mismatch(rep.summary())
-                detail += ", constant time"
+                detail += f", constant time ({rep.mode} mode)"
             print(f"PASS {label}: {detail}")
             passed += 1
         except (Mismatch, BoardError, BuildError, CatalogError) as e:
@@ -412,7 +414,10 @@ def cmd_ct(opts: argparse.Namespace) -> int:
     target = _target(opts.target)
     if target == "host":
         raise CliError("the constant-time check runs on a virtual board (rv32, armv7m, avr), not on host")
-    report = ct_mod.check(_firmware(opts.prim, opts.impl, target), trials=opts.trials)
+    fw = _firmware(opts.prim, opts.impl, target)
+    if opts.mode == "taint" and not fw.board.supports_taint:
+        raise CliError(f"the {target} board has no taint tracking: use --mode trace")
+    report = ct_mod.check(fw, trials=opts.trials, seed=opts.seed, mode=opts.mode)
     print(json.dumps(report.to_json(), indent=1) if opts.json else report.summary())
     return 0 if report.verdict == "pass" else 1
 
@@ -741,18 +746,28 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_test)
 
     s = sub.add_parser("ct", help="constant-time check of one implementation on its board",
-                       description="Run the implementation's calls with different secrets and the same public "
-                       "inputs on its board and compare what the board saw: executed addresses, data addresses, "
-                       "variable-latency instructions. FAIL names the instruction.",
+                       description="Check that the implementation's secrets reach no branch, memory address or "
+                       "variable-latency operand on its board. taint mode (the default where the board tracks "
+                       "taint: rv32, armv7m, avr) marks the META.yml secret parameters and follows them through "
+                       "registers, flags and memory; trace mode runs the calls with different secret draws and "
+                       "the same public inputs and compares executed addresses, data addresses and latencies. "
+                       "FAIL names the instruction and the secret it came from.",
                        epilog=_examples("mcucrypt ct mpmul256 --target armv7m --impl cm3-umull",
-                                        "mcucrypt ct lea128 --target avr --impl ref --trials 32 --json"))
+                                        "mcucrypt ct lea128 --target avr --impl ref --json",
+                                        "mcucrypt ct aes128 --target rv32 --impl rv32-bitsliced --mode trace "
+                                        "--trials 128 --seed 7"))
     s.add_argument("prim", metavar="PRIM", help=prim_help)
     s.add_argument("--target", required=True, type=_target_arg, choices=target_choices,
                    help="the board (rv32, armv7m or avr; the host has no trace)")
     s.add_argument("--impl", metavar="IMPL", help=impl_help + " (default: the fastest that passes its vectors)")
-    s.add_argument("--trials", type=_int_at_least(CT_MIN_TRIALS, ": one per secret-draw pattern"), default=8,
-                   metavar="N", help=f"secret draws (default 8, at least {CT_MIN_TRIALS})")
-    s.add_argument("--json", action="store_true", help="the report as JSON")
+    s.add_argument("--mode", choices=ct_mod.MODES,
+                   help="taint (default where the board tracks taint) or trace (secret draws compared)")
+    s.add_argument("--trials", type=_int_at_least(CT_MIN_TRIALS, ": one per secret-draw pattern"),
+                   default=ct_mod.DEFAULT_TRIALS, metavar="N",
+                   help=f"trace mode: secret draws (default {ct_mod.DEFAULT_TRIALS}, at least {CT_MIN_TRIALS})")
+    s.add_argument("--seed", type=_int_at_least(0, ""), metavar="N",
+                   help="trace mode: seed of the secret draws (default: a fresh one, printed)")
+    s.add_argument("--json", action="store_true", help="the report as JSON (mode, seed, trials, findings)")
     s.set_defaults(func=cmd_ct)
 
     s = sub.add_parser("report", help="tables, plots and provenance from a results file",

@@ -1,25 +1,39 @@
 # SPDX-License-Identifier: MIT
-"""The constant-time checker: runs an implementation on its target board with different secrets and
-the same public inputs, and compares, call by call, the cycle count, the sequence of executed
-instruction addresses and the sequence of data addresses.
+"""The constant-time checker, in two modes.
 
-It reports PASS, or the first divergence with its class:
+**taint** (the default on boards with ``supports_taint``): one run of each constant-time case with the
+parameters META.yml declares secret tainted at byte granularity; the board propagates taint at
+instruction level through registers, flags/carry and memory, and reports every instruction where a
+secret reaches a conditional branch, an indirect jump, a load/store address or an operand of a
+variable-latency instruction, with the secret parameter(s) it came from. Whatever the secret values, a
+leak on the path the case takes is found on the first run (ctgrind's idea, on the target binary).
+The only declassification is a call to ``mcu_declassify`` (AEAD decryption's accept/reject verdict).
+
+**trace** (the second mode, and a cross-check of the first): runs each case with ``trials`` secret draws
+and the same public inputs, and compares, call by call, the cycle count, the sequence of executed
+instruction addresses and the sequence of data addresses. The first divergence is classified:
 - secret-dependent branch: the executed-address sequences part after the same instruction;
 - secret-dependent memory address: same instructions, but a load/store touched another address;
 - variable-latency instruction on secret operands: same instructions and addresses, different cycles,
   traced to the instruction whose latency the board's timing model made operand-dependent
   (Cortex-M3 UMULL/UMLAL/UDIV/SDIV, E31 DIV/REM).
+Trace comparison is only as good as its draws: ``SecretRandom`` gives a base secret, uniform draws,
+single-bit and single-byte changes of the base, swaps of two of its bytes, zeroed 16-bit halves, all
+zeros and all ones. The seed is fresh per run unless given (printed, so a failure can be reproduced).
 
-Secrets are drawn by ``SecretRandom``: some trials take uniform bytes, others bytes with whole 16-bit
-halves zeroed, all-zero or all-one values, because data-dependent timing hides in such values (the
-Cortex-M3's UMULL is faster when an operand is below 2^16) and uniform random limbs almost never hit them.
+A secret-dependent address is its own class: the three cores have no data cache, so it takes the same
+time there, but not on cached cores. An implementation whose META.yml claim is ``constant_time:
+cacheless`` (or that declares ``secret_dependent_addresses``) has such findings reported, not failed.
+docs/constant-time.md states the threat model per core.
 """
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import asdict, dataclass, field
 
-from .boards.base import CallResult, Trace
+from .boards.base import (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_VARIABLE_LATENCY,
+                          CallResult, TaintSpec, Trace)
 from .catalog import CatalogError
 from .firmware import Firmware
 from .kinds.base import CtCase, driver_for
@@ -27,23 +41,68 @@ from .kinds.base import CtCase, driver_for
 SECRET_DEPENDENT_BRANCH = "secret-dependent branch"
 SECRET_DEPENDENT_ADDRESS = "secret-dependent memory address"
 VARIABLE_LATENCY = "variable-latency instruction on secret operands"
+SECRET_INDIRECT_JUMP = "secret-dependent indirect jump"
+# How a secret-dependent address is reported where the claim allows it (cacheless cores)
+CACHED_CORES_ONLY = "secret-dependent address: same time on this core, leaks on cached cores"
+
+MODES = ("taint", "trace")
+DEFAULT_TRIALS = 64
+TRIALS_IN_TEST = 16        # trace mode in `mcucrypt test`/bench and the generic test (boards without taint)
+CLASS_OF_TAINT = {TAINT_BRANCH: SECRET_DEPENDENT_BRANCH, TAINT_INDIRECT_JUMP: SECRET_INDIRECT_JUMP,
+                  TAINT_ADDRESS: SECRET_DEPENDENT_ADDRESS, TAINT_VARIABLE_LATENCY: VARIABLE_LATENCY}
+
+
+def fresh_seed() -> int:
+    return random.SystemRandom().getrandbits(32)
+
+
+def default_mode(fw: Firmware) -> str:
+    return "taint" if fw.board.supports_taint else "trace"
 
 
 class SecretRandom(random.Random):
-    """random.Random whose randbytes varies its pattern from trial to trial (see module docstring)."""
+    """random.Random whose ``randbytes`` draws a trial's secrets (see the module docstring).
+
+    Trial 0 is the base: the k-th ``randbytes`` call of every trial relates to the k-th call of the base
+    by the trial's pattern (``trial % 8``): 0 the base itself, 1 uniform, 2 one bit flipped, 3 one byte
+    changed, 4 two unequal bytes swapped, 5 uniform with about half the 16-bit halves zeroed, 6 all zeros,
+    7 all ones. Other draws (``randrange``, ...) are plain per-trial randomness."""
+
+    PATTERNS = ("base", "uniform", "bit flip", "byte change", "byte swap", "zeroed halves", "zeros", "ones")
 
     def __init__(self, seed: int, trial: int):
         super().__init__(f"ct/{seed}/{trial}")
-        self.pattern = trial % 4
+        self.seed_value = seed
+        self.trial = trial
+        self.pattern = trial % len(self.PATTERNS)
+        self._calls = 0
 
     def randbytes(self, n: int) -> bytes:
-        if self.pattern == 2:
+        base = random.Random(f"ct/{self.seed_value}/base/{self._calls}").randbytes(n)
+        self._calls += 1
+        p = self.pattern
+        if p == 0 or n == 0:
+            return base
+        if p == 6:
             return bytes(n)
-        if self.pattern == 3:
+        if p == 7:
             return b"\xff" * n
-        data = bytearray(super().randbytes(n))
-        if self.pattern == 1:
-            for i in range(0, n, 2):           # zero about half of the 16-bit halves
+        data = bytearray(base if p in (2, 3, 4) else super().randbytes(n))
+        if p == 2:
+            i = self.randrange(8 * n)
+            data[i // 8] ^= 1 << (i % 8)
+        elif p == 3:
+            i = self.randrange(n)
+            data[i] ^= self.randrange(1, 256)
+        elif p == 4 and n > 1:
+            pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if data[i] != data[j]]
+            if pairs:
+                i, j = self.choice(pairs)
+                data[i], data[j] = data[j], data[i]
+            else:
+                data[self.randrange(n)] ^= 1
+        elif p == 5:
+            for i in range(0, n, 2):
                 if self.getrandbits(1):
                     data[i:i + 2] = b"\0\0"[: len(data[i:i + 2])]
         return bytes(data)
@@ -53,11 +112,25 @@ class SecretRandom(random.Random):
 class Divergence:
     op: str
     trial: int
-    kind: str                  # one of the three classes above, or 'cycles' when no cause was located
+    kind: str                  # one of the classes above, or 'cycles' when no cause was located
     address: int | None
     symbol: str
     instruction: str
     detail: str
+
+
+@dataclass
+class Finding:
+    """A taint finding of one op (taint mode)."""
+    op: str
+    kind: str                  # TAINT_* of boards.base
+    cls: str                   # the class, as text
+    pc: int
+    symbol: str
+    instruction: str
+    secrets: list[str]         # the secret parameters the tainted value came from
+    detail: str
+    fatal: bool                # False: reported but allowed by the claim (secret addresses, cacheless)
 
 
 @dataclass
@@ -69,19 +142,47 @@ class CtReport:
     calls: int
     verdict: str               # 'pass' or 'fail'
     divergence: Divergence | None = None
-    cycles: dict[str, int] = field(default_factory=dict)   # op -> cycles (the same on every trial on PASS)
+    cycles: dict[str, int] = field(default_factory=dict)   # op -> cycles (trace: the same on every trial)
+    mode: str = "trace"
+    seed: int = 0
+    claim: str = "strict"      # what META.yml claims: strict | cacheless | none
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+    instructions: int = 0      # instructions the checked calls executed (for the tracing speed)
 
     def to_json(self) -> dict:
         return asdict(self)
 
     def summary(self) -> str:
-        head = f"{self.prim} {self.impl} on {self.target}: "
+        head = f"{self.prim} {self.impl} on {self.target} ({self.mode} mode, seed {self.seed}): "
+        notes = [f"  {_finding_text(f)}" for f in self.findings]
         if self.verdict == "pass":
-            return head + f"PASS ({self.trials} trials, {self.calls} traced calls, cycles {self.cycles})"
+            what = (f"{self.calls} tainted call{'s' * (self.calls != 1)}, {self.instructions} instructions "
+                    f"in {self.seconds:.1f} s"
+                    if self.mode == "taint" else f"{self.trials} trials, {self.calls} traced calls, "
+                                                 f"cycles {self.cycles}")
+            return "\n".join([head + f"PASS ({what})", *notes])
+        if self.mode == "taint":
+            n = sum(f.fatal for f in self.findings)
+            return "\n".join([head + f"FAIL — {n} finding{'s' * (n != 1)}", *notes])
         d = self.divergence
         assert d is not None
         where = f" at 0x{d.address:x} <{d.symbol}>: {d.instruction}" if d.address is not None else ""
         return head + f"FAIL — {d.kind} in {d.op} (trial {d.trial}){where}\n  {d.detail}"
+
+
+def _finding_text(f: Finding) -> str:
+    verdict = "" if f.fatal else " [allowed by the claim]"
+    return (f"{f.cls} in {f.op} at 0x{f.pc:x} <{f.symbol}>: {f.instruction} — from "
+            f"{', '.join(f.secrets) or '?'}{'; ' + f.detail if f.detail else ''}{verdict}")
+
+
+def claim_of(fw: Firmware) -> str:
+    return getattr(fw.impl, "ct_claim", "strict" if fw.impl.constant_time else "none")
+
+
+def _addresses_allowed(fw: Firmware) -> bool:
+    return claim_of(fw) == "cacheless" or fw.impl.secret_dependent_addresses
 
 
 def _first_difference(a: list, b: list) -> int | None:
@@ -95,7 +196,8 @@ def _describe(fw: Firmware, address: int) -> tuple[str, str]:
     return fw.board.symbol_at(address), fw.board.disassemble(address)
 
 
-def compare(fw: Firmware, op: str, trial: int, ref: CallResult, got: CallResult) -> Divergence | None:
+def compare(fw: Firmware, op: str, trial: int, ref: CallResult, got: CallResult,
+            addresses_allowed: bool = False) -> Divergence | None:
     ta, tb = ref.trace, got.trace
     assert ta is not None and tb is not None
     i = _first_difference(ta.pcs, tb.pcs)
@@ -106,7 +208,7 @@ def compare(fw: Firmware, op: str, trial: int, ref: CallResult, got: CallResult)
                           f"instruction {i}: trial 0 went to 0x{ta.pcs[i]:x}, trial {trial} to "
                           f"0x{tb.pcs[i]:x}" if i < min(len(ta.pcs), len(tb.pcs)) else
                           f"one trial ended after {i} instructions")
-    j = _first_difference(ta.accesses, tb.accesses)
+    j = None if addresses_allowed else _first_difference(ta.accesses, tb.accesses)
     if j is not None:
         m = ta.accesses[j] if j < len(ta.accesses) else tb.accesses[j]
         sym, ins = _describe(fw, m.pc)
@@ -144,12 +246,63 @@ def _check_only_secrets_vary(fw: Firmware, first: CtCase, case: CtCase) -> None:
                                    f"META.yml does not list as secret (secret: {sorted(secret)})")
 
 
-def check(fw: Firmware, trials: int = 8, seed: int = 0) -> CtReport:
-    """Run ``trials`` secret draws (at least 4, so every SecretRandom pattern is seen). Only the
-    parameters META.yml declares secret may differ from draw to draw; the public ones stay fixed."""
-    trials = max(trials, 4)
+def check(fw: Firmware, trials: int = DEFAULT_TRIALS, seed: int | None = None,
+          mode: str | None = None) -> CtReport:
+    """Check ``fw`` in ``mode`` (default: taint where the board supports it, else trace). ``trials``
+    (trace mode, at least 8 so every SecretRandom pattern is seen) secret draws; ``seed`` None draws a
+    fresh one. Only the parameters META.yml declares secret may differ from draw to draw."""
+    mode = mode or default_mode(fw)
+    if mode not in MODES:
+        raise ValueError(f"unknown constant-time mode {mode!r} (modes: {', '.join(MODES)})")
+    if mode == "taint" and not fw.board.supports_taint:
+        raise CatalogError(f"the {fw.target} board does not track taint yet: use --mode trace")
+    seed = fresh_seed() if seed is None else seed
+    start = time.perf_counter()
+    report = (_check_taint if mode == "taint" else _check_trace)(fw, trials, seed)
+    report.seconds = round(time.perf_counter() - start, 3)
+    return report
+
+
+def _new_report(fw: Firmware, mode: str, trials: int, seed: int) -> CtReport:
+    return CtReport(fw.prim_id, fw.impl.name, fw.target, trials, 0, "pass", mode=mode, seed=seed,
+                    claim=claim_of(fw))
+
+
+def taint_spec(fw: Firmware, op: str) -> TaintSpec:
+    """Argument index -> parameter name of every parameter META.yml declares secret for ``op``."""
+    secret = set(fw.impl.secret_params(op))
+    params = fw.impl.functions[op].params
+    return TaintSpec({i: p.name for i, p in enumerate(params) if p.name in secret})
+
+
+def _check_taint(fw: Firmware, _trials: int, seed: int) -> CtReport:
     driver = driver_for(fw.impl.primitive.kind)
-    report = CtReport(fw.prim_id, fw.impl.name, fw.target, trials, 0, "pass")
+    report = _new_report(fw, "taint", 1, seed)
+    allowed = _addresses_allowed(fw)
+    seen: set[tuple[str, int, str]] = set()
+    for case in driver.ct_cases(fw, SecretRandom(seed, 0), public_seed=seed):
+        res = fw.call(case.op, case.args, taint=taint_spec(fw, case.op))
+        report.calls += 1
+        report.instructions += res.instructions
+        report.cycles.setdefault(case.op, res.cycles)
+        for t in res.taint or []:
+            if (case.op, t.pc, t.kind) in seen:
+                continue
+            seen.add((case.op, t.pc, t.kind))
+            fatal = not (t.kind == TAINT_ADDRESS and allowed)
+            cls = CACHED_CORES_ONLY if t.kind == TAINT_ADDRESS and not fatal else CLASS_OF_TAINT[t.kind]
+            report.findings.append(Finding(case.op, t.kind, cls, t.pc, t.symbol, t.instruction,
+                                           list(t.labels), t.detail, fatal))
+            if fatal:
+                report.verdict = "fail"
+    return report
+
+
+def _check_trace(fw: Firmware, trials: int, seed: int) -> CtReport:
+    trials = max(trials, len(SecretRandom.PATTERNS))
+    driver = driver_for(fw.impl.primitive.kind)
+    report = _new_report(fw, "trace", trials, seed)
+    allowed = _addresses_allowed(fw)
     reference: dict[int, CallResult] = {}
     first_cases: list[CtCase] = []
     for trial in range(trials):
@@ -161,11 +314,12 @@ def check(fw: Firmware, trials: int = 8, seed: int = 0) -> CtReport:
                 _check_only_secrets_vary(fw, first_cases[n], case)
             res = fw.call(case.op, case.args, trace=True)
             report.calls += 1
+            report.instructions += res.instructions
             if trial == 0:
                 reference[n] = res
                 report.cycles[case.op] = res.cycles
                 continue
-            div = compare(fw, case.op, trial, reference[n], res)
+            div = compare(fw, case.op, trial, reference[n], res, allowed)
             if div is not None:
                 report.verdict = "fail"
                 report.divergence = div

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Mapping
 
 from .boards import make_board
-from .boards.base import Arg, Board, Buf, CallResult, Int
+from .boards.base import Arg, Board, Buf, CallResult, Int, TaintSpec
 from .build import Image, build, code_size
 from .catalog import CatalogError, Implementation, Param
 
@@ -68,7 +68,8 @@ class Firmware:
                 args.append(Int(int(v), p.scalar_size(self.board.native_int_size)))
         return args
 
-    def call(self, op: str, named: Mapping[str, Arg], *, trace: bool = False) -> CallResult:
+    def call(self, op: str, named: Mapping[str, Arg], *, trace: bool = False,
+             taint: TaintSpec | None = None) -> CallResult:
         proto = self.impl.functions[op]
         ret_size = 0
         if proto.ret not in ("void", "int"):
@@ -76,4 +77,6 @@ class Firmware:
         symbol, args = proto.symbol(self.prim_id, self.impl.name), self.arguments(op, named)
         if self.warm:
             self.board.call(symbol, args, ret_size=ret_size)
+        if taint is not None:
+            return self.board.call(symbol, args, trace=trace, ret_size=ret_size, taint=taint)
         return self.board.call(symbol, args, trace=trace, ret_size=ret_size)

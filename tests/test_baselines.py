@@ -143,7 +143,9 @@ def test_aes_ctr_unaligned_and_edges(impl: str) -> None:
 
 @pytest.mark.parametrize("generator", ["crypto/aes/rv32/gen_aes_table.py", "crypto/aes/rv32/gen_aes_bitsliced.py",
                                        "crypto/keccak/rv32/gen_keccak.py",
-                                       "crypto/chacha20/armv7m/gen_chacha20_cm3.py"])
+                                       "crypto/chacha20/armv7m/gen_chacha20_cm3.py",
+                                       "crypto/chacha20/avr/gen_chacha20_avr.py", "crypto/keccak/avr/gen_keccak_avr.py",
+                                       "crypto/aes/avr/gen_aes_avr.py"])
 def test_generated_sources_current(generator: str) -> None:
     proc = subprocess.run([sys.executable, str(ROOT / generator), "--check"], capture_output=True, text=True,
                           timeout=120)

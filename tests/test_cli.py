@@ -354,3 +354,15 @@ def test_setup_second_run_is_a_noop() -> None:
     assert time.monotonic() - start < 5
     venv = subprocess.run([str(ROOT / ".venv/bin/mcucrypt"), "--version"], capture_output=True, text=True, timeout=60)
     assert venv.returncode == 0 and f"(root: {ROOT})" in venv.stdout, venv.stdout + venv.stderr
+
+
+def test_ct_json_reports_mode_seed_trials_findings() -> None:
+    args = ["ct", "mpmul256", "--target", "armv7m", "--impl", "cm3-umull", "--json"]
+    proc = mcucrypt(*args)
+    assert proc.returncode == 1, proc.stderr
+    r = json.loads(proc.stdout)
+    assert r["mode"] == "taint" and isinstance(r["seed"], int) and r["trials"] == 1 and r["verdict"] == "fail"
+    assert r["findings"] and r["findings"][0]["kind"] == "variable-latency" and r["findings"][0]["secrets"]
+    r = json.loads(mcucrypt(*args, "--mode", "trace", "--seed", "5", "--trials", "8").stdout)
+    assert (r["mode"], r["seed"], r["trials"], r["verdict"]) == ("trace", 5, 8, "fail")
+    assert r["divergence"]["kind"] == "variable-latency instruction on secret operands"

@@ -38,8 +38,9 @@ from unicorn import arm_const as U
 from unicorn.unicorn_py3 import unicorn as uc_native     # Unicorn's ctypes layer (see _NativeHooks)
 
 from ..build import BUILD_DIR, build
-from . import cm3_model
-from .base import DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess, Trace
+from . import cm3_model, taint_armv7m
+from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
+                   TaintSpec, Trace)
 from .cm3_model import AFTER_REFILL, Cm3Model, Cm3Params, Op, Refill, State
 from .common import STACK_PAINT, ElfImage, buffer_image, check_canaries, marshal_aapcs, place_buffers, \
     stack_high_water
@@ -106,6 +107,7 @@ class Armv7mBoard(Board):
     default_max_instructions = 5_000_000     # a one-instruction loop runs ~2.7M/s: faults in <2 s
     target = "armv7m"
     native_int_size = 4
+    supports_taint = True
 
     def __init__(self, params: Cm3Params | None = None):
         self._model = Cm3Model(params)
@@ -173,7 +175,8 @@ class Armv7mBoard(Board):
     # Calling
 
     def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
-             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0,
+             taint: TaintSpec | None = None) -> CallResult:
         if self._uc is None or self._image is None:
             raise BoardError("no ELF loaded")
         uc, image = self._uc, self._image
@@ -213,6 +216,10 @@ class Armv7mBoard(Board):
                            uc.hook_add(unicorn.UC_HOOK_MEM_READ | unicorn.UC_HOOK_MEM_WRITE,
                                        self._on_trace_access)]
             uc.ctl_flush_tb()       # blocks translated before the hooks existed would not call them
+        tainter = None
+        if taint is not None:       # the taint engine (taint_armv7m.py): hooks on every instruction and access
+            tainter, taint_hooks = taint_armv7m.attach(self, taint, args, placed, sp)
+            trace_hooks += taint_hooks
         try:
             self._run(entry)
         finally:
@@ -243,7 +250,8 @@ class Armv7mBoard(Board):
         else:
             value = r0 & ((1 << (8 * width)) - 1)
         return CallResult(outputs=outputs, return_value=value, cycles=cycles, instructions=self._executed,
-                          stack_bytes=stack, trace=self._trace)
+                          stack_bytes=stack, trace=self._trace,
+                          taint=tainter.collector.result() if tainter is not None else None)
 
     def describe_model(self) -> dict:
         return {

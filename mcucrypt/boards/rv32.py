@@ -47,9 +47,9 @@ from unicorn.unicorn_py3.unicorn import HOOK_INTR_CFUNC, uccallback
 
 from ..build import BUILD_DIR
 from ..targets import get_target
-from . import rv32_isa
+from . import rv32_isa, taint_rv32
 from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
-                   Trace)
+                   TaintSpec, Trace)
 from .common import (STACK_PAINT, ElfImage, buffer_image, check_canaries, marshal_riscv_ilp32,
                      place_buffers, stack_high_water)
 from .e31_model import E31Model, E31Params, describe
@@ -416,6 +416,7 @@ class Rv32Board(Board):
     """HiFive1 Rev B: Unicorn RV32 + the E31 timing model + extension emulation."""
 
     target = "rv32"
+    supports_taint = True
     native_int_size = 4
     default_max_instructions = 2_500_000     # a one-instruction loop runs ~1.4M/s: faults in <2 s
 
@@ -566,7 +567,8 @@ class Rv32Board(Board):
     # -- calling -----------------------------------------------------------------------------------
 
     def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
-             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:
+             max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0,
+             taint: TaintSpec | None = None) -> CallResult:
         if self.image is None:
             raise BoardError("no firmware loaded")
         image, uc = self.image, self._uc
@@ -607,6 +609,10 @@ class Rv32Board(Board):
         tr = Trace() if trace else None
         model.variable_latency = tr.variable_latency if tr is not None else None
         hooks = self._add_trace_hooks(tr) if tr is not None else []
+        tainter = None
+        if taint is not None:       # the taint engine (taint_rv32.py): a hook before every instruction
+            tainter, taint_hooks = taint_rv32.attach(self, taint, args, placed, sp)
+            hooks += taint_hooks
         self._stop: BoardFault | None = None
         try:
             self._run(entry, max_instructions)
@@ -626,7 +632,8 @@ class Rv32Board(Board):
         return CallResult(
             outputs=[bytes(uc.mem_read(p.address, p.buf.length)) for p in placed if p.buf.out],
             return_value=value, cycles=model.cycles, instructions=model.instructions,
-            stack_bytes=stack_high_water(painted, paint_base, sp), trace=tr)
+            stack_bytes=stack_high_water(painted, paint_base, sp), trace=tr,
+            taint=tainter.collector.result() if tainter is not None else None)
 
     def _run(self, entry: int, max_instructions: int) -> None:
         """Run from ``entry`` until the callee returns to SENTINEL, in chunks, feeding the model."""

@@ -225,37 +225,50 @@ class AeadDriver(KindDriver):
     # -------------------------------------------------------------------------------- constant time
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
         """Key, message (and the stored state, and the ciphertext whose plaintext is secret) from ``rng``;
-        nonce, associated data and every length fixed by ``public_seed``. Lengths include a partial block."""
+        nonce, associated data and every length fixed by ``public_seed``. Lengths include a partial block.
+
+        Each decryption is checked twice: with the valid ciphertext and tag (made by the implementation's
+        own encryption of the drawn message), and with a tag wrong in exactly one byte, at position
+        ``trial % tag_bytes`` (``rng.trial``): across trials every position is reached, so an early-exit
+        tag comparison changes path from trial to trial, and in taint mode both verdicts' paths run."""
         key_bytes, nonce_bytes, tag_bytes = self._sizes(fw)
         pub = random.Random(f"ct-public/{fw.prim_id}/{public_seed}")
         nonce, ad = pub.randbytes(nonce_bytes), pub.randbytes(7)
         mlen = 13
-        key, pt, ct = rng.randbytes(key_bytes), rng.randbytes(mlen), rng.randbytes(mlen + tag_bytes)
-        cases = [
-            CtCase("aead_encrypt", {"c": Buf(size=mlen + tag_bytes, out=True), "clen": Buf(size=8, out=True),
-                                    "m": Buf(pt), "mlen": Int(mlen, 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
-                                    "nsec": Buf(b""), "npub": Buf(nonce), "k": Buf(key)}),
-            CtCase("aead_decrypt", {"m": Buf(size=mlen, out=True), "mlen": Buf(size=8, out=True),
-                                    "nsec": Buf(b""), "c": Buf(ct), "clen": Int(len(ct), 8), "ad": Buf(ad),
-                                    "adlen": Int(len(ad), 8), "npub": Buf(nonce), "k": Buf(key)}),
-        ]
+        key, pt = rng.randbytes(key_bytes), rng.randbytes(mlen)
+        wrong = getattr(rng, "trial", 0) % tag_bytes
+        flip = 1 << rng.randrange(8)
+
+        def enc_args(**extra: object) -> dict:
+            return {"c": Buf(size=mlen + tag_bytes, out=True), "clen": Buf(size=8, out=True), "m": Buf(pt),
+                    "mlen": Int(mlen, 8), "ad": Buf(ad), "adlen": Int(len(ad), 8), **extra, "k": Buf(key)}
+
+        def bad_tag(ct: bytes) -> bytes:
+            i = mlen + wrong
+            return ct[:i] + bytes([ct[i] ^ flip]) + ct[i + 1:]
+
+        def dec_cases(op: str, ct: bytes, **extra: object) -> list[CtCase]:
+            return [CtCase(op, {"m": Buf(size=mlen, out=True), "mlen": Buf(size=8, out=True), **extra,
+                                "c": Buf(c), "clen": Int(len(c), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
+                                **({"npub": Buf(nonce)} if op == "aead_decrypt" else {}), "k": Buf(key)})
+                    for c in (ct, bad_tag(ct))]
+
+        enc = enc_args(nsec=Buf(b""), npub=Buf(nonce))
+        ct = fw.call("aead_encrypt", enc).outputs[0]
+        cases = [CtCase("aead_encrypt", enc), *dec_cases("aead_decrypt", ct, nsec=Buf(b""))]
         if fw.has("permute"):
             p = fw.params
             cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
                                             "key": Buf(key), "steps": p["permutation_steps"][0]}))
         if fw.has("fixednonce_init_state"):
             state = rng.randbytes(fw.params["state_bytes"])
+            enc_state = enc_args(state=Buf(state))
+            ct_state = fw.call("fixednonce_encrypt_from_state", enc_state).outputs[0]
             cases += [
                 CtCase("fixednonce_init_state", {"state": Buf(size=fw.params["state_bytes"], out=True),
                                                  "npub": Buf(nonce), "k": Buf(key)}),
-                CtCase("fixednonce_encrypt_from_state", {
-                    "c": Buf(size=mlen + tag_bytes, out=True), "clen": Buf(size=8, out=True), "m": Buf(pt),
-                    "mlen": Int(mlen, 8), "ad": Buf(ad), "adlen": Int(len(ad), 8), "state": Buf(state),
-                    "k": Buf(key)}),
-                CtCase("fixednonce_decrypt_from_state", {
-                    "m": Buf(size=mlen, out=True), "mlen": Buf(size=8, out=True), "c": Buf(ct),
-                    "clen": Int(len(ct), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8), "state": Buf(state),
-                    "k": Buf(key)}),
+                CtCase("fixednonce_encrypt_from_state", enc_state),
+                *dec_cases("fixednonce_decrypt_from_state", ct_state, state=Buf(state)),
             ]
         return cases
 

@@ -1,0 +1,403 @@
+# SPDX-License-Identifier: MIT
+"""Taint tracking for the armv7m board: Thumb-2 as the board executes it (capstone decodes it), with the
+four APSR flags tracked one by one.
+
+Two Python hooks: a code hook before every instruction (register and flag propagation, and every check
+that depends only on registers), and a memory hook on every data access (the bytes a load reads and a
+store writes, so no addressing mode has to be re-implemented). ``_plan`` builds one closure per address.
+
+* data processing: the written registers take the union of the read registers' taints (capstone's
+  ``regs_access``); ADC/SBC/RRX also read C. Precision: EOR/SUB of a register with itself is an
+  untainted zero, SBC of a register with itself is -(!C) (C's taint only), MOV/MOVW of an immediate is
+  untainted;
+* flags: an arithmetic instruction that sets flags (ADDS, ADCS, SUBS, SBCS, RSBS, CMP, CMN) gives N, Z, C,
+  V its sources' taint; a logical one (ANDS, ORRS, EORS, BICS, MVNS, MOVS, TST, TEQ, MULS) gives N and Z,
+  and C too when a shifter produced it (a shift instruction or a shifted register operand); V is kept;
+* conditional execution (IT blocks): the instruction reads its condition's flags. An ALU instruction
+  under a tainted condition is data flow (its destination keeps the old value or takes the new one, in
+  one cycle either way on the Cortex-M3); a branch, load, store or multi-cycle instruction under a tainted
+  condition is a ``branch`` finding (its time depends on whether it executes);
+* loads/stores: a tainted base or index register is an ``address`` finding; a load's destination takes
+  the taint of the bytes read (and of the address registers), a store's bytes take the source register's
+  taint; LDM/STM/PUSH/POP/LDRD/STRD map their registers to the word accesses in ascending order. A load
+  into PC of a tainted word (POP {pc}) is an ``indirect-jump`` finding;
+* B<cond>/CBZ/CBNZ on tainted flags/register: ``branch``; BX/BLX/TBB/TBH/MOV pc through a tainted
+  register: ``indirect-jump``; UMULL/UMLAL/SMULL/SMLAL/UDIV/SDIV (operand-dependent latency on the
+  Cortex-M3) with a tainted multiplicand/divisor operand: ``variable-latency``. MUL/MLA/MLS are
+  single-cycle on the Cortex-M3 (data flow only);
+* the entry of ``mcu_declassify``: r0's taint is cleared (the only declassification).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import capstone
+from capstone import arm_const as A
+from unicorn import UC_HOOK_CODE, UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WRITE
+from unicorn import arm_const as U
+
+from .base import (DECLASSIFY_SYMBOL, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
+                   TAINT_VARIABLE_LATENCY)
+from .taint_common import ShadowMemory, TaintCollector
+
+N, Z, C, V = range(4)
+_GPR = {**{A.ARM_REG_R0 + i: i for i in range(13)}, A.ARM_REG_SP: 13, A.ARM_REG_LR: 14, A.ARM_REG_PC: 15}
+_NAMES = [f"r{i}" for i in range(13)] + ["sp", "lr", "pc"]
+# The flags each condition code reads (ARM_CC_*)
+_COND_FLAGS = {A.ARM_CC_EQ: (Z,), A.ARM_CC_NE: (Z,), A.ARM_CC_HS: (C,), A.ARM_CC_LO: (C,), A.ARM_CC_MI: (N,),
+               A.ARM_CC_PL: (N,), A.ARM_CC_VS: (V,), A.ARM_CC_VC: (V,), A.ARM_CC_HI: (C, Z),
+               A.ARM_CC_LS: (C, Z), A.ARM_CC_GE: (N, V), A.ARM_CC_LT: (N, V), A.ARM_CC_GT: (Z, N, V),
+               A.ARM_CC_LE: (Z, N, V)}
+_ARITH = {A.ARM_INS_ADD, A.ARM_INS_ADC, A.ARM_INS_SUB, A.ARM_INS_SBC, A.ARM_INS_RSB, A.ARM_INS_CMP,
+          A.ARM_INS_CMN, A.ARM_INS_ADDW, A.ARM_INS_SUBW}
+_COMPARE = {A.ARM_INS_CMP, A.ARM_INS_CMN, A.ARM_INS_TST, A.ARM_INS_TEQ}
+_SHIFTS = {A.ARM_INS_LSL, A.ARM_INS_LSR, A.ARM_INS_ASR, A.ARM_INS_ROR, A.ARM_INS_RRX}
+_READS_CARRY = {A.ARM_INS_ADC, A.ARM_INS_SBC, A.ARM_INS_RRX}
+_SELF_ZERO = {A.ARM_INS_EOR, A.ARM_INS_SUB}
+_LOADS = {A.ARM_INS_LDR, A.ARM_INS_LDRB, A.ARM_INS_LDRH, A.ARM_INS_LDRSB, A.ARM_INS_LDRSH, A.ARM_INS_LDRD,
+          A.ARM_INS_LDREX, A.ARM_INS_LDREXB, A.ARM_INS_LDREXH, A.ARM_INS_LDRT, A.ARM_INS_LDRBT,
+          A.ARM_INS_LDRHT, A.ARM_INS_LDRSBT, A.ARM_INS_LDRSHT, A.ARM_INS_LDM, A.ARM_INS_LDMDB, A.ARM_INS_POP}
+_STORES = {A.ARM_INS_STR, A.ARM_INS_STRB, A.ARM_INS_STRH, A.ARM_INS_STRD, A.ARM_INS_STREX,
+           A.ARM_INS_STREXB, A.ARM_INS_STREXH, A.ARM_INS_STRT, A.ARM_INS_STRBT, A.ARM_INS_STRHT,
+           A.ARM_INS_STM, A.ARM_INS_STMDB, A.ARM_INS_PUSH}
+_MULTI = {A.ARM_INS_LDM, A.ARM_INS_LDMDB, A.ARM_INS_POP, A.ARM_INS_STM, A.ARM_INS_STMDB, A.ARM_INS_PUSH,
+          A.ARM_INS_LDRD, A.ARM_INS_STRD}
+_BASE_FIRST = {A.ARM_INS_LDM, A.ARM_INS_LDMDB, A.ARM_INS_STM, A.ARM_INS_STMDB}   # operand 0 is the base
+# Operand-dependent latency on the Cortex-M3: the operand indices whose values set it
+_VARIABLE = {A.ARM_INS_UMULL: (2, 3), A.ARM_INS_UMLAL: (2, 3), A.ARM_INS_SMULL: (2, 3),
+             A.ARM_INS_SMLAL: (2, 3), A.ARM_INS_UDIV: (1, 2), A.ARM_INS_SDIV: (1, 2)}
+_INDIRECT = {A.ARM_INS_BX, A.ARM_INS_BLX}
+_CONDITION_TEST = {
+    A.ARM_CC_EQ: lambda n, z, c, v: z, A.ARM_CC_NE: lambda n, z, c, v: not z,
+    A.ARM_CC_HS: lambda n, z, c, v: c, A.ARM_CC_LO: lambda n, z, c, v: not c,
+    A.ARM_CC_MI: lambda n, z, c, v: n, A.ARM_CC_PL: lambda n, z, c, v: not n,
+    A.ARM_CC_VS: lambda n, z, c, v: v, A.ARM_CC_VC: lambda n, z, c, v: not v,
+    A.ARM_CC_HI: lambda n, z, c, v: c and not z, A.ARM_CC_LS: lambda n, z, c, v: not c or z,
+    A.ARM_CC_GE: lambda n, z, c, v: n == v, A.ARM_CC_LT: lambda n, z, c, v: n != v,
+    A.ARM_CC_GT: lambda n, z, c, v: not z and n == v, A.ARM_CC_LE: lambda n, z, c, v: z or n != v}
+
+
+class Armv7mTaint:
+    """Shadow state of one call on an ``Armv7mBoard`` (created by ``Armv7mBoard.call(..., taint=...)``)."""
+
+    def __init__(self, board, collector: TaintCollector, regs: list[int], memory: ShadowMemory):
+        self.board = board
+        self.collector = collector
+        self.regs = regs                  # r0..r12, sp, lr, pc: label masks (pc stays 0)
+        self.flags = [0, 0, 0, 0]         # N, Z, C, V
+        # Bits known to be 1 in every execution (ORR/MOV of an immediate): UMULL's latency depends only on
+        # whether each operand is below 2^16, so an operand with a known 1 at or above bit 16 cannot
+        # shorten it, whatever its tainted bits (operand fixing, as cm3-umull-ct does).
+        self.known_ones = [0] * 16
+        self.mem = memory
+        self.plans: dict[int, Callable[[], None]] = {}
+        self.conditions: dict[int, int] = {}      # address -> condition of an instruction in an IT block
+        self.pending: tuple | None = None         # the memory instruction now executing
+        self.cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
+        self.cs.detail = True
+        self.declassify = board._image.symbols.get(DECLASSIFY_SYMBOL, -1) & ~1
+        self.instructions = 0
+
+    def hook(self, uc) -> list[int]:
+        return [uc.hook_add(UC_HOOK_CODE, self._on_code),
+                uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, self._on_mem)]
+
+    def _on_code(self, _uc, address: int, _size: int, _user) -> None:
+        self.pending = None
+        plan = self.plans.get(address)
+        if plan is None:
+            plan = self.plans[address] = self._plan(address)
+        self.instructions += 1
+        plan()
+
+    def _on_mem(self, _uc, access: int, address: int, size: int, _value: int, _user) -> None:
+        p = self.pending
+        if p is None:
+            return
+        op, pc, regs_list, extra, counter = p
+        if size == 8 and len(regs_list) > 1:      # a doubleword access: one word per register
+            self._on_mem(_uc, access, address, 4, 0, _user)
+            self._on_mem(_uc, access, address + 4, 4, 0, _user)
+            return
+        if len(regs_list) > 1:
+            reg = regs_list[min(counter[0], len(regs_list) - 1)]
+            counter[0] += 1
+        else:
+            reg = regs_list[0] if regs_list else -1
+        if access == UC_MEM_WRITE:
+            if op == "store":
+                self.mem.set(address, size, (self.regs[reg] if reg >= 0 else 0) | extra)
+            return
+        if op != "load" or reg < 0:
+            return
+        t = self.mem.get(address, size) | extra
+        if reg == 15:
+            if t:
+                self.collector.report(TAINT_INDIRECT_JUMP, pc, t, "jump target loaded from tainted memory")
+            return
+        if len(regs_list) > 1 or counter[0] == 0:
+            self.regs[reg] = t
+            if len(regs_list) == 1:
+                counter[0] = 1
+        else:                           # a single load split into several accesses
+            self.regs[reg] |= t
+
+    # -- decoding ----------------------------------------------------------------------------------
+
+    def _decode(self, pc: int):
+        code = bytes(self.board._uc.mem_read(pc, 4))
+        for insn in self.cs.disasm(code, pc, 1):
+            if insn.id == A.ARM_INS_IT:       # decode the block with it: capstone gives each its condition
+                block = bytes(self.board._uc.mem_read(pc, 2 + 4 * 4))
+                for k, inner in enumerate(self.cs.disasm(block, pc, 1 + len(insn.mnemonic) - 1)):
+                    if k:
+                        self.conditions[inner.address] = inner.cc
+            return insn
+        return None
+
+    # -- one closure per instruction address -------------------------------------------------------
+
+    def _plan(self, pc: int) -> Callable[[], None]:
+        insn = self._decode(pc)
+        regs, flags, report = self.regs, self.flags, self.collector.report
+        declassify = pc == self.declassify
+        if insn is None:
+            return (lambda: regs.__setitem__(0, 0)) if declassify else (lambda: None)
+        iid = insn.id
+        cond = self.conditions.get(pc, insn.cc)
+        cond_flags = _COND_FLAGS.get(cond, ())
+        ops = insn.operands
+        read_ids, write_ids = insn.regs_access()
+        reads = [_GPR[r] for r in read_ids if r in _GPR and _GPR[r] != 15]
+        writes = [_GPR[r] for r in write_ids if r in _GPR]
+        text = f"{insn.mnemonic} {insn.op_str}"
+
+        def cond_taint() -> int:
+            t = 0
+            for f in cond_flags:
+                t |= flags[f]
+            return t
+
+        steps: list[Callable[[], None]] = []
+        if declassify:
+            steps.append(lambda: regs.__setitem__(0, 0))
+        known = self.known_ones
+        written = [r for r in writes if r != 15]
+        imm = next((o.imm for o in ops if o.type == A.ARM_OP_IMM), None)
+        regs_in = [_GPR[o.reg] for o in ops if o.type == A.ARM_OP_REG and o.reg in _GPR]
+        if iid in (A.ARM_INS_MOV, A.ARM_INS_MOVW) and imm is not None and len(written) == 1 and \
+                self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
+            d, value = written[0], imm & 0xFFFF_FFFF
+            post = lambda: known.__setitem__(d, value)   # noqa: E731
+        elif iid == A.ARM_INS_ORR and imm is not None and len(written) == 1 and len(regs_in) in (1, 2) and \
+                self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
+            d, src, value = written[0], regs_in[-1], imm & 0xFFFF_FFFF
+            post = lambda: known.__setitem__(d, known[src] | value)   # noqa: E731
+        elif written:
+            def post() -> None:
+                for r in written:
+                    known[r] = 0
+        else:
+            post = None
+
+        if iid in _LOADS or iid in _STORES:
+            mem_op = next((o for o in ops if o.type == A.ARM_OP_MEM), None)
+            if mem_op is not None:
+                addr_regs = [_GPR[r] for r in (mem_op.mem.base, mem_op.mem.index) if r in _GPR]
+            elif iid in (A.ARM_INS_PUSH, A.ARM_INS_POP):
+                addr_regs = [13]
+            else:
+                addr_regs = [_GPR[ops[0].reg]]
+            addr_regs = [r for r in addr_regs if r != 15]
+            reg_ops = [o for o in ops if o.type == A.ARM_OP_REG]
+            if iid in _BASE_FIRST:
+                reg_ops = reg_ops[1:]
+            is_load = iid in _LOADS
+            if is_load:
+                data_regs = [_GPR[o.reg] for o in reg_ops if o.access & capstone.CS_AC_WRITE]
+                status: list[int] = []
+            else:
+                status = [_GPR[o.reg] for o in reg_ops if iid in (A.ARM_INS_STREX, A.ARM_INS_STREXB,
+                                                                   A.ARM_INS_STREXH) and o is reg_ops[0]]
+                data_regs = [_GPR[o.reg] for o in reg_ops if o.access & capstone.CS_AC_READ
+                             and _GPR[o.reg] not in status]
+            kind = "load" if is_load else "store"
+
+            def memory() -> None:
+                t = 0
+                for r in addr_regs:
+                    t |= regs[r]
+                if t:
+                    report(TAINT_ADDRESS, pc, t, f"{kind} address from "
+                           + ", ".join(_NAMES[r] for r in addr_regs if regs[r]))
+                c = cond_taint()
+                if c:
+                    report(TAINT_BRANCH, pc, c, f"conditional {kind} on secret flags")
+                for r in status:
+                    regs[r] = 0
+                self.pending = (kind, pc, data_regs, t, [0])
+            steps.append(memory)
+        elif iid == A.ARM_INS_B or iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ) or \
+                (iid in _INDIRECT and ops and ops[0].type == A.ARM_OP_REG) or iid in (A.ARM_INS_TBB,
+                                                                                       A.ARM_INS_TBH):
+            if iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ):
+                r = _GPR[ops[0].reg]
+
+                def branch() -> None:
+                    if regs[r]:
+                        report(TAINT_BRANCH, pc, regs[r], f"condition on {_NAMES[r]}")
+            elif iid in (A.ARM_INS_TBB, A.ARM_INS_TBH):
+                idx = _GPR.get(ops[0].mem.index, 15)
+
+                def branch() -> None:
+                    if idx != 15 and regs[idx]:
+                        report(TAINT_INDIRECT_JUMP, pc, regs[idx], f"table index {_NAMES[idx]}")
+            elif iid in _INDIRECT:
+                r = _GPR[ops[0].reg]
+
+                def branch() -> None:
+                    if regs[r]:
+                        report(TAINT_INDIRECT_JUMP, pc, regs[r], f"target from {_NAMES[r]}")
+                    if iid == A.ARM_INS_BLX:
+                        regs[14] = 0
+            else:
+                def branch() -> None:
+                    c = cond_taint()
+                    if c:
+                        report(TAINT_BRANCH, pc, c, "condition flags "
+                               + "".join("NZCV"[f] for f in cond_flags if flags[f]))
+            steps.append(branch)
+            if iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ, A.ARM_INS_TBB, A.ARM_INS_TBH) or iid in _INDIRECT:
+                steps.append(self._conditional_check(pc, cond_taint, "branch"))
+        elif iid == A.ARM_INS_BL:
+            steps.append(lambda: regs.__setitem__(14, 0))
+        elif writes or insn.update_flags or iid in _COMPARE:
+            steps.append(self._data_processing(pc, insn, reads, writes, cond_taint, text))
+        elif iid != A.ARM_INS_IT:       # IT's own condition field is its block's, not a condition on IT
+            steps.append(self._conditional_check(pc, cond_taint, "instruction"))
+
+        if post is not None:
+            steps.append(post)
+        if not steps:
+            return lambda: None
+        if len(steps) == 1:
+            return steps[0]
+        if len(steps) == 2:
+            first, second = steps
+
+            def both() -> None:
+                first()
+                second()
+            return both
+
+        def each() -> None:
+            for step in steps:
+                step()
+        return each
+
+    def _condition_holds(self, cond: int) -> Callable[[], bool]:
+        """Whether ``cond`` holds on the live APSR (read only for conditional instructions)."""
+        uc = self.board._uc
+        test = _CONDITION_TEST.get(cond)
+        if test is None:
+            return lambda: True
+
+        def holds() -> bool:
+            psr = uc.reg_read(U.UC_ARM_REG_XPSR)
+            return bool(test(psr >> 31 & 1, psr >> 30 & 1, psr >> 29 & 1, psr >> 28 & 1))
+        return holds
+
+    def _conditional_check(self, pc: int, cond_taint: Callable[[], int], what: str) -> Callable[[], None]:
+        def check() -> None:
+            c = cond_taint()
+            if c:
+                self.collector.report(TAINT_BRANCH, pc, c, f"conditional {what} on secret flags")
+        return check
+
+    def _data_processing(self, pc: int, insn, reads: list[int], writes: list[int],
+                         cond_taint: Callable[[], int], text: str) -> Callable[[], None]:
+        regs, flags, report = self.regs, self.flags, self.collector.report
+        iid = insn.id
+        reg_sources = [_GPR[o.reg] for o in insn.operands
+                       if o.type == A.ARM_OP_REG and o.access & capstone.CS_AC_READ and o.reg in _GPR]
+        carry_in = iid in _READS_CARRY
+        constant = False
+        if iid in _SELF_ZERO and len(reg_sources) == 2 and reg_sources[0] == reg_sources[1] and \
+                not any(o.shift.type for o in insn.operands if o.type == A.ARM_OP_REG):
+            constant = True
+        if iid == A.ARM_INS_SBC and len(reg_sources) == 2 and reg_sources[0] == reg_sources[1] and \
+                not any(o.shift.type for o in insn.operands if o.type == A.ARM_OP_REG):
+            constant = True           # r - r - !C: only the carry remains
+        if iid in (A.ARM_INS_UMLAL, A.ARM_INS_SMLAL):     # capstone omits the accumulators' reads
+            reads = reads + [_GPR[insn.operands[0].reg], _GPR[insn.operands[1].reg]]
+        sources = [] if constant else reads
+        dests = [r for r in writes if r != 15]
+        pc_written = 15 in writes
+        sets_flags = insn.update_flags or iid in _COMPARE
+        arith = iid in _ARITH
+        shifter = iid in _SHIFTS or any(o.type == A.ARM_OP_REG and o.shift.type for o in insn.operands)
+        variable = [_GPR[insn.operands[i].reg] for i in _VARIABLE.get(iid, ())]
+        conditional = bool(_COND_FLAGS.get(self.conditions.get(pc, insn.cc)))
+        multi_cycle = bool(variable)
+        fixed_size = iid in (A.ARM_INS_UMULL, A.ARM_INS_UMLAL)     # unsigned: magnitude = value
+        known = self.known_ones
+        holds = self._condition_holds(self.conditions.get(pc, insn.cc))
+
+        def compute() -> None:
+            t = 0
+            for r in sources:
+                t |= regs[r]
+            if carry_in:
+                t |= flags[C]
+            if variable:
+                v = 0
+                for r in variable:
+                    v |= regs[r]
+                if v and not (fixed_size and all(known[r] >> 16 for r in variable)):
+                    report(TAINT_VARIABLE_LATENCY, pc, v, f"{text.split()[0]} operand (operand-dependent "
+                                                          f"latency on the Cortex-M3)")
+            if conditional:
+                c = cond_taint()
+                if c and (multi_cycle or pc_written):
+                    report(TAINT_BRANCH, pc, c, "conditional multi-cycle instruction on secret flags")
+                if not holds():
+                    if c:                   # had the secret flags been otherwise, it would have run
+                        for r in dests:
+                            regs[r] |= t | c
+                        if sets_flags:
+                            for f in range(4):
+                                flags[f] |= t | c
+                    return
+                if c:
+                    for r in dests:
+                        regs[r] |= t | c
+                    if sets_flags:
+                        for f in range(4):
+                            flags[f] |= t | c
+                    return
+            if pc_written and t:
+                report(TAINT_INDIRECT_JUMP, pc, t, "pc written from a tainted value")
+            for r in dests:
+                regs[r] = t
+            if sets_flags:
+                flags[N] = flags[Z] = t
+                if arith:
+                    flags[C] = flags[V] = t
+                elif shifter:
+                    flags[C] = t
+        return compute
+
+
+def attach(board, spec, args, placed, sp: int) -> tuple[Armv7mTaint, list[int]]:
+    """Seed the shadow state of a call about to start on ``board`` (registers and buffers already
+    written) and add its hooks; returns the engine and the hook handles to delete after the call."""
+    from .common import marshal_aapcs
+    from .taint_common import seed
+
+    collector = TaintCollector(board, spec)
+    regs = [0] * 16
+    memory = ShadowMemory()
+    seed(collector, args, placed, marshal_aapcs, sp, memory, regs)
+    engine = Armv7mTaint(board, collector, regs, memory)
+    board._uc.ctl_flush_tb()          # hooks are compiled into translated blocks
+    return engine, engine.hook(board._uc)

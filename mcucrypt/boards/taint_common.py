@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: MIT
+"""What the rv32 and armv7m taint engines share: labels, shadow memory, seeding from a call's secret
+arguments, and the findings list.
+
+A taint is a bit mask over the call's labels (bit i = the i-th secret parameter of the ``TaintSpec``).
+Registers carry one mask each (word granularity), memory one mask per byte (``ShadowMemory``: a dict
+holding only the tainted bytes). The engines update the shadow state from a Python hook that runs before
+each instruction (see taint_rv32.py, taint_armv7m.py and docs/constant-time.md for the rules).
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from .base import Arg, Board, Buf, Int, TaintFinding, TaintSpec
+from .common import Marshalled, PlacedBuf
+
+
+class ShadowMemory:
+    """Byte-granular taint of memory: address -> label mask (absent = untainted)."""
+
+    __slots__ = ("bytes",)
+
+    def __init__(self) -> None:
+        self.bytes: dict[int, int] = {}
+
+    def get(self, address: int, size: int) -> int:
+        b = self.bytes
+        if not b:
+            return 0
+        mask = 0
+        for a in range(address, address + size):
+            mask |= b.get(a, 0)
+        return mask
+
+    def set(self, address: int, size: int, mask: int) -> None:
+        b = self.bytes
+        if mask:
+            for a in range(address, address + size):
+                b[a] = mask
+        elif b:
+            for a in range(address, address + size):
+                b.pop(a, None)
+
+
+class TaintCollector:
+    """Labels of a call and its findings (the first per (pc, kind))."""
+
+    def __init__(self, board: Board, spec: TaintSpec):
+        self.board = board
+        self.labels: list[str] = []
+        self.arg_bits: dict[int, int] = {}
+        for index, label in sorted(spec.secret_args.items()):
+            if label not in self.labels:
+                self.labels.append(label)
+            self.arg_bits[index] = 1 << self.labels.index(label)
+        self.findings: dict[tuple[int, str], TaintFinding] = {}
+
+    def names(self, mask: int) -> tuple[str, ...]:
+        return tuple(name for i, name in enumerate(self.labels) if mask >> i & 1)
+
+    def report(self, kind: str, pc: int, mask: int, detail: str = "") -> None:
+        key = (pc, kind)
+        if key not in self.findings:
+            self.findings[key] = TaintFinding(kind, pc, self.board.symbol_at(pc), self.board.disassemble(pc),
+                                              self.names(mask), detail)
+
+    def result(self) -> list[TaintFinding]:
+        return list(self.findings.values())
+
+
+def seed(collector: TaintCollector, args: Sequence[Arg], placed: Sequence[PlacedBuf],
+         marshal: Callable[[Sequence[int | Int]], Marshalled], sp: int, memory: ShadowMemory,
+         registers: list[int]) -> None:
+    """Taint the secret arguments' bytes (``Buf``) or registers and stack slots (scalars).
+
+    A scalar's place is found by marshalling the argument list up to it and up to the one before it and
+    comparing: the registers it added and the stack bytes it appended (its slot, alignment included)."""
+    by_index = {p.index: p for p in placed}
+    scalars: list[int | Int] = [by_index[i].address if isinstance(a, Buf) else a for i, a in enumerate(args)]
+    for index, bit in collector.arg_bits.items():
+        if index >= len(args):
+            raise ValueError(f"TaintSpec names argument {index}, the call has {len(args)}")
+        if isinstance(args[index], Buf):
+            p = by_index[index]
+            memory.set(p.address, len(p.buf.data), bit)
+            continue
+        before, upto = marshal(scalars[:index]), marshal(scalars[:index + 1])
+        for reg in set(upto.registers) - set(before.registers):
+            registers[reg] |= bit
+        for offset in range(len(before.stack), len(upto.stack)):
+            memory.set(sp + offset, 1, memory.get(sp + offset, 1) | bit)

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: MIT
+"""Taint tracking for the rv32 board: RV32IMAC, Zbb/Zbkb/Zbkc and the registered custom instructions,
+decoded by ``rv32_isa`` (the board's own decoder; capstone 5 cannot decode Zb*/Zk*).
+
+A Python code hook runs before every instruction, with the registers still holding its operands, and
+turns the decoded instruction into a shadow update (``_plan`` builds one small closure per address):
+
+* register-register and register-immediate operations (ALU, Zb*, MUL, custom): the destination(s) take
+  the union of the sources' taints; SLT/SLTU/ADDC carry their operands' taint into the carry they make.
+  Precision: ``xor``/``sub`` of a register with itself, ``and``/``mul`` with x0 and ``andi rd, rs, 0``
+  give an untainted zero; LUI, AUIPC, ``li``, JAL/JALR links and CSR reads are untainted constants;
+* loads: the address is x[rs1] + imm, read from the live register; a tainted rs1 is a finding
+  (``address``); the destination takes the taint of the bytes loaded (and of rs1);
+* stores: a tainted rs1 is a finding (``address``); the bytes written take rs2's taint (an untainted
+  store clears them, so a wiped secret is public again);
+* a conditional branch on a tainted register: ``branch``; JALR/C.JR/C.JALR through a tainted register:
+  ``indirect-jump``; DIV/DIVU/REM/REMU (the E31's iterative divider: operand-dependent latency) with a
+  tainted operand: ``variable-latency``. MUL/MULH* are fixed-latency on the E31 (data flow only);
+* the entry of ``mcu_declassify``: a0's taint is cleared (the only declassification).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from unicorn import UC_HOOK_CODE
+
+from . import rv32_isa as isa
+from .base import (DECLASSIFY_SYMBOL, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
+                   TAINT_VARIABLE_LATENCY)
+from .taint_common import ShadowMemory, TaintCollector
+
+_LOAD_SIZE = {"lb": 1, "lbu": 1, "lh": 2, "lhu": 2, "lw": 4, "lwsp": 4}
+_STORE_SIZE = {"sb": 1, "sh": 2, "sw": 4, "swsp": 4}
+_CONSTANTS = {"lui", "auipc", "li"}
+_SELF_ZERO = {"xor", "sub", "xnor", "andn"}       # op(r, r) is a constant: 0 (xnor: all ones)
+
+
+class Rv32Taint:
+    """Shadow state of one call on an ``Rv32Board`` (created by ``Rv32Board.call(..., taint=...)``)."""
+
+    def __init__(self, board, collector: TaintCollector, regs: list[int], memory: ShadowMemory,
+                 read_reg: Callable[[int], int]):
+        self.board = board
+        self.collector = collector
+        self.regs = regs                  # 32 label masks; regs[0] stays 0
+        self.mem = memory
+        self.read_reg = read_reg          # x-register number -> current value
+        self.plans: dict[int, Callable[[], None]] = {}
+        image = board.image
+        self.declassify = image.symbols.get(DECLASSIFY_SYMBOL, -1) & ~1 if image is not None else -1
+        self.instructions = 0
+
+    def hook(self, uc) -> list[int]:
+        return [uc.hook_add(UC_HOOK_CODE, self._on_code)]
+
+    def _on_code(self, _uc, address: int, _size: int, _user) -> None:
+        plan = self.plans.get(address)
+        if plan is None:
+            plan = self.plans[address] = self._plan(address)
+        self.instructions += 1
+        plan()
+
+    # -- one closure per instruction address -------------------------------------------------------
+
+    def _plan(self, pc: int) -> Callable[[], None]:
+        ins = self.board._decode_at(pc)
+        regs, mem, report, read = self.regs, self.mem, self.collector.report, self.read_reg
+        name = ins.mnemonic.removeprefix("c.")
+        cls = ins.cls
+        rd, rs1, rs2, rs3 = ins.rd, ins.rs1, ins.rs2, ins.rs3
+        imm = ins.imm
+        declassify = pc == self.declassify
+
+        def clear_a0() -> None:
+            regs[10] = 0
+
+        if cls in (isa.LOAD_W, isa.LOAD_BH):
+            size = _LOAD_SIZE[name]
+
+            def load() -> None:
+                t = regs[rs1]
+                if t:
+                    report(TAINT_ADDRESS, pc, t, f"load address from {isa.ABI_NAMES[rs1]}")
+                if rd:
+                    regs[rd] = t | mem.get((read(rs1) + imm) & 0xFFFF_FFFF, size)
+            return self._with_declassify(load, declassify, clear_a0)
+        if cls == isa.STORE:
+            size = _STORE_SIZE[name]
+
+            def store() -> None:
+                t = regs[rs1]
+                if t:
+                    report(TAINT_ADDRESS, pc, t, f"store address from {isa.ABI_NAMES[rs1]}")
+                mem.set((read(rs1) + imm) & 0xFFFF_FFFF, size, regs[rs2] | t)
+            return self._with_declassify(store, declassify, clear_a0)
+        if cls == isa.AMO:
+            def amo() -> None:
+                t = regs[rs1]
+                if t:
+                    report(TAINT_ADDRESS, pc, t, f"atomic address from {isa.ABI_NAMES[rs1]}")
+                address = read(rs1) & 0xFFFF_FFFF
+                old = mem.get(address, 4)
+                if name != "lr.w":
+                    mem.set(address, 4, old | regs[rs2] | t)
+                if rd:
+                    regs[rd] = old | t
+            return self._with_declassify(amo, declassify, clear_a0)
+        if cls == isa.BRANCH:
+            def branch() -> None:
+                t = regs[rs1] | regs[rs2]
+                if t:
+                    report(TAINT_BRANCH, pc, t, f"condition on {isa.ABI_NAMES[rs1]}"
+                           + (f", {isa.ABI_NAMES[rs2]}" if rs2 else ""))
+            return self._with_declassify(branch, declassify, clear_a0)
+        if cls in (isa.JAL, isa.JALR):
+            def jump() -> None:
+                if cls == isa.JALR and regs[rs1]:
+                    report(TAINT_INDIRECT_JUMP, pc, regs[rs1], f"target from {isa.ABI_NAMES[rs1]}")
+                if rd:
+                    regs[rd] = 0
+            return self._with_declassify(jump, declassify, clear_a0)
+        if cls in (isa.CSR, isa.SYSTEM, isa.FENCE, isa.ILLEGAL):
+            def constant() -> None:
+                if rd:
+                    regs[rd] = 0
+            return self._with_declassify(constant, declassify, clear_a0)
+
+        # Register-to-register computation: ALU (I, Zb*), M, custom.
+        sources = [r for r in (rs1, rs2, rs3) if r]
+        if ins.custom is not None and ins.custom.reads_rd:
+            sources += [rd]
+        if name in _CONSTANTS or (name in _SELF_ZERO and rs1 == rs2 and rs1) or \
+                (name in ("and", "mul", "mulhu", "mulh", "mulhsu", "clmul", "clmulh") and
+                 (rs1 == 0 or rs2 == 0)) or (name == "andi" and imm == 0):
+            sources = []
+        dests = [r for r in (rd, ins.rd2) if r]
+        variable = cls == isa.DIV
+        what = ins.mnemonic
+
+        if len(sources) == 1 and len(dests) == 1 and not variable:
+            s, d = sources[0], dests[0]
+
+            def move() -> None:
+                regs[d] = regs[s]
+            return self._with_declassify(move, declassify, clear_a0)
+
+        def compute() -> None:
+            t = 0
+            for s in sources:
+                t |= regs[s]
+            if variable and t:
+                report(TAINT_VARIABLE_LATENCY, pc, t, f"{what} operand (the divider's latency depends on it)")
+            for d in dests:
+                regs[d] = t
+        return self._with_declassify(compute, declassify, clear_a0)
+
+    @staticmethod
+    def _with_declassify(step: Callable[[], None], declassify: bool,
+                         clear: Callable[[], None]) -> Callable[[], None]:
+        if not declassify:
+            return step
+
+        def both() -> None:
+            clear()
+            step()
+        return both
+
+
+def attach(board, spec, args, placed, sp: int) -> tuple[Rv32Taint, list[int]]:
+    """Seed the shadow state of a call about to start on ``board`` (registers and buffers already
+    written) and add its hook; returns the engine and the hook handles to delete after the call."""
+    from .common import marshal_riscv_ilp32
+    from .taint_common import seed
+    from .rv32 import _XREG
+
+    collector = TaintCollector(board, spec)
+    regs = [0] * 32
+    memory = ShadowMemory()
+    seed(collector, args, placed, marshal_riscv_ilp32, sp, memory, regs)
+    read = board._regs.read
+    engine = Rv32Taint(board, collector, regs, memory, lambda n: read(_XREG[n]) if n else 0)
+    board._uc.ctl_flush_tb()          # hooks are compiled into translated blocks
+    return engine, engine.hook(board._uc)
