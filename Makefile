@@ -4,7 +4,7 @@
 PYTHON := .venv/bin/python
 JOBS ?= $(shell nproc)
 
-.PHONY: setup bench test fuzz report clean lib
+.PHONY: setup bench test fuzz report clean lib flash
 
 setup:
 	@scripts/setup.sh
@@ -40,3 +40,12 @@ lib:
 	  cp build/lib/$$t/libmcucrypt.a build/lib/libmcucrypt-$$t.a; \
 	  echo "build/lib/libmcucrypt-$$t.a (headers: build/lib/$$t/src)"; \
 	done
+
+# A benchmark image for a real board, written to it with the board's usual tool (docs/silicon.md):
+# make flash BOARD=<hifive1-revb|stm32f103|lm3s6965|atmega128|mega2560> [PRIM="id ..."] [IMPL="name ..."]
+#            [TOOL=openocd|jlink|st-flash|avrdude] [PORT=/dev/ttyACM0]
+# Without the tool installed, it prints the exact command it would run (and fails).
+flash: setup
+	@test -n "$(BOARD)" || { echo "usage: make flash BOARD=<hifive1-revb|stm32f103|lm3s6965|atmega128|mega2560> [PRIM=...] [IMPL=...] [TOOL=...] [PORT=...]"; exit 2; }
+	$(PYTHON) -m mcucrypt.cli firmware --board $(BOARD) $(foreach p,$(PRIM),--prim $(p)) $(foreach i,$(IMPL),--impl $(i)) --out build/silicon/$(BOARD)
+	$(PYTHON) -m mcucrypt.silicon.flash --board $(BOARD) --dir build/silicon/$(BOARD) $(if $(TOOL),--tool $(TOOL)) $(if $(PORT),--port $(PORT))

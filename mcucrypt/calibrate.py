@@ -289,14 +289,23 @@ def table(results: Sequence[Result]) -> str:
 # ------------------------------------------------------------------------------------------ CLI
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    s = subparsers.add_parser("calibrate", help="peers' published silicon figures against the boards")
+    s = subparsers.add_parser(
+        "calibrate", help="peers' published silicon figures against the boards",
+        description="Build each peer routine from the checkouts in DIR with a wrapper generated here, time it on "
+                    "its board and print the published silicon figure, the board figure and their ratio "
+                    "(docs/calibration.md is this command's output). The avr board (simavr) is cycle-exact by "
+                    "construction and has no rows.",
+        epilog="examples:\n"
+               "  mcucrypt calibrate --peer-dir ~/peers\n"
+               "  mcucrypt calibrate --peer-dir ~/peers --target armv7m --json")
     s.add_argument("--peer-dir", required=True, metavar="DIR",
                    help="directory holding the peer checkouts by name: " + ", ".join(
                        f"{k} ({v})" for k, v in PEERS.items()))
-    s.add_argument("--target", action="append", choices=("rv32", "armv7m"))
+    s.add_argument("--target", action="append", choices=("rv32", "armv7m"),
+                   help="only this board's rows (repeatable; default both)")
     s.add_argument("--row", action="append", help="only these rows (keys: " +
                    ", ".join(r.key for r in ROWS) + ")")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="the table as JSON")
     s.set_defaults(func=cmd_calibrate)
 
 

@@ -19,7 +19,7 @@ from .build import impl_define
 from .targets import ROOT, TARGETS
 
 CRYPTO_DIR = ROOT / "crypto"
-KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream")
+KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash", "suite")
 
 
 class CatalogError(Exception):
@@ -108,6 +108,9 @@ class Implementation:
     # address or variable-latency operand), 'cacheless' (the same except secret-dependent SRAM addresses,
     # which take the same time on these cacheless cores but leak on cached ones), 'none' (false).
     ct_claim: str = "none"
+    # META.yml `reentrant: false`: the implementation keeps state in static RAM (.data/.bss), so two calls
+    # may not overlap (threads, interrupts). Reported by `list`; the library export does not pick it by default.
+    reentrant: bool = True
 
     def secret_params(self, op: str) -> tuple[str, ...]:
         return self.secret.get(op, self.primitive.secret.get(op, ()))
@@ -116,7 +119,10 @@ class Implementation:
         return self.functions[op].symbol(prim_id, self.name)
 
     def symbols(self, prim_id: str) -> list[str]:
-        return [self.symbol(prim_id, op) for op in self.functions]
+        """The id's exported functions: all of them, or those its instance lists under ``ops`` (a suite
+        whose ids are of different kinds)."""
+        ops = self.primitive.instances[prim_id].get("ops")
+        return [self.symbol(prim_id, op) for op in self.functions if ops is None or op in ops]
 
     @property
     def key(self) -> str:
@@ -272,7 +278,8 @@ def _load_primitive(meta_path: Path) -> Primitive:
             ct_claim={True: "strict", False: "none", "cacheless": "cacheless"}[claim],
             secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)) or claim == "cacheless",
             functions=fns, defines=tuple(spec.get("defines", [])),
-            secret={op: tuple(n) for op, n in (spec.get("secret") or {}).items()}, own_params=own_params)
+            secret={op: tuple(n) for op, n in (spec.get("secret") or {}).items()}, own_params=own_params,
+            reentrant=bool(spec.get("reentrant", True)))
     for g in prim.goals:
         impl = prim.implementations.get(g.impl)
         if impl is None or g.id not in impl.ids or g.target not in impl.targets:

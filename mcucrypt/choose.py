@@ -66,12 +66,19 @@ def main_op_cycles(fw: Firmware) -> tuple[str, int]:
     return main.op, main.result.cycles
 
 
-def choose(prim_id: str, target: str, core: str | Core | None = None, *, prefer_ct: bool = False) -> Choice:
+def choose(prim_id: str, target: str, core: str | Core | None = None, *, prefer_ct: bool = False,
+           reentrant_only: bool = False) -> Choice:
     """The fastest verified implementation of ``prim_id`` that runs on ``core`` (default: the target's real
     part). With ``prefer_ct`` only implementations claiming constant time compete, unless there are none
-    (then ``ct_fallback`` is set and every candidate competes)."""
+    (then ``ct_fallback`` is set and every candidate competes); with ``reentrant_only`` none that keeps
+    state in static RAM (META.yml `reentrant: false`)."""
     c = core if isinstance(core, Core) else get_core(target, core)
     cands, excluded = runnable(prim_id, target, c)
+    if reentrant_only:
+        for i in cands:
+            if not i.reentrant:
+                excluded[i.name] = "not reentrant (state in static RAM)"
+        cands = [i for i in cands if i.reentrant]
     if not cands:
         raise ChoiceError(f"no implementation of {prim_id} runs on {c.name}"
                           + (f" ({'; '.join(f'{k}: {v}' for k, v in excluded.items())})" if excluded else ""))

@@ -36,6 +36,7 @@ EXIT_FIRMWARE_FAULT = 3  # the firmware faulted or ran away on its board
 SUBCOMMAND_MODULES: list[str] = [
     "export",       # mcucrypt/export.py: export
     "calibrate",    # mcucrypt/calibrate.py: calibrate --peer-dir DIR
+    "silicon.cli",  # mcucrypt/silicon/cli.py: firmware, ingest (benchmark images for real boards)
 ]
 
 CT_MIN_TRIALS = len(ct_mod.SecretRandom.PATTERNS)   # trace mode: at least one trial per secret-draw pattern
@@ -135,6 +136,7 @@ def cmd_list(opts: argparse.Namespace) -> int:
                              "constant_time": impl.constant_time,
                              "constant_time_claim": impl.ct_claim,
                              "secret_dependent_addresses": impl.secret_dependent_addresses,
+                             "reentrant": impl.reentrant,
                              "ops": list(impl.functions), "description": impl.description,
                              "secret": {op: list(impl.secret_params(op)) for op in impl.functions}})
     rows.sort(key=lambda r: r["prim"])   # stable: implementations keep their META.yml order
@@ -184,19 +186,20 @@ def _firmware(prim_id: str, impl: str | None, target: str, core: str | None = No
     return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target)
 
 
-RUN_INPUTS = ("key", "nonce", "ad", "input", "a", "b", "counter", "decrypt")
+RUN_INPUTS = ("key", "nonce", "ad", "input", "a", "b", "counter", "outlen", "z", "decrypt")
 
 
 def cmd_run(opts: argparse.Namespace) -> int:
     from .cores import CoreError, get_core
     target = _target(opts.target)
     prim = load_catalog().by_id(opts.prim)
-    driver = driver_for(prim.kind)
+    kind = prim.instances[opts.prim].get("kind", prim.kind)   # a suite's ids name their own kind
+    driver = driver_for(kind)
     given = [n for n in RUN_INPUTS if getattr(opts, n) not in (None, False)]
     extra = [n for n in given if n not in driver.run_options]
     if extra:
         takes = ", ".join(f"--{n}" for n in driver.run_options)
-        raise CliError(f"{opts.prim} ({prim.kind}) takes no --{extra[0]} (it takes {takes})")
+        raise CliError(f"{opts.prim} ({kind}) takes no --{extra[0]} (it takes {takes})")
     if opts.counter is None:
         opts.counter = 0
     try:
@@ -667,6 +670,9 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}")
     s.add_argument("--counter", type=_u32_arg, default=None, metavar="N",
                    help="stream ciphers: the first block counter, 0 .. 2**32-1 (default 0)")
+    s.add_argument("--outlen", type=_int_at_least(0), default=None, metavar="N",
+                   help="XOFs: output bytes (default: the instance's out_bytes)")
+    s.add_argument("--z", metavar="HEX", help=f"customizable XOFs (CXOF): the customization string, {hex_help}")
     s.add_argument("--decrypt", action="store_true", help="block ciphers and AEAD: decrypt instead of encrypt")
     s.add_argument("--json", action="store_true", help="one JSON object instead of aligned text")
     s.set_defaults(func=cmd_run)

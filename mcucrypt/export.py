@@ -11,7 +11,7 @@ The folder holds, for each chosen (primitive family, implementation):
   src/mcucrypt/<unit>.h              public header: the concrete function names, size macros, wipe helpers
 and, for the whole library: src/mcucrypt.h (every public header and generic names such as
 mcu_lea128_encrypt for the chosen implementation), src/mcucrypt/ns.h, src/mcucrypt/wipe.h and
-src/mcu_wipe.c, a plain Makefile (libmcucrypt.a), CMakeLists.txt (a static library for add_subdirectory)
+src/mcu_wipe.c, src/mcucrypt/declassify.h and src/mcu_declassify.c, a plain Makefile (libmcucrypt.a), CMakeLists.txt (a static library for add_subdirectory)
 with cmake/toolchain.cmake for stand-alone builds, PlatformIO's library.json, Arduino's
 library.properties (avr, armv7m), LICENSE, README.md and mcucrypt-export.json (what was chosen and why).
 
@@ -168,7 +168,9 @@ KIND_NOTES = {
 COMMON_NOTES = [
     ("Reentrancy", "every function is reentrant and may run in several threads or interrupt levels at "
      "once on distinct buffers: no implementation has writable static data (no .data or .bss: the tests "
-     "check the exported archives) or heap; all state is in the caller's buffers, tables are read-only."),
+     "check the exported archives) or heap; all state is in the caller's buffers, tables are read-only. "
+     "The exception, exported only when named with --impl, is an implementation the catalog marks "
+     "`reentrant: false` (keccakf1600 avr-fast: 440 bytes of static RAM)."),
     ("Constant time", "implementations marked constant time pass `mcucrypt ct` on their board: no "
      "branch, address or variable-latency instruction depends on secrets."),
 ]
@@ -218,7 +220,8 @@ def select(target: str, core: Core, prims: list[str], impl: str | None,
                 raise ExportError(f"{impl} of {prim_id}: {why} (name another --core to export it anyway)")
             reason = {"how": "named with --impl"}
         else:
-            ch = choose(prim_id, target, core, prefer_ct=not allow_variable_time)
+            # The library promises reentrancy (docs/api.md): implementations with static state only by --impl.
+            ch = choose(prim_id, target, core, prefer_ct=not allow_variable_time, reentrant_only=True)
             im = ch.impl
             reason = {"how": "fastest verified" + ("" if allow_variable_time else " constant-time")
                       + f" on {core.name}", "op": ch.op, "cycles": ch.cycles, "excluded": ch.excluded}
@@ -491,7 +494,11 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
     shutil.copyfile(ROOT / "include" / "mcucrypt" / "ns.h", src / "mcucrypt" / "ns.h")
     shutil.copyfile(ROOT / "include" / "mcucrypt" / "wipe.h", src / "mcucrypt" / "wipe.h")
     shutil.copyfile(ROOT / "crypto" / "common" / "mcu_wipe.c", src / "mcu_wipe.c")
-    sources = ["src/mcu_wipe.c"]
+    # AEAD decryption publishes its verdict through mcu_declassify (the taint checker's declassification
+    # point, an identity): the library carries it.
+    shutil.copyfile(ROOT / "include" / "mcucrypt" / "declassify.h", src / "mcucrypt" / "declassify.h")
+    shutil.copyfile(ROOT / "crypto" / "common" / "mcu_declassify.c", src / "mcu_declassify.c")
+    sources = ["src/mcu_wipe.c", "src/mcu_declassify.c"]
     for u in units:
         (src / "mcucrypt" / f"config_{u.name}.h").write_text(config_header(u, target))
         (src / "mcucrypt" / f"{u.name}.h").write_text(public_header(u))
@@ -581,12 +588,15 @@ def register(subparsers: Any) -> None:
                     "Arduino layout for avr/armv7m, LICENSE) for one target. Without --impl each primitive "
                     "gets the fastest implementation that passes its vectors and runs on the core, "
                     "constant-time ones preferred.",
-        epilog="example: mcucrypt export --target rv32 --prim lea128 --out mylib && make -C mylib")
+        epilog="examples:\n"
+               "  mcucrypt export --target rv32 --prim lea128 --out mylib && make -C mylib\n"
+               "  mcucrypt export --target armv7m --core cortex-m3 --prim tinyjambu --prim aes --out lib-m3\n"
+               "  mcucrypt export --target avr --prim aes128 --allow-variable-time --out lib-avr")
     s.add_argument("--target", required=True, choices=list(TOOLS), help="the board family")
     s.add_argument("--core", help="the part (default: the target's real part: e31, cortex-m3, atmega128)")
     s.add_argument("--prim", action="append", metavar="P",
                    help="a primitive id (lea128) or family (lea); repeatable; default: all on the target")
-    s.add_argument("--impl", help="use this implementation for every selected primitive")
+    s.add_argument("--impl", help="use this implementation for every selected primitive (see `mcucrypt list`)")
     s.add_argument("--out", required=True, help="the folder to write (replaced if it holds an earlier export)")
     s.add_argument("--allow-variable-time", action="store_true",
                    help="let implementations that do not claim constant time compete")

@@ -31,6 +31,7 @@ PAPER_TITLES = {
     "002": "Paper 002 — ARIA, LEA, PIPO on RV32I (SiFive E31)",
     "003": "Paper 003 — multi-precision multiplication on Cortex-M3",
     "004": "Paper 004 — TinyJAMBU on 8-bit AVR (ATmega128)",
+    "ascon-c": "Ascon (SP 800-232) — the designers' code (ascon/ascon-c 446347f2) measured on our boards",
 }
 
 

@@ -39,7 +39,7 @@ TARGETS: dict[str, Target] = {
         description="RV32IMAC, SiFive E31 (HiFive1 Rev B): Unicorn + E31 timing model",
         cflags=("-O2", "-std=c99", "-g", *_FREESTANDING, "-mcmodel=medlow", "-msmall-data-limit=0"),
         ldflags=("-nostdlib", "-nostartfiles", "-Wl,--gc-sections", "-T", "boards/rv32/link.ld", "-lgcc"),
-        startup=("boards/rv32/start.S", "boards/common/mini_libc.c", "boards/common/declassify.c"),
+        startup=("boards/rv32/start.S", "boards/common/mini_libc.c", "crypto/common/mcu_declassify.c"),
         default_isa="rv32imac",
     ),
     "armv7m": Target(
@@ -47,21 +47,21 @@ TARGETS: dict[str, Target] = {
         description="ARMv7-M, Cortex-M3: Unicorn (Thumb, Cortex-M3 CPU model) + Cortex-M3 timing model",
         cflags=("-O2", "-std=c99", "-g", "-mcpu=cortex-m3", "-mthumb", *_FREESTANDING),
         ldflags=("-nostdlib", "-nostartfiles", "-Wl,--gc-sections", "-T", "boards/armv7m/link.ld", "-lgcc"),
-        startup=("boards/armv7m/start.S", "boards/common/mini_libc.c", "boards/common/declassify.c"),
+        startup=("boards/armv7m/start.S", "boards/common/mini_libc.c", "crypto/common/mcu_declassify.c"),
     ),
     "avr": Target(
         name="avr", cc="avr-gcc",
         description="AVR ATmega128: simavr through libsimavr, cycle-exact",
         cflags=("-O2", "-std=c99", "-g", "-mmcu=atmega128", "-ffunction-sections", "-fdata-sections"),
         ldflags=("-mmcu=atmega128", "-Wl,--gc-sections"),
-        startup=("boards/avr/start.c", "boards/common/declassify.c"),
+        startup=("boards/avr/start.c", "crypto/common/mcu_declassify.c"),
     ),
     "host": Target(
         name="host", cc="gcc",
         description="the build machine (x86-64 Linux): shared library called through ctypes; no cycle model",
         cflags=("-O2", "-std=c99", "-g", "-fPIC"),
         ldflags=("-shared",),
-        startup=("boards/common/declassify.c",),
+        startup=("crypto/common/mcu_declassify.c",),
         output_suffix=".so",
     ),
 }

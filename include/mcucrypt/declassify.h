@@ -2,7 +2,7 @@
 /* Declassification for the constant-time checker's taint mode (docs/constant-time.md).
  *
  * mcu_declassify(v) returns v unchanged. It is a real function in its own translation unit
- * (boards/common/declassify.c, linked into every image), so a call to it is always there in the binary:
+ * (crypto/common/mcu_declassify.c, linked into every image), so a call to it is always there in the binary:
  * the taint engines clear the taint of its argument register on its entry, and the value it returns is
  * public from then on. Use it only where an API publishes a secret-derived value by contract: an AEAD
  * decryption's accept/reject verdict. Everything computed before the call stays checked. */

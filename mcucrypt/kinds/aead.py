@@ -11,7 +11,9 @@ is 0. Optional ops, used when the implementation has them:
   fixednonce_init_state(state, npub, k)           the state after key and nonce setup, stored once ...
   fixednonce_encrypt_from_state(c, clen, m, mlen, ad, adlen, state, k)      ... and messages processed
   fixednonce_decrypt_from_state(m, mlen, c, clen, ad, adlen, state, k)      from it (paper 004's "+I")
-Instance parameters: key_bytes, nonce_bytes, tag_bytes; with permute: state_bytes and permutation_steps
+Instance parameters: key_bytes, nonce_bytes, tag_bytes; optional max_random_length (differential lengths,
+default 40), bench_message_lengths (benchmarked besides 0..128) and bench_ad_cases ([AD, message] byte
+pairs, op encrypt-<m>B+<a>AD); with permute: state_bytes and permutation_steps
 (the step counts benchmarked, e.g. [640, 1024]) and permutation_step_multiple (valid step counts are its
 multiples). Vector fields: NIST LWC KAT Count, Key, Nonce, PT, AD, CT (CT = ciphertext || tag).
 The model module provides encrypt(id, key, nonce, ad, pt) -> ct||tag and decrypt(id, key, nonce, ad, ct)
@@ -146,10 +148,11 @@ class AeadDriver(KindDriver):
         the implementation has them, checks the permutation and the fixed-nonce API against the model."""
         model = self.model(fw.impl.primitive)
         key_bytes, nonce_bytes, _ = self._sizes(fw)
+        top = fw.params.get("max_random_length", self.max_random_length)
         for i in range(trials):
             key, nonce = rng.randbytes(key_bytes), rng.randbytes(nonce_bytes)
-            ad = rng.randbytes(rng.randint(0, self.max_random_length))
-            pt = rng.randbytes(rng.randint(0, self.max_random_length))
+            ad = rng.randbytes(rng.randint(0, top))
+            pt = rng.randbytes(rng.randint(0, top))
             where = f"trial {i}: key {key.hex()} nonce {nonce.hex()} ad {ad.hex()} pt {pt.hex()}"
             want = model.encrypt(fw.prim_id, key, nonce, ad, pt)
             r = self.encrypt(fw, key, nonce, ad, pt)
@@ -199,16 +202,20 @@ class AeadDriver(KindDriver):
         key_bytes, nonce_bytes, _ = self._sizes(fw)
         rng = random.Random(f"bench/{fw.prim_id}")
         key, nonce = rng.randbytes(key_bytes), rng.randbytes(nonce_bytes)
-        msg = rng.randbytes(max(BENCH_MESSAGE_LENGTHS))
+        lengths = sorted({*BENCH_MESSAGE_LENGTHS, *fw.params.get("bench_message_lengths", ())})
+        msg = rng.randbytes(max(lengths))
         ops: list[BenchOp] = []
         ct8 = b""
-        for n in BENCH_MESSAGE_LENGTHS:
+        for n in lengths:
             r = self.encrypt(fw, key, nonce, b"", msg[:n])
             ops.append(BenchOp(f"encrypt-{n}B", n, r.result))
             if n == TABLE7_LENGTH:
                 ct8 = r.output
         ops.append(BenchOp(f"decrypt-{TABLE7_LENGTH}B", TABLE7_LENGTH,
                            self.decrypt(fw, key, nonce, b"", ct8).result))
+        for ad_len, n in fw.params.get("bench_ad_cases", ()):   # short packets: encrypt-16B+16AD
+            ops.append(BenchOp(f"encrypt-{n}B+{ad_len}AD", n,
+                               self.encrypt(fw, key, nonce, msg[:ad_len], msg[:n]).result))
         if fw.has("fixednonce_init_state"):
             state, res = self.init_state(fw, key, nonce)
             ops.append(BenchOp("init-state", 0, res))

@@ -3,7 +3,7 @@
  *
  * Blocks are 8 bytes, byte i being row i of the cipher's 8x8 bit state. The round-key buffer is
  * implementation-defined (each implementation's keyschedule writes what its own encrypt and decrypt
- * read) and at most rk_bytes long (META.yml: 112 bytes for PIPO-64/128, 144 for PIPO-64/256),
+ * read) and at most rk_bytes long (META.yml: 504 bytes for PIPO-64/128, 688 for PIPO-64/256, the size of cm3-fast's),
  * 4-byte aligned. encrypt_blocks is ECB over nblocks consecutive blocks (in and out may be equal). */
 #ifndef MCUCRYPT_PIPO_H
 #define MCUCRYPT_PIPO_H

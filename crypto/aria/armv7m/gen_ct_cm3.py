@@ -1,0 +1,542 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Generates aria_ct_cm3.S, the constant-time ARIA of cm3-ct (Cortex-M3); run from anywhere:
+
+    python3 crypto/aria/armv7m/gen_ct_cm3.py          # rewrites aria_ct_cm3.S beside this script
+    python3 crypto/aria/armv7m/gen_ct_cm3.py --check  # exit 1 if aria_ct_cm3.S is out of date
+    python3 crypto/aria/armv7m/gen_ct_cm3.py --search 10000  # redo the schedule search (~10 min)
+
+The S-box circuit is rv32-ct's (crypto/aria/aria_ct_circuit.py, shared with rv32/gen_ct.py: one
+tower-field GF(2^8) inversion for the four S-boxes, lane masks selecting the affine maps, Paar's XOR
+factoring, list scheduling). What this generator adds for Thumb-2:
+
+* 14 registers (r0-r12, lr) instead of 26: the scheduled circuit is register-allocated with Belady's
+  policy (evict the value whose next use is furthest; a value already in its stack slot is preferred,
+  its eviction costs no store), spills in a stack frame. The numbers are in the generated header.
+* The operation order: aria_ct_circuit.schedule was tuned for 26 registers (60 spill loads and stores
+  a round here). --search hill-climbs over per-operation biases of that list scheduler, scoring each
+  order by the spills of the Belady allocation, and stores the best order in aria_ct_cm3_order.json
+  (a permutation of the circuit's operations; the generator checks that it respects every dependency).
+  Without that file the generator falls back to the unbiased schedule.
+* The lane masks are single nibbles (0xF << 8j) in this bitslice layout, so a masked AND is
+  AND with a Thumb-2 modified immediate: no register and no load for the masks.
+* The SWAPMOVEs use the barrel shifter (EOR t, b, a, LSR #n; AND; EOR; EOR a, a, t, LSL #n) and the
+  nibble split AND Rd, M, W, LSR #4 with 0x0F0F0F0F in a register; the merge is one ORR with LSL #4.
+* The diffusion A = M.P.M.D: D(w) = ror16(w ^ ror24(w ^ ror16(w))) in two EOR, the ror16 left pending
+  on all four words (it commutes with M's XORs, with REV16 and with REV; P's half swap of word 2
+  cancels it), the second M folds the pending rotations into its EOR operands, and so does the next
+  round's key addition: A costs 2 x 4 + 6 + 2 + 6 = 22 instructions.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT_FILE = HERE / "aria_ct_cm3.S"
+ORDER_FILE = HERE / "aria_ct_cm3_order.json"   # the S-box operation order found by --search
+
+sys.path.insert(0, str(HERE.parent))
+from aria_ct_circuit import (M33, M55, TRANSPOSE, best_circuit, schedule, slice_layout)  # noqa: E402
+
+REGS = [f"r{i}" for i in range(13)] + ["lr"]
+W = ["r0", "r1", "r2", "r3"]           # state words outside the S-box stage
+HI = ["r4", "r5", "r6", "r7"]          # the split's high-nibble slices
+SPILL_BASE = 16                        # frame: out, ctl, round counter, rk pointer, then spill slots
+
+
+class Allocator:
+    """Belady register allocation of the scheduled S-box program over REGS."""
+
+    def __init__(self, ops: list[tuple], outputs: list[int], in_regs: dict[int, str]) -> None:
+        self.ops = ops
+        self.uses: dict[int, list[int]] = {}
+        for idx, p in enumerate(ops):
+            for v in p[2:]:
+                if isinstance(v, int):
+                    self.uses.setdefault(v, []).append(idx)
+        for v in outputs:
+            self.uses.setdefault(v, []).append(len(ops))
+        self.outputs = outputs
+        self.reg: dict[int, str] = dict(in_regs)
+        self.holder: dict[str, int] = {r: v for v, r in in_regs.items()}
+        self.free = [r for r in REGS if r not in self.holder]
+        self.slot: dict[int, int] = {}          # value -> spill slot (the value is clean while there)
+        self.free_slots: list[int] = []
+        self.nslots = 0
+        self.lines: list[str] = []
+        self.stores = 0
+        self.loads = 0
+
+    def next_use(self, v: int, idx: int) -> int:
+        for u in self.uses.get(v, []):
+            if u >= idx:
+                return u
+        return 1 << 30
+
+    def _evict(self, idx: int, protect: set[str]) -> str:
+        cands = [r for r, v in self.holder.items() if r not in protect]
+        # furthest next use first; on a tie a clean value (its slot holds it) goes first
+        r = max(cands, key=lambda r: (self.next_use(self.holder[r], idx), self.holder[r] in self.slot))
+        v = self.holder.pop(r)
+        del self.reg[v]
+        if v not in self.slot:
+            if self.free_slots:
+                s = self.free_slots.pop()
+            else:
+                s = self.nslots
+                self.nslots += 1
+            self.slot[v] = s
+            self.lines.append(f"    str   {r}, [sp, #{SPILL_BASE + 4 * s}]")
+            self.stores += 1
+        return r
+
+    def _take(self, idx: int, protect: set[str]) -> str:
+        if self.free:
+            return self.free.pop(0)
+        return self._evict(idx, protect)
+
+    def _bind(self, v: int, r: str) -> None:
+        self.reg[v] = r
+        self.holder[r] = v
+
+    def ensure(self, v: int, idx: int, protect: set[str]) -> str:
+        if v in self.reg:
+            return self.reg[v]
+        r = self._take(idx, protect)
+        self.lines.append(f"    ldr   {r}, [sp, #{SPILL_BASE + 4 * self.slot[v]}]")
+        self.loads += 1
+        self._bind(v, r)
+        return r
+
+    def _release(self, v: int) -> None:
+        r = self.reg.pop(v, None)
+        if r is not None:
+            del self.holder[r]
+            self.free.insert(0, r)
+        s = self.slot.pop(v, None)
+        if s is not None:
+            self.free_slots.append(s)
+
+    def run(self) -> dict[int, str]:
+        end = len(self.ops)
+        for idx, (kind, dst, a, b) in enumerate(self.ops):
+            srcs = [a] if kind == "mask" else [a, b]
+            protect: set[str] = set()
+            regs = []
+            for v in srcs:
+                r = self.ensure(v, idx, protect)
+                protect.add(r)
+                regs.append(r)
+            for v in set(srcs):
+                if self.next_use(v, idx + 1) == 1 << 30:
+                    self._release(v)
+            rd = self._take(idx, protect - set(self.free))
+            self._bind(dst, rd)
+            if kind == "mask":
+                self.lines.append(f"    and   {rd}, {regs[0]}, #{MASK_IMM[b]}")
+            else:
+                self.lines.append(f"    {'eor' if kind == 'xor' else 'and'}   {rd}, {regs[0]}, {regs[1]}")
+            if self.next_use(dst, idx + 1) == 1 << 30:
+                self._release(dst)
+        out = {}
+        protect = set()
+        for v in self.outputs:
+            r = self.ensure(v, end, protect)
+            protect.add(r)
+            out[v] = r
+        return out
+
+
+def noisy_schedule(ops: list[tuple], outputs: list[int], inputs: set[int], noise: list[float]) -> list[int]:
+    """The list scheduler of aria_ct_circuit.schedule (prefer the ready operation that ends the most
+    lifetimes) with a per-operation bias: returns the order as indices into ops."""
+    uses: dict[int, int] = {}
+    for p in ops:
+        for v in set(p[2:]):
+            if isinstance(v, int):
+                uses[v] = uses.get(v, 0) + 1
+    keep = set(outputs)
+    done = set(inputs)
+    pending = list(range(len(ops)))
+    order = []
+    while pending:
+        ready = [i for i in pending if all(not isinstance(v, int) or v in done for v in ops[i][2:])]
+
+        def cost(i: int) -> tuple[float, int]:
+            p = ops[i]
+            freed = sum(1 for v in set(p[2:]) if isinstance(v, int) and uses[v] == 1 and v not in keep)
+            return (1 - freed + noise[i], i)
+        i = min(ready, key=cost)
+        pending.remove(i)
+        order.append(i)
+        done.add(ops[i][1])
+        for v in set(ops[i][2:]):
+            if isinstance(v, int):
+                uses[v] -= 1
+    return order
+
+
+def spill_cost(ops: list[tuple], order: list[int], outputs: list[int], in_regs: dict[int, str]) -> int:
+    al = Allocator([ops[i] for i in order], outputs, in_regs)
+    al.run()
+    return al.loads + al.stores
+
+
+def search_order(ops: list[tuple], outputs: list[int], in_regs: dict[int, str], iters: int) -> list[int]:
+    """Hill climbing over the scheduler's biases, scored by the spills of the Belady allocation
+    (seeded: the same iteration count gives the same order)."""
+    MASK_IMM.update({k: "0" for k in ("M1", "M2", "M3", "M4")})    # the text is not used here
+    rng = random.Random(2026)
+    noise = [0.5 * rng.random() for _ in ops]
+    best_order = noisy_schedule(ops, outputs, set(in_regs), noise)
+    best = spill_cost(ops, best_order, outputs, in_regs)
+    for _ in range(iters):
+        trial = list(noise)
+        for _ in range(rng.randint(1, 6)):
+            trial[rng.randrange(len(trial))] = 0.5 * rng.random()
+        order = noisy_schedule(ops, outputs, set(in_regs), trial)
+        c = spill_cost(ops, order, outputs, in_regs)
+        if c <= best:
+            best, best_order, noise = c, order, trial
+    return best_order
+
+
+MASK_IMM: dict[str, str] = {}        # mask name -> immediate text, set per round parity
+
+
+def merge_code(pairs: list[tuple[str, str]], busy: set[str]) -> list[str]:
+    """W[r] = lo_r | hi_r << 4 for r = 0..3 as a parallel assignment (a W register is written once no
+    pending merge still reads it; a cycle is broken through a spare register)."""
+    lines: list[str] = []
+    pending = {r: list(pr) for r, pr in enumerate(pairs)}
+    spare = [x for x in REGS if x not in busy and x not in W]
+    while pending:
+        for r in sorted(pending):
+            others = [x for rr, pr in pending.items() if rr != r for x in pr]
+            if W[r] not in others:
+                lo, hi = pending.pop(r)
+                lines.append(f"    orr   {W[r]}, {lo}, {hi}, lsl #4")
+                break
+        else:
+            r = min(pending)
+            tmp = spare.pop(0)
+            lines.append(f"    mov   {tmp}, {W[r]}")
+            for pr in pending.values():
+                for i, x in enumerate(pr):
+                    if x == W[r]:
+                        pr[i] = tmp
+    return lines
+
+
+def input_regs(prog: list[tuple], slices) -> dict[int, str]:
+    ins = [p[1] for p in prog if p[0] == "in"]
+    in_regs = {}
+    for idx, (b, r) in enumerate(slices):
+        in_regs[ins[b]] = W[r] if idx % 2 == 0 else HI[r]
+    return in_regs
+
+
+def sbox_stage(ops: list[tuple], in_regs: dict[int, str], outputs: list[int], slices,
+               masks: dict[str, int]) -> tuple[list[str], dict]:
+    MASK_IMM.clear()
+    MASK_IMM.update({k: f"0x{v:08x}" for k, v in masks.items()})
+    al = Allocator(ops, outputs, in_regs)
+    out_regs = al.run()
+    by_bit = {b: out_regs[outputs[b]] for b in range(8)}
+    pairs = [(by_bit[slices[2 * r][0]], by_bit[slices[2 * r + 1][0]]) for r in range(4)]
+    merge = merge_code(pairs, set(out_regs.values()))
+    counts = {"xor": sum(p[0] == "xor" for p in ops), "and": sum(p[0] == "and" for p in ops),
+              "mask": sum(p[0] == "mask" for p in ops), "ldr": al.loads, "str": al.stores,
+              "slots": al.nslots}
+    return al.lines + ["    /* merge the nibble slices back into words r0..r3 */"] + merge, counts
+
+
+def is_modimm(v: int) -> bool:
+    if v < 256:
+        return True
+    b = v & 0xFF
+    if v in (b * 0x00010001, b * 0x01000100, b * 0x01010101):
+        return True
+    for rot in range(8, 32):
+        x = ((v << rot) | (v >> (32 - rot))) & 0xFFFFFFFF
+        if x < 256 and x & 0x80:
+            return True
+    return False
+
+
+def generate(search: int = 0) -> str:
+    nu, mu, X, prog, outputs = best_circuit()
+    slices, lanes = slice_layout()
+    in_regs = input_regs(prog, slices)
+    base = [p for p in prog if p[0] != "in"]
+    if search:
+        order = search_order(base, outputs, in_regs, search)
+        ORDER_FILE.write_text(json.dumps(order) + "\n")
+    elif ORDER_FILE.is_file():
+        order = json.loads(ORDER_FILE.read_text())
+    else:                                       # no search result: aria_ct_circuit's own schedule
+        sched = [p for p in schedule(prog, outputs) if p[0] != "in"]
+        order = [base.index(p) for p in sched]
+    assert sorted(order) == list(range(len(base))), "the stored order must cover every operation once"
+    ops = [base[i] for i in order]
+    done = set(in_regs)
+    for p in ops:                               # and respect the dependencies
+        assert all(not isinstance(v, int) or v in done for v in p[2:]), "order breaks a dependency"
+        done.add(p[1])
+    pos_mask = [sum(1 << lanes[(w, j)] for w in range(4)) for j in range(4)]
+    odd = {"M1": pos_mask[0], "M2": pos_mask[1], "M3": pos_mask[2], "M4": pos_mask[3]}
+    even = {"M1": pos_mask[2], "M2": pos_mask[3], "M3": pos_mask[0], "M4": pos_mask[1]}
+    for v in pos_mask:
+        assert is_modimm(v), f"lane mask {v:#x} is not a Thumb-2 immediate"
+    body_odd, counts = sbox_stage(ops, in_regs, outputs, slices, odd)
+    body_even, counts_even = sbox_stage(ops, in_regs, outputs, slices, even)
+    assert counts == counts_even
+    nslots = counts["slots"]
+    frame = SPILL_BASE + 4 * nslots
+    frame += (-frame) % 8
+    split = ["    movw  r8, #0x0f0f", "    movt  r8, #0x0f0f"]
+    for r in range(4):
+        split.append(f"    and   {HI[r]}, r8, {W[r]}, lsr #4")
+        split.append(f"    and   {W[r]}, {W[r]}, r8")
+    to_slices = []
+    for ai, bi, mask, n in TRANSPOSE:
+        to_slices.append(f"    SWAPMOVE {W[ai]}, {W[bi]}, 0x{mask:08x}, {n}")
+    to_words = []
+    for ai, bi, mask, n in reversed(TRANSPOSE):
+        to_words.append(f"    SWAPMOVE {W[ai]}, {W[bi]}, 0x{mask:08x}, {n}")
+    assert M55 == 0x55555555 and M33 == 0x33333333
+    lane_doc = ", ".join(f"byte {4 * w + j} -> bit {lanes[(w, j)]}" for w in range(4) for j in range(4))
+    text = TEMPLATE
+    rep = {
+        "@NU@": str(nu), "@MU@": str(mu), "@X@": " ".join(f"{r:02x}" for r in X),
+        "@COUNTS@": f"{counts['xor']} EOR, {counts['and']} AND, {counts['mask']} AND with a lane-mask immediate",
+        "@SPILLS@": f"{counts['str']} STR and {counts['ldr']} LDR of spills, {nslots} slots",
+        "@LANES@": lane_doc,
+        "@FRAME@": str(frame),
+        "@TO_SLICES@": "\n".join(to_slices) + "\n" + "\n".join(split),
+        "@TO_WORDS@": "\n".join(to_words),
+        "@SBOX_ODD@": "\n".join(body_odd),
+        "@SBOX_EVEN@": "\n".join(body_even),
+    }
+    for k, v in rep.items():
+        text = text.replace(k, v)
+    return text
+
+
+TEMPLATE = r"""// SPDX-License-Identifier: MIT
+/* GENERATED by gen_ct_cm3.py -- do not edit; change the generator and rerun it.
+ *
+ * Constant-time ARIA on the Cortex-M3 (cm3-ct): no load, store or branch depends on a secret.
+ *
+ *   void mcu_ariaN_cm3_ct_encrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
+ *   void mcu_ariaN_cm3_ct_decrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
+ *   void mcu_aria_cm3_ct_ct_core(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t ctl);
+ *
+ * rk: the round keys of rv32/aria_ct_ks.c (spec round keys with the S-boxes' additive constants folded
+ * in). ctl (core only): bits 0..7 the number of rounds, bit 8 set when the first round is even (SL2),
+ * bit 9 set for the cipher (the last round has no diffusion and is followed by the final key); without
+ * bit 9 every round is full (the key schedule's FO/FE).
+ *
+ * A round, on four little-endian state words r0..r3 (the word form of rv32/aria_ttable.S):
+ *   1. the round key (LDM, four EOR; after a diffusion the pending ror16 of words 0, 1, 3 is the
+ *      EOR's shifted operand);
+ *   2. bitslice: four SWAPMOVEs (barrel-shifted EOR operands) and a nibble split give 8 slices in
+ *      r0..r7, one per bit position, 16 lanes each: @LANES@;
+ *   3. the S-box circuit of crypto/aria/aria_ct_circuit.py (@COUNTS@; GF(((2^2)^2)^2) with nu = @NU@,
+ *      mu = @MU@, AES-field-to-tower rows @X@), register-allocated by gen_ct_cm3.py over r0-r12 and lr
+ *      with Belady spilling (@SPILLS@ a round); lane masks select SB1..SB4 per lane (odd and even
+ *      rounds differ only in the immediates);
+ *   4. back to words: merge (ORR with LSL #4), the SWAPMOVEs in reverse;
+ *   5. A = M.P.M.D: D as two EOR a word with a ror16 left pending, M (6 EOR), P (REV16 on word 1, the
+ *      pending ror16 of word 2 cancels P's half swap, REV on word 3), M with the pending rotations
+ *      folded into its EOR operands.
+ * Every instruction of the rounds is a one-cycle ALU operation with public operands' addresses: the
+ * spill slots, the round keys, the block; branches depend on ctl only.
+ *
+ * Frame (sp): 0 out, 4 ctl, 8 rounds left, 12 rk pointer, 16.. spill slots. r8 holds 0x0F0F0F0F during
+ * the split; r8 is the SWAPMOVE scratch otherwise.
+ */
+#include "mcucrypt/ns.h"
+
+    .syntax unified
+    .thumb
+
+#define FRAME @FRAME@
+
+/* SWAPMOVE(a, b, mask, n): exchanges the bits of b under mask with the bits of a under mask << n. */
+.macro SWAPMOVE a, b, m, n
+    eor   r8, \b, \a, lsr #\n
+    and   r8, r8, #\m
+    eor   \b, \b, r8
+    eor   \a, \a, r8, lsl #\n
+.endm
+
+/* Round key into r0..r3; fold = 1 when words 0, 1, 3 carry a pending ror16 (after DIFFUSE). */
+.macro ADDKEY fold
+    ldr   r8, [sp, #12]
+    ldmia r8!, {r4-r7}
+    str   r8, [sp, #12]
+  .if \fold
+    eor   r0, r4, r0, ror #16
+    eor   r1, r5, r1, ror #16
+    eor   r2, r2, r6
+    eor   r3, r7, r3, ror #16
+  .else
+    eor   r0, r0, r4
+    eor   r1, r1, r5
+    eor   r2, r2, r6
+    eor   r3, r3, r7
+  .endif
+.endm
+
+.macro TO_SLICES
+@TO_SLICES@
+.endm
+
+.macro TO_WORDS
+@TO_WORDS@
+.endm
+
+/* D on word w: w ^= ror24(w ^ ror16(w)); the result is ror16 of D(w) (left pending). */
+.macro DBYTES w
+    eor   r8, \w, \w, ror #16
+    eor   \w, \w, r8, ror #24
+.endm
+
+/* A = M.P.M.D on r0..r3; leaves words 0, 1, 3 as ror16 of their value (pending), word 2 exact. */
+.macro DIFFUSE
+    DBYTES r0
+    DBYTES r1
+    DBYTES r2
+    DBYTES r3
+    eor   r1, r1, r2            /* M (all four pending ror16: it commutes) */
+    eor   r2, r2, r3
+    eor   r0, r0, r1
+    eor   r3, r3, r1
+    eor   r2, r2, r0
+    eor   r1, r1, r2
+    rev16 r1, r1                /* P: bytes (1 0 3 2); commutes with ror16 */
+                                /* word 2: P's half swap cancels the pending ror16 */
+    rev   r3, r3                /* bytes (3 2 1 0); commutes with ror16 */
+    eor   r1, r1, r2, ror #16   /* M, word 2 brought into the pending form in each operand */
+    eor   r2, r2, r3, ror #16
+    eor   r0, r0, r1
+    eor   r3, r3, r1
+    eor   r2, r2, r0, ror #16
+    eor   r1, r1, r2, ror #16
+.endm
+
+    .section .text.aria_cm3_ct_core, "ax", %progbits
+    .balign 4
+    .globl MCU_FN(aria, ct_core)
+    .type MCU_FN(aria, ct_core), %function
+    .thumb_func
+MCU_FN(aria, ct_core):
+    push  {r4-r11, lr}
+    sub   sp, sp, #FRAME
+    str   r0, [sp, #0]
+    str   r3, [sp, #4]
+    str   r2, [sp, #12]
+    and   r4, r3, #255
+    str   r4, [sp, #8]
+    ldr   r0, [r1, #0]          /* any alignment: the M3 loads unaligned words (the pointer is public) */
+    ldr   r2, [r1, #8]
+    ldr   r3, [r1, #12]
+    ldr   r1, [r1, #4]
+    ADDKEY 0
+    ldr   r4, [sp, #4]
+    tst   r4, #256
+    bne   .Laria_cm3_ct_even
+.Laria_cm3_ct_odd:
+    TO_SLICES
+    /* ---- S-box circuit, odd round (SL1 = SB1 SB2 SB3 SB4), generated ---- */
+@SBOX_ODD@
+    /* ---- end of S-box circuit ---- */
+    TO_WORDS
+    ldr   r4, [sp, #8]
+    subs  r4, r4, #1
+    str   r4, [sp, #8]
+    beq   .Laria_cm3_ct_last
+    DIFFUSE
+    ADDKEY 1
+.Laria_cm3_ct_even:
+    TO_SLICES
+    /* ---- S-box circuit, even round (SL2 = SB3 SB4 SB1 SB2), generated ---- */
+@SBOX_EVEN@
+    /* ---- end of S-box circuit ---- */
+    TO_WORDS
+    ldr   r4, [sp, #8]
+    subs  r4, r4, #1
+    str   r4, [sp, #8]
+    beq   .Laria_cm3_ct_last
+    DIFFUSE
+    ADDKEY 1
+    b     .Laria_cm3_ct_odd
+.Laria_cm3_ct_last:
+    ldr   r4, [sp, #4]
+    tst   r4, #512
+    beq   .Laria_cm3_ct_full
+    ADDKEY 0                    /* the cipher: final key, no diffusion */
+    b     .Laria_cm3_ct_store
+.Laria_cm3_ct_full:
+    DIFFUSE                     /* the key schedule's FO/FE: a full round */
+    ror   r0, r0, #16
+    ror   r1, r1, #16
+    ror   r3, r3, #16
+.Laria_cm3_ct_store:
+    ldr   r4, [sp, #0]
+    str   r0, [r4, #0]
+    str   r1, [r4, #4]
+    str   r2, [r4, #8]
+    str   r3, [r4, #12]
+    add   sp, sp, #FRAME
+    pop   {r4-r11, pc}
+    .size MCU_FN(aria, ct_core), . - MCU_FN(aria, ct_core)
+
+/* Exported cipher entry points: ctl = rounds | cipher flag, first round odd; encryption and
+ * decryption differ only in the keys. */
+#define ARIA_ENTRY(id, op, rounds)                                  \
+    .section .text.MCU_FN(id, op), "ax", %progbits;                 \
+    .balign 2;                                                      \
+    .globl MCU_FN(id, op);                                          \
+    .type MCU_FN(id, op), %function;                                \
+    .thumb_func;                                                    \
+MCU_FN(id, op):                                                     \
+    movw  r3, #(512 + rounds);                                      \
+    b.w   MCU_FN(aria, ct_core);                                    \
+    .size MCU_FN(id, op), . - MCU_FN(id, op)
+
+ARIA_ENTRY(aria128, encrypt, 12)
+ARIA_ENTRY(aria128, decrypt, 12)
+ARIA_ENTRY(aria192, encrypt, 14)
+ARIA_ENTRY(aria192, decrypt, 14)
+ARIA_ENTRY(aria256, encrypt, 16)
+ARIA_ENTRY(aria256, decrypt, 16)
+"""
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="fail if aria_ct_cm3.S differs from the output")
+    ap.add_argument("--search", type=int, default=0, metavar="N",
+                    help="re-run the schedule search for N iterations and store the order it finds")
+    args = ap.parse_args()
+    if args.check and args.search:
+        ap.error("--check and --search exclude each other")
+    text = generate(args.search)
+    if args.check:
+        if not OUT_FILE.is_file() or OUT_FILE.read_text() != text:
+            print(f"{OUT_FILE} is out of date: run {Path(__file__).name}", file=sys.stderr)
+            return 1
+        return 0
+    OUT_FILE.write_text(text)
+    print(f"wrote {OUT_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

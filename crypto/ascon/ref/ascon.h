@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/* Ascon (NIST SP 800-232): what every implementation shares. The modes (ascon.c) are portable C; the
+ * permutation comes from each implementation's own source and may keep the state in its own
+ * representation (ASCON_INTERLEAVED: each 64-bit lane as two 32-bit words holding its even and odd
+ * bits). The modes touch the state only through ascon_xor_lane / ascon_get_lane / ascon_set_lane below.
+ *
+ * Public API, per primitive id (prototypes in META.yml; symbols mcu_<id>_<impl>_<op>):
+ *   asconaead128: aead_encrypt, aead_decrypt        NIST LWC crypto_aead_encrypt / crypto_aead_decrypt
+ *   asconhash256: hash (crypto_hash, 32 bytes), init, update, final
+ *   asconxof128:  hash (crypto_hash, 64 bytes), xof, init, update, squeeze
+ *   asconcxof128: cxof, cxof_init, update, squeeze */
+#ifndef MCU_ASCON_H
+#define MCU_ASCON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcucrypt/ns.h"
+
+typedef struct {
+    uint64_t x[5];  /* S0..S4; representation per implementation (see above) */
+} ascon_state_t;
+
+/* Incremental hash / XOF context (56 bytes on every target but AVR's 50): the state, the partial
+ * 8-byte block being absorbed or squeezed (as a little-endian word), its fill, and the phase.
+ * Use: init (or cxof_init), any number of update calls, then final (Hash256) or any number of squeeze
+ * calls (XOFs); update after the first final/squeeze is not supported (start again with init). */
+typedef struct {
+    ascon_state_t s;
+    uint64_t buf;
+    uint8_t pos;
+    uint8_t squeezing;
+} ascon_hash_ctx_t;
+
+/* Ascon-p[rounds]: the last `rounds` of the 12 rounds (rounds = 8 or 12), on the implementation's
+ * representation. */
+void MCU_FN(ascon, permute)(ascon_state_t *s, unsigned rounds);
+
+#if ASCON_INTERLEAVED
+/* Bit interleaving: lane x <-> (even bits of x in word 0, odd bits in word 1). */
+uint64_t MCU_FN(ascon, to_bi)(uint64_t x);
+uint64_t MCU_FN(ascon, from_bi)(uint64_t x);
+#define ASCON_TO(x) MCU_FN(ascon, to_bi)(x)
+#define ASCON_FROM(x) MCU_FN(ascon, from_bi)(x)
+#else
+#define ASCON_TO(x) (x)
+#define ASCON_FROM(x) (x)
+#endif
+
+#if ASCON_ASM_BLOCKS
+/* Whole blocks with the state kept in registers, from the implementation's assembly (nblocks >= 1).
+ * ascon.c calls them when every buffer is aligned to ASCON_ASM_ALIGN + 1 bytes (a public property
+ * of the pointers), the byte-wise C path otherwise. */
+void MCU_FN(ascon, absorb16)(ascon_state_t *s, const unsigned char *in, size_t nblocks);
+void MCU_FN(ascon, encrypt16)(ascon_state_t *s, unsigned char *out, const unsigned char *in, size_t nblocks);
+void MCU_FN(ascon, decrypt16)(ascon_state_t *s, unsigned char *out, const unsigned char *in, size_t nblocks);
+#endif
+#if ASCON_ASM_BLOCKS || ASCON_ASM_ABSORB8   /* ASCON_ASM_ABSORB8: only the hash block loop */
+void MCU_FN(ascon, absorb8)(ascon_state_t *s, const unsigned char *in, size_t nblocks);
+#endif
+#ifndef ASCON_ASM_ALIGN
+#define ASCON_ASM_ALIGN 3u
+#endif
+#define ASCON_ASM_OK(a, b) ((((uintptr_t)(a) | (uintptr_t)(b)) & ASCON_ASM_ALIGN) == 0)
+
+static inline void ascon_xor_lane(ascon_state_t *s, unsigned i, uint64_t v) { s->x[i] ^= ASCON_TO(v); }
+static inline uint64_t ascon_get_lane(const ascon_state_t *s, unsigned i) { return ASCON_FROM(s->x[i]); }
+static inline void ascon_set_lane(ascon_state_t *s, unsigned i, uint64_t v) { s->x[i] = ASCON_TO(v); }
+
+/* ------------------------------------------------------------------------------ the public API */
+int MCU_FN(asconaead128, aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,
+                                       unsigned long long mlen, const unsigned char *ad,
+                                       unsigned long long adlen, const unsigned char *nsec,
+                                       const unsigned char *npub, const unsigned char *k);
+int MCU_FN(asconaead128, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,
+                                       const unsigned char *c, unsigned long long clen,
+                                       const unsigned char *ad, unsigned long long adlen,
+                                       const unsigned char *npub, const unsigned char *k);
+int MCU_FN(asconhash256, hash)(unsigned char *out, const unsigned char *in, unsigned long long inlen);
+void MCU_FN(asconhash256, init)(ascon_hash_ctx_t *ctx);
+void MCU_FN(asconhash256, update)(ascon_hash_ctx_t *ctx, const unsigned char *in, size_t inlen);
+void MCU_FN(asconhash256, final)(ascon_hash_ctx_t *ctx, unsigned char *out);
+int MCU_FN(asconxof128, hash)(unsigned char *out, const unsigned char *in, unsigned long long inlen);
+void MCU_FN(asconxof128, xof)(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen);
+void MCU_FN(asconxof128, init)(ascon_hash_ctx_t *ctx);
+void MCU_FN(asconxof128, update)(ascon_hash_ctx_t *ctx, const unsigned char *in, size_t inlen);
+void MCU_FN(asconxof128, squeeze)(ascon_hash_ctx_t *ctx, unsigned char *out, size_t outlen);
+void MCU_FN(asconcxof128, cxof)(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
+                                const unsigned char *z, size_t zlen);
+void MCU_FN(asconcxof128, cxof_init)(ascon_hash_ctx_t *ctx, const unsigned char *z, size_t zlen);
+void MCU_FN(asconcxof128, update)(ascon_hash_ctx_t *ctx, const unsigned char *in, size_t inlen);
+void MCU_FN(asconcxof128, squeeze)(ascon_hash_ctx_t *ctx, unsigned char *out, size_t outlen);
+
+#endif

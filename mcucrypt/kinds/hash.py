@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: MIT
+"""Hash functions, XOFs and customizable XOFs (Ascon-Hash256, -XOF128, -CXOF128; SHA-3 would fit too).
+
+Instance parameters: ``mode`` (hash | xof | cxof), ``out_bytes`` (digest length of ``hash``, and the
+length the official vectors give for the others), ``ctx_bytes`` (the incremental context),
+optional ``max_random_length`` (differential message lengths 0..this, default 200) and
+``bench_lengths`` (message lengths benchmarked). API under mcu_<id>_<impl>_, per mode:
+  hash:  hash(out, in, inlen) -> int            NIST LWC crypto_hash, out_bytes of output
+         init(ctx), update(ctx, in, inlen), final(ctx, out)
+  xof:   xof(out, outlen, in, inlen); hash(out, in, inlen) (optional: crypto_hash, out_bytes)
+         init(ctx), update(ctx, in, inlen), squeeze(ctx, out, outlen)   (squeeze may be called again)
+  cxof:  cxof(out, outlen, in, inlen, z, zlen)
+         cxof_init(ctx, z, zlen), update(ctx, in, inlen), squeeze(ctx, out, outlen)
+Vector fields: NIST LWC KAT Msg, MD and, for cxof, Z (the customization string).
+The model module provides digest(id, msg, outlen, z) -> bytes.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+
+from ..boards.base import Buf, CallResult, Int
+from ..firmware import Firmware
+from ..kat import Vector
+from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+
+DEFAULT_BENCH_LENGTHS = (16, 64, 1536)
+DEFAULT_MAX_RANDOM = 200
+
+
+class HashDriver(KindDriver):
+    kind = "hash"
+    run_options = ("input", "outlen", "z")
+    # Each trial is a one-shot call and an incremental run of a few calls on up to 200 bytes.
+    default_trials = 12
+
+    # ------------------------------------------------------------------------------------------ calls
+    def oneshot(self, fw: Firmware, msg: bytes, outlen: int, z: bytes = b"") -> tuple[bytes, CallResult]:
+        mode = fw.params["mode"]
+        if mode == "hash":
+            res = fw.call("hash", {"out": Buf(size=fw.params["out_bytes"], out=True), "in": Buf(msg),
+                                   "inlen": Int(len(msg), 8)})
+        elif mode == "xof":
+            res = fw.call("xof", {"out": Buf(size=outlen, out=True), "outlen": outlen, "in": Buf(msg),
+                                  "inlen": len(msg)})
+        else:
+            res = fw.call("cxof", {"out": Buf(size=outlen, out=True), "outlen": outlen, "in": Buf(msg),
+                                   "inlen": len(msg), "z": Buf(z), "zlen": len(z)})
+        return res.outputs[0], res
+
+    def crypto_hash(self, fw: Firmware, msg: bytes) -> tuple[bytes, CallResult]:
+        res = fw.call("hash", {"out": Buf(size=fw.params["out_bytes"], out=True), "in": Buf(msg),
+                               "inlen": Int(len(msg), 8)})
+        return res.outputs[0], res
+
+    def incremental(self, fw: Firmware, chunks: list[bytes], outs: list[int], z: bytes = b"") -> bytes:
+        """init, one update per chunk, then final (hash) or one squeeze per entry of ``outs``."""
+        mode = fw.params["mode"]
+        ctx = bytes(fw.params["ctx_bytes"])
+        if mode == "cxof":
+            ctx = fw.call("cxof_init", {"ctx": Buf(ctx, out=True), "z": Buf(z), "zlen": len(z)}).outputs[0]
+        else:
+            ctx = fw.call("init", {"ctx": Buf(ctx, out=True)}).outputs[0]
+        for c in chunks:
+            ctx = fw.call("update", {"ctx": Buf(ctx, out=True), "in": Buf(c), "inlen": len(c)}).outputs[0]
+        if mode == "hash":
+            return fw.call("final", {"ctx": Buf(ctx), "out": Buf(size=fw.params["out_bytes"], out=True)}).outputs[0]
+        out = b""
+        for n in outs:
+            res = fw.call("squeeze", {"ctx": Buf(ctx, out=True), "out": Buf(size=n, out=True), "outlen": n})
+            ctx, piece = res.outputs
+            out += piece
+        return out
+
+    # ------------------------------------------------------------------------------------ verification
+    def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
+        """Every official vector when ``vectors`` is given (the bench's cached KAT verdict) or on the
+        host. Otherwise (the test suite on a board) every vector whose message is at most
+        ``board_kat_full_bytes`` long (instance parameter) and every 8th of the longer ones: hashing the
+        1,025 messages of up to 1 KiB costs minutes on the AVR and on the trap-emulated Zbb of rv32."""
+        if vectors is None:
+            vectors = self.vectors(fw.impl.primitive, fw.prim_id)
+            full = fw.params.get("board_kat_full_bytes")
+            if full is not None and fw.target != "host":
+                vectors = [v for i, v in enumerate(vectors) if len(v.hex("Msg")) <= full or i % 8 == 0]
+        return super().check_vectors(fw, vectors)
+
+    def check_vector(self, fw: Firmware, vec: Vector) -> None:
+        msg, md = vec.hex("Msg"), vec.hex("MD")
+        z = vec.hex("Z") if vec.get("Z") is not None else b""
+        got, _ = self.oneshot(fw, msg, len(md), z)
+        if got != md:
+            raise Mismatch(f"{vec.where} (Count {vec.get('Count')}): digest {got.hex()}, expected {md.hex()}")
+
+    @staticmethod
+    def _split(rng: random.Random, data: bytes, parts: int) -> list[bytes]:
+        cuts = sorted(rng.randint(0, len(data)) for _ in range(parts - 1))
+        edges = [0, *cuts, len(data)]
+        return [data[a:b] for a, b in zip(edges, edges[1:])]
+
+    def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
+        """Random messages of 0..max_random_length bytes (and customization strings, output lengths)
+        through the one-shot call and through init / update in random pieces / final or squeeze in random
+        pieces, both against the model."""
+        model = self.model(fw.impl.primitive)
+        mode, out_bytes = fw.params["mode"], fw.params["out_bytes"]
+        top = fw.params.get("max_random_length", DEFAULT_MAX_RANDOM)
+        for i in range(trials):
+            msg = rng.randbytes(rng.randint(0, top))
+            z = rng.randbytes(rng.randint(0, 40)) if mode == "cxof" else b""
+            outlen = out_bytes if mode == "hash" else rng.randint(0, 100)
+            where = f"trial {i}: msg {msg.hex()} z {z.hex()} outlen {outlen}"
+            want = model.digest(fw.prim_id, msg, outlen, z)
+            got, _ = self.oneshot(fw, msg, outlen, z)
+            if got != want:
+                raise Mismatch(f"{where}: one-shot gave {got.hex()}, model {want.hex()}")
+            if mode == "xof" and fw.has("hash"):
+                got, _ = self.crypto_hash(fw, msg)
+                if got != model.digest(fw.prim_id, msg, out_bytes):
+                    raise Mismatch(f"{where}: crypto_hash gave {got.hex()}")
+            chunks = self._split(rng, msg, rng.randint(1, 4))
+            outs = [outlen] if mode == "hash" else [len(p) for p in self._split(rng, bytes(outlen), rng.randint(1, 3))]
+            got = self.incremental(fw, chunks, outs, z)
+            if got != want:
+                raise Mismatch(f"{where}: incremental ({[len(c) for c in chunks]} in, {outs} out) gave "
+                               f"{got.hex()}, model {want.hex()}")
+        return trials
+
+    # ------------------------------------------------------------------------------------------ bench
+    def bench(self, fw: Firmware) -> list[BenchOp]:
+        """<mode>-<n>B: the one-shot call on n message bytes (xof and cxof give out_bytes of output; cxof
+        with a 16-byte customization string)."""
+        rng = random.Random(f"bench/{fw.prim_id}")
+        lengths = fw.params.get("bench_lengths", DEFAULT_BENCH_LENGTHS)
+        msg = rng.randbytes(max(lengths))
+        z = rng.randbytes(16)
+        mode = fw.params["mode"]
+        return [BenchOp(f"{mode}-{n}B", n, self.oneshot(fw, msg[:n], fw.params["out_bytes"], z)[1])
+                for n in lengths]
+
+    # -------------------------------------------------------------------------------- constant time
+    def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
+        """The message (and the context holding its absorbed part) is secret; lengths, output lengths
+        and the customization string are public."""
+        mode, out_bytes, ctx_bytes = fw.params["mode"], fw.params["out_bytes"], fw.params["ctx_bytes"]
+        pub = random.Random(f"ct-public/{fw.prim_id}/{public_seed}")
+        z = pub.randbytes(5)
+        msg = rng.randbytes(21)
+        if mode == "hash":
+            one = CtCase("hash", {"out": Buf(size=out_bytes, out=True), "in": Buf(msg), "inlen": Int(len(msg), 8)})
+        elif mode == "xof":
+            one = CtCase("xof", {"out": Buf(size=out_bytes, out=True), "outlen": out_bytes, "in": Buf(msg),
+                                 "inlen": len(msg)})
+        else:
+            one = CtCase("cxof", {"out": Buf(size=out_bytes, out=True), "outlen": out_bytes, "in": Buf(msg),
+                                  "inlen": len(msg), "z": Buf(z), "zlen": len(z)})
+        # A context part-way through a block: its state and buffered bytes are secret, its fill (pos)
+        # is public, so the draw keeps the public bytes from the fixed context made below.
+        ctx = bytearray(rng.randbytes(ctx_bytes))
+        ctx[48:] = bytes([3, 0]) + bytes(ctx_bytes - 50)
+        cases = [one, CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)})]
+        if mode == "hash":
+            cases.append(CtCase("final", {"ctx": Buf(bytes(ctx)), "out": Buf(size=out_bytes, out=True)}))
+        else:
+            cases.append(CtCase("squeeze", {"ctx": Buf(bytes(ctx), out=True), "out": Buf(size=out_bytes, out=True),
+                                            "outlen": out_bytes}))
+        return cases
+
+    # ------------------------------------------------------------------------------------------- run
+    def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
+        """--input (the message, default empty); xof and cxof: --outlen (default out_bytes); cxof: --z."""
+        msg = parse_hex("input", opts.input) if getattr(opts, "input", None) else b""
+        outlen = getattr(opts, "outlen", None)
+        outlen = fw.params["out_bytes"] if outlen is None else outlen
+        if fw.params["mode"] == "hash" and outlen != fw.params["out_bytes"]:
+            raise UsageError(f"--outlen: {fw.prim_id} gives {fw.params['out_bytes']} bytes")
+        if outlen < 0:
+            raise UsageError("--outlen must not be negative")
+        z = parse_hex("z", opts.z) if getattr(opts, "z", None) else b""
+        if z and fw.params["mode"] != "cxof":
+            raise UsageError(f"--z: {fw.prim_id} takes no customization string")
+        return self.oneshot(fw, msg, outlen, z)
+
+
+DRIVER = HashDriver()

@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: MIT
+"""Ascon (issue 20) and the hash and suite kind drivers: what the generic catalog test does not cover.
+
+The generic test (test_catalog.py) already runs the official KATs of the four functions on every
+implementation and target (all of them, except Hash256/XOF128 messages over 256 bytes on the boards:
+every 8th; `mcucrypt bench` runs them all), the differential test (random lengths 0..200, one flipped bit of every
+ciphertext, incremental hashing in random pieces) and the constant-time checker. Here:
+- the model against the official vectors (a quarter of each file: the model is plain Python and slow);
+- forgeries of every kind rejected with nothing released, on the same instructions and cycles as an
+  accepted decryption (the tag compare and the wipe are branch-free);
+- the assembly block loops (aligned buffers) against the byte-wise C path (misaligned buffers);
+- incremental hashing byte by byte and squeezing in pieces; the catalog's per-id ops; `mcucrypt run`.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+
+import pytest
+
+from mcucrypt.boards.base import Buf, Int
+from mcucrypt.catalog import load_catalog
+from mcucrypt.firmware import Firmware
+from mcucrypt.kinds import aead, hash as hash_kind
+from mcucrypt.kinds.base import UsageError, driver_for
+from mcucrypt.models import ascon as model
+from mcucrypt.targets import ROOT
+
+CATALOG = load_catalog()
+PRIM = CATALOG.by_id("asconaead128")
+IDS = ["asconaead128", "asconhash256", "asconxof128", "asconcxof128"]
+FAST = [("rv32-fast", "rv32"), ("rv32-zbkb", "rv32"), ("armv7m-fast", "armv7m"), ("armv7m-bi32", "armv7m")]
+_FW: dict[tuple[str, str, str], Firmware] = {}
+
+
+def firmware(prim_id: str, impl: str, target: str) -> Firmware:
+    key = (prim_id, impl, target)
+    if key not in _FW:
+        _FW[key] = Firmware(CATALOG.implementation(prim_id, impl), prim_id, target)
+    return _FW[key]
+
+
+# ------------------------------------------------------------------------------------------- model
+@pytest.mark.parametrize("prim_id", IDS)
+def test_model_matches_official_vectors(prim_id: str) -> None:
+    vectors = driver_for("suite").vectors(PRIM, prim_id)
+    assert len(vectors) >= 1025
+    for v in vectors[::4]:
+        if prim_id == "asconaead128":
+            key, nonce, ad, pt, ct = (v.hex(f) for f in ("Key", "Nonce", "AD", "PT", "CT"))
+            assert model.encrypt(prim_id, key, nonce, ad, pt) == ct, v.where
+            assert model.decrypt(prim_id, key, nonce, ad, ct) == pt, v.where
+        else:
+            z = v.hex("Z") if v.get("Z") is not None else b""
+            assert model.digest(prim_id, v.hex("Msg"), len(v.hex("MD")), z) == v.hex("MD"), v.where
+
+
+def test_catalog_ops_per_id() -> None:
+    assert PRIM.kind == "suite" and driver_for("suite").of(firmware("asconhash256", "ref", "host")).kind == "hash"
+    impl = CATALOG.implementation("asconhash256", "ref")
+    assert impl.symbols("asconhash256") == [f"mcu_asconhash256_ref_{op}" for op in ("hash", "init", "update", "final")]
+    assert impl.symbols("asconaead128") == ["mcu_asconaead128_ref_aead_encrypt", "mcu_asconaead128_ref_aead_decrypt"]
+
+
+# ---------------------------------------------------------------------------------------- forgeries
+FORGERY_TARGETS = [("ref", "host"), ("avr-fast", "avr"), ("armv7m-fast", "armv7m"), ("rv32-zbkb", "rv32"), ("rv32-fast", "rv32")]
+
+
+@pytest.mark.parametrize("impl,target", FORGERY_TARGETS)
+def test_forgeries_release_nothing(impl: str, target: str) -> None:
+    fw = firmware("asconaead128", impl, target)
+    rng = random.Random(20)
+    key, nonce, ad, pt = rng.randbytes(16), rng.randbytes(16), rng.randbytes(21), rng.randbytes(37)
+    ct = model.encrypt("asconaead128", key, nonce, ad, pt)
+    forged = [(nonce, ad, aead.AeadDriver.flip_bit(ct, bit)) for bit in (0, 8 * 36 + 7, 8 * len(ct) - 1, 8 * 40)]
+    forged += [(nonce, ad[:-1], ct), (bytes(16), ad, ct), (nonce, ad, ct[:-1]), (nonce, ad, ct[:15])]
+    for n, a, c in forged:
+        r = aead.DRIVER.decrypt(fw, key, n, a, c)
+        assert aead.DRIVER.released_nothing(r), (n.hex(), a.hex(), c.hex(), r)
+    good = aead.DRIVER.decrypt(fw, key, nonce, ad, ct)
+    assert good.ok and good.output == pt
+
+
+@pytest.mark.parametrize("impl,target", [("ref", "armv7m"), ("armv7m-fast", "armv7m"), ("rv32-zbkb", "rv32")])
+def test_rejection_runs_the_acceptance_path(impl: str, target: str) -> None:
+    """A wrong tag byte anywhere costs the same instructions and cycles as the right tag."""
+    fw = firmware("asconaead128", impl, target)
+    key, nonce = bytes(range(16)), bytes(range(16, 32))
+    ct = model.encrypt("asconaead128", key, nonce, b"ad", bytes(40))
+
+    def run(c: bytes):
+        return fw.call("aead_decrypt", {
+            "m": Buf(size=40, out=True), "mlen": Buf(size=8, out=True), "nsec": Buf(b""), "c": Buf(c),
+            "clen": Int(len(c), 8), "ad": Buf(b"ad"), "adlen": Int(2, 8), "npub": Buf(nonce), "k": Buf(key)},
+            trace=True)
+
+    ok = run(ct)
+    assert ok.return_value == 0
+    for pos in (40, 47, 55):
+        bad = run(aead.AeadDriver.flip_bit(ct, 8 * pos))
+        assert bad.return_value != 0 and not any(bad.outputs[0])
+        assert bad.cycles == ok.cycles and bad.trace.pcs == ok.trace.pcs
+
+
+# -------------------------------------------------------------------- assembly blocks vs byte path
+@pytest.mark.parametrize("impl,target", FAST)
+def test_misaligned_buffers_take_the_c_path(impl: str, target: str) -> None:
+    """The rv32 assembly block loops run for 4-byte-aligned buffers, misaligned ones go byte-wise
+    through the C modes; the Cortex-M3 loops read lanes with unaligned loads. Every path agrees with
+    the model."""
+    rng = random.Random(impl)
+    fw = firmware("asconaead128", impl, target)
+    hw = firmware("asconhash256", impl, target)
+    for mis in (0, 1, 3):
+        key, nonce, ad, pt = rng.randbytes(16), rng.randbytes(16), rng.randbytes(35), rng.randbytes(50)
+        want = model.encrypt("asconaead128", key, nonce, ad, pt)
+        res = fw.call("aead_encrypt", {
+            "c": Buf(size=len(want), out=True, misalign=mis), "clen": Buf(size=8, out=True),
+            "m": Buf(pt, misalign=mis), "mlen": Int(len(pt), 8), "ad": Buf(ad, misalign=mis),
+            "adlen": Int(len(ad), 8), "nsec": Buf(b""), "npub": Buf(nonce), "k": Buf(key, misalign=mis)})
+        assert res.outputs[0] == want, mis
+        res = fw.call("aead_decrypt", {
+            "m": Buf(size=len(pt), out=True, misalign=mis), "mlen": Buf(size=8, out=True), "nsec": Buf(b""),
+            "c": Buf(want, misalign=(mis + 1) % 4), "clen": Int(len(want), 8), "ad": Buf(ad, misalign=mis),
+            "adlen": Int(len(ad), 8), "npub": Buf(nonce), "k": Buf(key)})
+        assert res.return_value == 0 and res.outputs[0] == pt, mis
+        msg = rng.randbytes(45)
+        res = hw.call("hash", {"out": Buf(size=32, out=True, misalign=mis), "in": Buf(msg, misalign=mis),
+                               "inlen": Int(len(msg), 8)})
+        assert res.outputs[0] == model.hash256(msg), mis
+
+
+# ------------------------------------------------------------------------------------- incremental
+@pytest.mark.parametrize("prim_id", ["asconhash256", "asconxof128", "asconcxof128"])
+def test_incremental_byte_by_byte(prim_id: str) -> None:
+    fw = firmware(prim_id, "ref", "host")
+    rng = random.Random(prim_id)
+    msg, z = rng.randbytes(27), rng.randbytes(9) if prim_id == "asconcxof128" else b""
+    outs = [32] if prim_id == "asconhash256" else [1, 7, 8, 0, 17]
+    want = model.digest(prim_id, msg, sum(outs), z)
+    got = hash_kind.DRIVER.incremental(fw, [msg[i:i + 1] for i in range(len(msg))], outs, z)
+    assert got == want
+    got = hash_kind.DRIVER.incremental(fw, [b"", msg[:8], b"", msg[8:]], outs, z)
+    assert got == want
+
+
+# --------------------------------------------------------------------------------------------- run
+def _opts(**kw) -> argparse.Namespace:
+    base = {"key": None, "nonce": None, "ad": None, "input": None, "decrypt": False, "outlen": None, "z": None}
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_run_contract() -> None:
+    suite = driver_for("suite")
+    out, _ = suite.run(firmware("asconhash256", "ref", "host"), _opts(input="00"))
+    assert out.hex() == "0728621035af3ed2bca03bf6fde900f9456f5330e4b5ee23e7f6a1e70291bc80"  # KAT Count 2
+    out, _ = suite.run(firmware("asconxof128", "ref", "host"), _opts(input="", outlen=5))
+    assert out == model.xof128(b"", 5)
+    out, _ = suite.run(firmware("asconcxof128", "ref", "host"), _opts(input="aa", z="10", outlen=64))
+    assert out == model.cxof128(b"\xaa", 64, b"\x10")
+    with pytest.raises(UsageError, match="--outlen"):
+        suite.run(firmware("asconhash256", "ref", "host"), _opts(input="00", outlen=16))
+    with pytest.raises(UsageError, match="customization"):
+        suite.run(firmware("asconxof128", "ref", "host"), _opts(input="00", z="11"))
+
+
+def test_cli_bad_input_exits_2() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "run", "asconcxof128", "--target", "host",
+                           "--impl", "ref", "--input", "zz"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("gen,asm", [("armv7m/gen_bi32.py", "armv7m/permutation_bi32.S"),
+                                     ("avr/gen_avr.py", "avr/permutation.S")])
+def test_generated_assembly_is_current(gen: str, asm: str) -> None:
+    """The generated assembly is its generator's output (edit the generator, not the file)."""
+    out = subprocess.run([sys.executable, str(ROOT / "crypto/ascon" / gen)], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == (ROOT / "crypto/ascon" / asm).read_text()
+
+
+def test_board_kat_subset_in_the_test_suite_only() -> None:
+    """On a board the test suite runs every Hash256 vector up to 256 bytes and every 8th longer one;
+    given the vector list (as the bench's cached verdict does), every vector runs."""
+    fw = firmware("asconhash256", "armv7m-bi32", "armv7m")
+    vectors = hash_kind.DRIVER.vectors(PRIM, "asconhash256")
+    want = sum(1 for i, v in enumerate(vectors) if len(v.hex("Msg")) <= 256 or i % 8 == 0)
+    assert hash_kind.DRIVER.check_vectors(fw) == want < len(vectors)
+    assert hash_kind.DRIVER.check_vectors(fw, vectors[-40:]) == 40
