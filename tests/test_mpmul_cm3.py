@@ -6,6 +6,8 @@
 - the three constant-time ones keep one cycle count across operand classes chosen to trip UMULL's early
   termination (zeros, 16-bit limbs) and the operand fixing of cm3-umull-ct (limbs around bit 24);
 - cm3-umull-ct's fixing is exact on the limbs where it switches (bit 24 set or clear, top byte zero);
+- cm3-umlal-ct runs every UMLAL/UMULL with both operands in [2^29, 2^30) (the slowest class, the same
+  cycles) on operands whose 32-bit words and 29-bit limbs hit every class of Table 2;
 - cm3-fast's Karatsuba levels see every sign combination of |A0 - A1| and |B1 - B0|, including zero
   differences and the longest carries through the recombination;
 - paper 003's comparison of its Table 4 and Table 5 multiply-accumulates, built from mac16.S in the same
@@ -30,7 +32,7 @@ from mcucrypt.kinds.mpmul import DRIVER, from_limbs, to_limbs
 
 CATALOG = load_catalog()
 IDS = ["mpmul256", "mpmul512", "mpmul1024", "mpmul2048"]
-CT_IMPLS = ["cm3-umull-ct", "cm3-mac16", "cm3-fast"]
+CT_IMPLS = ["cm3-umull-ct", "cm3-mac16", "cm3-fast", "cm3-umlal-ct"]
 
 
 @lru_cache(maxsize=None)
@@ -188,3 +190,56 @@ def test_paper_table5_beats_table4(prim_id: str) -> None:
     t5 = mul(firmware("cm3-mac16", prim_id), rng.getrandbits(32 * n), rng.getrandbits(32 * n))
     saving = 1 - t5 / t4.pop()
     assert 0.20 < saving < 0.40, f"Table 5 saves {saving:.1%} over Table 4"
+
+
+def _umlal_classes(rng: random.Random) -> list[tuple[str, int, int]]:
+    """256-bit operands that put 32-bit words, and the kernel's 29-bit limbs, in every UMULL/UMLAL class
+    of Table 2 (zero, below 2^16, at or above 2^16, all ones), mixed within and across operands."""
+    m = (1 << 256) - 1
+
+    def limbs29(pick) -> int:
+        return sum(pick(i) << (29 * i) for i in range(9)) & m
+
+    word_vals = (0, 1, 0xFFFF, 0x10000, 0x7FFFFFFF, 0xFFFFFFFF)
+    limb_vals = (0, 1, 0xFFFF, 0x10000, (1 << 29) - 1)
+    return [
+        ("random", rng.getrandbits(256), rng.getrandbits(256)),
+        ("zero", 0, 0),
+        ("zero x all ones", 0, m),
+        ("all ones", m, m),
+        ("words below 2^16", limbs(rng, 8, 0, 1 << 16), limbs(rng, 8, 1, 1 << 16)),
+        ("words at or above 2^16", limbs(rng, 8, 1 << 16, 1 << 32), limbs(rng, 8, 1 << 16, 1 << 32)),
+        ("mixed words", from_words([rng.choice(word_vals) for _ in range(8)]),
+         from_words([rng.choice(word_vals) for _ in range(8)])),
+        ("29-bit limbs zero", 0, limbs29(lambda i: (1 << 29) - 1)),
+        ("29-bit limbs below 2^16", limbs29(lambda i: rng.randrange(1 << 16)),
+         limbs29(lambda i: rng.randrange(1 << 16))),
+        ("mixed 29-bit limbs", limbs29(lambda i: rng.choice(limb_vals)), limbs29(lambda i: rng.choice(limb_vals))),
+    ]
+
+
+def test_umlal_ct_every_class() -> None:
+    """cm3-umlal-ct: the same cycle count on operands hitting every UMULL/UMLAL class, right products,
+    and on the trace every long multiply in the slowest class (both operands >= 2^16)."""
+    fw = firmware("cm3-umlal-ct", "mpmul256")
+    rng = random.Random("umlal-ct/classes")
+    cycles = {}
+    for name, a, b in _umlal_classes(rng):
+        res = fw.call("mul", {"r": Buf(size=64, out=True), "a": Buf(to_limbs(a, 8)), "b": Buf(to_limbs(b, 8))},
+                      trace=True)
+        assert from_limbs(res.outputs[0]) == a * b, name
+        longs = res.trace.variable_latency
+        assert len(longs) == 81, (name, len(longs))            # 9 x 9 limb products
+        assert all(min(ops[:2]) >= 1 << 16 for _, _, ops, _ in longs), name
+        cycles[name] = res.cycles
+    assert len(set(cycles.values())) == 1, cycles
+
+
+def test_umlal_ct_generated_source_current() -> None:
+    """umlal_ct.S is what gen_umlal_ct.py makes today."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    d = Path(__file__).resolve().parent.parent / "crypto" / "mpmul" / "armv7m"
+    out = subprocess.run([sys.executable, str(d / "gen_umlal_ct.py")], capture_output=True, text=True, check=True)
+    assert out.stdout == (d / "umlal_ct.S").read_text(), "run gen_umlal_ct.py > umlal_ct.S"

@@ -26,6 +26,12 @@ store writes, so no addressing mode has to be re-implemented). ``_plan`` builds 
   Cortex-M3) with a tainted multiplicand/divisor operand: ``variable-latency``. MUL/MLA/MLS are
   single-cycle on the Cortex-M3 (data flow only);
 * the entry of ``mcu_declassify``: r0's taint is cleared (the only declassification).
+
+Known ones (what lets a forced-class UMULL/UMLAL pass): per register, the bits that are 1 in every
+execution. MOV/MOVW of an immediate sets them; ORR keeps its first source's and adds an immediate's or an
+unshifted second register's; BFI keeps those outside the inserted field; every other write clears them.
+An aligned word store records the stored register's known ones for that word and any other store clears
+the bytes it writes; an aligned word load restores them (cm3-umlal-ct keeps its offset limbs in memory).
 """
 from __future__ import annotations
 
@@ -89,6 +95,7 @@ class Armv7mTaint:
         # whether each operand is below 2^16, so an operand with a known 1 at or above bit 16 cannot
         # shorten it, whatever its tainted bits (operand fixing, as cm3-umull-ct does).
         self.known_ones = [0] * 16
+        self.known_mem: dict[int, int] = {}   # aligned word address -> known ones of the word stored there
         self.mem = memory
         self.plans: dict[int, Callable[[], None]] = {}
         self.conditions: dict[int, int] = {}      # address -> condition of an instruction in an IT block
@@ -113,6 +120,8 @@ class Armv7mTaint:
     def _on_mem(self, _uc, access: int, address: int, size: int, _value: int, _user) -> None:
         p = self.pending
         if p is None:
+            if access == UC_MEM_WRITE:
+                self._forget_known(address, size)
             return
         op, pc, regs_list, extra, counter = p
         if size == 8 and len(regs_list) > 1:      # a doubleword access: one word per register
@@ -127,9 +136,15 @@ class Armv7mTaint:
         if access == UC_MEM_WRITE:
             if op == "store":
                 self.mem.set(address, size, (self.regs[reg] if reg >= 0 else 0) | extra)
+            self._forget_known(address, size)
+            if op == "store" and reg >= 0 and size == 4 and not address & 3 and self.known_ones[reg]:
+                self.known_mem[address] = self.known_ones[reg]
             return
         if op != "load" or reg < 0:
             return
+        if reg != 15:
+            whole = size == 4 and not address & 3 and (len(regs_list) > 1 or counter[0] == 0)
+            self.known_ones[reg] = self.known_mem.get(address, 0) if whole else 0
         t = self.mem.get(address, size) | extra
         if reg == 15:
             if t:
@@ -141,6 +156,11 @@ class Armv7mTaint:
                 counter[0] = 1
         else:                           # a single load split into several accesses
             self.regs[reg] |= t
+
+    def _forget_known(self, address: int, size: int) -> None:
+        if self.known_mem:
+            for word in range(address & ~3, address + size, 4):
+                self.known_mem.pop(word, None)
 
     # -- decoding ----------------------------------------------------------------------------------
 
@@ -193,6 +213,18 @@ class Armv7mTaint:
                 self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
             d, src, value = written[0], regs_in[-1], imm & 0xFFFF_FFFF
             post = lambda: known.__setitem__(d, known[src] | value)   # noqa: E731
+        elif iid == A.ARM_INS_ORR and imm is None and len(written) == 1 and len(regs_in) in (2, 3) and \
+                self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
+            # ORR d, n, m{, shift}: the result has every 1 of n, and of m when m is not shifted.
+            reg_ops = [o for o in ops if o.type == A.ARM_OP_REG]
+            d, n = written[0], _GPR[reg_ops[-2].reg]
+            m = _GPR[reg_ops[-1].reg] if not reg_ops[-1].shift.type else None
+            post = lambda: known.__setitem__(d, known[n] | (known[m] if m is not None else 0))   # noqa: E731
+        elif iid == A.ARM_INS_BFI and len(written) == 1 and len(ops) == 4 and \
+                self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
+            # BFI d, n, #lsb, #width: the bits of d outside the field are unchanged.
+            d, field = written[0], ((1 << ops[3].imm) - 1) << ops[2].imm
+            post = lambda: known.__setitem__(d, known[d] & ~field)   # noqa: E731
         elif written:
             def post() -> None:
                 for r in written:

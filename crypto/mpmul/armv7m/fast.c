@@ -30,9 +30,9 @@ static void kara(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t n, ui
     m = mpmul_cm3_fast_absdiff(t, a, a + h, h);
     m ^= mpmul_cm3_fast_absdiff(t + h, b + h, b, h);
     if (h == 8) {
-        mpmul_cm3_fast_k8(t + 2 * h, t, t + h);          /* z1 into t[2h..4h) */
-        mpmul_cm3_fast_k8(r, a, b);                      /* z0 = A0*B0 into r[0..2h) */
-        mpmul_cm3_fast_k8(r + 2 * h, a + h, b + h);      /* z2 = A1*B1 into r[2h..4h) */
+        MPMUL_CM3_K8(t + 2 * h, t, t + h);          /* z1 into t[2h..4h) */
+        MPMUL_CM3_K8(r, a, b);                      /* z0 = A0*B0 into r[0..2h) */
+        MPMUL_CM3_K8(r + 2 * h, a + h, b + h);      /* z2 = A1*B1 into r[2h..4h) */
     } else {
         kara(t + 2 * h, t, t + h, h, t + 4 * h);
         kara(r, a, b, h, t + 4 * h);

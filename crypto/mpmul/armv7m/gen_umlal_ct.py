@@ -1,0 +1,239 @@
+# SPDX-License-Identifier: MIT
+"""Generate umlal_ct.S: cm3-umlal-ct's 256-bit kernel (constant-time UMLAL, radix 2^29 offset limbs).
+
+    python3 crypto/mpmul/armv7m/gen_umlal_ct.py > crypto/mpmul/armv7m/umlal_ct.S
+
+The technique (docs/mpmul-cm3.md, "cm3-umlal-ct"): UMLAL terminates early when an operand is below
+2^16 (paper 003, Table 2), so every multiplier operand is put in [2^29, 2^30): the 256-bit operands are
+cut into 9 limbs u_i, v_i of 29 bits and each limb is sent as u_i + 2^29 (an ORR: the bit is free).
+Every UMLAL then takes the constant worst case, 6 cycles. With x = 2^29 and R = 1 + x + ... + x^8,
+    A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,
+and the correction is linear: at column m it is Corr_m = V_(m-1) + n_(m-2), V_k the sum of the
+normalized radix-2^29 digits t_i of A + B over column k's pairs and n_k the number of pairs of column
+k. Consecutive windows differ by one digit, so Corr is one running 32-bit register (tp_i = t_i + 1
+folds the n term in); the one window that may pass 2^32 (column 9) is subtracted in two parts. It is
+folded into the accumulation: the accumulator that starts column m is the previous column's carry minus
+Corr_m, and the column's UMLALs land on the corrected value.
+
+A column's at most 9 products of 30-bit operands stay below 2^63.2 and every accumulator value is a
+non-negative column of the product plus carry, so one 64-bit UMLAL accumulator (RdLo, RdHi) holds a
+column with no carry handling; the 29-bit digit is stored, the accumulator shifted right by 29 (three
+instructions) is the next column's start.
+"""
+from __future__ import annotations
+
+import sys
+
+X = 29                      # radix bits
+N = 9                       # limbs of 256 bits (9 * 29 = 261)
+C = 1 << X                  # offset: every multiplier operand is in [2^29, 2^30)
+
+# Frame (sp-relative, after push {r4-r11, lr}).
+B_OFF = 0                   # b'_0..b'_8
+TP_OFF = B_OFF + 4 * N      # tp_i = t_i + 1, t_i the radix-2^29 digits of A + B
+D_OFF = TP_OFF + 4 * N      # digits 0..17 (raw words: 29-bit digit below junk for k <= 16)
+RP_OFF = D_OFF + 4 * 18     # result pointer
+FRAME = RP_OFF + 4          # 148
+
+LO, HI, W = "r9", "r10", "r11"
+TEMPS = ["r12", "lr"]
+
+
+def cut(dst: str, words: list[str], i: int, top: str | None = None) -> list[str]:
+    """dst = bits [29i, 29i + 29) of the number whose 32-bit words are `words` (little endian); `top`
+    is a register holding bit 256 (for the sum A + B), or None."""
+    p = X * i
+    w, s = divmod(p, 32)
+    if s + X <= 32:
+        return [f"ubfx {dst}, {words[w]}, #{s}, #{X}"]
+    out = [f"lsr {dst}, {words[w]}, #{s}"]
+    if w + 1 < 8:
+        out.append(f"bfi {dst}, {words[w + 1]}, #{32 - s}, #{s + X - 32}")
+    elif top is not None:
+        out.append(f"orr {dst}, {dst}, {top}, lsl #{32 - s}")
+    return out
+
+
+def cut_offset(dst: str, words: list[str], i: int, creg: str) -> list[str]:
+    """dst = bits [29i, 29i + 29) of the 8-word number in `words`, plus 2^29 (creg holds 2^29): the
+    offset rides on the ORR that places the low part."""
+    p = X * i
+    w, s = divmod(p, 32)
+    if s + X <= 32:
+        return [f"ubfx {dst}, {words[w]}, #{s}, #{X}", f"orr {dst}, {dst}, #0x{C:x}"]
+    out = [f"orr {dst}, {creg}, {words[w]}, lsr #{s}"]
+    if w + 1 < 8:
+        out.append(f"bfi {dst}, {words[w + 1]}, #{32 - s}, #{s + X - 32}")
+    return out
+
+
+def gen() -> str:
+    L: list[str] = []
+    e = L.append
+
+    # ---- b'_i = (29-bit limb of b) + 2^29, to the frame.
+    bw = ["r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]
+    e("push {r4-r11, lr}")
+    e(f"sub sp, sp, #{FRAME}")
+    e(f"str r0, [sp, #{RP_OFF}]")
+    e("ldm r2, {r3-r10}")
+    e(f"mov r2, #0x{C:x}")
+    for i in range(N):
+        t = "r11" if i % 2 == 0 else "r12"
+        L.extend(cut_offset(t, bw, i, "r2"))
+        e(f"str {t}, [sp, #{B_OFF + 4 * i}]")
+    # ---- A + B over the b words (r3-r10), bit 256 in lr; tp_i = t_i + 1 to the frame.
+    e("ldm r1!, {r0, r2, r11, r12}")
+    e("adds r3, r3, r0")
+    e("adcs r4, r4, r2")
+    e("adcs r5, r5, r11")
+    e("adcs r6, r6, r12")
+    e("ldm r1, {r0, r2, r11, r12}")          # LDM leaves the carry alone
+    e("adcs r7, r7, r0")
+    e("adcs r8, r8, r2")
+    e("adcs r9, r9, r11")
+    e("adcs r10, r10, r12")
+    e("mov lr, #0")
+    e("adc lr, lr, #0")
+    e("sub r1, r1, #16")
+    for i in range(N):
+        t = ["r0", "r2", "r11", "r12"][i % 4]
+        L.extend(cut(t, bw, i, top="lr"))
+        e(f"add {t}, {t}, #1")
+        e(f"str {t}, [sp, #{TP_OFF + 4 * i}]")
+    # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r5-r12).
+    aw = ["r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"]
+    e("ldm r1, {r5-r12}")
+    e(f"mov lr, #0x{C:x}")
+    for i in range(N):
+        L.extend(cut_offset(f"r{i}", aw, i, "lr"))
+
+    # ---- Columns. W holds Corr_m = V_(m-1) + n_(m-2) mod 2^32 (V: window sum of t over column m-1's
+    # pairs, n_k: pairs in column k); the accumulator that starts column m is carry - Corr_m.
+    for k in range(2 * N - 1):
+        pairs = [(i, k - i) for i in range(max(0, k - N + 1), min(N - 1, k) + 1)]
+        # Temporaries: r12 and lr, plus the registers of a' limbs no later column reads (a'_0..a'_(k-9)).
+        temps = TEMPS + [f"r{i}" for i in range(max(0, k - N + 1))]
+        m = k + 1
+        tp_index = {1: 0, 9: 8, 10: 0}.get(m, m - 1 if m <= 8 else m - 10)
+        # When the column's loads and tp fit the temporaries at once, tp rides in the same burst of
+        # back-to-back loads (1 cycle instead of 2); it is read after the column.
+        tp_early = len(pairs) + 1 <= len(temps) and m <= 17
+        tp_reg = "r12"
+        first = True
+        step = len(temps) - (1 if tp_early else 0)
+        for c0 in range(0, len(pairs), step):
+            ch = pairs[c0:c0 + step]
+            regs = temps[:len(ch)]
+            if tp_early and c0 == 0:
+                tp_reg = temps[-1]
+                e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
+            for (i, j), rb in zip(ch, regs):
+                e(f"ldr {rb}, [sp, #{B_OFF + 4 * j}]")
+            for (i, j), rb in zip(ch, regs):
+                e(f"{'umull' if first and k == 0 else 'umlal'} {LO}, {HI}, r{i}, {rb}")
+                first = False
+        # Digit k (raw: bits 29..31 are junk), then carry = acc >> 29, minus Corr_(k+1).
+        e(f"str {LO}, [sp, #{D_OFF + 4 * k}]")
+        e(f"lsr {LO}, {LO}, #{X}")
+        e(f"orr {LO}, {LO}, {HI}, lsl #{32 - X}")
+        e(f"lsr {HI}, {HI}, #{X}")
+        if not tp_early:
+            e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
+        r = tp_reg
+        if m == 1:
+            e(f"sub {W}, {r}, #1")                      # Corr_1 = t_0
+        elif m <= 8:
+            e(f"add {W}, {W}, {r}")                     # + t_(m-1), n + 1
+        elif m == 9:
+            # Corr_9 = (sum of all t) + 8 may pass 2^32: subtract Corr_8 and tp_8 apart.
+            e(f"subs {LO}, {LO}, {W}")
+            e(f"sbc {HI}, {HI}, #0")
+            e(f"add {W}, {W}, {r}")
+            e(f"subs {LO}, {LO}, {r}")
+            e(f"sbc {HI}, {HI}, #0")
+            continue
+        elif m == 10:
+            e(f"sub {W}, {W}, {r}")                     # - t_0, n + 1
+            e(f"add {W}, {W}, #2")
+        else:
+            e(f"sub {W}, {W}, {r}")                     # - t_(m-10), n - 1
+        e(f"subs {LO}, {LO}, {W}")
+        e(f"sbc {HI}, {HI}, #0")
+    e(f"str {LO}, [sp, #{D_OFF + 4 * 17}]")     # digit 17 (below 2^19: the product is < 2^512)
+
+    # ---- Pack digits 0..17 into the 16 result words.
+    e(f"ldr r0, [sp, #{RP_OFF}]")
+    for ks in (range(0, 9), range(9, 18)):
+        e(f"add r12, sp, #{D_OFF + 4 * ks[0]}")
+        regs = [f"r{n}" for n in range(1, 10)]
+        e("ldm r12, {" + ", ".join(regs) + "}")
+        for k, d in zip(ks, regs):
+            bit = X * k
+            end = min(X * k + X, 512)
+            while bit < end:
+                w, f = divmod(bit, 32)
+                n = min(end - bit, 32 - f)
+                off = bit - X * k
+                o = "r10" if w % 2 == 0 else "r11"
+                if f == 0:
+                    e(f"ubfx {o}, {d}, #{off}, #{n}")
+                else:
+                    e(f"bfi {o}, {d}, #{f}, #{n}")
+                if f + n == 32 or bit + n == 512:
+                    e(f"str {o}, [r0, #{4 * w}]")
+                bit += n
+    e(f"add sp, sp, #{FRAME}")
+    e("pop {r4-r11, pc}")
+    return "\n".join("    " + x for x in L)
+
+
+HEADER = """/* SPDX-License-Identifier: MIT */
+/* GENERATED by gen_umlal_ct.py (python3 crypto/mpmul/armv7m/gen_umlal_ct.py > umlal_ct.S): do not edit.
+ *
+ * cm3-umlal-ct, the 256-bit kernel: constant-time UMLAL product scanning on offset radix-2^29 limbs.
+ *
+ * void mpmul_cm3_umlal_k8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);
+ *   (also exported as mcu_mpmul256_cm3_umlal_ct_mul; fast.c's Karatsuba levels call it)
+ *
+ * Trick: UMLAL takes 4..6 cycles by operand size (paper 003 Table 2: an operand that is zero or below
+ * 2^16 terminates early). Every multiplier operand here is a 29-bit limb plus 2^29, in [2^29, 2^30), so
+ * every UMLAL takes the worst case, 6 cycles, whatever the data. The offsets are removed exactly by
+ *     A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,  x = 2^29, R = 1 + x + ... + x^8,
+ * whose part at column m is Corr_m = (sum of the radix-2^29 digits t_i of A + B over column m-1's pairs)
+ * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
+ *
+ * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
+ * over two LDMs of a) cut into digits, tp_i = t_i + 1 to the frame; a cut into a'_0..a'_8 in r0..r8.
+ * (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9 on also
+ * into the registers of a' limbs no later column reads), UMULL/UMLAL into (r9, r10), the raw digit
+ * stored, (r9, r10) >>= 29, W updated from tp, minus W. (3) the 18 digits packed into 16 words.
+ *
+ * Register map (phase 2)
+ *   r0-r8    a'_0..a'_8 (fixed; dead ones reused for loads late)   r9, r10  column accumulator (lo, hi)
+ *   r11      W = Corr_m mod 2^32                                    r12, lr  b'_j / tp loads
+ * Frame: b'[9] at sp+0, tp[9] at sp+36, digits[18] at sp+72, r at sp+144.
+ * Constant time: straight-line code, sp-relative addresses, every UMLAL/UMULL operand in [2^29, 2^30). */
+#include "mcucrypt/ns.h"
+
+    .syntax unified
+    .thumb
+
+    .section .text.mpmul_cm3_umlal_k8, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k8
+    .global MCU_FN(mpmul256, mul)
+    .thumb_func
+    .type mpmul_cm3_umlal_k8, %function
+    .type MCU_FN(mpmul256, mul), %function
+mpmul_cm3_umlal_k8:
+MCU_FN(mpmul256, mul):
+"""
+
+FOOTER = """
+    .size mpmul_cm3_umlal_k8, . - mpmul_cm3_umlal_k8
+    .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)
+"""
+
+if __name__ == "__main__":
+    sys.stdout.write(HEADER + gen() + FOOTER)
