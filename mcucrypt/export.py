@@ -70,46 +70,76 @@ class ExportError(ValueError):
 
 # ------------------------------------------------------------------------------------- data per kind
 
+def _ct_text(impl: Implementation, checked: bool = False) -> str:
+    """The implementation's constant-time claim in words (META.yml `constant_time`)."""
+    if impl.ct_claim == "strict":
+        return "yes (checked by mcucrypt ct on the board)" if checked else "yes"
+    if impl.ct_claim == "cacheless":
+        return "on cores without data cache only (secret-indexed tables)"
+    return "no (secret-indexed tables)" if impl.secret_dependent_addresses else "no"
+
+
+def kind_of(prim: Primitive, prim_id: str) -> str:
+    """The API kind of one id: the family's, or for a suite (Ascon) the instance's own."""
+    return prim.instances[prim_id].get("kind", prim.kind) if prim.kind == "suite" else prim.kind
+
+
+def ops_of(impl: Implementation, prim_id: str) -> dict[str, Prototype]:
+    """The functions ``impl`` exports for ``prim_id`` (a suite's instance lists its own with ``ops``)."""
+    only = impl.primitive.instances[prim_id].get("ops")
+    return {op: proto for op, proto in impl.functions.items() if only is None or op in only}
+
+
 def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str, int, str]]:
     """(macro suffix, value, meaning) of the buffer sizes of ``prim_id`` as ``impl`` uses them."""
     p = impl.params(prim_id)
-    if prim.kind == "blockcipher":
+    kind = kind_of(prim, prim_id)
+    if kind == "blockcipher":
         rk_word = "uint32_t" in impl.functions["keyschedule"].params[0].ctype
         out = [("KEY_BYTES", p["key_bytes"], "key"), ("BLOCK_BYTES", p["block_bytes"], "one block"),
                ("RK_BYTES", p["rk_bytes"], "round keys (the key schedule's output)")]
         if rk_word:
             out.append(("RK_WORDS", p["rk_bytes"] // 4, "round keys in 32-bit words"))
         return out
-    if prim.kind == "stream":
+    if kind == "stream":
         return [("KEY_BYTES", p["key_bytes"], "key"), ("NONCE_BYTES", p["nonce_bytes"], "nonce"),
                 ("BLOCK_BYTES", p["block_bytes"], "one keystream block")]
-    if prim.kind == "aead":
-        return [("KEY_BYTES", p["key_bytes"], "key"), ("NONCE_BYTES", p["nonce_bytes"], "nonce (npub)"),
-                ("TAG_BYTES", p["tag_bytes"], "tag appended to the ciphertext"),
-                ("STATE_BYTES", p["state_bytes"], "state of permute and the fixednonce functions"),
-                ("STATE_WORDS", p["state_bytes"] // 4, "state in 32-bit words")]
-    if prim.kind == "permutation":
+    if kind == "aead":
+        out = [("KEY_BYTES", p["key_bytes"], "key"), ("NONCE_BYTES", p["nonce_bytes"], "nonce (npub)"),
+               ("TAG_BYTES", p["tag_bytes"], "tag appended to the ciphertext")]
+        if "state_bytes" in p:
+            out += [("STATE_BYTES", p["state_bytes"], "state of permute and the fixednonce functions"),
+                    ("STATE_WORDS", p["state_bytes"] // 4, "state in 32-bit words")]
+        return out
+    if kind == "hash":
+        return [("OUT_BYTES", p["out_bytes"], "digest (hash) or default output length (XOF)"),
+                ("CTX_BYTES", p["ctx_bytes"], "incremental context (init/update/final or squeeze)")]
+    if kind == "permutation":
         return [("STATE_BYTES", p["state_bytes"], "state")]
-    if prim.kind == "mpmul":
+    if kind == "mpmul":
         n = p["bits"] // 32
         return [("OPERAND_WORDS", n, "a and b in 32-bit limbs"), ("OPERAND_BYTES", 4 * n, "a and b"),
                 ("PRODUCT_WORDS", 2 * n, "r in 32-bit limbs"), ("PRODUCT_BYTES", 8 * n, "r")]
-    raise ExportError(f"no export rules for kind {prim.kind}")
+    raise ExportError(f"no export rules for kind {kind}")
 
 
-def wipers(prim: Primitive, impl: Implementation) -> list[tuple[str, str, str, str]]:
+def wipers(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str, str, str, str]]:
     """(helper suffix, parameter type, size macro suffix, what it holds): one per secret-holding type."""
-    if prim.kind == "blockcipher":
+    kind = kind_of(prim, prim_id)
+    if kind == "blockcipher":
         t = "uint32_t" if "uint32_t" in impl.functions["keyschedule"].params[0].ctype else "uint8_t"
         return [("wipe_rk", t, "RK_BYTES", "round keys")]
-    if prim.kind == "stream":
+    if kind == "stream":
         return [("wipe_key", "uint8_t", "KEY_BYTES", "a key")]
-    if prim.kind == "aead":
-        return [("wipe_key", "uint8_t", "KEY_BYTES", "a key"),
-                ("wipe_state", "uint32_t", "STATE_BYTES", "a fixed-nonce or permutation state")]
-    if prim.kind == "permutation":
+    if kind == "aead":
+        return [("wipe_key", "uint8_t", "KEY_BYTES", "a key")] + (
+            [("wipe_state", "uint32_t", "STATE_BYTES", "a fixed-nonce or permutation state")]
+            if "state_bytes" in impl.params(prim_id) else [])
+    if kind == "hash":
+        return [("wipe_ctx", "uint8_t", "CTX_BYTES", "an incremental context (it holds the absorbed message)")]
+    if kind == "permutation":
         return [("wipe_state", "uint8_t", "STATE_BYTES", "a state")]
-    if prim.kind == "mpmul":
+    if kind == "mpmul":
         return [("wipe_operand", "uint32_t", "OPERAND_BYTES", "an operand"),
                 ("wipe_product", "uint32_t", "PRODUCT_BYTES", "a product")]
     return []
@@ -148,6 +178,15 @@ KIND_NOTES = {
          "overwritten and must never serve two messages unless a repeated nonce is acceptable (see the "
          "caveat in crypto/tinyjambu/ref/tinyjambu.h); wipe keys and states with `mcu_<id>_wipe_key` and "
          "`mcu_<id>_wipe_state`."),
+    ],
+    "hash": [
+        ("Byte order", "messages, customization strings and outputs are byte strings as in the LWC KAT files."),
+        ("Alignment", "byte buffers may have any alignment; `uint8_t *ctx` (CTX_BYTES) 4-byte aligned."),
+        ("Overlap", "keep input and output buffers distinct."),
+        ("Return codes", "`hash`: 0; the others `void`."),
+        ("Context lifetime", "`init` (or `cxof_init`), then any number of `update`s, then `final` (hash) or "
+         "`squeeze` (XOF, repeatable); the context holds state derived from the message: wipe it with "
+         "`mcu_<id>_wipe_ctx` when done."),
     ],
     "permutation": [
         ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian)."),
@@ -283,7 +322,7 @@ def public_header(unit: Unit) -> str:
     lines = [SPDX_C,
              f"/* {prim.description}: implementation {impl.name}. Generated by `mcucrypt export`.",
              f" * {impl.description}",
-             f" * Constant time: {'yes (checked by mcucrypt ct on the board)' if impl.constant_time else 'NO' + (' (secret-indexed tables)' if impl.secret_dependent_addresses else '')}.",
+             f" * Constant time: {_ct_text(impl, checked=True)}.",
              " * Conventions (byte order, alignment, return codes, lifetimes): docs/api.md. */",
              f"#ifndef {_guard(unit.name)}", f"#define {_guard(unit.name)}", "",
              "#include <stddef.h>", "#include <stdint.h>", '#include "mcucrypt/wipe.h"', "",
@@ -293,9 +332,9 @@ def public_header(unit: Unit) -> str:
         lines += ["", f"/* ---- {prim_id} ---- */"]
         for suffix, value, meaning in sizes(prim, impl, prim_id):
             lines.append(f"#define {pfx}_{suffix} {value}   /* {meaning} */")
-        for op, proto in impl.functions.items():
+        for op, proto in ops_of(impl, prim_id).items():
             lines.append(_c_proto(proto, prim_id, impl.name) + ";")
-        for helper, ctype, size, what in wipers(prim, impl):
+        for helper, ctype, size, what in wipers(prim, impl, prim_id):
             fn = f"mcu_{prim_id}_{impl_define(impl.name)}_{helper}"
             lines.append(f"/* Zeroes {what} ({pfx}_{size} bytes); the compiler cannot remove it. */")
             lines.append(f"static inline void {fn}({ctype} *p) {{ mcu_wipe(p, {pfx}_{size}); }}")
@@ -319,7 +358,7 @@ def umbrella_header(units: list[Unit], target: str, core: Core) -> str:
                       f"#define MCU_{up}_CONSTANT_TIME {1 if u.impl.constant_time else 0}"]
             for suffix, _, _ in sizes(u.prim, u.impl, prim_id):
                 lines.append(f"#define MCU_{up}_{suffix} MCU_{up}_{im.upper()}_{suffix}")
-            for op in list(u.impl.functions) + [w[0] for w in wipers(u.prim, u.impl)]:
+            for op in list(ops_of(u.impl, prim_id)) + [w[0] for w in wipers(u.prim, u.impl, prim_id)]:
                 lines.append(f"#define mcu_{prim_id}_{op} mcu_{prim_id}_{im}_{op}")
     lines += ["", "#endif", ""]
     return "\n".join(lines)
@@ -546,37 +585,55 @@ def api_markdown() -> str:
             "  implementation in the exported `config_*.h`; building a source without them is a compile error.", ""]
     for prim in cat.primitives.values():
         out += [f"## {prim.name}: {prim.description}", ""]
-        impls = list(prim.implementations.values())
-        first = impls[0]
-        out += ["```c"]
-        ops: dict[str, Prototype] = {}
-        for im in impls:
-            for op, proto in im.functions.items():
-                ops.setdefault(op, proto)
-        for op, proto in ops.items():
-            out.append(_c_proto(proto, "<id>", None) + ";")
-        for helper, ctype, size, what in wipers(prim, first):
-            out.append(f"static inline void mcu_<id>_<impl>_{helper}({ctype} *p);   /* zeroes {what} */")
-        out += ["```", ""]
-        partial = [(im.name, list(im.functions)) for im in impls if list(im.functions) != list(ops)]
-        if partial:
-            out.append("Operations per implementation where not all: " +
-                       "; ".join(f"{n}: {', '.join(o)}" for n, o in partial) + ".")
-            out.append("")
-        out += ["| id | implementation | " + " | ".join(s for s, _, _ in sizes(prim, first, next(iter(prim.instances)))) + " | constant time | real parts it runs on |",
-                "|---|---|" + "---|" * len(sizes(prim, first, next(iter(prim.instances)))) + "---|---|"]
-        for prim_id in prim.instances:
-            for im in impls:
-                if prim_id not in im.ids:
-                    continue
-                vals = [str(v) for _, v, _ in sizes(prim, im, prim_id)]
-                ct = "yes" if im.constant_time else ("no (secret-indexed tables)" if im.secret_dependent_addresses else "no")
-                parts = [c.name for c in CORES.values() if c.real and c.why_not(im) is None]
-                notes = [c.why_not(im) for c in CORES.values() if c.real and c.target in im.targets and c.why_not(im)]
-                out.append(f"| {prim_id} | {im.name} | " + " | ".join(vals) + f" | {ct} | "
-                           + ", ".join(parts + [str(n) for n in notes]) + " |")
-        out += ["", *[f"- **{k}**: {v}" for k, v in KIND_NOTES[prim.kind]], ""]
+        kinds = list(dict.fromkeys(kind_of(prim, i) for i in prim.instances))
+        for kind in kinds:      # one group, or one per kind for a suite (Ascon: AEAD, then hash/XOF/CXOF)
+            ids = [i for i in prim.instances if kind_of(prim, i) == kind]
+            if len(kinds) > 1:
+                out += [f"### {', '.join(ids)} ({kind})", ""]
+            out += _api_group(prim, ids, kind)
     return "\n".join(out)
+
+
+def _api_group(prim: Primitive, ids: list[str], kind: str) -> list[str]:
+    """Prototypes, per-implementation operations, sizes table and conventions of ids of one kind."""
+    out: list[str] = []
+    impls = [im for im in prim.implementations.values() if any(i in im.ids for i in ids)]
+    first = impls[0]
+    id0 = next(i for i in ids if i in first.ids)
+    out += ["```c"]
+    ops: dict[str, Prototype] = {}
+    for im in impls:
+        for i in ids:
+            if i in im.ids:
+                for op, proto in ops_of(im, i).items():
+                    ops.setdefault(op, proto)
+    for op, proto in ops.items():
+        out.append(_c_proto(proto, "<id>", None) + ";")
+    for helper, ctype, size, what in wipers(prim, first, id0):
+        out.append(f"static inline void mcu_<id>_<impl>_{helper}({ctype} *p);   /* zeroes {what} */")
+    out += ["```", ""]
+    have = {im.name: list(dict.fromkeys(op for i in ids if i in im.ids for op in ops_of(im, i))) for im in impls}
+    partial = [(n, o) for n, o in have.items() if o != list(ops)]
+    if partial:
+        out.append("Operations per implementation where not all: " +
+                   "; ".join(f"{n}: {', '.join(o)}" for n, o in partial) + ".")
+        out.append("")
+    cols = [s for s, _, _ in sizes(prim, first, id0)]
+    out += ["| id | implementation | " + " | ".join(cols) + " | constant time | real parts it runs on |",
+            "|---|---|" + "---|" * len(cols) + "---|---|"]
+    for prim_id in ids:
+        for im in impls:
+            if prim_id not in im.ids:
+                continue
+            vals = [str(v) for _, v, _ in sizes(prim, im, prim_id)]
+            ct = _ct_text(im)
+            parts = [c.name for c in CORES.values() if c.real and c.why_not(im) is None]
+            notes = [c.why_not(im) for c in CORES.values() if c.real and c.target in im.targets and c.why_not(im)]
+            out.append(f"| {prim_id} | {im.name} | " + " | ".join(vals) + f" | {ct} | "
+                       + ", ".join(parts + [str(n) for n in notes]) + " |")
+    out += ["", *[f"- **{k}**: {v}" for k, v in KIND_NOTES[kind]], ""]
+    return out
+
 
 
 # ---------------------------------------------------------------------------------------------- CLI

@@ -36,6 +36,21 @@ typedef struct {
  * representation. */
 void MCU_FN(ascon, permute)(ascon_state_t *s, unsigned rounds);
 
+/* Layout and code-path defines, fixed per implementation in META.yml (and in an exported library's
+ * config header): a missing one is an error, never a silent default. */
+#ifndef ASCON_INTERLEAVED
+#error "ASCON_INTERLEAVED must be defined: 1 where the permutation works on bit-interleaved lanes (rv32-zbkb, armv7m-bi32), else 0"
+#endif
+#ifndef ASCON_ASM_BLOCKS
+#error "ASCON_ASM_BLOCKS must be defined: 1 where the implementation supplies the block loops, else 0"
+#endif
+#ifndef ASCON_ASM_ABSORB8
+#error "ASCON_ASM_ABSORB8 must be defined: 1 where it supplies only the hash block loop (armv7m-bi32), else 0"
+#endif
+#ifndef ASCON_ASM_ALIGN
+#error "ASCON_ASM_ALIGN must be defined: the alignment mask the assembly block loops need (0u: any, 3u: words)"
+#endif
+
 #if ASCON_INTERLEAVED
 /* Bit interleaving: lane x <-> (even bits of x in word 0, odd bits in word 1). */
 uint64_t MCU_FN(ascon, to_bi)(uint64_t x);
@@ -58,9 +73,6 @@ void MCU_FN(ascon, decrypt16)(ascon_state_t *s, unsigned char *out, const unsign
 #if ASCON_ASM_BLOCKS || ASCON_ASM_ABSORB8   /* ASCON_ASM_ABSORB8: only the hash block loop */
 void MCU_FN(ascon, absorb8)(ascon_state_t *s, const unsigned char *in, size_t nblocks);
 #endif
-#ifndef ASCON_ASM_ALIGN
-#define ASCON_ASM_ALIGN 3u
-#endif
 #define ASCON_ASM_OK(a, b) ((((uintptr_t)(a) | (uintptr_t)(b)) & ASCON_ASM_ALIGN) == 0)
 
 static inline void ascon_xor_lane(ascon_state_t *s, unsigned i, uint64_t v) { s->x[i] ^= ASCON_TO(v); }
@@ -77,18 +89,18 @@ int MCU_FN(asconaead128, aead_decrypt)(unsigned char *m, unsigned long long *mle
                                        const unsigned char *ad, unsigned long long adlen,
                                        const unsigned char *npub, const unsigned char *k);
 int MCU_FN(asconhash256, hash)(unsigned char *out, const unsigned char *in, unsigned long long inlen);
-void MCU_FN(asconhash256, init)(ascon_hash_ctx_t *ctx);
-void MCU_FN(asconhash256, update)(ascon_hash_ctx_t *ctx, const unsigned char *in, size_t inlen);
-void MCU_FN(asconhash256, final)(ascon_hash_ctx_t *ctx, unsigned char *out);
+void MCU_FN(asconhash256, init)(uint8_t *ctx);
+void MCU_FN(asconhash256, update)(uint8_t *ctx, const unsigned char *in, size_t inlen);
+void MCU_FN(asconhash256, final)(uint8_t *ctx, unsigned char *out);
 int MCU_FN(asconxof128, hash)(unsigned char *out, const unsigned char *in, unsigned long long inlen);
 void MCU_FN(asconxof128, xof)(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen);
-void MCU_FN(asconxof128, init)(ascon_hash_ctx_t *ctx);
-void MCU_FN(asconxof128, update)(ascon_hash_ctx_t *ctx, const unsigned char *in, size_t inlen);
-void MCU_FN(asconxof128, squeeze)(ascon_hash_ctx_t *ctx, unsigned char *out, size_t outlen);
+void MCU_FN(asconxof128, init)(uint8_t *ctx);
+void MCU_FN(asconxof128, update)(uint8_t *ctx, const unsigned char *in, size_t inlen);
+void MCU_FN(asconxof128, squeeze)(uint8_t *ctx, unsigned char *out, size_t outlen);
 void MCU_FN(asconcxof128, cxof)(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
                                 const unsigned char *z, size_t zlen);
-void MCU_FN(asconcxof128, cxof_init)(ascon_hash_ctx_t *ctx, const unsigned char *z, size_t zlen);
-void MCU_FN(asconcxof128, update)(ascon_hash_ctx_t *ctx, const unsigned char *in, size_t inlen);
-void MCU_FN(asconcxof128, squeeze)(ascon_hash_ctx_t *ctx, unsigned char *out, size_t outlen);
+void MCU_FN(asconcxof128, cxof_init)(uint8_t *ctx, const unsigned char *z, size_t zlen);
+void MCU_FN(asconcxof128, update)(uint8_t *ctx, const unsigned char *in, size_t inlen);
+void MCU_FN(asconcxof128, squeeze)(uint8_t *ctx, unsigned char *out, size_t outlen);
 
 #endif
