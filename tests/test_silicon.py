@@ -127,7 +127,13 @@ def test_virtual_board_runs_the_image_like_bench(board: str, images) -> None:
             figures[key] = _bench_figures(*key, b.target)
         want, stack = figures[key][r["op"]]
         assert r["stack_bytes"] == stack, f"{board} {key} {r['op']}: stack {r['stack_bytes']} vs bench {stack}"
-        assert r["cycles_min"] == r["cycles_max"], f"{key} {r['op']}: a deterministic board gave a spread"
+        # Run to run, the AVR and Cortex-M3 boards keep no state: every run takes the same cycles. The E31's
+        # branch predictor keeps its global history and replacement state between the image's runs, so
+        # consecutive runs may differ by a few cycles (the image reports their median, as silicon would).
+        if b.target != "rv32":
+            assert r["cycles_min"] == r["cycles_max"], f"{key} {r['op']}: a deterministic board gave a spread"
+        else:
+            assert r["cycles_max"] - r["cycles_min"] <= allowance(b.target, r["overhead_cycles"], want), r
         assert abs(r["cycles"] - want) <= allowance(b.target, r["overhead_cycles"], want), \
             f"{board} {key} {r['op']}: image {r['cycles']} vs bench {want} (harness overhead {r['overhead_cycles']})"
 

@@ -167,6 +167,52 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
         return failed;                                                                            \
     }
 
+/* Ascon hash and XOF: mlen || zlen (0) || msg || digest (OUT_BYTES), through the one-shot hash. */
+#define EX_DEFINE_HASH(id, ID)                                                                    \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { D = MCU_##ID##_OUT_BYTES, MAX = 32 };                                              \
+        uint8_t msg[MAX], out[D];                                                                 \
+        const uint8_t *v = ex_##id;                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            unsigned m = EX_ROM_BYTE(v);                                                          \
+            ex_read(msg, v + 2, m);                                                               \
+            v += 2 + m;                                                                           \
+            if (mcu_##id##_hash(out, msg, m) == 0 && ex_equal(out, v, D)) {                        \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+            v += D;                                                                               \
+        }                                                                                         \
+        return failed;                                                                            \
+    }
+
+/* Ascon CXOF: mlen || zlen || msg || z || output (OUT_BYTES). */
+#define EX_DEFINE_CXOF(id, ID)                                                                    \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { D = MCU_##ID##_OUT_BYTES, MAX = 32 };                                              \
+        uint8_t msg[MAX], z[MAX], out[D];                                                         \
+        const uint8_t *v = ex_##id;                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            unsigned m = EX_ROM_BYTE(v), zl = EX_ROM_BYTE(v + 1);                                 \
+            ex_read(msg, v + 2, m);                                                               \
+            ex_read(z, v + 2 + m, zl);                                                            \
+            v += 2 + m + zl;                                                                      \
+            mcu_##id##_cxof(out, D, msg, m, z, zl);                                               \
+            if (ex_equal(out, v, D)) {                                                            \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+            v += D;                                                                               \
+        }                                                                                         \
+        return failed;                                                                            \
+    }
+
 #include "vectors.h"
 
 int mcucrypt_example(void)
