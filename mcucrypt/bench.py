@@ -156,6 +156,9 @@ def run_job(job: Job) -> list[BenchRecord]:
     return records
 
 
+GOAL_SEPARATOR = "; "      # between the goals of one record
+
+
 def _check_goals(goals: Iterable[Goal], records: list[BenchRecord]) -> None:
     """Mark every record that goals of META.yml speak of with each goal and its outcome: 'met', 'MISSED',
     or 'OPEN' (an open goal not met yet). Several goals on one record are joined by GOAL_SEPARATOR."""
@@ -178,21 +181,23 @@ def _check_goals(goals: Iterable[Goal], records: list[BenchRecord]) -> None:
         rec.goal = part if not rec.goal else rec.goal + GOAL_SEPARATOR + part
 
 
-GOAL_SEPARATOR = "; "
-
-
 def goal_parts(goal: str | None) -> list[str]:
     """The goals of one record ('<goal>: <outcome> (<measured>)' each)."""
     return goal.split(GOAL_SEPARATOR) if goal else []
 
 
+def _goals_with(records: Iterable[BenchRecord], outcome: str) -> list[str]:
+    return [p for r in records for p in goal_parts(r.goal) if p.split(": ")[1].startswith(outcome)]
+
+
 def goals_missed(records: Iterable[BenchRecord]) -> list[str]:
     """The goals that failed (open goals not met yet are not failures)."""
-    return [p for r in records for p in goal_parts(r.goal) if p.split(": ")[1].startswith("MISSED")]
+    return _goals_with(records, "MISSED")
 
 
 def goals_open(records: Iterable[BenchRecord]) -> list[str]:
-    return [p for r in records for p in goal_parts(r.goal) if p.split(": ")[1].startswith("OPEN")]
+    """Open goals (targets of open issues) not met yet."""
+    return _goals_with(records, "OPEN")
 
 
 def _job_safely(job: Job) -> list[BenchRecord]:
