@@ -18,7 +18,7 @@ from .build import impl_define
 from .targets import ROOT, TARGETS
 
 CRYPTO_DIR = ROOT / "crypto"
-KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream")
+KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "dh")
 
 
 class CatalogError(Exception):
