@@ -11,6 +11,7 @@
 
 #include "mcucrypt/ns.h"
 #include "x25519.h"
+#include "fe_reduce.h"
 
 #if defined(__AVR__)
 
@@ -191,41 +192,16 @@ static void sqr256(uint32_t *r, const uint32_t *a)
 
 #endif
 
-/* r = lo + 38 hi of the 512-bit t, then the carry out of the top limb (at most 38) folded back as 38
- * times itself, then a last carry (possible only when the sum wrapped below 38 * 38) as 38 into limb 0.
- * 38 x = 32 x + 4 x + 2 x: shifts, so no variable-time multiply on any target. */
-static void reduce(uint32_t *r, const uint32_t *t)
-{
-    uint64_t c = 0;
-    uint32_t top;
-    int i;
-
-    for (i = 0; i < 8; i++) {
-        uint64_t h = t[8 + i];
-        c += t[i] + (h << 5) + (h << 2) + (h << 1);
-        r[i] = (uint32_t)c;
-        c >>= 32;
-    }
-    top = (uint32_t)c;
-    c = (uint64_t)((top << 5) + (top << 2) + (top << 1));
-    for (i = 0; i < 8; i++) {
-        c += r[i];
-        r[i] = (uint32_t)c;
-        c >>= 32;
-    }
-    r[0] += 38u & (0u - (uint32_t)c);
-}
-
 void MCU_FN(x25519, fe_mul)(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[16];
     mul256(t, a, b);
-    reduce(r, t);
+    fe_reduce(r, t);
 }
 
 void MCU_FN(x25519, fe_sqr)(uint32_t *r, const uint32_t *a)
 {
     uint32_t t[16];
     sqr256(t, a);
-    reduce(r, t);
+    fe_reduce(r, t);
 }

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+/* The reduction of a 512-bit product mod p = 2^255 - 19 to 8 limbs below 2^256, in C, shared by the
+ * ref field arithmetic and by implementations whose product comes from an mpmul kernel. */
+#ifndef MCUCRYPT_X25519_FE_REDUCE_H
+#define MCUCRYPT_X25519_FE_REDUCE_H
+#include <stdint.h>
+
+/* r = lo + 38 hi of the 512-bit t, then the carry out of the top limb (at most 38) folded back as 38
+ * times itself, then a last carry (possible only when the sum wrapped below 38 * 38) as 38 into limb 0.
+ * 38 x = 32 x + 4 x + 2 x: shifts, so no variable-time multiply on any target. */
+static inline void fe_reduce(uint32_t *r, const uint32_t *t)
+{
+    uint64_t c = 0;
+    uint32_t top;
+    int i;
+
+#if defined(__GNUC__)
+    _Pragma("GCC unroll 8")
+#endif
+    for (i = 0; i < 8; i++) {
+        uint64_t h = t[8 + i];
+        c += t[i] + (h << 5) + (h << 2) + (h << 1);
+        r[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    top = (uint32_t)c;
+    c = (uint64_t)((top << 5) + (top << 2) + (top << 1));
+#if defined(__GNUC__)
+    _Pragma("GCC unroll 8")
+#endif
+    for (i = 0; i < 8; i++) {
+        c += r[i];
+        r[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    r[0] += 38u & (0u - (uint32_t)c);
+}
+
+#endif
