@@ -20,7 +20,7 @@ Vectors. Wycheproof's x25519_test.json (518 tests, read from the JSON as publish
   documented subset there: every test flagged with one of QUICK_ALWAYS_FLAGS (the RFC/known-answer
   tests, non-canonical u, edge private keys, small u, edge shared values) and every QUICK_STRIDE-th
   test of the rest (tcId = 1 mod 16: twists, low-order points, edge multiplications), plus the RFC
-  vectors: 78 of the 518. ``MCUCRYPT_FULL=1`` in the environment runs the full set on every board.
+  vectors: 77 of the 518. ``MCUCRYPT_FULL=1`` in the environment runs the full set on every board.
 
 Constant time. The checker's trace mode keeps every executed address and data access of a call in
 memory; a whole scalar multiplication on AVR (10..75 M instructions) does not fit. There the checker
@@ -49,7 +49,7 @@ QUICK_ALWAYS_FLAGS = {"Ktv", "Normal", "NonCanonicalPublic", "EdgeCasePrivateKey
                       "EdgeCaseShared"}
 CT_LADDER_TARGETS = ("avr",)
 CT_LADDER_BITS = 8
-HOST_MAX_ITERATIONS = 1000          # 1,000,000 only in full mode (about a minute on the host)
+HOST_MAX_ITERATIONS = 1000          # 1,000,000 only in full mode (minutes on the host)
 
 
 def full_mode() -> bool:
