@@ -167,3 +167,22 @@ def test_rv32_generator_arithmetic() -> None:
         interpret(gen.fe_sqr(("r", "a")), mem, {"%r": 0, "%a": 0})
         r = sum(mem["r"][4 * i] << (32 * i) for i in range(8))
         assert r <= m and r % P == a * a % P, hex(a)
+
+
+def test_cm3_generated_squaring_is_current() -> None:
+    proc = subprocess.run([sys.executable, "crypto/x25519/armv7m/gen_sqr.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_cm3_has_no_variable_time_multiply() -> None:
+    """UMULL/UMLAL/SMULL/SMLAL terminate early on the M3 and UDIV/SDIV take operand-dependent time:
+    none may appear in an armv7m image (GCC turns a 64-bit shifted sum into UMLAL if let; see
+    ref/fe_reduce.h). The checker would find them too, but only on the operands it draws."""
+    for impl in ("ref", "cm3-fast"):
+        fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", "armv7m")
+        dis = subprocess.run(["arm-none-eabi-objdump", "-d", str(fw.image.path)], capture_output=True,
+                             text=True, check=True).stdout
+        bad = [l for l in dis.splitlines() if any(f"\t{m}" in l for m in ("umull", "umlal", "smull", "smlal",
+                                                                          "udiv", "sdiv"))]
+        assert not bad, f"{impl}: {bad[:3]}"
