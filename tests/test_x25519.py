@@ -170,7 +170,7 @@ def test_rv32_generator_arithmetic() -> None:
 
 
 def test_cm3_generated_squaring_is_current() -> None:
-    proc = subprocess.run([sys.executable, "crypto/x25519/armv7m/gen_sqr.py", "--check"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "crypto/x25519/armv7m/gen_fe.py", "--check"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
