@@ -45,6 +45,15 @@ static void fe_fold(fe r, uint32_t c)
     r[0] += 38u & (0u - (uint32_t)t);
 }
 
+#if defined(X25519_GLUE_ASM)
+/* The implementation brings fe_add, fe_sub and fe_cswap in assembly (the same contracts as below). */
+void MCU_FN(x25519, fe_add)(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void MCU_FN(x25519, fe_sub)(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void MCU_FN(x25519, fe_cswap)(uint32_t *x, uint32_t *y, uint32_t swap);
+#define fe_add MCU_FN(x25519, fe_add)
+#define fe_sub MCU_FN(x25519, fe_sub)
+#define fe_cswap MCU_FN(x25519, fe_cswap)
+#else
 static void fe_add(fe r, const fe a, const fe b)
 {
     uint64_t c = 0;
@@ -80,6 +89,21 @@ static void fe_sub(fe r, const fe a, const fe b)
     r[0] -= 38u & (0u - (uint32_t)(c >> 63));
 }
 
+/* Swap x and y when swap = 1, leave them when swap = 0, without a branch: mask = 0 or all ones. */
+static void fe_cswap(fe x, fe y, uint32_t swap)
+{
+    uint32_t mask = 0u - swap;
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        uint32_t t = mask & (x[i] ^ y[i]);
+        x[i] ^= t;
+        y[i] ^= t;
+    }
+}
+
+#endif
+
 /* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
  * which are fixed-time MULs on every target. */
 static void fe_add_a24(fe r, const fe a, const fe e)
@@ -95,19 +119,6 @@ static void fe_add_a24(fe r, const fe a, const fe e)
         c >>= 32;
     }
     fe_fold(r, (uint32_t)c);
-}
-
-/* Swap x and y when swap = 1, leave them when swap = 0, without a branch: mask = 0 or all ones. */
-static void fe_cswap(fe x, fe y, uint32_t swap)
-{
-    uint32_t mask = 0u - swap;
-    int i;
-    MCU_UNROLL
-    for (i = 0; i < 8; i++) {
-        uint32_t t = mask & (x[i] ^ y[i]);
-        x[i] ^= t;
-        y[i] ^= t;
-    }
 }
 
 static void fe_sqr_n(fe r, const fe a, int n)
