@@ -9,678 +9,24 @@
  *   38 hl_j, chain 2 adds 38 hh_j 2^16 (16-bit halves: MUL, never UMULL), the part >= 2^255 folded as
  *   19 times itself. Register map of the reduction: r4..r11 = the eight result words, r3 = 38,
  *   r12 = carry of chain 1, r0/r1 = Q_j alternately, r2 = addend; t at sp, r at [sp, #64].
- *   Stack: 36 (saved registers) + 68 (t, r) + the product routine's own (fast_k8.S 40, sqr256 36).
+ *   Stack: 36 (saved registers) + 68 (t, r), and fe_mul's call of fast_k8.S 40 more.
  *
- * void mcu_x25519_<impl>_sqr256(uint32_t r[16], const uint32_t a[8]);   r = a^2 (512 bits)
- *
- * Dedicated squaring for the Cortex-M3, product scanning on 16x16-bit MULs (fixed 1 cycle on the M3,
- * where UMULL's early termination would leak: paper 003): per column the cross products a_i a_j
+ * fe_sqr's product, inline: a dedicated squaring, product scanning on 16x16-bit MULs (fixed 1 cycle
+ * on the M3, where UMULL's early termination would leak: paper 003): per column the cross products a_i a_j
  * (i < j) once, four MULs each, C lane (al*bl + ah*bh*2^32, one ADDS/ADCS/ADC chain) and M lane (the
  * two middle products, 2^16 up); then M folded into C, C doubled, the square a_k^2 of an even column
  * added (3 MULs: al^2, ah^2, 2 al ah 2^16), the carry of the previous column added. 136 MULs instead of
- * the 256 of a general 256-bit product. See gen_sqr.py.
+ * the 256 of a general 256-bit product. See gen_fe.py.
  *
- * Register map: r0 = r, r1 = a (fixed); r2..r8 rotate among C = (c0, c1, c2), M = (m0, m1) and the
- * carry-in K = (k0, k1) (the comment on each column names them); r9, r10 = a_l[i], a_h[i];
- * r11, r12 = a_l[j], a_h[j]; lr = a middle product.
- * Stack: 36 bytes. Constant time: straight-line code, fixed addresses, LDRH/MUL/ADDS only.
+ * Register map of the squaring: t at sp, r1 = a (fixed); r2..r8 rotate among C = (c0, c1, c2),
+ * M = (m0, m1) and the carry-in K = (k0, k1) (the comment on each column names them); r9, r10 =
+ * a_l[i], a_h[i]; r11, r12 = a_l[j], a_h[j]; lr = a middle product.
+ * Constant time: straight-line code, fixed addresses, LDR(H)/STR/MUL/ADDS only; the kernel likewise.
  */
 #include "mcucrypt/ns.h"
 
     .syntax unified
     .thumb
-
-    .section .text.MCU_FN(x25519, sqr256), "ax", %progbits
-    .align 2
-    .global MCU_FN(x25519, sqr256)
-    .thumb_func
-    .type MCU_FN(x25519, sqr256), %function
-MCU_FN(x25519, sqr256):
-    push    {r4-r11, lr}
-    /* column 0: C = (r2, r3, r4), M = (r5, r6), K = (None, None) */
-    ldrh    r9, [r1, #0]                @ a_l[0]
-    ldrh    r10, [r1, #2]               @ a_h[0]
-    mul     lr, r9, r10                 @ a_l[0]*a_h[0], counts twice, 2^16 up
-    mul     r2, r9, r9                  @ C = a_l[0]^2 ...
-    mul     r3, r10, r10                @   + a_h[0]^2 * 2^32
-    mov     r4, #0
-    adds    r2, r2, lr, lsl #17         @ C += 2 a_l a_h 2^16
-    adcs    r3, r3, lr, lsr #15
-    adc     r4, r4, #0
-    str     r2, [r0, #0]                @ r[0]
-    /* column 1: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
-    ldrh    r9, [r1, #0]                @ a_l[0]
-    ldrh    r10, [r1, #2]               @ a_h[0]
-    ldrh    r11, [r1, #4]               @ a_l[1]
-    ldrh    r12, [r1, #6]               @ a_h[1]
-    mul     r5, r9, r12                 @ M = a_l[0]*a_h[1] ...
-    mul     lr, r10, r11                @   + a_h[0]*a_l[1]
-    mov     r6, #0
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r7, r9, r11                 @ C = a_l[0]*a_l[1] ...
-    mul     r8, r10, r12                @   + a_h[0]*a_h[1]*2^32
-    mov     r2, #0
-    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
-    adcs    r8, r8, r5, lsr #16
-    adc     r2, r2, #0
-    adds    r8, r8, r6, lsl #16
-    adc     r2, r2, r6, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r8, r8, r8
-    adc     r2, r2, r2
-    adds    r7, r7, r3                  @ C += the previous column's carry
-    adcs    r8, r8, r4
-    adc     r2, r2, #0
-    str     r7, [r0, #4]                @ r[1]
-    /* column 2: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
-    ldrh    r9, [r1, #0]                @ a_l[0]
-    ldrh    r10, [r1, #2]               @ a_h[0]
-    ldrh    r11, [r1, #8]               @ a_l[2]
-    ldrh    r12, [r1, #10]              @ a_h[2]
-    mul     r3, r9, r12                 @ M = a_l[0]*a_h[2] ...
-    mul     lr, r10, r11                @   + a_h[0]*a_l[2]
-    mov     r4, #0
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r7, r9, r11                 @ C = a_l[0]*a_l[2] ...
-    mul     r5, r10, r12                @   + a_h[0]*a_h[2]*2^32
-    mov     r6, #0
-    adds    r7, r7, r3, lsl #16         @ C += M * 2^16
-    adcs    r5, r5, r3, lsr #16
-    adc     r6, r6, #0
-    adds    r5, r5, r4, lsl #16
-    adc     r6, r6, r4, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r5, r5, r5
-    adc     r6, r6, r6
-    ldrh    r9, [r1, #4]                @ a_l[1]
-    ldrh    r10, [r1, #6]               @ a_h[1]
-    mul     lr, r9, r10                 @ a_l[1]*a_h[1], counts twice, 2^16 up
-    mul     r9, r9, r9                  @ a_l[1]^2
-    mul     r10, r10, r10               @ a_h[1]^2, 2^32 up
-    adds    r7, r7, r9
-    adcs    r5, r5, r10
-    adc     r6, r6, #0
-    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
-    adcs    r5, r5, lr, lsr #15
-    adc     r6, r6, #0
-    adds    r7, r7, r8                  @ C += the previous column's carry
-    adcs    r5, r5, r2
-    adc     r6, r6, #0
-    str     r7, [r0, #8]                @ r[2]
-    /* column 3: C = (r7, r3, r4), M = (r8, r2), K = (r5, r6) */
-    ldrh    r9, [r1, #0]                @ a_l[0]
-    ldrh    r10, [r1, #2]               @ a_h[0]
-    ldrh    r11, [r1, #12]              @ a_l[3]
-    ldrh    r12, [r1, #14]              @ a_h[3]
-    mul     r8, r9, r12                 @ M = a_l[0]*a_h[3] ...
-    mul     lr, r10, r11                @   + a_h[0]*a_l[3]
-    mov     r2, #0
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r7, r9, r11                 @ C = a_l[0]*a_l[3] ...
-    mul     r3, r10, r12                @   + a_h[0]*a_h[3]*2^32
-    mov     r4, #0
-    ldrh    r9, [r1, #4]                @ a_l[1]
-    ldrh    r10, [r1, #6]               @ a_h[1]
-    ldrh    r11, [r1, #8]               @ a_l[2]
-    ldrh    r12, [r1, #10]              @ a_h[2]
-    mul     lr, r9, r12                 @ a_l[1]*a_h[2]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     lr, r10, r11                @ a_h[1]*a_l[2]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r9, r9, r11                 @ a_l[1]*a_l[2]: C
-    mul     r10, r10, r12               @ a_h[1]*a_h[2]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r3, r3, r10
-    adc     r4, r4, #0
-    adds    r7, r7, r8, lsl #16         @ C += M * 2^16
-    adcs    r3, r3, r8, lsr #16
-    adc     r4, r4, #0
-    adds    r3, r3, r2, lsl #16
-    adc     r4, r4, r2, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r3, r3, r3
-    adc     r4, r4, r4
-    adds    r7, r7, r5                  @ C += the previous column's carry
-    adcs    r3, r3, r6
-    adc     r4, r4, #0
-    str     r7, [r0, #12]               @ r[3]
-    /* column 4: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
-    ldrh    r9, [r1, #0]                @ a_l[0]
-    ldrh    r10, [r1, #2]               @ a_h[0]
-    ldrh    r11, [r1, #16]              @ a_l[4]
-    ldrh    r12, [r1, #18]              @ a_h[4]
-    mul     r5, r9, r12                 @ M = a_l[0]*a_h[4] ...
-    mul     lr, r10, r11                @   + a_h[0]*a_l[4]
-    mov     r6, #0
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r7, r9, r11                 @ C = a_l[0]*a_l[4] ...
-    mul     r8, r10, r12                @   + a_h[0]*a_h[4]*2^32
-    mov     r2, #0
-    ldrh    r9, [r1, #4]                @ a_l[1]
-    ldrh    r10, [r1, #6]               @ a_h[1]
-    ldrh    r11, [r1, #12]              @ a_l[3]
-    ldrh    r12, [r1, #14]              @ a_h[3]
-    mul     lr, r9, r12                 @ a_l[1]*a_h[3]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     lr, r10, r11                @ a_h[1]*a_l[3]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r9, r9, r11                 @ a_l[1]*a_l[3]: C
-    mul     r10, r10, r12               @ a_h[1]*a_h[3]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r8, r8, r10
-    adc     r2, r2, #0
-    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
-    adcs    r8, r8, r5, lsr #16
-    adc     r2, r2, #0
-    adds    r8, r8, r6, lsl #16
-    adc     r2, r2, r6, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r8, r8, r8
-    adc     r2, r2, r2
-    ldrh    r9, [r1, #8]                @ a_l[2]
-    ldrh    r10, [r1, #10]              @ a_h[2]
-    mul     lr, r9, r10                 @ a_l[2]*a_h[2], counts twice, 2^16 up
-    mul     r9, r9, r9                  @ a_l[2]^2
-    mul     r10, r10, r10               @ a_h[2]^2, 2^32 up
-    adds    r7, r7, r9
-    adcs    r8, r8, r10
-    adc     r2, r2, #0
-    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
-    adcs    r8, r8, lr, lsr #15
-    adc     r2, r2, #0
-    adds    r7, r7, r3                  @ C += the previous column's carry
-    adcs    r8, r8, r4
-    adc     r2, r2, #0
-    str     r7, [r0, #16]               @ r[4]
-    /* column 5: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
-    ldrh    r9, [r1, #0]                @ a_l[0]
-    ldrh    r10, [r1, #2]               @ a_h[0]
-    ldrh    r11, [r1, #20]              @ a_l[5]
-    ldrh    r12, [r1, #22]              @ a_h[5]
-    mul     r3, r9, r12                 @ M = a_l[0]*a_h[5] ...
-    mul     lr, r10, r11                @   + a_h[0]*a_l[5]
-    mov     r4, #0
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r7, r9, r11                 @ C = a_l[0]*a_l[5] ...
-    mul     r5, r10, r12                @   + a_h[0]*a_h[5]*2^32
-    mov     r6, #0
-    ldrh    r9, [r1, #4]                @ a_l[1]
-    ldrh    r10, [r1, #6]               @ a_h[1]
-    ldrh    r11, [r1, #16]              @ a_l[4]
-    ldrh    r12, [r1, #18]              @ a_h[4]
-    mul     lr, r9, r12                 @ a_l[1]*a_h[4]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     lr, r10, r11                @ a_h[1]*a_l[4]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r9, r9, r11                 @ a_l[1]*a_l[4]: C
-    mul     r10, r10, r12               @ a_h[1]*a_h[4]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r5, r5, r10
-    adc     r6, r6, #0
-    ldrh    r9, [r1, #8]                @ a_l[2]
-    ldrh    r10, [r1, #10]              @ a_h[2]
-    ldrh    r11, [r1, #12]              @ a_l[3]
-    ldrh    r12, [r1, #14]              @ a_h[3]
-    mul     lr, r9, r12                 @ a_l[2]*a_h[3]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     lr, r10, r11                @ a_h[2]*a_l[3]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r9, r9, r11                 @ a_l[2]*a_l[3]: C
-    mul     r10, r10, r12               @ a_h[2]*a_h[3]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r5, r5, r10
-    adc     r6, r6, #0
-    adds    r7, r7, r3, lsl #16         @ C += M * 2^16
-    adcs    r5, r5, r3, lsr #16
-    adc     r6, r6, #0
-    adds    r5, r5, r4, lsl #16
-    adc     r6, r6, r4, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r5, r5, r5
-    adc     r6, r6, r6
-    adds    r7, r7, r8                  @ C += the previous column's carry
-    adcs    r5, r5, r2
-    adc     r6, r6, #0
-    str     r7, [r0, #20]               @ r[5]
-    /* column 6: C = (r7, r3, r4), M = (r8, r2), K = (r5, r6) */
-    ldrh    r9, [r1, #0]                @ a_l[0]
-    ldrh    r10, [r1, #2]               @ a_h[0]
-    ldrh    r11, [r1, #24]              @ a_l[6]
-    ldrh    r12, [r1, #26]              @ a_h[6]
-    mul     r8, r9, r12                 @ M = a_l[0]*a_h[6] ...
-    mul     lr, r10, r11                @   + a_h[0]*a_l[6]
-    mov     r2, #0
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r7, r9, r11                 @ C = a_l[0]*a_l[6] ...
-    mul     r3, r10, r12                @   + a_h[0]*a_h[6]*2^32
-    mov     r4, #0
-    ldrh    r9, [r1, #4]                @ a_l[1]
-    ldrh    r10, [r1, #6]               @ a_h[1]
-    ldrh    r11, [r1, #20]              @ a_l[5]
-    ldrh    r12, [r1, #22]              @ a_h[5]
-    mul     lr, r9, r12                 @ a_l[1]*a_h[5]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     lr, r10, r11                @ a_h[1]*a_l[5]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r9, r9, r11                 @ a_l[1]*a_l[5]: C
-    mul     r10, r10, r12               @ a_h[1]*a_h[5]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r3, r3, r10
-    adc     r4, r4, #0
-    ldrh    r9, [r1, #8]                @ a_l[2]
-    ldrh    r10, [r1, #10]              @ a_h[2]
-    ldrh    r11, [r1, #16]              @ a_l[4]
-    ldrh    r12, [r1, #18]              @ a_h[4]
-    mul     lr, r9, r12                 @ a_l[2]*a_h[4]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     lr, r10, r11                @ a_h[2]*a_l[4]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r9, r9, r11                 @ a_l[2]*a_l[4]: C
-    mul     r10, r10, r12               @ a_h[2]*a_h[4]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r3, r3, r10
-    adc     r4, r4, #0
-    adds    r7, r7, r8, lsl #16         @ C += M * 2^16
-    adcs    r3, r3, r8, lsr #16
-    adc     r4, r4, #0
-    adds    r3, r3, r2, lsl #16
-    adc     r4, r4, r2, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r3, r3, r3
-    adc     r4, r4, r4
-    ldrh    r9, [r1, #12]               @ a_l[3]
-    ldrh    r10, [r1, #14]              @ a_h[3]
-    mul     lr, r9, r10                 @ a_l[3]*a_h[3], counts twice, 2^16 up
-    mul     r9, r9, r9                  @ a_l[3]^2
-    mul     r10, r10, r10               @ a_h[3]^2, 2^32 up
-    adds    r7, r7, r9
-    adcs    r3, r3, r10
-    adc     r4, r4, #0
-    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
-    adcs    r3, r3, lr, lsr #15
-    adc     r4, r4, #0
-    adds    r7, r7, r5                  @ C += the previous column's carry
-    adcs    r3, r3, r6
-    adc     r4, r4, #0
-    str     r7, [r0, #24]               @ r[6]
-    /* column 7: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
-    ldrh    r9, [r1, #0]                @ a_l[0]
-    ldrh    r10, [r1, #2]               @ a_h[0]
-    ldrh    r11, [r1, #28]              @ a_l[7]
-    ldrh    r12, [r1, #30]              @ a_h[7]
-    mul     r5, r9, r12                 @ M = a_l[0]*a_h[7] ...
-    mul     lr, r10, r11                @   + a_h[0]*a_l[7]
-    mov     r6, #0
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r7, r9, r11                 @ C = a_l[0]*a_l[7] ...
-    mul     r8, r10, r12                @   + a_h[0]*a_h[7]*2^32
-    mov     r2, #0
-    ldrh    r9, [r1, #4]                @ a_l[1]
-    ldrh    r10, [r1, #6]               @ a_h[1]
-    ldrh    r11, [r1, #24]              @ a_l[6]
-    ldrh    r12, [r1, #26]              @ a_h[6]
-    mul     lr, r9, r12                 @ a_l[1]*a_h[6]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     lr, r10, r11                @ a_h[1]*a_l[6]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r9, r9, r11                 @ a_l[1]*a_l[6]: C
-    mul     r10, r10, r12               @ a_h[1]*a_h[6]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r8, r8, r10
-    adc     r2, r2, #0
-    ldrh    r9, [r1, #8]                @ a_l[2]
-    ldrh    r10, [r1, #10]              @ a_h[2]
-    ldrh    r11, [r1, #20]              @ a_l[5]
-    ldrh    r12, [r1, #22]              @ a_h[5]
-    mul     lr, r9, r12                 @ a_l[2]*a_h[5]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     lr, r10, r11                @ a_h[2]*a_l[5]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r9, r9, r11                 @ a_l[2]*a_l[5]: C
-    mul     r10, r10, r12               @ a_h[2]*a_h[5]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r8, r8, r10
-    adc     r2, r2, #0
-    ldrh    r9, [r1, #12]               @ a_l[3]
-    ldrh    r10, [r1, #14]              @ a_h[3]
-    ldrh    r11, [r1, #16]              @ a_l[4]
-    ldrh    r12, [r1, #18]              @ a_h[4]
-    mul     lr, r9, r12                 @ a_l[3]*a_h[4]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     lr, r10, r11                @ a_h[3]*a_l[4]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r9, r9, r11                 @ a_l[3]*a_l[4]: C
-    mul     r10, r10, r12               @ a_h[3]*a_h[4]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r8, r8, r10
-    adc     r2, r2, #0
-    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
-    adcs    r8, r8, r5, lsr #16
-    adc     r2, r2, #0
-    adds    r8, r8, r6, lsl #16
-    adc     r2, r2, r6, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r8, r8, r8
-    adc     r2, r2, r2
-    adds    r7, r7, r3                  @ C += the previous column's carry
-    adcs    r8, r8, r4
-    adc     r2, r2, #0
-    str     r7, [r0, #28]               @ r[7]
-    /* column 8: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
-    ldrh    r9, [r1, #4]                @ a_l[1]
-    ldrh    r10, [r1, #6]               @ a_h[1]
-    ldrh    r11, [r1, #28]              @ a_l[7]
-    ldrh    r12, [r1, #30]              @ a_h[7]
-    mul     r3, r9, r12                 @ M = a_l[1]*a_h[7] ...
-    mul     lr, r10, r11                @   + a_h[1]*a_l[7]
-    mov     r4, #0
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r7, r9, r11                 @ C = a_l[1]*a_l[7] ...
-    mul     r5, r10, r12                @   + a_h[1]*a_h[7]*2^32
-    mov     r6, #0
-    ldrh    r9, [r1, #8]                @ a_l[2]
-    ldrh    r10, [r1, #10]              @ a_h[2]
-    ldrh    r11, [r1, #24]              @ a_l[6]
-    ldrh    r12, [r1, #26]              @ a_h[6]
-    mul     lr, r9, r12                 @ a_l[2]*a_h[6]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     lr, r10, r11                @ a_h[2]*a_l[6]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r9, r9, r11                 @ a_l[2]*a_l[6]: C
-    mul     r10, r10, r12               @ a_h[2]*a_h[6]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r5, r5, r10
-    adc     r6, r6, #0
-    ldrh    r9, [r1, #12]               @ a_l[3]
-    ldrh    r10, [r1, #14]              @ a_h[3]
-    ldrh    r11, [r1, #20]              @ a_l[5]
-    ldrh    r12, [r1, #22]              @ a_h[5]
-    mul     lr, r9, r12                 @ a_l[3]*a_h[5]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     lr, r10, r11                @ a_h[3]*a_l[5]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r9, r9, r11                 @ a_l[3]*a_l[5]: C
-    mul     r10, r10, r12               @ a_h[3]*a_h[5]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r5, r5, r10
-    adc     r6, r6, #0
-    adds    r7, r7, r3, lsl #16         @ C += M * 2^16
-    adcs    r5, r5, r3, lsr #16
-    adc     r6, r6, #0
-    adds    r5, r5, r4, lsl #16
-    adc     r6, r6, r4, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r5, r5, r5
-    adc     r6, r6, r6
-    ldrh    r9, [r1, #16]               @ a_l[4]
-    ldrh    r10, [r1, #18]              @ a_h[4]
-    mul     lr, r9, r10                 @ a_l[4]*a_h[4], counts twice, 2^16 up
-    mul     r9, r9, r9                  @ a_l[4]^2
-    mul     r10, r10, r10               @ a_h[4]^2, 2^32 up
-    adds    r7, r7, r9
-    adcs    r5, r5, r10
-    adc     r6, r6, #0
-    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
-    adcs    r5, r5, lr, lsr #15
-    adc     r6, r6, #0
-    adds    r7, r7, r8                  @ C += the previous column's carry
-    adcs    r5, r5, r2
-    adc     r6, r6, #0
-    str     r7, [r0, #32]               @ r[8]
-    /* column 9: C = (r7, r3, r4), M = (r8, r2), K = (r5, r6) */
-    ldrh    r9, [r1, #8]                @ a_l[2]
-    ldrh    r10, [r1, #10]              @ a_h[2]
-    ldrh    r11, [r1, #28]              @ a_l[7]
-    ldrh    r12, [r1, #30]              @ a_h[7]
-    mul     r8, r9, r12                 @ M = a_l[2]*a_h[7] ...
-    mul     lr, r10, r11                @   + a_h[2]*a_l[7]
-    mov     r2, #0
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r7, r9, r11                 @ C = a_l[2]*a_l[7] ...
-    mul     r3, r10, r12                @   + a_h[2]*a_h[7]*2^32
-    mov     r4, #0
-    ldrh    r9, [r1, #12]               @ a_l[3]
-    ldrh    r10, [r1, #14]              @ a_h[3]
-    ldrh    r11, [r1, #24]              @ a_l[6]
-    ldrh    r12, [r1, #26]              @ a_h[6]
-    mul     lr, r9, r12                 @ a_l[3]*a_h[6]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     lr, r10, r11                @ a_h[3]*a_l[6]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r9, r9, r11                 @ a_l[3]*a_l[6]: C
-    mul     r10, r10, r12               @ a_h[3]*a_h[6]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r3, r3, r10
-    adc     r4, r4, #0
-    ldrh    r9, [r1, #16]               @ a_l[4]
-    ldrh    r10, [r1, #18]              @ a_h[4]
-    ldrh    r11, [r1, #20]              @ a_l[5]
-    ldrh    r12, [r1, #22]              @ a_h[5]
-    mul     lr, r9, r12                 @ a_l[4]*a_h[5]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     lr, r10, r11                @ a_h[4]*a_l[5]: M
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r9, r9, r11                 @ a_l[4]*a_l[5]: C
-    mul     r10, r10, r12               @ a_h[4]*a_h[5]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r3, r3, r10
-    adc     r4, r4, #0
-    adds    r7, r7, r8, lsl #16         @ C += M * 2^16
-    adcs    r3, r3, r8, lsr #16
-    adc     r4, r4, #0
-    adds    r3, r3, r2, lsl #16
-    adc     r4, r4, r2, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r3, r3, r3
-    adc     r4, r4, r4
-    adds    r7, r7, r5                  @ C += the previous column's carry
-    adcs    r3, r3, r6
-    adc     r4, r4, #0
-    str     r7, [r0, #36]               @ r[9]
-    /* column 10: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
-    ldrh    r9, [r1, #12]               @ a_l[3]
-    ldrh    r10, [r1, #14]              @ a_h[3]
-    ldrh    r11, [r1, #28]              @ a_l[7]
-    ldrh    r12, [r1, #30]              @ a_h[7]
-    mul     r5, r9, r12                 @ M = a_l[3]*a_h[7] ...
-    mul     lr, r10, r11                @   + a_h[3]*a_l[7]
-    mov     r6, #0
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r7, r9, r11                 @ C = a_l[3]*a_l[7] ...
-    mul     r8, r10, r12                @   + a_h[3]*a_h[7]*2^32
-    mov     r2, #0
-    ldrh    r9, [r1, #16]               @ a_l[4]
-    ldrh    r10, [r1, #18]              @ a_h[4]
-    ldrh    r11, [r1, #24]              @ a_l[6]
-    ldrh    r12, [r1, #26]              @ a_h[6]
-    mul     lr, r9, r12                 @ a_l[4]*a_h[6]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     lr, r10, r11                @ a_h[4]*a_l[6]: M
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r9, r9, r11                 @ a_l[4]*a_l[6]: C
-    mul     r10, r10, r12               @ a_h[4]*a_h[6]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r8, r8, r10
-    adc     r2, r2, #0
-    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
-    adcs    r8, r8, r5, lsr #16
-    adc     r2, r2, #0
-    adds    r8, r8, r6, lsl #16
-    adc     r2, r2, r6, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r8, r8, r8
-    adc     r2, r2, r2
-    ldrh    r9, [r1, #20]               @ a_l[5]
-    ldrh    r10, [r1, #22]              @ a_h[5]
-    mul     lr, r9, r10                 @ a_l[5]*a_h[5], counts twice, 2^16 up
-    mul     r9, r9, r9                  @ a_l[5]^2
-    mul     r10, r10, r10               @ a_h[5]^2, 2^32 up
-    adds    r7, r7, r9
-    adcs    r8, r8, r10
-    adc     r2, r2, #0
-    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
-    adcs    r8, r8, lr, lsr #15
-    adc     r2, r2, #0
-    adds    r7, r7, r3                  @ C += the previous column's carry
-    adcs    r8, r8, r4
-    adc     r2, r2, #0
-    str     r7, [r0, #40]               @ r[10]
-    /* column 11: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
-    ldrh    r9, [r1, #16]               @ a_l[4]
-    ldrh    r10, [r1, #18]              @ a_h[4]
-    ldrh    r11, [r1, #28]              @ a_l[7]
-    ldrh    r12, [r1, #30]              @ a_h[7]
-    mul     r3, r9, r12                 @ M = a_l[4]*a_h[7] ...
-    mul     lr, r10, r11                @   + a_h[4]*a_l[7]
-    mov     r4, #0
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r7, r9, r11                 @ C = a_l[4]*a_l[7] ...
-    mul     r5, r10, r12                @   + a_h[4]*a_h[7]*2^32
-    mov     r6, #0
-    ldrh    r9, [r1, #20]               @ a_l[5]
-    ldrh    r10, [r1, #22]              @ a_h[5]
-    ldrh    r11, [r1, #24]              @ a_l[6]
-    ldrh    r12, [r1, #26]              @ a_h[6]
-    mul     lr, r9, r12                 @ a_l[5]*a_h[6]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     lr, r10, r11                @ a_h[5]*a_l[6]: M
-    adds    r3, r3, lr
-    adc     r4, r4, #0
-    mul     r9, r9, r11                 @ a_l[5]*a_l[6]: C
-    mul     r10, r10, r12               @ a_h[5]*a_h[6]: C, 2^32 up
-    adds    r7, r7, r9
-    adcs    r5, r5, r10
-    adc     r6, r6, #0
-    adds    r7, r7, r3, lsl #16         @ C += M * 2^16
-    adcs    r5, r5, r3, lsr #16
-    adc     r6, r6, #0
-    adds    r5, r5, r4, lsl #16
-    adc     r6, r6, r4, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r5, r5, r5
-    adc     r6, r6, r6
-    adds    r7, r7, r8                  @ C += the previous column's carry
-    adcs    r5, r5, r2
-    adc     r6, r6, #0
-    str     r7, [r0, #44]               @ r[11]
-    /* column 12: C = (r7, r3, r4), M = (r8, r2), K = (r5, r6) */
-    ldrh    r9, [r1, #20]               @ a_l[5]
-    ldrh    r10, [r1, #22]              @ a_h[5]
-    ldrh    r11, [r1, #28]              @ a_l[7]
-    ldrh    r12, [r1, #30]              @ a_h[7]
-    mul     r8, r9, r12                 @ M = a_l[5]*a_h[7] ...
-    mul     lr, r10, r11                @   + a_h[5]*a_l[7]
-    mov     r2, #0
-    adds    r8, r8, lr
-    adc     r2, r2, #0
-    mul     r7, r9, r11                 @ C = a_l[5]*a_l[7] ...
-    mul     r3, r10, r12                @   + a_h[5]*a_h[7]*2^32
-    mov     r4, #0
-    adds    r7, r7, r8, lsl #16         @ C += M * 2^16
-    adcs    r3, r3, r8, lsr #16
-    adc     r4, r4, #0
-    adds    r3, r3, r2, lsl #16
-    adc     r4, r4, r2, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r3, r3, r3
-    adc     r4, r4, r4
-    ldrh    r9, [r1, #24]               @ a_l[6]
-    ldrh    r10, [r1, #26]              @ a_h[6]
-    mul     lr, r9, r10                 @ a_l[6]*a_h[6], counts twice, 2^16 up
-    mul     r9, r9, r9                  @ a_l[6]^2
-    mul     r10, r10, r10               @ a_h[6]^2, 2^32 up
-    adds    r7, r7, r9
-    adcs    r3, r3, r10
-    adc     r4, r4, #0
-    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
-    adcs    r3, r3, lr, lsr #15
-    adc     r4, r4, #0
-    adds    r7, r7, r5                  @ C += the previous column's carry
-    adcs    r3, r3, r6
-    adc     r4, r4, #0
-    str     r7, [r0, #48]               @ r[12]
-    /* column 13: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
-    ldrh    r9, [r1, #24]               @ a_l[6]
-    ldrh    r10, [r1, #26]              @ a_h[6]
-    ldrh    r11, [r1, #28]              @ a_l[7]
-    ldrh    r12, [r1, #30]              @ a_h[7]
-    mul     r5, r9, r12                 @ M = a_l[6]*a_h[7] ...
-    mul     lr, r10, r11                @   + a_h[6]*a_l[7]
-    mov     r6, #0
-    adds    r5, r5, lr
-    adc     r6, r6, #0
-    mul     r7, r9, r11                 @ C = a_l[6]*a_l[7] ...
-    mul     r8, r10, r12                @   + a_h[6]*a_h[7]*2^32
-    mov     r2, #0
-    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
-    adcs    r8, r8, r5, lsr #16
-    adc     r2, r2, #0
-    adds    r8, r8, r6, lsl #16
-    adc     r2, r2, r6, lsr #16
-    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
-    adcs    r8, r8, r8
-    adc     r2, r2, r2
-    adds    r7, r7, r3                  @ C += the previous column's carry
-    adcs    r8, r8, r4
-    adc     r2, r2, #0
-    str     r7, [r0, #52]               @ r[13]
-    /* column 14: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
-    ldrh    r9, [r1, #28]               @ a_l[7]
-    ldrh    r10, [r1, #30]              @ a_h[7]
-    mul     lr, r9, r10                 @ a_l[7]*a_h[7], counts twice, 2^16 up
-    mul     r7, r9, r9                  @ C = a_l[7]^2 ...
-    mul     r5, r10, r10                @   + a_h[7]^2 * 2^32
-    mov     r6, #0
-    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
-    adcs    r5, r5, lr, lsr #15
-    adc     r6, r6, #0
-    adds    r7, r7, r8                  @ C += the previous column's carry
-    adcs    r5, r5, r2
-    adc     r6, r6, #0
-    str     r7, [r0, #56]               @ r[14]
-    str     r5, [r0, #60]               @ r[15]: the top carry (r6 is zero: a^2 < 2^512)
-    pop     {r4-r11, pc}
-    .size MCU_FN(x25519, sqr256), . - MCU_FN(x25519, sqr256)
 
     .section .text.MCU_FN(x25519, fe_mul), "ax", %progbits
     .align 2
@@ -796,8 +142,649 @@ MCU_FN(x25519, fe_sqr):
     push    {r4-r11, lr}
     sub     sp, sp, #68                 @ t[16] at sp, r at sp + 64
     str     r0, [sp, #64]
-    mov     r0, sp
-    bl      MCU_FN(x25519, sqr256)      @ t = a^2 (sqr256 above)
+    /* t = a^2, inline (see gen_fe.py) */
+    /* column 0: C = (r2, r3, r4), M = (r5, r6), K = (None, None) */
+    ldrh    r9, [r1, #0]                @ a_l[0]
+    ldrh    r10, [r1, #2]               @ a_h[0]
+    mul     lr, r9, r10                 @ a_l[0]*a_h[0], counts twice, 2^16 up
+    mul     r2, r9, r9                  @ C = a_l[0]^2 ...
+    mul     r3, r10, r10                @   + a_h[0]^2 * 2^32
+    mov     r4, #0
+    adds    r2, r2, lr, lsl #17         @ C += 2 a_l a_h 2^16
+    adcs    r3, r3, lr, lsr #15
+    adc     r4, r4, #0
+    str     r2, [sp, #0]                @ t[0]
+    /* column 1: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
+    ldrh    r9, [r1, #0]                @ a_l[0]
+    ldrh    r10, [r1, #2]               @ a_h[0]
+    ldrh    r11, [r1, #4]               @ a_l[1]
+    ldrh    r12, [r1, #6]               @ a_h[1]
+    mul     r5, r9, r12                 @ M = a_l[0]*a_h[1] ...
+    mul     lr, r10, r11                @   + a_h[0]*a_l[1]
+    mov     r6, #0
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r7, r9, r11                 @ C = a_l[0]*a_l[1] ...
+    mul     r8, r10, r12                @   + a_h[0]*a_h[1]*2^32
+    mov     r2, #0
+    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
+    adcs    r8, r8, r5, lsr #16
+    adc     r2, r2, #0
+    adds    r8, r8, r6, lsl #16
+    adc     r2, r2, r6, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r8, r8, r8
+    adc     r2, r2, r2
+    adds    r7, r7, r3                  @ C += the previous column's carry
+    adcs    r8, r8, r4
+    adc     r2, r2, #0
+    str     r7, [sp, #4]                @ t[1]
+    /* column 2: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
+    ldrh    r9, [r1, #0]                @ a_l[0]
+    ldrh    r10, [r1, #2]               @ a_h[0]
+    ldrh    r11, [r1, #8]               @ a_l[2]
+    ldrh    r12, [r1, #10]              @ a_h[2]
+    mul     r3, r9, r12                 @ M = a_l[0]*a_h[2] ...
+    mul     lr, r10, r11                @   + a_h[0]*a_l[2]
+    mov     r4, #0
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r7, r9, r11                 @ C = a_l[0]*a_l[2] ...
+    mul     r5, r10, r12                @   + a_h[0]*a_h[2]*2^32
+    mov     r6, #0
+    adds    r7, r7, r3, lsl #16         @ C += M * 2^16
+    adcs    r5, r5, r3, lsr #16
+    adc     r6, r6, #0
+    adds    r5, r5, r4, lsl #16
+    adc     r6, r6, r4, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r5, r5, r5
+    adc     r6, r6, r6
+    ldrh    r9, [r1, #4]                @ a_l[1]
+    ldrh    r10, [r1, #6]               @ a_h[1]
+    mul     lr, r9, r10                 @ a_l[1]*a_h[1], counts twice, 2^16 up
+    mul     r9, r9, r9                  @ a_l[1]^2
+    mul     r10, r10, r10               @ a_h[1]^2, 2^32 up
+    adds    r7, r7, r9
+    adcs    r5, r5, r10
+    adc     r6, r6, #0
+    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
+    adcs    r5, r5, lr, lsr #15
+    adc     r6, r6, #0
+    adds    r7, r7, r8                  @ C += the previous column's carry
+    adcs    r5, r5, r2
+    adc     r6, r6, #0
+    str     r7, [sp, #8]                @ t[2]
+    /* column 3: C = (r7, r3, r4), M = (r8, r2), K = (r5, r6) */
+    ldrh    r9, [r1, #0]                @ a_l[0]
+    ldrh    r10, [r1, #2]               @ a_h[0]
+    ldrh    r11, [r1, #12]              @ a_l[3]
+    ldrh    r12, [r1, #14]              @ a_h[3]
+    mul     r8, r9, r12                 @ M = a_l[0]*a_h[3] ...
+    mul     lr, r10, r11                @   + a_h[0]*a_l[3]
+    mov     r2, #0
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r7, r9, r11                 @ C = a_l[0]*a_l[3] ...
+    mul     r3, r10, r12                @   + a_h[0]*a_h[3]*2^32
+    mov     r4, #0
+    ldrh    r9, [r1, #4]                @ a_l[1]
+    ldrh    r10, [r1, #6]               @ a_h[1]
+    ldrh    r11, [r1, #8]               @ a_l[2]
+    ldrh    r12, [r1, #10]              @ a_h[2]
+    mul     lr, r9, r12                 @ a_l[1]*a_h[2]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     lr, r10, r11                @ a_h[1]*a_l[2]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r9, r9, r11                 @ a_l[1]*a_l[2]: C
+    mul     r10, r10, r12               @ a_h[1]*a_h[2]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r3, r3, r10
+    adc     r4, r4, #0
+    adds    r7, r7, r8, lsl #16         @ C += M * 2^16
+    adcs    r3, r3, r8, lsr #16
+    adc     r4, r4, #0
+    adds    r3, r3, r2, lsl #16
+    adc     r4, r4, r2, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r3, r3, r3
+    adc     r4, r4, r4
+    adds    r7, r7, r5                  @ C += the previous column's carry
+    adcs    r3, r3, r6
+    adc     r4, r4, #0
+    str     r7, [sp, #12]               @ t[3]
+    /* column 4: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
+    ldrh    r9, [r1, #0]                @ a_l[0]
+    ldrh    r10, [r1, #2]               @ a_h[0]
+    ldrh    r11, [r1, #16]              @ a_l[4]
+    ldrh    r12, [r1, #18]              @ a_h[4]
+    mul     r5, r9, r12                 @ M = a_l[0]*a_h[4] ...
+    mul     lr, r10, r11                @   + a_h[0]*a_l[4]
+    mov     r6, #0
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r7, r9, r11                 @ C = a_l[0]*a_l[4] ...
+    mul     r8, r10, r12                @   + a_h[0]*a_h[4]*2^32
+    mov     r2, #0
+    ldrh    r9, [r1, #4]                @ a_l[1]
+    ldrh    r10, [r1, #6]               @ a_h[1]
+    ldrh    r11, [r1, #12]              @ a_l[3]
+    ldrh    r12, [r1, #14]              @ a_h[3]
+    mul     lr, r9, r12                 @ a_l[1]*a_h[3]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     lr, r10, r11                @ a_h[1]*a_l[3]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r9, r9, r11                 @ a_l[1]*a_l[3]: C
+    mul     r10, r10, r12               @ a_h[1]*a_h[3]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r8, r8, r10
+    adc     r2, r2, #0
+    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
+    adcs    r8, r8, r5, lsr #16
+    adc     r2, r2, #0
+    adds    r8, r8, r6, lsl #16
+    adc     r2, r2, r6, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r8, r8, r8
+    adc     r2, r2, r2
+    ldrh    r9, [r1, #8]                @ a_l[2]
+    ldrh    r10, [r1, #10]              @ a_h[2]
+    mul     lr, r9, r10                 @ a_l[2]*a_h[2], counts twice, 2^16 up
+    mul     r9, r9, r9                  @ a_l[2]^2
+    mul     r10, r10, r10               @ a_h[2]^2, 2^32 up
+    adds    r7, r7, r9
+    adcs    r8, r8, r10
+    adc     r2, r2, #0
+    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
+    adcs    r8, r8, lr, lsr #15
+    adc     r2, r2, #0
+    adds    r7, r7, r3                  @ C += the previous column's carry
+    adcs    r8, r8, r4
+    adc     r2, r2, #0
+    str     r7, [sp, #16]               @ t[4]
+    /* column 5: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
+    ldrh    r9, [r1, #0]                @ a_l[0]
+    ldrh    r10, [r1, #2]               @ a_h[0]
+    ldrh    r11, [r1, #20]              @ a_l[5]
+    ldrh    r12, [r1, #22]              @ a_h[5]
+    mul     r3, r9, r12                 @ M = a_l[0]*a_h[5] ...
+    mul     lr, r10, r11                @   + a_h[0]*a_l[5]
+    mov     r4, #0
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r7, r9, r11                 @ C = a_l[0]*a_l[5] ...
+    mul     r5, r10, r12                @   + a_h[0]*a_h[5]*2^32
+    mov     r6, #0
+    ldrh    r9, [r1, #4]                @ a_l[1]
+    ldrh    r10, [r1, #6]               @ a_h[1]
+    ldrh    r11, [r1, #16]              @ a_l[4]
+    ldrh    r12, [r1, #18]              @ a_h[4]
+    mul     lr, r9, r12                 @ a_l[1]*a_h[4]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     lr, r10, r11                @ a_h[1]*a_l[4]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r9, r9, r11                 @ a_l[1]*a_l[4]: C
+    mul     r10, r10, r12               @ a_h[1]*a_h[4]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r5, r5, r10
+    adc     r6, r6, #0
+    ldrh    r9, [r1, #8]                @ a_l[2]
+    ldrh    r10, [r1, #10]              @ a_h[2]
+    ldrh    r11, [r1, #12]              @ a_l[3]
+    ldrh    r12, [r1, #14]              @ a_h[3]
+    mul     lr, r9, r12                 @ a_l[2]*a_h[3]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     lr, r10, r11                @ a_h[2]*a_l[3]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r9, r9, r11                 @ a_l[2]*a_l[3]: C
+    mul     r10, r10, r12               @ a_h[2]*a_h[3]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r5, r5, r10
+    adc     r6, r6, #0
+    adds    r7, r7, r3, lsl #16         @ C += M * 2^16
+    adcs    r5, r5, r3, lsr #16
+    adc     r6, r6, #0
+    adds    r5, r5, r4, lsl #16
+    adc     r6, r6, r4, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r5, r5, r5
+    adc     r6, r6, r6
+    adds    r7, r7, r8                  @ C += the previous column's carry
+    adcs    r5, r5, r2
+    adc     r6, r6, #0
+    str     r7, [sp, #20]               @ t[5]
+    /* column 6: C = (r7, r3, r4), M = (r8, r2), K = (r5, r6) */
+    ldrh    r9, [r1, #0]                @ a_l[0]
+    ldrh    r10, [r1, #2]               @ a_h[0]
+    ldrh    r11, [r1, #24]              @ a_l[6]
+    ldrh    r12, [r1, #26]              @ a_h[6]
+    mul     r8, r9, r12                 @ M = a_l[0]*a_h[6] ...
+    mul     lr, r10, r11                @   + a_h[0]*a_l[6]
+    mov     r2, #0
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r7, r9, r11                 @ C = a_l[0]*a_l[6] ...
+    mul     r3, r10, r12                @   + a_h[0]*a_h[6]*2^32
+    mov     r4, #0
+    ldrh    r9, [r1, #4]                @ a_l[1]
+    ldrh    r10, [r1, #6]               @ a_h[1]
+    ldrh    r11, [r1, #20]              @ a_l[5]
+    ldrh    r12, [r1, #22]              @ a_h[5]
+    mul     lr, r9, r12                 @ a_l[1]*a_h[5]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     lr, r10, r11                @ a_h[1]*a_l[5]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r9, r9, r11                 @ a_l[1]*a_l[5]: C
+    mul     r10, r10, r12               @ a_h[1]*a_h[5]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r3, r3, r10
+    adc     r4, r4, #0
+    ldrh    r9, [r1, #8]                @ a_l[2]
+    ldrh    r10, [r1, #10]              @ a_h[2]
+    ldrh    r11, [r1, #16]              @ a_l[4]
+    ldrh    r12, [r1, #18]              @ a_h[4]
+    mul     lr, r9, r12                 @ a_l[2]*a_h[4]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     lr, r10, r11                @ a_h[2]*a_l[4]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r9, r9, r11                 @ a_l[2]*a_l[4]: C
+    mul     r10, r10, r12               @ a_h[2]*a_h[4]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r3, r3, r10
+    adc     r4, r4, #0
+    adds    r7, r7, r8, lsl #16         @ C += M * 2^16
+    adcs    r3, r3, r8, lsr #16
+    adc     r4, r4, #0
+    adds    r3, r3, r2, lsl #16
+    adc     r4, r4, r2, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r3, r3, r3
+    adc     r4, r4, r4
+    ldrh    r9, [r1, #12]               @ a_l[3]
+    ldrh    r10, [r1, #14]              @ a_h[3]
+    mul     lr, r9, r10                 @ a_l[3]*a_h[3], counts twice, 2^16 up
+    mul     r9, r9, r9                  @ a_l[3]^2
+    mul     r10, r10, r10               @ a_h[3]^2, 2^32 up
+    adds    r7, r7, r9
+    adcs    r3, r3, r10
+    adc     r4, r4, #0
+    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
+    adcs    r3, r3, lr, lsr #15
+    adc     r4, r4, #0
+    adds    r7, r7, r5                  @ C += the previous column's carry
+    adcs    r3, r3, r6
+    adc     r4, r4, #0
+    str     r7, [sp, #24]               @ t[6]
+    /* column 7: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
+    ldrh    r9, [r1, #0]                @ a_l[0]
+    ldrh    r10, [r1, #2]               @ a_h[0]
+    ldrh    r11, [r1, #28]              @ a_l[7]
+    ldrh    r12, [r1, #30]              @ a_h[7]
+    mul     r5, r9, r12                 @ M = a_l[0]*a_h[7] ...
+    mul     lr, r10, r11                @   + a_h[0]*a_l[7]
+    mov     r6, #0
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r7, r9, r11                 @ C = a_l[0]*a_l[7] ...
+    mul     r8, r10, r12                @   + a_h[0]*a_h[7]*2^32
+    mov     r2, #0
+    ldrh    r9, [r1, #4]                @ a_l[1]
+    ldrh    r10, [r1, #6]               @ a_h[1]
+    ldrh    r11, [r1, #24]              @ a_l[6]
+    ldrh    r12, [r1, #26]              @ a_h[6]
+    mul     lr, r9, r12                 @ a_l[1]*a_h[6]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     lr, r10, r11                @ a_h[1]*a_l[6]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r9, r9, r11                 @ a_l[1]*a_l[6]: C
+    mul     r10, r10, r12               @ a_h[1]*a_h[6]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r8, r8, r10
+    adc     r2, r2, #0
+    ldrh    r9, [r1, #8]                @ a_l[2]
+    ldrh    r10, [r1, #10]              @ a_h[2]
+    ldrh    r11, [r1, #20]              @ a_l[5]
+    ldrh    r12, [r1, #22]              @ a_h[5]
+    mul     lr, r9, r12                 @ a_l[2]*a_h[5]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     lr, r10, r11                @ a_h[2]*a_l[5]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r9, r9, r11                 @ a_l[2]*a_l[5]: C
+    mul     r10, r10, r12               @ a_h[2]*a_h[5]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r8, r8, r10
+    adc     r2, r2, #0
+    ldrh    r9, [r1, #12]               @ a_l[3]
+    ldrh    r10, [r1, #14]              @ a_h[3]
+    ldrh    r11, [r1, #16]              @ a_l[4]
+    ldrh    r12, [r1, #18]              @ a_h[4]
+    mul     lr, r9, r12                 @ a_l[3]*a_h[4]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     lr, r10, r11                @ a_h[3]*a_l[4]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r9, r9, r11                 @ a_l[3]*a_l[4]: C
+    mul     r10, r10, r12               @ a_h[3]*a_h[4]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r8, r8, r10
+    adc     r2, r2, #0
+    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
+    adcs    r8, r8, r5, lsr #16
+    adc     r2, r2, #0
+    adds    r8, r8, r6, lsl #16
+    adc     r2, r2, r6, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r8, r8, r8
+    adc     r2, r2, r2
+    adds    r7, r7, r3                  @ C += the previous column's carry
+    adcs    r8, r8, r4
+    adc     r2, r2, #0
+    str     r7, [sp, #28]               @ t[7]
+    /* column 8: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
+    ldrh    r9, [r1, #4]                @ a_l[1]
+    ldrh    r10, [r1, #6]               @ a_h[1]
+    ldrh    r11, [r1, #28]              @ a_l[7]
+    ldrh    r12, [r1, #30]              @ a_h[7]
+    mul     r3, r9, r12                 @ M = a_l[1]*a_h[7] ...
+    mul     lr, r10, r11                @   + a_h[1]*a_l[7]
+    mov     r4, #0
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r7, r9, r11                 @ C = a_l[1]*a_l[7] ...
+    mul     r5, r10, r12                @   + a_h[1]*a_h[7]*2^32
+    mov     r6, #0
+    ldrh    r9, [r1, #8]                @ a_l[2]
+    ldrh    r10, [r1, #10]              @ a_h[2]
+    ldrh    r11, [r1, #24]              @ a_l[6]
+    ldrh    r12, [r1, #26]              @ a_h[6]
+    mul     lr, r9, r12                 @ a_l[2]*a_h[6]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     lr, r10, r11                @ a_h[2]*a_l[6]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r9, r9, r11                 @ a_l[2]*a_l[6]: C
+    mul     r10, r10, r12               @ a_h[2]*a_h[6]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r5, r5, r10
+    adc     r6, r6, #0
+    ldrh    r9, [r1, #12]               @ a_l[3]
+    ldrh    r10, [r1, #14]              @ a_h[3]
+    ldrh    r11, [r1, #20]              @ a_l[5]
+    ldrh    r12, [r1, #22]              @ a_h[5]
+    mul     lr, r9, r12                 @ a_l[3]*a_h[5]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     lr, r10, r11                @ a_h[3]*a_l[5]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r9, r9, r11                 @ a_l[3]*a_l[5]: C
+    mul     r10, r10, r12               @ a_h[3]*a_h[5]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r5, r5, r10
+    adc     r6, r6, #0
+    adds    r7, r7, r3, lsl #16         @ C += M * 2^16
+    adcs    r5, r5, r3, lsr #16
+    adc     r6, r6, #0
+    adds    r5, r5, r4, lsl #16
+    adc     r6, r6, r4, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r5, r5, r5
+    adc     r6, r6, r6
+    ldrh    r9, [r1, #16]               @ a_l[4]
+    ldrh    r10, [r1, #18]              @ a_h[4]
+    mul     lr, r9, r10                 @ a_l[4]*a_h[4], counts twice, 2^16 up
+    mul     r9, r9, r9                  @ a_l[4]^2
+    mul     r10, r10, r10               @ a_h[4]^2, 2^32 up
+    adds    r7, r7, r9
+    adcs    r5, r5, r10
+    adc     r6, r6, #0
+    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
+    adcs    r5, r5, lr, lsr #15
+    adc     r6, r6, #0
+    adds    r7, r7, r8                  @ C += the previous column's carry
+    adcs    r5, r5, r2
+    adc     r6, r6, #0
+    str     r7, [sp, #32]               @ t[8]
+    /* column 9: C = (r7, r3, r4), M = (r8, r2), K = (r5, r6) */
+    ldrh    r9, [r1, #8]                @ a_l[2]
+    ldrh    r10, [r1, #10]              @ a_h[2]
+    ldrh    r11, [r1, #28]              @ a_l[7]
+    ldrh    r12, [r1, #30]              @ a_h[7]
+    mul     r8, r9, r12                 @ M = a_l[2]*a_h[7] ...
+    mul     lr, r10, r11                @   + a_h[2]*a_l[7]
+    mov     r2, #0
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r7, r9, r11                 @ C = a_l[2]*a_l[7] ...
+    mul     r3, r10, r12                @   + a_h[2]*a_h[7]*2^32
+    mov     r4, #0
+    ldrh    r9, [r1, #12]               @ a_l[3]
+    ldrh    r10, [r1, #14]              @ a_h[3]
+    ldrh    r11, [r1, #24]              @ a_l[6]
+    ldrh    r12, [r1, #26]              @ a_h[6]
+    mul     lr, r9, r12                 @ a_l[3]*a_h[6]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     lr, r10, r11                @ a_h[3]*a_l[6]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r9, r9, r11                 @ a_l[3]*a_l[6]: C
+    mul     r10, r10, r12               @ a_h[3]*a_h[6]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r3, r3, r10
+    adc     r4, r4, #0
+    ldrh    r9, [r1, #16]               @ a_l[4]
+    ldrh    r10, [r1, #18]              @ a_h[4]
+    ldrh    r11, [r1, #20]              @ a_l[5]
+    ldrh    r12, [r1, #22]              @ a_h[5]
+    mul     lr, r9, r12                 @ a_l[4]*a_h[5]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     lr, r10, r11                @ a_h[4]*a_l[5]: M
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r9, r9, r11                 @ a_l[4]*a_l[5]: C
+    mul     r10, r10, r12               @ a_h[4]*a_h[5]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r3, r3, r10
+    adc     r4, r4, #0
+    adds    r7, r7, r8, lsl #16         @ C += M * 2^16
+    adcs    r3, r3, r8, lsr #16
+    adc     r4, r4, #0
+    adds    r3, r3, r2, lsl #16
+    adc     r4, r4, r2, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r3, r3, r3
+    adc     r4, r4, r4
+    adds    r7, r7, r5                  @ C += the previous column's carry
+    adcs    r3, r3, r6
+    adc     r4, r4, #0
+    str     r7, [sp, #36]               @ t[9]
+    /* column 10: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
+    ldrh    r9, [r1, #12]               @ a_l[3]
+    ldrh    r10, [r1, #14]              @ a_h[3]
+    ldrh    r11, [r1, #28]              @ a_l[7]
+    ldrh    r12, [r1, #30]              @ a_h[7]
+    mul     r5, r9, r12                 @ M = a_l[3]*a_h[7] ...
+    mul     lr, r10, r11                @   + a_h[3]*a_l[7]
+    mov     r6, #0
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r7, r9, r11                 @ C = a_l[3]*a_l[7] ...
+    mul     r8, r10, r12                @   + a_h[3]*a_h[7]*2^32
+    mov     r2, #0
+    ldrh    r9, [r1, #16]               @ a_l[4]
+    ldrh    r10, [r1, #18]              @ a_h[4]
+    ldrh    r11, [r1, #24]              @ a_l[6]
+    ldrh    r12, [r1, #26]              @ a_h[6]
+    mul     lr, r9, r12                 @ a_l[4]*a_h[6]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     lr, r10, r11                @ a_h[4]*a_l[6]: M
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r9, r9, r11                 @ a_l[4]*a_l[6]: C
+    mul     r10, r10, r12               @ a_h[4]*a_h[6]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r8, r8, r10
+    adc     r2, r2, #0
+    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
+    adcs    r8, r8, r5, lsr #16
+    adc     r2, r2, #0
+    adds    r8, r8, r6, lsl #16
+    adc     r2, r2, r6, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r8, r8, r8
+    adc     r2, r2, r2
+    ldrh    r9, [r1, #20]               @ a_l[5]
+    ldrh    r10, [r1, #22]              @ a_h[5]
+    mul     lr, r9, r10                 @ a_l[5]*a_h[5], counts twice, 2^16 up
+    mul     r9, r9, r9                  @ a_l[5]^2
+    mul     r10, r10, r10               @ a_h[5]^2, 2^32 up
+    adds    r7, r7, r9
+    adcs    r8, r8, r10
+    adc     r2, r2, #0
+    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
+    adcs    r8, r8, lr, lsr #15
+    adc     r2, r2, #0
+    adds    r7, r7, r3                  @ C += the previous column's carry
+    adcs    r8, r8, r4
+    adc     r2, r2, #0
+    str     r7, [sp, #40]               @ t[10]
+    /* column 11: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
+    ldrh    r9, [r1, #16]               @ a_l[4]
+    ldrh    r10, [r1, #18]              @ a_h[4]
+    ldrh    r11, [r1, #28]              @ a_l[7]
+    ldrh    r12, [r1, #30]              @ a_h[7]
+    mul     r3, r9, r12                 @ M = a_l[4]*a_h[7] ...
+    mul     lr, r10, r11                @   + a_h[4]*a_l[7]
+    mov     r4, #0
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r7, r9, r11                 @ C = a_l[4]*a_l[7] ...
+    mul     r5, r10, r12                @   + a_h[4]*a_h[7]*2^32
+    mov     r6, #0
+    ldrh    r9, [r1, #20]               @ a_l[5]
+    ldrh    r10, [r1, #22]              @ a_h[5]
+    ldrh    r11, [r1, #24]              @ a_l[6]
+    ldrh    r12, [r1, #26]              @ a_h[6]
+    mul     lr, r9, r12                 @ a_l[5]*a_h[6]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     lr, r10, r11                @ a_h[5]*a_l[6]: M
+    adds    r3, r3, lr
+    adc     r4, r4, #0
+    mul     r9, r9, r11                 @ a_l[5]*a_l[6]: C
+    mul     r10, r10, r12               @ a_h[5]*a_h[6]: C, 2^32 up
+    adds    r7, r7, r9
+    adcs    r5, r5, r10
+    adc     r6, r6, #0
+    adds    r7, r7, r3, lsl #16         @ C += M * 2^16
+    adcs    r5, r5, r3, lsr #16
+    adc     r6, r6, #0
+    adds    r5, r5, r4, lsl #16
+    adc     r6, r6, r4, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r5, r5, r5
+    adc     r6, r6, r6
+    adds    r7, r7, r8                  @ C += the previous column's carry
+    adcs    r5, r5, r2
+    adc     r6, r6, #0
+    str     r7, [sp, #44]               @ t[11]
+    /* column 12: C = (r7, r3, r4), M = (r8, r2), K = (r5, r6) */
+    ldrh    r9, [r1, #20]               @ a_l[5]
+    ldrh    r10, [r1, #22]              @ a_h[5]
+    ldrh    r11, [r1, #28]              @ a_l[7]
+    ldrh    r12, [r1, #30]              @ a_h[7]
+    mul     r8, r9, r12                 @ M = a_l[5]*a_h[7] ...
+    mul     lr, r10, r11                @   + a_h[5]*a_l[7]
+    mov     r2, #0
+    adds    r8, r8, lr
+    adc     r2, r2, #0
+    mul     r7, r9, r11                 @ C = a_l[5]*a_l[7] ...
+    mul     r3, r10, r12                @   + a_h[5]*a_h[7]*2^32
+    mov     r4, #0
+    adds    r7, r7, r8, lsl #16         @ C += M * 2^16
+    adcs    r3, r3, r8, lsr #16
+    adc     r4, r4, #0
+    adds    r3, r3, r2, lsl #16
+    adc     r4, r4, r2, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r3, r3, r3
+    adc     r4, r4, r4
+    ldrh    r9, [r1, #24]               @ a_l[6]
+    ldrh    r10, [r1, #26]              @ a_h[6]
+    mul     lr, r9, r10                 @ a_l[6]*a_h[6], counts twice, 2^16 up
+    mul     r9, r9, r9                  @ a_l[6]^2
+    mul     r10, r10, r10               @ a_h[6]^2, 2^32 up
+    adds    r7, r7, r9
+    adcs    r3, r3, r10
+    adc     r4, r4, #0
+    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
+    adcs    r3, r3, lr, lsr #15
+    adc     r4, r4, #0
+    adds    r7, r7, r5                  @ C += the previous column's carry
+    adcs    r3, r3, r6
+    adc     r4, r4, #0
+    str     r7, [sp, #48]               @ t[12]
+    /* column 13: C = (r7, r8, r2), M = (r5, r6), K = (r3, r4) */
+    ldrh    r9, [r1, #24]               @ a_l[6]
+    ldrh    r10, [r1, #26]              @ a_h[6]
+    ldrh    r11, [r1, #28]              @ a_l[7]
+    ldrh    r12, [r1, #30]              @ a_h[7]
+    mul     r5, r9, r12                 @ M = a_l[6]*a_h[7] ...
+    mul     lr, r10, r11                @   + a_h[6]*a_l[7]
+    mov     r6, #0
+    adds    r5, r5, lr
+    adc     r6, r6, #0
+    mul     r7, r9, r11                 @ C = a_l[6]*a_l[7] ...
+    mul     r8, r10, r12                @   + a_h[6]*a_h[7]*2^32
+    mov     r2, #0
+    adds    r7, r7, r5, lsl #16         @ C += M * 2^16
+    adcs    r8, r8, r5, lsr #16
+    adc     r2, r2, #0
+    adds    r8, r8, r6, lsl #16
+    adc     r2, r2, r6, lsr #16
+    adds    r7, r7, r7                  @ C *= 2: the cross products count twice
+    adcs    r8, r8, r8
+    adc     r2, r2, r2
+    adds    r7, r7, r3                  @ C += the previous column's carry
+    adcs    r8, r8, r4
+    adc     r2, r2, #0
+    str     r7, [sp, #52]               @ t[13]
+    /* column 14: C = (r7, r5, r6), M = (r3, r4), K = (r8, r2) */
+    ldrh    r9, [r1, #28]               @ a_l[7]
+    ldrh    r10, [r1, #30]              @ a_h[7]
+    mul     lr, r9, r10                 @ a_l[7]*a_h[7], counts twice, 2^16 up
+    mul     r7, r9, r9                  @ C = a_l[7]^2 ...
+    mul     r5, r10, r10                @   + a_h[7]^2 * 2^32
+    mov     r6, #0
+    adds    r7, r7, lr, lsl #17         @ C += 2 a_l a_h 2^16
+    adcs    r5, r5, lr, lsr #15
+    adc     r6, r6, #0
+    adds    r7, r7, r8                  @ C += the previous column's carry
+    adcs    r5, r5, r2
+    adc     r6, r6, #0
+    str     r7, [sp, #56]               @ t[14]
+    str     r5, [sp, #60]               @ t[15]: the top carry (r6 is zero: a^2 < 2^512)
     mov     r3, #38                     @ 2^256 = 38 (mod p)
     mov     r12, #0
     ldr     r4, [sp, #0]                @ t[0]

@@ -9,7 +9,7 @@
 fe_mul is mpmul's cm3-fast 256-bit kernel (crypto/mpmul/armv7m/fast_k8.S) into a 16-word buffer on
 the stack, then the reduction below; fe_sqr is the squaring below, then the same reduction.
 
-The squaring (sqr256):
+The squaring (inline in fe_sqr):
 Straight-line Thumb-2, one column at a time (product scanning, as mpmul's cm3-fast kernel), with the
 M3's fixed-time 16x16 MUL only (UMULL terminates early on small operands: paper 003):
 
@@ -52,42 +52,32 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   38 hl_j, chain 2 adds 38 hh_j 2^16 (16-bit halves: MUL, never UMULL), the part >= 2^255 folded as
  *   19 times itself. Register map of the reduction: r4..r11 = the eight result words, r3 = 38,
  *   r12 = carry of chain 1, r0/r1 = Q_j alternately, r2 = addend; t at sp, r at [sp, #64].
- *   Stack: 36 (saved registers) + 68 (t, r) + the product routine's own (fast_k8.S 40, sqr256 36).
+ *   Stack: 36 (saved registers) + 68 (t, r), and fe_mul's call of fast_k8.S 40 more.
  *
- * void mcu_x25519_<impl>_sqr256(uint32_t r[16], const uint32_t a[8]);   r = a^2 (512 bits)
- *
- * Dedicated squaring for the Cortex-M3, product scanning on 16x16-bit MULs (fixed 1 cycle on the M3,
- * where UMULL's early termination would leak: paper 003): per column the cross products a_i a_j
+ * fe_sqr's product, inline: a dedicated squaring, product scanning on 16x16-bit MULs (fixed 1 cycle
+ * on the M3, where UMULL's early termination would leak: paper 003): per column the cross products a_i a_j
  * (i < j) once, four MULs each, C lane (al*bl + ah*bh*2^32, one ADDS/ADCS/ADC chain) and M lane (the
  * two middle products, 2^16 up); then M folded into C, C doubled, the square a_k^2 of an even column
  * added (3 MULs: al^2, ah^2, 2 al ah 2^16), the carry of the previous column added. 136 MULs instead of
- * the 256 of a general 256-bit product. See gen_sqr.py.
+ * the 256 of a general 256-bit product. See gen_fe.py.
  *
- * Register map: r0 = r, r1 = a (fixed); r2..r8 rotate among C = (c0, c1, c2), M = (m0, m1) and the
- * carry-in K = (k0, k1) (the comment on each column names them); r9, r10 = a_l[i], a_h[i];
- * r11, r12 = a_l[j], a_h[j]; lr = a middle product.
- * Stack: 36 bytes. Constant time: straight-line code, fixed addresses, LDRH/MUL/ADDS only.
+ * Register map of the squaring: t at sp, r1 = a (fixed); r2..r8 rotate among C = (c0, c1, c2),
+ * M = (m0, m1) and the carry-in K = (k0, k1) (the comment on each column names them); r9, r10 =
+ * a_l[i], a_h[i]; r11, r12 = a_l[j], a_h[j]; lr = a middle product.
+ * Constant time: straight-line code, fixed addresses, LDR(H)/STR/MUL/ADDS only; the kernel likewise.
  */
 #include "mcucrypt/ns.h"
 
     .syntax unified
     .thumb
-
-    .section .text.MCU_FN(x25519, sqr256), "ax", %progbits
-    .align 2
-    .global MCU_FN(x25519, sqr256)
-    .thumb_func
-    .type MCU_FN(x25519, sqr256), %function
-MCU_FN(x25519, sqr256):
-    push    {r4-r11, lr}
 """
-
-FOOTER = """    pop     {r4-r11, pc}
-    .size MCU_FN(x25519, sqr256), . - MCU_FN(x25519, sqr256)
-"""
-
 
 def generate() -> str:
+    return HEADER + field_function("fe_mul") + field_function("fe_sqr")
+
+
+def square_columns(base: str) -> list[str]:
+    """The squaring's straight-line column code: a at r1, the 16 words of a^2 stored at base."""
     out: list[str] = []
 
     def emit(ins: str, comment: str = "") -> None:
@@ -156,21 +146,21 @@ def generate() -> str:
             emit(f"adds    {c0}, {c0}, {k0}", "C += the previous column's carry")
             emit(f"adcs    {c1}, {c1}, {k1}")
             emit(f"adc     {c2}, {c2}, #0")
-        emit(f"str     {c0}, [r0, #{4 * w}]", f"r[{w}]")
+        emit(f"str     {c0}, [{base}, #{4 * w}]", f"t[{w}]")
         # rename: (c1, c2) become the carry-in; c0, m0, m1 and the old K are free again
         used = [c0, m0, m1] + ([k0, k1] if k0 is not None else [])
         free = [r for r in free if r not in (c0, c1, c2, m0, m1)] + used
         free = [r for r in free if r not in (c1, c2)]
         k0, k1 = c1, c2
-    emit(f"str     {k0}, [r0, #{4 * (2 * N - 1)}]", f"r[{2 * N - 1}]: the top carry ({k1} is zero: a^2 < 2^512)")
-    return HEADER + "\n".join(out) + "\n" + FOOTER + field_function("fe_mul") + field_function("fe_sqr")
+    emit(f"str     {k0}, [{base}, #{4 * (2 * N - 1)}]", f"t[{2 * N - 1}]: the top carry ({k1} is zero: a^2 < 2^512)")
+    return out
 
 
 def field_function(name: str) -> str:
     """fe_mul or fe_sqr: the product into t on the stack, then the reduction (module text)."""
     sym = f"MCU_FN(x25519, {name})"
-    call = "MCU_FN(mpmul256, mul)" if name == "fe_mul" else "MCU_FN(x25519, sqr256)"
-    what = "t = a b (mpmul's cm3-fast kernel)" if name == "fe_mul" else "t = a^2 (sqr256 above)"
+    call = "MCU_FN(mpmul256, mul)"
+    what = "t = a b (mpmul's cm3-fast kernel)"
     out = ["", f"    .section .text.{sym}, \"ax\", %progbits", "    .align 2", f"    .global {sym}",
            "    .thumb_func", f"    .type {sym}, %function", f"{sym}:"]
 
@@ -180,8 +170,12 @@ def field_function(name: str) -> str:
     emit("push    {r4-r11, lr}")
     emit("sub     sp, sp, #68", "t[16] at sp, r at sp + 64")
     emit("str     r0, [sp, #64]")
-    emit("mov     r0, sp")
-    emit(f"bl      {call}", what)
+    if name == "fe_mul":
+        emit("mov     r0, sp")
+        emit(f"bl      {call}", what)
+    else:
+        out.append("    /* t = a^2, inline (see gen_fe.py) */")
+        out.extend(square_columns("sp"))
     x = [f"r{4 + j}" for j in range(8)]
     emit("mov     r3, #38", "2^256 = 38 (mod p)")
     emit("mov     r12, #0")
