@@ -15,7 +15,7 @@ static inline void fe_reduce(uint32_t *r, const uint32_t *t)
     uint32_t top;
     int i;
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && __GNUC__ >= 8   /* the unroll pragma exists from GCC 8 (avr-gcc here is older) */
     _Pragma("GCC unroll 8")
 #endif
     for (i = 0; i < 8; i++) {
@@ -35,7 +35,7 @@ static inline void fe_reduce(uint32_t *r, const uint32_t *t)
     }
     top = (uint32_t)c;
     c = (uint64_t)((top << 5) + (top << 2) + (top << 1));
-#if defined(__GNUC__)
+#if defined(__GNUC__) && __GNUC__ >= 8   /* the unroll pragma exists from GCC 8 (avr-gcc here is older) */
     _Pragma("GCC unroll 8")
 #endif
     for (i = 0; i < 8; i++) {

@@ -21,7 +21,7 @@ typedef uint32_t fe[8];
 
 /* The 8-limb loops of the cheap operations are unrolled (GCC's pragma; -O2 keeps them as loops, whose
  * branch and index arithmetic cost more than their bodies on the E31 and the M3). */
-#if defined(__GNUC__)
+#if defined(__GNUC__) && __GNUC__ >= 8   /* the unroll pragma exists from GCC 8 (avr-gcc here is older) */
 #define MCU_UNROLL _Pragma("GCC unroll 8")
 #else
 #define MCU_UNROLL
