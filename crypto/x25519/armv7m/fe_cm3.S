@@ -9,7 +9,8 @@
  *   38 hl_j, chain 2 adds 38 hh_j 2^16 (16-bit halves: MUL, never UMULL), the part >= 2^255 folded as
  *   19 times itself. Register map of the reduction: r4..r11 = the eight result words, r3 = 38,
  *   r12 = carry of chain 1, r0/r1 = Q_j alternately, r2 = addend; t at sp, r at [sp, #64].
- *   Stack: 36 (saved registers) + 68 (t, r), and fe_mul's call of fast_k8.S 40 more.
+ *   Stack: 36 (saved registers) + 68 (t, r). fe_mul's product is mpmul's cm3-fast kernel
+ *   (crypto/mpmul/armv7m/fast_k8.S, its macros below) placed inline, storing t at sp.
  *
  * fe_sqr's product, inline: a dedicated squaring, product scanning on 16x16-bit MULs (fixed 1 cycle
  * on the M3, where UMULL's early termination would leak: paper 003): per column the cross products a_i a_j
@@ -28,6 +29,108 @@
     .syntax unified
     .thumb
 
+/* mpmul's cm3-fast kernel macros (crypto/mpmul/armv7m/fast_k8.S), for fe_mul */
+pa  .req r1
+pb  .req r2
+T   .req r0
+XL  .req r9
+XH  .req r10
+YH  .req r11
+
+/* The carry word of an accumulator (c2 or m2) at the end of a pair's addition chain. The register
+ * still holds the word stored or folded last column, and zeroing it would cost a MOV per column; so
+ * the column's first pair sets it to carry - 1 (SBC x, x, x), later pairs add their carry, and the
+ * last pair adds carry + 1, which makes it exact again before anything reads it. In between it may
+ * wrap below zero; it is only ever added to, so the arithmetic stays exact modulo 2^32. A column
+ * with one pair (column 14) zeroes the register instead. */
+.macro IK8_CARRY x
+    .if cnt == 1
+    adc     \x, \x, #0
+    .elseif t == 0
+    sbc     \x, \x, \x                          @ carry - 1
+    .elseif t == cnt - 1
+    adc     \x, \x, #1                          @ + carry + 1: exact again
+    .else
+    adc     \x, \x, #0
+    .endif
+.endm
+
+/* One word product a[i]*b[j] of column w (i, j, t = pair index in the column, cnt = pairs in the
+ * column are assembler symbols set by IK8_COLUMN). P holds b_l[j+1] (loaded here for the column's
+ * first pair), BL receives b_l[j]. */
+.macro IK8_PAIR w, c0, c1, c2, m0, m1, m2, P, BL
+    .set has_p, (j < 7)                         /* b_l[j+1] exists */
+    .set extra, 0
+    .if (t == cnt - 1) && (\w < 7)
+    .set extra, 1                               /* last pair of a lower column: add a_h[w+1]*b_l[0] */
+    .endif
+    .if t == 0
+    .endif
+    ldrh    XL, [pa, #(4*i)]                    @ a_l[i]
+    ldrh    XH, [pa, #(4*i+2)]                  @ a_h[i]
+    ldrh    YH, [pb, #(4*j+2)]                  @ b_h[j]
+    ldrh    \BL, [pb, #(4*j)]                   @ b_l[j]
+    .if (t == 0) && has_p
+    ldrh    \P, [pb, #(4*j+4)]                  @ b_l[j+1]: the previous pair did not load it
+    .endif
+    .if extra
+    ldrh    T, [pa, #(4*\w+6)]                  @ a_h[w+1]
+    .endif
+    .if t == 0
+    str     \c2, [sp, #(4*\w-4)]                @ t[w-1]
+    .if cnt == 1
+    mov     \c2, #0
+    mov     \m2, #0
+    .endif
+    .endif
+    .if extra
+    mul     T, T, \BL                           @ a_h[w+1]*b_l[0]: column w+1's last middle product
+    adds    \m1, \m1, T
+    adc     \m2, \m2, #0
+    .endif
+    mul     T, XL, YH                           @ a_l[i]*b_h[j]       weight 2^(32w+16)
+    .if has_p
+    mul     \P, XH, \P                          @ a_h[i]*b_l[j+1]     weight 2^(32w+48)
+    adds    \m0, \m0, T
+    adcs    \m1, \m1, \P
+    .else
+    adds    \m0, \m0, T
+    adcs    \m1, \m1, #0
+    .endif
+    IK8_CARRY \m2
+    mul     XL, XL, \BL                         @ a_l[i]*b_l[j]       weight 2^(32w)
+    mul     XH, XH, YH                          @ a_h[i]*b_h[j]       weight 2^(32w+32)
+    adds    \c0, \c0, XL
+    adcs    \c1, \c1, XH
+    IK8_CARRY \c2
+.endm
+
+/* Column w (1 <= w <= 14): every pair (i, w-i), then fold m0 into C. */
+.macro IK8_COLUMN w, c0, c1, c2, m0, m1, m2
+    .if \w < 8
+    .set i, 0
+    .set cnt, \w + 1
+    .else
+    .set i, \w - 7
+    .set cnt, 15 - \w
+    .endif
+    .set t, 0
+    .rept cnt
+    .set j, \w - i
+    .if (t % 2) == 0
+    IK8_PAIR \w, \c0, \c1, \c2, \m0, \m1, \m2, r12, lr
+    .else
+    IK8_PAIR \w, \c0, \c1, \c2, \m0, \m1, \m2, lr, r12
+    .endif
+    .set i, i + 1
+    .set t, t + 1
+    .endr
+    adds    \c0, \c0, \m0, lsl #16              @ C += m0*2^16: the middle lane's low word
+    adcs    \c1, \c1, \m0, lsr #16
+    adc     \c2, \c2, #0                        @ c0 is now r[w]; stored at the next column
+.endm
+
+
     .section .text.MCU_FN(x25519, fe_mul), "ax", %progbits
     .align 2
     .global MCU_FN(x25519, fe_mul)
@@ -37,8 +140,48 @@ MCU_FN(x25519, fe_mul):
     push    {r4-r11, lr}
     sub     sp, sp, #68                 @ t[16] at sp, r at sp + 64
     str     r0, [sp, #64]
-    mov     r0, sp
-    bl      MCU_FN(mpmul256, mul)       @ t = a b (mpmul's cm3-fast kernel)
+    /* t = a b: mpmul's cm3-fast kernel (fast_k8.S), inline, writing t at sp */
+    /* Column 0 has the single pair (0, 0) and no column before it to have added its second middle
+     * product a_h[0]*b_l[0]: write the products instead of adding them, and add that one here. */
+    ldrh    XL, [pa, #0]                        @ a_l[0]
+    ldrh    XH, [pa, #2]                        @ a_h[0]
+    ldrh    YH, [pb, #2]                        @ b_h[0]
+    ldrh    lr, [pb, #0]                        @ b_l[0]
+    ldrh    r12, [pb, #4]                       @ b_l[1]
+    ldrh    r3, [pa, #6]                        @ a_h[1]
+    mov     r8, #0                              @ m2
+    mul     r6, XL, YH                          @ m0 = a_l[0]*b_h[0] ...
+    mul     T, XH, lr                           @         + a_h[0]*b_l[0]
+    mul     r7, XH, r12                         @ m1 = a_h[0]*b_l[1] ...
+    mul     r3, r3, lr                          @         + a_h[1]*b_l[0]
+    adds    r6, r6, T
+    adcs    r7, r7, r3
+    adc     r8, r8, #0
+    mul     r3, XL, lr                          @ c0 = a_l[0]*b_l[0]
+    mul     r4, XH, YH                          @ c1 = a_h[0]*b_h[0]
+    mov     r5, #0                              @ c2
+    adds    r3, r3, r6, lsl #16
+    adcs    r4, r4, r6, lsr #16
+    adc     r5, r5, #0
+    /* Columns 1..14, the accumulators renamed round-robin (C: r3 r4 r5, M: r6 r7 r8). */
+    IK8_COLUMN  1, r4, r5, r3, r7, r8, r6
+    IK8_COLUMN  2, r5, r3, r4, r8, r6, r7
+    IK8_COLUMN  3, r3, r4, r5, r6, r7, r8
+    IK8_COLUMN  4, r4, r5, r3, r7, r8, r6
+    IK8_COLUMN  5, r5, r3, r4, r8, r6, r7
+    IK8_COLUMN  6, r3, r4, r5, r6, r7, r8
+    IK8_COLUMN  7, r4, r5, r3, r7, r8, r6
+    IK8_COLUMN  8, r5, r3, r4, r8, r6, r7
+    IK8_COLUMN  9, r3, r4, r5, r6, r7, r8
+    IK8_COLUMN 10, r4, r5, r3, r7, r8, r6
+    IK8_COLUMN 11, r5, r3, r4, r8, r6, r7
+    IK8_COLUMN 12, r3, r4, r5, r6, r7, r8
+    IK8_COLUMN 13, r4, r5, r3, r7, r8, r6
+    IK8_COLUMN 14, r5, r3, r4, r8, r6, r7
+    /* Column 14 used c0 = r5, c1 = r3, m1 = r6: r[14] = r5 and r[15] = c1 + m1*2^16 (all higher
+     * words are zero because the product has 16 words). */
+    add     r3, r3, r6, lsl #16
+    strd    r5, r3, [sp, #56]                   @ t[14], t[15]
     mov     r3, #38                     @ 2^256 = 38 (mod p)
     mov     r12, #0
     ldr     r4, [sp, #0]                @ t[0]

@@ -9,8 +9,9 @@
  *       a second carry is only possible when the sum wrapped below 38, so 38 more into r[0] is final
  *   void mcu_x25519_<impl>_fe_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
  *       r = a - b mod p: a borrow means 2^256 = 38 too much, taken off, twice at most (as ref/ladder.c)
- *   void mcu_x25519_<impl>_fe_cswap(uint32_t x[8], uint32_t y[8], uint32_t swap);
- *       swap x and y when swap = 1 (mask = -swap; t = (x ^ y) & mask; x ^= t; y ^= t)
+ *   void mcu_x25519_<impl>_fe_cswap2(uint32_t x[16], uint32_t y[16], uint32_t swap);
+ *       swap the 16 words of x and y (two field elements each: the ladder's (x2, z2) and (x3, z3))
+ *       when swap = 1 (mask = -swap; t = (x ^ y) & mask; x ^= t; y ^= t)
  * Register map: r0 = r (or x), r1 = a (or y), r2 = b (or swap); r3..r10 the eight words of a (or x);
  * r1, r11, r12, lr four words of b at a time (or of y); r12 also the 38 * carry.
  * Constant time: straight-line, fixed addresses; the carries become values through ADC/SBC and MUL
@@ -93,17 +94,17 @@ MCU_FN(x25519, fe_sub):
     pop     {r4-r11, pc}
     .size MCU_FN(x25519, fe_sub), . - MCU_FN(x25519, fe_sub)
 
-    .section .text.MCU_FN(x25519, fe_cswap), "ax", %progbits
+    .section .text.MCU_FN(x25519, fe_cswap2), "ax", %progbits
     .align 2
-    .global MCU_FN(x25519, fe_cswap)
+    .global MCU_FN(x25519, fe_cswap2)
     .thumb_func
-    .type MCU_FN(x25519, fe_cswap), %function
-MCU_FN(x25519, fe_cswap):
+    .type MCU_FN(x25519, fe_cswap2), %function
+MCU_FN(x25519, fe_cswap2):
     push    {r4-r11, lr}
     rsb     r2, r2, #0                  @ mask = -swap
-    .irp half, 0, 16
-    ldm     r0, {r3-r6}                 @ x[4h .. 4h+3]
-    ldm     r1, {r7-r10}                @ y[4h .. 4h+3]
+    .irp quarter, 0, 1, 2, 3
+    ldm     r0, {r3-r6}                 @ x[4q .. 4q+3]
+    ldm     r1, {r7-r10}                @ y[4q .. 4q+3]
     eor     r11, r3, r7
     and     r11, r11, r2
     eor     r3, r3, r11
@@ -124,4 +125,4 @@ MCU_FN(x25519, fe_cswap):
     stm     r1!, {r7-r10}
     .endr
     pop     {r4-r11, pc}
-    .size MCU_FN(x25519, fe_cswap), . - MCU_FN(x25519, fe_cswap)
+    .size MCU_FN(x25519, fe_cswap2), . - MCU_FN(x25519, fe_cswap2)

@@ -8,7 +8,7 @@
  * Only fe_freeze, before encoding, makes a value canonical (< p).
  *
  * Constant time: the loop runs 255 steps whatever the scalar; the scalar bit only selects, through a
- * mask, which pair of points is swapped (fe_cswap); carries are added as values, never tested. Two
+ * mask, which pair of points is swapped (fe_cswap2); carries are added as values, never tested. Two
  * products would be variable-time if written the obvious way: 32x32->64 on the Cortex-M3 (UMULL
  * terminates early) and on AVR (__umulsidi3 branches), so the multiplications by 38 and by a24 here
  * use shifts and 16x16 products only. */
@@ -46,13 +46,13 @@ static void fe_fold(fe r, uint32_t c)
 }
 
 #if defined(X25519_GLUE_ASM)
-/* The implementation brings fe_add, fe_sub and fe_cswap in assembly (the same contracts as below). */
+/* The implementation brings fe_add, fe_sub and fe_cswap2 in assembly (the same contracts as below). */
 void MCU_FN(x25519, fe_add)(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void MCU_FN(x25519, fe_sub)(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void MCU_FN(x25519, fe_cswap)(uint32_t *x, uint32_t *y, uint32_t swap);
+void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
 #define fe_add MCU_FN(x25519, fe_add)
 #define fe_sub MCU_FN(x25519, fe_sub)
-#define fe_cswap MCU_FN(x25519, fe_cswap)
+#define fe_cswap2 MCU_FN(x25519, fe_cswap2)
 #else
 static void fe_add(fe r, const fe a, const fe b)
 {
@@ -89,19 +89,18 @@ static void fe_sub(fe r, const fe a, const fe b)
     r[0] -= 38u & (0u - (uint32_t)(c >> 63));
 }
 
-/* Swap x and y when swap = 1, leave them when swap = 0, without a branch: mask = 0 or all ones. */
-static void fe_cswap(fe x, fe y, uint32_t swap)
+/* Swap the 16 words at x with the 16 at y (two field elements each: the ladder keeps x2, z2 and x3, z3
+ * side by side) when swap = 1, leave them when swap = 0, without a branch: mask = 0 or all ones. */
+static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 {
     uint32_t mask = 0u - swap;
     int i;
-    MCU_UNROLL
-    for (i = 0; i < 8; i++) {
+    for (i = 0; i < 16; i++) {
         uint32_t t = mask & (x[i] ^ y[i]);
         x[i] ^= t;
         y[i] ^= t;
     }
 }
-
 #endif
 
 /* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
@@ -223,8 +222,7 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
     for (t = (int)bits - 1; t >= 0; t--) {
         uint32_t kt = (uint32_t)(k[t >> 3] >> (t & 7)) & 1u;   /* the index t is public */
         swap ^= kt;
-        fe_cswap(x2, x3, swap);
-        fe_cswap(z2, z3, swap);
+        fe_cswap2(x2, x3, swap);    /* (x2, z2) <-> (x3, z3): st + 8 and st + 24, 16 words each */
         swap = kt;
 
         fe_add(a, x2, z2);      /* A = x2 + z2 */
@@ -245,8 +243,7 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
         fe_add_a24(z2, aa, e);
         FE_MUL(z2, z2, e);      /* z2 = E * (AA + a24 * E) */
     }
-    fe_cswap(x2, x3, swap);
-    fe_cswap(z2, z3, swap);
+    fe_cswap2(x2, x3, swap);
 }
 
 void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* X25519 on the E31 (rv32-fast): the ladder's additions and subtractions in assembly (ref/ladder.c
- * takes these and this file's fe_cswap when X25519_GLUE_ASM is defined).
+ * takes these and this file's fe_cswap2 when X25519_GLUE_ASM is defined).
  *
  *   void mcu_x25519_<impl>_fe_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
  *       r = a + b mod p (< 2^256): the carry out of 2^256 is worth 38 (mod p), added back; a second
  *       carry only when that sum wrapped below 38, so 38 more into r[0] is final
  *   void mcu_x25519_<impl>_fe_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
  *       r = a - b mod p: a borrow means 2^256 = 38 too much, taken off, twice at most
- *   void mcu_x25519_<impl>_fe_cswap(uint32_t x[8], uint32_t y[8], uint32_t swap);
- *       swap x and y when swap = 1: t = (x ^ y) & -swap; x ^= t; y ^= t
+ *   void mcu_x25519_<impl>_fe_cswap2(uint32_t x[16], uint32_t y[16], uint32_t swap);
+ *       swap the 16 words of x and y (two field elements each: the ladder's (x2, z2) and (x3, z3))
+ *       when swap = 1: t = (x ^ y) & -swap; x ^= t; y ^= t
  * RV32 has no carry flag: a carry is sltu of the sum against an addend (one of the two possible
  * carries of "x + y + c" is always zero, as x + y wraps to at most 2^32 - 2, so they are ORed).
  * Register map: a0 = r, a1 = a, a2 = b; a3..a7, t3..t5 the eight result words; t0..t2 temporaries;
@@ -135,13 +136,13 @@ MCU_FN(x25519, fe_sub):
     ret
     .size MCU_FN(x25519, fe_sub), . - MCU_FN(x25519, fe_sub)
 
-    .section .text.MCU_FN(x25519, fe_cswap), "ax", @progbits
-    .globl MCU_FN(x25519, fe_cswap)
-    .type MCU_FN(x25519, fe_cswap), @function
+    .section .text.MCU_FN(x25519, fe_cswap2), "ax", @progbits
+    .globl MCU_FN(x25519, fe_cswap2)
+    .type MCU_FN(x25519, fe_cswap2), @function
     .p2align 2
-MCU_FN(x25519, fe_cswap):
+MCU_FN(x25519, fe_cswap2):
     neg     a2, a2                      /* mask: 0 or all ones */
-    .irp o, 0, 4, 8, 12, 16, 20, 24, 28
+    .irp o, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60
     lw      t0, \o(a0)
     lw      t1, \o(a1)
     xor     t2, t0, t1
@@ -152,4 +153,4 @@ MCU_FN(x25519, fe_cswap):
     sw      t1, \o(a1)
     .endr
     ret
-    .size MCU_FN(x25519, fe_cswap), . - MCU_FN(x25519, fe_cswap)
+    .size MCU_FN(x25519, fe_cswap2), . - MCU_FN(x25519, fe_cswap2)
