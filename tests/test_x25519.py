@@ -186,3 +186,31 @@ def test_cm3_has_no_variable_time_multiply() -> None:
         bad = [l for l in dis.splitlines() if any(f"\t{m}" in l for m in ("umull", "umlal", "smull", "smlal",
                                                                           "udiv", "sdiv"))]
         assert not bad, f"{impl}: {bad[:3]}"
+
+
+@pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m")])
+def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
+    """fe_add, fe_sub and fe_cswap2 in assembly (X25519_GLUE_ASM), called directly: the double folds of
+    the carry (a + b near 2^257) and of the borrow (a - b just below 0) that random ladders rarely
+    reach. Results must be below 2^256 and congruent mod p."""
+    from mcucrypt.boards.base import Buf, Int
+    fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", target)
+    sym = f"mcu_x25519_{impl.replace('-', '_')}_"
+    m = (1 << 256) - 1
+    rng = random.Random(f"glue/{impl}")
+    values = dh.fe_edge_values() + [m - i for i in range(0, 80, 7)] + [i for i in range(0, 80, 9)]
+
+    def call(op: str, a: int, b: int) -> int:
+        res = fw.board.call(sym + op, [Buf(size=32, out=True), Buf(a.to_bytes(32, "little")),
+                                       Buf(b.to_bytes(32, "little"))])
+        return int.from_bytes(res.outputs[0], "little")
+    for a in values:
+        for b in (m - a, m, a, rng.randrange(1 << 256), max(0, 37 - a), rng.choice(values)):
+            r = call("fe_add", a, b)
+            assert r <= m and (r - a - b) % P == 0, ("add", hex(a), hex(b))
+            r = call("fe_sub", a, b)
+            assert r <= m and (r - a + b) % P == 0, ("sub", hex(a), hex(b))
+    x, y = rng.randbytes(64), rng.randbytes(64)
+    for swap in (0, 1):
+        res = fw.board.call(sym + "fe_cswap2", [Buf(x, out=True), Buf(y, out=True), Int(swap, 4)])
+        assert tuple(res.outputs) == ((y, x) if swap else (x, y))
