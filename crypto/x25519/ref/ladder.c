@@ -16,6 +16,7 @@
 
 #include "mcucrypt/ns.h"
 #include "x25519.h"
+#include "fe_reduce.h"
 
 typedef uint32_t fe[8];
 
@@ -42,7 +43,7 @@ static void fe_fold(fe r, uint32_t c)
         r[i] = (uint32_t)t;
         t >>= 32;
     }
-    r[0] += 38u & (0u - (uint32_t)t);
+    r[0] += fe_carry38((uint32_t)t);
 }
 
 #if defined(X25519_GLUE_ASM)
@@ -67,26 +68,37 @@ static void fe_add(fe r, const fe a, const fe b)
     fe_fold(r, (uint32_t)c);
 }
 
+/* The borrow out of x - y - bin (d = that difference mod 2^32), as a bit, by logic only (Hacker's
+ * Delight 2-13): the 64-bit formulation makes GCC emit an IT block on the M3 (conditional execution
+ * selected by the borrow, which the checker rightly reports as a secret-dependent branch). */
+static uint32_t borrow_out(uint32_t x, uint32_t y, uint32_t d)
+{
+    return ((~x & y) | (~(x ^ y) & d)) >> 31;
+}
+
 /* r = a - b: a borrow out of the top limb means 2^256 was added, i.e. 38 too much (mod p): take 38
  * off, and once more if that borrows too (then r >= 2^256 - 38 and limb 0 cannot borrow a third time). */
 static void fe_sub(fe r, const fe a, const fe b)
 {
-    uint64_t c = 0;
-    uint32_t borrow;
+    uint32_t borrow = 0, x, y, d;
     int i;
     MCU_UNROLL
     for (i = 0; i < 8; i++) {
-        c = (uint64_t)a[i] - b[i] - (uint32_t)(c >> 63);
-        r[i] = (uint32_t)c;
+        x = a[i];
+        y = b[i];
+        d = x - y - borrow;
+        borrow = borrow_out(x, y, d);
+        r[i] = d;
     }
-    borrow = (uint32_t)(c >> 63);
-    c = (uint64_t)r[0] - (38u & (0u - borrow));
-    r[0] = (uint32_t)c;
-    for (i = 1; i < 8; i++) {
-        c = (uint64_t)r[i] - (uint32_t)(c >> 63);
-        r[i] = (uint32_t)c;
+    y = fe_carry38(borrow);
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        x = r[i];
+        d = x - y;
+        y = borrow_out(x, y, d);            /* what the next limb must subtract: 0 or 1 */
+        r[i] = d;
     }
-    r[0] -= 38u & (0u - (uint32_t)(c >> 63));
+    r[0] -= fe_carry38(y);
 }
 
 /* Swap the 16 words at x with the 16 at y (two field elements each: the ladder keeps x2, z2 and x3, z3
