@@ -68,18 +68,22 @@ static void fe_add(fe r, const fe a, const fe b)
     fe_fold(r, (uint32_t)c);
 }
 
+#if !defined(__AVR__)
 /* The borrow out of x - y - bin (d = that difference mod 2^32), as a bit, by logic only (Hacker's
- * Delight 2-13): the 64-bit formulation makes GCC emit an IT block on the M3 (conditional execution
- * selected by the borrow, which the checker rightly reports as a secret-dependent branch). */
+ * Delight 2-13). On the M3 the 64-bit formulation below makes GCC emit an IT block (conditional
+ * execution selected by the borrow, which the checker rightly reports as a secret-dependent branch);
+ * on AVR it is this one that becomes a skip (SBRC on the sign bit), so AVR keeps the 64-bit one. */
 static uint32_t borrow_out(uint32_t x, uint32_t y, uint32_t d)
 {
     return ((~x & y) | (~(x ^ y) & d)) >> 31;
 }
+#endif
 
 /* r = a - b: a borrow out of the top limb means 2^256 was added, i.e. 38 too much (mod p): take 38
  * off, and once more if that borrows too (then r >= 2^256 - 38 and limb 0 cannot borrow a third time). */
 static void fe_sub(fe r, const fe a, const fe b)
 {
+#if !defined(__AVR__)
     uint32_t borrow = 0, x, y, d;
     int i;
     MCU_UNROLL
@@ -99,6 +103,25 @@ static void fe_sub(fe r, const fe a, const fe b)
         r[i] = d;
     }
     r[0] -= fe_carry38(y);
+#else
+    uint64_t c = 0;
+    uint32_t borrow;
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        c = (uint64_t)a[i] - b[i] - (uint32_t)(c >> 63);
+        r[i] = (uint32_t)c;
+    }
+    borrow = (uint32_t)(c >> 63);
+    c = (uint64_t)r[0] - fe_carry38(borrow);
+    r[0] = (uint32_t)c;
+    MCU_UNROLL
+    for (i = 1; i < 8; i++) {
+        c = (uint64_t)r[i] - (uint32_t)(c >> 63);
+        r[i] = (uint32_t)c;
+    }
+    r[0] -= fe_carry38((uint32_t)(c >> 63));
+#endif
 }
 
 /* Swap the 16 words at x with the 16 at y (two field elements each: the ladder keeps x2, z2 and x3, z3
