@@ -114,6 +114,10 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
     if kind == "hash":
         return [("OUT_BYTES", p["out_bytes"], "digest (hash) or default output length (XOF)"),
                 ("CTX_BYTES", p["ctx_bytes"], "incremental context (init/update/final or squeeze)")]
+    if kind == "dh":
+        return [("SCALAR_BYTES", p["scalar_bytes"], "private scalar (clamped inside)"),
+                ("POINT_BYTES", p["point_bytes"], "u-coordinate: public key, peer's key or shared secret"),
+                ("FE_WORDS", 8, "a field element for fe_mul / fe_sqr, in 32-bit limbs")]
     if kind == "permutation":
         return [("STATE_BYTES", p["state_bytes"], "state")]
     if kind == "mpmul":
@@ -137,6 +141,9 @@ def wipers(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[st
             if "state_bytes" in impl.params(prim_id) else [])
     if kind == "hash":
         return [("wipe_ctx", "uint8_t", "CTX_BYTES", "an incremental context (it holds the absorbed message)")]
+    if kind == "dh":
+        return [("wipe_scalar", "uint8_t", "SCALAR_BYTES", "a private scalar"),
+                ("wipe_shared", "uint8_t", "POINT_BYTES", "a shared secret")]
     if kind == "permutation":
         return [("wipe_state", "uint8_t", "STATE_BYTES", "a state")]
     if kind == "mpmul":
@@ -187,6 +194,17 @@ KIND_NOTES = {
         ("Context lifetime", "`init` (or `cxof_init`), then any number of `update`s, then `final` (hash) or "
          "`squeeze` (XOF, repeatable); the context holds state derived from the message: wipe it with "
          "`mcu_<id>_wipe_ctx` when done."),
+    ],
+    "dh": [
+        ("Byte order", "scalars and u-coordinates are 32-byte little-endian strings as in RFC 7748; the scalar "
+         "is clamped and the top bit of u masked inside; non-canonical u is accepted."),
+        ("Alignment", "byte buffers may have any alignment; `uint32_t *` field elements 4-byte aligned."),
+        ("Overlap", "keep the output distinct from the inputs."),
+        ("Return codes", "none (`void`); an all-zero shared secret (a low-order peer point) is returned as "
+         "computed: reject it if your protocol requires."),
+        ("Lifetime", "no state; wipe scalars and shared secrets with `mcu_<id>_wipe_scalar` / "
+         "`mcu_<id>_wipe_shared`. `fe_mul`, `fe_sqr` and `ladder` are exported for benchmarks and the "
+         "constant-time checker."),
     ],
     "permutation": [
         ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian)."),

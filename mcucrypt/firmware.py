@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Mapping
 
 from .boards import make_board
-from .boards.base import Arg, Board, Buf, CallResult, Int, TaintSpec
+from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, Board, Buf, CallResult, Int, TaintSpec
 from .build import Image, build, code_size
 from .catalog import CatalogError, Implementation, Param
 
@@ -30,6 +30,9 @@ class Firmware:
         self.prim_id = prim_id
         self.target = target
         self.params = impl.params(prim_id)
+        # The runaway budget of every call: the board's default, or the instance's `max_instructions`
+        # in META.yml for primitives whose one call legitimately runs longer (an X25519 ladder on AVR).
+        self.max_instructions: int = int(self.params.get("max_instructions", DEFAULT_MAX_INSTRUCTIONS))
         self.image: Image = build(
             target, impl.sources, name=f"{prim_id}-{impl.name}", impl=impl.name,
             isa=impl.isa if target == "rv32" else None, defines=impl.defines,
@@ -76,7 +79,9 @@ class Firmware:
             ret_size = Param(proto.ret, "ret").scalar_size(self.board.native_int_size)
         symbol, args = proto.symbol(self.prim_id, self.impl.name), self.arguments(op, named)
         if self.warm:
-            self.board.call(symbol, args, ret_size=ret_size)
+            self.board.call(symbol, args, ret_size=ret_size, max_instructions=self.max_instructions)
         if taint is not None:
-            return self.board.call(symbol, args, trace=trace, ret_size=ret_size, taint=taint)
-        return self.board.call(symbol, args, trace=trace, ret_size=ret_size)
+            return self.board.call(symbol, args, trace=trace, ret_size=ret_size, taint=taint,
+                                   max_instructions=self.max_instructions)
+        return self.board.call(symbol, args, trace=trace, ret_size=ret_size,
+                               max_instructions=self.max_instructions)

@@ -213,6 +213,29 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
         return failed;                                                                            \
     }
 
+/* X25519: scalar || u || shared (32 bytes each). */
+#define EX_DEFINE_DH(id, ID)                                                                      \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { S = MCU_##ID##_SCALAR_BYTES, U = MCU_##ID##_POINT_BYTES };                         \
+        uint8_t scalar[S], u[U], out[U];                                                          \
+        const uint8_t *v = ex_##id;                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            ex_read(scalar, v, S);                                                                \
+            ex_read(u, v + S, U);                                                                 \
+            mcu_##id##_x25519(out, scalar, u);                                                    \
+            if (ex_equal(out, v + S + U, U)) {                                                    \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+            v += S + 2 * U;                                                                       \
+        }                                                                                         \
+        mcu_##id##_wipe_scalar(scalar);                                                           \
+        return failed;                                                                            \
+    }
+
 #include "vectors.h"
 
 int mcucrypt_example(void)

@@ -27,6 +27,9 @@ OUT = Path(__file__).with_name("vectors.h")
 AEAD_COUNTS = (1, 17, 529, 546, 1089)
 # Ascon hash/XOF/CXOF: these KAT counts (message, or customization string, of 0, 1, 16 and 32 bytes).
 HASH_COUNTS = (1, 2, 17, 33)
+# X25519: RFC 7748's two vectors and these Wycheproof tests (32: u = 0, an all-zero shared secret); a few,
+# since one scalar multiplication costs up to 70 M cycles on the ATmega128.
+DH_TCIDS = (1, 2, 32)
 # mpmul: the last two records per size (the file's random operands after its edge cases), at most.
 MPMUL_PER_ID = 2
 
@@ -55,6 +58,10 @@ def records(kind: str, prim_id: str, vecs) -> tuple[list[bytes], list[str]]:
                 continue
             pt, ad = v.hex("PT"), v.hex("AD")
             rec = bytes([len(pt), len(ad)]) + v.hex("Key") + v.hex("Nonce") + pt + ad + v.hex("CT")
+        elif kind == "dh":
+            if "Iterations" in f or ("TcId" in f and int(f["TcId"]) not in DH_TCIDS):
+                continue
+            rec = v.hex("Scalar") + v.hex("U") + v.hex("Shared")
         elif kind == "hash":
             if int(f["Count"]) not in HASH_COUNTS:
                 continue

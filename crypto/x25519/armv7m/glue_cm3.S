@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/* X25519 on the Cortex-M3 (cm3-fast): the ladder's additions, subtractions and conditional swap in
+ * assembly (ref/ladder.c uses these when X25519_GLUE_ASM is defined). GCC's code for the C versions
+ * spends an ADC per word to move the carry between 64-bit halves; here each is one ADDS/ADCS (or
+ * SUBS/SBCS) chain over the eight words held in registers, with LDM/STM (1 + N cycles).
+ *
+ *   void mcu_x25519_<impl>_fe_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
+ *       r = a + b mod p (< 2^256): the carry out of the top word is 2^256 = 38 (mod p), added back;
+ *       a second carry is only possible when the sum wrapped below 38, so 38 more into r[0] is final
+ *   void mcu_x25519_<impl>_fe_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
+ *       r = a - b mod p: a borrow means 2^256 = 38 too much, taken off, twice at most (as ref/ladder.c)
+ *   void mcu_x25519_<impl>_fe_cswap2(uint32_t x[16], uint32_t y[16], uint32_t swap);
+ *       swap the 16 words of x and y (two field elements each: the ladder's (x2, z2) and (x3, z3))
+ *       when swap = 1 (mask = -swap; t = (x ^ y) & mask; x ^= t; y ^= t)
+ * Register map: r0 = r (or x), r1 = a (or y), r2 = b (or swap); r3..r10 the eight words of a (or x);
+ * r1, r11, r12, lr four words of b at a time (or of y); r12 also the 38 * carry.
+ * Constant time: straight-line, fixed addresses; the carries become values through ADC/SBC and MUL
+ * (1 cycle on the M3 for every operand), never branches. */
+#include "mcucrypt/ns.h"
+
+    .syntax unified
+    .thumb
+
+    .section .text.MCU_FN(x25519, fe_add), "ax", %progbits
+    .align 2
+    .global MCU_FN(x25519, fe_add)
+    .thumb_func
+    .type MCU_FN(x25519, fe_add), %function
+MCU_FN(x25519, fe_add):
+    push    {r4-r11, lr}
+    ldm     r1, {r3-r10}                @ a
+    ldm     r2!, {r1, r11, r12, lr}     @ b[0..3] (LDM leaves the flags alone)
+    adds    r3, r3, r1
+    adcs    r4, r4, r11
+    adcs    r5, r5, r12
+    adcs    r6, r6, lr
+    ldm     r2, {r1, r11, r12, lr}      @ b[4..7]
+    adcs    r7, r7, r1
+    adcs    r8, r8, r11
+    adcs    r9, r9, r12
+    adcs    r10, r10, lr
+    mov     r11, #38
+    mov     r12, #0
+    adc     r12, r12, #0                @ the carry out of 2^256 ...
+    mul     r12, r12, r11               @ ... is worth 38
+    adds    r3, r3, r12
+    adcs    r4, r4, #0
+    adcs    r5, r5, #0
+    adcs    r6, r6, #0
+    adcs    r7, r7, #0
+    adcs    r8, r8, #0
+    adcs    r9, r9, #0
+    adcs    r10, r10, #0
+    mov     r12, #0
+    adc     r12, r12, #0                @ only when the sum wrapped below 38
+    mul     r12, r12, r11
+    add     r3, r3, r12                 @ r[0] < 38 + 38 here: no further carry
+    stm     r0, {r3-r10}
+    pop     {r4-r11, pc}
+    .size MCU_FN(x25519, fe_add), . - MCU_FN(x25519, fe_add)
+
+    .section .text.MCU_FN(x25519, fe_sub), "ax", %progbits
+    .align 2
+    .global MCU_FN(x25519, fe_sub)
+    .thumb_func
+    .type MCU_FN(x25519, fe_sub), %function
+MCU_FN(x25519, fe_sub):
+    push    {r4-r11, lr}
+    ldm     r1, {r3-r10}                @ a
+    ldm     r2!, {r1, r11, r12, lr}     @ b[0..3]
+    subs    r3, r3, r1
+    sbcs    r4, r4, r11
+    sbcs    r5, r5, r12
+    sbcs    r6, r6, lr
+    ldm     r2, {r1, r11, r12, lr}      @ b[4..7]
+    sbcs    r7, r7, r1
+    sbcs    r8, r8, r11
+    sbcs    r9, r9, r12
+    sbcs    r10, r10, lr
+    sbc     r12, r12, r12               @ -borrow: 0 or all ones (C clear = borrow)
+    and     r12, r12, #38               @ 38 * borrow
+    subs    r3, r3, r12
+    sbcs    r4, r4, #0
+    sbcs    r5, r5, #0
+    sbcs    r6, r6, #0
+    sbcs    r7, r7, #0
+    sbcs    r8, r8, #0
+    sbcs    r9, r9, #0
+    sbcs    r10, r10, #0
+    sbc     r12, r12, r12               @ a second borrow: r >= 2^256 - 38 now, so r[0] cannot borrow again
+    and     r12, r12, #38
+    sub     r3, r3, r12
+    stm     r0, {r3-r10}
+    pop     {r4-r11, pc}
+    .size MCU_FN(x25519, fe_sub), . - MCU_FN(x25519, fe_sub)
+
+    .section .text.MCU_FN(x25519, fe_cswap2), "ax", %progbits
+    .align 2
+    .global MCU_FN(x25519, fe_cswap2)
+    .thumb_func
+    .type MCU_FN(x25519, fe_cswap2), %function
+MCU_FN(x25519, fe_cswap2):
+    push    {r4-r11, lr}
+    rsb     r2, r2, #0                  @ mask = -swap
+    .irp quarter, 0, 1, 2, 3
+    ldm     r0, {r3-r6}                 @ x[4q .. 4q+3]
+    ldm     r1, {r7-r10}                @ y[4q .. 4q+3]
+    eor     r11, r3, r7
+    and     r11, r11, r2
+    eor     r3, r3, r11
+    eor     r7, r7, r11
+    eor     r11, r4, r8
+    and     r11, r11, r2
+    eor     r4, r4, r11
+    eor     r8, r8, r11
+    eor     r11, r5, r9
+    and     r11, r11, r2
+    eor     r5, r5, r11
+    eor     r9, r9, r11
+    eor     r11, r6, r10
+    and     r11, r11, r2
+    eor     r6, r6, r11
+    eor     r10, r10, r11
+    stm     r0!, {r3-r6}
+    stm     r1!, {r7-r10}
+    .endr
+    pop     {r4-r11, pc}
+    .size MCU_FN(x25519, fe_cswap2), . - MCU_FN(x25519, fe_cswap2)

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/* X25519 (RFC 7748 section 5): the Montgomery ladder, inversion, encoding and the cheap field
+ * operations, in portable C99 shared by every implementation; fe_mul and fe_sqr (where the time goes)
+ * come from the implementation: ref/fe.c, or an assembly file per core.
+ *
+ * Field elements: 8 little-endian 32-bit limbs, any value below 2^256, congruent mod p = 2^255 - 19
+ * ("partially reduced"): 2^256 = 38 (mod p), so a carry out of the top limb is folded back as 38.
+ * Only fe_freeze, before encoding, makes a value canonical (< p).
+ *
+ * Constant time: the loop runs 255 steps whatever the scalar; the scalar bit only selects, through a
+ * mask, which pair of points is swapped (fe_cswap2); carries are added as values, never tested. Two
+ * products would be variable-time if written the obvious way: 32x32->64 on the Cortex-M3 (UMULL
+ * terminates early) and on AVR (__umulsidi3 branches), so the multiplications by 38 and by a24 here
+ * use shifts and 16x16 products only. */
+#include <stdint.h>
+
+#include "mcucrypt/ns.h"
+#include "x25519.h"
+#include "fe_reduce.h"
+
+typedef uint32_t fe[8];
+
+/* The 8-limb loops of the cheap operations are unrolled (GCC's pragma; -O2 keeps them as loops, whose
+ * branch and index arithmetic cost more than their bodies on the E31 and the M3). */
+#if defined(__GNUC__) && __GNUC__ >= 8   /* the unroll pragma exists from GCC 8 (avr-gcc here is older) */
+#define MCU_UNROLL _Pragma("GCC unroll 8")
+#else
+#define MCU_UNROLL
+#endif
+
+#define FE_MUL MCU_FN(x25519, fe_mul)
+#define FE_SQR MCU_FN(x25519, fe_sqr)
+
+/* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
+ * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
+static void fe_fold(fe r, uint32_t c)
+{
+    uint64_t t = (uint64_t)((c << 5) + (c << 2) + (c << 1));
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        t += r[i];
+        r[i] = (uint32_t)t;
+        t >>= 32;
+    }
+    r[0] += fe_carry38((uint32_t)t);
+}
+
+/* X25519_GLUE_ASM: 1 where the implementation brings fe_add/fe_sub/fe_cswap2 in assembly (rv32-fast,
+ * cm3-fast), 0 for the C versions below; fixed per implementation in META.yml, never defaulted. */
+#ifndef X25519_GLUE_ASM
+#error "X25519_GLUE_ASM must be defined: 1 with the assembly glue (rv32-fast, cm3-fast), 0 for the C (ref)"
+#endif
+#if X25519_GLUE_ASM
+/* The implementation brings fe_add, fe_sub and fe_cswap2 in assembly (the same contracts as below). */
+void MCU_FN(x25519, fe_add)(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void MCU_FN(x25519, fe_sub)(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
+#define fe_add MCU_FN(x25519, fe_add)
+#define fe_sub MCU_FN(x25519, fe_sub)
+#define fe_cswap2 MCU_FN(x25519, fe_cswap2)
+#else
+static void fe_add(fe r, const fe a, const fe b)
+{
+    uint64_t c = 0;
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        c += (uint64_t)a[i] + b[i];
+        r[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    fe_fold(r, (uint32_t)c);
+}
+
+#if !defined(__AVR__)
+/* The borrow out of x - y - bin (d = that difference mod 2^32), as a bit, by logic only (Hacker's
+ * Delight 2-13). On the M3 the 64-bit formulation below makes GCC emit an IT block (conditional
+ * execution selected by the borrow, which the checker rightly reports as a secret-dependent branch);
+ * on AVR it is this one that becomes a skip (SBRC on the sign bit), so AVR keeps the 64-bit one. */
+static uint32_t borrow_out(uint32_t x, uint32_t y, uint32_t d)
+{
+    return ((~x & y) | (~(x ^ y) & d)) >> 31;
+}
+#endif
+
+/* r = a - b: a borrow out of the top limb means 2^256 was added, i.e. 38 too much (mod p): take 38
+ * off, and once more if that borrows too (then r >= 2^256 - 38 and limb 0 cannot borrow a third time). */
+static void fe_sub(fe r, const fe a, const fe b)
+{
+#if !defined(__AVR__)
+    uint32_t borrow = 0, x, y, d;
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        x = a[i];
+        y = b[i];
+        d = x - y - borrow;
+        borrow = borrow_out(x, y, d);
+        r[i] = d;
+    }
+    y = fe_carry38(borrow);
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        x = r[i];
+        d = x - y;
+        y = borrow_out(x, y, d);            /* what the next limb must subtract: 0 or 1 */
+        r[i] = d;
+    }
+    r[0] -= fe_carry38(y);
+#else
+    uint64_t c = 0;
+    uint32_t borrow;
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        c = (uint64_t)a[i] - b[i] - (uint32_t)(c >> 63);
+        r[i] = (uint32_t)c;
+    }
+    borrow = (uint32_t)(c >> 63);
+    c = (uint64_t)r[0] - fe_carry38(borrow);
+    r[0] = (uint32_t)c;
+    MCU_UNROLL
+    for (i = 1; i < 8; i++) {
+        c = (uint64_t)r[i] - (uint32_t)(c >> 63);
+        r[i] = (uint32_t)c;
+    }
+    r[0] -= fe_carry38((uint32_t)(c >> 63));
+#endif
+}
+
+/* Swap the 16 words at x with the 16 at y (two field elements each: the ladder keeps x2, z2 and x3, z3
+ * side by side) when swap = 1, leave them when swap = 0, without a branch: mask = 0 or all ones. */
+static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
+{
+    uint32_t mask = 0u - swap;
+    int i;
+    for (i = 0; i < 16; i++) {
+        uint32_t t = mask & (x[i] ^ y[i]);
+        x[i] ^= t;
+        y[i] ^= t;
+    }
+}
+#endif
+
+/* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
+ * which are fixed-time MULs on every target. */
+static void fe_add_a24(fe r, const fe a, const fe e)
+{
+    uint64_t c = 0;
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        uint32_t x = e[i];
+        uint32_t lo = (uint32_t)(uint16_t)x * 0xdb41u, hi = (x >> 16) * 0xdb41u;
+        c += (uint64_t)a[i] + lo + ((uint64_t)hi << 16) + ((uint64_t)x << 16);
+        r[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    fe_fold(r, (uint32_t)c);
+}
+
+static void fe_sqr_n(fe r, const fe a, int n)
+{
+    FE_SQR(r, a);
+    while (--n > 0)
+        FE_SQR(r, r);
+}
+
+/* r = z^(p-2) = 1/z (0 for z = 0), the usual chain: 254 squarings and 11 multiplications. */
+static void fe_invert(fe r, const fe z)
+{
+    fe z2, z9, z11, z5_0, z10_0, z20_0, z50_0, z100_0, t;
+
+    FE_SQR(z2, z);              /* z^2 */
+    fe_sqr_n(t, z2, 2);         /* z^8 */
+    FE_MUL(z9, t, z);           /* z^9 */
+    FE_MUL(z11, z9, z2);        /* z^11 */
+    FE_SQR(t, z11);             /* z^22 */
+    FE_MUL(z5_0, t, z9);        /* z^(2^5 - 1) */
+    fe_sqr_n(t, z5_0, 5);
+    FE_MUL(z10_0, t, z5_0);     /* z^(2^10 - 1) */
+    fe_sqr_n(t, z10_0, 10);
+    FE_MUL(z20_0, t, z10_0);    /* z^(2^20 - 1) */
+    fe_sqr_n(t, z20_0, 20);
+    FE_MUL(t, t, z20_0);        /* z^(2^40 - 1) */
+    fe_sqr_n(t, t, 10);
+    FE_MUL(z50_0, t, z10_0);    /* z^(2^50 - 1) */
+    fe_sqr_n(t, z50_0, 50);
+    FE_MUL(z100_0, t, z50_0);   /* z^(2^100 - 1) */
+    fe_sqr_n(t, z100_0, 100);
+    FE_MUL(t, t, z100_0);       /* z^(2^200 - 1) */
+    fe_sqr_n(t, t, 50);
+    FE_MUL(t, t, z50_0);        /* z^(2^250 - 1) */
+    fe_sqr_n(t, t, 5);          /* z^(2^255 - 32) */
+    FE_MUL(r, t, z11);          /* z^(2^255 - 21) = z^(p - 2) */
+}
+
+/* The canonical value (< p) of a < 2^256: fold bit 255 as 19 (a < 2^255 + 19 * 2 after it), then
+ * subtract p when a + 19 reaches 2^255, selected by a mask. */
+static void fe_freeze(fe r, const fe a)
+{
+    fe t;
+    uint64_t c;
+    uint32_t mask;
+    int i;
+
+    c = (uint64_t)(19u & (0u - (a[7] >> 31)));
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        c += i == 7 ? (a[7] & 0x7fffffffu) : a[i];
+        r[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    c = 19;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        c += r[i];
+        t[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    mask = 0u - (t[7] >> 31);       /* r + 19 >= 2^255, i.e. r >= p */
+    t[7] &= 0x7fffffffu;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++)
+        r[i] = (t[i] & mask) | (r[i] & ~mask);
+}
+
+static void fe_load(fe r, const uint8_t *s)
+{
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++)
+        r[i] = (uint32_t)s[4 * i] | ((uint32_t)s[4 * i + 1] << 8) | ((uint32_t)s[4 * i + 2] << 16) |
+               ((uint32_t)s[4 * i + 3] << 24);
+}
+
+static void fe_store(uint8_t *s, const fe a)
+{
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        s[4 * i] = (uint8_t)a[i];
+        s[4 * i + 1] = (uint8_t)(a[i] >> 8);
+        s[4 * i + 2] = (uint8_t)(a[i] >> 16);
+        s[4 * i + 3] = (uint8_t)(a[i] >> 24);
+    }
+}
+
+/* The Montgomery ladder of RFC 7748 over scalar bits bits-1 .. 0 of k (little-endian bytes, already
+ * clamped), on the state st = x1 | x2 | z2 | x3 | z3 (five field elements, 40 words), in place, the
+ * final conditional swap included. x25519 runs it over 255 bits; it is exported (`ladder`) so that the
+ * constant-time checker can trace a few steps of exactly this code where tracing a whole scalar
+ * multiplication would not fit in memory (AVR). */
+void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
+{
+    uint32_t *x1 = st, *x2 = st + 8, *z2 = st + 16, *x3 = st + 24, *z3 = st + 32;
+    fe a, aa, b, bb, e, c, d;
+    uint32_t swap = 0;
+    int t;
+
+    for (t = (int)bits - 1; t >= 0; t--) {
+        uint32_t kt = (uint32_t)(k[t >> 3] >> (t & 7)) & 1u;   /* the index t is public */
+        swap ^= kt;
+        fe_cswap2(x2, x3, swap);    /* (x2, z2) <-> (x3, z3): st + 8 and st + 24, 16 words each */
+        swap = kt;
+
+        fe_add(a, x2, z2);      /* A = x2 + z2 */
+        FE_SQR(aa, a);          /* AA = A^2 */
+        fe_sub(b, x2, z2);      /* B = x2 - z2 */
+        FE_SQR(bb, b);          /* BB = B^2 */
+        fe_sub(e, aa, bb);      /* E = AA - BB */
+        fe_add(c, x3, z3);      /* C = x3 + z3 */
+        fe_sub(d, x3, z3);      /* D = x3 - z3 */
+        FE_MUL(d, d, a);        /* DA = D * A */
+        FE_MUL(c, c, b);        /* CB = C * B */
+        fe_add(x3, d, c);
+        FE_SQR(x3, x3);         /* x3 = (DA + CB)^2 */
+        fe_sub(z3, d, c);
+        FE_SQR(z3, z3);
+        FE_MUL(z3, z3, x1);     /* z3 = x1 * (DA - CB)^2 */
+        FE_MUL(x2, aa, bb);     /* x2 = AA * BB */
+        fe_add_a24(z2, aa, e);
+        FE_MUL(z2, z2, e);      /* z2 = E * (AA + a24 * E) */
+    }
+    fe_cswap2(x2, x3, swap);
+}
+
+void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
+{
+    uint8_t k[32];
+    uint32_t st[40];            /* x1, x2, z2, x3, z3 */
+    uint32_t *x1 = st, *x2 = st + 8, *z2 = st + 16, *x3 = st + 24, *z3 = st + 32;
+    int i;
+
+    for (i = 0; i < 32; i++)    /* decodeScalar25519 */
+        k[i] = scalar[i];
+    k[0] &= 248;
+    k[31] &= 127;
+    k[31] |= 64;
+    fe_load(x1, point);         /* decodeUCoordinate: top bit masked, u >= p kept (reduced by the ladder) */
+    x1[7] &= 0x7fffffffu;
+
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {   /* x2 = 1, z2 = 0, x3 = u, z3 = 1 */
+        x2[i] = 0;
+        z2[i] = 0;
+        x3[i] = x1[i];
+        z3[i] = 0;
+    }
+    x2[0] = 1;
+    z3[0] = 1;
+
+    MCU_FN(x25519, ladder)(st, k, 255);
+
+    fe_invert(z2, z2);
+    FE_MUL(x2, x2, z2);
+    fe_freeze(x2, x2);
+    fe_store(shared, x2);
+}
+
+void MCU_FN(x25519, x25519_base)(uint8_t *public, const uint8_t *scalar)
+{
+    static const uint8_t base[32] = {9};
+    MCU_FN(x25519, x25519)(public, scalar, base);
+}

@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: MIT
+"""X25519 (issue 21) beyond the generic test: the model against the published vectors, the vector
+selection per board (the boards' subset and the full mode), RFC 7748's iterated test on the host, the rv32
+generator's arithmetic apart from its scheduler and its output being current, the driver catching a
+wrong result, and `mcucrypt run`. Vectors on every board, the differential test and the constant-time
+check of every implementation are the generic test's (tests/test_catalog.py)."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import subprocess
+import sys
+
+import pytest
+
+from mcucrypt.boards.base import CallResult
+from mcucrypt.catalog import load_catalog
+from mcucrypt.firmware import Firmware
+from mcucrypt.kinds import dh
+from mcucrypt.kinds.base import Mismatch, UsageError, driver_for
+from mcucrypt.models import x25519 as model
+from mcucrypt.targets import ROOT
+
+CATALOG = load_catalog()
+PRIM = CATALOG.by_id("x25519")
+DRIVER = dh.DRIVER
+P = 2**255 - 19
+
+
+def test_driver_is_registered() -> None:
+    assert driver_for("dh") is DRIVER
+    assert PRIM.kind == "dh"
+
+
+def test_model_passes_every_published_vector() -> None:
+    """The model is the oracle of the differential test: it must itself agree with every Wycheproof
+    test and RFC 7748's vectors (the iterated ones up to 1,000)."""
+    vectors = DRIVER.vectors(PRIM, "x25519")
+    wycheproof = [v for v in vectors if "TcId" in v.fields]
+    assert len(wycheproof) == 518
+    assert {v.fields["Result"] for v in wycheproof} == {"valid", "acceptable"}
+    for v in wycheproof:
+        assert model.x25519(v.hex("Scalar"), v.hex("U")) == v.hex("Shared"), v.fields["TcId"]
+    rfc = [v for v in vectors if "TcId" not in v.fields]
+    for v in rfc:
+        if "Iterations" not in v.fields:
+            assert model.x25519(v.hex("Scalar"), v.hex("U")) == v.hex("Shared"), v.where
+    k = u = (9).to_bytes(32, "little")
+    k, u = model.x25519(k, u), k
+    assert k == next(v.hex("Shared") for v in rfc if v.fields.get("Iterations") == "1")
+    assert model.x25519_base(bytes(32)) == model.x25519(bytes(32), (9).to_bytes(32, "little"))
+
+
+def test_model_decoding_follows_the_rfc() -> None:
+    k = model.decode_scalar(b"\xff" * 32)
+    assert k & 7 == 0 and k >> 254 == 1
+    assert model.decode_u(b"\xff" * 32) == (1 << 255) - 1          # top bit masked, u >= p kept
+    point = (P + 2).to_bytes(32, "little")                          # non-canonical u = 2
+    assert model.x25519(b"\x42" * 32, point) == model.x25519(b"\x42" * 32, (2).to_bytes(32, "little"))
+
+
+def test_vector_selection_per_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """host: everything up to 1,000 iterations; the boards: the documented subset and one iteration, every
+    Wycheproof test with MCUCRYPT_FULL=1."""
+    vectors = DRIVER.vectors(PRIM, "x25519")
+    monkeypatch.delenv(dh.FULL_ENV, raising=False)
+    chosen = {t: [v for v in vectors if DRIVER._runs_here(t, v)] for t in ("host", "rv32", "armv7m", "avr")}
+    wyche = {t: sum("TcId" in v.fields for v in vs) for t, vs in chosen.items()}
+    assert wyche == {"host": 518, "rv32": 77, "armv7m": 77, "avr": 77}
+    iters = {t: sorted(int(v.fields["Iterations"]) for v in vs if "Iterations" in v.fields)
+             for t, vs in chosen.items()}
+    assert iters == {"host": [1, 1000], "rv32": [1], "armv7m": [1], "avr": [1]}
+    subset = [v for v in chosen["avr"] if "TcId" in v.fields]
+    flags = {f for v in subset for f in v.fields["Flags"].split(",")}
+    every_flag = {f for v in vectors if "TcId" in v.fields for f in v.fields["Flags"].split(",")}
+    assert flags == every_flag                                  # every edge class is represented
+    monkeypatch.setenv(dh.FULL_ENV, "1")
+    for target in ("rv32", "armv7m", "avr"):
+        assert sum(DRIVER._runs_here(target, v) for v in vectors if "TcId" in v.fields) == 518
+    assert [int(v.fields["Iterations"]) for v in vectors if "Iterations" in v.fields and
+            DRIVER._runs_here("host", v)] == [1, 1000, 1000000]
+
+
+@pytest.fixture(scope="module")
+def host_ref() -> Firmware:
+    return Firmware(CATALOG.implementation("x25519", "ref"), "x25519", "host")
+
+
+def test_rfc_iterated_on_host(host_ref: Firmware) -> None:
+    """RFC 7748 section 5.2: after 1 and 1,000 iterations of k, u = X25519(k, u), k."""
+    iterated = [v for v in DRIVER.vectors(PRIM, "x25519") if v.fields.get("Iterations") in ("1", "1000")]
+    assert len(iterated) == 2
+    for v in iterated:
+        DRIVER.check_vector(host_ref, v)
+
+
+def test_driver_catches_a_wrong_result(host_ref: Firmware, monkeypatch: pytest.MonkeyPatch) -> None:
+    vec = next(v for v in DRIVER.vectors(PRIM, "x25519") if v.fields.get("TcId") == "1")
+    real = host_ref.call
+
+    def flip(op: str, named, **kw) -> CallResult:
+        res = real(op, named, **kw)
+        out = [bytes([res.outputs[0][0] ^ 1]) + res.outputs[0][1:], *res.outputs[1:]]
+        return CallResult(outputs=out, return_value=res.return_value, cycles=res.cycles,
+                          instructions=res.instructions, stack_bytes=res.stack_bytes, trace=res.trace)
+    monkeypatch.setattr(host_ref, "call", flip)
+    with pytest.raises(Mismatch):
+        DRIVER.check_vector(host_ref, vec)
+    with pytest.raises(Mismatch):
+        DRIVER.differential(host_ref, random.Random(0), 1)
+
+
+def test_run_input_checks(host_ref: Firmware) -> None:
+    opts = argparse.Namespace(key="11" * 32, input=None)
+    out, _ = DRIVER.run(host_ref, opts)
+    assert out == model.x25519_base(bytes.fromhex("11" * 32))
+    with pytest.raises(UsageError):
+        DRIVER.run(host_ref, argparse.Namespace(key="11" * 31, input=None))
+    with pytest.raises(UsageError):
+        DRIVER.run(host_ref, argparse.Namespace(key="11" * 32, input="zz"))
+
+
+def test_cli_run() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "run", "x25519", "--target", "host",
+                           "--impl", "ref", "--key", "77" * 32, "--input", "09" + "00" * 31, "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert model.x25519(b"\x77" * 32, (9).to_bytes(32, "little")).hex() in proc.stdout
+    bad = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "run", "x25519", "--target", "host",
+                          "--impl", "ref", "--key", "77"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def _gen_fe():
+    path = ROOT / "crypto" / "x25519" / "rv32" / "gen_fe.py"
+    spec = importlib.util.spec_from_file_location("gen_fe", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_rv32_generated_code_is_current() -> None:
+    proc = subprocess.run([sys.executable, "crypto/x25519/rv32/gen_fe.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_rv32_generator_arithmetic() -> None:
+    """The single-assignment descriptions behind fe_rv32.S, run in Python (no scheduler): congruent
+    mod p and below 2^256 on edge and random inputs."""
+    gen = _gen_fe()
+    from gen_sched import interpret  # noqa: E402  (gen_fe put crypto/mpmul/rv32 on sys.path)
+    rng = random.Random("gen_fe")
+    m = (1 << 256) - 1
+    values = dh.fe_edge_values() + [rng.randrange(1 << 256) for _ in range(40)] + [m - rng.randrange(1 << 40)]
+
+    def words(x: int) -> dict[int, int]:
+        return {4 * i: (x >> (32 * i)) & 0xFFFFFFFF for i in range(8)}
+
+    for n, a in enumerate(values):
+        b = values[(7 * n + 3) % len(values)]
+        mem = {"r": {}, "a": words(a), "b": words(b)}
+        interpret(gen.fe_mul(("r", "a", "b")), mem, {"%r": 0, "%a": 0, "%b": 0})
+        r = sum(mem["r"][4 * i] << (32 * i) for i in range(8))
+        assert r <= m and r % P == a * b % P, (hex(a), hex(b))
+        mem = {"r": {}, "a": words(a)}
+        interpret(gen.fe_sqr(("r", "a")), mem, {"%r": 0, "%a": 0})
+        r = sum(mem["r"][4 * i] << (32 * i) for i in range(8))
+        assert r <= m and r % P == a * a % P, hex(a)
+
+
+def test_cm3_generated_squaring_is_current() -> None:
+    proc = subprocess.run([sys.executable, "crypto/x25519/armv7m/gen_fe.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_cm3_has_no_variable_time_multiply() -> None:
+    """UMULL/UMLAL/SMULL/SMLAL terminate early on the M3 and UDIV/SDIV take operand-dependent time:
+    none may appear in an armv7m image (GCC turns a 64-bit shifted sum into UMLAL if let; see
+    ref/fe_reduce.h). The checker would find them too, but only on the operands it draws."""
+    for impl in ("ref", "cm3-fast"):
+        fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", "armv7m")
+        dis = subprocess.run(["arm-none-eabi-objdump", "-d", str(fw.image.path)], capture_output=True,
+                             text=True, check=True).stdout
+        bad = [l for l in dis.splitlines() if any(f"\t{m}" in l for m in ("umull", "umlal", "smull", "smlal",
+                                                                          "udiv", "sdiv"))]
+        assert not bad, f"{impl}: {bad[:3]}"
+
+
+@pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m")])
+def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
+    """fe_add, fe_sub and fe_cswap2 in assembly (X25519_GLUE_ASM), called directly: the double folds of
+    the carry (a + b near 2^257) and of the borrow (a - b just below 0) that random ladders rarely
+    reach. Results must be below 2^256 and congruent mod p."""
+    from mcucrypt.boards.base import Buf, Int
+    fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", target)
+    sym = f"mcu_x25519_{impl.replace('-', '_')}_"
+    m = (1 << 256) - 1
+    rng = random.Random(f"glue/{impl}")
+    values = dh.fe_edge_values() + [m - i for i in range(0, 80, 7)] + [i for i in range(0, 80, 9)]
+
+    def call(op: str, a: int, b: int) -> int:
+        res = fw.board.call(sym + op, [Buf(size=32, out=True), Buf(a.to_bytes(32, "little")),
+                                       Buf(b.to_bytes(32, "little"))])
+        return int.from_bytes(res.outputs[0], "little")
+    for a in values:
+        for b in (m - a, m, a, rng.randrange(1 << 256), max(0, 37 - a), rng.choice(values)):
+            r = call("fe_add", a, b)
+            assert r <= m and (r - a - b) % P == 0, ("add", hex(a), hex(b))
+            r = call("fe_sub", a, b)
+            assert r <= m and (r - a + b) % P == 0, ("sub", hex(a), hex(b))
+    x, y = rng.randbytes(64), rng.randbytes(64)
+    for swap in (0, 1):
+        res = fw.board.call(sym + "fe_cswap2", [Buf(x, out=True), Buf(y, out=True), Int(swap, 4)])
+        assert tuple(res.outputs) == ((y, x) if swap else (x, y))
