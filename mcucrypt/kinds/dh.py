@@ -93,6 +93,7 @@ def fe_edge_values() -> list[int]:
 
 class DhDriver(KindDriver):
     kind = "dh"
+    run_options = ("key", "input")     # --key SCALAR [--input POINT]
     default_trials = 4      # ladder calls per (implementation, target); fe_mul/fe_sqr get 50x that
 
     # -- vectors ------------------------------------------------------------------------------------
