@@ -226,8 +226,8 @@ COMMON_NOTES = [
     ("Reentrancy", "every function is reentrant and may run in several threads or interrupt levels at "
      "once on distinct buffers: no implementation has writable static data (no .data or .bss: the tests "
      "check the exported archives) or heap; all state is in the caller's buffers, tables are read-only. "
-     "The exception, exported only when named with --impl, is an implementation the catalog marks "
-     "`reentrant: false` (keccakf1600 avr-fast: 440 bytes of static RAM)."),
+     "The exceptions, exported only when named with --impl, are the implementations the catalog marks "
+     "`reentrant: false`"),
     ("Constant time", "implementations marked constant time pass `mcucrypt ct` on their board: no "
      "branch, address or variable-latency instruction depends on secrets."),
 ]
@@ -594,7 +594,9 @@ def api_markdown() -> str:
            "names `mcu_<id>_<op>` and `MCU_<ID>_<SIZE>` for the implementation it holds, and `MCU_<ID>_<IMPL>_<SIZE>`",
            "per implementation. Sizes are in bytes unless they say words.", "",
            "## Common to every primitive", ""]
-    out += [f"- **{k}**: {v}" for k, v in COMMON_NOTES]
+    static = [f"{prim.name} {im.name}" for prim in cat.primitives.values()
+              for im in prim.implementations.values() if not im.reentrant]
+    out += [f"- **{k}**: {v}" + (f" ({', '.join(static)})." if k == "Reentrancy" else "") for k, v in COMMON_NOTES]
     out += ["- **Wiping**: `void mcu_wipe(void *p, size_t n)` (`mcucrypt/wipe.h`) zeroes through a volatile pointer",
             "  followed by a compiler barrier, so the stores survive optimisation (also -flto); the headers wrap it",
             "  once per secret-holding type with the right size (`mcu_<id>_<impl>_wipe_rk(rk)` and so on).",
