@@ -195,6 +195,7 @@ def from_bi(e: str, o: str, t: str) -> list[str]:
 def block_loop(name: str, doc: str, body: list[str], p8: list[str]) -> str:
     """A block loop: [sp] state pointer, [sp+4] output pointer, [sp+8] end of the input; lr input."""
     lines = [f"""
+    .section .text.ascon_bi32_{name}, "ax", %progbits    @ own section: the linker drops unused loops
     .global MCU_FN(ascon, {name})
     .thumb_func
     .type MCU_FN(ascon, {name}), %function
@@ -209,6 +210,7 @@ MCU_FN(ascon, {name}):                  @ {doc}"""]
     push    {r0, r1, r3, r4-r11, lr}    @ [sp] state, [sp+4] output, [sp+8] input end
     mov     lr, r2                      @ input pointer""")
     lines.append("""    ldm     r0, {r1-r10}
+    .p2align 2                          @ a word-aligned loop head: the taken branch refills faster
 1:""")
     lines += ["    " + ln for ln in body]
     lines.append("""    add     lr, lr, #16
@@ -222,6 +224,22 @@ MCU_FN(ascon, {name}):                  @ {doc}"""]
     pop     {{r4-r11, pc}}
     .size MCU_FN(ascon, {name}), . - MCU_FN(ascon, {name})""")
     return "\n".join(lines)
+
+
+def conversions() -> str:
+    """to_bi / from_bi for the C modes (ascon.h): uint64_t in r0 (low), r1 (high), result likewise."""
+    out = []
+    for name, body, doc in (("to_bi", to_bi("r0", "r1", "r2"), "lane -> (even word, odd word)"),
+                            ("from_bi", from_bi("r0", "r1", "r2"), "(even word, odd word) -> lane")):
+        out.append(f"""
+    .global MCU_FN(ascon, {name})
+    .thumb_func
+    .type MCU_FN(ascon, {name}), %function
+MCU_FN(ascon, {name}):                   @ uint64_t (uint64_t x): {doc}, 19 instructions""")
+        out += ["    " + ln for ln in body]
+        out.append(f"""    bx      lr
+    .size MCU_FN(ascon, {name}), . - MCU_FN(ascon, {name})""")
+    return "\n".join(out)
 
 
 def aead_loops() -> str:
@@ -284,15 +302,6 @@ HEADER = """// SPDX-License-Identifier: MIT
 """
 
 
-def unzip(w: str, t: str) -> list[str]:
-    """Even bits of w to its low half, odd bits to its high half (four swap-moves)."""
-    out = []
-    for s, mask in ((1, "0x22222222"), (2, "0x0c0c0c0c"), (4, "0x00f000f0"), (8, "0x0000ff00")):
-        out += [f"eor     {t}, {w}, {w}, lsr #{s}", f"and     {t}, {t}, #{mask}", f"eor     {w}, {w}, {t}",
-                f"eor     {w}, {w}, {t}, lsl #{s}"]
-    return out
-
-
 def main() -> None:
     order = best_order()
     g = Gen(order)
@@ -351,12 +360,9 @@ MCU_FN(ascon, absorb8):
     ldr     r11, [r12, #4]              @ block, high word
     add     r12, r12, #8
     str     r12, [sp, #4]""")
-    for line in unzip("r0", "r12") + unzip("r11", "r12"):
+    for line in to_bi("r0", "r11", "r12"):
         print("    " + line)
-    print("""    lsr     r12, r0, #16                @ odd bits of the low word
-    bfi     r0, r11, #16, #16           @ even word: low halves
-    bfi     r11, r12, #0, #16           @ odd word: high halves
-    eor     r1, r1, r0
+    print("""    eor     r1, r1, r0
     eor     r2, r2, r11
     bl      .Lascon_bi32_p12
     ldr     r12, [sp, #8]
@@ -369,6 +375,7 @@ MCU_FN(ascon, absorb8):
     pop     {r4-r11, pc}
     .size MCU_FN(ascon, absorb8), . - MCU_FN(ascon, absorb8)""")
     print(aead_loops())
+    print(conversions())
 
 
 if __name__ == "__main__":

@@ -704,41 +704,25 @@ MCU_FN(ascon, absorb8):
     ldr     r11, [r12, #4]              @ block, high word
     add     r12, r12, #8
     str     r12, [sp, #4]
-    eor     r12, r0, r0, lsr #1
-    and     r12, r12, #0x22222222
-    eor     r0, r0, r12
-    eor     r0, r0, r12, lsl #1
-    eor     r12, r0, r0, lsr #2
-    and     r12, r12, #0x0c0c0c0c
-    eor     r0, r0, r12
-    eor     r0, r0, r12, lsl #2
-    eor     r12, r0, r0, lsr #4
-    and     r12, r12, #0x00f000f0
-    eor     r0, r0, r12
-    eor     r0, r0, r12, lsl #4
-    eor     r12, r0, r0, lsr #8
-    and     r12, r12, #0x0000ff00
-    eor     r0, r0, r12
+    lsr     r12, r0, #16
+    bfi     r0, r11, #16, #16
+    bfi     r11, r12, #0, #16
+    eor     r12, r11, r0, lsr #8
+    and     r12, r12, #0x00ff00ff
+    eor     r11, r11, r12
     eor     r0, r0, r12, lsl #8
-    eor     r12, r11, r11, lsr #1
-    and     r12, r12, #0x22222222
+    eor     r12, r11, r0, lsr #4
+    and     r12, r12, #0x0f0f0f0f
     eor     r11, r11, r12
-    eor     r11, r11, r12, lsl #1
-    eor     r12, r11, r11, lsr #2
-    and     r12, r12, #0x0c0c0c0c
+    eor     r0, r0, r12, lsl #4
+    eor     r12, r11, r0, lsr #2
+    and     r12, r12, #0x33333333
     eor     r11, r11, r12
-    eor     r11, r11, r12, lsl #2
-    eor     r12, r11, r11, lsr #4
-    and     r12, r12, #0x00f000f0
+    eor     r0, r0, r12, lsl #2
+    eor     r12, r11, r0, lsr #1
+    and     r12, r12, #0x55555555
     eor     r11, r11, r12
-    eor     r11, r11, r12, lsl #4
-    eor     r12, r11, r11, lsr #8
-    and     r12, r12, #0x0000ff00
-    eor     r11, r11, r12
-    eor     r11, r11, r12, lsl #8
-    lsr     r12, r0, #16                @ odd bits of the low word
-    bfi     r0, r11, #16, #16           @ even word: low halves
-    bfi     r11, r12, #0, #16           @ odd word: high halves
+    eor     r0, r0, r12, lsl #1
     eor     r1, r1, r0
     eor     r2, r2, r11
     bl      .Lascon_bi32_p12
@@ -754,6 +738,7 @@ MCU_FN(ascon, absorb8):
 /* AEAD block loops (nblocks >= 1, any alignment: LDR/STR): S0, S1 ^= the block, p8, the state in
  * registers throughout; the rounds inline on r0-r12 with lane order (0, 2, 4, 1, 3). */
 
+    .section .text.ascon_bi32_absorb16, "ax", %progbits    @ own section: the linker drops unused loops
     .global MCU_FN(ascon, absorb16)
     .thumb_func
     .type MCU_FN(ascon, absorb16), %function
@@ -763,6 +748,7 @@ MCU_FN(ascon, absorb16):                  @ (s, in, nblocks): AD blocks
     push    {r0-r2, r4-r11, lr}         @ [sp] state, [sp+4] (unused), [sp+8] input end
     mov     lr, r3                      @ input pointer
     ldm     r0, {r1-r10}
+    .p2align 2                          @ a word-aligned loop head: the taken branch refills faster
 1:
     ldr     r0, [lr, #0]
     ldr     r11, [lr, #4]
@@ -1244,6 +1230,7 @@ MCU_FN(ascon, absorb16):                  @ (s, in, nblocks): AD blocks
     pop     {r4-r11, pc}
     .size MCU_FN(ascon, absorb16), . - MCU_FN(ascon, absorb16)
 
+    .section .text.ascon_bi32_encrypt16, "ax", %progbits    @ own section: the linker drops unused loops
     .global MCU_FN(ascon, encrypt16)
     .thumb_func
     .type MCU_FN(ascon, encrypt16), %function
@@ -1252,6 +1239,7 @@ MCU_FN(ascon, encrypt16):                  @ (s, out, in, nblocks)
     push    {r0, r1, r3, r4-r11, lr}    @ [sp] state, [sp+4] output, [sp+8] input end
     mov     lr, r2                      @ input pointer
     ldm     r0, {r1-r10}
+    .p2align 2                          @ a word-aligned loop head: the taken branch refills faster
 1:
     eor     r0, r2, r1, lsr #1
     and     r0, r0, #0x55555555
@@ -1778,6 +1766,7 @@ MCU_FN(ascon, encrypt16):                  @ (s, out, in, nblocks)
     pop     {r4-r11, pc}
     .size MCU_FN(ascon, encrypt16), . - MCU_FN(ascon, encrypt16)
 
+    .section .text.ascon_bi32_decrypt16, "ax", %progbits    @ own section: the linker drops unused loops
     .global MCU_FN(ascon, decrypt16)
     .thumb_func
     .type MCU_FN(ascon, decrypt16), %function
@@ -1786,6 +1775,7 @@ MCU_FN(ascon, decrypt16):                  @ (s, out, in, nblocks)
     push    {r0, r1, r3, r4-r11, lr}    @ [sp] state, [sp+4] output, [sp+8] input end
     mov     lr, r2                      @ input pointer
     ldm     r0, {r1-r10}
+    .p2align 2                          @ a word-aligned loop head: the taken branch refills faster
 1:
     eor     r0, r2, r1, lsr #1
     and     r0, r0, #0x55555555
@@ -2315,3 +2305,55 @@ MCU_FN(ascon, decrypt16):                  @ (s, out, in, nblocks)
     add     sp, sp, #12
     pop     {r4-r11, pc}
     .size MCU_FN(ascon, decrypt16), . - MCU_FN(ascon, decrypt16)
+
+    .global MCU_FN(ascon, to_bi)
+    .thumb_func
+    .type MCU_FN(ascon, to_bi), %function
+MCU_FN(ascon, to_bi):                   @ uint64_t (uint64_t x): lane -> (even word, odd word), 19 instructions
+    lsr     r2, r0, #16
+    bfi     r0, r1, #16, #16
+    bfi     r1, r2, #0, #16
+    eor     r2, r1, r0, lsr #8
+    and     r2, r2, #0x00ff00ff
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #8
+    eor     r2, r1, r0, lsr #4
+    and     r2, r2, #0x0f0f0f0f
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #4
+    eor     r2, r1, r0, lsr #2
+    and     r2, r2, #0x33333333
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #2
+    eor     r2, r1, r0, lsr #1
+    and     r2, r2, #0x55555555
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #1
+    bx      lr
+    .size MCU_FN(ascon, to_bi), . - MCU_FN(ascon, to_bi)
+
+    .global MCU_FN(ascon, from_bi)
+    .thumb_func
+    .type MCU_FN(ascon, from_bi), %function
+MCU_FN(ascon, from_bi):                   @ uint64_t (uint64_t x): (even word, odd word) -> lane, 19 instructions
+    eor     r2, r1, r0, lsr #1
+    and     r2, r2, #0x55555555
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #1
+    eor     r2, r1, r0, lsr #2
+    and     r2, r2, #0x33333333
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #2
+    eor     r2, r1, r0, lsr #4
+    and     r2, r2, #0x0f0f0f0f
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #4
+    eor     r2, r1, r0, lsr #8
+    and     r2, r2, #0x00ff00ff
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #8
+    lsr     r2, r0, #16
+    bfi     r0, r1, #16, #16
+    bfi     r1, r2, #0, #16
+    bx      lr
+    .size MCU_FN(ascon, from_bi), . - MCU_FN(ascon, from_bi)
