@@ -431,27 +431,28 @@ MCU_FN(ascon, permute):
     EPILOGUE
     .size MCU_FN(ascon, permute), . - MCU_FN(ascon, permute)
 
-/* Block loops (nblocks >= 1, 4-byte-aligned buffers): a1-a3 pointers and count, a4-a7 the block's
+/* Block loops (nblocks >= 1, 4-byte-aligned buffers): a1-a3 pointers and the input's end, a4-a7 the block's
  * words (the rounds keep a0-a3 and ra). Between blocks the state is held in the exit pattern of the
  * rounds; the lanes that differ from the entry pattern of p8 (p12) are flipped before the call. */
     .globl MCU_FN(ascon, absorb16)
     .type MCU_FN(ascon, absorb16), @function
 MCU_FN(ascon, absorb16):
     PROLOGUE
+    slli    a2, a2, 4
+    add     a2, a2, a1                  # end of the input
 {leave}
 1:  lw      a4, 0(a1)
     lw      a5, 4(a1)
     lw      a6, 8(a1)
     lw      a7, 12(a1)
     addi    a1, a1, 16
-    addi    a2, a2, -1
     xor     s0, s0, a4
     xor     s1, s1, a5
     xor     s2, s2, a6
     xor     s3, s3, a7
 {to8}
     jal     ra, .Lascon_i_r8
-    bnez    a2, 1b
+    bne     a1, a2, 1b
 {leave}
     EPILOGUE
     .size MCU_FN(ascon, absorb16), . - MCU_FN(ascon, absorb16)
@@ -460,18 +461,19 @@ MCU_FN(ascon, absorb16):
     .type MCU_FN(ascon, encrypt16), @function
 MCU_FN(ascon, encrypt16):
     PROLOGUE
+    slli    a3, a3, 4
+    add     a3, a3, a2                  # end of the input
 {leave}
 1:  lw      a4, 0(a2)
     lw      a5, 4(a2)
     lw      a6, 8(a2)
     lw      a7, 12(a2)
     addi    a2, a2, 16
-    addi    a3, a3, -1
 {enc_body}
     addi    a1, a1, 16
 {to8}
     jal     ra, .Lascon_i_r8
-    bnez    a3, 1b
+    bne     a2, a3, 1b
 {leave}
     EPILOGUE
     .size MCU_FN(ascon, encrypt16), . - MCU_FN(ascon, encrypt16)
@@ -480,18 +482,19 @@ MCU_FN(ascon, encrypt16):
     .type MCU_FN(ascon, decrypt16), @function
 MCU_FN(ascon, decrypt16):
     PROLOGUE
+    slli    a3, a3, 4
+    add     a3, a3, a2                  # end of the input
 {leave}
 1:  lw      a4, 0(a2)                   # ciphertext words
     lw      a5, 4(a2)
     lw      a6, 8(a2)
     lw      a7, 12(a2)
     addi    a2, a2, 16
-    addi    a3, a3, -1
 {dec_body}
     addi    a1, a1, 16
 {to8}
     jal     ra, .Lascon_i_r8
-    bnez    a3, 1b
+    bne     a2, a3, 1b
 {leave}
     EPILOGUE
     .size MCU_FN(ascon, decrypt16), . - MCU_FN(ascon, decrypt16)
@@ -500,16 +503,17 @@ MCU_FN(ascon, decrypt16):
     .type MCU_FN(ascon, absorb8), @function
 MCU_FN(ascon, absorb8):
     PROLOGUE
+    slli    a2, a2, 3
+    add     a2, a2, a1                  # end of the input
 {leave}
 1:  lw      a4, 0(a1)
     lw      a5, 4(a1)
     addi    a1, a1, 8
-    addi    a2, a2, -1
     xor     s0, s0, a4
     xor     s1, s1, a5
 {to12}
     jal     ra, .Lascon_i_r12
-    bnez    a2, 1b
+    bne     a1, a2, 1b
 {leave}
     EPILOGUE
     .size MCU_FN(ascon, absorb8), . - MCU_FN(ascon, absorb8)"""
