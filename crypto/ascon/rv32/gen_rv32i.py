@@ -79,23 +79,32 @@ def programs(depth: int) -> dict[frozenset, list[tuple[int, int, int]]]:
 
 
 def circuits() -> list[tuple[tuple, list]]:
+    """The circuits whose forms (gate inputs and residuals, beyond the inputs) take the fewest XORs."""
     options = [gate_options(i) for i in range(5)]
-    progs = {}
+    units = sum(1 << u for u in UNITS)
+    need = [[((1 << a) | (1 << b) | (1 << r)) & ~units for a, b, _, _, r, _ in opts] for opts in options]
     for depth in (4, 5):
+        covered: dict[int, list] = {}        # every set of forms some program of `depth` XORs computes
+        for forms, prog in programs(depth).items():
+            m = sum(1 << f for f in forms)
+            sub = m
+            while True:
+                covered.setdefault(sub, prog)
+                if sub == 0:
+                    break
+                sub = (sub - 1) & m
         found = []
-        reach = programs(depth)
-        for choice in itertools.product(*options):
-            need = set()
-            for a, b, _, _, r, _ in choice:
-                need |= {a, b, r}
-            need -= set(UNITS)
-            if len(need) > depth:
-                continue
-            key = frozenset(need)
-            if key not in progs:
-                progs[key] = next((prog for s, prog in reach.items() if key <= s), None)
-            if progs[key] is not None:
-                found.append((choice, progs[key]))
+
+        def rec(i: int, mask: int, picks: list) -> None:
+            if bin(mask).count("1") > depth:
+                return
+            if i == 5:
+                if mask in covered:
+                    found.append((tuple(options[k][p] for k, p in enumerate(picks)), covered[mask]))
+                return
+            for p, m in enumerate(need[i]):
+                rec(i + 1, mask | m, picks + [p])
+        rec(0, 0, [])
         if found:
             return found
     raise SystemExit("no circuit")
@@ -148,11 +157,12 @@ def plan(trans: dict) -> tuple[list[int], list[tuple]]:
             cur = nxt
         return cur
     best = None
+    heads = {c0: paths(c0, 4) for c0 in range(32)}
     for c4 in range(32):
         for c12, (n8, tail) in paths(c4, 8).items():
             aead = 2 * n8 + 2 * bin(c4 ^ c12).count("1") + 2 * (c12 & 1) + 2 * ((c12 >> 1) & 1)
             for c0 in range(32):
-                head = paths(c0, 4).get(c4)
+                head = heads[c0].get(c4)
                 if head is None:
                     continue
                 hash_ = 2 * (head[0] + n8) + 2 * bin(c0 ^ c12).count("1") + 2 * (c12 & 1)
