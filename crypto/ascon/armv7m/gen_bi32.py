@@ -9,7 +9,9 @@ Why a generator: the linear layer writes one word of each lane to the free regis
 lane's old register free for the next lane, so no MOV copies are needed; the registers then rotate
 from round to round. The script tracks which register holds which word, picks the lane order whose
 rotation costs the fewest MOVs to undo after twelve rounds, and emits those MOVs (and the ones that
-bring a p8 call into the rotation of round 4).
+bring a p8 call into the rotation of round 4). The AEAD block loops carry their own Ascon-p[8] on
+r0-r12 (lr keeps the input pointer) in the lane order whose eight-round rotation is the identity, and
+convert the rate with the 19-instruction lane conversion (`to_bi`, `from_bi` below; docs/ascon.md).
 """
 from __future__ import annotations
 
@@ -286,6 +288,10 @@ HEADER = """// SPDX-License-Identifier: MIT
  * void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);     rounds = 12 or 8
  * void mcu_ascon_<impl>_absorb8(ascon_state_t *s, const uint8_t *in, size_t nblocks);
  *      hash/XOF blocks: S0 ^= interleave(8 input bytes); p12; nblocks >= 1; any alignment (LDR)
+ * void mcu_ascon_<impl>_absorb16(ascon_state_t *s, const uint8_t *in, size_t nblocks);
+ * void mcu_ascon_<impl>_encrypt16 / _decrypt16(ascon_state_t *s, uint8_t *out, const uint8_t *in, size_t nblocks);
+ *      AEAD blocks (ref/ascon.h): the rate converted out and back in per block, p8 inline; any alignment
+ * uint64_t mcu_ascon_<impl>_to_bi(uint64_t x), _from_bi(uint64_t x): lane conversions for the C modes
  *
  * Lane i is (e, o): its 32 even and 32 odd bits (ASCON_INTERLEAVED in ascon.h). A 64-bit rotation is
  * then two 32-bit rotations, the free ROR of an EOR's second operand: Si ^= (Si >>> a) ^ (Si >>> b) is

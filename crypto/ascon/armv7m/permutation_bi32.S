@@ -6,6 +6,10 @@
  * void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);     rounds = 12 or 8
  * void mcu_ascon_<impl>_absorb8(ascon_state_t *s, const uint8_t *in, size_t nblocks);
  *      hash/XOF blocks: S0 ^= interleave(8 input bytes); p12; nblocks >= 1; any alignment (LDR)
+ * void mcu_ascon_<impl>_absorb16(ascon_state_t *s, const uint8_t *in, size_t nblocks);
+ * void mcu_ascon_<impl>_encrypt16 / _decrypt16(ascon_state_t *s, uint8_t *out, const uint8_t *in, size_t nblocks);
+ *      AEAD blocks (ref/ascon.h): the rate converted out and back in per block, p8 inline; any alignment
+ * uint64_t mcu_ascon_<impl>_to_bi(uint64_t x), _from_bi(uint64_t x): lane conversions for the C modes
  *
  * Lane i is (e, o): its 32 even and 32 odd bits (ASCON_INTERLEAVED in ascon.h). A 64-bit rotation is
  * then two 32-bit rotations, the free ROR of an EOR's second operand: Si ^= (Si >>> a) ^ (Si >>> b) is

@@ -182,6 +182,7 @@ LINEAR = {0: (19, 9), 1: (39, 22), 2: (1, 5), 3: (10, 7), 4: (7, 34)}
 
 
 def sbox_half(out: list[str], choice: tuple, prog: list, ways: tuple, half: int, c: int) -> None:
+    out.append(f"# {'high' if half else 'low'} words -> {', '.join(OUT[half])}")
     reg = {1 << i: HOME[i][half] for i in range(5)}
     scratch = ([h[0] for h in HOME] if half else OUT[1]) + TEMPS
     ys = OUT[half]
@@ -220,6 +221,8 @@ def round_code(r: int, c: int, choice: tuple, prog: list, ways: tuple) -> list[s
     for lane in range(5):
         a, d = LINEAR[lane]
         yl, yh = OUT[0][lane], OUT[1][lane]
+        out.append(f"# S{lane} ^= (S{lane} >>> {a}) ^ (S{lane} >>> {(a + d) % 64}): "
+                   f"t = y ^ (y >>> {d}), then y ^ (t >>> {a})")
         xrot(out, TEMPS[0], TEMPS[1], yl, yh, yl, yh, d)
         xrot(out, HOME[lane][0], HOME[lane][1], yl, yh, TEMPS[0], TEMPS[1], a)
     return out
@@ -307,7 +310,8 @@ HEADER = """// SPDX-License-Identifier: MIT
  * Complemented lanes instead of NOTs (the generator's docstring): some lanes are held as ~Si, a pattern
  * that changes from round to round; each round's S-box is one of the 15-operation circuits with one
  * AND/OR gate an output, chosen so that the gates fit the held complements; the few that do not take a
- * NOT. Patterns at the round boundaries: %s.
+ * NOT. Patterns at the round boundaries:
+ * %s.
  * Linear layer: x ^= (x ^ (x >>> d)) >>> a; every 64-bit rotation-and-XOR is two shifts and two XORs a
  * half: 16 instructions a lane. A round: 1 + 30 + NOTs + 80 instructions, all single-cycle on the E31 and
  * none data-dependent: constant time. */
@@ -325,8 +329,8 @@ def main() -> None:
         rounds.append(round_code(r, pats[r], choice, prog, ways))
     self_check(rounds, pats)
     names = lambda p: "{" + ",".join(f"S{i}" for i in range(5) if p >> i & 1) + "}"    # noqa: E731
-    print(HEADER % (f"p12 enters with {names(pats[0])} complemented, p8 (round 4) with {names(pats[4])}, "
-                    f"both leave with {names(pats[12])}"), end="")
+    print(HEADER % (f"p12 enters with {names(pats[0])} complemented, p8 (round 4) with {names(pats[4])}, both leave "
+                    f"with {names(pats[12])}"), end="")
     print("""
 /* The rounds on s0..s9, called with JAL ra: Ascon-p[12] at .Lascon_i_r12, Ascon-p[8] at .Lascon_i_r8;
  * the caller puts the state in the entry pattern and takes it back from the exit pattern. */

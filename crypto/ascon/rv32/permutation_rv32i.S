@@ -14,7 +14,8 @@
  * Complemented lanes instead of NOTs (the generator's docstring): some lanes are held as ~Si, a pattern
  * that changes from round to round; each round's S-box is one of the 15-operation circuits with one
  * AND/OR gate an output, chosen so that the gates fit the held complements; the few that do not take a
- * NOT. Patterns at the round boundaries: p12 enters with {S1} complemented, p8 (round 4) with {S1,S2}, both leave with {S1,S2}.
+ * NOT. Patterns at the round boundaries:
+ * p12 enters with {S1} complemented, p8 (round 4) with {S1,S2}, both leave with {S1,S2}.
  * Linear layer: x ^= (x ^ (x >>> d)) >>> a; every 64-bit rotation-and-XOR is two shifts and two XORs a
  * half: 16 instructions a lane. A round: 1 + 30 + NOTs + 80 instructions, all single-cycle on the E31 and
  * none data-dependent: constant time. */
@@ -28,6 +29,7 @@
     # round 0: constant 0xf0; lanes held complemented: S1
     xori    s4, s4, 0xf0
     # S-box: 15 instructions a word (0 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -43,6 +45,7 @@
     xor     t3, t3, t6    # y3 (complemented)
     or      t4, s2, t5
     xor     t4, t4, a6    # y4 (complemented)
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -58,6 +61,7 @@
     xor     a5, a5, s2    # y3 (complemented)
     or      a6, s3, s0
     xor     a6, a6, s8    # y4 (complemented)
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -74,6 +78,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -90,6 +95,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -106,6 +112,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -122,6 +129,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -141,6 +149,7 @@
     # round 1: constant 0xe1; lanes held complemented: S0, S1, S3, S4
     xori    s4, s4, 0xe1
     # S-box: 16 instructions a word (1 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -157,6 +166,7 @@
     xor     t3, t3, t6    # y3 (complemented)
     or      t4, s2, t5
     xor     t4, t4, a6    # y4 (complemented)
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -173,6 +183,7 @@
     xor     a5, a5, s2    # y3 (complemented)
     or      a6, s3, s0
     xor     a6, a6, s8    # y4 (complemented)
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -189,6 +200,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -205,6 +217,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -221,6 +234,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -237,6 +251,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -256,6 +271,7 @@
     # round 2: constant 0xd2; lanes held complemented: S0, S1, S3, S4
     xori    s4, s4, 0xd2
     # S-box: 16 instructions a word (1 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -272,6 +288,7 @@
     xor     t3, t3, t6    # y3
     or      t4, s2, t5
     xor     t4, t4, a6    # y4 (complemented)
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -288,6 +305,7 @@
     xor     a5, a5, s2    # y3
     or      a6, s3, s0
     xor     a6, a6, s8    # y4 (complemented)
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -304,6 +322,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -320,6 +339,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -336,6 +356,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -352,6 +373,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -371,6 +393,7 @@
     # round 3: constant 0xc3; lanes held complemented: S0, S1, S4
     xori    s4, s4, 0xc3
     # S-box: 15 instructions a word (0 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -386,6 +409,7 @@
     xor     t3, t3, t6    # y3
     or      t4, s2, t5
     xor     t4, t4, a6    # y4
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -401,6 +425,7 @@
     xor     a5, a5, s2    # y3
     or      a6, s3, s0
     xor     a6, a6, s8    # y4
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -417,6 +442,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -433,6 +459,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -449,6 +476,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -465,6 +493,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -485,6 +514,7 @@
     # round 4: constant 0xb4; lanes held complemented: S1, S2
     xori    s4, s4, 0xb4
     # S-box: 16 instructions a word (1 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -501,6 +531,7 @@
     xor     t3, t3, t6    # y3
     or      t4, s2, t5
     xor     t4, t4, a6    # y4 (complemented)
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -517,6 +548,7 @@
     xor     a5, a5, s2    # y3
     or      a6, s3, s0
     xor     a6, a6, s8    # y4 (complemented)
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -533,6 +565,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -549,6 +582,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -565,6 +599,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -581,6 +616,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -600,6 +636,7 @@
     # round 5: constant 0xa5; lanes held complemented: S0, S1, S2, S4
     xori    s4, s4, 0xa5
     # S-box: 16 instructions a word (1 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -616,6 +653,7 @@
     xor     t3, t3, t6    # y3 (complemented)
     or      t4, s2, t5
     xor     t4, t4, a6    # y4
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -632,6 +670,7 @@
     xor     a5, a5, s2    # y3 (complemented)
     or      a6, s3, s0
     xor     a6, a6, s8    # y4
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -648,6 +687,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -664,6 +704,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -680,6 +721,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -696,6 +738,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -715,6 +758,7 @@
     # round 6: constant 0x96; lanes held complemented: S1, S3
     xori    s4, s4, 0x96
     # S-box: 16 instructions a word (1 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -731,6 +775,7 @@
     xor     t3, t3, t6    # y3 (complemented)
     or      t4, s2, t5
     xor     t4, t4, a6    # y4
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -747,6 +792,7 @@
     xor     a5, a5, s2    # y3 (complemented)
     or      a6, s3, s0
     xor     a6, a6, s8    # y4
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -763,6 +809,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -779,6 +826,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -795,6 +843,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -811,6 +860,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -830,6 +880,7 @@
     # round 7: constant 0x87; lanes held complemented: S1, S3
     xori    s4, s4, 0x87
     # S-box: 16 instructions a word (1 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -846,6 +897,7 @@
     xor     t3, t3, t6    # y3 (complemented)
     or      t4, s2, t5
     xor     t4, t4, a6    # y4
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -862,6 +914,7 @@
     xor     a5, a5, s2    # y3 (complemented)
     or      a6, s3, s0
     xor     a6, a6, s8    # y4
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -878,6 +931,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -894,6 +948,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -910,6 +965,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -926,6 +982,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -945,6 +1002,7 @@
     # round 8: constant 0x78; lanes held complemented: S1, S3
     xori    s4, s4, 0x78
     # S-box: 16 instructions a word (1 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -961,6 +1019,7 @@
     xor     t3, t3, t6    # y3
     or      t4, s2, t5
     xor     t4, t4, a6    # y4
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -977,6 +1036,7 @@
     xor     a5, a5, s2    # y3
     or      a6, s3, s0
     xor     a6, a6, s8    # y4
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -993,6 +1053,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -1009,6 +1070,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -1025,6 +1087,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -1041,6 +1104,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -1060,6 +1124,7 @@
     # round 9: constant 0x69; lanes held complemented: S1
     xori    s4, s4, 0x69
     # S-box: 15 instructions a word (0 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -1075,6 +1140,7 @@
     xor     t3, t3, t6    # y3 (complemented)
     or      t4, s2, t5
     xor     t4, t4, a6    # y4 (complemented)
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -1090,6 +1156,7 @@
     xor     a5, a5, s2    # y3 (complemented)
     or      a6, s3, s0
     xor     a6, a6, s8    # y4 (complemented)
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -1106,6 +1173,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -1122,6 +1190,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -1138,6 +1207,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -1154,6 +1224,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -1173,6 +1244,7 @@
     # round 10: constant 0x5a; lanes held complemented: S0, S1, S3, S4
     xori    s4, s4, 0x5a
     # S-box: 16 instructions a word (1 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -1189,6 +1261,7 @@
     xor     t3, t3, t6    # y3
     or      t4, s2, t5
     xor     t4, t4, a6    # y4 (complemented)
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -1205,6 +1278,7 @@
     xor     a5, a5, s2    # y3
     or      a6, s3, s0
     xor     a6, a6, s8    # y4 (complemented)
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -1221,6 +1295,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -1237,6 +1312,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -1253,6 +1329,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -1269,6 +1346,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
@@ -1288,6 +1366,7 @@
     # round 11: constant 0x4b; lanes held complemented: S0, S1, S4
     xori    s4, s4, 0x4b
     # S-box: 15 instructions a word (0 NOT)
+    # low words -> t0, t1, t2, t3, t4
     xor     t5, s0, s8
     xor     t6, s2, s4
     xor     a4, s2, s6
@@ -1303,6 +1382,7 @@
     xor     t3, t3, t6    # y3
     or      t4, s2, t5
     xor     t4, t4, a6    # y4
+    # high words -> t5, t6, a4, a5, a6
     xor     s0, s1, s9
     xor     s2, s3, s5
     xor     s4, s3, s7
@@ -1318,6 +1398,7 @@
     xor     a5, a5, s2    # y3
     or      a6, s3, s0
     xor     a6, a6, s8    # y4
+    # S0 ^= (S0 >>> 19) ^ (S0 >>> 28): t = y ^ (y >>> 9), then y ^ (t >>> 19)
     srli    s11, t0, 9
     xor     a7, t0, s11
     slli    s11, t5, 23
@@ -1334,6 +1415,7 @@
     xor     s1, t5, s11
     slli    s11, a7, 13
     xor     s1, s1, s11
+    # S1 ^= (S1 >>> 39) ^ (S1 >>> 61): t = y ^ (y >>> 22), then y ^ (t >>> 39)
     srli    s11, t1, 22
     xor     a7, t1, s11
     slli    s11, t6, 10
@@ -1350,6 +1432,7 @@
     xor     s3, t6, s11
     slli    s11, s10, 25
     xor     s3, s3, s11
+    # S2 ^= (S2 >>> 1) ^ (S2 >>> 6): t = y ^ (y >>> 5), then y ^ (t >>> 1)
     srli    s11, t2, 5
     xor     a7, t2, s11
     slli    s11, a4, 27
@@ -1366,6 +1449,7 @@
     xor     s5, a4, s11
     slli    s11, a7, 31
     xor     s5, s5, s11
+    # S3 ^= (S3 >>> 10) ^ (S3 >>> 17): t = y ^ (y >>> 7), then y ^ (t >>> 10)
     srli    s11, t3, 7
     xor     a7, t3, s11
     slli    s11, a5, 25
@@ -1382,6 +1466,7 @@
     xor     s7, a5, s11
     slli    s11, a7, 22
     xor     s7, s7, s11
+    # S4 ^= (S4 >>> 7) ^ (S4 >>> 41): t = y ^ (y >>> 34), then y ^ (t >>> 7)
     srli    s11, a6, 2
     xor     a7, t4, s11
     slli    s11, t4, 30
