@@ -67,7 +67,9 @@ def cut_offset(dst: str, words: list[str], i: int, creg: str) -> list[str]:
     return out
 
 
-def gen() -> str:
+def gen(ext: bool) -> str:
+    """The kernel's body. ext: the operands have a ninth word (a small top, below 2^4) and the product
+    is written as 17 words (the Karatsuba levels' sums A0 + A1 carry it)."""
     L: list[str] = []
     e = L.append
 
@@ -76,11 +78,15 @@ def gen() -> str:
     e("push {r4-r11, lr}")
     e(f"sub sp, sp, #{FRAME}")
     e(f"str r0, [sp, #{RP_OFF}]")
+    if ext:
+        e("ldr lr, [r2, #32]")                  # top word of b (bits 256..)
     e("ldm r2, {r3-r10}")
     e(f"mov r2, #0x{C:x}")
     for i in range(N):
         t = "r11" if i % 2 == 0 else "r12"
         L.extend(cut_offset(t, bw, i, "r2"))
+        if ext and i == N - 1:
+            e(f"orr {t}, {t}, lr, lsl #24")
         e(f"str {t}, [sp, #{B_OFF + 4 * i}]")
     # ---- A + B over the b words (r3-r10), bit 256 in lr; tp_i = t_i + 1 to the frame.
     e("ldm r1!, {r0, r2, r11, r12}")
@@ -93,20 +99,29 @@ def gen() -> str:
     e("adcs r8, r8, r2")
     e("adcs r9, r9, r11")
     e("adcs r10, r10, r12")
-    e("mov lr, #0")
-    e("adc lr, lr, #0")
+    if ext:
+        e("ldr r0, [r1, #16]")                  # top word of a (LDR leaves C alone)
+        e("adc lr, lr, r0")                     # bits 256.. of A + B
+    else:
+        e("mov lr, #0")
+        e("adc lr, lr, #0")
     e("sub r1, r1, #16")
     for i in range(N):
         t = ["r0", "r2", "r11", "r12"][i % 4]
         L.extend(cut(t, bw, i, top="lr"))
         e(f"add {t}, {t}, #1")
         e(f"str {t}, [sp, #{TP_OFF + 4 * i}]")
-    # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r5-r12).
-    aw = ["r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"]
-    e("ldm r1, {r5-r12}")
+    # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r4-r11): a'_i overwrites word i-4,
+    # which limb i-3 was the last to read; the top word (ext) waits in r12.
+    aw = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
+    if ext:
+        e("ldr r12, [r1, #32]")
+    e("ldm r1, {r4-r11}")
     e(f"mov lr, #0x{C:x}")
     for i in range(N):
         L.extend(cut_offset(f"r{i}", aw, i, "lr"))
+        if ext and i == N - 1:
+            e(f"orr r{i}, r{i}, r12, lsl #24")
 
     # ---- Columns. W holds Corr_m = V_(m-1) + n_(m-2) mod 2^32 (V: window sum of t over column m-1's
     # pairs, n_k: pairs in column k); the accumulator that starts column m is carry - Corr_m.
@@ -162,7 +177,8 @@ def gen() -> str:
         e(f"sbc {HI}, {HI}, #0")
     e(f"str {LO}, [sp, #{D_OFF + 4 * 17}]")     # digit 17 (below 2^19: the product is < 2^512)
 
-    # ---- Pack digits 0..17 into the 16 result words.
+    # ---- Pack digits 0..17 into the 16 (ext: 17) result words.
+    total = X * 18 if ext else 512            # the product's bits (ext: < 2^522, word 16 zero above)
     e(f"ldr r0, [sp, #{RP_OFF}]")
     for ks in (range(0, 9), range(9, 18)):
         e(f"add r12, sp, #{D_OFF + 4 * ks[0]}")
@@ -170,7 +186,7 @@ def gen() -> str:
         e("ldm r12, {" + ", ".join(regs) + "}")
         for k, d in zip(ks, regs):
             bit = X * k
-            end = min(X * k + X, 512)
+            end = min(X * k + X, total)
             while bit < end:
                 w, f = divmod(bit, 32)
                 n = min(end - bit, 32 - f)
@@ -180,7 +196,7 @@ def gen() -> str:
                     e(f"ubfx {o}, {d}, #{off}, #{n}")
                 else:
                     e(f"bfi {o}, {d}, #{f}, #{n}")
-                if f + n == 32 or bit + n == 512:
+                if f + n == 32 or bit + n == total:
                     e(f"str {o}, [r0, #{4 * w}]")
                 bit += n
     e(f"add sp, sp, #{FRAME}")
@@ -219,21 +235,18 @@ HEADER = """/* SPDX-License-Identifier: MIT */
     .syntax unified
     .thumb
 
-    .section .text.mpmul_cm3_umlal_k8, "ax", %progbits
-    .balign 4
-    .global mpmul_cm3_umlal_k8
-    .global MCU_FN(mpmul256, mul)
-    .thumb_func
-    .type mpmul_cm3_umlal_k8, %function
-    .type MCU_FN(mpmul256, mul), %function
-mpmul_cm3_umlal_k8:
-MCU_FN(mpmul256, mul):
 """
 
-FOOTER = """
-    .size mpmul_cm3_umlal_k8, . - mpmul_cm3_umlal_k8
-    .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)
-"""
+
+def function(name: str, alias: str | None, ext: bool) -> str:
+    names = [name] + ([alias] if alias else [])
+    head = [f"    .section .text.{name}, \"ax\", %progbits", "    .balign 4"]
+    head += [f"    .global {n}" for n in names] + ["    .thumb_func"]
+    head += [f"    .type {n}, %function" for n in names] + [f"{n}:" for n in names]
+    tail = [f"    .size {n}, . - {n}" for n in names]
+    return "\n".join(head) + "\n" + gen(ext) + "\n" + "\n".join(tail) + "\n"
+
 
 if __name__ == "__main__":
-    sys.stdout.write(HEADER + gen() + FOOTER)
+    sys.stdout.write(HEADER + function("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", False) + "\n"
+                     + function("mpmul_cm3_umlal_k8x", None, True))

@@ -117,25 +117,25 @@ MCU_FN(mpmul256, mul):
     orr r0, r0, lr, lsl #24
     add r0, r0, #1
     str r0, [sp, #68]
-    ldm r1, {r5-r12}
+    ldm r1, {r4-r11}
     mov lr, #0x20000000
-    ubfx r0, r5, #0, #29
+    ubfx r0, r4, #0, #29
     orr r0, r0, #0x20000000
-    orr r1, lr, r5, lsr #29
-    bfi r1, r6, #3, #26
-    orr r2, lr, r6, lsr #26
-    bfi r2, r7, #6, #23
-    orr r3, lr, r7, lsr #23
-    bfi r3, r8, #9, #20
-    orr r4, lr, r8, lsr #20
-    bfi r4, r9, #12, #17
-    orr r5, lr, r9, lsr #17
-    bfi r5, r10, #15, #14
-    orr r6, lr, r10, lsr #14
-    bfi r6, r11, #18, #11
-    orr r7, lr, r11, lsr #11
-    bfi r7, r12, #21, #8
-    orr r8, lr, r12, lsr #8
+    orr r1, lr, r4, lsr #29
+    bfi r1, r5, #3, #26
+    orr r2, lr, r5, lsr #26
+    bfi r2, r6, #6, #23
+    orr r3, lr, r6, lsr #23
+    bfi r3, r7, #9, #20
+    orr r4, lr, r7, lsr #20
+    bfi r4, r8, #12, #17
+    orr r5, lr, r8, lsr #17
+    bfi r5, r9, #15, #14
+    orr r6, lr, r9, lsr #14
+    bfi r6, r10, #18, #11
+    orr r7, lr, r10, lsr #11
+    bfi r7, r11, #21, #8
+    orr r8, lr, r11, lsr #8
     ldr lr, [sp, #36]
     ldr r12, [sp, #0]
     umull r9, r10, r0, r12
@@ -496,3 +496,473 @@ MCU_FN(mpmul256, mul):
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k8, . - mpmul_cm3_umlal_k8
     .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)
+
+    .section .text.mpmul_cm3_umlal_k8x, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k8x
+    .thumb_func
+    .type mpmul_cm3_umlal_k8x, %function
+mpmul_cm3_umlal_k8x:
+    push {r4-r11, lr}
+    sub sp, sp, #148
+    str r0, [sp, #144]
+    ldr lr, [r2, #32]
+    ldm r2, {r3-r10}
+    mov r2, #0x20000000
+    ubfx r11, r3, #0, #29
+    orr r11, r11, #0x20000000
+    str r11, [sp, #0]
+    orr r12, r2, r3, lsr #29
+    bfi r12, r4, #3, #26
+    str r12, [sp, #4]
+    orr r11, r2, r4, lsr #26
+    bfi r11, r5, #6, #23
+    str r11, [sp, #8]
+    orr r12, r2, r5, lsr #23
+    bfi r12, r6, #9, #20
+    str r12, [sp, #12]
+    orr r11, r2, r6, lsr #20
+    bfi r11, r7, #12, #17
+    str r11, [sp, #16]
+    orr r12, r2, r7, lsr #17
+    bfi r12, r8, #15, #14
+    str r12, [sp, #20]
+    orr r11, r2, r8, lsr #14
+    bfi r11, r9, #18, #11
+    str r11, [sp, #24]
+    orr r12, r2, r9, lsr #11
+    bfi r12, r10, #21, #8
+    str r12, [sp, #28]
+    orr r11, r2, r10, lsr #8
+    orr r11, r11, lr, lsl #24
+    str r11, [sp, #32]
+    ldm r1!, {r0, r2, r11, r12}
+    adds r3, r3, r0
+    adcs r4, r4, r2
+    adcs r5, r5, r11
+    adcs r6, r6, r12
+    ldm r1, {r0, r2, r11, r12}
+    adcs r7, r7, r0
+    adcs r8, r8, r2
+    adcs r9, r9, r11
+    adcs r10, r10, r12
+    ldr r0, [r1, #16]
+    adc lr, lr, r0
+    sub r1, r1, #16
+    ubfx r0, r3, #0, #29
+    add r0, r0, #1
+    str r0, [sp, #36]
+    lsr r2, r3, #29
+    bfi r2, r4, #3, #26
+    add r2, r2, #1
+    str r2, [sp, #40]
+    lsr r11, r4, #26
+    bfi r11, r5, #6, #23
+    add r11, r11, #1
+    str r11, [sp, #44]
+    lsr r12, r5, #23
+    bfi r12, r6, #9, #20
+    add r12, r12, #1
+    str r12, [sp, #48]
+    lsr r0, r6, #20
+    bfi r0, r7, #12, #17
+    add r0, r0, #1
+    str r0, [sp, #52]
+    lsr r2, r7, #17
+    bfi r2, r8, #15, #14
+    add r2, r2, #1
+    str r2, [sp, #56]
+    lsr r11, r8, #14
+    bfi r11, r9, #18, #11
+    add r11, r11, #1
+    str r11, [sp, #60]
+    lsr r12, r9, #11
+    bfi r12, r10, #21, #8
+    add r12, r12, #1
+    str r12, [sp, #64]
+    lsr r0, r10, #8
+    orr r0, r0, lr, lsl #24
+    add r0, r0, #1
+    str r0, [sp, #68]
+    ldr r12, [r1, #32]
+    ldm r1, {r4-r11}
+    mov lr, #0x20000000
+    ubfx r0, r4, #0, #29
+    orr r0, r0, #0x20000000
+    orr r1, lr, r4, lsr #29
+    bfi r1, r5, #3, #26
+    orr r2, lr, r5, lsr #26
+    bfi r2, r6, #6, #23
+    orr r3, lr, r6, lsr #23
+    bfi r3, r7, #9, #20
+    orr r4, lr, r7, lsr #20
+    bfi r4, r8, #12, #17
+    orr r5, lr, r8, lsr #17
+    bfi r5, r9, #15, #14
+    orr r6, lr, r9, lsr #14
+    bfi r6, r10, #18, #11
+    orr r7, lr, r10, lsr #11
+    bfi r7, r11, #21, #8
+    orr r8, lr, r11, lsr #8
+    orr r8, r8, r12, lsl #24
+    ldr lr, [sp, #36]
+    ldr r12, [sp, #0]
+    umull r9, r10, r0, r12
+    str r9, [sp, #72]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, lr, #1
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #0]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    str r9, [sp, #76]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #40]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #0]
+    umlal r9, r10, r2, r12
+    str r9, [sp, #80]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #44]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #12]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #0]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    str r9, [sp, #84]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #48]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #12]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #0]
+    umlal r9, r10, r4, r12
+    str r9, [sp, #88]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #52]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #12]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #0]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    str r9, [sp, #92]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #56]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #24]
+    ldr lr, [sp, #20]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #12]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r12, [sp, #0]
+    umlal r9, r10, r6, r12
+    str r9, [sp, #96]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #60]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #28]
+    ldr lr, [sp, #24]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #12]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #0]
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    str r9, [sp, #100]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #64]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #24]
+    ldr lr, [sp, #20]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #12]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    ldr r12, [sp, #0]
+    umlal r9, r10, r8, r12
+    str r9, [sp, #104]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #68]
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    add r11, r11, r12
+    subs r9, r9, r12
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r3, r0
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r0, [sp, #12]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    str r9, [sp, #108]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #36]
+    sub r11, r11, r12
+    add r11, r11, #2
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    ldr r1, [sp, #20]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    umlal r9, r10, r5, r1
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #12]
+    ldr r0, [sp, #8]
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    str r9, [sp, #112]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #40]
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    ldr r1, [sp, #20]
+    ldr r2, [sp, #16]
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    umlal r9, r10, r7, r2
+    ldr r12, [sp, #12]
+    umlal r9, r10, r8, r12
+    str r9, [sp, #116]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #44]
+    sub r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r3, [sp, #48]
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    ldr r1, [sp, #20]
+    ldr r2, [sp, #16]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    str r9, [sp, #120]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, r3
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r4, [sp, #52]
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    ldr r1, [sp, #20]
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    str r9, [sp, #124]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, r4
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r5, [sp, #56]
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    str r9, [sp, #128]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, r5
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r6, [sp, #60]
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    str r9, [sp, #132]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, r6
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r7, [sp, #64]
+    ldr r12, [sp, #32]
+    umlal r9, r10, r8, r12
+    str r9, [sp, #136]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, r7
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #140]
+    ldr r0, [sp, #144]
+    add r12, sp, #72
+    ldm r12, {r1, r2, r3, r4, r5, r6, r7, r8, r9}
+    ubfx r10, r1, #0, #29
+    bfi r10, r2, #29, #3
+    str r10, [r0, #0]
+    ubfx r11, r2, #3, #26
+    bfi r11, r3, #26, #6
+    str r11, [r0, #4]
+    ubfx r10, r3, #6, #23
+    bfi r10, r4, #23, #9
+    str r10, [r0, #8]
+    ubfx r11, r4, #9, #20
+    bfi r11, r5, #20, #12
+    str r11, [r0, #12]
+    ubfx r10, r5, #12, #17
+    bfi r10, r6, #17, #15
+    str r10, [r0, #16]
+    ubfx r11, r6, #15, #14
+    bfi r11, r7, #14, #18
+    str r11, [r0, #20]
+    ubfx r10, r7, #18, #11
+    bfi r10, r8, #11, #21
+    str r10, [r0, #24]
+    ubfx r11, r8, #21, #8
+    bfi r11, r9, #8, #24
+    str r11, [r0, #28]
+    ubfx r10, r9, #24, #5
+    add r12, sp, #108
+    ldm r12, {r1, r2, r3, r4, r5, r6, r7, r8, r9}
+    bfi r10, r1, #5, #27
+    str r10, [r0, #32]
+    ubfx r11, r1, #27, #2
+    bfi r11, r2, #2, #29
+    bfi r11, r3, #31, #1
+    str r11, [r0, #36]
+    ubfx r10, r3, #1, #28
+    bfi r10, r4, #28, #4
+    str r10, [r0, #40]
+    ubfx r11, r4, #4, #25
+    bfi r11, r5, #25, #7
+    str r11, [r0, #44]
+    ubfx r10, r5, #7, #22
+    bfi r10, r6, #22, #10
+    str r10, [r0, #48]
+    ubfx r11, r6, #10, #19
+    bfi r11, r7, #19, #13
+    str r11, [r0, #52]
+    ubfx r10, r7, #13, #16
+    bfi r10, r8, #16, #16
+    str r10, [r0, #56]
+    ubfx r11, r8, #16, #13
+    bfi r11, r9, #13, #19
+    str r11, [r0, #60]
+    ubfx r10, r9, #19, #10
+    str r10, [r0, #64]
+    add sp, sp, #148
+    pop {r4-r11, pc}
+    .size mpmul_cm3_umlal_k8x, . - mpmul_cm3_umlal_k8x
