@@ -238,15 +238,123 @@ HEADER = """/* SPDX-License-Identifier: MIT */
 """
 
 
-def function(name: str, alias: str | None, ext: bool) -> str:
+
+K16_FRAME = 156             # sa[9] at sp+0, sb[9] at sp+36, z1[17] at sp+72; r, a, b at sp+140..148
+                            # (36 pushed + 156 keeps sp 8-byte aligned for the calls)
+
+
+def gen_k16(ext: bool) -> str:
+    """The 512-bit level: one additive Karatsuba step over the 256-bit kernels, sums and recombination
+    unrolled (h = 8 words). ext: operands of 16 words plus a top word, 33-word product."""
+    L: list[str] = []
+    e = L.append
+    e("push {r4-r11, lr}")
+    e(f"sub sp, sp, #{K16_FRAME}")
+    e("str r0, [sp, #140]")
+    e("str r1, [sp, #144]")
+    e("str r2, [sp, #148]")
+    # ---- sa = A0 + A1 (+ a[16]), sb likewise: 9 words each, to the frame.
+    for src, off in (("r1", 0), ("r2", 36)):
+        e(f"ldm {src}!, {{r3-r10}}")
+        e(f"ldm {src}!, {{r0, r11, r12, lr}}")
+        e("adds r3, r3, r0")
+        e("adcs r4, r4, r11")
+        e("adcs r5, r5, r12")
+        e("adcs r6, r6, lr")
+        e(f"ldm {src}!, {{r0, r11, r12, lr}}")
+        e("adcs r7, r7, r0")
+        e("adcs r8, r8, r11")
+        e("adcs r9, r9, r12")
+        e("adcs r10, r10, lr")
+        if ext:
+            e(f"ldr r0, [{src}]")               # the top word (LDR leaves C alone)
+            e("adc r11, r0, #0")
+        else:
+            e("mov r11, #0")
+            e("adc r11, r11, #0")
+        if off:
+            e(f"add r0, sp, #{off}")
+            e("stm r0, {r3-r11}")
+        else:
+            e("stm sp, {r3-r11}")
+    # ---- z1 = sa * sb (17 words), z0 = A0 B0 into r[0..16), z2 = A1 B1 into r[16..32+e).
+    e("add r0, sp, #72")
+    e("mov r1, sp")
+    e("add r2, sp, #36")
+    e("bl mpmul_cm3_umlal_k8x")
+    e("ldr r0, [sp, #140]")
+    e("ldr r1, [sp, #144]")
+    e("ldr r2, [sp, #148]")
+    e("bl mpmul_cm3_umlal_k8")
+    e("ldr r0, [sp, #140]")
+    e("ldr r1, [sp, #144]")
+    e("ldr r2, [sp, #148]")
+    e("add r0, r0, #64")
+    e("add r1, r1, #32")
+    e("add r2, r2, #32")
+    e(f"bl mpmul_cm3_umlal_k8{'x' if ext else ''}")
+    # ---- M = z1 - z0 - z2 in place over z1 (two borrow chains, saved as 0/-1 in r3 and lr).
+    e("ldr r0, [sp, #140]")                     # z0, walking
+    e("add r1, r0, #64")                        # z2, walking
+    e("add r2, sp, #72")                        # z1, walking
+    for blk in range(4):
+        e("ldm r2, {r4-r7}")
+        e("ldm r0!, {r8-r11}")
+        if blk:
+            e("rsbs r3, r3, #0")                # C = no borrow of chain z0
+        for n, (x, y) in enumerate(zip(("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11"))):
+            e(f"{'subs' if n == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
+        e("sbc r3, r3, r3")                     # 0, or -1 after a borrow
+        e("ldm r1!, {r8-r11}")
+        if blk:
+            e("rsbs lr, lr, #0")
+        for n, (x, y) in enumerate(zip(("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11"))):
+            e(f"{'subs' if n == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
+        e("sbc lr, lr, lr")
+        e("stm r2!, {r4-r7}")
+    # M[16] = z1[16] - borrows (- z2[16]).
+    e("ldr r4, [r2]")
+    e("add r3, r3, lr")
+    e("add r3, r3, r4")
+    if ext:
+        e("ldr r4, [r1]")
+        e("sub r3, r3, r4")
+    # ---- r[8..24) += M[0..16); r[24..32) += M[16] + carry (; r[32] += carry).
+    e("sub r0, r0, #32")                        # r + 8 words
+    e("add r2, sp, #72")
+    for blk in range(4):
+        e("ldm r0, {r4-r7}")
+        e("ldm r2!, {r8-r11}")
+        for n, (x, y) in enumerate(zip(("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11"))):
+            e(f"{'adds' if n == 0 and blk == 0 else 'adcs'} {x}, {x}, {y}")
+        e("stm r0!, {r4-r7}")
+    for blk in range(2):
+        e("ldm r0, {r4-r7}")
+        e(f"adcs r4, r4, {'r3' if blk == 0 else '#0'}")
+        e("adcs r5, r5, #0")
+        e("adcs r6, r6, #0")
+        e("adcs r7, r7, #0")
+        e("stm r0!, {r4-r7}")
+    if ext:
+        e("ldr r4, [r0]")
+        e("adc r4, r4, #0")
+        e("str r4, [r0]")
+    e(f"add sp, sp, #{K16_FRAME}")
+    e("pop {r4-r11, pc}")
+    return "\n".join("    " + x for x in L)
+
+
+def function(name: str, alias: str | None, body: str) -> str:
     names = [name] + ([alias] if alias else [])
     head = [f"    .section .text.{name}, \"ax\", %progbits", "    .balign 4"]
     head += [f"    .global {n}" for n in names] + ["    .thumb_func"]
     head += [f"    .type {n}, %function" for n in names] + [f"{n}:" for n in names]
     tail = [f"    .size {n}, . - {n}" for n in names]
-    return "\n".join(head) + "\n" + gen(ext) + "\n" + "\n".join(tail) + "\n"
+    return "\n".join(head) + "\n" + body + "\n" + "\n".join(tail) + "\n"
 
 
 if __name__ == "__main__":
-    sys.stdout.write(HEADER + function("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", False) + "\n"
-                     + function("mpmul_cm3_umlal_k8x", None, True))
+    sys.stdout.write(HEADER + function("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", gen(False)) + "\n"
+                     + function("mpmul_cm3_umlal_k8x", None, gen(True)) + "\n"
+                     + function("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_k16(False)) + "\n"
+                     + function("mpmul_cm3_umlal_k16x", None, gen_k16(True)))

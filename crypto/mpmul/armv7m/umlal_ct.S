@@ -966,3 +966,350 @@ mpmul_cm3_umlal_k8x:
     add sp, sp, #148
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k8x, . - mpmul_cm3_umlal_k8x
+
+    .section .text.mpmul_cm3_umlal_k16, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k16
+    .global MCU_FN(mpmul512, mul)
+    .thumb_func
+    .type mpmul_cm3_umlal_k16, %function
+    .type MCU_FN(mpmul512, mul), %function
+mpmul_cm3_umlal_k16:
+MCU_FN(mpmul512, mul):
+    push {r4-r11, lr}
+    sub sp, sp, #156
+    str r0, [sp, #140]
+    str r1, [sp, #144]
+    str r2, [sp, #148]
+    ldm r1!, {r3-r10}
+    ldm r1!, {r0, r11, r12, lr}
+    adds r3, r3, r0
+    adcs r4, r4, r11
+    adcs r5, r5, r12
+    adcs r6, r6, lr
+    ldm r1!, {r0, r11, r12, lr}
+    adcs r7, r7, r0
+    adcs r8, r8, r11
+    adcs r9, r9, r12
+    adcs r10, r10, lr
+    mov r11, #0
+    adc r11, r11, #0
+    stm sp, {r3-r11}
+    ldm r2!, {r3-r10}
+    ldm r2!, {r0, r11, r12, lr}
+    adds r3, r3, r0
+    adcs r4, r4, r11
+    adcs r5, r5, r12
+    adcs r6, r6, lr
+    ldm r2!, {r0, r11, r12, lr}
+    adcs r7, r7, r0
+    adcs r8, r8, r11
+    adcs r9, r9, r12
+    adcs r10, r10, lr
+    mov r11, #0
+    adc r11, r11, #0
+    add r0, sp, #36
+    stm r0, {r3-r11}
+    add r0, sp, #72
+    mov r1, sp
+    add r2, sp, #36
+    bl mpmul_cm3_umlal_k8x
+    ldr r0, [sp, #140]
+    ldr r1, [sp, #144]
+    ldr r2, [sp, #148]
+    bl mpmul_cm3_umlal_k8
+    ldr r0, [sp, #140]
+    ldr r1, [sp, #144]
+    ldr r2, [sp, #148]
+    add r0, r0, #64
+    add r1, r1, #32
+    add r2, r2, #32
+    bl mpmul_cm3_umlal_k8
+    ldr r0, [sp, #140]
+    add r1, r0, #64
+    add r2, sp, #72
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldr r4, [r2]
+    add r3, r3, lr
+    add r3, r3, r4
+    sub r0, r0, #32
+    add r2, sp, #72
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adds r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r3
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    add sp, sp, #156
+    pop {r4-r11, pc}
+    .size mpmul_cm3_umlal_k16, . - mpmul_cm3_umlal_k16
+    .size MCU_FN(mpmul512, mul), . - MCU_FN(mpmul512, mul)
+
+    .section .text.mpmul_cm3_umlal_k16x, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k16x
+    .thumb_func
+    .type mpmul_cm3_umlal_k16x, %function
+mpmul_cm3_umlal_k16x:
+    push {r4-r11, lr}
+    sub sp, sp, #156
+    str r0, [sp, #140]
+    str r1, [sp, #144]
+    str r2, [sp, #148]
+    ldm r1!, {r3-r10}
+    ldm r1!, {r0, r11, r12, lr}
+    adds r3, r3, r0
+    adcs r4, r4, r11
+    adcs r5, r5, r12
+    adcs r6, r6, lr
+    ldm r1!, {r0, r11, r12, lr}
+    adcs r7, r7, r0
+    adcs r8, r8, r11
+    adcs r9, r9, r12
+    adcs r10, r10, lr
+    ldr r0, [r1]
+    adc r11, r0, #0
+    stm sp, {r3-r11}
+    ldm r2!, {r3-r10}
+    ldm r2!, {r0, r11, r12, lr}
+    adds r3, r3, r0
+    adcs r4, r4, r11
+    adcs r5, r5, r12
+    adcs r6, r6, lr
+    ldm r2!, {r0, r11, r12, lr}
+    adcs r7, r7, r0
+    adcs r8, r8, r11
+    adcs r9, r9, r12
+    adcs r10, r10, lr
+    ldr r0, [r2]
+    adc r11, r0, #0
+    add r0, sp, #36
+    stm r0, {r3-r11}
+    add r0, sp, #72
+    mov r1, sp
+    add r2, sp, #36
+    bl mpmul_cm3_umlal_k8x
+    ldr r0, [sp, #140]
+    ldr r1, [sp, #144]
+    ldr r2, [sp, #148]
+    bl mpmul_cm3_umlal_k8
+    ldr r0, [sp, #140]
+    ldr r1, [sp, #144]
+    ldr r2, [sp, #148]
+    add r0, r0, #64
+    add r1, r1, #32
+    add r2, r2, #32
+    bl mpmul_cm3_umlal_k8x
+    ldr r0, [sp, #140]
+    add r1, r0, #64
+    add r2, sp, #72
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldr r4, [r2]
+    add r3, r3, lr
+    add r3, r3, r4
+    ldr r4, [r1]
+    sub r3, r3, r4
+    sub r0, r0, #32
+    add r2, sp, #72
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adds r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r3
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldr r4, [r0]
+    adc r4, r4, #0
+    str r4, [r0]
+    add sp, sp, #156
+    pop {r4-r11, pc}
+    .size mpmul_cm3_umlal_k16x, . - mpmul_cm3_umlal_k16x
