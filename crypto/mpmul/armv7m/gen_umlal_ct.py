@@ -131,20 +131,20 @@ def gen(ext: bool) -> str:
         temps = TEMPS + [f"r{i}" for i in range(max(0, k - N + 1))]
         m = k + 1
         tp_index = {1: 0, 9: 8, 10: 0}.get(m, m - 1 if m <= 8 else m - 10)
-        # When the column's loads and tp fit the temporaries at once, tp rides in the same burst of
-        # back-to-back loads (1 cycle instead of 2); it is read after the column.
-        tp_early = len(pairs) + 1 <= len(temps) and m <= 17
+        # tp rides in the column's last burst of back-to-back loads when that burst has a free
+        # temporary (1 cycle instead of 2); it is read after the column.
+        T = len(temps)
+        chunks = [pairs[c:c + T] for c in range(0, len(pairs), T)]
+        tp_early = len(chunks[-1]) < T and m <= 17
         tp_reg = "r12"
         first = True
-        step = len(temps) - (1 if tp_early else 0)
-        for c0 in range(0, len(pairs), step):
-            ch = pairs[c0:c0 + step]
+        for n, ch in enumerate(chunks):
             regs = temps[:len(ch)]
-            if tp_early and c0 == 0:
-                tp_reg = temps[-1]
-                e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
             for (i, j), rb in zip(ch, regs):
                 e(f"ldr {rb}, [sp, #{B_OFF + 4 * j}]")
+            if tp_early and n == len(chunks) - 1:
+                tp_reg = temps[len(ch)]
+                e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
             for (i, j), rb in zip(ch, regs):
                 e(f"{'umull' if first and k == 0 else 'umlal'} {LO}, {HI}, r{i}, {rb}")
                 first = False
@@ -239,96 +239,98 @@ HEADER = """/* SPDX-License-Identifier: MIT */
 
 
 
-K16_FRAME = 156             # sa[9] at sp+0, sb[9] at sp+36, z1[17] at sp+72; r, a, b at sp+140..148
-                            # (36 pushed + 156 keeps sp 8-byte aligned for the calls)
+LEVELS = {16: "k16", 32: "k32", 64: "k64"}     # words of the operands -> routine name
 
 
-def gen_k16(ext: bool) -> str:
-    """The 512-bit level: one additive Karatsuba step over the 256-bit kernels, sums and recombination
-    unrolled (h = 8 words). ext: operands of 16 words plus a top word, 33-word product."""
+def gen_kara(n: int, ext: bool) -> str:
+    """One additive Karatsuba level at n words (h = n/2), unrolled: the sums, three calls of the level
+    below (the kernels at n = 16), the recombination. ext: operands of n words plus a top word (the
+    sums of the level above), 2n + 1 product words.
+    Frame: sa[h+1] at sp+0, sb[h+1] after it, z1[2h+1] after that, then r, a, b."""
+    h = n // 2
+    SA, SB, Z1 = 0, 4 * (h + 1), 8 * (h + 1)
+    RAB = Z1 + 4 * (2 * h + 1)
+    frame = RAB + 12
+    frame += (4 - frame % 8) % 8                # 36 pushed + frame: sp stays 8-byte aligned
+    below = f"mpmul_cm3_umlal_{'k8' if h == 8 else LEVELS[h]}"
     L: list[str] = []
     e = L.append
     e("push {r4-r11, lr}")
-    e(f"sub sp, sp, #{K16_FRAME}")
-    e("str r0, [sp, #140]")
-    e("str r1, [sp, #144]")
-    e("str r2, [sp, #148]")
-    # ---- sa = A0 + A1 (+ a[16]), sb likewise: 9 words each, to the frame.
-    for src, off in (("r1", 0), ("r2", 36)):
-        e(f"ldm {src}!, {{r3-r10}}")
-        e(f"ldm {src}!, {{r0, r11, r12, lr}}")
-        e("adds r3, r3, r0")
-        e("adcs r4, r4, r11")
-        e("adcs r5, r5, r12")
-        e("adcs r6, r6, lr")
-        e(f"ldm {src}!, {{r0, r11, r12, lr}}")
-        e("adcs r7, r7, r0")
-        e("adcs r8, r8, r11")
-        e("adcs r9, r9, r12")
-        e("adcs r10, r10, lr")
+    e(f"sub sp, sp, #{frame}")
+    e(f"str r0, [sp, #{RAB}]")
+    e(f"str r1, [sp, #{RAB + 4}]")
+    e(f"str r2, [sp, #{RAB + 8}]")
+    # ---- sa = A0 + A1 (+ top), sb likewise: h + 1 words each, to the frame.
+    for src, off in (("r1", SA), ("r2", SB)):
+        e(f"add r12, {src}, #{4 * h}")          # A1, walking; src walks A0
+        e(f"add r0, sp, #{off}")
+        for blk in range(h // 4):
+            e(f"ldm {src}!, {{r3-r6}}")
+            e("ldm r12!, {r7-r10}")
+            for q, (x, y) in enumerate(zip(("r3", "r4", "r5", "r6"), ("r7", "r8", "r9", "r10"))):
+                e(f"{'adds' if q == 0 and blk == 0 else 'adcs'} {x}, {x}, {y}")
+            e("stm r0!, {r3-r6}")
         if ext:
-            e(f"ldr r0, [{src}]")               # the top word (LDR leaves C alone)
-            e("adc r11, r0, #0")
+            e("ldr r3, [r12]")                  # the top word (LDR leaves C alone)
+            e("adc r3, r3, #0")
         else:
-            e("mov r11, #0")
-            e("adc r11, r11, #0")
-        if off:
-            e(f"add r0, sp, #{off}")
-            e("stm r0, {r3-r11}")
-        else:
-            e("stm sp, {r3-r11}")
-    # ---- z1 = sa * sb (17 words), z0 = A0 B0 into r[0..16), z2 = A1 B1 into r[16..32+e).
-    e("add r0, sp, #72")
-    e("mov r1, sp")
-    e("add r2, sp, #36")
-    e("bl mpmul_cm3_umlal_k8x")
-    e("ldr r0, [sp, #140]")
-    e("ldr r1, [sp, #144]")
-    e("ldr r2, [sp, #148]")
-    e("bl mpmul_cm3_umlal_k8")
-    e("ldr r0, [sp, #140]")
-    e("ldr r1, [sp, #144]")
-    e("ldr r2, [sp, #148]")
-    e("add r0, r0, #64")
-    e("add r1, r1, #32")
-    e("add r2, r2, #32")
-    e(f"bl mpmul_cm3_umlal_k8{'x' if ext else ''}")
-    # ---- M = z1 - z0 - z2 in place over z1 (two borrow chains, saved as 0/-1 in r3 and lr).
-    e("ldr r0, [sp, #140]")                     # z0, walking
-    e("add r1, r0, #64")                        # z2, walking
-    e("add r2, sp, #72")                        # z1, walking
-    for blk in range(4):
+            e("mov r3, #0")
+            e("adc r3, r3, #0")
+        e("str r3, [r0]")
+    # ---- z1 = sa * sb (2h + 1 words), z0 = A0 B0 into r[0..2h), z2 = A1 B1 into r[2h..4h+e).
+    e(f"add r0, sp, #{Z1}")
+    e(f"add r1, sp, #{SA}" if SA else "mov r1, sp")
+    e(f"add r2, sp, #{SB}")
+    e(f"bl {below}x")
+    e(f"ldr r0, [sp, #{RAB}]")
+    e(f"ldr r1, [sp, #{RAB + 4}]")
+    e(f"ldr r2, [sp, #{RAB + 8}]")
+    e(f"bl {below}")
+    e(f"ldr r0, [sp, #{RAB}]")
+    e(f"ldr r1, [sp, #{RAB + 4}]")
+    e(f"ldr r2, [sp, #{RAB + 8}]")
+    e(f"add r0, r0, #{8 * h}")
+    e(f"add r1, r1, #{4 * h}")
+    e(f"add r2, r2, #{4 * h}")
+    e(f"bl {below}{'x' if ext else ''}")
+    # ---- M = z1 - z0 - z2 in place over z1 (two borrow chains, saved as 0/-1 in r3 and lr and put
+    # back into C with RSBS x, x, #0). M = A0 B1 + A1 B0 >= 0: its 2h + 1 words are exact.
+    e(f"ldr r0, [sp, #{RAB}]")                  # z0, walking
+    e(f"add r1, r0, #{8 * h}")                  # z2, walking
+    e(f"add r2, sp, #{Z1}")                     # z1, walking
+    regs4, regs4b = ("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11")
+    for blk in range(h // 2):
         e("ldm r2, {r4-r7}")
         e("ldm r0!, {r8-r11}")
         if blk:
             e("rsbs r3, r3, #0")                # C = no borrow of chain z0
-        for n, (x, y) in enumerate(zip(("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11"))):
-            e(f"{'subs' if n == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
+        for q, (x, y) in enumerate(zip(regs4, regs4b)):
+            e(f"{'subs' if q == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
         e("sbc r3, r3, r3")                     # 0, or -1 after a borrow
         e("ldm r1!, {r8-r11}")
         if blk:
-            e("rsbs lr, lr, #0")
-        for n, (x, y) in enumerate(zip(("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11"))):
-            e(f"{'subs' if n == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
+            e("rsbs lr, lr, #0")                # C = no borrow of chain z2
+        for q, (x, y) in enumerate(zip(regs4, regs4b)):
+            e(f"{'subs' if q == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
         e("sbc lr, lr, lr")
         e("stm r2!, {r4-r7}")
-    # M[16] = z1[16] - borrows (- z2[16]).
+    # M[2h] = z1[2h] - borrows (- z2[2h]).
     e("ldr r4, [r2]")
     e("add r3, r3, lr")
     e("add r3, r3, r4")
     if ext:
         e("ldr r4, [r1]")
         e("sub r3, r3, r4")
-    # ---- r[8..24) += M[0..16); r[24..32) += M[16] + carry (; r[32] += carry).
-    e("sub r0, r0, #32")                        # r + 8 words
-    e("add r2, sp, #72")
-    for blk in range(4):
+    # ---- r[h..3h) += M[0..2h); r[3h..4h) += M[2h] + carry (; r[4h] += carry).
+    e(f"sub r0, r0, #{4 * h}")                  # r + h words
+    e(f"add r2, sp, #{Z1}")
+    for blk in range(h // 2):
         e("ldm r0, {r4-r7}")
         e("ldm r2!, {r8-r11}")
-        for n, (x, y) in enumerate(zip(("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11"))):
-            e(f"{'adds' if n == 0 and blk == 0 else 'adcs'} {x}, {x}, {y}")
+        for q, (x, y) in enumerate(zip(regs4, regs4b)):
+            e(f"{'adds' if q == 0 and blk == 0 else 'adcs'} {x}, {x}, {y}")
         e("stm r0!, {r4-r7}")
-    for blk in range(2):
+    for blk in range(h // 4):
         e("ldm r0, {r4-r7}")
         e(f"adcs r4, r4, {'r3' if blk == 0 else '#0'}")
         e("adcs r5, r5, #0")
@@ -339,7 +341,7 @@ def gen_k16(ext: bool) -> str:
         e("ldr r4, [r0]")
         e("adc r4, r4, #0")
         e("str r4, [r0]")
-    e(f"add sp, sp, #{K16_FRAME}")
+    e(f"add sp, sp, #{frame}")
     e("pop {r4-r11, pc}")
     return "\n".join("    " + x for x in L)
 
@@ -356,5 +358,8 @@ def function(name: str, alias: str | None, body: str) -> str:
 if __name__ == "__main__":
     sys.stdout.write(HEADER + function("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", gen(False)) + "\n"
                      + function("mpmul_cm3_umlal_k8x", None, gen(True)) + "\n"
-                     + function("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_k16(False)) + "\n"
-                     + function("mpmul_cm3_umlal_k16x", None, gen_k16(True)))
+                     + function("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_kara(16, False)) + "\n"
+                     + function("mpmul_cm3_umlal_k16x", None, gen_kara(16, True)) + "\n"
+                     + function("mpmul_cm3_umlal_k32", "MCU_FN(mpmul1024, mul)", gen_kara(32, False)) + "\n"
+                     + function("mpmul_cm3_umlal_k32x", None, gen_kara(32, True)) + "\n"
+                     + function("mpmul_cm3_umlal_k64", "MCU_FN(mpmul2048, mul)", gen_kara(64, False)))

@@ -136,8 +136,8 @@ MCU_FN(mpmul256, mul):
     orr r7, lr, r10, lsr #11
     bfi r7, r11, #21, #8
     orr r8, lr, r11, lsr #8
-    ldr lr, [sp, #36]
     ldr r12, [sp, #0]
+    ldr lr, [sp, #36]
     umull r9, r10, r0, r12
     str r9, [sp, #72]
     lsr r9, r9, #29
@@ -163,13 +163,13 @@ MCU_FN(mpmul256, mul):
     umlal r9, r10, r0, r12
     umlal r9, r10, r1, lr
     ldr r12, [sp, #0]
+    ldr lr, [sp, #44]
     umlal r9, r10, r2, r12
     str r9, [sp, #80]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #44]
-    add r11, r11, r12
+    add r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #12]
@@ -197,13 +197,13 @@ MCU_FN(mpmul256, mul):
     umlal r9, r10, r2, r12
     umlal r9, r10, r3, lr
     ldr r12, [sp, #0]
+    ldr lr, [sp, #52]
     umlal r9, r10, r4, r12
     str r9, [sp, #88]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #52]
-    add r11, r11, r12
+    add r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #20]
@@ -239,13 +239,13 @@ MCU_FN(mpmul256, mul):
     umlal r9, r10, r4, r12
     umlal r9, r10, r5, lr
     ldr r12, [sp, #0]
+    ldr lr, [sp, #60]
     umlal r9, r10, r6, r12
     str r9, [sp, #96]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #60]
-    add r11, r11, r12
+    add r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #28]
@@ -289,16 +289,16 @@ MCU_FN(mpmul256, mul):
     umlal r9, r10, r6, r12
     umlal r9, r10, r7, lr
     ldr r12, [sp, #0]
+    ldr lr, [sp, #68]
     umlal r9, r10, r8, r12
     str r9, [sp, #104]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #68]
     subs r9, r9, r11
     sbc r10, r10, #0
-    add r11, r11, r12
-    subs r9, r9, r12
+    add r11, r11, lr
+    subs r9, r9, lr
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
@@ -314,14 +314,14 @@ MCU_FN(mpmul256, mul):
     umlal r9, r10, r6, r0
     ldr r12, [sp, #8]
     ldr lr, [sp, #4]
+    ldr r0, [sp, #36]
     umlal r9, r10, r7, r12
     umlal r9, r10, r8, lr
     str r9, [sp, #108]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #36]
-    sub r11, r11, r12
+    sub r11, r11, r0
     add r11, r11, #2
     subs r9, r9, r11
     sbc r10, r10, #0
@@ -336,6 +336,7 @@ MCU_FN(mpmul256, mul):
     ldr r12, [sp, #16]
     ldr lr, [sp, #12]
     ldr r0, [sp, #8]
+    ldr r1, [sp, #40]
     umlal r9, r10, r6, r12
     umlal r9, r10, r7, lr
     umlal r9, r10, r8, r0
@@ -343,8 +344,7 @@ MCU_FN(mpmul256, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #40]
-    sub r11, r11, r12
+    sub r11, r11, r1
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
@@ -358,21 +358,21 @@ MCU_FN(mpmul256, mul):
     umlal r9, r10, r6, r1
     umlal r9, r10, r7, r2
     ldr r12, [sp, #12]
+    ldr lr, [sp, #44]
     umlal r9, r10, r8, r12
     str r9, [sp, #116]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #44]
-    sub r11, r11, r12
+    sub r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r3, [sp, #48]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     ldr r0, [sp, #24]
     ldr r1, [sp, #20]
     ldr r2, [sp, #16]
+    ldr r3, [sp, #48]
     umlal r9, r10, r4, r12
     umlal r9, r10, r5, lr
     umlal r9, r10, r6, r0
@@ -385,11 +385,11 @@ MCU_FN(mpmul256, mul):
     sub r11, r11, r3
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r4, [sp, #52]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     ldr r0, [sp, #24]
     ldr r1, [sp, #20]
+    ldr r2, [sp, #52]
     umlal r9, r10, r5, r12
     umlal r9, r10, r6, lr
     umlal r9, r10, r7, r0
@@ -398,13 +398,13 @@ MCU_FN(mpmul256, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r4
+    sub r11, r11, r2
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r5, [sp, #56]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     ldr r0, [sp, #24]
+    ldr r1, [sp, #56]
     umlal r9, r10, r6, r12
     umlal r9, r10, r7, lr
     umlal r9, r10, r8, r0
@@ -412,29 +412,29 @@ MCU_FN(mpmul256, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r5
+    sub r11, r11, r1
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r6, [sp, #60]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
+    ldr r0, [sp, #60]
     umlal r9, r10, r7, r12
     umlal r9, r10, r8, lr
     str r9, [sp, #132]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r6
+    sub r11, r11, r0
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r7, [sp, #64]
     ldr r12, [sp, #32]
+    ldr lr, [sp, #64]
     umlal r9, r10, r8, r12
     str r9, [sp, #136]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r7
+    sub r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
     str r9, [sp, #140]
@@ -605,8 +605,8 @@ mpmul_cm3_umlal_k8x:
     bfi r7, r11, #21, #8
     orr r8, lr, r11, lsr #8
     orr r8, r8, r12, lsl #24
-    ldr lr, [sp, #36]
     ldr r12, [sp, #0]
+    ldr lr, [sp, #36]
     umull r9, r10, r0, r12
     str r9, [sp, #72]
     lsr r9, r9, #29
@@ -632,13 +632,13 @@ mpmul_cm3_umlal_k8x:
     umlal r9, r10, r0, r12
     umlal r9, r10, r1, lr
     ldr r12, [sp, #0]
+    ldr lr, [sp, #44]
     umlal r9, r10, r2, r12
     str r9, [sp, #80]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #44]
-    add r11, r11, r12
+    add r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #12]
@@ -666,13 +666,13 @@ mpmul_cm3_umlal_k8x:
     umlal r9, r10, r2, r12
     umlal r9, r10, r3, lr
     ldr r12, [sp, #0]
+    ldr lr, [sp, #52]
     umlal r9, r10, r4, r12
     str r9, [sp, #88]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #52]
-    add r11, r11, r12
+    add r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #20]
@@ -708,13 +708,13 @@ mpmul_cm3_umlal_k8x:
     umlal r9, r10, r4, r12
     umlal r9, r10, r5, lr
     ldr r12, [sp, #0]
+    ldr lr, [sp, #60]
     umlal r9, r10, r6, r12
     str r9, [sp, #96]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #60]
-    add r11, r11, r12
+    add r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #28]
@@ -758,16 +758,16 @@ mpmul_cm3_umlal_k8x:
     umlal r9, r10, r6, r12
     umlal r9, r10, r7, lr
     ldr r12, [sp, #0]
+    ldr lr, [sp, #68]
     umlal r9, r10, r8, r12
     str r9, [sp, #104]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #68]
     subs r9, r9, r11
     sbc r10, r10, #0
-    add r11, r11, r12
-    subs r9, r9, r12
+    add r11, r11, lr
+    subs r9, r9, lr
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
@@ -783,14 +783,14 @@ mpmul_cm3_umlal_k8x:
     umlal r9, r10, r6, r0
     ldr r12, [sp, #8]
     ldr lr, [sp, #4]
+    ldr r0, [sp, #36]
     umlal r9, r10, r7, r12
     umlal r9, r10, r8, lr
     str r9, [sp, #108]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #36]
-    sub r11, r11, r12
+    sub r11, r11, r0
     add r11, r11, #2
     subs r9, r9, r11
     sbc r10, r10, #0
@@ -805,6 +805,7 @@ mpmul_cm3_umlal_k8x:
     ldr r12, [sp, #16]
     ldr lr, [sp, #12]
     ldr r0, [sp, #8]
+    ldr r1, [sp, #40]
     umlal r9, r10, r6, r12
     umlal r9, r10, r7, lr
     umlal r9, r10, r8, r0
@@ -812,8 +813,7 @@ mpmul_cm3_umlal_k8x:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #40]
-    sub r11, r11, r12
+    sub r11, r11, r1
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
@@ -827,21 +827,21 @@ mpmul_cm3_umlal_k8x:
     umlal r9, r10, r6, r1
     umlal r9, r10, r7, r2
     ldr r12, [sp, #12]
+    ldr lr, [sp, #44]
     umlal r9, r10, r8, r12
     str r9, [sp, #116]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #44]
-    sub r11, r11, r12
+    sub r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r3, [sp, #48]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     ldr r0, [sp, #24]
     ldr r1, [sp, #20]
     ldr r2, [sp, #16]
+    ldr r3, [sp, #48]
     umlal r9, r10, r4, r12
     umlal r9, r10, r5, lr
     umlal r9, r10, r6, r0
@@ -854,11 +854,11 @@ mpmul_cm3_umlal_k8x:
     sub r11, r11, r3
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r4, [sp, #52]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     ldr r0, [sp, #24]
     ldr r1, [sp, #20]
+    ldr r2, [sp, #52]
     umlal r9, r10, r5, r12
     umlal r9, r10, r6, lr
     umlal r9, r10, r7, r0
@@ -867,13 +867,13 @@ mpmul_cm3_umlal_k8x:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r4
+    sub r11, r11, r2
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r5, [sp, #56]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     ldr r0, [sp, #24]
+    ldr r1, [sp, #56]
     umlal r9, r10, r6, r12
     umlal r9, r10, r7, lr
     umlal r9, r10, r8, r0
@@ -881,29 +881,29 @@ mpmul_cm3_umlal_k8x:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r5
+    sub r11, r11, r1
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r6, [sp, #60]
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
+    ldr r0, [sp, #60]
     umlal r9, r10, r7, r12
     umlal r9, r10, r8, lr
     str r9, [sp, #132]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r6
+    sub r11, r11, r0
     subs r9, r9, r11
     sbc r10, r10, #0
-    ldr r7, [sp, #64]
     ldr r12, [sp, #32]
+    ldr lr, [sp, #64]
     umlal r9, r10, r8, r12
     str r9, [sp, #136]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r7
+    sub r11, r11, lr
     subs r9, r9, r11
     sbc r10, r10, #0
     str r9, [sp, #140]
@@ -981,35 +981,44 @@ MCU_FN(mpmul512, mul):
     str r0, [sp, #140]
     str r1, [sp, #144]
     str r2, [sp, #148]
-    ldm r1!, {r3-r10}
-    ldm r1!, {r0, r11, r12, lr}
-    adds r3, r3, r0
-    adcs r4, r4, r11
-    adcs r5, r5, r12
-    adcs r6, r6, lr
-    ldm r1!, {r0, r11, r12, lr}
-    adcs r7, r7, r0
-    adcs r8, r8, r11
-    adcs r9, r9, r12
-    adcs r10, r10, lr
-    mov r11, #0
-    adc r11, r11, #0
-    stm sp, {r3-r11}
-    ldm r2!, {r3-r10}
-    ldm r2!, {r0, r11, r12, lr}
-    adds r3, r3, r0
-    adcs r4, r4, r11
-    adcs r5, r5, r12
-    adcs r6, r6, lr
-    ldm r2!, {r0, r11, r12, lr}
-    adcs r7, r7, r0
-    adcs r8, r8, r11
-    adcs r9, r9, r12
-    adcs r10, r10, lr
-    mov r11, #0
-    adc r11, r11, #0
+    add r12, r1, #32
+    add r0, sp, #0
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r12, r2, #32
     add r0, sp, #36
-    stm r0, {r3-r11}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
     add r0, sp, #72
     mov r1, sp
     add r2, sp, #36
@@ -1151,35 +1160,44 @@ mpmul_cm3_umlal_k16x:
     str r0, [sp, #140]
     str r1, [sp, #144]
     str r2, [sp, #148]
-    ldm r1!, {r3-r10}
-    ldm r1!, {r0, r11, r12, lr}
-    adds r3, r3, r0
-    adcs r4, r4, r11
-    adcs r5, r5, r12
-    adcs r6, r6, lr
-    ldm r1!, {r0, r11, r12, lr}
-    adcs r7, r7, r0
-    adcs r8, r8, r11
-    adcs r9, r9, r12
-    adcs r10, r10, lr
-    ldr r0, [r1]
-    adc r11, r0, #0
-    stm sp, {r3-r11}
-    ldm r2!, {r3-r10}
-    ldm r2!, {r0, r11, r12, lr}
-    adds r3, r3, r0
-    adcs r4, r4, r11
-    adcs r5, r5, r12
-    adcs r6, r6, lr
-    ldm r2!, {r0, r11, r12, lr}
-    adcs r7, r7, r0
-    adcs r8, r8, r11
-    adcs r9, r9, r12
-    adcs r10, r10, lr
-    ldr r0, [r2]
-    adc r11, r0, #0
+    add r12, r1, #32
+    add r0, sp, #0
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldr r3, [r12]
+    adc r3, r3, #0
+    str r3, [r0]
+    add r12, r2, #32
     add r0, sp, #36
-    stm r0, {r3-r11}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldr r3, [r12]
+    adc r3, r3, #0
+    str r3, [r0]
     add r0, sp, #72
     mov r1, sp
     add r2, sp, #36
@@ -1313,3 +1331,1210 @@ mpmul_cm3_umlal_k16x:
     add sp, sp, #156
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k16x, . - mpmul_cm3_umlal_k16x
+
+    .section .text.mpmul_cm3_umlal_k32, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k32
+    .global MCU_FN(mpmul1024, mul)
+    .thumb_func
+    .type mpmul_cm3_umlal_k32, %function
+    .type MCU_FN(mpmul1024, mul), %function
+mpmul_cm3_umlal_k32:
+MCU_FN(mpmul1024, mul):
+    push {r4-r11, lr}
+    sub sp, sp, #284
+    str r0, [sp, #268]
+    str r1, [sp, #272]
+    str r2, [sp, #276]
+    add r12, r1, #64
+    add r0, sp, #0
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r12, r2, #64
+    add r0, sp, #68
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r0, sp, #136
+    mov r1, sp
+    add r2, sp, #68
+    bl mpmul_cm3_umlal_k16x
+    ldr r0, [sp, #268]
+    ldr r1, [sp, #272]
+    ldr r2, [sp, #276]
+    bl mpmul_cm3_umlal_k16
+    ldr r0, [sp, #268]
+    ldr r1, [sp, #272]
+    ldr r2, [sp, #276]
+    add r0, r0, #128
+    add r1, r1, #64
+    add r2, r2, #64
+    bl mpmul_cm3_umlal_k16
+    ldr r0, [sp, #268]
+    add r1, r0, #128
+    add r2, sp, #136
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldr r4, [r2]
+    add r3, r3, lr
+    add r3, r3, r4
+    sub r0, r0, #64
+    add r2, sp, #136
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adds r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r3
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    add sp, sp, #284
+    pop {r4-r11, pc}
+    .size mpmul_cm3_umlal_k32, . - mpmul_cm3_umlal_k32
+    .size MCU_FN(mpmul1024, mul), . - MCU_FN(mpmul1024, mul)
+
+    .section .text.mpmul_cm3_umlal_k32x, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k32x
+    .thumb_func
+    .type mpmul_cm3_umlal_k32x, %function
+mpmul_cm3_umlal_k32x:
+    push {r4-r11, lr}
+    sub sp, sp, #284
+    str r0, [sp, #268]
+    str r1, [sp, #272]
+    str r2, [sp, #276]
+    add r12, r1, #64
+    add r0, sp, #0
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldr r3, [r12]
+    adc r3, r3, #0
+    str r3, [r0]
+    add r12, r2, #64
+    add r0, sp, #68
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldr r3, [r12]
+    adc r3, r3, #0
+    str r3, [r0]
+    add r0, sp, #136
+    mov r1, sp
+    add r2, sp, #68
+    bl mpmul_cm3_umlal_k16x
+    ldr r0, [sp, #268]
+    ldr r1, [sp, #272]
+    ldr r2, [sp, #276]
+    bl mpmul_cm3_umlal_k16
+    ldr r0, [sp, #268]
+    ldr r1, [sp, #272]
+    ldr r2, [sp, #276]
+    add r0, r0, #128
+    add r1, r1, #64
+    add r2, r2, #64
+    bl mpmul_cm3_umlal_k16x
+    ldr r0, [sp, #268]
+    add r1, r0, #128
+    add r2, sp, #136
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldr r4, [r2]
+    add r3, r3, lr
+    add r3, r3, r4
+    ldr r4, [r1]
+    sub r3, r3, r4
+    sub r0, r0, #64
+    add r2, sp, #136
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adds r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r3
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldr r4, [r0]
+    adc r4, r4, #0
+    str r4, [r0]
+    add sp, sp, #284
+    pop {r4-r11, pc}
+    .size mpmul_cm3_umlal_k32x, . - mpmul_cm3_umlal_k32x
+
+    .section .text.mpmul_cm3_umlal_k64, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k64
+    .global MCU_FN(mpmul2048, mul)
+    .thumb_func
+    .type mpmul_cm3_umlal_k64, %function
+    .type MCU_FN(mpmul2048, mul), %function
+mpmul_cm3_umlal_k64:
+MCU_FN(mpmul2048, mul):
+    push {r4-r11, lr}
+    sub sp, sp, #540
+    str r0, [sp, #524]
+    str r1, [sp, #528]
+    str r2, [sp, #532]
+    add r12, r1, #128
+    add r0, sp, #0
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r12, r2, #128
+    add r0, sp, #132
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r0, sp, #264
+    mov r1, sp
+    add r2, sp, #132
+    bl mpmul_cm3_umlal_k32x
+    ldr r0, [sp, #524]
+    ldr r1, [sp, #528]
+    ldr r2, [sp, #532]
+    bl mpmul_cm3_umlal_k32
+    ldr r0, [sp, #524]
+    ldr r1, [sp, #528]
+    ldr r2, [sp, #532]
+    add r0, r0, #256
+    add r1, r1, #128
+    add r2, r2, #128
+    bl mpmul_cm3_umlal_k32
+    ldr r0, [sp, #524]
+    add r1, r0, #256
+    add r2, sp, #264
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r2, {r4-r7}
+    ldm r0!, {r8-r11}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldr r4, [r2]
+    add r3, r3, lr
+    add r3, r3, r4
+    sub r0, r0, #128
+    add r2, sp, #264
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adds r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    ldm r2!, {r8-r11}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r3
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r7}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    stm r0!, {r4-r7}
+    add sp, sp, #540
+    pop {r4-r11, pc}
+    .size mpmul_cm3_umlal_k64, . - mpmul_cm3_umlal_k64
+    .size MCU_FN(mpmul2048, mul), . - MCU_FN(mpmul2048, mul)
