@@ -76,7 +76,17 @@ def cut_offset(dst: str, words: list[str], i: int, creg: str) -> list[str]:
     return out
 
 
-def gen(ext: bool) -> str:
+def prologue(e, internal: bool) -> None:
+    """Public routines save r4-r11 (AAPCS); the internal ones, called only by the Karatsuba levels
+    (which keep nothing in registers across a call), save only the return address: 16 cycles less."""
+    e("push {lr}" if internal else "push {r4-r11, lr}")
+
+
+def epilogue(e, internal: bool) -> None:
+    e("pop {pc}" if internal else "pop {r4-r11, pc}")
+
+
+def gen(ext: bool, internal: bool = False) -> str:
     """The kernel's body. ext: the operands have a ninth word (a small top, below 2^4) and the product
     is written as 17 words (the Karatsuba levels' sums A0 + A1 carry it)."""
     L: list[str] = []
@@ -84,20 +94,25 @@ def gen(ext: bool) -> str:
 
     # ---- b'_i = (29-bit limb of b) + 2^29, to the frame.
     bw = ["r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]
-    e("push {r4-r11, lr}")
+    prologue(e, internal)
     e(f"sub sp, sp, #{FRAME}")
-    e(f"str r0, [sp, #{RP_OFF}]")
     if ext:
-        e("ldr lr, [r2, #32]")                  # top word of b (bits 256..)
+        e("ldr lr, [r2, #32]")                  # top words of b and a (bits 256..)
+        e("ldr r12, [r1, #32]")
     e("ldm r2, {r3-r10}")
     e(f"mov r2, #0x{C:x}")
+    e(f"str r0, [sp, #{RP_OFF}]")               # (a store right before a load costs a cycle)
     for i in range(N):
-        t = "r11" if i % 2 == 0 else "r12"
+        t = "r11" if i % 2 == 0 else "r0"
         L.extend(cut_offset(t, bw, i, "r2"))
         if ext and i == N - 1:
             e(f"orr {t}, {t}, lr, lsl #24")
         e(f"str {t}, [sp, #{B_OFF + 4 * i}]")
-    # ---- A + B over the b words (r3-r10), bit 256 in lr; tp_i = t_i + 1 to the frame.
+    # ---- A + B over the b words (r3-r10), bits 256.. in lr; tp_i = t_i + 1 to the frame.
+    if ext:
+        e("add lr, lr, r12")                    # the two top words, before the carry
+    else:
+        e("mov lr, #0")
     e("ldm r1!, {r0, r2, r11, r12}")
     e("adds r3, r3, r0")
     e("adcs r4, r4, r2")
@@ -108,25 +123,20 @@ def gen(ext: bool) -> str:
     e("adcs r8, r8, r2")
     e("adcs r9, r9, r11")
     e("adcs r10, r10, r12")
-    if ext:
-        e("ldr r0, [r1, #16]")                  # top word of a (LDR leaves C alone)
-        e("adc lr, lr, r0")                     # bits 256.. of A + B
-    else:
-        e("mov lr, #0")
-        e("adc lr, lr, #0")
+    e("adc lr, lr, #0")
     e("sub r1, r1, #16")
     for i in range(N):
         t = ["r0", "r2", "r11", "r12"][i % 4]
         L.extend(cut(t, bw, i, top="lr"))
         e(f"add {t}, {t}, #1")
         e(f"str {t}, [sp, #{TP_OFF + 4 * i}]")
+    e(f"mov lr, #0x{C:x}")
     # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r4-r11): a'_i overwrites word i-4,
     # which limb i-3 was the last to read; the top word (ext) waits in r12.
     aw = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
     if ext:
         e("ldr r12, [r1, #32]")
     e("ldm r1, {r4-r11}")
-    e(f"mov lr, #0x{C:x}")
     for i in range(N):
         L.extend(cut_offset(f"r{i}", aw, i, "lr"))
         if ext and i == N - 1:
@@ -134,17 +144,24 @@ def gen(ext: bool) -> str:
 
     # ---- Columns. W holds Corr_m = V_(m-1) + n_(m-2) mod 2^32 (V: window sum of t over column m-1's
     # pairs, n_k: pairs in column k); the accumulator that starts column m is carry - Corr_m.
+    # Digits 0..8 go to the frame; from column 9 on, digit k stays in the accumulator's low register and
+    # the next column's low word is shifted into a register whose a' limb is dead (renaming, no move),
+    # so digits 9..17 end in registers.
+    lo = LO
+    held: list[str] = []                        # registers holding digits 9, 10, ...
     for k in range(2 * N - 1):
         pairs = [(i, k - i) for i in range(max(0, k - N + 1), min(N - 1, k) + 1)]
-        # Temporaries: r12 and lr, plus the registers of a' limbs no later column reads (a'_0..a'_(k-9)).
-        temps = TEMPS + [f"r{i}" for i in range(max(0, k - N + 1))]
+        # Temporaries: r12 and lr, plus the registers of a' limbs no later column reads (a'_0..a'_(k-9))
+        # that hold no digit and are not the accumulator.
+        dead = [f"r{i}" for i in range(max(0, k - N + 1))]
+        temps = TEMPS + [r for r in dead if r not in held and r != lo]
         m = k + 1
         tp_index = {1: 0, 9: 8, 10: 0}.get(m, m - 1 if m <= 8 else m - 10)
         # tp rides in the column's last burst of back-to-back loads when that burst has a free
         # temporary (1 cycle instead of 2); it is read after the column.
         T = len(temps)
         chunks = [pairs[c:c + T] for c in range(0, len(pairs), T)]
-        tp_early = len(chunks[-1]) < T and m <= 17
+        tp_early = len(chunks[-1]) < T
         tp_reg = "r12"
         first = True
         for n, ch in enumerate(chunks):
@@ -155,13 +172,20 @@ def gen(ext: bool) -> str:
                 tp_reg = temps[len(ch)]
                 e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
             for (i, j), rb in zip(ch, regs):
-                e(f"{'umull' if first and k == 0 else 'umlal'} {LO}, {HI}, r{i}, {rb}")
+                e(f"{'umull' if first and k == 0 else 'umlal'} {lo}, {HI}, r{i}, {rb}")
                 first = False
         # Digit k (raw: bits 29..31 are junk), then carry = acc >> 29, minus Corr_(k+1).
-        e(f"str {LO}, [sp, #{D_OFF + 4 * k}]")
-        e(f"lsr {LO}, {LO}, #{X}")
-        e(f"orr {LO}, {LO}, {HI}, lsl #{32 - X}")
+        if k < N:
+            e(f"str {lo}, [sp, #{D_OFF + 4 * k}]")
+            new = lo
+        else:
+            held.append(lo)
+            dead_now = [f"r{i}" for i in range(k - N + 2)]      # a'_(k-8) died in this column
+            new = next(r for r in dead_now if r not in held and r != tp_reg)
+        e(f"lsr {new}, {lo}, #{X}")
+        e(f"orr {new}, {new}, {HI}, lsl #{32 - X}")
         e(f"lsr {HI}, {HI}, #{X}")
+        lo = new
         if not tp_early:
             e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
         r = tp_reg
@@ -171,10 +195,10 @@ def gen(ext: bool) -> str:
             e(f"add {W}, {W}, {r}")                     # + t_(m-1), n + 1
         elif m == 9:
             # Corr_9 = (sum of all t) + 8 may pass 2^32: subtract Corr_8 and tp_8 apart.
-            e(f"subs {LO}, {LO}, {W}")
+            e(f"subs {lo}, {lo}, {W}")
             e(f"sbc {HI}, {HI}, #0")
             e(f"add {W}, {W}, {r}")
-            e(f"subs {LO}, {LO}, {r}")
+            e(f"subs {lo}, {lo}, {r}")
             e(f"sbc {HI}, {HI}, #0")
             continue
         elif m == 10:
@@ -182,34 +206,41 @@ def gen(ext: bool) -> str:
             e(f"add {W}, {W}, #2")
         else:
             e(f"sub {W}, {W}, {r}")                     # - t_(m-10), n - 1
-        e(f"subs {LO}, {LO}, {W}")
+        e(f"subs {lo}, {lo}, {W}")
         e(f"sbc {HI}, {HI}, #0")
-    e(f"str {LO}, [sp, #{D_OFF + 4 * 17}]")     # digit 17 (below 2^19: the product is < 2^512)
+    held.append(lo)                             # digit 17 (the product is < 2^512, ext: < 2^522)
 
-    # ---- Pack digits 0..17 into the 16 (ext: 17) result words.
+    # ---- Pack digits 0..17 into the 16 (ext: 17) result words: digits 0..8 from the frame, two at a
+    # time (back-to-back loads), 9..17 from their registers.
     total = X * 18 if ext else 512            # the product's bits (ext: < 2^522, word 16 zero above)
-    e(f"ldr r0, [sp, #{RP_OFF}]")
-    for ks in (range(0, 9), range(9, 18)):
-        e(f"add r12, sp, #{D_OFF + 4 * ks[0]}")
-        regs = [f"r{n}" for n in range(1, 10)]
-        e("ldm r12, {" + ", ".join(regs) + "}")
-        for k, d in zip(ks, regs):
-            bit = X * k
-            end = min(X * k + X, total)
-            while bit < end:
-                w, f = divmod(bit, 32)
-                n = min(end - bit, 32 - f)
-                off = bit - X * k
-                o = "r10" if w % 2 == 0 else "r11"
-                if f == 0:
-                    e(f"ubfx {o}, {d}, #{off}, #{n}")
-                else:
-                    e(f"bfi {o}, {d}, #{f}, #{n}")
-                if f + n == 32 or bit + n == total:
-                    e(f"str {o}, [r0, #{4 * w}]")
-                bit += n
+    free = [f"r{i}" for i in range(13)] + ["lr"]
+    free = [r for r in free if r not in held]
+    rp, outs, lds = free[0], free[1:3], free[3:5]
+    e(f"ldr {rp}, [sp, #{RP_OFF}]")
+    for k in range(18):
+        if k < N:
+            if k % 2 == 0:
+                for q in range(k, min(k + 2, N)):
+                    e(f"ldr {lds[q % 2]}, [sp, #{D_OFF + 4 * q}]")
+            d = lds[k % 2]
+        else:
+            d = held[k - N]
+        bit = X * k
+        end = min(X * k + X, total)
+        while bit < end:
+            w, f = divmod(bit, 32)
+            n = min(end - bit, 32 - f)
+            off = bit - X * k
+            o = outs[w % 2]
+            if f == 0:
+                e(f"ubfx {o}, {d}, #{off}, #{n}")
+            else:
+                e(f"bfi {o}, {d}, #{f}, #{n}")
+            if f + n == 32 or bit + n == total:
+                e(f"str {o}, [{rp}, #{4 * w}]")
+            bit += n
     e(f"add sp, sp, #{FRAME}")
-    e("pop {r4-r11, pc}")
+    epilogue(e, internal)
     return "\n".join("    " + x for x in L)
 
 
@@ -267,7 +298,7 @@ HEADER = """/* SPDX-License-Identifier: MIT */
 LEVELS = {16: "k16", 32: "k32", 64: "k64"}     # words of the operands -> routine name
 
 
-def gen_kara(n: int, ext: bool) -> str:
+def gen_kara(n: int, ext: bool, internal: bool = False) -> str:
     """One additive Karatsuba level at n words (h = n/2), unrolled: the sums, three calls of the level
     below (the kernels at n = 16), the recombination. ext: operands of n words plus a top word (the
     sums of the level above), 2n + 1 product words.
@@ -277,10 +308,10 @@ def gen_kara(n: int, ext: bool) -> str:
     RAB = Z1 + 4 * (2 * h + 1)
     frame = RAB + 12
     frame += (4 - frame % 8) % 8                # 36 pushed + frame: sp stays 8-byte aligned
-    below = f"mpmul_cm3_umlal_{'k8' if h == 8 else LEVELS[h]}"
+    below = f"mpmul_cm3_umlal_{'k8' if h == 8 else LEVELS[h]}"       # + "i" / "xi": the internal forms
     L: list[str] = []
     e = L.append
-    e("push {r4-r11, lr}")
+    prologue(e, internal)
     e(f"sub sp, sp, #{frame}")
     e(f"str r0, [sp, #{RAB}]")
     e(f"str r1, [sp, #{RAB + 4}]")
@@ -306,18 +337,18 @@ def gen_kara(n: int, ext: bool) -> str:
     e(f"add r0, sp, #{Z1}")
     e(f"add r1, sp, #{SA}" if SA else "mov r1, sp")
     e(f"add r2, sp, #{SB}")
-    e(f"bl {below}x")
+    e(f"bl {below}xi")
     e(f"ldr r0, [sp, #{RAB}]")
     e(f"ldr r1, [sp, #{RAB + 4}]")
     e(f"ldr r2, [sp, #{RAB + 8}]")
-    e(f"bl {below}")
+    e(f"bl {below}i")
     e(f"ldr r0, [sp, #{RAB}]")
     e(f"ldr r1, [sp, #{RAB + 4}]")
     e(f"ldr r2, [sp, #{RAB + 8}]")
     e(f"add r0, r0, #{8 * h}")
     e(f"add r1, r1, #{4 * h}")
     e(f"add r2, r2, #{4 * h}")
-    e(f"bl {below}{'x' if ext else ''}")
+    e(f"bl {below}{'xi' if ext else 'i'}")
     # ---- M = z1 - z0 - z2 in place over z1 (two borrow chains, saved as 0/-1 in r3 and lr and put
     # back into C with RSBS x, x, #0). M = A0 B1 + A1 B0 >= 0: its 2h + 1 words are exact.
     e(f"ldr r0, [sp, #{RAB}]")                  # z0, walking
@@ -325,8 +356,8 @@ def gen_kara(n: int, ext: bool) -> str:
     e(f"add r2, sp, #{Z1}")                     # z1, walking
     regs4, regs4b = ("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11")
     for blk in range(h // 2):
+        e("ldm r0!, {r8-r11}")                  # first: the STM before wrote r2 (address stall)
         e("ldm r2, {r4-r7}")
-        e("ldm r0!, {r8-r11}")
         if blk:
             e("rsbs r3, r3, #0")                # C = no borrow of chain z0
         for q, (x, y) in enumerate(zip(regs4, regs4b)):
@@ -350,24 +381,22 @@ def gen_kara(n: int, ext: bool) -> str:
     e(f"sub r0, r0, #{4 * h}")                  # r + h words
     e(f"add r2, sp, #{Z1}")
     for blk in range(h // 2):
+        e("ldm r2!, {r8-r11}")                  # first: the STM before wrote r0
         e("ldm r0, {r4-r7}")
-        e("ldm r2!, {r8-r11}")
         for q, (x, y) in enumerate(zip(regs4, regs4b)):
             e(f"{'adds' if q == 0 and blk == 0 else 'adcs'} {x}, {x}, {y}")
         e("stm r0!, {r4-r7}")
-    for blk in range(h // 4):
-        e("ldm r0, {r4-r7}")
-        e(f"adcs r4, r4, {'r3' if blk == 0 else '#0'}")
-        e("adcs r5, r5, #0")
-        e("adcs r6, r6, #0")
-        e("adcs r7, r7, #0")
-        e("stm r0!, {r4-r7}")
+    for blk in range(h // 8):                   # 8 words a step: the carry alone after the first
+        e("ldm r0, {r4-r11}")
+        for q, x in enumerate(("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")):
+            e(f"adcs {x}, {x}, {'r3' if q == 0 and blk == 0 else '#0'}")
+        e("stm r0!, {r4-r11}")
     if ext:
         e("ldr r4, [r0]")
         e("adc r4, r4, #0")
         e("str r4, [r0]")
     e(f"add sp, sp, #{frame}")
-    e("pop {r4-r11, pc}")
+    epilogue(e, internal)
     return "\n".join("    " + x for x in L)
 
 
@@ -381,10 +410,14 @@ def function(name: str, alias: str | None, body: str) -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(HEADER + function("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", gen(False)) + "\n"
-                     + function("mpmul_cm3_umlal_k8x", None, gen(True)) + "\n"
-                     + function("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_kara(16, False)) + "\n"
-                     + function("mpmul_cm3_umlal_k16x", None, gen_kara(16, True)) + "\n"
-                     + function("mpmul_cm3_umlal_k32", "MCU_FN(mpmul1024, mul)", gen_kara(32, False)) + "\n"
-                     + function("mpmul_cm3_umlal_k32x", None, gen_kara(32, True)) + "\n"
-                     + function("mpmul_cm3_umlal_k64", "MCU_FN(mpmul2048, mul)", gen_kara(64, False)))
+    fs = [("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", gen(False)),
+          ("mpmul_cm3_umlal_k8i", None, gen(False, True)),
+          ("mpmul_cm3_umlal_k8xi", None, gen(True, True)),
+          ("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_kara(16, False)),
+          ("mpmul_cm3_umlal_k16i", None, gen_kara(16, False, True)),
+          ("mpmul_cm3_umlal_k16xi", None, gen_kara(16, True, True)),
+          ("mpmul_cm3_umlal_k32", "MCU_FN(mpmul1024, mul)", gen_kara(32, False)),
+          ("mpmul_cm3_umlal_k32i", None, gen_kara(32, False, True)),
+          ("mpmul_cm3_umlal_k32xi", None, gen_kara(32, True, True)),
+          ("mpmul_cm3_umlal_k64", "MCU_FN(mpmul2048, mul)", gen_kara(64, False))]
+    sys.stdout.write(HEADER + "\n".join(function(*f) for f in fs))

@@ -56,35 +56,36 @@ mpmul_cm3_umlal_k8:
 MCU_FN(mpmul256, mul):
     push {r4-r11, lr}
     sub sp, sp, #148
-    str r0, [sp, #144]
     ldm r2, {r3-r10}
     mov r2, #0x20000000
+    str r0, [sp, #144]
     ubfx r11, r3, #0, #29
     orr r11, r11, #0x20000000
     str r11, [sp, #0]
-    orr r12, r2, r3, lsr #29
-    bfi r12, r4, #3, #26
-    str r12, [sp, #4]
+    orr r0, r2, r3, lsr #29
+    bfi r0, r4, #3, #26
+    str r0, [sp, #4]
     orr r11, r2, r4, lsr #26
     bfi r11, r5, #6, #23
     str r11, [sp, #8]
-    orr r12, r2, r5, lsr #23
-    bfi r12, r6, #9, #20
-    str r12, [sp, #12]
+    orr r0, r2, r5, lsr #23
+    bfi r0, r6, #9, #20
+    str r0, [sp, #12]
     orr r11, r2, r6, lsr #20
     bfi r11, r7, #12, #17
     str r11, [sp, #16]
-    orr r12, r2, r7, lsr #17
-    bfi r12, r8, #15, #14
-    str r12, [sp, #20]
+    orr r0, r2, r7, lsr #17
+    bfi r0, r8, #15, #14
+    str r0, [sp, #20]
     orr r11, r2, r8, lsr #14
     bfi r11, r9, #18, #11
     str r11, [sp, #24]
-    orr r12, r2, r9, lsr #11
-    bfi r12, r10, #21, #8
-    str r12, [sp, #28]
+    orr r0, r2, r9, lsr #11
+    bfi r0, r10, #21, #8
+    str r0, [sp, #28]
     orr r11, r2, r10, lsr #8
     str r11, [sp, #32]
+    mov lr, #0
     ldm r1!, {r0, r2, r11, r12}
     adds r3, r3, r0
     adcs r4, r4, r2
@@ -95,7 +96,6 @@ MCU_FN(mpmul256, mul):
     adcs r8, r8, r2
     adcs r9, r9, r11
     adcs r10, r10, r12
-    mov lr, #0
     adc lr, lr, #0
     sub r1, r1, #16
     ubfx r0, r3, #0, #29
@@ -133,8 +133,8 @@ MCU_FN(mpmul256, mul):
     orr r0, r0, lr, lsl #24
     add r0, r0, #1
     str r0, [sp, #68]
-    ldm r1, {r4-r11}
     mov lr, #0x20000000
+    ldm r1, {r4-r11}
     ubfx r0, r4, #0, #29
     orr r0, r0, #0x20000000
     orr r1, lr, r4, lsr #29
@@ -333,225 +333,220 @@ MCU_FN(mpmul256, mul):
     ldr r0, [sp, #36]
     umlal r9, r10, r7, r12
     umlal r9, r10, r8, lr
-    str r9, [sp, #108]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    lsr r1, r9, #29
+    orr r1, r1, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, r0
     add r11, r11, #2
-    subs r9, r9, r11
+    subs r1, r1, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     ldr r0, [sp, #24]
-    ldr r1, [sp, #20]
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    umlal r9, r10, r5, r1
-    ldr r12, [sp, #16]
-    ldr lr, [sp, #12]
-    ldr r0, [sp, #8]
-    ldr r1, [sp, #40]
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    str r9, [sp, #112]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    sub r11, r11, r1
-    subs r9, r9, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    ldr r1, [sp, #20]
-    ldr r2, [sp, #16]
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    umlal r9, r10, r7, r2
-    ldr r12, [sp, #12]
-    ldr lr, [sp, #44]
-    umlal r9, r10, r8, r12
-    str r9, [sp, #116]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    umlal r1, r10, r2, r12
+    umlal r1, r10, r3, lr
+    umlal r1, r10, r4, r0
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r0, [sp, #12]
+    umlal r1, r10, r5, r12
+    umlal r1, r10, r6, lr
+    umlal r1, r10, r7, r0
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #40]
+    umlal r1, r10, r8, r12
+    lsr r0, r1, #29
+    orr r0, r0, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, lr
-    subs r9, r9, r11
+    subs r0, r0, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    ldr r1, [sp, #20]
-    ldr r2, [sp, #16]
+    ldr r2, [sp, #24]
+    umlal r0, r10, r3, r12
+    umlal r0, r10, r4, lr
+    umlal r0, r10, r5, r2
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r2, [sp, #12]
+    umlal r0, r10, r6, r12
+    umlal r0, r10, r7, lr
+    umlal r0, r10, r8, r2
+    lsr r2, r0, #29
+    orr r2, r2, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #44]
+    sub r11, r11, r12
+    subs r2, r2, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r3, [sp, #24]
+    umlal r2, r10, r4, r12
+    umlal r2, r10, r5, lr
+    umlal r2, r10, r6, r3
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
     ldr r3, [sp, #48]
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
-    str r9, [sp, #120]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    umlal r2, r10, r7, r12
+    umlal r2, r10, r8, lr
+    lsr r4, r2, #29
+    orr r4, r4, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, r3
-    subs r9, r9, r11
+    subs r4, r4, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    ldr r1, [sp, #20]
-    ldr r2, [sp, #52]
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
-    str r9, [sp, #124]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    ldr r3, [sp, #24]
+    umlal r4, r10, r5, r12
+    umlal r4, r10, r6, lr
+    umlal r4, r10, r7, r3
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #52]
+    umlal r4, r10, r8, r12
+    lsr r3, r4, #29
+    orr r3, r3, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r2
-    subs r9, r9, r11
+    sub r11, r11, lr
+    subs r3, r3, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    ldr r1, [sp, #56]
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    str r9, [sp, #128]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    ldr r5, [sp, #24]
+    umlal r3, r10, r6, r12
+    umlal r3, r10, r7, lr
+    umlal r3, r10, r8, r5
+    lsr r5, r3, #29
+    orr r5, r5, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r1
-    subs r9, r9, r11
+    ldr r12, [sp, #56]
+    sub r11, r11, r12
+    subs r5, r5, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    ldr r0, [sp, #60]
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    str r9, [sp, #132]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    ldr r6, [sp, #60]
+    umlal r5, r10, r7, r12
+    umlal r5, r10, r8, lr
+    lsr r7, r5, #29
+    orr r7, r7, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r0
-    subs r9, r9, r11
+    sub r11, r11, r6
+    subs r7, r7, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #64]
-    umlal r9, r10, r8, r12
-    str r9, [sp, #136]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    umlal r7, r10, r8, r12
+    lsr r6, r7, #29
+    orr r6, r6, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, lr
-    subs r9, r9, r11
+    subs r6, r6, r11
     sbc r10, r10, #0
-    str r9, [sp, #140]
-    ldr r0, [sp, #144]
-    add r12, sp, #72
-    ldm r12, {r1, r2, r3, r4, r5, r6, r7, r8, r9}
-    ubfx r10, r1, #0, #29
-    bfi r10, r2, #29, #3
-    str r10, [r0, #0]
-    ubfx r11, r2, #3, #26
-    bfi r11, r3, #26, #6
-    str r11, [r0, #4]
-    ubfx r10, r3, #6, #23
-    bfi r10, r4, #23, #9
-    str r10, [r0, #8]
-    ubfx r11, r4, #9, #20
-    bfi r11, r5, #20, #12
-    str r11, [r0, #12]
-    ubfx r10, r5, #12, #17
-    bfi r10, r6, #17, #15
-    str r10, [r0, #16]
-    ubfx r11, r6, #15, #14
-    bfi r11, r7, #14, #18
-    str r11, [r0, #20]
-    ubfx r10, r7, #18, #11
-    bfi r10, r8, #11, #21
-    str r10, [r0, #24]
-    ubfx r11, r8, #21, #8
-    bfi r11, r9, #8, #24
-    str r11, [r0, #28]
-    ubfx r10, r9, #24, #5
-    add r12, sp, #108
-    ldm r12, {r1, r2, r3, r4, r5, r6, r7, r8, r9}
-    bfi r10, r1, #5, #27
-    str r10, [r0, #32]
-    ubfx r11, r1, #27, #2
-    bfi r11, r2, #2, #29
-    bfi r11, r3, #31, #1
-    str r11, [r0, #36]
-    ubfx r10, r3, #1, #28
-    bfi r10, r4, #28, #4
-    str r10, [r0, #40]
-    ubfx r11, r4, #4, #25
-    bfi r11, r5, #25, #7
-    str r11, [r0, #44]
-    ubfx r10, r5, #7, #22
-    bfi r10, r6, #22, #10
-    str r10, [r0, #48]
-    ubfx r11, r6, #10, #19
-    bfi r11, r7, #19, #13
-    str r11, [r0, #52]
-    ubfx r10, r7, #13, #16
-    bfi r10, r8, #16, #16
-    str r10, [r0, #56]
-    ubfx r11, r8, #16, #13
-    bfi r11, r9, #13, #19
-    str r11, [r0, #60]
+    ldr r8, [sp, #144]
+    ldr r12, [sp, #72]
+    ldr lr, [sp, #76]
+    ubfx r10, r12, #0, #29
+    bfi r10, lr, #29, #3
+    str r10, [r8, #0]
+    ubfx r11, lr, #3, #26
+    ldr r12, [sp, #80]
+    ldr lr, [sp, #84]
+    bfi r11, r12, #26, #6
+    str r11, [r8, #4]
+    ubfx r10, r12, #6, #23
+    bfi r10, lr, #23, #9
+    str r10, [r8, #8]
+    ubfx r11, lr, #9, #20
+    ldr r12, [sp, #88]
+    ldr lr, [sp, #92]
+    bfi r11, r12, #20, #12
+    str r11, [r8, #12]
+    ubfx r10, r12, #12, #17
+    bfi r10, lr, #17, #15
+    str r10, [r8, #16]
+    ubfx r11, lr, #15, #14
+    ldr r12, [sp, #96]
+    ldr lr, [sp, #100]
+    bfi r11, r12, #14, #18
+    str r11, [r8, #20]
+    ubfx r10, r12, #18, #11
+    bfi r10, lr, #11, #21
+    str r10, [r8, #24]
+    ubfx r11, lr, #21, #8
+    ldr r12, [sp, #104]
+    bfi r11, r12, #8, #24
+    str r11, [r8, #28]
+    ubfx r10, r12, #24, #5
+    bfi r10, r9, #5, #27
+    str r10, [r8, #32]
+    ubfx r11, r9, #27, #2
+    bfi r11, r1, #2, #29
+    bfi r11, r0, #31, #1
+    str r11, [r8, #36]
+    ubfx r10, r0, #1, #28
+    bfi r10, r2, #28, #4
+    str r10, [r8, #40]
+    ubfx r11, r2, #4, #25
+    bfi r11, r4, #25, #7
+    str r11, [r8, #44]
+    ubfx r10, r4, #7, #22
+    bfi r10, r3, #22, #10
+    str r10, [r8, #48]
+    ubfx r11, r3, #10, #19
+    bfi r11, r5, #19, #13
+    str r11, [r8, #52]
+    ubfx r10, r5, #13, #16
+    bfi r10, r7, #16, #16
+    str r10, [r8, #56]
+    ubfx r11, r7, #16, #13
+    bfi r11, r6, #13, #19
+    str r11, [r8, #60]
     add sp, sp, #148
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k8, . - mpmul_cm3_umlal_k8
     .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)
 
-    .section .text.mpmul_cm3_umlal_k8x, "ax", %progbits
+    .section .text.mpmul_cm3_umlal_k8i, "ax", %progbits
     .balign 4
-    .global mpmul_cm3_umlal_k8x
+    .global mpmul_cm3_umlal_k8i
     .thumb_func
-    .type mpmul_cm3_umlal_k8x, %function
-mpmul_cm3_umlal_k8x:
-    push {r4-r11, lr}
+    .type mpmul_cm3_umlal_k8i, %function
+mpmul_cm3_umlal_k8i:
+    push {lr}
     sub sp, sp, #148
-    str r0, [sp, #144]
-    ldr lr, [r2, #32]
     ldm r2, {r3-r10}
     mov r2, #0x20000000
+    str r0, [sp, #144]
     ubfx r11, r3, #0, #29
     orr r11, r11, #0x20000000
     str r11, [sp, #0]
-    orr r12, r2, r3, lsr #29
-    bfi r12, r4, #3, #26
-    str r12, [sp, #4]
+    orr r0, r2, r3, lsr #29
+    bfi r0, r4, #3, #26
+    str r0, [sp, #4]
     orr r11, r2, r4, lsr #26
     bfi r11, r5, #6, #23
     str r11, [sp, #8]
-    orr r12, r2, r5, lsr #23
-    bfi r12, r6, #9, #20
-    str r12, [sp, #12]
+    orr r0, r2, r5, lsr #23
+    bfi r0, r6, #9, #20
+    str r0, [sp, #12]
     orr r11, r2, r6, lsr #20
     bfi r11, r7, #12, #17
     str r11, [sp, #16]
-    orr r12, r2, r7, lsr #17
-    bfi r12, r8, #15, #14
-    str r12, [sp, #20]
+    orr r0, r2, r7, lsr #17
+    bfi r0, r8, #15, #14
+    str r0, [sp, #20]
     orr r11, r2, r8, lsr #14
     bfi r11, r9, #18, #11
     str r11, [sp, #24]
-    orr r12, r2, r9, lsr #11
-    bfi r12, r10, #21, #8
-    str r12, [sp, #28]
+    orr r0, r2, r9, lsr #11
+    bfi r0, r10, #21, #8
+    str r0, [sp, #28]
     orr r11, r2, r10, lsr #8
-    orr r11, r11, lr, lsl #24
     str r11, [sp, #32]
+    mov lr, #0
     ldm r1!, {r0, r2, r11, r12}
     adds r3, r3, r0
     adcs r4, r4, r2
@@ -562,8 +557,7 @@ mpmul_cm3_umlal_k8x:
     adcs r8, r8, r2
     adcs r9, r9, r11
     adcs r10, r10, r12
-    ldr r0, [r1, #16]
-    adc lr, lr, r0
+    adc lr, lr, #0
     sub r1, r1, #16
     ubfx r0, r3, #0, #29
     add r0, r0, #1
@@ -600,9 +594,472 @@ mpmul_cm3_umlal_k8x:
     orr r0, r0, lr, lsl #24
     add r0, r0, #1
     str r0, [sp, #68]
+    mov lr, #0x20000000
+    ldm r1, {r4-r11}
+    ubfx r0, r4, #0, #29
+    orr r0, r0, #0x20000000
+    orr r1, lr, r4, lsr #29
+    bfi r1, r5, #3, #26
+    orr r2, lr, r5, lsr #26
+    bfi r2, r6, #6, #23
+    orr r3, lr, r6, lsr #23
+    bfi r3, r7, #9, #20
+    orr r4, lr, r7, lsr #20
+    bfi r4, r8, #12, #17
+    orr r5, lr, r8, lsr #17
+    bfi r5, r9, #15, #14
+    orr r6, lr, r9, lsr #14
+    bfi r6, r10, #18, #11
+    orr r7, lr, r10, lsr #11
+    bfi r7, r11, #21, #8
+    orr r8, lr, r11, lsr #8
+    ldr r12, [sp, #0]
+    ldr lr, [sp, #36]
+    umull r9, r10, r0, r12
+    str r9, [sp, #72]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, lr, #1
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #0]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    str r9, [sp, #76]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #40]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #0]
+    ldr lr, [sp, #44]
+    umlal r9, r10, r2, r12
+    str r9, [sp, #80]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    add r11, r11, lr
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #12]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #0]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    str r9, [sp, #84]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #48]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #12]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #0]
+    ldr lr, [sp, #52]
+    umlal r9, r10, r4, r12
+    str r9, [sp, #88]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    add r11, r11, lr
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #12]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #0]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    str r9, [sp, #92]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #56]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #24]
+    ldr lr, [sp, #20]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #12]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r12, [sp, #0]
+    ldr lr, [sp, #60]
+    umlal r9, r10, r6, r12
+    str r9, [sp, #96]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    add r11, r11, lr
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #28]
+    ldr lr, [sp, #24]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #12]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #0]
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    str r9, [sp, #100]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #64]
+    add r11, r11, r12
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    umlal r9, r10, r0, r12
+    umlal r9, r10, r1, lr
+    ldr r12, [sp, #24]
+    ldr lr, [sp, #20]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #12]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    ldr r12, [sp, #0]
+    ldr lr, [sp, #68]
+    umlal r9, r10, r8, r12
+    str r9, [sp, #104]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    add r11, r11, lr
+    subs r9, r9, lr
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r3, r0
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r0, [sp, #12]
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #4]
+    ldr r0, [sp, #36]
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    lsr r1, r9, #29
+    orr r1, r1, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, r0
+    add r11, r11, #2
+    subs r1, r1, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #24]
+    umlal r1, r10, r2, r12
+    umlal r1, r10, r3, lr
+    umlal r1, r10, r4, r0
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r0, [sp, #12]
+    umlal r1, r10, r5, r12
+    umlal r1, r10, r6, lr
+    umlal r1, r10, r7, r0
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #40]
+    umlal r1, r10, r8, r12
+    lsr r0, r1, #29
+    orr r0, r0, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, lr
+    subs r0, r0, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r2, [sp, #24]
+    umlal r0, r10, r3, r12
+    umlal r0, r10, r4, lr
+    umlal r0, r10, r5, r2
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r2, [sp, #12]
+    umlal r0, r10, r6, r12
+    umlal r0, r10, r7, lr
+    umlal r0, r10, r8, r2
+    lsr r2, r0, #29
+    orr r2, r2, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #44]
+    sub r11, r11, r12
+    subs r2, r2, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r3, [sp, #24]
+    umlal r2, r10, r4, r12
+    umlal r2, r10, r5, lr
+    umlal r2, r10, r6, r3
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r3, [sp, #48]
+    umlal r2, r10, r7, r12
+    umlal r2, r10, r8, lr
+    lsr r4, r2, #29
+    orr r4, r4, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, r3
+    subs r4, r4, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r3, [sp, #24]
+    umlal r4, r10, r5, r12
+    umlal r4, r10, r6, lr
+    umlal r4, r10, r7, r3
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #52]
+    umlal r4, r10, r8, r12
+    lsr r3, r4, #29
+    orr r3, r3, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, lr
+    subs r3, r3, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r5, [sp, #24]
+    umlal r3, r10, r6, r12
+    umlal r3, r10, r7, lr
+    umlal r3, r10, r8, r5
+    lsr r5, r3, #29
+    orr r5, r5, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #56]
+    sub r11, r11, r12
+    subs r5, r5, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r6, [sp, #60]
+    umlal r5, r10, r7, r12
+    umlal r5, r10, r8, lr
+    lsr r7, r5, #29
+    orr r7, r7, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, r6
+    subs r7, r7, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #64]
+    umlal r7, r10, r8, r12
+    lsr r6, r7, #29
+    orr r6, r6, r10, lsl #3
+    lsr r10, r10, #29
+    sub r11, r11, lr
+    subs r6, r6, r11
+    sbc r10, r10, #0
+    ldr r8, [sp, #144]
+    ldr r12, [sp, #72]
+    ldr lr, [sp, #76]
+    ubfx r10, r12, #0, #29
+    bfi r10, lr, #29, #3
+    str r10, [r8, #0]
+    ubfx r11, lr, #3, #26
+    ldr r12, [sp, #80]
+    ldr lr, [sp, #84]
+    bfi r11, r12, #26, #6
+    str r11, [r8, #4]
+    ubfx r10, r12, #6, #23
+    bfi r10, lr, #23, #9
+    str r10, [r8, #8]
+    ubfx r11, lr, #9, #20
+    ldr r12, [sp, #88]
+    ldr lr, [sp, #92]
+    bfi r11, r12, #20, #12
+    str r11, [r8, #12]
+    ubfx r10, r12, #12, #17
+    bfi r10, lr, #17, #15
+    str r10, [r8, #16]
+    ubfx r11, lr, #15, #14
+    ldr r12, [sp, #96]
+    ldr lr, [sp, #100]
+    bfi r11, r12, #14, #18
+    str r11, [r8, #20]
+    ubfx r10, r12, #18, #11
+    bfi r10, lr, #11, #21
+    str r10, [r8, #24]
+    ubfx r11, lr, #21, #8
+    ldr r12, [sp, #104]
+    bfi r11, r12, #8, #24
+    str r11, [r8, #28]
+    ubfx r10, r12, #24, #5
+    bfi r10, r9, #5, #27
+    str r10, [r8, #32]
+    ubfx r11, r9, #27, #2
+    bfi r11, r1, #2, #29
+    bfi r11, r0, #31, #1
+    str r11, [r8, #36]
+    ubfx r10, r0, #1, #28
+    bfi r10, r2, #28, #4
+    str r10, [r8, #40]
+    ubfx r11, r2, #4, #25
+    bfi r11, r4, #25, #7
+    str r11, [r8, #44]
+    ubfx r10, r4, #7, #22
+    bfi r10, r3, #22, #10
+    str r10, [r8, #48]
+    ubfx r11, r3, #10, #19
+    bfi r11, r5, #19, #13
+    str r11, [r8, #52]
+    ubfx r10, r5, #13, #16
+    bfi r10, r7, #16, #16
+    str r10, [r8, #56]
+    ubfx r11, r7, #16, #13
+    bfi r11, r6, #13, #19
+    str r11, [r8, #60]
+    add sp, sp, #148
+    pop {pc}
+    .size mpmul_cm3_umlal_k8i, . - mpmul_cm3_umlal_k8i
+
+    .section .text.mpmul_cm3_umlal_k8xi, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k8xi
+    .thumb_func
+    .type mpmul_cm3_umlal_k8xi, %function
+mpmul_cm3_umlal_k8xi:
+    push {lr}
+    sub sp, sp, #148
+    ldr lr, [r2, #32]
+    ldr r12, [r1, #32]
+    ldm r2, {r3-r10}
+    mov r2, #0x20000000
+    str r0, [sp, #144]
+    ubfx r11, r3, #0, #29
+    orr r11, r11, #0x20000000
+    str r11, [sp, #0]
+    orr r0, r2, r3, lsr #29
+    bfi r0, r4, #3, #26
+    str r0, [sp, #4]
+    orr r11, r2, r4, lsr #26
+    bfi r11, r5, #6, #23
+    str r11, [sp, #8]
+    orr r0, r2, r5, lsr #23
+    bfi r0, r6, #9, #20
+    str r0, [sp, #12]
+    orr r11, r2, r6, lsr #20
+    bfi r11, r7, #12, #17
+    str r11, [sp, #16]
+    orr r0, r2, r7, lsr #17
+    bfi r0, r8, #15, #14
+    str r0, [sp, #20]
+    orr r11, r2, r8, lsr #14
+    bfi r11, r9, #18, #11
+    str r11, [sp, #24]
+    orr r0, r2, r9, lsr #11
+    bfi r0, r10, #21, #8
+    str r0, [sp, #28]
+    orr r11, r2, r10, lsr #8
+    orr r11, r11, lr, lsl #24
+    str r11, [sp, #32]
+    add lr, lr, r12
+    ldm r1!, {r0, r2, r11, r12}
+    adds r3, r3, r0
+    adcs r4, r4, r2
+    adcs r5, r5, r11
+    adcs r6, r6, r12
+    ldm r1, {r0, r2, r11, r12}
+    adcs r7, r7, r0
+    adcs r8, r8, r2
+    adcs r9, r9, r11
+    adcs r10, r10, r12
+    adc lr, lr, #0
+    sub r1, r1, #16
+    ubfx r0, r3, #0, #29
+    add r0, r0, #1
+    str r0, [sp, #36]
+    lsr r2, r3, #29
+    bfi r2, r4, #3, #26
+    add r2, r2, #1
+    str r2, [sp, #40]
+    lsr r11, r4, #26
+    bfi r11, r5, #6, #23
+    add r11, r11, #1
+    str r11, [sp, #44]
+    lsr r12, r5, #23
+    bfi r12, r6, #9, #20
+    add r12, r12, #1
+    str r12, [sp, #48]
+    lsr r0, r6, #20
+    bfi r0, r7, #12, #17
+    add r0, r0, #1
+    str r0, [sp, #52]
+    lsr r2, r7, #17
+    bfi r2, r8, #15, #14
+    add r2, r2, #1
+    str r2, [sp, #56]
+    lsr r11, r8, #14
+    bfi r11, r9, #18, #11
+    add r11, r11, #1
+    str r11, [sp, #60]
+    lsr r12, r9, #11
+    bfi r12, r10, #21, #8
+    add r12, r12, #1
+    str r12, [sp, #64]
+    lsr r0, r10, #8
+    orr r0, r0, lr, lsl #24
+    add r0, r0, #1
+    str r0, [sp, #68]
+    mov lr, #0x20000000
     ldr r12, [r1, #32]
     ldm r1, {r4-r11}
-    mov lr, #0x20000000
     ubfx r0, r4, #0, #29
     orr r0, r0, #0x20000000
     orr r1, lr, r4, lsr #29
@@ -802,186 +1259,182 @@ mpmul_cm3_umlal_k8x:
     ldr r0, [sp, #36]
     umlal r9, r10, r7, r12
     umlal r9, r10, r8, lr
-    str r9, [sp, #108]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    lsr r1, r9, #29
+    orr r1, r1, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, r0
     add r11, r11, #2
-    subs r9, r9, r11
+    subs r1, r1, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
     ldr r0, [sp, #24]
-    ldr r1, [sp, #20]
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    umlal r9, r10, r5, r1
-    ldr r12, [sp, #16]
-    ldr lr, [sp, #12]
-    ldr r0, [sp, #8]
-    ldr r1, [sp, #40]
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    str r9, [sp, #112]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    sub r11, r11, r1
-    subs r9, r9, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    ldr r1, [sp, #20]
-    ldr r2, [sp, #16]
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    umlal r9, r10, r7, r2
-    ldr r12, [sp, #12]
-    ldr lr, [sp, #44]
-    umlal r9, r10, r8, r12
-    str r9, [sp, #116]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    umlal r1, r10, r2, r12
+    umlal r1, r10, r3, lr
+    umlal r1, r10, r4, r0
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r0, [sp, #12]
+    umlal r1, r10, r5, r12
+    umlal r1, r10, r6, lr
+    umlal r1, r10, r7, r0
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #40]
+    umlal r1, r10, r8, r12
+    lsr r0, r1, #29
+    orr r0, r0, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, lr
-    subs r9, r9, r11
+    subs r0, r0, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    ldr r1, [sp, #20]
-    ldr r2, [sp, #16]
+    ldr r2, [sp, #24]
+    umlal r0, r10, r3, r12
+    umlal r0, r10, r4, lr
+    umlal r0, r10, r5, r2
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
+    ldr r2, [sp, #12]
+    umlal r0, r10, r6, r12
+    umlal r0, r10, r7, lr
+    umlal r0, r10, r8, r2
+    lsr r2, r0, #29
+    orr r2, r2, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r12, [sp, #44]
+    sub r11, r11, r12
+    subs r2, r2, r11
+    sbc r10, r10, #0
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #28]
+    ldr r3, [sp, #24]
+    umlal r2, r10, r4, r12
+    umlal r2, r10, r5, lr
+    umlal r2, r10, r6, r3
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #16]
     ldr r3, [sp, #48]
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
-    str r9, [sp, #120]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    umlal r2, r10, r7, r12
+    umlal r2, r10, r8, lr
+    lsr r4, r2, #29
+    orr r4, r4, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, r3
-    subs r9, r9, r11
+    subs r4, r4, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    ldr r1, [sp, #20]
-    ldr r2, [sp, #52]
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
-    str r9, [sp, #124]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    ldr r3, [sp, #24]
+    umlal r4, r10, r5, r12
+    umlal r4, r10, r6, lr
+    umlal r4, r10, r7, r3
+    ldr r12, [sp, #20]
+    ldr lr, [sp, #52]
+    umlal r4, r10, r8, r12
+    lsr r3, r4, #29
+    orr r3, r3, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r2
-    subs r9, r9, r11
+    sub r11, r11, lr
+    subs r3, r3, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    ldr r1, [sp, #56]
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    str r9, [sp, #128]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    ldr r5, [sp, #24]
+    umlal r3, r10, r6, r12
+    umlal r3, r10, r7, lr
+    umlal r3, r10, r8, r5
+    lsr r5, r3, #29
+    orr r5, r5, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r1
-    subs r9, r9, r11
+    ldr r12, [sp, #56]
+    sub r11, r11, r12
+    subs r5, r5, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #28]
-    ldr r0, [sp, #60]
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    str r9, [sp, #132]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    ldr r6, [sp, #60]
+    umlal r5, r10, r7, r12
+    umlal r5, r10, r8, lr
+    lsr r7, r5, #29
+    orr r7, r7, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, r0
-    subs r9, r9, r11
+    sub r11, r11, r6
+    subs r7, r7, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
     ldr lr, [sp, #64]
-    umlal r9, r10, r8, r12
-    str r9, [sp, #136]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
+    umlal r7, r10, r8, r12
+    lsr r6, r7, #29
+    orr r6, r6, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, lr
-    subs r9, r9, r11
+    subs r6, r6, r11
     sbc r10, r10, #0
-    str r9, [sp, #140]
-    ldr r0, [sp, #144]
-    add r12, sp, #72
-    ldm r12, {r1, r2, r3, r4, r5, r6, r7, r8, r9}
-    ubfx r10, r1, #0, #29
-    bfi r10, r2, #29, #3
-    str r10, [r0, #0]
-    ubfx r11, r2, #3, #26
-    bfi r11, r3, #26, #6
-    str r11, [r0, #4]
-    ubfx r10, r3, #6, #23
-    bfi r10, r4, #23, #9
-    str r10, [r0, #8]
-    ubfx r11, r4, #9, #20
-    bfi r11, r5, #20, #12
-    str r11, [r0, #12]
-    ubfx r10, r5, #12, #17
-    bfi r10, r6, #17, #15
-    str r10, [r0, #16]
-    ubfx r11, r6, #15, #14
-    bfi r11, r7, #14, #18
-    str r11, [r0, #20]
-    ubfx r10, r7, #18, #11
-    bfi r10, r8, #11, #21
-    str r10, [r0, #24]
-    ubfx r11, r8, #21, #8
-    bfi r11, r9, #8, #24
-    str r11, [r0, #28]
-    ubfx r10, r9, #24, #5
-    add r12, sp, #108
-    ldm r12, {r1, r2, r3, r4, r5, r6, r7, r8, r9}
-    bfi r10, r1, #5, #27
-    str r10, [r0, #32]
-    ubfx r11, r1, #27, #2
-    bfi r11, r2, #2, #29
-    bfi r11, r3, #31, #1
-    str r11, [r0, #36]
-    ubfx r10, r3, #1, #28
-    bfi r10, r4, #28, #4
-    str r10, [r0, #40]
-    ubfx r11, r4, #4, #25
-    bfi r11, r5, #25, #7
-    str r11, [r0, #44]
-    ubfx r10, r5, #7, #22
-    bfi r10, r6, #22, #10
-    str r10, [r0, #48]
-    ubfx r11, r6, #10, #19
-    bfi r11, r7, #19, #13
-    str r11, [r0, #52]
-    ubfx r10, r7, #13, #16
-    bfi r10, r8, #16, #16
-    str r10, [r0, #56]
-    ubfx r11, r8, #16, #13
-    bfi r11, r9, #13, #19
-    str r11, [r0, #60]
-    ubfx r10, r9, #19, #10
-    str r10, [r0, #64]
+    ldr r8, [sp, #144]
+    ldr r12, [sp, #72]
+    ldr lr, [sp, #76]
+    ubfx r10, r12, #0, #29
+    bfi r10, lr, #29, #3
+    str r10, [r8, #0]
+    ubfx r11, lr, #3, #26
+    ldr r12, [sp, #80]
+    ldr lr, [sp, #84]
+    bfi r11, r12, #26, #6
+    str r11, [r8, #4]
+    ubfx r10, r12, #6, #23
+    bfi r10, lr, #23, #9
+    str r10, [r8, #8]
+    ubfx r11, lr, #9, #20
+    ldr r12, [sp, #88]
+    ldr lr, [sp, #92]
+    bfi r11, r12, #20, #12
+    str r11, [r8, #12]
+    ubfx r10, r12, #12, #17
+    bfi r10, lr, #17, #15
+    str r10, [r8, #16]
+    ubfx r11, lr, #15, #14
+    ldr r12, [sp, #96]
+    ldr lr, [sp, #100]
+    bfi r11, r12, #14, #18
+    str r11, [r8, #20]
+    ubfx r10, r12, #18, #11
+    bfi r10, lr, #11, #21
+    str r10, [r8, #24]
+    ubfx r11, lr, #21, #8
+    ldr r12, [sp, #104]
+    bfi r11, r12, #8, #24
+    str r11, [r8, #28]
+    ubfx r10, r12, #24, #5
+    bfi r10, r9, #5, #27
+    str r10, [r8, #32]
+    ubfx r11, r9, #27, #2
+    bfi r11, r1, #2, #29
+    bfi r11, r0, #31, #1
+    str r11, [r8, #36]
+    ubfx r10, r0, #1, #28
+    bfi r10, r2, #28, #4
+    str r10, [r8, #40]
+    ubfx r11, r2, #4, #25
+    bfi r11, r4, #25, #7
+    str r11, [r8, #44]
+    ubfx r10, r4, #7, #22
+    bfi r10, r3, #22, #10
+    str r10, [r8, #48]
+    ubfx r11, r3, #10, #19
+    bfi r11, r5, #19, #13
+    str r11, [r8, #52]
+    ubfx r10, r5, #13, #16
+    bfi r10, r7, #16, #16
+    str r10, [r8, #56]
+    ubfx r11, r7, #16, #13
+    bfi r11, r6, #13, #19
+    str r11, [r8, #60]
+    ubfx r10, r6, #19, #10
+    str r10, [r8, #64]
     add sp, sp, #148
-    pop {r4-r11, pc}
-    .size mpmul_cm3_umlal_k8x, . - mpmul_cm3_umlal_k8x
+    pop {pc}
+    .size mpmul_cm3_umlal_k8xi, . - mpmul_cm3_umlal_k8xi
 
     .section .text.mpmul_cm3_umlal_k16, "ax", %progbits
     .balign 4
@@ -1038,23 +1491,23 @@ MCU_FN(mpmul512, mul):
     add r0, sp, #72
     mov r1, sp
     add r2, sp, #36
-    bl mpmul_cm3_umlal_k8x
+    bl mpmul_cm3_umlal_k8xi
     ldr r0, [sp, #140]
     ldr r1, [sp, #144]
     ldr r2, [sp, #148]
-    bl mpmul_cm3_umlal_k8
+    bl mpmul_cm3_umlal_k8i
     ldr r0, [sp, #140]
     ldr r1, [sp, #144]
     ldr r2, [sp, #148]
     add r0, r0, #64
     add r1, r1, #32
     add r2, r2, #32
-    bl mpmul_cm3_umlal_k8
+    bl mpmul_cm3_umlal_k8i
     ldr r0, [sp, #140]
     add r1, r0, #64
     add r2, sp, #72
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     subs r4, r4, r8
     sbcs r5, r5, r9
     sbcs r6, r6, r10
@@ -1067,8 +1520,8 @@ MCU_FN(mpmul512, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1083,8 +1536,8 @@ MCU_FN(mpmul512, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1099,8 +1552,8 @@ MCU_FN(mpmul512, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1120,58 +1573,232 @@ MCU_FN(mpmul512, mul):
     add r3, r3, r4
     sub r0, r0, #32
     add r2, sp, #72
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adds r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    ldm r0, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
     add sp, sp, #156
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k16, . - mpmul_cm3_umlal_k16
     .size MCU_FN(mpmul512, mul), . - MCU_FN(mpmul512, mul)
 
-    .section .text.mpmul_cm3_umlal_k16x, "ax", %progbits
+    .section .text.mpmul_cm3_umlal_k16i, "ax", %progbits
     .balign 4
-    .global mpmul_cm3_umlal_k16x
+    .global mpmul_cm3_umlal_k16i
     .thumb_func
-    .type mpmul_cm3_umlal_k16x, %function
-mpmul_cm3_umlal_k16x:
-    push {r4-r11, lr}
+    .type mpmul_cm3_umlal_k16i, %function
+mpmul_cm3_umlal_k16i:
+    push {lr}
+    sub sp, sp, #156
+    str r0, [sp, #140]
+    str r1, [sp, #144]
+    str r2, [sp, #148]
+    add r12, r1, #32
+    add r0, sp, #0
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r12, r2, #32
+    add r0, sp, #36
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r0, sp, #72
+    mov r1, sp
+    add r2, sp, #36
+    bl mpmul_cm3_umlal_k8xi
+    ldr r0, [sp, #140]
+    ldr r1, [sp, #144]
+    ldr r2, [sp, #148]
+    bl mpmul_cm3_umlal_k8i
+    ldr r0, [sp, #140]
+    ldr r1, [sp, #144]
+    ldr r2, [sp, #148]
+    add r0, r0, #64
+    add r1, r1, #32
+    add r2, r2, #32
+    bl mpmul_cm3_umlal_k8i
+    ldr r0, [sp, #140]
+    add r1, r0, #64
+    add r2, sp, #72
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldr r4, [r2]
+    add r3, r3, lr
+    add r3, r3, r4
+    sub r0, r0, #32
+    add r2, sp, #72
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adds r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r11}
+    adcs r4, r4, r3
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
+    add sp, sp, #156
+    pop {pc}
+    .size mpmul_cm3_umlal_k16i, . - mpmul_cm3_umlal_k16i
+
+    .section .text.mpmul_cm3_umlal_k16xi, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k16xi
+    .thumb_func
+    .type mpmul_cm3_umlal_k16xi, %function
+mpmul_cm3_umlal_k16xi:
+    push {lr}
     sub sp, sp, #156
     str r0, [sp, #140]
     str r1, [sp, #144]
@@ -1217,23 +1844,23 @@ mpmul_cm3_umlal_k16x:
     add r0, sp, #72
     mov r1, sp
     add r2, sp, #36
-    bl mpmul_cm3_umlal_k8x
+    bl mpmul_cm3_umlal_k8xi
     ldr r0, [sp, #140]
     ldr r1, [sp, #144]
     ldr r2, [sp, #148]
-    bl mpmul_cm3_umlal_k8
+    bl mpmul_cm3_umlal_k8i
     ldr r0, [sp, #140]
     ldr r1, [sp, #144]
     ldr r2, [sp, #148]
     add r0, r0, #64
     add r1, r1, #32
     add r2, r2, #32
-    bl mpmul_cm3_umlal_k8x
+    bl mpmul_cm3_umlal_k8xi
     ldr r0, [sp, #140]
     add r1, r0, #64
     add r2, sp, #72
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     subs r4, r4, r8
     sbcs r5, r5, r9
     sbcs r6, r6, r10
@@ -1246,8 +1873,8 @@ mpmul_cm3_umlal_k16x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1262,8 +1889,8 @@ mpmul_cm3_umlal_k16x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1278,8 +1905,8 @@ mpmul_cm3_umlal_k16x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1301,52 +1928,50 @@ mpmul_cm3_umlal_k16x:
     sub r3, r3, r4
     sub r0, r0, #32
     add r2, sp, #72
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adds r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    ldm r0, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
     ldr r4, [r0]
     adc r4, r4, #0
     str r4, [r0]
     add sp, sp, #156
-    pop {r4-r11, pc}
-    .size mpmul_cm3_umlal_k16x, . - mpmul_cm3_umlal_k16x
+    pop {pc}
+    .size mpmul_cm3_umlal_k16xi, . - mpmul_cm3_umlal_k16xi
 
     .section .text.mpmul_cm3_umlal_k32, "ax", %progbits
     .balign 4
@@ -1431,23 +2056,23 @@ MCU_FN(mpmul1024, mul):
     add r0, sp, #136
     mov r1, sp
     add r2, sp, #68
-    bl mpmul_cm3_umlal_k16x
+    bl mpmul_cm3_umlal_k16xi
     ldr r0, [sp, #268]
     ldr r1, [sp, #272]
     ldr r2, [sp, #276]
-    bl mpmul_cm3_umlal_k16
+    bl mpmul_cm3_umlal_k16i
     ldr r0, [sp, #268]
     ldr r1, [sp, #272]
     ldr r2, [sp, #276]
     add r0, r0, #128
     add r1, r1, #64
     add r2, r2, #64
-    bl mpmul_cm3_umlal_k16
+    bl mpmul_cm3_umlal_k16i
     ldr r0, [sp, #268]
     add r1, r0, #128
     add r2, sp, #136
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     subs r4, r4, r8
     sbcs r5, r5, r9
     sbcs r6, r6, r10
@@ -1460,8 +2085,8 @@ MCU_FN(mpmul1024, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1476,8 +2101,8 @@ MCU_FN(mpmul1024, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1492,8 +2117,8 @@ MCU_FN(mpmul1024, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1508,8 +2133,8 @@ MCU_FN(mpmul1024, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1524,8 +2149,8 @@ MCU_FN(mpmul1024, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1540,8 +2165,8 @@ MCU_FN(mpmul1024, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1556,8 +2181,8 @@ MCU_FN(mpmul1024, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1577,98 +2202,400 @@ MCU_FN(mpmul1024, mul):
     add r3, r3, r4
     sub r0, r0, #64
     add r2, sp, #136
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adds r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    ldm r0, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
+    ldm r0, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
     add sp, sp, #284
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k32, . - mpmul_cm3_umlal_k32
     .size MCU_FN(mpmul1024, mul), . - MCU_FN(mpmul1024, mul)
 
-    .section .text.mpmul_cm3_umlal_k32x, "ax", %progbits
+    .section .text.mpmul_cm3_umlal_k32i, "ax", %progbits
     .balign 4
-    .global mpmul_cm3_umlal_k32x
+    .global mpmul_cm3_umlal_k32i
     .thumb_func
-    .type mpmul_cm3_umlal_k32x, %function
-mpmul_cm3_umlal_k32x:
-    push {r4-r11, lr}
+    .type mpmul_cm3_umlal_k32i, %function
+mpmul_cm3_umlal_k32i:
+    push {lr}
+    sub sp, sp, #284
+    str r0, [sp, #268]
+    str r1, [sp, #272]
+    str r2, [sp, #276]
+    add r12, r1, #64
+    add r0, sp, #0
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r1!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r12, r2, #64
+    add r0, sp, #68
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adds r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    ldm r2!, {r3-r6}
+    ldm r12!, {r7-r10}
+    adcs r3, r3, r7
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    stm r0!, {r3-r6}
+    mov r3, #0
+    adc r3, r3, #0
+    str r3, [r0]
+    add r0, sp, #136
+    mov r1, sp
+    add r2, sp, #68
+    bl mpmul_cm3_umlal_k16xi
+    ldr r0, [sp, #268]
+    ldr r1, [sp, #272]
+    ldr r2, [sp, #276]
+    bl mpmul_cm3_umlal_k16i
+    ldr r0, [sp, #268]
+    ldr r1, [sp, #272]
+    ldr r2, [sp, #276]
+    add r0, r0, #128
+    add r1, r1, #64
+    add r2, r2, #64
+    bl mpmul_cm3_umlal_k16i
+    ldr r0, [sp, #268]
+    add r1, r0, #128
+    add r2, sp, #136
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    subs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
+    rsbs r3, r3, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc r3, r3, r3
+    ldm r1!, {r8-r11}
+    rsbs lr, lr, #0
+    sbcs r4, r4, r8
+    sbcs r5, r5, r9
+    sbcs r6, r6, r10
+    sbcs r7, r7, r11
+    sbc lr, lr, lr
+    stm r2!, {r4-r7}
+    ldr r4, [r2]
+    add r3, r3, lr
+    add r3, r3, r4
+    sub r0, r0, #64
+    add r2, sp, #136
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adds r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
+    adcs r4, r4, r8
+    adcs r5, r5, r9
+    adcs r6, r6, r10
+    adcs r7, r7, r11
+    stm r0!, {r4-r7}
+    ldm r0, {r4-r11}
+    adcs r4, r4, r3
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
+    ldm r0, {r4-r11}
+    adcs r4, r4, #0
+    adcs r5, r5, #0
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
+    add sp, sp, #284
+    pop {pc}
+    .size mpmul_cm3_umlal_k32i, . - mpmul_cm3_umlal_k32i
+
+    .section .text.mpmul_cm3_umlal_k32xi, "ax", %progbits
+    .balign 4
+    .global mpmul_cm3_umlal_k32xi
+    .thumb_func
+    .type mpmul_cm3_umlal_k32xi, %function
+mpmul_cm3_umlal_k32xi:
+    push {lr}
     sub sp, sp, #284
     str r0, [sp, #268]
     str r1, [sp, #272]
@@ -1742,23 +2669,23 @@ mpmul_cm3_umlal_k32x:
     add r0, sp, #136
     mov r1, sp
     add r2, sp, #68
-    bl mpmul_cm3_umlal_k16x
+    bl mpmul_cm3_umlal_k16xi
     ldr r0, [sp, #268]
     ldr r1, [sp, #272]
     ldr r2, [sp, #276]
-    bl mpmul_cm3_umlal_k16
+    bl mpmul_cm3_umlal_k16i
     ldr r0, [sp, #268]
     ldr r1, [sp, #272]
     ldr r2, [sp, #276]
     add r0, r0, #128
     add r1, r1, #64
     add r2, r2, #64
-    bl mpmul_cm3_umlal_k16x
+    bl mpmul_cm3_umlal_k16xi
     ldr r0, [sp, #268]
     add r1, r0, #128
     add r2, sp, #136
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     subs r4, r4, r8
     sbcs r5, r5, r9
     sbcs r6, r6, r10
@@ -1771,8 +2698,8 @@ mpmul_cm3_umlal_k32x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1787,8 +2714,8 @@ mpmul_cm3_umlal_k32x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1803,8 +2730,8 @@ mpmul_cm3_umlal_k32x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1819,8 +2746,8 @@ mpmul_cm3_umlal_k32x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1835,8 +2762,8 @@ mpmul_cm3_umlal_k32x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1851,8 +2778,8 @@ mpmul_cm3_umlal_k32x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1867,8 +2794,8 @@ mpmul_cm3_umlal_k32x:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -1890,92 +2817,88 @@ mpmul_cm3_umlal_k32x:
     sub r3, r3, r4
     sub r0, r0, #64
     add r2, sp, #136
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adds r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    ldm r0, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
+    ldm r0, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
     ldr r4, [r0]
     adc r4, r4, #0
     str r4, [r0]
     add sp, sp, #284
-    pop {r4-r11, pc}
-    .size mpmul_cm3_umlal_k32x, . - mpmul_cm3_umlal_k32x
+    pop {pc}
+    .size mpmul_cm3_umlal_k32xi, . - mpmul_cm3_umlal_k32xi
 
     .section .text.mpmul_cm3_umlal_k64, "ax", %progbits
     .balign 4
@@ -2116,23 +3039,23 @@ MCU_FN(mpmul2048, mul):
     add r0, sp, #264
     mov r1, sp
     add r2, sp, #132
-    bl mpmul_cm3_umlal_k32x
+    bl mpmul_cm3_umlal_k32xi
     ldr r0, [sp, #524]
     ldr r1, [sp, #528]
     ldr r2, [sp, #532]
-    bl mpmul_cm3_umlal_k32
+    bl mpmul_cm3_umlal_k32i
     ldr r0, [sp, #524]
     ldr r1, [sp, #528]
     ldr r2, [sp, #532]
     add r0, r0, #256
     add r1, r1, #128
     add r2, r2, #128
-    bl mpmul_cm3_umlal_k32
+    bl mpmul_cm3_umlal_k32i
     ldr r0, [sp, #524]
     add r1, r0, #256
     add r2, sp, #264
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     subs r4, r4, r8
     sbcs r5, r5, r9
     sbcs r6, r6, r10
@@ -2145,8 +3068,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2161,8 +3084,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2177,8 +3100,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2193,8 +3116,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2209,8 +3132,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2225,8 +3148,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2241,8 +3164,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2257,8 +3180,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2273,8 +3196,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2289,8 +3212,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2305,8 +3228,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2321,8 +3244,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2337,8 +3260,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2353,8 +3276,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2369,8 +3292,8 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldm r2, {r4-r7}
     ldm r0!, {r8-r11}
+    ldm r2, {r4-r7}
     rsbs r3, r3, #0
     sbcs r4, r4, r8
     sbcs r5, r5, r9
@@ -2390,166 +3313,158 @@ MCU_FN(mpmul2048, mul):
     add r3, r3, r4
     sub r0, r0, #128
     add r2, sp, #264
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adds r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
     ldm r2!, {r8-r11}
+    ldm r0, {r4-r7}
     adcs r4, r4, r8
     adcs r5, r5, r9
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    ldm r0, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
+    ldm r0, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
+    ldm r0, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
+    ldm r0, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
     adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
-    ldm r0, {r4-r7}
-    adcs r4, r4, #0
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    stm r0!, {r4-r7}
+    adcs r8, r8, #0
+    adcs r9, r9, #0
+    adcs r10, r10, #0
+    adcs r11, r11, #0
+    stm r0!, {r4-r11}
     add sp, sp, #540
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k64, . - mpmul_cm3_umlal_k64
