@@ -370,16 +370,18 @@ def gen_kara(n: int, ext: bool, internal: bool = False) -> str:
             e(f"{'subs' if q == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
         e("sbc lr, lr, lr")
         e("stm r2!, {r4-r7}")
-    # M[2h] = z1[2h] - borrows (- z2[2h]).
-    e("ldr r4, [r2]")
+    # M[2h] = z1[2h] - borrows (- z2[2h]). (Bases written by the instruction just before a load or
+    # store cost a cycle: the pointer set-up is spread between.)
+    e(f"ldr r4, [sp, #{Z1 + 8 * h}]")
     e("add r3, r3, lr")
+    e(f"sub r0, r0, #{4 * h}")                  # r + h words
+    e(f"add r2, sp, #{Z1}")
     e("add r3, r3, r4")
     if ext:
         e("ldr r4, [r1]")
         e("sub r3, r3, r4")
+    e(f"add r12, r0, #{8 * h}")                 # r + 3h words
     # ---- r[h..3h) += M[0..2h); r[3h..4h) += M[2h] + carry (; r[4h] += carry).
-    e(f"sub r0, r0, #{4 * h}")                  # r + h words
-    e(f"add r2, sp, #{Z1}")
     for blk in range(h // 2):
         e("ldm r2!, {r8-r11}")                  # first: the STM before wrote r0
         e("ldm r0, {r4-r7}")
@@ -387,14 +389,14 @@ def gen_kara(n: int, ext: bool, internal: bool = False) -> str:
             e(f"{'adds' if q == 0 and blk == 0 else 'adcs'} {x}, {x}, {y}")
         e("stm r0!, {r4-r7}")
     for blk in range(h // 8):                   # 8 words a step: the carry alone after the first
-        e("ldm r0, {r4-r11}")
+        e("ldm r12!, {r4-r11}")
         for q, x in enumerate(("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")):
             e(f"adcs {x}, {x}, {'r3' if q == 0 and blk == 0 else '#0'}")
-        e("stm r0!, {r4-r11}")
+        e("stmdb r12, {r4-r11}")                # back where they came from; r12 already moved on
     if ext:
-        e("ldr r4, [r0]")
+        e("ldr r4, [r12]")
         e("adc r4, r4, #0")
-        e("str r4, [r0]")
+        e("str r4, [r12]")
     e(f"add sp, sp, #{frame}")
     epilogue(e, internal)
     return "\n".join("    " + x for x in L)

@@ -1568,11 +1568,12 @@ MCU_FN(mpmul512, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldr r4, [r2]
+    ldr r4, [sp, #136]
     add r3, r3, lr
-    add r3, r3, r4
     sub r0, r0, #32
     add r2, sp, #72
+    add r3, r3, r4
+    add r12, r0, #64
     ldm r2!, {r8-r11}
     ldm r0, {r4-r7}
     adds r4, r4, r8
@@ -1601,7 +1602,7 @@ MCU_FN(mpmul512, mul):
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -1610,7 +1611,7 @@ MCU_FN(mpmul512, mul):
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
+    stmdb r12, {r4-r11}
     add sp, sp, #156
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k16, . - mpmul_cm3_umlal_k16
@@ -1745,11 +1746,12 @@ mpmul_cm3_umlal_k16i:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldr r4, [r2]
+    ldr r4, [sp, #136]
     add r3, r3, lr
-    add r3, r3, r4
     sub r0, r0, #32
     add r2, sp, #72
+    add r3, r3, r4
+    add r12, r0, #64
     ldm r2!, {r8-r11}
     ldm r0, {r4-r7}
     adds r4, r4, r8
@@ -1778,7 +1780,7 @@ mpmul_cm3_umlal_k16i:
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -1787,7 +1789,7 @@ mpmul_cm3_umlal_k16i:
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
+    stmdb r12, {r4-r11}
     add sp, sp, #156
     pop {pc}
     .size mpmul_cm3_umlal_k16i, . - mpmul_cm3_umlal_k16i
@@ -1921,13 +1923,14 @@ mpmul_cm3_umlal_k16xi:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldr r4, [r2]
+    ldr r4, [sp, #136]
     add r3, r3, lr
+    sub r0, r0, #32
+    add r2, sp, #72
     add r3, r3, r4
     ldr r4, [r1]
     sub r3, r3, r4
-    sub r0, r0, #32
-    add r2, sp, #72
+    add r12, r0, #64
     ldm r2!, {r8-r11}
     ldm r0, {r4-r7}
     adds r4, r4, r8
@@ -1956,7 +1959,7 @@ mpmul_cm3_umlal_k16xi:
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -1965,10 +1968,10 @@ mpmul_cm3_umlal_k16xi:
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
-    ldr r4, [r0]
+    stmdb r12, {r4-r11}
+    ldr r4, [r12]
     adc r4, r4, #0
-    str r4, [r0]
+    str r4, [r12]
     add sp, sp, #156
     pop {pc}
     .size mpmul_cm3_umlal_k16xi, . - mpmul_cm3_umlal_k16xi
@@ -2197,11 +2200,12 @@ MCU_FN(mpmul1024, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldr r4, [r2]
+    ldr r4, [sp, #264]
     add r3, r3, lr
-    add r3, r3, r4
     sub r0, r0, #64
     add r2, sp, #136
+    add r3, r3, r4
+    add r12, r0, #128
     ldm r2!, {r8-r11}
     ldm r0, {r4-r7}
     adds r4, r4, r8
@@ -2258,7 +2262,7 @@ MCU_FN(mpmul1024, mul):
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -2267,8 +2271,8 @@ MCU_FN(mpmul1024, mul):
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
-    ldm r0, {r4-r11}
+    stmdb r12, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -2277,7 +2281,7 @@ MCU_FN(mpmul1024, mul):
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
+    stmdb r12, {r4-r11}
     add sp, sp, #284
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k32, . - mpmul_cm3_umlal_k32
@@ -2504,11 +2508,12 @@ mpmul_cm3_umlal_k32i:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldr r4, [r2]
+    ldr r4, [sp, #264]
     add r3, r3, lr
-    add r3, r3, r4
     sub r0, r0, #64
     add r2, sp, #136
+    add r3, r3, r4
+    add r12, r0, #128
     ldm r2!, {r8-r11}
     ldm r0, {r4-r7}
     adds r4, r4, r8
@@ -2565,7 +2570,7 @@ mpmul_cm3_umlal_k32i:
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -2574,8 +2579,8 @@ mpmul_cm3_umlal_k32i:
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
-    ldm r0, {r4-r11}
+    stmdb r12, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -2584,7 +2589,7 @@ mpmul_cm3_umlal_k32i:
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
+    stmdb r12, {r4-r11}
     add sp, sp, #284
     pop {pc}
     .size mpmul_cm3_umlal_k32i, . - mpmul_cm3_umlal_k32i
@@ -2810,13 +2815,14 @@ mpmul_cm3_umlal_k32xi:
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldr r4, [r2]
+    ldr r4, [sp, #264]
     add r3, r3, lr
+    sub r0, r0, #64
+    add r2, sp, #136
     add r3, r3, r4
     ldr r4, [r1]
     sub r3, r3, r4
-    sub r0, r0, #64
-    add r2, sp, #136
+    add r12, r0, #128
     ldm r2!, {r8-r11}
     ldm r0, {r4-r7}
     adds r4, r4, r8
@@ -2873,7 +2879,7 @@ mpmul_cm3_umlal_k32xi:
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -2882,8 +2888,8 @@ mpmul_cm3_umlal_k32xi:
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
-    ldm r0, {r4-r11}
+    stmdb r12, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -2892,10 +2898,10 @@ mpmul_cm3_umlal_k32xi:
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
-    ldr r4, [r0]
+    stmdb r12, {r4-r11}
+    ldr r4, [r12]
     adc r4, r4, #0
-    str r4, [r0]
+    str r4, [r12]
     add sp, sp, #284
     pop {pc}
     .size mpmul_cm3_umlal_k32xi, . - mpmul_cm3_umlal_k32xi
@@ -3308,11 +3314,12 @@ MCU_FN(mpmul2048, mul):
     sbcs r7, r7, r11
     sbc lr, lr, lr
     stm r2!, {r4-r7}
-    ldr r4, [r2]
+    ldr r4, [sp, #520]
     add r3, r3, lr
-    add r3, r3, r4
     sub r0, r0, #128
     add r2, sp, #264
+    add r3, r3, r4
+    add r12, r0, #256
     ldm r2!, {r8-r11}
     ldm r0, {r4-r7}
     adds r4, r4, r8
@@ -3425,7 +3432,7 @@ MCU_FN(mpmul2048, mul):
     adcs r6, r6, r10
     adcs r7, r7, r11
     stm r0!, {r4-r7}
-    ldm r0, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, r3
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -3434,8 +3441,8 @@ MCU_FN(mpmul2048, mul):
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
-    ldm r0, {r4-r11}
+    stmdb r12, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -3444,8 +3451,8 @@ MCU_FN(mpmul2048, mul):
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
-    ldm r0, {r4-r11}
+    stmdb r12, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -3454,8 +3461,8 @@ MCU_FN(mpmul2048, mul):
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
-    ldm r0, {r4-r11}
+    stmdb r12, {r4-r11}
+    ldm r12!, {r4-r11}
     adcs r4, r4, #0
     adcs r5, r5, #0
     adcs r6, r6, #0
@@ -3464,7 +3471,7 @@ MCU_FN(mpmul2048, mul):
     adcs r9, r9, #0
     adcs r10, r10, #0
     adcs r11, r11, #0
-    stm r0!, {r4-r11}
+    stmdb r12, {r4-r11}
     add sp, sp, #540
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k64, . - mpmul_cm3_umlal_k64
