@@ -251,11 +251,11 @@ def test_umlal_ct_generated_source_current() -> None:
 
 def test_umlal_ct_kernels_with_top_words() -> None:
     """The additive Karatsuba levels hand the 256/512/1024-bit routines operands with a top word (the
-    sums A0 + A1): k8x, k16x and k32x multiply n words plus a top word of at most 7, 6 and 5 (each level
-    adds at most one to the top it passes down; at 2048 bits the tops are at most 1, 2 and 3) into
-    2n + 1 words, exactly, in one cycle count."""
+    sums A0 + A1): k8xi, k16xi and k32xi (the internal forms, which save only lr) multiply n words plus
+    a top word of at most 7, 6 and 5 (each level adds at most one to the top it passes down; at 2048 bits
+    the tops are at most 1, 2 and 3) into 2n + 1 words, exactly, in one cycle count."""
     impl = CATALOG.implementation("mpmul2048", "cm3-umlal-ct")
-    syms = [f"mpmul_cm3_umlal_k{n}x" for n in (8, 16, 32)]
+    syms = [f"mpmul_cm3_umlal_k{n}xi" for n in (8, 16, 32)]
     image = build("armv7m", impl.sources, name="mpmul-umlal-ct-tops", impl=impl.name, keep=syms)
     board = make_board("armv7m")
     board.load(image.path)
