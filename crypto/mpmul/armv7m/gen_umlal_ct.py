@@ -39,7 +39,7 @@ C = 1 << X                  # offset: every multiplier operand is in [2^29, 2^30
 
 # Frame (sp-relative, after push {r4-r11, lr}).
 B_OFF = 0                   # b'_0..b'_8
-TP_OFF = B_OFF + 4 * N      # tp_i = t_i + 1, t_i the radix-2^29 digits of A + B
+TP_OFF = B_OFF + 4 * N      # tp_i = t_i + 1 (tp_0 = t_0 - 1), t_i the radix-2^29 digits of A + B
 D_OFF = TP_OFF + 4 * N      # digits 0..17 (raw words: 29-bit digit below junk for k <= 16)
 RP_OFF = D_OFF + 4 * 18     # result pointer
 FRAME = RP_OFF + 4          # 148
@@ -128,7 +128,7 @@ def gen(ext: bool, internal: bool = False) -> str:
     for i in range(N):
         t = ["r0", "r2", "r11", "r12"][i % 4]
         L.extend(cut(t, bw, i, top="lr"))
-        e(f"add {t}, {t}, #1")
+        e(f"{'sub' if i == 0 else 'add'} {t}, {t}, #1")      # tp_0 = t_0 - 1: see column 10
         e(f"str {t}, [sp, #{TP_OFF + 4 * i}]")
     e(f"mov lr, #0x{C:x}")
     # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r4-r11): a'_i overwrites word i-4,
@@ -184,13 +184,14 @@ def gen(ext: bool, internal: bool = False) -> str:
             new = next(r for r in dead_now if r not in held and r != tp_reg)
         e(f"lsr {new}, {lo}, #{X}")
         e(f"orr {new}, {new}, {HI}, lsl #{32 - X}")
-        e(f"lsr {HI}, {HI}, #{X}")
+        if k < 2 * N - 2:
+            e(f"lsr {HI}, {HI}, #{X}")          # (after the last column the product's top is in lo)
         lo = new
         if not tp_early:
             e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
         r = tp_reg
         if m == 1:
-            e(f"sub {W}, {r}, #1")                      # Corr_1 = t_0
+            e(f"add {W}, {r}, #1")                      # Corr_1 = t_0
         elif m <= 8:
             e(f"add {W}, {W}, {r}")                     # + t_(m-1), n + 1
         elif m == 9:
@@ -202,12 +203,14 @@ def gen(ext: bool, internal: bool = False) -> str:
             e(f"sbc {HI}, {HI}, #0")
             continue
         elif m == 10:
-            e(f"sub {W}, {W}, {r}")                     # - t_0, n + 1
-            e(f"add {W}, {W}, #2")
+            e(f"sub {W}, {W}, {r}")                     # - t_0 (n + 1 rides on tp_0 = t_0 - 1)
         else:
             e(f"sub {W}, {W}, {r}")                     # - t_(m-10), n - 1
-        e(f"subs {lo}, {lo}, {W}")
-        e(f"sbc {HI}, {HI}, #0")
+        if k < 2 * N - 2:
+            e(f"subs {lo}, {lo}, {W}")
+            e(f"sbc {HI}, {HI}, #0")
+        else:
+            e(f"sub {lo}, {lo}, {W}")           # digit 17: the product is < 2^522, nothing above
     held.append(lo)                             # digit 17 (the product is < 2^512, ext: < 2^522)
 
     # ---- Pack digits 0..17 into the 16 (ext: 17) result words: digits 0..8 from the frame, two at a
@@ -269,7 +272,7 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
  *
  * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
- * over two LDMs of a) cut into digits, tp_i = t_i + 1 to the frame; a cut into a'_0..a'_8 in r0..r8.
+ * over two LDMs of a) cut into digits, tp_i = t_i + 1 (tp_0 = t_0 - 1) to the frame; a cut into a'_0..a'_8.
  * (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9 on also
  * into the registers of a' limbs no later column reads), UMULL/UMLAL into (r9, r10), the raw digit
  * stored, (r9, r10) >>= 29, W updated from tp, minus W. (3) the 18 digits packed into 16 words.

@@ -23,7 +23,7 @@
  * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
  *
  * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
- * over two LDMs of a) cut into digits, tp_i = t_i + 1 to the frame; a cut into a'_0..a'_8 in r0..r8.
+ * over two LDMs of a) cut into digits, tp_i = t_i + 1 (tp_0 = t_0 - 1) to the frame; a cut into a'_0..a'_8.
  * (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9 on also
  * into the registers of a' limbs no later column reads), UMULL/UMLAL into (r9, r10), the raw digit
  * stored, (r9, r10) >>= 29, W updated from tp, minus W. (3) the 18 digits packed into 16 words.
@@ -99,7 +99,7 @@ MCU_FN(mpmul256, mul):
     adc lr, lr, #0
     sub r1, r1, #16
     ubfx r0, r3, #0, #29
-    add r0, r0, #1
+    sub r0, r0, #1
     str r0, [sp, #36]
     lsr r2, r3, #29
     bfi r2, r4, #3, #26
@@ -159,7 +159,7 @@ MCU_FN(mpmul256, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, lr, #1
+    add r11, lr, #1
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #4]
@@ -337,7 +337,6 @@ MCU_FN(mpmul256, mul):
     orr r1, r1, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, r0
-    add r11, r11, #2
     subs r1, r1, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
@@ -441,10 +440,8 @@ MCU_FN(mpmul256, mul):
     umlal r7, r10, r8, r12
     lsr r6, r7, #29
     orr r6, r6, r10, lsl #3
-    lsr r10, r10, #29
     sub r11, r11, lr
-    subs r6, r6, r11
-    sbc r10, r10, #0
+    sub r6, r6, r11
     ldr r8, [sp, #144]
     ldr r12, [sp, #72]
     ldr lr, [sp, #76]
@@ -560,7 +557,7 @@ mpmul_cm3_umlal_k8i:
     adc lr, lr, #0
     sub r1, r1, #16
     ubfx r0, r3, #0, #29
-    add r0, r0, #1
+    sub r0, r0, #1
     str r0, [sp, #36]
     lsr r2, r3, #29
     bfi r2, r4, #3, #26
@@ -620,7 +617,7 @@ mpmul_cm3_umlal_k8i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, lr, #1
+    add r11, lr, #1
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #4]
@@ -798,7 +795,6 @@ mpmul_cm3_umlal_k8i:
     orr r1, r1, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, r0
-    add r11, r11, #2
     subs r1, r1, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
@@ -902,10 +898,8 @@ mpmul_cm3_umlal_k8i:
     umlal r7, r10, r8, r12
     lsr r6, r7, #29
     orr r6, r6, r10, lsl #3
-    lsr r10, r10, #29
     sub r11, r11, lr
-    subs r6, r6, r11
-    sbc r10, r10, #0
+    sub r6, r6, r11
     ldr r8, [sp, #144]
     ldr r12, [sp, #72]
     ldr lr, [sp, #76]
@@ -1023,7 +1017,7 @@ mpmul_cm3_umlal_k8xi:
     adc lr, lr, #0
     sub r1, r1, #16
     ubfx r0, r3, #0, #29
-    add r0, r0, #1
+    sub r0, r0, #1
     str r0, [sp, #36]
     lsr r2, r3, #29
     bfi r2, r4, #3, #26
@@ -1085,7 +1079,7 @@ mpmul_cm3_umlal_k8xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, lr, #1
+    add r11, lr, #1
     subs r9, r9, r11
     sbc r10, r10, #0
     ldr r12, [sp, #4]
@@ -1263,7 +1257,6 @@ mpmul_cm3_umlal_k8xi:
     orr r1, r1, r10, lsl #3
     lsr r10, r10, #29
     sub r11, r11, r0
-    add r11, r11, #2
     subs r1, r1, r11
     sbc r10, r10, #0
     ldr r12, [sp, #32]
@@ -1367,10 +1360,8 @@ mpmul_cm3_umlal_k8xi:
     umlal r7, r10, r8, r12
     lsr r6, r7, #29
     orr r6, r6, r10, lsl #3
-    lsr r10, r10, #29
     sub r11, r11, lr
-    subs r6, r6, r11
-    sbc r10, r10, #0
+    sub r6, r6, r11
     ldr r8, [sp, #144]
     ldr r12, [sp, #72]
     ldr lr, [sp, #76]
