@@ -4,34 +4,39 @@
  * cm3-umlal-ct: constant-time UMLAL product scanning on offset radix-2^29 limbs (256 bits), additive
  * Karatsuba levels above it (512, 1024, 2048 bits), all straight-line.
  *
- * void mpmul_cm3_umlal_k8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);
- *   (also exported as mcu_mpmul256_cm3_umlal_ct_mul)
- * void mpmul_cm3_umlal_k8x(uint32_t r[17], const uint32_t a[9], const uint32_t b[9]);
- *   a[8], b[8] <= 7: the top words of the Karatsuba sums above
- * void mpmul_cm3_umlal_k16(uint32_t r[32], const uint32_t a[16], const uint32_t b[16]);   (mpmul512)
- * void mpmul_cm3_umlal_k16x(uint32_t r[33], const uint32_t a[17], const uint32_t b[17]);  (tops <= 6)
- * void mpmul_cm3_umlal_k32(uint32_t r[64], const uint32_t a[32], const uint32_t b[32]);   (mpmul1024)
- * void mpmul_cm3_umlal_k32x(uint32_t r[65], const uint32_t a[33], const uint32_t b[33]);  (tops <= 5)
- * void mpmul_cm3_umlal_k64(uint32_t r[128], const uint32_t a[64], const uint32_t b[64]);  (mpmul2048)
+ * Public entries (AAPCS: they save r4-r11):
+ * void mpmul_cm3_umlal_k8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);     = mpmul256 mul
+ * void mpmul_cm3_umlal_k16(uint32_t r[32], const uint32_t a[16], const uint32_t b[16]);  = mpmul512 mul
+ * void mpmul_cm3_umlal_k32(uint32_t r[64], const uint32_t a[32], const uint32_t b[32]);  = mpmul1024 mul
+ * void mpmul_cm3_umlal_k64(uint32_t r[128], const uint32_t a[64], const uint32_t b[64]); = mpmul2048 mul
+ * Internal forms, called only by the levels above (they save lr alone and clobber r0-r12: a level keeps
+ * nothing in registers across a call): k8i, k16i, k32i (same contracts) and the top-word forms
+ * k8xi(r[17], a[9], b[9]) with a[8], b[8] <= 7, k16xi(r[33], a[17], b[17]) with tops <= 6,
+ * k32xi(r[65], a[33], b[33]) with tops <= 5: the Karatsuba sums A0 + A1 carry a top word, one more
+ * per level at most (at 2048 bits: 1, 2, 3 into k32xi, k16xi, k8xi).
  *
- * The kernels (k8, k8x):
+ * The kernels (k8, k8i, k8xi):
  * Trick: UMLAL takes 4..6 cycles by operand size (paper 003 Table 2: an operand that is zero or below
  * 2^16 terminates early). Every multiplier operand here is a 29-bit limb plus 2^29, in [2^29, 2^30), so
  * every UMLAL takes the worst case, 6 cycles, whatever the data. The offsets are removed exactly by
  *     A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,  x = 2^29, R = 1 + x + ... + x^8,
  * whose part at column m is Corr_m = (sum of the radix-2^29 digits t_i of A + B over column m-1's pairs)
  * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
+ * The top words (k8xi) are ORed into the ninth limb and the top digit of A + B above bit 24.
  *
  * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
- * over two LDMs of a) cut into digits, tp_i = t_i + 1 (tp_0 = t_0 - 1) to the frame; a cut into a'_0..a'_8.
- * (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9 on also
- * into the registers of a' limbs no later column reads), UMULL/UMLAL into (r9, r10), the raw digit
- * stored, (r9, r10) >>= 29, W updated from tp, minus W. (3) the 18 digits packed into 16 words.
+ * over two LDMs of a) cut into digits, tp_i = t_i + 1 (tp_0 = t_0 - 1) to the frame; a cut into a'_0..a'_8
+ * in r0..r8. (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9
+ * on also into the registers of a' limbs no later column reads), UMULL/UMLAL into (lo, r10), then
+ * (lo, r10) >>= 29 minus W (W updated from tp). Digits 0..8 are stored raw to the frame; from column 9 on
+ * the digit stays in lo and the shifted accumulator goes to a dead a' register, which becomes lo.
+ * (3) the 18 digits (0..8 from the frame, 9..17 in registers) packed into 16 (17) words by UBFX/BFI.
  *
  * Register map (phase 2)
- *   r0-r8    a'_0..a'_8 (fixed; dead ones reused for loads late)   r9, r10  column accumulator (lo, hi)
- *   r11      W = Corr_m mod 2^32                                    r12, lr  b'_j / tp loads
- * Frame: b'[9] at sp+0, tp[9] at sp+36, digits[18] at sp+72, r at sp+144.
+ *   r0-r8    a'_0..a'_8 (dead ones become load registers, then accumulator and digit registers)
+ *   r9       lo, the accumulator's low word, until column 9     r10  its high word
+ *   r11      W = Corr_m mod 2^32                                 r12, lr  b'_j / tp loads
+ * Frame: b'[9] at sp+0, tp[9] at sp+36, digits 0..8 at sp+72, r at sp+108.
  *
  * The Karatsuba levels (k16.., n words, h = n/2): A*B = z0 + (z1 - z0 - z2) W^h + z2 W^2h with
  * z1 = (A0 + A1)(B0 + B1) (additive: the sums' extra bits go in the top word, no signs). Frame: the two
@@ -55,10 +60,10 @@
 mpmul_cm3_umlal_k8:
 MCU_FN(mpmul256, mul):
     push {r4-r11, lr}
-    sub sp, sp, #148
+    sub sp, sp, #112
     ldm r2, {r3-r10}
     mov r2, #0x20000000
-    str r0, [sp, #144]
+    str r0, [sp, #108]
     ubfx r11, r3, #0, #29
     orr r11, r11, #0x20000000
     str r11, [sp, #0]
@@ -442,7 +447,7 @@ MCU_FN(mpmul256, mul):
     orr r6, r6, r10, lsl #3
     sub r11, r11, lr
     sub r6, r6, r11
-    ldr r8, [sp, #144]
+    ldr r8, [sp, #108]
     ldr r12, [sp, #72]
     ldr lr, [sp, #76]
     ubfx r10, r12, #0, #29
@@ -501,7 +506,7 @@ MCU_FN(mpmul256, mul):
     ubfx r11, r7, #16, #13
     bfi r11, r6, #13, #19
     str r11, [r8, #60]
-    add sp, sp, #148
+    add sp, sp, #112
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k8, . - mpmul_cm3_umlal_k8
     .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)
@@ -513,10 +518,10 @@ MCU_FN(mpmul256, mul):
     .type mpmul_cm3_umlal_k8i, %function
 mpmul_cm3_umlal_k8i:
     push {lr}
-    sub sp, sp, #148
+    sub sp, sp, #112
     ldm r2, {r3-r10}
     mov r2, #0x20000000
-    str r0, [sp, #144]
+    str r0, [sp, #108]
     ubfx r11, r3, #0, #29
     orr r11, r11, #0x20000000
     str r11, [sp, #0]
@@ -900,7 +905,7 @@ mpmul_cm3_umlal_k8i:
     orr r6, r6, r10, lsl #3
     sub r11, r11, lr
     sub r6, r6, r11
-    ldr r8, [sp, #144]
+    ldr r8, [sp, #108]
     ldr r12, [sp, #72]
     ldr lr, [sp, #76]
     ubfx r10, r12, #0, #29
@@ -959,7 +964,7 @@ mpmul_cm3_umlal_k8i:
     ubfx r11, r7, #16, #13
     bfi r11, r6, #13, #19
     str r11, [r8, #60]
-    add sp, sp, #148
+    add sp, sp, #112
     pop {pc}
     .size mpmul_cm3_umlal_k8i, . - mpmul_cm3_umlal_k8i
 
@@ -970,12 +975,12 @@ mpmul_cm3_umlal_k8i:
     .type mpmul_cm3_umlal_k8xi, %function
 mpmul_cm3_umlal_k8xi:
     push {lr}
-    sub sp, sp, #148
+    sub sp, sp, #112
     ldr lr, [r2, #32]
     ldr r12, [r1, #32]
     ldm r2, {r3-r10}
     mov r2, #0x20000000
-    str r0, [sp, #144]
+    str r0, [sp, #108]
     ubfx r11, r3, #0, #29
     orr r11, r11, #0x20000000
     str r11, [sp, #0]
@@ -1362,7 +1367,7 @@ mpmul_cm3_umlal_k8xi:
     orr r6, r6, r10, lsl #3
     sub r11, r11, lr
     sub r6, r6, r11
-    ldr r8, [sp, #144]
+    ldr r8, [sp, #108]
     ldr r12, [sp, #72]
     ldr lr, [sp, #76]
     ubfx r10, r12, #0, #29
@@ -1423,7 +1428,7 @@ mpmul_cm3_umlal_k8xi:
     str r11, [r8, #60]
     ubfx r10, r6, #19, #10
     str r10, [r8, #64]
-    add sp, sp, #148
+    add sp, sp, #112
     pop {pc}
     .size mpmul_cm3_umlal_k8xi, . - mpmul_cm3_umlal_k8xi
 
