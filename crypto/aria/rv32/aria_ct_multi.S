@@ -14,11 +14,11 @@
  * 8k + b: rv32-ct's word form with every byte widened to a lane of eight blocks. The S-box is gen_ct.py's
  * tower-field circuit with its lane masks (lane k), once per word position w; the diffusion
  * A = M.P.M.D of rv32-ct runs on each bit slice. Packing: the 8x8 transposition network per word
- * position. Round pairs: 3224 instructions (35 cycles of load interlock), the last pair
- * 2851; pack 377, unpack 355.
+ * position. Round pairs: 2838 instructions (39 cycles of load interlock), the last pair
+ * 2644; pack 377, unpack 355.
  * Register map: a0/a1 = out/in (or the frame buffer) while unpacking/packing, a3 = the round keys of the
  * pair; the programs use every other register but zero/sp/gp/tp (ra, s0..s11 saved).
- * Frame (448 bytes): state at 0, block buffer at 128, saved registers at 256, out/in/nblocks/
+ * Frame (432 bytes): state at 0, block buffer at 128, saved registers at 256, out/in/nblocks/
  * keys/pairs/counter at 308..328, spill slots at 332.
  * Constant time: no branch or address depends on the key or the data; branches depend only on nblocks
  * and the alignment of the pointers. No multiply or divide.
@@ -60,7 +60,7 @@ MCU_FN(aria256, encrypt_blocks):
     .p2align 2
 .Laria_ct_multi_core:
     beqz    a2, .Laria_ct_multi_core_empty
-    addi sp, sp, -448
+    addi sp, sp, -432
     sw ra, 256(sp)
     sw s0, 260(sp)
     sw s1, 264(sp)
@@ -559,3157 +559,2771 @@ MCU_FN(aria256, encrypt_blocks):
     lw ra, 92(sp)
     xor a2, ra, a2
     lw ra, 96(sp)
-    sw t1, 332(sp)
-    lw t1, 96(a3)
-    xor t1, ra, t1
-    lw ra, 100(sp)
-    sw t1, 336(sp)
-    lw t1, 100(a3)
-    xor t1, ra, t1
-    lw ra, 104(sp)
-    sw t1, 340(sp)
-    lw t1, 104(a3)
-    xor t1, ra, t1
-    lw ra, 108(sp)
-    sw t1, 344(sp)
-    lw t1, 108(a3)
-    xor t1, ra, t1
-    lw ra, 112(sp)
-    sw t1, 348(sp)
-    lw t1, 112(a3)
-    xor t1, ra, t1
-    lw ra, 116(sp)
-    sw t1, 352(sp)
-    lw t1, 116(a3)
-    xor t1, ra, t1
-    lw ra, 120(sp)
-    sw t1, 356(sp)
-    lw t1, 120(a3)
-    xor t1, ra, t1
-    lw ra, 124(sp)
-    sw t1, 360(sp)
-    lw t1, 124(a3)
-    xor t1, ra, t1
-    sw t1, 364(sp)
-    sw t0, 368(sp)
-    sw t2, 372(sp)
-    sw a5, 376(sp)
-    sw a6, 380(sp)
-    sw a2, 384(sp)
-    sw a7, 388(sp)
-    sw a4, 392(sp)
-    sw s2, 396(sp)
-    sw s1, 400(sp)
-    sw s3, 404(sp)
-    xor t2, s10, s9
-    xor a7, s10, s8
-    sw t5, 408(sp)
-    xor ra, s8, s5
-    xor t0, s11, s6
-    xor a7, a7, s4
-    xor a4, t2, s8
-    xor t5, s11, s7
-    xor t1, s7, s4
-    xor a6, s9, ra
-    xor s8, s8, s7
-    xor s11, s11, a7
-    xor a5, t0, t1
-    xor s9, s9, s5
-    xor s8, s8, t0
-    li s2, 0xff0000
-    xor s3, s5, t1
-    xor a7, s6, a7
-    xor s9, s9, a5
-    li a2, 0xff000000
-    xor t0, t0, ra
-    xor s10, s10, s3
-    and a7, a7, s2
-    and s9, s9, a2
-    and t0, t0, s2
-    xor a7, s10, a7
-    xor t0, s5, t0
-    xor s1, t2, s6
-    xor s3, s6, s3
-    xor s9, a7, s9
-    xor t1, ra, t1
-    xor s5, s1, s5
-    and s3, s3, s2
-    and a7, t5, s2
-    xor t2, t2, t1
-    xor s1, s1, ra
-    xor s3, a4, s3
-    and t5, t5, s2
-    xor ra, ra, a5
-    and s1, s1, a2
-    xor a4, a4, a5
-    xor s6, s6, s4
-    xor t5, t2, t5
-    xor a5, a6, a5
-    xor s4, a6, s4
-    xor s1, t5, s1
-    and s8, s8, a2
-    xor s7, s7, a6
-    and s4, s4, s2
-    and t5, a5, a2
-    and ra, ra, a2
-    xor s8, s5, s8
-    xor s4, t1, s4
-    and s7, s7, a2
-    xor a7, s11, a7
-    and a5, a5, a2
-    and s5, s5, s2
-    xor s7, s4, s7
-    xor ra, a7, ra
-    xor t5, t0, t5
-    xor a5, s3, a5
-    sw t6, 412(sp)
-    and a4, a4, a2
-    xor s5, s6, s5
-    xor s3, ra, s7
-    xor t0, t5, s8
-    and t6, a5, ra
-    sw t3, 416(sp)
-    xor a4, s5, a4
-    xor t2, a5, s9
-    xor s11, ra, t5
-    xor s4, s3, t0
-    xor t1, a5, s1
-    xor t3, t5, t6
-    sw s0, 420(sp)
-    xor a7, s1, a4
-    and s3, t2, s3
-    and s11, t1, s11
-    xor t6, s9, t6
-    xor s0, s8, a5
-    xor s6, t2, a7
-    xor t6, t6, s3
-    xor s11, s0, s11
-    xor s10, s7, s8
-    and s4, s6, s4
-    and a2, s9, s7
-    xor t6, t6, s11
-    xor s7, s7, s9
-    xor s4, t6, s4
-    and a6, a4, s8
-    xor t6, s7, a4
-    xor a6, t6, a6
-    xor s5, s9, a4
-    xor a6, a6, t3
-    and s10, s5, s10
-    xor t3, a2, t3
-    xor s10, t3, s10
-    xor ra, ra, a5
-    xor s11, s10, s11
-    and t0, a7, t0
-    and s2, s1, t5
-    xor s10, ra, s1
-    xor s2, s8, s2
-    xor t0, s10, t0
-    xor s2, s2, a6
-    xor a2, t0, a2
-    xor s3, s2, s3
-    xor a6, a2, a6
-    and s10, s4, s3
-    and t3, s11, a6
-    xor s2, s11, s3
-    xor s10, a6, s10
-    xor t3, s2, t3
-    xor a2, s4, s11
-    xor t0, s3, a6
-    xor s10, s10, t3
-    and t0, a2, t0
-    xor t3, s4, t3
-    xor a6, s11, a6
-    xor t0, t3, t0
-    xor s3, s4, s3
-    xor t3, s3, a6
-    and s4, s4, t0
-    and s3, s3, t0
-    xor t0, t0, s10
-    and a2, a2, s10
-    and s11, s11, t0
-    xor t5, t5, s1
-    xor s8, s8, a4
-    and s10, t3, s10
-    xor s4, s4, s11
-    xor a2, s11, a2
-    and t0, a6, t0
-    xor s11, t5, s8
-    xor t3, ra, t5
-    xor s3, s3, t0
-    and s1, s1, s4
-    xor a6, a2, s4
-    and t5, t5, s4
-    xor s10, t0, s10
-    and a4, a4, a2
-    and a5, a5, s3
-    xor s4, s4, s3
-    and s9, s9, s10
-    xor a4, a4, a5
-    and a7, a7, a6
-    and t1, t1, s4
-    xor s1, s1, a4
-    xor a7, a7, s9
-    xor t1, a5, t1
-    xor a4, a7, a4
-    xor a5, s7, s8
-    xor a7, s10, s3
-    and s8, s8, a2
-    and t2, t2, a7
-    xor a2, a2, s10
-    xor s1, s1, t2
-    and s5, s5, a2
-    xor t2, t2, t1
-    xor s5, s9, s5
-    xor t0, ra, s7
-    xor t1, s5, t1
-    xor s5, t0, s11
-    and s3, ra, s3
-    and s4, t3, s4
-    and s10, s7, s10
-    and a2, a5, a2
-    and s11, s11, a6
-    xor s4, s3, s4
-    xor a2, s10, a2
-    xor a6, a6, a7
-    xor s3, s8, s3
-    xor a2, a2, s4
-    and a7, t0, a7
-    and s6, s6, a6
-    xor t5, t5, s3
-    and a6, s5, a6
-    xor s4, a7, s4
-    xor s10, s11, s10
-    xor t5, t5, a7
-    xor a6, s4, a6
-    xor s3, s10, s3
-    xor s6, t2, s6
-    xor a7, t5, a6
-    xor a5, t5, a4
-    xor s4, s3, t1
-    xor t2, a2, s6
-    xor s7, a7, s6
-    xor s2, a2, a5
-    xor s5, a4, s1
-    xor s9, s3, t5
-    xor s6, t5, s6
-    li s8, 0xff
-    xor s2, s2, s4
-    li s10, 0xff00
-    xor t5, t5, s5
-    xor ra, s9, t2
-    and s2, s2, s8
-    and ra, ra, s10
-    xor s2, t5, s2
-    xor ra, s2, ra
-    xor s11, a2, a7
-    xor s2, a7, t1
-    xor t0, a6, s4
-    xor a7, a7, s4
-    xor s4, s1, s4
-    xor a5, a5, t1
-    and s4, s4, s8
-    xor s4, a5, s4
-    xor t3, s1, t0
-    xor a5, s11, t1
-    xor t0, s5, t0
-    xor t1, s5, t1
-    xor s3, s3, a2
-    xor s5, s5, t2
-    xor a6, a6, t2
-    and s3, s3, s10
-    and s5, s5, s8
-    and a6, a6, s10
-    xor s3, s4, s3
-    xor s5, a2, s5
-    xor s4, s11, a4
-    xor a6, s5, a6
-    xor s2, s2, t2
-    xor a4, a4, s7
-    xor s5, t3, t2
-    and s6, s6, s8
-    and s4, s4, s8
-    and s7, s7, s8
-    xor t2, t0, t2
-    and t3, t3, s8
-    and s9, s9, s10
-    xor s6, s2, s6
-    and a7, a7, s10
-    xor s7, a5, s7
-    and s11, s11, s10
-    xor s4, s5, s4
-    xor t3, t1, t3
-    and t2, t2, s8
-    and t0, t0, s10
-    xor s9, s7, s9
-    xor a7, s4, a7
-    xor s11, t3, s11
-    xor t2, a4, t2
-    xor t0, s6, t0
-    lw s6, 420(sp)
-    lw a4, 412(sp)
-    lw t3, 416(sp)
-    lw s4, 404(sp)
-    lw s5, 408(sp)
-    lw s7, 396(sp)
-    lw a5, 400(sp)
-    sw t0, 400(sp)
-    and s1, s1, s10
-    sw a6, 424(sp)
-    xor s1, t2, s1
-    sw s9, 420(sp)
-    sw s1, 428(sp)
-    sw s3, 432(sp)
-    xor s2, s7, a5
-    xor t0, s7, s6
-    sw ra, 396(sp)
-    xor t2, s6, t4
-    xor a2, s4, s5
-    xor t0, t0, t3
-    xor a6, s2, s6
-    xor ra, s4, a4
-    xor t1, a4, t3
-    xor t6, a5, t2
-    xor s6, s6, a4
-    xor s4, s4, t0
-    xor t5, a2, t1
-    xor a5, a5, t4
-    xor s6, s6, a2
-    li s9, 0xff0000
-    xor s3, t4, t1
-    xor t0, s5, t0
-    xor a5, a5, t5
-    li s0, 0xff000000
-    xor a2, a2, t2
-    xor s7, s7, s3
-    and t0, t0, s9
-    and a5, a5, s0
-    and a2, a2, s9
-    xor t0, s7, t0
-    xor a2, t4, a2
-    xor s1, s2, s5
-    xor s3, s5, s3
-    xor a5, t0, a5
-    xor t1, t2, t1
-    xor t4, s1, t4
-    and s3, s3, s9
-    and t0, ra, s9
-    xor s2, s2, t1
-    xor s1, s1, t2
-    xor s3, a6, s3
-    and ra, ra, s9
-    xor t2, t2, t5
-    and s1, s1, s0
-    xor a6, a6, t5
-    xor s5, s5, t3
-    xor ra, s2, ra
-    xor t5, t6, t5
-    xor t3, t6, t3
-    xor s1, ra, s1
-    and s6, s6, s0
-    xor a4, a4, t6
-    and t3, t3, s9
-    and ra, t5, s0
-    and t2, t2, s0
-    xor s6, t4, s6
-    xor t3, t1, t3
-    and a4, a4, s0
-    xor t0, s4, t0
-    and t5, t5, s0
-    and t4, t4, s9
-    xor a4, t3, a4
-    xor t2, t0, t2
-    xor ra, a2, ra
-    xor t5, s3, t5
-    and a6, a6, s0
-    xor t4, s5, t4
-    xor s3, t2, a4
-    xor a2, ra, s6
-    and s9, t5, t2
-    xor a6, t4, a6
-    xor s2, t5, a5
-    xor s4, t2, ra
-    xor t3, s3, a2
-    xor t1, t5, s1
-    xor s0, ra, s9
-    xor t0, s1, a6
-    and s3, s2, s3
-    and s4, t1, s4
-    sw s11, 416(sp)
-    xor s9, a5, s9
-    xor s8, s6, t5
-    xor s5, s2, t0
-    sw a7, 408(sp)
-    xor s9, s9, s3
-    xor s4, s8, s4
-    xor s7, a4, s6
-    and t3, s5, t3
-    and a7, a5, a4
-    xor s9, s9, s4
-    xor a4, a4, a5
-    xor t3, s9, t3
-    and t6, a6, s6
-    xor s9, a4, a6
-    xor t6, s9, t6
-    xor t4, a5, a6
-    xor t6, t6, s0
-    and s7, t4, s7
-    xor s0, a7, s0
-    xor s7, s0, s7
-    xor t2, t2, t5
-    xor s4, s7, s4
-    and a2, t0, a2
-    and s11, s1, ra
-    xor s7, t2, s1
-    xor s11, s6, s11
-    xor a2, s7, a2
-    xor s11, s11, t6
-    xor a7, a2, a7
-    xor s3, s11, s3
-    xor t6, a7, t6
-    and s7, t3, s3
-    and s0, s4, t6
-    xor s11, s4, s3
-    xor s7, t6, s7
-    xor s0, s11, s0
-    xor a7, t3, s4
-    xor a2, s3, t6
-    xor s7, s7, s0
-    and a2, a7, a2
-    xor s0, t3, s0
-    xor t6, s4, t6
-    xor a2, s0, a2
-    xor s3, t3, s3
-    xor s0, s3, t6
-    and t3, t3, a2
-    and s3, s3, a2
-    xor a2, a2, s7
-    and a7, a7, s7
-    and s4, s4, a2
-    xor ra, ra, s1
-    xor s6, s6, a6
-    and s7, s0, s7
-    xor t3, t3, s4
-    xor a7, s4, a7
-    and a2, t6, a2
-    xor s4, ra, s6
-    xor s0, t2, ra
-    xor s3, s3, a2
-    and s1, s1, t3
-    xor t6, a7, t3
-    and ra, ra, t3
-    xor s7, a2, s7
-    and a6, a6, a7
-    and t5, t5, s3
-    xor t3, t3, s3
-    and a5, a5, s7
-    xor a6, a6, t5
-    and t0, t0, t6
-    and t1, t1, t3
-    xor s1, s1, a6
-    xor t0, t0, a5
-    xor t1, t5, t1
-    xor a6, t0, a6
-    xor t5, a4, s6
-    xor t0, s7, s3
-    and s6, s6, a7
-    and s2, s2, t0
-    xor a7, a7, s7
-    xor s1, s1, s2
-    and t4, t4, a7
-    xor s2, s2, t1
-    xor t4, a5, t4
-    xor a2, t2, a4
-    xor t1, t4, t1
-    xor t4, a2, s4
-    and s3, t2, s3
-    and t3, s0, t3
-    and s7, a4, s7
-    and a7, t5, a7
-    and s4, s4, t6
-    xor t3, s3, t3
-    xor a7, s7, a7
-    xor t6, t6, t0
-    xor s3, s6, s3
-    xor a7, a7, t3
-    and t0, a2, t0
-    and s5, s5, t6
-    xor ra, ra, s3
-    and t6, t4, t6
-    xor t3, t0, t3
-    xor s7, s4, s7
-    xor ra, ra, t0
-    xor t6, t3, t6
-    xor s3, s7, s3
-    xor s5, s2, s5
-    xor t0, ra, t6
-    xor a5, ra, a6
-    xor t3, s3, t1
-    xor s2, a7, s5
-    xor t5, t0, s5
-    xor t2, a7, a5
-    xor t4, a6, s1
-    xor s4, s3, ra
-    xor s5, ra, s5
-    li a4, 0xff
-    xor t2, t2, t3
-    xor ra, ra, t4
-    xor s0, s4, s2
-    and t2, t2, a4
-    and s0, s0, s10
-    xor t2, ra, t2
-    xor s0, t2, s0
-    xor s7, a7, t0
-    xor t2, t0, t1
-    xor a2, t6, t3
-    xor t0, t0, t3
-    xor t3, s1, t3
-    xor a5, a5, t1
-    and t3, t3, a4
-    xor t3, a5, t3
-    xor s6, s1, a2
-    xor a5, s7, t1
-    xor a2, t4, a2
-    xor t1, t4, t1
-    xor t4, t4, s2
-    xor t6, t6, s2
-    and t4, t4, a4
-    and t6, t6, s10
-    xor s3, s3, a7
-    xor t4, a7, t4
-    and s3, s3, s10
-    xor t6, t4, t6
-    xor t2, t2, s2
-    xor s3, t3, s3
-    xor t4, s6, s2
-    xor t3, s7, a6
-    xor s2, a2, s2
-    and s5, s5, a4
-    xor a6, a6, t5
-    and s6, s6, a4
-    and s2, s2, a4
-    xor s5, t2, s5
-    and s1, s1, s10
-    and t3, t3, a4
-    and t5, t5, a4
-    and s7, s7, s10
-    xor s6, t1, s6
-    xor s2, a6, s2
-    and a2, a2, s10
-    xor t5, a5, t5
-    xor t3, t4, t3
-    xor s7, s6, s7
-    xor s1, s2, s1
-    xor a2, s5, a2
-    lw s5, 388(sp)
-    lw s2, 392(sp)
-    lw s6, 380(sp)
-    lw t1, 384(sp)
-    lw t4, 372(sp)
-    lw a7, 376(sp)
-    lw a5, 332(sp)
-    lw t2, 368(sp)
-    and s4, s4, s10
-    sw a2, 368(sp)
-    xor s4, t5, s4
-    sw t6, 412(sp)
-    sw s4, 388(sp)
-    sw s1, 404(sp)
-    sw s3, 436(sp)
-    and t0, t0, s10
-    xor ra, a5, t2
-    xor a2, a5, s5
-    sw s0, 392(sp)
-    xor t0, t3, t0
-    xor a6, s5, s2
-    xor t5, t4, a7
-    xor a2, a2, t1
-    xor t6, ra, s5
-    xor s0, t4, s6
-    xor t3, s6, t1
-    xor s9, t2, a6
-    xor s5, s5, s6
-    xor t4, t4, a2
-    xor s11, t5, t3
-    xor t2, t2, s2
-    xor s5, s5, t5
-    li s4, 0xff0000
-    xor s3, s2, t3
-    xor a2, a7, a2
-    xor t2, t2, s11
-    li s8, 0xff000000
-    xor t5, t5, a6
-    xor a5, a5, s3
-    and a2, a2, s4
-    and t2, t2, s8
-    and t5, t5, s4
-    xor a2, a5, a2
-    xor t5, s2, t5
-    xor s1, ra, a7
-    xor s3, a7, s3
-    xor t2, a2, t2
-    xor t3, a6, t3
-    xor s2, s1, s2
-    and s3, s3, s4
-    and a2, s0, s4
-    xor ra, ra, t3
-    xor s1, s1, a6
-    xor s3, t6, s3
-    and s0, s0, s4
-    xor a6, a6, s11
-    and s1, s1, s8
-    xor t6, t6, s11
-    xor a7, a7, t1
-    xor s0, ra, s0
-    xor s11, s9, s11
-    xor t1, s9, t1
-    xor s1, s0, s1
-    and s5, s5, s8
-    xor s6, s6, s9
-    and t1, t1, s4
-    and s0, s11, s8
-    and a6, a6, s8
-    xor s5, s2, s5
-    xor t1, t3, t1
-    and s6, s6, s8
-    xor a2, t4, a2
-    and s11, s11, s8
-    and s2, s2, s4
-    xor s6, t1, s6
-    xor a6, a2, a6
-    xor s0, t5, s0
-    xor s11, s3, s11
-    and t6, t6, s8
-    xor s2, a7, s2
-    xor s3, a6, s6
-    xor t5, s0, s5
-    and s4, s11, a6
-    xor t6, s2, t6
-    xor ra, s11, t2
-    xor t4, a6, s0
-    xor t1, s3, t5
-    xor t3, s11, s1
-    xor s8, s0, s4
-    xor a2, s1, t6
-    and s3, ra, s3
-    and t4, t3, t4
-    sw s7, 384(sp)
-    xor s4, t2, s4
-    xor a4, s5, s11
-    xor a7, ra, a2
-    sw t0, 376(sp)
-    xor s4, s4, s3
-    xor t4, a4, t4
-    xor a5, s6, s5
-    and t1, a7, t1
-    and t0, t2, s6
-    xor s4, s4, t4
-    xor s6, s6, t2
-    xor t1, s4, t1
-    and s9, t6, s5
-    xor s4, s6, t6
-    xor s9, s4, s9
-    xor s2, t2, t6
-    xor s9, s9, s8
-    and a5, s2, a5
-    xor s8, t0, s8
-    xor a5, s8, a5
-    xor a6, a6, s11
-    xor t4, a5, t4
-    and t5, a2, t5
-    and s7, s1, s0
-    xor a5, a6, s1
-    xor s7, s5, s7
-    xor t5, a5, t5
-    xor s7, s7, s9
-    xor t0, t5, t0
-    xor s3, s7, s3
-    xor s9, t0, s9
-    and a5, t1, s3
-    and s8, t4, s9
-    xor s7, t4, s3
-    xor a5, s9, a5
-    xor s8, s7, s8
-    xor t0, t1, t4
-    xor t5, s3, s9
-    xor a5, a5, s8
-    and t5, t0, t5
-    xor s8, t1, s8
-    xor s9, t4, s9
-    xor t5, s8, t5
-    xor s3, t1, s3
-    xor s8, s3, s9
-    and t1, t1, t5
-    and s3, s3, t5
-    xor t5, t5, a5
-    and t0, t0, a5
-    and t4, t4, t5
-    xor s0, s0, s1
-    xor s5, s5, t6
-    and a5, s8, a5
-    xor t1, t1, t4
-    xor t0, t4, t0
-    and t5, s9, t5
-    xor t4, s0, s5
-    xor s8, a6, s0
-    xor s3, s3, t5
-    and s1, s1, t1
-    xor s9, t0, t1
-    and s0, s0, t1
-    xor a5, t5, a5
-    and t6, t6, t0
-    and s11, s11, s3
-    xor t1, t1, s3
-    and t2, t2, a5
-    xor t6, t6, s11
-    and a2, a2, s9
-    and t3, t3, t1
-    xor s1, s1, t6
-    xor a2, a2, t2
-    xor t3, s11, t3
-    xor t6, a2, t6
-    xor s11, s6, s5
-    xor a2, a5, s3
-    and s5, s5, t0
-    and ra, ra, a2
-    xor t0, t0, a5
-    xor s1, s1, ra
-    and s2, s2, t0
-    xor ra, ra, t3
-    xor s2, t2, s2
-    xor t5, a6, s6
-    xor t3, s2, t3
-    xor s2, t5, t4
-    and s3, a6, s3
-    and t1, s8, t1
-    and a5, s6, a5
-    and t0, s11, t0
-    and t4, t4, s9
-    xor t1, s3, t1
-    xor t0, a5, t0
-    xor s9, s9, a2
-    xor s3, s5, s3
-    xor t0, t0, t1
-    and a2, t5, a2
-    and a7, a7, s9
-    xor s0, s0, s3
-    and s9, s2, s9
-    xor t1, a2, t1
-    xor a5, t4, a5
-    xor s0, s0, a2
-    xor s9, t1, s9
-    xor s3, a5, s3
-    xor a7, ra, a7
-    xor a2, s0, s9
-    xor t2, s0, t6
-    xor t1, s3, t3
-    xor ra, t0, a7
-    xor s11, a2, a7
-    xor a6, t0, t2
-    xor s2, t6, s1
-    xor t4, s3, s0
-    xor a7, s0, a7
-    li s6, 0xff
-    xor a6, a6, t1
-    xor s0, s0, s2
-    xor s8, t4, ra
-    and a6, a6, s6
-    and s8, s8, s10
-    xor a6, s0, a6
-    xor s8, a6, s8
-    xor a5, t0, a2
-    xor a6, a2, t3
-    xor t5, s9, t1
-    xor a2, a2, t1
-    xor t1, s1, t1
-    xor t2, t2, t3
-    and t1, t1, s6
-    xor t1, t2, t1
-    xor s5, s1, t5
-    xor t2, a5, t3
-    xor t5, s2, t5
-    xor t3, s2, t3
-    xor s2, s2, ra
-    xor s9, s9, ra
-    and s2, s2, s6
-    and s9, s9, s10
-    xor s3, s3, t0
-    xor s2, t0, s2
-    and s3, s3, s10
-    xor s9, s2, s9
-    xor a6, a6, ra
-    xor s3, t1, s3
-    xor s2, s5, ra
-    xor t1, a5, t6
-    xor ra, t5, ra
-    and a7, a7, s6
-    xor t6, t6, s11
-    and s5, s5, s6
-    and ra, ra, s6
-    xor a7, a6, a7
-    and s1, s1, s10
-    and t1, t1, s6
-    and s11, s11, s6
-    and a5, a5, s10
-    xor s5, t3, s5
-    xor ra, t6, ra
-    and t5, t5, s10
-    xor s11, t2, s11
-    xor t1, s2, t1
-    xor a5, s5, a5
-    xor s1, ra, s1
-    xor t5, a7, t5
-    lw a7, 348(sp)
-    lw ra, 360(sp)
-    lw s5, 352(sp)
-    lw t3, 364(sp)
-    lw s2, 336(sp)
-    lw t0, 356(sp)
-    lw t2, 340(sp)
-    lw a6, 344(sp)
-    and t4, t4, s10
-    sw t5, 344(sp)
-    xor t4, s11, t4
-    sw s9, 380(sp)
-    sw t4, 348(sp)
-    sw s1, 372(sp)
-    sw s3, 332(sp)
-    and a2, a2, s10
-    xor s0, t2, a6
-    xor t5, t2, a7
-    sw s8, 360(sp)
-    xor a2, t1, a2
-    xor t6, a7, ra
-    xor s11, s2, t0
-    xor t5, t5, t3
-    xor s9, s0, a7
-    xor s8, s2, s5
-    xor t1, s5, t3
-    xor s4, a6, t6
-    xor a7, a7, s5
-    xor s2, s2, t5
-    xor s7, s11, t1
-    xor a6, a6, ra
-    xor a7, a7, s11
-    li t4, 0xff0000
-    xor s3, ra, t1
-    xor t5, t0, t5
-    xor a6, a6, s7
-    li a4, 0xff000000
-    xor s11, s11, t6
-    xor t2, t2, s3
-    and t5, t5, t4
-    and a6, a6, a4
-    and s11, s11, t4
-    xor t5, t2, t5
-    xor s11, ra, s11
-    xor s1, s0, t0
-    xor s3, t0, s3
-    xor a6, t5, a6
-    xor t1, t6, t1
-    xor ra, s1, ra
-    and s3, s3, t4
-    and t5, s8, t4
-    xor s0, s0, t1
-    xor s1, s1, t6
-    xor s3, s9, s3
-    and s8, s8, t4
-    xor t6, t6, s7
-    and s1, s1, a4
-    xor s9, s9, s7
-    xor t0, t0, t3
-    xor s8, s0, s8
-    xor s7, s4, s7
-    xor t3, s4, t3
-    xor s1, s8, s1
-    and a7, a7, a4
-    xor s5, s5, s4
-    and t3, t3, t4
-    and s8, s7, a4
-    and t6, t6, a4
-    xor a7, ra, a7
-    xor t3, t1, t3
-    and s5, s5, a4
-    xor t5, s2, t5
-    and s7, s7, a4
-    and ra, ra, t4
-    xor s5, t3, s5
-    xor t6, t5, t6
-    xor s8, s11, s8
-    xor s7, s3, s7
-    sw a5, 364(sp)
-    and s9, s9, a4
-    xor ra, t0, ra
-    xor s3, t6, s5
-    xor s11, s8, a7
-    and a5, s7, t6
-    sw a2, 356(sp)
-    xor s9, ra, s9
-    xor s0, s7, a6
-    xor s2, t6, s8
-    xor t3, s3, s11
-    xor t1, s7, s1
-    xor a2, s8, a5
-    xor t5, s1, s9
-    and s3, s0, s3
-    and s2, t1, s2
-    xor a5, a6, a5
-    xor s6, a7, s7
-    xor t0, s0, t5
-    xor a5, a5, s3
-    xor s2, s6, s2
-    xor t2, s5, a7
-    and t3, t0, t3
-    and a4, a6, s5
-    xor a5, a5, s2
-    xor s5, s5, a6
-    xor t3, a5, t3
-    and s4, s9, a7
-    xor a5, s5, s9
-    xor s4, a5, s4
-    xor ra, a6, s9
-    xor s4, s4, a2
-    and t2, ra, t2
-    xor a2, a4, a2
-    xor t2, a2, t2
-    xor t6, t6, s7
-    xor s2, t2, s2
-    and s11, t5, s11
-    and t4, s1, s8
-    xor t2, t6, s1
-    xor t4, a7, t4
-    xor s11, t2, s11
-    xor t4, t4, s4
-    xor a4, s11, a4
-    xor s3, t4, s3
-    xor s4, a4, s4
-    and t2, t3, s3
-    and a2, s2, s4
-    xor t4, s2, s3
-    xor t2, s4, t2
-    xor a2, t4, a2
-    xor a4, t3, s2
-    xor s11, s3, s4
-    xor t2, t2, a2
-    and s11, a4, s11
-    xor a2, t3, a2
-    xor s4, s2, s4
-    xor s11, a2, s11
-    xor s3, t3, s3
-    xor a2, s3, s4
-    and t3, t3, s11
-    and s3, s3, s11
-    xor s11, s11, t2
-    and a4, a4, t2
-    and s2, s2, s11
-    xor s8, s8, s1
-    xor a7, a7, s9
-    and t2, a2, t2
-    xor t3, t3, s2
-    xor a4, s2, a4
-    and s11, s4, s11
-    xor s2, s8, a7
-    xor a2, t6, s8
-    xor s3, s3, s11
-    and s1, s1, t3
-    xor s4, a4, t3
-    and s8, s8, t3
-    xor t2, s11, t2
-    and s9, s9, a4
-    and s7, s7, s3
-    xor t3, t3, s3
-    and a6, a6, t2
-    xor s9, s9, s7
-    and t5, t5, s4
-    and t1, t1, t3
-    xor s1, s1, s9
-    xor t5, t5, a6
-    xor t1, s7, t1
-    xor s9, t5, s9
-    xor s7, s5, a7
-    xor t5, t2, s3
-    and a7, a7, a4
-    and s0, s0, t5
-    xor a4, a4, t2
-    xor s1, s1, s0
-    and ra, ra, a4
-    xor s0, s0, t1
-    xor ra, a6, ra
-    xor s11, t6, s5
-    xor t1, ra, t1
-    xor ra, s11, s2
-    and s3, t6, s3
-    and t3, a2, t3
-    and t2, s5, t2
-    and a4, s7, a4
-    and s2, s2, s4
-    xor t3, s3, t3
-    xor a4, t2, a4
-    xor s4, s4, t5
-    xor s3, a7, s3
-    xor a4, a4, t3
-    and t5, s11, t5
-    and t0, t0, s4
-    xor s8, s8, s3
-    and s4, ra, s4
-    xor t3, t5, t3
-    xor t2, s2, t2
-    xor s8, s8, t5
-    xor s4, t3, s4
-    xor s3, t2, s3
-    xor t0, s0, t0
-    xor t5, s8, s4
-    xor a6, s8, s9
-    xor t3, s3, t1
-    xor s0, a4, t0
-    xor s7, t5, t0
-    xor t6, a4, a6
-    xor ra, s9, s1
-    xor s2, s3, s8
-    xor t0, s8, t0
-    li s5, 0xff
-    xor t6, t6, t3
-    xor s8, s8, ra
-    xor a2, s2, s0
-    and t6, t6, s5
-    and a2, a2, s10
-    xor t6, s8, t6
-    xor a2, t6, a2
-    xor t2, a4, t5
-    xor t6, t5, t1
-    xor s11, s4, t3
-    xor t5, t5, t3
-    xor t3, s1, t3
-    xor a6, a6, t1
-    and t3, t3, s5
-    xor t3, a6, t3
-    xor a7, s1, s11
-    xor a6, t2, t1
-    xor s11, ra, s11
-    xor t1, ra, t1
-    xor ra, ra, s0
-    xor s4, s4, s0
-    and ra, ra, s5
-    and s4, s4, s10
-    xor s3, s3, a4
-    xor ra, a4, ra
-    and s3, s3, s10
-    xor s4, ra, s4
-    xor t6, t6, s0
-    xor s3, t3, s3
-    xor ra, a7, s0
-    xor t3, t2, s9
-    xor s0, s11, s0
-    and t0, t0, s5
-    xor s9, s9, s7
-    and s0, s0, s5
-    xor t0, t6, t0
-    and s1, s1, s10
-    xor s0, s9, s0
-    and s11, s11, s10
-    xor s1, s0, s1
-    xor s11, t0, s11
-    lw t0, 376(sp)
-    lw s0, 356(sp)
-    and t3, t3, s5
-    and a7, a7, s5
-    lw s9, 408(sp)
-    and t5, t5, s10
-    and t2, t2, s10
-    xor t3, ra, t3
-    xor a7, t1, a7
-    xor t0, t0, s0
-    xor t5, t3, t5
-    xor t2, a7, t2
-    xor s9, s9, t0
-    xor s0, s0, t5
-    slli a7, s9, 16
-    srli t1, s9, 16
-    xor s0, s0, s9
-    or t1, a7, t1
-    xor s9, s9, t1
-    slli a7, s9, 24
-    srli s9, s9, 8
-    xor t5, t5, t0
-    or s9, a7, s9
-    xor t0, t0, s0
-    xor t1, s9, t1
-    slli s9, t0, 16
-    srli a7, t0, 16
-    or a7, s9, a7
-    xor t0, t0, a7
-    slli s9, t0, 24
-    srli t0, t0, 8
-    or t0, s9, t0
-    xor a7, t0, a7
-    srli t0, a7, 8
-    li s9, 0xff00ff
-    and a7, a7, s9
-    and t0, t0, s9
-    slli a7, a7, 8
-    or a7, t0, a7
-    slli t0, s0, 16
-    srli t3, s0, 16
-    or t3, t0, t3
-    xor t3, s0, t3
-    slli t0, t3, 24
-    srli t3, t3, 8
-    or t3, t0, t3
-    xor s0, t3, s0
-    slli t3, t5, 16
-    srli t0, t5, 16
-    or t0, t3, t0
-    xor t0, t5, t0
-    slli t3, t0, 24
-    srli t0, t0, 8
-    or t0, t3, t0
-    xor t5, t0, t5
-    srli t0, t5, 8
-    and t5, t5, s9
-    and t0, t0, s9
-    slli t5, t5, 8
-    or t5, t0, t5
-    lw t0, 384(sp)
-    lw t3, 364(sp)
-    and s7, s7, s5
-    lw ra, 416(sp)
-    and s2, s2, s10
-    xor s7, a6, s7
-    xor t0, t0, t3
-    xor s2, s7, s2
-    xor ra, ra, t0
-    xor t3, t3, t2
-    slli a4, ra, 16
-    srli s7, ra, 16
-    xor t3, t3, ra
-    or s7, a4, s7
-    xor ra, ra, s7
-    slli a4, ra, 24
-    srli ra, ra, 8
-    xor t2, t2, t0
-    or ra, a4, ra
-    xor t0, t0, t3
-    xor s7, ra, s7
-    slli ra, t0, 16
-    srli a4, t0, 16
-    or a4, ra, a4
-    xor t0, t0, a4
-    slli ra, t0, 24
-    srli t0, t0, 8
-    or t0, ra, t0
-    xor a4, t0, a4
-    srli t0, a4, 8
-    and a4, a4, s9
-    and t0, t0, s9
-    slli a4, a4, 8
-    or a4, t0, a4
-    slli t0, t3, 16
-    srli ra, t3, 16
-    or ra, t0, ra
-    xor ra, t3, ra
-    slli t0, ra, 24
-    srli ra, ra, 8
-    or ra, t0, ra
-    xor t3, ra, t3
-    slli ra, t2, 16
-    srli t0, t2, 16
-    or t0, ra, t0
-    xor t0, t2, t0
-    slli ra, t0, 24
-    srli t0, t0, 8
-    or t0, ra, t0
-    xor t2, t0, t2
-    srli t0, t2, 8
-    and t2, t2, s9
-    and t0, t0, s9
-    slli t2, t2, 8
-    or t2, t0, t2
-    lw t0, 392(sp)
-    lw ra, 360(sp)
-    lw a6, 396(sp)
-    xor t0, t0, ra
-    xor a6, a6, t0
-    xor ra, ra, a2
-    slli t6, a6, 16
-    srli s8, a6, 16
-    xor ra, ra, a6
-    or s8, t6, s8
-    xor a6, a6, s8
-    slli t6, a6, 24
-    srli a6, a6, 8
-    xor a2, a2, t0
-    or a6, t6, a6
-    xor t0, t0, ra
-    xor s8, a6, s8
-    slli a6, t0, 16
-    srli t6, t0, 16
-    or t6, a6, t6
-    xor t0, t0, t6
-    slli a6, t0, 24
-    srli t0, t0, 8
-    or t0, a6, t0
-    xor t6, t0, t6
-    srli t0, t6, 8
-    and t6, t6, s9
-    and t0, t0, s9
-    slli t6, t6, 8
-    or t6, t0, t6
-    slli t0, ra, 16
-    srli a6, ra, 16
-    or a6, t0, a6
-    xor a6, ra, a6
-    slli t0, a6, 24
-    srli a6, a6, 8
-    or a6, t0, a6
-    xor ra, a6, ra
-    slli a6, a2, 16
-    srli t0, a2, 16
-    or t0, a6, t0
-    xor t0, a2, t0
-    slli a6, t0, 24
-    srli t0, t0, 8
-    or t0, a6, t0
-    xor a2, t0, a2
-    srli t0, a2, 8
-    and a2, a2, s9
-    and t0, t0, s9
-    slli a2, a2, 8
-    or a2, t0, a2
-    lw t0, 436(sp)
-    lw a6, 332(sp)
-    lw t4, 432(sp)
-    xor t0, t0, a6
-    xor t4, t4, t0
-    xor a6, a6, s3
-    slli a5, t4, 16
-    srli s6, t4, 16
-    xor a6, a6, t4
-    or s6, a5, s6
-    xor t4, t4, s6
-    slli a5, t4, 24
-    srli t4, t4, 8
-    xor s3, s3, t0
-    or t4, a5, t4
-    xor t0, t0, a6
-    xor s6, t4, s6
-    slli t4, t0, 16
-    srli a5, t0, 16
-    or a5, t4, a5
-    xor t0, t0, a5
-    slli t4, t0, 24
-    srli t0, t0, 8
-    or t0, t4, t0
-    xor a5, t0, a5
-    srli t0, a5, 8
-    and a5, a5, s9
-    and t0, t0, s9
-    slli a5, a5, 8
-    or a5, t0, a5
-    slli t0, a6, 16
-    srli t4, a6, 16
-    or t4, t0, t4
-    xor t4, a6, t4
-    slli t0, t4, 24
-    srli t4, t4, 8
-    or t4, t0, t4
-    xor a6, t4, a6
-    slli t4, s3, 16
-    srli t0, s3, 16
-    or t0, t4, t0
-    xor t0, s3, t0
-    slli t4, t0, 24
-    srli t0, t0, 8
-    or t0, t4, t0
-    xor s3, t0, s3
-    srli t0, s3, 8
-    and s3, s3, s9
-    and t0, t0, s9
-    slli s3, s3, 8
-    or s3, t0, s3
-    xor a5, a5, a6
-    lw t0, 404(sp)
-    lw t4, 372(sp)
-    xor a6, a6, s3
-    lw s5, 428(sp)
-    xor s3, s3, a5
-    xor t0, t0, t4
-    xor s5, s5, t0
-    sw s3, 428(sp)
-    xor t4, t4, s1
-    slli s10, s5, 16
-    srli s3, s5, 16
-    xor t4, t4, s5
-    or s3, s10, s3
-    xor s5, s5, s3
-    slli s10, s5, 24
-    srli s5, s5, 8
-    xor s1, s1, t0
-    or s5, s10, s5
-    xor t0, t0, t4
-    xor s3, s5, s3
-    slli s5, t0, 16
-    srli s10, t0, 16
-    or s10, s5, s10
-    xor t0, t0, s10
-    slli s5, t0, 24
-    srli t0, t0, 8
-    or t0, s5, t0
-    xor s10, t0, s10
-    srli t0, s10, 8
-    and s10, s10, s9
-    and t0, t0, s9
-    slli s10, s10, 8
-    or s10, t0, s10
-    slli t0, t4, 16
-    srli s5, t4, 16
-    or s5, t0, s5
-    xor s5, t4, s5
-    slli t0, s5, 24
-    srli s5, s5, 8
-    or s5, t0, s5
-    xor t4, s5, t4
-    slli s5, s1, 16
-    srli t0, s1, 16
-    or t0, s5, t0
-    xor t0, s1, t0
-    slli s5, t0, 24
-    srli t0, t0, 8
-    or t0, s5, t0
-    xor s1, t0, s1
-    srli t0, s1, 8
-    and s1, s1, s9
-    and t0, t0, s9
-    slli s1, s1, 8
-    or s1, t0, s1
-    xor s10, s10, t4
-    xor t4, t4, s1
-    lw t0, 388(sp)
-    lw s5, 348(sp)
-    xor s1, s1, s10
-    xor t6, t6, ra
-    sw s1, 348(sp)
-    xor a4, a4, t3
-    xor ra, ra, a2
-    lw s1, 420(sp)
-    xor t3, t3, t2
-    xor a2, a2, t6
-    xor t2, t2, a4
-    xor t0, t0, s5
-    sw a2, 420(sp)
-    xor s1, s1, t0
-    sw t2, 388(sp)
-    xor s5, s5, s2
-    slli a2, s1, 16
-    srli t2, s1, 16
-    xor s5, s5, s1
-    or t2, a2, t2
-    xor s1, s1, t2
-    slli a2, s1, 24
-    srli s1, s1, 8
-    xor s2, s2, t0
-    or s1, a2, s1
-    xor t0, t0, s5
-    xor t2, s1, t2
-    slli s1, t0, 16
-    srli a2, t0, 16
-    or a2, s1, a2
-    xor t0, t0, a2
-    slli s1, t0, 24
-    srli t0, t0, 8
-    or t0, s1, t0
-    xor a2, t0, a2
-    srli t0, a2, 8
-    and a2, a2, s9
-    and t0, t0, s9
-    slli a2, a2, 8
-    or a2, t0, a2
-    slli t0, s5, 16
-    srli s1, s5, 16
-    or s1, t0, s1
-    xor s1, s5, s1
-    slli t0, s1, 24
-    srli s1, s1, 8
-    or s1, t0, s1
-    xor s5, s1, s5
-    slli s1, s2, 16
-    srli t0, s2, 16
-    or t0, s1, t0
-    xor t0, s2, t0
-    slli s1, t0, 24
-    srli t0, t0, 8
-    or t0, s1, t0
-    xor s2, t0, s2
-    srli t0, s2, 8
-    and s2, s2, s9
-    and t0, t0, s9
-    slli s2, s2, 8
-    or s2, t0, s2
-    xor a2, a2, s5
-    xor s5, s5, s2
-    lw t0, 412(sp)
-    lw s1, 380(sp)
-    xor s2, s2, a2
-    xor a7, a7, s0
-    sw s2, 380(sp)
-    xor s0, s0, t5
-    lw s2, 424(sp)
-    xor t5, t5, a7
-    xor t2, t2, a2
-    xor s5, s5, t2
-    xor t0, t0, s1
-    sw t5, 424(sp)
-    xor a2, a2, s5
-    xor s2, s2, t0
-    sw s5, 412(sp)
-    xor s1, s1, s4
-    slli t5, s2, 16
-    srli s5, s2, 16
-    xor s1, s1, s2
-    or s5, t5, s5
-    xor s2, s2, s5
-    slli t5, s2, 24
-    srli s2, s2, 8
-    xor s4, s4, t0
-    or s2, t5, s2
-    xor t0, t0, s1
-    xor s5, s2, s5
-    slli s2, t0, 16
-    srli t5, t0, 16
-    or t5, s2, t5
-    xor t0, t0, t5
-    slli s2, t0, 24
-    srli t0, t0, 8
-    or t0, s2, t0
-    xor t5, t0, t5
-    srli t0, t5, 8
-    and t5, t5, s9
-    and t0, t0, s9
-    slli t5, t5, 8
-    or t5, t0, t5
-    slli t0, s1, 16
-    srli s2, s1, 16
-    or s2, t0, s2
-    xor s2, s1, s2
-    slli t0, s2, 24
-    srli s2, s2, 8
-    or s2, t0, s2
-    xor s1, s2, s1
-    slli s2, s4, 16
-    srli t0, s4, 16
-    or t0, s2, t0
-    xor t0, s4, t0
-    slli s2, t0, 24
-    srli t0, t0, 8
-    or t0, s2, t0
-    xor s4, t0, s4
-    srli t0, s4, 8
-    and s4, s4, s9
-    and t0, t0, s9
-    slli s4, s4, 8
-    or s4, t0, s4
-    xor t5, t5, s1
-    xor s1, s1, s4
-    lw t0, 368(sp)
-    lw s2, 344(sp)
-    xor s4, s4, t5
-    sw s4, 344(sp)
-    xor s5, s5, t5
-    lw s4, 400(sp)
-    xor s3, s3, s10
-    xor s1, s1, s5
-    xor t4, t4, s3
-    xor t0, t0, s2
-    sw s1, 400(sp)
-    xor s10, s10, t4
-    xor t5, t5, s1
-    xor s4, s4, t0
-    sw t4, 368(sp)
-    xor s2, s2, s11
-    slli s1, s4, 16
-    srli t4, s4, 16
-    xor s2, s2, s4
-    or t4, s1, t4
-    xor s4, s4, t4
-    slli s1, s4, 24
-    srli s4, s4, 8
-    xor s11, s11, t0
-    or s4, s1, s4
-    xor t0, t0, s2
-    xor t4, s4, t4
-    slli s4, t0, 16
-    srli s1, t0, 16
-    or s1, s4, s1
-    xor t0, t0, s1
-    slli s4, t0, 24
-    srli t0, t0, 8
-    or t0, s4, t0
-    xor s1, t0, s1
-    srli t0, s1, 8
-    and s1, s1, s9
-    and t0, t0, s9
-    slli s1, s1, 8
-    or s1, t0, s1
-    slli t0, s2, 16
-    srli s4, s2, 16
-    or s4, t0, s4
-    xor s4, s2, s4
-    slli t0, s4, 24
-    srli s4, s4, 8
-    or s4, t0, s4
-    xor s2, s4, s2
-    slli s4, s11, 16
-    srli t0, s11, 16
-    or t0, s4, t0
-    xor t0, s11, t0
-    slli s4, t0, 24
-    srli t0, t0, 8
-    or t0, s4, t0
-    xor s11, t0, s11
-    srli t0, s11, 8
-    and s11, s11, s9
-    and t0, t0, s9
-    slli s11, s11, 8
-    or s11, t0, s11
-    lw t0, 128(a3)
-    xor t1, t1, a7
-    xor s0, s0, t1
-    xor t0, t1, t0
-    lw t1, 132(a3)
-    xor s7, s7, a4
-    xor t3, t3, s7
-    xor t1, s7, t1
-    lw s7, 136(a3)
-    xor s8, s8, t6
-    xor ra, ra, s8
-    xor s7, s8, s7
-    lw s8, 140(a3)
-    xor s6, s6, a5
-    xor a6, a6, s6
-    xor s8, s6, s8
-    lw s6, 144(a3)
-    xor s1, s1, s2
-    xor s6, s3, s6
-    lw s3, 148(a3)
-    xor s2, s2, s11
-    xor s3, t2, s3
-    lw t2, 152(a3)
-    xor t4, t4, s1
-    xor t2, s5, t2
-    lw s5, 156(a3)
-    xor s2, s2, t4
-    xor s5, t4, s5
-    lw t4, 160(a3)
-    xor a7, a7, s0
-    xor t4, a7, t4
-    lw a7, 164(a3)
-    xor a4, a4, t3
-    xor a7, a4, a7
-    lw a4, 168(a3)
-    xor t6, t6, ra
-    xor a4, t6, a4
-    lw t6, 172(a3)
-    xor a5, a5, a6
-    xor t6, a5, t6
-    lw a5, 176(a3)
-    xor s11, s11, s1
-    xor a5, s10, a5
-    lw s10, 180(a3)
-    xor s1, s1, s2
-    xor s10, a2, s10
-    lw a2, 184(a3)
-    lw s4, 208(a3)
-    xor a2, t5, a2
-    lw t5, 188(a3)
-    lw s9, 212(a3)
-    xor t5, s1, t5
-    lw s1, 192(a3)
-    xor s1, s0, s1
-    lw s0, 196(a3)
-    xor s0, t3, s0
-    lw t3, 200(a3)
-    xor t3, ra, t3
-    lw ra, 204(a3)
-    xor ra, a6, ra
-    lw a6, 368(sp)
-    xor s4, a6, s4
-    lw a6, 412(sp)
-    xor s9, a6, s9
-    lw a6, 400(sp)
-    sw s0, 412(sp)
-    lw s0, 216(a3)
-    xor s0, a6, s0
-    lw a6, 220(a3)
-    xor a6, s2, a6
-    lw s2, 424(sp)
-    sw t3, 400(sp)
-    lw t3, 224(a3)
-    xor t3, s2, t3
-    lw s2, 388(sp)
-    sw t3, 424(sp)
-    lw t3, 228(a3)
-    xor t3, s2, t3
-    lw s2, 420(sp)
-    sw t3, 388(sp)
-    lw t3, 232(a3)
-    xor t3, s2, t3
-    lw s2, 428(sp)
-    sw t3, 420(sp)
-    lw t3, 236(a3)
-    xor t3, s2, t3
-    lw s2, 348(sp)
-    sw t3, 428(sp)
-    lw t3, 240(a3)
-    xor t3, s2, t3
-    lw s2, 380(sp)
-    sw t3, 348(sp)
-    lw t3, 244(a3)
-    xor t3, s2, t3
-    lw s2, 344(sp)
-    sw t3, 380(sp)
-    lw t3, 248(a3)
-    xor t3, s2, t3
-    lw s2, 252(a3)
-    xor s2, s11, s2
-    sw s2, 344(sp)
-    sw t3, 368(sp)
-    sw s1, 372(sp)
-    sw s9, 404(sp)
-    sw s4, 432(sp)
-    sw a6, 332(sp)
-    sw ra, 436(sp)
-    sw s0, 396(sp)
-    sw a7, 360(sp)
-    sw a4, 392(sp)
-    sw t4, 416(sp)
-    xor s1, t1, s7
-    xor ra, t1, s8
-    sw s10, 364(sp)
-    xor s11, s8, t2
-    xor t3, t0, s3
-    xor ra, ra, s5
-    xor s0, s1, s8
-    xor s10, t0, s6
-    xor s2, s6, s5
-    xor s4, s7, s11
-    xor s8, s8, s6
-    xor t0, t0, ra
-    xor s9, t3, s2
-    xor s7, s7, t2
-    xor s8, s8, t3
-    li a7, 0xff
-    xor t4, t2, s2
-    xor ra, s3, ra
-    xor s7, s7, s9
-    li a6, 0xff00
-    xor t3, t3, s11
-    xor t1, t1, t4
-    and ra, ra, a7
-    and s7, s7, a6
-    and t3, t3, a7
-    xor ra, t1, ra
-    xor t3, t2, t3
-    xor a4, s1, s3
-    xor t4, s3, t4
-    xor s7, ra, s7
-    xor s2, s11, s2
-    xor t2, a4, t2
-    and t4, t4, a7
-    and ra, s10, a7
-    xor s1, s1, s2
-    xor a4, a4, s11
-    xor t4, s0, t4
-    and s10, s10, a7
-    xor s11, s11, s9
-    and a4, a4, a6
-    xor s0, s0, s9
-    xor s3, s3, s5
-    xor s10, s1, s10
-    xor s9, s4, s9
-    xor s5, s4, s5
-    xor a4, s10, a4
-    and s8, s8, a6
-    xor s6, s6, s4
-    and s5, s5, a7
-    and s10, s9, a6
-    and s11, s11, a6
-    xor s8, t2, s8
-    xor s5, s2, s5
-    and s6, s6, a6
-    xor ra, t0, ra
-    and s9, s9, a6
-    and t2, t2, a7
-    xor s6, s5, s6
-    xor s11, ra, s11
-    xor s10, t3, s10
-    xor s9, t4, s9
-    sw a5, 384(sp)
-    and s0, s0, a6
-    xor t2, s3, t2
-    xor t4, s11, s6
-    xor t3, s10, s8
-    and a5, s9, s11
-    sw t5, 408(sp)
-    xor s0, t2, s0
-    xor s1, s9, s7
-    xor t0, s11, s10
-    xor s5, t4, t3
-    xor s2, s9, a4
-    xor t5, s10, a5
-    sw t6, 356(sp)
-    xor ra, a4, s0
-    and t4, s1, t4
-    and t0, s2, t0
-    xor a5, s7, a5
-    xor t6, s8, s9
-    xor s3, s1, ra
-    xor a5, a5, t4
-    xor t0, t6, t0
-    xor t1, s6, s8
-    and s5, s3, s5
-    and a6, s7, s6
-    xor a5, a5, t0
-    xor s6, s6, s7
-    xor s5, a5, s5
-    and s4, s0, s8
-    xor a5, s6, s0
-    xor s4, a5, s4
-    xor t2, s7, s0
-    xor s4, s4, t5
-    and t1, t2, t1
-    xor t5, a6, t5
-    xor t1, t5, t1
-    xor s11, s11, s9
-    xor t0, t1, t0
-    and t3, ra, t3
-    and a7, a4, s10
-    xor t1, s11, a4
-    xor a7, s8, a7
-    xor t3, t1, t3
-    xor a7, a7, s4
-    xor a6, t3, a6
-    xor t4, a7, t4
-    xor s4, a6, s4
-    and t1, s5, t4
-    and t5, t0, s4
-    xor a7, t0, t4
-    xor t1, s4, t1
-    xor t5, a7, t5
-    xor a6, s5, t0
-    xor t3, t4, s4
-    xor t1, t1, t5
-    and t3, a6, t3
-    xor t5, s5, t5
-    xor s4, t0, s4
-    xor t3, t5, t3
-    xor t4, s5, t4
-    xor t5, t4, s4
-    and s5, s5, t3
-    and t4, t4, t3
-    xor t3, t3, t1
-    and a6, a6, t1
-    and t0, t0, t3
-    xor s10, s10, a4
-    xor s8, s8, s0
-    and t1, t5, t1
-    xor s5, s5, t0
-    xor a6, t0, a6
-    and t3, s4, t3
-    xor t0, s10, s8
-    xor t5, s11, s10
-    xor t4, t4, t3
-    and a4, a4, s5
-    xor s4, a6, s5
-    and s10, s10, s5
-    xor t1, t3, t1
-    and s0, s0, a6
-    and s9, s9, t4
-    xor s5, s5, t4
-    and s7, s7, t1
-    xor s0, s0, s9
-    and ra, ra, s4
-    and s2, s2, s5
-    xor a4, a4, s0
-    xor ra, ra, s7
-    xor s2, s9, s2
-    xor s0, ra, s0
-    xor s9, s6, s8
-    xor ra, t1, t4
-    and s8, s8, a6
-    and s1, s1, ra
-    xor a6, a6, t1
-    xor a4, a4, s1
-    and t2, t2, a6
-    xor s1, s1, s2
-    xor t2, s7, t2
-    xor t3, s11, s6
-    xor s2, t2, s2
-    xor t2, t3, t0
-    and t4, s11, t4
-    and s5, t5, s5
-    and t1, s6, t1
-    and a6, s9, a6
-    and t0, t0, s4
-    xor s5, t4, s5
-    xor a6, t1, a6
-    xor s4, s4, ra
-    xor t4, s8, t4
-    xor a6, a6, s5
-    and ra, t3, ra
-    and s3, s3, s4
-    xor s10, s10, t4
-    and s4, t2, s4
-    xor s5, ra, s5
-    xor t1, t0, t1
-    xor s10, s10, ra
-    xor s4, s5, s4
-    xor t4, t1, t4
-    xor s3, s1, s3
-    xor ra, s10, s4
-    xor s9, s10, s0
-    xor s5, t4, s2
-    xor s1, a6, s3
-    xor s6, ra, s3
-    xor a7, a6, s9
-    xor t2, s0, a4
-    xor s7, t4, s10
-    xor s3, s10, s3
-    li s8, 0xff0000
-    xor a7, a7, s5
-    li t1, 0xff000000
-    xor s10, s10, t2
-    xor s11, s7, s1
-    and a7, a7, s8
-    and s11, s11, t1
-    xor a7, s10, a7
-    xor s11, a7, s11
-    xor t0, a6, ra
-    xor a7, ra, s2
-    xor t3, s4, s5
-    xor ra, ra, s5
-    xor s5, a4, s5
-    xor s9, s9, s2
-    and s5, s5, s8
-    xor s5, s9, s5
-    xor t5, a4, t3
-    xor s9, t0, s2
-    xor t3, t2, t3
-    xor s2, t2, s2
-    xor t4, t4, a6
-    xor t2, t2, s1
-    xor s4, s4, s1
-    and t4, t4, t1
-    and t2, t2, s8
-    and s4, s4, t1
-    xor t4, s5, t4
-    xor t2, a6, t2
-    xor s5, t0, s0
-    xor s4, t2, s4
-    xor a7, a7, s1
-    xor s0, s0, s6
-    xor t2, t5, s1
-    and s3, s3, s8
-    and s5, s5, s8
-    and s6, s6, s8
-    xor s1, t3, s1
-    and t5, t5, s8
-    and s7, s7, t1
-    xor s3, a7, s3
-    and ra, ra, t1
-    xor s6, s9, s6
-    and t0, t0, t1
-    xor s5, t2, s5
-    xor t5, s2, t5
-    and s1, s1, s8
-    and t3, t3, t1
-    xor s7, s6, s7
-    xor ra, s5, ra
-    xor t0, t5, t0
-    xor s1, s0, s1
-    xor t3, s3, t3
-    lw s3, 356(sp)
-    lw s0, 384(sp)
-    lw t5, 408(sp)
-    lw s5, 416(sp)
-    lw t2, 364(sp)
-    lw s6, 360(sp)
-    lw s9, 392(sp)
-    sw t3, 392(sp)
-    and a4, a4, t1
-    sw s4, 376(sp)
-    xor a4, s1, a4
-    sw s7, 356(sp)
-    sw a4, 352(sp)
-    sw t4, 336(sp)
-    xor a7, s6, s9
-    xor t3, s6, s3
-    sw s11, 360(sp)
-    xor s1, s3, a2
-    xor a6, s5, t2
-    xor t3, t3, t5
-    xor s4, a7, s3
-    xor s11, s5, s0
-    xor s2, s0, t5
-    xor a5, s9, s1
-    xor s3, s3, s0
-    xor s5, s5, t3
-    xor s10, a6, s2
-    xor s9, s9, a2
-    xor s3, s3, a6
-    li s7, 0xff
-    xor t4, a2, s2
-    xor t3, t2, t3
-    xor s9, s9, s10
-    li t6, 0xff00
-    xor a6, a6, s1
-    xor s6, s6, t4
-    and t3, t3, s7
-    and s9, s9, t6
-    and a6, a6, s7
-    xor t3, s6, t3
-    xor a6, a2, a6
-    xor a4, a7, t2
-    xor t4, t2, t4
-    xor s9, t3, s9
-    xor s2, s1, s2
-    xor a2, a4, a2
-    and t4, t4, s7
-    and t3, s11, s7
-    xor a7, a7, s2
-    xor a4, a4, s1
-    xor t4, s4, t4
-    and s11, s11, s7
-    xor s1, s1, s10
-    and a4, a4, t6
-    xor s4, s4, s10
-    xor t2, t2, t5
-    xor s11, a7, s11
-    xor s10, a5, s10
-    xor t5, a5, t5
-    xor a4, s11, a4
-    and s3, s3, t6
-    xor s0, s0, a5
-    and t5, t5, s7
-    and s11, s10, t6
-    and s1, s1, t6
-    xor s3, a2, s3
-    xor t5, s2, t5
-    and s0, s0, t6
-    xor t3, s5, t3
-    and s10, s10, t6
-    and a2, a2, s7
-    xor s0, t5, s0
-    xor s1, t3, s1
-    xor s11, a6, s11
-    xor s10, t4, s10
-    and s4, s4, t6
-    xor a2, t2, a2
-    xor t4, s1, s0
-    xor a6, s11, s3
-    and s7, s10, s1
-    xor s4, a2, s4
-    xor a7, s10, s9
-    xor s5, s1, s11
-    xor t5, t4, a6
-    xor s2, s10, a4
-    xor t6, s11, s7
-    xor t3, a4, s4
-    and t4, a7, t4
-    and s5, s2, s5
-    sw t0, 408(sp)
-    xor s7, s9, s7
-    xor s8, s3, s10
-    xor t2, a7, t3
-    sw ra, 364(sp)
-    xor s7, s7, t4
-    xor s5, s8, s5
-    xor s6, s0, s3
-    and t5, t2, t5
-    and ra, s9, s0
-    xor s7, s7, s5
-    xor s0, s0, s9
-    xor t5, s7, t5
-    and a5, s4, s3
-    xor s7, s0, s4
-    xor a5, s7, a5
-    xor a2, s9, s4
-    xor a5, a5, t6
-    and s6, a2, s6
-    xor t6, ra, t6
-    xor s6, t6, s6
-    xor s1, s1, s10
-    xor s5, s6, s5
-    and a6, t3, a6
-    and t0, a4, s11
-    xor s6, s1, a4
-    xor t0, s3, t0
-    xor a6, s6, a6
-    xor t0, t0, a5
-    xor ra, a6, ra
-    xor t4, t0, t4
-    xor a5, ra, a5
-    and s6, t5, t4
-    and t6, s5, a5
-    xor t0, s5, t4
-    xor s6, a5, s6
-    xor t6, t0, t6
-    xor ra, t5, s5
-    xor a6, t4, a5
-    xor s6, s6, t6
-    and a6, ra, a6
-    xor t6, t5, t6
-    xor a5, s5, a5
-    xor a6, t6, a6
-    xor t4, t5, t4
-    xor t6, t4, a5
-    and t5, t5, a6
-    and t4, t4, a6
-    xor a6, a6, s6
-    and ra, ra, s6
-    and s5, s5, a6
-    xor s11, s11, a4
-    xor s3, s3, s4
-    and s6, t6, s6
-    xor t5, t5, s5
-    xor ra, s5, ra
-    and a6, a5, a6
-    xor s5, s11, s3
-    xor t6, s1, s11
-    xor t4, t4, a6
-    and a4, a4, t5
-    xor a5, ra, t5
-    and s11, s11, t5
-    xor s6, a6, s6
-    and s4, s4, ra
-    and s10, s10, t4
-    xor t5, t5, t4
-    and s9, s9, s6
-    xor s4, s4, s10
-    and t3, t3, a5
-    and s2, s2, t5
-    xor a4, a4, s4
-    xor t3, t3, s9
-    xor s2, s10, s2
-    xor s4, t3, s4
-    xor s10, s0, s3
-    xor t3, s6, t4
-    and s3, s3, ra
-    and a7, a7, t3
-    xor ra, ra, s6
-    xor a4, a4, a7
-    and a2, a2, ra
-    xor a7, a7, s2
-    xor a2, s9, a2
-    xor a6, s1, s0
-    xor s2, a2, s2
-    xor a2, a6, s5
-    and t4, s1, t4
-    and t5, t6, t5
-    and s6, s0, s6
-    and ra, s10, ra
-    and s5, s5, a5
-    xor t5, t4, t5
-    xor ra, s6, ra
-    xor a5, a5, t3
-    xor t4, s3, t4
-    xor ra, ra, t5
-    and t3, a6, t3
-    and t2, t2, a5
-    xor s11, s11, t4
-    and a5, a2, a5
-    xor t5, t3, t5
-    xor s6, s5, s6
-    xor s11, s11, t3
-    xor a5, t5, a5
-    xor t4, s6, t4
-    xor t2, a7, t2
-    xor t3, s11, a5
-    xor s9, s11, s4
-    xor t5, t4, s2
-    xor a7, ra, t2
-    xor s10, t3, t2
-    xor s1, ra, s9
-    xor a2, s4, a4
-    xor s5, t4, s11
-    xor t2, s11, t2
-    li s0, 0xff0000
-    xor s1, s1, t5
-    xor s11, s11, a2
-    xor t6, s5, a7
-    and s1, s1, s0
-    and t6, t6, t1
-    xor s1, s11, s1
-    xor t6, s1, t6
-    xor s6, ra, t3
-    xor s1, t3, s2
-    xor a6, a5, t5
-    xor t3, t3, t5
-    xor t5, a4, t5
-    xor s9, s9, s2
-    and t5, t5, s0
-    xor t5, s9, t5
-    xor s3, a4, a6
-    xor s9, s6, s2
-    xor a6, a2, a6
-    xor s2, a2, s2
-    xor a2, a2, a7
-    xor a5, a5, a7
-    and a2, a2, s0
-    and a5, a5, t1
-    xor t4, t4, ra
+    sw a2, 332(sp)
+    lw a2, 96(a3)
     xor a2, ra, a2
-    and t4, t4, t1
-    xor a5, a2, a5
-    xor s1, s1, a7
-    xor t4, t5, t4
-    xor a2, s3, a7
-    xor t5, s6, s4
-    xor a7, a6, a7
-    and t2, t2, s0
-    xor s4, s4, s10
-    and s3, s3, s0
-    and a7, a7, s0
-    xor t2, s1, t2
-    and a4, a4, t1
-    and t5, t5, s0
-    and s10, s10, s0
-    and s6, s6, t1
-    xor s3, s2, s3
-    xor a7, s4, a7
-    and a6, a6, t1
-    xor s10, s9, s10
-    xor t5, a2, t5
-    xor s6, s3, s6
-    xor a4, a7, a4
-    xor a6, t2, a6
-    lw t2, 436(sp)
-    lw a7, 396(sp)
-    lw s3, 432(sp)
-    lw s2, 332(sp)
-    lw a2, 372(sp)
-    lw ra, 404(sp)
-    lw s9, 412(sp)
-    lw s1, 400(sp)
-    and s5, s5, t1
-    sw a6, 400(sp)
-    xor s5, s10, s5
-    sw a5, 384(sp)
-    sw s5, 436(sp)
-    sw a4, 416(sp)
-    sw t4, 340(sp)
-    and t3, t3, t1
-    xor s11, s9, s1
-    xor a6, s9, t2
-    sw t6, 396(sp)
-    xor t3, t5, t3
-    xor s4, t2, a7
-    xor s10, a2, ra
-    xor a6, a6, s2
-    xor a5, s11, t2
-    xor t6, a2, s3
-    xor t5, s3, s2
-    xor s7, s1, s4
-    xor t2, t2, s3
-    xor a2, a2, a6
-    xor t0, s10, t5
-    xor s1, s1, a7
-    xor t2, t2, s10
-    li s5, 0xff
-    xor t4, a7, t5
-    xor a6, ra, a6
-    xor s1, s1, t0
-    li s8, 0xff00
-    xor s10, s10, s4
-    xor s9, s9, t4
-    and a6, a6, s5
-    and s1, s1, s8
-    and s10, s10, s5
-    xor a6, s9, a6
-    xor s10, a7, s10
-    xor a4, s11, ra
-    xor t4, ra, t4
-    xor s1, a6, s1
-    xor t5, s4, t5
-    xor a7, a4, a7
-    and t4, t4, s5
-    and a6, t6, s5
-    xor s11, s11, t5
-    xor a4, a4, s4
-    xor t4, a5, t4
-    and t6, t6, s5
-    xor s4, s4, t0
-    and a4, a4, s8
-    xor a5, a5, t0
-    xor ra, ra, s2
-    xor t6, s11, t6
-    xor t0, s7, t0
-    xor s2, s7, s2
-    xor a4, t6, a4
-    and t2, t2, s8
-    xor s3, s3, s7
-    and s2, s2, s5
-    and t6, t0, s8
-    and s4, s4, s8
-    xor t2, a7, t2
-    xor s2, t5, s2
-    and s3, s3, s8
-    xor a6, a2, a6
-    and t0, t0, s8
-    and a7, a7, s5
-    xor s3, s2, s3
-    xor s4, a6, s4
-    xor t6, s10, t6
-    xor t0, t4, t0
-    and a5, a5, s8
-    xor a7, ra, a7
-    xor t4, s4, s3
-    xor s10, t6, t2
-    and s5, t0, s4
-    xor a5, a7, a5
-    xor s11, t0, s1
-    xor a2, s4, t6
-    xor s2, t4, s10
-    xor t5, t0, a4
-    xor s8, t6, s5
-    xor a6, a4, a5
-    and t4, s11, t4
-    and a2, t5, a2
-    sw s6, 332(sp)
-    xor s5, s1, s5
-    xor s0, t2, t0
-    xor ra, s11, a6
-    sw t3, 404(sp)
-    xor s5, s5, t4
-    xor a2, s0, a2
-    xor s9, s3, t2
-    and s2, ra, s2
-    and t3, s1, s3
-    xor s5, s5, a2
-    xor s3, s3, s1
-    xor s2, s5, s2
-    and s7, a5, t2
-    xor s5, s3, a5
-    xor s7, s5, s7
-    xor a7, s1, a5
-    xor s7, s7, s8
-    and s9, a7, s9
-    xor s8, t3, s8
-    xor s9, s8, s9
-    xor s4, s4, t0
-    xor a2, s9, a2
-    and s10, a6, s10
-    and s6, a4, t6
-    xor s9, s4, a4
-    xor s6, t2, s6
-    xor s10, s9, s10
-    xor s6, s6, s7
-    xor t3, s10, t3
-    xor t4, s6, t4
-    xor s7, t3, s7
-    and s9, s2, t4
-    and s8, a2, s7
-    xor s6, a2, t4
-    xor s9, s7, s9
-    xor s8, s6, s8
-    xor t3, s2, a2
-    xor s10, t4, s7
-    xor s9, s9, s8
-    and s10, t3, s10
-    xor s8, s2, s8
-    xor s7, a2, s7
-    xor s10, s8, s10
-    xor t4, s2, t4
-    xor s8, t4, s7
-    and s2, s2, s10
-    and t4, t4, s10
-    xor s10, s10, s9
-    and t3, t3, s9
-    and a2, a2, s10
-    xor t6, t6, a4
-    xor t2, t2, a5
-    and s9, s8, s9
-    xor s2, s2, a2
-    xor t3, a2, t3
-    and s10, s7, s10
-    xor a2, t6, t2
-    xor s8, s4, t6
-    xor t4, t4, s10
-    and a4, a4, s2
-    xor s7, t3, s2
-    and t6, t6, s2
-    xor s9, s10, s9
-    and a5, a5, t3
-    and t0, t0, t4
-    xor s2, s2, t4
-    and s1, s1, s9
-    xor a5, a5, t0
-    and a6, a6, s7
-    and t5, t5, s2
-    xor a4, a4, a5
-    xor a6, a6, s1
-    xor t5, t0, t5
-    xor a5, a6, a5
-    xor t0, s3, t2
-    xor a6, s9, t4
-    and t2, t2, t3
-    and s11, s11, a6
-    xor t3, t3, s9
-    xor a4, a4, s11
-    and a7, a7, t3
-    xor s11, s11, t5
-    xor a7, s1, a7
-    xor s10, s4, s3
-    xor t5, a7, t5
-    xor a7, s10, a2
-    and t4, s4, t4
-    and s2, s8, s2
-    and s9, s3, s9
-    and t3, t0, t3
-    and a2, a2, s7
-    xor s2, t4, s2
-    xor t3, s9, t3
-    xor s7, s7, a6
-    xor t4, t2, t4
-    xor t3, t3, s2
-    and a6, s10, a6
-    and ra, ra, s7
-    xor t6, t6, t4
-    and s7, a7, s7
-    xor s2, a6, s2
-    xor s9, a2, s9
-    xor t6, t6, a6
-    xor s7, s2, s7
-    xor t4, s9, t4
-    xor ra, s11, ra
-    xor a6, t6, s7
-    xor s1, t6, a5
-    xor s2, t4, t5
-    xor s11, t3, ra
-    xor t0, a6, ra
-    xor s4, t3, s1
-    xor a7, a5, a4
-    xor a2, t4, t6
-    xor ra, t6, ra
-    li s3, 0xff0000
-    xor s4, s4, s2
-    xor t6, t6, a7
-    xor s8, a2, s11
-    and s4, s4, s3
-    and s8, s8, t1
-    xor s4, t6, s4
-    xor s8, s4, s8
-    xor s9, t3, a6
-    xor s4, a6, t5
-    xor s10, s7, s2
-    xor a6, a6, s2
-    xor s2, a4, s2
-    xor s1, s1, t5
-    and s2, s2, s3
-    xor s2, s1, s2
-    xor t2, a4, s10
-    xor s1, s9, t5
-    xor s10, a7, s10
-    xor t5, a7, t5
-    xor a7, a7, s11
-    xor s7, s7, s11
-    and a7, a7, s3
-    and s7, s7, t1
-    xor t4, t4, t3
-    xor a7, t3, a7
-    and t4, t4, t1
-    xor s7, a7, s7
-    xor s4, s4, s11
-    xor t4, s2, t4
-    xor a7, t2, s11
-    xor s2, s9, a5
-    xor s11, s10, s11
-    and ra, ra, s3
-    xor a5, a5, t0
-    and t2, t2, s3
-    and s11, s11, s3
-    xor ra, s4, ra
-    and a4, a4, t1
-    and s2, s2, s3
-    and t0, t0, s3
-    and s9, s9, t1
-    xor t2, t5, t2
-    xor s11, a5, s11
-    and s10, s10, t1
-    xor t0, s1, t0
-    xor s2, a7, s2
-    xor s9, t2, s9
-    xor a4, s11, a4
-    xor s10, ra, s10
-    lw ra, 428(sp)
-    lw s11, 368(sp)
-    lw t2, 348(sp)
-    lw t5, 344(sp)
-    lw a7, 424(sp)
-    lw t3, 380(sp)
-    lw s1, 388(sp)
-    lw s4, 420(sp)
-    and a2, a2, t1
-    sw s10, 420(sp)
-    xor a2, t0, a2
-    sw s7, 432(sp)
-    sw a2, 428(sp)
-    and a6, a6, t1
-    xor t6, s1, s4
-    sw a4, 372(sp)
-    xor a6, s2, a6
-    xor a5, ra, s11
-    xor s10, s1, ra
-    xor s7, t6, ra
-    sw t4, 412(sp)
-    xor s2, t2, t5
-    xor t0, a7, t3
-    xor ra, ra, t2
-    sw s8, 368(sp)
-    xor s6, t0, s2
-    xor s10, s10, t5
-    xor ra, ra, t0
-    xor s8, a7, t2
-    xor s5, s4, a5
-    xor t0, t0, a5
-    li a2, 0xff
-    xor t4, s11, s2
-    xor a7, a7, s10
-    xor s4, s4, s11
-    and t0, t0, a2
-    xor s1, s1, t4
-    xor s10, t3, s10
-    xor s4, s4, s6
-    li s0, 0xff00
-    xor t0, s11, t0
-    xor a4, t6, t3
-    xor t4, t3, t4
-    and s10, s10, a2
-    and s4, s4, s0
-    and ra, ra, s0
-    xor s11, a4, s11
-    xor t3, t3, t5
-    xor s10, s1, s10
-    xor ra, s11, ra
-    xor t5, s5, t5
-    xor s4, s10, s4
-    xor s2, a5, s2
-    and t4, t4, a2
-    and s11, s11, a2
-    and t5, t5, a2
-    and s10, s8, a2
-    xor t6, t6, s2
-    xor a4, a4, a5
-    xor t4, s7, t4
-    and a2, s8, a2
-    xor a5, a5, s6
-    and a4, a4, s0
-    xor s7, s7, s6
-    xor a2, t6, a2
-    xor s6, s5, s6
-    xor t2, t2, s5
-    xor a4, a2, a4
-    and a5, a5, s0
-    and s7, s7, s0
-    and t2, t2, s0
-    and a2, s6, s0
-    xor t5, s2, t5
-    xor s10, a7, s10
-    and s0, s6, s0
-    xor t2, t5, t2
-    xor a5, s10, a5
-    xor a2, t0, a2
-    xor s0, t4, s0
-    sw s9, 344(sp)
-    xor s11, t3, s11
-    xor t4, a5, t2
-    xor s6, a2, ra
-    and s9, s0, a5
-    sw a6, 380(sp)
-    xor s7, s11, s7
-    xor t0, s0, s4
-    xor s8, a5, a2
-    xor a7, t4, s6
-    xor s1, s0, a4
-    xor a6, a2, s9
-    xor t6, a4, s7
-    and t4, t0, t4
-    and s8, s1, s8
-    xor s9, s4, s9
-    xor s3, ra, s0
-    xor s2, t0, t6
-    xor s9, s9, t4
-    xor s8, s3, s8
-    xor s10, t2, ra
-    and a7, s2, a7
-    and s5, s4, t2
-    xor s9, s9, s8
-    xor t2, t2, s4
-    xor a7, s9, a7
-    and s11, s7, ra
-    xor s9, t2, s7
-    xor s11, s9, s11
-    xor t5, s4, s7
-    xor s11, s11, a6
-    and s10, t5, s10
-    xor a6, s5, a6
-    xor s10, a6, s10
-    xor a5, a5, s0
-    xor s8, s10, s8
-    and s6, t6, s6
-    and t3, a4, a2
-    xor s10, a5, a4
+    lw ra, 100(sp)
+    sw t3, 336(sp)
+    lw t3, 100(a3)
     xor t3, ra, t3
-    xor s6, s10, s6
-    xor t3, t3, s11
-    xor s5, s6, s5
-    xor t4, t3, t4
-    xor s11, s5, s11
-    and s10, a7, t4
-    and a6, s8, s11
-    xor t3, s8, t4
-    xor s10, s11, s10
-    xor a6, t3, a6
-    xor s5, a7, s8
-    xor s6, t4, s11
-    xor s10, s10, a6
-    and s6, s5, s6
-    xor a6, a7, a6
-    xor s11, s8, s11
-    xor s6, a6, s6
-    xor t4, a7, t4
-    xor a6, t4, s11
-    and a7, a7, s6
-    and t4, t4, s6
-    xor s6, s6, s10
-    and s5, s5, s10
-    and s8, s8, s6
-    xor a2, a2, a4
-    xor ra, ra, s7
-    and s10, a6, s10
-    xor a7, a7, s8
-    xor s5, s8, s5
-    and s6, s11, s6
-    xor s8, a2, ra
-    xor a6, a5, a2
-    xor t4, t4, s6
-    and a4, a4, a7
-    xor s11, s5, a7
-    and a2, a2, a7
-    xor s10, s6, s10
-    and s7, s7, s5
-    and s0, s0, t4
-    xor a7, a7, t4
-    and s4, s4, s10
-    xor s7, s7, s0
-    and t6, t6, s11
-    and s1, s1, a7
-    xor a4, a4, s7
-    xor t6, t6, s4
-    xor s1, s0, s1
-    xor s7, t6, s7
-    xor s0, t2, ra
-    xor t6, s10, t4
-    and ra, ra, s5
-    and t0, t0, t6
-    xor s5, s5, s10
-    xor a4, a4, t0
-    and t5, t5, s5
-    xor t0, t0, s1
-    xor t5, s4, t5
-    xor s6, a5, t2
-    xor s1, t5, s1
-    xor t5, s6, s8
-    and t4, a5, t4
-    and a7, a6, a7
-    and s10, t2, s10
-    and s5, s0, s5
-    and s8, s8, s11
-    xor a7, t4, a7
-    xor s5, s10, s5
-    xor s11, s11, t6
+    lw ra, 104(sp)
+    sw s4, 340(sp)
+    lw s4, 104(a3)
+    xor s4, ra, s4
+    lw ra, 108(sp)
+    sw a4, 344(sp)
+    lw a4, 108(a3)
+    xor a4, ra, a4
+    lw ra, 112(sp)
+    sw t4, 348(sp)
+    lw t4, 112(a3)
     xor t4, ra, t4
-    xor s5, s5, a7
-    and t6, s6, t6
-    and s2, s2, s11
-    xor a2, a2, t4
-    and s11, t5, s11
-    xor a7, t6, a7
-    xor s10, s8, s10
-    xor a2, a2, t6
-    xor s11, a7, s11
-    xor t4, s10, t4
-    xor s2, t0, s2
-    xor t6, a2, s11
-    xor s4, a2, s7
-    xor a7, t4, s1
-    xor t0, s5, s2
-    xor s0, t6, s2
-    xor a5, s5, s4
-    xor t5, s7, a4
-    xor s8, t4, a2
-    xor s2, a2, s2
-    li t2, 0xff0000
-    xor a5, a5, a7
-    xor a2, a2, t5
-    xor a6, s8, t0
-    and a5, a5, t2
-    and a6, a6, t1
-    xor a5, a2, a5
-    xor a6, a5, a6
-    xor s10, s5, t6
-    xor a5, t6, s1
-    xor s6, s11, a7
-    xor t6, t6, a7
-    xor a7, a4, a7
-    xor s4, s4, s1
-    and a7, a7, t2
-    xor a7, s4, a7
-    xor ra, a4, s6
-    xor s4, s10, s1
-    xor s6, t5, s6
-    xor s1, t5, s1
-    xor t4, t4, s5
-    xor t5, t5, t0
-    xor s11, s11, t0
-    and t4, t4, t1
-    and t5, t5, t2
-    and s11, s11, t1
-    xor t4, a7, t4
-    xor t5, s5, t5
-    xor a7, s10, s7
-    xor s11, t5, s11
-    xor a5, a5, t0
-    xor s7, s7, s0
-    xor t5, ra, t0
-    and s2, s2, t2
-    and s8, s8, t1
-    and t6, t6, t1
-    and a4, a4, t1
-    and a7, a7, t2
-    and s0, s0, t2
-    and s10, s10, t1
-    xor t0, s6, t0
-    and ra, ra, t2
-    xor s2, a5, s2
-    and t2, t0, t2
-    and t1, s6, t1
-    xor t2, s7, t2
-    xor t1, s2, t1
-    xor a4, t2, a4
-    lw s2, 404(sp)
-    lw s6, 380(sp)
-    lw t2, 364(sp)
-    xor a7, t5, a7
-    xor s2, s2, s6
-    xor t6, a7, t6
-    xor t2, t2, s2
-    xor s6, s6, t6
-    slli s7, t2, 16
-    srli t0, t2, 16
-    xor s6, s6, t2
-    or t0, s7, t0
-    xor t2, t2, t0
-    slli s7, t2, 24
-    srli t2, t2, 8
-    xor t6, t6, s2
-    or t2, s7, t2
-    xor s2, s2, s6
-    xor t0, t2, t0
-    slli t2, s2, 16
-    srli s7, s2, 16
-    or s7, t2, s7
-    xor s2, s2, s7
-    slli t2, s2, 24
-    srli s2, s2, 8
-    or s2, t2, s2
-    xor s7, s2, s7
-    srli s2, s7, 8
-    li t2, 0xff00ff
-    and s7, s7, t2
-    xor ra, s1, ra
-    and s2, s2, t2
-    slli s7, s7, 8
-    xor s10, ra, s10
-    or s7, s2, s7
-    slli s2, s6, 16
-    srli ra, s6, 16
-    or ra, s2, ra
-    xor ra, s6, ra
-    slli s2, ra, 24
-    srli ra, ra, 8
-    or ra, s2, ra
-    xor s6, ra, s6
-    slli ra, t6, 16
-    srli s2, t6, 16
-    or s2, ra, s2
-    xor s2, t6, s2
-    slli ra, s2, 24
-    srli s2, s2, 8
-    or s2, ra, s2
-    xor t6, s2, t6
-    srli s2, t6, 8
-    and t6, t6, t2
-    and s2, s2, t2
-    slli t6, t6, 8
-    or t6, s2, t6
-    lw s2, 332(sp)
-    lw ra, 344(sp)
-    lw s1, 408(sp)
-    xor s2, s2, ra
-    xor s1, s1, s2
-    xor ra, ra, s10
-    slli a7, s1, 16
-    srli t5, s1, 16
-    xor ra, ra, s1
-    or t5, a7, t5
-    xor s1, s1, t5
-    slli a7, s1, 24
-    srli s1, s1, 8
-    xor s10, s10, s2
-    or s1, a7, s1
-    xor s2, s2, ra
-    xor t5, s1, t5
-    slli s1, s2, 16
-    srli a7, s2, 16
-    or a7, s1, a7
-    xor s2, s2, a7
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor a7, s2, a7
-    srli s2, a7, 8
-    and a7, a7, t2
-    and s2, s2, t2
-    slli a7, a7, 8
-    or a7, s2, a7
-    slli s2, ra, 16
-    srli s1, ra, 16
-    or s1, s2, s1
-    xor s1, ra, s1
-    slli s2, s1, 24
-    srli s1, s1, 8
-    or s1, s2, s1
-    xor ra, s1, ra
-    slli s1, s10, 16
-    srli s2, s10, 16
-    or s2, s1, s2
-    xor s2, s10, s2
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor s10, s2, s10
-    srli s2, s10, 8
-    and s10, s10, t2
-    and s2, s2, t2
-    slli s10, s10, 8
-    or s10, s2, s10
-    lw s2, 396(sp)
-    lw s1, 368(sp)
-    lw s5, 360(sp)
-    xor s0, s4, s0
-    xor s2, s2, s1
-    xor s8, s0, s8
-    xor s5, s5, s2
-    xor s1, s1, a6
-    slli s0, s5, 16
-    srli s4, s5, 16
-    xor s1, s1, s5
-    or s4, s0, s4
-    xor s5, s5, s4
-    slli s0, s5, 24
-    srli s5, s5, 8
-    xor a6, a6, s2
-    or s5, s0, s5
-    xor s2, s2, s1
-    xor s4, s5, s4
-    slli s5, s2, 16
-    srli s0, s2, 16
-    or s0, s5, s0
-    xor s2, s2, s0
-    slli s5, s2, 24
-    srli s2, s2, 8
-    or s2, s5, s2
-    xor s0, s2, s0
-    srli s2, s0, 8
-    and s0, s0, t2
-    and s2, s2, t2
-    slli s0, s0, 8
-    or s0, s2, s0
-    slli s2, s1, 16
-    srli s5, s1, 16
-    or s5, s2, s5
-    xor s5, s1, s5
-    slli s2, s5, 24
-    srli s5, s5, 8
-    or s5, s2, s5
-    xor s1, s5, s1
-    slli s5, a6, 16
-    srli s2, a6, 16
-    or s2, s5, s2
-    xor s2, a6, s2
-    slli s5, s2, 24
-    srli s2, s2, 8
-    or s2, s5, s2
-    xor a6, s2, a6
-    srli s2, a6, 8
-    and a6, a6, t2
-    and s2, s2, t2
-    slli a6, a6, 8
-    or a6, s2, a6
-    lw s2, 340(sp)
-    lw s5, 412(sp)
-    lw a5, 336(sp)
-    xor s2, s2, s5
-    xor a5, a5, s2
-    xor s5, s5, t4
-    slli a2, a5, 16
-    srli t3, a5, 16
-    xor s5, s5, a5
-    or t3, a2, t3
-    xor a5, a5, t3
-    slli a2, a5, 24
-    srli a5, a5, 8
-    xor t4, t4, s2
-    or a5, a2, a5
-    xor s2, s2, s5
-    xor t3, a5, t3
-    slli a5, s2, 16
-    srli a2, s2, 16
-    or a2, a5, a2
-    xor s2, s2, a2
-    slli a5, s2, 24
-    srli s2, s2, 8
-    or s2, a5, s2
-    xor a2, s2, a2
-    srli s2, a2, 8
-    and a2, a2, t2
-    and s2, s2, t2
-    slli a2, a2, 8
-    or a2, s2, a2
-    slli s2, s5, 16
-    srli a5, s5, 16
-    or a5, s2, a5
-    xor a5, s5, a5
-    slli s2, a5, 24
-    srli a5, a5, 8
-    or a5, s2, a5
-    xor s5, a5, s5
-    slli a5, t4, 16
-    srli s2, t4, 16
-    or s2, a5, s2
-    xor s2, t4, s2
-    slli a5, s2, 24
-    srli s2, s2, 8
-    or s2, a5, s2
-    xor t4, s2, t4
-    srli s2, t4, 8
-    and t4, t4, t2
-    and s2, s2, t2
-    slli t4, t4, 8
-    or t4, s2, t4
-    xor a2, a2, s5
-    lw s2, 416(sp)
-    lw a5, 372(sp)
-    xor s5, s5, t4
-    lw s9, 352(sp)
-    xor t4, t4, a2
-    xor s2, s2, a5
-    xor s9, s9, s2
-    sw t4, 352(sp)
-    xor a5, a5, a4
-    slli s3, s9, 16
-    srli t4, s9, 16
-    xor a5, a5, s9
-    or t4, s3, t4
-    xor s9, s9, t4
-    slli s3, s9, 24
-    srli s9, s9, 8
-    xor a4, a4, s2
-    or s9, s3, s9
-    xor s2, s2, a5
-    xor t4, s9, t4
-    slli s9, s2, 16
-    srli s3, s2, 16
-    or s3, s9, s3
-    xor s2, s2, s3
-    slli s9, s2, 24
-    srli s2, s2, 8
-    or s2, s9, s2
-    xor s3, s2, s3
-    srli s2, s3, 8
-    and s3, s3, t2
-    and s2, s2, t2
-    slli s3, s3, 8
-    or s3, s2, s3
-    slli s2, a5, 16
-    srli s9, a5, 16
-    or s9, s2, s9
-    xor s9, a5, s9
-    slli s2, s9, 24
-    srli s9, s9, 8
-    or s9, s2, s9
-    xor a5, s9, a5
-    slli s9, a4, 16
-    srli s2, a4, 16
-    or s2, s9, s2
-    xor s2, a4, s2
-    slli s9, s2, 24
-    srli s2, s2, 8
-    or s2, s9, s2
-    xor a4, s2, a4
-    srli s2, a4, 8
-    and a4, a4, t2
-    and s2, s2, t2
-    slli a4, a4, 8
-    or a4, s2, a4
-    xor s3, s3, a5
-    xor a5, a5, a4
-    lw s2, 436(sp)
-    lw s9, 428(sp)
-    xor a4, a4, s3
-    xor s0, s0, s1
-    sw a4, 428(sp)
-    xor a7, a7, ra
-    xor s1, s1, a6
-    lw a4, 356(sp)
-    xor ra, ra, s10
-    xor a6, a6, s0
-    xor s10, s10, a7
-    xor s2, s2, s9
-    sw a6, 356(sp)
-    xor a4, a4, s2
-    sw s10, 436(sp)
-    xor s9, s9, s8
-    slli a6, a4, 16
-    srli s10, a4, 16
-    xor s9, s9, a4
-    or s10, a6, s10
-    xor a4, a4, s10
-    slli a6, a4, 24
-    srli a4, a4, 8
-    xor s8, s8, s2
-    or a4, a6, a4
-    xor s2, s2, s9
-    xor s10, a4, s10
-    slli a4, s2, 16
-    srli a6, s2, 16
-    or a6, a4, a6
-    xor s2, s2, a6
-    slli a4, s2, 24
-    srli s2, s2, 8
-    or s2, a4, s2
-    xor a6, s2, a6
-    srli s2, a6, 8
-    and a6, a6, t2
-    and s2, s2, t2
-    slli a6, a6, 8
-    or a6, s2, a6
-    slli s2, s9, 16
-    srli a4, s9, 16
-    or a4, s2, a4
-    xor a4, s9, a4
-    slli s2, a4, 24
-    srli a4, a4, 8
-    or a4, s2, a4
-    xor s9, a4, s9
-    slli a4, s8, 16
-    srli s2, s8, 16
-    or s2, a4, s2
-    xor s2, s8, s2
-    slli a4, s2, 24
-    srli s2, s2, 8
-    or s2, a4, s2
-    xor s8, s2, s8
-    srli s2, s8, 8
-    and s8, s8, t2
-    and s2, s2, t2
-    slli s8, s8, 8
-    or s8, s2, s8
-    xor a6, a6, s9
-    xor s9, s9, s8
-    lw s2, 384(sp)
-    lw a4, 432(sp)
-    xor s8, s8, a6
-    xor s7, s7, s6
-    sw s8, 432(sp)
-    xor s6, s6, t6
-    lw s8, 376(sp)
-    xor t6, t6, s7
-    xor s10, s10, a6
-    xor s9, s9, s10
-    xor s2, s2, a4
-    sw t6, 376(sp)
-    xor a6, a6, s9
-    xor s8, s8, s2
-    sw s9, 384(sp)
-    xor a4, a4, s11
-    slli t6, s8, 16
-    srli s9, s8, 16
-    xor a4, a4, s8
-    or s9, t6, s9
-    xor s8, s8, s9
-    slli t6, s8, 24
-    srli s8, s8, 8
-    xor s11, s11, s2
-    or s8, t6, s8
-    xor s2, s2, a4
-    xor s9, s8, s9
-    slli s8, s2, 16
-    srli t6, s2, 16
-    or t6, s8, t6
-    xor s2, s2, t6
-    slli s8, s2, 24
-    srli s2, s2, 8
-    or s2, s8, s2
-    xor t6, s2, t6
-    srli s2, t6, 8
-    and t6, t6, t2
-    and s2, s2, t2
-    slli t6, t6, 8
-    or t6, s2, t6
-    slli s2, a4, 16
-    srli s8, a4, 16
-    or s8, s2, s8
-    xor s8, a4, s8
-    slli s2, s8, 24
-    srli s8, s8, 8
-    or s8, s2, s8
-    xor a4, s8, a4
-    slli s8, s11, 16
-    srli s2, s11, 16
-    or s2, s8, s2
-    xor s2, s11, s2
-    slli s8, s2, 24
-    srli s2, s2, 8
-    or s2, s8, s2
-    xor s11, s2, s11
-    srli s2, s11, 8
-    and s11, s11, t2
-    and s2, s2, t2
+    lw ra, 116(sp)
+    sw s5, 352(sp)
+    lw s5, 116(a3)
+    xor s5, ra, s5
+    lw ra, 120(sp)
+    sw s5, 356(sp)
+    lw s5, 120(a3)
+    xor s5, ra, s5
+    lw ra, 124(sp)
+    sw s5, 360(sp)
+    lw s5, 124(a3)
+    xor s5, ra, s5
+    srli ra, s11, 8
+    sw s5, 364(sp)
+    xor ra, ra, s3
+    li s5, 0xff00ff
+    and ra, ra, s5
+    xor s3, s3, ra
+    slli ra, ra, 8
+    xor ra, s11, ra
+    srli s11, t2, 8
+    xor s11, s11, a2
+    and s11, s11, s5
+    xor a2, a2, s11
     slli s11, s11, 8
-    or s11, s2, s11
-    xor t6, t6, a4
-    xor a4, a4, s11
-    lw s2, 400(sp)
-    lw s8, 420(sp)
-    xor s11, s11, t6
-    sw s11, 420(sp)
-    xor s9, s9, t6
-    lw s11, 392(sp)
-    xor t4, t4, s3
-    xor a4, a4, s9
-    xor a5, a5, t4
-    xor s2, s2, s8
-    sw a4, 392(sp)
-    xor s3, s3, a5
-    xor t6, t6, a4
-    xor s11, s11, s2
-    sw a5, 400(sp)
-    xor s8, s8, t1
-    slli a4, s11, 16
-    srli a5, s11, 16
-    xor s8, s8, s11
-    or a5, a4, a5
-    xor s11, s11, a5
-    slli a4, s11, 24
-    srli s11, s11, 8
-    xor t1, t1, s2
-    or s11, a4, s11
-    xor s2, s2, s8
-    xor a5, s11, a5
-    slli s11, s2, 16
-    srli a4, s2, 16
-    or a4, s11, a4
-    xor s2, s2, a4
-    slli s11, s2, 24
-    srli s2, s2, 8
-    or s2, s11, s2
-    xor a4, s2, a4
-    srli s2, a4, 8
-    and a4, a4, t2
-    and s2, s2, t2
-    slli a4, a4, 8
-    or a4, s2, a4
-    slli s2, s8, 16
-    srli s11, s8, 16
-    or s11, s2, s11
-    xor s11, s8, s11
-    slli s2, s11, 24
-    srli s11, s11, 8
-    or s11, s2, s11
-    xor t0, t0, s7
-    xor s8, s11, s8
-    xor t5, t5, a7
-    slli s11, t1, 16
-    srli s2, t1, 16
-    sw t0, 0(sp)
-    xor s4, s4, s0
-    or s2, s11, s2
-    sw t5, 4(sp)
-    xor t3, t3, a2
-    xor s2, t1, s2
-    sw s4, 8(sp)
-    slli s11, s2, 24
-    sw t3, 12(sp)
-    srli s2, s2, 8
-    sw t4, 16(sp)
-    or s2, s11, s2
-    xor a4, a4, s8
-    sw s10, 20(sp)
-    xor s6, s6, t0
-    xor t1, s2, t1
-    xor a5, a5, a4
-    sw s9, 24(sp)
-    xor s7, s7, s6
-    xor ra, ra, t5
-    srli s2, t1, 8
-    sw a5, 28(sp)
-    xor a7, a7, ra
-    xor s1, s1, s4
-    and s2, s2, t2
-    sw s7, 32(sp)
+    xor s11, t2, s11
+    srli t2, ra, 16
+    sw a5, 368(sp)
+    xor t2, t2, s11
+    li a5, 0xffff
+    and t2, t2, a5
+    xor s11, s11, t2
+    slli t2, t2, 16
+    xor t2, ra, t2
+    srli ra, s3, 16
+    xor ra, ra, a2
+    and ra, ra, a5
+    xor a2, a2, ra
+    slli ra, ra, 16
+    xor ra, s3, ra
+    srli s3, s10, 8
+    xor s3, s3, s2
+    and s3, s3, s5
+    xor s2, s2, s3
+    slli s3, s3, 8
+    xor s3, s10, s3
+    srli s10, t1, 8
+    xor s10, s10, t3
+    and s10, s10, s5
+    xor t3, t3, s10
+    slli s10, s10, 8
+    xor s10, t1, s10
+    srli t1, s3, 16
+    xor t1, t1, s10
+    and t1, t1, a5
+    xor s10, s10, t1
+    slli t1, t1, 16
+    xor t1, s3, t1
+    srli s3, s2, 16
+    xor s3, s3, t3
+    and s3, s3, a5
+    xor t3, t3, s3
+    slli s3, s3, 16
+    xor s3, s2, s3
+    srli s2, s9, 8
+    xor s2, s2, s1
+    and s2, s2, s5
+    xor s1, s1, s2
+    slli s2, s2, 8
+    xor s2, s9, s2
+    srli s9, t0, 8
+    xor s9, s9, s4
+    and s9, s9, s5
+    xor s4, s4, s9
+    slli s9, s9, 8
+    xor s9, t0, s9
+    srli t0, s2, 16
+    xor t0, t0, s9
+    and t0, t0, a5
+    xor s9, s9, t0
+    slli t0, t0, 16
+    xor t0, s2, t0
+    srli s2, s1, 16
+    xor s2, s2, s4
+    and s2, s2, a5
+    xor s4, s4, s2
+    slli s2, s2, 16
+    xor s2, s1, s2
+    srli s1, s8, 8
+    xor s1, s1, s0
+    and s1, s1, s5
     xor s0, s0, s1
-    xor s5, s5, t3
-    and t2, t1, t2
-    sw a7, 36(sp)
-    xor a2, a2, s5
-    slli t2, t2, 8
-    sw s0, 40(sp)
-    or t2, s2, t2
-    sw a2, 44(sp)
-    xor s8, s8, t2
-    sw s3, 48(sp)
-    xor t2, t2, a4
-    xor s8, s8, a5
-    sw a6, 52(sp)
+    slli s1, s1, 8
+    xor s1, s8, s1
+    srli s8, a7, 8
+    xor s8, s8, a4
+    and s8, s8, s5
     xor a4, a4, s8
-    sw t6, 56(sp)
-    sw a4, 60(sp)
-    sw s6, 64(sp)
-    sw ra, 68(sp)
-    sw s1, 72(sp)
-    sw s5, 76(sp)
+    slli s8, s8, 8
+    xor s8, a7, s8
+    srli a7, s1, 16
+    xor a7, a7, s8
+    and a7, a7, a5
+    xor s8, s8, a7
+    slli a7, a7, 16
+    xor a7, s1, a7
+    srli s1, s0, 16
+    xor s1, s1, a4
+    and s1, s1, a5
+    xor a4, a4, s1
+    slli s1, s1, 16
+    xor s1, s0, s1
+    srli s0, s7, 8
+    xor s0, s0, t6
+    and s0, s0, s5
+    xor t6, t6, s0
+    slli s0, s0, 8
+    xor s0, s7, s0
+    srli s7, a6, 8
+    xor s7, s7, t4
+    and s7, s7, s5
+    xor t4, t4, s7
+    slli s7, s7, 8
+    xor s7, a6, s7
+    srli a6, s0, 16
+    xor a6, a6, s7
+    and a6, a6, a5
+    xor s7, s7, a6
+    slli a6, a6, 16
+    xor a6, s0, a6
+    srli s0, t6, 16
+    xor s0, s0, t4
+    and s0, s0, a5
+    xor t4, t4, s0
+    slli s0, s0, 16
+    xor s0, t6, s0
+    srli t6, s6, 8
+    xor t6, t6, t5
+    and t6, t6, s5
+    xor t5, t5, t6
+    slli t6, t6, 8
+    xor t6, s6, t6
+    lw s6, 368(sp)
+    sw a4, 372(sp)
+    sw t4, 376(sp)
+    lw t4, 356(sp)
+    srli a4, s6, 8
+    xor a4, a4, t4
+    and a4, a4, s5
+    xor t4, t4, a4
+    slli a4, a4, 8
+    xor a4, s6, a4
+    srli s6, t6, 16
+    xor s6, s6, a4
+    and s6, s6, a5
+    xor a4, a4, s6
+    slli s6, s6, 16
+    xor s6, t6, s6
+    srli t6, t5, 16
+    xor t6, t6, t4
+    and t6, t6, a5
+    xor t4, t4, t6
+    slli t6, t6, 16
+    xor t6, t5, t6
+    lw t5, 352(sp)
+    sw s4, 368(sp)
+    sw a2, 356(sp)
+    lw a2, 348(sp)
+    srli s4, t5, 8
+    xor s4, s4, a2
+    and s4, s4, s5
+    xor a2, a2, s4
+    slli s4, s4, 8
+    xor s4, t5, s4
+    lw t5, 344(sp)
+    sw t3, 352(sp)
+    sw t4, 348(sp)
+    lw t4, 360(sp)
+    srli t3, t5, 8
+    xor t3, t3, t4
+    and t3, t3, s5
+    xor t4, t4, t3
+    slli t3, t3, 8
+    xor t3, t5, t3
+    srli t5, s4, 16
+    xor t5, t5, t3
+    and t5, t5, a5
+    xor t3, t3, t5
+    slli t5, t5, 16
+    xor t5, s4, t5
+    srli s4, a2, 16
+    xor s4, s4, t4
+    and s4, s4, a5
+    xor t4, t4, s4
+    slli s4, s4, 16
+    xor s4, a2, s4
+    lw a2, 340(sp)
+    sw t4, 344(sp)
+    sw t3, 360(sp)
+    lw t3, 336(sp)
+    srli t4, a2, 8
+    xor t4, t4, t3
+    and t4, t4, s5
+    xor t3, t3, t4
+    slli t4, t4, 8
+    xor t4, a2, t4
+    lw a2, 332(sp)
+    sw s8, 340(sp)
+    sw s7, 336(sp)
+    lw s7, 364(sp)
+    srli s8, a2, 8
+    xor s8, s8, s7
+    and s8, s8, s5
+    xor s7, s7, s8
+    slli s8, s8, 8
+    xor s8, a2, s8
+    srli a2, t4, 16
+    xor a2, a2, s8
+    and a2, a2, a5
+    xor s8, s8, a2
+    slli a2, a2, 16
+    xor a2, t4, a2
+    srli t4, t3, 16
+    xor t4, t4, s7
+    and t4, t4, a5
+    xor s7, s7, t4
+    sw s7, 332(sp)
+    sw a4, 364(sp)
+    sw s11, 380(sp)
+    sw s8, 384(sp)
+    slli t4, t4, 16
+    sw s10, 388(sp)
+    xor t4, t3, t4
+    xor s6, t5, s6
+    sw s9, 392(sp)
+    xor t3, s6, t2
+    sw s3, 396(sp)
+    xor s5, a2, a6
+    xor a4, t3, a6
+    sw s0, 400(sp)
+    xor a6, a6, t0
+    xor s11, a2, t1
+    sw ra, 404(sp)
+    xor s3, s11, a6
+    sw s4, 408(sp)
+    xor a5, a2, t0
+    xor a7, a7, s3
+    sw s2, 412(sp)
+    xor t0, a7, t0
+    xor t5, a7, t5
+    sw s1, 416(sp)
+    xor a7, t5, s5
+    xor ra, t0, s6
+    sw t6, 420(sp)
+    xor s7, t3, a2
+    xor s0, t2, a7
+    xor s6, s6, a7
+    sw t4, 424(sp)
+    and s2, s5, a7
+    and s1, a5, ra
+    and t6, s7, s0
+    and t4, s11, s6
+    xor s1, s1, s2
+    xor t6, t6, t4
+    xor a2, a2, s6
+    xor t6, t6, s1
+    xor a2, t6, a2
+    and s8, a4, t2
+    and t6, s3, t0
+    xor s8, s8, t6
+    xor t1, t3, t1
+    xor s4, ra, a5
+    xor s1, s8, s1
+    and s10, t1, t3
+    xor s4, s1, s4
+    xor t4, s10, t4
+    xor s1, ra, a7
+    and s10, a6, s1
+    xor s2, s10, s2
+    xor t4, t4, s2
+    xor s10, s11, s6
+    xor s9, t1, a5
+    xor s8, t0, t2
+    xor s10, t4, s10
+    and t4, s9, s8
+    xor t6, t4, t6
+    xor s2, t6, s2
+    xor t5, s2, t5
+    and t6, t5, s10
+    xor t4, a2, t6
+    xor s2, s10, a2
+    xor t6, s4, t6
+    and s2, t6, s2
+    xor s2, s2, a2
+    xor t6, t4, s2
+    xor s10, s10, s2
+    and t6, a2, t6
+    xor s10, t6, s10
+    xor t5, t5, s4
+    xor t6, t4, t6
+    and t4, t5, t4
+    xor s4, t4, s4
+    and t6, s4, t6
+    xor t6, t5, t6
+    and s7, s4, s7
+    and s0, s4, s0
+    xor t5, s4, t6
+    and t3, t6, t3
+    and t1, t6, t1
+    xor s4, s4, s2
+    xor t6, t6, s10
+    and s5, s4, s5
+    and a7, s4, a7
+    xor s4, s4, t6
+    and s9, s10, s9
+    and s8, s10, s8
+    and s1, s4, s1
+    and t2, s2, t2
+    xor t1, s0, t1
+    and s6, t5, s6
+    xor s10, s2, s10
+    xor a7, a7, s1
+    xor s0, t2, s0
+    and s11, t5, s11
+    and t0, s10, t0
+    xor a7, s6, a7
+    xor t2, t2, s11
+    and a5, t6, a5
+    and a6, s4, a6
+    xor s6, t0, s6
+    xor a5, a6, a5
+    xor t2, t2, s6
+    and a4, s2, a4
+    xor a6, s5, a6
+    xor s7, s7, t2
+    xor a4, s9, a4
+    and s3, s10, s3
+    xor t2, a6, t2
+    xor s9, s3, s9
+    and ra, t6, ra
+    xor a6, t3, a6
+    xor ra, s1, ra
+    xor s9, s9, a6
+    xor s11, s11, t1
+    xor a6, ra, a6
+    xor s11, s11, a6
+    xor a6, s7, a6
+    xor s8, s8, s9
+    xor t3, t3, a7
+    xor s0, s0, s8
+    xor a4, a4, a6
+    xor s8, s6, s8
+    xor a6, t3, a6
+    xor s9, a7, s9
+    xor s6, t3, s8
+    xor a6, a5, a6
+    lw a5, 420(sp)
+    lw t3, 424(sp)
+    lw a7, 412(sp)
+    lw s7, 416(sp)
+    xor t2, t1, t2
     lw s5, 400(sp)
-    sw s5, 80(sp)
-    lw s5, 384(sp)
-    sw s5, 84(sp)
-    lw s5, 392(sp)
-    sw s5, 88(sp)
-    sw s8, 92(sp)
-    lw s8, 376(sp)
-    sw s8, 96(sp)
-    lw s8, 436(sp)
-    sw s8, 100(sp)
+    xor a5, a5, t3
+    xor a7, a7, s7
+    lw ra, 404(sp)
+    lw t1, 408(sp)
+    lw s1, 396(sp)
+    xor s7, s7, s5
+    xor t0, a7, a5
+    xor s5, s5, t1
+    xor a7, s1, a7
+    sw s9, 424(sp)
+    xor ra, ra, t1
+    xor a7, a7, s5
+    sw s6, 396(sp)
+    xor t1, t1, a5
+    xor t3, a7, t3
+    xor s5, s5, t0
+    sw a6, 408(sp)
+    xor a7, ra, s5
+    xor s4, t1, s7
+    sw s8, 400(sp)
+    xor s3, t3, a5
+    xor s2, s5, s7
+    xor t5, a7, s4
+    and s8, t0, s5
+    and s4, s3, s4
+    and s6, a5, s7
+    xor s5, s5, t0
+    xor s6, t1, s6
+    and a6, t3, t1
+    xor s4, s5, s4
+    xor a6, ra, a6
+    xor s6, s6, s4
+    xor s1, s1, t0
+    xor s4, a6, s4
+    and a6, s1, ra
+    xor a6, t3, a6
+    sw s0, 416(sp)
+    xor t6, s1, t0
+    xor s6, s6, a6
+    xor s0, s7, s1
+    and a7, t6, a7
+    xor a6, s0, a6
+    xor a7, a5, a7
+    xor s8, s8, a6
+    xor s10, ra, t1
+    xor t4, s1, t3
+    xor a2, t0, a5
+    xor s6, s6, a7
+    xor a6, t0, a6
+    xor s4, s4, s8
+    and s10, t4, s10
+    and s2, a2, s2
+    xor s9, t6, s3
+    xor a7, a6, a7
+    xor s8, t1, s8
+    and t5, s9, t5
+    xor s2, s8, s2
+    xor a7, a7, s10
+    xor s10, s2, s10
+    xor t5, a7, t5
+    and s8, t5, s6
+    and a6, s10, s4
+    xor s0, t5, s4
+    xor a6, s6, a6
+    xor s8, s0, s8
+    xor a7, t5, s10
+    xor s2, s6, s4
+    xor s8, s8, a6
+    and s2, a7, s2
+    xor a6, s10, a6
+    xor s6, t5, s6
+    xor s2, a6, s2
+    xor s4, s10, s4
+    xor a6, s6, s4
+    and t5, t5, s2
+    and s6, s6, s2
+    xor s2, s2, s8
+    and a7, a7, s8
+    and s10, s10, s2
+    xor ra, ra, s1
+    xor t1, t1, t3
+    xor s7, s7, a5
+    and s8, a6, s8
+    xor t5, t5, s10
+    xor a7, s10, a7
+    and s2, s4, s2
+    xor s10, t1, s7
+    xor a6, ra, t1
+    xor s6, s6, s2
+    and t3, t3, t5
+    xor s4, a7, t5
+    and t1, t1, t5
+    xor t5, t5, s6
+    and s1, s1, s6
+    and s3, s3, s4
+    and t4, t4, t5
+    xor s8, s2, s8
+    xor s3, s3, s1
+    xor t4, s1, t4
+    and a5, a5, a7
+    and t0, t0, s8
+    xor s1, s5, s7
+    xor t3, t3, t0
+    xor a5, a5, s3
+    and s7, s7, a7
+    xor s3, t3, s3
+    xor a7, a7, s8
+    xor t3, s8, s6
+    and a2, a2, a7
+    and s8, s5, s8
+    and a7, s1, a7
+    xor s2, ra, s5
+    xor t1, t1, s8
+    xor a7, s8, a7
+    xor s8, s2, s10
+    and s6, ra, s6
+    and t5, a6, t5
+    and s10, s10, s4
+    and t6, t6, t3
+    xor t5, s6, t5
+    xor s4, s4, t3
+    xor a7, a7, t5
+    and t3, s2, t3
+    and s9, s9, s4
+    xor a5, a5, t6
+    xor s6, s10, s6
+    and s4, s8, s4
+    xor t5, t3, t5
+    xor t6, t6, t4
+    xor a2, t0, a2
+    xor s7, s7, s6
+    xor s4, t5, s4
+    xor t4, a2, t4
+    xor s9, t6, s9
+    xor s6, t1, s6
+    xor s7, s7, t3
+    xor s3, s4, s3
+    xor s6, s6, s9
+    xor s4, s4, t4
+    xor t5, s7, t4
+    xor t4, a5, t4
+    xor t3, a7, s6
+    xor t4, t4, t3
+    xor t3, s3, t3
+    xor s6, t5, s6
+    xor s3, s7, s3
+    xor t5, a7, t5
+    xor s9, s3, s9
+    lw s3, 388(sp)
+    lw a7, 392(sp)
+    lw t6, 380(sp)
+    xor s3, s3, a7
+    lw s8, 364(sp)
+    xor a7, t6, a7
+    lw s2, 336(sp)
+    xor a7, a7, s8
+    xor s8, s2, s8
+    xor s10, t6, s3
+    xor s2, s10, s2
+    lw t1, 384(sp)
+    lw s10, 340(sp)
+    lw a2, 360(sp)
+    xor a5, a5, s6
+    xor t6, t6, s10
+    sw a5, 360(sp)
+    xor s10, s10, s8
+    sw s4, 340(sp)
+    xor t1, s3, t1
+    xor s10, s10, a2
+    sw t4, 380(sp)
+    xor a2, a2, t1
+    xor t0, s8, a7
+    xor s1, s3, s2
+    sw t5, 336(sp)
+    xor a6, t6, a2
+    xor a5, t0, s1
+    sw s6, 364(sp)
+    and s1, a6, s1
+    and s6, a2, s2
+    sw a4, 392(sp)
+    xor s1, a7, s1
+    xor s6, s3, s6
+    and a4, t6, s3
+    xor s6, s6, s1
+    xor a4, s8, a4
+    xor s1, a4, s1
+    and a4, s10, a7
+    xor a4, s10, a4
+    xor s0, a7, s2
+    xor t4, s10, a2
+    xor s1, s1, a4
+    and s0, t4, s0
+    xor a4, s3, a4
+    xor s0, a4, s0
+    and a4, t1, s8
+    xor s5, t1, s10
+    xor s6, s6, a4
+    and t0, s5, t0
+    xor a4, s2, a4
+    xor ra, s8, s3
+    xor t0, t1, t0
+    xor s4, t1, t6
+    xor s1, s1, a4
+    and ra, s4, ra
+    xor a4, t6, a4
+    xor s6, s6, t0
+    xor t5, s5, a6
+    xor ra, a4, ra
+    xor t0, a2, t0
+    and a5, t5, a5
+    xor t0, t0, ra
+    sw t3, 384(sp)
+    xor ra, s0, ra
+    xor a5, t0, a5
+    sw s11, 388(sp)
+    and a4, a5, s6
+    and t3, ra, s1
+    xor s11, a5, s1
+    xor t3, s6, t3
+    xor a4, s11, a4
+    xor t0, a5, ra
+    xor s0, s6, s1
+    xor a4, a4, t3
+    and s0, t0, s0
+    xor t3, ra, t3
+    xor s6, a5, s6
+    xor s0, t3, s0
+    xor s1, ra, s1
+    xor t3, s6, s1
+    and a5, a5, s0
+    and s6, s6, s0
+    xor s0, s0, a4
+    and t0, t0, a4
+    and ra, ra, s0
+    xor s3, s3, t6
+    xor s8, s8, t1
+    xor s2, s2, a2
+    and a4, t3, a4
+    xor a5, a5, ra
+    xor t0, ra, t0
+    and s0, s1, s0
+    xor ra, s3, s2
+    xor t3, s8, s3
+    xor s6, s6, s0
+    and t6, t6, a5
+    xor s1, t0, a5
+    and s3, s3, a5
+    xor a5, a5, s6
+    and t1, t1, s6
+    and a6, a6, s1
+    and s4, s4, a5
+    xor a7, a7, s10
+    xor a4, s0, a4
+    xor a6, a6, t1
+    xor s4, t1, s4
+    and a2, a2, t0
+    and s10, s10, a4
+    xor t1, a7, s2
+    xor t6, t6, s10
+    xor a2, a2, a6
+    and s2, s2, t0
+    xor a6, t6, a6
+    xor t0, t0, a4
+    xor t6, a4, s6
+    and t4, t4, t0
+    and a4, a7, a4
+    and t0, t1, t0
+    xor s0, s8, a7
+    xor s3, s3, a4
+    xor t0, a4, t0
+    xor a4, s0, ra
+    and s6, s8, s6
+    and a5, t3, a5
+    and ra, ra, s1
+    and s5, s5, t6
+    xor a5, s6, a5
+    xor s1, s1, t6
+    xor t0, t0, a5
+    xor s6, ra, s6
+    and t6, s0, t6
+    and t5, t5, s1
+    xor a2, a2, s5
+    and s1, a4, s1
+    xor s2, s2, s6
+    xor a5, t6, a5
+    xor s5, s5, s4
+    xor t4, s10, t4
+    xor s2, s2, t6
+    xor s1, a5, s1
+    xor s4, t4, s4
+    xor a5, s2, a2
+    xor t6, a5, s4
+    xor a5, s1, a5
+    xor t5, s5, t5
+    xor s1, t0, s1
+    xor a6, a6, t5
+    xor a2, s1, a2
+    xor a2, a2, a6
+    xor s6, s3, s6
+    xor a6, s4, a6
+    lw s4, 348(sp)
+    lw s1, 332(sp)
+    lw s3, 356(sp)
+    lw s5, 352(sp)
+    lw a4, 368(sp)
+    lw s0, 372(sp)
+    lw ra, 376(sp)
+    lw t4, 344(sp)
+    xor t0, t0, t6
+    xor t6, t6, t5
+    sw t0, 348(sp)
+    xor t5, t0, t5
+    sw a2, 344(sp)
+    sw t5, 352(sp)
+    xor s3, s3, s5
+    sw a5, 376(sp)
+    xor s1, s4, s1
+    xor a4, s3, a4
+    xor s0, s0, ra
+    sw s2, 372(sp)
+    xor ra, ra, s1
+    xor s3, s3, t4
+    xor s4, s0, s4
+    sw t6, 368(sp)
+    xor t4, t4, ra
+    xor s0, a4, s0
+    sw a6, 356(sp)
+    xor s5, s5, s1
+    xor a4, a4, t4
+    sw s7, 332(sp)
+    xor s6, s6, t5
+    xor s10, a4, s1
+    xor t1, s5, t4
+    and s7, s3, a4
+    xor t3, ra, s0
+    xor t0, s10, t1
+    and s2, s0, t4
+    xor s7, s3, s7
+    sw s6, 404(sp)
+    and t1, t3, t1
+    xor s2, s1, s2
+    xor s6, s5, s7
+    xor t1, a4, t1
+    and t6, ra, s5
+    and a6, s4, s1
+    xor s2, s2, s6
+    xor t1, t1, a6
+    xor t6, t6, s2
+    xor s2, t1, s2
+    xor a7, s3, s4
+    xor s11, s1, t4
+    xor t1, t4, s4
+    and s10, a7, s10
+    xor t4, t4, s0
+    xor s8, a4, s5
+    xor a2, s3, ra
+    xor t5, s4, s0
+    xor s7, ra, s7
+    xor s10, t1, s10
+    xor a6, t4, a6
+    and s8, a2, s8
+    and s11, t5, s11
+    xor a5, a7, t3
+    xor s6, a6, s6
+    xor s7, s7, s10
+    and t0, a5, t0
+    xor s11, s6, s11
+    xor s7, s7, s8
+    xor s10, t6, s10
+    xor s8, s11, s8
+    xor t0, s7, t0
+    and t6, t0, s10
+    and s6, s8, s2
+    xor a6, s8, s10
+    xor t6, s2, t6
+    xor s6, a6, s6
+    xor s7, t0, s8
+    xor s11, s10, s2
+    xor t6, t6, s6
+    and s11, s7, s11
+    xor s6, t0, s6
+    xor s2, s8, s2
+    xor s11, s6, s11
+    xor s10, t0, s10
+    xor s6, s10, s2
+    and t0, t0, s11
+    and s10, s10, s11
+    xor s11, s11, t6
+    and s7, s7, t6
+    and s8, s8, s11
+    xor a4, a4, s3
+    xor s5, s5, ra
+    and t6, s6, t6
+    xor t0, t0, s8
+    xor s7, s8, s7
+    and s11, s2, s11
+    xor s8, s5, t4
+    xor s6, a4, s5
+    xor s10, s10, s11
+    and ra, ra, t0
+    xor s2, s7, t0
+    and s5, s5, t0
+    xor s1, s1, s4
+    xor t6, s11, t6
+    and s0, s0, s7
+    and s3, s3, s10
+    xor t0, t0, s10
+    and s4, s4, t6
+    xor s0, s0, s3
+    and t3, t3, s2
+    and a2, a2, t0
+    xor ra, ra, s0
+    xor t3, t3, s4
+    xor a2, s3, a2
+    xor s0, t3, s0
+    xor s3, s1, t4
+    xor t3, t6, s10
+    and t4, t4, s7
+    and a7, a7, t3
+    xor s7, s7, t6
+    xor ra, ra, a7
+    and t5, t5, s7
+    xor a7, a7, a2
+    xor t5, s4, t5
+    xor s11, a4, s1
+    xor a2, t5, a2
+    xor t5, s11, s8
+    and s10, a4, s10
+    and t0, s6, t0
+    and t6, s1, t6
+    and s7, s3, s7
+    and s8, s8, s2
+    xor t0, s10, t0
+    xor s7, t6, s7
+    xor s2, s2, t3
+    xor s10, t4, s10
+    xor s7, s7, t0
+    and t3, s11, t3
+    and a5, a5, s2
+    xor s5, s5, s10
+    xor t6, s8, t6
+    and s2, t5, s2
+    xor t0, t3, t0
+    xor s10, t6, s10
+    xor s5, s5, t3
+    xor s2, t0, s2
+    xor a5, a7, a5
+    xor s10, s10, s2
+    xor t0, s5, ra
+    lw t3, 404(sp)
+    xor s10, s10, a5
+    xor a2, t0, a2
+    xor t0, t2, s9
+    xor a7, t3, s10
+    xor s9, a7, s9
+    xor s10, t0, s10
+    xor t3, t0, t3
+    xor t2, a7, t2
+    srli t0, s9, 8
+    xor t0, t0, t2
+    li a7, 0xff00ff
+    and t0, t0, a7
+    xor t2, t2, t0
+    slli t0, t0, 8
+    xor t0, s9, t0
+    srli s9, s10, 8
+    xor s9, s9, t3
+    and s9, s9, a7
+    xor t3, t3, s9
+    slli s9, s9, 8
+    xor s9, s10, s9
+    srli s10, t0, 16
+    xor s10, s10, s9
+    li t5, 0xffff
+    and s10, s10, t5
+    xor s9, s9, s10
+    slli s10, s10, 16
+    xor s10, t0, s10
+    srli t0, t2, 16
+    xor t0, t0, t3
+    and t0, t0, t5
+    xor t3, t3, t0
+    slli t0, t0, 16
+    xor t0, t2, t0
+    xor t0, t0, s9
+    xor s9, s9, t3
+    xor s10, s10, t0
+    xor t3, t3, t0
+    xor s9, s9, s10
+    xor t0, t0, s9
+    srli t2, t0, 8
+    and t0, t0, a7
+    and t2, t2, a7
+    slli t0, t0, 8
+    or t0, t2, t0
+    slli t2, s9, 16
+    srli s9, s9, 16
+    or s9, t2, s9
+    slli t2, t3, 16
+    srli t3, t3, 16
+    or t3, t2, t3
+    srli t2, t3, 8
+    and t3, t3, a7
+    and t2, t2, a7
+    slli t3, t3, 8
+    or t3, t2, t3
+    xor ra, s0, ra
+    lw t2, 388(sp)
+    lw s11, 332(sp)
     lw s8, 356(sp)
-    sw s8, 104(sp)
+    xor ra, ra, a5
+    xor t6, t2, s11
+    xor s4, s8, ra
+    xor s11, s4, s11
+    xor ra, t6, ra
+    xor s8, t6, s8
+    xor t2, s4, t2
+    srli t6, s11, 8
+    xor t6, t6, t2
+    and t6, t6, a7
+    xor t2, t2, t6
+    slli t6, t6, 8
+    xor t6, s11, t6
+    srli s11, ra, 8
+    xor s11, s11, s8
+    and s11, s11, a7
+    xor s8, s8, s11
+    slli s11, s11, 8
+    xor s11, ra, s11
+    srli ra, t6, 16
+    xor ra, ra, s11
+    and ra, ra, t5
+    xor s11, s11, ra
+    slli ra, ra, 16
+    xor ra, t6, ra
+    srli t6, t2, 16
+    xor t6, t6, s8
+    and t6, t6, t5
+    xor s8, s8, t6
+    slli t6, t6, 16
+    xor t6, t2, t6
+    xor t6, t6, s11
+    xor s11, s11, s8
+    xor ra, ra, t6
+    xor s8, s8, t6
+    xor s11, s11, ra
+    xor t6, t6, s11
+    srli t2, t6, 8
+    and t6, t6, a7
+    and t2, t2, a7
+    slli t6, t6, 8
+    or t6, t2, t6
+    slli t2, s11, 16
+    srli s11, s11, 16
+    or s11, t2, s11
+    slli t2, s8, 16
+    srli s8, s8, 16
+    or s8, t2, s8
+    srli t2, s8, 8
+    and s8, s8, a7
+    and t2, t2, a7
+    slli s8, s8, 8
+    or s8, t2, s8
+    lw t2, 392(sp)
+    lw s4, 384(sp)
+    lw s1, 368(sp)
+    xor s5, s5, s2
+    xor s3, t2, s4
+    xor t4, s1, s5
+    xor s4, t4, s4
+    xor s5, s3, s5
+    xor s1, s3, s1
+    xor t2, t4, t2
+    srli s3, s4, 8
+    xor s3, s3, t2
+    and s3, s3, a7
+    xor t2, t2, s3
+    slli s3, s3, 8
+    xor s3, s4, s3
+    srli s4, s5, 8
+    xor s4, s4, s1
+    and s4, s4, a7
+    xor s1, s1, s4
+    slli s4, s4, 8
+    xor s4, s5, s4
+    srli s5, s3, 16
+    xor s5, s5, s4
+    and s5, s5, t5
+    xor s4, s4, s5
+    slli s5, s5, 16
+    xor s5, s3, s5
+    srli s3, t2, 16
+    xor s3, s3, s1
+    and s3, s3, t5
+    xor s1, s1, s3
+    slli s3, s3, 16
+    xor s3, t2, s3
+    xor s3, s3, s4
+    xor s4, s4, s1
+    xor s5, s5, s3
+    xor s1, s1, s3
+    xor s4, s4, s5
+    xor s3, s3, s4
+    srli t2, s3, 8
+    and s3, s3, a7
+    and t2, t2, a7
+    slli s3, s3, 8
+    or s3, t2, s3
+    slli t2, s4, 16
+    srli s4, s4, 16
+    or s4, t2, s4
+    slli t2, s1, 16
+    srli s1, s1, 16
+    or s1, t2, s1
+    srli t2, s1, 8
+    and s1, s1, a7
+    xor s0, s7, s0
+    and t2, t2, a7
+    slli s1, s1, 8
+    xor s7, s7, a5
+    or s1, t2, s1
+    xor a5, a2, a5
+    lw t2, 416(sp)
+    lw t4, 364(sp)
+    lw a4, 372(sp)
+    xor s2, s2, a5
+    xor s6, t2, t4
+    xor a6, a4, s2
+    xor t4, a6, t4
+    xor s2, s6, s2
+    xor a4, s6, a4
+    xor t2, a6, t2
+    srli s6, t4, 8
+    xor s6, s6, t2
+    and s6, s6, a7
+    xor t2, t2, s6
+    slli s6, s6, 8
+    xor s6, t4, s6
+    srli t4, s2, 8
+    xor t4, t4, a4
+    and t4, t4, a7
+    xor a4, a4, t4
+    slli t4, t4, 8
+    xor t4, s2, t4
+    srli s2, s6, 16
+    xor s2, s2, t4
+    and s2, s2, t5
+    xor t4, t4, s2
+    slli s2, s2, 16
+    xor s2, s6, s2
+    srli s6, t2, 16
+    xor s6, s6, a4
+    and s6, s6, t5
+    xor a4, a4, s6
+    slli s6, s6, 16
+    xor s6, t2, s6
+    xor s6, s6, t4
+    xor t4, t4, a4
+    xor s2, s2, s6
+    xor a4, a4, s6
+    xor t4, t4, s2
+    xor s6, s6, t4
+    srli t2, s6, 8
+    and s6, s6, a7
+    and t2, t2, a7
+    slli s6, s6, 8
+    or s6, t2, s6
+    slli t2, t4, 16
+    srli t4, t4, 16
+    or t4, t2, t4
+    slli t2, a4, 16
+    srli a4, a4, 16
+    or a4, t2, a4
+    srli t2, a4, 8
+    and a4, a4, a7
+    and t2, t2, a7
+    slli a4, a4, 8
+    or a4, t2, a4
+    xor s6, s6, t4
+    xor t4, t4, a4
+    lw t2, 400(sp)
+    lw a6, 336(sp)
+    xor a4, a4, s6
+    xor s3, s3, s4
+    sw a4, 372(sp)
+    xor s4, s4, s1
+    lw a4, 376(sp)
+    xor s1, s1, s3
+    xor a2, s0, a2
+    sw s1, 416(sp)
+    xor s0, s0, a5
+    xor t1, t2, a6
+    xor s1, a4, a5
+    xor a6, s1, a6
+    xor a5, t1, a5
+    xor a4, t1, a4
+    xor t2, s1, t2
+    srli t1, a6, 8
+    xor t1, t1, t2
+    and t1, t1, a7
+    xor t2, t2, t1
+    slli t1, t1, 8
+    xor t1, a6, t1
+    srli a6, a5, 8
+    xor a6, a6, a4
+    and a6, a6, a7
+    xor a4, a4, a6
+    slli a6, a6, 8
+    xor a6, a5, a6
+    srli a5, t1, 16
+    xor a5, a5, a6
+    and a5, a5, t5
+    xor a6, a6, a5
+    slli a5, a5, 16
+    xor a5, t1, a5
+    srli t1, t2, 16
+    xor t1, t1, a4
+    and t1, t1, t5
+    xor a4, a4, t1
+    slli t1, t1, 16
+    xor t1, t2, t1
+    xor t1, t1, a6
+    xor a6, a6, a4
+    xor a5, a5, t1
+    xor a4, a4, t1
+    xor a6, a6, a5
+    xor t1, t1, a6
+    srli t2, t1, 8
+    and t1, t1, a7
+    and t2, t2, a7
+    slli t1, t1, 8
+    or t1, t2, t1
+    slli t2, a6, 16
+    srli a6, a6, 16
+    or a6, t2, a6
+    slli t2, a4, 16
+    srli a4, a4, 16
+    or a4, t2, a4
+    srli t2, a4, 8
+    and a4, a4, a7
+    and t2, t2, a7
+    slli a4, a4, 8
+    or a4, t2, a4
+    xor t1, t1, a6
+    xor t6, t6, s11
+    xor a6, a6, a4
+    lw t2, 408(sp)
+    lw s1, 380(sp)
+    xor s11, s11, s8
+    xor a4, a4, t1
+    xor s8, s8, t6
+    sw a4, 376(sp)
+    xor t0, t0, s9
+    sw s8, 400(sp)
+    xor s9, s9, t3
     lw s8, 352(sp)
-    sw s8, 108(sp)
-    lw s8, 428(sp)
-    sw s8, 112(sp)
-    lw s8, 432(sp)
-    sw s8, 116(sp)
+    xor t3, t3, t0
+    sw t3, 336(sp)
+    xor a4, t2, s1
+    xor t3, s8, s0
+    xor s1, t3, s1
+    xor s0, a4, s0
+    xor s8, a4, s8
+    xor t2, t3, t2
+    srli a4, s1, 8
+    xor a4, a4, t2
+    and a4, a4, a7
+    xor t2, t2, a4
+    slli a4, a4, 8
+    xor a4, s1, a4
+    srli s1, s0, 8
+    xor s1, s1, s8
+    and s1, s1, a7
+    xor s8, s8, s1
+    slli s1, s1, 8
+    xor s1, s0, s1
+    srli s0, a4, 16
+    xor s0, s0, s1
+    and s0, s0, t5
+    xor s1, s1, s0
+    slli s0, s0, 16
+    xor s0, a4, s0
+    srli a4, t2, 16
+    xor a4, a4, s8
+    and a4, a4, t5
+    xor s8, s8, a4
+    slli a4, a4, 16
+    xor a4, t2, a4
+    xor a4, a4, s1
+    xor s1, s1, s8
+    xor s0, s0, a4
+    xor s8, s8, a4
+    xor s1, s1, s0
+    xor a4, a4, s1
+    srli t2, a4, 8
+    and a4, a4, a7
+    and t2, t2, a7
+    slli a4, a4, 8
+    or a4, t2, a4
+    slli t2, s1, 16
+    srli s1, s1, 16
+    or s1, t2, s1
+    slli t2, s8, 16
+    srli s8, s8, 16
+    or s8, t2, s8
+    srli t2, s8, 8
+    and s8, s8, a7
+    and t2, t2, a7
+    slli s8, s8, 8
+    or s8, t2, s8
+    xor a4, a4, s1
+    xor s1, s1, s8
+    lw t2, 396(sp)
+    lw t3, 340(sp)
+    xor s0, s0, a4
+    xor s8, s8, a4
+    xor s1, s1, s0
+    sw s8, 352(sp)
+    xor a4, a4, s1
+    sw s1, 408(sp)
+    xor a5, a5, t1
+    lw s1, 344(sp)
+    xor a6, a6, a5
+    xor t1, t1, a6
+    sw a6, 380(sp)
+    xor s8, t2, t3
+    xor a6, s1, s7
+    xor t3, a6, t3
+    xor s7, s8, s7
+    xor s1, s8, s1
+    xor t2, a6, t2
+    srli s8, t3, 8
+    xor s8, s8, t2
+    and s8, s8, a7
+    xor t2, t2, s8
+    slli s8, s8, 8
+    xor s8, t3, s8
+    srli t3, s7, 8
+    xor t3, t3, s1
+    and t3, t3, a7
+    xor s1, s1, t3
+    slli t3, t3, 8
+    xor t3, s7, t3
+    srli s7, s8, 16
+    xor s7, s7, t3
+    and s7, s7, t5
+    xor t3, t3, s7
+    slli s7, s7, 16
+    xor s7, s8, s7
+    srli s8, t2, 16
+    xor s8, s8, s1
+    and s8, s8, t5
+    xor s1, s1, s8
+    slli s8, s8, 16
+    xor s8, t2, s8
+    xor s8, s8, t3
+    xor t3, t3, s1
+    xor s7, s7, s8
+    xor s1, s1, s8
+    xor t3, t3, s7
+    xor s8, s8, t3
+    srli t2, s8, 8
+    and s8, s8, a7
+    and t2, t2, a7
+    slli s8, s8, 8
+    or s8, t2, s8
+    slli t2, t3, 16
+    srli t3, t3, 16
+    or t3, t2, t3
+    slli t2, s1, 16
+    srli s1, s1, 16
+    or s1, t2, s1
+    srli t2, s1, 8
+    and s1, s1, a7
+    and t2, t2, a7
+    slli s1, s1, 8
+    or s1, t2, s1
+    xor s8, s8, t3
+    xor t3, t3, s1
+    lw t2, 424(sp)
+    lw a6, 360(sp)
+    xor s7, s7, s8
+    xor s1, s1, s8
+    xor t3, t3, s7
+    sw s1, 344(sp)
+    xor s8, s8, t3
+    sw t3, 396(sp)
+    xor s2, s2, s6
+    lw t3, 348(sp)
+    xor t4, t4, s2
+    xor s6, s6, t4
+    sw t4, 340(sp)
+    xor s1, t2, a6
+    xor t4, t3, a2
+    xor a6, t4, a6
+    xor a2, s1, a2
+    xor t3, s1, t3
+    xor t2, t4, t2
+    srli s1, a6, 8
+    xor s1, s1, t2
+    and s1, s1, a7
+    xor t2, t2, s1
+    slli s1, s1, 8
+    xor s1, a6, s1
+    srli a6, a2, 8
+    xor a6, a6, t3
+    and a6, a6, a7
+    xor t3, t3, a6
+    slli a6, a6, 8
+    xor a6, a2, a6
+    srli a2, s1, 16
+    xor a2, a2, a6
+    and a2, a2, t5
+    xor a6, a6, a2
+    slli a2, a2, 16
+    xor a2, s1, a2
+    srli s1, t2, 16
+    xor s1, s1, t3
+    and s1, s1, t5
+    xor t3, t3, s1
+    slli s1, s1, 16
+    xor s1, t2, s1
+    xor s1, s1, a6
+    xor a6, a6, t3
+    xor a2, a2, s1
+    xor t3, t3, s1
+    xor a6, a6, a2
+    xor s1, s1, a6
+    srli t2, s1, 8
+    and s1, s1, a7
+    and t2, t2, a7
+    slli s1, s1, 8
+    or s1, t2, s1
+    slli t2, a6, 16
+    srli a6, a6, 16
+    or a6, t2, a6
+    slli t2, t3, 16
+    srli t3, t3, 16
+    or t3, t2, t3
+    srli t2, t3, 8
+    and t3, t3, a7
+    and t2, t2, a7
+    slli t3, t3, 8
+    or t3, t2, t3
+    lw t2, 128(a3)
+    xor s10, s10, t0
+    xor s9, s9, s10
+    xor t2, s10, t2
+    lw s10, 132(a3)
+    xor ra, ra, t6
+    xor s11, s11, ra
+    xor s10, ra, s10
+    lw ra, 136(a3)
+    xor s5, s5, s3
+    xor s4, s4, s5
+    xor ra, s5, ra
+    lw s5, 140(a3)
+    xor s1, s1, a6
+    xor s5, s2, s5
+    lw s2, 144(a3)
+    xor a6, a6, t3
+    xor s2, a5, s2
+    lw a5, 148(a3)
+    xor a2, a2, s1
+    xor a5, s0, a5
+    lw s0, 152(a3)
+    xor a6, a6, a2
+    xor s0, s7, s0
+    lw s7, 156(a3)
+    xor t0, t0, s9
+    xor s7, a2, s7
+    lw a2, 160(a3)
+    xor t6, t6, s11
+    xor a2, t0, a2
+    lw t0, 164(a3)
+    xor s3, s3, s4
+    xor t0, t6, t0
+    lw t6, 168(a3)
+    xor t3, t3, s1
+    xor t6, s3, t6
+    lw s3, 172(a3)
+    xor s1, s1, a6
+    xor s3, s6, s3
+    lw s6, 176(a3)
+    lw t4, 204(a3)
+    xor s6, t1, s6
+    lw t1, 180(a3)
+    xor t1, a4, t1
+    lw a4, 184(a3)
+    xor a4, s8, a4
+    lw s8, 188(a3)
+    xor s8, s1, s8
+    lw s1, 192(a3)
+    xor s1, s9, s1
+    lw s9, 196(a3)
+    xor s9, s11, s9
+    lw s11, 200(a3)
+    xor s11, s4, s11
+    lw s4, 340(sp)
+    xor t4, s4, t4
+    lw s4, 380(sp)
+    sw s8, 340(sp)
+    lw s8, 208(a3)
+    xor s8, s4, s8
+    lw s4, 408(sp)
+    sw s7, 380(sp)
+    lw s7, 212(a3)
+    xor s7, s4, s7
+    lw s4, 396(sp)
+    sw a4, 408(sp)
+    lw a4, 216(a3)
+    xor a4, s4, a4
+    lw s4, 220(a3)
+    xor s4, a6, s4
+    lw a6, 336(sp)
+    sw s4, 396(sp)
+    lw s4, 224(a3)
+    xor s4, a6, s4
+    lw a6, 400(sp)
+    sw a4, 336(sp)
+    lw a4, 228(a3)
+    xor a4, a6, a4
+    lw a6, 416(sp)
+    sw s0, 400(sp)
+    lw s0, 232(a3)
+    xor s0, a6, s0
+    lw a6, 372(sp)
+    sw s7, 416(sp)
+    lw s7, 236(a3)
+    xor s7, a6, s7
+    lw a6, 376(sp)
+    sw t1, 372(sp)
+    lw t1, 240(a3)
+    xor t1, a6, t1
+    lw a6, 352(sp)
+    sw a5, 376(sp)
+    lw a5, 244(a3)
+    xor a5, a6, a5
+    lw a6, 344(sp)
+    sw a5, 352(sp)
+    lw a5, 248(a3)
+    xor a5, a6, a5
+    lw a6, 252(a3)
+    xor a6, t3, a6
+    srli t3, t2, 8
+    xor t3, t3, a2
+    and t3, t3, a7
+    xor a2, a2, t3
+    slli t3, t3, 8
+    xor t3, t2, t3
+    srli t2, s1, 8
+    xor t2, t2, s4
+    and t2, t2, a7
+    xor s4, s4, t2
+    slli t2, t2, 8
+    xor t2, s1, t2
+    srli s1, t3, 16
+    xor s1, s1, t2
+    and s1, s1, t5
+    xor t2, t2, s1
+    slli s1, s1, 16
+    xor s1, t3, s1
+    srli t3, a2, 16
+    xor t3, t3, s4
+    and t3, t3, t5
+    xor s4, s4, t3
+    slli t3, t3, 16
+    xor t3, a2, t3
+    srli a2, s10, 8
+    xor a2, a2, t0
+    and a2, a2, a7
+    xor t0, t0, a2
+    slli a2, a2, 8
+    xor a2, s10, a2
+    srli s10, s9, 8
+    xor s10, s10, a4
+    and s10, s10, a7
+    xor a4, a4, s10
+    slli s10, s10, 8
+    xor s10, s9, s10
+    srli s9, a2, 16
+    xor s9, s9, s10
+    and s9, s9, t5
+    xor s10, s10, s9
+    slli s9, s9, 16
+    xor s9, a2, s9
+    srli a2, t0, 16
+    xor a2, a2, a4
+    and a2, a2, t5
+    xor a4, a4, a2
+    slli a2, a2, 16
+    xor a2, t0, a2
+    srli t0, ra, 8
+    xor t0, t0, t6
+    and t0, t0, a7
+    xor t6, t6, t0
+    slli t0, t0, 8
+    xor t0, ra, t0
+    srli ra, s11, 8
+    xor ra, ra, s0
+    and ra, ra, a7
+    xor s0, s0, ra
+    slli ra, ra, 8
+    xor ra, s11, ra
+    srli s11, t0, 16
+    xor s11, s11, ra
+    and s11, s11, t5
+    xor ra, ra, s11
+    slli s11, s11, 16
+    xor s11, t0, s11
+    srli t0, t6, 16
+    xor t0, t0, s0
+    and t0, t0, t5
+    xor s0, s0, t0
+    slli t0, t0, 16
+    xor t0, t6, t0
+    srli t6, s5, 8
+    xor t6, t6, s3
+    and t6, t6, a7
+    xor s3, s3, t6
+    slli t6, t6, 8
+    xor t6, s5, t6
+    srli s5, t4, 8
+    xor s5, s5, s7
+    and s5, s5, a7
+    xor s7, s7, s5
+    slli s5, s5, 8
+    xor s5, t4, s5
+    srli t4, t6, 16
+    xor t4, t4, s5
+    and t4, t4, t5
+    xor s5, s5, t4
+    slli t4, t4, 16
+    xor t4, t6, t4
+    srli t6, s3, 16
+    xor t6, t6, s7
+    and t6, t6, t5
+    xor s7, s7, t6
+    slli t6, t6, 16
+    xor t6, s3, t6
+    srli s3, s2, 8
+    xor s3, s3, s6
+    and s3, s3, a7
+    xor s6, s6, s3
+    slli s3, s3, 8
+    xor s3, s2, s3
+    srli s2, s8, 8
+    xor s2, s2, t1
+    and s2, s2, a7
+    xor t1, t1, s2
+    slli s2, s2, 8
+    xor s2, s8, s2
+    srli s8, s3, 16
+    xor s8, s8, s2
+    and s8, s8, t5
+    xor s2, s2, s8
+    slli s8, s8, 16
+    xor s8, s3, s8
+    srli s3, s6, 16
+    xor s3, s3, t1
+    and s3, s3, t5
+    xor t1, t1, s3
+    slli s3, s3, 16
+    xor s3, s6, s3
+    lw s6, 376(sp)
+    sw a4, 344(sp)
+    sw t1, 348(sp)
+    lw t1, 372(sp)
+    srli a4, s6, 8
+    xor a4, a4, t1
+    and a4, a4, a7
+    xor t1, t1, a4
+    slli a4, a4, 8
+    xor a4, s6, a4
+    lw s6, 416(sp)
+    sw s4, 376(sp)
+    sw s0, 372(sp)
+    lw s0, 352(sp)
+    srli s4, s6, 8
+    xor s4, s4, s0
+    and s4, s4, a7
+    xor s0, s0, s4
+    slli s4, s4, 8
+    xor s4, s6, s4
+    srli s6, a4, 16
+    xor s6, s6, s4
+    and s6, s6, t5
+    xor s4, s4, s6
+    slli s6, s6, 16
+    xor s6, a4, s6
+    srli a4, t1, 16
+    xor a4, a4, s0
+    and a4, a4, t5
+    xor s0, s0, a4
+    slli a4, a4, 16
+    xor a4, t1, a4
+    lw t1, 400(sp)
+    sw s7, 416(sp)
+    sw s0, 352(sp)
+    lw s0, 408(sp)
+    srli s7, t1, 8
+    xor s7, s7, s0
+    and s7, s7, a7
+    xor s0, s0, s7
+    slli s7, s7, 8
+    xor s7, t1, s7
+    lw t1, 336(sp)
+    sw s5, 400(sp)
+    srli s5, t1, 8
+    xor s5, s5, a5
+    and s5, s5, a7
+    xor a5, a5, s5
+    slli s5, s5, 8
+    xor s5, t1, s5
+    srli t1, s7, 16
+    xor t1, t1, s5
+    and t1, t1, t5
+    xor s5, s5, t1
+    slli t1, t1, 16
+    xor t1, s7, t1
+    srli s7, s0, 16
+    xor s7, s7, a5
+    and s7, s7, t5
+    xor a5, a5, s7
+    slli s7, s7, 16
+    xor s7, s0, s7
+    lw s0, 380(sp)
+    sw a5, 336(sp)
+    sw s10, 408(sp)
+    lw s10, 340(sp)
+    srli a5, s0, 8
+    xor a5, a5, s10
+    and a5, a5, a7
+    xor s10, s10, a5
+    slli a5, a5, 8
+    xor a5, s0, a5
+    lw s0, 396(sp)
+    sw s2, 380(sp)
+    srli s2, s0, 8
+    xor s2, s2, a6
+    and s2, s2, a7
+    xor a6, a6, s2
+    slli s2, s2, 8
+    xor s2, s0, s2
+    srli s0, a5, 16
+    xor s0, s0, s2
+    and s0, s0, t5
+    xor s2, s2, s0
+    slli s0, s0, 16
+    xor s0, a5, s0
+    srli a5, s10, 16
+    xor a5, a5, a6
+    and a5, a5, t5
+    xor a6, a6, a5
+    slli a5, a5, 16
+    xor s9, s9, s11
+    sw a6, 396(sp)
+    xor a5, s10, a5
+    xor s11, s1, s11
+    sw ra, 340(sp)
+    xor s11, s11, s6
+    xor s10, s1, s9
+    sw s2, 424(sp)
+    xor s6, s8, s6
+    xor s1, s1, t4
+    sw t2, 360(sp)
+    xor t4, t4, s6
+    sw s4, 364(sp)
+    xor s0, s9, s0
+    xor s8, s10, s8
+    xor t4, t4, t1
+    sw s5, 368(sp)
+    xor t1, t1, s0
+    xor s10, s6, s11
+    xor t5, s9, s8
+    sw s7, 392(sp)
+    xor a6, s1, t1
+    xor t2, s10, t5
+    sw t6, 384(sp)
+    and t5, a6, t5
+    and t6, t1, s8
+    sw s3, 356(sp)
+    xor t5, s11, t5
+    xor t6, s9, t6
+    and s3, s1, s9
+    xor t6, t6, t5
+    xor s3, s6, s3
+    xor t5, s3, t5
+    and s3, t4, s11
+    xor s3, t4, s3
+    xor s2, s11, s8
+    xor s5, t4, t1
+    xor t5, t5, s3
+    and s2, s5, s2
+    xor s3, s9, s3
+    xor s2, s3, s2
+    and s3, s0, s6
+    xor a7, s0, t4
+    xor t6, t6, s3
+    and s10, a7, s10
+    xor s3, s8, s3
+    xor ra, s6, s9
+    xor s10, s0, s10
+    xor s4, s0, s1
+    xor t5, t5, s3
+    and ra, s4, ra
+    xor s3, s1, s3
+    xor t6, t6, s10
+    xor s7, a7, a6
+    xor ra, s3, ra
+    xor s10, t1, s10
+    and t2, s7, t2
+    xor s10, s10, ra
+    sw t0, 388(sp)
+    xor ra, s2, ra
+    xor t2, s10, t2
+    sw t3, 332(sp)
+    and s3, t2, t6
+    and t0, ra, t5
+    xor t3, t2, t5
+    xor t0, t6, t0
+    xor s3, t3, s3
+    xor s10, t2, ra
+    xor s2, t6, t5
+    xor s3, s3, t0
+    and s2, s10, s2
+    xor t0, ra, t0
+    xor t6, t2, t6
+    xor s2, t0, s2
+    xor t5, ra, t5
+    xor t0, t6, t5
+    and t2, t2, s2
+    and t6, t6, s2
+    xor s2, s2, s3
+    and s10, s10, s3
+    and ra, ra, s2
+    xor s9, s9, s1
+    xor s6, s6, s0
+    xor s8, s8, t1
+    and s3, t0, s3
+    xor t2, t2, ra
+    xor s10, ra, s10
+    and s2, t5, s2
+    xor ra, s9, s8
+    xor t0, s6, s9
+    xor t6, t6, s2
+    and s1, s1, t2
+    xor t5, s10, t2
+    and s9, s9, t2
+    xor t2, t2, t6
+    and s0, s0, t6
+    and a6, a6, t5
+    and s4, s4, t2
+    xor s11, s11, t4
+    xor s3, s2, s3
+    xor a6, a6, s0
+    xor s4, s0, s4
+    and t1, t1, s10
+    and t4, t4, s3
+    xor s0, s11, s8
+    xor s1, s1, t4
+    xor t1, t1, a6
+    and s8, s8, s10
+    xor a6, s1, a6
+    xor s10, s10, s3
+    xor s1, s3, t6
+    and s5, s5, s10
+    and s3, s11, s3
+    and s10, s0, s10
+    xor s2, s6, s11
+    xor s9, s9, s3
+    xor s10, s3, s10
+    xor s3, s2, ra
+    and t6, s6, t6
+    and t2, t0, t2
+    and ra, ra, t5
+    and a7, a7, s1
+    xor t2, t6, t2
+    xor t5, t5, s1
+    xor s10, s10, t2
+    xor t6, ra, t6
+    and s1, s2, s1
+    and s7, s7, t5
+    xor t1, t1, a7
+    and t5, s3, t5
+    xor s8, s8, t6
+    xor t2, s1, t2
+    xor a7, a7, s4
+    xor s5, t4, s5
+    xor s8, s8, s1
+    xor t5, t2, t5
+    xor s4, s5, s4
+    xor t2, s8, t1
+    xor s1, t2, s4
+    xor t2, t5, t2
+    xor s7, a7, s7
+    xor t5, s10, t5
+    xor a6, a6, s7
+    xor t1, t5, t1
+    xor t1, t1, a6
+    xor t6, s9, t6
+    xor a6, s4, a6
+    lw s4, 332(sp)
+    lw t5, 388(sp)
+    lw s9, 384(sp)
+    lw a7, 356(sp)
+    lw s3, 392(sp)
+    xor s10, s10, s1
+    xor s1, s1, s7
+    xor s4, s4, a2
+    sw s10, 392(sp)
+    xor s7, s10, s7
+    xor a5, a4, a5
+    xor t5, s4, t5
+    xor s9, s9, a7
+    sw t1, 356(sp)
+    xor a7, a7, a5
+    xor s4, s4, s3
+    xor a4, s9, a4
+    sw s7, 384(sp)
+    xor s3, s3, a7
+    xor s9, t5, s9
+    sw t2, 388(sp)
+    xor a2, a2, a5
+    xor t5, t5, s3
+    sw s8, 332(sp)
+    xor s2, t5, a5
+    xor ra, a2, s3
+    and s8, s4, t5
+    xor t4, a7, s9
+    xor t0, s2, ra
+    and t1, s9, s3
+    xor s8, s4, s8
+    sw s1, 404(sp)
+    xor t6, t6, s7
+    and ra, t4, ra
+    xor t1, a5, t1
+    xor s1, a2, s8
+    xor ra, t5, ra
+    and s7, a7, a2
+    and t2, a4, a5
+    xor t1, t1, s1
+    xor ra, ra, t2
+    xor s7, s7, t1
+    xor t1, ra, t1
+    xor s5, s4, a4
+    xor s11, a5, s3
+    xor ra, s3, a4
+    and s2, s5, s2
+    xor s3, s3, s9
+    xor s0, t5, a2
+    xor s6, s4, a7
+    xor t3, a4, s9
+    xor s8, a7, s8
+    xor s2, ra, s2
+    xor t2, s3, t2
+    and s0, s6, s0
+    and s11, t3, s11
+    xor s10, s5, t4
+    xor s1, t2, s1
+    xor s8, s8, s2
+    and t0, s10, t0
+    xor s11, s1, s11
+    xor s8, s8, s0
+    xor s2, s7, s2
+    xor s0, s11, s0
+    xor t0, s8, t0
+    and s7, t0, s2
+    and s1, s0, t1
+    xor t2, s0, s2
+    xor s7, t1, s7
+    xor s1, t2, s1
+    xor s8, t0, s0
+    xor s11, s2, t1
+    xor s7, s7, s1
+    and s11, s8, s11
+    xor s1, t0, s1
+    xor t1, s0, t1
+    xor s11, s1, s11
+    xor s2, t0, s2
+    xor s1, s2, t1
+    and t0, t0, s11
+    and s2, s2, s11
+    xor s11, s11, s7
+    and s8, s8, s7
+    and s0, s0, s11
+    xor t5, t5, s4
+    xor a2, a2, a7
+    and s7, s1, s7
+    xor t0, t0, s0
+    xor s8, s0, s8
+    and s11, t1, s11
+    xor s0, a2, s3
+    xor s1, t5, a2
+    xor s2, s2, s11
+    and a7, a7, t0
+    xor t1, s8, t0
+    and a2, a2, t0
+    xor a5, a5, a4
+    xor s7, s11, s7
+    and s9, s9, s8
+    and s4, s4, s2
+    xor t0, t0, s2
+    and a4, a4, s7
+    xor s9, s9, s4
+    and t4, t4, t1
+    and s6, s6, t0
+    xor a7, a7, s9
+    xor t4, t4, a4
+    xor s6, s4, s6
+    xor s9, t4, s9
+    xor s4, a5, s3
+    xor t4, s7, s2
+    and s3, s3, s8
+    and s5, s5, t4
+    xor s8, s8, s7
+    xor a7, a7, s5
+    and t3, t3, s8
+    xor s5, s5, s6
+    xor t3, a4, t3
+    xor s11, t5, a5
+    xor s6, t3, s6
+    xor t3, s11, s0
+    and s2, t5, s2
+    and t0, s1, t0
+    and s7, a5, s7
+    and s8, s4, s8
+    and s0, s0, t1
+    xor t0, s2, t0
+    xor s8, s7, s8
+    xor t1, t1, t4
+    xor s2, s3, s2
+    xor s8, s8, t0
+    and t4, s11, t4
+    and s10, s10, t1
+    xor a2, a2, s2
+    and t1, t3, t1
+    xor t0, t4, t0
+    xor a2, a2, t4
+    xor t1, t0, t1
+    xor s7, s0, s7
+    xor t0, a2, a7
+    xor s2, s7, s2
+    xor a7, s9, a7
+    xor s10, s5, s10
+    xor s2, s2, t1
+    xor s9, s8, s9
+    xor s2, s2, s10
+    xor s6, t0, s6
+    xor s8, s8, s10
+    xor a7, a7, s10
+    xor s10, s6, s10
+    lw t0, 368(sp)
+    lw t4, 364(sp)
+    lw s5, 360(sp)
+    lw s11, 424(sp)
+    lw s7, 340(sp)
+    lw a4, 380(sp)
+    lw s1, 408(sp)
+    xor s6, s9, s6
+    sw s6, 408(sp)
+    xor s9, s9, s10
+    sw s8, 380(sp)
+    sw s9, 364(sp)
+    xor t4, t0, t4
+    lw s9, 400(sp)
+    xor a2, a2, t1
+    xor t3, t4, s5
+    xor t1, t1, s10
+    xor s4, s11, a4
+    xor s3, t3, a4
+    sw s10, 368(sp)
+    xor a4, a4, s7
+    xor t5, s11, s1
+    sw t1, 340(sp)
+    xor s8, t5, a4
+    sw a2, 424(sp)
+    xor s0, s11, s7
+    xor s9, s9, s8
+    sw a6, 400(sp)
+    xor s7, s9, s7
+    xor t0, s9, t0
+    sw a7, 412(sp)
+    xor s9, t0, s4
+    xor t1, s7, t4
+    sw t6, 420(sp)
+    xor a5, t3, s11
+    xor s10, s5, s9
+    xor t4, t4, s9
+    sw s2, 428(sp)
+    and a6, s4, s9
+    and a7, s0, t1
+    and t6, a5, s10
+    and s2, t5, t4
+    xor a7, a7, a6
+    xor t6, t6, s2
+    xor s11, s11, t4
+    xor t6, t6, a7
+    xor s11, t6, s11
+    and t2, s3, s5
+    and t6, s8, s7
+    xor t2, t2, t6
+    xor s1, t3, s1
+    xor a2, t1, s0
+    xor a7, t2, a7
+    and ra, s1, t3
+    xor a2, a7, a2
+    xor s2, ra, s2
+    xor a7, t1, s9
+    and ra, a4, a7
+    xor a6, ra, a6
+    xor s2, s2, a6
+    xor ra, t5, t4
+    xor s6, s1, s0
+    xor t2, s7, s5
+    xor ra, s2, ra
+    and s2, s6, t2
+    xor t6, s2, t6
+    xor a6, t6, a6
+    xor t0, a6, t0
+    and t6, t0, ra
+    xor s2, s11, t6
+    xor a6, ra, s11
+    xor t6, a2, t6
+    and a6, t6, a6
+    xor a6, a6, s11
+    xor t6, s2, a6
+    xor ra, ra, a6
+    and t6, s11, t6
+    xor ra, t6, ra
+    xor t0, t0, a2
+    xor t6, s2, t6
+    and s2, t0, s2
+    xor a2, s2, a2
+    and t6, a2, t6
+    xor t6, t0, t6
+    and a5, a2, a5
+    and s10, a2, s10
+    xor t0, a2, t6
+    and t3, t6, t3
+    and s1, t6, s1
+    xor a2, a2, a6
+    xor t6, t6, ra
+    and s4, a2, s4
+    and s9, a2, s9
+    xor a2, a2, t6
+    and s6, ra, s6
+    and t2, ra, t2
+    and a7, a2, a7
+    and s5, a6, s5
+    xor s1, s10, s1
+    and t4, t0, t4
+    xor ra, a6, ra
+    xor s9, s9, a7
+    xor s10, s5, s10
+    and t5, t0, t5
+    and s7, ra, s7
+    xor s9, t4, s9
+    xor s5, s5, t5
+    and s0, t6, s0
+    and a4, a2, a4
+    xor t4, s7, t4
+    xor s0, a4, s0
+    xor s5, s5, t4
+    and s3, a6, s3
+    xor a4, s4, a4
+    xor a5, a5, s5
+    xor s3, s6, s3
+    and s8, ra, s8
+    xor s5, a4, s5
+    xor s6, s8, s6
+    and t1, t6, t1
+    xor a4, t3, a4
+    xor t1, a7, t1
+    xor s6, s6, a4
+    xor t5, t5, s1
+    xor a4, t1, a4
+    xor t5, t5, a4
+    xor a4, a5, a4
+    xor t2, t2, s6
+    xor t3, t3, s9
+    xor s10, s10, t2
+    xor s3, s3, a4
+    xor t2, t4, t2
+    xor a4, t3, a4
+    xor s6, s9, s6
+    xor t4, t3, t2
+    xor a4, s0, a4
+    lw s0, 352(sp)
+    lw t3, 396(sp)
+    lw s9, 372(sp)
+    lw a5, 416(sp)
+    xor s5, s1, s5
+    lw s4, 348(sp)
+    xor s0, s0, t3
+    xor s9, s9, a5
+    lw t1, 376(sp)
+    lw s1, 336(sp)
+    lw a7, 344(sp)
+    xor a5, a5, s4
+    xor s7, s9, s0
+    xor s4, s4, s1
+    xor s9, a7, s9
+    sw s6, 396(sp)
+    xor t1, t1, s1
+    xor s9, s9, s4
+    sw t4, 344(sp)
+    xor s1, s1, s0
+    xor t3, s9, t3
+    xor s4, s4, s7
+    sw a4, 336(sp)
+    xor s9, t1, s4
+    xor a2, s1, a5
+    sw t2, 348(sp)
+    xor s8, t3, s0
+    xor a6, s4, a5
+    xor t0, s9, a2
+    and t2, s7, s4
+    and a2, s8, a2
+    and t4, s0, a5
+    xor s4, s4, s7
+    xor t4, s1, t4
+    and a4, t3, s1
+    xor a2, s4, a2
+    xor a4, t1, a4
+    xor t4, t4, a2
+    xor a7, a7, s7
+    xor a2, a4, a2
+    and a4, a7, t1
+    xor a4, t3, a4
+    sw s10, 416(sp)
+    xor t6, a7, s7
+    xor t4, t4, a4
+    xor s10, a5, a7
+    and s9, t6, s9
+    xor a4, s10, a4
+    xor s9, s0, s9
+    xor t2, t2, a4
+    xor ra, t1, s1
+    xor s2, a7, t3
+    xor s11, s7, s0
+    xor t4, t4, s9
+    xor a4, s7, a4
+    xor a2, a2, t2
+    and ra, s2, ra
+    and a6, s11, a6
+    xor s6, t6, s8
+    xor s9, a4, s9
+    xor t2, s1, t2
+    and t0, s6, t0
+    xor a6, t2, a6
+    xor s9, s9, ra
+    xor ra, a6, ra
+    xor t0, s9, t0
+    and t2, t0, t4
+    and a4, ra, a2
+    xor s10, t0, a2
+    xor a4, t4, a4
+    xor t2, s10, t2
+    xor s9, t0, ra
+    xor a6, t4, a2
+    xor t2, t2, a4
+    and a6, s9, a6
+    xor a4, ra, a4
+    xor t4, t0, t4
+    xor a6, a4, a6
+    xor a2, ra, a2
+    xor a4, t4, a2
+    and t0, t0, a6
+    and t4, t4, a6
+    xor a6, a6, t2
+    and s9, s9, t2
+    and ra, ra, a6
+    xor t1, t1, a7
+    xor s1, s1, t3
+    xor a5, a5, s0
+    and t2, a4, t2
+    xor t0, t0, ra
+    xor s9, ra, s9
+    and a6, a2, a6
+    xor ra, s1, a5
+    xor a4, t1, s1
+    xor t4, t4, a6
+    and t3, t3, t0
+    xor a2, s9, t0
+    and s1, s1, t0
+    xor t0, t0, t4
+    and a7, a7, t4
+    and s8, s8, a2
+    and s2, s2, t0
+    xor t2, a6, t2
+    xor s8, s8, a7
+    xor s2, a7, s2
+    and s0, s0, s9
+    and s7, s7, t2
+    xor a7, s4, a5
+    xor t3, t3, s7
+    xor s0, s0, s8
+    and a5, a5, s9
+    xor s8, t3, s8
+    xor s9, s9, t2
+    xor t3, t2, t4
+    and s11, s11, s9
+    and t2, s4, t2
+    and s9, a7, s9
+    xor a6, t1, s4
+    xor s1, s1, t2
+    xor s9, t2, s9
+    xor t2, a6, ra
+    and t4, t1, t4
+    and t0, a4, t0
+    and ra, ra, a2
+    and t6, t6, t3
+    xor t0, t4, t0
+    xor a2, a2, t3
+    xor s9, s9, t0
+    and t3, a6, t3
+    and s6, s6, a2
+    xor s0, s0, t6
+    xor t4, ra, t4
+    and a2, t2, a2
+    xor t0, t3, t0
+    xor t6, t6, s2
+    xor s11, s7, s11
+    xor a5, a5, t4
+    xor a2, t0, a2
+    xor s2, s11, s2
+    xor s6, t6, s6
+    xor t4, s1, t4
+    xor a5, a5, t3
+    xor s8, a2, s8
+    xor t4, t4, s6
+    xor a2, a2, s2
+    xor t0, a5, s2
+    xor s2, s0, s2
+    xor t3, s9, t4
+    xor s2, s2, t3
+    xor t3, s8, t3
+    xor t4, t0, t4
+    xor s8, a5, s8
+    xor t0, s9, t0
+    xor s6, s8, s6
     lw s8, 420(sp)
-    sw s8, 120(sp)
-    sw t2, 124(sp)
+    lw s9, 428(sp)
+    xor t6, s5, s6
+    xor s1, s8, s9
+    xor s9, t6, s9
+    xor s6, s1, s6
+    xor s5, s1, s5
+    xor s8, t6, s8
+    srli s1, s9, 8
+    xor s1, s1, s8
+    li t6, 0xff00ff
+    and s1, s1, t6
+    xor s8, s8, s1
+    slli s1, s1, 8
+    xor s1, s9, s1
+    srli s9, s6, 8
+    xor s9, s9, s5
+    and s9, s9, t6
+    xor s5, s5, s9
+    slli s9, s9, 8
+    xor s9, s6, s9
+    srli s6, s1, 16
+    xor s6, s6, s9
+    li t2, 0xffff
+    and s6, s6, t2
+    xor s9, s9, s6
+    slli s6, s6, 16
+    xor s6, s1, s6
+    srli s1, s8, 16
+    xor s1, s1, s5
+    and s1, s1, t2
+    xor s5, s5, s1
+    slli s1, s1, 16
+    xor s1, s8, s1
+    xor s1, s1, s9
+    xor s9, s9, s5
+    xor s6, s6, s1
+    xor s5, s5, s1
+    xor s9, s9, s6
+    xor s1, s1, s9
+    srli s8, s1, 8
+    and s1, s1, t6
+    and s8, s8, t6
+    slli s1, s1, 8
+    or s1, s8, s1
+    slli s8, s9, 16
+    srli s9, s9, 16
+    or s9, s8, s9
+    slli s8, s5, 16
+    srli s5, s5, 16
+    or s5, s8, s5
+    srli s8, s5, 8
+    and s5, s5, t6
+    and s8, s8, t6
+    slli s5, s5, 8
+    or s5, s8, s5
+    lw s8, 400(sp)
+    lw a6, 412(sp)
+    xor s11, t5, a5
+    xor ra, s8, a6
+    xor a6, s11, a6
+    xor a5, ra, a5
+    xor t5, ra, t5
+    xor s8, s11, s8
+    srli ra, a6, 8
+    xor ra, ra, s8
+    and ra, ra, t6
+    xor s8, s8, ra
+    slli ra, ra, 8
+    xor ra, a6, ra
+    srli a6, a5, 8
+    xor a6, a6, t5
+    and a6, a6, t6
+    xor t5, t5, a6
+    slli a6, a6, 8
+    xor a6, a5, a6
+    srli a5, ra, 16
+    xor a5, a5, a6
+    and a5, a5, t2
+    xor a6, a6, a5
+    slli a5, a5, 16
+    xor a5, ra, a5
+    srli ra, s8, 16
+    xor ra, ra, t5
+    and ra, ra, t2
+    xor t5, t5, ra
+    slli ra, ra, 16
+    xor ra, s8, ra
+    xor ra, ra, a6
+    xor a6, a6, t5
+    xor a5, a5, ra
+    xor t5, t5, ra
+    xor a6, a6, a5
+    xor ra, ra, a6
+    srli s8, ra, 8
+    and ra, ra, t6
+    and s8, s8, t6
+    slli ra, ra, 8
+    or ra, s8, ra
+    slli s8, a6, 16
+    srli a6, a6, 16
+    or a6, s8, a6
+    slli s8, t5, 16
+    srli t5, t5, 16
+    or t5, s8, t5
+    srli s8, t5, 8
+    and t5, t5, t6
+    and s8, s8, t6
+    slli t5, t5, 8
+    or t5, s8, t5
+    lw s8, 404(sp)
+    lw s11, 424(sp)
+    xor a7, s3, t3
+    xor s7, s8, s11
+    xor s11, a7, s11
+    xor t3, s7, t3
+    xor s3, s7, s3
+    xor s8, a7, s8
+    srli s7, s11, 8
+    xor s7, s7, s8
+    and s7, s7, t6
+    xor s8, s8, s7
+    slli s7, s7, 8
+    xor s7, s11, s7
+    srli s11, t3, 8
+    xor s11, s11, s3
+    and s11, s11, t6
+    xor s3, s3, s11
+    slli s11, s11, 8
+    xor s11, t3, s11
+    srli t3, s7, 16
+    xor t3, t3, s11
+    and t3, t3, t2
+    xor s11, s11, t3
+    slli t3, t3, 16
+    xor t3, s7, t3
+    srli s7, s8, 16
+    xor s7, s7, s3
+    and s7, s7, t2
+    xor s3, s3, s7
+    slli s7, s7, 16
+    xor s7, s8, s7
+    xor s7, s7, s11
+    xor s11, s11, s3
+    xor t3, t3, s7
+    xor s3, s3, s7
+    xor s11, s11, t3
+    xor s7, s7, s11
+    srli s8, s7, 8
+    and s7, s7, t6
+    and s8, s8, t6
+    slli s7, s7, 8
+    or s7, s8, s7
+    slli s8, s11, 16
+    srli s11, s11, 16
+    or s11, s8, s11
+    slli s8, s3, 16
+    srli s3, s3, 16
+    or s3, s8, s3
+    srli s8, s3, 8
+    and s3, s3, t6
+    and s8, s8, t6
+    slli s3, s3, 8
+    or s3, s8, s3
+    lw s8, 332(sp)
+    lw a7, 340(sp)
+    lw a4, 416(sp)
+    xor s0, s0, t4
+    xor s4, s8, a7
+    xor t1, a4, t4
+    xor a7, t1, a7
+    xor t4, s4, t4
+    xor a4, s4, a4
+    xor s8, t1, s8
+    srli s4, a7, 8
+    xor s4, s4, s8
+    and s4, s4, t6
+    xor s8, s8, s4
+    slli s4, s4, 8
+    xor s4, a7, s4
+    srli a7, t4, 8
+    xor a7, a7, a4
+    and a7, a7, t6
+    xor a4, a4, a7
+    slli a7, a7, 8
+    xor a7, t4, a7
+    srli t4, s4, 16
+    xor t4, t4, a7
+    and t4, t4, t2
+    xor a7, a7, t4
+    slli t4, t4, 16
+    xor t4, s4, t4
+    srli s4, s8, 16
+    xor s4, s4, a4
+    and s4, s4, t2
+    xor a4, a4, s4
+    slli s4, s4, 16
+    xor s4, s8, s4
+    xor s4, s4, a7
+    xor a7, a7, a4
+    xor t4, t4, s4
+    xor a4, a4, s4
+    xor a7, a7, t4
+    xor s4, s4, a7
+    srli s8, s4, 8
+    and s4, s4, t6
+    and s8, s8, t6
+    slli s4, s4, 8
+    or s4, s8, s4
+    slli s8, a7, 16
+    srli a7, a7, 16
+    or a7, s8, a7
+    slli s8, a4, 16
+    srli a4, a4, 16
+    or a4, s8, a4
+    srli s8, a4, 8
+    and a4, a4, t6
+    and s8, s8, t6
+    slli a4, a4, 8
+    or a4, s8, a4
+    xor s4, s4, a7
+    xor a7, a7, a4
+    lw s8, 388(sp)
+    lw t1, 368(sp)
+    xor a4, a4, s4
+    xor s7, s7, s11
+    sw a4, 416(sp)
+    xor s11, s11, s3
+    lw a4, 348(sp)
+    xor s3, s3, s7
+    sw s3, 332(sp)
+    xor s10, s8, t1
+    xor s3, a4, t0
+    xor t1, s3, t1
+    xor t0, s10, t0
+    xor a4, s10, a4
+    xor s8, s3, s8
+    srli s10, t1, 8
+    xor s10, s10, s8
+    and s10, s10, t6
+    xor s8, s8, s10
+    slli s10, s10, 8
+    xor s10, t1, s10
+    srli t1, t0, 8
+    xor t1, t1, a4
+    and t1, t1, t6
+    xor a4, a4, t1
+    slli t1, t1, 8
+    xor t1, t0, t1
+    srli t0, s10, 16
+    xor t0, t0, t1
+    and t0, t0, t2
+    xor t1, t1, t0
+    slli t0, t0, 16
+    xor t0, s10, t0
+    srli s10, s8, 16
+    xor s10, s10, a4
+    and s10, s10, t2
+    xor a4, a4, s10
+    slli s10, s10, 16
+    xor s10, s8, s10
+    xor s10, s10, t1
+    xor t1, t1, a4
+    xor t0, t0, s10
+    xor a4, a4, s10
+    xor t1, t1, t0
+    xor s10, s10, t1
+    srli s8, s10, 8
+    and s10, s10, t6
+    and s8, s8, t6
+    slli s10, s10, 8
+    or s10, s8, s10
+    slli s8, t1, 16
+    srli t1, t1, 16
+    or t1, s8, t1
+    slli s8, a4, 16
+    srli a4, a4, 16
+    or a4, s8, a4
+    srli s8, a4, 8
+    and a4, a4, t6
+    and s8, s8, t6
+    slli a4, a4, 8
+    or a4, s8, a4
+    xor s10, s10, t1
+    xor ra, ra, a6
+    xor t1, t1, a4
+    lw s8, 384(sp)
+    lw s3, 364(sp)
+    xor a6, a6, t5
+    xor a4, a4, s10
+    xor t5, t5, ra
+    sw a4, 348(sp)
+    xor s1, s1, s9
+    sw t5, 388(sp)
+    xor s9, s9, s5
+    lw t5, 336(sp)
+    xor s5, s5, s1
+    sw s5, 368(sp)
+    xor a4, s8, s3
+    xor s5, t5, s2
+    xor s3, s5, s3
+    xor s2, a4, s2
+    xor t5, a4, t5
+    xor s8, s5, s8
+    srli a4, s3, 8
+    xor a4, a4, s8
+    and a4, a4, t6
+    xor s8, s8, a4
+    slli a4, a4, 8
+    xor a4, s3, a4
+    srli s3, s2, 8
+    xor s3, s3, t5
+    and s3, s3, t6
+    xor t5, t5, s3
+    slli s3, s3, 8
+    xor s3, s2, s3
+    srli s2, a4, 16
+    xor s2, s2, s3
+    and s2, s2, t2
+    xor s3, s3, s2
+    slli s2, s2, 16
+    xor s2, a4, s2
+    srli a4, s8, 16
+    xor a4, a4, t5
+    and a4, a4, t2
+    xor t5, t5, a4
+    slli a4, a4, 16
+    xor a4, s8, a4
+    xor a4, a4, s3
+    xor s3, s3, t5
+    xor s2, s2, a4
+    xor t5, t5, a4
+    xor s3, s3, s2
+    xor a4, a4, s3
+    srli s8, a4, 8
+    and a4, a4, t6
+    and s8, s8, t6
+    slli a4, a4, 8
+    or a4, s8, a4
+    slli s8, s3, 16
+    srli s3, s3, 16
+    or s3, s8, s3
+    slli s8, t5, 16
+    srli t5, t5, 16
+    or t5, s8, t5
+    srli s8, t5, 8
+    and t5, t5, t6
+    and s8, s8, t6
+    slli t5, t5, 8
+    or t5, s8, t5
+    xor a4, a4, s3
+    xor s3, s3, t5
+    lw s8, 356(sp)
+    lw s5, 380(sp)
+    xor s2, s2, a4
+    xor t5, t5, a4
+    xor s3, s3, s2
+    sw t5, 336(sp)
+    xor a4, a4, s3
+    sw s3, 384(sp)
+    xor t0, t0, s10
+    lw s3, 344(sp)
+    xor t1, t1, t0
+    xor s10, s10, t1
+    sw t1, 364(sp)
+    xor t5, s8, s5
+    xor t1, s3, a2
+    xor s5, t1, s5
+    xor a2, t5, a2
+    xor s3, t5, s3
+    xor s8, t1, s8
+    srli t5, s5, 8
+    xor t5, t5, s8
+    and t5, t5, t6
+    xor s8, s8, t5
+    slli t5, t5, 8
+    xor t5, s5, t5
+    srli s5, a2, 8
+    xor s5, s5, s3
+    and s5, s5, t6
+    xor s3, s3, s5
+    slli s5, s5, 8
+    xor s5, a2, s5
+    srli a2, t5, 16
+    xor a2, a2, s5
+    and a2, a2, t2
+    xor s5, s5, a2
+    slli a2, a2, 16
+    xor a2, t5, a2
+    srli t5, s8, 16
+    xor t5, t5, s3
+    and t5, t5, t2
+    xor s3, s3, t5
+    slli t5, t5, 16
+    xor t5, s8, t5
+    xor t5, t5, s5
+    xor s5, s5, s3
+    xor a2, a2, t5
+    xor s3, s3, t5
+    xor s5, s5, a2
+    xor t5, t5, s5
+    srli s8, t5, 8
+    and t5, t5, t6
+    and s8, s8, t6
+    slli t5, t5, 8
+    or t5, s8, t5
+    slli s8, s5, 16
+    srli s5, s5, 16
+    or s5, s8, s5
+    slli s8, s3, 16
+    srli s3, s3, 16
+    or s3, s8, s3
+    srli s8, s3, 8
+    and s3, s3, t6
+    and s8, s8, t6
+    slli s3, s3, 8
+    or s3, s8, s3
+    xor t5, t5, s5
+    xor s5, s5, s3
+    lw s8, 392(sp)
+    lw t1, 408(sp)
+    xor a2, a2, t5
+    xor s3, s3, t5
+    xor s5, s5, a2
+    sw s3, 344(sp)
+    xor t5, t5, s5
+    sw s5, 356(sp)
+    xor t4, t4, s4
+    lw s5, 396(sp)
+    xor a7, a7, t4
+    xor s4, s4, a7
+    sw a7, 380(sp)
+    xor s3, s8, t1
+    xor a7, s5, s0
+    xor t1, a7, t1
+    xor s0, s3, s0
+    xor s5, s3, s5
+    xor s8, a7, s8
+    srli s3, t1, 8
+    xor s3, s3, s8
+    and s3, s3, t6
+    xor s8, s8, s3
+    slli s3, s3, 8
+    xor s3, t1, s3
+    srli t1, s0, 8
+    xor t1, t1, s5
+    and t1, t1, t6
+    xor s5, s5, t1
+    slli t1, t1, 8
+    xor t1, s0, t1
+    srli s0, s3, 16
+    xor s0, s0, t1
+    and s0, s0, t2
+    xor t1, t1, s0
+    slli s0, s0, 16
+    xor s0, s3, s0
+    srli s3, s8, 16
+    xor s3, s3, s5
+    and t2, s3, t2
+    xor s5, s5, t2
+    slli t2, t2, 16
+    xor t2, s8, t2
+    xor t2, t2, t1
+    xor t1, t1, s5
+    xor s0, s0, t2
+    xor s5, s5, t2
+    xor t1, t1, s0
+    xor t2, t2, t1
+    srli s8, t2, 8
+    and t2, t2, t6
+    xor s6, s6, s1
+    and s8, s8, t6
+    slli t2, t2, 8
+    xor a5, a5, ra
+    or t2, s8, t2
+    sw s6, 0(sp)
+    xor t3, t3, s7
+    slli s8, t1, 16
+    sw a5, 4(sp)
+    srli t1, t1, 16
+    sw t3, 8(sp)
+    or t1, s8, t1
+    sw t4, 12(sp)
+    slli s8, s5, 16
+    sw t0, 16(sp)
+    srli s5, s5, 16
+    xor t2, t2, t1
+    sw s2, 20(sp)
+    xor s9, s9, s6
+    or s5, s8, s5
+    xor s0, s0, t2
+    sw a2, 24(sp)
+    xor s1, s1, s9
+    xor a6, a6, a5
+    srli s8, s5, 8
+    sw s0, 28(sp)
+    xor ra, ra, a6
+    xor s11, s11, t3
+    and s8, s8, t6
+    sw s1, 32(sp)
+    xor s7, s7, s11
+    and t6, s5, t6
+    sw ra, 36(sp)
+    slli t6, t6, 8
+    sw s7, 40(sp)
+    or t6, s8, t6
+    sw s4, 44(sp)
+    xor t1, t1, t6
+    sw s10, 48(sp)
+    xor t6, t6, t2
+    xor t1, t1, s0
+    sw a4, 52(sp)
+    xor t2, t2, t1
+    sw t5, 56(sp)
+    sw t2, 60(sp)
+    sw s9, 64(sp)
+    sw a6, 68(sp)
+    sw s11, 72(sp)
+    lw s11, 380(sp)
+    sw s11, 76(sp)
+    lw s11, 364(sp)
+    sw s11, 80(sp)
+    lw s11, 384(sp)
+    sw s11, 84(sp)
+    lw s11, 356(sp)
+    sw s11, 88(sp)
+    sw t1, 92(sp)
+    lw t1, 368(sp)
+    sw t1, 96(sp)
+    lw t1, 388(sp)
+    sw t1, 100(sp)
+    lw t1, 332(sp)
+    sw t1, 104(sp)
+    lw t1, 416(sp)
+    sw t1, 108(sp)
+    lw t1, 348(sp)
+    sw t1, 112(sp)
+    lw t1, 336(sp)
+    sw t1, 116(sp)
+    lw t1, 344(sp)
+    sw t1, 120(sp)
+    sw t6, 124(sp)
     addi a3, a3, 256
     lw t0, 328(sp)
     addi t0, t0, -1
@@ -3788,2784 +3402,2577 @@ MCU_FN(aria256, encrypt_blocks):
     lw ra, 92(sp)
     xor a2, ra, a2
     lw ra, 96(sp)
-    sw t1, 332(sp)
-    lw t1, 96(a3)
-    xor t1, ra, t1
+    sw a2, 332(sp)
+    lw a2, 96(a3)
+    xor a2, ra, a2
     lw ra, 100(sp)
-    sw t1, 336(sp)
-    lw t1, 100(a3)
-    xor t1, ra, t1
+    sw t3, 336(sp)
+    lw t3, 100(a3)
+    xor t3, ra, t3
     lw ra, 104(sp)
-    sw t1, 340(sp)
-    lw t1, 104(a3)
-    xor t1, ra, t1
-    lw ra, 108(sp)
-    sw t1, 344(sp)
-    lw t1, 108(a3)
-    xor t1, ra, t1
-    lw ra, 112(sp)
-    sw t1, 348(sp)
-    lw t1, 112(a3)
-    xor t1, ra, t1
-    lw ra, 116(sp)
-    sw t1, 352(sp)
-    lw t1, 116(a3)
-    xor t1, ra, t1
-    lw ra, 120(sp)
-    sw t1, 356(sp)
-    lw t1, 120(a3)
-    xor t1, ra, t1
-    lw ra, 124(sp)
-    sw t1, 360(sp)
-    lw t1, 124(a3)
-    xor t1, ra, t1
-    sw t1, 364(sp)
-    sw t0, 368(sp)
-    sw t2, 372(sp)
-    sw a5, 376(sp)
-    sw a6, 380(sp)
-    sw a2, 384(sp)
-    sw a7, 388(sp)
-    sw a4, 392(sp)
-    sw s2, 396(sp)
-    sw s1, 400(sp)
-    sw s3, 404(sp)
-    xor t2, s10, s9
-    xor a7, s10, s8
-    sw t5, 408(sp)
-    xor ra, s8, s5
-    xor t0, s11, s6
-    xor a7, a7, s4
-    xor a4, t2, s8
-    xor t5, s11, s7
-    xor t1, s7, s4
-    xor a6, s9, ra
-    xor s8, s8, s7
-    xor s11, s11, a7
-    xor a5, t0, t1
-    xor s9, s9, s5
-    xor s8, s8, t0
-    li s2, 0xff0000
-    xor s3, s5, t1
-    xor a7, s6, a7
-    xor s9, s9, a5
-    li a2, 0xff000000
-    xor t0, t0, ra
-    xor s10, s10, s3
-    and a7, a7, s2
-    and s9, s9, a2
-    and t0, t0, s2
-    xor a7, s10, a7
-    xor t0, s5, t0
-    xor s1, t2, s6
-    xor s3, s6, s3
-    xor s9, a7, s9
-    xor t1, ra, t1
-    xor s5, s1, s5
-    and s3, s3, s2
-    and a7, t5, s2
-    xor t2, t2, t1
-    xor s1, s1, ra
-    xor s3, a4, s3
-    and t5, t5, s2
-    xor ra, ra, a5
-    and s1, s1, a2
-    xor a4, a4, a5
-    xor s6, s6, s4
-    xor t5, t2, t5
-    xor a5, a6, a5
-    xor s4, a6, s4
-    xor s1, t5, s1
-    and s8, s8, a2
-    xor s7, s7, a6
-    and s4, s4, s2
-    and t5, a5, a2
-    and ra, ra, a2
-    xor s8, s5, s8
-    xor s4, t1, s4
-    and s7, s7, a2
-    xor a7, s11, a7
-    and a5, a5, a2
-    and s5, s5, s2
-    xor s7, s4, s7
-    xor ra, a7, ra
-    xor t5, t0, t5
-    xor a5, s3, a5
-    sw t6, 412(sp)
-    and a4, a4, a2
-    xor s5, s6, s5
-    xor s3, ra, s7
-    xor t0, t5, s8
-    and t6, a5, ra
-    sw t3, 416(sp)
-    xor a4, s5, a4
-    xor t2, a5, s9
-    xor s11, ra, t5
-    xor s4, s3, t0
-    xor t1, a5, s1
-    xor t3, t5, t6
-    sw s0, 420(sp)
-    xor a7, s1, a4
-    and s3, t2, s3
-    and s11, t1, s11
-    xor t6, s9, t6
-    xor s0, s8, a5
-    xor s6, t2, a7
-    xor t6, t6, s3
-    xor s11, s0, s11
-    xor s10, s7, s8
-    and s4, s6, s4
-    and a2, s9, s7
-    xor t6, t6, s11
-    xor s7, s7, s9
-    xor s4, t6, s4
-    and a6, a4, s8
-    xor t6, s7, a4
-    xor a6, t6, a6
-    xor s5, s9, a4
-    xor a6, a6, t3
-    and s10, s5, s10
-    xor t3, a2, t3
-    xor s10, t3, s10
-    xor ra, ra, a5
-    xor s11, s10, s11
-    and t0, a7, t0
-    and s2, s1, t5
-    xor s10, ra, s1
-    xor s2, s8, s2
-    xor t0, s10, t0
-    xor s2, s2, a6
-    xor a2, t0, a2
-    xor s3, s2, s3
-    xor a6, a2, a6
-    and s10, s4, s3
-    and t3, s11, a6
-    xor s2, s11, s3
-    xor s10, a6, s10
-    xor t3, s2, t3
-    xor a2, s4, s11
-    xor t0, s3, a6
-    xor s10, s10, t3
-    and t0, a2, t0
-    xor t3, s4, t3
-    xor a6, s11, a6
-    xor t0, t3, t0
-    xor s3, s4, s3
-    xor t3, s3, a6
-    and s4, s4, t0
-    and s3, s3, t0
-    xor t0, t0, s10
-    and a2, a2, s10
-    and s11, s11, t0
-    xor t5, t5, s1
-    xor s8, s8, a4
-    and s10, t3, s10
-    xor s4, s4, s11
-    xor a2, s11, a2
-    and t0, a6, t0
-    xor s11, t5, s8
-    xor t3, ra, t5
-    xor s3, s3, t0
-    and s1, s1, s4
-    xor a6, a2, s4
-    and t5, t5, s4
-    xor s10, t0, s10
-    and a4, a4, a2
-    and a5, a5, s3
-    xor s4, s4, s3
-    and s9, s9, s10
-    xor a4, a4, a5
-    and a7, a7, a6
-    and t1, t1, s4
-    xor s1, s1, a4
-    xor a7, a7, s9
-    xor t1, a5, t1
-    xor a4, a7, a4
-    xor a5, s7, s8
-    xor a7, s10, s3
-    and s8, s8, a2
-    and t2, t2, a7
-    xor a2, a2, s10
-    xor s1, s1, t2
-    and s5, s5, a2
-    xor t2, t2, t1
-    xor s5, s9, s5
-    xor t0, ra, s7
-    xor t1, s5, t1
-    xor s5, t0, s11
-    and s3, ra, s3
-    and s4, t3, s4
-    and s10, s7, s10
-    and a2, a5, a2
-    and s11, s11, a6
-    xor s4, s3, s4
-    xor a2, s10, a2
-    xor a6, a6, a7
-    xor s3, s8, s3
-    xor a2, a2, s4
-    and a7, t0, a7
-    and s6, s6, a6
-    xor t5, t5, s3
-    and a6, s5, a6
-    xor s4, a7, s4
-    xor s10, s11, s10
-    xor t5, t5, a7
-    xor a6, s4, a6
-    xor s3, s10, s3
-    xor s6, t2, s6
-    xor a7, t5, a6
-    xor a5, t5, a4
-    xor s4, s3, t1
-    xor t2, a2, s6
-    xor s7, a7, s6
-    xor s2, a2, a5
-    xor s5, a4, s1
-    xor s9, s3, t5
-    xor s6, t5, s6
-    li s8, 0xff
-    xor s2, s2, s4
-    li s10, 0xff00
-    xor t5, t5, s5
-    xor ra, s9, t2
-    and s2, s2, s8
-    and ra, ra, s10
-    xor s2, t5, s2
-    xor ra, s2, ra
-    xor s11, a2, a7
-    xor s2, a7, t1
-    xor t0, a6, s4
-    xor a7, a7, s4
-    xor s4, s1, s4
-    xor a5, a5, t1
-    and s4, s4, s8
-    xor s4, a5, s4
-    xor t3, s1, t0
-    xor a5, s11, t1
-    xor t0, s5, t0
-    xor t1, s5, t1
-    xor s3, s3, a2
-    xor s5, s5, t2
-    xor a6, a6, t2
-    and s3, s3, s10
-    and s5, s5, s8
-    and a6, a6, s10
-    xor s3, s4, s3
-    xor s5, a2, s5
-    xor s4, s11, a4
-    xor a6, s5, a6
-    xor s2, s2, t2
-    xor a4, a4, s7
-    xor s5, t3, t2
-    and s6, s6, s8
-    and s4, s4, s8
-    and s7, s7, s8
-    xor t2, t0, t2
-    and t3, t3, s8
-    and s9, s9, s10
-    xor s6, s2, s6
-    and a7, a7, s10
-    xor s7, a5, s7
-    and s11, s11, s10
-    xor s4, s5, s4
-    xor t3, t1, t3
-    and t2, t2, s8
-    and t0, t0, s10
-    xor s9, s7, s9
-    xor a7, s4, a7
-    xor s11, t3, s11
-    xor t2, a4, t2
-    xor t0, s6, t0
-    lw s6, 420(sp)
-    lw a4, 412(sp)
-    lw t3, 416(sp)
-    lw s4, 404(sp)
-    lw s5, 408(sp)
-    lw s7, 396(sp)
-    lw a5, 400(sp)
-    sw t0, 400(sp)
-    and s1, s1, s10
-    sw a6, 424(sp)
-    xor s1, t2, s1
-    sw s9, 420(sp)
-    sw s1, 428(sp)
-    sw s3, 432(sp)
-    xor s2, s7, a5
-    xor t0, s7, s6
-    sw ra, 396(sp)
-    xor t2, s6, t4
-    xor a2, s4, s5
-    xor t0, t0, t3
-    xor a6, s2, s6
-    xor ra, s4, a4
-    xor t1, a4, t3
-    xor t6, a5, t2
-    xor s6, s6, a4
-    xor s4, s4, t0
-    xor t5, a2, t1
-    xor a5, a5, t4
-    xor s6, s6, a2
-    li s9, 0xff0000
-    xor s3, t4, t1
-    xor t0, s5, t0
-    xor a5, a5, t5
-    li s0, 0xff000000
-    xor a2, a2, t2
-    xor s7, s7, s3
-    and t0, t0, s9
-    and a5, a5, s0
-    and a2, a2, s9
-    xor t0, s7, t0
-    xor a2, t4, a2
-    xor s1, s2, s5
-    xor s3, s5, s3
-    xor a5, t0, a5
-    xor t1, t2, t1
-    xor t4, s1, t4
-    and s3, s3, s9
-    and t0, ra, s9
-    xor s2, s2, t1
-    xor s1, s1, t2
-    xor s3, a6, s3
-    and ra, ra, s9
-    xor t2, t2, t5
-    and s1, s1, s0
-    xor a6, a6, t5
-    xor s5, s5, t3
-    xor ra, s2, ra
-    xor t5, t6, t5
-    xor t3, t6, t3
-    xor s1, ra, s1
-    and s6, s6, s0
-    xor a4, a4, t6
-    and t3, t3, s9
-    and ra, t5, s0
-    and t2, t2, s0
-    xor s6, t4, s6
-    xor t3, t1, t3
-    and a4, a4, s0
-    xor t0, s4, t0
-    and t5, t5, s0
-    and t4, t4, s9
-    xor a4, t3, a4
-    xor t2, t0, t2
-    xor ra, a2, ra
-    xor t5, s3, t5
-    and a6, a6, s0
-    xor t4, s5, t4
-    xor s3, t2, a4
-    xor a2, ra, s6
-    and s9, t5, t2
-    xor a6, t4, a6
-    xor s2, t5, a5
-    xor s4, t2, ra
-    xor t3, s3, a2
-    xor t1, t5, s1
-    xor s0, ra, s9
-    xor t0, s1, a6
-    and s3, s2, s3
-    and s4, t1, s4
-    sw s11, 416(sp)
-    xor s9, a5, s9
-    xor s8, s6, t5
-    xor s5, s2, t0
-    sw a7, 408(sp)
-    xor s9, s9, s3
-    xor s4, s8, s4
-    xor s7, a4, s6
-    and t3, s5, t3
-    and a7, a5, a4
-    xor s9, s9, s4
-    xor a4, a4, a5
-    xor t3, s9, t3
-    and t6, a6, s6
-    xor s9, a4, a6
-    xor t6, s9, t6
-    xor t4, a5, a6
-    xor t6, t6, s0
-    and s7, t4, s7
-    xor s0, a7, s0
-    xor s7, s0, s7
-    xor t2, t2, t5
-    xor s4, s7, s4
-    and a2, t0, a2
-    and s11, s1, ra
-    xor s7, t2, s1
-    xor s11, s6, s11
-    xor a2, s7, a2
-    xor s11, s11, t6
-    xor a7, a2, a7
-    xor s3, s11, s3
-    xor t6, a7, t6
-    and s7, t3, s3
-    and s0, s4, t6
-    xor s11, s4, s3
-    xor s7, t6, s7
-    xor s0, s11, s0
-    xor a7, t3, s4
-    xor a2, s3, t6
-    xor s7, s7, s0
-    and a2, a7, a2
-    xor s0, t3, s0
-    xor t6, s4, t6
-    xor a2, s0, a2
-    xor s3, t3, s3
-    xor s0, s3, t6
-    and t3, t3, a2
-    and s3, s3, a2
-    xor a2, a2, s7
-    and a7, a7, s7
-    and s4, s4, a2
-    xor ra, ra, s1
-    xor s6, s6, a6
-    and s7, s0, s7
-    xor t3, t3, s4
-    xor a7, s4, a7
-    and a2, t6, a2
-    xor s4, ra, s6
-    xor s0, t2, ra
-    xor s3, s3, a2
-    and s1, s1, t3
-    xor t6, a7, t3
-    and ra, ra, t3
-    xor s7, a2, s7
-    and a6, a6, a7
-    and t5, t5, s3
-    xor t3, t3, s3
-    and a5, a5, s7
-    xor a6, a6, t5
-    and t0, t0, t6
-    and t1, t1, t3
-    xor s1, s1, a6
-    xor t0, t0, a5
-    xor t1, t5, t1
-    xor a6, t0, a6
-    xor t5, a4, s6
-    xor t0, s7, s3
-    and s6, s6, a7
-    and s2, s2, t0
-    xor a7, a7, s7
-    xor s1, s1, s2
-    and t4, t4, a7
-    xor s2, s2, t1
-    xor t4, a5, t4
-    xor a2, t2, a4
-    xor t1, t4, t1
-    xor t4, a2, s4
-    and s3, t2, s3
-    and t3, s0, t3
-    and s7, a4, s7
-    and a7, t5, a7
-    and s4, s4, t6
-    xor t3, s3, t3
-    xor a7, s7, a7
-    xor t6, t6, t0
-    xor s3, s6, s3
-    xor a7, a7, t3
-    and t0, a2, t0
-    and s5, s5, t6
-    xor ra, ra, s3
-    and t6, t4, t6
-    xor t3, t0, t3
-    xor s7, s4, s7
-    xor ra, ra, t0
-    xor t6, t3, t6
-    xor s3, s7, s3
-    xor s5, s2, s5
-    xor t0, ra, t6
-    xor a5, ra, a6
-    xor t3, s3, t1
-    xor s2, a7, s5
-    xor t5, t0, s5
-    xor t2, a7, a5
-    xor t4, a6, s1
-    xor s4, s3, ra
-    xor s5, ra, s5
-    li a4, 0xff
-    xor t2, t2, t3
-    xor ra, ra, t4
-    xor s0, s4, s2
-    and t2, t2, a4
-    and s0, s0, s10
-    xor t2, ra, t2
-    xor s0, t2, s0
-    xor s7, a7, t0
-    xor t2, t0, t1
-    xor a2, t6, t3
-    xor t0, t0, t3
-    xor t3, s1, t3
-    xor a5, a5, t1
-    and t3, t3, a4
-    xor t3, a5, t3
-    xor s6, s1, a2
-    xor a5, s7, t1
-    xor a2, t4, a2
-    xor t1, t4, t1
-    xor t4, t4, s2
-    xor t6, t6, s2
-    and t4, t4, a4
-    and t6, t6, s10
-    xor s3, s3, a7
-    xor t4, a7, t4
-    and s3, s3, s10
-    xor t6, t4, t6
-    xor t2, t2, s2
-    xor s3, t3, s3
-    xor t4, s6, s2
-    xor t3, s7, a6
-    xor s2, a2, s2
-    and s5, s5, a4
-    xor a6, a6, t5
-    and s6, s6, a4
-    and s2, s2, a4
-    xor s5, t2, s5
-    and s1, s1, s10
-    and t3, t3, a4
-    and t5, t5, a4
-    and s7, s7, s10
-    xor s6, t1, s6
-    xor s2, a6, s2
-    and a2, a2, s10
-    xor t5, a5, t5
-    xor t3, t4, t3
-    xor s7, s6, s7
-    xor s1, s2, s1
-    xor a2, s5, a2
-    lw s5, 388(sp)
-    lw s2, 392(sp)
-    lw s6, 380(sp)
-    lw t1, 384(sp)
-    lw t4, 372(sp)
-    lw a7, 376(sp)
-    lw a5, 332(sp)
-    lw t2, 368(sp)
-    and s4, s4, s10
-    sw a2, 368(sp)
-    xor s4, t5, s4
-    sw t6, 412(sp)
-    sw s4, 388(sp)
-    sw s1, 404(sp)
-    sw s3, 436(sp)
-    and t0, t0, s10
-    xor ra, a5, t2
-    xor a2, a5, s5
-    sw s0, 392(sp)
-    xor t0, t3, t0
-    xor a6, s5, s2
-    xor t5, t4, a7
-    xor a2, a2, t1
-    xor t6, ra, s5
-    xor s0, t4, s6
-    xor t3, s6, t1
-    xor s9, t2, a6
-    xor s5, s5, s6
-    xor t4, t4, a2
-    xor s11, t5, t3
-    xor t2, t2, s2
-    xor s5, s5, t5
-    li s4, 0xff0000
-    xor s3, s2, t3
-    xor a2, a7, a2
-    xor t2, t2, s11
-    li s8, 0xff000000
-    xor t5, t5, a6
-    xor a5, a5, s3
-    and a2, a2, s4
-    and t2, t2, s8
-    and t5, t5, s4
-    xor a2, a5, a2
-    xor t5, s2, t5
-    xor s1, ra, a7
-    xor s3, a7, s3
-    xor t2, a2, t2
-    xor t3, a6, t3
-    xor s2, s1, s2
-    and s3, s3, s4
-    and a2, s0, s4
-    xor ra, ra, t3
-    xor s1, s1, a6
-    xor s3, t6, s3
-    and s0, s0, s4
-    xor a6, a6, s11
-    and s1, s1, s8
-    xor t6, t6, s11
-    xor a7, a7, t1
-    xor s0, ra, s0
-    xor s11, s9, s11
-    xor t1, s9, t1
-    xor s1, s0, s1
-    and s5, s5, s8
-    xor s6, s6, s9
-    and t1, t1, s4
-    and s0, s11, s8
-    and a6, a6, s8
-    xor s5, s2, s5
-    xor t1, t3, t1
-    and s6, s6, s8
-    xor a2, t4, a2
-    and s11, s11, s8
-    and s2, s2, s4
-    xor s6, t1, s6
-    xor a6, a2, a6
-    xor s0, t5, s0
-    xor s11, s3, s11
-    and t6, t6, s8
-    xor s2, a7, s2
-    xor s3, a6, s6
-    xor t5, s0, s5
-    and s4, s11, a6
-    xor t6, s2, t6
-    xor ra, s11, t2
-    xor t4, a6, s0
-    xor t1, s3, t5
-    xor t3, s11, s1
-    xor s8, s0, s4
-    xor a2, s1, t6
-    and s3, ra, s3
-    and t4, t3, t4
-    sw s7, 384(sp)
-    xor s4, t2, s4
-    xor a4, s5, s11
-    xor a7, ra, a2
-    sw t0, 376(sp)
-    xor s4, s4, s3
-    xor t4, a4, t4
-    xor a5, s6, s5
-    and t1, a7, t1
-    and t0, t2, s6
-    xor s4, s4, t4
-    xor s6, s6, t2
-    xor t1, s4, t1
-    and s9, t6, s5
-    xor s4, s6, t6
-    xor s9, s4, s9
-    xor s2, t2, t6
-    xor s9, s9, s8
-    and a5, s2, a5
-    xor s8, t0, s8
-    xor a5, s8, a5
-    xor a6, a6, s11
-    xor t4, a5, t4
-    and t5, a2, t5
-    and s7, s1, s0
-    xor a5, a6, s1
-    xor s7, s5, s7
-    xor t5, a5, t5
-    xor s7, s7, s9
-    xor t0, t5, t0
-    xor s3, s7, s3
-    xor s9, t0, s9
-    and a5, t1, s3
-    and s8, t4, s9
-    xor s7, t4, s3
-    xor a5, s9, a5
-    xor s8, s7, s8
-    xor t0, t1, t4
-    xor t5, s3, s9
-    xor a5, a5, s8
-    and t5, t0, t5
-    xor s8, t1, s8
-    xor s9, t4, s9
-    xor t5, s8, t5
-    xor s3, t1, s3
-    xor s8, s3, s9
-    and t1, t1, t5
-    and s3, s3, t5
-    xor t5, t5, a5
-    and t0, t0, a5
-    and t4, t4, t5
-    xor s0, s0, s1
-    xor s5, s5, t6
-    and a5, s8, a5
-    xor t1, t1, t4
-    xor t0, t4, t0
-    and t5, s9, t5
-    xor t4, s0, s5
-    xor s8, a6, s0
-    xor s3, s3, t5
-    and s1, s1, t1
-    xor s9, t0, t1
-    and s0, s0, t1
-    xor a5, t5, a5
-    and t6, t6, t0
-    and s11, s11, s3
-    xor t1, t1, s3
-    and t2, t2, a5
-    xor t6, t6, s11
-    and a2, a2, s9
-    and t3, t3, t1
-    xor s1, s1, t6
-    xor a2, a2, t2
-    xor t3, s11, t3
-    xor t6, a2, t6
-    xor s11, s6, s5
-    xor a2, a5, s3
-    and s5, s5, t0
-    and ra, ra, a2
-    xor t0, t0, a5
-    xor s1, s1, ra
-    and s2, s2, t0
-    xor ra, ra, t3
-    xor s2, t2, s2
-    xor t5, a6, s6
-    xor t3, s2, t3
-    xor s2, t5, t4
-    and s3, a6, s3
-    and t1, s8, t1
-    and a5, s6, a5
-    and t0, s11, t0
-    and t4, t4, s9
-    xor t1, s3, t1
-    xor t0, a5, t0
-    xor s9, s9, a2
-    xor s3, s5, s3
-    xor t0, t0, t1
-    and a2, t5, a2
-    and a7, a7, s9
-    xor s0, s0, s3
-    and s9, s2, s9
-    xor t1, a2, t1
-    xor a5, t4, a5
-    xor s0, s0, a2
-    xor s9, t1, s9
-    xor s3, a5, s3
-    xor a7, ra, a7
-    xor a2, s0, s9
-    xor t2, s0, t6
-    xor t1, s3, t3
-    xor ra, t0, a7
-    xor s11, a2, a7
-    xor a6, t0, t2
-    xor s2, t6, s1
-    xor t4, s3, s0
-    xor a7, s0, a7
-    li s6, 0xff
-    xor a6, a6, t1
-    xor s0, s0, s2
-    xor s8, t4, ra
-    and a6, a6, s6
-    and s8, s8, s10
-    xor a6, s0, a6
-    xor s8, a6, s8
-    xor a5, t0, a2
-    xor a6, a2, t3
-    xor t5, s9, t1
-    xor a2, a2, t1
-    xor t1, s1, t1
-    xor t2, t2, t3
-    and t1, t1, s6
-    xor t1, t2, t1
-    xor s5, s1, t5
-    xor t2, a5, t3
-    xor t5, s2, t5
-    xor t3, s2, t3
-    xor s2, s2, ra
-    xor s9, s9, ra
-    and s2, s2, s6
-    and s9, s9, s10
-    xor s3, s3, t0
-    xor s2, t0, s2
-    and s3, s3, s10
-    xor s9, s2, s9
-    xor a6, a6, ra
-    xor s3, t1, s3
-    xor s2, s5, ra
-    xor t1, a5, t6
-    xor ra, t5, ra
-    and a7, a7, s6
-    xor t6, t6, s11
-    and s5, s5, s6
-    and ra, ra, s6
-    xor a7, a6, a7
-    and s1, s1, s10
-    and t1, t1, s6
-    and s11, s11, s6
-    and a5, a5, s10
-    xor s5, t3, s5
-    xor ra, t6, ra
-    and t5, t5, s10
-    xor s11, t2, s11
-    xor t1, s2, t1
-    xor a5, s5, a5
-    xor s1, ra, s1
-    xor t5, a7, t5
-    lw a7, 348(sp)
-    lw ra, 360(sp)
-    lw s5, 352(sp)
-    lw t3, 364(sp)
-    lw s2, 336(sp)
-    lw t0, 356(sp)
-    lw t2, 340(sp)
-    lw a6, 344(sp)
-    and t4, t4, s10
-    sw t5, 344(sp)
-    xor t4, s11, t4
-    sw s9, 380(sp)
-    sw t4, 348(sp)
-    sw s1, 372(sp)
-    sw s3, 332(sp)
-    and a2, a2, s10
-    xor s0, t2, a6
-    xor t5, t2, a7
-    sw s8, 360(sp)
-    xor a2, t1, a2
-    xor t6, a7, ra
-    xor s11, s2, t0
-    xor t5, t5, t3
-    xor s9, s0, a7
-    xor s8, s2, s5
-    xor t1, s5, t3
-    xor s4, a6, t6
-    xor a7, a7, s5
-    xor s2, s2, t5
-    xor s7, s11, t1
-    xor a6, a6, ra
-    xor a7, a7, s11
-    li t4, 0xff0000
-    xor s3, ra, t1
-    xor t5, t0, t5
-    xor a6, a6, s7
-    li a4, 0xff000000
-    xor s11, s11, t6
-    xor t2, t2, s3
-    and t5, t5, t4
-    and a6, a6, a4
-    and s11, s11, t4
-    xor t5, t2, t5
-    xor s11, ra, s11
-    xor s1, s0, t0
-    xor s3, t0, s3
-    xor a6, t5, a6
-    xor t1, t6, t1
-    xor ra, s1, ra
-    and s3, s3, t4
-    and t5, s8, t4
-    xor s0, s0, t1
-    xor s1, s1, t6
-    xor s3, s9, s3
-    and s8, s8, t4
-    xor t6, t6, s7
-    and s1, s1, a4
-    xor s9, s9, s7
-    xor t0, t0, t3
-    xor s8, s0, s8
-    xor s7, s4, s7
-    xor t3, s4, t3
-    xor s1, s8, s1
-    and a7, a7, a4
-    xor s5, s5, s4
-    and t3, t3, t4
-    and s8, s7, a4
-    and t6, t6, a4
-    xor a7, ra, a7
-    xor t3, t1, t3
-    and s5, s5, a4
-    xor t5, s2, t5
-    and s7, s7, a4
-    and ra, ra, t4
-    xor s5, t3, s5
-    xor t6, t5, t6
-    xor s8, s11, s8
-    xor s7, s3, s7
-    sw a5, 364(sp)
-    and s9, s9, a4
-    xor ra, t0, ra
-    xor s3, t6, s5
-    xor s11, s8, a7
-    and a5, s7, t6
-    sw a2, 356(sp)
-    xor s9, ra, s9
-    xor s0, s7, a6
-    xor s2, t6, s8
-    xor t3, s3, s11
-    xor t1, s7, s1
-    xor a2, s8, a5
-    xor t5, s1, s9
-    and s3, s0, s3
-    and s2, t1, s2
-    xor a5, a6, a5
-    xor s6, a7, s7
-    xor t0, s0, t5
-    xor a5, a5, s3
-    xor s2, s6, s2
-    xor t2, s5, a7
-    and t3, t0, t3
-    and a4, a6, s5
-    xor a5, a5, s2
-    xor s5, s5, a6
-    xor t3, a5, t3
-    and s4, s9, a7
-    xor a5, s5, s9
-    xor s4, a5, s4
-    xor ra, a6, s9
-    xor s4, s4, a2
-    and t2, ra, t2
-    xor a2, a4, a2
-    xor t2, a2, t2
-    xor t6, t6, s7
-    xor s2, t2, s2
-    and s11, t5, s11
-    and t4, s1, s8
-    xor t2, t6, s1
-    xor t4, a7, t4
-    xor s11, t2, s11
-    xor t4, t4, s4
-    xor a4, s11, a4
-    xor s3, t4, s3
-    xor s4, a4, s4
-    and t2, t3, s3
-    and a2, s2, s4
-    xor t4, s2, s3
-    xor t2, s4, t2
-    xor a2, t4, a2
-    xor a4, t3, s2
-    xor s11, s3, s4
-    xor t2, t2, a2
-    and s11, a4, s11
-    xor a2, t3, a2
-    xor s4, s2, s4
-    xor s11, a2, s11
-    xor s3, t3, s3
-    xor a2, s3, s4
-    and t3, t3, s11
-    and s3, s3, s11
-    xor s11, s11, t2
-    and a4, a4, t2
-    and s2, s2, s11
-    xor s8, s8, s1
-    xor a7, a7, s9
-    and t2, a2, t2
-    xor t3, t3, s2
-    xor a4, s2, a4
-    and s11, s4, s11
-    xor s2, s8, a7
-    xor a2, t6, s8
-    xor s3, s3, s11
-    and s1, s1, t3
-    xor s4, a4, t3
-    and s8, s8, t3
-    xor t2, s11, t2
-    and s9, s9, a4
-    and s7, s7, s3
-    xor t3, t3, s3
-    and a6, a6, t2
-    xor s9, s9, s7
-    and t5, t5, s4
-    and t1, t1, t3
-    xor s1, s1, s9
-    xor t5, t5, a6
-    xor t1, s7, t1
-    xor s9, t5, s9
-    xor s7, s5, a7
-    xor t5, t2, s3
-    and a7, a7, a4
-    and s0, s0, t5
-    xor a4, a4, t2
-    xor s1, s1, s0
-    and ra, ra, a4
-    xor s0, s0, t1
-    xor ra, a6, ra
-    xor s11, t6, s5
-    xor t1, ra, t1
-    xor ra, s11, s2
-    and s3, t6, s3
-    and t3, a2, t3
-    and t2, s5, t2
-    and a4, s7, a4
-    and s2, s2, s4
-    xor t3, s3, t3
-    xor a4, t2, a4
-    xor s4, s4, t5
-    xor s3, a7, s3
-    xor a4, a4, t3
-    and t5, s11, t5
-    and t0, t0, s4
-    xor s8, s8, s3
-    and s4, ra, s4
-    xor t3, t5, t3
-    xor t2, s2, t2
-    xor s8, s8, t5
-    xor s4, t3, s4
-    xor s3, t2, s3
-    xor t0, s0, t0
-    xor t5, s8, s4
-    xor a6, s8, s9
-    xor t3, s3, t1
-    xor s0, a4, t0
-    xor s7, t5, t0
-    xor t6, a4, a6
-    xor ra, s9, s1
-    xor s2, s3, s8
-    xor t0, s8, t0
-    li s5, 0xff
-    xor t6, t6, t3
-    xor s8, s8, ra
-    xor a2, s2, s0
-    and t6, t6, s5
-    and a2, a2, s10
-    xor t6, s8, t6
-    xor a2, t6, a2
-    xor t2, a4, t5
-    xor t6, t5, t1
-    xor s11, s4, t3
-    xor t5, t5, t3
-    xor t3, s1, t3
-    xor a6, a6, t1
-    and t3, t3, s5
-    xor t3, a6, t3
-    xor a7, s1, s11
-    xor a6, t2, t1
-    xor s11, ra, s11
-    xor t1, ra, t1
-    xor ra, ra, s0
-    xor s4, s4, s0
-    and ra, ra, s5
-    and s4, s4, s10
-    xor s3, s3, a4
-    xor ra, a4, ra
-    and s3, s3, s10
+    sw s4, 340(sp)
+    lw s4, 104(a3)
     xor s4, ra, s4
-    xor t6, t6, s0
-    xor s3, t3, s3
-    xor ra, a7, s0
-    xor t3, t2, s9
-    xor s0, s11, s0
-    and t0, t0, s5
-    xor s9, s9, s7
-    and s0, s0, s5
-    xor t0, t6, t0
-    and s1, s1, s10
-    xor s0, s9, s0
-    and s11, s11, s10
-    xor s1, s0, s1
-    xor s11, t0, s11
-    lw t0, 376(sp)
-    lw s0, 356(sp)
-    and t3, t3, s5
-    and a7, a7, s5
-    lw s9, 408(sp)
-    and t5, t5, s10
-    and t2, t2, s10
-    xor t3, ra, t3
-    xor a7, t1, a7
-    xor t0, t0, s0
-    xor t5, t3, t5
-    xor t2, a7, t2
-    xor s9, s9, t0
-    xor s0, s0, t5
-    slli a7, s9, 16
-    srli t1, s9, 16
-    xor s0, s0, s9
-    or t1, a7, t1
-    xor s9, s9, t1
-    slli a7, s9, 24
-    srli s9, s9, 8
-    xor t5, t5, t0
-    or s9, a7, s9
-    xor t0, t0, s0
-    xor t1, s9, t1
-    slli s9, t0, 16
-    srli a7, t0, 16
-    or a7, s9, a7
-    xor t0, t0, a7
-    slli s9, t0, 24
-    srli t0, t0, 8
-    or t0, s9, t0
-    xor a7, t0, a7
-    srli t0, a7, 8
-    li s9, 0xff00ff
-    and a7, a7, s9
-    and t0, t0, s9
-    slli a7, a7, 8
-    or a7, t0, a7
-    slli t0, s0, 16
-    srli t3, s0, 16
-    or t3, t0, t3
-    xor t3, s0, t3
-    slli t0, t3, 24
-    srli t3, t3, 8
-    or t3, t0, t3
-    xor s0, t3, s0
-    slli t3, t5, 16
-    srli t0, t5, 16
-    or t0, t3, t0
-    xor t0, t5, t0
-    slli t3, t0, 24
-    srli t0, t0, 8
-    or t0, t3, t0
-    xor t5, t0, t5
-    srli t0, t5, 8
-    and t5, t5, s9
-    and t0, t0, s9
-    slli t5, t5, 8
-    or t5, t0, t5
-    lw t0, 384(sp)
-    lw t3, 364(sp)
-    and s7, s7, s5
-    lw ra, 416(sp)
-    and s2, s2, s10
-    xor s7, a6, s7
-    xor t0, t0, t3
-    xor s2, s7, s2
-    xor ra, ra, t0
-    xor t3, t3, t2
-    slli a4, ra, 16
-    srli s7, ra, 16
-    xor t3, t3, ra
-    or s7, a4, s7
-    xor ra, ra, s7
-    slli a4, ra, 24
-    srli ra, ra, 8
-    xor t2, t2, t0
-    or ra, a4, ra
-    xor t0, t0, t3
-    xor s7, ra, s7
-    slli ra, t0, 16
-    srli a4, t0, 16
-    or a4, ra, a4
-    xor t0, t0, a4
-    slli ra, t0, 24
-    srli t0, t0, 8
-    or t0, ra, t0
-    xor a4, t0, a4
-    srli t0, a4, 8
-    and a4, a4, s9
-    and t0, t0, s9
-    slli a4, a4, 8
-    or a4, t0, a4
-    slli t0, t3, 16
-    srli ra, t3, 16
-    or ra, t0, ra
-    xor ra, t3, ra
-    slli t0, ra, 24
-    srli ra, ra, 8
-    or ra, t0, ra
-    xor t3, ra, t3
-    slli ra, t2, 16
-    srli t0, t2, 16
-    or t0, ra, t0
-    xor t0, t2, t0
-    slli ra, t0, 24
-    srli t0, t0, 8
-    or t0, ra, t0
-    xor t2, t0, t2
-    srli t0, t2, 8
-    and t2, t2, s9
-    and t0, t0, s9
-    slli t2, t2, 8
-    or t2, t0, t2
-    lw t0, 392(sp)
-    lw ra, 360(sp)
-    lw a6, 396(sp)
-    xor t0, t0, ra
-    xor a6, a6, t0
+    lw ra, 108(sp)
+    sw a4, 344(sp)
+    lw a4, 108(a3)
+    xor a4, ra, a4
+    lw ra, 112(sp)
+    sw t4, 348(sp)
+    lw t4, 112(a3)
+    xor t4, ra, t4
+    lw ra, 116(sp)
+    sw s5, 352(sp)
+    lw s5, 116(a3)
+    xor s5, ra, s5
+    lw ra, 120(sp)
+    sw s5, 356(sp)
+    lw s5, 120(a3)
+    xor s5, ra, s5
+    lw ra, 124(sp)
+    sw s5, 360(sp)
+    lw s5, 124(a3)
+    xor s5, ra, s5
+    srli ra, s11, 8
+    sw s5, 364(sp)
+    xor ra, ra, s3
+    li s5, 0xff00ff
+    and ra, ra, s5
+    xor s3, s3, ra
+    slli ra, ra, 8
+    xor ra, s11, ra
+    srli s11, t2, 8
+    xor s11, s11, a2
+    and s11, s11, s5
+    xor a2, a2, s11
+    slli s11, s11, 8
+    xor s11, t2, s11
+    srli t2, ra, 16
+    sw a5, 368(sp)
+    xor t2, t2, s11
+    li a5, 0xffff
+    and t2, t2, a5
+    xor s11, s11, t2
+    slli t2, t2, 16
+    xor t2, ra, t2
+    srli ra, s3, 16
     xor ra, ra, a2
-    slli t6, a6, 16
-    srli s8, a6, 16
-    xor ra, ra, a6
-    or s8, t6, s8
-    xor a6, a6, s8
-    slli t6, a6, 24
-    srli a6, a6, 8
-    xor a2, a2, t0
-    or a6, t6, a6
-    xor t0, t0, ra
-    xor s8, a6, s8
-    slli a6, t0, 16
-    srli t6, t0, 16
-    or t6, a6, t6
-    xor t0, t0, t6
-    slli a6, t0, 24
-    srli t0, t0, 8
-    or t0, a6, t0
-    xor t6, t0, t6
-    srli t0, t6, 8
-    and t6, t6, s9
-    and t0, t0, s9
-    slli t6, t6, 8
-    or t6, t0, t6
-    slli t0, ra, 16
-    srli a6, ra, 16
-    or a6, t0, a6
-    xor a6, ra, a6
-    slli t0, a6, 24
-    srli a6, a6, 8
-    or a6, t0, a6
-    xor ra, a6, ra
-    slli a6, a2, 16
-    srli t0, a2, 16
-    or t0, a6, t0
-    xor t0, a2, t0
-    slli a6, t0, 24
-    srli t0, t0, 8
-    or t0, a6, t0
-    xor a2, t0, a2
-    srli t0, a2, 8
-    and a2, a2, s9
-    and t0, t0, s9
-    slli a2, a2, 8
-    or a2, t0, a2
-    lw t0, 436(sp)
-    lw a6, 332(sp)
-    lw t4, 432(sp)
-    xor t0, t0, a6
-    xor t4, t4, t0
-    xor a6, a6, s3
-    slli a5, t4, 16
-    srli s6, t4, 16
-    xor a6, a6, t4
-    or s6, a5, s6
-    xor t4, t4, s6
-    slli a5, t4, 24
-    srli t4, t4, 8
-    xor s3, s3, t0
-    or t4, a5, t4
-    xor t0, t0, a6
-    xor s6, t4, s6
-    slli t4, t0, 16
-    srli a5, t0, 16
-    or a5, t4, a5
-    xor t0, t0, a5
-    slli t4, t0, 24
-    srli t0, t0, 8
-    or t0, t4, t0
-    xor a5, t0, a5
-    srli t0, a5, 8
-    and a5, a5, s9
-    and t0, t0, s9
-    slli a5, a5, 8
-    or a5, t0, a5
-    slli t0, a6, 16
-    srli t4, a6, 16
-    or t4, t0, t4
-    xor t4, a6, t4
-    slli t0, t4, 24
-    srli t4, t4, 8
-    or t4, t0, t4
-    xor a6, t4, a6
-    slli t4, s3, 16
-    srli t0, s3, 16
-    or t0, t4, t0
-    xor t0, s3, t0
-    slli t4, t0, 24
-    srli t0, t0, 8
-    or t0, t4, t0
-    xor s3, t0, s3
-    srli t0, s3, 8
-    and s3, s3, s9
-    and t0, t0, s9
+    and ra, ra, a5
+    xor a2, a2, ra
+    slli ra, ra, 16
+    xor ra, s3, ra
+    srli s3, s10, 8
+    xor s3, s3, s2
+    and s3, s3, s5
+    xor s2, s2, s3
     slli s3, s3, 8
-    or s3, t0, s3
-    xor a5, a5, a6
-    lw t0, 404(sp)
-    lw t4, 372(sp)
-    xor a6, a6, s3
-    lw s5, 428(sp)
-    xor s3, s3, a5
-    xor t0, t0, t4
-    xor s5, s5, t0
-    sw s3, 428(sp)
-    xor t4, t4, s1
-    slli s10, s5, 16
-    srli s3, s5, 16
-    xor t4, t4, s5
-    or s3, s10, s3
-    xor s5, s5, s3
-    slli s10, s5, 24
-    srli s5, s5, 8
-    xor s1, s1, t0
-    or s5, s10, s5
-    xor t0, t0, t4
-    xor s3, s5, s3
-    slli s5, t0, 16
-    srli s10, t0, 16
-    or s10, s5, s10
-    xor t0, t0, s10
-    slli s5, t0, 24
-    srli t0, t0, 8
-    or t0, s5, t0
-    xor s10, t0, s10
-    srli t0, s10, 8
-    and s10, s10, s9
-    and t0, t0, s9
+    xor s3, s10, s3
+    srli s10, t1, 8
+    xor s10, s10, t3
+    and s10, s10, s5
+    xor t3, t3, s10
     slli s10, s10, 8
-    or s10, t0, s10
-    slli t0, t4, 16
-    srli s5, t4, 16
-    or s5, t0, s5
-    xor s5, t4, s5
-    slli t0, s5, 24
-    srli s5, s5, 8
-    or s5, t0, s5
-    xor t4, s5, t4
-    slli s5, s1, 16
-    srli t0, s1, 16
-    or t0, s5, t0
-    xor t0, s1, t0
-    slli s5, t0, 24
-    srli t0, t0, 8
-    or t0, s5, t0
-    xor s1, t0, s1
-    srli t0, s1, 8
-    and s1, s1, s9
-    and t0, t0, s9
-    slli s1, s1, 8
-    or s1, t0, s1
-    xor s10, s10, t4
-    xor t4, t4, s1
-    lw t0, 388(sp)
-    lw s5, 348(sp)
-    xor s1, s1, s10
-    xor t6, t6, ra
-    sw s1, 348(sp)
-    xor a4, a4, t3
-    xor ra, ra, a2
-    lw s1, 420(sp)
-    xor t3, t3, t2
-    xor a2, a2, t6
-    xor t2, t2, a4
-    xor t0, t0, s5
-    sw a2, 420(sp)
-    xor s1, s1, t0
-    sw t2, 388(sp)
-    xor s5, s5, s2
-    slli a2, s1, 16
-    srli t2, s1, 16
-    xor s5, s5, s1
-    or t2, a2, t2
-    xor s1, s1, t2
-    slli a2, s1, 24
-    srli s1, s1, 8
-    xor s2, s2, t0
-    or s1, a2, s1
-    xor t0, t0, s5
-    xor t2, s1, t2
-    slli s1, t0, 16
-    srli a2, t0, 16
-    or a2, s1, a2
-    xor t0, t0, a2
-    slli s1, t0, 24
-    srli t0, t0, 8
-    or t0, s1, t0
-    xor a2, t0, a2
-    srli t0, a2, 8
-    and a2, a2, s9
-    and t0, t0, s9
-    slli a2, a2, 8
-    or a2, t0, a2
-    slli t0, s5, 16
-    srli s1, s5, 16
-    or s1, t0, s1
-    xor s1, s5, s1
-    slli t0, s1, 24
-    srli s1, s1, 8
-    or s1, t0, s1
-    xor s5, s1, s5
-    slli s1, s2, 16
-    srli t0, s2, 16
-    or t0, s1, t0
-    xor t0, s2, t0
-    slli s1, t0, 24
-    srli t0, t0, 8
-    or t0, s1, t0
-    xor s2, t0, s2
-    srli t0, s2, 8
-    and s2, s2, s9
-    and t0, t0, s9
+    xor s10, t1, s10
+    srli t1, s3, 16
+    xor t1, t1, s10
+    and t1, t1, a5
+    xor s10, s10, t1
+    slli t1, t1, 16
+    xor t1, s3, t1
+    srli s3, s2, 16
+    xor s3, s3, t3
+    and s3, s3, a5
+    xor t3, t3, s3
+    slli s3, s3, 16
+    xor s3, s2, s3
+    srli s2, s9, 8
+    xor s2, s2, s1
+    and s2, s2, s5
+    xor s1, s1, s2
     slli s2, s2, 8
-    or s2, t0, s2
-    xor a2, a2, s5
-    xor s5, s5, s2
-    lw t0, 412(sp)
-    lw s1, 380(sp)
-    xor s2, s2, a2
-    xor a7, a7, s0
-    sw s2, 380(sp)
-    xor s0, s0, t5
-    lw s2, 424(sp)
-    xor t5, t5, a7
-    xor t2, t2, a2
-    xor s5, s5, t2
-    xor t0, t0, s1
-    sw t5, 424(sp)
-    xor a2, a2, s5
-    xor s2, s2, t0
-    sw s5, 412(sp)
-    xor s1, s1, s4
-    slli t5, s2, 16
-    srli s5, s2, 16
-    xor s1, s1, s2
-    or s5, t5, s5
-    xor s2, s2, s5
-    slli t5, s2, 24
-    srli s2, s2, 8
-    xor s4, s4, t0
-    or s2, t5, s2
-    xor t0, t0, s1
-    xor s5, s2, s5
-    slli s2, t0, 16
-    srli t5, t0, 16
-    or t5, s2, t5
-    xor t0, t0, t5
-    slli s2, t0, 24
-    srli t0, t0, 8
-    or t0, s2, t0
-    xor t5, t0, t5
-    srli t0, t5, 8
-    and t5, t5, s9
-    and t0, t0, s9
-    slli t5, t5, 8
-    or t5, t0, t5
-    slli t0, s1, 16
-    srli s2, s1, 16
-    or s2, t0, s2
-    xor s2, s1, s2
-    slli t0, s2, 24
-    srli s2, s2, 8
-    or s2, t0, s2
-    xor s1, s2, s1
-    slli s2, s4, 16
-    srli t0, s4, 16
-    or t0, s2, t0
-    xor t0, s4, t0
-    slli s2, t0, 24
-    srli t0, t0, 8
-    or t0, s2, t0
-    xor s4, t0, s4
-    srli t0, s4, 8
-    and s4, s4, s9
-    and t0, t0, s9
-    slli s4, s4, 8
-    or s4, t0, s4
-    xor t5, t5, s1
-    xor s1, s1, s4
-    lw t0, 368(sp)
-    lw s2, 344(sp)
-    xor s4, s4, t5
-    sw s4, 344(sp)
-    xor s5, s5, t5
-    lw s4, 400(sp)
-    xor s3, s3, s10
-    xor s1, s1, s5
-    xor t4, t4, s3
-    xor t0, t0, s2
-    sw s1, 400(sp)
-    xor s10, s10, t4
-    xor t5, t5, s1
-    xor s4, s4, t0
-    sw t4, 368(sp)
-    xor s2, s2, s11
-    slli s1, s4, 16
-    srli t4, s4, 16
-    xor s2, s2, s4
-    or t4, s1, t4
-    xor s4, s4, t4
-    slli s1, s4, 24
-    srli s4, s4, 8
-    xor s11, s11, t0
-    or s4, s1, s4
-    xor t0, t0, s2
-    xor t4, s4, t4
-    slli s4, t0, 16
-    srli s1, t0, 16
-    or s1, s4, s1
-    xor t0, t0, s1
-    slli s4, t0, 24
-    srli t0, t0, 8
-    or t0, s4, t0
-    xor s1, t0, s1
-    srli t0, s1, 8
-    and s1, s1, s9
-    and t0, t0, s9
-    slli s1, s1, 8
-    or s1, t0, s1
-    slli t0, s2, 16
-    srli s4, s2, 16
-    or s4, t0, s4
-    xor s4, s2, s4
-    slli t0, s4, 24
-    srli s4, s4, 8
-    or s4, t0, s4
-    xor s2, s4, s2
-    slli s4, s11, 16
-    srli t0, s11, 16
-    or t0, s4, t0
-    xor t0, s11, t0
-    slli s4, t0, 24
-    srli t0, t0, 8
-    or t0, s4, t0
-    xor s11, t0, s11
-    srli t0, s11, 8
-    and t0, t0, s9
-    and s9, s11, s9
+    xor s2, s9, s2
+    srli s9, t0, 8
+    xor s9, s9, s4
+    and s9, s9, s5
+    xor s4, s4, s9
     slli s9, s9, 8
-    or s9, t0, s9
-    lw t0, 128(a3)
-    xor t1, t1, a7
-    xor s0, s0, t1
-    xor t0, t1, t0
-    lw t1, 132(a3)
-    xor s7, s7, a4
-    xor t3, t3, s7
-    xor t1, s7, t1
-    lw s7, 136(a3)
-    xor s8, s8, t6
-    xor ra, ra, s8
-    xor s7, s8, s7
-    lw s8, 140(a3)
-    xor s6, s6, a5
-    xor a6, a6, s6
-    xor s8, s6, s8
-    lw s6, 144(a3)
-    xor s1, s1, s2
-    xor s6, s3, s6
-    lw s3, 148(a3)
-    xor s2, s2, s9
-    xor s3, t2, s3
-    lw t2, 152(a3)
-    xor t4, t4, s1
-    xor t2, s5, t2
-    lw s5, 156(a3)
-    xor s2, s2, t4
-    xor s5, t4, s5
-    lw t4, 160(a3)
-    xor a7, a7, s0
-    xor t4, a7, t4
-    lw a7, 164(a3)
-    xor a4, a4, t3
-    xor a7, a4, a7
-    lw a4, 168(a3)
-    xor t6, t6, ra
-    xor a4, t6, a4
-    lw t6, 172(a3)
-    xor a5, a5, a6
-    xor t6, a5, t6
-    lw a5, 176(a3)
-    xor s9, s9, s1
-    xor a5, s10, a5
-    lw s10, 180(a3)
-    xor s1, s1, s2
-    xor s10, a2, s10
-    lw a2, 184(a3)
-    lw s11, 208(a3)
-    xor a2, t5, a2
-    lw t5, 188(a3)
-    lw s4, 212(a3)
-    xor t5, s1, t5
-    lw s1, 192(a3)
+    xor s9, t0, s9
+    srli t0, s2, 16
+    xor t0, t0, s9
+    and t0, t0, a5
+    xor s9, s9, t0
+    slli t0, t0, 16
+    xor t0, s2, t0
+    srli s2, s1, 16
+    xor s2, s2, s4
+    and s2, s2, a5
+    xor s4, s4, s2
+    slli s2, s2, 16
+    xor s2, s1, s2
+    srli s1, s8, 8
+    xor s1, s1, s0
+    and s1, s1, s5
+    xor s0, s0, s1
+    slli s1, s1, 8
+    xor s1, s8, s1
+    srli s8, a7, 8
+    xor s8, s8, a4
+    and s8, s8, s5
+    xor a4, a4, s8
+    slli s8, s8, 8
+    xor s8, a7, s8
+    srli a7, s1, 16
+    xor a7, a7, s8
+    and a7, a7, a5
+    xor s8, s8, a7
+    slli a7, a7, 16
+    xor a7, s1, a7
+    srli s1, s0, 16
+    xor s1, s1, a4
+    and s1, s1, a5
+    xor a4, a4, s1
+    slli s1, s1, 16
     xor s1, s0, s1
-    lw s0, 196(a3)
-    xor s0, t3, s0
-    lw t3, 200(a3)
+    srli s0, s7, 8
+    xor s0, s0, t6
+    and s0, s0, s5
+    xor t6, t6, s0
+    slli s0, s0, 8
+    xor s0, s7, s0
+    srli s7, a6, 8
+    xor s7, s7, t4
+    and s7, s7, s5
+    xor t4, t4, s7
+    slli s7, s7, 8
+    xor s7, a6, s7
+    srli a6, s0, 16
+    xor a6, a6, s7
+    and a6, a6, a5
+    xor s7, s7, a6
+    slli a6, a6, 16
+    xor a6, s0, a6
+    srli s0, t6, 16
+    xor s0, s0, t4
+    and s0, s0, a5
+    xor t4, t4, s0
+    slli s0, s0, 16
+    xor s0, t6, s0
+    srli t6, s6, 8
+    xor t6, t6, t5
+    and t6, t6, s5
+    xor t5, t5, t6
+    slli t6, t6, 8
+    xor t6, s6, t6
+    lw s6, 368(sp)
+    sw a4, 372(sp)
+    sw t4, 376(sp)
+    lw t4, 356(sp)
+    srli a4, s6, 8
+    xor a4, a4, t4
+    and a4, a4, s5
+    xor t4, t4, a4
+    slli a4, a4, 8
+    xor a4, s6, a4
+    srli s6, t6, 16
+    xor s6, s6, a4
+    and s6, s6, a5
+    xor a4, a4, s6
+    slli s6, s6, 16
+    xor s6, t6, s6
+    srli t6, t5, 16
+    xor t6, t6, t4
+    and t6, t6, a5
+    xor t4, t4, t6
+    slli t6, t6, 16
+    xor t6, t5, t6
+    lw t5, 352(sp)
+    sw s4, 368(sp)
+    sw a2, 356(sp)
+    lw a2, 348(sp)
+    srli s4, t5, 8
+    xor s4, s4, a2
+    and s4, s4, s5
+    xor a2, a2, s4
+    slli s4, s4, 8
+    xor s4, t5, s4
+    lw t5, 344(sp)
+    sw t3, 352(sp)
+    sw t4, 348(sp)
+    lw t4, 360(sp)
+    srli t3, t5, 8
+    xor t3, t3, t4
+    and t3, t3, s5
+    xor t4, t4, t3
+    slli t3, t3, 8
+    xor t3, t5, t3
+    srli t5, s4, 16
+    xor t5, t5, t3
+    and t5, t5, a5
+    xor t3, t3, t5
+    slli t5, t5, 16
+    xor t5, s4, t5
+    srli s4, a2, 16
+    xor s4, s4, t4
+    and s4, s4, a5
+    xor t4, t4, s4
+    slli s4, s4, 16
+    xor s4, a2, s4
+    lw a2, 340(sp)
+    sw t4, 344(sp)
+    sw t3, 360(sp)
+    lw t3, 336(sp)
+    srli t4, a2, 8
+    xor t4, t4, t3
+    and t4, t4, s5
+    xor t3, t3, t4
+    slli t4, t4, 8
+    xor t4, a2, t4
+    lw a2, 332(sp)
+    sw s8, 340(sp)
+    sw s7, 336(sp)
+    lw s7, 364(sp)
+    srli s8, a2, 8
+    xor s8, s8, s7
+    and s8, s8, s5
+    xor s7, s7, s8
+    slli s8, s8, 8
+    xor s8, a2, s8
+    srli a2, t4, 16
+    xor a2, a2, s8
+    and a2, a2, a5
+    xor s8, s8, a2
+    slli a2, a2, 16
+    xor a2, t4, a2
+    srli t4, t3, 16
+    xor t4, t4, s7
+    and t4, t4, a5
+    xor s7, s7, t4
+    sw s7, 332(sp)
+    sw a4, 364(sp)
+    sw s11, 380(sp)
+    sw s8, 384(sp)
+    slli t4, t4, 16
+    sw s10, 388(sp)
+    xor t4, t3, t4
+    xor s6, t5, s6
+    sw s9, 392(sp)
+    xor t3, s6, t2
+    sw s3, 396(sp)
+    xor s5, a2, a6
+    xor a4, t3, a6
+    sw s0, 400(sp)
+    xor a6, a6, t0
+    xor s11, a2, t1
+    sw ra, 404(sp)
+    xor s3, s11, a6
+    sw s4, 408(sp)
+    xor a5, a2, t0
+    xor a7, a7, s3
+    sw s2, 412(sp)
+    xor t0, a7, t0
+    xor t5, a7, t5
+    sw s1, 416(sp)
+    xor a7, t5, s5
+    xor ra, t0, s6
+    sw t6, 420(sp)
+    xor s7, t3, a2
+    xor s0, t2, a7
+    xor s6, s6, a7
+    sw t4, 424(sp)
+    and s2, s5, a7
+    and s1, a5, ra
+    and t6, s7, s0
+    and t4, s11, s6
+    xor s1, s1, s2
+    xor t6, t6, t4
+    xor a2, a2, s6
+    xor t6, t6, s1
+    xor a2, t6, a2
+    and s8, a4, t2
+    and t6, s3, t0
+    xor s8, s8, t6
+    xor t1, t3, t1
+    xor s4, ra, a5
+    xor s1, s8, s1
+    and s10, t1, t3
+    xor s4, s1, s4
+    xor t4, s10, t4
+    xor s1, ra, a7
+    and s10, a6, s1
+    xor s2, s10, s2
+    xor t4, t4, s2
+    xor s10, s11, s6
+    xor s9, t1, a5
+    xor s8, t0, t2
+    xor s10, t4, s10
+    and t4, s9, s8
+    xor t6, t4, t6
+    xor s2, t6, s2
+    xor t5, s2, t5
+    and t6, t5, s10
+    xor t4, a2, t6
+    xor s2, s10, a2
+    xor t6, s4, t6
+    and s2, t6, s2
+    xor s2, s2, a2
+    xor t6, t4, s2
+    xor s10, s10, s2
+    and t6, a2, t6
+    xor s10, t6, s10
+    xor t5, t5, s4
+    xor t6, t4, t6
+    and t4, t5, t4
+    xor s4, t4, s4
+    and t6, s4, t6
+    xor t6, t5, t6
+    and s7, s4, s7
+    and s0, s4, s0
+    xor t5, s4, t6
+    and t3, t6, t3
+    and t1, t6, t1
+    xor s4, s4, s2
+    xor t6, t6, s10
+    and s5, s4, s5
+    and a7, s4, a7
+    xor s4, s4, t6
+    and s9, s10, s9
+    and s8, s10, s8
+    and s1, s4, s1
+    and t2, s2, t2
+    xor t1, s0, t1
+    and s6, t5, s6
+    xor s10, s2, s10
+    xor a7, a7, s1
+    xor s0, t2, s0
+    and s11, t5, s11
+    and t0, s10, t0
+    xor a7, s6, a7
+    xor t2, t2, s11
+    and a5, t6, a5
+    and a6, s4, a6
+    xor s6, t0, s6
+    xor a5, a6, a5
+    xor t2, t2, s6
+    and a4, s2, a4
+    xor a6, s5, a6
+    xor s7, s7, t2
+    xor a4, s9, a4
+    and s3, s10, s3
+    xor t2, a6, t2
+    xor s9, s3, s9
+    and ra, t6, ra
+    xor a6, t3, a6
+    xor ra, s1, ra
+    xor s9, s9, a6
+    xor s11, s11, t1
+    xor a6, ra, a6
+    xor s11, s11, a6
+    xor a6, s7, a6
+    xor s8, s8, s9
+    xor t3, t3, a7
+    xor s0, s0, s8
+    xor a4, a4, a6
+    xor s8, s6, s8
+    xor a6, t3, a6
+    xor s9, a7, s9
+    xor s6, t3, s8
+    xor a6, a5, a6
+    lw a5, 420(sp)
+    lw t3, 424(sp)
+    lw a7, 412(sp)
+    lw s7, 416(sp)
+    xor t2, t1, t2
+    lw s5, 400(sp)
+    xor a5, a5, t3
+    xor a7, a7, s7
+    lw ra, 404(sp)
+    lw t1, 408(sp)
+    lw s1, 396(sp)
+    xor s7, s7, s5
+    xor t0, a7, a5
+    xor s5, s5, t1
+    xor a7, s1, a7
+    sw s9, 424(sp)
+    xor ra, ra, t1
+    xor a7, a7, s5
+    sw s6, 396(sp)
+    xor t1, t1, a5
+    xor t3, a7, t3
+    xor s5, s5, t0
+    sw a6, 408(sp)
+    xor a7, ra, s5
+    xor s4, t1, s7
+    sw s8, 400(sp)
+    xor s3, t3, a5
+    xor s2, s5, s7
+    xor t5, a7, s4
+    and s8, t0, s5
+    and s4, s3, s4
+    and s6, a5, s7
+    xor s5, s5, t0
+    xor s6, t1, s6
+    and a6, t3, t1
+    xor s4, s5, s4
+    xor a6, ra, a6
+    xor s6, s6, s4
+    xor s1, s1, t0
+    xor s4, a6, s4
+    and a6, s1, ra
+    xor a6, t3, a6
+    sw s0, 416(sp)
+    xor t6, s1, t0
+    xor s6, s6, a6
+    xor s0, s7, s1
+    and a7, t6, a7
+    xor a6, s0, a6
+    xor a7, a5, a7
+    xor s8, s8, a6
+    xor s10, ra, t1
+    xor t4, s1, t3
+    xor a2, t0, a5
+    xor s6, s6, a7
+    xor a6, t0, a6
+    xor s4, s4, s8
+    and s10, t4, s10
+    and s2, a2, s2
+    xor s9, t6, s3
+    xor a7, a6, a7
+    xor s8, t1, s8
+    and t5, s9, t5
+    xor s2, s8, s2
+    xor a7, a7, s10
+    xor s10, s2, s10
+    xor t5, a7, t5
+    and s8, t5, s6
+    and a6, s10, s4
+    xor s0, t5, s4
+    xor a6, s6, a6
+    xor s8, s0, s8
+    xor a7, t5, s10
+    xor s2, s6, s4
+    xor s8, s8, a6
+    and s2, a7, s2
+    xor a6, s10, a6
+    xor s6, t5, s6
+    xor s2, a6, s2
+    xor s4, s10, s4
+    xor a6, s6, s4
+    and t5, t5, s2
+    and s6, s6, s2
+    xor s2, s2, s8
+    and a7, a7, s8
+    and s10, s10, s2
+    xor ra, ra, s1
+    xor t1, t1, t3
+    xor s7, s7, a5
+    and s8, a6, s8
+    xor t5, t5, s10
+    xor a7, s10, a7
+    and s2, s4, s2
+    xor s10, t1, s7
+    xor a6, ra, t1
+    xor s6, s6, s2
+    and t3, t3, t5
+    xor s4, a7, t5
+    and t1, t1, t5
+    xor t5, t5, s6
+    and s1, s1, s6
+    and s3, s3, s4
+    and t4, t4, t5
+    xor s8, s2, s8
+    xor s3, s3, s1
+    xor t4, s1, t4
+    and a5, a5, a7
+    and t0, t0, s8
+    xor s1, s5, s7
+    xor t3, t3, t0
+    xor a5, a5, s3
+    and s7, s7, a7
+    xor s3, t3, s3
+    xor a7, a7, s8
+    xor t3, s8, s6
+    and a2, a2, a7
+    and s8, s5, s8
+    and a7, s1, a7
+    xor s2, ra, s5
+    xor t1, t1, s8
+    xor a7, s8, a7
+    xor s8, s2, s10
+    and s6, ra, s6
+    and t5, a6, t5
+    and s10, s10, s4
+    and t6, t6, t3
+    xor t5, s6, t5
+    xor s4, s4, t3
+    xor a7, a7, t5
+    and t3, s2, t3
+    and s9, s9, s4
+    xor a5, a5, t6
+    xor s6, s10, s6
+    and s4, s8, s4
+    xor t5, t3, t5
+    xor t6, t6, t4
+    xor a2, t0, a2
+    xor s7, s7, s6
+    xor s4, t5, s4
+    xor t4, a2, t4
+    xor s9, t6, s9
+    xor s6, t1, s6
+    xor s7, s7, t3
+    xor s3, s4, s3
+    xor s6, s6, s9
+    xor s4, s4, t4
+    xor t5, s7, t4
+    xor t4, a5, t4
+    xor t3, a7, s6
+    xor t4, t4, t3
+    xor t3, s3, t3
+    xor s6, t5, s6
+    xor s3, s7, s3
+    xor t5, a7, t5
+    xor s9, s3, s9
+    lw s3, 388(sp)
+    lw a7, 392(sp)
+    lw t6, 380(sp)
+    xor s3, s3, a7
+    lw s8, 364(sp)
+    xor a7, t6, a7
+    lw s2, 336(sp)
+    xor a7, a7, s8
+    xor s8, s2, s8
+    xor s10, t6, s3
+    xor s2, s10, s2
+    lw t1, 384(sp)
+    lw s10, 340(sp)
+    lw a2, 360(sp)
+    xor a5, a5, s6
+    xor t6, t6, s10
+    sw a5, 360(sp)
+    xor s10, s10, s8
+    sw s4, 340(sp)
+    xor t1, s3, t1
+    xor s10, s10, a2
+    sw t4, 380(sp)
+    xor a2, a2, t1
+    xor t0, s8, a7
+    xor s1, s3, s2
+    sw t5, 336(sp)
+    xor a6, t6, a2
+    xor a5, t0, s1
+    sw s6, 364(sp)
+    and s1, a6, s1
+    and s6, a2, s2
+    sw a4, 392(sp)
+    xor s1, a7, s1
+    xor s6, s3, s6
+    and a4, t6, s3
+    xor s6, s6, s1
+    xor a4, s8, a4
+    xor s1, a4, s1
+    and a4, s10, a7
+    xor a4, s10, a4
+    xor s0, a7, s2
+    xor t4, s10, a2
+    xor s1, s1, a4
+    and s0, t4, s0
+    xor a4, s3, a4
+    xor s0, a4, s0
+    and a4, t1, s8
+    xor s5, t1, s10
+    xor s6, s6, a4
+    and t0, s5, t0
+    xor a4, s2, a4
+    xor ra, s8, s3
+    xor t0, t1, t0
+    xor s4, t1, t6
+    xor s1, s1, a4
+    and ra, s4, ra
+    xor a4, t6, a4
+    xor s6, s6, t0
+    xor t5, s5, a6
+    xor ra, a4, ra
+    xor t0, a2, t0
+    and a5, t5, a5
+    xor t0, t0, ra
+    sw t3, 384(sp)
+    xor ra, s0, ra
+    xor a5, t0, a5
+    sw s11, 388(sp)
+    and a4, a5, s6
+    and t3, ra, s1
+    xor s11, a5, s1
+    xor t3, s6, t3
+    xor a4, s11, a4
+    xor t0, a5, ra
+    xor s0, s6, s1
+    xor a4, a4, t3
+    and s0, t0, s0
     xor t3, ra, t3
-    lw ra, 204(a3)
-    xor ra, a6, ra
-    lw a6, 368(sp)
-    xor s11, a6, s11
-    lw a6, 412(sp)
+    xor s6, a5, s6
+    xor s0, t3, s0
+    xor s1, ra, s1
+    xor t3, s6, s1
+    and a5, a5, s0
+    and s6, s6, s0
+    xor s0, s0, a4
+    and t0, t0, a4
+    and ra, ra, s0
+    xor s3, s3, t6
+    xor s8, s8, t1
+    xor s2, s2, a2
+    and a4, t3, a4
+    xor a5, a5, ra
+    xor t0, ra, t0
+    and s0, s1, s0
+    xor ra, s3, s2
+    xor t3, s8, s3
+    xor s6, s6, s0
+    and t6, t6, a5
+    xor s1, t0, a5
+    and s3, s3, a5
+    xor a5, a5, s6
+    and t1, t1, s6
+    and a6, a6, s1
+    and s4, s4, a5
+    xor a7, a7, s10
+    xor a4, s0, a4
+    xor a6, a6, t1
+    xor s4, t1, s4
+    and a2, a2, t0
+    and s10, s10, a4
+    xor t1, a7, s2
+    xor t6, t6, s10
+    xor a2, a2, a6
+    and s2, s2, t0
+    xor a6, t6, a6
+    xor t0, t0, a4
+    xor t6, a4, s6
+    and t4, t4, t0
+    and a4, a7, a4
+    and t0, t1, t0
+    xor s0, s8, a7
+    xor s3, s3, a4
+    xor t0, a4, t0
+    xor a4, s0, ra
+    and s6, s8, s6
+    and a5, t3, a5
+    and ra, ra, s1
+    and s5, s5, t6
+    xor a5, s6, a5
+    xor s1, s1, t6
+    xor t0, t0, a5
+    xor s6, ra, s6
+    and t6, s0, t6
+    and t5, t5, s1
+    xor a2, a2, s5
+    and s1, a4, s1
+    xor s2, s2, s6
+    xor a5, t6, a5
+    xor s5, s5, s4
+    xor t4, s10, t4
+    xor s2, s2, t6
+    xor s1, a5, s1
+    xor s4, t4, s4
+    xor a5, s2, a2
+    xor t6, a5, s4
+    xor a5, s1, a5
+    xor t5, s5, t5
+    xor s1, t0, s1
+    xor a6, a6, t5
+    xor a2, s1, a2
+    xor a2, a2, a6
+    xor s6, s3, s6
+    xor a6, s4, a6
+    lw s4, 348(sp)
+    lw s1, 332(sp)
+    lw s3, 356(sp)
+    lw s5, 352(sp)
+    lw a4, 368(sp)
+    lw s0, 372(sp)
+    lw ra, 376(sp)
+    lw t4, 344(sp)
+    xor t0, t0, t6
+    xor t6, t6, t5
+    sw t0, 348(sp)
+    xor t5, t0, t5
+    sw a2, 344(sp)
+    sw t5, 352(sp)
+    xor s3, s3, s5
+    sw a5, 376(sp)
+    xor s1, s4, s1
+    xor a4, s3, a4
+    xor s0, s0, ra
+    sw s2, 372(sp)
+    xor ra, ra, s1
+    xor s3, s3, t4
+    xor s4, s0, s4
+    sw t6, 368(sp)
+    xor t4, t4, ra
+    xor s0, a4, s0
+    sw a6, 356(sp)
+    xor s5, s5, s1
+    xor a4, a4, t4
+    sw s7, 332(sp)
+    xor s6, s6, t5
+    xor s10, a4, s1
+    xor t1, s5, t4
+    and s7, s3, a4
+    xor t3, ra, s0
+    xor t0, s10, t1
+    and s2, s0, t4
+    xor s7, s3, s7
+    sw s6, 404(sp)
+    and t1, t3, t1
+    xor s2, s1, s2
+    xor s6, s5, s7
+    xor t1, a4, t1
+    and t6, ra, s5
+    and a6, s4, s1
+    xor s2, s2, s6
+    xor t1, t1, a6
+    xor t6, t6, s2
+    xor s2, t1, s2
+    xor a7, s3, s4
+    xor s11, s1, t4
+    xor t1, t4, s4
+    and s10, a7, s10
+    xor t4, t4, s0
+    xor s8, a4, s5
+    xor a2, s3, ra
+    xor t5, s4, s0
+    xor s7, ra, s7
+    xor s10, t1, s10
+    xor a6, t4, a6
+    and s8, a2, s8
+    and s11, t5, s11
+    xor a5, a7, t3
+    xor s6, a6, s6
+    xor s7, s7, s10
+    and t0, a5, t0
+    xor s11, s6, s11
+    xor s7, s7, s8
+    xor s10, t6, s10
+    xor s8, s11, s8
+    xor t0, s7, t0
+    and t6, t0, s10
+    and s6, s8, s2
+    xor a6, s8, s10
+    xor t6, s2, t6
+    xor s6, a6, s6
+    xor s7, t0, s8
+    xor s11, s10, s2
+    xor t6, t6, s6
+    and s11, s7, s11
+    xor s6, t0, s6
+    xor s2, s8, s2
+    xor s11, s6, s11
+    xor s10, t0, s10
+    xor s6, s10, s2
+    and t0, t0, s11
+    and s10, s10, s11
+    xor s11, s11, t6
+    and s7, s7, t6
+    and s8, s8, s11
+    xor a4, a4, s3
+    xor s5, s5, ra
+    and t6, s6, t6
+    xor t0, t0, s8
+    xor s7, s8, s7
+    and s11, s2, s11
+    xor s8, s5, t4
+    xor s6, a4, s5
+    xor s10, s10, s11
+    and ra, ra, t0
+    xor s2, s7, t0
+    and s5, s5, t0
+    xor s1, s1, s4
+    xor t6, s11, t6
+    and s0, s0, s7
+    and s3, s3, s10
+    xor t0, t0, s10
+    and s4, s4, t6
+    xor s0, s0, s3
+    and t3, t3, s2
+    and a2, a2, t0
+    xor ra, ra, s0
+    xor t3, t3, s4
+    xor a2, s3, a2
+    xor s0, t3, s0
+    xor s3, s1, t4
+    xor t3, t6, s10
+    and t4, t4, s7
+    and a7, a7, t3
+    xor s7, s7, t6
+    xor ra, ra, a7
+    and t5, t5, s7
+    xor a7, a7, a2
+    xor t5, s4, t5
+    xor s11, a4, s1
+    xor a2, t5, a2
+    xor t5, s11, s8
+    and s10, a4, s10
+    and t0, s6, t0
+    and t6, s1, t6
+    and s7, s3, s7
+    and s8, s8, s2
+    xor t0, s10, t0
+    xor s7, t6, s7
+    xor s2, s2, t3
+    xor s10, t4, s10
+    xor s7, s7, t0
+    and t3, s11, t3
+    and a5, a5, s2
+    xor s5, s5, s10
+    xor t6, s8, t6
+    and s2, t5, s2
+    xor t0, t3, t0
+    xor s10, t6, s10
+    xor s5, s5, t3
+    xor s2, t0, s2
+    xor a5, a7, a5
+    xor s10, s10, s2
+    xor t0, s5, ra
+    lw t3, 404(sp)
+    xor s10, s10, a5
+    xor a2, t0, a2
+    xor t0, t2, s9
+    xor a7, t3, s10
+    xor s9, a7, s9
+    xor s10, t0, s10
+    xor t3, t0, t3
+    xor t2, a7, t2
+    srli t0, s9, 8
+    xor t0, t0, t2
+    li a7, 0xff00ff
+    and t0, t0, a7
+    xor t2, t2, t0
+    slli t0, t0, 8
+    xor t0, s9, t0
+    srli s9, s10, 8
+    xor s9, s9, t3
+    and s9, s9, a7
+    xor t3, t3, s9
+    slli s9, s9, 8
+    xor s9, s10, s9
+    srli s10, t0, 16
+    xor s10, s10, s9
+    li t5, 0xffff
+    and s10, s10, t5
+    xor s9, s9, s10
+    slli s10, s10, 16
+    xor s10, t0, s10
+    srli t0, t2, 16
+    xor t0, t0, t3
+    and t0, t0, t5
+    xor t3, t3, t0
+    slli t0, t0, 16
+    xor t0, t2, t0
+    xor t0, t0, s9
+    xor s9, s9, t3
+    xor s10, s10, t0
+    xor t3, t3, t0
+    xor s9, s9, s10
+    xor t0, t0, s9
+    srli t2, t0, 8
+    and t0, t0, a7
+    and t2, t2, a7
+    slli t0, t0, 8
+    or t0, t2, t0
+    slli t2, s9, 16
+    srli s9, s9, 16
+    or s9, t2, s9
+    slli t2, t3, 16
+    srli t3, t3, 16
+    or t3, t2, t3
+    srli t2, t3, 8
+    and t3, t3, a7
+    and t2, t2, a7
+    slli t3, t3, 8
+    or t3, t2, t3
+    xor ra, s0, ra
+    lw t2, 388(sp)
+    lw s11, 332(sp)
+    lw s8, 356(sp)
+    xor ra, ra, a5
+    xor t6, t2, s11
+    xor s4, s8, ra
+    xor s11, s4, s11
+    xor ra, t6, ra
+    xor s8, t6, s8
+    xor t2, s4, t2
+    srli t6, s11, 8
+    xor t6, t6, t2
+    and t6, t6, a7
+    xor t2, t2, t6
+    slli t6, t6, 8
+    xor t6, s11, t6
+    srli s11, ra, 8
+    xor s11, s11, s8
+    and s11, s11, a7
+    xor s8, s8, s11
+    slli s11, s11, 8
+    xor s11, ra, s11
+    srli ra, t6, 16
+    xor ra, ra, s11
+    and ra, ra, t5
+    xor s11, s11, ra
+    slli ra, ra, 16
+    xor ra, t6, ra
+    srli t6, t2, 16
+    xor t6, t6, s8
+    and t6, t6, t5
+    xor s8, s8, t6
+    slli t6, t6, 16
+    xor t6, t2, t6
+    xor t6, t6, s11
+    xor s11, s11, s8
+    xor ra, ra, t6
+    xor s8, s8, t6
+    xor s11, s11, ra
+    xor t6, t6, s11
+    srli t2, t6, 8
+    and t6, t6, a7
+    and t2, t2, a7
+    slli t6, t6, 8
+    or t6, t2, t6
+    slli t2, s11, 16
+    srli s11, s11, 16
+    or s11, t2, s11
+    slli t2, s8, 16
+    srli s8, s8, 16
+    or s8, t2, s8
+    srli t2, s8, 8
+    and s8, s8, a7
+    and t2, t2, a7
+    slli s8, s8, 8
+    or s8, t2, s8
+    lw t2, 392(sp)
+    lw s4, 384(sp)
+    lw s1, 368(sp)
+    xor s5, s5, s2
+    xor s3, t2, s4
+    xor t4, s1, s5
+    xor s4, t4, s4
+    xor s5, s3, s5
+    xor s1, s3, s1
+    xor t2, t4, t2
+    srli s3, s4, 8
+    xor s3, s3, t2
+    and s3, s3, a7
+    xor t2, t2, s3
+    slli s3, s3, 8
+    xor s3, s4, s3
+    srli s4, s5, 8
+    xor s4, s4, s1
+    and s4, s4, a7
+    xor s1, s1, s4
+    slli s4, s4, 8
+    xor s4, s5, s4
+    srli s5, s3, 16
+    xor s5, s5, s4
+    and s5, s5, t5
+    xor s4, s4, s5
+    slli s5, s5, 16
+    xor s5, s3, s5
+    srli s3, t2, 16
+    xor s3, s3, s1
+    and s3, s3, t5
+    xor s1, s1, s3
+    slli s3, s3, 16
+    xor s3, t2, s3
+    xor s3, s3, s4
+    xor s4, s4, s1
+    xor s5, s5, s3
+    xor s1, s1, s3
+    xor s4, s4, s5
+    xor s3, s3, s4
+    srli t2, s3, 8
+    and s3, s3, a7
+    and t2, t2, a7
+    slli s3, s3, 8
+    or s3, t2, s3
+    slli t2, s4, 16
+    srli s4, s4, 16
+    or s4, t2, s4
+    slli t2, s1, 16
+    srli s1, s1, 16
+    or s1, t2, s1
+    srli t2, s1, 8
+    and s1, s1, a7
+    xor s0, s7, s0
+    and t2, t2, a7
+    slli s1, s1, 8
+    xor s7, s7, a5
+    or s1, t2, s1
+    xor a5, a2, a5
+    lw t2, 416(sp)
+    lw t4, 364(sp)
+    lw a4, 372(sp)
+    xor s2, s2, a5
+    xor s6, t2, t4
+    xor a6, a4, s2
+    xor t4, a6, t4
+    xor s2, s6, s2
+    xor a4, s6, a4
+    xor t2, a6, t2
+    srli s6, t4, 8
+    xor s6, s6, t2
+    and s6, s6, a7
+    xor t2, t2, s6
+    slli s6, s6, 8
+    xor s6, t4, s6
+    srli t4, s2, 8
+    xor t4, t4, a4
+    and t4, t4, a7
+    xor a4, a4, t4
+    slli t4, t4, 8
+    xor t4, s2, t4
+    srli s2, s6, 16
+    xor s2, s2, t4
+    and s2, s2, t5
+    xor t4, t4, s2
+    slli s2, s2, 16
+    xor s2, s6, s2
+    srli s6, t2, 16
+    xor s6, s6, a4
+    and s6, s6, t5
+    xor a4, a4, s6
+    slli s6, s6, 16
+    xor s6, t2, s6
+    xor s6, s6, t4
+    xor t4, t4, a4
+    xor s2, s2, s6
+    xor a4, a4, s6
+    xor t4, t4, s2
+    xor s6, s6, t4
+    srli t2, s6, 8
+    and s6, s6, a7
+    and t2, t2, a7
+    slli s6, s6, 8
+    or s6, t2, s6
+    slli t2, t4, 16
+    srli t4, t4, 16
+    or t4, t2, t4
+    slli t2, a4, 16
+    srli a4, a4, 16
+    or a4, t2, a4
+    srli t2, a4, 8
+    and a4, a4, a7
+    and t2, t2, a7
+    slli a4, a4, 8
+    or a4, t2, a4
+    xor s6, s6, t4
+    xor t4, t4, a4
+    lw t2, 400(sp)
+    lw a6, 336(sp)
+    xor a4, a4, s6
+    xor s3, s3, s4
+    sw a4, 372(sp)
+    xor s4, s4, s1
+    lw a4, 376(sp)
+    xor s1, s1, s3
+    xor a2, s0, a2
+    sw s1, 416(sp)
+    xor s0, s0, a5
+    xor t1, t2, a6
+    xor s1, a4, a5
+    xor a6, s1, a6
+    xor a5, t1, a5
+    xor a4, t1, a4
+    xor t2, s1, t2
+    srli t1, a6, 8
+    xor t1, t1, t2
+    and t1, t1, a7
+    xor t2, t2, t1
+    slli t1, t1, 8
+    xor t1, a6, t1
+    srli a6, a5, 8
+    xor a6, a6, a4
+    and a6, a6, a7
+    xor a4, a4, a6
+    slli a6, a6, 8
+    xor a6, a5, a6
+    srli a5, t1, 16
+    xor a5, a5, a6
+    and a5, a5, t5
+    xor a6, a6, a5
+    slli a5, a5, 16
+    xor a5, t1, a5
+    srli t1, t2, 16
+    xor t1, t1, a4
+    and t1, t1, t5
+    xor a4, a4, t1
+    slli t1, t1, 16
+    xor t1, t2, t1
+    xor t1, t1, a6
+    xor a6, a6, a4
+    xor a5, a5, t1
+    xor a4, a4, t1
+    xor a6, a6, a5
+    xor t1, t1, a6
+    srli t2, t1, 8
+    and t1, t1, a7
+    and t2, t2, a7
+    slli t1, t1, 8
+    or t1, t2, t1
+    slli t2, a6, 16
+    srli a6, a6, 16
+    or a6, t2, a6
+    slli t2, a4, 16
+    srli a4, a4, 16
+    or a4, t2, a4
+    srli t2, a4, 8
+    and a4, a4, a7
+    and t2, t2, a7
+    slli a4, a4, 8
+    or a4, t2, a4
+    xor t1, t1, a6
+    xor t6, t6, s11
+    xor a6, a6, a4
+    lw t2, 408(sp)
+    lw s1, 380(sp)
+    xor s11, s11, s8
+    xor a4, a4, t1
+    xor s8, s8, t6
+    sw a4, 376(sp)
+    xor t0, t0, s9
+    sw s8, 400(sp)
+    xor s9, s9, t3
+    lw s8, 352(sp)
+    xor t3, t3, t0
+    sw t3, 336(sp)
+    xor a4, t2, s1
+    xor t3, s8, s0
+    xor s1, t3, s1
+    xor s0, a4, s0
+    xor s8, a4, s8
+    xor t2, t3, t2
+    srli a4, s1, 8
+    xor a4, a4, t2
+    and a4, a4, a7
+    xor t2, t2, a4
+    slli a4, a4, 8
+    xor a4, s1, a4
+    srli s1, s0, 8
+    xor s1, s1, s8
+    and s1, s1, a7
+    xor s8, s8, s1
+    slli s1, s1, 8
+    xor s1, s0, s1
+    srli s0, a4, 16
+    xor s0, s0, s1
+    and s0, s0, t5
+    xor s1, s1, s0
+    slli s0, s0, 16
+    xor s0, a4, s0
+    srli a4, t2, 16
+    xor a4, a4, s8
+    and a4, a4, t5
+    xor s8, s8, a4
+    slli a4, a4, 16
+    xor a4, t2, a4
+    xor a4, a4, s1
+    xor s1, s1, s8
+    xor s0, s0, a4
+    xor s8, s8, a4
+    xor s1, s1, s0
+    xor a4, a4, s1
+    srli t2, a4, 8
+    and a4, a4, a7
+    and t2, t2, a7
+    slli a4, a4, 8
+    or a4, t2, a4
+    slli t2, s1, 16
+    srli s1, s1, 16
+    or s1, t2, s1
+    slli t2, s8, 16
+    srli s8, s8, 16
+    or s8, t2, s8
+    srli t2, s8, 8
+    and s8, s8, a7
+    and t2, t2, a7
+    slli s8, s8, 8
+    or s8, t2, s8
+    xor a4, a4, s1
+    xor s1, s1, s8
+    lw t2, 396(sp)
+    lw t3, 340(sp)
+    xor s0, s0, a4
+    xor s8, s8, a4
+    xor s1, s1, s0
+    sw s8, 352(sp)
+    xor a4, a4, s1
+    sw s1, 408(sp)
+    xor a5, a5, t1
+    lw s1, 344(sp)
+    xor a6, a6, a5
+    xor t1, t1, a6
+    sw a6, 380(sp)
+    xor s8, t2, t3
+    xor a6, s1, s7
+    xor t3, a6, t3
+    xor s7, s8, s7
+    xor s1, s8, s1
+    xor t2, a6, t2
+    srli s8, t3, 8
+    xor s8, s8, t2
+    and s8, s8, a7
+    xor t2, t2, s8
+    slli s8, s8, 8
+    xor s8, t3, s8
+    srli t3, s7, 8
+    xor t3, t3, s1
+    and t3, t3, a7
+    xor s1, s1, t3
+    slli t3, t3, 8
+    xor t3, s7, t3
+    srli s7, s8, 16
+    xor s7, s7, t3
+    and s7, s7, t5
+    xor t3, t3, s7
+    slli s7, s7, 16
+    xor s7, s8, s7
+    srli s8, t2, 16
+    xor s8, s8, s1
+    and s8, s8, t5
+    xor s1, s1, s8
+    slli s8, s8, 16
+    xor s8, t2, s8
+    xor s8, s8, t3
+    xor t3, t3, s1
+    xor s7, s7, s8
+    xor s1, s1, s8
+    xor t3, t3, s7
+    xor s8, s8, t3
+    srli t2, s8, 8
+    and s8, s8, a7
+    and t2, t2, a7
+    slli s8, s8, 8
+    or s8, t2, s8
+    slli t2, t3, 16
+    srli t3, t3, 16
+    or t3, t2, t3
+    slli t2, s1, 16
+    srli s1, s1, 16
+    or s1, t2, s1
+    srli t2, s1, 8
+    and s1, s1, a7
+    and t2, t2, a7
+    slli s1, s1, 8
+    or s1, t2, s1
+    xor s8, s8, t3
+    xor t3, t3, s1
+    lw t2, 424(sp)
+    lw a6, 360(sp)
+    xor s7, s7, s8
+    xor s1, s1, s8
+    xor t3, t3, s7
+    sw s1, 344(sp)
+    xor s8, s8, t3
+    sw t3, 396(sp)
+    xor s2, s2, s6
+    lw t3, 348(sp)
+    xor t4, t4, s2
+    xor s6, s6, t4
+    sw t4, 340(sp)
+    xor s1, t2, a6
+    xor t4, t3, a2
+    xor a6, t4, a6
+    xor a2, s1, a2
+    xor t3, s1, t3
+    xor t2, t4, t2
+    srli s1, a6, 8
+    xor s1, s1, t2
+    and s1, s1, a7
+    xor t2, t2, s1
+    slli s1, s1, 8
+    xor s1, a6, s1
+    srli a6, a2, 8
+    xor a6, a6, t3
+    and a6, a6, a7
+    xor t3, t3, a6
+    slli a6, a6, 8
+    xor a6, a2, a6
+    srli a2, s1, 16
+    xor a2, a2, a6
+    and a2, a2, t5
+    xor a6, a6, a2
+    slli a2, a2, 16
+    xor a2, s1, a2
+    srli s1, t2, 16
+    xor s1, s1, t3
+    and s1, s1, t5
+    xor t3, t3, s1
+    slli s1, s1, 16
+    xor s1, t2, s1
+    xor s1, s1, a6
+    xor a6, a6, t3
+    xor a2, a2, s1
+    xor t3, t3, s1
+    xor a6, a6, a2
+    xor s1, s1, a6
+    srli t2, s1, 8
+    and s1, s1, a7
+    and t2, t2, a7
+    slli s1, s1, 8
+    or s1, t2, s1
+    slli t2, a6, 16
+    srli a6, a6, 16
+    or a6, t2, a6
+    slli t2, t3, 16
+    srli t3, t3, 16
+    or t3, t2, t3
+    srli t2, t3, 8
+    and t3, t3, a7
+    and t2, t2, a7
+    slli t3, t3, 8
+    or t3, t2, t3
+    lw t2, 128(a3)
+    xor s10, s10, t0
+    xor s9, s9, s10
+    xor t2, s10, t2
+    lw s10, 132(a3)
+    xor ra, ra, t6
+    xor s11, s11, ra
+    xor s10, ra, s10
+    lw ra, 136(a3)
+    xor s5, s5, s3
+    xor s4, s4, s5
+    xor ra, s5, ra
+    lw s5, 140(a3)
+    xor s1, s1, a6
+    xor s5, s2, s5
+    lw s2, 144(a3)
+    xor a6, a6, t3
+    xor s2, a5, s2
+    lw a5, 148(a3)
+    xor a2, a2, s1
+    xor a5, s0, a5
+    lw s0, 152(a3)
+    xor a6, a6, a2
+    xor s0, s7, s0
+    lw s7, 156(a3)
+    xor t0, t0, s9
+    xor s7, a2, s7
+    lw a2, 160(a3)
+    xor t6, t6, s11
+    xor a2, t0, a2
+    lw t0, 164(a3)
+    xor s3, s3, s4
+    xor t0, t6, t0
+    lw t6, 168(a3)
+    xor t3, t3, s1
+    xor t6, s3, t6
+    lw s3, 172(a3)
+    xor s1, s1, a6
+    xor s3, s6, s3
+    lw s6, 176(a3)
+    lw t4, 204(a3)
+    xor s6, t1, s6
+    lw t1, 180(a3)
+    xor t1, a4, t1
+    lw a4, 184(a3)
+    xor a4, s8, a4
+    lw s8, 188(a3)
+    xor s8, s1, s8
+    lw s1, 192(a3)
+    xor s1, s9, s1
+    lw s9, 196(a3)
+    xor s9, s11, s9
+    lw s11, 200(a3)
+    xor s11, s4, s11
+    lw s4, 340(sp)
+    xor t4, s4, t4
+    lw s4, 380(sp)
+    sw s8, 340(sp)
+    lw s8, 208(a3)
+    xor s8, s4, s8
+    lw s4, 408(sp)
+    sw s7, 380(sp)
+    lw s7, 212(a3)
+    xor s7, s4, s7
+    lw s4, 396(sp)
+    sw a4, 408(sp)
+    lw a4, 216(a3)
+    xor a4, s4, a4
+    lw s4, 220(a3)
+    xor s4, a6, s4
+    lw a6, 336(sp)
+    sw s4, 396(sp)
+    lw s4, 224(a3)
     xor s4, a6, s4
     lw a6, 400(sp)
-    sw s0, 412(sp)
-    lw s0, 216(a3)
+    sw a4, 336(sp)
+    lw a4, 228(a3)
+    xor a4, a6, a4
+    lw a6, 416(sp)
+    sw s0, 400(sp)
+    lw s0, 232(a3)
     xor s0, a6, s0
-    lw a6, 220(a3)
-    xor a6, s2, a6
-    lw s2, 424(sp)
-    sw t3, 400(sp)
-    lw t3, 224(a3)
-    xor t3, s2, t3
-    lw s2, 388(sp)
-    sw t3, 424(sp)
-    lw t3, 228(a3)
-    xor t3, s2, t3
-    lw s2, 420(sp)
-    sw t3, 388(sp)
-    lw t3, 232(a3)
-    xor t3, s2, t3
-    lw s2, 428(sp)
-    sw t3, 420(sp)
-    lw t3, 236(a3)
-    xor t3, s2, t3
-    lw s2, 348(sp)
-    sw t3, 428(sp)
-    lw t3, 240(a3)
-    xor t3, s2, t3
-    lw s2, 380(sp)
-    sw t3, 348(sp)
-    lw t3, 244(a3)
-    xor t3, s2, t3
-    lw s2, 344(sp)
-    sw t3, 380(sp)
-    lw t3, 248(a3)
-    xor t3, s2, t3
-    lw s2, 252(a3)
-    xor s2, s9, s2
-    sw s2, 344(sp)
-    sw t3, 368(sp)
-    sw s1, 372(sp)
-    sw s4, 404(sp)
-    sw s11, 432(sp)
-    sw a6, 332(sp)
-    sw ra, 436(sp)
-    sw s0, 396(sp)
-    sw a7, 360(sp)
-    sw a4, 392(sp)
-    sw t4, 416(sp)
-    xor s1, t1, s7
-    xor ra, t1, s8
-    sw s10, 364(sp)
-    xor s9, s8, t2
-    xor t3, t0, s3
-    xor ra, ra, s5
-    xor s0, s1, s8
-    xor s10, t0, s6
-    xor s2, s6, s5
-    xor s11, s7, s9
-    xor s8, s8, s6
-    xor t0, t0, ra
-    xor s4, t3, s2
-    xor s7, s7, t2
-    xor s8, s8, t3
-    li a7, 0xff
-    xor t4, t2, s2
-    xor ra, s3, ra
-    xor s7, s7, s4
-    li a6, 0xff00
-    xor t3, t3, s9
-    xor t1, t1, t4
-    and ra, ra, a7
-    and s7, s7, a6
-    and t3, t3, a7
-    xor ra, t1, ra
-    xor t3, t2, t3
-    xor a4, s1, s3
-    xor t4, s3, t4
-    xor s7, ra, s7
-    xor s2, s9, s2
-    xor t2, a4, t2
-    and t4, t4, a7
-    and ra, s10, a7
-    xor s1, s1, s2
-    xor a4, a4, s9
-    xor t4, s0, t4
-    and s10, s10, a7
-    xor s9, s9, s4
-    and a4, a4, a6
-    xor s0, s0, s4
-    xor s3, s3, s5
-    xor s10, s1, s10
-    xor s4, s11, s4
-    xor s5, s11, s5
-    xor a4, s10, a4
-    and s8, s8, a6
-    xor s6, s6, s11
-    and s5, s5, a7
-    and s10, s4, a6
-    and s9, s9, a6
-    xor s8, t2, s8
-    xor s5, s2, s5
-    and s6, s6, a6
-    xor ra, t0, ra
-    and s4, s4, a6
-    and t2, t2, a7
-    xor s6, s5, s6
-    xor s9, ra, s9
-    xor s10, t3, s10
-    xor s4, t4, s4
-    sw a5, 384(sp)
-    and s0, s0, a6
-    xor t2, s3, t2
-    xor t4, s9, s6
-    xor t3, s10, s8
-    and a5, s4, s9
-    sw t5, 408(sp)
-    xor s0, t2, s0
-    xor s1, s4, s7
-    xor t0, s9, s10
-    xor s5, t4, t3
-    xor s2, s4, a4
-    xor t5, s10, a5
-    sw t6, 356(sp)
-    xor ra, a4, s0
-    and t4, s1, t4
-    and t0, s2, t0
-    xor a5, s7, a5
-    xor t6, s8, s4
-    xor s3, s1, ra
-    xor a5, a5, t4
-    xor t0, t6, t0
-    xor t1, s6, s8
-    and s5, s3, s5
-    and a6, s7, s6
-    xor a5, a5, t0
-    xor s6, s6, s7
-    xor s5, a5, s5
-    and s11, s0, s8
-    xor a5, s6, s0
-    xor s11, a5, s11
-    xor t2, s7, s0
-    xor s11, s11, t5
-    and t1, t2, t1
-    xor t5, a6, t5
-    xor t1, t5, t1
-    xor s9, s9, s4
-    xor t0, t1, t0
-    and t3, ra, t3
-    and a7, a4, s10
-    xor t1, s9, a4
-    xor a7, s8, a7
-    xor t3, t1, t3
-    xor a7, a7, s11
-    xor a6, t3, a6
-    xor t4, a7, t4
-    xor s11, a6, s11
-    and t1, s5, t4
-    and t5, t0, s11
-    xor a7, t0, t4
-    xor t1, s11, t1
-    xor t5, a7, t5
-    xor a6, s5, t0
-    xor t3, t4, s11
-    xor t1, t1, t5
-    and t3, a6, t3
-    xor t5, s5, t5
-    xor s11, t0, s11
-    xor t3, t5, t3
-    xor t4, s5, t4
-    xor t5, t4, s11
-    and s5, s5, t3
-    and t4, t4, t3
-    xor t3, t3, t1
-    and a6, a6, t1
-    and t0, t0, t3
-    xor s10, s10, a4
-    xor s8, s8, s0
-    and t1, t5, t1
-    xor s5, s5, t0
-    xor a6, t0, a6
-    and t3, s11, t3
-    xor t0, s10, s8
-    xor t5, s9, s10
-    xor t4, t4, t3
-    and a4, a4, s5
-    xor s11, a6, s5
-    and s10, s10, s5
-    xor t1, t3, t1
-    and s0, s0, a6
-    and s4, s4, t4
-    xor s5, s5, t4
-    and s7, s7, t1
-    xor s0, s0, s4
-    and ra, ra, s11
-    and s2, s2, s5
-    xor a4, a4, s0
-    xor ra, ra, s7
-    xor s2, s4, s2
-    xor s0, ra, s0
-    xor s4, s6, s8
-    xor ra, t1, t4
-    and s8, s8, a6
-    and s1, s1, ra
-    xor a6, a6, t1
-    xor a4, a4, s1
-    and t2, t2, a6
-    xor s1, s1, s2
-    xor t2, s7, t2
-    xor t3, s9, s6
-    xor s2, t2, s2
-    xor t2, t3, t0
-    and t4, s9, t4
-    and s5, t5, s5
-    and t1, s6, t1
-    and a6, s4, a6
-    and t0, t0, s11
-    xor s5, t4, s5
-    xor a6, t1, a6
-    xor s11, s11, ra
-    xor t4, s8, t4
-    xor a6, a6, s5
-    and ra, t3, ra
-    and s3, s3, s11
-    xor s10, s10, t4
-    and s11, t2, s11
-    xor s5, ra, s5
-    xor t1, t0, t1
-    xor s10, s10, ra
-    xor s11, s5, s11
-    xor t4, t1, t4
-    xor s3, s1, s3
-    xor ra, s10, s11
-    xor s4, s10, s0
-    xor s5, t4, s2
-    xor s1, a6, s3
-    xor s6, ra, s3
-    xor a7, a6, s4
-    xor t2, s0, a4
-    xor s7, t4, s10
-    xor s3, s10, s3
-    li s8, 0xff0000
-    xor a7, a7, s5
-    li t1, 0xff000000
-    xor s10, s10, t2
-    xor s9, s7, s1
-    and a7, a7, s8
-    and s9, s9, t1
-    xor a7, s10, a7
-    xor s9, a7, s9
-    xor t0, a6, ra
-    xor a7, ra, s2
-    xor t3, s11, s5
-    xor ra, ra, s5
-    xor s5, a4, s5
-    xor s4, s4, s2
-    and s5, s5, s8
-    xor s5, s4, s5
-    xor t5, a4, t3
-    xor s4, t0, s2
-    xor t3, t2, t3
-    xor s2, t2, s2
-    xor t4, t4, a6
-    xor t2, t2, s1
-    xor s11, s11, s1
-    and t4, t4, t1
-    and t2, t2, s8
-    and s11, s11, t1
-    xor t4, s5, t4
-    xor t2, a6, t2
-    xor s5, t0, s0
-    xor s11, t2, s11
-    xor a7, a7, s1
-    xor s0, s0, s6
-    xor t2, t5, s1
-    and s3, s3, s8
-    and s5, s5, s8
-    and s6, s6, s8
-    xor s1, t3, s1
-    and t5, t5, s8
-    and s7, s7, t1
-    xor s3, a7, s3
-    and ra, ra, t1
-    xor s6, s4, s6
-    and t0, t0, t1
-    xor s5, t2, s5
-    xor t5, s2, t5
-    and s1, s1, s8
-    and t3, t3, t1
-    xor s7, s6, s7
-    xor ra, s5, ra
-    xor t0, t5, t0
-    xor s1, s0, s1
-    xor t3, s3, t3
-    lw s3, 356(sp)
-    lw s0, 384(sp)
-    lw t5, 408(sp)
-    lw s5, 416(sp)
-    lw t2, 364(sp)
-    lw s6, 360(sp)
-    lw s4, 392(sp)
-    sw t3, 392(sp)
-    and a4, a4, t1
-    sw s11, 376(sp)
-    xor a4, s1, a4
-    sw s7, 356(sp)
-    sw a4, 352(sp)
-    sw t4, 336(sp)
-    xor a7, s6, s4
-    xor t3, s6, s3
-    sw s9, 360(sp)
-    xor s1, s3, a2
-    xor a6, s5, t2
-    xor t3, t3, t5
-    xor s11, a7, s3
-    xor s9, s5, s0
-    xor s2, s0, t5
-    xor a5, s4, s1
-    xor s3, s3, s0
-    xor s5, s5, t3
-    xor s10, a6, s2
-    xor s4, s4, a2
-    xor s3, s3, a6
-    li s7, 0xff
-    xor t4, a2, s2
-    xor t3, t2, t3
-    xor s4, s4, s10
-    li t6, 0xff00
-    xor a6, a6, s1
-    xor s6, s6, t4
-    and t3, t3, s7
-    and s4, s4, t6
-    and a6, a6, s7
-    xor t3, s6, t3
-    xor a6, a2, a6
-    xor a4, a7, t2
-    xor t4, t2, t4
-    xor s4, t3, s4
-    xor s2, s1, s2
-    xor a2, a4, a2
-    and t4, t4, s7
-    and t3, s9, s7
-    xor a7, a7, s2
-    xor a4, a4, s1
-    xor t4, s11, t4
-    and s9, s9, s7
-    xor s1, s1, s10
-    and a4, a4, t6
-    xor s11, s11, s10
-    xor t2, t2, t5
-    xor s9, a7, s9
-    xor s10, a5, s10
-    xor t5, a5, t5
-    xor a4, s9, a4
-    and s3, s3, t6
-    xor s0, s0, a5
-    and t5, t5, s7
-    and s9, s10, t6
-    and s1, s1, t6
-    xor s3, a2, s3
-    xor t5, s2, t5
-    and s0, s0, t6
-    xor t3, s5, t3
-    and s10, s10, t6
-    and a2, a2, s7
-    xor s0, t5, s0
-    xor s1, t3, s1
-    xor s9, a6, s9
-    xor s10, t4, s10
-    and s11, s11, t6
-    xor a2, t2, a2
-    xor t4, s1, s0
-    xor a6, s9, s3
-    and s7, s10, s1
-    xor s11, a2, s11
-    xor a7, s10, s4
-    xor s5, s1, s9
-    xor t5, t4, a6
-    xor s2, s10, a4
-    xor t6, s9, s7
-    xor t3, a4, s11
-    and t4, a7, t4
-    and s5, s2, s5
-    sw t0, 408(sp)
-    xor s7, s4, s7
-    xor s8, s3, s10
-    xor t2, a7, t3
-    sw ra, 364(sp)
-    xor s7, s7, t4
-    xor s5, s8, s5
-    xor s6, s0, s3
-    and t5, t2, t5
-    and ra, s4, s0
-    xor s7, s7, s5
-    xor s0, s0, s4
-    xor t5, s7, t5
-    and a5, s11, s3
-    xor s7, s0, s11
-    xor a5, s7, a5
-    xor a2, s4, s11
-    xor a5, a5, t6
-    and s6, a2, s6
-    xor t6, ra, t6
-    xor s6, t6, s6
-    xor s1, s1, s10
-    xor s5, s6, s5
-    and a6, t3, a6
-    and t0, a4, s9
-    xor s6, s1, a4
-    xor t0, s3, t0
-    xor a6, s6, a6
-    xor t0, t0, a5
-    xor ra, a6, ra
-    xor t4, t0, t4
-    xor a5, ra, a5
-    and s6, t5, t4
-    and t6, s5, a5
-    xor t0, s5, t4
-    xor s6, a5, s6
-    xor t6, t0, t6
-    xor ra, t5, s5
-    xor a6, t4, a5
-    xor s6, s6, t6
-    and a6, ra, a6
-    xor t6, t5, t6
-    xor a5, s5, a5
-    xor a6, t6, a6
-    xor t4, t5, t4
-    xor t6, t4, a5
-    and t5, t5, a6
-    and t4, t4, a6
-    xor a6, a6, s6
-    and ra, ra, s6
-    and s5, s5, a6
-    xor s9, s9, a4
-    xor s3, s3, s11
-    and s6, t6, s6
-    xor t5, t5, s5
-    xor ra, s5, ra
-    and a6, a5, a6
-    xor s5, s9, s3
-    xor t6, s1, s9
-    xor t4, t4, a6
-    and a4, a4, t5
-    xor a5, ra, t5
-    and s9, s9, t5
-    xor s6, a6, s6
-    and s11, s11, ra
-    and s10, s10, t4
-    xor t5, t5, t4
-    and s4, s4, s6
-    xor s11, s11, s10
-    and t3, t3, a5
-    and s2, s2, t5
-    xor a4, a4, s11
-    xor t3, t3, s4
-    xor s2, s10, s2
-    xor s11, t3, s11
-    xor s10, s0, s3
-    xor t3, s6, t4
-    and s3, s3, ra
-    and a7, a7, t3
-    xor ra, ra, s6
-    xor a4, a4, a7
-    and a2, a2, ra
-    xor a7, a7, s2
-    xor a2, s4, a2
-    xor a6, s1, s0
-    xor s2, a2, s2
-    xor a2, a6, s5
-    and t4, s1, t4
-    and t5, t6, t5
-    and s6, s0, s6
-    and ra, s10, ra
-    and s5, s5, a5
-    xor t5, t4, t5
-    xor ra, s6, ra
-    xor a5, a5, t3
-    xor t4, s3, t4
-    xor ra, ra, t5
-    and t3, a6, t3
-    and t2, t2, a5
-    xor s9, s9, t4
-    and a5, a2, a5
-    xor t5, t3, t5
-    xor s6, s5, s6
-    xor s9, s9, t3
-    xor a5, t5, a5
-    xor t4, s6, t4
-    xor t2, a7, t2
-    xor t3, s9, a5
-    xor s4, s9, s11
-    xor t5, t4, s2
-    xor a7, ra, t2
-    xor s10, t3, t2
-    xor s1, ra, s4
-    xor a2, s11, a4
-    xor s5, t4, s9
-    xor t2, s9, t2
-    li s0, 0xff0000
-    xor s1, s1, t5
-    xor s9, s9, a2
-    xor t6, s5, a7
-    and s1, s1, s0
-    and t6, t6, t1
-    xor s1, s9, s1
-    xor t6, s1, t6
-    xor s6, ra, t3
-    xor s1, t3, s2
-    xor a6, a5, t5
-    xor t3, t3, t5
-    xor t5, a4, t5
-    xor s4, s4, s2
-    and t5, t5, s0
-    xor t5, s4, t5
-    xor s3, a4, a6
-    xor s4, s6, s2
-    xor a6, a2, a6
-    xor s2, a2, s2
-    xor a2, a2, a7
-    xor a5, a5, a7
-    and a2, a2, s0
-    and a5, a5, t1
-    xor t4, t4, ra
-    xor a2, ra, a2
-    and t4, t4, t1
-    xor a5, a2, a5
-    xor s1, s1, a7
-    xor t4, t5, t4
-    xor a2, s3, a7
-    xor t5, s6, s11
-    xor a7, a6, a7
-    and t2, t2, s0
-    xor s11, s11, s10
-    and s3, s3, s0
-    and a7, a7, s0
-    xor t2, s1, t2
-    and a4, a4, t1
-    and t5, t5, s0
-    and s10, s10, s0
-    and s6, s6, t1
-    xor s3, s2, s3
-    xor a7, s11, a7
-    and a6, a6, t1
-    xor s10, s4, s10
-    xor t5, a2, t5
-    xor s6, s3, s6
-    xor a4, a7, a4
-    xor a6, t2, a6
-    lw t2, 436(sp)
-    lw a7, 396(sp)
-    lw s3, 432(sp)
-    lw s2, 332(sp)
-    lw a2, 372(sp)
-    lw ra, 404(sp)
-    lw s4, 412(sp)
-    lw s1, 400(sp)
-    and s5, s5, t1
-    sw a6, 400(sp)
-    xor s5, s10, s5
-    sw a5, 384(sp)
-    sw s5, 436(sp)
-    sw a4, 416(sp)
-    sw t4, 340(sp)
-    and t3, t3, t1
-    xor s9, s4, s1
-    xor a6, s4, t2
-    sw t6, 396(sp)
-    xor t3, t5, t3
-    xor s11, t2, a7
-    xor s10, a2, ra
-    xor a6, a6, s2
-    xor a5, s9, t2
-    xor t6, a2, s3
-    xor t5, s3, s2
-    xor s7, s1, s11
-    xor t2, t2, s3
-    xor a2, a2, a6
-    xor t0, s10, t5
-    xor s1, s1, a7
-    xor t2, t2, s10
-    li s5, 0xff
-    xor t4, a7, t5
-    xor a6, ra, a6
-    xor s1, s1, t0
-    li s8, 0xff00
-    xor s10, s10, s11
-    xor s4, s4, t4
-    and a6, a6, s5
-    and s1, s1, s8
-    and s10, s10, s5
-    xor a6, s4, a6
-    xor s10, a7, s10
-    xor a4, s9, ra
-    xor t4, ra, t4
-    xor s1, a6, s1
-    xor t5, s11, t5
-    xor a7, a4, a7
-    and t4, t4, s5
-    and a6, t6, s5
-    xor s9, s9, t5
-    xor a4, a4, s11
-    xor t4, a5, t4
-    and t6, t6, s5
-    xor s11, s11, t0
-    and a4, a4, s8
-    xor a5, a5, t0
-    xor ra, ra, s2
-    xor t6, s9, t6
-    xor t0, s7, t0
-    xor s2, s7, s2
-    xor a4, t6, a4
-    and t2, t2, s8
-    xor s3, s3, s7
-    and s2, s2, s5
-    and t6, t0, s8
-    and s11, s11, s8
-    xor t2, a7, t2
-    xor s2, t5, s2
-    and s3, s3, s8
-    xor a6, a2, a6
-    and t0, t0, s8
-    and a7, a7, s5
-    xor s3, s2, s3
-    xor s11, a6, s11
-    xor t6, s10, t6
-    xor t0, t4, t0
-    and a5, a5, s8
-    xor a7, ra, a7
-    xor t4, s11, s3
-    xor s10, t6, t2
-    and s5, t0, s11
-    xor a5, a7, a5
-    xor s9, t0, s1
-    xor a2, s11, t6
-    xor s2, t4, s10
-    xor t5, t0, a4
-    xor s8, t6, s5
-    xor a6, a4, a5
-    and t4, s9, t4
-    and a2, t5, a2
-    sw s6, 332(sp)
-    xor s5, s1, s5
-    xor s0, t2, t0
-    xor ra, s9, a6
-    sw t3, 404(sp)
-    xor s5, s5, t4
-    xor a2, s0, a2
-    xor s4, s3, t2
-    and s2, ra, s2
-    and t3, s1, s3
-    xor s5, s5, a2
-    xor s3, s3, s1
-    xor s2, s5, s2
-    and s7, a5, t2
-    xor s5, s3, a5
-    xor s7, s5, s7
-    xor a7, s1, a5
-    xor s7, s7, s8
-    and s4, a7, s4
-    xor s8, t3, s8
-    xor s4, s8, s4
-    xor s11, s11, t0
-    xor a2, s4, a2
-    and s10, a6, s10
-    and s6, a4, t6
-    xor s4, s11, a4
-    xor s6, t2, s6
-    xor s10, s4, s10
-    xor s6, s6, s7
-    xor t3, s10, t3
-    xor t4, s6, t4
-    xor s7, t3, s7
-    and s4, s2, t4
-    and s8, a2, s7
-    xor s6, a2, t4
-    xor s4, s7, s4
-    xor s8, s6, s8
-    xor t3, s2, a2
-    xor s10, t4, s7
-    xor s4, s4, s8
-    and s10, t3, s10
-    xor s8, s2, s8
-    xor s7, a2, s7
-    xor s10, s8, s10
-    xor t4, s2, t4
-    xor s8, t4, s7
-    and s2, s2, s10
-    and t4, t4, s10
-    xor s10, s10, s4
-    and t3, t3, s4
-    and a2, a2, s10
-    xor t6, t6, a4
-    xor t2, t2, a5
-    and s4, s8, s4
-    xor s2, s2, a2
-    xor t3, a2, t3
-    and s10, s7, s10
-    xor a2, t6, t2
-    xor s8, s11, t6
-    xor t4, t4, s10
-    and a4, a4, s2
-    xor s7, t3, s2
-    and t6, t6, s2
-    xor s4, s10, s4
-    and a5, a5, t3
-    and t0, t0, t4
-    xor s2, s2, t4
-    and s1, s1, s4
-    xor a5, a5, t0
-    and a6, a6, s7
-    and t5, t5, s2
-    xor a4, a4, a5
-    xor a6, a6, s1
-    xor t5, t0, t5
+    lw a6, 372(sp)
+    sw s7, 416(sp)
+    lw s7, 236(a3)
+    xor s7, a6, s7
+    lw a6, 376(sp)
+    sw t1, 372(sp)
+    lw t1, 240(a3)
+    xor t1, a6, t1
+    lw a6, 352(sp)
+    sw a5, 376(sp)
+    lw a5, 244(a3)
     xor a5, a6, a5
-    xor t0, s3, t2
-    xor a6, s4, t4
-    and t2, t2, t3
-    and s9, s9, a6
-    xor t3, t3, s4
-    xor a4, a4, s9
-    and a7, a7, t3
-    xor s9, s9, t5
-    xor a7, s1, a7
-    xor s10, s11, s3
-    xor t5, a7, t5
-    xor a7, s10, a2
-    and t4, s11, t4
-    and s2, s8, s2
-    and s4, s3, s4
-    and t3, t0, t3
-    and a2, a2, s7
-    xor s2, t4, s2
-    xor t3, s4, t3
-    xor s7, s7, a6
-    xor t4, t2, t4
-    xor t3, t3, s2
-    and a6, s10, a6
-    and ra, ra, s7
-    xor t6, t6, t4
-    and s7, a7, s7
-    xor s2, a6, s2
-    xor s4, a2, s4
-    xor t6, t6, a6
-    xor s7, s2, s7
-    xor t4, s4, t4
-    xor ra, s9, ra
-    xor a6, t6, s7
-    xor s1, t6, a5
-    xor s2, t4, t5
-    xor s9, t3, ra
-    xor t0, a6, ra
-    xor s11, t3, s1
-    xor a7, a5, a4
-    xor a2, t4, t6
-    xor ra, t6, ra
-    li s3, 0xff0000
-    xor s11, s11, s2
-    xor t6, t6, a7
-    xor s8, a2, s9
-    and s11, s11, s3
-    and s8, s8, t1
-    xor s11, t6, s11
-    xor s8, s11, s8
-    xor s4, t3, a6
-    xor s11, a6, t5
-    xor s10, s7, s2
-    xor a6, a6, s2
-    xor s2, a4, s2
-    xor s1, s1, t5
-    and s2, s2, s3
-    xor s2, s1, s2
-    xor t2, a4, s10
-    xor s1, s4, t5
-    xor s10, a7, s10
-    xor t5, a7, t5
-    xor a7, a7, s9
-    xor s7, s7, s9
-    and a7, a7, s3
-    and s7, s7, t1
-    xor t4, t4, t3
-    xor a7, t3, a7
-    and t4, t4, t1
-    xor s7, a7, s7
-    xor s11, s11, s9
-    xor t4, s2, t4
-    xor a7, t2, s9
-    xor s2, s4, a5
-    xor s9, s10, s9
-    and ra, ra, s3
-    xor a5, a5, t0
-    and t2, t2, s3
-    and s9, s9, s3
-    xor ra, s11, ra
-    and a4, a4, t1
-    and s2, s2, s3
-    and t0, t0, s3
-    and s4, s4, t1
-    xor t2, t5, t2
-    xor s9, a5, s9
-    and s10, s10, t1
-    xor t0, s1, t0
-    xor s2, a7, s2
-    xor s4, t2, s4
-    xor a4, s9, a4
-    xor s10, ra, s10
-    lw ra, 428(sp)
-    lw s9, 368(sp)
-    lw t2, 348(sp)
-    lw t5, 344(sp)
-    lw a7, 424(sp)
-    lw t3, 380(sp)
-    lw s1, 388(sp)
-    lw s11, 420(sp)
-    and a2, a2, t1
-    sw s10, 420(sp)
-    xor a2, t0, a2
-    sw s7, 432(sp)
-    sw a2, 428(sp)
-    and a6, a6, t1
-    xor t6, s1, s11
-    sw a4, 372(sp)
-    xor a6, s2, a6
-    xor a5, ra, s9
-    xor s10, s1, ra
-    xor s7, t6, ra
-    sw t4, 412(sp)
-    xor s2, t2, t5
-    xor t0, a7, t3
-    xor ra, ra, t2
-    sw s8, 368(sp)
-    xor s6, t0, s2
-    xor s10, s10, t5
-    xor ra, ra, t0
-    xor s8, a7, t2
-    xor s5, s11, a5
-    xor t0, t0, a5
-    li a2, 0xff
-    xor t4, s9, s2
-    xor a7, a7, s10
-    xor s11, s11, s9
-    and t0, t0, a2
-    xor s1, s1, t4
-    xor s10, t3, s10
-    xor s11, s11, s6
-    li s0, 0xff00
-    xor t0, s9, t0
-    xor a4, t6, t3
-    xor t4, t3, t4
-    and s10, s10, a2
-    and s11, s11, s0
-    and ra, ra, s0
-    xor s9, a4, s9
-    xor t3, t3, t5
-    xor s10, s1, s10
-    xor ra, s9, ra
-    xor t5, s5, t5
-    xor s11, s10, s11
-    xor s2, a5, s2
-    and t4, t4, a2
-    and s9, s9, a2
-    and t5, t5, a2
-    and s10, s8, a2
-    xor t6, t6, s2
-    xor a4, a4, a5
-    xor t4, s7, t4
-    and a2, s8, a2
-    xor a5, a5, s6
-    and a4, a4, s0
-    xor s7, s7, s6
-    xor a2, t6, a2
-    xor s6, s5, s6
-    xor t2, t2, s5
-    xor a4, a2, a4
-    and a5, a5, s0
-    and s7, s7, s0
-    and t2, t2, s0
-    and a2, s6, s0
-    xor t5, s2, t5
-    xor s10, a7, s10
-    and s0, s6, s0
-    xor t2, t5, t2
-    xor a5, s10, a5
-    xor a2, t0, a2
-    xor s0, t4, s0
-    sw s4, 344(sp)
-    xor s9, t3, s9
-    xor t4, a5, t2
-    xor s6, a2, ra
-    and s4, s0, a5
-    sw a6, 380(sp)
-    xor s7, s9, s7
-    xor t0, s0, s11
-    xor s8, a5, a2
-    xor a7, t4, s6
-    xor s1, s0, a4
-    xor a6, a2, s4
-    xor t6, a4, s7
-    and t4, t0, t4
-    and s8, s1, s8
-    xor s4, s11, s4
-    xor s3, ra, s0
-    xor s2, t0, t6
-    xor s4, s4, t4
-    xor s8, s3, s8
-    xor s10, t2, ra
-    and a7, s2, a7
-    and s5, s11, t2
-    xor s4, s4, s8
-    xor t2, t2, s11
-    xor a7, s4, a7
-    and s9, s7, ra
-    xor s4, t2, s7
-    xor s9, s4, s9
-    xor t5, s11, s7
-    xor s9, s9, a6
-    and s10, t5, s10
-    xor a6, s5, a6
-    xor s10, a6, s10
-    xor a5, a5, s0
-    xor s8, s10, s8
-    and s6, t6, s6
-    and t3, a4, a2
-    xor s10, a5, a4
-    xor t3, ra, t3
-    xor s6, s10, s6
-    xor t3, t3, s9
-    xor s5, s6, s5
-    xor t4, t3, t4
-    xor s9, s5, s9
-    and s10, a7, t4
-    and a6, s8, s9
-    xor t3, s8, t4
-    xor s10, s9, s10
+    lw a6, 344(sp)
+    sw a5, 352(sp)
+    lw a5, 248(a3)
+    xor a5, a6, a5
+    lw a6, 252(a3)
     xor a6, t3, a6
-    xor s5, a7, s8
-    xor s6, t4, s9
-    xor s10, s10, a6
-    and s6, s5, s6
-    xor a6, a7, a6
-    xor s9, s8, s9
-    xor s6, a6, s6
-    xor t4, a7, t4
-    xor a6, t4, s9
-    and a7, a7, s6
-    and t4, t4, s6
-    xor s6, s6, s10
-    and s5, s5, s10
-    and s8, s8, s6
-    xor a2, a2, a4
-    xor ra, ra, s7
-    and s10, a6, s10
-    xor a7, a7, s8
-    xor s5, s8, s5
-    and s6, s9, s6
-    xor s8, a2, ra
-    xor a6, a5, a2
-    xor t4, t4, s6
-    and a4, a4, a7
-    xor s9, s5, a7
+    srli t3, t2, 8
+    xor t3, t3, a2
+    and t3, t3, a7
+    xor a2, a2, t3
+    slli t3, t3, 8
+    xor t3, t2, t3
+    srli t2, s1, 8
+    xor t2, t2, s4
+    and t2, t2, a7
+    xor s4, s4, t2
+    slli t2, t2, 8
+    xor t2, s1, t2
+    srli s1, t3, 16
+    xor s1, s1, t2
+    and s1, s1, t5
+    xor t2, t2, s1
+    slli s1, s1, 16
+    xor s1, t3, s1
+    srli t3, a2, 16
+    xor t3, t3, s4
+    and t3, t3, t5
+    xor s4, s4, t3
+    slli t3, t3, 16
+    xor t3, a2, t3
+    srli a2, s10, 8
+    xor a2, a2, t0
     and a2, a2, a7
-    xor s10, s6, s10
-    and s7, s7, s5
-    and s0, s0, t4
-    xor a7, a7, t4
-    and s11, s11, s10
-    xor s7, s7, s0
-    and t6, t6, s9
-    and s1, s1, a7
-    xor a4, a4, s7
-    xor t6, t6, s11
-    xor s1, s0, s1
-    xor s7, t6, s7
-    xor s0, t2, ra
-    xor t6, s10, t4
-    and ra, ra, s5
-    and t0, t0, t6
-    xor s5, s5, s10
-    xor a4, a4, t0
-    and t5, t5, s5
-    xor t0, t0, s1
-    xor t5, s11, t5
-    xor s6, a5, t2
-    xor s1, t5, s1
-    xor t5, s6, s8
-    and t4, a5, t4
-    and a7, a6, a7
-    and s10, t2, s10
-    and s5, s0, s5
-    and s8, s8, s9
-    xor a7, t4, a7
-    xor s5, s10, s5
-    xor s9, s9, t6
-    xor t4, ra, t4
-    xor s5, s5, a7
-    and t6, s6, t6
-    and s2, s2, s9
-    xor a2, a2, t4
-    and s9, t5, s9
-    xor a7, t6, a7
-    xor s10, s8, s10
-    xor a2, a2, t6
-    xor s9, a7, s9
-    xor t4, s10, t4
-    xor s2, t0, s2
-    xor t6, a2, s9
-    xor s11, a2, s7
-    xor a7, t4, s1
-    xor t0, s5, s2
-    xor s0, t6, s2
-    xor a5, s5, s11
-    xor t5, s7, a4
-    xor s8, t4, a2
-    xor s2, a2, s2
-    li t2, 0xff0000
-    xor a5, a5, a7
-    xor a2, a2, t5
-    xor a6, s8, t0
-    and a5, a5, t2
-    and a6, a6, t1
-    xor a5, a2, a5
-    xor a6, a5, a6
-    xor s10, s5, t6
-    xor a5, t6, s1
-    xor s6, s9, a7
-    xor t6, t6, a7
-    xor a7, a4, a7
-    xor s11, s11, s1
-    and a7, a7, t2
-    xor a7, s11, a7
-    xor ra, a4, s6
-    xor s11, s10, s1
+    xor t0, t0, a2
+    slli a2, a2, 8
+    xor a2, s10, a2
+    srli s10, s9, 8
+    xor s10, s10, a4
+    and s10, s10, a7
+    xor a4, a4, s10
+    slli s10, s10, 8
+    xor s10, s9, s10
+    srli s9, a2, 16
+    xor s9, s9, s10
+    and s9, s9, t5
+    xor s10, s10, s9
+    slli s9, s9, 16
+    xor s9, a2, s9
+    srli a2, t0, 16
+    xor a2, a2, a4
+    and a2, a2, t5
+    xor a4, a4, a2
+    slli a2, a2, 16
+    xor a2, t0, a2
+    srli t0, ra, 8
+    xor t0, t0, t6
+    and t0, t0, a7
+    xor t6, t6, t0
+    slli t0, t0, 8
+    xor t0, ra, t0
+    srli ra, s11, 8
+    xor ra, ra, s0
+    and ra, ra, a7
+    xor s0, s0, ra
+    slli ra, ra, 8
+    xor ra, s11, ra
+    srli s11, t0, 16
+    xor s11, s11, ra
+    and s11, s11, t5
+    xor ra, ra, s11
+    slli s11, s11, 16
+    xor s11, t0, s11
+    srli t0, t6, 16
+    xor t0, t0, s0
+    and t0, t0, t5
+    xor s0, s0, t0
+    slli t0, t0, 16
+    xor t0, t6, t0
+    srli t6, s5, 8
+    xor t6, t6, s3
+    and t6, t6, a7
+    xor s3, s3, t6
+    slli t6, t6, 8
+    xor t6, s5, t6
+    srli s5, t4, 8
+    xor s5, s5, s7
+    and s5, s5, a7
+    xor s7, s7, s5
+    slli s5, s5, 8
+    xor s5, t4, s5
+    srli t4, t6, 16
     xor t4, t4, s5
-    xor s6, t5, s6
-    xor s1, t5, s1
-    and t4, t4, t1
-    xor t5, t5, t0
-    xor s9, s9, t0
-    xor t4, a7, t4
-    and t5, t5, t2
-    and s9, s9, t1
-    xor a7, s10, s7
-    xor t5, s5, t5
-    and s2, s2, t2
-    and s8, s8, t1
-    xor a5, a5, t0
-    and t6, t6, t1
-    and a4, a4, t1
-    and s10, s10, t1
-    xor s9, t5, s9
-    xor s2, a5, s2
+    and t4, t4, t5
+    xor s5, s5, t4
+    slli t4, t4, 16
+    xor t4, t6, t4
+    srli t6, s3, 16
+    xor t6, t6, s7
+    and t6, t6, t5
+    xor s7, s7, t6
+    slli t6, t6, 16
+    xor t6, s3, t6
+    srli s3, s2, 8
+    xor s3, s3, s6
+    and s3, s3, a7
+    xor s6, s6, s3
+    slli s3, s3, 8
+    xor s3, s2, s3
+    srli s2, s8, 8
+    xor s2, s2, t1
+    and s2, s2, a7
+    xor t1, t1, s2
+    slli s2, s2, 8
+    xor s2, s8, s2
+    srli s8, s3, 16
+    xor s8, s8, s2
+    and s8, s8, t5
+    xor s2, s2, s8
+    slli s8, s8, 16
+    xor s8, s3, s8
+    srli s3, s6, 16
+    xor s3, s3, t1
+    and s3, s3, t5
+    xor t1, t1, s3
+    slli s3, s3, 16
+    xor s3, s6, s3
+    lw s6, 376(sp)
+    sw a4, 344(sp)
+    sw t1, 348(sp)
+    lw t1, 372(sp)
+    srli a4, s6, 8
+    xor a4, a4, t1
+    and a4, a4, a7
+    xor t1, t1, a4
+    slli a4, a4, 8
+    xor a4, s6, a4
+    lw s6, 416(sp)
+    sw s4, 376(sp)
+    sw s0, 372(sp)
+    lw s0, 352(sp)
+    srli s4, s6, 8
+    xor s4, s4, s0
+    and s4, s4, a7
+    xor s0, s0, s4
+    slli s4, s4, 8
+    xor s4, s6, s4
+    srli s6, a4, 16
+    xor s6, s6, s4
+    and s6, s6, t5
+    xor s4, s4, s6
+    slli s6, s6, 16
+    xor s6, a4, s6
+    srli a4, t1, 16
+    xor a4, a4, s0
+    and a4, a4, t5
+    xor s0, s0, a4
+    slli a4, a4, 16
+    xor a4, t1, a4
+    lw t1, 400(sp)
+    sw s7, 416(sp)
+    sw s0, 352(sp)
+    lw s0, 408(sp)
+    srli s7, t1, 8
     xor s7, s7, s0
-    xor t5, ra, t0
-    and t1, s6, t1
-    and a7, a7, t2
-    and s0, s0, t2
-    xor t0, s6, t0
-    and ra, ra, t2
-    xor t1, s2, t1
-    and t2, t0, t2
-    lw s2, 364(sp)
-    lw s6, 256(a3)
-    xor t2, s7, t2
-    xor a4, t2, a4
-    xor s6, s2, s6
-    lw s2, 408(sp)
-    lw t2, 260(a3)
-    lw s7, 264(a3)
-    xor t2, s2, t2
-    lw s2, 360(sp)
-    lw t0, 268(a3)
-    xor s7, s2, s7
-    lw s2, 336(sp)
-    xor ra, s1, ra
-    xor s10, ra, s10
-    xor t0, s2, t0
-    lw s2, 352(sp)
-    lw ra, 272(a3)
-    lw s1, 276(a3)
+    and s7, s7, a7
+    xor s0, s0, s7
+    slli s7, s7, 8
+    xor s7, t1, s7
+    lw t1, 336(sp)
+    sw s5, 400(sp)
+    srli s5, t1, 8
+    xor s5, s5, a5
+    and s5, s5, a7
+    xor a5, a5, s5
+    slli s5, s5, 8
+    xor s5, t1, s5
+    srli t1, s7, 16
+    xor t1, t1, s5
+    and t1, t1, t5
+    xor s5, s5, t1
+    slli t1, t1, 16
+    xor t1, s7, t1
+    srli s7, s0, 16
+    xor s7, s7, a5
+    and s7, s7, t5
+    xor a5, a5, s7
+    slli s7, s7, 16
+    xor s7, s0, s7
+    lw s0, 380(sp)
+    sw a5, 336(sp)
+    sw s10, 408(sp)
+    lw s10, 340(sp)
+    srli a5, s0, 8
+    xor a5, a5, s10
+    and a5, a5, a7
+    xor s10, s10, a5
+    slli a5, a5, 8
+    xor a5, s0, a5
+    lw s0, 396(sp)
+    sw s2, 380(sp)
+    srli s2, s0, 8
+    xor s2, s2, a6
+    and s2, s2, a7
+    xor a6, a6, s2
+    slli s2, s2, 8
+    xor s2, s0, s2
+    srli s0, a5, 16
+    xor s0, s0, s2
+    and s0, s0, t5
+    xor s2, s2, s0
+    slli s0, s0, 16
+    xor s0, a5, s0
+    srli a5, s10, 16
+    xor a5, a5, a6
+    and a5, a5, t5
+    xor a6, a6, a5
+    slli a5, a5, 16
+    xor s9, s9, s11
+    sw a6, 396(sp)
+    xor a5, s10, a5
+    xor s11, s1, s11
+    sw ra, 340(sp)
+    xor s11, s11, s6
+    xor s10, s1, s9
+    sw s2, 424(sp)
+    xor s6, s8, s6
+    xor s1, s1, t4
+    sw t2, 360(sp)
+    xor t4, t4, s6
+    sw s4, 364(sp)
+    xor s0, s9, s0
+    xor s8, s10, s8
+    xor t4, t4, t1
+    sw s5, 368(sp)
+    xor t1, t1, s0
+    xor s10, s6, s11
+    xor t5, s9, s8
+    sw s7, 392(sp)
+    xor a6, s1, t1
+    xor t2, s10, t5
+    sw t6, 384(sp)
+    and t5, a6, t5
+    and t6, t1, s8
+    sw s3, 356(sp)
+    xor t5, s11, t5
+    xor t6, s9, t6
+    and s3, s1, s9
+    xor t6, t6, t5
+    xor s3, s6, s3
+    xor t5, s3, t5
+    and s3, t4, s11
+    xor s3, t4, s3
+    xor s2, s11, s8
+    xor s5, t4, t1
+    xor t5, t5, s3
+    and s2, s5, s2
+    xor s3, s9, s3
+    xor s2, s3, s2
+    and s3, s0, s6
+    xor a7, s0, t4
+    xor t6, t6, s3
+    and s10, a7, s10
+    xor s3, s8, s3
+    xor ra, s6, s9
+    xor s10, s0, s10
+    xor s4, s0, s1
+    xor t5, t5, s3
+    and ra, s4, ra
+    xor s3, s1, s3
+    xor t6, t6, s10
+    xor s7, a7, a6
+    xor ra, s3, ra
+    xor s10, t1, s10
+    and t2, s7, t2
+    xor s10, s10, ra
+    sw t0, 388(sp)
     xor ra, s2, ra
-    lw s2, 356(sp)
-    xor a7, t5, a7
-    xor t6, a7, t6
-    xor s1, s2, s1
-    lw s2, 376(sp)
-    lw a7, 280(a3)
-    lw t5, 284(a3)
-    xor a7, s2, a7
-    lw s2, 392(sp)
-    lw s5, 288(a3)
-    xor t5, s2, t5
-    lw s2, 404(sp)
+    xor t2, s10, t2
+    sw t3, 332(sp)
+    and s3, t2, t6
+    and t0, ra, t5
+    xor t3, t2, t5
+    xor t0, t6, t0
+    xor s3, t3, s3
+    xor s10, t2, ra
+    xor s2, t6, t5
+    xor s3, s3, t0
+    and s2, s10, s2
+    xor t0, ra, t0
+    xor t6, t2, t6
+    xor s2, t0, s2
+    xor t5, ra, t5
+    xor t0, t6, t5
+    and t2, t2, s2
+    and t6, t6, s2
+    xor s2, s2, s3
+    and s10, s10, s3
+    and ra, ra, s2
+    xor s9, s9, s1
+    xor s6, s6, s0
+    xor s8, s8, t1
+    and s3, t0, s3
+    xor t2, t2, ra
+    xor s10, ra, s10
+    and s2, t5, s2
+    xor ra, s9, s8
+    xor t0, s6, s9
+    xor t6, t6, s2
+    and s1, s1, t2
+    xor t5, s10, t2
+    and s9, s9, t2
+    xor t2, t2, t6
+    and s0, s0, t6
+    and a6, a6, t5
+    and s4, s4, t2
+    xor s11, s11, t4
+    xor s3, s2, s3
+    xor a6, a6, s0
+    xor s4, s0, s4
+    and t1, t1, s10
+    and t4, t4, s3
+    xor s0, s11, s8
+    xor s1, s1, t4
+    xor t1, t1, a6
+    and s8, s8, s10
+    xor a6, s1, a6
+    xor s10, s10, s3
+    xor s1, s3, t6
+    and s5, s5, s10
+    and s3, s11, s3
+    and s10, s0, s10
+    xor s2, s6, s11
+    xor s9, s9, s3
+    xor s10, s3, s10
+    xor s3, s2, ra
+    and t6, s6, t6
+    and t2, t0, t2
+    and ra, ra, t5
+    and a7, a7, s1
+    xor t2, t6, t2
+    xor t5, t5, s1
+    xor s10, s10, t2
+    xor t6, ra, t6
+    and s1, s2, s1
+    and s7, s7, t5
+    xor t1, t1, a7
+    and t5, s3, t5
+    xor s8, s8, t6
+    xor t2, s1, t2
+    xor a7, a7, s4
+    xor s5, t4, s5
+    xor s8, s8, s1
+    xor t5, t2, t5
+    xor s4, s5, s4
+    xor t2, s8, t1
+    xor s1, t2, s4
+    xor t2, t5, t2
+    xor s7, a7, s7
+    xor t5, s10, t5
+    xor a6, a6, s7
+    xor t1, t5, t1
+    xor t1, t1, a6
+    xor t6, s9, t6
+    xor a6, s4, a6
+    lw s4, 332(sp)
+    lw t5, 388(sp)
+    lw s9, 384(sp)
+    lw a7, 356(sp)
+    lw s3, 392(sp)
+    xor s10, s10, s1
+    xor s1, s1, s7
+    xor s4, s4, a2
+    sw s10, 392(sp)
+    xor s7, s10, s7
+    xor a5, a4, a5
+    xor t5, s4, t5
+    xor s9, s9, a7
+    sw t1, 356(sp)
+    xor a7, a7, a5
+    xor s4, s4, s3
+    xor a4, s9, a4
+    sw s7, 384(sp)
+    xor s3, s3, a7
+    xor s9, t5, s9
+    sw t2, 388(sp)
+    xor a2, a2, a5
+    xor t5, t5, s3
+    sw s8, 332(sp)
+    xor s2, t5, a5
+    xor ra, a2, s3
+    and s8, s4, t5
+    xor t4, a7, s9
+    xor t0, s2, ra
+    and t1, s9, s3
+    xor s8, s4, s8
+    sw s1, 404(sp)
+    xor t6, t6, s7
+    and ra, t4, ra
+    xor t1, a5, t1
+    xor s1, a2, s8
+    xor ra, t5, ra
+    and s7, a7, a2
+    and t2, a4, a5
+    xor t1, t1, s1
+    xor ra, ra, t2
+    xor s7, s7, t1
+    xor t1, ra, t1
+    xor s5, s4, a4
+    xor s11, a5, s3
+    xor ra, s3, a4
+    and s2, s5, s2
+    xor s3, s3, s9
+    xor s0, t5, a2
+    xor s6, s4, a7
+    xor t3, a4, s9
+    xor s8, a7, s8
+    xor s2, ra, s2
+    xor t2, s3, t2
+    and s0, s6, s0
+    and s11, t3, s11
+    xor s10, s5, t4
+    xor s1, t2, s1
+    xor s8, s8, s2
+    and t0, s10, t0
+    xor s11, s1, s11
+    xor s8, s8, s0
+    xor s2, s7, s2
     xor s0, s11, s0
+    xor t0, s8, t0
+    and s7, t0, s2
+    and s1, s0, t1
+    xor t2, s0, s2
+    xor s7, t1, s7
+    xor s1, t2, s1
+    xor s8, t0, s0
+    xor s11, s2, t1
+    xor s7, s7, s1
+    and s11, s8, s11
+    xor s1, t0, s1
+    xor t1, s0, t1
+    xor s11, s1, s11
+    xor s2, t0, s2
+    xor s1, s2, t1
+    and t0, t0, s11
+    and s2, s2, s11
+    xor s11, s11, s7
+    and s8, s8, s7
+    and s0, s0, s11
+    xor t5, t5, s4
+    xor a2, a2, a7
+    and s7, s1, s7
+    xor t0, t0, s0
     xor s8, s0, s8
-    xor s5, s2, s5
-    lw s2, 332(sp)
-    lw s0, 292(a3)
-    lw s11, 296(a3)
-    xor s0, s2, s0
-    lw s2, 396(sp)
-    lw a5, 300(a3)
+    and s11, t1, s11
+    xor s0, a2, s3
+    xor s1, t5, a2
+    xor s2, s2, s11
+    and a7, a7, t0
+    xor t1, s8, t0
+    and a2, a2, t0
+    xor a5, a5, a4
+    xor s7, s11, s7
+    and s9, s9, s8
+    and s4, s4, s2
+    xor t0, t0, s2
+    and a4, a4, s7
+    xor s9, s9, s4
+    and t4, t4, t1
+    and s6, s6, t0
+    xor a7, a7, s9
+    xor t4, t4, a4
+    xor s6, s4, s6
+    xor s9, t4, s9
+    xor s4, a5, s3
+    xor t4, s7, s2
+    and s3, s3, s8
+    and s5, s5, t4
+    xor s8, s8, s7
+    xor a7, a7, s5
+    and t3, t3, s8
+    xor s5, s5, s6
+    xor t3, a4, t3
+    xor s11, t5, a5
+    xor s6, t3, s6
+    xor t3, s11, s0
+    and s2, t5, s2
+    and t0, s1, t0
+    and s7, a5, s7
+    and s8, s4, s8
+    and s0, s0, t1
+    xor t0, s2, t0
+    xor s8, s7, s8
+    xor t1, t1, t4
+    xor s2, s3, s2
+    xor s8, s8, t0
+    and t4, s11, t4
+    and s10, s10, t1
+    xor a2, a2, s2
+    and t1, t3, t1
+    xor t0, t4, t0
+    xor a2, a2, t4
+    xor t1, t0, t1
+    xor s7, s0, s7
+    xor t0, a2, a7
+    xor s2, s7, s2
+    xor a7, s9, a7
+    xor s10, s5, s10
+    xor s2, s2, t1
+    xor s9, s8, s9
+    xor s2, s2, s10
+    xor s6, t0, s6
+    xor s8, s8, s10
+    xor a7, a7, s10
+    xor s10, s6, s10
+    lw t0, 368(sp)
+    lw t4, 364(sp)
+    lw s5, 360(sp)
+    lw s11, 424(sp)
+    lw s7, 340(sp)
+    lw a4, 380(sp)
+    lw s1, 408(sp)
+    xor s6, s9, s6
+    sw s6, 408(sp)
+    xor s9, s9, s10
+    sw s8, 380(sp)
+    sw s9, 364(sp)
+    xor t4, t0, t4
+    lw s9, 400(sp)
+    xor a2, a2, t1
+    xor t3, t4, s5
+    xor t1, t1, s10
+    xor s4, s11, a4
+    xor s3, t3, a4
+    sw s10, 368(sp)
+    xor a4, a4, s7
+    xor t5, s11, s1
+    sw t1, 340(sp)
+    xor s8, t5, a4
+    sw a2, 424(sp)
+    xor s0, s11, s7
+    xor s9, s9, s8
+    sw a7, 400(sp)
+    xor s7, s9, s7
+    xor t0, s9, t0
+    sw a6, 412(sp)
+    xor s9, t0, s4
+    xor t1, s7, t4
+    sw s2, 420(sp)
+    xor a5, t3, s11
+    xor s10, s5, s9
+    xor t4, t4, s9
+    sw t6, 428(sp)
+    and a7, s4, s9
+    and a6, s0, t1
+    and s2, a5, s10
+    and t6, t5, t4
+    xor a6, a6, a7
+    xor s2, s2, t6
+    xor s11, s11, t4
+    xor s2, s2, a6
     xor s11, s2, s11
-    lw s2, 340(sp)
-    lw a2, 304(a3)
-    xor a5, s2, a5
-    lw s2, 416(sp)
-    lw t3, 308(a3)
-    xor a2, s2, a2
-    lw s2, 436(sp)
-    lw s4, 312(a3)
-    xor t3, s2, t3
-    lw s2, 384(sp)
-    lw s3, 316(a3)
-    xor s4, s2, s4
-    lw s2, 400(sp)
-    xor s3, s2, s3
-    lw s2, 380(sp)
-    sw s3, 400(sp)
-    lw s3, 320(a3)
-    xor s3, s2, s3
-    lw s2, 344(sp)
-    sw s3, 380(sp)
-    lw s3, 324(a3)
-    xor s3, s2, s3
-    lw s2, 368(sp)
-    sw s3, 344(sp)
-    lw s3, 328(a3)
-    xor s3, s2, s3
-    lw s2, 412(sp)
-    sw s3, 368(sp)
-    lw s3, 332(a3)
-    xor s3, s2, s3
-    lw s2, 372(sp)
-    sw s3, 412(sp)
-    lw s3, 336(a3)
-    xor s3, s2, s3
-    lw s2, 428(sp)
-    sw s3, 372(sp)
-    lw s3, 340(a3)
-    xor s3, s2, s3
-    lw s2, 432(sp)
-    sw s3, 428(sp)
-    lw s3, 344(a3)
-    xor s3, s2, s3
-    lw s2, 420(sp)
-    sw s3, 432(sp)
-    sw s6, 0(sp)
-    sw t2, 4(sp)
-    sw s7, 8(sp)
-    sw t0, 12(sp)
-    sw ra, 16(sp)
-    sw s1, 20(sp)
-    sw a7, 24(sp)
-    sw t5, 28(sp)
-    sw s5, 32(sp)
-    sw s0, 36(sp)
-    sw s11, 40(sp)
-    sw a5, 44(sp)
-    sw a2, 48(sp)
-    sw t3, 52(sp)
-    sw s4, 56(sp)
-    lw s4, 400(sp)
-    lw s3, 348(a3)
-    sw s4, 60(sp)
-    lw s4, 380(sp)
-    xor s3, s2, s3
-    sw s4, 64(sp)
-    lw s4, 344(sp)
-    lw s2, 352(a3)
-    sw s4, 68(sp)
-    lw s4, 368(sp)
+    and t2, s3, s5
+    and s2, s8, s7
+    xor t2, t2, s2
+    xor s1, t3, s1
+    xor a2, t1, s0
+    xor a6, t2, a6
+    and ra, s1, t3
+    xor a2, a6, a2
+    xor t6, ra, t6
+    xor a6, t1, s9
+    and ra, a4, a6
+    xor a7, ra, a7
+    xor t6, t6, a7
+    xor ra, t5, t4
+    xor s6, s1, s0
+    xor t2, s7, s5
+    xor ra, t6, ra
+    and t6, s6, t2
     xor s2, t6, s2
-    lw t6, 356(a3)
-    sw s4, 72(sp)
-    lw s4, 412(sp)
-    xor t6, s10, t6
-    lw s10, 360(a3)
-    sw s4, 76(sp)
-    lw s4, 372(sp)
-    xor s10, a6, s10
-    lw a6, 364(a3)
-    sw s4, 80(sp)
-    lw s4, 428(sp)
-    xor a6, t4, a6
-    lw t4, 368(a3)
-    sw s4, 84(sp)
-    lw s4, 432(sp)
+    xor a7, s2, a7
+    xor t0, a7, t0
+    and s2, t0, ra
+    xor t6, s11, s2
+    xor a7, ra, s11
+    xor s2, a2, s2
+    and a7, s2, a7
+    xor a7, a7, s11
+    xor s2, t6, a7
+    xor ra, ra, a7
+    and s2, s11, s2
+    xor ra, s2, ra
+    xor t0, t0, a2
+    xor s2, t6, s2
+    and t6, t0, t6
+    xor a2, t6, a2
+    and s2, a2, s2
+    xor s2, t0, s2
+    and a5, a2, a5
+    and s10, a2, s10
+    xor t0, a2, s2
+    and t3, s2, t3
+    and s1, s2, s1
+    xor a2, a2, a7
+    xor s2, s2, ra
+    and s4, a2, s4
+    and s9, a2, s9
+    xor a2, a2, s2
+    and s6, ra, s6
+    and t2, ra, t2
+    and a6, a2, a6
+    and s5, a7, s5
+    xor s1, s10, s1
+    and t4, t0, t4
+    xor ra, a7, ra
+    xor s9, s9, a6
+    xor s10, s5, s10
+    and t5, t0, t5
+    and s7, ra, s7
+    xor s9, t4, s9
+    xor s5, s5, t5
+    and s0, s2, s0
+    and a4, a2, a4
+    xor t4, s7, t4
+    xor s0, a4, s0
+    xor s5, s5, t4
+    and s3, a7, s3
+    xor a4, s4, a4
+    xor a5, a5, s5
+    xor s3, s6, s3
+    and s8, ra, s8
+    xor s5, a4, s5
+    xor s6, s8, s6
+    and t1, s2, t1
+    xor a4, t3, a4
+    xor t1, a6, t1
+    xor s6, s6, a4
+    xor t5, t5, s1
+    xor a4, t1, a4
+    xor t5, t5, a4
+    xor a4, a5, a4
+    xor t2, t2, s6
+    xor t3, t3, s9
+    xor s10, s10, t2
+    xor s3, s3, a4
+    xor t2, t4, t2
+    xor a4, t3, a4
+    xor s6, s9, s6
+    xor t4, t3, t2
+    xor a4, s0, a4
+    lw s0, 352(sp)
+    lw t3, 396(sp)
+    lw s9, 372(sp)
+    lw a5, 416(sp)
+    xor s5, s1, s5
+    lw s4, 348(sp)
+    xor s0, s0, t3
+    xor s9, s9, a5
+    lw t1, 376(sp)
+    lw s1, 336(sp)
+    lw a6, 344(sp)
+    xor a5, a5, s4
+    xor s7, s9, s0
+    xor s4, s4, s1
+    xor s9, a6, s9
+    sw s6, 396(sp)
+    xor t1, t1, s1
+    xor s9, s9, s4
+    sw t4, 344(sp)
+    xor s1, s1, s0
+    xor t3, s9, t3
+    xor s4, s4, s7
+    sw a4, 336(sp)
+    xor s9, t1, s4
+    xor a2, s1, a5
+    sw t2, 348(sp)
+    xor s8, t3, s0
+    xor a7, s4, a5
+    xor t0, s9, a2
+    and t2, s7, s4
+    and a2, s8, a2
+    and t4, s0, a5
+    xor s4, s4, s7
+    xor t4, s1, t4
+    and a4, t3, s1
+    xor a2, s4, a2
+    xor a4, t1, a4
+    xor t4, t4, a2
+    xor a6, a6, s7
+    xor a2, a4, a2
+    and a4, a6, t1
+    xor a4, t3, a4
+    sw s10, 416(sp)
+    xor s2, a6, s7
+    xor t4, t4, a4
+    xor s10, a5, a6
+    and s9, s2, s9
+    xor a4, s10, a4
+    xor s9, s0, s9
+    xor t2, t2, a4
+    xor ra, t1, s1
+    xor t6, a6, t3
+    xor s11, s7, s0
+    xor t4, t4, s9
+    xor a4, s7, a4
+    xor a2, a2, t2
+    and ra, t6, ra
+    and a7, s11, a7
+    xor s6, s2, s8
+    xor s9, a4, s9
+    xor t2, s1, t2
+    and t0, s6, t0
+    xor a7, t2, a7
+    xor s9, s9, ra
+    xor ra, a7, ra
+    xor t0, s9, t0
+    and t2, t0, t4
+    and a4, ra, a2
+    xor s10, t0, a2
+    xor a4, t4, a4
+    xor t2, s10, t2
+    xor s9, t0, ra
+    xor a7, t4, a2
+    xor t2, t2, a4
+    and a7, s9, a7
+    xor a4, ra, a4
+    xor t4, t0, t4
+    xor a7, a4, a7
+    xor a2, ra, a2
+    xor a4, t4, a2
+    and t0, t0, a7
+    and t4, t4, a7
+    xor a7, a7, t2
+    and s9, s9, t2
+    and ra, ra, a7
+    xor t1, t1, a6
+    xor s1, s1, t3
+    xor a5, a5, s0
+    and t2, a4, t2
+    xor t0, t0, ra
+    xor s9, ra, s9
+    and a7, a2, a7
+    xor ra, s1, a5
+    xor a4, t1, s1
+    xor t4, t4, a7
+    and t3, t3, t0
+    xor a2, s9, t0
+    and s1, s1, t0
+    xor t0, t0, t4
+    and a6, a6, t4
+    and s8, s8, a2
+    and t6, t6, t0
+    xor t2, a7, t2
+    xor s8, s8, a6
+    xor t6, a6, t6
+    and s0, s0, s9
+    and s7, s7, t2
+    xor a6, s4, a5
+    xor t3, t3, s7
+    xor s0, s0, s8
+    and a5, a5, s9
+    xor s8, t3, s8
+    xor s9, s9, t2
+    xor t3, t2, t4
+    and s11, s11, s9
+    and t2, s4, t2
+    and s9, a6, s9
+    xor a7, t1, s4
+    xor s1, s1, t2
+    xor s9, t2, s9
+    xor t2, a7, ra
+    and t4, t1, t4
+    and t0, a4, t0
+    and ra, ra, a2
+    and s2, s2, t3
+    xor t0, t4, t0
+    xor a2, a2, t3
+    xor s9, s9, t0
+    and t3, a7, t3
+    and s6, s6, a2
+    xor s0, s0, s2
+    xor t4, ra, t4
+    and a2, t2, a2
+    xor t0, t3, t0
+    xor s2, s2, t6
+    xor s11, s7, s11
+    xor a5, a5, t4
+    xor a2, t0, a2
+    xor t6, s11, t6
+    xor s6, s2, s6
+    xor t4, s1, t4
+    xor a5, a5, t3
+    xor s8, a2, s8
+    xor t4, t4, s6
+    xor a2, a2, t6
+    xor t0, a5, t6
+    xor t6, s0, t6
+    xor t3, s9, t4
+    xor t6, t6, t3
+    xor t3, s8, t3
+    xor s8, a5, s8
+    xor s6, s8, s6
+    xor t4, t0, t4
+    lw s8, 428(sp)
+    xor t0, s9, t0
+    lw s1, 420(sp)
+    srli s9, s8, 8
+    xor s9, s9, s1
+    li s2, 0xff00ff
+    and s9, s9, s2
+    xor s1, s1, s9
+    slli s9, s9, 8
+    xor s9, s8, s9
+    srli s8, s5, 8
+    xor s8, s8, s6
+    and s8, s8, s2
+    xor s6, s6, s8
+    slli s8, s8, 8
+    xor s8, s5, s8
+    srli s5, s9, 16
+    xor s5, s5, s8
+    li t2, 0xffff
+    and s5, s5, t2
+    xor s8, s8, s5
+    slli s5, s5, 16
+    xor s5, s9, s5
+    srli s9, s1, 16
+    xor s9, s9, s6
+    and s9, s9, t2
+    xor s6, s6, s9
+    slli s9, s9, 16
+    xor s9, s1, s9
+    lw s1, 412(sp)
+    lw ra, 400(sp)
+    srli a7, s1, 8
+    xor a7, a7, ra
+    and a7, a7, s2
+    xor ra, ra, a7
+    slli a7, a7, 8
+    xor a7, s1, a7
+    srli s1, t5, 8
+    xor s1, s1, a5
+    and s1, s1, s2
+    xor a5, a5, s1
+    slli s1, s1, 8
+    xor s1, t5, s1
+    srli t5, a7, 16
+    xor t5, t5, s1
+    and t5, t5, t2
+    xor s1, s1, t5
+    slli t5, t5, 16
+    xor t5, a7, t5
+    srli a7, ra, 16
+    xor a7, a7, a5
+    and a7, a7, t2
+    xor a5, a5, a7
+    slli a7, a7, 16
+    xor a7, ra, a7
+    lw ra, 404(sp)
+    lw s7, 424(sp)
+    srli s11, ra, 8
+    xor s11, s11, s7
+    and s11, s11, s2
+    xor s7, s7, s11
+    slli s11, s11, 8
+    xor s11, ra, s11
+    srli ra, s3, 8
+    xor ra, ra, t3
+    and ra, ra, s2
+    xor t3, t3, ra
+    slli ra, ra, 8
+    xor ra, s3, ra
+    srli s3, s11, 16
+    xor s3, s3, ra
+    and s3, s3, t2
+    xor ra, ra, s3
+    slli s3, s3, 16
+    xor s3, s11, s3
+    srli s11, s7, 16
+    xor s11, s11, t3
+    and s11, s11, t2
+    xor t3, t3, s11
+    slli s11, s11, 16
+    xor s11, s7, s11
+    lw s7, 332(sp)
+    lw s4, 340(sp)
+    srli a6, s7, 8
+    xor a6, a6, s4
+    and a6, a6, s2
+    xor s4, s4, a6
+    slli a6, a6, 8
+    xor a6, s7, a6
+    lw s7, 416(sp)
+    xor s0, s0, t4
+    srli a4, s7, 8
+    xor a4, a4, t4
+    and a4, a4, s2
+    xor t4, t4, a4
+    slli a4, a4, 8
+    xor a4, s7, a4
+    srli s7, a6, 16
+    xor s7, s7, a4
+    and s7, s7, t2
+    xor a4, a4, s7
+    slli s7, s7, 16
+    xor s7, a6, s7
+    srli a6, s4, 16
+    xor a6, a6, t4
+    and a6, a6, t2
+    xor t4, t4, a6
+    slli a6, a6, 16
+    xor a6, s4, a6
+    lw s4, 388(sp)
+    lw s10, 368(sp)
+    srli t1, s4, 8
+    xor t1, t1, s10
+    and t1, t1, s2
+    xor s10, s10, t1
+    slli t1, t1, 8
+    xor t1, s4, t1
+    lw s4, 348(sp)
+    sw t4, 388(sp)
+    srli t4, s4, 8
+    xor t4, t4, t0
+    and t4, t4, s2
+    xor t0, t0, t4
+    slli t4, t4, 8
+    xor t4, s4, t4
+    srli s4, t1, 16
+    xor s4, s4, t4
+    and s4, s4, t2
+    xor t4, t4, s4
+    slli s4, s4, 16
+    xor s4, t1, s4
+    srli t1, s10, 16
+    xor t1, t1, t0
+    and t1, t1, t2
+    xor t0, t0, t1
+    slli t1, t1, 16
+    xor t1, s10, t1
+    lw s10, 384(sp)
+    sw t0, 348(sp)
+    sw t3, 368(sp)
+    lw t3, 364(sp)
+    srli t0, s10, 8
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 8
+    xor t0, s10, t0
+    lw s10, 336(sp)
+    sw a5, 384(sp)
+    srli a5, s10, 8
+    xor a5, a5, t6
+    and a5, a5, s2
+    xor t6, t6, a5
+    slli a5, a5, 8
+    xor a5, s10, a5
+    srli s10, t0, 16
+    xor s10, s10, a5
+    and s10, s10, t2
+    xor a5, a5, s10
+    slli s10, s10, 16
+    xor s10, t0, s10
+    srli t0, t3, 16
+    xor t0, t0, t6
+    and t0, t0, t2
+    xor t6, t6, t0
+    slli t0, t0, 16
+    xor t0, t3, t0
+    lw t3, 356(sp)
+    sw t6, 336(sp)
+    sw s6, 364(sp)
+    lw s6, 380(sp)
+    srli t6, t3, 8
+    xor t6, t6, s6
+    and t6, t6, s2
+    xor s6, s6, t6
+    slli t6, t6, 8
+    xor t6, t3, t6
+    lw t3, 344(sp)
+    sw a5, 356(sp)
+    srli a5, t3, 8
+    xor a5, a5, a2
+    and a5, a5, s2
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a5, t3, a5
+    srli t3, t6, 16
+    xor t3, t3, a5
+    and t3, t3, t2
+    xor a5, a5, t3
+    slli t3, t3, 16
+    xor t3, t6, t3
+    srli t6, s6, 16
+    xor t6, t6, a2
+    and t6, t6, t2
+    xor a2, a2, t6
+    slli t6, t6, 16
+    xor t6, s6, t6
+    lw s6, 392(sp)
+    sw a2, 344(sp)
+    sw a5, 380(sp)
+    lw a5, 408(sp)
+    srli a2, s6, 8
+    xor a2, a2, a5
+    and a2, a2, s2
+    xor a5, a5, a2
+    slli a2, a2, 8
+    xor a2, s6, a2
+    lw s6, 396(sp)
+    sw t4, 392(sp)
+    srli t4, s6, 8
+    xor t4, t4, s0
+    and s2, t4, s2
+    xor s0, s0, s2
+    slli s2, s2, 8
+    xor s2, s6, s2
+    srli s6, a2, 16
+    xor s6, s6, s2
+    and s6, s6, t2
+    xor s2, s2, s6
+    slli s6, s6, 16
+    xor s6, a2, s6
+    srli a2, a5, 16
+    xor a2, a2, s0
+    and t2, a2, t2
+    xor s0, s0, t2
+    slli t2, t2, 16
+    xor t2, a5, t2
+    lw a5, 256(a3)
+    lw a2, 336(a3)
+    xor a5, s5, a5
+    lw s5, 260(a3)
+    lw t4, 340(a3)
+    xor s5, t5, s5
+    lw t5, 264(a3)
+    xor t5, s3, t5
+    lw s3, 268(a3)
+    xor s3, s7, s3
+    lw s7, 272(a3)
+    xor s7, s4, s7
+    lw s4, 276(a3)
+    xor s4, s10, s4
+    lw s10, 280(a3)
+    xor s10, t3, s10
+    lw t3, 284(a3)
+    xor t3, s6, t3
+    lw s6, 288(a3)
+    xor s6, s9, s6
+    lw s9, 292(a3)
+    xor s9, a7, s9
+    lw a7, 296(a3)
+    xor a7, s11, a7
+    lw s11, 300(a3)
+    xor s11, a6, s11
+    lw a6, 304(a3)
+    xor a6, t1, a6
+    lw t1, 308(a3)
+    xor t1, t0, t1
+    lw t0, 312(a3)
+    xor t0, t6, t0
+    lw t6, 316(a3)
+    xor t6, t2, t6
+    lw t2, 320(a3)
+    xor t2, s8, t2
+    lw s8, 324(a3)
+    xor s8, s1, s8
+    lw s1, 328(a3)
+    xor s1, ra, s1
+    lw ra, 332(a3)
+    xor ra, a4, ra
+    lw a4, 392(sp)
+    xor a2, a4, a2
+    lw a4, 356(sp)
     xor t4, a4, t4
+    lw a4, 380(sp)
+    sw t4, 356(sp)
+    lw t4, 344(a3)
+    xor t4, a4, t4
+    lw a4, 348(a3)
+    xor a4, s2, a4
+    lw s2, 364(sp)
+    sw a4, 380(sp)
+    lw a4, 352(a3)
+    xor a4, s2, a4
+    lw s2, 384(sp)
+    sw a4, 364(sp)
+    lw a4, 356(a3)
+    xor a4, s2, a4
+    lw s2, 368(sp)
+    sw a4, 384(sp)
+    lw a4, 360(a3)
+    xor a4, s2, a4
+    lw s2, 388(sp)
+    sw a4, 368(sp)
+    lw a4, 364(a3)
+    xor a4, s2, a4
+    lw s2, 348(sp)
+    sw a4, 388(sp)
+    lw a4, 368(a3)
+    xor a4, s2, a4
+    lw s2, 336(sp)
+    sw a4, 348(sp)
     lw a4, 372(a3)
-    sw s4, 88(sp)
-    sw s3, 92(sp)
-    xor a4, s8, a4
-    sw s2, 96(sp)
-    lw s8, 376(a3)
-    sw t6, 100(sp)
-    sw s10, 104(sp)
-    xor s8, s9, s8
-    sw a6, 108(sp)
-    lw s9, 380(a3)
+    xor a4, s2, a4
+    lw s2, 344(sp)
+    sw a4, 336(sp)
+    sw a5, 0(sp)
+    sw s5, 4(sp)
+    sw t5, 8(sp)
+    sw s3, 12(sp)
+    sw s7, 16(sp)
+    sw s4, 20(sp)
+    sw s10, 24(sp)
+    sw t3, 28(sp)
+    sw s6, 32(sp)
+    sw s9, 36(sp)
+    sw a7, 40(sp)
+    sw s11, 44(sp)
+    sw a6, 48(sp)
+    sw t1, 52(sp)
+    sw t0, 56(sp)
+    sw t6, 60(sp)
+    sw t2, 64(sp)
+    sw s8, 68(sp)
+    sw s1, 72(sp)
+    sw ra, 76(sp)
+    sw a2, 80(sp)
+    lw a2, 356(sp)
+    lw a4, 376(a3)
+    sw a2, 84(sp)
+    sw t4, 88(sp)
+    lw t4, 380(sp)
+    xor a4, s2, a4
+    sw t4, 92(sp)
+    lw t4, 364(sp)
+    lw s2, 380(a3)
+    sw t4, 96(sp)
+    lw t4, 384(sp)
+    xor s2, s0, s2
+    sw t4, 100(sp)
+    lw t4, 368(sp)
+    sw t4, 104(sp)
+    lw t4, 388(sp)
+    sw t4, 108(sp)
+    lw t4, 348(sp)
     sw t4, 112(sp)
-    sw a4, 116(sp)
-    xor s9, t1, s9
-    sw s8, 120(sp)
-    sw s9, 124(sp)
+    lw t4, 336(sp)
+    sw t4, 116(sp)
+    sw a4, 120(sp)
+    sw s2, 124(sp)
     lw a0, 308(sp)
     lw a1, 312(sp)
     lw a2, 316(sp)
@@ -6977,7 +6384,7 @@ MCU_FN(aria256, encrypt_blocks):
     lw s9, 296(sp)
     lw s10, 300(sp)
     lw s11, 304(sp)
-    addi sp, sp, 448
+    addi sp, sp, 432
     ret
 .Laria_ct_multi_core_empty:
     ret

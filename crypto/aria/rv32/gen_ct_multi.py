@@ -26,8 +26,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "aes" / "rv32"))
 
-import gen_ct  # noqa: E402
-from gen_aes_barrel import const, ind, network  # noqa: E402
+sys.path.insert(0, str(HERE.parent))
+import aria_ct_circuit as acc  # noqa: E402
+from gen_aes_barrel import BYTE_NET, COLWORD, SBOX_ORDER, const, ind, network, swapmove  # noqa: E402
 from gen_aes_bitsliced import POOL, Prog, allocate  # noqa: E402
 from rv32sched import schedule, stalls  # noqa: E402
 
@@ -35,38 +36,57 @@ ST, BUF, SAVE = 0, 128, 256
 OUTP, INP, NB, RKP, PAIRS, CNT = 308, 312, 316, 320, 324, 328
 SPILL = 332
 MPOOL = [r for r in POOL if r not in ("a0", "a1", "a3")]
-LANE = [0xFF << (8 * k) for k in range(4)]
-ODD = {"M1": LANE[0], "M2": LANE[1], "M3": LANE[2], "M4": LANE[3]}
-EVEN = {"M1": LANE[2], "M2": LANE[3], "M3": LANE[0], "M4": LANE[1]}
 
 
-def circuit():
-    nu, mu, X, prog, outs = gen_ct.best_circuit()
-    return gen_ct.schedule(prog, outs), outs
+# The isomorphism (index into aria_ct_circuit.isomorphisms()) with the fewest XORs after Paar's factoring,
+# per S-box type, found by trying all 128 (python3 gen_ct_multi.py --search): 105, 103, 103 XOR + 36 AND.
+# Type 1 (SB1, the AES S-box without its constant) is the Boyar-Peralta circuit instead: 83 XOR + 32 AND.
+TYPED_ISO = {2: 42, 3: 20, 4: 124}
+TYPES = {True: (1, 2, 3, 4), False: (3, 4, 1, 2)}     # S-box type of type word k in odd / even rounds
 
 
-SCHED, OUTS = circuit()
+def typed_circuits() -> dict[int, tuple[list[tuple], list[int]]]:
+    """Type t -> (scheduled program, output signals); each circuit checked on all 256 inputs."""
+    isos = list(acc.isomorphisms())
+    out = {}
+    for t, k in TYPED_ISO.items():
+        nu, mu, X = isos[k]
+        c, y = acc.build_typed(nu, mu, X, t)
+        acc.check_typed(c, y, t)
+        prog, outs = acc.to_program(c, y)
+        out[t] = (acc.schedule(prog, outs), outs)
+    return out
 
 
-def sbox(p: Prog, x: list[str], masks: dict[str, int]) -> list[str]:
-    ins = [q[1] for q in SCHED if q[0] == "in"]          # signal of input bit b = ins[b]
+def search_isomorphisms() -> None:
+    for t in (2, 3, 4):
+        best = None
+        for k, (nu, mu, X) in enumerate(acc.isomorphisms()):
+            prog, _ = acc.to_program(*acc.build_typed(nu, mu, X, t))
+            n = sum(1 for q in prog if q[0] == "xor")
+            if best is None or n < best[0]:
+                best = (n, k)
+        print(f"type {t}: isomorphism {best[1]}, {best[0]} XOR")
+
+
+CIRCUITS = typed_circuits()
+
+
+def sbox(p: Prog, x: list[str], t: int) -> list[str]:
+    """S-box type t (1..4) on the eight slices x[0..7] (bit b of every lane in x[b]): Out_t(inv(In_t(x)))."""
+    if t == 1:
+        env = {f"x{i}": x[7 - i] for i in range(8)}
+        for dst, op, a, b in SBOX_ORDER:
+            env[dst] = p.op(op, env[a], env[b], hint=dst)
+        return [env[f"s{7 - i}"] for i in range(8)]
+    sched, outs = CIRCUITS[t]
+    ins = [q[1] for q in sched if q[0] == "in"]
     env = {ins[b]: x[b] for b in range(8)}
-    for q in SCHED:
-        if q[0] == "in":
-            continue
-        kind, d, a, b = q
-        if kind == "mask":
-            env[d] = p.op("and", env[a], const(p, masks[b]))
-        else:
+    for q in sched:
+        if q[0] != "in":
+            kind, d, a, b = q
             env[d] = p.op(kind, env[a], env[b])
-    return [env[o] for o in OUTS]
-
-
-def dbytes(p: Prog, w: str, half_turn: bool = False) -> str:
-    """D on a word: each byte (lane) becomes the XOR of the other three: ror8(w ^ t) ^ t with t = ror16(w).
-    half_turn: ror16(D(w)) = ror8(w ^ t) ^ w instead, at no extra cost (P's half swap folded in)."""
-    t = p.ror(w, 16)
-    return p.xor(p.ror(p.xor(w, t), 8), w if half_turn else t)
+    return [env[o] for o in outs]
 
 
 def swap_in_halves(p: Prog, x: str) -> str:
@@ -86,23 +106,43 @@ def mix(p: Prog, w: list[str]) -> list[str]:
     return [w0, w1, w2, w3]
 
 
-def diffuse(p: Prog, w: list[str]) -> list[str]:
-    """A = M.P.M.D on one bit slice of the four words (P: word 1 swaps bytes within halves, word 2 swaps
-    halves, word 3 reverses its bytes). D is linear and the same on every word, so it commutes with the
-    word XORs of M: A = M.P.D.M, and the half swaps of words 2 and 3 fold into D (dbytes half_turn)."""
-    w = mix(p, w)
-    w = [dbytes(p, w[0]), swap_in_halves(p, dbytes(p, w[1])), dbytes(p, w[2], True),
-         swap_in_halves(p, dbytes(p, w[3], True))]
+def to_types(p: Prog, w: list[str]) -> list[str]:
+    """One bit slice, word form (word w: lane k = byte 4w+k) -> type form (word k: lane w = byte 4w+k):
+    the 4x4 byte transposition network (an involution, so it also goes back)."""
+    w = list(w)
+    for a, b, m, n in BYTE_NET:
+        w[a], w[b] = swapmove(p, w[a], w[b], m, n)
+    return [w[COLWORD[k]] for k in range(4)]
+
+
+def to_words(p: Prog, x: list[str]) -> list[str]:
+    w = [""] * 4
+    for k in range(4):
+        w[COLWORD[k]] = x[k]
+    for a, b, m, n in BYTE_NET:
+        w[a], w[b] = swapmove(p, w[a], w[b], m, n)
+    return w
+
+
+def diffuse_types(p: Prog, x: list[str]) -> list[str]:
+    """A = M.P.M.D on one bit slice given in type form; returns the word form. D (each byte becomes the XOR
+    of the other three of its word) is word XORs in type form (6 instructions); then the transposition
+    back and M, P, M on words (P: word 1 swaps bytes within halves, word 2 swaps halves, word 3 reverses)."""
+    t01, t23 = p.xor(x[0], x[1]), p.xor(x[2], x[3])
+    d = [p.xor(t23, x[1]), p.xor(t23, x[0]), p.xor(t01, x[3]), p.xor(t01, x[2])]
+    w = mix(p, to_words(p, d))
+    w = [w[0], swap_in_halves(p, w[1]), p.ror(w[2], 16), swap_in_halves(p, p.ror(w[3], 16))]
     return mix(p, w)
 
 
 def rnd(p: Prog, s: list[list[str]], key: int, odd: bool, diffusion: bool) -> list[list[str]]:
+    """One round on the word-form state s[w][j]: AddRoundKey, to type form, one S-box circuit per type word
+    (no lane masks), then A (or, in the last round, only the way back to the word form)."""
     s = [[p.xor(s[w][j], p.op("lw", (key + 4 * (8 * w + j), "a3"), hint="rk")) for j in range(8)] for w in range(4)]
-    s = [sbox(p, s[w], ODD if odd else EVEN) for w in range(4)]
-    if diffusion:
-        cols = [diffuse(p, [s[w][j] for w in range(4)]) for j in range(8)]
-        s = [[cols[j][w] for j in range(8)] for w in range(4)]
-    return s
+    tf = [to_types(p, [s[w][j] for w in range(4)]) for j in range(8)]          # tf[j][k]
+    y = [sbox(p, [tf[j][k] for j in range(8)], TYPES[odd][k]) for k in range(4)]   # y[k][j]
+    cols = [(diffuse_types if diffusion else to_words)(p, [y[k][j] for k in range(4)]) for j in range(8)]
+    return [[cols[j][w] for j in range(8)] for w in range(4)]
 
 
 def load_state(p: Prog) -> list[list[str]]:
@@ -147,12 +187,76 @@ def unpack_program() -> Prog:
     return p
 
 
+def interpret(ops, mem: dict, regs: dict) -> None:
+    """Run a program of virtual operations (before register allocation) on mem (addresses -> words)."""
+    env: dict[str, int] = {}
+    for op, d, a, b in ops:
+        if op in ("lw", "sw"):
+            off, base = (a if op == "lw" else b) if isinstance(a if op == "lw" else b, tuple) \
+                else ((a if op == "lw" else b), "sp")
+            if op == "lw":
+                env[d] = mem[regs[base] + off]
+            else:
+                mem[regs[base] + off] = env[a]
+            continue
+        x = env.get(a) if isinstance(a, str) else a
+        y = env.get(b) if isinstance(b, str) else b
+        env[d] = {"xor": lambda: x ^ y, "and": lambda: x & y, "or": lambda: x | y, "li": lambda: a & M32,
+                  "slli": lambda: (x << y) & M32, "srli": lambda: x >> y,
+                  "rori": lambda: ((x >> y) | (x << (32 - y))) & M32}[op]()
+
+
+M32 = 0xFFFFFFFF
+
+
+def check_pairs(zbb: bool) -> None:
+    """Both pair programs against the rounds of the specification with the key schedule's folded constants
+    (type t lane: SB_t(x ^ CIN_t) ^ COUT_t), on random states and keys of eight blocks."""
+    import random
+    from mcucrypt.models.aria import diffuse as model_diffuse
+    rng = random.Random(17)
+    sboxes = (acc.SB1, acc.SB2, acc.SB3, acc.SB4)
+
+    def model_round(blk: bytes, key: bytes, odd: bool, diffusion: bool) -> bytes:
+        x = bytes(v ^ k for v, k in zip(blk, key))
+        y = []
+        for i, v in enumerate(x):
+            t = (i % 4) if odd else (i + 2) % 4         # SL1: SB1 SB2 SB3 SB4, SL2: SB3 SB4 SB1 SB2
+            y.append(sboxes[t][v ^ acc.CIN[t]] ^ acc.COUT[t])
+        y = bytes(y)
+        return model_diffuse(int.from_bytes(y, "big")).to_bytes(16, "big") if diffusion else y
+
+    def slices(blocks: list[bytes]) -> list[int]:
+        return [sum(((blocks[b][4 * w + k] >> j) & 1) << (8 * k + b) for k in range(4) for b in range(8))
+                for w in range(4) for j in range(8)]
+
+    for last in (False, True):
+        prog = pair_program(zbb, last)
+        blocks = [rng.randbytes(16) for _ in range(8)]
+        keys = [rng.randbytes(16) for _ in range(3)]
+        mem = {}
+        for i, k in enumerate(keys):
+            for n, v in enumerate(slices([k] * 8)):
+                mem[0x200000 + 128 * i + 4 * n] = v
+        for n, v in enumerate(slices(blocks)):
+            mem[0x100000 + ST + 4 * n] = v
+        interpret(prog.ops, mem, {"sp": 0x100000, "a3": 0x200000})
+        want = []
+        for blk in blocks:
+            blk = model_round(blk, keys[0], True, True)
+            blk = model_round(blk, keys[1], False, not last)
+            want.append(bytes(v ^ k for v, k in zip(blk, keys[2])) if last else blk)
+        got = [mem[0x100000 + ST + 4 * n] for n in range(32)]
+        assert got == slices(want), f"pair program (last={last}) disagrees with the specification"
+
+
 def alloc(p: Prog) -> tuple[list[str], int]:
     body, _, n = allocate(p.ops, [], [], [], pool=MPOOL, spill=SPILL, reuse_slots=True)
     return schedule(body), n
 
 
 def generate(zbb: bool) -> str:
+    check_pairs(zbb)
     pair, n1 = alloc(pair_program(zbb, False))
     last, n2 = alloc(pair_program(zbb, True))
     pack, n3 = alloc(pack_program())
