@@ -8,18 +8,26 @@
  *
  * rk: rv32-ct's compact keys (rounds + 1 keys of 4 words, S-box constants folded in), then their
  * bitsliced expansion, 32 words a key: word (w, j) has byte k = 0xff when bit j of byte k of key word w
- * is set. The entry points pass the expansion and the number of round pairs before the last one.
+ * is set, the halves of the word swapped (form R) in the keys of even rounds. The entry points pass the
+ * expansion and the address of the last round's key.
  *
  * State: 32 words, word (w, j) = bit j of bytes 4w..4w+3 of eight blocks, byte 4w+k of block b at bit
- * 8k + b: rv32-ct's word form with every byte widened to a lane of eight blocks. The S-box is gen_ct.py's
- * tower-field circuit with its lane masks (lane k), once per word position w; the diffusion
- * A = M.P.M.D of rv32-ct runs on each bit slice. Packing: the 8x8 transposition network per word
- * position. Round pairs: 2774 instructions (38 cycles of load interlock), the last pair
- * 2612; pack 377, unpack 355.
- * Register map: a0/a1 = out/in (or the frame buffer) while unpacking/packing, a3 = the round keys of the
- * pair; the programs use every other register but zero/sp/gp/tp (ra, s0..s11 saved).
- * Frame (432 bytes): state at 0, block buffer at 128, saved registers at 256, out/in/nblocks/
- * keys/pairs/counter at 308..328, spill slots at 332.
+ * 8k + b (the word form of rv32-ct with every byte widened to a lane of eight blocks). A round is two
+ * straight-line programs. Substitution (590 instructions, 0 cycles of load interlock):
+ * AddRoundKey, the 4x4 byte transposition of every bit slice into the type form (type word k: the bytes
+ * 4w+k, which all take the same S-box), one S-box circuit per type word with no lane masks (SB1:
+ * Boyar-Peralta; SB2..SB4: tower-field inversion with their affine maps, Paar-factored), outputs to the
+ * frame. Diffusion (746 instructions): per bit slice D as word XORs in type form, the transposition
+ * back, M, R.P, M. Even rounds reuse the same code: their state and key are in form R (halves of every word
+ * swapped), which swaps type words k and k ^ 2 and so hands each one the S-box of its even-round type; R
+ * costs nothing because R.P costs what P costs and the diffusion alternates the form. The last round
+ * ends with the last program (314 instructions: transposition back, final key) instead of the
+ * diffusion. Packing (635) and unpacking (355): the 8x8 transposition network per word
+ * position.
+ * Register map: a0/a1 = out/in (or the frame buffer) while unpacking/packing, a3 = the round's key; the
+ * programs use every other register but zero/sp/gp/tp (ra, s0..s11 saved).
+ * Frame (512 bytes): state at 0, S-box outputs at 128, block buffer at 128, saved registers at
+ * 384, out/in/nblocks/keys/last key/flag at 436..456, spill slots at 460.
  * Constant time: no branch or address depends on the key or the data; branches depend only on nblocks
  * and the alignment of the pointers. No multiply or divide.
  */
@@ -31,7 +39,7 @@
     .p2align 2
 MCU_FN(aria128, encrypt_blocks):
     addi    a3, a3, 208
-    li      a4, 5
+    addi    a4, a3, 1408
     j       .Laria_ct_multi_zbb_core
     .size   MCU_FN(aria128, encrypt_blocks), . - MCU_FN(aria128, encrypt_blocks)
 
@@ -41,7 +49,7 @@ MCU_FN(aria128, encrypt_blocks):
     .p2align 2
 MCU_FN(aria192, encrypt_blocks):
     addi    a3, a3, 240
-    li      a4, 6
+    addi    a4, a3, 1664
     j       .Laria_ct_multi_zbb_core
     .size   MCU_FN(aria192, encrypt_blocks), . - MCU_FN(aria192, encrypt_blocks)
 
@@ -51,38 +59,38 @@ MCU_FN(aria192, encrypt_blocks):
     .p2align 2
 MCU_FN(aria256, encrypt_blocks):
     addi    a3, a3, 272
-    li      a4, 7
+    addi    a4, a3, 1920
     j       .Laria_ct_multi_zbb_core
     .size   MCU_FN(aria256, encrypt_blocks), . - MCU_FN(aria256, encrypt_blocks)
 
     .section .text.aria_ct_multi_zbb_core, "ax", @progbits
-/* a0 out, a1 in, a2 nblocks, a3 expanded round keys, a4 round pairs before the last */
+/* a0 out, a1 in, a2 nblocks, a3 expanded round keys, a4 the last round's key */
     .p2align 2
 .Laria_ct_multi_zbb_core:
     beqz    a2, .Laria_ct_multi_zbb_core_empty
-    addi sp, sp, -432
-    sw ra, 256(sp)
-    sw s0, 260(sp)
-    sw s1, 264(sp)
-    sw s2, 268(sp)
-    sw s3, 272(sp)
-    sw s4, 276(sp)
-    sw s5, 280(sp)
-    sw s6, 284(sp)
-    sw s7, 288(sp)
-    sw s8, 292(sp)
-    sw s9, 296(sp)
-    sw s10, 300(sp)
-    sw s11, 304(sp)
-    sw a0, 308(sp)
-    sw a1, 312(sp)
-    sw a2, 316(sp)
-    sw a3, 320(sp)
-    sw a4, 324(sp)
+    addi sp, sp, -512
+    sw ra, 384(sp)
+    sw s0, 388(sp)
+    sw s1, 392(sp)
+    sw s2, 396(sp)
+    sw s3, 400(sp)
+    sw s4, 404(sp)
+    sw s5, 408(sp)
+    sw s6, 412(sp)
+    sw s7, 416(sp)
+    sw s8, 420(sp)
+    sw s9, 424(sp)
+    sw s10, 428(sp)
+    sw s11, 432(sp)
+    sw a0, 436(sp)
+    sw a1, 440(sp)
+    sw a2, 444(sp)
+    sw a3, 448(sp)
+    sw a4, 452(sp)
 .Laria_ct_multi_zbb_core_group:
-    lw a1, 312(sp)
-    lw a2, 316(sp)
-    lw a0, 308(sp)
+    lw a1, 440(sp)
+    lw a2, 444(sp)
+    lw a0, 436(sp)
     sltiu t1, a2, 8
     or t2, a0, a1
     andi t2, t2, 3
@@ -105,6 +113,7 @@ MCU_FN(aria256, encrypt_blocks):
     bnez    t3, .Laria_ct_multi_zbb_core_copyin
     addi    a1, sp, 128
 .Laria_ct_multi_zbb_core_packin:
+    lw a3, 448(sp)
     lw ra, 0(a1)
     lw s10, 16(a1)
     srli s11, ra, 1
@@ -285,7 +294,7 @@ MCU_FN(aria256, encrypt_blocks):
     slli a5, a5, 1
     xor a5, t4, a5
     lw t4, 72(a1)
-    sw t0, 332(sp)
+    sw t0, 460(sp)
     lw t0, 88(a1)
     srli a2, t4, 1
     xor a2, a2, t0
@@ -293,16 +302,16 @@ MCU_FN(aria256, encrypt_blocks):
     xor t0, t0, a2
     slli a2, a2, 1
     xor a2, t4, a2
-    sw t1, 336(sp)
+    sw s3, 464(sp)
     lw t4, 104(a1)
-    sw t3, 340(sp)
-    lw t3, 120(a1)
-    srli t1, t4, 1
-    xor t1, t1, t3
-    and t1, t1, s9
-    xor t3, t3, t1
-    slli t1, t1, 1
-    xor t1, t4, t1
+    sw t1, 468(sp)
+    lw t1, 120(a1)
+    srli s3, t4, 1
+    xor s3, s3, t1
+    and s3, s3, s9
+    xor t1, t1, s3
+    slli s3, s3, 1
+    xor s3, t4, s3
     srli t4, a7, 2
     xor t4, t4, a5
     and t4, t4, s2
@@ -316,15 +325,15 @@ MCU_FN(aria256, encrypt_blocks):
     slli a7, a7, 2
     xor a7, a6, a7
     srli a6, a2, 2
-    xor a6, a6, t1
+    xor a6, a6, s3
     and a6, a6, s2
-    xor t1, t1, a6
+    xor s3, s3, a6
     slli a6, a6, 2
     xor a6, a2, a6
     srli a2, t0, 2
-    xor a2, a2, t3
+    xor a2, a2, t1
     and a2, a2, s2
-    xor t3, t3, a2
+    xor t1, t1, a2
     slli a2, a2, 2
     xor a2, t0, a2
     srli t0, t4, 4
@@ -340,5551 +349,2070 @@ MCU_FN(aria256, encrypt_blocks):
     slli t4, t4, 4
     xor t4, a7, t4
     srli a7, a5, 4
-    xor a7, a7, t1
+    xor a7, a7, s3
     and a7, a7, s1
-    xor t1, t1, a7
+    xor s3, s3, a7
     slli a7, a7, 4
     xor a7, a5, a7
     srli a5, a4, 4
-    xor a5, a5, t3
+    xor a5, a5, t1
     and a5, a5, s1
-    xor t3, t3, a5
+    xor t1, t1, a5
     slli a5, a5, 4
     xor a5, a4, a5
-    sw t3, 344(sp)
+    sw t1, 472(sp)
     lw a4, 12(a1)
-    sw t1, 348(sp)
-    lw t1, 28(a1)
+    sw s3, 476(sp)
+    lw s3, 28(a1)
+    srli t1, a4, 1
+    xor t1, t1, s3
+    and t1, t1, s9
+    xor s3, s3, t1
+    slli t1, t1, 1
+    xor t1, a4, t1
+    sw s4, 480(sp)
+    lw a4, 44(a1)
+    sw a2, 484(sp)
+    lw a2, 60(a1)
+    srli s4, a4, 1
+    xor s4, s4, a2
+    and s4, s4, s9
+    xor a2, a2, s4
+    slli s4, s4, 1
+    xor s4, a4, s4
+    sw t3, 488(sp)
+    lw a4, 76(a1)
+    sw s6, 492(sp)
+    lw s6, 92(a1)
     srli t3, a4, 1
-    xor t3, t3, t1
+    xor t3, t3, s6
     and t3, t3, s9
-    xor t1, t1, t3
+    xor s6, s6, t3
     slli t3, t3, 1
     xor t3, a4, t3
-    sw a2, 352(sp)
-    lw a4, 44(a1)
-    sw a6, 356(sp)
-    lw a6, 60(a1)
-    srli a2, a4, 1
-    xor a2, a2, a6
-    and a2, a2, s9
-    xor a6, a6, a2
-    slli a2, a2, 1
-    xor a2, a4, a2
-    sw a5, 360(sp)
-    lw a4, 76(a1)
-    sw a7, 364(sp)
-    lw a7, 92(a1)
-    srli a5, a4, 1
-    xor a5, a5, a7
-    and a5, a5, s9
-    xor a7, a7, a5
-    slli a5, a5, 1
-    xor a5, a4, a5
-    sw t4, 368(sp)
+    sw a6, 496(sp)
     lw a4, 108(a1)
-    sw t0, 372(sp)
-    lw t0, 124(a1)
-    srli t4, a4, 1
-    xor t4, t4, t0
-    and s9, t4, s9
-    xor t0, t0, s9
+    sw t6, 500(sp)
+    lw t6, 124(a1)
+    srli a6, a4, 1
+    xor a6, a6, t6
+    and s9, a6, s9
+    xor t6, t6, s9
     slli s9, s9, 1
     xor s9, a4, s9
-    sw s5, 0(sp)
-    srli a4, t3, 2
-    sw ra, 4(sp)
-    xor a4, a4, a2
-    sw s11, 8(sp)
+    srli a4, t1, 2
+    xor a4, a4, s4
     and a4, a4, s2
-    sw s8, 12(sp)
-    xor a2, a2, a4
-    sw s10, 16(sp)
+    xor s4, s4, a4
     slli a4, a4, 2
-    sw s6, 20(sp)
-    xor a4, t3, a4
-    sw s4, 24(sp)
-    srli t3, t1, 2
-    sw s3, 28(sp)
-    xor t3, t3, a6
-    sw t2, 32(sp)
-    and t3, t3, s2
-    sw s7, 36(sp)
-    xor a6, a6, t3
-    sw s0, 40(sp)
-    slli t3, t3, 2
-    sw t5, 44(sp)
-    xor t3, t1, t3
-    sw t6, 48(sp)
-    srli t1, a5, 2
-    lw t6, 340(sp)
-    xor t1, t1, s9
+    xor a4, t1, a4
+    srli t1, s3, 2
+    xor t1, t1, a2
     and t1, t1, s2
-    sw t6, 52(sp)
-    xor s9, s9, t1
-    lw t6, 336(sp)
+    xor a2, a2, t1
     slli t1, t1, 2
-    xor t1, a5, t1
-    sw t6, 56(sp)
-    srli a5, a7, 2
-    lw t6, 332(sp)
-    xor a5, a5, t0
-    and s2, a5, s2
-    sw t6, 60(sp)
-    xor t0, t0, s2
-    lw t6, 372(sp)
+    xor t1, s3, t1
+    srli s3, t3, 2
+    xor s3, s3, s9
+    and s3, s3, s2
+    xor s9, s9, s3
+    slli s3, s3, 2
+    xor s3, t3, s3
+    srli t3, s6, 2
+    xor t3, t3, t6
+    and s2, t3, s2
+    xor t6, t6, s2
     slli s2, s2, 2
-    xor s2, a7, s2
-    sw t6, 64(sp)
-    srli a7, a4, 4
-    lw t6, 368(sp)
-    xor a7, a7, t1
-    and a7, a7, s1
-    sw t6, 68(sp)
-    xor t1, t1, a7
-    lw t6, 364(sp)
-    slli a7, a7, 4
-    xor a7, a4, a7
-    sw t6, 72(sp)
-    srli a4, t3, 4
-    lw t6, 360(sp)
+    xor s2, s6, s2
+    srli s6, a4, 4
+    xor s6, s6, s3
+    and s6, s6, s1
+    xor s3, s3, s6
+    slli s6, s6, 4
+    xor s6, a4, s6
+    srli a4, t1, 4
     xor a4, a4, s2
     and a4, a4, s1
-    sw t6, 76(sp)
     xor s2, s2, a4
-    lw t6, 356(sp)
     slli a4, a4, 4
-    xor a4, t3, a4
-    sw t6, 80(sp)
-    srli t3, a2, 4
-    lw t6, 352(sp)
-    xor t3, t3, s9
-    and t3, t3, s1
-    sw t6, 84(sp)
-    xor s9, s9, t3
-    lw t6, 348(sp)
-    slli t3, t3, 4
-    xor t3, a2, t3
-    sw t6, 88(sp)
-    srli a2, a6, 4
-    lw t6, 344(sp)
-    xor a2, a2, t0
-    and s1, a2, s1
-    sw t6, 92(sp)
-    xor t0, t0, s1
-    sw a7, 96(sp)
+    xor a4, t1, a4
+    srli t1, s4, 4
+    xor t1, t1, s9
+    and t1, t1, s1
+    xor s9, s9, t1
+    slli t1, t1, 4
+    xor t1, s4, t1
+    srli s4, a2, 4
+    xor s4, s4, t6
+    and s1, s4, s1
+    xor t6, t6, s1
     slli s1, s1, 4
-    sw a4, 100(sp)
-    xor s1, a6, s1
-    sw t3, 104(sp)
-    sw s1, 108(sp)
-    sw t1, 112(sp)
-    sw s2, 116(sp)
-    sw s9, 120(sp)
-    sw t0, 124(sp)
-    lw a3, 320(sp)
-    lw t0, 324(sp)
-    sw t0, 328(sp)
-.Laria_ct_multi_zbb_core_pair:
-    lw ra, 0(sp)
-    lw s11, 0(a3)
-    lw s10, 4(a3)
-    xor s11, ra, s11
-    lw ra, 4(sp)
-    lw s9, 8(a3)
-    xor s10, ra, s10
-    lw ra, 8(sp)
-    lw s8, 12(a3)
-    xor s9, ra, s9
-    lw ra, 12(sp)
-    lw s7, 16(a3)
-    xor s8, ra, s8
-    lw ra, 16(sp)
-    lw s6, 20(a3)
-    xor s7, ra, s7
-    lw ra, 20(sp)
-    lw s5, 24(a3)
-    xor s6, ra, s6
-    lw ra, 24(sp)
-    lw s4, 28(a3)
-    xor s5, ra, s5
-    lw ra, 28(sp)
-    lw s3, 32(a3)
-    xor s4, ra, s4
-    lw ra, 32(sp)
-    lw s2, 36(a3)
-    xor s3, ra, s3
-    lw ra, 36(sp)
-    lw s1, 40(a3)
-    xor s2, ra, s2
-    lw ra, 40(sp)
-    lw s0, 44(a3)
-    xor s1, ra, s1
-    lw ra, 44(sp)
-    lw t6, 48(a3)
-    xor s0, ra, s0
-    lw ra, 48(sp)
-    lw t5, 52(a3)
-    xor t6, ra, t6
-    lw ra, 52(sp)
-    lw t4, 56(a3)
-    xor t5, ra, t5
-    lw ra, 56(sp)
-    lw t3, 60(a3)
-    xor t4, ra, t4
-    lw ra, 60(sp)
+    xor s1, a2, s1
+    lw a2, 0(a3)
+    li s4, 0xff00ff
+    xor a2, s5, a2
+    lw s5, 32(a3)
+    li t3, 0xffff
+    xor s5, t2, s5
     lw t2, 64(a3)
-    xor t3, ra, t3
-    lw ra, 64(sp)
-    lw t1, 68(a3)
-    xor t2, ra, t2
-    lw ra, 68(sp)
-    lw t0, 72(a3)
-    xor t1, ra, t1
-    lw ra, 72(sp)
-    lw a7, 76(a3)
-    xor t0, ra, t0
-    lw ra, 76(sp)
-    lw a6, 80(a3)
-    xor a7, ra, a7
-    lw ra, 80(sp)
-    lw a5, 84(a3)
-    xor a6, ra, a6
-    lw ra, 84(sp)
-    lw a4, 88(a3)
-    xor a5, ra, a5
-    lw ra, 88(sp)
-    lw a2, 92(a3)
-    xor a4, ra, a4
-    lw ra, 92(sp)
-    xor a2, ra, a2
-    lw ra, 96(sp)
-    sw a2, 332(sp)
-    lw a2, 96(a3)
-    xor a2, ra, a2
-    lw ra, 100(sp)
-    sw t3, 336(sp)
-    lw t3, 100(a3)
-    xor t3, ra, t3
-    lw ra, 104(sp)
-    sw s4, 340(sp)
-    lw s4, 104(a3)
-    xor s4, ra, s4
-    lw ra, 108(sp)
-    sw a4, 344(sp)
-    lw a4, 108(a3)
-    xor a4, ra, a4
-    lw ra, 112(sp)
-    sw t4, 348(sp)
-    lw t4, 112(a3)
-    xor t4, ra, t4
-    lw ra, 116(sp)
-    sw s5, 352(sp)
-    lw s5, 116(a3)
-    xor s5, ra, s5
-    lw ra, 120(sp)
-    sw s5, 356(sp)
-    lw s5, 120(a3)
-    xor s5, ra, s5
-    lw ra, 124(sp)
-    sw s5, 360(sp)
-    lw s5, 124(a3)
-    xor s5, ra, s5
-    srli ra, s11, 8
-    sw s5, 364(sp)
-    xor ra, ra, s3
-    li s5, 0xff00ff
-    and ra, ra, s5
-    xor s3, s3, ra
-    slli ra, ra, 8
-    xor ra, s11, ra
-    srli s11, t2, 8
-    xor s11, s11, a2
-    and s11, s11, s5
-    xor a2, a2, s11
-    slli s11, s11, 8
-    xor s11, t2, s11
-    srli t2, ra, 16
-    sw a5, 368(sp)
-    xor t2, t2, s11
-    li a5, 0xffff
-    and t2, t2, a5
-    xor s11, s11, t2
-    slli t2, t2, 16
-    xor t2, ra, t2
-    srli ra, s3, 16
-    xor ra, ra, a2
-    and ra, ra, a5
-    xor a2, a2, ra
-    slli ra, ra, 16
-    xor ra, s3, ra
-    srli s3, s10, 8
-    xor s3, s3, s2
-    and s3, s3, s5
-    xor s2, s2, s3
-    slli s3, s3, 8
-    xor s3, s10, s3
-    srli s10, t1, 8
-    xor s10, s10, t3
-    and s10, s10, s5
-    xor t3, t3, s10
-    slli s10, s10, 8
-    xor s10, t1, s10
-    srli t1, s3, 16
-    xor t1, t1, s10
-    and t1, t1, a5
-    xor s10, s10, t1
-    slli t1, t1, 16
-    xor t1, s3, t1
-    srli s3, s2, 16
-    xor s3, s3, t3
-    and s3, s3, a5
-    xor t3, t3, s3
-    slli s3, s3, 16
-    xor s3, s2, s3
-    srli s2, s9, 8
-    xor s2, s2, s1
-    and s2, s2, s5
-    xor s1, s1, s2
-    slli s2, s2, 8
-    xor s2, s9, s2
-    srli s9, t0, 8
-    xor s9, s9, s4
-    and s9, s9, s5
-    xor s4, s4, s9
-    slli s9, s9, 8
-    xor s9, t0, s9
-    srli t0, s2, 16
-    xor t0, t0, s9
-    and t0, t0, a5
-    xor s9, s9, t0
-    slli t0, t0, 16
-    xor t0, s2, t0
-    srli s2, s1, 16
-    xor s2, s2, s4
-    and s2, s2, a5
-    xor s4, s4, s2
-    slli s2, s2, 16
-    xor s2, s1, s2
-    srli s1, s8, 8
-    xor s1, s1, s0
-    and s1, s1, s5
-    xor s0, s0, s1
-    slli s1, s1, 8
-    xor s1, s8, s1
-    srli s8, a7, 8
-    xor s8, s8, a4
-    and s8, s8, s5
-    xor a4, a4, s8
-    slli s8, s8, 8
-    xor s8, a7, s8
-    srli a7, s1, 16
-    xor a7, a7, s8
-    and a7, a7, a5
-    xor s8, s8, a7
-    slli a7, a7, 16
-    xor a7, s1, a7
-    srli s1, s0, 16
-    xor s1, s1, a4
-    and s1, s1, a5
-    xor a4, a4, s1
-    slli s1, s1, 16
-    xor s1, s0, s1
-    srli s0, s7, 8
-    xor s0, s0, t6
-    and s0, s0, s5
-    xor t6, t6, s0
-    slli s0, s0, 8
-    xor s0, s7, s0
-    srli s7, a6, 8
-    xor s7, s7, t4
-    and s7, s7, s5
-    xor t4, t4, s7
-    slli s7, s7, 8
-    xor s7, a6, s7
-    srli a6, s0, 16
-    xor a6, a6, s7
-    and a6, a6, a5
-    xor s7, s7, a6
-    slli a6, a6, 16
-    xor a6, s0, a6
-    srli s0, t6, 16
-    xor s0, s0, t4
-    and s0, s0, a5
-    xor t4, t4, s0
-    slli s0, s0, 16
-    xor s0, t6, s0
-    srli t6, s6, 8
-    xor t6, t6, t5
-    and t6, t6, s5
-    xor t5, t5, t6
-    slli t6, t6, 8
-    xor t6, s6, t6
-    lw s6, 368(sp)
-    sw a4, 372(sp)
-    sw t4, 376(sp)
-    lw t4, 356(sp)
-    srli a4, s6, 8
-    xor a4, a4, t4
-    and a4, a4, s5
-    xor t4, t4, a4
-    slli a4, a4, 8
-    xor a4, s6, a4
-    srli s6, t6, 16
-    xor s6, s6, a4
-    and s6, s6, a5
-    xor a4, a4, s6
-    slli s6, s6, 16
-    xor s6, t6, s6
-    srli t6, t5, 16
-    xor t6, t6, t4
-    and t6, t6, a5
-    xor t4, t4, t6
-    slli t6, t6, 16
-    xor t6, t5, t6
-    lw t5, 352(sp)
-    sw s4, 368(sp)
-    sw a2, 356(sp)
-    lw a2, 348(sp)
-    srli s4, t5, 8
-    xor s4, s4, a2
-    and s4, s4, s5
-    xor a2, a2, s4
-    slli s4, s4, 8
-    xor s4, t5, s4
-    lw t5, 344(sp)
-    sw t3, 352(sp)
-    sw t4, 348(sp)
-    lw t4, 360(sp)
-    srli t3, t5, 8
-    xor t3, t3, t4
-    and t3, t3, s5
-    xor t4, t4, t3
-    slli t3, t3, 8
-    xor t3, t5, t3
-    srli t5, s4, 16
-    xor t5, t5, t3
-    and t5, t5, a5
-    xor t3, t3, t5
-    slli t5, t5, 16
-    xor t5, s4, t5
-    srli s4, a2, 16
-    xor s4, s4, t4
-    and s4, s4, a5
-    xor t4, t4, s4
-    slli s4, s4, 16
-    xor s4, a2, s4
-    lw a2, 340(sp)
-    sw t4, 344(sp)
-    sw t3, 360(sp)
-    lw t3, 336(sp)
-    srli t4, a2, 8
-    xor t4, t4, t3
-    and t4, t4, s5
-    xor t3, t3, t4
-    slli t4, t4, 8
-    xor t4, a2, t4
-    lw a2, 332(sp)
-    sw s8, 340(sp)
-    sw s7, 336(sp)
-    lw s7, 364(sp)
-    srli s8, a2, 8
-    xor s8, s8, s7
-    and s8, s8, s5
-    xor s7, s7, s8
-    slli s8, s8, 8
-    xor s8, a2, s8
-    srli a2, t4, 16
-    xor a2, a2, s8
-    and a2, a2, a5
-    xor s8, s8, a2
-    slli a2, a2, 16
-    xor a2, t4, a2
-    srli t4, t3, 16
-    xor t4, t4, s7
-    and t4, t4, a5
-    xor s7, s7, t4
-    sw s7, 332(sp)
-    sw a4, 364(sp)
-    sw s11, 380(sp)
-    sw s8, 384(sp)
-    slli t4, t4, 16
-    sw s10, 388(sp)
-    xor t4, t3, t4
-    xor s6, t5, s6
-    sw s9, 392(sp)
-    xor t3, s6, t2
-    sw s3, 396(sp)
-    xor s5, a2, a6
-    xor a4, t3, a6
-    sw s0, 400(sp)
-    xor a6, a6, t0
-    xor s11, a2, t1
-    sw ra, 404(sp)
-    xor s3, s11, a6
-    sw s4, 408(sp)
-    xor a5, a2, t0
-    xor a7, a7, s3
-    sw s2, 412(sp)
-    xor t0, a7, t0
-    xor t5, a7, t5
-    sw s1, 416(sp)
-    xor a7, t5, s5
-    xor ra, t0, s6
-    sw t6, 420(sp)
-    xor s7, t3, a2
-    xor s0, t2, a7
-    xor s6, s6, a7
-    sw t4, 424(sp)
-    and s2, s5, a7
-    and s1, a5, ra
-    and t6, s7, s0
-    and t4, s11, s6
-    xor s1, s1, s2
-    xor t6, t6, t4
-    xor a2, a2, s6
-    xor t6, t6, s1
-    xor a2, t6, a2
-    and s8, a4, t2
-    and t6, s3, t0
-    xor s8, s8, t6
-    xor t1, t3, t1
-    xor s4, ra, a5
-    xor s1, s8, s1
-    and s10, t1, t3
-    xor s4, s1, s4
-    xor t4, s10, t4
-    xor s1, ra, a7
-    and s10, a6, s1
-    xor s2, s10, s2
-    xor t4, t4, s2
-    xor s10, s11, s6
-    xor s9, t1, a5
-    xor s8, t0, t2
-    xor s10, t4, s10
-    and t4, s9, s8
-    xor t6, t4, t6
-    xor s2, t6, s2
-    xor t5, s2, t5
-    and t6, t5, s10
-    xor t4, a2, t6
-    xor s2, s10, a2
-    xor t6, s4, t6
-    and s2, t6, s2
-    xor s2, s2, a2
-    xor t6, t4, s2
-    xor s10, s10, s2
-    and t6, a2, t6
-    xor s10, t6, s10
-    xor t5, t5, s4
-    xor t6, t4, t6
-    and t4, t5, t4
-    xor s4, t4, s4
-    and t6, s4, t6
-    xor t6, t5, t6
-    and s7, s4, s7
-    and s0, s4, s0
-    xor t5, s4, t6
-    and t3, t6, t3
-    and t1, t6, t1
-    xor s4, s4, s2
-    xor t6, t6, s10
-    and s5, s4, s5
-    and a7, s4, a7
-    xor s4, s4, t6
-    and s9, s10, s9
-    and s8, s10, s8
-    and s1, s4, s1
-    and t2, s2, t2
-    xor t1, s0, t1
-    and s6, t5, s6
-    xor s10, s2, s10
-    xor a7, a7, s1
-    xor s0, t2, s0
-    and s11, t5, s11
-    and t0, s10, t0
-    xor a7, s6, a7
-    xor t2, t2, s11
-    and a5, t6, a5
-    and a6, s4, a6
-    xor s6, t0, s6
-    xor a5, a6, a5
-    xor t2, t2, s6
-    and a4, s2, a4
-    xor a6, s5, a6
-    xor s7, s7, t2
-    xor a4, s9, a4
-    and s3, s10, s3
-    xor t2, a6, t2
-    xor s9, s3, s9
-    and ra, t6, ra
-    xor a6, t3, a6
-    xor ra, s1, ra
-    xor s9, s9, a6
-    xor s11, s11, t1
-    xor a6, ra, a6
-    xor s11, s11, a6
-    xor a6, s7, a6
-    xor s8, s8, s9
-    xor t3, t3, a7
-    xor s0, s0, s8
-    xor a4, a4, a6
-    xor s8, s6, s8
-    xor a6, t3, a6
-    xor s9, a7, s9
-    xor s6, t3, s8
-    xor a6, a5, a6
-    lw a5, 420(sp)
-    lw t3, 424(sp)
-    lw a7, 412(sp)
-    lw s7, 416(sp)
-    xor t2, t1, t2
-    lw s5, 400(sp)
-    xor a5, a5, t3
-    xor a7, a7, s7
-    lw ra, 404(sp)
-    lw t1, 408(sp)
-    lw s1, 396(sp)
-    xor s7, s7, s5
-    xor t0, a7, a5
-    xor s5, s5, t1
-    xor a7, s1, a7
-    sw s9, 424(sp)
-    xor ra, ra, t1
-    xor a7, a7, s5
-    sw s6, 396(sp)
-    xor t1, t1, a5
-    xor t3, a7, t3
-    xor s5, s5, t0
-    sw a6, 408(sp)
-    xor a7, ra, s5
-    xor s4, t1, s7
-    sw s8, 400(sp)
-    xor s3, t3, a5
-    xor s2, s5, s7
-    xor t5, a7, s4
-    and s8, t0, s5
-    and s4, s3, s4
-    and s6, a5, s7
-    xor s5, s5, t0
-    xor s6, t1, s6
-    and a6, t3, t1
-    xor s4, s5, s4
-    xor a6, ra, a6
-    xor s6, s6, s4
-    xor s1, s1, t0
-    xor s4, a6, s4
-    and a6, s1, ra
-    xor a6, t3, a6
-    sw s0, 416(sp)
-    xor t6, s1, t0
-    xor s6, s6, a6
-    xor s0, s7, s1
-    and a7, t6, a7
-    xor a6, s0, a6
-    xor a7, a5, a7
-    xor s8, s8, a6
-    xor s10, ra, t1
-    xor t4, s1, t3
-    xor a2, t0, a5
-    xor s6, s6, a7
-    xor a6, t0, a6
-    xor s4, s4, s8
-    and s10, t4, s10
-    and s2, a2, s2
-    xor s9, t6, s3
-    xor a7, a6, a7
-    xor s8, t1, s8
-    and t5, s9, t5
-    xor s2, s8, s2
-    xor a7, a7, s10
-    xor s10, s2, s10
-    xor t5, a7, t5
-    and s8, t5, s6
-    and a6, s10, s4
-    xor s0, t5, s4
-    xor a6, s6, a6
-    xor s8, s0, s8
-    xor a7, t5, s10
-    xor s2, s6, s4
-    xor s8, s8, a6
-    and s2, a7, s2
-    xor a6, s10, a6
-    xor s6, t5, s6
-    xor s2, a6, s2
-    xor s4, s10, s4
-    xor a6, s6, s4
-    and t5, t5, s2
-    and s6, s6, s2
-    xor s2, s2, s8
-    and a7, a7, s8
-    and s10, s10, s2
-    xor ra, ra, s1
-    xor t1, t1, t3
-    xor s7, s7, a5
-    and s8, a6, s8
-    xor t5, t5, s10
-    xor a7, s10, a7
-    and s2, s4, s2
-    xor s10, t1, s7
-    xor a6, ra, t1
-    xor s6, s6, s2
-    and t3, t3, t5
-    xor s4, a7, t5
-    and t1, t1, t5
-    xor t5, t5, s6
-    and s1, s1, s6
-    and s3, s3, s4
-    and t4, t4, t5
-    xor s8, s2, s8
-    xor s3, s3, s1
-    xor t4, s1, t4
-    and a5, a5, a7
-    and t0, t0, s8
-    xor s1, s5, s7
-    xor t3, t3, t0
-    xor a5, a5, s3
-    and s7, s7, a7
-    xor s3, t3, s3
-    xor a7, a7, s8
-    xor t3, s8, s6
-    and a2, a2, a7
-    and s8, s5, s8
-    and a7, s1, a7
-    xor s2, ra, s5
-    xor t1, t1, s8
-    xor a7, s8, a7
-    xor s8, s2, s10
-    and s6, ra, s6
-    and t5, a6, t5
-    and s10, s10, s4
-    and t6, t6, t3
-    xor t5, s6, t5
-    xor s4, s4, t3
-    xor a7, a7, t5
-    and t3, s2, t3
-    and s9, s9, s4
-    xor a5, a5, t6
-    xor s6, s10, s6
-    and s4, s8, s4
-    xor t5, t3, t5
-    xor t6, t6, t4
-    xor a2, t0, a2
-    xor s7, s7, s6
-    xor s4, t5, s4
-    xor t4, a2, t4
-    xor s9, t6, s9
-    xor s6, t1, s6
-    xor s7, s7, t3
-    xor s3, s4, s3
-    xor s6, s6, s9
-    xor s4, s4, t4
-    xor t5, s7, t4
-    xor t4, a5, t4
-    xor t3, a7, s6
-    xor t4, t4, t3
-    xor t3, s3, t3
-    xor s6, t5, s6
-    xor s3, s7, s3
-    xor t5, a7, t5
-    xor s9, s3, s9
-    lw s3, 388(sp)
-    lw a7, 392(sp)
-    lw t6, 380(sp)
-    xor s3, s3, a7
-    lw s8, 364(sp)
-    xor a7, t6, a7
-    lw s2, 336(sp)
-    xor a7, a7, s8
-    xor s8, s2, s8
-    xor s10, t6, s3
-    xor s2, s10, s2
-    lw t1, 384(sp)
-    lw s10, 340(sp)
-    lw a2, 360(sp)
-    xor a5, a5, s6
-    xor t6, t6, s10
-    sw a5, 360(sp)
-    xor s10, s10, s8
-    sw s4, 340(sp)
-    xor t1, s3, t1
-    xor s10, s10, a2
-    sw t4, 380(sp)
-    xor a2, a2, t1
-    xor t0, s8, a7
-    xor s1, s3, s2
-    sw t5, 336(sp)
-    xor a6, t6, a2
-    xor a5, t0, s1
-    sw s6, 364(sp)
-    and s1, a6, s1
-    and s6, a2, s2
-    sw a4, 392(sp)
-    xor s1, a7, s1
-    xor s6, s3, s6
-    and a4, t6, s3
-    xor s6, s6, s1
-    xor a4, s8, a4
-    xor s1, a4, s1
-    and a4, s10, a7
-    xor a4, s10, a4
-    xor s0, a7, s2
-    xor t4, s10, a2
-    xor s1, s1, a4
-    and s0, t4, s0
-    xor a4, s3, a4
-    xor s0, a4, s0
-    and a4, t1, s8
-    xor s5, t1, s10
-    xor s6, s6, a4
-    and t0, s5, t0
-    xor a4, s2, a4
-    xor ra, s8, s3
-    xor t0, t1, t0
-    xor s4, t1, t6
-    xor s1, s1, a4
-    and ra, s4, ra
-    xor a4, t6, a4
-    xor s6, s6, t0
-    xor t5, s5, a6
-    xor ra, a4, ra
-    xor t0, a2, t0
-    and a5, t5, a5
-    xor t0, t0, ra
-    sw t3, 384(sp)
-    xor ra, s0, ra
-    xor a5, t0, a5
-    sw s11, 388(sp)
-    and a4, a5, s6
-    and t3, ra, s1
-    xor s11, a5, s1
-    xor t3, s6, t3
-    xor a4, s11, a4
-    xor t0, a5, ra
-    xor s0, s6, s1
-    xor a4, a4, t3
-    and s0, t0, s0
-    xor t3, ra, t3
-    xor s6, a5, s6
-    xor s0, t3, s0
-    xor s1, ra, s1
-    xor t3, s6, s1
-    and a5, a5, s0
-    and s6, s6, s0
-    xor s0, s0, a4
-    and t0, t0, a4
-    and ra, ra, s0
-    xor s3, s3, t6
-    xor s8, s8, t1
-    xor s2, s2, a2
-    and a4, t3, a4
-    xor a5, a5, ra
-    xor t0, ra, t0
-    and s0, s1, s0
-    xor ra, s3, s2
-    xor t3, s8, s3
-    xor s6, s6, s0
-    and t6, t6, a5
-    xor s1, t0, a5
-    and s3, s3, a5
-    xor a5, a5, s6
-    and t1, t1, s6
-    and a6, a6, s1
-    and s4, s4, a5
-    xor a7, a7, s10
-    xor a4, s0, a4
-    xor a6, a6, t1
-    xor s4, t1, s4
-    and a2, a2, t0
-    and s10, s10, a4
-    xor t1, a7, s2
-    xor t6, t6, s10
-    xor a2, a2, a6
-    and s2, s2, t0
-    xor a6, t6, a6
-    xor t0, t0, a4
-    xor t6, a4, s6
-    and t4, t4, t0
-    and a4, a7, a4
-    and t0, t1, t0
-    xor s0, s8, a7
-    xor s3, s3, a4
-    xor t0, a4, t0
-    xor a4, s0, ra
-    and s6, s8, s6
-    and a5, t3, a5
-    and ra, ra, s1
-    and s5, s5, t6
-    xor a5, s6, a5
-    xor s1, s1, t6
-    xor t0, t0, a5
-    xor s6, ra, s6
-    and t6, s0, t6
-    and t5, t5, s1
-    xor a2, a2, s5
-    and s1, a4, s1
-    xor s2, s2, s6
-    xor a5, t6, a5
-    xor s5, s5, s4
-    xor t4, s10, t4
-    xor s2, s2, t6
-    xor s1, a5, s1
-    xor s4, t4, s4
-    xor a5, s2, a2
-    xor t6, a5, s4
-    xor a5, s1, a5
-    xor t5, s5, t5
-    xor s1, t0, s1
-    xor a6, a6, t5
-    xor a2, s1, a2
-    xor a2, a2, a6
-    xor s6, s3, s6
-    xor a6, s4, a6
-    lw s4, 348(sp)
-    lw s1, 332(sp)
-    lw s3, 356(sp)
-    lw s5, 352(sp)
-    lw a4, 368(sp)
-    lw s0, 372(sp)
-    lw ra, 376(sp)
-    lw t4, 344(sp)
-    xor t0, t0, t6
-    xor t6, t6, t5
-    sw t0, 348(sp)
-    xor t5, t0, t5
-    sw a2, 344(sp)
-    sw t5, 352(sp)
-    xor s3, s3, s5
-    sw a5, 376(sp)
-    xor s1, s4, s1
-    xor a4, s3, a4
-    xor s0, s0, ra
-    sw s2, 372(sp)
-    xor ra, ra, s1
-    xor s3, s3, t4
-    xor s4, s0, s4
-    sw t6, 368(sp)
-    xor t4, t4, ra
-    xor s0, a4, s0
-    sw a6, 356(sp)
-    xor s5, s5, s1
-    xor a4, a4, t4
-    sw s7, 332(sp)
-    xor s6, s6, t5
-    xor s10, a4, s1
-    xor t1, s5, t4
-    and s7, s3, a4
-    xor t3, ra, s0
-    xor t0, s10, t1
-    and s2, s0, t4
-    xor s7, s3, s7
-    sw s6, 404(sp)
-    and t1, t3, t1
-    xor s2, s1, s2
-    xor s6, s5, s7
-    xor t1, a4, t1
-    and t6, ra, s5
-    and a6, s4, s1
-    xor s2, s2, s6
-    xor t1, t1, a6
-    xor t6, t6, s2
-    xor s2, t1, s2
-    xor a7, s3, s4
-    xor s11, s1, t4
-    xor t1, t4, s4
-    and s10, a7, s10
-    xor t4, t4, s0
-    xor s8, a4, s5
-    xor a2, s3, ra
-    xor t5, s4, s0
-    xor s7, ra, s7
-    xor s10, t1, s10
-    xor a6, t4, a6
-    and s8, a2, s8
-    and s11, t5, s11
-    xor a5, a7, t3
-    xor s6, a6, s6
-    xor s7, s7, s10
-    and t0, a5, t0
-    xor s11, s6, s11
-    xor s7, s7, s8
-    xor s10, t6, s10
-    xor s8, s11, s8
-    xor t0, s7, t0
-    and t6, t0, s10
-    and s6, s8, s2
-    xor a6, s8, s10
-    xor t6, s2, t6
-    xor s6, a6, s6
-    xor s7, t0, s8
-    xor s11, s10, s2
-    xor t6, t6, s6
-    and s11, s7, s11
-    xor s6, t0, s6
-    xor s2, s8, s2
-    xor s11, s6, s11
-    xor s10, t0, s10
-    xor s6, s10, s2
-    and t0, t0, s11
-    and s10, s10, s11
-    xor s11, s11, t6
-    and s7, s7, t6
-    and s8, s8, s11
-    xor a4, a4, s3
-    xor s5, s5, ra
-    and t6, s6, t6
-    xor t0, t0, s8
-    xor s7, s8, s7
-    and s11, s2, s11
-    xor s8, s5, t4
-    xor s6, a4, s5
-    xor s10, s10, s11
-    and ra, ra, t0
-    xor s2, s7, t0
-    and s5, s5, t0
-    xor s1, s1, s4
-    xor t6, s11, t6
-    and s0, s0, s7
-    and s3, s3, s10
-    xor t0, t0, s10
-    and s4, s4, t6
-    xor s0, s0, s3
-    and t3, t3, s2
-    and a2, a2, t0
-    xor ra, ra, s0
-    xor t3, t3, s4
-    xor a2, s3, a2
-    xor s0, t3, s0
-    xor s3, s1, t4
-    xor t3, t6, s10
-    and t4, t4, s7
-    and a7, a7, t3
-    xor s7, s7, t6
-    xor ra, ra, a7
-    and t5, t5, s7
-    xor a7, a7, a2
-    xor t5, s4, t5
-    xor s11, a4, s1
-    xor a2, t5, a2
-    xor t5, s11, s8
-    and s10, a4, s10
-    and t0, s6, t0
-    and t6, s1, t6
-    and s7, s3, s7
-    and s8, s8, s2
-    xor t0, s10, t0
-    xor s7, t6, s7
-    xor s2, s2, t3
-    xor s10, t4, s10
-    xor s7, s7, t0
-    and t3, s11, t3
-    and a5, a5, s2
-    xor s5, s5, s10
-    xor t6, s8, t6
-    and s2, t5, s2
-    xor t0, t3, t0
-    xor s10, t6, s10
-    xor s5, s5, t3
-    xor s2, t0, s2
-    xor a5, a7, a5
-    xor s10, s10, s2
-    xor t0, s5, ra
-    lw t3, 404(sp)
-    xor s10, s10, a5
-    xor a2, t0, a2
-    xor t0, t2, s9
-    xor a7, t3, s10
-    xor s9, a7, s9
-    xor s10, t0, s10
-    xor t3, t0, t3
-    xor t2, a7, t2
-    srli t0, s9, 8
-    xor t0, t0, t2
-    li a7, 0xff00ff
-    and t0, t0, a7
-    xor t2, t2, t0
-    slli t0, t0, 8
-    xor t0, s9, t0
-    srli s9, s10, 8
-    xor s9, s9, t3
-    and s9, s9, a7
-    xor t3, t3, s9
-    slli s9, s9, 8
-    xor s9, s10, s9
-    srli s10, t0, 16
-    xor s10, s10, s9
-    li t5, 0xffff
-    and s10, s10, t5
-    xor s9, s9, s10
-    slli s10, s10, 16
-    xor s10, t0, s10
-    srli t0, t2, 16
-    xor t0, t0, t3
-    and t0, t0, t5
-    xor t3, t3, t0
-    slli t0, t0, 16
-    xor t0, t2, t0
-    xor t0, t0, s9
-    xor s9, s9, t3
-    xor s10, s10, t0
-    xor t3, t3, t0
-    xor s9, s9, s10
-    xor t0, t0, s9
-    srli t2, t0, 8
-    and t0, t0, a7
-    and t2, t2, a7
-    slli t0, t0, 8
-    or t0, t2, t0
-    rori t3, t3, 16
-    srli t2, t3, 8
-    and t3, t3, a7
-    and t2, t2, a7
-    slli t3, t3, 8
-    or t3, t2, t3
-    xor ra, s0, ra
-    lw t2, 388(sp)
-    lw s11, 332(sp)
-    lw s8, 356(sp)
-    xor ra, ra, a5
-    xor t6, t2, s11
-    xor s4, s8, ra
-    xor s11, s4, s11
-    xor ra, t6, ra
-    xor s8, t6, s8
-    xor t2, s4, t2
-    srli t6, s11, 8
-    xor t6, t6, t2
-    and t6, t6, a7
-    xor t2, t2, t6
-    slli t6, t6, 8
-    xor t6, s11, t6
-    srli s11, ra, 8
-    xor s11, s11, s8
-    and s11, s11, a7
-    xor s8, s8, s11
-    slli s11, s11, 8
-    xor s11, ra, s11
-    srli ra, t6, 16
-    xor ra, ra, s11
-    and ra, ra, t5
-    xor s11, s11, ra
-    slli ra, ra, 16
-    xor ra, t6, ra
-    srli t6, t2, 16
-    xor t6, t6, s8
-    and t6, t6, t5
-    xor s8, s8, t6
-    slli t6, t6, 16
-    xor t6, t2, t6
-    xor t6, t6, s11
-    xor s11, s11, s8
-    xor ra, ra, t6
-    xor s8, s8, t6
-    xor s11, s11, ra
-    xor t6, t6, s11
-    srli t2, t6, 8
-    and t6, t6, a7
-    and t2, t2, a7
-    slli t6, t6, 8
-    or t6, t2, t6
-    rori s8, s8, 16
-    srli t2, s8, 8
-    and s8, s8, a7
-    and t2, t2, a7
-    slli s8, s8, 8
-    or s8, t2, s8
-    lw t2, 392(sp)
-    lw s4, 384(sp)
-    lw s1, 368(sp)
-    xor s5, s5, s2
-    xor s3, t2, s4
-    xor t4, s1, s5
-    xor s4, t4, s4
-    xor s5, s3, s5
-    xor s1, s3, s1
-    xor t2, t4, t2
-    srli s3, s4, 8
-    xor s3, s3, t2
-    and s3, s3, a7
-    xor t2, t2, s3
-    slli s3, s3, 8
-    xor s3, s4, s3
-    srli s4, s5, 8
-    xor s4, s4, s1
-    and s4, s4, a7
-    xor s1, s1, s4
-    slli s4, s4, 8
-    xor s4, s5, s4
-    srli s5, s3, 16
-    xor s5, s5, s4
-    and s5, s5, t5
-    xor s4, s4, s5
-    slli s5, s5, 16
-    xor s5, s3, s5
-    srli s3, t2, 16
-    xor s3, s3, s1
-    and s3, s3, t5
-    xor s1, s1, s3
-    slli s3, s3, 16
-    xor s3, t2, s3
-    xor s3, s3, s4
-    xor s4, s4, s1
-    xor s5, s5, s3
-    xor s1, s1, s3
-    xor s4, s4, s5
-    xor s3, s3, s4
-    srli t2, s3, 8
-    and s3, s3, a7
-    and t2, t2, a7
-    slli s3, s3, 8
-    or s3, t2, s3
-    rori s1, s1, 16
-    srli t2, s1, 8
-    and s1, s1, a7
-    xor s0, s7, s0
-    and t2, t2, a7
-    slli s1, s1, 8
-    xor s7, s7, a5
-    or s1, t2, s1
-    xor a5, a2, a5
-    lw t2, 416(sp)
-    lw t4, 364(sp)
-    lw a4, 372(sp)
-    xor s2, s2, a5
-    xor s6, t2, t4
-    xor a6, a4, s2
-    xor t4, a6, t4
-    xor s2, s6, s2
-    xor a4, s6, a4
-    xor t2, a6, t2
-    srli s6, t4, 8
-    xor s6, s6, t2
-    and s6, s6, a7
-    xor t2, t2, s6
+    xor t2, t0, t2
+    lw t0, 96(a3)
+    xor t0, s6, t0
+    srli s6, a2, 8
+    xor s6, s6, s5
+    and s6, s6, s4
+    xor s5, s5, s6
     slli s6, s6, 8
-    xor s6, t4, s6
-    srli t4, s2, 8
-    xor t4, t4, a4
-    and t4, t4, a7
-    xor a4, a4, t4
-    slli t4, t4, 8
-    xor t4, s2, t4
-    srli s2, s6, 16
-    xor s2, s2, t4
-    and s2, s2, t5
-    xor t4, t4, s2
-    slli s2, s2, 16
-    xor s2, s6, s2
-    srli s6, t2, 16
-    xor s6, s6, a4
-    and s6, s6, t5
-    xor a4, a4, s6
-    slli s6, s6, 16
-    xor s6, t2, s6
-    xor s6, s6, t4
-    xor t4, t4, a4
-    xor s2, s2, s6
-    xor a4, a4, s6
-    xor t4, t4, s2
-    xor s6, s6, t4
-    srli t2, s6, 8
-    and s6, s6, a7
-    and t2, t2, a7
-    slli s6, s6, 8
-    or s6, t2, s6
-    rori a4, a4, 16
-    srli t2, a4, 8
-    and a4, a4, a7
-    rori t4, t4, 16
-    and t2, t2, a7
-    slli a4, a4, 8
-    or a4, t2, a4
-    xor s6, s6, t4
-    xor t4, t4, a4
-    lw t2, 400(sp)
-    lw a6, 336(sp)
-    rori s4, s4, 16
-    xor a4, a4, s6
-    xor s3, s3, s4
-    sw a4, 372(sp)
-    xor s4, s4, s1
-    lw a4, 376(sp)
-    xor s1, s1, s3
-    xor a2, s0, a2
-    sw s1, 416(sp)
-    xor s0, s0, a5
-    xor t1, t2, a6
-    xor s1, a4, a5
-    xor a6, s1, a6
-    xor a5, t1, a5
-    xor a4, t1, a4
-    xor t2, s1, t2
-    srli t1, a6, 8
-    xor t1, t1, t2
-    and t1, t1, a7
-    xor t2, t2, t1
-    slli t1, t1, 8
-    xor t1, a6, t1
-    srli a6, a5, 8
-    xor a6, a6, a4
-    and a6, a6, a7
-    xor a4, a4, a6
-    slli a6, a6, 8
-    xor a6, a5, a6
-    srli a5, t1, 16
-    xor a5, a5, a6
-    and a5, a5, t5
-    xor a6, a6, a5
-    slli a5, a5, 16
-    xor a5, t1, a5
-    srli t1, t2, 16
-    xor t1, t1, a4
-    and t1, t1, t5
-    xor a4, a4, t1
-    slli t1, t1, 16
-    xor t1, t2, t1
-    xor t1, t1, a6
-    xor a6, a6, a4
-    xor a5, a5, t1
-    xor a4, a4, t1
-    xor a6, a6, a5
-    xor t1, t1, a6
-    srli t2, t1, 8
-    and t1, t1, a7
-    and t2, t2, a7
-    slli t1, t1, 8
-    or t1, t2, t1
-    rori a4, a4, 16
-    srli t2, a4, 8
-    and a4, a4, a7
-    rori a6, a6, 16
-    and t2, t2, a7
-    slli a4, a4, 8
-    rori s11, s11, 16
-    or a4, t2, a4
-    xor t1, t1, a6
-    xor t6, t6, s11
-    xor a6, a6, a4
-    lw t2, 408(sp)
-    lw s1, 380(sp)
-    xor s11, s11, s8
-    xor a4, a4, t1
-    rori s9, s9, 16
-    xor s8, s8, t6
-    sw a4, 376(sp)
-    xor t0, t0, s9
-    sw s8, 400(sp)
-    xor s9, s9, t3
-    lw s8, 352(sp)
-    xor t3, t3, t0
-    sw t3, 336(sp)
-    xor a4, t2, s1
-    xor t3, s8, s0
-    xor s1, t3, s1
-    xor s0, a4, s0
-    xor s8, a4, s8
-    xor t2, t3, t2
-    srli a4, s1, 8
-    xor a4, a4, t2
-    and a4, a4, a7
-    xor t2, t2, a4
-    slli a4, a4, 8
-    xor a4, s1, a4
-    srli s1, s0, 8
-    xor s1, s1, s8
-    and s1, s1, a7
-    xor s8, s8, s1
-    slli s1, s1, 8
-    xor s1, s0, s1
-    srli s0, a4, 16
-    xor s0, s0, s1
-    and s0, s0, t5
-    xor s1, s1, s0
-    slli s0, s0, 16
-    xor s0, a4, s0
-    srli a4, t2, 16
-    xor a4, a4, s8
-    and a4, a4, t5
-    xor s8, s8, a4
-    slli a4, a4, 16
-    xor a4, t2, a4
-    xor a4, a4, s1
-    xor s1, s1, s8
-    xor s0, s0, a4
-    xor s8, s8, a4
-    xor s1, s1, s0
-    xor a4, a4, s1
-    srli t2, a4, 8
-    and a4, a4, a7
-    and t2, t2, a7
-    slli a4, a4, 8
-    or a4, t2, a4
-    rori s8, s8, 16
-    srli t2, s8, 8
-    and s8, s8, a7
-    rori s1, s1, 16
-    and t2, t2, a7
-    slli s8, s8, 8
-    or s8, t2, s8
-    xor a4, a4, s1
-    xor s1, s1, s8
-    lw t2, 396(sp)
-    lw t3, 340(sp)
-    xor s0, s0, a4
-    xor s8, s8, a4
-    xor s1, s1, s0
-    sw s8, 352(sp)
-    xor a4, a4, s1
-    sw s1, 408(sp)
-    xor a5, a5, t1
-    lw s1, 344(sp)
-    xor a6, a6, a5
-    xor t1, t1, a6
-    sw a6, 380(sp)
-    xor s8, t2, t3
-    xor a6, s1, s7
-    xor t3, a6, t3
-    xor s7, s8, s7
-    xor s1, s8, s1
-    xor t2, a6, t2
-    srli s8, t3, 8
-    xor s8, s8, t2
-    and s8, s8, a7
-    xor t2, t2, s8
-    slli s8, s8, 8
-    xor s8, t3, s8
-    srli t3, s7, 8
-    xor t3, t3, s1
-    and t3, t3, a7
-    xor s1, s1, t3
-    slli t3, t3, 8
-    xor t3, s7, t3
-    srli s7, s8, 16
-    xor s7, s7, t3
-    and s7, s7, t5
-    xor t3, t3, s7
-    slli s7, s7, 16
-    xor s7, s8, s7
-    srli s8, t2, 16
-    xor s8, s8, s1
-    and s8, s8, t5
-    xor s1, s1, s8
-    slli s8, s8, 16
-    xor s8, t2, s8
-    xor s8, s8, t3
-    xor t3, t3, s1
-    xor s7, s7, s8
-    xor s1, s1, s8
-    xor t3, t3, s7
-    xor s8, s8, t3
-    srli t2, s8, 8
-    and s8, s8, a7
-    and t2, t2, a7
-    slli s8, s8, 8
-    or s8, t2, s8
-    rori s1, s1, 16
-    srli t2, s1, 8
-    and s1, s1, a7
-    rori t3, t3, 16
-    and t2, t2, a7
-    slli s1, s1, 8
-    or s1, t2, s1
-    xor s8, s8, t3
-    xor t3, t3, s1
-    lw t2, 424(sp)
-    lw a6, 360(sp)
-    xor s7, s7, s8
-    xor s1, s1, s8
-    xor t3, t3, s7
-    sw s1, 344(sp)
-    xor s8, s8, t3
-    sw t3, 396(sp)
-    xor s2, s2, s6
-    lw t3, 348(sp)
-    xor t4, t4, s2
-    xor s6, s6, t4
-    sw t4, 340(sp)
-    xor s1, t2, a6
-    xor t4, t3, a2
-    xor a6, t4, a6
-    xor a2, s1, a2
-    xor t3, s1, t3
-    xor t2, t4, t2
-    srli s1, a6, 8
-    xor s1, s1, t2
-    and s1, s1, a7
-    xor t2, t2, s1
-    slli s1, s1, 8
-    xor s1, a6, s1
-    srli a6, a2, 8
-    xor a6, a6, t3
-    and a6, a6, a7
-    xor t3, t3, a6
-    slli a6, a6, 8
-    xor a6, a2, a6
-    srli a2, s1, 16
-    xor a2, a2, a6
-    and a2, a2, t5
-    xor a6, a6, a2
-    slli a2, a2, 16
-    xor a2, s1, a2
-    srli s1, t2, 16
-    xor s1, s1, t3
-    and s1, s1, t5
-    xor t3, t3, s1
-    slli s1, s1, 16
-    xor s1, t2, s1
-    xor s1, s1, a6
-    xor a6, a6, t3
-    xor a2, a2, s1
-    xor t3, t3, s1
-    xor a6, a6, a2
-    xor s1, s1, a6
-    srli t2, s1, 8
-    and s1, s1, a7
-    and t2, t2, a7
-    slli s1, s1, 8
-    or s1, t2, s1
-    rori t3, t3, 16
-    srli t2, t3, 8
-    and t3, t3, a7
-    and t2, t2, a7
-    slli t3, t3, 8
-    or t3, t2, t3
-    lw t2, 128(a3)
-    xor s10, s10, t0
-    xor s9, s9, s10
-    xor t2, s10, t2
-    lw s10, 132(a3)
-    xor ra, ra, t6
-    xor s11, s11, ra
-    xor s10, ra, s10
-    lw ra, 136(a3)
-    xor s5, s5, s3
-    xor s4, s4, s5
-    xor ra, s5, ra
-    lw s5, 140(a3)
-    rori a6, a6, 16
-    xor s5, s2, s5
-    lw s2, 144(a3)
-    xor s1, s1, a6
-    xor s2, a5, s2
-    lw a5, 148(a3)
-    xor a6, a6, t3
-    xor a5, s0, a5
-    lw s0, 152(a3)
-    xor a2, a2, s1
-    xor s0, s7, s0
-    lw s7, 156(a3)
-    xor a6, a6, a2
-    xor s7, a2, s7
-    lw a2, 160(a3)
-    xor t0, t0, s9
-    xor a2, t0, a2
-    lw t0, 164(a3)
-    xor t6, t6, s11
-    xor t0, t6, t0
-    lw t6, 168(a3)
-    xor s3, s3, s4
-    xor t6, s3, t6
-    lw s3, 172(a3)
-    xor t3, t3, s1
-    xor s3, s6, s3
-    lw s6, 176(a3)
-    xor s1, s1, a6
-    xor s6, t1, s6
-    lw t1, 180(a3)
-    lw t4, 204(a3)
-    xor t1, a4, t1
-    lw a4, 184(a3)
-    xor a4, s8, a4
-    lw s8, 188(a3)
-    xor s8, s1, s8
-    lw s1, 192(a3)
-    xor s1, s9, s1
-    lw s9, 196(a3)
-    xor s9, s11, s9
-    lw s11, 200(a3)
-    xor s11, s4, s11
-    lw s4, 340(sp)
-    xor t4, s4, t4
-    lw s4, 380(sp)
-    sw s8, 340(sp)
-    lw s8, 208(a3)
-    xor s8, s4, s8
-    lw s4, 408(sp)
-    sw s7, 380(sp)
-    lw s7, 212(a3)
-    xor s7, s4, s7
-    lw s4, 396(sp)
-    sw a4, 408(sp)
-    lw a4, 216(a3)
-    xor a4, s4, a4
-    lw s4, 220(a3)
-    xor s4, a6, s4
-    lw a6, 336(sp)
-    sw s4, 396(sp)
-    lw s4, 224(a3)
-    xor s4, a6, s4
-    lw a6, 400(sp)
-    sw a4, 336(sp)
-    lw a4, 228(a3)
-    xor a4, a6, a4
-    lw a6, 416(sp)
-    sw s0, 400(sp)
-    lw s0, 232(a3)
-    xor s0, a6, s0
-    lw a6, 372(sp)
-    sw s7, 416(sp)
-    lw s7, 236(a3)
-    xor s7, a6, s7
-    lw a6, 376(sp)
-    sw t1, 372(sp)
-    lw t1, 240(a3)
-    xor t1, a6, t1
-    lw a6, 352(sp)
-    sw a5, 376(sp)
-    lw a5, 244(a3)
-    xor a5, a6, a5
-    lw a6, 344(sp)
-    sw a5, 352(sp)
-    lw a5, 248(a3)
-    xor a5, a6, a5
-    lw a6, 252(a3)
-    xor a6, t3, a6
-    srli t3, t2, 8
-    xor t3, t3, a2
-    and t3, t3, a7
-    xor a2, a2, t3
-    slli t3, t3, 8
-    xor t3, t2, t3
-    srli t2, s1, 8
-    xor t2, t2, s4
-    and t2, t2, a7
-    xor s4, s4, t2
-    slli t2, t2, 8
-    xor t2, s1, t2
-    srli s1, t3, 16
-    xor s1, s1, t2
-    and s1, s1, t5
-    xor t2, t2, s1
-    slli s1, s1, 16
-    xor s1, t3, s1
-    srli t3, a2, 16
-    xor t3, t3, s4
-    and t3, t3, t5
-    xor s4, s4, t3
-    slli t3, t3, 16
-    xor t3, a2, t3
-    srli a2, s10, 8
+    xor s6, a2, s6
+    srli a2, t2, 8
     xor a2, a2, t0
-    and a2, a2, a7
+    and a2, a2, s4
     xor t0, t0, a2
     slli a2, a2, 8
-    xor a2, s10, a2
-    srli s10, s9, 8
-    xor s10, s10, a4
-    and s10, s10, a7
-    xor a4, a4, s10
-    slli s10, s10, 8
-    xor s10, s9, s10
-    srli s9, a2, 16
-    xor s9, s9, s10
-    and s9, s9, t5
-    xor s10, s10, s9
-    slli s9, s9, 16
-    xor s9, a2, s9
-    srli a2, t0, 16
-    xor a2, a2, a4
-    and a2, a2, t5
-    xor a4, a4, a2
-    slli a2, a2, 16
-    xor a2, t0, a2
-    srli t0, ra, 8
-    xor t0, t0, t6
-    and t0, t0, a7
-    xor t6, t6, t0
-    slli t0, t0, 8
-    xor t0, ra, t0
-    srli ra, s11, 8
-    xor ra, ra, s0
-    and ra, ra, a7
-    xor s0, s0, ra
-    slli ra, ra, 8
-    xor ra, s11, ra
-    srli s11, t0, 16
-    xor s11, s11, ra
-    and s11, s11, t5
-    xor ra, ra, s11
-    slli s11, s11, 16
-    xor s11, t0, s11
-    srli t0, t6, 16
-    xor t0, t0, s0
-    and t0, t0, t5
-    xor s0, s0, t0
-    slli t0, t0, 16
-    xor t0, t6, t0
-    srli t6, s5, 8
-    xor t6, t6, s3
-    and t6, t6, a7
-    xor s3, s3, t6
-    slli t6, t6, 8
-    xor t6, s5, t6
-    srli s5, t4, 8
-    xor s5, s5, s7
-    and s5, s5, a7
-    xor s7, s7, s5
-    slli s5, s5, 8
-    xor s5, t4, s5
-    srli t4, t6, 16
-    xor t4, t4, s5
-    and t4, t4, t5
-    xor s5, s5, t4
-    slli t4, t4, 16
-    xor t4, t6, t4
-    srli t6, s3, 16
-    xor t6, t6, s7
-    and t6, t6, t5
-    xor s7, s7, t6
-    slli t6, t6, 16
-    xor t6, s3, t6
-    srli s3, s2, 8
-    xor s3, s3, s6
-    and s3, s3, a7
-    xor s6, s6, s3
-    slli s3, s3, 8
-    xor s3, s2, s3
-    srli s2, s8, 8
-    xor s2, s2, t1
-    and s2, s2, a7
-    xor t1, t1, s2
-    slli s2, s2, 8
-    xor s2, s8, s2
-    srli s8, s3, 16
-    xor s8, s8, s2
-    and s8, s8, t5
-    xor s2, s2, s8
-    slli s8, s8, 16
-    xor s8, s3, s8
-    srli s3, s6, 16
-    xor s3, s3, t1
-    and s3, s3, t5
-    xor t1, t1, s3
-    slli s3, s3, 16
-    xor s3, s6, s3
-    lw s6, 376(sp)
-    sw a4, 344(sp)
-    sw t1, 348(sp)
-    lw t1, 372(sp)
-    srli a4, s6, 8
-    xor a4, a4, t1
-    and a4, a4, a7
-    xor t1, t1, a4
-    slli a4, a4, 8
-    xor a4, s6, a4
-    lw s6, 416(sp)
-    sw s4, 376(sp)
-    sw s0, 372(sp)
-    lw s0, 352(sp)
-    srli s4, s6, 8
-    xor s4, s4, s0
-    and s4, s4, a7
-    xor s0, s0, s4
-    slli s4, s4, 8
-    xor s4, s6, s4
-    srli s6, a4, 16
-    xor s6, s6, s4
-    and s6, s6, t5
-    xor s4, s4, s6
-    slli s6, s6, 16
-    xor s6, a4, s6
-    srli a4, t1, 16
-    xor a4, a4, s0
-    and a4, a4, t5
-    xor s0, s0, a4
-    slli a4, a4, 16
-    xor a4, t1, a4
-    lw t1, 400(sp)
-    sw s7, 416(sp)
-    sw s0, 352(sp)
-    lw s0, 408(sp)
-    srli s7, t1, 8
-    xor s7, s7, s0
-    and s7, s7, a7
-    xor s0, s0, s7
-    slli s7, s7, 8
-    xor s7, t1, s7
-    lw t1, 336(sp)
-    sw s5, 400(sp)
-    srli s5, t1, 8
-    xor s5, s5, a5
-    and s5, s5, a7
-    xor a5, a5, s5
-    slli s5, s5, 8
-    xor s5, t1, s5
-    srli t1, s7, 16
-    xor t1, t1, s5
-    and t1, t1, t5
-    xor s5, s5, t1
-    slli t1, t1, 16
-    xor t1, s7, t1
-    srli s7, s0, 16
-    xor s7, s7, a5
-    and s7, s7, t5
-    xor a5, a5, s7
-    slli s7, s7, 16
-    xor s7, s0, s7
-    lw s0, 380(sp)
-    sw a5, 336(sp)
-    sw s10, 408(sp)
-    lw s10, 340(sp)
-    srli a5, s0, 8
-    xor a5, a5, s10
-    and a5, a5, a7
-    xor s10, s10, a5
-    slli a5, a5, 8
-    xor a5, s0, a5
-    lw s0, 396(sp)
-    sw s2, 380(sp)
-    srli s2, s0, 8
-    xor s2, s2, a6
-    and s2, s2, a7
-    xor a6, a6, s2
-    slli s2, s2, 8
-    xor s2, s0, s2
-    srli s0, a5, 16
-    xor s0, s0, s2
-    and s0, s0, t5
-    xor s2, s2, s0
-    slli s0, s0, 16
-    xor s0, a5, s0
-    srli a5, s10, 16
-    xor a5, a5, a6
-    and a5, a5, t5
-    xor a6, a6, a5
-    slli a5, a5, 16
-    xor s9, s9, s11
-    sw a6, 396(sp)
-    xor a5, s10, a5
-    xor s11, s1, s11
-    sw ra, 340(sp)
-    xor s11, s11, s6
-    xor s10, s1, s9
-    sw s2, 424(sp)
-    xor s6, s8, s6
-    xor s1, s1, t4
-    sw t2, 360(sp)
-    xor t4, t4, s6
-    sw s4, 364(sp)
-    xor s0, s9, s0
-    xor s8, s10, s8
-    xor t4, t4, t1
-    sw s5, 368(sp)
-    xor t1, t1, s0
-    xor s10, s6, s11
-    xor t5, s9, s8
-    sw s7, 392(sp)
-    xor a6, s1, t1
-    xor t2, s10, t5
-    sw t6, 384(sp)
-    and t5, a6, t5
-    and t6, t1, s8
-    sw s3, 356(sp)
-    xor t5, s11, t5
-    xor t6, s9, t6
-    and s3, s1, s9
-    xor t6, t6, t5
-    xor s3, s6, s3
-    xor t5, s3, t5
-    and s3, t4, s11
-    xor s3, t4, s3
-    xor s2, s11, s8
-    xor s5, t4, t1
-    xor t5, t5, s3
-    and s2, s5, s2
-    xor s3, s9, s3
-    xor s2, s3, s2
-    and s3, s0, s6
-    xor a7, s0, t4
-    xor t6, t6, s3
-    and s10, a7, s10
-    xor s3, s8, s3
-    xor ra, s6, s9
-    xor s10, s0, s10
-    xor s4, s0, s1
-    xor t5, t5, s3
-    and ra, s4, ra
-    xor s3, s1, s3
-    xor t6, t6, s10
-    xor s7, a7, a6
-    xor ra, s3, ra
-    xor s10, t1, s10
-    and t2, s7, t2
-    xor s10, s10, ra
-    sw t0, 388(sp)
-    xor ra, s2, ra
-    xor t2, s10, t2
-    sw t3, 332(sp)
-    and s3, t2, t6
-    and t0, ra, t5
-    xor t3, t2, t5
-    xor t0, t6, t0
-    xor s3, t3, s3
-    xor s10, t2, ra
-    xor s2, t6, t5
-    xor s3, s3, t0
-    and s2, s10, s2
-    xor t0, ra, t0
-    xor t6, t2, t6
-    xor s2, t0, s2
-    xor t5, ra, t5
-    xor t0, t6, t5
-    and t2, t2, s2
-    and t6, t6, s2
-    xor s2, s2, s3
-    and s10, s10, s3
-    and ra, ra, s2
-    xor s9, s9, s1
-    xor s6, s6, s0
-    xor s8, s8, t1
-    and s3, t0, s3
-    xor t2, t2, ra
-    xor s10, ra, s10
-    and s2, t5, s2
-    xor ra, s9, s8
-    xor t0, s6, s9
-    xor t6, t6, s2
-    and s1, s1, t2
-    xor t5, s10, t2
-    and s9, s9, t2
-    xor t2, t2, t6
-    and s0, s0, t6
-    and a6, a6, t5
-    and s4, s4, t2
-    xor s11, s11, t4
-    xor s3, s2, s3
-    xor a6, a6, s0
-    xor s4, s0, s4
-    and t1, t1, s10
-    and t4, t4, s3
-    xor s0, s11, s8
-    xor s1, s1, t4
-    xor t1, t1, a6
-    and s8, s8, s10
-    xor a6, s1, a6
-    xor s10, s10, s3
-    xor s1, s3, t6
-    and s5, s5, s10
-    and s3, s11, s3
-    and s10, s0, s10
-    xor s2, s6, s11
-    xor s9, s9, s3
-    xor s10, s3, s10
-    xor s3, s2, ra
-    and t6, s6, t6
-    and t2, t0, t2
-    and ra, ra, t5
-    and a7, a7, s1
-    xor t2, t6, t2
-    xor t5, t5, s1
-    xor s10, s10, t2
-    xor t6, ra, t6
-    and s1, s2, s1
-    and s7, s7, t5
-    xor t1, t1, a7
-    and t5, s3, t5
-    xor s8, s8, t6
-    xor t2, s1, t2
-    xor a7, a7, s4
-    xor s5, t4, s5
-    xor s8, s8, s1
-    xor t5, t2, t5
-    xor s4, s5, s4
-    xor t2, s8, t1
-    xor s1, t2, s4
-    xor t2, t5, t2
-    xor s7, a7, s7
-    xor t5, s10, t5
-    xor a6, a6, s7
-    xor t1, t5, t1
-    xor t1, t1, a6
-    xor t6, s9, t6
-    xor a6, s4, a6
-    lw s4, 332(sp)
-    lw t5, 388(sp)
-    lw s9, 384(sp)
-    lw a7, 356(sp)
-    lw s3, 392(sp)
-    xor s10, s10, s1
-    xor s1, s1, s7
-    xor s4, s4, a2
-    sw s10, 392(sp)
-    xor s7, s10, s7
-    xor a5, a4, a5
-    xor t5, s4, t5
-    xor s9, s9, a7
-    sw t1, 356(sp)
-    xor a7, a7, a5
-    xor s4, s4, s3
-    xor a4, s9, a4
-    sw s7, 384(sp)
-    xor s3, s3, a7
-    xor s9, t5, s9
-    sw t2, 388(sp)
-    xor a2, a2, a5
-    xor t5, t5, s3
-    sw s8, 332(sp)
-    xor s2, t5, a5
-    xor ra, a2, s3
-    and s8, s4, t5
-    xor t4, a7, s9
-    xor t0, s2, ra
-    and t1, s9, s3
-    xor s8, s4, s8
-    sw s1, 404(sp)
-    xor t6, t6, s7
-    and ra, t4, ra
-    xor t1, a5, t1
-    xor s1, a2, s8
-    xor ra, t5, ra
-    and s7, a7, a2
-    and t2, a4, a5
-    xor t1, t1, s1
-    xor ra, ra, t2
-    xor s7, s7, t1
-    xor t1, ra, t1
-    xor s5, s4, a4
-    xor s11, a5, s3
-    xor ra, s3, a4
-    and s2, s5, s2
-    xor s3, s3, s9
-    xor s0, t5, a2
-    xor s6, s4, a7
-    xor t3, a4, s9
-    xor s8, a7, s8
-    xor s2, ra, s2
-    xor t2, s3, t2
-    and s0, s6, s0
-    and s11, t3, s11
-    xor s10, s5, t4
-    xor s1, t2, s1
-    xor s8, s8, s2
-    and t0, s10, t0
-    xor s11, s1, s11
-    xor s8, s8, s0
-    xor s2, s7, s2
-    xor s0, s11, s0
-    xor t0, s8, t0
-    and s7, t0, s2
-    and s1, s0, t1
-    xor t2, s0, s2
-    xor s7, t1, s7
-    xor s1, t2, s1
-    xor s8, t0, s0
-    xor s11, s2, t1
-    xor s7, s7, s1
-    and s11, s8, s11
-    xor s1, t0, s1
-    xor t1, s0, t1
-    xor s11, s1, s11
-    xor s2, t0, s2
-    xor s1, s2, t1
-    and t0, t0, s11
-    and s2, s2, s11
-    xor s11, s11, s7
-    and s8, s8, s7
-    and s0, s0, s11
-    xor t5, t5, s4
-    xor a2, a2, a7
-    and s7, s1, s7
-    xor t0, t0, s0
-    xor s8, s0, s8
-    and s11, t1, s11
-    xor s0, a2, s3
-    xor s1, t5, a2
-    xor s2, s2, s11
-    and a7, a7, t0
-    xor t1, s8, t0
-    and a2, a2, t0
-    xor a5, a5, a4
-    xor s7, s11, s7
-    and s9, s9, s8
-    and s4, s4, s2
-    xor t0, t0, s2
-    and a4, a4, s7
-    xor s9, s9, s4
-    and t4, t4, t1
-    and s6, s6, t0
-    xor a7, a7, s9
-    xor t4, t4, a4
-    xor s6, s4, s6
-    xor s9, t4, s9
-    xor s4, a5, s3
-    xor t4, s7, s2
-    and s3, s3, s8
-    and s5, s5, t4
-    xor s8, s8, s7
-    xor a7, a7, s5
-    and t3, t3, s8
-    xor s5, s5, s6
-    xor t3, a4, t3
-    xor s11, t5, a5
-    xor s6, t3, s6
-    xor t3, s11, s0
-    and s2, t5, s2
-    and t0, s1, t0
-    and s7, a5, s7
-    and s8, s4, s8
-    and s0, s0, t1
-    xor t0, s2, t0
-    xor s8, s7, s8
-    xor t1, t1, t4
-    xor s2, s3, s2
-    xor s8, s8, t0
-    and t4, s11, t4
-    and s10, s10, t1
-    xor a2, a2, s2
-    and t1, t3, t1
-    xor t0, t4, t0
-    xor a2, a2, t4
-    xor t1, t0, t1
-    xor s7, s0, s7
-    xor t0, a2, a7
-    xor s2, s7, s2
-    xor a7, s9, a7
-    xor s10, s5, s10
-    xor s2, s2, t1
-    xor s9, s8, s9
-    xor s2, s2, s10
-    xor s6, t0, s6
-    xor s8, s8, s10
-    xor a7, a7, s10
-    xor s10, s6, s10
-    lw t0, 368(sp)
-    lw t4, 364(sp)
-    lw s5, 360(sp)
-    lw s11, 424(sp)
-    lw s7, 340(sp)
-    lw a4, 380(sp)
-    lw s1, 408(sp)
-    xor s6, s9, s6
-    sw s6, 408(sp)
-    xor s9, s9, s10
-    sw s8, 380(sp)
-    sw s9, 364(sp)
-    xor t4, t0, t4
-    lw s9, 400(sp)
-    xor a2, a2, t1
-    xor t3, t4, s5
-    xor t1, t1, s10
-    xor s4, s11, a4
-    xor s3, t3, a4
-    sw s10, 368(sp)
-    xor a4, a4, s7
-    xor t5, s11, s1
-    sw t1, 340(sp)
-    xor s8, t5, a4
-    sw a2, 424(sp)
-    xor s0, s11, s7
-    xor s9, s9, s8
-    sw a6, 400(sp)
-    xor s7, s9, s7
-    xor t0, s9, t0
-    sw a7, 412(sp)
-    xor s9, t0, s4
-    xor t1, s7, t4
-    sw t6, 420(sp)
-    xor a5, t3, s11
-    xor s10, s5, s9
-    xor t4, t4, s9
-    sw s2, 428(sp)
-    and a6, s4, s9
-    and a7, s0, t1
-    and t6, a5, s10
-    and s2, t5, t4
-    xor a7, a7, a6
-    xor t6, t6, s2
-    xor s11, s11, t4
-    xor t6, t6, a7
-    xor s11, t6, s11
-    and t2, s3, s5
-    and t6, s8, s7
-    xor t2, t2, t6
-    xor s1, t3, s1
-    xor a2, t1, s0
-    xor a7, t2, a7
-    and ra, s1, t3
-    xor a2, a7, a2
-    xor s2, ra, s2
-    xor a7, t1, s9
-    and ra, a4, a7
-    xor a6, ra, a6
-    xor s2, s2, a6
-    xor ra, t5, t4
-    xor s6, s1, s0
-    xor t2, s7, s5
-    xor ra, s2, ra
-    and s2, s6, t2
-    xor t6, s2, t6
-    xor a6, t6, a6
-    xor t0, a6, t0
-    and t6, t0, ra
-    xor s2, s11, t6
-    xor a6, ra, s11
-    xor t6, a2, t6
-    and a6, t6, a6
-    xor a6, a6, s11
-    xor t6, s2, a6
-    xor ra, ra, a6
-    and t6, s11, t6
-    xor ra, t6, ra
-    xor t0, t0, a2
-    xor t6, s2, t6
-    and s2, t0, s2
-    xor a2, s2, a2
-    and t6, a2, t6
-    xor t6, t0, t6
-    and a5, a2, a5
-    and s10, a2, s10
-    xor t0, a2, t6
-    and t3, t6, t3
-    and s1, t6, s1
-    xor a2, a2, a6
-    xor t6, t6, ra
-    and s4, a2, s4
-    and s9, a2, s9
-    xor a2, a2, t6
-    and s6, ra, s6
-    and t2, ra, t2
-    and a7, a2, a7
-    and s5, a6, s5
-    xor s1, s10, s1
-    and t4, t0, t4
-    xor ra, a6, ra
-    xor s9, s9, a7
-    xor s10, s5, s10
-    and t5, t0, t5
-    and s7, ra, s7
-    xor s9, t4, s9
-    xor s5, s5, t5
-    and s0, t6, s0
-    and a4, a2, a4
-    xor t4, s7, t4
-    xor s0, a4, s0
-    xor s5, s5, t4
-    and s3, a6, s3
-    xor a4, s4, a4
-    xor a5, a5, s5
-    xor s3, s6, s3
-    and s8, ra, s8
-    xor s5, a4, s5
-    xor s6, s8, s6
-    and t1, t6, t1
-    xor a4, t3, a4
-    xor t1, a7, t1
-    xor s6, s6, a4
-    xor t5, t5, s1
-    xor a4, t1, a4
-    xor t5, t5, a4
-    xor a4, a5, a4
-    xor t2, t2, s6
-    xor t3, t3, s9
-    xor s10, s10, t2
-    xor s3, s3, a4
-    xor t2, t4, t2
-    xor a4, t3, a4
-    xor s6, s9, s6
-    xor t4, t3, t2
-    xor a4, s0, a4
-    lw s0, 352(sp)
-    lw t3, 396(sp)
-    lw s9, 372(sp)
-    lw a5, 416(sp)
-    xor s5, s1, s5
-    lw s4, 348(sp)
-    xor s0, s0, t3
-    xor s9, s9, a5
-    lw t1, 376(sp)
-    lw s1, 336(sp)
-    lw a7, 344(sp)
-    xor a5, a5, s4
-    xor s7, s9, s0
-    xor s4, s4, s1
-    xor s9, a7, s9
-    sw s6, 396(sp)
-    xor t1, t1, s1
-    xor s9, s9, s4
-    sw t4, 344(sp)
-    xor s1, s1, s0
-    xor t3, s9, t3
-    xor s4, s4, s7
-    sw a4, 336(sp)
-    xor s9, t1, s4
-    xor a2, s1, a5
-    sw t2, 348(sp)
-    xor s8, t3, s0
-    xor a6, s4, a5
-    xor t0, s9, a2
-    and t2, s7, s4
-    and a2, s8, a2
-    and t4, s0, a5
-    xor s4, s4, s7
-    xor t4, s1, t4
-    and a4, t3, s1
-    xor a2, s4, a2
-    xor a4, t1, a4
-    xor t4, t4, a2
-    xor a7, a7, s7
-    xor a2, a4, a2
-    and a4, a7, t1
-    xor a4, t3, a4
-    sw s10, 416(sp)
-    xor t6, a7, s7
-    xor t4, t4, a4
-    xor s10, a5, a7
-    and s9, t6, s9
-    xor a4, s10, a4
-    xor s9, s0, s9
-    xor t2, t2, a4
-    xor ra, t1, s1
-    xor s2, a7, t3
-    xor s11, s7, s0
-    xor t4, t4, s9
-    xor a4, s7, a4
+    xor a2, t2, a2
+    srli t2, s6, 16
+    xor t2, t2, a2
+    and t2, t2, t3
     xor a2, a2, t2
-    and ra, s2, ra
-    and a6, s11, a6
-    xor s6, t6, s8
-    xor s9, a4, s9
-    xor t2, s1, t2
-    and t0, s6, t0
-    xor a6, t2, a6
-    xor s9, s9, ra
-    xor ra, a6, ra
-    xor t0, s9, t0
-    and t2, t0, t4
-    and a4, ra, a2
-    xor s10, t0, a2
-    xor a4, t4, a4
-    xor t2, s10, t2
-    xor s9, t0, ra
-    xor a6, t4, a2
-    xor t2, t2, a4
-    and a6, s9, a6
-    xor a4, ra, a4
-    xor t4, t0, t4
-    xor a6, a4, a6
-    xor a2, ra, a2
-    xor a4, t4, a2
-    and t0, t0, a6
-    and t4, t4, a6
-    xor a6, a6, t2
-    and s9, s9, t2
-    and ra, ra, a6
-    xor t1, t1, a7
-    xor s1, s1, t3
-    xor a5, a5, s0
-    and t2, a4, t2
-    xor t0, t0, ra
-    xor s9, ra, s9
-    and a6, a2, a6
-    xor ra, s1, a5
-    xor a4, t1, s1
-    xor t4, t4, a6
-    and t3, t3, t0
-    xor a2, s9, t0
-    and s1, s1, t0
-    xor t0, t0, t4
-    and a7, a7, t4
-    and s8, s8, a2
-    and s2, s2, t0
-    xor t2, a6, t2
-    xor s8, s8, a7
-    xor s2, a7, s2
-    and s0, s0, s9
-    and s7, s7, t2
-    xor a7, s4, a5
-    xor t3, t3, s7
-    xor s0, s0, s8
-    and a5, a5, s9
-    xor s8, t3, s8
-    xor s9, s9, t2
-    xor t3, t2, t4
-    and s11, s11, s9
-    and t2, s4, t2
-    and s9, a7, s9
-    xor a6, t1, s4
-    xor s1, s1, t2
-    xor s9, t2, s9
-    xor t2, a6, ra
-    and t4, t1, t4
-    and t0, a4, t0
-    and ra, ra, a2
-    and t6, t6, t3
-    xor t0, t4, t0
-    xor a2, a2, t3
-    xor s9, s9, t0
-    and t3, a6, t3
-    and s6, s6, a2
-    xor s0, s0, t6
-    xor t4, ra, t4
-    and a2, t2, a2
-    xor t0, t3, t0
-    xor t6, t6, s2
-    xor s11, s7, s11
-    xor a5, a5, t4
-    xor a2, t0, a2
-    xor s2, s11, s2
-    xor s6, t6, s6
-    xor t4, s1, t4
-    xor a5, a5, t3
-    xor s8, a2, s8
-    xor t4, t4, s6
-    xor a2, a2, s2
-    xor t0, a5, s2
-    xor s2, s0, s2
-    xor t3, s9, t4
-    xor s2, s2, t3
-    xor t3, s8, t3
-    xor t4, t0, t4
-    xor s8, a5, s8
-    xor t0, s9, t0
-    xor s6, s8, s6
-    lw s8, 420(sp)
-    lw s9, 428(sp)
-    xor t6, s5, s6
-    xor s1, s8, s9
-    xor s9, t6, s9
-    xor s6, s1, s6
-    xor s5, s1, s5
-    xor s8, t6, s8
-    srli s1, s9, 8
-    xor s1, s1, s8
-    li t6, 0xff00ff
-    and s1, s1, t6
-    xor s8, s8, s1
-    slli s1, s1, 8
-    xor s1, s9, s1
-    srli s9, s6, 8
-    xor s9, s9, s5
-    and s9, s9, t6
-    xor s5, s5, s9
-    slli s9, s9, 8
-    xor s9, s6, s9
-    srli s6, s1, 16
-    xor s6, s6, s9
-    li t2, 0xffff
-    and s6, s6, t2
-    xor s9, s9, s6
+    slli t2, t2, 16
+    xor t2, s6, t2
+    srli s6, s5, 16
+    xor s6, s6, t0
+    and s6, s6, t3
+    xor t0, t0, s6
     slli s6, s6, 16
-    xor s6, s1, s6
-    srli s1, s8, 16
-    xor s1, s1, s5
-    and s1, s1, t2
-    xor s5, s5, s1
-    slli s1, s1, 16
-    xor s1, s8, s1
-    xor s1, s1, s9
-    xor s9, s9, s5
-    xor s6, s6, s1
-    xor s5, s5, s1
-    xor s9, s9, s6
-    xor s1, s1, s9
-    srli s8, s1, 8
-    and s1, s1, t6
-    and s8, s8, t6
-    slli s1, s1, 8
-    or s1, s8, s1
-    rori s5, s5, 16
-    srli s8, s5, 8
-    and s5, s5, t6
-    and s8, s8, t6
-    slli s5, s5, 8
-    or s5, s8, s5
-    lw s8, 400(sp)
-    lw a6, 412(sp)
-    xor s11, t5, a5
-    xor ra, s8, a6
-    xor a6, s11, a6
-    xor a5, ra, a5
-    xor t5, ra, t5
-    xor s8, s11, s8
-    srli ra, a6, 8
-    xor ra, ra, s8
-    and ra, ra, t6
-    xor s8, s8, ra
-    slli ra, ra, 8
-    xor ra, a6, ra
-    srli a6, a5, 8
-    xor a6, a6, t5
-    and a6, a6, t6
-    xor t5, t5, a6
-    slli a6, a6, 8
-    xor a6, a5, a6
-    srli a5, ra, 16
-    xor a5, a5, a6
-    and a5, a5, t2
-    xor a6, a6, a5
-    slli a5, a5, 16
-    xor a5, ra, a5
-    srli ra, s8, 16
-    xor ra, ra, t5
-    and ra, ra, t2
-    xor t5, t5, ra
-    slli ra, ra, 16
-    xor ra, s8, ra
-    xor ra, ra, a6
-    xor a6, a6, t5
-    xor a5, a5, ra
-    xor t5, t5, ra
-    xor a6, a6, a5
-    xor ra, ra, a6
-    srli s8, ra, 8
-    and ra, ra, t6
-    and s8, s8, t6
-    slli ra, ra, 8
-    or ra, s8, ra
-    rori t5, t5, 16
-    srli s8, t5, 8
-    and t5, t5, t6
-    and s8, s8, t6
-    slli t5, t5, 8
-    or t5, s8, t5
-    lw s8, 404(sp)
-    lw s11, 424(sp)
-    xor a7, s3, t3
-    xor s7, s8, s11
-    xor s11, a7, s11
-    xor t3, s7, t3
-    xor s3, s7, s3
-    xor s8, a7, s8
-    srli s7, s11, 8
-    xor s7, s7, s8
-    and s7, s7, t6
-    xor s8, s8, s7
-    slli s7, s7, 8
-    xor s7, s11, s7
-    srli s11, t3, 8
-    xor s11, s11, s3
-    and s11, s11, t6
-    xor s3, s3, s11
-    slli s11, s11, 8
-    xor s11, t3, s11
-    srli t3, s7, 16
-    xor t3, t3, s11
-    and t3, t3, t2
-    xor s11, s11, t3
-    slli t3, t3, 16
-    xor t3, s7, t3
-    srli s7, s8, 16
-    xor s7, s7, s3
-    and s7, s7, t2
-    xor s3, s3, s7
+    xor s6, s5, s6
+    sw t2, 256(sp)
+    sw s6, 288(sp)
+    sw a2, 320(sp)
+    sw t0, 352(sp)
+    lw t0, 4(a3)
+    xor t0, ra, t0
+    lw ra, 36(a3)
+    xor ra, s7, ra
+    lw s7, 68(a3)
+    xor s7, t4, s7
+    lw t4, 100(a3)
+    xor t4, a4, t4
+    srli a4, t0, 8
+    xor a4, a4, ra
+    and a4, a4, s4
+    xor ra, ra, a4
+    slli a4, a4, 8
+    xor a4, t0, a4
+    srli t0, s7, 8
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 8
+    xor t0, s7, t0
+    srli s7, a4, 16
+    xor s7, s7, t0
+    and s7, s7, t3
+    xor t0, t0, s7
     slli s7, s7, 16
-    xor s7, s8, s7
-    xor s7, s7, s11
-    xor s11, s11, s3
-    xor t3, t3, s7
-    xor s3, s3, s7
-    xor s11, s11, t3
-    xor s7, s7, s11
-    srli s8, s7, 8
-    and s7, s7, t6
-    and s8, s8, t6
-    slli s7, s7, 8
-    or s7, s8, s7
-    rori s3, s3, 16
-    srli s8, s3, 8
-    and s3, s3, t6
-    and s8, s8, t6
-    slli s3, s3, 8
-    or s3, s8, s3
-    lw s8, 332(sp)
-    lw a7, 340(sp)
-    lw a4, 416(sp)
-    xor s0, s0, t4
-    xor s4, s8, a7
-    xor t1, a4, t4
+    xor s7, a4, s7
+    srli a4, ra, 16
+    xor a4, a4, t4
+    and a4, a4, t3
+    xor t4, t4, a4
+    slli a4, a4, 16
+    xor a4, ra, a4
+    sw s7, 260(sp)
+    sw a4, 292(sp)
+    sw t0, 324(sp)
+    sw t4, 356(sp)
+    lw t4, 8(a3)
+    xor t4, s11, t4
+    lw s11, 40(a3)
+    xor s11, s0, s11
+    lw s0, 72(a3)
+    xor s0, a7, s0
+    lw a7, 104(a3)
     xor a7, t1, a7
-    xor t4, s4, t4
-    xor a4, s4, a4
-    xor s8, t1, s8
-    srli s4, a7, 8
-    xor s4, s4, s8
-    and s4, s4, t6
-    xor s8, s8, s4
-    slli s4, s4, 8
-    xor s4, a7, s4
-    srli a7, t4, 8
-    xor a7, a7, a4
-    and a7, a7, t6
-    xor a4, a4, a7
-    slli a7, a7, 8
-    xor a7, t4, a7
-    srli t4, s4, 16
-    xor t4, t4, a7
-    and t4, t4, t2
-    xor a7, a7, t4
-    slli t4, t4, 16
-    xor t4, s4, t4
-    srli s4, s8, 16
-    xor s4, s4, a4
-    and s4, s4, t2
-    xor a4, a4, s4
-    slli s4, s4, 16
-    xor s4, s8, s4
-    xor s4, s4, a7
-    xor a7, a7, a4
-    xor t4, t4, s4
-    xor a4, a4, s4
-    xor a7, a7, t4
-    xor s4, s4, a7
-    srli s8, s4, 8
-    and s4, s4, t6
-    and s8, s8, t6
-    slli s4, s4, 8
-    or s4, s8, s4
-    rori a4, a4, 16
-    srli s8, a4, 8
-    and a4, a4, t6
-    rori a7, a7, 16
-    and s8, s8, t6
-    slli a4, a4, 8
-    or a4, s8, a4
-    xor s4, s4, a7
-    xor a7, a7, a4
-    lw s8, 388(sp)
-    lw t1, 368(sp)
-    rori s11, s11, 16
-    xor a4, a4, s4
-    xor s7, s7, s11
-    sw a4, 416(sp)
-    xor s11, s11, s3
-    lw a4, 348(sp)
-    xor s3, s3, s7
-    sw s3, 332(sp)
-    xor s10, s8, t1
-    xor s3, a4, t0
-    xor t1, s3, t1
-    xor t0, s10, t0
-    xor a4, s10, a4
-    xor s8, s3, s8
-    srli s10, t1, 8
-    xor s10, s10, s8
-    and s10, s10, t6
-    xor s8, s8, s10
-    slli s10, s10, 8
-    xor s10, t1, s10
-    srli t1, t0, 8
-    xor t1, t1, a4
-    and t1, t1, t6
-    xor a4, a4, t1
-    slli t1, t1, 8
-    xor t1, t0, t1
-    srli t0, s10, 16
-    xor t0, t0, t1
-    and t0, t0, t2
-    xor t1, t1, t0
-    slli t0, t0, 16
-    xor t0, s10, t0
-    srli s10, s8, 16
-    xor s10, s10, a4
-    and s10, s10, t2
-    xor a4, a4, s10
-    slli s10, s10, 16
-    xor s10, s8, s10
-    xor s10, s10, t1
-    xor t1, t1, a4
-    xor t0, t0, s10
-    xor a4, a4, s10
-    xor t1, t1, t0
-    xor s10, s10, t1
-    srli s8, s10, 8
-    and s10, s10, t6
-    and s8, s8, t6
-    slli s10, s10, 8
-    or s10, s8, s10
-    rori a4, a4, 16
-    srli s8, a4, 8
-    and a4, a4, t6
-    rori t1, t1, 16
-    and s8, s8, t6
-    slli a4, a4, 8
-    rori a6, a6, 16
-    or a4, s8, a4
-    xor s10, s10, t1
-    xor ra, ra, a6
-    xor t1, t1, a4
-    lw s8, 384(sp)
-    lw s3, 364(sp)
-    xor a6, a6, t5
-    xor a4, a4, s10
-    rori s9, s9, 16
-    xor t5, t5, ra
-    sw a4, 348(sp)
-    xor s1, s1, s9
-    sw t5, 388(sp)
-    xor s9, s9, s5
-    lw t5, 336(sp)
-    xor s5, s5, s1
-    sw s5, 368(sp)
-    xor a4, s8, s3
-    xor s5, t5, s2
-    xor s3, s5, s3
-    xor s2, a4, s2
-    xor t5, a4, t5
-    xor s8, s5, s8
-    srli a4, s3, 8
-    xor a4, a4, s8
-    and a4, a4, t6
-    xor s8, s8, a4
-    slli a4, a4, 8
-    xor a4, s3, a4
-    srli s3, s2, 8
-    xor s3, s3, t5
-    and s3, s3, t6
-    xor t5, t5, s3
-    slli s3, s3, 8
-    xor s3, s2, s3
-    srli s2, a4, 16
-    xor s2, s2, s3
-    and s2, s2, t2
-    xor s3, s3, s2
-    slli s2, s2, 16
-    xor s2, a4, s2
-    srli a4, s8, 16
-    xor a4, a4, t5
-    and a4, a4, t2
-    xor t5, t5, a4
-    slli a4, a4, 16
-    xor a4, s8, a4
-    xor a4, a4, s3
-    xor s3, s3, t5
-    xor s2, s2, a4
-    xor t5, t5, a4
-    xor s3, s3, s2
-    xor a4, a4, s3
-    srli s8, a4, 8
-    and a4, a4, t6
-    and s8, s8, t6
-    slli a4, a4, 8
-    or a4, s8, a4
-    rori t5, t5, 16
-    srli s8, t5, 8
-    and t5, t5, t6
-    rori s3, s3, 16
-    and s8, s8, t6
-    slli t5, t5, 8
-    or t5, s8, t5
-    xor a4, a4, s3
-    xor s3, s3, t5
-    lw s8, 356(sp)
-    lw s5, 380(sp)
-    xor s2, s2, a4
-    xor t5, t5, a4
-    xor s3, s3, s2
-    sw t5, 336(sp)
-    xor a4, a4, s3
-    sw s3, 384(sp)
-    xor t0, t0, s10
-    lw s3, 344(sp)
-    xor t1, t1, t0
-    xor s10, s10, t1
-    sw t1, 364(sp)
-    xor t5, s8, s5
-    xor t1, s3, a2
-    xor s5, t1, s5
-    xor a2, t5, a2
-    xor s3, t5, s3
-    xor s8, t1, s8
-    srli t5, s5, 8
-    xor t5, t5, s8
-    and t5, t5, t6
-    xor s8, s8, t5
-    slli t5, t5, 8
-    xor t5, s5, t5
-    srli s5, a2, 8
-    xor s5, s5, s3
-    and s5, s5, t6
-    xor s3, s3, s5
-    slli s5, s5, 8
-    xor s5, a2, s5
-    srli a2, t5, 16
-    xor a2, a2, s5
-    and a2, a2, t2
-    xor s5, s5, a2
-    slli a2, a2, 16
-    xor a2, t5, a2
-    srli t5, s8, 16
-    xor t5, t5, s3
-    and t5, t5, t2
-    xor s3, s3, t5
-    slli t5, t5, 16
-    xor t5, s8, t5
-    xor t5, t5, s5
-    xor s5, s5, s3
-    xor a2, a2, t5
-    xor s3, s3, t5
-    xor s5, s5, a2
-    xor t5, t5, s5
-    srli s8, t5, 8
-    and t5, t5, t6
-    and s8, s8, t6
-    slli t5, t5, 8
-    or t5, s8, t5
-    rori s3, s3, 16
-    srli s8, s3, 8
-    and s3, s3, t6
-    rori s5, s5, 16
-    and s8, s8, t6
-    slli s3, s3, 8
-    or s3, s8, s3
-    xor t5, t5, s5
-    xor s5, s5, s3
-    lw s8, 392(sp)
-    lw t1, 408(sp)
-    xor a2, a2, t5
-    xor s3, s3, t5
-    xor s5, s5, a2
-    sw s3, 344(sp)
-    xor t5, t5, s5
-    sw s5, 356(sp)
-    xor t4, t4, s4
-    lw s5, 396(sp)
-    xor a7, a7, t4
-    xor s4, s4, a7
-    sw a7, 380(sp)
-    xor s3, s8, t1
-    xor a7, s5, s0
-    xor t1, a7, t1
-    xor s0, s3, s0
-    xor s5, s3, s5
-    xor s8, a7, s8
-    srli s3, t1, 8
-    xor s3, s3, s8
-    and s3, s3, t6
-    xor s8, s8, s3
-    slli s3, s3, 8
-    xor s3, t1, s3
-    srli t1, s0, 8
-    xor t1, t1, s5
-    and t1, t1, t6
-    xor s5, s5, t1
-    slli t1, t1, 8
-    xor t1, s0, t1
-    srli s0, s3, 16
-    xor s0, s0, t1
-    and s0, s0, t2
-    xor t1, t1, s0
-    slli s0, s0, 16
-    xor s0, s3, s0
-    srli s3, s8, 16
-    xor s3, s3, s5
-    and t2, s3, t2
-    xor s5, s5, t2
-    slli t2, t2, 16
-    xor t2, s8, t2
-    xor t2, t2, t1
-    xor t1, t1, s5
-    xor s0, s0, t2
-    xor s6, s6, s1
-    xor s5, s5, t2
-    xor t1, t1, s0
-    xor a5, a5, ra
-    xor t2, t2, t1
-    sw s6, 0(sp)
-    xor t3, t3, s7
-    srli s8, t2, 8
-    sw a5, 4(sp)
-    and t2, t2, t6
-    sw t3, 8(sp)
-    and s8, s8, t6
-    slli t2, t2, 8
-    sw t4, 12(sp)
-    or t2, s8, t2
-    rori t1, t1, 16
-    sw t0, 16(sp)
-    xor t2, t2, t1
-    sw s2, 20(sp)
-    xor s9, s9, s6
-    rori s5, s5, 16
-    xor s0, s0, t2
-    sw a2, 24(sp)
-    xor s1, s1, s9
-    xor a6, a6, a5
-    srli s8, s5, 8
-    sw s0, 28(sp)
-    xor ra, ra, a6
-    xor s11, s11, t3
-    and s8, s8, t6
-    sw s1, 32(sp)
-    xor s7, s7, s11
-    and t6, s5, t6
-    sw ra, 36(sp)
-    slli t6, t6, 8
-    sw s7, 40(sp)
-    or t6, s8, t6
-    sw s4, 44(sp)
-    xor t1, t1, t6
-    sw s10, 48(sp)
-    xor t6, t6, t2
-    xor t1, t1, s0
-    sw a4, 52(sp)
-    xor t2, t2, t1
-    sw t5, 56(sp)
-    sw t2, 60(sp)
-    sw s9, 64(sp)
-    sw a6, 68(sp)
-    sw s11, 72(sp)
-    lw s11, 380(sp)
-    sw s11, 76(sp)
-    lw s11, 364(sp)
-    sw s11, 80(sp)
-    lw s11, 384(sp)
-    sw s11, 84(sp)
-    lw s11, 356(sp)
-    sw s11, 88(sp)
-    sw t1, 92(sp)
-    lw t1, 368(sp)
-    sw t1, 96(sp)
-    lw t1, 388(sp)
-    sw t1, 100(sp)
-    lw t1, 332(sp)
-    sw t1, 104(sp)
-    lw t1, 416(sp)
-    sw t1, 108(sp)
-    lw t1, 348(sp)
-    sw t1, 112(sp)
-    lw t1, 336(sp)
-    sw t1, 116(sp)
-    lw t1, 344(sp)
-    sw t1, 120(sp)
-    sw t6, 124(sp)
-    addi a3, a3, 256
-    lw t0, 328(sp)
-    addi t0, t0, -1
-    sw t0, 328(sp)
-    bnez t0, .Laria_ct_multi_zbb_core_pair
-    lw ra, 0(sp)
-    lw s11, 0(a3)
-    lw s10, 4(a3)
-    xor s11, ra, s11
-    lw ra, 4(sp)
-    lw s9, 8(a3)
-    xor s10, ra, s10
-    lw ra, 8(sp)
-    lw s8, 12(a3)
-    xor s9, ra, s9
-    lw ra, 12(sp)
-    lw s7, 16(a3)
-    xor s8, ra, s8
-    lw ra, 16(sp)
-    lw s6, 20(a3)
-    xor s7, ra, s7
-    lw ra, 20(sp)
-    lw s5, 24(a3)
-    xor s6, ra, s6
-    lw ra, 24(sp)
-    lw s4, 28(a3)
-    xor s5, ra, s5
-    lw ra, 28(sp)
-    lw s3, 32(a3)
-    xor s4, ra, s4
-    lw ra, 32(sp)
-    lw s2, 36(a3)
-    xor s3, ra, s3
-    lw ra, 36(sp)
-    lw s1, 40(a3)
-    xor s2, ra, s2
-    lw ra, 40(sp)
-    lw s0, 44(a3)
-    xor s1, ra, s1
-    lw ra, 44(sp)
-    lw t6, 48(a3)
-    xor s0, ra, s0
-    lw ra, 48(sp)
-    lw t5, 52(a3)
-    xor t6, ra, t6
-    lw ra, 52(sp)
-    lw t4, 56(a3)
-    xor t5, ra, t5
-    lw ra, 56(sp)
-    lw t3, 60(a3)
-    xor t4, ra, t4
-    lw ra, 60(sp)
-    lw t2, 64(a3)
-    xor t3, ra, t3
-    lw ra, 64(sp)
-    lw t1, 68(a3)
-    xor t2, ra, t2
-    lw ra, 68(sp)
-    lw t0, 72(a3)
-    xor t1, ra, t1
-    lw ra, 72(sp)
-    lw a7, 76(a3)
-    xor t0, ra, t0
-    lw ra, 76(sp)
-    lw a6, 80(a3)
-    xor a7, ra, a7
-    lw ra, 80(sp)
-    lw a5, 84(a3)
-    xor a6, ra, a6
-    lw ra, 84(sp)
-    lw a4, 88(a3)
-    xor a5, ra, a5
-    lw ra, 88(sp)
-    lw a2, 92(a3)
-    xor a4, ra, a4
-    lw ra, 92(sp)
-    xor a2, ra, a2
-    lw ra, 96(sp)
-    sw a2, 332(sp)
-    lw a2, 96(a3)
-    xor a2, ra, a2
-    lw ra, 100(sp)
-    sw t3, 336(sp)
-    lw t3, 100(a3)
-    xor t3, ra, t3
-    lw ra, 104(sp)
-    sw s4, 340(sp)
-    lw s4, 104(a3)
-    xor s4, ra, s4
-    lw ra, 108(sp)
-    sw a4, 344(sp)
-    lw a4, 108(a3)
-    xor a4, ra, a4
-    lw ra, 112(sp)
-    sw t4, 348(sp)
-    lw t4, 112(a3)
-    xor t4, ra, t4
-    lw ra, 116(sp)
-    sw s5, 352(sp)
-    lw s5, 116(a3)
-    xor s5, ra, s5
-    lw ra, 120(sp)
-    sw s5, 356(sp)
-    lw s5, 120(a3)
-    xor s5, ra, s5
-    lw ra, 124(sp)
-    sw s5, 360(sp)
-    lw s5, 124(a3)
-    xor s5, ra, s5
-    srli ra, s11, 8
-    sw s5, 364(sp)
-    xor ra, ra, s3
-    li s5, 0xff00ff
-    and ra, ra, s5
-    xor s3, s3, ra
-    slli ra, ra, 8
-    xor ra, s11, ra
-    srli s11, t2, 8
-    xor s11, s11, a2
-    and s11, s11, s5
-    xor a2, a2, s11
-    slli s11, s11, 8
-    xor s11, t2, s11
-    srli t2, ra, 16
-    sw a5, 368(sp)
-    xor t2, t2, s11
-    li a5, 0xffff
-    and t2, t2, a5
-    xor s11, s11, t2
-    slli t2, t2, 16
-    xor t2, ra, t2
-    srli ra, s3, 16
-    xor ra, ra, a2
-    and ra, ra, a5
-    xor a2, a2, ra
-    slli ra, ra, 16
-    xor ra, s3, ra
-    srli s3, s10, 8
-    xor s3, s3, s2
-    and s3, s3, s5
-    xor s2, s2, s3
-    slli s3, s3, 8
-    xor s3, s10, s3
-    srli s10, t1, 8
-    xor s10, s10, t3
-    and s10, s10, s5
-    xor t3, t3, s10
-    slli s10, s10, 8
-    xor s10, t1, s10
-    srli t1, s3, 16
-    xor t1, t1, s10
-    and t1, t1, a5
-    xor s10, s10, t1
-    slli t1, t1, 16
-    xor t1, s3, t1
-    srli s3, s2, 16
-    xor s3, s3, t3
-    and s3, s3, a5
-    xor t3, t3, s3
-    slli s3, s3, 16
-    xor s3, s2, s3
-    srli s2, s9, 8
-    xor s2, s2, s1
-    and s2, s2, s5
-    xor s1, s1, s2
-    slli s2, s2, 8
-    xor s2, s9, s2
-    srli s9, t0, 8
-    xor s9, s9, s4
-    and s9, s9, s5
-    xor s4, s4, s9
-    slli s9, s9, 8
-    xor s9, t0, s9
-    srli t0, s2, 16
-    xor t0, t0, s9
-    and t0, t0, a5
-    xor s9, s9, t0
-    slli t0, t0, 16
-    xor t0, s2, t0
-    srli s2, s1, 16
-    xor s2, s2, s4
-    and s2, s2, a5
-    xor s4, s4, s2
-    slli s2, s2, 16
-    xor s2, s1, s2
-    srli s1, s8, 8
-    xor s1, s1, s0
-    and s1, s1, s5
-    xor s0, s0, s1
-    slli s1, s1, 8
-    xor s1, s8, s1
-    srli s8, a7, 8
-    xor s8, s8, a4
-    and s8, s8, s5
-    xor a4, a4, s8
-    slli s8, s8, 8
-    xor s8, a7, s8
-    srli a7, s1, 16
-    xor a7, a7, s8
-    and a7, a7, a5
-    xor s8, s8, a7
-    slli a7, a7, 16
-    xor a7, s1, a7
-    srli s1, s0, 16
-    xor s1, s1, a4
-    and s1, s1, a5
-    xor a4, a4, s1
-    slli s1, s1, 16
-    xor s1, s0, s1
-    srli s0, s7, 8
-    xor s0, s0, t6
-    and s0, s0, s5
-    xor t6, t6, s0
-    slli s0, s0, 8
-    xor s0, s7, s0
-    srli s7, a6, 8
-    xor s7, s7, t4
-    and s7, s7, s5
-    xor t4, t4, s7
-    slli s7, s7, 8
-    xor s7, a6, s7
-    srli a6, s0, 16
-    xor a6, a6, s7
-    and a6, a6, a5
-    xor s7, s7, a6
-    slli a6, a6, 16
-    xor a6, s0, a6
-    srli s0, t6, 16
-    xor s0, s0, t4
-    and s0, s0, a5
-    xor t4, t4, s0
-    slli s0, s0, 16
-    xor s0, t6, s0
-    srli t6, s6, 8
-    xor t6, t6, t5
-    and t6, t6, s5
-    xor t5, t5, t6
-    slli t6, t6, 8
-    xor t6, s6, t6
-    lw s6, 368(sp)
-    sw a4, 372(sp)
-    sw t4, 376(sp)
-    lw t4, 356(sp)
-    srli a4, s6, 8
-    xor a4, a4, t4
-    and a4, a4, s5
-    xor t4, t4, a4
-    slli a4, a4, 8
-    xor a4, s6, a4
-    srli s6, t6, 16
-    xor s6, s6, a4
-    and s6, s6, a5
-    xor a4, a4, s6
-    slli s6, s6, 16
-    xor s6, t6, s6
-    srli t6, t5, 16
-    xor t6, t6, t4
-    and t6, t6, a5
-    xor t4, t4, t6
-    slli t6, t6, 16
-    xor t6, t5, t6
-    lw t5, 352(sp)
-    sw s4, 368(sp)
-    sw a2, 356(sp)
-    lw a2, 348(sp)
-    srli s4, t5, 8
-    xor s4, s4, a2
-    and s4, s4, s5
-    xor a2, a2, s4
-    slli s4, s4, 8
-    xor s4, t5, s4
-    lw t5, 344(sp)
-    sw t3, 352(sp)
-    sw t4, 348(sp)
-    lw t4, 360(sp)
-    srli t3, t5, 8
-    xor t3, t3, t4
-    and t3, t3, s5
-    xor t4, t4, t3
-    slli t3, t3, 8
-    xor t3, t5, t3
-    srli t5, s4, 16
-    xor t5, t5, t3
-    and t5, t5, a5
-    xor t3, t3, t5
-    slli t5, t5, 16
-    xor t5, s4, t5
-    srli s4, a2, 16
-    xor s4, s4, t4
-    and s4, s4, a5
-    xor t4, t4, s4
-    slli s4, s4, 16
-    xor s4, a2, s4
-    lw a2, 340(sp)
-    sw t4, 344(sp)
-    sw t3, 360(sp)
-    lw t3, 336(sp)
-    srli t4, a2, 8
-    xor t4, t4, t3
-    and t4, t4, s5
-    xor t3, t3, t4
-    slli t4, t4, 8
-    xor t4, a2, t4
-    lw a2, 332(sp)
-    sw s8, 340(sp)
-    sw s7, 336(sp)
-    lw s7, 364(sp)
-    srli s8, a2, 8
-    xor s8, s8, s7
-    and s8, s8, s5
-    xor s7, s7, s8
-    slli s8, s8, 8
-    xor s8, a2, s8
-    srli a2, t4, 16
-    xor a2, a2, s8
-    and a2, a2, a5
-    xor s8, s8, a2
-    slli a2, a2, 16
-    xor a2, t4, a2
-    srli t4, t3, 16
-    xor t4, t4, s7
-    and t4, t4, a5
-    xor s7, s7, t4
-    sw s7, 332(sp)
-    sw a4, 364(sp)
-    sw s11, 380(sp)
-    sw s8, 384(sp)
-    slli t4, t4, 16
-    sw s10, 388(sp)
-    xor t4, t3, t4
-    xor s6, t5, s6
-    sw s9, 392(sp)
-    xor t3, s6, t2
-    sw s3, 396(sp)
-    xor s5, a2, a6
-    xor a4, t3, a6
-    sw s0, 400(sp)
-    xor a6, a6, t0
-    xor s11, a2, t1
-    sw ra, 404(sp)
-    xor s3, s11, a6
-    sw s4, 408(sp)
-    xor a5, a2, t0
-    xor a7, a7, s3
-    sw s2, 412(sp)
-    xor t0, a7, t0
-    xor t5, a7, t5
-    sw s1, 416(sp)
-    xor a7, t5, s5
-    xor ra, t0, s6
-    sw t6, 420(sp)
-    xor s7, t3, a2
-    xor s0, t2, a7
-    xor s6, s6, a7
-    sw t4, 424(sp)
-    and s2, s5, a7
-    and s1, a5, ra
-    and t6, s7, s0
-    and t4, s11, s6
-    xor s1, s1, s2
-    xor t6, t6, t4
-    xor a2, a2, s6
-    xor t6, t6, s1
-    xor a2, t6, a2
-    and s8, a4, t2
-    and t6, s3, t0
-    xor s8, s8, t6
-    xor t1, t3, t1
-    xor s4, ra, a5
-    xor s1, s8, s1
-    and s10, t1, t3
-    xor s4, s1, s4
-    xor t4, s10, t4
-    xor s1, ra, a7
-    and s10, a6, s1
-    xor s2, s10, s2
-    xor t4, t4, s2
-    xor s10, s11, s6
-    xor s9, t1, a5
-    xor s8, t0, t2
-    xor s10, t4, s10
-    and t4, s9, s8
-    xor t6, t4, t6
-    xor s2, t6, s2
-    xor t5, s2, t5
-    and t6, t5, s10
-    xor t4, a2, t6
-    xor s2, s10, a2
-    xor t6, s4, t6
-    and s2, t6, s2
-    xor s2, s2, a2
-    xor t6, t4, s2
-    xor s10, s10, s2
-    and t6, a2, t6
-    xor s10, t6, s10
-    xor t5, t5, s4
-    xor t6, t4, t6
-    and t4, t5, t4
-    xor s4, t4, s4
-    and t6, s4, t6
-    xor t6, t5, t6
-    and s7, s4, s7
-    and s0, s4, s0
-    xor t5, s4, t6
-    and t3, t6, t3
-    and t1, t6, t1
-    xor s4, s4, s2
-    xor t6, t6, s10
-    and s5, s4, s5
-    and a7, s4, a7
-    xor s4, s4, t6
-    and s9, s10, s9
-    and s8, s10, s8
-    and s1, s4, s1
-    and t2, s2, t2
-    xor t1, s0, t1
-    and s6, t5, s6
-    xor s10, s2, s10
-    xor a7, a7, s1
-    xor s0, t2, s0
-    and s11, t5, s11
-    and t0, s10, t0
-    xor a7, s6, a7
-    xor t2, t2, s11
-    and a5, t6, a5
-    and a6, s4, a6
-    xor s6, t0, s6
-    xor a5, a6, a5
-    xor t2, t2, s6
-    and a4, s2, a4
-    xor a6, s5, a6
-    xor s7, s7, t2
-    xor a4, s9, a4
-    and s3, s10, s3
-    xor t2, a6, t2
-    xor s9, s3, s9
-    and ra, t6, ra
-    xor a6, t3, a6
-    xor ra, s1, ra
-    xor s9, s9, a6
+    srli t1, t4, 8
+    xor t1, t1, s11
+    and t1, t1, s4
     xor s11, s11, t1
-    xor a6, ra, a6
-    xor s11, s11, a6
-    xor a6, s7, a6
-    xor s8, s8, s9
-    xor t3, t3, a7
-    xor s0, s0, s8
-    xor a4, a4, a6
-    xor s8, s6, s8
-    xor a6, t3, a6
-    xor s9, a7, s9
-    xor s6, t3, s8
-    xor a6, a5, a6
-    lw a5, 420(sp)
-    lw t3, 424(sp)
-    lw a7, 412(sp)
-    lw s7, 416(sp)
-    xor t2, t1, t2
-    lw s5, 400(sp)
-    xor a5, a5, t3
-    xor a7, a7, s7
-    lw ra, 404(sp)
-    lw t1, 408(sp)
-    lw s1, 396(sp)
-    xor s7, s7, s5
-    xor t0, a7, a5
-    xor s5, s5, t1
-    xor a7, s1, a7
-    sw s9, 424(sp)
-    xor ra, ra, t1
-    xor a7, a7, s5
-    sw s6, 396(sp)
-    xor t1, t1, a5
-    xor t3, a7, t3
-    xor s5, s5, t0
-    sw a6, 408(sp)
-    xor a7, ra, s5
-    xor s4, t1, s7
-    sw s8, 400(sp)
-    xor s3, t3, a5
-    xor s2, s5, s7
-    xor t5, a7, s4
-    and s8, t0, s5
-    and s4, s3, s4
-    and s6, a5, s7
-    xor s5, s5, t0
-    xor s6, t1, s6
-    and a6, t3, t1
-    xor s4, s5, s4
-    xor a6, ra, a6
-    xor s6, s6, s4
-    xor s1, s1, t0
-    xor s4, a6, s4
-    and a6, s1, ra
-    xor a6, t3, a6
-    sw s0, 416(sp)
-    xor t6, s1, t0
-    xor s6, s6, a6
-    xor s0, s7, s1
-    and a7, t6, a7
-    xor a6, s0, a6
-    xor a7, a5, a7
-    xor s8, s8, a6
-    xor s10, ra, t1
-    xor t4, s1, t3
-    xor a2, t0, a5
-    xor s6, s6, a7
-    xor a6, t0, a6
-    xor s4, s4, s8
-    and s10, t4, s10
-    and s2, a2, s2
-    xor s9, t6, s3
-    xor a7, a6, a7
-    xor s8, t1, s8
-    and t5, s9, t5
-    xor s2, s8, s2
-    xor a7, a7, s10
-    xor s10, s2, s10
-    xor t5, a7, t5
-    and s8, t5, s6
-    and a6, s10, s4
-    xor s0, t5, s4
-    xor a6, s6, a6
-    xor s8, s0, s8
-    xor a7, t5, s10
-    xor s2, s6, s4
-    xor s8, s8, a6
-    and s2, a7, s2
-    xor a6, s10, a6
-    xor s6, t5, s6
-    xor s2, a6, s2
-    xor s4, s10, s4
-    xor a6, s6, s4
-    and t5, t5, s2
-    and s6, s6, s2
-    xor s2, s2, s8
-    and a7, a7, s8
-    and s10, s10, s2
-    xor ra, ra, s1
-    xor t1, t1, t3
-    xor s7, s7, a5
-    and s8, a6, s8
-    xor t5, t5, s10
-    xor a7, s10, a7
-    and s2, s4, s2
-    xor s10, t1, s7
-    xor a6, ra, t1
-    xor s6, s6, s2
-    and t3, t3, t5
-    xor s4, a7, t5
-    and t1, t1, t5
-    xor t5, t5, s6
-    and s1, s1, s6
-    and s3, s3, s4
-    and t4, t4, t5
-    xor s8, s2, s8
-    xor s3, s3, s1
-    xor t4, s1, t4
-    and a5, a5, a7
-    and t0, t0, s8
-    xor s1, s5, s7
-    xor t3, t3, t0
-    xor a5, a5, s3
-    and s7, s7, a7
-    xor s3, t3, s3
-    xor a7, a7, s8
-    xor t3, s8, s6
-    and a2, a2, a7
-    and s8, s5, s8
-    and a7, s1, a7
-    xor s2, ra, s5
-    xor t1, t1, s8
-    xor a7, s8, a7
-    xor s8, s2, s10
-    and s6, ra, s6
-    and t5, a6, t5
-    and s10, s10, s4
-    and t6, t6, t3
-    xor t5, s6, t5
-    xor s4, s4, t3
-    xor a7, a7, t5
-    and t3, s2, t3
-    and s9, s9, s4
-    xor a5, a5, t6
-    xor s6, s10, s6
-    and s4, s8, s4
-    xor t5, t3, t5
-    xor t6, t6, t4
-    xor a2, t0, a2
-    xor s7, s7, s6
-    xor s4, t5, s4
-    xor t4, a2, t4
-    xor s9, t6, s9
-    xor s6, t1, s6
-    xor s7, s7, t3
-    xor s3, s4, s3
-    xor s6, s6, s9
-    xor s4, s4, t4
-    xor t5, s7, t4
-    xor t4, a5, t4
-    xor t3, a7, s6
-    xor t4, t4, t3
-    xor t3, s3, t3
-    xor s6, t5, s6
-    xor s3, s7, s3
-    xor t5, a7, t5
-    xor s9, s3, s9
-    lw s3, 388(sp)
-    lw a7, 392(sp)
-    lw t6, 380(sp)
-    xor s3, s3, a7
-    lw s8, 364(sp)
-    xor a7, t6, a7
-    lw s2, 336(sp)
-    xor a7, a7, s8
-    xor s8, s2, s8
-    xor s10, t6, s3
-    xor s2, s10, s2
-    lw t1, 384(sp)
-    lw s10, 340(sp)
-    lw a2, 360(sp)
-    xor a5, a5, s6
-    xor t6, t6, s10
-    sw a5, 360(sp)
-    xor s10, s10, s8
-    sw s4, 340(sp)
-    xor t1, s3, t1
-    xor s10, s10, a2
-    sw t4, 380(sp)
-    xor a2, a2, t1
-    xor t0, s8, a7
-    xor s1, s3, s2
-    sw t5, 336(sp)
-    xor a6, t6, a2
-    xor a5, t0, s1
-    sw s6, 364(sp)
-    and s1, a6, s1
-    and s6, a2, s2
-    sw a4, 392(sp)
-    xor s1, a7, s1
-    xor s6, s3, s6
-    and a4, t6, s3
-    xor s6, s6, s1
-    xor a4, s8, a4
-    xor s1, a4, s1
-    and a4, s10, a7
-    xor a4, s10, a4
-    xor s0, a7, s2
-    xor t4, s10, a2
-    xor s1, s1, a4
-    and s0, t4, s0
-    xor a4, s3, a4
-    xor s0, a4, s0
-    and a4, t1, s8
-    xor s5, t1, s10
-    xor s6, s6, a4
-    and t0, s5, t0
-    xor a4, s2, a4
-    xor ra, s8, s3
-    xor t0, t1, t0
-    xor s4, t1, t6
-    xor s1, s1, a4
-    and ra, s4, ra
-    xor a4, t6, a4
-    xor s6, s6, t0
-    xor t5, s5, a6
-    xor ra, a4, ra
-    xor t0, a2, t0
-    and a5, t5, a5
-    xor t0, t0, ra
-    sw t3, 384(sp)
-    xor ra, s0, ra
-    xor a5, t0, a5
-    sw s11, 388(sp)
-    and a4, a5, s6
-    and t3, ra, s1
-    xor s11, a5, s1
-    xor t3, s6, t3
-    xor a4, s11, a4
-    xor t0, a5, ra
-    xor s0, s6, s1
-    xor a4, a4, t3
-    and s0, t0, s0
-    xor t3, ra, t3
-    xor s6, a5, s6
-    xor s0, t3, s0
-    xor s1, ra, s1
-    xor t3, s6, s1
-    and a5, a5, s0
-    and s6, s6, s0
-    xor s0, s0, a4
-    and t0, t0, a4
-    and ra, ra, s0
-    xor s3, s3, t6
-    xor s8, s8, t1
-    xor s2, s2, a2
-    and a4, t3, a4
-    xor a5, a5, ra
-    xor t0, ra, t0
-    and s0, s1, s0
-    xor ra, s3, s2
-    xor t3, s8, s3
-    xor s6, s6, s0
-    and t6, t6, a5
-    xor s1, t0, a5
-    and s3, s3, a5
-    xor a5, a5, s6
-    and t1, t1, s6
-    and a6, a6, s1
-    and s4, s4, a5
-    xor a7, a7, s10
-    xor a4, s0, a4
-    xor a6, a6, t1
-    xor s4, t1, s4
-    and a2, a2, t0
-    and s10, s10, a4
-    xor t1, a7, s2
-    xor t6, t6, s10
-    xor a2, a2, a6
-    and s2, s2, t0
-    xor a6, t6, a6
-    xor t0, t0, a4
-    xor t6, a4, s6
-    and t4, t4, t0
-    and a4, a7, a4
-    and t0, t1, t0
-    xor s0, s8, a7
-    xor s3, s3, a4
-    xor t0, a4, t0
-    xor a4, s0, ra
-    and s6, s8, s6
-    and a5, t3, a5
-    and ra, ra, s1
-    and s5, s5, t6
-    xor a5, s6, a5
-    xor s1, s1, t6
-    xor t0, t0, a5
-    xor s6, ra, s6
-    and t6, s0, t6
-    and t5, t5, s1
-    xor a2, a2, s5
-    and s1, a4, s1
-    xor s2, s2, s6
-    xor a5, t6, a5
-    xor s5, s5, s4
-    xor t4, s10, t4
-    xor s2, s2, t6
-    xor s1, a5, s1
-    xor s4, t4, s4
-    xor a5, s2, a2
-    xor t6, a5, s4
-    xor a5, s1, a5
-    xor t5, s5, t5
-    xor s1, t0, s1
-    xor a6, a6, t5
-    xor a2, s1, a2
-    xor a2, a2, a6
-    xor s6, s3, s6
-    xor a6, s4, a6
-    lw s4, 348(sp)
-    lw s1, 332(sp)
-    lw s3, 356(sp)
-    lw s5, 352(sp)
-    lw a4, 368(sp)
-    lw s0, 372(sp)
-    lw ra, 376(sp)
-    lw t4, 344(sp)
-    xor t0, t0, t6
-    xor t6, t6, t5
-    sw t0, 348(sp)
-    xor t5, t0, t5
-    sw a2, 344(sp)
-    sw t5, 352(sp)
-    xor s3, s3, s5
-    sw a5, 376(sp)
-    xor s1, s4, s1
-    xor a4, s3, a4
-    xor s0, s0, ra
-    sw s2, 372(sp)
-    xor ra, ra, s1
-    xor s3, s3, t4
-    xor s4, s0, s4
-    sw t6, 368(sp)
-    xor t4, t4, ra
-    xor s0, a4, s0
-    sw a6, 356(sp)
-    xor s5, s5, s1
-    xor a4, a4, t4
-    sw s7, 332(sp)
-    xor s6, s6, t5
-    xor s10, a4, s1
-    xor t1, s5, t4
-    and s7, s3, a4
-    xor t3, ra, s0
-    xor t0, s10, t1
-    and s2, s0, t4
-    xor s7, s3, s7
-    sw s6, 404(sp)
-    and t1, t3, t1
-    xor s2, s1, s2
-    xor s6, s5, s7
-    xor t1, a4, t1
-    and t6, ra, s5
-    and a6, s4, s1
-    xor s2, s2, s6
-    xor t1, t1, a6
-    xor t6, t6, s2
-    xor s2, t1, s2
-    xor a7, s3, s4
-    xor s11, s1, t4
-    xor t1, t4, s4
-    and s10, a7, s10
-    xor t4, t4, s0
-    xor s8, a4, s5
-    xor a2, s3, ra
-    xor t5, s4, s0
-    xor s7, ra, s7
-    xor s10, t1, s10
-    xor a6, t4, a6
-    and s8, a2, s8
-    and s11, t5, s11
-    xor a5, a7, t3
-    xor s6, a6, s6
-    xor s7, s7, s10
-    and t0, a5, t0
-    xor s11, s6, s11
-    xor s7, s7, s8
-    xor s10, t6, s10
-    xor s8, s11, s8
-    xor t0, s7, t0
-    and t6, t0, s10
-    and s6, s8, s2
-    xor a6, s8, s10
-    xor t6, s2, t6
-    xor s6, a6, s6
-    xor s7, t0, s8
-    xor s11, s10, s2
-    xor t6, t6, s6
-    and s11, s7, s11
-    xor s6, t0, s6
-    xor s2, s8, s2
-    xor s11, s6, s11
-    xor s10, t0, s10
-    xor s6, s10, s2
-    and t0, t0, s11
-    and s10, s10, s11
-    xor s11, s11, t6
-    and s7, s7, t6
-    and s8, s8, s11
-    xor a4, a4, s3
-    xor s5, s5, ra
-    and t6, s6, t6
-    xor t0, t0, s8
-    xor s7, s8, s7
-    and s11, s2, s11
-    xor s8, s5, t4
-    xor s6, a4, s5
-    xor s10, s10, s11
-    and ra, ra, t0
-    xor s2, s7, t0
-    and s5, s5, t0
-    xor s1, s1, s4
-    xor t6, s11, t6
-    and s0, s0, s7
-    and s3, s3, s10
-    xor t0, t0, s10
-    and s4, s4, t6
-    xor s0, s0, s3
-    and t3, t3, s2
-    and a2, a2, t0
-    xor ra, ra, s0
-    xor t3, t3, s4
-    xor a2, s3, a2
-    xor s0, t3, s0
-    xor s3, s1, t4
-    xor t3, t6, s10
-    and t4, t4, s7
-    and a7, a7, t3
-    xor s7, s7, t6
-    xor ra, ra, a7
-    and t5, t5, s7
-    xor a7, a7, a2
-    xor t5, s4, t5
-    xor s11, a4, s1
-    xor a2, t5, a2
-    xor t5, s11, s8
-    and s10, a4, s10
-    and t0, s6, t0
-    and t6, s1, t6
-    and s7, s3, s7
-    and s8, s8, s2
-    xor t0, s10, t0
-    xor s7, t6, s7
-    xor s2, s2, t3
-    xor s10, t4, s10
-    xor s7, s7, t0
-    and t3, s11, t3
-    and a5, a5, s2
-    xor s5, s5, s10
-    xor t6, s8, t6
-    and s2, t5, s2
-    xor t0, t3, t0
-    xor s10, t6, s10
-    xor s5, s5, t3
-    xor s2, t0, s2
-    xor a5, a7, a5
-    xor s10, s10, s2
-    xor t0, s5, ra
-    lw t3, 404(sp)
-    xor s10, s10, a5
-    xor a2, t0, a2
-    xor t0, t2, s9
-    xor a7, t3, s10
-    xor s9, a7, s9
-    xor s10, t0, s10
-    xor t3, t0, t3
-    xor t2, a7, t2
-    srli t0, s9, 8
-    xor t0, t0, t2
-    li a7, 0xff00ff
-    and t0, t0, a7
-    xor t2, t2, t0
-    slli t0, t0, 8
-    xor t0, s9, t0
-    srli s9, s10, 8
-    xor s9, s9, t3
-    and s9, s9, a7
-    xor t3, t3, s9
-    slli s9, s9, 8
-    xor s9, s10, s9
-    srli s10, t0, 16
-    xor s10, s10, s9
-    li t5, 0xffff
-    and s10, s10, t5
-    xor s9, s9, s10
-    slli s10, s10, 16
-    xor s10, t0, s10
-    srli t0, t2, 16
-    xor t0, t0, t3
-    and t0, t0, t5
-    xor t3, t3, t0
-    slli t0, t0, 16
-    xor t0, t2, t0
-    xor t0, t0, s9
-    xor s9, s9, t3
-    xor s10, s10, t0
-    xor t3, t3, t0
-    xor s9, s9, s10
-    xor t0, t0, s9
-    srli t2, t0, 8
-    and t0, t0, a7
-    and t2, t2, a7
-    slli t0, t0, 8
-    or t0, t2, t0
-    rori t3, t3, 16
-    srli t2, t3, 8
-    and t3, t3, a7
-    and t2, t2, a7
-    slli t3, t3, 8
-    or t3, t2, t3
-    xor ra, s0, ra
-    lw t2, 388(sp)
-    lw s11, 332(sp)
-    lw s8, 356(sp)
-    xor ra, ra, a5
-    xor t6, t2, s11
-    xor s4, s8, ra
-    xor s11, s4, s11
-    xor ra, t6, ra
-    xor s8, t6, s8
-    xor t2, s4, t2
-    srli t6, s11, 8
-    xor t6, t6, t2
-    and t6, t6, a7
-    xor t2, t2, t6
-    slli t6, t6, 8
-    xor t6, s11, t6
-    srli s11, ra, 8
-    xor s11, s11, s8
-    and s11, s11, a7
-    xor s8, s8, s11
-    slli s11, s11, 8
-    xor s11, ra, s11
-    srli ra, t6, 16
-    xor ra, ra, s11
-    and ra, ra, t5
-    xor s11, s11, ra
-    slli ra, ra, 16
-    xor ra, t6, ra
-    srli t6, t2, 16
-    xor t6, t6, s8
-    and t6, t6, t5
-    xor s8, s8, t6
-    slli t6, t6, 16
-    xor t6, t2, t6
-    xor t6, t6, s11
-    xor s11, s11, s8
-    xor ra, ra, t6
-    xor s8, s8, t6
-    xor s11, s11, ra
-    xor t6, t6, s11
-    srli t2, t6, 8
-    and t6, t6, a7
-    and t2, t2, a7
-    slli t6, t6, 8
-    or t6, t2, t6
-    rori s8, s8, 16
-    srli t2, s8, 8
-    and s8, s8, a7
-    and t2, t2, a7
-    slli s8, s8, 8
-    or s8, t2, s8
-    lw t2, 392(sp)
-    lw s4, 384(sp)
-    lw s1, 368(sp)
-    xor s5, s5, s2
-    xor s3, t2, s4
-    xor t4, s1, s5
-    xor s4, t4, s4
-    xor s5, s3, s5
-    xor s1, s3, s1
-    xor t2, t4, t2
-    srli s3, s4, 8
-    xor s3, s3, t2
-    and s3, s3, a7
-    xor t2, t2, s3
-    slli s3, s3, 8
-    xor s3, s4, s3
-    srli s4, s5, 8
-    xor s4, s4, s1
-    and s4, s4, a7
-    xor s1, s1, s4
-    slli s4, s4, 8
-    xor s4, s5, s4
-    srli s5, s3, 16
-    xor s5, s5, s4
-    and s5, s5, t5
-    xor s4, s4, s5
-    slli s5, s5, 16
-    xor s5, s3, s5
-    srli s3, t2, 16
-    xor s3, s3, s1
-    and s3, s3, t5
-    xor s1, s1, s3
-    slli s3, s3, 16
-    xor s3, t2, s3
-    xor s3, s3, s4
-    xor s4, s4, s1
-    xor s5, s5, s3
-    xor s1, s1, s3
-    xor s4, s4, s5
-    xor s3, s3, s4
-    srli t2, s3, 8
-    and s3, s3, a7
-    and t2, t2, a7
-    slli s3, s3, 8
-    or s3, t2, s3
-    rori s1, s1, 16
-    srli t2, s1, 8
-    and s1, s1, a7
-    xor s0, s7, s0
-    and t2, t2, a7
-    slli s1, s1, 8
-    xor s7, s7, a5
-    or s1, t2, s1
-    xor a5, a2, a5
-    lw t2, 416(sp)
-    lw t4, 364(sp)
-    lw a4, 372(sp)
-    xor s2, s2, a5
-    xor s6, t2, t4
-    xor a6, a4, s2
-    xor t4, a6, t4
-    xor s2, s6, s2
-    xor a4, s6, a4
-    xor t2, a6, t2
-    srli s6, t4, 8
-    xor s6, s6, t2
-    and s6, s6, a7
-    xor t2, t2, s6
-    slli s6, s6, 8
-    xor s6, t4, s6
-    srli t4, s2, 8
-    xor t4, t4, a4
-    and t4, t4, a7
-    xor a4, a4, t4
+    slli t1, t1, 8
+    xor t1, t4, t1
+    srli t4, s0, 8
+    xor t4, t4, a7
+    and t4, t4, s4
+    xor a7, a7, t4
     slli t4, t4, 8
-    xor t4, s2, t4
-    srli s2, s6, 16
-    xor s2, s2, t4
-    and s2, s2, t5
-    xor t4, t4, s2
-    slli s2, s2, 16
-    xor s2, s6, s2
-    srli s6, t2, 16
-    xor s6, s6, a4
-    and s6, s6, t5
-    xor a4, a4, s6
-    slli s6, s6, 16
-    xor s6, t2, s6
-    xor s6, s6, t4
-    xor t4, t4, a4
-    xor s2, s2, s6
-    xor a4, a4, s6
-    xor t4, t4, s2
-    xor s6, s6, t4
-    srli t2, s6, 8
-    and s6, s6, a7
-    and t2, t2, a7
-    slli s6, s6, 8
-    or s6, t2, s6
-    rori a4, a4, 16
-    srli t2, a4, 8
-    and a4, a4, a7
-    rori t4, t4, 16
-    and t2, t2, a7
-    slli a4, a4, 8
-    or a4, t2, a4
-    xor s6, s6, t4
-    xor t4, t4, a4
-    lw t2, 400(sp)
-    lw a6, 336(sp)
-    rori s4, s4, 16
-    xor a4, a4, s6
-    xor s3, s3, s4
-    sw a4, 372(sp)
-    xor s4, s4, s1
-    lw a4, 376(sp)
-    xor s1, s1, s3
-    xor a2, s0, a2
-    sw s1, 416(sp)
-    xor s0, s0, a5
-    xor t1, t2, a6
-    xor s1, a4, a5
-    xor a6, s1, a6
-    xor a5, t1, a5
-    xor a4, t1, a4
-    xor t2, s1, t2
-    srli t1, a6, 8
-    xor t1, t1, t2
-    and t1, t1, a7
-    xor t2, t2, t1
-    slli t1, t1, 8
-    xor t1, a6, t1
-    srli a6, a5, 8
-    xor a6, a6, a4
-    and a6, a6, a7
-    xor a4, a4, a6
-    slli a6, a6, 8
-    xor a6, a5, a6
-    srli a5, t1, 16
-    xor a5, a5, a6
-    and a5, a5, t5
-    xor a6, a6, a5
-    slli a5, a5, 16
-    xor a5, t1, a5
-    srli t1, t2, 16
-    xor t1, t1, a4
-    and t1, t1, t5
-    xor a4, a4, t1
-    slli t1, t1, 16
-    xor t1, t2, t1
-    xor t1, t1, a6
-    xor a6, a6, a4
-    xor a5, a5, t1
-    xor a4, a4, t1
-    xor a6, a6, a5
-    xor t1, t1, a6
-    srli t2, t1, 8
-    and t1, t1, a7
-    and t2, t2, a7
-    slli t1, t1, 8
-    or t1, t2, t1
-    rori a4, a4, 16
-    srli t2, a4, 8
-    and a4, a4, a7
-    rori a6, a6, 16
-    and t2, t2, a7
-    slli a4, a4, 8
-    rori s11, s11, 16
-    or a4, t2, a4
-    xor t1, t1, a6
-    xor t6, t6, s11
-    xor a6, a6, a4
-    lw t2, 408(sp)
-    lw s1, 380(sp)
-    xor s11, s11, s8
-    xor a4, a4, t1
-    rori s9, s9, 16
-    xor s8, s8, t6
-    sw a4, 376(sp)
-    xor t0, t0, s9
-    sw s8, 400(sp)
-    xor s9, s9, t3
-    lw s8, 352(sp)
-    xor t3, t3, t0
-    sw t3, 336(sp)
-    xor a4, t2, s1
-    xor t3, s8, s0
-    xor s1, t3, s1
-    xor s0, a4, s0
-    xor s8, a4, s8
-    xor t2, t3, t2
-    srli a4, s1, 8
-    xor a4, a4, t2
-    and a4, a4, a7
-    xor t2, t2, a4
-    slli a4, a4, 8
-    xor a4, s1, a4
-    srli s1, s0, 8
-    xor s1, s1, s8
-    and s1, s1, a7
-    xor s8, s8, s1
-    slli s1, s1, 8
-    xor s1, s0, s1
-    srli s0, a4, 16
-    xor s0, s0, s1
-    and s0, s0, t5
-    xor s1, s1, s0
+    xor t4, s0, t4
+    srli s0, t1, 16
+    xor s0, s0, t4
+    and s0, s0, t3
+    xor t4, t4, s0
     slli s0, s0, 16
-    xor s0, a4, s0
-    srli a4, t2, 16
-    xor a4, a4, s8
-    and a4, a4, t5
-    xor s8, s8, a4
-    slli a4, a4, 16
-    xor a4, t2, a4
-    xor a4, a4, s1
-    xor s1, s1, s8
-    xor s0, s0, a4
-    xor s8, s8, a4
-    xor s1, s1, s0
-    xor a4, a4, s1
-    srli t2, a4, 8
-    and a4, a4, a7
-    and t2, t2, a7
-    slli a4, a4, 8
-    or a4, t2, a4
-    rori s8, s8, 16
-    srli t2, s8, 8
-    and s8, s8, a7
-    rori s1, s1, 16
-    and t2, t2, a7
-    slli s8, s8, 8
-    or s8, t2, s8
-    xor a4, a4, s1
-    xor s1, s1, s8
-    lw t2, 396(sp)
-    lw t3, 340(sp)
-    xor s0, s0, a4
-    xor s8, s8, a4
-    xor s1, s1, s0
-    sw s8, 352(sp)
-    xor a4, a4, s1
-    sw s1, 408(sp)
-    xor a5, a5, t1
-    lw s1, 344(sp)
-    xor a6, a6, a5
-    xor t1, t1, a6
-    sw a6, 380(sp)
-    xor s8, t2, t3
-    xor a6, s1, s7
-    xor t3, a6, t3
-    xor s7, s8, s7
-    xor s1, s8, s1
-    xor t2, a6, t2
-    srli s8, t3, 8
-    xor s8, s8, t2
-    and s8, s8, a7
-    xor t2, t2, s8
-    slli s8, s8, 8
-    xor s8, t3, s8
-    srli t3, s7, 8
-    xor t3, t3, s1
-    and t3, t3, a7
-    xor s1, s1, t3
-    slli t3, t3, 8
-    xor t3, s7, t3
-    srli s7, s8, 16
-    xor s7, s7, t3
-    and s7, s7, t5
-    xor t3, t3, s7
-    slli s7, s7, 16
-    xor s7, s8, s7
-    srli s8, t2, 16
-    xor s8, s8, s1
-    and s8, s8, t5
-    xor s1, s1, s8
-    slli s8, s8, 16
-    xor s8, t2, s8
-    xor s8, s8, t3
-    xor t3, t3, s1
-    xor s7, s7, s8
-    xor s1, s1, s8
-    xor t3, t3, s7
-    xor s8, s8, t3
-    srli t2, s8, 8
-    and s8, s8, a7
-    and t2, t2, a7
-    slli s8, s8, 8
-    or s8, t2, s8
-    rori s1, s1, 16
-    srli t2, s1, 8
-    and s1, s1, a7
-    rori t3, t3, 16
-    and t2, t2, a7
-    slli s1, s1, 8
-    or s1, t2, s1
-    xor s8, s8, t3
-    xor t3, t3, s1
-    lw t2, 424(sp)
-    lw a6, 360(sp)
-    xor s7, s7, s8
-    xor s1, s1, s8
-    xor t3, t3, s7
-    sw s1, 344(sp)
-    xor s8, s8, t3
-    sw t3, 396(sp)
-    xor s2, s2, s6
-    lw t3, 348(sp)
-    xor t4, t4, s2
-    xor s6, s6, t4
-    sw t4, 340(sp)
-    xor s1, t2, a6
-    xor t4, t3, a2
-    xor a6, t4, a6
-    xor a2, s1, a2
-    xor t3, s1, t3
-    xor t2, t4, t2
-    srli s1, a6, 8
-    xor s1, s1, t2
-    and s1, s1, a7
-    xor t2, t2, s1
-    slli s1, s1, 8
-    xor s1, a6, s1
-    srli a6, a2, 8
-    xor a6, a6, t3
-    and a6, a6, a7
-    xor t3, t3, a6
-    slli a6, a6, 8
-    xor a6, a2, a6
-    srli a2, s1, 16
-    xor a2, a2, a6
-    and a2, a2, t5
-    xor a6, a6, a2
-    slli a2, a2, 16
-    xor a2, s1, a2
-    srli s1, t2, 16
-    xor s1, s1, t3
-    and s1, s1, t5
-    xor t3, t3, s1
-    slli s1, s1, 16
-    xor s1, t2, s1
-    xor s1, s1, a6
-    xor a6, a6, t3
-    xor a2, a2, s1
-    xor t3, t3, s1
-    xor a6, a6, a2
-    xor s1, s1, a6
-    srli t2, s1, 8
-    and s1, s1, a7
-    and t2, t2, a7
-    slli s1, s1, 8
-    or s1, t2, s1
-    rori t3, t3, 16
-    srli t2, t3, 8
-    and t3, t3, a7
-    and t2, t2, a7
-    slli t3, t3, 8
-    or t3, t2, t3
-    lw t2, 128(a3)
-    xor s10, s10, t0
-    xor s9, s9, s10
-    xor t2, s10, t2
-    lw s10, 132(a3)
-    xor ra, ra, t6
-    xor s11, s11, ra
-    xor s10, ra, s10
-    lw ra, 136(a3)
-    xor s5, s5, s3
-    xor s4, s4, s5
-    xor ra, s5, ra
-    lw s5, 140(a3)
-    rori a6, a6, 16
-    xor s5, s2, s5
-    lw s2, 144(a3)
-    xor s1, s1, a6
-    xor s2, a5, s2
-    lw a5, 148(a3)
-    xor a6, a6, t3
-    xor a5, s0, a5
-    lw s0, 152(a3)
-    xor a2, a2, s1
-    xor s0, s7, s0
-    lw s7, 156(a3)
-    xor a6, a6, a2
-    xor s7, a2, s7
-    lw a2, 160(a3)
-    xor t0, t0, s9
-    xor a2, t0, a2
-    lw t0, 164(a3)
-    xor t6, t6, s11
-    xor t0, t6, t0
-    lw t6, 168(a3)
-    xor s3, s3, s4
-    xor t6, s3, t6
-    lw s3, 172(a3)
-    xor t3, t3, s1
-    xor s3, s6, s3
-    lw s6, 176(a3)
-    xor s1, s1, a6
-    xor s6, t1, s6
-    lw t1, 180(a3)
-    lw t4, 204(a3)
-    xor t1, a4, t1
-    lw a4, 184(a3)
-    xor a4, s8, a4
-    lw s8, 188(a3)
-    xor s8, s1, s8
-    lw s1, 192(a3)
-    xor s1, s9, s1
-    lw s9, 196(a3)
-    xor s9, s11, s9
-    lw s11, 200(a3)
-    xor s11, s4, s11
-    lw s4, 340(sp)
-    xor t4, s4, t4
-    lw s4, 380(sp)
-    sw s8, 340(sp)
-    lw s8, 208(a3)
-    xor s8, s4, s8
-    lw s4, 408(sp)
-    sw s7, 380(sp)
-    lw s7, 212(a3)
-    xor s7, s4, s7
-    lw s4, 396(sp)
-    sw a4, 408(sp)
-    lw a4, 216(a3)
-    xor a4, s4, a4
-    lw s4, 220(a3)
-    xor s4, a6, s4
-    lw a6, 336(sp)
-    sw s4, 396(sp)
-    lw s4, 224(a3)
-    xor s4, a6, s4
-    lw a6, 400(sp)
-    sw a4, 336(sp)
-    lw a4, 228(a3)
-    xor a4, a6, a4
-    lw a6, 416(sp)
-    sw s0, 400(sp)
-    lw s0, 232(a3)
-    xor s0, a6, s0
-    lw a6, 372(sp)
-    sw s7, 416(sp)
-    lw s7, 236(a3)
-    xor s7, a6, s7
-    lw a6, 376(sp)
-    sw t1, 372(sp)
-    lw t1, 240(a3)
-    xor t1, a6, t1
-    lw a6, 352(sp)
-    sw a5, 376(sp)
-    lw a5, 244(a3)
-    xor a5, a6, a5
-    lw a6, 344(sp)
-    sw a5, 352(sp)
-    lw a5, 248(a3)
-    xor a5, a6, a5
-    lw a6, 252(a3)
-    xor a6, t3, a6
-    srli t3, t2, 8
-    xor t3, t3, a2
-    and t3, t3, a7
-    xor a2, a2, t3
-    slli t3, t3, 8
-    xor t3, t2, t3
-    srli t2, s1, 8
-    xor t2, t2, s4
-    and t2, t2, a7
-    xor s4, s4, t2
-    slli t2, t2, 8
-    xor t2, s1, t2
-    srli s1, t3, 16
-    xor s1, s1, t2
-    and s1, s1, t5
-    xor t2, t2, s1
-    slli s1, s1, 16
-    xor s1, t3, s1
-    srli t3, a2, 16
-    xor t3, t3, s4
-    and t3, t3, t5
-    xor s4, s4, t3
-    slli t3, t3, 16
-    xor t3, a2, t3
-    srli a2, s10, 8
-    xor a2, a2, t0
-    and a2, a2, a7
-    xor t0, t0, a2
-    slli a2, a2, 8
-    xor a2, s10, a2
-    srli s10, s9, 8
-    xor s10, s10, a4
-    and s10, s10, a7
-    xor a4, a4, s10
-    slli s10, s10, 8
-    xor s10, s9, s10
-    srli s9, a2, 16
-    xor s9, s9, s10
-    and s9, s9, t5
-    xor s10, s10, s9
-    slli s9, s9, 16
-    xor s9, a2, s9
-    srli a2, t0, 16
-    xor a2, a2, a4
-    and a2, a2, t5
-    xor a4, a4, a2
-    slli a2, a2, 16
-    xor a2, t0, a2
-    srli t0, ra, 8
-    xor t0, t0, t6
-    and t0, t0, a7
-    xor t6, t6, t0
-    slli t0, t0, 8
-    xor t0, ra, t0
-    srli ra, s11, 8
-    xor ra, ra, s0
-    and ra, ra, a7
-    xor s0, s0, ra
-    slli ra, ra, 8
-    xor ra, s11, ra
-    srli s11, t0, 16
-    xor s11, s11, ra
-    and s11, s11, t5
-    xor ra, ra, s11
-    slli s11, s11, 16
-    xor s11, t0, s11
-    srli t0, t6, 16
-    xor t0, t0, s0
-    and t0, t0, t5
-    xor s0, s0, t0
-    slli t0, t0, 16
-    xor t0, t6, t0
-    srli t6, s5, 8
-    xor t6, t6, s3
-    and t6, t6, a7
-    xor s3, s3, t6
-    slli t6, t6, 8
-    xor t6, s5, t6
-    srli s5, t4, 8
-    xor s5, s5, s7
-    and s5, s5, a7
-    xor s7, s7, s5
-    slli s5, s5, 8
-    xor s5, t4, s5
-    srli t4, t6, 16
-    xor t4, t4, s5
-    and t4, t4, t5
-    xor s5, s5, t4
-    slli t4, t4, 16
-    xor t4, t6, t4
-    srli t6, s3, 16
-    xor t6, t6, s7
-    and t6, t6, t5
-    xor s7, s7, t6
-    slli t6, t6, 16
-    xor t6, s3, t6
-    srli s3, s2, 8
-    xor s3, s3, s6
-    and s3, s3, a7
-    xor s6, s6, s3
-    slli s3, s3, 8
-    xor s3, s2, s3
-    srli s2, s8, 8
-    xor s2, s2, t1
-    and s2, s2, a7
-    xor t1, t1, s2
-    slli s2, s2, 8
-    xor s2, s8, s2
-    srli s8, s3, 16
-    xor s8, s8, s2
-    and s8, s8, t5
-    xor s2, s2, s8
-    slli s8, s8, 16
-    xor s8, s3, s8
-    srli s3, s6, 16
-    xor s3, s3, t1
-    and s3, s3, t5
-    xor t1, t1, s3
-    slli s3, s3, 16
-    xor s3, s6, s3
-    lw s6, 376(sp)
-    sw a4, 344(sp)
-    sw t1, 348(sp)
-    lw t1, 372(sp)
-    srli a4, s6, 8
-    xor a4, a4, t1
-    and a4, a4, a7
-    xor t1, t1, a4
-    slli a4, a4, 8
-    xor a4, s6, a4
-    lw s6, 416(sp)
-    sw s4, 376(sp)
-    sw s0, 372(sp)
-    lw s0, 352(sp)
-    srli s4, s6, 8
-    xor s4, s4, s0
-    and s4, s4, a7
-    xor s0, s0, s4
-    slli s4, s4, 8
-    xor s4, s6, s4
-    srli s6, a4, 16
-    xor s6, s6, s4
-    and s6, s6, t5
-    xor s4, s4, s6
-    slli s6, s6, 16
-    xor s6, a4, s6
-    srli a4, t1, 16
-    xor a4, a4, s0
-    and a4, a4, t5
-    xor s0, s0, a4
-    slli a4, a4, 16
-    xor a4, t1, a4
-    lw t1, 400(sp)
-    sw s7, 416(sp)
-    sw s0, 352(sp)
-    lw s0, 408(sp)
-    srli s7, t1, 8
-    xor s7, s7, s0
-    and s7, s7, a7
-    xor s0, s0, s7
-    slli s7, s7, 8
-    xor s7, t1, s7
-    lw t1, 336(sp)
-    sw s5, 400(sp)
-    srli s5, t1, 8
-    xor s5, s5, a5
-    and s5, s5, a7
-    xor a5, a5, s5
-    slli s5, s5, 8
-    xor s5, t1, s5
-    srli t1, s7, 16
-    xor t1, t1, s5
-    and t1, t1, t5
-    xor s5, s5, t1
+    xor s0, t1, s0
+    srli t1, s11, 16
+    xor t1, t1, a7
+    and t1, t1, t3
+    xor a7, a7, t1
     slli t1, t1, 16
-    xor t1, s7, t1
-    srli s7, s0, 16
-    xor s7, s7, a5
-    and s7, s7, t5
-    xor a5, a5, s7
-    slli s7, s7, 16
-    xor s7, s0, s7
-    lw s0, 380(sp)
-    sw a5, 336(sp)
-    sw s10, 408(sp)
-    lw s10, 340(sp)
-    srli a5, s0, 8
+    xor t1, s11, t1
+    sw s0, 264(sp)
+    sw t1, 296(sp)
+    sw t4, 328(sp)
+    sw a7, 360(sp)
+    lw a7, 12(a3)
+    xor a7, s8, a7
+    lw s8, 44(a3)
+    xor s8, t5, s8
+    lw t5, 76(a3)
+    xor t5, a5, t5
+    lw a5, 108(a3)
+    xor a5, s1, a5
+    srli s1, a7, 8
+    xor s1, s1, s8
+    and s1, s1, s4
+    xor s8, s8, s1
+    slli s1, s1, 8
+    xor s1, a7, s1
+    srli a7, t5, 8
+    xor a7, a7, a5
+    and a7, a7, s4
+    xor a5, a5, a7
+    slli a7, a7, 8
+    xor a7, t5, a7
+    srli t5, s1, 16
+    xor t5, t5, a7
+    and t5, t5, t3
+    xor a7, a7, t5
+    slli t5, t5, 16
+    xor t5, s1, t5
+    srli s1, s8, 16
+    xor s1, s1, a5
+    and s1, s1, t3
+    xor a5, a5, s1
+    slli s1, s1, 16
+    xor s1, s8, s1
+    sw t5, 268(sp)
+    sw s1, 300(sp)
+    sw a7, 332(sp)
+    sw a5, 364(sp)
+    lw a5, 16(a3)
+    lw a7, 48(a3)
+    xor a5, s10, a5
+    lw s10, 500(sp)
+    lw s1, 80(a3)
+    xor a7, s10, a7
+    lw s10, 496(sp)
+    xor s1, s10, s1
+    lw s10, 112(a3)
+    xor s10, s3, s10
+    srli s3, a5, 8
+    xor s3, s3, a7
+    and s3, s3, s4
+    xor a7, a7, s3
+    slli s3, s3, 8
+    xor s3, a5, s3
+    srli a5, s1, 8
     xor a5, a5, s10
-    and a5, a5, a7
+    and a5, a5, s4
     xor s10, s10, a5
     slli a5, a5, 8
-    xor a5, s0, a5
-    lw s0, 396(sp)
-    sw s2, 380(sp)
-    srli s2, s0, 8
-    xor s2, s2, a6
-    and s2, s2, a7
-    xor a6, a6, s2
-    slli s2, s2, 8
-    xor s2, s0, s2
-    srli s0, a5, 16
-    xor s0, s0, s2
-    and s0, s0, t5
-    xor s2, s2, s0
-    slli s0, s0, 16
-    xor s0, a5, s0
-    srli a5, s10, 16
-    xor a5, a5, a6
-    and a5, a5, t5
-    xor a6, a6, a5
-    slli a5, a5, 16
-    xor s9, s9, s11
-    sw a6, 396(sp)
-    xor a5, s10, a5
-    xor s11, s1, s11
-    sw ra, 340(sp)
-    xor s11, s11, s6
-    xor s10, s1, s9
-    sw s2, 424(sp)
-    xor s6, s8, s6
-    xor s1, s1, t4
-    sw t2, 360(sp)
-    xor t4, t4, s6
-    sw s4, 364(sp)
-    xor s0, s9, s0
-    xor s8, s10, s8
-    xor t4, t4, t1
-    sw s5, 368(sp)
-    xor t1, t1, s0
-    xor s10, s6, s11
-    xor t5, s9, s8
-    sw s7, 392(sp)
-    xor a6, s1, t1
-    xor t2, s10, t5
-    sw t6, 384(sp)
-    and t5, a6, t5
-    and t6, t1, s8
-    sw s3, 356(sp)
-    xor t5, s11, t5
-    xor t6, s9, t6
-    and s3, s1, s9
-    xor t6, t6, t5
-    xor s3, s6, s3
-    xor t5, s3, t5
-    and s3, t4, s11
-    xor s3, t4, s3
-    xor s2, s11, s8
-    xor s5, t4, t1
-    xor t5, t5, s3
-    and s2, s5, s2
-    xor s3, s9, s3
-    xor s2, s3, s2
-    and s3, s0, s6
-    xor a7, s0, t4
-    xor t6, t6, s3
-    and s10, a7, s10
-    xor s3, s8, s3
-    xor ra, s6, s9
-    xor s10, s0, s10
-    xor s4, s0, s1
-    xor t5, t5, s3
-    and ra, s4, ra
-    xor s3, s1, s3
-    xor t6, t6, s10
-    xor s7, a7, a6
-    xor ra, s3, ra
-    xor s10, t1, s10
-    and t2, s7, t2
-    xor s10, s10, ra
-    sw t0, 388(sp)
-    xor ra, s2, ra
-    xor t2, s10, t2
-    sw t3, 332(sp)
-    and s3, t2, t6
-    and t0, ra, t5
-    xor t3, t2, t5
-    xor t0, t6, t0
-    xor s3, t3, s3
-    xor s10, t2, ra
-    xor s2, t6, t5
-    xor s3, s3, t0
-    and s2, s10, s2
-    xor t0, ra, t0
-    xor t6, t2, t6
-    xor s2, t0, s2
-    xor t5, ra, t5
-    xor t0, t6, t5
-    and t2, t2, s2
-    and t6, t6, s2
-    xor s2, s2, s3
-    and s10, s10, s3
-    and ra, ra, s2
-    xor s9, s9, s1
-    xor s6, s6, s0
-    xor s8, s8, t1
-    and s3, t0, s3
-    xor t2, t2, ra
-    xor s10, ra, s10
-    and s2, t5, s2
-    xor ra, s9, s8
-    xor t0, s6, s9
-    xor t6, t6, s2
-    and s1, s1, t2
-    xor t5, s10, t2
-    and s9, s9, t2
-    xor t2, t2, t6
-    and s0, s0, t6
-    and a6, a6, t5
-    and s4, s4, t2
-    xor s11, s11, t4
-    xor s3, s2, s3
-    xor a6, a6, s0
-    xor s4, s0, s4
-    and t1, t1, s10
-    and t4, t4, s3
-    xor s0, s11, s8
-    xor s1, s1, t4
-    xor t1, t1, a6
-    and s8, s8, s10
-    xor a6, s1, a6
+    xor a5, s1, a5
+    srli s1, s3, 16
+    xor s1, s1, a5
+    and s1, s1, t3
+    xor a5, a5, s1
+    slli s1, s1, 16
+    xor s1, s3, s1
+    srli s3, a7, 16
+    xor s3, s3, s10
+    and s3, s3, t3
     xor s10, s10, s3
-    xor s1, s3, t6
-    and s5, s5, s10
-    and s3, s11, s3
-    and s10, s0, s10
-    xor s2, s6, s11
-    xor s9, s9, s3
-    xor s10, s3, s10
-    xor s3, s2, ra
-    and t6, s6, t6
-    and t2, t0, t2
-    and ra, ra, t5
-    and a7, a7, s1
-    xor t2, t6, t2
-    xor t5, t5, s1
-    xor s10, s10, t2
-    xor t6, ra, t6
-    and s1, s2, s1
-    and s7, s7, t5
-    xor t1, t1, a7
-    and t5, s3, t5
-    xor s8, s8, t6
-    xor t2, s1, t2
-    xor a7, a7, s4
-    xor s5, t4, s5
-    xor s8, s8, s1
-    xor t5, t2, t5
-    xor s4, s5, s4
-    xor t2, s8, t1
-    xor s1, t2, s4
-    xor t2, t5, t2
-    xor s7, a7, s7
-    xor t5, s10, t5
-    xor a6, a6, s7
-    xor t1, t5, t1
-    xor t1, t1, a6
-    xor t6, s9, t6
-    xor a6, s4, a6
-    lw s4, 332(sp)
-    lw t5, 388(sp)
-    lw s9, 384(sp)
-    lw a7, 356(sp)
-    lw s3, 392(sp)
-    xor s10, s10, s1
-    xor s1, s1, s7
-    xor s4, s4, a2
-    sw s10, 392(sp)
-    xor s7, s10, s7
-    xor a5, a4, a5
-    xor t5, s4, t5
-    xor s9, s9, a7
-    sw t1, 356(sp)
-    xor a7, a7, a5
-    xor s4, s4, s3
-    xor a4, s9, a4
-    sw s7, 384(sp)
-    xor s3, s3, a7
-    xor s9, t5, s9
-    sw t2, 388(sp)
-    xor a2, a2, a5
-    xor t5, t5, s3
-    sw s8, 332(sp)
-    xor s2, t5, a5
-    xor ra, a2, s3
-    and s8, s4, t5
-    xor t4, a7, s9
-    xor t0, s2, ra
-    and t1, s9, s3
-    xor s8, s4, s8
-    sw s1, 404(sp)
-    xor t6, t6, s7
-    and ra, t4, ra
-    xor t1, a5, t1
-    xor s1, a2, s8
-    xor ra, t5, ra
-    and s7, a7, a2
-    and t2, a4, a5
-    xor t1, t1, s1
-    xor ra, ra, t2
-    xor s7, s7, t1
-    xor t1, ra, t1
-    xor s5, s4, a4
-    xor s11, a5, s3
-    xor ra, s3, a4
-    and s2, s5, s2
-    xor s3, s3, s9
-    xor s0, t5, a2
-    xor s6, s4, a7
-    xor t3, a4, s9
-    xor s8, a7, s8
-    xor s2, ra, s2
-    xor t2, s3, t2
-    and s0, s6, s0
-    and s11, t3, s11
-    xor s10, s5, t4
-    xor s1, t2, s1
-    xor s8, s8, s2
-    and t0, s10, t0
-    xor s11, s1, s11
-    xor s8, s8, s0
-    xor s2, s7, s2
-    xor s0, s11, s0
-    xor t0, s8, t0
-    and s7, t0, s2
-    and s1, s0, t1
-    xor t2, s0, s2
-    xor s7, t1, s7
-    xor s1, t2, s1
-    xor s8, t0, s0
-    xor s11, s2, t1
-    xor s7, s7, s1
-    and s11, s8, s11
-    xor s1, t0, s1
-    xor t1, s0, t1
-    xor s11, s1, s11
-    xor s2, t0, s2
-    xor s1, s2, t1
-    and t0, t0, s11
-    and s2, s2, s11
-    xor s11, s11, s7
-    and s8, s8, s7
-    and s0, s0, s11
-    xor t5, t5, s4
-    xor a2, a2, a7
-    and s7, s1, s7
-    xor t0, t0, s0
-    xor s8, s0, s8
-    and s11, t1, s11
-    xor s0, a2, s3
-    xor s1, t5, a2
-    xor s2, s2, s11
-    and a7, a7, t0
-    xor t1, s8, t0
-    and a2, a2, t0
-    xor a5, a5, a4
-    xor s7, s11, s7
-    and s9, s9, s8
-    and s4, s4, s2
-    xor t0, t0, s2
-    and a4, a4, s7
-    xor s9, s9, s4
-    and t4, t4, t1
-    and s6, s6, t0
-    xor a7, a7, s9
-    xor t4, t4, a4
-    xor s6, s4, s6
-    xor s9, t4, s9
-    xor s4, a5, s3
-    xor t4, s7, s2
-    and s3, s3, s8
-    and s5, s5, t4
-    xor s8, s8, s7
-    xor a7, a7, s5
-    and t3, t3, s8
-    xor s5, s5, s6
-    xor t3, a4, t3
-    xor s11, t5, a5
-    xor s6, t3, s6
-    xor t3, s11, s0
-    and s2, t5, s2
-    and t0, s1, t0
-    and s7, a5, s7
-    and s8, s4, s8
-    and s0, s0, t1
-    xor t0, s2, t0
-    xor s8, s7, s8
-    xor t1, t1, t4
-    xor s2, s3, s2
-    xor s8, s8, t0
-    and t4, s11, t4
-    and s10, s10, t1
-    xor a2, a2, s2
-    and t1, t3, t1
-    xor t0, t4, t0
-    xor a2, a2, t4
-    xor t1, t0, t1
-    xor s7, s0, s7
-    xor t0, a2, a7
-    xor s2, s7, s2
-    xor a7, s9, a7
-    xor s10, s5, s10
-    xor s2, s2, t1
-    xor s9, s8, s9
-    xor s2, s2, s10
-    xor s6, t0, s6
-    xor s8, s8, s10
-    xor a7, a7, s10
-    xor s10, s6, s10
-    lw t0, 368(sp)
-    lw t4, 364(sp)
-    lw s5, 360(sp)
-    lw s11, 424(sp)
-    lw s7, 340(sp)
-    lw a4, 380(sp)
-    lw s1, 408(sp)
-    xor s6, s9, s6
-    sw s6, 408(sp)
-    xor s9, s9, s10
-    sw s8, 380(sp)
-    sw s9, 364(sp)
-    xor t4, t0, t4
-    lw s9, 400(sp)
-    xor a2, a2, t1
-    xor t3, t4, s5
-    xor t1, t1, s10
-    xor s4, s11, a4
-    xor s3, t3, a4
+    slli s3, s3, 16
+    xor s3, a7, s3
+    sw s1, 272(sp)
+    sw s3, 304(sp)
+    sw a5, 336(sp)
     sw s10, 368(sp)
-    xor a4, a4, s7
-    xor t5, s11, s1
-    sw t1, 340(sp)
-    xor s8, t5, a4
-    sw a2, 424(sp)
-    xor s0, s11, s7
-    xor s9, s9, s8
-    sw a7, 400(sp)
-    xor s7, s9, s7
-    xor t0, s9, t0
-    sw a6, 412(sp)
-    xor s9, t0, s4
-    xor t1, s7, t4
-    sw s2, 420(sp)
-    xor a5, t3, s11
-    xor s10, s5, s9
-    xor t4, t4, s9
-    sw t6, 428(sp)
-    and a7, s4, s9
-    and a6, s0, t1
-    and s2, a5, s10
-    and t6, t5, t4
-    xor a6, a6, a7
-    xor s2, s2, t6
-    xor s11, s11, t4
-    xor s2, s2, a6
-    xor s11, s2, s11
-    and t2, s3, s5
-    and s2, s8, s7
-    xor t2, t2, s2
-    xor s1, t3, s1
-    xor a2, t1, s0
-    xor a6, t2, a6
-    and ra, s1, t3
-    xor a2, a6, a2
-    xor t6, ra, t6
-    xor a6, t1, s9
-    and ra, a4, a6
-    xor a7, ra, a7
-    xor t6, t6, a7
-    xor ra, t5, t4
-    xor s6, s1, s0
-    xor t2, s7, s5
-    xor ra, t6, ra
-    and t6, s6, t2
-    xor s2, t6, s2
-    xor a7, s2, a7
-    xor t0, a7, t0
-    and s2, t0, ra
-    xor t6, s11, s2
-    xor a7, ra, s11
-    xor s2, a2, s2
-    and a7, s2, a7
-    xor a7, a7, s11
-    xor s2, t6, a7
-    xor ra, ra, a7
-    and s2, s11, s2
-    xor ra, s2, ra
-    xor t0, t0, a2
-    xor s2, t6, s2
-    and t6, t0, t6
-    xor a2, t6, a2
-    and s2, a2, s2
-    xor s2, t0, s2
-    and a5, a2, a5
-    and s10, a2, s10
-    xor t0, a2, s2
-    and t3, s2, t3
-    and s1, s2, s1
-    xor a2, a2, a7
-    xor s2, s2, ra
-    and s4, a2, s4
-    and s9, a2, s9
-    xor a2, a2, s2
-    and s6, ra, s6
-    and t2, ra, t2
-    and a6, a2, a6
-    and s5, a7, s5
+    lw s10, 492(sp)
+    lw a5, 20(a3)
+    lw s3, 52(a3)
+    xor a5, s10, a5
+    lw s10, 488(sp)
+    lw s1, 84(a3)
+    xor s3, s10, s3
+    lw s10, 484(sp)
     xor s1, s10, s1
-    and t4, t0, t4
-    xor ra, a7, ra
-    xor s9, s9, a6
-    xor s10, s5, s10
-    and t5, t0, t5
-    and s7, ra, s7
-    xor s9, t4, s9
-    xor s5, s5, t5
-    and s0, s2, s0
-    and a4, a2, a4
-    xor t4, s7, t4
-    xor s0, a4, s0
-    xor s5, s5, t4
-    and s3, a7, s3
-    xor a4, s4, a4
-    xor a5, a5, s5
-    xor s3, s6, s3
-    and s8, ra, s8
-    xor s5, a4, s5
-    xor s6, s8, s6
-    and t1, s2, t1
-    xor a4, t3, a4
-    xor t1, a6, t1
-    xor s6, s6, a4
-    xor t5, t5, s1
-    xor a4, t1, a4
-    xor t5, t5, a4
-    xor a4, a5, a4
-    xor t2, t2, s6
-    xor t3, t3, s9
-    xor s10, s10, t2
-    xor s3, s3, a4
-    xor t2, t4, t2
-    xor a4, t3, a4
-    xor s6, s9, s6
-    xor t4, t3, t2
-    xor a4, s0, a4
-    lw s0, 352(sp)
-    lw t3, 396(sp)
-    lw s9, 372(sp)
-    lw a5, 416(sp)
-    xor s5, s1, s5
-    lw s4, 348(sp)
-    xor s0, s0, t3
-    xor s9, s9, a5
-    lw t1, 376(sp)
-    lw s1, 336(sp)
-    lw a6, 344(sp)
-    xor a5, a5, s4
-    xor s7, s9, s0
-    xor s4, s4, s1
-    xor s9, a6, s9
-    sw s6, 396(sp)
-    xor t1, t1, s1
-    xor s9, s9, s4
-    sw t4, 344(sp)
-    xor s1, s1, s0
-    xor t3, s9, t3
-    xor s4, s4, s7
-    sw a4, 336(sp)
-    xor s9, t1, s4
-    xor a2, s1, a5
-    sw t2, 348(sp)
-    xor s8, t3, s0
-    xor a7, s4, a5
-    xor t0, s9, a2
-    and t2, s7, s4
-    and a2, s8, a2
-    and t4, s0, a5
-    xor s4, s4, s7
-    xor t4, s1, t4
-    and a4, t3, s1
-    xor a2, s4, a2
-    xor a4, t1, a4
-    xor t4, t4, a2
-    xor a6, a6, s7
-    xor a2, a4, a2
-    and a4, a6, t1
-    xor a4, t3, a4
-    sw s10, 416(sp)
-    xor s2, a6, s7
-    xor t4, t4, a4
-    xor s10, a5, a6
-    and s9, s2, s9
-    xor a4, s10, a4
-    xor s9, s0, s9
-    xor t2, t2, a4
-    xor ra, t1, s1
-    xor t6, a6, t3
-    xor s11, s7, s0
-    xor t4, t4, s9
-    xor a4, s7, a4
-    xor a2, a2, t2
-    and ra, t6, ra
-    and a7, s11, a7
-    xor s6, s2, s8
-    xor s9, a4, s9
-    xor t2, s1, t2
-    and t0, s6, t0
-    xor a7, t2, a7
-    xor s9, s9, ra
-    xor ra, a7, ra
-    xor t0, s9, t0
-    and t2, t0, t4
-    and a4, ra, a2
-    xor s10, t0, a2
-    xor a4, t4, a4
-    xor t2, s10, t2
-    xor s9, t0, ra
-    xor a7, t4, a2
-    xor t2, t2, a4
-    and a7, s9, a7
-    xor a4, ra, a4
-    xor t4, t0, t4
-    xor a7, a4, a7
-    xor a2, ra, a2
-    xor a4, t4, a2
-    and t0, t0, a7
-    and t4, t4, a7
-    xor a7, a7, t2
-    and s9, s9, t2
-    and ra, ra, a7
-    xor t1, t1, a6
-    xor s1, s1, t3
-    xor a5, a5, s0
-    and t2, a4, t2
-    xor t0, t0, ra
-    xor s9, ra, s9
-    and a7, a2, a7
-    xor ra, s1, a5
-    xor a4, t1, s1
-    xor t4, t4, a7
-    and t3, t3, t0
-    xor a2, s9, t0
-    and s1, s1, t0
-    xor t0, t0, t4
-    and a6, a6, t4
-    and s8, s8, a2
-    and t6, t6, t0
-    xor t2, a7, t2
-    xor s8, s8, a6
-    xor t6, a6, t6
-    and s0, s0, s9
-    and s7, s7, t2
-    xor a6, s4, a5
-    xor t3, t3, s7
-    xor s0, s0, s8
-    and a5, a5, s9
-    xor s8, t3, s8
-    xor s9, s9, t2
-    xor t3, t2, t4
-    and s11, s11, s9
-    and t2, s4, t2
-    and s9, a6, s9
-    xor a7, t1, s4
-    xor s1, s1, t2
-    xor s9, t2, s9
-    xor t2, a7, ra
-    and t4, t1, t4
-    and t0, a4, t0
-    and ra, ra, a2
+    lw s10, 116(a3)
+    xor s10, s2, s10
+    srli s2, a5, 8
+    xor s2, s2, s3
+    and s2, s2, s4
+    xor s3, s3, s2
+    slli s2, s2, 8
+    xor s2, a5, s2
+    srli a5, s1, 8
+    xor a5, a5, s10
+    and a5, a5, s4
+    xor s10, s10, a5
+    slli a5, a5, 8
+    xor a5, s1, a5
+    srli s1, s2, 16
+    xor s1, s1, a5
+    and s1, s1, t3
+    xor a5, a5, s1
+    slli s1, s1, 16
+    xor s1, s2, s1
+    srli s2, s3, 16
+    xor s2, s2, s10
     and s2, s2, t3
-    xor t0, t4, t0
-    xor a2, a2, t3
-    xor s9, s9, t0
-    and t3, a7, t3
-    and s6, s6, a2
-    xor s0, s0, s2
-    xor t4, ra, t4
-    and a2, t2, a2
-    xor t0, t3, t0
-    xor s2, s2, t6
-    xor s11, s7, s11
-    xor a5, a5, t4
-    xor a2, t0, a2
-    xor t6, s11, t6
-    xor s6, s2, s6
-    xor t4, s1, t4
-    xor a5, a5, t3
-    xor s8, a2, s8
-    xor t4, t4, s6
-    xor a2, a2, t6
-    xor t0, a5, t6
-    xor t6, s0, t6
-    xor t3, s9, t4
-    xor t6, t6, t3
-    xor t3, s8, t3
-    xor s8, a5, s8
-    xor s6, s8, s6
-    xor t4, t0, t4
-    lw s8, 428(sp)
-    xor t0, s9, t0
-    lw s1, 420(sp)
-    srli s9, s8, 8
-    xor s9, s9, s1
-    li s2, 0xff00ff
-    and s9, s9, s2
-    xor s1, s1, s9
+    xor s10, s10, s2
+    slli s2, s2, 16
+    xor s2, s3, s2
+    sw s1, 276(sp)
+    sw s2, 308(sp)
+    sw a5, 340(sp)
+    sw s10, 372(sp)
+    lw s10, 480(sp)
+    lw a5, 24(a3)
+    lw s2, 56(a3)
+    xor a5, s10, a5
+    lw s10, 468(sp)
+    lw s1, 88(a3)
+    xor s2, s10, s2
+    lw s10, 476(sp)
+    xor s1, s10, s1
+    lw s10, 120(a3)
+    xor s10, s9, s10
+    srli s9, a5, 8
+    xor s9, s9, s2
+    and s9, s9, s4
+    xor s2, s2, s9
     slli s9, s9, 8
+    xor s9, a5, s9
+    srli a5, s1, 8
+    xor a5, a5, s10
+    and a5, a5, s4
+    xor s10, s10, a5
+    slli a5, a5, 8
+    xor a5, s1, a5
+    srli s1, s9, 16
+    xor s1, s1, a5
+    and s1, s1, t3
+    xor a5, a5, s1
+    slli s1, s1, 16
+    xor s1, s9, s1
+    srli s9, s2, 16
+    xor s9, s9, s10
+    and s9, s9, t3
+    xor s10, s10, s9
+    slli s9, s9, 16
+    xor s9, s2, s9
+    sw s1, 280(sp)
+    sw s9, 312(sp)
+    sw a5, 344(sp)
+    sw s10, 376(sp)
+    lw s10, 464(sp)
+    lw a5, 28(a3)
+    lw s9, 60(a3)
+    xor a5, s10, a5
+    lw s10, 460(sp)
+    lw s1, 92(a3)
+    xor s9, s10, s9
+    lw s10, 472(sp)
+    xor s1, s10, s1
+    lw s10, 124(a3)
+    xor s10, t6, s10
+    srli t6, a5, 8
+    xor t6, t6, s9
+    and t6, t6, s4
+    xor s9, s9, t6
+    slli t6, t6, 8
+    xor t6, a5, t6
+    srli a5, s1, 8
+    xor a5, a5, s10
+    and s4, a5, s4
+    xor s10, s10, s4
+    slli s4, s4, 8
+    xor s4, s1, s4
+    srli s1, t6, 16
+    xor s1, s1, s4
+    and s1, s1, t3
+    xor s4, s4, s1
+    slli s1, s1, 16
+    xor s1, t6, s1
+    srli t6, s9, 16
+    xor t6, t6, s10
+    and t3, t6, t3
+    xor s10, s10, t3
+    slli t3, t3, 16
+    xor t3, s9, t3
+    sw s1, 284(sp)
+    sw t3, 316(sp)
+    sw s4, 348(sp)
+    sw s10, 380(sp)
+.Laria_ct_multi_zbb_core_round:
+    lw ra, 280(sp)
+    lw s11, 276(sp)
+    lw s10, 256(sp)
+    xor s11, ra, s11
+    lw s8, 284(sp)
+    lw t4, 272(sp)
+    xor s9, s11, s10
+    lw t6, 264(sp)
+    lw t0, 260(sp)
+    xor t3, s8, t4
+    xor t1, s9, t4
+    xor t4, t4, t6
+    xor a7, s8, t0
+    lw s7, 268(sp)
+    xor a2, a7, t4
+    xor t5, s8, t6
+    xor s7, s7, a2
+    xor t6, s7, t6
+    xor ra, s7, ra
+    xor s7, ra, t3
+    xor s5, t6, s11
+    xor t2, s9, s8
+    xor s6, s10, s7
+    xor s11, s11, s7
+    and s3, t3, s7
+    and s2, t5, s5
+    and s1, t2, s6
+    and s0, a7, s11
+    xor s2, s2, s3
+    xor s1, s1, s0
+    xor s8, s8, s11
+    xor s1, s1, s2
+    xor s8, s1, s8
+    and a6, t1, s10
+    and s1, a2, t6
+    xor a6, a6, s1
+    xor t0, s9, t0
+    xor s4, s5, t5
+    xor a6, a6, s2
+    and a5, t0, s9
+    xor a6, a6, s4
+    xor a5, a5, s0
+    xor s4, s5, s7
+    and s0, t4, s4
+    xor s3, s0, s3
+    xor a5, a5, s3
+    xor s0, a7, s11
+    xor a4, t0, t5
+    xor s2, t6, s10
+    xor a5, a5, s0
+    and s0, a4, s2
+    xor s1, s0, s1
+    xor s3, s1, s3
+    xor ra, s3, ra
+    and s1, ra, a5
+    xor s0, s8, s1
+    xor s3, a5, s8
+    xor s1, a6, s1
+    and s3, s1, s3
+    xor s3, s3, s8
+    xor s1, s0, s3
+    xor a5, a5, s3
+    and s8, s8, s1
+    xor a5, s8, a5
+    xor ra, ra, a6
+    xor s8, s0, s8
+    and s0, ra, s0
+    xor a6, s0, a6
+    and s8, a6, s8
+    xor s8, ra, s8
+    and ra, a6, s6
+    and t2, a6, t2
+    xor s6, a6, s8
+    and s9, s8, s9
+    and t0, s8, t0
+    xor a6, a6, s3
+    and a4, a5, a4
+    and s2, a5, s2
+    xor s8, s8, a5
+    and t3, a6, t3
+    and s7, a6, s7
+    and t1, s3, t1
+    xor a5, s3, a5
+    xor a6, a6, s8
+    xor t1, a4, t1
+    and a2, a5, a2
+    and t4, a6, t4
+    xor a4, a2, a4
+    and a6, a6, s4
+    and s10, s3, s10
+    xor t0, ra, t0
+    and s11, s6, s11
+    xor a2, s7, a6
+    xor ra, s10, ra
+    and a7, s6, a7
+    and t6, a5, t6
+    xor a2, s11, a2
+    xor s10, s10, a7
+    and t5, s8, t5
+    xor s11, t6, s11
+    xor t5, t4, t5
+    xor s10, s10, s11
+    xor t4, t3, t4
+    xor t2, t2, s10
+    xor s10, t4, s10
+    and s8, s8, s5
+    xor t4, s9, t4
+    xor s8, a6, s8
+    xor a4, a4, t4
+    xor a7, a7, t0
+    xor t4, s8, t4
+    xor s10, t0, s10
+    xor a7, a7, t4
+    xor t4, t2, t4
+    sw s10, 128(sp)
+    xor t2, s2, a4
+    xor t1, t1, t4
+    sw a7, 132(sp)
+    xor s9, s9, a2
+    xor ra, ra, t2
+    sw t1, 136(sp)
+    xor t2, s11, t2
+    xor t4, s9, t4
+    sw ra, 140(sp)
+    xor t4, t5, t4
+    sw t2, 144(sp)
+    xor s11, s9, t2
+    sw t4, 148(sp)
+    xor a4, a2, a4
+    sw s11, 152(sp)
+    sw a4, 156(sp)
+    lw a4, 308(sp)
+    lw s11, 316(sp)
+    lw t4, 296(sp)
+    lw t2, 300(sp)
+    lw a7, 304(sp)
+    xor a4, a4, s11
+    xor t4, t4, t2
+    lw t1, 312(sp)
+    lw t5, 292(sp)
+    lw ra, 288(sp)
+    xor t2, t2, a7
+    xor s10, t4, a4
+    xor a7, a7, t1
+    xor t4, t5, t4
+    xor ra, ra, t1
+    xor t4, t4, a7
+    xor t1, t1, a4
+    xor s11, t4, s11
+    xor a7, a7, s10
+    xor t4, ra, a7
+    xor s9, t1, t2
+    xor s8, s11, a4
+    xor t3, a7, t2
+    xor t6, t4, s9
+    and s5, s10, a7
+    and s9, s8, s9
+    and s7, a4, t2
+    xor a7, a7, s10
+    xor s7, t1, s7
+    and s4, s11, t1
+    xor s9, a7, s9
+    xor s4, ra, s4
+    xor s7, s7, s9
+    xor t5, t5, s10
+    xor s9, s4, s9
+    and s4, t5, ra
+    xor s4, s11, s4
+    xor a2, t5, s10
+    xor s7, s7, s4
+    xor s3, t2, t5
+    and t4, a2, t4
+    xor s4, s3, s4
+    xor t4, a4, t4
+    xor s5, s5, s4
+    xor t0, ra, t1
+    xor a6, t5, s11
+    xor a5, s10, a4
+    xor s7, s7, t4
+    xor s4, s10, s4
+    xor s9, s9, s5
+    and t0, a6, t0
+    and t3, a5, t3
+    xor s2, a2, s8
+    xor t4, s4, t4
+    xor s5, t1, s5
+    and t6, s2, t6
+    xor t3, s5, t3
+    xor t4, t4, t0
+    xor t0, t3, t0
+    xor t6, t4, t6
+    and s5, t6, s7
+    and s4, t0, s9
+    xor s3, t6, s9
+    xor s4, s7, s4
+    xor s5, s3, s5
+    xor t4, t6, t0
+    xor t3, s7, s9
+    xor s5, s5, s4
+    and t3, t4, t3
+    xor s4, t0, s4
+    xor s7, t6, s7
+    xor t3, s4, t3
+    xor s9, t0, s9
+    xor s4, s7, s9
+    and t6, t6, t3
+    and s7, s7, t3
+    xor t3, t3, s5
+    and t4, t4, s5
+    and t0, t0, t3
+    and t3, s9, t3
+    xor t6, t6, t0
+    xor t4, t0, t4
+    and s5, s4, s5
+    xor t0, s7, t3
+    xor ra, ra, t5
+    xor t1, t1, s11
+    xor t2, t2, a4
+    xor t3, t3, s5
+    xor s5, t1, t2
+    xor s4, ra, t1
+    and s11, s11, t6
+    xor s7, t4, t6
+    and t1, t1, t6
+    and t5, t5, t0
+    and s8, s8, s7
+    xor t6, t6, t0
+    and a4, a4, t4
+    and s10, s10, t3
+    xor s8, s8, t5
+    and a6, a6, t6
+    xor s11, s11, s10
+    xor a4, a4, s8
+    xor a6, t5, a6
+    xor s8, s11, s8
+    xor t5, a7, t2
+    xor s11, t3, t0
+    and t2, t2, t4
+    and a2, a2, s11
+    xor t4, t4, t3
+    xor a4, a4, a2
+    and a5, a5, t4
+    xor a2, a2, a6
+    xor a5, s10, a5
+    and t0, ra, t0
+    and t6, s4, t6
+    xor a6, a5, a6
+    xor t6, t0, t6
+    and a5, s5, s7
+    and t3, a7, t3
+    and t4, t5, t4
+    xor t0, a5, t0
+    xor s9, ra, a7
+    xor t1, t1, t3
+    xor t4, t3, t4
+    xor a5, s7, s11
+    xor t3, s9, s5
+    and s11, s9, s11
+    xor t4, t4, t6
+    and s9, s2, a5
+    and a5, t3, a5
+    xor t6, s11, t6
+    xor t2, t2, t0
+    xor a5, t6, a5
+    xor s9, a2, s9
+    xor t0, t1, t0
+    xor t2, t2, s11
+    xor s8, a5, s8
+    xor t0, t0, s9
+    xor a5, a5, a6
+    xor t6, t2, a6
+    xor a6, a4, a6
+    xor s11, t4, t0
+    xor a6, a6, s11
+    xor s11, s8, s11
+    xor s8, t2, s8
     xor s9, s8, s9
-    srli s8, s5, 8
-    xor s8, s8, s6
-    and s8, s8, s2
-    xor s6, s6, s8
-    slli s8, s8, 8
-    xor s8, s5, s8
+    sw s9, 160(sp)
+    sw t2, 164(sp)
+    xor t0, t6, t0
+    sw s11, 168(sp)
+    xor t6, t4, t6
+    sw t0, 172(sp)
+    sw t6, 176(sp)
+    sw a6, 180(sp)
+    xor a4, a4, t0
+    sw a5, 184(sp)
+    sw a4, 188(sp)
+    lw a4, 324(sp)
+    lw a5, 328(sp)
+    lw t6, 320(sp)
+    xor a4, a4, a5
+    lw t0, 340(sp)
+    xor a5, t6, a5
+    lw s11, 336(sp)
+    xor a5, a5, t0
+    xor t0, s11, t0
+    xor t2, t6, a4
+    xor s11, t2, s11
+    lw t2, 332(sp)
+    lw a6, 348(sp)
+    xor t6, t6, t2
+    lw s9, 344(sp)
+    xor t2, t2, t0
+    xor a6, a4, a6
+    xor t2, t2, s9
+    xor s9, s9, a6
+    xor s8, t0, a5
+    xor t4, a4, s11
+    xor a2, t6, s9
+    xor t5, s8, t4
+    and t4, a2, t4
+    and s7, s9, s11
+    xor t4, a5, t4
+    xor s7, a4, s7
+    and s5, t6, a4
+    xor s7, s7, t4
+    xor s5, t0, s5
+    xor t4, s5, t4
+    and s5, t2, a5
+    xor s5, t2, s5
+    xor s10, a5, s11
+    xor ra, t2, s9
+    xor t4, t4, s5
+    and s10, ra, s10
+    xor s5, a4, s5
+    xor s10, s5, s10
+    and s5, a6, t0
+    xor t1, a6, t2
+    xor s7, s7, s5
+    and s8, t1, s8
+    xor s5, s11, s5
+    xor t3, t0, a4
+    xor s8, a6, s8
+    xor a7, a6, t6
+    xor t4, t4, s5
+    and t3, a7, t3
+    xor s5, t6, s5
+    xor s7, s7, s8
+    xor s2, t1, a2
+    xor t3, s5, t3
+    xor s8, s9, s8
+    and t5, s2, t5
+    xor s8, s8, t3
+    xor t3, s10, t3
+    xor t5, s8, t5
+    and s5, t5, s7
+    and s4, t3, t4
+    xor s3, t5, t4
+    xor s4, s7, s4
+    xor s5, s3, s5
+    xor s8, t5, t3
+    xor s10, s7, t4
+    xor s5, s5, s4
+    and s10, s8, s10
+    xor s4, t3, s4
+    xor s7, t5, s7
+    xor s10, s4, s10
+    xor t4, t3, t4
+    xor s4, s7, t4
+    and t5, t5, s10
+    and s7, s7, s10
+    xor s10, s10, s5
+    and s8, s8, s5
+    and t3, t3, s10
+    and s10, t4, s10
+    xor t5, t5, t3
+    xor s8, t3, s8
+    and s5, s4, s5
+    xor t3, s7, s10
+    xor a4, a4, t6
+    xor t0, t0, a6
+    xor s11, s11, s9
+    xor s10, s10, s5
+    xor s5, a4, s11
+    xor s4, t0, a4
+    and t6, t6, t5
+    xor s7, s8, t5
+    and a4, a4, t5
+    xor a5, a5, t2
+    and a6, a6, t3
+    and a2, a2, s7
+    xor t5, t5, t3
+    and s9, s9, s8
+    and t2, t2, s10
+    xor a2, a2, a6
+    and a7, a7, t5
+    xor t6, t6, t2
+    xor s9, s9, a2
+    xor a7, a6, a7
+    xor a2, t6, a2
+    xor a6, a5, s11
+    xor t6, s10, t3
+    and s11, s11, s8
+    and t1, t1, t6
+    xor s8, s8, s10
+    xor s9, s9, t1
+    and ra, ra, s8
+    xor t1, t1, a7
+    xor ra, t2, ra
+    and t3, t0, t3
+    and t5, s4, t5
+    xor a7, ra, a7
+    xor t5, t3, t5
+    and ra, s5, s7
+    and s10, a5, s10
+    and s8, a6, s8
+    xor t3, ra, t3
+    xor t4, t0, a5
+    xor a4, a4, s10
+    xor s8, s10, s8
+    xor ra, s7, t6
+    xor s10, t4, s5
+    and t6, t4, t6
+    xor s8, s8, t5
+    and t4, s2, ra
+    and ra, s10, ra
+    xor s11, s11, t3
+    xor t5, t6, t5
+    xor s11, s11, t6
+    xor ra, t5, ra
+    xor t5, s11, s9
+    xor t6, t5, a7
+    xor t5, ra, t5
+    xor ra, s8, ra
+    xor t4, t1, t4
+    xor s8, s8, t6
+    xor a2, a2, t4
+    xor t6, t6, t4
+    xor t3, a4, t3
+    xor s9, ra, s9
+    xor t4, s8, t4
+    xor s9, s9, a2
+    xor t3, t3, t4
+    xor a2, a7, a2
+    sw t3, 192(sp)
+    sw a2, 196(sp)
+    sw t6, 200(sp)
+    sw s11, 204(sp)
+    sw t5, 208(sp)
+    sw t4, 212(sp)
+    sw s9, 216(sp)
+    sw s8, 220(sp)
+    lw t4, 352(sp)
+    lw t5, 356(sp)
+    lw s8, 372(sp)
+    lw s9, 380(sp)
+    lw s11, 360(sp)
+    lw t6, 364(sp)
+    lw a2, 368(sp)
+    xor t4, t4, t5
+    lw t3, 376(sp)
+    xor s9, s8, s9
+    xor s11, t4, s11
+    xor t6, t6, a2
+    xor a2, a2, s9
+    xor t4, t4, t3
+    xor s8, t6, s8
+    xor t3, t3, a2
+    xor t6, s11, t6
+    xor t5, t5, s9
+    xor s11, s11, t3
+    xor a7, s11, s9
+    xor ra, t5, t3
+    xor t1, a2, t6
+    xor a6, a7, ra
+    and s3, t4, s11
+    and ra, t1, ra
+    and s7, t6, t3
+    xor s3, t4, s3
+    xor ra, s11, ra
+    xor s7, s9, s7
+    and s4, s8, s9
+    xor s6, t5, s3
+    and s5, a2, t5
+    xor ra, ra, s4
+    xor s7, s7, s6
+    xor s5, s5, s7
+    xor ra, ra, s7
+    xor a4, t4, s8
+    xor t2, s9, t3
+    xor s7, t3, s8
+    and a7, a4, a7
+    xor t3, t3, t6
+    xor s10, s11, t5
+    xor a5, t4, a2
+    xor t0, s8, t6
+    xor s3, a2, s3
+    xor a7, s7, a7
+    xor s4, t3, s4
+    and s10, a5, s10
+    and t2, t0, t2
+    xor s2, a4, t1
+    xor s6, s4, s6
+    xor s3, s3, a7
+    and a6, s2, a6
+    xor t2, s6, t2
+    xor s3, s3, s10
+    xor a7, s5, a7
+    xor s10, t2, s10
+    xor a6, s3, a6
+    and s5, a6, a7
+    and s6, s10, ra
+    xor s4, s10, a7
+    xor s5, ra, s5
+    xor s6, s4, s6
+    xor t2, a6, s10
+    xor s3, a7, ra
+    xor s5, s5, s6
+    and s3, t2, s3
+    xor s6, a6, s6
+    xor ra, s10, ra
+    xor s3, s6, s3
+    xor a7, a6, a7
+    xor s6, a7, ra
+    and a6, a6, s3
+    and a7, a7, s3
+    xor s3, s3, s5
+    and t2, t2, s5
+    and ra, ra, s3
+    and s5, s6, s5
+    xor a7, a7, ra
+    xor s11, s11, t4
+    xor t5, t5, a2
+    and s10, s10, s3
+    xor ra, ra, s5
+    xor a6, a6, s10
+    xor t2, s10, t2
+    xor s5, t5, t3
+    xor s6, s11, t5
+    and a2, a2, a6
+    xor s3, t2, a6
+    and t5, t5, a6
+    xor a6, a6, a7
+    xor s9, s9, s8
+    and t6, t6, t2
+    and t4, t4, a7
+    and a5, a5, a6
+    and s8, s8, ra
+    xor t6, t6, t4
+    and t1, t1, s3
+    xor a5, t4, a5
+    xor a2, a2, t6
+    xor t1, t1, s8
+    xor t4, s9, t3
+    xor t6, t1, t6
+    and t3, t3, t2
+    xor t1, ra, a7
+    xor t2, t2, ra
+    and a7, s11, a7
+    and a6, s6, a6
+    and t0, t0, t2
+    xor a6, a7, a6
+    and ra, s9, ra
+    and t2, t4, t2
+    xor t0, s8, t0
+    and a4, a4, t1
+    xor a7, t3, a7
+    xor t2, ra, t2
+    and s8, s5, s3
+    xor a2, a2, a4
+    xor t5, t5, a7
+    xor ra, s8, ra
+    xor a4, a4, a5
+    xor a7, ra, a7
+    xor s10, s11, s9
+    xor a5, t0, a5
+    xor ra, s3, t1
+    xor t0, s10, s5
+    and t1, s10, t1
+    xor t2, t2, a6
+    and s10, s2, ra
+    and ra, t0, ra
+    xor a6, t1, a6
+    xor ra, a6, ra
+    xor s10, a4, s10
+    xor a7, a7, ra
+    xor t5, t5, t1
+    xor s0, a7, s10
+    xor a7, t5, a2
+    xor a5, a7, a5
+    xor a2, t6, a2
+    xor t6, t2, t6
+    xor s4, a5, s10
+    xor s2, t5, ra
+    xor s6, t2, s10
+    xor s1, a2, s10
+    xor s3, ra, s4
+    xor s7, t6, a5
+    xor s5, t6, s4
+    lw t0, 452(sp)
+    beq a3, t0, .Laria_ct_multi_zbb_core_last
+    lw ra, 128(sp)
+    lw s11, 160(sp)
+    lw s9, 192(sp)
+    xor s10, ra, s11
+    xor s8, s9, s0
+    xor s11, s8, s11
+    xor s0, s10, s0
+    xor s9, s10, s9
+    xor ra, s8, ra
+    srli s10, s11, 8
+    xor s10, s10, ra
+    li s8, 0xff00ff
+    and s10, s10, s8
+    xor ra, ra, s10
+    slli s10, s10, 8
+    xor s10, s11, s10
+    srli s11, s0, 8
+    xor s11, s11, s9
+    and s11, s11, s8
+    xor s9, s9, s11
+    slli s11, s11, 8
+    xor s11, s0, s11
+    srli s0, s10, 16
+    xor s0, s0, s11
+    li t6, 0xffff
+    and s0, s0, t6
+    xor s11, s11, s0
+    slli s0, s0, 16
+    xor s0, s10, s0
+    srli s10, ra, 16
+    xor s10, s10, s9
+    and s10, s10, t6
+    xor s9, s9, s10
+    slli s10, s10, 16
+    xor s10, ra, s10
+    xor s10, s10, s11
+    xor s11, s11, s9
+    xor s0, s0, s10
+    xor s9, s9, s10
+    xor s11, s11, s0
+    xor s10, s10, s11
+    rori s10, s10, 16
+    srli ra, s10, 8
+    and s10, s10, s8
+    and ra, ra, s8
+    slli s10, s10, 8
+    or s10, ra, s10
+    srli ra, s9, 8
+    and s9, s9, s8
+    and ra, ra, s8
+    slli s9, s9, 8
+    or s9, ra, s9
+    rori s0, s0, 16
+    xor s10, s10, s11
+    lw ra, 128(a3)
+    xor s11, s11, s9
+    xor s0, s0, s10
+    xor s11, s11, s0
+    xor ra, s0, ra
+    xor s9, s9, s10
+    lw s0, 160(a3)
+    xor s10, s10, s11
+    xor s0, s10, s0
+    lw s10, 192(a3)
+    xor s10, s11, s10
+    lw s11, 224(a3)
+    xor s11, s9, s11
+    srli s9, ra, 8
+    xor s9, s9, s0
+    and s9, s9, s8
+    xor s0, s0, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s10, 8
+    xor ra, ra, s11
+    and ra, ra, s8
+    xor s11, s11, ra
+    slli ra, ra, 8
+    xor ra, s10, ra
+    srli s10, s9, 16
+    xor s10, s10, ra
+    and s10, s10, t6
+    xor ra, ra, s10
+    slli s10, s10, 16
+    xor s10, s9, s10
+    srli s9, s0, 16
+    xor s9, s9, s11
+    and s9, s9, t6
+    xor s11, s11, s9
+    slli s9, s9, 16
+    xor s9, s0, s9
+    sw s10, 256(sp)
+    sw s9, 288(sp)
+    sw ra, 320(sp)
+    sw s11, 352(sp)
+    lw s11, 132(sp)
+    lw ra, 164(sp)
+    lw s10, 196(sp)
+    xor s9, s11, ra
+    xor s0, s10, s1
+    xor ra, s0, ra
+    xor s1, s9, s1
+    xor s10, s9, s10
+    xor s11, s0, s11
+    srli s9, ra, 8
+    xor s9, s9, s11
+    and s9, s9, s8
+    xor s11, s11, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s1, 8
+    xor ra, ra, s10
+    and ra, ra, s8
+    xor s10, s10, ra
+    slli ra, ra, 8
+    xor ra, s1, ra
+    srli s1, s9, 16
+    xor s1, s1, ra
+    and s1, s1, t6
+    xor ra, ra, s1
+    slli s1, s1, 16
+    xor s1, s9, s1
+    srli s9, s11, 16
+    xor s9, s9, s10
+    and s9, s9, t6
+    xor s10, s10, s9
+    slli s9, s9, 16
+    xor s9, s11, s9
+    xor s9, s9, ra
+    xor ra, ra, s10
+    xor s1, s1, s9
+    xor s10, s10, s9
+    xor ra, ra, s1
+    xor s9, s9, ra
+    rori s9, s9, 16
+    srli s11, s9, 8
+    and s9, s9, s8
+    and s11, s11, s8
+    slli s9, s9, 8
+    or s9, s11, s9
+    srli s11, s10, 8
+    and s10, s10, s8
+    and s11, s11, s8
+    slli s10, s10, 8
+    or s10, s11, s10
+    rori s1, s1, 16
+    xor s9, s9, ra
+    lw s11, 132(a3)
+    xor ra, ra, s10
+    xor s1, s1, s9
+    xor ra, ra, s1
+    xor s11, s1, s11
+    xor s10, s10, s9
+    lw s1, 164(a3)
+    xor s9, s9, ra
+    xor s1, s9, s1
+    lw s9, 196(a3)
+    xor s9, ra, s9
+    lw ra, 228(a3)
+    xor ra, s10, ra
+    srli s10, s11, 8
+    xor s10, s10, s1
+    and s10, s10, s8
+    xor s1, s1, s10
+    slli s10, s10, 8
+    xor s10, s11, s10
+    srli s11, s9, 8
+    xor s11, s11, ra
+    and s11, s11, s8
+    xor ra, ra, s11
+    slli s11, s11, 8
+    xor s11, s9, s11
+    srli s9, s10, 16
+    xor s9, s9, s11
+    and s9, s9, t6
+    xor s11, s11, s9
+    slli s9, s9, 16
+    xor s9, s10, s9
+    srli s10, s1, 16
+    xor s10, s10, ra
+    and s10, s10, t6
+    xor ra, ra, s10
+    slli s10, s10, 16
+    xor s10, s1, s10
+    sw s9, 260(sp)
+    sw s10, 292(sp)
+    sw s11, 324(sp)
+    sw ra, 356(sp)
+    lw ra, 136(sp)
+    lw s11, 168(sp)
+    lw s9, 200(sp)
+    xor s10, ra, s11
+    xor s1, s9, s2
+    xor s11, s1, s11
+    xor s2, s10, s2
+    xor s9, s10, s9
+    xor ra, s1, ra
+    srli s10, s11, 8
+    xor s10, s10, ra
+    and s10, s10, s8
+    xor ra, ra, s10
+    slli s10, s10, 8
+    xor s10, s11, s10
+    srli s11, s2, 8
+    xor s11, s11, s9
+    and s11, s11, s8
+    xor s9, s9, s11
+    slli s11, s11, 8
+    xor s11, s2, s11
+    srli s2, s10, 16
+    xor s2, s2, s11
+    and s2, s2, t6
+    xor s11, s11, s2
+    slli s2, s2, 16
+    xor s2, s10, s2
+    srli s10, ra, 16
+    xor s10, s10, s9
+    and s10, s10, t6
+    xor s9, s9, s10
+    slli s10, s10, 16
+    xor s10, ra, s10
+    xor s10, s10, s11
+    xor s11, s11, s9
+    xor s2, s2, s10
+    xor s9, s9, s10
+    xor s11, s11, s2
+    xor s10, s10, s11
+    rori s10, s10, 16
+    srli ra, s10, 8
+    and s10, s10, s8
+    and ra, ra, s8
+    slli s10, s10, 8
+    or s10, ra, s10
+    srli ra, s9, 8
+    and s9, s9, s8
+    and ra, ra, s8
+    slli s9, s9, 8
+    or s9, ra, s9
+    rori s2, s2, 16
+    xor s10, s10, s11
+    lw ra, 136(a3)
+    xor s11, s11, s9
+    xor s2, s2, s10
+    xor s11, s11, s2
+    xor ra, s2, ra
+    xor s9, s9, s10
+    lw s2, 168(a3)
+    xor s10, s10, s11
+    xor s2, s10, s2
+    lw s10, 200(a3)
+    xor s10, s11, s10
+    lw s11, 232(a3)
+    xor s11, s9, s11
+    srli s9, ra, 8
+    xor s9, s9, s2
+    and s9, s9, s8
+    xor s2, s2, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s10, 8
+    xor ra, ra, s11
+    and ra, ra, s8
+    xor s11, s11, ra
+    slli ra, ra, 8
+    xor ra, s10, ra
+    srli s10, s9, 16
+    xor s10, s10, ra
+    and s10, s10, t6
+    xor ra, ra, s10
+    slli s10, s10, 16
+    xor s10, s9, s10
+    srli s9, s2, 16
+    xor s9, s9, s11
+    and s9, s9, t6
+    xor s11, s11, s9
+    slli s9, s9, 16
+    xor s9, s2, s9
+    sw s10, 264(sp)
+    sw s9, 296(sp)
+    sw ra, 328(sp)
+    sw s11, 360(sp)
+    lw s11, 140(sp)
+    lw ra, 172(sp)
+    lw s10, 204(sp)
+    xor s9, s11, ra
+    xor s2, s10, s3
+    xor ra, s2, ra
+    xor s3, s9, s3
+    xor s10, s9, s10
+    xor s11, s2, s11
+    srli s9, ra, 8
+    xor s9, s9, s11
+    and s9, s9, s8
+    xor s11, s11, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s3, 8
+    xor ra, ra, s10
+    and ra, ra, s8
+    xor s10, s10, ra
+    slli ra, ra, 8
+    xor ra, s3, ra
+    srli s3, s9, 16
+    xor s3, s3, ra
+    and s3, s3, t6
+    xor ra, ra, s3
+    slli s3, s3, 16
+    xor s3, s9, s3
+    srli s9, s11, 16
+    xor s9, s9, s10
+    and s9, s9, t6
+    xor s10, s10, s9
+    slli s9, s9, 16
+    xor s9, s11, s9
+    xor s9, s9, ra
+    xor ra, ra, s10
+    xor s3, s3, s9
+    xor s10, s10, s9
+    xor ra, ra, s3
+    xor s9, s9, ra
+    rori s9, s9, 16
+    srli s11, s9, 8
+    and s9, s9, s8
+    and s11, s11, s8
+    slli s9, s9, 8
+    or s9, s11, s9
+    srli s11, s10, 8
+    and s10, s10, s8
+    and s11, s11, s8
+    slli s10, s10, 8
+    or s10, s11, s10
+    rori s3, s3, 16
+    xor s9, s9, ra
+    lw s11, 140(a3)
+    xor ra, ra, s10
+    xor s3, s3, s9
+    xor ra, ra, s3
+    xor s11, s3, s11
+    xor s10, s10, s9
+    lw s3, 172(a3)
+    xor s9, s9, ra
+    xor s3, s9, s3
+    lw s9, 204(a3)
+    xor s9, ra, s9
+    lw ra, 236(a3)
+    xor ra, s10, ra
+    srli s10, s11, 8
+    xor s10, s10, s3
+    and s10, s10, s8
+    xor s3, s3, s10
+    slli s10, s10, 8
+    xor s10, s11, s10
+    srli s11, s9, 8
+    xor s11, s11, ra
+    and s11, s11, s8
+    xor ra, ra, s11
+    slli s11, s11, 8
+    xor s11, s9, s11
+    srli s9, s10, 16
+    xor s9, s9, s11
+    and s9, s9, t6
+    xor s11, s11, s9
+    slli s9, s9, 16
+    xor s9, s10, s9
+    srli s10, s3, 16
+    xor s10, s10, ra
+    and s10, s10, t6
+    xor ra, ra, s10
+    slli s10, s10, 16
+    xor s10, s3, s10
+    sw s9, 268(sp)
+    sw s10, 300(sp)
+    sw s11, 332(sp)
+    sw ra, 364(sp)
+    lw ra, 144(sp)
+    lw s11, 176(sp)
+    lw s9, 208(sp)
+    xor s10, ra, s11
+    xor s3, s9, s4
+    xor s11, s3, s11
+    xor s4, s10, s4
+    xor s9, s10, s9
+    xor ra, s3, ra
+    srli s10, s11, 8
+    xor s10, s10, ra
+    and s10, s10, s8
+    xor ra, ra, s10
+    slli s10, s10, 8
+    xor s10, s11, s10
+    srli s11, s4, 8
+    xor s11, s11, s9
+    and s11, s11, s8
+    xor s9, s9, s11
+    slli s11, s11, 8
+    xor s11, s4, s11
+    srli s4, s10, 16
+    xor s4, s4, s11
+    and s4, s4, t6
+    xor s11, s11, s4
+    slli s4, s4, 16
+    xor s4, s10, s4
+    srli s10, ra, 16
+    xor s10, s10, s9
+    and s10, s10, t6
+    xor s9, s9, s10
+    slli s10, s10, 16
+    xor s10, ra, s10
+    xor s10, s10, s11
+    xor s11, s11, s9
+    xor s4, s4, s10
+    xor s9, s9, s10
+    xor s11, s11, s4
+    xor s10, s10, s11
+    rori s10, s10, 16
+    srli ra, s10, 8
+    and s10, s10, s8
+    and ra, ra, s8
+    slli s10, s10, 8
+    or s10, ra, s10
+    srli ra, s9, 8
+    and s9, s9, s8
+    and ra, ra, s8
+    slli s9, s9, 8
+    or s9, ra, s9
+    rori s4, s4, 16
+    xor s10, s10, s11
+    lw ra, 144(a3)
+    xor s11, s11, s9
+    xor s4, s4, s10
+    xor s11, s11, s4
+    xor ra, s4, ra
+    xor s9, s9, s10
+    lw s4, 176(a3)
+    xor s10, s10, s11
+    xor s4, s10, s4
+    lw s10, 208(a3)
+    xor s10, s11, s10
+    lw s11, 240(a3)
+    xor s11, s9, s11
+    srli s9, ra, 8
+    xor s9, s9, s4
+    and s9, s9, s8
+    xor s4, s4, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s10, 8
+    xor ra, ra, s11
+    and ra, ra, s8
+    xor s11, s11, ra
+    slli ra, ra, 8
+    xor ra, s10, ra
+    srli s10, s9, 16
+    xor s10, s10, ra
+    and s10, s10, t6
+    xor ra, ra, s10
+    slli s10, s10, 16
+    xor s10, s9, s10
+    srli s9, s4, 16
+    xor s9, s9, s11
+    and s9, s9, t6
+    xor s11, s11, s9
+    slli s9, s9, 16
+    xor s9, s4, s9
+    sw s10, 272(sp)
+    sw s9, 304(sp)
+    sw ra, 336(sp)
+    sw s11, 368(sp)
+    lw s11, 148(sp)
+    lw ra, 180(sp)
+    lw s10, 212(sp)
+    xor s9, s11, ra
+    xor s4, s10, s5
+    xor ra, s4, ra
+    xor s5, s9, s5
+    xor s10, s9, s10
+    xor s11, s4, s11
+    srli s9, ra, 8
+    xor s9, s9, s11
+    and s9, s9, s8
+    xor s11, s11, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s5, 8
+    xor ra, ra, s10
+    and ra, ra, s8
+    xor s10, s10, ra
+    slli ra, ra, 8
+    xor ra, s5, ra
     srli s5, s9, 16
-    xor s5, s5, s8
-    li t2, 0xffff
-    and s5, s5, t2
-    xor s8, s8, s5
+    xor s5, s5, ra
+    and s5, s5, t6
+    xor ra, ra, s5
     slli s5, s5, 16
     xor s5, s9, s5
-    srli s9, s1, 16
-    xor s9, s9, s6
-    and s9, s9, t2
-    xor s6, s6, s9
+    srli s9, s11, 16
+    xor s9, s9, s10
+    and s9, s9, t6
+    xor s10, s10, s9
     slli s9, s9, 16
-    xor s9, s1, s9
-    lw s1, 412(sp)
-    lw ra, 400(sp)
-    srli a7, s1, 8
-    xor a7, a7, ra
-    and a7, a7, s2
-    xor ra, ra, a7
-    slli a7, a7, 8
-    xor a7, s1, a7
-    srli s1, t5, 8
-    xor s1, s1, a5
-    and s1, s1, s2
-    xor a5, a5, s1
-    slli s1, s1, 8
-    xor s1, t5, s1
-    srli t5, a7, 16
-    xor t5, t5, s1
-    and t5, t5, t2
-    xor s1, s1, t5
-    slli t5, t5, 16
-    xor t5, a7, t5
-    srli a7, ra, 16
-    xor a7, a7, a5
-    and a7, a7, t2
-    xor a5, a5, a7
-    slli a7, a7, 16
-    xor a7, ra, a7
-    lw ra, 404(sp)
-    lw s7, 424(sp)
+    xor s9, s11, s9
+    xor s9, s9, ra
+    xor ra, ra, s10
+    xor s5, s5, s9
+    xor s10, s10, s9
+    xor ra, ra, s5
+    xor s9, s9, ra
+    rori s9, s9, 16
+    srli s11, s9, 8
+    and s9, s9, s8
+    and s11, s11, s8
+    slli s9, s9, 8
+    or s9, s11, s9
+    srli s11, s10, 8
+    and s10, s10, s8
+    and s11, s11, s8
+    slli s10, s10, 8
+    or s10, s11, s10
+    rori s5, s5, 16
+    xor s9, s9, ra
+    lw s11, 148(a3)
+    xor ra, ra, s10
+    xor s5, s5, s9
+    xor ra, ra, s5
+    xor s11, s5, s11
+    xor s10, s10, s9
+    lw s5, 180(a3)
+    xor s9, s9, ra
+    xor s5, s9, s5
+    lw s9, 212(a3)
+    xor s9, ra, s9
+    lw ra, 244(a3)
+    xor ra, s10, ra
+    srli s10, s11, 8
+    xor s10, s10, s5
+    and s10, s10, s8
+    xor s5, s5, s10
+    slli s10, s10, 8
+    xor s10, s11, s10
+    srli s11, s9, 8
+    xor s11, s11, ra
+    and s11, s11, s8
+    xor ra, ra, s11
+    slli s11, s11, 8
+    xor s11, s9, s11
+    srli s9, s10, 16
+    xor s9, s9, s11
+    and s9, s9, t6
+    xor s11, s11, s9
+    slli s9, s9, 16
+    xor s9, s10, s9
+    srli s10, s5, 16
+    xor s10, s10, ra
+    and s10, s10, t6
+    xor ra, ra, s10
+    slli s10, s10, 16
+    xor s10, s5, s10
+    sw s9, 276(sp)
+    sw s10, 308(sp)
+    sw s11, 340(sp)
+    sw ra, 372(sp)
+    lw ra, 152(sp)
+    lw s11, 184(sp)
+    lw s9, 216(sp)
+    xor s10, ra, s11
+    xor s5, s9, s6
+    xor s11, s5, s11
+    xor s6, s10, s6
+    xor s9, s10, s9
+    xor ra, s5, ra
+    srli s10, s11, 8
+    xor s10, s10, ra
+    and s10, s10, s8
+    xor ra, ra, s10
+    slli s10, s10, 8
+    xor s10, s11, s10
+    srli s11, s6, 8
+    xor s11, s11, s9
+    and s11, s11, s8
+    xor s9, s9, s11
+    slli s11, s11, 8
+    xor s11, s6, s11
+    srli s6, s10, 16
+    xor s6, s6, s11
+    and s6, s6, t6
+    xor s11, s11, s6
+    slli s6, s6, 16
+    xor s6, s10, s6
+    srli s10, ra, 16
+    xor s10, s10, s9
+    and s10, s10, t6
+    xor s9, s9, s10
+    slli s10, s10, 16
+    xor s10, ra, s10
+    xor s10, s10, s11
+    xor s11, s11, s9
+    xor s6, s6, s10
+    xor s9, s9, s10
+    xor s11, s11, s6
+    xor s10, s10, s11
+    rori s10, s10, 16
+    srli ra, s10, 8
+    and s10, s10, s8
+    and ra, ra, s8
+    slli s10, s10, 8
+    or s10, ra, s10
+    srli ra, s9, 8
+    and s9, s9, s8
+    and ra, ra, s8
+    slli s9, s9, 8
+    or s9, ra, s9
+    rori s6, s6, 16
+    xor s10, s10, s11
+    lw ra, 152(a3)
+    xor s11, s11, s9
+    xor s6, s6, s10
+    xor s11, s11, s6
+    xor ra, s6, ra
+    xor s9, s9, s10
+    lw s6, 184(a3)
+    xor s10, s10, s11
+    xor s6, s10, s6
+    lw s10, 216(a3)
+    xor s10, s11, s10
+    lw s11, 248(a3)
+    xor s11, s9, s11
+    srli s9, ra, 8
+    xor s9, s9, s6
+    and s9, s9, s8
+    xor s6, s6, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s10, 8
+    xor ra, ra, s11
+    and ra, ra, s8
+    xor s11, s11, ra
+    slli ra, ra, 8
+    xor ra, s10, ra
+    srli s10, s9, 16
+    xor s10, s10, ra
+    and s10, s10, t6
+    xor ra, ra, s10
+    slli s10, s10, 16
+    xor s10, s9, s10
+    srli s9, s6, 16
+    xor s9, s9, s11
+    and s9, s9, t6
+    xor s11, s11, s9
+    slli s9, s9, 16
+    xor s9, s6, s9
+    sw s10, 280(sp)
+    sw s9, 312(sp)
+    sw ra, 344(sp)
+    sw s11, 376(sp)
+    lw s11, 156(sp)
+    lw ra, 188(sp)
+    lw s10, 220(sp)
+    xor s9, s11, ra
+    xor s6, s10, s7
+    xor ra, s6, ra
+    xor s7, s9, s7
+    xor s10, s9, s10
+    xor s11, s6, s11
+    srli s9, ra, 8
+    xor s9, s9, s11
+    and s9, s9, s8
+    xor s11, s11, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s7, 8
+    xor ra, ra, s10
+    and ra, ra, s8
+    xor s10, s10, ra
+    slli ra, ra, 8
+    xor ra, s7, ra
+    srli s7, s9, 16
+    xor s7, s7, ra
+    and s7, s7, t6
+    xor ra, ra, s7
+    slli s7, s7, 16
+    xor s7, s9, s7
+    srli s9, s11, 16
+    xor s9, s9, s10
+    and s9, s9, t6
+    xor s10, s10, s9
+    slli s9, s9, 16
+    xor s9, s11, s9
+    xor s9, s9, ra
+    xor ra, ra, s10
+    xor s7, s7, s9
+    xor s10, s10, s9
+    xor ra, ra, s7
+    xor s9, s9, ra
+    rori s9, s9, 16
+    srli s11, s9, 8
+    and s9, s9, s8
+    and s11, s11, s8
+    slli s9, s9, 8
+    or s9, s11, s9
+    srli s11, s10, 8
+    and s10, s10, s8
+    and s11, s11, s8
+    slli s10, s10, 8
+    or s10, s11, s10
+    rori s7, s7, 16
+    xor s9, s9, ra
+    lw s11, 156(a3)
+    xor ra, ra, s10
+    xor s7, s7, s9
+    xor ra, ra, s7
+    xor s11, s7, s11
+    xor s10, s10, s9
+    lw s7, 188(a3)
+    xor s9, s9, ra
+    xor s7, s9, s7
+    lw s9, 220(a3)
+    xor s9, ra, s9
+    lw ra, 252(a3)
+    xor ra, s10, ra
+    srli s10, s11, 8
+    xor s10, s10, s7
+    and s10, s10, s8
+    xor s7, s7, s10
+    slli s10, s10, 8
+    xor s10, s11, s10
+    srli s11, s9, 8
+    xor s11, s11, ra
+    and s8, s11, s8
+    xor ra, ra, s8
+    slli s8, s8, 8
+    xor s8, s9, s8
+    srli s9, s10, 16
+    xor s9, s9, s8
+    and s9, s9, t6
+    xor s8, s8, s9
+    slli s9, s9, 16
+    xor s9, s10, s9
+    srli s10, s7, 16
+    xor s10, s10, ra
+    and t6, s10, t6
+    xor ra, ra, t6
+    slli t6, t6, 16
+    xor t6, s7, t6
+    sw s9, 284(sp)
+    sw t6, 316(sp)
+    sw s8, 348(sp)
+    sw ra, 380(sp)
+    addi a3, a3, 128
+    j .Laria_ct_multi_zbb_core_round
+.Laria_ct_multi_zbb_core_last:
+    lw ra, 192(sp)
+    li s10, 0xff00ff
     srli s11, ra, 8
-    xor s11, s11, s7
-    and s11, s11, s2
-    xor s7, s7, s11
+    xor s11, s11, s0
+    and s11, s11, s10
+    xor s0, s0, s11
     slli s11, s11, 8
     xor s11, ra, s11
-    srli ra, s3, 8
-    xor ra, ra, t3
-    and ra, ra, s2
-    xor t3, t3, ra
-    slli ra, ra, 8
-    xor ra, s3, ra
+    lw ra, 128(sp)
+    lw s8, 160(sp)
+    srli s9, ra, 8
+    xor s9, s9, s8
+    and s9, s9, s10
+    xor s8, s8, s9
+    slli s9, s9, 8
+    xor s9, ra, s9
+    srli ra, s11, 16
+    xor ra, ra, s9
+    li t6, 0xffff
+    and ra, ra, t6
+    xor s9, s9, ra
+    slli ra, ra, 16
+    xor ra, s11, ra
+    srli s11, s0, 16
+    xor s11, s11, s8
+    and s11, s11, t6
+    xor s8, s8, s11
+    slli s11, s11, 16
+    xor s11, s0, s11
+    lw s0, 128(a3)
+    xor s0, ra, s0
+    sw s0, 0(sp)
+    lw s0, 160(a3)
+    xor s0, s11, s0
+    sw s0, 32(sp)
+    lw s0, 192(a3)
+    xor s0, s9, s0
+    sw s0, 64(sp)
+    lw s0, 224(a3)
+    xor s0, s8, s0
+    sw s0, 96(sp)
+    lw s0, 196(sp)
+    lw s11, 164(sp)
+    srli s8, s0, 8
+    xor s8, s8, s1
+    and s8, s8, s10
+    xor s1, s1, s8
+    slli s8, s8, 8
+    xor s8, s0, s8
+    lw s0, 132(sp)
+    srli s9, s0, 8
+    xor s9, s9, s11
+    and s9, s9, s10
+    xor s11, s11, s9
+    slli s9, s9, 8
+    xor s9, s0, s9
+    srli s0, s8, 16
+    xor s0, s0, s9
+    and s0, s0, t6
+    xor s9, s9, s0
+    slli s0, s0, 16
+    xor s0, s8, s0
+    srli s8, s1, 16
+    xor s8, s8, s11
+    and s8, s8, t6
+    xor s11, s11, s8
+    slli s8, s8, 16
+    xor s8, s1, s8
+    lw s1, 132(a3)
+    xor s1, s0, s1
+    sw s1, 4(sp)
+    lw s1, 164(a3)
+    xor s1, s8, s1
+    sw s1, 36(sp)
+    lw s1, 196(a3)
+    xor s1, s9, s1
+    sw s1, 68(sp)
+    lw s1, 228(a3)
+    xor s1, s11, s1
+    sw s1, 100(sp)
+    lw s1, 200(sp)
+    lw s8, 168(sp)
+    srli s11, s1, 8
+    xor s11, s11, s2
+    and s11, s11, s10
+    xor s2, s2, s11
+    slli s11, s11, 8
+    xor s11, s1, s11
+    lw s1, 136(sp)
+    srli s9, s1, 8
+    xor s9, s9, s8
+    and s9, s9, s10
+    xor s8, s8, s9
+    slli s9, s9, 8
+    xor s9, s1, s9
+    srli s1, s11, 16
+    xor s1, s1, s9
+    and s1, s1, t6
+    xor s9, s9, s1
+    slli s1, s1, 16
+    xor s1, s11, s1
+    srli s11, s2, 16
+    xor s11, s11, s8
+    and s11, s11, t6
+    xor s8, s8, s11
+    slli s11, s11, 16
+    xor s11, s2, s11
+    lw s2, 136(a3)
+    xor s2, s1, s2
+    sw s2, 8(sp)
+    lw s2, 168(a3)
+    xor s2, s11, s2
+    sw s2, 40(sp)
+    lw s2, 200(a3)
+    xor s2, s9, s2
+    sw s2, 72(sp)
+    lw s2, 232(a3)
+    xor s2, s8, s2
+    sw s2, 104(sp)
+    lw s2, 204(sp)
+    lw s11, 172(sp)
+    srli s8, s2, 8
+    xor s8, s8, s3
+    and s8, s8, s10
+    xor s3, s3, s8
+    slli s8, s8, 8
+    xor s8, s2, s8
+    lw s2, 140(sp)
+    srli s9, s2, 8
+    xor s9, s9, s11
+    and s9, s9, s10
+    xor s11, s11, s9
+    slli s9, s9, 8
+    xor s9, s2, s9
+    srli s2, s8, 16
+    xor s2, s2, s9
+    and s2, s2, t6
+    xor s9, s9, s2
+    slli s2, s2, 16
+    xor s2, s8, s2
+    srli s8, s3, 16
+    xor s8, s8, s11
+    and s8, s8, t6
+    xor s11, s11, s8
+    slli s8, s8, 16
+    xor s8, s3, s8
+    lw s3, 140(a3)
+    xor s3, s2, s3
+    sw s3, 12(sp)
+    lw s3, 172(a3)
+    xor s3, s8, s3
+    sw s3, 44(sp)
+    lw s3, 204(a3)
+    xor s3, s9, s3
+    sw s3, 76(sp)
+    lw s3, 236(a3)
+    xor s3, s11, s3
+    sw s3, 108(sp)
+    lw s3, 208(sp)
+    lw s8, 176(sp)
+    srli s11, s3, 8
+    xor s11, s11, s4
+    and s11, s11, s10
+    xor s4, s4, s11
+    slli s11, s11, 8
+    xor s11, s3, s11
+    lw s3, 144(sp)
+    srli s9, s3, 8
+    xor s9, s9, s8
+    and s9, s9, s10
+    xor s8, s8, s9
+    slli s9, s9, 8
+    xor s9, s3, s9
     srli s3, s11, 16
-    xor s3, s3, ra
-    and s3, s3, t2
-    xor ra, ra, s3
+    xor s3, s3, s9
+    and s3, s3, t6
+    xor s9, s9, s3
     slli s3, s3, 16
     xor s3, s11, s3
-    srli s11, s7, 16
-    xor s11, s11, t3
-    and s11, s11, t2
-    xor t3, t3, s11
+    srli s11, s4, 16
+    xor s11, s11, s8
+    and s11, s11, t6
+    xor s8, s8, s11
     slli s11, s11, 16
-    xor s11, s7, s11
-    lw s7, 332(sp)
-    lw s4, 340(sp)
-    srli a6, s7, 8
-    xor a6, a6, s4
-    and a6, a6, s2
-    xor s4, s4, a6
-    slli a6, a6, 8
-    xor a6, s7, a6
-    lw s7, 416(sp)
-    xor s0, s0, t4
-    srli a4, s7, 8
-    xor a4, a4, t4
-    and a4, a4, s2
-    xor t4, t4, a4
-    slli a4, a4, 8
-    xor a4, s7, a4
-    srli s7, a6, 16
-    xor s7, s7, a4
-    and s7, s7, t2
-    xor a4, a4, s7
-    slli s7, s7, 16
-    xor s7, a6, s7
-    srli a6, s4, 16
-    xor a6, a6, t4
-    and a6, a6, t2
-    xor t4, t4, a6
-    slli a6, a6, 16
-    xor a6, s4, a6
-    lw s4, 388(sp)
-    lw s10, 368(sp)
-    srli t1, s4, 8
-    xor t1, t1, s10
-    and t1, t1, s2
-    xor s10, s10, t1
-    slli t1, t1, 8
-    xor t1, s4, t1
-    lw s4, 348(sp)
-    sw t4, 388(sp)
-    srli t4, s4, 8
-    xor t4, t4, t0
-    and t4, t4, s2
-    xor t0, t0, t4
-    slli t4, t4, 8
-    xor t4, s4, t4
-    srli s4, t1, 16
-    xor s4, s4, t4
-    and s4, s4, t2
-    xor t4, t4, s4
+    xor s11, s4, s11
+    lw s4, 144(a3)
+    xor s4, s3, s4
+    sw s4, 16(sp)
+    lw s4, 176(a3)
+    xor s4, s11, s4
+    sw s4, 48(sp)
+    lw s4, 208(a3)
+    xor s4, s9, s4
+    sw s4, 80(sp)
+    lw s4, 240(a3)
+    xor s4, s8, s4
+    sw s4, 112(sp)
+    lw s4, 212(sp)
+    lw s11, 180(sp)
+    srli s8, s4, 8
+    xor s8, s8, s5
+    and s8, s8, s10
+    xor s5, s5, s8
+    slli s8, s8, 8
+    xor s8, s4, s8
+    lw s4, 148(sp)
+    srli s9, s4, 8
+    xor s9, s9, s11
+    and s9, s9, s10
+    xor s11, s11, s9
+    slli s9, s9, 8
+    xor s9, s4, s9
+    srli s4, s8, 16
+    xor s4, s4, s9
+    and s4, s4, t6
+    xor s9, s9, s4
     slli s4, s4, 16
-    xor s4, t1, s4
-    srli t1, s10, 16
-    xor t1, t1, t0
-    and t1, t1, t2
-    xor t0, t0, t1
-    slli t1, t1, 16
-    xor t1, s10, t1
-    lw s10, 384(sp)
-    sw t0, 348(sp)
-    sw t3, 368(sp)
-    lw t3, 364(sp)
-    srli t0, s10, 8
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 8
-    xor t0, s10, t0
-    lw s10, 336(sp)
-    sw a5, 384(sp)
-    srli a5, s10, 8
-    xor a5, a5, t6
-    and a5, a5, s2
-    xor t6, t6, a5
-    slli a5, a5, 8
-    xor a5, s10, a5
-    srli s10, t0, 16
-    xor s10, s10, a5
-    and s10, s10, t2
-    xor a5, a5, s10
-    slli s10, s10, 16
-    xor s10, t0, s10
-    srli t0, t3, 16
-    xor t0, t0, t6
-    and t0, t0, t2
-    xor t6, t6, t0
-    slli t0, t0, 16
-    xor t0, t3, t0
-    lw t3, 356(sp)
-    sw t6, 336(sp)
-    sw s6, 364(sp)
-    lw s6, 380(sp)
-    srli t6, t3, 8
-    xor t6, t6, s6
-    and t6, t6, s2
-    xor s6, s6, t6
-    slli t6, t6, 8
-    xor t6, t3, t6
-    lw t3, 344(sp)
-    sw a5, 356(sp)
-    srli a5, t3, 8
-    xor a5, a5, a2
-    and a5, a5, s2
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a5, t3, a5
-    srli t3, t6, 16
-    xor t3, t3, a5
-    and t3, t3, t2
-    xor a5, a5, t3
-    slli t3, t3, 16
-    xor t3, t6, t3
-    srli t6, s6, 16
-    xor t6, t6, a2
-    and t6, t6, t2
-    xor a2, a2, t6
-    slli t6, t6, 16
-    xor t6, s6, t6
-    lw s6, 392(sp)
-    sw a2, 344(sp)
-    sw a5, 380(sp)
-    lw a5, 408(sp)
-    srli a2, s6, 8
-    xor a2, a2, a5
-    and a2, a2, s2
-    xor a5, a5, a2
-    slli a2, a2, 8
-    xor a2, s6, a2
-    lw s6, 396(sp)
-    sw t4, 392(sp)
-    srli t4, s6, 8
-    xor t4, t4, s0
-    and s2, t4, s2
-    xor s0, s0, s2
-    slli s2, s2, 8
-    xor s2, s6, s2
-    srli s6, a2, 16
-    xor s6, s6, s2
-    and s6, s6, t2
-    xor s2, s2, s6
-    slli s6, s6, 16
-    xor s6, a2, s6
-    srli a2, a5, 16
-    xor a2, a2, s0
-    and t2, a2, t2
-    xor s0, s0, t2
-    slli t2, t2, 16
-    xor t2, a5, t2
-    lw a5, 256(a3)
-    lw a2, 336(a3)
-    xor a5, s5, a5
-    lw s5, 260(a3)
-    lw t4, 340(a3)
-    xor s5, t5, s5
-    lw t5, 264(a3)
-    xor t5, s3, t5
-    lw s3, 268(a3)
-    xor s3, s7, s3
-    lw s7, 272(a3)
-    xor s7, s4, s7
-    lw s4, 276(a3)
-    xor s4, s10, s4
-    lw s10, 280(a3)
-    xor s10, t3, s10
-    lw t3, 284(a3)
-    xor t3, s6, t3
-    lw s6, 288(a3)
+    xor s4, s8, s4
+    srli s8, s5, 16
+    xor s8, s8, s11
+    and s8, s8, t6
+    xor s11, s11, s8
+    slli s8, s8, 16
+    xor s8, s5, s8
+    lw s5, 148(a3)
+    xor s5, s4, s5
+    sw s5, 20(sp)
+    lw s5, 180(a3)
+    xor s5, s8, s5
+    sw s5, 52(sp)
+    lw s5, 212(a3)
+    xor s5, s9, s5
+    sw s5, 84(sp)
+    lw s5, 244(a3)
+    xor s5, s11, s5
+    sw s5, 116(sp)
+    lw s5, 216(sp)
+    lw s8, 184(sp)
+    srli s11, s5, 8
+    xor s11, s11, s6
+    and s11, s11, s10
+    xor s6, s6, s11
+    slli s11, s11, 8
+    xor s11, s5, s11
+    lw s5, 152(sp)
+    srli s9, s5, 8
+    xor s9, s9, s8
+    and s9, s9, s10
+    xor s8, s8, s9
+    slli s9, s9, 8
+    xor s9, s5, s9
+    srli s5, s11, 16
+    xor s5, s5, s9
+    and s5, s5, t6
+    xor s9, s9, s5
+    slli s5, s5, 16
+    xor s5, s11, s5
+    srli s11, s6, 16
+    xor s11, s11, s8
+    and s11, s11, t6
+    xor s8, s8, s11
+    slli s11, s11, 16
+    xor s11, s6, s11
+    lw s6, 152(a3)
+    xor s6, s5, s6
+    sw s6, 24(sp)
+    lw s6, 184(a3)
+    xor s6, s11, s6
+    sw s6, 56(sp)
+    lw s6, 216(a3)
     xor s6, s9, s6
-    lw s9, 292(a3)
-    xor s9, a7, s9
-    lw a7, 296(a3)
-    xor a7, s11, a7
-    lw s11, 300(a3)
-    xor s11, a6, s11
-    lw a6, 304(a3)
-    xor a6, t1, a6
-    lw t1, 308(a3)
-    xor t1, t0, t1
-    lw t0, 312(a3)
-    xor t0, t6, t0
-    lw t6, 316(a3)
-    xor t6, t2, t6
-    lw t2, 320(a3)
-    xor t2, s8, t2
-    lw s8, 324(a3)
-    xor s8, s1, s8
-    lw s1, 328(a3)
-    xor s1, ra, s1
-    lw ra, 332(a3)
-    xor ra, a4, ra
-    lw a4, 392(sp)
-    xor a2, a4, a2
-    lw a4, 356(sp)
-    xor t4, a4, t4
-    lw a4, 380(sp)
-    sw t4, 356(sp)
-    lw t4, 344(a3)
-    xor t4, a4, t4
-    lw a4, 348(a3)
-    xor a4, s2, a4
-    lw s2, 364(sp)
-    sw a4, 380(sp)
-    lw a4, 352(a3)
-    xor a4, s2, a4
-    lw s2, 384(sp)
-    sw a4, 364(sp)
-    lw a4, 356(a3)
-    xor a4, s2, a4
-    lw s2, 368(sp)
-    sw a4, 384(sp)
-    lw a4, 360(a3)
-    xor a4, s2, a4
-    lw s2, 388(sp)
-    sw a4, 368(sp)
-    lw a4, 364(a3)
-    xor a4, s2, a4
-    lw s2, 348(sp)
-    sw a4, 388(sp)
-    lw a4, 368(a3)
-    xor a4, s2, a4
-    lw s2, 336(sp)
-    sw a4, 348(sp)
-    lw a4, 372(a3)
-    xor a4, s2, a4
-    lw s2, 344(sp)
-    sw a4, 336(sp)
-    sw a5, 0(sp)
-    sw s5, 4(sp)
-    sw t5, 8(sp)
-    sw s3, 12(sp)
-    sw s7, 16(sp)
-    sw s4, 20(sp)
-    sw s10, 24(sp)
-    sw t3, 28(sp)
-    sw s6, 32(sp)
-    sw s9, 36(sp)
-    sw a7, 40(sp)
-    sw s11, 44(sp)
-    sw a6, 48(sp)
-    sw t1, 52(sp)
-    sw t0, 56(sp)
-    sw t6, 60(sp)
-    sw t2, 64(sp)
-    sw s8, 68(sp)
-    sw s1, 72(sp)
-    sw ra, 76(sp)
-    sw a2, 80(sp)
-    lw a2, 356(sp)
-    lw a4, 376(a3)
-    sw a2, 84(sp)
-    sw t4, 88(sp)
-    lw t4, 380(sp)
-    xor a4, s2, a4
-    sw t4, 92(sp)
-    lw t4, 364(sp)
-    lw s2, 380(a3)
-    sw t4, 96(sp)
-    lw t4, 384(sp)
-    xor s2, s0, s2
-    sw t4, 100(sp)
-    lw t4, 368(sp)
-    sw t4, 104(sp)
-    lw t4, 388(sp)
-    sw t4, 108(sp)
-    lw t4, 348(sp)
-    sw t4, 112(sp)
-    lw t4, 336(sp)
-    sw t4, 116(sp)
-    sw a4, 120(sp)
-    sw s2, 124(sp)
-    lw a0, 308(sp)
-    lw a1, 312(sp)
-    lw a2, 316(sp)
+    sw s6, 88(sp)
+    lw s6, 248(a3)
+    xor s6, s8, s6
+    sw s6, 120(sp)
+    lw s6, 220(sp)
+    lw s11, 188(sp)
+    srli s8, s6, 8
+    xor s8, s8, s7
+    and s8, s8, s10
+    xor s7, s7, s8
+    slli s8, s8, 8
+    xor s8, s6, s8
+    lw s6, 156(sp)
+    srli s9, s6, 8
+    xor s9, s9, s11
+    and s10, s9, s10
+    xor s11, s11, s10
+    slli s10, s10, 8
+    xor s10, s6, s10
+    srli s6, s8, 16
+    xor s6, s6, s10
+    and s6, s6, t6
+    xor s10, s10, s6
+    slli s6, s6, 16
+    xor s6, s8, s6
+    srli s8, s7, 16
+    xor s8, s8, s11
+    and t6, s8, t6
+    xor s11, s11, t6
+    slli t6, t6, 16
+    xor t6, s7, t6
+    lw s7, 156(a3)
+    xor s7, s6, s7
+    sw s7, 28(sp)
+    lw s7, 188(a3)
+    xor s7, t6, s7
+    sw s7, 60(sp)
+    lw s7, 220(a3)
+    xor s7, s10, s7
+    sw s7, 92(sp)
+    lw s7, 252(a3)
+    xor s7, s11, s7
+    sw s7, 124(sp)
+    lw a0, 436(sp)
+    lw a1, 440(sp)
+    lw a2, 444(sp)
     sltiu t1, a2, 8
     or t2, a0, a1
     andi t2, t2, 3
     or t1, t1, t2
-    sw t1, 328(sp)
+    sw t1, 456(sp)
     beqz t1, .Laria_ct_multi_zbb_core_unpack
     addi a0, sp, 128
 .Laria_ct_multi_zbb_core_unpack:
@@ -6243,10 +2771,10 @@ MCU_FN(aria256, encrypt_blocks):
     sw s2, 92(a0)
     sw s9, 108(a0)
     sw s10, 124(a0)
-    lw a0, 308(sp)
-    lw a1, 312(sp)
-    lw a2, 316(sp)
-    lw t1, 328(sp)
+    lw a0, 436(sp)
+    lw a1, 440(sp)
+    lw a2, 444(sp)
+    lw t1, 456(sp)
     beqz t1, .Laria_ct_multi_zbb_core_next
     /* copy the blocks out of the frame buffer */
     mv t3, a2
@@ -6270,25 +2798,25 @@ MCU_FN(aria256, encrypt_blocks):
     addi    a0, a0, 128
     addi    a1, a1, 128
     addi    a2, a2, -8
-    sw      a0, 308(sp)
-    sw      a1, 312(sp)
-    sw      a2, 316(sp)
+    sw      a0, 436(sp)
+    sw      a1, 440(sp)
+    sw      a2, 444(sp)
     j       .Laria_ct_multi_zbb_core_group
 .Laria_ct_multi_zbb_core_done:
-    lw ra, 256(sp)
-    lw s0, 260(sp)
-    lw s1, 264(sp)
-    lw s2, 268(sp)
-    lw s3, 272(sp)
-    lw s4, 276(sp)
-    lw s5, 280(sp)
-    lw s6, 284(sp)
-    lw s7, 288(sp)
-    lw s8, 292(sp)
-    lw s9, 296(sp)
-    lw s10, 300(sp)
-    lw s11, 304(sp)
-    addi sp, sp, 432
+    lw ra, 384(sp)
+    lw s0, 388(sp)
+    lw s1, 392(sp)
+    lw s2, 396(sp)
+    lw s3, 400(sp)
+    lw s4, 404(sp)
+    lw s5, 408(sp)
+    lw s6, 412(sp)
+    lw s7, 416(sp)
+    lw s8, 420(sp)
+    lw s9, 424(sp)
+    lw s10, 428(sp)
+    lw s11, 432(sp)
+    addi sp, sp, 512
     ret
 .Laria_ct_multi_zbb_core_empty:
     ret
