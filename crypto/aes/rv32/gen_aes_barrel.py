@@ -9,7 +9,7 @@ Technique (docs/baselines.md): eight blocks in 32 words, word (r, j) = bit j of 
 byte (row r, column c) of block b at bit 8c + b. ShiftRows is then a rotation of each row word by 8r bits
 (the "barrel-shiftrows" representation of Adomnicai and Peyrin, TCHES 2021/1), and MixColumns is XORs
 between whole row words, no rotation at all: out_r = xtime(t_r) ^ a_{r+1} ^ t_{r+2} with t_r = a_r ^ a_{r+1}
-(112 XOR a round). The S-box is the Boyar-Peralta circuit of gen_aes_bitsliced.py (its NOTs in the round
+(108 XOR a round). The S-box is the Boyar-Peralta circuit of gen_aes_bitsliced.py (its NOTs in the round
 keys), once per row. Round keys are fully precomputed (1408 bytes: 11 x 32 words, every byte 0x00 or 0xff).
 CTR: the IV columns 0..2 (same in all blocks) are packed with round key 0 once per call; per eight blocks
 only the eight counters go through an 8x8 transposition network, whose output bytes land in byte 3 of the

@@ -25,13 +25,12 @@ static void expand_slices(uint32_t *rk, unsigned rounds)
 {
     uint32_t *out = rk + 4u * (rounds + 1u);
     for (unsigned i = 0; i <= rounds; i++) {
+        unsigned r = ((i & 1u) && i < rounds) ? 16u : 0u;   /* even rounds: form R (public index) */
         for (unsigned w = 0; w < 4; w++) {
             for (unsigned j = 0; j < 8; j++) {
                 uint32_t y = (rk[4u * i + w] >> j) & 0x01010101u;
                 uint32_t v = (y << 8) - y;
-                if ((i & 1u) && i < rounds)    /* even rounds: form R (public loop index, not data) */
-                    v = (v >> 16) | (v << 16);
-                out[32u * i + 8u * w + j] = v;
+                out[32u * i + 8u * w + j] = (v >> r) | (v << ((32u - r) & 31u));
             }
         }
     }

@@ -3,20 +3,22 @@
 """Generate aria_ct_multi.S: constant-time ARIA over eight blocks at a time (implementation rv32-ct-multi,
 RV32I instructions) and aria_ct_multi_zbb.S (rv32-ct-multi-zbb: Zbb rori for the byte rotations).
 
-    python3 crypto/aria/rv32/gen_ct_multi.py [--check]
-
-The S-box circuit is gen_ct.py's (the tower-field inversion shared by SB1..SB4, lane masks selecting the
-affine maps; best_circuit() and its schedule are imported, not copied), and so is the key format: the
-compact round keys of rv32-ct (constants folded for that circuit) come first in rk, followed by their
-bitsliced expansion (aria_ct_multi_ks.c).
+    python3 crypto/aria/rv32/gen_ct_multi.py [--check | --search]
 
 Layout: 32 words; word (w, j) = bit j of bytes 4w..4w+3 of the eight blocks, byte 4w+k of block b at bit
-8k + b. A byte of rv32-ct's word form is then a lane of eight bits, so the word-form diffusion
-A = M.P.M.D (byte rotations, byte swaps, word XORs) runs unchanged on each of the eight bit slices, and the
-S-box lane masks are rv32-ct's (lane k: SB1..SB4 by k in odd rounds, 2 3 0 1 in even ones). Packing is the
-8x8 transposition network of gen_aes_bitsliced.py per word position. Rounds run as a loop over round
-pairs (state in the frame between pairs), each pair one straight-line program placed by the Belady
-allocator of gen_aes_bitsliced.py and the rv32sched list scheduler.
+8k + b (rv32-ct's word form, every byte widened to a lane of eight blocks). Per bit slice, the 4x4 byte
+transposition gives the type form, where type word k holds the bytes 4w+k, which all take one S-box type:
+one mask-free circuit per type word (SB1: Boyar-Peralta, gen_aes_bitsliced.py; SB2..SB4:
+aria_ct_circuit.build_typed, the tower-field inversion with the type's affine maps, the isomorphism of
+fewest XORs per type, --search redoes that search). D of the diffusion A = M.P.M.D is word XORs in the
+type form; M, P, M run on the word form. Even rounds run the odd rounds' code on a state and key whose
+words have their halves swapped (form R, which swaps type words k and k ^ 2, and costs nothing: R.P costs
+what P costs). The key format is rv32-ct's compact keys (constants folded in), followed by their bitsliced
+expansion, even-round keys in form R (aria_ct_multi_ks.c). Packing is the 8x8 transposition network of
+gen_aes_bitsliced.py per word position. A round is two straight-line programs (substitution; diffusion
+with the next key and the transposition) in one loop, placed by the Belady allocator of
+gen_aes_bitsliced.py and the rv32sched list scheduler; before writing, the packing and twelve rounds are
+interpreted and compared with the specification's rounds. docs/aria.md has the figures.
 """
 from __future__ import annotations
 
@@ -140,12 +142,6 @@ def diffuse_types(p: Prog, x: list[str]) -> list[str]:
 
 def load(p: Prog, off: int) -> list[list[str]]:
     return [[p.op("lw", off + 4 * (8 * w + j), hint="st") for j in range(8)] for w in range(4)]
-
-
-def store(p: Prog, off: int, s: list[list[str]]) -> None:
-    for w in range(4):
-        for j in range(8):
-            p.ops.append(("sw", None, s[w][j], off + 4 * (8 * w + j)))
 
 
 PIN = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"]     # S-box outputs of type word 3, carried in registers
@@ -444,7 +440,11 @@ def outputs() -> dict[str, str]:
 
 
 def main() -> int:
-    """Write the generated files; with --check, only report (exit 1) if the files differ from them."""
+    """Write the generated files; with --check, only report (exit 1) if the files differ from them;
+    with --search, print the isomorphism of fewest XORs per S-box type (TYPED_ISO)."""
+    if "--search" in sys.argv[1:]:
+        search_isomorphisms()
+        return 0
     stale = []
     for name, text in outputs().items():
         path = HERE / name
