@@ -429,6 +429,8 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], poo
         val_of[rd] = d
         if op in ("slli", "srli", "rori", "addi"):
             out.append(f"{op} {rd}, {names[0]}, {b}")
+        elif op == "rev8":                 # Zbb, one source
+            out.append(f"{op} {rd}, {names[0]}")
         else:
             out.append(f"{op} {rd}, {names[0]}, {names[1]}")
     out_regs = []

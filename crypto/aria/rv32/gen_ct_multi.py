@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Generate aria_ct_multi.S: constant-time ARIA over eight blocks at a time (implementation rv32-ct-multi,
-RV32I instructions) and aria_ct_multi_zbb.S (rv32-ct-multi-zbb: Zbb rori for the byte rotations).
+RV32I instructions) and aria_ct_multi_zbb.S (rv32-ct-multi-zbb: Zbb rori and rev8 for the byte rotations
+and reversals of the diffusion).
 
     python3 crypto/aria/rv32/gen_ct_multi.py [--check | --search]
 
@@ -136,7 +137,10 @@ def diffuse_types(p: Prog, x: list[str]) -> list[str]:
     t01, t23 = p.xor(x[0], x[1]), p.xor(x[2], x[3])
     d = [p.xor(t23, x[1]), p.xor(t23, x[0]), p.xor(t01, x[3]), p.xor(t01, x[2])]
     w = mix(p, to_words(p, d))
-    w = [p.ror(w[0], 16), swap_in_halves(p, p.ror(w[1], 16)), w[2], swap_in_halves(p, w[3])]
+    if p.zbb:     # rev8 reverses the bytes of a word; a swap within halves is rev8 and a half turn
+        w = [p.ror(w[0], 16), p.op("rev8", w[1]), w[2], p.ror(p.op("rev8", w[3]), 16)]
+    else:
+        w = [p.ror(w[0], 16), swap_in_halves(p, p.ror(w[1], 16)), w[2], swap_in_halves(p, w[3])]
     return mix(p, w)
 
 
@@ -240,7 +244,8 @@ def interpret(ops, mem: dict, regs: dict, env: dict | None = None) -> dict:
         y = env.get(b) if isinstance(b, str) else b
         env[d] = {"xor": lambda: x ^ y, "and": lambda: x & y, "or": lambda: x | y, "li": lambda: a & M32,
                   "slli": lambda: (x << y) & M32, "srli": lambda: x >> y,
-                  "rori": lambda: ((x >> y) | (x << (32 - y))) & M32}[op]()
+                  "rori": lambda: ((x >> y) | (x << (32 - y))) & M32,
+                  "rev8": lambda: int.from_bytes(x.to_bytes(4, "little"), "big")}[op]()
     return env
 
 
@@ -318,7 +323,7 @@ def generate(zbb: bool) -> str:
     frame = (SPILL + 4 * max(n1, n2, n3, n4, n5) + 15) & ~15
     assert frame <= 2040
     name = "rv32-ct-multi-zbb" if zbb else "rv32-ct-multi"
-    isa = "RV32I + Zbb (rori for the byte rotations)" if zbb else "RV32I"
+    isa = "RV32I + Zbb (rori and rev8 for the byte rotations and reversals)" if zbb else "RV32I"
     saves = ["ra"] + [f"s{i}" for i in range(12)]
     L = [f"""/* SPDX-License-Identifier: MIT */
 /* ARIA (RFC 5794) ECB over eight blocks at a time, constant time, for {isa}. Implementation {name}.
