@@ -359,8 +359,9 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], poo
             if want in free:
                 free.remove(want)
                 return want
+            # the occupant may be a source of this very instruction: a copy (or a spill) keeps its value
+            # while the instruction still reads the pinned register it then overwrites
             victim = val_of[want]
-            assert victim not in keep, "a pinned register holds a source of the same instruction"
             spare = [r for r in free if r not in reads]
             if spare:                # move the occupant out of the way
                 plain = [r for r in spare if r not in pinned]

@@ -30,6 +30,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "aes" / "rv32"))
 
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parents[2]))      # the repository root: mcucrypt.models.aria for the self-check
 import aria_ct_circuit as acc  # noqa: E402
 from gen_aes_barrel import BYTE_NET, COLWORD, SBOX_ORDER, const, ind, network, swapmove  # noqa: E402
 from gen_aes_bitsliced import POOL, Prog, allocate  # noqa: E402
