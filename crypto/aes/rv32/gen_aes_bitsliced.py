@@ -317,13 +317,16 @@ CORE_IN = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"]
 
 
 def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], pool: list[str] = POOL,
-             spill: int = SPILL, reuse_slots: bool = False, pin: dict[str, str] | None = None):
+             spill: int = SPILL, reuse_slots: bool = False, pin: dict[str, str] | None = None,
+             oldest_free: bool = False):
     """Linear scan with Belady eviction. Returns (assembly lines, output registers, spill slots used).
     Besides the ALU forms: ("lw", d, offset or (offset, base), None) loads (re-materialized, never spilled;
     base sp unless given) and ("sw", None, value, offset or (offset, base)) stores a value. reuse_slots: a
     dead value's spill slot is given to the next spill (a smaller frame). pin: value -> register it must be
     defined in and (if an output) end in, for loop-carried values; other values avoid pinned registers when
-    they can, and a live value found in a pinned register when it is wanted moves out (mv) or is spilled."""
+    they can, and a live value found in a pinned register when it is wanted moves out (mv) or is spilled.
+    oldest_free: take the register freed longest ago (fewer false dependencies for the scheduler) instead
+    of the last one freed."""
     pin = pin or {}
     pinned = set(pin.values())
     uses: dict[str, list[int]] = {}
@@ -373,8 +376,8 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], poo
                 val_of[r] = victim
                 return want
         elif free:
-            plain = [r for r in free if r not in pinned]
-            r = plain[-1] if plain else free[-1]
+            plain = [r for r in free if r not in pinned] or free
+            r = plain[0] if oldest_free else plain[-1]
             free.remove(r)
             return r
         if want is not None:

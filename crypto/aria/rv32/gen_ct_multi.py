@@ -308,9 +308,9 @@ def check_rounds(zbb: bool, rounds: int = 12) -> None:
 def alloc(p: Prog, ins: list[str] = (), outs: list[str] = ()) -> tuple[list[str], int]:
     """Belady allocation and list scheduling; ins arrive and outs leave in PIN."""
     body, regs, n = allocate(p.ops, list(ins), PIN[:len(ins)], list(outs), pool=MPOOL, spill=SPILL,
-                             reuse_slots=True, pin=dict(zip(outs, PIN)))
+                             reuse_slots=True, pin=dict(zip(outs, PIN)), oldest_free=True)
     assert regs == PIN[:len(outs)]
-    return schedule(body), n
+    return schedule(body, disambiguate=True), n
 
 
 def generate(zbb: bool) -> str:
@@ -340,22 +340,25 @@ def generate(zbb: bool) -> str:
  * expansion and the address of the last round's key.
  *
  * State: 32 words, word (w, j) = bit j of bytes 4w..4w+3 of eight blocks, byte 4w+k of block b at bit
- * 8k + b (the word form of rv32-ct with every byte widened to a lane of eight blocks). A round is two
- * straight-line programs. Substitution ({len(sub)} instructions, {stalls(sub)} cycles of load interlock):
- * AddRoundKey, the 4x4 byte transposition of every bit slice into the type form (type word k: the bytes
- * 4w+k, which all take the same S-box), one S-box circuit per type word with no lane masks (SB1:
- * Boyar-Peralta; SB2..SB4: tower-field inversion with their affine maps, Paar-factored), outputs to the
- * frame. Diffusion ({len(dif)} instructions): per bit slice D as word XORs in type form, the transposition
- * back, M, R.P, M. Even rounds reuse the same code: their state and key are in form R (halves of every word
- * swapped), which swaps type words k and k ^ 2 and so hands each one the S-box of its even-round type; R
- * costs nothing because R.P costs what P costs and the diffusion alternates the form. The last round
- * ends with the last program ({len(last)} instructions: transposition back, final key) instead of the
- * diffusion. Packing ({len(pack)}) and unpacking ({len(unpack)}): the 8x8 transposition network per word
- * position.
+ * 8k + b (the word form of rv32-ct with every byte widened to a lane of eight blocks). Per bit slice, the
+ * 4x4 byte transposition gives the type form: type word k holds the bytes 4w+k, which all take the same
+ * S-box. A round is two straight-line programs in one loop. Substitution ({len(sub)} instructions,
+ * {stalls(sub)} cycles of load interlock): the type words (key added) from the frame through one S-box
+ * circuit per type word with no lane masks (SB1: Boyar-Peralta; SB2..SB4: tower-field inversion with their
+ * affine maps, Paar-factored), outputs to the frame, those of type word 3 left in {PIN[0]}..{PIN[-1]}.
+ * Diffusion ({len(dif)} instructions, {stalls(dif)} cycles of load interlock): per bit slice D as word
+ * XORs in type form, the transposition back, M, R.P, M, the next round's key, the transposition into the
+ * type form, to the frame. Even rounds run the same code: their state and key are in form R (halves of
+ * every word swapped), which swaps type words k and k ^ 2 and so hands each one the S-box of its
+ * even-round type; R costs nothing because R.P costs what P costs and the diffusion alternates the form.
+ * The last round ends with the last program ({len(last)} instructions: transposition back, final key)
+ * instead of the diffusion. Packing ({len(pack)}: the 8x8 transposition network per word position, the
+ * first key, the transposition into type form) and unpacking ({len(unpack)}).
  * Register map: a0/a1 = out/in (or the frame buffer) while unpacking/packing, a3 = the round's key; the
  * programs use every other register but zero/sp/gp/tp (ra, s0..s11 saved).
- * Frame ({frame} bytes): state at {ST}, S-box outputs at {TY}, block buffer at {BUF}, saved registers at
- * {SAVE}, out/in/nblocks/keys/last key/flag at {OUTP}..{CNT}, spill slots at {SPILL}.
+ * Frame ({frame} bytes): state (word form, after the last round) at {ST}, S-box outputs at {TY}, type
+ * words at {TF}, the block buffer at {BUF} (the S-box outputs' place, free while packing and unpacking),
+ * saved registers at {SAVE}, out/in/nblocks/keys/last key/flag at {OUTP}..{CNT}, spill slots at {SPILL}.
  * Constant time: no branch or address depends on the key or the data; branches depend only on nblocks
  * and the alignment of the pointers. No multiply or divide.
  */
