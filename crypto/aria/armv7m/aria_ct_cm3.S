@@ -17,9 +17,9 @@
  *      EOR's shifted operand);
  *   2. bitslice: four SWAPMOVEs (barrel-shifted EOR operands) and a nibble split give 8 slices in
  *      r0..r7, one per bit position, 16 lanes each: byte 0 -> bit 3, byte 1 -> bit 11, byte 2 -> bit 19, byte 3 -> bit 27, byte 4 -> bit 2, byte 5 -> bit 10, byte 6 -> bit 18, byte 7 -> bit 26, byte 8 -> bit 1, byte 9 -> bit 9, byte 10 -> bit 17, byte 11 -> bit 25, byte 12 -> bit 0, byte 13 -> bit 8, byte 14 -> bit 16, byte 15 -> bit 24;
- *   3. the S-box circuit of crypto/aria/aria_ct_circuit.py (172 EOR, 36 AND, 31 AND with a lane-mask immediate; GF(((2^2)^2)^2) with nu = 3,
- *      mu = 13, AES-field-to-tower rows 8b d8 40 66 0e d2 de a0), register-allocated by gen_ct_cm3.py over r0-r12 and lr
- *      with Belady spilling (12 STR and 14 LDR of spills, 9 slots a round); lane masks select SB1..SB4 per lane (odd and even
+ *   3. the S-box circuit of crypto/aria/aria_ct_circuit.py (148 EOR, 36 AND, 24 AND with a lane-mask immediate; GF(((2^2)^2)^2) with nu = 3,
+ *      mu = 14, AES-field-to-tower rows 1b cc 9e c6 d0 72 de a0), register-allocated by gen_ct_cm3.py over r0-r12 and lr
+ *      with Belady spilling (18 STR and 19 LDR of spills, 11 slots a round); lane masks select SB1..SB4 per lane (odd and even
  *      rounds differ only in the immediates);
  *   4. back to words: merge (ORR with LSL #4), the SWAPMOVEs in reverse;
  *   5. A = M.P.M.D: D as two EOR a word with a ror16 left pending, M (6 EOR), P (REV16 on word 1, the
@@ -36,7 +36,7 @@
     .syntax unified
     .thumb
 
-#define FRAME 56
+#define FRAME 64
 
 /* SWAPMOVE(a, b, mask, n): exchanges the bits of b under mask with the bits of a under mask << n. */
 .macro SWAPMOVE a, b, m, n
@@ -134,575 +134,605 @@ MCU_FN(aria, ct_core):
     ldr   r2, [r1, #8]
     ldr   r3, [r1, #12]
     ldr   r1, [r1, #4]
-    ADDKEY 0
-    ldr   r4, [sp, #4]
-    tst   r4, #256
-    bne   .Laria_cm3_ct_even
+    ADDKEY 0                    /* the first key is plain */
+    TO_SLICES
+    /* ---- into the twisted form: every byte x becomes X.x (X: AES field to tower), generated ---- */
+    eor   r8, r2, r7
+    eor   r1, r1, r4
+    eor   r9, r0, r8
+    eor   r10, r5, r1
+    eor   r3, r3, r9
+    eor   r2, r2, r10
+    eor   r0, r0, r10
+    eor   r7, r7, r5
+    eor   r8, r8, r6
+    eor   r1, r9, r1
+    eor   r10, r9, r10
+    eor   r6, r6, r4
+    eor   r8, r8, r5
+    eor   r4, r7, r4
+    mov   r5, r10
+    mov   r7, r4
+    mov   r4, r6
+    mov   r6, r8
+    mov   r9, r0
+    mov   r0, r2
+    mov   r2, r9
+    ldr   r9, [sp, #4]
+    tst   r9, #256
+    bne   .Laria_cm3_ct_even_sbox
+    b     .Laria_cm3_ct_odd_sbox
 .Laria_cm3_ct_odd:
     TO_SLICES
+.Laria_cm3_ct_odd_sbox:
     /* ---- S-box circuit, odd round (SL1 = SB1 SB2 SB3 SB4), generated ---- */
-    eor   r8, r7, r4
-    eor   r9, r3, r7
-    eor   r10, r2, r0
-    eor   r10, r10, r4
-    eor   r11, r6, r10
-    and   r11, r11, #0x000f0000
-    eor   r10, r3, r10
-    eor   r3, r3, r6
-    and   r12, r9, #0x000f0000
-    and   r9, r9, #0x000f0000
-    eor   r10, r10, r9
-    eor   r9, r3, r8
-    eor   lr, r5, r8
-    str   r10, [sp, #16]
-    eor   r10, r2, lr
-    eor   r10, r10, r11
-    eor   lr, r6, lr
-    and   lr, lr, #0x000f0000
-    eor   r2, r2, r1
-    eor   r11, r1, r5
-    eor   r11, r11, r9
-    and   r11, r11, #0x0f000000
-    eor   r11, r10, r11
-    eor   r10, r0, r5
-    eor   r8, r10, r8
-    eor   r1, r1, r10
-    str   r11, [sp, #20]
-    eor   r11, r2, r8
-    eor   r11, r11, r12
-    eor   r12, r0, r7
-    eor   r12, r12, r3
-    eor   r3, r3, r10
-    and   r3, r3, #0x000f0000
-    eor   r3, r5, r3
-    and   r12, r12, #0x0f000000
-    eor   r0, r2, r0
-    eor   lr, r0, lr
-    eor   r0, r0, r9
-    eor   r2, r2, r6
-    eor   r5, r2, r5
-    eor   r2, r2, r10
-    eor   r12, r5, r12
-    and   r5, r5, #0x000f0000
-    and   r2, r2, #0x0f000000
-    eor   r2, r11, r2
-    eor   r6, r6, r4
-    eor   r5, r6, r5
-    eor   r10, r10, r9
-    and   r10, r10, #0x0f000000
-    ldr   r6, [sp, #16]
-    eor   r10, r6, r10
-    eor   r9, r1, r9
-    eor   r4, r1, r4
-    eor   r1, r7, r1
-    and   r4, r4, #0x000f0000
-    eor   r4, r8, r4
-    and   r1, r1, #0x0f000000
-    eor   r1, r4, r1
-    and   r0, r0, #0x0f000000
-    eor   r0, r5, r0
-    ldr   r5, [sp, #20]
-    eor   r4, r1, r5
-    eor   r8, r2, r0
-    eor   r7, r12, r0
-    eor   r6, r4, r7
-    and   r11, r0, r12
-    str   r7, [sp, #16]
-    eor   r7, r5, r0
-    str   r6, [sp, #24]
-    eor   r6, r4, r0
-    eor   r11, r6, r11
-    eor   r6, r1, r12
-    and   r6, r7, r6
-    str   r4, [sp, #28]
-    and   r4, r5, r1
-    eor   r1, r10, r1
-    str   r7, [sp, #32]
-    and   r7, r9, #0x0f000000
-    eor   r7, lr, r7
-    and   r9, r9, #0x0f000000
+    eor   r8, r3, r2
+    eor   r9, r1, r0
+    eor   r10, r2, r6
+    eor   r11, r8, r1
+    eor   r12, r8, r0
+    eor   r8, r8, r9
+    eor   r8, r8, r4
+    and   r8, r8, #0x0f000000
+    eor   r8, r2, r8
+    eor   lr, r9, r5
     eor   r9, r3, r9
-    eor   r3, r7, r5
-    and   lr, r3, r1
-    str   r0, [sp, #36]
-    eor   r0, r9, r2
-    str   r0, [sp, #40]
-    and   r0, r7, r10
-    str   r3, [sp, #44]
-    eor   r3, r9, r0
-    eor   r11, r11, r3
-    eor   r3, r4, r3
-    eor   r6, r3, r6
-    eor   r0, r5, r0
-    eor   r0, r0, lr
-    eor   r3, r12, r7
-    and   r5, r2, r9
-    eor   r5, r12, r5
-    eor   r5, r5, r11
-    eor   lr, r5, lr
-    eor   r12, r9, r12
-    eor   r1, r1, r12
-    and   r12, r8, r12
-    eor   r9, r10, r9
-    eor   r10, r10, r7
-    eor   r5, r10, r2
-    eor   r12, r5, r12
-    eor   r4, r12, r4
-    eor   r11, r4, r11
-    ldr   r4, [sp, #44]
-    eor   r12, r4, r8
-    and   r1, r12, r1
-    eor   r5, r7, r2
-    and   r9, r5, r9
-    eor   r9, r3, r9
-    eor   r0, r0, r9
-    eor   r1, r0, r1
-    eor   r9, r6, r9
-    eor   r6, r1, r9
-    and   r0, r9, r11
-    eor   r3, r9, lr
-    eor   r0, r3, r0
-    eor   r3, r1, lr
-    str   r12, [sp, #48]
-    and   r12, r1, lr
-    eor   r12, r11, r12
-    eor   r12, r12, r0
-    eor   lr, lr, r11
-    and   lr, r6, lr
-    and   r6, r6, r12
-    eor   r11, r9, r11
-    eor   r0, r1, r0
-    eor   lr, r0, lr
-    and   r1, r1, lr
-    eor   r0, r3, r11
-    and   r0, r0, r12
-    and   r3, r3, lr
-    eor   r12, lr, r12
-    and   r9, r9, r12
-    and   r12, r11, r12
-    eor   r0, r12, r0
-    eor   r12, r3, r12
-    and   r7, r7, r12
-    ldr   r3, [sp, #20]
-    and   r3, r3, r0
-    eor   r1, r1, r9
-    eor   r6, r9, r6
-    ldr   r9, [sp, #36]
-    and   r9, r9, r6
     eor   r9, r9, r7
-    and   r2, r2, r1
-    eor   r2, r2, r9
-    eor   r11, r1, r12
-    and   r5, r5, r11
-    eor   r5, r7, r5
-    eor   r7, r6, r1
-    ldr   lr, [sp, #40]
-    and   r1, lr, r1
-    and   r8, r8, r7
-    eor   r8, r8, r3
-    eor   r9, r8, r9
-    eor   r8, r6, r0
-    str   r9, [sp, #36]
-    ldr   r9, [sp, #32]
-    and   r9, r9, r8
-    eor   r9, r3, r9
-    ldr   r3, [sp, #24]
-    and   r8, r3, r8
-    eor   r9, r9, r5
-    ldr   r3, [sp, #16]
-    and   r6, r3, r6
-    eor   r3, lr, r3
-    eor   lr, r10, lr
-    and   r11, lr, r11
-    eor   lr, r0, r12
-    and   r4, r4, lr
-    eor   r2, r2, r4
-    eor   r5, r4, r5
-    ldr   r4, [sp, #28]
-    and   r0, r4, r0
-    eor   r8, r0, r8
-    and   r12, r10, r12
-    eor   r4, r10, r4
-    eor   r6, r6, r12
-    eor   r11, r12, r11
-    eor   r1, r1, r6
-    eor   r8, r8, r11
-    and   r12, r4, lr
-    eor   lr, r7, lr
-    and   r7, r3, r7
-    eor   r0, r7, r0
-    eor   r6, r0, r6
-    eor   r3, r4, r3
-    eor   r11, r12, r11
-    eor   r12, r1, r12
-    and   r3, r3, lr
-    eor   r3, r11, r3
-    ldr   r11, [sp, #48]
-    and   lr, r11, lr
-    eor   lr, r5, lr
-    ldr   r5, [sp, #36]
-    eor   r11, r12, r5
-    eor   r1, r6, r9
-    eor   r4, r8, r11
-    eor   r11, r11, r9
-    eor   r4, r4, r1
-    and   r4, r4, #0x0000000f
-    eor   r0, r6, r12
-    eor   r6, r6, r8
-    and   r6, r6, #0x00000f00
-    eor   r7, r2, r1
-    and   r7, r7, #0x0000000f
-    eor   r7, r11, r7
-    eor   r6, r7, r6
-    eor   r7, r8, lr
-    eor   r11, r0, r7
-    and   r11, r11, #0x00000f00
-    and   r0, r0, #0x00000f00
-    eor   r10, r3, r7
-    and   r10, r10, #0x00000f00
-    str   r6, [sp, #48]
-    eor   r6, r5, r2
-    eor   r5, r12, r6
-    eor   r4, r5, r4
-    eor   r11, r4, r11
-    eor   r4, r6, r9
-    eor   r5, r6, r7
-    and   r5, r5, #0x0000000f
-    eor   r5, r8, r5
-    eor   r10, r5, r10
-    eor   r5, r12, lr
-    and   r5, r5, #0x0000000f
-    eor   r12, r12, r3
-    eor   lr, r12, lr
-    eor   r3, r3, r1
-    eor   r1, r12, r1
-    eor   r6, r6, r3
-    and   r1, r1, #0x00000f00
-    eor   r3, r2, r3
-    eor   r8, r8, r12
-    eor   r12, r12, r9
-    eor   r12, r12, r7
-    eor   r5, r12, r5
-    eor   r9, r8, r9
-    and   r2, r2, #0x00000f00
-    and   r12, lr, #0x0000000f
-    eor   r12, r9, r12
+    and   r9, r9, #0x0f000000
+    str   r8, [sp, #16]
+    eor   r8, r2, lr
+    and   r2, r2, #0x000f0000
+    eor   r2, r6, r2
+    and   lr, lr, #0x0f000000
+    and   r8, r8, #0x0f000000
+    eor   r8, r2, r8
+    eor   r2, r11, r7
+    eor   r11, r11, r5
+    and   r2, r2, #0x000f0000
+    and   r11, r11, #0x0f000000
+    eor   r3, r3, r2
+    eor   r3, r3, r11
+    eor   r2, r7, r2
+    eor   r11, r0, r10
+    eor   r10, r7, r10
+    eor   r7, r12, r7
+    eor   r7, r7, r5
+    eor   r7, r7, r4
+    and   r11, r11, #0x000f0000
+    eor   r9, r11, r9
+    and   r12, r12, #0x000f0000
+    eor   r12, r5, r12
+    and   r10, r10, #0x0f000000
+    eor   r10, r12, r10
+    and   r7, r7, #0x0f000000
+    eor   r1, r1, r9
+    eor   r9, r2, r9
+    eor   r2, r0, r4
+    and   r2, r2, #0x000f0000
+    eor   r0, r0, r2
+    eor   r2, r4, r2
+    eor   lr, r0, lr
+    eor   r7, r2, r7
+    ldr   r2, [sp, #16]
+    eor   r0, r3, r2
+    eor   r4, r1, lr
+    eor   r12, r9, r8
+    eor   r5, r10, r7
+    eor   r11, r3, r1
+    eor   r6, r2, lr
+    str   r3, [sp, #20]
+    eor   r3, r0, r4
+    and   r4, r5, r4
+    and   r0, r12, r0
+    str   r4, [sp, #24]
+    eor   r4, r9, r10
+    and   r11, r4, r11
+    str   r4, [sp, #28]
+    eor   r4, r8, r7
+    and   r6, r4, r6
+    str   r4, [sp, #32]
+    eor   r4, r12, r5
+    and   r3, r4, r3
+    str   r4, [sp, #36]
+    and   r4, r7, lr
+    eor   r4, r2, r4
+    str   r12, [sp, #40]
+    and   r12, r10, r1
+    str   r5, [sp, #44]
+    and   r5, r8, r2
+    eor   r2, r2, r8
+    str   r2, [sp, #16]
+    ldr   r2, [sp, #20]
+    str   r3, [sp, #48]
+    and   r3, r9, r2
+    eor   r3, r10, r3
+    eor   r2, r1, r3
+    eor   r4, r4, r2
+    eor   r3, r8, r3
+    eor   r12, r12, r4
+    eor   r1, r1, r10
+    str   r1, [sp, #52]
+    eor   r1, lr, r9
+    eor   lr, lr, r7
+    str   lr, [sp, #56]
+    eor   lr, r1, r7
+    eor   r0, lr, r0
+    eor   r1, r1, r5
+    eor   r2, r1, r2
+    eor   r6, r2, r6
+    eor   r3, r3, r0
     eor   r0, r12, r0
-    ldr   r12, [sp, #36]
-    eor   lr, r12, lr
+    eor   r3, r3, r11
+    eor   r11, r6, r11
+    ldr   r6, [sp, #48]
+    eor   r6, r3, r6
+    ldr   r3, [sp, #20]
+    eor   r12, r3, r8
+    ldr   r2, [sp, #24]
+    eor   r2, r12, r2
+    eor   r5, r2, r5
+    eor   r4, r5, r4
+    eor   r3, r3, r9
+    eor   r5, r6, r11
+    eor   r2, r0, r4
+    and   r2, r5, r2
+    and   r12, r6, r0
+    eor   r12, r4, r12
+    and   r1, r11, r4
+    eor   r4, r11, r4
+    eor   lr, r11, r0
+    eor   r1, lr, r1
+    eor   r12, r12, r1
+    eor   r1, r6, r1
+    eor   r2, r1, r2
+    eor   r0, r6, r0
+    and   r6, r6, r2
+    and   r5, r5, r12
+    eor   r1, r0, r4
+    and   r0, r0, r2
+    eor   r2, r2, r12
+    and   r12, r1, r12
+    and   r11, r11, r2
+    and   r2, r4, r2
+    eor   r6, r6, r11
+    eor   r5, r11, r5
+    eor   r0, r0, r2
+    eor   r12, r2, r12
+    and   r7, r7, r5
+    and   r10, r10, r6
+    and   r8, r8, r12
+    and   r9, r9, r0
+    eor   r7, r7, r9
+    eor   r10, r10, r7
+    ldr   r2, [sp, #16]
+    eor   r11, r3, r2
+    ldr   r4, [sp, #52]
+    ldr   r1, [sp, #56]
+    eor   lr, r4, r1
+    str   r11, [sp, #20]
+    eor   r11, r5, r6
+    str   lr, [sp, #24]
+    ldr   lr, [sp, #44]
+    and   lr, lr, r11
+    eor   lr, lr, r8
+    eor   r7, lr, r7
+    eor   lr, r12, r0
+    str   r7, [sp, #44]
+    ldr   r7, [sp, #40]
+    and   r7, r7, lr
+    eor   r10, r10, r7
+    str   r10, [sp, #40]
+    eor   r10, r3, r4
+    and   r4, r4, r6
+    eor   r6, r6, r0
+    and   r0, r3, r0
+    ldr   r3, [sp, #28]
+    and   r3, r3, r6
+    and   r6, r10, r6
+    eor   r3, r9, r3
+    eor   r6, r0, r6
+    eor   r7, r7, r3
+    eor   r9, r2, r1
+    and   r1, r1, r5
+    eor   r0, r1, r0
+    eor   r5, r5, r12
+    and   r12, r2, r12
+    ldr   r2, [sp, #32]
+    and   r2, r2, r5
+    and   r5, r9, r5
+    eor   r2, r8, r2
+    eor   r3, r2, r3
+    eor   r4, r4, r0
+    eor   r5, r12, r5
+    eor   r5, r5, r6
+    ldr   r2, [sp, #20]
+    ldr   r8, [sp, #24]
+    eor   r9, r2, r8
+    and   r8, r8, r11
     eor   r12, r8, r12
+    eor   r0, r12, r0
+    eor   r11, r11, lr
+    and   lr, r2, lr
+    ldr   r2, [sp, #36]
+    and   r2, r2, r11
+    and   r11, r9, r11
+    eor   r7, r7, r2
+    eor   r4, r4, lr
+    eor   r6, lr, r6
+    eor   r11, r6, r11
+    ldr   r6, [sp, #44]
+    eor   lr, r5, r6
+    ldr   r2, [sp, #40]
+    eor   r9, r2, r3
+    eor   r12, r0, r4
+    eor   r8, r0, r7
+    eor   r1, lr, r9
+    eor   r9, r9, r7
+    and   r9, r9, #0x00000f00
+    eor   r10, r0, r1
+    eor   r1, r11, r1
+    and   r1, r1, #0x00000f00
+    and   r10, r10, #0x00000f00
+    str   r1, [sp, #36]
+    eor   r1, r4, r6
+    eor   r1, r1, r7
+    and   r1, r1, #0x00000f00
+    str   r1, [sp, #20]
+    eor   r1, r12, r11
+    eor   r12, r12, lr
+    eor   lr, lr, r7
     and   r12, r12, #0x0000000f
-    and   r8, r8, #0x00000f00
-    eor   r9, r6, r7
-    and   r9, r9, #0x0000000f
-    eor   r9, lr, r9
-    eor   r2, r9, r2
-    eor   r7, r3, r7
-    eor   r12, r7, r12
-    eor   r1, r12, r1
-    and   r6, r6, #0x00000f00
-    eor   r6, r5, r6
-    and   r3, r3, #0x0000000f
+    and   lr, lr, #0x0000000f
+    and   r1, r1, #0x00000f00
+    eor   r0, r0, r12
+    eor   r12, r6, r12
+    eor   r9, r0, r9
+    eor   r1, r4, r1
+    and   r4, r4, #0x0000000f
+    eor   r4, r2, r4
+    eor   r10, r4, r10
+    eor   r2, r2, r7
+    and   r2, r2, #0x0000000f
+    eor   lr, r3, lr
+    eor   r4, r5, r11
     eor   r3, r4, r3
-    eor   r8, r3, r8
-    ldr   r3, [sp, #48]
+    eor   r3, r3, r8
+    and   r8, r8, #0x00000f00
+    eor   r8, r2, r8
+    and   r3, r3, #0x00000f00
+    eor   r3, lr, r3
+    eor   r5, r5, r8
+    eor   r8, r12, r8
+    eor   r12, r11, r7
+    and   r12, r12, #0x0000000f
+    eor   r11, r11, r12
+    eor   r7, r7, r12
+    ldr   r12, [sp, #36]
+    eor   r12, r11, r12
+    ldr   r11, [sp, #20]
+    eor   r11, r7, r11
+    /* ---- end of S-box circuit: count the round ---- */
+    ldr   r0, [sp, #8]
+    subs  r0, r0, #1
+    str   r0, [sp, #8]
+    beq   .Laria_cm3_ct_last_odd
     /* merge the nibble slices back into words r0..r3 */
-    mov   r4, r0
-    orr   r0, r3, r6, lsl #4
-    orr   r3, r1, r2, lsl #4
-    orr   r1, r11, r10, lsl #4
-    orr   r2, r8, r4, lsl #4
-    /* ---- end of S-box circuit ---- */
+    orr   r0, r12, r11, lsl #4
+    orr   r2, r1, r10, lsl #4
+    orr   r1, r5, r3, lsl #4
+    orr   r3, r9, r8, lsl #4
     TO_WORDS
-    ldr   r4, [sp, #8]
-    subs  r4, r4, #1
-    str   r4, [sp, #8]
-    beq   .Laria_cm3_ct_last
     DIFFUSE
     ADDKEY 1
 .Laria_cm3_ct_even:
     TO_SLICES
+.Laria_cm3_ct_even_sbox:
     /* ---- S-box circuit, even round (SL2 = SB3 SB4 SB1 SB2), generated ---- */
-    eor   r8, r7, r4
-    eor   r9, r3, r7
-    eor   r10, r2, r0
-    eor   r10, r10, r4
-    eor   r11, r6, r10
-    and   r11, r11, #0x0000000f
-    eor   r10, r3, r10
-    eor   r3, r3, r6
-    and   r12, r9, #0x0000000f
-    and   r9, r9, #0x0000000f
-    eor   r10, r10, r9
-    eor   r9, r3, r8
-    eor   lr, r5, r8
-    str   r10, [sp, #16]
-    eor   r10, r2, lr
-    eor   r10, r10, r11
-    eor   lr, r6, lr
-    and   lr, lr, #0x0000000f
-    eor   r2, r2, r1
-    eor   r11, r1, r5
-    eor   r11, r11, r9
-    and   r11, r11, #0x00000f00
-    eor   r11, r10, r11
-    eor   r10, r0, r5
-    eor   r8, r10, r8
-    eor   r1, r1, r10
-    str   r11, [sp, #20]
-    eor   r11, r2, r8
-    eor   r11, r11, r12
-    eor   r12, r0, r7
-    eor   r12, r12, r3
-    eor   r3, r3, r10
-    and   r3, r3, #0x0000000f
-    eor   r3, r5, r3
-    and   r12, r12, #0x00000f00
-    eor   r0, r2, r0
-    eor   lr, r0, lr
-    eor   r0, r0, r9
-    eor   r2, r2, r6
-    eor   r5, r2, r5
-    eor   r2, r2, r10
-    eor   r12, r5, r12
-    and   r5, r5, #0x0000000f
-    and   r2, r2, #0x00000f00
-    eor   r2, r11, r2
-    eor   r6, r6, r4
-    eor   r5, r6, r5
-    eor   r10, r10, r9
-    and   r10, r10, #0x00000f00
-    ldr   r6, [sp, #16]
-    eor   r10, r6, r10
-    eor   r9, r1, r9
-    eor   r4, r1, r4
-    eor   r1, r7, r1
-    and   r4, r4, #0x0000000f
-    eor   r4, r8, r4
-    and   r1, r1, #0x00000f00
-    eor   r1, r4, r1
-    and   r0, r0, #0x00000f00
-    eor   r0, r5, r0
-    ldr   r5, [sp, #20]
-    eor   r4, r1, r5
-    eor   r8, r2, r0
-    eor   r7, r12, r0
-    eor   r6, r4, r7
-    and   r11, r0, r12
-    str   r7, [sp, #16]
-    eor   r7, r5, r0
-    str   r6, [sp, #24]
-    eor   r6, r4, r0
-    eor   r11, r6, r11
-    eor   r6, r1, r12
-    and   r6, r7, r6
-    str   r4, [sp, #28]
-    and   r4, r5, r1
-    eor   r1, r10, r1
-    str   r7, [sp, #32]
-    and   r7, r9, #0x00000f00
-    eor   r7, lr, r7
-    and   r9, r9, #0x00000f00
+    eor   r8, r3, r2
+    eor   r9, r1, r0
+    eor   r10, r2, r6
+    eor   r11, r8, r1
+    eor   r12, r8, r0
+    eor   r8, r8, r9
+    eor   r8, r8, r4
+    and   r8, r8, #0x00000f00
+    eor   r8, r2, r8
+    eor   lr, r9, r5
     eor   r9, r3, r9
-    eor   r3, r7, r5
-    and   lr, r3, r1
-    str   r0, [sp, #36]
-    eor   r0, r9, r2
-    str   r0, [sp, #40]
-    and   r0, r7, r10
-    str   r3, [sp, #44]
-    eor   r3, r9, r0
-    eor   r11, r11, r3
-    eor   r3, r4, r3
-    eor   r6, r3, r6
-    eor   r0, r5, r0
-    eor   r0, r0, lr
-    eor   r3, r12, r7
-    and   r5, r2, r9
-    eor   r5, r12, r5
-    eor   r5, r5, r11
-    eor   lr, r5, lr
-    eor   r12, r9, r12
-    eor   r1, r1, r12
-    and   r12, r8, r12
-    eor   r9, r10, r9
-    eor   r10, r10, r7
-    eor   r5, r10, r2
-    eor   r12, r5, r12
-    eor   r4, r12, r4
-    eor   r11, r4, r11
-    ldr   r4, [sp, #44]
-    eor   r12, r4, r8
-    and   r1, r12, r1
-    eor   r5, r7, r2
-    and   r9, r5, r9
-    eor   r9, r3, r9
-    eor   r0, r0, r9
-    eor   r1, r0, r1
-    eor   r9, r6, r9
-    eor   r6, r1, r9
-    and   r0, r9, r11
-    eor   r3, r9, lr
-    eor   r0, r3, r0
-    eor   r3, r1, lr
-    str   r12, [sp, #48]
-    and   r12, r1, lr
-    eor   r12, r11, r12
-    eor   r12, r12, r0
-    eor   lr, lr, r11
-    and   lr, r6, lr
-    and   r6, r6, r12
-    eor   r11, r9, r11
-    eor   r0, r1, r0
-    eor   lr, r0, lr
-    and   r1, r1, lr
-    eor   r0, r3, r11
-    and   r0, r0, r12
-    and   r3, r3, lr
-    eor   r12, lr, r12
-    and   r9, r9, r12
-    and   r12, r11, r12
-    eor   r0, r12, r0
-    eor   r12, r3, r12
-    and   r7, r7, r12
-    ldr   r3, [sp, #20]
-    and   r3, r3, r0
-    eor   r1, r1, r9
-    eor   r6, r9, r6
-    ldr   r9, [sp, #36]
-    and   r9, r9, r6
     eor   r9, r9, r7
-    and   r2, r2, r1
-    eor   r2, r2, r9
-    eor   r11, r1, r12
-    and   r5, r5, r11
-    eor   r5, r7, r5
-    eor   r7, r6, r1
-    ldr   lr, [sp, #40]
-    and   r1, lr, r1
-    and   r8, r8, r7
-    eor   r8, r8, r3
-    eor   r9, r8, r9
-    eor   r8, r6, r0
-    str   r9, [sp, #36]
-    ldr   r9, [sp, #32]
-    and   r9, r9, r8
-    eor   r9, r3, r9
-    ldr   r3, [sp, #24]
-    and   r8, r3, r8
-    eor   r9, r9, r5
-    ldr   r3, [sp, #16]
-    and   r6, r3, r6
-    eor   r3, lr, r3
-    eor   lr, r10, lr
-    and   r11, lr, r11
-    eor   lr, r0, r12
-    and   r4, r4, lr
-    eor   r2, r2, r4
-    eor   r5, r4, r5
-    ldr   r4, [sp, #28]
-    and   r0, r4, r0
-    eor   r8, r0, r8
-    and   r12, r10, r12
-    eor   r4, r10, r4
-    eor   r6, r6, r12
-    eor   r11, r12, r11
-    eor   r1, r1, r6
-    eor   r8, r8, r11
-    and   r12, r4, lr
-    eor   lr, r7, lr
-    and   r7, r3, r7
-    eor   r0, r7, r0
-    eor   r6, r0, r6
-    eor   r3, r4, r3
-    eor   r11, r12, r11
-    eor   r12, r1, r12
-    and   r3, r3, lr
-    eor   r3, r11, r3
-    ldr   r11, [sp, #48]
-    and   lr, r11, lr
-    eor   lr, r5, lr
-    ldr   r5, [sp, #36]
-    eor   r11, r12, r5
-    eor   r1, r6, r9
-    eor   r4, r8, r11
-    eor   r11, r11, r9
-    eor   r4, r4, r1
-    and   r4, r4, #0x000f0000
-    eor   r0, r6, r12
-    eor   r6, r6, r8
-    and   r6, r6, #0x0f000000
-    eor   r7, r2, r1
-    and   r7, r7, #0x000f0000
-    eor   r7, r11, r7
-    eor   r6, r7, r6
-    eor   r7, r8, lr
-    eor   r11, r0, r7
-    and   r11, r11, #0x0f000000
-    and   r0, r0, #0x0f000000
-    eor   r10, r3, r7
-    and   r10, r10, #0x0f000000
-    str   r6, [sp, #48]
-    eor   r6, r5, r2
-    eor   r5, r12, r6
-    eor   r4, r5, r4
-    eor   r11, r4, r11
-    eor   r4, r6, r9
-    eor   r5, r6, r7
-    and   r5, r5, #0x000f0000
-    eor   r5, r8, r5
-    eor   r10, r5, r10
-    eor   r5, r12, lr
-    and   r5, r5, #0x000f0000
-    eor   r12, r12, r3
-    eor   lr, r12, lr
-    eor   r3, r3, r1
-    eor   r1, r12, r1
-    eor   r6, r6, r3
-    and   r1, r1, #0x0f000000
-    eor   r3, r2, r3
-    eor   r8, r8, r12
-    eor   r12, r12, r9
-    eor   r12, r12, r7
-    eor   r5, r12, r5
-    eor   r9, r8, r9
-    and   r2, r2, #0x0f000000
-    and   r12, lr, #0x000f0000
-    eor   r12, r9, r12
+    and   r9, r9, #0x00000f00
+    str   r8, [sp, #16]
+    eor   r8, r2, lr
+    and   r2, r2, #0x0000000f
+    eor   r2, r6, r2
+    and   lr, lr, #0x00000f00
+    and   r8, r8, #0x00000f00
+    eor   r8, r2, r8
+    eor   r2, r11, r7
+    eor   r11, r11, r5
+    and   r2, r2, #0x0000000f
+    and   r11, r11, #0x00000f00
+    eor   r3, r3, r2
+    eor   r3, r3, r11
+    eor   r2, r7, r2
+    eor   r11, r0, r10
+    eor   r10, r7, r10
+    eor   r7, r12, r7
+    eor   r7, r7, r5
+    eor   r7, r7, r4
+    and   r11, r11, #0x0000000f
+    eor   r9, r11, r9
+    and   r12, r12, #0x0000000f
+    eor   r12, r5, r12
+    and   r10, r10, #0x00000f00
+    eor   r10, r12, r10
+    and   r7, r7, #0x00000f00
+    eor   r1, r1, r9
+    eor   r9, r2, r9
+    eor   r2, r0, r4
+    and   r2, r2, #0x0000000f
+    eor   r0, r0, r2
+    eor   r2, r4, r2
+    eor   lr, r0, lr
+    eor   r7, r2, r7
+    ldr   r2, [sp, #16]
+    eor   r0, r3, r2
+    eor   r4, r1, lr
+    eor   r12, r9, r8
+    eor   r5, r10, r7
+    eor   r11, r3, r1
+    eor   r6, r2, lr
+    str   r3, [sp, #20]
+    eor   r3, r0, r4
+    and   r4, r5, r4
+    and   r0, r12, r0
+    str   r4, [sp, #24]
+    eor   r4, r9, r10
+    and   r11, r4, r11
+    str   r4, [sp, #28]
+    eor   r4, r8, r7
+    and   r6, r4, r6
+    str   r4, [sp, #32]
+    eor   r4, r12, r5
+    and   r3, r4, r3
+    str   r4, [sp, #36]
+    and   r4, r7, lr
+    eor   r4, r2, r4
+    str   r12, [sp, #40]
+    and   r12, r10, r1
+    str   r5, [sp, #44]
+    and   r5, r8, r2
+    eor   r2, r2, r8
+    str   r2, [sp, #16]
+    ldr   r2, [sp, #20]
+    str   r3, [sp, #48]
+    and   r3, r9, r2
+    eor   r3, r10, r3
+    eor   r2, r1, r3
+    eor   r4, r4, r2
+    eor   r3, r8, r3
+    eor   r12, r12, r4
+    eor   r1, r1, r10
+    str   r1, [sp, #52]
+    eor   r1, lr, r9
+    eor   lr, lr, r7
+    str   lr, [sp, #56]
+    eor   lr, r1, r7
+    eor   r0, lr, r0
+    eor   r1, r1, r5
+    eor   r2, r1, r2
+    eor   r6, r2, r6
+    eor   r3, r3, r0
     eor   r0, r12, r0
-    ldr   r12, [sp, #36]
-    eor   lr, r12, lr
+    eor   r3, r3, r11
+    eor   r11, r6, r11
+    ldr   r6, [sp, #48]
+    eor   r6, r3, r6
+    ldr   r3, [sp, #20]
+    eor   r12, r3, r8
+    ldr   r2, [sp, #24]
+    eor   r2, r12, r2
+    eor   r5, r2, r5
+    eor   r4, r5, r4
+    eor   r3, r3, r9
+    eor   r5, r6, r11
+    eor   r2, r0, r4
+    and   r2, r5, r2
+    and   r12, r6, r0
+    eor   r12, r4, r12
+    and   r1, r11, r4
+    eor   r4, r11, r4
+    eor   lr, r11, r0
+    eor   r1, lr, r1
+    eor   r12, r12, r1
+    eor   r1, r6, r1
+    eor   r2, r1, r2
+    eor   r0, r6, r0
+    and   r6, r6, r2
+    and   r5, r5, r12
+    eor   r1, r0, r4
+    and   r0, r0, r2
+    eor   r2, r2, r12
+    and   r12, r1, r12
+    and   r11, r11, r2
+    and   r2, r4, r2
+    eor   r6, r6, r11
+    eor   r5, r11, r5
+    eor   r0, r0, r2
+    eor   r12, r2, r12
+    and   r7, r7, r5
+    and   r10, r10, r6
+    and   r8, r8, r12
+    and   r9, r9, r0
+    eor   r7, r7, r9
+    eor   r10, r10, r7
+    ldr   r2, [sp, #16]
+    eor   r11, r3, r2
+    ldr   r4, [sp, #52]
+    ldr   r1, [sp, #56]
+    eor   lr, r4, r1
+    str   r11, [sp, #20]
+    eor   r11, r5, r6
+    str   lr, [sp, #24]
+    ldr   lr, [sp, #44]
+    and   lr, lr, r11
+    eor   lr, lr, r8
+    eor   r7, lr, r7
+    eor   lr, r12, r0
+    str   r7, [sp, #44]
+    ldr   r7, [sp, #40]
+    and   r7, r7, lr
+    eor   r10, r10, r7
+    str   r10, [sp, #40]
+    eor   r10, r3, r4
+    and   r4, r4, r6
+    eor   r6, r6, r0
+    and   r0, r3, r0
+    ldr   r3, [sp, #28]
+    and   r3, r3, r6
+    and   r6, r10, r6
+    eor   r3, r9, r3
+    eor   r6, r0, r6
+    eor   r7, r7, r3
+    eor   r9, r2, r1
+    and   r1, r1, r5
+    eor   r0, r1, r0
+    eor   r5, r5, r12
+    and   r12, r2, r12
+    ldr   r2, [sp, #32]
+    and   r2, r2, r5
+    and   r5, r9, r5
+    eor   r2, r8, r2
+    eor   r3, r2, r3
+    eor   r4, r4, r0
+    eor   r5, r12, r5
+    eor   r5, r5, r6
+    ldr   r2, [sp, #20]
+    ldr   r8, [sp, #24]
+    eor   r9, r2, r8
+    and   r8, r8, r11
     eor   r12, r8, r12
+    eor   r0, r12, r0
+    eor   r11, r11, lr
+    and   lr, r2, lr
+    ldr   r2, [sp, #36]
+    and   r2, r2, r11
+    and   r11, r9, r11
+    eor   r7, r7, r2
+    eor   r4, r4, lr
+    eor   r6, lr, r6
+    eor   r11, r6, r11
+    ldr   r6, [sp, #44]
+    eor   lr, r5, r6
+    ldr   r2, [sp, #40]
+    eor   r9, r2, r3
+    eor   r12, r0, r4
+    eor   r8, r0, r7
+    eor   r1, lr, r9
+    eor   r9, r9, r7
+    and   r9, r9, #0x0f000000
+    eor   r10, r0, r1
+    eor   r1, r11, r1
+    and   r1, r1, #0x0f000000
+    and   r10, r10, #0x0f000000
+    str   r1, [sp, #36]
+    eor   r1, r4, r6
+    eor   r1, r1, r7
+    and   r1, r1, #0x0f000000
+    str   r1, [sp, #20]
+    eor   r1, r12, r11
+    eor   r12, r12, lr
+    eor   lr, lr, r7
     and   r12, r12, #0x000f0000
-    and   r8, r8, #0x0f000000
-    eor   r9, r6, r7
-    and   r9, r9, #0x000f0000
-    eor   r9, lr, r9
-    eor   r2, r9, r2
-    eor   r7, r3, r7
-    eor   r12, r7, r12
-    eor   r1, r12, r1
-    and   r6, r6, #0x0f000000
-    eor   r6, r5, r6
-    and   r3, r3, #0x000f0000
+    and   lr, lr, #0x000f0000
+    and   r1, r1, #0x0f000000
+    eor   r0, r0, r12
+    eor   r12, r6, r12
+    eor   r9, r0, r9
+    eor   r1, r4, r1
+    and   r4, r4, #0x000f0000
+    eor   r4, r2, r4
+    eor   r10, r4, r10
+    eor   r2, r2, r7
+    and   r2, r2, #0x000f0000
+    eor   lr, r3, lr
+    eor   r4, r5, r11
     eor   r3, r4, r3
-    eor   r8, r3, r8
-    ldr   r3, [sp, #48]
+    eor   r3, r3, r8
+    and   r8, r8, #0x0f000000
+    eor   r8, r2, r8
+    and   r3, r3, #0x0f000000
+    eor   r3, lr, r3
+    eor   r5, r5, r8
+    eor   r8, r12, r8
+    eor   r12, r11, r7
+    and   r12, r12, #0x000f0000
+    eor   r11, r11, r12
+    eor   r7, r7, r12
+    ldr   r12, [sp, #36]
+    eor   r12, r11, r12
+    ldr   r11, [sp, #20]
+    eor   r11, r7, r11
+    /* ---- end of S-box circuit: count the round ---- */
+    ldr   r0, [sp, #8]
+    subs  r0, r0, #1
+    str   r0, [sp, #8]
+    beq   .Laria_cm3_ct_last_even
     /* merge the nibble slices back into words r0..r3 */
-    mov   r4, r0
-    orr   r0, r3, r6, lsl #4
-    orr   r3, r1, r2, lsl #4
-    orr   r1, r11, r10, lsl #4
-    orr   r2, r8, r4, lsl #4
-    /* ---- end of S-box circuit ---- */
+    orr   r0, r12, r11, lsl #4
+    orr   r2, r1, r10, lsl #4
+    orr   r1, r5, r3, lsl #4
+    orr   r3, r9, r8, lsl #4
     TO_WORDS
-    ldr   r4, [sp, #8]
-    subs  r4, r4, #1
-    str   r4, [sp, #8]
-    beq   .Laria_cm3_ct_last
     DIFFUSE
     ADDKEY 1
     b     .Laria_cm3_ct_odd
+.Laria_cm3_ct_last_odd:
+    /* ---- the last round's outputs out of the twisted form (X^-1), generated ---- */
+    eor   r11, r10, r11
+    eor   r0, r8, r11
+    eor   r2, r1, r5
+    eor   r4, r1, r12
+    eor   r6, r3, r0
+    eor   r9, r9, r12
+    eor   r1, r1, r6
+    eor   r5, r5, r3
+    eor   r10, r2, r10
+    eor   r2, r2, r11
+    eor   r9, r9, r6
+    eor   r8, r4, r8
+    eor   r4, r4, r0
+    eor   r8, r8, r3
+    /* merge the nibble slices back into words r0..r3 */
+    orr   r3, r9, r1, lsl #4
+    orr   r1, r8, r5, lsl #4
+    mov   r6, r0
+    orr   r0, r4, r2, lsl #4
+    orr   r2, r6, r10, lsl #4
+    TO_WORDS
+    b     .Laria_cm3_ct_last
+.Laria_cm3_ct_last_even:
+    eor   r11, r10, r11
+    eor   r0, r8, r11
+    eor   r2, r1, r5
+    eor   r4, r1, r12
+    eor   r6, r3, r0
+    eor   r9, r9, r12
+    eor   r1, r1, r6
+    eor   r5, r5, r3
+    eor   r10, r2, r10
+    eor   r2, r2, r11
+    eor   r9, r9, r6
+    eor   r8, r4, r8
+    eor   r4, r4, r0
+    eor   r8, r8, r3
+    /* merge the nibble slices back into words r0..r3 */
+    orr   r3, r9, r1, lsl #4
+    orr   r1, r8, r5, lsl #4
+    mov   r6, r0
+    orr   r0, r4, r2, lsl #4
+    orr   r2, r6, r10, lsl #4
+    TO_WORDS
 .Laria_cm3_ct_last:
     ldr   r4, [sp, #4]
     tst   r4, #512
@@ -736,6 +766,61 @@ MCU_FN(id, op):                                                     \
     movw  r3, #(512 + rounds);                                      \
     b.w   MCU_FN(aria, ct_core);                                    \
     .size MCU_FN(id, op), . - MCU_FN(id, op)
+
+/* void mcu_aria_cm3_ct_twist(uint32_t *w, uint32_t n): X applied to every byte of w[0..n-1] (the key
+ * schedule's round keys 2..rounds, which meet the state in its twisted form). X's columns are
+ * immediates; MUL takes a fixed time on the Cortex-M3, and no address depends on the data. */
+    .section .text.aria_cm3_ct_twist, "ax", %progbits
+    .balign 4
+    .globl MCU_FN(aria, twist)
+    .type MCU_FN(aria, twist), %function
+    .thumb_func
+MCU_FN(aria, twist):
+    cmp   r1, #0
+    beq   2f
+    push  {r4, r5}
+    movw  r12, #0x0101
+    movt  r12, #0x0101
+1:
+    ldr   r2, [r0]
+    and   r3, r12, r2
+    movs  r4, #0x01
+    mul   r5, r3, r4
+    and   r3, r12, r2, lsr #1
+    movs  r4, #0x6d
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #2
+    movs  r4, #0x4e
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #3
+    movs  r4, #0x47
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #4
+    movs  r4, #0x75
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #5
+    movs  r4, #0xa0
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #6
+    movs  r4, #0x7a
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #7
+    movs  r4, #0xde
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    str   r5, [r0], #4
+    subs  r1, r1, #1
+    bne   1b
+    pop   {r4, r5}
+2:
+    bx    lr
+    .size MCU_FN(aria, twist), . - MCU_FN(aria, twist)
 
 ARIA_ENTRY(aria128, encrypt, 12)
 ARIA_ENTRY(aria128, decrypt, 12)

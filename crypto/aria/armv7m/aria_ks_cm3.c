@@ -11,12 +11,22 @@
  * expand: rk[k] = W(k mod 4) ^ (W(k+1 mod 4) >>> n(k/4)), k = 0..rounds, n = 19, 31, 67, 97, 109
  * (RFC 5794 2.2, the left rotations by 61, 31, 19 written as right rotations of the big-endian value).
  * reverse: dk1 = ek(n+1), dk(i) = A(ek(n+2-i)) for 1 < i <= n, dk(n+1) = ek1, in place.
- * Rotation amounts and indices are public; nothing depends on the key for its timing or addresses. */
+ * Rotation amounts and indices are public; nothing depends on the key for its timing or addresses.
+ *
+ * The key schedules themselves: aria_ct_ks.c is built with ARIA_CT_KS_COMPACT, so its schedules are
+ * keyschedule_compact / keyschedule_dec_compact; the cm3-ct ones below call them and then apply X
+ * (gen_ct_cm3.py's AES-field-to-tower map, mcu_aria_cm3_ct_twist in aria_ct_cm3.S) to every byte of
+ * the round keys 2..rounds: the core keeps the state in that twisted form between its first key
+ * addition and its last S-box layer, while the first and the final keys meet the plain state. */
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
 #include "../rv32/aria_rv32.h"
 #include "../rv32/aria_words.h"
+
+#ifndef ARIA_CT_KS_COMPACT
+#error "cm3-ct builds rv32/aria_ct_ks.c with ARIA_CT_KS_COMPACT (its schedules are wrapped here)"
+#endif
 
 static const uint8_t ARIA_KS_ROT[5] = {19, 31, 67, 97, 109};
 
@@ -52,3 +62,21 @@ void MCU_FN(aria, reverse)(uint32_t *rk, uint32_t rounds)
         aria_diffuse(rk + 4 * i);
     }
 }
+
+void MCU_FN(aria, twist)(uint32_t *w, uint32_t n);
+
+#define ARIA_CM3_KS(id, key_bytes)                                                              \
+    void MCU_FN(id, keyschedule)(uint32_t *rk, const uint8_t *key)                              \
+    {                                                                                           \
+        MCU_FN(id, keyschedule_compact)(rk, key);                                               \
+        MCU_FN(aria, twist)(rk + 4, 4u * (7u + (key_bytes) / 4u));                              \
+    }                                                                                           \
+    void MCU_FN(id, keyschedule_dec)(uint32_t *rk, const uint8_t *key)                          \
+    {                                                                                           \
+        MCU_FN(id, keyschedule_dec_compact)(rk, key);                                           \
+        MCU_FN(aria, twist)(rk + 4, 4u * (7u + (key_bytes) / 4u));                              \
+    }
+
+ARIA_CM3_KS(aria128, 16)
+ARIA_CM3_KS(aria192, 24)
+ARIA_CM3_KS(aria256, 32)

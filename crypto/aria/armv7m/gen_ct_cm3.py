@@ -40,7 +40,8 @@ OUT_FILE = HERE / "aria_ct_cm3.S"
 ORDER_FILE = HERE / "aria_ct_cm3_order.json"   # the S-box operation order found by --search
 
 sys.path.insert(0, str(HERE.parent))
-from aria_ct_circuit import (M33, M55, TRANSPOSE, best_circuit, schedule, slice_layout)  # noqa: E402
+from aria_ct_circuit import (M33, M55, TRANSPOSE, best_circuit_twisted, mat_inv, paar, schedule,  # noqa: E402
+                             slice_layout)
 
 REGS = [f"r{i}" for i in range(13)] + ["lr"]
 W = ["r0", "r1", "r2", "r3"]           # state words outside the S-box stage
@@ -240,19 +241,52 @@ def input_regs(prog: list[tuple], slices) -> dict[int, str]:
     return in_regs
 
 
-def sbox_stage(ops: list[tuple], in_regs: dict[int, str], outputs: list[int], slices,
-               masks: dict[str, int]) -> tuple[list[str], dict]:
+def sbox_stage(ops: list[tuple], in_regs: dict[int, str], outputs: list[int],
+               masks: dict[str, int]) -> tuple[list[str], dict[int, str], dict]:
+    """The allocated circuit: its lines, the register of each output bit, the counts."""
     MASK_IMM.clear()
     MASK_IMM.update({k: f"0x{v:08x}" for k, v in masks.items()})
     al = Allocator(ops, outputs, in_regs)
     out_regs = al.run()
     by_bit = {b: out_regs[outputs[b]] for b in range(8)}
-    pairs = [(by_bit[slices[2 * r][0]], by_bit[slices[2 * r + 1][0]]) for r in range(4)]
-    merge = merge_code(pairs, set(out_regs.values()))
     counts = {"xor": sum(p[0] == "xor" for p in ops), "and": sum(p[0] == "and" for p in ops),
               "mask": sum(p[0] == "mask" for p in ops), "ldr": al.loads, "str": al.stores,
               "slots": al.nslots}
-    return al.lines + ["    /* merge the nibble slices back into words r0..r3 */"] + merge, counts
+    return al.lines, by_bit, counts
+
+
+def linear_stage(rows: list[int], in_by_bit: dict[int, str]) -> tuple[list[str], dict[int, str], int]:
+    """out bit i = XOR of the input bits j set in rows[i] (Paar-factored, Belady-allocated): lines,
+    the register of each output bit, spill slots used."""
+    ops = [("xor", nv, pa, pb) for nv, pa, pb in paar(list(rows))]
+    al = Allocator(ops, list(rows), {1 << j: r for j, r in in_by_bit.items()})
+    out = al.run()
+    return al.lines, {i: out[rows[i]] for i in range(8)}, al.nslots
+
+
+def parallel_move(moves: dict[str, str], busy: set[str]) -> list[str]:
+    """dst <- src for every (src: dst) at once; a cycle is broken through a register not in busy."""
+    lines: list[str] = []
+    pending = {d: s for s, d in moves.items() if s != d}
+    spare = [x for x in REGS if x not in busy and x not in pending and x not in pending.values()]
+    while pending:
+        for d in sorted(pending):
+            if d not in pending.values():
+                lines.append(f"    mov   {d}, {pending.pop(d)}")
+                break
+        else:
+            d = min(pending)
+            tmp = spare.pop(0)
+            lines.append(f"    mov   {tmp}, {d}")
+            for k, v in pending.items():
+                if v == d:
+                    pending[k] = tmp
+    return lines
+
+
+def merge_lines(by_bit: dict[int, str], slices) -> list[str]:
+    pairs = [(by_bit[slices[2 * r][0]], by_bit[slices[2 * r + 1][0]]) for r in range(4)]
+    return ["    /* merge the nibble slices back into words r0..r3 */"] + merge_code(pairs, set(by_bit.values()))
 
 
 def is_modimm(v: int) -> bool:
@@ -268,8 +302,20 @@ def is_modimm(v: int) -> bool:
     return False
 
 
+def twist_code(X: list[int]) -> str:
+    """mcu_aria_cm3_ct_twist: X applied to every byte of n words, four bytes at a time through MUL: bit j
+    of each byte (AND 0x01010101 after LSR #j) times column j of X (at most 0xFF: no carry between
+    bytes), the eight products XORed."""
+    cols = [sum(((X[i] >> j) & 1) << i for i in range(8)) for j in range(8)]
+    lines = ["    and   r3, r12, r2", f"    movs  r4, #0x{cols[0]:02x}", "    mul   r5, r3, r4"]
+    for j in range(1, 8):
+        lines += [f"    and   r3, r12, r2, lsr #{j}", f"    movs  r4, #0x{cols[j]:02x}", "    mul   r3, r3, r4",
+                  "    eor   r5, r5, r3"]
+    return "\n".join(lines)
+
+
 def generate(search: int = 0) -> str:
-    nu, mu, X, prog, outputs = best_circuit()
+    nu, mu, X, prog, outputs = best_circuit_twisted()
     slices, lanes = slice_layout()
     in_regs = input_regs(prog, slices)
     base = [p for p in prog if p[0] != "in"]
@@ -292,10 +338,23 @@ def generate(search: int = 0) -> str:
     even = {"M1": pos_mask[2], "M2": pos_mask[3], "M3": pos_mask[0], "M4": pos_mask[1]}
     for v in pos_mask:
         assert is_modimm(v), f"lane mask {v:#x} is not a Thumb-2 immediate"
-    body_odd, counts = sbox_stage(ops, in_regs, outputs, slices, odd)
-    body_even, counts_even = sbox_stage(ops, in_regs, outputs, slices, even)
-    assert counts == counts_even
-    nslots = counts["slots"]
+    ins = [p[1] for p in prog if p[0] == "in"]
+    slice_reg = {b: in_regs[ins[b]] for b in range(8)}          # register of bit b after TO_SLICES
+    # entry: the plain block (first key added) into the twisted form, in the circuit's input registers
+    tw_lines, tw_out, tw_slots = linear_stage(X, slice_reg)
+    tw_lines += parallel_move({tw_out[b]: slice_reg[b] for b in range(8)}, set(tw_out.values()))
+    bodies, exits, slots = {}, {}, [tw_slots]
+    for name, masks in (("odd", odd), ("even", even)):
+        lines, by_bit, counts = sbox_stage(ops, in_regs, outputs, masks)
+        bodies[name] = (lines, by_bit, counts)
+        slots.append(counts["slots"])
+        # the last round: back from the twisted form (X^-1), then the merge
+        un_lines, un_out, un_slots = linear_stage(mat_inv(X), by_bit)
+        exits[name] = un_lines + merge_lines(un_out, slices)
+        slots.append(un_slots)
+    counts = bodies["odd"][2]
+    assert counts == bodies["even"][2]
+    nslots = max(slots)
     frame = SPILL_BASE + 4 * nslots
     frame += (-frame) % 8
     split = ["    movw  r8, #0x0f0f", "    movt  r8, #0x0f0f"]
@@ -310,17 +369,29 @@ def generate(search: int = 0) -> str:
         to_words.append(f"    SWAPMOVE {W[ai]}, {W[bi]}, 0x{mask:08x}, {n}")
     assert M55 == 0x55555555 and M33 == 0x33333333
     lane_doc = ", ".join(f"byte {4 * w + j} -> bit {lanes[(w, j)]}" for w in range(4) for j in range(4))
+
+    def body(name: str) -> str:
+        lines, by_bit, _ = bodies[name]
+        free = [r for r in REGS if r not in by_bit.values()][0]
+        count = [f"    ldr   {free}, [sp, #8]", f"    subs  {free}, {free}, #1", f"    str   {free}, [sp, #8]",
+                 f"    beq   .Laria_cm3_ct_last_{name}"]
+        return "\n".join(lines + ["    /* ---- end of S-box circuit: count the round ---- */"] + count
+                         + merge_lines(by_bit, slices))
     text = TEMPLATE
     rep = {
         "@NU@": str(nu), "@MU@": str(mu), "@X@": " ".join(f"{r:02x}" for r in X),
         "@COUNTS@": f"{counts['xor']} EOR, {counts['and']} AND, {counts['mask']} AND with a lane-mask immediate",
-        "@SPILLS@": f"{counts['str']} STR and {counts['ldr']} LDR of spills, {nslots} slots",
+        "@SPILLS@": f"{counts['str']} STR and {counts['ldr']} LDR of spills, {counts['slots']} slots",
         "@LANES@": lane_doc,
         "@FRAME@": str(frame),
         "@TO_SLICES@": "\n".join(to_slices) + "\n" + "\n".join(split),
         "@TO_WORDS@": "\n".join(to_words),
-        "@SBOX_ODD@": "\n".join(body_odd),
-        "@SBOX_EVEN@": "\n".join(body_even),
+        "@TWIST_IN@": "\n".join(tw_lines),
+        "@SBOX_ODD@": body("odd"),
+        "@SBOX_EVEN@": body("even"),
+        "@EXIT_ODD@": "\n".join(exits["odd"]),
+        "@EXIT_EVEN@": "\n".join(exits["even"]),
+        "@TWIST_KEYS@": twist_code(X),
     }
     for k, v in rep.items():
         text = text.replace(k, v)
@@ -447,35 +518,39 @@ MCU_FN(aria, ct_core):
     ldr   r2, [r1, #8]
     ldr   r3, [r1, #12]
     ldr   r1, [r1, #4]
-    ADDKEY 0
-    ldr   r4, [sp, #4]
-    tst   r4, #256
-    bne   .Laria_cm3_ct_even
+    ADDKEY 0                    /* the first key is plain */
+    TO_SLICES
+    /* ---- into the twisted form: every byte x becomes X.x (X: AES field to tower), generated ---- */
+@TWIST_IN@
+    ldr   r9, [sp, #4]
+    tst   r9, #256
+    bne   .Laria_cm3_ct_even_sbox
+    b     .Laria_cm3_ct_odd_sbox
 .Laria_cm3_ct_odd:
     TO_SLICES
+.Laria_cm3_ct_odd_sbox:
     /* ---- S-box circuit, odd round (SL1 = SB1 SB2 SB3 SB4), generated ---- */
 @SBOX_ODD@
-    /* ---- end of S-box circuit ---- */
     TO_WORDS
-    ldr   r4, [sp, #8]
-    subs  r4, r4, #1
-    str   r4, [sp, #8]
-    beq   .Laria_cm3_ct_last
     DIFFUSE
     ADDKEY 1
 .Laria_cm3_ct_even:
     TO_SLICES
+.Laria_cm3_ct_even_sbox:
     /* ---- S-box circuit, even round (SL2 = SB3 SB4 SB1 SB2), generated ---- */
 @SBOX_EVEN@
-    /* ---- end of S-box circuit ---- */
     TO_WORDS
-    ldr   r4, [sp, #8]
-    subs  r4, r4, #1
-    str   r4, [sp, #8]
-    beq   .Laria_cm3_ct_last
     DIFFUSE
     ADDKEY 1
     b     .Laria_cm3_ct_odd
+.Laria_cm3_ct_last_odd:
+    /* ---- the last round's outputs out of the twisted form (X^-1), generated ---- */
+@EXIT_ODD@
+    TO_WORDS
+    b     .Laria_cm3_ct_last
+.Laria_cm3_ct_last_even:
+@EXIT_EVEN@
+    TO_WORDS
 .Laria_cm3_ct_last:
     ldr   r4, [sp, #4]
     tst   r4, #512
@@ -509,6 +584,31 @@ MCU_FN(id, op):                                                     \
     movw  r3, #(512 + rounds);                                      \
     b.w   MCU_FN(aria, ct_core);                                    \
     .size MCU_FN(id, op), . - MCU_FN(id, op)
+
+/* void mcu_aria_cm3_ct_twist(uint32_t *w, uint32_t n): X applied to every byte of w[0..n-1] (the key
+ * schedule's round keys 2..rounds, which meet the state in its twisted form). X's columns are
+ * immediates; MUL takes a fixed time on the Cortex-M3, and no address depends on the data. */
+    .section .text.aria_cm3_ct_twist, "ax", %progbits
+    .balign 4
+    .globl MCU_FN(aria, twist)
+    .type MCU_FN(aria, twist), %function
+    .thumb_func
+MCU_FN(aria, twist):
+    cmp   r1, #0
+    beq   2f
+    push  {r4, r5}
+    movw  r12, #0x0101
+    movt  r12, #0x0101
+1:
+    ldr   r2, [r0]
+@TWIST_KEYS@
+    str   r5, [r0], #4
+    subs  r1, r1, #1
+    bne   1b
+    pop   {r4, r5}
+2:
+    bx    lr
+    .size MCU_FN(aria, twist), . - MCU_FN(aria, twist)
 
 ARIA_ENTRY(aria128, encrypt, 12)
 ARIA_ENTRY(aria128, decrypt, 12)
