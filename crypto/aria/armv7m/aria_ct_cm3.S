@@ -64,6 +64,32 @@
   .endif
 .endm
 
+/* The two-block core's round key: into r0..r3 (block 0) and r4..r7 (block 1), through r9..r12. */
+.macro ADDKEY2 fold
+    ldr   r8, [sp, #12]
+    ldmia r8!, {r9-r12}
+    str   r8, [sp, #12]
+  .if \fold
+    eor   r0, r9, r0, ror #16
+    eor   r1, r10, r1, ror #16
+    eor   r2, r2, r11
+    eor   r3, r12, r3, ror #16
+    eor   r4, r9, r4, ror #16
+    eor   r5, r10, r5, ror #16
+    eor   r6, r6, r11
+    eor   r7, r12, r7, ror #16
+  .else
+    eor   r0, r0, r9
+    eor   r1, r1, r10
+    eor   r2, r2, r11
+    eor   r3, r3, r12
+    eor   r4, r4, r9
+    eor   r5, r5, r10
+    eor   r6, r6, r11
+    eor   r7, r7, r12
+  .endif
+.endm
+
 .macro TO_SLICES
     SWAPMOVE r1, r0, 0x55555555, 1
     SWAPMOVE r3, r2, 0x55555555, 1
@@ -81,6 +107,39 @@
     and   r3, r3, r8
 .endm
 
+/* Two blocks: each block's words transposed, then block 1's low nibbles exchanged with block 0's high
+ * nibbles: r0..r3 hold the low-nibble slices and r4..r7 the high-nibble ones, block 0 in bits 8j..8j+3
+ * and block 1 in bits 8j+4..8j+7 of every lane byte. */
+.macro TO_SLICES2
+    SWAPMOVE r1, r0, 0x55555555, 1
+    SWAPMOVE r3, r2, 0x55555555, 1
+    SWAPMOVE r2, r0, 0x33333333, 2
+    SWAPMOVE r3, r1, 0x33333333, 2
+    SWAPMOVE r5, r4, 0x55555555, 1
+    SWAPMOVE r7, r6, 0x55555555, 1
+    SWAPMOVE r6, r4, 0x33333333, 2
+    SWAPMOVE r7, r5, 0x33333333, 2
+    SWAPMOVE r0, r4, 0x0f0f0f0f, 4
+    SWAPMOVE r1, r5, 0x0f0f0f0f, 4
+    SWAPMOVE r2, r6, 0x0f0f0f0f, 4
+    SWAPMOVE r3, r7, 0x0f0f0f0f, 4
+.endm
+
+.macro TO_WORDS2
+    SWAPMOVE r0, r4, 0x0f0f0f0f, 4
+    SWAPMOVE r1, r5, 0x0f0f0f0f, 4
+    SWAPMOVE r2, r6, 0x0f0f0f0f, 4
+    SWAPMOVE r3, r7, 0x0f0f0f0f, 4
+    SWAPMOVE r3, r1, 0x33333333, 2
+    SWAPMOVE r2, r0, 0x33333333, 2
+    SWAPMOVE r3, r2, 0x55555555, 1
+    SWAPMOVE r1, r0, 0x55555555, 1
+    SWAPMOVE r7, r5, 0x33333333, 2
+    SWAPMOVE r6, r4, 0x33333333, 2
+    SWAPMOVE r7, r6, 0x55555555, 1
+    SWAPMOVE r5, r4, 0x55555555, 1
+.endm
+
 .macro TO_WORDS
     SWAPMOVE r3, r1, 0x33333333, 2
     SWAPMOVE r2, r0, 0x33333333, 2
@@ -95,26 +154,26 @@
 .endm
 
 /* A = M.P.M.D on r0..r3; leaves words 0, 1, 3 as ror16 of their value (pending), word 2 exact. */
-.macro DIFFUSE
-    DBYTES r0
-    DBYTES r1
-    DBYTES r2
-    DBYTES r3
-    eor   r1, r1, r2            /* M (all four pending ror16: it commutes) */
-    eor   r2, r2, r3
-    eor   r0, r0, r1
-    eor   r3, r3, r1
-    eor   r2, r2, r0
-    eor   r1, r1, r2
-    rev16 r1, r1                /* P: bytes (1 0 3 2); commutes with ror16 */
+.macro DIFFUSE w0=r0, w1=r1, w2=r2, w3=r3
+    DBYTES \w0
+    DBYTES \w1
+    DBYTES \w2
+    DBYTES \w3
+    eor   \w1, \w1, \w2            /* M (all four pending ror16: it commutes) */
+    eor   \w2, \w2, \w3
+    eor   \w0, \w0, \w1
+    eor   \w3, \w3, \w1
+    eor   \w2, \w2, \w0
+    eor   \w1, \w1, \w2
+    rev16 \w1, \w1                /* P: bytes (1 0 3 2); commutes with ror16 */
                                 /* word 2: P's half swap cancels the pending ror16 */
-    rev   r3, r3                /* bytes (3 2 1 0); commutes with ror16 */
-    eor   r1, r1, r2, ror #16   /* M, word 2 brought into the pending form in each operand */
-    eor   r2, r2, r3, ror #16
-    eor   r0, r0, r1
-    eor   r3, r3, r1
-    eor   r2, r2, r0, ror #16
-    eor   r1, r1, r2, ror #16
+    rev   \w3, \w3                /* bytes (3 2 1 0); commutes with ror16 */
+    eor   \w1, \w1, \w2, ror #16   /* M, word 2 brought into the pending form in each operand */
+    eor   \w2, \w2, \w3, ror #16
+    eor   \w0, \w0, \w1
+    eor   \w3, \w3, \w1
+    eor   \w2, \w2, \w0, ror #16
+    eor   \w1, \w1, \w2, ror #16
 .endm
 
     .section .text.aria_cm3_ct_core, "ax", %progbits
@@ -821,6 +880,655 @@ MCU_FN(aria, twist):
 2:
     bx    lr
     .size MCU_FN(aria, twist), . - MCU_FN(aria, twist)
+
+/* void mcu_aria_cm3_ct_core2(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t rounds):
+ * encrypts (or, with decryption keys, decrypts) the two consecutive blocks in[0..31] into out[0..31]:
+ * the cipher of ct_core (first round odd, final key) with the 32 lanes of each slice filled, block 0 in
+ * r0..r3 and block 1 in r4..r7 in word form. Same S-box circuit, register allocation and spills as the
+ * one-block core (the lane masks are 0xFF << 8j); the key is loaded once for both blocks (r9..r12). */
+    .section .text.aria_cm3_ct_core2, "ax", %progbits
+    .balign 4
+    .globl MCU_FN(aria, ct_core2)
+    .type MCU_FN(aria, ct_core2), %function
+    .thumb_func
+MCU_FN(aria, ct_core2):
+    push  {r4-r11, lr}
+    sub   sp, sp, #FRAME
+    str   r0, [sp, #0]
+    str   r2, [sp, #12]
+    and   r4, r3, #255
+    str   r4, [sp, #8]
+    ldr   r4, [r1, #16]
+    ldr   r5, [r1, #20]
+    ldr   r6, [r1, #24]
+    ldr   r7, [r1, #28]
+    ldr   r0, [r1, #0]
+    ldr   r2, [r1, #8]
+    ldr   r3, [r1, #12]
+    ldr   r1, [r1, #4]
+    ADDKEY2 0                   /* the first key is plain */
+    TO_SLICES2
+    /* ---- into the twisted form ---- */
+    eor   r8, r2, r7
+    eor   r1, r1, r4
+    eor   r9, r0, r8
+    eor   r10, r5, r1
+    eor   r3, r3, r9
+    eor   r2, r2, r10
+    eor   r0, r0, r10
+    eor   r7, r7, r5
+    eor   r8, r8, r6
+    eor   r1, r9, r1
+    eor   r10, r9, r10
+    eor   r6, r6, r4
+    eor   r8, r8, r5
+    eor   r4, r7, r4
+    mov   r5, r10
+    mov   r7, r4
+    mov   r4, r6
+    mov   r6, r8
+    mov   r9, r0
+    mov   r0, r2
+    mov   r2, r9
+    b     .Laria_cm3_ct2_odd_sbox
+.Laria_cm3_ct2_odd:
+    TO_SLICES2
+.Laria_cm3_ct2_odd_sbox:
+    /* ---- S-box circuit, odd round, 32 lanes, generated ---- */
+    eor   r8, r3, r2
+    eor   r9, r1, r0
+    eor   r10, r2, r6
+    eor   r11, r8, r1
+    eor   r12, r8, r0
+    eor   r8, r8, r9
+    eor   r8, r8, r4
+    and   r8, r8, #0xff000000
+    eor   r8, r2, r8
+    eor   lr, r9, r5
+    eor   r9, r3, r9
+    eor   r9, r9, r7
+    and   r9, r9, #0xff000000
+    str   r8, [sp, #16]
+    eor   r8, r2, lr
+    and   r2, r2, #0x00ff0000
+    eor   r2, r6, r2
+    and   lr, lr, #0xff000000
+    and   r8, r8, #0xff000000
+    eor   r8, r2, r8
+    eor   r2, r11, r7
+    eor   r11, r11, r5
+    and   r2, r2, #0x00ff0000
+    and   r11, r11, #0xff000000
+    eor   r3, r3, r2
+    eor   r3, r3, r11
+    eor   r2, r7, r2
+    eor   r11, r0, r10
+    eor   r10, r7, r10
+    eor   r7, r12, r7
+    eor   r7, r7, r5
+    eor   r7, r7, r4
+    and   r11, r11, #0x00ff0000
+    eor   r9, r11, r9
+    and   r12, r12, #0x00ff0000
+    eor   r12, r5, r12
+    and   r10, r10, #0xff000000
+    eor   r10, r12, r10
+    and   r7, r7, #0xff000000
+    eor   r1, r1, r9
+    eor   r9, r2, r9
+    eor   r2, r0, r4
+    and   r2, r2, #0x00ff0000
+    eor   r0, r0, r2
+    eor   r2, r4, r2
+    eor   lr, r0, lr
+    eor   r7, r2, r7
+    ldr   r2, [sp, #16]
+    eor   r0, r3, r2
+    eor   r4, r1, lr
+    eor   r12, r9, r8
+    eor   r5, r10, r7
+    eor   r11, r3, r1
+    eor   r6, r2, lr
+    str   r3, [sp, #20]
+    eor   r3, r0, r4
+    and   r4, r5, r4
+    and   r0, r12, r0
+    str   r4, [sp, #24]
+    eor   r4, r9, r10
+    and   r11, r4, r11
+    str   r4, [sp, #28]
+    eor   r4, r8, r7
+    and   r6, r4, r6
+    str   r4, [sp, #32]
+    eor   r4, r12, r5
+    and   r3, r4, r3
+    str   r4, [sp, #36]
+    and   r4, r7, lr
+    eor   r4, r2, r4
+    str   r12, [sp, #40]
+    and   r12, r10, r1
+    str   r5, [sp, #44]
+    and   r5, r8, r2
+    eor   r2, r2, r8
+    str   r2, [sp, #16]
+    ldr   r2, [sp, #20]
+    str   r3, [sp, #48]
+    and   r3, r9, r2
+    eor   r3, r10, r3
+    eor   r2, r1, r3
+    eor   r4, r4, r2
+    eor   r3, r8, r3
+    eor   r12, r12, r4
+    eor   r1, r1, r10
+    str   r1, [sp, #52]
+    eor   r1, lr, r9
+    eor   lr, lr, r7
+    str   lr, [sp, #56]
+    eor   lr, r1, r7
+    eor   r0, lr, r0
+    eor   r1, r1, r5
+    eor   r2, r1, r2
+    eor   r6, r2, r6
+    eor   r3, r3, r0
+    eor   r0, r12, r0
+    eor   r3, r3, r11
+    eor   r11, r6, r11
+    ldr   r6, [sp, #48]
+    eor   r6, r3, r6
+    ldr   r3, [sp, #20]
+    eor   r12, r3, r8
+    ldr   r2, [sp, #24]
+    eor   r2, r12, r2
+    eor   r5, r2, r5
+    eor   r4, r5, r4
+    eor   r3, r3, r9
+    eor   r5, r6, r11
+    eor   r2, r0, r4
+    and   r2, r5, r2
+    and   r12, r6, r0
+    eor   r12, r4, r12
+    and   r1, r11, r4
+    eor   r4, r11, r4
+    eor   lr, r11, r0
+    eor   r1, lr, r1
+    eor   r12, r12, r1
+    eor   r1, r6, r1
+    eor   r2, r1, r2
+    eor   r0, r6, r0
+    and   r6, r6, r2
+    and   r5, r5, r12
+    eor   r1, r0, r4
+    and   r0, r0, r2
+    eor   r2, r2, r12
+    and   r12, r1, r12
+    and   r11, r11, r2
+    and   r2, r4, r2
+    eor   r6, r6, r11
+    eor   r5, r11, r5
+    eor   r0, r0, r2
+    eor   r12, r2, r12
+    and   r7, r7, r5
+    and   r10, r10, r6
+    and   r8, r8, r12
+    and   r9, r9, r0
+    eor   r7, r7, r9
+    eor   r10, r10, r7
+    ldr   r2, [sp, #16]
+    eor   r11, r3, r2
+    ldr   r4, [sp, #52]
+    ldr   r1, [sp, #56]
+    eor   lr, r4, r1
+    str   r11, [sp, #20]
+    eor   r11, r5, r6
+    str   lr, [sp, #24]
+    ldr   lr, [sp, #44]
+    and   lr, lr, r11
+    eor   lr, lr, r8
+    eor   r7, lr, r7
+    eor   lr, r12, r0
+    str   r7, [sp, #44]
+    ldr   r7, [sp, #40]
+    and   r7, r7, lr
+    eor   r10, r10, r7
+    str   r10, [sp, #40]
+    eor   r10, r3, r4
+    and   r4, r4, r6
+    eor   r6, r6, r0
+    and   r0, r3, r0
+    ldr   r3, [sp, #28]
+    and   r3, r3, r6
+    and   r6, r10, r6
+    eor   r3, r9, r3
+    eor   r6, r0, r6
+    eor   r7, r7, r3
+    eor   r9, r2, r1
+    and   r1, r1, r5
+    eor   r0, r1, r0
+    eor   r5, r5, r12
+    and   r12, r2, r12
+    ldr   r2, [sp, #32]
+    and   r2, r2, r5
+    and   r5, r9, r5
+    eor   r2, r8, r2
+    eor   r3, r2, r3
+    eor   r4, r4, r0
+    eor   r5, r12, r5
+    eor   r5, r5, r6
+    ldr   r2, [sp, #20]
+    ldr   r8, [sp, #24]
+    eor   r9, r2, r8
+    and   r8, r8, r11
+    eor   r12, r8, r12
+    eor   r0, r12, r0
+    eor   r11, r11, lr
+    and   lr, r2, lr
+    ldr   r2, [sp, #36]
+    and   r2, r2, r11
+    and   r11, r9, r11
+    eor   r7, r7, r2
+    eor   r4, r4, lr
+    eor   r6, lr, r6
+    eor   r11, r6, r11
+    ldr   r6, [sp, #44]
+    eor   lr, r5, r6
+    ldr   r2, [sp, #40]
+    eor   r9, r2, r3
+    eor   r12, r0, r4
+    eor   r8, r0, r7
+    eor   r1, lr, r9
+    eor   r9, r9, r7
+    and   r9, r9, #0x0000ff00
+    eor   r10, r0, r1
+    eor   r1, r11, r1
+    and   r1, r1, #0x0000ff00
+    and   r10, r10, #0x0000ff00
+    str   r1, [sp, #36]
+    eor   r1, r4, r6
+    eor   r1, r1, r7
+    and   r1, r1, #0x0000ff00
+    str   r1, [sp, #20]
+    eor   r1, r12, r11
+    eor   r12, r12, lr
+    eor   lr, lr, r7
+    and   r12, r12, #0x000000ff
+    and   lr, lr, #0x000000ff
+    and   r1, r1, #0x0000ff00
+    eor   r0, r0, r12
+    eor   r12, r6, r12
+    eor   r9, r0, r9
+    eor   r1, r4, r1
+    and   r4, r4, #0x000000ff
+    eor   r4, r2, r4
+    eor   r10, r4, r10
+    eor   r2, r2, r7
+    and   r2, r2, #0x000000ff
+    eor   lr, r3, lr
+    eor   r4, r5, r11
+    eor   r3, r4, r3
+    eor   r3, r3, r8
+    and   r8, r8, #0x0000ff00
+    eor   r8, r2, r8
+    and   r3, r3, #0x0000ff00
+    eor   r3, lr, r3
+    eor   r5, r5, r8
+    eor   r8, r12, r8
+    eor   r12, r11, r7
+    and   r12, r12, #0x000000ff
+    eor   r11, r11, r12
+    eor   r7, r7, r12
+    ldr   r12, [sp, #36]
+    eor   r12, r11, r12
+    ldr   r11, [sp, #20]
+    eor   r11, r7, r11
+    /* ---- end of S-box circuit: count the round ---- */
+    ldr   r0, [sp, #8]
+    subs  r0, r0, #1
+    str   r0, [sp, #8]
+    beq   .Laria_cm3_ct2_last_odd
+    /* the slices back into the split layout */
+    mov   r0, r12
+    mov   r2, r1
+    mov   r1, r5
+    mov   r4, r11
+    mov   r5, r3
+    mov   r3, r9
+    mov   r6, r10
+    mov   r7, r8
+    TO_WORDS2
+    DIFFUSE r0, r1, r2, r3
+    DIFFUSE r4, r5, r6, r7
+    ADDKEY2 1
+    TO_SLICES2
+    /* ---- S-box circuit, even round, 32 lanes, generated ---- */
+    eor   r8, r3, r2
+    eor   r9, r1, r0
+    eor   r10, r2, r6
+    eor   r11, r8, r1
+    eor   r12, r8, r0
+    eor   r8, r8, r9
+    eor   r8, r8, r4
+    and   r8, r8, #0x0000ff00
+    eor   r8, r2, r8
+    eor   lr, r9, r5
+    eor   r9, r3, r9
+    eor   r9, r9, r7
+    and   r9, r9, #0x0000ff00
+    str   r8, [sp, #16]
+    eor   r8, r2, lr
+    and   r2, r2, #0x000000ff
+    eor   r2, r6, r2
+    and   lr, lr, #0x0000ff00
+    and   r8, r8, #0x0000ff00
+    eor   r8, r2, r8
+    eor   r2, r11, r7
+    eor   r11, r11, r5
+    and   r2, r2, #0x000000ff
+    and   r11, r11, #0x0000ff00
+    eor   r3, r3, r2
+    eor   r3, r3, r11
+    eor   r2, r7, r2
+    eor   r11, r0, r10
+    eor   r10, r7, r10
+    eor   r7, r12, r7
+    eor   r7, r7, r5
+    eor   r7, r7, r4
+    and   r11, r11, #0x000000ff
+    eor   r9, r11, r9
+    and   r12, r12, #0x000000ff
+    eor   r12, r5, r12
+    and   r10, r10, #0x0000ff00
+    eor   r10, r12, r10
+    and   r7, r7, #0x0000ff00
+    eor   r1, r1, r9
+    eor   r9, r2, r9
+    eor   r2, r0, r4
+    and   r2, r2, #0x000000ff
+    eor   r0, r0, r2
+    eor   r2, r4, r2
+    eor   lr, r0, lr
+    eor   r7, r2, r7
+    ldr   r2, [sp, #16]
+    eor   r0, r3, r2
+    eor   r4, r1, lr
+    eor   r12, r9, r8
+    eor   r5, r10, r7
+    eor   r11, r3, r1
+    eor   r6, r2, lr
+    str   r3, [sp, #20]
+    eor   r3, r0, r4
+    and   r4, r5, r4
+    and   r0, r12, r0
+    str   r4, [sp, #24]
+    eor   r4, r9, r10
+    and   r11, r4, r11
+    str   r4, [sp, #28]
+    eor   r4, r8, r7
+    and   r6, r4, r6
+    str   r4, [sp, #32]
+    eor   r4, r12, r5
+    and   r3, r4, r3
+    str   r4, [sp, #36]
+    and   r4, r7, lr
+    eor   r4, r2, r4
+    str   r12, [sp, #40]
+    and   r12, r10, r1
+    str   r5, [sp, #44]
+    and   r5, r8, r2
+    eor   r2, r2, r8
+    str   r2, [sp, #16]
+    ldr   r2, [sp, #20]
+    str   r3, [sp, #48]
+    and   r3, r9, r2
+    eor   r3, r10, r3
+    eor   r2, r1, r3
+    eor   r4, r4, r2
+    eor   r3, r8, r3
+    eor   r12, r12, r4
+    eor   r1, r1, r10
+    str   r1, [sp, #52]
+    eor   r1, lr, r9
+    eor   lr, lr, r7
+    str   lr, [sp, #56]
+    eor   lr, r1, r7
+    eor   r0, lr, r0
+    eor   r1, r1, r5
+    eor   r2, r1, r2
+    eor   r6, r2, r6
+    eor   r3, r3, r0
+    eor   r0, r12, r0
+    eor   r3, r3, r11
+    eor   r11, r6, r11
+    ldr   r6, [sp, #48]
+    eor   r6, r3, r6
+    ldr   r3, [sp, #20]
+    eor   r12, r3, r8
+    ldr   r2, [sp, #24]
+    eor   r2, r12, r2
+    eor   r5, r2, r5
+    eor   r4, r5, r4
+    eor   r3, r3, r9
+    eor   r5, r6, r11
+    eor   r2, r0, r4
+    and   r2, r5, r2
+    and   r12, r6, r0
+    eor   r12, r4, r12
+    and   r1, r11, r4
+    eor   r4, r11, r4
+    eor   lr, r11, r0
+    eor   r1, lr, r1
+    eor   r12, r12, r1
+    eor   r1, r6, r1
+    eor   r2, r1, r2
+    eor   r0, r6, r0
+    and   r6, r6, r2
+    and   r5, r5, r12
+    eor   r1, r0, r4
+    and   r0, r0, r2
+    eor   r2, r2, r12
+    and   r12, r1, r12
+    and   r11, r11, r2
+    and   r2, r4, r2
+    eor   r6, r6, r11
+    eor   r5, r11, r5
+    eor   r0, r0, r2
+    eor   r12, r2, r12
+    and   r7, r7, r5
+    and   r10, r10, r6
+    and   r8, r8, r12
+    and   r9, r9, r0
+    eor   r7, r7, r9
+    eor   r10, r10, r7
+    ldr   r2, [sp, #16]
+    eor   r11, r3, r2
+    ldr   r4, [sp, #52]
+    ldr   r1, [sp, #56]
+    eor   lr, r4, r1
+    str   r11, [sp, #20]
+    eor   r11, r5, r6
+    str   lr, [sp, #24]
+    ldr   lr, [sp, #44]
+    and   lr, lr, r11
+    eor   lr, lr, r8
+    eor   r7, lr, r7
+    eor   lr, r12, r0
+    str   r7, [sp, #44]
+    ldr   r7, [sp, #40]
+    and   r7, r7, lr
+    eor   r10, r10, r7
+    str   r10, [sp, #40]
+    eor   r10, r3, r4
+    and   r4, r4, r6
+    eor   r6, r6, r0
+    and   r0, r3, r0
+    ldr   r3, [sp, #28]
+    and   r3, r3, r6
+    and   r6, r10, r6
+    eor   r3, r9, r3
+    eor   r6, r0, r6
+    eor   r7, r7, r3
+    eor   r9, r2, r1
+    and   r1, r1, r5
+    eor   r0, r1, r0
+    eor   r5, r5, r12
+    and   r12, r2, r12
+    ldr   r2, [sp, #32]
+    and   r2, r2, r5
+    and   r5, r9, r5
+    eor   r2, r8, r2
+    eor   r3, r2, r3
+    eor   r4, r4, r0
+    eor   r5, r12, r5
+    eor   r5, r5, r6
+    ldr   r2, [sp, #20]
+    ldr   r8, [sp, #24]
+    eor   r9, r2, r8
+    and   r8, r8, r11
+    eor   r12, r8, r12
+    eor   r0, r12, r0
+    eor   r11, r11, lr
+    and   lr, r2, lr
+    ldr   r2, [sp, #36]
+    and   r2, r2, r11
+    and   r11, r9, r11
+    eor   r7, r7, r2
+    eor   r4, r4, lr
+    eor   r6, lr, r6
+    eor   r11, r6, r11
+    ldr   r6, [sp, #44]
+    eor   lr, r5, r6
+    ldr   r2, [sp, #40]
+    eor   r9, r2, r3
+    eor   r12, r0, r4
+    eor   r8, r0, r7
+    eor   r1, lr, r9
+    eor   r9, r9, r7
+    and   r9, r9, #0xff000000
+    eor   r10, r0, r1
+    eor   r1, r11, r1
+    and   r1, r1, #0xff000000
+    and   r10, r10, #0xff000000
+    str   r1, [sp, #36]
+    eor   r1, r4, r6
+    eor   r1, r1, r7
+    and   r1, r1, #0xff000000
+    str   r1, [sp, #20]
+    eor   r1, r12, r11
+    eor   r12, r12, lr
+    eor   lr, lr, r7
+    and   r12, r12, #0x00ff0000
+    and   lr, lr, #0x00ff0000
+    and   r1, r1, #0xff000000
+    eor   r0, r0, r12
+    eor   r12, r6, r12
+    eor   r9, r0, r9
+    eor   r1, r4, r1
+    and   r4, r4, #0x00ff0000
+    eor   r4, r2, r4
+    eor   r10, r4, r10
+    eor   r2, r2, r7
+    and   r2, r2, #0x00ff0000
+    eor   lr, r3, lr
+    eor   r4, r5, r11
+    eor   r3, r4, r3
+    eor   r3, r3, r8
+    and   r8, r8, #0xff000000
+    eor   r8, r2, r8
+    and   r3, r3, #0xff000000
+    eor   r3, lr, r3
+    eor   r5, r5, r8
+    eor   r8, r12, r8
+    eor   r12, r11, r7
+    and   r12, r12, #0x00ff0000
+    eor   r11, r11, r12
+    eor   r7, r7, r12
+    ldr   r12, [sp, #36]
+    eor   r12, r11, r12
+    ldr   r11, [sp, #20]
+    eor   r11, r7, r11
+    /* ---- end of S-box circuit: count the round ---- */
+    ldr   r0, [sp, #8]
+    subs  r0, r0, #1
+    str   r0, [sp, #8]
+    beq   .Laria_cm3_ct2_last_even
+    /* the slices back into the split layout */
+    mov   r0, r12
+    mov   r2, r1
+    mov   r1, r5
+    mov   r4, r11
+    mov   r5, r3
+    mov   r3, r9
+    mov   r6, r10
+    mov   r7, r8
+    TO_WORDS2
+    DIFFUSE r0, r1, r2, r3
+    DIFFUSE r4, r5, r6, r7
+    ADDKEY2 1
+    b     .Laria_cm3_ct2_odd
+.Laria_cm3_ct2_last_odd:
+    eor   r11, r10, r11
+    eor   r0, r8, r11
+    eor   r2, r1, r5
+    eor   r4, r1, r12
+    eor   r6, r3, r0
+    eor   r9, r9, r12
+    eor   r1, r1, r6
+    eor   r5, r5, r3
+    eor   r10, r2, r10
+    eor   r2, r2, r11
+    eor   r9, r9, r6
+    eor   r8, r4, r8
+    eor   r4, r4, r0
+    eor   r8, r8, r3
+    /* the slices back into the split layout */
+    mov   r3, r9
+    mov   r6, r10
+    mov   r7, r1
+    mov   r1, r8
+    mov   r11, r0
+    mov   r0, r4
+    mov   r4, r2
+    mov   r2, r11
+    b     .Laria_cm3_ct2_last
+.Laria_cm3_ct2_last_even:
+    /* ---- the last round's outputs out of the twisted form (X^-1), generated ---- */
+    eor   r11, r10, r11
+    eor   r0, r8, r11
+    eor   r2, r1, r5
+    eor   r4, r1, r12
+    eor   r6, r3, r0
+    eor   r9, r9, r12
+    eor   r1, r1, r6
+    eor   r5, r5, r3
+    eor   r10, r2, r10
+    eor   r2, r2, r11
+    eor   r9, r9, r6
+    eor   r8, r4, r8
+    eor   r4, r4, r0
+    eor   r8, r8, r3
+    /* the slices back into the split layout */
+    mov   r3, r9
+    mov   r6, r10
+    mov   r7, r1
+    mov   r1, r8
+    mov   r11, r0
+    mov   r0, r4
+    mov   r4, r2
+    mov   r2, r11
+.Laria_cm3_ct2_last:
+    TO_WORDS2
+    ADDKEY2 0                   /* the final key, plain */
+    ldr   r8, [sp, #0]
+    str   r0, [r8, #0]
+    str   r1, [r8, #4]
+    str   r2, [r8, #8]
+    str   r3, [r8, #12]
+    str   r4, [r8, #16]
+    str   r5, [r8, #20]
+    str   r6, [r8, #24]
+    str   r7, [r8, #28]
+    add   sp, sp, #FRAME
+    pop   {r4-r11, pc}
+    .size MCU_FN(aria, ct_core2), . - MCU_FN(aria, ct_core2)
 
 ARIA_ENTRY(aria128, encrypt, 12)
 ARIA_ENTRY(aria128, decrypt, 12)

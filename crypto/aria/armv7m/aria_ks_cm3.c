@@ -18,6 +18,7 @@
  * (gen_ct_cm3.py's AES-field-to-tower map, mcu_aria_cm3_ct_twist in aria_ct_cm3.S) to every byte of
  * the round keys 2..rounds: the core keeps the state in that twisted form between its first key
  * addition and its last S-box layer, while the first and the final keys meet the plain state. */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
@@ -80,3 +81,25 @@ void MCU_FN(aria, twist)(uint32_t *w, uint32_t n);
 ARIA_CM3_KS(aria128, 16)
 ARIA_CM3_KS(aria192, 24)
 ARIA_CM3_KS(aria256, 32)
+
+/* encrypt_blocks: pairs of blocks through the two-block core (aria_ct_cm3.S), an odd last block through
+ * the one-block core; the count and the pointers are public. */
+void MCU_FN(aria, ct_core2)(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t rounds);
+
+#define ARIA_CM3_BLOCKS(id, rounds)                                                             \
+    void MCU_FN(id, encrypt_blocks)(uint8_t *out, const uint8_t *in, size_t nblocks,           \
+                                    const uint32_t *rk);                                        \
+    void MCU_FN(id, encrypt_blocks)(uint8_t *out, const uint8_t *in, size_t nblocks,           \
+                                    const uint32_t *rk)                                         \
+    {                                                                                           \
+        for (; nblocks >= 2u; nblocks -= 2u, in += 32, out += 32) {                             \
+            MCU_FN(aria, ct_core2)(out, in, rk, (rounds));                                      \
+        }                                                                                       \
+        if (nblocks != 0u) {                                                                    \
+            MCU_FN(aria, ct_core)(out, in, rk, (rounds) | ARIA_CT_CIPHER);                      \
+        }                                                                                       \
+    }
+
+ARIA_CM3_BLOCKS(aria128, 12u)
+ARIA_CM3_BLOCKS(aria192, 14u)
+ARIA_CM3_BLOCKS(aria256, 16u)

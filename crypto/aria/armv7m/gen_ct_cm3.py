@@ -377,8 +377,38 @@ def generate(search: int = 0) -> str:
                  f"    beq   .Laria_cm3_ct_last_{name}"]
         return "\n".join(lines + ["    /* ---- end of S-box circuit: count the round ---- */"] + count
                          + merge_lines(by_bit, slices))
+    # the two-block core: the same circuit and allocation over 32 lanes (masks 0xFF << 8j)
+    core2_parts = {}
+    for name, masks in (("odd", odd), ("even", even)):
+        lines, by_bit, c2 = sbox_stage(ops, in_regs, outputs, {k: v | v << 4 for k, v in masks.items()})
+        assert c2 == counts
+        free = [r for r in REGS if r not in by_bit.values()][0]
+        place = parallel_move({by_bit[b]: slice_reg[b] for b in range(8)}, set(by_bit.values()))
+        un_lines, un_out, _ = linear_stage(mat_inv(X), by_bit)
+        un_place = parallel_move({un_out[b]: slice_reg[b] for b in range(8)}, set(un_out.values()))
+        core2_parts[name] = (lines + ["    /* ---- end of S-box circuit: count the round ---- */",
+                                      f"    ldr   {free}, [sp, #8]", f"    subs  {free}, {free}, #1",
+                                      f"    str   {free}, [sp, #8]", f"    beq   .Laria_cm3_ct2_last_{name}",
+                                      "    /* the slices back into the split layout */"] + place,
+                             un_lines + ["    /* the slices back into the split layout */"] + un_place)
+    core2 = CORE2.replace("@SBOX2_ODD@", "\n".join(core2_parts["odd"][0])).replace(
+        "@SBOX2_EVEN@", "\n".join(core2_parts["even"][0])).replace(
+        "@EXIT2_ODD@", "\n".join(core2_parts["odd"][1])).replace(
+        "@EXIT2_EVEN@", "\n".join(core2_parts["even"][1])).replace("@TWIST_IN@", "\n".join(tw_lines))
+    nib = [f"    SWAPMOVE {W[r]}, {HI[r]}, 0x0f0f0f0f, 4" for r in range(4)]
+    to_slices2 = []
+    for blk in (W, HI):
+        for ai, bi, mask, n in TRANSPOSE:
+            to_slices2.append(f"    SWAPMOVE {blk[ai]}, {blk[bi]}, 0x{mask:08x}, {n}")
+    to_words2 = list(nib)
+    for blk in (W, HI):
+        for ai, bi, mask, n in reversed(TRANSPOSE):
+            to_words2.append(f"    SWAPMOVE {blk[ai]}, {blk[bi]}, 0x{mask:08x}, {n}")
     text = TEMPLATE
     rep = {
+        "@CORE2@": core2,
+        "@TO_SLICES2@": "\n".join(to_slices2 + nib),
+        "@TO_WORDS2@": "\n".join(to_words2),
         "@NU@": str(nu), "@MU@": str(mu), "@X@": " ".join(f"{r:02x}" for r in X),
         "@COUNTS@": f"{counts['xor']} EOR, {counts['and']} AND, {counts['mask']} AND with a lane-mask immediate",
         "@SPILLS@": f"{counts['str']} STR and {counts['ldr']} LDR of spills, {counts['slots']} slots",
@@ -396,6 +426,76 @@ def generate(search: int = 0) -> str:
     for k, v in rep.items():
         text = text.replace(k, v)
     return text
+
+
+CORE2 = r"""/* void mcu_aria_cm3_ct_core2(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t rounds):
+ * encrypts (or, with decryption keys, decrypts) the two consecutive blocks in[0..31] into out[0..31]:
+ * the cipher of ct_core (first round odd, final key) with the 32 lanes of each slice filled, block 0 in
+ * r0..r3 and block 1 in r4..r7 in word form. Same S-box circuit, register allocation and spills as the
+ * one-block core (the lane masks are 0xFF << 8j); the key is loaded once for both blocks (r9..r12). */
+    .section .text.aria_cm3_ct_core2, "ax", %progbits
+    .balign 4
+    .globl MCU_FN(aria, ct_core2)
+    .type MCU_FN(aria, ct_core2), %function
+    .thumb_func
+MCU_FN(aria, ct_core2):
+    push  {r4-r11, lr}
+    sub   sp, sp, #FRAME
+    str   r0, [sp, #0]
+    str   r2, [sp, #12]
+    and   r4, r3, #255
+    str   r4, [sp, #8]
+    ldr   r4, [r1, #16]
+    ldr   r5, [r1, #20]
+    ldr   r6, [r1, #24]
+    ldr   r7, [r1, #28]
+    ldr   r0, [r1, #0]
+    ldr   r2, [r1, #8]
+    ldr   r3, [r1, #12]
+    ldr   r1, [r1, #4]
+    ADDKEY2 0                   /* the first key is plain */
+    TO_SLICES2
+    /* ---- into the twisted form ---- */
+@TWIST_IN@
+    b     .Laria_cm3_ct2_odd_sbox
+.Laria_cm3_ct2_odd:
+    TO_SLICES2
+.Laria_cm3_ct2_odd_sbox:
+    /* ---- S-box circuit, odd round, 32 lanes, generated ---- */
+@SBOX2_ODD@
+    TO_WORDS2
+    DIFFUSE r0, r1, r2, r3
+    DIFFUSE r4, r5, r6, r7
+    ADDKEY2 1
+    TO_SLICES2
+    /* ---- S-box circuit, even round, 32 lanes, generated ---- */
+@SBOX2_EVEN@
+    TO_WORDS2
+    DIFFUSE r0, r1, r2, r3
+    DIFFUSE r4, r5, r6, r7
+    ADDKEY2 1
+    b     .Laria_cm3_ct2_odd
+.Laria_cm3_ct2_last_odd:
+@EXIT2_ODD@
+    b     .Laria_cm3_ct2_last
+.Laria_cm3_ct2_last_even:
+    /* ---- the last round's outputs out of the twisted form (X^-1), generated ---- */
+@EXIT2_EVEN@
+.Laria_cm3_ct2_last:
+    TO_WORDS2
+    ADDKEY2 0                   /* the final key, plain */
+    ldr   r8, [sp, #0]
+    str   r0, [r8, #0]
+    str   r1, [r8, #4]
+    str   r2, [r8, #8]
+    str   r3, [r8, #12]
+    str   r4, [r8, #16]
+    str   r5, [r8, #20]
+    str   r6, [r8, #24]
+    str   r7, [r8, #28]
+    add   sp, sp, #FRAME
+    pop   {r4-r11, pc}
+    .size MCU_FN(aria, ct_core2), . - MCU_FN(aria, ct_core2)"""
 
 
 TEMPLATE = r"""// SPDX-License-Identifier: MIT
@@ -464,8 +564,45 @@ TEMPLATE = r"""// SPDX-License-Identifier: MIT
   .endif
 .endm
 
+/* The two-block core's round key: into r0..r3 (block 0) and r4..r7 (block 1), through r9..r12. */
+.macro ADDKEY2 fold
+    ldr   r8, [sp, #12]
+    ldmia r8!, {r9-r12}
+    str   r8, [sp, #12]
+  .if \fold
+    eor   r0, r9, r0, ror #16
+    eor   r1, r10, r1, ror #16
+    eor   r2, r2, r11
+    eor   r3, r12, r3, ror #16
+    eor   r4, r9, r4, ror #16
+    eor   r5, r10, r5, ror #16
+    eor   r6, r6, r11
+    eor   r7, r12, r7, ror #16
+  .else
+    eor   r0, r0, r9
+    eor   r1, r1, r10
+    eor   r2, r2, r11
+    eor   r3, r3, r12
+    eor   r4, r4, r9
+    eor   r5, r5, r10
+    eor   r6, r6, r11
+    eor   r7, r7, r12
+  .endif
+.endm
+
 .macro TO_SLICES
 @TO_SLICES@
+.endm
+
+/* Two blocks: each block's words transposed, then block 1's low nibbles exchanged with block 0's high
+ * nibbles: r0..r3 hold the low-nibble slices and r4..r7 the high-nibble ones, block 0 in bits 8j..8j+3
+ * and block 1 in bits 8j+4..8j+7 of every lane byte. */
+.macro TO_SLICES2
+@TO_SLICES2@
+.endm
+
+.macro TO_WORDS2
+@TO_WORDS2@
 .endm
 
 .macro TO_WORDS
@@ -479,26 +616,26 @@ TEMPLATE = r"""// SPDX-License-Identifier: MIT
 .endm
 
 /* A = M.P.M.D on r0..r3; leaves words 0, 1, 3 as ror16 of their value (pending), word 2 exact. */
-.macro DIFFUSE
-    DBYTES r0
-    DBYTES r1
-    DBYTES r2
-    DBYTES r3
-    eor   r1, r1, r2            /* M (all four pending ror16: it commutes) */
-    eor   r2, r2, r3
-    eor   r0, r0, r1
-    eor   r3, r3, r1
-    eor   r2, r2, r0
-    eor   r1, r1, r2
-    rev16 r1, r1                /* P: bytes (1 0 3 2); commutes with ror16 */
+.macro DIFFUSE w0=r0, w1=r1, w2=r2, w3=r3
+    DBYTES \w0
+    DBYTES \w1
+    DBYTES \w2
+    DBYTES \w3
+    eor   \w1, \w1, \w2            /* M (all four pending ror16: it commutes) */
+    eor   \w2, \w2, \w3
+    eor   \w0, \w0, \w1
+    eor   \w3, \w3, \w1
+    eor   \w2, \w2, \w0
+    eor   \w1, \w1, \w2
+    rev16 \w1, \w1                /* P: bytes (1 0 3 2); commutes with ror16 */
                                 /* word 2: P's half swap cancels the pending ror16 */
-    rev   r3, r3                /* bytes (3 2 1 0); commutes with ror16 */
-    eor   r1, r1, r2, ror #16   /* M, word 2 brought into the pending form in each operand */
-    eor   r2, r2, r3, ror #16
-    eor   r0, r0, r1
-    eor   r3, r3, r1
-    eor   r2, r2, r0, ror #16
-    eor   r1, r1, r2, ror #16
+    rev   \w3, \w3                /* bytes (3 2 1 0); commutes with ror16 */
+    eor   \w1, \w1, \w2, ror #16   /* M, word 2 brought into the pending form in each operand */
+    eor   \w2, \w2, \w3, ror #16
+    eor   \w0, \w0, \w1
+    eor   \w3, \w3, \w1
+    eor   \w2, \w2, \w0, ror #16
+    eor   \w1, \w1, \w2, ror #16
 .endm
 
     .section .text.aria_cm3_ct_core, "ax", %progbits
@@ -609,6 +746,8 @@ MCU_FN(aria, twist):
 2:
     bx    lr
     .size MCU_FN(aria, twist), . - MCU_FN(aria, twist)
+
+@CORE2@
 
 ARIA_ENTRY(aria128, encrypt, 12)
 ARIA_ENTRY(aria128, decrypt, 12)
