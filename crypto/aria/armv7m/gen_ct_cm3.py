@@ -4,20 +4,24 @@
 
     python3 crypto/aria/armv7m/gen_ct_cm3.py          # rewrites aria_ct_cm3.S beside this script
     python3 crypto/aria/armv7m/gen_ct_cm3.py --check  # exit 1 if aria_ct_cm3.S is out of date
-    python3 crypto/aria/armv7m/gen_ct_cm3.py --search 10000  # redo the schedule search (~10 min)
+    python3 crypto/aria/armv7m/gen_ct_cm3.py --search 6000  # redo the schedule search (~6 CPU minutes)
 
-The S-box circuit is rv32-ct's (crypto/aria/aria_ct_circuit.py, shared with rv32/gen_ct.py: one
-tower-field GF(2^8) inversion for the four S-boxes, lane masks selecting the affine maps, Paar's XOR
-factoring, list scheduling). What this generator adds for Thumb-2:
+The S-box circuit is the twisted one of crypto/aria/aria_ct_circuit.py (build_twisted): one
+tower-field GF(2^8) inversion for the four S-boxes, the state kept as X.x in every byte between the
+first key addition and the last S-box layer (X: AES field to tower), so that SB1/SB2 lanes need no
+input map and SB3/SB4 lanes no output map; the remaining per-type corrections are masked at their
+rank (5 or 7 lane-mask ANDs instead of 8). The key schedule applies X to the round keys 2..n
+(mcu_aria_cm3_ct_twist); the core twists the block after the first key and untwists after the last
+S-box layer. What this generator adds for Thumb-2:
 
 * 14 registers (r0-r12, lr) instead of 26: the scheduled circuit is register-allocated with Belady's
   policy (evict the value whose next use is furthest; a value already in its stack slot is preferred,
   its eviction costs no store), spills in a stack frame. The numbers are in the generated header.
-* The operation order: aria_ct_circuit.schedule was tuned for 26 registers (60 spill loads and stores
-  a round here). --search hill-climbs over per-operation biases of that list scheduler, scoring each
-  order by the spills of the Belady allocation, and stores the best order in aria_ct_cm3_order.json
-  (a permutation of the circuit's operations; the generator checks that it respects every dependency).
-  Without that file the generator falls back to the unbiased schedule.
+* The operation order: aria_ct_circuit.schedule was tuned for 26 registers. --search hill-climbs over
+  per-operation biases of that list scheduler, scoring each order by the spills of the Belady
+  allocation, and stores the best order in aria_ct_cm3_order.json (a permutation of the circuit's
+  operations; the generator checks that it respects every dependency). Without that file the
+  generator falls back to the unbiased schedule.
 * The lane masks are single nibbles (0xF << 8j) in this bitslice layout, so a masked AND is
   AND with a Thumb-2 modified immediate: no register and no load for the masks.
 * The SWAPMOVEs use the barrel shifter (EOR t, b, a, LSR #n; AND; EOR; EOR a, a, t, LSL #n) and the
@@ -26,6 +30,9 @@ factoring, list scheduling). What this generator adds for Thumb-2:
   on all four words (it commutes with M's XORs, with REV16 and with REV; P's half swap of word 2
   cancels it), the second M folds the pending rotations into its EOR operands, and so does the next
   round's key addition: A costs 2 x 4 + 6 + 2 + 6 = 22 instructions.
+* A two-block core (ct_core2, behind encrypt_blocks) fills the empty high nibble of every lane byte
+  with a second block: the same circuit and allocation (masks 0xFF << 8j), one key load for both
+  blocks, a nibble SWAPMOVE between the blocks instead of the split and the merge.
 """
 from __future__ import annotations
 
@@ -506,9 +513,12 @@ TEMPLATE = r"""// SPDX-License-Identifier: MIT
  *   void mcu_ariaN_cm3_ct_encrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
  *   void mcu_ariaN_cm3_ct_decrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
  *   void mcu_aria_cm3_ct_ct_core(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t ctl);
+ *   void mcu_aria_cm3_ct_ct_core2(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t rounds);
+ *   void mcu_aria_cm3_ct_twist(uint32_t *w, uint32_t n);
  *
  * rk: the round keys of rv32/aria_ct_ks.c (spec round keys with the S-boxes' additive constants folded
- * in). ctl (core only): bits 0..7 the number of rounds, bit 8 set when the first round is even (SL2),
+ * in), the keys 2..rounds in the twisted form (X applied to every byte: armv7m/aria_ks_cm3.c calls
+ * mcu_aria_cm3_ct_twist); the first and the final key are plain. ctl (core only): bits 0..7 the number of rounds, bit 8 set when the first round is even (SL2),
  * bit 9 set for the cipher (the last round has no diffusion and is followed by the final key); without
  * bit 9 every round is full (the key schedule's FO/FE).
  *
@@ -517,11 +527,13 @@ TEMPLATE = r"""// SPDX-License-Identifier: MIT
  *      EOR's shifted operand);
  *   2. bitslice: four SWAPMOVEs (barrel-shifted EOR operands) and a nibble split give 8 slices in
  *      r0..r7, one per bit position, 16 lanes each: @LANES@;
- *   3. the S-box circuit of crypto/aria/aria_ct_circuit.py (@COUNTS@; GF(((2^2)^2)^2) with nu = @NU@,
- *      mu = @MU@, AES-field-to-tower rows @X@), register-allocated by gen_ct_cm3.py over r0-r12 and lr
- *      with Belady spilling (@SPILLS@ a round); lane masks select SB1..SB4 per lane (odd and even
- *      rounds differ only in the immediates);
- *   4. back to words: merge (ORR with LSL #4), the SWAPMOVEs in reverse;
+ *      in the first round, X applied to the slices (the state enters the twisted form);
+ *   3. the twisted S-box circuit of crypto/aria/aria_ct_circuit.py (build_twisted: @COUNTS@;
+ *      GF(((2^2)^2)^2) with nu = @NU@, mu = @MU@, X = AES-field-to-tower rows @X@), register-allocated by
+ *      gen_ct_cm3.py over r0-r12 and lr with Belady spilling (@SPILLS@ a round); lane masks
+ *      select SB1..SB4 per lane (odd and even rounds differ only in the immediates);
+ *   4. back to words: merge (ORR with LSL #4), the SWAPMOVEs in reverse; in the last round X^-1 is
+ *      applied to the slices first (the state leaves the twisted form);
  *   5. A = M.P.M.D: D as two EOR a word with a ror16 left pending, M (6 EOR), P (REV16 on word 1, the
  *      pending ror16 of word 2 cancels P's half swap, REV on word 3), M with the pending rotations
  *      folded into its EOR operands.
@@ -621,16 +633,16 @@ TEMPLATE = r"""// SPDX-License-Identifier: MIT
     DBYTES \w1
     DBYTES \w2
     DBYTES \w3
-    eor   \w1, \w1, \w2            /* M (all four pending ror16: it commutes) */
+    eor   \w1, \w1, \w2         /* M (all four pending ror16: it commutes) */
     eor   \w2, \w2, \w3
     eor   \w0, \w0, \w1
     eor   \w3, \w3, \w1
     eor   \w2, \w2, \w0
     eor   \w1, \w1, \w2
-    rev16 \w1, \w1                /* P: bytes (1 0 3 2); commutes with ror16 */
+    rev16 \w1, \w1              /* P: bytes (1 0 3 2); commutes with ror16 */
                                 /* word 2: P's half swap cancels the pending ror16 */
-    rev   \w3, \w3                /* bytes (3 2 1 0); commutes with ror16 */
-    eor   \w1, \w1, \w2, ror #16   /* M, word 2 brought into the pending form in each operand */
+    rev   \w3, \w3              /* bytes (3 2 1 0); commutes with ror16 */
+    eor   \w1, \w1, \w2, ror #16/* M, word 2 brought into the pending form in each operand */
     eor   \w2, \w2, \w3, ror #16
     eor   \w0, \w0, \w1
     eor   \w3, \w3, \w1
