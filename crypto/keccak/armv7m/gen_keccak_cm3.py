@@ -241,6 +241,7 @@ class RoundGen:
         free = [r for r in POOL if r not in cached.values()]
         plan = []
         stored = set()
+        prev_t = None
         for i, (y, h) in enumerate(ORDER):
             need = d_needed(y, h)
             future = [set(d_needed(*p)) for p in ORDER[i + 1:]]
@@ -257,16 +258,22 @@ class RoundGen:
                 free.append(cached.pop(v))
                 if next_use(v) < 99:
                     stored.add(v)
+            # The previous plane half's last output is stored after this one's loads (a store right
+            # before a load costs a cycle), so its register `prev_t` must not be loaded into.
             loads = []
             for k in sorted(set(need)):
                 if k not in cached:
-                    r = free.pop(0)
+                    r = next(r for r in free if r != prev_t)
+                    free.remove(r)
                     cached[k] = r
                     loads.append((k, r))
-            work = free[:6]
-            plan.append((y, h, loads, dict(cached), work))
+            a = [r for r in free if r != prev_t][:5]
+            t = prev_t if prev_t in free else next(r for r in free if r not in a)
+            plan.append((y, h, loads, dict(cached), a + [t]))
+            prev_t = t
         for k in sorted(stored):
             em.op(f"str {reg_of[k]}, [sp, #{D_OFF + 4 * (2 * k[0] + k[1])}]", f"D[{k[0]}][{k[1]}] to its slot")
+        pending = None
         for y, h, loads, cache, work in plan:
             a, t = work[:5], work[5]
             em.raw(f"    // round {self.rnd}: plane {y}, half {h}")
@@ -276,6 +283,9 @@ class RoundGen:
                 em.op(f"ldr {a[x]}, {self.addr(self.src, widx(hs, xs, ys))}")
             for k, r in loads:
                 em.op(f"ldr {r}, [sp, #{D_OFF + 4 * (2 * k[0] + k[1])}]", f"reload D[{k[0]}][{k[1]}]")
+            if pending:
+                em.op(pending, "previous plane half's last output, after the loads")
+                pending = None
             s = []
             for x in range(5):
                 xs, ys, hs, rot = srcs[x]
@@ -301,8 +311,12 @@ class RoundGen:
                     for part in split_imm(((rc >> so) | (rc << (32 - so))) & 0xFFFFFFFF if so else rc):
                         em.op(f"eor {t}, {t}, #0x{part:08x}", "iota")
                 w = widx(h, x, y)
-                em.op(f"str {t}, {self.addr(dst, w)}")
+                if x == 4:
+                    pending = f"str {t}, {self.addr(dst, w)}"
+                else:
+                    em.op(f"str {t}, {self.addr(dst, w)}")
                 self.off_out[w] = so
+        em.op(pending)
 
 
 def generate() -> tuple[str, int]:

@@ -143,13 +143,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #22
     eor r4, r1, r4, ror #17
-    str r4, [sp, #116]
     // round 0: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10                         // theta; rho adds 13
     eor r12, r12, r6                        // theta; rho adds 18
     eor lr, lr, r2                          // theta; rho adds 5
@@ -169,221 +169,221 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #5
     eor r4, r1, r4, ror #10
-    str r4, [sp, #176]
     // round 0: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5                        // theta; rho adds 31
     eor lr, lr, r11                         // theta; rho adds 28
     eor r3, r3, r7                          // theta; rho adds 20
     eor r1, r1, r6                          // theta; rho adds 21
-    eor r4, r4, r8                          // theta; rho adds 1
-    bic r9, r3, lr, ror #24
-    eor r9, r12, r9, ror #11
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #1
-    eor r9, lr, r9, ror #7
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #12
-    eor r9, r3, r9, ror #19
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #30
-    eor r9, r1, r9, ror #22
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #29
-    eor r9, r4, r9, ror #5
-    str r9, [sp, #96]
+    eor r9, r9, r8                          // theta; rho adds 1
+    bic r4, r3, lr, ror #24
+    eor r4, r12, r4, ror #11
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #1
+    eor r4, lr, r4, ror #7
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #12
+    eor r4, r3, r4, ror #19
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #30
+    eor r4, r1, r4, ror #22
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #29
+    eor r4, r9, r4, ror #5
     // round 0: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11                         // theta; rho adds 14
     eor r3, r3, r7                          // theta; rho adds 10
     eor r1, r1, r12                         // theta; rho adds 1
-    eor r4, r4, r8                          // theta; rho adds 22
-    eor r9, r9, r5                          // theta; rho adds 30
-    bic r6, r1, r3, ror #23
-    eor r6, lr, r6, ror #13
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #21
-    eor r6, r3, r6, ror #20
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #8
-    eor r6, r1, r6, ror #3
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #16
-    eor r6, r4, r6, ror #8
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #20
-    str r6, [sp, #136]
+    eor r9, r9, r8                          // theta; rho adds 22
+    eor r6, r6, r5                          // theta; rho adds 30
+    bic r4, r1, r3, ror #23
+    eor r4, lr, r4, ror #13
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #21
+    eor r4, r3, r4, ror #20
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #3
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #16
+    eor r4, r9, r4, ror #8
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #20
     // round 0: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2                          // theta; rho adds 1
     eor r3, r3, r5                          // theta; rho adds 3
     eor r1, r1, r11                         // theta; rho adds 13
-    eor r4, r4, r10                         // theta; rho adds 4
-    eor r9, r9, r12                         // theta; rho adds 9
-    bic r6, r1, r3, ror #10
-    eor r6, lr, r6, ror #20
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #23
-    eor r6, r3, r6, ror #31
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #5
-    eor r6, r1, r6, ror #4
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #24
-    eor r6, r4, r6, ror #3
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #2
-    eor r6, r9, r6, ror #6
-    str r6, [sp, #56]
+    eor r9, r9, r10                         // theta; rho adds 4
+    eor r6, r6, r12                         // theta; rho adds 9
+    bic r4, r1, r3, ror #10
+    eor r4, lr, r4, ror #20
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #23
+    eor r4, r3, r4, ror #31
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #4
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #24
+    eor r4, r9, r4, ror #3
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #2
+    eor r4, r6, r4, ror #6
     // round 0: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12                         // theta; rho adds 0
     eor r1, r1, r8                          // theta; rho adds 22
-    eor r4, r4, lr                          // theta; rho adds 22
-    eor r9, r9, r11                         // theta; rho adds 11
-    eor r6, r6, r10                         // theta; rho adds 7
-    bic r5, r4, r1
-    eor r5, r3, r5, ror #10
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #21
-    eor r5, r1, r5, ror #11
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #28
-    eor r5, r4, r5, ror #15
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #25
-    eor r5, r9, r5, ror #11
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #22
-    eor r5, r6, r5, ror #17
-    str r5, [sp, #16]
+    eor r9, r9, lr                          // theta; rho adds 22
+    eor r6, r6, r11                         // theta; rho adds 11
+    eor r5, r5, r10                         // theta; rho adds 7
+    bic r4, r9, r1
+    eor r4, r3, r4, ror #10
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #21
+    eor r4, r1, r4, ror #11
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #28
+    eor r4, r9, r4, ror #15
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #25
+    eor r4, r6, r4, ror #11
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #22
+    eor r4, r5, r4, ror #17
     // round 0: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7                          // theta; rho adds 14
-    eor r4, r4, r12                         // theta; rho adds 18
-    eor r9, r9, r8                          // theta; rho adds 5
-    eor r6, r6, lr                          // theta; rho adds 8
-    eor r5, r5, r3                          // theta; rho adds 28
-    bic r11, r9, r4, ror #19
-    eor r11, r1, r11, ror #9
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #3
-    eor r11, r4, r11, ror #10
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #20
-    eor r11, r9, r11, ror #9
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #18
-    eor r11, r6, r11, ror #26
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #4
-    eor r11, r5, r11, ror #10
-    str r11, [sp, #76]
+    eor r9, r9, r12                         // theta; rho adds 18
+    eor r6, r6, r8                          // theta; rho adds 5
+    eor r5, r5, lr                          // theta; rho adds 8
+    eor r11, r11, r3                        // theta; rho adds 28
+    bic r4, r6, r9, ror #19
+    eor r4, r1, r4, ror #9
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #3
+    eor r4, r9, r4, ror #10
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #20
+    eor r4, r6, r4, ror #9
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #18
+    eor r4, r5, r4, ror #26
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #4
+    eor r4, r11, r4, ror #10
     // round 0: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr                          // theta; rho adds 31
-    eor r4, r4, r3                          // theta; rho adds 27
-    eor r9, r9, r10                         // theta; rho adds 19
-    eor r6, r6, r12                         // theta; rho adds 20
-    eor r5, r5, r2                          // theta; rho adds 1
-    bic r11, r9, r4, ror #24
-    eor r11, r1, r11, ror #12
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #1
-    eor r11, r4, r11, ror #7
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #13
-    eor r11, r9, r11, ror #18
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #30
-    eor r11, r6, r11, ror #21
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #28
-    eor r11, r5, r11, ror #6
-    str r11, [sp, #196]
+    eor r9, r9, r3                          // theta; rho adds 27
+    eor r6, r6, r10                         // theta; rho adds 19
+    eor r5, r5, r12                         // theta; rho adds 20
+    eor r11, r11, r2                        // theta; rho adds 1
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #12
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #1
+    eor r4, r9, r4, ror #7
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #13
+    eor r4, r6, r4, ror #18
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #30
+    eor r4, r5, r4, ror #21
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #28
+    eor r4, r11, r4, ror #6
     // round 0: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8                          // theta; rho adds 0
-    eor r9, r9, lr                          // theta; rho adds 3
-    eor r6, r6, r3                          // theta; rho adds 12
-    eor r5, r5, r7                          // theta; rho adds 4
-    eor r11, r11, r1                        // theta; rho adds 9
-    bic r12, r6, r9, ror #9
-    eor r12, r4, r12, ror #20
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #24
-    eor r12, r9, r12, ror #31
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #5
-    eor r12, r6, r12, ror #3
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #23
-    eor r12, r5, r12, ror #4
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #3
-    eor r12, r11, r12, ror #6
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8                          // theta; rho adds 0
+    eor r6, r6, lr                          // theta; rho adds 3
+    eor r5, r5, r3                          // theta; rho adds 12
+    eor r11, r11, r7                        // theta; rho adds 4
+    eor r12, r12, r1                        // theta; rho adds 9
+    bic r4, r5, r6, ror #9
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #24
+    eor r4, r6, r4, ror #31
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #5
+    eor r4, r5, r4, ror #3
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #23
+    eor r4, r11, r4, ror #4
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #3
+    eor r4, r12, r4, ror #6
     // round 0: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3                          // theta; rho adds 14
-    eor r9, r9, r10                         // theta; rho adds 10
-    eor r6, r6, r1                          // theta; rho adds 2
-    eor r5, r5, r2                          // theta; rho adds 23
-    eor r11, r11, lr                        // theta; rho adds 31
-    bic r12, r6, r9, ror #24
-    eor r12, r4, r12, ror #12
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #21
-    eor r12, r9, r12, ror #19
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #8
-    eor r12, r6, r12, ror #3
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #15
-    eor r12, r5, r12, ror #9
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #21
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3                          // theta; rho adds 14
+    eor r6, r6, r10                         // theta; rho adds 10
+    eor r5, r5, r1                          // theta; rho adds 2
+    eor r11, r11, r2                        // theta; rho adds 23
+    eor r12, r12, lr                        // theta; rho adds 31
+    bic r4, r5, r6, ror #24
+    eor r4, r9, r4, ror #12
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #21
+    eor r4, r6, r4, ror #19
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #8
+    eor r4, r5, r4, ror #3
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #15
+    eor r4, r11, r4, ror #9
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #21
+    str r4, [sp, #36]
     // ---- round 1: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -487,13 +487,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8
     eor r4, r1, r4, ror #8
-    str r4, [r0, #116]
     // round 1: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #28                // theta; rho adds 13
     eor r12, r12, r6, ror #7                // theta; rho adds 18
     eor lr, lr, r2, ror #3                  // theta; rho adds 5
@@ -513,220 +513,220 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #12
     eor r4, r1, r4, ror #16
-    str r4, [r0, #176]
     // round 1: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5                        // theta; rho adds 31
     eor lr, lr, r11, ror #1                 // theta; rho adds 28
     eor r3, r3, r7, ror #31                 // theta; rho adds 20
     eor r1, r1, r6, ror #6                  // theta; rho adds 21
-    eor r4, r4, r8, ror #28                 // theta; rho adds 1
-    bic r9, r3, lr, ror #11
-    eor r9, r12, r9, ror #24
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #5
-    eor r9, lr, r9, ror #16
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #27
-    eor r9, r3, r9
-    str r9, [r0, #88]
-    bic r9, r12, r4, ror #24
-    eor r9, r1, r9, ror #13
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #29
-    eor r9, r4, r9, ror #11
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #28                 // theta; rho adds 1
+    bic r4, r3, lr, ror #11
+    eor r4, r12, r4, ror #24
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #5
+    eor r4, lr, r4, ror #16
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #27
+    eor r4, r3, r4
+    str r4, [r0, #88]
+    bic r4, r12, r9, ror #24
+    eor r4, r1, r4, ror #13
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #29
+    eor r4, r9, r4, ror #11
     // round 1: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #21                // theta; rho adds 14
     eor r3, r3, r7, ror #20                 // theta; rho adds 10
     eor r1, r1, r12, ror #26                // theta; rho adds 1
-    eor r4, r4, r8, ror #18                 // theta; rho adds 22
-    eor r9, r9, r5, ror #30                 // theta; rho adds 30
-    bic r6, r1, r3, ror #26
-    eor r6, lr, r6, ror #22
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #6
-    eor r6, r3, r6
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #10
-    eor r6, r1, r6, ror #16
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #6
-    eor r6, r4, r6, ror #16
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #16
-    eor r6, r9, r6, ror #10
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #18                 // theta; rho adds 22
+    eor r6, r6, r5, ror #30                 // theta; rho adds 30
+    bic r4, r1, r3, ror #26
+    eor r4, lr, r4, ror #22
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #6
+    eor r4, r3, r4
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #10
+    eor r4, r1, r4, ror #16
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #6
+    eor r4, r9, r4, ror #16
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #16
+    eor r4, r6, r4, ror #10
     // round 1: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #22                 // theta; rho adds 1
     eor r3, r3, r5, ror #12                 // theta; rho adds 3
     eor r1, r1, r11, ror #15                // theta; rho adds 13
-    eor r4, r4, r10, ror #17                // theta; rho adds 4
-    eor r9, r9, r12, ror #24                // theta; rho adds 9
-    bic r6, r1, r3, ror #12
-    eor r6, lr, r6, ror #6
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #15
-    eor r6, r3, r6, ror #5
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #8
-    eor r6, r1, r6, ror #9
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #15
-    eor r6, r4, r6, ror #9
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #14
-    eor r6, r9, r6, ror #3
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #17                // theta; rho adds 4
+    eor r6, r6, r12, ror #24                // theta; rho adds 9
+    bic r4, r1, r3, ror #12
+    eor r4, lr, r4, ror #6
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #15
+    eor r4, r3, r4, ror #5
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #9
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #15
+    eor r4, r9, r4, ror #9
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #14
+    eor r4, r6, r4, ror #3
     // round 1: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #25                // theta; rho adds 0
     eor r1, r1, r8, ror #10                 // theta; rho adds 22
-    eor r4, r4, lr, ror #22                 // theta; rho adds 22
-    eor r9, r9, r11, ror #18                // theta; rho adds 11
-    eor r6, r6, r10, ror #22                // theta; rho adds 7
-    bic r5, r4, r1, ror #2
-    eor r5, r3, r5, ror #30
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #16
-    eor r5, r1, r5, ror #14
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #22
-    eor r5, r4, r5, ror #26
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #24
-    eor r5, r9, r5, ror #18
-    str r5, [r0, #12]
-    bic r5, r1, r3
-    eor r5, r6, r5, ror #8
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #22                 // theta; rho adds 22
+    eor r6, r6, r11, ror #18                // theta; rho adds 11
+    eor r5, r5, r10, ror #22                // theta; rho adds 7
+    bic r4, r9, r1, ror #2
+    eor r4, r3, r4, ror #30
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #14
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #22
+    eor r4, r9, r4, ror #26
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #24
+    eor r4, r6, r4, ror #18
+    str r4, [r0, #12]
+    bic r4, r1, r3
+    eor r4, r5, r4, ror #8
     // round 1: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #29                 // theta; rho adds 14
-    eor r4, r4, r12, ror #7                 // theta; rho adds 18
-    eor r9, r9, r8, ror #3                  // theta; rho adds 5
-    eor r6, r6, lr, ror #15                 // theta; rho adds 8
-    eor r5, r5, r3, ror #31                 // theta; rho adds 28
-    bic r11, r9, r4, ror #8
-    eor r11, r1, r11, ror #13
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #5
-    eor r11, r4, r11, ror #19
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #4
-    eor r11, r9, r11, ror #23
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #4
-    eor r11, r6, r11, ror #24
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #11
-    eor r11, r5, r11, ror #17
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #7                 // theta; rho adds 18
+    eor r6, r6, r8, ror #3                  // theta; rho adds 5
+    eor r5, r5, lr, ror #15                 // theta; rho adds 8
+    eor r11, r11, r3, ror #31               // theta; rho adds 28
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #13
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #5
+    eor r4, r9, r4, ror #19
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #4
+    eor r4, r6, r4, ror #23
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #4
+    eor r4, r5, r4, ror #24
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #11
+    eor r4, r11, r4, ror #17
     // round 1: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #31                 // theta; rho adds 31
-    eor r4, r4, r3, ror #1                  // theta; rho adds 27
-    eor r9, r9, r10, ror #30                // theta; rho adds 19
-    eor r6, r6, r12, ror #7                 // theta; rho adds 20
-    eor r5, r5, r2, ror #27                 // theta; rho adds 1
-    bic r11, r9, r4, ror #10
-    eor r11, r1, r11, ror #24
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #6
-    eor r11, r4, r11, ror #16
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #26
-    eor r11, r9, r11
-    str r11, [r0, #188]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11, ror #14
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #30
-    eor r11, r5, r11, ror #10
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #1                  // theta; rho adds 27
+    eor r6, r6, r10, ror #30                // theta; rho adds 19
+    eor r5, r5, r12, ror #7                 // theta; rho adds 20
+    eor r11, r11, r2, ror #27               // theta; rho adds 1
+    bic r4, r6, r9, ror #10
+    eor r4, r1, r4, ror #24
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #6
+    eor r4, r9, r4, ror #16
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #26
+    eor r4, r6, r4
+    str r4, [r0, #188]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4, ror #14
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #30
+    eor r4, r11, r4, ror #10
     // round 1: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #22                 // theta; rho adds 0
-    eor r9, r9, lr, ror #11                 // theta; rho adds 3
-    eor r6, r6, r3, ror #14                 // theta; rho adds 12
-    eor r5, r5, r7, ror #18                 // theta; rho adds 4
-    eor r11, r11, r1, ror #24               // theta; rho adds 9
-    bic r12, r6, r9, ror #12
-    eor r12, r4, r12, ror #6
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #16
-    eor r12, r9, r12, ror #4
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #8
-    eor r12, r6, r12, ror #8
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #14
-    eor r12, r5, r12, ror #10
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #14
-    eor r12, r11, r12, ror #4
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #22                 // theta; rho adds 0
+    eor r6, r6, lr, ror #11                 // theta; rho adds 3
+    eor r5, r5, r3, ror #14                 // theta; rho adds 12
+    eor r11, r11, r7, ror #18               // theta; rho adds 4
+    eor r12, r12, r1, ror #24               // theta; rho adds 9
+    bic r4, r5, r6, ror #12
+    eor r4, r9, r4, ror #6
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #16
+    eor r4, r6, r4, ror #4
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #8
+    eor r4, r5, r4, ror #8
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #14
+    eor r4, r11, r4, ror #10
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #14
+    eor r4, r12, r4, ror #4
     // round 1: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #21                 // theta; rho adds 14
-    eor r9, r9, r10, ror #20                // theta; rho adds 10
-    eor r6, r6, r1, ror #25                 // theta; rho adds 2
-    eor r5, r5, r2, ror #18                 // theta; rho adds 23
-    eor r11, r11, lr, ror #29               // theta; rho adds 31
-    bic r12, r6, r9, ror #25
-    eor r12, r4, r12, ror #23
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #7
-    eor r12, r9, r12
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #9
-    eor r12, r6, r12, ror #16
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #7
-    eor r12, r5, r12, ror #16
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #16
-    eor r12, r11, r12, ror #9
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #21                 // theta; rho adds 14
+    eor r6, r6, r10, ror #20                // theta; rho adds 10
+    eor r5, r5, r1, ror #25                 // theta; rho adds 2
+    eor r11, r11, r2, ror #18               // theta; rho adds 23
+    eor r12, r12, lr, ror #29               // theta; rho adds 31
+    bic r4, r5, r6, ror #25
+    eor r4, r9, r4, ror #23
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #7
+    eor r4, r6, r4
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #9
+    eor r4, r5, r4, ror #16
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #7
+    eor r4, r11, r4, ror #16
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #16
+    eor r4, r12, r4, ror #9
+    str r4, [r0, #36]
     // ---- round 2: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -831,13 +831,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #30
     eor r4, r1, r4, ror #5
-    str r4, [sp, #116]
     // round 2: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #22                // theta; rho adds 13
     eor r12, r12, r6, ror #16               // theta; rho adds 18
     eor lr, lr, r2, ror #4                  // theta; rho adds 5
@@ -857,220 +857,220 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #21
     eor r4, r1, r4, ror #20
-    str r4, [sp, #176]
     // round 2: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #2                // theta; rho adds 31
     eor lr, lr, r11, ror #6                 // theta; rho adds 28
     eor r3, r3, r7, ror #22                 // theta; rho adds 20
     eor r1, r1, r6, ror #12                 // theta; rho adds 21
-    eor r4, r4, r8, ror #18                 // theta; rho adds 1
-    bic r9, r3, lr, ror #24
-    eor r9, r12, r9, ror #5
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #13
-    eor r9, lr, r9, ror #27
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #10
-    eor r9, r3, r9, ror #9
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #14
-    eor r9, r1, r9, ror #8
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #3
-    eor r9, r4, r9, ror #15
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #18                 // theta; rho adds 1
+    bic r4, r3, lr, ror #24
+    eor r4, r12, r4, ror #5
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #13
+    eor r4, lr, r4, ror #27
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #10
+    eor r4, r3, r4, ror #9
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #14
+    eor r4, r1, r4, ror #8
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #3
+    eor r4, r9, r4, ror #15
     // round 2: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #16                // theta; rho adds 14
     eor r3, r3, r7                          // theta; rho adds 10
     eor r1, r1, r12, ror #15                // theta; rho adds 1
-    eor r4, r4, r8                          // theta; rho adds 22
-    eor r9, r9, r5, ror #29                 // theta; rho adds 30
-    bic r6, r1, r3, ror #28
-    eor r6, lr, r6, ror #8
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #30
-    eor r6, r3, r6, ror #6
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #5
-    eor r6, r1, r6, ror #29
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #5
-    eor r6, r4, r6, ror #22
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #31
-    str r6, [sp, #136]
+    eor r9, r9, r8                          // theta; rho adds 22
+    eor r6, r6, r5, ror #29                 // theta; rho adds 30
+    bic r4, r1, r3, ror #28
+    eor r4, lr, r4, ror #8
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #30
+    eor r4, r3, r4, ror #6
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #29
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #5
+    eor r4, r9, r4, ror #22
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #31
     // round 2: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2                          // theta; rho adds 1
     eor r3, r3, r5, ror #2                  // theta; rho adds 3
     eor r1, r1, r11, ror #30                // theta; rho adds 13
-    eor r4, r4, r10, ror #31                // theta; rho adds 4
-    eor r9, r9, r12, ror #13                // theta; rho adds 9
-    bic r6, r1, r3, ror #8
-    eor r6, lr, r6, ror #20
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #8
-    eor r6, r3, r6, ror #16
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #9
-    eor r6, r1, r6, ror #15
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #3
-    eor r6, r4, r6, ror #20
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #4
-    eor r6, r9, r6, ror #25
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #31                // theta; rho adds 4
+    eor r6, r6, r12, ror #13                // theta; rho adds 9
+    bic r4, r1, r3, ror #8
+    eor r4, lr, r4, ror #20
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #8
+    eor r4, r3, r4, ror #16
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #9
+    eor r4, r1, r4, ror #15
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #3
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #4
+    eor r4, r6, r4, ror #25
     // round 2: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #24                // theta; rho adds 0
     eor r1, r1, r8, ror #9                  // theta; rho adds 22
-    eor r4, r4, lr, ror #16                 // theta; rho adds 22
-    eor r9, r9, r11, ror #10                // theta; rho adds 11
-    eor r6, r6, r10, ror #11                // theta; rho adds 7
-    bic r5, r4, r1, ror #7
-    eor r5, r3, r5, ror #26
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #17
-    eor r5, r1, r5, ror #8
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #13
-    eor r5, r4, r5, ror #2
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #28
-    eor r5, r9, r5, ror #23
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #31
-    eor r5, r6, r5, ror #5
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #16                 // theta; rho adds 22
+    eor r6, r6, r11, ror #10                // theta; rho adds 11
+    eor r5, r5, r10, ror #11                // theta; rho adds 7
+    bic r4, r9, r1, ror #7
+    eor r4, r3, r4, ror #26
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #17
+    eor r4, r1, r4, ror #8
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #13
+    eor r4, r9, r4, ror #2
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #28
+    eor r4, r6, r4, ror #23
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #31
+    eor r4, r5, r4, ror #5
     // round 2: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #22                 // theta; rho adds 14
-    eor r4, r4, r12, ror #17                // theta; rho adds 18
-    eor r9, r9, r8, ror #5                  // theta; rho adds 5
-    eor r6, r6, lr, ror #8                  // theta; rho adds 8
-    eor r5, r5, r3                          // theta; rho adds 28
-    bic r11, r9, r4, ror #31
-    eor r11, r1, r11, ror #12
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #6
-    eor r11, r4, r11, ror #27
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #14
-    eor r11, r9, r11, ror #12
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11, ror #26
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #21
-    eor r11, r5, r11, ror #19
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #17                // theta; rho adds 18
+    eor r6, r6, r8, ror #5                  // theta; rho adds 5
+    eor r5, r5, lr, ror #8                  // theta; rho adds 8
+    eor r11, r11, r3                        // theta; rho adds 28
+    bic r4, r6, r9, ror #31
+    eor r4, r1, r4, ror #12
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #6
+    eor r4, r9, r4, ror #27
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #14
+    eor r4, r6, r4, ror #12
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4, ror #26
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #21
+    eor r4, r11, r4, ror #19
     // round 2: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #2                  // theta; rho adds 31
-    eor r4, r4, r3, ror #7                  // theta; rho adds 27
-    eor r9, r9, r10, ror #22                // theta; rho adds 19
-    eor r6, r6, r12, ror #13                // theta; rho adds 20
-    eor r5, r5, r2, ror #18                 // theta; rho adds 1
-    bic r11, r9, r4, ror #23
-    eor r11, r1, r11, ror #6
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #14
-    eor r11, r4, r11, ror #27
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #10
-    eor r11, r9, r11, ror #8
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #14
-    eor r11, r6, r11, ror #8
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #3
-    eor r11, r5, r11, ror #15
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #7                  // theta; rho adds 27
+    eor r6, r6, r10, ror #22                // theta; rho adds 19
+    eor r5, r5, r12, ror #13                // theta; rho adds 20
+    eor r11, r11, r2, ror #18               // theta; rho adds 1
+    bic r4, r6, r9, ror #23
+    eor r4, r1, r4, ror #6
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #14
+    eor r4, r9, r4, ror #27
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #10
+    eor r4, r6, r4, ror #8
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #14
+    eor r4, r5, r4, ror #8
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #3
+    eor r4, r11, r4, ror #15
     // round 2: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8                          // theta; rho adds 0
-    eor r9, r9, lr, ror #2                  // theta; rho adds 3
-    eor r6, r6, r3, ror #30                 // theta; rho adds 12
-    eor r5, r5, r7, ror #30                 // theta; rho adds 4
-    eor r11, r11, r1, ror #12               // theta; rho adds 9
-    bic r12, r6, r9, ror #7
-    eor r12, r4, r12, ror #20
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #8
-    eor r12, r9, r12, ror #17
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #9
-    eor r12, r6, r12, ror #15
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #3
-    eor r12, r5, r12, ror #20
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #5
-    eor r12, r11, r12, ror #24
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8                          // theta; rho adds 0
+    eor r6, r6, lr, ror #2                  // theta; rho adds 3
+    eor r5, r5, r3, ror #30                 // theta; rho adds 12
+    eor r11, r11, r7, ror #30               // theta; rho adds 4
+    eor r12, r12, r1, ror #12               // theta; rho adds 9
+    bic r4, r5, r6, ror #7
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #8
+    eor r4, r6, r4, ror #17
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #9
+    eor r4, r5, r4, ror #15
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #3
+    eor r4, r11, r4, ror #20
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #5
+    eor r4, r12, r4, ror #24
     // round 2: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #16                 // theta; rho adds 14
-    eor r9, r9, r10                         // theta; rho adds 10
-    eor r6, r6, r1, ror #14                 // theta; rho adds 2
-    eor r5, r5, r2                          // theta; rho adds 23
-    eor r11, r11, lr, ror #28               // theta; rho adds 31
-    bic r12, r6, r9, ror #28
-    eor r12, r4, r12, ror #8
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #31
-    eor r12, r9, r12, ror #5
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #4
-    eor r12, r6, r12, ror #29
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #5
-    eor r12, r5, r12, ror #23
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #31
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #16                 // theta; rho adds 14
+    eor r6, r6, r10                         // theta; rho adds 10
+    eor r5, r5, r1, ror #14                 // theta; rho adds 2
+    eor r11, r11, r2                        // theta; rho adds 23
+    eor r12, r12, lr, ror #28               // theta; rho adds 31
+    bic r4, r5, r6, ror #28
+    eor r4, r9, r4, ror #8
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #31
+    eor r4, r6, r4, ror #5
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #4
+    eor r4, r5, r4, ror #29
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #5
+    eor r4, r11, r4, ror #23
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #31
+    str r4, [sp, #36]
     // ---- round 3: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -1176,13 +1176,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #18
     eor r4, r1, r4, ror #8
-    str r4, [r0, #116]
     // round 3: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #13                // theta; rho adds 13
     eor r12, r12, r6, ror #29               // theta; rho adds 18
     eor lr, lr, r2, ror #5                  // theta; rho adds 5
@@ -1202,220 +1202,220 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #1
     eor r4, r1, r4, ror #19
-    str r4, [r0, #176]
     // round 3: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #7                // theta; rho adds 31
     eor lr, lr, r11, ror #16                // theta; rho adds 28
     eor r3, r3, r7, ror #6                  // theta; rho adds 20
     eor r1, r1, r6, ror #18                 // theta; rho adds 21
-    eor r4, r4, r8, ror #4                  // theta; rho adds 1
-    bic r9, r3, lr, ror #31
-    eor r9, r12, r9, ror #20
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #25
-    eor r9, lr, r9, ror #8
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #27
-    eor r9, r3, r9, ror #12
-    str r9, [r0, #88]
-    bic r9, r12, r4
-    eor r9, r1, r9, ror #5
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #13
-    eor r9, r4, r9, ror #19
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #4                  // theta; rho adds 1
+    bic r4, r3, lr, ror #31
+    eor r4, r12, r4, ror #20
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #25
+    eor r4, lr, r4, ror #8
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #27
+    eor r4, r3, r4, ror #12
+    str r4, [r0, #88]
+    bic r4, r12, r9
+    eor r4, r1, r4, ror #5
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #13
+    eor r4, r9, r4, ror #19
     // round 3: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #17                // theta; rho adds 14
     eor r3, r3, r7, ror #4                  // theta; rho adds 10
     eor r1, r1, r12, ror #29                // theta; rho adds 1
-    eor r4, r4, r8, ror #11                 // theta; rho adds 22
-    eor r9, r9, r5, ror #29                 // theta; rho adds 30
-    bic r6, r1, r3, ror #29
-    eor r6, lr, r6, ror #3
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #31
-    eor r6, r3, r6, ror #4
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #25
-    eor r6, r1, r6, ror #8
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #11
-    eor r6, r4, r6, ror #28
-    str r6, [r0, #132]
-    bic r6, r3, lr
-    eor r6, r9, r6, ror #21
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #11                 // theta; rho adds 22
+    eor r6, r6, r5, ror #29                 // theta; rho adds 30
+    bic r4, r1, r3, ror #29
+    eor r4, lr, r4, ror #3
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #31
+    eor r4, r3, r4, ror #4
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #25
+    eor r4, r1, r4, ror #8
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #11
+    eor r4, r9, r4, ror #28
+    str r4, [r0, #132]
+    bic r4, r3, lr
+    eor r4, r6, r4, ror #21
     // round 3: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #30                 // theta; rho adds 1
     eor r3, r3, r5, ror #25                 // theta; rho adds 3
     eor r1, r1, r11, ror #14                // theta; rho adds 13
-    eor r4, r4, r10, ror #7                 // theta; rho adds 4
-    eor r9, r9, r12, ror #29                // theta; rho adds 9
-    bic r6, r1, r3, ror #6
-    eor r6, lr, r6, ror #30
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #1
-    eor r6, r3, r6, ror #25
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #8
-    eor r6, r1, r6, ror #23
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #21
-    eor r6, r4, r6, ror #3
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #15
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #7                 // theta; rho adds 4
+    eor r6, r6, r12, ror #29                // theta; rho adds 9
+    bic r4, r1, r3, ror #6
+    eor r4, lr, r4, ror #30
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #1
+    eor r4, r3, r4, ror #25
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #23
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #21
+    eor r4, r9, r4, ror #3
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #15
     // round 3: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #28                // theta; rho adds 0
     eor r1, r1, r8, ror #28                 // theta; rho adds 22
-    eor r4, r4, lr, ror #14                 // theta; rho adds 22
-    eor r9, r9, r11, ror #9                 // theta; rho adds 11
-    eor r6, r6, r10, ror #28                // theta; rho adds 7
-    bic r5, r4, r1, ror #16
-    eor r5, r3, r5, ror #30
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #24
-    eor r5, r1, r5, ror #24
-    str r5, [r0, #4]
-    bic r5, r6, r9
-    eor r5, r4, r5, ror #8
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #6
-    eor r5, r9, r5, ror #26
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #18
-    eor r5, r6, r5, ror #8
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #14                 // theta; rho adds 22
+    eor r6, r6, r11, ror #9                 // theta; rho adds 11
+    eor r5, r5, r10, ror #28                // theta; rho adds 7
+    bic r4, r9, r1, ror #16
+    eor r4, r3, r4, ror #30
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #24
+    str r4, [r0, #4]
+    bic r4, r5, r6
+    eor r4, r9, r4, ror #8
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #6
+    eor r4, r6, r4, ror #26
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #18
+    eor r4, r5, r4, ror #8
     // round 3: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #12                 // theta; rho adds 14
-    eor r4, r4, r12, ror #28                // theta; rho adds 18
-    eor r9, r9, r8, ror #5                  // theta; rho adds 5
-    eor r6, r6, lr, ror #11                 // theta; rho adds 8
-    eor r5, r5, r3, ror #3                  // theta; rho adds 28
-    bic r11, r9, r4, ror #24
-    eor r11, r1, r11, ror #7
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #7
-    eor r11, r4, r11, ror #1
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #20
-    eor r11, r9, r11, ror #5
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #12
-    eor r11, r6, r11
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #1
-    eor r11, r5, r11, ror #19
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #28                // theta; rho adds 18
+    eor r6, r6, r8, ror #5                  // theta; rho adds 5
+    eor r5, r5, lr, ror #11                 // theta; rho adds 8
+    eor r11, r11, r3, ror #3                // theta; rho adds 28
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #7
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #7
+    eor r4, r9, r4, ror #1
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #20
+    eor r4, r6, r4, ror #5
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #12
+    eor r4, r5, r4
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #1
+    eor r4, r11, r4, ror #19
     // round 3: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #8                  // theta; rho adds 31
-    eor r4, r4, r3, ror #17                 // theta; rho adds 27
-    eor r9, r9, r10, ror #7                 // theta; rho adds 19
-    eor r6, r6, r12, ror #18                // theta; rho adds 20
-    eor r5, r5, r2, ror #4                  // theta; rho adds 1
-    bic r11, r9, r4, ror #31
-    eor r11, r1, r11, ror #20
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #25
-    eor r11, r4, r11, ror #8
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #27
-    eor r11, r9, r11, ror #12
-    str r11, [r0, #188]
-    bic r11, r1, r5
-    eor r11, r6, r11, ror #5
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #13
-    eor r11, r5, r11, ror #19
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #17                 // theta; rho adds 27
+    eor r6, r6, r10, ror #7                 // theta; rho adds 19
+    eor r5, r5, r12, ror #18                // theta; rho adds 20
+    eor r11, r11, r2, ror #4                // theta; rho adds 1
+    bic r4, r6, r9, ror #31
+    eor r4, r1, r4, ror #20
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #25
+    eor r4, r9, r4, ror #8
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #27
+    eor r4, r6, r4, ror #12
+    str r4, [r0, #188]
+    bic r4, r1, r11
+    eor r4, r5, r4, ror #5
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #13
+    eor r4, r11, r4, ror #19
     // round 3: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #31                 // theta; rho adds 0
-    eor r9, r9, lr, ror #26                 // theta; rho adds 3
-    eor r6, r6, r3, ror #15                 // theta; rho adds 12
-    eor r5, r5, r7, ror #7                  // theta; rho adds 4
-    eor r11, r11, r1, ror #30               // theta; rho adds 9
-    bic r12, r6, r9, ror #6
-    eor r12, r4, r12, ror #30
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #1
-    eor r12, r9, r12, ror #25
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #8
-    eor r12, r6, r12, ror #23
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #21
-    eor r12, r5, r12, ror #3
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #15
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #31                 // theta; rho adds 0
+    eor r6, r6, lr, ror #26                 // theta; rho adds 3
+    eor r5, r5, r3, ror #15                 // theta; rho adds 12
+    eor r11, r11, r7, ror #7                // theta; rho adds 4
+    eor r12, r12, r1, ror #30               // theta; rho adds 9
+    bic r4, r5, r6, ror #6
+    eor r4, r9, r4, ror #30
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #1
+    eor r4, r6, r4, ror #25
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #8
+    eor r4, r5, r4, ror #23
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #21
+    eor r4, r11, r4, ror #3
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #15
     // round 3: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #17                 // theta; rho adds 14
-    eor r9, r9, r10, ror #4                 // theta; rho adds 10
-    eor r6, r6, r1, ror #29                 // theta; rho adds 2
-    eor r5, r5, r2, ror #10                 // theta; rho adds 23
-    eor r11, r11, lr, ror #29               // theta; rho adds 31
-    bic r12, r6, r9, ror #29
-    eor r12, r4, r12, ror #3
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #31
-    eor r12, r9, r12, ror #4
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #25
-    eor r12, r6, r12, ror #8
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #11
-    eor r12, r5, r12, ror #28
-    str r12, [r0, #32]
-    bic r12, r9, r4
-    eor r12, r11, r12, ror #21
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #17                 // theta; rho adds 14
+    eor r6, r6, r10, ror #4                 // theta; rho adds 10
+    eor r5, r5, r1, ror #29                 // theta; rho adds 2
+    eor r11, r11, r2, ror #10               // theta; rho adds 23
+    eor r12, r12, lr, ror #29               // theta; rho adds 31
+    bic r4, r5, r6, ror #29
+    eor r4, r9, r4, ror #3
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #31
+    eor r4, r6, r4, ror #4
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #25
+    eor r4, r5, r4, ror #8
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #11
+    eor r4, r11, r4, ror #28
+    str r4, [r0, #32]
+    bic r4, r6, r9
+    eor r4, r12, r4, ror #21
+    str r4, [r0, #36]
     // ---- round 4: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -1519,13 +1519,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #27
     eor r4, r1, r4, ror #17
-    str r4, [sp, #116]
     // round 4: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10                         // theta; rho adds 13
     eor r12, r12, r6, ror #11               // theta; rho adds 18
     eor lr, lr, r2, ror #27                 // theta; rho adds 5
@@ -1545,221 +1545,221 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #16
     eor r4, r1, r4, ror #15
-    str r4, [sp, #176]
     // round 4: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #16               // theta; rho adds 31
     eor lr, lr, r11, ror #31                // theta; rho adds 28
     eor r3, r3, r7, ror #16                 // theta; rho adds 20
     eor r1, r1, r6, ror #23                 // theta; rho adds 21
-    eor r4, r4, r8, ror #18                 // theta; rho adds 1
-    bic r9, r3, lr, ror #1
-    eor r9, r12, r9, ror #3
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #8
-    eor r9, lr, r9, ror #23
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #13
-    eor r9, r3, r9, ror #11
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #14
-    eor r9, r1, r9, ror #5
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #28
-    eor r9, r4, r9, ror #22
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #18                 // theta; rho adds 1
+    bic r4, r3, lr, ror #1
+    eor r4, r12, r4, ror #3
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #8
+    eor r4, lr, r4, ror #23
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #13
+    eor r4, r3, r4, ror #11
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #14
+    eor r4, r1, r4, ror #5
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #28
+    eor r4, r9, r4, ror #22
     // round 4: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #24                // theta; rho adds 14
     eor r3, r3, r7                          // theta; rho adds 10
     eor r1, r1, r12, ror #5                 // theta; rho adds 1
-    eor r4, r4, r8, ror #18                 // theta; rho adds 22
-    eor r9, r9, r5, ror #31                 // theta; rho adds 30
-    bic r6, r1, r3, ror #28
-    eor r6, lr, r6, ror #8
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #8
-    eor r6, r3, r6, ror #28
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #7
-    eor r6, r1, r6, ror #17
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #25
-    eor r6, r4, r6
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #11
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #18                 // theta; rho adds 22
+    eor r6, r6, r5, ror #31                 // theta; rho adds 30
+    bic r4, r1, r3, ror #28
+    eor r4, lr, r4, ror #8
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #8
+    eor r4, r3, r4, ror #28
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #7
+    eor r4, r1, r4, ror #17
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #25
+    eor r4, r9, r4
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #11
     // round 4: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #18                 // theta; rho adds 1
     eor r3, r3, r5, ror #16                 // theta; rho adds 3
     eor r1, r1, r11                         // theta; rho adds 13
-    eor r4, r4, r10, ror #11                // theta; rho adds 4
-    eor r9, r9, r12, ror #11                // theta; rho adds 9
-    bic r6, r1, r3, ror #10
-    eor r6, lr, r6, ror #4
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #26
-    eor r6, r3, r6, ror #28
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #5
-    eor r6, r1, r6, ror #1
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #5
-    eor r6, r4, r6, ror #22
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #18
-    eor r6, r9, r6, ror #9
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #11                // theta; rho adds 4
+    eor r6, r6, r12, ror #11                // theta; rho adds 9
+    bic r4, r1, r3, ror #10
+    eor r4, lr, r4, ror #4
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #26
+    eor r4, r3, r4, ror #28
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #1
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #5
+    eor r4, r9, r4, ror #22
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #18
+    eor r4, r6, r4, ror #9
     // round 4: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #6                 // theta; rho adds 0
     eor r1, r1, r8, ror #5                  // theta; rho adds 22
-    eor r4, r4, lr, ror #15                 // theta; rho adds 22
-    eor r9, r9, r11, ror #15                // theta; rho adds 11
-    eor r6, r6, r10, ror #11                // theta; rho adds 7
-    bic r5, r4, r1, ror #28
-    eor r5, r3, r5, ror #9
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #5
-    eor r5, r1, r5, ror #31
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #16
-    eor r5, r4, r5, ror #11
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #20
-    eor r5, r9, r5, ror #28
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #27
-    eor r5, r6, r5, ror #17
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #15                 // theta; rho adds 22
+    eor r6, r6, r11, ror #15                // theta; rho adds 11
+    eor r5, r5, r10, ror #11                // theta; rho adds 7
+    bic r4, r9, r1, ror #28
+    eor r4, r3, r4, ror #9
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #31
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #16
+    eor r4, r9, r4, ror #11
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #20
+    eor r4, r6, r4, ror #28
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #27
+    eor r4, r5, r4, ror #17
     // round 4: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7                          // theta; rho adds 14
-    eor r4, r4, r12, ror #11                // theta; rho adds 18
-    eor r9, r9, r8, ror #27                 // theta; rho adds 5
-    eor r6, r6, lr, ror #24                 // theta; rho adds 8
-    eor r5, r5, r3, ror #8                  // theta; rho adds 28
-    bic r11, r9, r4, ror #9
-    eor r11, r1, r11, ror #8
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #18
-    eor r11, r4, r11, ror #5
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #20
-    eor r11, r9, r11, ror #26
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #2
-    eor r11, r6, r11, ror #10
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #15
-    eor r11, r5, r11, ror #15
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #11                // theta; rho adds 18
+    eor r6, r6, r8, ror #27                 // theta; rho adds 5
+    eor r5, r5, lr, ror #24                 // theta; rho adds 8
+    eor r11, r11, r3, ror #8                // theta; rho adds 28
+    bic r4, r6, r9, ror #9
+    eor r4, r1, r4, ror #8
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #18
+    eor r4, r9, r4, ror #5
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #20
+    eor r4, r6, r4, ror #26
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #2
+    eor r4, r5, r4, ror #10
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #15
+    eor r4, r11, r4, ror #15
     // round 4: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #16                 // theta; rho adds 31
-    eor r4, r4, r3, ror #31                 // theta; rho adds 27
-    eor r9, r9, r10, ror #16                // theta; rho adds 19
-    eor r6, r6, r12, ror #23                // theta; rho adds 20
-    eor r5, r5, r2, ror #18                 // theta; rho adds 1
-    bic r11, r9, r4, ror #1
-    eor r11, r1, r11, ror #4
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #8
-    eor r11, r4, r11, ror #23
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #14
-    eor r11, r9, r11, ror #10
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #14
-    eor r11, r6, r11, ror #4
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #27
-    eor r11, r5, r11, ror #23
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #31                 // theta; rho adds 27
+    eor r6, r6, r10, ror #16                // theta; rho adds 19
+    eor r5, r5, r12, ror #23                // theta; rho adds 20
+    eor r11, r11, r2, ror #18               // theta; rho adds 1
+    bic r4, r6, r9, ror #1
+    eor r4, r1, r4, ror #4
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #8
+    eor r4, r9, r4, ror #23
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #14
+    eor r4, r6, r4, ror #10
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #14
+    eor r4, r5, r4, ror #4
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #27
+    eor r4, r11, r4, ror #23
     // round 4: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #18                 // theta; rho adds 0
-    eor r9, r9, lr, ror #16                 // theta; rho adds 3
-    eor r6, r6, r3                          // theta; rho adds 12
-    eor r5, r5, r7, ror #11                 // theta; rho adds 4
-    eor r11, r11, r1, ror #11               // theta; rho adds 9
-    bic r12, r6, r9, ror #9
-    eor r12, r4, r12, ror #4
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #27
-    eor r12, r9, r12, ror #28
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #5
-    eor r12, r6, r12
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #4
-    eor r12, r5, r12, ror #23
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #19
-    eor r12, r11, r12, ror #9
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #18                 // theta; rho adds 0
+    eor r6, r6, lr, ror #16                 // theta; rho adds 3
+    eor r5, r5, r3                          // theta; rho adds 12
+    eor r11, r11, r7, ror #11               // theta; rho adds 4
+    eor r12, r12, r1, ror #11               // theta; rho adds 9
+    bic r4, r5, r6, ror #9
+    eor r4, r9, r4, ror #4
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #27
+    eor r4, r6, r4, ror #28
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #5
+    eor r4, r5, r4
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #4
+    eor r4, r11, r4, ror #23
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #19
+    eor r4, r12, r4, ror #9
     // round 4: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #24                 // theta; rho adds 14
-    eor r9, r9, r10                         // theta; rho adds 10
-    eor r6, r6, r1, ror #5                  // theta; rho adds 2
-    eor r5, r5, r2, ror #18                 // theta; rho adds 23
-    eor r11, r11, lr, ror #31               // theta; rho adds 31
-    bic r12, r6, r9, ror #29
-    eor r12, r4, r12, ror #7
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #8
-    eor r12, r9, r12, ror #27
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #7
-    eor r12, r6, r12, ror #17
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #24
-    eor r12, r5, r12, ror #1
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #12
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #24                 // theta; rho adds 14
+    eor r6, r6, r10                         // theta; rho adds 10
+    eor r5, r5, r1, ror #5                  // theta; rho adds 2
+    eor r11, r11, r2, ror #18               // theta; rho adds 23
+    eor r12, r12, lr, ror #31               // theta; rho adds 31
+    bic r4, r5, r6, ror #29
+    eor r4, r9, r4, ror #7
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #8
+    eor r4, r6, r4, ror #27
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #7
+    eor r4, r5, r4, ror #17
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #24
+    eor r4, r11, r4, ror #1
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #12
+    str r4, [sp, #36]
     // ---- round 5: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -1863,13 +1863,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #26
     eor r4, r1, r4
-    str r4, [r0, #116]
     // round 5: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #16                // theta; rho adds 13
     eor r12, r12, r6, ror #28               // theta; rho adds 18
     eor lr, lr, r2, ror #5                  // theta; rho adds 5
@@ -1889,221 +1889,221 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #1
     eor r4, r1, r4, ror #7
-    str r4, [r0, #176]
     // round 5: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #28               // theta; rho adds 31
     eor lr, lr, r11, ror #18                // theta; rho adds 28
     eor r3, r3, r7, ror #19                 // theta; rho adds 20
     eor r1, r1, r6, ror #27                 // theta; rho adds 21
-    eor r4, r4, r8, ror #29                 // theta; rho adds 1
-    bic r9, r3, lr, ror #30
-    eor r9, r12, r9, ror #20
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #26
-    eor r9, lr, r9, ror #8
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #2
-    eor r9, r3, r9, ror #4
-    str r9, [r0, #88]
-    bic r9, r12, r4, ror #24
-    eor r9, r1, r9, ror #6
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #14
-    eor r9, r4, r9, ror #26
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #29                 // theta; rho adds 1
+    bic r4, r3, lr, ror #30
+    eor r4, r12, r4, ror #20
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #26
+    eor r4, lr, r4, ror #8
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #2
+    eor r4, r3, r4, ror #4
+    str r4, [r0, #88]
+    bic r4, r12, r9, ror #24
+    eor r4, r1, r4, ror #6
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #14
+    eor r4, r9, r4, ror #26
     // round 5: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #5                 // theta; rho adds 14
     eor r3, r3, r7, ror #20                 // theta; rho adds 10
     eor r1, r1, r12, ror #7                 // theta; rho adds 1
-    eor r4, r4, r8, ror #23                 // theta; rho adds 22
-    eor r9, r9, r5, ror #3                  // theta; rho adds 30
-    bic r6, r1, r3, ror #27
-    eor r6, lr, r6, ror #21
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #25
-    eor r6, r3, r6, ror #12
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #15
-    eor r6, r1, r6, ror #24
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #13
-    eor r6, r4, r6, ror #4
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #16
-    eor r6, r9, r6, ror #3
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #23                 // theta; rho adds 22
+    eor r6, r6, r5, ror #3                  // theta; rho adds 30
+    bic r4, r1, r3, ror #27
+    eor r4, lr, r4, ror #21
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #25
+    eor r4, r3, r4, ror #12
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #15
+    eor r4, r1, r4, ror #24
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #13
+    eor r4, r9, r4, ror #4
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #16
+    eor r4, r6, r4, ror #3
     // round 5: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #27                 // theta; rho adds 1
     eor r3, r3, r5, ror #6                  // theta; rho adds 3
     eor r1, r1, r11, ror #19                // theta; rho adds 13
-    eor r4, r4, r10, ror #10                // theta; rho adds 4
-    eor r9, r9, r12, ror #21                // theta; rho adds 9
-    bic r6, r1, r3, ror #18
-    eor r6, lr, r6, ror #6
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #20
-    eor r6, r3, r6, ror #26
-    str r6, [r0, #44]
-    bic r6, r9, r4
-    eor r6, r1, r6, ror #12
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #18
-    eor r6, r4, r6, ror #14
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #8
-    eor r6, r9, r6, ror #6
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #10                // theta; rho adds 4
+    eor r6, r6, r12, ror #21                // theta; rho adds 9
+    bic r4, r1, r3, ror #18
+    eor r4, lr, r4, ror #6
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #20
+    eor r4, r3, r4, ror #26
+    str r4, [r0, #44]
+    bic r4, r6, r9
+    eor r4, r1, r4, ror #12
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #18
+    eor r4, r9, r4, ror #14
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #8
+    eor r4, r6, r4, ror #6
     // round 5: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #20                // theta; rho adds 0
     eor r1, r1, r8, ror #4                  // theta; rho adds 22
-    eor r4, r4, lr, ror #19                 // theta; rho adds 22
-    eor r9, r9, r11, ror #27                // theta; rho adds 11
-    eor r6, r6, r10, ror #23                // theta; rho adds 7
-    bic r5, r4, r1, ror #10
-    eor r5, r3, r5, ror #28
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #24
-    eor r5, r1, r5, ror #30
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #30
-    eor r5, r4, r5, ror #10
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #6
-    eor r5, r9, r5, ror #28
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #26
-    eor r5, r6, r5
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #19                 // theta; rho adds 22
+    eor r6, r6, r11, ror #27                // theta; rho adds 11
+    eor r5, r5, r10, ror #23                // theta; rho adds 7
+    bic r4, r9, r1, ror #10
+    eor r4, r3, r4, ror #28
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #30
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #30
+    eor r4, r9, r4, ror #10
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #6
+    eor r4, r6, r4, ror #28
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #26
+    eor r4, r5, r4
     // round 5: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #17                 // theta; rho adds 14
-    eor r4, r4, r12, ror #28                // theta; rho adds 18
-    eor r9, r9, r8, ror #5                  // theta; rho adds 5
-    eor r6, r6, lr, ror #5                  // theta; rho adds 8
-    eor r5, r5, r3, ror #15                 // theta; rho adds 28
-    bic r11, r9, r4, ror #16
-    eor r11, r1, r11, ror #16
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #30
-    eor r11, r4, r11, ror #18
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #26
-    eor r11, r9, r11, ror #8
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11, ror #14
-    str r11, [r0, #72]
-    bic r11, r4, r1
-    eor r11, r5, r11, ror #8
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #28                // theta; rho adds 18
+    eor r6, r6, r8, ror #5                  // theta; rho adds 5
+    eor r5, r5, lr, ror #5                  // theta; rho adds 8
+    eor r11, r11, r3, ror #15               // theta; rho adds 28
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #16
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #30
+    eor r4, r9, r4, ror #18
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #26
+    eor r4, r6, r4, ror #8
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4, ror #14
+    str r4, [r0, #72]
+    bic r4, r9, r1
+    eor r4, r11, r4, ror #8
     // round 5: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #27                 // theta; rho adds 31
-    eor r4, r4, r3, ror #18                 // theta; rho adds 27
-    eor r9, r9, r10, ror #18                // theta; rho adds 19
-    eor r6, r6, r12, ror #28                // theta; rho adds 20
-    eor r5, r5, r2, ror #28                 // theta; rho adds 1
-    bic r11, r9, r4, ror #29
-    eor r11, r1, r11, ror #20
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #27
-    eor r11, r4, r11, ror #8
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #1
-    eor r11, r9, r11, ror #4
-    str r11, [r0, #188]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11, ror #7
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #15
-    eor r11, r5, r11, ror #25
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #18                 // theta; rho adds 27
+    eor r6, r6, r10, ror #18                // theta; rho adds 19
+    eor r5, r5, r12, ror #28                // theta; rho adds 20
+    eor r11, r11, r2, ror #28               // theta; rho adds 1
+    bic r4, r6, r9, ror #29
+    eor r4, r1, r4, ror #20
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #27
+    eor r4, r9, r4, ror #8
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #1
+    eor r4, r6, r4, ror #4
+    str r4, [r0, #188]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4, ror #7
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #15
+    eor r4, r11, r4, ror #25
     // round 5: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #27                 // theta; rho adds 0
-    eor r9, r9, lr, ror #5                  // theta; rho adds 3
-    eor r6, r6, r3, ror #18                 // theta; rho adds 12
-    eor r5, r5, r7, ror #11                 // theta; rho adds 4
-    eor r11, r11, r1, ror #21               // theta; rho adds 9
-    bic r12, r6, r9, ror #18
-    eor r12, r4, r12, ror #6
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #21
-    eor r12, r9, r12, ror #25
-    str r12, [r0, #144]
-    bic r12, r11, r5
-    eor r12, r6, r12, ror #11
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #17
-    eor r12, r5, r12, ror #15
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #8
-    eor r12, r11, r12, ror #7
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #27                 // theta; rho adds 0
+    eor r6, r6, lr, ror #5                  // theta; rho adds 3
+    eor r5, r5, r3, ror #18                 // theta; rho adds 12
+    eor r11, r11, r7, ror #11               // theta; rho adds 4
+    eor r12, r12, r1, ror #21               // theta; rho adds 9
+    bic r4, r5, r6, ror #18
+    eor r4, r9, r4, ror #6
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #21
+    eor r4, r6, r4, ror #25
+    str r4, [r0, #144]
+    bic r4, r12, r11
+    eor r4, r5, r4, ror #11
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #17
+    eor r4, r11, r4, ror #15
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #8
+    eor r4, r12, r4, ror #7
     // round 5: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #5                  // theta; rho adds 14
-    eor r9, r9, r10, ror #20                // theta; rho adds 10
-    eor r6, r6, r1, ror #6                  // theta; rho adds 2
-    eor r5, r5, r2, ror #23                 // theta; rho adds 23
-    eor r11, r11, lr, ror #2                // theta; rho adds 31
-    bic r12, r6, r9, ror #26
-    eor r12, r4, r12, ror #22
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #26
-    eor r12, r9, r12, ror #12
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #14
-    eor r12, r6, r12, ror #24
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #14
-    eor r12, r5, r12, ror #4
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #16
-    eor r12, r11, r12, ror #2
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #5                  // theta; rho adds 14
+    eor r6, r6, r10, ror #20                // theta; rho adds 10
+    eor r5, r5, r1, ror #6                  // theta; rho adds 2
+    eor r11, r11, r2, ror #23               // theta; rho adds 23
+    eor r12, r12, lr, ror #2                // theta; rho adds 31
+    bic r4, r5, r6, ror #26
+    eor r4, r9, r4, ror #22
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #26
+    eor r4, r6, r4, ror #12
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #14
+    eor r4, r5, r4, ror #24
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #14
+    eor r4, r11, r4, ror #4
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #16
+    eor r4, r12, r4, ror #2
+    str r4, [r0, #36]
     // ---- round 6: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -2209,13 +2209,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #15
     eor r4, r1, r4, ror #21
-    str r4, [sp, #116]
     // round 6: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #30                // theta; rho adds 13
     eor r12, r12, r6, ror #15               // theta; rho adds 18
     eor lr, lr, r2, ror #3                  // theta; rho adds 5
@@ -2235,221 +2235,221 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #20
     eor r4, r1, r4, ror #29
-    str r4, [sp, #176]
     // round 6: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #10               // theta; rho adds 31
     eor lr, lr, r11, ror #9                 // theta; rho adds 28
     eor r3, r3, r7, ror #14                 // theta; rho adds 20
     eor r1, r1, r6, ror #31                 // theta; rho adds 21
-    eor r4, r4, r8, ror #4                  // theta; rho adds 1
-    bic r9, r3, lr, ror #21
-    eor r9, r12, r9, ror #5
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #16
-    eor r9, lr, r9, ror #27
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #23
-    eor r9, r3, r9, ror #25
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #30
-    eor r9, r1, r9, ror #11
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #6
-    eor r9, r4, r9, ror #28
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #4                  // theta; rho adds 1
+    bic r4, r3, lr, ror #21
+    eor r4, r12, r4, ror #5
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #16
+    eor r4, lr, r4, ror #27
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #23
+    eor r4, r3, r4, ror #25
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #30
+    eor r4, r1, r4, ror #11
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #6
+    eor r4, r9, r4, ror #28
     // round 6: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #24                // theta; rho adds 14
     eor r3, r3, r7                          // theta; rho adds 10
     eor r1, r1, r12, ror #2                 // theta; rho adds 1
-    eor r4, r4, r8, ror #26                 // theta; rho adds 22
-    eor r9, r9, r5, ror #8                  // theta; rho adds 30
-    bic r6, r1, r3, ror #23
-    eor r6, lr, r6, ror #13
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #19
-    eor r6, r3, r6, ror #22
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #16
-    eor r6, r1, r6, ror #29
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #10
-    eor r6, r4, r6, ror #6
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #26
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #26                 // theta; rho adds 22
+    eor r6, r6, r5, ror #8                  // theta; rho adds 30
+    bic r4, r1, r3, ror #23
+    eor r4, lr, r4, ror #13
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #19
+    eor r4, r3, r4, ror #22
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #29
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #10
+    eor r4, r9, r4, ror #6
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #26
     // round 6: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #26                 // theta; rho adds 1
     eor r3, r3, r5, ror #26                 // theta; rho adds 3
     eor r1, r1, r11, ror #6                 // theta; rho adds 13
-    eor r4, r4, r10, ror #6                 // theta; rho adds 4
-    eor r9, r9, r12, ror #28                // theta; rho adds 9
-    bic r6, r1, r3
-    eor r6, lr, r6, ror #4
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #15
-    eor r6, r3, r6, ror #17
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #25
-    eor r6, r1, r6, ror #24
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #28
-    eor r6, r4, r6, ror #11
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #8
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #6                 // theta; rho adds 4
+    eor r6, r6, r12, ror #28                // theta; rho adds 9
+    bic r4, r1, r3
+    eor r4, lr, r4, ror #4
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #15
+    eor r4, r3, r4, ror #17
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #25
+    eor r4, r1, r4, ror #24
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #28
+    eor r4, r9, r4, ror #11
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #8
     // round 6: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #6                 // theta; rho adds 0
     eor r1, r1, r8, ror #26                 // theta; rho adds 22
-    eor r4, r4, lr, ror #27                 // theta; rho adds 22
-    eor r9, r9, r11, ror #3                 // theta; rho adds 11
-    eor r6, r6, r10, ror #2                 // theta; rho adds 7
-    bic r5, r4, r1, ror #27
-    eor r5, r3, r5, ror #21
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #7
-    eor r5, r1, r5, ror #30
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #19
-    eor r5, r4, r5, ror #6
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #27
-    eor r5, r9, r5, ror #18
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #16
-    eor r5, r6, r5, ror #21
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #27                 // theta; rho adds 22
+    eor r6, r6, r11, ror #3                 // theta; rho adds 11
+    eor r5, r5, r10, ror #2                 // theta; rho adds 7
+    bic r4, r9, r1, ror #27
+    eor r4, r3, r4, ror #21
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #7
+    eor r4, r1, r4, ror #30
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #19
+    eor r4, r9, r4, ror #6
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #27
+    eor r4, r6, r4, ror #18
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #16
+    eor r4, r5, r4, ror #21
     // round 6: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #30                 // theta; rho adds 14
-    eor r4, r4, r12, ror #16                // theta; rho adds 18
-    eor r9, r9, r8, ror #4                  // theta; rho adds 5
-    eor r6, r6, lr, ror #16                 // theta; rho adds 8
-    eor r5, r5, r3, ror #24                 // theta; rho adds 28
-    bic r11, r9, r4, ror #13
-    eor r11, r1, r11, ror #31
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #9
-    eor r11, r4, r11, ror #10
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #6
-    eor r11, r9, r11, ror #17
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #16
-    eor r11, r6, r11, ror #10
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #20
-    eor r11, r5, r11, ror #28
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #16                // theta; rho adds 18
+    eor r6, r6, r8, ror #4                  // theta; rho adds 5
+    eor r5, r5, lr, ror #16                 // theta; rho adds 8
+    eor r11, r11, r3, ror #24               // theta; rho adds 28
+    bic r4, r6, r9, ror #13
+    eor r4, r1, r4, ror #31
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #9
+    eor r4, r9, r4, ror #10
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #6
+    eor r4, r6, r4, ror #17
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #16
+    eor r4, r5, r4, ror #10
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #20
+    eor r4, r11, r4, ror #28
     // round 6: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #10                 // theta; rho adds 31
-    eor r4, r4, r3, ror #10                 // theta; rho adds 27
-    eor r9, r9, r10, ror #14                // theta; rho adds 19
-    eor r6, r6, r12                         // theta; rho adds 20
-    eor r5, r5, r2, ror #4                  // theta; rho adds 1
-    bic r11, r9, r4, ror #20
-    eor r11, r1, r11, ror #6
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #17
-    eor r11, r4, r11, ror #27
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #23
-    eor r11, r9, r11, ror #24
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #30
-    eor r11, r6, r11, ror #11
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #6
-    eor r11, r5, r11, ror #28
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #10                 // theta; rho adds 27
+    eor r6, r6, r10, ror #14                // theta; rho adds 19
+    eor r5, r5, r12                         // theta; rho adds 20
+    eor r11, r11, r2, ror #4                // theta; rho adds 1
+    bic r4, r6, r9, ror #20
+    eor r4, r1, r4, ror #6
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #17
+    eor r4, r9, r4, ror #27
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #23
+    eor r4, r6, r4, ror #24
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #30
+    eor r4, r5, r4, ror #11
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #6
+    eor r4, r11, r4, ror #28
     // round 6: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #26                 // theta; rho adds 0
-    eor r9, r9, lr, ror #26                 // theta; rho adds 3
-    eor r6, r6, r3, ror #6                  // theta; rho adds 12
-    eor r5, r5, r7, ror #5                  // theta; rho adds 4
-    eor r11, r11, r1, ror #27               // theta; rho adds 9
-    bic r12, r6, r9, ror #31
-    eor r12, r4, r12, ror #4
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #15
-    eor r12, r9, r12, ror #18
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #25
-    eor r12, r6, r12, ror #24
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #28
-    eor r12, r5, r12, ror #11
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #29
-    eor r12, r11, r12, ror #7
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #26                 // theta; rho adds 0
+    eor r6, r6, lr, ror #26                 // theta; rho adds 3
+    eor r5, r5, r3, ror #6                  // theta; rho adds 12
+    eor r11, r11, r7, ror #5                // theta; rho adds 4
+    eor r12, r12, r1, ror #27               // theta; rho adds 9
+    bic r4, r5, r6, ror #31
+    eor r4, r9, r4, ror #4
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #15
+    eor r4, r6, r4, ror #18
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #25
+    eor r4, r5, r4, ror #24
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #28
+    eor r4, r11, r4, ror #11
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #29
+    eor r4, r12, r4, ror #7
     // round 6: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #24                 // theta; rho adds 14
-    eor r9, r9, r10                         // theta; rho adds 10
-    eor r6, r6, r1, ror #1                  // theta; rho adds 2
-    eor r5, r5, r2, ror #26                 // theta; rho adds 23
-    eor r11, r11, lr, ror #7                // theta; rho adds 31
-    bic r12, r6, r9, ror #23
-    eor r12, r4, r12, ror #13
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #20
-    eor r12, r9, r12, ror #21
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #15
-    eor r12, r6, r12, ror #29
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #10
-    eor r12, r5, r12, ror #7
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #26
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #24                 // theta; rho adds 14
+    eor r6, r6, r10                         // theta; rho adds 10
+    eor r5, r5, r1, ror #1                  // theta; rho adds 2
+    eor r11, r11, r2, ror #26               // theta; rho adds 23
+    eor r12, r12, lr, ror #7                // theta; rho adds 31
+    bic r4, r5, r6, ror #23
+    eor r4, r9, r4, ror #13
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #20
+    eor r4, r6, r4, ror #21
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #15
+    eor r4, r5, r4, ror #29
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #10
+    eor r4, r11, r4, ror #7
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #26
+    str r4, [sp, #36]
     // ---- round 7: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -2554,13 +2554,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #28
     eor r4, r1, r4, ror #16
-    str r4, [r0, #116]
     // round 7: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #19                // theta; rho adds 13
     eor r12, r12, r6, ror #6                // theta; rho adds 18
     eor lr, lr, r2, ror #23                 // theta; rho adds 5
@@ -2580,221 +2580,221 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #10
     eor r4, r1, r4, ror #14
-    str r4, [r0, #176]
     // round 7: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #27               // theta; rho adds 31
     eor lr, lr, r11, ror #5                 // theta; rho adds 28
     eor r3, r3, r7, ror #12                 // theta; rho adds 20
     eor r1, r1, r6, ror #3                  // theta; rho adds 21
-    eor r4, r4, r8, ror #9                  // theta; rho adds 1
-    bic r9, r3, lr, ror #6
-    eor r9, r12, r9, ror #24
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #10
-    eor r9, lr, r9, ror #16
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #14
-    eor r9, r3, r9, ror #8
-    str r9, [r0, #88]
-    bic r9, r12, r4
-    eor r9, r1, r9, ror #18
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #2
-    eor r9, r4, r9, ror #30
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #9                  // theta; rho adds 1
+    bic r4, r3, lr, ror #6
+    eor r4, r12, r4, ror #24
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #10
+    eor r4, lr, r4, ror #16
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #14
+    eor r4, r3, r4, ror #8
+    str r4, [r0, #88]
+    bic r4, r12, r9
+    eor r4, r1, r4, ror #18
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #2
+    eor r4, r9, r4, ror #30
     // round 7: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #7                 // theta; rho adds 14
     eor r3, r3, r7, ror #14                 // theta; rho adds 10
     eor r1, r1, r12, ror #22                // theta; rho adds 1
-    eor r4, r4, r8, ror #28                 // theta; rho adds 22
-    eor r9, r9, r5, ror #14                 // theta; rho adds 30
-    bic r6, r1, r3, ror #18
-    eor r6, lr, r6, ror #4
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #22
-    eor r6, r3, r6, ror #24
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #10
-    eor r6, r1, r6
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #4
-    eor r6, r4, r6, ror #18
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #10
-    eor r6, r9, r6, ror #18
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #28                 // theta; rho adds 22
+    eor r6, r6, r5, ror #14                 // theta; rho adds 30
+    bic r4, r1, r3, ror #18
+    eor r4, lr, r4, ror #4
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #22
+    eor r4, r3, r4, ror #24
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #10
+    eor r4, r1, r4
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #4
+    eor r4, r9, r4, ror #18
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #10
+    eor r4, r6, r4, ror #18
     // round 7: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #15                 // theta; rho adds 1
     eor r3, r3, r5, ror #13                 // theta; rho adds 3
     eor r1, r1, r11, ror #26                // theta; rho adds 13
-    eor r4, r4, r10, ror #6                 // theta; rho adds 4
-    eor r9, r9, r12, ror #30                // theta; rho adds 9
-    bic r6, r1, r3, ror #18
-    eor r6, lr, r6, ror #30
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #10
-    eor r6, r3, r6, ror #4
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #16
-    eor r6, r1, r6, ror #6
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #4
-    eor r6, r4, r6, ror #12
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #16
-    eor r6, r9, r6, ror #12
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #6                 // theta; rho adds 4
+    eor r6, r6, r12, ror #30                // theta; rho adds 9
+    bic r4, r1, r3, ror #18
+    eor r4, lr, r4, ror #30
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #10
+    eor r4, r3, r4, ror #4
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #6
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #4
+    eor r4, r9, r4, ror #12
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #16
+    eor r4, r6, r4, ror #12
     // round 7: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #27                // theta; rho adds 0
     eor r1, r1, r8, ror #6                  // theta; rho adds 22
-    eor r4, r4, lr, ror #7                  // theta; rho adds 22
-    eor r9, r9, r11, ror #6                 // theta; rho adds 11
-    eor r6, r6, r10, ror #19                // theta; rho adds 7
-    bic r5, r4, r1, ror #16
-    eor r5, r3, r5, ror #20
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #16
-    eor r5, r1, r5
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #16
-    eor r5, r4, r5
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #20
-    eor r5, r9, r5, ror #28
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #28
-    eor r5, r6, r5, ror #16
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #7                  // theta; rho adds 22
+    eor r6, r6, r11, ror #6                 // theta; rho adds 11
+    eor r5, r5, r10, ror #19                // theta; rho adds 7
+    bic r4, r9, r1, ror #16
+    eor r4, r3, r4, ror #20
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #16
+    eor r4, r9, r4
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #20
+    eor r4, r6, r4, ror #28
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #28
+    eor r4, r5, r4, ror #16
     // round 7: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #18                 // theta; rho adds 14
-    eor r4, r4, r12, ror #5                 // theta; rho adds 18
-    eor r9, r9, r8, ror #23                 // theta; rho adds 5
-    eor r6, r6, lr, ror #25                 // theta; rho adds 8
-    eor r5, r5, r3, ror #3                  // theta; rho adds 28
-    bic r11, r9, r4
-    eor r11, r1, r11, ror #22
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #20
-    eor r11, r4, r11, ror #12
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #26
-    eor r11, r9, r11, ror #18
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #8
-    eor r11, r6, r11, ror #30
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #10
-    eor r11, r5, r11, ror #14
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #5                 // theta; rho adds 18
+    eor r6, r6, r8, ror #23                 // theta; rho adds 5
+    eor r5, r5, lr, ror #25                 // theta; rho adds 8
+    eor r11, r11, r3, ror #3                // theta; rho adds 28
+    bic r4, r6, r9
+    eor r4, r1, r4, ror #22
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #20
+    eor r4, r9, r4, ror #12
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #26
+    eor r4, r6, r4, ror #18
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #8
+    eor r4, r5, r4, ror #30
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #10
+    eor r4, r11, r4, ror #14
     // round 7: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #28                 // theta; rho adds 31
-    eor r4, r4, r3, ror #6                  // theta; rho adds 27
-    eor r9, r9, r10, ror #13                // theta; rho adds 19
-    eor r6, r6, r12, ror #3                 // theta; rho adds 20
-    eor r5, r5, r2, ror #9                  // theta; rho adds 1
-    bic r11, r9, r4, ror #6
-    eor r11, r1, r11, ror #24
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #10
-    eor r11, r4, r11, ror #16
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #14
-    eor r11, r9, r11, ror #8
-    str r11, [r0, #188]
-    bic r11, r1, r5
-    eor r11, r6, r11, ror #18
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #2
-    eor r11, r5, r11, ror #30
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #6                  // theta; rho adds 27
+    eor r6, r6, r10, ror #13                // theta; rho adds 19
+    eor r5, r5, r12, ror #3                 // theta; rho adds 20
+    eor r11, r11, r2, ror #9                // theta; rho adds 1
+    bic r4, r6, r9, ror #6
+    eor r4, r1, r4, ror #24
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #10
+    eor r4, r9, r4, ror #16
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #14
+    eor r4, r6, r4, ror #8
+    str r4, [r0, #188]
+    bic r4, r1, r11
+    eor r4, r5, r4, ror #18
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #2
+    eor r4, r11, r4, ror #30
     // round 7: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #16                 // theta; rho adds 0
-    eor r9, r9, lr, ror #14                 // theta; rho adds 3
-    eor r6, r6, r3, ror #27                 // theta; rho adds 12
-    eor r5, r5, r7, ror #6                  // theta; rho adds 4
-    eor r11, r11, r1, ror #31               // theta; rho adds 9
-    bic r12, r6, r9, ror #18
-    eor r12, r4, r12, ror #30
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #10
-    eor r12, r9, r12, ror #4
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #16
-    eor r12, r6, r12, ror #6
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #4
-    eor r12, r5, r12, ror #12
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #16
-    eor r12, r11, r12, ror #12
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #16                 // theta; rho adds 0
+    eor r6, r6, lr, ror #14                 // theta; rho adds 3
+    eor r5, r5, r3, ror #27                 // theta; rho adds 12
+    eor r11, r11, r7, ror #6                // theta; rho adds 4
+    eor r12, r12, r1, ror #31               // theta; rho adds 9
+    bic r4, r5, r6, ror #18
+    eor r4, r9, r4, ror #30
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #10
+    eor r4, r6, r4, ror #4
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #16
+    eor r4, r5, r4, ror #6
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #4
+    eor r4, r11, r4, ror #12
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #16
+    eor r4, r12, r4, ror #12
     // round 7: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #7                  // theta; rho adds 14
-    eor r9, r9, r10, ror #14                // theta; rho adds 10
-    eor r6, r6, r1, ror #22                 // theta; rho adds 2
-    eor r5, r5, r2, ror #27                 // theta; rho adds 23
-    eor r11, r11, lr, ror #14               // theta; rho adds 31
-    bic r12, r6, r9, ror #18
-    eor r12, r4, r12, ror #4
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #22
-    eor r12, r9, r12, ror #24
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #10
-    eor r12, r6, r12
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #4
-    eor r12, r5, r12, ror #18
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #10
-    eor r12, r11, r12, ror #18
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #7                  // theta; rho adds 14
+    eor r6, r6, r10, ror #14                // theta; rho adds 10
+    eor r5, r5, r1, ror #22                 // theta; rho adds 2
+    eor r11, r11, r2, ror #27               // theta; rho adds 23
+    eor r12, r12, lr, ror #14               // theta; rho adds 31
+    bic r4, r5, r6, ror #18
+    eor r4, r9, r4, ror #4
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #22
+    eor r4, r6, r4, ror #24
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #10
+    eor r4, r5, r4
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #4
+    eor r4, r11, r4, ror #18
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #10
+    eor r4, r12, r4, ror #18
+    str r4, [r0, #36]
     // ---- round 8: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -2898,13 +2898,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8
     eor r4, r1, r4, ror #17
-    str r4, [sp, #116]
     // round 8: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #16                // theta; rho adds 13
     eor r12, r12, r6, ror #20               // theta; rho adds 18
     eor lr, lr, r2                          // theta; rho adds 5
@@ -2924,220 +2924,220 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #25
     eor r4, r1, r4, ror #6
-    str r4, [sp, #176]
     // round 8: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #16               // theta; rho adds 31
     eor lr, lr, r11, ror #6                 // theta; rho adds 28
     eor r3, r3, r7, ror #16                 // theta; rho adds 20
     eor r1, r1, r6, ror #6                  // theta; rho adds 21
-    eor r4, r4, r8, ror #12                 // theta; rho adds 1
-    bic r9, r3, lr, ror #18
-    eor r9, r12, r9, ror #11
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #7
-    eor r9, lr, r9, ror #7
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #6
-    eor r9, r3, r9, ror #19
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #30
-    eor r9, r1, r9, ror #28
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #3
-    eor r9, r4, r9, ror #31
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #12                 // theta; rho adds 1
+    bic r4, r3, lr, ror #18
+    eor r4, r12, r4, ror #11
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #7
+    eor r4, lr, r4, ror #7
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #6
+    eor r4, r3, r4, ror #19
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #30
+    eor r4, r1, r4, ror #28
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #3
+    eor r4, r9, r4, ror #31
     // round 8: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #16                // theta; rho adds 14
     eor r3, r3, r7                          // theta; rho adds 10
     eor r1, r1, r12, ror #4                 // theta; rho adds 1
-    eor r4, r4, r8, ror #28                 // theta; rho adds 22
-    eor r9, r9, r5, ror #22                 // theta; rho adds 30
-    bic r6, r1, r3, ror #11
-    eor r6, lr, r6, ror #25
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #1
-    eor r6, r3, r6, ror #20
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #30
-    eor r6, r1, r6, ror #1
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #26
-    eor r6, r4, r6, ror #8
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #10
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #28                 // theta; rho adds 22
+    eor r6, r6, r5, ror #22                 // theta; rho adds 30
+    bic r4, r1, r3, ror #11
+    eor r4, lr, r4, ror #25
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #1
+    eor r4, r3, r4, ror #20
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #30
+    eor r4, r1, r4, ror #1
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #26
+    eor r4, r9, r4, ror #8
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #10
     // round 8: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #28                 // theta; rho adds 1
     eor r3, r3, r5                          // theta; rho adds 3
     eor r1, r1, r11, ror #16                // theta; rho adds 13
-    eor r4, r4, r10, ror #14                // theta; rho adds 4
-    eor r9, r9, r12, ror #30                // theta; rho adds 9
-    bic r6, r1, r3, ror #10
-    eor r6, lr, r6, ror #20
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #5
-    eor r6, r3, r6, ror #17
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #5
-    eor r6, r1, r6, ror #22
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #10
-    eor r6, r4, r6, ror #17
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #2
-    eor r6, r9, r6, ror #20
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #14                // theta; rho adds 4
+    eor r6, r6, r12, ror #30                // theta; rho adds 9
+    bic r4, r1, r3, ror #10
+    eor r4, lr, r4, ror #20
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #5
+    eor r4, r3, r4, ror #17
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #22
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #10
+    eor r4, r9, r4, ror #17
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #2
+    eor r4, r6, r4, ror #20
     // round 8: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #20                // theta; rho adds 0
     eor r1, r1, r8, ror #10                 // theta; rho adds 22
-    eor r4, r4, lr, ror #22                 // theta; rho adds 22
-    eor r9, r9, r11, ror #4                 // theta; rho adds 11
-    eor r6, r6, r10, ror #14                // theta; rho adds 7
-    bic r5, r4, r1, ror #8
-    eor r5, r3, r5, ror #24
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #19
-    eor r5, r1, r5, ror #5
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #22
-    eor r5, r4, r5, ror #23
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #15
-    eor r5, r9, r5, ror #27
-    str r5, [sp, #12]
-    bic r5, r1, r3
-    eor r5, r6, r5, ror #17
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #22                 // theta; rho adds 22
+    eor r6, r6, r11, ror #4                 // theta; rho adds 11
+    eor r5, r5, r10, ror #14                // theta; rho adds 7
+    bic r4, r9, r1, ror #8
+    eor r4, r3, r4, ror #24
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #19
+    eor r4, r1, r4, ror #5
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #22
+    eor r4, r9, r4, ror #23
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #15
+    eor r4, r6, r4, ror #27
+    str r4, [sp, #12]
+    bic r4, r1, r3
+    eor r4, r5, r4, ror #17
     // round 8: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #16                 // theta; rho adds 14
-    eor r4, r4, r12, ror #20                // theta; rho adds 18
-    eor r9, r9, r8                          // theta; rho adds 5
-    eor r6, r6, lr                          // theta; rho adds 8
-    eor r5, r5, r3, ror #16                 // theta; rho adds 28
-    bic r11, r9, r4, ror #19
-    eor r11, r1, r11, ror #21
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #31
-    eor r11, r4, r11, ror #14
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #20
-    eor r11, r9, r11, ror #13
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #2
-    eor r11, r6, r11, ror #10
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #24
-    eor r11, r5, r11, ror #6
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #20                // theta; rho adds 18
+    eor r6, r6, r8                          // theta; rho adds 5
+    eor r5, r5, lr                          // theta; rho adds 8
+    eor r11, r11, r3, ror #16               // theta; rho adds 28
+    bic r4, r6, r9, ror #19
+    eor r4, r1, r4, ror #21
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #31
+    eor r4, r9, r4, ror #14
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #20
+    eor r4, r6, r4, ror #13
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #2
+    eor r4, r5, r4, ror #10
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #24
+    eor r4, r11, r4, ror #6
     // round 8: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #16                 // theta; rho adds 31
-    eor r4, r4, r3, ror #6                  // theta; rho adds 27
-    eor r9, r9, r10, ror #16                // theta; rho adds 19
-    eor r6, r6, r12, ror #6                 // theta; rho adds 20
-    eor r5, r5, r2, ror #12                 // theta; rho adds 1
-    bic r11, r9, r4, ror #18
-    eor r11, r1, r11, ror #12
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #7
-    eor r11, r4, r11, ror #7
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #7
-    eor r11, r9, r11, ror #18
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #30
-    eor r11, r6, r11, ror #27
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #2
-    eor r11, r5, r11
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #6                  // theta; rho adds 27
+    eor r6, r6, r10, ror #16                // theta; rho adds 19
+    eor r5, r5, r12, ror #6                 // theta; rho adds 20
+    eor r11, r11, r2, ror #12               // theta; rho adds 1
+    bic r4, r6, r9, ror #18
+    eor r4, r1, r4, ror #12
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #7
+    eor r4, r9, r4, ror #7
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #7
+    eor r4, r6, r4, ror #18
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #30
+    eor r4, r5, r4, ror #27
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #2
+    eor r4, r11, r4
     // round 8: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #28                 // theta; rho adds 0
-    eor r9, r9, lr                          // theta; rho adds 3
-    eor r6, r6, r3, ror #16                 // theta; rho adds 12
-    eor r5, r5, r7, ror #14                 // theta; rho adds 4
-    eor r11, r11, r1, ror #30               // theta; rho adds 9
-    bic r12, r6, r9, ror #9
-    eor r12, r4, r12, ror #20
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #6
-    eor r12, r9, r12, ror #17
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #5
-    eor r12, r6, r12, ror #21
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #9
-    eor r12, r5, r12, ror #18
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #3
-    eor r12, r11, r12, ror #20
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #28                 // theta; rho adds 0
+    eor r6, r6, lr                          // theta; rho adds 3
+    eor r5, r5, r3, ror #16                 // theta; rho adds 12
+    eor r11, r11, r7, ror #14               // theta; rho adds 4
+    eor r12, r12, r1, ror #30               // theta; rho adds 9
+    bic r4, r5, r6, ror #9
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #6
+    eor r4, r6, r4, ror #17
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #5
+    eor r4, r5, r4, ror #21
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #9
+    eor r4, r11, r4, ror #18
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #3
+    eor r4, r12, r4, ror #20
     // round 8: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #16                 // theta; rho adds 14
-    eor r9, r9, r10                         // theta; rho adds 10
-    eor r6, r6, r1, ror #4                  // theta; rho adds 2
-    eor r5, r5, r2, ror #28                 // theta; rho adds 23
-    eor r11, r11, lr, ror #22               // theta; rho adds 31
-    bic r12, r6, r9, ror #12
-    eor r12, r4, r12, ror #24
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #1
-    eor r12, r9, r12, ror #19
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #30
-    eor r12, r6, r12, ror #1
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #25
-    eor r12, r5, r12, ror #9
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #11
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #16                 // theta; rho adds 14
+    eor r6, r6, r10                         // theta; rho adds 10
+    eor r5, r5, r1, ror #4                  // theta; rho adds 2
+    eor r11, r11, r2, ror #28               // theta; rho adds 23
+    eor r12, r12, lr, ror #22               // theta; rho adds 31
+    bic r4, r5, r6, ror #12
+    eor r4, r9, r4, ror #24
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #1
+    eor r4, r6, r4, ror #19
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #30
+    eor r4, r5, r4, ror #1
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #25
+    eor r4, r11, r4, ror #9
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #11
+    str r4, [sp, #36]
     // ---- round 9: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -3241,13 +3241,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #28
     eor r4, r1, r4, ror #24
-    str r4, [r0, #116]
     // round 9: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #22                // theta; rho adds 13
     eor r12, r12, r6, ror #25               // theta; rho adds 18
     eor lr, lr, r2, ror #31                 // theta; rho adds 5
@@ -3267,220 +3267,220 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #30
     eor r4, r1, r4, ror #6
-    str r4, [r0, #176]
     // round 9: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #8                // theta; rho adds 31
     eor lr, lr, r11, ror #11                // theta; rho adds 28
     eor r3, r3, r7, ror #25                 // theta; rho adds 20
     eor r1, r1, r6, ror #8                  // theta; rho adds 21
-    eor r4, r4, r8, ror #14                 // theta; rho adds 1
-    bic r9, r3, lr, ror #25
-    eor r9, r12, r9
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #7
-    eor r9, lr, r9
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #1
-    eor r9, r3, r9, ror #24
-    str r9, [r0, #88]
-    bic r9, r12, r4, ror #24
-    eor r9, r1, r9, ror #7
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #7
-    eor r9, r4, r9, ror #1
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #14                 // theta; rho adds 1
+    bic r4, r3, lr, ror #25
+    eor r4, r12, r4
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #7
+    eor r4, lr, r4
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #1
+    eor r4, r3, r4, ror #24
+    str r4, [r0, #88]
+    bic r4, r12, r9, ror #24
+    eor r4, r1, r4, ror #7
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #7
+    eor r4, r9, r4, ror #1
     // round 9: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #19                // theta; rho adds 14
     eor r3, r3, r7, ror #22                 // theta; rho adds 10
     eor r1, r1, r12, ror #12                // theta; rho adds 1
-    eor r4, r4, r8, ror #18                 // theta; rho adds 22
-    eor r9, r9, r5                          // theta; rho adds 30
-    bic r6, r1, r3, ror #4
-    eor r6, lr, r6, ror #10
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #10
-    eor r6, r3, r6, ror #18
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #22
-    eor r6, r1, r6
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #10
-    eor r6, r4, r6
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #18
-    eor r6, r9, r6, ror #4
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #18                 // theta; rho adds 22
+    eor r6, r6, r5                          // theta; rho adds 30
+    bic r4, r1, r3, ror #4
+    eor r4, lr, r4, ror #10
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #10
+    eor r4, r3, r4, ror #18
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #22
+    eor r4, r1, r4
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #10
+    eor r4, r9, r4
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #18
+    eor r4, r6, r4, ror #4
     // round 9: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2                          // theta; rho adds 1
     eor r3, r3, r5, ror #18                 // theta; rho adds 3
     eor r1, r1, r11, ror #7                 // theta; rho adds 13
-    eor r4, r4, r10, ror #29                // theta; rho adds 4
-    eor r9, r9, r12, ror #26                // theta; rho adds 9
-    bic r6, r1, r3, ror #6
-    eor r6, lr, r6, ror #6
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #1
-    eor r6, r3, r6, ror #25
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #24
-    eor r6, r1, r6, ror #7
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #13
-    eor r6, r4, r6, ror #27
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #20
-    eor r6, r9, r6, ror #31
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #29                // theta; rho adds 4
+    eor r6, r6, r12, ror #26                // theta; rho adds 9
+    bic r4, r1, r3, ror #6
+    eor r4, lr, r4, ror #6
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #1
+    eor r4, r3, r4, ror #25
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #7
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #13
+    eor r4, r9, r4, ror #27
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #20
+    eor r4, r6, r4, ror #31
     // round 9: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #15                // theta; rho adds 0
     eor r1, r1, r8, ror #6                  // theta; rho adds 22
-    eor r4, r4, lr, ror #8                  // theta; rho adds 22
-    eor r9, r9, r11, ror #28                // theta; rho adds 11
-    eor r6, r6, r10, ror #18                // theta; rho adds 7
-    bic r5, r4, r1, ror #2
-    eor r5, r3, r5, ror #2
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #16
-    eor r5, r1, r5, ror #14
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #6
-    eor r5, r4, r5, ror #10
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #12
-    eor r5, r9, r5, ror #14
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #28
-    eor r5, r6, r5, ror #24
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #8                  // theta; rho adds 22
+    eor r6, r6, r11, ror #28                // theta; rho adds 11
+    eor r5, r5, r10, ror #18                // theta; rho adds 7
+    bic r4, r9, r1, ror #2
+    eor r4, r3, r4, ror #2
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #14
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #6
+    eor r4, r9, r4, ror #10
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #12
+    eor r4, r6, r4, ror #14
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #28
+    eor r4, r5, r4, ror #24
     // round 9: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #23                 // theta; rho adds 14
-    eor r4, r4, r12, ror #25                // theta; rho adds 18
-    eor r9, r9, r8, ror #31                 // theta; rho adds 5
-    eor r6, r6, lr, ror #5                  // theta; rho adds 8
-    eor r5, r5, r3, ror #31                 // theta; rho adds 28
-    bic r11, r9, r4, ror #8
-    eor r11, r1, r11, ror #27
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #9
-    eor r11, r4, r11, ror #15
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #22
-    eor r11, r9, r11, ror #1
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #28
-    eor r11, r6, r11, ror #14
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #29
-    eor r11, r5, r11, ror #7
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #25                // theta; rho adds 18
+    eor r6, r6, r8, ror #31                 // theta; rho adds 5
+    eor r5, r5, lr, ror #5                  // theta; rho adds 8
+    eor r11, r11, r3, ror #31               // theta; rho adds 28
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #27
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #9
+    eor r4, r9, r4, ror #15
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #22
+    eor r4, r6, r4, ror #1
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #28
+    eor r4, r5, r4, ror #14
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #29
+    eor r4, r11, r4, ror #7
     // round 9: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #7                  // theta; rho adds 31
-    eor r4, r4, r3, ror #11                 // theta; rho adds 27
-    eor r9, r9, r10, ror #24                // theta; rho adds 19
-    eor r6, r6, r12, ror #9                 // theta; rho adds 20
-    eor r5, r5, r2, ror #13                 // theta; rho adds 1
-    bic r11, r9, r4, ror #24
-    eor r11, r1, r11
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #8
-    eor r11, r4, r11
-    str r11, [r0, #184]
-    bic r11, r5, r6
-    eor r11, r9, r11, ror #24
-    str r11, [r0, #188]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11, ror #8
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #8
-    eor r11, r5, r11
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #11                 // theta; rho adds 27
+    eor r6, r6, r10, ror #24                // theta; rho adds 19
+    eor r5, r5, r12, ror #9                 // theta; rho adds 20
+    eor r11, r11, r2, ror #13               // theta; rho adds 1
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #8
+    eor r4, r9, r4
+    str r4, [r0, #184]
+    bic r4, r11, r5
+    eor r4, r6, r4, ror #24
+    str r4, [r0, #188]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4, ror #8
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #8
+    eor r4, r11, r4
     // round 9: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8                          // theta; rho adds 0
-    eor r9, r9, lr, ror #17                 // theta; rho adds 3
-    eor r6, r6, r3, ror #6                  // theta; rho adds 12
-    eor r5, r5, r7, ror #30                 // theta; rho adds 4
-    eor r11, r11, r1, ror #26               // theta; rho adds 9
-    bic r12, r6, r9, ror #6
-    eor r12, r4, r12, ror #6
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #2
-    eor r12, r9, r12, ror #24
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #24
-    eor r12, r6, r12, ror #6
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #12
-    eor r12, r5, r12, ror #28
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #20
-    eor r12, r11, r12
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8                          // theta; rho adds 0
+    eor r6, r6, lr, ror #17                 // theta; rho adds 3
+    eor r5, r5, r3, ror #6                  // theta; rho adds 12
+    eor r11, r11, r7, ror #30               // theta; rho adds 4
+    eor r12, r12, r1, ror #26               // theta; rho adds 9
+    bic r4, r5, r6, ror #6
+    eor r4, r9, r4, ror #6
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #2
+    eor r4, r6, r4, ror #24
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #24
+    eor r4, r5, r4, ror #6
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #12
+    eor r4, r11, r4, ror #28
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #20
+    eor r4, r12, r4
     // round 9: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #19                 // theta; rho adds 14
-    eor r9, r9, r10, ror #22                // theta; rho adds 10
-    eor r6, r6, r1, ror #11                 // theta; rho adds 2
-    eor r5, r5, r2, ror #18                 // theta; rho adds 23
-    eor r11, r11, lr, ror #31               // theta; rho adds 31
-    bic r12, r6, r9, ror #3
-    eor r12, r4, r12, ror #11
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #11
-    eor r12, r9, r12, ror #18
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #21
-    eor r12, r6, r12
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #11
-    eor r12, r5, r12
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #18
-    eor r12, r11, r12, ror #3
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #19                 // theta; rho adds 14
+    eor r6, r6, r10, ror #22                // theta; rho adds 10
+    eor r5, r5, r1, ror #11                 // theta; rho adds 2
+    eor r11, r11, r2, ror #18               // theta; rho adds 23
+    eor r12, r12, lr, ror #31               // theta; rho adds 31
+    bic r4, r5, r6, ror #3
+    eor r4, r9, r4, ror #11
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #11
+    eor r4, r6, r4, ror #18
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #21
+    eor r4, r5, r4
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #11
+    eor r4, r11, r4
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #18
+    eor r4, r12, r4, ror #3
+    str r4, [r0, #36]
     // ---- round 10: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -3585,13 +3585,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #16
     eor r4, r1, r4, ror #5
-    str r4, [sp, #116]
     // round 10: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #6                 // theta; rho adds 13
     eor r12, r12, r6, ror #20               // theta; rho adds 18
     eor lr, lr, r2, ror #20                 // theta; rho adds 5
@@ -3611,221 +3611,221 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #25
     eor r4, r1, r4, ror #16
-    str r4, [sp, #176]
     // round 10: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #2                // theta; rho adds 31
     eor lr, lr, r11, ror #10                // theta; rho adds 28
     eor r3, r3, r7, ror #6                  // theta; rho adds 20
     eor r1, r1, r6, ror #10                 // theta; rho adds 21
-    eor r4, r4, r8, ror #14                 // theta; rho adds 1
-    bic r9, r3, lr, ror #4
-    eor r9, r12, r9, ror #21
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #11
-    eor r9, lr, r9, ror #17
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #28
-    eor r9, r3, r9, ror #25
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #14
-    eor r9, r1, r9, ror #22
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #7
-    eor r9, r4, r9, ror #11
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #14                 // theta; rho adds 1
+    bic r4, r3, lr, ror #4
+    eor r4, r12, r4, ror #21
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #11
+    eor r4, lr, r4, ror #17
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #28
+    eor r4, r3, r4, ror #25
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #14
+    eor r4, r1, r4, ror #22
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #7
+    eor r4, r9, r4, ror #11
     // round 10: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #16                // theta; rho adds 14
     eor r3, r3, r7, ror #16                 // theta; rho adds 10
     eor r1, r1, r12, ror #13                // theta; rho adds 1
-    eor r4, r4, r8, ror #28                 // theta; rho adds 22
-    eor r9, r9, r5, ror #11                 // theta; rho adds 30
-    bic r6, r1, r3, ror #26
-    eor r6, lr, r6, ror #26
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #16
-    eor r6, r3, r6, ror #22
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #19
-    eor r6, r1, r6, ror #29
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #23
-    eor r6, r4, r6, ror #22
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #12
-    eor r6, r9, r6, ror #29
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #28                 // theta; rho adds 22
+    eor r6, r6, r5, ror #11                 // theta; rho adds 30
+    bic r4, r1, r3, ror #26
+    eor r4, lr, r4, ror #26
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #16
+    eor r4, r3, r4, ror #22
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #19
+    eor r4, r1, r4, ror #29
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #23
+    eor r4, r9, r4, ror #22
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #12
+    eor r4, r6, r4, ror #29
     // round 10: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #28                 // theta; rho adds 1
     eor r3, r3, r5, ror #2                  // theta; rho adds 3
     eor r1, r1, r11, ror #30                // theta; rho adds 13
-    eor r4, r4, r10, ror #21                // theta; rho adds 4
-    eor r9, r9, r12, ror #19                // theta; rho adds 9
-    bic r6, r1, r3, ror #8
-    eor r6, lr, r6, ror #20
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #30
-    eor r6, r3, r6, ror #26
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #9
-    eor r6, r1, r6, ror #25
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #13
-    eor r6, r4, r6, ror #10
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #4
-    eor r6, r9, r6, ror #15
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #21                // theta; rho adds 4
+    eor r6, r6, r12, ror #19                // theta; rho adds 9
+    bic r4, r1, r3, ror #8
+    eor r4, lr, r4, ror #20
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #30
+    eor r4, r3, r4, ror #26
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #9
+    eor r4, r1, r4, ror #25
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #13
+    eor r4, r9, r4, ror #10
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #4
+    eor r4, r6, r4, ror #15
     // round 10: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #12                // theta; rho adds 0
     eor r1, r1, r8, ror #27                 // theta; rho adds 22
-    eor r4, r4, lr, ror #30                 // theta; rho adds 22
-    eor r9, r9, r11, ror #14                // theta; rho adds 11
-    eor r6, r6, r10, ror #1                 // theta; rho adds 7
-    bic r5, r4, r1, ror #31
-    eor r5, r3, r5, ror #16
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #7
-    eor r5, r1, r5, ror #26
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #31
-    eor r5, r4, r5, ror #26
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #10
-    eor r5, r9, r5, ror #23
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #17
-    eor r5, r6, r5, ror #5
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #30                 // theta; rho adds 22
+    eor r6, r6, r11, ror #14                // theta; rho adds 11
+    eor r5, r5, r10, ror #1                 // theta; rho adds 7
+    bic r4, r9, r1, ror #31
+    eor r4, r3, r4, ror #16
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #7
+    eor r4, r1, r4, ror #26
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #31
+    eor r4, r9, r4, ror #26
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #10
+    eor r4, r6, r4, ror #23
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #17
+    eor r4, r5, r4, ror #5
     // round 10: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #6                  // theta; rho adds 14
-    eor r4, r4, r12, ror #21                // theta; rho adds 18
-    eor r9, r9, r8, ror #21                 // theta; rho adds 5
-    eor r6, r6, lr, ror #8                  // theta; rho adds 8
-    eor r5, r5, r3, ror #16                 // theta; rho adds 28
-    bic r11, r9, r4, ror #31
-    eor r11, r1, r11, ror #8
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #18
-    eor r11, r4, r11, ror #15
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #30
-    eor r11, r9, r11, ror #16
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11, ror #10
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #25
-    eor r11, r5, r11, ror #15
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #21                // theta; rho adds 18
+    eor r6, r6, r8, ror #21                 // theta; rho adds 5
+    eor r5, r5, lr, ror #8                  // theta; rho adds 8
+    eor r11, r11, r3, ror #16               // theta; rho adds 28
+    bic r4, r6, r9, ror #31
+    eor r4, r1, r4, ror #8
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #18
+    eor r4, r9, r4, ror #15
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #30
+    eor r4, r6, r4, ror #16
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4, ror #10
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #25
+    eor r4, r11, r4, ror #15
     // round 10: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #2                  // theta; rho adds 31
-    eor r4, r4, r3, ror #11                 // theta; rho adds 27
-    eor r9, r9, r10, ror #6                 // theta; rho adds 19
-    eor r6, r6, r12, ror #11                // theta; rho adds 20
-    eor r5, r5, r2, ror #14                 // theta; rho adds 1
-    bic r11, r9, r4, ror #3
-    eor r11, r1, r11, ror #22
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #12
-    eor r11, r4, r11, ror #17
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #28
-    eor r11, r9, r11, ror #24
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #14
-    eor r11, r6, r11, ror #22
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #7
-    eor r11, r5, r11, ror #11
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #11                 // theta; rho adds 27
+    eor r6, r6, r10, ror #6                 // theta; rho adds 19
+    eor r5, r5, r12, ror #11                // theta; rho adds 20
+    eor r11, r11, r2, ror #14               // theta; rho adds 1
+    bic r4, r6, r9, ror #3
+    eor r4, r1, r4, ror #22
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #12
+    eor r4, r9, r4, ror #17
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #28
+    eor r4, r6, r4, ror #24
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #14
+    eor r4, r5, r4, ror #22
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #7
+    eor r4, r11, r4, ror #11
     // round 10: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #28                 // theta; rho adds 0
-    eor r9, r9, lr, ror #2                  // theta; rho adds 3
-    eor r6, r6, r3, ror #30                 // theta; rho adds 12
-    eor r5, r5, r7, ror #20                 // theta; rho adds 4
-    eor r11, r11, r1, ror #18               // theta; rho adds 9
-    bic r12, r6, r9, ror #7
-    eor r12, r4, r12, ror #20
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #30
-    eor r12, r9, r12, ror #27
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #9
-    eor r12, r6, r12, ror #25
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #13
-    eor r12, r5, r12, ror #10
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #5
-    eor r12, r11, r12, ror #14
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #28                 // theta; rho adds 0
+    eor r6, r6, lr, ror #2                  // theta; rho adds 3
+    eor r5, r5, r3, ror #30                 // theta; rho adds 12
+    eor r11, r11, r7, ror #20               // theta; rho adds 4
+    eor r12, r12, r1, ror #18               // theta; rho adds 9
+    bic r4, r5, r6, ror #7
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #30
+    eor r4, r6, r4, ror #27
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #9
+    eor r4, r5, r4, ror #25
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #13
+    eor r4, r11, r4, ror #10
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #5
+    eor r4, r12, r4, ror #14
     // round 10: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #16                 // theta; rho adds 14
-    eor r9, r9, r10, ror #16                // theta; rho adds 10
-    eor r6, r6, r1, ror #12                 // theta; rho adds 2
-    eor r5, r5, r2, ror #28                 // theta; rho adds 23
-    eor r11, r11, lr, ror #10               // theta; rho adds 31
-    bic r12, r6, r9, ror #26
-    eor r12, r4, r12, ror #26
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #17
-    eor r12, r9, r12, ror #21
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #18
-    eor r12, r6, r12, ror #29
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #23
-    eor r12, r5, r12, ror #23
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #12
-    eor r12, r11, r12, ror #29
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #16                 // theta; rho adds 14
+    eor r6, r6, r10, ror #16                // theta; rho adds 10
+    eor r5, r5, r1, ror #12                 // theta; rho adds 2
+    eor r11, r11, r2, ror #28               // theta; rho adds 23
+    eor r12, r12, lr, ror #10               // theta; rho adds 31
+    bic r4, r5, r6, ror #26
+    eor r4, r9, r4, ror #26
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #17
+    eor r4, r6, r4, ror #21
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #18
+    eor r4, r5, r4, ror #29
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #23
+    eor r4, r11, r4, ror #23
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #12
+    eor r4, r12, r4, ror #29
+    str r4, [sp, #36]
     // ---- round 11: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -3930,13 +3930,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #30
     eor r4, r1, r4, ror #24
-    str r4, [r0, #116]
     // round 11: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #31                // theta; rho adds 13
     eor r12, r12, r6, ror #7                // theta; rho adds 18
     eor lr, lr, r2, ror #1                  // theta; rho adds 5
@@ -3956,220 +3956,220 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #11
     eor r4, r1, r4, ror #1
-    str r4, [r0, #176]
     // round 11: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #31               // theta; rho adds 31
     eor lr, lr, r11, ror #2                 // theta; rho adds 28
     eor r3, r3, r7, ror #24                 // theta; rho adds 20
     eor r1, r1, r6, ror #12                 // theta; rho adds 21
-    eor r4, r4, r8, ror #4                  // theta; rho adds 1
-    bic r9, r3, lr, ror #21
-    eor r9, r12, r9, ror #12
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #19
-    eor r9, lr, r9, ror #24
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #15
-    eor r9, r3, r9, ror #30
-    str r9, [r0, #88]
-    bic r9, r12, r4, ror #10
-    eor r9, r1, r9, ror #7
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #31
-    eor r9, r4, r9, ror #23
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #4                  // theta; rho adds 1
+    bic r4, r3, lr, ror #21
+    eor r4, r12, r4, ror #12
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #19
+    eor r4, lr, r4, ror #24
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #15
+    eor r4, r3, r4, ror #30
+    str r4, [r0, #88]
+    bic r4, r12, r9, ror #10
+    eor r4, r1, r4, ror #7
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #31
+    eor r4, r9, r4, ror #23
     // round 11: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #7                 // theta; rho adds 14
     eor r3, r3, r7, ror #14                 // theta; rho adds 10
     eor r1, r1, r12, ror #7                 // theta; rho adds 1
-    eor r4, r4, r8, ror #27                 // theta; rho adds 22
-    eor r9, r9, r5, ror #23                 // theta; rho adds 30
-    bic r6, r1, r3, ror #15
-    eor r6, lr, r6, ror #7
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #19
-    eor r6, r3, r6, ror #30
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #21
-    eor r6, r1, r6, ror #24
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #31
-    eor r6, r4, r6, ror #12
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #10
-    eor r6, r9, r6, ror #23
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #27                 // theta; rho adds 22
+    eor r6, r6, r5, ror #23                 // theta; rho adds 30
+    bic r4, r1, r3, ror #15
+    eor r4, lr, r4, ror #7
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #19
+    eor r4, r3, r4, ror #30
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #21
+    eor r4, r1, r4, ror #24
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #31
+    eor r4, r9, r4, ror #12
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #10
+    eor r4, r6, r4, ror #23
     // round 11: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #16                 // theta; rho adds 1
     eor r3, r3, r5, ror #17                 // theta; rho adds 3
     eor r1, r1, r11, ror #22                // theta; rho adds 13
-    eor r4, r4, r10, ror #19                // theta; rho adds 4
-    eor r9, r9, r12, ror #7                 // theta; rho adds 9
-    bic r6, r1, r3, ror #14
-    eor r6, lr, r6, ror #30
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #27
-    eor r6, r3, r6, ror #23
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #24
-    eor r6, r1, r6, ror #13
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #11
-    eor r6, r4, r6, ror #29
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #20
-    eor r6, r9, r6, ror #1
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #19                // theta; rho adds 4
+    eor r6, r6, r12, ror #7                 // theta; rho adds 9
+    bic r4, r1, r3, ror #14
+    eor r4, lr, r4, ror #30
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #27
+    eor r4, r3, r4, ror #23
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #13
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #11
+    eor r4, r9, r4, ror #29
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #20
+    eor r4, r6, r4, ror #1
     // round 11: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #10                // theta; rho adds 0
     eor r1, r1, r8, ror #8                  // theta; rho adds 22
-    eor r4, r4, lr, ror #24                 // theta; rho adds 22
-    eor r9, r9, r11, ror #27                // theta; rho adds 11
-    eor r6, r6, r10, ror #24                // theta; rho adds 7
-    bic r5, r4, r1
-    eor r5, r3, r5, ror #2
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #24
-    eor r5, r1, r5, ror #8
-    str r5, [r0, #4]
-    bic r5, r6, r9
-    eor r5, r4, r5, ror #8
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #10
-    eor r5, r9, r5, ror #22
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #30
-    eor r5, r6, r5, ror #24
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #24                 // theta; rho adds 22
+    eor r6, r6, r11, ror #27                // theta; rho adds 11
+    eor r5, r5, r10, ror #24                // theta; rho adds 7
+    bic r4, r9, r1
+    eor r4, r3, r4, ror #2
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #8
+    str r4, [r0, #4]
+    bic r4, r5, r6
+    eor r4, r9, r4, ror #8
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #10
+    eor r4, r6, r4, ror #22
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #30
+    eor r4, r5, r4, ror #24
     // round 11: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #30                 // theta; rho adds 14
-    eor r4, r4, r12, ror #6                 // theta; rho adds 18
-    eor r9, r9, r8, ror #1                  // theta; rho adds 5
-    eor r6, r6, lr, ror #9                  // theta; rho adds 8
-    eor r5, r5, r3, ror #3                  // theta; rho adds 28
-    bic r11, r9, r4, ror #24
-    eor r11, r1, r11, ror #29
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #27
-    eor r11, r4, r11, ror #13
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #14
-    eor r11, r9, r11, ror #23
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #20
-    eor r11, r6, r11, ror #30
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #11
-    eor r11, r5, r11, ror #1
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #6                 // theta; rho adds 18
+    eor r6, r6, r8, ror #1                  // theta; rho adds 5
+    eor r5, r5, lr, ror #9                  // theta; rho adds 8
+    eor r11, r11, r3, ror #3                // theta; rho adds 28
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #29
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #27
+    eor r4, r9, r4, ror #13
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #14
+    eor r4, r6, r4, ror #23
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #20
+    eor r4, r5, r4, ror #30
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #11
+    eor r4, r11, r4, ror #1
     // round 11: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr                          // theta; rho adds 31
-    eor r4, r4, r3, ror #3                  // theta; rho adds 27
-    eor r9, r9, r10, ror #25                // theta; rho adds 19
-    eor r6, r6, r12, ror #12                // theta; rho adds 20
-    eor r5, r5, r2, ror #4                  // theta; rho adds 1
-    bic r11, r9, r4, ror #21
-    eor r11, r1, r11, ror #12
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #19
-    eor r11, r4, r11, ror #24
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #15
-    eor r11, r9, r11, ror #30
-    str r11, [r0, #188]
-    bic r11, r1, r5, ror #10
-    eor r11, r6, r11, ror #7
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #31
-    eor r11, r5, r11, ror #23
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #3                  // theta; rho adds 27
+    eor r6, r6, r10, ror #25                // theta; rho adds 19
+    eor r5, r5, r12, ror #12                // theta; rho adds 20
+    eor r11, r11, r2, ror #4                // theta; rho adds 1
+    bic r4, r6, r9, ror #21
+    eor r4, r1, r4, ror #12
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #19
+    eor r4, r9, r4, ror #24
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #15
+    eor r4, r6, r4, ror #30
+    str r4, [r0, #188]
+    bic r4, r1, r11, ror #10
+    eor r4, r5, r4, ror #7
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #31
+    eor r4, r11, r4, ror #23
     // round 11: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #17                 // theta; rho adds 0
-    eor r9, r9, lr, ror #18                 // theta; rho adds 3
-    eor r6, r6, r3, ror #23                 // theta; rho adds 12
-    eor r5, r5, r7, ror #19                 // theta; rho adds 4
-    eor r11, r11, r1, ror #8                // theta; rho adds 9
-    bic r12, r6, r9, ror #14
-    eor r12, r4, r12, ror #30
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #27
-    eor r12, r9, r12, ror #23
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #24
-    eor r12, r6, r12, ror #13
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #11
-    eor r12, r5, r12, ror #29
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #20
-    eor r12, r11, r12, ror #1
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #17                 // theta; rho adds 0
+    eor r6, r6, lr, ror #18                 // theta; rho adds 3
+    eor r5, r5, r3, ror #23                 // theta; rho adds 12
+    eor r11, r11, r7, ror #19               // theta; rho adds 4
+    eor r12, r12, r1, ror #8                // theta; rho adds 9
+    bic r4, r5, r6, ror #14
+    eor r4, r9, r4, ror #30
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #27
+    eor r4, r6, r4, ror #23
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #24
+    eor r4, r5, r4, ror #13
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #11
+    eor r4, r11, r4, ror #29
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #20
+    eor r4, r12, r4, ror #1
     // round 11: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #7                  // theta; rho adds 14
-    eor r9, r9, r10, ror #14                // theta; rho adds 10
-    eor r6, r6, r1, ror #7                  // theta; rho adds 2
-    eor r5, r5, r2, ror #26                 // theta; rho adds 23
-    eor r11, r11, lr, ror #23               // theta; rho adds 31
-    bic r12, r6, r9, ror #15
-    eor r12, r4, r12, ror #7
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #19
-    eor r12, r9, r12, ror #30
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #21
-    eor r12, r6, r12, ror #24
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #31
-    eor r12, r5, r12, ror #12
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #10
-    eor r12, r11, r12, ror #23
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #7                  // theta; rho adds 14
+    eor r6, r6, r10, ror #14                // theta; rho adds 10
+    eor r5, r5, r1, ror #7                  // theta; rho adds 2
+    eor r11, r11, r2, ror #26               // theta; rho adds 23
+    eor r12, r12, lr, ror #23               // theta; rho adds 31
+    bic r4, r5, r6, ror #15
+    eor r4, r9, r4, ror #7
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #19
+    eor r4, r6, r4, ror #30
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #21
+    eor r4, r5, r4, ror #24
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #31
+    eor r4, r11, r4, ror #12
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #10
+    eor r4, r12, r4, ror #23
+    str r4, [r0, #36]
     // ---- round 12: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -4274,13 +4274,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #5
     eor r4, r1, r4, ror #7
-    str r4, [sp, #116]
     // round 12: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10                         // theta; rho adds 13
     eor r12, r12, r6, ror #15               // theta; rho adds 18
     eor lr, lr, r2, ror #5                  // theta; rho adds 5
@@ -4300,221 +4300,221 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #20
     eor r4, r1, r4, ror #27
-    str r4, [sp, #176]
     // round 12: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5                        // theta; rho adds 31
     eor lr, lr, r11, ror #19                // theta; rho adds 28
     eor r3, r3, r7, ror #16                 // theta; rho adds 20
     eor r1, r1, r6, ror #13                 // theta; rho adds 21
-    eor r4, r4, r8, ror #14                 // theta; rho adds 1
-    bic r9, r3, lr, ror #13
-    eor r9, r12, r9, ror #3
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #30
-    eor r9, lr, r9, ror #21
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #23
-    eor r9, r3, r9, ror #11
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #14
-    eor r9, r1, r9, ror #27
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #16
-    eor r9, r4, r9, ror #2
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #14                 // theta; rho adds 1
+    bic r4, r3, lr, ror #13
+    eor r4, r12, r4, ror #3
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #30
+    eor r4, lr, r4, ror #21
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #23
+    eor r4, r3, r4, ror #11
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #14
+    eor r4, r1, r4, ror #27
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #16
+    eor r4, r9, r4, ror #2
     // round 12: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #24                // theta; rho adds 14
     eor r3, r3, r7, ror #16                 // theta; rho adds 10
     eor r1, r1, r12, ror #27                // theta; rho adds 1
-    eor r4, r4, r8, ror #14                 // theta; rho adds 22
-    eor r9, r9, r5, ror #5                  // theta; rho adds 30
-    bic r6, r1, r3, ror #2
-    eor r6, lr, r6, ror #18
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #18
-    eor r6, r3, r6, ror #12
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #29
-    eor r6, r1, r6, ror #17
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #3
-    eor r6, r4, r6
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #12
-    eor r6, r9, r6, ror #17
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #14                 // theta; rho adds 22
+    eor r6, r6, r5, ror #5                  // theta; rho adds 30
+    bic r4, r1, r3, ror #2
+    eor r4, lr, r4, ror #18
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #18
+    eor r4, r3, r4, ror #12
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #29
+    eor r4, r1, r4, ror #17
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #3
+    eor r4, r9, r4
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #12
+    eor r4, r6, r4, ror #17
     // round 12: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #30                 // theta; rho adds 1
     eor r3, r3, r5                          // theta; rho adds 3
     eor r1, r1, r11, ror #16                // theta; rho adds 13
-    eor r4, r4, r10, ror #25                // theta; rho adds 4
-    eor r9, r9, r12, ror #25                // theta; rho adds 9
-    bic r6, r1, r3, ror #26
-    eor r6, lr, r6, ror #4
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #24
-    eor r6, r3, r6, ror #14
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #5
-    eor r6, r1, r6, ror #3
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #7
-    eor r6, r4, r6, ror #20
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #2
-    eor r6, r9, r6, ror #23
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #25                // theta; rho adds 4
+    eor r6, r6, r12, ror #25                // theta; rho adds 9
+    bic r4, r1, r3, ror #26
+    eor r4, lr, r4, ror #4
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #24
+    eor r4, r3, r4, ror #14
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #3
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #7
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #2
+    eor r4, r6, r4, ror #23
     // round 12: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #10                // theta; rho adds 0
     eor r1, r1, r8, ror #15                 // theta; rho adds 22
-    eor r4, r4, lr, ror #21                 // theta; rho adds 22
-    eor r9, r9, r11, ror #3                 // theta; rho adds 11
-    eor r6, r6, r10, ror #15                // theta; rho adds 7
-    bic r5, r4, r1, ror #4
-    eor r5, r3, r5, ror #23
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #3
-    eor r5, r1, r5, ror #25
-    str r5, [sp, #4]
-    bic r5, r6, r9
-    eor r5, r4, r5, ror #29
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #20
-    eor r5, r9, r5, ror #12
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #5
-    eor r5, r6, r5, ror #7
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #21                 // theta; rho adds 22
+    eor r6, r6, r11, ror #3                 // theta; rho adds 11
+    eor r5, r5, r10, ror #15                // theta; rho adds 7
+    bic r4, r9, r1, ror #4
+    eor r4, r3, r4, ror #23
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #3
+    eor r4, r1, r4, ror #25
+    str r4, [sp, #4]
+    bic r4, r5, r6
+    eor r4, r9, r4, ror #29
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #20
+    eor r4, r6, r4, ror #12
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #5
+    eor r4, r5, r4, ror #7
     // round 12: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7                          // theta; rho adds 14
-    eor r4, r4, r12, ror #15                // theta; rho adds 18
-    eor r9, r9, r8, ror #5                  // theta; rho adds 5
-    eor r6, r6, lr, ror #8                  // theta; rho adds 8
-    eor r5, r5, r3, ror #24                 // theta; rho adds 28
-    bic r11, r9, r4, ror #19
-    eor r11, r1, r11, ror #26
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #4
-    eor r11, r4, r11, ror #9
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #4
-    eor r11, r9, r11, ror #24
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #18
-    eor r11, r6, r11, ror #10
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #19
-    eor r11, r5, r11, ror #27
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #15                // theta; rho adds 18
+    eor r6, r6, r8, ror #5                  // theta; rho adds 5
+    eor r5, r5, lr, ror #8                  // theta; rho adds 8
+    eor r11, r11, r3, ror #24               // theta; rho adds 28
+    bic r4, r6, r9, ror #19
+    eor r4, r1, r4, ror #26
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #4
+    eor r4, r9, r4, ror #9
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #4
+    eor r4, r6, r4, ror #24
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #18
+    eor r4, r5, r4, ror #10
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #19
+    eor r4, r11, r4, ror #27
     // round 12: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr                          // theta; rho adds 31
-    eor r4, r4, r3, ror #19                 // theta; rho adds 27
-    eor r9, r9, r10, ror #16                // theta; rho adds 19
-    eor r6, r6, r12, ror #13                // theta; rho adds 20
-    eor r5, r5, r2, ror #14                 // theta; rho adds 1
-    bic r11, r9, r4, ror #13
-    eor r11, r1, r11, ror #4
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #30
-    eor r11, r4, r11, ror #21
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #24
-    eor r11, r9, r11, ror #10
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #14
-    eor r11, r6, r11, ror #26
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #15
-    eor r11, r5, r11, ror #3
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #19                 // theta; rho adds 27
+    eor r6, r6, r10, ror #16                // theta; rho adds 19
+    eor r5, r5, r12, ror #13                // theta; rho adds 20
+    eor r11, r11, r2, ror #14               // theta; rho adds 1
+    bic r4, r6, r9, ror #13
+    eor r4, r1, r4, ror #4
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #30
+    eor r4, r9, r4, ror #21
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #24
+    eor r4, r6, r4, ror #10
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #14
+    eor r4, r5, r4, ror #26
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #15
+    eor r4, r11, r4, ror #3
     // round 12: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #30                 // theta; rho adds 0
-    eor r9, r9, lr                          // theta; rho adds 3
-    eor r6, r6, r3, ror #16                 // theta; rho adds 12
-    eor r5, r5, r7, ror #25                 // theta; rho adds 4
-    eor r11, r11, r1, ror #25               // theta; rho adds 9
-    bic r12, r6, r9, ror #25
-    eor r12, r4, r12, ror #4
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #25
-    eor r12, r9, r12, ror #14
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #5
-    eor r12, r6, r12, ror #2
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #6
-    eor r12, r5, r12, ror #21
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #3
-    eor r12, r11, r12, ror #23
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #30                 // theta; rho adds 0
+    eor r6, r6, lr                          // theta; rho adds 3
+    eor r5, r5, r3, ror #16                 // theta; rho adds 12
+    eor r11, r11, r7, ror #25               // theta; rho adds 4
+    eor r12, r12, r1, ror #25               // theta; rho adds 9
+    bic r4, r5, r6, ror #25
+    eor r4, r9, r4, ror #4
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #25
+    eor r4, r6, r4, ror #14
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #5
+    eor r4, r5, r4, ror #2
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #6
+    eor r4, r11, r4, ror #21
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #3
+    eor r4, r12, r4, ror #23
     // round 12: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #24                 // theta; rho adds 14
-    eor r9, r9, r10, ror #16                // theta; rho adds 10
-    eor r6, r6, r1, ror #27                 // theta; rho adds 2
-    eor r5, r5, r2, ror #14                 // theta; rho adds 23
-    eor r11, r11, lr, ror #5                // theta; rho adds 31
-    bic r12, r6, r9, ror #3
-    eor r12, r4, r12, ror #17
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #18
-    eor r12, r9, r12, ror #11
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #29
-    eor r12, r6, r12, ror #17
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #2
-    eor r12, r5, r12, ror #1
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #12
-    eor r12, r11, r12, ror #18
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #24                 // theta; rho adds 14
+    eor r6, r6, r10, ror #16                // theta; rho adds 10
+    eor r5, r5, r1, ror #27                 // theta; rho adds 2
+    eor r11, r11, r2, ror #14               // theta; rho adds 23
+    eor r12, r12, lr, ror #5                // theta; rho adds 31
+    bic r4, r5, r6, ror #3
+    eor r4, r9, r4, ror #17
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #18
+    eor r4, r6, r4, ror #11
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #29
+    eor r4, r5, r4, ror #17
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #2
+    eor r4, r11, r4, ror #1
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #12
+    eor r4, r12, r4, ror #18
+    str r4, [sp, #36]
     // ---- round 13: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -4619,13 +4619,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #6
     eor r4, r1, r4, ror #16
-    str r4, [r0, #116]
     // round 13: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10                         // theta; rho adds 13
     eor r12, r12, r6, ror #24               // theta; rho adds 18
     eor lr, lr, r2, ror #1                  // theta; rho adds 5
@@ -4645,221 +4645,221 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #29
     eor r4, r1, r4, ror #29
-    str r4, [r0, #176]
     // round 13: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #4                // theta; rho adds 31
     eor lr, lr, r11, ror #28                // theta; rho adds 28
     eor r3, r3, r7, ror #13                 // theta; rho adds 20
     eor r1, r1, r6, ror #23                 // theta; rho adds 21
-    eor r4, r4, r8, ror #13                 // theta; rho adds 1
-    bic r9, r3, lr, ror #12
-    eor r9, r12, r9, ror #28
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #12
-    eor r9, lr, r9, ror #8
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #22
-    eor r9, r3, r9, ror #30
-    str r9, [r0, #88]
-    bic r9, r12, r4, ror #26
-    eor r9, r1, r9, ror #16
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #24
-    eor r9, r4, r9, ror #14
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #13                 // theta; rho adds 1
+    bic r4, r3, lr, ror #12
+    eor r4, r12, r4, ror #28
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #12
+    eor r4, lr, r4, ror #8
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #22
+    eor r4, r3, r4, ror #30
+    str r4, [r0, #88]
+    bic r4, r12, r9, ror #26
+    eor r4, r1, r4, ror #16
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #24
+    eor r4, r9, r4, ror #14
     // round 13: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #3                 // theta; rho adds 14
     eor r3, r3, r7, ror #22                 // theta; rho adds 10
     eor r1, r1, r12, ror #19                // theta; rho adds 1
-    eor r4, r4, r8, ror #23                 // theta; rho adds 22
-    eor r9, r9, r5, ror #21                 // theta; rho adds 30
-    bic r6, r1, r3, ror #21
-    eor r6, lr, r6, ror #25
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #13
-    eor r6, r3, r6, ror #30
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #11
-    eor r6, r1, r6, ror #8
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #1
-    eor r6, r4, r6, ror #20
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #18
-    eor r6, r9, r6, ror #13
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #23                 // theta; rho adds 22
+    eor r6, r6, r5, ror #21                 // theta; rho adds 30
+    bic r4, r1, r3, ror #21
+    eor r4, lr, r4, ror #25
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #13
+    eor r4, r3, r4, ror #30
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #11
+    eor r4, r1, r4, ror #8
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #1
+    eor r4, r9, r4, ror #20
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #18
+    eor r4, r6, r4, ror #13
     // round 13: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #5                  // theta; rho adds 1
     eor r3, r3, r5, ror #14                 // theta; rho adds 3
     eor r1, r1, r11, ror #11                // theta; rho adds 13
-    eor r4, r4, r10, ror #6                 // theta; rho adds 4
-    eor r9, r9, r12, ror #17                // theta; rho adds 9
-    bic r6, r1, r3, ror #10
-    eor r6, lr, r6, ror #6
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #22
-    eor r6, r3, r6
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #16
-    eor r6, r1, r6, ror #26
-    str r6, [r0, #48]
-    bic r6, lr, r9
-    eor r6, r4, r6, ror #16
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #16
-    eor r6, r9, r6, ror #16
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #6                 // theta; rho adds 4
+    eor r6, r6, r12, ror #17                // theta; rho adds 9
+    bic r4, r1, r3, ror #10
+    eor r4, lr, r4, ror #6
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #22
+    eor r4, r3, r4
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #26
+    str r4, [r0, #48]
+    bic r4, lr, r6
+    eor r4, r9, r4, ror #16
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #16
+    eor r4, r6, r4, ror #16
     // round 13: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #20                // theta; rho adds 0
     eor r1, r1, r8, ror #16                 // theta; rho adds 22
-    eor r4, r4, lr, ror #21                 // theta; rho adds 22
-    eor r9, r9, r11, ror #5                 // theta; rho adds 11
-    eor r6, r6, r10, ror #3                 // theta; rho adds 7
-    bic r5, r4, r1, ror #10
-    eor r5, r3, r5, ror #16
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #8
-    eor r5, r1, r5, ror #14
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #30
-    eor r5, r4, r5, ror #26
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #10
-    eor r5, r9, r5, ror #24
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #6
-    eor r5, r6, r5, ror #16
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #21                 // theta; rho adds 22
+    eor r6, r6, r11, ror #5                 // theta; rho adds 11
+    eor r5, r5, r10, ror #3                 // theta; rho adds 7
+    bic r4, r9, r1, ror #10
+    eor r4, r3, r4, ror #16
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #14
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #30
+    eor r4, r9, r4, ror #26
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #10
+    eor r4, r6, r4, ror #24
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #6
+    eor r4, r5, r4, ror #16
     // round 13: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #1                  // theta; rho adds 14
-    eor r4, r4, r12, ror #24                // theta; rho adds 18
-    eor r9, r9, r8, ror #1                  // theta; rho adds 5
-    eor r6, r6, lr, ror #5                  // theta; rho adds 8
-    eor r5, r5, r3, ror #15                 // theta; rho adds 28
-    bic r11, r9, r4, ror #16
-    eor r11, r1, r11, ror #20
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #12
-    eor r11, r4, r11, ror #4
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #2
-    eor r11, r9, r11, ror #18
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #6
-    eor r11, r6, r11, ror #24
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #28
-    eor r11, r5, r11, ror #30
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #24                // theta; rho adds 18
+    eor r6, r6, r8, ror #1                  // theta; rho adds 5
+    eor r5, r5, lr, ror #5                  // theta; rho adds 8
+    eor r11, r11, r3, ror #15               // theta; rho adds 28
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #20
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #12
+    eor r4, r9, r4, ror #4
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #2
+    eor r4, r6, r4, ror #18
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #6
+    eor r4, r5, r4, ror #24
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #28
+    eor r4, r11, r4, ror #30
     // round 13: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #3                  // theta; rho adds 31
-    eor r4, r4, r3, ror #28                 // theta; rho adds 27
-    eor r9, r9, r10, ror #12                // theta; rho adds 19
-    eor r6, r6, r12, ror #24                // theta; rho adds 20
-    eor r5, r5, r2, ror #12                 // theta; rho adds 1
-    bic r11, r9, r4, ror #11
-    eor r11, r1, r11, ror #28
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #13
-    eor r11, r4, r11, ror #8
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #21
-    eor r11, r9, r11, ror #30
-    str r11, [r0, #188]
-    bic r11, r1, r5, ror #26
-    eor r11, r6, r11, ror #17
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #25
-    eor r11, r5, r11, ror #13
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #28                 // theta; rho adds 27
+    eor r6, r6, r10, ror #12                // theta; rho adds 19
+    eor r5, r5, r12, ror #24                // theta; rho adds 20
+    eor r11, r11, r2, ror #12               // theta; rho adds 1
+    bic r4, r6, r9, ror #11
+    eor r4, r1, r4, ror #28
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #13
+    eor r4, r9, r4, ror #8
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #21
+    eor r4, r6, r4, ror #30
+    str r4, [r0, #188]
+    bic r4, r1, r11, ror #26
+    eor r4, r5, r4, ror #17
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #25
+    eor r4, r11, r4, ror #13
     // round 13: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #5                  // theta; rho adds 0
-    eor r9, r9, lr, ror #13                 // theta; rho adds 3
-    eor r6, r6, r3, ror #10                 // theta; rho adds 12
-    eor r5, r5, r7, ror #7                  // theta; rho adds 4
-    eor r11, r11, r1, ror #17               // theta; rho adds 9
-    bic r12, r6, r9, ror #10
-    eor r12, r4, r12, ror #6
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #23
-    eor r12, r9, r12, ror #31
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #16
-    eor r12, r6, r12, ror #25
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #31
-    eor r12, r5, r12, ror #17
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #16
-    eor r12, r11, r12, ror #17
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #5                  // theta; rho adds 0
+    eor r6, r6, lr, ror #13                 // theta; rho adds 3
+    eor r5, r5, r3, ror #10                 // theta; rho adds 12
+    eor r11, r11, r7, ror #7                // theta; rho adds 4
+    eor r12, r12, r1, ror #17               // theta; rho adds 9
+    bic r4, r5, r6, ror #10
+    eor r4, r9, r4, ror #6
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #23
+    eor r4, r6, r4, ror #31
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #16
+    eor r4, r5, r4, ror #25
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #31
+    eor r4, r11, r4, ror #17
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #16
+    eor r4, r12, r4, ror #17
     // round 13: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #3                  // theta; rho adds 14
-    eor r9, r9, r10, ror #22                // theta; rho adds 10
-    eor r6, r6, r1, ror #18                 // theta; rho adds 2
-    eor r5, r5, r2, ror #23                 // theta; rho adds 23
-    eor r11, r11, lr, ror #20               // theta; rho adds 31
-    bic r12, r6, r9, ror #20
-    eor r12, r4, r12, ror #26
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #14
-    eor r12, r9, r12, ror #30
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #10
-    eor r12, r6, r12, ror #8
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #2
-    eor r12, r5, r12, ror #20
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #18
-    eor r12, r11, r12, ror #12
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #3                  // theta; rho adds 14
+    eor r6, r6, r10, ror #22                // theta; rho adds 10
+    eor r5, r5, r1, ror #18                 // theta; rho adds 2
+    eor r11, r11, r2, ror #23               // theta; rho adds 23
+    eor r12, r12, lr, ror #20               // theta; rho adds 31
+    bic r4, r5, r6, ror #20
+    eor r4, r9, r4, ror #26
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #14
+    eor r4, r6, r4, ror #30
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #10
+    eor r4, r5, r4, ror #8
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #2
+    eor r4, r11, r4, ror #20
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #18
+    eor r4, r12, r4, ror #12
+    str r4, [r0, #36]
     // ---- round 14: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -4964,13 +4964,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #1
     eor r4, r1, r4, ror #19
-    str r4, [sp, #116]
     // round 14: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #30                // theta; rho adds 13
     eor r12, r12, r6, ror #3                // theta; rho adds 18
     eor lr, lr, r2, ror #21                 // theta; rho adds 5
@@ -4990,221 +4990,221 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #8
     eor r4, r1, r4, ror #9
-    str r4, [sp, #176]
     // round 14: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #10               // theta; rho adds 31
     eor lr, lr, r11, ror #29                // theta; rho adds 28
     eor r3, r3, r7, ror #14                 // theta; rho adds 20
     eor r1, r1, r6, ror #3                  // theta; rho adds 21
-    eor r4, r4, r8                          // theta; rho adds 1
-    bic r9, r3, lr, ror #17
-    eor r9, r12, r9, ror #21
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #20
-    eor r9, lr, r9, ror #27
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #19
-    eor r9, r3, r9, ror #25
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #14
-    eor r9, r1, r9, ror #31
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #26
-    eor r9, r4, r9, ror #24
-    str r9, [sp, #96]
+    eor r9, r9, r8                          // theta; rho adds 1
+    bic r4, r3, lr, ror #17
+    eor r4, r12, r4, ror #21
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #20
+    eor r4, lr, r4, ror #27
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #19
+    eor r4, r3, r4, ror #25
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #14
+    eor r4, r1, r4, ror #31
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #26
+    eor r4, r9, r4, ror #24
     // round 14: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #8                 // theta; rho adds 14
     eor r3, r3, r7                          // theta; rho adds 10
     eor r1, r1, r12, ror #16                // theta; rho adds 1
-    eor r4, r4, r8, ror #22                 // theta; rho adds 22
-    eor r9, r9, r5, ror #6                  // theta; rho adds 30
-    bic r6, r1, r3, ror #5
-    eor r6, lr, r6, ror #31
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #5
-    eor r6, r3, r6, ror #22
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #30
-    eor r6, r1, r6, ror #29
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #28
-    eor r6, r4, r6, ror #6
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #8
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #22                 // theta; rho adds 22
+    eor r6, r6, r5, ror #6                  // theta; rho adds 30
+    bic r4, r1, r3, ror #5
+    eor r4, lr, r4, ror #31
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #5
+    eor r4, r3, r4, ror #22
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #30
+    eor r4, r1, r4, ror #29
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #28
+    eor r4, r9, r4, ror #6
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #8
     // round 14: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #6                  // theta; rho adds 1
     eor r3, r3, r5, ror #26                 // theta; rho adds 3
     eor r1, r1, r11, ror #6                 // theta; rho adds 13
-    eor r4, r4, r10, ror #28                // theta; rho adds 4
-    eor r9, r9, r12, ror #18                // theta; rho adds 9
-    bic r6, r1, r3
-    eor r6, lr, r6, ror #4
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #21
-    eor r6, r3, r6, ror #11
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #25
-    eor r6, r1, r6, ror #18
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #22
-    eor r6, r4, r6, ror #17
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #14
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #28                // theta; rho adds 4
+    eor r6, r6, r12, ror #18                // theta; rho adds 9
+    bic r4, r1, r3
+    eor r4, lr, r4, ror #4
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #21
+    eor r4, r3, r4, ror #11
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #25
+    eor r4, r1, r4, ror #18
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #22
+    eor r4, r9, r4, ror #17
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #14
     // round 14: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #10                // theta; rho adds 0
     eor r1, r1, r8, ror #12                 // theta; rho adds 22
-    eor r4, r4, lr, ror #25                 // theta; rho adds 22
-    eor r9, r9, r11, ror #1                 // theta; rho adds 11
-    eor r6, r6, r10, ror #22                // theta; rho adds 7
-    bic r5, r4, r1, ror #19
-    eor r5, r3, r5, ror #11
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #7
-    eor r5, r1, r5, ror #6
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #25
-    eor r5, r4, r5
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #11
-    eor r5, r9, r5, ror #28
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #2
-    eor r5, r6, r5, ror #19
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #25                 // theta; rho adds 22
+    eor r6, r6, r11, ror #1                 // theta; rho adds 11
+    eor r5, r5, r10, ror #22                // theta; rho adds 7
+    bic r4, r9, r1, ror #19
+    eor r4, r3, r4, ror #11
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #7
+    eor r4, r1, r4, ror #6
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #25
+    eor r4, r9, r4
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #11
+    eor r4, r6, r4, ror #28
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #2
+    eor r4, r5, r4, ror #19
     // round 14: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #30                 // theta; rho adds 14
-    eor r4, r4, r12, ror #4                 // theta; rho adds 18
-    eor r9, r9, r8, ror #22                 // theta; rho adds 5
-    eor r6, r6, lr                          // theta; rho adds 8
-    eor r5, r5, r3, ror #8                  // theta; rho adds 28
-    bic r11, r9, r4, ror #15
-    eor r11, r1, r11, ror #9
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #19
-    eor r11, r4, r11, ror #30
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #6
-    eor r11, r9, r11, ror #7
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #16
-    eor r11, r6, r11, ror #10
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #8
-    eor r11, r5, r11, ror #8
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #4                 // theta; rho adds 18
+    eor r6, r6, r8, ror #22                 // theta; rho adds 5
+    eor r5, r5, lr                          // theta; rho adds 8
+    eor r11, r11, r3, ror #8                // theta; rho adds 28
+    bic r4, r6, r9, ror #15
+    eor r4, r1, r4, ror #9
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #19
+    eor r4, r9, r4, ror #30
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #6
+    eor r4, r6, r4, ror #7
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #16
+    eor r4, r5, r4, ror #10
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #8
+    eor r4, r11, r4, ror #8
     // round 14: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #10                 // theta; rho adds 31
-    eor r4, r4, r3, ror #30                 // theta; rho adds 27
-    eor r9, r9, r10, ror #14                // theta; rho adds 19
-    eor r6, r6, r12, ror #4                 // theta; rho adds 20
-    eor r5, r5, r2                          // theta; rho adds 1
-    bic r11, r9, r4, ror #16
-    eor r11, r1, r11, ror #22
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #21
-    eor r11, r4, r11, ror #27
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #19
-    eor r11, r9, r11, ror #24
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #14
-    eor r11, r6, r11, ror #31
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #26
-    eor r11, r5, r11, ror #24
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #30                 // theta; rho adds 27
+    eor r6, r6, r10, ror #14                // theta; rho adds 19
+    eor r5, r5, r12, ror #4                 // theta; rho adds 20
+    eor r11, r11, r2                        // theta; rho adds 1
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #22
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #21
+    eor r4, r9, r4, ror #27
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #19
+    eor r4, r6, r4, ror #24
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #14
+    eor r4, r5, r4, ror #31
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #26
+    eor r4, r11, r4, ror #24
     // round 14: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #6                  // theta; rho adds 0
-    eor r9, r9, lr, ror #26                 // theta; rho adds 3
-    eor r6, r6, r3, ror #6                  // theta; rho adds 12
-    eor r5, r5, r7, ror #27                 // theta; rho adds 4
-    eor r11, r11, r1, ror #17               // theta; rho adds 9
-    bic r12, r6, r9, ror #31
-    eor r12, r4, r12, ror #4
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #21
-    eor r12, r9, r12, ror #12
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #25
-    eor r12, r6, r12, ror #18
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #22
-    eor r12, r5, r12, ror #17
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #29
-    eor r12, r11, r12, ror #13
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #6                  // theta; rho adds 0
+    eor r6, r6, lr, ror #26                 // theta; rho adds 3
+    eor r5, r5, r3, ror #6                  // theta; rho adds 12
+    eor r11, r11, r7, ror #27               // theta; rho adds 4
+    eor r12, r12, r1, ror #17               // theta; rho adds 9
+    bic r4, r5, r6, ror #31
+    eor r4, r9, r4, ror #4
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #21
+    eor r4, r6, r4, ror #12
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #25
+    eor r4, r5, r4, ror #18
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #22
+    eor r4, r11, r4, ror #17
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #29
+    eor r4, r12, r4, ror #13
     // round 14: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #8                  // theta; rho adds 14
-    eor r9, r9, r10                         // theta; rho adds 10
-    eor r6, r6, r1, ror #15                 // theta; rho adds 2
-    eor r5, r5, r2, ror #22                 // theta; rho adds 23
-    eor r11, r11, lr, ror #5                // theta; rho adds 31
-    bic r12, r6, r9, ror #5
-    eor r12, r4, r12, ror #31
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #6
-    eor r12, r9, r12, ror #21
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #29
-    eor r12, r6, r12, ror #29
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #28
-    eor r12, r5, r12, ror #7
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #8
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #8                  // theta; rho adds 14
+    eor r6, r6, r10                         // theta; rho adds 10
+    eor r5, r5, r1, ror #15                 // theta; rho adds 2
+    eor r11, r11, r2, ror #22               // theta; rho adds 23
+    eor r12, r12, lr, ror #5                // theta; rho adds 31
+    bic r4, r5, r6, ror #5
+    eor r4, r9, r4, ror #31
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #6
+    eor r4, r6, r4, ror #21
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #29
+    eor r4, r5, r4, ror #29
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #28
+    eor r4, r11, r4, ror #7
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #8
+    str r4, [sp, #36]
     // ---- round 15: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -5309,13 +5309,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #24
     eor r4, r1, r4, ror #16
-    str r4, [r0, #116]
     // round 15: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #25                // theta; rho adds 13
     eor r12, r12, r6, ror #18               // theta; rho adds 18
     eor lr, lr, r2, ror #3                  // theta; rho adds 5
@@ -5335,221 +5335,221 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #22
     eor r4, r1, r4, ror #18
-    str r4, [r0, #176]
     // round 15: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #19               // theta; rho adds 31
     eor lr, lr, r11, ror #23                // theta; rho adds 28
     eor r3, r3, r7, ror #20                 // theta; rho adds 20
     eor r1, r1, r6, ror #15                 // theta; rho adds 21
-    eor r4, r4, r8, ror #9                  // theta; rho adds 1
-    bic r9, r3, lr, ror #28
-    eor r9, r12, r9, ror #16
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #20
-    eor r9, lr, r9, ror #16
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #18
-    eor r9, r3, r9, ror #26
-    str r9, [r0, #88]
-    bic r9, r12, r4, ror #10
-    eor r9, r1, r9, ror #4
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #20
-    eor r9, r4, r9, ror #2
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #9                  // theta; rho adds 1
+    bic r4, r3, lr, ror #28
+    eor r4, r12, r4, ror #16
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #20
+    eor r4, lr, r4, ror #16
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #18
+    eor r4, r3, r4, ror #26
+    str r4, [r0, #88]
+    bic r4, r12, r9, ror #10
+    eor r4, r1, r4, ror #4
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #20
+    eor r4, r9, r4, ror #2
     // round 15: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #7                 // theta; rho adds 14
     eor r3, r3, r7, ror #14                 // theta; rho adds 10
     eor r1, r1, r12, ror #18                // theta; rho adds 1
-    eor r4, r4, r8, ror #12                 // theta; rho adds 22
-    eor r9, r9, r5, ror #24                 // theta; rho adds 30
-    bic r6, r1, r3, ror #20
-    eor r6, lr, r6, ror #2
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #26
-    eor r6, r3, r6, ror #18
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #22
-    eor r6, r1, r6, ror #16
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #18
-    eor r6, r4, r6, ror #24
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #10
-    eor r6, r9, r6, ror #4
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #12                 // theta; rho adds 22
+    eor r6, r6, r5, ror #24                 // theta; rho adds 30
+    bic r4, r1, r3, ror #20
+    eor r4, lr, r4, ror #2
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #26
+    eor r4, r3, r4, ror #18
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #22
+    eor r4, r1, r4, ror #16
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #18
+    eor r4, r9, r4, ror #24
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #10
+    eor r4, r6, r4, ror #4
     // round 15: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #1                  // theta; rho adds 1
     eor r3, r3, r5, ror #5                  // theta; rho adds 3
     eor r1, r1, r11, ror #2                 // theta; rho adds 13
-    eor r4, r4, r10, ror #24                // theta; rho adds 4
-    eor r9, r9, r12, ror #26                // theta; rho adds 9
-    bic r6, r1, r3, ror #26
-    eor r6, lr, r6, ror #30
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #20
-    eor r6, r3, r6, ror #18
-    str r6, [r0, #44]
-    bic r6, r9, r4
-    eor r6, r1, r6, ror #12
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #10
-    eor r6, r4, r6, ror #22
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #8
-    eor r6, r9, r6, ror #14
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #24                // theta; rho adds 4
+    eor r6, r6, r12, ror #26                // theta; rho adds 9
+    bic r4, r1, r3, ror #26
+    eor r4, lr, r4, ror #30
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #20
+    eor r4, r3, r4, ror #18
+    str r4, [r0, #44]
+    bic r4, r6, r9
+    eor r4, r1, r4, ror #12
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #10
+    eor r4, r9, r4, ror #22
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #8
+    eor r4, r6, r4, ror #14
     // round 15: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #11                // theta; rho adds 0
     eor r1, r1, r8, ror #2                  // theta; rho adds 22
-    eor r4, r4, lr, ror #1                  // theta; rho adds 22
-    eor r9, r9, r11, ror #24                // theta; rho adds 11
-    eor r6, r6, r10, ror #5                 // theta; rho adds 7
-    bic r5, r4, r1
-    eor r5, r3, r5, ror #8
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [r0, #0]
-    bic r5, r9, r4
-    eor r5, r1, r5
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #16
-    eor r5, r4, r5, ror #16
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #24
-    eor r5, r9, r5, ror #24
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #24
-    eor r5, r6, r5, ror #16
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #1                  // theta; rho adds 22
+    eor r6, r6, r11, ror #24                // theta; rho adds 11
+    eor r5, r5, r10, ror #5                 // theta; rho adds 7
+    bic r4, r9, r1
+    eor r4, r3, r4, ror #8
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [r0, #0]
+    bic r4, r6, r9
+    eor r4, r1, r4
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #16
+    eor r4, r9, r4, ror #16
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #24
+    eor r4, r6, r4, ror #24
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #24
+    eor r4, r5, r4, ror #16
     // round 15: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #24                 // theta; rho adds 14
-    eor r4, r4, r12, ror #17                // theta; rho adds 18
-    eor r9, r9, r8, ror #3                  // theta; rho adds 5
-    eor r6, r6, lr, ror #25                 // theta; rho adds 8
-    eor r5, r5, r3, ror #25                 // theta; rho adds 28
-    bic r11, r9, r4, ror #16
-    eor r11, r1, r11, ror #26
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #26
-    eor r11, r4, r11, ror #22
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #8
-    eor r11, r9, r11, ror #30
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #22
-    eor r11, r5, r11, ror #18
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #17                // theta; rho adds 18
+    eor r6, r6, r8, ror #3                  // theta; rho adds 5
+    eor r5, r5, lr, ror #25                 // theta; rho adds 8
+    eor r11, r11, r3, ror #25               // theta; rho adds 28
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #26
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #26
+    eor r4, r9, r4, ror #22
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #8
+    eor r4, r6, r4, ror #30
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #22
+    eor r4, r11, r4, ror #18
     // round 15: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #20                 // theta; rho adds 31
-    eor r4, r4, r3, ror #24                 // theta; rho adds 27
-    eor r9, r9, r10, ror #21                // theta; rho adds 19
-    eor r6, r6, r12, ror #15                // theta; rho adds 20
-    eor r5, r5, r2, ror #9                  // theta; rho adds 1
-    bic r11, r9, r4, ror #28
-    eor r11, r1, r11, ror #16
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #20
-    eor r11, r4, r11, ror #16
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #18
-    eor r11, r9, r11, ror #26
-    str r11, [r0, #188]
-    bic r11, r1, r5, ror #10
-    eor r11, r6, r11, ror #4
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #20
-    eor r11, r5, r11, ror #2
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #24                 // theta; rho adds 27
+    eor r6, r6, r10, ror #21                // theta; rho adds 19
+    eor r5, r5, r12, ror #15                // theta; rho adds 20
+    eor r11, r11, r2, ror #9                // theta; rho adds 1
+    bic r4, r6, r9, ror #28
+    eor r4, r1, r4, ror #16
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #20
+    eor r4, r9, r4, ror #16
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #18
+    eor r4, r6, r4, ror #26
+    str r4, [r0, #188]
+    bic r4, r1, r11, ror #10
+    eor r4, r5, r4, ror #4
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #20
+    eor r4, r11, r4, ror #2
     // round 15: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #2                  // theta; rho adds 0
-    eor r9, r9, lr, ror #6                  // theta; rho adds 3
-    eor r6, r6, r3, ror #3                  // theta; rho adds 12
-    eor r5, r5, r7, ror #24                 // theta; rho adds 4
-    eor r11, r11, r1, ror #27               // theta; rho adds 9
-    bic r12, r6, r9, ror #26
-    eor r12, r4, r12, ror #30
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #20
-    eor r12, r9, r12, ror #18
-    str r12, [r0, #144]
-    bic r12, r11, r5
-    eor r12, r6, r12, ror #12
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #10
-    eor r12, r5, r12, ror #22
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #8
-    eor r12, r11, r12, ror #14
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #2                  // theta; rho adds 0
+    eor r6, r6, lr, ror #6                  // theta; rho adds 3
+    eor r5, r5, r3, ror #3                  // theta; rho adds 12
+    eor r11, r11, r7, ror #24               // theta; rho adds 4
+    eor r12, r12, r1, ror #27               // theta; rho adds 9
+    bic r4, r5, r6, ror #26
+    eor r4, r9, r4, ror #30
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #20
+    eor r4, r6, r4, ror #18
+    str r4, [r0, #144]
+    bic r4, r12, r11
+    eor r4, r5, r4, ror #12
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #10
+    eor r4, r11, r4, ror #22
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #8
+    eor r4, r12, r4, ror #14
     // round 15: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #7                  // theta; rho adds 14
-    eor r9, r9, r10, ror #14                // theta; rho adds 10
-    eor r6, r6, r1, ror #18                 // theta; rho adds 2
-    eor r5, r5, r2, ror #11                 // theta; rho adds 23
-    eor r11, r11, lr, ror #24               // theta; rho adds 31
-    bic r12, r6, r9, ror #20
-    eor r12, r4, r12, ror #2
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #26
-    eor r12, r9, r12, ror #18
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #22
-    eor r12, r6, r12, ror #16
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #18
-    eor r12, r5, r12, ror #24
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #10
-    eor r12, r11, r12, ror #4
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #7                  // theta; rho adds 14
+    eor r6, r6, r10, ror #14                // theta; rho adds 10
+    eor r5, r5, r1, ror #18                 // theta; rho adds 2
+    eor r11, r11, r2, ror #11               // theta; rho adds 23
+    eor r12, r12, lr, ror #24               // theta; rho adds 31
+    bic r4, r5, r6, ror #20
+    eor r4, r9, r4, ror #2
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #26
+    eor r4, r6, r4, ror #18
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #22
+    eor r4, r5, r4, ror #16
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #18
+    eor r4, r11, r4, ror #24
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #10
+    eor r4, r12, r4, ror #4
+    str r4, [r0, #36]
     // ---- round 16: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -5654,13 +5654,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #10
     eor r4, r1, r4, ror #7
-    str r4, [sp, #116]
     // round 16: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #16                // theta; rho adds 13
     eor r12, r12, r6, ror #2                // theta; rho adds 18
     eor lr, lr, r2, ror #10                 // theta; rho adds 5
@@ -5680,220 +5680,220 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #7
     eor r4, r1, r4, ror #24
-    str r4, [sp, #176]
     // round 16: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5                        // theta; rho adds 31
     eor lr, lr, r11, ror #10                // theta; rho adds 28
     eor r3, r3, r7                          // theta; rho adds 20
     eor r1, r1, r6, ror #26                 // theta; rho adds 21
-    eor r4, r4, r8, ror #8                  // theta; rho adds 1
-    bic r9, r3, lr, ror #14
-    eor r9, r12, r9, ror #11
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #11
-    eor r9, lr, r9, ror #7
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #18
-    eor r9, r3, r9, ror #3
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #14
-    eor r9, r1, r9
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #7
-    eor r9, r4, r9, ror #11
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #8                  // theta; rho adds 1
+    bic r4, r3, lr, ror #14
+    eor r4, r12, r4, ror #11
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #11
+    eor r4, lr, r4, ror #7
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #18
+    eor r4, r3, r4, ror #3
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #14
+    eor r4, r1, r4
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #7
+    eor r4, r9, r4, ror #11
     // round 16: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11                         // theta; rho adds 14
     eor r3, r3, r7                          // theta; rho adds 10
     eor r1, r1, r12, ror #26                // theta; rho adds 1
-    eor r4, r4, r8, ror #24                 // theta; rho adds 22
-    eor r9, r9, r5, ror #12                 // theta; rho adds 30
-    bic r6, r1, r3, ror #1
-    eor r6, lr, r6, ror #3
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #11
-    eor r6, r3, r6, ror #20
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #20
-    eor r6, r1, r6, ror #1
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #4
-    eor r6, r4, r6, ror #8
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #24                 // theta; rho adds 22
+    eor r6, r6, r5, ror #12                 // theta; rho adds 30
+    bic r4, r1, r3, ror #1
+    eor r4, lr, r4, ror #3
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #11
+    eor r4, r3, r4, ror #20
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #20
+    eor r4, r1, r4, ror #1
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #4
+    eor r4, r9, r4, ror #8
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4
     // round 16: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #24                 // theta; rho adds 1
     eor r3, r3, r5, ror #16                 // theta; rho adds 3
     eor r1, r1, r11                         // theta; rho adds 13
-    eor r4, r4, r10, ror #18                // theta; rho adds 4
-    eor r9, r9, r12, ror #12                // theta; rho adds 9
-    bic r6, r1, r3, ror #26
-    eor r6, lr, r6, ror #20
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #9
-    eor r6, r3, r6, ror #29
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #15
-    eor r6, r1, r6, ror #8
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #28
-    eor r6, r4, r6, ror #21
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #18
-    eor r6, r9, r6, ror #18
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #18                // theta; rho adds 4
+    eor r6, r6, r12, ror #12                // theta; rho adds 9
+    bic r4, r1, r3, ror #26
+    eor r4, lr, r4, ror #20
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #9
+    eor r4, r3, r4, ror #29
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #15
+    eor r4, r1, r4, ror #8
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #28
+    eor r4, r9, r4, ror #21
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #18
+    eor r4, r6, r4, ror #18
     // round 16: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #24                // theta; rho adds 0
     eor r1, r1, r8, ror #20                 // theta; rho adds 22
-    eor r4, r4, lr, ror #12                 // theta; rho adds 22
-    eor r9, r9, r11, ror #10                // theta; rho adds 11
-    eor r6, r6, r10, ror #18                // theta; rho adds 7
-    bic r5, r4, r1, ror #16
-    eor r5, r3, r5, ror #6
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #19
-    eor r5, r1, r5, ror #29
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #4
-    eor r5, r4, r5, ror #9
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #15
-    eor r5, r9, r5, ror #13
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #10
-    eor r5, r6, r5, ror #7
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #12                 // theta; rho adds 22
+    eor r6, r6, r11, ror #10                // theta; rho adds 11
+    eor r5, r5, r10, ror #18                // theta; rho adds 7
+    bic r4, r9, r1, ror #16
+    eor r4, r3, r4, ror #6
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #19
+    eor r4, r1, r4, ror #29
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #4
+    eor r4, r9, r4, ror #9
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #15
+    eor r4, r6, r4, ror #13
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #10
+    eor r4, r5, r4, ror #7
     // round 16: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #16                 // theta; rho adds 14
-    eor r4, r4, r12, ror #2                 // theta; rho adds 18
-    eor r9, r9, r8, ror #10                 // theta; rho adds 5
-    eor r6, r6, lr, ror #16                 // theta; rho adds 8
-    eor r5, r5, r3                          // theta; rho adds 28
-    bic r11, r9, r4, ror #19
-    eor r11, r1, r11, ror #7
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #1
-    eor r11, r4, r11, ror #12
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #4
-    eor r11, r9, r11, ror #27
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #2
-    eor r11, r6, r11, ror #26
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #6
-    eor r11, r5, r11, ror #24
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #2                 // theta; rho adds 18
+    eor r6, r6, r8, ror #10                 // theta; rho adds 5
+    eor r5, r5, lr, ror #16                 // theta; rho adds 8
+    eor r11, r11, r3                        // theta; rho adds 28
+    bic r4, r6, r9, ror #19
+    eor r4, r1, r4, ror #7
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #1
+    eor r4, r9, r4, ror #12
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #4
+    eor r4, r6, r4, ror #27
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #2
+    eor r4, r5, r4, ror #26
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #6
+    eor r4, r11, r4, ror #24
     // round 16: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr                          // theta; rho adds 31
-    eor r4, r4, r3, ror #10                 // theta; rho adds 27
-    eor r9, r9, r10                         // theta; rho adds 19
-    eor r6, r6, r12, ror #26                // theta; rho adds 20
-    eor r5, r5, r2, ror #8                  // theta; rho adds 1
-    bic r11, r9, r4, ror #14
-    eor r11, r1, r11, ror #12
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #11
-    eor r11, r4, r11, ror #7
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #19
-    eor r11, r9, r11, ror #2
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #14
-    eor r11, r6, r11, ror #31
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #6
-    eor r11, r5, r11, ror #12
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #10                 // theta; rho adds 27
+    eor r6, r6, r10                         // theta; rho adds 19
+    eor r5, r5, r12, ror #26                // theta; rho adds 20
+    eor r11, r11, r2, ror #8                // theta; rho adds 1
+    bic r4, r6, r9, ror #14
+    eor r4, r1, r4, ror #12
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #11
+    eor r4, r9, r4, ror #7
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #19
+    eor r4, r6, r4, ror #2
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #14
+    eor r4, r5, r4, ror #31
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #6
+    eor r4, r11, r4, ror #12
     // round 16: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #24                 // theta; rho adds 0
-    eor r9, r9, lr, ror #16                 // theta; rho adds 3
-    eor r6, r6, r3                          // theta; rho adds 12
-    eor r5, r5, r7, ror #18                 // theta; rho adds 4
-    eor r11, r11, r1, ror #12               // theta; rho adds 9
-    bic r12, r6, r9, ror #25
-    eor r12, r4, r12, ror #20
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #10
-    eor r12, r9, r12, ror #29
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #15
-    eor r12, r6, r12, ror #7
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #27
-    eor r12, r5, r12, ror #22
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #19
-    eor r12, r11, r12, ror #18
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #24                 // theta; rho adds 0
+    eor r6, r6, lr, ror #16                 // theta; rho adds 3
+    eor r5, r5, r3                          // theta; rho adds 12
+    eor r11, r11, r7, ror #18               // theta; rho adds 4
+    eor r12, r12, r1, ror #12               // theta; rho adds 9
+    bic r4, r5, r6, ror #25
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #10
+    eor r4, r6, r4, ror #29
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #15
+    eor r4, r5, r4, ror #7
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #27
+    eor r4, r11, r4, ror #22
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #19
+    eor r4, r12, r4, ror #18
     // round 16: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3                          // theta; rho adds 14
-    eor r9, r9, r10                         // theta; rho adds 10
-    eor r6, r6, r1, ror #26                 // theta; rho adds 2
-    eor r5, r5, r2, ror #24                 // theta; rho adds 23
-    eor r11, r11, lr, ror #12               // theta; rho adds 31
-    bic r12, r6, r9, ror #2
-    eor r12, r4, r12, ror #2
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #11
-    eor r12, r9, r12, ror #19
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #20
-    eor r12, r6, r12, ror #1
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #3
-    eor r12, r5, r12, ror #9
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #1
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3                          // theta; rho adds 14
+    eor r6, r6, r10                         // theta; rho adds 10
+    eor r5, r5, r1, ror #26                 // theta; rho adds 2
+    eor r11, r11, r2, ror #24               // theta; rho adds 23
+    eor r12, r12, lr, ror #12               // theta; rho adds 31
+    bic r4, r5, r6, ror #2
+    eor r4, r9, r4, ror #2
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #11
+    eor r4, r6, r4, ror #19
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #20
+    eor r4, r5, r4, ror #1
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #3
+    eor r4, r11, r4, ror #9
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #1
+    str r4, [sp, #36]
     // ---- round 17: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -5998,13 +5998,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #24
     eor r4, r1, r4, ror #24
-    str r4, [r0, #116]
     // round 17: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #4                 // theta; rho adds 13
     eor r12, r12, r6, ror #21               // theta; rho adds 18
     eor lr, lr, r2, ror #11                 // theta; rho adds 5
@@ -6024,220 +6024,220 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #26
     eor r4, r1, r4, ror #26
-    str r4, [r0, #176]
     // round 17: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #16               // theta; rho adds 31
     eor lr, lr, r11, ror #21                // theta; rho adds 28
     eor r3, r3, r7, ror #17                 // theta; rho adds 20
     eor r1, r1, r6, ror #4                  // theta; rho adds 21
-    eor r4, r4, r8, ror #30                 // theta; rho adds 1
-    bic r9, r3, lr, ror #7
-    eor r9, r12, r9, ror #8
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #25
-    eor r9, lr, r9
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #21
-    eor r9, r3, r9, ror #18
-    str r9, [r0, #88]
-    bic r9, r12, r4, ror #26
-    eor r9, r1, r9, ror #17
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #17
-    eor r9, r4, r9, ror #21
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #30                 // theta; rho adds 1
+    bic r4, r3, lr, ror #7
+    eor r4, r12, r4, ror #8
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #25
+    eor r4, lr, r4
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #21
+    eor r4, r3, r4, ror #18
+    str r4, [r0, #88]
+    bic r4, r12, r9, ror #26
+    eor r4, r1, r4, ror #17
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #17
+    eor r4, r9, r4, ror #21
     // round 17: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #19                // theta; rho adds 14
     eor r3, r3, r7, ror #22                 // theta; rho adds 10
     eor r1, r1, r12, ror #8                 // theta; rho adds 1
-    eor r4, r4, r8, ror #28                 // theta; rho adds 22
-    eor r9, r9, r5, ror #2                  // theta; rho adds 30
-    bic r6, r1, r3, ror #14
-    eor r6, lr, r6
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #24
-    eor r6, r3, r6, ror #26
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #24
-    eor r6, r1, r6, ror #16
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #16
-    eor r6, r4, r6, ror #24
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #18
-    eor r6, r9, r6, ror #30
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #28                 // theta; rho adds 22
+    eor r6, r6, r5, ror #2                  // theta; rho adds 30
+    bic r4, r1, r3, ror #14
+    eor r4, lr, r4
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #24
+    eor r4, r3, r4, ror #26
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #16
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #16
+    eor r4, r9, r4, ror #24
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #18
+    eor r4, r6, r4, ror #30
     // round 17: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #10                 // theta; rho adds 1
     eor r3, r3, r5, ror #26                 // theta; rho adds 3
     eor r1, r1, r11, ror #21                // theta; rho adds 13
-    eor r4, r4, r10, ror #7                 // theta; rho adds 4
-    eor r9, r9, r12, ror #6                 // theta; rho adds 9
-    bic r6, r1, r3, ror #20
-    eor r6, lr, r6, ror #16
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #29
-    eor r6, r3, r6, ror #15
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #8
-    eor r6, r1, r6, ror #27
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #11
-    eor r6, r4, r6, ror #13
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #25
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #7                 // theta; rho adds 4
+    eor r6, r6, r12, ror #6                 // theta; rho adds 9
+    bic r4, r1, r3, ror #20
+    eor r4, lr, r4, ror #16
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #29
+    eor r4, r3, r4, ror #15
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #27
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #11
+    eor r4, r9, r4, ror #13
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #25
     // round 17: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #15                // theta; rho adds 0
     eor r1, r1, r8, ror #2                  // theta; rho adds 22
-    eor r4, r4, lr, ror #26                 // theta; rho adds 22
-    eor r9, r9, r11, ror #22                // theta; rho adds 11
-    eor r6, r6, r10, ror #28                // theta; rho adds 7
-    bic r5, r4, r1, ror #2
-    eor r5, r3, r5, ror #6
-    str r5, [r0, #0]
-    bic r5, r9, r4
-    eor r5, r1, r5, ror #30
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #22
-    eor r5, r4, r5, ror #10
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #16
-    eor r5, r9, r5, ror #26
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #24
-    eor r5, r6, r5, ror #24
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #26                 // theta; rho adds 22
+    eor r6, r6, r11, ror #22                // theta; rho adds 11
+    eor r5, r5, r10, ror #28                // theta; rho adds 7
+    bic r4, r9, r1, ror #2
+    eor r4, r3, r4, ror #6
+    str r4, [r0, #0]
+    bic r4, r6, r9
+    eor r4, r1, r4, ror #30
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #22
+    eor r4, r9, r4, ror #10
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #16
+    eor r4, r6, r4, ror #26
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #24
+    eor r4, r5, r4, ror #24
     // round 17: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #5                  // theta; rho adds 14
-    eor r4, r4, r12, ror #21                // theta; rho adds 18
-    eor r9, r9, r8, ror #11                 // theta; rho adds 5
-    eor r6, r6, lr, ror #5                  // theta; rho adds 8
-    eor r5, r5, r3, ror #29                 // theta; rho adds 28
-    bic r11, r9, r4, ror #24
-    eor r11, r1, r11, ror #15
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #7
-    eor r11, r4, r11, ror #1
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #28
-    eor r11, r9, r11, ror #29
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #12
-    eor r11, r6, r11, ror #24
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #25
-    eor r11, r5, r11, ror #27
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #21                // theta; rho adds 18
+    eor r6, r6, r8, ror #11                 // theta; rho adds 5
+    eor r5, r5, lr, ror #5                  // theta; rho adds 8
+    eor r11, r11, r3, ror #29               // theta; rho adds 28
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #15
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #7
+    eor r4, r9, r4, ror #1
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #28
+    eor r4, r6, r4, ror #29
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #12
+    eor r4, r5, r4, ror #24
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #25
+    eor r4, r11, r4, ror #27
     // round 17: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #15                 // theta; rho adds 31
-    eor r4, r4, r3, ror #21                 // theta; rho adds 27
-    eor r9, r9, r10, ror #16                // theta; rho adds 19
-    eor r6, r6, r12, ror #5                 // theta; rho adds 20
-    eor r5, r5, r2, ror #29                 // theta; rho adds 1
-    bic r11, r9, r4, ror #6
-    eor r11, r1, r11, ror #8
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #26
-    eor r11, r4, r11
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #20
-    eor r11, r9, r11, ror #18
-    str r11, [r0, #188]
-    bic r11, r1, r5, ror #26
-    eor r11, r6, r11, ror #18
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #18
-    eor r11, r5, r11, ror #20
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #21                 // theta; rho adds 27
+    eor r6, r6, r10, ror #16                // theta; rho adds 19
+    eor r5, r5, r12, ror #5                 // theta; rho adds 20
+    eor r11, r11, r2, ror #29               // theta; rho adds 1
+    bic r4, r6, r9, ror #6
+    eor r4, r1, r4, ror #8
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #26
+    eor r4, r9, r4
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #20
+    eor r4, r6, r4, ror #18
+    str r4, [r0, #188]
+    bic r4, r1, r11, ror #26
+    eor r4, r5, r4, ror #18
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #18
+    eor r4, r11, r4, ror #20
     // round 17: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #10                 // theta; rho adds 0
-    eor r9, r9, lr, ror #25                 // theta; rho adds 3
-    eor r6, r6, r3, ror #20                 // theta; rho adds 12
-    eor r5, r5, r7, ror #8                  // theta; rho adds 4
-    eor r11, r11, r1, ror #6                // theta; rho adds 9
-    bic r12, r6, r9, ror #20
-    eor r12, r4, r12, ror #16
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #30
-    eor r12, r9, r12, ror #14
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #8
-    eor r12, r6, r12, ror #26
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #10
-    eor r12, r5, r12, ror #14
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #26
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #10                 // theta; rho adds 0
+    eor r6, r6, lr, ror #25                 // theta; rho adds 3
+    eor r5, r5, r3, ror #20                 // theta; rho adds 12
+    eor r11, r11, r7, ror #8                // theta; rho adds 4
+    eor r12, r12, r1, ror #6                // theta; rho adds 9
+    bic r4, r5, r6, ror #20
+    eor r4, r9, r4, ror #16
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #30
+    eor r4, r6, r4, ror #14
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #8
+    eor r4, r5, r4, ror #26
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #10
+    eor r4, r11, r4, ror #14
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #26
     // round 17: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #19                 // theta; rho adds 14
-    eor r9, r9, r10, ror #22                // theta; rho adds 10
-    eor r6, r6, r1, ror #7                  // theta; rho adds 2
-    eor r5, r5, r2, ror #28                 // theta; rho adds 23
-    eor r11, r11, lr, ror #1                // theta; rho adds 31
-    bic r12, r6, r9, ror #13
-    eor r12, r4, r12, ror #1
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #25
-    eor r12, r9, r12, ror #26
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #23
-    eor r12, r6, r12, ror #16
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #17
-    eor r12, r5, r12, ror #24
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #18
-    eor r12, r11, r12, ror #29
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #19                 // theta; rho adds 14
+    eor r6, r6, r10, ror #22                // theta; rho adds 10
+    eor r5, r5, r1, ror #7                  // theta; rho adds 2
+    eor r11, r11, r2, ror #28               // theta; rho adds 23
+    eor r12, r12, lr, ror #1                // theta; rho adds 31
+    bic r4, r5, r6, ror #13
+    eor r4, r9, r4, ror #1
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #25
+    eor r4, r6, r4, ror #26
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #23
+    eor r4, r5, r4, ror #16
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #17
+    eor r4, r11, r4, ror #24
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #18
+    eor r4, r12, r4, ror #29
+    str r4, [r0, #36]
     // ---- round 18: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -6341,13 +6341,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #2
     eor r4, r1, r4, ror #3
-    str r4, [sp, #116]
     // round 18: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #22                // theta; rho adds 13
     eor r12, r12, r6, ror #10               // theta; rho adds 18
     eor lr, lr, r2, ror #6                  // theta; rho adds 5
@@ -6367,220 +6367,220 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #15
     eor r4, r1, r4, ror #26
-    str r4, [sp, #176]
     // round 18: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #2                // theta; rho adds 31
     eor lr, lr, r11, ror #24                // theta; rho adds 28
     eor r3, r3, r7, ror #6                  // theta; rho adds 20
     eor r1, r1, r6, ror #14                 // theta; rho adds 21
-    eor r4, r4, r8, ror #10                 // theta; rho adds 1
-    bic r9, r3, lr, ror #6
-    eor r9, r12, r9, ror #5
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #31
-    eor r9, lr, r9, ror #27
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #24
-    eor r9, r3, r9, ror #9
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #14
-    eor r9, r1, r9, ror #26
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #21
-    eor r9, r4, r9, ror #29
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #10                 // theta; rho adds 1
+    bic r4, r3, lr, ror #6
+    eor r4, r12, r4, ror #5
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #31
+    eor r4, lr, r4, ror #27
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #24
+    eor r4, r3, r4, ror #9
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #14
+    eor r4, r1, r4, ror #26
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #21
+    eor r4, r9, r4, ror #29
     // round 18: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11                         // theta; rho adds 14
     eor r3, r3, r7, ror #16                 // theta; rho adds 10
     eor r1, r1, r12, ror #27                // theta; rho adds 1
-    eor r4, r4, r8, ror #24                 // theta; rho adds 22
-    eor r9, r9, r5, ror #25                 // theta; rho adds 30
-    bic r6, r1, r3, ror #24
-    eor r6, lr, r6, ror #28
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #2
-    eor r6, r3, r6, ror #6
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #1
-    eor r6, r1, r6, ror #29
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #25
-    eor r6, r4, r6, ror #6
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #12
-    eor r6, r9, r6, ror #27
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #24                 // theta; rho adds 22
+    eor r6, r6, r5, ror #25                 // theta; rho adds 30
+    bic r4, r1, r3, ror #24
+    eor r4, lr, r4, ror #28
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #2
+    eor r4, r3, r4, ror #6
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #1
+    eor r4, r1, r4, ror #29
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #25
+    eor r4, r9, r4, ror #6
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #12
+    eor r4, r6, r4, ror #27
     // round 18: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #24                 // theta; rho adds 1
     eor r3, r3, r5, ror #2                  // theta; rho adds 3
     eor r1, r1, r11, ror #30                // theta; rho adds 13
-    eor r4, r4, r10, ror #25                // theta; rho adds 4
-    eor r9, r9, r12, ror #9                 // theta; rho adds 9
-    bic r6, r1, r3, ror #8
-    eor r6, lr, r6, ror #20
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #18
-    eor r6, r3, r6, ror #6
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #11
-    eor r6, r1, r6, ror #3
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #23
-    eor r6, r4, r6, ror #30
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #4
-    eor r6, r9, r6, ror #5
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #25                // theta; rho adds 4
+    eor r6, r6, r12, ror #9                 // theta; rho adds 9
+    bic r4, r1, r3, ror #8
+    eor r4, lr, r4, ror #20
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #18
+    eor r4, r3, r4, ror #6
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #11
+    eor r4, r1, r4, ror #3
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #23
+    eor r4, r9, r4, ror #30
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #4
+    eor r4, r6, r4, ror #5
     // round 18: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #16                // theta; rho adds 0
     eor r1, r1, r8, ror #13                 // theta; rho adds 22
-    eor r4, r4, lr, ror #2                  // theta; rho adds 22
-    eor r9, r9, r11, ror #28                // theta; rho adds 11
-    eor r6, r6, r10, ror #5                 // theta; rho adds 7
-    bic r5, r4, r1, ror #13
-    eor r5, r3, r5, ror #16
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #17
-    eor r5, r1, r5, ror #2
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #5
-    eor r5, r4, r5, ror #10
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #26
-    eor r5, r9, r5, ror #1
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #3
-    eor r5, r6, r5, ror #3
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #2                  // theta; rho adds 22
+    eor r6, r6, r11, ror #28                // theta; rho adds 11
+    eor r5, r5, r10, ror #5                 // theta; rho adds 7
+    bic r4, r9, r1, ror #13
+    eor r4, r3, r4, ror #16
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #17
+    eor r4, r1, r4, ror #2
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #5
+    eor r4, r9, r4, ror #10
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #26
+    eor r4, r6, r4, ror #1
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #3
+    eor r4, r5, r4, ror #3
     // round 18: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #22                 // theta; rho adds 14
-    eor r4, r4, r12, ror #11                // theta; rho adds 18
-    eor r9, r9, r8, ror #7                  // theta; rho adds 5
-    eor r6, r6, lr, ror #24                 // theta; rho adds 8
-    eor r5, r5, r3, ror #16                 // theta; rho adds 28
-    bic r11, r9, r4, ror #31
-    eor r11, r1, r11, ror #18
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #12
-    eor r11, r4, r11, ror #21
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #14
-    eor r11, r9, r11, ror #6
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11, ror #26
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #15
-    eor r11, r5, r11, ror #25
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #11                // theta; rho adds 18
+    eor r6, r6, r8, ror #7                  // theta; rho adds 5
+    eor r5, r5, lr, ror #24                 // theta; rho adds 8
+    eor r11, r11, r3, ror #16               // theta; rho adds 28
+    bic r4, r6, r9, ror #31
+    eor r4, r1, r4, ror #18
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #12
+    eor r4, r9, r4, ror #21
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #14
+    eor r4, r6, r4, ror #6
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4, ror #26
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #15
+    eor r4, r11, r4, ror #25
     // round 18: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #2                  // theta; rho adds 31
-    eor r4, r4, r3, ror #25                 // theta; rho adds 27
-    eor r9, r9, r10, ror #6                 // theta; rho adds 19
-    eor r6, r6, r12, ror #15                // theta; rho adds 20
-    eor r5, r5, r2, ror #10                 // theta; rho adds 1
-    bic r11, r9, r4, ror #5
-    eor r11, r1, r11, ror #6
-    str r11, [sp, #180]
-    bic r11, r6, r9
-    eor r11, r4, r11, ror #27
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #24
-    eor r11, r9, r11, ror #8
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #14
-    eor r11, r6, r11, ror #26
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #21
-    eor r11, r5, r11, ror #29
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #25                 // theta; rho adds 27
+    eor r6, r6, r10, ror #6                 // theta; rho adds 19
+    eor r5, r5, r12, ror #15                // theta; rho adds 20
+    eor r11, r11, r2, ror #10               // theta; rho adds 1
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #6
+    str r4, [sp, #180]
+    bic r4, r5, r6
+    eor r4, r9, r4, ror #27
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #24
+    eor r4, r6, r4, ror #8
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #14
+    eor r4, r5, r4, ror #26
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #21
+    eor r4, r11, r4, ror #29
     // round 18: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #24                 // theta; rho adds 0
-    eor r9, r9, lr, ror #2                  // theta; rho adds 3
-    eor r6, r6, r3, ror #30                 // theta; rho adds 12
-    eor r5, r5, r7, ror #24                 // theta; rho adds 4
-    eor r11, r11, r1, ror #8                // theta; rho adds 9
-    bic r12, r6, r9, ror #7
-    eor r12, r4, r12, ror #20
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #18
-    eor r12, r9, r12, ror #7
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #11
-    eor r12, r6, r12, ror #3
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #23
-    eor r12, r5, r12, ror #30
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #5
-    eor r12, r11, r12, ror #4
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #24                 // theta; rho adds 0
+    eor r6, r6, lr, ror #2                  // theta; rho adds 3
+    eor r5, r5, r3, ror #30                 // theta; rho adds 12
+    eor r11, r11, r7, ror #24               // theta; rho adds 4
+    eor r12, r12, r1, ror #8                // theta; rho adds 9
+    bic r4, r5, r6, ror #7
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #18
+    eor r4, r6, r4, ror #7
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #11
+    eor r4, r5, r4, ror #3
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #23
+    eor r4, r11, r4, ror #30
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #5
+    eor r4, r12, r4, ror #4
     // round 18: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3                          // theta; rho adds 14
-    eor r9, r9, r10, ror #16                // theta; rho adds 10
-    eor r6, r6, r1, ror #26                 // theta; rho adds 2
-    eor r5, r5, r2, ror #24                 // theta; rho adds 23
-    eor r11, r11, lr, ror #24               // theta; rho adds 31
-    bic r12, r6, r9, ror #24
-    eor r12, r4, r12, ror #28
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #3
-    eor r12, r9, r12, ror #5
-    str r12, [sp, #24]
-    bic r12, r11, r5
-    eor r12, r6, r12, ror #29
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #25
-    eor r12, r5, r12, ror #7
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #12
-    eor r12, r11, r12, ror #27
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3                          // theta; rho adds 14
+    eor r6, r6, r10, ror #16                // theta; rho adds 10
+    eor r5, r5, r1, ror #26                 // theta; rho adds 2
+    eor r11, r11, r2, ror #24               // theta; rho adds 23
+    eor r12, r12, lr, ror #24               // theta; rho adds 31
+    bic r4, r5, r6, ror #24
+    eor r4, r9, r4, ror #28
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #3
+    eor r4, r6, r4, ror #5
+    str r4, [sp, #24]
+    bic r4, r12, r11
+    eor r4, r5, r4, ror #29
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #25
+    eor r4, r11, r4, ror #7
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #12
+    eor r4, r12, r4, ror #27
+    str r4, [sp, #36]
     // ---- round 19: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -6686,13 +6686,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #10
     eor r4, r1, r4, ror #8
-    str r4, [r0, #116]
     // round 19: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #5                 // theta; rho adds 13
     eor r12, r12, r6, ror #3                // theta; rho adds 18
     eor lr, lr, r2, ror #29                 // theta; rho adds 5
@@ -6712,220 +6712,220 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #7
     eor r4, r1, r4, ror #21
-    str r4, [r0, #176]
     // round 19: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #13               // theta; rho adds 31
     eor lr, lr, r11, ror #30                // theta; rho adds 28
     eor r3, r3, r7                          // theta; rho adds 20
     eor r1, r1, r6, ror #24                 // theta; rho adds 21
-    eor r4, r4, r8, ror #14                 // theta; rho adds 1
-    bic r9, r3, lr, ror #11
-    eor r9, r12, r9, ror #26
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #29
-    eor r9, lr, r9, ror #24
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #29
-    eor r9, r3, r9, ror #6
-    str r9, [r0, #88]
-    bic r9, r12, r4
-    eor r9, r1, r9, ror #3
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #27
-    eor r9, r4, r9, ror #5
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #14                 // theta; rho adds 1
+    bic r4, r3, lr, ror #11
+    eor r4, r12, r4, ror #26
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #29
+    eor r4, lr, r4, ror #24
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #29
+    eor r4, r3, r4, ror #6
+    str r4, [r0, #88]
+    bic r4, r12, r9
+    eor r4, r1, r4, ror #3
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #27
+    eor r4, r9, r4, ror #5
     // round 19: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #17                // theta; rho adds 14
     eor r3, r3, r7, ror #14                 // theta; rho adds 10
     eor r1, r1, r12, ror #19                // theta; rho adds 1
-    eor r4, r4, r8, ror #13                 // theta; rho adds 22
-    eor r9, r9, r5, ror #17                 // theta; rho adds 30
-    bic r6, r1, r3, ror #1
-    eor r6, lr, r6, ror #21
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #9
-    eor r6, r3, r6, ror #22
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #15
-    eor r6, r1, r6, ror #8
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #29
-    eor r6, r4, r6, ror #20
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #10
-    eor r6, r9, r6, ror #25
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #13                 // theta; rho adds 22
+    eor r6, r6, r5, ror #17                 // theta; rho adds 30
+    bic r4, r1, r3, ror #1
+    eor r4, lr, r4, ror #21
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #9
+    eor r4, r3, r4, ror #22
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #15
+    eor r4, r1, r4, ror #8
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #29
+    eor r4, r9, r4, ror #20
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #10
+    eor r4, r6, r4, ror #25
     // round 19: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #2                  // theta; rho adds 1
     eor r3, r3, r5, ror #9                  // theta; rho adds 3
     eor r1, r1, r11, ror #6                 // theta; rho adds 13
-    eor r4, r4, r10, ror #5                 // theta; rho adds 4
-    eor r9, r9, r12, ror #19                // theta; rho adds 9
-    bic r6, r1, r3, ror #20
-    eor r6, lr, r6
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #7
-    eor r6, r3, r6, ror #5
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #24
-    eor r6, r1, r6, ror #1
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #1
-    eor r6, r4, r6, ror #7
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #12
-    eor r6, r9, r6, ror #19
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #5                 // theta; rho adds 4
+    eor r6, r6, r12, ror #19                // theta; rho adds 9
+    bic r4, r1, r3, ror #20
+    eor r4, lr, r4
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #7
+    eor r4, r3, r4, ror #5
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #24
+    eor r4, r1, r4, ror #1
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #1
+    eor r4, r9, r4, ror #7
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #12
+    eor r4, r6, r4, ror #19
     // round 19: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #26                // theta; rho adds 0
     eor r1, r1, r8, ror #20                 // theta; rho adds 22
-    eor r4, r4, lr, ror #2                  // theta; rho adds 22
-    eor r9, r9, r11, ror #7                 // theta; rho adds 11
-    eor r6, r6, r10, ror #10                // theta; rho adds 7
-    bic r5, r4, r1, ror #16
-    eor r5, r3, r5, ror #6
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #8
-    eor r5, r1, r5, ror #8
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #16
-    eor r5, r4, r5, ror #8
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #14
-    eor r5, r9, r5, ror #2
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #10
-    eor r5, r6, r5, ror #8
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #2                  // theta; rho adds 22
+    eor r6, r6, r11, ror #7                 // theta; rho adds 11
+    eor r5, r5, r10, ror #10                // theta; rho adds 7
+    bic r4, r9, r1, ror #16
+    eor r4, r3, r4, ror #6
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #8
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #16
+    eor r4, r9, r4, ror #8
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #14
+    eor r4, r6, r4, ror #2
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #10
+    eor r4, r5, r4, ror #8
     // round 19: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #4                  // theta; rho adds 14
-    eor r4, r4, r12, ror #2                 // theta; rho adds 18
-    eor r9, r9, r8, ror #29                 // theta; rho adds 5
-    eor r6, r6, lr, ror #9                  // theta; rho adds 8
-    eor r5, r5, r3, ror #3                  // theta; rho adds 28
-    bic r11, r9, r4, ror #8
-    eor r11, r1, r11, ror #17
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #17
-    eor r11, r4, r11, ror #7
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #28
-    eor r11, r9, r11, ror #19
-    str r11, [r0, #68]
-    bic r11, r1, r5, ror #4
-    eor r11, r6, r11
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #7
-    eor r11, r5, r11, ror #21
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #2                 // theta; rho adds 18
+    eor r6, r6, r8, ror #29                 // theta; rho adds 5
+    eor r5, r5, lr, ror #9                  // theta; rho adds 8
+    eor r11, r11, r3, ror #3                // theta; rho adds 28
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #17
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #17
+    eor r4, r9, r4, ror #7
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #28
+    eor r4, r6, r4, ror #19
+    str r4, [r0, #68]
+    bic r4, r1, r11, ror #4
+    eor r4, r5, r4
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #7
+    eor r4, r11, r4, ror #21
     // round 19: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #14                 // theta; rho adds 31
-    eor r4, r4, r3, ror #31                 // theta; rho adds 27
-    eor r9, r9, r10, ror #1                 // theta; rho adds 19
-    eor r6, r6, r12, ror #24                // theta; rho adds 20
-    eor r5, r5, r2, ror #14                 // theta; rho adds 1
-    bic r11, r9, r4, ror #11
-    eor r11, r1, r11, ror #26
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #29
-    eor r11, r4, r11, ror #24
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #29
-    eor r11, r9, r11, ror #6
-    str r11, [r0, #188]
-    bic r11, r1, r5
-    eor r11, r6, r11, ror #3
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #27
-    eor r11, r5, r11, ror #5
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #31                 // theta; rho adds 27
+    eor r6, r6, r10, ror #1                 // theta; rho adds 19
+    eor r5, r5, r12, ror #24                // theta; rho adds 20
+    eor r11, r11, r2, ror #14               // theta; rho adds 1
+    bic r4, r6, r9, ror #11
+    eor r4, r1, r4, ror #26
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #29
+    eor r4, r9, r4, ror #24
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #29
+    eor r4, r6, r4, ror #6
+    str r4, [r0, #188]
+    bic r4, r1, r11
+    eor r4, r5, r4, ror #3
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #27
+    eor r4, r11, r4, ror #5
     // round 19: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #3                  // theta; rho adds 0
-    eor r9, r9, lr, ror #10                 // theta; rho adds 3
-    eor r6, r6, r3, ror #7                  // theta; rho adds 12
-    eor r5, r5, r7, ror #5                  // theta; rho adds 4
-    eor r11, r11, r1, ror #20               // theta; rho adds 9
-    bic r12, r6, r9, ror #20
-    eor r12, r4, r12
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #7
-    eor r12, r9, r12, ror #5
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #24
-    eor r12, r6, r12, ror #1
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #1
-    eor r12, r5, r12, ror #7
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #12
-    eor r12, r11, r12, ror #19
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #3                  // theta; rho adds 0
+    eor r6, r6, lr, ror #10                 // theta; rho adds 3
+    eor r5, r5, r3, ror #7                  // theta; rho adds 12
+    eor r11, r11, r7, ror #5                // theta; rho adds 4
+    eor r12, r12, r1, ror #20               // theta; rho adds 9
+    bic r4, r5, r6, ror #20
+    eor r4, r9, r4
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #7
+    eor r4, r6, r4, ror #5
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #24
+    eor r4, r5, r4, ror #1
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #1
+    eor r4, r11, r4, ror #7
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #12
+    eor r4, r12, r4, ror #19
     // round 19: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #17                 // theta; rho adds 14
-    eor r9, r9, r10, ror #14                // theta; rho adds 10
-    eor r6, r6, r1, ror #19                 // theta; rho adds 2
-    eor r5, r5, r2, ror #12                 // theta; rho adds 23
-    eor r11, r11, lr, ror #17               // theta; rho adds 31
-    bic r12, r6, r9, ror #1
-    eor r12, r4, r12, ror #21
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #9
-    eor r12, r9, r12, ror #22
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #15
-    eor r12, r6, r12, ror #8
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #29
-    eor r12, r5, r12, ror #20
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #10
-    eor r12, r11, r12, ror #25
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #17                 // theta; rho adds 14
+    eor r6, r6, r10, ror #14                // theta; rho adds 10
+    eor r5, r5, r1, ror #19                 // theta; rho adds 2
+    eor r11, r11, r2, ror #12               // theta; rho adds 23
+    eor r12, r12, lr, ror #17               // theta; rho adds 31
+    bic r4, r5, r6, ror #1
+    eor r4, r9, r4, ror #21
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #9
+    eor r4, r6, r4, ror #22
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #15
+    eor r4, r5, r4, ror #8
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #29
+    eor r4, r11, r4, ror #20
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #10
+    eor r4, r12, r4, ror #25
+    str r4, [r0, #36]
     // ---- round 20: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -7031,13 +7031,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #15
     eor r4, r1, r4, ror #7
-    str r4, [sp, #116]
     // round 20: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #16                // theta; rho adds 13
     eor r12, r12, r6, ror #29               // theta; rho adds 18
     eor lr, lr, r2, ror #15                 // theta; rho adds 5
@@ -7057,221 +7057,221 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #2
     eor r4, r1, r4, ror #13
-    str r4, [sp, #176]
     // round 20: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #16               // theta; rho adds 31
     eor lr, lr, r11, ror #9                 // theta; rho adds 28
     eor r3, r3, r7                          // theta; rho adds 20
     eor r1, r1, r6, ror #1                  // theta; rho adds 21
-    eor r4, r4, r8, ror #10                 // theta; rho adds 1
-    bic r9, r3, lr, ror #23
-    eor r9, r12, r9, ror #3
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #18
-    eor r9, lr, r9, ror #23
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #3
-    eor r9, r3, r9, ror #11
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #14
-    eor r9, r1, r9, ror #15
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #6
-    eor r9, r4, r9, ror #12
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #10                 // theta; rho adds 1
+    bic r4, r3, lr, ror #23
+    eor r4, r12, r4, ror #3
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #18
+    eor r4, lr, r4, ror #23
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #3
+    eor r4, r3, r4, ror #11
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #14
+    eor r4, r1, r4, ror #15
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #6
+    eor r4, r9, r4, ror #12
     // round 20: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #8                 // theta; rho adds 14
     eor r3, r3, r7, ror #16                 // theta; rho adds 10
     eor r1, r1, r12, ror #17                // theta; rho adds 1
-    eor r4, r4, r8, ror #26                 // theta; rho adds 22
-    eor r9, r9, r5, ror #11                 // theta; rho adds 30
-    bic r6, r1, r3, ror #8
-    eor r6, lr, r6, ror #12
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #12
-    eor r6, r3, r6, ror #12
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #3
-    eor r6, r1, r6, ror #17
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #29
-    eor r6, r4, r6
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #12
-    eor r6, r9, r6, ror #23
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #26                 // theta; rho adds 22
+    eor r6, r6, r5, ror #11                 // theta; rho adds 30
+    bic r4, r1, r3, ror #8
+    eor r4, lr, r4, ror #12
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #12
+    eor r4, r3, r4, ror #12
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #3
+    eor r4, r1, r4, ror #17
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #29
+    eor r4, r9, r4
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #12
+    eor r4, r6, r4, ror #23
     // round 20: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #10                 // theta; rho adds 1
     eor r3, r3, r5, ror #16                 // theta; rho adds 3
     eor r1, r1, r11, ror #16                // theta; rho adds 13
-    eor r4, r4, r10, ror #13                // theta; rho adds 4
-    eor r9, r9, r12, ror #29                // theta; rho adds 9
-    bic r6, r1, r3, ror #26
-    eor r6, lr, r6, ror #20
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #28
-    eor r6, r3, r6, ror #10
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #5
-    eor r6, r1, r6, ror #31
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #19
-    eor r6, r4, r6, ror #8
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #18
-    eor r6, r9, r6, ror #27
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #13                // theta; rho adds 4
+    eor r6, r6, r12, ror #29                // theta; rho adds 9
+    bic r4, r1, r3, ror #26
+    eor r4, lr, r4, ror #20
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #28
+    eor r4, r3, r4, ror #10
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #31
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #19
+    eor r4, r9, r4, ror #8
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #18
+    eor r4, r6, r4, ror #27
     // round 20: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #14                // theta; rho adds 0
     eor r1, r1, r8, ror #25                 // theta; rho adds 22
-    eor r4, r4, lr, ror #25                 // theta; rho adds 22
-    eor r9, r9, r11, ror #25                // theta; rho adds 11
-    eor r6, r6, r10, ror #13                // theta; rho adds 7
-    bic r5, r4, r1, ror #10
-    eor r5, r3, r5, ror #7
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #5
-    eor r5, r1, r5, ror #17
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #24
-    eor r5, r4, r5, ror #3
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #10
-    eor r5, r9, r5, ror #30
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #15
-    eor r5, r6, r5, ror #7
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #25                 // theta; rho adds 22
+    eor r6, r6, r11, ror #25                // theta; rho adds 11
+    eor r5, r5, r10, ror #13                // theta; rho adds 7
+    bic r4, r9, r1, ror #10
+    eor r4, r3, r4, ror #7
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #5
+    eor r4, r1, r4, ror #17
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #24
+    eor r4, r9, r4, ror #3
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #10
+    eor r4, r6, r4, ror #30
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #15
+    eor r4, r5, r4, ror #7
     // round 20: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #16                 // theta; rho adds 14
-    eor r4, r4, r12, ror #29                // theta; rho adds 18
-    eor r9, r9, r8, ror #15                 // theta; rho adds 5
-    eor r6, r6, lr, ror #24                 // theta; rho adds 8
-    eor r5, r5, r3, ror #24                 // theta; rho adds 28
-    bic r11, r9, r4, ror #19
-    eor r11, r1, r11, ror #12
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #22
-    eor r11, r4, r11, ror #23
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #4
-    eor r11, r9, r11, ror #6
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #18
-    eor r11, r6, r11, ror #10
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #1
-    eor r11, r5, r11, ror #13
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #29                // theta; rho adds 18
+    eor r6, r6, r8, ror #15                 // theta; rho adds 5
+    eor r5, r5, lr, ror #24                 // theta; rho adds 8
+    eor r11, r11, r3, ror #24               // theta; rho adds 28
+    bic r4, r6, r9, ror #19
+    eor r4, r1, r4, ror #12
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #22
+    eor r4, r9, r4, ror #23
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #4
+    eor r4, r6, r4, ror #6
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #18
+    eor r4, r5, r4, ror #10
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #1
+    eor r4, r11, r4, ror #13
     // round 20: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #16                 // theta; rho adds 31
-    eor r4, r4, r3, ror #9                  // theta; rho adds 27
-    eor r9, r9, r10                         // theta; rho adds 19
-    eor r6, r6, r12, ror #1                 // theta; rho adds 20
-    eor r5, r5, r2, ror #10                 // theta; rho adds 1
-    bic r11, r9, r4, ror #23
-    eor r11, r1, r11, ror #4
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #18
-    eor r11, r4, r11, ror #23
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #4
-    eor r11, r9, r11, ror #10
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #14
-    eor r11, r6, r11, ror #14
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #5
-    eor r11, r5, r11, ror #13
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #9                  // theta; rho adds 27
+    eor r6, r6, r10                         // theta; rho adds 19
+    eor r5, r5, r12, ror #1                 // theta; rho adds 20
+    eor r11, r11, r2, ror #10               // theta; rho adds 1
+    bic r4, r6, r9, ror #23
+    eor r4, r1, r4, ror #4
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #18
+    eor r4, r9, r4, ror #23
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #4
+    eor r4, r6, r4, ror #10
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #14
+    eor r4, r5, r4, ror #14
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #5
+    eor r4, r11, r4, ror #13
     // round 20: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #10                 // theta; rho adds 0
-    eor r9, r9, lr, ror #16                 // theta; rho adds 3
-    eor r6, r6, r3, ror #16                 // theta; rho adds 12
-    eor r5, r5, r7, ror #13                 // theta; rho adds 4
-    eor r11, r11, r1, ror #29               // theta; rho adds 9
-    bic r12, r6, r9, ror #25
-    eor r12, r4, r12, ror #20
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #29
-    eor r12, r9, r12, ror #10
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #5
-    eor r12, r6, r12, ror #30
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #18
-    eor r12, r5, r12, ror #9
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #19
-    eor r12, r11, r12, ror #27
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #10                 // theta; rho adds 0
+    eor r6, r6, lr, ror #16                 // theta; rho adds 3
+    eor r5, r5, r3, ror #16                 // theta; rho adds 12
+    eor r11, r11, r7, ror #13               // theta; rho adds 4
+    eor r12, r12, r1, ror #29               // theta; rho adds 9
+    bic r4, r5, r6, ror #25
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #29
+    eor r4, r6, r4, ror #10
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #5
+    eor r4, r5, r4, ror #30
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #18
+    eor r4, r11, r4, ror #9
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #19
+    eor r4, r12, r4, ror #27
     // round 20: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #8                  // theta; rho adds 14
-    eor r9, r9, r10, ror #16                // theta; rho adds 10
-    eor r6, r6, r1, ror #17                 // theta; rho adds 2
-    eor r5, r5, r2, ror #26                 // theta; rho adds 23
-    eor r11, r11, lr, ror #11               // theta; rho adds 31
-    bic r12, r6, r9, ror #9
-    eor r12, r4, r12, ror #11
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #12
-    eor r12, r9, r12, ror #11
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #3
-    eor r12, r6, r12, ror #17
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #28
-    eor r12, r5, r12, ror #1
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #12
-    eor r12, r11, r12, ror #24
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #8                  // theta; rho adds 14
+    eor r6, r6, r10, ror #16                // theta; rho adds 10
+    eor r5, r5, r1, ror #17                 // theta; rho adds 2
+    eor r11, r11, r2, ror #26               // theta; rho adds 23
+    eor r12, r12, lr, ror #11               // theta; rho adds 31
+    bic r4, r5, r6, ror #9
+    eor r4, r9, r4, ror #11
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #12
+    eor r4, r6, r4, ror #11
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #3
+    eor r4, r5, r4, ror #17
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #28
+    eor r4, r11, r4, ror #1
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #12
+    eor r4, r12, r4, ror #24
+    str r4, [sp, #36]
     // ---- round 21: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -7376,13 +7376,13 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #112]
     bic r4, r12, r8, ror #18
     eor r4, r1, r4
-    str r4, [r0, #116]
     // round 21: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #24                // theta; rho adds 13
     eor r12, r12, r6, ror #26               // theta; rho adds 18
     eor lr, lr, r2, ror #29                 // theta; rho adds 5
@@ -7402,220 +7402,220 @@ MCU_FN(keccakf1600, core):
     str r4, [r0, #172]
     bic r4, r12, r8, ror #31
     eor r4, r1, r4, ror #1
-    str r4, [r0, #176]
     // round 21: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #10               // theta; rho adds 31
     eor lr, lr, r11, ror #24                // theta; rho adds 28
     eor r3, r3, r7, ror #27                 // theta; rho adds 20
     eor r1, r1, r6, ror #9                  // theta; rho adds 21
-    eor r4, r4, r8, ror #31                 // theta; rho adds 1
-    bic r9, r3, lr
-    eor r9, r12, r9, ror #12
-    str r9, [r0, #80]
-    bic r9, r1, r3, ror #8
-    eor r9, lr, r9, ror #24
-    str r9, [r0, #84]
-    bic r9, r4, r1, ror #12
-    eor r9, r3, r9, ror #12
-    str r9, [r0, #88]
-    bic r9, r12, r4, ror #24
-    eor r9, r1, r9, ror #28
-    str r9, [r0, #92]
-    bic r9, lr, r12, ror #20
-    eor r9, r4, r9, ror #20
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #31                 // theta; rho adds 1
+    bic r4, r3, lr
+    eor r4, r12, r4, ror #12
+    str r4, [r0, #80]
+    bic r4, r1, r3, ror #8
+    eor r4, lr, r4, ror #24
+    str r4, [r0, #84]
+    bic r4, r9, r1, ror #12
+    eor r4, r3, r4, ror #12
+    str r4, [r0, #88]
+    bic r4, r12, r9, ror #24
+    eor r4, r1, r4, ror #28
+    str r4, [r0, #92]
+    bic r4, lr, r12, ror #20
+    eor r4, r9, r4, ror #20
     // round 21: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #5                 // theta; rho adds 14
     eor r3, r3, r7, ror #22                 // theta; rho adds 10
     eor r1, r1, r12, ror #21                // theta; rho adds 1
-    eor r4, r4, r8, ror #1                  // theta; rho adds 22
-    eor r9, r9, r5, ror #7                  // theta; rho adds 30
-    bic r6, r1, r3, ror #15
-    eor r6, lr, r6, ror #31
-    str r6, [r0, #120]
-    bic r6, r4, r1, ror #11
-    eor r6, r3, r6, ror #6
-    str r6, [r0, #124]
-    bic r6, r9, r4, ror #29
-    eor r6, r1, r6, ror #24
-    str r6, [r0, #128]
-    bic r6, lr, r9, ror #23
-    eor r6, r4, r6, ror #12
-    str r6, [r0, #132]
-    bic r6, r3, lr, ror #18
-    eor r6, r9, r6, ror #23
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #1                  // theta; rho adds 22
+    eor r6, r6, r5, ror #7                  // theta; rho adds 30
+    bic r4, r1, r3, ror #15
+    eor r4, lr, r4, ror #31
+    str r4, [r0, #120]
+    bic r4, r9, r1, ror #11
+    eor r4, r3, r4, ror #6
+    str r4, [r0, #124]
+    bic r4, r6, r9, ror #29
+    eor r4, r1, r4, ror #24
+    str r4, [r0, #128]
+    bic r4, lr, r6, ror #23
+    eor r4, r9, r4, ror #12
+    str r4, [r0, #132]
+    bic r4, r3, lr, ror #18
+    eor r4, r6, r4, ror #23
     // round 21: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #15                 // theta; rho adds 1
     eor r3, r3, r5, ror #22                 // theta; rho adds 3
     eor r1, r1, r11, ror #27                // theta; rho adds 13
-    eor r4, r4, r10, ror #16                // theta; rho adds 4
-    eor r9, r9, r12, ror #3                 // theta; rho adds 9
-    bic r6, r1, r3, ror #24
-    eor r6, lr, r6, ror #16
-    str r6, [r0, #40]
-    bic r6, r4, r1, ror #18
-    eor r6, r3, r6, ror #22
-    str r6, [r0, #44]
-    bic r6, r9, r4, ror #16
-    eor r6, r1, r6, ror #30
-    str r6, [r0, #48]
-    bic r6, lr, r9, ror #14
-    eor r6, r4, r6, ror #2
-    str r6, [r0, #52]
-    bic r6, r3, lr, ror #24
-    eor r6, r9, r6, ror #26
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #16                // theta; rho adds 4
+    eor r6, r6, r12, ror #3                 // theta; rho adds 9
+    bic r4, r1, r3, ror #24
+    eor r4, lr, r4, ror #16
+    str r4, [r0, #40]
+    bic r4, r9, r1, ror #18
+    eor r4, r3, r4, ror #22
+    str r4, [r0, #44]
+    bic r4, r6, r9, ror #16
+    eor r4, r1, r4, ror #30
+    str r4, [r0, #48]
+    bic r4, lr, r6, ror #14
+    eor r4, r9, r4, ror #2
+    str r4, [r0, #52]
+    bic r4, r3, lr, ror #24
+    eor r4, r6, r4, ror #26
     // round 21: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #10                // theta; rho adds 0
     eor r1, r1, r8, ror #28                 // theta; rho adds 22
-    eor r4, r4, lr, ror #7                  // theta; rho adds 22
-    eor r9, r9, r11, ror #17                // theta; rho adds 11
-    eor r6, r6, r10, ror #13                // theta; rho adds 7
-    bic r5, r4, r1, ror #26
-    eor r5, r3, r5, ror #20
-    str r5, [r0, #0]
-    bic r5, r9, r4, ror #8
-    eor r5, r1, r5, ror #30
-    str r5, [r0, #4]
-    bic r5, r6, r9, ror #30
-    eor r5, r4, r5, ror #26
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #14
-    eor r5, r9, r5, ror #20
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #18
-    eor r5, r6, r5
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #7                  // theta; rho adds 22
+    eor r6, r6, r11, ror #17                // theta; rho adds 11
+    eor r5, r5, r10, ror #13                // theta; rho adds 7
+    bic r4, r9, r1, ror #26
+    eor r4, r3, r4, ror #20
+    str r4, [r0, #0]
+    bic r4, r6, r9, ror #8
+    eor r4, r1, r4, ror #30
+    str r4, [r0, #4]
+    bic r4, r5, r6, ror #30
+    eor r4, r9, r4, ror #26
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #14
+    eor r4, r6, r4, ror #20
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #18
+    eor r4, r5, r4
     // round 21: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #25                 // theta; rho adds 14
-    eor r4, r4, r12, ror #26                // theta; rho adds 18
-    eor r9, r9, r8, ror #29                 // theta; rho adds 5
-    eor r6, r6, lr, ror #5                  // theta; rho adds 8
-    eor r5, r5, r3, ror #15                 // theta; rho adds 28
-    bic r11, r9, r4
-    eor r11, r1, r11, ror #2
-    str r11, [r0, #60]
-    bic r11, r6, r9, ror #26
-    eor r11, r4, r11, ror #6
-    str r11, [r0, #64]
-    bic r11, r5, r6, ror #8
-    eor r11, r9, r11, ror #30
-    str r11, [r0, #68]
-    bic r11, r1, r5
-    eor r11, r6, r11, ror #24
-    str r11, [r0, #72]
-    bic r11, r4, r1, ror #30
-    eor r11, r5, r11, ror #2
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #26                // theta; rho adds 18
+    eor r6, r6, r8, ror #29                 // theta; rho adds 5
+    eor r5, r5, lr, ror #5                  // theta; rho adds 8
+    eor r11, r11, r3, ror #15               // theta; rho adds 28
+    bic r4, r6, r9
+    eor r4, r1, r4, ror #2
+    str r4, [r0, #60]
+    bic r4, r5, r6, ror #26
+    eor r4, r9, r4, ror #6
+    str r4, [r0, #64]
+    bic r4, r11, r5, ror #8
+    eor r4, r6, r4, ror #30
+    str r4, [r0, #68]
+    bic r4, r1, r11
+    eor r4, r5, r4, ror #24
+    str r4, [r0, #72]
+    bic r4, r9, r1, ror #30
+    eor r4, r11, r4, ror #2
     // round 21: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #9                  // theta; rho adds 31
-    eor r4, r4, r3, ror #24                 // theta; rho adds 27
-    eor r9, r9, r10, ror #26                // theta; rho adds 19
-    eor r6, r6, r12, ror #10                // theta; rho adds 20
-    eor r5, r5, r2, ror #30                 // theta; rho adds 1
-    bic r11, r9, r4, ror #31
-    eor r11, r1, r11, ror #12
-    str r11, [r0, #180]
-    bic r11, r6, r9, ror #9
-    eor r11, r4, r11, ror #24
-    str r11, [r0, #184]
-    bic r11, r5, r6, ror #11
-    eor r11, r9, r11, ror #12
-    str r11, [r0, #188]
-    bic r11, r1, r5, ror #24
-    eor r11, r6, r11, ror #29
-    str r11, [r0, #192]
-    bic r11, r4, r1, ror #21
-    eor r11, r5, r11, ror #19
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #24                 // theta; rho adds 27
+    eor r6, r6, r10, ror #26                // theta; rho adds 19
+    eor r5, r5, r12, ror #10                // theta; rho adds 20
+    eor r11, r11, r2, ror #30               // theta; rho adds 1
+    bic r4, r6, r9, ror #31
+    eor r4, r1, r4, ror #12
+    str r4, [r0, #180]
+    bic r4, r5, r6, ror #9
+    eor r4, r9, r4, ror #24
+    str r4, [r0, #184]
+    bic r4, r11, r5, ror #11
+    eor r4, r6, r4, ror #12
+    str r4, [r0, #188]
+    bic r4, r1, r11, ror #24
+    eor r4, r5, r4, ror #29
+    str r4, [r0, #192]
+    bic r4, r9, r1, ror #21
+    eor r4, r11, r4, ror #19
     // round 21: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #15                 // theta; rho adds 0
-    eor r9, r9, lr, ror #21                 // theta; rho adds 3
-    eor r6, r6, r3, ror #26                 // theta; rho adds 12
-    eor r5, r5, r7, ror #17                 // theta; rho adds 4
-    eor r11, r11, r1, ror #3                // theta; rho adds 9
-    bic r12, r6, r9, ror #24
-    eor r12, r4, r12, ror #16
-    str r12, [r0, #140]
-    bic r12, r5, r6, ror #19
-    eor r12, r9, r12, ror #21
-    str r12, [r0, #144]
-    bic r12, r11, r5, ror #16
-    eor r12, r6, r12, ror #29
-    str r12, [r0, #148]
-    bic r12, r4, r11, ror #13
-    eor r12, r5, r12, ror #3
-    str r12, [r0, #152]
-    bic r12, r9, r4, ror #24
-    eor r12, r11, r12, ror #27
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #15                 // theta; rho adds 0
+    eor r6, r6, lr, ror #21                 // theta; rho adds 3
+    eor r5, r5, r3, ror #26                 // theta; rho adds 12
+    eor r11, r11, r7, ror #17               // theta; rho adds 4
+    eor r12, r12, r1, ror #3                // theta; rho adds 9
+    bic r4, r5, r6, ror #24
+    eor r4, r9, r4, ror #16
+    str r4, [r0, #140]
+    bic r4, r11, r5, ror #19
+    eor r4, r6, r4, ror #21
+    str r4, [r0, #144]
+    bic r4, r12, r11, ror #16
+    eor r4, r5, r4, ror #29
+    str r4, [r0, #148]
+    bic r4, r9, r12, ror #13
+    eor r4, r11, r4, ror #3
+    str r4, [r0, #152]
+    bic r4, r6, r9, ror #24
+    eor r4, r12, r4, ror #27
     // round 21: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #5                  // theta; rho adds 14
-    eor r9, r9, r10, ror #22                // theta; rho adds 10
-    eor r6, r6, r1, ror #20                 // theta; rho adds 2
-    eor r5, r5, r2, ror #1                  // theta; rho adds 23
-    eor r11, r11, lr, ror #6                // theta; rho adds 31
-    bic r12, r6, r9, ror #14
-    eor r12, r4, r12
-    str r12, [r0, #20]
-    bic r12, r5, r6, ror #12
-    eor r12, r9, r12, ror #6
-    str r12, [r0, #24]
-    bic r12, r11, r5, ror #28
-    eor r12, r6, r12, ror #24
-    str r12, [r0, #28]
-    bic r12, r4, r11, ror #24
-    eor r12, r5, r12, ror #12
-    str r12, [r0, #32]
-    bic r12, r9, r4, ror #18
-    eor r12, r11, r12, ror #22
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #5                  // theta; rho adds 14
+    eor r6, r6, r10, ror #22                // theta; rho adds 10
+    eor r5, r5, r1, ror #20                 // theta; rho adds 2
+    eor r11, r11, r2, ror #1                // theta; rho adds 23
+    eor r12, r12, lr, ror #6                // theta; rho adds 31
+    bic r4, r5, r6, ror #14
+    eor r4, r9, r4
+    str r4, [r0, #20]
+    bic r4, r11, r5, ror #12
+    eor r4, r6, r4, ror #6
+    str r4, [r0, #24]
+    bic r4, r12, r11, ror #28
+    eor r4, r5, r4, ror #24
+    str r4, [r0, #28]
+    bic r4, r9, r12, ror #24
+    eor r4, r11, r4, ror #12
+    str r4, [r0, #32]
+    bic r4, r6, r9, ror #18
+    eor r4, r12, r4, ror #22
+    str r4, [r0, #36]
     // ---- round 22: r0 -> sp
     mov r1, r0                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -7719,13 +7719,13 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #112]
     bic r4, r12, r8, ror #19
     eor r4, r1, r4, ror #19
-    str r4, [sp, #116]
     // round 22: plane 3, half 1
     ldr r8, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
     ldr r3, [r0, #68]
     ldr r1, [r0, #192]
+    str r4, [sp, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #30                // theta; rho adds 13
     eor r12, r12, r6, ror #25               // theta; rho adds 18
     eor lr, lr, r2, ror #7                  // theta; rho adds 5
@@ -7745,221 +7745,221 @@ MCU_FN(keccakf1600, core):
     str r4, [sp, #172]
     bic r4, r12, r8, ror #30
     eor r4, r1, r4, ror #19
-    str r4, [sp, #176]
     // round 22: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
     ldr r3, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r4, [r0, #84]
+    ldr r9, [r0, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [sp, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #26               // theta; rho adds 31
     eor lr, lr, r11, ror #11                // theta; rho adds 28
     eor r3, r3, r7, ror #14                 // theta; rho adds 20
     eor r1, r1, r6, ror #17                 // theta; rho adds 21
-    eor r4, r4, r8, ror #12                 // theta; rho adds 1
-    bic r9, r3, lr, ror #3
-    eor r9, r12, r9, ror #21
-    str r9, [sp, #80]
-    bic r9, r1, r3, ror #2
-    eor r9, lr, r9, ror #27
-    str r9, [sp, #84]
-    bic r9, r4, r1, ror #21
-    eor r9, r3, r9, ror #9
-    str r9, [sp, #88]
-    bic r9, r12, r4, ror #30
-    eor r9, r1, r9, ror #13
-    str r9, [sp, #92]
-    bic r9, lr, r12, ror #8
-    eor r9, r4, r9, ror #26
-    str r9, [sp, #96]
+    eor r9, r9, r8, ror #12                 // theta; rho adds 1
+    bic r4, r3, lr, ror #3
+    eor r4, r12, r4, ror #21
+    str r4, [sp, #80]
+    bic r4, r1, r3, ror #2
+    eor r4, lr, r4, ror #27
+    str r4, [sp, #84]
+    bic r4, r9, r1, ror #21
+    eor r4, r3, r4, ror #9
+    str r4, [sp, #88]
+    bic r4, r12, r9, ror #30
+    eor r4, r1, r4, ror #13
+    str r4, [sp, #92]
+    bic r4, lr, r12, ror #8
+    eor r4, r9, r4, ror #26
     // round 22: plane 1, half 1
     ldr lr, [r0, #112]
     ldr r3, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r4, [r0, #64]
-    ldr r9, [r0, #88]
+    ldr r9, [r0, #64]
+    ldr r6, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [sp, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #8                 // theta; rho adds 14
     eor r3, r3, r7                          // theta; rho adds 10
     eor r1, r1, r12, ror #30                // theta; rho adds 1
-    eor r4, r4, r8, ror #2                  // theta; rho adds 22
-    eor r9, r9, r5, ror #26                 // theta; rho adds 30
-    bic r6, r1, r3, ror #19
-    eor r6, lr, r6, ror #17
-    str r6, [sp, #120]
-    bic r6, r4, r1, ror #7
-    eor r6, r3, r6, ror #6
-    str r6, [sp, #124]
-    bic r6, r9, r4, ror #18
-    eor r6, r1, r6, ror #7
-    str r6, [sp, #128]
-    bic r6, lr, r9, ror #24
-    eor r6, r4, r6, ror #22
-    str r6, [sp, #132]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #12
-    str r6, [sp, #136]
+    eor r9, r9, r8, ror #2                  // theta; rho adds 22
+    eor r6, r6, r5, ror #26                 // theta; rho adds 30
+    bic r4, r1, r3, ror #19
+    eor r4, lr, r4, ror #17
+    str r4, [sp, #120]
+    bic r4, r9, r1, ror #7
+    eor r4, r3, r4, ror #6
+    str r4, [sp, #124]
+    bic r4, r6, r9, ror #18
+    eor r4, r1, r4, ror #7
+    str r4, [sp, #128]
+    bic r4, lr, r6, ror #24
+    eor r4, r9, r4, ror #22
+    str r4, [sp, #132]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #12
     // round 22: plane 2, half 0
     ldr lr, [r0, #104]
     ldr r3, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r4, [r0, #76]
-    ldr r9, [r0, #80]
+    ldr r9, [r0, #76]
+    ldr r6, [r0, #80]
+    str r4, [sp, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #18                 // theta; rho adds 1
     eor r3, r3, r5, ror #26                 // theta; rho adds 3
     eor r1, r1, r11, ror #6                 // theta; rho adds 13
-    eor r4, r4, r10, ror #16                // theta; rho adds 4
-    eor r9, r9, r12, ror #6                 // theta; rho adds 9
-    bic r6, r1, r3, ror #16
-    eor r6, lr, r6, ror #20
-    str r6, [sp, #40]
-    bic r6, r4, r1, ror #9
-    eor r6, r3, r6, ror #7
-    str r6, [sp, #44]
-    bic r6, r9, r4, ror #25
-    eor r6, r1, r6, ror #30
-    str r6, [sp, #48]
-    bic r6, lr, r9, ror #18
-    eor r6, r4, r6, ror #21
-    str r6, [sp, #52]
-    bic r6, r3, lr, ror #28
-    eor r6, r9, r6, ror #18
-    str r6, [sp, #56]
+    eor r9, r9, r10, ror #16                // theta; rho adds 4
+    eor r6, r6, r12, ror #6                 // theta; rho adds 9
+    bic r4, r1, r3, ror #16
+    eor r4, lr, r4, ror #20
+    str r4, [sp, #40]
+    bic r4, r9, r1, ror #9
+    eor r4, r3, r4, ror #7
+    str r4, [sp, #44]
+    bic r4, r6, r9, ror #25
+    eor r4, r1, r4, ror #30
+    str r4, [sp, #48]
+    bic r4, lr, r6, ror #18
+    eor r4, r9, r4, ror #21
+    str r4, [sp, #52]
+    bic r4, r3, lr, ror #28
+    eor r4, r6, r4, ror #18
     // round 22: plane 0, half 0
     ldr r3, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r4, [r0, #148]
-    ldr r9, [r0, #172]
-    ldr r6, [r0, #96]
+    ldr r9, [r0, #148]
+    ldr r6, [r0, #172]
+    ldr r5, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [sp, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #14                // theta; rho adds 0
     eor r1, r1, r8, ror #30                 // theta; rho adds 22
-    eor r4, r4, lr, ror #13                 // theta; rho adds 22
-    eor r9, r9, r11, ror #15                // theta; rho adds 11
-    eor r6, r6, r10, ror #12                // theta; rho adds 7
-    bic r5, r4, r1, ror #1
-    eor r5, r3, r5, ror #11
-    eor r5, r5, #0x00000001                 // iota
-    str r5, [sp, #0]
-    bic r5, r9, r4, ror #17
-    eor r5, r1, r5, ror #14
-    str r5, [sp, #4]
-    bic r5, r6, r9, ror #1
-    eor r5, r4, r5, ror #14
-    str r5, [sp, #8]
-    bic r5, r3, r6, ror #25
-    eor r5, r9, r5, ror #6
-    str r5, [sp, #12]
-    bic r5, r1, r3, ror #20
-    eor r5, r6, r5, ror #19
-    str r5, [sp, #16]
+    eor r9, r9, lr, ror #13                 // theta; rho adds 22
+    eor r6, r6, r11, ror #15                // theta; rho adds 11
+    eor r5, r5, r10, ror #12                // theta; rho adds 7
+    bic r4, r9, r1, ror #1
+    eor r4, r3, r4, ror #11
+    eor r4, r4, #0x00000001                 // iota
+    str r4, [sp, #0]
+    bic r4, r6, r9, ror #17
+    eor r4, r1, r4, ror #14
+    str r4, [sp, #4]
+    bic r4, r5, r6, ror #1
+    eor r4, r9, r4, ror #14
+    str r4, [sp, #8]
+    bic r4, r3, r5, ror #25
+    eor r4, r6, r4, ror #6
+    str r4, [sp, #12]
+    bic r4, r1, r3, ror #20
+    eor r4, r5, r4, ror #19
     // round 22: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r4, [r0, #20]
-    ldr r9, [r0, #44]
-    ldr r6, [r0, #168]
-    ldr r5, [r0, #92]
+    ldr r9, [r0, #20]
+    ldr r6, [r0, #44]
+    ldr r5, [r0, #168]
+    ldr r11, [r0, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [sp, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7, ror #30                 // theta; rho adds 14
-    eor r4, r4, r12, ror #26                // theta; rho adds 18
-    eor r9, r9, r8, ror #8                  // theta; rho adds 5
-    eor r6, r6, lr, ror #16                 // theta; rho adds 8
-    eor r5, r5, r3, ror #8                  // theta; rho adds 28
-    bic r11, r9, r4, ror #15
-    eor r11, r1, r11, ror #19
-    str r11, [sp, #60]
-    bic r11, r6, r9, ror #29
-    eor r11, r4, r11, ror #20
-    str r11, [sp, #64]
-    bic r11, r5, r6, ror #6
-    eor r11, r9, r11, ror #29
-    str r11, [sp, #68]
-    bic r11, r1, r5, ror #16
-    eor r11, r6, r11, ror #10
-    str r11, [sp, #72]
-    bic r11, r4, r1, ror #30
-    eor r11, r5, r11, ror #18
-    str r11, [sp, #76]
+    eor r9, r9, r12, ror #26                // theta; rho adds 18
+    eor r6, r6, r8, ror #8                  // theta; rho adds 5
+    eor r5, r5, lr, ror #16                 // theta; rho adds 8
+    eor r11, r11, r3, ror #8                // theta; rho adds 28
+    bic r4, r6, r9, ror #15
+    eor r4, r1, r4, ror #19
+    str r4, [sp, #60]
+    bic r4, r5, r6, ror #29
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #64]
+    bic r4, r11, r5, ror #6
+    eor r4, r6, r4, ror #29
+    str r4, [sp, #68]
+    bic r4, r1, r11, ror #16
+    eor r4, r5, r4, ror #10
+    str r4, [sp, #72]
+    bic r4, r9, r1, ror #30
+    eor r4, r11, r4, ror #18
     // round 22: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r4, [r0, #32]
-    ldr r9, [r0, #56]
-    ldr r6, [r0, #60]
-    ldr r5, [r0, #184]
+    ldr r9, [r0, #32]
+    ldr r6, [r0, #56]
+    ldr r5, [r0, #60]
+    ldr r11, [r0, #184]
+    str r4, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #26                 // theta; rho adds 31
-    eor r4, r4, r3, ror #12                 // theta; rho adds 27
-    eor r9, r9, r10, ror #14                // theta; rho adds 19
-    eor r6, r6, r12, ror #18                // theta; rho adds 20
-    eor r5, r5, r2, ror #12                 // theta; rho adds 1
-    bic r11, r9, r4, ror #2
-    eor r11, r1, r11, ror #22
-    str r11, [sp, #180]
-    bic r11, r6, r9, ror #3
-    eor r11, r4, r11, ror #27
-    str r11, [sp, #184]
-    bic r11, r5, r6, ror #21
-    eor r11, r9, r11, ror #8
-    str r11, [sp, #188]
-    bic r11, r1, r5, ror #30
-    eor r11, r6, r11, ror #13
-    str r11, [sp, #192]
-    bic r11, r4, r1, ror #8
-    eor r11, r5, r11, ror #26
-    str r11, [sp, #196]
+    eor r9, r9, r3, ror #12                 // theta; rho adds 27
+    eor r6, r6, r10, ror #14                // theta; rho adds 19
+    eor r5, r5, r12, ror #18                // theta; rho adds 20
+    eor r11, r11, r2, ror #12               // theta; rho adds 1
+    bic r4, r6, r9, ror #2
+    eor r4, r1, r4, ror #22
+    str r4, [sp, #180]
+    bic r4, r5, r6, ror #3
+    eor r4, r9, r4, ror #27
+    str r4, [sp, #184]
+    bic r4, r11, r5, ror #21
+    eor r4, r6, r4, ror #8
+    str r4, [sp, #188]
+    bic r4, r1, r11, ror #30
+    eor r4, r5, r4, ror #13
+    str r4, [sp, #192]
+    bic r4, r9, r1, ror #8
+    eor r4, r11, r4, ror #26
     // round 22: plane 2, half 1
-    ldr r4, [r0, #4]
-    ldr r9, [r0, #128]
-    ldr r6, [r0, #52]
-    ldr r5, [r0, #176]
-    ldr r11, [r0, #180]
+    ldr r9, [r0, #4]
+    ldr r6, [r0, #128]
+    ldr r5, [r0, #52]
+    ldr r11, [r0, #176]
+    ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #18                 // theta; rho adds 0
-    eor r9, r9, lr, ror #26                 // theta; rho adds 3
-    eor r6, r6, r3, ror #6                  // theta; rho adds 12
-    eor r5, r5, r7, ror #15                 // theta; rho adds 4
-    eor r11, r11, r1, ror #5                // theta; rho adds 9
-    bic r12, r6, r9, ror #15
-    eor r12, r4, r12, ror #20
-    str r12, [sp, #140]
-    bic r12, r5, r6, ror #9
-    eor r12, r9, r12, ror #8
-    str r12, [sp, #144]
-    bic r12, r11, r5, ror #25
-    eor r12, r6, r12, ror #30
-    str r12, [sp, #148]
-    bic r12, r4, r11, ror #18
-    eor r12, r5, r12, ror #21
-    str r12, [sp, #152]
-    bic r12, r9, r4, ror #29
-    eor r12, r11, r12, ror #17
-    str r12, [sp, #156]
+    str r4, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #18                 // theta; rho adds 0
+    eor r6, r6, lr, ror #26                 // theta; rho adds 3
+    eor r5, r5, r3, ror #6                  // theta; rho adds 12
+    eor r11, r11, r7, ror #15               // theta; rho adds 4
+    eor r12, r12, r1, ror #5                // theta; rho adds 9
+    bic r4, r5, r6, ror #15
+    eor r4, r9, r4, ror #20
+    str r4, [sp, #140]
+    bic r4, r11, r5, ror #9
+    eor r4, r6, r4, ror #8
+    str r4, [sp, #144]
+    bic r4, r12, r11, ror #25
+    eor r4, r5, r4, ror #30
+    str r4, [sp, #148]
+    bic r4, r9, r12, ror #18
+    eor r4, r11, r4, ror #21
+    str r4, [sp, #152]
+    bic r4, r6, r9, ror #29
+    eor r4, r12, r4, ror #17
     // round 22: plane 1, half 0
-    ldr r4, [r0, #12]
-    ldr r9, [r0, #36]
-    ldr r6, [r0, #140]
-    ldr r5, [r0, #164]
-    ldr r11, [r0, #188]
-    eor r4, r4, r3, ror #8                  // theta; rho adds 14
-    eor r9, r9, r10                         // theta; rho adds 10
-    eor r6, r6, r1, ror #29                 // theta; rho adds 2
-    eor r5, r5, r2, ror #2                  // theta; rho adds 23
-    eor r11, r11, lr, ror #25               // theta; rho adds 31
-    bic r12, r6, r9, ror #19
-    eor r12, r4, r12, ror #17
-    str r12, [sp, #20]
-    bic r12, r5, r6, ror #8
-    eor r12, r9, r12, ror #5
-    str r12, [sp, #24]
-    bic r12, r11, r5, ror #17
-    eor r12, r6, r12, ror #7
-    str r12, [sp, #28]
-    bic r12, r4, r11, ror #24
-    eor r12, r5, r12, ror #23
-    str r12, [sp, #32]
-    bic r12, r9, r4, ror #28
-    eor r12, r11, r12, ror #12
-    str r12, [sp, #36]
+    ldr r9, [r0, #12]
+    ldr r6, [r0, #36]
+    ldr r5, [r0, #140]
+    ldr r11, [r0, #164]
+    ldr r12, [r0, #188]
+    str r4, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #8                  // theta; rho adds 14
+    eor r6, r6, r10                         // theta; rho adds 10
+    eor r5, r5, r1, ror #29                 // theta; rho adds 2
+    eor r11, r11, r2, ror #2                // theta; rho adds 23
+    eor r12, r12, lr, ror #25               // theta; rho adds 31
+    bic r4, r5, r6, ror #19
+    eor r4, r9, r4, ror #17
+    str r4, [sp, #20]
+    bic r4, r11, r5, ror #8
+    eor r4, r6, r4, ror #5
+    str r4, [sp, #24]
+    bic r4, r12, r11, ror #17
+    eor r4, r5, r4, ror #7
+    str r4, [sp, #28]
+    bic r4, r9, r12, ror #24
+    eor r4, r11, r4, ror #23
+    str r4, [sp, #32]
+    bic r4, r6, r9, ror #28
+    eor r4, r12, r4, ror #12
+    str r4, [sp, #36]
     // ---- round 23: sp -> r0
     mov r1, sp                              // walk the input state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
@@ -8068,13 +8068,13 @@ MCU_FN(keccakf1600, core):
     bic r4, r12, r8, ror #20
     eor r4, r1, r4
     ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #116]
     // round 23: plane 3, half 1
     ldr r8, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
     ldr r3, [sp, #68]
     ldr r1, [sp, #192]
+    str r4, [r0, #116]                      // previous plane half's last output, after the loads
     eor r8, r8, r10, ror #1                 // theta; rho adds 13
     eor r12, r12, r6, ror #28               // theta; rho adds 18
     eor lr, lr, r2, ror #15                 // theta; rho adds 5
@@ -8099,258 +8099,258 @@ MCU_FN(keccakf1600, core):
     bic r4, r12, r8
     eor r4, r1, r4
     ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #176]
     // round 23: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
     ldr r3, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r4, [sp, #84]
+    ldr r9, [sp, #84]
     ldr r8, [sp, #228]                      // reload D[1][0]
+    str r4, [r0, #176]                      // previous plane half's last output, after the loads
     eor r12, r12, r5, ror #1                // theta; rho adds 31
     eor lr, lr, r11, ror #3                 // theta; rho adds 28
     eor r3, r3, r7, ror #26                 // theta; rho adds 20
     eor r1, r1, r6, ror #25                 // theta; rho adds 21
-    eor r4, r4, r8, ror #19                 // theta; rho adds 1
-    bic r9, r3, lr
-    eor r9, r12, r9
-    ror r9, r9, #12                         // last round: offset back to 0
-    str r9, [r0, #80]
-    bic r9, r1, r3
-    eor r9, lr, r9
-    ror r9, r9, #12                         // last round: offset back to 0
-    str r9, [r0, #84]
-    bic r9, r4, r1
-    eor r9, r3, r9
-    ror r9, r9, #12                         // last round: offset back to 0
-    str r9, [r0, #88]
-    bic r9, r12, r4
-    eor r9, r1, r9
-    ror r9, r9, #12                         // last round: offset back to 0
-    str r9, [r0, #92]
-    bic r9, lr, r12
-    eor r9, r4, r9
-    ror r9, r9, #12                         // last round: offset back to 0
-    str r9, [r0, #96]
+    eor r9, r9, r8, ror #19                 // theta; rho adds 1
+    bic r4, r3, lr
+    eor r4, r12, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #80]
+    bic r4, r1, r3
+    eor r4, lr, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #84]
+    bic r4, r9, r1
+    eor r4, r3, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #88]
+    bic r4, r12, r9
+    eor r4, r1, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #92]
+    bic r4, lr, r12
+    eor r4, r9, r4
+    ror r4, r4, #12                         // last round: offset back to 0
     // round 23: plane 1, half 1
     ldr lr, [sp, #112]
     ldr r3, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r4, [sp, #64]
-    ldr r9, [sp, #88]
+    ldr r9, [sp, #64]
+    ldr r6, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
+    str r4, [r0, #96]                       // previous plane half's last output, after the loads
     eor lr, lr, r11, ror #17                // theta; rho adds 14
     eor r3, r3, r7, ror #4                  // theta; rho adds 10
     eor r1, r1, r12, ror #12                // theta; rho adds 1
-    eor r4, r4, r8, ror #30                 // theta; rho adds 22
-    eor r9, r9, r5, ror #2                  // theta; rho adds 30
-    bic r6, r1, r3
-    eor r6, lr, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #120]
-    bic r6, r4, r1
-    eor r6, r3, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #124]
-    bic r6, r9, r4
-    eor r6, r1, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #128]
-    bic r6, lr, r9
-    eor r6, r4, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #132]
-    bic r6, r3, lr
-    eor r6, r9, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #136]
+    eor r9, r9, r8, ror #30                 // theta; rho adds 22
+    eor r6, r6, r5, ror #2                  // theta; rho adds 30
+    bic r4, r1, r3
+    eor r4, lr, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #120]
+    bic r4, r9, r1
+    eor r4, r3, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #124]
+    bic r4, r6, r9
+    eor r4, r1, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #128]
+    bic r4, lr, r6
+    eor r4, r9, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #132]
+    bic r4, r3, lr
+    eor r4, r6, r4
+    ror r4, r4, #12                         // last round: offset back to 0
     // round 23: plane 2, half 0
     ldr lr, [sp, #104]
     ldr r3, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r4, [sp, #76]
-    ldr r9, [sp, #80]
+    ldr r9, [sp, #76]
+    ldr r6, [sp, #80]
+    str r4, [r0, #136]                      // previous plane half's last output, after the loads
     eor lr, lr, r2, ror #19                 // theta; rho adds 1
     eor r3, r3, r5, ror #29                 // theta; rho adds 3
     eor r1, r1, r11, ror #18                // theta; rho adds 13
-    eor r4, r4, r10, ror #10                // theta; rho adds 4
-    eor r9, r9, r12, ror #4                 // theta; rho adds 9
-    bic r6, r1, r3
-    eor r6, lr, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #40]
-    bic r6, r4, r1
-    eor r6, r3, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #44]
-    bic r6, r9, r4
-    eor r6, r1, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #48]
-    bic r6, lr, r9
-    eor r6, r4, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #52]
-    bic r6, r3, lr
-    eor r6, r9, r6
-    ror r6, r6, #12                         // last round: offset back to 0
-    str r6, [r0, #56]
+    eor r9, r9, r10, ror #10                // theta; rho adds 4
+    eor r6, r6, r12, ror #4                 // theta; rho adds 9
+    bic r4, r1, r3
+    eor r4, lr, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #40]
+    bic r4, r9, r1
+    eor r4, r3, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #44]
+    bic r4, r6, r9
+    eor r4, r1, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #48]
+    bic r4, lr, r6
+    eor r4, r9, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #52]
+    bic r4, r3, lr
+    eor r4, r6, r4
+    ror r4, r4, #12                         // last round: offset back to 0
     // round 23: plane 0, half 0
     ldr r3, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r4, [sp, #148]
-    ldr r9, [sp, #172]
-    ldr r6, [sp, #96]
+    ldr r9, [sp, #148]
+    ldr r6, [sp, #172]
+    ldr r5, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
+    str r4, [r0, #56]                       // previous plane half's last output, after the loads
     eor r3, r3, r12, ror #25                // theta; rho adds 0
     eor r1, r1, r8, ror #30                 // theta; rho adds 22
-    eor r4, r4, lr, ror #11                 // theta; rho adds 22
-    eor r9, r9, r11, ror #20                // theta; rho adds 11
-    eor r6, r6, r10, ror #7                 // theta; rho adds 7
-    bic r5, r4, r1
-    eor r5, r3, r5, ror #12
-    str r5, [r0, #0]
-    bic r5, r9, r4
-    eor r5, r1, r5
-    ror r5, r5, #12                         // last round: offset back to 0
-    str r5, [r0, #4]
-    bic r5, r6, r9
-    eor r5, r4, r5
-    ror r5, r5, #12                         // last round: offset back to 0
-    str r5, [r0, #8]
-    bic r5, r3, r6, ror #12
-    eor r5, r5, r9, ror #12
-    str r5, [r0, #12]
-    bic r5, r1, r3, ror #20
-    eor r5, r6, r5
-    ror r5, r5, #12                         // last round: offset back to 0
-    str r5, [r0, #16]
+    eor r9, r9, lr, ror #11                 // theta; rho adds 22
+    eor r6, r6, r11, ror #20                // theta; rho adds 11
+    eor r5, r5, r10, ror #7                 // theta; rho adds 7
+    bic r4, r9, r1
+    eor r4, r3, r4, ror #12
+    str r4, [r0, #0]
+    bic r4, r6, r9
+    eor r4, r1, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #4]
+    bic r4, r5, r6
+    eor r4, r9, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #8]
+    bic r4, r3, r5, ror #12
+    eor r4, r4, r6, ror #12
+    str r4, [r0, #12]
+    bic r4, r1, r3, ror #20
+    eor r4, r5, r4
+    ror r4, r4, #12                         // last round: offset back to 0
     // round 23: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r4, [sp, #20]
-    ldr r9, [sp, #44]
-    ldr r6, [sp, #168]
-    ldr r5, [sp, #92]
+    ldr r9, [sp, #20]
+    ldr r6, [sp, #44]
+    ldr r5, [sp, #168]
+    ldr r11, [sp, #92]
     ldr r3, [sp, #244]                      // reload D[3][0]
+    str r4, [r0, #16]                       // previous plane half's last output, after the loads
     eor r1, r1, r7                          // theta; rho adds 14
-    eor r4, r4, r12, ror #27                // theta; rho adds 18
-    eor r9, r9, r8, ror #15                 // theta; rho adds 5
-    eor r6, r6, lr, ror #25                 // theta; rho adds 8
-    eor r5, r5, r3, ror #3                  // theta; rho adds 28
-    bic r11, r9, r4
-    eor r11, r1, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #60]
-    bic r11, r6, r9
-    eor r11, r4, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #64]
-    bic r11, r5, r6
-    eor r11, r9, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #68]
-    bic r11, r1, r5
-    eor r11, r6, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #72]
-    bic r11, r4, r1
-    eor r11, r5, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #76]
+    eor r9, r9, r12, ror #27                // theta; rho adds 18
+    eor r6, r6, r8, ror #15                 // theta; rho adds 5
+    eor r5, r5, lr, ror #25                 // theta; rho adds 8
+    eor r11, r11, r3, ror #3                // theta; rho adds 28
+    bic r4, r6, r9
+    eor r4, r1, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #60]
+    bic r4, r5, r6
+    eor r4, r9, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #64]
+    bic r4, r11, r5
+    eor r4, r6, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #68]
+    bic r4, r1, r11
+    eor r4, r5, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #72]
+    bic r4, r9, r1
+    eor r4, r11, r4
+    ror r4, r4, #12                         // last round: offset back to 0
     // round 23: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r4, [sp, #32]
-    ldr r9, [sp, #56]
-    ldr r6, [sp, #60]
-    ldr r5, [sp, #184]
+    ldr r9, [sp, #32]
+    ldr r6, [sp, #56]
+    ldr r5, [sp, #60]
+    ldr r11, [sp, #184]
+    str r4, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #2                  // theta; rho adds 31
-    eor r4, r4, r3, ror #4                  // theta; rho adds 27
-    eor r9, r9, r10, ror #27                // theta; rho adds 19
-    eor r6, r6, r12, ror #25                // theta; rho adds 20
-    eor r5, r5, r2, ror #19                 // theta; rho adds 1
-    bic r11, r9, r4
-    eor r11, r1, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #180]
-    bic r11, r6, r9
-    eor r11, r4, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #184]
-    bic r11, r5, r6
-    eor r11, r9, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #188]
-    bic r11, r1, r5
-    eor r11, r6, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #192]
-    bic r11, r4, r1
-    eor r11, r5, r11
-    ror r11, r11, #12                       // last round: offset back to 0
-    str r11, [r0, #196]
+    eor r9, r9, r3, ror #4                  // theta; rho adds 27
+    eor r6, r6, r10, ror #27                // theta; rho adds 19
+    eor r5, r5, r12, ror #25                // theta; rho adds 20
+    eor r11, r11, r2, ror #19               // theta; rho adds 1
+    bic r4, r6, r9
+    eor r4, r1, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #180]
+    bic r4, r5, r6
+    eor r4, r9, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #184]
+    bic r4, r11, r5
+    eor r4, r6, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #188]
+    bic r4, r1, r11
+    eor r4, r5, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #192]
+    bic r4, r9, r1
+    eor r4, r11, r4
+    ror r4, r4, #12                         // last round: offset back to 0
     // round 23: plane 2, half 1
-    ldr r4, [sp, #4]
-    ldr r9, [sp, #128]
-    ldr r6, [sp, #52]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #180]
+    ldr r9, [sp, #4]
+    ldr r6, [sp, #128]
+    ldr r5, [sp, #52]
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    eor r4, r4, r8, ror #20                 // theta; rho adds 0
-    eor r9, r9, lr, ror #30                 // theta; rho adds 3
-    eor r6, r6, r3, ror #19                 // theta; rho adds 12
-    eor r5, r5, r7, ror #10                 // theta; rho adds 4
-    eor r11, r11, r1, ror #5                // theta; rho adds 9
-    bic r12, r6, r9
-    eor r12, r4, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #140]
-    bic r12, r5, r6
-    eor r12, r9, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #144]
-    bic r12, r11, r5
-    eor r12, r6, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #148]
-    bic r12, r4, r11
-    eor r12, r5, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #152]
-    bic r12, r9, r4
-    eor r12, r11, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #156]
+    str r4, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r9, r9, r8, ror #20                 // theta; rho adds 0
+    eor r6, r6, lr, ror #30                 // theta; rho adds 3
+    eor r5, r5, r3, ror #19                 // theta; rho adds 12
+    eor r11, r11, r7, ror #10               // theta; rho adds 4
+    eor r12, r12, r1, ror #5                // theta; rho adds 9
+    bic r4, r5, r6
+    eor r4, r9, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #140]
+    bic r4, r11, r5
+    eor r4, r6, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #144]
+    bic r4, r12, r11
+    eor r4, r5, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #148]
+    bic r4, r9, r12
+    eor r4, r11, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #152]
+    bic r4, r6, r9
+    eor r4, r12, r4
+    ror r4, r4, #12                         // last round: offset back to 0
     // round 23: plane 1, half 0
-    ldr r4, [sp, #12]
-    ldr r9, [sp, #36]
-    ldr r6, [sp, #140]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #188]
-    eor r4, r4, r3, ror #17                 // theta; rho adds 14
-    eor r9, r9, r10, ror #4                 // theta; rho adds 10
-    eor r6, r6, r1, ror #12                 // theta; rho adds 2
-    eor r5, r5, r2, ror #29                 // theta; rho adds 23
-    eor r11, r11, lr, ror #2                // theta; rho adds 31
-    bic r12, r6, r9
-    eor r12, r4, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #20]
-    bic r12, r5, r6
-    eor r12, r9, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #24]
-    bic r12, r11, r5
-    eor r12, r6, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #28]
-    bic r12, r4, r11
-    eor r12, r5, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #32]
-    bic r12, r9, r4
-    eor r12, r11, r12
-    ror r12, r12, #12                       // last round: offset back to 0
-    str r12, [r0, #36]
+    ldr r9, [sp, #12]
+    ldr r6, [sp, #36]
+    ldr r5, [sp, #140]
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #188]
+    str r4, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r9, r9, r3, ror #17                 // theta; rho adds 14
+    eor r6, r6, r10, ror #4                 // theta; rho adds 10
+    eor r5, r5, r1, ror #12                 // theta; rho adds 2
+    eor r11, r11, r2, ror #29               // theta; rho adds 23
+    eor r12, r12, lr, ror #2                // theta; rho adds 31
+    bic r4, r5, r6
+    eor r4, r9, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #20]
+    bic r4, r11, r5
+    eor r4, r6, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #24]
+    bic r4, r12, r11
+    eor r4, r5, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #28]
+    bic r4, r9, r12
+    eor r4, r11, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #32]
+    bic r4, r6, r9
+    eor r4, r12, r4
+    ror r4, r4, #12                         // last round: offset back to 0
+    str r4, [r0, #36]
     add sp, sp, #260
     pop {r4-r11, pc}
 #if KECCAK_CM3_INTERLEAVED
