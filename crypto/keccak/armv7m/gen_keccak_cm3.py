@@ -41,7 +41,7 @@ RC = [0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x800000008000
 ROUNDS = 24
 
 # Frame (sp-relative): the 200-byte ping-pong state, then the spilled parities C[.][0], then D slots.
-B_OFF, C0_OFF, D_OFF = 0, 200, 220
+B_OFF, R0_OFF, D_OFF = 0, 200, 220
 FRAME = 260
 POOL = ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr"]
 
@@ -177,33 +177,46 @@ class RoundGen:
         return f"[r0, #{4 * w}]" if buf == "A" else f"[sp, #{B_OFF + 4 * w}]"
 
     def parity(self) -> tuple[list[int], list[int]]:
-        """Column parities: C[x][h] as a word with an offset. Leaves C1 in r2-r6, C0 in r7-r11."""
+        """Column parities: C[x][h] as a word with an offset. Leaves C[.][0] in r2-r6, C[.][1] in r7-r11.
+        Half 0 loads planes into r7-r11; half 1 accumulates in r7-r11 and loads each plane as 3 + 2 words
+        into the three registers left (r1, r12, lr, or r0, r12, lr when r1 walks the stack buffer and r0
+        is reloaded from the frame afterwards), so no parity is spilled."""
         em = self.em
-        em.op("mov r1, r0" if self.src == "A" else "mov r1, sp", "walk the input state with LDM")
+        if self.src == "A":
+            p, t3 = "r0", "{r1, r12, lr}"
+            t2, regs = "{r1, r12}", ["r1", "r12", "lr"]
+        else:
+            em.op("mov r1, sp", "walk the stack state with LDM")
+            p, t3 = "r1", "{r0, r12, lr}"
+            t2, regs = "{r0, r12}", ["r0", "r12", "lr"]
         offs: list[list[int]] = []
         for h in range(2):
-            acc = ["r2", "r3", "r4", "r5", "r6"]
-            em.op("ldmia r1!, {r2-r6}", f"C[.][{h}] starts as plane 0")
+            acc = [f"r{2 + x}" for x in range(5)] if h == 0 else [f"r{7 + x}" for x in range(5)]
+            em.op(f"ldmia {p}!, {{{acc[0]}-{acc[4]}}}", f"C[.][{h}] starts as plane 0")
             o = [self.off_in[widx(h, x, 0)] for x in range(5)]
             for y in range(1, 5):
-                em.op("ldmia r1!, {r7-r11}", f"plane {y}, half {h}")
+                if h == 0:
+                    em.op(f"ldmia {p}!, {{r7-r11}}", f"plane {y}, half 0")
+                    tmp = [f"r{7 + x}" for x in range(5)]
+                else:
+                    em.op(f"ldmia {p}!, {t3}", f"plane {y}, half 1")
+                    tmp = regs
                 for x in range(5):
+                    if h == 1 and x == 3:
+                        em.op(f"ldmia {p}!, {t2}")
                     s = self.off_in[widx(h, x, y)]
-                    em.op(f"eor {acc[x]}, {acc[x]}, r{7 + x}{ror_op(o[x] - s)}")
+                    em.op(f"eor {acc[x]}, {acc[x]}, {tmp[x % 3] if h else tmp[x]}{ror_op(o[x] - s)}")
             offs.append(o)
-            if h == 0:
-                for x in range(5):
-                    em.op(f"str {acc[x]}, [sp, #{C0_OFF + 4 * x}]", "spill C[.][0]" if x == 0 else "")
-        for x in range(5):
-            em.op(f"ldr r{7 + x}, [sp, #{C0_OFF + 4 * x}]", "C[.][0] back" if x == 0 else "")
+        if self.src == "A":
+            em.op("sub r0, r0, #200", "back to the state")
         return offs[0], offs[1]
 
     def theta_d(self, o0: list[int], o1: list[int]) -> dict:
         """D[x][0] = C[x-1][0] ^ ROL(C[x+1][1], 1), D[x][1] = C[x-1][1] ^ C[x+1][0] (interleaved ROL by
         one). Returns {(x, h): (register, offset)}."""
         em = self.em
-        c = {(x, 1): f"r{2 + x}" for x in range(5)}
-        c.update({(x, 0): f"r{7 + x}" for x in range(5)})
+        c = {(x, 0): f"r{2 + x}" for x in range(5)}
+        c.update({(x, 1): f"r{7 + x}" for x in range(5)})
         co = {(x, 0): o0[x] for x in range(5)}
         co.update({(x, 1): o1[x] for x in range(5)})
         uses = {k: 2 for k in c}
@@ -283,6 +296,8 @@ class RoundGen:
                 em.op(f"ldr {a[x]}, {self.addr(self.src, widx(hs, xs, ys))}")
             for k, r in loads:
                 em.op(f"ldr {r}, [sp, #{D_OFF + 4 * (2 * k[0] + k[1])}]", f"reload D[{k[0]}][{k[1]}]")
+            if self.src == "B" and (y, h) == ORDER[0]:
+                em.op(f"ldr r0, [sp, #{R0_OFF}]", "the state pointer back (the parities used r0)")
             if pending:
                 em.op(pending, "previous plane half's last output, after the loads")
                 pending = None
@@ -346,8 +361,10 @@ HEADER = """\
  *
  * Register map:
  *   r0            the state (rounds 0, 2, ..: read from it; 1, 3, ..: written to it)
- *   sp            frame: ping-pong state at sp+0 (200 B), C[.][0] spill at sp+200, D slots at sp+220
- *   parities      r1 = LDM pointer, r2-r6 accumulators, r7-r11 one plane half
+ *   sp            frame: ping-pong state at sp+0 (200 B), saved r0 at sp+200, D slots at sp+220
+ *   parities      LDM pointer r0 (rounds reading r0's state) or r1 (reading sp's); C[.][0] in r2-r6
+ *                 (planes loaded into r7-r11), C[.][1] in r7-r11 (planes loaded 3 + 2 words into the
+ *                 three registers left)
  *   D             r1-r12, lr after the parities: 10 words, then 7 of them cached (Belady) in chi
  *   chi           per plane half: 5 lanes and a temporary in the 6 registers free of D
  *
@@ -377,6 +394,7 @@ MCU_FN(keccakf1600, core):
 #endif
     push {r4-r11, lr}
     sub sp, sp, #%d
+    str r0, [sp, #%d]                          // the state pointer, for the rounds that borrow r0
 """
 
 FOOTER = """\
@@ -392,7 +410,7 @@ FOOTER = """\
 
 def outputs() -> dict[str, str]:
     body, n = generate()
-    return {OUT.name: HEADER % (n + 4, FRAME) + body + "\n" + FOOTER % FRAME}
+    return {OUT.name: HEADER % (n + 5, FRAME, R0_OFF) + body + "\n" + FOOTER % FRAME}
 
 
 def main() -> int:

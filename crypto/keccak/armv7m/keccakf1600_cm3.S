@@ -10,8 +10,10 @@
  *
  * Register map:
  *   r0            the state (rounds 0, 2, ..: read from it; 1, 3, ..: written to it)
- *   sp            frame: ping-pong state at sp+0 (200 B), C[.][0] spill at sp+200, D slots at sp+220
- *   parities      r1 = LDM pointer, r2-r6 accumulators, r7-r11 one plane half
+ *   sp            frame: ping-pong state at sp+0 (200 B), saved r0 at sp+200, D slots at sp+220
+ *   parities      LDM pointer r0 (rounds reading r0's state) or r1 (reading sp's); C[.][0] in r2-r6
+ *                 (planes loaded into r7-r11), C[.][1] in r7-r11 (planes loaded 3 + 2 words into the
+ *                 three registers left)
  *   D             r1-r12, lr after the parities: 10 words, then 7 of them cached (Belady) in chi
  *   chi           per plane half: 5 lanes and a temporary in the 6 registers free of D
  *
@@ -19,7 +21,7 @@
  * the ROR of a barrel-shifter operand; stored words carry offsets tracked by the generator, back to 0
  * after the last round); ping-pong buffers with pi as addressing; LDM for the column parities;
  * 24 rounds unrolled. No branch, and every address is fixed: constant time.
- * 8050 instructions (generator count).
+ * 7919 instructions (generator count).
  */
 #include "mcucrypt/ns.h"
 #include "keccak_cm3.h"
@@ -41,351 +43,346 @@ MCU_FN(keccakf1600, core):
 #endif
     push {r4-r11, lr}
     sub sp, sp, #260
+    str r0, [sp, #200]                          // the state pointer, for the rounds that borrow r0
     // ---- round 0: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7
     eor r3, r3, r8
     eor r4, r4, r9
     eor r5, r5, r10
     eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7
     eor r3, r3, r8
     eor r4, r4, r9
     eor r5, r5, r10
     eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7
     eor r3, r3, r8
     eor r4, r4, r9
     eor r5, r5, r10
     eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7
     eor r3, r3, r8
     eor r4, r4, r9
     eor r5, r5, r10
     eor r6, r6, r11
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8
-    eor r4, r4, r9
-    eor r5, r5, r10
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8
-    eor r4, r4, r9
-    eor r5, r5, r10
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8
-    eor r4, r4, r9
-    eor r5, r5, r10
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8
-    eor r4, r4, r9
-    eor r5, r5, r10
-    eor r6, r6, r11
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #31                // D[0][0]
-    eor r3, r3, r10                         // D[2][1]
-    eor r11, r4, r11                        // D[3][1]
-    eor r10, r10, r2, ror #31               // D[4][0]
-    eor r4, r7, r4, ror #31                 // D[1][0]
-    eor r2, r2, r9                          // D[1][1]
-    eor r7, r5, r7                          // D[4][1]
-    eor r9, r9, r6, ror #31                 // D[3][0]
-    eor r5, r8, r5, ror #31                 // D[2][0]
-    eor r6, r6, r8                          // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1
+    eor r8, r8, r12
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1
+    eor r8, r8, r12
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1
+    eor r8, r8, r12
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1
+    eor r8, r8, r12
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #31                 // D[0][0]
+    eor r8, r8, r5                          // D[2][1]
+    eor r6, r9, r6                          // D[3][1]
+    eor r5, r5, r7, ror #31                 // D[4][0]
+    eor r9, r2, r9, ror #31                 // D[1][0]
+    eor r7, r7, r4                          // D[1][1]
+    eor r2, r10, r2                         // D[4][1]
+    eor r4, r4, r11, ror #31                // D[3][0]
+    eor r10, r3, r10, ror #31               // D[2][0]
+    eor r11, r11, r3                        // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 0: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6                          // theta; rho adds 0
-    eor r12, r12, r2                        // theta; rho adds 22
-    eor lr, lr, r5                          // theta; rho adds 21
-    eor r3, r3, r9                          // theta; rho adds 10
-    eor r1, r1, r7                          // theta; rho adds 7
-    bic r4, lr, r12, ror #31
-    eor r4, r8, r4, ror #11
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #21
-    eor r4, r12, r4, ror #12
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #29
-    eor r4, lr, r4, ror #14
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #25
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #22
-    eor r4, r1, r4, ror #17
+    eor r3, r3, r11                         // theta; rho adds 0
+    eor r12, r12, r7                        // theta; rho adds 22
+    eor lr, lr, r10                         // theta; rho adds 21
+    eor r8, r8, r4                          // theta; rho adds 10
+    eor r1, r1, r2                          // theta; rho adds 7
+    bic r9, lr, r12, ror #31
+    eor r9, r3, r9, ror #11
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #21
+    eor r9, r12, r9, ror #12
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #29
+    eor r9, lr, r9, ror #14
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #25
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #22
+    eor r9, r1, r9, ror #17
     // round 0: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10                         // theta; rho adds 13
-    eor r12, r12, r6                        // theta; rho adds 18
-    eor lr, lr, r2                          // theta; rho adds 5
-    eor r3, r3, r5                          // theta; rho adds 7
-    eor r1, r1, r11                         // theta; rho adds 28
-    bic r4, lr, r12, ror #19
-    eor r4, r8, r4, ror #8
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #2
-    eor r4, r12, r4, ror #11
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #21
-    eor r4, lr, r4, ror #9
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #17
-    eor r4, r3, r4, ror #26
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #5
-    eor r4, r1, r4, ror #10
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5                          // theta; rho adds 13
+    eor r12, r12, r11                       // theta; rho adds 18
+    eor lr, lr, r7                          // theta; rho adds 5
+    eor r8, r8, r10                         // theta; rho adds 7
+    eor r1, r1, r6                          // theta; rho adds 28
+    bic r9, lr, r12, ror #19
+    eor r9, r3, r9, ror #8
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #2
+    eor r9, r12, r9, ror #11
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #21
+    eor r9, lr, r9, ror #9
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #17
+    eor r9, r8, r9, ror #26
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #5
+    eor r9, r1, r9, ror #10
     // round 0: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5                        // theta; rho adds 31
-    eor lr, lr, r11                         // theta; rho adds 28
-    eor r3, r3, r7                          // theta; rho adds 20
-    eor r1, r1, r6                          // theta; rho adds 21
-    eor r9, r9, r8                          // theta; rho adds 1
-    bic r4, r3, lr, ror #24
-    eor r4, r12, r4, ror #11
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #1
-    eor r4, lr, r4, ror #7
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #12
-    eor r4, r3, r4, ror #19
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #30
-    eor r4, r1, r4, ror #22
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #29
-    eor r4, r9, r4, ror #5
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10                       // theta; rho adds 31
+    eor lr, lr, r6                          // theta; rho adds 28
+    eor r8, r8, r2                          // theta; rho adds 20
+    eor r1, r1, r11                         // theta; rho adds 21
+    eor r4, r4, r3                          // theta; rho adds 1
+    bic r9, r8, lr, ror #24
+    eor r9, r12, r9, ror #11
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #1
+    eor r9, lr, r9, ror #7
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #12
+    eor r9, r8, r9, ror #19
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #30
+    eor r9, r1, r9, ror #22
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #29
+    eor r9, r4, r9, ror #5
     // round 0: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11                         // theta; rho adds 14
-    eor r3, r3, r7                          // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6                          // theta; rho adds 14
+    eor r8, r8, r2                          // theta; rho adds 10
     eor r1, r1, r12                         // theta; rho adds 1
-    eor r9, r9, r8                          // theta; rho adds 22
-    eor r6, r6, r5                          // theta; rho adds 30
-    bic r4, r1, r3, ror #23
-    eor r4, lr, r4, ror #13
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #21
-    eor r4, r3, r4, ror #20
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #3
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #16
-    eor r4, r9, r4, ror #8
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #20
+    eor r4, r4, r3                          // theta; rho adds 22
+    eor r11, r11, r10                       // theta; rho adds 30
+    bic r9, r1, r8, ror #23
+    eor r9, lr, r9, ror #13
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #21
+    eor r9, r8, r9, ror #20
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #3
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #16
+    eor r9, r4, r9, ror #8
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #20
     // round 0: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2                          // theta; rho adds 1
-    eor r3, r3, r5                          // theta; rho adds 3
-    eor r1, r1, r11                         // theta; rho adds 13
-    eor r9, r9, r10                         // theta; rho adds 4
-    eor r6, r6, r12                         // theta; rho adds 9
-    bic r4, r1, r3, ror #10
-    eor r4, lr, r4, ror #20
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #23
-    eor r4, r3, r4, ror #31
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #4
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #24
-    eor r4, r9, r4, ror #3
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #2
-    eor r4, r6, r4, ror #6
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7                          // theta; rho adds 1
+    eor r8, r8, r10                         // theta; rho adds 3
+    eor r1, r1, r6                          // theta; rho adds 13
+    eor r4, r4, r5                          // theta; rho adds 4
+    eor r11, r11, r12                       // theta; rho adds 9
+    bic r9, r1, r8, ror #10
+    eor r9, lr, r9, ror #20
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #23
+    eor r9, r8, r9, ror #31
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #4
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #24
+    eor r9, r4, r9, ror #3
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #2
+    eor r9, r11, r9, ror #6
     // round 0: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12                         // theta; rho adds 0
-    eor r1, r1, r8                          // theta; rho adds 22
-    eor r9, r9, lr                          // theta; rho adds 22
-    eor r6, r6, r11                         // theta; rho adds 11
-    eor r5, r5, r10                         // theta; rho adds 7
-    bic r4, r9, r1
-    eor r4, r3, r4, ror #10
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #21
-    eor r4, r1, r4, ror #11
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #28
-    eor r4, r9, r4, ror #15
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #25
-    eor r4, r6, r4, ror #11
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #22
-    eor r4, r5, r4, ror #17
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12                         // theta; rho adds 0
+    eor r1, r1, r3                          // theta; rho adds 22
+    eor r4, r4, lr                          // theta; rho adds 22
+    eor r11, r11, r6                        // theta; rho adds 11
+    eor r10, r10, r5                        // theta; rho adds 7
+    bic r9, r4, r1
+    eor r9, r8, r9, ror #10
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #21
+    eor r9, r1, r9, ror #11
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #28
+    eor r9, r4, r9, ror #15
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #25
+    eor r9, r11, r9, ror #11
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #22
+    eor r9, r10, r9, ror #17
     // round 0: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7                          // theta; rho adds 14
-    eor r9, r9, r12                         // theta; rho adds 18
-    eor r6, r6, r8                          // theta; rho adds 5
-    eor r5, r5, lr                          // theta; rho adds 8
-    eor r11, r11, r3                        // theta; rho adds 28
-    bic r4, r6, r9, ror #19
-    eor r4, r1, r4, ror #9
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #3
-    eor r4, r9, r4, ror #10
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #20
-    eor r4, r6, r4, ror #9
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #18
-    eor r4, r5, r4, ror #26
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #4
-    eor r4, r11, r4, ror #10
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2                          // theta; rho adds 14
+    eor r4, r4, r12                         // theta; rho adds 18
+    eor r11, r11, r3                        // theta; rho adds 5
+    eor r10, r10, lr                        // theta; rho adds 8
+    eor r6, r6, r8                          // theta; rho adds 28
+    bic r9, r11, r4, ror #19
+    eor r9, r1, r9, ror #9
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #3
+    eor r9, r4, r9, ror #10
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #20
+    eor r9, r11, r9, ror #9
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #18
+    eor r9, r10, r9, ror #26
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #4
+    eor r9, r6, r9, ror #10
     // round 0: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr                          // theta; rho adds 31
-    eor r9, r9, r3                          // theta; rho adds 27
-    eor r6, r6, r10                         // theta; rho adds 19
-    eor r5, r5, r12                         // theta; rho adds 20
-    eor r11, r11, r2                        // theta; rho adds 1
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #12
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #1
-    eor r4, r9, r4, ror #7
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #13
-    eor r4, r6, r4, ror #18
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #30
-    eor r4, r5, r4, ror #21
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #28
-    eor r4, r11, r4, ror #6
+    eor r4, r4, r8                          // theta; rho adds 27
+    eor r11, r11, r5                        // theta; rho adds 19
+    eor r10, r10, r12                       // theta; rho adds 20
+    eor r6, r6, r7                          // theta; rho adds 1
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #12
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #1
+    eor r9, r4, r9, ror #7
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #13
+    eor r9, r11, r9, ror #18
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #30
+    eor r9, r10, r9, ror #21
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #28
+    eor r9, r6, r9, ror #6
     // round 0: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8                          // theta; rho adds 0
-    eor r6, r6, lr                          // theta; rho adds 3
-    eor r5, r5, r3                          // theta; rho adds 12
-    eor r11, r11, r7                        // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3                          // theta; rho adds 0
+    eor r11, r11, lr                        // theta; rho adds 3
+    eor r10, r10, r8                        // theta; rho adds 12
+    eor r6, r6, r2                          // theta; rho adds 4
     eor r12, r12, r1                        // theta; rho adds 9
-    bic r4, r5, r6, ror #9
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #24
-    eor r4, r6, r4, ror #31
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #5
-    eor r4, r5, r4, ror #3
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #23
-    eor r4, r11, r4, ror #4
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #3
-    eor r4, r12, r4, ror #6
+    bic r9, r10, r11, ror #9
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #24
+    eor r9, r11, r9, ror #31
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #5
+    eor r9, r10, r9, ror #3
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #23
+    eor r9, r6, r9, ror #4
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #3
+    eor r9, r12, r9, ror #6
     // round 0: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3                          // theta; rho adds 14
-    eor r6, r6, r10                         // theta; rho adds 10
-    eor r5, r5, r1                          // theta; rho adds 2
-    eor r11, r11, r2                        // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8                          // theta; rho adds 14
+    eor r11, r11, r5                        // theta; rho adds 10
+    eor r10, r10, r1                        // theta; rho adds 2
+    eor r6, r6, r7                          // theta; rho adds 23
     eor r12, r12, lr                        // theta; rho adds 31
-    bic r4, r5, r6, ror #24
-    eor r4, r9, r4, ror #12
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #21
-    eor r4, r6, r4, ror #19
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #8
-    eor r4, r5, r4, ror #3
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #15
-    eor r4, r11, r4, ror #9
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #21
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #24
+    eor r9, r4, r9, ror #12
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #21
+    eor r9, r11, r9, ror #19
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #8
+    eor r9, r10, r9, ror #3
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #15
+    eor r9, r6, r9, ror #9
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #21
+    str r9, [sp, #36]
     // ---- round 1: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #18
@@ -411,668 +408,657 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #2
     eor r5, r5, r10, ror #22
     eor r6, r6, r11, ror #6
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #18
-    eor r3, r3, r8, ror #12
-    eor r4, r4, r9, ror #20
-    eor r5, r5, r10, ror #20
-    eor r6, r6, r11, ror #9
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8, ror #19
-    eor r4, r4, r9, ror #9
-    eor r5, r5, r10, ror #6
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #19
-    eor r3, r3, r8, ror #4
-    eor r4, r4, r9, ror #16
-    eor r5, r5, r10, ror #3
-    eor r6, r6, r11, ror #11
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #1
-    eor r3, r3, r8, ror #27
-    eor r4, r4, r9, ror #2
-    eor r5, r5, r10, ror #22
-    eor r6, r6, r11, ror #6
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #16                // D[0][0]
-    eor r3, r3, r10, ror #11                // D[2][1]
-    eor r11, r4, r11, ror #14               // D[3][1]
-    eor r10, r10, r2, ror #10               // D[4][0]
-    eor r4, r7, r4, ror #10                 // D[1][0]
-    eor r2, r2, r9, ror #10                 // D[1][1]
-    eor r7, r5, r7, ror #10                 // D[4][1]
-    eor r9, r9, r6, ror #14                 // D[3][0]
-    eor r5, r8, r5, ror #11                 // D[2][0]
-    eor r6, r6, r8, ror #17                 // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #18
+    eor r8, r8, r12, ror #12
+    eor r9, r9, lr, ror #20
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #20
+    eor r11, r11, r12, ror #9
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0
+    eor r8, r8, r12, ror #19
+    eor r9, r9, lr, ror #9
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #6
+    eor r11, r11, r12, ror #30
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #19
+    eor r8, r8, r12, ror #4
+    eor r9, r9, lr, ror #16
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #3
+    eor r11, r11, r12, ror #11
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #1
+    eor r8, r8, r12, ror #27
+    eor r9, r9, lr, ror #2
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #22
+    eor r11, r11, r12, ror #6
+    eor r1, r6, r8, ror #16                 // D[0][0]
+    eor r8, r8, r5, ror #11                 // D[2][1]
+    eor r6, r9, r6, ror #14                 // D[3][1]
+    eor r5, r5, r7, ror #10                 // D[4][0]
+    eor r9, r2, r9, ror #10                 // D[1][0]
+    eor r7, r7, r4, ror #10                 // D[1][1]
+    eor r2, r10, r2, ror #10                // D[4][1]
+    eor r4, r4, r11, ror #14                // D[3][0]
+    eor r10, r3, r10, ror #11               // D[2][0]
+    eor r11, r11, r3, ror #17               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 1: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #25                 // theta; rho adds 0
-    eor r12, r12, r2, ror #10               // theta; rho adds 22
-    eor lr, lr, r5, ror #23                 // theta; rho adds 21
-    eor r3, r3, r9, ror #18                 // theta; rho adds 10
-    eor r1, r1, r7, ror #23                 // theta; rho adds 7
-    bic r4, lr, r12, ror #2
-    eor r4, r8, r4, ror #30
-    eor r4, r4, #0x00000089                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #16
-    eor r4, r12, r4, ror #14
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #22
-    eor r4, lr, r4, ror #26
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #24
-    eor r4, r3, r4, ror #18
-    str r4, [r0, #112]
-    bic r4, r12, r8
-    eor r4, r1, r4, ror #8
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #25                // theta; rho adds 0
+    eor r12, r12, r7, ror #10               // theta; rho adds 22
+    eor lr, lr, r10, ror #23                // theta; rho adds 21
+    eor r8, r8, r4, ror #18                 // theta; rho adds 10
+    eor r1, r1, r2, ror #23                 // theta; rho adds 7
+    bic r9, lr, r12, ror #2
+    eor r9, r3, r9, ror #30
+    eor r9, r9, #0x00000089                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #16
+    eor r9, r12, r9, ror #14
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #22
+    eor r9, lr, r9, ror #26
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #24
+    eor r9, r8, r9, ror #18
+    str r9, [r0, #112]
+    bic r9, r12, r3
+    eor r9, r1, r9, ror #8
     // round 1: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #28                // theta; rho adds 13
-    eor r12, r12, r6, ror #7                // theta; rho adds 18
-    eor lr, lr, r2, ror #3                  // theta; rho adds 5
-    eor r3, r3, r5, ror #15                 // theta; rho adds 7
-    eor r1, r1, r11, ror #31                // theta; rho adds 28
-    bic r4, lr, r12, ror #8
-    eor r4, r8, r4, ror #12
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #4
-    eor r4, r12, r4, ror #20
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #4
-    eor r4, lr, r4, ror #24
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #4
-    eor r4, r3, r4, ror #24
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #12
-    eor r4, r1, r4, ror #16
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #28                 // theta; rho adds 13
+    eor r12, r12, r11, ror #7               // theta; rho adds 18
+    eor lr, lr, r7, ror #3                  // theta; rho adds 5
+    eor r8, r8, r10, ror #15                // theta; rho adds 7
+    eor r1, r1, r6, ror #31                 // theta; rho adds 28
+    bic r9, lr, r12, ror #8
+    eor r9, r3, r9, ror #12
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #4
+    eor r9, r12, r9, ror #20
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #4
+    eor r9, lr, r9, ror #24
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #4
+    eor r9, r8, r9, ror #24
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #12
+    eor r9, r1, r9, ror #16
     // round 1: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5                        // theta; rho adds 31
-    eor lr, lr, r11, ror #1                 // theta; rho adds 28
-    eor r3, r3, r7, ror #31                 // theta; rho adds 20
-    eor r1, r1, r6, ror #6                  // theta; rho adds 21
-    eor r9, r9, r8, ror #28                 // theta; rho adds 1
-    bic r4, r3, lr, ror #11
-    eor r4, r12, r4, ror #24
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #5
-    eor r4, lr, r4, ror #16
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #27
-    eor r4, r3, r4
-    str r4, [r0, #88]
-    bic r4, r12, r9, ror #24
-    eor r4, r1, r4, ror #13
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #29
-    eor r4, r9, r4, ror #11
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10                       // theta; rho adds 31
+    eor lr, lr, r6, ror #1                  // theta; rho adds 28
+    eor r8, r8, r2, ror #31                 // theta; rho adds 20
+    eor r1, r1, r11, ror #6                 // theta; rho adds 21
+    eor r4, r4, r3, ror #28                 // theta; rho adds 1
+    bic r9, r8, lr, ror #11
+    eor r9, r12, r9, ror #24
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #5
+    eor r9, lr, r9, ror #16
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #27
+    eor r9, r8, r9
+    str r9, [r0, #88]
+    bic r9, r12, r4, ror #24
+    eor r9, r1, r9, ror #13
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #29
+    eor r9, r4, r9, ror #11
     // round 1: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #21                // theta; rho adds 14
-    eor r3, r3, r7, ror #20                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #21                 // theta; rho adds 14
+    eor r8, r8, r2, ror #20                 // theta; rho adds 10
     eor r1, r1, r12, ror #26                // theta; rho adds 1
-    eor r9, r9, r8, ror #18                 // theta; rho adds 22
-    eor r6, r6, r5, ror #30                 // theta; rho adds 30
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #22
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #6
-    eor r4, r3, r4
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #10
-    eor r4, r1, r4, ror #16
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #6
-    eor r4, r9, r4, ror #16
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #16
-    eor r4, r6, r4, ror #10
+    eor r4, r4, r3, ror #18                 // theta; rho adds 22
+    eor r11, r11, r10, ror #30              // theta; rho adds 30
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #22
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #6
+    eor r9, r8, r9
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #10
+    eor r9, r1, r9, ror #16
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #6
+    eor r9, r4, r9, ror #16
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #16
+    eor r9, r11, r9, ror #10
     // round 1: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #22                 // theta; rho adds 1
-    eor r3, r3, r5, ror #12                 // theta; rho adds 3
-    eor r1, r1, r11, ror #15                // theta; rho adds 13
-    eor r9, r9, r10, ror #17                // theta; rho adds 4
-    eor r6, r6, r12, ror #24                // theta; rho adds 9
-    bic r4, r1, r3, ror #12
-    eor r4, lr, r4, ror #6
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #15
-    eor r4, r3, r4, ror #5
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #9
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #15
-    eor r4, r9, r4, ror #9
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #14
-    eor r4, r6, r4, ror #3
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #22                 // theta; rho adds 1
+    eor r8, r8, r10, ror #12                // theta; rho adds 3
+    eor r1, r1, r6, ror #15                 // theta; rho adds 13
+    eor r4, r4, r5, ror #17                 // theta; rho adds 4
+    eor r11, r11, r12, ror #24              // theta; rho adds 9
+    bic r9, r1, r8, ror #12
+    eor r9, lr, r9, ror #6
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #15
+    eor r9, r8, r9, ror #5
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #9
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #15
+    eor r9, r4, r9, ror #9
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #14
+    eor r9, r11, r9, ror #3
     // round 1: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #25                // theta; rho adds 0
-    eor r1, r1, r8, ror #10                 // theta; rho adds 22
-    eor r9, r9, lr, ror #22                 // theta; rho adds 22
-    eor r6, r6, r11, ror #18                // theta; rho adds 11
-    eor r5, r5, r10, ror #22                // theta; rho adds 7
-    bic r4, r9, r1, ror #2
-    eor r4, r3, r4, ror #30
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #14
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #22
-    eor r4, r9, r4, ror #26
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #24
-    eor r4, r6, r4, ror #18
-    str r4, [r0, #12]
-    bic r4, r1, r3
-    eor r4, r5, r4, ror #8
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #25                // theta; rho adds 0
+    eor r1, r1, r3, ror #10                 // theta; rho adds 22
+    eor r4, r4, lr, ror #22                 // theta; rho adds 22
+    eor r11, r11, r6, ror #18               // theta; rho adds 11
+    eor r10, r10, r5, ror #22               // theta; rho adds 7
+    bic r9, r4, r1, ror #2
+    eor r9, r8, r9, ror #30
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #14
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #22
+    eor r9, r4, r9, ror #26
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #24
+    eor r9, r11, r9, ror #18
+    str r9, [r0, #12]
+    bic r9, r1, r8
+    eor r9, r10, r9, ror #8
     // round 1: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #29                 // theta; rho adds 14
-    eor r9, r9, r12, ror #7                 // theta; rho adds 18
-    eor r6, r6, r8, ror #3                  // theta; rho adds 5
-    eor r5, r5, lr, ror #15                 // theta; rho adds 8
-    eor r11, r11, r3, ror #31               // theta; rho adds 28
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #13
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #5
-    eor r4, r9, r4, ror #19
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #4
-    eor r4, r6, r4, ror #23
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #4
-    eor r4, r5, r4, ror #24
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #11
-    eor r4, r11, r4, ror #17
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #29                 // theta; rho adds 14
+    eor r4, r4, r12, ror #7                 // theta; rho adds 18
+    eor r11, r11, r3, ror #3                // theta; rho adds 5
+    eor r10, r10, lr, ror #15               // theta; rho adds 8
+    eor r6, r6, r8, ror #31                 // theta; rho adds 28
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #13
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #5
+    eor r9, r4, r9, ror #19
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #4
+    eor r9, r11, r9, ror #23
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #4
+    eor r9, r10, r9, ror #24
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #11
+    eor r9, r6, r9, ror #17
     // round 1: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #31                 // theta; rho adds 31
-    eor r9, r9, r3, ror #1                  // theta; rho adds 27
-    eor r6, r6, r10, ror #30                // theta; rho adds 19
-    eor r5, r5, r12, ror #7                 // theta; rho adds 20
-    eor r11, r11, r2, ror #27               // theta; rho adds 1
-    bic r4, r6, r9, ror #10
-    eor r4, r1, r4, ror #24
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #6
-    eor r4, r9, r4, ror #16
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #26
-    eor r4, r6, r4
-    str r4, [r0, #188]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4, ror #14
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #30
-    eor r4, r11, r4, ror #10
+    eor r4, r4, r8, ror #1                  // theta; rho adds 27
+    eor r11, r11, r5, ror #30               // theta; rho adds 19
+    eor r10, r10, r12, ror #7               // theta; rho adds 20
+    eor r6, r6, r7, ror #27                 // theta; rho adds 1
+    bic r9, r11, r4, ror #10
+    eor r9, r1, r9, ror #24
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #6
+    eor r9, r4, r9, ror #16
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #26
+    eor r9, r11, r9
+    str r9, [r0, #188]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9, ror #14
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #30
+    eor r9, r6, r9, ror #10
     // round 1: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #22                 // theta; rho adds 0
-    eor r6, r6, lr, ror #11                 // theta; rho adds 3
-    eor r5, r5, r3, ror #14                 // theta; rho adds 12
-    eor r11, r11, r7, ror #18               // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #22                 // theta; rho adds 0
+    eor r11, r11, lr, ror #11               // theta; rho adds 3
+    eor r10, r10, r8, ror #14               // theta; rho adds 12
+    eor r6, r6, r2, ror #18                 // theta; rho adds 4
     eor r12, r12, r1, ror #24               // theta; rho adds 9
-    bic r4, r5, r6, ror #12
-    eor r4, r9, r4, ror #6
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #16
-    eor r4, r6, r4, ror #4
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #8
-    eor r4, r5, r4, ror #8
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #14
-    eor r4, r11, r4, ror #10
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #14
-    eor r4, r12, r4, ror #4
+    bic r9, r10, r11, ror #12
+    eor r9, r4, r9, ror #6
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #16
+    eor r9, r11, r9, ror #4
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #8
+    eor r9, r10, r9, ror #8
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #14
+    eor r9, r6, r9, ror #10
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #14
+    eor r9, r12, r9, ror #4
     // round 1: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #21                 // theta; rho adds 14
-    eor r6, r6, r10, ror #20                // theta; rho adds 10
-    eor r5, r5, r1, ror #25                 // theta; rho adds 2
-    eor r11, r11, r2, ror #18               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #21                 // theta; rho adds 14
+    eor r11, r11, r5, ror #20               // theta; rho adds 10
+    eor r10, r10, r1, ror #25               // theta; rho adds 2
+    eor r6, r6, r7, ror #18                 // theta; rho adds 23
     eor r12, r12, lr, ror #29               // theta; rho adds 31
-    bic r4, r5, r6, ror #25
-    eor r4, r9, r4, ror #23
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #7
-    eor r4, r6, r4
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #9
-    eor r4, r5, r4, ror #16
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #7
-    eor r4, r11, r4, ror #16
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #16
-    eor r4, r12, r4, ror #9
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #25
+    eor r9, r4, r9, ror #23
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #7
+    eor r9, r11, r9
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #9
+    eor r9, r10, r9, ror #16
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #7
+    eor r9, r6, r9, ror #16
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #16
+    eor r9, r12, r9, ror #9
+    str r9, [r0, #36]
     // ---- round 2: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #7
     eor r3, r3, r8, ror #23
     eor r4, r4, r9
     eor r5, r5, r10, ror #9
     eor r6, r6, r11, ror #22
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #9
     eor r3, r3, r8, ror #27
     eor r4, r4, r9, ror #17
     eor r5, r5, r10, ror #18
     eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #11
     eor r3, r3, r8
     eor r4, r4, r9, ror #26
     eor r5, r5, r10, ror #5
     eor r6, r6, r11, ror #23
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #11
     eor r3, r3, r8, ror #14
     eor r4, r4, r9, ror #5
     eor r5, r5, r10, ror #16
     eor r6, r6, r11, ror #11
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #8
-    eor r3, r3, r8, ror #24
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #10
-    eor r6, r6, r11, ror #22
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #10
-    eor r3, r3, r8, ror #28
-    eor r4, r4, r9, ror #18
-    eor r5, r5, r10, ror #18
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #12
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #26
-    eor r5, r5, r10, ror #6
-    eor r6, r6, r11, ror #24
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #12
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #6
-    eor r5, r5, r10, ror #16
-    eor r6, r6, r11, ror #12
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #7                 // D[0][0]
-    eor r3, r3, r10, ror #14                // D[2][1]
-    eor r11, r4, r11, ror #26               // D[3][1]
-    eor r10, r10, r2, ror #17               // D[4][0]
-    eor r4, r7, r4, ror #29                 // D[1][0]
-    eor r2, r2, r9, ror #30                 // D[1][1]
-    eor r7, r5, r7, ror #18                 // D[4][1]
-    eor r9, r9, r6, ror #25                 // D[3][0]
-    eor r5, r8, r5, ror #13                 // D[2][0]
-    eor r6, r6, r8, ror #8                  // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #8
+    eor r8, r8, r12, ror #24
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #10
+    eor r11, r11, r12, ror #22
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #10
+    eor r8, r8, r12, ror #28
+    eor r9, r9, lr, ror #18
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #18
+    eor r11, r11, r12
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #12
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #26
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #6
+    eor r11, r11, r12, ror #24
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #12
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #6
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #16
+    eor r11, r11, r12, ror #12
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #7                  // D[0][0]
+    eor r8, r8, r5, ror #14                 // D[2][1]
+    eor r6, r9, r6, ror #26                 // D[3][1]
+    eor r5, r5, r7, ror #17                 // D[4][0]
+    eor r9, r2, r9, ror #29                 // D[1][0]
+    eor r7, r7, r4, ror #30                 // D[1][1]
+    eor r2, r10, r2, ror #18                // D[4][1]
+    eor r4, r4, r11, ror #25                // D[3][0]
+    eor r10, r3, r10, ror #13               // D[2][0]
+    eor r11, r11, r3, ror #8                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 2: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #24                 // theta; rho adds 0
-    eor r12, r12, r2, ror #8                // theta; rho adds 22
-    eor lr, lr, r5, ror #17                 // theta; rho adds 21
-    eor r3, r3, r9, ror #11                 // theta; rho adds 10
-    eor r1, r1, r7, ror #10                 // theta; rho adds 7
-    bic r4, lr, r12, ror #8
-    eor r4, r8, r4, ror #26
-    eor r4, r4, #0x0000008b                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #17
-    eor r4, r12, r4, ror #7
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #12
-    eor r4, lr, r4, ror #3
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #29
-    eor r4, r3, r4, ror #23
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #30
-    eor r4, r1, r4, ror #5
+    eor r3, r3, r11, ror #24                // theta; rho adds 0
+    eor r12, r12, r7, ror #8                // theta; rho adds 22
+    eor lr, lr, r10, ror #17                // theta; rho adds 21
+    eor r8, r8, r4, ror #11                 // theta; rho adds 10
+    eor r1, r1, r2, ror #10                 // theta; rho adds 7
+    bic r9, lr, r12, ror #8
+    eor r9, r3, r9, ror #26
+    eor r9, r9, #0x0000008b                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #17
+    eor r9, r12, r9, ror #7
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #12
+    eor r9, lr, r9, ror #3
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #29
+    eor r9, r8, r9, ror #23
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #30
+    eor r9, r1, r9, ror #5
     // round 2: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #22                // theta; rho adds 13
-    eor r12, r12, r6, ror #16               // theta; rho adds 18
-    eor lr, lr, r2, ror #4                  // theta; rho adds 5
-    eor r3, r3, r5, ror #8                  // theta; rho adds 7
-    eor r1, r1, r11                         // theta; rho adds 28
-    bic r4, lr, r12, ror #31
-    eor r4, r8, r4, ror #12
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #6
-    eor r4, r12, r4, ror #27
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #15
-    eor r4, lr, r4, ror #11
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #23
-    eor r4, r3, r4, ror #26
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #21
-    eor r4, r1, r4, ror #20
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #22                 // theta; rho adds 13
+    eor r12, r12, r11, ror #16              // theta; rho adds 18
+    eor lr, lr, r7, ror #4                  // theta; rho adds 5
+    eor r8, r8, r10, ror #8                 // theta; rho adds 7
+    eor r1, r1, r6                          // theta; rho adds 28
+    bic r9, lr, r12, ror #31
+    eor r9, r3, r9, ror #12
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #6
+    eor r9, r12, r9, ror #27
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #15
+    eor r9, lr, r9, ror #11
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #23
+    eor r9, r8, r9, ror #26
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #21
+    eor r9, r1, r9, ror #20
     // round 2: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #2                // theta; rho adds 31
-    eor lr, lr, r11, ror #6                 // theta; rho adds 28
-    eor r3, r3, r7, ror #22                 // theta; rho adds 20
-    eor r1, r1, r6, ror #12                 // theta; rho adds 21
-    eor r9, r9, r8, ror #18                 // theta; rho adds 1
-    bic r4, r3, lr, ror #24
-    eor r4, r12, r4, ror #5
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #13
-    eor r4, lr, r4, ror #27
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #10
-    eor r4, r3, r4, ror #9
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #14
-    eor r4, r1, r4, ror #8
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #3
-    eor r4, r9, r4, ror #15
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #2               // theta; rho adds 31
+    eor lr, lr, r6, ror #6                  // theta; rho adds 28
+    eor r8, r8, r2, ror #22                 // theta; rho adds 20
+    eor r1, r1, r11, ror #12                // theta; rho adds 21
+    eor r4, r4, r3, ror #18                 // theta; rho adds 1
+    bic r9, r8, lr, ror #24
+    eor r9, r12, r9, ror #5
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #13
+    eor r9, lr, r9, ror #27
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #10
+    eor r9, r8, r9, ror #9
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #14
+    eor r9, r1, r9, ror #8
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #3
+    eor r9, r4, r9, ror #15
     // round 2: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #16                // theta; rho adds 14
-    eor r3, r3, r7                          // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #16                 // theta; rho adds 14
+    eor r8, r8, r2                          // theta; rho adds 10
     eor r1, r1, r12, ror #15                // theta; rho adds 1
-    eor r9, r9, r8                          // theta; rho adds 22
-    eor r6, r6, r5, ror #29                 // theta; rho adds 30
-    bic r4, r1, r3, ror #28
-    eor r4, lr, r4, ror #8
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #30
-    eor r4, r3, r4, ror #6
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #29
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #5
-    eor r4, r9, r4, ror #22
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #31
+    eor r4, r4, r3                          // theta; rho adds 22
+    eor r11, r11, r10, ror #29              // theta; rho adds 30
+    bic r9, r1, r8, ror #28
+    eor r9, lr, r9, ror #8
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #30
+    eor r9, r8, r9, ror #6
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #29
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #5
+    eor r9, r4, r9, ror #22
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #31
     // round 2: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2                          // theta; rho adds 1
-    eor r3, r3, r5, ror #2                  // theta; rho adds 3
-    eor r1, r1, r11, ror #30                // theta; rho adds 13
-    eor r9, r9, r10, ror #31                // theta; rho adds 4
-    eor r6, r6, r12, ror #13                // theta; rho adds 9
-    bic r4, r1, r3, ror #8
-    eor r4, lr, r4, ror #20
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #8
-    eor r4, r3, r4, ror #16
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #9
-    eor r4, r1, r4, ror #15
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #3
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #4
-    eor r4, r6, r4, ror #25
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7                          // theta; rho adds 1
+    eor r8, r8, r10, ror #2                 // theta; rho adds 3
+    eor r1, r1, r6, ror #30                 // theta; rho adds 13
+    eor r4, r4, r5, ror #31                 // theta; rho adds 4
+    eor r11, r11, r12, ror #13              // theta; rho adds 9
+    bic r9, r1, r8, ror #8
+    eor r9, lr, r9, ror #20
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #8
+    eor r9, r8, r9, ror #16
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #9
+    eor r9, r1, r9, ror #15
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #3
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #4
+    eor r9, r11, r9, ror #25
     // round 2: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #24                // theta; rho adds 0
-    eor r1, r1, r8, ror #9                  // theta; rho adds 22
-    eor r9, r9, lr, ror #16                 // theta; rho adds 22
-    eor r6, r6, r11, ror #10                // theta; rho adds 11
-    eor r5, r5, r10, ror #11                // theta; rho adds 7
-    bic r4, r9, r1, ror #7
-    eor r4, r3, r4, ror #26
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #17
-    eor r4, r1, r4, ror #8
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #13
-    eor r4, r9, r4, ror #2
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #28
-    eor r4, r6, r4, ror #23
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #31
-    eor r4, r5, r4, ror #5
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #24                // theta; rho adds 0
+    eor r1, r1, r3, ror #9                  // theta; rho adds 22
+    eor r4, r4, lr, ror #16                 // theta; rho adds 22
+    eor r11, r11, r6, ror #10               // theta; rho adds 11
+    eor r10, r10, r5, ror #11               // theta; rho adds 7
+    bic r9, r4, r1, ror #7
+    eor r9, r8, r9, ror #26
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #17
+    eor r9, r1, r9, ror #8
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #13
+    eor r9, r4, r9, ror #2
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #28
+    eor r9, r11, r9, ror #23
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #31
+    eor r9, r10, r9, ror #5
     // round 2: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #22                 // theta; rho adds 14
-    eor r9, r9, r12, ror #17                // theta; rho adds 18
-    eor r6, r6, r8, ror #5                  // theta; rho adds 5
-    eor r5, r5, lr, ror #8                  // theta; rho adds 8
-    eor r11, r11, r3                        // theta; rho adds 28
-    bic r4, r6, r9, ror #31
-    eor r4, r1, r4, ror #12
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #6
-    eor r4, r9, r4, ror #27
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #14
-    eor r4, r6, r4, ror #12
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4, ror #26
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #21
-    eor r4, r11, r4, ror #19
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #22                 // theta; rho adds 14
+    eor r4, r4, r12, ror #17                // theta; rho adds 18
+    eor r11, r11, r3, ror #5                // theta; rho adds 5
+    eor r10, r10, lr, ror #8                // theta; rho adds 8
+    eor r6, r6, r8                          // theta; rho adds 28
+    bic r9, r11, r4, ror #31
+    eor r9, r1, r9, ror #12
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #6
+    eor r9, r4, r9, ror #27
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #14
+    eor r9, r11, r9, ror #12
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9, ror #26
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #21
+    eor r9, r6, r9, ror #19
     // round 2: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #2                  // theta; rho adds 31
-    eor r9, r9, r3, ror #7                  // theta; rho adds 27
-    eor r6, r6, r10, ror #22                // theta; rho adds 19
-    eor r5, r5, r12, ror #13                // theta; rho adds 20
-    eor r11, r11, r2, ror #18               // theta; rho adds 1
-    bic r4, r6, r9, ror #23
-    eor r4, r1, r4, ror #6
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #14
-    eor r4, r9, r4, ror #27
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #10
-    eor r4, r6, r4, ror #8
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #14
-    eor r4, r5, r4, ror #8
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #3
-    eor r4, r11, r4, ror #15
+    eor r4, r4, r8, ror #7                  // theta; rho adds 27
+    eor r11, r11, r5, ror #22               // theta; rho adds 19
+    eor r10, r10, r12, ror #13              // theta; rho adds 20
+    eor r6, r6, r7, ror #18                 // theta; rho adds 1
+    bic r9, r11, r4, ror #23
+    eor r9, r1, r9, ror #6
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #14
+    eor r9, r4, r9, ror #27
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #10
+    eor r9, r11, r9, ror #8
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #14
+    eor r9, r10, r9, ror #8
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #3
+    eor r9, r6, r9, ror #15
     // round 2: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8                          // theta; rho adds 0
-    eor r6, r6, lr, ror #2                  // theta; rho adds 3
-    eor r5, r5, r3, ror #30                 // theta; rho adds 12
-    eor r11, r11, r7, ror #30               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3                          // theta; rho adds 0
+    eor r11, r11, lr, ror #2                // theta; rho adds 3
+    eor r10, r10, r8, ror #30               // theta; rho adds 12
+    eor r6, r6, r2, ror #30                 // theta; rho adds 4
     eor r12, r12, r1, ror #12               // theta; rho adds 9
-    bic r4, r5, r6, ror #7
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #8
-    eor r4, r6, r4, ror #17
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #9
-    eor r4, r5, r4, ror #15
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #3
-    eor r4, r11, r4, ror #20
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #5
-    eor r4, r12, r4, ror #24
+    bic r9, r10, r11, ror #7
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #8
+    eor r9, r11, r9, ror #17
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #9
+    eor r9, r10, r9, ror #15
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #3
+    eor r9, r6, r9, ror #20
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #5
+    eor r9, r12, r9, ror #24
     // round 2: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #16                 // theta; rho adds 14
-    eor r6, r6, r10                         // theta; rho adds 10
-    eor r5, r5, r1, ror #14                 // theta; rho adds 2
-    eor r11, r11, r2                        // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #16                 // theta; rho adds 14
+    eor r11, r11, r5                        // theta; rho adds 10
+    eor r10, r10, r1, ror #14               // theta; rho adds 2
+    eor r6, r6, r7                          // theta; rho adds 23
     eor r12, r12, lr, ror #28               // theta; rho adds 31
-    bic r4, r5, r6, ror #28
-    eor r4, r9, r4, ror #8
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #31
-    eor r4, r6, r4, ror #5
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #4
-    eor r4, r5, r4, ror #29
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #5
-    eor r4, r11, r4, ror #23
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #31
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #28
+    eor r9, r4, r9, ror #8
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #31
+    eor r9, r11, r9, ror #5
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #4
+    eor r9, r10, r9, ror #29
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #5
+    eor r9, r6, r9, ror #23
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #31
+    str r9, [sp, #36]
     // ---- round 3: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7
@@ -1098,670 +1084,659 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #10
     eor r5, r5, r10, ror #14
     eor r6, r6, r11, ror #17
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8, ror #2
-    eor r4, r4, r9, ror #14
-    eor r5, r5, r10, ror #1
-    eor r6, r6, r11, ror #8
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8, ror #25
-    eor r4, r4, r9, ror #26
-    eor r5, r5, r10, ror #3
-    eor r6, r6, r11, ror #6
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #11
-    eor r3, r3, r8, ror #20
-    eor r4, r4, r9, ror #29
-    eor r5, r5, r10, ror #8
-    eor r6, r6, r11, ror #5
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #31
-    eor r3, r3, r8, ror #26
-    eor r4, r4, r9, ror #11
-    eor r5, r5, r10, ror #14
-    eor r6, r6, r11, ror #16
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #5                 // D[0][0]
-    eor r3, r3, r10, ror #7                 // D[2][1]
-    eor r11, r4, r11, ror #2                // D[3][1]
-    eor r10, r10, r2, ror #22               // D[4][0]
-    eor r4, r7, r4, ror #25                 // D[1][0]
-    eor r2, r2, r9, ror #26                 // D[1][1]
-    eor r7, r5, r7, ror #23                 // D[4][1]
-    eor r9, r9, r6, ror #2                  // D[3][0]
-    eor r5, r8, r5, ror #7                  // D[2][0]
-    eor r6, r6, r8, ror #4                  // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0
+    eor r8, r8, r12, ror #2
+    eor r9, r9, lr, ror #14
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #1
+    eor r11, r11, r12, ror #8
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0
+    eor r8, r8, r12, ror #25
+    eor r9, r9, lr, ror #26
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #3
+    eor r11, r11, r12, ror #6
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #11
+    eor r8, r8, r12, ror #20
+    eor r9, r9, lr, ror #29
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #8
+    eor r11, r11, r12, ror #5
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #31
+    eor r8, r8, r12, ror #26
+    eor r9, r9, lr, ror #11
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #14
+    eor r11, r11, r12, ror #16
+    eor r1, r6, r8, ror #5                  // D[0][0]
+    eor r8, r8, r5, ror #7                  // D[2][1]
+    eor r6, r9, r6, ror #2                  // D[3][1]
+    eor r5, r5, r7, ror #22                 // D[4][0]
+    eor r9, r2, r9, ror #25                 // D[1][0]
+    eor r7, r7, r4, ror #26                 // D[1][1]
+    eor r2, r10, r2, ror #23                // D[4][1]
+    eor r4, r4, r11, ror #2                 // D[3][0]
+    eor r10, r3, r10, ror #7                // D[2][0]
+    eor r11, r11, r3, ror #4                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 3: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #29                 // theta; rho adds 0
-    eor r12, r12, r2, ror #28               // theta; rho adds 22
-    eor lr, lr, r5, ror #14                 // theta; rho adds 21
-    eor r3, r3, r9, ror #10                 // theta; rho adds 10
-    eor r1, r1, r7, ror #28                 // theta; rho adds 7
-    bic r4, lr, r12, ror #16
-    eor r4, r8, r4, ror #30
-    eor r4, r4, #0x00000080                 // iota
-    eor r4, r4, #0x00008000                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #24
-    eor r4, r12, r4, ror #24
-    str r4, [r0, #104]
-    bic r4, r1, r3
-    eor r4, lr, r4, ror #8
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #6
-    eor r4, r3, r4, ror #26
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #18
-    eor r4, r1, r4, ror #8
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #29                // theta; rho adds 0
+    eor r12, r12, r7, ror #28               // theta; rho adds 22
+    eor lr, lr, r10, ror #14                // theta; rho adds 21
+    eor r8, r8, r4, ror #10                 // theta; rho adds 10
+    eor r1, r1, r2, ror #28                 // theta; rho adds 7
+    bic r9, lr, r12, ror #16
+    eor r9, r3, r9, ror #30
+    eor r9, r9, #0x00000080                 // iota
+    eor r9, r9, #0x00008000                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #24
+    eor r9, r12, r9, ror #24
+    str r9, [r0, #104]
+    bic r9, r1, r8
+    eor r9, lr, r9, ror #8
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #6
+    eor r9, r8, r9, ror #26
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #18
+    eor r9, r1, r9, ror #8
     // round 3: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #13                // theta; rho adds 13
-    eor r12, r12, r6, ror #29               // theta; rho adds 18
-    eor lr, lr, r2, ror #5                  // theta; rho adds 5
-    eor r3, r3, r5, ror #11                 // theta; rho adds 7
-    eor r1, r1, r11, ror #3                 // theta; rho adds 28
-    bic r4, lr, r12, ror #24
-    eor r4, r8, r4, ror #7
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #7
-    eor r4, r12, r4, ror #1
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #20
-    eor r4, lr, r4, ror #5
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #12
-    eor r4, r3, r4
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #1
-    eor r4, r1, r4, ror #19
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #13                 // theta; rho adds 13
+    eor r12, r12, r11, ror #29              // theta; rho adds 18
+    eor lr, lr, r7, ror #5                  // theta; rho adds 5
+    eor r8, r8, r10, ror #11                // theta; rho adds 7
+    eor r1, r1, r6, ror #3                  // theta; rho adds 28
+    bic r9, lr, r12, ror #24
+    eor r9, r3, r9, ror #7
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #7
+    eor r9, r12, r9, ror #1
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #20
+    eor r9, lr, r9, ror #5
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #12
+    eor r9, r8, r9
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #1
+    eor r9, r1, r9, ror #19
     // round 3: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #7                // theta; rho adds 31
-    eor lr, lr, r11, ror #16                // theta; rho adds 28
-    eor r3, r3, r7, ror #6                  // theta; rho adds 20
-    eor r1, r1, r6, ror #18                 // theta; rho adds 21
-    eor r9, r9, r8, ror #4                  // theta; rho adds 1
-    bic r4, r3, lr, ror #31
-    eor r4, r12, r4, ror #20
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #25
-    eor r4, lr, r4, ror #8
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #27
-    eor r4, r3, r4, ror #12
-    str r4, [r0, #88]
-    bic r4, r12, r9
-    eor r4, r1, r4, ror #5
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #13
-    eor r4, r9, r4, ror #19
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #7               // theta; rho adds 31
+    eor lr, lr, r6, ror #16                 // theta; rho adds 28
+    eor r8, r8, r2, ror #6                  // theta; rho adds 20
+    eor r1, r1, r11, ror #18                // theta; rho adds 21
+    eor r4, r4, r3, ror #4                  // theta; rho adds 1
+    bic r9, r8, lr, ror #31
+    eor r9, r12, r9, ror #20
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #25
+    eor r9, lr, r9, ror #8
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #27
+    eor r9, r8, r9, ror #12
+    str r9, [r0, #88]
+    bic r9, r12, r4
+    eor r9, r1, r9, ror #5
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #13
+    eor r9, r4, r9, ror #19
     // round 3: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #17                // theta; rho adds 14
-    eor r3, r3, r7, ror #4                  // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #17                 // theta; rho adds 14
+    eor r8, r8, r2, ror #4                  // theta; rho adds 10
     eor r1, r1, r12, ror #29                // theta; rho adds 1
-    eor r9, r9, r8, ror #11                 // theta; rho adds 22
-    eor r6, r6, r5, ror #29                 // theta; rho adds 30
-    bic r4, r1, r3, ror #29
-    eor r4, lr, r4, ror #3
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #31
-    eor r4, r3, r4, ror #4
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #25
-    eor r4, r1, r4, ror #8
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #11
-    eor r4, r9, r4, ror #28
-    str r4, [r0, #132]
-    bic r4, r3, lr
-    eor r4, r6, r4, ror #21
+    eor r4, r4, r3, ror #11                 // theta; rho adds 22
+    eor r11, r11, r10, ror #29              // theta; rho adds 30
+    bic r9, r1, r8, ror #29
+    eor r9, lr, r9, ror #3
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #31
+    eor r9, r8, r9, ror #4
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #25
+    eor r9, r1, r9, ror #8
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #11
+    eor r9, r4, r9, ror #28
+    str r9, [r0, #132]
+    bic r9, r8, lr
+    eor r9, r11, r9, ror #21
     // round 3: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #30                 // theta; rho adds 1
-    eor r3, r3, r5, ror #25                 // theta; rho adds 3
-    eor r1, r1, r11, ror #14                // theta; rho adds 13
-    eor r9, r9, r10, ror #7                 // theta; rho adds 4
-    eor r6, r6, r12, ror #29                // theta; rho adds 9
-    bic r4, r1, r3, ror #6
-    eor r4, lr, r4, ror #30
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #1
-    eor r4, r3, r4, ror #25
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #23
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #21
-    eor r4, r9, r4, ror #3
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #15
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #30                 // theta; rho adds 1
+    eor r8, r8, r10, ror #25                // theta; rho adds 3
+    eor r1, r1, r6, ror #14                 // theta; rho adds 13
+    eor r4, r4, r5, ror #7                  // theta; rho adds 4
+    eor r11, r11, r12, ror #29              // theta; rho adds 9
+    bic r9, r1, r8, ror #6
+    eor r9, lr, r9, ror #30
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #1
+    eor r9, r8, r9, ror #25
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #23
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #21
+    eor r9, r4, r9, ror #3
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #15
     // round 3: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #28                // theta; rho adds 0
-    eor r1, r1, r8, ror #28                 // theta; rho adds 22
-    eor r9, r9, lr, ror #14                 // theta; rho adds 22
-    eor r6, r6, r11, ror #9                 // theta; rho adds 11
-    eor r5, r5, r10, ror #28                // theta; rho adds 7
-    bic r4, r9, r1, ror #16
-    eor r4, r3, r4, ror #30
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #24
-    str r4, [r0, #4]
-    bic r4, r5, r6
-    eor r4, r9, r4, ror #8
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #6
-    eor r4, r6, r4, ror #26
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #18
-    eor r4, r5, r4, ror #8
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #28                // theta; rho adds 0
+    eor r1, r1, r3, ror #28                 // theta; rho adds 22
+    eor r4, r4, lr, ror #14                 // theta; rho adds 22
+    eor r11, r11, r6, ror #9                // theta; rho adds 11
+    eor r10, r10, r5, ror #28               // theta; rho adds 7
+    bic r9, r4, r1, ror #16
+    eor r9, r8, r9, ror #30
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #24
+    str r9, [r0, #4]
+    bic r9, r10, r11
+    eor r9, r4, r9, ror #8
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #6
+    eor r9, r11, r9, ror #26
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #18
+    eor r9, r10, r9, ror #8
     // round 3: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #12                 // theta; rho adds 14
-    eor r9, r9, r12, ror #28                // theta; rho adds 18
-    eor r6, r6, r8, ror #5                  // theta; rho adds 5
-    eor r5, r5, lr, ror #11                 // theta; rho adds 8
-    eor r11, r11, r3, ror #3                // theta; rho adds 28
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #7
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #7
-    eor r4, r9, r4, ror #1
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #20
-    eor r4, r6, r4, ror #5
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #12
-    eor r4, r5, r4
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #1
-    eor r4, r11, r4, ror #19
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #12                 // theta; rho adds 14
+    eor r4, r4, r12, ror #28                // theta; rho adds 18
+    eor r11, r11, r3, ror #5                // theta; rho adds 5
+    eor r10, r10, lr, ror #11               // theta; rho adds 8
+    eor r6, r6, r8, ror #3                  // theta; rho adds 28
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #7
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #7
+    eor r9, r4, r9, ror #1
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #20
+    eor r9, r11, r9, ror #5
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #12
+    eor r9, r10, r9
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #1
+    eor r9, r6, r9, ror #19
     // round 3: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #8                  // theta; rho adds 31
-    eor r9, r9, r3, ror #17                 // theta; rho adds 27
-    eor r6, r6, r10, ror #7                 // theta; rho adds 19
-    eor r5, r5, r12, ror #18                // theta; rho adds 20
-    eor r11, r11, r2, ror #4                // theta; rho adds 1
-    bic r4, r6, r9, ror #31
-    eor r4, r1, r4, ror #20
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #25
-    eor r4, r9, r4, ror #8
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #27
-    eor r4, r6, r4, ror #12
-    str r4, [r0, #188]
-    bic r4, r1, r11
-    eor r4, r5, r4, ror #5
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #13
-    eor r4, r11, r4, ror #19
+    eor r4, r4, r8, ror #17                 // theta; rho adds 27
+    eor r11, r11, r5, ror #7                // theta; rho adds 19
+    eor r10, r10, r12, ror #18              // theta; rho adds 20
+    eor r6, r6, r7, ror #4                  // theta; rho adds 1
+    bic r9, r11, r4, ror #31
+    eor r9, r1, r9, ror #20
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #25
+    eor r9, r4, r9, ror #8
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #27
+    eor r9, r11, r9, ror #12
+    str r9, [r0, #188]
+    bic r9, r1, r6
+    eor r9, r10, r9, ror #5
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #13
+    eor r9, r6, r9, ror #19
     // round 3: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #31                 // theta; rho adds 0
-    eor r6, r6, lr, ror #26                 // theta; rho adds 3
-    eor r5, r5, r3, ror #15                 // theta; rho adds 12
-    eor r11, r11, r7, ror #7                // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #31                 // theta; rho adds 0
+    eor r11, r11, lr, ror #26               // theta; rho adds 3
+    eor r10, r10, r8, ror #15               // theta; rho adds 12
+    eor r6, r6, r2, ror #7                  // theta; rho adds 4
     eor r12, r12, r1, ror #30               // theta; rho adds 9
-    bic r4, r5, r6, ror #6
-    eor r4, r9, r4, ror #30
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #1
-    eor r4, r6, r4, ror #25
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #8
-    eor r4, r5, r4, ror #23
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #21
-    eor r4, r11, r4, ror #3
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #15
+    bic r9, r10, r11, ror #6
+    eor r9, r4, r9, ror #30
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #1
+    eor r9, r11, r9, ror #25
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #8
+    eor r9, r10, r9, ror #23
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #21
+    eor r9, r6, r9, ror #3
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #15
     // round 3: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #17                 // theta; rho adds 14
-    eor r6, r6, r10, ror #4                 // theta; rho adds 10
-    eor r5, r5, r1, ror #29                 // theta; rho adds 2
-    eor r11, r11, r2, ror #10               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #17                 // theta; rho adds 14
+    eor r11, r11, r5, ror #4                // theta; rho adds 10
+    eor r10, r10, r1, ror #29               // theta; rho adds 2
+    eor r6, r6, r7, ror #10                 // theta; rho adds 23
     eor r12, r12, lr, ror #29               // theta; rho adds 31
-    bic r4, r5, r6, ror #29
-    eor r4, r9, r4, ror #3
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #31
-    eor r4, r6, r4, ror #4
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #25
-    eor r4, r5, r4, ror #8
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #11
-    eor r4, r11, r4, ror #28
-    str r4, [r0, #32]
-    bic r4, r6, r9
-    eor r4, r12, r4, ror #21
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #29
+    eor r9, r4, r9, ror #3
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #31
+    eor r9, r11, r9, ror #4
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #25
+    eor r9, r10, r9, ror #8
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #11
+    eor r9, r6, r9, ror #28
+    str r9, [r0, #32]
+    bic r9, r11, r4
+    eor r9, r12, r9, ror #21
+    str r9, [r0, #36]
     // ---- round 4: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #27
     eor r3, r3, r8, ror #13
     eor r4, r4, r9
     eor r5, r5, r10, ror #25
     eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #1
     eor r3, r3, r8, ror #23
     eor r4, r4, r9, ror #1
     eor r5, r5, r10, ror #24
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #15
     eor r3, r3, r8
     eor r4, r4, r9, ror #24
     eor r5, r5, r10, ror #9
     eor r6, r6, r11, ror #21
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #27
     eor r3, r3, r8
     eor r4, r4, r9, ror #17
     eor r5, r5, r10, ror #16
     eor r6, r6, r11, ror #21
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #27
-    eor r3, r3, r8, ror #13
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #25
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #1
-    eor r3, r3, r8, ror #23
-    eor r4, r4, r9, ror #1
-    eor r5, r5, r10, ror #24
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #15
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #24
-    eor r5, r5, r10, ror #9
-    eor r6, r6, r11, ror #21
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #27
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #17
-    eor r5, r5, r10, ror #16
-    eor r6, r6, r11, ror #21
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #7                 // D[0][0]
-    eor r3, r3, r10, ror #24                // D[2][1]
-    eor r11, r4, r11, ror #8                // D[3][1]
-    eor r10, r10, r2, ror #25               // D[4][0]
-    eor r4, r7, r4, ror #29                 // D[1][0]
-    eor r2, r2, r9, ror #30                 // D[1][1]
-    eor r7, r5, r7, ror #26                 // D[4][1]
-    eor r9, r9, r6, ror #7                  // D[3][0]
-    eor r5, r8, r5, ror #23                 // D[2][0]
-    eor r6, r6, r8, ror #8                  // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #27
+    eor r8, r8, r12, ror #13
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #25
+    eor r11, r11, r12
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #1
+    eor r8, r8, r12, ror #23
+    eor r9, r9, lr, ror #1
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #24
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #15
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #24
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #9
+    eor r11, r11, r12, ror #21
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #27
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #17
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #16
+    eor r11, r11, r12, ror #21
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #7                  // D[0][0]
+    eor r8, r8, r5, ror #24                 // D[2][1]
+    eor r6, r9, r6, ror #8                  // D[3][1]
+    eor r5, r5, r7, ror #25                 // D[4][0]
+    eor r9, r2, r9, ror #29                 // D[1][0]
+    eor r7, r7, r4, ror #30                 // D[1][1]
+    eor r2, r10, r2, ror #26                // D[4][1]
+    eor r4, r4, r11, ror #7                 // D[3][0]
+    eor r10, r3, r10, ror #23               // D[2][0]
+    eor r11, r11, r3, ror #8                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 4: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #6                  // theta; rho adds 0
-    eor r12, r12, r2, ror #5                // theta; rho adds 22
-    eor lr, lr, r5, ror #15                 // theta; rho adds 21
-    eor r3, r3, r9, ror #15                 // theta; rho adds 10
-    eor r1, r1, r7, ror #11                 // theta; rho adds 7
-    bic r4, lr, r12, ror #27
-    eor r4, r8, r4, ror #10
-    eor r4, r4, #0x0000008b                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #5
-    eor r4, r12, r4
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #17
-    eor r4, lr, r4, ror #10
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #20
-    eor r4, r3, r4, ror #27
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #27
-    eor r4, r1, r4, ror #17
+    eor r3, r3, r11, ror #6                 // theta; rho adds 0
+    eor r12, r12, r7, ror #5                // theta; rho adds 22
+    eor lr, lr, r10, ror #15                // theta; rho adds 21
+    eor r8, r8, r4, ror #15                 // theta; rho adds 10
+    eor r1, r1, r2, ror #11                 // theta; rho adds 7
+    bic r9, lr, r12, ror #27
+    eor r9, r3, r9, ror #10
+    eor r9, r9, #0x0000008b                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #5
+    eor r9, r12, r9
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #17
+    eor r9, lr, r9, ror #10
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #20
+    eor r9, r8, r9, ror #27
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #27
+    eor r9, r1, r9, ror #17
     // round 4: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10                         // theta; rho adds 13
-    eor r12, r12, r6, ror #11               // theta; rho adds 18
-    eor lr, lr, r2, ror #27                 // theta; rho adds 5
-    eor r3, r3, r5, ror #24                 // theta; rho adds 7
-    eor r1, r1, r11, ror #8                 // theta; rho adds 28
-    bic r4, lr, r12, ror #9
-    eor r4, r8, r4, ror #7
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #17
-    eor r4, r12, r4, ror #6
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #21
-    eor r4, lr, r4, ror #26
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #1
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #16
-    eor r4, r1, r4, ror #15
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5                          // theta; rho adds 13
+    eor r12, r12, r11, ror #11              // theta; rho adds 18
+    eor lr, lr, r7, ror #27                 // theta; rho adds 5
+    eor r8, r8, r10, ror #24                // theta; rho adds 7
+    eor r1, r1, r6, ror #8                  // theta; rho adds 28
+    bic r9, lr, r12, ror #9
+    eor r9, r3, r9, ror #7
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #17
+    eor r9, r12, r9, ror #6
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #21
+    eor r9, lr, r9, ror #26
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #1
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #16
+    eor r9, r1, r9, ror #15
     // round 4: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #16               // theta; rho adds 31
-    eor lr, lr, r11, ror #31                // theta; rho adds 28
-    eor r3, r3, r7, ror #16                 // theta; rho adds 20
-    eor r1, r1, r6, ror #23                 // theta; rho adds 21
-    eor r9, r9, r8, ror #18                 // theta; rho adds 1
-    bic r4, r3, lr, ror #1
-    eor r4, r12, r4, ror #3
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #8
-    eor r4, lr, r4, ror #23
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #13
-    eor r4, r3, r4, ror #11
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #14
-    eor r4, r1, r4, ror #5
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #28
-    eor r4, r9, r4, ror #22
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #16              // theta; rho adds 31
+    eor lr, lr, r6, ror #31                 // theta; rho adds 28
+    eor r8, r8, r2, ror #16                 // theta; rho adds 20
+    eor r1, r1, r11, ror #23                // theta; rho adds 21
+    eor r4, r4, r3, ror #18                 // theta; rho adds 1
+    bic r9, r8, lr, ror #1
+    eor r9, r12, r9, ror #3
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #8
+    eor r9, lr, r9, ror #23
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #13
+    eor r9, r8, r9, ror #11
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #14
+    eor r9, r1, r9, ror #5
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #28
+    eor r9, r4, r9, ror #22
     // round 4: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #24                // theta; rho adds 14
-    eor r3, r3, r7                          // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #24                 // theta; rho adds 14
+    eor r8, r8, r2                          // theta; rho adds 10
     eor r1, r1, r12, ror #5                 // theta; rho adds 1
-    eor r9, r9, r8, ror #18                 // theta; rho adds 22
-    eor r6, r6, r5, ror #31                 // theta; rho adds 30
-    bic r4, r1, r3, ror #28
-    eor r4, lr, r4, ror #8
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #8
-    eor r4, r3, r4, ror #28
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #7
-    eor r4, r1, r4, ror #17
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #25
-    eor r4, r9, r4
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #11
+    eor r4, r4, r3, ror #18                 // theta; rho adds 22
+    eor r11, r11, r10, ror #31              // theta; rho adds 30
+    bic r9, r1, r8, ror #28
+    eor r9, lr, r9, ror #8
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #8
+    eor r9, r8, r9, ror #28
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #7
+    eor r9, r1, r9, ror #17
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #25
+    eor r9, r4, r9
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #11
     // round 4: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #18                 // theta; rho adds 1
-    eor r3, r3, r5, ror #16                 // theta; rho adds 3
-    eor r1, r1, r11                         // theta; rho adds 13
-    eor r9, r9, r10, ror #11                // theta; rho adds 4
-    eor r6, r6, r12, ror #11                // theta; rho adds 9
-    bic r4, r1, r3, ror #10
-    eor r4, lr, r4, ror #4
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #26
-    eor r4, r3, r4, ror #28
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #1
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #5
-    eor r4, r9, r4, ror #22
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #18
-    eor r4, r6, r4, ror #9
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #18                 // theta; rho adds 1
+    eor r8, r8, r10, ror #16                // theta; rho adds 3
+    eor r1, r1, r6                          // theta; rho adds 13
+    eor r4, r4, r5, ror #11                 // theta; rho adds 4
+    eor r11, r11, r12, ror #11              // theta; rho adds 9
+    bic r9, r1, r8, ror #10
+    eor r9, lr, r9, ror #4
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #26
+    eor r9, r8, r9, ror #28
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #1
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #5
+    eor r9, r4, r9, ror #22
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #18
+    eor r9, r11, r9, ror #9
     // round 4: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #6                 // theta; rho adds 0
-    eor r1, r1, r8, ror #5                  // theta; rho adds 22
-    eor r9, r9, lr, ror #15                 // theta; rho adds 22
-    eor r6, r6, r11, ror #15                // theta; rho adds 11
-    eor r5, r5, r10, ror #11                // theta; rho adds 7
-    bic r4, r9, r1, ror #28
-    eor r4, r3, r4, ror #9
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #31
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #16
-    eor r4, r9, r4, ror #11
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #20
-    eor r4, r6, r4, ror #28
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #27
-    eor r4, r5, r4, ror #17
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #6                 // theta; rho adds 0
+    eor r1, r1, r3, ror #5                  // theta; rho adds 22
+    eor r4, r4, lr, ror #15                 // theta; rho adds 22
+    eor r11, r11, r6, ror #15               // theta; rho adds 11
+    eor r10, r10, r5, ror #11               // theta; rho adds 7
+    bic r9, r4, r1, ror #28
+    eor r9, r8, r9, ror #9
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #31
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #16
+    eor r9, r4, r9, ror #11
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #20
+    eor r9, r11, r9, ror #28
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #27
+    eor r9, r10, r9, ror #17
     // round 4: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7                          // theta; rho adds 14
-    eor r9, r9, r12, ror #11                // theta; rho adds 18
-    eor r6, r6, r8, ror #27                 // theta; rho adds 5
-    eor r5, r5, lr, ror #24                 // theta; rho adds 8
-    eor r11, r11, r3, ror #8                // theta; rho adds 28
-    bic r4, r6, r9, ror #9
-    eor r4, r1, r4, ror #8
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #18
-    eor r4, r9, r4, ror #5
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #20
-    eor r4, r6, r4, ror #26
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #2
-    eor r4, r5, r4, ror #10
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #15
-    eor r4, r11, r4, ror #15
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2                          // theta; rho adds 14
+    eor r4, r4, r12, ror #11                // theta; rho adds 18
+    eor r11, r11, r3, ror #27               // theta; rho adds 5
+    eor r10, r10, lr, ror #24               // theta; rho adds 8
+    eor r6, r6, r8, ror #8                  // theta; rho adds 28
+    bic r9, r11, r4, ror #9
+    eor r9, r1, r9, ror #8
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #18
+    eor r9, r4, r9, ror #5
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #20
+    eor r9, r11, r9, ror #26
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #2
+    eor r9, r10, r9, ror #10
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #15
+    eor r9, r6, r9, ror #15
     // round 4: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #16                 // theta; rho adds 31
-    eor r9, r9, r3, ror #31                 // theta; rho adds 27
-    eor r6, r6, r10, ror #16                // theta; rho adds 19
-    eor r5, r5, r12, ror #23                // theta; rho adds 20
-    eor r11, r11, r2, ror #18               // theta; rho adds 1
-    bic r4, r6, r9, ror #1
-    eor r4, r1, r4, ror #4
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #8
-    eor r4, r9, r4, ror #23
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #14
-    eor r4, r6, r4, ror #10
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #14
-    eor r4, r5, r4, ror #4
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #27
-    eor r4, r11, r4, ror #23
+    eor r4, r4, r8, ror #31                 // theta; rho adds 27
+    eor r11, r11, r5, ror #16               // theta; rho adds 19
+    eor r10, r10, r12, ror #23              // theta; rho adds 20
+    eor r6, r6, r7, ror #18                 // theta; rho adds 1
+    bic r9, r11, r4, ror #1
+    eor r9, r1, r9, ror #4
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #8
+    eor r9, r4, r9, ror #23
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #14
+    eor r9, r11, r9, ror #10
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #14
+    eor r9, r10, r9, ror #4
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #27
+    eor r9, r6, r9, ror #23
     // round 4: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #18                 // theta; rho adds 0
-    eor r6, r6, lr, ror #16                 // theta; rho adds 3
-    eor r5, r5, r3                          // theta; rho adds 12
-    eor r11, r11, r7, ror #11               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #18                 // theta; rho adds 0
+    eor r11, r11, lr, ror #16               // theta; rho adds 3
+    eor r10, r10, r8                        // theta; rho adds 12
+    eor r6, r6, r2, ror #11                 // theta; rho adds 4
     eor r12, r12, r1, ror #11               // theta; rho adds 9
-    bic r4, r5, r6, ror #9
-    eor r4, r9, r4, ror #4
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #27
-    eor r4, r6, r4, ror #28
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #5
-    eor r4, r5, r4
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #4
-    eor r4, r11, r4, ror #23
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #19
-    eor r4, r12, r4, ror #9
+    bic r9, r10, r11, ror #9
+    eor r9, r4, r9, ror #4
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #27
+    eor r9, r11, r9, ror #28
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #5
+    eor r9, r10, r9
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #4
+    eor r9, r6, r9, ror #23
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #19
+    eor r9, r12, r9, ror #9
     // round 4: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #24                 // theta; rho adds 14
-    eor r6, r6, r10                         // theta; rho adds 10
-    eor r5, r5, r1, ror #5                  // theta; rho adds 2
-    eor r11, r11, r2, ror #18               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #24                 // theta; rho adds 14
+    eor r11, r11, r5                        // theta; rho adds 10
+    eor r10, r10, r1, ror #5                // theta; rho adds 2
+    eor r6, r6, r7, ror #18                 // theta; rho adds 23
     eor r12, r12, lr, ror #31               // theta; rho adds 31
-    bic r4, r5, r6, ror #29
-    eor r4, r9, r4, ror #7
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #8
-    eor r4, r6, r4, ror #27
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #7
-    eor r4, r5, r4, ror #17
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #24
-    eor r4, r11, r4, ror #1
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #12
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #29
+    eor r9, r4, r9, ror #7
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #8
+    eor r9, r11, r9, ror #27
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #7
+    eor r9, r10, r9, ror #17
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #24
+    eor r9, r6, r9, ror #1
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #12
+    str r9, [sp, #36]
     // ---- round 5: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #24
@@ -1787,671 +1762,660 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #25
     eor r5, r5, r10, ror #22
     eor r6, r6, r11, ror #25
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #24
-    eor r3, r3, r8, ror #23
-    eor r4, r4, r9, ror #22
-    eor r5, r5, r10, ror #19
-    eor r6, r6, r11, ror #29
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #14
-    eor r3, r3, r8, ror #22
-    eor r4, r4, r9, ror #8
-    eor r5, r5, r10, ror #18
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #25
-    eor r3, r3, r8, ror #4
-    eor r4, r4, r9, ror #22
-    eor r5, r5, r10, ror #10
-    eor r6, r6, r11, ror #6
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #31
-    eor r3, r3, r8, ror #31
-    eor r4, r4, r9, ror #25
-    eor r5, r5, r10, ror #22
-    eor r6, r6, r11, ror #25
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #16                // D[0][0]
-    eor r3, r3, r10, ror #31                // D[2][1]
-    eor r11, r4, r11, ror #10               // D[3][1]
-    eor r10, r10, r2, ror #27               // D[4][0]
-    eor r4, r7, r4, ror #9                  // D[1][0]
-    eor r2, r2, r9, ror #9                  // D[1][1]
-    eor r7, r5, r7, ror #27                 // D[4][1]
-    eor r9, r9, r6, ror #10                 // D[3][0]
-    eor r5, r8, r5, ror #31                 // D[2][0]
-    eor r6, r6, r8, ror #17                 // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #24
+    eor r8, r8, r12, ror #23
+    eor r9, r9, lr, ror #22
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #19
+    eor r11, r11, r12, ror #29
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #14
+    eor r8, r8, r12, ror #22
+    eor r9, r9, lr, ror #8
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #18
+    eor r11, r11, r12, ror #30
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #25
+    eor r8, r8, r12, ror #4
+    eor r9, r9, lr, ror #22
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #10
+    eor r11, r11, r12, ror #6
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #31
+    eor r8, r8, r12, ror #31
+    eor r9, r9, lr, ror #25
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #22
+    eor r11, r11, r12, ror #25
+    eor r1, r6, r8, ror #16                 // D[0][0]
+    eor r8, r8, r5, ror #31                 // D[2][1]
+    eor r6, r9, r6, ror #10                 // D[3][1]
+    eor r5, r5, r7, ror #27                 // D[4][0]
+    eor r9, r2, r9, ror #9                  // D[1][0]
+    eor r7, r7, r4, ror #9                  // D[1][1]
+    eor r2, r10, r2, ror #27                // D[4][1]
+    eor r4, r4, r11, ror #10                // D[3][0]
+    eor r10, r3, r10, ror #31               // D[2][0]
+    eor r11, r11, r3, ror #17               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 5: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #20                 // theta; rho adds 0
-    eor r12, r12, r2, ror #4                // theta; rho adds 22
-    eor lr, lr, r5, ror #20                 // theta; rho adds 21
-    eor r3, r3, r9, ror #27                 // theta; rho adds 10
-    eor r1, r1, r7, ror #24                 // theta; rho adds 7
-    bic r4, lr, r12, ror #10
-    eor r4, r8, r4, ror #28
-    eor r4, r4, #0x00008000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #24
-    eor r4, r12, r4, ror #30
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #30
-    eor r4, lr, r4, ror #10
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #6
-    eor r4, r3, r4, ror #28
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #26
-    eor r4, r1, r4
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #20                // theta; rho adds 0
+    eor r12, r12, r7, ror #4                // theta; rho adds 22
+    eor lr, lr, r10, ror #20                // theta; rho adds 21
+    eor r8, r8, r4, ror #27                 // theta; rho adds 10
+    eor r1, r1, r2, ror #24                 // theta; rho adds 7
+    bic r9, lr, r12, ror #10
+    eor r9, r3, r9, ror #28
+    eor r9, r9, #0x00008000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #24
+    eor r9, r12, r9, ror #30
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #30
+    eor r9, lr, r9, ror #10
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #6
+    eor r9, r8, r9, ror #28
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #26
+    eor r9, r1, r9
     // round 5: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #16                // theta; rho adds 13
-    eor r12, r12, r6, ror #28               // theta; rho adds 18
-    eor lr, lr, r2, ror #5                  // theta; rho adds 5
-    eor r3, r3, r5, ror #5                  // theta; rho adds 7
-    eor r1, r1, r11, ror #15                // theta; rho adds 28
-    bic r4, lr, r12, ror #16
-    eor r4, r8, r4, ror #15
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #29
-    eor r4, r12, r4, ror #19
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #9
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #24
-    eor r4, r3, r4, ror #14
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #1
-    eor r4, r1, r4, ror #7
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #16                 // theta; rho adds 13
+    eor r12, r12, r11, ror #28              // theta; rho adds 18
+    eor lr, lr, r7, ror #5                  // theta; rho adds 5
+    eor r8, r8, r10, ror #5                 // theta; rho adds 7
+    eor r1, r1, r6, ror #15                 // theta; rho adds 28
+    bic r9, lr, r12, ror #16
+    eor r9, r3, r9, ror #15
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #29
+    eor r9, r12, r9, ror #19
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #9
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #24
+    eor r9, r8, r9, ror #14
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #1
+    eor r9, r1, r9, ror #7
     // round 5: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #28               // theta; rho adds 31
-    eor lr, lr, r11, ror #18                // theta; rho adds 28
-    eor r3, r3, r7, ror #19                 // theta; rho adds 20
-    eor r1, r1, r6, ror #27                 // theta; rho adds 21
-    eor r9, r9, r8, ror #29                 // theta; rho adds 1
-    bic r4, r3, lr, ror #30
-    eor r4, r12, r4, ror #20
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #8
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #2
-    eor r4, r3, r4, ror #4
-    str r4, [r0, #88]
-    bic r4, r12, r9, ror #24
-    eor r4, r1, r4, ror #6
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #14
-    eor r4, r9, r4, ror #26
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #28              // theta; rho adds 31
+    eor lr, lr, r6, ror #18                 // theta; rho adds 28
+    eor r8, r8, r2, ror #19                 // theta; rho adds 20
+    eor r1, r1, r11, ror #27                // theta; rho adds 21
+    eor r4, r4, r3, ror #29                 // theta; rho adds 1
+    bic r9, r8, lr, ror #30
+    eor r9, r12, r9, ror #20
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #8
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #2
+    eor r9, r8, r9, ror #4
+    str r9, [r0, #88]
+    bic r9, r12, r4, ror #24
+    eor r9, r1, r9, ror #6
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #14
+    eor r9, r4, r9, ror #26
     // round 5: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #5                 // theta; rho adds 14
-    eor r3, r3, r7, ror #20                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #5                  // theta; rho adds 14
+    eor r8, r8, r2, ror #20                 // theta; rho adds 10
     eor r1, r1, r12, ror #7                 // theta; rho adds 1
-    eor r9, r9, r8, ror #23                 // theta; rho adds 22
-    eor r6, r6, r5, ror #3                  // theta; rho adds 30
-    bic r4, r1, r3, ror #27
-    eor r4, lr, r4, ror #21
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #25
-    eor r4, r3, r4, ror #12
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #15
-    eor r4, r1, r4, ror #24
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #13
-    eor r4, r9, r4, ror #4
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #16
-    eor r4, r6, r4, ror #3
+    eor r4, r4, r3, ror #23                 // theta; rho adds 22
+    eor r11, r11, r10, ror #3               // theta; rho adds 30
+    bic r9, r1, r8, ror #27
+    eor r9, lr, r9, ror #21
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #25
+    eor r9, r8, r9, ror #12
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #15
+    eor r9, r1, r9, ror #24
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #13
+    eor r9, r4, r9, ror #4
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #16
+    eor r9, r11, r9, ror #3
     // round 5: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #27                 // theta; rho adds 1
-    eor r3, r3, r5, ror #6                  // theta; rho adds 3
-    eor r1, r1, r11, ror #19                // theta; rho adds 13
-    eor r9, r9, r10, ror #10                // theta; rho adds 4
-    eor r6, r6, r12, ror #21                // theta; rho adds 9
-    bic r4, r1, r3, ror #18
-    eor r4, lr, r4, ror #6
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #20
-    eor r4, r3, r4, ror #26
-    str r4, [r0, #44]
-    bic r4, r6, r9
-    eor r4, r1, r4, ror #12
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #18
-    eor r4, r9, r4, ror #14
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #8
-    eor r4, r6, r4, ror #6
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #27                 // theta; rho adds 1
+    eor r8, r8, r10, ror #6                 // theta; rho adds 3
+    eor r1, r1, r6, ror #19                 // theta; rho adds 13
+    eor r4, r4, r5, ror #10                 // theta; rho adds 4
+    eor r11, r11, r12, ror #21              // theta; rho adds 9
+    bic r9, r1, r8, ror #18
+    eor r9, lr, r9, ror #6
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #20
+    eor r9, r8, r9, ror #26
+    str r9, [r0, #44]
+    bic r9, r11, r4
+    eor r9, r1, r9, ror #12
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #18
+    eor r9, r4, r9, ror #14
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #8
+    eor r9, r11, r9, ror #6
     // round 5: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #20                // theta; rho adds 0
-    eor r1, r1, r8, ror #4                  // theta; rho adds 22
-    eor r9, r9, lr, ror #19                 // theta; rho adds 22
-    eor r6, r6, r11, ror #27                // theta; rho adds 11
-    eor r5, r5, r10, ror #23                // theta; rho adds 7
-    bic r4, r9, r1, ror #10
-    eor r4, r3, r4, ror #28
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #30
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #30
-    eor r4, r9, r4, ror #10
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #6
-    eor r4, r6, r4, ror #28
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #26
-    eor r4, r5, r4
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #20                // theta; rho adds 0
+    eor r1, r1, r3, ror #4                  // theta; rho adds 22
+    eor r4, r4, lr, ror #19                 // theta; rho adds 22
+    eor r11, r11, r6, ror #27               // theta; rho adds 11
+    eor r10, r10, r5, ror #23               // theta; rho adds 7
+    bic r9, r4, r1, ror #10
+    eor r9, r8, r9, ror #28
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #30
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #30
+    eor r9, r4, r9, ror #10
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #6
+    eor r9, r11, r9, ror #28
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #26
+    eor r9, r10, r9
     // round 5: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #17                 // theta; rho adds 14
-    eor r9, r9, r12, ror #28                // theta; rho adds 18
-    eor r6, r6, r8, ror #5                  // theta; rho adds 5
-    eor r5, r5, lr, ror #5                  // theta; rho adds 8
-    eor r11, r11, r3, ror #15               // theta; rho adds 28
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #16
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #30
-    eor r4, r9, r4, ror #18
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #26
-    eor r4, r6, r4, ror #8
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4, ror #14
-    str r4, [r0, #72]
-    bic r4, r9, r1
-    eor r4, r11, r4, ror #8
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #17                 // theta; rho adds 14
+    eor r4, r4, r12, ror #28                // theta; rho adds 18
+    eor r11, r11, r3, ror #5                // theta; rho adds 5
+    eor r10, r10, lr, ror #5                // theta; rho adds 8
+    eor r6, r6, r8, ror #15                 // theta; rho adds 28
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #16
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #30
+    eor r9, r4, r9, ror #18
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #26
+    eor r9, r11, r9, ror #8
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9, ror #14
+    str r9, [r0, #72]
+    bic r9, r4, r1
+    eor r9, r6, r9, ror #8
     // round 5: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #27                 // theta; rho adds 31
-    eor r9, r9, r3, ror #18                 // theta; rho adds 27
-    eor r6, r6, r10, ror #18                // theta; rho adds 19
-    eor r5, r5, r12, ror #28                // theta; rho adds 20
-    eor r11, r11, r2, ror #28               // theta; rho adds 1
-    bic r4, r6, r9, ror #29
-    eor r4, r1, r4, ror #20
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #27
-    eor r4, r9, r4, ror #8
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #1
-    eor r4, r6, r4, ror #4
-    str r4, [r0, #188]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4, ror #7
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #15
-    eor r4, r11, r4, ror #25
+    eor r4, r4, r8, ror #18                 // theta; rho adds 27
+    eor r11, r11, r5, ror #18               // theta; rho adds 19
+    eor r10, r10, r12, ror #28              // theta; rho adds 20
+    eor r6, r6, r7, ror #28                 // theta; rho adds 1
+    bic r9, r11, r4, ror #29
+    eor r9, r1, r9, ror #20
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #27
+    eor r9, r4, r9, ror #8
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #1
+    eor r9, r11, r9, ror #4
+    str r9, [r0, #188]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9, ror #7
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #15
+    eor r9, r6, r9, ror #25
     // round 5: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #27                 // theta; rho adds 0
-    eor r6, r6, lr, ror #5                  // theta; rho adds 3
-    eor r5, r5, r3, ror #18                 // theta; rho adds 12
-    eor r11, r11, r7, ror #11               // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #27                 // theta; rho adds 0
+    eor r11, r11, lr, ror #5                // theta; rho adds 3
+    eor r10, r10, r8, ror #18               // theta; rho adds 12
+    eor r6, r6, r2, ror #11                 // theta; rho adds 4
     eor r12, r12, r1, ror #21               // theta; rho adds 9
-    bic r4, r5, r6, ror #18
-    eor r4, r9, r4, ror #6
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #21
-    eor r4, r6, r4, ror #25
-    str r4, [r0, #144]
-    bic r4, r12, r11
-    eor r4, r5, r4, ror #11
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #17
-    eor r4, r11, r4, ror #15
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #8
-    eor r4, r12, r4, ror #7
+    bic r9, r10, r11, ror #18
+    eor r9, r4, r9, ror #6
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #21
+    eor r9, r11, r9, ror #25
+    str r9, [r0, #144]
+    bic r9, r12, r6
+    eor r9, r10, r9, ror #11
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #17
+    eor r9, r6, r9, ror #15
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #8
+    eor r9, r12, r9, ror #7
     // round 5: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #5                  // theta; rho adds 14
-    eor r6, r6, r10, ror #20                // theta; rho adds 10
-    eor r5, r5, r1, ror #6                  // theta; rho adds 2
-    eor r11, r11, r2, ror #23               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #5                  // theta; rho adds 14
+    eor r11, r11, r5, ror #20               // theta; rho adds 10
+    eor r10, r10, r1, ror #6                // theta; rho adds 2
+    eor r6, r6, r7, ror #23                 // theta; rho adds 23
     eor r12, r12, lr, ror #2                // theta; rho adds 31
-    bic r4, r5, r6, ror #26
-    eor r4, r9, r4, ror #22
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #26
-    eor r4, r6, r4, ror #12
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #14
-    eor r4, r5, r4, ror #24
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #14
-    eor r4, r11, r4, ror #4
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #16
-    eor r4, r12, r4, ror #2
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #26
+    eor r9, r4, r9, ror #22
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #26
+    eor r9, r11, r9, ror #12
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #14
+    eor r9, r10, r9, ror #24
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #14
+    eor r9, r6, r9, ror #4
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #16
+    eor r9, r12, r9, ror #2
+    str r9, [r0, #36]
     // ---- round 6: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #22
     eor r3, r3, r8
     eor r4, r4, r9, ror #16
     eor r5, r5, r10, ror #14
     eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #4
     eor r3, r3, r8, ror #22
     eor r4, r4, r9, ror #14
     eor r5, r5, r10, ror #18
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #6
     eor r3, r3, r8
     eor r4, r4, r9, ror #26
     eor r5, r5, r10, ror #20
     eor r6, r6, r11, ror #24
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #10
     eor r3, r3, r8, ror #22
     eor r4, r4, r9, ror #2
     eor r5, r5, r10
     eor r6, r6, r11, ror #28
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #23
-    eor r3, r3, r8, ror #1
-    eor r4, r4, r9, ror #16
-    eor r5, r5, r10, ror #15
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #5
-    eor r3, r3, r8, ror #23
-    eor r4, r4, r9, ror #15
-    eor r5, r5, r10, ror #18
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #7
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #26
-    eor r5, r5, r10, ror #21
-    eor r6, r6, r11, ror #25
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #11
-    eor r3, r3, r8, ror #22
-    eor r4, r4, r9, ror #3
-    eor r5, r5, r10
-    eor r6, r6, r11, ror #29
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #31                // D[0][0]
-    eor r3, r3, r10, ror #30                // D[2][1]
-    eor r11, r4, r11, ror #10               // D[3][1]
-    eor r10, r10, r2, ror #27               // D[4][0]
-    eor r4, r7, r4, ror #27                 // D[1][0]
-    eor r2, r2, r9, ror #28                 // D[1][1]
-    eor r7, r5, r7, ror #28                 // D[4][1]
-    eor r9, r9, r6, ror #9                  // D[3][0]
-    eor r5, r8, r5, ror #29                 // D[2][0]
-    eor r6, r6, r8                          // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #23
+    eor r8, r8, r12, ror #1
+    eor r9, r9, lr, ror #16
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #15
+    eor r11, r11, r12, ror #30
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #5
+    eor r8, r8, r12, ror #23
+    eor r9, r9, lr, ror #15
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #18
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #7
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #26
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #21
+    eor r11, r11, r12, ror #25
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #11
+    eor r8, r8, r12, ror #22
+    eor r9, r9, lr, ror #3
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12, ror #29
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #31                 // D[0][0]
+    eor r8, r8, r5, ror #30                 // D[2][1]
+    eor r6, r9, r6, ror #10                 // D[3][1]
+    eor r5, r5, r7, ror #27                 // D[4][0]
+    eor r9, r2, r9, ror #27                 // D[1][0]
+    eor r7, r7, r4, ror #28                 // D[1][1]
+    eor r2, r10, r2, ror #28                // D[4][1]
+    eor r4, r4, r11, ror #9                 // D[3][0]
+    eor r10, r3, r10, ror #29               // D[2][0]
+    eor r11, r11, r3                        // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 6: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #6                  // theta; rho adds 0
-    eor r12, r12, r2, ror #25               // theta; rho adds 22
-    eor lr, lr, r5, ror #28                 // theta; rho adds 21
-    eor r3, r3, r9, ror #4                  // theta; rho adds 10
-    eor r1, r1, r7, ror #1                  // theta; rho adds 7
-    bic r4, lr, r12, ror #28
-    eor r4, r8, r4, ror #21
-    eor r4, r4, #0x00000088                 // iota
-    eor r4, r4, #0x00008000                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #7
-    eor r4, r12, r4, ror #29
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #18
-    eor r4, lr, r4, ror #7
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #28
-    eor r4, r3, r4, ror #18
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #15
-    eor r4, r1, r4, ror #21
+    eor r3, r3, r11, ror #6                 // theta; rho adds 0
+    eor r12, r12, r7, ror #25               // theta; rho adds 22
+    eor lr, lr, r10, ror #28                // theta; rho adds 21
+    eor r8, r8, r4, ror #4                  // theta; rho adds 10
+    eor r1, r1, r2, ror #1                  // theta; rho adds 7
+    bic r9, lr, r12, ror #28
+    eor r9, r3, r9, ror #21
+    eor r9, r9, #0x00000088                 // iota
+    eor r9, r9, #0x00008000                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #7
+    eor r9, r12, r9, ror #29
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #18
+    eor r9, lr, r9, ror #7
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #28
+    eor r9, r8, r9, ror #18
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #15
+    eor r9, r1, r9, ror #21
     // round 6: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #30                // theta; rho adds 13
-    eor r12, r12, r6, ror #15               // theta; rho adds 18
-    eor lr, lr, r2, ror #3                  // theta; rho adds 5
-    eor r3, r3, r5, ror #16                 // theta; rho adds 7
-    eor r1, r1, r11, ror #24                // theta; rho adds 28
-    bic r4, lr, r12, ror #13
-    eor r4, r8, r4, ror #31
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #9
-    eor r4, r12, r4, ror #10
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #7
-    eor r4, lr, r4, ror #16
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #15
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #20
-    eor r4, r1, r4, ror #29
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #30                 // theta; rho adds 13
+    eor r12, r12, r11, ror #15              // theta; rho adds 18
+    eor lr, lr, r7, ror #3                  // theta; rho adds 5
+    eor r8, r8, r10, ror #16                // theta; rho adds 7
+    eor r1, r1, r6, ror #24                 // theta; rho adds 28
+    bic r9, lr, r12, ror #13
+    eor r9, r3, r9, ror #31
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #9
+    eor r9, r12, r9, ror #10
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #7
+    eor r9, lr, r9, ror #16
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #15
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #20
+    eor r9, r1, r9, ror #29
     // round 6: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #10               // theta; rho adds 31
-    eor lr, lr, r11, ror #9                 // theta; rho adds 28
-    eor r3, r3, r7, ror #14                 // theta; rho adds 20
-    eor r1, r1, r6, ror #31                 // theta; rho adds 21
-    eor r9, r9, r8, ror #4                  // theta; rho adds 1
-    bic r4, r3, lr, ror #21
-    eor r4, r12, r4, ror #5
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #16
-    eor r4, lr, r4, ror #27
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #23
-    eor r4, r3, r4, ror #25
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #30
-    eor r4, r1, r4, ror #11
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #6
-    eor r4, r9, r4, ror #28
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #10              // theta; rho adds 31
+    eor lr, lr, r6, ror #9                  // theta; rho adds 28
+    eor r8, r8, r2, ror #14                 // theta; rho adds 20
+    eor r1, r1, r11, ror #31                // theta; rho adds 21
+    eor r4, r4, r3, ror #4                  // theta; rho adds 1
+    bic r9, r8, lr, ror #21
+    eor r9, r12, r9, ror #5
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #16
+    eor r9, lr, r9, ror #27
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #23
+    eor r9, r8, r9, ror #25
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #30
+    eor r9, r1, r9, ror #11
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #6
+    eor r9, r4, r9, ror #28
     // round 6: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #24                // theta; rho adds 14
-    eor r3, r3, r7                          // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #24                 // theta; rho adds 14
+    eor r8, r8, r2                          // theta; rho adds 10
     eor r1, r1, r12, ror #2                 // theta; rho adds 1
-    eor r9, r9, r8, ror #26                 // theta; rho adds 22
-    eor r6, r6, r5, ror #8                  // theta; rho adds 30
-    bic r4, r1, r3, ror #23
-    eor r4, lr, r4, ror #13
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #19
-    eor r4, r3, r4, ror #22
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #29
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #10
-    eor r4, r9, r4, ror #6
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #26
+    eor r4, r4, r3, ror #26                 // theta; rho adds 22
+    eor r11, r11, r10, ror #8               // theta; rho adds 30
+    bic r9, r1, r8, ror #23
+    eor r9, lr, r9, ror #13
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #19
+    eor r9, r8, r9, ror #22
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #29
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #10
+    eor r9, r4, r9, ror #6
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #26
     // round 6: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #26                 // theta; rho adds 1
-    eor r3, r3, r5, ror #26                 // theta; rho adds 3
-    eor r1, r1, r11, ror #6                 // theta; rho adds 13
-    eor r9, r9, r10, ror #6                 // theta; rho adds 4
-    eor r6, r6, r12, ror #28                // theta; rho adds 9
-    bic r4, r1, r3
-    eor r4, lr, r4, ror #4
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #15
-    eor r4, r3, r4, ror #17
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #25
-    eor r4, r1, r4, ror #24
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #28
-    eor r4, r9, r4, ror #11
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #8
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #26                 // theta; rho adds 1
+    eor r8, r8, r10, ror #26                // theta; rho adds 3
+    eor r1, r1, r6, ror #6                  // theta; rho adds 13
+    eor r4, r4, r5, ror #6                  // theta; rho adds 4
+    eor r11, r11, r12, ror #28              // theta; rho adds 9
+    bic r9, r1, r8
+    eor r9, lr, r9, ror #4
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #15
+    eor r9, r8, r9, ror #17
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #25
+    eor r9, r1, r9, ror #24
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #28
+    eor r9, r4, r9, ror #11
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #8
     // round 6: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #6                 // theta; rho adds 0
-    eor r1, r1, r8, ror #26                 // theta; rho adds 22
-    eor r9, r9, lr, ror #27                 // theta; rho adds 22
-    eor r6, r6, r11, ror #3                 // theta; rho adds 11
-    eor r5, r5, r10, ror #2                 // theta; rho adds 7
-    bic r4, r9, r1, ror #27
-    eor r4, r3, r4, ror #21
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #7
-    eor r4, r1, r4, ror #30
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #19
-    eor r4, r9, r4, ror #6
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #27
-    eor r4, r6, r4, ror #18
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #16
-    eor r4, r5, r4, ror #21
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #6                 // theta; rho adds 0
+    eor r1, r1, r3, ror #26                 // theta; rho adds 22
+    eor r4, r4, lr, ror #27                 // theta; rho adds 22
+    eor r11, r11, r6, ror #3                // theta; rho adds 11
+    eor r10, r10, r5, ror #2                // theta; rho adds 7
+    bic r9, r4, r1, ror #27
+    eor r9, r8, r9, ror #21
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #7
+    eor r9, r1, r9, ror #30
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #19
+    eor r9, r4, r9, ror #6
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #27
+    eor r9, r11, r9, ror #18
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #16
+    eor r9, r10, r9, ror #21
     // round 6: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #30                 // theta; rho adds 14
-    eor r9, r9, r12, ror #16                // theta; rho adds 18
-    eor r6, r6, r8, ror #4                  // theta; rho adds 5
-    eor r5, r5, lr, ror #16                 // theta; rho adds 8
-    eor r11, r11, r3, ror #24               // theta; rho adds 28
-    bic r4, r6, r9, ror #13
-    eor r4, r1, r4, ror #31
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #9
-    eor r4, r9, r4, ror #10
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #6
-    eor r4, r6, r4, ror #17
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #16
-    eor r4, r5, r4, ror #10
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #20
-    eor r4, r11, r4, ror #28
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #30                 // theta; rho adds 14
+    eor r4, r4, r12, ror #16                // theta; rho adds 18
+    eor r11, r11, r3, ror #4                // theta; rho adds 5
+    eor r10, r10, lr, ror #16               // theta; rho adds 8
+    eor r6, r6, r8, ror #24                 // theta; rho adds 28
+    bic r9, r11, r4, ror #13
+    eor r9, r1, r9, ror #31
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #9
+    eor r9, r4, r9, ror #10
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #6
+    eor r9, r11, r9, ror #17
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #16
+    eor r9, r10, r9, ror #10
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #20
+    eor r9, r6, r9, ror #28
     // round 6: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #10                 // theta; rho adds 31
-    eor r9, r9, r3, ror #10                 // theta; rho adds 27
-    eor r6, r6, r10, ror #14                // theta; rho adds 19
-    eor r5, r5, r12                         // theta; rho adds 20
-    eor r11, r11, r2, ror #4                // theta; rho adds 1
-    bic r4, r6, r9, ror #20
-    eor r4, r1, r4, ror #6
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #17
-    eor r4, r9, r4, ror #27
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #23
-    eor r4, r6, r4, ror #24
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #30
-    eor r4, r5, r4, ror #11
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #6
-    eor r4, r11, r4, ror #28
+    eor r4, r4, r8, ror #10                 // theta; rho adds 27
+    eor r11, r11, r5, ror #14               // theta; rho adds 19
+    eor r10, r10, r12                       // theta; rho adds 20
+    eor r6, r6, r7, ror #4                  // theta; rho adds 1
+    bic r9, r11, r4, ror #20
+    eor r9, r1, r9, ror #6
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #17
+    eor r9, r4, r9, ror #27
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #23
+    eor r9, r11, r9, ror #24
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #30
+    eor r9, r10, r9, ror #11
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #6
+    eor r9, r6, r9, ror #28
     // round 6: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #26                 // theta; rho adds 0
-    eor r6, r6, lr, ror #26                 // theta; rho adds 3
-    eor r5, r5, r3, ror #6                  // theta; rho adds 12
-    eor r11, r11, r7, ror #5                // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #26                 // theta; rho adds 0
+    eor r11, r11, lr, ror #26               // theta; rho adds 3
+    eor r10, r10, r8, ror #6                // theta; rho adds 12
+    eor r6, r6, r2, ror #5                  // theta; rho adds 4
     eor r12, r12, r1, ror #27               // theta; rho adds 9
-    bic r4, r5, r6, ror #31
-    eor r4, r9, r4, ror #4
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #15
-    eor r4, r6, r4, ror #18
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #25
-    eor r4, r5, r4, ror #24
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #28
-    eor r4, r11, r4, ror #11
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #29
-    eor r4, r12, r4, ror #7
+    bic r9, r10, r11, ror #31
+    eor r9, r4, r9, ror #4
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #15
+    eor r9, r11, r9, ror #18
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #25
+    eor r9, r10, r9, ror #24
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #28
+    eor r9, r6, r9, ror #11
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #29
+    eor r9, r12, r9, ror #7
     // round 6: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #24                 // theta; rho adds 14
-    eor r6, r6, r10                         // theta; rho adds 10
-    eor r5, r5, r1, ror #1                  // theta; rho adds 2
-    eor r11, r11, r2, ror #26               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #24                 // theta; rho adds 14
+    eor r11, r11, r5                        // theta; rho adds 10
+    eor r10, r10, r1, ror #1                // theta; rho adds 2
+    eor r6, r6, r7, ror #26                 // theta; rho adds 23
     eor r12, r12, lr, ror #7                // theta; rho adds 31
-    bic r4, r5, r6, ror #23
-    eor r4, r9, r4, ror #13
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #20
-    eor r4, r6, r4, ror #21
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #15
-    eor r4, r5, r4, ror #29
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #10
-    eor r4, r11, r4, ror #7
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #26
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #23
+    eor r9, r4, r9, ror #13
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #20
+    eor r9, r11, r9, ror #21
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #15
+    eor r9, r10, r9, ror #29
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #10
+    eor r9, r6, r9, ror #7
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #26
+    str r9, [sp, #36]
     // ---- round 7: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #22
@@ -2477,669 +2441,658 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #13
     eor r5, r5, r10, ror #4
     eor r6, r6, r11
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #22
-    eor r3, r3, r8, ror #9
-    eor r4, r4, r9, ror #14
-    eor r5, r5, r10, ror #2
-    eor r6, r6, r11, ror #4
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #6
-    eor r3, r3, r8, ror #24
-    eor r4, r4, r9, ror #21
-    eor r5, r5, r10, ror #13
-    eor r6, r6, r11, ror #6
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #25
-    eor r3, r3, r8, ror #20
-    eor r4, r4, r9, ror #3
-    eor r5, r5, r10, ror #1
-    eor r6, r6, r11, ror #12
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #29
-    eor r3, r3, r8, ror #6
-    eor r4, r4, r9, ror #14
-    eor r5, r5, r10, ror #4
-    eor r6, r6, r11, ror #31
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #21                // D[0][0]
-    eor r3, r3, r10, ror #29                // D[2][1]
-    eor r11, r4, r11, ror #6                // D[3][1]
-    eor r10, r10, r2, ror #17               // D[4][0]
-    eor r4, r7, r4, ror #20                 // D[1][0]
-    eor r2, r2, r9, ror #21                 // D[1][1]
-    eor r7, r5, r7, ror #18                 // D[4][1]
-    eor r9, r9, r6, ror #6                  // D[3][0]
-    eor r5, r8, r5, ror #29                 // D[2][0]
-    eor r6, r6, r8, ror #20                 // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #22
+    eor r8, r8, r12, ror #9
+    eor r9, r9, lr, ror #14
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #2
+    eor r11, r11, r12, ror #4
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #6
+    eor r8, r8, r12, ror #24
+    eor r9, r9, lr, ror #21
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #13
+    eor r11, r11, r12, ror #6
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #25
+    eor r8, r8, r12, ror #20
+    eor r9, r9, lr, ror #3
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #1
+    eor r11, r11, r12, ror #12
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #29
+    eor r8, r8, r12, ror #6
+    eor r9, r9, lr, ror #14
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #4
+    eor r11, r11, r12, ror #31
+    eor r1, r6, r8, ror #21                 // D[0][0]
+    eor r8, r8, r5, ror #29                 // D[2][1]
+    eor r6, r9, r6, ror #6                  // D[3][1]
+    eor r5, r5, r7, ror #17                 // D[4][0]
+    eor r9, r2, r9, ror #20                 // D[1][0]
+    eor r7, r7, r4, ror #21                 // D[1][1]
+    eor r2, r10, r2, ror #18                // D[4][1]
+    eor r4, r4, r11, ror #6                 // D[3][0]
+    eor r10, r3, r10, ror #29               // D[2][0]
+    eor r11, r11, r3, ror #20               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 7: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #28                 // theta; rho adds 0
-    eor r12, r12, r2, ror #6                // theta; rho adds 22
-    eor lr, lr, r5, ror #7                  // theta; rho adds 21
-    eor r3, r3, r9, ror #7                  // theta; rho adds 10
-    eor r1, r1, r7, ror #19                 // theta; rho adds 7
-    bic r4, lr, r12, ror #16
-    eor r4, r8, r4, ror #20
-    eor r4, r4, #0x00000082                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #16
-    eor r4, r12, r4
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #16
-    eor r4, lr, r4
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #20
-    eor r4, r3, r4, ror #28
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #28
-    eor r4, r1, r4, ror #16
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #28                // theta; rho adds 0
+    eor r12, r12, r7, ror #6                // theta; rho adds 22
+    eor lr, lr, r10, ror #7                 // theta; rho adds 21
+    eor r8, r8, r4, ror #7                  // theta; rho adds 10
+    eor r1, r1, r2, ror #19                 // theta; rho adds 7
+    bic r9, lr, r12, ror #16
+    eor r9, r3, r9, ror #20
+    eor r9, r9, #0x00000082                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #16
+    eor r9, r12, r9
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #16
+    eor r9, lr, r9
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #20
+    eor r9, r8, r9, ror #28
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #28
+    eor r9, r1, r9, ror #16
     // round 7: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #19                // theta; rho adds 13
-    eor r12, r12, r6, ror #6                // theta; rho adds 18
-    eor lr, lr, r2, ror #23                 // theta; rho adds 5
-    eor r3, r3, r5, ror #25                 // theta; rho adds 7
-    eor r1, r1, r11, ror #3                 // theta; rho adds 28
-    bic r4, lr, r12
-    eor r4, r8, r4, ror #22
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #20
-    eor r4, r12, r4, ror #12
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #18
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #8
-    eor r4, r3, r4, ror #30
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #10
-    eor r4, r1, r4, ror #14
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #19                 // theta; rho adds 13
+    eor r12, r12, r11, ror #6               // theta; rho adds 18
+    eor lr, lr, r7, ror #23                 // theta; rho adds 5
+    eor r8, r8, r10, ror #25                // theta; rho adds 7
+    eor r1, r1, r6, ror #3                  // theta; rho adds 28
+    bic r9, lr, r12
+    eor r9, r3, r9, ror #22
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #20
+    eor r9, r12, r9, ror #12
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #18
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #8
+    eor r9, r8, r9, ror #30
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #10
+    eor r9, r1, r9, ror #14
     // round 7: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #27               // theta; rho adds 31
-    eor lr, lr, r11, ror #5                 // theta; rho adds 28
-    eor r3, r3, r7, ror #12                 // theta; rho adds 20
-    eor r1, r1, r6, ror #3                  // theta; rho adds 21
-    eor r9, r9, r8, ror #9                  // theta; rho adds 1
-    bic r4, r3, lr, ror #6
-    eor r4, r12, r4, ror #24
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #10
-    eor r4, lr, r4, ror #16
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #14
-    eor r4, r3, r4, ror #8
-    str r4, [r0, #88]
-    bic r4, r12, r9
-    eor r4, r1, r4, ror #18
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #2
-    eor r4, r9, r4, ror #30
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #27              // theta; rho adds 31
+    eor lr, lr, r6, ror #5                  // theta; rho adds 28
+    eor r8, r8, r2, ror #12                 // theta; rho adds 20
+    eor r1, r1, r11, ror #3                 // theta; rho adds 21
+    eor r4, r4, r3, ror #9                  // theta; rho adds 1
+    bic r9, r8, lr, ror #6
+    eor r9, r12, r9, ror #24
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #10
+    eor r9, lr, r9, ror #16
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #14
+    eor r9, r8, r9, ror #8
+    str r9, [r0, #88]
+    bic r9, r12, r4
+    eor r9, r1, r9, ror #18
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #2
+    eor r9, r4, r9, ror #30
     // round 7: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #7                 // theta; rho adds 14
-    eor r3, r3, r7, ror #14                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #7                  // theta; rho adds 14
+    eor r8, r8, r2, ror #14                 // theta; rho adds 10
     eor r1, r1, r12, ror #22                // theta; rho adds 1
-    eor r9, r9, r8, ror #28                 // theta; rho adds 22
-    eor r6, r6, r5, ror #14                 // theta; rho adds 30
-    bic r4, r1, r3, ror #18
-    eor r4, lr, r4, ror #4
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #22
-    eor r4, r3, r4, ror #24
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #10
-    eor r4, r1, r4
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #4
-    eor r4, r9, r4, ror #18
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #10
-    eor r4, r6, r4, ror #18
+    eor r4, r4, r3, ror #28                 // theta; rho adds 22
+    eor r11, r11, r10, ror #14              // theta; rho adds 30
+    bic r9, r1, r8, ror #18
+    eor r9, lr, r9, ror #4
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #22
+    eor r9, r8, r9, ror #24
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #10
+    eor r9, r1, r9
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #4
+    eor r9, r4, r9, ror #18
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #10
+    eor r9, r11, r9, ror #18
     // round 7: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #15                 // theta; rho adds 1
-    eor r3, r3, r5, ror #13                 // theta; rho adds 3
-    eor r1, r1, r11, ror #26                // theta; rho adds 13
-    eor r9, r9, r10, ror #6                 // theta; rho adds 4
-    eor r6, r6, r12, ror #30                // theta; rho adds 9
-    bic r4, r1, r3, ror #18
-    eor r4, lr, r4, ror #30
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #10
-    eor r4, r3, r4, ror #4
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #6
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #4
-    eor r4, r9, r4, ror #12
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #16
-    eor r4, r6, r4, ror #12
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #15                 // theta; rho adds 1
+    eor r8, r8, r10, ror #13                // theta; rho adds 3
+    eor r1, r1, r6, ror #26                 // theta; rho adds 13
+    eor r4, r4, r5, ror #6                  // theta; rho adds 4
+    eor r11, r11, r12, ror #30              // theta; rho adds 9
+    bic r9, r1, r8, ror #18
+    eor r9, lr, r9, ror #30
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #10
+    eor r9, r8, r9, ror #4
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #6
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #4
+    eor r9, r4, r9, ror #12
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #16
+    eor r9, r11, r9, ror #12
     // round 7: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #27                // theta; rho adds 0
-    eor r1, r1, r8, ror #6                  // theta; rho adds 22
-    eor r9, r9, lr, ror #7                  // theta; rho adds 22
-    eor r6, r6, r11, ror #6                 // theta; rho adds 11
-    eor r5, r5, r10, ror #19                // theta; rho adds 7
-    bic r4, r9, r1, ror #16
-    eor r4, r3, r4, ror #20
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #16
-    eor r4, r9, r4
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #20
-    eor r4, r6, r4, ror #28
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #28
-    eor r4, r5, r4, ror #16
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #27                // theta; rho adds 0
+    eor r1, r1, r3, ror #6                  // theta; rho adds 22
+    eor r4, r4, lr, ror #7                  // theta; rho adds 22
+    eor r11, r11, r6, ror #6                // theta; rho adds 11
+    eor r10, r10, r5, ror #19               // theta; rho adds 7
+    bic r9, r4, r1, ror #16
+    eor r9, r8, r9, ror #20
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #16
+    eor r9, r4, r9
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #20
+    eor r9, r11, r9, ror #28
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #28
+    eor r9, r10, r9, ror #16
     // round 7: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #18                 // theta; rho adds 14
-    eor r9, r9, r12, ror #5                 // theta; rho adds 18
-    eor r6, r6, r8, ror #23                 // theta; rho adds 5
-    eor r5, r5, lr, ror #25                 // theta; rho adds 8
-    eor r11, r11, r3, ror #3                // theta; rho adds 28
-    bic r4, r6, r9
-    eor r4, r1, r4, ror #22
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #20
-    eor r4, r9, r4, ror #12
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #26
-    eor r4, r6, r4, ror #18
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #8
-    eor r4, r5, r4, ror #30
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #10
-    eor r4, r11, r4, ror #14
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #18                 // theta; rho adds 14
+    eor r4, r4, r12, ror #5                 // theta; rho adds 18
+    eor r11, r11, r3, ror #23               // theta; rho adds 5
+    eor r10, r10, lr, ror #25               // theta; rho adds 8
+    eor r6, r6, r8, ror #3                  // theta; rho adds 28
+    bic r9, r11, r4
+    eor r9, r1, r9, ror #22
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #20
+    eor r9, r4, r9, ror #12
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #26
+    eor r9, r11, r9, ror #18
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #8
+    eor r9, r10, r9, ror #30
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #10
+    eor r9, r6, r9, ror #14
     // round 7: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #28                 // theta; rho adds 31
-    eor r9, r9, r3, ror #6                  // theta; rho adds 27
-    eor r6, r6, r10, ror #13                // theta; rho adds 19
-    eor r5, r5, r12, ror #3                 // theta; rho adds 20
-    eor r11, r11, r2, ror #9                // theta; rho adds 1
-    bic r4, r6, r9, ror #6
-    eor r4, r1, r4, ror #24
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #10
-    eor r4, r9, r4, ror #16
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #14
-    eor r4, r6, r4, ror #8
-    str r4, [r0, #188]
-    bic r4, r1, r11
-    eor r4, r5, r4, ror #18
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #2
-    eor r4, r11, r4, ror #30
+    eor r4, r4, r8, ror #6                  // theta; rho adds 27
+    eor r11, r11, r5, ror #13               // theta; rho adds 19
+    eor r10, r10, r12, ror #3               // theta; rho adds 20
+    eor r6, r6, r7, ror #9                  // theta; rho adds 1
+    bic r9, r11, r4, ror #6
+    eor r9, r1, r9, ror #24
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #10
+    eor r9, r4, r9, ror #16
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #14
+    eor r9, r11, r9, ror #8
+    str r9, [r0, #188]
+    bic r9, r1, r6
+    eor r9, r10, r9, ror #18
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #2
+    eor r9, r6, r9, ror #30
     // round 7: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #16                 // theta; rho adds 0
-    eor r6, r6, lr, ror #14                 // theta; rho adds 3
-    eor r5, r5, r3, ror #27                 // theta; rho adds 12
-    eor r11, r11, r7, ror #6                // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #16                 // theta; rho adds 0
+    eor r11, r11, lr, ror #14               // theta; rho adds 3
+    eor r10, r10, r8, ror #27               // theta; rho adds 12
+    eor r6, r6, r2, ror #6                  // theta; rho adds 4
     eor r12, r12, r1, ror #31               // theta; rho adds 9
-    bic r4, r5, r6, ror #18
-    eor r4, r9, r4, ror #30
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #10
-    eor r4, r6, r4, ror #4
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #16
-    eor r4, r5, r4, ror #6
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #4
-    eor r4, r11, r4, ror #12
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #16
-    eor r4, r12, r4, ror #12
+    bic r9, r10, r11, ror #18
+    eor r9, r4, r9, ror #30
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #10
+    eor r9, r11, r9, ror #4
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #16
+    eor r9, r10, r9, ror #6
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #4
+    eor r9, r6, r9, ror #12
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #16
+    eor r9, r12, r9, ror #12
     // round 7: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #7                  // theta; rho adds 14
-    eor r6, r6, r10, ror #14                // theta; rho adds 10
-    eor r5, r5, r1, ror #22                 // theta; rho adds 2
-    eor r11, r11, r2, ror #27               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #7                  // theta; rho adds 14
+    eor r11, r11, r5, ror #14               // theta; rho adds 10
+    eor r10, r10, r1, ror #22               // theta; rho adds 2
+    eor r6, r6, r7, ror #27                 // theta; rho adds 23
     eor r12, r12, lr, ror #14               // theta; rho adds 31
-    bic r4, r5, r6, ror #18
-    eor r4, r9, r4, ror #4
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #22
-    eor r4, r6, r4, ror #24
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #10
-    eor r4, r5, r4
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #4
-    eor r4, r11, r4, ror #18
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #10
-    eor r4, r12, r4, ror #18
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #18
+    eor r9, r4, r9, ror #4
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #22
+    eor r9, r11, r9, ror #24
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #10
+    eor r9, r10, r9
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #4
+    eor r9, r6, r9, ror #18
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #10
+    eor r9, r12, r9, ror #18
+    str r9, [r0, #36]
     // ---- round 8: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7
     eor r3, r3, r8, ror #18
     eor r4, r4, r9, ror #16
     eor r5, r5, r10, ror #10
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #16
     eor r3, r3, r8, ror #28
     eor r4, r4, r9, ror #26
     eor r5, r5, r10
     eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #14
     eor r3, r3, r8
     eor r4, r4, r9, ror #16
     eor r5, r5, r10, ror #12
     eor r6, r6, r11, ror #2
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #22
     eor r3, r3, r8, ror #16
     eor r4, r4, r9, ror #26
     eor r5, r5, r10
     eor r6, r6, r11, ror #2
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8, ror #18
-    eor r4, r4, r9, ror #16
-    eor r5, r5, r10, ror #10
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #16
-    eor r3, r3, r8, ror #28
-    eor r4, r4, r9, ror #26
-    eor r5, r5, r10
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #14
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #16
-    eor r5, r5, r10, ror #12
-    eor r6, r6, r11, ror #2
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #22
-    eor r3, r3, r8, ror #16
-    eor r4, r4, r9, ror #26
-    eor r5, r5, r10
-    eor r6, r6, r11, ror #2
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #15                // D[0][0]
-    eor r3, r3, r10                         // D[2][1]
-    eor r11, r4, r11                        // D[3][1]
-    eor r10, r10, r2, ror #27               // D[4][0]
-    eor r4, r7, r4, ror #19                 // D[1][0]
-    eor r2, r2, r9, ror #20                 // D[1][1]
-    eor r7, r5, r7, ror #28                 // D[4][1]
-    eor r9, r9, r6, ror #31                 // D[3][0]
-    eor r5, r8, r5, ror #31                 // D[2][0]
-    eor r6, r6, r8, ror #16                 // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1
+    eor r8, r8, r12, ror #18
+    eor r9, r9, lr, ror #16
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #10
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #16
+    eor r8, r8, r12, ror #28
+    eor r9, r9, lr, ror #26
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #14
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #16
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #12
+    eor r11, r11, r12, ror #2
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #22
+    eor r8, r8, r12, ror #16
+    eor r9, r9, lr, ror #26
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12, ror #2
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #15                 // D[0][0]
+    eor r8, r8, r5                          // D[2][1]
+    eor r6, r9, r6                          // D[3][1]
+    eor r5, r5, r7, ror #27                 // D[4][0]
+    eor r9, r2, r9, ror #19                 // D[1][0]
+    eor r7, r7, r4, ror #20                 // D[1][1]
+    eor r2, r10, r2, ror #28                // D[4][1]
+    eor r4, r4, r11, ror #31                // D[3][0]
+    eor r10, r3, r10, ror #31               // D[2][0]
+    eor r11, r11, r3, ror #16               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 8: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #20                 // theta; rho adds 0
-    eor r12, r12, r2, ror #10               // theta; rho adds 22
-    eor lr, lr, r5, ror #22                 // theta; rho adds 21
-    eor r3, r3, r9, ror #4                  // theta; rho adds 10
-    eor r1, r1, r7, ror #14                 // theta; rho adds 7
-    bic r4, lr, r12, ror #7
-    eor r4, r8, r4, ror #25
-    eor r4, r4, #0x0000000b                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #19
-    eor r4, r12, r4, ror #6
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #23
-    eor r4, lr, r4, ror #22
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #15
-    eor r4, r3, r4, ror #26
-    str r4, [sp, #112]
-    bic r4, r12, r8
-    eor r4, r1, r4, ror #17
+    eor r3, r3, r11, ror #20                // theta; rho adds 0
+    eor r12, r12, r7, ror #10               // theta; rho adds 22
+    eor lr, lr, r10, ror #22                // theta; rho adds 21
+    eor r8, r8, r4, ror #4                  // theta; rho adds 10
+    eor r1, r1, r2, ror #14                 // theta; rho adds 7
+    bic r9, lr, r12, ror #7
+    eor r9, r3, r9, ror #25
+    eor r9, r9, #0x0000000b                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #19
+    eor r9, r12, r9, ror #6
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #23
+    eor r9, lr, r9, ror #22
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #15
+    eor r9, r8, r9, ror #26
+    str r9, [sp, #112]
+    bic r9, r12, r3
+    eor r9, r1, r9, ror #17
     // round 8: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #16                // theta; rho adds 13
-    eor r12, r12, r6, ror #20               // theta; rho adds 18
-    eor lr, lr, r2                          // theta; rho adds 5
-    eor r3, r3, r5                          // theta; rho adds 7
-    eor r1, r1, r11, ror #16                // theta; rho adds 28
-    bic r4, lr, r12, ror #19
-    eor r4, r8, r4, ror #20
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #30
-    eor r4, r12, r4, ror #15
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #21
-    eor r4, lr, r4, ror #13
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #1
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #25
-    eor r4, r1, r4, ror #6
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #16                 // theta; rho adds 13
+    eor r12, r12, r11, ror #20              // theta; rho adds 18
+    eor lr, lr, r7                          // theta; rho adds 5
+    eor r8, r8, r10                         // theta; rho adds 7
+    eor r1, r1, r6, ror #16                 // theta; rho adds 28
+    bic r9, lr, r12, ror #19
+    eor r9, r3, r9, ror #20
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #30
+    eor r9, r12, r9, ror #15
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #21
+    eor r9, lr, r9, ror #13
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #1
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #25
+    eor r9, r1, r9, ror #6
     // round 8: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #16               // theta; rho adds 31
-    eor lr, lr, r11, ror #6                 // theta; rho adds 28
-    eor r3, r3, r7, ror #16                 // theta; rho adds 20
-    eor r1, r1, r6, ror #6                  // theta; rho adds 21
-    eor r9, r9, r8, ror #12                 // theta; rho adds 1
-    bic r4, r3, lr, ror #18
-    eor r4, r12, r4, ror #11
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #7
-    eor r4, lr, r4, ror #7
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #6
-    eor r4, r3, r4, ror #19
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #30
-    eor r4, r1, r4, ror #28
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #3
-    eor r4, r9, r4, ror #31
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #16              // theta; rho adds 31
+    eor lr, lr, r6, ror #6                  // theta; rho adds 28
+    eor r8, r8, r2, ror #16                 // theta; rho adds 20
+    eor r1, r1, r11, ror #6                 // theta; rho adds 21
+    eor r4, r4, r3, ror #12                 // theta; rho adds 1
+    bic r9, r8, lr, ror #18
+    eor r9, r12, r9, ror #11
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #7
+    eor r9, lr, r9, ror #7
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #6
+    eor r9, r8, r9, ror #19
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #30
+    eor r9, r1, r9, ror #28
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #3
+    eor r9, r4, r9, ror #31
     // round 8: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #16                // theta; rho adds 14
-    eor r3, r3, r7                          // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #16                 // theta; rho adds 14
+    eor r8, r8, r2                          // theta; rho adds 10
     eor r1, r1, r12, ror #4                 // theta; rho adds 1
-    eor r9, r9, r8, ror #28                 // theta; rho adds 22
-    eor r6, r6, r5, ror #22                 // theta; rho adds 30
-    bic r4, r1, r3, ror #11
-    eor r4, lr, r4, ror #25
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #1
-    eor r4, r3, r4, ror #20
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #30
-    eor r4, r1, r4, ror #1
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #26
-    eor r4, r9, r4, ror #8
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #10
+    eor r4, r4, r3, ror #28                 // theta; rho adds 22
+    eor r11, r11, r10, ror #22              // theta; rho adds 30
+    bic r9, r1, r8, ror #11
+    eor r9, lr, r9, ror #25
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #1
+    eor r9, r8, r9, ror #20
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #30
+    eor r9, r1, r9, ror #1
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #26
+    eor r9, r4, r9, ror #8
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #10
     // round 8: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #28                 // theta; rho adds 1
-    eor r3, r3, r5                          // theta; rho adds 3
-    eor r1, r1, r11, ror #16                // theta; rho adds 13
-    eor r9, r9, r10, ror #14                // theta; rho adds 4
-    eor r6, r6, r12, ror #30                // theta; rho adds 9
-    bic r4, r1, r3, ror #10
-    eor r4, lr, r4, ror #20
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #5
-    eor r4, r3, r4, ror #17
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #22
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #10
-    eor r4, r9, r4, ror #17
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #2
-    eor r4, r6, r4, ror #20
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #28                 // theta; rho adds 1
+    eor r8, r8, r10                         // theta; rho adds 3
+    eor r1, r1, r6, ror #16                 // theta; rho adds 13
+    eor r4, r4, r5, ror #14                 // theta; rho adds 4
+    eor r11, r11, r12, ror #30              // theta; rho adds 9
+    bic r9, r1, r8, ror #10
+    eor r9, lr, r9, ror #20
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #5
+    eor r9, r8, r9, ror #17
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #22
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #10
+    eor r9, r4, r9, ror #17
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #2
+    eor r9, r11, r9, ror #20
     // round 8: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #20                // theta; rho adds 0
-    eor r1, r1, r8, ror #10                 // theta; rho adds 22
-    eor r9, r9, lr, ror #22                 // theta; rho adds 22
-    eor r6, r6, r11, ror #4                 // theta; rho adds 11
-    eor r5, r5, r10, ror #14                // theta; rho adds 7
-    bic r4, r9, r1, ror #8
-    eor r4, r3, r4, ror #24
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #19
-    eor r4, r1, r4, ror #5
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #22
-    eor r4, r9, r4, ror #23
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #15
-    eor r4, r6, r4, ror #27
-    str r4, [sp, #12]
-    bic r4, r1, r3
-    eor r4, r5, r4, ror #17
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #20                // theta; rho adds 0
+    eor r1, r1, r3, ror #10                 // theta; rho adds 22
+    eor r4, r4, lr, ror #22                 // theta; rho adds 22
+    eor r11, r11, r6, ror #4                // theta; rho adds 11
+    eor r10, r10, r5, ror #14               // theta; rho adds 7
+    bic r9, r4, r1, ror #8
+    eor r9, r8, r9, ror #24
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #19
+    eor r9, r1, r9, ror #5
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #22
+    eor r9, r4, r9, ror #23
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #15
+    eor r9, r11, r9, ror #27
+    str r9, [sp, #12]
+    bic r9, r1, r8
+    eor r9, r10, r9, ror #17
     // round 8: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #16                 // theta; rho adds 14
-    eor r9, r9, r12, ror #20                // theta; rho adds 18
-    eor r6, r6, r8                          // theta; rho adds 5
-    eor r5, r5, lr                          // theta; rho adds 8
-    eor r11, r11, r3, ror #16               // theta; rho adds 28
-    bic r4, r6, r9, ror #19
-    eor r4, r1, r4, ror #21
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #31
-    eor r4, r9, r4, ror #14
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #20
-    eor r4, r6, r4, ror #13
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #2
-    eor r4, r5, r4, ror #10
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #24
-    eor r4, r11, r4, ror #6
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #16                 // theta; rho adds 14
+    eor r4, r4, r12, ror #20                // theta; rho adds 18
+    eor r11, r11, r3                        // theta; rho adds 5
+    eor r10, r10, lr                        // theta; rho adds 8
+    eor r6, r6, r8, ror #16                 // theta; rho adds 28
+    bic r9, r11, r4, ror #19
+    eor r9, r1, r9, ror #21
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #31
+    eor r9, r4, r9, ror #14
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #20
+    eor r9, r11, r9, ror #13
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #2
+    eor r9, r10, r9, ror #10
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #24
+    eor r9, r6, r9, ror #6
     // round 8: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #16                 // theta; rho adds 31
-    eor r9, r9, r3, ror #6                  // theta; rho adds 27
-    eor r6, r6, r10, ror #16                // theta; rho adds 19
-    eor r5, r5, r12, ror #6                 // theta; rho adds 20
-    eor r11, r11, r2, ror #12               // theta; rho adds 1
-    bic r4, r6, r9, ror #18
-    eor r4, r1, r4, ror #12
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #7
-    eor r4, r9, r4, ror #7
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #7
-    eor r4, r6, r4, ror #18
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #30
-    eor r4, r5, r4, ror #27
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #2
-    eor r4, r11, r4
+    eor r4, r4, r8, ror #6                  // theta; rho adds 27
+    eor r11, r11, r5, ror #16               // theta; rho adds 19
+    eor r10, r10, r12, ror #6               // theta; rho adds 20
+    eor r6, r6, r7, ror #12                 // theta; rho adds 1
+    bic r9, r11, r4, ror #18
+    eor r9, r1, r9, ror #12
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #7
+    eor r9, r4, r9, ror #7
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #7
+    eor r9, r11, r9, ror #18
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #30
+    eor r9, r10, r9, ror #27
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #2
+    eor r9, r6, r9
     // round 8: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #28                 // theta; rho adds 0
-    eor r6, r6, lr                          // theta; rho adds 3
-    eor r5, r5, r3, ror #16                 // theta; rho adds 12
-    eor r11, r11, r7, ror #14               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #28                 // theta; rho adds 0
+    eor r11, r11, lr                        // theta; rho adds 3
+    eor r10, r10, r8, ror #16               // theta; rho adds 12
+    eor r6, r6, r2, ror #14                 // theta; rho adds 4
     eor r12, r12, r1, ror #30               // theta; rho adds 9
-    bic r4, r5, r6, ror #9
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #6
-    eor r4, r6, r4, ror #17
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #5
-    eor r4, r5, r4, ror #21
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #9
-    eor r4, r11, r4, ror #18
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #3
-    eor r4, r12, r4, ror #20
+    bic r9, r10, r11, ror #9
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #6
+    eor r9, r11, r9, ror #17
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #5
+    eor r9, r10, r9, ror #21
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #9
+    eor r9, r6, r9, ror #18
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #3
+    eor r9, r12, r9, ror #20
     // round 8: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #16                 // theta; rho adds 14
-    eor r6, r6, r10                         // theta; rho adds 10
-    eor r5, r5, r1, ror #4                  // theta; rho adds 2
-    eor r11, r11, r2, ror #28               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #16                 // theta; rho adds 14
+    eor r11, r11, r5                        // theta; rho adds 10
+    eor r10, r10, r1, ror #4                // theta; rho adds 2
+    eor r6, r6, r7, ror #28                 // theta; rho adds 23
     eor r12, r12, lr, ror #22               // theta; rho adds 31
-    bic r4, r5, r6, ror #12
-    eor r4, r9, r4, ror #24
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #1
-    eor r4, r6, r4, ror #19
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #30
-    eor r4, r5, r4, ror #1
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #25
-    eor r4, r11, r4, ror #9
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #11
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #12
+    eor r9, r4, r9, ror #24
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #1
+    eor r9, r11, r9, ror #19
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #30
+    eor r9, r10, r9, ror #1
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #25
+    eor r9, r6, r9, ror #9
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #11
+    str r9, [sp, #36]
     // ---- round 9: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #22
@@ -3165,669 +3118,658 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #8
     eor r5, r5, r10, ror #20
     eor r6, r6, r11, ror #4
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #22
-    eor r3, r3, r8, ror #26
-    eor r4, r4, r9, ror #22
-    eor r5, r5, r10, ror #8
-    eor r6, r6, r11, ror #1
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #4
-    eor r3, r3, r8, ror #1
-    eor r4, r4, r9, ror #31
-    eor r5, r5, r10, ror #12
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #7
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #2
-    eor r5, r5, r10, ror #23
-    eor r6, r6, r11, ror #25
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #21
-    eor r3, r3, r8, ror #19
-    eor r4, r4, r9, ror #8
-    eor r5, r5, r10, ror #20
-    eor r6, r6, r11, ror #4
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #16                // D[0][0]
-    eor r3, r3, r10, ror #5                 // D[2][1]
-    eor r11, r4, r11, ror #22               // D[3][1]
-    eor r10, r10, r2, ror #26               // D[4][0]
-    eor r4, r7, r4, ror #24                 // D[1][0]
-    eor r2, r2, r9, ror #24                 // D[1][1]
-    eor r7, r5, r7, ror #26                 // D[4][1]
-    eor r9, r9, r6, ror #22                 // D[3][0]
-    eor r5, r8, r5, ror #5                  // D[2][0]
-    eor r6, r6, r8, ror #17                 // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #22
+    eor r8, r8, r12, ror #26
+    eor r9, r9, lr, ror #22
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #8
+    eor r11, r11, r12, ror #1
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #4
+    eor r8, r8, r12, ror #1
+    eor r9, r9, lr, ror #31
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #12
+    eor r11, r11, r12, ror #30
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #7
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #2
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #23
+    eor r11, r11, r12, ror #25
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #21
+    eor r8, r8, r12, ror #19
+    eor r9, r9, lr, ror #8
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #20
+    eor r11, r11, r12, ror #4
+    eor r1, r6, r8, ror #16                 // D[0][0]
+    eor r8, r8, r5, ror #5                  // D[2][1]
+    eor r6, r9, r6, ror #22                 // D[3][1]
+    eor r5, r5, r7, ror #26                 // D[4][0]
+    eor r9, r2, r9, ror #24                 // D[1][0]
+    eor r7, r7, r4, ror #24                 // D[1][1]
+    eor r2, r10, r2, ror #26                // D[4][1]
+    eor r4, r4, r11, ror #22                // D[3][0]
+    eor r10, r3, r10, ror #5                // D[2][0]
+    eor r11, r11, r3, ror #17               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 9: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #15                 // theta; rho adds 0
-    eor r12, r12, r2, ror #6                // theta; rho adds 22
-    eor lr, lr, r5, ror #9                  // theta; rho adds 21
-    eor r3, r3, r9, ror #28                 // theta; rho adds 10
-    eor r1, r1, r7, ror #19                 // theta; rho adds 7
-    bic r4, lr, r12, ror #2
-    eor r4, r8, r4, ror #2
-    eor r4, r4, #0x0000000a                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #16
-    eor r4, r12, r4, ror #14
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #6
-    eor r4, lr, r4, ror #10
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #12
-    eor r4, r3, r4, ror #14
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #28
-    eor r4, r1, r4, ror #24
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #15                // theta; rho adds 0
+    eor r12, r12, r7, ror #6                // theta; rho adds 22
+    eor lr, lr, r10, ror #9                 // theta; rho adds 21
+    eor r8, r8, r4, ror #28                 // theta; rho adds 10
+    eor r1, r1, r2, ror #19                 // theta; rho adds 7
+    bic r9, lr, r12, ror #2
+    eor r9, r3, r9, ror #2
+    eor r9, r9, #0x0000000a                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #16
+    eor r9, r12, r9, ror #14
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #6
+    eor r9, lr, r9, ror #10
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #12
+    eor r9, r8, r9, ror #14
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #28
+    eor r9, r1, r9, ror #24
     // round 9: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #22                // theta; rho adds 13
-    eor r12, r12, r6, ror #25               // theta; rho adds 18
-    eor lr, lr, r2, ror #31                 // theta; rho adds 5
-    eor r3, r3, r5, ror #5                  // theta; rho adds 7
-    eor r1, r1, r11, ror #31                // theta; rho adds 28
-    bic r4, lr, r12, ror #8
-    eor r4, r8, r4, ror #26
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #8
-    eor r4, r12, r4, ror #16
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #22
-    eor r4, lr, r4, ror #2
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #28
-    eor r4, r3, r4, ror #14
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #30
-    eor r4, r1, r4, ror #6
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #22                 // theta; rho adds 13
+    eor r12, r12, r11, ror #25              // theta; rho adds 18
+    eor lr, lr, r7, ror #31                 // theta; rho adds 5
+    eor r8, r8, r10, ror #5                 // theta; rho adds 7
+    eor r1, r1, r6, ror #31                 // theta; rho adds 28
+    bic r9, lr, r12, ror #8
+    eor r9, r3, r9, ror #26
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #8
+    eor r9, r12, r9, ror #16
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #22
+    eor r9, lr, r9, ror #2
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #28
+    eor r9, r8, r9, ror #14
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #30
+    eor r9, r1, r9, ror #6
     // round 9: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #8                // theta; rho adds 31
-    eor lr, lr, r11, ror #11                // theta; rho adds 28
-    eor r3, r3, r7, ror #25                 // theta; rho adds 20
-    eor r1, r1, r6, ror #8                  // theta; rho adds 21
-    eor r9, r9, r8, ror #14                 // theta; rho adds 1
-    bic r4, r3, lr, ror #25
-    eor r4, r12, r4
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #7
-    eor r4, lr, r4
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #1
-    eor r4, r3, r4, ror #24
-    str r4, [r0, #88]
-    bic r4, r12, r9, ror #24
-    eor r4, r1, r4, ror #7
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #7
-    eor r4, r9, r4, ror #1
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #8               // theta; rho adds 31
+    eor lr, lr, r6, ror #11                 // theta; rho adds 28
+    eor r8, r8, r2, ror #25                 // theta; rho adds 20
+    eor r1, r1, r11, ror #8                 // theta; rho adds 21
+    eor r4, r4, r3, ror #14                 // theta; rho adds 1
+    bic r9, r8, lr, ror #25
+    eor r9, r12, r9
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #7
+    eor r9, lr, r9
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #1
+    eor r9, r8, r9, ror #24
+    str r9, [r0, #88]
+    bic r9, r12, r4, ror #24
+    eor r9, r1, r9, ror #7
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #7
+    eor r9, r4, r9, ror #1
     // round 9: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #19                // theta; rho adds 14
-    eor r3, r3, r7, ror #22                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #19                 // theta; rho adds 14
+    eor r8, r8, r2, ror #22                 // theta; rho adds 10
     eor r1, r1, r12, ror #12                // theta; rho adds 1
-    eor r9, r9, r8, ror #18                 // theta; rho adds 22
-    eor r6, r6, r5                          // theta; rho adds 30
-    bic r4, r1, r3, ror #4
-    eor r4, lr, r4, ror #10
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #10
-    eor r4, r3, r4, ror #18
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #22
-    eor r4, r1, r4
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #10
-    eor r4, r9, r4
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #18
-    eor r4, r6, r4, ror #4
+    eor r4, r4, r3, ror #18                 // theta; rho adds 22
+    eor r11, r11, r10                       // theta; rho adds 30
+    bic r9, r1, r8, ror #4
+    eor r9, lr, r9, ror #10
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #10
+    eor r9, r8, r9, ror #18
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #22
+    eor r9, r1, r9
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #10
+    eor r9, r4, r9
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #18
+    eor r9, r11, r9, ror #4
     // round 9: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2                          // theta; rho adds 1
-    eor r3, r3, r5, ror #18                 // theta; rho adds 3
-    eor r1, r1, r11, ror #7                 // theta; rho adds 13
-    eor r9, r9, r10, ror #29                // theta; rho adds 4
-    eor r6, r6, r12, ror #26                // theta; rho adds 9
-    bic r4, r1, r3, ror #6
-    eor r4, lr, r4, ror #6
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #1
-    eor r4, r3, r4, ror #25
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #7
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #13
-    eor r4, r9, r4, ror #27
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #20
-    eor r4, r6, r4, ror #31
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7                          // theta; rho adds 1
+    eor r8, r8, r10, ror #18                // theta; rho adds 3
+    eor r1, r1, r6, ror #7                  // theta; rho adds 13
+    eor r4, r4, r5, ror #29                 // theta; rho adds 4
+    eor r11, r11, r12, ror #26              // theta; rho adds 9
+    bic r9, r1, r8, ror #6
+    eor r9, lr, r9, ror #6
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #1
+    eor r9, r8, r9, ror #25
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #7
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #13
+    eor r9, r4, r9, ror #27
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #20
+    eor r9, r11, r9, ror #31
     // round 9: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #15                // theta; rho adds 0
-    eor r1, r1, r8, ror #6                  // theta; rho adds 22
-    eor r9, r9, lr, ror #8                  // theta; rho adds 22
-    eor r6, r6, r11, ror #28                // theta; rho adds 11
-    eor r5, r5, r10, ror #18                // theta; rho adds 7
-    bic r4, r9, r1, ror #2
-    eor r4, r3, r4, ror #2
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #14
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #6
-    eor r4, r9, r4, ror #10
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #12
-    eor r4, r6, r4, ror #14
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #28
-    eor r4, r5, r4, ror #24
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #15                // theta; rho adds 0
+    eor r1, r1, r3, ror #6                  // theta; rho adds 22
+    eor r4, r4, lr, ror #8                  // theta; rho adds 22
+    eor r11, r11, r6, ror #28               // theta; rho adds 11
+    eor r10, r10, r5, ror #18               // theta; rho adds 7
+    bic r9, r4, r1, ror #2
+    eor r9, r8, r9, ror #2
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #14
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #6
+    eor r9, r4, r9, ror #10
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #12
+    eor r9, r11, r9, ror #14
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #28
+    eor r9, r10, r9, ror #24
     // round 9: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #23                 // theta; rho adds 14
-    eor r9, r9, r12, ror #25                // theta; rho adds 18
-    eor r6, r6, r8, ror #31                 // theta; rho adds 5
-    eor r5, r5, lr, ror #5                  // theta; rho adds 8
-    eor r11, r11, r3, ror #31               // theta; rho adds 28
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #27
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #9
-    eor r4, r9, r4, ror #15
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #22
-    eor r4, r6, r4, ror #1
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #28
-    eor r4, r5, r4, ror #14
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #29
-    eor r4, r11, r4, ror #7
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #23                 // theta; rho adds 14
+    eor r4, r4, r12, ror #25                // theta; rho adds 18
+    eor r11, r11, r3, ror #31               // theta; rho adds 5
+    eor r10, r10, lr, ror #5                // theta; rho adds 8
+    eor r6, r6, r8, ror #31                 // theta; rho adds 28
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #27
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #9
+    eor r9, r4, r9, ror #15
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #22
+    eor r9, r11, r9, ror #1
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #28
+    eor r9, r10, r9, ror #14
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #29
+    eor r9, r6, r9, ror #7
     // round 9: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #7                  // theta; rho adds 31
-    eor r9, r9, r3, ror #11                 // theta; rho adds 27
-    eor r6, r6, r10, ror #24                // theta; rho adds 19
-    eor r5, r5, r12, ror #9                 // theta; rho adds 20
-    eor r11, r11, r2, ror #13               // theta; rho adds 1
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #8
-    eor r4, r9, r4
-    str r4, [r0, #184]
-    bic r4, r11, r5
-    eor r4, r6, r4, ror #24
-    str r4, [r0, #188]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4, ror #8
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #8
-    eor r4, r11, r4
+    eor r4, r4, r8, ror #11                 // theta; rho adds 27
+    eor r11, r11, r5, ror #24               // theta; rho adds 19
+    eor r10, r10, r12, ror #9               // theta; rho adds 20
+    eor r6, r6, r7, ror #13                 // theta; rho adds 1
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #8
+    eor r9, r4, r9
+    str r9, [r0, #184]
+    bic r9, r6, r10
+    eor r9, r11, r9, ror #24
+    str r9, [r0, #188]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9, ror #8
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #8
+    eor r9, r6, r9
     // round 9: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8                          // theta; rho adds 0
-    eor r6, r6, lr, ror #17                 // theta; rho adds 3
-    eor r5, r5, r3, ror #6                  // theta; rho adds 12
-    eor r11, r11, r7, ror #30               // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3                          // theta; rho adds 0
+    eor r11, r11, lr, ror #17               // theta; rho adds 3
+    eor r10, r10, r8, ror #6                // theta; rho adds 12
+    eor r6, r6, r2, ror #30                 // theta; rho adds 4
     eor r12, r12, r1, ror #26               // theta; rho adds 9
-    bic r4, r5, r6, ror #6
-    eor r4, r9, r4, ror #6
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #2
-    eor r4, r6, r4, ror #24
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #24
-    eor r4, r5, r4, ror #6
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #12
-    eor r4, r11, r4, ror #28
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #20
-    eor r4, r12, r4
+    bic r9, r10, r11, ror #6
+    eor r9, r4, r9, ror #6
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #2
+    eor r9, r11, r9, ror #24
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #24
+    eor r9, r10, r9, ror #6
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #12
+    eor r9, r6, r9, ror #28
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #20
+    eor r9, r12, r9
     // round 9: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #19                 // theta; rho adds 14
-    eor r6, r6, r10, ror #22                // theta; rho adds 10
-    eor r5, r5, r1, ror #11                 // theta; rho adds 2
-    eor r11, r11, r2, ror #18               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #19                 // theta; rho adds 14
+    eor r11, r11, r5, ror #22               // theta; rho adds 10
+    eor r10, r10, r1, ror #11               // theta; rho adds 2
+    eor r6, r6, r7, ror #18                 // theta; rho adds 23
     eor r12, r12, lr, ror #31               // theta; rho adds 31
-    bic r4, r5, r6, ror #3
-    eor r4, r9, r4, ror #11
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #11
-    eor r4, r6, r4, ror #18
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #21
-    eor r4, r5, r4
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #11
-    eor r4, r11, r4
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #18
-    eor r4, r12, r4, ror #3
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #3
+    eor r9, r4, r9, ror #11
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #11
+    eor r9, r11, r9, ror #18
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #21
+    eor r9, r10, r9
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #11
+    eor r9, r6, r9
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #18
+    eor r9, r12, r9, ror #3
+    str r9, [r0, #36]
     // ---- round 10: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #23
     eor r3, r3, r8, ror #1
     eor r4, r4, r9
     eor r5, r5, r10, ror #5
     eor r6, r6, r11, ror #22
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #31
     eor r3, r3, r8, ror #7
     eor r4, r4, r9, ror #3
     eor r5, r5, r10, ror #18
     eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #1
     eor r3, r3, r8
     eor r4, r4, r9, ror #26
     eor r5, r5, r10, ror #1
     eor r6, r6, r11, ror #17
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #25
     eor r3, r3, r8, ror #14
     eor r4, r4, r9, ror #23
     eor r5, r5, r10
     eor r6, r6, r11, ror #5
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #24
-    eor r3, r3, r8, ror #2
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #6
-    eor r6, r6, r11, ror #22
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7
-    eor r3, r3, r8, ror #8
-    eor r4, r4, r9, ror #4
-    eor r5, r5, r10, ror #18
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #2
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #26
-    eor r5, r5, r10, ror #2
-    eor r6, r6, r11, ror #18
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #26
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #24
-    eor r5, r5, r10
-    eor r6, r6, r11, ror #6
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #23                // D[0][0]
-    eor r3, r3, r10, ror #14                // D[2][1]
-    eor r11, r4, r11, ror #10               // D[3][1]
-    eor r10, r10, r2, ror #13               // D[4][0]
-    eor r4, r7, r4, ror #1                  // D[1][0]
-    eor r2, r2, r9, ror #2                  // D[1][1]
-    eor r7, r5, r7, ror #14                 // D[4][1]
-    eor r9, r9, r6, ror #9                  // D[3][0]
-    eor r5, r8, r5, ror #13                 // D[2][0]
-    eor r6, r6, r8, ror #24                 // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #24
+    eor r8, r8, r12, ror #2
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #6
+    eor r11, r11, r12, ror #22
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1
+    eor r8, r8, r12, ror #8
+    eor r9, r9, lr, ror #4
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #18
+    eor r11, r11, r12
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #2
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #26
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #2
+    eor r11, r11, r12, ror #18
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #26
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #24
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12, ror #6
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #23                 // D[0][0]
+    eor r8, r8, r5, ror #14                 // D[2][1]
+    eor r6, r9, r6, ror #10                 // D[3][1]
+    eor r5, r5, r7, ror #13                 // D[4][0]
+    eor r9, r2, r9, ror #1                  // D[1][0]
+    eor r7, r7, r4, ror #2                  // D[1][1]
+    eor r2, r10, r2, ror #14                // D[4][1]
+    eor r4, r4, r11, ror #9                 // D[3][0]
+    eor r10, r3, r10, ror #13               // D[2][0]
+    eor r11, r11, r3, ror #24               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 10: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #12                 // theta; rho adds 0
-    eor r12, r12, r2, ror #26               // theta; rho adds 22
-    eor lr, lr, r5, ror #31                 // theta; rho adds 21
-    eor r3, r3, r9, ror #15                 // theta; rho adds 10
-    eor r1, r1, r7                          // theta; rho adds 7
-    bic r4, lr, r12
-    eor r4, r8, r4, ror #16
-    eor r4, r4, #0x00000082                 // iota
-    eor r4, r4, #0x00008000                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #7
-    eor r4, r12, r4, ror #25
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #30
-    eor r4, lr, r4, ror #27
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #11
-    eor r4, r3, r4, ror #23
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #16
-    eor r4, r1, r4, ror #5
+    eor r3, r3, r11, ror #12                // theta; rho adds 0
+    eor r12, r12, r7, ror #26               // theta; rho adds 22
+    eor lr, lr, r10, ror #31                // theta; rho adds 21
+    eor r8, r8, r4, ror #15                 // theta; rho adds 10
+    eor r1, r1, r2                          // theta; rho adds 7
+    bic r9, lr, r12
+    eor r9, r3, r9, ror #16
+    eor r9, r9, #0x00000082                 // iota
+    eor r9, r9, #0x00008000                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #7
+    eor r9, r12, r9, ror #25
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #30
+    eor r9, lr, r9, ror #27
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #11
+    eor r9, r8, r9, ror #23
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #16
+    eor r9, r1, r9, ror #5
     // round 10: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #6                 // theta; rho adds 13
-    eor r12, r12, r6, ror #20               // theta; rho adds 18
-    eor lr, lr, r2, ror #20                 // theta; rho adds 5
-    eor r3, r3, r5, ror #8                  // theta; rho adds 7
-    eor r1, r1, r11, ror #16                // theta; rho adds 28
-    bic r4, lr, r12, ror #31
-    eor r4, r8, r4, ror #8
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #18
-    eor r4, r12, r4, ror #15
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #31
-    eor r4, lr, r4, ror #15
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #23
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #25
-    eor r4, r1, r4, ror #16
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #6                  // theta; rho adds 13
+    eor r12, r12, r11, ror #20              // theta; rho adds 18
+    eor lr, lr, r7, ror #20                 // theta; rho adds 5
+    eor r8, r8, r10, ror #8                 // theta; rho adds 7
+    eor r1, r1, r6, ror #16                 // theta; rho adds 28
+    bic r9, lr, r12, ror #31
+    eor r9, r3, r9, ror #8
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #18
+    eor r9, r12, r9, ror #15
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #31
+    eor r9, lr, r9, ror #15
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #23
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #25
+    eor r9, r1, r9, ror #16
     // round 10: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #2                // theta; rho adds 31
-    eor lr, lr, r11, ror #10                // theta; rho adds 28
-    eor r3, r3, r7, ror #6                  // theta; rho adds 20
-    eor r1, r1, r6, ror #10                 // theta; rho adds 21
-    eor r9, r9, r8, ror #14                 // theta; rho adds 1
-    bic r4, r3, lr, ror #4
-    eor r4, r12, r4, ror #21
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #11
-    eor r4, lr, r4, ror #17
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #28
-    eor r4, r3, r4, ror #25
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #14
-    eor r4, r1, r4, ror #22
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #7
-    eor r4, r9, r4, ror #11
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #2               // theta; rho adds 31
+    eor lr, lr, r6, ror #10                 // theta; rho adds 28
+    eor r8, r8, r2, ror #6                  // theta; rho adds 20
+    eor r1, r1, r11, ror #10                // theta; rho adds 21
+    eor r4, r4, r3, ror #14                 // theta; rho adds 1
+    bic r9, r8, lr, ror #4
+    eor r9, r12, r9, ror #21
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #11
+    eor r9, lr, r9, ror #17
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #28
+    eor r9, r8, r9, ror #25
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #14
+    eor r9, r1, r9, ror #22
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #7
+    eor r9, r4, r9, ror #11
     // round 10: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #16                // theta; rho adds 14
-    eor r3, r3, r7, ror #16                 // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #16                 // theta; rho adds 14
+    eor r8, r8, r2, ror #16                 // theta; rho adds 10
     eor r1, r1, r12, ror #13                // theta; rho adds 1
-    eor r9, r9, r8, ror #28                 // theta; rho adds 22
-    eor r6, r6, r5, ror #11                 // theta; rho adds 30
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #26
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #16
-    eor r4, r3, r4, ror #22
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #19
-    eor r4, r1, r4, ror #29
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #23
-    eor r4, r9, r4, ror #22
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #12
-    eor r4, r6, r4, ror #29
+    eor r4, r4, r3, ror #28                 // theta; rho adds 22
+    eor r11, r11, r10, ror #11              // theta; rho adds 30
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #26
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #16
+    eor r9, r8, r9, ror #22
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #19
+    eor r9, r1, r9, ror #29
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #23
+    eor r9, r4, r9, ror #22
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #12
+    eor r9, r11, r9, ror #29
     // round 10: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #28                 // theta; rho adds 1
-    eor r3, r3, r5, ror #2                  // theta; rho adds 3
-    eor r1, r1, r11, ror #30                // theta; rho adds 13
-    eor r9, r9, r10, ror #21                // theta; rho adds 4
-    eor r6, r6, r12, ror #19                // theta; rho adds 9
-    bic r4, r1, r3, ror #8
-    eor r4, lr, r4, ror #20
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #30
-    eor r4, r3, r4, ror #26
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #9
-    eor r4, r1, r4, ror #25
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #13
-    eor r4, r9, r4, ror #10
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #4
-    eor r4, r6, r4, ror #15
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #28                 // theta; rho adds 1
+    eor r8, r8, r10, ror #2                 // theta; rho adds 3
+    eor r1, r1, r6, ror #30                 // theta; rho adds 13
+    eor r4, r4, r5, ror #21                 // theta; rho adds 4
+    eor r11, r11, r12, ror #19              // theta; rho adds 9
+    bic r9, r1, r8, ror #8
+    eor r9, lr, r9, ror #20
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #30
+    eor r9, r8, r9, ror #26
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #9
+    eor r9, r1, r9, ror #25
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #13
+    eor r9, r4, r9, ror #10
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #4
+    eor r9, r11, r9, ror #15
     // round 10: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #12                // theta; rho adds 0
-    eor r1, r1, r8, ror #27                 // theta; rho adds 22
-    eor r9, r9, lr, ror #30                 // theta; rho adds 22
-    eor r6, r6, r11, ror #14                // theta; rho adds 11
-    eor r5, r5, r10, ror #1                 // theta; rho adds 7
-    bic r4, r9, r1, ror #31
-    eor r4, r3, r4, ror #16
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #7
-    eor r4, r1, r4, ror #26
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #31
-    eor r4, r9, r4, ror #26
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #10
-    eor r4, r6, r4, ror #23
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #17
-    eor r4, r5, r4, ror #5
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #12                // theta; rho adds 0
+    eor r1, r1, r3, ror #27                 // theta; rho adds 22
+    eor r4, r4, lr, ror #30                 // theta; rho adds 22
+    eor r11, r11, r6, ror #14               // theta; rho adds 11
+    eor r10, r10, r5, ror #1                // theta; rho adds 7
+    bic r9, r4, r1, ror #31
+    eor r9, r8, r9, ror #16
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #7
+    eor r9, r1, r9, ror #26
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #31
+    eor r9, r4, r9, ror #26
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #10
+    eor r9, r11, r9, ror #23
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #17
+    eor r9, r10, r9, ror #5
     // round 10: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #6                  // theta; rho adds 14
-    eor r9, r9, r12, ror #21                // theta; rho adds 18
-    eor r6, r6, r8, ror #21                 // theta; rho adds 5
-    eor r5, r5, lr, ror #8                  // theta; rho adds 8
-    eor r11, r11, r3, ror #16               // theta; rho adds 28
-    bic r4, r6, r9, ror #31
-    eor r4, r1, r4, ror #8
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #18
-    eor r4, r9, r4, ror #15
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #30
-    eor r4, r6, r4, ror #16
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4, ror #10
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #25
-    eor r4, r11, r4, ror #15
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #6                  // theta; rho adds 14
+    eor r4, r4, r12, ror #21                // theta; rho adds 18
+    eor r11, r11, r3, ror #21               // theta; rho adds 5
+    eor r10, r10, lr, ror #8                // theta; rho adds 8
+    eor r6, r6, r8, ror #16                 // theta; rho adds 28
+    bic r9, r11, r4, ror #31
+    eor r9, r1, r9, ror #8
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #18
+    eor r9, r4, r9, ror #15
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #30
+    eor r9, r11, r9, ror #16
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9, ror #10
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #25
+    eor r9, r6, r9, ror #15
     // round 10: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #2                  // theta; rho adds 31
-    eor r9, r9, r3, ror #11                 // theta; rho adds 27
-    eor r6, r6, r10, ror #6                 // theta; rho adds 19
-    eor r5, r5, r12, ror #11                // theta; rho adds 20
-    eor r11, r11, r2, ror #14               // theta; rho adds 1
-    bic r4, r6, r9, ror #3
-    eor r4, r1, r4, ror #22
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #12
-    eor r4, r9, r4, ror #17
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #28
-    eor r4, r6, r4, ror #24
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #14
-    eor r4, r5, r4, ror #22
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #7
-    eor r4, r11, r4, ror #11
+    eor r4, r4, r8, ror #11                 // theta; rho adds 27
+    eor r11, r11, r5, ror #6                // theta; rho adds 19
+    eor r10, r10, r12, ror #11              // theta; rho adds 20
+    eor r6, r6, r7, ror #14                 // theta; rho adds 1
+    bic r9, r11, r4, ror #3
+    eor r9, r1, r9, ror #22
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #12
+    eor r9, r4, r9, ror #17
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #28
+    eor r9, r11, r9, ror #24
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #14
+    eor r9, r10, r9, ror #22
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #7
+    eor r9, r6, r9, ror #11
     // round 10: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #28                 // theta; rho adds 0
-    eor r6, r6, lr, ror #2                  // theta; rho adds 3
-    eor r5, r5, r3, ror #30                 // theta; rho adds 12
-    eor r11, r11, r7, ror #20               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #28                 // theta; rho adds 0
+    eor r11, r11, lr, ror #2                // theta; rho adds 3
+    eor r10, r10, r8, ror #30               // theta; rho adds 12
+    eor r6, r6, r2, ror #20                 // theta; rho adds 4
     eor r12, r12, r1, ror #18               // theta; rho adds 9
-    bic r4, r5, r6, ror #7
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #30
-    eor r4, r6, r4, ror #27
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #9
-    eor r4, r5, r4, ror #25
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #13
-    eor r4, r11, r4, ror #10
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #5
-    eor r4, r12, r4, ror #14
+    bic r9, r10, r11, ror #7
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #30
+    eor r9, r11, r9, ror #27
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #9
+    eor r9, r10, r9, ror #25
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #13
+    eor r9, r6, r9, ror #10
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #5
+    eor r9, r12, r9, ror #14
     // round 10: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #16                 // theta; rho adds 14
-    eor r6, r6, r10, ror #16                // theta; rho adds 10
-    eor r5, r5, r1, ror #12                 // theta; rho adds 2
-    eor r11, r11, r2, ror #28               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #16                 // theta; rho adds 14
+    eor r11, r11, r5, ror #16               // theta; rho adds 10
+    eor r10, r10, r1, ror #12               // theta; rho adds 2
+    eor r6, r6, r7, ror #28                 // theta; rho adds 23
     eor r12, r12, lr, ror #10               // theta; rho adds 31
-    bic r4, r5, r6, ror #26
-    eor r4, r9, r4, ror #26
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #17
-    eor r4, r6, r4, ror #21
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #18
-    eor r4, r5, r4, ror #29
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #23
-    eor r4, r11, r4, ror #23
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #12
-    eor r4, r12, r4, ror #29
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #26
+    eor r9, r4, r9, ror #26
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #17
+    eor r9, r11, r9, ror #21
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #18
+    eor r9, r10, r9, ror #29
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #23
+    eor r9, r6, r9, ror #23
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #12
+    eor r9, r12, r9, ror #29
+    str r9, [sp, #36]
     // ---- round 11: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #4
@@ -3853,670 +3795,659 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #8
     eor r5, r5, r10, ror #4
     eor r6, r6, r11, ror #7
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #4
-    eor r3, r3, r8, ror #8
-    eor r4, r4, r9, ror #14
-    eor r5, r5, r10, ror #5
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #4
-    eor r3, r3, r8, ror #15
-    eor r4, r4, r9, ror #8
-    eor r5, r5, r10, ror #17
-    eor r6, r6, r11, ror #6
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #31
-    eor r3, r3, r8, ror #22
-    eor r4, r4, r9, ror #23
-    eor r5, r5, r10, ror #12
-    eor r6, r6, r11, ror #11
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #3
-    eor r3, r3, r8, ror #12
-    eor r4, r4, r9, ror #9
-    eor r5, r5, r10, ror #4
-    eor r6, r6, r11, ror #6
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #5                 // D[0][0]
-    eor r3, r3, r10, ror #25                // D[2][1]
-    eor r11, r4, r11, ror #26               // D[3][1]
-    eor r10, r10, r2, ror #22               // D[4][0]
-    eor r4, r7, r4, ror #15                 // D[1][0]
-    eor r2, r2, r9, ror #16                 // D[1][1]
-    eor r7, r5, r7, ror #23                 // D[4][1]
-    eor r9, r9, r6, ror #26                 // D[3][0]
-    eor r5, r8, r5, ror #25                 // D[2][0]
-    eor r6, r6, r8, ror #4                  // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #4
+    eor r8, r8, r12, ror #8
+    eor r9, r9, lr, ror #14
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #5
+    eor r11, r11, r12, ror #16
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #4
+    eor r8, r8, r12, ror #15
+    eor r9, r9, lr, ror #8
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #17
+    eor r11, r11, r12, ror #6
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #31
+    eor r8, r8, r12, ror #22
+    eor r9, r9, lr, ror #23
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #12
+    eor r11, r11, r12, ror #11
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #3
+    eor r8, r8, r12, ror #12
+    eor r9, r9, lr, ror #9
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #4
+    eor r11, r11, r12, ror #6
+    eor r1, r6, r8, ror #5                  // D[0][0]
+    eor r8, r8, r5, ror #25                 // D[2][1]
+    eor r6, r9, r6, ror #26                 // D[3][1]
+    eor r5, r5, r7, ror #22                 // D[4][0]
+    eor r9, r2, r9, ror #15                 // D[1][0]
+    eor r7, r7, r4, ror #16                 // D[1][1]
+    eor r2, r10, r2, ror #23                // D[4][1]
+    eor r4, r4, r11, ror #26                // D[3][0]
+    eor r10, r3, r10, ror #25               // D[2][0]
+    eor r11, r11, r3, ror #4                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 11: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #11                 // theta; rho adds 0
-    eor r12, r12, r2, ror #8                // theta; rho adds 22
-    eor lr, lr, r5, ror #24                 // theta; rho adds 21
-    eor r3, r3, r9, ror #28                 // theta; rho adds 10
-    eor r1, r1, r7, ror #24                 // theta; rho adds 7
-    bic r4, lr, r12
-    eor r4, r8, r4, ror #2
-    eor r4, r4, #0x00000003                 // iota
-    eor r4, r4, #0x00008000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #24
-    eor r4, r12, r4, ror #8
-    str r4, [r0, #104]
-    bic r4, r1, r3
-    eor r4, lr, r4, ror #8
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #10
-    eor r4, r3, r4, ror #22
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #30
-    eor r4, r1, r4, ror #24
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #11                // theta; rho adds 0
+    eor r12, r12, r7, ror #8                // theta; rho adds 22
+    eor lr, lr, r10, ror #24                // theta; rho adds 21
+    eor r8, r8, r4, ror #28                 // theta; rho adds 10
+    eor r1, r1, r2, ror #24                 // theta; rho adds 7
+    bic r9, lr, r12
+    eor r9, r3, r9, ror #2
+    eor r9, r9, #0x00000003                 // iota
+    eor r9, r9, #0x00008000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #24
+    eor r9, r12, r9, ror #8
+    str r9, [r0, #104]
+    bic r9, r1, r8
+    eor r9, lr, r9, ror #8
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #10
+    eor r9, r8, r9, ror #22
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #30
+    eor r9, r1, r9, ror #24
     // round 11: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #31                // theta; rho adds 13
-    eor r12, r12, r6, ror #7                // theta; rho adds 18
-    eor lr, lr, r2, ror #1                  // theta; rho adds 5
-    eor r3, r3, r5, ror #9                  // theta; rho adds 7
-    eor r1, r1, r11, ror #3                 // theta; rho adds 28
-    bic r4, lr, r12, ror #24
-    eor r4, r8, r4, ror #29
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #27
-    eor r4, r12, r4, ror #13
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #14
-    eor r4, lr, r4, ror #23
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #20
-    eor r4, r3, r4, ror #30
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #11
-    eor r4, r1, r4, ror #1
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #31                 // theta; rho adds 13
+    eor r12, r12, r11, ror #7               // theta; rho adds 18
+    eor lr, lr, r7, ror #1                  // theta; rho adds 5
+    eor r8, r8, r10, ror #9                 // theta; rho adds 7
+    eor r1, r1, r6, ror #3                  // theta; rho adds 28
+    bic r9, lr, r12, ror #24
+    eor r9, r3, r9, ror #29
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #27
+    eor r9, r12, r9, ror #13
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #14
+    eor r9, lr, r9, ror #23
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #20
+    eor r9, r8, r9, ror #30
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #11
+    eor r9, r1, r9, ror #1
     // round 11: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #31               // theta; rho adds 31
-    eor lr, lr, r11, ror #2                 // theta; rho adds 28
-    eor r3, r3, r7, ror #24                 // theta; rho adds 20
-    eor r1, r1, r6, ror #12                 // theta; rho adds 21
-    eor r9, r9, r8, ror #4                  // theta; rho adds 1
-    bic r4, r3, lr, ror #21
-    eor r4, r12, r4, ror #12
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #19
-    eor r4, lr, r4, ror #24
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #15
-    eor r4, r3, r4, ror #30
-    str r4, [r0, #88]
-    bic r4, r12, r9, ror #10
-    eor r4, r1, r4, ror #7
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #31
-    eor r4, r9, r4, ror #23
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #31              // theta; rho adds 31
+    eor lr, lr, r6, ror #2                  // theta; rho adds 28
+    eor r8, r8, r2, ror #24                 // theta; rho adds 20
+    eor r1, r1, r11, ror #12                // theta; rho adds 21
+    eor r4, r4, r3, ror #4                  // theta; rho adds 1
+    bic r9, r8, lr, ror #21
+    eor r9, r12, r9, ror #12
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #19
+    eor r9, lr, r9, ror #24
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #15
+    eor r9, r8, r9, ror #30
+    str r9, [r0, #88]
+    bic r9, r12, r4, ror #10
+    eor r9, r1, r9, ror #7
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #31
+    eor r9, r4, r9, ror #23
     // round 11: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #7                 // theta; rho adds 14
-    eor r3, r3, r7, ror #14                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #7                  // theta; rho adds 14
+    eor r8, r8, r2, ror #14                 // theta; rho adds 10
     eor r1, r1, r12, ror #7                 // theta; rho adds 1
-    eor r9, r9, r8, ror #27                 // theta; rho adds 22
-    eor r6, r6, r5, ror #23                 // theta; rho adds 30
-    bic r4, r1, r3, ror #15
-    eor r4, lr, r4, ror #7
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #19
-    eor r4, r3, r4, ror #30
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #21
-    eor r4, r1, r4, ror #24
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #31
-    eor r4, r9, r4, ror #12
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #10
-    eor r4, r6, r4, ror #23
+    eor r4, r4, r3, ror #27                 // theta; rho adds 22
+    eor r11, r11, r10, ror #23              // theta; rho adds 30
+    bic r9, r1, r8, ror #15
+    eor r9, lr, r9, ror #7
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #19
+    eor r9, r8, r9, ror #30
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #21
+    eor r9, r1, r9, ror #24
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #31
+    eor r9, r4, r9, ror #12
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #10
+    eor r9, r11, r9, ror #23
     // round 11: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #16                 // theta; rho adds 1
-    eor r3, r3, r5, ror #17                 // theta; rho adds 3
-    eor r1, r1, r11, ror #22                // theta; rho adds 13
-    eor r9, r9, r10, ror #19                // theta; rho adds 4
-    eor r6, r6, r12, ror #7                 // theta; rho adds 9
-    bic r4, r1, r3, ror #14
-    eor r4, lr, r4, ror #30
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #27
-    eor r4, r3, r4, ror #23
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #13
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #11
-    eor r4, r9, r4, ror #29
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #20
-    eor r4, r6, r4, ror #1
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #16                 // theta; rho adds 1
+    eor r8, r8, r10, ror #17                // theta; rho adds 3
+    eor r1, r1, r6, ror #22                 // theta; rho adds 13
+    eor r4, r4, r5, ror #19                 // theta; rho adds 4
+    eor r11, r11, r12, ror #7               // theta; rho adds 9
+    bic r9, r1, r8, ror #14
+    eor r9, lr, r9, ror #30
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #27
+    eor r9, r8, r9, ror #23
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #13
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #11
+    eor r9, r4, r9, ror #29
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #20
+    eor r9, r11, r9, ror #1
     // round 11: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #10                // theta; rho adds 0
-    eor r1, r1, r8, ror #8                  // theta; rho adds 22
-    eor r9, r9, lr, ror #24                 // theta; rho adds 22
-    eor r6, r6, r11, ror #27                // theta; rho adds 11
-    eor r5, r5, r10, ror #24                // theta; rho adds 7
-    bic r4, r9, r1
-    eor r4, r3, r4, ror #2
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #8
-    str r4, [r0, #4]
-    bic r4, r5, r6
-    eor r4, r9, r4, ror #8
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #10
-    eor r4, r6, r4, ror #22
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #30
-    eor r4, r5, r4, ror #24
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #10                // theta; rho adds 0
+    eor r1, r1, r3, ror #8                  // theta; rho adds 22
+    eor r4, r4, lr, ror #24                 // theta; rho adds 22
+    eor r11, r11, r6, ror #27               // theta; rho adds 11
+    eor r10, r10, r5, ror #24               // theta; rho adds 7
+    bic r9, r4, r1
+    eor r9, r8, r9, ror #2
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #8
+    str r9, [r0, #4]
+    bic r9, r10, r11
+    eor r9, r4, r9, ror #8
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #10
+    eor r9, r11, r9, ror #22
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #30
+    eor r9, r10, r9, ror #24
     // round 11: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #30                 // theta; rho adds 14
-    eor r9, r9, r12, ror #6                 // theta; rho adds 18
-    eor r6, r6, r8, ror #1                  // theta; rho adds 5
-    eor r5, r5, lr, ror #9                  // theta; rho adds 8
-    eor r11, r11, r3, ror #3                // theta; rho adds 28
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #29
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #27
-    eor r4, r9, r4, ror #13
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #14
-    eor r4, r6, r4, ror #23
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #20
-    eor r4, r5, r4, ror #30
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #11
-    eor r4, r11, r4, ror #1
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #30                 // theta; rho adds 14
+    eor r4, r4, r12, ror #6                 // theta; rho adds 18
+    eor r11, r11, r3, ror #1                // theta; rho adds 5
+    eor r10, r10, lr, ror #9                // theta; rho adds 8
+    eor r6, r6, r8, ror #3                  // theta; rho adds 28
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #29
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #27
+    eor r9, r4, r9, ror #13
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #14
+    eor r9, r11, r9, ror #23
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #20
+    eor r9, r10, r9, ror #30
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #11
+    eor r9, r6, r9, ror #1
     // round 11: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr                          // theta; rho adds 31
-    eor r9, r9, r3, ror #3                  // theta; rho adds 27
-    eor r6, r6, r10, ror #25                // theta; rho adds 19
-    eor r5, r5, r12, ror #12                // theta; rho adds 20
-    eor r11, r11, r2, ror #4                // theta; rho adds 1
-    bic r4, r6, r9, ror #21
-    eor r4, r1, r4, ror #12
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #19
-    eor r4, r9, r4, ror #24
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #15
-    eor r4, r6, r4, ror #30
-    str r4, [r0, #188]
-    bic r4, r1, r11, ror #10
-    eor r4, r5, r4, ror #7
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #31
-    eor r4, r11, r4, ror #23
+    eor r4, r4, r8, ror #3                  // theta; rho adds 27
+    eor r11, r11, r5, ror #25               // theta; rho adds 19
+    eor r10, r10, r12, ror #12              // theta; rho adds 20
+    eor r6, r6, r7, ror #4                  // theta; rho adds 1
+    bic r9, r11, r4, ror #21
+    eor r9, r1, r9, ror #12
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #19
+    eor r9, r4, r9, ror #24
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #15
+    eor r9, r11, r9, ror #30
+    str r9, [r0, #188]
+    bic r9, r1, r6, ror #10
+    eor r9, r10, r9, ror #7
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #31
+    eor r9, r6, r9, ror #23
     // round 11: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #17                 // theta; rho adds 0
-    eor r6, r6, lr, ror #18                 // theta; rho adds 3
-    eor r5, r5, r3, ror #23                 // theta; rho adds 12
-    eor r11, r11, r7, ror #19               // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #17                 // theta; rho adds 0
+    eor r11, r11, lr, ror #18               // theta; rho adds 3
+    eor r10, r10, r8, ror #23               // theta; rho adds 12
+    eor r6, r6, r2, ror #19                 // theta; rho adds 4
     eor r12, r12, r1, ror #8                // theta; rho adds 9
-    bic r4, r5, r6, ror #14
-    eor r4, r9, r4, ror #30
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #27
-    eor r4, r6, r4, ror #23
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #24
-    eor r4, r5, r4, ror #13
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #11
-    eor r4, r11, r4, ror #29
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #20
-    eor r4, r12, r4, ror #1
+    bic r9, r10, r11, ror #14
+    eor r9, r4, r9, ror #30
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #27
+    eor r9, r11, r9, ror #23
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #24
+    eor r9, r10, r9, ror #13
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #11
+    eor r9, r6, r9, ror #29
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #20
+    eor r9, r12, r9, ror #1
     // round 11: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #7                  // theta; rho adds 14
-    eor r6, r6, r10, ror #14                // theta; rho adds 10
-    eor r5, r5, r1, ror #7                  // theta; rho adds 2
-    eor r11, r11, r2, ror #26               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #7                  // theta; rho adds 14
+    eor r11, r11, r5, ror #14               // theta; rho adds 10
+    eor r10, r10, r1, ror #7                // theta; rho adds 2
+    eor r6, r6, r7, ror #26                 // theta; rho adds 23
     eor r12, r12, lr, ror #23               // theta; rho adds 31
-    bic r4, r5, r6, ror #15
-    eor r4, r9, r4, ror #7
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #19
-    eor r4, r6, r4, ror #30
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #21
-    eor r4, r5, r4, ror #24
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #31
-    eor r4, r11, r4, ror #12
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #10
-    eor r4, r12, r4, ror #23
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #15
+    eor r9, r4, r9, ror #7
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #19
+    eor r9, r11, r9, ror #30
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #21
+    eor r9, r10, r9, ror #24
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #31
+    eor r9, r6, r9, ror #12
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #10
+    eor r9, r12, r9, ror #23
+    str r9, [r0, #36]
     // ---- round 12: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #27
     eor r3, r3, r8, ror #15
     eor r4, r4, r9
     eor r5, r5, r10, ror #5
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #15
     eor r3, r3, r8, ror #25
     eor r4, r4, r9, ror #11
     eor r5, r5, r10, ror #8
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #29
     eor r3, r3, r8, ror #16
     eor r4, r4, r9, ror #24
     eor r5, r5, r10, ror #21
     eor r6, r6, r11, ror #7
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #17
     eor r3, r3, r8, ror #16
     eor r4, r4, r9, ror #27
     eor r5, r5, r10
     eor r6, r6, r11, ror #17
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #27
-    eor r3, r3, r8, ror #15
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #5
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #15
-    eor r3, r3, r8, ror #25
-    eor r4, r4, r9, ror #11
-    eor r5, r5, r10, ror #8
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #29
-    eor r3, r3, r8, ror #16
-    eor r4, r4, r9, ror #24
-    eor r5, r5, r10, ror #21
-    eor r6, r6, r11, ror #7
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #17
-    eor r3, r3, r8, ror #16
-    eor r4, r4, r9, ror #27
-    eor r5, r5, r10
-    eor r6, r6, r11, ror #17
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #23                // D[0][0]
-    eor r3, r3, r10, ror #8                 // D[2][1]
-    eor r11, r4, r11, ror #8                // D[3][1]
-    eor r10, r10, r2, ror #21               // D[4][0]
-    eor r4, r7, r4, ror #1                  // D[1][0]
-    eor r2, r2, r9, ror #2                  // D[1][1]
-    eor r7, r5, r7, ror #22                 // D[4][1]
-    eor r9, r9, r6, ror #7                  // D[3][0]
-    eor r5, r8, r5, ror #7                  // D[2][0]
-    eor r6, r6, r8, ror #24                 // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #27
+    eor r8, r8, r12, ror #15
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #5
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #15
+    eor r8, r8, r12, ror #25
+    eor r9, r9, lr, ror #11
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #8
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #29
+    eor r8, r8, r12, ror #16
+    eor r9, r9, lr, ror #24
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #21
+    eor r11, r11, r12, ror #7
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #17
+    eor r8, r8, r12, ror #16
+    eor r9, r9, lr, ror #27
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12, ror #17
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #23                 // D[0][0]
+    eor r8, r8, r5, ror #8                  // D[2][1]
+    eor r6, r9, r6, ror #8                  // D[3][1]
+    eor r5, r5, r7, ror #21                 // D[4][0]
+    eor r9, r2, r9, ror #1                  // D[1][0]
+    eor r7, r7, r4, ror #2                  // D[1][1]
+    eor r2, r10, r2, ror #22                // D[4][1]
+    eor r4, r4, r11, ror #7                 // D[3][0]
+    eor r10, r3, r10, ror #7                // D[2][0]
+    eor r11, r11, r3, ror #24               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 12: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #10                 // theta; rho adds 0
-    eor r12, r12, r2, ror #15               // theta; rho adds 22
-    eor lr, lr, r5, ror #21                 // theta; rho adds 21
-    eor r3, r3, r9, ror #3                  // theta; rho adds 10
-    eor r1, r1, r7, ror #15                 // theta; rho adds 7
-    bic r4, lr, r12, ror #3
-    eor r4, r8, r4, ror #24
-    eor r4, r4, #0x0000008b                 // iota
-    eor r4, r4, #0x00008000                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #3
-    eor r4, r12, r4, ror #26
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #1
-    eor r4, lr, r4, ror #28
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #20
-    eor r4, r3, r4, ror #11
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #5
-    eor r4, r1, r4, ror #7
+    eor r3, r3, r11, ror #10                // theta; rho adds 0
+    eor r12, r12, r7, ror #15               // theta; rho adds 22
+    eor lr, lr, r10, ror #21                // theta; rho adds 21
+    eor r8, r8, r4, ror #3                  // theta; rho adds 10
+    eor r1, r1, r2, ror #15                 // theta; rho adds 7
+    bic r9, lr, r12, ror #3
+    eor r9, r3, r9, ror #24
+    eor r9, r9, #0x0000008b                 // iota
+    eor r9, r9, #0x00008000                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #3
+    eor r9, r12, r9, ror #26
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #1
+    eor r9, lr, r9, ror #28
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #20
+    eor r9, r8, r9, ror #11
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #5
+    eor r9, r1, r9, ror #7
     // round 12: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10                         // theta; rho adds 13
-    eor r12, r12, r6, ror #15               // theta; rho adds 18
-    eor lr, lr, r2, ror #5                  // theta; rho adds 5
-    eor r3, r3, r5, ror #8                  // theta; rho adds 7
-    eor r1, r1, r11, ror #24                // theta; rho adds 28
-    bic r4, lr, r12, ror #19
-    eor r4, r8, r4, ror #25
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #3
-    eor r4, r12, r4, ror #10
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #5
-    eor r4, lr, r4, ror #24
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #17
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #20
-    eor r4, r1, r4, ror #27
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5                          // theta; rho adds 13
+    eor r12, r12, r11, ror #15              // theta; rho adds 18
+    eor lr, lr, r7, ror #5                  // theta; rho adds 5
+    eor r8, r8, r10, ror #8                 // theta; rho adds 7
+    eor r1, r1, r6, ror #24                 // theta; rho adds 28
+    bic r9, lr, r12, ror #19
+    eor r9, r3, r9, ror #25
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #3
+    eor r9, r12, r9, ror #10
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #5
+    eor r9, lr, r9, ror #24
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #17
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #20
+    eor r9, r1, r9, ror #27
     // round 12: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5                        // theta; rho adds 31
-    eor lr, lr, r11, ror #19                // theta; rho adds 28
-    eor r3, r3, r7, ror #16                 // theta; rho adds 20
-    eor r1, r1, r6, ror #13                 // theta; rho adds 21
-    eor r9, r9, r8, ror #14                 // theta; rho adds 1
-    bic r4, r3, lr, ror #13
-    eor r4, r12, r4, ror #3
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #30
-    eor r4, lr, r4, ror #21
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #23
-    eor r4, r3, r4, ror #11
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #14
-    eor r4, r1, r4, ror #27
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #16
-    eor r4, r9, r4, ror #2
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10                       // theta; rho adds 31
+    eor lr, lr, r6, ror #19                 // theta; rho adds 28
+    eor r8, r8, r2, ror #16                 // theta; rho adds 20
+    eor r1, r1, r11, ror #13                // theta; rho adds 21
+    eor r4, r4, r3, ror #14                 // theta; rho adds 1
+    bic r9, r8, lr, ror #13
+    eor r9, r12, r9, ror #3
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #30
+    eor r9, lr, r9, ror #21
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #23
+    eor r9, r8, r9, ror #11
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #14
+    eor r9, r1, r9, ror #27
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #16
+    eor r9, r4, r9, ror #2
     // round 12: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #24                // theta; rho adds 14
-    eor r3, r3, r7, ror #16                 // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #24                 // theta; rho adds 14
+    eor r8, r8, r2, ror #16                 // theta; rho adds 10
     eor r1, r1, r12, ror #27                // theta; rho adds 1
-    eor r9, r9, r8, ror #14                 // theta; rho adds 22
-    eor r6, r6, r5, ror #5                  // theta; rho adds 30
-    bic r4, r1, r3, ror #2
-    eor r4, lr, r4, ror #18
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #18
-    eor r4, r3, r4, ror #12
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #29
-    eor r4, r1, r4, ror #17
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #3
-    eor r4, r9, r4
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #12
-    eor r4, r6, r4, ror #17
+    eor r4, r4, r3, ror #14                 // theta; rho adds 22
+    eor r11, r11, r10, ror #5               // theta; rho adds 30
+    bic r9, r1, r8, ror #2
+    eor r9, lr, r9, ror #18
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #18
+    eor r9, r8, r9, ror #12
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #29
+    eor r9, r1, r9, ror #17
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #3
+    eor r9, r4, r9
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #12
+    eor r9, r11, r9, ror #17
     // round 12: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #30                 // theta; rho adds 1
-    eor r3, r3, r5                          // theta; rho adds 3
-    eor r1, r1, r11, ror #16                // theta; rho adds 13
-    eor r9, r9, r10, ror #25                // theta; rho adds 4
-    eor r6, r6, r12, ror #25                // theta; rho adds 9
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #4
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #24
-    eor r4, r3, r4, ror #14
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #3
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #7
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #2
-    eor r4, r6, r4, ror #23
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #30                 // theta; rho adds 1
+    eor r8, r8, r10                         // theta; rho adds 3
+    eor r1, r1, r6, ror #16                 // theta; rho adds 13
+    eor r4, r4, r5, ror #25                 // theta; rho adds 4
+    eor r11, r11, r12, ror #25              // theta; rho adds 9
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #4
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #24
+    eor r9, r8, r9, ror #14
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #3
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #7
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #2
+    eor r9, r11, r9, ror #23
     // round 12: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #10                // theta; rho adds 0
-    eor r1, r1, r8, ror #15                 // theta; rho adds 22
-    eor r9, r9, lr, ror #21                 // theta; rho adds 22
-    eor r6, r6, r11, ror #3                 // theta; rho adds 11
-    eor r5, r5, r10, ror #15                // theta; rho adds 7
-    bic r4, r9, r1, ror #4
-    eor r4, r3, r4, ror #23
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #3
-    eor r4, r1, r4, ror #25
-    str r4, [sp, #4]
-    bic r4, r5, r6
-    eor r4, r9, r4, ror #29
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #20
-    eor r4, r6, r4, ror #12
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #5
-    eor r4, r5, r4, ror #7
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #10                // theta; rho adds 0
+    eor r1, r1, r3, ror #15                 // theta; rho adds 22
+    eor r4, r4, lr, ror #21                 // theta; rho adds 22
+    eor r11, r11, r6, ror #3                // theta; rho adds 11
+    eor r10, r10, r5, ror #15               // theta; rho adds 7
+    bic r9, r4, r1, ror #4
+    eor r9, r8, r9, ror #23
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #3
+    eor r9, r1, r9, ror #25
+    str r9, [sp, #4]
+    bic r9, r10, r11
+    eor r9, r4, r9, ror #29
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #20
+    eor r9, r11, r9, ror #12
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #5
+    eor r9, r10, r9, ror #7
     // round 12: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7                          // theta; rho adds 14
-    eor r9, r9, r12, ror #15                // theta; rho adds 18
-    eor r6, r6, r8, ror #5                  // theta; rho adds 5
-    eor r5, r5, lr, ror #8                  // theta; rho adds 8
-    eor r11, r11, r3, ror #24               // theta; rho adds 28
-    bic r4, r6, r9, ror #19
-    eor r4, r1, r4, ror #26
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #4
-    eor r4, r9, r4, ror #9
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #4
-    eor r4, r6, r4, ror #24
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #18
-    eor r4, r5, r4, ror #10
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #19
-    eor r4, r11, r4, ror #27
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2                          // theta; rho adds 14
+    eor r4, r4, r12, ror #15                // theta; rho adds 18
+    eor r11, r11, r3, ror #5                // theta; rho adds 5
+    eor r10, r10, lr, ror #8                // theta; rho adds 8
+    eor r6, r6, r8, ror #24                 // theta; rho adds 28
+    bic r9, r11, r4, ror #19
+    eor r9, r1, r9, ror #26
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #4
+    eor r9, r4, r9, ror #9
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #4
+    eor r9, r11, r9, ror #24
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #18
+    eor r9, r10, r9, ror #10
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #19
+    eor r9, r6, r9, ror #27
     // round 12: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr                          // theta; rho adds 31
-    eor r9, r9, r3, ror #19                 // theta; rho adds 27
-    eor r6, r6, r10, ror #16                // theta; rho adds 19
-    eor r5, r5, r12, ror #13                // theta; rho adds 20
-    eor r11, r11, r2, ror #14               // theta; rho adds 1
-    bic r4, r6, r9, ror #13
-    eor r4, r1, r4, ror #4
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #30
-    eor r4, r9, r4, ror #21
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #24
-    eor r4, r6, r4, ror #10
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #14
-    eor r4, r5, r4, ror #26
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #15
-    eor r4, r11, r4, ror #3
+    eor r4, r4, r8, ror #19                 // theta; rho adds 27
+    eor r11, r11, r5, ror #16               // theta; rho adds 19
+    eor r10, r10, r12, ror #13              // theta; rho adds 20
+    eor r6, r6, r7, ror #14                 // theta; rho adds 1
+    bic r9, r11, r4, ror #13
+    eor r9, r1, r9, ror #4
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #30
+    eor r9, r4, r9, ror #21
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #24
+    eor r9, r11, r9, ror #10
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #14
+    eor r9, r10, r9, ror #26
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #15
+    eor r9, r6, r9, ror #3
     // round 12: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #30                 // theta; rho adds 0
-    eor r6, r6, lr                          // theta; rho adds 3
-    eor r5, r5, r3, ror #16                 // theta; rho adds 12
-    eor r11, r11, r7, ror #25               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #30                 // theta; rho adds 0
+    eor r11, r11, lr                        // theta; rho adds 3
+    eor r10, r10, r8, ror #16               // theta; rho adds 12
+    eor r6, r6, r2, ror #25                 // theta; rho adds 4
     eor r12, r12, r1, ror #25               // theta; rho adds 9
-    bic r4, r5, r6, ror #25
-    eor r4, r9, r4, ror #4
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #25
-    eor r4, r6, r4, ror #14
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #5
-    eor r4, r5, r4, ror #2
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #6
-    eor r4, r11, r4, ror #21
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #3
-    eor r4, r12, r4, ror #23
+    bic r9, r10, r11, ror #25
+    eor r9, r4, r9, ror #4
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #25
+    eor r9, r11, r9, ror #14
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #5
+    eor r9, r10, r9, ror #2
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #6
+    eor r9, r6, r9, ror #21
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #3
+    eor r9, r12, r9, ror #23
     // round 12: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #24                 // theta; rho adds 14
-    eor r6, r6, r10, ror #16                // theta; rho adds 10
-    eor r5, r5, r1, ror #27                 // theta; rho adds 2
-    eor r11, r11, r2, ror #14               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #24                 // theta; rho adds 14
+    eor r11, r11, r5, ror #16               // theta; rho adds 10
+    eor r10, r10, r1, ror #27               // theta; rho adds 2
+    eor r6, r6, r7, ror #14                 // theta; rho adds 23
     eor r12, r12, lr, ror #5                // theta; rho adds 31
-    bic r4, r5, r6, ror #3
-    eor r4, r9, r4, ror #17
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #18
-    eor r4, r6, r4, ror #11
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #29
-    eor r4, r5, r4, ror #17
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #2
-    eor r4, r11, r4, ror #1
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #12
-    eor r4, r12, r4, ror #18
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #3
+    eor r9, r4, r9, ror #17
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #18
+    eor r9, r11, r9, ror #11
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #29
+    eor r9, r10, r9, ror #17
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #2
+    eor r9, r6, r9, ror #1
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #12
+    eor r9, r12, r9, ror #18
+    str r9, [sp, #36]
     // ---- round 13: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #28
@@ -4542,671 +4473,660 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #15
     eor r5, r5, r10, ror #20
     eor r6, r6, r11, ror #29
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #28
-    eor r3, r3, r8, ror #21
-    eor r4, r4, r9, ror #22
-    eor r5, r5, r10, ror #7
-    eor r6, r6, r11, ror #11
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #2
-    eor r3, r3, r8, ror #4
-    eor r4, r4, r9, ror #14
-    eor r5, r5, r10, ror #24
-    eor r6, r6, r11, ror #20
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #29
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #30
-    eor r5, r5, r10, ror #30
-    eor r6, r6, r11, ror #26
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #3
-    eor r3, r3, r8, ror #25
-    eor r4, r4, r9, ror #15
-    eor r5, r5, r10, ror #20
-    eor r6, r6, r11, ror #29
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #6                 // D[0][0]
-    eor r3, r3, r10, ror #25                // D[2][1]
-    eor r11, r4, r11, ror #28               // D[3][1]
-    eor r10, r10, r2, ror #11               // D[4][0]
-    eor r4, r7, r4, ror #23                 // D[1][0]
-    eor r2, r2, r9, ror #23                 // D[1][1]
-    eor r7, r5, r7, ror #11                 // D[4][1]
-    eor r9, r9, r6, ror #28                 // D[3][0]
-    eor r5, r8, r5, ror #25                 // D[2][0]
-    eor r6, r6, r8, ror #7                  // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #28
+    eor r8, r8, r12, ror #21
+    eor r9, r9, lr, ror #22
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #7
+    eor r11, r11, r12, ror #11
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #2
+    eor r8, r8, r12, ror #4
+    eor r9, r9, lr, ror #14
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #24
+    eor r11, r11, r12, ror #20
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #29
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #30
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #30
+    eor r11, r11, r12, ror #26
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #3
+    eor r8, r8, r12, ror #25
+    eor r9, r9, lr, ror #15
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #20
+    eor r11, r11, r12, ror #29
+    eor r1, r6, r8, ror #6                  // D[0][0]
+    eor r8, r8, r5, ror #25                 // D[2][1]
+    eor r6, r9, r6, ror #28                 // D[3][1]
+    eor r5, r5, r7, ror #11                 // D[4][0]
+    eor r9, r2, r9, ror #23                 // D[1][0]
+    eor r7, r7, r4, ror #23                 // D[1][1]
+    eor r2, r10, r2, ror #11                // D[4][1]
+    eor r4, r4, r11, ror #28                // D[3][0]
+    eor r10, r3, r10, ror #25               // D[2][0]
+    eor r11, r11, r3, ror #7                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 13: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #20                 // theta; rho adds 0
-    eor r12, r12, r2, ror #16               // theta; rho adds 22
-    eor lr, lr, r5, ror #22                 // theta; rho adds 21
-    eor r3, r3, r9, ror #5                  // theta; rho adds 10
-    eor r1, r1, r7, ror #4                  // theta; rho adds 7
-    bic r4, lr, r12, ror #10
-    eor r4, r8, r4, ror #16
-    eor r4, r4, #0x0000000b                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #8
-    eor r4, r12, r4, ror #14
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #30
-    eor r4, lr, r4, ror #26
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #10
-    eor r4, r3, r4, ror #24
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #6
-    eor r4, r1, r4, ror #16
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #20                // theta; rho adds 0
+    eor r12, r12, r7, ror #16               // theta; rho adds 22
+    eor lr, lr, r10, ror #22                // theta; rho adds 21
+    eor r8, r8, r4, ror #5                  // theta; rho adds 10
+    eor r1, r1, r2, ror #4                  // theta; rho adds 7
+    bic r9, lr, r12, ror #10
+    eor r9, r3, r9, ror #16
+    eor r9, r9, #0x0000000b                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #8
+    eor r9, r12, r9, ror #14
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #30
+    eor r9, lr, r9, ror #26
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #10
+    eor r9, r8, r9, ror #24
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #6
+    eor r9, r1, r9, ror #16
     // round 13: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10                         // theta; rho adds 13
-    eor r12, r12, r6, ror #24               // theta; rho adds 18
-    eor lr, lr, r2, ror #1                  // theta; rho adds 5
-    eor r3, r3, r5, ror #5                  // theta; rho adds 7
-    eor r1, r1, r11, ror #15                // theta; rho adds 28
-    bic r4, lr, r12, ror #16
-    eor r4, r8, r4, ror #19
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #11
-    eor r4, r12, r4, ror #5
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #2
-    eor r4, lr, r4, ror #19
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #6
-    eor r4, r3, r4, ror #24
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #29
-    eor r4, r1, r4, ror #29
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5                          // theta; rho adds 13
+    eor r12, r12, r11, ror #24              // theta; rho adds 18
+    eor lr, lr, r7, ror #1                  // theta; rho adds 5
+    eor r8, r8, r10, ror #5                 // theta; rho adds 7
+    eor r1, r1, r6, ror #15                 // theta; rho adds 28
+    bic r9, lr, r12, ror #16
+    eor r9, r3, r9, ror #19
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #11
+    eor r9, r12, r9, ror #5
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #2
+    eor r9, lr, r9, ror #19
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #6
+    eor r9, r8, r9, ror #24
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #29
+    eor r9, r1, r9, ror #29
     // round 13: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #4                // theta; rho adds 31
-    eor lr, lr, r11, ror #28                // theta; rho adds 28
-    eor r3, r3, r7, ror #13                 // theta; rho adds 20
-    eor r1, r1, r6, ror #23                 // theta; rho adds 21
-    eor r9, r9, r8, ror #13                 // theta; rho adds 1
-    bic r4, r3, lr, ror #12
-    eor r4, r12, r4, ror #28
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #12
-    eor r4, lr, r4, ror #8
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #22
-    eor r4, r3, r4, ror #30
-    str r4, [r0, #88]
-    bic r4, r12, r9, ror #26
-    eor r4, r1, r4, ror #16
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #24
-    eor r4, r9, r4, ror #14
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #4               // theta; rho adds 31
+    eor lr, lr, r6, ror #28                 // theta; rho adds 28
+    eor r8, r8, r2, ror #13                 // theta; rho adds 20
+    eor r1, r1, r11, ror #23                // theta; rho adds 21
+    eor r4, r4, r3, ror #13                 // theta; rho adds 1
+    bic r9, r8, lr, ror #12
+    eor r9, r12, r9, ror #28
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #12
+    eor r9, lr, r9, ror #8
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #22
+    eor r9, r8, r9, ror #30
+    str r9, [r0, #88]
+    bic r9, r12, r4, ror #26
+    eor r9, r1, r9, ror #16
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #24
+    eor r9, r4, r9, ror #14
     // round 13: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #3                 // theta; rho adds 14
-    eor r3, r3, r7, ror #22                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #3                  // theta; rho adds 14
+    eor r8, r8, r2, ror #22                 // theta; rho adds 10
     eor r1, r1, r12, ror #19                // theta; rho adds 1
-    eor r9, r9, r8, ror #23                 // theta; rho adds 22
-    eor r6, r6, r5, ror #21                 // theta; rho adds 30
-    bic r4, r1, r3, ror #21
-    eor r4, lr, r4, ror #25
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #13
-    eor r4, r3, r4, ror #30
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #11
-    eor r4, r1, r4, ror #8
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #1
-    eor r4, r9, r4, ror #20
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #18
-    eor r4, r6, r4, ror #13
+    eor r4, r4, r3, ror #23                 // theta; rho adds 22
+    eor r11, r11, r10, ror #21              // theta; rho adds 30
+    bic r9, r1, r8, ror #21
+    eor r9, lr, r9, ror #25
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #13
+    eor r9, r8, r9, ror #30
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #11
+    eor r9, r1, r9, ror #8
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #1
+    eor r9, r4, r9, ror #20
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #18
+    eor r9, r11, r9, ror #13
     // round 13: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #5                  // theta; rho adds 1
-    eor r3, r3, r5, ror #14                 // theta; rho adds 3
-    eor r1, r1, r11, ror #11                // theta; rho adds 13
-    eor r9, r9, r10, ror #6                 // theta; rho adds 4
-    eor r6, r6, r12, ror #17                // theta; rho adds 9
-    bic r4, r1, r3, ror #10
-    eor r4, lr, r4, ror #6
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #22
-    eor r4, r3, r4
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #26
-    str r4, [r0, #48]
-    bic r4, lr, r6
-    eor r4, r9, r4, ror #16
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #16
-    eor r4, r6, r4, ror #16
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #5                  // theta; rho adds 1
+    eor r8, r8, r10, ror #14                // theta; rho adds 3
+    eor r1, r1, r6, ror #11                 // theta; rho adds 13
+    eor r4, r4, r5, ror #6                  // theta; rho adds 4
+    eor r11, r11, r12, ror #17              // theta; rho adds 9
+    bic r9, r1, r8, ror #10
+    eor r9, lr, r9, ror #6
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #22
+    eor r9, r8, r9
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #26
+    str r9, [r0, #48]
+    bic r9, lr, r11
+    eor r9, r4, r9, ror #16
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #16
+    eor r9, r11, r9, ror #16
     // round 13: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #20                // theta; rho adds 0
-    eor r1, r1, r8, ror #16                 // theta; rho adds 22
-    eor r9, r9, lr, ror #21                 // theta; rho adds 22
-    eor r6, r6, r11, ror #5                 // theta; rho adds 11
-    eor r5, r5, r10, ror #3                 // theta; rho adds 7
-    bic r4, r9, r1, ror #10
-    eor r4, r3, r4, ror #16
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #14
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #30
-    eor r4, r9, r4, ror #26
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #10
-    eor r4, r6, r4, ror #24
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #6
-    eor r4, r5, r4, ror #16
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #20                // theta; rho adds 0
+    eor r1, r1, r3, ror #16                 // theta; rho adds 22
+    eor r4, r4, lr, ror #21                 // theta; rho adds 22
+    eor r11, r11, r6, ror #5                // theta; rho adds 11
+    eor r10, r10, r5, ror #3                // theta; rho adds 7
+    bic r9, r4, r1, ror #10
+    eor r9, r8, r9, ror #16
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #14
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #30
+    eor r9, r4, r9, ror #26
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #10
+    eor r9, r11, r9, ror #24
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #6
+    eor r9, r10, r9, ror #16
     // round 13: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #1                  // theta; rho adds 14
-    eor r9, r9, r12, ror #24                // theta; rho adds 18
-    eor r6, r6, r8, ror #1                  // theta; rho adds 5
-    eor r5, r5, lr, ror #5                  // theta; rho adds 8
-    eor r11, r11, r3, ror #15               // theta; rho adds 28
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #20
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #12
-    eor r4, r9, r4, ror #4
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #2
-    eor r4, r6, r4, ror #18
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #6
-    eor r4, r5, r4, ror #24
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #28
-    eor r4, r11, r4, ror #30
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #1                  // theta; rho adds 14
+    eor r4, r4, r12, ror #24                // theta; rho adds 18
+    eor r11, r11, r3, ror #1                // theta; rho adds 5
+    eor r10, r10, lr, ror #5                // theta; rho adds 8
+    eor r6, r6, r8, ror #15                 // theta; rho adds 28
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #20
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #12
+    eor r9, r4, r9, ror #4
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #2
+    eor r9, r11, r9, ror #18
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #6
+    eor r9, r10, r9, ror #24
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #28
+    eor r9, r6, r9, ror #30
     // round 13: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #3                  // theta; rho adds 31
-    eor r9, r9, r3, ror #28                 // theta; rho adds 27
-    eor r6, r6, r10, ror #12                // theta; rho adds 19
-    eor r5, r5, r12, ror #24                // theta; rho adds 20
-    eor r11, r11, r2, ror #12               // theta; rho adds 1
-    bic r4, r6, r9, ror #11
-    eor r4, r1, r4, ror #28
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #13
-    eor r4, r9, r4, ror #8
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #21
-    eor r4, r6, r4, ror #30
-    str r4, [r0, #188]
-    bic r4, r1, r11, ror #26
-    eor r4, r5, r4, ror #17
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #25
-    eor r4, r11, r4, ror #13
+    eor r4, r4, r8, ror #28                 // theta; rho adds 27
+    eor r11, r11, r5, ror #12               // theta; rho adds 19
+    eor r10, r10, r12, ror #24              // theta; rho adds 20
+    eor r6, r6, r7, ror #12                 // theta; rho adds 1
+    bic r9, r11, r4, ror #11
+    eor r9, r1, r9, ror #28
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #13
+    eor r9, r4, r9, ror #8
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #21
+    eor r9, r11, r9, ror #30
+    str r9, [r0, #188]
+    bic r9, r1, r6, ror #26
+    eor r9, r10, r9, ror #17
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #25
+    eor r9, r6, r9, ror #13
     // round 13: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #5                  // theta; rho adds 0
-    eor r6, r6, lr, ror #13                 // theta; rho adds 3
-    eor r5, r5, r3, ror #10                 // theta; rho adds 12
-    eor r11, r11, r7, ror #7                // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #5                  // theta; rho adds 0
+    eor r11, r11, lr, ror #13               // theta; rho adds 3
+    eor r10, r10, r8, ror #10               // theta; rho adds 12
+    eor r6, r6, r2, ror #7                  // theta; rho adds 4
     eor r12, r12, r1, ror #17               // theta; rho adds 9
-    bic r4, r5, r6, ror #10
-    eor r4, r9, r4, ror #6
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #23
-    eor r4, r6, r4, ror #31
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #16
-    eor r4, r5, r4, ror #25
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #31
-    eor r4, r11, r4, ror #17
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #16
-    eor r4, r12, r4, ror #17
+    bic r9, r10, r11, ror #10
+    eor r9, r4, r9, ror #6
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #23
+    eor r9, r11, r9, ror #31
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #16
+    eor r9, r10, r9, ror #25
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #31
+    eor r9, r6, r9, ror #17
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #16
+    eor r9, r12, r9, ror #17
     // round 13: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #3                  // theta; rho adds 14
-    eor r6, r6, r10, ror #22                // theta; rho adds 10
-    eor r5, r5, r1, ror #18                 // theta; rho adds 2
-    eor r11, r11, r2, ror #23               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #3                  // theta; rho adds 14
+    eor r11, r11, r5, ror #22               // theta; rho adds 10
+    eor r10, r10, r1, ror #18               // theta; rho adds 2
+    eor r6, r6, r7, ror #23                 // theta; rho adds 23
     eor r12, r12, lr, ror #20               // theta; rho adds 31
-    bic r4, r5, r6, ror #20
-    eor r4, r9, r4, ror #26
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #14
-    eor r4, r6, r4, ror #30
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #10
-    eor r4, r5, r4, ror #8
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #2
-    eor r4, r11, r4, ror #20
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #18
-    eor r4, r12, r4, ror #12
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #20
+    eor r9, r4, r9, ror #26
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #14
+    eor r9, r11, r9, ror #30
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #10
+    eor r9, r10, r9, ror #8
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #2
+    eor r9, r6, r9, ror #20
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #18
+    eor r9, r12, r9, ror #12
+    str r9, [r0, #36]
     // ---- round 14: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #6
     eor r3, r3, r8, ror #26
     eor r4, r4, r9, ror #16
     eor r5, r5, r10, ror #10
     eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #26
     eor r3, r3, r8, ror #16
     eor r4, r4, r9, ror #16
     eor r5, r5, r10, ror #2
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #6
     eor r3, r3, r8, ror #16
     eor r4, r4, r9, ror #10
     eor r5, r5, r10, ror #6
     eor r6, r6, r11, ror #2
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #24
     eor r3, r3, r8, ror #6
     eor r4, r4, r9, ror #4
     eor r5, r5, r10
     eor r6, r6, r11, ror #8
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #7
-    eor r3, r3, r8, ror #27
-    eor r4, r4, r9, ror #16
-    eor r5, r5, r10, ror #11
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #27
-    eor r3, r3, r8, ror #17
-    eor r4, r4, r9, ror #17
-    eor r5, r5, r10, ror #2
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #7
-    eor r3, r3, r8, ror #16
-    eor r4, r4, r9, ror #10
-    eor r5, r5, r10, ror #7
-    eor r6, r6, r11, ror #3
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #25
-    eor r3, r3, r8, ror #6
-    eor r4, r4, r9, ror #5
-    eor r5, r5, r10
-    eor r6, r6, r11, ror #9
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #15                // D[0][0]
-    eor r3, r3, r10, ror #14                // D[2][1]
-    eor r11, r4, r11, ror #26               // D[3][1]
-    eor r10, r10, r2, ror #23               // D[4][0]
-    eor r4, r7, r4, ror #15                 // D[1][0]
-    eor r2, r2, r9, ror #16                 // D[1][1]
-    eor r7, r5, r7, ror #24                 // D[4][1]
-    eor r9, r9, r6, ror #25                 // D[3][0]
-    eor r5, r8, r5, ror #13                 // D[2][0]
-    eor r6, r6, r8, ror #16                 // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #7
+    eor r8, r8, r12, ror #27
+    eor r9, r9, lr, ror #16
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #11
+    eor r11, r11, r12, ror #30
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #27
+    eor r8, r8, r12, ror #17
+    eor r9, r9, lr, ror #17
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #2
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #7
+    eor r8, r8, r12, ror #16
+    eor r9, r9, lr, ror #10
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #7
+    eor r11, r11, r12, ror #3
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #25
+    eor r8, r8, r12, ror #6
+    eor r9, r9, lr, ror #5
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12, ror #9
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #15                 // D[0][0]
+    eor r8, r8, r5, ror #14                 // D[2][1]
+    eor r6, r9, r6, ror #26                 // D[3][1]
+    eor r5, r5, r7, ror #23                 // D[4][0]
+    eor r9, r2, r9, ror #15                 // D[1][0]
+    eor r7, r7, r4, ror #16                 // D[1][1]
+    eor r2, r10, r2, ror #24                // D[4][1]
+    eor r4, r4, r11, ror #25                // D[3][0]
+    eor r10, r3, r10, ror #13               // D[2][0]
+    eor r11, r11, r3, ror #16               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 14: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #10                 // theta; rho adds 0
-    eor r12, r12, r2, ror #11               // theta; rho adds 22
-    eor lr, lr, r5, ror #26                 // theta; rho adds 21
-    eor r3, r3, r9, ror #2                  // theta; rho adds 10
-    eor r1, r1, r7, ror #21                 // theta; rho adds 7
-    bic r4, lr, r12, ror #20
-    eor r4, r8, r4, ror #11
-    eor r4, r4, #0x0000008a                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #7
-    eor r4, r12, r4, ror #5
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #24
-    eor r4, lr, r4, ror #1
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #12
-    eor r4, r3, r4, ror #28
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #1
-    eor r4, r1, r4, ror #19
+    eor r3, r3, r11, ror #10                // theta; rho adds 0
+    eor r12, r12, r7, ror #11               // theta; rho adds 22
+    eor lr, lr, r10, ror #26                // theta; rho adds 21
+    eor r8, r8, r4, ror #2                  // theta; rho adds 10
+    eor r1, r1, r2, ror #21                 // theta; rho adds 7
+    bic r9, lr, r12, ror #20
+    eor r9, r3, r9, ror #11
+    eor r9, r9, #0x0000008a                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #7
+    eor r9, r12, r9, ror #5
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #24
+    eor r9, lr, r9, ror #1
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #12
+    eor r9, r8, r9, ror #28
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #1
+    eor r9, r1, r9, ror #19
     // round 14: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #30                // theta; rho adds 13
-    eor r12, r12, r6, ror #3                // theta; rho adds 18
-    eor lr, lr, r2, ror #21                 // theta; rho adds 5
-    eor r3, r3, r5                          // theta; rho adds 7
-    eor r1, r1, r11, ror #8                 // theta; rho adds 28
-    bic r4, lr, r12, ror #15
-    eor r4, r8, r4, ror #9
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #19
-    eor r4, r12, r4, ror #30
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #7
-    eor r4, lr, r4, ror #6
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #15
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #8
-    eor r4, r1, r4, ror #9
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #30                 // theta; rho adds 13
+    eor r12, r12, r11, ror #3               // theta; rho adds 18
+    eor lr, lr, r7, ror #21                 // theta; rho adds 5
+    eor r8, r8, r10                         // theta; rho adds 7
+    eor r1, r1, r6, ror #8                  // theta; rho adds 28
+    bic r9, lr, r12, ror #15
+    eor r9, r3, r9, ror #9
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #19
+    eor r9, r12, r9, ror #30
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #7
+    eor r9, lr, r9, ror #6
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #15
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #8
+    eor r9, r1, r9, ror #9
     // round 14: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #10               // theta; rho adds 31
-    eor lr, lr, r11, ror #29                // theta; rho adds 28
-    eor r3, r3, r7, ror #14                 // theta; rho adds 20
-    eor r1, r1, r6, ror #3                  // theta; rho adds 21
-    eor r9, r9, r8                          // theta; rho adds 1
-    bic r4, r3, lr, ror #17
-    eor r4, r12, r4, ror #21
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #20
-    eor r4, lr, r4, ror #27
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #19
-    eor r4, r3, r4, ror #25
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #14
-    eor r4, r1, r4, ror #31
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #26
-    eor r4, r9, r4, ror #24
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #10              // theta; rho adds 31
+    eor lr, lr, r6, ror #29                 // theta; rho adds 28
+    eor r8, r8, r2, ror #14                 // theta; rho adds 20
+    eor r1, r1, r11, ror #3                 // theta; rho adds 21
+    eor r4, r4, r3                          // theta; rho adds 1
+    bic r9, r8, lr, ror #17
+    eor r9, r12, r9, ror #21
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #20
+    eor r9, lr, r9, ror #27
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #19
+    eor r9, r8, r9, ror #25
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #14
+    eor r9, r1, r9, ror #31
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #26
+    eor r9, r4, r9, ror #24
     // round 14: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #8                 // theta; rho adds 14
-    eor r3, r3, r7                          // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #8                  // theta; rho adds 14
+    eor r8, r8, r2                          // theta; rho adds 10
     eor r1, r1, r12, ror #16                // theta; rho adds 1
-    eor r9, r9, r8, ror #22                 // theta; rho adds 22
-    eor r6, r6, r5, ror #6                  // theta; rho adds 30
-    bic r4, r1, r3, ror #5
-    eor r4, lr, r4, ror #31
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #5
-    eor r4, r3, r4, ror #22
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #30
-    eor r4, r1, r4, ror #29
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #28
-    eor r4, r9, r4, ror #6
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #8
+    eor r4, r4, r3, ror #22                 // theta; rho adds 22
+    eor r11, r11, r10, ror #6               // theta; rho adds 30
+    bic r9, r1, r8, ror #5
+    eor r9, lr, r9, ror #31
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #5
+    eor r9, r8, r9, ror #22
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #30
+    eor r9, r1, r9, ror #29
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #28
+    eor r9, r4, r9, ror #6
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #8
     // round 14: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #6                  // theta; rho adds 1
-    eor r3, r3, r5, ror #26                 // theta; rho adds 3
-    eor r1, r1, r11, ror #6                 // theta; rho adds 13
-    eor r9, r9, r10, ror #28                // theta; rho adds 4
-    eor r6, r6, r12, ror #18                // theta; rho adds 9
-    bic r4, r1, r3
-    eor r4, lr, r4, ror #4
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #21
-    eor r4, r3, r4, ror #11
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #25
-    eor r4, r1, r4, ror #18
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #22
-    eor r4, r9, r4, ror #17
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #14
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #6                  // theta; rho adds 1
+    eor r8, r8, r10, ror #26                // theta; rho adds 3
+    eor r1, r1, r6, ror #6                  // theta; rho adds 13
+    eor r4, r4, r5, ror #28                 // theta; rho adds 4
+    eor r11, r11, r12, ror #18              // theta; rho adds 9
+    bic r9, r1, r8
+    eor r9, lr, r9, ror #4
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #21
+    eor r9, r8, r9, ror #11
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #25
+    eor r9, r1, r9, ror #18
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #22
+    eor r9, r4, r9, ror #17
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #14
     // round 14: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #10                // theta; rho adds 0
-    eor r1, r1, r8, ror #12                 // theta; rho adds 22
-    eor r9, r9, lr, ror #25                 // theta; rho adds 22
-    eor r6, r6, r11, ror #1                 // theta; rho adds 11
-    eor r5, r5, r10, ror #22                // theta; rho adds 7
-    bic r4, r9, r1, ror #19
-    eor r4, r3, r4, ror #11
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #7
-    eor r4, r1, r4, ror #6
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #25
-    eor r4, r9, r4
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #11
-    eor r4, r6, r4, ror #28
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #2
-    eor r4, r5, r4, ror #19
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #10                // theta; rho adds 0
+    eor r1, r1, r3, ror #12                 // theta; rho adds 22
+    eor r4, r4, lr, ror #25                 // theta; rho adds 22
+    eor r11, r11, r6, ror #1                // theta; rho adds 11
+    eor r10, r10, r5, ror #22               // theta; rho adds 7
+    bic r9, r4, r1, ror #19
+    eor r9, r8, r9, ror #11
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #7
+    eor r9, r1, r9, ror #6
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #25
+    eor r9, r4, r9
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #11
+    eor r9, r11, r9, ror #28
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #2
+    eor r9, r10, r9, ror #19
     // round 14: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #30                 // theta; rho adds 14
-    eor r9, r9, r12, ror #4                 // theta; rho adds 18
-    eor r6, r6, r8, ror #22                 // theta; rho adds 5
-    eor r5, r5, lr                          // theta; rho adds 8
-    eor r11, r11, r3, ror #8                // theta; rho adds 28
-    bic r4, r6, r9, ror #15
-    eor r4, r1, r4, ror #9
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #19
-    eor r4, r9, r4, ror #30
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #6
-    eor r4, r6, r4, ror #7
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #16
-    eor r4, r5, r4, ror #10
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #8
-    eor r4, r11, r4, ror #8
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #30                 // theta; rho adds 14
+    eor r4, r4, r12, ror #4                 // theta; rho adds 18
+    eor r11, r11, r3, ror #22               // theta; rho adds 5
+    eor r10, r10, lr                        // theta; rho adds 8
+    eor r6, r6, r8, ror #8                  // theta; rho adds 28
+    bic r9, r11, r4, ror #15
+    eor r9, r1, r9, ror #9
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #19
+    eor r9, r4, r9, ror #30
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #6
+    eor r9, r11, r9, ror #7
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #16
+    eor r9, r10, r9, ror #10
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #8
+    eor r9, r6, r9, ror #8
     // round 14: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #10                 // theta; rho adds 31
-    eor r9, r9, r3, ror #30                 // theta; rho adds 27
-    eor r6, r6, r10, ror #14                // theta; rho adds 19
-    eor r5, r5, r12, ror #4                 // theta; rho adds 20
-    eor r11, r11, r2                        // theta; rho adds 1
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #22
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #21
-    eor r4, r9, r4, ror #27
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #19
-    eor r4, r6, r4, ror #24
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #14
-    eor r4, r5, r4, ror #31
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #26
-    eor r4, r11, r4, ror #24
+    eor r4, r4, r8, ror #30                 // theta; rho adds 27
+    eor r11, r11, r5, ror #14               // theta; rho adds 19
+    eor r10, r10, r12, ror #4               // theta; rho adds 20
+    eor r6, r6, r7                          // theta; rho adds 1
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #22
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #21
+    eor r9, r4, r9, ror #27
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #19
+    eor r9, r11, r9, ror #24
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #14
+    eor r9, r10, r9, ror #31
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #26
+    eor r9, r6, r9, ror #24
     // round 14: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #6                  // theta; rho adds 0
-    eor r6, r6, lr, ror #26                 // theta; rho adds 3
-    eor r5, r5, r3, ror #6                  // theta; rho adds 12
-    eor r11, r11, r7, ror #27               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #6                  // theta; rho adds 0
+    eor r11, r11, lr, ror #26               // theta; rho adds 3
+    eor r10, r10, r8, ror #6                // theta; rho adds 12
+    eor r6, r6, r2, ror #27                 // theta; rho adds 4
     eor r12, r12, r1, ror #17               // theta; rho adds 9
-    bic r4, r5, r6, ror #31
-    eor r4, r9, r4, ror #4
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #21
-    eor r4, r6, r4, ror #12
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #25
-    eor r4, r5, r4, ror #18
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #22
-    eor r4, r11, r4, ror #17
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #29
-    eor r4, r12, r4, ror #13
+    bic r9, r10, r11, ror #31
+    eor r9, r4, r9, ror #4
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #21
+    eor r9, r11, r9, ror #12
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #25
+    eor r9, r10, r9, ror #18
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #22
+    eor r9, r6, r9, ror #17
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #29
+    eor r9, r12, r9, ror #13
     // round 14: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #8                  // theta; rho adds 14
-    eor r6, r6, r10                         // theta; rho adds 10
-    eor r5, r5, r1, ror #15                 // theta; rho adds 2
-    eor r11, r11, r2, ror #22               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #8                  // theta; rho adds 14
+    eor r11, r11, r5                        // theta; rho adds 10
+    eor r10, r10, r1, ror #15               // theta; rho adds 2
+    eor r6, r6, r7, ror #22                 // theta; rho adds 23
     eor r12, r12, lr, ror #5                // theta; rho adds 31
-    bic r4, r5, r6, ror #5
-    eor r4, r9, r4, ror #31
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #6
-    eor r4, r6, r4, ror #21
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #29
-    eor r4, r5, r4, ror #29
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #28
-    eor r4, r11, r4, ror #7
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #8
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #5
+    eor r9, r4, r9, ror #31
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #6
+    eor r9, r11, r9, ror #21
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #29
+    eor r9, r10, r9, ror #29
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #28
+    eor r9, r6, r9, ror #7
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #8
+    str r9, [sp, #36]
     // ---- round 15: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #26
@@ -5232,670 +5152,659 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #27
     eor r5, r5, r10, ror #14
     eor r6, r6, r11, ror #20
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #26
-    eor r3, r3, r8, ror #31
-    eor r4, r4, r9, ror #14
-    eor r5, r5, r10, ror #16
-    eor r6, r6, r11, ror #10
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #26
-    eor r3, r3, r8, ror #30
-    eor r4, r4, r9, ror #19
-    eor r5, r5, r10, ror #5
-    eor r6, r6, r11, ror #4
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #29
-    eor r3, r3, r8, ror #22
-    eor r4, r4, r9, ror #27
-    eor r5, r5, r10, ror #15
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #17
-    eor r3, r3, r8, ror #24
-    eor r4, r4, r9, ror #28
-    eor r5, r5, r10, ror #14
-    eor r6, r6, r11, ror #19
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #19                // D[0][0]
-    eor r3, r3, r10, ror #5                 // D[2][1]
-    eor r11, r4, r11                        // D[3][1]
-    eor r10, r10, r2, ror #27               // D[4][0]
-    eor r4, r7, r4, ror #10                 // D[1][0]
-    eor r2, r2, r9, ror #11                 // D[1][1]
-    eor r7, r5, r7, ror #28                 // D[4][1]
-    eor r9, r9, r6                          // D[3][0]
-    eor r5, r8, r5, ror #5                  // D[2][0]
-    eor r6, r6, r8, ror #18                 // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #26
+    eor r8, r8, r12, ror #31
+    eor r9, r9, lr, ror #14
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #16
+    eor r11, r11, r12, ror #10
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #26
+    eor r8, r8, r12, ror #30
+    eor r9, r9, lr, ror #19
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #5
+    eor r11, r11, r12, ror #4
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #29
+    eor r8, r8, r12, ror #22
+    eor r9, r9, lr, ror #27
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #15
+    eor r11, r11, r12
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #17
+    eor r8, r8, r12, ror #24
+    eor r9, r9, lr, ror #28
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #14
+    eor r11, r11, r12, ror #19
+    eor r1, r6, r8, ror #19                 // D[0][0]
+    eor r8, r8, r5, ror #5                  // D[2][1]
+    eor r6, r9, r6                          // D[3][1]
+    eor r5, r5, r7, ror #27                 // D[4][0]
+    eor r9, r2, r9, ror #10                 // D[1][0]
+    eor r7, r7, r4, ror #11                 // D[1][1]
+    eor r2, r10, r2, ror #28                // D[4][1]
+    eor r4, r4, r11                         // D[3][0]
+    eor r10, r3, r10, ror #5                // D[2][0]
+    eor r11, r11, r3, ror #18               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 15: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #12                 // theta; rho adds 0
-    eor r12, r12, r2, ror #2                // theta; rho adds 22
-    eor lr, lr, r5, ror #1                  // theta; rho adds 21
-    eor r3, r3, r9, ror #25                 // theta; rho adds 10
-    eor r1, r1, r7, ror #5                  // theta; rho adds 7
-    bic r4, lr, r12
-    eor r4, r8, r4, ror #8
-    eor r4, r4, #0x00000081                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr
-    eor r4, r12, r4
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #16
-    eor r4, lr, r4, ror #16
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #24
-    eor r4, r3, r4, ror #24
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #24
-    eor r4, r1, r4, ror #16
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #12                // theta; rho adds 0
+    eor r12, r12, r7, ror #2                // theta; rho adds 22
+    eor lr, lr, r10, ror #1                 // theta; rho adds 21
+    eor r8, r8, r4, ror #25                 // theta; rho adds 10
+    eor r1, r1, r2, ror #5                  // theta; rho adds 7
+    bic r9, lr, r12
+    eor r9, r3, r9, ror #8
+    eor r9, r9, #0x00000081                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr
+    eor r9, r12, r9
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #16
+    eor r9, lr, r9, ror #16
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #24
+    eor r9, r8, r9, ror #24
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #24
+    eor r9, r1, r9, ror #16
     // round 15: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #25                // theta; rho adds 13
-    eor r12, r12, r6, ror #18               // theta; rho adds 18
-    eor lr, lr, r2, ror #3                  // theta; rho adds 5
-    eor r3, r3, r5, ror #25                 // theta; rho adds 7
-    eor r1, r1, r11, ror #25                // theta; rho adds 28
-    bic r4, lr, r12, ror #16
-    eor r4, r8, r4, ror #26
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #26
-    eor r4, r12, r4, ror #22
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #8
-    eor r4, lr, r4, ror #30
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #24
-    eor r4, r3, r4
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #22
-    eor r4, r1, r4, ror #18
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #25                 // theta; rho adds 13
+    eor r12, r12, r11, ror #18              // theta; rho adds 18
+    eor lr, lr, r7, ror #3                  // theta; rho adds 5
+    eor r8, r8, r10, ror #25                // theta; rho adds 7
+    eor r1, r1, r6, ror #25                 // theta; rho adds 28
+    bic r9, lr, r12, ror #16
+    eor r9, r3, r9, ror #26
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #26
+    eor r9, r12, r9, ror #22
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #8
+    eor r9, lr, r9, ror #30
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #24
+    eor r9, r8, r9
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #22
+    eor r9, r1, r9, ror #18
     // round 15: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #19               // theta; rho adds 31
-    eor lr, lr, r11, ror #23                // theta; rho adds 28
-    eor r3, r3, r7, ror #20                 // theta; rho adds 20
-    eor r1, r1, r6, ror #15                 // theta; rho adds 21
-    eor r9, r9, r8, ror #9                  // theta; rho adds 1
-    bic r4, r3, lr, ror #28
-    eor r4, r12, r4, ror #16
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #20
-    eor r4, lr, r4, ror #16
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #18
-    eor r4, r3, r4, ror #26
-    str r4, [r0, #88]
-    bic r4, r12, r9, ror #10
-    eor r4, r1, r4, ror #4
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #20
-    eor r4, r9, r4, ror #2
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #19              // theta; rho adds 31
+    eor lr, lr, r6, ror #23                 // theta; rho adds 28
+    eor r8, r8, r2, ror #20                 // theta; rho adds 20
+    eor r1, r1, r11, ror #15                // theta; rho adds 21
+    eor r4, r4, r3, ror #9                  // theta; rho adds 1
+    bic r9, r8, lr, ror #28
+    eor r9, r12, r9, ror #16
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #20
+    eor r9, lr, r9, ror #16
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #18
+    eor r9, r8, r9, ror #26
+    str r9, [r0, #88]
+    bic r9, r12, r4, ror #10
+    eor r9, r1, r9, ror #4
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #20
+    eor r9, r4, r9, ror #2
     // round 15: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #7                 // theta; rho adds 14
-    eor r3, r3, r7, ror #14                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #7                  // theta; rho adds 14
+    eor r8, r8, r2, ror #14                 // theta; rho adds 10
     eor r1, r1, r12, ror #18                // theta; rho adds 1
-    eor r9, r9, r8, ror #12                 // theta; rho adds 22
-    eor r6, r6, r5, ror #24                 // theta; rho adds 30
-    bic r4, r1, r3, ror #20
-    eor r4, lr, r4, ror #2
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #26
-    eor r4, r3, r4, ror #18
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #22
-    eor r4, r1, r4, ror #16
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #18
-    eor r4, r9, r4, ror #24
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #10
-    eor r4, r6, r4, ror #4
+    eor r4, r4, r3, ror #12                 // theta; rho adds 22
+    eor r11, r11, r10, ror #24              // theta; rho adds 30
+    bic r9, r1, r8, ror #20
+    eor r9, lr, r9, ror #2
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #26
+    eor r9, r8, r9, ror #18
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #22
+    eor r9, r1, r9, ror #16
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #18
+    eor r9, r4, r9, ror #24
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #10
+    eor r9, r11, r9, ror #4
     // round 15: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #1                  // theta; rho adds 1
-    eor r3, r3, r5, ror #5                  // theta; rho adds 3
-    eor r1, r1, r11, ror #2                 // theta; rho adds 13
-    eor r9, r9, r10, ror #24                // theta; rho adds 4
-    eor r6, r6, r12, ror #26                // theta; rho adds 9
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #30
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #20
-    eor r4, r3, r4, ror #18
-    str r4, [r0, #44]
-    bic r4, r6, r9
-    eor r4, r1, r4, ror #12
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #10
-    eor r4, r9, r4, ror #22
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #8
-    eor r4, r6, r4, ror #14
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #1                  // theta; rho adds 1
+    eor r8, r8, r10, ror #5                 // theta; rho adds 3
+    eor r1, r1, r6, ror #2                  // theta; rho adds 13
+    eor r4, r4, r5, ror #24                 // theta; rho adds 4
+    eor r11, r11, r12, ror #26              // theta; rho adds 9
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #30
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #20
+    eor r9, r8, r9, ror #18
+    str r9, [r0, #44]
+    bic r9, r11, r4
+    eor r9, r1, r9, ror #12
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #10
+    eor r9, r4, r9, ror #22
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #8
+    eor r9, r11, r9, ror #14
     // round 15: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #11                // theta; rho adds 0
-    eor r1, r1, r8, ror #2                  // theta; rho adds 22
-    eor r9, r9, lr, ror #1                  // theta; rho adds 22
-    eor r6, r6, r11, ror #24                // theta; rho adds 11
-    eor r5, r5, r10, ror #5                 // theta; rho adds 7
-    bic r4, r9, r1
-    eor r4, r3, r4, ror #8
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [r0, #0]
-    bic r4, r6, r9
-    eor r4, r1, r4
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #16
-    eor r4, r9, r4, ror #16
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #24
-    eor r4, r6, r4, ror #24
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #24
-    eor r4, r5, r4, ror #16
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #11                // theta; rho adds 0
+    eor r1, r1, r3, ror #2                  // theta; rho adds 22
+    eor r4, r4, lr, ror #1                  // theta; rho adds 22
+    eor r11, r11, r6, ror #24               // theta; rho adds 11
+    eor r10, r10, r5, ror #5                // theta; rho adds 7
+    bic r9, r4, r1
+    eor r9, r8, r9, ror #8
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [r0, #0]
+    bic r9, r11, r4
+    eor r9, r1, r9
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #16
+    eor r9, r4, r9, ror #16
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #24
+    eor r9, r11, r9, ror #24
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #24
+    eor r9, r10, r9, ror #16
     // round 15: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #24                 // theta; rho adds 14
-    eor r9, r9, r12, ror #17                // theta; rho adds 18
-    eor r6, r6, r8, ror #3                  // theta; rho adds 5
-    eor r5, r5, lr, ror #25                 // theta; rho adds 8
-    eor r11, r11, r3, ror #25               // theta; rho adds 28
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #26
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #26
-    eor r4, r9, r4, ror #22
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #8
-    eor r4, r6, r4, ror #30
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #22
-    eor r4, r11, r4, ror #18
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #24                 // theta; rho adds 14
+    eor r4, r4, r12, ror #17                // theta; rho adds 18
+    eor r11, r11, r3, ror #3                // theta; rho adds 5
+    eor r10, r10, lr, ror #25               // theta; rho adds 8
+    eor r6, r6, r8, ror #25                 // theta; rho adds 28
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #26
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #26
+    eor r9, r4, r9, ror #22
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #8
+    eor r9, r11, r9, ror #30
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #22
+    eor r9, r6, r9, ror #18
     // round 15: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #20                 // theta; rho adds 31
-    eor r9, r9, r3, ror #24                 // theta; rho adds 27
-    eor r6, r6, r10, ror #21                // theta; rho adds 19
-    eor r5, r5, r12, ror #15                // theta; rho adds 20
-    eor r11, r11, r2, ror #9                // theta; rho adds 1
-    bic r4, r6, r9, ror #28
-    eor r4, r1, r4, ror #16
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #20
-    eor r4, r9, r4, ror #16
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #18
-    eor r4, r6, r4, ror #26
-    str r4, [r0, #188]
-    bic r4, r1, r11, ror #10
-    eor r4, r5, r4, ror #4
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #20
-    eor r4, r11, r4, ror #2
+    eor r4, r4, r8, ror #24                 // theta; rho adds 27
+    eor r11, r11, r5, ror #21               // theta; rho adds 19
+    eor r10, r10, r12, ror #15              // theta; rho adds 20
+    eor r6, r6, r7, ror #9                  // theta; rho adds 1
+    bic r9, r11, r4, ror #28
+    eor r9, r1, r9, ror #16
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #20
+    eor r9, r4, r9, ror #16
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #18
+    eor r9, r11, r9, ror #26
+    str r9, [r0, #188]
+    bic r9, r1, r6, ror #10
+    eor r9, r10, r9, ror #4
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #20
+    eor r9, r6, r9, ror #2
     // round 15: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #2                  // theta; rho adds 0
-    eor r6, r6, lr, ror #6                  // theta; rho adds 3
-    eor r5, r5, r3, ror #3                  // theta; rho adds 12
-    eor r11, r11, r7, ror #24               // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #2                  // theta; rho adds 0
+    eor r11, r11, lr, ror #6                // theta; rho adds 3
+    eor r10, r10, r8, ror #3                // theta; rho adds 12
+    eor r6, r6, r2, ror #24                 // theta; rho adds 4
     eor r12, r12, r1, ror #27               // theta; rho adds 9
-    bic r4, r5, r6, ror #26
-    eor r4, r9, r4, ror #30
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #20
-    eor r4, r6, r4, ror #18
-    str r4, [r0, #144]
-    bic r4, r12, r11
-    eor r4, r5, r4, ror #12
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #10
-    eor r4, r11, r4, ror #22
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #8
-    eor r4, r12, r4, ror #14
+    bic r9, r10, r11, ror #26
+    eor r9, r4, r9, ror #30
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #20
+    eor r9, r11, r9, ror #18
+    str r9, [r0, #144]
+    bic r9, r12, r6
+    eor r9, r10, r9, ror #12
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #10
+    eor r9, r6, r9, ror #22
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #8
+    eor r9, r12, r9, ror #14
     // round 15: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #7                  // theta; rho adds 14
-    eor r6, r6, r10, ror #14                // theta; rho adds 10
-    eor r5, r5, r1, ror #18                 // theta; rho adds 2
-    eor r11, r11, r2, ror #11               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #7                  // theta; rho adds 14
+    eor r11, r11, r5, ror #14               // theta; rho adds 10
+    eor r10, r10, r1, ror #18               // theta; rho adds 2
+    eor r6, r6, r7, ror #11                 // theta; rho adds 23
     eor r12, r12, lr, ror #24               // theta; rho adds 31
-    bic r4, r5, r6, ror #20
-    eor r4, r9, r4, ror #2
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #26
-    eor r4, r6, r4, ror #18
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #22
-    eor r4, r5, r4, ror #16
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #18
-    eor r4, r11, r4, ror #24
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #10
-    eor r4, r12, r4, ror #4
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #20
+    eor r9, r4, r9, ror #2
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #26
+    eor r9, r11, r9, ror #18
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #22
+    eor r9, r10, r9, ror #16
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #18
+    eor r9, r6, r9, ror #24
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #10
+    eor r9, r12, r9, ror #4
+    str r9, [r0, #36]
     // ---- round 16: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #22
     eor r3, r3, r8, ror #4
     eor r4, r4, r9, ror #16
     eor r5, r5, r10, ror #22
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #30
     eor r3, r3, r8, ror #14
     eor r4, r4, r9, ror #20
     eor r5, r5, r10
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #30
     eor r3, r3, r8
     eor r4, r4, r9, ror #16
     eor r5, r5, r10, ror #22
     eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #12
     eor r3, r3, r8, ror #16
     eor r4, r4, r9, ror #20
     eor r5, r5, r10
     eor r6, r6, r11, ror #30
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #22
-    eor r3, r3, r8, ror #4
-    eor r4, r4, r9, ror #16
-    eor r5, r5, r10, ror #22
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #30
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #20
-    eor r5, r5, r10
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #30
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #16
-    eor r5, r5, r10, ror #22
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #12
-    eor r3, r3, r8, ror #16
-    eor r4, r4, r9, ror #20
-    eor r5, r5, r10
-    eor r6, r6, r11, ror #30
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #15                // D[0][0]
-    eor r3, r3, r10                         // D[2][1]
-    eor r11, r4, r11, ror #16               // D[3][1]
-    eor r10, r10, r2, ror #23               // D[4][0]
-    eor r4, r7, r4, ror #7                  // D[1][0]
-    eor r2, r2, r9, ror #8                  // D[1][1]
-    eor r7, r5, r7, ror #24                 // D[4][1]
-    eor r9, r9, r6, ror #15                 // D[3][0]
-    eor r5, r8, r5, ror #31                 // D[2][0]
-    eor r6, r6, r8, ror #16                 // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #22
+    eor r8, r8, r12, ror #4
+    eor r9, r9, lr, ror #16
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #22
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #30
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #20
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #30
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #16
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #22
+    eor r11, r11, r12, ror #30
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #12
+    eor r8, r8, r12, ror #16
+    eor r9, r9, lr, ror #20
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12, ror #30
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #15                 // D[0][0]
+    eor r8, r8, r5                          // D[2][1]
+    eor r6, r9, r6, ror #16                 // D[3][1]
+    eor r5, r5, r7, ror #23                 // D[4][0]
+    eor r9, r2, r9, ror #7                  // D[1][0]
+    eor r7, r7, r4, ror #8                  // D[1][1]
+    eor r2, r10, r2, ror #24                // D[4][1]
+    eor r4, r4, r11, ror #15                // D[3][0]
+    eor r10, r3, r10, ror #31               // D[2][0]
+    eor r11, r11, r3, ror #16               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 16: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #24                 // theta; rho adds 0
-    eor r12, r12, r2, ror #20               // theta; rho adds 22
-    eor lr, lr, r5, ror #12                 // theta; rho adds 21
-    eor r3, r3, r9, ror #10                 // theta; rho adds 10
-    eor r1, r1, r7, ror #18                 // theta; rho adds 7
-    bic r4, lr, r12, ror #15
-    eor r4, r8, r4, ror #7
-    eor r4, r4, #0x00000081                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #19
-    eor r4, r12, r4, ror #30
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #5
-    eor r4, lr, r4, ror #8
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #15
-    eor r4, r3, r4, ror #12
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #10
-    eor r4, r1, r4, ror #7
+    eor r3, r3, r11, ror #24                // theta; rho adds 0
+    eor r12, r12, r7, ror #20               // theta; rho adds 22
+    eor lr, lr, r10, ror #12                // theta; rho adds 21
+    eor r8, r8, r4, ror #10                 // theta; rho adds 10
+    eor r1, r1, r2, ror #18                 // theta; rho adds 7
+    bic r9, lr, r12, ror #15
+    eor r9, r3, r9, ror #7
+    eor r9, r9, #0x00000081                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #19
+    eor r9, r12, r9, ror #30
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #5
+    eor r9, lr, r9, ror #8
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #15
+    eor r9, r8, r9, ror #12
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #10
+    eor r9, r1, r9, ror #7
     // round 16: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #16                // theta; rho adds 13
-    eor r12, r12, r6, ror #2                // theta; rho adds 18
-    eor lr, lr, r2, ror #10                 // theta; rho adds 5
-    eor r3, r3, r5, ror #16                 // theta; rho adds 7
-    eor r1, r1, r11                         // theta; rho adds 28
-    bic r4, lr, r12, ror #19
-    eor r4, r8, r4, ror #6
-    str r4, [sp, #160]
-    bic r4, r3, lr
-    eor r4, r12, r4, ror #13
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #5
-    eor r4, lr, r4, ror #27
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #1
-    eor r4, r3, r4, ror #26
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #7
-    eor r4, r1, r4, ror #24
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #16                 // theta; rho adds 13
+    eor r12, r12, r11, ror #2               // theta; rho adds 18
+    eor lr, lr, r7, ror #10                 // theta; rho adds 5
+    eor r8, r8, r10, ror #16                // theta; rho adds 7
+    eor r1, r1, r6                          // theta; rho adds 28
+    bic r9, lr, r12, ror #19
+    eor r9, r3, r9, ror #6
+    str r9, [sp, #160]
+    bic r9, r8, lr
+    eor r9, r12, r9, ror #13
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #5
+    eor r9, lr, r9, ror #27
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #1
+    eor r9, r8, r9, ror #26
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #7
+    eor r9, r1, r9, ror #24
     // round 16: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5                        // theta; rho adds 31
-    eor lr, lr, r11, ror #10                // theta; rho adds 28
-    eor r3, r3, r7                          // theta; rho adds 20
-    eor r1, r1, r6, ror #26                 // theta; rho adds 21
-    eor r9, r9, r8, ror #8                  // theta; rho adds 1
-    bic r4, r3, lr, ror #14
-    eor r4, r12, r4, ror #11
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #11
-    eor r4, lr, r4, ror #7
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #18
-    eor r4, r3, r4, ror #3
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #14
-    eor r4, r1, r4
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #7
-    eor r4, r9, r4, ror #11
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10                       // theta; rho adds 31
+    eor lr, lr, r6, ror #10                 // theta; rho adds 28
+    eor r8, r8, r2                          // theta; rho adds 20
+    eor r1, r1, r11, ror #26                // theta; rho adds 21
+    eor r4, r4, r3, ror #8                  // theta; rho adds 1
+    bic r9, r8, lr, ror #14
+    eor r9, r12, r9, ror #11
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #11
+    eor r9, lr, r9, ror #7
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #18
+    eor r9, r8, r9, ror #3
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #14
+    eor r9, r1, r9
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #7
+    eor r9, r4, r9, ror #11
     // round 16: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11                         // theta; rho adds 14
-    eor r3, r3, r7                          // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6                          // theta; rho adds 14
+    eor r8, r8, r2                          // theta; rho adds 10
     eor r1, r1, r12, ror #26                // theta; rho adds 1
-    eor r9, r9, r8, ror #24                 // theta; rho adds 22
-    eor r6, r6, r5, ror #12                 // theta; rho adds 30
-    bic r4, r1, r3, ror #1
-    eor r4, lr, r4, ror #3
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #11
-    eor r4, r3, r4, ror #20
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #20
-    eor r4, r1, r4, ror #1
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #4
-    eor r4, r9, r4, ror #8
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4
+    eor r4, r4, r3, ror #24                 // theta; rho adds 22
+    eor r11, r11, r10, ror #12              // theta; rho adds 30
+    bic r9, r1, r8, ror #1
+    eor r9, lr, r9, ror #3
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #11
+    eor r9, r8, r9, ror #20
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #20
+    eor r9, r1, r9, ror #1
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #4
+    eor r9, r4, r9, ror #8
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9
     // round 16: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #24                 // theta; rho adds 1
-    eor r3, r3, r5, ror #16                 // theta; rho adds 3
-    eor r1, r1, r11                         // theta; rho adds 13
-    eor r9, r9, r10, ror #18                // theta; rho adds 4
-    eor r6, r6, r12, ror #12                // theta; rho adds 9
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #20
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #9
-    eor r4, r3, r4, ror #29
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #15
-    eor r4, r1, r4, ror #8
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #28
-    eor r4, r9, r4, ror #21
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #18
-    eor r4, r6, r4, ror #18
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #24                 // theta; rho adds 1
+    eor r8, r8, r10, ror #16                // theta; rho adds 3
+    eor r1, r1, r6                          // theta; rho adds 13
+    eor r4, r4, r5, ror #18                 // theta; rho adds 4
+    eor r11, r11, r12, ror #12              // theta; rho adds 9
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #20
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #9
+    eor r9, r8, r9, ror #29
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #15
+    eor r9, r1, r9, ror #8
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #28
+    eor r9, r4, r9, ror #21
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #18
+    eor r9, r11, r9, ror #18
     // round 16: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #24                // theta; rho adds 0
-    eor r1, r1, r8, ror #20                 // theta; rho adds 22
-    eor r9, r9, lr, ror #12                 // theta; rho adds 22
-    eor r6, r6, r11, ror #10                // theta; rho adds 11
-    eor r5, r5, r10, ror #18                // theta; rho adds 7
-    bic r4, r9, r1, ror #16
-    eor r4, r3, r4, ror #6
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #19
-    eor r4, r1, r4, ror #29
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #4
-    eor r4, r9, r4, ror #9
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #15
-    eor r4, r6, r4, ror #13
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #10
-    eor r4, r5, r4, ror #7
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #24                // theta; rho adds 0
+    eor r1, r1, r3, ror #20                 // theta; rho adds 22
+    eor r4, r4, lr, ror #12                 // theta; rho adds 22
+    eor r11, r11, r6, ror #10               // theta; rho adds 11
+    eor r10, r10, r5, ror #18               // theta; rho adds 7
+    bic r9, r4, r1, ror #16
+    eor r9, r8, r9, ror #6
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #19
+    eor r9, r1, r9, ror #29
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #4
+    eor r9, r4, r9, ror #9
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #15
+    eor r9, r11, r9, ror #13
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #10
+    eor r9, r10, r9, ror #7
     // round 16: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #16                 // theta; rho adds 14
-    eor r9, r9, r12, ror #2                 // theta; rho adds 18
-    eor r6, r6, r8, ror #10                 // theta; rho adds 5
-    eor r5, r5, lr, ror #16                 // theta; rho adds 8
-    eor r11, r11, r3                        // theta; rho adds 28
-    bic r4, r6, r9, ror #19
-    eor r4, r1, r4, ror #7
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #1
-    eor r4, r9, r4, ror #12
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #4
-    eor r4, r6, r4, ror #27
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #2
-    eor r4, r5, r4, ror #26
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #6
-    eor r4, r11, r4, ror #24
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #16                 // theta; rho adds 14
+    eor r4, r4, r12, ror #2                 // theta; rho adds 18
+    eor r11, r11, r3, ror #10               // theta; rho adds 5
+    eor r10, r10, lr, ror #16               // theta; rho adds 8
+    eor r6, r6, r8                          // theta; rho adds 28
+    bic r9, r11, r4, ror #19
+    eor r9, r1, r9, ror #7
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #1
+    eor r9, r4, r9, ror #12
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #4
+    eor r9, r11, r9, ror #27
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #2
+    eor r9, r10, r9, ror #26
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #6
+    eor r9, r6, r9, ror #24
     // round 16: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr                          // theta; rho adds 31
-    eor r9, r9, r3, ror #10                 // theta; rho adds 27
-    eor r6, r6, r10                         // theta; rho adds 19
-    eor r5, r5, r12, ror #26                // theta; rho adds 20
-    eor r11, r11, r2, ror #8                // theta; rho adds 1
-    bic r4, r6, r9, ror #14
-    eor r4, r1, r4, ror #12
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #11
-    eor r4, r9, r4, ror #7
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #19
-    eor r4, r6, r4, ror #2
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #14
-    eor r4, r5, r4, ror #31
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #6
-    eor r4, r11, r4, ror #12
+    eor r4, r4, r8, ror #10                 // theta; rho adds 27
+    eor r11, r11, r5                        // theta; rho adds 19
+    eor r10, r10, r12, ror #26              // theta; rho adds 20
+    eor r6, r6, r7, ror #8                  // theta; rho adds 1
+    bic r9, r11, r4, ror #14
+    eor r9, r1, r9, ror #12
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #11
+    eor r9, r4, r9, ror #7
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #19
+    eor r9, r11, r9, ror #2
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #14
+    eor r9, r10, r9, ror #31
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #6
+    eor r9, r6, r9, ror #12
     // round 16: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #24                 // theta; rho adds 0
-    eor r6, r6, lr, ror #16                 // theta; rho adds 3
-    eor r5, r5, r3                          // theta; rho adds 12
-    eor r11, r11, r7, ror #18               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #24                 // theta; rho adds 0
+    eor r11, r11, lr, ror #16               // theta; rho adds 3
+    eor r10, r10, r8                        // theta; rho adds 12
+    eor r6, r6, r2, ror #18                 // theta; rho adds 4
     eor r12, r12, r1, ror #12               // theta; rho adds 9
-    bic r4, r5, r6, ror #25
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #10
-    eor r4, r6, r4, ror #29
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #15
-    eor r4, r5, r4, ror #7
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #27
-    eor r4, r11, r4, ror #22
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #19
-    eor r4, r12, r4, ror #18
+    bic r9, r10, r11, ror #25
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #10
+    eor r9, r11, r9, ror #29
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #15
+    eor r9, r10, r9, ror #7
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #27
+    eor r9, r6, r9, ror #22
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #19
+    eor r9, r12, r9, ror #18
     // round 16: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3                          // theta; rho adds 14
-    eor r6, r6, r10                         // theta; rho adds 10
-    eor r5, r5, r1, ror #26                 // theta; rho adds 2
-    eor r11, r11, r2, ror #24               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8                          // theta; rho adds 14
+    eor r11, r11, r5                        // theta; rho adds 10
+    eor r10, r10, r1, ror #26               // theta; rho adds 2
+    eor r6, r6, r7, ror #24                 // theta; rho adds 23
     eor r12, r12, lr, ror #12               // theta; rho adds 31
-    bic r4, r5, r6, ror #2
-    eor r4, r9, r4, ror #2
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #11
-    eor r4, r6, r4, ror #19
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #20
-    eor r4, r5, r4, ror #1
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #3
-    eor r4, r11, r4, ror #9
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #1
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #2
+    eor r9, r4, r9, ror #2
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #11
+    eor r9, r11, r9, ror #19
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #20
+    eor r9, r10, r9, ror #1
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #3
+    eor r9, r6, r9, ror #9
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #1
+    str r9, [sp, #36]
     // ---- round 17: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #26
@@ -5921,668 +5830,657 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #14
     eor r5, r5, r10, ror #22
     eor r6, r6, r11, ror #8
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #26
-    eor r3, r3, r8, ror #8
-    eor r4, r4, r9, ror #22
-    eor r5, r5, r10, ror #30
-    eor r6, r6, r11, ror #15
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #8
-    eor r3, r3, r8, ror #31
-    eor r4, r4, r9, ror #21
-    eor r5, r5, r10, ror #30
-    eor r6, r6, r11, ror #20
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #11
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #10
-    eor r5, r5, r10, ror #29
-    eor r6, r6, r11, ror #29
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #9
-    eor r3, r3, r8, ror #13
-    eor r4, r4, r9, ror #14
-    eor r5, r5, r10, ror #22
-    eor r6, r6, r11, ror #8
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #6                 // D[0][0]
-    eor r3, r3, r10, ror #29                // D[2][1]
-    eor r11, r4, r11, ror #8                // D[3][1]
-    eor r10, r10, r2, ror #12               // D[4][0]
-    eor r4, r7, r4, ror #6                  // D[1][0]
-    eor r2, r2, r9, ror #6                  // D[1][1]
-    eor r7, r5, r7, ror #12                 // D[4][1]
-    eor r9, r9, r6, ror #8                  // D[3][0]
-    eor r5, r8, r5, ror #29                 // D[2][0]
-    eor r6, r6, r8, ror #7                  // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #26
+    eor r8, r8, r12, ror #8
+    eor r9, r9, lr, ror #22
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #30
+    eor r11, r11, r12, ror #15
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #8
+    eor r8, r8, r12, ror #31
+    eor r9, r9, lr, ror #21
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #30
+    eor r11, r11, r12, ror #20
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #11
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #10
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #29
+    eor r11, r11, r12, ror #29
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #9
+    eor r8, r8, r12, ror #13
+    eor r9, r9, lr, ror #14
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #22
+    eor r11, r11, r12, ror #8
+    eor r1, r6, r8, ror #6                  // D[0][0]
+    eor r8, r8, r5, ror #29                 // D[2][1]
+    eor r6, r9, r6, ror #8                  // D[3][1]
+    eor r5, r5, r7, ror #12                 // D[4][0]
+    eor r9, r2, r9, ror #6                  // D[1][0]
+    eor r7, r7, r4, ror #6                  // D[1][1]
+    eor r2, r10, r2, ror #12                // D[4][1]
+    eor r4, r4, r11, ror #8                 // D[3][0]
+    eor r10, r3, r10, ror #29               // D[2][0]
+    eor r11, r11, r3, ror #7                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 17: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #15                 // theta; rho adds 0
-    eor r12, r12, r2, ror #2                // theta; rho adds 22
-    eor lr, lr, r5, ror #27                 // theta; rho adds 21
-    eor r3, r3, r9, ror #22                 // theta; rho adds 10
-    eor r1, r1, r7, ror #29                 // theta; rho adds 7
-    bic r4, lr, r12, ror #2
-    eor r4, r8, r4, ror #6
-    eor r4, r4, #0x00000008                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr
-    eor r4, r12, r4, ror #30
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #22
-    eor r4, lr, r4, ror #10
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #16
-    eor r4, r3, r4, ror #26
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #24
-    eor r4, r1, r4, ror #24
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #15                // theta; rho adds 0
+    eor r12, r12, r7, ror #2                // theta; rho adds 22
+    eor lr, lr, r10, ror #27                // theta; rho adds 21
+    eor r8, r8, r4, ror #22                 // theta; rho adds 10
+    eor r1, r1, r2, ror #29                 // theta; rho adds 7
+    bic r9, lr, r12, ror #2
+    eor r9, r3, r9, ror #6
+    eor r9, r9, #0x00000008                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr
+    eor r9, r12, r9, ror #30
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #22
+    eor r9, lr, r9, ror #10
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #16
+    eor r9, r8, r9, ror #26
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #24
+    eor r9, r1, r9, ror #24
     // round 17: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #4                 // theta; rho adds 13
-    eor r12, r12, r6, ror #21               // theta; rho adds 18
-    eor lr, lr, r2, ror #11                 // theta; rho adds 5
-    eor r3, r3, r5, ror #5                  // theta; rho adds 7
-    eor r1, r1, r11, ror #29                // theta; rho adds 28
-    bic r4, lr, r12, ror #24
-    eor r4, r8, r4, ror #14
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #6
-    eor r4, r12, r4, ror #2
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #28
-    eor r4, lr, r4, ror #30
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #12
-    eor r4, r3, r4, ror #24
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #26
-    eor r4, r1, r4, ror #26
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #4                  // theta; rho adds 13
+    eor r12, r12, r11, ror #21              // theta; rho adds 18
+    eor lr, lr, r7, ror #11                 // theta; rho adds 5
+    eor r8, r8, r10, ror #5                 // theta; rho adds 7
+    eor r1, r1, r6, ror #29                 // theta; rho adds 28
+    bic r9, lr, r12, ror #24
+    eor r9, r3, r9, ror #14
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #6
+    eor r9, r12, r9, ror #2
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #28
+    eor r9, lr, r9, ror #30
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #12
+    eor r9, r8, r9, ror #24
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #26
+    eor r9, r1, r9, ror #26
     // round 17: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #16               // theta; rho adds 31
-    eor lr, lr, r11, ror #21                // theta; rho adds 28
-    eor r3, r3, r7, ror #17                 // theta; rho adds 20
-    eor r1, r1, r6, ror #4                  // theta; rho adds 21
-    eor r9, r9, r8, ror #30                 // theta; rho adds 1
-    bic r4, r3, lr, ror #7
-    eor r4, r12, r4, ror #8
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #25
-    eor r4, lr, r4
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #21
-    eor r4, r3, r4, ror #18
-    str r4, [r0, #88]
-    bic r4, r12, r9, ror #26
-    eor r4, r1, r4, ror #17
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #17
-    eor r4, r9, r4, ror #21
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #16              // theta; rho adds 31
+    eor lr, lr, r6, ror #21                 // theta; rho adds 28
+    eor r8, r8, r2, ror #17                 // theta; rho adds 20
+    eor r1, r1, r11, ror #4                 // theta; rho adds 21
+    eor r4, r4, r3, ror #30                 // theta; rho adds 1
+    bic r9, r8, lr, ror #7
+    eor r9, r12, r9, ror #8
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #25
+    eor r9, lr, r9
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #21
+    eor r9, r8, r9, ror #18
+    str r9, [r0, #88]
+    bic r9, r12, r4, ror #26
+    eor r9, r1, r9, ror #17
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #17
+    eor r9, r4, r9, ror #21
     // round 17: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #19                // theta; rho adds 14
-    eor r3, r3, r7, ror #22                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #19                 // theta; rho adds 14
+    eor r8, r8, r2, ror #22                 // theta; rho adds 10
     eor r1, r1, r12, ror #8                 // theta; rho adds 1
-    eor r9, r9, r8, ror #28                 // theta; rho adds 22
-    eor r6, r6, r5, ror #2                  // theta; rho adds 30
-    bic r4, r1, r3, ror #14
-    eor r4, lr, r4
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #24
-    eor r4, r3, r4, ror #26
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #16
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #16
-    eor r4, r9, r4, ror #24
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #18
-    eor r4, r6, r4, ror #30
+    eor r4, r4, r3, ror #28                 // theta; rho adds 22
+    eor r11, r11, r10, ror #2               // theta; rho adds 30
+    bic r9, r1, r8, ror #14
+    eor r9, lr, r9
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #24
+    eor r9, r8, r9, ror #26
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #16
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #16
+    eor r9, r4, r9, ror #24
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #18
+    eor r9, r11, r9, ror #30
     // round 17: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #10                 // theta; rho adds 1
-    eor r3, r3, r5, ror #26                 // theta; rho adds 3
-    eor r1, r1, r11, ror #21                // theta; rho adds 13
-    eor r9, r9, r10, ror #7                 // theta; rho adds 4
-    eor r6, r6, r12, ror #6                 // theta; rho adds 9
-    bic r4, r1, r3, ror #20
-    eor r4, lr, r4, ror #16
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #29
-    eor r4, r3, r4, ror #15
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #27
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #11
-    eor r4, r9, r4, ror #13
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #25
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #10                 // theta; rho adds 1
+    eor r8, r8, r10, ror #26                // theta; rho adds 3
+    eor r1, r1, r6, ror #21                 // theta; rho adds 13
+    eor r4, r4, r5, ror #7                  // theta; rho adds 4
+    eor r11, r11, r12, ror #6               // theta; rho adds 9
+    bic r9, r1, r8, ror #20
+    eor r9, lr, r9, ror #16
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #29
+    eor r9, r8, r9, ror #15
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #27
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #11
+    eor r9, r4, r9, ror #13
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #25
     // round 17: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #15                // theta; rho adds 0
-    eor r1, r1, r8, ror #2                  // theta; rho adds 22
-    eor r9, r9, lr, ror #26                 // theta; rho adds 22
-    eor r6, r6, r11, ror #22                // theta; rho adds 11
-    eor r5, r5, r10, ror #28                // theta; rho adds 7
-    bic r4, r9, r1, ror #2
-    eor r4, r3, r4, ror #6
-    str r4, [r0, #0]
-    bic r4, r6, r9
-    eor r4, r1, r4, ror #30
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #22
-    eor r4, r9, r4, ror #10
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #16
-    eor r4, r6, r4, ror #26
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #24
-    eor r4, r5, r4, ror #24
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #15                // theta; rho adds 0
+    eor r1, r1, r3, ror #2                  // theta; rho adds 22
+    eor r4, r4, lr, ror #26                 // theta; rho adds 22
+    eor r11, r11, r6, ror #22               // theta; rho adds 11
+    eor r10, r10, r5, ror #28               // theta; rho adds 7
+    bic r9, r4, r1, ror #2
+    eor r9, r8, r9, ror #6
+    str r9, [r0, #0]
+    bic r9, r11, r4
+    eor r9, r1, r9, ror #30
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #22
+    eor r9, r4, r9, ror #10
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #16
+    eor r9, r11, r9, ror #26
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #24
+    eor r9, r10, r9, ror #24
     // round 17: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #5                  // theta; rho adds 14
-    eor r9, r9, r12, ror #21                // theta; rho adds 18
-    eor r6, r6, r8, ror #11                 // theta; rho adds 5
-    eor r5, r5, lr, ror #5                  // theta; rho adds 8
-    eor r11, r11, r3, ror #29               // theta; rho adds 28
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #15
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #7
-    eor r4, r9, r4, ror #1
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #28
-    eor r4, r6, r4, ror #29
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #12
-    eor r4, r5, r4, ror #24
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #25
-    eor r4, r11, r4, ror #27
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #5                  // theta; rho adds 14
+    eor r4, r4, r12, ror #21                // theta; rho adds 18
+    eor r11, r11, r3, ror #11               // theta; rho adds 5
+    eor r10, r10, lr, ror #5                // theta; rho adds 8
+    eor r6, r6, r8, ror #29                 // theta; rho adds 28
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #15
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #7
+    eor r9, r4, r9, ror #1
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #28
+    eor r9, r11, r9, ror #29
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #12
+    eor r9, r10, r9, ror #24
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #25
+    eor r9, r6, r9, ror #27
     // round 17: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #15                 // theta; rho adds 31
-    eor r9, r9, r3, ror #21                 // theta; rho adds 27
-    eor r6, r6, r10, ror #16                // theta; rho adds 19
-    eor r5, r5, r12, ror #5                 // theta; rho adds 20
-    eor r11, r11, r2, ror #29               // theta; rho adds 1
-    bic r4, r6, r9, ror #6
-    eor r4, r1, r4, ror #8
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #26
-    eor r4, r9, r4
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #20
-    eor r4, r6, r4, ror #18
-    str r4, [r0, #188]
-    bic r4, r1, r11, ror #26
-    eor r4, r5, r4, ror #18
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #18
-    eor r4, r11, r4, ror #20
+    eor r4, r4, r8, ror #21                 // theta; rho adds 27
+    eor r11, r11, r5, ror #16               // theta; rho adds 19
+    eor r10, r10, r12, ror #5               // theta; rho adds 20
+    eor r6, r6, r7, ror #29                 // theta; rho adds 1
+    bic r9, r11, r4, ror #6
+    eor r9, r1, r9, ror #8
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #26
+    eor r9, r4, r9
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #20
+    eor r9, r11, r9, ror #18
+    str r9, [r0, #188]
+    bic r9, r1, r6, ror #26
+    eor r9, r10, r9, ror #18
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #18
+    eor r9, r6, r9, ror #20
     // round 17: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #10                 // theta; rho adds 0
-    eor r6, r6, lr, ror #25                 // theta; rho adds 3
-    eor r5, r5, r3, ror #20                 // theta; rho adds 12
-    eor r11, r11, r7, ror #8                // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #10                 // theta; rho adds 0
+    eor r11, r11, lr, ror #25               // theta; rho adds 3
+    eor r10, r10, r8, ror #20               // theta; rho adds 12
+    eor r6, r6, r2, ror #8                  // theta; rho adds 4
     eor r12, r12, r1, ror #6                // theta; rho adds 9
-    bic r4, r5, r6, ror #20
-    eor r4, r9, r4, ror #16
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #30
-    eor r4, r6, r4, ror #14
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #8
-    eor r4, r5, r4, ror #26
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #10
-    eor r4, r11, r4, ror #14
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #26
+    bic r9, r10, r11, ror #20
+    eor r9, r4, r9, ror #16
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #30
+    eor r9, r11, r9, ror #14
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #8
+    eor r9, r10, r9, ror #26
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #10
+    eor r9, r6, r9, ror #14
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #26
     // round 17: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #19                 // theta; rho adds 14
-    eor r6, r6, r10, ror #22                // theta; rho adds 10
-    eor r5, r5, r1, ror #7                  // theta; rho adds 2
-    eor r11, r11, r2, ror #28               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #19                 // theta; rho adds 14
+    eor r11, r11, r5, ror #22               // theta; rho adds 10
+    eor r10, r10, r1, ror #7                // theta; rho adds 2
+    eor r6, r6, r7, ror #28                 // theta; rho adds 23
     eor r12, r12, lr, ror #1                // theta; rho adds 31
-    bic r4, r5, r6, ror #13
-    eor r4, r9, r4, ror #1
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #25
-    eor r4, r6, r4, ror #26
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #23
-    eor r4, r5, r4, ror #16
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #17
-    eor r4, r11, r4, ror #24
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #18
-    eor r4, r12, r4, ror #29
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #13
+    eor r9, r4, r9, ror #1
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #25
+    eor r9, r11, r9, ror #26
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #23
+    eor r9, r10, r9, ror #16
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #17
+    eor r9, r6, r9, ror #24
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #18
+    eor r9, r12, r9, ror #29
+    str r9, [r0, #36]
     // ---- round 18: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #5
     eor r3, r3, r8, ror #11
     eor r4, r4, r9
     eor r5, r5, r10, ror #7
     eor r6, r6, r11, ror #6
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #21
     eor r3, r3, r8, ror #17
     eor r4, r4, r9, ror #31
     eor r5, r5, r10, ror #2
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #1
     eor r3, r3, r8
     eor r4, r4, r9, ror #10
     eor r5, r5, r10, ror #3
     eor r6, r6, r11, ror #29
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #7
     eor r3, r3, r8, ror #14
     eor r4, r4, r9, ror #9
     eor r5, r5, r10, ror #16
     eor r6, r6, r11, ror #17
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #6
-    eor r3, r3, r8, ror #12
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #8
-    eor r6, r6, r11, ror #6
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #22
-    eor r3, r3, r8, ror #18
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #2
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #2
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #10
-    eor r5, r5, r10, ror #4
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #8
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #10
-    eor r5, r5, r10, ror #16
-    eor r6, r6, r11, ror #18
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #23                // D[0][0]
-    eor r3, r3, r10, ror #30                // D[2][1]
-    eor r11, r4, r11, ror #10               // D[3][1]
-    eor r10, r10, r2, ror #25               // D[4][0]
-    eor r4, r7, r4, ror #5                  // D[1][0]
-    eor r2, r2, r9, ror #6                  // D[1][1]
-    eor r7, r5, r7, ror #26                 // D[4][1]
-    eor r9, r9, r6, ror #9                  // D[3][0]
-    eor r5, r8, r5, ror #29                 // D[2][0]
-    eor r6, r6, r8, ror #24                 // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #6
+    eor r8, r8, r12, ror #12
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #8
+    eor r11, r11, r12, ror #6
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #22
+    eor r8, r8, r12, ror #18
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #2
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #2
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #10
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #4
+    eor r11, r11, r12, ror #30
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #8
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #10
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #16
+    eor r11, r11, r12, ror #18
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #23                 // D[0][0]
+    eor r8, r8, r5, ror #30                 // D[2][1]
+    eor r6, r9, r6, ror #10                 // D[3][1]
+    eor r5, r5, r7, ror #25                 // D[4][0]
+    eor r9, r2, r9, ror #5                  // D[1][0]
+    eor r7, r7, r4, ror #6                  // D[1][1]
+    eor r2, r10, r2, ror #26                // D[4][1]
+    eor r4, r4, r11, ror #9                 // D[3][0]
+    eor r10, r3, r10, ror #29               // D[2][0]
+    eor r11, r11, r3, ror #24               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 18: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #16                 // theta; rho adds 0
-    eor r12, r12, r2, ror #12               // theta; rho adds 22
-    eor lr, lr, r5, ror #3                  // theta; rho adds 21
-    eor r3, r3, r9, ror #29                 // theta; rho adds 10
-    eor r1, r1, r7, ror #4                  // theta; rho adds 7
-    bic r4, lr, r12, ror #14
-    eor r4, r8, r4, ror #16
-    eor r4, r4, #0x00000083                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #17
-    eor r4, r12, r4, ror #1
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #4
-    eor r4, lr, r4, ror #11
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #27
-    eor r4, r3, r4, ror #1
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #2
-    eor r4, r1, r4, ror #3
+    eor r3, r3, r11, ror #16                // theta; rho adds 0
+    eor r12, r12, r7, ror #12               // theta; rho adds 22
+    eor lr, lr, r10, ror #3                 // theta; rho adds 21
+    eor r8, r8, r4, ror #29                 // theta; rho adds 10
+    eor r1, r1, r2, ror #4                  // theta; rho adds 7
+    bic r9, lr, r12, ror #14
+    eor r9, r3, r9, ror #16
+    eor r9, r9, #0x00000083                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #17
+    eor r9, r12, r9, ror #1
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #4
+    eor r9, lr, r9, ror #11
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #27
+    eor r9, r8, r9, ror #1
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #2
+    eor r9, r1, r9, ror #3
     // round 18: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #22                // theta; rho adds 13
-    eor r12, r12, r6, ror #10               // theta; rho adds 18
-    eor lr, lr, r2, ror #6                  // theta; rho adds 5
-    eor r3, r3, r5, ror #24                 // theta; rho adds 7
-    eor r1, r1, r11, ror #16                // theta; rho adds 28
-    bic r4, lr, r12, ror #31
-    eor r4, r8, r4, ror #18
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #12
-    eor r4, r12, r4, ror #21
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #15
-    eor r4, lr, r4, ror #5
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #23
-    eor r4, r3, r4, ror #26
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #15
-    eor r4, r1, r4, ror #26
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #22                 // theta; rho adds 13
+    eor r12, r12, r11, ror #10              // theta; rho adds 18
+    eor lr, lr, r7, ror #6                  // theta; rho adds 5
+    eor r8, r8, r10, ror #24                // theta; rho adds 7
+    eor r1, r1, r6, ror #16                 // theta; rho adds 28
+    bic r9, lr, r12, ror #31
+    eor r9, r3, r9, ror #18
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #12
+    eor r9, r12, r9, ror #21
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #15
+    eor r9, lr, r9, ror #5
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #23
+    eor r9, r8, r9, ror #26
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #15
+    eor r9, r1, r9, ror #26
     // round 18: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #2                // theta; rho adds 31
-    eor lr, lr, r11, ror #24                // theta; rho adds 28
-    eor r3, r3, r7, ror #6                  // theta; rho adds 20
-    eor r1, r1, r6, ror #14                 // theta; rho adds 21
-    eor r9, r9, r8, ror #10                 // theta; rho adds 1
-    bic r4, r3, lr, ror #6
-    eor r4, r12, r4, ror #5
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #31
-    eor r4, lr, r4, ror #27
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #24
-    eor r4, r3, r4, ror #9
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #14
-    eor r4, r1, r4, ror #26
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #21
-    eor r4, r9, r4, ror #29
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #2               // theta; rho adds 31
+    eor lr, lr, r6, ror #24                 // theta; rho adds 28
+    eor r8, r8, r2, ror #6                  // theta; rho adds 20
+    eor r1, r1, r11, ror #14                // theta; rho adds 21
+    eor r4, r4, r3, ror #10                 // theta; rho adds 1
+    bic r9, r8, lr, ror #6
+    eor r9, r12, r9, ror #5
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #31
+    eor r9, lr, r9, ror #27
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #24
+    eor r9, r8, r9, ror #9
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #14
+    eor r9, r1, r9, ror #26
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #21
+    eor r9, r4, r9, ror #29
     // round 18: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11                         // theta; rho adds 14
-    eor r3, r3, r7, ror #16                 // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6                          // theta; rho adds 14
+    eor r8, r8, r2, ror #16                 // theta; rho adds 10
     eor r1, r1, r12, ror #27                // theta; rho adds 1
-    eor r9, r9, r8, ror #24                 // theta; rho adds 22
-    eor r6, r6, r5, ror #25                 // theta; rho adds 30
-    bic r4, r1, r3, ror #24
-    eor r4, lr, r4, ror #28
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #2
-    eor r4, r3, r4, ror #6
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #1
-    eor r4, r1, r4, ror #29
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #25
-    eor r4, r9, r4, ror #6
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #12
-    eor r4, r6, r4, ror #27
+    eor r4, r4, r3, ror #24                 // theta; rho adds 22
+    eor r11, r11, r10, ror #25              // theta; rho adds 30
+    bic r9, r1, r8, ror #24
+    eor r9, lr, r9, ror #28
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #2
+    eor r9, r8, r9, ror #6
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #1
+    eor r9, r1, r9, ror #29
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #25
+    eor r9, r4, r9, ror #6
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #12
+    eor r9, r11, r9, ror #27
     // round 18: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #24                 // theta; rho adds 1
-    eor r3, r3, r5, ror #2                  // theta; rho adds 3
-    eor r1, r1, r11, ror #30                // theta; rho adds 13
-    eor r9, r9, r10, ror #25                // theta; rho adds 4
-    eor r6, r6, r12, ror #9                 // theta; rho adds 9
-    bic r4, r1, r3, ror #8
-    eor r4, lr, r4, ror #20
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #18
-    eor r4, r3, r4, ror #6
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #11
-    eor r4, r1, r4, ror #3
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #23
-    eor r4, r9, r4, ror #30
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #4
-    eor r4, r6, r4, ror #5
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #24                 // theta; rho adds 1
+    eor r8, r8, r10, ror #2                 // theta; rho adds 3
+    eor r1, r1, r6, ror #30                 // theta; rho adds 13
+    eor r4, r4, r5, ror #25                 // theta; rho adds 4
+    eor r11, r11, r12, ror #9               // theta; rho adds 9
+    bic r9, r1, r8, ror #8
+    eor r9, lr, r9, ror #20
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #18
+    eor r9, r8, r9, ror #6
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #11
+    eor r9, r1, r9, ror #3
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #23
+    eor r9, r4, r9, ror #30
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #4
+    eor r9, r11, r9, ror #5
     // round 18: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #16                // theta; rho adds 0
-    eor r1, r1, r8, ror #13                 // theta; rho adds 22
-    eor r9, r9, lr, ror #2                  // theta; rho adds 22
-    eor r6, r6, r11, ror #28                // theta; rho adds 11
-    eor r5, r5, r10, ror #5                 // theta; rho adds 7
-    bic r4, r9, r1, ror #13
-    eor r4, r3, r4, ror #16
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #17
-    eor r4, r1, r4, ror #2
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #5
-    eor r4, r9, r4, ror #10
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #26
-    eor r4, r6, r4, ror #1
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #3
-    eor r4, r5, r4, ror #3
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #16                // theta; rho adds 0
+    eor r1, r1, r3, ror #13                 // theta; rho adds 22
+    eor r4, r4, lr, ror #2                  // theta; rho adds 22
+    eor r11, r11, r6, ror #28               // theta; rho adds 11
+    eor r10, r10, r5, ror #5                // theta; rho adds 7
+    bic r9, r4, r1, ror #13
+    eor r9, r8, r9, ror #16
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #17
+    eor r9, r1, r9, ror #2
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #5
+    eor r9, r4, r9, ror #10
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #26
+    eor r9, r11, r9, ror #1
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #3
+    eor r9, r10, r9, ror #3
     // round 18: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #22                 // theta; rho adds 14
-    eor r9, r9, r12, ror #11                // theta; rho adds 18
-    eor r6, r6, r8, ror #7                  // theta; rho adds 5
-    eor r5, r5, lr, ror #24                 // theta; rho adds 8
-    eor r11, r11, r3, ror #16               // theta; rho adds 28
-    bic r4, r6, r9, ror #31
-    eor r4, r1, r4, ror #18
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #12
-    eor r4, r9, r4, ror #21
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #14
-    eor r4, r6, r4, ror #6
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4, ror #26
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #15
-    eor r4, r11, r4, ror #25
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #22                 // theta; rho adds 14
+    eor r4, r4, r12, ror #11                // theta; rho adds 18
+    eor r11, r11, r3, ror #7                // theta; rho adds 5
+    eor r10, r10, lr, ror #24               // theta; rho adds 8
+    eor r6, r6, r8, ror #16                 // theta; rho adds 28
+    bic r9, r11, r4, ror #31
+    eor r9, r1, r9, ror #18
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #12
+    eor r9, r4, r9, ror #21
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #14
+    eor r9, r11, r9, ror #6
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9, ror #26
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #15
+    eor r9, r6, r9, ror #25
     // round 18: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #2                  // theta; rho adds 31
-    eor r9, r9, r3, ror #25                 // theta; rho adds 27
-    eor r6, r6, r10, ror #6                 // theta; rho adds 19
-    eor r5, r5, r12, ror #15                // theta; rho adds 20
-    eor r11, r11, r2, ror #10               // theta; rho adds 1
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #6
-    str r4, [sp, #180]
-    bic r4, r5, r6
-    eor r4, r9, r4, ror #27
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #24
-    eor r4, r6, r4, ror #8
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #14
-    eor r4, r5, r4, ror #26
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #21
-    eor r4, r11, r4, ror #29
+    eor r4, r4, r8, ror #25                 // theta; rho adds 27
+    eor r11, r11, r5, ror #6                // theta; rho adds 19
+    eor r10, r10, r12, ror #15              // theta; rho adds 20
+    eor r6, r6, r7, ror #10                 // theta; rho adds 1
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #6
+    str r9, [sp, #180]
+    bic r9, r10, r11
+    eor r9, r4, r9, ror #27
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #24
+    eor r9, r11, r9, ror #8
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #14
+    eor r9, r10, r9, ror #26
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #21
+    eor r9, r6, r9, ror #29
     // round 18: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #24                 // theta; rho adds 0
-    eor r6, r6, lr, ror #2                  // theta; rho adds 3
-    eor r5, r5, r3, ror #30                 // theta; rho adds 12
-    eor r11, r11, r7, ror #24               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #24                 // theta; rho adds 0
+    eor r11, r11, lr, ror #2                // theta; rho adds 3
+    eor r10, r10, r8, ror #30               // theta; rho adds 12
+    eor r6, r6, r2, ror #24                 // theta; rho adds 4
     eor r12, r12, r1, ror #8                // theta; rho adds 9
-    bic r4, r5, r6, ror #7
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #18
-    eor r4, r6, r4, ror #7
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #11
-    eor r4, r5, r4, ror #3
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #23
-    eor r4, r11, r4, ror #30
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #5
-    eor r4, r12, r4, ror #4
+    bic r9, r10, r11, ror #7
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #18
+    eor r9, r11, r9, ror #7
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #11
+    eor r9, r10, r9, ror #3
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #23
+    eor r9, r6, r9, ror #30
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #5
+    eor r9, r12, r9, ror #4
     // round 18: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3                          // theta; rho adds 14
-    eor r6, r6, r10, ror #16                // theta; rho adds 10
-    eor r5, r5, r1, ror #26                 // theta; rho adds 2
-    eor r11, r11, r2, ror #24               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8                          // theta; rho adds 14
+    eor r11, r11, r5, ror #16               // theta; rho adds 10
+    eor r10, r10, r1, ror #26               // theta; rho adds 2
+    eor r6, r6, r7, ror #24                 // theta; rho adds 23
     eor r12, r12, lr, ror #24               // theta; rho adds 31
-    bic r4, r5, r6, ror #24
-    eor r4, r9, r4, ror #28
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #3
-    eor r4, r6, r4, ror #5
-    str r4, [sp, #24]
-    bic r4, r12, r11
-    eor r4, r5, r4, ror #29
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #25
-    eor r4, r11, r4, ror #7
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #12
-    eor r4, r12, r4, ror #27
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #24
+    eor r9, r4, r9, ror #28
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #3
+    eor r9, r11, r9, ror #5
+    str r9, [sp, #24]
+    bic r9, r12, r6
+    eor r9, r10, r9, ror #29
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #25
+    eor r9, r6, r9, ror #7
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #12
+    eor r9, r12, r9, ror #27
+    str r9, [sp, #36]
     // ---- round 19: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #24
@@ -6608,672 +6506,661 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #28
     eor r5, r5, r10, ror #14
     eor r6, r6, r11, ror #27
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #24
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #4
-    eor r5, r5, r10, ror #19
-    eor r6, r6, r11, ror #22
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #8
-    eor r3, r3, r8, ror #5
-    eor r4, r4, r9, ror #12
-    eor r5, r5, r10, ror #11
-    eor r6, r6, r11, ror #4
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #3
-    eor r3, r3, r8, ror #22
-    eor r4, r4, r9, ror #5
-    eor r5, r5, r10, ror #10
-    eor r6, r6, r11, ror #31
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #7
-    eor r3, r3, r8, ror #20
-    eor r4, r4, r9, ror #29
-    eor r5, r5, r10, ror #14
-    eor r6, r6, r11, ror #26
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #3                 // D[0][0]
-    eor r3, r3, r10, ror #1                 // D[2][1]
-    eor r11, r4, r11, ror #10               // D[3][1]
-    eor r10, r10, r2                        // D[4][0]
-    eor r4, r7, r4, ror #15                 // D[1][0]
-    eor r2, r2, r9, ror #16                 // D[1][1]
-    eor r7, r5, r7, ror #1                  // D[4][1]
-    eor r9, r9, r6, ror #10                 // D[3][0]
-    eor r5, r8, r5, ror #1                  // D[2][0]
-    eor r6, r6, r8, ror #2                  // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #24
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #4
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #19
+    eor r11, r11, r12, ror #22
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #8
+    eor r8, r8, r12, ror #5
+    eor r9, r9, lr, ror #12
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #11
+    eor r11, r11, r12, ror #4
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #3
+    eor r8, r8, r12, ror #22
+    eor r9, r9, lr, ror #5
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #10
+    eor r11, r11, r12, ror #31
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #7
+    eor r8, r8, r12, ror #20
+    eor r9, r9, lr, ror #29
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #14
+    eor r11, r11, r12, ror #26
+    eor r1, r6, r8, ror #3                  // D[0][0]
+    eor r8, r8, r5, ror #1                  // D[2][1]
+    eor r6, r9, r6, ror #10                 // D[3][1]
+    eor r5, r5, r7                          // D[4][0]
+    eor r9, r2, r9, ror #15                 // D[1][0]
+    eor r7, r7, r4, ror #16                 // D[1][1]
+    eor r2, r10, r2, ror #1                 // D[4][1]
+    eor r4, r4, r11, ror #10                // D[3][0]
+    eor r10, r3, r10, ror #1                // D[2][0]
+    eor r11, r11, r3, ror #2                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 19: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #27                 // theta; rho adds 0
-    eor r12, r12, r2, ror #20               // theta; rho adds 22
-    eor lr, lr, r5, ror #2                  // theta; rho adds 21
-    eor r3, r3, r9, ror #8                  // theta; rho adds 10
-    eor r1, r1, r7, ror #10                 // theta; rho adds 7
-    bic r4, lr, r12, ror #16
-    eor r4, r8, r4, ror #6
-    eor r4, r4, #0x00000003                 // iota
-    eor r4, r4, #0x00008000                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #8
-    eor r4, r12, r4, ror #8
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #16
-    eor r4, lr, r4, ror #8
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #14
-    eor r4, r3, r4, ror #2
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #10
-    eor r4, r1, r4, ror #8
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #27                // theta; rho adds 0
+    eor r12, r12, r7, ror #20               // theta; rho adds 22
+    eor lr, lr, r10, ror #2                 // theta; rho adds 21
+    eor r8, r8, r4, ror #8                  // theta; rho adds 10
+    eor r1, r1, r2, ror #10                 // theta; rho adds 7
+    bic r9, lr, r12, ror #16
+    eor r9, r3, r9, ror #6
+    eor r9, r9, #0x00000003                 // iota
+    eor r9, r9, #0x00008000                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #8
+    eor r9, r12, r9, ror #8
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #16
+    eor r9, lr, r9, ror #8
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #14
+    eor r9, r8, r9, ror #2
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #10
+    eor r9, r1, r9, ror #8
     // round 19: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #5                 // theta; rho adds 13
-    eor r12, r12, r6, ror #3                // theta; rho adds 18
-    eor lr, lr, r2, ror #29                 // theta; rho adds 5
-    eor r3, r3, r5, ror #9                  // theta; rho adds 7
-    eor r1, r1, r11, ror #3                 // theta; rho adds 28
-    bic r4, lr, r12, ror #8
-    eor r4, r8, r4, ror #17
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #17
-    eor r4, r12, r4, ror #7
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #28
-    eor r4, lr, r4, ror #19
-    str r4, [r0, #168]
-    bic r4, r8, r1, ror #4
-    eor r4, r3, r4
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #7
-    eor r4, r1, r4, ror #21
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #5                  // theta; rho adds 13
+    eor r12, r12, r11, ror #3               // theta; rho adds 18
+    eor lr, lr, r7, ror #29                 // theta; rho adds 5
+    eor r8, r8, r10, ror #9                 // theta; rho adds 7
+    eor r1, r1, r6, ror #3                  // theta; rho adds 28
+    bic r9, lr, r12, ror #8
+    eor r9, r3, r9, ror #17
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #17
+    eor r9, r12, r9, ror #7
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #28
+    eor r9, lr, r9, ror #19
+    str r9, [r0, #168]
+    bic r9, r3, r1, ror #4
+    eor r9, r8, r9
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #7
+    eor r9, r1, r9, ror #21
     // round 19: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #13               // theta; rho adds 31
-    eor lr, lr, r11, ror #30                // theta; rho adds 28
-    eor r3, r3, r7                          // theta; rho adds 20
-    eor r1, r1, r6, ror #24                 // theta; rho adds 21
-    eor r9, r9, r8, ror #14                 // theta; rho adds 1
-    bic r4, r3, lr, ror #11
-    eor r4, r12, r4, ror #26
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #29
-    eor r4, lr, r4, ror #24
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #29
-    eor r4, r3, r4, ror #6
-    str r4, [r0, #88]
-    bic r4, r12, r9
-    eor r4, r1, r4, ror #3
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #27
-    eor r4, r9, r4, ror #5
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #13              // theta; rho adds 31
+    eor lr, lr, r6, ror #30                 // theta; rho adds 28
+    eor r8, r8, r2                          // theta; rho adds 20
+    eor r1, r1, r11, ror #24                // theta; rho adds 21
+    eor r4, r4, r3, ror #14                 // theta; rho adds 1
+    bic r9, r8, lr, ror #11
+    eor r9, r12, r9, ror #26
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #29
+    eor r9, lr, r9, ror #24
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #29
+    eor r9, r8, r9, ror #6
+    str r9, [r0, #88]
+    bic r9, r12, r4
+    eor r9, r1, r9, ror #3
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #27
+    eor r9, r4, r9, ror #5
     // round 19: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #17                // theta; rho adds 14
-    eor r3, r3, r7, ror #14                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #17                 // theta; rho adds 14
+    eor r8, r8, r2, ror #14                 // theta; rho adds 10
     eor r1, r1, r12, ror #19                // theta; rho adds 1
-    eor r9, r9, r8, ror #13                 // theta; rho adds 22
-    eor r6, r6, r5, ror #17                 // theta; rho adds 30
-    bic r4, r1, r3, ror #1
-    eor r4, lr, r4, ror #21
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #9
-    eor r4, r3, r4, ror #22
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #15
-    eor r4, r1, r4, ror #8
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #29
-    eor r4, r9, r4, ror #20
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #10
-    eor r4, r6, r4, ror #25
+    eor r4, r4, r3, ror #13                 // theta; rho adds 22
+    eor r11, r11, r10, ror #17              // theta; rho adds 30
+    bic r9, r1, r8, ror #1
+    eor r9, lr, r9, ror #21
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #9
+    eor r9, r8, r9, ror #22
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #15
+    eor r9, r1, r9, ror #8
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #29
+    eor r9, r4, r9, ror #20
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #10
+    eor r9, r11, r9, ror #25
     // round 19: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #2                  // theta; rho adds 1
-    eor r3, r3, r5, ror #9                  // theta; rho adds 3
-    eor r1, r1, r11, ror #6                 // theta; rho adds 13
-    eor r9, r9, r10, ror #5                 // theta; rho adds 4
-    eor r6, r6, r12, ror #19                // theta; rho adds 9
-    bic r4, r1, r3, ror #20
-    eor r4, lr, r4
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #7
-    eor r4, r3, r4, ror #5
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #24
-    eor r4, r1, r4, ror #1
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #1
-    eor r4, r9, r4, ror #7
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #12
-    eor r4, r6, r4, ror #19
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #2                  // theta; rho adds 1
+    eor r8, r8, r10, ror #9                 // theta; rho adds 3
+    eor r1, r1, r6, ror #6                  // theta; rho adds 13
+    eor r4, r4, r5, ror #5                  // theta; rho adds 4
+    eor r11, r11, r12, ror #19              // theta; rho adds 9
+    bic r9, r1, r8, ror #20
+    eor r9, lr, r9
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #7
+    eor r9, r8, r9, ror #5
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #24
+    eor r9, r1, r9, ror #1
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #1
+    eor r9, r4, r9, ror #7
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #12
+    eor r9, r11, r9, ror #19
     // round 19: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #26                // theta; rho adds 0
-    eor r1, r1, r8, ror #20                 // theta; rho adds 22
-    eor r9, r9, lr, ror #2                  // theta; rho adds 22
-    eor r6, r6, r11, ror #7                 // theta; rho adds 11
-    eor r5, r5, r10, ror #10                // theta; rho adds 7
-    bic r4, r9, r1, ror #16
-    eor r4, r3, r4, ror #6
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #8
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #16
-    eor r4, r9, r4, ror #8
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #14
-    eor r4, r6, r4, ror #2
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #10
-    eor r4, r5, r4, ror #8
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #26                // theta; rho adds 0
+    eor r1, r1, r3, ror #20                 // theta; rho adds 22
+    eor r4, r4, lr, ror #2                  // theta; rho adds 22
+    eor r11, r11, r6, ror #7                // theta; rho adds 11
+    eor r10, r10, r5, ror #10               // theta; rho adds 7
+    bic r9, r4, r1, ror #16
+    eor r9, r8, r9, ror #6
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #8
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #16
+    eor r9, r4, r9, ror #8
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #14
+    eor r9, r11, r9, ror #2
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #10
+    eor r9, r10, r9, ror #8
     // round 19: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #4                  // theta; rho adds 14
-    eor r9, r9, r12, ror #2                 // theta; rho adds 18
-    eor r6, r6, r8, ror #29                 // theta; rho adds 5
-    eor r5, r5, lr, ror #9                  // theta; rho adds 8
-    eor r11, r11, r3, ror #3                // theta; rho adds 28
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #17
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #17
-    eor r4, r9, r4, ror #7
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #28
-    eor r4, r6, r4, ror #19
-    str r4, [r0, #68]
-    bic r4, r1, r11, ror #4
-    eor r4, r5, r4
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #7
-    eor r4, r11, r4, ror #21
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #4                  // theta; rho adds 14
+    eor r4, r4, r12, ror #2                 // theta; rho adds 18
+    eor r11, r11, r3, ror #29               // theta; rho adds 5
+    eor r10, r10, lr, ror #9                // theta; rho adds 8
+    eor r6, r6, r8, ror #3                  // theta; rho adds 28
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #17
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #17
+    eor r9, r4, r9, ror #7
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #28
+    eor r9, r11, r9, ror #19
+    str r9, [r0, #68]
+    bic r9, r1, r6, ror #4
+    eor r9, r10, r9
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #7
+    eor r9, r6, r9, ror #21
     // round 19: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #14                 // theta; rho adds 31
-    eor r9, r9, r3, ror #31                 // theta; rho adds 27
-    eor r6, r6, r10, ror #1                 // theta; rho adds 19
-    eor r5, r5, r12, ror #24                // theta; rho adds 20
-    eor r11, r11, r2, ror #14               // theta; rho adds 1
-    bic r4, r6, r9, ror #11
-    eor r4, r1, r4, ror #26
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #29
-    eor r4, r9, r4, ror #24
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #29
-    eor r4, r6, r4, ror #6
-    str r4, [r0, #188]
-    bic r4, r1, r11
-    eor r4, r5, r4, ror #3
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #27
-    eor r4, r11, r4, ror #5
+    eor r4, r4, r8, ror #31                 // theta; rho adds 27
+    eor r11, r11, r5, ror #1                // theta; rho adds 19
+    eor r10, r10, r12, ror #24              // theta; rho adds 20
+    eor r6, r6, r7, ror #14                 // theta; rho adds 1
+    bic r9, r11, r4, ror #11
+    eor r9, r1, r9, ror #26
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #29
+    eor r9, r4, r9, ror #24
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #29
+    eor r9, r11, r9, ror #6
+    str r9, [r0, #188]
+    bic r9, r1, r6
+    eor r9, r10, r9, ror #3
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #27
+    eor r9, r6, r9, ror #5
     // round 19: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #3                  // theta; rho adds 0
-    eor r6, r6, lr, ror #10                 // theta; rho adds 3
-    eor r5, r5, r3, ror #7                  // theta; rho adds 12
-    eor r11, r11, r7, ror #5                // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #3                  // theta; rho adds 0
+    eor r11, r11, lr, ror #10               // theta; rho adds 3
+    eor r10, r10, r8, ror #7                // theta; rho adds 12
+    eor r6, r6, r2, ror #5                  // theta; rho adds 4
     eor r12, r12, r1, ror #20               // theta; rho adds 9
-    bic r4, r5, r6, ror #20
-    eor r4, r9, r4
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #7
-    eor r4, r6, r4, ror #5
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #24
-    eor r4, r5, r4, ror #1
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #1
-    eor r4, r11, r4, ror #7
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #12
-    eor r4, r12, r4, ror #19
+    bic r9, r10, r11, ror #20
+    eor r9, r4, r9
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #7
+    eor r9, r11, r9, ror #5
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #24
+    eor r9, r10, r9, ror #1
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #1
+    eor r9, r6, r9, ror #7
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #12
+    eor r9, r12, r9, ror #19
     // round 19: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #17                 // theta; rho adds 14
-    eor r6, r6, r10, ror #14                // theta; rho adds 10
-    eor r5, r5, r1, ror #19                 // theta; rho adds 2
-    eor r11, r11, r2, ror #12               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #17                 // theta; rho adds 14
+    eor r11, r11, r5, ror #14               // theta; rho adds 10
+    eor r10, r10, r1, ror #19               // theta; rho adds 2
+    eor r6, r6, r7, ror #12                 // theta; rho adds 23
     eor r12, r12, lr, ror #17               // theta; rho adds 31
-    bic r4, r5, r6, ror #1
-    eor r4, r9, r4, ror #21
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #9
-    eor r4, r6, r4, ror #22
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #15
-    eor r4, r5, r4, ror #8
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #29
-    eor r4, r11, r4, ror #20
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #10
-    eor r4, r12, r4, ror #25
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #1
+    eor r9, r4, r9, ror #21
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #9
+    eor r9, r11, r9, ror #22
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #15
+    eor r9, r10, r9, ror #8
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #29
+    eor r9, r6, r9, ror #20
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #10
+    eor r9, r12, r9, ror #25
+    str r9, [r0, #36]
     // ---- round 20: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #17
     eor r3, r3, r8, ror #17
     eor r4, r4, r9
     eor r5, r5, r10, ror #31
     eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #29
     eor r3, r3, r8, ror #27
     eor r4, r4, r9, ror #23
     eor r5, r5, r10, ror #24
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #13
     eor r3, r3, r8, ror #16
     eor r4, r4, r9, ror #24
     eor r5, r5, r10, ror #15
     eor r6, r6, r11, ror #3
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #17
     eor r3, r3, r8
     eor r4, r4, r9, ror #5
     eor r5, r5, r10, ror #16
     eor r6, r6, r11, ror #3
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #17
-    eor r3, r3, r8, ror #17
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #31
-    eor r6, r6, r11
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #29
-    eor r3, r3, r8, ror #27
-    eor r4, r4, r9, ror #23
-    eor r5, r5, r10, ror #24
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #13
-    eor r3, r3, r8, ror #16
-    eor r4, r4, r9, ror #24
-    eor r5, r5, r10, ror #15
-    eor r6, r6, r11, ror #3
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #17
-    eor r3, r3, r8
-    eor r4, r4, r9, ror #5
-    eor r5, r5, r10, ror #16
-    eor r6, r6, r11, ror #3
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #7                 // D[0][0]
-    eor r3, r3, r10, ror #8                 // D[2][1]
-    eor r11, r4, r11, ror #8                // D[3][1]
-    eor r10, r10, r2, ror #1                // D[4][0]
-    eor r4, r7, r4, ror #5                  // D[1][0]
-    eor r2, r2, r9, ror #6                  // D[1][1]
-    eor r7, r5, r7, ror #2                  // D[4][1]
-    eor r9, r9, r6, ror #7                  // D[3][0]
-    eor r5, r8, r5, ror #7                  // D[2][0]
-    eor r6, r6, r8, ror #8                  // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #17
+    eor r8, r8, r12, ror #17
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #31
+    eor r11, r11, r12
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #29
+    eor r8, r8, r12, ror #27
+    eor r9, r9, lr, ror #23
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #24
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #13
+    eor r8, r8, r12, ror #16
+    eor r9, r9, lr, ror #24
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #15
+    eor r11, r11, r12, ror #3
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #17
+    eor r8, r8, r12
+    eor r9, r9, lr, ror #5
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #16
+    eor r11, r11, r12, ror #3
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #7                  // D[0][0]
+    eor r8, r8, r5, ror #8                  // D[2][1]
+    eor r6, r9, r6, ror #8                  // D[3][1]
+    eor r5, r5, r7, ror #1                  // D[4][0]
+    eor r9, r2, r9, ror #5                  // D[1][0]
+    eor r7, r7, r4, ror #6                  // D[1][1]
+    eor r2, r10, r2, ror #2                 // D[4][1]
+    eor r4, r4, r11, ror #7                 // D[3][0]
+    eor r10, r3, r10, ror #7                // D[2][0]
+    eor r11, r11, r3, ror #8                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 20: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #14                 // theta; rho adds 0
-    eor r12, r12, r2, ror #25               // theta; rho adds 22
-    eor lr, lr, r5, ror #25                 // theta; rho adds 21
-    eor r3, r3, r9, ror #25                 // theta; rho adds 10
-    eor r1, r1, r7, ror #13                 // theta; rho adds 7
-    bic r4, lr, r12, ror #9
-    eor r4, r8, r4, ror #8
-    eor r4, r4, #0x00000088                 // iota
-    eor r4, r4, #0x00008000                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #5
-    eor r4, r12, r4, ror #18
-    str r4, [sp, #104]
-    bic r4, r1, r3, ror #25
-    eor r4, lr, r4, ror #2
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #10
-    eor r4, r3, r4, ror #29
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #15
-    eor r4, r1, r4, ror #7
+    eor r3, r3, r11, ror #14                // theta; rho adds 0
+    eor r12, r12, r7, ror #25               // theta; rho adds 22
+    eor lr, lr, r10, ror #25                // theta; rho adds 21
+    eor r8, r8, r4, ror #25                 // theta; rho adds 10
+    eor r1, r1, r2, ror #13                 // theta; rho adds 7
+    bic r9, lr, r12, ror #9
+    eor r9, r3, r9, ror #8
+    eor r9, r9, #0x00000088                 // iota
+    eor r9, r9, #0x00008000                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #5
+    eor r9, r12, r9, ror #18
+    str r9, [sp, #104]
+    bic r9, r1, r8, ror #25
+    eor r9, lr, r9, ror #2
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #10
+    eor r9, r8, r9, ror #29
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #15
+    eor r9, r1, r9, ror #7
     // round 20: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #16                // theta; rho adds 13
-    eor r12, r12, r6, ror #29               // theta; rho adds 18
-    eor lr, lr, r2, ror #15                 // theta; rho adds 5
-    eor r3, r3, r5, ror #24                 // theta; rho adds 7
-    eor r1, r1, r11, ror #24                // theta; rho adds 28
-    bic r4, lr, r12, ror #19
-    eor r4, r8, r4, ror #11
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #21
-    eor r4, r12, r4, ror #24
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #5
-    eor r4, lr, r4, ror #6
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #17
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #2
-    eor r4, r1, r4, ror #13
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #16                 // theta; rho adds 13
+    eor r12, r12, r11, ror #29              // theta; rho adds 18
+    eor lr, lr, r7, ror #15                 // theta; rho adds 5
+    eor r8, r8, r10, ror #24                // theta; rho adds 7
+    eor r1, r1, r6, ror #24                 // theta; rho adds 28
+    bic r9, lr, r12, ror #19
+    eor r9, r3, r9, ror #11
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #21
+    eor r9, r12, r9, ror #24
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #5
+    eor r9, lr, r9, ror #6
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #17
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #2
+    eor r9, r1, r9, ror #13
     // round 20: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #16               // theta; rho adds 31
-    eor lr, lr, r11, ror #9                 // theta; rho adds 28
-    eor r3, r3, r7                          // theta; rho adds 20
-    eor r1, r1, r6, ror #1                  // theta; rho adds 21
-    eor r9, r9, r8, ror #10                 // theta; rho adds 1
-    bic r4, r3, lr, ror #23
-    eor r4, r12, r4, ror #3
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #18
-    eor r4, lr, r4, ror #23
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #3
-    eor r4, r3, r4, ror #11
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #14
-    eor r4, r1, r4, ror #15
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #6
-    eor r4, r9, r4, ror #12
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #16              // theta; rho adds 31
+    eor lr, lr, r6, ror #9                  // theta; rho adds 28
+    eor r8, r8, r2                          // theta; rho adds 20
+    eor r1, r1, r11, ror #1                 // theta; rho adds 21
+    eor r4, r4, r3, ror #10                 // theta; rho adds 1
+    bic r9, r8, lr, ror #23
+    eor r9, r12, r9, ror #3
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #18
+    eor r9, lr, r9, ror #23
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #3
+    eor r9, r8, r9, ror #11
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #14
+    eor r9, r1, r9, ror #15
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #6
+    eor r9, r4, r9, ror #12
     // round 20: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #8                 // theta; rho adds 14
-    eor r3, r3, r7, ror #16                 // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #8                  // theta; rho adds 14
+    eor r8, r8, r2, ror #16                 // theta; rho adds 10
     eor r1, r1, r12, ror #17                // theta; rho adds 1
-    eor r9, r9, r8, ror #26                 // theta; rho adds 22
-    eor r6, r6, r5, ror #11                 // theta; rho adds 30
-    bic r4, r1, r3, ror #8
-    eor r4, lr, r4, ror #12
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #12
-    eor r4, r3, r4, ror #12
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #3
-    eor r4, r1, r4, ror #17
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #29
-    eor r4, r9, r4
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #12
-    eor r4, r6, r4, ror #23
+    eor r4, r4, r3, ror #26                 // theta; rho adds 22
+    eor r11, r11, r10, ror #11              // theta; rho adds 30
+    bic r9, r1, r8, ror #8
+    eor r9, lr, r9, ror #12
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #12
+    eor r9, r8, r9, ror #12
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #3
+    eor r9, r1, r9, ror #17
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #29
+    eor r9, r4, r9
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #12
+    eor r9, r11, r9, ror #23
     // round 20: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #10                 // theta; rho adds 1
-    eor r3, r3, r5, ror #16                 // theta; rho adds 3
-    eor r1, r1, r11, ror #16                // theta; rho adds 13
-    eor r9, r9, r10, ror #13                // theta; rho adds 4
-    eor r6, r6, r12, ror #29                // theta; rho adds 9
-    bic r4, r1, r3, ror #26
-    eor r4, lr, r4, ror #20
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #28
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #31
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #19
-    eor r4, r9, r4, ror #8
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #18
-    eor r4, r6, r4, ror #27
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #10                 // theta; rho adds 1
+    eor r8, r8, r10, ror #16                // theta; rho adds 3
+    eor r1, r1, r6, ror #16                 // theta; rho adds 13
+    eor r4, r4, r5, ror #13                 // theta; rho adds 4
+    eor r11, r11, r12, ror #29              // theta; rho adds 9
+    bic r9, r1, r8, ror #26
+    eor r9, lr, r9, ror #20
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #28
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #31
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #19
+    eor r9, r4, r9, ror #8
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #18
+    eor r9, r11, r9, ror #27
     // round 20: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #14                // theta; rho adds 0
-    eor r1, r1, r8, ror #25                 // theta; rho adds 22
-    eor r9, r9, lr, ror #25                 // theta; rho adds 22
-    eor r6, r6, r11, ror #25                // theta; rho adds 11
-    eor r5, r5, r10, ror #13                // theta; rho adds 7
-    bic r4, r9, r1, ror #10
-    eor r4, r3, r4, ror #7
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #5
-    eor r4, r1, r4, ror #17
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #24
-    eor r4, r9, r4, ror #3
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #10
-    eor r4, r6, r4, ror #30
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #15
-    eor r4, r5, r4, ror #7
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #14                // theta; rho adds 0
+    eor r1, r1, r3, ror #25                 // theta; rho adds 22
+    eor r4, r4, lr, ror #25                 // theta; rho adds 22
+    eor r11, r11, r6, ror #25               // theta; rho adds 11
+    eor r10, r10, r5, ror #13               // theta; rho adds 7
+    bic r9, r4, r1, ror #10
+    eor r9, r8, r9, ror #7
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #5
+    eor r9, r1, r9, ror #17
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #24
+    eor r9, r4, r9, ror #3
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #10
+    eor r9, r11, r9, ror #30
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #15
+    eor r9, r10, r9, ror #7
     // round 20: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #16                 // theta; rho adds 14
-    eor r9, r9, r12, ror #29                // theta; rho adds 18
-    eor r6, r6, r8, ror #15                 // theta; rho adds 5
-    eor r5, r5, lr, ror #24                 // theta; rho adds 8
-    eor r11, r11, r3, ror #24               // theta; rho adds 28
-    bic r4, r6, r9, ror #19
-    eor r4, r1, r4, ror #12
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #22
-    eor r4, r9, r4, ror #23
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #4
-    eor r4, r6, r4, ror #6
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #18
-    eor r4, r5, r4, ror #10
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #1
-    eor r4, r11, r4, ror #13
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #16                 // theta; rho adds 14
+    eor r4, r4, r12, ror #29                // theta; rho adds 18
+    eor r11, r11, r3, ror #15               // theta; rho adds 5
+    eor r10, r10, lr, ror #24               // theta; rho adds 8
+    eor r6, r6, r8, ror #24                 // theta; rho adds 28
+    bic r9, r11, r4, ror #19
+    eor r9, r1, r9, ror #12
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #22
+    eor r9, r4, r9, ror #23
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #4
+    eor r9, r11, r9, ror #6
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #18
+    eor r9, r10, r9, ror #10
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #1
+    eor r9, r6, r9, ror #13
     // round 20: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #16                 // theta; rho adds 31
-    eor r9, r9, r3, ror #9                  // theta; rho adds 27
-    eor r6, r6, r10                         // theta; rho adds 19
-    eor r5, r5, r12, ror #1                 // theta; rho adds 20
-    eor r11, r11, r2, ror #10               // theta; rho adds 1
-    bic r4, r6, r9, ror #23
-    eor r4, r1, r4, ror #4
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #18
-    eor r4, r9, r4, ror #23
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #4
-    eor r4, r6, r4, ror #10
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #14
-    eor r4, r5, r4, ror #14
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #5
-    eor r4, r11, r4, ror #13
+    eor r4, r4, r8, ror #9                  // theta; rho adds 27
+    eor r11, r11, r5                        // theta; rho adds 19
+    eor r10, r10, r12, ror #1               // theta; rho adds 20
+    eor r6, r6, r7, ror #10                 // theta; rho adds 1
+    bic r9, r11, r4, ror #23
+    eor r9, r1, r9, ror #4
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #18
+    eor r9, r4, r9, ror #23
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #4
+    eor r9, r11, r9, ror #10
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #14
+    eor r9, r10, r9, ror #14
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #5
+    eor r9, r6, r9, ror #13
     // round 20: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #10                 // theta; rho adds 0
-    eor r6, r6, lr, ror #16                 // theta; rho adds 3
-    eor r5, r5, r3, ror #16                 // theta; rho adds 12
-    eor r11, r11, r7, ror #13               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #10                 // theta; rho adds 0
+    eor r11, r11, lr, ror #16               // theta; rho adds 3
+    eor r10, r10, r8, ror #16               // theta; rho adds 12
+    eor r6, r6, r2, ror #13                 // theta; rho adds 4
     eor r12, r12, r1, ror #29               // theta; rho adds 9
-    bic r4, r5, r6, ror #25
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #29
-    eor r4, r6, r4, ror #10
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #5
-    eor r4, r5, r4, ror #30
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #18
-    eor r4, r11, r4, ror #9
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #19
-    eor r4, r12, r4, ror #27
+    bic r9, r10, r11, ror #25
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #29
+    eor r9, r11, r9, ror #10
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #5
+    eor r9, r10, r9, ror #30
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #18
+    eor r9, r6, r9, ror #9
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #19
+    eor r9, r12, r9, ror #27
     // round 20: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #8                  // theta; rho adds 14
-    eor r6, r6, r10, ror #16                // theta; rho adds 10
-    eor r5, r5, r1, ror #17                 // theta; rho adds 2
-    eor r11, r11, r2, ror #26               // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #8                  // theta; rho adds 14
+    eor r11, r11, r5, ror #16               // theta; rho adds 10
+    eor r10, r10, r1, ror #17               // theta; rho adds 2
+    eor r6, r6, r7, ror #26                 // theta; rho adds 23
     eor r12, r12, lr, ror #11               // theta; rho adds 31
-    bic r4, r5, r6, ror #9
-    eor r4, r9, r4, ror #11
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #12
-    eor r4, r6, r4, ror #11
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #3
-    eor r4, r5, r4, ror #17
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #28
-    eor r4, r11, r4, ror #1
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #12
-    eor r4, r12, r4, ror #24
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #9
+    eor r9, r4, r9, ror #11
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #12
+    eor r9, r11, r9, ror #11
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #3
+    eor r9, r10, r9, ror #17
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #28
+    eor r9, r6, r9, ror #1
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #12
+    eor r9, r12, r9, ror #24
+    str r9, [sp, #36]
     // ---- round 21: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #16
@@ -7299,669 +7186,658 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #3
     eor r5, r5, r10, ror #22
     eor r6, r6, r11, ror #11
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #16
-    eor r3, r3, r8, ror #19
-    eor r4, r4, r9, ror #20
-    eor r5, r5, r10, ror #13
-    eor r6, r6, r11, ror #3
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #22
-    eor r3, r3, r8, ror #18
-    eor r4, r4, r9, ror #2
-    eor r5, r5, r10, ror #10
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #1
-    eor r3, r3, r8, ror #14
-    eor r4, r4, r9, ror #4
-    eor r5, r5, r10, ror #20
-    eor r6, r6, r11, ror #8
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #7
-    eor r3, r3, r8, ror #17
-    eor r4, r4, r9, ror #3
-    eor r5, r5, r10, ror #22
-    eor r6, r6, r11, ror #11
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #6                 // D[0][0]
-    eor r3, r3, r10, ror #17                // D[2][1]
-    eor r11, r4, r11, ror #2                // D[3][1]
-    eor r10, r10, r2, ror #29               // D[4][0]
-    eor r4, r7, r4, ror #7                  // D[1][0]
-    eor r2, r2, r9, ror #7                  // D[1][1]
-    eor r7, r5, r7, ror #29                 // D[4][1]
-    eor r9, r9, r6, ror #2                  // D[3][0]
-    eor r5, r8, r5, ror #17                 // D[2][0]
-    eor r6, r6, r8, ror #7                  // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #16
+    eor r8, r8, r12, ror #19
+    eor r9, r9, lr, ror #20
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #13
+    eor r11, r11, r12, ror #3
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #22
+    eor r8, r8, r12, ror #18
+    eor r9, r9, lr, ror #2
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #10
+    eor r11, r11, r12, ror #30
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #1
+    eor r8, r8, r12, ror #14
+    eor r9, r9, lr, ror #4
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #20
+    eor r11, r11, r12, ror #8
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #7
+    eor r8, r8, r12, ror #17
+    eor r9, r9, lr, ror #3
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #22
+    eor r11, r11, r12, ror #11
+    eor r1, r6, r8, ror #6                  // D[0][0]
+    eor r8, r8, r5, ror #17                 // D[2][1]
+    eor r6, r9, r6, ror #2                  // D[3][1]
+    eor r5, r5, r7, ror #29                 // D[4][0]
+    eor r9, r2, r9, ror #7                  // D[1][0]
+    eor r7, r7, r4, ror #7                  // D[1][1]
+    eor r2, r10, r2, ror #29                // D[4][1]
+    eor r4, r4, r11, ror #2                 // D[3][0]
+    eor r10, r3, r10, ror #17               // D[2][0]
+    eor r11, r11, r3, ror #7                // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 21: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #10                 // theta; rho adds 0
-    eor r12, r12, r2, ror #28               // theta; rho adds 22
-    eor lr, lr, r5, ror #8                  // theta; rho adds 21
-    eor r3, r3, r9, ror #17                 // theta; rho adds 10
-    eor r1, r1, r7, ror #14                 // theta; rho adds 7
-    bic r4, lr, r12, ror #26
-    eor r4, r8, r4, ror #20
-    eor r4, r4, #0x00000088                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr, ror #8
-    eor r4, r12, r4, ror #30
-    str r4, [r0, #104]
-    bic r4, r1, r3, ror #30
-    eor r4, lr, r4, ror #26
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #14
-    eor r4, r3, r4, ror #20
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #18
-    eor r4, r1, r4
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #10                // theta; rho adds 0
+    eor r12, r12, r7, ror #28               // theta; rho adds 22
+    eor lr, lr, r10, ror #8                 // theta; rho adds 21
+    eor r8, r8, r4, ror #17                 // theta; rho adds 10
+    eor r1, r1, r2, ror #14                 // theta; rho adds 7
+    bic r9, lr, r12, ror #26
+    eor r9, r3, r9, ror #20
+    eor r9, r9, #0x00000088                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr, ror #8
+    eor r9, r12, r9, ror #30
+    str r9, [r0, #104]
+    bic r9, r1, r8, ror #30
+    eor r9, lr, r9, ror #26
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #14
+    eor r9, r8, r9, ror #20
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #18
+    eor r9, r1, r9
     // round 21: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #24                // theta; rho adds 13
-    eor r12, r12, r6, ror #26               // theta; rho adds 18
-    eor lr, lr, r2, ror #29                 // theta; rho adds 5
-    eor r3, r3, r5, ror #5                  // theta; rho adds 7
-    eor r1, r1, r11, ror #15                // theta; rho adds 28
-    bic r4, lr, r12
-    eor r4, r8, r4, ror #1
-    str r4, [r0, #160]
-    bic r4, r3, lr, ror #25
-    eor r4, r12, r4, ror #7
-    str r4, [r0, #164]
-    bic r4, r1, r3, ror #8
-    eor r4, lr, r4, ror #31
-    str r4, [r0, #168]
-    bic r4, r8, r1
-    eor r4, r3, r4, ror #24
-    str r4, [r0, #172]
-    bic r4, r12, r8, ror #31
-    eor r4, r1, r4, ror #1
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #24                 // theta; rho adds 13
+    eor r12, r12, r11, ror #26              // theta; rho adds 18
+    eor lr, lr, r7, ror #29                 // theta; rho adds 5
+    eor r8, r8, r10, ror #5                 // theta; rho adds 7
+    eor r1, r1, r6, ror #15                 // theta; rho adds 28
+    bic r9, lr, r12
+    eor r9, r3, r9, ror #1
+    str r9, [r0, #160]
+    bic r9, r8, lr, ror #25
+    eor r9, r12, r9, ror #7
+    str r9, [r0, #164]
+    bic r9, r1, r8, ror #8
+    eor r9, lr, r9, ror #31
+    str r9, [r0, #168]
+    bic r9, r3, r1
+    eor r9, r8, r9, ror #24
+    str r9, [r0, #172]
+    bic r9, r12, r3, ror #31
+    eor r9, r1, r9, ror #1
     // round 21: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #10               // theta; rho adds 31
-    eor lr, lr, r11, ror #24                // theta; rho adds 28
-    eor r3, r3, r7, ror #27                 // theta; rho adds 20
-    eor r1, r1, r6, ror #9                  // theta; rho adds 21
-    eor r9, r9, r8, ror #31                 // theta; rho adds 1
-    bic r4, r3, lr
-    eor r4, r12, r4, ror #12
-    str r4, [r0, #80]
-    bic r4, r1, r3, ror #8
-    eor r4, lr, r4, ror #24
-    str r4, [r0, #84]
-    bic r4, r9, r1, ror #12
-    eor r4, r3, r4, ror #12
-    str r4, [r0, #88]
-    bic r4, r12, r9, ror #24
-    eor r4, r1, r4, ror #28
-    str r4, [r0, #92]
-    bic r4, lr, r12, ror #20
-    eor r4, r9, r4, ror #20
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #10              // theta; rho adds 31
+    eor lr, lr, r6, ror #24                 // theta; rho adds 28
+    eor r8, r8, r2, ror #27                 // theta; rho adds 20
+    eor r1, r1, r11, ror #9                 // theta; rho adds 21
+    eor r4, r4, r3, ror #31                 // theta; rho adds 1
+    bic r9, r8, lr
+    eor r9, r12, r9, ror #12
+    str r9, [r0, #80]
+    bic r9, r1, r8, ror #8
+    eor r9, lr, r9, ror #24
+    str r9, [r0, #84]
+    bic r9, r4, r1, ror #12
+    eor r9, r8, r9, ror #12
+    str r9, [r0, #88]
+    bic r9, r12, r4, ror #24
+    eor r9, r1, r9, ror #28
+    str r9, [r0, #92]
+    bic r9, lr, r12, ror #20
+    eor r9, r4, r9, ror #20
     // round 21: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #5                 // theta; rho adds 14
-    eor r3, r3, r7, ror #22                 // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #5                  // theta; rho adds 14
+    eor r8, r8, r2, ror #22                 // theta; rho adds 10
     eor r1, r1, r12, ror #21                // theta; rho adds 1
-    eor r9, r9, r8, ror #1                  // theta; rho adds 22
-    eor r6, r6, r5, ror #7                  // theta; rho adds 30
-    bic r4, r1, r3, ror #15
-    eor r4, lr, r4, ror #31
-    str r4, [r0, #120]
-    bic r4, r9, r1, ror #11
-    eor r4, r3, r4, ror #6
-    str r4, [r0, #124]
-    bic r4, r6, r9, ror #29
-    eor r4, r1, r4, ror #24
-    str r4, [r0, #128]
-    bic r4, lr, r6, ror #23
-    eor r4, r9, r4, ror #12
-    str r4, [r0, #132]
-    bic r4, r3, lr, ror #18
-    eor r4, r6, r4, ror #23
+    eor r4, r4, r3, ror #1                  // theta; rho adds 22
+    eor r11, r11, r10, ror #7               // theta; rho adds 30
+    bic r9, r1, r8, ror #15
+    eor r9, lr, r9, ror #31
+    str r9, [r0, #120]
+    bic r9, r4, r1, ror #11
+    eor r9, r8, r9, ror #6
+    str r9, [r0, #124]
+    bic r9, r11, r4, ror #29
+    eor r9, r1, r9, ror #24
+    str r9, [r0, #128]
+    bic r9, lr, r11, ror #23
+    eor r9, r4, r9, ror #12
+    str r9, [r0, #132]
+    bic r9, r8, lr, ror #18
+    eor r9, r11, r9, ror #23
     // round 21: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #15                 // theta; rho adds 1
-    eor r3, r3, r5, ror #22                 // theta; rho adds 3
-    eor r1, r1, r11, ror #27                // theta; rho adds 13
-    eor r9, r9, r10, ror #16                // theta; rho adds 4
-    eor r6, r6, r12, ror #3                 // theta; rho adds 9
-    bic r4, r1, r3, ror #24
-    eor r4, lr, r4, ror #16
-    str r4, [r0, #40]
-    bic r4, r9, r1, ror #18
-    eor r4, r3, r4, ror #22
-    str r4, [r0, #44]
-    bic r4, r6, r9, ror #16
-    eor r4, r1, r4, ror #30
-    str r4, [r0, #48]
-    bic r4, lr, r6, ror #14
-    eor r4, r9, r4, ror #2
-    str r4, [r0, #52]
-    bic r4, r3, lr, ror #24
-    eor r4, r6, r4, ror #26
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #15                 // theta; rho adds 1
+    eor r8, r8, r10, ror #22                // theta; rho adds 3
+    eor r1, r1, r6, ror #27                 // theta; rho adds 13
+    eor r4, r4, r5, ror #16                 // theta; rho adds 4
+    eor r11, r11, r12, ror #3               // theta; rho adds 9
+    bic r9, r1, r8, ror #24
+    eor r9, lr, r9, ror #16
+    str r9, [r0, #40]
+    bic r9, r4, r1, ror #18
+    eor r9, r8, r9, ror #22
+    str r9, [r0, #44]
+    bic r9, r11, r4, ror #16
+    eor r9, r1, r9, ror #30
+    str r9, [r0, #48]
+    bic r9, lr, r11, ror #14
+    eor r9, r4, r9, ror #2
+    str r9, [r0, #52]
+    bic r9, r8, lr, ror #24
+    eor r9, r11, r9, ror #26
     // round 21: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #10                // theta; rho adds 0
-    eor r1, r1, r8, ror #28                 // theta; rho adds 22
-    eor r9, r9, lr, ror #7                  // theta; rho adds 22
-    eor r6, r6, r11, ror #17                // theta; rho adds 11
-    eor r5, r5, r10, ror #13                // theta; rho adds 7
-    bic r4, r9, r1, ror #26
-    eor r4, r3, r4, ror #20
-    str r4, [r0, #0]
-    bic r4, r6, r9, ror #8
-    eor r4, r1, r4, ror #30
-    str r4, [r0, #4]
-    bic r4, r5, r6, ror #30
-    eor r4, r9, r4, ror #26
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #14
-    eor r4, r6, r4, ror #20
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #18
-    eor r4, r5, r4
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #10                // theta; rho adds 0
+    eor r1, r1, r3, ror #28                 // theta; rho adds 22
+    eor r4, r4, lr, ror #7                  // theta; rho adds 22
+    eor r11, r11, r6, ror #17               // theta; rho adds 11
+    eor r10, r10, r5, ror #13               // theta; rho adds 7
+    bic r9, r4, r1, ror #26
+    eor r9, r8, r9, ror #20
+    str r9, [r0, #0]
+    bic r9, r11, r4, ror #8
+    eor r9, r1, r9, ror #30
+    str r9, [r0, #4]
+    bic r9, r10, r11, ror #30
+    eor r9, r4, r9, ror #26
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #14
+    eor r9, r11, r9, ror #20
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #18
+    eor r9, r10, r9
     // round 21: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #25                 // theta; rho adds 14
-    eor r9, r9, r12, ror #26                // theta; rho adds 18
-    eor r6, r6, r8, ror #29                 // theta; rho adds 5
-    eor r5, r5, lr, ror #5                  // theta; rho adds 8
-    eor r11, r11, r3, ror #15               // theta; rho adds 28
-    bic r4, r6, r9
-    eor r4, r1, r4, ror #2
-    str r4, [r0, #60]
-    bic r4, r5, r6, ror #26
-    eor r4, r9, r4, ror #6
-    str r4, [r0, #64]
-    bic r4, r11, r5, ror #8
-    eor r4, r6, r4, ror #30
-    str r4, [r0, #68]
-    bic r4, r1, r11
-    eor r4, r5, r4, ror #24
-    str r4, [r0, #72]
-    bic r4, r9, r1, ror #30
-    eor r4, r11, r4, ror #2
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #25                 // theta; rho adds 14
+    eor r4, r4, r12, ror #26                // theta; rho adds 18
+    eor r11, r11, r3, ror #29               // theta; rho adds 5
+    eor r10, r10, lr, ror #5                // theta; rho adds 8
+    eor r6, r6, r8, ror #15                 // theta; rho adds 28
+    bic r9, r11, r4
+    eor r9, r1, r9, ror #2
+    str r9, [r0, #60]
+    bic r9, r10, r11, ror #26
+    eor r9, r4, r9, ror #6
+    str r9, [r0, #64]
+    bic r9, r6, r10, ror #8
+    eor r9, r11, r9, ror #30
+    str r9, [r0, #68]
+    bic r9, r1, r6
+    eor r9, r10, r9, ror #24
+    str r9, [r0, #72]
+    bic r9, r4, r1, ror #30
+    eor r9, r6, r9, ror #2
     // round 21: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #9                  // theta; rho adds 31
-    eor r9, r9, r3, ror #24                 // theta; rho adds 27
-    eor r6, r6, r10, ror #26                // theta; rho adds 19
-    eor r5, r5, r12, ror #10                // theta; rho adds 20
-    eor r11, r11, r2, ror #30               // theta; rho adds 1
-    bic r4, r6, r9, ror #31
-    eor r4, r1, r4, ror #12
-    str r4, [r0, #180]
-    bic r4, r5, r6, ror #9
-    eor r4, r9, r4, ror #24
-    str r4, [r0, #184]
-    bic r4, r11, r5, ror #11
-    eor r4, r6, r4, ror #12
-    str r4, [r0, #188]
-    bic r4, r1, r11, ror #24
-    eor r4, r5, r4, ror #29
-    str r4, [r0, #192]
-    bic r4, r9, r1, ror #21
-    eor r4, r11, r4, ror #19
+    eor r4, r4, r8, ror #24                 // theta; rho adds 27
+    eor r11, r11, r5, ror #26               // theta; rho adds 19
+    eor r10, r10, r12, ror #10              // theta; rho adds 20
+    eor r6, r6, r7, ror #30                 // theta; rho adds 1
+    bic r9, r11, r4, ror #31
+    eor r9, r1, r9, ror #12
+    str r9, [r0, #180]
+    bic r9, r10, r11, ror #9
+    eor r9, r4, r9, ror #24
+    str r9, [r0, #184]
+    bic r9, r6, r10, ror #11
+    eor r9, r11, r9, ror #12
+    str r9, [r0, #188]
+    bic r9, r1, r6, ror #24
+    eor r9, r10, r9, ror #29
+    str r9, [r0, #192]
+    bic r9, r4, r1, ror #21
+    eor r9, r6, r9, ror #19
     // round 21: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #15                 // theta; rho adds 0
-    eor r6, r6, lr, ror #21                 // theta; rho adds 3
-    eor r5, r5, r3, ror #26                 // theta; rho adds 12
-    eor r11, r11, r7, ror #17               // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #15                 // theta; rho adds 0
+    eor r11, r11, lr, ror #21               // theta; rho adds 3
+    eor r10, r10, r8, ror #26               // theta; rho adds 12
+    eor r6, r6, r2, ror #17                 // theta; rho adds 4
     eor r12, r12, r1, ror #3                // theta; rho adds 9
-    bic r4, r5, r6, ror #24
-    eor r4, r9, r4, ror #16
-    str r4, [r0, #140]
-    bic r4, r11, r5, ror #19
-    eor r4, r6, r4, ror #21
-    str r4, [r0, #144]
-    bic r4, r12, r11, ror #16
-    eor r4, r5, r4, ror #29
-    str r4, [r0, #148]
-    bic r4, r9, r12, ror #13
-    eor r4, r11, r4, ror #3
-    str r4, [r0, #152]
-    bic r4, r6, r9, ror #24
-    eor r4, r12, r4, ror #27
+    bic r9, r10, r11, ror #24
+    eor r9, r4, r9, ror #16
+    str r9, [r0, #140]
+    bic r9, r6, r10, ror #19
+    eor r9, r11, r9, ror #21
+    str r9, [r0, #144]
+    bic r9, r12, r6, ror #16
+    eor r9, r10, r9, ror #29
+    str r9, [r0, #148]
+    bic r9, r4, r12, ror #13
+    eor r9, r6, r9, ror #3
+    str r9, [r0, #152]
+    bic r9, r11, r4, ror #24
+    eor r9, r12, r9, ror #27
     // round 21: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #5                  // theta; rho adds 14
-    eor r6, r6, r10, ror #22                // theta; rho adds 10
-    eor r5, r5, r1, ror #20                 // theta; rho adds 2
-    eor r11, r11, r2, ror #1                // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #5                  // theta; rho adds 14
+    eor r11, r11, r5, ror #22               // theta; rho adds 10
+    eor r10, r10, r1, ror #20               // theta; rho adds 2
+    eor r6, r6, r7, ror #1                  // theta; rho adds 23
     eor r12, r12, lr, ror #6                // theta; rho adds 31
-    bic r4, r5, r6, ror #14
-    eor r4, r9, r4
-    str r4, [r0, #20]
-    bic r4, r11, r5, ror #12
-    eor r4, r6, r4, ror #6
-    str r4, [r0, #24]
-    bic r4, r12, r11, ror #28
-    eor r4, r5, r4, ror #24
-    str r4, [r0, #28]
-    bic r4, r9, r12, ror #24
-    eor r4, r11, r4, ror #12
-    str r4, [r0, #32]
-    bic r4, r6, r9, ror #18
-    eor r4, r12, r4, ror #22
-    str r4, [r0, #36]
+    bic r9, r10, r11, ror #14
+    eor r9, r4, r9
+    str r9, [r0, #20]
+    bic r9, r6, r10, ror #12
+    eor r9, r11, r9, ror #6
+    str r9, [r0, #24]
+    bic r9, r12, r6, ror #28
+    eor r9, r10, r9, ror #24
+    str r9, [r0, #28]
+    bic r9, r4, r12, ror #24
+    eor r9, r6, r9, ror #12
+    str r9, [r0, #32]
+    bic r9, r11, r4, ror #18
+    eor r9, r12, r9, ror #22
+    str r9, [r0, #36]
     // ---- round 22: r0 -> sp
-    mov r1, r0                              // walk the input state with LDM
-    ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 0
+    ldmia r0!, {r2-r6}                      // C[.][0] starts as plane 0
+    ldmia r0!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #20
     eor r3, r3, r8, ror #20
     eor r4, r4, r9
     eor r5, r5, r10, ror #28
     eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 2, half 0
+    ldmia r0!, {r7-r11}                     // plane 2, half 0
     eor r2, r2, r7, ror #16
     eor r3, r3, r8, ror #10
     eor r4, r4, r9, ror #12
     eor r5, r5, r10, ror #2
     eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 0
+    ldmia r0!, {r7-r11}                     // plane 3, half 0
     eor r2, r2, r7, ror #28
     eor r3, r3, r8, ror #16
     eor r4, r4, r9, ror #10
     eor r5, r5, r10, ror #24
     eor r6, r6, r11, ror #14
-    ldmia r1!, {r7-r11}                     // plane 4, half 0
+    ldmia r0!, {r7-r11}                     // plane 4, half 0
     eor r2, r2, r7, ror #8
     eor r3, r3, r8, ror #6
     eor r4, r4, r9
     eor r5, r5, r10
     eor r6, r6, r11, ror #18
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #21
-    eor r3, r3, r8, ror #21
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #29
-    eor r6, r6, r11, ror #30
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #17
-    eor r3, r3, r8, ror #11
-    eor r4, r4, r9, ror #13
-    eor r5, r5, r10, ror #2
-    eor r6, r6, r11, ror #16
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #29
-    eor r3, r3, r8, ror #16
-    eor r4, r4, r9, ror #10
-    eor r5, r5, r10, ror #25
-    eor r6, r6, r11, ror #15
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #9
-    eor r3, r3, r8, ror #6
-    eor r4, r4, r9, ror #1
-    eor r5, r5, r10
-    eor r6, r6, r11, ror #19
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #31                // D[0][0]
-    eor r3, r3, r10, ror #30                // D[2][1]
-    eor r11, r4, r11, ror #26               // D[3][1]
-    eor r10, r10, r2, ror #19               // D[4][0]
-    eor r4, r7, r4, ror #19                 // D[1][0]
-    eor r2, r2, r9, ror #20                 // D[1][1]
-    eor r7, r5, r7, ror #20                 // D[4][1]
-    eor r9, r9, r6, ror #25                 // D[3][0]
-    eor r5, r8, r5, ror #29                 // D[2][0]
-    eor r6, r6, r8                          // D[0][1]
+    ldmia r0!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r0!, {r1, r12, lr}                // plane 1, half 1
+    eor r7, r7, r1, ror #21
+    eor r8, r8, r12, ror #21
+    eor r9, r9, lr
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #29
+    eor r11, r11, r12, ror #30
+    ldmia r0!, {r1, r12, lr}                // plane 2, half 1
+    eor r7, r7, r1, ror #17
+    eor r8, r8, r12, ror #11
+    eor r9, r9, lr, ror #13
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #2
+    eor r11, r11, r12, ror #16
+    ldmia r0!, {r1, r12, lr}                // plane 3, half 1
+    eor r7, r7, r1, ror #29
+    eor r8, r8, r12, ror #16
+    eor r9, r9, lr, ror #10
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1, ror #25
+    eor r11, r11, r12, ror #15
+    ldmia r0!, {r1, r12, lr}                // plane 4, half 1
+    eor r7, r7, r1, ror #9
+    eor r8, r8, r12, ror #6
+    eor r9, r9, lr, ror #1
+    ldmia r0!, {r1, r12}
+    eor r10, r10, r1
+    eor r11, r11, r12, ror #19
+    sub r0, r0, #200                        // back to the state
+    eor r1, r6, r8, ror #31                 // D[0][0]
+    eor r8, r8, r5, ror #30                 // D[2][1]
+    eor r6, r9, r6, ror #26                 // D[3][1]
+    eor r5, r5, r7, ror #19                 // D[4][0]
+    eor r9, r2, r9, ror #19                 // D[1][0]
+    eor r7, r7, r4, ror #20                 // D[1][1]
+    eor r2, r10, r2, ror #20                // D[4][1]
+    eor r4, r4, r11, ror #25                // D[3][0]
+    eor r10, r3, r10, ror #29               // D[2][0]
+    eor r11, r11, r3                        // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 22: plane 0, half 1
-    ldr r8, [r0, #100]
+    ldr r3, [r0, #100]
     ldr r12, [r0, #124]
     ldr lr, [r0, #48]
-    ldr r3, [r0, #72]
+    ldr r8, [r0, #72]
     ldr r1, [r0, #196]
-    eor r8, r8, r6, ror #14                 // theta; rho adds 0
-    eor r12, r12, r2, ror #29               // theta; rho adds 22
-    eor lr, lr, r5, ror #14                 // theta; rho adds 21
-    eor r3, r3, r9, ror #16                 // theta; rho adds 10
-    eor r1, r1, r7, ror #11                 // theta; rho adds 7
-    bic r4, lr, r12, ror #2
-    eor r4, r8, r4, ror #11
-    eor r4, r4, #0x00008000                 // iota
-    str r4, [sp, #100]
-    bic r4, r3, lr, ror #17
-    eor r4, r12, r4, ror #13
-    str r4, [sp, #104]
-    bic r4, r1, r3
-    eor r4, lr, r4, ror #15
-    str r4, [sp, #108]
-    bic r4, r8, r1, ror #26
-    eor r4, r3, r4, ror #6
-    str r4, [sp, #112]
-    bic r4, r12, r8, ror #19
-    eor r4, r1, r4, ror #19
+    eor r3, r3, r11, ror #14                // theta; rho adds 0
+    eor r12, r12, r7, ror #29               // theta; rho adds 22
+    eor lr, lr, r10, ror #14                // theta; rho adds 21
+    eor r8, r8, r4, ror #16                 // theta; rho adds 10
+    eor r1, r1, r2, ror #11                 // theta; rho adds 7
+    bic r9, lr, r12, ror #2
+    eor r9, r3, r9, ror #11
+    eor r9, r9, #0x00008000                 // iota
+    str r9, [sp, #100]
+    bic r9, r8, lr, ror #17
+    eor r9, r12, r9, ror #13
+    str r9, [sp, #104]
+    bic r9, r1, r8
+    eor r9, lr, r9, ror #15
+    str r9, [sp, #108]
+    bic r9, r3, r1, ror #26
+    eor r9, r8, r9, ror #6
+    str r9, [sp, #112]
+    bic r9, r12, r3, ror #19
+    eor r9, r1, r9, ror #19
     // round 22: plane 3, half 1
-    ldr r8, [r0, #16]
+    ldr r3, [r0, #16]
     ldr r12, [r0, #120]
     ldr lr, [r0, #144]
-    ldr r3, [r0, #68]
+    ldr r8, [r0, #68]
     ldr r1, [r0, #192]
-    str r4, [sp, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #30                // theta; rho adds 13
-    eor r12, r12, r6, ror #25               // theta; rho adds 18
-    eor lr, lr, r2, ror #7                  // theta; rho adds 5
-    eor r3, r3, r5, ror #16                 // theta; rho adds 7
-    eor r1, r1, r11, ror #8                 // theta; rho adds 28
-    bic r4, lr, r12, ror #15
-    eor r4, r8, r4, ror #19
-    str r4, [sp, #160]
-    bic r4, r3, lr, ror #29
-    eor r4, r12, r4, ror #20
-    str r4, [sp, #164]
-    bic r4, r1, r3, ror #7
-    eor r4, lr, r4, ror #28
-    str r4, [sp, #168]
-    bic r4, r8, r1, ror #15
-    eor r4, r3, r4, ror #10
-    str r4, [sp, #172]
-    bic r4, r12, r8, ror #30
-    eor r4, r1, r4, ror #19
+    str r9, [sp, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #30                 // theta; rho adds 13
+    eor r12, r12, r11, ror #25              // theta; rho adds 18
+    eor lr, lr, r7, ror #7                  // theta; rho adds 5
+    eor r8, r8, r10, ror #16                // theta; rho adds 7
+    eor r1, r1, r6, ror #8                  // theta; rho adds 28
+    bic r9, lr, r12, ror #15
+    eor r9, r3, r9, ror #19
+    str r9, [sp, #160]
+    bic r9, r8, lr, ror #29
+    eor r9, r12, r9, ror #20
+    str r9, [sp, #164]
+    bic r9, r1, r8, ror #7
+    eor r9, lr, r9, ror #28
+    str r9, [sp, #168]
+    bic r9, r3, r1, ror #15
+    eor r9, r8, r9, ror #10
+    str r9, [sp, #172]
+    bic r9, r12, r3, ror #30
+    eor r9, r1, r9, ror #19
     // round 22: plane 4, half 0
     ldr r12, [r0, #8]
     ldr lr, [r0, #132]
-    ldr r3, [r0, #156]
+    ldr r8, [r0, #156]
     ldr r1, [r0, #160]
-    ldr r9, [r0, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [sp, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #26               // theta; rho adds 31
-    eor lr, lr, r11, ror #11                // theta; rho adds 28
-    eor r3, r3, r7, ror #14                 // theta; rho adds 20
-    eor r1, r1, r6, ror #17                 // theta; rho adds 21
-    eor r9, r9, r8, ror #12                 // theta; rho adds 1
-    bic r4, r3, lr, ror #3
-    eor r4, r12, r4, ror #21
-    str r4, [sp, #80]
-    bic r4, r1, r3, ror #2
-    eor r4, lr, r4, ror #27
-    str r4, [sp, #84]
-    bic r4, r9, r1, ror #21
-    eor r4, r3, r4, ror #9
-    str r4, [sp, #88]
-    bic r4, r12, r9, ror #30
-    eor r4, r1, r4, ror #13
-    str r4, [sp, #92]
-    bic r4, lr, r12, ror #8
-    eor r4, r9, r4, ror #26
+    ldr r4, [r0, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [sp, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #26              // theta; rho adds 31
+    eor lr, lr, r6, ror #11                 // theta; rho adds 28
+    eor r8, r8, r2, ror #14                 // theta; rho adds 20
+    eor r1, r1, r11, ror #17                // theta; rho adds 21
+    eor r4, r4, r3, ror #12                 // theta; rho adds 1
+    bic r9, r8, lr, ror #3
+    eor r9, r12, r9, ror #21
+    str r9, [sp, #80]
+    bic r9, r1, r8, ror #2
+    eor r9, lr, r9, ror #27
+    str r9, [sp, #84]
+    bic r9, r4, r1, ror #21
+    eor r9, r8, r9, ror #9
+    str r9, [sp, #88]
+    bic r9, r12, r4, ror #30
+    eor r9, r1, r9, ror #13
+    str r9, [sp, #92]
+    bic r9, lr, r12, ror #8
+    eor r9, r4, r9, ror #26
     // round 22: plane 1, half 1
     ldr lr, [r0, #112]
-    ldr r3, [r0, #136]
+    ldr r8, [r0, #136]
     ldr r1, [r0, #40]
-    ldr r9, [r0, #64]
-    ldr r6, [r0, #88]
+    ldr r4, [r0, #64]
+    ldr r11, [r0, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [sp, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #8                 // theta; rho adds 14
-    eor r3, r3, r7                          // theta; rho adds 10
+    str r9, [sp, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #8                  // theta; rho adds 14
+    eor r8, r8, r2                          // theta; rho adds 10
     eor r1, r1, r12, ror #30                // theta; rho adds 1
-    eor r9, r9, r8, ror #2                  // theta; rho adds 22
-    eor r6, r6, r5, ror #26                 // theta; rho adds 30
-    bic r4, r1, r3, ror #19
-    eor r4, lr, r4, ror #17
-    str r4, [sp, #120]
-    bic r4, r9, r1, ror #7
-    eor r4, r3, r4, ror #6
-    str r4, [sp, #124]
-    bic r4, r6, r9, ror #18
-    eor r4, r1, r4, ror #7
-    str r4, [sp, #128]
-    bic r4, lr, r6, ror #24
-    eor r4, r9, r4, ror #22
-    str r4, [sp, #132]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #12
+    eor r4, r4, r3, ror #2                  // theta; rho adds 22
+    eor r11, r11, r10, ror #26              // theta; rho adds 30
+    bic r9, r1, r8, ror #19
+    eor r9, lr, r9, ror #17
+    str r9, [sp, #120]
+    bic r9, r4, r1, ror #7
+    eor r9, r8, r9, ror #6
+    str r9, [sp, #124]
+    bic r9, r11, r4, ror #18
+    eor r9, r1, r9, ror #7
+    str r9, [sp, #128]
+    bic r9, lr, r11, ror #24
+    eor r9, r4, r9, ror #22
+    str r9, [sp, #132]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #12
     // round 22: plane 2, half 0
     ldr lr, [r0, #104]
-    ldr r3, [r0, #28]
+    ldr r8, [r0, #28]
     ldr r1, [r0, #152]
-    ldr r9, [r0, #76]
-    ldr r6, [r0, #80]
-    str r4, [sp, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #18                 // theta; rho adds 1
-    eor r3, r3, r5, ror #26                 // theta; rho adds 3
-    eor r1, r1, r11, ror #6                 // theta; rho adds 13
-    eor r9, r9, r10, ror #16                // theta; rho adds 4
-    eor r6, r6, r12, ror #6                 // theta; rho adds 9
-    bic r4, r1, r3, ror #16
-    eor r4, lr, r4, ror #20
-    str r4, [sp, #40]
-    bic r4, r9, r1, ror #9
-    eor r4, r3, r4, ror #7
-    str r4, [sp, #44]
-    bic r4, r6, r9, ror #25
-    eor r4, r1, r4, ror #30
-    str r4, [sp, #48]
-    bic r4, lr, r6, ror #18
-    eor r4, r9, r4, ror #21
-    str r4, [sp, #52]
-    bic r4, r3, lr, ror #28
-    eor r4, r6, r4, ror #18
+    ldr r4, [r0, #76]
+    ldr r11, [r0, #80]
+    str r9, [sp, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #18                 // theta; rho adds 1
+    eor r8, r8, r10, ror #26                // theta; rho adds 3
+    eor r1, r1, r6, ror #6                  // theta; rho adds 13
+    eor r4, r4, r5, ror #16                 // theta; rho adds 4
+    eor r11, r11, r12, ror #6               // theta; rho adds 9
+    bic r9, r1, r8, ror #16
+    eor r9, lr, r9, ror #20
+    str r9, [sp, #40]
+    bic r9, r4, r1, ror #9
+    eor r9, r8, r9, ror #7
+    str r9, [sp, #44]
+    bic r9, r11, r4, ror #25
+    eor r9, r1, r9, ror #30
+    str r9, [sp, #48]
+    bic r9, lr, r11, ror #18
+    eor r9, r4, r9, ror #21
+    str r9, [sp, #52]
+    bic r9, r8, lr, ror #28
+    eor r9, r11, r9, ror #18
     // round 22: plane 0, half 0
-    ldr r3, [r0, #0]
+    ldr r8, [r0, #0]
     ldr r1, [r0, #24]
-    ldr r9, [r0, #148]
-    ldr r6, [r0, #172]
-    ldr r5, [r0, #96]
+    ldr r4, [r0, #148]
+    ldr r11, [r0, #172]
+    ldr r10, [r0, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [sp, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #14                // theta; rho adds 0
-    eor r1, r1, r8, ror #30                 // theta; rho adds 22
-    eor r9, r9, lr, ror #13                 // theta; rho adds 22
-    eor r6, r6, r11, ror #15                // theta; rho adds 11
-    eor r5, r5, r10, ror #12                // theta; rho adds 7
-    bic r4, r9, r1, ror #1
-    eor r4, r3, r4, ror #11
-    eor r4, r4, #0x00000001                 // iota
-    str r4, [sp, #0]
-    bic r4, r6, r9, ror #17
-    eor r4, r1, r4, ror #14
-    str r4, [sp, #4]
-    bic r4, r5, r6, ror #1
-    eor r4, r9, r4, ror #14
-    str r4, [sp, #8]
-    bic r4, r3, r5, ror #25
-    eor r4, r6, r4, ror #6
-    str r4, [sp, #12]
-    bic r4, r1, r3, ror #20
-    eor r4, r5, r4, ror #19
+    str r9, [sp, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #14                // theta; rho adds 0
+    eor r1, r1, r3, ror #30                 // theta; rho adds 22
+    eor r4, r4, lr, ror #13                 // theta; rho adds 22
+    eor r11, r11, r6, ror #15               // theta; rho adds 11
+    eor r10, r10, r5, ror #12               // theta; rho adds 7
+    bic r9, r4, r1, ror #1
+    eor r9, r8, r9, ror #11
+    eor r9, r9, #0x00000001                 // iota
+    str r9, [sp, #0]
+    bic r9, r11, r4, ror #17
+    eor r9, r1, r9, ror #14
+    str r9, [sp, #4]
+    bic r9, r10, r11, ror #1
+    eor r9, r4, r9, ror #14
+    str r9, [sp, #8]
+    bic r9, r8, r10, ror #25
+    eor r9, r11, r9, ror #6
+    str r9, [sp, #12]
+    bic r9, r1, r8, ror #20
+    eor r9, r10, r9, ror #19
     // round 22: plane 3, half 0
     ldr r1, [r0, #116]
-    ldr r9, [r0, #20]
-    ldr r6, [r0, #44]
-    ldr r5, [r0, #168]
-    ldr r11, [r0, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [sp, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7, ror #30                 // theta; rho adds 14
-    eor r9, r9, r12, ror #26                // theta; rho adds 18
-    eor r6, r6, r8, ror #8                  // theta; rho adds 5
-    eor r5, r5, lr, ror #16                 // theta; rho adds 8
-    eor r11, r11, r3, ror #8                // theta; rho adds 28
-    bic r4, r6, r9, ror #15
-    eor r4, r1, r4, ror #19
-    str r4, [sp, #60]
-    bic r4, r5, r6, ror #29
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #64]
-    bic r4, r11, r5, ror #6
-    eor r4, r6, r4, ror #29
-    str r4, [sp, #68]
-    bic r4, r1, r11, ror #16
-    eor r4, r5, r4, ror #10
-    str r4, [sp, #72]
-    bic r4, r9, r1, ror #30
-    eor r4, r11, r4, ror #18
+    ldr r4, [r0, #20]
+    ldr r11, [r0, #44]
+    ldr r10, [r0, #168]
+    ldr r6, [r0, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [sp, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2, ror #30                 // theta; rho adds 14
+    eor r4, r4, r12, ror #26                // theta; rho adds 18
+    eor r11, r11, r3, ror #8                // theta; rho adds 5
+    eor r10, r10, lr, ror #16               // theta; rho adds 8
+    eor r6, r6, r8, ror #8                  // theta; rho adds 28
+    bic r9, r11, r4, ror #15
+    eor r9, r1, r9, ror #19
+    str r9, [sp, #60]
+    bic r9, r10, r11, ror #29
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #64]
+    bic r9, r6, r10, ror #6
+    eor r9, r11, r9, ror #29
+    str r9, [sp, #68]
+    bic r9, r1, r6, ror #16
+    eor r9, r10, r9, ror #10
+    str r9, [sp, #72]
+    bic r9, r4, r1, ror #30
+    eor r9, r6, r9, ror #18
     // round 22: plane 4, half 1
     ldr r1, [r0, #108]
-    ldr r9, [r0, #32]
-    ldr r6, [r0, #56]
-    ldr r5, [r0, #60]
-    ldr r11, [r0, #184]
-    str r4, [sp, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [r0, #32]
+    ldr r11, [r0, #56]
+    ldr r10, [r0, #60]
+    ldr r6, [r0, #184]
+    str r9, [sp, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #26                 // theta; rho adds 31
-    eor r9, r9, r3, ror #12                 // theta; rho adds 27
-    eor r6, r6, r10, ror #14                // theta; rho adds 19
-    eor r5, r5, r12, ror #18                // theta; rho adds 20
-    eor r11, r11, r2, ror #12               // theta; rho adds 1
-    bic r4, r6, r9, ror #2
-    eor r4, r1, r4, ror #22
-    str r4, [sp, #180]
-    bic r4, r5, r6, ror #3
-    eor r4, r9, r4, ror #27
-    str r4, [sp, #184]
-    bic r4, r11, r5, ror #21
-    eor r4, r6, r4, ror #8
-    str r4, [sp, #188]
-    bic r4, r1, r11, ror #30
-    eor r4, r5, r4, ror #13
-    str r4, [sp, #192]
-    bic r4, r9, r1, ror #8
-    eor r4, r11, r4, ror #26
+    eor r4, r4, r8, ror #12                 // theta; rho adds 27
+    eor r11, r11, r5, ror #14               // theta; rho adds 19
+    eor r10, r10, r12, ror #18              // theta; rho adds 20
+    eor r6, r6, r7, ror #12                 // theta; rho adds 1
+    bic r9, r11, r4, ror #2
+    eor r9, r1, r9, ror #22
+    str r9, [sp, #180]
+    bic r9, r10, r11, ror #3
+    eor r9, r4, r9, ror #27
+    str r9, [sp, #184]
+    bic r9, r6, r10, ror #21
+    eor r9, r11, r9, ror #8
+    str r9, [sp, #188]
+    bic r9, r1, r6, ror #30
+    eor r9, r10, r9, ror #13
+    str r9, [sp, #192]
+    bic r9, r4, r1, ror #8
+    eor r9, r6, r9, ror #26
     // round 22: plane 2, half 1
-    ldr r9, [r0, #4]
-    ldr r6, [r0, #128]
-    ldr r5, [r0, #52]
-    ldr r11, [r0, #176]
+    ldr r4, [r0, #4]
+    ldr r11, [r0, #128]
+    ldr r10, [r0, #52]
+    ldr r6, [r0, #176]
     ldr r12, [r0, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [sp, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #18                 // theta; rho adds 0
-    eor r6, r6, lr, ror #26                 // theta; rho adds 3
-    eor r5, r5, r3, ror #6                  // theta; rho adds 12
-    eor r11, r11, r7, ror #15               // theta; rho adds 4
+    str r9, [sp, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #18                 // theta; rho adds 0
+    eor r11, r11, lr, ror #26               // theta; rho adds 3
+    eor r10, r10, r8, ror #6                // theta; rho adds 12
+    eor r6, r6, r2, ror #15                 // theta; rho adds 4
     eor r12, r12, r1, ror #5                // theta; rho adds 9
-    bic r4, r5, r6, ror #15
-    eor r4, r9, r4, ror #20
-    str r4, [sp, #140]
-    bic r4, r11, r5, ror #9
-    eor r4, r6, r4, ror #8
-    str r4, [sp, #144]
-    bic r4, r12, r11, ror #25
-    eor r4, r5, r4, ror #30
-    str r4, [sp, #148]
-    bic r4, r9, r12, ror #18
-    eor r4, r11, r4, ror #21
-    str r4, [sp, #152]
-    bic r4, r6, r9, ror #29
-    eor r4, r12, r4, ror #17
+    bic r9, r10, r11, ror #15
+    eor r9, r4, r9, ror #20
+    str r9, [sp, #140]
+    bic r9, r6, r10, ror #9
+    eor r9, r11, r9, ror #8
+    str r9, [sp, #144]
+    bic r9, r12, r6, ror #25
+    eor r9, r10, r9, ror #30
+    str r9, [sp, #148]
+    bic r9, r4, r12, ror #18
+    eor r9, r6, r9, ror #21
+    str r9, [sp, #152]
+    bic r9, r11, r4, ror #29
+    eor r9, r12, r9, ror #17
     // round 22: plane 1, half 0
-    ldr r9, [r0, #12]
-    ldr r6, [r0, #36]
-    ldr r5, [r0, #140]
-    ldr r11, [r0, #164]
+    ldr r4, [r0, #12]
+    ldr r11, [r0, #36]
+    ldr r10, [r0, #140]
+    ldr r6, [r0, #164]
     ldr r12, [r0, #188]
-    str r4, [sp, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #8                  // theta; rho adds 14
-    eor r6, r6, r10                         // theta; rho adds 10
-    eor r5, r5, r1, ror #29                 // theta; rho adds 2
-    eor r11, r11, r2, ror #2                // theta; rho adds 23
+    str r9, [sp, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #8                  // theta; rho adds 14
+    eor r11, r11, r5                        // theta; rho adds 10
+    eor r10, r10, r1, ror #29               // theta; rho adds 2
+    eor r6, r6, r7, ror #2                  // theta; rho adds 23
     eor r12, r12, lr, ror #25               // theta; rho adds 31
-    bic r4, r5, r6, ror #19
-    eor r4, r9, r4, ror #17
-    str r4, [sp, #20]
-    bic r4, r11, r5, ror #8
-    eor r4, r6, r4, ror #5
-    str r4, [sp, #24]
-    bic r4, r12, r11, ror #17
-    eor r4, r5, r4, ror #7
-    str r4, [sp, #28]
-    bic r4, r9, r12, ror #24
-    eor r4, r11, r4, ror #23
-    str r4, [sp, #32]
-    bic r4, r6, r9, ror #28
-    eor r4, r12, r4, ror #12
-    str r4, [sp, #36]
+    bic r9, r10, r11, ror #19
+    eor r9, r4, r9, ror #17
+    str r9, [sp, #20]
+    bic r9, r6, r10, ror #8
+    eor r9, r11, r9, ror #5
+    str r9, [sp, #24]
+    bic r9, r12, r6, ror #17
+    eor r9, r10, r9, ror #7
+    str r9, [sp, #28]
+    bic r9, r4, r12, ror #24
+    eor r9, r6, r9, ror #23
+    str r9, [sp, #32]
+    bic r9, r11, r4, ror #28
+    eor r9, r12, r9, ror #12
+    str r9, [sp, #36]
     // ---- round 23: sp -> r0
-    mov r1, sp                              // walk the input state with LDM
+    mov r1, sp                              // walk the stack state with LDM
     ldmia r1!, {r2-r6}                      // C[.][0] starts as plane 0
     ldmia r1!, {r7-r11}                     // plane 1, half 0
     eor r2, r2, r7, ror #30
@@ -7987,370 +7863,365 @@ MCU_FN(keccakf1600, core):
     eor r4, r4, r9, ror #31
     eor r5, r5, r10, ror #14
     eor r6, r6, r11, ror #26
-    str r2, [sp, #200]                      // spill C[.][0]
-    str r3, [sp, #204]
-    str r4, [sp, #208]
-    str r5, [sp, #212]
-    str r6, [sp, #216]
-    ldmia r1!, {r2-r6}                      // C[.][1] starts as plane 0
-    ldmia r1!, {r7-r11}                     // plane 1, half 1
-    eor r2, r2, r7, ror #30
-    eor r3, r3, r8, ror #21
-    eor r4, r4, r9, ror #4
-    eor r5, r5, r10, ror #14
-    eor r6, r6, r11, ror #28
-    ldmia r1!, {r7-r11}                     // plane 2, half 1
-    eor r2, r2, r7, ror #14
-    eor r3, r3, r8, ror #4
-    eor r4, r4, r9, ror #23
-    eor r5, r5, r10, ror #31
-    eor r6, r6, r11, ror #6
-    ldmia r1!, {r7-r11}                     // plane 3, half 1
-    eor r2, r2, r7, ror #1
-    eor r3, r3, r8, ror #22
-    eor r4, r4, r9, ror #9
-    eor r5, r5, r10, ror #29
-    eor r6, r6, r11, ror #22
-    ldmia r1!, {r7-r11}                     // plane 4, half 1
-    eor r2, r2, r7, ror #21
-    eor r3, r3, r8
-    eor r4, r4, r9
-    eor r5, r5, r10, ror #14
-    eor r6, r6, r11, ror #25
-    ldr r7, [sp, #200]                      // C[.][0] back
-    ldr r8, [sp, #204]
-    ldr r9, [sp, #208]
-    ldr r10, [sp, #212]
-    ldr r11, [sp, #216]
-    eor r1, r11, r3, ror #19                // D[0][0]
-    eor r3, r3, r10, ror #13                // D[2][1]
-    eor r11, r4, r11, ror #14               // D[3][1]
-    eor r10, r10, r2, ror #5                // D[4][0]
-    eor r4, r7, r4, ror #10                 // D[1][0]
-    eor r2, r2, r9, ror #11                 // D[1][1]
-    eor r7, r5, r7, ror #6                  // D[4][1]
-    eor r9, r9, r6, ror #14                 // D[3][0]
-    eor r5, r8, r5, ror #13                 // D[2][0]
-    eor r6, r6, r8, ror #18                 // D[0][1]
+    ldmia r1!, {r7-r11}                     // C[.][1] starts as plane 0
+    ldmia r1!, {r0, r12, lr}                // plane 1, half 1
+    eor r7, r7, r0, ror #30
+    eor r8, r8, r12, ror #21
+    eor r9, r9, lr, ror #4
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #14
+    eor r11, r11, r12, ror #28
+    ldmia r1!, {r0, r12, lr}                // plane 2, half 1
+    eor r7, r7, r0, ror #14
+    eor r8, r8, r12, ror #4
+    eor r9, r9, lr, ror #23
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #31
+    eor r11, r11, r12, ror #6
+    ldmia r1!, {r0, r12, lr}                // plane 3, half 1
+    eor r7, r7, r0, ror #1
+    eor r8, r8, r12, ror #22
+    eor r9, r9, lr, ror #9
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #29
+    eor r11, r11, r12, ror #22
+    ldmia r1!, {r0, r12, lr}                // plane 4, half 1
+    eor r7, r7, r0, ror #21
+    eor r8, r8, r12
+    eor r9, r9, lr
+    ldmia r1!, {r0, r12}
+    eor r10, r10, r0, ror #14
+    eor r11, r11, r12, ror #25
+    eor r1, r6, r8, ror #19                 // D[0][0]
+    eor r8, r8, r5, ror #13                 // D[2][1]
+    eor r6, r9, r6, ror #14                 // D[3][1]
+    eor r5, r5, r7, ror #5                  // D[4][0]
+    eor r9, r2, r9, ror #10                 // D[1][0]
+    eor r7, r7, r4, ror #11                 // D[1][1]
+    eor r2, r10, r2, ror #6                 // D[4][1]
+    eor r4, r4, r11, ror #14                // D[3][0]
+    eor r10, r3, r10, ror #13               // D[2][0]
+    eor r11, r11, r3, ror #18               // D[0][1]
     str r1, [sp, #220]                      // D[0][0] to its slot
-    str r6, [sp, #224]                      // D[0][1] to its slot
-    str r4, [sp, #228]                      // D[1][0] to its slot
-    str r3, [sp, #240]                      // D[2][1] to its slot
-    str r9, [sp, #244]                      // D[3][0] to its slot
+    str r11, [sp, #224]                     // D[0][1] to its slot
+    str r9, [sp, #228]                      // D[1][0] to its slot
+    str r8, [sp, #240]                      // D[2][1] to its slot
+    str r4, [sp, #244]                      // D[3][0] to its slot
     // round 23: plane 0, half 1
-    ldr r8, [sp, #100]
+    ldr r3, [sp, #100]
     ldr r12, [sp, #124]
     ldr lr, [sp, #48]
-    ldr r3, [sp, #72]
+    ldr r8, [sp, #72]
     ldr r1, [sp, #196]
-    eor r8, r8, r6, ror #26                 // theta; rho adds 0
-    eor r12, r12, r2, ror #30               // theta; rho adds 22
-    eor lr, lr, r5, ror #11                 // theta; rho adds 21
-    eor r3, r3, r9, ror #21                 // theta; rho adds 10
-    eor r1, r1, r7, ror #7                  // theta; rho adds 7
-    bic r4, lr, r12
-    eor r4, r8, r4, ror #12
-    eor r4, r4, #0x00000082                 // iota
-    eor r4, r4, #0x00008000                 // iota
-    eor r4, r4, #0x80000000                 // iota
-    str r4, [r0, #100]
-    bic r4, r3, lr
-    eor r4, r12, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #104]
-    bic r4, r1, r3
-    eor r4, lr, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #108]
-    bic r4, r8, r1, ror #12
-    eor r4, r4, r3, ror #12
-    str r4, [r0, #112]
-    bic r4, r12, r8, ror #20
-    eor r4, r1, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    ldr r0, [sp, #200]                      // the state pointer back (the parities used r0)
+    eor r3, r3, r11, ror #26                // theta; rho adds 0
+    eor r12, r12, r7, ror #30               // theta; rho adds 22
+    eor lr, lr, r10, ror #11                // theta; rho adds 21
+    eor r8, r8, r4, ror #21                 // theta; rho adds 10
+    eor r1, r1, r2, ror #7                  // theta; rho adds 7
+    bic r9, lr, r12
+    eor r9, r3, r9, ror #12
+    eor r9, r9, #0x00000082                 // iota
+    eor r9, r9, #0x00008000                 // iota
+    eor r9, r9, #0x80000000                 // iota
+    str r9, [r0, #100]
+    bic r9, r8, lr
+    eor r9, r12, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #104]
+    bic r9, r1, r8
+    eor r9, lr, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #108]
+    bic r9, r3, r1, ror #12
+    eor r9, r9, r8, ror #12
+    str r9, [r0, #112]
+    bic r9, r12, r3, ror #20
+    eor r9, r1, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 3, half 1
-    ldr r8, [sp, #16]
+    ldr r3, [sp, #16]
     ldr r12, [sp, #120]
     ldr lr, [sp, #144]
-    ldr r3, [sp, #68]
+    ldr r8, [sp, #68]
     ldr r1, [sp, #192]
-    str r4, [r0, #116]                      // previous plane half's last output, after the loads
-    eor r8, r8, r10, ror #1                 // theta; rho adds 13
-    eor r12, r12, r6, ror #28               // theta; rho adds 18
-    eor lr, lr, r2, ror #15                 // theta; rho adds 5
-    eor r3, r3, r5, ror #25                 // theta; rho adds 7
-    eor r1, r1, r11, ror #3                 // theta; rho adds 28
-    bic r4, lr, r12
-    eor r4, r8, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #160]
-    bic r4, r3, lr
-    eor r4, r12, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #164]
-    bic r4, r1, r3
-    eor r4, lr, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #168]
-    bic r4, r8, r1
-    eor r4, r3, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #172]
-    bic r4, r12, r8
-    eor r4, r1, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    str r9, [r0, #116]                      // previous plane half's last output, after the loads
+    eor r3, r3, r5, ror #1                  // theta; rho adds 13
+    eor r12, r12, r11, ror #28              // theta; rho adds 18
+    eor lr, lr, r7, ror #15                 // theta; rho adds 5
+    eor r8, r8, r10, ror #25                // theta; rho adds 7
+    eor r1, r1, r6, ror #3                  // theta; rho adds 28
+    bic r9, lr, r12
+    eor r9, r3, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #160]
+    bic r9, r8, lr
+    eor r9, r12, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #164]
+    bic r9, r1, r8
+    eor r9, lr, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #168]
+    bic r9, r3, r1
+    eor r9, r8, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #172]
+    bic r9, r12, r3
+    eor r9, r1, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 4, half 0
     ldr r12, [sp, #8]
     ldr lr, [sp, #132]
-    ldr r3, [sp, #156]
+    ldr r8, [sp, #156]
     ldr r1, [sp, #160]
-    ldr r9, [sp, #84]
-    ldr r8, [sp, #228]                      // reload D[1][0]
-    str r4, [r0, #176]                      // previous plane half's last output, after the loads
-    eor r12, r12, r5, ror #1                // theta; rho adds 31
-    eor lr, lr, r11, ror #3                 // theta; rho adds 28
-    eor r3, r3, r7, ror #26                 // theta; rho adds 20
-    eor r1, r1, r6, ror #25                 // theta; rho adds 21
-    eor r9, r9, r8, ror #19                 // theta; rho adds 1
-    bic r4, r3, lr
-    eor r4, r12, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #80]
-    bic r4, r1, r3
-    eor r4, lr, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #84]
-    bic r4, r9, r1
-    eor r4, r3, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #88]
-    bic r4, r12, r9
-    eor r4, r1, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #92]
-    bic r4, lr, r12
-    eor r4, r9, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    ldr r4, [sp, #84]
+    ldr r3, [sp, #228]                      // reload D[1][0]
+    str r9, [r0, #176]                      // previous plane half's last output, after the loads
+    eor r12, r12, r10, ror #1               // theta; rho adds 31
+    eor lr, lr, r6, ror #3                  // theta; rho adds 28
+    eor r8, r8, r2, ror #26                 // theta; rho adds 20
+    eor r1, r1, r11, ror #25                // theta; rho adds 21
+    eor r4, r4, r3, ror #19                 // theta; rho adds 1
+    bic r9, r8, lr
+    eor r9, r12, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #80]
+    bic r9, r1, r8
+    eor r9, lr, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #84]
+    bic r9, r4, r1
+    eor r9, r8, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #88]
+    bic r9, r12, r4
+    eor r9, r1, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #92]
+    bic r9, lr, r12
+    eor r9, r4, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 1, half 1
     ldr lr, [sp, #112]
-    ldr r3, [sp, #136]
+    ldr r8, [sp, #136]
     ldr r1, [sp, #40]
-    ldr r9, [sp, #64]
-    ldr r6, [sp, #88]
+    ldr r4, [sp, #64]
+    ldr r11, [sp, #88]
     ldr r12, [sp, #220]                     // reload D[0][0]
-    str r4, [r0, #96]                       // previous plane half's last output, after the loads
-    eor lr, lr, r11, ror #17                // theta; rho adds 14
-    eor r3, r3, r7, ror #4                  // theta; rho adds 10
+    str r9, [r0, #96]                       // previous plane half's last output, after the loads
+    eor lr, lr, r6, ror #17                 // theta; rho adds 14
+    eor r8, r8, r2, ror #4                  // theta; rho adds 10
     eor r1, r1, r12, ror #12                // theta; rho adds 1
-    eor r9, r9, r8, ror #30                 // theta; rho adds 22
-    eor r6, r6, r5, ror #2                  // theta; rho adds 30
-    bic r4, r1, r3
-    eor r4, lr, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #120]
-    bic r4, r9, r1
-    eor r4, r3, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #124]
-    bic r4, r6, r9
-    eor r4, r1, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #128]
-    bic r4, lr, r6
-    eor r4, r9, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #132]
-    bic r4, r3, lr
-    eor r4, r6, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    eor r4, r4, r3, ror #30                 // theta; rho adds 22
+    eor r11, r11, r10, ror #2               // theta; rho adds 30
+    bic r9, r1, r8
+    eor r9, lr, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #120]
+    bic r9, r4, r1
+    eor r9, r8, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #124]
+    bic r9, r11, r4
+    eor r9, r1, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #128]
+    bic r9, lr, r11
+    eor r9, r4, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #132]
+    bic r9, r8, lr
+    eor r9, r11, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 2, half 0
     ldr lr, [sp, #104]
-    ldr r3, [sp, #28]
+    ldr r8, [sp, #28]
     ldr r1, [sp, #152]
-    ldr r9, [sp, #76]
-    ldr r6, [sp, #80]
-    str r4, [r0, #136]                      // previous plane half's last output, after the loads
-    eor lr, lr, r2, ror #19                 // theta; rho adds 1
-    eor r3, r3, r5, ror #29                 // theta; rho adds 3
-    eor r1, r1, r11, ror #18                // theta; rho adds 13
-    eor r9, r9, r10, ror #10                // theta; rho adds 4
-    eor r6, r6, r12, ror #4                 // theta; rho adds 9
-    bic r4, r1, r3
-    eor r4, lr, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #40]
-    bic r4, r9, r1
-    eor r4, r3, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #44]
-    bic r4, r6, r9
-    eor r4, r1, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #48]
-    bic r4, lr, r6
-    eor r4, r9, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #52]
-    bic r4, r3, lr
-    eor r4, r6, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    ldr r4, [sp, #76]
+    ldr r11, [sp, #80]
+    str r9, [r0, #136]                      // previous plane half's last output, after the loads
+    eor lr, lr, r7, ror #19                 // theta; rho adds 1
+    eor r8, r8, r10, ror #29                // theta; rho adds 3
+    eor r1, r1, r6, ror #18                 // theta; rho adds 13
+    eor r4, r4, r5, ror #10                 // theta; rho adds 4
+    eor r11, r11, r12, ror #4               // theta; rho adds 9
+    bic r9, r1, r8
+    eor r9, lr, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #40]
+    bic r9, r4, r1
+    eor r9, r8, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #44]
+    bic r9, r11, r4
+    eor r9, r1, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #48]
+    bic r9, lr, r11
+    eor r9, r4, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #52]
+    bic r9, r8, lr
+    eor r9, r11, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 0, half 0
-    ldr r3, [sp, #0]
+    ldr r8, [sp, #0]
     ldr r1, [sp, #24]
-    ldr r9, [sp, #148]
-    ldr r6, [sp, #172]
-    ldr r5, [sp, #96]
+    ldr r4, [sp, #148]
+    ldr r11, [sp, #172]
+    ldr r10, [sp, #96]
     ldr lr, [sp, #240]                      // reload D[2][1]
-    str r4, [r0, #56]                       // previous plane half's last output, after the loads
-    eor r3, r3, r12, ror #25                // theta; rho adds 0
-    eor r1, r1, r8, ror #30                 // theta; rho adds 22
-    eor r9, r9, lr, ror #11                 // theta; rho adds 22
-    eor r6, r6, r11, ror #20                // theta; rho adds 11
-    eor r5, r5, r10, ror #7                 // theta; rho adds 7
-    bic r4, r9, r1
-    eor r4, r3, r4, ror #12
-    str r4, [r0, #0]
-    bic r4, r6, r9
-    eor r4, r1, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #4]
-    bic r4, r5, r6
-    eor r4, r9, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #8]
-    bic r4, r3, r5, ror #12
-    eor r4, r4, r6, ror #12
-    str r4, [r0, #12]
-    bic r4, r1, r3, ror #20
-    eor r4, r5, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    str r9, [r0, #56]                       // previous plane half's last output, after the loads
+    eor r8, r8, r12, ror #25                // theta; rho adds 0
+    eor r1, r1, r3, ror #30                 // theta; rho adds 22
+    eor r4, r4, lr, ror #11                 // theta; rho adds 22
+    eor r11, r11, r6, ror #20               // theta; rho adds 11
+    eor r10, r10, r5, ror #7                // theta; rho adds 7
+    bic r9, r4, r1
+    eor r9, r8, r9, ror #12
+    str r9, [r0, #0]
+    bic r9, r11, r4
+    eor r9, r1, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #4]
+    bic r9, r10, r11
+    eor r9, r4, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #8]
+    bic r9, r8, r10, ror #12
+    eor r9, r9, r11, ror #12
+    str r9, [r0, #12]
+    bic r9, r1, r8, ror #20
+    eor r9, r10, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 3, half 0
     ldr r1, [sp, #116]
-    ldr r9, [sp, #20]
-    ldr r6, [sp, #44]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #92]
-    ldr r3, [sp, #244]                      // reload D[3][0]
-    str r4, [r0, #16]                       // previous plane half's last output, after the loads
-    eor r1, r1, r7                          // theta; rho adds 14
-    eor r9, r9, r12, ror #27                // theta; rho adds 18
-    eor r6, r6, r8, ror #15                 // theta; rho adds 5
-    eor r5, r5, lr, ror #25                 // theta; rho adds 8
-    eor r11, r11, r3, ror #3                // theta; rho adds 28
-    bic r4, r6, r9
-    eor r4, r1, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #60]
-    bic r4, r5, r6
-    eor r4, r9, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #64]
-    bic r4, r11, r5
-    eor r4, r6, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #68]
-    bic r4, r1, r11
-    eor r4, r5, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #72]
-    bic r4, r9, r1
-    eor r4, r11, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    ldr r4, [sp, #20]
+    ldr r11, [sp, #44]
+    ldr r10, [sp, #168]
+    ldr r6, [sp, #92]
+    ldr r8, [sp, #244]                      // reload D[3][0]
+    str r9, [r0, #16]                       // previous plane half's last output, after the loads
+    eor r1, r1, r2                          // theta; rho adds 14
+    eor r4, r4, r12, ror #27                // theta; rho adds 18
+    eor r11, r11, r3, ror #15               // theta; rho adds 5
+    eor r10, r10, lr, ror #25               // theta; rho adds 8
+    eor r6, r6, r8, ror #3                  // theta; rho adds 28
+    bic r9, r11, r4
+    eor r9, r1, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #60]
+    bic r9, r10, r11
+    eor r9, r4, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #64]
+    bic r9, r6, r10
+    eor r9, r11, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #68]
+    bic r9, r1, r6
+    eor r9, r10, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #72]
+    bic r9, r4, r1
+    eor r9, r6, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 4, half 1
     ldr r1, [sp, #108]
-    ldr r9, [sp, #32]
-    ldr r6, [sp, #56]
-    ldr r5, [sp, #60]
-    ldr r11, [sp, #184]
-    str r4, [r0, #76]                       // previous plane half's last output, after the loads
+    ldr r4, [sp, #32]
+    ldr r11, [sp, #56]
+    ldr r10, [sp, #60]
+    ldr r6, [sp, #184]
+    str r9, [r0, #76]                       // previous plane half's last output, after the loads
     eor r1, r1, lr, ror #2                  // theta; rho adds 31
-    eor r9, r9, r3, ror #4                  // theta; rho adds 27
-    eor r6, r6, r10, ror #27                // theta; rho adds 19
-    eor r5, r5, r12, ror #25                // theta; rho adds 20
-    eor r11, r11, r2, ror #19               // theta; rho adds 1
-    bic r4, r6, r9
-    eor r4, r1, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #180]
-    bic r4, r5, r6
-    eor r4, r9, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #184]
-    bic r4, r11, r5
-    eor r4, r6, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #188]
-    bic r4, r1, r11
-    eor r4, r5, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #192]
-    bic r4, r9, r1
-    eor r4, r11, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    eor r4, r4, r8, ror #4                  // theta; rho adds 27
+    eor r11, r11, r5, ror #27               // theta; rho adds 19
+    eor r10, r10, r12, ror #25              // theta; rho adds 20
+    eor r6, r6, r7, ror #19                 // theta; rho adds 1
+    bic r9, r11, r4
+    eor r9, r1, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #180]
+    bic r9, r10, r11
+    eor r9, r4, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #184]
+    bic r9, r6, r10
+    eor r9, r11, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #188]
+    bic r9, r1, r6
+    eor r9, r10, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #192]
+    bic r9, r4, r1
+    eor r9, r6, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 2, half 1
-    ldr r9, [sp, #4]
-    ldr r6, [sp, #128]
-    ldr r5, [sp, #52]
-    ldr r11, [sp, #176]
+    ldr r4, [sp, #4]
+    ldr r11, [sp, #128]
+    ldr r10, [sp, #52]
+    ldr r6, [sp, #176]
     ldr r12, [sp, #180]
     ldr r1, [sp, #224]                      // reload D[0][1]
-    str r4, [r0, #196]                      // previous plane half's last output, after the loads
-    eor r9, r9, r8, ror #20                 // theta; rho adds 0
-    eor r6, r6, lr, ror #30                 // theta; rho adds 3
-    eor r5, r5, r3, ror #19                 // theta; rho adds 12
-    eor r11, r11, r7, ror #10               // theta; rho adds 4
+    str r9, [r0, #196]                      // previous plane half's last output, after the loads
+    eor r4, r4, r3, ror #20                 // theta; rho adds 0
+    eor r11, r11, lr, ror #30               // theta; rho adds 3
+    eor r10, r10, r8, ror #19               // theta; rho adds 12
+    eor r6, r6, r2, ror #10                 // theta; rho adds 4
     eor r12, r12, r1, ror #5                // theta; rho adds 9
-    bic r4, r5, r6
-    eor r4, r9, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #140]
-    bic r4, r11, r5
-    eor r4, r6, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #144]
-    bic r4, r12, r11
-    eor r4, r5, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #148]
-    bic r4, r9, r12
-    eor r4, r11, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #152]
-    bic r4, r6, r9
-    eor r4, r12, r4
-    ror r4, r4, #12                         // last round: offset back to 0
+    bic r9, r10, r11
+    eor r9, r4, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #140]
+    bic r9, r6, r10
+    eor r9, r11, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #144]
+    bic r9, r12, r6
+    eor r9, r10, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #148]
+    bic r9, r4, r12
+    eor r9, r6, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #152]
+    bic r9, r11, r4
+    eor r9, r12, r9
+    ror r9, r9, #12                         // last round: offset back to 0
     // round 23: plane 1, half 0
-    ldr r9, [sp, #12]
-    ldr r6, [sp, #36]
-    ldr r5, [sp, #140]
-    ldr r11, [sp, #164]
+    ldr r4, [sp, #12]
+    ldr r11, [sp, #36]
+    ldr r10, [sp, #140]
+    ldr r6, [sp, #164]
     ldr r12, [sp, #188]
-    str r4, [r0, #156]                      // previous plane half's last output, after the loads
-    eor r9, r9, r3, ror #17                 // theta; rho adds 14
-    eor r6, r6, r10, ror #4                 // theta; rho adds 10
-    eor r5, r5, r1, ror #12                 // theta; rho adds 2
-    eor r11, r11, r2, ror #29               // theta; rho adds 23
+    str r9, [r0, #156]                      // previous plane half's last output, after the loads
+    eor r4, r4, r8, ror #17                 // theta; rho adds 14
+    eor r11, r11, r5, ror #4                // theta; rho adds 10
+    eor r10, r10, r1, ror #12               // theta; rho adds 2
+    eor r6, r6, r7, ror #29                 // theta; rho adds 23
     eor r12, r12, lr, ror #2                // theta; rho adds 31
-    bic r4, r5, r6
-    eor r4, r9, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #20]
-    bic r4, r11, r5
-    eor r4, r6, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #24]
-    bic r4, r12, r11
-    eor r4, r5, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #28]
-    bic r4, r9, r12
-    eor r4, r11, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #32]
-    bic r4, r6, r9
-    eor r4, r12, r4
-    ror r4, r4, #12                         // last round: offset back to 0
-    str r4, [r0, #36]
+    bic r9, r10, r11
+    eor r9, r4, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #20]
+    bic r9, r6, r10
+    eor r9, r11, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #24]
+    bic r9, r12, r6
+    eor r9, r10, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #28]
+    bic r9, r4, r12
+    eor r9, r6, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #32]
+    bic r9, r11, r4
+    eor r9, r12, r9
+    ror r9, r9, #12                         // last round: offset back to 0
+    str r9, [r0, #36]
     add sp, sp, #260
     pop {r4-r11, pc}
 #if KECCAK_CM3_INTERLEAVED
