@@ -30,6 +30,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "keccakf1600_cm3.S"
+OUT_COMPACT = HERE / "keccakf1600_cm3_compact.S"
 
 RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
 RC = [0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
@@ -41,8 +42,10 @@ RC = [0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x800000008000
 ROUNDS = 24
 
 # Frame (sp-relative): the 200-byte ping-pong state, then the spilled parities C[.][0], then D slots.
-B_OFF, R0_OFF, D_OFF = 0, 200, 220
-FRAME = 260
+B_OFF, R0_OFF, RCP_OFF, D_OFF, RC_OFF = 0, 200, 204, 220, 260
+FRAME = 260                 # the unrolled permutation
+FRAME_COMPACT = 292         # the loop also keeps its round-constant pointer and 4 rounds' constants
+BODY = 4                    # rounds per loop iteration (compact)
 POOL = ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr"]
 
 
@@ -167,11 +170,14 @@ ORDER = best_order()
 class RoundGen:
     """One round: parities, D, chi per plane half; tracks the offsets of the words it stores."""
 
-    def __init__(self, em: Emitter, rnd: int, off_in: list[int]):
+    def __init__(self, em: Emitter, rnd: int, off_in: list[int], *, last: bool, rc_frame: bool = False):
+        """rnd: the round (its constant) or, with rc_frame, the round within a loop body (its constant
+        is then read from frame slot RC_OFF + 8 rnd); last: bring every offset back to 0."""
         self.em, self.rnd, self.off_in = em, rnd, off_in
         self.src = "A" if rnd % 2 == 0 else "B"
         self.off_out = [0] * 50
-        self.last = rnd == ROUNDS - 1
+        self.last = last
+        self.rc_frame = rc_frame
 
     def addr(self, buf: str, w: int) -> str:
         return f"[r0, #{4 * w}]" if buf == "A" else f"[sp, #{B_OFF + 4 * w}]"
@@ -264,7 +270,8 @@ class RoundGen:
                     if k in f:
                         return j
                 return 99
-            nfree_needed = 6 + len([k for k in set(need) if k not in cached])
+            iota_reg = self.rc_frame and y == 0     # the round constant half, loaded with the lanes
+            nfree_needed = 6 + len([k for k in set(need) if k not in cached]) + iota_reg
             while len(free) < nfree_needed:
                 victims = sorted((k for k in cached if k not in need), key=next_use, reverse=True)
                 v = victims[0]
@@ -282,12 +289,13 @@ class RoundGen:
                     loads.append((k, r))
             a = [r for r in free if r != prev_t][:5]
             t = prev_t if prev_t in free else next(r for r in free if r not in a)
-            plan.append((y, h, loads, dict(cached), a + [t]))
+            rc_reg = next(r for r in free if r not in a and r != t and r != prev_t) if iota_reg else None
+            plan.append((y, h, loads, dict(cached), a + [t], rc_reg))
             prev_t = t
         for k in sorted(stored):
             em.op(f"str {reg_of[k]}, [sp, #{D_OFF + 4 * (2 * k[0] + k[1])}]", f"D[{k[0]}][{k[1]}] to its slot")
         pending = None
-        for y, h, loads, cache, work in plan:
+        for y, h, loads, cache, work, rc_reg in plan:
             a, t = work[:5], work[5]
             em.raw(f"    // round {self.rnd}: plane {y}, half {h}")
             srcs = [src_of(x, y, h) for x in range(5)]
@@ -296,6 +304,8 @@ class RoundGen:
                 em.op(f"ldr {a[x]}, {self.addr(self.src, widx(hs, xs, ys))}")
             for k, r in loads:
                 em.op(f"ldr {r}, [sp, #{D_OFF + 4 * (2 * k[0] + k[1])}]", f"reload D[{k[0]}][{k[1]}]")
+            if rc_reg:
+                em.op(f"ldr {rc_reg}, [sp, #{RC_OFF + 4 * (2 * self.rnd + h)}]", "round constant half")
             if self.src == "B" and (y, h) == ORDER[0]:
                 em.op(f"ldr r0, [sp, #{R0_OFF}]", "the state pointer back (the parities used r0)")
             if pending:
@@ -321,7 +331,9 @@ class RoundGen:
                 if self.last and so != 0:
                     em.op(f"ror {t}, {t}, #{(32 - so) % 32}", "last round: offset back to 0")
                     so = 0
-                if x == 0 and y == 0:
+                if x == 0 and y == 0 and rc_reg:
+                    em.op(f"eor {t}, {t}, {rc_reg}{ror_op(so)}", "iota")
+                elif x == 0 and y == 0:
                     rc = unzip(RC[self.rnd])[h]
                     for part in split_imm(((rc >> so) | (rc << (32 - so))) & 0xFFFFFFFF if so else rc):
                         em.op(f"eor {t}, {t}, #0x{part:08x}", "iota")
@@ -339,7 +351,7 @@ def generate() -> tuple[str, int]:
     off = [0] * 50
     for rnd in range(ROUNDS):
         em.raw(f"    // ---- round {rnd}: {'r0 -> sp' if rnd % 2 == 0 else 'sp -> r0'}")
-        g = RoundGen(em, rnd, off)
+        g = RoundGen(em, rnd, off, last=rnd == ROUNDS - 1)
         o0, o1 = g.parity()
         d = g.theta_d(o0, o1)
         g.chi(d)
@@ -397,6 +409,57 @@ MCU_FN(keccakf1600, core):
     str r0, [sp, #%d]                          // the state pointer, for the rounds that borrow r0
 """
 
+HEADER_COMPACT = """\
+/* SPDX-License-Identifier: MIT */
+/* Keccak-f[1600] (FIPS 202) for the Cortex-M3 (ARMv7-M): armv7m-compact, the armv7m-fast rounds in a loop.
+ * GENERATED by gen_keccak_cm3.py in this folder - edit the generator, not this file.
+ *
+ *   void mcu_keccakf1600_<impl>_permute(uint8_t *state)      KECCAK_CM3_INTERLEAVED = 1
+ *   void mcu_keccakf1600_<impl>_core(uint32_t *state)        KECCAK_CM3_INTERLEAVED = 0 (glue converts)
+ *
+ * state: as keccakf1600_cm3.S (50 words, 4-byte aligned, bit-interleaved and half-separated).
+ *
+ * Register map: as keccakf1600_cm3.S; the frame also holds the round-constant pointer (sp+204) and the
+ * current 4 rounds' constants (sp+260), which the plane half y = 0 loads with its lanes.
+ *
+ * Technique (docs/keccak-armv7m.md): the rounds of keccakf1600_cm3.S (bit interleaving, lazy rotation,
+ * ping-pong buffers, LDM parities), 4 rounds a loop iteration: the lazy offsets start at 0 and the 4th
+ * round brings them back to 0, which costs its explicit RORs 6 times instead of once. The loop branch
+ * depends on the table pointer only; every address is fixed: constant time.
+ * %d instructions (generator count).
+ */
+#include "mcucrypt/ns.h"
+#include "keccak_cm3.h"
+
+    .syntax unified
+    .thumb
+    .section .rodata.keccak_cm3_rc, "a", %%progbits
+    .p2align 2
+.Lkeccak_cm3_rc:                            // (even, odd) words of the 24 round constants
+%s
+.Lkeccak_cm3_rc_end:
+
+    .text
+    .p2align 2
+#if KECCAK_CM3_INTERLEAVED
+    .global MCU_FN(keccakf1600, permute)
+    .type MCU_FN(keccakf1600, permute), %%function
+    .thumb_func
+MCU_FN(keccakf1600, permute):
+#else
+    .global MCU_FN(keccakf1600, core)
+    .type MCU_FN(keccakf1600, core), %%function
+    .thumb_func
+MCU_FN(keccakf1600, core):
+#endif
+    push {r4-r11, lr}
+    sub sp, sp, #%d
+    str r0, [sp, #%d]                          // the state pointer, for the rounds that borrow r0
+    movw r1, #:lower16:.Lkeccak_cm3_rc
+    movt r1, #:upper16:.Lkeccak_cm3_rc
+    str r1, [sp, #%d]                          // round-constant pointer
+"""
+
 FOOTER = """\
     add sp, sp, #%d
     pop {r4-r11, pc}
@@ -408,9 +471,48 @@ FOOTER = """\
 """
 
 
+def generate_compact() -> tuple[str, int]:
+    """A loop of 6 x 4 rounds: offsets 0 at the start of each iteration (its last round normalizes),
+    the round constants copied from the table to the frame once an iteration."""
+    em = Emitter()
+    em.raw(".Lloop:")
+    em.op(f"ldr r1, [sp, #{RCP_OFF}]", "this iteration's 4 round constants into the frame")
+    em.op("ldmia r1!, {r2-r9}")
+    em.op(f"str r1, [sp, #{RCP_OFF}]")
+    em.op(f"add r10, sp, #{RC_OFF}")
+    em.op("stmia r10, {r2-r9}")
+    off = [0] * 50
+    for rnd in range(BODY):
+        em.raw(f"    // ---- round 4i + {rnd}: {'r0 -> sp' if rnd % 2 == 0 else 'sp -> r0'}")
+        g = RoundGen(em, rnd, off, last=rnd == BODY - 1, rc_frame=True)
+        o0, o1 = g.parity()
+        d = g.theta_d(o0, o1)
+        g.chi(d)
+        off = g.off_out
+    assert all(o == 0 for o in off)
+    em.op(f"ldr r1, [sp, #{RCP_OFF}]", "loop until the table's end")
+    em.op("movw r2, #:lower16:.Lkeccak_cm3_rc_end")
+    em.op("movt r2, #:upper16:.Lkeccak_cm3_rc_end")
+    em.op("cmp r1, r2")
+    em.op("bne .Lloop")
+    return "\n".join(em.lines), em.count
+
+
+def rc_table() -> str:
+    rows = []
+    for r in RC:
+        e, o = unzip(r)
+        rows.append(f"    .word 0x{e:08x}, 0x{o:08x}")
+    return "\n".join(rows)
+
+
 def outputs() -> dict[str, str]:
     body, n = generate()
-    return {OUT.name: HEADER % (n + 5, FRAME, R0_OFF) + body + "\n" + FOOTER % FRAME}
+    fast = HEADER % (n + 5, FRAME, R0_OFF) + body + "\n" + FOOTER % FRAME
+    body, n = generate_compact()
+    compact = (HEADER_COMPACT % (n + 9, rc_table(), FRAME_COMPACT, R0_OFF, RCP_OFF) + body + "\n"
+               + FOOTER % FRAME_COMPACT)
+    return {OUT.name: fast, OUT_COMPACT.name: compact}
 
 
 def main() -> int:
