@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 import struct
 
+import pytest
+
 from mcucrypt.boards.base import Buf
 from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
@@ -29,9 +31,10 @@ def documented_layout(state: bytes) -> bytes:
     return struct.pack("<50I", *words)
 
 
-def test_interleaved_layout_is_the_documented_one() -> None:
-    fw = Firmware(CAT.implementation("keccakf1600", "armv7m-fast"), "keccakf1600", "armv7m")
-    rng = random.Random("keccak-cm3-layout")
+@pytest.mark.parametrize("impl", ["armv7m-fast", "armv7m-compact"])
+def test_interleaved_layout_is_the_documented_one(impl: str) -> None:
+    fw = Firmware(CAT.implementation("keccakf1600", impl), "keccakf1600", "armv7m")
+    rng = random.Random(f"keccak-cm3-layout/{impl}")
     for _ in range(3):
         state = rng.randbytes(200)
         inner = fw.call("interleave", {"state": Buf(state, out=True)}).outputs[0]
