@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Generate lea_avr.S: LEA-128/192/256 (KS X 3246) encryption and decryption for the 8-bit AVR (ATmega128),
-avr-fast. The key schedules are C (lea_avr_ks.c).
+"""Generate lea_avr.S: LEA-128/192/256 (KS X 3246) key schedules, encryption and decryption for the 8-bit AVR
+(ATmega128), avr-fast.
 
     python3 gen_lea_avr.py            (writes lea_avr.S beside this file; --check compares)
 
@@ -17,7 +17,10 @@ The techniques (docs/lea-pipo.md, "LEA on the ATmega128"):
   ROL1 is LSL/ROL/ROL/ROL/ADC zero (5), ROR1 BST/LSR/ROR/ROR/ROR/BLD (6);
 - LEA-128 reads its compact round keys (T0..T3, LEA_RK_COMPACT=1): T1 (round keys 1, 3, 5) is loaded
   once a round into four registers and XORed three times; LEA-192/256 load their six words. Keys come
-  by LDD Z+q, Z moved once every few rounds.
+  by LDD Z+q, Z moved once every few rounds;
+- the key schedules are unrolled: the constants ROL(delta[i mod n], i + j) are public and become LDI
+  immediates, the key words stay in registers (LEA-256: six of the eight, the other two reloaded by LDD
+  from where they were last stored), and each new round-key word is stored at once (ST X+).
 Lower bound of this plan, LEA-128, per round: 16 LDD (32) + 24 EOR + 12 ADD/ADC + ROL9 (5) + two
 MUL rotations (28) = 101 cycles; 24 rounds = 2,424 before the 16-byte load and store and the saved
 registers. No table, no secret-dependent branch or address: constant time on any AVR (MUL takes 2
@@ -224,13 +227,119 @@ class Gen:
         self.emit(f".size {sym}, . - {sym}")
 
 
+# ---------------------------------------------------------------------- key schedule
+DELTA = [0xc3efe9db, 0x44626b02, 0x79e27c8a, 0x78df30ec, 0x715ea49e, 0xc785da0a, 0xe04ef22a, 0xe5c40957]
+KS_ROT = [1, 3, 6, 11, 13, 17]
+KEY_WORDS = {"lea128": 4, "lea192": 6, "lea256": 8}
+KS_POOL = [18, 19, 20, 21, 22, 23, 24, 25, 0] + list(range(2, 18))   # call-used first
+
+
+def rol32(x: int, r: int) -> int:
+    r %= 32
+    return ((x << r) | (x >> (32 - r))) & 0xFFFFFFFF if r else x
+
+
+def ks_routine(prim: str) -> list[str]:
+    """void mcu_<id>_avr_fast_keyschedule(uint32_t *rk, const uint8_t *key): T_w = ROL(T_w + ROL(delta, i + j),
+    s_j) with the constants ROL(delta[i mod n], i + j) as immediates (public), the key words in registers
+    (LEA-256: six of its eight, the other two reloaded from where they were last stored), each new word
+    stored at once with ST X+. Rotations: byte renaming and LSL/ROL.../ADC zero or BST/LSR/ROR.../BLD."""
+    n = KEY_WORDS[prim]
+    cached = min(n, 6)
+    regs = KS_POOL[:4 * cached]
+    saved = sorted(r for r in regs if 2 <= r <= 17) + ([28, 29] if n == 8 else [])
+    sym = f"MCU_FN({prim}, keyschedule)"
+    L: list[str] = []
+
+    def e(x: str) -> None:
+        L.append("    " + x)
+
+    L += ["", f"/* void mcu_{prim}_avr_fast_keyschedule(uint32_t *rk, const uint8_t *key) */",
+          f"    .section .text.{sym}, \"ax\", @progbits", f"    .global {sym}", f"    .type {sym}, @function",
+          f"{sym}:"]
+    for r in saved:
+        e(f"push r{r}")
+    e("movw r26, r24")                           # X = rk (ST X+)
+    if n == 8:
+        e("movw r28, r22")                       # Y = key: words 6 and 7 are first read in round 1
+    e("movw r30, r22")                           # Z = key
+    cache: dict[int, list[int]] = {}
+    for w in range(cached):
+        cache[w] = regs[4 * w:4 * w + 4]
+        for b in range(4):
+            e(f"ld r{cache[w][b]}, Z+")
+    last_off = {w: None for w in range(n)}       # rk byte offset of each word's latest value
+    lru = list(range(cached))
+    cur = 0
+    rounds = 16 + 2 * n
+    for i in range(rounds):
+        L.append(f"    /* round {i} */")
+        nw = 4 if n == 4 else 6
+        ws = [(6 * i + j) % 8 if n == 8 else j for j in range(nw)]
+        if n == 8 and i >= 2:
+            base = cur - 48
+            e("movw r28, r26")                   # Y = X - 48: the last two rounds' words, by LDD Y+q
+            e("sbiw r28, 48")
+        for j, w in enumerate(ws):
+            if w not in cache:
+                victim = next(v for v in lru if v not in ws[j:])
+                lru.remove(victim)
+                rr = cache.pop(victim)
+                if last_off[w] is None:
+                    q = 4 * w                    # never updated: from the key (Y = key)
+                    assert i < 2
+                else:
+                    q = last_off[w] - base
+                    assert 0 <= q <= 60
+                for b in range(4):
+                    e(f"ldd r{rr[b]}, Y+{q + b}")
+                cache[w] = rr
+            if w in lru:
+                lru.remove(w)
+            lru.append(w)
+            t = cache[w]
+            c = rol32(DELTA[i % n], i + j)
+            for b in range(4):
+                e(f"ldi r{30 + (b & 1)}, {(c >> (8 * b)) & 0xFF}")
+                if b & 1:
+                    e(f"{'add' if b == 1 else 'adc'} r{t[b - 1]}, r30")
+                    e(f"adc r{t[b]}, r31")
+            s = KS_ROT[j]
+            k, m = divmod(s, 8)
+            if m > 4:                            # ROL(8k + m) = ROL(8(k + 1)) then ROR(8 - m)
+                k, m = k + 1, m - 8
+            t = [t[(b - k) % 4] for b in range(4)]   # ROL 8k: byte b comes from byte b - k
+            for _ in range(m):
+                e(f"lsl r{t[0]}")
+                for b in (1, 2, 3):
+                    e(f"rol r{t[b]}")
+                e(f"adc r{t[0]}, r1")
+            for _ in range(-m):
+                e(f"bst r{t[0]}, 0")
+                e(f"lsr r{t[3]}")
+                for b in (2, 1, 0):
+                    e(f"ror r{t[b]}")
+                e(f"bld r{t[3]}, 7")
+            cache[w] = t
+            for b in range(4):
+                e(f"st X+, r{t[b]}")
+            last_off[w] = cur
+            cur += 4
+    for r in reversed(saved):
+        e(f"pop r{r}")
+    e("ret")
+    e(f".size {sym}, . - {sym}")
+    return L
+
+
 def render() -> str:
     lines = [
         "// SPDX-License-Identifier: MIT",
         "/* GENERATED by gen_lea_avr.py - do not edit. LEA-128/192/256 (KS X 3246) for the 8-bit AVR (ATmega128),",
-        " * avr-fast; key schedules in lea_avr_ks.c.",
+        " * avr-fast: key schedules, encryption, decryption.",
         " *",
         " * C prototypes (<id> = lea128, lea192, lea256):",
+        " *   void mcu_<id>_avr_fast_keyschedule(uint32_t *rk, const uint8_t *key);",
         " *   void mcu_<id>_avr_fast_encrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);",
         " *   void mcu_<id>_avr_fast_decrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);",
         " *       rk: LEA-128 T0..T3 a round (LEA_RK_COMPACT=1, 384 bytes); LEA-192/256 six words a round",
@@ -241,6 +350,8 @@ def render() -> str:
         " *   r22..r25  T: LEA-128's T1 (round keys 1, 3, 5), loaded once a round; LEA-192/256 one key word",
         " *   r0:r1 MUL products (r1 cleared before returning)   r26 zero   r27 = 8   r28 = 32 (MUL constants)",
         " *   Z r30:r31 round keys (LDD Z+q)   X in / out; out is kept on the stack during the rounds",
+        " * Key schedules: key words in r18..r25, r0, r2..r16 (LEA-256: Y = the last two rounds' words),",
+        " *   r30/r31 the LDI constants, X the round keys (ST X+), r1 = 0.",
         " * Techniques: the generator's docstring (renamed words, MUL rotations, T1 loaded once a round).",
         " * No table, no secret-dependent branch or address: constant time on any AVR.",
         " */",
@@ -254,6 +365,7 @@ def render() -> str:
         "#endif",
     ]
     for prim in ("lea128", "lea192", "lea256"):
+        lines += ks_routine(prim)
         for op in ("encrypt", "decrypt"):
             g = Gen(prim)
             g.routine(op)
