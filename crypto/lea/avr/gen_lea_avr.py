@@ -15,9 +15,10 @@ The techniques (docs/lea-pipo.md, "LEA on the ATmega128"):
   low byte stays in its byte, the high byte moves to the next; two MOVW and four EOR assemble the word
   into the registers the round has just freed: 14 cycles, against 15 or 18 for LSL/ROL or LSR/ROR chains;
   ROL1 is LSL/ROL/ROL/ROL/ADC zero (5), ROR1 BST/LSR/ROR/ROR/ROR/BLD (6);
-- LEA-128 reads its compact round keys (T0..T3, LEA_RK_COMPACT=1): T1 (round keys 1, 3, 5) is loaded
-  once a round into four registers and XORed three times; LEA-192/256 load their six words. Keys come
-  by LDD Z+q, Z moved once every few rounds;
+- LEA-128 reads its compact round keys (LEA_RK_COMPACT=1: T1, T3, T2, T0 a round, the order encryption
+  uses them, so it reads them with LD Z+): T1 (round keys 1, 3, 5) is loaded once a round into four
+  registers and XORed three times; LEA-192/256 load their six words. Otherwise keys come by LDD Z+q,
+  Z moved once every few rounds;
 - the key schedules are unrolled: the constants ROL(delta[i mod n], i + j) are public and become LDI
   immediates, the key words stay in registers (LEA-256: six of the eight, the other two reloaded by LDD
   from where they were last stored), and each new round-key word is stored at once (ST X+).
@@ -48,6 +49,7 @@ class Gen:
         self.t = [22, 23, 24, 25]              # T: the key word used more than once (LEA-128: T1)
         self.t_holds: int | None = None        # the rk offset T holds
         self.base = 0                          # Z = rk + base
+        self.seq: int | None = None            # LD Z+ mode: Z = rk + seq
 
     def emit(self, s: str) -> None:
         self.lines.append("    " + s)
@@ -61,11 +63,17 @@ class Gen:
 
     def rk_off(self, i: int, j: int) -> int:
         """Byte offset of round key j (0..5) of round i."""
-        if self.prim == "lea128":
-            return 16 * i + 4 * (0, 1, 2, 1, 3, 1)[j]
+        if self.prim == "lea128":                 # compact layout: T1, T3, T2, T0 (encryption's order)
+            return 16 * i + 4 * (3, 0, 2, 0, 1, 0)[j]
         return 24 * i + 4 * j
 
     def load(self, regs: list[int], off: int, i: int, forward: bool) -> None:
+        if self.seq is not None:                 # LEA-128 encryption reads its keys in memory order: LD Z+
+            assert off == self.seq
+            for b in range(4):
+                self.emit(f"ld r{regs[b]}, Z+")
+            self.seq += 4
+            return
         if not (self.base <= off and off + 3 <= self.base + 63):
             start = self.rbytes() * i
             new = start if forward else max(0, start + self.rbytes() - 64)
@@ -210,6 +218,8 @@ class Gen:
         self.emit(f"ldi r{C32}, 32")
         rounds = ROUNDS[self.prim]
         if op == "encrypt":
+            if self.prim == "lea128":
+                self.seq = 0
             for i in range(rounds):
                 self.enc_round(i)
         else:
@@ -275,7 +285,8 @@ def ks_routine(prim: str) -> list[str]:
     for i in range(rounds):
         L.append(f"    /* round {i} */")
         nw = 4 if n == 4 else 6
-        ws = [(6 * i + j) % 8 if n == 8 else j for j in range(nw)]
+        js = [1, 3, 2, 0] if n == 4 else list(range(6))    # LEA-128 stores T1, T3, T2, T0
+        ws = [(6 * i + j) % 8 if n == 8 else j for j in js]
         if n == 8 and i >= 2:
             base = cur - 48
             e("movw r28, r26")                   # Y = X - 48: the last two rounds' words, by LDD Y+q
@@ -298,13 +309,13 @@ def ks_routine(prim: str) -> list[str]:
                 lru.remove(w)
             lru.append(w)
             t = cache[w]
-            c = rol32(DELTA[i % n], i + j)
+            c = rol32(DELTA[i % n], i + js[j])
             for b in range(4):
                 e(f"ldi r{30 + (b & 1)}, {(c >> (8 * b)) & 0xFF}")
                 if b & 1:
                     e(f"{'add' if b == 1 else 'adc'} r{t[b - 1]}, r30")
                     e(f"adc r{t[b]}, r31")
-            s = KS_ROT[j]
+            s = KS_ROT[js[j]]
             k, m = divmod(s, 8)
             if m > 4:                            # ROL(8k + m) = ROL(8(k + 1)) then ROR(8 - m)
                 k, m = k + 1, m - 8
@@ -342,7 +353,7 @@ def render() -> str:
         " *   void mcu_<id>_avr_fast_keyschedule(uint32_t *rk, const uint8_t *key);",
         " *   void mcu_<id>_avr_fast_encrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);",
         " *   void mcu_<id>_avr_fast_decrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);",
-        " *       rk: LEA-128 T0..T3 a round (LEA_RK_COMPACT=1, 384 bytes); LEA-192/256 six words a round",
+        " *       rk: LEA-128 T1, T3, T2, T0 a round (LEA_RK_COMPACT=1, 384 bytes); LEA-192/256 six words a round",
         " *",
         " * Register map",
         " *   r2..r21   the four state words and one free word (which byte lives where is tracked by the",

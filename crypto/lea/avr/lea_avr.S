@@ -6,7 +6,7 @@
  *   void mcu_<id>_avr_fast_keyschedule(uint32_t *rk, const uint8_t *key);
  *   void mcu_<id>_avr_fast_encrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
  *   void mcu_<id>_avr_fast_decrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
- *       rk: LEA-128 T0..T3 a round (LEA_RK_COMPACT=1, 384 bytes); LEA-192/256 six words a round
+ *       rk: LEA-128 T1, T3, T2, T0 a round (LEA_RK_COMPACT=1, 384 bytes); LEA-192/256 six words a round
  *
  * Register map
  *   r2..r21   the four state words and one free word (which byte lives where is tracked by the
@@ -59,23 +59,6 @@ MCU_FN(lea128, keyschedule):
     ld r7, Z+
     ld r8, Z+
     /* round 0 */
-    ldi r30, 219
-    ldi r31, 233
-    add r18, r30
-    adc r19, r31
-    ldi r30, 239
-    ldi r31, 195
-    adc r20, r30
-    adc r21, r31
-    lsl r18
-    rol r19
-    rol r20
-    rol r21
-    adc r18, r1
-    st X+, r18
-    st X+, r19
-    st X+, r20
-    st X+, r21
     ldi r30, 183
     ldi r31, 211
     add r22, r30
@@ -103,30 +86,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 111
-    ldi r31, 167
-    add r0, r30
-    adc r2, r31
-    ldi r30, 191
-    ldi r31, 15
-    adc r3, r30
-    adc r4, r31
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    st X+, r4
-    st X+, r0
-    st X+, r2
-    st X+, r3
     ldi r30, 222
     ldi r31, 78
     add r5, r30
@@ -154,13 +113,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r5
     st X+, r6
     st X+, r7
-    /* round 1 */
-    ldi r30, 4
-    ldi r31, 214
+    ldi r30, 111
+    ldi r31, 167
+    add r0, r30
+    adc r2, r31
+    ldi r30, 191
+    ldi r31, 15
+    adc r3, r30
+    adc r4, r31
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    ldi r30, 219
+    ldi r31, 233
     add r18, r30
     adc r19, r31
-    ldi r30, 196
-    ldi r31, 136
+    ldi r30, 239
+    ldi r31, 195
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -172,6 +154,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 1 */
     ldi r30, 9
     ldi r31, 172
     add r22, r30
@@ -199,30 +182,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 18
-    ldi r31, 88
-    add r4, r30
-    adc r0, r31
-    ldi r30, 19
-    ldi r31, 35
-    adc r2, r30
-    adc r3, r31
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    st X+, r3
-    st X+, r4
-    st X+, r0
-    st X+, r2
     ldi r30, 36
     ldi r31, 176
     add r8, r30
@@ -250,13 +209,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r8
     st X+, r5
     st X+, r6
-    /* round 2 */
-    ldi r30, 41
-    ldi r31, 242
+    ldi r30, 18
+    ldi r31, 88
+    add r4, r30
+    adc r0, r31
+    ldi r30, 19
+    ldi r31, 35
+    adc r2, r30
+    adc r3, r31
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    ldi r30, 4
+    ldi r31, 214
     add r18, r30
     adc r19, r31
-    ldi r30, 137
-    ldi r31, 231
+    ldi r30, 196
+    ldi r31, 136
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -268,6 +250,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 2 */
     ldi r30, 83
     ldi r31, 228
     add r22, r30
@@ -295,30 +278,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 167
-    ldi r31, 200
-    add r3, r30
-    adc r4, r31
-    ldi r30, 39
-    ldi r31, 158
-    adc r0, r30
-    adc r2, r31
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    st X+, r2
-    st X+, r3
-    st X+, r4
-    st X+, r0
     ldi r30, 79
     ldi r31, 145
     add r7, r30
@@ -346,13 +305,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r7
     st X+, r8
     st X+, r5
-    /* round 3 */
-    ldi r30, 99
-    ldi r31, 135
+    ldi r30, 167
+    ldi r31, 200
+    add r3, r30
+    adc r4, r31
+    ldi r30, 39
+    ldi r31, 158
+    adc r0, r30
+    adc r2, r31
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    ldi r30, 41
+    ldi r31, 242
     add r18, r30
     adc r19, r31
-    ldi r30, 249
-    ldi r31, 198
+    ldi r30, 137
+    ldi r31, 231
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -364,6 +346,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 3 */
     ldi r30, 199
     ldi r31, 14
     add r22, r30
@@ -391,30 +374,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 143
-    ldi r31, 29
-    add r2, r30
-    adc r3, r31
-    ldi r30, 230
-    ldi r31, 27
-    adc r4, r30
-    adc r0, r31
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    st X+, r0
-    st X+, r2
-    st X+, r3
-    st X+, r4
     ldi r30, 30
     ldi r31, 59
     add r6, r30
@@ -442,13 +401,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r6
     st X+, r7
     st X+, r8
-    /* round 4 */
-    ldi r30, 188
-    ldi r31, 157
+    ldi r30, 143
+    ldi r31, 29
+    add r2, r30
+    adc r3, r31
+    ldi r30, 230
+    ldi r31, 27
+    adc r4, r30
+    adc r0, r31
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    ldi r30, 99
+    ldi r31, 135
     add r18, r30
     adc r19, r31
-    ldi r30, 254
-    ldi r31, 62
+    ldi r30, 249
+    ldi r31, 198
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -460,6 +442,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 4 */
     ldi r30, 120
     ldi r31, 59
     add r22, r30
@@ -487,30 +470,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 240
-    ldi r31, 118
-    add r0, r30
-    adc r2, r31
-    ldi r30, 250
-    ldi r31, 251
-    adc r3, r30
-    adc r4, r31
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    st X+, r4
-    st X+, r0
-    st X+, r2
-    st X+, r3
     ldi r30, 225
     ldi r31, 237
     add r5, r30
@@ -538,13 +497,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r5
     st X+, r6
     st X+, r7
-    /* round 5 */
-    ldi r30, 72
-    ldi r31, 96
+    ldi r30, 240
+    ldi r31, 118
+    add r0, r30
+    adc r2, r31
+    ldi r30, 250
+    ldi r31, 251
+    adc r3, r30
+    adc r4, r31
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    ldi r30, 188
+    ldi r31, 157
     add r18, r30
     adc r19, r31
-    ldi r30, 77
-    ldi r31, 140
+    ldi r30, 254
+    ldi r31, 62
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -556,6 +538,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 5 */
     ldi r30, 145
     ldi r31, 192
     add r22, r30
@@ -583,30 +566,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 34
-    ldi r31, 129
-    add r4, r30
-    adc r0, r31
-    ldi r30, 53
-    ldi r31, 49
-    adc r2, r30
-    adc r3, r31
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    st X+, r3
-    st X+, r4
-    st X+, r0
-    st X+, r2
     ldi r30, 68
     ldi r31, 2
     add r8, r30
@@ -634,13 +593,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r8
     st X+, r5
     st X+, r6
-    /* round 6 */
-    ldi r30, 158
-    ldi r31, 34
+    ldi r30, 34
+    ldi r31, 129
+    add r4, r30
+    adc r0, r31
+    ldi r30, 53
+    ldi r31, 49
+    adc r2, r30
+    adc r3, r31
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    ldi r30, 72
+    ldi r31, 96
     add r18, r30
     adc r19, r31
-    ldi r30, 159
-    ldi r31, 120
+    ldi r30, 77
+    ldi r31, 140
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -652,6 +634,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 6 */
     ldi r30, 60
     ldi r31, 69
     add r22, r30
@@ -679,30 +662,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 121
-    ldi r31, 138
-    add r3, r30
-    adc r4, r31
-    ldi r30, 124
-    ldi r31, 226
-    adc r0, r30
-    adc r2, r31
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    st X+, r2
-    st X+, r3
-    st X+, r4
-    st X+, r0
     ldi r30, 243
     ldi r31, 20
     add r7, r30
@@ -730,13 +689,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r7
     st X+, r8
     st X+, r5
-    /* round 7 */
-    ldi r30, 60
-    ldi r31, 118
+    ldi r30, 121
+    ldi r31, 138
+    add r3, r30
+    adc r4, r31
+    ldi r30, 124
+    ldi r31, 226
+    adc r0, r30
+    adc r2, r31
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    ldi r30, 158
+    ldi r31, 34
     add r18, r30
     adc r19, r31
-    ldi r30, 152
-    ldi r31, 111
+    ldi r30, 159
+    ldi r31, 120
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -748,6 +730,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 7 */
     ldi r30, 120
     ldi r31, 236
     add r22, r30
@@ -775,30 +758,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 241
-    ldi r31, 216
-    add r2, r30
-    adc r3, r31
-    ldi r30, 97
-    ldi r31, 190
-    adc r4, r30
-    adc r0, r31
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    st X+, r0
-    st X+, r2
-    st X+, r3
-    st X+, r4
     ldi r30, 227
     ldi r31, 177
     add r6, r30
@@ -826,13 +785,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r6
     st X+, r7
     st X+, r8
-    /* round 8 */
-    ldi r30, 195
-    ldi r31, 219
+    ldi r30, 241
+    ldi r31, 216
+    add r2, r30
+    adc r3, r31
+    ldi r30, 97
+    ldi r31, 190
+    adc r4, r30
+    adc r0, r31
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    ldi r30, 60
+    ldi r31, 118
     add r18, r30
     adc r19, r31
-    ldi r30, 233
-    ldi r31, 239
+    ldi r30, 152
+    ldi r31, 111
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -844,6 +826,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 8 */
     ldi r30, 135
     ldi r31, 183
     add r22, r30
@@ -871,30 +854,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 15
-    ldi r31, 111
-    add r0, r30
-    adc r2, r31
-    ldi r30, 167
-    ldi r31, 191
-    adc r3, r30
-    adc r4, r31
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    st X+, r4
-    st X+, r0
-    st X+, r2
-    st X+, r3
     ldi r30, 31
     ldi r31, 222
     add r5, r30
@@ -922,13 +881,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r5
     st X+, r6
     st X+, r7
-    /* round 9 */
-    ldi r30, 136
-    ldi r31, 4
+    ldi r30, 15
+    ldi r31, 111
+    add r0, r30
+    adc r2, r31
+    ldi r30, 167
+    ldi r31, 191
+    adc r3, r30
+    adc r4, r31
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    ldi r30, 195
+    ldi r31, 219
     add r18, r30
     adc r19, r31
-    ldi r30, 214
-    ldi r31, 196
+    ldi r30, 233
+    ldi r31, 239
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -940,6 +922,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 9 */
     ldi r30, 17
     ldi r31, 9
     add r22, r30
@@ -967,30 +950,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 35
-    ldi r31, 18
-    add r4, r30
-    adc r0, r31
-    ldi r30, 88
-    ldi r31, 19
-    adc r2, r30
-    adc r3, r31
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    st X+, r3
-    st X+, r4
-    st X+, r0
-    st X+, r2
     ldi r30, 70
     ldi r31, 36
     add r8, r30
@@ -1018,13 +977,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r8
     st X+, r5
     st X+, r6
-    /* round 10 */
-    ldi r30, 231
-    ldi r31, 41
+    ldi r30, 35
+    ldi r31, 18
+    add r4, r30
+    adc r0, r31
+    ldi r30, 88
+    ldi r31, 19
+    adc r2, r30
+    adc r3, r31
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    ldi r30, 136
+    ldi r31, 4
     add r18, r30
     adc r19, r31
-    ldi r30, 242
-    ldi r31, 137
+    ldi r30, 214
+    ldi r31, 196
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1036,6 +1018,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 10 */
     ldi r30, 207
     ldi r31, 83
     add r22, r30
@@ -1063,30 +1046,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 158
-    ldi r31, 167
-    add r3, r30
-    adc r4, r31
-    ldi r30, 200
-    ldi r31, 39
-    adc r0, r30
-    adc r2, r31
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    st X+, r2
-    st X+, r3
-    st X+, r4
-    st X+, r0
     ldi r30, 60
     ldi r31, 79
     add r7, r30
@@ -1114,13 +1073,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r7
     st X+, r8
     st X+, r5
-    /* round 11 */
-    ldi r30, 198
-    ldi r31, 99
+    ldi r30, 158
+    ldi r31, 167
+    add r3, r30
+    adc r4, r31
+    ldi r30, 200
+    ldi r31, 39
+    adc r0, r30
+    adc r2, r31
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    ldi r30, 231
+    ldi r31, 41
     add r18, r30
     adc r19, r31
-    ldi r30, 135
-    ldi r31, 249
+    ldi r30, 242
+    ldi r31, 137
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1132,6 +1114,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 11 */
     ldi r30, 141
     ldi r31, 199
     add r22, r30
@@ -1159,30 +1142,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 27
-    ldi r31, 143
-    add r2, r30
-    adc r3, r31
-    ldi r30, 29
-    ldi r31, 230
-    adc r4, r30
-    adc r0, r31
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    st X+, r0
-    st X+, r2
-    st X+, r3
-    st X+, r4
     ldi r30, 55
     ldi r31, 30
     add r6, r30
@@ -1210,13 +1169,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r6
     st X+, r7
     st X+, r8
-    /* round 12 */
-    ldi r30, 62
-    ldi r31, 188
+    ldi r30, 27
+    ldi r31, 143
+    add r2, r30
+    adc r3, r31
+    ldi r30, 29
+    ldi r31, 230
+    adc r4, r30
+    adc r0, r31
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    ldi r30, 198
+    ldi r31, 99
     add r18, r30
     adc r19, r31
-    ldi r30, 157
-    ldi r31, 254
+    ldi r30, 135
+    ldi r31, 249
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1228,6 +1210,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 12 */
     ldi r30, 125
     ldi r31, 120
     add r22, r30
@@ -1255,30 +1238,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 251
-    ldi r31, 240
-    add r0, r30
-    adc r2, r31
-    ldi r30, 118
-    ldi r31, 250
-    adc r3, r30
-    adc r4, r31
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    st X+, r4
-    st X+, r0
-    st X+, r2
-    st X+, r3
     ldi r30, 247
     ldi r31, 225
     add r5, r30
@@ -1306,13 +1265,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r5
     st X+, r6
     st X+, r7
-    /* round 13 */
-    ldi r30, 140
-    ldi r31, 72
+    ldi r30, 251
+    ldi r31, 240
+    add r0, r30
+    adc r2, r31
+    ldi r30, 118
+    ldi r31, 250
+    adc r3, r30
+    adc r4, r31
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    ldi r30, 62
+    ldi r31, 188
     add r18, r30
     adc r19, r31
-    ldi r30, 96
-    ldi r31, 77
+    ldi r30, 157
+    ldi r31, 254
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1324,6 +1306,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 13 */
     ldi r30, 24
     ldi r31, 145
     add r22, r30
@@ -1351,30 +1334,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 49
-    ldi r31, 34
-    add r4, r30
-    adc r0, r31
-    ldi r30, 129
-    ldi r31, 53
-    adc r2, r30
-    adc r3, r31
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    st X+, r3
-    st X+, r4
-    st X+, r0
-    st X+, r2
     ldi r30, 98
     ldi r31, 68
     add r8, r30
@@ -1402,13 +1361,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r8
     st X+, r5
     st X+, r6
-    /* round 14 */
-    ldi r30, 120
-    ldi r31, 158
+    ldi r30, 49
+    ldi r31, 34
+    add r4, r30
+    adc r0, r31
+    ldi r30, 129
+    ldi r31, 53
+    adc r2, r30
+    adc r3, r31
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    ldi r30, 140
+    ldi r31, 72
     add r18, r30
     adc r19, r31
-    ldi r30, 34
-    ldi r31, 159
+    ldi r30, 96
+    ldi r31, 77
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1420,6 +1402,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 14 */
     ldi r30, 241
     ldi r31, 60
     add r22, r30
@@ -1447,30 +1430,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 226
-    ldi r31, 121
-    add r3, r30
-    adc r4, r31
-    ldi r30, 138
-    ldi r31, 124
-    adc r0, r30
-    adc r2, r31
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    st X+, r2
-    st X+, r3
-    st X+, r4
-    st X+, r0
     ldi r30, 196
     ldi r31, 243
     add r7, r30
@@ -1498,13 +1457,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r7
     st X+, r8
     st X+, r5
-    /* round 15 */
-    ldi r30, 111
-    ldi r31, 60
+    ldi r30, 226
+    ldi r31, 121
+    add r3, r30
+    adc r4, r31
+    ldi r30, 138
+    ldi r31, 124
+    adc r0, r30
+    adc r2, r31
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    ldi r30, 120
+    ldi r31, 158
     add r18, r30
     adc r19, r31
-    ldi r30, 118
-    ldi r31, 152
+    ldi r30, 34
+    ldi r31, 159
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1516,6 +1498,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 15 */
     ldi r30, 223
     ldi r31, 120
     add r22, r30
@@ -1543,30 +1526,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 190
-    ldi r31, 241
-    add r2, r30
-    adc r3, r31
-    ldi r30, 216
-    ldi r31, 97
-    adc r4, r30
-    adc r0, r31
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    st X+, r0
-    st X+, r2
-    st X+, r3
-    st X+, r4
     ldi r30, 124
     ldi r31, 227
     add r6, r30
@@ -1594,13 +1553,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r6
     st X+, r7
     st X+, r8
-    /* round 16 */
-    ldi r30, 239
-    ldi r31, 195
+    ldi r30, 190
+    ldi r31, 241
+    add r2, r30
+    adc r3, r31
+    ldi r30, 216
+    ldi r31, 97
+    adc r4, r30
+    adc r0, r31
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    ldi r30, 111
+    ldi r31, 60
     add r18, r30
     adc r19, r31
-    ldi r30, 219
-    ldi r31, 233
+    ldi r30, 118
+    ldi r31, 152
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1612,6 +1594,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 16 */
     ldi r30, 223
     ldi r31, 135
     add r22, r30
@@ -1639,30 +1622,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 191
-    ldi r31, 15
-    add r0, r30
-    adc r2, r31
-    ldi r30, 111
-    ldi r31, 167
-    adc r3, r30
-    adc r4, r31
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    st X+, r4
-    st X+, r0
-    st X+, r2
-    st X+, r3
     ldi r30, 127
     ldi r31, 31
     add r5, r30
@@ -1690,13 +1649,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r5
     st X+, r6
     st X+, r7
-    /* round 17 */
-    ldi r30, 196
-    ldi r31, 136
+    ldi r30, 191
+    ldi r31, 15
+    add r0, r30
+    adc r2, r31
+    ldi r30, 111
+    ldi r31, 167
+    adc r3, r30
+    adc r4, r31
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    ldi r30, 239
+    ldi r31, 195
     add r18, r30
     adc r19, r31
-    ldi r30, 4
-    ldi r31, 214
+    ldi r30, 219
+    ldi r31, 233
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1708,6 +1690,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 17 */
     ldi r30, 137
     ldi r31, 17
     add r22, r30
@@ -1735,30 +1718,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 19
-    ldi r31, 35
-    add r4, r30
-    adc r0, r31
-    ldi r30, 18
-    ldi r31, 88
-    adc r2, r30
-    adc r3, r31
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    st X+, r3
-    st X+, r4
-    st X+, r0
-    st X+, r2
     ldi r30, 38
     ldi r31, 70
     add r8, r30
@@ -1786,13 +1745,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r8
     st X+, r5
     st X+, r6
-    /* round 18 */
-    ldi r30, 137
-    ldi r31, 231
+    ldi r30, 19
+    ldi r31, 35
+    add r4, r30
+    adc r0, r31
+    ldi r30, 18
+    ldi r31, 88
+    adc r2, r30
+    adc r3, r31
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    ldi r30, 196
+    ldi r31, 136
     add r18, r30
     adc r19, r31
-    ldi r30, 41
-    ldi r31, 242
+    ldi r30, 4
+    ldi r31, 214
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1804,6 +1786,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 18 */
     ldi r30, 19
     ldi r31, 207
     add r22, r30
@@ -1831,30 +1814,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 39
-    ldi r31, 158
-    add r3, r30
-    adc r4, r31
-    ldi r30, 167
-    ldi r31, 200
-    adc r0, r30
-    adc r2, r31
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    st X+, r2
-    st X+, r3
-    st X+, r4
-    st X+, r0
     ldi r30, 79
     ldi r31, 60
     add r7, r30
@@ -1882,13 +1841,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r7
     st X+, r8
     st X+, r5
-    /* round 19 */
-    ldi r30, 249
-    ldi r31, 198
+    ldi r30, 39
+    ldi r31, 158
+    add r3, r30
+    adc r4, r31
+    ldi r30, 167
+    ldi r31, 200
+    adc r0, r30
+    adc r2, r31
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    ldi r30, 137
+    ldi r31, 231
     add r18, r30
     adc r19, r31
-    ldi r30, 99
-    ldi r31, 135
+    ldi r30, 41
+    ldi r31, 242
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1900,6 +1882,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 19 */
     ldi r30, 243
     ldi r31, 141
     add r22, r30
@@ -1927,30 +1910,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 230
-    ldi r31, 27
-    add r2, r30
-    adc r3, r31
-    ldi r30, 143
-    ldi r31, 29
-    adc r4, r30
-    adc r0, r31
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    st X+, r0
-    st X+, r2
-    st X+, r3
-    st X+, r4
     ldi r30, 204
     ldi r31, 55
     add r6, r30
@@ -1978,13 +1937,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r6
     st X+, r7
     st X+, r8
-    /* round 20 */
-    ldi r30, 254
-    ldi r31, 62
+    ldi r30, 230
+    ldi r31, 27
+    add r2, r30
+    adc r3, r31
+    ldi r30, 143
+    ldi r31, 29
+    adc r4, r30
+    adc r0, r31
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    ldi r30, 249
+    ldi r31, 198
     add r18, r30
     adc r19, r31
-    ldi r30, 188
-    ldi r31, 157
+    ldi r30, 99
+    ldi r31, 135
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -1996,6 +1978,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 20 */
     ldi r30, 253
     ldi r31, 125
     add r22, r30
@@ -2023,30 +2006,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 250
-    ldi r31, 251
-    add r0, r30
-    adc r2, r31
-    ldi r30, 240
-    ldi r31, 118
-    adc r3, r30
-    adc r4, r31
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    bst r4, 0
-    lsr r3
-    ror r2
-    ror r0
-    ror r4
-    bld r3, 7
-    st X+, r4
-    st X+, r0
-    st X+, r2
-    st X+, r3
     ldi r30, 244
     ldi r31, 247
     add r5, r30
@@ -2074,13 +2033,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r5
     st X+, r6
     st X+, r7
-    /* round 21 */
-    ldi r30, 77
-    ldi r31, 140
+    ldi r30, 250
+    ldi r31, 251
+    add r0, r30
+    adc r2, r31
+    ldi r30, 240
+    ldi r31, 118
+    adc r3, r30
+    adc r4, r31
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    bst r4, 0
+    lsr r3
+    ror r2
+    ror r0
+    ror r4
+    bld r3, 7
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    ldi r30, 254
+    ldi r31, 62
     add r18, r30
     adc r19, r31
-    ldi r30, 72
-    ldi r31, 96
+    ldi r30, 188
+    ldi r31, 157
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -2092,6 +2074,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 21 */
     ldi r30, 154
     ldi r31, 24
     add r22, r30
@@ -2119,30 +2102,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 53
-    ldi r31, 49
-    add r4, r30
-    adc r0, r31
-    ldi r30, 34
-    ldi r31, 129
-    adc r2, r30
-    adc r3, r31
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    bst r3, 0
-    lsr r2
-    ror r0
-    ror r4
-    ror r3
-    bld r2, 7
-    st X+, r3
-    st X+, r4
-    st X+, r0
-    st X+, r2
     ldi r30, 107
     ldi r31, 98
     add r8, r30
@@ -2170,13 +2129,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r8
     st X+, r5
     st X+, r6
-    /* round 22 */
-    ldi r30, 159
-    ldi r31, 120
+    ldi r30, 53
+    ldi r31, 49
+    add r4, r30
+    adc r0, r31
+    ldi r30, 34
+    ldi r31, 129
+    adc r2, r30
+    adc r3, r31
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    bst r3, 0
+    lsr r2
+    ror r0
+    ror r4
+    ror r3
+    bld r2, 7
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    st X+, r2
+    ldi r30, 77
+    ldi r31, 140
     add r18, r30
     adc r19, r31
-    ldi r30, 158
-    ldi r31, 34
+    ldi r30, 72
+    ldi r31, 96
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -2188,6 +2170,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 22 */
     ldi r30, 62
     ldi r31, 241
     add r22, r30
@@ -2215,30 +2198,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 124
-    ldi r31, 226
-    add r3, r30
-    adc r4, r31
-    ldi r30, 121
-    ldi r31, 138
-    adc r0, r30
-    adc r2, r31
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    bst r2, 0
-    lsr r0
-    ror r4
-    ror r3
-    ror r2
-    bld r0, 7
-    st X+, r2
-    st X+, r3
-    st X+, r4
-    st X+, r0
     ldi r30, 249
     ldi r31, 196
     add r7, r30
@@ -2266,13 +2225,36 @@ MCU_FN(lea128, keyschedule):
     st X+, r7
     st X+, r8
     st X+, r5
-    /* round 23 */
-    ldi r30, 152
-    ldi r31, 111
+    ldi r30, 124
+    ldi r31, 226
+    add r3, r30
+    adc r4, r31
+    ldi r30, 121
+    ldi r31, 138
+    adc r0, r30
+    adc r2, r31
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    bst r2, 0
+    lsr r0
+    ror r4
+    ror r3
+    ror r2
+    bld r0, 7
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    st X+, r0
+    ldi r30, 159
+    ldi r31, 120
     add r18, r30
     adc r19, r31
-    ldi r30, 60
-    ldi r31, 118
+    ldi r30, 158
+    ldi r31, 34
     adc r20, r30
     adc r21, r31
     lsl r18
@@ -2284,6 +2266,7 @@ MCU_FN(lea128, keyschedule):
     st X+, r19
     st X+, r20
     st X+, r21
+    /* round 23 */
     ldi r30, 48
     ldi r31, 223
     add r22, r30
@@ -2311,30 +2294,6 @@ MCU_FN(lea128, keyschedule):
     st X+, r23
     st X+, r24
     st X+, r25
-    ldi r30, 97
-    ldi r31, 190
-    add r2, r30
-    adc r3, r31
-    ldi r30, 241
-    ldi r31, 216
-    adc r4, r30
-    adc r0, r31
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    bst r0, 0
-    lsr r4
-    ror r3
-    ror r2
-    ror r0
-    bld r4, 7
-    st X+, r0
-    st X+, r2
-    st X+, r3
-    st X+, r4
     ldi r30, 195
     ldi r31, 124
     add r6, r30
@@ -2362,6 +2321,47 @@ MCU_FN(lea128, keyschedule):
     st X+, r6
     st X+, r7
     st X+, r8
+    ldi r30, 97
+    ldi r31, 190
+    add r2, r30
+    adc r3, r31
+    ldi r30, 241
+    ldi r31, 216
+    adc r4, r30
+    adc r0, r31
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    bst r0, 0
+    lsr r4
+    ror r3
+    ror r2
+    ror r0
+    bld r4, 7
+    st X+, r0
+    st X+, r2
+    st X+, r3
+    st X+, r4
+    ldi r30, 152
+    ldi r31, 111
+    add r18, r30
+    adc r19, r31
+    ldi r30, 60
+    ldi r31, 118
+    adc r20, r30
+    adc r21, r31
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    st X+, r18
+    st X+, r19
+    st X+, r20
+    st X+, r21
     pop r8
     pop r7
     pop r6
@@ -2418,18 +2418,18 @@ MCU_FN(lea128, encrypt):
     ldi r27, 8
     ldi r28, 32
     /* round 0 */
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r14, r22
     eor r15, r23
     eor r16, r24
     eor r17, r25
-    ldd r18, Z+12
-    ldd r19, Z+13
-    ldd r20, Z+14
-    ldd r21, Z+15
+    ld r18, Z+
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -2452,10 +2452,10 @@ MCU_FN(lea128, encrypt):
     eor r11, r23
     eor r12, r24
     eor r13, r25
-    ldd r14, Z+8
-    ldd r15, Z+9
-    ldd r16, Z+10
-    ldd r17, Z+11
+    ld r14, Z+
+    ld r15, Z+
+    ld r16, Z+
+    ld r17, Z+
     eor r14, r6
     eor r15, r7
     eor r16, r8
@@ -2478,10 +2478,10 @@ MCU_FN(lea128, encrypt):
     eor r7, r23
     eor r8, r24
     eor r9, r25
-    ldd r10, Z+0
-    ldd r11, Z+1
-    ldd r12, Z+2
-    ldd r13, Z+3
+    ld r10, Z+
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
     eor r10, r2
     eor r11, r3
     eor r12, r4
@@ -2496,18 +2496,18 @@ MCU_FN(lea128, encrypt):
     rol r8
     adc r9, r26
     /* round 1 */
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r2, r22
     eor r3, r23
     eor r4, r24
     eor r5, r25
-    ldd r10, Z+28
-    ldd r11, Z+29
-    ldd r12, Z+30
-    ldd r13, Z+31
+    ld r10, Z+
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
     eor r10, r19
     eor r11, r20
     eor r12, r21
@@ -2530,10 +2530,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r2, Z+24
-    ldd r3, Z+25
-    ldd r4, Z+26
-    ldd r5, Z+27
+    ld r2, Z+
+    ld r3, Z+
+    ld r4, Z+
+    ld r5, Z+
     eor r2, r15
     eor r3, r16
     eor r4, r17
@@ -2556,10 +2556,10 @@ MCU_FN(lea128, encrypt):
     eor r16, r23
     eor r17, r24
     eor r14, r25
-    ldd r19, Z+16
-    ldd r20, Z+17
-    ldd r21, Z+18
-    ldd r18, Z+19
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r9
     eor r20, r6
     eor r21, r7
@@ -2574,18 +2574,18 @@ MCU_FN(lea128, encrypt):
     rol r17
     adc r14, r26
     /* round 2 */
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r9, r22
     eor r6, r23
     eor r7, r24
     eor r8, r25
-    ldd r19, Z+44
-    ldd r20, Z+45
-    ldd r21, Z+46
-    ldd r18, Z+47
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -2608,10 +2608,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r9, Z+40
-    ldd r6, Z+41
-    ldd r7, Z+42
-    ldd r8, Z+43
+    ld r9, Z+
+    ld r6, Z+
+    ld r7, Z+
+    ld r8, Z+
     eor r9, r3
     eor r6, r4
     eor r7, r5
@@ -2634,10 +2634,10 @@ MCU_FN(lea128, encrypt):
     eor r4, r23
     eor r5, r24
     eor r2, r25
-    ldd r11, Z+32
-    ldd r12, Z+33
-    ldd r13, Z+34
-    ldd r10, Z+35
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r14
     eor r12, r15
     eor r13, r16
@@ -2652,18 +2652,18 @@ MCU_FN(lea128, encrypt):
     rol r5
     adc r2, r26
     /* round 3 */
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r14, r22
     eor r15, r23
     eor r16, r24
     eor r17, r25
-    ldd r11, Z+60
-    ldd r12, Z+61
-    ldd r13, Z+62
-    ldd r10, Z+63
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -2686,10 +2686,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r14, Z+56
-    ldd r15, Z+57
-    ldd r16, Z+58
-    ldd r17, Z+59
+    ld r14, Z+
+    ld r15, Z+
+    ld r16, Z+
+    ld r17, Z+
     eor r14, r7
     eor r15, r8
     eor r16, r9
@@ -2712,10 +2712,10 @@ MCU_FN(lea128, encrypt):
     eor r8, r23
     eor r9, r24
     eor r6, r25
-    ldd r19, Z+48
-    ldd r20, Z+49
-    ldd r21, Z+50
-    ldd r18, Z+51
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r2
     eor r20, r3
     eor r21, r4
@@ -2730,20 +2730,18 @@ MCU_FN(lea128, encrypt):
     rol r9
     adc r6, r26
     /* round 4 */
-    subi r30, lo8(-64)
-    sbci r31, hi8(-64)
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r2, r22
     eor r3, r23
     eor r4, r24
     eor r5, r25
-    ldd r19, Z+12
-    ldd r20, Z+13
-    ldd r21, Z+14
-    ldd r18, Z+15
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -2766,10 +2764,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r2, Z+8
-    ldd r3, Z+9
-    ldd r4, Z+10
-    ldd r5, Z+11
+    ld r2, Z+
+    ld r3, Z+
+    ld r4, Z+
+    ld r5, Z+
     eor r2, r15
     eor r3, r16
     eor r4, r17
@@ -2792,10 +2790,10 @@ MCU_FN(lea128, encrypt):
     eor r16, r23
     eor r17, r24
     eor r14, r25
-    ldd r11, Z+0
-    ldd r12, Z+1
-    ldd r13, Z+2
-    ldd r10, Z+3
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r6
     eor r12, r7
     eor r13, r8
@@ -2810,18 +2808,18 @@ MCU_FN(lea128, encrypt):
     rol r17
     adc r14, r26
     /* round 5 */
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r6, r22
     eor r7, r23
     eor r8, r24
     eor r9, r25
-    ldd r11, Z+28
-    ldd r12, Z+29
-    ldd r13, Z+30
-    ldd r10, Z+31
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -2844,10 +2842,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r6, Z+24
-    ldd r7, Z+25
-    ldd r8, Z+26
-    ldd r9, Z+27
+    ld r6, Z+
+    ld r7, Z+
+    ld r8, Z+
+    ld r9, Z+
     eor r6, r3
     eor r7, r4
     eor r8, r5
@@ -2870,10 +2868,10 @@ MCU_FN(lea128, encrypt):
     eor r4, r23
     eor r5, r24
     eor r2, r25
-    ldd r19, Z+16
-    ldd r20, Z+17
-    ldd r21, Z+18
-    ldd r18, Z+19
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r14
     eor r20, r15
     eor r21, r16
@@ -2888,18 +2886,18 @@ MCU_FN(lea128, encrypt):
     rol r5
     adc r2, r26
     /* round 6 */
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r14, r22
     eor r15, r23
     eor r16, r24
     eor r17, r25
-    ldd r19, Z+44
-    ldd r20, Z+45
-    ldd r21, Z+46
-    ldd r18, Z+47
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -2922,10 +2920,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r14, Z+40
-    ldd r15, Z+41
-    ldd r16, Z+42
-    ldd r17, Z+43
+    ld r14, Z+
+    ld r15, Z+
+    ld r16, Z+
+    ld r17, Z+
     eor r14, r7
     eor r15, r8
     eor r16, r9
@@ -2948,10 +2946,10 @@ MCU_FN(lea128, encrypt):
     eor r8, r23
     eor r9, r24
     eor r6, r25
-    ldd r11, Z+32
-    ldd r12, Z+33
-    ldd r13, Z+34
-    ldd r10, Z+35
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r2
     eor r12, r3
     eor r13, r4
@@ -2966,18 +2964,18 @@ MCU_FN(lea128, encrypt):
     rol r9
     adc r6, r26
     /* round 7 */
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r2, r22
     eor r3, r23
     eor r4, r24
     eor r5, r25
-    ldd r11, Z+60
-    ldd r12, Z+61
-    ldd r13, Z+62
-    ldd r10, Z+63
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -3000,10 +2998,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r2, Z+56
-    ldd r3, Z+57
-    ldd r4, Z+58
-    ldd r5, Z+59
+    ld r2, Z+
+    ld r3, Z+
+    ld r4, Z+
+    ld r5, Z+
     eor r2, r15
     eor r3, r16
     eor r4, r17
@@ -3026,10 +3024,10 @@ MCU_FN(lea128, encrypt):
     eor r16, r23
     eor r17, r24
     eor r14, r25
-    ldd r19, Z+48
-    ldd r20, Z+49
-    ldd r21, Z+50
-    ldd r18, Z+51
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r6
     eor r20, r7
     eor r21, r8
@@ -3044,20 +3042,18 @@ MCU_FN(lea128, encrypt):
     rol r17
     adc r14, r26
     /* round 8 */
-    subi r30, lo8(-64)
-    sbci r31, hi8(-64)
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r6, r22
     eor r7, r23
     eor r8, r24
     eor r9, r25
-    ldd r19, Z+12
-    ldd r20, Z+13
-    ldd r21, Z+14
-    ldd r18, Z+15
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -3080,10 +3076,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r6, Z+8
-    ldd r7, Z+9
-    ldd r8, Z+10
-    ldd r9, Z+11
+    ld r6, Z+
+    ld r7, Z+
+    ld r8, Z+
+    ld r9, Z+
     eor r6, r3
     eor r7, r4
     eor r8, r5
@@ -3106,10 +3102,10 @@ MCU_FN(lea128, encrypt):
     eor r4, r23
     eor r5, r24
     eor r2, r25
-    ldd r11, Z+0
-    ldd r12, Z+1
-    ldd r13, Z+2
-    ldd r10, Z+3
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r14
     eor r12, r15
     eor r13, r16
@@ -3124,18 +3120,18 @@ MCU_FN(lea128, encrypt):
     rol r5
     adc r2, r26
     /* round 9 */
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r14, r22
     eor r15, r23
     eor r16, r24
     eor r17, r25
-    ldd r11, Z+28
-    ldd r12, Z+29
-    ldd r13, Z+30
-    ldd r10, Z+31
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -3158,10 +3154,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r14, Z+24
-    ldd r15, Z+25
-    ldd r16, Z+26
-    ldd r17, Z+27
+    ld r14, Z+
+    ld r15, Z+
+    ld r16, Z+
+    ld r17, Z+
     eor r14, r7
     eor r15, r8
     eor r16, r9
@@ -3184,10 +3180,10 @@ MCU_FN(lea128, encrypt):
     eor r8, r23
     eor r9, r24
     eor r6, r25
-    ldd r19, Z+16
-    ldd r20, Z+17
-    ldd r21, Z+18
-    ldd r18, Z+19
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r2
     eor r20, r3
     eor r21, r4
@@ -3202,18 +3198,18 @@ MCU_FN(lea128, encrypt):
     rol r9
     adc r6, r26
     /* round 10 */
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r2, r22
     eor r3, r23
     eor r4, r24
     eor r5, r25
-    ldd r19, Z+44
-    ldd r20, Z+45
-    ldd r21, Z+46
-    ldd r18, Z+47
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -3236,10 +3232,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r2, Z+40
-    ldd r3, Z+41
-    ldd r4, Z+42
-    ldd r5, Z+43
+    ld r2, Z+
+    ld r3, Z+
+    ld r4, Z+
+    ld r5, Z+
     eor r2, r15
     eor r3, r16
     eor r4, r17
@@ -3262,10 +3258,10 @@ MCU_FN(lea128, encrypt):
     eor r16, r23
     eor r17, r24
     eor r14, r25
-    ldd r11, Z+32
-    ldd r12, Z+33
-    ldd r13, Z+34
-    ldd r10, Z+35
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r6
     eor r12, r7
     eor r13, r8
@@ -3280,18 +3276,18 @@ MCU_FN(lea128, encrypt):
     rol r17
     adc r14, r26
     /* round 11 */
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r6, r22
     eor r7, r23
     eor r8, r24
     eor r9, r25
-    ldd r11, Z+60
-    ldd r12, Z+61
-    ldd r13, Z+62
-    ldd r10, Z+63
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -3314,10 +3310,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r6, Z+56
-    ldd r7, Z+57
-    ldd r8, Z+58
-    ldd r9, Z+59
+    ld r6, Z+
+    ld r7, Z+
+    ld r8, Z+
+    ld r9, Z+
     eor r6, r3
     eor r7, r4
     eor r8, r5
@@ -3340,10 +3336,10 @@ MCU_FN(lea128, encrypt):
     eor r4, r23
     eor r5, r24
     eor r2, r25
-    ldd r19, Z+48
-    ldd r20, Z+49
-    ldd r21, Z+50
-    ldd r18, Z+51
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r14
     eor r20, r15
     eor r21, r16
@@ -3358,20 +3354,18 @@ MCU_FN(lea128, encrypt):
     rol r5
     adc r2, r26
     /* round 12 */
-    subi r30, lo8(-64)
-    sbci r31, hi8(-64)
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r14, r22
     eor r15, r23
     eor r16, r24
     eor r17, r25
-    ldd r19, Z+12
-    ldd r20, Z+13
-    ldd r21, Z+14
-    ldd r18, Z+15
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -3394,10 +3388,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r14, Z+8
-    ldd r15, Z+9
-    ldd r16, Z+10
-    ldd r17, Z+11
+    ld r14, Z+
+    ld r15, Z+
+    ld r16, Z+
+    ld r17, Z+
     eor r14, r7
     eor r15, r8
     eor r16, r9
@@ -3420,10 +3414,10 @@ MCU_FN(lea128, encrypt):
     eor r8, r23
     eor r9, r24
     eor r6, r25
-    ldd r11, Z+0
-    ldd r12, Z+1
-    ldd r13, Z+2
-    ldd r10, Z+3
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r2
     eor r12, r3
     eor r13, r4
@@ -3438,18 +3432,18 @@ MCU_FN(lea128, encrypt):
     rol r9
     adc r6, r26
     /* round 13 */
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r2, r22
     eor r3, r23
     eor r4, r24
     eor r5, r25
-    ldd r11, Z+28
-    ldd r12, Z+29
-    ldd r13, Z+30
-    ldd r10, Z+31
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -3472,10 +3466,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r2, Z+24
-    ldd r3, Z+25
-    ldd r4, Z+26
-    ldd r5, Z+27
+    ld r2, Z+
+    ld r3, Z+
+    ld r4, Z+
+    ld r5, Z+
     eor r2, r15
     eor r3, r16
     eor r4, r17
@@ -3498,10 +3492,10 @@ MCU_FN(lea128, encrypt):
     eor r16, r23
     eor r17, r24
     eor r14, r25
-    ldd r19, Z+16
-    ldd r20, Z+17
-    ldd r21, Z+18
-    ldd r18, Z+19
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r6
     eor r20, r7
     eor r21, r8
@@ -3516,18 +3510,18 @@ MCU_FN(lea128, encrypt):
     rol r17
     adc r14, r26
     /* round 14 */
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r6, r22
     eor r7, r23
     eor r8, r24
     eor r9, r25
-    ldd r19, Z+44
-    ldd r20, Z+45
-    ldd r21, Z+46
-    ldd r18, Z+47
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -3550,10 +3544,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r6, Z+40
-    ldd r7, Z+41
-    ldd r8, Z+42
-    ldd r9, Z+43
+    ld r6, Z+
+    ld r7, Z+
+    ld r8, Z+
+    ld r9, Z+
     eor r6, r3
     eor r7, r4
     eor r8, r5
@@ -3576,10 +3570,10 @@ MCU_FN(lea128, encrypt):
     eor r4, r23
     eor r5, r24
     eor r2, r25
-    ldd r11, Z+32
-    ldd r12, Z+33
-    ldd r13, Z+34
-    ldd r10, Z+35
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r14
     eor r12, r15
     eor r13, r16
@@ -3594,18 +3588,18 @@ MCU_FN(lea128, encrypt):
     rol r5
     adc r2, r26
     /* round 15 */
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r14, r22
     eor r15, r23
     eor r16, r24
     eor r17, r25
-    ldd r11, Z+60
-    ldd r12, Z+61
-    ldd r13, Z+62
-    ldd r10, Z+63
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -3628,10 +3622,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r14, Z+56
-    ldd r15, Z+57
-    ldd r16, Z+58
-    ldd r17, Z+59
+    ld r14, Z+
+    ld r15, Z+
+    ld r16, Z+
+    ld r17, Z+
     eor r14, r7
     eor r15, r8
     eor r16, r9
@@ -3654,10 +3648,10 @@ MCU_FN(lea128, encrypt):
     eor r8, r23
     eor r9, r24
     eor r6, r25
-    ldd r19, Z+48
-    ldd r20, Z+49
-    ldd r21, Z+50
-    ldd r18, Z+51
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r2
     eor r20, r3
     eor r21, r4
@@ -3672,20 +3666,18 @@ MCU_FN(lea128, encrypt):
     rol r9
     adc r6, r26
     /* round 16 */
-    subi r30, lo8(-64)
-    sbci r31, hi8(-64)
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r2, r22
     eor r3, r23
     eor r4, r24
     eor r5, r25
-    ldd r19, Z+12
-    ldd r20, Z+13
-    ldd r21, Z+14
-    ldd r18, Z+15
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -3708,10 +3700,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r2, Z+8
-    ldd r3, Z+9
-    ldd r4, Z+10
-    ldd r5, Z+11
+    ld r2, Z+
+    ld r3, Z+
+    ld r4, Z+
+    ld r5, Z+
     eor r2, r15
     eor r3, r16
     eor r4, r17
@@ -3734,10 +3726,10 @@ MCU_FN(lea128, encrypt):
     eor r16, r23
     eor r17, r24
     eor r14, r25
-    ldd r11, Z+0
-    ldd r12, Z+1
-    ldd r13, Z+2
-    ldd r10, Z+3
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r6
     eor r12, r7
     eor r13, r8
@@ -3752,18 +3744,18 @@ MCU_FN(lea128, encrypt):
     rol r17
     adc r14, r26
     /* round 17 */
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r6, r22
     eor r7, r23
     eor r8, r24
     eor r9, r25
-    ldd r11, Z+28
-    ldd r12, Z+29
-    ldd r13, Z+30
-    ldd r10, Z+31
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -3786,10 +3778,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r6, Z+24
-    ldd r7, Z+25
-    ldd r8, Z+26
-    ldd r9, Z+27
+    ld r6, Z+
+    ld r7, Z+
+    ld r8, Z+
+    ld r9, Z+
     eor r6, r3
     eor r7, r4
     eor r8, r5
@@ -3812,10 +3804,10 @@ MCU_FN(lea128, encrypt):
     eor r4, r23
     eor r5, r24
     eor r2, r25
-    ldd r19, Z+16
-    ldd r20, Z+17
-    ldd r21, Z+18
-    ldd r18, Z+19
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r14
     eor r20, r15
     eor r21, r16
@@ -3830,18 +3822,18 @@ MCU_FN(lea128, encrypt):
     rol r5
     adc r2, r26
     /* round 18 */
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r14, r22
     eor r15, r23
     eor r16, r24
     eor r17, r25
-    ldd r19, Z+44
-    ldd r20, Z+45
-    ldd r21, Z+46
-    ldd r18, Z+47
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -3864,10 +3856,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r14, Z+40
-    ldd r15, Z+41
-    ldd r16, Z+42
-    ldd r17, Z+43
+    ld r14, Z+
+    ld r15, Z+
+    ld r16, Z+
+    ld r17, Z+
     eor r14, r7
     eor r15, r8
     eor r16, r9
@@ -3890,10 +3882,10 @@ MCU_FN(lea128, encrypt):
     eor r8, r23
     eor r9, r24
     eor r6, r25
-    ldd r11, Z+32
-    ldd r12, Z+33
-    ldd r13, Z+34
-    ldd r10, Z+35
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r2
     eor r12, r3
     eor r13, r4
@@ -3908,18 +3900,18 @@ MCU_FN(lea128, encrypt):
     rol r9
     adc r6, r26
     /* round 19 */
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r2, r22
     eor r3, r23
     eor r4, r24
     eor r5, r25
-    ldd r11, Z+60
-    ldd r12, Z+61
-    ldd r13, Z+62
-    ldd r10, Z+63
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -3942,10 +3934,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r2, Z+56
-    ldd r3, Z+57
-    ldd r4, Z+58
-    ldd r5, Z+59
+    ld r2, Z+
+    ld r3, Z+
+    ld r4, Z+
+    ld r5, Z+
     eor r2, r15
     eor r3, r16
     eor r4, r17
@@ -3968,10 +3960,10 @@ MCU_FN(lea128, encrypt):
     eor r16, r23
     eor r17, r24
     eor r14, r25
-    ldd r19, Z+48
-    ldd r20, Z+49
-    ldd r21, Z+50
-    ldd r18, Z+51
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r6
     eor r20, r7
     eor r21, r8
@@ -3986,20 +3978,18 @@ MCU_FN(lea128, encrypt):
     rol r17
     adc r14, r26
     /* round 20 */
-    subi r30, lo8(-64)
-    sbci r31, hi8(-64)
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r6, r22
     eor r7, r23
     eor r8, r24
     eor r9, r25
-    ldd r19, Z+12
-    ldd r20, Z+13
-    ldd r21, Z+14
-    ldd r18, Z+15
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -4022,10 +4012,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r6, Z+8
-    ldd r7, Z+9
-    ldd r8, Z+10
-    ldd r9, Z+11
+    ld r6, Z+
+    ld r7, Z+
+    ld r8, Z+
+    ld r9, Z+
     eor r6, r3
     eor r7, r4
     eor r8, r5
@@ -4048,10 +4038,10 @@ MCU_FN(lea128, encrypt):
     eor r4, r23
     eor r5, r24
     eor r2, r25
-    ldd r11, Z+0
-    ldd r12, Z+1
-    ldd r13, Z+2
-    ldd r10, Z+3
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r14
     eor r12, r15
     eor r13, r16
@@ -4066,18 +4056,18 @@ MCU_FN(lea128, encrypt):
     rol r5
     adc r2, r26
     /* round 21 */
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r14, r22
     eor r15, r23
     eor r16, r24
     eor r17, r25
-    ldd r11, Z+28
-    ldd r12, Z+29
-    ldd r13, Z+30
-    ldd r10, Z+31
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -4100,10 +4090,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r14, Z+24
-    ldd r15, Z+25
-    ldd r16, Z+26
-    ldd r17, Z+27
+    ld r14, Z+
+    ld r15, Z+
+    ld r16, Z+
+    ld r17, Z+
     eor r14, r7
     eor r15, r8
     eor r16, r9
@@ -4126,10 +4116,10 @@ MCU_FN(lea128, encrypt):
     eor r8, r23
     eor r9, r24
     eor r6, r25
-    ldd r19, Z+16
-    ldd r20, Z+17
-    ldd r21, Z+18
-    ldd r18, Z+19
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r2
     eor r20, r3
     eor r21, r4
@@ -4144,18 +4134,18 @@ MCU_FN(lea128, encrypt):
     rol r9
     adc r6, r26
     /* round 22 */
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r2, r22
     eor r3, r23
     eor r4, r24
     eor r5, r25
-    ldd r19, Z+44
-    ldd r20, Z+45
-    ldd r21, Z+46
-    ldd r18, Z+47
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r11
     eor r20, r12
     eor r21, r13
@@ -4178,10 +4168,10 @@ MCU_FN(lea128, encrypt):
     eor r12, r23
     eor r13, r24
     eor r10, r25
-    ldd r2, Z+40
-    ldd r3, Z+41
-    ldd r4, Z+42
-    ldd r5, Z+43
+    ld r2, Z+
+    ld r3, Z+
+    ld r4, Z+
+    ld r5, Z+
     eor r2, r15
     eor r3, r16
     eor r4, r17
@@ -4204,10 +4194,10 @@ MCU_FN(lea128, encrypt):
     eor r16, r23
     eor r17, r24
     eor r14, r25
-    ldd r11, Z+32
-    ldd r12, Z+33
-    ldd r13, Z+34
-    ldd r10, Z+35
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r6
     eor r12, r7
     eor r13, r8
@@ -4222,18 +4212,18 @@ MCU_FN(lea128, encrypt):
     rol r17
     adc r14, r26
     /* round 23 */
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ld r22, Z+
+    ld r23, Z+
+    ld r24, Z+
+    ld r25, Z+
     eor r6, r22
     eor r7, r23
     eor r8, r24
     eor r9, r25
-    ldd r11, Z+60
-    ldd r12, Z+61
-    ldd r13, Z+62
-    ldd r10, Z+63
+    ld r11, Z+
+    ld r12, Z+
+    ld r13, Z+
+    ld r10, Z+
     eor r11, r19
     eor r12, r20
     eor r13, r21
@@ -4256,10 +4246,10 @@ MCU_FN(lea128, encrypt):
     eor r20, r23
     eor r21, r24
     eor r18, r25
-    ldd r6, Z+56
-    ldd r7, Z+57
-    ldd r8, Z+58
-    ldd r9, Z+59
+    ld r6, Z+
+    ld r7, Z+
+    ld r8, Z+
+    ld r9, Z+
     eor r6, r3
     eor r7, r4
     eor r8, r5
@@ -4282,10 +4272,10 @@ MCU_FN(lea128, encrypt):
     eor r4, r23
     eor r5, r24
     eor r2, r25
-    ldd r19, Z+48
-    ldd r20, Z+49
-    ldd r21, Z+50
-    ldd r18, Z+51
+    ld r19, Z+
+    ld r20, Z+
+    ld r21, Z+
+    ld r18, Z+
     eor r19, r14
     eor r20, r15
     eor r21, r16
@@ -4392,10 +4382,10 @@ MCU_FN(lea128, decrypt):
     bld r2, 7
     subi r30, lo8(-320)
     sbci r31, hi8(-320)
-    ldd r18, Z+48
-    ldd r19, Z+49
-    ldd r20, Z+50
-    ldd r21, Z+51
+    ldd r18, Z+60
+    ldd r19, Z+61
+    ldd r20, Z+62
+    ldd r21, Z+63
     eor r18, r14
     eor r19, r15
     eor r20, r16
@@ -4404,10 +4394,10 @@ MCU_FN(lea128, decrypt):
     sbc r4, r19
     sbc r5, r20
     sbc r2, r21
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ldd r22, Z+48
+    ldd r23, Z+49
+    ldd r24, Z+50
+    ldd r25, Z+51
     eor r3, r22
     eor r4, r23
     eor r5, r24
@@ -4448,10 +4438,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r9, r0
     eor r6, r1
-    ldd r10, Z+60
-    ldd r11, Z+61
-    ldd r12, Z+62
-    ldd r13, Z+63
+    ldd r10, Z+52
+    ldd r11, Z+53
+    ldd r12, Z+54
+    ldd r13, Z+55
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -4471,10 +4461,10 @@ MCU_FN(lea128, decrypt):
     ror r16
     ror r15
     bld r14, 7
-    ldd r10, Z+32
-    ldd r11, Z+33
-    ldd r12, Z+34
-    ldd r13, Z+35
+    ldd r10, Z+44
+    ldd r11, Z+45
+    ldd r12, Z+46
+    ldd r13, Z+47
     eor r10, r6
     eor r11, r7
     eor r12, r8
@@ -4483,10 +4473,10 @@ MCU_FN(lea128, decrypt):
     sbc r16, r11
     sbc r17, r12
     sbc r14, r13
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ldd r22, Z+32
+    ldd r23, Z+33
+    ldd r24, Z+34
+    ldd r25, Z+35
     eor r15, r22
     eor r16, r23
     eor r17, r24
@@ -4527,10 +4517,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r5, r0
     eor r2, r1
-    ldd r18, Z+44
-    ldd r19, Z+45
-    ldd r20, Z+46
-    ldd r21, Z+47
+    ldd r18, Z+36
+    ldd r19, Z+37
+    ldd r20, Z+38
+    ldd r21, Z+39
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -4550,10 +4540,10 @@ MCU_FN(lea128, decrypt):
     ror r8
     ror r7
     bld r6, 7
-    ldd r18, Z+16
-    ldd r19, Z+17
-    ldd r20, Z+18
-    ldd r21, Z+19
+    ldd r18, Z+28
+    ldd r19, Z+29
+    ldd r20, Z+30
+    ldd r21, Z+31
     eor r18, r2
     eor r19, r3
     eor r20, r4
@@ -4562,10 +4552,10 @@ MCU_FN(lea128, decrypt):
     sbc r8, r19
     sbc r9, r20
     sbc r6, r21
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ldd r22, Z+16
+    ldd r23, Z+17
+    ldd r24, Z+18
+    ldd r25, Z+19
     eor r7, r22
     eor r8, r23
     eor r9, r24
@@ -4606,10 +4596,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r17, r0
     eor r14, r1
-    ldd r10, Z+28
-    ldd r11, Z+29
-    ldd r12, Z+30
-    ldd r13, Z+31
+    ldd r10, Z+20
+    ldd r11, Z+21
+    ldd r12, Z+22
+    ldd r13, Z+23
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -4629,10 +4619,10 @@ MCU_FN(lea128, decrypt):
     ror r4
     ror r3
     bld r2, 7
-    ldd r10, Z+0
-    ldd r11, Z+1
-    ldd r12, Z+2
-    ldd r13, Z+3
+    ldd r10, Z+12
+    ldd r11, Z+13
+    ldd r12, Z+14
+    ldd r13, Z+15
     eor r10, r14
     eor r11, r15
     eor r12, r16
@@ -4641,10 +4631,10 @@ MCU_FN(lea128, decrypt):
     sbc r4, r11
     sbc r5, r12
     sbc r2, r13
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ldd r22, Z+0
+    ldd r23, Z+1
+    ldd r24, Z+2
+    ldd r25, Z+3
     eor r3, r22
     eor r4, r23
     eor r5, r24
@@ -4685,10 +4675,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r9, r0
     eor r6, r1
-    ldd r18, Z+12
-    ldd r19, Z+13
-    ldd r20, Z+14
-    ldd r21, Z+15
+    ldd r18, Z+4
+    ldd r19, Z+5
+    ldd r20, Z+6
+    ldd r21, Z+7
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -4710,10 +4700,10 @@ MCU_FN(lea128, decrypt):
     bld r14, 7
     subi r30, lo8(64)
     sbci r31, hi8(64)
-    ldd r18, Z+48
-    ldd r19, Z+49
-    ldd r20, Z+50
-    ldd r21, Z+51
+    ldd r18, Z+60
+    ldd r19, Z+61
+    ldd r20, Z+62
+    ldd r21, Z+63
     eor r18, r6
     eor r19, r7
     eor r20, r8
@@ -4722,10 +4712,10 @@ MCU_FN(lea128, decrypt):
     sbc r16, r19
     sbc r17, r20
     sbc r14, r21
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ldd r22, Z+48
+    ldd r23, Z+49
+    ldd r24, Z+50
+    ldd r25, Z+51
     eor r15, r22
     eor r16, r23
     eor r17, r24
@@ -4766,10 +4756,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r5, r0
     eor r2, r1
-    ldd r10, Z+60
-    ldd r11, Z+61
-    ldd r12, Z+62
-    ldd r13, Z+63
+    ldd r10, Z+52
+    ldd r11, Z+53
+    ldd r12, Z+54
+    ldd r13, Z+55
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -4789,10 +4779,10 @@ MCU_FN(lea128, decrypt):
     ror r8
     ror r7
     bld r6, 7
-    ldd r10, Z+32
-    ldd r11, Z+33
-    ldd r12, Z+34
-    ldd r13, Z+35
+    ldd r10, Z+44
+    ldd r11, Z+45
+    ldd r12, Z+46
+    ldd r13, Z+47
     eor r10, r2
     eor r11, r3
     eor r12, r4
@@ -4801,10 +4791,10 @@ MCU_FN(lea128, decrypt):
     sbc r8, r11
     sbc r9, r12
     sbc r6, r13
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ldd r22, Z+32
+    ldd r23, Z+33
+    ldd r24, Z+34
+    ldd r25, Z+35
     eor r7, r22
     eor r8, r23
     eor r9, r24
@@ -4845,10 +4835,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r17, r0
     eor r14, r1
-    ldd r18, Z+44
-    ldd r19, Z+45
-    ldd r20, Z+46
-    ldd r21, Z+47
+    ldd r18, Z+36
+    ldd r19, Z+37
+    ldd r20, Z+38
+    ldd r21, Z+39
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -4868,10 +4858,10 @@ MCU_FN(lea128, decrypt):
     ror r4
     ror r3
     bld r2, 7
-    ldd r18, Z+16
-    ldd r19, Z+17
-    ldd r20, Z+18
-    ldd r21, Z+19
+    ldd r18, Z+28
+    ldd r19, Z+29
+    ldd r20, Z+30
+    ldd r21, Z+31
     eor r18, r14
     eor r19, r15
     eor r20, r16
@@ -4880,10 +4870,10 @@ MCU_FN(lea128, decrypt):
     sbc r4, r19
     sbc r5, r20
     sbc r2, r21
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ldd r22, Z+16
+    ldd r23, Z+17
+    ldd r24, Z+18
+    ldd r25, Z+19
     eor r3, r22
     eor r4, r23
     eor r5, r24
@@ -4924,10 +4914,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r9, r0
     eor r6, r1
-    ldd r10, Z+28
-    ldd r11, Z+29
-    ldd r12, Z+30
-    ldd r13, Z+31
+    ldd r10, Z+20
+    ldd r11, Z+21
+    ldd r12, Z+22
+    ldd r13, Z+23
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -4947,10 +4937,10 @@ MCU_FN(lea128, decrypt):
     ror r16
     ror r15
     bld r14, 7
-    ldd r10, Z+0
-    ldd r11, Z+1
-    ldd r12, Z+2
-    ldd r13, Z+3
+    ldd r10, Z+12
+    ldd r11, Z+13
+    ldd r12, Z+14
+    ldd r13, Z+15
     eor r10, r6
     eor r11, r7
     eor r12, r8
@@ -4959,10 +4949,10 @@ MCU_FN(lea128, decrypt):
     sbc r16, r11
     sbc r17, r12
     sbc r14, r13
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ldd r22, Z+0
+    ldd r23, Z+1
+    ldd r24, Z+2
+    ldd r25, Z+3
     eor r15, r22
     eor r16, r23
     eor r17, r24
@@ -5003,10 +4993,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r5, r0
     eor r2, r1
-    ldd r18, Z+12
-    ldd r19, Z+13
-    ldd r20, Z+14
-    ldd r21, Z+15
+    ldd r18, Z+4
+    ldd r19, Z+5
+    ldd r20, Z+6
+    ldd r21, Z+7
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -5028,10 +5018,10 @@ MCU_FN(lea128, decrypt):
     bld r6, 7
     subi r30, lo8(64)
     sbci r31, hi8(64)
-    ldd r18, Z+48
-    ldd r19, Z+49
-    ldd r20, Z+50
-    ldd r21, Z+51
+    ldd r18, Z+60
+    ldd r19, Z+61
+    ldd r20, Z+62
+    ldd r21, Z+63
     eor r18, r2
     eor r19, r3
     eor r20, r4
@@ -5040,10 +5030,10 @@ MCU_FN(lea128, decrypt):
     sbc r8, r19
     sbc r9, r20
     sbc r6, r21
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ldd r22, Z+48
+    ldd r23, Z+49
+    ldd r24, Z+50
+    ldd r25, Z+51
     eor r7, r22
     eor r8, r23
     eor r9, r24
@@ -5084,10 +5074,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r17, r0
     eor r14, r1
-    ldd r10, Z+60
-    ldd r11, Z+61
-    ldd r12, Z+62
-    ldd r13, Z+63
+    ldd r10, Z+52
+    ldd r11, Z+53
+    ldd r12, Z+54
+    ldd r13, Z+55
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -5107,10 +5097,10 @@ MCU_FN(lea128, decrypt):
     ror r4
     ror r3
     bld r2, 7
-    ldd r10, Z+32
-    ldd r11, Z+33
-    ldd r12, Z+34
-    ldd r13, Z+35
+    ldd r10, Z+44
+    ldd r11, Z+45
+    ldd r12, Z+46
+    ldd r13, Z+47
     eor r10, r14
     eor r11, r15
     eor r12, r16
@@ -5119,10 +5109,10 @@ MCU_FN(lea128, decrypt):
     sbc r4, r11
     sbc r5, r12
     sbc r2, r13
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ldd r22, Z+32
+    ldd r23, Z+33
+    ldd r24, Z+34
+    ldd r25, Z+35
     eor r3, r22
     eor r4, r23
     eor r5, r24
@@ -5163,10 +5153,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r9, r0
     eor r6, r1
-    ldd r18, Z+44
-    ldd r19, Z+45
-    ldd r20, Z+46
-    ldd r21, Z+47
+    ldd r18, Z+36
+    ldd r19, Z+37
+    ldd r20, Z+38
+    ldd r21, Z+39
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -5186,10 +5176,10 @@ MCU_FN(lea128, decrypt):
     ror r16
     ror r15
     bld r14, 7
-    ldd r18, Z+16
-    ldd r19, Z+17
-    ldd r20, Z+18
-    ldd r21, Z+19
+    ldd r18, Z+28
+    ldd r19, Z+29
+    ldd r20, Z+30
+    ldd r21, Z+31
     eor r18, r6
     eor r19, r7
     eor r20, r8
@@ -5198,10 +5188,10 @@ MCU_FN(lea128, decrypt):
     sbc r16, r19
     sbc r17, r20
     sbc r14, r21
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ldd r22, Z+16
+    ldd r23, Z+17
+    ldd r24, Z+18
+    ldd r25, Z+19
     eor r15, r22
     eor r16, r23
     eor r17, r24
@@ -5242,10 +5232,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r5, r0
     eor r2, r1
-    ldd r10, Z+28
-    ldd r11, Z+29
-    ldd r12, Z+30
-    ldd r13, Z+31
+    ldd r10, Z+20
+    ldd r11, Z+21
+    ldd r12, Z+22
+    ldd r13, Z+23
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -5265,10 +5255,10 @@ MCU_FN(lea128, decrypt):
     ror r8
     ror r7
     bld r6, 7
-    ldd r10, Z+0
-    ldd r11, Z+1
-    ldd r12, Z+2
-    ldd r13, Z+3
+    ldd r10, Z+12
+    ldd r11, Z+13
+    ldd r12, Z+14
+    ldd r13, Z+15
     eor r10, r2
     eor r11, r3
     eor r12, r4
@@ -5277,10 +5267,10 @@ MCU_FN(lea128, decrypt):
     sbc r8, r11
     sbc r9, r12
     sbc r6, r13
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ldd r22, Z+0
+    ldd r23, Z+1
+    ldd r24, Z+2
+    ldd r25, Z+3
     eor r7, r22
     eor r8, r23
     eor r9, r24
@@ -5321,10 +5311,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r17, r0
     eor r14, r1
-    ldd r18, Z+12
-    ldd r19, Z+13
-    ldd r20, Z+14
-    ldd r21, Z+15
+    ldd r18, Z+4
+    ldd r19, Z+5
+    ldd r20, Z+6
+    ldd r21, Z+7
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -5346,10 +5336,10 @@ MCU_FN(lea128, decrypt):
     bld r2, 7
     subi r30, lo8(64)
     sbci r31, hi8(64)
-    ldd r18, Z+48
-    ldd r19, Z+49
-    ldd r20, Z+50
-    ldd r21, Z+51
+    ldd r18, Z+60
+    ldd r19, Z+61
+    ldd r20, Z+62
+    ldd r21, Z+63
     eor r18, r14
     eor r19, r15
     eor r20, r16
@@ -5358,10 +5348,10 @@ MCU_FN(lea128, decrypt):
     sbc r4, r19
     sbc r5, r20
     sbc r2, r21
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ldd r22, Z+48
+    ldd r23, Z+49
+    ldd r24, Z+50
+    ldd r25, Z+51
     eor r3, r22
     eor r4, r23
     eor r5, r24
@@ -5402,10 +5392,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r9, r0
     eor r6, r1
-    ldd r10, Z+60
-    ldd r11, Z+61
-    ldd r12, Z+62
-    ldd r13, Z+63
+    ldd r10, Z+52
+    ldd r11, Z+53
+    ldd r12, Z+54
+    ldd r13, Z+55
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -5425,10 +5415,10 @@ MCU_FN(lea128, decrypt):
     ror r16
     ror r15
     bld r14, 7
-    ldd r10, Z+32
-    ldd r11, Z+33
-    ldd r12, Z+34
-    ldd r13, Z+35
+    ldd r10, Z+44
+    ldd r11, Z+45
+    ldd r12, Z+46
+    ldd r13, Z+47
     eor r10, r6
     eor r11, r7
     eor r12, r8
@@ -5437,10 +5427,10 @@ MCU_FN(lea128, decrypt):
     sbc r16, r11
     sbc r17, r12
     sbc r14, r13
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ldd r22, Z+32
+    ldd r23, Z+33
+    ldd r24, Z+34
+    ldd r25, Z+35
     eor r15, r22
     eor r16, r23
     eor r17, r24
@@ -5481,10 +5471,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r5, r0
     eor r2, r1
-    ldd r18, Z+44
-    ldd r19, Z+45
-    ldd r20, Z+46
-    ldd r21, Z+47
+    ldd r18, Z+36
+    ldd r19, Z+37
+    ldd r20, Z+38
+    ldd r21, Z+39
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -5504,10 +5494,10 @@ MCU_FN(lea128, decrypt):
     ror r8
     ror r7
     bld r6, 7
-    ldd r18, Z+16
-    ldd r19, Z+17
-    ldd r20, Z+18
-    ldd r21, Z+19
+    ldd r18, Z+28
+    ldd r19, Z+29
+    ldd r20, Z+30
+    ldd r21, Z+31
     eor r18, r2
     eor r19, r3
     eor r20, r4
@@ -5516,10 +5506,10 @@ MCU_FN(lea128, decrypt):
     sbc r8, r19
     sbc r9, r20
     sbc r6, r21
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ldd r22, Z+16
+    ldd r23, Z+17
+    ldd r24, Z+18
+    ldd r25, Z+19
     eor r7, r22
     eor r8, r23
     eor r9, r24
@@ -5560,10 +5550,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r17, r0
     eor r14, r1
-    ldd r10, Z+28
-    ldd r11, Z+29
-    ldd r12, Z+30
-    ldd r13, Z+31
+    ldd r10, Z+20
+    ldd r11, Z+21
+    ldd r12, Z+22
+    ldd r13, Z+23
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -5583,10 +5573,10 @@ MCU_FN(lea128, decrypt):
     ror r4
     ror r3
     bld r2, 7
-    ldd r10, Z+0
-    ldd r11, Z+1
-    ldd r12, Z+2
-    ldd r13, Z+3
+    ldd r10, Z+12
+    ldd r11, Z+13
+    ldd r12, Z+14
+    ldd r13, Z+15
     eor r10, r14
     eor r11, r15
     eor r12, r16
@@ -5595,10 +5585,10 @@ MCU_FN(lea128, decrypt):
     sbc r4, r11
     sbc r5, r12
     sbc r2, r13
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ldd r22, Z+0
+    ldd r23, Z+1
+    ldd r24, Z+2
+    ldd r25, Z+3
     eor r3, r22
     eor r4, r23
     eor r5, r24
@@ -5639,10 +5629,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r9, r0
     eor r6, r1
-    ldd r18, Z+12
-    ldd r19, Z+13
-    ldd r20, Z+14
-    ldd r21, Z+15
+    ldd r18, Z+4
+    ldd r19, Z+5
+    ldd r20, Z+6
+    ldd r21, Z+7
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -5664,10 +5654,10 @@ MCU_FN(lea128, decrypt):
     bld r14, 7
     subi r30, lo8(64)
     sbci r31, hi8(64)
-    ldd r18, Z+48
-    ldd r19, Z+49
-    ldd r20, Z+50
-    ldd r21, Z+51
+    ldd r18, Z+60
+    ldd r19, Z+61
+    ldd r20, Z+62
+    ldd r21, Z+63
     eor r18, r6
     eor r19, r7
     eor r20, r8
@@ -5676,10 +5666,10 @@ MCU_FN(lea128, decrypt):
     sbc r16, r19
     sbc r17, r20
     sbc r14, r21
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ldd r22, Z+48
+    ldd r23, Z+49
+    ldd r24, Z+50
+    ldd r25, Z+51
     eor r15, r22
     eor r16, r23
     eor r17, r24
@@ -5720,10 +5710,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r5, r0
     eor r2, r1
-    ldd r10, Z+60
-    ldd r11, Z+61
-    ldd r12, Z+62
-    ldd r13, Z+63
+    ldd r10, Z+52
+    ldd r11, Z+53
+    ldd r12, Z+54
+    ldd r13, Z+55
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -5743,10 +5733,10 @@ MCU_FN(lea128, decrypt):
     ror r8
     ror r7
     bld r6, 7
-    ldd r10, Z+32
-    ldd r11, Z+33
-    ldd r12, Z+34
-    ldd r13, Z+35
+    ldd r10, Z+44
+    ldd r11, Z+45
+    ldd r12, Z+46
+    ldd r13, Z+47
     eor r10, r2
     eor r11, r3
     eor r12, r4
@@ -5755,10 +5745,10 @@ MCU_FN(lea128, decrypt):
     sbc r8, r11
     sbc r9, r12
     sbc r6, r13
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ldd r22, Z+32
+    ldd r23, Z+33
+    ldd r24, Z+34
+    ldd r25, Z+35
     eor r7, r22
     eor r8, r23
     eor r9, r24
@@ -5799,10 +5789,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r17, r0
     eor r14, r1
-    ldd r18, Z+44
-    ldd r19, Z+45
-    ldd r20, Z+46
-    ldd r21, Z+47
+    ldd r18, Z+36
+    ldd r19, Z+37
+    ldd r20, Z+38
+    ldd r21, Z+39
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -5822,10 +5812,10 @@ MCU_FN(lea128, decrypt):
     ror r4
     ror r3
     bld r2, 7
-    ldd r18, Z+16
-    ldd r19, Z+17
-    ldd r20, Z+18
-    ldd r21, Z+19
+    ldd r18, Z+28
+    ldd r19, Z+29
+    ldd r20, Z+30
+    ldd r21, Z+31
     eor r18, r14
     eor r19, r15
     eor r20, r16
@@ -5834,10 +5824,10 @@ MCU_FN(lea128, decrypt):
     sbc r4, r19
     sbc r5, r20
     sbc r2, r21
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ldd r22, Z+16
+    ldd r23, Z+17
+    ldd r24, Z+18
+    ldd r25, Z+19
     eor r3, r22
     eor r4, r23
     eor r5, r24
@@ -5878,10 +5868,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r9, r0
     eor r6, r1
-    ldd r10, Z+28
-    ldd r11, Z+29
-    ldd r12, Z+30
-    ldd r13, Z+31
+    ldd r10, Z+20
+    ldd r11, Z+21
+    ldd r12, Z+22
+    ldd r13, Z+23
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -5901,10 +5891,10 @@ MCU_FN(lea128, decrypt):
     ror r16
     ror r15
     bld r14, 7
-    ldd r10, Z+0
-    ldd r11, Z+1
-    ldd r12, Z+2
-    ldd r13, Z+3
+    ldd r10, Z+12
+    ldd r11, Z+13
+    ldd r12, Z+14
+    ldd r13, Z+15
     eor r10, r6
     eor r11, r7
     eor r12, r8
@@ -5913,10 +5903,10 @@ MCU_FN(lea128, decrypt):
     sbc r16, r11
     sbc r17, r12
     sbc r14, r13
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ldd r22, Z+0
+    ldd r23, Z+1
+    ldd r24, Z+2
+    ldd r25, Z+3
     eor r15, r22
     eor r16, r23
     eor r17, r24
@@ -5957,10 +5947,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r5, r0
     eor r2, r1
-    ldd r18, Z+12
-    ldd r19, Z+13
-    ldd r20, Z+14
-    ldd r21, Z+15
+    ldd r18, Z+4
+    ldd r19, Z+5
+    ldd r20, Z+6
+    ldd r21, Z+7
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -5982,10 +5972,10 @@ MCU_FN(lea128, decrypt):
     bld r6, 7
     subi r30, lo8(64)
     sbci r31, hi8(64)
-    ldd r18, Z+48
-    ldd r19, Z+49
-    ldd r20, Z+50
-    ldd r21, Z+51
+    ldd r18, Z+60
+    ldd r19, Z+61
+    ldd r20, Z+62
+    ldd r21, Z+63
     eor r18, r2
     eor r19, r3
     eor r20, r4
@@ -5994,10 +5984,10 @@ MCU_FN(lea128, decrypt):
     sbc r8, r19
     sbc r9, r20
     sbc r6, r21
-    ldd r22, Z+52
-    ldd r23, Z+53
-    ldd r24, Z+54
-    ldd r25, Z+55
+    ldd r22, Z+48
+    ldd r23, Z+49
+    ldd r24, Z+50
+    ldd r25, Z+51
     eor r7, r22
     eor r8, r23
     eor r9, r24
@@ -6038,10 +6028,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r17, r0
     eor r14, r1
-    ldd r10, Z+60
-    ldd r11, Z+61
-    ldd r12, Z+62
-    ldd r13, Z+63
+    ldd r10, Z+52
+    ldd r11, Z+53
+    ldd r12, Z+54
+    ldd r13, Z+55
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -6061,10 +6051,10 @@ MCU_FN(lea128, decrypt):
     ror r4
     ror r3
     bld r2, 7
-    ldd r10, Z+32
-    ldd r11, Z+33
-    ldd r12, Z+34
-    ldd r13, Z+35
+    ldd r10, Z+44
+    ldd r11, Z+45
+    ldd r12, Z+46
+    ldd r13, Z+47
     eor r10, r14
     eor r11, r15
     eor r12, r16
@@ -6073,10 +6063,10 @@ MCU_FN(lea128, decrypt):
     sbc r4, r11
     sbc r5, r12
     sbc r2, r13
-    ldd r22, Z+36
-    ldd r23, Z+37
-    ldd r24, Z+38
-    ldd r25, Z+39
+    ldd r22, Z+32
+    ldd r23, Z+33
+    ldd r24, Z+34
+    ldd r25, Z+35
     eor r3, r22
     eor r4, r23
     eor r5, r24
@@ -6117,10 +6107,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r9, r0
     eor r6, r1
-    ldd r18, Z+44
-    ldd r19, Z+45
-    ldd r20, Z+46
-    ldd r21, Z+47
+    ldd r18, Z+36
+    ldd r19, Z+37
+    ldd r20, Z+38
+    ldd r21, Z+39
     eor r18, r10
     eor r19, r11
     eor r20, r12
@@ -6140,10 +6130,10 @@ MCU_FN(lea128, decrypt):
     ror r16
     ror r15
     bld r14, 7
-    ldd r18, Z+16
-    ldd r19, Z+17
-    ldd r20, Z+18
-    ldd r21, Z+19
+    ldd r18, Z+28
+    ldd r19, Z+29
+    ldd r20, Z+30
+    ldd r21, Z+31
     eor r18, r6
     eor r19, r7
     eor r20, r8
@@ -6152,10 +6142,10 @@ MCU_FN(lea128, decrypt):
     sbc r16, r19
     sbc r17, r20
     sbc r14, r21
-    ldd r22, Z+20
-    ldd r23, Z+21
-    ldd r24, Z+22
-    ldd r25, Z+23
+    ldd r22, Z+16
+    ldd r23, Z+17
+    ldd r24, Z+18
+    ldd r25, Z+19
     eor r15, r22
     eor r16, r23
     eor r17, r24
@@ -6196,10 +6186,10 @@ MCU_FN(lea128, decrypt):
     mul r13, r27
     eor r5, r0
     eor r2, r1
-    ldd r10, Z+28
-    ldd r11, Z+29
-    ldd r12, Z+30
-    ldd r13, Z+31
+    ldd r10, Z+20
+    ldd r11, Z+21
+    ldd r12, Z+22
+    ldd r13, Z+23
     eor r10, r18
     eor r11, r19
     eor r12, r20
@@ -6219,10 +6209,10 @@ MCU_FN(lea128, decrypt):
     ror r8
     ror r7
     bld r6, 7
-    ldd r10, Z+0
-    ldd r11, Z+1
-    ldd r12, Z+2
-    ldd r13, Z+3
+    ldd r10, Z+12
+    ldd r11, Z+13
+    ldd r12, Z+14
+    ldd r13, Z+15
     eor r10, r2
     eor r11, r3
     eor r12, r4
@@ -6231,10 +6221,10 @@ MCU_FN(lea128, decrypt):
     sbc r8, r11
     sbc r9, r12
     sbc r6, r13
-    ldd r22, Z+4
-    ldd r23, Z+5
-    ldd r24, Z+6
-    ldd r25, Z+7
+    ldd r22, Z+0
+    ldd r23, Z+1
+    ldd r24, Z+2
+    ldd r25, Z+3
     eor r7, r22
     eor r8, r23
     eor r9, r24
@@ -6275,10 +6265,10 @@ MCU_FN(lea128, decrypt):
     mul r21, r27
     eor r17, r0
     eor r14, r1
-    ldd r18, Z+12
-    ldd r19, Z+13
-    ldd r20, Z+14
-    ldd r21, Z+15
+    ldd r18, Z+4
+    ldd r19, Z+5
+    ldd r20, Z+6
+    ldd r21, Z+7
     eor r18, r10
     eor r19, r11
     eor r20, r12
