@@ -8,8 +8,8 @@ The techniques (docs/lea-pipo.md, "PIPO on the ATmega128"):
 - the eight state rows live in eight registers for the whole block, all rounds unrolled; the generator
   tracks which register holds which row, so the S-layer's output permutation and the temporaries that
   become outputs (y1 = x0 ^ t1, y2 = x2 ^ t0, y7 = x1 ^ x4 ^ u) cost no MOV;
-- the S-layer is the designers' bitsliced circuit (11 AND/OR, 23 XOR, one NOT) in two-operand form:
-  46 instructions a round, each x ^= a op b a MOV, AND/OR and EOR;
+- the S-layer is the designers' bitsliced circuit (11 AND/OR, 22 XOR, one NOT) in two-operand form:
+  46 instructions a round (11 AND/OR, 22 EOR, 1 COM, 12 MOV: each x ^= a op b is MOV, AND/OR, EOR);
 - the R-layer: ROL 4 = SWAP (1 cycle), ROL 1 = LSL + ADC zero (2), ROR 1 = BST/LSR/BLD (3), the others
   combinations: row rotations 0,7,4,3,6,5,1,2 cost 0+3+1+4+5+3+2+4 = 22 cycles a round (a common
   offset for all rows does not help: the costs of any eight distinct amounts sum to 22);
