@@ -1446,6 +1446,7 @@ MCU_FN(aes128, ctr):
     bic     r5, r2, #15
     add     r5, r1, r5
     and     r6, r2, #15
+    sub     r0, r0, r1
     str     r0, [sp, #160]
     str     r1, [sp, #156]
     str     r5, [sp, #164]
@@ -1464,6 +1465,8 @@ MCU_FN(aes128, ctr):
     str     r9, [sp, #176]
     str     r10, [sp, #180]
     str     r7, [sp, #184]
+    lsr     r7, r7, #24
+    str     r7, [sp, #152]
     rev     r11, r11
     str     r11, [sp, #148]
     add     r3, r3, #32                 // round keys 3..10 into the frame
@@ -1478,26 +1481,35 @@ MCU_FN(aes128, ctr):
     stmia   r8!, {r0-r2, r4-r7, r9}
     movw    r12, #:lower16:aes128_cm3_te
     movt    r12, #:upper16:aes128_cm3_te
-    ldr     r0, [sp, #148]
-    lsls    r0, r0, #24
+    lsls    r0, r11, #24
     it      ne
     blne    aes128_cm3_ctr_batch         // a low byte of 0 is precomputed by the block's wrap check
-    ldr     r0, [sp, #156]
-    ldr     r1, [sp, #164]
-    cmp     r0, r1
+    ldr     r2, [sp, #156]
+    ldr     r3, [sp, #164]
+    ldr     r0, [sp, #148]
+    ldr     r10, [sp, #152]
+    cmp     r2, r3
     beq     .Ltail
-.Lblock:
-    ldr     r0, [sp, #148]               // n
-    ldr     r1, [sp, #152]
-    ldr     r2, [sp, #128]
+    subs    r3, r3, r2                  // an odd number of whole blocks: start with block 1 of a pair
+    tst     r3, #16
+    beq     .Lblock0
+    sub     r2, r2, #16
+    str     r2, [sp, #156]
+    b       .Lblock1
+.Lblock0:
     lsls    r3, r0, #24                 // Z: the low byte wrapped: new batch
-    beq     .Lwrap
-.Lafter_wrap:
-    eor     r1, r1, r3, lsr #24         // index of the counter byte after round key 0
+    beq     .Lwrap0
+.Lafter_wrap0:
+    eor     r2, r10, r3, lsr #24        // the counter byte after round key 0
     adds    r0, r0, #1
-    ldr     r1, [r12, r1, lsl #2]
+    ldr     r1, [sp, #128]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r6, [sp, #132]
+    ldr     r7, [sp, #136]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #144]
     str     r0, [sp, #148]
-    eor     r2, r2, r1                  // round 1 column 0 (T3 = TE unrotated)
+    eor     r2, r1, r2                  // round 1 column 0 (T3 = TE)
     uxtb    r3, r2
     uxtb    r4, r2, ror #8
     uxtb    r5, r2, ror #16
@@ -1506,10 +1518,6 @@ MCU_FN(aes128, ctr):
     ldr     r4, [r12, r4, lsl #2]
     ldr     r5, [r12, r5, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r6, [sp, #132]
-    ldr     r7, [sp, #136]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #144]
     eor     r6, r6, r3, ror #24
     eor     r7, r7, r2
     eor     r8, r8, r5, ror #8
@@ -1939,27 +1947,496 @@ MCU_FN(aes128, ctr):
     eor     r11, r11, r2, lsl #8
     eor     r8, r8, r10, lsl #8
     eor     r8, r8, r9
-    // keystream ^ input -> output
+    // keystream ^ input -> output; the next block's counter and key byte in the same load run
     ldr     lr, [r4, #0]
-    ldr     r0, [r4, #4]
-    ldr     r3, [r4, #8]
-    ldr     r5, [r4, #12]
-    ldr     r7, [sp, #160]
-    ldr     r2, [sp, #164]
+    ldr     r3, [r4, #4]
+    ldr     r5, [r4, #8]
+    ldr     r7, [r4, #12]
+    ldr     r2, [sp, #160]
+    ldr     r0, [sp, #148]
+    ldr     r10, [sp, #152]
+    add     r2, r4, r2             // out - 16k
     eor     r6, r6, lr
-    eor     r1, r1, r0
-    eor     r11, r11, r3
-    eor     r8, r8, r5
-    str     r6, [r7, #0]
-    str     r1, [r7, #4]
-    str     r11, [r7, #8]
-    str     r8, [r7, #12]
-    add     r4, r4, #16
-    add     r7, r7, #16
+    eor     r1, r1, r3
+    eor     r11, r11, r5
+    eor     r8, r8, r7
+    str     r6, [r2, #0]
+    str     r1, [r2, #4]
+    str     r11, [r2, #8]
+    str     r8, [r2, #12]
+.Lblock1:
+    lsls    r3, r0, #24                 // Z: the low byte wrapped: new batch
+    beq     .Lwrap1
+.Lafter_wrap1:
+    eor     r2, r10, r3, lsr #24        // the counter byte after round key 0
+    adds    r0, r0, #1
+    ldr     r1, [sp, #128]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r6, [sp, #132]
+    ldr     r7, [sp, #136]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #144]
+    str     r0, [sp, #148]
+    eor     r2, r1, r2                  // round 1 column 0 (T3 = TE)
+    uxtb    r3, r2
+    uxtb    r4, r2, ror #8
+    uxtb    r5, r2, ror #16
+    lsr     r2, r2, #24
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    eor     r6, r6, r3, ror #24
+    eor     r7, r7, r2
+    eor     r8, r8, r5, ror #8
+    eor     r9, r9, r4, ror #16
+    // round 3
+    uxtb    r0, r6
+    uxtb    r1, r6, ror #8
+    uxtb    r2, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r3, r7
+    uxtb    r4, r7, ror #8
+    uxtb    r5, r7, ror #16
+    lsr     r7, r7, #24
+    uxtb    r10, r8
+    uxtb    r11, r8, ror #8
+    uxtb    lr, r8, ror #16
+    lsr     r8, r8, #24
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     lr, [r12, lr, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    eor     r0, r0, r4, ror #24
+    eor     r0, r0, lr, ror #16
+    eor     r3, r3, r11, ror #24
+    eor     r3, r3, r6, ror #8
+    eor     r10, r10, r2, ror #16
+    eor     r10, r10, r7, ror #8
+    eor     r1, r1, r5, ror #24
+    eor     r1, r1, r8, ror #16
+    uxtb    r4, r9
+    uxtb    lr, r9, ror #8
+    uxtb    r11, r9, ror #16
+    lsr     r9, r9, #24
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     lr, [r12, lr, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r6, [sp, #0]
+    ldr     r2, [sp, #4]
+    ldr     r7, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r6, r6, r0, ror #24
+    eor     r6, r6, r9
+    eor     r2, r2, r3, ror #24
+    eor     r2, r2, r11, ror #8
+    eor     r7, r7, r10, ror #24
+    eor     r7, r7, lr, ror #16
+    eor     r5, r5, r1, ror #16
+    eor     r5, r5, r4, ror #24
+    // round 4
+    uxtb    r8, r6
+    uxtb    r0, r6, ror #8
+    uxtb    r9, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r3, r2
+    uxtb    r11, r2, ror #8
+    uxtb    r10, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    lr, r7
+    uxtb    r1, r7, ror #8
+    uxtb    r4, r7, ror #16
+    lsr     r7, r7, #24
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     lr, [r12, lr, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    eor     r8, r8, r11, ror #24
+    eor     r8, r8, r4, ror #16
+    eor     r3, r3, r1, ror #24
+    eor     r3, r3, r6, ror #8
+    eor     lr, lr, r9, ror #16
+    eor     lr, lr, r2, ror #8
+    eor     r0, r0, r10, ror #24
+    eor     r0, r0, r7, ror #16
+    uxtb    r11, r5
+    uxtb    r4, r5, ror #8
+    uxtb    r1, r5, ror #16
+    lsr     r5, r5, #24
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r6, [sp, #16]
+    ldr     r9, [sp, #20]
+    ldr     r2, [sp, #24]
+    ldr     r10, [sp, #28]
+    eor     r6, r6, r8, ror #24
+    eor     r6, r6, r5
+    eor     r9, r9, r3, ror #24
+    eor     r9, r9, r1, ror #8
+    eor     r2, r2, lr, ror #24
+    eor     r2, r2, r4, ror #16
+    eor     r10, r10, r0, ror #16
+    eor     r10, r10, r11, ror #24
+    // round 5
+    uxtb    r7, r6
+    uxtb    r8, r6, ror #8
+    uxtb    r5, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r3, r9
+    uxtb    r1, r9, ror #8
+    uxtb    lr, r9, ror #16
+    lsr     r9, r9, #24
+    uxtb    r4, r2
+    uxtb    r0, r2, ror #8
+    uxtb    r11, r2, ror #16
+    lsr     r2, r2, #24
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     lr, [r12, lr, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    eor     r7, r7, r1, ror #24
+    eor     r7, r7, r11, ror #16
+    eor     r3, r3, r0, ror #24
+    eor     r3, r3, r6, ror #8
+    eor     r4, r4, r5, ror #16
+    eor     r4, r4, r9, ror #8
+    eor     r8, r8, lr, ror #24
+    eor     r8, r8, r2, ror #16
+    uxtb    r1, r10
+    uxtb    r11, r10, ror #8
+    uxtb    r0, r10, ror #16
+    lsr     r10, r10, #24
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r6, [sp, #32]
+    ldr     r5, [sp, #36]
+    ldr     r9, [sp, #40]
+    ldr     lr, [sp, #44]
+    eor     r6, r6, r7, ror #24
+    eor     r6, r6, r10
+    eor     r5, r5, r3, ror #24
+    eor     r5, r5, r0, ror #8
+    eor     r9, r9, r4, ror #24
+    eor     r9, r9, r11, ror #16
+    eor     lr, lr, r8, ror #16
+    eor     lr, lr, r1, ror #24
+    // round 6
+    uxtb    r2, r6
+    uxtb    r7, r6, ror #8
+    uxtb    r10, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r3, r5
+    uxtb    r0, r5, ror #8
+    uxtb    r4, r5, ror #16
+    lsr     r5, r5, #24
+    uxtb    r11, r9
+    uxtb    r8, r9, ror #8
+    uxtb    r1, r9, ror #16
+    lsr     r9, r9, #24
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    eor     r2, r2, r0, ror #24
+    eor     r2, r2, r1, ror #16
+    eor     r3, r3, r8, ror #24
+    eor     r3, r3, r6, ror #8
+    eor     r11, r11, r10, ror #16
+    eor     r11, r11, r5, ror #8
+    eor     r7, r7, r4, ror #24
+    eor     r7, r7, r9, ror #16
+    uxtb    r0, lr
+    uxtb    r1, lr, ror #8
+    uxtb    r8, lr, ror #16
+    lsr     lr, lr, #24
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     lr, [r12, lr, lsl #2]
+    ldr     r6, [sp, #48]
+    ldr     r10, [sp, #52]
+    ldr     r5, [sp, #56]
+    ldr     r4, [sp, #60]
+    eor     r6, r6, r2, ror #24
+    eor     r6, r6, lr
+    eor     r10, r10, r3, ror #24
+    eor     r10, r10, r8, ror #8
+    eor     r5, r5, r11, ror #24
+    eor     r5, r5, r1, ror #16
+    eor     r4, r4, r7, ror #16
+    eor     r4, r4, r0, ror #24
+    // round 7
+    uxtb    r9, r6
+    uxtb    r2, r6, ror #8
+    uxtb    lr, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r3, r10
+    uxtb    r8, r10, ror #8
+    uxtb    r11, r10, ror #16
+    lsr     r10, r10, #24
+    uxtb    r1, r5
+    uxtb    r7, r5, ror #8
+    uxtb    r0, r5, ror #16
+    lsr     r5, r5, #24
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     lr, [r12, lr, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    eor     r9, r9, r8, ror #24
+    eor     r9, r9, r0, ror #16
+    eor     r3, r3, r7, ror #24
+    eor     r3, r3, r6, ror #8
+    eor     r1, r1, lr, ror #16
+    eor     r1, r1, r10, ror #8
+    eor     r2, r2, r11, ror #24
+    eor     r2, r2, r5, ror #16
+    uxtb    r8, r4
+    uxtb    r0, r4, ror #8
+    uxtb    r7, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r6, [sp, #64]
+    ldr     lr, [sp, #68]
+    ldr     r10, [sp, #72]
+    ldr     r11, [sp, #76]
+    eor     r6, r6, r9, ror #24
+    eor     r6, r6, r4
+    eor     lr, lr, r3, ror #24
+    eor     lr, lr, r7, ror #8
+    eor     r10, r10, r1, ror #24
+    eor     r10, r10, r0, ror #16
+    eor     r11, r11, r2, ror #16
+    eor     r11, r11, r8, ror #24
+    // round 8
+    uxtb    r5, r6
+    uxtb    r9, r6, ror #8
+    uxtb    r4, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r3, lr
+    uxtb    r7, lr, ror #8
+    uxtb    r1, lr, ror #16
+    lsr     lr, lr, #24
+    uxtb    r0, r10
+    uxtb    r2, r10, ror #8
+    uxtb    r8, r10, ror #16
+    lsr     r10, r10, #24
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     lr, [r12, lr, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    eor     r5, r5, r7, ror #24
+    eor     r5, r5, r8, ror #16
+    eor     r3, r3, r2, ror #24
+    eor     r3, r3, r6, ror #8
+    eor     r0, r0, r4, ror #16
+    eor     r0, r0, lr, ror #8
+    eor     r9, r9, r1, ror #24
+    eor     r9, r9, r10, ror #16
+    uxtb    r7, r11
+    uxtb    r8, r11, ror #8
+    uxtb    r2, r11, ror #16
+    lsr     r11, r11, #24
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r6, [sp, #80]
+    ldr     r4, [sp, #84]
+    ldr     lr, [sp, #88]
+    ldr     r1, [sp, #92]
+    eor     r6, r6, r5, ror #24
+    eor     r6, r6, r11
+    eor     r4, r4, r3, ror #24
+    eor     r4, r4, r2, ror #8
+    eor     lr, lr, r0, ror #24
+    eor     lr, lr, r8, ror #16
+    eor     r1, r1, r9, ror #16
+    eor     r1, r1, r7, ror #24
+    // round 9
+    uxtb    r10, r6
+    uxtb    r5, r6, ror #8
+    uxtb    r11, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r3, r4
+    uxtb    r2, r4, ror #8
+    uxtb    r0, r4, ror #16
+    lsr     r4, r4, #24
+    uxtb    r8, lr
+    uxtb    r9, lr, ror #8
+    uxtb    r7, lr, ror #16
+    lsr     lr, lr, #24
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     lr, [r12, lr, lsl #2]
+    eor     r10, r10, r2, ror #24
+    eor     r10, r10, r7, ror #16
+    eor     r3, r3, r9, ror #24
+    eor     r3, r3, r6, ror #8
+    eor     r8, r8, r11, ror #16
+    eor     r8, r8, r4, ror #8
+    eor     r5, r5, r0, ror #24
+    eor     r5, r5, lr, ror #16
+    uxtb    r2, r1
+    uxtb    r7, r1, ror #8
+    uxtb    r9, r1, ror #16
+    lsr     r1, r1, #24
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r6, [sp, #96]
+    ldr     r11, [sp, #100]
+    ldr     r4, [sp, #104]
+    ldr     r0, [sp, #108]
+    eor     r6, r6, r10, ror #24
+    eor     r6, r6, r1
+    eor     r11, r11, r3, ror #24
+    eor     r11, r11, r9, ror #8
+    eor     r4, r4, r8, ror #24
+    eor     r4, r4, r7, ror #16
+    eor     r0, r0, r5, ror #16
+    eor     r0, r0, r2, ror #24
+    // round 10
+    uxtb    lr, r6
+    uxtb    r10, r6, ror #8
+    uxtb    r1, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r3, r11
+    uxtb    r9, r11, ror #8
+    uxtb    r8, r11, ror #16
+    lsr     r11, r11, #24
+    uxtb    r7, r4
+    uxtb    r5, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldrb    lr, [r12, lr, lsl #2]
+    ldrb    r10, [r12, r10, lsl #2]
+    ldrb    r1, [r12, r1, lsl #2]
+    ldrb    r6, [r12, r6, lsl #2]
+    ldrb    r3, [r12, r3, lsl #2]
+    ldrb    r9, [r12, r9, lsl #2]
+    ldrb    r8, [r12, r8, lsl #2]
+    ldrb    r11, [r12, r11, lsl #2]
+    ldrb    r7, [r12, r7, lsl #2]
+    ldrb    r5, [r12, r5, lsl #2]
+    ldrb    r2, [r12, r2, lsl #2]
+    ldrb    r4, [r12, r4, lsl #2]
+    eor     lr, lr, r9, lsl #8
+    eor     lr, lr, r2, lsl #16
+    eor     r3, r3, r5, lsl #8
+    eor     r3, r3, r6, lsl #24
+    eor     r7, r7, r1, lsl #16
+    eor     r7, r7, r11, lsl #24
+    eor     r10, r10, r8, lsl #8
+    eor     r10, r10, r4, lsl #16
+    uxtb    r9, r0
+    uxtb    r2, r0, ror #8
+    uxtb    r5, r0, ror #16
+    lsr     r0, r0, #24
+    ldrb    r9, [r12, r9, lsl #2]
+    ldrb    r2, [r12, r2, lsl #2]
+    ldrb    r5, [r12, r5, lsl #2]
+    ldrb    r0, [r12, r0, lsl #2]
+    ldr     r6, [sp, #112]
+    ldr     r1, [sp, #116]
+    ldr     r11, [sp, #120]
+    ldr     r8, [sp, #124]
+    ldr     r4, [sp, #156]
+    eor     r6, r6, lr
+    eor     r6, r6, r0, lsl #24
+    eor     r1, r1, r3
+    eor     r1, r1, r5, lsl #16
+    eor     r11, r11, r7
+    eor     r11, r11, r2, lsl #8
+    eor     r8, r8, r10, lsl #8
+    eor     r8, r8, r9
+    // keystream ^ input -> output; the next block's counter and key byte in the same load run
+    ldr     lr, [r4, #16]
+    ldr     r3, [r4, #20]
+    ldr     r5, [r4, #24]
+    ldr     r7, [r4, #28]
+    ldr     r2, [sp, #160]
+    ldr     r9, [sp, #164]
+    ldr     r0, [sp, #148]
+    ldr     r10, [sp, #152]
+    add     r2, r4, r2             // out - 16k
+    eor     r6, r6, lr
+    eor     r1, r1, r3
+    eor     r11, r11, r5
+    eor     r8, r8, r7
+    str     r6, [r2, #16]
+    str     r1, [r2, #20]
+    str     r11, [r2, #24]
+    str     r8, [r2, #28]
+    add     r4, r4, #32
     str     r4, [sp, #156]
-    str     r7, [sp, #160]
-    cmp     r4, r2
-    bne     .Lblock
+    cmp     r4, r9
+    bne     .Lblock0
 .Ltail:
     ldr     r0, [sp, #188]
     cbz     r0, .Ldone
@@ -1968,6 +2445,7 @@ MCU_FN(aes128, ctr):
     str     r0, [sp, #192]
     ldr     r2, [sp, #156]
     ldr     r3, [sp, #160]
+    add     r3, r2, r3
     str     r3, [sp, #196]
     add     r4, sp, #204
 3:
@@ -1976,11 +2454,15 @@ MCU_FN(aes128, ctr):
     strb    r5, [r4, r1]
     mov     r0, r1
     bne     3b
-    str     r4, [sp, #156]
-    str     r4, [sp, #160]
+    sub     r5, r4, #16                 // the buffer as block 1 of a pair
+    str     r5, [sp, #156]
+    movs    r5, #0
+    str     r5, [sp, #160]
     add     r5, r4, #16
     str     r5, [sp, #164]
-    b       .Lblock
+    ldr     r0, [sp, #148]
+    ldr     r10, [sp, #152]
+    b       .Lblock1
 .Ldone:
     ldr     r0, [sp, #192]
     cbz     r0, .Lexit
@@ -1994,13 +2476,18 @@ MCU_FN(aes128, ctr):
 .Lexit:
     add     sp, sp, #220
     pop     {r4-r11, pc}
-.Lwrap:
+.Lwrap0:
     bl      aes128_cm3_ctr_batch
     ldr     r0, [sp, #148]
-    ldr     r1, [sp, #152]
-    ldr     r2, [sp, #128]
+    ldr     r10, [sp, #152]
     lsls    r3, r0, #24
-    b       .Lafter_wrap
+    b       .Lafter_wrap0
+.Lwrap1:
+    bl      aes128_cm3_ctr_batch
+    ldr     r0, [sp, #148]
+    ldr     r10, [sp, #152]
+    lsls    r3, r0, #24
+    b       .Lafter_wrap1
     .size MCU_FN(aes128, ctr), . - MCU_FN(aes128, ctr)
 
     .section .text.aes128_cm3_ctr_batch, "ax", %progbits
@@ -2018,8 +2505,6 @@ aes128_cm3_ctr_batch:
     ldr     lr, [sp, #168]
     rev     r0, r0                      // the counter's bytes as the block holds them
     eor     r7, r0, r1                  // column 3 after round key 0
-    lsr     r0, r1, #24
-    str     r0, [sp, #152]
     add     lr, lr, #16                 // round key 1
     ldmia   lr!, {r8, r9, r10, r11}
     uxtb    r0, r4

@@ -260,7 +260,7 @@ F_A0 = 128          # round-1 column 0 without the counter byte's look-up
 F_C = 132           # round-2 columns without the look-up of round-1 column 0's byte (4 words)
 F_N = 148           # the counter (native integer: the block's last four bytes, big-endian)
 F_KB = 152          # round key 0, byte 15 (XORed onto the counter's low byte)
-F_PIN, F_POUT, F_PEND = 156, 160, 164
+F_PIN, F_DELTA, F_PEND = 156, 160, 164   # in, out - in, in at the last whole block's end
 F_RKP = 168         # the caller's round keys (for the batch precomputation)
 F_S = 172           # IV words 0..2 ^ round key 0 (3 words)
 F_K03 = 184         # round key 0, word 3
@@ -278,7 +278,6 @@ def precompute_fn() -> list[str]:
          "ldr     lr, [sp, #%d]" % F_RKP,
          "rev     r0, r0                      // the counter's bytes as the block holds them",
          "eor     r7, r0, r1                  // column 3 after round key 0",
-         "lsr     r0, r1, #24", "str     r0, [sp, #%d]" % F_KB,
          "add     lr, lr, #16                 // round key 1"]
     c += round12(X_A, X_B, TMP, "lr", False, False)
     c += ["lsr     r0, r7, #24                 // the counter byte's index", "ldr     r0, [r12, r0, lsl #2]",
@@ -294,24 +293,27 @@ def precompute_fn() -> list[str]:
     return c
 
 
-def block_code() -> list[str]:
-    """One counter block: rounds 1-2 from the batch constants, rounds 3..10 over 13 registers, the XOR
-    with the input. Entered at .Lblock (wrap check), left by the loop branch."""
-    c = [".Lblock:", "ldr     r0, [sp, #%d]               // n" % F_N, "ldr     r1, [sp, #%d]" % F_KB,
-         "ldr     r2, [sp, #%d]" % F_A0,
-         "lsls    r3, r0, #24                 // Z: the low byte wrapped: new batch",
-         "beq     .Lwrap", ".Lafter_wrap:",
-         "eor     r1, r1, r3, lsr #24         // index of the counter byte after round key 0",
-         "adds    r0, r0, #1",
-         "ldr     r1, [r12, r1, lsl #2]",
-         "str     r0, [sp, #%d]" % F_N,
-         "eor     r2, r2, r1                  // round 1 column 0 (T3 = TE unrotated)"]
+RN, RKB = "r0", "r10"    # the counter and key byte 15, live across the loop branch (checked below)
+
+
+def block_code(k: int) -> list[str]:
+    """Counter block k (0 or 1) of a pair: rounds 1-2 from the batch constants, rounds 3..10 over 13
+    registers, the XOR with the input at pin + 16k, and the loads the next block starts with. Entered at
+    .Lblock<k> with RN = n, RKB = kb; block 1 advances pin by 32 and closes the loop."""
+    c = [f".Lblock{k}:",
+         f"lsls    r3, {RN}, #24                 // Z: the low byte wrapped: new batch",
+         f"beq     .Lwrap{k}", f".Lafter_wrap{k}:",
+         f"eor     r2, {RKB}, r3, lsr #24        // the counter byte after round key 0",
+         f"adds    {RN}, {RN}, #1",
+         f"ldr     r1, [sp, #{F_A0}]",
+         "ldr     r2, [r12, r2, lsl #2]"]
+    ys = ["r6", "r7", "r8", "r9"]
+    c += [f"ldr     {ys[j]}, [sp, #{F_C + 4 * j}]" for j in range(4)]
+    c += [f"str     {RN}, [sp, #{F_N}]", "eor     r2, r1, r2                  // round 1 column 0 (T3 = TE)"]
     # round 2: y_j = C_j ^ T_r[byte r of x0]
     regs = {0: "r3", 1: "r4", 2: "r5", 3: "r2"}
     c += [ext(regs[r], "r2", r) for r in range(4)]
     c += [look(regs[r], False) for r in range(4)]
-    ys = ["r6", "r7", "r8", "r9"]
-    c += [f"ldr     {ys[j]}, [sp, #{F_C + 4 * j}]" for j in range(4)]
     for j in range(4):
         r = next(r for r in range(4) if enc_src(r, j) == 0)
         c.append(eor_sh(ys[j], ys[j], regs[r], "ror", ENC_ROR[r]))
@@ -323,17 +325,21 @@ def block_code() -> list[str]:
         code, X, free, named = round13(X, free, F_RK + 16 * (rnd - 3), rnd == 10, extra)
         c += code
     pin = named["pin"]
-    free = [r for r in free if r != pin]
+    assert RN in free and RKB in free, (free, pin)
+    free = [r for r in free if r not in (pin, RN, RKB)]
     ins = [free.pop(0) for _ in range(4)]
-    pout, pend = free.pop(0), free.pop(0)
-    c += ["// keystream ^ input -> output"]
-    c += [f"ldr     {ins[j]}, [{pin}, #{4 * j}]" for j in range(4)]
-    c += [f"ldr     {pout}, [sp, #{F_POUT}]", f"ldr     {pend}, [sp, #{F_PEND}]"]
+    delta, pend = free.pop(0), free.pop(0)
+    o = 16 * k
+    c += ["// keystream ^ input -> output; the next block's counter and key byte in the same load run"]
+    c += [f"ldr     {ins[j]}, [{pin}, #{o + 4 * j}]" for j in range(4)]
+    c += [f"ldr     {delta}, [sp, #{F_DELTA}]"] + ([f"ldr     {pend}, [sp, #{F_PEND}]"] if k else [])
+    c += [f"ldr     {RN}, [sp, #{F_N}]", f"ldr     {RKB}, [sp, #{F_KB}]"]
+    c += [f"add     {delta}, {pin}, {delta}             // out - 16k"]
     c += [f"eor     {X[j]}, {X[j]}, {ins[j]}" for j in range(4)]
-    c += [f"str     {X[j]}, [{pout}, #{4 * j}]" for j in range(4)]
-    c += [f"add     {pin}, {pin}, #16", f"add     {pout}, {pout}, #16",
-          f"str     {pin}, [sp, #{F_PIN}]", f"str     {pout}, [sp, #{F_POUT}]",
-          f"cmp     {pin}, {pend}", "bne     .Lblock"]
+    c += [f"str     {X[j]}, [{delta}, #{o + 4 * j}]" for j in range(4)]
+    if k:
+        c += [f"add     {pin}, {pin}, #32", f"str     {pin}, [sp, #{F_PIN}]",
+              f"cmp     {pin}, {pend}", "bne     .Lblock0"]
     return c
 
 
@@ -341,7 +347,7 @@ def ctr_fn() -> list[str]:
     c = ["push    {r4-r11, lr}", f"sub     sp, sp, #{FRAME}",
          f"ldr     r4, [sp, #{FRAME + 36}]       // iv (fifth argument)",
          f"str     r3, [sp, #{F_RKP}]", "bic     r5, r2, #15", "add     r5, r1, r5",
-         "and     r6, r2, #15", f"str     r0, [sp, #{F_POUT}]", f"str     r1, [sp, #{F_PIN}]",
+         "and     r6, r2, #15", "sub     r0, r0, r1", f"str     r0, [sp, #{F_DELTA}]", f"str     r1, [sp, #{F_PIN}]",
          f"str     r5, [sp, #{F_PEND}]", f"str     r6, [sp, #{F_TAIL}]", "movs    r7, #0",
          f"str     r7, [sp, #{F_TAILN}]",
          "ldr     r8, [r4]                    // iv: any alignment", "ldr     r9, [r4, #4]",
@@ -349,28 +355,37 @@ def ctr_fn() -> list[str]:
          "ldmia   r3!, {r0, r1, r2, r7}       // round key 0",
          "eor     r8, r8, r0", "eor     r9, r9, r1", "eor     r10, r10, r2",
          f"str     r8, [sp, #{F_S}]", f"str     r9, [sp, #{F_S + 4}]", f"str     r10, [sp, #{F_S + 8}]",
-         f"str     r7, [sp, #{F_K03}]", "rev     r11, r11", f"str     r11, [sp, #{F_N}]",
+         f"str     r7, [sp, #{F_K03}]", "lsr     r7, r7, #24", f"str     r7, [sp, #{F_KB}]",
+         "rev     r11, r11", f"str     r11, [sp, #{F_N}]",
          "add     r3, r3, #32                 // round keys 3..10 into the frame", "mov     r8, sp"]
     c += ["ldmia   r3!, {r0-r2, r4-r7, r9}", "stmia   r8!, {r0-r2, r4-r7, r9}"] * 4
     c += base_addr(TB, "aes128_cm3_te")
-    c += [f"ldr     r0, [sp, #{F_N}]", "lsls    r0, r0, #24", "it      ne",
+    c += ["lsls    r0, r11, #24", "it      ne",
           "blne    aes128_cm3_ctr_batch         // a low byte of 0 is precomputed by the block's wrap check",
-          f"ldr     r0, [sp, #{F_PIN}]", f"ldr     r1, [sp, #{F_PEND}]", "cmp     r0, r1", "beq     .Ltail"]
-    c += block_code()
+          f"ldr     r2, [sp, #{F_PIN}]", f"ldr     r3, [sp, #{F_PEND}]",
+          f"ldr     {RN}, [sp, #{F_N}]", f"ldr     {RKB}, [sp, #{F_KB}]", "cmp     r2, r3", "beq     .Ltail",
+          "subs    r3, r3, r2                  // an odd number of whole blocks: start with block 1 of a pair",
+          "tst     r3, #16", "beq     .Lblock0", "sub     r2, r2, #16", f"str     r2, [sp, #{F_PIN}]",
+          "b       .Lblock1"]
+    c += block_code(0) + block_code(1)
     c += [".Ltail:", f"ldr     r0, [sp, #{F_TAIL}]", "cbz     r0, .Ldone",
           "movs    r1, #0", f"str     r1, [sp, #{F_TAIL}]", f"str     r0, [sp, #{F_TAILN}]",
-          f"ldr     r2, [sp, #{F_PIN}]", f"ldr     r3, [sp, #{F_POUT}]", f"str     r3, [sp, #{F_TAILOUT}]",
-          f"add     r4, sp, #{F_BUF}",
+          f"ldr     r2, [sp, #{F_PIN}]", f"ldr     r3, [sp, #{F_DELTA}]", "add     r3, r2, r3",
+          f"str     r3, [sp, #{F_TAILOUT}]", f"add     r4, sp, #{F_BUF}",
           "3:", "subs    r1, r0, #1", "ldrb    r5, [r2, r1]", "strb    r5, [r4, r1]", "mov     r0, r1",
           "bne     3b",
-          f"str     r4, [sp, #{F_PIN}]", f"str     r4, [sp, #{F_POUT}]", "add     r5, r4, #16",
-          f"str     r5, [sp, #{F_PEND}]", "b       .Lblock",
+          "sub     r5, r4, #16                 // the buffer as block 1 of a pair",
+          f"str     r5, [sp, #{F_PIN}]", "movs    r5, #0", f"str     r5, [sp, #{F_DELTA}]",
+          "add     r5, r4, #16", f"str     r5, [sp, #{F_PEND}]",
+          f"ldr     {RN}, [sp, #{F_N}]", f"ldr     {RKB}, [sp, #{F_KB}]", "b       .Lblock1",
           ".Ldone:", f"ldr     r0, [sp, #{F_TAILN}]", "cbz     r0, .Lexit",
           f"ldr     r3, [sp, #{F_TAILOUT}]", f"add     r4, sp, #{F_BUF}",
           "4:", "subs    r0, r0, #1", "ldrb    r5, [r4, r0]", "strb    r5, [r3, r0]", "bne     4b",
           ".Lexit:", f"add     sp, sp, #{FRAME}", "pop     {r4-r11, pc}",
-          ".Lwrap:", "bl      aes128_cm3_ctr_batch", f"ldr     r0, [sp, #{F_N}]", f"ldr     r1, [sp, #{F_KB}]",
-          f"ldr     r2, [sp, #{F_A0}]", "lsls    r3, r0, #24", "b       .Lafter_wrap"]
+          ".Lwrap0:", "bl      aes128_cm3_ctr_batch", f"ldr     {RN}, [sp, #{F_N}]", f"ldr     {RKB}, [sp, #{F_KB}]",
+          f"lsls    r3, {RN}, #24", "b       .Lafter_wrap0",
+          ".Lwrap1:", "bl      aes128_cm3_ctr_batch", f"ldr     {RN}, [sp, #{F_N}]", f"ldr     {RKB}, [sp, #{F_KB}]",
+          f"lsls    r3, {RN}, #24", "b       .Lafter_wrap1"]
     return c
 
 
