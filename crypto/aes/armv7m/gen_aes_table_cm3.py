@@ -418,7 +418,9 @@ HEADER = """// SPDX-License-Identifier: MIT
  * - ctr caches rounds 1 and 2 per batch of 256 counters (only the counter's low byte changes inside one):
  *   round 1 is one look-up (column 0's row-3 byte), round 2 four look-ups onto precomputed columns; the
  *   batch constants are recomputed when the low byte wraps (aes128_cm3_ctr_batch, 2 rounds).
- * - Tables in SRAM (.data): no flash wait states or flash-bus contention on any part.
+ * - Tables in flash (.rodata), like the anchor's: a library has no writable static data (reentrancy rule of
+ *   docs/api.md). At 0 wait states (the board's default part) a flash read costs what an SRAM read does;
+ *   the bench records the flash data reads per call (docs/aes-armv7m.md: what that means on silicon).
  *
  * Timing: look-ups indexed by secret bytes (secret-dependent addresses). The Cortex-M3 has no data cache
  * and SRAM answers every address in the same time, so the count does not depend on the data on this core;
@@ -434,7 +436,7 @@ HEADER = """// SPDX-License-Identifier: MIT
     .syntax unified
     .thumb
 
-    .section .data.aes128_cm3_tables, "aw", %progbits
+    .section .rodata.aes128_cm3_tables, "a", %progbits
 """
 
 
