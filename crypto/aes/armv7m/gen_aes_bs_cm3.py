@@ -25,6 +25,7 @@ NOTs in the round keys. What this generator adds for Thumb-2:
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from pathlib import Path
@@ -119,16 +120,92 @@ def mixcolumns(p: Prog, a: list[str], m: int) -> list[str]:
     return out
 
 
-def core_program() -> tuple[Prog, list[str], list[str]]:
+ROUND_KINDS = ["m1", "m2", "m3", "m0", "last"]   # MixColumns variant i mod 4 of rounds 1..9; round 10
+
+
+def round_program(kind: str, i: int) -> tuple[Prog, list[str], list[str]]:
+    """One round (S-box, MixColumns of its kind, round key i) as its own program."""
+    p = Prog()
+    inputs = [f"in{j}" for j in range(8)]
+    s = sbox(p, inputs)
+    if kind != "last":
+        s = mixcolumns(p, s, int(kind[1]))
+    s = [p.eor(s[j], p.ld(RK + 32 * i + 4 * j)) for j in range(8)]
+    return p, inputs, s
+
+
+def reorder(ops: list[tuple], order: list[int] | None) -> list[tuple]:
+    if order is None:
+        return list(ops)
+    assert sorted(order) == list(range(len(ops)))
+    new = [ops[k] for k in order]
+    seen: set[str] = set()
+    for op, d, a, b, sh in new:
+        if op not in ("li", "ld"):
+            for v in (a, b):
+                assert not isinstance(v, str) or v.startswith("in") or v in seen, "order breaks a dependency"
+        seen.add(d)
+    return new
+
+
+def core_program(orders: dict) -> tuple[Prog, list[str], list[str]]:
+    """Ten rounds, each in its searched operation order, renamed into one program."""
     p = Prog()
     inputs = [f"in{j}" for j in range(8)]
     s = list(inputs)
     for i in range(1, 11):
-        s = sbox(p, s)
-        if i < 10:
-            s = mixcolumns(p, s, i % 4)
-        s = [p.eor(s[j], p.ld(RK + 32 * i + 4 * j)) for j in range(8)]
+        kind = "last" if i == 10 else f"m{i % 4}"
+        rp, rin, rout = round_program(kind, i)
+        ren = dict(zip(rin, s))
+        for op, d, a, b, sh in reorder(rp.ops, orders.get(kind)):
+            nd = f"{d}.r{i}"
+            ren[d] = nd
+            a2 = ren[a] if isinstance(a, str) else a
+            b2 = ren[b] if isinstance(b, str) else b
+            p.ops.append((op, nd, a2, b2, sh))
+        s = [ren[v] for v in rout]
     return p, inputs, s
+
+
+def round_cost(ops: list[tuple], inputs: list[str], outputs: list[str]) -> int:
+    """Cycles of the allocated round, roughly: one an instruction, one more a load."""
+    lines, _, _ = allocate(ops, inputs, CORE_IN, outputs)
+    return len(lines) + sum(1 for x in lines if x.startswith("ldr"))
+
+
+def search_order(kind: str, iters: int, seed: int) -> list[int]:
+    """Hill-climb over topological orders of one round: move one operation to a random place between its
+    last operand's definition and its first use; keep the move unless the allocated round gets slower."""
+    rp, rin, rout = round_program(kind, 1)
+    ops = rp.ops
+    n = len(ops)
+    idx = {op[1]: k for k, op in enumerate(ops)}
+    users: dict[int, list[int]] = {k: [] for k in range(n)}
+    preds: dict[int, list[int]] = {k: [] for k in range(n)}
+    for k, (op, d, a, b, sh) in enumerate(ops):
+        for v in (a, b):
+            if isinstance(v, str) and v in idx:
+                preds[k].append(idx[v])
+                users[idx[v]].append(k)
+    order = list(range(n))
+    best = round_cost(ops, rin, rout)
+    rng = random.Random(seed)
+    for _ in range(iters):
+        pos = {o: q for q, o in enumerate(order)}
+        k = rng.randrange(n)
+        lo = max([pos[x] for x in preds[k]], default=-1) + 1
+        hi = min([pos[x] for x in users[k]], default=n)
+        cur = pos[k]
+        new = order[:cur] + order[cur + 1:]
+        lo2, hi2 = lo, hi - 1
+        if hi2 < lo2:
+            continue
+        t = rng.randint(lo2, hi2)
+        new.insert(t, k)
+        c = round_cost([ops[x] for x in new], rin, rout)
+        if c <= best:
+            best, order = c, new
+    return order
 
 
 def shifted(v: int, sh) -> int:
@@ -363,10 +440,17 @@ def expand_code(frame: int) -> list[str]:
     return c
 
 
+ORDER_FILE = HERE / "aes_bs_cm3_order.json"   # the searched operation order of each round kind
+
+
+def load_orders() -> dict:
+    return json.loads(ORDER_FILE.read_text()) if ORDER_FILE.exists() else {}
+
+
 def generate() -> str:
     check_circuit()
     check_transpose()
-    p, inputs, outputs = core_program()
+    p, inputs, outputs = core_program(load_orders())
     body, out_regs, nslots = allocate(p.ops, inputs, CORE_IN, outputs)
     frame = SPILL + 4 * nslots
     frame += (8 - (frame + 36) % 8) % 8
@@ -510,7 +594,20 @@ HEADER = """// SPDX-License-Identifier: MIT
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--search", type=int, default=0, metavar="N",
+                    help="hill-climb N moves per round kind and store the orders in aes_bs_cm3_order.json")
     a = ap.parse_args()
+    if a.search:
+        orders = load_orders()
+        for kind in ROUND_KINDS:
+            rp, rin, rout = round_program(kind, 1)
+            before = round_cost(reorder(rp.ops, orders.get(kind)), rin, rout)
+            order = search_order(kind, a.search, seed=len(kind))
+            after = round_cost([rp.ops[k] for k in order], rin, rout)
+            print(f"{kind}: {before} -> {after}")
+            if after < before:
+                orders[kind] = order
+        ORDER_FILE.write_text(json.dumps(orders) + "\n")
     text = generate()
     if a.check:
         return 0 if OUT_FILE.read_text() == text else 1
