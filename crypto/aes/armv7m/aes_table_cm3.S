@@ -145,7 +145,10 @@ MCU_FN(aes128, keyschedule):
     ldr     r3, [r1, #4]
     ldr     r4, [r1, #8]
     ldr     r5, [r1, #12]
-    stmia   r0!, {r2-r5}
+    str     r2, [r0]                    // STR with an offset: 1 cycle each (STM of 4: 5)
+    str     r3, [r0, #4]
+    str     r4, [r0, #8]
+    str     r5, [r0, #12]
     movw    r12, #:lower16:aes128_cm3_te
     movt    r12, #:upper16:aes128_cm3_te
     // round key 1: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
@@ -165,7 +168,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #16]
+    str     r3, [r0, #20]
+    str     r4, [r0, #24]
+    str     r5, [r0, #28]
     // round key 2: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -183,7 +189,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #32]
+    str     r3, [r0, #36]
+    str     r4, [r0, #40]
+    str     r5, [r0, #44]
     // round key 3: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -201,7 +210,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #48]
+    str     r3, [r0, #52]
+    str     r4, [r0, #56]
+    str     r5, [r0, #60]
     // round key 4: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -219,7 +231,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #64]
+    str     r3, [r0, #68]
+    str     r4, [r0, #72]
+    str     r5, [r0, #76]
     // round key 5: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -237,7 +252,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #80]
+    str     r3, [r0, #84]
+    str     r4, [r0, #88]
+    str     r5, [r0, #92]
     // round key 6: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -255,7 +273,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #96]
+    str     r3, [r0, #100]
+    str     r4, [r0, #104]
+    str     r5, [r0, #108]
     // round key 7: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -273,7 +294,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #112]
+    str     r3, [r0, #116]
+    str     r4, [r0, #120]
+    str     r5, [r0, #124]
     // round key 8: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -291,7 +315,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #128]
+    str     r3, [r0, #132]
+    str     r4, [r0, #136]
+    str     r5, [r0, #140]
     // round key 9: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -309,7 +336,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #144]
+    str     r3, [r0, #148]
+    str     r4, [r0, #152]
+    str     r5, [r0, #156]
     // round key 10: w0 ^= SubWord(RotWord(w3)) ^ rcon, then the running XOR
     uxtb    r1, r5, ror #8
     uxtb    r6, r5, ror #16
@@ -327,7 +357,10 @@ MCU_FN(aes128, keyschedule):
     eor     r3, r3, r2
     eor     r4, r4, r3
     eor     r5, r5, r4
-    stmia   r0!, {r2-r5}
+    str     r2, [r0, #160]
+    str     r3, [r0, #164]
+    str     r4, [r0, #168]
+    str     r5, [r0, #172]
     pop     {r4-r7, pc}
     .size MCU_FN(aes128, keyschedule), . - MCU_FN(aes128, keyschedule)
 
@@ -399,510 +432,510 @@ MCU_FN(aes128, encrypt):
     movw    r12, #:lower16:aes128_cm3_te
     movt    r12, #:upper16:aes128_cm3_te
     // round 1
-    ldmia   lr!, {r8, r9, r10, r11}
     uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r5, ror #8
-    uxtb    r1, r6, ror #8
-    uxtb    r2, r7, ror #8
-    uxtb    r3, r4, ror #8
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
-    eor     r11, r11, r3, ror #16
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
+    uxtb    r1, r4, ror #8
     uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
+    lsr     r4, r4, #24
+    uxtb    r3, r5
+    uxtb    r8, r5, ror #8
+    uxtb    r9, r5, ror #16
+    lsr     r5, r5, #24
+    uxtb    r10, r6
+    uxtb    r11, r6, ror #8
     ldr     r0, [r12, r0, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
-    lsr     r0, r7, #24
-    lsr     r1, r4, #24
-    lsr     r2, r5, #24
-    lsr     r3, r6, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    eor     r4, r4, r3, ror #24
+    eor     r0, r0, r8, ror #24
+    eor     r1, r1, r9, ror #24
+    eor     r2, r2, r5, ror #24
+    eor     r2, r2, r10, ror #16
+    eor     r4, r4, r11, ror #16
+    uxtb    r3, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r8, r7
+    uxtb    r9, r7, ror #8
+    uxtb    r5, r7, ror #16
+    lsr     r7, r7, #24
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    eor     r0, r0, r3, ror #16
+    eor     r1, r1, r6, ror #16
+    eor     r1, r1, r8, ror #8
+    eor     r2, r2, r9, ror #8
+    eor     r4, r4, r5, ror #8
+    eor     r0, r0, r7, ror #8
+    ldmia   lr!, {r3, r5, r6, r7}
+    eor     r3, r3, r0, ror #24
+    eor     r5, r5, r4
+    eor     r6, r6, r2, ror #8
+    eor     r7, r7, r1, ror #16
     // round 2
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    uxtb    r10, r3
+    uxtb    r11, r3, ror #8
+    uxtb    r8, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r9, r5
+    uxtb    r0, r5, ror #8
+    uxtb    r4, r5, ror #16
+    lsr     r5, r5, #24
+    uxtb    r2, r6
+    uxtb    r1, r6, ror #8
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #24
-    eor     r5, r5, r1, ror #24
-    eor     r6, r6, r2, ror #24
-    eor     r7, r7, r3, ror #24
-    uxtb    r0, r9, ror #8
-    uxtb    r1, r10, ror #8
-    uxtb    r2, r11, ror #8
-    uxtb    r3, r8, ror #8
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #16
-    eor     r5, r5, r1, ror #16
-    eor     r6, r6, r2, ror #16
-    eor     r7, r7, r3, ror #16
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
+    ldr     r1, [r12, r1, lsl #2]
+    eor     r3, r3, r9, ror #24
+    eor     r10, r10, r0, ror #24
+    eor     r11, r11, r4, ror #24
+    eor     r8, r8, r5, ror #24
+    eor     r8, r8, r2, ror #16
+    eor     r3, r3, r1, ror #16
+    uxtb    r9, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r0, r7
+    uxtb    r4, r7, ror #8
+    uxtb    r5, r7, ror #16
+    lsr     r7, r7, #24
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #8
-    eor     r5, r5, r1, ror #8
-    eor     r6, r6, r2, ror #8
-    eor     r7, r7, r3, ror #8
-    lsr     r0, r11, #24
-    lsr     r1, r8, #24
-    lsr     r2, r9, #24
-    lsr     r3, r10, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
+    ldr     r4, [r12, r4, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    eor     r10, r10, r9, ror #16
+    eor     r11, r11, r6, ror #16
+    eor     r11, r11, r0, ror #8
+    eor     r8, r8, r4, ror #8
+    eor     r3, r3, r5, ror #8
+    eor     r10, r10, r7, ror #8
+    ldmia   lr!, {r0, r1, r2, r4}
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r3
+    eor     r2, r2, r8, ror #8
+    eor     r4, r4, r11, ror #16
     // round 3
-    ldmia   lr!, {r8, r9, r10, r11}
-    uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
+    uxtb    r9, r0
+    uxtb    r6, r0, ror #8
+    uxtb    r5, r0, ror #16
+    lsr     r0, r0, #24
+    uxtb    r7, r1
+    uxtb    r10, r1, ror #8
+    uxtb    r3, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r8, r2
+    uxtb    r11, r2, ror #8
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r5, ror #8
-    uxtb    r1, r6, ror #8
-    uxtb    r2, r7, ror #8
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    eor     r0, r0, r7, ror #24
+    eor     r9, r9, r10, ror #24
+    eor     r6, r6, r3, ror #24
+    eor     r5, r5, r1, ror #24
+    eor     r5, r5, r8, ror #16
+    eor     r0, r0, r11, ror #16
+    uxtb    r7, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r10, r4
     uxtb    r3, r4, ror #8
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
+    uxtb    r1, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r7, [r12, r7, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
-    eor     r11, r11, r3, ror #16
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
-    uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
-    ldr     r0, [r12, r0, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
-    lsr     r0, r7, #24
-    lsr     r1, r4, #24
-    lsr     r2, r5, #24
-    lsr     r3, r6, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r9, r9, r7, ror #16
+    eor     r6, r6, r2, ror #16
+    eor     r6, r6, r10, ror #8
+    eor     r5, r5, r3, ror #8
+    eor     r0, r0, r1, ror #8
+    eor     r9, r9, r4, ror #8
+    ldmia   lr!, {r1, r2, r3, r4}
+    eor     r1, r1, r9, ror #24
+    eor     r2, r2, r0
+    eor     r3, r3, r5, ror #8
+    eor     r4, r4, r6, ror #16
     // round 4
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
-    ldr     r0, [r12, r0, lsl #2]
+    uxtb    r8, r1
+    uxtb    r11, r1, ror #8
+    uxtb    r7, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r10, r2
+    uxtb    r9, r2, ror #8
+    uxtb    r0, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r5, r3
+    uxtb    r6, r3, ror #8
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #24
-    eor     r5, r5, r1, ror #24
-    eor     r6, r6, r2, ror #24
-    eor     r7, r7, r3, ror #24
-    uxtb    r0, r9, ror #8
-    uxtb    r1, r10, ror #8
-    uxtb    r2, r11, ror #8
-    uxtb    r3, r8, ror #8
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    eor     r1, r1, r10, ror #24
+    eor     r8, r8, r9, ror #24
+    eor     r11, r11, r0, ror #24
+    eor     r7, r7, r2, ror #24
+    eor     r7, r7, r5, ror #16
+    eor     r1, r1, r6, ror #16
+    uxtb    r10, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r9, r4
+    uxtb    r0, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #16
-    eor     r5, r5, r1, ror #16
-    eor     r6, r6, r2, ror #16
-    eor     r7, r7, r3, ror #16
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #8
-    eor     r5, r5, r1, ror #8
-    eor     r6, r6, r2, ror #8
-    eor     r7, r7, r3, ror #8
-    lsr     r0, r11, #24
-    lsr     r1, r8, #24
-    lsr     r2, r9, #24
-    lsr     r3, r10, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r8, r8, r10, ror #16
+    eor     r11, r11, r3, ror #16
+    eor     r11, r11, r9, ror #8
+    eor     r7, r7, r0, ror #8
+    eor     r1, r1, r2, ror #8
+    eor     r8, r8, r4, ror #8
+    ldmia   lr!, {r0, r2, r3, r4}
+    eor     r0, r0, r8, ror #24
+    eor     r2, r2, r1
+    eor     r3, r3, r7, ror #8
+    eor     r4, r4, r11, ror #16
     // round 5
-    ldmia   lr!, {r8, r9, r10, r11}
-    uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
+    uxtb    r5, r0
+    uxtb    r6, r0, ror #8
+    uxtb    r10, r0, ror #16
+    lsr     r0, r0, #24
+    uxtb    r9, r2
+    uxtb    r8, r2, ror #8
+    uxtb    r1, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r7, r3
+    uxtb    r11, r3, ror #8
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    eor     r0, r0, r9, ror #24
+    eor     r5, r5, r8, ror #24
+    eor     r6, r6, r1, ror #24
     eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r5, ror #8
-    uxtb    r1, r6, ror #8
-    uxtb    r2, r7, ror #8
-    uxtb    r3, r4, ror #8
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
-    eor     r11, r11, r3, ror #16
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
+    eor     r10, r10, r7, ror #16
+    eor     r0, r0, r11, ror #16
+    uxtb    r9, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r8, r4
+    uxtb    r1, r4, ror #8
     uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
-    ldr     r0, [r12, r0, lsl #2]
+    lsr     r4, r4, #24
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
-    lsr     r0, r7, #24
-    lsr     r1, r4, #24
-    lsr     r2, r5, #24
-    lsr     r3, r6, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r5, r5, r9, ror #16
+    eor     r6, r6, r3, ror #16
+    eor     r6, r6, r8, ror #8
+    eor     r10, r10, r1, ror #8
+    eor     r0, r0, r2, ror #8
+    eor     r5, r5, r4, ror #8
+    ldmia   lr!, {r1, r2, r3, r4}
+    eor     r1, r1, r5, ror #24
+    eor     r2, r2, r0
+    eor     r3, r3, r10, ror #8
+    eor     r4, r4, r6, ror #16
     // round 6
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
-    ldr     r0, [r12, r0, lsl #2]
+    uxtb    r7, r1
+    uxtb    r11, r1, ror #8
+    uxtb    r9, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r8, r2
+    uxtb    r5, r2, ror #8
+    uxtb    r0, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r10, r3
+    uxtb    r6, r3, ror #8
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #24
-    eor     r5, r5, r1, ror #24
-    eor     r6, r6, r2, ror #24
-    eor     r7, r7, r3, ror #24
-    uxtb    r0, r9, ror #8
-    uxtb    r1, r10, ror #8
-    uxtb    r2, r11, ror #8
-    uxtb    r3, r8, ror #8
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    eor     r1, r1, r8, ror #24
+    eor     r7, r7, r5, ror #24
+    eor     r11, r11, r0, ror #24
+    eor     r9, r9, r2, ror #24
+    eor     r9, r9, r10, ror #16
+    eor     r1, r1, r6, ror #16
+    uxtb    r8, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r5, r4
+    uxtb    r0, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r8, [r12, r8, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #16
-    eor     r5, r5, r1, ror #16
-    eor     r6, r6, r2, ror #16
-    eor     r7, r7, r3, ror #16
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #8
-    eor     r5, r5, r1, ror #8
-    eor     r6, r6, r2, ror #8
-    eor     r7, r7, r3, ror #8
-    lsr     r0, r11, #24
-    lsr     r1, r8, #24
-    lsr     r2, r9, #24
-    lsr     r3, r10, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r7, r7, r8, ror #16
+    eor     r11, r11, r3, ror #16
+    eor     r11, r11, r5, ror #8
+    eor     r9, r9, r0, ror #8
+    eor     r1, r1, r2, ror #8
+    eor     r7, r7, r4, ror #8
+    ldmia   lr!, {r0, r2, r3, r4}
+    eor     r0, r0, r7, ror #24
+    eor     r2, r2, r1
+    eor     r3, r3, r9, ror #8
+    eor     r4, r4, r11, ror #16
     // round 7
-    ldmia   lr!, {r8, r9, r10, r11}
-    uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
+    uxtb    r10, r0
+    uxtb    r6, r0, ror #8
+    uxtb    r8, r0, ror #16
+    lsr     r0, r0, #24
+    uxtb    r5, r2
+    uxtb    r7, r2, ror #8
+    uxtb    r1, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r9, r3
+    uxtb    r11, r3, ror #8
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r5, ror #8
-    uxtb    r1, r6, ror #8
-    uxtb    r2, r7, ror #8
-    uxtb    r3, r4, ror #8
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
-    eor     r11, r11, r3, ror #16
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    eor     r0, r0, r5, ror #24
+    eor     r10, r10, r7, ror #24
+    eor     r6, r6, r1, ror #24
+    eor     r8, r8, r2, ror #24
+    eor     r8, r8, r9, ror #16
+    eor     r0, r0, r11, ror #16
+    uxtb    r5, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r7, r4
+    uxtb    r1, r4, ror #8
     uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
-    ldr     r0, [r12, r0, lsl #2]
+    lsr     r4, r4, #24
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
-    lsr     r0, r7, #24
-    lsr     r1, r4, #24
-    lsr     r2, r5, #24
-    lsr     r3, r6, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r10, r10, r5, ror #16
+    eor     r6, r6, r3, ror #16
+    eor     r6, r6, r7, ror #8
+    eor     r8, r8, r1, ror #8
+    eor     r0, r0, r2, ror #8
+    eor     r10, r10, r4, ror #8
+    ldmia   lr!, {r1, r2, r3, r4}
+    eor     r1, r1, r10, ror #24
+    eor     r2, r2, r0
+    eor     r3, r3, r8, ror #8
+    eor     r4, r4, r6, ror #16
     // round 8
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
-    ldr     r0, [r12, r0, lsl #2]
+    uxtb    r9, r1
+    uxtb    r11, r1, ror #8
+    uxtb    r5, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r7, r2
+    uxtb    r10, r2, ror #8
+    uxtb    r0, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r8, r3
+    uxtb    r6, r3, ror #8
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #24
-    eor     r5, r5, r1, ror #24
-    eor     r6, r6, r2, ror #24
-    eor     r7, r7, r3, ror #24
-    uxtb    r0, r9, ror #8
-    uxtb    r1, r10, ror #8
-    uxtb    r2, r11, ror #8
-    uxtb    r3, r8, ror #8
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #16
-    eor     r5, r5, r1, ror #16
-    eor     r6, r6, r2, ror #16
-    eor     r7, r7, r3, ror #16
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #8
-    eor     r5, r5, r1, ror #8
-    eor     r6, r6, r2, ror #8
-    eor     r7, r7, r3, ror #8
-    lsr     r0, r11, #24
-    lsr     r1, r8, #24
-    lsr     r2, r9, #24
-    lsr     r3, r10, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
-    // round 9
-    ldmia   lr!, {r8, r9, r10, r11}
-    uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r5, ror #8
-    uxtb    r1, r6, ror #8
-    uxtb    r2, r7, ror #8
-    uxtb    r3, r4, ror #8
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
-    eor     r11, r11, r3, ror #16
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    eor     r1, r1, r7, ror #24
+    eor     r9, r9, r10, ror #24
+    eor     r11, r11, r0, ror #24
+    eor     r5, r5, r2, ror #24
+    eor     r5, r5, r8, ror #16
+    eor     r1, r1, r6, ror #16
+    uxtb    r7, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r10, r4
+    uxtb    r0, r4, ror #8
     uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
+    lsr     r4, r4, #24
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r9, r9, r7, ror #16
+    eor     r11, r11, r3, ror #16
+    eor     r11, r11, r10, ror #8
+    eor     r5, r5, r0, ror #8
+    eor     r1, r1, r2, ror #8
+    eor     r9, r9, r4, ror #8
+    ldmia   lr!, {r0, r2, r3, r4}
+    eor     r0, r0, r9, ror #24
+    eor     r2, r2, r1
+    eor     r3, r3, r5, ror #8
+    eor     r4, r4, r11, ror #16
+    // round 9
+    uxtb    r8, r0
+    uxtb    r6, r0, ror #8
+    uxtb    r7, r0, ror #16
+    lsr     r0, r0, #24
+    uxtb    r10, r2
+    uxtb    r9, r2, ror #8
+    uxtb    r1, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r5, r3
+    uxtb    r11, r3, ror #8
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r0, [r12, r0, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    eor     r0, r0, r10, ror #24
+    eor     r8, r8, r9, ror #24
+    eor     r6, r6, r1, ror #24
+    eor     r7, r7, r2, ror #24
+    eor     r7, r7, r5, ror #16
+    eor     r0, r0, r11, ror #16
+    uxtb    r10, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r9, r4
+    uxtb    r1, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
-    lsr     r0, r7, #24
-    lsr     r1, r4, #24
-    lsr     r2, r5, #24
-    lsr     r3, r6, #24
-    ldr     r0, [r12, r0, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r8, r8, r10, ror #16
+    eor     r6, r6, r3, ror #16
+    eor     r6, r6, r9, ror #8
+    eor     r7, r7, r1, ror #8
+    eor     r0, r0, r2, ror #8
+    eor     r8, r8, r4, ror #8
+    ldmia   lr!, {r1, r2, r3, r4}
+    eor     r1, r1, r8, ror #24
+    eor     r2, r2, r0
+    eor     r3, r3, r7, ror #8
+    eor     r4, r4, r6, ror #16
     // round 10
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
-    ldrb    r0, [r12, r0, lsl #2]
+    uxtb    r5, r1
+    uxtb    r11, r1, ror #8
+    uxtb    r10, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r9, r2
+    uxtb    r8, r2, ror #8
+    uxtb    r0, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r7, r3
+    uxtb    r6, r3, ror #8
+    ldrb    r5, [r12, r5, lsl #2]
+    ldrb    r11, [r12, r11, lsl #2]
+    ldrb    r10, [r12, r10, lsl #2]
     ldrb    r1, [r12, r1, lsl #2]
-    ldrb    r2, [r12, r2, lsl #2]
-    ldrb    r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
-    uxtb    r0, r9, ror #8
-    uxtb    r1, r10, ror #8
-    uxtb    r2, r11, ror #8
-    uxtb    r3, r8, ror #8
+    ldrb    r9, [r12, r9, lsl #2]
+    ldrb    r8, [r12, r8, lsl #2]
     ldrb    r0, [r12, r0, lsl #2]
-    ldrb    r1, [r12, r1, lsl #2]
     ldrb    r2, [r12, r2, lsl #2]
+    ldrb    r7, [r12, r7, lsl #2]
+    ldrb    r6, [r12, r6, lsl #2]
+    eor     r9, r9, r1, lsl #24
+    eor     r5, r5, r8, lsl #8
+    eor     r11, r11, r0, lsl #8
+    eor     r10, r10, r2, lsl #8
+    eor     r7, r7, r10, lsl #16
+    eor     r9, r9, r6, lsl #8
+    uxtb    r1, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r8, r4
+    uxtb    r0, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldrb    r1, [r12, r1, lsl #2]
     ldrb    r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, lsl #8
-    eor     r5, r5, r1, lsl #8
-    eor     r6, r6, r2, lsl #8
-    eor     r7, r7, r3, lsl #8
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
+    ldrb    r8, [r12, r8, lsl #2]
     ldrb    r0, [r12, r0, lsl #2]
-    ldrb    r1, [r12, r1, lsl #2]
     ldrb    r2, [r12, r2, lsl #2]
-    ldrb    r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, lsl #16
+    ldrb    r4, [r12, r4, lsl #2]
     eor     r5, r5, r1, lsl #16
-    eor     r6, r6, r2, lsl #16
-    eor     r7, r7, r3, lsl #16
-    lsr     r0, r11, #24
-    lsr     r1, r8, #24
-    lsr     r2, r9, #24
-    lsr     r3, r10, #24
-    ldrb    r0, [r12, r0, lsl #2]
-    ldrb    r1, [r12, r1, lsl #2]
-    ldrb    r2, [r12, r2, lsl #2]
-    ldrb    r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, lsl #24
-    eor     r5, r5, r1, lsl #24
-    eor     r6, r6, r2, lsl #24
-    eor     r7, r7, r3, lsl #24
-    ldr     r0, [sp]
-    str     r4, [r0, #0]
-    str     r5, [r0, #4]
-    str     r6, [r0, #8]
-    str     r7, [r0, #12]
+    eor     r11, r11, r3, lsl #16
+    eor     r8, r8, r11, lsl #8
+    eor     r7, r7, r0, lsl #8
+    eor     r9, r9, r2, lsl #16
+    eor     r5, r5, r4, lsl #24
+    ldmia   lr!, {r0, r1, r2, r3}
+    eor     r0, r0, r5
+    eor     r1, r1, r9
+    eor     r2, r2, r7
+    eor     r3, r3, r8
+    ldr     r10, [sp]
+    str     r0, [r10, #0]
+    str     r1, [r10, #4]
+    str     r2, [r10, #8]
+    str     r3, [r10, #12]
     pop     {r0, r4-r11, pc}
     .size MCU_FN(aes128, encrypt), . - MCU_FN(aes128, encrypt)
 
@@ -926,512 +959,512 @@ MCU_FN(aes128, decrypt):
     movw    r12, #:lower16:aes128_cm3_td
     movt    r12, #:upper16:aes128_cm3_td
     // round 1
-    ldmia   lr!, {r8, r9, r10, r11}
     uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
-    uxtb    r0, r7, ror #8
     uxtb    r1, r4, ror #8
-    uxtb    r2, r5, ror #8
-    uxtb    r3, r6, ror #8
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
     uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
+    lsr     r4, r4, #24
+    uxtb    r3, r5
+    uxtb    r8, r5, ror #8
+    uxtb    r9, r5, ror #16
+    lsr     r5, r5, #24
+    uxtb    r10, r6
+    uxtb    r11, r6, ror #8
     ldr     r0, [r12, r0, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
-    eor     r11, r11, r3, ror #16
-    lsr     r0, r5, #24
-    lsr     r1, r6, #24
-    lsr     r2, r7, #24
-    lsr     r3, r4, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    eor     r1, r1, r3, ror #8
+    eor     r2, r2, r8, ror #8
+    eor     r4, r4, r9, ror #8
+    eor     r0, r0, r5, ror #8
+    eor     r2, r2, r10, ror #16
+    eor     r4, r4, r11, ror #16
+    uxtb    r3, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r8, r7
+    uxtb    r9, r7, ror #8
+    uxtb    r5, r7, ror #16
+    lsr     r7, r7, #24
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    eor     r0, r0, r3, ror #16
+    eor     r1, r1, r6, ror #16
+    eor     r4, r4, r8, ror #24
+    eor     r0, r0, r9, ror #24
+    eor     r1, r1, r5, ror #24
+    eor     r2, r2, r7, ror #24
+    ldmia   lr!, {r3, r5, r6, r7}
+    eor     r3, r3, r0
+    eor     r5, r5, r1, ror #24
+    eor     r6, r6, r2, ror #16
+    eor     r7, r7, r4, ror #8
     // round 2
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
+    uxtb    r10, r3
+    uxtb    r11, r3, ror #8
+    uxtb    r8, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r9, r5
+    uxtb    r0, r5, ror #8
+    uxtb    r1, r5, ror #16
+    lsr     r5, r5, #24
+    uxtb    r2, r6
+    uxtb    r4, r6, ror #8
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r3, [r12, r3, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
-    uxtb    r0, r11, ror #8
-    uxtb    r1, r8, ror #8
-    uxtb    r2, r9, ror #8
-    uxtb    r3, r10, ror #8
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r11, r11, r9, ror #8
+    eor     r8, r8, r0, ror #8
+    eor     r3, r3, r1, ror #8
+    eor     r10, r10, r5, ror #8
+    eor     r8, r8, r2, ror #16
+    eor     r3, r3, r4, ror #16
+    uxtb    r9, r6, ror #16
+    lsr     r6, r6, #24
+    uxtb    r0, r7
+    uxtb    r1, r7, ror #8
+    uxtb    r5, r7, ror #16
+    lsr     r7, r7, #24
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #24
-    eor     r5, r5, r1, ror #24
-    eor     r6, r6, r2, ror #24
-    eor     r7, r7, r3, ror #24
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #16
-    eor     r5, r5, r1, ror #16
-    eor     r6, r6, r2, ror #16
-    eor     r7, r7, r3, ror #16
-    lsr     r0, r9, #24
-    lsr     r1, r10, #24
-    lsr     r2, r11, #24
-    lsr     r3, r8, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #8
-    eor     r5, r5, r1, ror #8
-    eor     r6, r6, r2, ror #8
-    eor     r7, r7, r3, ror #8
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    eor     r10, r10, r9, ror #16
+    eor     r11, r11, r6, ror #16
+    eor     r3, r3, r0, ror #24
+    eor     r10, r10, r1, ror #24
+    eor     r11, r11, r5, ror #24
+    eor     r8, r8, r7, ror #24
+    ldmia   lr!, {r0, r1, r2, r4}
+    eor     r0, r0, r10
+    eor     r1, r1, r11, ror #24
+    eor     r2, r2, r8, ror #16
+    eor     r4, r4, r3, ror #8
     // round 3
-    ldmia   lr!, {r8, r9, r10, r11}
-    uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
+    uxtb    r9, r0
+    uxtb    r6, r0, ror #8
+    uxtb    r5, r0, ror #16
+    lsr     r0, r0, #24
+    uxtb    r7, r1
+    uxtb    r10, r1, ror #8
+    uxtb    r11, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r8, r2
+    uxtb    r3, r2, ror #8
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
-    uxtb    r0, r7, ror #8
-    uxtb    r1, r4, ror #8
-    uxtb    r2, r5, ror #8
-    uxtb    r3, r6, ror #8
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
-    uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
-    eor     r11, r11, r3, ror #16
-    lsr     r0, r5, #24
-    lsr     r1, r6, #24
-    lsr     r2, r7, #24
-    lsr     r3, r4, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
+    eor     r6, r6, r7, ror #8
+    eor     r5, r5, r10, ror #8
+    eor     r0, r0, r11, ror #8
     eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
+    eor     r5, r5, r8, ror #16
+    eor     r0, r0, r3, ror #16
+    uxtb    r7, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r10, r4
+    uxtb    r11, r4, ror #8
+    uxtb    r1, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r9, r9, r7, ror #16
+    eor     r6, r6, r2, ror #16
+    eor     r0, r0, r10, ror #24
+    eor     r9, r9, r11, ror #24
+    eor     r6, r6, r1, ror #24
+    eor     r5, r5, r4, ror #24
+    ldmia   lr!, {r1, r2, r3, r4}
+    eor     r1, r1, r9
+    eor     r2, r2, r6, ror #24
+    eor     r3, r3, r5, ror #16
+    eor     r4, r4, r0, ror #8
     // round 4
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
-    ldr     r0, [r12, r0, lsl #2]
+    uxtb    r8, r1
+    uxtb    r7, r1, ror #8
+    uxtb    r10, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r11, r2
+    uxtb    r9, r2, ror #8
+    uxtb    r6, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r5, r3
+    uxtb    r0, r3, ror #8
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
-    uxtb    r0, r11, ror #8
-    uxtb    r1, r8, ror #8
-    uxtb    r2, r9, ror #8
-    uxtb    r3, r10, ror #8
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    eor     r7, r7, r11, ror #8
+    eor     r10, r10, r9, ror #8
+    eor     r1, r1, r6, ror #8
+    eor     r8, r8, r2, ror #8
+    eor     r10, r10, r5, ror #16
+    eor     r1, r1, r0, ror #16
+    uxtb    r11, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r9, r4
+    uxtb    r6, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r11, [r12, r11, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #24
-    eor     r5, r5, r1, ror #24
-    eor     r6, r6, r2, ror #24
-    eor     r7, r7, r3, ror #24
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #16
-    eor     r5, r5, r1, ror #16
-    eor     r6, r6, r2, ror #16
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r8, r8, r11, ror #16
     eor     r7, r7, r3, ror #16
-    lsr     r0, r9, #24
-    lsr     r1, r10, #24
-    lsr     r2, r11, #24
-    lsr     r3, r8, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #8
-    eor     r5, r5, r1, ror #8
-    eor     r6, r6, r2, ror #8
-    eor     r7, r7, r3, ror #8
+    eor     r1, r1, r9, ror #24
+    eor     r8, r8, r6, ror #24
+    eor     r7, r7, r2, ror #24
+    eor     r10, r10, r4, ror #24
+    ldmia   lr!, {r0, r2, r3, r4}
+    eor     r0, r0, r8
+    eor     r2, r2, r7, ror #24
+    eor     r3, r3, r10, ror #16
+    eor     r4, r4, r1, ror #8
     // round 5
-    ldmia   lr!, {r8, r9, r10, r11}
-    uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
+    uxtb    r5, r0
+    uxtb    r11, r0, ror #8
+    uxtb    r9, r0, ror #16
+    lsr     r0, r0, #24
+    uxtb    r6, r2
+    uxtb    r8, r2, ror #8
+    uxtb    r7, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r10, r3
+    uxtb    r1, r3, ror #8
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
-    uxtb    r0, r7, ror #8
-    uxtb    r1, r4, ror #8
-    uxtb    r2, r5, ror #8
-    uxtb    r3, r6, ror #8
-    ldr     r0, [r12, r0, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
+    eor     r11, r11, r6, ror #8
+    eor     r9, r9, r8, ror #8
+    eor     r0, r0, r7, ror #8
+    eor     r5, r5, r2, ror #8
+    eor     r9, r9, r10, ror #16
+    eor     r0, r0, r1, ror #16
+    uxtb    r6, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r8, r4
+    uxtb    r7, r4, ror #8
     uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    lsr     r4, r4, #24
+    ldr     r6, [r12, r6, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r5, r5, r6, ror #16
     eor     r11, r11, r3, ror #16
-    lsr     r0, r5, #24
-    lsr     r1, r6, #24
-    lsr     r2, r7, #24
-    lsr     r3, r4, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
+    eor     r0, r0, r8, ror #24
+    eor     r5, r5, r7, ror #24
+    eor     r11, r11, r2, ror #24
+    eor     r9, r9, r4, ror #24
+    ldmia   lr!, {r1, r2, r3, r4}
+    eor     r1, r1, r5
+    eor     r2, r2, r11, ror #24
+    eor     r3, r3, r9, ror #16
+    eor     r4, r4, r0, ror #8
     // round 6
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
-    ldr     r0, [r12, r0, lsl #2]
+    uxtb    r10, r1
+    uxtb    r6, r1, ror #8
+    uxtb    r8, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r7, r2
+    uxtb    r5, r2, ror #8
+    uxtb    r11, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r9, r3
+    uxtb    r0, r3, ror #8
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
-    uxtb    r0, r11, ror #8
-    uxtb    r1, r8, ror #8
-    uxtb    r2, r9, ror #8
-    uxtb    r3, r10, ror #8
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    eor     r6, r6, r7, ror #8
+    eor     r8, r8, r5, ror #8
+    eor     r1, r1, r11, ror #8
+    eor     r10, r10, r2, ror #8
+    eor     r8, r8, r9, ror #16
+    eor     r1, r1, r0, ror #16
+    uxtb    r7, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r5, r4
+    uxtb    r11, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r7, [r12, r7, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #24
-    eor     r5, r5, r1, ror #24
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r10, r10, r7, ror #16
+    eor     r6, r6, r3, ror #16
+    eor     r1, r1, r5, ror #24
+    eor     r10, r10, r11, ror #24
     eor     r6, r6, r2, ror #24
-    eor     r7, r7, r3, ror #24
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #16
-    eor     r5, r5, r1, ror #16
-    eor     r6, r6, r2, ror #16
-    eor     r7, r7, r3, ror #16
-    lsr     r0, r9, #24
-    lsr     r1, r10, #24
-    lsr     r2, r11, #24
-    lsr     r3, r8, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #8
-    eor     r5, r5, r1, ror #8
-    eor     r6, r6, r2, ror #8
-    eor     r7, r7, r3, ror #8
+    eor     r8, r8, r4, ror #24
+    ldmia   lr!, {r0, r2, r3, r4}
+    eor     r0, r0, r10
+    eor     r2, r2, r6, ror #24
+    eor     r3, r3, r8, ror #16
+    eor     r4, r4, r1, ror #8
     // round 7
-    ldmia   lr!, {r8, r9, r10, r11}
-    uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
+    uxtb    r9, r0
+    uxtb    r7, r0, ror #8
+    uxtb    r5, r0, ror #16
+    lsr     r0, r0, #24
+    uxtb    r11, r2
+    uxtb    r10, r2, ror #8
+    uxtb    r6, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r8, r3
+    uxtb    r1, r3, ror #8
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
-    uxtb    r0, r7, ror #8
-    uxtb    r1, r4, ror #8
-    uxtb    r2, r5, ror #8
-    uxtb    r3, r6, ror #8
-    ldr     r0, [r12, r0, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
+    eor     r7, r7, r11, ror #8
+    eor     r5, r5, r10, ror #8
+    eor     r0, r0, r6, ror #8
+    eor     r9, r9, r2, ror #8
+    eor     r5, r5, r8, ror #16
+    eor     r0, r0, r1, ror #16
+    uxtb    r11, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r10, r4
+    uxtb    r6, r4, ror #8
     uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    lsr     r4, r4, #24
+    ldr     r11, [r12, r11, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
-    eor     r11, r11, r3, ror #16
-    lsr     r0, r5, #24
-    lsr     r1, r6, #24
-    lsr     r2, r7, #24
-    lsr     r3, r4, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
-    // round 8
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
-    uxtb    r0, r11, ror #8
-    uxtb    r1, r8, ror #8
-    uxtb    r2, r9, ror #8
-    uxtb    r3, r10, ror #8
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #24
-    eor     r5, r5, r1, ror #24
-    eor     r6, r6, r2, ror #24
-    eor     r7, r7, r3, ror #24
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r4, r4, r0, ror #16
-    eor     r5, r5, r1, ror #16
-    eor     r6, r6, r2, ror #16
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r9, r9, r11, ror #16
     eor     r7, r7, r3, ror #16
-    lsr     r0, r9, #24
-    lsr     r1, r10, #24
-    lsr     r2, r11, #24
-    lsr     r3, r8, #24
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
+    eor     r0, r0, r10, ror #24
+    eor     r9, r9, r6, ror #24
+    eor     r7, r7, r2, ror #24
+    eor     r5, r5, r4, ror #24
+    ldmia   lr!, {r1, r2, r3, r4}
+    eor     r1, r1, r9
+    eor     r2, r2, r7, ror #24
+    eor     r3, r3, r5, ror #16
     eor     r4, r4, r0, ror #8
-    eor     r5, r5, r1, ror #8
-    eor     r6, r6, r2, ror #8
-    eor     r7, r7, r3, ror #8
-    // round 9
-    ldmia   lr!, {r8, r9, r10, r11}
-    uxtb    r0, r4
-    uxtb    r1, r5
-    uxtb    r2, r6
-    uxtb    r3, r7
-    ldr     r0, [r12, r0, lsl #2]
+    // round 8
+    uxtb    r8, r1
+    uxtb    r11, r1, ror #8
+    uxtb    r10, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r6, r2
+    uxtb    r9, r2, ror #8
+    uxtb    r7, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r5, r3
+    uxtb    r0, r3, ror #8
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
     ldr     r1, [r12, r1, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0
-    eor     r9, r9, r1
-    eor     r10, r10, r2
-    eor     r11, r11, r3
-    uxtb    r0, r7, ror #8
-    uxtb    r1, r4, ror #8
-    uxtb    r2, r5, ror #8
-    uxtb    r3, r6, ror #8
+    ldr     r5, [r12, r5, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
-    ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #24
-    eor     r9, r9, r1, ror #24
-    eor     r10, r10, r2, ror #24
-    eor     r11, r11, r3, ror #24
-    uxtb    r0, r6, ror #16
-    uxtb    r1, r7, ror #16
+    eor     r11, r11, r6, ror #8
+    eor     r10, r10, r9, ror #8
+    eor     r1, r1, r7, ror #8
+    eor     r8, r8, r2, ror #8
+    eor     r10, r10, r5, ror #16
+    eor     r1, r1, r0, ror #16
+    uxtb    r6, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r9, r4
+    uxtb    r7, r4, ror #8
     uxtb    r2, r4, ror #16
-    uxtb    r3, r5, ror #16
-    ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
-    ldr     r2, [r12, r2, lsl #2]
+    lsr     r4, r4, #24
+    ldr     r6, [r12, r6, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #16
-    eor     r9, r9, r1, ror #16
-    eor     r10, r10, r2, ror #16
+    ldr     r9, [r12, r9, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r8, r8, r6, ror #16
     eor     r11, r11, r3, ror #16
-    lsr     r0, r5, #24
-    lsr     r1, r6, #24
-    lsr     r2, r7, #24
-    lsr     r3, r4, #24
+    eor     r1, r1, r9, ror #24
+    eor     r8, r8, r7, ror #24
+    eor     r11, r11, r2, ror #24
+    eor     r10, r10, r4, ror #24
+    ldmia   lr!, {r0, r2, r3, r4}
+    eor     r0, r0, r8
+    eor     r2, r2, r11, ror #24
+    eor     r3, r3, r10, ror #16
+    eor     r4, r4, r1, ror #8
+    // round 9
+    uxtb    r5, r0
+    uxtb    r6, r0, ror #8
+    uxtb    r9, r0, ror #16
+    lsr     r0, r0, #24
+    uxtb    r7, r2
+    uxtb    r8, r2, ror #8
+    uxtb    r11, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r10, r3
+    uxtb    r1, r3, ror #8
+    ldr     r5, [r12, r5, lsl #2]
+    ldr     r6, [r12, r6, lsl #2]
+    ldr     r9, [r12, r9, lsl #2]
     ldr     r0, [r12, r0, lsl #2]
-    ldr     r1, [r12, r1, lsl #2]
+    ldr     r7, [r12, r7, lsl #2]
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
     ldr     r2, [r12, r2, lsl #2]
+    ldr     r10, [r12, r10, lsl #2]
+    ldr     r1, [r12, r1, lsl #2]
+    eor     r6, r6, r7, ror #8
+    eor     r9, r9, r8, ror #8
+    eor     r0, r0, r11, ror #8
+    eor     r5, r5, r2, ror #8
+    eor     r9, r9, r10, ror #16
+    eor     r0, r0, r1, ror #16
+    uxtb    r7, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r8, r4
+    uxtb    r11, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldr     r7, [r12, r7, lsl #2]
     ldr     r3, [r12, r3, lsl #2]
-    eor     r8, r8, r0, ror #8
-    eor     r9, r9, r1, ror #8
-    eor     r10, r10, r2, ror #8
-    eor     r11, r11, r3, ror #8
+    ldr     r8, [r12, r8, lsl #2]
+    ldr     r11, [r12, r11, lsl #2]
+    ldr     r2, [r12, r2, lsl #2]
+    ldr     r4, [r12, r4, lsl #2]
+    eor     r5, r5, r7, ror #16
+    eor     r6, r6, r3, ror #16
+    eor     r0, r0, r8, ror #24
+    eor     r5, r5, r11, ror #24
+    eor     r6, r6, r2, ror #24
+    eor     r9, r9, r4, ror #24
+    ldmia   lr!, {r1, r2, r3, r4}
+    eor     r1, r1, r5
+    eor     r2, r2, r6, ror #24
+    eor     r3, r3, r9, ror #16
+    eor     r4, r4, r0, ror #8
     // round 10
     movw    r12, #:lower16:aes128_cm3_isbox
     movt    r12, #:upper16:aes128_cm3_isbox
-    ldmia   lr!, {r4, r5, r6, r7}
-    uxtb    r0, r8
-    uxtb    r1, r9
-    uxtb    r2, r10
-    uxtb    r3, r11
+    uxtb    r10, r1
+    uxtb    r7, r1, ror #8
+    uxtb    r8, r1, ror #16
+    lsr     r1, r1, #24
+    uxtb    r11, r2
+    uxtb    r5, r2, ror #8
+    uxtb    r6, r2, ror #16
+    lsr     r2, r2, #24
+    uxtb    r9, r3
+    uxtb    r0, r3, ror #8
+    ldrb    r10, [r12, r10]
+    ldrb    r7, [r12, r7]
+    ldrb    r8, [r12, r8]
+    ldrb    r1, [r12, r1]
+    ldrb    r11, [r12, r11]
+    ldrb    r5, [r12, r5]
+    ldrb    r6, [r12, r6]
+    ldrb    r2, [r12, r2]
+    ldrb    r9, [r12, r9]
     ldrb    r0, [r12, r0]
+    eor     r11, r11, r7, lsl #8
+    eor     r5, r5, r8, lsl #8
+    eor     r6, r6, r1, lsl #8
+    eor     r10, r10, r2, lsl #24
+    eor     r9, r9, r5, lsl #8
+    eor     r0, r0, r6, lsl #8
+    uxtb    r7, r3, ror #16
+    lsr     r3, r3, #24
+    uxtb    r8, r4
+    uxtb    r1, r4, ror #8
+    uxtb    r2, r4, ror #16
+    lsr     r4, r4, #24
+    ldrb    r7, [r12, r7]
+    ldrb    r3, [r12, r3]
+    ldrb    r8, [r12, r8]
     ldrb    r1, [r12, r1]
     ldrb    r2, [r12, r2]
-    ldrb    r3, [r12, r3]
-    eor     r4, r4, r0
-    eor     r5, r5, r1
-    eor     r6, r6, r2
-    eor     r7, r7, r3
-    uxtb    r0, r11, ror #8
-    uxtb    r1, r8, ror #8
-    uxtb    r2, r9, ror #8
-    uxtb    r3, r10, ror #8
-    ldrb    r0, [r12, r0]
-    ldrb    r1, [r12, r1]
-    ldrb    r2, [r12, r2]
-    ldrb    r3, [r12, r3]
-    eor     r4, r4, r0, lsl #8
-    eor     r5, r5, r1, lsl #8
-    eor     r6, r6, r2, lsl #8
-    eor     r7, r7, r3, lsl #8
-    uxtb    r0, r10, ror #16
-    uxtb    r1, r11, ror #16
-    uxtb    r2, r8, ror #16
-    uxtb    r3, r9, ror #16
-    ldrb    r0, [r12, r0]
-    ldrb    r1, [r12, r1]
-    ldrb    r2, [r12, r2]
-    ldrb    r3, [r12, r3]
-    eor     r4, r4, r0, lsl #16
-    eor     r5, r5, r1, lsl #16
-    eor     r6, r6, r2, lsl #16
-    eor     r7, r7, r3, lsl #16
-    lsr     r0, r9, #24
-    lsr     r1, r10, #24
-    lsr     r2, r11, #24
-    lsr     r3, r8, #24
-    ldrb    r0, [r12, r0]
-    ldrb    r1, [r12, r1]
-    ldrb    r2, [r12, r2]
-    ldrb    r3, [r12, r3]
-    eor     r4, r4, r0, lsl #24
-    eor     r5, r5, r1, lsl #24
-    eor     r6, r6, r2, lsl #24
-    eor     r7, r7, r3, lsl #24
-    ldr     r0, [sp]
-    str     r4, [r0, #0]
-    str     r5, [r0, #4]
-    str     r6, [r0, #8]
-    str     r7, [r0, #12]
+    ldrb    r4, [r12, r4]
+    eor     r10, r10, r7, lsl #16
+    eor     r11, r11, r3, lsl #24
+    eor     r8, r8, r0, lsl #8
+    eor     r10, r10, r1, lsl #8
+    eor     r11, r11, r2, lsl #16
+    eor     r9, r9, r4, lsl #24
+    ldmia   lr!, {r0, r1, r2, r3}
+    eor     r0, r0, r10
+    eor     r1, r1, r11
+    eor     r2, r2, r9
+    eor     r3, r3, r8
+    ldr     r5, [sp]
+    str     r0, [r5, #0]
+    str     r1, [r5, #4]
+    str     r2, [r5, #8]
+    str     r3, [r5, #12]
     pop     {r0, r4-r11, pc}
     .size MCU_FN(aes128, decrypt), . - MCU_FN(aes128, decrypt)
 
