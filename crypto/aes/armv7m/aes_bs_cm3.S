@@ -5,9 +5,14 @@
  *   void mcu_aes128_cm3_bitsliced_encrypt(uint8_t *out, const uint8_t *in, const uint8_t *rk);
  *   void mcu_aes128_cm3_bitsliced_ctr(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *rk,
  *                                     const uint8_t *iv);
- *   (keyschedule: rv32/aes_bs_ks.c, shared with rv32-bitsliced)
+ *   void mcu_aes128_cm3_bitsliced_keyschedule(uint8_t *rk, const uint8_t *key);
  *
- * rk (176 bytes, any alignment): the 11 fixsliced round keys packed two slices a word (aes_bs_ks.c); both
+ * rk (176 bytes, any alignment): the 11 fixsliced round keys packed two slices a word, the format of
+ * rv32-bitsliced's aes_bs_ks.c (key i = ShiftRows^-(i mod 4) of round key i, ^0x63 for i >= 1). The key
+ * schedule: FIPS-197 on words; SubWord(RotWord(w)) in a subroutine (w's bytes spread to slices, byte r of
+ * slice j = 0xff * bit j: AND with a rotated operand, then RSB t, t, t, LSL #8; the circuit; the bits
+ * gathered back); each key packed by one of four subroutines (ShiftRows^-k by byte masks, the packing
+ * network with the odd lanes known zero, slice 2j+1 ORed in at the odd bits). Both
  * functions expand them to 88 slices in the frame first (LDR, 4 ALU and an STM per pair of slices).
  * ctr: NIST SP 800-38A; iv = the initial counter block, its last four bytes a big-endian counter (mod
  * 2^32); any len: the last partial pair of blocks goes through a 32-byte frame buffer.
@@ -2770,4 +2775,800 @@ MCU_FN(aes128, ctr):
     add     sp, sp, #500
     pop     {r4-r11, pc}
     .size MCU_FN(aes128, ctr), . - MCU_FN(aes128, ctr)
+
+    .section .text.MCU_FN(aes128, keyschedule), "ax", %progbits
+    .global MCU_FN(aes128, keyschedule)
+    .balign 4
+    .thumb_func
+    .type MCU_FN(aes128, keyschedule), %function
+MCU_FN(aes128, keyschedule):
+    push    {r4-r11, lr}
+    sub     sp, sp, #92
+    mov     r12, r0
+    ldr     r2, [r1]                    // key: any alignment
+    ldr     r3, [r1, #4]
+    ldr     r4, [r1, #8]
+    ldr     r5, [r1, #12]
+    mov     r6, r2
+    mov     r7, r3
+    mov     r8, r4
+    mov     r9, r5
+    bl      aes128_cm3_bs_pack0
+    // round key 1
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x01
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack1
+    // round key 2
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x02
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack2
+    // round key 3
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x04
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack3
+    // round key 4
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x08
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack0
+    // round key 5
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x10
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack1
+    // round key 6
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x20
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack2
+    // round key 7
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x40
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack3
+    // round key 8
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x80
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack0
+    // round key 9
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x1b
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack1
+    // round key 10
+    add     r12, r12, #16
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    bl      aes128_cm3_bs_subword
+    ldr     r2, [sp, #0]
+    ldr     r3, [sp, #4]
+    ldr     r4, [sp, #8]
+    ldr     r5, [sp, #12]
+    eor     r2, r2, r0
+    eor     r2, r2, #0x36
+    eor     r3, r3, r2
+    eor     r4, r4, r3
+    eor     r5, r5, r4
+    eor     r6, r2, #0x63636363     // the circuit's NOTs
+    eor     r7, r3, #0x63636363
+    eor     r8, r4, #0x63636363
+    eor     r9, r5, #0x63636363
+    bl      aes128_cm3_bs_pack2
+    add     sp, sp, #92
+    pop     {r4-r11, pc}
+    .size MCU_FN(aes128, keyschedule), . - MCU_FN(aes128, keyschedule)
+
+    .section .text.aes128_cm3_bs_subword, "ax", %progbits
+    .balign 4
+    .thumb_func
+    .type aes128_cm3_bs_subword, %function
+aes128_cm3_bs_subword:
+    str     lr, [sp, #16]
+    mov     lr, #0x01010101
+    and     r11, lr, r5, ror #8
+    rsb     r11, r11, r11, lsl #8
+    and     r10, lr, r5, ror #9
+    rsb     r10, r10, r10, lsl #8
+    and     r9, lr, r5, ror #10
+    rsb     r9, r9, r9, lsl #8
+    and     r8, lr, r5, ror #11
+    rsb     r8, r8, r8, lsl #8
+    and     r7, lr, r5, ror #12
+    rsb     r7, r7, r7, lsl #8
+    and     r6, lr, r5, ror #13
+    rsb     r6, r6, r6, lsl #8
+    and     r4, lr, r5, ror #14
+    rsb     r4, r4, r4, lsl #8
+    and     r5, lr, r5, ror #15
+    rsb     r5, r5, r5, lsl #8
+    eor     lr, r7, r9
+    eor     r3, r5, r10
+    eor     r2, r5, r7
+    eor     r1, r5, r9
+    eor     r6, r4, r6
+    eor     r0, r6, r11
+    eor     r7, r0, r7
+    str     r7, [sp, #20]
+    eor     r7, r3, lr
+    str     lr, [sp, #24]
+    eor     lr, r0, r5
+    eor     r10, r0, r10
+    str     lr, [sp, #28]
+    eor     lr, r10, r1
+    eor     r8, r8, r7
+    eor     r9, r8, r9
+    eor     r4, r8, r4
+    eor     r8, r9, r11
+    str     r0, [sp, #32]
+    eor     r0, r9, r6
+    str     r10, [sp, #36]
+    eor     r10, r4, r2
+    str     r4, [sp, #40]
+    eor     r4, r11, r10
+    str     r2, [sp, #44]
+    eor     r2, r0, r10
+    str     r2, [sp, #48]
+    eor     r2, r0, r1
+    eor     r6, r6, r10
+    str     r2, [sp, #52]
+    eor     r2, r3, r6
+    eor     r5, r5, r6
+    str     r5, [sp, #56]
+    and     r5, r7, r9
+    str     r7, [sp, #60]
+    and     r7, lr, r8
+    eor     r7, r7, r5
+    str     lr, [sp, #64]
+    ldr     lr, [sp, #20]
+    str     r8, [sp, #68]
+    and     r8, lr, r11
+    eor     r5, r8, r5
+    and     r8, r3, r6
+    str     r3, [sp, #72]
+    ldr     r3, [sp, #36]
+    ldr     lr, [sp, #32]
+    str     r6, [sp, #76]
+    and     r6, r3, lr
+    eor     r6, r6, r8
+    ldr     r3, [sp, #28]
+    and     lr, r3, r4
+    eor     r8, lr, r8
+    ldr     lr, [sp, #44]
+    and     r3, lr, r10
+    ldr     lr, [sp, #24]
+    str     r10, [sp, #80]
+    ldr     r10, [sp, #48]
+    str     r4, [sp, #84]
+    and     r4, lr, r10
+    eor     r4, r4, r3
+    and     lr, r1, r0
+    eor     r3, lr, r3
+    eor     r7, r7, r4
+    eor     r5, r5, r3
+    eor     r4, r6, r4
+    eor     r3, r8, r3
+    ldr     r8, [sp, #40]
+    eor     r8, r7, r8
+    ldr     r7, [sp, #52]
+    eor     r7, r5, r7
+    eor     r2, r4, r2
+    ldr     r4, [sp, #56]
+    eor     r4, r3, r4
+    eor     r3, r8, r7
+    and     r8, r8, r2
+    eor     r5, r4, r8
+    and     r6, r3, r5
+    eor     r6, r6, r7
+    eor     lr, r2, r4
+    eor     r8, r7, r8
+    and     lr, r8, lr
+    eor     lr, lr, r4
+    eor     r2, r2, lr
+    eor     r8, r5, lr
+    and     r8, r4, r8
+    eor     r2, r8, r2
+    eor     r8, r5, r8
+    and     r8, r6, r8
+    eor     r8, r3, r8
+    eor     r3, r8, r2
+    eor     r5, r6, lr
+    eor     r4, r6, r8
+    eor     r7, lr, r2
+    str     r1, [sp, #56]
+    eor     r1, r5, r3
+    and     r9, r7, r9
+    str     r9, [sp, #52]
+    ldr     r9, [sp, #68]
+    and     r9, r2, r9
+    and     r11, lr, r11
+    str     r9, [sp, #68]
+    ldr     r9, [sp, #76]
+    and     r9, r4, r9
+    str     r9, [sp, #76]
+    ldr     r9, [sp, #32]
+    and     r9, r8, r9
+    str     r9, [sp, #32]
+    ldr     r9, [sp, #84]
+    and     r9, r6, r9
+    str     r11, [sp, #84]
+    ldr     r11, [sp, #80]
+    and     r11, r5, r11
+    and     r10, r1, r10
+    and     r0, r3, r0
+    str     r11, [sp, #48]
+    ldr     r11, [sp, #60]
+    and     r11, r7, r11
+    ldr     r7, [sp, #64]
+    and     r7, r2, r7
+    ldr     r2, [sp, #20]
+    and     r2, lr, r2
+    ldr     lr, [sp, #72]
+    and     lr, r4, lr
+    ldr     r4, [sp, #36]
+    and     r4, r8, r4
+    ldr     r8, [sp, #28]
+    and     r8, r6, r8
+    ldr     r6, [sp, #44]
+    and     r6, r5, r6
+    ldr     r5, [sp, #24]
+    and     r5, r1, r5
+    ldr     r1, [sp, #56]
+    and     r1, r3, r1
+    eor     r6, r6, r5
+    eor     r2, r7, r2
+    eor     r4, r9, r4
+    eor     r7, r11, r7
+    ldr     r11, [sp, #84]
+    eor     r3, r11, lr
+    eor     r9, r11, r9
+    eor     r0, r10, r0
+    ldr     r11, [sp, #52]
+    str     r2, [sp, #84]
+    ldr     r2, [sp, #76]
+    eor     r11, r11, r2
+    str     r9, [sp, #52]
+    ldr     r9, [sp, #48]
+    eor     r10, r9, r10
+    eor     r1, r5, r1
+    eor     lr, lr, r4
+    eor     r3, r3, r11
+    ldr     r5, [sp, #32]
+    eor     r9, r5, r6
+    eor     r10, r2, r10
+    eor     r6, r6, r3
+    eor     r3, r8, r3
+    eor     r0, r0, r9
+    eor     r9, r7, r9
+    eor     r5, r5, r10
+    eor     r3, r3, r0
+    ldr     r7, [sp, #68]
+    eor     r7, r7, r9
+    eor     r9, r10, r9
+    eor     r0, lr, r0
+    eor     r6, r4, r6
+    eor     r4, r5, r3
+    eor     r11, r11, r7
+    ldr     lr, [sp, #52]
+    eor     r7, lr, r7
+    ldr     lr, [sp, #84]
+    eor     r3, lr, r3
+    eor     r5, r5, r11
+    eor     r4, r1, r4
+    and     r6, r6, #0x01010101
+    and     r0, r0, #0x02020202
+    orr     r0, r6, r0
+    and     r3, r3, #0x04040404
+    orr     r3, r0, r3
+    and     r7, r7, #0x08080808
+    orr     r7, r3, r7
+    and     r11, r11, #0x10101010
+    orr     r11, r7, r11
+    and     r4, r4, #0x20202020
+    orr     r4, r11, r4
+    and     r5, r5, #0x40404040
+    orr     r5, r4, r5
+    and     r9, r9, #0x80808080
+    orr     r9, r5, r9
+    eor     r9, r9, #0x63636363
+    mov     r0, r9
+    ldr     pc, [sp, #16]
+    .size aes128_cm3_bs_subword, . - aes128_cm3_bs_subword
+
+    .section .text.aes128_cm3_bs_pack0, "ax", %progbits
+    .balign 4
+    .thumb_func
+    .type aes128_cm3_bs_pack0, %function
+aes128_cm3_bs_pack0:
+    mov     r11, #0x55555555
+    and     r11, r11, r6, lsr #1
+    eor     r6, r6, r11, lsl #1
+    mov     r10, #0x55555555
+    and     r10, r10, r7, lsr #1
+    eor     r7, r7, r10, lsl #1
+    mov     r1, #0x55555555
+    and     r1, r1, r8, lsr #1
+    eor     r8, r8, r1, lsl #1
+    mov     r0, #0x55555555
+    and     r0, r0, r9, lsr #1
+    eor     r9, r9, r0, lsl #1
+    str     r1, [sp, #20]
+    eor     r1, r7, r6, lsr #2
+    and     r1, r1, #0x33333333
+    eor     r7, r7, r1
+    eor     r1, r6, r1, lsl #2
+    eor     r6, r10, r11, lsr #2
+    and     r6, r6, #0x33333333
+    eor     r10, r10, r6
+    eor     r6, r11, r6, lsl #2
+    eor     r11, r9, r8, lsr #2
+    and     r11, r11, #0x33333333
+    eor     r9, r9, r11
+    eor     r11, r8, r11, lsl #2
+    ldr     r8, [sp, #20]
+    str     r10, [sp, #24]
+    eor     r10, r0, r8, lsr #2
+    and     r10, r10, #0x33333333
+    eor     r0, r0, r10
+    eor     r10, r8, r10, lsl #2
+    eor     r8, r11, r1, lsr #4
+    and     r8, r8, #0x0f0f0f0f
+    eor     r11, r11, r8
+    eor     r8, r1, r8, lsl #4
+    eor     r1, r10, r6, lsr #4
+    and     r1, r1, #0x0f0f0f0f
+    eor     r10, r10, r1
+    eor     r1, r6, r1, lsl #4
+    eor     r6, r9, r7, lsr #4
+    and     r6, r6, #0x0f0f0f0f
+    eor     r9, r9, r6
+    eor     r6, r7, r6, lsl #4
+    ldr     r7, [sp, #24]
+    str     r9, [sp, #20]
+    eor     r9, r0, r7, lsr #4
+    and     r9, r9, #0x0f0f0f0f
+    eor     r0, r0, r9
+    eor     r9, r7, r9, lsl #4
+    orr     r1, r8, r1, lsl #1
+    str     r1, [r12, #0]
+    orr     r9, r6, r9, lsl #1
+    str     r9, [r12, #4]
+    orr     r10, r11, r10, lsl #1
+    str     r10, [r12, #8]
+    ldr     r10, [sp, #20]
+    orr     r0, r10, r0, lsl #1
+    str     r0, [r12, #12]
+    bx      lr
+    .size aes128_cm3_bs_pack0, . - aes128_cm3_bs_pack0
+
+    .section .text.aes128_cm3_bs_pack1, "ax", %progbits
+    .balign 4
+    .thumb_func
+    .type aes128_cm3_bs_pack1, %function
+aes128_cm3_bs_pack1:
+    and     r11, r6, #0x000000ff
+    and     r10, r9, #0x0000ff00
+    orr     r10, r11, r10
+    and     r11, r8, #0x00ff0000
+    orr     r11, r10, r11
+    and     r10, r7, #0xff000000
+    orr     r10, r11, r10
+    and     r11, r7, #0x000000ff
+    and     r1, r6, #0x0000ff00
+    orr     r1, r11, r1
+    and     r11, r9, #0x00ff0000
+    orr     r11, r1, r11
+    and     r1, r8, #0xff000000
+    orr     r1, r11, r1
+    and     r11, r8, #0x000000ff
+    and     r0, r7, #0x0000ff00
+    orr     r0, r11, r0
+    and     r11, r6, #0x00ff0000
+    orr     r11, r0, r11
+    and     r0, r9, #0xff000000
+    orr     r0, r11, r0
+    and     r9, r9, #0x000000ff
+    and     r8, r8, #0x0000ff00
+    orr     r8, r9, r8
+    and     r7, r7, #0x00ff0000
+    orr     r7, r8, r7
+    and     r6, r6, #0xff000000
+    orr     r6, r7, r6
+    mov     r7, #0x55555555
+    and     r7, r7, r10, lsr #1
+    eor     r10, r10, r7, lsl #1
+    mov     r8, #0x55555555
+    and     r8, r8, r1, lsr #1
+    eor     r1, r1, r8, lsl #1
+    mov     r9, #0x55555555
+    and     r9, r9, r0, lsr #1
+    eor     r0, r0, r9, lsl #1
+    mov     r11, #0x55555555
+    and     r11, r11, r6, lsr #1
+    eor     r6, r6, r11, lsl #1
+    str     r9, [sp, #20]
+    eor     r9, r1, r10, lsr #2
+    and     r9, r9, #0x33333333
+    eor     r1, r1, r9
+    eor     r9, r10, r9, lsl #2
+    eor     r10, r8, r7, lsr #2
+    and     r10, r10, #0x33333333
+    eor     r8, r8, r10
+    eor     r10, r7, r10, lsl #2
+    eor     r7, r6, r0, lsr #2
+    and     r7, r7, #0x33333333
+    eor     r6, r6, r7
+    eor     r7, r0, r7, lsl #2
+    ldr     r0, [sp, #20]
+    str     r8, [sp, #24]
+    eor     r8, r11, r0, lsr #2
+    and     r8, r8, #0x33333333
+    eor     r11, r11, r8
+    eor     r8, r0, r8, lsl #2
+    eor     r0, r7, r9, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r7, r7, r0
+    eor     r0, r9, r0, lsl #4
+    eor     r9, r8, r10, lsr #4
+    and     r9, r9, #0x0f0f0f0f
+    eor     r8, r8, r9
+    eor     r9, r10, r9, lsl #4
+    eor     r10, r6, r1, lsr #4
+    and     r10, r10, #0x0f0f0f0f
+    eor     r6, r6, r10
+    eor     r10, r1, r10, lsl #4
+    ldr     r1, [sp, #24]
+    str     r6, [sp, #20]
+    eor     r6, r11, r1, lsr #4
+    and     r6, r6, #0x0f0f0f0f
+    eor     r11, r11, r6
+    eor     r6, r1, r6, lsl #4
+    orr     r9, r0, r9, lsl #1
+    str     r9, [r12, #0]
+    orr     r6, r10, r6, lsl #1
+    str     r6, [r12, #4]
+    orr     r8, r7, r8, lsl #1
+    str     r8, [r12, #8]
+    ldr     r8, [sp, #20]
+    orr     r11, r8, r11, lsl #1
+    str     r11, [r12, #12]
+    bx      lr
+    .size aes128_cm3_bs_pack1, . - aes128_cm3_bs_pack1
+
+    .section .text.aes128_cm3_bs_pack2, "ax", %progbits
+    .balign 4
+    .thumb_func
+    .type aes128_cm3_bs_pack2, %function
+aes128_cm3_bs_pack2:
+    and     r11, r6, #0x000000ff
+    and     r10, r8, #0x0000ff00
+    orr     r10, r11, r10
+    and     r11, r6, #0x00ff0000
+    orr     r11, r10, r11
+    and     r10, r8, #0xff000000
+    orr     r10, r11, r10
+    and     r11, r7, #0x000000ff
+    and     r1, r9, #0x0000ff00
+    orr     r1, r11, r1
+    and     r11, r7, #0x00ff0000
+    orr     r11, r1, r11
+    and     r1, r9, #0xff000000
+    orr     r1, r11, r1
+    and     r11, r8, #0x000000ff
+    and     r0, r6, #0x0000ff00
+    orr     r0, r11, r0
+    and     r8, r8, #0x00ff0000
+    orr     r8, r0, r8
+    and     r6, r6, #0xff000000
+    orr     r6, r8, r6
+    and     r8, r9, #0x000000ff
+    and     r0, r7, #0x0000ff00
+    orr     r0, r8, r0
+    and     r9, r9, #0x00ff0000
+    orr     r9, r0, r9
+    and     r7, r7, #0xff000000
+    orr     r7, r9, r7
+    mov     r9, #0x55555555
+    and     r9, r9, r10, lsr #1
+    eor     r10, r10, r9, lsl #1
+    mov     r0, #0x55555555
+    and     r0, r0, r1, lsr #1
+    eor     r1, r1, r0, lsl #1
+    mov     r8, #0x55555555
+    and     r8, r8, r6, lsr #1
+    eor     r6, r6, r8, lsl #1
+    mov     r11, #0x55555555
+    and     r11, r11, r7, lsr #1
+    eor     r7, r7, r11, lsl #1
+    str     r8, [sp, #20]
+    eor     r8, r1, r10, lsr #2
+    and     r8, r8, #0x33333333
+    eor     r1, r1, r8
+    eor     r8, r10, r8, lsl #2
+    eor     r10, r0, r9, lsr #2
+    and     r10, r10, #0x33333333
+    eor     r0, r0, r10
+    eor     r10, r9, r10, lsl #2
+    eor     r9, r7, r6, lsr #2
+    and     r9, r9, #0x33333333
+    eor     r7, r7, r9
+    eor     r9, r6, r9, lsl #2
+    ldr     r6, [sp, #20]
+    str     r0, [sp, #24]
+    eor     r0, r11, r6, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r11, r11, r0
+    eor     r0, r6, r0, lsl #2
+    eor     r6, r9, r8, lsr #4
+    and     r6, r6, #0x0f0f0f0f
+    eor     r9, r9, r6
+    eor     r6, r8, r6, lsl #4
+    eor     r8, r0, r10, lsr #4
+    and     r8, r8, #0x0f0f0f0f
+    eor     r0, r0, r8
+    eor     r8, r10, r8, lsl #4
+    eor     r10, r7, r1, lsr #4
+    and     r10, r10, #0x0f0f0f0f
+    eor     r7, r7, r10
+    eor     r10, r1, r10, lsl #4
+    ldr     r1, [sp, #24]
+    str     r7, [sp, #20]
+    eor     r7, r11, r1, lsr #4
+    and     r7, r7, #0x0f0f0f0f
+    eor     r11, r11, r7
+    eor     r7, r1, r7, lsl #4
+    orr     r8, r6, r8, lsl #1
+    str     r8, [r12, #0]
+    orr     r7, r10, r7, lsl #1
+    str     r7, [r12, #4]
+    orr     r0, r9, r0, lsl #1
+    str     r0, [r12, #8]
+    ldr     r0, [sp, #20]
+    orr     r11, r0, r11, lsl #1
+    str     r11, [r12, #12]
+    bx      lr
+    .size aes128_cm3_bs_pack2, . - aes128_cm3_bs_pack2
+
+    .section .text.aes128_cm3_bs_pack3, "ax", %progbits
+    .balign 4
+    .thumb_func
+    .type aes128_cm3_bs_pack3, %function
+aes128_cm3_bs_pack3:
+    and     r11, r6, #0x000000ff
+    and     r10, r7, #0x0000ff00
+    orr     r10, r11, r10
+    and     r11, r8, #0x00ff0000
+    orr     r11, r10, r11
+    and     r10, r9, #0xff000000
+    orr     r10, r11, r10
+    and     r11, r7, #0x000000ff
+    and     r1, r8, #0x0000ff00
+    orr     r1, r11, r1
+    and     r11, r9, #0x00ff0000
+    orr     r11, r1, r11
+    and     r1, r6, #0xff000000
+    orr     r1, r11, r1
+    and     r11, r8, #0x000000ff
+    and     r0, r9, #0x0000ff00
+    orr     r0, r11, r0
+    and     r11, r6, #0x00ff0000
+    orr     r11, r0, r11
+    and     r0, r7, #0xff000000
+    orr     r0, r11, r0
+    and     r9, r9, #0x000000ff
+    and     r6, r6, #0x0000ff00
+    orr     r6, r9, r6
+    and     r7, r7, #0x00ff0000
+    orr     r7, r6, r7
+    and     r8, r8, #0xff000000
+    orr     r8, r7, r8
+    mov     r7, #0x55555555
+    and     r7, r7, r10, lsr #1
+    eor     r10, r10, r7, lsl #1
+    mov     r6, #0x55555555
+    and     r6, r6, r1, lsr #1
+    eor     r1, r1, r6, lsl #1
+    mov     r9, #0x55555555
+    and     r9, r9, r0, lsr #1
+    eor     r0, r0, r9, lsl #1
+    mov     r11, #0x55555555
+    and     r11, r11, r8, lsr #1
+    eor     r8, r8, r11, lsl #1
+    str     r9, [sp, #20]
+    eor     r9, r1, r10, lsr #2
+    and     r9, r9, #0x33333333
+    eor     r1, r1, r9
+    eor     r9, r10, r9, lsl #2
+    eor     r10, r6, r7, lsr #2
+    and     r10, r10, #0x33333333
+    eor     r6, r6, r10
+    eor     r10, r7, r10, lsl #2
+    eor     r7, r8, r0, lsr #2
+    and     r7, r7, #0x33333333
+    eor     r8, r8, r7
+    eor     r7, r0, r7, lsl #2
+    ldr     r0, [sp, #20]
+    str     r6, [sp, #24]
+    eor     r6, r11, r0, lsr #2
+    and     r6, r6, #0x33333333
+    eor     r11, r11, r6
+    eor     r6, r0, r6, lsl #2
+    eor     r0, r7, r9, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r7, r7, r0
+    eor     r0, r9, r0, lsl #4
+    eor     r9, r6, r10, lsr #4
+    and     r9, r9, #0x0f0f0f0f
+    eor     r6, r6, r9
+    eor     r9, r10, r9, lsl #4
+    eor     r10, r8, r1, lsr #4
+    and     r10, r10, #0x0f0f0f0f
+    eor     r8, r8, r10
+    eor     r10, r1, r10, lsl #4
+    ldr     r1, [sp, #24]
+    str     r8, [sp, #20]
+    eor     r8, r11, r1, lsr #4
+    and     r8, r8, #0x0f0f0f0f
+    eor     r11, r11, r8
+    eor     r8, r1, r8, lsl #4
+    orr     r9, r0, r9, lsl #1
+    str     r9, [r12, #0]
+    orr     r8, r10, r8, lsl #1
+    str     r8, [r12, #4]
+    orr     r6, r7, r6, lsl #1
+    str     r6, [r12, #8]
+    ldr     r6, [sp, #20]
+    orr     r11, r6, r11, lsl #1
+    str     r11, [r12, #12]
+    bx      lr
+    .size aes128_cm3_bs_pack3, . - aes128_cm3_bs_pack3
 

@@ -228,6 +228,14 @@ def interpret(ops, env: dict, mem: dict) -> dict:
             env[d] = mem[a]
         elif op == "mov":
             env[d] = shifted(env[a], sh)
+        elif op == "andi":
+            env[d] = env[a] & b
+        elif op == "eori":
+            env[d] = env[a] ^ b
+        elif op == "rsb":
+            env[d] = (shifted(env[b], sh) - env[a]) & M32
+        elif op == "st":
+            mem[(sh, b)] = env[a]
         else:
             x, y = env[a], shifted(env[b], sh)
             env[d] = x ^ y if op == "eor" else x & y if op == "and" else x | y
@@ -241,7 +249,10 @@ def fmt_sh(sh) -> str:
     return f", {sh[0]} #{sh[1]}" if sh else ""
 
 
-def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
+def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], pool: list[str] = POOL,
+             spill_base: int = SPILL):
+    """Besides eor/and/orr/mov: andi/eori (b an immediate), rsb (d = shift(b) - a) and st (store a at
+    [sh, #b]: sh names the base register, outside the pool)."""
     uses: dict[str, list[int]] = {}
     for i, (op, d, a, b, sh) in enumerate(ops):
         if op in ("li", "ld"):
@@ -255,7 +266,7 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
     remat = {d: (op, a) for op, d, a, b, sh in ops if op in ("li", "ld")}
     reg_of: dict[str, str] = dict(zip(inputs, in_regs))
     val_of: dict[str, str] = {r: v for v, r in reg_of.items()}
-    free = [r for r in POOL if r not in val_of]
+    free = [r for r in pool if r not in val_of]
     slot: dict[str, int] = {}
     free_slots: list[int] = []
     nslots = 0
@@ -284,7 +295,7 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
             if free_slots:
                 slot[victim] = free_slots.pop()
             else:
-                slot[victim] = SPILL + 4 * nslots
+                slot[victim] = spill_base + 4 * nslots
                 nslots += 1
             out.append(f"str     {r}, [sp, #{slot[victim]}]")
         return r
@@ -313,10 +324,15 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
                 r = reg_of.pop(v)
                 del val_of[r]
                 free.append(r)
+        if op == "st":
+            out.append(f"str     {names[0]}, [{sh}, #{b}]")
+            continue
         rd = get_reg(i, set(srcs))
         reg_of[d] = rd
         val_of[rd] = d
-        if op == "mov":
+        if op in ("andi", "eori"):
+            out.append(f"{op[:3]}     {rd}, {names[0]}, #0x{b:08x}")
+        elif op == "mov":
             out.append(f"{'ror' if sh[0] == 'ror' else sh[0]}     {rd}, {names[0]}, #{sh[1]}")
         else:
             out.append(f"{op}     {rd}, {names[0]}, {names[1]}{fmt_sh(sh)}")
@@ -326,6 +342,141 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str]):
             load(v, get_reg(end, set(outputs)))
         out_regs.append(reg_of[v])
     return out, out_regs, nslots
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Key schedule: FIPS-197 expansion on words, SubWord through the same circuit, and each round key written in
+# the fixsliced packed form of aes_bs_ks.c (176 bytes). Two allocated subroutines (SubWord, and the
+# packing in four variants, one per ShiftRows^-k) and a driver.
+
+KS_BASE = "r12"                                  # where the round key being written goes (advances by 16)
+KS_W = ["r2", "r3", "r4", "r5"]                  # the driver's key words
+KS_C = ["r6", "r7", "r8", "r9"]                  # the packing routine's inputs
+KS_RA = 16                                       # frame: w0..w3 at 0..15 across SubWord, its return address
+KS_SPILL = 20                                    # then the subroutines' spill slots
+RCON = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1B, 0x36]
+
+
+def network_ops(p: Prog, q: list) -> list[str]:
+    """The packing network as operations; None = a word known to be zero."""
+    q = list(q)
+    for a, b, m, n in NETWORK:
+        A, B = q[a], q[b]
+        if A is None and B is None:
+            continue
+        if A is None:
+            t = p.op("andi", B, m)
+            q[b] = p.eor(B, t)
+            q[a] = p.op("mov", t, None, ("lsl", n))
+        elif B is None:
+            t = p.op("and", p.li(m), A, ("lsr", n))
+            q[b] = t
+            q[a] = p.eor(A, t, ("lsl", n))
+        else:
+            t = p.op("andi", p.eor(B, A, ("lsr", n)), m)
+            q[b] = p.eor(B, t)
+            q[a] = p.eor(A, t, ("lsl", n))
+    return q
+
+
+def pack_program(k: int) -> tuple[Prog, list[str]]:
+    """Columns (NOTs already added for keys 1..10) -> ShiftRows^-k -> slices of block 0 (even bits) ->
+    four packed words stored at [KS_BASE, #0..12]."""
+    p = Prog()
+    cols = [f"c{c}" for c in range(4)]
+    inputs = list(cols)
+    if k:                                         # ShiftRows^-k: P(r, c) = L(r, c - r k)
+        new = []
+        for c in range(4):
+            acc = None
+            for r in range(4):
+                t = p.op("andi", cols[(c - r * k) % 4], 0xFF << (8 * r))
+                acc = t if acc is None else p.op("orr", acc, t)
+            new.append(acc)
+        cols = new
+    q = network_ops(p, [cols[0], None, cols[1], None, cols[2], None, cols[3], None])
+    for j in range(4):                            # slice 2j+1 moves to the odd bits
+        p.op("st", p.op("orr", q[2 * j], q[2 * j + 1], ("lsl", 1)), 4 * j, KS_BASE)
+    return p, inputs
+
+
+def subword_program() -> tuple[Prog, list[str], list[str]]:
+    """SubWord(RotWord(w)) ^ 0x63636363 ^ (the circuit's missing NOTs added back): w's bytes spread into
+    slices (slice j, byte r = 0xff * bit j of byte r: AND, then (t << 8) - t), the circuit, bits gathered."""
+    p = Prog()
+    m01 = p.li(0x01010101)
+    x = []
+    for j in range(8):
+        t = p.op("and", m01, "w", ("ror", 8 + j))
+        x.append(p.op("rsb", t, t, ("lsl", 8)))
+    sl = sbox(p, x)
+    acc = p.op("andi", sl[0], 0x01010101)
+    for j in range(1, 8):
+        acc = p.op("orr", acc, p.op("andi", sl[j], 0x01010101 << j))
+    return p, ["w"], [p.op("eori", acc, 0x63636363)]
+
+
+def keyschedule_fns() -> tuple[list[str], list[tuple[str, list[str]]], int]:
+    """The driver's code and the subroutines (name, code); the frame size."""
+    nmax = 0
+    sp_, sin, sout = subword_program()
+    body, oregs, n = allocate(sp_.ops, sin, ["r5"], sout, [r for r in POOL if r != KS_BASE], KS_SPILL)
+    nmax = max(nmax, n)
+    subword = [f"str     lr, [sp, #{KS_RA}]"] + body + parallel_move(oregs, ["r0"], "r1") + \
+        [f"ldr     pc, [sp, #{KS_RA}]"]
+    subs = [("aes128_cm3_bs_subword", subword)]
+    packs = {}
+    for k in range(4):
+        pp, pin = pack_program(k)
+        body, _, n = allocate(pp.ops, pin, KS_C, [], ["r0", "r1"] + KS_C + ["r10", "r11"], KS_SPILL)
+        nmax = max(nmax, n)
+        packs[k] = body
+        subs.append((f"aes128_cm3_bs_pack{k}", body + ["bx      lr"]))
+    frame = KS_SPILL + 4 * nmax
+    frame += (8 - (frame + 36) % 8) % 8
+    c = ["push    {r4-r11, lr}", f"sub     sp, sp, #{frame}", f"mov     {KS_BASE}, r0",
+         "ldr     r2, [r1]                    // key: any alignment", "ldr     r3, [r1, #4]",
+         "ldr     r4, [r1, #8]", "ldr     r5, [r1, #12]"]
+    c += [f"mov     {KS_C[j]}, {KS_W[j]}" for j in range(4)] + ["bl      aes128_cm3_bs_pack0"]
+    for i in range(1, 11):
+        c += [f"// round key {i}", f"add     {KS_BASE}, {KS_BASE}, #16"]
+        c += [f"str     {KS_W[j]}, [sp, #{4 * j}]" for j in range(4)] + ["bl      aes128_cm3_bs_subword"]
+        c += [f"ldr     {KS_W[j]}, [sp, #{4 * j}]" for j in range(4)]
+        c += [f"eor     r2, r2, r0", f"eor     r2, r2, #0x{RCON[i - 1]:02x}", "eor     r3, r3, r2",
+              "eor     r4, r4, r3", "eor     r5, r5, r4"]
+        c += [f"eor     {KS_C[j]}, {KS_W[j]}, #0x63636363     // the circuit's NOTs" if j == 0 else
+              f"eor     {KS_C[j]}, {KS_W[j]}, #0x63636363" for j in range(4)]
+        c += [f"bl      aes128_cm3_bs_pack{i % 4}"]
+    c += [f"add     sp, sp, #{frame}", "pop     {r4-r11, pc}"]
+    # self-check: run the driver with the subroutines inlined, against the model's packed keys
+    rng = random.Random(7)
+    for _ in range(3):
+        key = rng.randbytes(16)
+        words = [int.from_bytes(key[4 * q:4 * q + 4], "little") for q in range(4)]
+        regs = {**dict(zip(KS_W, words)), KS_BASE: 0}
+        mem: dict = {}
+        out: dict = {}
+        for line in c[7:-2]:
+            line = line.split("//")[0].strip()
+            if line.startswith("bl "):
+                name = line.split()[1]
+                code = subword[1:-1] if name.endswith("subword") else packs[int(name[-1])]
+                regs, mem = run_arm(code, regs, mem)
+                if name.endswith("subword"):
+                    regs["r0"] = regs[oregs[0]]
+                else:
+                    for key_ in [m for m in mem if isinstance(m, tuple)]:
+                        out[regs[KS_BASE] + key_[1]] = mem.pop(key_)
+            elif line.startswith("add") and KS_BASE in line:
+                regs[KS_BASE] += 16
+            else:
+                regs, mem = run_arm([line], regs, mem)
+        ks = fixsliced_keys(key)
+        for i in range(11):
+            for j in range(4):
+                want = (ks[i][2 * j] & 0x55555555) | (ks[i][2 * j + 1] & 0xAAAAAAAA)
+                assert out[16 * i + 4 * j] == want, (i, j)
+    return c, subs, frame
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -354,7 +505,9 @@ def run_arm(lines: list[str], regs: dict, mem: dict) -> tuple[dict, dict]:
         elif op == "ldr":
             regs[args[0]] = mem[int(args[2][1:])]
         elif op == "str":
-            mem[int(args[2][1:])] = regs[args[0]]
+            mem[int(args[2][1:]) if args[1] == "sp" else (args[1], int(args[2][1:]))] = regs[args[0]]
+        elif op == "rsb":
+            regs[args[0]] = (shifted(regs[args[2]], sh_of(3)) - regs[args[1]]) & M32
         elif op in ("ror", "lsl", "lsr"):
             regs[args[0]] = shifted(regs[args[1]], (op, int(args[2][1:])))
         elif op in ("eor", "and", "orr", "bic"):
@@ -512,6 +665,11 @@ def generate() -> str:
             "str     r6, [r8, #12]", f"add     sp, sp, #{frame}", "pop     {r0, r4-r11, pc}"]
     text.append(func("encrypt", enc))
     text.append(func("ctr", ctr_code(frame, unpack)))
+    ks, subs, _ = keyschedule_fns()
+    text.append(func("keyschedule", ks))
+    for name, code in subs:
+        text.append(f"    .section .text.{name}, \"ax\", %progbits\n    .balign 4\n    .thumb_func\n"
+                    f"    .type {name}, %function\n{name}:\n" + ind(code) + f"    .size {name}, . - {name}\n\n")
     return "".join(text)
 
 
@@ -564,9 +722,14 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   void mcu_aes128_cm3_bitsliced_encrypt(uint8_t *out, const uint8_t *in, const uint8_t *rk);
  *   void mcu_aes128_cm3_bitsliced_ctr(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *rk,
  *                                     const uint8_t *iv);
- *   (keyschedule: rv32/aes_bs_ks.c, shared with rv32-bitsliced)
+ *   void mcu_aes128_cm3_bitsliced_keyschedule(uint8_t *rk, const uint8_t *key);
  *
- * rk (176 bytes, any alignment): the 11 fixsliced round keys packed two slices a word (aes_bs_ks.c); both
+ * rk (176 bytes, any alignment): the 11 fixsliced round keys packed two slices a word, the format of
+ * rv32-bitsliced's aes_bs_ks.c (key i = ShiftRows^-(i mod 4) of round key i, ^0x63 for i >= 1). The key
+ * schedule: FIPS-197 on words; SubWord(RotWord(w)) in a subroutine (w's bytes spread to slices, byte r of
+ * slice j = 0xff * bit j: AND with a rotated operand, then RSB t, t, t, LSL #8; the circuit; the bits
+ * gathered back); each key packed by one of four subroutines (ShiftRows^-k by byte masks, the packing
+ * network with the odd lanes known zero, slice 2j+1 ORed in at the odd bits). Both
  * functions expand them to 88 slices in the frame first (LDR, 4 ALU and an STM per pair of slices).
  * ctr: NIST SP 800-38A; iv = the initial counter block, its last four bytes a big-endian counter (mod
  * 2^32); any len: the last partial pair of blocks goes through a 32-byte frame buffer.
