@@ -12,8 +12,8 @@
  * schedule: FIPS-197 on words; SubWord(RotWord(w)) in a subroutine (w's bytes spread to slices, byte r of
  * slice j = 0xff * bit j: AND with a rotated operand, then RSB t, t, t, LSL #8; the circuit; the bits
  * gathered back); each key packed by one of four subroutines (ShiftRows^-k by byte masks, the packing
- * network with the odd lanes known zero, slice 2j+1 ORed in at the odd bits). Both
- * functions expand them to 88 slices in the frame first (LDR, 4 ALU and an STM per pair of slices).
+ * network with the odd lanes known zero, slice 2j+1 ORed in at the odd bits). encrypt and ctr expand the
+ * round keys to 88 slices in the frame first (LDR, 4 ALU and an STM per pair of slices).
  * ctr: NIST SP 800-38A; iv = the initial counter block, its last four bytes a big-endian counter (mod
  * 2^32); any len: the last partial pair of blocks goes through a 32-byte frame buffer.
  *
@@ -2328,6 +2328,8 @@ aes128_cm3_bs_core:
     .thumb_func
     .type MCU_FN(aes128, encrypt), %function
 MCU_FN(aes128, encrypt):
+    // r11 = in and r3 = rk during the key expansion; then the block in both lanes (r2c = r2c+1 =
+    // column c), packed, round key 0, the core, unpacked; out at [sp, #frame] (the pushed r0).
     push    {r0, r4-r11, lr}
     sub     sp, sp, #500
     mov     r11, r1
@@ -2496,6 +2498,8 @@ MCU_FN(aes128, encrypt):
     .thumb_func
     .type MCU_FN(aes128, ctr), %function
 MCU_FN(aes128, ctr):
+    // out, in, len and the counter live in the frame; r0-r7 = the eight words being packed, then the
+    // slices; r8 = network temp; r10 = iv while the constant columns are packed.
     push    {r4-r11, lr}
     sub     sp, sp, #500
     ldr     r10, [sp, #536]      // iv (fifth argument)
@@ -2782,6 +2786,8 @@ MCU_FN(aes128, ctr):
     .thumb_func
     .type MCU_FN(aes128, keyschedule), %function
 MCU_FN(aes128, keyschedule):
+    // r12 = where the round key being written goes, r2-r5 = the key words w0..w3 (at sp+0..15
+    // across SubWord), r6-r9 = a key's columns for the packing routine.
     push    {r4-r11, lr}
     sub     sp, sp, #92
     mov     r12, r0
@@ -3012,6 +3018,9 @@ MCU_FN(aes128, keyschedule):
     .balign 4
     .thumb_func
     .type aes128_cm3_bs_subword, %function
+// r0 = SubWord(RotWord(r5)) ^ 0x63636363 (the circuit without its NOTs, which the caller adds
+// back with the round key's). Called with bl from the key schedule (sp is its frame: return
+// address at sp+16, spills from sp+20); clobbers every register but r12.
 aes128_cm3_bs_subword:
     str     lr, [sp, #16]
     mov     lr, #0x01010101
@@ -3228,6 +3237,8 @@ aes128_cm3_bs_subword:
     .balign 4
     .thumb_func
     .type aes128_cm3_bs_pack0, %function
+// Round key (columns r6-r9; NOTs added for keys 1..10) -> ShiftRows^-0 -> slices of one lane -> the four
+// packed words at [r12, #0..12]. Called with bl; clobbers r0, r1, r6-r11 (spills from sp+20).
 aes128_cm3_bs_pack0:
     mov     r11, #0x55555555
     and     r11, r11, r6, lsr #1
@@ -3294,6 +3305,8 @@ aes128_cm3_bs_pack0:
     .balign 4
     .thumb_func
     .type aes128_cm3_bs_pack1, %function
+// Round key (columns r6-r9; NOTs added for keys 1..10) -> ShiftRows^-1 -> slices of one lane -> the four
+// packed words at [r12, #0..12]. Called with bl; clobbers r0, r1, r6-r11 (spills from sp+20).
 aes128_cm3_bs_pack1:
     and     r11, r6, #0x000000ff
     and     r10, r9, #0x0000ff00
@@ -3388,6 +3401,8 @@ aes128_cm3_bs_pack1:
     .balign 4
     .thumb_func
     .type aes128_cm3_bs_pack2, %function
+// Round key (columns r6-r9; NOTs added for keys 1..10) -> ShiftRows^-2 -> slices of one lane -> the four
+// packed words at [r12, #0..12]. Called with bl; clobbers r0, r1, r6-r11 (spills from sp+20).
 aes128_cm3_bs_pack2:
     and     r11, r6, #0x000000ff
     and     r10, r8, #0x0000ff00
@@ -3482,6 +3497,8 @@ aes128_cm3_bs_pack2:
     .balign 4
     .thumb_func
     .type aes128_cm3_bs_pack3, %function
+// Round key (columns r6-r9; NOTs added for keys 1..10) -> ShiftRows^-3 -> slices of one lane -> the four
+// packed words at [r12, #0..12]. Called with bl; clobbers r0, r1, r6-r11 (spills from sp+20).
 aes128_cm3_bs_pack3:
     and     r11, r6, #0x000000ff
     and     r10, r7, #0x0000ff00

@@ -173,7 +173,7 @@ def round_cost(ops: list[tuple], inputs: list[str], outputs: list[str]) -> int:
     return len(lines) + sum(1 for x in lines if x.startswith("ldr"))
 
 
-def search_order(kind: str, iters: int, seed: int) -> list[int]:
+def search_order(kind: str, iters: int, seed: int, start: list[int] | None = None) -> list[int]:
     """Hill-climb over topological orders of one round: move one operation to a random place between its
     last operand's definition and its first use; keep the move unless the allocated round gets slower."""
     rp, rin, rout = round_program(kind, 1)
@@ -187,8 +187,8 @@ def search_order(kind: str, iters: int, seed: int) -> list[int]:
             if isinstance(v, str) and v in idx:
                 preds[k].append(idx[v])
                 users[idx[v]].append(k)
-    order = list(range(n))
-    best = round_cost(ops, rin, rout)
+    order = list(start) if start else list(range(n))
+    best = round_cost([ops[x] for x in order], rin, rout)
     rng = random.Random(seed)
     for _ in range(iters):
         pos = {o: q for q, o in enumerate(order)}
@@ -424,17 +424,24 @@ def keyschedule_fns() -> tuple[list[str], list[tuple[str, list[str]]], int]:
     nmax = max(nmax, n)
     subword = [f"str     lr, [sp, #{KS_RA}]"] + body + parallel_move(oregs, ["r0"], "r1") + \
         [f"ldr     pc, [sp, #{KS_RA}]"]
-    subs = [("aes128_cm3_bs_subword", subword)]
+    subs = [("aes128_cm3_bs_subword", subword,
+             "// r0 = SubWord(RotWord(r5)) ^ 0x63636363 (the circuit without its NOTs, which the caller adds\n"
+             "// back with the round key's). Called with bl from the key schedule (sp is its frame: return\n"
+             f"// address at sp+{KS_RA}, spills from sp+{KS_SPILL}); clobbers every register but r12.\n")]
     packs = {}
     for k in range(4):
         pp, pin = pack_program(k)
         body, _, n = allocate(pp.ops, pin, KS_C, [], ["r0", "r1"] + KS_C + ["r10", "r11"], KS_SPILL)
         nmax = max(nmax, n)
         packs[k] = body
-        subs.append((f"aes128_cm3_bs_pack{k}", body + ["bx      lr"]))
+        subs.append((f"aes128_cm3_bs_pack{k}", body + ["bx      lr"],
+                     f"// Round key (columns r6-r9; NOTs added for keys 1..10) -> ShiftRows^-{k} -> slices of one lane -> the four\n"
+                     f"// packed words at [r12, #0..12]. Called with bl; clobbers r0, r1, r6-r11 (spills from sp+{KS_SPILL}).\n"))
     frame = KS_SPILL + 4 * nmax
     frame += (8 - (frame + 36) % 8) % 8
-    c = ["push    {r4-r11, lr}", f"sub     sp, sp, #{frame}", f"mov     {KS_BASE}, r0",
+    c = [f"// {KS_BASE} = where the round key being written goes, r2-r5 = the key words w0..w3 (at sp+0..15",
+         "// across SubWord), r6-r9 = a key's columns for the packing routine.",
+         "push    {r4-r11, lr}", f"sub     sp, sp, #{frame}", f"mov     {KS_BASE}, r0",
          "ldr     r2, [r1]                    // key: any alignment", "ldr     r3, [r1, #4]",
          "ldr     r4, [r1, #8]", "ldr     r5, [r1, #12]"]
     c += [f"mov     {KS_C[j]}, {KS_W[j]}" for j in range(4)] + ["bl      aes128_cm3_bs_pack0"]
@@ -456,7 +463,7 @@ def keyschedule_fns() -> tuple[list[str], list[tuple[str, list[str]]], int]:
         regs = {**dict(zip(KS_W, words)), KS_BASE: 0}
         mem: dict = {}
         out: dict = {}
-        for line in c[7:-2]:
+        for line in c[9:-2]:
             line = line.split("//")[0].strip()
             if line.startswith("bl "):
                 name = line.split()[1]
@@ -651,7 +658,9 @@ def generate() -> str:
                                                + [f"ldr     pc, [sp, #{CORE_RA}]"])
                 + "    .size aes128_cm3_bs_core, . - aes128_cm3_bs_core\n\n")
     # encrypt: both lanes carry the block
-    enc = ["push    {r0, r4-r11, lr}", f"sub     sp, sp, #{frame}", "mov     r11, r1",
+    enc = ["// r11 = in and r3 = rk during the key expansion; then the block in both lanes (r2c = r2c+1 =",
+           "// column c), packed, round key 0, the core, unpacked; out at [sp, #frame] (the pushed r0).",
+           "push    {r0, r4-r11, lr}", f"sub     sp, sp, #{frame}", "mov     r11, r1",
            "mov     r3, r2"] + expand_code(frame)
     enc += ["ldr     r0, [r11]", "ldr     r2, [r11, #4]", "ldr     r4, [r11, #8]", "ldr     r6, [r11, #12]",
             "mov     r1, r0", "mov     r3, r2", "mov     r5, r4", "mov     r7, r6"]
@@ -667,14 +676,16 @@ def generate() -> str:
     text.append(func("ctr", ctr_code(frame, unpack)))
     ks, subs, _ = keyschedule_fns()
     text.append(func("keyschedule", ks))
-    for name, code in subs:
+    for name, code, doc in subs:
         text.append(f"    .section .text.{name}, \"ax\", %progbits\n    .balign 4\n    .thumb_func\n"
-                    f"    .type {name}, %function\n{name}:\n" + ind(code) + f"    .size {name}, . - {name}\n\n")
+                    f"    .type {name}, %function\n{doc}{name}:\n" + ind(code) + f"    .size {name}, . - {name}\n\n")
     return "".join(text)
 
 
 def ctr_code(frame: int, unpack: list[str]) -> list[str]:
-    c = ["push    {r4-r11, lr}", f"sub     sp, sp, #{frame}",
+    c = ["// out, in, len and the counter live in the frame; r0-r7 = the eight words being packed, then the",
+         "// slices; r8 = network temp; r10 = iv while the constant columns are packed.",
+         "push    {r4-r11, lr}", f"sub     sp, sp, #{frame}",
          f"ldr     r10, [sp, #{frame + 36}]      // iv (fifth argument)",
          f"str     r0, [sp, #{POUT}]", f"str     r1, [sp, #{PIN}]", f"str     r2, [sp, #{LEN}]",
          "movs    r4, #0", f"str     r4, [sp, #{TAILN}]"]
@@ -729,8 +740,8 @@ HEADER = """// SPDX-License-Identifier: MIT
  * schedule: FIPS-197 on words; SubWord(RotWord(w)) in a subroutine (w's bytes spread to slices, byte r of
  * slice j = 0xff * bit j: AND with a rotated operand, then RSB t, t, t, LSL #8; the circuit; the bits
  * gathered back); each key packed by one of four subroutines (ShiftRows^-k by byte masks, the packing
- * network with the odd lanes known zero, slice 2j+1 ORed in at the odd bits). Both
- * functions expand them to 88 slices in the frame first (LDR, 4 ALU and an STM per pair of slices).
+ * network with the odd lanes known zero, slice 2j+1 ORed in at the odd bits). encrypt and ctr expand the
+ * round keys to 88 slices in the frame first (LDR, 4 ALU and an STM per pair of slices).
  * ctr: NIST SP 800-38A; iv = the initial counter block, its last four bytes a big-endian counter (mod
  * 2^32); any len: the last partial pair of blocks goes through a 32-byte frame buffer.
  *
@@ -765,7 +776,7 @@ def main() -> int:
         for kind in ROUND_KINDS:
             rp, rin, rout = round_program(kind, 1)
             before = round_cost(reorder(rp.ops, orders.get(kind)), rin, rout)
-            order = search_order(kind, a.search, seed=len(kind))
+            order = search_order(kind, a.search, seed=len(kind) + len(orders), start=orders.get(kind))
             after = round_cost([rp.ops[k] for k in order], rin, rout)
             print(f"{kind}: {before} -> {after}")
             if after < before:
