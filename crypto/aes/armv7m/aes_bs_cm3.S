@@ -24,7 +24,7 @@
  * S-box (its NOTs folded into the round keys); ShiftRows^2 once on the output words. CTR packs the IV's
  * constant columns once a call; per pair of blocks only the two counter words go through the packing
  * network (six known-zero inputs).
- * The ten rounds are straight-line code (2268 instructions) register-allocated over r0-r12 and lr by the
+ * The ten rounds are straight-line code (2247 instructions) register-allocated over r0-r12 and lr by the
  * generator (linear scan, Belady eviction, 13 spill slots); the core returns slice i in r_i.
  * Frame (500 bytes): round-key slices, ctr's packed constants, pointers, a 32-byte buffer, spills.
  * Constant time: no branch or address depends on the key or the data (only on len), no multiply or divide.
@@ -43,2282 +43,2258 @@
 aes128_cm3_bs_core:
     str     lr, [sp, #400]
     eor     r5, r6, r5
-    eor     lr, r7, r4
-    eor     r12, r7, r1
-    eor     r11, r5, r0
-    eor     r10, r4, r2
-    eor     r9, r11, r7
-    eor     r8, r12, r10
-    eor     r3, r3, r8
-    eor     r6, r3, r6
-    str     r10, [sp, #448]
-    eor     r10, r6, lr
-    eor     r3, r3, r2
-    eor     r1, r11, r1
-    eor     r2, r7, r2
-    str     r6, [sp, #452]
-    and     r6, r8, r3
-    str     r8, [sp, #456]
-    eor     r8, r0, r10
-    str     r7, [sp, #460]
-    and     r7, r9, r8
-    str     r9, [sp, #464]
-    eor     r9, r1, r2
-    eor     r4, r11, r4
-    str     r8, [sp, #468]
-    and     r8, r1, r11
-    str     r1, [sp, #472]
-    eor     r1, r3, r0
-    str     r11, [sp, #476]
-    eor     r11, r3, r5
-    str     r3, [sp, #480]
-    and     r3, r4, r0
-    eor     r5, r5, r10
-    str     r0, [sp, #484]
-    and     r0, lr, r10
-    str     r4, [sp, #488]
-    and     r4, r2, r11
-    eor     r4, r4, r0
-    str     lr, [sp, #492]
-    and     lr, r9, r1
-    eor     r3, r3, r6
-    str     r9, [sp, #496]
-    and     r9, r12, r5
-    eor     r6, lr, r6
-    eor     r7, r7, r9
-    eor     r7, r7, r4
-    eor     r4, r3, r4
-    eor     r9, r8, r9
-    eor     r8, r11, r10
-    ldr     r3, [sp, #448]
-    and     lr, r3, r8
-    eor     r0, lr, r0
-    ldr     lr, [sp, #460]
-    eor     lr, lr, r5
-    eor     lr, r7, lr
-    eor     r9, r9, r0
-    eor     r7, r12, r5
-    eor     r7, r9, r7
-    eor     r0, r6, r0
-    ldr     r6, [sp, #452]
-    eor     r6, r0, r6
-    eor     r0, r11, r2
-    eor     r0, r4, r0
-    and     r4, r6, r7
-    eor     r9, r7, lr
-    eor     r6, r6, r0
-    str     r12, [sp, #452]
-    eor     r12, lr, r4
-    eor     r4, r0, r4
-    and     r9, r4, r9
-    and     r4, r6, r12
-    eor     r0, r4, r0
-    eor     r9, r9, lr
-    eor     r4, r12, r9
-    and     r4, lr, r4
-    eor     lr, r0, r9
-    eor     r12, r12, r4
-    and     r12, r0, r12
-    eor     r7, r7, r9
-    eor     r7, r4, r7
-    eor     r12, r6, r12
-    eor     r6, r12, r7
-    and     r11, r6, r11
-    and     r2, r6, r2
-    eor     r6, lr, r6
-    and     r10, lr, r10
-    and     r1, r7, r1
-    ldr     r4, [sp, #496]
-    and     r4, r7, r4
-    str     r1, [sp, #496]
-    ldr     r1, [sp, #492]
-    and     r1, lr, r1
-    and     r8, r6, r8
-    and     r3, r6, r3
-    eor     r6, r0, r12
-    eor     r7, r9, r7
-    eor     r11, r8, r11
-    ldr     lr, [sp, #480]
-    and     lr, r7, lr
-    eor     r1, r1, r3
-    and     r5, r6, r5
-    eor     r2, r3, r2
-    ldr     r3, [sp, #488]
-    and     r3, r9, r3
-    str     r2, [sp, #488]
-    ldr     r2, [sp, #468]
-    and     r2, r0, r2
-    eor     r8, r10, r8
-    eor     lr, lr, r5
-    eor     r8, r5, r8
-    eor     r3, r4, r3
-    ldr     r5, [sp, #476]
-    and     r5, r12, r5
-    ldr     r10, [sp, #472]
-    and     r10, r12, r10
-    ldr     r12, [sp, #456]
-    and     r12, r7, r12
-    ldr     r7, [sp, #452]
-    and     r7, r6, r7
-    ldr     r6, [sp, #464]
-    and     r6, r0, r6
-    ldr     r0, [sp, #484]
-    and     r0, r9, r0
-    eor     r9, r0, r2
-    eor     r10, r2, r10
-    eor     r0, r0, r7
-    eor     r4, r12, r4
-    eor     r7, r7, r10
-    eor     r12, r5, r1
-    eor     r4, r4, r12
-    eor     r12, r11, r12
-    eor     r0, r0, lr
-    eor     r7, r7, r12
-    eor     r1, r1, r0
-    eor     r5, r5, r8
-    eor     r8, r8, r4
-    eor     r1, r10, r1
-    ldr     r10, [sp, #496]
-    eor     r4, r10, r4
-    eor     r9, r9, r4
-    eor     r10, r1, r1, ror #8
-    eor     r0, r6, r0
-    eor     r6, r7, r7, ror #8
-    eor     r11, r8, r8, ror #8
-    mov     r2, #0x3f3f3f3f
-    and     r11, r2, r11, ror #2
-    eor     r11, r11, r8, ror #2
-    eor     r2, r9, r9, ror #8
-    eor     r8, r8, r11
-    eor     r12, r0, r12
-    mov     r0, #0x3f3f3f3f
-    and     r10, r0, r10, ror #2
-    eor     r3, r3, r12
-    eor     r12, r5, r12
-    eor     r10, r10, r1, ror #2
-    mov     r0, #0x3f3f3f3f
-    and     r2, r0, r2, ror #2
-    eor     r0, r8, r10
-    str     r11, [sp, #496]
-    mov     r11, #0x3f3f3f3f
-    and     r6, r11, r6, ror #2
-    eor     r6, r6, r7, ror #2
-    ldr     r11, [sp, #488]
-    eor     r12, r11, r12
-    eor     r10, r1, r10
-    eor     r1, r3, r3, ror #8
-    eor     r7, r7, r6
-    eor     r4, lr, r4
-    mov     lr, #0x3f3f3f3f
-    and     r1, lr, r1, ror #2
-    eor     lr, r10, r10, ror #8
-    mov     r11, #0x0f0f0f0f
-    and     lr, r11, lr, ror #12
-    eor     r5, r5, r4
-    eor     r2, r2, r9, ror #2
-    eor     r11, r10, r8
-    eor     r6, r11, r6
-    eor     r11, r7, r7, ror #8
-    eor     r9, r9, r2
-    eor     r10, lr, r10, ror #12
-    eor     r1, r1, r3, ror #2
-    eor     r10, r0, r10
-    eor     r0, r12, r12, ror #8
     eor     lr, r7, r1
-    eor     r1, r3, r1
-    mov     r3, #0x0f0f0f0f
-    and     r11, r3, r11, ror #12
-    eor     r7, r11, r7, ror #12
+    eor     r12, r4, r2
+    eor     r11, lr, r12
+    eor     r10, r5, r0
+    eor     r9, r10, r4
+    eor     r3, r3, r11
+    eor     r4, r7, r4
+    eor     r8, r3, r2
+    eor     r6, r3, r6
+    eor     r2, r7, r2
+    and     r3, r9, r0
+    str     r9, [sp, #448]
+    eor     r9, r8, r0
+    str     r12, [sp, #452]
+    and     r12, r11, r8
+    str     r11, [sp, #456]
+    eor     r11, r10, r7
+    str     r7, [sp, #460]
+    eor     r7, r8, r5
+    eor     r1, r10, r1
+    str     r8, [sp, #464]
+    eor     r8, r1, r2
+    str     r2, [sp, #468]
+    and     r2, r8, r9
+    eor     r2, r2, r12
+    eor     r12, r3, r12
+    eor     r3, r6, r4
+    str     r9, [sp, #472]
+    and     r9, r1, r10
+    str     r8, [sp, #476]
+    eor     r8, r7, r3
+    eor     r5, r5, r3
+    str     r10, [sp, #480]
+    eor     r10, r0, r3
+    str     r1, [sp, #484]
+    and     r1, lr, r5
+    eor     r9, r9, r1
+    str     r0, [sp, #488]
+    and     r0, r11, r10
+    eor     r1, r0, r1
+    ldr     r0, [sp, #452]
+    str     r10, [sp, #492]
+    and     r10, r0, r8
+    str     r8, [sp, #496]
+    and     r8, r4, r3
+    eor     r10, r10, r8
+    eor     r2, r2, r10
+    eor     r10, r9, r10
+    ldr     r9, [sp, #460]
+    eor     r9, r9, r5
+    eor     r6, r2, r6
+    ldr     r2, [sp, #468]
+    and     r0, r2, r7
+    eor     r8, r0, r8
+    eor     r12, r12, r8
+    eor     r0, lr, r5
+    eor     r8, r1, r8
+    eor     r0, r10, r0
+    and     r10, r6, r0
+    eor     r1, r7, r2
+    eor     r1, r12, r1
+    eor     r6, r6, r1
+    eor     r9, r8, r9
+    eor     r8, r0, r9
+    eor     r12, r9, r10
+    eor     r10, r1, r10
+    and     r8, r10, r8
+    eor     r8, r8, r9
+    and     r10, r6, r12
+    eor     r1, r10, r1
+    eor     r10, r12, r8
+    and     r10, r9, r10
+    eor     r9, r1, r8
+    eor     r12, r12, r10
+    and     r12, r1, r12
+    eor     r12, r6, r12
+    and     r4, r9, r4
+    and     r3, r9, r3
+    eor     r0, r0, r8
+    and     r11, r1, r11
+    eor     r0, r10, r0
+    ldr     r10, [sp, #448]
+    and     r10, r8, r10
+    eor     r6, r12, r0
+    eor     r9, r9, r6
+    str     r11, [sp, #448]
+    ldr     r11, [sp, #452]
+    and     r11, r9, r11
+    eor     r4, r4, r11
+    and     r2, r6, r2
+    eor     r2, r11, r2
+    and     r7, r6, r7
+    ldr     r6, [sp, #496]
+    and     r6, r9, r6
     eor     r7, r6, r7
-    eor     r6, r1, r8
-    eor     r11, r9, r9, ror #8
+    eor     r9, r8, r0
+    ldr     r11, [sp, #488]
+    and     r11, r8, r11
+    eor     r8, r1, r12
+    str     r2, [sp, #488]
+    ldr     r2, [sp, #456]
+    and     r2, r9, r2
+    eor     r6, r3, r6
+    ldr     r3, [sp, #484]
+    and     r3, r12, r3
+    and     r5, r8, r5
+    and     lr, r8, lr
+    eor     r6, r5, r6
+    ldr     r8, [sp, #480]
+    and     r8, r12, r8
+    ldr     r12, [sp, #492]
+    and     r12, r1, r12
+    ldr     r1, [sp, #464]
+    and     r1, r9, r1
+    eor     r9, r11, lr
+    eor     r11, r11, r12
+    eor     r5, r1, r5
+    eor     r9, r9, r5
+    eor     r1, r8, r4
+    eor     r4, r4, r9
+    eor     r3, r12, r3
+    ldr     r12, [sp, #476]
+    and     r12, r0, r12
+    eor     r2, r2, r12
+    eor     lr, lr, r3
+    eor     r10, r12, r10
+    eor     r8, r8, r6
+    eor     r2, r2, r1
+    eor     r4, r3, r4
+    eor     r1, r7, r1
+    eor     r6, r6, r2
+    eor     lr, lr, r1
+    ldr     r7, [sp, #472]
+    and     r7, r0, r7
+    eor     r0, r6, r6, ror #8
     mov     r3, #0x3f3f3f3f
     and     r0, r3, r0, ror #2
-    eor     r3, r9, r8
-    eor     r0, r0, r12, ror #2
-    str     r10, [sp, #488]
-    mov     r10, #0x0f0f0f0f
-    and     r11, r10, r11, ror #12
-    eor     r2, r6, r2
-    eor     r6, r4, r4, ror #8
-    eor     r9, r11, r9, ror #12
-    eor     r11, r8, r8, ror #8
-    eor     r9, r2, r9
-    eor     r12, r12, r0
-    mov     r2, #0x0f0f0f0f
-    and     r11, r2, r11, ror #12
-    eor     r2, r1, r1, ror #8
-    eor     r8, r11, r8, ror #12
-    eor     r11, r5, r5, ror #8
-    mov     r10, #0x3f3f3f3f
-    and     r6, r10, r6, ror #2
-    mov     r10, #0x0f0f0f0f
-    and     r2, r10, r2, ror #12
-    eor     r10, r12, r12, ror #8
-    eor     r1, r2, r1, ror #12
-    eor     r6, r6, r4, ror #2
-    eor     r4, r4, r6
-    ldr     r2, [sp, #44]
-    eor     r2, r9, r2
-    mov     r9, #0x3f3f3f3f
-    and     r11, r9, r11, ror #2
-    eor     r0, r4, r0
-    eor     r1, lr, r1
-    eor     r11, r11, r5, ror #2
-    eor     lr, r12, r11
-    eor     r11, r5, r11
-    eor     r6, r3, r6
-    eor     r3, r11, r11, ror #8
-    eor     r5, r4, r4, ror #8
-    mov     r9, #0x0f0f0f0f
-    and     r10, r9, r10, ror #12
-    eor     r12, r10, r12, ror #12
-    eor     r12, r0, r12
-    ldr     r0, [sp, #40]
-    eor     r0, r1, r0
-    ldr     r1, [sp, #496]
-    eor     r1, r11, r1
-    ldr     r10, [sp, #36]
-    eor     r10, r7, r10
-    mov     r7, #0x0f0f0f0f
-    and     r3, r7, r3, ror #12
-    mov     r7, #0x0f0f0f0f
-    and     r5, r7, r5, ror #12
-    eor     r4, r5, r4, ror #12
-    eor     r11, r3, r11, ror #12
-    eor     r4, r6, r4
-    eor     r8, r1, r8
-    ldr     r1, [sp, #60]
-    eor     r1, r8, r1
-    ldr     r8, [sp, #48]
-    eor     r8, r4, r8
-    ldr     r4, [sp, #488]
-    ldr     r6, [sp, #32]
-    eor     r6, r4, r6
-    ldr     r4, [sp, #52]
-    eor     r4, r12, r4
-    eor     r11, lr, r11
-    ldr     lr, [sp, #56]
-    eor     lr, r11, lr
-    eor     r4, lr, r4
-    eor     r11, r8, r0
-    eor     r12, r4, r6
-    eor     r3, r1, r10
-    eor     r5, r12, r8
-    eor     r7, r3, r11
-    eor     r2, r2, r7
-    and     r9, r5, r6
-    str     r5, [sp, #488]
-    eor     r5, r2, r0
-    str     r3, [sp, #496]
-    and     r3, r7, r5
-    eor     r0, r1, r0
-    eor     r10, r12, r10
-    str     r7, [sp, #484]
-    eor     r7, r5, r4
-    str     r12, [sp, #464]
-    eor     r12, r10, r0
-    eor     r8, r1, r8
-    eor     r9, r9, r3
-    eor     lr, r2, lr
-    eor     r2, r5, r6
-    str     r5, [sp, #452]
-    and     r5, r12, r2
-    eor     r3, r5, r3
-    and     r5, r0, r7
-    str     r2, [sp, #456]
-    eor     r2, lr, r8
-    str     r12, [sp, #472]
-    and     r12, r8, r2
-    str     r8, [sp, #476]
-    eor     r8, r7, r0
-    str     r0, [sp, #468]
-    eor     r0, r7, r2
-    str     r7, [sp, #480]
-    and     r7, r11, r0
-    eor     r4, r4, r2
-    eor     r5, r5, r12
-    eor     r12, r7, r12
-    ldr     r7, [sp, #464]
-    str     r11, [sp, #448]
-    and     r11, r10, r7
-    eor     r3, r3, r12
-    eor     lr, r3, lr
-    eor     r3, r7, r1
-    eor     r9, r9, r5
-    str     r10, [sp, #492]
-    ldr     r10, [sp, #496]
-    and     r7, r10, r4
-    eor     r1, r1, r4
-    eor     r11, r11, r7
-    eor     r12, r11, r12
-    eor     r8, r9, r8
-    eor     r9, r6, r2
-    eor     r11, r10, r4
-    eor     r11, r12, r11
-    and     r12, lr, r11
-    and     r10, r3, r9
-    eor     r7, r10, r7
-    eor     r5, r7, r5
-    eor     r1, r5, r1
-    eor     r5, r1, r12
-    eor     lr, lr, r8
-    eor     r7, r11, r1
-    eor     r12, r8, r12
-    and     r10, lr, r5
-    eor     r8, r10, r8
-    and     r3, r8, r3
-    and     r7, r12, r7
-    eor     r7, r7, r1
-    eor     r11, r11, r7
-    eor     r12, r8, r7
-    eor     r10, r5, r7
-    and     r10, r1, r10
-    and     r9, r8, r9
-    and     r6, r7, r6
-    eor     r5, r5, r10
-    and     r5, r8, r5
-    eor     r5, lr, r5
-    eor     r11, r10, r11
-    eor     r8, r8, r5
-    eor     r10, r5, r11
-    eor     lr, r12, r10
-    and     r0, lr, r0
-    ldr     r1, [sp, #468]
-    and     r1, r10, r1
-    str     r3, [sp, #468]
-    ldr     r3, [sp, #448]
-    and     r3, lr, r3
-    and     r2, r12, r2
-    ldr     lr, [sp, #476]
-    and     lr, r12, lr
-    and     r4, r8, r4
-    eor     lr, lr, r3
-    eor     r12, r7, r11
-    eor     r1, r3, r1
-    ldr     r3, [sp, #452]
-    and     r3, r12, r3
-    eor     r3, r3, r4
-    str     r1, [sp, #452]
-    ldr     r1, [sp, #484]
-    and     r1, r12, r1
-    ldr     r12, [sp, #496]
-    and     r12, r8, r12
-    ldr     r8, [sp, #480]
-    and     r8, r10, r8
-    ldr     r10, [sp, #464]
-    and     r10, r5, r10
-    eor     r2, r2, r0
-    eor     r8, r0, r8
-    ldr     r0, [sp, #492]
-    and     r0, r5, r0
-    eor     r2, r4, r2
-    ldr     r4, [sp, #488]
-    and     r4, r7, r4
-    eor     r0, r9, r0
-    ldr     r7, [sp, #472]
-    and     r7, r11, r7
-    eor     r5, r6, r12
-    eor     r1, r1, r7
-    eor     r12, r12, r0
-    eor     r4, r7, r4
-    eor     r7, r10, lr
-    eor     r8, r8, r7
-    eor     r7, r1, r7
-    eor     r10, r10, r2
-    eor     r5, r5, r3
-    eor     r2, r2, r7
-    ldr     r1, [sp, #468]
-    eor     r1, r1, r5
-    eor     r5, lr, r5
-    eor     r12, r12, r8
-    eor     r5, r0, r5
-    eor     r8, r1, r8
-    ldr     r1, [sp, #456]
-    and     r1, r11, r1
-    eor     r4, r4, r8
-    eor     r11, r5, r5, ror #8
-    eor     r0, r2, r2, ror #8
-    eor     r7, r1, r7
-    mov     r1, #0x0f0f0f0f
-    and     r0, r1, r0, ror #4
-    eor     r1, r12, r12, ror #8
-    eor     r8, r10, r8
-    eor     r9, r6, r9
-    eor     r6, r4, r4, ror #8
-    mov     lr, #0x0f0f0f0f
-    and     r1, lr, r1, ror #4
-    eor     r3, r3, r7
-    eor     r0, r0, r2, ror #4
-    mov     lr, #0x0f0f0f0f
-    and     r11, lr, r11, ror #4
-    eor     r7, r9, r7
-    eor     r1, r1, r12, ror #4
-    mov     r9, #0x0f0f0f0f
-    and     r6, r9, r6, ror #4
-    eor     r6, r6, r4, ror #4
-    eor     r11, r11, r5, ror #4
-    eor     r9, r7, r7, ror #8
-    eor     r5, r5, r11
-    mov     lr, #0x0f0f0f0f
-    and     r9, lr, r9, ror #4
-    eor     r12, r12, r1
-    eor     r2, r2, r0
-    ldr     lr, [sp, #452]
-    eor     r8, lr, r8
-    eor     r9, r9, r7, ror #4
-    eor     r4, r4, r6
-    eor     r10, r10, r3
-    eor     r6, r12, r6
-    eor     lr, r5, r2
-    eor     r1, lr, r1
-    eor     r7, r7, r9
-    eor     lr, r4, r2
-    eor     r4, r6, r4, ror #16
-    eor     r9, lr, r9
-    eor     r9, r9, r7, ror #16
-    eor     r11, r2, r11
-    eor     lr, r3, r3, ror #8
-    eor     r6, r10, r10, ror #8
-    eor     r5, r11, r5, ror #16
-    mov     r11, #0x0f0f0f0f
-    and     lr, r11, lr, ror #4
-    eor     lr, lr, r3, ror #4
-    mov     r11, #0x0f0f0f0f
-    and     r6, r11, r6, ror #4
-    eor     r12, r1, r12, ror #16
-    eor     r6, r6, r10, ror #4
-    eor     r10, r10, r6
-    eor     r1, r8, r8, ror #8
-    mov     r11, #0x0f0f0f0f
-    and     r1, r11, r1, ror #4
-    ldr     r11, [sp, #72]
-    eor     r11, r4, r11
-    eor     r7, r7, r2
-    eor     r1, r1, r8, ror #4
-    eor     r3, r3, lr
-    eor     r8, r8, r1
-    eor     r1, r3, r1
-    eor     r0, r10, r0
-    eor     r2, r0, r2, ror #16
-    eor     lr, r7, lr
-    ldr     r7, [sp, #64]
-    eor     r7, r5, r7
-    ldr     r5, [sp, #68]
-    eor     r5, r12, r5
-    eor     r3, lr, r3, ror #16
-    eor     r6, r8, r6
-    eor     r8, r1, r8, ror #16
-    ldr     r1, [sp, #76]
+    eor     r3, r4, r4, ror #8
+    ldr     r12, [sp, #448]
+    eor     r9, r12, r9
+    eor     r2, r7, r2
+    eor     r7, lr, lr, ror #8
     eor     r1, r9, r1
-    ldr     r9, [sp, #84]
-    eor     r9, r8, r9
-    eor     r10, r6, r10, ror #16
-    ldr     r6, [sp, #80]
-    eor     r6, r3, r6
-    ldr     r3, [sp, #88]
-    eor     r3, r10, r3
-    ldr     r10, [sp, #92]
-    eor     r10, r2, r10
-    eor     r9, r3, r9
-    eor     r2, r10, r6
-    eor     r8, r10, r5
-    eor     lr, r9, r7
-    eor     r12, r6, r11
-    eor     r0, lr, r10
-    eor     r4, r8, r12
-    eor     r1, r1, r4
-    eor     r3, r1, r3
-    str     r12, [sp, #452]
-    eor     r12, r3, r2
-    eor     r1, r1, r11
-    eor     r5, lr, r5
-    eor     r11, r10, r11
-    str     r3, [sp, #456]
-    and     r3, r4, r1
-    str     r4, [sp, #468]
-    eor     r4, r7, r12
-    str     r10, [sp, #472]
-    and     r10, r0, r4
-    str     r0, [sp, #488]
-    eor     r0, r5, r11
-    eor     r6, lr, r6
-    str     r4, [sp, #492]
-    and     r4, r5, lr
-    str     r5, [sp, #464]
-    eor     r5, r1, r7
-    str     lr, [sp, #480]
-    eor     lr, r1, r9
-    str     r1, [sp, #496]
-    and     r1, r6, r7
-    eor     r9, r9, r12
-    str     r7, [sp, #484]
-    and     r7, r2, r12
-    str     r6, [sp, #476]
-    and     r6, r11, lr
-    eor     r6, r6, r7
-    str     r2, [sp, #448]
-    and     r2, r0, r5
-    eor     r1, r1, r3
-    str     r0, [sp, #460]
-    and     r0, r8, r9
-    eor     r3, r2, r3
-    eor     r10, r10, r0
-    eor     r10, r10, r6
-    eor     r6, r1, r6
-    eor     r0, r4, r0
-    eor     r4, lr, r12
-    ldr     r1, [sp, #452]
-    and     r2, r1, r4
-    eor     r7, r2, r7
-    ldr     r2, [sp, #472]
-    eor     r2, r2, r9
-    eor     r2, r10, r2
-    eor     r0, r0, r7
-    eor     r10, r8, r9
-    eor     r10, r0, r10
-    eor     r7, r3, r7
-    ldr     r3, [sp, #456]
-    eor     r3, r7, r3
-    eor     r7, lr, r11
-    eor     r7, r6, r7
-    and     r6, r3, r10
-    eor     r0, r10, r2
-    eor     r3, r3, r7
-    str     r8, [sp, #456]
-    eor     r8, r2, r6
-    eor     r6, r7, r6
-    and     r0, r6, r0
-    and     r6, r3, r8
-    eor     r7, r6, r7
-    eor     r0, r0, r2
-    eor     r6, r8, r0
-    and     r6, r2, r6
-    eor     r2, r7, r0
-    eor     r8, r8, r6
-    and     r8, r7, r8
-    eor     r10, r10, r0
-    eor     r10, r6, r10
-    eor     r8, r3, r8
-    eor     r3, r8, r10
-    and     lr, r3, lr
-    and     r11, r3, r11
-    eor     r3, r2, r3
-    and     r12, r2, r12
-    and     r5, r10, r5
-    ldr     r6, [sp, #460]
-    and     r6, r10, r6
-    str     r5, [sp, #460]
-    ldr     r5, [sp, #448]
-    and     r5, r2, r5
-    and     r4, r3, r4
-    and     r1, r3, r1
-    eor     r3, r7, r8
-    eor     r10, r0, r10
-    eor     lr, r4, lr
-    ldr     r2, [sp, #496]
-    and     r2, r10, r2
-    eor     r5, r5, r1
-    and     r9, r3, r9
-    eor     r11, r1, r11
-    ldr     r1, [sp, #476]
-    and     r1, r0, r1
-    str     r11, [sp, #476]
-    ldr     r11, [sp, #492]
-    and     r11, r7, r11
-    eor     r4, r12, r4
-    eor     r2, r2, r9
-    eor     r4, r9, r4
-    eor     r1, r6, r1
-    ldr     r9, [sp, #480]
-    and     r9, r8, r9
-    ldr     r12, [sp, #464]
-    and     r12, r8, r12
-    ldr     r8, [sp, #468]
-    and     r8, r10, r8
-    ldr     r10, [sp, #456]
-    and     r10, r3, r10
-    ldr     r3, [sp, #488]
-    and     r3, r7, r3
-    ldr     r7, [sp, #484]
-    and     r7, r0, r7
-    eor     r0, r7, r11
-    eor     r12, r11, r12
-    eor     r7, r7, r10
-    eor     r6, r8, r6
-    eor     r10, r10, r12
-    eor     r8, r9, r5
-    eor     r6, r6, r8
-    eor     r8, lr, r8
-    eor     r7, r7, r2
-    eor     r10, r10, r8
-    eor     r5, r5, r7
-    eor     r9, r9, r4
-    eor     r4, r4, r6
-    eor     r5, r12, r5
-    ldr     r12, [sp, #460]
-    eor     r6, r12, r6
-    eor     r0, r0, r6
-    eor     r12, r5, r5, ror #8
-    eor     r7, r3, r7
-    eor     r3, r10, r10, ror #8
-    eor     lr, r4, r4, ror #8
-    mov     r11, #0x03030303
-    and     lr, r11, lr, ror #6
-    eor     lr, lr, r4, ror #6
-    eor     r11, r0, r0, ror #8
-    eor     r4, r4, lr
-    eor     r8, r7, r8
-    mov     r7, #0x03030303
-    and     r12, r7, r12, ror #6
-    eor     r1, r1, r8
-    eor     r8, r9, r8
-    eor     r12, r12, r5, ror #6
-    mov     r7, #0x03030303
-    and     r11, r7, r11, ror #6
-    eor     r7, r4, r12
-    str     lr, [sp, #460]
-    mov     lr, #0x03030303
-    and     r3, lr, r3, ror #6
-    eor     r3, r3, r10, ror #6
-    ldr     lr, [sp, #476]
-    eor     r8, lr, r8
-    eor     r12, r5, r12
-    eor     r5, r1, r1, ror #8
-    eor     r10, r10, r3
-    eor     r6, r2, r6
-    mov     r2, #0x03030303
-    and     r5, r2, r5, ror #6
-    eor     r2, r12, r12, ror #8
-    mov     lr, #0x0f0f0f0f
-    and     r2, lr, r2, ror #12
-    eor     r9, r9, r6
-    eor     r11, r11, r0, ror #6
-    eor     lr, r12, r4
-    eor     r3, lr, r3
-    eor     lr, r10, r10, ror #8
-    eor     r0, r0, r11
-    eor     r12, r2, r12, ror #12
-    eor     r5, r5, r1, ror #6
-    eor     r12, r7, r12
-    eor     r7, r8, r8, ror #8
-    eor     r2, r10, r5
-    eor     r5, r1, r5
-    mov     r1, #0x0f0f0f0f
-    and     lr, r1, lr, ror #12
-    eor     r10, lr, r10, ror #12
-    eor     r10, r3, r10
-    eor     r3, r5, r4
-    eor     lr, r0, r0, ror #8
-    mov     r1, #0x03030303
-    and     r7, r1, r7, ror #6
-    eor     r1, r0, r4
-    eor     r7, r7, r8, ror #6
-    str     r12, [sp, #476]
-    mov     r12, #0x0f0f0f0f
-    and     lr, r12, lr, ror #12
-    eor     r11, r3, r11
-    eor     r3, r6, r6, ror #8
-    eor     r0, lr, r0, ror #12
-    eor     lr, r4, r4, ror #8
-    eor     r0, r11, r0
-    eor     r8, r8, r7
-    mov     r11, #0x0f0f0f0f
-    and     lr, r11, lr, ror #12
-    eor     r11, r5, r5, ror #8
-    eor     r4, lr, r4, ror #12
-    eor     lr, r9, r9, ror #8
-    mov     r12, #0x03030303
-    and     r3, r12, r3, ror #6
-    mov     r12, #0x0f0f0f0f
-    and     r11, r12, r11, ror #12
-    eor     r12, r8, r8, ror #8
-    eor     r5, r11, r5, ror #12
-    eor     r3, r3, r6, ror #6
-    eor     r6, r6, r3
-    ldr     r11, [sp, #108]
-    eor     r11, r0, r11
-    mov     r0, #0x03030303
-    and     lr, r0, lr, ror #6
-    eor     r7, r6, r7
-    eor     r5, r2, r5
-    eor     lr, lr, r9, ror #6
-    eor     r2, r8, lr
-    eor     lr, r9, lr
-    eor     r3, r1, r3
-    eor     r1, lr, lr, ror #8
-    eor     r9, r6, r6, ror #8
+    mov     r9, #0x3f3f3f3f
+    and     r7, r9, r7, ror #2
+    eor     r7, r7, lr, ror #2
+    eor     lr, lr, r7
+    eor     r11, r11, r2
+    eor     r0, r0, r6, ror #2
+    eor     r2, r5, r2
+    mov     r5, #0x3f3f3f3f
+    and     r3, r5, r3, ror #2
+    eor     r6, r6, r0
+    eor     r3, r3, r4, ror #2
+    eor     r10, r10, r1
+    eor     r5, r10, r10, ror #8
+    eor     r4, r4, r3
+    eor     r9, r4, r6
+    eor     r12, lr, lr, ror #8
+    eor     r7, r9, r7
+    eor     r9, r4, r4, ror #8
+    str     r0, [sp, #448]
+    mov     r0, #0x0f0f0f0f
+    and     r9, r0, r9, ror #12
     mov     r0, #0x0f0f0f0f
     and     r12, r0, r12, ror #12
-    eor     r8, r12, r8, ror #12
-    eor     r8, r7, r8
-    ldr     r7, [sp, #104]
-    eor     r7, r5, r7
-    ldr     r5, [sp, #460]
-    eor     r5, lr, r5
-    ldr     r12, [sp, #100]
-    eor     r12, r10, r12
-    mov     r10, #0x0f0f0f0f
-    and     r1, r10, r1, ror #12
-    mov     r10, #0x0f0f0f0f
-    and     r9, r10, r9, ror #12
-    eor     r6, r9, r6, ror #12
-    eor     lr, r1, lr, ror #12
-    eor     r6, r3, r6
-    eor     r4, r5, r4
-    ldr     r5, [sp, #124]
-    eor     r5, r4, r5
-    ldr     r4, [sp, #112]
-    eor     r4, r6, r4
-    ldr     r6, [sp, #476]
-    ldr     r3, [sp, #96]
-    eor     r3, r6, r3
-    ldr     r6, [sp, #116]
-    eor     r6, r8, r6
-    eor     lr, r2, lr
-    ldr     r2, [sp, #120]
-    eor     r2, lr, r2
-    eor     r6, r2, r6
-    eor     lr, r4, r7
-    eor     r8, r5, r4
-    eor     r1, r6, r3
-    eor     r4, r1, r4
-    eor     r9, r5, r12
-    eor     r10, r1, r5
-    eor     r0, r5, r7
-    str     r5, [sp, #476]
-    eor     r5, r9, lr
-    eor     r11, r11, r5
-    eor     r2, r11, r2
-    eor     r7, r11, r7
-    and     r11, r5, r7
-    str     r5, [sp, #460]
-    eor     r5, r7, r6
-    eor     r12, r1, r12
-    str     lr, [sp, #484]
-    eor     lr, r7, r3
-    str     r7, [sp, #488]
-    and     r7, r12, r1
-    str     r1, [sp, #456]
-    eor     r1, r12, r0
-    str     r12, [sp, #468]
-    eor     r12, r2, r8
-    str     r2, [sp, #464]
-    and     r2, r1, lr
-    eor     r6, r6, r12
-    str     lr, [sp, #480]
-    eor     lr, r3, r12
-    str     r1, [sp, #492]
-    and     r1, r10, lr
-    str     lr, [sp, #496]
-    and     lr, r9, r6
-    str     r10, [sp, #452]
-    and     r10, r4, r3
-    eor     r7, r7, lr
-    eor     r10, r10, r11
-    str     r4, [sp, #448]
-    and     r4, r8, r12
-    eor     lr, r1, lr
-    and     r1, r0, r5
-    eor     r1, r1, r4
-    eor     r10, r10, r1
-    eor     r11, r2, r11
-    eor     r2, r5, r0
-    eor     r2, r10, r2
-    eor     r1, lr, r1
-    eor     lr, r5, r12
-    ldr     r10, [sp, #484]
-    str     r8, [sp, #472]
-    and     r8, r10, lr
-    eor     r4, r8, r4
-    eor     r7, r7, r4
-    eor     r8, r9, r6
-    eor     r4, r11, r4
-    ldr     r11, [sp, #464]
-    eor     r11, r4, r11
-    eor     r8, r7, r8
-    and     r7, r11, r8
-    ldr     r4, [sp, #476]
-    eor     r4, r4, r6
-    eor     r4, r1, r4
-    eor     r1, r4, r7
-    eor     r7, r2, r7
-    eor     r10, r8, r4
-    and     r10, r7, r10
-    eor     r10, r10, r4
-    eor     r7, r1, r10
-    and     r7, r4, r7
-    eor     r4, r1, r7
-    eor     r11, r11, r2
-    eor     r8, r8, r10
-    and     r1, r11, r1
-    eor     r2, r1, r2
-    ldr     r1, [sp, #452]
-    and     r1, r2, r1
-    and     r3, r10, r3
-    and     r4, r2, r4
-    str     r1, [sp, #452]
-    ldr     r1, [sp, #496]
-    and     r1, r2, r1
-    eor     r4, r11, r4
-    eor     r8, r7, r8
-    eor     r7, r4, r8
-    and     r5, r7, r5
-    eor     r11, r2, r4
-    and     r6, r11, r6
-    and     r9, r11, r9
-    and     r0, r7, r0
-    eor     r2, r2, r10
-    eor     r7, r2, r7
-    and     r12, r2, r12
-    ldr     r11, [sp, #472]
-    and     r11, r2, r11
-    and     lr, r7, lr
-    eor     r12, r12, lr
-    ldr     r2, [sp, #484]
-    and     r2, r7, r2
-    ldr     r7, [sp, #448]
-    and     r7, r10, r7
-    eor     r11, r11, r2
-    eor     r0, r2, r0
-    eor     r10, r10, r8
-    ldr     r2, [sp, #468]
-    and     r2, r4, r2
-    eor     r5, lr, r5
-    ldr     lr, [sp, #488]
-    and     lr, r10, lr
-    eor     lr, lr, r6
-    eor     r12, r6, r12
-    ldr     r6, [sp, #460]
-    and     r6, r10, r6
-    eor     r10, r3, r1
-    eor     r2, r1, r2
-    ldr     r1, [sp, #456]
-    and     r1, r4, r1
-    ldr     r4, [sp, #492]
-    and     r4, r8, r4
-    eor     r3, r3, r9
-    eor     r6, r6, r4
-    eor     r7, r4, r7
-    eor     r3, r3, lr
-    eor     r4, r1, r11
-    str     r0, [sp, #492]
-    ldr     r0, [sp, #480]
-    and     r0, r8, r0
-    eor     r6, r6, r4
-    eor     r0, r0, r6
-    eor     r4, r5, r4
-    eor     r11, r11, r3
-    eor     r11, r2, r11
-    eor     r10, r10, r0
-    ldr     r5, [sp, #452]
-    eor     r3, r5, r3
-    eor     r3, r3, r4
-    eor     r6, r12, r6
-    eor     r7, r7, r3
-    eor     r2, r9, r2
-    eor     r9, r6, r6, ror #8
-    eor     r12, r1, r12
-    eor     r3, r12, r3
-    eor     r0, lr, r0
-    eor     r12, r12, r0
-    eor     lr, r9, r11, ror #8
-    ldr     r1, [sp, #492]
-    eor     r3, r1, r3
-    eor     r11, r11, r11, ror #8
-    eor     r1, r11, r9
-    eor     r4, r2, r4
-    eor     r2, r4, r4, ror #8
-    eor     r5, r10, r10, ror #8
-    eor     r4, r1, r4, ror #8
-    eor     r1, r7, r7, ror #8
-    eor     r11, lr, r11, ror #16
-    eor     lr, r0, r0, ror #8
-    eor     r8, r1, r9
-    eor     r7, r2, r7, ror #8
-    eor     r10, r8, r10, ror #8
-    eor     r10, r10, r5, ror #16
-    eor     r2, r4, r2, ror #16
-    eor     r5, r5, r9
-    ldr     r4, [sp, #132]
-    eor     r4, r2, r4
-    eor     r2, r3, r3, ror #8
-    eor     r3, lr, r3, ror #8
-    eor     r3, r3, r2, ror #16
-    eor     r8, r12, r12, ror #8
-    eor     r12, r2, r12, ror #8
-    eor     r0, r5, r0, ror #8
-    ldr     r5, [sp, #140]
-    eor     r5, r10, r5
-    eor     r6, r8, r6, ror #8
-    eor     r1, r7, r1, ror #16
-    eor     r9, r6, r9, ror #16
-    eor     lr, r0, lr, ror #16
-    ldr     r0, [sp, #156]
-    eor     r0, r9, r0
-    ldr     r9, [sp, #136]
-    eor     r9, r1, r9
-    ldr     r1, [sp, #148]
-    eor     r1, r3, r1
-    ldr     r3, [sp, #144]
-    eor     r3, lr, r3
-    eor     r8, r12, r8, ror #16
-    ldr     r12, [sp, #152]
-    eor     r12, r8, r12
-    ldr     r8, [sp, #128]
-    eor     r8, r11, r8
-    eor     r1, r12, r1
-    eor     r11, r0, r3
-    eor     lr, r0, r4
-    eor     r6, r1, r8
-    eor     r7, r3, r9
-    eor     r10, r6, r0
-    eor     r2, lr, r7
-    eor     r5, r5, r2
-    eor     r12, r5, r12
-    str     r7, [sp, #492]
-    eor     r7, r12, r11
-    eor     r5, r5, r9
-    eor     r4, r6, r4
-    eor     r9, r0, r9
-    str     r12, [sp, #452]
-    and     r12, r2, r5
-    str     r2, [sp, #480]
-    eor     r2, r8, r7
-    str     r0, [sp, #456]
-    and     r0, r10, r2
-    str     r10, [sp, #460]
-    eor     r10, r4, r9
-    eor     r3, r6, r3
-    str     r2, [sp, #488]
-    and     r2, r4, r6
-    str     r4, [sp, #468]
-    eor     r4, r5, r8
-    str     r6, [sp, #448]
-    eor     r6, r5, r1
-    str     r5, [sp, #484]
-    and     r5, r3, r8
-    eor     r1, r1, r7
-    str     r8, [sp, #472]
-    and     r8, r11, r7
-    str     r3, [sp, #496]
-    and     r3, r9, r6
-    eor     r3, r3, r8
-    str     r11, [sp, #476]
-    and     r11, r10, r4
-    eor     r5, r5, r12
-    str     r10, [sp, #464]
-    and     r10, lr, r1
-    eor     r12, r11, r12
-    eor     r0, r0, r10
-    eor     r0, r0, r3
-    eor     r3, r5, r3
-    eor     r10, r2, r10
-    eor     r2, r6, r7
-    ldr     r5, [sp, #492]
-    and     r11, r5, r2
-    eor     r8, r11, r8
-    ldr     r11, [sp, #456]
-    eor     r11, r11, r1
-    eor     r11, r0, r11
-    eor     r10, r10, r8
-    eor     r0, lr, r1
-    eor     r0, r10, r0
-    eor     r8, r12, r8
-    ldr     r12, [sp, #452]
-    eor     r12, r8, r12
-    eor     r8, r6, r9
-    eor     r8, r3, r8
-    and     r3, r12, r0
-    eor     r10, r0, r11
-    eor     r12, r12, r8
-    str     lr, [sp, #452]
-    eor     lr, r11, r3
-    eor     r3, r8, r3
-    and     r10, r3, r10
-    and     r3, r12, lr
-    eor     r8, r3, r8
-    eor     r10, r10, r11
-    eor     r3, lr, r10
-    and     r3, r11, r3
-    eor     r11, r8, r10
-    eor     lr, lr, r3
-    and     lr, r8, lr
-    eor     r0, r0, r10
-    eor     r0, r3, r0
-    eor     lr, r12, lr
-    eor     r12, lr, r0
-    and     r6, r12, r6
-    and     r9, r12, r9
-    eor     r12, r11, r12
-    and     r7, r11, r7
-    and     r4, r0, r4
-    ldr     r3, [sp, #464]
-    and     r3, r0, r3
-    str     r4, [sp, #464]
-    ldr     r4, [sp, #476]
-    and     r4, r11, r4
-    and     r2, r12, r2
-    and     r5, r12, r5
-    eor     r12, r8, lr
-    eor     r0, r10, r0
-    eor     r6, r2, r6
-    ldr     r11, [sp, #484]
-    and     r11, r0, r11
-    eor     r4, r4, r5
-    and     r1, r12, r1
-    eor     r9, r5, r9
-    ldr     r5, [sp, #496]
-    and     r5, r10, r5
-    str     r9, [sp, #496]
-    ldr     r9, [sp, #488]
-    and     r9, r8, r9
-    eor     r2, r7, r2
-    eor     r11, r11, r1
-    eor     r2, r1, r2
-    eor     r5, r3, r5
-    ldr     r1, [sp, #448]
-    and     r1, lr, r1
-    ldr     r7, [sp, #468]
-    and     r7, lr, r7
-    ldr     lr, [sp, #480]
-    and     lr, r0, lr
-    ldr     r0, [sp, #452]
-    and     r0, r12, r0
-    ldr     r12, [sp, #460]
-    and     r12, r8, r12
-    ldr     r8, [sp, #472]
-    and     r8, r10, r8
-    eor     r10, r8, r9
-    eor     r7, r9, r7
-    eor     r8, r8, r0
-    eor     r3, lr, r3
-    eor     r0, r0, r7
-    eor     lr, r1, r4
-    eor     r3, r3, lr
-    eor     lr, r6, lr
-    eor     r8, r8, r11
-    eor     r0, r0, lr
-    eor     r4, r4, r8
-    eor     r1, r1, r2
-    eor     r2, r2, r3
-    eor     r4, r7, r4
-    ldr     r7, [sp, #464]
-    eor     r3, r7, r3
-    eor     r10, r10, r3
-    eor     r7, r4, r4, ror #8
-    eor     r8, r12, r8
-    eor     r12, r0, r0, ror #8
-    eor     r6, r2, r2, ror #8
+    mov     r0, #0x3f3f3f3f
+    and     r5, r0, r5, ror #2
+    eor     r12, r12, lr, ror #12
+    eor     r5, r5, r10, ror #2
+    eor     r0, r11, r11, ror #8
+    eor     r4, r9, r4, ror #12
     mov     r9, #0x3f3f3f3f
-    and     r6, r9, r6, ror #2
-    eor     r6, r6, r2, ror #2
-    eor     r9, r10, r10, ror #8
-    eor     r2, r2, r6
-    eor     lr, r8, lr
-    mov     r8, #0x3f3f3f3f
-    and     r7, r8, r7, ror #2
-    eor     r5, r5, lr
-    eor     lr, r1, lr
-    eor     r7, r7, r4, ror #2
+    and     r0, r9, r0, ror #2
+    eor     r0, r0, r11, ror #2
+    eor     r12, r7, r12
+    eor     r10, r10, r5
+    eor     r11, r11, r0
+    eor     r5, lr, r5
+    eor     lr, r8, r2
+    eor     r7, r10, r10, ror #8
+    eor     r9, r10, r6
+    eor     r0, r9, r0
+    mov     r9, #0x0f0f0f0f
+    and     r7, r9, r7, ror #12
+    eor     r9, lr, lr, ror #8
+    eor     r3, r6, r3
+    eor     r1, r8, r1
+    eor     r10, r7, r10, ror #12
+    eor     r10, r5, r10
+    eor     r5, r11, r11, ror #8
+    eor     r7, r2, r2, ror #8
     mov     r8, #0x3f3f3f3f
     and     r9, r8, r9, ror #2
-    eor     r8, r2, r7
-    str     r6, [sp, #464]
-    mov     r6, #0x3f3f3f3f
-    and     r12, r6, r12, ror #2
-    eor     r12, r12, r0, ror #2
-    ldr     r6, [sp, #496]
-    eor     lr, r6, lr
-    eor     r7, r4, r7
-    eor     r4, r5, r5, ror #8
-    eor     r0, r0, r12
-    eor     r3, r11, r3
-    mov     r11, #0x3f3f3f3f
-    and     r4, r11, r4, ror #2
-    eor     r11, r7, r7, ror #8
-    mov     r6, #0x0f0f0f0f
-    and     r11, r6, r11, ror #12
-    eor     r1, r1, r3
-    eor     r9, r9, r10, ror #2
-    eor     r6, r7, r2
-    eor     r12, r6, r12
-    eor     r6, r0, r0, ror #8
-    eor     r10, r10, r9
-    eor     r7, r11, r7, ror #12
-    eor     r4, r4, r5, ror #2
-    eor     r7, r8, r7
-    eor     r8, lr, lr, ror #8
-    eor     r11, r0, r4
-    eor     r4, r5, r4
-    mov     r5, #0x0f0f0f0f
-    and     r6, r5, r6, ror #12
-    eor     r0, r6, r0, ror #12
-    eor     r0, r12, r0
-    eor     r12, r4, r2
-    eor     r6, r10, r10, ror #8
-    mov     r5, #0x3f3f3f3f
-    and     r8, r5, r8, ror #2
-    eor     r5, r10, r2
-    eor     r8, r8, lr, ror #2
-    str     r7, [sp, #496]
-    mov     r7, #0x0f0f0f0f
-    and     r6, r7, r6, ror #12
-    eor     r9, r12, r9
-    eor     r12, r3, r3, ror #8
-    eor     r10, r6, r10, ror #12
-    eor     r6, r2, r2, ror #8
-    eor     r10, r9, r10
-    eor     lr, lr, r8
-    mov     r9, #0x0f0f0f0f
-    and     r6, r9, r6, ror #12
-    eor     r9, r4, r4, ror #8
-    eor     r2, r6, r2, ror #12
-    eor     r6, r1, r1, ror #8
-    mov     r7, #0x3f3f3f3f
-    and     r12, r7, r12, ror #2
-    mov     r7, #0x0f0f0f0f
-    and     r9, r7, r9, ror #12
-    eor     r7, lr, lr, ror #8
-    eor     r4, r9, r4, ror #12
-    eor     r12, r12, r3, ror #2
-    eor     r3, r3, r12
-    ldr     r9, [sp, #172]
-    eor     r9, r10, r9
-    mov     r10, #0x3f3f3f3f
-    and     r6, r10, r6, ror #2
-    eor     r8, r3, r8
-    eor     r4, r11, r4
-    eor     r6, r6, r1, ror #2
-    eor     r11, lr, r6
-    eor     r6, r1, r6
-    eor     r12, r5, r12
-    eor     r5, r6, r6, ror #8
-    eor     r1, r3, r3, ror #8
-    mov     r10, #0x0f0f0f0f
-    and     r7, r10, r7, ror #12
-    eor     lr, r7, lr, ror #12
-    eor     lr, r8, lr
-    ldr     r8, [sp, #168]
-    eor     r8, r4, r8
-    ldr     r4, [sp, #464]
-    eor     r4, r6, r4
-    ldr     r7, [sp, #164]
-    eor     r7, r0, r7
-    mov     r0, #0x0f0f0f0f
-    and     r5, r0, r5, ror #12
-    mov     r0, #0x0f0f0f0f
-    and     r1, r0, r1, ror #12
-    eor     r3, r1, r3, ror #12
-    eor     r6, r5, r6, ror #12
-    eor     r3, r12, r3
-    eor     r2, r4, r2
-    ldr     r4, [sp, #188]
-    eor     r4, r2, r4
-    ldr     r2, [sp, #176]
-    eor     r2, r3, r2
-    ldr     r3, [sp, #496]
-    ldr     r12, [sp, #160]
-    eor     r12, r3, r12
-    ldr     r3, [sp, #180]
-    eor     r3, lr, r3
-    eor     r6, r11, r6
-    ldr     r11, [sp, #184]
-    eor     r11, r6, r11
-    eor     r3, r11, r3
-    eor     r6, r2, r8
-    eor     lr, r3, r12
-    eor     r5, r4, r7
-    eor     r1, lr, r2
-    eor     r0, r5, r6
-    eor     r9, r9, r0
-    and     r10, r1, r12
-    str     r1, [sp, #496]
-    eor     r1, r9, r8
-    str     r5, [sp, #464]
-    and     r5, r0, r1
-    eor     r8, r4, r8
-    eor     r7, lr, r7
-    str     r0, [sp, #472]
-    eor     r0, r1, r3
-    str     lr, [sp, #460]
-    eor     lr, r7, r8
-    eor     r2, r4, r2
-    eor     r10, r10, r5
-    eor     r11, r9, r11
-    eor     r9, r1, r12
-    str     r1, [sp, #452]
-    and     r1, lr, r9
-    eor     r5, r1, r5
-    and     r1, r8, r0
-    str     r9, [sp, #480]
-    eor     r9, r11, r2
-    str     lr, [sp, #468]
-    and     lr, r2, r9
-    str     r2, [sp, #448]
-    eor     r2, r0, r8
-    str     r8, [sp, #488]
-    eor     r8, r0, r9
-    str     r0, [sp, #484]
-    and     r0, r6, r8
-    eor     r3, r3, r9
-    eor     r1, r1, lr
-    eor     lr, r0, lr
-    ldr     r0, [sp, #460]
-    str     r6, [sp, #492]
-    and     r6, r7, r0
-    eor     r5, r5, lr
-    eor     r11, r5, r11
-    eor     r5, r0, r4
-    eor     r10, r10, r1
-    str     r7, [sp, #476]
-    ldr     r7, [sp, #464]
-    and     r0, r7, r3
-    eor     r4, r4, r3
-    eor     r6, r6, r0
-    eor     lr, r6, lr
-    eor     r2, r10, r2
-    eor     r10, r12, r9
-    eor     r6, r7, r3
-    eor     r6, lr, r6
-    and     lr, r11, r6
-    and     r7, r5, r10
-    eor     r0, r7, r0
-    eor     r1, r0, r1
-    eor     r4, r1, r4
-    eor     r1, r4, lr
-    eor     r11, r11, r2
-    eor     r0, r6, r4
-    eor     lr, r2, lr
-    and     r7, r11, r1
-    eor     r2, r7, r2
-    and     r5, r2, r5
-    and     r0, lr, r0
-    eor     r0, r0, r4
-    eor     r6, r6, r0
-    eor     lr, r2, r0
-    eor     r7, r1, r0
-    and     r7, r4, r7
-    and     r10, r2, r10
-    and     r12, r0, r12
-    eor     r1, r1, r7
-    and     r1, r2, r1
-    eor     r1, r11, r1
-    eor     r6, r7, r6
-    eor     r2, r2, r1
-    eor     r7, r1, r6
-    eor     r11, lr, r7
-    and     r8, r11, r8
-    ldr     r4, [sp, #488]
-    and     r4, r7, r4
-    str     r5, [sp, #488]
-    ldr     r5, [sp, #492]
-    and     r5, r11, r5
-    and     r9, lr, r9
-    ldr     r11, [sp, #448]
-    and     r11, lr, r11
-    and     r3, r2, r3
-    eor     r11, r11, r5
-    eor     lr, r0, r6
-    eor     r4, r5, r4
-    ldr     r5, [sp, #452]
-    and     r5, lr, r5
-    eor     r5, r5, r3
-    str     r4, [sp, #452]
-    ldr     r4, [sp, #472]
-    and     r4, lr, r4
-    ldr     lr, [sp, #464]
-    and     lr, r2, lr
-    ldr     r2, [sp, #484]
-    and     r2, r7, r2
-    ldr     r7, [sp, #460]
-    and     r7, r1, r7
-    eor     r9, r9, r8
-    eor     r2, r8, r2
-    ldr     r8, [sp, #476]
-    and     r8, r1, r8
-    eor     r9, r3, r9
-    ldr     r3, [sp, #496]
-    and     r3, r0, r3
-    eor     r8, r10, r8
-    ldr     r0, [sp, #468]
-    and     r0, r6, r0
-    eor     r1, r12, lr
-    eor     r4, r4, r0
-    eor     lr, lr, r8
-    eor     r3, r0, r3
-    eor     r0, r7, r11
-    eor     r2, r2, r0
-    eor     r0, r4, r0
-    eor     r7, r7, r9
-    eor     r1, r1, r5
-    eor     r9, r9, r0
-    ldr     r4, [sp, #488]
-    eor     r4, r4, r1
-    eor     r1, r11, r1
-    eor     lr, lr, r2
-    eor     r1, r8, r1
-    eor     r2, r4, r2
-    ldr     r4, [sp, #480]
-    and     r4, r6, r4
-    eor     r3, r3, r2
-    eor     r6, r1, r1, ror #8
-    eor     r8, r9, r9, ror #8
-    eor     r0, r4, r0
-    mov     r4, #0x0f0f0f0f
-    and     r8, r4, r8, ror #4
-    eor     r4, lr, lr, ror #8
-    eor     r2, r7, r2
-    eor     r10, r12, r10
-    eor     r12, r3, r3, ror #8
-    mov     r11, #0x0f0f0f0f
-    and     r4, r11, r4, ror #4
-    eor     r5, r5, r0
-    eor     r8, r8, r9, ror #4
-    mov     r11, #0x0f0f0f0f
-    and     r6, r11, r6, ror #4
-    eor     r0, r10, r0
-    eor     r4, r4, lr, ror #4
-    mov     r10, #0x0f0f0f0f
-    and     r12, r10, r12, ror #4
-    eor     r12, r12, r3, ror #4
-    eor     r6, r6, r1, ror #4
-    eor     r10, r0, r0, ror #8
-    eor     r1, r1, r6
-    mov     r11, #0x0f0f0f0f
-    and     r10, r11, r10, ror #4
-    eor     lr, lr, r4
-    eor     r9, r9, r8
-    ldr     r11, [sp, #452]
-    eor     r2, r11, r2
-    eor     r10, r10, r0, ror #4
-    eor     r3, r3, r12
-    eor     r7, r7, r5
-    eor     r12, lr, r12
-    eor     r11, r1, r9
-    eor     r4, r11, r4
-    eor     r0, r0, r10
-    eor     r11, r3, r9
-    eor     r3, r12, r3, ror #16
-    eor     r10, r11, r10
-    eor     r10, r10, r0, ror #16
-    eor     r6, r9, r6
-    eor     r11, r5, r5, ror #8
-    eor     r12, r7, r7, ror #8
-    eor     r1, r6, r1, ror #16
-    mov     r6, #0x0f0f0f0f
-    and     r11, r6, r11, ror #4
-    eor     r11, r11, r5, ror #4
-    mov     r6, #0x0f0f0f0f
-    and     r12, r6, r12, ror #4
-    eor     lr, r4, lr, ror #16
-    eor     r12, r12, r7, ror #4
-    eor     r7, r7, r12
-    eor     r4, r2, r2, ror #8
-    mov     r6, #0x0f0f0f0f
-    and     r4, r6, r4, ror #4
-    ldr     r6, [sp, #200]
-    eor     r6, r3, r6
-    eor     r0, r0, r9
-    eor     r4, r4, r2, ror #4
-    eor     r5, r5, r11
-    eor     r2, r2, r4
-    eor     r4, r5, r4
-    eor     r8, r7, r8
-    eor     r9, r8, r9, ror #16
-    eor     r11, r0, r11
-    ldr     r0, [sp, #192]
-    eor     r0, r1, r0
-    ldr     r1, [sp, #196]
-    eor     r1, lr, r1
-    eor     r5, r11, r5, ror #16
-    eor     r12, r2, r12
-    eor     r2, r4, r2, ror #16
-    ldr     r4, [sp, #204]
-    eor     r4, r10, r4
-    ldr     r10, [sp, #212]
-    eor     r10, r2, r10
-    eor     r7, r12, r7, ror #16
-    ldr     r12, [sp, #208]
-    eor     r12, r5, r12
-    ldr     r5, [sp, #216]
-    eor     r5, r7, r5
-    ldr     r7, [sp, #220]
-    eor     r7, r9, r7
-    eor     r10, r5, r10
-    eor     r9, r7, r12
-    eor     r2, r7, r1
-    eor     r11, r10, r0
-    eor     lr, r12, r6
-    eor     r8, r11, r7
-    eor     r3, r2, lr
-    eor     r4, r4, r3
-    eor     r5, r4, r5
-    str     lr, [sp, #452]
-    eor     lr, r5, r9
-    eor     r4, r4, r6
-    eor     r1, r11, r1
-    eor     r6, r7, r6
-    str     r5, [sp, #480]
-    and     r5, r3, r4
-    str     r3, [sp, #488]
-    eor     r3, r0, lr
-    str     r7, [sp, #468]
-    and     r7, r8, r3
-    str     r8, [sp, #496]
-    eor     r8, r1, r6
-    eor     r12, r11, r12
-    str     r3, [sp, #476]
-    and     r3, r1, r11
-    str     r1, [sp, #460]
-    eor     r1, r4, r0
-    str     r11, [sp, #484]
-    eor     r11, r4, r10
-    str     r4, [sp, #464]
-    and     r4, r12, r0
-    eor     r10, r10, lr
-    str     r0, [sp, #472]
-    and     r0, r9, lr
-    str     r12, [sp, #448]
-    and     r12, r6, r11
-    eor     r12, r12, r0
-    str     r9, [sp, #492]
-    and     r9, r8, r1
-    eor     r4, r4, r5
-    str     r8, [sp, #456]
-    and     r8, r2, r10
-    eor     r5, r9, r5
-    eor     r7, r7, r8
-    eor     r7, r7, r12
-    eor     r12, r4, r12
-    eor     r8, r3, r8
-    eor     r3, r11, lr
-    ldr     r4, [sp, #452]
-    and     r9, r4, r3
-    eor     r0, r9, r0
-    ldr     r9, [sp, #468]
-    eor     r9, r9, r10
-    eor     r9, r7, r9
-    eor     r8, r8, r0
-    eor     r7, r2, r10
-    eor     r7, r8, r7
-    eor     r0, r5, r0
-    ldr     r5, [sp, #480]
-    eor     r5, r0, r5
-    eor     r0, r11, r6
-    eor     r0, r12, r0
-    and     r12, r5, r7
-    eor     r8, r7, r9
-    eor     r5, r5, r0
-    str     r2, [sp, #480]
-    eor     r2, r9, r12
-    eor     r12, r0, r12
-    and     r8, r12, r8
-    and     r12, r5, r2
-    eor     r0, r12, r0
-    eor     r8, r8, r9
-    eor     r12, r2, r8
-    and     r12, r9, r12
-    eor     r9, r0, r8
-    eor     r2, r2, r12
-    and     r2, r0, r2
-    eor     r7, r7, r8
-    eor     r7, r12, r7
-    eor     r2, r5, r2
-    eor     r5, r2, r7
-    and     r11, r5, r11
-    and     r6, r5, r6
-    eor     r5, r9, r5
-    and     lr, r9, lr
-    and     r1, r7, r1
-    ldr     r12, [sp, #456]
-    and     r12, r7, r12
-    str     r1, [sp, #456]
-    ldr     r1, [sp, #492]
-    and     r1, r9, r1
-    and     r3, r5, r3
-    and     r4, r5, r4
-    eor     r5, r0, r2
-    eor     r7, r8, r7
-    eor     r11, r3, r11
-    ldr     r9, [sp, #464]
-    and     r9, r7, r9
-    eor     r1, r1, r4
-    and     r10, r5, r10
-    eor     r6, r4, r6
-    ldr     r4, [sp, #448]
-    and     r4, r8, r4
-    str     r6, [sp, #448]
-    ldr     r6, [sp, #476]
-    and     r6, r0, r6
-    eor     r3, lr, r3
-    eor     r9, r9, r10
-    eor     r3, r10, r3
-    eor     r4, r12, r4
-    ldr     r10, [sp, #484]
-    and     r10, r2, r10
-    ldr     lr, [sp, #460]
-    and     lr, r2, lr
-    ldr     r2, [sp, #488]
-    and     r2, r7, r2
-    ldr     r7, [sp, #480]
-    and     r7, r5, r7
-    ldr     r5, [sp, #496]
-    and     r5, r0, r5
-    ldr     r0, [sp, #472]
-    and     r0, r8, r0
-    eor     r8, r0, r6
-    eor     lr, r6, lr
-    eor     r0, r0, r7
-    eor     r12, r2, r12
-    eor     r7, r7, lr
-    eor     r2, r10, r1
-    eor     r12, r12, r2
-    eor     r2, r11, r2
-    eor     r0, r0, r9
-    eor     r7, r7, r2
-    eor     r1, r1, r0
-    eor     r10, r10, r3
-    eor     r3, r3, r12
-    eor     r1, lr, r1
-    ldr     lr, [sp, #456]
-    eor     r12, lr, r12
-    eor     r8, r8, r12
-    eor     lr, r1, r1, ror #8
-    eor     r0, r5, r0
-    eor     r5, r7, r7, ror #8
-    eor     r11, r3, r3, ror #8
-    mov     r6, #0x03030303
-    and     r11, r6, r11, ror #6
-    eor     r11, r11, r3, ror #6
-    eor     r6, r8, r8, ror #8
-    eor     r3, r3, r11
-    eor     r2, r0, r2
-    mov     r0, #0x03030303
-    and     lr, r0, lr, ror #6
-    eor     r4, r4, r2
-    eor     r2, r10, r2
-    eor     lr, lr, r1, ror #6
-    mov     r0, #0x03030303
-    and     r6, r0, r6, ror #6
-    eor     r0, r3, lr
-    str     r11, [sp, #456]
-    mov     r11, #0x03030303
-    and     r5, r11, r5, ror #6
-    eor     r5, r5, r7, ror #6
-    ldr     r11, [sp, #448]
-    eor     r2, r11, r2
-    eor     lr, r1, lr
-    eor     r1, r4, r4, ror #8
-    eor     r7, r7, r5
-    eor     r12, r9, r12
-    mov     r9, #0x03030303
-    and     r1, r9, r1, ror #6
-    eor     r9, lr, lr, ror #8
-    mov     r11, #0x0f0f0f0f
-    and     r9, r11, r9, ror #12
-    eor     r10, r10, r12
-    eor     r6, r6, r8, ror #6
-    eor     r11, lr, r3
-    eor     r5, r11, r5
-    eor     r11, r7, r7, ror #8
-    eor     r8, r8, r6
-    eor     lr, r9, lr, ror #12
-    eor     r1, r1, r4, ror #6
-    eor     lr, r0, lr
-    eor     r0, r2, r2, ror #8
-    eor     r9, r7, r1
-    eor     r1, r4, r1
-    mov     r4, #0x0f0f0f0f
-    and     r11, r4, r11, ror #12
-    eor     r7, r11, r7, ror #12
-    eor     r7, r5, r7
-    eor     r5, r1, r3
-    eor     r11, r8, r8, ror #8
-    mov     r4, #0x03030303
-    and     r0, r4, r0, ror #6
-    eor     r4, r8, r3
-    eor     r0, r0, r2, ror #6
-    str     lr, [sp, #448]
-    mov     lr, #0x0f0f0f0f
-    and     r11, lr, r11, ror #12
-    eor     r6, r5, r6
-    eor     r5, r12, r12, ror #8
-    eor     r8, r11, r8, ror #12
-    eor     r11, r3, r3, ror #8
-    eor     r8, r6, r8
-    eor     r2, r2, r0
-    mov     r6, #0x0f0f0f0f
-    and     r11, r6, r11, ror #12
-    eor     r6, r1, r1, ror #8
-    eor     r3, r11, r3, ror #12
-    eor     r11, r10, r10, ror #8
-    mov     lr, #0x03030303
-    and     r5, lr, r5, ror #6
-    mov     lr, #0x0f0f0f0f
-    and     r6, lr, r6, ror #12
-    eor     lr, r2, r2, ror #8
-    eor     r1, r6, r1, ror #12
-    eor     r5, r5, r12, ror #6
-    eor     r12, r12, r5
-    ldr     r6, [sp, #236]
-    eor     r6, r8, r6
-    mov     r8, #0x03030303
-    and     r11, r8, r11, ror #6
-    eor     r0, r12, r0
-    eor     r1, r9, r1
-    eor     r11, r11, r10, ror #6
-    eor     r9, r2, r11
-    eor     r11, r10, r11
-    eor     r5, r4, r5
-    eor     r4, r11, r11, ror #8
-    eor     r10, r12, r12, ror #8
     mov     r8, #0x0f0f0f0f
-    and     lr, r8, lr, ror #12
-    eor     r2, lr, r2, ror #12
-    eor     r2, r0, r2
-    ldr     r0, [sp, #232]
-    eor     r0, r1, r0
-    ldr     r1, [sp, #456]
-    eor     r1, r11, r1
-    ldr     lr, [sp, #228]
-    eor     lr, r7, lr
-    mov     r7, #0x0f0f0f0f
-    and     r4, r7, r4, ror #12
-    mov     r7, #0x0f0f0f0f
-    and     r10, r7, r10, ror #12
-    eor     r12, r10, r12, ror #12
-    eor     r11, r4, r11, ror #12
-    eor     r12, r5, r12
-    eor     r3, r1, r3
-    ldr     r1, [sp, #252]
-    eor     r1, r3, r1
-    ldr     r3, [sp, #240]
-    eor     r3, r12, r3
-    ldr     r12, [sp, #448]
-    ldr     r5, [sp, #224]
-    eor     r5, r12, r5
-    ldr     r12, [sp, #244]
-    eor     r12, r2, r12
-    eor     r11, r9, r11
-    ldr     r9, [sp, #248]
-    eor     r9, r11, r9
-    eor     r12, r9, r12
-    eor     r11, r3, r0
-    eor     r2, r1, r3
-    eor     r4, r12, r5
-    eor     r3, r4, r3
-    eor     r10, r1, lr
-    eor     r7, r4, r1
-    eor     r8, r1, r0
-    str     r1, [sp, #448]
-    eor     r1, r10, r11
-    eor     r6, r6, r1
-    eor     r9, r6, r9
-    eor     r0, r6, r0
-    and     r6, r1, r0
-    str     r1, [sp, #456]
-    eor     r1, r0, r12
-    eor     lr, r4, lr
-    str     r11, [sp, #472]
-    eor     r11, r0, r5
-    str     r0, [sp, #496]
-    and     r0, lr, r4
-    str     r4, [sp, #480]
-    eor     r4, lr, r8
-    str     lr, [sp, #488]
-    eor     lr, r9, r2
-    str     r9, [sp, #460]
-    and     r9, r4, r11
-    eor     r12, r12, lr
-    str     r11, [sp, #484]
-    eor     r11, r5, lr
-    str     r4, [sp, #476]
-    and     r4, r7, r11
-    str     r11, [sp, #464]
-    and     r11, r10, r12
-    str     r7, [sp, #452]
-    and     r7, r3, r5
-    eor     r0, r0, r11
-    eor     r7, r7, r6
-    str     r3, [sp, #492]
-    and     r3, r2, lr
-    eor     r11, r4, r11
-    and     r4, r8, r1
-    eor     r4, r4, r3
-    eor     r7, r7, r4
-    eor     r6, r9, r6
-    eor     r9, r1, r8
-    eor     r9, r7, r9
-    eor     r4, r11, r4
-    eor     r11, r1, lr
-    ldr     r7, [sp, #472]
-    str     r2, [sp, #468]
-    and     r2, r7, r11
-    eor     r3, r2, r3
-    eor     r0, r0, r3
-    eor     r2, r10, r12
-    eor     r3, r6, r3
-    ldr     r6, [sp, #460]
-    eor     r6, r3, r6
-    eor     r2, r0, r2
-    and     r0, r6, r2
-    ldr     r3, [sp, #448]
-    eor     r3, r3, r12
-    eor     r3, r4, r3
-    eor     r4, r3, r0
-    eor     r0, r9, r0
-    eor     r7, r2, r3
-    and     r7, r0, r7
-    eor     r7, r7, r3
-    eor     r0, r4, r7
-    and     r0, r3, r0
-    eor     r3, r4, r0
-    eor     r6, r6, r9
+    and     r5, r8, r5, ror #12
+    mov     r8, #0x3f3f3f3f
+    and     r7, r8, r7, ror #2
+    eor     r5, r5, r11, ror #12
+    eor     r7, r7, r2, ror #2
+    eor     r4, r3, r4
+    eor     r5, r0, r5
+    ldr     r0, [sp, #40]
+    eor     r0, r10, r0
     eor     r2, r2, r7
-    and     r4, r6, r4
-    eor     r9, r4, r9
-    ldr     r4, [sp, #452]
-    and     r4, r9, r4
-    and     r5, r7, r5
-    and     r3, r9, r3
-    str     r4, [sp, #452]
-    ldr     r4, [sp, #464]
-    and     r4, r9, r4
-    eor     r3, r6, r3
-    eor     r2, r0, r2
-    eor     r0, r3, r2
-    and     r1, r0, r1
-    eor     r6, r9, r3
-    and     r12, r6, r12
-    and     r10, r6, r10
-    and     r8, r0, r8
-    eor     r9, r9, r7
-    eor     r0, r9, r0
-    and     lr, r9, lr
-    ldr     r6, [sp, #468]
-    and     r6, r9, r6
-    and     r11, r0, r11
-    eor     lr, lr, r11
-    ldr     r9, [sp, #472]
-    and     r9, r0, r9
-    ldr     r0, [sp, #492]
-    and     r0, r7, r0
-    eor     r6, r6, r9
-    eor     r8, r9, r8
-    eor     r7, r7, r2
-    ldr     r9, [sp, #488]
-    and     r9, r3, r9
-    eor     r1, r11, r1
-    ldr     r11, [sp, #496]
-    and     r11, r7, r11
-    eor     r11, r11, r12
-    eor     lr, r12, lr
-    ldr     r12, [sp, #456]
-    and     r12, r7, r12
-    eor     r7, r5, r4
-    eor     r9, r4, r9
-    ldr     r4, [sp, #480]
-    and     r4, r3, r4
-    ldr     r3, [sp, #476]
-    and     r3, r2, r3
-    eor     r5, r5, r10
-    eor     r12, r12, r3
-    eor     r0, r3, r0
-    eor     r5, r5, r11
-    eor     r3, r4, r6
-    str     r8, [sp, #476]
-    ldr     r8, [sp, #484]
-    and     r8, r2, r8
-    eor     r12, r12, r3
-    eor     r8, r8, r12
-    eor     r3, r1, r3
-    eor     r6, r6, r5
-    eor     r6, r9, r6
-    eor     r7, r7, r8
-    ldr     r1, [sp, #452]
-    eor     r5, r1, r5
-    eor     r5, r5, r3
-    eor     r12, lr, r12
-    eor     r0, r0, r5
-    eor     r9, r10, r9
-    eor     r10, r12, r12, ror #8
-    eor     lr, r4, lr
-    eor     r5, lr, r5
-    eor     r8, r11, r8
-    eor     lr, lr, r8
-    eor     r11, r10, r6, ror #8
-    ldr     r4, [sp, #476]
-    eor     r5, r4, r5
-    eor     r6, r6, r6, ror #8
-    eor     r4, r6, r10
-    eor     r3, r9, r3
-    eor     r9, r3, r3, ror #8
-    eor     r1, r7, r7, ror #8
-    eor     r3, r4, r3, ror #8
-    eor     r4, r0, r0, ror #8
-    eor     r6, r11, r6, ror #16
-    eor     r11, r8, r8, ror #8
-    eor     r2, r4, r10
-    eor     r0, r9, r0, ror #8
-    eor     r7, r2, r7, ror #8
-    eor     r7, r7, r1, ror #16
-    eor     r9, r3, r9, ror #16
-    eor     r1, r1, r10
-    ldr     r3, [sp, #260]
-    eor     r3, r9, r3
-    eor     r9, r5, r5, ror #8
-    eor     r5, r11, r5, ror #8
-    eor     r5, r5, r9, ror #16
-    eor     r2, lr, lr, ror #8
-    eor     lr, r9, lr, ror #8
-    eor     r8, r1, r8, ror #8
-    ldr     r1, [sp, #268]
-    eor     r1, r7, r1
-    eor     r12, r2, r12, ror #8
-    eor     r4, r0, r4, ror #16
-    eor     r10, r12, r10, ror #16
-    eor     r11, r8, r11, ror #16
-    ldr     r8, [sp, #284]
-    eor     r8, r10, r8
-    ldr     r10, [sp, #264]
-    eor     r10, r4, r10
-    ldr     r4, [sp, #276]
-    eor     r4, r5, r4
-    ldr     r5, [sp, #272]
-    eor     r5, r11, r5
-    eor     r2, lr, r2, ror #16
-    ldr     lr, [sp, #280]
-    eor     lr, r2, lr
-    ldr     r2, [sp, #256]
-    eor     r2, r6, r2
-    eor     r4, lr, r4
-    eor     r6, r8, r5
-    eor     r11, r8, r3
-    eor     r12, r4, r2
-    eor     r0, r5, r10
-    eor     r7, r12, r8
-    eor     r9, r11, r0
-    eor     r1, r1, r9
-    eor     lr, r1, lr
-    str     r0, [sp, #476]
-    eor     r0, lr, r6
-    eor     r1, r1, r10
-    eor     r3, r12, r3
-    eor     r10, r8, r10
-    str     lr, [sp, #452]
-    and     lr, r9, r1
-    str     r9, [sp, #484]
-    eor     r9, r2, r0
-    str     r8, [sp, #480]
-    and     r8, r7, r9
-    str     r7, [sp, #456]
-    eor     r7, r3, r10
-    eor     r5, r12, r5
-    str     r9, [sp, #496]
-    and     r9, r3, r12
-    str     r3, [sp, #488]
-    eor     r3, r1, r2
-    str     r12, [sp, #492]
-    eor     r12, r1, r4
-    str     r1, [sp, #472]
-    and     r1, r5, r2
-    eor     r4, r4, r0
-    str     r2, [sp, #468]
-    and     r2, r6, r0
-    str     r5, [sp, #464]
-    and     r5, r10, r12
-    eor     r5, r5, r2
-    str     r6, [sp, #448]
-    and     r6, r7, r3
-    eor     r1, r1, lr
-    str     r7, [sp, #460]
-    and     r7, r11, r4
-    eor     lr, r6, lr
-    eor     r8, r8, r7
-    eor     r8, r8, r5
-    eor     r5, r1, r5
-    eor     r7, r9, r7
-    eor     r9, r12, r0
-    ldr     r1, [sp, #476]
-    and     r6, r1, r9
-    eor     r2, r6, r2
-    ldr     r6, [sp, #480]
-    eor     r6, r6, r4
-    eor     r6, r8, r6
-    eor     r7, r7, r2
-    eor     r8, r11, r4
-    eor     r8, r7, r8
-    eor     r2, lr, r2
-    ldr     lr, [sp, #452]
-    eor     lr, r2, lr
-    eor     r2, r12, r10
-    eor     r2, r5, r2
-    and     r5, lr, r8
-    eor     r7, r8, r6
-    eor     lr, lr, r2
-    str     r11, [sp, #452]
-    eor     r11, r6, r5
-    eor     r5, r2, r5
-    and     r7, r5, r7
-    and     r5, lr, r11
-    eor     r2, r5, r2
-    eor     r7, r7, r6
-    eor     r5, r11, r7
-    and     r5, r6, r5
-    eor     r6, r2, r7
-    eor     r11, r11, r5
-    and     r11, r2, r11
-    eor     r8, r8, r7
-    eor     r8, r5, r8
-    eor     r11, lr, r11
-    eor     lr, r11, r8
-    and     r12, lr, r12
-    and     r10, lr, r10
-    eor     lr, r6, lr
-    and     r0, r6, r0
-    and     r3, r8, r3
-    ldr     r5, [sp, #460]
-    and     r5, r8, r5
-    str     r3, [sp, #460]
+    eor     r9, r9, lr, ror #2
+    eor     r10, r2, r2, ror #8
+    eor     r11, r11, r6
+    eor     lr, lr, r9
+    ldr     r3, [sp, #488]
+    eor     r1, r3, r1
+    eor     r7, r11, r7
+    mov     r11, #0x0f0f0f0f
+    and     r10, r11, r10, ror #12
+    eor     r11, r1, r1, ror #8
+    eor     r3, r6, r6, ror #8
+    eor     r10, r10, r2, ror #12
+    eor     r10, r7, r10
+    mov     r7, #0x3f3f3f3f
+    and     r11, r7, r11, ror #2
+    eor     r11, r11, r1, ror #2
+    ldr     r7, [sp, #48]
+    eor     r7, r10, r7
+    eor     r1, r1, r11
+    ldr     r10, [sp, #36]
+    eor     r10, r12, r10
+    mov     r12, #0x0f0f0f0f
+    and     r3, r12, r3, ror #12
+    ldr     r12, [sp, #44]
+    eor     r12, r5, r12
+    eor     r6, r3, r6, ror #12
     ldr     r3, [sp, #448]
-    and     r3, r6, r3
-    and     r9, lr, r9
-    and     r1, lr, r1
-    eor     lr, r2, r11
-    eor     r8, r7, r8
+    eor     r3, lr, r3
+    eor     r11, r2, r11
+    eor     r6, r3, r6
+    eor     r9, r1, r9
+    eor     r3, r1, r1, ror #8
+    ldr     r2, [sp, #60]
+    eor     r2, r6, r2
+    mov     r6, #0x0f0f0f0f
+    and     r3, r6, r3, ror #12
+    eor     r1, r3, r1, ror #12
+    eor     r1, r11, r1
+    eor     r11, lr, lr, ror #8
+    mov     r3, #0x0f0f0f0f
+    and     r11, r3, r11, ror #12
+    ldr     r3, [sp, #52]
+    eor     r3, r1, r3
+    eor     lr, r11, lr, ror #12
+    ldr     r11, [sp, #32]
+    eor     r11, r4, r11
+    eor     lr, r9, lr
+    ldr     r9, [sp, #56]
+    eor     r9, lr, r9
+    eor     lr, r2, r7
+    eor     r3, r9, r3
+    eor     r4, r7, r0
+    eor     r1, r2, r10
+    eor     r6, r3, r11
+    eor     r5, r1, r4
+    eor     r8, r2, r0
+    eor     r10, r6, r10
+    eor     r12, r12, r5
+    eor     r0, r12, r0
+    eor     r9, r12, r9
+    eor     r7, r6, r7
+    and     r12, r7, r11
+    str     r7, [sp, #448]
+    and     r7, r10, r6
+    str     r7, [sp, #488]
+    eor     r7, r0, r11
+    str     r6, [sp, #472]
+    eor     r6, r10, r8
+    str     r10, [sp, #476]
+    and     r10, r6, r7
+    str     r6, [sp, #464]
+    and     r6, r5, r0
+    eor     r10, r10, r6
+    str     r7, [sp, #492]
+    eor     r7, r9, lr
+    eor     r6, r12, r6
+    eor     r12, r3, r7
+    str     r5, [sp, #480]
+    and     r5, lr, r7
+    eor     r3, r0, r3
+    str     r0, [sp, #484]
+    eor     r0, r3, r8
+    str     lr, [sp, #456]
+    and     lr, r8, r3
+    str     r8, [sp, #496]
+    eor     r8, r3, r7
+    str     r3, [sp, #468]
+    and     r3, r4, r8
+    eor     r3, r3, r5
+    eor     r5, lr, r5
+    eor     r6, r6, r5
+    eor     r10, r10, r3
+    and     lr, r1, r12
+    str     r4, [sp, #452]
+    eor     r4, r11, r7
+    eor     r0, r6, r0
+    eor     r6, r2, r12
+    eor     r9, r10, r9
+    ldr     r10, [sp, #472]
+    eor     r2, r10, r2
+    ldr     r10, [sp, #488]
+    eor     r10, r10, lr
+    eor     r3, r10, r3
+    and     r10, r2, r4
+    eor     lr, r10, lr
+    eor     r5, lr, r5
+    eor     lr, r1, r12
+    eor     lr, r3, lr
+    eor     r6, r5, r6
+    and     r5, r9, lr
+    eor     r3, lr, r6
+    eor     r10, r0, r5
+    eor     r9, r9, r0
+    and     r3, r10, r3
+    eor     r3, r3, r6
+    eor     r5, r6, r5
+    eor     r10, r5, r3
+    and     r10, r6, r10
+    and     r6, r9, r5
+    and     r11, r3, r11
+    eor     lr, lr, r3
+    eor     r0, r6, r0
+    eor     lr, r10, lr
+    eor     r10, r5, r10
+    and     r4, r0, r4
+    and     r10, r0, r10
+    eor     r10, r9, r10
+    eor     r9, r0, r3
+    and     r7, r9, r7
+    eor     r5, r10, lr
+    eor     r6, r0, r10
+    and     r2, r0, r2
+    ldr     r0, [sp, #456]
+    and     r0, r9, r0
+    eor     r9, r9, r5
+    and     r8, r9, r8
+    str     r2, [sp, #456]
+    ldr     r2, [sp, #468]
+    and     r2, r5, r2
+    eor     r7, r7, r8
+    and     r12, r6, r12
+    eor     r7, r12, r7
+    and     r1, r6, r1
+    ldr     r6, [sp, #448]
+    and     r6, r3, r6
+    str     r7, [sp, #448]
+    ldr     r7, [sp, #476]
+    and     r7, r10, r7
+    eor     r3, r3, lr
+    eor     r2, r8, r2
+    ldr     r8, [sp, #496]
+    and     r8, r5, r8
+    eor     r7, r4, r7
+    ldr     r5, [sp, #452]
+    and     r5, r9, r5
+    ldr     r9, [sp, #472]
+    and     r9, r10, r9
+    eor     r0, r0, r5
+    ldr     r10, [sp, #484]
+    and     r10, r3, r10
+    eor     r8, r5, r8
+    eor     r4, r11, r4
+    eor     r11, r11, r1
+    ldr     r5, [sp, #480]
+    and     r5, r3, r5
+    ldr     r3, [sp, #492]
+    and     r3, lr, r3
+    eor     r12, r10, r12
+    ldr     r10, [sp, #464]
+    and     r10, lr, r10
+    eor     r5, r5, r10
+    eor     r11, r11, r12
+    eor     lr, r0, r11
+    eor     r0, r9, r0
+    eor     lr, r7, lr
+    eor     r5, r5, r0
+    eor     r6, r10, r6
+    eor     r3, r3, r5
+    eor     r0, r2, r0
+    ldr     r2, [sp, #448]
+    eor     r9, r9, r2
+    eor     r7, r1, r7
+    ldr     r1, [sp, #456]
+    eor     r11, r1, r11
+    eor     r5, r2, r5
+    eor     r11, r11, r0
+    eor     r6, r6, r11
+    eor     r2, r5, r5, ror #8
+    mov     r1, #0x0f0f0f0f
+    and     r2, r1, r2, ror #4
+    eor     r12, r12, r3
+    eor     r1, r6, r6, ror #8
+    eor     r10, lr, lr, ror #8
+    eor     r3, r4, r3
+    mov     r4, #0x0f0f0f0f
+    and     r10, r4, r10, ror #4
+    eor     r0, r7, r0
+    eor     r11, r9, r11
+    eor     r2, r2, r5, ror #4
+    mov     r7, #0x0f0f0f0f
+    and     r1, r7, r1, ror #4
+    eor     r7, r0, r0, ror #8
+    eor     r10, r10, lr, ror #4
+    mov     r4, #0x0f0f0f0f
+    and     r7, r4, r7, ror #4
+    eor     r11, r8, r11
+    eor     r9, r9, r12
+    eor     r8, r9, r9, ror #8
+    eor     r5, r5, r2
+    eor     r4, r5, r10
+    eor     r10, lr, r10
+    mov     lr, #0x0f0f0f0f
+    and     r8, lr, r8, ror #4
+    eor     r4, r4, r10, ror #16
+    eor     r7, r7, r0, ror #4
+    eor     r0, r0, r7
+    eor     lr, r3, r3, ror #8
+    eor     r10, r10, r5
+    eor     r7, r10, r7
+    eor     r1, r1, r6, ror #4
+    eor     r6, r6, r1
+    eor     r8, r8, r9, ror #4
+    eor     r1, r0, r1
+    mov     r10, #0x0f0f0f0f
+    and     lr, r10, lr, ror #4
+    eor     r10, r11, r11, ror #8
+    eor     r9, r9, r8
+    eor     r1, r1, r6, ror #16
+    eor     r0, r7, r0, ror #16
+    mov     r7, #0x0f0f0f0f
+    and     r10, r7, r10, ror #4
+    eor     lr, lr, r3, ror #4
+    eor     r2, r9, r2
+    eor     r10, r10, r11, ror #4
+    eor     r7, r12, r12, ror #8
+    eor     r6, r6, r5
+    eor     r3, r3, lr
+    eor     lr, r6, lr
+    eor     r2, r2, r5, ror #16
+    eor     r11, r11, r10
+    mov     r6, #0x0f0f0f0f
+    and     r7, r6, r7, ror #4
+    ldr     r6, [sp, #72]
+    eor     r6, r1, r6
+    eor     r5, r3, r5
+    eor     r7, r7, r12, ror #4
+    eor     r8, r11, r8
+    eor     r12, r12, r7
+    eor     r9, r8, r9, ror #16
+    ldr     r8, [sp, #68]
+    eor     r8, r0, r8
+    eor     r10, r12, r10
+    eor     r7, r5, r7
+    eor     r11, r10, r11, ror #16
+    eor     r3, lr, r3, ror #16
+    ldr     lr, [sp, #84]
+    eor     lr, r11, lr
+    ldr     r11, [sp, #92]
+    eor     r11, r2, r11
+    ldr     r2, [sp, #76]
+    eor     r2, r3, r2
+    ldr     r3, [sp, #88]
+    eor     r3, r9, r3
+    eor     r12, r7, r12, ror #16
+    ldr     r7, [sp, #80]
+    eor     r7, r12, r7
+    ldr     r12, [sp, #64]
+    eor     r12, r4, r12
+    eor     lr, r3, lr
+    eor     r4, r11, r8
+    eor     r9, r7, r6
+    eor     r10, r4, r9
+    eor     r5, lr, r12
+    eor     r0, r5, r7
+    eor     r2, r2, r10
+    eor     r7, r11, r7
+    eor     r1, r2, r6
+    eor     r3, r2, r3
+    eor     r6, r11, r6
+    and     r2, r0, r12
+    str     r0, [sp, #448]
+    eor     r0, r1, r12
+    str     r9, [sp, #456]
+    and     r9, r10, r1
+    str     r10, [sp, #464]
+    eor     r10, r5, r11
+    str     r11, [sp, #492]
+    eor     r11, r1, lr
+    eor     r8, r5, r8
+    str     r1, [sp, #480]
+    eor     r1, r8, r6
+    str     r6, [sp, #484]
+    and     r6, r1, r0
+    eor     r6, r6, r9
+    eor     r9, r2, r9
+    eor     r2, r3, r7
+    str     r0, [sp, #472]
+    and     r0, r8, r5
+    str     r1, [sp, #452]
+    eor     r1, r11, r2
+    eor     lr, lr, r2
+    str     r5, [sp, #496]
+    eor     r5, r12, r2
+    str     r8, [sp, #476]
+    and     r8, r4, lr
+    eor     r0, r0, r8
+    str     r12, [sp, #468]
+    and     r12, r10, r5
+    eor     r8, r12, r8
+    ldr     r12, [sp, #456]
+    str     r5, [sp, #488]
+    and     r5, r12, r1
+    str     r1, [sp, #460]
+    and     r1, r7, r2
+    eor     r5, r5, r1
+    eor     r6, r6, r5
+    eor     r5, r0, r5
+    ldr     r0, [sp, #492]
+    eor     r0, r0, lr
+    eor     r3, r6, r3
+    ldr     r6, [sp, #484]
+    and     r12, r6, r11
+    eor     r1, r12, r1
+    eor     r9, r9, r1
+    eor     r12, r4, lr
+    eor     r1, r8, r1
+    eor     r12, r5, r12
+    and     r5, r3, r12
+    eor     r8, r11, r6
+    eor     r8, r9, r8
+    eor     r3, r3, r8
+    eor     r0, r1, r0
+    eor     r1, r12, r0
+    eor     r9, r0, r5
+    eor     r5, r8, r5
+    and     r1, r5, r1
+    eor     r1, r1, r0
+    and     r5, r3, r9
+    eor     r8, r5, r8
+    eor     r5, r9, r1
+    and     r5, r0, r5
+    eor     r0, r8, r1
+    eor     r9, r9, r5
+    and     r9, r8, r9
+    eor     r9, r3, r9
+    and     r7, r0, r7
+    and     r2, r0, r2
+    eor     r12, r12, r1
+    and     r10, r8, r10
+    eor     r12, r5, r12
+    ldr     r5, [sp, #448]
+    and     r5, r1, r5
+    eor     r3, r9, r12
+    eor     r0, r0, r3
+    str     r10, [sp, #448]
+    ldr     r10, [sp, #456]
+    and     r10, r0, r10
+    eor     r7, r7, r10
+    and     r6, r3, r6
+    eor     r6, r10, r6
+    and     r11, r3, r11
+    ldr     r3, [sp, #460]
+    and     r3, r0, r3
+    eor     r11, r3, r11
+    eor     r0, r1, r12
+    ldr     r10, [sp, #468]
+    and     r10, r1, r10
+    eor     r1, r8, r9
+    str     r6, [sp, #468]
+    ldr     r6, [sp, #464]
+    and     r6, r0, r6
+    eor     r3, r2, r3
+    ldr     r2, [sp, #476]
+    and     r2, r9, r2
+    and     lr, r1, lr
+    and     r4, r1, r4
+    eor     r3, lr, r3
+    ldr     r1, [sp, #496]
+    and     r1, r9, r1
+    ldr     r9, [sp, #488]
+    and     r9, r8, r9
+    ldr     r8, [sp, #480]
+    and     r8, r0, r8
+    eor     r0, r10, r4
+    eor     r10, r10, r9
+    eor     lr, r8, lr
+    eor     r0, r0, lr
+    eor     r8, r1, r7
+    eor     r7, r7, r0
+    eor     r2, r9, r2
+    ldr     r9, [sp, #452]
+    and     r9, r12, r9
+    eor     r6, r6, r9
+    eor     r4, r4, r2
+    eor     r5, r9, r5
+    eor     r1, r1, r3
+    eor     r6, r6, r8
+    eor     r7, r2, r7
+    eor     r8, r11, r8
+    eor     r3, r3, r6
+    eor     r4, r4, r8
+    ldr     r11, [sp, #472]
+    and     r11, r12, r11
+    eor     r12, r3, r3, ror #8
+    mov     r2, #0x03030303
+    and     r12, r2, r12, ror #6
+    eor     r2, r7, r7, ror #8
+    ldr     r9, [sp, #448]
+    eor     r0, r9, r0
+    eor     r6, r11, r6
+    eor     r11, r4, r4, ror #8
+    eor     r8, r0, r8
+    mov     r0, #0x03030303
+    and     r11, r0, r11, ror #6
+    eor     r11, r11, r4, ror #6
+    eor     r4, r4, r11
+    eor     r10, r10, r6
+    eor     r12, r12, r3, ror #6
+    eor     r6, lr, r6
+    mov     lr, #0x03030303
+    and     r2, lr, r2, ror #6
+    eor     r3, r3, r12
+    eor     r2, r2, r7, ror #6
+    eor     r5, r5, r8
+    eor     lr, r5, r5, ror #8
+    eor     r7, r7, r2
+    eor     r0, r7, r3
+    eor     r9, r4, r4, ror #8
+    eor     r11, r0, r11
+    eor     r0, r7, r7, ror #8
+    str     r12, [sp, #448]
+    mov     r12, #0x0f0f0f0f
+    and     r0, r12, r0, ror #12
+    mov     r12, #0x0f0f0f0f
+    and     r9, r12, r9, ror #12
+    mov     r12, #0x03030303
+    and     lr, r12, lr, ror #6
+    eor     r9, r9, r4, ror #12
+    eor     lr, lr, r5, ror #6
+    eor     r12, r10, r10, ror #8
+    eor     r7, r0, r7, ror #12
+    mov     r0, #0x03030303
+    and     r12, r0, r12, ror #6
+    eor     r12, r12, r10, ror #6
+    eor     r9, r11, r9
+    eor     r5, r5, lr
+    eor     r10, r10, r12
+    eor     lr, r4, lr
+    eor     r4, r1, r6
+    eor     r11, r5, r5, ror #8
+    eor     r0, r5, r3
+    eor     r12, r0, r12
+    mov     r0, #0x0f0f0f0f
+    and     r11, r0, r11, ror #12
+    eor     r0, r4, r4, ror #8
+    eor     r2, r3, r2
+    eor     r8, r1, r8
+    eor     r5, r11, r5, ror #12
+    eor     r5, lr, r5
+    eor     lr, r10, r10, ror #8
+    eor     r11, r6, r6, ror #8
+    mov     r1, #0x03030303
+    and     r0, r1, r0, ror #6
+    mov     r1, #0x0f0f0f0f
+    and     lr, r1, lr, ror #12
+    mov     r1, #0x03030303
+    and     r11, r1, r11, ror #6
+    eor     lr, lr, r10, ror #12
+    eor     r11, r11, r6, ror #6
+    eor     r7, r2, r7
+    eor     lr, r12, lr
+    ldr     r12, [sp, #104]
+    eor     r12, r5, r12
+    eor     r6, r6, r11
+    eor     r0, r0, r4, ror #6
+    eor     r5, r6, r6, ror #8
+    eor     r10, r10, r3
+    eor     r4, r4, r0
+    ldr     r2, [sp, #468]
+    eor     r8, r2, r8
+    eor     r11, r10, r11
+    mov     r10, #0x0f0f0f0f
+    and     r5, r10, r5, ror #12
+    eor     r10, r8, r8, ror #8
+    eor     r2, r3, r3, ror #8
+    eor     r5, r5, r6, ror #12
+    eor     r5, r11, r5
+    mov     r11, #0x03030303
+    and     r10, r11, r10, ror #6
+    eor     r10, r10, r8, ror #6
+    ldr     r11, [sp, #112]
+    eor     r11, r5, r11
+    eor     r8, r8, r10
+    ldr     r5, [sp, #100]
+    eor     r5, r9, r5
+    mov     r9, #0x0f0f0f0f
+    and     r2, r9, r2, ror #12
+    ldr     r9, [sp, #108]
+    eor     r9, lr, r9
+    eor     r3, r2, r3, ror #12
+    ldr     r2, [sp, #448]
+    eor     r2, r4, r2
+    eor     r10, r6, r10
+    eor     r3, r2, r3
+    eor     r0, r8, r0
+    eor     r2, r8, r8, ror #8
+    ldr     r6, [sp, #124]
+    eor     r6, r3, r6
+    mov     r3, #0x0f0f0f0f
+    and     r2, r3, r2, ror #12
+    eor     r8, r2, r8, ror #12
+    eor     r8, r10, r8
+    eor     r10, r4, r4, ror #8
+    mov     r2, #0x0f0f0f0f
+    and     r10, r2, r10, ror #12
+    ldr     r2, [sp, #116]
+    eor     r2, r8, r2
+    eor     r4, r10, r4, ror #12
+    ldr     r10, [sp, #96]
+    eor     r10, r7, r10
+    eor     r4, r0, r4
+    ldr     r0, [sp, #120]
+    eor     r0, r4, r0
+    eor     r4, r6, r12
+    eor     r7, r11, r12
+    eor     r2, r0, r2
+    eor     r8, r6, r5
+    eor     r3, r2, r10
+    eor     lr, r6, r11
+    eor     r5, r3, r5
+    eor     r1, r8, r7
+    eor     r9, r9, r1
+    eor     r11, r3, r11
+    str     r7, [sp, #448]
+    and     r7, r11, r10
     eor     r12, r9, r12
-    ldr     r6, [sp, #472]
-    and     r6, r8, r6
-    eor     r3, r3, r1
-    and     r4, lr, r4
+    eor     r0, r9, r0
+    and     r9, r1, r12
+    str     r1, [sp, #468]
+    eor     r1, r3, r6
+    str     r11, [sp, #472]
+    eor     r11, r12, r10
+    str     r6, [sp, #452]
+    and     r6, r5, r3
+    eor     r7, r7, r9
+    str     r3, [sp, #480]
+    eor     r3, r0, lr
+    str     r0, [sp, #488]
+    eor     r0, r12, r2
+    str     r12, [sp, #496]
+    and     r12, lr, r3
+    eor     r2, r2, r3
+    str     lr, [sp, #476]
+    eor     lr, r10, r3
+    str     r10, [sp, #464]
+    and     r10, r1, lr
+    str     r1, [sp, #460]
+    eor     r1, r0, r4
+    str     lr, [sp, #484]
+    eor     lr, r5, r4
+    str     r5, [sp, #456]
+    and     r5, r4, r0
+    eor     r5, r5, r12
+    eor     r7, r7, r5
+    eor     r1, r7, r1
+    and     r7, lr, r11
+    str     r11, [sp, #492]
+    eor     r11, r0, r3
+    eor     r9, r7, r9
+    and     r7, r8, r2
+    eor     r10, r10, r7
+    eor     r7, r6, r7
+    eor     r5, r10, r5
+    ldr     r10, [sp, #448]
+    and     r6, r10, r11
+    eor     r12, r6, r12
+    eor     r9, r9, r12
+    eor     r12, r7, r12
+    eor     r7, r8, r2
+    eor     r7, r12, r7
+    ldr     r12, [sp, #488]
+    eor     r12, r9, r12
+    ldr     r9, [sp, #452]
+    eor     r9, r9, r2
+    eor     r9, r5, r9
+    eor     r5, r7, r9
+    and     r6, r12, r7
+    eor     r10, r1, r6
+    and     r5, r10, r5
+    eor     r6, r9, r6
+    eor     r5, r5, r9
+    eor     r10, r6, r5
+    eor     r12, r12, r1
+    and     r10, r9, r10
+    and     r9, r12, r6
+    eor     r1, r9, r1
+    eor     r6, r6, r10
+    and     r6, r1, r6
+    eor     r6, r12, r6
+    eor     r7, r7, r5
+    eor     r7, r10, r7
+    eor     r10, r1, r5
+    and     lr, r7, lr
+    eor     r12, r6, r7
+    ldr     r9, [sp, #476]
+    and     r9, r10, r9
+    and     r3, r10, r3
+    and     r0, r12, r0
+    eor     r10, r10, r12
+    and     r11, r10, r11
+    and     r4, r12, r4
+    eor     r12, r1, r6
+    eor     r3, r3, r11
+    and     r2, r12, r2
+    and     r8, r12, r8
+    eor     r0, r11, r0
+    eor     r11, r5, r7
+    ldr     r12, [sp, #472]
+    and     r12, r5, r12
+    eor     r12, lr, r12
+    str     r12, [sp, #472]
+    ldr     r12, [sp, #448]
+    and     r12, r10, r12
+    eor     r9, r9, r12
+    ldr     r10, [sp, #492]
+    and     r10, r7, r10
+    ldr     r7, [sp, #468]
+    and     r7, r11, r7
+    eor     lr, r7, lr
+    eor     r3, r2, r3
+    eor     r4, r12, r4
+    ldr     r12, [sp, #496]
+    and     r12, r11, r12
+    ldr     r11, [sp, #464]
+    and     r11, r5, r11
+    ldr     r5, [sp, #456]
+    and     r5, r6, r5
+    ldr     r7, [sp, #480]
+    and     r7, r6, r7
+    eor     r6, r7, r9
+    eor     r7, r7, r3
+    eor     r2, r12, r2
+    eor     lr, lr, r6
+    ldr     r12, [sp, #484]
+    and     r12, r1, r12
+    eor     r5, r12, r5
+    eor     r12, r11, r12
+    eor     r11, r11, r8
+    eor     r11, r11, r2
+    eor     r9, r9, r11
+    eor     r3, r3, lr
+    eor     r9, r5, r9
+    eor     lr, r10, lr
+    eor     r6, r0, r6
+    eor     r0, r3, r3, ror #8
+    eor     r5, r8, r5
+    eor     r8, r0, r9, ror #8
+    ldr     r10, [sp, #460]
+    and     r10, r1, r10
+    eor     r11, r10, r11
+    eor     r2, r2, lr
+    eor     r10, r7, r2
+    eor     r9, r9, r9, ror #8
+    eor     r11, r11, r6
+    eor     r6, r5, r6
+    eor     r5, r6, r6, ror #8
+    eor     lr, r12, lr
+    eor     r12, r9, r0
+    eor     r9, r8, r9, ror #16
+    eor     r8, lr, lr, ror #8
+    eor     r1, r8, r0
+    eor     r7, r7, r11
+    eor     r6, r12, r6, ror #8
+    eor     r1, r1, r2, ror #8
+    eor     r7, r4, r7
+    ldr     r4, [sp, #472]
+    eor     r11, r4, r11
+    eor     r6, r6, r5, ror #16
+    eor     r4, r11, r11, ror #8
+    eor     r12, r10, r10, ror #8
+    eor     r2, r2, r2, ror #8
+    eor     r11, r5, r11, ror #8
+    eor     r5, r2, r7, ror #8
+    eor     r11, r11, r4, ror #16
+    eor     r3, r12, r3, ror #8
+    eor     r4, r4, r0
+    eor     r7, r7, r7, ror #8
+    eor     r2, r1, r2, ror #16
+    ldr     r1, [sp, #136]
+    eor     r1, r11, r1
+    ldr     r11, [sp, #132]
+    eor     r11, r6, r11
+    eor     r0, r3, r0, ror #16
+    eor     lr, r4, lr, ror #8
+    eor     r8, lr, r8, ror #16
+    eor     r5, r5, r7, ror #16
+    ldr     lr, [sp, #128]
+    eor     lr, r9, lr
+    ldr     r9, [sp, #156]
+    eor     r9, r0, r9
+    ldr     r0, [sp, #148]
+    eor     r0, r5, r0
+    eor     r10, r7, r10, ror #8
+    ldr     r7, [sp, #144]
+    eor     r7, r2, r7
+    ldr     r2, [sp, #140]
+    eor     r2, r8, r2
+    eor     r12, r10, r12, ror #16
+    ldr     r10, [sp, #152]
+    eor     r10, r12, r10
+    eor     r0, r10, r0
+    eor     r12, r9, r11
+    eor     r8, r7, r1
+    eor     r5, r12, r8
+    eor     r4, r0, lr
+    eor     r3, r4, r7
+    eor     r2, r2, r5
+    eor     r7, r9, r7
+    eor     r6, r2, r1
+    eor     r10, r2, r10
+    eor     r1, r9, r1
+    and     r2, r3, lr
+    str     r3, [sp, #472]
+    eor     r3, r6, lr
+    str     r8, [sp, #460]
+    and     r8, r5, r6
+    str     r5, [sp, #484]
+    eor     r5, r4, r9
+    str     r9, [sp, #480]
+    eor     r9, r6, r0
+    eor     r11, r4, r11
+    str     r6, [sp, #456]
+    eor     r6, r11, r1
+    str     r1, [sp, #464]
+    and     r1, r6, r3
+    eor     r1, r1, r8
+    eor     r8, r2, r8
+    eor     r2, r10, r7
+    str     r3, [sp, #496]
+    and     r3, r11, r4
+    str     r6, [sp, #468]
+    eor     r6, r9, r2
+    eor     r0, r0, r2
+    str     r4, [sp, #492]
+    eor     r4, lr, r2
+    str     r11, [sp, #448]
+    and     r11, r12, r0
+    eor     r3, r3, r11
+    str     lr, [sp, #476]
+    and     lr, r5, r4
+    eor     r11, lr, r11
+    ldr     lr, [sp, #460]
+    str     r4, [sp, #452]
+    and     r4, lr, r6
+    str     r6, [sp, #488]
+    and     r6, r7, r2
+    eor     r4, r4, r6
+    eor     r1, r1, r4
+    eor     r4, r3, r4
+    ldr     r3, [sp, #480]
+    eor     r3, r3, r0
     eor     r10, r1, r10
     ldr     r1, [sp, #464]
-    and     r1, r7, r1
-    str     r10, [sp, #464]
-    ldr     r10, [sp, #496]
-    and     r10, r2, r10
-    eor     r9, r0, r9
-    eor     r6, r6, r4
-    eor     r9, r4, r9
-    eor     r1, r5, r1
-    ldr     r4, [sp, #492]
-    and     r4, r11, r4
-    ldr     r0, [sp, #488]
-    and     r0, r11, r0
-    ldr     r11, [sp, #484]
-    and     r11, r8, r11
-    ldr     r8, [sp, #452]
-    and     r8, lr, r8
-    ldr     lr, [sp, #456]
-    and     lr, r2, lr
-    ldr     r2, [sp, #468]
-    and     r2, r7, r2
-    eor     r7, r2, r10
-    eor     r0, r10, r0
-    eor     r2, r2, r8
-    eor     r5, r11, r5
-    eor     r8, r8, r0
-    eor     r11, r4, r3
-    eor     r5, r5, r11
-    eor     r11, r12, r11
-    eor     r2, r2, r6
-    eor     r8, r8, r11
-    eor     r3, r3, r2
-    eor     r4, r4, r9
-    eor     r9, r9, r5
-    eor     r3, r0, r3
-    ldr     r0, [sp, #460]
-    eor     r5, r0, r5
-    eor     r7, r7, r5
-    eor     r0, r3, r3, ror #8
-    eor     r2, lr, r2
-    eor     lr, r8, r8, ror #8
-    eor     r12, r9, r9, ror #8
-    mov     r10, #0x3f3f3f3f
-    and     r12, r10, r12, ror #2
-    eor     r12, r12, r9, ror #2
-    eor     r10, r7, r7, ror #8
-    eor     r9, r9, r12
-    eor     r11, r2, r11
-    mov     r2, #0x3f3f3f3f
-    and     r0, r2, r0, ror #2
-    eor     r1, r1, r11
+    and     lr, r1, r9
+    eor     r6, lr, r6
+    eor     r8, r8, r6
+    eor     lr, r12, r0
+    eor     r6, r11, r6
+    eor     lr, r4, lr
+    and     r4, r10, lr
+    eor     r11, r9, r1
+    eor     r11, r8, r11
+    eor     r10, r10, r11
+    eor     r3, r6, r3
+    eor     r6, lr, r3
+    eor     r8, r3, r4
+    eor     r4, r11, r4
+    and     r6, r4, r6
+    eor     r6, r6, r3
+    and     r4, r10, r8
     eor     r11, r4, r11
-    eor     r0, r0, r3, ror #2
+    eor     r4, r8, r6
+    and     r4, r3, r4
+    eor     r3, r11, r6
+    eor     r8, r8, r4
+    and     r8, r11, r8
+    eor     r8, r10, r8
+    and     r7, r3, r7
+    and     r2, r3, r2
+    eor     lr, lr, r6
+    and     r5, r11, r5
+    eor     lr, r4, lr
+    ldr     r4, [sp, #472]
+    and     r4, r6, r4
+    eor     r10, r8, lr
+    eor     r3, r3, r10
+    str     r5, [sp, #472]
+    ldr     r5, [sp, #460]
+    and     r5, r3, r5
+    eor     r7, r7, r5
+    and     r1, r10, r1
+    eor     r1, r5, r1
+    and     r9, r10, r9
+    ldr     r10, [sp, #488]
+    and     r10, r3, r10
+    eor     r9, r10, r9
+    eor     r3, r6, lr
+    ldr     r5, [sp, #476]
+    and     r5, r6, r5
+    eor     r6, r11, r8
+    str     r1, [sp, #476]
+    ldr     r1, [sp, #484]
+    and     r1, r3, r1
+    eor     r10, r2, r10
+    ldr     r2, [sp, #448]
+    and     r2, r8, r2
+    and     r0, r6, r0
+    and     r12, r6, r12
+    eor     r10, r0, r10
+    ldr     r6, [sp, #492]
+    and     r6, r8, r6
+    ldr     r8, [sp, #452]
+    and     r8, r11, r8
+    ldr     r11, [sp, #456]
+    and     r11, r3, r11
+    eor     r3, r5, r12
+    eor     r5, r5, r8
+    eor     r0, r11, r0
+    eor     r3, r3, r0
+    eor     r11, r6, r7
+    eor     r7, r7, r3
+    eor     r2, r8, r2
+    ldr     r8, [sp, #468]
+    and     r8, lr, r8
+    eor     r1, r1, r8
+    eor     r12, r12, r2
+    eor     r4, r8, r4
+    eor     r6, r6, r10
+    eor     r1, r1, r11
+    eor     r7, r2, r7
+    eor     r11, r9, r11
+    eor     r10, r10, r1
+    eor     r12, r12, r11
+    ldr     r9, [sp, #496]
+    and     r9, lr, r9
+    eor     lr, r10, r10, ror #8
     mov     r2, #0x3f3f3f3f
-    and     r10, r2, r10, ror #2
-    eor     r2, r9, r0
-    str     r12, [sp, #460]
-    mov     r12, #0x3f3f3f3f
-    and     lr, r12, lr, ror #2
-    eor     lr, lr, r8, ror #2
-    ldr     r12, [sp, #464]
-    eor     r11, r12, r11
-    eor     r0, r3, r0
-    eor     r3, r1, r1, ror #8
-    eor     r8, r8, lr
-    eor     r5, r6, r5
+    and     lr, r2, lr, ror #2
+    eor     r2, r7, r7, ror #8
+    ldr     r8, [sp, #472]
+    eor     r3, r8, r3
+    eor     r1, r9, r1
+    eor     r9, r12, r12, ror #8
+    eor     r11, r3, r11
+    mov     r3, #0x3f3f3f3f
+    and     r9, r3, r9, ror #2
+    eor     r9, r9, r12, ror #2
+    eor     r12, r12, r9
+    eor     r5, r5, r1
+    eor     lr, lr, r10, ror #2
+    eor     r1, r0, r1
+    mov     r0, #0x3f3f3f3f
+    and     r2, r0, r2, ror #2
+    eor     r10, r10, lr
+    eor     r2, r2, r7, ror #2
+    eor     r4, r4, r11
+    eor     r0, r4, r4, ror #8
+    eor     r7, r7, r2
+    eor     r3, r7, r10
+    eor     r8, r12, r12, ror #8
+    eor     r9, r3, r9
+    eor     r3, r7, r7, ror #8
+    str     lr, [sp, #472]
+    mov     lr, #0x0f0f0f0f
+    and     r3, lr, r3, ror #12
+    mov     lr, #0x0f0f0f0f
+    and     r8, lr, r8, ror #12
+    mov     lr, #0x3f3f3f3f
+    and     r0, lr, r0, ror #2
+    eor     r8, r8, r12, ror #12
+    eor     r0, r0, r4, ror #2
+    eor     lr, r5, r5, ror #8
+    eor     r7, r3, r7, ror #12
+    mov     r3, #0x3f3f3f3f
+    and     lr, r3, lr, ror #2
+    eor     lr, lr, r5, ror #2
+    eor     r8, r9, r8
+    eor     r4, r4, r0
+    eor     r5, r5, lr
+    eor     r0, r12, r0
+    eor     r12, r6, r1
+    eor     r9, r4, r4, ror #8
+    eor     r3, r4, r10
+    eor     lr, r3, lr
+    mov     r3, #0x0f0f0f0f
+    and     r9, r3, r9, ror #12
+    eor     r3, r12, r12, ror #8
+    eor     r2, r10, r2
+    eor     r11, r6, r11
+    eor     r4, r9, r4, ror #12
+    eor     r4, r0, r4
+    eor     r0, r5, r5, ror #8
+    eor     r9, r1, r1, ror #8
     mov     r6, #0x3f3f3f3f
     and     r3, r6, r3, ror #2
-    eor     r6, r0, r0, ror #8
+    mov     r6, #0x0f0f0f0f
+    and     r0, r6, r0, ror #12
+    mov     r6, #0x3f3f3f3f
+    and     r9, r6, r9, ror #2
+    eor     r0, r0, r5, ror #12
+    eor     r9, r9, r1, ror #2
+    eor     r7, r2, r7
+    eor     r0, lr, r0
+    ldr     lr, [sp, #168]
+    eor     lr, r4, lr
+    eor     r1, r1, r9
+    eor     r3, r3, r12, ror #2
+    eor     r4, r1, r1, ror #8
+    eor     r5, r5, r10
+    eor     r12, r12, r3
+    ldr     r2, [sp, #476]
+    eor     r11, r2, r11
+    eor     r9, r5, r9
+    mov     r5, #0x0f0f0f0f
+    and     r4, r5, r4, ror #12
+    eor     r5, r11, r11, ror #8
+    eor     r2, r10, r10, ror #8
+    eor     r4, r4, r1, ror #12
+    eor     r4, r9, r4
+    mov     r9, #0x3f3f3f3f
+    and     r5, r9, r5, ror #2
+    eor     r5, r5, r11, ror #2
+    ldr     r9, [sp, #176]
+    eor     r9, r4, r9
+    eor     r11, r11, r5
+    ldr     r4, [sp, #164]
+    eor     r4, r8, r4
+    mov     r8, #0x0f0f0f0f
+    and     r2, r8, r2, ror #12
+    ldr     r8, [sp, #172]
+    eor     r8, r0, r8
+    eor     r10, r2, r10, ror #12
+    ldr     r2, [sp, #472]
+    eor     r2, r12, r2
+    eor     r5, r1, r5
+    eor     r10, r2, r10
+    eor     r3, r11, r3
+    eor     r2, r11, r11, ror #8
+    ldr     r1, [sp, #188]
+    eor     r1, r10, r1
+    mov     r10, #0x0f0f0f0f
+    and     r2, r10, r2, ror #12
+    eor     r11, r2, r11, ror #12
+    eor     r11, r5, r11
+    eor     r5, r12, r12, ror #8
+    mov     r2, #0x0f0f0f0f
+    and     r5, r2, r5, ror #12
+    ldr     r2, [sp, #180]
+    eor     r2, r11, r2
+    eor     r12, r5, r12, ror #12
+    ldr     r5, [sp, #160]
+    eor     r5, r7, r5
+    eor     r12, r3, r12
+    ldr     r3, [sp, #184]
+    eor     r3, r12, r3
+    eor     r12, r1, r9
+    eor     r2, r3, r2
+    eor     r7, r9, lr
+    eor     r11, r1, r4
+    eor     r10, r2, r5
+    eor     r0, r11, r7
+    eor     r6, r1, lr
+    eor     r4, r10, r4
+    eor     r8, r8, r0
+    eor     lr, r8, lr
+    eor     r3, r8, r3
+    eor     r9, r10, r9
+    and     r8, r9, r5
+    str     r9, [sp, #472]
+    and     r9, r4, r10
+    str     r9, [sp, #476]
+    eor     r9, lr, r5
+    str     r10, [sp, #496]
+    eor     r10, r4, r6
+    str     r4, [sp, #468]
+    and     r4, r10, r9
+    str     r10, [sp, #456]
+    and     r10, r0, lr
+    eor     r4, r4, r10
+    str     r9, [sp, #452]
+    eor     r9, r3, r12
+    eor     r10, r8, r10
+    eor     r8, r2, r9
+    str     r0, [sp, #492]
+    and     r0, r12, r9
+    eor     r2, lr, r2
+    str     lr, [sp, #448]
+    eor     lr, r2, r6
+    str     r12, [sp, #484]
+    and     r12, r6, r2
+    str     r6, [sp, #488]
+    eor     r6, r2, r9
+    str     r2, [sp, #464]
+    and     r2, r7, r6
+    eor     r2, r2, r0
+    eor     r0, r12, r0
+    eor     r10, r10, r0
+    eor     r4, r4, r2
+    and     r12, r11, r8
+    str     r7, [sp, #460]
+    eor     r7, r5, r9
+    eor     lr, r10, lr
+    eor     r10, r1, r8
+    eor     r3, r4, r3
+    ldr     r4, [sp, #496]
+    eor     r1, r4, r1
+    ldr     r4, [sp, #476]
+    eor     r4, r4, r12
+    eor     r2, r4, r2
+    and     r4, r1, r7
+    eor     r12, r4, r12
+    eor     r0, r12, r0
+    eor     r12, r11, r8
+    eor     r12, r2, r12
+    eor     r10, r0, r10
+    and     r0, r3, r12
+    eor     r2, r12, r10
+    eor     r4, lr, r0
+    eor     r3, r3, lr
+    and     r2, r4, r2
+    eor     r2, r2, r10
+    eor     r0, r10, r0
+    eor     r4, r0, r2
+    and     r4, r10, r4
+    and     r10, r3, r0
+    and     r5, r2, r5
+    eor     r12, r12, r2
+    eor     lr, r10, lr
+    eor     r12, r4, r12
+    eor     r4, r0, r4
+    and     r7, lr, r7
+    and     r4, lr, r4
+    eor     r4, r3, r4
+    eor     r3, lr, r2
+    and     r9, r3, r9
+    eor     r0, r4, r12
+    eor     r10, lr, r4
+    and     r1, lr, r1
+    ldr     lr, [sp, #484]
+    and     lr, r3, lr
+    eor     r3, r3, r0
+    and     r6, r3, r6
+    str     r1, [sp, #484]
+    ldr     r1, [sp, #464]
+    and     r1, r0, r1
+    eor     r9, r9, r6
+    and     r8, r10, r8
+    eor     r9, r8, r9
+    and     r11, r10, r11
+    ldr     r10, [sp, #472]
+    and     r10, r2, r10
+    str     r9, [sp, #472]
+    ldr     r9, [sp, #468]
+    and     r9, r4, r9
+    eor     r2, r2, r12
+    eor     r1, r6, r1
+    ldr     r6, [sp, #488]
+    and     r6, r0, r6
+    eor     r9, r7, r9
+    ldr     r0, [sp, #460]
+    and     r0, r3, r0
+    ldr     r3, [sp, #496]
+    and     r3, r4, r3
+    eor     lr, lr, r0
+    ldr     r4, [sp, #448]
+    and     r4, r2, r4
+    eor     r6, r0, r6
+    eor     r7, r5, r7
+    eor     r5, r5, r11
+    ldr     r0, [sp, #492]
+    and     r0, r2, r0
+    ldr     r2, [sp, #452]
+    and     r2, r12, r2
+    eor     r8, r4, r8
+    ldr     r4, [sp, #456]
+    and     r4, r12, r4
+    eor     r0, r0, r4
+    eor     r5, r5, r8
+    eor     r12, lr, r5
+    eor     lr, r3, lr
+    eor     r12, r9, r12
+    eor     r0, r0, lr
+    eor     r10, r4, r10
+    eor     r2, r2, r0
+    eor     lr, r1, lr
+    ldr     r1, [sp, #472]
+    eor     r3, r3, r1
+    eor     r9, r11, r9
+    ldr     r11, [sp, #484]
+    eor     r5, r11, r5
+    eor     r0, r1, r0
+    eor     r5, r5, lr
+    eor     r10, r10, r5
+    eor     r1, r0, r0, ror #8
+    mov     r11, #0x0f0f0f0f
+    and     r1, r11, r1, ror #4
+    eor     r8, r8, r2
+    eor     r11, r10, r10, ror #8
+    eor     r4, r12, r12, ror #8
+    eor     r2, r7, r2
+    mov     r7, #0x0f0f0f0f
+    and     r4, r7, r4, ror #4
+    eor     lr, r9, lr
+    eor     r5, r3, r5
+    eor     r1, r1, r0, ror #4
+    mov     r9, #0x0f0f0f0f
+    and     r11, r9, r11, ror #4
+    eor     r9, lr, lr, ror #8
+    eor     r4, r4, r12, ror #4
+    mov     r7, #0x0f0f0f0f
+    and     r9, r7, r9, ror #4
+    eor     r5, r6, r5
+    eor     r3, r3, r8
+    eor     r6, r3, r3, ror #8
+    eor     r0, r0, r1
+    eor     r7, r0, r4
+    eor     r4, r12, r4
+    mov     r12, #0x0f0f0f0f
+    and     r6, r12, r6, ror #4
+    eor     r7, r7, r4, ror #16
+    eor     r9, r9, lr, ror #4
+    eor     lr, lr, r9
+    eor     r12, r2, r2, ror #8
+    eor     r4, r4, r0
+    eor     r9, r4, r9
+    eor     r11, r11, r10, ror #4
+    eor     r10, r10, r11
+    eor     r6, r6, r3, ror #4
+    eor     r11, lr, r11
+    mov     r4, #0x0f0f0f0f
+    and     r12, r4, r12, ror #4
+    eor     r4, r5, r5, ror #8
+    eor     r3, r3, r6
+    eor     r11, r11, r10, ror #16
+    eor     lr, r9, lr, ror #16
+    mov     r9, #0x0f0f0f0f
+    and     r4, r9, r4, ror #4
+    eor     r12, r12, r2, ror #4
+    eor     r1, r3, r1
+    eor     r4, r4, r5, ror #4
+    eor     r9, r8, r8, ror #8
+    eor     r10, r10, r0
+    eor     r2, r2, r12
+    eor     r12, r10, r12
+    eor     r1, r1, r0, ror #16
+    eor     r5, r5, r4
+    mov     r10, #0x0f0f0f0f
+    and     r9, r10, r9, ror #4
+    ldr     r10, [sp, #200]
+    eor     r10, r11, r10
+    eor     r0, r2, r0
+    eor     r9, r9, r8, ror #4
+    eor     r6, r5, r6
+    eor     r8, r8, r9
+    eor     r3, r6, r3, ror #16
+    ldr     r6, [sp, #196]
+    eor     r6, lr, r6
+    eor     r4, r8, r4
+    eor     r9, r0, r9
+    eor     r5, r4, r5, ror #16
+    eor     r2, r12, r2, ror #16
+    ldr     r12, [sp, #212]
+    eor     r12, r5, r12
+    ldr     r5, [sp, #220]
+    eor     r5, r1, r5
+    ldr     r1, [sp, #204]
+    eor     r1, r2, r1
+    ldr     r2, [sp, #216]
+    eor     r2, r3, r2
+    eor     r8, r9, r8, ror #16
+    ldr     r9, [sp, #208]
+    eor     r9, r8, r9
+    ldr     r8, [sp, #192]
+    eor     r8, r7, r8
+    eor     r12, r2, r12
+    eor     r7, r5, r6
+    eor     r3, r9, r10
+    eor     r4, r7, r3
+    eor     r0, r12, r8
+    eor     lr, r0, r9
+    eor     r1, r1, r4
+    eor     r9, r5, r9
+    eor     r11, r1, r10
+    eor     r2, r1, r2
+    eor     r10, r5, r10
+    and     r1, lr, r8
+    str     lr, [sp, #472]
+    eor     lr, r11, r8
+    str     r3, [sp, #484]
+    and     r3, r4, r11
+    str     r4, [sp, #456]
+    eor     r4, r0, r5
+    str     r5, [sp, #452]
+    eor     r5, r11, r12
+    eor     r6, r0, r6
+    str     r11, [sp, #492]
+    eor     r11, r6, r10
+    str     r10, [sp, #448]
+    and     r10, r11, lr
+    eor     r10, r10, r3
+    eor     r3, r1, r3
+    eor     r1, r2, r9
+    str     lr, [sp, #496]
+    and     lr, r6, r0
+    str     r11, [sp, #460]
+    eor     r11, r5, r1
+    eor     r12, r12, r1
+    str     r0, [sp, #488]
+    eor     r0, r8, r1
+    str     r6, [sp, #468]
+    and     r6, r7, r12
+    eor     lr, lr, r6
+    str     r8, [sp, #464]
+    and     r8, r4, r0
+    eor     r6, r8, r6
+    ldr     r8, [sp, #484]
+    str     r0, [sp, #476]
+    and     r0, r8, r11
+    str     r11, [sp, #480]
+    and     r11, r9, r1
+    eor     r0, r0, r11
+    eor     r10, r10, r0
+    eor     r0, lr, r0
+    ldr     lr, [sp, #452]
+    eor     lr, lr, r12
+    eor     r2, r10, r2
+    ldr     r10, [sp, #448]
+    and     r8, r10, r5
+    eor     r11, r8, r11
+    eor     r3, r3, r11
+    eor     r8, r7, r12
+    eor     r11, r6, r11
+    eor     r8, r0, r8
+    and     r0, r2, r8
+    eor     r6, r5, r10
+    eor     r6, r3, r6
+    eor     r2, r2, r6
+    eor     lr, r11, lr
+    eor     r11, r8, lr
+    eor     r3, lr, r0
+    eor     r0, r6, r0
+    and     r11, r0, r11
+    eor     r11, r11, lr
+    and     r0, r2, r3
+    eor     r6, r0, r6
+    eor     r0, r3, r11
+    and     r0, lr, r0
+    eor     lr, r6, r11
+    eor     r3, r3, r0
+    and     r3, r6, r3
+    eor     r3, r2, r3
+    and     r9, lr, r9
+    and     r1, lr, r1
+    eor     r8, r8, r11
+    and     r4, r6, r4
+    eor     r8, r0, r8
+    ldr     r0, [sp, #472]
+    and     r0, r11, r0
+    eor     r2, r3, r8
+    eor     lr, lr, r2
+    str     r4, [sp, #472]
+    ldr     r4, [sp, #484]
+    and     r4, lr, r4
+    eor     r9, r9, r4
+    and     r10, r2, r10
+    eor     r10, r4, r10
+    and     r5, r2, r5
+    ldr     r2, [sp, #480]
+    and     r2, lr, r2
+    eor     r5, r2, r5
+    eor     lr, r11, r8
+    ldr     r4, [sp, #464]
+    and     r4, r11, r4
+    eor     r11, r6, r3
+    str     r10, [sp, #464]
+    ldr     r10, [sp, #456]
+    and     r10, lr, r10
+    eor     r2, r1, r2
+    ldr     r1, [sp, #468]
+    and     r1, r3, r1
+    and     r12, r11, r12
+    and     r7, r11, r7
+    eor     r2, r12, r2
+    ldr     r11, [sp, #488]
+    and     r11, r3, r11
+    ldr     r3, [sp, #476]
+    and     r3, r6, r3
+    ldr     r6, [sp, #492]
+    and     r6, lr, r6
+    eor     lr, r4, r7
+    eor     r4, r4, r3
+    eor     r12, r6, r12
+    eor     lr, lr, r12
+    eor     r6, r11, r9
+    eor     r9, r9, lr
+    eor     r1, r3, r1
+    ldr     r3, [sp, #460]
+    and     r3, r8, r3
+    eor     r10, r10, r3
+    eor     r7, r7, r1
+    eor     r0, r3, r0
+    eor     r11, r11, r2
+    eor     r10, r10, r6
+    eor     r9, r1, r9
+    eor     r6, r5, r6
+    eor     r2, r2, r10
+    eor     r7, r7, r6
+    ldr     r5, [sp, #496]
+    and     r5, r8, r5
+    eor     r8, r2, r2, ror #8
+    mov     r1, #0x03030303
+    and     r8, r1, r8, ror #6
+    eor     r1, r9, r9, ror #8
+    ldr     r3, [sp, #472]
+    eor     lr, r3, lr
+    eor     r10, r5, r10
+    eor     r5, r7, r7, ror #8
+    eor     r6, lr, r6
+    mov     lr, #0x03030303
+    and     r5, lr, r5, ror #6
+    eor     r5, r5, r7, ror #6
+    eor     r7, r7, r5
+    eor     r4, r4, r10
+    eor     r8, r8, r2, ror #6
+    eor     r10, r12, r10
+    mov     r12, #0x03030303
+    and     r1, r12, r1, ror #6
+    eor     r2, r2, r8
+    eor     r1, r1, r9, ror #6
+    eor     r0, r0, r6
+    eor     r12, r0, r0, ror #8
+    eor     r9, r9, r1
+    eor     lr, r9, r2
+    eor     r3, r7, r7, ror #8
+    eor     r5, lr, r5
+    eor     lr, r9, r9, ror #8
+    str     r8, [sp, #472]
+    mov     r8, #0x0f0f0f0f
+    and     lr, r8, lr, ror #12
+    mov     r8, #0x0f0f0f0f
+    and     r3, r8, r3, ror #12
+    mov     r8, #0x03030303
+    and     r12, r8, r12, ror #6
+    eor     r3, r3, r7, ror #12
+    eor     r12, r12, r0, ror #6
+    eor     r8, r4, r4, ror #8
+    eor     r9, lr, r9, ror #12
+    mov     lr, #0x03030303
+    and     r8, lr, r8, ror #6
+    eor     r8, r8, r4, ror #6
+    eor     r3, r5, r3
+    eor     r0, r0, r12
+    eor     r4, r4, r8
+    eor     r12, r7, r12
+    eor     r7, r11, r10
+    eor     r5, r0, r0, ror #8
+    eor     lr, r0, r2
+    eor     r8, lr, r8
+    mov     lr, #0x0f0f0f0f
+    and     r5, lr, r5, ror #12
+    eor     lr, r7, r7, ror #8
+    eor     r1, r2, r1
+    eor     r6, r11, r6
+    eor     r0, r5, r0, ror #12
+    eor     r0, r12, r0
+    eor     r12, r4, r4, ror #8
+    eor     r5, r10, r10, ror #8
+    mov     r11, #0x03030303
+    and     lr, r11, lr, ror #6
+    mov     r11, #0x0f0f0f0f
+    and     r12, r11, r12, ror #12
+    mov     r11, #0x03030303
+    and     r5, r11, r5, ror #6
+    eor     r12, r12, r4, ror #12
+    eor     r5, r5, r10, ror #6
+    eor     r9, r1, r9
+    eor     r12, r8, r12
+    ldr     r8, [sp, #232]
+    eor     r8, r0, r8
+    eor     r10, r10, r5
+    eor     lr, lr, r7, ror #6
+    eor     r0, r10, r10, ror #8
+    eor     r4, r4, r2
+    eor     r7, r7, lr
+    ldr     r1, [sp, #464]
+    eor     r6, r1, r6
+    eor     r5, r4, r5
+    mov     r4, #0x0f0f0f0f
+    and     r0, r4, r0, ror #12
+    eor     r4, r6, r6, ror #8
+    eor     r1, r2, r2, ror #8
+    eor     r0, r0, r10, ror #12
+    eor     r0, r5, r0
+    mov     r5, #0x03030303
+    and     r4, r5, r4, ror #6
+    eor     r4, r4, r6, ror #6
+    ldr     r5, [sp, #240]
+    eor     r5, r0, r5
+    eor     r6, r6, r4
+    ldr     r0, [sp, #228]
+    eor     r0, r3, r0
+    mov     r3, #0x0f0f0f0f
+    and     r1, r3, r1, ror #12
+    ldr     r3, [sp, #236]
+    eor     r3, r12, r3
+    eor     r2, r1, r2, ror #12
+    ldr     r1, [sp, #472]
+    eor     r1, r7, r1
+    eor     r4, r10, r4
+    eor     r2, r1, r2
+    eor     lr, r6, lr
+    eor     r1, r6, r6, ror #8
+    ldr     r10, [sp, #252]
+    eor     r10, r2, r10
+    mov     r2, #0x0f0f0f0f
+    and     r1, r2, r1, ror #12
+    eor     r6, r1, r6, ror #12
+    eor     r6, r4, r6
+    eor     r4, r7, r7, ror #8
+    mov     r1, #0x0f0f0f0f
+    and     r4, r1, r4, ror #12
+    ldr     r1, [sp, #244]
+    eor     r1, r6, r1
+    eor     r7, r4, r7, ror #12
+    ldr     r4, [sp, #224]
+    eor     r4, r9, r4
+    eor     r7, lr, r7
+    ldr     lr, [sp, #248]
+    eor     lr, r7, lr
+    eor     r7, r10, r8
+    eor     r9, r5, r8
+    eor     r1, lr, r1
+    eor     r6, r10, r0
+    eor     r2, r1, r4
+    eor     r12, r10, r5
+    eor     r0, r2, r0
+    eor     r11, r6, r9
+    eor     r3, r3, r11
+    eor     r5, r2, r5
+    str     r9, [sp, #472]
+    and     r9, r5, r4
+    eor     r8, r3, r8
+    eor     lr, r3, lr
+    and     r3, r11, r8
+    str     r11, [sp, #464]
+    eor     r11, r2, r10
+    str     r5, [sp, #496]
+    eor     r5, r8, r4
+    str     r10, [sp, #460]
+    and     r10, r0, r2
+    eor     r9, r9, r3
+    str     r2, [sp, #492]
+    eor     r2, lr, r12
+    str     lr, [sp, #476]
+    eor     lr, r8, r1
+    str     r8, [sp, #488]
+    and     r8, r12, r2
+    eor     r1, r1, r2
+    str     r12, [sp, #468]
+    eor     r12, r4, r2
+    str     r4, [sp, #456]
+    and     r4, r11, r12
+    str     r11, [sp, #480]
+    eor     r11, lr, r7
+    str     r12, [sp, #448]
+    eor     r12, r0, r7
+    str     r0, [sp, #484]
+    and     r0, r7, lr
+    eor     r0, r0, r8
+    eor     r9, r9, r0
+    eor     r11, r9, r11
+    and     r9, r12, r5
+    str     r5, [sp, #452]
+    eor     r5, lr, r2
+    eor     r3, r9, r3
+    and     r9, r6, r1
+    eor     r4, r4, r9
+    eor     r9, r10, r9
+    eor     r0, r4, r0
+    ldr     r4, [sp, #472]
+    and     r10, r4, r5
+    eor     r8, r10, r8
+    eor     r3, r3, r8
+    eor     r8, r9, r8
+    eor     r9, r6, r1
+    eor     r9, r8, r9
+    ldr     r8, [sp, #476]
+    eor     r8, r3, r8
+    ldr     r3, [sp, #460]
+    eor     r3, r3, r1
+    eor     r3, r0, r3
+    eor     r0, r9, r3
+    and     r10, r8, r9
+    eor     r4, r11, r10
+    and     r0, r4, r0
+    eor     r10, r3, r10
+    eor     r0, r0, r3
+    eor     r4, r10, r0
+    eor     r8, r8, r11
+    and     r4, r3, r4
+    and     r3, r8, r10
+    eor     r11, r3, r11
+    eor     r10, r10, r4
+    and     r10, r11, r10
+    eor     r10, r8, r10
+    eor     r9, r9, r0
+    eor     r9, r4, r9
+    eor     r4, r11, r0
+    and     r12, r9, r12
+    eor     r8, r10, r9
+    ldr     r3, [sp, #468]
+    and     r3, r4, r3
+    and     r2, r4, r2
+    and     lr, r8, lr
+    eor     r4, r4, r8
+    and     r5, r4, r5
+    and     r7, r8, r7
+    eor     r8, r11, r10
+    eor     r2, r2, r5
+    and     r1, r8, r1
+    and     r6, r8, r6
+    eor     lr, r5, lr
+    eor     r5, r0, r9
+    ldr     r8, [sp, #496]
+    and     r8, r0, r8
+    eor     r8, r12, r8
+    str     r8, [sp, #496]
+    ldr     r8, [sp, #472]
+    and     r8, r4, r8
+    eor     r3, r3, r8
+    ldr     r4, [sp, #452]
+    and     r4, r9, r4
+    ldr     r9, [sp, #464]
+    and     r9, r5, r9
+    eor     r12, r9, r12
+    eor     r2, r1, r2
+    eor     r7, r8, r7
+    ldr     r8, [sp, #488]
+    and     r8, r5, r8
+    ldr     r5, [sp, #456]
+    and     r5, r0, r5
+    ldr     r0, [sp, #484]
+    and     r0, r10, r0
+    ldr     r9, [sp, #492]
+    and     r9, r10, r9
+    eor     r10, r9, r3
+    eor     r9, r9, r2
+    eor     r1, r8, r1
+    eor     r12, r12, r10
+    ldr     r8, [sp, #448]
+    and     r8, r11, r8
+    eor     r0, r8, r0
+    eor     r8, r5, r8
+    eor     r5, r5, r6
+    eor     r5, r5, r1
+    eor     r3, r3, r5
+    eor     r2, r2, r12
+    eor     r3, r0, r3
+    eor     r12, r4, r12
+    eor     r10, lr, r10
+    eor     lr, r2, r2, ror #8
+    eor     r0, r6, r0
+    eor     r6, lr, r3, ror #8
+    ldr     r4, [sp, #480]
+    and     r4, r11, r4
+    eor     r5, r4, r5
+    eor     r1, r1, r12
+    eor     r4, r9, r1
+    eor     r3, r3, r3, ror #8
+    eor     r5, r5, r10
+    eor     r10, r0, r10
+    eor     r0, r10, r10, ror #8
+    eor     r12, r8, r12
+    eor     r8, r3, lr
+    eor     r3, r6, r3, ror #16
+    eor     r6, r12, r12, ror #8
+    eor     r11, r6, lr
+    eor     r9, r9, r5
+    eor     r10, r8, r10, ror #8
+    eor     r11, r11, r1, ror #8
+    eor     r9, r7, r9
+    ldr     r7, [sp, #496]
+    eor     r5, r7, r5
+    eor     r10, r10, r0, ror #16
+    eor     r7, r5, r5, ror #8
+    eor     r8, r4, r4, ror #8
+    eor     r1, r1, r1, ror #8
+    eor     r5, r0, r5, ror #8
+    eor     r0, r1, r9, ror #8
+    eor     r5, r5, r7, ror #16
+    eor     r2, r8, r2, ror #8
+    eor     r7, r7, lr
+    eor     r9, r9, r9, ror #8
+    eor     r1, r11, r1, ror #16
+    ldr     r11, [sp, #264]
+    eor     r11, r5, r11
+    ldr     r5, [sp, #260]
+    eor     r5, r10, r5
+    eor     lr, r2, lr, ror #16
+    eor     r12, r7, r12, ror #8
+    eor     r6, r12, r6, ror #16
+    eor     r0, r0, r9, ror #16
+    ldr     r12, [sp, #256]
+    eor     r12, r3, r12
+    ldr     r3, [sp, #284]
+    eor     r3, lr, r3
+    ldr     lr, [sp, #276]
+    eor     lr, r0, lr
+    eor     r4, r9, r4, ror #8
+    ldr     r9, [sp, #272]
+    eor     r9, r1, r9
+    ldr     r1, [sp, #268]
+    eor     r1, r6, r1
+    eor     r8, r4, r8, ror #16
+    ldr     r4, [sp, #280]
+    eor     r4, r8, r4
+    eor     lr, r4, lr
+    eor     r8, r3, r5
+    eor     r6, r9, r11
+    eor     r0, r8, r6
+    eor     r7, lr, r12
+    eor     r2, r7, r9
+    eor     r1, r1, r0
+    eor     r9, r3, r9
+    eor     r10, r1, r11
+    eor     r4, r1, r4
+    eor     r11, r3, r11
+    and     r1, r2, r12
+    str     r2, [sp, #496]
+    eor     r2, r10, r12
+    str     r6, [sp, #480]
+    and     r6, r0, r10
+    str     r0, [sp, #448]
+    eor     r0, r7, r3
+    str     r3, [sp, #492]
+    eor     r3, r10, lr
+    eor     r5, r7, r5
+    str     r10, [sp, #484]
+    eor     r10, r5, r11
+    str     r11, [sp, #456]
+    and     r11, r10, r2
+    eor     r11, r11, r6
+    eor     r6, r1, r6
+    eor     r1, r4, r9
+    str     r2, [sp, #488]
+    and     r2, r5, r7
+    str     r10, [sp, #464]
+    eor     r10, r3, r1
+    eor     lr, lr, r1
+    str     r7, [sp, #452]
+    eor     r7, r12, r1
+    str     r5, [sp, #472]
+    and     r5, r8, lr
+    eor     r2, r2, r5
+    str     r12, [sp, #468]
+    and     r12, r0, r7
+    eor     r5, r12, r5
+    ldr     r12, [sp, #480]
+    str     r7, [sp, #460]
+    and     r7, r12, r10
+    str     r10, [sp, #476]
+    and     r10, r9, r1
+    eor     r7, r7, r10
+    eor     r11, r11, r7
+    eor     r7, r2, r7
+    ldr     r2, [sp, #492]
+    eor     r2, r2, lr
+    eor     r4, r11, r4
+    ldr     r11, [sp, #456]
+    and     r12, r11, r3
+    eor     r10, r12, r10
+    eor     r6, r6, r10
+    eor     r12, r8, lr
+    eor     r10, r5, r10
+    eor     r12, r7, r12
+    and     r7, r4, r12
+    eor     r5, r3, r11
+    eor     r5, r6, r5
+    eor     r4, r4, r5
+    eor     r2, r10, r2
+    eor     r10, r12, r2
+    eor     r6, r2, r7
+    eor     r7, r5, r7
+    and     r10, r7, r10
+    eor     r10, r10, r2
+    and     r7, r4, r6
+    eor     r5, r7, r5
+    eor     r7, r6, r10
+    and     r7, r2, r7
+    eor     r2, r5, r10
+    eor     r6, r6, r7
+    and     r6, r5, r6
+    eor     r6, r4, r6
+    and     r9, r2, r9
+    and     r1, r2, r1
+    eor     r12, r12, r10
+    and     r0, r5, r0
+    eor     r12, r7, r12
+    ldr     r7, [sp, #496]
+    and     r7, r10, r7
+    eor     r4, r6, r12
+    eor     r2, r2, r4
+    str     r0, [sp, #496]
+    ldr     r0, [sp, #480]
+    and     r0, r2, r0
+    eor     r9, r9, r0
+    and     r11, r4, r11
+    eor     r11, r0, r11
+    and     r3, r4, r3
+    ldr     r4, [sp, #476]
+    and     r4, r2, r4
+    eor     r3, r4, r3
+    eor     r2, r10, r12
+    ldr     r0, [sp, #468]
+    and     r0, r10, r0
+    eor     r10, r5, r6
+    str     r11, [sp, #468]
+    ldr     r11, [sp, #448]
+    and     r11, r2, r11
+    eor     r4, r1, r4
+    ldr     r1, [sp, #472]
+    and     r1, r6, r1
+    and     lr, r10, lr
+    and     r8, r10, r8
+    eor     r4, lr, r4
+    ldr     r10, [sp, #452]
+    and     r10, r6, r10
+    ldr     r6, [sp, #460]
+    and     r6, r5, r6
+    ldr     r5, [sp, #484]
+    and     r5, r2, r5
+    eor     r2, r0, r8
+    eor     r0, r0, r6
+    eor     lr, r5, lr
+    eor     r2, r2, lr
+    eor     r5, r10, r9
+    eor     r9, r9, r2
+    eor     r1, r6, r1
+    ldr     r6, [sp, #464]
+    and     r6, r12, r6
+    eor     r11, r11, r6
+    eor     r8, r8, r1
+    eor     r7, r6, r7
+    eor     r10, r10, r4
+    eor     r11, r11, r5
+    eor     r9, r1, r9
+    eor     r5, r3, r5
+    eor     r4, r4, r11
+    eor     r8, r8, r5
+    ldr     r3, [sp, #488]
+    and     r3, r12, r3
+    eor     r12, r4, r4, ror #8
+    mov     r1, #0x3f3f3f3f
+    and     r12, r1, r12, ror #2
+    eor     r1, r9, r9, ror #8
+    ldr     r6, [sp, #496]
+    eor     r2, r6, r2
+    eor     r11, r3, r11
+    eor     r3, r8, r8, ror #8
+    eor     r5, r2, r5
+    mov     r2, #0x3f3f3f3f
+    and     r3, r2, r3, ror #2
+    eor     r3, r3, r8, ror #2
+    eor     r8, r8, r3
+    eor     r0, r0, r11
+    eor     r12, r12, r4, ror #2
+    eor     r11, lr, r11
+    mov     lr, #0x3f3f3f3f
+    and     r1, lr, r1, ror #2
+    eor     r4, r4, r12
+    eor     r1, r1, r9, ror #2
+    eor     r7, r7, r5
+    eor     lr, r7, r7, ror #8
+    eor     r9, r9, r1
+    eor     r2, r9, r4
+    eor     r6, r8, r8, ror #8
+    eor     r3, r2, r3
+    eor     r2, r9, r9, ror #8
+    str     r12, [sp, #496]
+    mov     r12, #0x0f0f0f0f
+    and     r2, r12, r2, ror #12
     mov     r12, #0x0f0f0f0f
     and     r6, r12, r6, ror #12
-    eor     r4, r4, r5
-    eor     r10, r10, r7, ror #2
-    eor     r12, r0, r9
-    eor     lr, r12, lr
-    eor     r12, r8, r8, ror #8
-    eor     r7, r7, r10
-    eor     r0, r6, r0, ror #12
-    eor     r3, r3, r1, ror #2
-    eor     r0, r2, r0
-    eor     r2, r11, r11, ror #8
-    eor     r6, r8, r3
-    eor     r3, r1, r3
-    mov     r1, #0x0f0f0f0f
-    and     r12, r1, r12, ror #12
-    eor     r8, r12, r8, ror #12
-    eor     r8, lr, r8
-    eor     lr, r3, r9
-    eor     r12, r7, r7, ror #8
-    mov     r1, #0x3f3f3f3f
-    and     r2, r1, r2, ror #2
-    eor     r1, r7, r9
-    eor     r2, r2, r11, ror #2
-    str     r0, [sp, #464]
-    mov     r0, #0x0f0f0f0f
-    and     r12, r0, r12, ror #12
-    eor     r10, lr, r10
-    eor     lr, r5, r5, ror #8
-    eor     r7, r12, r7, ror #12
-    eor     r12, r9, r9, ror #8
-    eor     r7, r10, r7
-    eor     r11, r11, r2
-    mov     r10, #0x0f0f0f0f
-    and     r12, r10, r12, ror #12
-    eor     r10, r3, r3, ror #8
-    eor     r9, r12, r9, ror #12
-    eor     r12, r4, r4, ror #8
-    mov     r0, #0x3f3f3f3f
-    and     lr, r0, lr, ror #2
-    mov     r0, #0x0f0f0f0f
-    and     r10, r0, r10, ror #12
-    eor     r0, r11, r11, ror #8
-    eor     r3, r10, r3, ror #12
-    eor     lr, lr, r5, ror #2
-    eor     r5, r5, lr
-    ldr     r10, [sp, #300]
-    eor     r10, r7, r10
-    mov     r7, #0x3f3f3f3f
-    and     r12, r7, r12, ror #2
-    eor     r2, r5, r2
-    eor     r3, r6, r3
-    eor     r12, r12, r4, ror #2
-    eor     r6, r11, r12
-    eor     r12, r4, r12
-    eor     lr, r1, lr
-    eor     r1, r12, r12, ror #8
-    eor     r4, r5, r5, ror #8
-    mov     r7, #0x0f0f0f0f
-    and     r0, r7, r0, ror #12
-    eor     r11, r0, r11, ror #12
-    eor     r11, r2, r11
-    ldr     r2, [sp, #296]
-    eor     r2, r3, r2
-    ldr     r3, [sp, #460]
-    eor     r3, r12, r3
-    ldr     r0, [sp, #292]
-    eor     r0, r8, r0
-    mov     r8, #0x0f0f0f0f
-    and     r1, r8, r1, ror #12
-    mov     r8, #0x0f0f0f0f
-    and     r4, r8, r4, ror #12
-    eor     r5, r4, r5, ror #12
-    eor     r12, r1, r12, ror #12
-    eor     r5, lr, r5
-    eor     r9, r3, r9
-    ldr     r3, [sp, #316]
-    eor     r3, r9, r3
-    ldr     r9, [sp, #304]
-    eor     r9, r5, r9
-    ldr     r5, [sp, #464]
-    ldr     lr, [sp, #288]
-    eor     lr, r5, lr
-    ldr     r5, [sp, #308]
-    eor     r5, r11, r5
-    eor     r12, r6, r12
-    ldr     r6, [sp, #312]
-    eor     r6, r12, r6
-    eor     r12, r3, r9
-    eor     r11, r9, r2
-    eor     r5, r6, r5
-    eor     r1, r5, lr
-    eor     r4, r3, r0
-    eor     r8, r4, r11
-    eor     r10, r10, r8
-    eor     r7, r1, r3
-    eor     r9, r1, r9
-    eor     r6, r10, r6
-    str     r11, [sp, #464]
-    eor     r11, r6, r12
-    eor     r10, r10, r2
-    eor     r0, r1, r0
-    eor     r2, r3, r2
-    str     r3, [sp, #460]
-    and     r3, r9, lr
-    str     r9, [sp, #468]
-    eor     r9, r10, lr
-    str     r6, [sp, #456]
-    and     r6, r0, r1
-    str     r1, [sp, #452]
-    and     r1, r8, r10
-    str     r8, [sp, #484]
-    eor     r8, r0, r2
-    str     r0, [sp, #488]
-    and     r0, r8, r9
-    str     r9, [sp, #492]
-    eor     r9, lr, r11
-    str     r8, [sp, #496]
-    eor     r8, r5, r11
-    str     lr, [sp, #472]
-    and     lr, r7, r9
-    eor     r5, r10, r5
-    str     r7, [sp, #476]
-    and     r7, r4, r8
-    eor     lr, lr, r7
-    str     r9, [sp, #448]
-    eor     r9, r5, r11
-    eor     r3, r3, r1
-    str     r10, [sp, #480]
-    and     r10, r12, r11
-    eor     r7, r6, r7
-    eor     r1, r0, r1
-    ldr     r0, [sp, #464]
-    and     r6, r0, r9
-    and     r0, r2, r5
-    eor     r6, r6, r10
-    eor     r10, r0, r10
-    eor     r1, r1, r6
-    eor     r3, r3, r10
-    eor     r6, r7, r6
-    ldr     r7, [sp, #456]
-    eor     r7, r1, r7
-    eor     r10, lr, r10
-    eor     lr, r5, r2
-    ldr     r1, [sp, #460]
-    eor     r1, r1, r8
-    eor     lr, r3, lr
-    eor     r3, r4, r8
-    eor     r3, r6, r3
-    eor     r1, r10, r1
-    and     r10, r7, r3
-    eor     r6, lr, r10
-    eor     r0, r3, r1
+    mov     r12, #0x3f3f3f3f
+    and     lr, r12, lr, ror #2
+    eor     r6, r6, r8, ror #12
+    eor     lr, lr, r7, ror #2
+    eor     r12, r0, r0, ror #8
+    eor     r9, r2, r9, ror #12
+    mov     r2, #0x3f3f3f3f
+    and     r12, r2, r12, ror #2
+    eor     r12, r12, r0, ror #2
+    eor     r6, r3, r6
     eor     r7, r7, lr
-    and     r0, r6, r0
-    eor     r10, r1, r10
-    eor     r0, r0, r1
-    eor     r6, r10, r0
-    and     r6, r1, r6
-    and     r1, r7, r10
-    eor     lr, r1, lr
-    eor     r1, lr, r0
-    and     r11, r1, r11
-    eor     r3, r3, r0
-    eor     r10, r10, r6
-    eor     r3, r6, r3
-    and     r10, lr, r10
-    and     r12, r1, r12
-    eor     r10, r7, r10
-    eor     r7, r10, r3
-    and     r5, r7, r5
-    eor     r1, r1, r7
-    ldr     r6, [sp, #452]
-    and     r6, r10, r6
-    and     r9, r1, r9
-    and     r2, r7, r2
-    ldr     r7, [sp, #488]
-    and     r7, r10, r7
-    eor     r11, r11, r9
-    eor     r10, lr, r10
-    and     r4, r10, r4
-    eor     r5, r9, r5
-    and     r8, r10, r8
-    ldr     r10, [sp, #472]
-    and     r10, r0, r10
-    ldr     r9, [sp, #468]
-    and     r9, r0, r9
-    str     r5, [sp, #468]
-    ldr     r5, [sp, #464]
-    and     r5, r1, r5
-    eor     r0, r0, r3
-    eor     r2, r5, r2
-    ldr     r1, [sp, #480]
-    and     r1, r0, r1
-    eor     r5, r12, r5
-    ldr     r12, [sp, #484]
-    and     r12, r0, r12
-    ldr     r0, [sp, #496]
-    and     r0, r3, r0
-    eor     r12, r12, r0
-    eor     r9, r0, r9
-    eor     r1, r1, r8
-    ldr     r0, [sp, #448]
-    and     r0, lr, r0
-    eor     r11, r8, r11
-    ldr     r8, [sp, #476]
-    and     r8, lr, r8
-    eor     lr, r10, r4
-    eor     r7, r0, r7
-    eor     r0, r10, r0
-    eor     lr, lr, r1
-    eor     r10, r6, r5
-    eor     r8, r8, lr
-    eor     lr, r5, lr
-    ldr     r5, [sp, #492]
-    and     r5, r3, r5
-    eor     r12, r12, r10
-    eor     r5, r5, r12
-    ldr     r3, [sp, #468]
-    eor     r10, r3, r10
-    eor     r4, r4, r7
-    eor     r8, r8, r10
-    eor     r1, r1, r5
-    eor     r9, r9, r8
-    eor     r10, r4, r10
-    eor     lr, r7, lr
-    ldr     r7, [sp, #328]
-    eor     r7, r9, r7
-    eor     r6, r6, r11
-    eor     r12, r11, r12
-    ldr     r11, [sp, #336]
-    eor     r11, r1, r11
-    eor     r8, r6, r8
-    eor     r8, r2, r8
-    eor     r1, r6, r1
-    eor     r5, r0, r5
-    ldr     r0, [sp, #344]
-    eor     r0, r1, r0
-    ldr     r1, [sp, #340]
-    eor     r1, r8, r1
-    ldr     r8, [sp, #348]
-    eor     r8, r12, r8
-    ldr     r12, [sp, #332]
-    eor     r12, r5, r12
-    ldr     r5, [sp, #324]
+    eor     r0, r0, r12
+    eor     lr, r8, lr
+    eor     r8, r10, r11
+    eor     r3, r7, r7, ror #8
+    eor     r2, r7, r4
+    eor     r12, r2, r12
+    mov     r2, #0x0f0f0f0f
+    and     r3, r2, r3, ror #12
+    eor     r2, r8, r8, ror #8
+    eor     r1, r4, r1
     eor     r5, r10, r5
-    ldr     r10, [sp, #320]
-    eor     r10, lr, r10
-    mov     r2, r7
-    mov     r3, r12
-    mov     r4, r11
-    mov     r6, r0
-    mov     r0, r10
-    mov     r7, r8
-    mov     r9, r1
-    mov     r1, r5
-    mov     r5, r9
+    eor     r7, r3, r7, ror #12
+    eor     r7, lr, r7
+    eor     lr, r0, r0, ror #8
+    eor     r3, r11, r11, ror #8
+    mov     r10, #0x3f3f3f3f
+    and     r2, r10, r2, ror #2
+    mov     r10, #0x0f0f0f0f
+    and     lr, r10, lr, ror #12
+    mov     r10, #0x3f3f3f3f
+    and     r3, r10, r3, ror #2
+    eor     lr, lr, r0, ror #12
+    eor     r3, r3, r11, ror #2
+    eor     r9, r1, r9
+    eor     lr, r12, lr
+    ldr     r12, [sp, #296]
+    eor     r12, r7, r12
+    eor     r11, r11, r3
+    eor     r2, r2, r8, ror #2
+    eor     r7, r11, r11, ror #8
+    eor     r0, r0, r4
+    eor     r8, r8, r2
+    ldr     r1, [sp, #468]
+    eor     r5, r1, r5
+    eor     r3, r0, r3
+    mov     r0, #0x0f0f0f0f
+    and     r7, r0, r7, ror #12
+    eor     r0, r5, r5, ror #8
+    eor     r1, r4, r4, ror #8
+    eor     r7, r7, r11, ror #12
+    eor     r7, r3, r7
+    mov     r3, #0x3f3f3f3f
+    and     r0, r3, r0, ror #2
+    eor     r0, r0, r5, ror #2
+    ldr     r3, [sp, #304]
+    eor     r3, r7, r3
+    eor     r5, r5, r0
+    ldr     r7, [sp, #292]
+    eor     r7, r6, r7
+    mov     r6, #0x0f0f0f0f
+    and     r1, r6, r1, ror #12
+    ldr     r6, [sp, #300]
+    eor     r6, lr, r6
+    eor     r4, r1, r4, ror #12
+    ldr     r1, [sp, #496]
+    eor     r1, r8, r1
+    eor     r0, r11, r0
+    eor     r4, r1, r4
+    eor     r2, r5, r2
+    eor     r1, r5, r5, ror #8
+    ldr     r11, [sp, #316]
+    eor     r11, r4, r11
+    mov     r4, #0x0f0f0f0f
+    and     r1, r4, r1, ror #12
+    eor     r5, r1, r5, ror #12
+    eor     r5, r0, r5
+    eor     r0, r8, r8, ror #8
+    mov     r1, #0x0f0f0f0f
+    and     r0, r1, r0, ror #12
+    ldr     r1, [sp, #308]
+    eor     r1, r5, r1
+    eor     r8, r0, r8, ror #12
+    ldr     r0, [sp, #288]
+    eor     r0, r9, r0
+    eor     r8, r2, r8
+    ldr     r2, [sp, #312]
+    eor     r2, r8, r2
+    eor     r8, r11, r3
+    eor     r9, r3, r12
+    eor     r1, r2, r1
+    eor     r5, r1, r0
+    eor     r4, r11, r7
+    eor     lr, r4, r9
+    eor     r6, r6, lr
+    eor     r10, r5, r11
+    eor     r3, r5, r3
+    eor     r2, r6, r2
+    str     r9, [sp, #496]
+    eor     r9, r2, r8
+    eor     r6, r6, r12
+    eor     r7, r5, r7
+    eor     r12, r11, r12
+    str     r11, [sp, #468]
+    and     r11, r3, r0
+    str     r3, [sp, #488]
+    eor     r3, r6, r0
+    str     r2, [sp, #464]
+    and     r2, r7, r5
+    str     r5, [sp, #484]
+    and     r5, lr, r6
+    str     lr, [sp, #460]
+    eor     lr, r7, r12
+    str     r7, [sp, #452]
+    and     r7, lr, r3
+    str     r3, [sp, #472]
+    eor     r3, r0, r9
+    str     lr, [sp, #448]
+    eor     lr, r1, r9
+    str     r0, [sp, #476]
+    and     r0, r10, r3
+    eor     r1, r6, r1
+    str     r10, [sp, #456]
+    and     r10, r4, lr
+    eor     r0, r0, r10
+    str     r3, [sp, #480]
+    eor     r3, r1, r9
+    eor     r11, r11, r5
+    str     r6, [sp, #492]
+    and     r6, r8, r9
+    eor     r10, r2, r10
+    eor     r5, r7, r5
+    ldr     r7, [sp, #496]
+    and     r2, r7, r3
+    and     r7, r12, r1
+    eor     r2, r2, r6
+    eor     r6, r7, r6
+    eor     r5, r5, r2
+    eor     r11, r11, r6
+    eor     r2, r10, r2
+    ldr     r10, [sp, #464]
+    eor     r10, r5, r10
+    eor     r6, r0, r6
+    eor     r0, r1, r12
+    ldr     r5, [sp, #468]
+    eor     r5, r5, lr
+    eor     r0, r11, r0
+    eor     r11, r4, lr
+    eor     r11, r2, r11
+    eor     r5, r6, r5
+    and     r6, r10, r11
+    eor     r2, r0, r6
+    eor     r7, r11, r5
+    eor     r10, r10, r0
+    and     r7, r2, r7
+    eor     r6, r5, r6
+    eor     r7, r7, r5
+    eor     r2, r6, r7
+    and     r2, r5, r2
+    and     r5, r10, r6
+    eor     r0, r5, r0
+    eor     r5, r0, r7
+    and     r9, r5, r9
+    eor     r11, r11, r7
+    eor     r6, r6, r2
+    eor     r11, r2, r11
+    and     r6, r0, r6
+    and     r8, r5, r8
+    eor     r6, r10, r6
+    eor     r10, r6, r11
+    and     r1, r10, r1
+    eor     r5, r5, r10
+    ldr     r2, [sp, #484]
+    and     r2, r6, r2
+    and     r3, r5, r3
+    and     r12, r10, r12
+    ldr     r10, [sp, #452]
+    and     r10, r6, r10
+    eor     r9, r9, r3
+    eor     r6, r0, r6
+    and     r4, r6, r4
+    eor     r1, r3, r1
+    and     lr, r6, lr
+    ldr     r6, [sp, #476]
+    and     r6, r7, r6
+    ldr     r3, [sp, #488]
+    and     r3, r7, r3
+    str     r1, [sp, #488]
+    ldr     r1, [sp, #496]
+    and     r1, r5, r1
+    eor     r7, r7, r11
+    eor     r12, r1, r12
+    ldr     r5, [sp, #492]
+    and     r5, r7, r5
+    eor     r1, r8, r1
+    ldr     r8, [sp, #460]
+    and     r8, r7, r8
+    ldr     r7, [sp, #448]
+    and     r7, r11, r7
+    eor     r8, r8, r7
+    eor     r3, r7, r3
+    eor     r5, r5, lr
+    ldr     r7, [sp, #480]
+    and     r7, r0, r7
+    eor     r9, lr, r9
+    ldr     lr, [sp, #456]
+    and     lr, r0, lr
+    eor     r0, r6, r4
+    eor     r10, r7, r10
+    eor     r7, r6, r7
+    eor     r0, r0, r5
+    eor     r6, r2, r1
+    eor     lr, lr, r0
+    eor     r0, r1, r0
+    ldr     r1, [sp, #472]
+    and     r1, r11, r1
+    eor     r8, r8, r6
+    eor     r1, r1, r8
+    ldr     r11, [sp, #488]
+    eor     r6, r11, r6
+    eor     r4, r4, r10
+    eor     lr, lr, r6
+    eor     r5, r5, r1
+    eor     r3, r3, lr
+    eor     r6, r4, r6
+    eor     r0, r10, r0
+    ldr     r10, [sp, #328]
+    eor     r10, r3, r10
+    eor     r2, r2, r9
+    eor     r8, r9, r8
+    ldr     r9, [sp, #336]
+    eor     r9, r5, r9
+    eor     lr, r2, lr
+    eor     lr, r12, lr
+    eor     r5, r2, r5
+    eor     r1, r7, r1
+    ldr     r7, [sp, #344]
+    eor     r7, r5, r7
+    ldr     r5, [sp, #340]
+    eor     r5, lr, r5
+    ldr     lr, [sp, #348]
+    eor     lr, r8, lr
+    ldr     r8, [sp, #332]
+    eor     r8, r1, r8
+    ldr     r1, [sp, #324]
+    eor     r1, r6, r1
+    ldr     r6, [sp, #320]
+    eor     r6, r0, r6
+    mov     r0, r6
+    mov     r2, r10
+    mov     r3, r8
+    mov     r4, r9
+    mov     r6, r7
+    mov     r7, lr
     ldr     pc, [sp, #400]
     .size aes128_cm3_bs_core, . - aes128_cm3_bs_core
 
