@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 OUT_FILE = HERE / "aes_bs_cm3.S"
 sys.path.insert(0, str(HERE.parent / "rv32"))
 from gen_aes_bitsliced import (GATES, NETWORK, aes_encrypt_model, check_circuit,  # noqa: E402
-                               check_transpose, fixsliced_keys, rep_mask, sr2_fix, transpose_py)
+                               check_transpose, fixsliced_keys, rep_mask, transpose_py)
 
 M32 = 0xFFFFFFFF
 POOL = [f"r{i}" for i in range(13)] + ["lr"]
