@@ -23,8 +23,8 @@
     .comm rc, 1, 1        ; the next round's constant: 0xf0, 0xe1, ..., 0x4b; 0x3c when done
 
 /* The rounds from the constant in rc to the last, on the register map above; every register
- * but the stack pointer is clobbered. Internal (RCALL from the functions below). */
-    .section .text.ascon_avr_fast, "ax", @progbits
+ * but the stack pointer is clobbered. Internal (CALL from the functions below; each function has its own section). */
+    .section .text.ascon_avr_fast.rounds, "ax", @progbits
 ascon_avr_rounds:
 1:
     ; column 0
@@ -547,9 +547,131 @@ ascon_avr_rounds:
 2:
     ret
 
+/* The state at Z into the round map (lanes 2, 3 into static RAM); clobbers r24. Internal. */
+    .section .text.ascon_avr_fast.load, "ax", @progbits
+ascon_avr_load:
+    ldd     r0, Z+0
+    ldd     r2, Z+1
+    ldd     r4, Z+2
+    ldd     r6, Z+3
+    ldd     r8, Z+4
+    ldd     r10, Z+5
+    ldd     r12, Z+6
+    ldd     r14, Z+7
+    ldd     r1, Z+8
+    ldd     r3, Z+9
+    ldd     r5, Z+10
+    ldd     r7, Z+11
+    ldd     r9, Z+12
+    ldd     r11, Z+13
+    ldd     r13, Z+14
+    ldd     r15, Z+15
+    ldd     r24, Z+16
+    sts     s2+0, r24
+    ldd     r24, Z+17
+    sts     s2+1, r24
+    ldd     r24, Z+18
+    sts     s2+2, r24
+    ldd     r24, Z+19
+    sts     s2+3, r24
+    ldd     r24, Z+20
+    sts     s2+4, r24
+    ldd     r24, Z+21
+    sts     s2+5, r24
+    ldd     r24, Z+22
+    sts     s2+6, r24
+    ldd     r24, Z+23
+    sts     s2+7, r24
+    ldd     r24, Z+24
+    sts     s3+0, r24
+    ldd     r24, Z+25
+    sts     s3+1, r24
+    ldd     r24, Z+26
+    sts     s3+2, r24
+    ldd     r24, Z+27
+    sts     s3+3, r24
+    ldd     r24, Z+28
+    sts     s3+4, r24
+    ldd     r24, Z+29
+    sts     s3+5, r24
+    ldd     r24, Z+30
+    sts     s3+6, r24
+    ldd     r24, Z+31
+    sts     s3+7, r24
+    ldd     r16, Z+32
+    ldd     r17, Z+33
+    ldd     r18, Z+34
+    ldd     r19, Z+35
+    ldd     r20, Z+36
+    ldd     r21, Z+37
+    ldd     r22, Z+38
+    ldd     r23, Z+39
+    ret
+
+/* The round map back into the state at Z; clobbers r24. Internal. */
+    .section .text.ascon_avr_fast.store, "ax", @progbits
+ascon_avr_store:
+    std     Z+0, r0
+    std     Z+1, r2
+    std     Z+2, r4
+    std     Z+3, r6
+    std     Z+4, r8
+    std     Z+5, r10
+    std     Z+6, r12
+    std     Z+7, r14
+    std     Z+8, r1
+    std     Z+9, r3
+    std     Z+10, r5
+    std     Z+11, r7
+    std     Z+12, r9
+    std     Z+13, r11
+    std     Z+14, r13
+    std     Z+15, r15
+    lds     r24, s2+0
+    std     Z+16, r24
+    lds     r24, s2+1
+    std     Z+17, r24
+    lds     r24, s2+2
+    std     Z+18, r24
+    lds     r24, s2+3
+    std     Z+19, r24
+    lds     r24, s2+4
+    std     Z+20, r24
+    lds     r24, s2+5
+    std     Z+21, r24
+    lds     r24, s2+6
+    std     Z+22, r24
+    lds     r24, s2+7
+    std     Z+23, r24
+    lds     r24, s3+0
+    std     Z+24, r24
+    lds     r24, s3+1
+    std     Z+25, r24
+    lds     r24, s3+2
+    std     Z+26, r24
+    lds     r24, s3+3
+    std     Z+27, r24
+    lds     r24, s3+4
+    std     Z+28, r24
+    lds     r24, s3+5
+    std     Z+29, r24
+    lds     r24, s3+6
+    std     Z+30, r24
+    lds     r24, s3+7
+    std     Z+31, r24
+    std     Z+32, r16
+    std     Z+33, r17
+    std     Z+34, r18
+    std     Z+35, r19
+    std     Z+36, r20
+    std     Z+37, r21
+    std     Z+38, r22
+    std     Z+39, r23
+    ret
+
 /* void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);   rounds = 12 or 8
  * s in r24:r25 -> Z; rounds in r22. Loads the state into the round map, runs, stores it. */
-    .section .text.ascon_avr_fast, "ax", @progbits
+    .section .text.ascon_avr_fast.permute, "ax", @progbits
     .global MCU_FN(ascon, permute)
     .type MCU_FN(ascon, permute), @function
 MCU_FN(ascon, permute):
@@ -636,65 +758,10 @@ MCU_FN(ascon, permute):
     ldd     r23, Z+39
     push    r30
     push    r31
-    rcall   ascon_avr_rounds
+    call    ascon_avr_rounds
     pop     r31
     pop     r30
-    std     Z+0, r0
-    std     Z+1, r2
-    std     Z+2, r4
-    std     Z+3, r6
-    std     Z+4, r8
-    std     Z+5, r10
-    std     Z+6, r12
-    std     Z+7, r14
-    std     Z+8, r1
-    std     Z+9, r3
-    std     Z+10, r5
-    std     Z+11, r7
-    std     Z+12, r9
-    std     Z+13, r11
-    std     Z+14, r13
-    std     Z+15, r15
-    lds     r24, s2+0
-    std     Z+16, r24
-    lds     r24, s2+1
-    std     Z+17, r24
-    lds     r24, s2+2
-    std     Z+18, r24
-    lds     r24, s2+3
-    std     Z+19, r24
-    lds     r24, s2+4
-    std     Z+20, r24
-    lds     r24, s2+5
-    std     Z+21, r24
-    lds     r24, s2+6
-    std     Z+22, r24
-    lds     r24, s2+7
-    std     Z+23, r24
-    lds     r24, s3+0
-    std     Z+24, r24
-    lds     r24, s3+1
-    std     Z+25, r24
-    lds     r24, s3+2
-    std     Z+26, r24
-    lds     r24, s3+3
-    std     Z+27, r24
-    lds     r24, s3+4
-    std     Z+28, r24
-    lds     r24, s3+5
-    std     Z+29, r24
-    lds     r24, s3+6
-    std     Z+30, r24
-    lds     r24, s3+7
-    std     Z+31, r24
-    std     Z+32, r16
-    std     Z+33, r17
-    std     Z+34, r18
-    std     Z+35, r19
-    std     Z+36, r20
-    std     Z+37, r21
-    std     Z+38, r22
-    std     Z+39, r23
+    call    ascon_avr_store
     clr     r1
     pop     r29
     pop     r28
@@ -719,7 +786,7 @@ MCU_FN(ascon, permute):
 
 /* void mcu_ascon_<impl>_absorb16(ascon_state_t *s, const unsigned char *in, size_t nblocks);
  * AEAD associated data: per 16-byte block S0 ^= in[0..7], S1 ^= in[8..15], p8. X = in. */
-    .section .text.ascon_avr_fast, "ax", @progbits
+    .section .text.ascon_avr_fast.absorb16, "ax", @progbits
     .global MCU_FN(ascon, absorb16)
     .type MCU_FN(ascon, absorb16), @function
 MCU_FN(ascon, absorb16):
@@ -747,62 +814,7 @@ MCU_FN(ascon, absorb16):
     movw    r26, r22                    ; X = in
     push    r20                         ; nblocks
     push    r21
-    ldd     r0, Z+0
-    ldd     r2, Z+1
-    ldd     r4, Z+2
-    ldd     r6, Z+3
-    ldd     r8, Z+4
-    ldd     r10, Z+5
-    ldd     r12, Z+6
-    ldd     r14, Z+7
-    ldd     r1, Z+8
-    ldd     r3, Z+9
-    ldd     r5, Z+10
-    ldd     r7, Z+11
-    ldd     r9, Z+12
-    ldd     r11, Z+13
-    ldd     r13, Z+14
-    ldd     r15, Z+15
-    ldd     r24, Z+16
-    sts     s2+0, r24
-    ldd     r24, Z+17
-    sts     s2+1, r24
-    ldd     r24, Z+18
-    sts     s2+2, r24
-    ldd     r24, Z+19
-    sts     s2+3, r24
-    ldd     r24, Z+20
-    sts     s2+4, r24
-    ldd     r24, Z+21
-    sts     s2+5, r24
-    ldd     r24, Z+22
-    sts     s2+6, r24
-    ldd     r24, Z+23
-    sts     s2+7, r24
-    ldd     r24, Z+24
-    sts     s3+0, r24
-    ldd     r24, Z+25
-    sts     s3+1, r24
-    ldd     r24, Z+26
-    sts     s3+2, r24
-    ldd     r24, Z+27
-    sts     s3+3, r24
-    ldd     r24, Z+28
-    sts     s3+4, r24
-    ldd     r24, Z+29
-    sts     s3+5, r24
-    ldd     r24, Z+30
-    sts     s3+6, r24
-    ldd     r24, Z+31
-    sts     s3+7, r24
-    ldd     r16, Z+32
-    ldd     r17, Z+33
-    ldd     r18, Z+34
-    ldd     r19, Z+35
-    ldd     r20, Z+36
-    ldd     r21, Z+37
-    ldd     r22, Z+38
-    ldd     r23, Z+39
+    call    ascon_avr_load
     pop     r31                         ; Z = nblocks
     pop     r30
 1:
@@ -844,7 +856,7 @@ MCU_FN(ascon, absorb16):
     push    r31
     ldi     r24, 0xb4
     sts     rc, r24
-    rcall   ascon_avr_rounds
+    call    ascon_avr_rounds
     pop     r31
     pop     r30
     pop     r27
@@ -855,62 +867,7 @@ MCU_FN(ascon, absorb16):
 2:
     pop     r31
     pop     r30
-    std     Z+0, r0
-    std     Z+1, r2
-    std     Z+2, r4
-    std     Z+3, r6
-    std     Z+4, r8
-    std     Z+5, r10
-    std     Z+6, r12
-    std     Z+7, r14
-    std     Z+8, r1
-    std     Z+9, r3
-    std     Z+10, r5
-    std     Z+11, r7
-    std     Z+12, r9
-    std     Z+13, r11
-    std     Z+14, r13
-    std     Z+15, r15
-    lds     r24, s2+0
-    std     Z+16, r24
-    lds     r24, s2+1
-    std     Z+17, r24
-    lds     r24, s2+2
-    std     Z+18, r24
-    lds     r24, s2+3
-    std     Z+19, r24
-    lds     r24, s2+4
-    std     Z+20, r24
-    lds     r24, s2+5
-    std     Z+21, r24
-    lds     r24, s2+6
-    std     Z+22, r24
-    lds     r24, s2+7
-    std     Z+23, r24
-    lds     r24, s3+0
-    std     Z+24, r24
-    lds     r24, s3+1
-    std     Z+25, r24
-    lds     r24, s3+2
-    std     Z+26, r24
-    lds     r24, s3+3
-    std     Z+27, r24
-    lds     r24, s3+4
-    std     Z+28, r24
-    lds     r24, s3+5
-    std     Z+29, r24
-    lds     r24, s3+6
-    std     Z+30, r24
-    lds     r24, s3+7
-    std     Z+31, r24
-    std     Z+32, r16
-    std     Z+33, r17
-    std     Z+34, r18
-    std     Z+35, r19
-    std     Z+36, r20
-    std     Z+37, r21
-    std     Z+38, r22
-    std     Z+39, r23
+    call    ascon_avr_store
     clr     r1
     pop     r29
     pop     r28
@@ -935,7 +892,7 @@ MCU_FN(ascon, absorb16):
 
 /* void mcu_ascon_<impl>_encrypt16(ascon_state_t *s, unsigned char *out, const unsigned char *in, size_t nblocks);
  * Per 16-byte block: S0:S1 ^= in, out = S0:S1, p8. X = in, Y = out. */
-    .section .text.ascon_avr_fast, "ax", @progbits
+    .section .text.ascon_avr_fast.encrypt16, "ax", @progbits
     .global MCU_FN(ascon, encrypt16)
     .type MCU_FN(ascon, encrypt16), @function
 MCU_FN(ascon, encrypt16):
@@ -964,62 +921,7 @@ MCU_FN(ascon, encrypt16):
     movw    r26, r20                    ; X = in
     push    r18                         ; nblocks
     push    r19
-    ldd     r0, Z+0
-    ldd     r2, Z+1
-    ldd     r4, Z+2
-    ldd     r6, Z+3
-    ldd     r8, Z+4
-    ldd     r10, Z+5
-    ldd     r12, Z+6
-    ldd     r14, Z+7
-    ldd     r1, Z+8
-    ldd     r3, Z+9
-    ldd     r5, Z+10
-    ldd     r7, Z+11
-    ldd     r9, Z+12
-    ldd     r11, Z+13
-    ldd     r13, Z+14
-    ldd     r15, Z+15
-    ldd     r24, Z+16
-    sts     s2+0, r24
-    ldd     r24, Z+17
-    sts     s2+1, r24
-    ldd     r24, Z+18
-    sts     s2+2, r24
-    ldd     r24, Z+19
-    sts     s2+3, r24
-    ldd     r24, Z+20
-    sts     s2+4, r24
-    ldd     r24, Z+21
-    sts     s2+5, r24
-    ldd     r24, Z+22
-    sts     s2+6, r24
-    ldd     r24, Z+23
-    sts     s2+7, r24
-    ldd     r24, Z+24
-    sts     s3+0, r24
-    ldd     r24, Z+25
-    sts     s3+1, r24
-    ldd     r24, Z+26
-    sts     s3+2, r24
-    ldd     r24, Z+27
-    sts     s3+3, r24
-    ldd     r24, Z+28
-    sts     s3+4, r24
-    ldd     r24, Z+29
-    sts     s3+5, r24
-    ldd     r24, Z+30
-    sts     s3+6, r24
-    ldd     r24, Z+31
-    sts     s3+7, r24
-    ldd     r16, Z+32
-    ldd     r17, Z+33
-    ldd     r18, Z+34
-    ldd     r19, Z+35
-    ldd     r20, Z+36
-    ldd     r21, Z+37
-    ldd     r22, Z+38
-    ldd     r23, Z+39
+    call    ascon_avr_load
     pop     r31                         ; Z = nblocks
     pop     r30
 1:
@@ -1079,7 +981,7 @@ MCU_FN(ascon, encrypt16):
     push    r29
     ldi     r24, 0xb4
     sts     rc, r24
-    rcall   ascon_avr_rounds
+    call    ascon_avr_rounds
     pop     r29
     pop     r28
     pop     r31
@@ -1092,62 +994,7 @@ MCU_FN(ascon, encrypt16):
 2:
     pop     r31
     pop     r30
-    std     Z+0, r0
-    std     Z+1, r2
-    std     Z+2, r4
-    std     Z+3, r6
-    std     Z+4, r8
-    std     Z+5, r10
-    std     Z+6, r12
-    std     Z+7, r14
-    std     Z+8, r1
-    std     Z+9, r3
-    std     Z+10, r5
-    std     Z+11, r7
-    std     Z+12, r9
-    std     Z+13, r11
-    std     Z+14, r13
-    std     Z+15, r15
-    lds     r24, s2+0
-    std     Z+16, r24
-    lds     r24, s2+1
-    std     Z+17, r24
-    lds     r24, s2+2
-    std     Z+18, r24
-    lds     r24, s2+3
-    std     Z+19, r24
-    lds     r24, s2+4
-    std     Z+20, r24
-    lds     r24, s2+5
-    std     Z+21, r24
-    lds     r24, s2+6
-    std     Z+22, r24
-    lds     r24, s2+7
-    std     Z+23, r24
-    lds     r24, s3+0
-    std     Z+24, r24
-    lds     r24, s3+1
-    std     Z+25, r24
-    lds     r24, s3+2
-    std     Z+26, r24
-    lds     r24, s3+3
-    std     Z+27, r24
-    lds     r24, s3+4
-    std     Z+28, r24
-    lds     r24, s3+5
-    std     Z+29, r24
-    lds     r24, s3+6
-    std     Z+30, r24
-    lds     r24, s3+7
-    std     Z+31, r24
-    std     Z+32, r16
-    std     Z+33, r17
-    std     Z+34, r18
-    std     Z+35, r19
-    std     Z+36, r20
-    std     Z+37, r21
-    std     Z+38, r22
-    std     Z+39, r23
+    call    ascon_avr_store
     clr     r1
     pop     r29
     pop     r28
@@ -1172,7 +1019,7 @@ MCU_FN(ascon, encrypt16):
 
 /* void mcu_ascon_<impl>_decrypt16(ascon_state_t *s, unsigned char *out, const unsigned char *in, size_t nblocks);
  * Per 16-byte block: out = S0:S1 ^ in, S0:S1 = in, p8. X = in (ciphertext), Y = out. */
-    .section .text.ascon_avr_fast, "ax", @progbits
+    .section .text.ascon_avr_fast.decrypt16, "ax", @progbits
     .global MCU_FN(ascon, decrypt16)
     .type MCU_FN(ascon, decrypt16), @function
 MCU_FN(ascon, decrypt16):
@@ -1201,62 +1048,7 @@ MCU_FN(ascon, decrypt16):
     movw    r26, r20                    ; X = in
     push    r18                         ; nblocks
     push    r19
-    ldd     r0, Z+0
-    ldd     r2, Z+1
-    ldd     r4, Z+2
-    ldd     r6, Z+3
-    ldd     r8, Z+4
-    ldd     r10, Z+5
-    ldd     r12, Z+6
-    ldd     r14, Z+7
-    ldd     r1, Z+8
-    ldd     r3, Z+9
-    ldd     r5, Z+10
-    ldd     r7, Z+11
-    ldd     r9, Z+12
-    ldd     r11, Z+13
-    ldd     r13, Z+14
-    ldd     r15, Z+15
-    ldd     r24, Z+16
-    sts     s2+0, r24
-    ldd     r24, Z+17
-    sts     s2+1, r24
-    ldd     r24, Z+18
-    sts     s2+2, r24
-    ldd     r24, Z+19
-    sts     s2+3, r24
-    ldd     r24, Z+20
-    sts     s2+4, r24
-    ldd     r24, Z+21
-    sts     s2+5, r24
-    ldd     r24, Z+22
-    sts     s2+6, r24
-    ldd     r24, Z+23
-    sts     s2+7, r24
-    ldd     r24, Z+24
-    sts     s3+0, r24
-    ldd     r24, Z+25
-    sts     s3+1, r24
-    ldd     r24, Z+26
-    sts     s3+2, r24
-    ldd     r24, Z+27
-    sts     s3+3, r24
-    ldd     r24, Z+28
-    sts     s3+4, r24
-    ldd     r24, Z+29
-    sts     s3+5, r24
-    ldd     r24, Z+30
-    sts     s3+6, r24
-    ldd     r24, Z+31
-    sts     s3+7, r24
-    ldd     r16, Z+32
-    ldd     r17, Z+33
-    ldd     r18, Z+34
-    ldd     r19, Z+35
-    ldd     r20, Z+36
-    ldd     r21, Z+37
-    ldd     r22, Z+38
-    ldd     r23, Z+39
+    call    ascon_avr_load
     pop     r31                         ; Z = nblocks
     pop     r30
 1:
@@ -1332,7 +1124,7 @@ MCU_FN(ascon, decrypt16):
     push    r29
     ldi     r24, 0xb4
     sts     rc, r24
-    rcall   ascon_avr_rounds
+    call    ascon_avr_rounds
     pop     r29
     pop     r28
     pop     r31
@@ -1345,62 +1137,7 @@ MCU_FN(ascon, decrypt16):
 2:
     pop     r31
     pop     r30
-    std     Z+0, r0
-    std     Z+1, r2
-    std     Z+2, r4
-    std     Z+3, r6
-    std     Z+4, r8
-    std     Z+5, r10
-    std     Z+6, r12
-    std     Z+7, r14
-    std     Z+8, r1
-    std     Z+9, r3
-    std     Z+10, r5
-    std     Z+11, r7
-    std     Z+12, r9
-    std     Z+13, r11
-    std     Z+14, r13
-    std     Z+15, r15
-    lds     r24, s2+0
-    std     Z+16, r24
-    lds     r24, s2+1
-    std     Z+17, r24
-    lds     r24, s2+2
-    std     Z+18, r24
-    lds     r24, s2+3
-    std     Z+19, r24
-    lds     r24, s2+4
-    std     Z+20, r24
-    lds     r24, s2+5
-    std     Z+21, r24
-    lds     r24, s2+6
-    std     Z+22, r24
-    lds     r24, s2+7
-    std     Z+23, r24
-    lds     r24, s3+0
-    std     Z+24, r24
-    lds     r24, s3+1
-    std     Z+25, r24
-    lds     r24, s3+2
-    std     Z+26, r24
-    lds     r24, s3+3
-    std     Z+27, r24
-    lds     r24, s3+4
-    std     Z+28, r24
-    lds     r24, s3+5
-    std     Z+29, r24
-    lds     r24, s3+6
-    std     Z+30, r24
-    lds     r24, s3+7
-    std     Z+31, r24
-    std     Z+32, r16
-    std     Z+33, r17
-    std     Z+34, r18
-    std     Z+35, r19
-    std     Z+36, r20
-    std     Z+37, r21
-    std     Z+38, r22
-    std     Z+39, r23
+    call    ascon_avr_store
     clr     r1
     pop     r29
     pop     r28
@@ -1425,7 +1162,7 @@ MCU_FN(ascon, decrypt16):
 
 /* void mcu_ascon_<impl>_absorb8(ascon_state_t *s, const unsigned char *in, size_t nblocks);
  * Hash/XOF: per 8-byte block S0 ^= in, p12. X = in. */
-    .section .text.ascon_avr_fast, "ax", @progbits
+    .section .text.ascon_avr_fast.absorb8, "ax", @progbits
     .global MCU_FN(ascon, absorb8)
     .type MCU_FN(ascon, absorb8), @function
 MCU_FN(ascon, absorb8):
@@ -1453,62 +1190,7 @@ MCU_FN(ascon, absorb8):
     movw    r26, r22                    ; X = in
     push    r20                         ; nblocks
     push    r21
-    ldd     r0, Z+0
-    ldd     r2, Z+1
-    ldd     r4, Z+2
-    ldd     r6, Z+3
-    ldd     r8, Z+4
-    ldd     r10, Z+5
-    ldd     r12, Z+6
-    ldd     r14, Z+7
-    ldd     r1, Z+8
-    ldd     r3, Z+9
-    ldd     r5, Z+10
-    ldd     r7, Z+11
-    ldd     r9, Z+12
-    ldd     r11, Z+13
-    ldd     r13, Z+14
-    ldd     r15, Z+15
-    ldd     r24, Z+16
-    sts     s2+0, r24
-    ldd     r24, Z+17
-    sts     s2+1, r24
-    ldd     r24, Z+18
-    sts     s2+2, r24
-    ldd     r24, Z+19
-    sts     s2+3, r24
-    ldd     r24, Z+20
-    sts     s2+4, r24
-    ldd     r24, Z+21
-    sts     s2+5, r24
-    ldd     r24, Z+22
-    sts     s2+6, r24
-    ldd     r24, Z+23
-    sts     s2+7, r24
-    ldd     r24, Z+24
-    sts     s3+0, r24
-    ldd     r24, Z+25
-    sts     s3+1, r24
-    ldd     r24, Z+26
-    sts     s3+2, r24
-    ldd     r24, Z+27
-    sts     s3+3, r24
-    ldd     r24, Z+28
-    sts     s3+4, r24
-    ldd     r24, Z+29
-    sts     s3+5, r24
-    ldd     r24, Z+30
-    sts     s3+6, r24
-    ldd     r24, Z+31
-    sts     s3+7, r24
-    ldd     r16, Z+32
-    ldd     r17, Z+33
-    ldd     r18, Z+34
-    ldd     r19, Z+35
-    ldd     r20, Z+36
-    ldd     r21, Z+37
-    ldd     r22, Z+38
-    ldd     r23, Z+39
+    call    ascon_avr_load
     pop     r31                         ; Z = nblocks
     pop     r30
 1:
@@ -1534,7 +1216,7 @@ MCU_FN(ascon, absorb8):
     push    r31
     ldi     r24, 0xf0
     sts     rc, r24
-    rcall   ascon_avr_rounds
+    call    ascon_avr_rounds
     pop     r31
     pop     r30
     pop     r27
@@ -1545,62 +1227,7 @@ MCU_FN(ascon, absorb8):
 2:
     pop     r31
     pop     r30
-    std     Z+0, r0
-    std     Z+1, r2
-    std     Z+2, r4
-    std     Z+3, r6
-    std     Z+4, r8
-    std     Z+5, r10
-    std     Z+6, r12
-    std     Z+7, r14
-    std     Z+8, r1
-    std     Z+9, r3
-    std     Z+10, r5
-    std     Z+11, r7
-    std     Z+12, r9
-    std     Z+13, r11
-    std     Z+14, r13
-    std     Z+15, r15
-    lds     r24, s2+0
-    std     Z+16, r24
-    lds     r24, s2+1
-    std     Z+17, r24
-    lds     r24, s2+2
-    std     Z+18, r24
-    lds     r24, s2+3
-    std     Z+19, r24
-    lds     r24, s2+4
-    std     Z+20, r24
-    lds     r24, s2+5
-    std     Z+21, r24
-    lds     r24, s2+6
-    std     Z+22, r24
-    lds     r24, s2+7
-    std     Z+23, r24
-    lds     r24, s3+0
-    std     Z+24, r24
-    lds     r24, s3+1
-    std     Z+25, r24
-    lds     r24, s3+2
-    std     Z+26, r24
-    lds     r24, s3+3
-    std     Z+27, r24
-    lds     r24, s3+4
-    std     Z+28, r24
-    lds     r24, s3+5
-    std     Z+29, r24
-    lds     r24, s3+6
-    std     Z+30, r24
-    lds     r24, s3+7
-    std     Z+31, r24
-    std     Z+32, r16
-    std     Z+33, r17
-    std     Z+34, r18
-    std     Z+35, r19
-    std     Z+36, r20
-    std     Z+37, r21
-    std     Z+38, r22
-    std     Z+39, r23
+    call    ascon_avr_store
     clr     r1
     pop     r29
     pop     r28

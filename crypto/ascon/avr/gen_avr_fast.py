@@ -159,7 +159,7 @@ SAVED = list(range(2, 18)) + [28, 29]
 
 def func(name: str, proto: str, doc: str, body: list[str]) -> list[str]:
     sym = f"MCU_FN(ascon, {name})"
-    out = ["", f"/* {proto}", f" * {doc} */", "    .section .text.ascon_avr_fast, \"ax\", @progbits",
+    out = ["", f"/* {proto}", f" * {doc} */", f"    .section .text.ascon_avr_fast.{name}, \"ax\", @progbits",
            f"    .global {sym}", f"    .type {sym}, @function", f"{sym}:"]
     out += [f"    push    r{r}" for r in SAVED]
     out += ["    " + x if not x.endswith(":") else x for x in body]
@@ -177,7 +177,7 @@ def block_loop(name: str, proto: str, doc: str, lanes: int, mode: str, rounds: i
     else:
         body += ["movw    r28, r22                    ; Y = out", "movw    r26, r20                    ; X = in",
                  "push    r18                         ; nblocks", "push    r19"]
-    body += LOAD + ["pop     r31                         ; Z = nblocks", "pop     r30", "1:"]
+    body += ["call    ascon_avr_load", "pop     r31                         ; Z = nblocks", "pop     r30", "1:"]
     regs = [L0[j] for j in range(8)] + ([L1[j] for j in range(8)] if lanes == 2 else [])
     for r in regs:
         body.append("ld      r24, X+")
@@ -189,26 +189,32 @@ def block_loop(name: str, proto: str, doc: str, lanes: int, mode: str, rounds: i
             body += [f"eor     {r}, r24", f"st      Y+, {r}", f"mov     {r}, r24"]
     saved = ["r26", "r27", "r30", "r31"] + (["r28", "r29"] if mode != "absorb" else [])
     body += [f"push    {r}" for r in saved]
-    body += [f"ldi     r24, 0x{RC_START[rounds]:02x}", "sts     rc, r24", "rcall   ascon_avr_rounds"]
+    body += [f"ldi     r24, 0x{RC_START[rounds]:02x}", "sts     rc, r24", "call    ascon_avr_rounds"]
     body += [f"pop     {r}" for r in reversed(saved)]
     body += ["sbiw    r30, 1", "breq    2f", "rjmp    1b", "2:",
-             "pop     r31", "pop     r30"] + STORE
+             "pop     r31", "pop     r30", "call    ascon_avr_store"]
     return func(name, proto, doc, body)
 
 
 def main() -> None:
     lines = [HEADER.rstrip("\n")]
     lines += ["", "/* The rounds from the constant in rc to the last, on the register map above; every register",
-              " * but the stack pointer is clobbered. Internal (RCALL from the functions below). */",
-              "    .section .text.ascon_avr_fast, \"ax\", @progbits", "ascon_avr_rounds:", "1:"]
+              " * but the stack pointer is clobbered. Internal (CALL from the functions below; each function has its own section). */",
+              "    .section .text.ascon_avr_fast.rounds, \"ax\", @progbits", "ascon_avr_rounds:", "1:"]
     lines += ["    " + x for x in round_body()]
     lines += ["    lds     r24, rc", "    cpi     r24, 0x3c                   ; past the last constant (0x4b)?",
               "    breq    2f", "    rjmp    1b", "2:", "    ret"]
+    lines += ["", "/* The state at Z into the round map (lanes 2, 3 into static RAM); clobbers r24. Internal. */",
+              "    .section .text.ascon_avr_fast.load, \"ax\", @progbits", "ascon_avr_load:"]
+    lines += ["    " + x for x in LOAD] + ["    ret"]
+    lines += ["", "/* The round map back into the state at Z; clobbers r24. Internal. */",
+              "    .section .text.ascon_avr_fast.store, \"ax\", @progbits", "ascon_avr_store:"]
+    lines += ["    " + x for x in STORE] + ["    ret"]
     perm = ["movw    r30, r24                    ; Z = s",
             "ldi     r24, 0xf0                   ; p12 starts at round constant 0xf0 ...",
             "cpi     r22, 8", "brne    1f", "ldi     r24, 0xb4                   ; ... p8 at 0xb4 (rounds is public)",
-            "1:", "sts     rc, r24"] + LOAD + ["push    r30", "push    r31", "rcall   ascon_avr_rounds",
-                                              "pop     r31", "pop     r30"] + STORE
+            "1:", "sts     rc, r24"] + LOAD + ["push    r30", "push    r31", "call    ascon_avr_rounds",
+                                              "pop     r31", "pop     r30", "call    ascon_avr_store"]
     lines += func("permute", "void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);   rounds = 12 or 8",
                   "s in r24:r25 -> Z; rounds in r22. Loads the state into the round map, runs, stores it.", perm)
     lines += block_loop("absorb16", "void mcu_ascon_<impl>_absorb16(ascon_state_t *s, const unsigned char *in, size_t nblocks);",
