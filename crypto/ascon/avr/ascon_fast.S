@@ -25,12 +25,16 @@
 /* The rounds from the constant in rc to the last, on the register map above; every register
  * but the stack pointer is clobbered. Internal (CALL from the functions below; each function has its own section). */
     .section .text.ascon_avr_fast.rounds, "ax", @progbits
+2:
+    ret
 ascon_avr_rounds:
 1:
+    lds     r29, rc
+    cpi     r29, 0x3c                   ; past the last constant (0x4b)?
+    breq    2b
     ; column 0
     lds     r24, s2+0
     lds     r25, s3+0
-    lds     r29, rc
     eor     r24, r29                  ; round constant into byte 0 of x2
     subi    r29, 0x0f
     sts     rc, r29
@@ -309,7 +313,8 @@ ascon_avr_rounds:
     sts     s2+5, r21
     sts     s2+6, r22
     sts     s2+7, r23
-    ; lanes 0 and 1 (resident): both copied by 8 MOVW into r16..r31 (lane 0 even, lane 1 odd)
+    ; lanes 0 and 1 (resident): both copied by 8 MOVW into r16..r31 (lane 0 even, lane 1 odd);
+    ; lane 1 first, then lane 0 has a spare register (r17) for 9-cycle rotations
     movw    r16, r0
     movw    r18, r2
     movw    r20, r4
@@ -318,63 +323,6 @@ ascon_avr_rounds:
     movw    r26, r10
     movw    r28, r12
     movw    r30, r14
-    ; S0 ^= (S0 >>> 19) ^ (S0 >>> 28): copy rotated by right 3 bits (x >>> 19), then right 4 bits (x >>> 28)
-    bst     r16, 0
-    lsr     r30
-    ror     r28
-    ror     r26
-    ror     r24
-    ror     r22
-    ror     r20
-    ror     r18
-    ror     r16
-    bld     r30, 7
-    bst     r16, 0
-    lsr     r30
-    ror     r28
-    ror     r26
-    ror     r24
-    ror     r22
-    ror     r20
-    ror     r18
-    ror     r16
-    bld     r30, 7
-    bst     r16, 0
-    lsr     r30
-    ror     r28
-    ror     r26
-    ror     r24
-    ror     r22
-    ror     r20
-    ror     r18
-    ror     r16
-    bld     r30, 7
-    eor     r0, r20
-    eor     r2, r22
-    eor     r4, r24
-    eor     r6, r26
-    eor     r8, r28
-    eor     r10, r30
-    eor     r12, r16
-    eor     r14, r18
-    bst     r16, 0
-    lsr     r30
-    ror     r28
-    ror     r26
-    ror     r24
-    ror     r22
-    ror     r20
-    ror     r18
-    ror     r16
-    bld     r30, 7
-    eor     r0, r22
-    eor     r2, r24
-    eor     r4, r26
-    eor     r6, r28
-    eor     r8, r30
-    eor     r10, r16
-    eor     r12, r18
-    eor     r14, r20
     ; S1 ^= (S1 >>> 61) ^ (S1 >>> 39): copy rotated by left 1 bits (x >>> 39), then left 3 bits (x >>> 61)
     bst     r31, 7
     lsl     r17
@@ -422,6 +370,60 @@ ascon_avr_rounds:
     eor     r11, r27
     eor     r13, r29
     eor     r15, r31
+    ; S0 ^= (S0 >>> 19) ^ (S0 >>> 28): copy rotated by right 3 bits (x >>> 19), then right 4 bits (x >>> 28)
+    mov     r17, r16
+    lsr     r17
+    ror     r30
+    ror     r28
+    ror     r26
+    ror     r24
+    ror     r22
+    ror     r20
+    ror     r18
+    ror     r16
+    lsr     r17
+    ror     r30
+    ror     r28
+    ror     r26
+    ror     r24
+    ror     r22
+    ror     r20
+    ror     r18
+    ror     r16
+    lsr     r17
+    ror     r30
+    ror     r28
+    ror     r26
+    ror     r24
+    ror     r22
+    ror     r20
+    ror     r18
+    ror     r16
+    eor     r0, r20
+    eor     r2, r22
+    eor     r4, r24
+    eor     r6, r26
+    eor     r8, r28
+    eor     r10, r30
+    eor     r12, r16
+    eor     r14, r18
+    lsr     r17
+    ror     r30
+    ror     r28
+    ror     r26
+    ror     r24
+    ror     r22
+    ror     r20
+    ror     r18
+    ror     r16
+    eor     r0, r22
+    eor     r2, r24
+    eor     r4, r26
+    eor     r6, r28
+    eor     r8, r30
+    eor     r10, r16
+    eor     r12, r18
+    eor     r14, r20
     ; lane 3 from static RAM and back
     lds     r16, s3+0
     lds     r17, s3+1
@@ -540,12 +542,7 @@ ascon_avr_rounds:
     eor     r21, r26
     eor     r22, r27
     eor     r23, r28
-    lds     r24, rc
-    cpi     r24, 0x3c                   ; past the last constant (0x4b)?
-    breq    2f
     rjmp    1b
-2:
-    ret
 
 /* The state at Z into the round map (lanes 2, 3 into static RAM); clobbers r24. Internal. */
     .section .text.ascon_avr_fast.load, "ax", @progbits

@@ -38,7 +38,7 @@ def sbox_column(j: int) -> list[str]:
     c, d, f, g, h = "r24", "r25", "r26", "r27", "r28"   # c:d a register pair (the MOVW at the end)
     out = [f"; column {j}", f"lds     {c}, s2+{j}", f"lds     {d}, s3+{j}"]
     if j == 0:
-        out += ["lds     r29, rc", f"eor     {c}, r29                  ; round constant into byte 0 of x2",
+        out += [f"eor     {c}, r29                  ; round constant into byte 0 of x2",
                 "subi    r29, 0x0f", "sts     rc, r29"]
     out += [
         f"mov     {g}, {a}", f"eor     {g}, {e}",                         # t1 = x0 ^ x4
@@ -82,15 +82,39 @@ def plan(a: int, b: int) -> list[tuple[int, int]]:
     return best[1]
 
 
-def lane_linear(lane: int, A: list[str], B: list[str]) -> list[str]:
-    """A ^= (A >>> a) ^ (A >>> b) with B a copy already made (B is clobbered)."""
+def rotate9(regs: list[str], spare: str, bits: int) -> list[str]:
+    """The same with a ninth register holding the byte beyond the wrap (9 cycles a bit): right, spare
+    continues above byte 7 as a copy of byte 0; left, below byte 0 as a copy of byte 7."""
+    out = []
+    for _ in range(abs(bits)):
+        if bits > 0:
+            out += [f"lsr     {spare}"] + [f"ror     {regs[i]}" for i in range(7, -1, -1)]
+        else:
+            out += [f"lsl     {spare}"] + [f"rol     {regs[i]}" for i in range(8)]
+    return out
+
+
+def lane_linear(lane: int, A: list[str], B: list[str], spare: str | None = None) -> list[str]:
+    """A ^= (A >>> a) ^ (A >>> b) with B a copy already made (B is clobbered); with a spare register
+    the bit rotations take 9 cycles a bit instead of 10."""
     a, b = ROT[lane]
     steps = plan(a, b)
     out = [f"; S{lane} ^= (S{lane} >>> {a}) ^ (S{lane} >>> {b}): copy rotated by "
            + ", then ".join(f"{'right' if r >= 0 else 'left'} {abs(r)} bits (x >>> {n})" for r, n in steps)]
     rho = 0
+    last_dir = run = 0
     for r, n in steps:
-        out += rotate(B, r - rho)
+        delta = r - rho
+        if spare is None:
+            out += rotate(B, delta)
+        elif delta:
+            d = 1 if delta > 0 else -1
+            if d != last_dir:   # the spare byte continues the lane beyond the wrap (valid for <= 8 bits)
+                out.append(f"mov     {spare}, {B[0] if d > 0 else B[7]}")
+                run = 0
+            last_dir, run = d, run + abs(delta)
+            assert run <= 8
+            out += rotate9(B, spare, delta)
         rho = r
         off = ((n - r) // 8) % 8
         out += [f"eor     {A[i]}, {B[(i + off) % 8]}" for i in range(8)]
@@ -108,10 +132,11 @@ def round_body() -> list[str]:
     body += ["; --- linear layer: lane 2 (in r16..r23 from the S-box), copy in r24..r31"]
     body += copy_pairs(P, F) + lane_linear(2, F, P)
     body += [f"sts     s2+{j}, {F[j]}" for j in range(8)]
-    body += ["; lanes 0 and 1 (resident): both copied by 8 MOVW into r16..r31 (lane 0 even, lane 1 odd)"]
+    body += ["; lanes 0 and 1 (resident): both copied by 8 MOVW into r16..r31 (lane 0 even, lane 1 odd);",
+             "; lane 1 first, then lane 0 has a spare register (r17) for 9-cycle rotations"]
     body += [f"movw    r{16 + 2 * j}, r{2 * j}" for j in range(8)]
-    body += lane_linear(0, L0, [f"r{16 + 2 * j}" for j in range(8)])
     body += lane_linear(1, L1, [f"r{17 + 2 * j}" for j in range(8)])
+    body += lane_linear(0, L0, [f"r{16 + 2 * j}" for j in range(8)], spare="r17")
     body += ["; lane 3 from static RAM and back"]
     body += [f"lds     {F[j]}, s3+{j}" for j in range(8)] + copy_pairs(P, F) + lane_linear(3, F, P)
     body += [f"sts     s3+{j}, {F[j]}" for j in range(8)]
@@ -200,10 +225,11 @@ def main() -> None:
     lines = [HEADER.rstrip("\n")]
     lines += ["", "/* The rounds from the constant in rc to the last, on the register map above; every register",
               " * but the stack pointer is clobbered. Internal (CALL from the functions below; each function has its own section). */",
-              "    .section .text.ascon_avr_fast.rounds, \"ax\", @progbits", "ascon_avr_rounds:", "1:"]
+              "    .section .text.ascon_avr_fast.rounds, \"ax\", @progbits", "2:", "    ret",
+              "ascon_avr_rounds:", "1:", "    lds     r29, rc",
+              "    cpi     r29, 0x3c                   ; past the last constant (0x4b)?", "    breq    2b"]
     lines += ["    " + x for x in round_body()]
-    lines += ["    lds     r24, rc", "    cpi     r24, 0x3c                   ; past the last constant (0x4b)?",
-              "    breq    2f", "    rjmp    1b", "2:", "    ret"]
+    lines += ["    rjmp    1b"]
     lines += ["", "/* The state at Z into the round map (lanes 2, 3 into static RAM); clobbers r24. Internal. */",
               "    .section .text.ascon_avr_fast.load, \"ax\", @progbits", "ascon_avr_load:"]
     lines += ["    " + x for x in LOAD] + ["    ret"]
