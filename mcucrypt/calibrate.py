@@ -45,6 +45,8 @@ SOURCES: dict[str, str] = {
             "'E31 RISC-V core' (HiFive1)",
     "SS16": "P. Schwabe, K. Stoffelen, All the AES you need on Cortex-M3 and M4, SAC 2016; Ko-/aes-armcortexm "
             "README, table 'Speed M3' (STM32L100C at 16 MHz, 0 wait states, tables in flash)",
+    "AP21m": "A. Adomnicai, T. Peyrin, Fixslicing AES-like ciphers, TCHES 2021(1); aadomn/aes README, table "
+             "'ARM Cortex-M3' column (non-unrolled code; the README does not name the part)",
     "I14": "independent re-measurement on a HiFive1 Rev B (FE310-G002), reported in issue 14",
     "S19+I14": "S19 (68.9 c/B x 200 B = 13 780) and I14 (13 731)",
 }
@@ -145,6 +147,22 @@ ROWS: tuple[Row, ...] = (
     Row("m3-bsks128", "armv7m", "aes-armcortexm", ("aes128ctrbs/aes_128_ctr_bs.s",), "AES_128_keyschedule",
         "", lambda: [Buf(_rnd(16, 3)), Buf(size=352, out=True)],
         "AES-128 key expansion to bitsliced state", (1024.8, 1024.8), "cycles", 0, _SS16),
+    # ---- armv7m: aadomn/aes (no tables: the fixsliced and barrel-shiftrows code reads only SRAM)
+    *(Row(f"m3-{name}", "armv7m", "aes", ("armcortexm/fixslicing/aes_encrypt.s",), sym, "",
+          (lambda n=nrk: [Buf(size=16, out=True), Buf(size=16, out=True), Buf(_rnd(16, 9)),
+                          Buf(_rnd(16, 10)), Buf(_rnd(4 * n, 11))]),
+          f"{label}, 2 blocks", (fig, fig), "c/B", 32, "AP21m")
+      for name, sym, nrk, label, fig in (
+          ("ffs128", "aes128_encrypt_ffs", 88, "AES-128 fully fixsliced", 84.3),
+          ("sfs128", "aes128_encrypt_sfs", 88, "AES-128 semi-fixsliced", 87.1),
+          ("ffs256", "aes256_encrypt_ffs", 120, "AES-256 fully fixsliced", 115.6),
+          ("sfs256", "aes256_encrypt_sfs", 120, "AES-256 semi-fixsliced", 119.9))),
+    *(Row(f"m3-{name}", "armv7m", "aes", ("armcortexm/barrel_shiftrows/aes_encrypt.s",), sym, "",
+          (lambda n=nrk: [Buf(size=128, out=True), Buf(_rnd(4 * n, 13)), Buf(_rnd(128, 12))]),
+          f"{label}, 8 blocks", (fig, fig), "c/B", 128, "AP21m")
+      for name, sym, nrk, label, fig in (
+          ("bsr128", "aes128_encrypt", 352, "AES-128 barrel-shiftrows", 94.8),
+          ("bsr256", "aes256_encrypt", 480, "AES-256 barrel-shiftrows", 127.9))),
 )
 
 

@@ -26,6 +26,7 @@ import argparse
 import json
 import re
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -486,13 +487,31 @@ set(CMAKE_ASM_FLAGS_INIT "{' '.join(arch)}")
 """
 
 
-def library_json(target: str, units: list[Unit], arch: list[str]) -> str:
+PLACEHOLDER_URL = "https://example.invalid/mcucrypt"
+
+
+def project_url() -> str | None:
+    """The checkout's public home: its git remote `origin` when that is an http(s) or GitHub-style URL."""
+    try:
+        proc = subprocess.run(["git", "-C", str(ROOT), "remote", "get-url", "origin"], capture_output=True,
+                              text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    remote = proc.stdout.strip() if proc.returncode == 0 else ""
+    m = re.fullmatch(r"git@([\w.-]+):(.+?)(?:\.git)?", remote)
+    if m:
+        return f"https://{m.group(1)}/{m.group(2)}"
+    m = re.fullmatch(r"(https?://\S+?)(?:\.git)?", remote)
+    return m.group(1) if m else None
+
+
+def library_json(target: str, units: list[Unit], arch: list[str], url: str) -> str:
     doc = {
         "name": f"mcucrypt-{target}", "version": VERSION,
         "description": "Verified, measured cryptography for microcontrollers: "
                        + ", ".join(f"{', '.join(u.ids)} ({u.impl.name})" for u in units),
         "keywords": ["cryptography", "crypto", target, *sorted({u.prim.name for u in units})],
-        "license": "MIT", "authors": [{"name": "the mcucrypt authors"}],
+        "license": "MIT", "authors": [{"name": "the mcucrypt authors"}], "homepage": url,
         "frameworks": "*", "platforms": PLATFORMIO[target],
         "headers": "mcucrypt.h",
         "build": {"srcDir": "src", "includeDir": "src", "flags": ["-std=c99", *arch]},
@@ -500,13 +519,14 @@ def library_json(target: str, units: list[Unit], arch: list[str]) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
-def library_properties(target: str, units: list[Unit]) -> str:
+def library_properties(target: str, units: list[Unit], url: str) -> str:
     return (f"name=mcucrypt-{target}\nversion={VERSION}\nauthor=the mcucrypt authors\n"
             f"maintainer=the mcucrypt authors\n"
             f"sentence=Verified, measured cryptography for {target}: "
             f"{', '.join(i for u in units for i in u.ids)}.\n"
             "paragraph=Exported by mcucrypt: official vectors, differential tests and a constant-time check on a "
-            "cycle-accurate board.\ncategory=Data Processing\nurl=https://example.invalid/mcucrypt\n"
+            "cycle-accurate board.\ncategory=Data Processing\n"
+            f"url={url}\n"
             f"architectures={ARDUINO_ARCH[target]}\nincludes=mcucrypt.h\n")
 
 
@@ -537,11 +557,18 @@ implementation's configuration is fixed in `src/mcucrypt/config_*.h`.
 
 
 def export(target: str, out: Path, *, core: str | None = None, prims: list[str] | None = None,
-           impl: str | None = None, allow_variable_time: bool = False) -> dict:
+           impl: str | None = None, allow_variable_time: bool = False, url: str | None = None) -> dict:
     if target not in TOOLS:
         raise ExportError(f"export targets are {', '.join(TOOLS)} (not {target!r})")
     c = get_core(target, core)
     units, warnings = select(target, c, list(prims or []), impl, allow_variable_time)
+    if url is not None and not re.fullmatch(r"https?://[^\s/]+\S*", url):
+        raise ExportError(f"--url wants an http(s) address, not {url!r}")
+    url = url or project_url()
+    if url is None:
+        url = PLACEHOLDER_URL
+        warnings.append(f"no --url and no http(s) git remote: library.json and library.properties name {url}; "
+                        "pass --url with your project's page before publishing to a library registry")
     if out.exists() and any(out.iterdir()):
         if not (out / "mcucrypt-export.json").is_file():
             raise ExportError(f"{out} exists and is not an earlier export: refusing to overwrite it")
@@ -566,9 +593,9 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
     (out / "CMakeLists.txt").write_text(cmakelists(target, sources, arch))
     (out / "cmake").mkdir()
     (out / "cmake" / "toolchain.cmake").write_text(toolchain_cmake(target, arch))
-    (out / "library.json").write_text(library_json(target, units, arch))
+    (out / "library.json").write_text(library_json(target, units, arch, url))
     if target in ARDUINO_ARCH:
-        (out / "library.properties").write_text(library_properties(target, units))
+        (out / "library.properties").write_text(library_properties(target, units, url))
     shutil.copyfile(ROOT / "LICENSE", out / "LICENSE")
     (out / "README.md").write_text(readme(target, c, units, warnings))
     manifest = {"target": target, "core": c.name, "arch_flags": arch, "warnings": warnings,
@@ -668,7 +695,8 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n"
                "  mcucrypt export --target rv32 --prim lea128 --out mylib && make -C mylib\n"
                "  mcucrypt export --target armv7m --core cortex-m3 --prim tinyjambu --prim aes --out lib-m3\n"
-               "  mcucrypt export --target avr --prim aes128 --allow-variable-time --out lib-avr")
+               "  mcucrypt export --target avr --prim aes128 --allow-variable-time --out lib-avr\n"
+               "  mcucrypt export --target avr --prim ascon --url https://github.com/me/fw --out lib-ascon")
     s.add_argument("--target", required=True, choices=list(TOOLS), help="the board family")
     s.add_argument("--core", help="the part (default: the target's real part: e31, cortex-m3, atmega128)")
     s.add_argument("--prim", action="append", metavar="P",
@@ -677,6 +705,8 @@ def register(subparsers: Any) -> None:
     s.add_argument("--out", required=True, help="the folder to write (replaced if it holds an earlier export)")
     s.add_argument("--allow-variable-time", action="store_true",
                    help="let implementations that do not claim constant time compete")
+    s.add_argument("--url", help="the project page written into library.json and library.properties "
+                                 "(default: the checkout's http(s) git remote `origin`)")
     s.set_defaults(func=cmd_export)
 
 
@@ -686,7 +716,7 @@ def cmd_export(opts: argparse.Namespace) -> int:
     from .kinds.base import UsageError
     try:
         manifest = export(opts.target, Path(opts.out), core=opts.core, prims=opts.prim or [], impl=opts.impl,
-                          allow_variable_time=opts.allow_variable_time)
+                          allow_variable_time=opts.allow_variable_time, url=opts.url)
     except (ExportError, ChoiceError, CoreError) as e:
         raise UsageError(str(e)) from None
     for w in manifest["warnings"]:

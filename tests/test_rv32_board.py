@@ -259,6 +259,20 @@ def test_btb_thrashing(params: E31Params, cycles: int) -> None:
     assert (r.cycles, board.model.predictor.mispredictions) == (cycles, 0)
 
 
+@pytest.mark.parametrize("params,cycles", [
+    (E31Params(), 5122),                                        # derivations in fixtures/rv32/fetch.S
+    (E31Params(line_straddle_penalty=1), 5122 + 639),
+    (E31Params(line_straddle_penalty=1, fetch_queue_cycles=8), 5122 + 639),
+])
+def test_straight_line_block_larger_than_the_icache(params: E31Params, cycles: int) -> None:
+    """20 KiB of straight-line code (the I-cache holds 16 KiB): the default model has no capacity or fetch
+    effect (calibration.md, pattern (c)); the experiment parameters charge each line-straddling 32-bit
+    instruction."""
+    board = board_for("fetch.S", "rv32imac", params=params)
+    r = board.call("straight_20k", [0])
+    assert (r.cycles, r.instructions, r.return_value) == (cycles, 5121, 1)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Extension semantics (expected values computed independently of rv32_isa)
 

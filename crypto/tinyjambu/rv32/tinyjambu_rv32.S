@@ -18,10 +18,11 @@
  * Shifts by constants, AND, XOR, OR; branches only on the public step count, mode and pointer
  * alignment: constant time.
  *
- * Register map (internal routine tj_core_<size>, called with JAL by perm and blocks):
- *   t0-t3 state words s0..s3     t4 = F     t5 = u     t6, a1 = scratch
- *   s0..s7 = (~)key words (4, 6 or 8 of them)   a2 = chunks (steps / 128)
- *   blocks: a0 = state pointer, a3 = frame, a4 = in, a5 = out, a6 = nblocks, a7 = mode
+ * Register map (internal routine tj_core_<name>, called with JAL by perm and blocks):
+ *   t0-t3 state words s0..s3     t4 = F     t5 = u     t6, a1 = scratch     a2 = chunks (steps / 128)
+ *   192/256: s0..s7 = (~)key words (6 or 8), return through ra;
+ *   128: a3-a6 = (~)key words, return through a7 (so its perm is a leaf without a stack frame)
+ *   blocks: a0 = state pointer, a3 = frame, a4 = in, a5 = out, a6 = nblocks, a7 = mode on entry (see BLOCKS)
  */
 #include "mcucrypt/ns.h"
 #include "../ref/tinyjambu_perm.h"
@@ -85,65 +86,68 @@
     or      F, F, T1
 .endm
 
-/* The chunk sequence of one key size: the key pattern repeats every 1, 3 or 2 chunks. */
-.macro CHUNK_N size, n
+/* The chunk sequence of one key size: the key pattern repeats every 1, 3 or 2 chunks. k0..k7 name the
+ * registers holding key words 0..7. */
+.macro CHUNK_N size, n, k0, k1, k2, k3, k4, k5, k6, k7
   .if \size == 128
-    CHUNK   s0, s1, s2, s3
+    CHUNK   \k0, \k1, \k2, \k3
   .elseif \size == 192
     .if (\n % 3) == 0
-    CHUNK   s0, s1, s2, s3
+    CHUNK   \k0, \k1, \k2, \k3
     .elseif (\n % 3) == 1
-    CHUNK   s4, s5, s0, s1
+    CHUNK   \k4, \k5, \k0, \k1
     .else
-    CHUNK   s2, s3, s4, s5
+    CHUNK   \k2, \k3, \k4, \k5
     .endif
   .else
     .if (\n % 2) == 0
-    CHUNK   s0, s1, s2, s3
+    CHUNK   \k0, \k1, \k2, \k3
     .else
-    CHUNK   s4, s5, s6, s7
+    CHUNK   \k4, \k5, \k6, \k7
     .endif
   .endif
 .endm
 
-/* tj_core_<size>: a2 chunks of 128 steps on t0-t3 with the key in s0... P_640 (5 chunks) and P_large
- * (8/9/10) run unrolled with one test after the fifth chunk; other counts take the loop, whose body
- * is one key period (1, 3 or 2 chunks) with a test after each chunk. Clobbers a1, a2, t4-t6. */
-.macro CORE size, large
-    .section .text.tj_core_\size, "ax", @progbits
+/* tj_core_<name>: a2 chunks of 128 steps on t0-t3 with the key in k0..k7, returning through `link`.
+ * P_640 (5 chunks) and P_large (8/9/10) run unrolled with one test after the fifth chunk (P_640 is tested
+ * first: it is the shorter call, where a test costs most); other counts take the loop, whose body is one
+ * key period (1, 3 or 2 chunks) with a test after each chunk. Clobbers a1, a2, t4-t6. */
+.macro CORE size, large, name, link, k0, k1, k2, k3, k4=none, k5=none, k6=none, k7=none
+    .section .text.tj_core_\name, "ax", @progbits
     .p2align 2
-tj_core_\size:
+tj_core_\name:
     F_START
-    li      T1, \large
+    addi    a2, a2, -5                  // zero for P_640
+    beqz    a2, 1f
+    li      T1, \large - 5
     beq     a2, T1, 1f
-    li      T1, 5
-    beq     a2, T1, 1f
+    addi    a2, a2, 5
     beqz    a2, 9f
 2:
-    CHUNK_N \size, 0
+    CHUNK_N \size, 0, \k0, \k1, \k2, \k3, \k4, \k5, \k6, \k7
     addi    a2, a2, -1
     beqz    a2, 9f
   .if \size != 128
-    CHUNK_N \size, 1
+    CHUNK_N \size, 1, \k0, \k1, \k2, \k3, \k4, \k5, \k6, \k7
     addi    a2, a2, -1
     beqz    a2, 9f
   .endif
   .if \size == 192
-    CHUNK_N \size, 2
+    CHUNK_N \size, 2, \k0, \k1, \k2, \k3, \k4, \k5, \k6, \k7
     addi    a2, a2, -1
     beqz    a2, 9f
   .endif
     j       2b
-1:  addi    a2, a2, -5                  // zero for P_640
+1:
     .set .Lchunk, 0
   .rept \large
-    CHUNK_N \size, .Lchunk
+    CHUNK_N \size, .Lchunk, \k0, \k1, \k2, \k3, \k4, \k5, \k6, \k7
     .set .Lchunk, .Lchunk + 1
     .if .Lchunk == 5
     beqz    a2, 9f
     .endif
   .endr
-9:  ret
+9:  jr      \link
 .endm
 
 /* The key words into s0..: word loads when the pointer is aligned, bytes otherwise (the E31 traps on a
@@ -161,35 +165,40 @@ tj_core_\size:
     or      \reg, \reg, T1
 .endm
 
-.macro LOAD_KEY nwords
+.macro LOAD_KEY nwords, regs:vararg
     andi    T1, a1, 3
     bnez    T1, 3f
     .set .Lkw, 0
-  .irp r, s0, s1, s2, s3, s4, s5, s6, s7
+  .irp r, \regs
     .if .Lkw < \nwords
     lw      \r, (4 * .Lkw)(a1)
-    .endif
-    .set .Lkw, .Lkw + 1
-  .endr
-    j       4f
-3:
-    .set .Lkw, 0
-  .irp r, s0, s1, s2, s3, s4, s5, s6, s7
-    .if .Lkw < \nwords
-    KEYWORD \r, (4 * .Lkw)
     .endif
     .set .Lkw, .Lkw + 1
   .endr
 4:
 #ifndef __riscv_zbb
     .set .Lkw, 0
-  .irp r, s0, s1, s2, s3, s4, s5, s6, s7
+  .irp r, \regs
     .if .Lkw < \nwords
     not     \r, \r
     .endif
     .set .Lkw, .Lkw + 1
   .endr
 #endif
+.endm
+
+/* The unaligned-key path of LOAD_KEY, placed out of line (after the function's RET) so that the aligned
+ * case falls through without a jump. */
+.macro LOAD_KEY_BYTES nwords, regs:vararg
+3:
+    .set .Lkw, 0
+  .irp r, \regs
+    .if .Lkw < \nwords
+    KEYWORD \r, (4 * .Lkw)
+    .endif
+    .set .Lkw, .Lkw + 1
+  .endr
+    j       4b
 .endm
 
 /* Save ra and the key's s registers (frame of 48 bytes: ra, s0..s7, 16-byte aligned). */
@@ -234,12 +243,26 @@ tj_core_\size:
 .macro PERM size, nwords
     SAVE    \nwords
     LOAD_STATE
-    LOAD_KEY \nwords
+    LOAD_KEY \nwords, s0, s1, s2, s3, s4, s5, s6, s7
     srli    a2, a2, 7
     jal     tj_core_\size
     STORE_STATE
     RESTORE \nwords
     ret
+    LOAD_KEY_BYTES \nwords, s0, s1, s2, s3, s4, s5, s6, s7
+.endm
+
+/* TinyJAMBU-128's permutation needs no stack: its four key words fit in a3-a6 and its core returns
+ * through a7, so nothing callee-saved is touched (12 instructions of SAVE/RESTORE less per call; its
+ * block loop moves its own arguments to s0-s6 instead). */
+.macro PERM128_LEAF
+    LOAD_STATE
+    LOAD_KEY 4, a3, a4, a5, a6
+    srli    a2, a2, 7
+    jal     a7, tj_core_128
+    STORE_STATE
+    ret
+    LOAD_KEY_BYTES 4, a3, a4, a5, a6
 .endm
 
 /* One little-endian word from any address (bytes: the E31 traps on a misaligned LW). */
@@ -267,44 +290,78 @@ tj_core_\size:
 .endm
 
 /* blocks: per block  s1 ^= frame, P_steps, then by mode (public): absorb s3 ^= w; encrypt s3 ^= w,
- * out = w ^ s2; decrypt out = w ^ s2, s3 ^= out. Encryption is the fall-through path. The chunk count
- * (steps / 128) is kept in ra's neighbour slot 40(sp) and reloaded per block. */
-.macro BLOCKS size, nwords
-    SAVE    \nwords
+ * out = w ^ s2; decrypt out = w ^ s2, s3 ^= out. Encryption is the fall-through path. Message words
+ * move with LW/SW when both buffers are word-aligned (the flag `al`, tested per block: a public,
+ * always-predicted branch), bytewise otherwise (the E31 traps on a misaligned LW).
+ * Registers: fr = frame, in, out, nb = blocks left, md = mode, ch = chunks per block (`stack`: kept at
+ * 40(sp) and reloaded), al = alignment flag (a0: the state pointer is parked at 36(sp) meanwhile),
+ * link = the core's return register, then the key registers. */
+.macro BLOCKS size, nsave, link, fr, in, out, nb, md, ch, al, k0, k1, k2, k3, k4=none, k5=none, k6=none, k7=none
+    SAVE    \nsave
+  .ifnc \fr, a3
+    mv      \fr, a3
+    mv      \in, a4
+    mv      \out, a5
+    mv      \nb, a6
+    mv      \md, a7
+  .endif
     LOAD_STATE
-    LOAD_KEY \nwords
+  .ifc \al, a0
+    sw      a0, 36(sp)
+  .endif
+    LOAD_KEY \size / 32, \k0, \k1, \k2, \k3, \k4, \k5, \k6, \k7
     srli    a2, a2, 7
+  .ifc \ch, stack
     sw      a2, 40(sp)
-5:  xor     t1, t1, a3
+  .else
+    mv      \ch, a2
+  .endif
+    or      \al, \in, \out
+    andi    \al, \al, 3
+5:  xor     t1, t1, \fr
+  .ifc \ch, stack
     lw      a2, 40(sp)
-    jal     tj_core_\size
-    LOADW_ANY a1, a4
-    addi    a4, a4, 4
+  .else
+    mv      a2, \ch
+  .endif
+    jal     \link, tj_core_\size
+    bnez    \al, 13f
+    lw      a1, 0(\in)
+10: addi    \in, \in, 4
     li      T1, 1
-    bne     a7, T1, 6f
+    bne     \md, T1, 6f
     xor     t3, t3, a1                  // encrypt
     xor     a1, a1, t2
-7:  STOREW_ANY a1, a5
-    addi    a5, a5, 4
-8:  addi    a6, a6, -1
-    bnez    a6, 5b
+7:  bnez    \al, 11f
+    sw      a1, 0(\out)
+12: addi    \out, \out, 4
+8:  addi    \nb, \nb, -1
+    bnez    \nb, 5b
+  .ifc \al, a0
+    lw      a0, 36(sp)
+  .endif
     STORE_STATE
-    RESTORE \nwords
+    RESTORE \nsave
     ret
-6:  bgtu    a7, T1, 1f
+6:  bgtu    \md, T1, 1f
     xor     t3, t3, a1                  // absorb
     j       8b
 1:  xor     a1, a1, t2                  // decrypt
     xor     t3, t3, a1
     j       7b
+13: LOADW_ANY a1, \in
+    j       10b
+11: STOREW_ANY a1, \out
+    j       12b
+    LOAD_KEY_BYTES \size / 32, \k0, \k1, \k2, \k3, \k4, \k5, \k6, \k7
 .endm
 
-CORE 128, 8
-CORE 192, 9
-CORE 256, 10
+CORE 128, 8, 128, a7, a3, a4, a5, a6
+CORE 192, 9, 192, ra, s0, s1, s2, s3, s4, s5
+CORE 256, 10, 256, ra, s0, s1, s2, s3, s4, s5, s6, s7
 
 FUNC MCU_FN(tinyjambu128, perm)
-    PERM    128, 4
+    PERM128_LEAF
 ENDFUNC MCU_FN(tinyjambu128, perm)
 
 FUNC MCU_FN(tinyjambu192, perm)
@@ -316,13 +373,13 @@ FUNC MCU_FN(tinyjambu256, perm)
 ENDFUNC MCU_FN(tinyjambu256, perm)
 
 FUNC MCU_FN(tinyjambu128, blocks)
-    BLOCKS  128, 4
+    BLOCKS  128, 7, a7, s0, s1, s2, s3, s4, s5, s6, a3, a4, a5, a6
 ENDFUNC MCU_FN(tinyjambu128, blocks)
 
 FUNC MCU_FN(tinyjambu192, blocks)
-    BLOCKS  192, 6
+    BLOCKS  192, 6, ra, a3, a4, a5, a6, a7, stack, a0, s0, s1, s2, s3, s4, s5
 ENDFUNC MCU_FN(tinyjambu192, blocks)
 
 FUNC MCU_FN(tinyjambu256, blocks)
-    BLOCKS  256, 8
+    BLOCKS  256, 8, ra, a3, a4, a5, a6, a7, stack, a0, s0, s1, s2, s3, s4, s5, s6, s7
 ENDFUNC MCU_FN(tinyjambu256, blocks)
