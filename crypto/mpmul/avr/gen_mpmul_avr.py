@@ -1,0 +1,358 @@
+# SPDX-License-Identifier: MIT
+"""Generate mpmul_avr.S: constant-time 256-bit multiplication for the 8-bit AVR (ATmega128), avr-kara.
+
+    python3 gen_mpmul_avr.py            (writes mpmul_avr.S beside this file; --check compares)
+
+Structure (all straight-line; the only branch-like control flow is one RCALL of a local routine):
+- K64: a 64x64-bit product with both operands in 16 registers, product scanning: 64 MULs (2 cycles)
+  each followed by ADD/ADC/ADC (r1:r0 into a 3-byte column sum, the third with a zero register), the
+  column's low byte stored and the sum renamed one byte down (a CLR for the new top). 364 cycles.
+- mul128: one level of subtractive Karatsuba over K64: L = aL*bL, H = aH*bH, then the differences
+  aH - aL and bH - bL computed in place in the operand registers (which still hold aH, bH), made
+  absolute with their sign masks ((d ^ m) - m, no branch), M = |da|*|db|, and the recombination
+  r += B^8 * (L + H -/+ M) with the refined form T = L1 + H0 (used at B^8 and B^16).
+- mul256: the same level again over mul128 (an RCALL'd local routine), its differences and M in a
+  stack frame.
+The signs are masks: the product's sign selects -M or +M as (M ^ n) + (n & 1) with n = ~(ma ^ mb),
+sign-extended by folding n into the top carry byte; no branch or address depends on the operands.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "mpmul_avr.S"
+
+ZR = 2                       # zero register (r1 is clobbered by MUL)
+NREG = 3                     # sign mask / n
+A = list(range(4, 12))       # K64 operand a (and T in the combine)
+B = list(range(12, 20))      # K64 operand b
+ACC = [20, 21, 22]           # column sum
+SB = 23                      # second sign mask
+# X r26:r27 result, Y r28:r29 a, Z r30:r31 b, r24:r25 scratch pointer (mul128's 16-byte area)
+
+CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "rcall": 3, "ret": 4,
+       "sbiw": 2, "adiw": 2}
+
+
+class Gen:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.cycles = 0
+
+    def e(self, s: str) -> None:
+        self.lines.append("    " + s)
+        self.cycles += CYC.get(s.split()[0], 1)
+
+    def label(self, s: str) -> None:
+        self.lines.append(s)
+
+    def comment(self, s: str) -> None:
+        self.lines.append("    ; " + s)
+
+    # ---- K64 -------------------------------------------------------------------------------------
+    def k64(self, a: list[int], b: list[int], store) -> None:
+        """Product scanning of a[0..8) * b[0..8) (byte registers), store(k, reg) per result byte."""
+        c0, c1, c2 = ACC
+        for k in range(15):
+            pairs = [(i, k - i) for i in range(8) if 0 <= k - i < 8]
+            for n, (i, j) in enumerate(pairs):
+                self.e(f"mul r{a[i]}, r{b[j]}")
+                if k == 0:
+                    store(0, 0)
+                    self.e(f"mov r{c0}, r1")
+                    self.e(f"clr r{c1}")
+                    self.e(f"clr r{c2}")
+                    continue
+                self.e(f"add r{c0}, r0")
+                self.e(f"adc r{c1}, r1")
+                if k < 14:              # column 14's sum is the product's top 16 bits: no carry out
+                    self.e(f"adc r{c2}, r{ZR}")
+            if k == 0:
+                continue
+            store(k, c0)
+            if k == 14:
+                store(15, c1)
+            else:
+                c0, c1, c2 = c1, c2, c0
+                self.e(f"clr r{c2}")
+
+    # ---- |x - y| in registers ------------------------------------------------------------------------
+    def absdiff_inplace(self, regs: list[int], ptr: str, off: int, mask: int) -> None:
+        """regs = |regs - mem[ptr+off..]|, mask = 0xff if regs < mem (borrow) else 0."""
+        for i, r in enumerate(regs):
+            self.e(f"ldd r0, {ptr}+{off + i}")
+            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+        self.e(f"sbc r{mask}, r{mask}")
+        for r in regs:
+            self.e(f"eor r{r}, r{mask}")
+        for i, r in enumerate(regs):
+            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{mask}")
+
+    # ---- recombination ---------------------------------------------------------------------------------
+    def combine(self, h: int, T: list[int], W: list[int], rp: str, mp: str, n: int,
+                f1: int, f2: int, f3: int, e: int, ct: int) -> None:
+        """R (4h bytes at rp) = L + B^2h H on entry, M (2h bytes at mp) = |da||db|, n = 0xff when the
+        middle term is L + H - M, 0 when L + H + M. On exit R = L + B^h (L + H -/+ M) + B^2h H.
+            T  = L1 + H0 (h bytes in T, carry ct)
+            R1 = L0 + T + (M0 ^ n) + (n & 1)                    chains 1, 2 (carries f1, f2)
+            R2 = H1 + T + (M1 ^ n) + (f1 + f2 + ct)              chains 3, 1, 2
+            R3 = H1 + (n + ct + carries) sign-extended
+        Chains interleave chunk by chunk (len(W) bytes); a chain's carry waits in its register
+        (ADC f, zero with f = 0 saves it, LSR f restores it and zeroes f)."""
+        w = len(W)
+        # T = L1 + H0
+        for j in range(h):
+            self.e(f"ldd r{T[j]}, {rp}+{h + j}")
+        for j in range(h):
+            self.e(f"ldd r0, {rp}+{2 * h + j}")
+            self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
+        self.e(f"clr r{ct}")
+        self.e(f"adc r{ct}, r{ZR}")
+        self.e(f"mov r{e}, r{n}")             # the sign extension of -M: -1 at B^3h when n = 0xff
+        self.e(f"add r{e}, r{ct}")
+        self.e(f"clr r{f1}")
+        self.e(f"mov r{f2}, r{n}")
+        self.e(f"neg r{f2}")                   # n & 1: the +1 of the two's complement
+        # R1 and R2
+        for region in (1, 2):
+            src = 0 if region == 1 else 3 * h          # L0 or H1
+            moff = 0 if region == 1 else h
+            if region == 2:
+                self.e(f"clr r{f3}")
+                self.e(f"add r{f3}, r{f1}")
+                self.e(f"add r{f3}, r{f2}")
+                self.e(f"add r{f3}, r{ct}")
+                self.e(f"clr r{f1}")
+                self.e(f"clr r{f2}")
+            for c in range(0, h, w):
+                regs = W[:min(w, h - c)]
+                for i, r in enumerate(regs):
+                    self.e(f"ldd r{r}, {rp}+{src + c + i}")
+                if region == 2:           # chain 3: the carries into B^2h (f3 = their sum, 0..3, at first)
+                    if c == 0:
+                        self.e(f"add r{regs[0]}, r{f3}")
+                        for r in regs[1:]:
+                            self.e(f"adc r{r}, r{ZR}")
+                        self.e(f"mov r{f3}, r{ZR}")      # MOV keeps the carry
+                    else:
+                        self.e(f"lsr r{f3}")
+                        for r in regs:
+                            self.e(f"adc r{r}, r{ZR}")
+                    self.e(f"adc r{f3}, r{ZR}")
+                self.e(f"lsr r{f1}")
+                for i, r in enumerate(regs):
+                    self.e(f"adc r{r}, r{T[c + i]}")
+                self.e(f"adc r{f1}, r{ZR}")
+                self.e(f"lsr r{f2}")
+                for i, r in enumerate(regs):
+                    self.e(f"ldd r0, {mp}+{moff + c + i}")
+                    self.e(f"eor r0, r{n}")
+                    self.e(f"adc r{r}, r0")
+                self.e(f"adc r{f2}, r{ZR}")
+                for i, r in enumerate(regs):
+                    self.e(f"std {rp}+{h * region + c + i}, r{r}")
+        # R3 = H1 + e (sign-extended), e = n + ct + f1 + f2 + f3 in [-1, 4]
+        self.e(f"add r{e}, r{f1}")
+        self.e(f"add r{e}, r{f2}")
+        self.e(f"add r{e}, r{f3}")
+        self.e(f"mov r{f1}, r{e}")
+        self.e(f"lsl r{f1}")
+        self.e(f"sbc r{f1}, r{f1}")
+        for c in range(0, h, w):
+            regs = W[:min(w, h - c)]
+            for i, r in enumerate(regs):
+                self.e(f"ldd r{r}, {rp}+{3 * h + c + i}")
+            for i, r in enumerate(regs):
+                if c + i == 0:
+                    self.e(f"add r{r}, r{e}")
+                else:
+                    self.e(f"adc r{r}, r{f1}")
+            for i, r in enumerate(regs):
+                self.e(f"std {rp}+{3 * h + c + i}, r{r}")
+
+
+def gen_mul128(g: Gen) -> int:
+    """Local routine: X = r (32 bytes), Y = a, Z = b (16 bytes each), r24:r25 = 16 bytes of scratch.
+    Keeps r2 (zero) and r24:r25; clobbers r0, r1, r3..r23, X, Y, Z."""
+    start = g.cycles
+    g.label("mpmul_avr_kara_mul128:")
+    st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
+    g.comment("L = aL * bL into r[0..16)")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{i}")
+        g.e(f"ldd r{B[i]}, Z+{i}")
+    g.k64(A, B, st_x)
+    g.comment("H = aH * bH into r[16..32)")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{8 + i}")
+        g.e(f"ldd r{B[i]}, Z+{8 + i}")
+    g.k64(A, B, st_x)
+    g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
+    g.absdiff_inplace(A, "Y", 0, NREG)
+    g.absdiff_inplace(B, "Z", 0, SB)
+    g.e(f"eor r{NREG}, r{SB}")
+    g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
+    g.comment("M = |da| * |db| into the scratch")
+    g.e("movw r28, r24")
+    st_y = lambda k, reg: g.e(f"std Y+{k}, r{reg}")      # noqa: E731
+    g.k64(A, B, st_y)
+    g.e("movw r30, r26")
+    g.e("sbiw r30, 32")
+    g.comment("r += B^8 (L + H -/+ M)")
+    g.combine(8, A, B, "Z", "Y", NREG, f1=20, f2=21, f3=22, e=23, ct=1)
+    g.e("ret")
+    return g.cycles - start
+
+
+# mul256 frame (offsets from F = SP + 1 after the allocation): sign, scratch, |da|, |db|, M, saved pointers
+F_SIGN, F_S, F_DA, F_DB, F_PTR, F_M = 0, 1, 17, 33, 49, 55
+FRAME = F_M + 32
+SAVED = [2, 3] + list(range(4, 18)) + [28, 29]
+
+
+def gen_mul256(g: Gen) -> None:
+    g.label("    .global MCU_FN(mpmul256, mul)")
+    g.label("    .type MCU_FN(mpmul256, mul), @function")
+    g.label("MCU_FN(mpmul256, mul):")
+    for r in SAVED:
+        g.e(f"push r{r}")
+    g.comment(f"frame of {FRAME} bytes (interrupts masked while SP changes)")
+    g.e("in r28, 0x3d")
+    g.e("in r29, 0x3e")
+    g.e(f"subi r28, {FRAME}")
+    g.e("sbci r29, 0")
+    g.e("in r0, 0x3f")
+    g.e("cli")
+    g.e("out 0x3e, r29")
+    g.e("out 0x3f, r0")
+    g.e("out 0x3d, r28")
+    g.e("adiw r28, 1")                      # Y = F
+    g.e(f"clr r{ZR}")
+    for k, r in enumerate((24, 25, 22, 23, 20, 21)):
+        g.e(f"std Y+{F_PTR + k}, r{r}")
+    g.e("movw r30, r28")                    # Z = F
+    g.comment("|aH - aL| and |bH - bL| (16 bytes each) into the frame; signs combined in F[sign]")
+    for name, src, dst, mreg in (("a", 22, F_DA, NREG), ("b", 20, F_DB, SB)):
+        g.e(f"movw r28, r{src}")
+        regs = A + B
+        for i, r in enumerate(regs):
+            g.e(f"ldd r{r}, Y+{16 + i}")
+        g.absdiff_inplace(regs, "Y", 0, mreg)
+        for i, r in enumerate(regs):
+            g.e(f"std Z+{dst + i}, r{r}")
+    g.e(f"eor r{NREG}, r{SB}")
+    g.e(f"com r{NREG}")
+    g.e(f"std Z+{F_SIGN}, r{NREG}")
+    g.comment("M = |da| * |db| into F[M]")
+    g.e("movw r26, r30")
+    g.e(f"adiw r26, {F_M}")
+    g.e("movw r28, r30")
+    g.e(f"adiw r28, {F_DA}")
+    g.e("movw r24, r30")
+    g.e(f"adiw r24, {F_S}")
+    g.e(f"adiw r30, {F_DB}")
+    g.e("rcall mpmul_avr_kara_mul128")
+    g.comment("L = aL * bL into r[0..32), H = aH * bH into r[32..64)")
+    g.e("movw r30, r24")
+    g.e(f"sbiw r30, {F_S}")                  # Z = F
+    for half in (0, 1):
+        g.e(f"ldd r26, Z+{F_PTR}")
+        g.e(f"ldd r27, Z+{F_PTR + 1}")
+        g.e(f"ldd r28, Z+{F_PTR + 2}")
+        g.e(f"ldd r29, Z+{F_PTR + 3}")
+        g.e(f"ldd r0, Z+{F_PTR + 4}")
+        g.e(f"ldd r31, Z+{F_PTR + 5}")
+        g.e("mov r30, r0")
+        if half:
+            g.e("adiw r26, 32")
+            g.e("adiw r28, 16")
+            g.e("adiw r30, 16")
+        g.e("rcall mpmul_avr_kara_mul128")
+        g.e("movw r30, r24")
+        g.e(f"sbiw r30, {F_S}")
+    g.comment("r += B^16 (L + H -/+ M)")
+    g.e(f"ldd r{NREG}, Z+{F_SIGN}")
+    g.e("movw r28, r30")
+    g.e(f"adiw r28, {F_M}")
+    g.e(f"ldd r0, Z+{F_PTR}")
+    g.e(f"ldd r31, Z+{F_PTR + 1}")
+    g.e("mov r30, r0")
+    T = A + B
+    W = [20, 21, 22, 23]
+    g.combine(16, T, W, "Z", "Y", NREG, f1=24, f2=25, f3=26, e=27, ct=1)
+    g.comment("free the frame, restore, r1 = 0")
+    g.e("in r28, 0x3d")
+    g.e("in r29, 0x3e")
+    g.e(f"subi r28, lo8(-{FRAME})")
+    g.e(f"sbci r29, hi8(-{FRAME})")
+    g.e("in r0, 0x3f")
+    g.e("cli")
+    g.e("out 0x3e, r29")
+    g.e("out 0x3f, r0")
+    g.e("out 0x3d, r28")
+    for r in reversed(SAVED):
+        g.e(f"pop r{r}")
+    g.e("clr r1")
+    g.e("ret")
+    g.label("    .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)")
+
+
+def generate() -> str:
+    g128 = Gen()
+    c128 = gen_mul128(g128)
+    g = Gen()
+    gen_mul256(g)
+    c256 = g.cycles + 3 * (c128 + CYC["rcall"]) - 3 * CYC["rcall"]
+    gk = Gen()
+    gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"))
+    head = f"""// SPDX-License-Identifier: MIT
+/* GENERATED by gen_mpmul_avr.py - do not edit. avr-kara: constant-time 256x256 -> 512-bit multiplication
+ * for the 8-bit AVR (ATmega128); the 512..2048-bit Karatsuba levels above it are kara.c.
+ *
+ * void mcu_mpmul256_avr_kara_mul(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);
+ *   limbs little-endian 32-bit words, i.e. on this little-endian core a and b are 32-byte little-endian
+ *   integers and r a 64-byte one. r must not overlap a or b.
+ *
+ * Techniques (details in the generator and docs/mpmul.md, "AVR"):
+ *   - K64 (64x64 bits, 8x8 bytes) in registers, product scanning: MUL into r1:r0, ADD/ADC/ADC into a
+ *     3-byte column sum (zero register r2), the sum renamed down a byte per column: {gk.cycles} cycles.
+ *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
+ *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
+ *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
+ *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
+ *
+ * Register map
+ *   r0, r1     MUL product (r1 cleared before returning)      r2  zero
+ *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
+ *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
+ *   X          result pointer (ST X+)     Y  a / scratch        Z  b / result in the recombination
+ *   r24:r25    mul128's 16-byte scratch (the frame)
+ * Stack: {len(SAVED)} saved registers, a {FRAME}-byte frame, one return address: {len(SAVED) + FRAME + 2 + 2} bytes
+ *   with the caller's return address.
+ * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL), mul256 {c256}.
+ */
+#include "mcucrypt/ns.h"
+
+    .text
+"""
+    body = "\n".join(g.lines + [""] + g128.lines)
+    return head + body + "\n"
+
+
+def main() -> None:
+    text = generate()
+    if "--check" in sys.argv:
+        if OUT.read_text() != text:
+            print(f"{OUT.name} is not current: run {Path(__file__).name}")
+            sys.exit(1)
+        return
+    if "--count" in sys.argv:
+        print(text.split("Cycles")[1].split("*/")[0])
+        return
+    OUT.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
