@@ -299,6 +299,152 @@ def gen_mul256(g: Gen) -> None:
     g.label("    .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)")
 
 
+def gen_helpers(g: Gen) -> None:
+    """Looped helpers for the C Karatsuba levels (kara.c): lengths are public, loop counters only."""
+    g.label("")
+    g.label("/* uint8_t mpmul_avr_kara_absdiff(uint8_t *d, const uint8_t *x, const uint8_t *y, uint16_t h);")
+    g.label(" *   d = |x - y| over h bytes (h a multiple of 8, at most 2040); returns 0xff if x < y, else 0.")
+    g.label(" *   X = x, Z = y, Y = d; r0, r19 data; r25 the borrow mask; r18 the loop counter (h / 8). */")
+    g.label("    .global mpmul_avr_kara_absdiff")
+    g.label("    .type mpmul_avr_kara_absdiff, @function")
+    g.label("mpmul_avr_kara_absdiff:")
+    g.e("push r28")
+    g.e("push r29")
+    g.e("movw r26, r22")
+    g.e("movw r30, r20")
+    g.e("movw r28, r24")
+    g.e("movw r22, r24")                    # d again for the second pass
+    g.e("lsr r19")
+    g.e("ror r18")
+    g.e("lsr r19")
+    g.e("ror r18")
+    g.e("lsr r19")
+    g.e("ror r18")
+    g.e("mov r20, r18")                     # the counter again for the second pass
+    g.e("clc")
+    g.label("1:")
+    for _ in range(8):
+        g.e("ld r0, X+")
+        g.e("ld r19, Z+")
+        g.e("sbc r0, r19")
+        g.e("st Y+, r0")
+    g.e("dec r18")                          # DEC and BRNE leave the carry alone
+    g.e("brne 1b")
+    g.e("sbc r25, r25")                     # the borrow as a mask
+    g.e("movw r28, r22")
+    g.e("mov r19, r25")
+    g.e("lsr r19")                          # C = m & 1: (d ^ m) - m = (d ^ m) + (m & 1)
+    g.label("2:")
+    for _ in range(8):
+        g.e("ld r0, Y")
+        g.e("eor r0, r25")
+        g.e("adc r0, r1")
+        g.e("st Y+, r0")
+    g.e("dec r20")
+    g.e("brne 2b")
+    g.e("mov r24, r25")
+    g.e("pop r29")
+    g.e("pop r28")
+    g.e("ret")
+    g.label("    .size mpmul_avr_kara_absdiff, . - mpmul_avr_kara_absdiff")
+
+    g.label("")
+    g.label("/* void mpmul_avr_kara_combine(uint8_t *r, uint8_t *z1, uint16_t h, uint8_t n);")
+    g.label(" *   r (4h bytes) = L + B^2h H on entry, z1 (2h bytes) = |aH - aL| |bH - bL|; n = 0xff when the middle")
+    g.label(" *   term is L + H - z1, 0 when L + H + z1. On exit r = L + B^h (L + H -/+ z1) + B^2h H; z1 is")
+    g.label(" *   overwritten with the middle term. h a multiple of 4, at most 255 * 2.")
+    g.label(" *   pass 1: z1 = r[0..2h) + r[2h..4h) + (z1 ^ n) + (n & 1), two carry chains whose carries wait in")
+    g.label(" *           r21, r20 between 4-byte chunks (ADC f, zero saves with f = 0; LSR f restores, f = 0)")
+    g.label(" *   pass 2: r[h..3h) += z1;  pass 3: r[3h..4h) += carry + top (top = the middle term's byte 2h)")
+    g.label(" *   X, Z, Y pointers; r22..r25 a chunk; r19 counter; r18 n; r16:r17 h; r14:r15 r; r12:r13 z1; r1 zero. */")
+    g.label("    .global mpmul_avr_kara_combine")
+    g.label("    .type mpmul_avr_kara_combine, @function")
+    g.label("mpmul_avr_kara_combine:")
+    g.e("push r28")
+    g.e("push r29")
+    for r in (12, 13, 14, 15, 16, 17):
+        g.e(f"push r{r}")
+    g.e("movw r16, r20")                    # h
+    g.e("movw r14, r24")                    # r and z1 (r22..r25 become the chunk registers)
+    g.e("movw r12, r22")
+    g.e("movw r26, r24")                    # X = r
+    g.e("movw r28, r12")                    # Y = z1
+    g.e("movw r30, r14")
+    g.e("add r30, r16")
+    g.e("adc r31, r17")
+    g.e("add r30, r16")
+    g.e("adc r31, r17")                     # Z = r + 2h
+    g.e("mov r19, r16")
+    g.e("lsr r19")                          # 2h / 4 chunks (h <= 510)
+    g.e("clr r21")
+    g.e("mov r20, r18")
+    g.e("neg r20")                          # n & 1
+    g.label("3:")
+    for i in range(4):
+        g.e(f"ld r{22 + i}, X+")
+    g.e("lsr r21")
+    for i in range(4):
+        g.e("ld r0, Z+")
+        g.e(f"adc r{22 + i}, r0")
+    g.e("adc r21, r1")
+    g.e("lsr r20")
+    for i in range(4):
+        g.e(f"ldd r0, Y+{i}")
+        g.e("eor r0, r18")
+        g.e(f"adc r{22 + i}, r0")
+    g.e("adc r20, r1")
+    for i in range(4):
+        g.e(f"st Y+, r{22 + i}")
+    g.e("dec r19")
+    g.e("brne 3b")
+    g.e("add r18, r20")
+    g.e("add r18, r21")                     # top = n + carries: 0 or 1
+    g.comment("pass 2: r[h..3h) += z1")
+    g.e("movw r28, r12")                    # Y = z1
+    g.e("movw r30, r14")
+    g.e("add r30, r16")
+    g.e("adc r31, r17")                     # Z = r + h
+    g.e("mov r19, r16")
+    g.e("lsr r19")
+    g.e("clc")
+    g.label("4:")
+    for i in range(4):
+        g.e(f"ldd r{22 + i}, Z+{i}")
+    for i in range(4):
+        g.e("ld r0, Y+")
+        g.e(f"adc r{22 + i}, r0")
+    for i in range(4):
+        g.e(f"st Z+, r{22 + i}")
+    g.e("dec r19")
+    g.e("brne 4b")
+    g.comment("pass 3: r[3h..4h) += carry + top")
+    g.e("adc r18, r1")
+    g.e("mov r19, r16")
+    g.e("lsr r19")
+    g.e("lsr r19")
+    g.e("ld r22, Z")
+    g.e("add r22, r18")
+    g.e("st Z+, r22")
+    g.e("rjmp 6f")
+    g.label("5:")
+    g.e("ld r22, Z")
+    g.e("adc r22, r1")
+    g.e("st Z+, r22")
+    g.label("6:")
+    for i in range(3):
+        g.e("ld r22, Z")
+        g.e("adc r22, r1")
+        g.e("st Z+, r22")
+    g.e("dec r19")
+    g.e("brne 5b")
+    for r in (17, 16, 15, 14, 13, 12):
+        g.e(f"pop r{r}")
+    g.e("pop r29")
+    g.e("pop r28")
+    g.e("ret")
+    g.label("    .size mpmul_avr_kara_combine, . - mpmul_avr_kara_combine")
+
+
 def generate() -> str:
     g128 = Gen()
     c128 = gen_mul128(g128)
@@ -337,7 +483,9 @@ def generate() -> str:
 
     .text
 """
-    body = "\n".join(g.lines + [""] + g128.lines)
+    gh = Gen()
+    gen_helpers(gh)
+    body = "\n".join(g.lines + [""] + g128.lines + gh.lines)
     return head + body + "\n"
 
 

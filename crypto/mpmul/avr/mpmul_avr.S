@@ -1847,3 +1847,237 @@ mpmul_avr_kara_mul128:
     std Z+30, r18
     std Z+31, r19
     ret
+
+/* uint8_t mpmul_avr_kara_absdiff(uint8_t *d, const uint8_t *x, const uint8_t *y, uint16_t h);
+ *   d = |x - y| over h bytes (h a multiple of 8, at most 2040); returns 0xff if x < y, else 0.
+ *   X = x, Z = y, Y = d; r0, r19 data; r25 the borrow mask; r18 the loop counter (h / 8). */
+    .global mpmul_avr_kara_absdiff
+    .type mpmul_avr_kara_absdiff, @function
+mpmul_avr_kara_absdiff:
+    push r28
+    push r29
+    movw r26, r22
+    movw r30, r20
+    movw r28, r24
+    movw r22, r24
+    lsr r19
+    ror r18
+    lsr r19
+    ror r18
+    lsr r19
+    ror r18
+    mov r20, r18
+    clc
+1:
+    ld r0, X+
+    ld r19, Z+
+    sbc r0, r19
+    st Y+, r0
+    ld r0, X+
+    ld r19, Z+
+    sbc r0, r19
+    st Y+, r0
+    ld r0, X+
+    ld r19, Z+
+    sbc r0, r19
+    st Y+, r0
+    ld r0, X+
+    ld r19, Z+
+    sbc r0, r19
+    st Y+, r0
+    ld r0, X+
+    ld r19, Z+
+    sbc r0, r19
+    st Y+, r0
+    ld r0, X+
+    ld r19, Z+
+    sbc r0, r19
+    st Y+, r0
+    ld r0, X+
+    ld r19, Z+
+    sbc r0, r19
+    st Y+, r0
+    ld r0, X+
+    ld r19, Z+
+    sbc r0, r19
+    st Y+, r0
+    dec r18
+    brne 1b
+    sbc r25, r25
+    movw r28, r22
+    mov r19, r25
+    lsr r19
+2:
+    ld r0, Y
+    eor r0, r25
+    adc r0, r1
+    st Y+, r0
+    ld r0, Y
+    eor r0, r25
+    adc r0, r1
+    st Y+, r0
+    ld r0, Y
+    eor r0, r25
+    adc r0, r1
+    st Y+, r0
+    ld r0, Y
+    eor r0, r25
+    adc r0, r1
+    st Y+, r0
+    ld r0, Y
+    eor r0, r25
+    adc r0, r1
+    st Y+, r0
+    ld r0, Y
+    eor r0, r25
+    adc r0, r1
+    st Y+, r0
+    ld r0, Y
+    eor r0, r25
+    adc r0, r1
+    st Y+, r0
+    ld r0, Y
+    eor r0, r25
+    adc r0, r1
+    st Y+, r0
+    dec r20
+    brne 2b
+    mov r24, r25
+    pop r29
+    pop r28
+    ret
+    .size mpmul_avr_kara_absdiff, . - mpmul_avr_kara_absdiff
+
+/* void mpmul_avr_kara_combine(uint8_t *r, uint8_t *z1, uint16_t h, uint8_t n);
+ *   r (4h bytes) = L + B^2h H on entry, z1 (2h bytes) = |aH - aL| |bH - bL|; n = 0xff when the middle
+ *   term is L + H - z1, 0 when L + H + z1. On exit r = L + B^h (L + H -/+ z1) + B^2h H; z1 is
+ *   overwritten with the middle term. h a multiple of 4, at most 255 * 2.
+ *   pass 1: z1 = r[0..2h) + r[2h..4h) + (z1 ^ n) + (n & 1), two carry chains whose carries wait in
+ *           r21, r20 between 4-byte chunks (ADC f, zero saves with f = 0; LSR f restores, f = 0)
+ *   pass 2: r[h..3h) += z1;  pass 3: r[3h..4h) += carry + top (top = the middle term's byte 2h)
+ *   X, Z, Y pointers; r22..r25 a chunk; r19 counter; r18 n; r16:r17 h; r14:r15 r; r12:r13 z1; r1 zero. */
+    .global mpmul_avr_kara_combine
+    .type mpmul_avr_kara_combine, @function
+mpmul_avr_kara_combine:
+    push r28
+    push r29
+    push r12
+    push r13
+    push r14
+    push r15
+    push r16
+    push r17
+    movw r16, r20
+    movw r14, r24
+    movw r12, r22
+    movw r26, r24
+    movw r28, r12
+    movw r30, r14
+    add r30, r16
+    adc r31, r17
+    add r30, r16
+    adc r31, r17
+    mov r19, r16
+    lsr r19
+    clr r21
+    mov r20, r18
+    neg r20
+3:
+    ld r22, X+
+    ld r23, X+
+    ld r24, X+
+    ld r25, X+
+    lsr r21
+    ld r0, Z+
+    adc r22, r0
+    ld r0, Z+
+    adc r23, r0
+    ld r0, Z+
+    adc r24, r0
+    ld r0, Z+
+    adc r25, r0
+    adc r21, r1
+    lsr r20
+    ldd r0, Y+0
+    eor r0, r18
+    adc r22, r0
+    ldd r0, Y+1
+    eor r0, r18
+    adc r23, r0
+    ldd r0, Y+2
+    eor r0, r18
+    adc r24, r0
+    ldd r0, Y+3
+    eor r0, r18
+    adc r25, r0
+    adc r20, r1
+    st Y+, r22
+    st Y+, r23
+    st Y+, r24
+    st Y+, r25
+    dec r19
+    brne 3b
+    add r18, r20
+    add r18, r21
+    ; pass 2: r[h..3h) += z1
+    movw r28, r12
+    movw r30, r14
+    add r30, r16
+    adc r31, r17
+    mov r19, r16
+    lsr r19
+    clc
+4:
+    ldd r22, Z+0
+    ldd r23, Z+1
+    ldd r24, Z+2
+    ldd r25, Z+3
+    ld r0, Y+
+    adc r22, r0
+    ld r0, Y+
+    adc r23, r0
+    ld r0, Y+
+    adc r24, r0
+    ld r0, Y+
+    adc r25, r0
+    st Z+, r22
+    st Z+, r23
+    st Z+, r24
+    st Z+, r25
+    dec r19
+    brne 4b
+    ; pass 3: r[3h..4h) += carry + top
+    adc r18, r1
+    mov r19, r16
+    lsr r19
+    lsr r19
+    ld r22, Z
+    add r22, r18
+    st Z+, r22
+    rjmp 6f
+5:
+    ld r22, Z
+    adc r22, r1
+    st Z+, r22
+6:
+    ld r22, Z
+    adc r22, r1
+    st Z+, r22
+    ld r22, Z
+    adc r22, r1
+    st Z+, r22
+    ld r22, Z
+    adc r22, r1
+    st Z+, r22
+    dec r19
+    brne 5b
+    pop r17
+    pop r16
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop r29
+    pop r28
+    ret
+    .size mpmul_avr_kara_combine, . - mpmul_avr_kara_combine
