@@ -30,7 +30,7 @@ A = list(range(4, 12))       # K64 operand a (and T in the combine)
 B = list(range(12, 20))      # K64 operand b
 ACC = [20, 21, 22]           # column sum
 SB = 23                      # second sign mask
-# X r26:r27 result, Y r28:r29 a, Z r30:r31 b, r24:r25 scratch pointer (mul128's 16-byte area)
+# X r26:r27 result, Y r28:r29 a, Z r30:r31 b
 
 CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "rcall": 3, "ret": 4,
        "sbiw": 2, "adiw": 2}
@@ -77,6 +77,85 @@ class Gen:
             else:
                 c0, c1, c2 = c1, c2, c0
                 self.e(f"clr r{c2}")
+
+    def k64_keep(self, a: list[int], b: list[int], pool: list[int]) -> tuple[list[int], list[int]]:
+        """K64 whose 16 result bytes stay in registers: a column's finished low byte keeps its register
+        and a free one becomes the new top of the column sum; an operand register joins the free pool
+        once its last product is done (a[i], b[i] after column i + 7). Returns (result registers,
+        free registers)."""
+        pool = list(pool)
+        c0, c1, c2 = ACC
+        out: list[int] = []
+        for k in range(15):
+            pairs = [(i, k - i) for i in range(8) if 0 <= k - i < 8]
+            for i, j in pairs:
+                self.e(f"mul r{a[i]}, r{b[j]}")
+                if k == 0:
+                    out.append(pool.pop(0))
+                    self.e(f"mov r{out[0]}, r0")
+                    self.e(f"mov r{c0}, r1")
+                    self.e(f"clr r{c1}")
+                    self.e(f"clr r{c2}")
+                    continue
+                self.e(f"add r{c0}, r0")
+                self.e(f"adc r{c1}, r1")
+                if k < 14:
+                    self.e(f"adc r{c2}, r{ZR}")
+            if k == 0:
+                continue
+            out.append(c0)
+            if k == 14:
+                out.append(c1)
+                pool.append(c2)
+            else:
+                if k >= 7:
+                    pool += [a[k - 7], b[k - 7]]
+                new = pool.pop(0)
+                c0, c1, c2 = c1, c2, new
+                self.e(f"clr r{c2}")
+        pool += [a[7], b[7]]
+        return out, pool
+
+    def combine_regs(self, M: list[int], T: list[int], rp: str, n: int, ct: int) -> None:
+        """mul128's recombination with M = |da||db| in the 16 registers M (h = 8), R = L + B^16 H at rp:
+            T  = L1 + H0 (carry ct)                       U = [M0 ^ n | M1 ^ n] + [T | T] + (n & 1)
+            U1 += ct                                      R[8..24) = [L0 | H1] + U
+            R3 = H1 + e, e = n + all carries into B^24 + ct (in [-1, 4], sign-extended)
+        n (0xff when the middle term is L + H - M) becomes e."""
+        for r in M:
+            self.e(f"eor r{r}, r{n}")
+        for j in range(8):
+            self.e(f"ldd r{T[j]}, {rp}+{8 + j}")
+        for j in range(8):
+            self.e(f"ldd r0, {rp}+{16 + j}")
+            self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
+        self.e(f"clr r{ct}")                   # CLR (EOR) keeps the carry
+        self.e(f"adc r{ct}, r{ZR}")
+        self.e(f"mov r0, r{n}")
+        self.e("lsr r0")                       # C = n & 1
+        for i in range(16):
+            self.e(f"adc r{M[i]}, r{T[i % 8]}")
+        self.e(f"adc r{n}, r{ZR}")
+        self.e(f"add r{M[8]}, r{ct}")
+        for i in range(9, 16):
+            self.e(f"adc r{M[i]}, r{ZR}")
+        self.e(f"adc r{n}, r{ct}")             # the carry out of U1 + ct, and ct itself at B^24
+        for i in range(8):
+            self.e(f"ldd r0, {rp}+{i}")
+            self.e(f"{'add' if i == 0 else 'adc'} r{M[i]}, r0")
+            self.e(f"std {rp}+{8 + i}, r{M[i]}")
+        for j in range(8):
+            self.e(f"ldd r{T[j]}, {rp}+{24 + j}")
+            self.e(f"adc r{M[8 + j]}, r{T[j]}")
+            self.e(f"std {rp}+{16 + j}, r{M[8 + j]}")
+        self.e(f"adc r{n}, r{ZR}")
+        self.e(f"mov r0, r{n}")
+        self.e("lsl r0")
+        self.e("sbc r0, r0")                   # the sign extension of e
+        for j in range(8):
+            self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r{n if j == 0 else 0}")
+        for j in range(8):
+            self.e(f"std {rp}+{24 + j}, r{T[j]}")
 
     # ---- |x - y| in registers ------------------------------------------------------------------------
     def absdiff_inplace(self, regs: list[int], ptr: str, off: int, mask: int) -> None:
@@ -174,8 +253,8 @@ class Gen:
 
 
 def gen_mul128(g: Gen) -> int:
-    """Local routine: X = r (32 bytes), Y = a, Z = b (16 bytes each), r24:r25 = 16 bytes of scratch.
-    Keeps r2 (zero) and r24:r25; clobbers r0, r1, r3..r23, X, Y, Z."""
+    """Local routine: X = r (32 bytes), Y = a, Z = b (16 bytes each). Keeps r2 (zero); clobbers r0,
+    r1, r3..r31."""
     start = g.cycles
     g.label("mpmul_avr_kara_mul128:")
     st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
@@ -194,20 +273,19 @@ def gen_mul128(g: Gen) -> int:
     g.absdiff_inplace(B, "Z", 0, SB)
     g.e(f"eor r{NREG}, r{SB}")
     g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
-    g.comment("M = |da| * |db| into the scratch")
-    g.e("movw r28, r24")
-    st_y = lambda k, reg: g.e(f"std Y+{k}, r{reg}")      # noqa: E731
-    g.k64(A, B, st_y)
     g.e("movw r30, r26")
-    g.e("sbiw r30, 32")
+    g.e("sbiw r30, 32")                         # Z = r
+    g.comment("M = |da| * |db|, kept in registers (allocation below)")
+    M, free = g.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
+    g.comment("M bytes 0..15 in " + ", ".join(f"r{r}" for r in M))
     g.comment("r += B^8 (L + H -/+ M)")
-    g.combine(8, A, B, "Z", "Y", NREG, f1=20, f2=21, f3=22, e=23, ct=1)
+    g.combine_regs(M, free[:8], "Z", NREG, ct=1)
     g.e("ret")
     return g.cycles - start
 
 
 # mul256 frame (offsets from F = SP + 1 after the allocation): sign, scratch, |da|, |db|, M, saved pointers
-F_SIGN, F_S, F_DA, F_DB, F_PTR, F_M = 0, 1, 17, 33, 49, 55
+F_SIGN, F_DA, F_DB, F_PTR, F_M = 0, 1, 17, 33, 39
 FRAME = F_M + 32
 SAVED = [2, 3] + list(range(4, 18)) + [28, 29]
 
@@ -250,13 +328,12 @@ def gen_mul256(g: Gen) -> None:
     g.e(f"adiw r26, {F_M}")
     g.e("movw r28, r30")
     g.e(f"adiw r28, {F_DA}")
-    g.e("movw r24, r30")
-    g.e(f"adiw r24, {F_S}")
     g.e(f"adiw r30, {F_DB}")
     g.e("rcall mpmul_avr_kara_mul128")
     g.comment("L = aL * bL into r[0..32), H = aH * bH into r[32..64)")
-    g.e("movw r30, r24")
-    g.e(f"sbiw r30, {F_S}")                  # Z = F
+    g.e("in r30, 0x3d")
+    g.e("in r31, 0x3e")
+    g.e("adiw r30, 1")                       # Z = F
     for half in (0, 1):
         g.e(f"ldd r26, Z+{F_PTR}")
         g.e(f"ldd r27, Z+{F_PTR + 1}")
@@ -270,8 +347,9 @@ def gen_mul256(g: Gen) -> None:
             g.e("adiw r28, 16")
             g.e("adiw r30, 16")
         g.e("rcall mpmul_avr_kara_mul128")
-        g.e("movw r30, r24")
-        g.e(f"sbiw r30, {F_S}")
+        g.e("in r30, 0x3d")
+        g.e("in r31, 0x3e")
+        g.e("adiw r30, 1")
     g.comment("r += B^16 (L + H -/+ M)")
     g.e(f"ldd r{NREG}, Z+{F_SIGN}")
     g.e("movw r28, r30")
@@ -474,7 +552,8 @@ def generate() -> str:
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
  *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
  *   X          result pointer (ST X+)     Y  a / scratch        Z  b / result in the recombination
- *   r24:r25    mul128's 16-byte scratch (the frame)
+ *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
+ *   column and the finished byte stays where it is; operand registers join the free pool when dead.
  * Stack: {len(SAVED)} saved registers, a {FRAME}-byte frame, one return address: {len(SAVED) + FRAME + 2 + 2} bytes
  *   with the caller's return address.
  * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL), mul256 {c256}.

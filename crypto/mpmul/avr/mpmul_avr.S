@@ -19,10 +19,11 @@
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
  *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
  *   X          result pointer (ST X+)     Y  a / scratch        Z  b / result in the recombination
- *   r24:r25    mul128's 16-byte scratch (the frame)
- * Stack: 18 saved registers, a 87-byte frame, one return address: 109 bytes
+ *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
+ *   column and the finished byte stays where it is; operand registers join the free pool when dead.
+ * Stack: 18 saved registers, a 71-byte frame, one return address: 93 bytes
  *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 1509 (+3 RCALL), mul256 5528.
+ * Cycles (the generator's count, without the caller's CALL): mul128 1410 (+3 RCALL), mul256 5231.
  */
 #include "mcucrypt/ns.h"
 
@@ -48,10 +49,10 @@ MCU_FN(mpmul256, mul):
     push r17
     push r28
     push r29
-    ; frame of 87 bytes (interrupts masked while SP changes)
+    ; frame of 71 bytes (interrupts masked while SP changes)
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 87
+    subi r28, 71
     sbci r29, 0
     in r0, 0x3f
     cli
@@ -60,12 +61,12 @@ MCU_FN(mpmul256, mul):
     out 0x3d, r28
     adiw r28, 1
     clr r2
-    std Y+49, r24
-    std Y+50, r25
-    std Y+51, r22
-    std Y+52, r23
-    std Y+53, r20
-    std Y+54, r21
+    std Y+33, r24
+    std Y+34, r25
+    std Y+35, r22
+    std Y+36, r23
+    std Y+37, r20
+    std Y+38, r21
     movw r30, r28
     ; |aH - aL| and |bH - bL| (16 bytes each) into the frame; signs combined in F[sign]
     movw r28, r22
@@ -150,22 +151,22 @@ MCU_FN(mpmul256, mul):
     sbc r17, r3
     sbc r18, r3
     sbc r19, r3
-    std Z+17, r4
-    std Z+18, r5
-    std Z+19, r6
-    std Z+20, r7
-    std Z+21, r8
-    std Z+22, r9
-    std Z+23, r10
-    std Z+24, r11
-    std Z+25, r12
-    std Z+26, r13
-    std Z+27, r14
-    std Z+28, r15
-    std Z+29, r16
-    std Z+30, r17
-    std Z+31, r18
-    std Z+32, r19
+    std Z+1, r4
+    std Z+2, r5
+    std Z+3, r6
+    std Z+4, r7
+    std Z+5, r8
+    std Z+6, r9
+    std Z+7, r10
+    std Z+8, r11
+    std Z+9, r12
+    std Z+10, r13
+    std Z+11, r14
+    std Z+12, r15
+    std Z+13, r16
+    std Z+14, r17
+    std Z+15, r18
+    std Z+16, r19
     movw r28, r20
     ldd r4, Y+16
     ldd r5, Y+17
@@ -248,66 +249,67 @@ MCU_FN(mpmul256, mul):
     sbc r17, r23
     sbc r18, r23
     sbc r19, r23
-    std Z+33, r4
-    std Z+34, r5
-    std Z+35, r6
-    std Z+36, r7
-    std Z+37, r8
-    std Z+38, r9
-    std Z+39, r10
-    std Z+40, r11
-    std Z+41, r12
-    std Z+42, r13
-    std Z+43, r14
-    std Z+44, r15
-    std Z+45, r16
-    std Z+46, r17
-    std Z+47, r18
-    std Z+48, r19
+    std Z+17, r4
+    std Z+18, r5
+    std Z+19, r6
+    std Z+20, r7
+    std Z+21, r8
+    std Z+22, r9
+    std Z+23, r10
+    std Z+24, r11
+    std Z+25, r12
+    std Z+26, r13
+    std Z+27, r14
+    std Z+28, r15
+    std Z+29, r16
+    std Z+30, r17
+    std Z+31, r18
+    std Z+32, r19
     eor r3, r23
     com r3
     std Z+0, r3
     ; M = |da| * |db| into F[M]
     movw r26, r30
-    adiw r26, 55
+    adiw r26, 39
     movw r28, r30
-    adiw r28, 17
-    movw r24, r30
-    adiw r24, 1
-    adiw r30, 33
+    adiw r28, 1
+    adiw r30, 17
     rcall mpmul_avr_kara_mul128
     ; L = aL * bL into r[0..32), H = aH * bH into r[32..64)
-    movw r30, r24
-    sbiw r30, 1
-    ldd r26, Z+49
-    ldd r27, Z+50
-    ldd r28, Z+51
-    ldd r29, Z+52
-    ldd r0, Z+53
-    ldd r31, Z+54
+    in r30, 0x3d
+    in r31, 0x3e
+    adiw r30, 1
+    ldd r26, Z+33
+    ldd r27, Z+34
+    ldd r28, Z+35
+    ldd r29, Z+36
+    ldd r0, Z+37
+    ldd r31, Z+38
     mov r30, r0
     rcall mpmul_avr_kara_mul128
-    movw r30, r24
-    sbiw r30, 1
-    ldd r26, Z+49
-    ldd r27, Z+50
-    ldd r28, Z+51
-    ldd r29, Z+52
-    ldd r0, Z+53
-    ldd r31, Z+54
+    in r30, 0x3d
+    in r31, 0x3e
+    adiw r30, 1
+    ldd r26, Z+33
+    ldd r27, Z+34
+    ldd r28, Z+35
+    ldd r29, Z+36
+    ldd r0, Z+37
+    ldd r31, Z+38
     mov r30, r0
     adiw r26, 32
     adiw r28, 16
     adiw r30, 16
     rcall mpmul_avr_kara_mul128
-    movw r30, r24
-    sbiw r30, 1
+    in r30, 0x3d
+    in r31, 0x3e
+    adiw r30, 1
     ; r += B^16 (L + H -/+ M)
     ldd r3, Z+0
     movw r28, r30
-    adiw r28, 55
-    ldd r0, Z+49
-    ldd r31, Z+50
+    adiw r28, 39
+    ldd r0, Z+33
+    ldd r31, Z+34
     mov r30, r0
     ldd r4, Z+16
     ldd r5, Z+17
@@ -675,8 +677,8 @@ MCU_FN(mpmul256, mul):
     ; free the frame, restore, r1 = 0
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(-87)
-    sbci r29, hi8(-87)
+    subi r28, lo8(-71)
+    sbci r29, hi8(-71)
     in r0, 0x3f
     cli
     out 0x3e, r29
@@ -1376,10 +1378,11 @@ mpmul_avr_kara_mul128:
     sbc r19, r23
     eor r3, r23
     com r3
-    ; M = |da| * |db| into the scratch
-    movw r28, r24
+    movw r30, r26
+    sbiw r30, 32
+    ; M = |da| * |db|, kept in registers (allocation below)
     mul r4, r12
-    std Y+0, r0
+    mov r23, r0
     mov r20, r1
     clr r21
     clr r22
@@ -1391,461 +1394,402 @@ mpmul_avr_kara_mul128:
     add r20, r0
     adc r21, r1
     adc r22, r2
-    std Y+1, r20
-    clr r20
+    clr r24
     mul r4, r14
     add r21, r0
     adc r22, r1
-    adc r20, r2
+    adc r24, r2
     mul r5, r13
     add r21, r0
     adc r22, r1
-    adc r20, r2
+    adc r24, r2
     mul r6, r12
     add r21, r0
     adc r22, r1
-    adc r20, r2
-    std Y+2, r21
-    clr r21
+    adc r24, r2
+    clr r25
     mul r4, r15
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r24, r1
+    adc r25, r2
     mul r5, r14
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r24, r1
+    adc r25, r2
     mul r6, r13
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r24, r1
+    adc r25, r2
     mul r7, r12
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    std Y+3, r22
-    clr r22
+    adc r24, r1
+    adc r25, r2
+    clr r26
     mul r4, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
     mul r5, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
     mul r6, r14
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
     mul r7, r13
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
     mul r8, r12
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    std Y+4, r20
-    clr r20
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
+    clr r27
     mul r4, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
     mul r5, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
     mul r6, r15
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
     mul r7, r14
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
     mul r8, r13
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
     mul r9, r12
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    std Y+5, r21
-    clr r21
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
+    clr r28
     mul r4, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
     mul r5, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
     mul r6, r16
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
     mul r7, r15
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
     mul r8, r14
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
     mul r9, r13
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
     mul r10, r12
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    std Y+6, r22
-    clr r22
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
+    clr r29
     mul r4, r19
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
     mul r5, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
     mul r6, r17
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
     mul r7, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
     mul r8, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
     mul r9, r14
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
     mul r10, r13
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
     mul r11, r12
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    std Y+7, r20
-    clr r20
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    clr r4
     mul r5, r19
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
     mul r6, r18
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
     mul r7, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
     mul r8, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
     mul r9, r15
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
     mul r10, r14
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
     mul r11, r13
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    std Y+8, r21
-    clr r21
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
+    clr r12
     mul r6, r19
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
     mul r7, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
     mul r8, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
     mul r9, r16
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
     mul r10, r15
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
     mul r11, r14
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    std Y+9, r22
-    clr r22
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
+    clr r5
     mul r7, r19
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r8, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r9, r17
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r10, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r11, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    std Y+10, r20
-    clr r20
-    mul r8, r19
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r9, r18
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r10, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r11, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    std Y+11, r21
-    clr r21
-    mul r9, r19
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r10, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r11, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    std Y+12, r22
-    clr r22
-    mul r10, r19
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r11, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    std Y+13, r20
-    clr r20
-    mul r11, r19
-    add r21, r0
-    adc r22, r1
-    std Y+14, r21
-    std Y+15, r22
-    movw r30, r26
-    sbiw r30, 32
-    ; r += B^8 (L + H -/+ M)
-    ldd r4, Z+8
-    ldd r5, Z+9
-    ldd r6, Z+10
-    ldd r7, Z+11
-    ldd r8, Z+12
-    ldd r9, Z+13
-    ldd r10, Z+14
-    ldd r11, Z+15
-    ldd r0, Z+16
     add r4, r0
+    adc r12, r1
+    adc r5, r2
+    mul r8, r18
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    mul r9, r17
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    mul r10, r16
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    mul r11, r15
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    clr r13
+    mul r8, r19
+    add r12, r0
+    adc r5, r1
+    adc r13, r2
+    mul r9, r18
+    add r12, r0
+    adc r5, r1
+    adc r13, r2
+    mul r10, r17
+    add r12, r0
+    adc r5, r1
+    adc r13, r2
+    mul r11, r16
+    add r12, r0
+    adc r5, r1
+    adc r13, r2
+    clr r6
+    mul r9, r19
+    add r5, r0
+    adc r13, r1
+    adc r6, r2
+    mul r10, r18
+    add r5, r0
+    adc r13, r1
+    adc r6, r2
+    mul r11, r17
+    add r5, r0
+    adc r13, r1
+    adc r6, r2
+    clr r14
+    mul r10, r19
+    add r13, r0
+    adc r6, r1
+    adc r14, r2
+    mul r11, r18
+    add r13, r0
+    adc r6, r1
+    adc r14, r2
+    clr r7
+    mul r11, r19
+    add r6, r0
+    adc r14, r1
+    ; M bytes 0..15 in r23, r20, r21, r22, r24, r25, r26, r27, r28, r29, r4, r12, r5, r13, r6, r14
+    ; r += B^8 (L + H -/+ M)
+    eor r23, r3
+    eor r20, r3
+    eor r21, r3
+    eor r22, r3
+    eor r24, r3
+    eor r25, r3
+    eor r26, r3
+    eor r27, r3
+    eor r28, r3
+    eor r29, r3
+    eor r4, r3
+    eor r12, r3
+    eor r5, r3
+    eor r13, r3
+    eor r6, r3
+    eor r14, r3
+    ldd r15, Z+8
+    ldd r8, Z+9
+    ldd r16, Z+10
+    ldd r9, Z+11
+    ldd r17, Z+12
+    ldd r10, Z+13
+    ldd r18, Z+14
+    ldd r7, Z+15
+    ldd r0, Z+16
+    add r15, r0
     ldd r0, Z+17
-    adc r5, r0
-    ldd r0, Z+18
-    adc r6, r0
-    ldd r0, Z+19
-    adc r7, r0
-    ldd r0, Z+20
     adc r8, r0
-    ldd r0, Z+21
+    ldd r0, Z+18
+    adc r16, r0
+    ldd r0, Z+19
     adc r9, r0
-    ldd r0, Z+22
+    ldd r0, Z+20
+    adc r17, r0
+    ldd r0, Z+21
     adc r10, r0
+    ldd r0, Z+22
+    adc r18, r0
     ldd r0, Z+23
-    adc r11, r0
+    adc r7, r0
     clr r1
     adc r1, r2
-    mov r23, r3
-    add r23, r1
-    clr r20
-    mov r21, r3
-    neg r21
-    ldd r12, Z+0
-    ldd r13, Z+1
-    ldd r14, Z+2
-    ldd r15, Z+3
-    ldd r16, Z+4
-    ldd r17, Z+5
-    ldd r18, Z+6
-    ldd r19, Z+7
-    lsr r20
-    adc r12, r4
-    adc r13, r5
-    adc r14, r6
-    adc r15, r7
-    adc r16, r8
-    adc r17, r9
-    adc r18, r10
-    adc r19, r11
-    adc r20, r2
-    lsr r21
-    ldd r0, Y+0
-    eor r0, r3
-    adc r12, r0
-    ldd r0, Y+1
-    eor r0, r3
-    adc r13, r0
-    ldd r0, Y+2
-    eor r0, r3
-    adc r14, r0
-    ldd r0, Y+3
-    eor r0, r3
-    adc r15, r0
-    ldd r0, Y+4
-    eor r0, r3
-    adc r16, r0
-    ldd r0, Y+5
-    eor r0, r3
-    adc r17, r0
-    ldd r0, Y+6
-    eor r0, r3
-    adc r18, r0
-    ldd r0, Y+7
-    eor r0, r3
-    adc r19, r0
-    adc r21, r2
-    std Z+8, r12
-    std Z+9, r13
-    std Z+10, r14
-    std Z+11, r15
-    std Z+12, r16
-    std Z+13, r17
-    std Z+14, r18
-    std Z+15, r19
-    clr r22
-    add r22, r20
-    add r22, r21
-    add r22, r1
-    clr r20
-    clr r21
-    ldd r12, Z+24
-    ldd r13, Z+25
-    ldd r14, Z+26
-    ldd r15, Z+27
-    ldd r16, Z+28
-    ldd r17, Z+29
-    ldd r18, Z+30
-    ldd r19, Z+31
-    add r12, r22
+    mov r0, r3
+    lsr r0
+    adc r23, r15
+    adc r20, r8
+    adc r21, r16
+    adc r22, r9
+    adc r24, r17
+    adc r25, r10
+    adc r26, r18
+    adc r27, r7
+    adc r28, r15
+    adc r29, r8
+    adc r4, r16
+    adc r12, r9
+    adc r5, r17
+    adc r13, r10
+    adc r6, r18
+    adc r14, r7
+    adc r3, r2
+    add r28, r1
+    adc r29, r2
+    adc r4, r2
+    adc r12, r2
+    adc r5, r2
     adc r13, r2
+    adc r6, r2
     adc r14, r2
-    adc r15, r2
-    adc r16, r2
-    adc r17, r2
-    adc r18, r2
-    adc r19, r2
-    mov r22, r2
-    adc r22, r2
-    lsr r20
-    adc r12, r4
-    adc r13, r5
-    adc r14, r6
-    adc r15, r7
-    adc r16, r8
-    adc r17, r9
-    adc r18, r10
-    adc r19, r11
-    adc r20, r2
-    lsr r21
-    ldd r0, Y+8
-    eor r0, r3
-    adc r12, r0
-    ldd r0, Y+9
-    eor r0, r3
-    adc r13, r0
-    ldd r0, Y+10
-    eor r0, r3
-    adc r14, r0
-    ldd r0, Y+11
-    eor r0, r3
-    adc r15, r0
-    ldd r0, Y+12
-    eor r0, r3
-    adc r16, r0
-    ldd r0, Y+13
-    eor r0, r3
-    adc r17, r0
-    ldd r0, Y+14
-    eor r0, r3
-    adc r18, r0
-    ldd r0, Y+15
-    eor r0, r3
-    adc r19, r0
-    adc r21, r2
-    std Z+16, r12
-    std Z+17, r13
-    std Z+18, r14
-    std Z+19, r15
-    std Z+20, r16
-    std Z+21, r17
-    std Z+22, r18
-    std Z+23, r19
-    add r23, r20
-    add r23, r21
-    add r23, r22
-    mov r20, r23
-    lsl r20
-    sbc r20, r20
-    ldd r12, Z+24
-    ldd r13, Z+25
-    ldd r14, Z+26
-    ldd r15, Z+27
-    ldd r16, Z+28
-    ldd r17, Z+29
+    adc r3, r1
+    ldd r0, Z+0
+    add r23, r0
+    std Z+8, r23
+    ldd r0, Z+1
+    adc r20, r0
+    std Z+9, r20
+    ldd r0, Z+2
+    adc r21, r0
+    std Z+10, r21
+    ldd r0, Z+3
+    adc r22, r0
+    std Z+11, r22
+    ldd r0, Z+4
+    adc r24, r0
+    std Z+12, r24
+    ldd r0, Z+5
+    adc r25, r0
+    std Z+13, r25
+    ldd r0, Z+6
+    adc r26, r0
+    std Z+14, r26
+    ldd r0, Z+7
+    adc r27, r0
+    std Z+15, r27
+    ldd r15, Z+24
+    adc r28, r15
+    std Z+16, r28
+    ldd r8, Z+25
+    adc r29, r8
+    std Z+17, r29
+    ldd r16, Z+26
+    adc r4, r16
+    std Z+18, r4
+    ldd r9, Z+27
+    adc r12, r9
+    std Z+19, r12
+    ldd r17, Z+28
+    adc r5, r17
+    std Z+20, r5
+    ldd r10, Z+29
+    adc r13, r10
+    std Z+21, r13
     ldd r18, Z+30
-    ldd r19, Z+31
-    add r12, r23
-    adc r13, r20
-    adc r14, r20
-    adc r15, r20
-    adc r16, r20
-    adc r17, r20
-    adc r18, r20
-    adc r19, r20
-    std Z+24, r12
-    std Z+25, r13
-    std Z+26, r14
-    std Z+27, r15
-    std Z+28, r16
-    std Z+29, r17
+    adc r6, r18
+    std Z+22, r6
+    ldd r7, Z+31
+    adc r14, r7
+    std Z+23, r14
+    adc r3, r2
+    mov r0, r3
+    lsl r0
+    sbc r0, r0
+    add r15, r3
+    adc r8, r0
+    adc r16, r0
+    adc r9, r0
+    adc r17, r0
+    adc r10, r0
+    adc r18, r0
+    adc r7, r0
+    std Z+24, r15
+    std Z+25, r8
+    std Z+26, r16
+    std Z+27, r9
+    std Z+28, r17
+    std Z+29, r10
     std Z+30, r18
-    std Z+31, r19
+    std Z+31, r7
     ret
 
 /* uint8_t mpmul_avr_kara_absdiff(uint8_t *d, const uint8_t *x, const uint8_t *y, uint16_t h);
