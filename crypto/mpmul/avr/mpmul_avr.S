@@ -18,7 +18,8 @@
  *   r0, r1     MUL product (r1 cleared before returning)      r2  zero
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
  *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
- *   X          result pointer (ST X+)     Y  a / scratch        Z  b / result in the recombination
+ *   X          result pointer (ST X+)     Y  a (M in mul256's recombination)     Z  b, then r
+ *   mul256 keeps the pointers, |aH - aL|, |bH - bL|, the sign and M in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
  * Stack: 18 saved registers, a 71-byte frame, one return address: 93 bytes
@@ -706,6 +707,8 @@ MCU_FN(mpmul256, mul):
     ret
     .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)
 
+/* mpmul_avr_kara_mul128 (local): r[0..32) = a[0..16) * b[0..16) with X = r, Y = a, Z = b; one level
+ * of subtractive Karatsuba over K64. Keeps r2 (zero); clobbers r0, r1, r3..r31. */
 mpmul_avr_kara_mul128:
     ; L = aL * bL into r[0..16)
     ldd r4, Y+0
