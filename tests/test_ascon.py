@@ -65,7 +65,8 @@ def test_catalog_ops_per_id() -> None:
 
 
 # ---------------------------------------------------------------------------------------- forgeries
-FORGERY_TARGETS = [("ref", "host"), ("avr-fast", "avr"), ("armv7m-fast", "armv7m"), ("rv32-zbkb", "rv32"), ("rv32-fast", "rv32")]
+FORGERY_TARGETS = [("ref", "host"), ("avr-fast", "avr"), ("armv7m-fast", "armv7m"), ("armv7m-bi32", "armv7m"),
+                   ("rv32-zbkb", "rv32"), ("rv32-fast", "rv32")]
 
 
 @pytest.mark.parametrize("impl,target", FORGERY_TARGETS)
@@ -83,7 +84,8 @@ def test_forgeries_release_nothing(impl: str, target: str) -> None:
     assert good.ok and good.output == pt
 
 
-@pytest.mark.parametrize("impl,target", [("ref", "armv7m"), ("armv7m-fast", "armv7m"), ("rv32-zbkb", "rv32")])
+@pytest.mark.parametrize("impl,target", [("ref", "armv7m"), ("armv7m-fast", "armv7m"), ("armv7m-bi32", "armv7m"),
+                                         ("rv32-zbkb", "rv32"), ("rv32-fast", "rv32")])
 def test_rejection_runs_the_acceptance_path(impl: str, target: str) -> None:
     """A wrong tag byte anywhere costs the same instructions and cycles as the right tag."""
     fw = firmware("asconaead128", impl, target)
@@ -173,7 +175,9 @@ def test_cli_bad_input_exits_2() -> None:
 
 
 @pytest.mark.parametrize("gen,asm", [("armv7m/gen_bi32.py", "armv7m/permutation_bi32.S"),
-                                     ("avr/gen_avr.py", "avr/permutation.S")])
+                                     ("rv32/gen_rv32i.py", "rv32/permutation_rv32i.S"),
+                                     ("avr/gen_avr.py", "avr/permutation.S"),
+                                     ("avr/gen_avr_fast.py", "avr/ascon_fast.S")])
 def test_generated_assembly_is_current(gen: str, asm: str) -> None:
     """The generated assembly is its generator's output (edit the generator, not the file)."""
     out = subprocess.run([sys.executable, str(ROOT / "crypto/ascon" / gen)], capture_output=True, text=True,

@@ -113,7 +113,7 @@ EXPORTS = [
     ("rv32", "keccak", None), ("rv32", "mpmul", "rv32-fast"), ("rv32", "pipo", None),
     ("rv32", "tinyjambu", "ref-opt"), ("rv32", "ascon", None), ("rv32", "x25519", "rv32-fast"),
     ("armv7m", "lea", None), ("armv7m", "aria", None), ("armv7m", "aes", None), ("armv7m", "chacha20", None),
-    ("armv7m", "keccak", None), ("armv7m", "mpmul", "cm3-fast"), ("armv7m", "pipo", None),
+    ("armv7m", "keccak", None), ("armv7m", "mpmul", "cm3-umlal-ct"), ("armv7m", "pipo", None),
     ("armv7m", "tinyjambu", "ref-normal"), ("armv7m", "ascon", None), ("armv7m", "x25519", "cm3-fast"),
     ("avr", "lea", None), ("avr", "aria", None), ("avr", "aes", None), ("avr", "chacha20", None),
     ("avr", "keccak", None), ("avr", "mpmul", None), ("avr", "pipo", None), ("avr", "tinyjambu", "avr-fast"),

@@ -149,9 +149,13 @@ def _blocks(rng: random.Random, n: int) -> tuple[int, int]:
     return out[0], out[1]
 
 
+@pytest.mark.parametrize("impl", ["cm3-fast", "cm3-umlal-ct"])
 @pytest.mark.parametrize("prim_id", ["mpmul512", "mpmul1024", "mpmul2048"])
-def test_fast_karatsuba_signs(prim_id: str) -> None:
-    fw = firmware("cm3-fast", prim_id)
+def test_fast_karatsuba_signs(impl: str, prim_id: str) -> None:
+    """cm3-fast (subtractive): every sign of |A0 - A1| and |B1 - B0|; cm3-umlal-ct (additive): the
+    largest sums and top words (all ones: tops 1, 2, 3 down the levels at 2048 bits) and the longest
+    carries and borrows through the recombination."""
+    fw = firmware(impl, prim_id)
     n = words_of(prim_id)
     rng = random.Random(f"kara/{prim_id}")
     m = (1 << (32 * n)) - 1
@@ -243,3 +247,29 @@ def test_umlal_ct_generated_source_current() -> None:
     d = Path(__file__).resolve().parent.parent / "crypto" / "mpmul" / "armv7m"
     out = subprocess.run([sys.executable, str(d / "gen_umlal_ct.py")], capture_output=True, text=True, check=True)
     assert out.stdout == (d / "umlal_ct.S").read_text(), "run gen_umlal_ct.py > umlal_ct.S"
+
+
+def test_umlal_ct_kernels_with_top_words() -> None:
+    """The additive Karatsuba levels hand the 256/512/1024-bit routines operands with a top word (the
+    sums A0 + A1): k8xi, k16xi and k32xi (the internal forms, which save only lr) multiply n words plus
+    a top word of at most 7, 6 and 5 (each level adds at most one to the top it passes down; at 2048 bits
+    the tops are at most 1, 2 and 3) into 2n + 1 words, exactly, in one cycle count."""
+    impl = CATALOG.implementation("mpmul2048", "cm3-umlal-ct")
+    syms = [f"mpmul_cm3_umlal_k{n}xi" for n in (8, 16, 32)]
+    image = build("armv7m", impl.sources, name="mpmul-umlal-ct-tops", impl=impl.name, keep=syms)
+    board = make_board("armv7m")
+    board.load(image.path)
+    rng = random.Random("umlal-ct/tops")
+    for n, sym, tmax in zip((8, 16, 32), syms, (7, 6, 5)):
+        low = (1 << (32 * n)) - 1
+        top = (tmax << (32 * n)) | low
+        cases = [(top, top), (0, 0), (top, 0), (1 << (32 * n), low), (low, low)]
+        cases += [((rng.randrange(tmax + 1) << (32 * n)) | rng.getrandbits(32 * n),
+                   (rng.randrange(tmax + 1) << (32 * n)) | rng.getrandbits(32 * n)) for _ in range(6)]
+        cycles = set()
+        for a, b in cases:
+            res = board.call(sym, [Buf(size=4 * (2 * n + 1), out=True), Buf(to_limbs(a, n + 1)),
+                                   Buf(to_limbs(b, n + 1))])
+            assert from_limbs(res.outputs[0]) == a * b, (sym, hex(a), hex(b))
+            cycles.add(res.cycles)
+        assert len(cycles) == 1, (sym, cycles)

@@ -191,7 +191,42 @@ def build(nu: int, mu: int, X: list[int]) -> tuple[Circuit, list[int]]:
     w = lin_apply(mat_mul(X, mat_add(mat_inv(C_PRIME), IDENTITY)), x)
     u = [c.checkpoint(e) for e in u]
     a = [c.checkpoint(u[i] ^ c.mask(v[i], "M3") ^ c.mask(w[i], "M4")) for i in range(8)]
+    z = tower_inverse(c, nu, mu, a)
+    p = [c.checkpoint(e) for e in lin_apply(Xi, z)]
+    q = lin_apply(mat_mul(mat_add(B, IDENTITY), Xi), z)
+    r = lin_apply(mat_mul(mat_add(C_PRIME, IDENTITY), Xi), z)
+    y = [p[i] ^ c.mask(q[i], "M1") ^ c.mask(r[i], "M2") for i in range(8)]
+    return c, y
 
+
+# One S-box type without masks (rv32-ct-multi, where every word holds one type): type t computes
+# Out_t(inv(In_t(x))), the constants CIN/COUT being in the round keys as for build().
+TYPE_MAPS = {1: (IDENTITY, B), 2: (IDENTITY, C_PRIME), 3: (mat_inv(B), IDENTITY), 4: (mat_inv(C_PRIME), IDENTITY)}
+
+
+def build_typed(nu: int, mu: int, X: list[int], t: int) -> tuple[Circuit, list[int]]:
+    In, Out = TYPE_MAPS[t]
+    c = Circuit()
+    x = [c.input() for _ in range(8)]
+    a = [c.checkpoint(e) for e in lin_apply(mat_mul(X, In), x)]
+    z = tower_inverse(c, nu, mu, a)
+    return c, lin_apply(mat_mul(Out, mat_inv(X)), z)
+
+
+def check_typed(c: Circuit, y: list[int], t: int) -> None:
+    """All 256 inputs of S-box type t (1..4), constants as the key schedule folds them."""
+    ins = [sum(((x >> b) & 1) << x for x in range(256)) for b in range(8)]
+    out = evaluate(c, y, ins, {})
+    sbox = (SB1, SB2, SB3, SB4)[t - 1]
+    for x in range(256):
+        got = sum(((out[b] >> x) & 1) << b for b in range(8))
+        if got != sbox[x ^ CIN[t - 1]] ^ COUT[t - 1]:
+            raise AssertionError(f"typed circuit wrong for type {t}, input {x:#04x}")
+
+
+def tower_inverse(c: Circuit, nu: int, mu: int, a: list[int]) -> list[int]:
+    """The GF(2^8) inversion of the tower element a (8 signals, bit i = a[i]) as AND gates and linear
+    signals; returns the 8 signals of the inverse (checkpointed)."""
     def add4(p, q):
         return (p[0] ^ q[0], p[1] ^ q[1])
 
@@ -245,11 +280,7 @@ def build(nu: int, mu: int, X: list[int]) -> tuple[Circuit, list[int]]:
     r1, r0 = mul16(a1, dinv), mul16(add16(a0, a1), dinv)
     z = [c.checkpoint(s) for s in (r0[1][1], r0[1][0], r0[0][1], r0[0][0],
                                    r1[1][1], r1[1][0], r1[0][1], r1[0][0])]
-    p = [c.checkpoint(e) for e in lin_apply(Xi, z)]
-    q = lin_apply(mat_mul(mat_add(B, IDENTITY), Xi), z)
-    r = lin_apply(mat_mul(mat_add(C_PRIME, IDENTITY), Xi), z)
-    y = [p[i] ^ c.mask(q[i], "M1") ^ c.mask(r[i], "M2") for i in range(8)]
-    return c, y
+    return z
 
 
 def evaluate(c: Circuit, y: list[int], inputs: list[int], masks: dict[str, int]) -> list[int]:

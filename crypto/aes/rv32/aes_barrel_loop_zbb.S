@@ -21,12 +21,17 @@
  *
  * Register map: a3 = rk, inside the round loop the current round's key. The straight-line programs
  * (per-call setup; per eight blocks: the counters in; one round, the body of a loop run nine times,
- * 816 instructions with 1 cycles of load interlock; the last round and the key stream out) use every
- * other register but zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator. The state
- * passes through the frame between rounds, so the whole CTR loop fits the E31's 16 KiB I-cache.
- * Frame (576 bytes): key stream at 0, packed IV columns ^ round key 0 at 128, saved registers at
- * 256, out/in/len/counter at 308..320, state at 324, rk and the round counter at 452, 456,
- * 26 spill slots at 460.
+ * 760 instructions with 0 cycles of load interlock; the last round and the key stream out) use every
+ * other register but zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator.
+ * Loop-carried: row 0 of the state in s0..s7 (bit 0..7); rows 1..3 pass through the
+ * frame. Per round, SubBytes row by row (the Boyar-Peralta gates reordered so that at most 25 values are
+ * live: no spill inside an S-box), rows 0..2 rotated and stored, row 3 kept; then MixColumns + AddRoundKey
+ * column slice by column slice, each output word stored when made (row 0 kept in the loop registers).
+ * The whole CTR loop fits the E31's 16 KiB I-cache.
+ * Frame (688 bytes): state rows 1..3 at 0, S-box outputs rows 0..2 at 96, 2 spill
+ * slots of the round at 192 (all below 256: compressed loads and stores), key stream at 256, packed IV
+ * columns ^ round key 0 at 384, saved registers at 512, out/in/len/counter at 564..576, rk and
+ * the end of the round keys (rk + 1280) at 580, 584, spill slots of the other programs at 588.
  * Constant time: no branch or address depends on the key, the message or the key stream; branches depend
  * only on len and on the alignment of the pointers. No multiply or divide.
  */
@@ -38,24 +43,26 @@
     .p2align 2
 MCU_FN(aes128, ctr):
     beqz    a2, .Laes128_barrel_empty
-    addi sp, sp, -576
-    sw ra, 256(sp)
-    sw s0, 260(sp)
-    sw s1, 264(sp)
-    sw s2, 268(sp)
-    sw s3, 272(sp)
-    sw s4, 276(sp)
-    sw s5, 280(sp)
-    sw s6, 284(sp)
-    sw s7, 288(sp)
-    sw s8, 292(sp)
-    sw s9, 296(sp)
-    sw s10, 300(sp)
-    sw s11, 304(sp)
-    sw a0, 308(sp)
-    sw a1, 312(sp)
-    sw a2, 316(sp)
-    sw a3, 452(sp)
+    addi sp, sp, -688
+    sw ra, 512(sp)
+    sw s0, 516(sp)
+    sw s1, 520(sp)
+    sw s2, 524(sp)
+    sw s3, 528(sp)
+    sw s4, 532(sp)
+    sw s5, 536(sp)
+    sw s6, 540(sp)
+    sw s7, 544(sp)
+    sw s8, 548(sp)
+    sw s9, 552(sp)
+    sw s10, 556(sp)
+    sw s11, 560(sp)
+    sw a0, 564(sp)
+    sw a1, 568(sp)
+    sw a2, 572(sp)
+    sw a3, 580(sp)
+    addi t0, a3, 1280
+    sw t0, 584(sp)
     /* IV words 0..2 (little-endian, any alignment) in t0..t2; the big-endian counter to the frame */
     lbu t3, 1(a4)
     lbu t0, 0(a4)
@@ -97,7 +104,7 @@ MCU_FN(aes128, ctr):
     slli t3, t3, 24
     or t3, t3, t4
     or t3, t3, t5
-    sw t3, 320(sp)
+    sw t3, 576(sp)
     /* the IV columns 0..2 packed, with round key 0 */
     srli ra, t0, 8
     xor ra, ra, t1
@@ -129,42 +136,42 @@ MCU_FN(aes128, ctr):
     sub ra, s9, ra
     lw s9, 0(a3)
     xor s9, ra, s9
-    sw s9, 128(sp)
+    sw s9, 384(sp)
     srli s9, t2, 1
     and s9, s9, t1
     slli ra, s9, 8
     sub s9, ra, s9
     lw ra, 4(a3)
     xor ra, s9, ra
-    sw ra, 132(sp)
+    sw ra, 388(sp)
     srli ra, t2, 2
     and ra, ra, t1
     slli s9, ra, 8
     sub ra, s9, ra
     lw s9, 8(a3)
     xor s9, ra, s9
-    sw s9, 136(sp)
+    sw s9, 392(sp)
     srli s9, t2, 3
     and s9, s9, t1
     slli ra, s9, 8
     sub s9, ra, s9
     lw ra, 12(a3)
     xor ra, s9, ra
-    sw ra, 140(sp)
+    sw ra, 396(sp)
     srli ra, t2, 4
     and ra, ra, t1
     slli s9, ra, 8
     sub ra, s9, ra
     lw s9, 16(a3)
     xor s9, ra, s9
-    sw s9, 144(sp)
+    sw s9, 400(sp)
     srli s9, t2, 5
     and s9, s9, t1
     slli ra, s9, 8
     sub s9, ra, s9
     lw ra, 20(a3)
     xor ra, s9, ra
-    sw ra, 148(sp)
+    sw ra, 404(sp)
     srli ra, t2, 6
     and ra, ra, t1
     slli s9, ra, 8
@@ -172,54 +179,54 @@ MCU_FN(aes128, ctr):
     lw s9, 24(a3)
     srli t2, t2, 7
     xor s9, ra, s9
-    sw s9, 152(sp)
+    sw s9, 408(sp)
     and t2, t2, t1
     slli s9, t2, 8
     sub t2, s9, t2
     lw s9, 28(a3)
     xor s9, t2, s9
-    sw s9, 156(sp)
+    sw s9, 412(sp)
     and s9, s10, t1
     slli t2, s9, 8
     sub s9, t2, s9
     lw t2, 32(a3)
     xor t2, s9, t2
-    sw t2, 160(sp)
+    sw t2, 416(sp)
     srli t2, s10, 1
     and t2, t2, t1
     slli s9, t2, 8
     sub t2, s9, t2
     lw s9, 36(a3)
     xor s9, t2, s9
-    sw s9, 164(sp)
+    sw s9, 420(sp)
     srli s9, s10, 2
     and s9, s9, t1
     slli t2, s9, 8
     sub s9, t2, s9
     lw t2, 40(a3)
     xor t2, s9, t2
-    sw t2, 168(sp)
+    sw t2, 424(sp)
     srli t2, s10, 3
     and t2, t2, t1
     slli s9, t2, 8
     sub t2, s9, t2
     lw s9, 44(a3)
     xor s9, t2, s9
-    sw s9, 172(sp)
+    sw s9, 428(sp)
     srli s9, s10, 4
     and s9, s9, t1
     slli t2, s9, 8
     sub s9, t2, s9
     lw t2, 48(a3)
     xor t2, s9, t2
-    sw t2, 176(sp)
+    sw t2, 432(sp)
     srli t2, s10, 5
     and t2, t2, t1
     slli s9, t2, 8
     sub t2, s9, t2
     lw s9, 52(a3)
     xor s9, t2, s9
-    sw s9, 180(sp)
+    sw s9, 436(sp)
     srli s9, s10, 6
     and s9, s9, t1
     slli t2, s9, 8
@@ -227,54 +234,54 @@ MCU_FN(aes128, ctr):
     lw t2, 56(a3)
     srli s10, s10, 7
     xor t2, s9, t2
-    sw t2, 184(sp)
+    sw t2, 440(sp)
     and s10, s10, t1
     slli t2, s10, 8
     sub s10, t2, s10
     lw t2, 60(a3)
     xor t2, s10, t2
-    sw t2, 188(sp)
+    sw t2, 444(sp)
     and t2, t0, t1
     slli s10, t2, 8
     sub t2, s10, t2
     lw s10, 64(a3)
     xor s10, t2, s10
-    sw s10, 192(sp)
+    sw s10, 448(sp)
     srli s10, t0, 1
     and s10, s10, t1
     slli t2, s10, 8
     sub s10, t2, s10
     lw t2, 68(a3)
     xor t2, s10, t2
-    sw t2, 196(sp)
+    sw t2, 452(sp)
     srli t2, t0, 2
     and t2, t2, t1
     slli s10, t2, 8
     sub t2, s10, t2
     lw s10, 72(a3)
     xor s10, t2, s10
-    sw s10, 200(sp)
+    sw s10, 456(sp)
     srli s10, t0, 3
     and s10, s10, t1
     slli t2, s10, 8
     sub s10, t2, s10
     lw t2, 76(a3)
     xor t2, s10, t2
-    sw t2, 204(sp)
+    sw t2, 460(sp)
     srli t2, t0, 4
     and t2, t2, t1
     slli s10, t2, 8
     sub t2, s10, t2
     lw s10, 80(a3)
     xor s10, t2, s10
-    sw s10, 208(sp)
+    sw s10, 464(sp)
     srli s10, t0, 5
     and s10, s10, t1
     slli t2, s10, 8
     sub s10, t2, s10
     lw t2, 84(a3)
     xor t2, s10, t2
-    sw t2, 212(sp)
+    sw t2, 468(sp)
     srli t2, t0, 6
     and t2, t2, t1
     slli s10, t2, 8
@@ -282,54 +289,54 @@ MCU_FN(aes128, ctr):
     lw s10, 88(a3)
     srli t0, t0, 7
     xor s10, t2, s10
-    sw s10, 216(sp)
+    sw s10, 472(sp)
     and t0, t0, t1
     slli s10, t0, 8
     sub t0, s10, t0
     lw s10, 92(a3)
     xor s10, t0, s10
-    sw s10, 220(sp)
+    sw s10, 476(sp)
     and s10, s11, t1
     slli t0, s10, 8
     sub s10, t0, s10
     lw t0, 96(a3)
     xor t0, s10, t0
-    sw t0, 224(sp)
+    sw t0, 480(sp)
     srli t0, s11, 1
     and t0, t0, t1
     slli s10, t0, 8
     sub t0, s10, t0
     lw s10, 100(a3)
     xor s10, t0, s10
-    sw s10, 228(sp)
+    sw s10, 484(sp)
     srli s10, s11, 2
     and s10, s10, t1
     slli t0, s10, 8
     sub s10, t0, s10
     lw t0, 104(a3)
     xor t0, s10, t0
-    sw t0, 232(sp)
+    sw t0, 488(sp)
     srli t0, s11, 3
     and t0, t0, t1
     slli s10, t0, 8
     sub t0, s10, t0
     lw s10, 108(a3)
     xor s10, t0, s10
-    sw s10, 236(sp)
+    sw s10, 492(sp)
     srli s10, s11, 4
     and s10, s10, t1
     slli t0, s10, 8
     sub s10, t0, s10
     lw t0, 112(a3)
     xor t0, s10, t0
-    sw t0, 240(sp)
+    sw t0, 496(sp)
     srli t0, s11, 5
     and t0, t0, t1
     slli s10, t0, 8
     sub t0, s10, t0
     lw s10, 116(a3)
     xor s10, t0, s10
-    sw s10, 244(sp)
+    sw s10, 500(sp)
     srli s10, s11, 6
     and s10, s10, t1
     srli s11, s11, 7
@@ -341,2277 +348,2181 @@ MCU_FN(aes128, ctr):
     sub t1, s11, t1
     lw s11, 124(a3)
     xor t0, s10, t0
-    sw t0, 248(sp)
+    sw t0, 504(sp)
     xor s11, t1, s11
-    sw s11, 252(sp)
+    sw s11, 508(sp)
 .Laes128_barrel_loop:
     /* eight counter blocks -> 128 bytes of key stream at the frame */
-    lw ra, 320(sp)
-    li s3, 0x55555555
+    lw ra, 576(sp)
+    li t2, 0x55555555
     addi s11, ra, 1
-    srli s4, ra, 1
-    xor s4, s4, s11
-    and s4, s4, s3
-    xor s11, s11, s4
-    slli s4, s4, 1
+    srli t3, ra, 1
+    xor t3, t3, s11
+    and t3, t3, t2
+    xor s11, s11, t3
+    slli t3, t3, 1
     addi s10, ra, 2
     addi s9, ra, 3
     addi s8, ra, 4
-    addi s7, ra, 5
-    addi s6, ra, 6
-    addi s5, ra, 7
-    xor s4, ra, s4
+    addi t6, ra, 5
+    addi t5, ra, 6
+    addi t4, ra, 7
+    xor t3, ra, t3
     srli ra, s10, 1
     xor ra, ra, s9
-    and ra, ra, s3
+    and ra, ra, t2
     xor s9, s9, ra
     slli ra, ra, 1
     xor ra, s10, ra
     srli s10, s8, 1
-    xor s10, s10, s7
-    and s10, s10, s3
-    xor s7, s7, s10
+    xor s10, s10, t6
+    and s10, s10, t2
+    xor t6, t6, s10
     slli s10, s10, 1
     xor s10, s8, s10
-    srli s8, s6, 1
-    xor s8, s8, s5
-    and s3, s8, s3
-    xor s5, s5, s3
-    slli s3, s3, 1
-    xor s3, s6, s3
-    srli s6, s4, 2
-    xor s6, s6, ra
+    srli s8, t5, 1
+    xor s8, s8, t4
+    and t2, s8, t2
+    xor t4, t4, t2
+    slli t2, t2, 1
+    xor t2, t5, t2
+    srli t5, t3, 2
+    xor t5, t5, ra
     li s8, 0x33333333
-    and s6, s6, s8
-    xor ra, ra, s6
-    slli s6, s6, 2
-    xor s6, s4, s6
-    srli s4, s11, 2
-    xor s4, s4, s9
-    and s4, s4, s8
-    xor s9, s9, s4
-    slli s4, s4, 2
-    xor s4, s11, s4
+    and t5, t5, s8
+    xor ra, ra, t5
+    slli t5, t5, 2
+    xor t5, t3, t5
+    srli t3, s11, 2
+    xor t3, t3, s9
+    and t3, t3, s8
+    xor s9, s9, t3
+    slli t3, t3, 2
+    xor t3, s11, t3
     srli s11, s10, 2
-    xor s11, s11, s3
+    xor s11, s11, t2
     and s11, s11, s8
-    xor s3, s3, s11
+    xor t2, t2, s11
     slli s11, s11, 2
     xor s11, s10, s11
-    srli s10, s7, 2
-    xor s10, s10, s5
+    srli s10, t6, 2
+    xor s10, s10, t4
     and s8, s10, s8
-    xor s5, s5, s8
+    xor t4, t4, s8
     slli s8, s8, 2
-    xor s8, s7, s8
-    srli s7, s6, 4
-    xor s7, s7, s11
+    xor s8, t6, s8
+    srli t6, t5, 4
+    xor t6, t6, s11
     li s10, 0xf0f0f0f
-    and s7, s7, s10
-    xor s11, s11, s7
-    slli s7, s7, 4
-    xor s7, s6, s7
-    srli s6, s4, 4
-    xor s6, s6, s8
-    and s6, s6, s10
-    xor s8, s8, s6
-    slli s6, s6, 4
-    xor s6, s4, s6
-    srli s4, ra, 4
-    xor s4, s4, s3
-    and s4, s4, s10
-    xor s3, s3, s4
-    slli s4, s4, 4
-    xor s4, ra, s4
+    and t6, t6, s10
+    xor s11, s11, t6
+    slli t6, t6, 4
+    xor t6, t5, t6
+    srli t5, t3, 4
+    xor t5, t5, s8
+    and t5, t5, s10
+    xor s8, s8, t5
+    slli t5, t5, 4
+    xor t5, t3, t5
+    srli t3, ra, 4
+    xor t3, t3, t2
+    and t3, t3, s10
+    xor t2, t2, t3
+    slli t3, t3, 4
+    xor t3, ra, t3
     srli ra, s9, 4
-    xor ra, ra, s5
+    xor ra, ra, t4
     and s10, ra, s10
-    xor s5, s5, s10
+    xor t4, t4, s10
     slli s10, s10, 4
     xor s10, s9, s10
     li s9, 0xff000000
-    lw s2, 128(sp)
-    and ra, s7, s9
-    xor s2, ra, s2
-    lw s1, 132(sp)
-    and ra, s6, s9
-    xor s1, ra, s1
-    lw s0, 136(sp)
-    and ra, s4, s9
-    xor s0, ra, s0
-    lw t6, 140(sp)
-    and ra, s10, s9
-    xor t6, ra, t6
-    lw t5, 144(sp)
+    lw t1, 384(sp)
+    and ra, t6, s9
+    xor s0, ra, t1
+    lw ra, 388(sp)
+    and t1, t5, s9
+    xor s1, t1, ra
+    lw t1, 392(sp)
+    and ra, t3, s9
+    xor s2, ra, t1
+    lw ra, 396(sp)
+    and t1, s10, s9
+    xor s3, t1, ra
+    lw t1, 400(sp)
     and ra, s11, s9
-    xor t5, ra, t5
-    lw t4, 148(sp)
-    and ra, s8, s9
-    xor t4, ra, t4
-    lw t3, 152(sp)
-    and ra, s3, s9
-    xor t3, ra, t3
-    lw t2, 156(sp)
-    and ra, s5, s9
-    xor t2, ra, t2
-    slli ra, s7, 8
-    lw t1, 160(sp)
+    xor s4, ra, t1
+    lw ra, 404(sp)
+    and t1, s8, s9
+    xor s5, t1, ra
+    lw t1, 408(sp)
+    and ra, t2, s9
+    xor s6, ra, t1
+    lw ra, 412(sp)
+    and t1, t4, s9
+    xor s7, t1, ra
+    slli ra, t6, 8
+    lw t1, 416(sp)
     and ra, ra, s9
     xor t1, ra, t1
-    slli ra, s6, 8
-    lw t0, 164(sp)
+    slli ra, t5, 8
+    lw t0, 420(sp)
     and ra, ra, s9
     xor t0, ra, t0
-    slli ra, s4, 8
-    lw a7, 168(sp)
+    slli ra, t3, 8
+    lw a7, 424(sp)
     and ra, ra, s9
     xor a7, ra, a7
     slli ra, s10, 8
-    lw a6, 172(sp)
+    lw a6, 428(sp)
     and ra, ra, s9
     xor a6, ra, a6
     slli ra, s11, 8
-    lw a5, 176(sp)
+    lw a5, 432(sp)
     and ra, ra, s9
     xor a5, ra, a5
     slli ra, s8, 8
-    lw a4, 180(sp)
+    lw a4, 436(sp)
     and ra, ra, s9
     xor a4, ra, a4
-    slli ra, s3, 8
-    lw a2, 184(sp)
+    slli ra, t2, 8
+    lw a2, 440(sp)
     and ra, ra, s9
     xor a2, ra, a2
-    slli ra, s5, 8
-    lw a1, 188(sp)
+    slli ra, t4, 8
+    lw a1, 444(sp)
     and ra, ra, s9
     xor a1, ra, a1
-    slli ra, s7, 16
-    lw a0, 192(sp)
+    slli ra, t6, 16
+    lw a0, 448(sp)
     and ra, ra, s9
     xor a0, ra, a0
-    sw a0, 460(sp)
-    slli ra, s6, 16
-    lw a0, 196(sp)
+    sw s0, 588(sp)
+    slli ra, t5, 16
+    lw s0, 452(sp)
     and ra, ra, s9
-    xor a0, ra, a0
-    sw a0, 464(sp)
-    slli ra, s4, 16
-    lw a0, 200(sp)
-    and ra, ra, s9
-    xor a0, ra, a0
-    sw a0, 468(sp)
-    slli ra, s10, 16
-    lw a0, 204(sp)
-    and ra, ra, s9
-    xor a0, ra, a0
-    sw a0, 472(sp)
-    slli ra, s11, 16
-    lw a0, 208(sp)
-    and ra, ra, s9
-    xor a0, ra, a0
-    sw a0, 476(sp)
-    slli ra, s8, 16
-    lw a0, 212(sp)
-    and ra, ra, s9
-    xor a0, ra, a0
-    sw a0, 480(sp)
-    slli ra, s3, 16
-    lw a0, 216(sp)
-    and ra, ra, s9
-    xor a0, ra, a0
-    slli ra, s5, 16
-    and s9, ra, s9
-    lw ra, 220(sp)
-    slli s7, s7, 24
-    xor ra, s9, ra
-    lw s9, 224(sp)
-    slli s6, s6, 24
-    xor s9, s7, s9
-    lw s7, 228(sp)
-    slli s4, s4, 24
-    xor s7, s6, s7
-    lw s6, 232(sp)
-    slli s10, s10, 24
-    xor s6, s4, s6
-    lw s4, 236(sp)
-    slli s11, s11, 24
-    xor s4, s10, s4
-    lw s10, 240(sp)
-    slli s8, s8, 24
-    xor s10, s11, s10
-    lw s11, 244(sp)
-    slli s3, s3, 24
-    xor s11, s8, s11
-    lw s8, 248(sp)
-    slli s5, s5, 24
-    xor s8, s3, s8
-    lw s3, 252(sp)
-    sw s2, 324(sp)
-    sw s1, 328(sp)
-    sw s0, 332(sp)
-    sw t6, 336(sp)
-    sw t5, 340(sp)
-    sw t4, 344(sp)
-    sw t3, 348(sp)
-    sw t2, 352(sp)
-    sw t1, 356(sp)
-    sw t0, 360(sp)
-    sw a7, 364(sp)
-    sw a6, 368(sp)
-    sw a5, 372(sp)
-    sw a4, 376(sp)
-    sw a2, 380(sp)
-    sw a1, 384(sp)
-    lw a1, 460(sp)
-    xor s3, s5, s3
-    sw a1, 388(sp)
-    lw a1, 464(sp)
-    sw a1, 392(sp)
-    lw a1, 468(sp)
-    sw a1, 396(sp)
-    lw a1, 472(sp)
-    sw a1, 400(sp)
-    lw a1, 476(sp)
-    sw a1, 404(sp)
-    lw a1, 480(sp)
-    sw a1, 408(sp)
-    sw a0, 412(sp)
-    sw ra, 416(sp)
-    sw s9, 420(sp)
-    sw s7, 424(sp)
-    sw s6, 428(sp)
-    sw s4, 432(sp)
-    sw s10, 436(sp)
-    sw s11, 440(sp)
-    sw s8, 444(sp)
-    sw s3, 448(sp)
-    addi a3, a3, 128
-    li t0, 9
-    sw t0, 456(sp)
-    .Laes128_barrel_round:
-    lw ra, 340(sp)
-    lw s11, 332(sp)
-    lw s9, 352(sp)
-    lw s8, 328(sp)
-    lw s4, 348(sp)
-    lw s3, 344(sp)
-    xor s10, ra, s11
-    xor s7, s9, s8
-    lw s2, 324(sp)
-    lw t4, 336(sp)
-    xor s3, s4, s3
-    xor s0, s7, s10
-    xor s5, s9, s11
-    xor s1, s3, s2
-    xor t4, t4, s0
-    xor s8, s1, s8
-    xor s11, t4, s11
-    xor s4, t4, s4
-    xor s6, s9, ra
-    xor t5, s8, s5
-    xor t4, s11, s2
-    xor ra, s1, ra
-    and a5, s0, s11
-    and a4, t5, t4
-    xor t3, s11, s3
-    xor t2, s4, s6
-    xor a4, a4, a5
-    and a2, ra, s2
-    xor s3, s3, t2
-    xor a5, a2, a5
-    xor t6, s1, s9
-    xor t1, s2, t2
-    and a2, s7, s3
-    and a1, s8, s1
-    xor a1, a1, a2
-    and a0, t6, t1
-    xor a2, a0, a2
-    xor t0, t3, t2
-    and a0, s6, t2
-    sw s6, 460(sp)
-    and s6, s10, t0
-    sw s10, 464(sp)
-    xor s6, s6, a0
-    and s10, s5, t3
-    xor a0, s10, a0
-    xor a5, a5, a0
-    xor a7, t3, s5
-    xor s9, s9, s3
-    xor a4, a4, s6
-    xor a0, a2, a0
-    xor a6, s7, s3
-    xor s6, a1, s6
-    xor s4, a4, s4
-    xor a7, a5, a7
-    xor s9, a0, s9
-    xor a6, s6, a6
-    xor a0, s4, a7
-    and s4, s4, a6
-    xor s6, s9, s4
-    xor a4, a6, s9
-    xor s4, a7, s4
-    and a4, s4, a4
-    xor a4, a4, s9
-    xor s4, s6, a4
-    xor a6, a6, a4
-    and s4, s9, s4
-    and a5, a0, s6
-    xor a6, s4, a6
-    xor a5, a5, a7
-    xor s4, s6, s4
-    and s4, a5, s4
-    xor s4, a0, s4
-    xor s6, a5, a4
-    xor s9, a5, s4
-    and t1, a5, t1
-    and t6, a5, t6
-    lw a5, 460(sp)
-    xor a0, s4, a6
-    xor a2, s6, a0
-    and t2, s6, t2
-    and a5, s6, a5
-    xor a7, a4, a6
-    and t5, a6, t5
-    and ra, a4, ra
-    lw s6, 464(sp)
-    and s0, a7, s0
-    xor ra, t5, ra
-    and s11, a7, s11
-    and s2, a4, s2
-    and s3, s9, s3
-    and s7, s9, s7
-    and s6, a2, s6
-    and s5, a0, s5
-    xor t5, s0, t5
-    and s1, s4, s1
-    and t0, a2, t0
-    and t3, a0, t3
-    xor a5, a5, s6
-    xor s0, s2, s7
-    xor s11, s11, s3
-    xor s5, s6, s5
-    xor t3, t0, t3
-    xor s0, s0, s11
-    xor s6, s1, a5
-    and s8, s4, s8
-    xor t0, t2, t0
-    xor a5, a5, s0
-    xor s8, t1, s8
-    xor t0, s3, t0
-    xor s0, t6, s0
-    xor t3, t3, s6
-    and t4, a6, t4
-    xor s7, s7, s8
-    xor s6, t5, s6
-    xor s1, s1, t0
-    xor s0, s0, t3
-    xor a5, s8, a5
-    xor t4, t4, s6
-    xor s8, s1, s0
-    xor t1, s2, t1
-    xor s6, t0, s6
-    xor t3, s7, t3
-    xor s0, ra, s0
-    xor s8, s5, s8
-    xor s11, s11, t4
-    lw s5, 372(sp)
-    lw ra, 364(sp)
-    lw s7, 384(sp)
-    lw t0, 360(sp)
-    lw t2, 380(sp)
-    lw s2, 376(sp)
-    lw a0, 356(sp)
-    lw a6, 368(sp)
-    xor t4, t1, t4
-    xor t1, s5, ra
-    xor t5, s7, t0
-    sw s8, 464(sp)
-    xor s2, t2, s2
-    xor s4, t5, t1
-    sw s11, 460(sp)
-    xor s3, s7, ra
-    xor a2, s2, a0
-    xor a6, a6, s4
-    sw t4, 468(sp)
-    xor t0, a2, t0
-    xor ra, a6, ra
-    xor t2, a6, t2
-    sw s0, 472(sp)
-    xor t6, s7, s5
-    xor a4, t0, s3
-    xor a6, ra, a0
-    sw t3, 476(sp)
-    xor s5, a2, s5
-    and s0, s4, ra
-    and t3, a4, a6
-    sw a5, 480(sp)
-    xor a7, ra, s2
-    xor a1, t2, t6
-    xor t3, t3, s0
-    and a5, s5, a0
-    xor s1, s1, s11
-    xor s2, s2, a1
-    xor s0, a5, s0
-    sw s6, 484(sp)
-    xor s9, a2, s7
-    xor s10, a0, a1
-    and a5, t5, s2
-    and s6, t0, a2
-    sw s1, 488(sp)
-    xor s6, s6, a5
-    and s1, s9, s10
-    xor a5, s1, a5
-    xor s8, a7, a1
-    and s1, t6, a1
-    sw t6, 492(sp)
-    and t6, t1, s8
-    sw t1, 496(sp)
-    xor t6, t6, s1
-    and t1, s3, a7
-    xor s1, t1, s1
-    xor s0, s0, s1
-    xor s11, a7, s3
-    xor s7, s7, s2
-    xor t3, t3, t6
-    xor s1, a5, s1
-    xor t4, t5, s2
-    xor t6, s6, t6
-    xor t2, t3, t2
-    xor s11, s0, s11
-    xor s7, s1, s7
-    xor t4, t6, t4
-    xor s1, t2, s11
-    and t2, t2, t4
-    xor t6, s7, t2
-    xor t3, t4, s7
-    xor t2, s11, t2
-    and t3, t2, t3
-    xor t3, t3, s7
-    xor t2, t6, t3
-    xor t4, t4, t3
-    and t2, s7, t2
-    and s0, s1, t6
-    xor t4, t2, t4
-    xor s0, s0, s11
-    xor t2, t6, t2
-    and t2, s0, t2
-    xor t2, s1, t2
-    xor t6, s0, t3
-    xor s7, s0, t2
-    and s10, s0, s10
-    and s9, s0, s9
-    lw s0, 492(sp)
-    xor s1, t2, t4
-    xor a5, t6, s1
-    and a1, t6, a1
-    and s0, t6, s0
-    xor s11, t3, t4
-    and a4, t4, a4
-    and s5, t3, s5
-    lw t6, 496(sp)
-    and s4, s11, s4
-    xor s5, a4, s5
-    and ra, s11, ra
-    and a0, t3, a0
-    and s2, s7, s2
-    and t5, s7, t5
-    and t6, a5, t6
-    and s3, s1, s3
-    xor a4, s4, a4
-    and a2, t2, a2
-    and s8, a5, s8
-    and a7, s1, a7
-    xor s0, s0, t6
-    xor s4, a0, t5
-    xor ra, ra, s2
-    xor s3, t6, s3
-    xor a7, s8, a7
-    xor s4, s4, ra
-    xor t6, a2, s0
-    and t0, t2, t0
-    xor s8, a1, s8
-    xor s0, s0, s4
-    xor t0, s10, t0
-    xor s8, s2, s8
-    xor s4, s9, s4
-    xor a7, a7, t6
-    and a6, t4, a6
-    xor t5, t5, t0
-    xor t6, a4, t6
-    xor a2, a2, s8
-    xor s4, s4, a7
-    xor s0, t0, s0
-    xor a6, a6, t6
-    xor t0, a2, s4
-    xor s10, a0, s10
-    xor t6, s8, t6
-    xor a7, t5, a7
-    xor s4, s5, s4
-    xor t0, s3, t0
-    xor ra, ra, a6
-    lw s3, 404(sp)
-    lw s5, 396(sp)
-    lw t5, 416(sp)
-    lw s8, 392(sp)
-    lw a1, 412(sp)
-    lw a0, 408(sp)
-    lw s1, 388(sp)
-    lw t4, 400(sp)
-    xor a6, s10, a6
-    xor a2, a2, ra
-    rori t0, t0, 8
-    rori ra, ra, 8
-    xor s10, s3, s5
-    xor a4, t5, s8
-    sw t0, 496(sp)
-    rori a6, a6, 8
-    xor a0, a1, a0
-    xor t2, a4, s10
-    sw ra, 492(sp)
-    rori s4, s4, 8
-    xor s2, t5, s5
-    xor a5, a0, s1
-    xor t4, t4, t2
-    sw a6, 500(sp)
-    rori a7, a7, 8
-    xor s8, a5, s8
-    xor s5, t4, s5
-    xor a1, t4, a1
-    sw s4, 504(sp)
-    rori s0, s0, 8
-    xor s9, t5, s3
-    xor t3, s8, s2
-    xor t4, s5, s1
-    sw a7, 508(sp)
-    xor s3, a5, s3
-    and s4, t2, s5
-    and a7, t3, t4
-    sw s0, 512(sp)
-    rori t6, t6, 8
-    xor s11, s5, a0
-    xor s6, a1, s9
-    xor a7, a7, s4
-    and s0, s3, s1
-    rori a2, a2, 8
-    xor a0, a0, s6
-    xor s4, s0, s4
-    sw t6, 516(sp)
-    xor s7, a5, t5
-    xor t1, s1, s6
-    and s0, a4, a0
-    and t6, s8, a5
-    sw a2, 520(sp)
-    xor t6, t6, s0
-    and a2, s7, t1
-    xor s0, a2, s0
-    xor t0, s11, s6
-    and a2, s9, s6
-    sw s9, 524(sp)
-    and s9, s10, t0
-    sw s10, 528(sp)
-    xor s9, s9, a2
-    and s10, s2, s11
-    xor a2, s10, a2
-    xor s4, s4, a2
-    xor ra, s11, s2
-    xor t5, t5, a0
-    xor a7, a7, s9
-    xor a2, s0, a2
-    xor a6, a4, a0
-    xor s9, t6, s9
-    xor a1, a7, a1
-    xor ra, s4, ra
-    xor t5, a2, t5
-    xor a6, s9, a6
-    xor a2, a1, ra
-    and a1, a1, a6
-    xor s9, t5, a1
-    xor a7, a6, t5
-    xor a1, ra, a1
-    and a7, a1, a7
-    xor a7, a7, t5
-    xor a1, s9, a7
-    xor a6, a6, a7
-    and a1, t5, a1
-    and s4, a2, s9
-    xor a6, a1, a6
-    xor s4, s4, ra
-    xor a1, s9, a1
-    and a1, s4, a1
-    xor a1, a2, a1
-    xor s9, s4, a7
-    xor t5, s4, a1
-    and t1, s4, t1
-    and s7, s4, s7
-    lw s4, 524(sp)
-    xor a2, a1, a6
-    xor s0, s9, a2
-    and s6, s9, s6
-    and s4, s9, s4
-    xor ra, a7, a6
-    and t3, a6, t3
-    and s3, a7, s3
-    lw s9, 528(sp)
-    and t2, ra, t2
-    xor s3, t3, s3
-    and s5, ra, s5
-    and s1, a7, s1
-    and a0, t5, a0
-    and a4, t5, a4
-    and s9, s0, s9
-    and s2, a2, s2
-    xor t3, t2, t3
-    and a5, a1, a5
-    and t0, s0, t0
-    and s11, a2, s11
-    xor s4, s4, s9
-    xor t2, s1, a4
-    xor s5, s5, a0
-    xor s2, s9, s2
-    xor s11, t0, s11
-    xor t2, t2, s5
-    xor s9, a5, s4
-    and s8, a1, s8
-    xor t0, s6, t0
-    xor s4, s4, t2
-    xor s8, t1, s8
-    xor t0, a0, t0
-    xor t2, s7, t2
-    xor s11, s11, s9
-    and t4, a6, t4
-    xor a4, a4, s8
-    xor s9, t3, s9
-    xor a5, a5, t0
-    xor t2, t2, s11
-    xor s4, s8, s4
-    xor t4, t4, s9
-    xor s8, a5, t2
-    xor t1, s1, t1
-    xor s9, t0, s9
-    xor s11, a4, s11
-    xor t2, s3, t2
-    xor s8, s2, s8
-    xor s5, s5, t4
-    lw s2, 436(sp)
-    lw s3, 428(sp)
-    lw a4, 448(sp)
-    lw t0, 424(sp)
-    lw s6, 444(sp)
-    lw s1, 440(sp)
-    lw a2, 420(sp)
-    lw a6, 432(sp)
-    xor t4, t1, t4
-    xor a5, a5, s5
-    rori s8, s8, 16
-    rori s5, s5, 16
-    xor t1, s2, s3
-    xor t3, a4, t0
-    sw s8, 528(sp)
-    rori t4, t4, 16
-    xor s1, s6, s1
-    xor a1, t3, t1
-    sw s5, 524(sp)
-    rori t2, t2, 16
-    xor a0, a4, s3
-    xor s0, s1, a2
-    xor a6, a6, a1
-    sw t4, 532(sp)
-    rori s11, s11, 16
-    xor t0, s0, t0
-    xor s3, a6, s3
-    xor s6, a6, s6
-    sw t2, 536(sp)
-    rori s4, s4, 16
-    xor s7, a4, s2
-    xor a7, t0, a0
-    xor a6, s3, a2
-    sw s11, 540(sp)
+    xor ra, ra, s0
+    sw s1, 592(sp)
+    slli s0, t3, 16
+    lw s1, 456(sp)
+    and s0, s0, s9
+    xor s1, s0, s1
+    sw s2, 596(sp)
+    slli s0, s10, 16
+    lw s2, 460(sp)
+    and s0, s0, s9
     xor s2, s0, s2
-    and t2, a1, s3
-    and s11, a7, a6
-    sw s4, 544(sp)
-    rori a5, a5, 16
-    xor ra, s3, s1
-    xor t6, s6, s7
-    xor s11, s11, t2
-    and s4, s2, a2
-    rori s9, s9, 16
-    xor s1, s1, t6
-    xor t2, s4, t2
-    sw a5, 548(sp)
-    xor t5, s0, a4
-    xor s10, a2, t6
-    and s4, t3, s1
-    and a5, t0, s0
-    sw s9, 552(sp)
-    xor a5, a5, s4
-    and s9, t5, s10
-    xor s4, s9, s4
-    xor s8, ra, t6
-    and s9, s7, t6
-    sw s7, 556(sp)
-    and s7, t1, s8
-    sw t1, 560(sp)
-    xor s7, s7, s9
-    and t1, a0, ra
-    xor s9, t1, s9
-    xor t2, t2, s9
-    xor s5, ra, a0
-    xor a4, a4, s1
-    xor s11, s11, s7
-    xor s9, s4, s9
-    xor t4, t3, s1
-    xor s7, a5, s7
-    xor s6, s11, s6
-    xor s5, t2, s5
-    xor a4, s9, a4
-    xor t4, s7, t4
-    xor s9, s6, s5
-    and s6, s6, t4
-    xor s7, a4, s6
-    xor s11, t4, a4
-    xor s6, s5, s6
-    and s11, s6, s11
-    xor s11, s11, a4
-    xor s6, s7, s11
-    xor t4, t4, s11
-    and s6, a4, s6
-    and t2, s9, s7
-    xor t4, s6, t4
-    xor t2, t2, s5
-    xor s6, s7, s6
-    and s6, t2, s6
-    xor s6, s9, s6
-    xor s7, t2, s11
-    xor a4, t2, s6
-    and s10, t2, s10
-    and t5, t2, t5
-    lw t2, 556(sp)
-    xor s9, s6, t4
-    xor s4, s7, s9
-    and t6, s7, t6
-    and t2, s7, t2
-    xor s5, s11, t4
-    and a7, t4, a7
-    and s2, s11, s2
-    lw s7, 560(sp)
-    and a1, s5, a1
-    xor s2, a7, s2
-    and s3, s5, s3
-    and a2, s11, a2
-    and s1, a4, s1
-    and t3, a4, t3
-    and s7, s4, s7
-    and a0, s9, a0
-    xor a7, a1, a7
-    and s0, s6, s0
-    and s8, s4, s8
-    and ra, s9, ra
-    xor t2, t2, s7
-    xor a1, a2, t3
-    xor s3, s3, s1
-    xor a0, s7, a0
-    xor ra, s8, ra
-    xor a1, a1, s3
-    xor s7, s0, t2
-    and t0, s6, t0
-    xor s8, t6, s8
-    xor t2, t2, a1
-    xor t0, s10, t0
-    xor s8, s1, s8
-    xor a1, t5, a1
-    xor ra, ra, s7
-    xor t3, t3, t0
-    xor s0, s0, s8
-    xor a1, a1, ra
-    xor t2, t0, t2
-    and a6, t4, a6
-    xor s7, a7, s7
-    xor t0, s0, a1
-    xor a6, a6, s7
-    xor a1, s2, a1
-    xor t0, a0, t0
-    xor s10, a2, s10
-    xor ra, t3, ra
-    xor s3, s3, a6
-    lw a0, 488(sp)
-    lw s2, 520(sp)
-    xor s7, s8, s7
-    xor a6, s10, a6
-    lw t3, 516(sp)
-    lw a7, 552(sp)
-    rori s7, s7, 24
-    xor s10, a0, s2
-    xor s8, s10, t3
-    xor t5, a7, s7
-    lw s1, 28(a3)
-    xor s8, s8, t5
-    xor s1, s8, s1
-    lw s8, 548(sp)
-    lw s9, 484(sp)
-    xor t6, s2, s8
-    xor a2, t6, a7
-    xor s4, s7, s9
-    lw s6, 60(a3)
-    xor s0, s0, s3
-    xor a2, a2, s4
-    rori s0, s0, 24
-    xor s6, a2, s6
-    xor a2, s8, s0
-    xor s7, a2, s7
-    xor a4, s9, t3
-    lw s11, 92(a3)
-    xor s7, s7, a4
-    xor s11, s7, s11
-    xor s7, s0, a0
-    xor a7, t3, a7
-    xor s9, s7, s9
-    lw t3, 124(a3)
-    xor s9, s9, a7
-    xor t3, s9, t3
-    lw s9, 512(sp)
-    lw s5, 544(sp)
-    sw t3, 552(sp)
-    rori t2, t2, 24
-    lw t3, 480(sp)
-    xor t4, a4, s9
-    xor a5, s5, t2
-    lw t1, 0(a3)
-    xor t4, t4, a5
-    sw s11, 516(sp)
-    xor t1, t4, t1
-    sw s6, 484(sp)
-    xor t4, a7, s5
-    xor s11, t2, t3
-    lw s6, 32(a3)
-    xor t4, t4, s11
-    xor s6, t4, s6
-    xor t4, t3, s9
-    sw s6, 560(sp)
-    xor s5, s9, s5
-    xor t2, t5, t2
-    lw s6, 64(a3)
-    xor t3, s4, t3
-    lw s9, 96(a3)
-    xor t2, t2, t4
-    xor t3, t3, s5
-    xor s6, t2, s6
-    xor s9, t3, s9
-    lw t3, 508(sp)
-    lw t2, 540(sp)
-    sw s9, 544(sp)
-    rori ra, ra, 24
-    xor t4, t4, a4
-    sw s6, 512(sp)
-    xor t4, t4, t3
-    xor s9, t2, ra
-    lw s6, 4(a3)
-    xor t4, t4, s9
-    xor s6, t4, s6
-    lw t4, 476(sp)
-    sw s1, 480(sp)
-    xor s5, s5, a7
-    xor s1, ra, t4
-    xor a5, a5, t5
-    xor s5, s5, t2
-    xor ra, a5, ra
-    sw s6, 556(sp)
-    xor a5, t4, t3
-    xor s11, s11, s4
-    xor t2, t3, t2
-    lw s6, 36(a3)
-    xor t4, s11, t4
-    lw t3, 100(a3)
-    xor s5, s5, s1
-    xor t4, t4, t2
-    xor s6, s5, s6
-    xor t3, t4, t3
-    lw s5, 68(a3)
-    lw t4, 504(sp)
-    lw s11, 536(sp)
-    xor ra, ra, a5
-    rori a1, a1, 24
-    xor s5, ra, s5
-    sw t3, 540(sp)
-    xor a5, a5, t4
-    xor ra, s11, a1
-    lw t3, 8(a3)
-    xor a5, a5, ra
-    xor t3, a5, t3
-    lw a5, 472(sp)
-    sw s5, 508(sp)
-    xor s5, a1, a5
-    xor t2, t2, s11
-    xor a1, s9, a1
-    sw s6, 476(sp)
-    xor s9, a5, t4
-    xor s11, t4, s11
-    lw s6, 40(a3)
-    xor a5, s1, a5
-    lw t4, 104(a3)
-    xor t2, t2, s5
-    xor a5, a5, s11
-    xor s6, t2, s6
-    xor t4, a5, t4
-    lw t2, 72(a3)
-    lw a5, 500(sp)
-    lw s1, 532(sp)
-    xor a1, a1, s9
-    rori a6, a6, 24
-    xor t2, a1, t2
-    xor s9, s9, a4
-    sw t4, 536(sp)
-    xor s9, s9, a5
-    xor a1, s1, a6
-    lw t4, 12(a3)
-    xor s9, s9, a1
-    xor t4, s9, t4
-    lw s9, 468(sp)
-    sw t2, 504(sp)
-    xor s11, s11, a7
-    xor t2, a6, s9
-    xor ra, ra, t5
-    xor s11, s11, s1
-    sw s6, 472(sp)
-    xor a6, ra, a6
-    lw s6, 44(a3)
-    xor ra, s9, a5
-    xor s5, s5, s4
-    xor s1, a5, s1
-    xor s11, s11, t2
-    xor s9, s5, s9
-    lw a5, 108(a3)
-    xor s6, s11, s6
-    xor s9, s9, s1
-    xor a6, a6, ra
-    lw s11, 76(a3)
-    xor a5, s9, a5
-    xor a4, ra, a4
-    lw ra, 492(sp)
-    lw s9, 524(sp)
-    rori s3, s3, 24
-    xor s11, a6, s11
-    xor a4, a4, ra
-    xor s5, s9, s3
-    lw a6, 16(a3)
-    xor a7, s1, a7
-    xor a4, a4, s5
-    lw s1, 460(sp)
-    xor a6, a4, a6
-    xor a4, s3, s1
-    xor t5, a1, t5
-    xor a7, a7, s9
-    xor s3, t5, s3
-    xor t5, s1, ra
-    xor s4, t2, s4
-    xor s9, ra, s9
-    xor s1, s4, s1
-    lw ra, 112(a3)
-    xor s1, s1, s9
-    sw a5, 532(sp)
-    lw a1, 80(a3)
-    xor ra, s1, ra
-    xor s3, s3, t5
-    lw s1, 496(sp)
-    lw s4, 528(sp)
-    rori t0, t0, 24
-    xor a1, s3, a1
-    xor t5, t5, s1
-    xor t2, s4, t0
-    lw s3, 20(a3)
-    xor t5, t5, t2
-    xor s3, t5, s3
-    lw a5, 48(a3)
-    lw t5, 464(sp)
-    xor a7, a7, a4
-    xor a5, a7, a5
-    sw ra, 524(sp)
-    xor a7, t0, t5
-    sw t1, 324(sp)
-    xor t0, s5, t0
-    lw t1, 556(sp)
-    xor s5, t5, s1
-    xor s2, s5, s2
-    sw t1, 328(sp)
-    xor a2, s2, a2
-    sw t3, 332(sp)
-    lw s2, 24(a3)
-    sw t4, 336(sp)
-    sw a6, 340(sp)
-    xor s2, a2, s2
-    sw s3, 344(sp)
-    sw s2, 348(sp)
-    lw s2, 480(sp)
-    xor s9, s9, s4
-    sw s2, 352(sp)
-    lw s2, 560(sp)
-    xor s4, s1, s4
-    sw s2, 356(sp)
-    lw s2, 476(sp)
-    xor s8, s4, s8
-    sw s2, 360(sp)
-    lw s2, 472(sp)
-    lw ra, 52(a3)
-    xor s7, s8, s7
-    sw s2, 364(sp)
-    xor s9, s9, a7
-    lw s8, 56(a3)
-    sw s6, 368(sp)
-    xor ra, s9, ra
-    sw a5, 372(sp)
-    xor s8, s7, s8
-    sw ra, 376(sp)
-    sw s8, 380(sp)
-    lw s8, 484(sp)
-    xor s0, t2, s0
-    sw s8, 384(sp)
-    lw s8, 512(sp)
-    lw s9, 84(a3)
-    sw s8, 388(sp)
-    lw s8, 508(sp)
-    xor s10, s0, s10
-    sw s8, 392(sp)
-    lw s8, 504(sp)
-    xor t0, t0, s5
-    sw s8, 396(sp)
-    lw s0, 88(a3)
-    sw s11, 400(sp)
-    xor s9, t0, s9
-    sw a1, 404(sp)
-    xor s0, s10, s0
-    sw s9, 408(sp)
-    sw s0, 412(sp)
-    lw s0, 516(sp)
-    xor a0, a7, a0
-    sw s0, 416(sp)
-    lw s0, 544(sp)
-    xor t5, a4, t5
-    sw s0, 420(sp)
-    lw s0, 540(sp)
-    lw s1, 116(a3)
-    sw s0, 424(sp)
-    lw s0, 536(sp)
-    xor t6, a0, t6
-    sw s0, 428(sp)
-    lw s0, 532(sp)
-    xor t5, t5, s4
-    sw s0, 432(sp)
-    lw s0, 524(sp)
-    lw a0, 120(a3)
-    xor s1, t5, s1
-    sw s0, 436(sp)
-    xor a0, t6, a0
-    sw s1, 440(sp)
-    sw a0, 444(sp)
-    lw a0, 552(sp)
-    sw a0, 448(sp)
-    addi a3, a3, 128
-    lw t0, 456(sp)
-    addi t0, t0, -1
-    sw t0, 456(sp)
-    bnez t0, .Laes128_barrel_round
-    lw ra, 340(sp)
-    lw s11, 332(sp)
-    lw s9, 352(sp)
-    lw s8, 328(sp)
-    lw s4, 348(sp)
-    lw s3, 344(sp)
-    xor s10, ra, s11
-    xor s7, s9, s8
-    lw s2, 324(sp)
-    lw t4, 336(sp)
-    xor s3, s4, s3
-    xor s0, s7, s10
-    xor s5, s9, s11
-    xor s1, s3, s2
-    xor t4, t4, s0
-    xor s8, s1, s8
-    xor s11, t4, s11
-    xor s4, t4, s4
-    xor s6, s9, ra
-    xor t5, s8, s5
-    xor t4, s11, s2
-    xor ra, s1, ra
-    and a5, s0, s11
-    and a4, t5, t4
-    xor t3, s11, s3
-    xor t2, s4, s6
-    xor a4, a4, a5
-    and a2, ra, s2
-    xor s3, s3, t2
-    xor a5, a2, a5
-    xor t6, s1, s9
-    xor t1, s2, t2
-    and a2, s7, s3
-    and a1, s8, s1
-    xor a1, a1, a2
-    and a0, t6, t1
-    xor a2, a0, a2
-    xor t0, t3, t2
-    and a0, s6, t2
-    sw s6, 460(sp)
-    and s6, s10, t0
-    sw s10, 464(sp)
-    xor s6, s6, a0
-    and s10, s5, t3
-    xor a0, s10, a0
-    xor a5, a5, a0
-    xor a7, t3, s5
-    xor s9, s9, s3
-    xor a4, a4, s6
-    xor a0, a2, a0
-    xor a6, s7, s3
-    xor s6, a1, s6
-    xor s4, a4, s4
-    xor a7, a5, a7
-    xor s9, a0, s9
-    xor a6, s6, a6
-    xor a0, s4, a7
-    and s4, s4, a6
-    xor s6, s9, s4
-    xor a4, a6, s9
-    xor s4, a7, s4
-    and a4, s4, a4
-    xor a4, a4, s9
-    xor s4, s6, a4
-    xor a6, a6, a4
-    and s4, s9, s4
-    and a5, a0, s6
-    xor a6, s4, a6
-    xor a5, a5, a7
-    xor s4, s6, s4
-    and s4, a5, s4
-    xor s4, a0, s4
-    xor s6, a5, a4
-    xor s9, a5, s4
-    and t1, a5, t1
-    and t6, a5, t6
-    lw a5, 460(sp)
-    xor a0, s4, a6
-    xor a2, s6, a0
-    and t2, s6, t2
-    and a5, s6, a5
-    xor a7, a4, a6
-    and t5, a6, t5
-    and ra, a4, ra
-    lw s6, 464(sp)
-    and s0, a7, s0
-    xor ra, t5, ra
-    and s11, a7, s11
-    and s2, a4, s2
-    and s3, s9, s3
-    and s7, s9, s7
-    and s6, a2, s6
-    and s5, a0, s5
-    xor t5, s0, t5
-    and s1, s4, s1
-    and t0, a2, t0
-    and t3, a0, t3
-    xor a5, a5, s6
-    xor s0, s2, s7
-    xor s11, s11, s3
-    xor s5, s6, s5
-    xor t3, t0, t3
-    xor s0, s0, s11
-    xor s6, s1, a5
-    and s8, s4, s8
-    xor t0, t2, t0
-    xor a5, a5, s0
-    xor s8, t1, s8
-    xor t0, s3, t0
-    xor s0, t6, s0
-    xor t3, t3, s6
-    and t4, a6, t4
-    xor s7, s7, s8
-    xor s6, t5, s6
-    xor s1, s1, t0
-    xor s0, s0, t3
-    xor a5, s8, a5
-    xor t4, t4, s6
-    xor s8, s1, s0
-    xor t1, s2, t1
-    xor s6, t0, s6
-    xor t3, s7, t3
-    xor s0, ra, s0
-    xor s8, s5, s8
-    xor s11, s11, t4
-    lw s5, 372(sp)
-    lw ra, 364(sp)
-    lw s7, 384(sp)
-    lw t0, 360(sp)
-    lw t2, 380(sp)
-    lw s2, 376(sp)
-    lw a0, 356(sp)
-    lw a6, 368(sp)
-    xor t4, t1, t4
-    xor s1, s1, s11
-    xor t1, s5, ra
-    xor t5, s7, t0
-    sw s6, 464(sp)
-    xor s2, t2, s2
-    xor s4, t5, t1
-    sw s1, 460(sp)
-    xor s3, s7, ra
-    xor a2, s2, a0
-    xor a6, a6, s4
-    sw s8, 468(sp)
-    xor t0, a2, t0
-    xor ra, a6, ra
-    xor t2, a6, t2
-    sw s11, 472(sp)
-    xor t6, s7, s5
-    xor a4, t0, s3
-    xor a6, ra, a0
-    sw t4, 476(sp)
-    xor s5, a2, s5
-    and s11, s4, ra
-    and t4, a4, a6
-    sw s0, 480(sp)
-    xor a7, ra, s2
-    xor a1, t2, t6
-    xor t4, t4, s11
-    and s0, s5, a0
-    xor s2, s2, a1
-    xor s11, s0, s11
-    sw t3, 484(sp)
-    xor s9, a2, s7
-    xor s10, a0, a1
-    and s0, t5, s2
-    and t3, t0, a2
-    sw a5, 488(sp)
-    xor t3, t3, s0
-    and a5, s9, s10
-    xor s0, a5, s0
-    xor s6, a7, a1
-    and a5, t6, a1
-    sw t6, 492(sp)
-    and t6, t1, s6
-    sw t1, 496(sp)
-    xor t6, t6, a5
-    and t1, s3, a7
-    xor a5, t1, a5
-    xor s11, s11, a5
-    xor s1, a7, s3
-    xor s7, s7, s2
-    xor t4, t4, t6
-    xor a5, s0, a5
-    xor s8, t5, s2
-    xor t6, t3, t6
-    xor t2, t4, t2
-    xor s1, s11, s1
-    xor s7, a5, s7
-    xor s8, t6, s8
-    xor a5, t2, s1
-    and t2, t2, s8
-    xor t6, s7, t2
-    xor t4, s8, s7
-    xor t2, s1, t2
-    and t4, t2, t4
-    xor t4, t4, s7
-    xor t2, t6, t4
-    xor s8, s8, t4
-    and t2, s7, t2
-    and s11, a5, t6
-    xor s8, t2, s8
-    xor s11, s11, s1
-    xor t2, t6, t2
-    and t2, s11, t2
-    xor t2, a5, t2
-    xor t6, s11, t4
-    xor s7, s11, t2
-    and s10, s11, s10
-    and s9, s11, s9
-    lw s11, 492(sp)
-    xor a5, t2, s8
-    xor s0, t6, a5
-    and a1, t6, a1
-    and s11, t6, s11
-    xor s1, t4, s8
-    and a4, s8, a4
-    and s5, t4, s5
-    lw t6, 496(sp)
-    and s4, s1, s4
-    xor s5, a4, s5
-    and ra, s1, ra
-    and a0, t4, a0
-    and s2, s7, s2
-    and t5, s7, t5
-    and t6, s0, t6
-    and s3, a5, s3
-    xor a4, s4, a4
-    and a2, t2, a2
-    and s6, s0, s6
-    and a7, a5, a7
-    xor s11, s11, t6
-    xor s4, a0, t5
-    xor ra, ra, s2
-    xor s3, t6, s3
-    xor a7, s6, a7
-    xor s4, s4, ra
-    xor t6, a2, s11
-    and t0, t2, t0
-    xor s6, a1, s6
-    xor s11, s11, s4
-    xor t0, s10, t0
-    xor s6, s2, s6
-    xor s4, s9, s4
-    xor a7, a7, t6
-    and a6, s8, a6
-    xor t5, t5, t0
-    xor t6, a4, t6
-    xor a2, a2, s6
-    xor s4, s4, a7
-    xor s11, t0, s11
-    xor a6, a6, t6
-    xor t0, a2, s4
-    xor s10, a0, s10
-    xor t6, s6, t6
-    xor a7, t5, a7
-    xor s4, s5, s4
-    xor t0, s3, t0
-    xor ra, ra, a6
-    lw s3, 404(sp)
-    lw s5, 396(sp)
-    lw t5, 416(sp)
-    lw s6, 392(sp)
-    lw a1, 412(sp)
-    lw a0, 408(sp)
-    lw a5, 388(sp)
-    lw s8, 400(sp)
-    xor a6, s10, a6
-    xor a2, a2, ra
-    rori t6, t6, 8
-    rori a2, a2, 8
-    xor s10, s3, s5
-    xor a4, t5, s6
-    sw t6, 496(sp)
-    rori t0, t0, 8
-    xor a0, a1, a0
-    xor t2, a4, s10
-    sw a2, 492(sp)
-    rori ra, ra, 8
-    xor s2, t5, s5
-    xor s0, a0, a5
-    xor s8, s8, t2
-    sw t0, 500(sp)
-    rori a6, a6, 8
-    xor s6, s0, s6
-    xor s5, s8, s5
-    xor a1, s8, a1
-    sw ra, 504(sp)
-    rori s4, s4, 8
-    xor s9, t5, s3
-    xor t4, s6, s2
-    xor s8, s5, a5
-    sw a6, 508(sp)
+    sw s3, 600(sp)
+    slli s0, s11, 16
+    lw s3, 464(sp)
+    and s0, s0, s9
     xor s3, s0, s3
-    and ra, t2, s5
-    and a6, t4, s8
-    sw s4, 512(sp)
-    rori a7, a7, 8
-    xor s1, s5, a0
-    xor t3, a1, s9
-    xor a6, a6, ra
-    and s4, s3, a5
-    rori s11, s11, 8
-    xor a0, a0, t3
-    xor ra, s4, ra
-    sw a7, 516(sp)
-    xor s7, s0, t5
-    xor t1, a5, t3
-    and s4, a4, a0
-    and a7, s6, s0
-    sw s11, 520(sp)
-    xor a7, a7, s4
-    and s11, s7, t1
-    xor s4, s11, s4
-    xor t6, s1, t3
-    and s11, s9, t3
-    sw s9, 524(sp)
-    and s9, s10, t6
-    sw s10, 528(sp)
-    xor s9, s9, s11
-    and s10, s2, s1
-    xor s11, s10, s11
-    xor ra, ra, s11
-    xor a2, s1, s2
-    xor t5, t5, a0
-    xor a6, a6, s9
-    xor s11, s4, s11
-    xor t0, a4, a0
-    xor s9, a7, s9
-    xor a1, a6, a1
-    xor a2, ra, a2
-    xor t5, s11, t5
-    xor t0, s9, t0
-    xor s11, a1, a2
-    and a1, a1, t0
-    xor s9, t5, a1
-    xor a6, t0, t5
-    xor a1, a2, a1
-    and a6, a1, a6
-    xor a6, a6, t5
-    xor a1, s9, a6
-    xor t0, t0, a6
-    and a1, t5, a1
-    and ra, s11, s9
-    xor t0, a1, t0
-    xor ra, ra, a2
-    xor a1, s9, a1
-    and a1, ra, a1
-    xor a1, s11, a1
-    xor s9, ra, a6
-    xor t5, ra, a1
-    and t1, ra, t1
-    and s7, ra, s7
-    lw ra, 524(sp)
-    xor s11, a1, t0
-    xor s4, s9, s11
-    and t3, s9, t3
-    and ra, s9, ra
-    xor a2, a6, t0
-    and t4, t0, t4
-    and s3, a6, s3
-    lw s9, 528(sp)
-    and t2, a2, t2
-    xor s3, t4, s3
-    and s5, a2, s5
-    and a5, a6, a5
-    and a0, t5, a0
-    and a4, t5, a4
-    and s9, s4, s9
-    and s2, s11, s2
-    xor t4, t2, t4
-    and s0, a1, s0
-    and t6, s4, t6
-    and s1, s11, s1
-    xor ra, ra, s9
-    xor t2, a5, a4
-    xor s5, s5, a0
-    xor s2, s9, s2
-    xor s1, t6, s1
-    xor t2, t2, s5
-    xor s9, s0, ra
-    and s6, a1, s6
-    xor t6, t3, t6
-    xor ra, ra, t2
-    xor s6, t1, s6
-    xor t6, a0, t6
-    xor t2, s7, t2
-    xor s1, s1, s9
-    and s8, t0, s8
-    xor a4, a4, s6
-    xor s9, t4, s9
-    xor s0, s0, t6
-    xor t2, t2, s1
-    xor ra, s6, ra
-    xor s8, s8, s9
-    xor s6, s0, t2
-    xor t1, a5, t1
-    xor s9, t6, s9
-    xor s1, a4, s1
-    xor t2, s3, t2
-    xor s6, s2, s6
-    xor s5, s5, s8
-    lw s2, 436(sp)
-    lw s3, 428(sp)
-    lw a4, 448(sp)
-    lw t6, 424(sp)
-    lw t3, 444(sp)
-    lw a5, 440(sp)
-    lw s11, 420(sp)
-    lw t0, 432(sp)
-    xor s8, t1, s8
-    xor s0, s0, s5
-    rori s9, s9, 16
-    rori s0, s0, 16
-    xor t1, s2, s3
-    xor t4, a4, t6
-    sw s9, 528(sp)
-    rori s6, s6, 16
-    xor a5, t3, a5
-    xor a1, t4, t1
-    sw s0, 524(sp)
-    rori s5, s5, 16
-    xor a0, a4, s3
-    xor s4, a5, s11
-    xor t0, t0, a1
-    sw s6, 532(sp)
-    rori s8, s8, 16
-    xor t6, s4, t6
-    xor s3, t0, s3
-    xor t3, t0, t3
-    sw s5, 536(sp)
-    rori t2, t2, 16
-    xor s7, a4, s2
-    xor a6, t6, a0
-    xor t0, s3, s11
-    sw s8, 540(sp)
-    xor s2, s4, s2
-    and s5, a1, s3
-    and s8, a6, t0
-    sw t2, 544(sp)
-    rori s1, s1, 16
-    xor a2, s3, a5
-    xor a7, t3, s7
-    xor s8, s8, s5
-    and t2, s2, s11
-    rori ra, ra, 16
-    xor a5, a5, a7
-    xor s5, t2, s5
-    sw s1, 548(sp)
-    xor t5, s4, a4
-    xor s10, s11, a7
-    and t2, t4, a5
-    and s1, t6, s4
-    sw ra, 552(sp)
-    xor s1, s1, t2
-    and ra, t5, s10
-    xor t2, ra, t2
-    xor s9, a2, a7
-    and ra, s7, a7
-    sw s7, 556(sp)
-    and s7, t1, s9
-    sw t1, 560(sp)
-    xor s7, s7, ra
-    and t1, a0, a2
-    xor ra, t1, ra
-    xor s5, s5, ra
-    xor s0, a2, a0
-    xor a4, a4, a5
-    xor s8, s8, s7
-    xor ra, t2, ra
-    xor s6, t4, a5
-    xor s7, s1, s7
-    xor t3, s8, t3
-    xor s0, s5, s0
-    xor a4, ra, a4
-    xor s6, s7, s6
-    xor ra, t3, s0
-    and t3, t3, s6
-    xor s7, a4, t3
-    xor s8, s6, a4
-    xor t3, s0, t3
-    and s8, t3, s8
-    xor s8, s8, a4
-    xor t3, s7, s8
-    xor s6, s6, s8
-    and t3, a4, t3
-    and s5, ra, s7
-    xor s6, t3, s6
-    xor s5, s5, s0
-    xor t3, s7, t3
-    and t3, s5, t3
-    xor t3, ra, t3
-    xor s7, s5, s8
-    xor a4, s5, t3
-    and s10, s5, s10
-    and t5, s5, t5
-    lw s5, 556(sp)
-    xor ra, t3, s6
-    xor t2, s7, ra
-    and a7, s7, a7
-    and s5, s7, s5
-    xor s0, s8, s6
-    and a6, s6, a6
-    and s2, s8, s2
-    lw s7, 560(sp)
-    and a1, s0, a1
-    xor s2, a6, s2
-    and s3, s0, s3
-    and s11, s8, s11
-    and a5, a4, a5
-    and t4, a4, t4
-    and s7, t2, s7
-    and a0, ra, a0
-    xor a6, a1, a6
-    and s4, t3, s4
-    and s9, t2, s9
-    and a2, ra, a2
-    xor s5, s5, s7
-    xor a1, s11, t4
-    xor s3, s3, a5
-    xor a0, s7, a0
-    xor a2, s9, a2
-    xor a1, a1, s3
-    xor s7, s4, s5
-    and t6, t3, t6
-    xor s9, a7, s9
-    xor s5, s5, a1
-    xor t6, s10, t6
-    xor s9, a5, s9
-    xor a1, t5, a1
-    xor a2, a2, s7
-    xor t4, t4, t6
-    xor s4, s4, s9
-    xor a1, a1, a2
-    xor s5, t6, s5
-    xor t6, s4, a1
-    and t0, s6, t0
-    xor s7, a6, s7
-    xor a1, s2, a1
-    xor t6, a0, t6
-    xor t0, t0, s7
-    lw a0, 488(sp)
-    lw s2, 0(a3)
-    xor s10, s11, s10
-    xor s3, s3, t0
-    xor t0, s10, t0
-    xor s2, a0, s2
-    lw a0, 484(sp)
-    lw s10, 4(a3)
-    xor a2, t4, a2
-    xor s10, a0, s10
-    lw a0, 480(sp)
-    lw t4, 8(a3)
-    xor s7, s9, s7
-    xor t4, a0, t4
-    lw a0, 476(sp)
-    lw s9, 12(a3)
-    lw a6, 16(a3)
-    xor s9, a0, s9
-    lw a0, 472(sp)
-    lw t5, 20(a3)
-    xor a6, a0, a6
-    lw a0, 468(sp)
-    lw a5, 24(a3)
-    xor t5, a0, t5
-    lw a0, 460(sp)
-    lw a7, 28(a3)
-    xor a5, a0, a5
-    lw a0, 464(sp)
-    lw s11, 32(a3)
-    xor a7, a0, a7
-    lw a0, 520(sp)
-    lw ra, 36(a3)
-    xor s11, a0, s11
-    lw a0, 516(sp)
-    lw t2, 40(a3)
-    xor ra, a0, ra
-    lw a0, 512(sp)
-    lw t3, 44(a3)
-    xor t2, a0, t2
-    lw a0, 508(sp)
-    lw a4, 48(a3)
-    xor t3, a0, t3
-    lw a0, 504(sp)
-    lw s8, 52(a3)
-    xor a4, a0, a4
-    lw a0, 500(sp)
-    lw s6, 56(a3)
-    xor s8, a0, s8
-    lw a0, 492(sp)
-    lw s0, 60(a3)
-    xor s6, a0, s6
-    lw a0, 496(sp)
-    lw s1, 64(a3)
-    xor s0, a0, s0
-    lw a0, 552(sp)
-    lw t1, 68(a3)
-    xor s1, a0, s1
-    lw a0, 548(sp)
-    rori s5, s5, 24
-    xor t1, a0, t1
-    lw a0, 544(sp)
-    sw t1, 548(sp)
-    lw t1, 72(a3)
-    rori a2, a2, 24
-    xor t1, a0, t1
-    lw a0, 540(sp)
-    sw t1, 544(sp)
-    lw t1, 76(a3)
-    rori a1, a1, 24
-    xor t1, a0, t1
-    lw a0, 536(sp)
-    sw t1, 540(sp)
-    lw t1, 80(a3)
-    rori t0, t0, 24
-    xor t1, a0, t1
-    lw a0, 532(sp)
-    sw t1, 536(sp)
-    lw t1, 84(a3)
-    xor s4, s4, s3
-    xor t1, a0, t1
-    lw a0, 524(sp)
-    sw t1, 532(sp)
-    lw t1, 88(a3)
-    rori s3, s3, 24
-    xor t1, a0, t1
-    lw a0, 528(sp)
-    sw t1, 524(sp)
-    lw t1, 92(a3)
-    rori t6, t6, 24
-    xor t1, a0, t1
-    lw a0, 96(a3)
-    rori s4, s4, 24
-    xor a0, s5, a0
-    lw s5, 100(a3)
-    rori s7, s7, 24
-    xor s5, a2, s5
-    lw a2, 104(a3)
-    xor a2, a1, a2
-    lw a1, 108(a3)
-    xor a1, t0, a1
-    lw t0, 112(a3)
-    xor t0, s3, t0
-    lw s3, 116(a3)
-    xor s3, t6, s3
-    lw t6, 120(a3)
-    xor t6, s4, t6
-    lw s4, 124(a3)
-    xor s4, s7, s4
-    srli s7, s2, 1
-    sw s4, 528(sp)
-    xor s7, s7, s10
-    li s4, 0x55555555
-    and s7, s7, s4
-    xor s10, s10, s7
-    slli s7, s7, 1
-    xor s7, s2, s7
-    srli s2, t4, 1
-    xor s2, s2, s9
-    and s2, s2, s4
-    xor s9, s9, s2
-    slli s2, s2, 1
-    xor s2, t4, s2
-    srli t4, a6, 1
-    xor t4, t4, t5
-    and t4, t4, s4
-    xor t5, t5, t4
-    slli t4, t4, 1
-    xor t4, a6, t4
-    srli a6, a5, 1
-    xor a6, a6, a7
-    and a6, a6, s4
-    xor a7, a7, a6
-    slli a6, a6, 1
-    xor a6, a5, a6
-    srli a5, s7, 2
-    sw t6, 552(sp)
-    xor a5, a5, s2
-    li t6, 0x33333333
-    and a5, a5, t6
-    xor s2, s2, a5
-    slli a5, a5, 2
-    xor a5, s7, a5
-    srli s7, s10, 2
-    xor s7, s7, s9
-    and s7, s7, t6
-    xor s9, s9, s7
-    slli s7, s7, 2
-    xor s7, s10, s7
-    srli s10, t4, 2
-    xor s10, s10, a6
-    and s10, s10, t6
-    xor a6, a6, s10
-    slli s10, s10, 2
-    xor s10, t4, s10
-    srli t4, t5, 2
-    xor t4, t4, a7
-    and t4, t4, t6
-    xor a7, a7, t4
-    slli t4, t4, 2
-    xor t4, t5, t4
-    srli t5, a5, 4
-    sw s3, 496(sp)
-    xor t5, t5, s10
-    li s3, 0xf0f0f0f
-    and t5, t5, s3
-    xor s10, s10, t5
-    slli t5, t5, 4
-    xor t5, a5, t5
-    srli a5, s7, 4
-    xor a5, a5, t4
-    and a5, a5, s3
-    xor t4, t4, a5
-    slli a5, a5, 4
-    xor a5, s7, a5
-    srli s7, s2, 4
-    xor s7, s7, a6
-    and s7, s7, s3
-    xor a6, a6, s7
-    slli s7, s7, 4
-    xor s7, s2, s7
-    srli s2, s9, 4
-    xor s2, s2, a7
-    and s2, s2, s3
-    xor a7, a7, s2
-    slli s2, s2, 4
-    xor s2, s9, s2
-    srli s9, s11, 1
-    xor s9, s9, ra
-    and s9, s9, s4
-    xor ra, ra, s9
-    slli s9, s9, 1
-    xor s9, s11, s9
-    srli s11, t2, 1
-    xor s11, s11, t3
-    and s11, s11, s4
-    xor t3, t3, s11
-    slli s11, s11, 1
-    xor s11, t2, s11
-    srli t2, a4, 1
-    xor t2, t2, s8
-    and t2, t2, s4
-    xor s8, s8, t2
-    slli t2, t2, 1
-    xor t2, a4, t2
-    srli a4, s6, 1
-    xor a4, a4, s0
-    and a4, a4, s4
-    xor s0, s0, a4
-    slli a4, a4, 1
-    xor a4, s6, a4
-    srli s6, s9, 2
-    xor s6, s6, s11
-    and s6, s6, t6
-    xor s11, s11, s6
-    slli s6, s6, 2
-    xor s6, s9, s6
-    srli s9, ra, 2
-    xor s9, s9, t3
-    and s9, s9, t6
-    xor t3, t3, s9
-    slli s9, s9, 2
-    xor s9, ra, s9
-    srli ra, t2, 2
-    xor ra, ra, a4
-    and ra, ra, t6
-    xor a4, a4, ra
-    slli ra, ra, 2
-    xor ra, t2, ra
-    srli t2, s8, 2
-    xor t2, t2, s0
-    and t2, t2, t6
-    xor s0, s0, t2
-    slli t2, t2, 2
-    xor t2, s8, t2
-    srli s8, s6, 4
-    xor s8, s8, ra
-    and s8, s8, s3
-    xor ra, ra, s8
-    slli s8, s8, 4
-    xor s8, s6, s8
-    srli s6, s9, 4
-    xor s6, s6, t2
-    and s6, s6, s3
-    xor t2, t2, s6
-    slli s6, s6, 4
-    xor s6, s9, s6
-    srli s9, s11, 4
-    xor s9, s9, a4
-    and s9, s9, s3
-    xor a4, a4, s9
-    slli s9, s9, 4
-    xor s9, s11, s9
-    srli s11, t3, 4
-    xor s11, s11, s0
-    and s11, s11, s3
-    xor s0, s0, s11
-    slli s11, s11, 4
-    sw s0, 492(sp)
-    xor s11, t3, s11
-    lw s0, 548(sp)
-    srli t3, s1, 1
+    sw s4, 604(sp)
+    slli s0, s8, 16
+    lw s4, 468(sp)
+    and s0, s0, s9
+    xor s4, s0, s4
+    sw s5, 608(sp)
+    slli s0, t2, 16
+    lw s5, 472(sp)
+    and s0, s0, s9
+    xor s5, s0, s5
+    slli s0, t4, 16
+    and s9, s0, s9
+    lw s0, 476(sp)
+    slli t6, t6, 24
+    xor s9, s9, s0
+    lw s0, 480(sp)
+    slli t5, t5, 24
+    xor t6, t6, s0
+    lw s0, 484(sp)
+    slli t3, t3, 24
+    xor t5, t5, s0
+    lw s0, 488(sp)
+    slli s10, s10, 24
     xor t3, t3, s0
-    and t3, t3, s4
-    xor s0, s0, t3
-    slli t3, t3, 1
-    xor t3, s1, t3
-    lw s1, 544(sp)
-    sw a7, 548(sp)
-    sw a4, 500(sp)
-    lw a4, 540(sp)
-    srli a7, s1, 1
-    xor a7, a7, a4
-    and a7, a7, s4
-    xor a4, a4, a7
-    slli a7, a7, 1
-    xor a7, s1, a7
-    lw s1, 536(sp)
-    sw a6, 544(sp)
-    sw t2, 540(sp)
-    lw t2, 532(sp)
-    srli a6, s1, 1
-    xor a6, a6, t2
-    and a6, a6, s4
-    xor t2, t2, a6
-    slli a6, a6, 1
-    xor a6, s1, a6
-    lw s1, 524(sp)
-    sw t4, 536(sp)
-    srli t4, s1, 1
-    xor t4, t4, t1
-    and t4, t4, s4
-    xor t1, t1, t4
-    slli t4, t4, 1
-    xor t4, s1, t4
-    srli s1, t3, 2
-    xor s1, s1, a7
-    and s1, s1, t6
-    xor a7, a7, s1
-    slli s1, s1, 2
-    xor s1, t3, s1
-    srli t3, s0, 2
-    xor t3, t3, a4
-    and t3, t3, t6
-    xor a4, a4, t3
-    slli t3, t3, 2
-    xor t3, s0, t3
-    srli s0, a6, 2
-    xor s0, s0, t4
-    and s0, s0, t6
-    xor t4, t4, s0
-    slli s0, s0, 2
-    xor s0, a6, s0
-    srli a6, t2, 2
-    xor a6, a6, t1
-    and a6, a6, t6
-    xor t1, t1, a6
-    slli a6, a6, 2
-    xor a6, t2, a6
-    srli t2, s1, 4
+    lw s0, 492(sp)
+    slli s11, s11, 24
+    xor s10, s10, s0
+    lw s0, 496(sp)
+    slli s8, s8, 24
+    xor s11, s11, s0
+    lw s0, 500(sp)
+    slli t2, t2, 24
+    xor s8, s8, s0
+    lw s0, 504(sp)
+    slli t4, t4, 24
     xor t2, t2, s0
-    and t2, t2, s3
-    xor s0, s0, t2
-    slli t2, t2, 4
+    lw s0, 508(sp)
+    sw t1, 0(sp)
+    sw t0, 4(sp)
+    sw a7, 8(sp)
+    sw a6, 12(sp)
+    sw a5, 16(sp)
+    sw a4, 20(sp)
+    sw a2, 24(sp)
+    sw a1, 28(sp)
+    sw a0, 32(sp)
+    sw ra, 36(sp)
+    sw s1, 40(sp)
+    sw s2, 44(sp)
+    sw s3, 48(sp)
+    sw s4, 52(sp)
+    sw s5, 56(sp)
+    sw s9, 60(sp)
+    sw t6, 64(sp)
+    sw t5, 68(sp)
+    sw t3, 72(sp)
+    sw s10, 76(sp)
+    sw s11, 80(sp)
+    sw s8, 84(sp)
+    xor t4, t4, s0
+    sw t2, 88(sp)
+    sw t4, 92(sp)
+    lw s0, 588(sp)
+    lw s1, 592(sp)
+    lw s2, 596(sp)
+    lw s3, 600(sp)
+    lw s4, 604(sp)
+    lw s5, 608(sp)
+    addi a3, a3, 128
+    .Laes128_barrel_round:
+    xor t5, s4, s2
+    xor t4, s7, s1
+    xor a7, t4, t5
+    xor a6, s3, a7
+    xor a5, a6, s2
+    xor ra, s6, s5
+    xor s9, s7, s4
+    xor a6, a6, s6
+    xor s11, ra, s0
+    xor a4, a6, s9
+    xor a1, a5, ra
+    xor s10, s7, s2
+    xor s8, s11, s7
+    xor t3, s11, s1
+    xor a2, s0, a4
+    xor ra, ra, a4
+    and s6, s9, a4
+    and s2, s10, a1
+    and s3, s8, a2
+    and s1, t4, ra
+    xor s2, s2, s6
+    xor s3, s3, s1
+    xor a0, s7, ra
+    xor s3, s3, s2
+    xor t6, s11, s4
+    xor a0, s3, a0
+    and t2, t6, s0
+    and s3, a7, a5
+    xor t2, t2, s3
+    xor s7, a1, s10
+    xor t2, t2, s2
+    and t1, t3, s11
+    xor t2, t2, s7
+    xor t1, t1, s1
+    xor s7, a1, a4
+    and s1, t5, s7
+    xor s6, s1, s6
+    xor t1, t1, s6
+    xor s1, t4, ra
+    xor t0, t3, s10
+    xor s2, a5, s0
+    xor t1, t1, s1
+    and s1, t0, s2
+    xor s3, s1, s3
+    xor s6, s3, s6
+    xor a6, s6, a6
+    and s3, a6, t1
+    xor s1, a0, s3
+    xor s6, t1, a0
+    xor s3, t2, s3
+    and s6, s3, s6
+    xor s6, s6, a0
+    xor s3, s1, s6
+    xor t1, t1, s6
+    and a0, a0, s3
+    xor t1, a0, t1
+    xor a6, a6, t2
+    xor a0, s1, a0
+    and s1, a6, s1
     xor t2, s1, t2
-    srli s1, t3, 4
-    xor s1, s1, a6
-    and s1, s1, s3
-    xor a6, a6, s1
-    slli s1, s1, 4
-    xor s1, t3, s1
-    srli t3, a7, 4
-    xor t3, t3, t4
-    and t3, t3, s3
+    and a0, t2, a0
+    xor a0, a6, a0
+    and s8, t2, s8
+    and a2, t2, a2
+    xor a6, t2, a0
+    and s11, a0, s11
+    and t3, a0, t3
+    xor t2, t2, s6
+    xor a0, a0, t1
+    and s9, t2, s9
+    and a4, t2, a4
+    xor t2, t2, a0
+    and t5, t2, t5
+    and t0, t1, t0
+    and s2, t1, s2
+    and t2, t2, s7
+    and ra, a6, ra
+    xor t1, s6, t1
+    xor a4, a4, t2
+    and s0, s6, s0
+    and t4, a6, t4
+    and a5, t1, a5
+    xor a4, ra, a4
+    xor a6, s0, t4
+    and s10, a0, s10
+    xor ra, a5, ra
+    xor s10, t5, s10
+    xor a6, a6, ra
+    and t6, s6, t6
+    xor t5, s9, t5
+    xor s8, s8, a6
+    xor t6, t0, t6
+    and a7, t1, a7
+    xor a6, t5, a6
+    xor t0, a7, t0
+    and a1, a0, a1
+    xor t5, s11, t5
+    xor t3, a2, t3
+    xor a1, t2, a1
+    xor t0, t0, t5
     xor t4, t4, t3
-    slli t3, t3, 4
-    xor t3, a7, t3
-    srli a7, a4, 4
-    xor a7, a7, t1
-    and a7, a7, s3
-    xor t1, t1, a7
-    slli a7, a7, 4
-    xor a7, a4, a7
-    srli a4, a0, 1
-    xor a4, a4, s5
-    and a4, a4, s4
-    xor s5, s5, a4
-    slli a4, a4, 1
-    xor a4, a0, a4
-    srli a0, a2, 1
-    xor a0, a0, a1
-    and a0, a0, s4
-    xor a1, a1, a0
-    slli a0, a0, 1
-    sw t1, 524(sp)
-    xor a0, a2, a0
-    lw t1, 496(sp)
-    srli a2, t0, 1
-    xor a2, a2, t1
-    and a2, a2, s4
-    xor t1, t1, a2
-    slli a2, a2, 1
-    xor a2, t0, a2
-    lw t0, 552(sp)
-    sw t4, 496(sp)
-    sw a6, 532(sp)
-    lw a6, 528(sp)
-    srli t4, t0, 1
-    xor t4, t4, a6
-    and s4, t4, s4
-    xor a6, a6, s4
-    slli s4, s4, 1
-    xor s4, t0, s4
-    srli t0, a4, 2
-    xor t0, t0, a0
-    and t0, t0, t6
-    xor a0, a0, t0
-    slli t0, t0, 2
+    xor t5, a1, t5
+    xor a6, t3, a6
+    xor t4, t4, t5
+    xor t5, s8, t5
+    sw a6, 96(sp)
+    xor a2, s0, a2
+    xor s8, s2, t0
+    xor t6, t6, t5
+    sw t4, 100(sp)
+    xor s11, s11, a4
+    xor a2, a2, s8
+    sw t6, 104(sp)
+    xor s8, ra, s8
+    xor t5, s11, t5
+    sw a2, 108(sp)
+    xor t5, s10, t5
+    sw s8, 112(sp)
+    xor ra, s11, s8
+    sw t5, 116(sp)
     xor t0, a4, t0
-    srli a4, s5, 2
-    xor a4, a4, a1
-    and a4, a4, t6
-    xor a1, a1, a4
-    slli a4, a4, 2
-    xor a4, s5, a4
-    srli s5, a2, 2
-    xor s5, s5, s4
-    and s5, s5, t6
-    xor s4, s4, s5
-    slli s5, s5, 2
-    xor s5, a2, s5
-    srli a2, t1, 2
-    xor a2, a2, a6
-    and t6, a2, t6
+    sw ra, 120(sp)
+    sw t0, 124(sp)
+    lw t0, 24(sp)
+    lw ra, 20(sp)
+    lw t5, 0(sp)
+    xor ra, t0, ra
+    lw a2, 28(sp)
+    lw a6, 16(sp)
+    xor s8, ra, t5
+    lw t6, 8(sp)
+    lw a1, 4(sp)
+    xor s10, a2, a6
+    xor a4, s8, a6
     xor a6, a6, t6
-    slli t6, t6, 2
-    xor t6, t1, t6
-    srli t1, t0, 4
-    xor t1, t1, s5
+    xor t3, a2, a1
+    lw a7, 12(sp)
+    xor a0, t3, a6
+    xor t4, a2, t6
+    xor a7, a7, a0
+    xor t6, a7, t6
+    xor t0, a7, t0
+    xor a7, t0, s10
+    xor s2, t6, ra
+    xor s11, s8, a2
+    xor t1, t5, a7
+    xor ra, ra, a7
+    and s6, s10, a7
+    and s0, t4, s2
+    and s1, s11, t1
+    and s3, t3, ra
+    xor s0, s0, s6
+    xor s1, s1, s3
+    xor a2, a2, ra
+    xor s1, s1, s0
+    xor a2, s1, a2
+    and s9, a4, t5
+    and s1, a0, t6
+    xor s9, s9, s1
+    xor a1, s8, a1
+    xor s7, s2, t4
+    xor s9, s9, s0
+    and a5, a1, s8
+    xor s9, s9, s7
+    xor a5, a5, s3
+    xor s7, s2, a7
+    and s3, a6, s7
+    xor s6, s3, s6
+    xor a5, a5, s6
+    xor s3, t3, ra
+    xor t2, a1, t4
+    xor s0, t6, t5
+    xor a5, a5, s3
+    and s3, t2, s0
+    xor s1, s3, s1
+    xor s6, s1, s6
+    xor t0, s6, t0
+    and s1, t0, a5
+    xor s3, a2, s1
+    xor s6, a5, a2
+    xor s1, s9, s1
+    and s6, s1, s6
+    xor s6, s6, a2
+    xor s1, s3, s6
+    xor a5, a5, s6
+    and a2, a2, s1
+    xor a5, a2, a5
+    xor t0, t0, s9
+    xor a2, s3, a2
+    and s3, t0, s3
+    xor s9, s3, s9
+    and a2, s9, a2
+    xor a2, t0, a2
+    and s11, s9, s11
+    and t1, s9, t1
+    xor t0, s9, a2
+    and s8, a2, s8
+    and a1, a2, a1
+    xor s9, s9, s6
+    xor a2, a2, a5
+    and s10, s9, s10
+    and a7, s9, a7
+    xor s9, s9, a2
+    and a6, s9, a6
+    and t2, a5, t2
+    and s0, a5, s0
+    and s9, s9, s7
+    and t5, s6, t5
+    xor a1, t1, a1
+    and ra, t0, ra
+    xor a5, s6, a5
+    xor a7, a7, s9
+    xor t1, t5, t1
+    and t3, t0, t3
+    and t6, a5, t6
+    xor a7, ra, a7
+    xor t5, t5, t3
+    and t4, a2, t4
+    xor ra, t6, ra
+    xor t4, a6, t4
+    xor t5, t5, ra
+    and a4, s6, a4
+    xor a6, s10, a6
+    xor s11, s11, t5
+    xor a4, t2, a4
+    and a0, a5, a0
+    xor t5, a6, t5
+    xor t2, a0, t2
+    and a2, a2, s2
+    xor a6, s8, a6
+    xor a2, s9, a2
+    xor t2, t2, a6
+    xor t3, t3, a1
+    xor a6, a2, a6
+    xor t3, t3, a6
+    xor t5, a1, t5
+    xor a6, s11, a6
+    xor s11, s0, t2
+    rori t5, t5, 8
+    xor t1, t1, s11
+    xor a4, a4, a6
+    rori t3, t3, 8
+    sw t5, 128(sp)
+    xor s8, s8, a7
+    xor s11, ra, s11
+    rori a4, a4, 8
+    sw t3, 132(sp)
+    xor ra, s8, s11
+    xor a6, s8, a6
+    rori t1, t1, 8
+    sw a4, 136(sp)
+    xor a6, t4, a6
+    rori s11, s11, 8
+    sw t1, 140(sp)
+    rori a6, a6, 8
+    sw s11, 144(sp)
+    xor t2, a7, t2
+    rori ra, ra, 8
+    sw a6, 148(sp)
+    rori t2, t2, 8
+    sw ra, 152(sp)
+    sw t2, 156(sp)
+    lw t2, 56(sp)
+    lw ra, 52(sp)
+    lw a6, 32(sp)
+    xor ra, t2, ra
+    lw t1, 60(sp)
+    lw t5, 48(sp)
+    xor s11, ra, a6
+    lw a4, 40(sp)
+    lw a2, 36(sp)
+    xor t4, t1, t5
+    xor a7, s11, t5
+    xor t5, t5, a4
+    xor a1, t1, a2
+    lw a5, 44(sp)
+    xor a0, a1, t5
+    xor t3, t1, a4
+    xor a5, a5, a0
+    xor a4, a5, a4
+    xor t2, a5, t2
+    xor a5, t2, t4
+    xor s0, a4, ra
+    xor s8, s11, t1
+    xor t0, a6, a5
+    xor ra, ra, a5
+    and s2, t4, a5
+    and s6, t3, s0
+    and s3, s8, t0
+    and s1, a1, ra
+    xor s6, s6, s2
+    xor s3, s3, s1
+    xor t1, t1, ra
+    xor s3, s3, s6
+    xor t1, s3, t1
+    and s10, a7, a6
+    and s3, a0, a4
+    xor s10, s10, s3
+    xor a2, s11, a2
+    xor s7, s0, t3
+    xor s10, s10, s6
+    and t6, a2, s11
+    xor s10, s10, s7
+    xor t6, t6, s1
+    xor s7, s0, a5
+    and s1, t5, s7
+    xor s2, s1, s2
+    xor t6, t6, s2
+    xor s1, a1, ra
+    xor s9, a2, t3
+    xor s6, a4, a6
+    xor t6, t6, s1
+    and s1, s9, s6
+    xor s3, s1, s3
+    xor s2, s3, s2
+    xor t2, s2, t2
+    and s3, t2, t6
+    xor s1, t1, s3
+    xor s2, t6, t1
+    xor s3, s10, s3
+    and s2, s3, s2
+    xor s2, s2, t1
+    xor s3, s1, s2
+    xor t6, t6, s2
     and t1, t1, s3
-    xor s5, s5, t1
-    slli t1, t1, 4
-    xor t1, t0, t1
-    srli t0, a4, 4
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 4
+    xor t6, t1, t6
+    xor t2, t2, s10
+    xor t1, s1, t1
+    and s1, t2, s1
+    xor s10, s1, s10
+    and t1, s10, t1
+    xor t1, t2, t1
+    and s8, s10, s8
+    and t0, s10, t0
+    xor t2, s10, t1
+    and s11, t1, s11
+    and a2, t1, a2
+    xor s10, s10, s2
+    xor t1, t1, t6
+    and t4, s10, t4
+    and a5, s10, a5
+    xor s10, s10, t1
+    and t5, s10, t5
+    and s9, t6, s9
+    and s6, t6, s6
+    and s10, s10, s7
+    and a6, s2, a6
+    xor a2, t0, a2
+    and ra, t2, ra
+    xor t6, s2, t6
+    xor a5, a5, s10
+    xor t0, a6, t0
+    and a1, t2, a1
+    and a4, t6, a4
+    xor a5, ra, a5
+    xor a6, a6, a1
+    and t3, t1, t3
+    xor ra, a4, ra
+    xor t3, t5, t3
+    xor a6, a6, ra
+    and a7, s2, a7
+    xor t5, t4, t5
+    xor s8, s8, a6
+    xor a7, s9, a7
+    and a0, t6, a0
+    xor a6, t5, a6
+    xor s9, a0, s9
+    and t1, t1, s0
+    xor t5, s11, t5
+    xor t1, s10, t1
+    xor s9, s9, t5
+    xor a1, a1, a2
+    xor t5, t1, t5
+    xor a1, a1, t5
+    xor a6, a2, a6
+    xor t5, s8, t5
+    xor s8, s6, s9
+    rori a6, a6, 16
+    xor t0, t0, s8
+    xor a7, a7, t5
+    rori a1, a1, 16
+    sw a6, 160(sp)
+    xor s11, s11, a5
+    xor s8, ra, s8
+    rori a7, a7, 16
+    sw a1, 164(sp)
+    xor ra, s11, s8
+    xor t5, s11, t5
+    rori t0, t0, 16
+    sw a7, 168(sp)
+    xor t5, t3, t5
+    rori s8, s8, 16
+    sw t0, 172(sp)
+    rori t5, t5, 16
+    sw s8, 176(sp)
+    xor s9, a5, s9
+    rori ra, ra, 16
+    sw t5, 180(sp)
+    rori s9, s9, 16
+    sw ra, 184(sp)
+    sw s9, 188(sp)
+    lw s9, 88(sp)
+    lw ra, 84(sp)
+    lw t5, 64(sp)
+    xor ra, s9, ra
+    lw t0, 92(sp)
+    lw a6, 80(sp)
+    xor s8, ra, t5
+    lw a7, 72(sp)
+    lw t1, 68(sp)
+    xor t3, t0, a6
+    xor a5, s8, a6
+    xor a6, a6, a7
+    xor a2, t0, t1
+    lw t6, 76(sp)
+    xor a0, a2, a6
+    xor a1, t0, a7
+    xor t6, t6, a0
+    xor a7, t6, a7
+    xor s9, t6, s9
+    xor t6, s9, t3
+    xor s6, a7, ra
+    xor s11, s8, t0
+    xor t2, t5, t6
+    xor ra, ra, t6
+    and s0, t3, t6
+    and s2, a1, s6
+    and s1, s11, t2
+    and s3, a2, ra
+    xor s2, s2, s0
+    xor s1, s1, s3
+    xor t0, t0, ra
+    xor s1, s1, s2
+    xor t0, s1, t0
+    and t4, a5, t5
+    and s1, a0, a7
+    xor t4, t4, s1
+    xor t1, s8, t1
+    xor s7, s6, a1
+    xor t4, t4, s2
+    and a4, t1, s8
+    xor t4, t4, s7
+    xor a4, a4, s3
+    xor s7, s6, t6
+    and s3, a6, s7
+    xor s0, s3, s0
+    xor a4, a4, s0
+    xor s3, a2, ra
+    xor s10, t1, a1
+    xor s2, a7, t5
+    xor a4, a4, s3
+    and s3, s10, s2
+    xor s1, s3, s1
+    xor s0, s1, s0
+    xor s9, s0, s9
+    and s1, s9, a4
+    xor s3, t0, s1
+    xor s0, a4, t0
+    xor s1, t4, s1
+    and s0, s1, s0
+    xor s0, s0, t0
+    xor s1, s3, s0
+    xor a4, a4, s0
+    and t0, t0, s1
+    xor a4, t0, a4
+    xor s9, s9, t4
+    xor t0, s3, t0
+    and s3, s9, s3
+    xor t4, s3, t4
+    and t0, t4, t0
+    xor t0, s9, t0
+    and s11, t4, s11
+    and t2, t4, t2
+    xor s9, t4, t0
+    and s8, t0, s8
+    and t1, t0, t1
+    xor t4, t4, s0
+    xor t0, t0, a4
+    and t3, t4, t3
+    and t6, t4, t6
+    xor t4, t4, t0
+    and a6, t4, a6
+    and s10, a4, s10
+    and s2, a4, s2
+    and t4, t4, s7
+    and t5, s0, t5
+    xor t1, t2, t1
+    and ra, s9, ra
+    xor a4, s0, a4
+    xor t6, t6, t4
+    xor t2, t5, t2
+    and a2, s9, a2
+    and a7, a4, a7
+    xor t6, ra, t6
+    xor t5, t5, a2
+    and a1, t0, a1
+    xor ra, a7, ra
+    xor a1, a6, a1
+    xor t5, t5, ra
+    and a5, s0, a5
+    xor a6, t3, a6
+    xor s11, s11, t5
+    xor a5, s10, a5
+    and a0, a4, a0
+    xor t5, a6, t5
+    xor s10, a0, s10
+    and t0, t0, s6
+    xor a6, s8, a6
+    xor t0, t4, t0
+    xor s10, s10, a6
+    xor a2, a2, t1
+    xor a6, t0, a6
+    xor a2, a2, a6
+    xor a6, s11, a6
+    xor s11, s2, s10
+    xor s8, s8, t6
+    xor t2, t2, s11
+    xor a5, a5, a6
+    xor s11, ra, s11
+    xor a6, s8, a6
+    xor ra, s8, s11
+    xor a6, a1, a6
+    lw a1, 120(sp)
+    lw s8, 152(sp)
+    xor s10, t6, s10
+    lw t0, 156(sp)
+    lw t3, 188(sp)
+    xor t5, t1, t5
+    rori s10, s10, 24
+    xor t6, a1, s8
+    xor t1, t6, t0
+    xor a7, t3, s10
+    lw t4, 28(a3)
+    xor t1, t1, a7
+    xor s7, t1, t4
+    lw t4, 184(sp)
+    lw a4, 124(sp)
+    xor t1, s8, t4
+    xor a0, t1, t3
+    xor s9, s10, a4
+    lw s2, 60(a3)
+    xor a0, a0, s9
+    xor a0, a0, s2
+    rori ra, ra, 24
+    sw a0, 28(sp)
+    xor a0, t4, ra
+    xor s10, a0, s10
+    xor s2, a4, t0
+    lw s6, 92(a3)
+    xor s10, s10, s2
+    xor s10, s10, s6
+    sw s10, 60(sp)
+    xor s10, ra, a1
+    xor t3, t0, t3
+    xor a4, s10, a4
+    lw t0, 124(a3)
+    xor a4, a4, t3
     xor t0, a4, t0
-    srli a4, a0, 4
+    sw t0, 92(sp)
+    lw t0, 128(sp)
+    lw s6, 160(sp)
+    rori t5, t5, 24
+    xor a4, s2, t0
+    xor s0, s6, t5
+    lw s3, 0(a3)
+    xor a4, a4, s0
+    mv s1, s0
+    xor s0, a4, s3
+    lw s3, 96(sp)
+    xor a4, t3, s6
+    xor s4, t5, s3
+    lw s5, 32(a3)
     xor a4, a4, s4
-    and a4, a4, s3
-    xor s4, s4, a4
-    slli a4, a4, 4
-    xor a4, a0, a4
-    srli a0, a1, 4
+    xor a4, a4, s5
+    sw a4, 0(sp)
+    xor t5, a7, t5
+    xor a4, s3, t0
+    lw s5, 64(a3)
+    xor t5, t5, a4
+    xor t5, t5, s5
+    sw t5, 32(sp)
+    xor t0, t0, s6
+    xor t5, s9, s3
+    lw s6, 96(a3)
+    xor t5, t5, t0
+    xor t5, t5, s6
+    sw t5, 64(sp)
+    lw t5, 132(sp)
+    lw s6, 164(sp)
+    rori a2, a2, 24
+    xor a4, a4, s2
+    xor a4, a4, t5
+    xor s3, s6, a2
+    lw s5, 4(a3)
+    xor a4, a4, s3
+    sw s1, 192(sp)
+    xor s1, a4, s5
+    lw a4, 100(sp)
+    xor t0, t0, t3
+    sw s7, 196(sp)
+    xor t0, t0, s6
+    xor s5, a2, a4
+    lw s7, 36(a3)
+    xor t0, t0, s5
+    xor t0, t0, s7
+    sw t0, 4(sp)
+    lw t0, 192(sp)
+    lw s7, 68(a3)
+    xor t0, t0, a7
+    xor a2, t0, a2
+    xor t0, a4, t5
+    xor a2, a2, t0
+    xor a2, a2, s7
+    sw a2, 36(sp)
+    xor a2, s4, s9
+    xor a4, a2, a4
+    xor t5, t5, s6
+    lw a2, 100(a3)
+    xor a4, a4, t5
+    xor a2, a4, a2
+    sw a2, 68(sp)
+    lw a2, 136(sp)
+    lw a4, 168(sp)
+    rori a5, a5, 24
+    xor t0, t0, a2
+    xor s6, a4, a5
+    lw s4, 8(a3)
+    xor t0, t0, s6
+    mv s7, s2
+    xor s2, t0, s4
+    lw t0, 104(sp)
+    sw s0, 192(sp)
+    xor t5, t5, a4
+    xor s4, a5, t0
+    lw s0, 40(a3)
+    xor t5, t5, s4
+    xor t5, t5, s0
+    sw t5, 8(sp)
+    xor a5, s3, a5
+    xor t5, t0, a2
+    lw s3, 72(a3)
+    xor a4, a2, a4
+    xor a5, a5, t5
+    xor t0, s5, t0
+    lw a2, 104(a3)
+    xor a5, a5, s3
+    xor t0, t0, a4
+    sw a5, 40(sp)
+    xor a2, t0, a2
+    sw a2, 72(sp)
+    lw a2, 140(sp)
+    lw t0, 172(sp)
+    rori t2, t2, 24
+    xor t5, t5, s7
+    xor t5, t5, a2
+    xor a5, t0, t2
+    lw s5, 12(a3)
+    xor t5, t5, a5
+    xor s3, t5, s5
+    lw t5, 108(sp)
+    xor a4, a4, t3
+    xor a4, a4, t0
+    xor s5, t2, t5
+    lw s0, 44(a3)
+    xor a4, a4, s5
+    xor a4, a4, s0
+    sw a4, 12(sp)
+    xor a4, s6, a7
+    xor t2, a4, t2
+    xor a4, t5, a2
+    lw s6, 76(a3)
+    xor t2, t2, a4
+    xor t2, t2, s6
+    sw t2, 44(sp)
+    xor t2, s4, s9
+    xor t0, a2, t0
+    xor t5, t2, t5
+    lw a2, 108(a3)
+    xor t5, t5, t0
+    xor a2, t5, a2
+    sw a2, 76(sp)
+    lw a2, 144(sp)
+    lw t5, 176(sp)
+    rori s11, s11, 24
+    xor a4, a4, s7
+    xor a4, a4, a2
+    xor t2, t5, s11
+    lw s7, 16(a3)
+    xor t3, t0, t3
+    xor a4, a4, t2
+    lw t0, 112(sp)
+    xor s4, a4, s7
+    xor a4, s11, t0
+    xor a7, a5, a7
+    xor t3, t3, t5
+    lw s7, 48(a3)
+    xor s11, a7, s11
+    xor t3, t3, a4
+    xor a7, t0, a2
+    lw a5, 80(a3)
+    xor s9, s5, s9
+    xor t5, a2, t5
+    xor t3, t3, s7
+    xor s11, s11, a7
+    xor t0, s9, t0
+    lw a2, 112(a3)
+    sw t3, 16(sp)
+    xor a5, s11, a5
+    xor t0, t0, t5
+    sw a5, 48(sp)
+    xor a2, t0, a2
+    sw a2, 80(sp)
+    lw a2, 148(sp)
+    lw t0, 180(sp)
+    rori a6, a6, 24
+    xor a7, a7, a2
+    xor s9, t0, a6
+    lw a5, 20(a3)
+    xor a7, a7, s9
+    xor s5, a7, a5
+    lw a5, 116(sp)
+    xor t5, t5, t0
+    xor a7, a6, a5
+    lw s11, 52(a3)
+    xor t5, t5, a7
+    xor s11, t5, s11
+    sw s11, 20(sp)
+    xor a6, t2, a6
+    xor t0, a2, t0
+    xor t2, a5, a2
+    lw s11, 84(a3)
+    xor t4, t0, t4
+    xor a6, a6, t2
+    xor a5, a4, a5
+    lw a2, 116(a3)
+    xor s10, t4, s10
+    xor ra, s9, ra
+    xor s11, a6, s11
+    xor a5, a5, t0
+    lw t4, 56(a3)
+    xor t6, ra, t6
+    xor a1, a7, a1
+    sw s11, 52(sp)
+    xor a2, a5, a2
+    lw ra, 88(a3)
+    xor t1, a1, t1
+    sw a2, 84(sp)
+    xor t4, s10, t4
+    lw a1, 120(a3)
+    xor s8, t2, s8
+    sw t4, 24(sp)
+    xor ra, t6, ra
+    xor a0, s8, a0
+    sw ra, 56(sp)
+    xor a1, t1, a1
+    lw s8, 24(a3)
+    sw a1, 88(sp)
+    lw s0, 192(sp)
+    lw s7, 196(sp)
+    xor s6, a0, s8
+    lw t0, 584(sp)
+    addi a3, a3, 128
+    bne a3, t0, .Laes128_barrel_round
+    xor s5, s6, s5
+    xor ra, s5, s0
+    xor s10, s7, s4
+    xor s8, ra, s4
+    xor s4, s4, s2
+    xor t6, s7, s1
+    xor t2, t6, s4
+    xor s11, s7, s2
+    xor s3, s3, t2
+    xor s2, s3, s2
+    xor s6, s3, s6
+    xor s3, s6, s10
+    xor t0, s2, s5
+    xor s9, ra, s7
+    xor t1, s0, s3
+    xor s5, s5, s3
+    and a6, s10, s3
+    and a5, s11, t0
+    and a4, s9, t1
+    and a2, t6, s5
+    xor a5, a5, a6
+    xor a4, a4, a2
+    xor s7, s7, s5
+    xor a4, a4, a5
+    xor s7, a4, s7
+    and t5, s8, s0
+    and a4, t2, s2
+    xor t5, t5, a4
+    xor s1, ra, s1
+    xor a7, t0, s11
+    xor a5, t5, a5
+    and t4, s1, ra
+    xor a7, a5, a7
+    xor a2, t4, a2
+    xor a5, t0, s3
+    and t4, s4, a5
+    xor a6, t4, a6
+    xor a2, a2, a6
+    xor t4, t6, s5
+    xor t3, s1, s11
+    xor t5, s2, s0
+    xor t4, a2, t4
+    and a2, t3, t5
+    xor a4, a2, a4
+    xor a6, a4, a6
+    xor s6, a6, s6
+    and a4, s6, t4
+    xor a2, s7, a4
+    xor a6, t4, s7
+    xor a4, a7, a4
+    and a6, a4, a6
+    xor a6, a6, s7
+    xor a4, a2, a6
+    xor t4, t4, a6
+    and a4, s7, a4
+    xor t4, a4, t4
+    xor s6, s6, a7
+    xor a4, a2, a4
+    and a2, s6, a2
+    xor a7, a2, a7
+    and a4, a7, a4
+    xor a4, s6, a4
+    and s9, a7, s9
+    and t1, a7, t1
+    xor s6, a7, a4
+    and ra, a4, ra
+    and s1, a4, s1
+    xor a7, a7, a6
+    xor a4, a4, t4
+    and s10, a7, s10
+    and s3, a7, s3
+    xor a7, a7, a4
+    and t3, t4, t3
+    and t5, t4, t5
+    and a5, a7, a5
+    and s0, a6, s0
+    xor s1, t1, s1
+    and s5, s6, s5
+    xor t4, a6, t4
+    xor s3, s3, a5
+    xor t1, s0, t1
+    and t6, s6, t6
+    and s2, t4, s2
+    xor s3, s5, s3
+    xor s0, s0, t6
+    and s11, a4, s11
+    and s4, a7, s4
+    xor s5, s2, s5
+    xor s11, s4, s11
+    xor s0, s0, s5
+    and s8, a6, s8
+    xor s4, s10, s4
+    xor s9, s9, s0
+    xor s8, t3, s8
+    and t2, t4, t2
+    xor s0, s4, s0
+    xor t3, t2, t3
+    and t0, a4, t0
+    xor s4, ra, s4
+    xor t0, a5, t0
+    xor t3, t3, s4
+    xor t6, t6, s1
+    xor s4, t0, s4
+    xor t6, t6, s4
+    xor s4, s9, s4
+    xor t5, t5, t3
+    xor ra, ra, s3
+    xor t1, t1, t5
+    xor s8, s8, s4
+    xor t5, s5, t5
+    xor s4, ra, s4
+    xor s5, ra, t5
+    xor s4, s11, s4
+    xor t3, s3, t3
+    lw s11, 24(sp)
+    lw ra, 20(sp)
+    lw s3, 0(sp)
+    xor s0, s1, s0
+    xor ra, s11, ra
+    lw t0, 28(sp)
+    lw s2, 16(sp)
+    xor s9, ra, s3
+    lw s1, 8(sp)
+    lw t2, 4(sp)
+    lw a1, 12(sp)
+    xor a5, t0, s2
+    xor a4, s9, s2
+    xor s2, s2, s1
+    xor t4, t0, t2
+    sw t3, 588(sp)
+    xor s7, t4, s2
+    sw s5, 592(sp)
+    xor s10, t0, s1
+    xor a1, a1, s7
+    sw s4, 596(sp)
+    xor s1, a1, s1
+    xor s11, a1, s11
+    sw t5, 600(sp)
+    xor a1, s11, a5
+    xor t3, s1, ra
+    sw t1, 604(sp)
+    xor a7, s9, t0
+    xor a0, s3, a1
+    xor ra, ra, a1
+    sw s8, 608(sp)
+    and s4, a5, a1
+    and t5, s10, t3
+    and t1, a7, a0
+    and s8, t4, ra
+    xor t5, t5, s4
+    xor t1, t1, s8
+    xor t0, t0, ra
+    xor t1, t1, t5
+    xor t0, t1, t0
+    and a6, a4, s3
+    and t1, s7, s1
+    xor a6, a6, t1
+    xor t2, s9, t2
+    xor s5, t3, s10
+    xor t5, a6, t5
+    and s6, t2, s9
+    xor s5, t5, s5
+    xor s8, s6, s8
+    xor t5, t3, a1
+    and s6, s2, t5
+    xor s4, s6, s4
+    xor s8, s8, s4
+    xor s6, t4, ra
+    xor a2, t2, s10
+    xor a6, s1, s3
+    xor s6, s8, s6
+    and s8, a2, a6
+    xor t1, s8, t1
+    xor s4, t1, s4
+    xor s11, s4, s11
+    and t1, s11, s6
+    xor s8, t0, t1
+    xor s4, s6, t0
+    xor t1, s5, t1
+    and s4, t1, s4
+    xor s4, s4, t0
+    xor t1, s8, s4
+    xor s6, s6, s4
+    and t1, t0, t1
+    xor s6, t1, s6
+    xor s11, s11, s5
+    xor t1, s8, t1
+    and s8, s11, s8
+    xor s5, s8, s5
+    and t1, s5, t1
+    xor t1, s11, t1
+    and a7, s5, a7
+    and a0, s5, a0
+    xor s11, s5, t1
+    and s9, t1, s9
+    and t2, t1, t2
+    xor s5, s5, s4
+    xor t1, t1, s6
+    and a5, s5, a5
+    and a1, s5, a1
+    xor s5, s5, t1
+    and a2, s6, a2
+    and a6, s6, a6
+    and t5, s5, t5
+    and s3, s4, s3
+    xor t2, a0, t2
+    and ra, s11, ra
+    xor s6, s4, s6
+    xor a1, a1, t5
+    xor a0, s3, a0
+    and t4, s11, t4
+    and s1, s6, s1
+    xor a1, ra, a1
+    xor s3, s3, t4
+    and s10, t1, s10
+    and s2, s5, s2
+    xor ra, s1, ra
+    xor s10, s2, s10
+    xor s3, s3, ra
+    and a4, s4, a4
+    xor s2, a5, s2
+    xor a7, a7, s3
+    xor a4, a2, a4
+    and s7, s6, s7
+    xor s3, s2, s3
+    xor a2, s7, a2
+    and t3, t1, t3
+    xor s2, s9, s2
+    xor t3, t5, t3
+    xor a2, a2, s2
+    xor t4, t4, t2
+    xor s2, t3, s2
+    xor t4, t4, s2
+    xor s2, a7, s2
+    xor a6, a6, a2
+    xor s9, s9, a1
     xor a0, a0, a6
-    and s3, a0, s3
+    xor a4, a4, s2
+    xor a6, ra, a6
+    xor s2, s9, s2
+    xor s3, t2, s3
+    xor a2, a1, a2
+    xor ra, s9, a6
+    xor s2, s10, s2
+    lw s10, 56(sp)
+    lw s9, 52(sp)
+    lw a1, 32(sp)
+    lw t3, 60(sp)
+    lw t2, 40(sp)
+    lw s1, 48(sp)
+    lw s7, 36(sp)
+    rori a2, a2, 8
+    sw a2, 612(sp)
+    xor s9, s10, s9
+    lw a2, 44(sp)
+    rori ra, ra, 8
+    xor a7, s9, a1
+    rori s2, s2, 8
+    xor t5, t3, s1
+    xor t1, a7, s1
+    sw ra, 616(sp)
+    rori a6, a6, 8
+    xor s1, s1, t2
+    xor s6, t3, s7
+    sw s2, 620(sp)
+    rori a0, a0, 8
+    xor t0, s6, s1
+    sw a6, 624(sp)
+    rori a4, a4, 8
+    xor a5, t3, t2
+    xor a2, a2, t0
+    sw a0, 628(sp)
+    rori t4, t4, 8
+    xor t2, a2, t2
+    xor s10, a2, s10
+    sw a4, 632(sp)
+    rori s3, s3, 8
+    xor a2, s10, t5
+    xor s2, t2, s9
+    sw t4, 636(sp)
+    xor s5, a7, t3
+    xor ra, a1, a2
+    xor s9, s9, a2
+    sw s3, 640(sp)
+    and a0, t5, a2
+    and a4, a5, s2
+    and t4, s5, ra
+    and s3, s6, s9
+    xor a4, a4, a0
+    xor t4, t4, s3
+    xor t3, t3, s9
+    xor t4, t4, a4
+    xor t3, t4, t3
+    and s4, t1, a1
+    and t4, t0, t2
+    xor s4, s4, t4
+    xor s7, a7, s7
+    xor a6, s2, a5
+    xor a4, s4, a4
+    and s11, s7, a7
+    xor a6, a4, a6
+    xor s3, s11, s3
+    xor a4, s2, a2
+    and s11, s1, a4
+    xor a0, s11, a0
+    xor s3, s3, a0
+    xor s11, s6, s9
+    xor s8, s7, a5
+    xor s4, t2, a1
+    xor s11, s3, s11
+    and s3, s8, s4
+    xor t4, s3, t4
+    xor a0, t4, a0
+    xor s10, a0, s10
+    and t4, s10, s11
+    xor s3, t3, t4
+    xor a0, s11, t3
+    xor t4, a6, t4
+    and a0, t4, a0
+    xor a0, a0, t3
+    xor t4, s3, a0
+    xor s11, s11, a0
+    and t4, t3, t4
+    xor s11, t4, s11
+    xor s10, s10, a6
+    xor t4, s3, t4
+    and s3, s10, s3
+    xor a6, s3, a6
+    and t4, a6, t4
+    xor t4, s10, t4
+    and s5, a6, s5
+    and ra, a6, ra
+    xor s10, a6, t4
+    and a7, t4, a7
+    and s7, t4, s7
+    xor a6, a6, a0
+    xor t4, t4, s11
+    and t5, a6, t5
+    and a2, a6, a2
+    xor a6, a6, t4
+    and s8, s11, s8
+    and s4, s11, s4
+    and a4, a6, a4
+    and a1, a0, a1
+    xor s7, ra, s7
+    and s9, s10, s9
+    xor s11, a0, s11
+    xor a2, a2, a4
+    xor ra, a1, ra
+    and s6, s10, s6
+    and t2, s11, t2
+    xor a2, s9, a2
+    xor a1, a1, s6
+    and a5, t4, a5
+    and s1, a6, s1
+    xor s9, t2, s9
+    xor a5, s1, a5
+    xor a1, a1, s9
+    and t1, a0, t1
+    xor s1, t5, s1
+    xor s5, s5, a1
+    xor t1, s8, t1
+    and t0, s11, t0
+    xor a1, s1, a1
+    xor s8, t0, s8
+    and s2, t4, s2
+    xor s1, a7, s1
+    xor s2, a4, s2
+    xor s8, s8, s1
+    xor s6, s6, s7
+    xor s1, s2, s1
+    xor s6, s6, s1
+    xor s1, s5, s1
+    xor s4, s4, s8
+    xor a7, a7, a2
+    xor ra, ra, s4
+    xor t1, t1, s1
+    xor s4, s9, s4
+    xor s1, a7, s1
+    xor a1, s7, a1
+    xor s8, a2, s8
+    xor s9, a7, s4
+    xor s1, a5, s1
+    lw a5, 88(sp)
+    lw a7, 84(sp)
+    lw a2, 64(sp)
+    lw s2, 92(sp)
+    lw s7, 72(sp)
+    lw t2, 80(sp)
+    lw t0, 68(sp)
+    rori s8, s8, 16
+    sw s8, 644(sp)
+    xor a7, a5, a7
+    lw s8, 76(sp)
+    rori s9, s9, 16
+    xor s5, a7, a2
+    rori s1, s1, 16
+    xor a4, s2, t2
+    xor t4, s5, t2
+    sw s9, 648(sp)
+    rori s4, s4, 16
+    xor t2, t2, s7
+    xor s11, s2, t0
+    sw s1, 652(sp)
+    rori ra, ra, 16
+    xor t3, s11, t2
+    sw s4, 656(sp)
+    rori t1, t1, 16
+    xor t5, s2, s7
+    xor s8, s8, t3
+    sw ra, 660(sp)
+    rori s6, s6, 16
+    xor s7, s8, s7
+    xor a5, s8, a5
+    sw t1, 664(sp)
+    rori a1, a1, 16
+    xor s8, a5, a4
+    xor s1, s7, a7
+    sw s6, 668(sp)
+    xor a6, s5, s2
+    xor s9, a2, s8
+    xor a7, a7, s8
+    sw a1, 672(sp)
+    and ra, a4, s8
+    and t1, t5, s1
+    and s6, a6, s9
+    and a1, s11, a7
+    xor t1, t1, ra
+    xor s6, s6, a1
+    xor s2, s2, a7
+    xor s6, s6, t1
+    xor s2, s6, s2
+    and a0, t4, a2
+    and s6, t3, s7
+    xor a0, a0, s6
+    xor t0, s5, t0
+    xor s4, s1, t5
+    xor t1, a0, t1
+    and s10, t0, s5
+    xor s4, t1, s4
+    xor a1, s10, a1
+    xor t1, s1, s8
+    and s10, t2, t1
+    xor ra, s10, ra
+    xor a1, a1, ra
+    xor s10, s11, a7
+    xor s3, t0, t5
+    xor a0, s7, a2
+    xor s10, a1, s10
+    and a1, s3, a0
+    xor s6, a1, s6
+    xor ra, s6, ra
+    xor a5, ra, a5
+    and s6, a5, s10
+    xor a1, s2, s6
+    xor ra, s10, s2
+    xor s6, s4, s6
+    and ra, s6, ra
+    xor ra, ra, s2
+    xor s6, a1, ra
+    xor s10, s10, ra
+    and s6, s2, s6
+    xor s10, s6, s10
+    xor a5, a5, s4
+    xor s6, a1, s6
+    and a1, a5, a1
+    xor s4, a1, s4
+    and s6, s4, s6
+    xor s6, a5, s6
+    and a6, s4, a6
+    and s9, s4, s9
+    xor a5, s4, s6
+    and s5, s6, s5
+    and t0, s6, t0
+    xor s4, s4, ra
+    xor s6, s6, s10
+    and a4, s4, a4
+    and s8, s4, s8
+    xor s4, s4, s6
+    and s3, s10, s3
+    and a0, s10, a0
+    and t1, s4, t1
+    and a2, ra, a2
+    xor t0, s9, t0
+    and a7, a5, a7
+    xor s10, ra, s10
+    xor s8, s8, t1
+    xor s9, a2, s9
+    and s11, a5, s11
+    and s7, s10, s7
+    xor s8, a7, s8
+    xor a2, a2, s11
+    and t5, s6, t5
+    and t2, s4, t2
+    xor a7, s7, a7
+    xor t5, t2, t5
+    xor a2, a2, a7
+    and t4, ra, t4
+    xor t2, a4, t2
+    xor a6, a6, a2
+    xor t4, s3, t4
+    and t3, s10, t3
+    xor a2, t2, a2
+    xor s3, t3, s3
+    and s1, s6, s1
+    xor t2, s5, t2
+    xor s1, t1, s1
+    xor s3, s3, t2
+    xor s11, s11, t0
+    xor t2, s1, t2
+    xor s11, s11, t2
+    xor t2, a6, t2
+    xor s5, s5, s8
+    xor t4, t4, t2
+    xor t2, s5, t2
+    xor t2, t5, t2
+    lw t5, 0(a3)
+    xor a0, a0, s3
+    xor t5, s0, t5
+    xor s9, s9, a0
+    lw s0, 4(a3)
+    xor a0, a7, a0
+    xor a7, s5, a0
+    xor s0, t6, s0
+    lw t6, 608(sp)
+    lw s5, 8(a3)
+    xor s3, s8, s3
+    xor s5, t6, s5
+    lw t6, 604(sp)
+    lw s8, 12(a3)
+    lw a6, 16(a3)
+    xor s8, t6, s8
+    lw t6, 600(sp)
+    lw s1, 20(a3)
+    xor a6, t6, a6
+    lw t6, 596(sp)
+    xor a2, t0, a2
+    xor s1, t6, s1
+    lw t6, 592(sp)
+    lw t0, 24(a3)
+    lw a4, 28(a3)
+    xor t0, t6, t0
+    lw t6, 588(sp)
+    lw s7, 32(a3)
+    xor a4, t6, a4
+    lw t6, 640(sp)
+    lw t1, 36(a3)
+    xor s7, t6, s7
+    lw t6, 636(sp)
+    lw s4, 40(a3)
+    xor t1, t6, t1
+    lw t6, 632(sp)
+    lw s6, 44(a3)
+    xor s4, t6, s4
+    lw t6, 628(sp)
+    lw t3, 48(a3)
+    xor s6, t6, s6
+    lw t6, 624(sp)
+    lw s10, 52(a3)
+    xor t3, t6, t3
+    lw t6, 620(sp)
+    lw ra, 56(a3)
+    xor s10, t6, s10
+    lw t6, 616(sp)
+    lw a5, 60(a3)
+    xor ra, t6, ra
+    lw t6, 612(sp)
+    lw a1, 64(a3)
+    xor a5, t6, a5
+    lw t6, 672(sp)
+    lw s2, 68(a3)
+    xor a1, t6, a1
+    lw t6, 668(sp)
+    rori a2, a2, 24
+    xor s2, t6, s2
+    lw t6, 664(sp)
+    sw s2, 668(sp)
+    lw s2, 72(a3)
+    rori s11, s11, 24
+    xor s2, t6, s2
+    lw t6, 660(sp)
+    sw s2, 664(sp)
+    lw s2, 76(a3)
+    rori t4, t4, 24
+    xor s2, t6, s2
+    lw t6, 656(sp)
+    sw s2, 660(sp)
+    lw s2, 80(a3)
+    rori s9, s9, 24
+    xor s2, t6, s2
+    lw t6, 652(sp)
+    sw s2, 656(sp)
+    lw s2, 84(a3)
+    rori a0, a0, 24
+    xor s2, t6, s2
+    lw t6, 648(sp)
+    sw s2, 652(sp)
+    lw s2, 88(a3)
+    rori t2, t2, 24
+    xor s2, t6, s2
+    lw t6, 644(sp)
+    sw s2, 648(sp)
+    lw s2, 92(a3)
+    rori a7, a7, 24
+    xor s2, t6, s2
+    lw t6, 96(a3)
+    rori s3, s3, 24
+    xor t6, a2, t6
+    lw a2, 100(a3)
+    xor a2, s11, a2
+    lw s11, 104(a3)
+    xor s11, t4, s11
+    lw t4, 108(a3)
+    xor t4, s9, t4
+    lw s9, 112(a3)
+    xor s9, a0, s9
+    lw a0, 116(a3)
+    xor a0, t2, a0
+    lw t2, 120(a3)
+    xor t2, a7, t2
+    lw a7, 124(a3)
+    xor a7, s3, a7
+    srli s3, t5, 1
+    sw a7, 644(sp)
+    xor s3, s3, s0
+    li a7, 0x55555555
+    and s3, s3, a7
+    xor s0, s0, s3
+    slli s3, s3, 1
+    xor s3, t5, s3
+    srli t5, s5, 1
+    xor t5, t5, s8
+    and t5, t5, a7
+    xor s8, s8, t5
+    slli t5, t5, 1
+    xor t5, s5, t5
+    srli s5, a6, 1
+    xor s5, s5, s1
+    and s5, s5, a7
+    xor s1, s1, s5
+    slli s5, s5, 1
+    xor s5, a6, s5
+    srli a6, t0, 1
+    xor a6, a6, a4
+    and a6, a6, a7
+    xor a4, a4, a6
+    slli a6, a6, 1
+    xor a6, t0, a6
+    srli t0, s3, 2
+    sw t2, 672(sp)
+    xor t0, t0, t5
+    li t2, 0x33333333
+    and t0, t0, t2
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t0, s3, t0
+    srli s3, s0, 2
+    xor s3, s3, s8
+    and s3, s3, t2
+    xor s8, s8, s3
+    slli s3, s3, 2
+    xor s3, s0, s3
+    srli s0, s5, 2
+    xor s0, s0, a6
+    and s0, s0, t2
+    xor a6, a6, s0
+    slli s0, s0, 2
+    xor s0, s5, s0
+    srli s5, s1, 2
+    xor s5, s5, a4
+    and s5, s5, t2
+    xor a4, a4, s5
+    slli s5, s5, 2
+    xor s5, s1, s5
+    srli s1, t0, 4
+    sw a0, 612(sp)
+    xor s1, s1, s0
+    li a0, 0xf0f0f0f
+    and s1, s1, a0
+    xor s0, s0, s1
+    slli s1, s1, 4
+    xor s1, t0, s1
+    srli t0, s3, 4
+    xor t0, t0, s5
+    and t0, t0, a0
+    xor s5, s5, t0
+    slli t0, t0, 4
+    xor t0, s3, t0
+    srli s3, t5, 4
+    xor s3, s3, a6
+    and s3, s3, a0
     xor a6, a6, s3
     slli s3, s3, 4
-    xor s3, a1, s3
-    srli a1, t5, 8
-    xor a1, a1, s8
-    li a0, 0xff00ff
-    and a1, a1, a0
-    xor s8, s8, a1
-    slli a1, a1, 8
-    xor a1, t5, a1
-    srli t5, t2, 8
-    xor t5, t5, t1
+    xor s3, t5, s3
+    srli t5, s8, 4
+    xor t5, t5, a4
     and t5, t5, a0
-    xor t1, t1, t5
-    slli t5, t5, 8
-    xor t5, t2, t5
-    srli t2, a1, 16
-    xor t2, t2, t5
-    li a2, 0xffff
-    and t2, t2, a2
-    xor t5, t5, t2
-    slli t2, t2, 16
-    xor t2, a1, t2
-    srli a1, s8, 16
-    xor a1, a1, t1
-    and a1, a1, a2
-    xor t1, t1, a1
-    slli a1, a1, 16
-    xor a1, s8, a1
-    sw t2, 0(sp)
-    sw a1, 4(sp)
-    sw t5, 8(sp)
-    sw t1, 12(sp)
-    srli t1, a5, 8
-    xor t1, t1, s6
-    and t1, t1, a0
-    xor s6, s6, t1
-    slli t1, t1, 8
-    xor t1, a5, t1
-    srli a5, s1, 8
-    xor a5, a5, t0
-    and a5, a5, a0
-    xor t0, t0, a5
-    slli a5, a5, 8
-    xor a5, s1, a5
-    srli s1, t1, 16
-    xor s1, s1, a5
-    and s1, s1, a2
-    xor a5, a5, s1
-    slli s1, s1, 16
-    xor s1, t1, s1
-    srli t1, s6, 16
-    xor t1, t1, t0
-    and t1, t1, a2
-    xor t0, t0, t1
-    slli t1, t1, 16
-    xor t1, s6, t1
-    sw s1, 16(sp)
-    sw t1, 20(sp)
-    sw a5, 24(sp)
-    sw t0, 28(sp)
-    srli t0, s7, 8
-    xor t0, t0, s9
-    and t0, t0, a0
-    xor s9, s9, t0
-    slli t0, t0, 8
-    xor t0, s7, t0
-    srli s7, t3, 8
-    xor s7, s7, a4
+    xor a4, a4, t5
+    slli t5, t5, 4
+    xor t5, s8, t5
+    srli s8, s7, 1
+    xor s8, s8, t1
+    and s8, s8, a7
+    xor t1, t1, s8
+    slli s8, s8, 1
+    xor s8, s7, s8
+    srli s7, s4, 1
+    xor s7, s7, s6
+    and s7, s7, a7
+    xor s6, s6, s7
+    slli s7, s7, 1
+    xor s7, s4, s7
+    srli s4, t3, 1
+    xor s4, s4, s10
+    and s4, s4, a7
+    xor s10, s10, s4
+    slli s4, s4, 1
+    xor s4, t3, s4
+    srli t3, ra, 1
+    xor t3, t3, a5
+    and t3, t3, a7
+    xor a5, a5, t3
+    slli t3, t3, 1
+    xor t3, ra, t3
+    srli ra, s8, 2
+    xor ra, ra, s7
+    and ra, ra, t2
+    xor s7, s7, ra
+    slli ra, ra, 2
+    xor ra, s8, ra
+    srli s8, t1, 2
+    xor s8, s8, s6
+    and s8, s8, t2
+    xor s6, s6, s8
+    slli s8, s8, 2
+    xor s8, t1, s8
+    srli t1, s4, 2
+    xor t1, t1, t3
+    and t1, t1, t2
+    xor t3, t3, t1
+    slli t1, t1, 2
+    xor t1, s4, t1
+    srli s4, s10, 2
+    xor s4, s4, a5
+    and s4, s4, t2
+    xor a5, a5, s4
+    slli s4, s4, 2
+    xor s4, s10, s4
+    srli s10, ra, 4
+    xor s10, s10, t1
+    and s10, s10, a0
+    xor t1, t1, s10
+    slli s10, s10, 4
+    xor s10, ra, s10
+    srli ra, s8, 4
+    xor ra, ra, s4
+    and ra, ra, a0
+    xor s4, s4, ra
+    slli ra, ra, 4
+    xor ra, s8, ra
+    srli s8, s7, 4
+    xor s8, s8, t3
+    and s8, s8, a0
+    xor t3, t3, s8
+    slli s8, s8, 4
+    xor s8, s7, s8
+    srli s7, s6, 4
+    xor s7, s7, a5
     and s7, s7, a0
-    xor a4, a4, s7
-    slli s7, s7, 8
-    xor s7, t3, s7
-    srli t3, t0, 16
-    xor t3, t3, s7
-    and t3, t3, a2
-    xor s7, s7, t3
-    slli t3, t3, 16
-    xor t3, t0, t3
-    srli t0, s9, 16
-    xor t0, t0, a4
-    and t0, t0, a2
-    xor a4, a4, t0
-    slli t0, t0, 16
-    xor t0, s9, t0
-    sw t3, 32(sp)
-    sw t0, 36(sp)
-    sw s7, 40(sp)
-    sw a4, 44(sp)
-    srli a4, s2, 8
-    xor a4, a4, s11
+    xor a5, a5, s7
+    slli s7, s7, 4
+    sw a5, 616(sp)
+    xor s7, s6, s7
+    lw a5, 668(sp)
+    srli s6, a1, 1
+    xor s6, s6, a5
+    and s6, s6, a7
+    xor a5, a5, s6
+    slli s6, s6, 1
+    xor s6, a1, s6
+    lw a1, 664(sp)
+    sw a4, 668(sp)
+    sw t3, 620(sp)
+    lw t3, 660(sp)
+    srli a4, a1, 1
+    xor a4, a4, t3
+    and a4, a4, a7
+    xor t3, t3, a4
+    slli a4, a4, 1
+    xor a4, a1, a4
+    lw a1, 656(sp)
+    sw a6, 664(sp)
+    sw s4, 660(sp)
+    lw s4, 652(sp)
+    srli a6, a1, 1
+    xor a6, a6, s4
+    and a6, a6, a7
+    xor s4, s4, a6
+    slli a6, a6, 1
+    xor a6, a1, a6
+    lw a1, 648(sp)
+    sw s5, 656(sp)
+    srli s5, a1, 1
+    xor s5, s5, s2
+    and s5, s5, a7
+    xor s2, s2, s5
+    slli s5, s5, 1
+    xor s5, a1, s5
+    srli a1, s6, 2
+    xor a1, a1, a4
+    and a1, a1, t2
+    xor a4, a4, a1
+    slli a1, a1, 2
+    xor a1, s6, a1
+    srli s6, a5, 2
+    xor s6, s6, t3
+    and s6, s6, t2
+    xor t3, t3, s6
+    slli s6, s6, 2
+    xor s6, a5, s6
+    srli a5, a6, 2
+    xor a5, a5, s5
+    and a5, a5, t2
+    xor s5, s5, a5
+    slli a5, a5, 2
+    xor a5, a6, a5
+    srli a6, s4, 2
+    xor a6, a6, s2
+    and a6, a6, t2
+    xor s2, s2, a6
+    slli a6, a6, 2
+    xor a6, s4, a6
+    srli s4, a1, 4
+    xor s4, s4, a5
+    and s4, s4, a0
+    xor a5, a5, s4
+    slli s4, s4, 4
+    xor s4, a1, s4
+    srli a1, s6, 4
+    xor a1, a1, a6
+    and a1, a1, a0
+    xor a6, a6, a1
+    slli a1, a1, 4
+    xor a1, s6, a1
+    srli s6, a4, 4
+    xor s6, s6, s5
+    and s6, s6, a0
+    xor s5, s5, s6
+    slli s6, s6, 4
+    xor s6, a4, s6
+    srli a4, t3, 4
+    xor a4, a4, s2
     and a4, a4, a0
-    xor s11, s11, a4
-    slli a4, a4, 8
-    xor a4, s2, a4
-    srli s2, a7, 8
-    xor s2, s2, s3
+    xor s2, s2, a4
+    slli a4, a4, 4
+    xor a4, t3, a4
+    srli t3, t6, 1
+    xor t3, t3, a2
+    and t3, t3, a7
+    xor a2, a2, t3
+    slli t3, t3, 1
+    xor t3, t6, t3
+    srli t6, s11, 1
+    xor t6, t6, t4
+    and t6, t6, a7
+    xor t4, t4, t6
+    slli t6, t6, 1
+    sw s2, 648(sp)
+    xor t6, s11, t6
+    lw s2, 612(sp)
+    srli s11, s9, 1
+    xor s11, s11, s2
+    and s11, s11, a7
+    xor s2, s2, s11
+    slli s11, s11, 1
+    xor s11, s9, s11
+    lw s9, 672(sp)
+    sw s5, 612(sp)
+    sw a6, 652(sp)
+    lw a6, 644(sp)
+    srli s5, s9, 1
+    xor s5, s5, a6
+    and a7, s5, a7
+    xor a6, a6, a7
+    slli a7, a7, 1
+    xor a7, s9, a7
+    srli s9, t3, 2
+    xor s9, s9, t6
+    and s9, s9, t2
+    xor t6, t6, s9
+    slli s9, s9, 2
+    xor s9, t3, s9
+    srli t3, a2, 2
+    xor t3, t3, t4
+    and t3, t3, t2
+    xor t4, t4, t3
+    slli t3, t3, 2
+    xor t3, a2, t3
+    srli a2, s11, 2
+    xor a2, a2, a7
+    and a2, a2, t2
+    xor a7, a7, a2
+    slli a2, a2, 2
+    xor a2, s11, a2
+    srli s11, s2, 2
+    xor s11, s11, a6
+    and t2, s11, t2
+    xor a6, a6, t2
+    slli t2, t2, 2
+    xor t2, s2, t2
+    srli s2, s9, 4
+    xor s2, s2, a2
     and s2, s2, a0
-    xor s3, s3, s2
-    slli s2, s2, 8
-    xor s2, a7, s2
-    srli a7, a4, 16
-    xor a7, a7, s2
-    and a7, a7, a2
-    xor s2, s2, a7
-    slli a7, a7, 16
-    xor a7, a4, a7
-    srli a4, s11, 16
-    xor a4, a4, s3
-    and a4, a4, a2
-    xor s3, s3, a4
-    slli a4, a4, 16
-    xor a4, s11, a4
-    sw a7, 48(sp)
-    sw a4, 52(sp)
-    sw s2, 56(sp)
-    sw s3, 60(sp)
-    srli s3, s10, 8
-    xor s3, s3, ra
-    and s3, s3, a0
-    xor ra, ra, s3
-    slli s3, s3, 8
-    xor s3, s10, s3
-    srli s10, s0, 8
-    xor s10, s10, s5
-    and s10, s10, a0
-    xor s5, s5, s10
-    slli s10, s10, 8
-    xor s10, s0, s10
-    srli s0, s3, 16
-    xor s0, s0, s10
-    and s0, s0, a2
-    xor s10, s10, s0
-    slli s0, s0, 16
-    xor s0, s3, s0
-    srli s3, ra, 16
-    xor s3, s3, s5
-    and s3, s3, a2
-    xor s5, s5, s3
-    slli s3, s3, 16
-    xor s3, ra, s3
-    sw s0, 64(sp)
-    sw s3, 68(sp)
-    sw s10, 72(sp)
-    sw s5, 76(sp)
-    lw s5, 536(sp)
-    lw s3, 540(sp)
-    srli s10, s5, 8
-    xor s10, s10, s3
-    and s10, s10, a0
-    xor s3, s3, s10
-    slli s10, s10, 8
-    xor s10, s5, s10
-    lw s5, 532(sp)
-    srli s0, s5, 8
-    xor s0, s0, t6
-    and s0, s0, a0
-    xor t6, t6, s0
-    slli s0, s0, 8
-    xor s0, s5, s0
-    srli s5, s10, 16
-    xor s5, s5, s0
-    and s5, s5, a2
-    xor s0, s0, s5
-    slli s5, s5, 16
-    xor s5, s10, s5
-    srli s10, s3, 16
-    xor s10, s10, t6
-    and s10, s10, a2
-    xor t6, t6, s10
-    slli s10, s10, 16
-    xor s10, s3, s10
-    sw s5, 80(sp)
-    sw s10, 84(sp)
-    sw s0, 88(sp)
-    sw t6, 92(sp)
-    lw t6, 544(sp)
-    lw s10, 500(sp)
-    srli s0, t6, 8
-    xor s0, s0, s10
-    and s0, s0, a0
-    xor s10, s10, s0
-    slli s0, s0, 8
-    xor s0, t6, s0
-    lw t6, 496(sp)
-    srli s5, t6, 8
-    xor s5, s5, s4
-    and s5, s5, a0
-    xor s4, s4, s5
-    slli s5, s5, 8
-    xor s5, t6, s5
-    srli t6, s0, 16
-    xor t6, t6, s5
-    and t6, t6, a2
-    xor s5, s5, t6
-    slli t6, t6, 16
-    xor t6, s0, t6
-    srli s0, s10, 16
-    xor s0, s0, s4
-    and s0, s0, a2
-    xor s4, s4, s0
-    slli s0, s0, 16
-    xor s0, s10, s0
-    sw t6, 96(sp)
-    sw s0, 100(sp)
-    sw s5, 104(sp)
-    sw s4, 108(sp)
-    lw s4, 548(sp)
-    lw s0, 492(sp)
-    srli s5, s4, 8
-    xor s5, s5, s0
-    and s5, s5, a0
-    xor s0, s0, s5
-    slli s5, s5, 8
-    xor s5, s4, s5
-    lw s4, 524(sp)
-    srli t6, s4, 8
+    xor a2, a2, s2
+    slli s2, s2, 4
+    xor s2, s9, s2
+    srli s9, t3, 4
+    xor s9, s9, t2
+    and s9, s9, a0
+    xor t2, t2, s9
+    slli s9, s9, 4
+    xor s9, t3, s9
+    srli t3, t6, 4
+    xor t3, t3, a7
+    and t3, t3, a0
+    xor a7, a7, t3
+    slli t3, t3, 4
+    xor t3, t6, t3
+    srli t6, t4, 4
     xor t6, t6, a6
     and a0, t6, a0
     xor a6, a6, a0
-    slli a0, a0, 8
-    xor a0, s4, a0
-    srli s4, s5, 16
-    xor s4, s4, a0
-    and s4, s4, a2
-    xor a0, a0, s4
+    slli a0, a0, 4
+    xor a0, t4, a0
+    srli t4, s1, 8
+    xor t4, t4, s10
+    li t6, 0xff00ff
+    and t4, t4, t6
+    xor s10, s10, t4
+    slli t4, t4, 8
+    xor t4, s1, t4
+    srli s1, s4, 8
+    xor s1, s1, s2
+    and s1, s1, t6
+    xor s2, s2, s1
+    slli s1, s1, 8
+    xor s1, s4, s1
+    srli s4, t4, 16
+    xor s4, s4, s1
+    li s11, 0xffff
+    and s4, s4, s11
+    xor s1, s1, s4
     slli s4, s4, 16
-    xor s4, s5, s4
-    srli s5, s0, 16
-    xor s5, s5, a6
-    and a2, s5, a2
-    xor a6, a6, a2
+    xor s4, t4, s4
+    srli t4, s10, 16
+    xor t4, t4, s2
+    and t4, t4, s11
+    xor s2, s2, t4
+    slli t4, t4, 16
+    xor t4, s10, t4
+    sw s4, 256(sp)
+    sw t4, 260(sp)
+    sw s1, 264(sp)
+    sw s2, 268(sp)
+    srli s2, t0, 8
+    xor s2, s2, ra
+    and s2, s2, t6
+    xor ra, ra, s2
+    slli s2, s2, 8
+    xor s2, t0, s2
+    srli t0, a1, 8
+    xor t0, t0, s9
+    and t0, t0, t6
+    xor s9, s9, t0
+    slli t0, t0, 8
+    xor t0, a1, t0
+    srli a1, s2, 16
+    xor a1, a1, t0
+    and a1, a1, s11
+    xor t0, t0, a1
+    slli a1, a1, 16
+    xor a1, s2, a1
+    srli s2, ra, 16
+    xor s2, s2, s9
+    and s2, s2, s11
+    xor s9, s9, s2
+    slli s2, s2, 16
+    xor s2, ra, s2
+    sw a1, 272(sp)
+    sw s2, 276(sp)
+    sw t0, 280(sp)
+    sw s9, 284(sp)
+    srli s9, s3, 8
+    xor s9, s9, s8
+    and s9, s9, t6
+    xor s8, s8, s9
+    slli s9, s9, 8
+    xor s9, s3, s9
+    srli s3, s6, 8
+    xor s3, s3, t3
+    and s3, s3, t6
+    xor t3, t3, s3
+    slli s3, s3, 8
+    xor s3, s6, s3
+    srli s6, s9, 16
+    xor s6, s6, s3
+    and s6, s6, s11
+    xor s3, s3, s6
+    slli s6, s6, 16
+    xor s6, s9, s6
+    srli s9, s8, 16
+    xor s9, s9, t3
+    and s9, s9, s11
+    xor t3, t3, s9
+    slli s9, s9, 16
+    xor s9, s8, s9
+    sw s6, 288(sp)
+    sw s9, 292(sp)
+    sw s3, 296(sp)
+    sw t3, 300(sp)
+    srli t3, t5, 8
+    xor t3, t3, s7
+    and t3, t3, t6
+    xor s7, s7, t3
+    slli t3, t3, 8
+    xor t3, t5, t3
+    srli t5, a4, 8
+    xor t5, t5, a0
+    and t5, t5, t6
+    xor a0, a0, t5
+    slli t5, t5, 8
+    xor t5, a4, t5
+    srli a4, t3, 16
+    xor a4, a4, t5
+    and a4, a4, s11
+    xor t5, t5, a4
+    slli a4, a4, 16
+    xor a4, t3, a4
+    srli t3, s7, 16
+    xor t3, t3, a0
+    and t3, t3, s11
+    xor a0, a0, t3
+    slli t3, t3, 16
+    xor t3, s7, t3
+    sw a4, 304(sp)
+    sw t3, 308(sp)
+    sw t5, 312(sp)
+    sw a0, 316(sp)
+    srli a0, s0, 8
+    xor a0, a0, t1
+    and a0, a0, t6
+    xor t1, t1, a0
+    slli a0, a0, 8
+    xor a0, s0, a0
+    srli s0, a5, 8
+    xor s0, s0, a2
+    and s0, s0, t6
+    xor a2, a2, s0
+    slli s0, s0, 8
+    xor s0, a5, s0
+    srli a5, a0, 16
+    xor a5, a5, s0
+    and a5, a5, s11
+    xor s0, s0, a5
+    slli a5, a5, 16
+    xor a5, a0, a5
+    srli a0, t1, 16
+    xor a0, a0, a2
+    and a0, a0, s11
+    xor a2, a2, a0
+    slli a0, a0, 16
+    xor a0, t1, a0
+    sw a5, 320(sp)
+    sw a0, 324(sp)
+    sw s0, 328(sp)
+    sw a2, 332(sp)
+    lw a2, 656(sp)
+    lw a0, 660(sp)
+    srli s0, a2, 8
+    xor s0, s0, a0
+    and s0, s0, t6
+    xor a0, a0, s0
+    slli s0, s0, 8
+    xor s0, a2, s0
+    lw a2, 652(sp)
+    srli a5, a2, 8
+    xor a5, a5, t2
+    and a5, a5, t6
+    xor t2, t2, a5
+    slli a5, a5, 8
+    xor a5, a2, a5
+    srli a2, s0, 16
+    xor a2, a2, a5
+    and a2, a2, s11
+    xor a5, a5, a2
     slli a2, a2, 16
     xor a2, s0, a2
-    sw s4, 112(sp)
-    sw a2, 116(sp)
-    sw a0, 120(sp)
-    sw a6, 124(sp)
-    lw a3, 452(sp)
-    lw a0, 308(sp)
-    lw a1, 312(sp)
-    lw a2, 316(sp)
+    srli s0, a0, 16
+    xor s0, s0, t2
+    and s0, s0, s11
+    xor t2, t2, s0
+    slli s0, s0, 16
+    xor s0, a0, s0
+    sw a2, 336(sp)
+    sw s0, 340(sp)
+    sw a5, 344(sp)
+    sw t2, 348(sp)
+    lw t2, 664(sp)
+    lw s0, 620(sp)
+    srli a5, t2, 8
+    xor a5, a5, s0
+    and a5, a5, t6
+    xor s0, s0, a5
+    slli a5, a5, 8
+    xor a5, t2, a5
+    lw t2, 612(sp)
+    srli a2, t2, 8
+    xor a2, a2, a7
+    and a2, a2, t6
+    xor a7, a7, a2
+    slli a2, a2, 8
+    xor a2, t2, a2
+    srli t2, a5, 16
+    xor t2, t2, a2
+    and t2, t2, s11
+    xor a2, a2, t2
+    slli t2, t2, 16
+    xor t2, a5, t2
+    srli a5, s0, 16
+    xor a5, a5, a7
+    and a5, a5, s11
+    xor a7, a7, a5
+    slli a5, a5, 16
+    xor a5, s0, a5
+    sw t2, 352(sp)
+    sw a5, 356(sp)
+    sw a2, 360(sp)
+    sw a7, 364(sp)
+    lw a7, 668(sp)
+    lw a5, 616(sp)
+    srli a2, a7, 8
+    xor a2, a2, a5
+    and a2, a2, t6
+    xor a5, a5, a2
+    slli a2, a2, 8
+    xor a2, a7, a2
+    lw a7, 648(sp)
+    srli t2, a7, 8
+    xor t2, t2, a6
+    and t6, t2, t6
+    xor a6, a6, t6
+    slli t6, t6, 8
+    xor t6, a7, t6
+    srli a7, a2, 16
+    xor a7, a7, t6
+    and a7, a7, s11
+    xor t6, t6, a7
+    slli a7, a7, 16
+    xor a7, a2, a7
+    srli a2, a5, 16
+    xor a2, a2, a6
+    and s11, a2, s11
+    xor a6, a6, s11
+    slli s11, s11, 16
+    xor s11, a5, s11
+    sw a7, 368(sp)
+    sw s11, 372(sp)
+    sw t6, 376(sp)
+    sw a6, 380(sp)
+    lw a3, 580(sp)
+    lw a0, 564(sp)
+    lw a1, 568(sp)
+    lw a2, 572(sp)
     sltiu t1, a2, 128
     or t2, a0, a1
     andi t2, t2, 3
@@ -2619,128 +2530,128 @@ MCU_FN(aes128, ctr):
     bnez t1, .Laes128_barrel_slow
     /* 128 bytes, aligned buffers: word-wise XOR */
     lw t0, 0(a1)
-    lw t1, 0(sp)
+    lw t1, 256(sp)
     lw t2, 4(a1)
-    lw t3, 4(sp)
+    lw t3, 260(sp)
     xor t0, t0, t1
     lw t4, 8(a1)
-    lw t5, 8(sp)
+    lw t5, 264(sp)
     sw t0, 0(a0)
     xor t2, t2, t3
     lw t6, 12(a1)
-    lw s0, 12(sp)
+    lw s0, 268(sp)
     sw t2, 4(a0)
     xor t4, t4, t5
     lw s1, 16(a1)
-    lw s2, 16(sp)
+    lw s2, 272(sp)
     sw t4, 8(a0)
     xor t6, t6, s0
     lw s3, 20(a1)
-    lw s4, 20(sp)
+    lw s4, 276(sp)
     sw t6, 12(a0)
     xor s1, s1, s2
     lw t0, 24(a1)
-    lw t1, 24(sp)
+    lw t1, 280(sp)
     sw s1, 16(a0)
     xor s3, s3, s4
     lw t2, 28(a1)
-    lw t3, 28(sp)
+    lw t3, 284(sp)
     sw s3, 20(a0)
     xor t0, t0, t1
     lw t4, 32(a1)
-    lw t5, 32(sp)
+    lw t5, 288(sp)
     sw t0, 24(a0)
     xor t2, t2, t3
     lw t6, 36(a1)
-    lw s0, 36(sp)
+    lw s0, 292(sp)
     sw t2, 28(a0)
     xor t4, t4, t5
     lw s1, 40(a1)
-    lw s2, 40(sp)
+    lw s2, 296(sp)
     sw t4, 32(a0)
     xor t6, t6, s0
     lw s3, 44(a1)
-    lw s4, 44(sp)
+    lw s4, 300(sp)
     sw t6, 36(a0)
     xor s1, s1, s2
     lw t0, 48(a1)
-    lw t1, 48(sp)
+    lw t1, 304(sp)
     sw s1, 40(a0)
     xor s3, s3, s4
     lw t2, 52(a1)
-    lw t3, 52(sp)
+    lw t3, 308(sp)
     sw s3, 44(a0)
     xor t0, t0, t1
     lw t4, 56(a1)
-    lw t5, 56(sp)
+    lw t5, 312(sp)
     sw t0, 48(a0)
     xor t2, t2, t3
     lw t6, 60(a1)
-    lw s0, 60(sp)
+    lw s0, 316(sp)
     sw t2, 52(a0)
     xor t4, t4, t5
     lw s1, 64(a1)
-    lw s2, 64(sp)
+    lw s2, 320(sp)
     sw t4, 56(a0)
     xor t6, t6, s0
     lw s3, 68(a1)
-    lw s4, 68(sp)
+    lw s4, 324(sp)
     sw t6, 60(a0)
     xor s1, s1, s2
     lw t0, 72(a1)
-    lw t1, 72(sp)
+    lw t1, 328(sp)
     sw s1, 64(a0)
     xor s3, s3, s4
     lw t2, 76(a1)
-    lw t3, 76(sp)
+    lw t3, 332(sp)
     sw s3, 68(a0)
     xor t0, t0, t1
     lw t4, 80(a1)
-    lw t5, 80(sp)
+    lw t5, 336(sp)
     sw t0, 72(a0)
     xor t2, t2, t3
     lw t6, 84(a1)
-    lw s0, 84(sp)
+    lw s0, 340(sp)
     sw t2, 76(a0)
     xor t4, t4, t5
     lw s1, 88(a1)
-    lw s2, 88(sp)
+    lw s2, 344(sp)
     sw t4, 80(a0)
     xor t6, t6, s0
     lw s3, 92(a1)
-    lw s4, 92(sp)
+    lw s4, 348(sp)
     sw t6, 84(a0)
     xor s1, s1, s2
     lw t0, 96(a1)
-    lw t1, 96(sp)
+    lw t1, 352(sp)
     sw s1, 88(a0)
     xor s3, s3, s4
     lw t2, 100(a1)
-    lw t3, 100(sp)
+    lw t3, 356(sp)
     sw s3, 92(a0)
     xor t0, t0, t1
     lw t4, 104(a1)
-    lw t5, 104(sp)
+    lw t5, 360(sp)
     sw t0, 96(a0)
     xor t2, t2, t3
     lw t6, 108(a1)
-    lw s0, 108(sp)
+    lw s0, 364(sp)
     sw t2, 100(a0)
     xor t4, t4, t5
     lw s1, 112(a1)
-    lw s2, 112(sp)
+    lw s2, 368(sp)
     sw t4, 104(a0)
     xor t6, t6, s0
     lw s3, 116(a1)
-    lw s4, 116(sp)
+    lw s4, 372(sp)
     sw t6, 108(a0)
     xor s1, s1, s2
     lw t0, 120(a1)
-    lw t1, 120(sp)
+    lw t1, 376(sp)
     sw s1, 112(a0)
     xor s3, s3, s4
     lw t2, 124(a1)
-    lw t3, 124(sp)
+    lw t3, 380(sp)
     sw s3, 116(a0)
     xor t0, t0, t1
     sw t0, 120(a0)
@@ -2750,27 +2661,27 @@ MCU_FN(aes128, ctr):
     addi a1, a1, 128
     addi a2, a2, -128
 .Laes128_barrel_next:
-    lw t1, 320(sp)
-    sw a0, 308(sp)
-    sw a1, 312(sp)
-    sw a2, 316(sp)
+    lw t1, 576(sp)
+    sw a0, 564(sp)
+    sw a1, 568(sp)
+    sw a2, 572(sp)
     addi t1, t1, 8
-    sw t1, 320(sp)
+    sw t1, 576(sp)
     bnez a2, .Laes128_barrel_loop
-    lw ra, 256(sp)
-    lw s0, 260(sp)
-    lw s1, 264(sp)
-    lw s2, 268(sp)
-    lw s3, 272(sp)
-    lw s4, 276(sp)
-    lw s5, 280(sp)
-    lw s6, 284(sp)
-    lw s7, 288(sp)
-    lw s8, 292(sp)
-    lw s9, 296(sp)
-    lw s10, 300(sp)
-    lw s11, 304(sp)
-    addi sp, sp, 576
+    lw ra, 512(sp)
+    lw s0, 516(sp)
+    lw s1, 520(sp)
+    lw s2, 524(sp)
+    lw s3, 528(sp)
+    lw s4, 532(sp)
+    lw s5, 536(sp)
+    lw s6, 540(sp)
+    lw s7, 544(sp)
+    lw s8, 548(sp)
+    lw s9, 552(sp)
+    lw s10, 556(sp)
+    lw s11, 560(sp)
+    addi sp, sp, 688
     ret
     /* a tail (< 128 bytes) or unaligned buffers: XOR byte by byte */
 .Laes128_barrel_slow:
@@ -2780,7 +2691,7 @@ MCU_FN(aes128, ctr):
     mv      t3, t4
 .Laes128_barrel_n:
     sub     a2, a2, t3
-    addi    t4, sp, 0
+    addi    t4, sp, 256
 .Laes128_barrel_bytes:
     lbu     t5, 0(a1)
     lbu     t6, 0(t4)

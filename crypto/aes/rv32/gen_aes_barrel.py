@@ -9,7 +9,7 @@ Technique (docs/baselines.md): eight blocks in 32 words, word (r, j) = bit j of 
 byte (row r, column c) of block b at bit 8c + b. ShiftRows is then a rotation of each row word by 8r bits
 (the "barrel-shiftrows" representation of Adomnicai and Peyrin, TCHES 2021/1), and MixColumns is XORs
 between whole row words, no rotation at all: out_r = xtime(t_r) ^ a_{r+1} ^ t_{r+2} with t_r = a_r ^ a_{r+1}
-(112 XOR a round). The S-box is the Boyar-Peralta circuit of gen_aes_bitsliced.py (its NOTs in the round
+(108 XOR a round). The S-box is the Boyar-Peralta circuit of gen_aes_bitsliced.py (its NOTs in the round
 keys), once per row. Round keys are fully precomputed (1408 bytes: 11 x 32 words, every byte 0x00 or 0xff).
 CTR: the IV columns 0..2 (same in all blocks) are packed with round key 0 once per call; per eight blocks
 only the eight counters go through an 8x8 transposition network, whose output bytes land in byte 3 of the
@@ -95,7 +95,7 @@ def _colword() -> list[int]:
 COLWORD = _colword()
 
 
-def setup_program(zbb: bool) -> tuple[Prog, list[str]]:
+def setup_program(zbb: bool, kc: int = KC) -> tuple[Prog, list[str]]:
     """Per call: K[r][j] (byte c < 3 = 0xff * bit j of IV byte (r, c)) ^ round key 0 word (r, j) -> frame.
     A 4x4 byte transposition turns the IV words (columns) into row words R_r (lane c = byte (r, c), lane 3
     zero); then K[r][j] = ((R_r >> j) & 0x01010101) * 0xff, the multiplication as (y << 8) - y."""
@@ -114,7 +114,7 @@ def setup_program(zbb: bool) -> tuple[Prog, list[str]]:
             y = p.op("and", p.op("srli", rows[r], j) if j else rows[r], const(p, 0x01010101))
             e = p.op("sub", p.op("slli", y, 8), y)
             v = p.op("xor", e, p.op("lw", (rkoff(0, r, j), RKREG), hint="rk"))
-            p.ops.append(("sw", None, v, KC + 4 * (8 * r + j)))
+            p.ops.append(("sw", None, v, kc + 4 * (8 * r + j)))
     return p, iv
 
 
@@ -177,23 +177,22 @@ def iteration_program(zbb: bool) -> Prog:
 
 
 # The looped variant (rv32-barrel-loop): one round as a loop body so the CTR loop fits the 16 KiB I-cache.
-ST, RKP, CNT = 324, 452, 456      # state between rounds, the round-key pointer, the round counter
-SPILL_LOOP = 460
+# Between rounds row 0 of the state stays in LOOP_REGS (the loop-carried registers) and rows 1..3 pass
+# through the frame. Inside a round the S-box outputs of rows 0..2 (rotated) go to BUF and come back one
+# column at a time for MixColumns, whose outputs are stored as soon as they are made: per round 24 + 24 + 24
+# + 24 words cross memory, the fewest this order of work allows with 27 registers. The frame slots used per
+# round sit below 256 bytes (compressed c.lwsp/c.swsp).
+LOOP_REGS = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"]
+L_ST, L_BUF, L_SPILL = 0, 96, 192           # state rows 1..3; S-box outputs rows 0..2; spill slots
+L_KS, L_KC, L_SAVE = 256, 384, 512           # key stream, packed IV ^ round key 0, saved registers
+L_OUTP, L_INP, L_LEN, L_CTR, L_RKP, L_END = 564, 568, 572, 576, 580, 584
+L_SPILL2 = 588                               # spill slots of the per-call and per-8-block programs
 
 
-def load_state(p: Prog) -> list[list[str]]:
-    return [[p.op("lw", ST + 4 * (8 * r + j), hint="st") for j in range(8)] for r in range(4)]
-
-
-def store_state(p: Prog, s: list[list[str]]) -> None:
-    for r in range(4):
-        for j in range(8):
-            p.ops.append(("sw", None, s[r][j], ST + 4 * (8 * r + j)))
-
-
-def pack_counters(p: Prog) -> list[list[str]]:
-    """Eight counter blocks ctr .. ctr+7 (ctr at CTR(sp)) packed, with the IV columns and round key 0."""
-    ctr = p.op("lw", CTR, hint="ctr")
+def pack_counters(p: Prog, ctr_off: int = CTR, kc: int = KC) -> list[list[str]]:
+    """Eight counter blocks ctr .. ctr+7 (ctr at ctr_off(sp)) packed, with the IV columns and round key 0
+    (at kc(sp))."""
+    ctr = p.op("lw", ctr_off, hint="ctr")
     q = [ctr] + [p.op("addi", ctr, b) for b in range(1, 8)]
     o = network(p, q)          # o[j] lane k bit b = bit j of counter byte k of block b = row 3 - k
     s = []
@@ -206,37 +205,144 @@ def pack_counters(p: Prog) -> list[list[str]]:
             else:
                 v = p.op("slli", o[j], 24 - 8 * k) if k < 3 else o[j]
                 v = p.op("and", v, const(p, 0xFF000000))
-            row.append(p.xor(v, p.op("lw", KC + 4 * (8 * r + j), hint="k")))
+            row.append(p.xor(v, p.op("lw", kc + 4 * (8 * r + j), hint="k")))
         s.append(row)
     return s
 
 
-def unpack_keystream(p: Prog, s: list[list[str]]) -> None:
+def unpack_keystream(p: Prog, s: list[list[str]], ks: int = KS) -> None:
     u = [network(p, s[r]) for r in range(4)]       # u[r][b]: lane c = byte (r, c) of block b
     for b in range(8):
         w = [u[r][b] for r in range(4)]
         for a_, b_, m, n in BYTE_NET:
             w[a_], w[b_] = swapmove(p, w[a_], w[b_], m, n)
         for c in range(4):
-            p.ops.append(("sw", None, w[COLWORD[c]], KS + 16 * b + 4 * c))
+            p.ops.append(("sw", None, w[COLWORD[c]], ks + 16 * b + 4 * c))
 
 
-def sub_shift(p: Prog, s: list[list[str]]) -> list[list[str]]:
-    return [[p.ror(x, 8 * r) if r else x for x in sbox(p, s[r])] for r in range(4)]
+FLAT_FRAME = {"ks": KS, "kc": KC, "save": SAVE, "outp": OUTP, "inp": INP, "len": LEN, "ctr": CTR, "spill": SPILL}
+LOOP_FRAME = {"ks": L_KS, "kc": L_KC, "save": L_SAVE, "outp": L_OUTP, "inp": L_INP, "len": L_LEN, "ctr": L_CTR,
+              "spill": L_SPILL}
 
 
-def loop_programs(zbb: bool) -> tuple[Prog, Prog, Prog]:
-    """first: counters -> state after round key 0; round: one full round, key at a3; last: round 10 (no
-    MixColumns), key at a3, key stream to the frame."""
+def l_st(r: int, j: int) -> int:
+    return L_ST + 4 * (8 * (r - 1) + j)
+
+
+def l_buf(r: int, j: int) -> int:
+    return L_BUF + 4 * (8 * r + j)
+
+
+def _sbox_order() -> list[tuple]:
+    """The Boyar-Peralta gates in an order with at most 25 values live at once (the published order needs
+    29, which makes the allocator spill inside every S-box): greedy topological orders that prefer the gate
+    freeing the most operands, ties broken by a seeded random draw; the first that reaches 25."""
+    from gen_aes_bitsliced import GATES
+    rng = random.Random(1)
+
+    def live_peak(order: list[tuple]) -> int:
+        last = {}
+        for i, (d, op, a, b) in enumerate(order):
+            last[a] = last[b] = i
+        live = {f"x{i}" for i in range(8)}
+        peak = len(live)
+        for i, (d, op, a, b) in enumerate(order):
+            live -= {v for v in (a, b) if last[v] == i}
+            live.add(d)
+            peak = max(peak, len(live))
+        return peak
+    while True:
+        rem: dict[str, set[int]] = {}
+        for i, g in enumerate(GATES):
+            for v in g[2:]:
+                rem.setdefault(v, set()).add(i)
+        avail = {f"x{i}" for i in range(8)}
+        order: list[tuple] = []
+        todo = set(range(len(GATES)))
+        while todo:
+            ready = [i for i in sorted(todo) if GATES[i][2] in avail and GATES[i][3] in avail]
+            i = min(ready, key=lambda k: (-sum(1 for v in set(GATES[k][2:]) if rem[v] == {k}), rng.random()))
+            todo.discard(i)
+            order.append(GATES[i])
+            avail.add(GATES[i][0])
+            for v in GATES[i][2:]:
+                rem[v].discard(i)
+        if live_peak(order) <= 25:
+            return order
+
+
+SBOX_ORDER = _sbox_order()
+
+
+def sbox_loop(p: Prog, x: list[str]) -> list[str]:
+    """sbox() with the gates in SBOX_ORDER."""
+    env = {f"x{i}": x[7 - i] for i in range(8)}
+    for dst, op, a, b in SBOX_ORDER:
+        env[dst] = p.op(op, env[a], env[b], hint=dst)
+    return [env[f"s{7 - i}"] for i in range(8)]
+
+
+def mixcolumns_ark_store(p: Prog, a: list[list[str]], store) -> None:
+    """mixcolumns_ark with round key 0 at a3 whose every output word goes to store(r, j, value) as soon
+    as it is made (few values live)."""
+    t: dict[tuple[int, int], str] = {}
+
+    def tt(r: int, j: int) -> str:
+        if (r, j) not in t:
+            t[r, j] = p.xor(a[r][j], a[(r + 1) % 4][j])
+        return t[r, j]
+    for j in (7, 0, 1, 2, 3, 4, 5, 6):
+        for r in range(4):
+            if j == 0:
+                xt = tt(r, 7)
+            else:
+                xt = tt(r, j - 1)
+                if j in (1, 3, 4):
+                    xt = p.xor(xt, tt(r, 7))
+            v = p.xor(p.xor(xt, a[(r + 1) % 4][j]), tt((r + 2) % 4, j))
+            store(r, j, p.xor(v, p.op("lw", (rkoff(0, r, j), RKREG), hint="rk")))
+
+
+def sub_shift_loop(p: Prog, row0: list[str], buffered: bool) -> list[list[str]]:
+    """SubBytes and ShiftRows of the state (row 0 given, rows 1..3 from the frame). buffered: rows 0..2
+    go out to BUF once made and are read back where used, row 3 stays in registers."""
+    out = []
+    for r in range(4):
+        x = row0 if r == 0 else [p.op("lw", l_st(r, j), hint="st") for j in range(8)]
+        y = [p.ror(v, 8 * r) if r else v for v in sbox_loop(p, x)]
+        if buffered and r < 3:
+            for j in range(8):
+                p.ops.append(("sw", None, y[j], l_buf(r, j)))
+            y = [p.op("lw", l_buf(r, j), hint="b") for j in range(8)]
+        out.append(y)
+    return out
+
+
+def loop_programs(zbb: bool) -> tuple[tuple[Prog, list[str]], ...]:
+    """(program, loop-carried inputs, loop-carried outputs) for first: counters -> state after round key 0;
+    round: one full round, key at a3; last: round 10 (no MixColumns), key at a3, key stream to the frame."""
     first = Prog(zbb)
-    store_state(first, pack_counters(first))
+    s = pack_counters(first, L_CTR, L_KC)
+    first_row = s[0]
+    for r in range(1, 4):
+        for j in range(8):
+            first.ops.append(("sw", None, s[r][j], l_st(r, j)))
     rnd = Prog(zbb)
-    store_state(rnd, mixcolumns_ark(rnd, sub_shift(rnd, load_state(rnd)), 0))
+    row0 = [f"row0.{j}" for j in range(8)]
+    a = sub_shift_loop(rnd, row0, True)
+    outs: dict[int, str] = {}
+
+    def keep(r: int, j: int, v: str) -> None:
+        if r == 0:
+            outs[j] = v
+        else:
+            rnd.ops.append(("sw", None, v, l_st(r, j)))
+    mixcolumns_ark_store(rnd, a, keep)
     last = Prog(zbb)
-    s = sub_shift(last, load_state(last))
+    s = sub_shift_loop(last, row0, False)
     s = [[last.xor(s[r][j], last.op("lw", (rkoff(0, r, j), RKREG), hint="rk")) for j in range(8)] for r in range(4)]
-    unpack_keystream(last, s)
-    return first, rnd, last
+    unpack_keystream(last, s, L_KS)
+    return (first, [], first_row), (rnd, row0, [outs[j] for j in range(8)]), (last, row0, [])
 
 
 def run(lines: list[str], regs: dict, mem: dict) -> dict:
@@ -257,6 +363,9 @@ def run(lines: list[str], regs: dict, mem: dict) -> dict:
             regs[a[0]] = int(a[1], 0) & M32
             continue
         x = regs[a[1]]
+        if op == "mv":
+            regs[a[0]] = x
+            continue
         if op in ("slli", "srli", "rori", "addi"):
             n = int(a[2])
             y = {"slli": lambda: (x << n) & M32, "srli": lambda: x >> n, "addi": lambda: (x + n) & M32,
@@ -290,27 +399,34 @@ SPB, RKB = 0x100000, 0x200000      # addresses of the frame and the round keys i
 def generate(zbb: bool, looped: bool = False) -> str:
     check_circuit()
     assert sorted(COLWORD) == [0, 1, 2, 3]
-    spill = SPILL_LOOP if looped else SPILL
-    ps, iv = setup_program(zbb)
-    sbody, _, sslots = allocate(ps.ops, iv, ["t0", "t1", "t2"], [], pool=CPOOL, spill=spill, reuse_slots=True)
+    F = LOOP_FRAME if looped else FLAT_FRAME
+    ps, iv = setup_program(zbb, F["kc"])
+    sbody, _, sslots = allocate(ps.ops, iv, ["t0", "t1", "t2"], [], pool=CPOOL,
+                                spill=L_SPILL2 if looped else SPILL, reuse_slots=True)
     sbody = schedule(sbody)
     if looped:
         parts = []
-        nslots = 0
-        for prog in loop_programs(zbb):
-            code, _, n = allocate(prog.ops, [], [], [], pool=CPOOL, spill=spill, reuse_slots=True)
+        slots = []
+        for k, (prog, ins, outs) in enumerate(loop_programs(zbb)):
+            code, oregs, n = allocate(prog.ops, ins, LOOP_REGS[:len(ins)], outs, pool=CPOOL,
+                                      spill=L_SPILL if k == 1 else L_SPILL2, reuse_slots=True,
+                                      pin=dict(zip(outs, LOOP_REGS)))
+            assert oregs == LOOP_REGS[:len(outs)]
             parts.append(schedule(code))
-            nslots = max(nslots, n)
+            slots.append(n)
         fb, rb, lb = parts
         lost = stalls(rb)
         count = len(rb)
+        nslots = slots[1]
+        assert L_SPILL + 4 * nslots <= L_KS, "the round's spill slots overrun the key stream"
+        frame = (L_SPILL2 + 4 * max(slots[0], slots[2], sslots) + 15) & ~15
     else:
         pi = iteration_program(zbb)
-        body, _, nslots = allocate(pi.ops, [], [], [], pool=CPOOL, spill=spill, reuse_slots=True)
+        body, _, nslots = allocate(pi.ops, [], [], [], pool=CPOOL, spill=F["spill"], reuse_slots=True)
         body = schedule(body)
         lost = stalls(body)
         count = len(body)
-    frame = (spill + 4 * max(nslots, sslots) + 15) & ~15
+        frame = (F["spill"] + 4 * max(nslots, sslots) + 15) & ~15
     assert frame <= 2040
 
     rng = random.Random(17)
@@ -322,22 +438,23 @@ def generate(zbb: bool, looped: bool = False) -> str:
                 "t1": int.from_bytes(iv[4:8], "little"), "t2": int.from_bytes(iv[8:12], "little")}
         run(sbody, regs, mem)
         ctr = int.from_bytes(iv[12:], "big")
-        mem[SPB + CTR] = ctr
+        mem[SPB + F["ctr"]] = ctr
         if looped:
-            run(fb, {"sp": SPB, "a3": RKB}, mem)
+            regs = run(fb, {"sp": SPB, "a3": RKB}, mem)
             for t in range(1, 10):
-                run(rb, {"sp": SPB, "a3": RKB + 128 * t}, mem)
-            run(lb, {"sp": SPB, "a3": RKB + 1280}, mem)
+                regs = run(rb, {"sp": SPB, "a3": RKB + 128 * t, **{r: regs[r] for r in LOOP_REGS}}, mem)
+            run(lb, {"sp": SPB, "a3": RKB + 1280, **{r: regs[r] for r in LOOP_REGS}}, mem)
         else:
             run(body, {"sp": SPB, "a3": RKB}, mem)
         for b in range(8):
-            got = b"".join(mem[SPB + KS + 16 * b + 4 * c].to_bytes(4, "little") for c in range(4))
+            got = b"".join(mem[SPB + F["ks"] + 16 * b + 4 * c].to_bytes(4, "little") for c in range(4))
             blk = iv[:12] + ((ctr + b) & M32).to_bytes(4, "big")
             assert got == aes_encrypt_model(key, blk), (trial, b)
     if looped:
-        body = fb + ["addi a3, a3, 128", "li t0, 9", f"sw t0, {CNT}(sp)", ".Laes128_barrel_round:"] + rb + \
-            ["addi a3, a3, 128", f"lw t0, {CNT}(sp)", "addi t0, t0, -1", f"sw t0, {CNT}(sp)",
-             "bnez t0, .Laes128_barrel_round"] + lb + [f"lw a3, {RKP}(sp)"]
+        # rounds 1..9: a3 steps through the round keys; the loop ends when it reaches round key 10
+        body = fb + ["addi a3, a3, 128", ".Laes128_barrel_round:"] + rb + \
+            [f"lw t0, {L_END}(sp)", "addi a3, a3, 128", "bne a3, t0, .Laes128_barrel_round"] + lb + \
+            [f"lw a3, {L_RKP}(sp)"]
     return assemble(sbody, body, frame, nslots, lost, zbb, looped, count)
 
 
@@ -346,21 +463,28 @@ def assemble(sbody: list[str], body: list[str], frame: int, nslots: int, lost: i
     name = "rv32-barrel" + ("-loop" if looped else "") + ("-zbb" if zbb else "")
     isa = "RV32I + Zbb (rori for the ShiftRows rotations)" if zbb else "RV32I"
     saves = ["ra"] + [f"s{i}" for i in range(12)]
+    F = LOOP_FRAME if looped else FLAT_FRAME
+    KS, KC, SAVE, OUTP, INP, LEN, CTR = (F[k] for k in ("ks", "kc", "save", "outp", "inp", "len", "ctr"))
     if looped:
         regmap = f""" * Register map: a3 = rk, inside the round loop the current round's key. The straight-line programs
  * (per-call setup; per eight blocks: the counters in; one round, the body of a loop run nine times,
  * {count} instructions with {lost} cycles of load interlock; the last round and the key stream out) use every
- * other register but zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator. The state
- * passes through the frame between rounds, so the whole CTR loop fits the E31's 16 KiB I-cache.
- * Frame ({frame} bytes): key stream at {KS}, packed IV columns ^ round key 0 at {KC}, saved registers at
- * {SAVE}, out/in/len/counter at {OUTP}..{CTR}, state at {ST}, rk and the round counter at {RKP}, {CNT},
- * {nslots} spill slots at {SPILL_LOOP}."""
+ * other register but zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator.
+ * Loop-carried: row 0 of the state in {LOOP_REGS[0]}..{LOOP_REGS[-1]} (bit 0..7); rows 1..3 pass through the
+ * frame. Per round, SubBytes row by row (the Boyar-Peralta gates reordered so that at most 25 values are
+ * live: no spill inside an S-box), rows 0..2 rotated and stored, row 3 kept; then MixColumns + AddRoundKey
+ * column slice by column slice, each output word stored when made (row 0 kept in the loop registers).
+ * The whole CTR loop fits the E31's 16 KiB I-cache.
+ * Frame ({frame} bytes): state rows 1..3 at {L_ST}, S-box outputs rows 0..2 at {L_BUF}, {nslots} spill
+ * slots of the round at {L_SPILL} (all below 256: compressed loads and stores), key stream at {KS}, packed IV
+ * columns ^ round key 0 at {KC}, saved registers at {SAVE}, out/in/len/counter at {OUTP}..{CTR}, rk and
+ * the end of the round keys (rk + 1280) at {L_RKP}, {L_END}, spill slots of the other programs at {L_SPILL2}."""
     else:
         regmap = f""" * Register map: a3 = rk for the whole call. The straight-line programs (per-call setup; one 8-block
  * iteration, {count} instructions, {lost} cycles of load interlock) use every other register but
  * zero/sp/gp/tp (ra and s0..s11 saved), values placed by a Belady allocator.
  * Frame ({frame} bytes): key stream at {KS}, packed IV columns ^ round key 0 at {KC}, saved registers at
- * {SAVE}, out/in/len/counter at {OUTP}..{CTR}, {nslots} spill slots at {SPILL}."""
+ * {SAVE}, out/in/len/counter at {OUTP}..{CTR}, {nslots} spill slots at {F["spill"]}."""
     L = [f"""/* SPDX-License-Identifier: MIT */
 /* AES-128 (FIPS-197) counter mode, constant time: barrel-shiftrows bitslicing, eight blocks at a time,
  * for {isa}. Implementation {name}. GENERATED by gen_aes_barrel.py in this folder - edit the generator,
@@ -396,7 +520,7 @@ MCU_FN(aes128, ctr):
     beqz    a2, .Laes128_barrel_empty"""]
     L += ind([f"addi sp, sp, -{frame}"] + [f"sw {r}, {SAVE + 4 * k}(sp)" for k, r in enumerate(saves)])
     L += ind([f"sw a0, {OUTP}(sp)", f"sw a1, {INP}(sp)", f"sw a2, {LEN}(sp)"] +
-             ([f"sw a3, {RKP}(sp)"] if looped else []))
+             ([f"sw a3, {L_RKP}(sp)", "addi t0, a3, 1280", f"sw t0, {L_END}(sp)"] if looped else []))
     L.append("    /* IV words 0..2 (little-endian, any alignment) in t0..t2; the big-endian counter to the frame */")
     ivl = []
     for c, r in enumerate(["t0", "t1", "t2"]):

@@ -317,11 +317,18 @@ CORE_IN = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"]
 
 
 def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], pool: list[str] = POOL,
-             spill: int = SPILL, reuse_slots: bool = False):
+             spill: int = SPILL, reuse_slots: bool = False, pin: dict[str, str] | None = None,
+             oldest_free: bool = False):
     """Linear scan with Belady eviction. Returns (assembly lines, output registers, spill slots used).
     Besides the ALU forms: ("lw", d, offset or (offset, base), None) loads (re-materialized, never spilled;
     base sp unless given) and ("sw", None, value, offset or (offset, base)) stores a value. reuse_slots: a
-    dead value's spill slot is given to the next spill (a smaller frame)."""
+    dead value's spill slot is given to the next spill (a smaller frame). pin: value -> register it must be
+    defined in and (if an output) end in, for loop-carried values; other values avoid pinned registers when
+    they can, and a live value found in a pinned register when it is wanted moves out (mv) or is spilled.
+    oldest_free: take the register freed longest ago (fewer false dependencies for the scheduler) instead
+    of the last one freed."""
+    pin = pin or {}
+    pinned = set(pin.values())
     uses: dict[str, list[int]] = {}
     for i, (op, d, a, b) in enumerate(ops):
         for v in (a, b):
@@ -348,11 +355,35 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], poo
         ptr[v] = k
         return us[k] if k < len(us) else 1 << 30
 
-    def get_reg(i: int, keep: set[str]) -> str:
+    def get_reg(i: int, keep: set[str], want: str | None = None, reads: tuple[str, ...] = ()) -> str:
+        """reads: the registers the instruction being allocated reads (a move must not overwrite them)."""
         nonlocal nslots
-        if free:
-            return free.pop()
-        victim = max((v for v in val_of.values() if v not in keep), key=lambda v: next_use(v, i))
+        if want is not None:
+            if want in free:
+                free.remove(want)
+                return want
+            # the occupant may be a source of this very instruction: a copy (or a spill) keeps its value
+            # while the instruction still reads the pinned register it then overwrites
+            victim = val_of[want]
+            spare = [r for r in free if r not in reads]
+            if spare:                # move the occupant out of the way
+                plain = [r for r in spare if r not in pinned]
+                r = plain[-1] if plain else spare[-1]
+                free.remove(r)
+                out.append(f"mv {r}, {want}")
+                del val_of[want]
+                reg_of[victim] = r
+                val_of[r] = victim
+                return want
+        elif free:
+            plain = [r for r in free if r not in pinned] or free
+            r = plain[0] if oldest_free else plain[-1]
+            free.remove(r)
+            return r
+        if want is not None:
+            victim = val_of[want]
+        else:
+            victim = max((v for v in val_of.values() if v not in keep), key=lambda v: next_use(v, i))
         r = reg_of.pop(victim)
         del val_of[r]
         if victim not in remat and victim not in slot:
@@ -397,16 +428,29 @@ def allocate(ops, inputs: list[str], in_regs: list[str], outputs: list[str], poo
             off, base = b if isinstance(b, tuple) else (b, "sp")
             out.append(f"sw {names[0]}, {off}({base})")
             continue
-        rd = get_reg(i, set(srcs))
+        rd = get_reg(i, set(srcs), pin.get(d), tuple(names))
         reg_of[d] = rd
         val_of[rd] = d
         if op in ("slli", "srli", "rori", "addi"):
             out.append(f"{op} {rd}, {names[0]}, {b}")
+        elif op == "rev8":                 # Zbb, one source
+            out.append(f"{op} {rd}, {names[0]}")
         else:
             out.append(f"{op} {rd}, {names[0]}, {names[1]}")
     out_regs = []
     for v in outputs:
-        if v not in reg_of:
+        if v in pin and reg_of.get(v) != pin[v]:
+            if v in reg_of:
+                r = reg_of.pop(v)
+                del val_of[r]
+                free.append(r)
+                want = get_reg(end, set(outputs) - {v}, pin[v], (r,))
+                out.append(f"mv {want}, {r}")
+                reg_of[v] = want
+                val_of[want] = v
+            else:
+                load(v, get_reg(end, set(outputs) - {v}, pin[v]))
+        elif v not in reg_of:
             load(v, get_reg(end, set(outputs)))
         out_regs.append(reg_of[v])
     return out, out_regs, nslots

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 LOAD_LATENCY = {"lw": 2, "lb": 3, "lbu": 3, "lh": 3, "lhu": 3}
 STORES = ("sw", "sh", "sb")
+SIZE = {"lw": 4, "sw": 4, "lh": 2, "lhu": 2, "sh": 2, "lb": 1, "lbu": 1, "sb": 1}
 _MEM = re.compile(r"^(-?\w+|-?\d+|%lo\(.*\)|\(.*\))?\((\w+)\)$")
 
 
@@ -24,6 +25,8 @@ class Insn:
     defs: tuple[str, ...] = ()
     uses: tuple[str, ...] = ()
     mem: str | None = None         # base register of a load/store
+    offset: int | None = None      # its offset when a plain number
+    size: int = 4
     store: bool = False
     latency: int = 1
     succ: list[int] = field(default_factory=list)
@@ -35,18 +38,29 @@ def parse(text: str) -> Insn:
     op, _, rest = code.partition(" ")
     args = [a.strip() for a in rest.split(",")] if rest.strip() else []
     regs = lambda xs: tuple(x for x in xs if re.fullmatch(r"(zero|ra|sp|gp|tp|[ast]\d+|x\d+)", x) and x != "zero")
-    if op in LOAD_LATENCY:
-        base = _MEM.match(args[1]).group(2)
-        return Insn(text, defs=regs([args[0]]), uses=(base,), mem=base, latency=LOAD_LATENCY[op])
-    if op in STORES:
-        base = _MEM.match(args[1]).group(2)
-        return Insn(text, uses=regs([args[0], base]), mem=base, store=True)
+    if op in LOAD_LATENCY or op in STORES:
+        m = _MEM.match(args[1])
+        base, off = m.group(2), m.group(1) or "0"
+        off = int(off) if re.fullmatch(r"-?\d+", off) else None
+        if op in STORES:
+            return Insn(text, uses=regs([args[0], base]), mem=base, offset=off, size=SIZE[op], store=True)
+        return Insn(text, defs=regs([args[0]]), uses=(base,), mem=base, offset=off, size=SIZE[op],
+                    latency=LOAD_LATENCY[op])
     if not args:
         return Insn(text)
     return Insn(text, defs=regs(args[:1]), uses=regs(args[1:]))
 
 
-def schedule(lines: list[str]) -> list[str]:
+def _overlap(a: Insn, b: Insn) -> bool:
+    if a.offset is None or b.offset is None:
+        return True
+    return a.offset < b.offset + b.size and b.offset < a.offset + a.size
+
+
+def schedule(lines: list[str], disambiguate: bool = False) -> list[str]:
+    """disambiguate: accesses through the same base register at plain-number offsets whose bytes do not
+    overlap are independent (a change of the base register between them is ordered by its own register
+    dependencies)."""
     insns = [parse(t) for t in lines]
     last_def: dict[str, int] = {}
     readers: dict[str, list[int]] = {}
@@ -65,7 +79,7 @@ def schedule(lines: list[str]) -> list[str]:
         if ins.mem is not None:
             prev = mem_last.setdefault(ins.mem, [])
             for j in prev:
-                if ins.store or insns[j].store:
+                if (ins.store or insns[j].store) and (not disambiguate or _overlap(ins, insns[j])):
                     edges.add((j, i))
             prev.append(i)
         for r in ins.uses:

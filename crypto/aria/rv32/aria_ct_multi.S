@@ -8,18 +8,29 @@
  *
  * rk: rv32-ct's compact keys (rounds + 1 keys of 4 words, S-box constants folded in), then their
  * bitsliced expansion, 32 words a key: word (w, j) has byte k = 0xff when bit j of byte k of key word w
- * is set. The entry points pass the expansion and the number of round pairs before the last one.
+ * is set, the halves of the word swapped (form R) in the keys of even rounds. The entry points pass the
+ * expansion and the address of the last round's key.
  *
  * State: 32 words, word (w, j) = bit j of bytes 4w..4w+3 of eight blocks, byte 4w+k of block b at bit
- * 8k + b: rv32-ct's word form with every byte widened to a lane of eight blocks. The S-box is gen_ct.py's
- * tower-field circuit with its lane masks (lane k), once per word position w; the diffusion
- * A = M.P.M.D of rv32-ct runs on each bit slice. Packing: the 8x8 transposition network per word
- * position. Round pairs: 3224 instructions (35 cycles of load interlock), the last pair
- * 2851; pack 377, unpack 355.
- * Register map: a0/a1 = out/in (or the frame buffer) while unpacking/packing, a3 = the round keys of the
- * pair; the programs use every other register but zero/sp/gp/tp (ra, s0..s11 saved).
- * Frame (448 bytes): state at 0, block buffer at 128, saved registers at 256, out/in/nblocks/
- * keys/pairs/counter at 308..328, spill slots at 332.
+ * 8k + b (the word form of rv32-ct with every byte widened to a lane of eight blocks). Per bit slice, the
+ * 4x4 byte transposition gives the type form: type word k holds the bytes 4w+k, which all take the same
+ * S-box. A round is two straight-line programs in one loop. Substitution (590 instructions,
+ * 0 cycles of load interlock): the type words (key added) from the frame through one S-box
+ * circuit per type word with no lane masks (SB1: Boyar-Peralta; SB2..SB4: tower-field inversion with their
+ * affine maps, Paar-factored), outputs to the frame, those of type word 3 left in s0..s7.
+ * Diffusion (778 instructions, 0 cycles of load interlock): per bit slice D as word
+ * XORs in type form, the transposition back, M, R.P, M, the next round's key, the transposition into the
+ * type form, to the frame. Even rounds run the same code: their state and key are in form R (halves of
+ * every word swapped), which swaps type words k and k ^ 2 and so hands each one the S-box of its
+ * even-round type; R costs nothing because R.P costs what P costs and the diffusion alternates the form.
+ * The last round ends with the last program (314 instructions: transposition back, final key)
+ * instead of the diffusion. Packing (635: the 8x8 transposition network per word position, the
+ * first key, the transposition into type form) and unpacking (355).
+ * Register map: a0/a1 = out/in (or the frame buffer) while unpacking/packing, a3 = the round's key; the
+ * programs use every other register but zero/sp/gp/tp (ra, s0..s11 saved).
+ * Frame (512 bytes): state (word form, after the last round) at 0, S-box outputs at 128, type
+ * words at 256, the block buffer at 128 (the S-box outputs' place, free while packing and unpacking),
+ * saved registers at 384, out/in/nblocks/keys/last key/flag at 436..456, spill slots at 460.
  * Constant time: no branch or address depends on the key or the data; branches depend only on nblocks
  * and the alignment of the pointers. No multiply or divide.
  */
@@ -31,7 +42,7 @@
     .p2align 2
 MCU_FN(aria128, encrypt_blocks):
     addi    a3, a3, 208
-    li      a4, 5
+    addi    a4, a3, 1408
     j       .Laria_ct_multi_core
     .size   MCU_FN(aria128, encrypt_blocks), . - MCU_FN(aria128, encrypt_blocks)
 
@@ -41,7 +52,7 @@ MCU_FN(aria128, encrypt_blocks):
     .p2align 2
 MCU_FN(aria192, encrypt_blocks):
     addi    a3, a3, 240
-    li      a4, 6
+    addi    a4, a3, 1664
     j       .Laria_ct_multi_core
     .size   MCU_FN(aria192, encrypt_blocks), . - MCU_FN(aria192, encrypt_blocks)
 
@@ -51,38 +62,38 @@ MCU_FN(aria192, encrypt_blocks):
     .p2align 2
 MCU_FN(aria256, encrypt_blocks):
     addi    a3, a3, 272
-    li      a4, 7
+    addi    a4, a3, 1920
     j       .Laria_ct_multi_core
     .size   MCU_FN(aria256, encrypt_blocks), . - MCU_FN(aria256, encrypt_blocks)
 
     .section .text.aria_ct_multi_core, "ax", @progbits
-/* a0 out, a1 in, a2 nblocks, a3 expanded round keys, a4 round pairs before the last */
+/* a0 out, a1 in, a2 nblocks, a3 expanded round keys, a4 the last round's key */
     .p2align 2
 .Laria_ct_multi_core:
     beqz    a2, .Laria_ct_multi_core_empty
-    addi sp, sp, -448
-    sw ra, 256(sp)
-    sw s0, 260(sp)
-    sw s1, 264(sp)
-    sw s2, 268(sp)
-    sw s3, 272(sp)
-    sw s4, 276(sp)
-    sw s5, 280(sp)
-    sw s6, 284(sp)
-    sw s7, 288(sp)
-    sw s8, 292(sp)
-    sw s9, 296(sp)
-    sw s10, 300(sp)
-    sw s11, 304(sp)
-    sw a0, 308(sp)
-    sw a1, 312(sp)
-    sw a2, 316(sp)
-    sw a3, 320(sp)
-    sw a4, 324(sp)
+    addi sp, sp, -512
+    sw ra, 384(sp)
+    sw s0, 388(sp)
+    sw s1, 392(sp)
+    sw s2, 396(sp)
+    sw s3, 400(sp)
+    sw s4, 404(sp)
+    sw s5, 408(sp)
+    sw s6, 412(sp)
+    sw s7, 416(sp)
+    sw s8, 420(sp)
+    sw s9, 424(sp)
+    sw s10, 428(sp)
+    sw s11, 432(sp)
+    sw a0, 436(sp)
+    sw a1, 440(sp)
+    sw a2, 444(sp)
+    sw a3, 448(sp)
+    sw a4, 452(sp)
 .Laria_ct_multi_core_group:
-    lw a1, 312(sp)
-    lw a2, 316(sp)
-    lw a0, 308(sp)
+    lw a1, 440(sp)
+    lw a2, 444(sp)
+    lw a0, 436(sp)
     sltiu t1, a2, 8
     or t2, a0, a1
     andi t2, t2, 3
@@ -105,6837 +116,2700 @@ MCU_FN(aria256, encrypt_blocks):
     bnez    t3, .Laria_ct_multi_core_copyin
     addi    a1, sp, 128
 .Laria_ct_multi_core_packin:
-    lw ra, 0(a1)
-    lw s10, 16(a1)
-    srli s11, ra, 1
-    xor s11, s11, s10
-    li s9, 0x55555555
-    and s11, s11, s9
-    xor s10, s10, s11
-    slli s11, s11, 1
-    xor s11, ra, s11
-    lw ra, 32(a1)
-    lw s7, 48(a1)
-    srli s8, ra, 1
-    xor s8, s8, s7
-    and s8, s8, s9
-    xor s7, s7, s8
-    slli s8, s8, 1
-    xor s8, ra, s8
-    lw ra, 64(a1)
-    lw s5, 80(a1)
-    srli s6, ra, 1
-    xor s6, s6, s5
-    and s6, s6, s9
-    xor s5, s5, s6
-    slli s6, s6, 1
-    xor s6, ra, s6
-    lw ra, 96(a1)
-    lw s3, 112(a1)
-    srli s4, ra, 1
-    xor s4, s4, s3
-    and s4, s4, s9
-    xor s3, s3, s4
-    slli s4, s4, 1
-    xor s4, ra, s4
-    srli ra, s11, 2
-    xor ra, ra, s8
-    li s2, 0x33333333
-    and ra, ra, s2
-    xor s8, s8, ra
-    slli ra, ra, 2
-    xor ra, s11, ra
-    srli s11, s10, 2
-    xor s11, s11, s7
-    and s11, s11, s2
-    xor s7, s7, s11
-    slli s11, s11, 2
-    xor s11, s10, s11
-    srli s10, s6, 2
-    xor s10, s10, s4
-    and s10, s10, s2
-    xor s4, s4, s10
-    slli s10, s10, 2
-    xor s10, s6, s10
-    srli s6, s5, 2
-    xor s6, s6, s3
-    and s6, s6, s2
-    xor s3, s3, s6
-    slli s6, s6, 2
-    xor s6, s5, s6
-    srli s5, ra, 4
-    xor s5, s5, s10
-    li s1, 0xf0f0f0f
-    and s5, s5, s1
-    xor s10, s10, s5
-    slli s5, s5, 4
-    xor s5, ra, s5
-    srli ra, s11, 4
-    xor ra, ra, s6
-    and ra, ra, s1
-    xor s6, s6, ra
-    slli ra, ra, 4
-    xor ra, s11, ra
-    srli s11, s8, 4
-    xor s11, s11, s4
-    and s11, s11, s1
-    xor s4, s4, s11
-    slli s11, s11, 4
-    xor s11, s8, s11
-    srli s8, s7, 4
-    xor s8, s8, s3
-    and s8, s8, s1
-    xor s3, s3, s8
-    slli s8, s8, 4
-    xor s8, s7, s8
-    lw s7, 4(a1)
-    lw t6, 20(a1)
-    srli s0, s7, 1
-    xor s0, s0, t6
-    and s0, s0, s9
-    xor t6, t6, s0
-    slli s0, s0, 1
-    xor s0, s7, s0
-    lw s7, 36(a1)
-    lw t4, 52(a1)
-    srli t5, s7, 1
-    xor t5, t5, t4
-    and t5, t5, s9
-    xor t4, t4, t5
-    slli t5, t5, 1
-    xor t5, s7, t5
-    lw s7, 68(a1)
-    lw t2, 84(a1)
-    srli t3, s7, 1
-    xor t3, t3, t2
-    and t3, t3, s9
-    xor t2, t2, t3
-    slli t3, t3, 1
-    xor t3, s7, t3
-    lw s7, 100(a1)
-    lw t0, 116(a1)
-    srli t1, s7, 1
-    xor t1, t1, t0
-    and t1, t1, s9
-    xor t0, t0, t1
-    slli t1, t1, 1
-    xor t1, s7, t1
-    srli s7, s0, 2
-    xor s7, s7, t5
-    and s7, s7, s2
-    xor t5, t5, s7
-    slli s7, s7, 2
-    xor s7, s0, s7
-    srli s0, t6, 2
-    xor s0, s0, t4
-    and s0, s0, s2
-    xor t4, t4, s0
-    slli s0, s0, 2
-    xor s0, t6, s0
+    lw a3, 448(sp)
+    lw a2, 0(a1)
+    lw a5, 16(a1)
+    srli a4, a2, 1
+    lw t4, 32(a1)
+    xor a6, a4, a5
+    li a7, 0x55555555
+    lw t6, 48(a1)
+    and t0, a6, a7
+    srli t5, t4, 1
+    lw s5, 64(a1)
+    xor t1, a5, t0
+    xor s0, t5, t6
+    lw s7, 80(a1)
+    lw a4, 96(a1)
+    slli t2, t0, 1
+    and s1, s0, a7
+    srli s6, s5, 1
+    lw a5, 112(a1)
+    xor t3, a2, t2
+    xor s2, t6, s1
+    slli s3, s1, 1
+    xor s8, s6, s7
+    srli a6, a4, 1
+    xor s4, t4, s3
+    and s9, s8, a7
+    xor t0, a6, a5
     srli t6, t3, 2
-    xor t6, t6, t1
-    and t6, t6, s2
-    xor t1, t1, t6
-    slli t6, t6, 2
-    xor t6, t3, t6
-    srli t3, t2, 2
-    xor t3, t3, t0
-    and t3, t3, s2
-    xor t0, t0, t3
-    slli t3, t3, 2
-    xor t3, t2, t3
+    slli s11, s9, 1
+    and a2, t0, a7
+    xor s1, t6, s4
+    li t4, 0x33333333
+    xor s10, s7, s9
+    xor ra, s5, s11
+    xor t2, a5, a2
+    slli t5, a2, 1
+    and s3, s1, t4
+    xor s0, a4, t5
+    xor s6, s4, s3
+    slli s8, s3, 2
+    srli s9, t1, 2
+    srli a2, ra, 2
+    xor s7, t3, s8
+    xor s5, s9, s2
+    xor a4, a2, s0
+    srli s3, s10, 2
+    and s11, s5, t4
+    and t5, a4, t4
+    xor t3, s3, t2
+    xor a6, s2, s11
+    slli t0, s11, 2
+    slli s1, t5, 2
+    and s8, t3, t4
+    xor a5, t1, t0
+    xor s4, ra, s1
+    slli s5, s8, 2
+    srli s11, s7, 4
+    xor s2, s10, s5
+    xor t1, s11, s4
+    li t0, 0xf0f0f0f
+    srli ra, a5, 4
+    xor t6, s0, t5
+    and a2, t1, t0
+    xor s1, ra, s2
+    xor s9, t2, s8
+    slli s0, a2, 4
+    and s3, s1, t0
+    xor t5, s7, s0
+    slli t2, s3, 4
+    xor s8, a5, t2
+    srli s10, s6, 4
+    srli s7, a6, 4
+    xor s5, s10, t6
+    xor s0, s7, s9
+    lw a5, 4(a1)
+    and ra, s0, t0
+    lw s10, 20(a1)
+    xor a4, s4, a2
+    and s11, s5, t0
+    xor s1, s9, ra
+    srli t2, a5, 1
+    lw s7, 36(a1)
+    xor t3, s2, s3
+    xor t1, t6, s11
+    slli s4, s11, 4
+    xor s5, t2, s10
+    lw s9, 52(a1)
+    xor a2, s6, s4
+    slli s2, ra, 4
+    and t6, s5, a7
+    srli s0, s7, 1
+    xor s3, a6, s2
+    xor s11, s10, t6
+    slli s6, t6, 1
+    xor ra, s0, s9
+    xor s4, a5, s6
+    and a6, ra, a7
+    lw s10, 68(a1)
+    slli t2, a6, 1
+    lw a5, 84(a1)
+    xor s5, s7, t2
+    srli t6, s10, 1
+    xor s6, t6, a5
+    lw s7, 100(a1)
+    lw t6, 116(a1)
+    xor s2, s9, a6
+    and s0, s6, a7
+    srli t2, s7, 1
+    xor ra, a5, s0
+    slli s9, s0, 1
+    xor s6, t2, t6
+    xor a6, s10, s9
+    and a5, s6, a7
+    srli t2, s4, 2
+    xor s0, t6, a5
+    slli s10, a5, 1
+    xor s6, t2, s5
+    xor s9, s7, s10
+    and t6, s6, t4
+    srli t2, s11, 2
+    xor a5, s5, t6
+    slli s7, t6, 2
+    xor s6, t2, s2
+    xor s10, s4, s7
+    and s5, s6, t4
+    srli t2, a6, 2
+    xor t6, s2, s5
+    slli s4, s5, 2
+    xor s6, t2, s9
+    xor s7, s11, s4
+    and s2, s6, t4
+    srli t2, ra, 2
+    xor s5, s9, s2
+    slli s11, s2, 2
+    xor s6, t2, s0
+    xor s4, a6, s11
+    and s9, s6, t4
+    srli t2, s10, 4
+    xor s2, s0, s9
+    slli a6, s9, 2
+    xor s6, t2, s4
+    xor s11, ra, a6
+    and s0, s6, t0
     srli t2, s7, 4
-    xor t2, t2, t6
-    and t2, t2, s1
-    xor t6, t6, t2
-    slli t2, t2, 4
-    xor t2, s7, t2
-    srli s7, s0, 4
-    xor s7, s7, t3
-    and s7, s7, s1
-    xor t3, t3, s7
-    slli s7, s7, 4
-    xor s7, s0, s7
-    srli s0, t5, 4
-    xor s0, s0, t1
-    and s0, s0, s1
-    xor t1, t1, s0
-    slli s0, s0, 4
-    xor s0, t5, s0
-    srli t5, t4, 4
-    xor t5, t5, t0
-    and t5, t5, s1
-    xor t0, t0, t5
-    slli t5, t5, 4
-    xor t5, t4, t5
-    lw t4, 8(a1)
-    lw a6, 24(a1)
-    srli a7, t4, 1
-    xor a7, a7, a6
-    and a7, a7, s9
-    xor a6, a6, a7
-    slli a7, a7, 1
-    xor a7, t4, a7
-    lw t4, 40(a1)
-    lw a4, 56(a1)
-    srli a5, t4, 1
-    xor a5, a5, a4
-    and a5, a5, s9
-    xor a4, a4, a5
-    slli a5, a5, 1
-    xor a5, t4, a5
-    lw t4, 72(a1)
-    sw t0, 332(sp)
-    lw t0, 88(a1)
-    srli a2, t4, 1
-    xor a2, a2, t0
-    and a2, a2, s9
-    xor t0, t0, a2
-    slli a2, a2, 1
-    xor a2, t4, a2
-    sw t1, 336(sp)
-    lw t4, 104(a1)
-    sw t3, 340(sp)
-    lw t3, 120(a1)
-    srli t1, t4, 1
-    xor t1, t1, t3
-    and t1, t1, s9
-    xor t3, t3, t1
-    slli t1, t1, 1
-    xor t1, t4, t1
-    srli t4, a7, 2
-    xor t4, t4, a5
-    and t4, t4, s2
-    xor a5, a5, t4
-    slli t4, t4, 2
-    xor t4, a7, t4
-    srli a7, a6, 2
-    xor a7, a7, a4
-    and a7, a7, s2
-    xor a4, a4, a7
-    slli a7, a7, 2
-    xor a7, a6, a7
-    srli a6, a2, 2
-    xor a6, a6, t1
-    and a6, a6, s2
-    xor t1, t1, a6
-    slli a6, a6, 2
-    xor a6, a2, a6
-    srli a2, t0, 2
-    xor a2, a2, t3
-    and a2, a2, s2
-    xor t3, t3, a2
-    slli a2, a2, 2
-    xor a2, t0, a2
-    srli t0, t4, 4
-    xor t0, t0, a6
-    and t0, t0, s1
-    xor a6, a6, t0
-    slli t0, t0, 4
-    xor t0, t4, t0
-    srli t4, a7, 4
-    xor t4, t4, a2
-    and t4, t4, s1
-    xor a2, a2, t4
-    slli t4, t4, 4
-    xor t4, a7, t4
-    srli a7, a5, 4
-    xor a7, a7, t1
-    and a7, a7, s1
-    xor t1, t1, a7
-    slli a7, a7, 4
-    xor a7, a5, a7
-    srli a5, a4, 4
-    xor a5, a5, t3
-    and a5, a5, s1
-    xor t3, t3, a5
-    slli a5, a5, 4
-    xor a5, a4, a5
-    sw t3, 344(sp)
-    lw a4, 12(a1)
-    sw t1, 348(sp)
-    lw t1, 28(a1)
-    srli t3, a4, 1
-    xor t3, t3, t1
-    and t3, t3, s9
-    xor t1, t1, t3
-    slli t3, t3, 1
-    xor t3, a4, t3
-    sw a2, 352(sp)
-    lw a4, 44(a1)
-    sw a6, 356(sp)
-    lw a6, 60(a1)
-    srli a2, a4, 1
-    xor a2, a2, a6
-    and a2, a2, s9
-    xor a6, a6, a2
-    slli a2, a2, 1
-    xor a2, a4, a2
-    sw a5, 360(sp)
-    lw a4, 76(a1)
-    sw a7, 364(sp)
-    lw a7, 92(a1)
-    srli a5, a4, 1
-    xor a5, a5, a7
-    and a5, a5, s9
-    xor a7, a7, a5
-    slli a5, a5, 1
-    xor a5, a4, a5
-    sw t4, 368(sp)
-    lw a4, 108(a1)
-    sw t0, 372(sp)
-    lw t0, 124(a1)
-    srli t4, a4, 1
-    xor t4, t4, t0
-    and s9, t4, s9
-    xor t0, t0, s9
-    slli s9, s9, 1
-    xor s9, a4, s9
-    sw s5, 0(sp)
-    srli a4, t3, 2
-    sw ra, 4(sp)
-    xor a4, a4, a2
-    sw s11, 8(sp)
-    and a4, a4, s2
-    sw s8, 12(sp)
-    xor a2, a2, a4
-    sw s10, 16(sp)
-    slli a4, a4, 2
-    sw s6, 20(sp)
-    xor a4, t3, a4
-    sw s4, 24(sp)
-    srli t3, t1, 2
-    sw s3, 28(sp)
-    xor t3, t3, a6
-    sw t2, 32(sp)
-    and t3, t3, s2
-    sw s7, 36(sp)
-    xor a6, a6, t3
-    sw s0, 40(sp)
-    slli t3, t3, 2
-    sw t5, 44(sp)
-    xor t3, t1, t3
-    sw t6, 48(sp)
-    srli t1, a5, 2
-    lw t6, 340(sp)
-    xor t1, t1, s9
-    and t1, t1, s2
-    sw t6, 52(sp)
-    xor s9, s9, t1
-    lw t6, 336(sp)
-    slli t1, t1, 2
-    xor t1, a5, t1
-    sw t6, 56(sp)
-    srli a5, a7, 2
-    lw t6, 332(sp)
-    xor a5, a5, t0
-    and s2, a5, s2
-    sw t6, 60(sp)
-    xor t0, t0, s2
-    lw t6, 372(sp)
-    slli s2, s2, 2
-    xor s2, a7, s2
-    sw t6, 64(sp)
-    srli a7, a4, 4
-    lw t6, 368(sp)
-    xor a7, a7, t1
-    and a7, a7, s1
-    sw t6, 68(sp)
-    xor t1, t1, a7
-    lw t6, 364(sp)
-    slli a7, a7, 4
-    xor a7, a4, a7
-    sw t6, 72(sp)
-    srli a4, t3, 4
-    lw t6, 360(sp)
-    xor a4, a4, s2
-    and a4, a4, s1
-    sw t6, 76(sp)
-    xor s2, s2, a4
-    lw t6, 356(sp)
-    slli a4, a4, 4
-    xor a4, t3, a4
-    sw t6, 80(sp)
-    srli t3, a2, 4
-    lw t6, 352(sp)
-    xor t3, t3, s9
-    and t3, t3, s1
-    sw t6, 84(sp)
-    xor s9, s9, t3
-    lw t6, 348(sp)
-    slli t3, t3, 4
-    xor t3, a2, t3
-    sw t6, 88(sp)
-    srli a2, a6, 4
-    lw t6, 344(sp)
-    xor a2, a2, t0
-    and s1, a2, s1
-    sw t6, 92(sp)
-    xor t0, t0, s1
-    sw a7, 96(sp)
+    xor s9, s4, s0
+    xor s6, t2, s11
+    slli ra, s0, 4
+    and s4, s6, t0
+    srli t2, a5, 4
+    xor a6, s10, ra
+    xor s0, s11, s4
+    xor s6, t2, s5
+    slli s10, s4, 4
+    and s11, s6, t0
+    srli t2, t6, 4
+    xor ra, s7, s10
+    xor s4, s5, s11
+    xor s6, t2, s2
+    slli s7, s11, 4
+    and s5, s6, t0
+    xor s11, s2, s5
+    lw t2, 8(a1)
+    xor s10, a5, s7
+    lw s2, 24(a1)
+    slli a5, s5, 4
+    srli s6, t2, 1
+    xor s7, t6, a5
+    xor s5, s6, s2
+    and t6, s5, a7
+    xor a5, s2, t6
+    slli s6, t6, 1
+    xor s5, t2, s6
+    lw s2, 40(a1)
+    lw t2, 56(a1)
+    srli t6, s2, 1
+    xor s6, t6, t2
+    and t6, s6, a7
+    xor s6, t2, t6
+    slli t2, t6, 1
+    xor t6, s2, t2
+    lw s2, 72(a1)
+    sw s11, 460(sp)
+    lw s11, 88(a1)
+    srli t2, s2, 1
+    xor t2, t2, s11
+    and t2, t2, a7
+    xor s11, s11, t2
+    slli t2, t2, 1
+    xor s2, s2, t2
+    lw t2, 104(a1)
+    sw s4, 468(sp)
+    sw s1, 464(sp)
+    lw s4, 120(a1)
+    srli s1, t2, 1
+    xor s1, s1, s4
+    and s1, s1, a7
+    xor s4, s4, s1
+    slli s1, s1, 1
+    xor t2, t2, s1
+    srli s1, s5, 2
+    xor s1, s1, t6
+    and s1, s1, t4
+    xor t6, t6, s1
+    slli s1, s1, 2
+    xor s5, s5, s1
+    srli s1, a5, 2
+    xor s1, s1, s6
+    and s1, s1, t4
+    xor s6, s6, s1
+    slli s1, s1, 2
+    xor a5, a5, s1
+    srli s1, s2, 2
+    xor s1, s1, t2
+    and s1, s1, t4
+    xor t2, t2, s1
+    slli s1, s1, 2
+    xor s2, s2, s1
+    srli s1, s11, 2
+    xor s1, s1, s4
+    and s1, s1, t4
+    xor s4, s4, s1
+    slli s1, s1, 2
+    xor s11, s11, s1
+    srli s1, s5, 4
+    xor s1, s1, s2
+    and s1, s1, t0
+    xor s2, s2, s1
     slli s1, s1, 4
-    sw a4, 100(sp)
-    xor s1, a6, s1
-    sw t3, 104(sp)
-    sw s1, 108(sp)
-    sw t1, 112(sp)
-    sw s2, 116(sp)
-    sw s9, 120(sp)
-    sw t0, 124(sp)
-    lw a3, 320(sp)
-    lw t0, 324(sp)
-    sw t0, 328(sp)
-.Laria_ct_multi_core_pair:
-    lw ra, 0(sp)
-    lw s11, 0(a3)
-    lw s10, 4(a3)
-    xor s11, ra, s11
-    lw ra, 4(sp)
-    lw s9, 8(a3)
-    xor s10, ra, s10
-    lw ra, 8(sp)
-    lw s8, 12(a3)
-    xor s9, ra, s9
-    lw ra, 12(sp)
-    lw s7, 16(a3)
-    xor s8, ra, s8
-    lw ra, 16(sp)
-    lw s6, 20(a3)
-    xor s7, ra, s7
-    lw ra, 20(sp)
-    lw s5, 24(a3)
-    xor s6, ra, s6
-    lw ra, 24(sp)
-    lw s4, 28(a3)
-    xor s5, ra, s5
-    lw ra, 28(sp)
-    lw s3, 32(a3)
-    xor s4, ra, s4
-    lw ra, 32(sp)
-    lw s2, 36(a3)
-    xor s3, ra, s3
-    lw ra, 36(sp)
-    lw s1, 40(a3)
-    xor s2, ra, s2
-    lw ra, 40(sp)
-    lw s0, 44(a3)
-    xor s1, ra, s1
-    lw ra, 44(sp)
-    lw t6, 48(a3)
-    xor s0, ra, s0
-    lw ra, 48(sp)
-    lw t5, 52(a3)
-    xor t6, ra, t6
-    lw ra, 52(sp)
-    lw t4, 56(a3)
-    xor t5, ra, t5
-    lw ra, 56(sp)
-    lw t3, 60(a3)
-    xor t4, ra, t4
-    lw ra, 60(sp)
-    lw t2, 64(a3)
-    xor t3, ra, t3
-    lw ra, 64(sp)
-    lw t1, 68(a3)
-    xor t2, ra, t2
-    lw ra, 68(sp)
-    lw t0, 72(a3)
-    xor t1, ra, t1
-    lw ra, 72(sp)
-    lw a7, 76(a3)
-    xor t0, ra, t0
-    lw ra, 76(sp)
-    lw a6, 80(a3)
-    xor a7, ra, a7
-    lw ra, 80(sp)
-    lw a5, 84(a3)
-    xor a6, ra, a6
-    lw ra, 84(sp)
-    lw a4, 88(a3)
-    xor a5, ra, a5
-    lw ra, 88(sp)
-    lw a2, 92(a3)
-    xor a4, ra, a4
-    lw ra, 92(sp)
-    xor a2, ra, a2
-    lw ra, 96(sp)
-    sw t1, 332(sp)
-    lw t1, 96(a3)
-    xor t1, ra, t1
-    lw ra, 100(sp)
-    sw t1, 336(sp)
-    lw t1, 100(a3)
-    xor t1, ra, t1
-    lw ra, 104(sp)
-    sw t1, 340(sp)
-    lw t1, 104(a3)
-    xor t1, ra, t1
-    lw ra, 108(sp)
-    sw t1, 344(sp)
-    lw t1, 108(a3)
-    xor t1, ra, t1
-    lw ra, 112(sp)
-    sw t1, 348(sp)
-    lw t1, 112(a3)
-    xor t1, ra, t1
-    lw ra, 116(sp)
-    sw t1, 352(sp)
-    lw t1, 116(a3)
-    xor t1, ra, t1
-    lw ra, 120(sp)
-    sw t1, 356(sp)
-    lw t1, 120(a3)
-    xor t1, ra, t1
-    lw ra, 124(sp)
-    sw t1, 360(sp)
-    lw t1, 124(a3)
-    xor t1, ra, t1
-    sw t1, 364(sp)
-    sw t0, 368(sp)
-    sw t2, 372(sp)
-    sw a5, 376(sp)
-    sw a6, 380(sp)
-    sw a2, 384(sp)
-    sw a7, 388(sp)
-    sw a4, 392(sp)
-    sw s2, 396(sp)
-    sw s1, 400(sp)
-    sw s3, 404(sp)
-    xor t2, s10, s9
-    xor a7, s10, s8
-    sw t5, 408(sp)
-    xor ra, s8, s5
-    xor t0, s11, s6
-    xor a7, a7, s4
-    xor a4, t2, s8
-    xor t5, s11, s7
-    xor t1, s7, s4
-    xor a6, s9, ra
-    xor s8, s8, s7
-    xor s11, s11, a7
-    xor a5, t0, t1
-    xor s9, s9, s5
-    xor s8, s8, t0
-    li s2, 0xff0000
-    xor s3, s5, t1
-    xor a7, s6, a7
-    xor s9, s9, a5
-    li a2, 0xff000000
-    xor t0, t0, ra
-    xor s10, s10, s3
-    and a7, a7, s2
-    and s9, s9, a2
-    and t0, t0, s2
-    xor a7, s10, a7
-    xor t0, s5, t0
-    xor s1, t2, s6
-    xor s3, s6, s3
-    xor s9, a7, s9
-    xor t1, ra, t1
-    xor s5, s1, s5
-    and s3, s3, s2
-    and a7, t5, s2
-    xor t2, t2, t1
-    xor s1, s1, ra
-    xor s3, a4, s3
-    and t5, t5, s2
-    xor ra, ra, a5
-    and s1, s1, a2
-    xor a4, a4, a5
-    xor s6, s6, s4
-    xor t5, t2, t5
-    xor a5, a6, a5
-    xor s4, a6, s4
-    xor s1, t5, s1
-    and s8, s8, a2
-    xor s7, s7, a6
-    and s4, s4, s2
-    and t5, a5, a2
-    and ra, ra, a2
-    xor s8, s5, s8
-    xor s4, t1, s4
-    and s7, s7, a2
-    xor a7, s11, a7
-    and a5, a5, a2
-    and s5, s5, s2
-    xor s7, s4, s7
-    xor ra, a7, ra
-    xor t5, t0, t5
-    xor a5, s3, a5
-    sw t6, 412(sp)
-    and a4, a4, a2
-    xor s5, s6, s5
-    xor s3, ra, s7
-    xor t0, t5, s8
-    and t6, a5, ra
-    sw t3, 416(sp)
-    xor a4, s5, a4
-    xor t2, a5, s9
-    xor s11, ra, t5
-    xor s4, s3, t0
-    xor t1, a5, s1
-    xor t3, t5, t6
-    sw s0, 420(sp)
-    xor a7, s1, a4
-    and s3, t2, s3
-    and s11, t1, s11
-    xor t6, s9, t6
-    xor s0, s8, a5
-    xor s6, t2, a7
-    xor t6, t6, s3
-    xor s11, s0, s11
-    xor s10, s7, s8
-    and s4, s6, s4
-    and a2, s9, s7
-    xor t6, t6, s11
-    xor s7, s7, s9
-    xor s4, t6, s4
-    and a6, a4, s8
-    xor t6, s7, a4
-    xor a6, t6, a6
-    xor s5, s9, a4
-    xor a6, a6, t3
-    and s10, s5, s10
-    xor t3, a2, t3
-    xor s10, t3, s10
-    xor ra, ra, a5
-    xor s11, s10, s11
-    and t0, a7, t0
-    and s2, s1, t5
-    xor s10, ra, s1
-    xor s2, s8, s2
-    xor t0, s10, t0
-    xor s2, s2, a6
-    xor a2, t0, a2
-    xor s3, s2, s3
-    xor a6, a2, a6
-    and s10, s4, s3
-    and t3, s11, a6
-    xor s2, s11, s3
-    xor s10, a6, s10
-    xor t3, s2, t3
-    xor a2, s4, s11
-    xor t0, s3, a6
-    xor s10, s10, t3
-    and t0, a2, t0
-    xor t3, s4, t3
-    xor a6, s11, a6
-    xor t0, t3, t0
-    xor s3, s4, s3
-    xor t3, s3, a6
-    and s4, s4, t0
-    and s3, s3, t0
-    xor t0, t0, s10
-    and a2, a2, s10
-    and s11, s11, t0
-    xor t5, t5, s1
-    xor s8, s8, a4
-    and s10, t3, s10
-    xor s4, s4, s11
-    xor a2, s11, a2
-    and t0, a6, t0
-    xor s11, t5, s8
-    xor t3, ra, t5
-    xor s3, s3, t0
-    and s1, s1, s4
-    xor a6, a2, s4
-    and t5, t5, s4
-    xor s10, t0, s10
-    and a4, a4, a2
-    and a5, a5, s3
-    xor s4, s4, s3
-    and s9, s9, s10
-    xor a4, a4, a5
-    and a7, a7, a6
-    and t1, t1, s4
-    xor s1, s1, a4
-    xor a7, a7, s9
-    xor t1, a5, t1
-    xor a4, a7, a4
-    xor a5, s7, s8
-    xor a7, s10, s3
-    and s8, s8, a2
-    and t2, t2, a7
-    xor a2, a2, s10
-    xor s1, s1, t2
-    and s5, s5, a2
-    xor t2, t2, t1
-    xor s5, s9, s5
-    xor t0, ra, s7
-    xor t1, s5, t1
-    xor s5, t0, s11
-    and s3, ra, s3
-    and s4, t3, s4
-    and s10, s7, s10
-    and a2, a5, a2
-    and s11, s11, a6
-    xor s4, s3, s4
-    xor a2, s10, a2
-    xor a6, a6, a7
-    xor s3, s8, s3
-    xor a2, a2, s4
-    and a7, t0, a7
-    and s6, s6, a6
-    xor t5, t5, s3
-    and a6, s5, a6
-    xor s4, a7, s4
-    xor s10, s11, s10
-    xor t5, t5, a7
-    xor a6, s4, a6
-    xor s3, s10, s3
-    xor s6, t2, s6
-    xor a7, t5, a6
-    xor a5, t5, a4
-    xor s4, s3, t1
-    xor t2, a2, s6
-    xor s7, a7, s6
-    xor s2, a2, a5
-    xor s5, a4, s1
-    xor s9, s3, t5
-    xor s6, t5, s6
-    li s8, 0xff
-    xor s2, s2, s4
-    li s10, 0xff00
-    xor t5, t5, s5
-    xor ra, s9, t2
-    and s2, s2, s8
-    and ra, ra, s10
-    xor s2, t5, s2
-    xor ra, s2, ra
-    xor s11, a2, a7
-    xor s2, a7, t1
-    xor t0, a6, s4
-    xor a7, a7, s4
-    xor s4, s1, s4
-    xor a5, a5, t1
-    and s4, s4, s8
-    xor s4, a5, s4
-    xor t3, s1, t0
-    xor a5, s11, t1
-    xor t0, s5, t0
-    xor t1, s5, t1
-    xor s3, s3, a2
-    xor s5, s5, t2
-    xor a6, a6, t2
-    and s3, s3, s10
-    and s5, s5, s8
-    and a6, a6, s10
-    xor s3, s4, s3
-    xor s5, a2, s5
-    xor s4, s11, a4
-    xor a6, s5, a6
-    xor s2, s2, t2
-    xor a4, a4, s7
-    xor s5, t3, t2
-    and s6, s6, s8
-    and s4, s4, s8
-    and s7, s7, s8
-    xor t2, t0, t2
-    and t3, t3, s8
-    and s9, s9, s10
-    xor s6, s2, s6
-    and a7, a7, s10
-    xor s7, a5, s7
-    and s11, s11, s10
-    xor s4, s5, s4
-    xor t3, t1, t3
-    and t2, t2, s8
-    and t0, t0, s10
-    xor s9, s7, s9
-    xor a7, s4, a7
-    xor s11, t3, s11
-    xor t2, a4, t2
-    xor t0, s6, t0
-    lw s6, 420(sp)
-    lw a4, 412(sp)
-    lw t3, 416(sp)
-    lw s4, 404(sp)
-    lw s5, 408(sp)
-    lw s7, 396(sp)
-    lw a5, 400(sp)
-    sw t0, 400(sp)
-    and s1, s1, s10
-    sw a6, 424(sp)
-    xor s1, t2, s1
-    sw s9, 420(sp)
-    sw s1, 428(sp)
-    sw s3, 432(sp)
-    xor s2, s7, a5
-    xor t0, s7, s6
-    sw ra, 396(sp)
-    xor t2, s6, t4
-    xor a2, s4, s5
-    xor t0, t0, t3
-    xor a6, s2, s6
-    xor ra, s4, a4
-    xor t1, a4, t3
-    xor t6, a5, t2
-    xor s6, s6, a4
-    xor s4, s4, t0
-    xor t5, a2, t1
-    xor a5, a5, t4
-    xor s6, s6, a2
-    li s9, 0xff0000
-    xor s3, t4, t1
-    xor t0, s5, t0
-    xor a5, a5, t5
-    li s0, 0xff000000
-    xor a2, a2, t2
-    xor s7, s7, s3
-    and t0, t0, s9
-    and a5, a5, s0
-    and a2, a2, s9
-    xor t0, s7, t0
-    xor a2, t4, a2
-    xor s1, s2, s5
-    xor s3, s5, s3
-    xor a5, t0, a5
-    xor t1, t2, t1
-    xor t4, s1, t4
-    and s3, s3, s9
-    and t0, ra, s9
-    xor s2, s2, t1
-    xor s1, s1, t2
-    xor s3, a6, s3
-    and ra, ra, s9
-    xor t2, t2, t5
-    and s1, s1, s0
-    xor a6, a6, t5
-    xor s5, s5, t3
-    xor ra, s2, ra
-    xor t5, t6, t5
-    xor t3, t6, t3
-    xor s1, ra, s1
-    and s6, s6, s0
-    xor a4, a4, t6
-    and t3, t3, s9
-    and ra, t5, s0
-    and t2, t2, s0
-    xor s6, t4, s6
-    xor t3, t1, t3
-    and a4, a4, s0
-    xor t0, s4, t0
-    and t5, t5, s0
-    and t4, t4, s9
-    xor a4, t3, a4
-    xor t2, t0, t2
-    xor ra, a2, ra
-    xor t5, s3, t5
-    and a6, a6, s0
-    xor t4, s5, t4
-    xor s3, t2, a4
-    xor a2, ra, s6
-    and s9, t5, t2
-    xor a6, t4, a6
-    xor s2, t5, a5
-    xor s4, t2, ra
-    xor t3, s3, a2
-    xor t1, t5, s1
-    xor s0, ra, s9
-    xor t0, s1, a6
-    and s3, s2, s3
-    and s4, t1, s4
-    sw s11, 416(sp)
-    xor s9, a5, s9
-    xor s8, s6, t5
-    xor s5, s2, t0
-    sw a7, 408(sp)
-    xor s9, s9, s3
-    xor s4, s8, s4
-    xor s7, a4, s6
-    and t3, s5, t3
-    and a7, a5, a4
-    xor s9, s9, s4
-    xor a4, a4, a5
-    xor t3, s9, t3
-    and t6, a6, s6
-    xor s9, a4, a6
-    xor t6, s9, t6
-    xor t4, a5, a6
-    xor t6, t6, s0
-    and s7, t4, s7
-    xor s0, a7, s0
-    xor s7, s0, s7
-    xor t2, t2, t5
-    xor s4, s7, s4
-    and a2, t0, a2
-    and s11, s1, ra
-    xor s7, t2, s1
-    xor s11, s6, s11
-    xor a2, s7, a2
-    xor s11, s11, t6
-    xor a7, a2, a7
-    xor s3, s11, s3
-    xor t6, a7, t6
-    and s7, t3, s3
-    and s0, s4, t6
-    xor s11, s4, s3
-    xor s7, t6, s7
-    xor s0, s11, s0
-    xor a7, t3, s4
-    xor a2, s3, t6
-    xor s7, s7, s0
-    and a2, a7, a2
-    xor s0, t3, s0
-    xor t6, s4, t6
-    xor a2, s0, a2
-    xor s3, t3, s3
-    xor s0, s3, t6
-    and t3, t3, a2
-    and s3, s3, a2
-    xor a2, a2, s7
-    and a7, a7, s7
-    and s4, s4, a2
-    xor ra, ra, s1
-    xor s6, s6, a6
-    and s7, s0, s7
-    xor t3, t3, s4
-    xor a7, s4, a7
-    and a2, t6, a2
-    xor s4, ra, s6
-    xor s0, t2, ra
-    xor s3, s3, a2
-    and s1, s1, t3
-    xor t6, a7, t3
-    and ra, ra, t3
-    xor s7, a2, s7
-    and a6, a6, a7
-    and t5, t5, s3
-    xor t3, t3, s3
-    and a5, a5, s7
-    xor a6, a6, t5
-    and t0, t0, t6
-    and t1, t1, t3
-    xor s1, s1, a6
-    xor t0, t0, a5
-    xor t1, t5, t1
-    xor a6, t0, a6
-    xor t5, a4, s6
-    xor t0, s7, s3
-    and s6, s6, a7
-    and s2, s2, t0
-    xor a7, a7, s7
-    xor s1, s1, s2
-    and t4, t4, a7
-    xor s2, s2, t1
-    xor t4, a5, t4
-    xor a2, t2, a4
-    xor t1, t4, t1
-    xor t4, a2, s4
-    and s3, t2, s3
-    and t3, s0, t3
-    and s7, a4, s7
-    and a7, t5, a7
-    and s4, s4, t6
-    xor t3, s3, t3
-    xor a7, s7, a7
-    xor t6, t6, t0
-    xor s3, s6, s3
-    xor a7, a7, t3
-    and t0, a2, t0
-    and s5, s5, t6
-    xor ra, ra, s3
-    and t6, t4, t6
-    xor t3, t0, t3
-    xor s7, s4, s7
-    xor ra, ra, t0
-    xor t6, t3, t6
-    xor s3, s7, s3
-    xor s5, s2, s5
-    xor t0, ra, t6
-    xor a5, ra, a6
-    xor t3, s3, t1
-    xor s2, a7, s5
-    xor t5, t0, s5
-    xor t2, a7, a5
-    xor t4, a6, s1
-    xor s4, s3, ra
-    xor s5, ra, s5
-    li a4, 0xff
-    xor t2, t2, t3
-    xor ra, ra, t4
-    xor s0, s4, s2
-    and t2, t2, a4
-    and s0, s0, s10
-    xor t2, ra, t2
-    xor s0, t2, s0
-    xor s7, a7, t0
-    xor t2, t0, t1
-    xor a2, t6, t3
-    xor t0, t0, t3
-    xor t3, s1, t3
-    xor a5, a5, t1
-    and t3, t3, a4
-    xor t3, a5, t3
-    xor s6, s1, a2
-    xor a5, s7, t1
-    xor a2, t4, a2
-    xor t1, t4, t1
-    xor t4, t4, s2
-    xor t6, t6, s2
-    and t4, t4, a4
-    and t6, t6, s10
-    xor s3, s3, a7
-    xor t4, a7, t4
-    and s3, s3, s10
-    xor t6, t4, t6
-    xor t2, t2, s2
-    xor s3, t3, s3
-    xor t4, s6, s2
-    xor t3, s7, a6
-    xor s2, a2, s2
-    and s5, s5, a4
-    xor a6, a6, t5
-    and s6, s6, a4
-    and s2, s2, a4
-    xor s5, t2, s5
-    and s1, s1, s10
-    and t3, t3, a4
-    and t5, t5, a4
-    and s7, s7, s10
-    xor s6, t1, s6
-    xor s2, a6, s2
-    and a2, a2, s10
-    xor t5, a5, t5
-    xor t3, t4, t3
-    xor s7, s6, s7
-    xor s1, s2, s1
-    xor a2, s5, a2
-    lw s5, 388(sp)
-    lw s2, 392(sp)
-    lw s6, 380(sp)
-    lw t1, 384(sp)
-    lw t4, 372(sp)
-    lw a7, 376(sp)
-    lw a5, 332(sp)
-    lw t2, 368(sp)
-    and s4, s4, s10
-    sw a2, 368(sp)
-    xor s4, t5, s4
-    sw t6, 412(sp)
-    sw s4, 388(sp)
-    sw s1, 404(sp)
-    sw s3, 436(sp)
-    and t0, t0, s10
-    xor ra, a5, t2
-    xor a2, a5, s5
-    sw s0, 392(sp)
-    xor t0, t3, t0
-    xor a6, s5, s2
-    xor t5, t4, a7
-    xor a2, a2, t1
-    xor t6, ra, s5
-    xor s0, t4, s6
-    xor t3, s6, t1
-    xor s9, t2, a6
-    xor s5, s5, s6
-    xor t4, t4, a2
-    xor s11, t5, t3
-    xor t2, t2, s2
-    xor s5, s5, t5
-    li s4, 0xff0000
-    xor s3, s2, t3
-    xor a2, a7, a2
-    xor t2, t2, s11
-    li s8, 0xff000000
-    xor t5, t5, a6
-    xor a5, a5, s3
-    and a2, a2, s4
-    and t2, t2, s8
-    and t5, t5, s4
-    xor a2, a5, a2
-    xor t5, s2, t5
-    xor s1, ra, a7
-    xor s3, a7, s3
-    xor t2, a2, t2
-    xor t3, a6, t3
-    xor s2, s1, s2
-    and s3, s3, s4
-    and a2, s0, s4
-    xor ra, ra, t3
-    xor s1, s1, a6
-    xor s3, t6, s3
-    and s0, s0, s4
-    xor a6, a6, s11
-    and s1, s1, s8
-    xor t6, t6, s11
-    xor a7, a7, t1
-    xor s0, ra, s0
-    xor s11, s9, s11
-    xor t1, s9, t1
-    xor s1, s0, s1
-    and s5, s5, s8
-    xor s6, s6, s9
-    and t1, t1, s4
-    and s0, s11, s8
-    and a6, a6, s8
-    xor s5, s2, s5
-    xor t1, t3, t1
-    and s6, s6, s8
-    xor a2, t4, a2
-    and s11, s11, s8
-    and s2, s2, s4
-    xor s6, t1, s6
-    xor a6, a2, a6
-    xor s0, t5, s0
-    xor s11, s3, s11
-    and t6, t6, s8
-    xor s2, a7, s2
-    xor s3, a6, s6
-    xor t5, s0, s5
-    and s4, s11, a6
-    xor t6, s2, t6
-    xor ra, s11, t2
-    xor t4, a6, s0
-    xor t1, s3, t5
-    xor t3, s11, s1
-    xor s8, s0, s4
-    xor a2, s1, t6
-    and s3, ra, s3
-    and t4, t3, t4
-    sw s7, 384(sp)
-    xor s4, t2, s4
-    xor a4, s5, s11
-    xor a7, ra, a2
-    sw t0, 376(sp)
-    xor s4, s4, s3
-    xor t4, a4, t4
-    xor a5, s6, s5
-    and t1, a7, t1
-    and t0, t2, s6
-    xor s4, s4, t4
-    xor s6, s6, t2
-    xor t1, s4, t1
-    and s9, t6, s5
-    xor s4, s6, t6
-    xor s9, s4, s9
-    xor s2, t2, t6
-    xor s9, s9, s8
-    and a5, s2, a5
-    xor s8, t0, s8
-    xor a5, s8, a5
-    xor a6, a6, s11
-    xor t4, a5, t4
-    and t5, a2, t5
-    and s7, s1, s0
-    xor a5, a6, s1
-    xor s7, s5, s7
-    xor t5, a5, t5
-    xor s7, s7, s9
-    xor t0, t5, t0
-    xor s3, s7, s3
-    xor s9, t0, s9
-    and a5, t1, s3
-    and s8, t4, s9
-    xor s7, t4, s3
-    xor a5, s9, a5
-    xor s8, s7, s8
-    xor t0, t1, t4
-    xor t5, s3, s9
-    xor a5, a5, s8
-    and t5, t0, t5
-    xor s8, t1, s8
-    xor s9, t4, s9
-    xor t5, s8, t5
-    xor s3, t1, s3
-    xor s8, s3, s9
-    and t1, t1, t5
-    and s3, s3, t5
-    xor t5, t5, a5
-    and t0, t0, a5
-    and t4, t4, t5
-    xor s0, s0, s1
-    xor s5, s5, t6
-    and a5, s8, a5
-    xor t1, t1, t4
-    xor t0, t4, t0
-    and t5, s9, t5
-    xor t4, s0, s5
-    xor s8, a6, s0
-    xor s3, s3, t5
-    and s1, s1, t1
-    xor s9, t0, t1
-    and s0, s0, t1
-    xor a5, t5, a5
-    and t6, t6, t0
-    and s11, s11, s3
-    xor t1, t1, s3
-    and t2, t2, a5
-    xor t6, t6, s11
-    and a2, a2, s9
-    and t3, t3, t1
-    xor s1, s1, t6
-    xor a2, a2, t2
-    xor t3, s11, t3
-    xor t6, a2, t6
-    xor s11, s6, s5
-    xor a2, a5, s3
-    and s5, s5, t0
-    and ra, ra, a2
-    xor t0, t0, a5
-    xor s1, s1, ra
-    and s2, s2, t0
-    xor ra, ra, t3
-    xor s2, t2, s2
-    xor t5, a6, s6
-    xor t3, s2, t3
-    xor s2, t5, t4
-    and s3, a6, s3
-    and t1, s8, t1
-    and a5, s6, a5
-    and t0, s11, t0
-    and t4, t4, s9
-    xor t1, s3, t1
-    xor t0, a5, t0
-    xor s9, s9, a2
-    xor s3, s5, s3
-    xor t0, t0, t1
-    and a2, t5, a2
-    and a7, a7, s9
-    xor s0, s0, s3
-    and s9, s2, s9
-    xor t1, a2, t1
-    xor a5, t4, a5
-    xor s0, s0, a2
-    xor s9, t1, s9
-    xor s3, a5, s3
-    xor a7, ra, a7
-    xor a2, s0, s9
-    xor t2, s0, t6
-    xor t1, s3, t3
-    xor ra, t0, a7
-    xor s11, a2, a7
-    xor a6, t0, t2
-    xor s2, t6, s1
-    xor t4, s3, s0
-    xor a7, s0, a7
-    li s6, 0xff
-    xor a6, a6, t1
-    xor s0, s0, s2
-    xor s8, t4, ra
-    and a6, a6, s6
-    and s8, s8, s10
-    xor a6, s0, a6
-    xor s8, a6, s8
-    xor a5, t0, a2
-    xor a6, a2, t3
-    xor t5, s9, t1
-    xor a2, a2, t1
-    xor t1, s1, t1
-    xor t2, t2, t3
-    and t1, t1, s6
-    xor t1, t2, t1
-    xor s5, s1, t5
-    xor t2, a5, t3
-    xor t5, s2, t5
-    xor t3, s2, t3
-    xor s2, s2, ra
-    xor s9, s9, ra
-    and s2, s2, s6
-    and s9, s9, s10
-    xor s3, s3, t0
-    xor s2, t0, s2
-    and s3, s3, s10
-    xor s9, s2, s9
-    xor a6, a6, ra
-    xor s3, t1, s3
-    xor s2, s5, ra
-    xor t1, a5, t6
-    xor ra, t5, ra
-    and a7, a7, s6
-    xor t6, t6, s11
-    and s5, s5, s6
-    and ra, ra, s6
-    xor a7, a6, a7
-    and s1, s1, s10
-    and t1, t1, s6
-    and s11, s11, s6
-    and a5, a5, s10
-    xor s5, t3, s5
-    xor ra, t6, ra
-    and t5, t5, s10
-    xor s11, t2, s11
-    xor t1, s2, t1
-    xor a5, s5, a5
-    xor s1, ra, s1
-    xor t5, a7, t5
-    lw a7, 348(sp)
-    lw ra, 360(sp)
-    lw s5, 352(sp)
-    lw t3, 364(sp)
-    lw s2, 336(sp)
-    lw t0, 356(sp)
-    lw t2, 340(sp)
-    lw a6, 344(sp)
-    and t4, t4, s10
-    sw t5, 344(sp)
-    xor t4, s11, t4
-    sw s9, 380(sp)
-    sw t4, 348(sp)
-    sw s1, 372(sp)
-    sw s3, 332(sp)
-    and a2, a2, s10
-    xor s0, t2, a6
-    xor t5, t2, a7
-    sw s8, 360(sp)
-    xor a2, t1, a2
-    xor t6, a7, ra
-    xor s11, s2, t0
-    xor t5, t5, t3
-    xor s9, s0, a7
-    xor s8, s2, s5
-    xor t1, s5, t3
-    xor s4, a6, t6
-    xor a7, a7, s5
-    xor s2, s2, t5
-    xor s7, s11, t1
-    xor a6, a6, ra
-    xor a7, a7, s11
-    li t4, 0xff0000
-    xor s3, ra, t1
-    xor t5, t0, t5
-    xor a6, a6, s7
-    li a4, 0xff000000
-    xor s11, s11, t6
-    xor t2, t2, s3
-    and t5, t5, t4
-    and a6, a6, a4
-    and s11, s11, t4
-    xor t5, t2, t5
-    xor s11, ra, s11
-    xor s1, s0, t0
-    xor s3, t0, s3
-    xor a6, t5, a6
-    xor t1, t6, t1
-    xor ra, s1, ra
-    and s3, s3, t4
-    and t5, s8, t4
-    xor s0, s0, t1
-    xor s1, s1, t6
-    xor s3, s9, s3
-    and s8, s8, t4
-    xor t6, t6, s7
-    and s1, s1, a4
-    xor s9, s9, s7
-    xor t0, t0, t3
-    xor s8, s0, s8
-    xor s7, s4, s7
-    xor t3, s4, t3
-    xor s1, s8, s1
-    and a7, a7, a4
-    xor s5, s5, s4
-    and t3, t3, t4
-    and s8, s7, a4
-    and t6, t6, a4
-    xor a7, ra, a7
-    xor t3, t1, t3
-    and s5, s5, a4
-    xor t5, s2, t5
-    and s7, s7, a4
-    and ra, ra, t4
-    xor s5, t3, s5
-    xor t6, t5, t6
-    xor s8, s11, s8
-    xor s7, s3, s7
-    sw a5, 364(sp)
-    and s9, s9, a4
-    xor ra, t0, ra
-    xor s3, t6, s5
-    xor s11, s8, a7
-    and a5, s7, t6
-    sw a2, 356(sp)
-    xor s9, ra, s9
-    xor s0, s7, a6
-    xor s2, t6, s8
-    xor t3, s3, s11
-    xor t1, s7, s1
-    xor a2, s8, a5
-    xor t5, s1, s9
-    and s3, s0, s3
-    and s2, t1, s2
-    xor a5, a6, a5
-    xor s6, a7, s7
-    xor t0, s0, t5
-    xor a5, a5, s3
-    xor s2, s6, s2
-    xor t2, s5, a7
-    and t3, t0, t3
-    and a4, a6, s5
-    xor a5, a5, s2
-    xor s5, s5, a6
-    xor t3, a5, t3
-    and s4, s9, a7
-    xor a5, s5, s9
-    xor s4, a5, s4
-    xor ra, a6, s9
-    xor s4, s4, a2
-    and t2, ra, t2
-    xor a2, a4, a2
-    xor t2, a2, t2
-    xor t6, t6, s7
-    xor s2, t2, s2
-    and s11, t5, s11
-    and t4, s1, s8
-    xor t2, t6, s1
-    xor t4, a7, t4
-    xor s11, t2, s11
-    xor t4, t4, s4
-    xor a4, s11, a4
-    xor s3, t4, s3
-    xor s4, a4, s4
-    and t2, t3, s3
-    and a2, s2, s4
-    xor t4, s2, s3
-    xor t2, s4, t2
-    xor a2, t4, a2
-    xor a4, t3, s2
-    xor s11, s3, s4
-    xor t2, t2, a2
-    and s11, a4, s11
-    xor a2, t3, a2
-    xor s4, s2, s4
-    xor s11, a2, s11
-    xor s3, t3, s3
-    xor a2, s3, s4
-    and t3, t3, s11
-    and s3, s3, s11
-    xor s11, s11, t2
-    and a4, a4, t2
-    and s2, s2, s11
-    xor s8, s8, s1
-    xor a7, a7, s9
-    and t2, a2, t2
-    xor t3, t3, s2
-    xor a4, s2, a4
-    and s11, s4, s11
-    xor s2, s8, a7
-    xor a2, t6, s8
-    xor s3, s3, s11
-    and s1, s1, t3
-    xor s4, a4, t3
-    and s8, s8, t3
-    xor t2, s11, t2
-    and s9, s9, a4
-    and s7, s7, s3
-    xor t3, t3, s3
-    and a6, a6, t2
-    xor s9, s9, s7
-    and t5, t5, s4
-    and t1, t1, t3
-    xor s1, s1, s9
-    xor t5, t5, a6
-    xor t1, s7, t1
-    xor s9, t5, s9
-    xor s7, s5, a7
-    xor t5, t2, s3
-    and a7, a7, a4
-    and s0, s0, t5
-    xor a4, a4, t2
-    xor s1, s1, s0
-    and ra, ra, a4
-    xor s0, s0, t1
-    xor ra, a6, ra
-    xor s11, t6, s5
-    xor t1, ra, t1
-    xor ra, s11, s2
-    and s3, t6, s3
-    and t3, a2, t3
-    and t2, s5, t2
-    and a4, s7, a4
-    and s2, s2, s4
-    xor t3, s3, t3
-    xor a4, t2, a4
-    xor s4, s4, t5
-    xor s3, a7, s3
-    xor a4, a4, t3
-    and t5, s11, t5
-    and t0, t0, s4
-    xor s8, s8, s3
-    and s4, ra, s4
-    xor t3, t5, t3
-    xor t2, s2, t2
-    xor s8, s8, t5
-    xor s4, t3, s4
-    xor s3, t2, s3
-    xor t0, s0, t0
-    xor t5, s8, s4
-    xor a6, s8, s9
-    xor t3, s3, t1
-    xor s0, a4, t0
-    xor s7, t5, t0
-    xor t6, a4, a6
-    xor ra, s9, s1
-    xor s2, s3, s8
-    xor t0, s8, t0
-    li s5, 0xff
-    xor t6, t6, t3
-    xor s8, s8, ra
-    xor a2, s2, s0
-    and t6, t6, s5
-    and a2, a2, s10
-    xor t6, s8, t6
-    xor a2, t6, a2
-    xor t2, a4, t5
-    xor t6, t5, t1
-    xor s11, s4, t3
-    xor t5, t5, t3
-    xor t3, s1, t3
-    xor a6, a6, t1
-    and t3, t3, s5
-    xor t3, a6, t3
-    xor a7, s1, s11
-    xor a6, t2, t1
-    xor s11, ra, s11
-    xor t1, ra, t1
-    xor ra, ra, s0
-    xor s4, s4, s0
-    and ra, ra, s5
-    and s4, s4, s10
-    xor s3, s3, a4
-    xor ra, a4, ra
-    and s3, s3, s10
-    xor s4, ra, s4
-    xor t6, t6, s0
-    xor s3, t3, s3
-    xor ra, a7, s0
-    xor t3, t2, s9
-    xor s0, s11, s0
-    and t0, t0, s5
-    xor s9, s9, s7
-    and s0, s0, s5
-    xor t0, t6, t0
-    and s1, s1, s10
-    xor s0, s9, s0
-    and s11, s11, s10
-    xor s1, s0, s1
-    xor s11, t0, s11
-    lw t0, 376(sp)
-    lw s0, 356(sp)
-    and t3, t3, s5
-    and a7, a7, s5
-    lw s9, 408(sp)
-    and t5, t5, s10
-    and t2, t2, s10
-    xor t3, ra, t3
-    xor a7, t1, a7
-    xor t0, t0, s0
-    xor t5, t3, t5
-    xor t2, a7, t2
-    xor s9, s9, t0
-    xor s0, s0, t5
-    slli a7, s9, 16
-    srli t1, s9, 16
-    xor s0, s0, s9
-    or t1, a7, t1
-    xor s9, s9, t1
-    slli a7, s9, 24
-    srli s9, s9, 8
-    xor t5, t5, t0
-    or s9, a7, s9
-    xor t0, t0, s0
-    xor t1, s9, t1
-    slli s9, t0, 16
-    srli a7, t0, 16
-    or a7, s9, a7
-    xor t0, t0, a7
-    slli s9, t0, 24
-    srli t0, t0, 8
-    or t0, s9, t0
-    xor a7, t0, a7
-    srli t0, a7, 8
-    li s9, 0xff00ff
-    and a7, a7, s9
-    and t0, t0, s9
-    slli a7, a7, 8
-    or a7, t0, a7
-    slli t0, s0, 16
-    srli t3, s0, 16
-    or t3, t0, t3
-    xor t3, s0, t3
-    slli t0, t3, 24
-    srli t3, t3, 8
-    or t3, t0, t3
-    xor s0, t3, s0
-    slli t3, t5, 16
-    srli t0, t5, 16
-    or t0, t3, t0
-    xor t0, t5, t0
-    slli t3, t0, 24
-    srli t0, t0, 8
-    or t0, t3, t0
-    xor t5, t0, t5
-    srli t0, t5, 8
-    and t5, t5, s9
-    and t0, t0, s9
-    slli t5, t5, 8
-    or t5, t0, t5
-    lw t0, 384(sp)
-    lw t3, 364(sp)
-    and s7, s7, s5
-    lw ra, 416(sp)
-    and s2, s2, s10
-    xor s7, a6, s7
-    xor t0, t0, t3
-    xor s2, s7, s2
-    xor ra, ra, t0
-    xor t3, t3, t2
-    slli a4, ra, 16
-    srli s7, ra, 16
-    xor t3, t3, ra
-    or s7, a4, s7
-    xor ra, ra, s7
-    slli a4, ra, 24
-    srli ra, ra, 8
-    xor t2, t2, t0
-    or ra, a4, ra
-    xor t0, t0, t3
-    xor s7, ra, s7
-    slli ra, t0, 16
-    srli a4, t0, 16
-    or a4, ra, a4
-    xor t0, t0, a4
-    slli ra, t0, 24
-    srli t0, t0, 8
-    or t0, ra, t0
-    xor a4, t0, a4
-    srli t0, a4, 8
-    and a4, a4, s9
-    and t0, t0, s9
-    slli a4, a4, 8
-    or a4, t0, a4
-    slli t0, t3, 16
-    srli ra, t3, 16
-    or ra, t0, ra
-    xor ra, t3, ra
-    slli t0, ra, 24
-    srli ra, ra, 8
-    or ra, t0, ra
-    xor t3, ra, t3
-    slli ra, t2, 16
-    srli t0, t2, 16
-    or t0, ra, t0
-    xor t0, t2, t0
-    slli ra, t0, 24
-    srli t0, t0, 8
-    or t0, ra, t0
-    xor t2, t0, t2
-    srli t0, t2, 8
-    and t2, t2, s9
-    and t0, t0, s9
-    slli t2, t2, 8
-    or t2, t0, t2
-    lw t0, 392(sp)
-    lw ra, 360(sp)
-    lw a6, 396(sp)
-    xor t0, t0, ra
-    xor a6, a6, t0
-    xor ra, ra, a2
-    slli t6, a6, 16
-    srli s8, a6, 16
-    xor ra, ra, a6
-    or s8, t6, s8
-    xor a6, a6, s8
-    slli t6, a6, 24
-    srli a6, a6, 8
-    xor a2, a2, t0
-    or a6, t6, a6
-    xor t0, t0, ra
-    xor s8, a6, s8
-    slli a6, t0, 16
-    srli t6, t0, 16
-    or t6, a6, t6
-    xor t0, t0, t6
-    slli a6, t0, 24
-    srli t0, t0, 8
-    or t0, a6, t0
-    xor t6, t0, t6
-    srli t0, t6, 8
-    and t6, t6, s9
-    and t0, t0, s9
-    slli t6, t6, 8
-    or t6, t0, t6
-    slli t0, ra, 16
-    srli a6, ra, 16
-    or a6, t0, a6
-    xor a6, ra, a6
-    slli t0, a6, 24
-    srli a6, a6, 8
-    or a6, t0, a6
-    xor ra, a6, ra
-    slli a6, a2, 16
-    srli t0, a2, 16
-    or t0, a6, t0
-    xor t0, a2, t0
-    slli a6, t0, 24
-    srli t0, t0, 8
-    or t0, a6, t0
-    xor a2, t0, a2
-    srli t0, a2, 8
-    and a2, a2, s9
-    and t0, t0, s9
-    slli a2, a2, 8
-    or a2, t0, a2
-    lw t0, 436(sp)
-    lw a6, 332(sp)
-    lw t4, 432(sp)
-    xor t0, t0, a6
-    xor t4, t4, t0
-    xor a6, a6, s3
-    slli a5, t4, 16
-    srli s6, t4, 16
-    xor a6, a6, t4
-    or s6, a5, s6
-    xor t4, t4, s6
-    slli a5, t4, 24
-    srli t4, t4, 8
-    xor s3, s3, t0
-    or t4, a5, t4
-    xor t0, t0, a6
-    xor s6, t4, s6
-    slli t4, t0, 16
-    srli a5, t0, 16
-    or a5, t4, a5
-    xor t0, t0, a5
-    slli t4, t0, 24
-    srli t0, t0, 8
-    or t0, t4, t0
-    xor a5, t0, a5
-    srli t0, a5, 8
-    and a5, a5, s9
-    and t0, t0, s9
-    slli a5, a5, 8
-    or a5, t0, a5
-    slli t0, a6, 16
-    srli t4, a6, 16
-    or t4, t0, t4
-    xor t4, a6, t4
-    slli t0, t4, 24
-    srli t4, t4, 8
-    or t4, t0, t4
-    xor a6, t4, a6
-    slli t4, s3, 16
-    srli t0, s3, 16
-    or t0, t4, t0
-    xor t0, s3, t0
-    slli t4, t0, 24
-    srli t0, t0, 8
-    or t0, t4, t0
-    xor s3, t0, s3
-    srli t0, s3, 8
-    and s3, s3, s9
-    and t0, t0, s9
-    slli s3, s3, 8
-    or s3, t0, s3
-    xor a5, a5, a6
-    lw t0, 404(sp)
-    lw t4, 372(sp)
-    xor a6, a6, s3
-    lw s5, 428(sp)
-    xor s3, s3, a5
-    xor t0, t0, t4
-    xor s5, s5, t0
-    sw s3, 428(sp)
-    xor t4, t4, s1
-    slli s10, s5, 16
-    srli s3, s5, 16
-    xor t4, t4, s5
-    or s3, s10, s3
-    xor s5, s5, s3
-    slli s10, s5, 24
-    srli s5, s5, 8
-    xor s1, s1, t0
-    or s5, s10, s5
-    xor t0, t0, t4
-    xor s3, s5, s3
-    slli s5, t0, 16
-    srli s10, t0, 16
-    or s10, s5, s10
-    xor t0, t0, s10
-    slli s5, t0, 24
-    srli t0, t0, 8
-    or t0, s5, t0
-    xor s10, t0, s10
-    srli t0, s10, 8
-    and s10, s10, s9
-    and t0, t0, s9
-    slli s10, s10, 8
-    or s10, t0, s10
-    slli t0, t4, 16
-    srli s5, t4, 16
-    or s5, t0, s5
-    xor s5, t4, s5
-    slli t0, s5, 24
-    srli s5, s5, 8
-    or s5, t0, s5
-    xor t4, s5, t4
-    slli s5, s1, 16
-    srli t0, s1, 16
-    or t0, s5, t0
-    xor t0, s1, t0
-    slli s5, t0, 24
-    srli t0, t0, 8
-    or t0, s5, t0
-    xor s1, t0, s1
-    srli t0, s1, 8
-    and s1, s1, s9
-    and t0, t0, s9
-    slli s1, s1, 8
-    or s1, t0, s1
-    xor s10, s10, t4
-    xor t4, t4, s1
-    lw t0, 388(sp)
-    lw s5, 348(sp)
-    xor s1, s1, s10
-    xor t6, t6, ra
-    sw s1, 348(sp)
-    xor a4, a4, t3
-    xor ra, ra, a2
-    lw s1, 420(sp)
-    xor t3, t3, t2
-    xor a2, a2, t6
-    xor t2, t2, a4
-    xor t0, t0, s5
-    sw a2, 420(sp)
-    xor s1, s1, t0
-    sw t2, 388(sp)
-    xor s5, s5, s2
-    slli a2, s1, 16
-    srli t2, s1, 16
     xor s5, s5, s1
-    or t2, a2, t2
-    xor s1, s1, t2
-    slli a2, s1, 24
-    srli s1, s1, 8
-    xor s2, s2, t0
-    or s1, a2, s1
-    xor t0, t0, s5
-    xor t2, s1, t2
-    slli s1, t0, 16
-    srli a2, t0, 16
-    or a2, s1, a2
-    xor t0, t0, a2
-    slli s1, t0, 24
-    srli t0, t0, 8
-    or t0, s1, t0
-    xor a2, t0, a2
-    srli t0, a2, 8
-    and a2, a2, s9
-    and t0, t0, s9
-    slli a2, a2, 8
-    or a2, t0, a2
-    slli t0, s5, 16
-    srli s1, s5, 16
-    or s1, t0, s1
-    xor s1, s5, s1
-    slli t0, s1, 24
-    srli s1, s1, 8
-    or s1, t0, s1
-    xor s5, s1, s5
-    slli s1, s2, 16
-    srli t0, s2, 16
-    or t0, s1, t0
-    xor t0, s2, t0
-    slli s1, t0, 24
-    srli t0, t0, 8
-    or t0, s1, t0
-    xor s2, t0, s2
-    srli t0, s2, 8
-    and s2, s2, s9
-    and t0, t0, s9
-    slli s2, s2, 8
-    or s2, t0, s2
-    xor a2, a2, s5
-    xor s5, s5, s2
-    lw t0, 412(sp)
-    lw s1, 380(sp)
-    xor s2, s2, a2
-    xor a7, a7, s0
-    sw s2, 380(sp)
-    xor s0, s0, t5
-    lw s2, 424(sp)
-    xor t5, t5, a7
-    xor t2, t2, a2
-    xor s5, s5, t2
-    xor t0, t0, s1
-    sw t5, 424(sp)
-    xor a2, a2, s5
-    xor s2, s2, t0
-    sw s5, 412(sp)
-    xor s1, s1, s4
-    slli t5, s2, 16
-    srli s5, s2, 16
-    xor s1, s1, s2
-    or s5, t5, s5
-    xor s2, s2, s5
-    slli t5, s2, 24
-    srli s2, s2, 8
-    xor s4, s4, t0
-    or s2, t5, s2
-    xor t0, t0, s1
-    xor s5, s2, s5
-    slli s2, t0, 16
-    srli t5, t0, 16
-    or t5, s2, t5
-    xor t0, t0, t5
-    slli s2, t0, 24
-    srli t0, t0, 8
-    or t0, s2, t0
-    xor t5, t0, t5
-    srli t0, t5, 8
-    and t5, t5, s9
-    and t0, t0, s9
-    slli t5, t5, 8
-    or t5, t0, t5
-    slli t0, s1, 16
-    srli s2, s1, 16
-    or s2, t0, s2
-    xor s2, s1, s2
-    slli t0, s2, 24
-    srli s2, s2, 8
-    or s2, t0, s2
-    xor s1, s2, s1
-    slli s2, s4, 16
-    srli t0, s4, 16
-    or t0, s2, t0
-    xor t0, s4, t0
-    slli s2, t0, 24
-    srli t0, t0, 8
-    or t0, s2, t0
-    xor s4, t0, s4
-    srli t0, s4, 8
-    and s4, s4, s9
-    and t0, t0, s9
-    slli s4, s4, 8
-    or s4, t0, s4
-    xor t5, t5, s1
-    xor s1, s1, s4
-    lw t0, 368(sp)
-    lw s2, 344(sp)
-    xor s4, s4, t5
-    sw s4, 344(sp)
-    xor s5, s5, t5
-    lw s4, 400(sp)
-    xor s3, s3, s10
-    xor s1, s1, s5
-    xor t4, t4, s3
-    xor t0, t0, s2
-    sw s1, 400(sp)
-    xor s10, s10, t4
-    xor t5, t5, s1
-    xor s4, s4, t0
-    sw t4, 368(sp)
-    xor s2, s2, s11
-    slli s1, s4, 16
-    srli t4, s4, 16
-    xor s2, s2, s4
-    or t4, s1, t4
-    xor s4, s4, t4
-    slli s1, s4, 24
-    srli s4, s4, 8
-    xor s11, s11, t0
-    or s4, s1, s4
-    xor t0, t0, s2
-    xor t4, s4, t4
-    slli s4, t0, 16
-    srli s1, t0, 16
-    or s1, s4, s1
-    xor t0, t0, s1
-    slli s4, t0, 24
-    srli t0, t0, 8
-    or t0, s4, t0
-    xor s1, t0, s1
-    srli t0, s1, 8
-    and s1, s1, s9
-    and t0, t0, s9
-    slli s1, s1, 8
-    or s1, t0, s1
-    slli t0, s2, 16
-    srli s4, s2, 16
-    or s4, t0, s4
-    xor s4, s2, s4
-    slli t0, s4, 24
-    srli s4, s4, 8
-    or s4, t0, s4
-    xor s2, s4, s2
-    slli s4, s11, 16
-    srli t0, s11, 16
-    or t0, s4, t0
-    xor t0, s11, t0
-    slli s4, t0, 24
-    srli t0, t0, 8
-    or t0, s4, t0
-    xor s11, t0, s11
-    srli t0, s11, 8
-    and s11, s11, s9
-    and t0, t0, s9
-    slli s11, s11, 8
-    or s11, t0, s11
-    lw t0, 128(a3)
-    xor t1, t1, a7
-    xor s0, s0, t1
-    xor t0, t1, t0
-    lw t1, 132(a3)
-    xor s7, s7, a4
-    xor t3, t3, s7
-    xor t1, s7, t1
-    lw s7, 136(a3)
-    xor s8, s8, t6
-    xor ra, ra, s8
-    xor s7, s8, s7
-    lw s8, 140(a3)
-    xor s6, s6, a5
-    xor a6, a6, s6
-    xor s8, s6, s8
-    lw s6, 144(a3)
-    xor s1, s1, s2
-    xor s6, s3, s6
-    lw s3, 148(a3)
-    xor s2, s2, s11
-    xor s3, t2, s3
-    lw t2, 152(a3)
-    xor t4, t4, s1
-    xor t2, s5, t2
-    lw s5, 156(a3)
-    xor s2, s2, t4
-    xor s5, t4, s5
-    lw t4, 160(a3)
-    xor a7, a7, s0
-    xor t4, a7, t4
-    lw a7, 164(a3)
-    xor a4, a4, t3
-    xor a7, a4, a7
-    lw a4, 168(a3)
-    xor t6, t6, ra
-    xor a4, t6, a4
-    lw t6, 172(a3)
-    xor a5, a5, a6
-    xor t6, a5, t6
-    lw a5, 176(a3)
+    srli s1, a5, 4
+    xor s1, s1, s11
+    and s1, s1, t0
     xor s11, s11, s1
-    xor a5, s10, a5
-    lw s10, 180(a3)
-    xor s1, s1, s2
-    xor s10, a2, s10
-    lw a2, 184(a3)
-    lw s4, 208(a3)
-    xor a2, t5, a2
-    lw t5, 188(a3)
-    lw s9, 212(a3)
-    xor t5, s1, t5
-    lw s1, 192(a3)
-    xor s1, s0, s1
-    lw s0, 196(a3)
-    xor s0, t3, s0
-    lw t3, 200(a3)
-    xor t3, ra, t3
-    lw ra, 204(a3)
-    xor ra, a6, ra
-    lw a6, 368(sp)
-    xor s4, a6, s4
-    lw a6, 412(sp)
-    xor s9, a6, s9
-    lw a6, 400(sp)
-    sw s0, 412(sp)
-    lw s0, 216(a3)
-    xor s0, a6, s0
-    lw a6, 220(a3)
-    xor a6, s2, a6
-    lw s2, 424(sp)
-    sw t3, 400(sp)
-    lw t3, 224(a3)
-    xor t3, s2, t3
-    lw s2, 388(sp)
-    sw t3, 424(sp)
-    lw t3, 228(a3)
-    xor t3, s2, t3
-    lw s2, 420(sp)
-    sw t3, 388(sp)
-    lw t3, 232(a3)
-    xor t3, s2, t3
-    lw s2, 428(sp)
-    sw t3, 420(sp)
-    lw t3, 236(a3)
-    xor t3, s2, t3
-    lw s2, 348(sp)
-    sw t3, 428(sp)
-    lw t3, 240(a3)
-    xor t3, s2, t3
-    lw s2, 380(sp)
-    sw t3, 348(sp)
-    lw t3, 244(a3)
-    xor t3, s2, t3
-    lw s2, 344(sp)
-    sw t3, 380(sp)
-    lw t3, 248(a3)
-    xor t3, s2, t3
-    lw s2, 252(a3)
-    xor s2, s11, s2
-    sw s2, 344(sp)
-    sw t3, 368(sp)
-    sw s1, 372(sp)
-    sw s9, 404(sp)
-    sw s4, 432(sp)
-    sw a6, 332(sp)
-    sw ra, 436(sp)
-    sw s0, 396(sp)
-    sw a7, 360(sp)
-    sw a4, 392(sp)
-    sw t4, 416(sp)
-    xor s1, t1, s7
-    xor ra, t1, s8
-    sw s10, 364(sp)
-    xor s11, s8, t2
-    xor t3, t0, s3
-    xor ra, ra, s5
-    xor s0, s1, s8
-    xor s10, t0, s6
-    xor s2, s6, s5
-    xor s4, s7, s11
-    xor s8, s8, s6
-    xor t0, t0, ra
-    xor s9, t3, s2
-    xor s7, s7, t2
-    xor s8, s8, t3
-    li a7, 0xff
-    xor t4, t2, s2
-    xor ra, s3, ra
-    xor s7, s7, s9
-    li a6, 0xff00
-    xor t3, t3, s11
-    xor t1, t1, t4
-    and ra, ra, a7
-    and s7, s7, a6
-    and t3, t3, a7
-    xor ra, t1, ra
-    xor t3, t2, t3
-    xor a4, s1, s3
-    xor t4, s3, t4
-    xor s7, ra, s7
-    xor s2, s11, s2
-    xor t2, a4, t2
-    and t4, t4, a7
-    and ra, s10, a7
-    xor s1, s1, s2
-    xor a4, a4, s11
-    xor t4, s0, t4
-    and s10, s10, a7
-    xor s11, s11, s9
-    and a4, a4, a6
-    xor s0, s0, s9
-    xor s3, s3, s5
-    xor s10, s1, s10
-    xor s9, s4, s9
-    xor s5, s4, s5
-    xor a4, s10, a4
-    and s8, s8, a6
-    xor s6, s6, s4
-    and s5, s5, a7
-    and s10, s9, a6
-    and s11, s11, a6
-    xor s8, t2, s8
-    xor s5, s2, s5
-    and s6, s6, a6
-    xor ra, t0, ra
-    and s9, s9, a6
-    and t2, t2, a7
-    xor s6, s5, s6
-    xor s11, ra, s11
-    xor s10, t3, s10
-    xor s9, t4, s9
-    sw a5, 384(sp)
-    and s0, s0, a6
-    xor t2, s3, t2
-    xor t4, s11, s6
-    xor t3, s10, s8
-    and a5, s9, s11
-    sw t5, 408(sp)
-    xor s0, t2, s0
-    xor s1, s9, s7
-    xor t0, s11, s10
-    xor s5, t4, t3
-    xor s2, s9, a4
-    xor t5, s10, a5
-    sw t6, 356(sp)
-    xor ra, a4, s0
-    and t4, s1, t4
-    and t0, s2, t0
-    xor a5, s7, a5
-    xor t6, s8, s9
-    xor s3, s1, ra
-    xor a5, a5, t4
-    xor t0, t6, t0
-    xor t1, s6, s8
-    and s5, s3, s5
-    and a6, s7, s6
-    xor a5, a5, t0
-    xor s6, s6, s7
-    xor s5, a5, s5
-    and s4, s0, s8
-    xor a5, s6, s0
-    xor s4, a5, s4
-    xor t2, s7, s0
-    xor s4, s4, t5
-    and t1, t2, t1
-    xor t5, a6, t5
-    xor t1, t5, t1
-    xor s11, s11, s9
-    xor t0, t1, t0
-    and t3, ra, t3
-    and a7, a4, s10
-    xor t1, s11, a4
-    xor a7, s8, a7
-    xor t3, t1, t3
-    xor a7, a7, s4
-    xor a6, t3, a6
-    xor t4, a7, t4
-    xor s4, a6, s4
-    and t1, s5, t4
-    and t5, t0, s4
-    xor a7, t0, t4
-    xor t1, s4, t1
-    xor t5, a7, t5
-    xor a6, s5, t0
-    xor t3, t4, s4
-    xor t1, t1, t5
-    and t3, a6, t3
-    xor t5, s5, t5
-    xor s4, t0, s4
-    xor t3, t5, t3
-    xor t4, s5, t4
-    xor t5, t4, s4
-    and s5, s5, t3
-    and t4, t4, t3
-    xor t3, t3, t1
-    and a6, a6, t1
-    and t0, t0, t3
-    xor s10, s10, a4
-    xor s8, s8, s0
-    and t1, t5, t1
-    xor s5, s5, t0
-    xor a6, t0, a6
-    and t3, s4, t3
-    xor t0, s10, s8
-    xor t5, s11, s10
-    xor t4, t4, t3
-    and a4, a4, s5
-    xor s4, a6, s5
-    and s10, s10, s5
-    xor t1, t3, t1
-    and s0, s0, a6
-    and s9, s9, t4
-    xor s5, s5, t4
-    and s7, s7, t1
-    xor s0, s0, s9
-    and ra, ra, s4
-    and s2, s2, s5
-    xor a4, a4, s0
-    xor ra, ra, s7
-    xor s2, s9, s2
-    xor s0, ra, s0
-    xor s9, s6, s8
-    xor ra, t1, t4
-    and s8, s8, a6
-    and s1, s1, ra
-    xor a6, a6, t1
-    xor a4, a4, s1
-    and t2, t2, a6
-    xor s1, s1, s2
-    xor t2, s7, t2
-    xor t3, s11, s6
-    xor s2, t2, s2
-    xor t2, t3, t0
-    and t4, s11, t4
-    and s5, t5, s5
-    and t1, s6, t1
-    and a6, s9, a6
-    and t0, t0, s4
-    xor s5, t4, s5
-    xor a6, t1, a6
-    xor s4, s4, ra
-    xor t4, s8, t4
-    xor a6, a6, s5
-    and ra, t3, ra
-    and s3, s3, s4
-    xor s10, s10, t4
-    and s4, t2, s4
-    xor s5, ra, s5
-    xor t1, t0, t1
-    xor s10, s10, ra
-    xor s4, s5, s4
-    xor t4, t1, t4
-    xor s3, s1, s3
-    xor ra, s10, s4
-    xor s9, s10, s0
-    xor s5, t4, s2
-    xor s1, a6, s3
-    xor s6, ra, s3
-    xor a7, a6, s9
-    xor t2, s0, a4
-    xor s7, t4, s10
-    xor s3, s10, s3
-    li s8, 0xff0000
-    xor a7, a7, s5
-    li t1, 0xff000000
-    xor s10, s10, t2
-    xor s11, s7, s1
-    and a7, a7, s8
-    and s11, s11, t1
-    xor a7, s10, a7
-    xor s11, a7, s11
-    xor t0, a6, ra
-    xor a7, ra, s2
-    xor t3, s4, s5
-    xor ra, ra, s5
-    xor s5, a4, s5
-    xor s9, s9, s2
-    and s5, s5, s8
-    xor s5, s9, s5
-    xor t5, a4, t3
-    xor s9, t0, s2
-    xor t3, t2, t3
-    xor s2, t2, s2
-    xor t4, t4, a6
+    slli s1, s1, 4
+    xor a5, a5, s1
+    srli s1, t6, 4
+    xor s1, s1, t2
+    and s1, s1, t0
     xor t2, t2, s1
+    slli s1, s1, 4
+    xor t6, t6, s1
+    srli s1, s6, 4
+    xor s1, s1, s4
+    and s1, s1, t0
     xor s4, s4, s1
-    and t4, t4, t1
-    and t2, t2, s8
-    and s4, s4, t1
-    xor t4, s5, t4
-    xor t2, a6, t2
-    xor s5, t0, s0
-    xor s4, t2, s4
-    xor a7, a7, s1
-    xor s0, s0, s6
-    xor t2, t5, s1
-    and s3, s3, s8
-    and s5, s5, s8
-    and s6, s6, s8
-    xor s1, t3, s1
-    and t5, t5, s8
-    and s7, s7, t1
-    xor s3, a7, s3
-    and ra, ra, t1
-    xor s6, s9, s6
-    and t0, t0, t1
-    xor s5, t2, s5
-    xor t5, s2, t5
-    and s1, s1, s8
-    and t3, t3, t1
-    xor s7, s6, s7
-    xor ra, s5, ra
-    xor t0, t5, t0
-    xor s1, s0, s1
-    xor t3, s3, t3
-    lw s3, 356(sp)
-    lw s0, 384(sp)
-    lw t5, 408(sp)
-    lw s5, 416(sp)
-    lw t2, 364(sp)
-    lw s6, 360(sp)
-    lw s9, 392(sp)
-    sw t3, 392(sp)
-    and a4, a4, t1
-    sw s4, 376(sp)
-    xor a4, s1, a4
-    sw s7, 356(sp)
-    sw a4, 352(sp)
-    sw t4, 336(sp)
-    xor a7, s6, s9
-    xor t3, s6, s3
-    sw s11, 360(sp)
-    xor s1, s3, a2
-    xor a6, s5, t2
-    xor t3, t3, t5
-    xor s4, a7, s3
-    xor s11, s5, s0
-    xor s2, s0, t5
-    xor a5, s9, s1
-    xor s3, s3, s0
-    xor s5, s5, t3
-    xor s10, a6, s2
-    xor s9, s9, a2
-    xor s3, s3, a6
-    li s7, 0xff
-    xor t4, a2, s2
-    xor t3, t2, t3
-    xor s9, s9, s10
-    li t6, 0xff00
-    xor a6, a6, s1
-    xor s6, s6, t4
-    and t3, t3, s7
-    and s9, s9, t6
-    and a6, a6, s7
-    xor t3, s6, t3
-    xor a6, a2, a6
-    xor a4, a7, t2
-    xor t4, t2, t4
-    xor s9, t3, s9
-    xor s2, s1, s2
-    xor a2, a4, a2
-    and t4, t4, s7
-    and t3, s11, s7
-    xor a7, a7, s2
-    xor a4, a4, s1
-    xor t4, s4, t4
-    and s11, s11, s7
-    xor s1, s1, s10
-    and a4, a4, t6
-    xor s4, s4, s10
-    xor t2, t2, t5
-    xor s11, a7, s11
-    xor s10, a5, s10
-    xor t5, a5, t5
-    xor a4, s11, a4
-    and s3, s3, t6
-    xor s0, s0, a5
-    and t5, t5, s7
-    and s11, s10, t6
-    and s1, s1, t6
-    xor s3, a2, s3
-    xor t5, s2, t5
-    and s0, s0, t6
-    xor t3, s5, t3
-    and s10, s10, t6
-    and a2, a2, s7
-    xor s0, t5, s0
-    xor s1, t3, s1
-    xor s11, a6, s11
-    xor s10, t4, s10
-    and s4, s4, t6
-    xor a2, t2, a2
-    xor t4, s1, s0
-    xor a6, s11, s3
-    and s7, s10, s1
-    xor s4, a2, s4
-    xor a7, s10, s9
-    xor s5, s1, s11
-    xor t5, t4, a6
-    xor s2, s10, a4
-    xor t6, s11, s7
-    xor t3, a4, s4
-    and t4, a7, t4
-    and s5, s2, s5
-    sw t0, 408(sp)
-    xor s7, s9, s7
-    xor s8, s3, s10
-    xor t2, a7, t3
-    sw ra, 364(sp)
-    xor s7, s7, t4
-    xor s5, s8, s5
-    xor s6, s0, s3
-    and t5, t2, t5
-    and ra, s9, s0
-    xor s7, s7, s5
-    xor s0, s0, s9
-    xor t5, s7, t5
-    and a5, s4, s3
-    xor s7, s0, s4
-    xor a5, s7, a5
-    xor a2, s9, s4
-    xor a5, a5, t6
-    and s6, a2, s6
-    xor t6, ra, t6
-    xor s6, t6, s6
-    xor s1, s1, s10
-    xor s5, s6, s5
-    and a6, t3, a6
-    and t0, a4, s11
-    xor s6, s1, a4
-    xor t0, s3, t0
-    xor a6, s6, a6
-    xor t0, t0, a5
-    xor ra, a6, ra
-    xor t4, t0, t4
-    xor a5, ra, a5
-    and s6, t5, t4
-    and t6, s5, a5
-    xor t0, s5, t4
-    xor s6, a5, s6
-    xor t6, t0, t6
-    xor ra, t5, s5
-    xor a6, t4, a5
-    xor s6, s6, t6
-    and a6, ra, a6
-    xor t6, t5, t6
-    xor a5, s5, a5
-    xor a6, t6, a6
-    xor t4, t5, t4
-    xor t6, t4, a5
-    and t5, t5, a6
-    and t4, t4, a6
-    xor a6, a6, s6
-    and ra, ra, s6
-    and s5, s5, a6
-    xor s11, s11, a4
-    xor s3, s3, s4
-    and s6, t6, s6
-    xor t5, t5, s5
-    xor ra, s5, ra
-    and a6, a5, a6
-    xor s5, s11, s3
-    xor t6, s1, s11
-    xor t4, t4, a6
-    and a4, a4, t5
-    xor a5, ra, t5
-    and s11, s11, t5
-    xor s6, a6, s6
-    and s4, s4, ra
-    and s10, s10, t4
-    xor t5, t5, t4
-    and s9, s9, s6
-    xor s4, s4, s10
-    and t3, t3, a5
-    and s2, s2, t5
-    xor a4, a4, s4
-    xor t3, t3, s9
-    xor s2, s10, s2
-    xor s4, t3, s4
-    xor s10, s0, s3
-    xor t3, s6, t4
-    and s3, s3, ra
-    and a7, a7, t3
-    xor ra, ra, s6
-    xor a4, a4, a7
-    and a2, a2, ra
-    xor a7, a7, s2
-    xor a2, s9, a2
-    xor a6, s1, s0
-    xor s2, a2, s2
-    xor a2, a6, s5
-    and t4, s1, t4
-    and t5, t6, t5
-    and s6, s0, s6
-    and ra, s10, ra
-    and s5, s5, a5
-    xor t5, t4, t5
-    xor ra, s6, ra
-    xor a5, a5, t3
-    xor t4, s3, t4
-    xor ra, ra, t5
-    and t3, a6, t3
-    and t2, t2, a5
-    xor s11, s11, t4
-    and a5, a2, a5
-    xor t5, t3, t5
-    xor s6, s5, s6
-    xor s11, s11, t3
-    xor a5, t5, a5
-    xor t4, s6, t4
-    xor t2, a7, t2
-    xor t3, s11, a5
-    xor s9, s11, s4
-    xor t5, t4, s2
-    xor a7, ra, t2
-    xor s10, t3, t2
-    xor s1, ra, s9
-    xor a2, s4, a4
-    xor s5, t4, s11
-    xor t2, s11, t2
-    li s0, 0xff0000
-    xor s1, s1, t5
-    xor s11, s11, a2
-    xor t6, s5, a7
-    and s1, s1, s0
-    and t6, t6, t1
-    xor s1, s11, s1
-    xor t6, s1, t6
-    xor s6, ra, t3
-    xor s1, t3, s2
-    xor a6, a5, t5
-    xor t3, t3, t5
-    xor t5, a4, t5
-    xor s9, s9, s2
-    and t5, t5, s0
-    xor t5, s9, t5
-    xor s3, a4, a6
-    xor s9, s6, s2
-    xor a6, a2, a6
-    xor s2, a2, s2
-    xor a2, a2, a7
-    xor a5, a5, a7
-    and a2, a2, s0
-    and a5, a5, t1
-    xor t4, t4, ra
-    xor a2, ra, a2
-    and t4, t4, t1
-    xor a5, a2, a5
-    xor s1, s1, a7
-    xor t4, t5, t4
-    xor a2, s3, a7
-    xor t5, s6, s4
-    xor a7, a6, a7
-    and t2, t2, s0
-    xor s4, s4, s10
-    and s3, s3, s0
-    and a7, a7, s0
-    xor t2, s1, t2
-    and a4, a4, t1
-    and t5, t5, s0
-    and s10, s10, s0
-    and s6, s6, t1
-    xor s3, s2, s3
-    xor a7, s4, a7
-    and a6, a6, t1
-    xor s10, s9, s10
-    xor t5, a2, t5
-    xor s6, s3, s6
-    xor a4, a7, a4
-    xor a6, t2, a6
-    lw t2, 436(sp)
-    lw a7, 396(sp)
-    lw s3, 432(sp)
-    lw s2, 332(sp)
-    lw a2, 372(sp)
-    lw ra, 404(sp)
-    lw s9, 412(sp)
-    lw s1, 400(sp)
-    and s5, s5, t1
-    sw a6, 400(sp)
-    xor s5, s10, s5
-    sw a5, 384(sp)
-    sw s5, 436(sp)
-    sw a4, 416(sp)
-    sw t4, 340(sp)
-    and t3, t3, t1
-    xor s11, s9, s1
-    xor a6, s9, t2
-    sw t6, 396(sp)
-    xor t3, t5, t3
-    xor s4, t2, a7
-    xor s10, a2, ra
-    xor a6, a6, s2
-    xor a5, s11, t2
-    xor t6, a2, s3
-    xor t5, s3, s2
-    xor s7, s1, s4
-    xor t2, t2, s3
-    xor a2, a2, a6
-    xor t0, s10, t5
-    xor s1, s1, a7
-    xor t2, t2, s10
-    li s5, 0xff
-    xor t4, a7, t5
-    xor a6, ra, a6
-    xor s1, s1, t0
-    li s8, 0xff00
-    xor s10, s10, s4
-    xor s9, s9, t4
-    and a6, a6, s5
-    and s1, s1, s8
-    and s10, s10, s5
-    xor a6, s9, a6
-    xor s10, a7, s10
-    xor a4, s11, ra
-    xor t4, ra, t4
-    xor s1, a6, s1
-    xor t5, s4, t5
-    xor a7, a4, a7
-    and t4, t4, s5
-    and a6, t6, s5
-    xor s11, s11, t5
-    xor a4, a4, s4
-    xor t4, a5, t4
-    and t6, t6, s5
-    xor s4, s4, t0
-    and a4, a4, s8
-    xor a5, a5, t0
-    xor ra, ra, s2
-    xor t6, s11, t6
-    xor t0, s7, t0
-    xor s2, s7, s2
-    xor a4, t6, a4
-    and t2, t2, s8
-    xor s3, s3, s7
-    and s2, s2, s5
-    and t6, t0, s8
-    and s4, s4, s8
-    xor t2, a7, t2
-    xor s2, t5, s2
-    and s3, s3, s8
-    xor a6, a2, a6
-    and t0, t0, s8
-    and a7, a7, s5
-    xor s3, s2, s3
-    xor s4, a6, s4
-    xor t6, s10, t6
-    xor t0, t4, t0
-    and a5, a5, s8
-    xor a7, ra, a7
-    xor t4, s4, s3
-    xor s10, t6, t2
-    and s5, t0, s4
-    xor a5, a7, a5
-    xor s11, t0, s1
-    xor a2, s4, t6
-    xor s2, t4, s10
-    xor t5, t0, a4
-    xor s8, t6, s5
-    xor a6, a4, a5
-    and t4, s11, t4
-    and a2, t5, a2
-    sw s6, 332(sp)
-    xor s5, s1, s5
-    xor s0, t2, t0
-    xor ra, s11, a6
-    sw t3, 404(sp)
-    xor s5, s5, t4
-    xor a2, s0, a2
-    xor s9, s3, t2
-    and s2, ra, s2
-    and t3, s1, s3
-    xor s5, s5, a2
-    xor s3, s3, s1
-    xor s2, s5, s2
-    and s7, a5, t2
-    xor s5, s3, a5
-    xor s7, s5, s7
-    xor a7, s1, a5
-    xor s7, s7, s8
-    and s9, a7, s9
-    xor s8, t3, s8
-    xor s9, s8, s9
-    xor s4, s4, t0
-    xor a2, s9, a2
-    and s10, a6, s10
-    and s6, a4, t6
-    xor s9, s4, a4
-    xor s6, t2, s6
-    xor s10, s9, s10
-    xor s6, s6, s7
-    xor t3, s10, t3
-    xor t4, s6, t4
-    xor s7, t3, s7
-    and s9, s2, t4
-    and s8, a2, s7
-    xor s6, a2, t4
-    xor s9, s7, s9
-    xor s8, s6, s8
-    xor t3, s2, a2
-    xor s10, t4, s7
-    xor s9, s9, s8
-    and s10, t3, s10
-    xor s8, s2, s8
-    xor s7, a2, s7
-    xor s10, s8, s10
-    xor t4, s2, t4
-    xor s8, t4, s7
-    and s2, s2, s10
-    and t4, t4, s10
-    xor s10, s10, s9
-    and t3, t3, s9
-    and a2, a2, s10
-    xor t6, t6, a4
-    xor t2, t2, a5
-    and s9, s8, s9
-    xor s2, s2, a2
-    xor t3, a2, t3
-    and s10, s7, s10
-    xor a2, t6, t2
-    xor s8, s4, t6
-    xor t4, t4, s10
-    and a4, a4, s2
-    xor s7, t3, s2
-    and t6, t6, s2
-    xor s9, s10, s9
-    and a5, a5, t3
-    and t0, t0, t4
-    xor s2, s2, t4
-    and s1, s1, s9
-    xor a5, a5, t0
-    and a6, a6, s7
-    and t5, t5, s2
-    xor a4, a4, a5
-    xor a6, a6, s1
-    xor t5, t0, t5
-    xor a5, a6, a5
-    xor t0, s3, t2
-    xor a6, s9, t4
-    and t2, t2, t3
-    and s11, s11, a6
-    xor t3, t3, s9
-    xor a4, a4, s11
-    and a7, a7, t3
-    xor s11, s11, t5
-    xor a7, s1, a7
-    xor s10, s4, s3
-    xor t5, a7, t5
-    xor a7, s10, a2
-    and t4, s4, t4
-    and s2, s8, s2
-    and s9, s3, s9
-    and t3, t0, t3
-    and a2, a2, s7
-    xor s2, t4, s2
-    xor t3, s9, t3
-    xor s7, s7, a6
-    xor t4, t2, t4
-    xor t3, t3, s2
-    and a6, s10, a6
-    and ra, ra, s7
-    xor t6, t6, t4
-    and s7, a7, s7
-    xor s2, a6, s2
-    xor s9, a2, s9
-    xor t6, t6, a6
-    xor s7, s2, s7
-    xor t4, s9, t4
-    xor ra, s11, ra
-    xor a6, t6, s7
-    xor s1, t6, a5
-    xor s2, t4, t5
-    xor s11, t3, ra
-    xor t0, a6, ra
-    xor s4, t3, s1
-    xor a7, a5, a4
-    xor a2, t4, t6
-    xor ra, t6, ra
-    li s3, 0xff0000
-    xor s4, s4, s2
-    xor t6, t6, a7
-    xor s8, a2, s11
-    and s4, s4, s3
-    and s8, s8, t1
-    xor s4, t6, s4
-    xor s8, s4, s8
-    xor s9, t3, a6
-    xor s4, a6, t5
-    xor s10, s7, s2
-    xor a6, a6, s2
-    xor s2, a4, s2
-    xor s1, s1, t5
-    and s2, s2, s3
-    xor s2, s1, s2
-    xor t2, a4, s10
-    xor s1, s9, t5
-    xor s10, a7, s10
-    xor t5, a7, t5
-    xor a7, a7, s11
-    xor s7, s7, s11
-    and a7, a7, s3
-    and s7, s7, t1
-    xor t4, t4, t3
-    xor a7, t3, a7
-    and t4, t4, t1
-    xor s7, a7, s7
-    xor s4, s4, s11
-    xor t4, s2, t4
-    xor a7, t2, s11
-    xor s2, s9, a5
-    xor s11, s10, s11
-    and ra, ra, s3
-    xor a5, a5, t0
-    and t2, t2, s3
-    and s11, s11, s3
-    xor ra, s4, ra
-    and a4, a4, t1
-    and s2, s2, s3
-    and t0, t0, s3
-    and s9, s9, t1
-    xor t2, t5, t2
-    xor s11, a5, s11
-    and s10, s10, t1
-    xor t0, s1, t0
-    xor s2, a7, s2
-    xor s9, t2, s9
-    xor a4, s11, a4
-    xor s10, ra, s10
-    lw ra, 428(sp)
-    lw s11, 368(sp)
-    lw t2, 348(sp)
-    lw t5, 344(sp)
-    lw a7, 424(sp)
-    lw t3, 380(sp)
-    lw s1, 388(sp)
-    lw s4, 420(sp)
-    and a2, a2, t1
-    sw s10, 420(sp)
-    xor a2, t0, a2
-    sw s7, 432(sp)
-    sw a2, 428(sp)
-    and a6, a6, t1
-    xor t6, s1, s4
-    sw a4, 372(sp)
-    xor a6, s2, a6
-    xor a5, ra, s11
-    xor s10, s1, ra
-    xor s7, t6, ra
-    sw t4, 412(sp)
-    xor s2, t2, t5
-    xor t0, a7, t3
-    xor ra, ra, t2
-    sw s8, 368(sp)
-    xor s6, t0, s2
-    xor s10, s10, t5
-    xor ra, ra, t0
-    xor s8, a7, t2
-    xor s5, s4, a5
-    xor t0, t0, a5
-    li a2, 0xff
-    xor t4, s11, s2
-    xor a7, a7, s10
-    xor s4, s4, s11
-    and t0, t0, a2
-    xor s1, s1, t4
-    xor s10, t3, s10
-    xor s4, s4, s6
-    li s0, 0xff00
-    xor t0, s11, t0
-    xor a4, t6, t3
-    xor t4, t3, t4
-    and s10, s10, a2
-    and s4, s4, s0
-    and ra, ra, s0
-    xor s11, a4, s11
-    xor t3, t3, t5
-    xor s10, s1, s10
-    xor ra, s11, ra
-    xor t5, s5, t5
-    xor s4, s10, s4
-    xor s2, a5, s2
-    and t4, t4, a2
-    and s11, s11, a2
-    and t5, t5, a2
-    and s10, s8, a2
-    xor t6, t6, s2
-    xor a4, a4, a5
-    xor t4, s7, t4
-    and a2, s8, a2
-    xor a5, a5, s6
-    and a4, a4, s0
-    xor s7, s7, s6
-    xor a2, t6, a2
-    xor s6, s5, s6
-    xor t2, t2, s5
-    xor a4, a2, a4
-    and a5, a5, s0
-    and s7, s7, s0
-    and t2, t2, s0
-    and a2, s6, s0
-    xor t5, s2, t5
-    xor s10, a7, s10
-    and s0, s6, s0
-    xor t2, t5, t2
-    xor a5, s10, a5
-    xor a2, t0, a2
-    xor s0, t4, s0
-    sw s9, 344(sp)
-    xor s11, t3, s11
-    xor t4, a5, t2
-    xor s6, a2, ra
-    and s9, s0, a5
-    sw a6, 380(sp)
-    xor s7, s11, s7
-    xor t0, s0, s4
-    xor s8, a5, a2
-    xor a7, t4, s6
-    xor s1, s0, a4
-    xor a6, a2, s9
-    xor t6, a4, s7
-    and t4, t0, t4
-    and s8, s1, s8
-    xor s9, s4, s9
-    xor s3, ra, s0
-    xor s2, t0, t6
-    xor s9, s9, t4
-    xor s8, s3, s8
-    xor s10, t2, ra
-    and a7, s2, a7
-    and s5, s4, t2
-    xor s9, s9, s8
+    slli s1, s1, 4
+    xor s6, s6, s1
+    lw s1, 12(a1)
+    sw t2, 476(sp)
+    sw s4, 472(sp)
+    lw t2, 28(a1)
+    srli s4, s1, 1
+    xor s4, s4, t2
+    and s4, s4, a7
     xor t2, t2, s4
-    xor a7, s9, a7
-    and s11, s7, ra
-    xor s9, t2, s7
-    xor s11, s9, s11
-    xor t5, s4, s7
-    xor s11, s11, a6
-    and s10, t5, s10
-    xor a6, s5, a6
-    xor s10, a6, s10
-    xor a5, a5, s0
-    xor s8, s10, s8
-    and s6, t6, s6
-    and t3, a4, a2
-    xor s10, a5, a4
-    xor t3, ra, t3
-    xor s6, s10, s6
-    xor t3, t3, s11
-    xor s5, s6, s5
-    xor t4, t3, t4
-    xor s11, s5, s11
-    and s10, a7, t4
-    and a6, s8, s11
-    xor t3, s8, t4
-    xor s10, s11, s10
-    xor a6, t3, a6
-    xor s5, a7, s8
-    xor s6, t4, s11
-    xor s10, s10, a6
-    and s6, s5, s6
-    xor a6, a7, a6
-    xor s11, s8, s11
-    xor s6, a6, s6
-    xor t4, a7, t4
-    xor a6, t4, s11
-    and a7, a7, s6
-    and t4, t4, s6
-    xor s6, s6, s10
-    and s5, s5, s10
-    and s8, s8, s6
-    xor a2, a2, a4
-    xor ra, ra, s7
-    and s10, a6, s10
-    xor a7, a7, s8
-    xor s5, s8, s5
-    and s6, s11, s6
-    xor s8, a2, ra
-    xor a6, a5, a2
-    xor t4, t4, s6
-    and a4, a4, a7
-    xor s11, s5, a7
-    and a2, a2, a7
-    xor s10, s6, s10
-    and s7, s7, s5
-    and s0, s0, t4
-    xor a7, a7, t4
-    and s4, s4, s10
-    xor s7, s7, s0
-    and t6, t6, s11
-    and s1, s1, a7
-    xor a4, a4, s7
-    xor t6, t6, s4
-    xor s1, s0, s1
-    xor s7, t6, s7
-    xor s0, t2, ra
-    xor t6, s10, t4
-    and ra, ra, s5
-    and t0, t0, t6
-    xor s5, s5, s10
-    xor a4, a4, t0
-    and t5, t5, s5
-    xor t0, t0, s1
-    xor t5, s4, t5
-    xor s6, a5, t2
-    xor s1, t5, s1
-    xor t5, s6, s8
-    and t4, a5, t4
-    and a7, a6, a7
-    and s10, t2, s10
-    and s5, s0, s5
-    and s8, s8, s11
-    xor a7, t4, a7
-    xor s5, s10, s5
-    xor s11, s11, t6
-    xor t4, ra, t4
-    xor s5, s5, a7
-    and t6, s6, t6
-    and s2, s2, s11
-    xor a2, a2, t4
-    and s11, t5, s11
-    xor a7, t6, a7
-    xor s10, s8, s10
-    xor a2, a2, t6
-    xor s11, a7, s11
-    xor t4, s10, t4
-    xor s2, t0, s2
-    xor t6, a2, s11
-    xor s4, a2, s7
-    xor a7, t4, s1
-    xor t0, s5, s2
-    xor s0, t6, s2
-    xor a5, s5, s4
-    xor t5, s7, a4
-    xor s8, t4, a2
-    xor s2, a2, s2
-    li t2, 0xff0000
-    xor a5, a5, a7
-    xor a2, a2, t5
-    xor a6, s8, t0
-    and a5, a5, t2
-    and a6, a6, t1
-    xor a5, a2, a5
-    xor a6, a5, a6
-    xor s10, s5, t6
-    xor a5, t6, s1
-    xor s6, s11, a7
-    xor t6, t6, a7
-    xor a7, a4, a7
-    xor s4, s4, s1
-    and a7, a7, t2
-    xor a7, s4, a7
-    xor ra, a4, s6
-    xor s4, s10, s1
-    xor s6, t5, s6
-    xor s1, t5, s1
-    xor t4, t4, s5
-    xor t5, t5, t0
-    xor s11, s11, t0
-    and t4, t4, t1
-    and t5, t5, t2
-    and s11, s11, t1
-    xor t4, a7, t4
-    xor t5, s5, t5
-    xor a7, s10, s7
-    xor s11, t5, s11
-    xor a5, a5, t0
-    xor s7, s7, s0
-    xor t5, ra, t0
-    and s2, s2, t2
-    and s8, s8, t1
-    and t6, t6, t1
-    and a4, a4, t1
-    and a7, a7, t2
-    and s0, s0, t2
-    and s10, s10, t1
-    xor t0, s6, t0
-    and ra, ra, t2
-    xor s2, a5, s2
-    and t2, t0, t2
-    and t1, s6, t1
-    xor t2, s7, t2
-    xor t1, s2, t1
-    xor a4, t2, a4
-    lw s2, 404(sp)
-    lw s6, 380(sp)
-    lw t2, 364(sp)
-    xor a7, t5, a7
-    xor s2, s2, s6
-    xor t6, a7, t6
-    xor t2, t2, s2
-    xor s6, s6, t6
-    slli s7, t2, 16
-    srli t0, t2, 16
-    xor s6, s6, t2
-    or t0, s7, t0
-    xor t2, t2, t0
-    slli s7, t2, 24
-    srli t2, t2, 8
-    xor t6, t6, s2
-    or t2, s7, t2
-    xor s2, s2, s6
-    xor t0, t2, t0
-    slli t2, s2, 16
-    srli s7, s2, 16
-    or s7, t2, s7
-    xor s2, s2, s7
-    slli t2, s2, 24
-    srli s2, s2, 8
-    or s2, t2, s2
-    xor s7, s2, s7
-    srli s2, s7, 8
-    li t2, 0xff00ff
-    and s7, s7, t2
-    xor ra, s1, ra
-    and s2, s2, t2
-    slli s7, s7, 8
-    xor s10, ra, s10
-    or s7, s2, s7
-    slli s2, s6, 16
-    srli ra, s6, 16
-    or ra, s2, ra
-    xor ra, s6, ra
-    slli s2, ra, 24
-    srli ra, ra, 8
-    or ra, s2, ra
-    xor s6, ra, s6
-    slli ra, t6, 16
-    srli s2, t6, 16
-    or s2, ra, s2
-    xor s2, t6, s2
-    slli ra, s2, 24
-    srli s2, s2, 8
-    or s2, ra, s2
-    xor t6, s2, t6
-    srli s2, t6, 8
-    and t6, t6, t2
-    and s2, s2, t2
-    slli t6, t6, 8
-    or t6, s2, t6
-    lw s2, 332(sp)
-    lw ra, 344(sp)
-    lw s1, 408(sp)
-    xor s2, s2, ra
-    xor s1, s1, s2
-    xor ra, ra, s10
-    slli a7, s1, 16
-    srli t5, s1, 16
-    xor ra, ra, s1
-    or t5, a7, t5
-    xor s1, s1, t5
-    slli a7, s1, 24
-    srli s1, s1, 8
-    xor s10, s10, s2
-    or s1, a7, s1
-    xor s2, s2, ra
-    xor t5, s1, t5
-    slli s1, s2, 16
-    srli a7, s2, 16
-    or a7, s1, a7
-    xor s2, s2, a7
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor a7, s2, a7
-    srli s2, a7, 8
-    and a7, a7, t2
-    and s2, s2, t2
-    slli a7, a7, 8
-    or a7, s2, a7
-    slli s2, ra, 16
-    srli s1, ra, 16
-    or s1, s2, s1
-    xor s1, ra, s1
-    slli s2, s1, 24
-    srli s1, s1, 8
-    or s1, s2, s1
-    xor ra, s1, ra
-    slli s1, s10, 16
-    srli s2, s10, 16
-    or s2, s1, s2
-    xor s2, s10, s2
-    slli s1, s2, 24
-    srli s2, s2, 8
-    or s2, s1, s2
-    xor s10, s2, s10
-    srli s2, s10, 8
-    and s10, s10, t2
-    and s2, s2, t2
-    slli s10, s10, 8
-    or s10, s2, s10
-    lw s2, 396(sp)
-    lw s1, 368(sp)
-    lw s5, 360(sp)
-    xor s0, s4, s0
-    xor s2, s2, s1
-    xor s8, s0, s8
-    xor s5, s5, s2
-    xor s1, s1, a6
-    slli s0, s5, 16
-    srli s4, s5, 16
-    xor s1, s1, s5
-    or s4, s0, s4
-    xor s5, s5, s4
-    slli s0, s5, 24
-    srli s5, s5, 8
-    xor a6, a6, s2
-    or s5, s0, s5
-    xor s2, s2, s1
-    xor s4, s5, s4
-    slli s5, s2, 16
-    srli s0, s2, 16
-    or s0, s5, s0
-    xor s2, s2, s0
-    slli s5, s2, 24
-    srli s2, s2, 8
-    or s2, s5, s2
-    xor s0, s2, s0
-    srli s2, s0, 8
-    and s0, s0, t2
-    and s2, s2, t2
-    slli s0, s0, 8
-    or s0, s2, s0
-    slli s2, s1, 16
-    srli s5, s1, 16
-    or s5, s2, s5
-    xor s5, s1, s5
-    slli s2, s5, 24
-    srli s5, s5, 8
-    or s5, s2, s5
-    xor s1, s5, s1
-    slli s5, a6, 16
-    srli s2, a6, 16
-    or s2, s5, s2
-    xor s2, a6, s2
-    slli s5, s2, 24
-    srli s2, s2, 8
-    or s2, s5, s2
-    xor a6, s2, a6
-    srli s2, a6, 8
-    and a6, a6, t2
-    and s2, s2, t2
-    slli a6, a6, 8
-    or a6, s2, a6
-    lw s2, 340(sp)
-    lw s5, 412(sp)
-    lw a5, 336(sp)
-    xor s2, s2, s5
-    xor a5, a5, s2
-    xor s5, s5, t4
-    slli a2, a5, 16
-    srli t3, a5, 16
-    xor s5, s5, a5
-    or t3, a2, t3
-    xor a5, a5, t3
-    slli a2, a5, 24
-    srli a5, a5, 8
-    xor t4, t4, s2
-    or a5, a2, a5
-    xor s2, s2, s5
-    xor t3, a5, t3
-    slli a5, s2, 16
-    srli a2, s2, 16
-    or a2, a5, a2
-    xor s2, s2, a2
-    slli a5, s2, 24
-    srli s2, s2, 8
-    or s2, a5, s2
-    xor a2, s2, a2
-    srli s2, a2, 8
-    and a2, a2, t2
-    and s2, s2, t2
-    slli a2, a2, 8
-    or a2, s2, a2
-    slli s2, s5, 16
-    srli a5, s5, 16
-    or a5, s2, a5
-    xor a5, s5, a5
-    slli s2, a5, 24
-    srli a5, a5, 8
-    or a5, s2, a5
-    xor s5, a5, s5
-    slli a5, t4, 16
-    srli s2, t4, 16
-    or s2, a5, s2
-    xor s2, t4, s2
-    slli a5, s2, 24
-    srli s2, s2, 8
-    or s2, a5, s2
-    xor t4, s2, t4
-    srli s2, t4, 8
-    and t4, t4, t2
-    and s2, s2, t2
-    slli t4, t4, 8
-    or t4, s2, t4
-    xor a2, a2, s5
-    lw s2, 416(sp)
-    lw a5, 372(sp)
-    xor s5, s5, t4
-    lw s9, 352(sp)
-    xor t4, t4, a2
-    xor s2, s2, a5
-    xor s9, s9, s2
-    sw t4, 352(sp)
-    xor a5, a5, a4
-    slli s3, s9, 16
-    srli t4, s9, 16
-    xor a5, a5, s9
-    or t4, s3, t4
-    xor s9, s9, t4
-    slli s3, s9, 24
-    srli s9, s9, 8
-    xor a4, a4, s2
-    or s9, s3, s9
-    xor s2, s2, a5
-    xor t4, s9, t4
-    slli s9, s2, 16
-    srli s3, s2, 16
-    or s3, s9, s3
-    xor s2, s2, s3
-    slli s9, s2, 24
-    srli s2, s2, 8
-    or s2, s9, s2
-    xor s3, s2, s3
-    srli s2, s3, 8
-    and s3, s3, t2
-    and s2, s2, t2
-    slli s3, s3, 8
-    or s3, s2, s3
-    slli s2, a5, 16
-    srli s9, a5, 16
-    or s9, s2, s9
-    xor s9, a5, s9
-    slli s2, s9, 24
-    srli s9, s9, 8
-    or s9, s2, s9
-    xor a5, s9, a5
-    slli s9, a4, 16
-    srli s2, a4, 16
-    or s2, s9, s2
-    xor s2, a4, s2
-    slli s9, s2, 24
-    srli s2, s2, 8
-    or s2, s9, s2
-    xor a4, s2, a4
-    srli s2, a4, 8
-    and a4, a4, t2
-    and s2, s2, t2
-    slli a4, a4, 8
-    or a4, s2, a4
-    xor s3, s3, a5
-    xor a5, a5, a4
-    lw s2, 436(sp)
-    lw s9, 428(sp)
-    xor a4, a4, s3
-    xor s0, s0, s1
-    sw a4, 428(sp)
-    xor a7, a7, ra
-    xor s1, s1, a6
-    lw a4, 356(sp)
-    xor ra, ra, s10
-    xor a6, a6, s0
-    xor s10, s10, a7
-    xor s2, s2, s9
-    sw a6, 356(sp)
-    xor a4, a4, s2
-    sw s10, 436(sp)
-    xor s9, s9, s8
-    slli a6, a4, 16
-    srli s10, a4, 16
-    xor s9, s9, a4
-    or s10, a6, s10
-    xor a4, a4, s10
-    slli a6, a4, 24
-    srli a4, a4, 8
-    xor s8, s8, s2
-    or a4, a6, a4
-    xor s2, s2, s9
-    xor s10, a4, s10
-    slli a4, s2, 16
-    srli a6, s2, 16
-    or a6, a4, a6
-    xor s2, s2, a6
-    slli a4, s2, 24
-    srli s2, s2, 8
-    or s2, a4, s2
-    xor a6, s2, a6
-    srli s2, a6, 8
-    and a6, a6, t2
-    and s2, s2, t2
-    slli a6, a6, 8
-    or a6, s2, a6
-    slli s2, s9, 16
-    srli a4, s9, 16
-    or a4, s2, a4
-    xor a4, s9, a4
-    slli s2, a4, 24
-    srli a4, a4, 8
-    or a4, s2, a4
-    xor s9, a4, s9
-    slli a4, s8, 16
-    srli s2, s8, 16
-    or s2, a4, s2
-    xor s2, s8, s2
-    slli a4, s2, 24
-    srli s2, s2, 8
-    or s2, a4, s2
-    xor s8, s2, s8
-    srli s2, s8, 8
-    and s8, s8, t2
-    and s2, s2, t2
-    slli s8, s8, 8
-    or s8, s2, s8
-    xor a6, a6, s9
-    xor s9, s9, s8
-    lw s2, 384(sp)
-    lw a4, 432(sp)
-    xor s8, s8, a6
-    xor s7, s7, s6
-    sw s8, 432(sp)
-    xor s6, s6, t6
-    lw s8, 376(sp)
-    xor t6, t6, s7
-    xor s10, s10, a6
-    xor s9, s9, s10
-    xor s2, s2, a4
-    sw t6, 376(sp)
-    xor a6, a6, s9
-    xor s8, s8, s2
-    sw s9, 384(sp)
-    xor a4, a4, s11
-    slli t6, s8, 16
-    srli s9, s8, 16
-    xor a4, a4, s8
-    or s9, t6, s9
-    xor s8, s8, s9
-    slli t6, s8, 24
-    srli s8, s8, 8
-    xor s11, s11, s2
-    or s8, t6, s8
-    xor s2, s2, a4
-    xor s9, s8, s9
-    slli s8, s2, 16
-    srli t6, s2, 16
-    or t6, s8, t6
-    xor s2, s2, t6
-    slli s8, s2, 24
-    srli s2, s2, 8
-    or s2, s8, s2
-    xor t6, s2, t6
-    srli s2, t6, 8
-    and t6, t6, t2
-    and s2, s2, t2
-    slli t6, t6, 8
-    or t6, s2, t6
-    slli s2, a4, 16
-    srli s8, a4, 16
-    or s8, s2, s8
-    xor s8, a4, s8
-    slli s2, s8, 24
-    srli s8, s8, 8
-    or s8, s2, s8
-    xor a4, s8, a4
-    slli s8, s11, 16
-    srli s2, s11, 16
-    or s2, s8, s2
-    xor s2, s11, s2
-    slli s8, s2, 24
-    srli s2, s2, 8
-    or s2, s8, s2
-    xor s11, s2, s11
-    srli s2, s11, 8
-    and s11, s11, t2
-    and s2, s2, t2
-    slli s11, s11, 8
-    or s11, s2, s11
-    xor t6, t6, a4
-    xor a4, a4, s11
-    lw s2, 400(sp)
-    lw s8, 420(sp)
-    xor s11, s11, t6
-    sw s11, 420(sp)
-    xor s9, s9, t6
-    lw s11, 392(sp)
-    xor t4, t4, s3
-    xor a4, a4, s9
-    xor a5, a5, t4
-    xor s2, s2, s8
-    sw a4, 392(sp)
-    xor s3, s3, a5
-    xor t6, t6, a4
-    xor s11, s11, s2
-    sw a5, 400(sp)
-    xor s8, s8, t1
-    slli a4, s11, 16
-    srli a5, s11, 16
-    xor s8, s8, s11
-    or a5, a4, a5
-    xor s11, s11, a5
-    slli a4, s11, 24
-    srli s11, s11, 8
-    xor t1, t1, s2
-    or s11, a4, s11
-    xor s2, s2, s8
-    xor a5, s11, a5
-    slli s11, s2, 16
-    srli a4, s2, 16
-    or a4, s11, a4
-    xor s2, s2, a4
-    slli s11, s2, 24
-    srli s2, s2, 8
-    or s2, s11, s2
-    xor a4, s2, a4
-    srli s2, a4, 8
-    and a4, a4, t2
-    and s2, s2, t2
-    slli a4, a4, 8
-    or a4, s2, a4
-    slli s2, s8, 16
-    srli s11, s8, 16
-    or s11, s2, s11
-    xor s11, s8, s11
-    slli s2, s11, 24
-    srli s11, s11, 8
-    or s11, s2, s11
-    xor t0, t0, s7
-    xor s8, s11, s8
-    xor t5, t5, a7
-    slli s11, t1, 16
-    srli s2, t1, 16
-    sw t0, 0(sp)
-    xor s4, s4, s0
-    or s2, s11, s2
-    sw t5, 4(sp)
-    xor t3, t3, a2
-    xor s2, t1, s2
-    sw s4, 8(sp)
-    slli s11, s2, 24
-    sw t3, 12(sp)
-    srli s2, s2, 8
-    sw t4, 16(sp)
-    or s2, s11, s2
-    xor a4, a4, s8
-    sw s10, 20(sp)
-    xor s6, s6, t0
-    xor t1, s2, t1
-    xor a5, a5, a4
-    sw s9, 24(sp)
-    xor s7, s7, s6
-    xor ra, ra, t5
-    srli s2, t1, 8
-    sw a5, 28(sp)
-    xor a7, a7, ra
+    slli s4, s4, 1
     xor s1, s1, s4
-    and s2, s2, t2
-    sw s7, 32(sp)
-    xor s0, s0, s1
-    xor s5, s5, t3
-    and t2, t1, t2
-    sw a7, 36(sp)
-    xor a2, a2, s5
-    slli t2, t2, 8
-    sw s0, 40(sp)
-    or t2, s2, t2
-    sw a2, 44(sp)
-    xor s8, s8, t2
-    sw s3, 48(sp)
-    xor t2, t2, a4
-    xor s8, s8, a5
-    sw a6, 52(sp)
-    xor a4, a4, s8
-    sw t6, 56(sp)
-    sw a4, 60(sp)
-    sw s6, 64(sp)
-    sw ra, 68(sp)
-    sw s1, 72(sp)
-    sw s5, 76(sp)
-    lw s5, 400(sp)
-    sw s5, 80(sp)
-    lw s5, 384(sp)
-    sw s5, 84(sp)
-    lw s5, 392(sp)
-    sw s5, 88(sp)
-    sw s8, 92(sp)
-    lw s8, 376(sp)
-    sw s8, 96(sp)
-    lw s8, 436(sp)
-    sw s8, 100(sp)
-    lw s8, 356(sp)
-    sw s8, 104(sp)
-    lw s8, 352(sp)
-    sw s8, 108(sp)
-    lw s8, 428(sp)
-    sw s8, 112(sp)
-    lw s8, 432(sp)
-    sw s8, 116(sp)
-    lw s8, 420(sp)
-    sw s8, 120(sp)
-    sw t2, 124(sp)
-    addi a3, a3, 256
-    lw t0, 328(sp)
-    addi t0, t0, -1
-    sw t0, 328(sp)
-    bnez t0, .Laria_ct_multi_core_pair
-    lw ra, 0(sp)
-    lw s11, 0(a3)
-    lw s10, 4(a3)
-    xor s11, ra, s11
-    lw ra, 4(sp)
-    lw s9, 8(a3)
-    xor s10, ra, s10
-    lw ra, 8(sp)
-    lw s8, 12(a3)
-    xor s9, ra, s9
-    lw ra, 12(sp)
-    lw s7, 16(a3)
-    xor s8, ra, s8
-    lw ra, 16(sp)
-    lw s6, 20(a3)
-    xor s7, ra, s7
-    lw ra, 20(sp)
-    lw s5, 24(a3)
-    xor s6, ra, s6
-    lw ra, 24(sp)
-    lw s4, 28(a3)
-    xor s5, ra, s5
-    lw ra, 28(sp)
-    lw s3, 32(a3)
-    xor s4, ra, s4
-    lw ra, 32(sp)
-    lw s2, 36(a3)
-    xor s3, ra, s3
-    lw ra, 36(sp)
-    lw s1, 40(a3)
-    xor s2, ra, s2
-    lw ra, 40(sp)
-    lw s0, 44(a3)
-    xor s1, ra, s1
-    lw ra, 44(sp)
-    lw t6, 48(a3)
-    xor s0, ra, s0
-    lw ra, 48(sp)
-    lw t5, 52(a3)
-    xor t6, ra, t6
-    lw ra, 52(sp)
-    lw t4, 56(a3)
-    xor t5, ra, t5
-    lw ra, 56(sp)
-    lw t3, 60(a3)
-    xor t4, ra, t4
-    lw ra, 60(sp)
-    lw t2, 64(a3)
-    xor t3, ra, t3
-    lw ra, 64(sp)
-    lw t1, 68(a3)
-    xor t2, ra, t2
-    lw ra, 68(sp)
-    lw t0, 72(a3)
-    xor t1, ra, t1
-    lw ra, 72(sp)
-    lw a7, 76(a3)
-    xor t0, ra, t0
-    lw ra, 76(sp)
-    lw a6, 80(a3)
-    xor a7, ra, a7
-    lw ra, 80(sp)
-    lw a5, 84(a3)
-    xor a6, ra, a6
-    lw ra, 84(sp)
-    lw a4, 88(a3)
-    xor a5, ra, a5
-    lw ra, 88(sp)
-    lw a2, 92(a3)
-    xor a4, ra, a4
-    lw ra, 92(sp)
-    xor a2, ra, a2
-    lw ra, 96(sp)
-    sw t1, 332(sp)
-    lw t1, 96(a3)
-    xor t1, ra, t1
-    lw ra, 100(sp)
-    sw t1, 336(sp)
-    lw t1, 100(a3)
-    xor t1, ra, t1
-    lw ra, 104(sp)
-    sw t1, 340(sp)
-    lw t1, 104(a3)
-    xor t1, ra, t1
-    lw ra, 108(sp)
-    sw t1, 344(sp)
-    lw t1, 108(a3)
-    xor t1, ra, t1
-    lw ra, 112(sp)
-    sw t1, 348(sp)
-    lw t1, 112(a3)
-    xor t1, ra, t1
-    lw ra, 116(sp)
-    sw t1, 352(sp)
-    lw t1, 116(a3)
-    xor t1, ra, t1
-    lw ra, 120(sp)
-    sw t1, 356(sp)
-    lw t1, 120(a3)
-    xor t1, ra, t1
-    lw ra, 124(sp)
-    sw t1, 360(sp)
-    lw t1, 124(a3)
-    xor t1, ra, t1
-    sw t1, 364(sp)
-    sw t0, 368(sp)
-    sw t2, 372(sp)
-    sw a5, 376(sp)
-    sw a6, 380(sp)
-    sw a2, 384(sp)
-    sw a7, 388(sp)
-    sw a4, 392(sp)
-    sw s2, 396(sp)
-    sw s1, 400(sp)
-    sw s3, 404(sp)
-    xor t2, s10, s9
-    xor a7, s10, s8
-    sw t5, 408(sp)
-    xor ra, s8, s5
-    xor t0, s11, s6
-    xor a7, a7, s4
-    xor a4, t2, s8
-    xor t5, s11, s7
-    xor t1, s7, s4
-    xor a6, s9, ra
-    xor s8, s8, s7
-    xor s11, s11, a7
-    xor a5, t0, t1
-    xor s9, s9, s5
-    xor s8, s8, t0
-    li s2, 0xff0000
-    xor s3, s5, t1
-    xor a7, s6, a7
-    xor s9, s9, a5
-    li a2, 0xff000000
-    xor t0, t0, ra
-    xor s10, s10, s3
-    and a7, a7, s2
-    and s9, s9, a2
-    and t0, t0, s2
-    xor a7, s10, a7
-    xor t0, s5, t0
-    xor s1, t2, s6
-    xor s3, s6, s3
-    xor s9, a7, s9
-    xor t1, ra, t1
-    xor s5, s1, s5
-    and s3, s3, s2
-    and a7, t5, s2
-    xor t2, t2, t1
-    xor s1, s1, ra
-    xor s3, a4, s3
-    and t5, t5, s2
-    xor ra, ra, a5
-    and s1, s1, a2
-    xor a4, a4, a5
-    xor s6, s6, s4
-    xor t5, t2, t5
-    xor a5, a6, a5
-    xor s4, a6, s4
-    xor s1, t5, s1
-    and s8, s8, a2
-    xor s7, s7, a6
-    and s4, s4, s2
-    and t5, a5, a2
-    and ra, ra, a2
-    xor s8, s5, s8
-    xor s4, t1, s4
-    and s7, s7, a2
-    xor a7, s11, a7
-    and a5, a5, a2
-    and s5, s5, s2
-    xor s7, s4, s7
-    xor ra, a7, ra
-    xor t5, t0, t5
-    xor a5, s3, a5
-    sw t6, 412(sp)
-    and a4, a4, a2
-    xor s5, s6, s5
-    xor s3, ra, s7
-    xor t0, t5, s8
-    and t6, a5, ra
-    sw t3, 416(sp)
-    xor a4, s5, a4
-    xor t2, a5, s9
-    xor s11, ra, t5
-    xor s4, s3, t0
-    xor t1, a5, s1
-    xor t3, t5, t6
-    sw s0, 420(sp)
-    xor a7, s1, a4
-    and s3, t2, s3
-    and s11, t1, s11
-    xor t6, s9, t6
-    xor s0, s8, a5
-    xor s6, t2, a7
-    xor t6, t6, s3
-    xor s11, s0, s11
-    xor s10, s7, s8
-    and s4, s6, s4
-    and a2, s9, s7
-    xor t6, t6, s11
-    xor s7, s7, s9
-    xor s4, t6, s4
-    and a6, a4, s8
-    xor t6, s7, a4
-    xor a6, t6, a6
-    xor s5, s9, a4
-    xor a6, a6, t3
-    and s10, s5, s10
-    xor t3, a2, t3
-    xor s10, t3, s10
-    xor ra, ra, a5
-    xor s11, s10, s11
-    and t0, a7, t0
-    and s2, s1, t5
-    xor s10, ra, s1
-    xor s2, s8, s2
-    xor t0, s10, t0
-    xor s2, s2, a6
-    xor a2, t0, a2
-    xor s3, s2, s3
-    xor a6, a2, a6
-    and s10, s4, s3
-    and t3, s11, a6
-    xor s2, s11, s3
-    xor s10, a6, s10
-    xor t3, s2, t3
-    xor a2, s4, s11
-    xor t0, s3, a6
-    xor s10, s10, t3
-    and t0, a2, t0
-    xor t3, s4, t3
-    xor a6, s11, a6
-    xor t0, t3, t0
-    xor s3, s4, s3
-    xor t3, s3, a6
-    and s4, s4, t0
-    and s3, s3, t0
-    xor t0, t0, s10
-    and a2, a2, s10
-    and s11, s11, t0
-    xor t5, t5, s1
-    xor s8, s8, a4
-    and s10, t3, s10
-    xor s4, s4, s11
-    xor a2, s11, a2
-    and t0, a6, t0
-    xor s11, t5, s8
-    xor t3, ra, t5
-    xor s3, s3, t0
-    and s1, s1, s4
-    xor a6, a2, s4
-    and t5, t5, s4
-    xor s10, t0, s10
-    and a4, a4, a2
-    and a5, a5, s3
-    xor s4, s4, s3
-    and s9, s9, s10
-    xor a4, a4, a5
-    and a7, a7, a6
-    and t1, t1, s4
-    xor s1, s1, a4
-    xor a7, a7, s9
-    xor t1, a5, t1
-    xor a4, a7, a4
-    xor a5, s7, s8
-    xor a7, s10, s3
-    and s8, s8, a2
-    and t2, t2, a7
-    xor a2, a2, s10
-    xor s1, s1, t2
-    and s5, s5, a2
-    xor t2, t2, t1
-    xor s5, s9, s5
-    xor t0, ra, s7
-    xor t1, s5, t1
-    xor s5, t0, s11
-    and s3, ra, s3
-    and s4, t3, s4
-    and s10, s7, s10
-    and a2, a5, a2
-    and s11, s11, a6
-    xor s4, s3, s4
-    xor a2, s10, a2
-    xor a6, a6, a7
-    xor s3, s8, s3
-    xor a2, a2, s4
-    and a7, t0, a7
-    and s6, s6, a6
-    xor t5, t5, s3
-    and a6, s5, a6
-    xor s4, a7, s4
-    xor s10, s11, s10
-    xor t5, t5, a7
-    xor a6, s4, a6
-    xor s3, s10, s3
-    xor s6, t2, s6
-    xor a7, t5, a6
-    xor a5, t5, a4
-    xor s4, s3, t1
-    xor t2, a2, s6
-    xor s7, a7, s6
-    xor s2, a2, a5
-    xor s5, a4, s1
-    xor s9, s3, t5
-    xor s6, t5, s6
-    li s8, 0xff
-    xor s2, s2, s4
-    li s10, 0xff00
-    xor t5, t5, s5
-    xor ra, s9, t2
-    and s2, s2, s8
-    and ra, ra, s10
-    xor s2, t5, s2
-    xor ra, s2, ra
-    xor s11, a2, a7
+    lw s4, 44(a1)
+    sw s11, 484(sp)
+    sw t1, 480(sp)
+    lw s11, 60(a1)
+    srli t1, s4, 1
+    xor t1, t1, s11
+    and t1, t1, a7
+    xor s11, s11, t1
+    slli t1, t1, 1
+    xor s4, s4, t1
+    lw t1, 76(a1)
+    sw t3, 492(sp)
+    sw s0, 488(sp)
+    lw t3, 92(a1)
+    srli s0, t1, 1
+    xor s0, s0, t3
+    and s0, s0, a7
+    xor t3, t3, s0
+    slli s0, s0, 1
+    xor t1, t1, s0
+    lw s0, 108(a1)
+    sw s9, 500(sp)
+    sw s2, 496(sp)
+    lw s9, 124(a1)
+    srli s2, s0, 1
+    xor s2, s2, s9
+    and s2, s2, a7
+    xor a7, s9, s2
+    slli s9, s2, 1
+    xor s2, s0, s9
+    srli s0, s1, 2
+    xor s9, s0, s4
+    and s0, s9, t4
+    xor s9, s4, s0
+    slli s4, s0, 2
+    xor s0, s1, s4
+    srli s1, t2, 2
+    xor s4, s1, s11
+    and s1, s4, t4
+    xor s4, s11, s1
+    slli s11, s1, 2
+    xor s1, t2, s11
+    srli t2, t1, 2
+    xor s11, t2, s2
+    and t2, s11, t4
+    xor s11, s2, t2
+    slli s2, t2, 2
+    xor t2, t1, s2
+    srli t1, t3, 2
+    xor s2, t1, a7
+    and t1, s2, t4
     xor s2, a7, t1
-    xor t0, a6, s4
-    xor a7, a7, s4
-    xor s4, s1, s4
-    xor a5, a5, t1
-    and s4, s4, s8
-    xor s4, a5, s4
-    xor t3, s1, t0
-    xor a5, s11, t1
-    xor t0, s5, t0
-    xor t1, s5, t1
-    xor s3, s3, a2
-    xor s5, s5, t2
-    xor a6, a6, t2
-    and s3, s3, s10
-    and s5, s5, s8
-    and a6, a6, s10
-    xor s3, s4, s3
-    xor s5, a2, s5
-    xor s4, s11, a4
-    xor a6, s5, a6
-    xor s2, s2, t2
-    xor a4, a4, s7
-    xor s5, t3, t2
-    and s6, s6, s8
-    and s4, s4, s8
-    and s7, s7, s8
-    xor t2, t0, t2
-    and t3, t3, s8
-    and s9, s9, s10
-    xor s6, s2, s6
-    and a7, a7, s10
-    xor s7, a5, s7
-    and s11, s11, s10
-    xor s4, s5, s4
-    xor t3, t1, t3
-    and t2, t2, s8
-    and t0, t0, s10
-    xor s9, s7, s9
-    xor a7, s4, a7
-    xor s11, t3, s11
-    xor t2, a4, t2
-    xor t0, s6, t0
-    lw s6, 420(sp)
-    lw a4, 412(sp)
-    lw t3, 416(sp)
-    lw s4, 404(sp)
-    lw s5, 408(sp)
-    lw s7, 396(sp)
-    lw a5, 400(sp)
-    sw t0, 400(sp)
-    and s1, s1, s10
-    sw a6, 424(sp)
-    xor s1, t2, s1
-    sw s9, 420(sp)
-    sw s1, 428(sp)
-    sw s3, 432(sp)
-    xor s2, s7, a5
-    xor t0, s7, s6
-    sw ra, 396(sp)
-    xor t2, s6, t4
-    xor a2, s4, s5
-    xor t0, t0, t3
-    xor a6, s2, s6
-    xor ra, s4, a4
-    xor t1, a4, t3
-    xor t6, a5, t2
-    xor s6, s6, a4
-    xor s4, s4, t0
-    xor t5, a2, t1
-    xor a5, a5, t4
-    xor s6, s6, a2
-    li s9, 0xff0000
-    xor s3, t4, t1
-    xor t0, s5, t0
-    xor a5, a5, t5
-    li s0, 0xff000000
-    xor a2, a2, t2
-    xor s7, s7, s3
-    and t0, t0, s9
-    and a5, a5, s0
-    and a2, a2, s9
-    xor t0, s7, t0
-    xor a2, t4, a2
-    xor s1, s2, s5
-    xor s3, s5, s3
-    xor a5, t0, a5
-    xor t1, t2, t1
-    xor t4, s1, t4
-    and s3, s3, s9
-    and t0, ra, s9
-    xor s2, s2, t1
-    xor s1, s1, t2
-    xor s3, a6, s3
-    and ra, ra, s9
-    xor t2, t2, t5
-    and s1, s1, s0
-    xor a6, a6, t5
-    xor s5, s5, t3
-    xor ra, s2, ra
-    xor t5, t6, t5
-    xor t3, t6, t3
-    xor s1, ra, s1
-    and s6, s6, s0
-    xor a4, a4, t6
-    and t3, t3, s9
-    and ra, t5, s0
-    and t2, t2, s0
-    xor s6, t4, s6
-    xor t3, t1, t3
-    and a4, a4, s0
-    xor t0, s4, t0
-    and t5, t5, s0
-    and t4, t4, s9
-    xor a4, t3, a4
-    xor t2, t0, t2
-    xor ra, a2, ra
-    xor t5, s3, t5
-    and a6, a6, s0
-    xor t4, s5, t4
-    xor s3, t2, a4
-    xor a2, ra, s6
-    and s9, t5, t2
-    xor a6, t4, a6
-    xor s2, t5, a5
-    xor s4, t2, ra
-    xor t3, s3, a2
-    xor t1, t5, s1
-    xor s0, ra, s9
-    xor t0, s1, a6
-    and s3, s2, s3
-    and s4, t1, s4
-    sw s11, 416(sp)
-    xor s9, a5, s9
-    xor s8, s6, t5
-    xor s5, s2, t0
-    sw a7, 408(sp)
-    xor s9, s9, s3
-    xor s4, s8, s4
-    xor s7, a4, s6
-    and t3, s5, t3
-    and a7, a5, a4
-    xor s9, s9, s4
-    xor a4, a4, a5
-    xor t3, s9, t3
-    and t6, a6, s6
-    xor s9, a4, a6
-    xor t6, s9, t6
-    xor t4, a5, a6
-    xor t6, t6, s0
-    and s7, t4, s7
-    xor s0, a7, s0
-    xor s7, s0, s7
-    xor t2, t2, t5
-    xor s4, s7, s4
-    and a2, t0, a2
-    and s11, s1, ra
-    xor s7, t2, s1
-    xor s11, s6, s11
-    xor a2, s7, a2
-    xor s11, s11, t6
-    xor a7, a2, a7
-    xor s3, s11, s3
-    xor t6, a7, t6
-    and s7, t3, s3
-    and s0, s4, t6
-    xor s11, s4, s3
-    xor s7, t6, s7
-    xor s0, s11, s0
-    xor a7, t3, s4
-    xor a2, s3, t6
-    xor s7, s7, s0
-    and a2, a7, a2
-    xor s0, t3, s0
-    xor t6, s4, t6
-    xor a2, s0, a2
-    xor s3, t3, s3
-    xor s0, s3, t6
-    and t3, t3, a2
-    and s3, s3, a2
-    xor a2, a2, s7
-    and a7, a7, s7
-    and s4, s4, a2
-    xor ra, ra, s1
-    xor s6, s6, a6
-    and s7, s0, s7
-    xor t3, t3, s4
-    xor a7, s4, a7
-    and a2, t6, a2
-    xor s4, ra, s6
-    xor s0, t2, ra
-    xor s3, s3, a2
-    and s1, s1, t3
-    xor t6, a7, t3
-    and ra, ra, t3
-    xor s7, a2, s7
-    and a6, a6, a7
-    and t5, t5, s3
-    xor t3, t3, s3
-    and a5, a5, s7
-    xor a6, a6, t5
-    and t0, t0, t6
-    and t1, t1, t3
-    xor s1, s1, a6
-    xor t0, t0, a5
-    xor t1, t5, t1
-    xor a6, t0, a6
-    xor t5, a4, s6
-    xor t0, s7, s3
-    and s6, s6, a7
-    and s2, s2, t0
-    xor a7, a7, s7
-    xor s1, s1, s2
-    and t4, t4, a7
-    xor s2, s2, t1
-    xor t4, a5, t4
-    xor a2, t2, a4
-    xor t1, t4, t1
-    xor t4, a2, s4
-    and s3, t2, s3
-    and t3, s0, t3
-    and s7, a4, s7
-    and a7, t5, a7
-    and s4, s4, t6
-    xor t3, s3, t3
-    xor a7, s7, a7
-    xor t6, t6, t0
-    xor s3, s6, s3
-    xor a7, a7, t3
-    and t0, a2, t0
-    and s5, s5, t6
-    xor ra, ra, s3
-    and t6, t4, t6
-    xor t3, t0, t3
-    xor s7, s4, s7
-    xor ra, ra, t0
-    xor t6, t3, t6
-    xor s3, s7, s3
-    xor s5, s2, s5
-    xor t0, ra, t6
-    xor a5, ra, a6
-    xor t3, s3, t1
-    xor s2, a7, s5
-    xor t5, t0, s5
-    xor t2, a7, a5
-    xor t4, a6, s1
-    xor s4, s3, ra
-    xor s5, ra, s5
-    li a4, 0xff
-    xor t2, t2, t3
-    xor ra, ra, t4
-    xor s0, s4, s2
-    and t2, t2, a4
-    and s0, s0, s10
-    xor t2, ra, t2
-    xor s0, t2, s0
-    xor s7, a7, t0
-    xor t2, t0, t1
-    xor a2, t6, t3
-    xor t0, t0, t3
-    xor t3, s1, t3
-    xor a5, a5, t1
-    and t3, t3, a4
-    xor t3, a5, t3
-    xor s6, s1, a2
-    xor a5, s7, t1
-    xor a2, t4, a2
-    xor t1, t4, t1
-    xor t4, t4, s2
-    xor t6, t6, s2
-    and t4, t4, a4
-    and t6, t6, s10
-    xor s3, s3, a7
-    xor t4, a7, t4
-    and s3, s3, s10
-    xor t6, t4, t6
-    xor t2, t2, s2
-    xor s3, t3, s3
-    xor t4, s6, s2
-    xor t3, s7, a6
-    xor s2, a2, s2
-    and s5, s5, a4
-    xor a6, a6, t5
-    and s6, s6, a4
-    and s2, s2, a4
-    xor s5, t2, s5
-    and s1, s1, s10
-    and t3, t3, a4
-    and t5, t5, a4
-    and s7, s7, s10
-    xor s6, t1, s6
-    xor s2, a6, s2
-    and a2, a2, s10
-    xor t5, a5, t5
-    xor t3, t4, t3
-    xor s7, s6, s7
-    xor s1, s2, s1
-    xor a2, s5, a2
-    lw s5, 388(sp)
-    lw s2, 392(sp)
-    lw s6, 380(sp)
-    lw t1, 384(sp)
-    lw t4, 372(sp)
-    lw a7, 376(sp)
-    lw a5, 332(sp)
-    lw t2, 368(sp)
-    and s4, s4, s10
-    sw a2, 368(sp)
-    xor s4, t5, s4
-    sw t6, 412(sp)
-    sw s4, 388(sp)
-    sw s1, 404(sp)
-    sw s3, 436(sp)
-    and t0, t0, s10
-    xor ra, a5, t2
-    xor a2, a5, s5
-    sw s0, 392(sp)
-    xor t0, t3, t0
-    xor a6, s5, s2
-    xor t5, t4, a7
-    xor a2, a2, t1
-    xor t6, ra, s5
-    xor s0, t4, s6
-    xor t3, s6, t1
-    xor s9, t2, a6
-    xor s5, s5, s6
-    xor t4, t4, a2
-    xor s11, t5, t3
-    xor t2, t2, s2
-    xor s5, s5, t5
-    li s4, 0xff0000
-    xor s3, s2, t3
-    xor a2, a7, a2
-    xor t2, t2, s11
-    li s8, 0xff000000
-    xor t5, t5, a6
-    xor a5, a5, s3
-    and a2, a2, s4
-    and t2, t2, s8
-    and t5, t5, s4
-    xor a2, a5, a2
-    xor t5, s2, t5
-    xor s1, ra, a7
-    xor s3, a7, s3
-    xor t2, a2, t2
-    xor t3, a6, t3
-    xor s2, s1, s2
-    and s3, s3, s4
-    and a2, s0, s4
-    xor ra, ra, t3
-    xor s1, s1, a6
-    xor s3, t6, s3
-    and s0, s0, s4
-    xor a6, a6, s11
-    and s1, s1, s8
-    xor t6, t6, s11
-    xor a7, a7, t1
-    xor s0, ra, s0
-    xor s11, s9, s11
-    xor t1, s9, t1
-    xor s1, s0, s1
-    and s5, s5, s8
-    xor s6, s6, s9
-    and t1, t1, s4
-    and s0, s11, s8
-    and a6, a6, s8
-    xor s5, s2, s5
-    xor t1, t3, t1
-    and s6, s6, s8
-    xor a2, t4, a2
-    and s11, s11, s8
-    and s2, s2, s4
-    xor s6, t1, s6
-    xor a6, a2, a6
-    xor s0, t5, s0
-    xor s11, s3, s11
-    and t6, t6, s8
-    xor s2, a7, s2
-    xor s3, a6, s6
-    xor t5, s0, s5
-    and s4, s11, a6
-    xor t6, s2, t6
-    xor ra, s11, t2
-    xor t4, a6, s0
-    xor t1, s3, t5
-    xor t3, s11, s1
-    xor s8, s0, s4
-    xor a2, s1, t6
-    and s3, ra, s3
-    and t4, t3, t4
-    sw s7, 384(sp)
-    xor s4, t2, s4
-    xor a4, s5, s11
-    xor a7, ra, a2
-    sw t0, 376(sp)
-    xor s4, s4, s3
-    xor t4, a4, t4
-    xor a5, s6, s5
-    and t1, a7, t1
-    and t0, t2, s6
-    xor s4, s4, t4
-    xor s6, s6, t2
-    xor t1, s4, t1
-    and s9, t6, s5
-    xor s4, s6, t6
-    xor s9, s4, s9
-    xor s2, t2, t6
-    xor s9, s9, s8
-    and a5, s2, a5
-    xor s8, t0, s8
-    xor a5, s8, a5
-    xor a6, a6, s11
-    xor t4, a5, t4
-    and t5, a2, t5
-    and s7, s1, s0
-    xor a5, a6, s1
-    xor s7, s5, s7
-    xor t5, a5, t5
-    xor s7, s7, s9
-    xor t0, t5, t0
-    xor s3, s7, s3
-    xor s9, t0, s9
-    and a5, t1, s3
-    and s8, t4, s9
-    xor s7, t4, s3
-    xor a5, s9, a5
-    xor s8, s7, s8
-    xor t0, t1, t4
-    xor t5, s3, s9
-    xor a5, a5, s8
-    and t5, t0, t5
-    xor s8, t1, s8
-    xor s9, t4, s9
-    xor t5, s8, t5
-    xor s3, t1, s3
-    xor s8, s3, s9
-    and t1, t1, t5
-    and s3, s3, t5
-    xor t5, t5, a5
-    and t0, t0, a5
-    and t4, t4, t5
-    xor s0, s0, s1
-    xor s5, s5, t6
-    and a5, s8, a5
-    xor t1, t1, t4
-    xor t0, t4, t0
-    and t5, s9, t5
-    xor t4, s0, s5
-    xor s8, a6, s0
-    xor s3, s3, t5
-    and s1, s1, t1
-    xor s9, t0, t1
-    and s0, s0, t1
-    xor a5, t5, a5
-    and t6, t6, t0
-    and s11, s11, s3
-    xor t1, t1, s3
-    and t2, t2, a5
-    xor t6, t6, s11
-    and a2, a2, s9
-    and t3, t3, t1
-    xor s1, s1, t6
-    xor a2, a2, t2
-    xor t3, s11, t3
-    xor t6, a2, t6
-    xor s11, s6, s5
-    xor a2, a5, s3
-    and s5, s5, t0
-    and ra, ra, a2
-    xor t0, t0, a5
-    xor s1, s1, ra
-    and s2, s2, t0
-    xor ra, ra, t3
-    xor s2, t2, s2
-    xor t5, a6, s6
-    xor t3, s2, t3
-    xor s2, t5, t4
-    and s3, a6, s3
-    and t1, s8, t1
-    and a5, s6, a5
-    and t0, s11, t0
-    and t4, t4, s9
-    xor t1, s3, t1
-    xor t0, a5, t0
-    xor s9, s9, a2
-    xor s3, s5, s3
-    xor t0, t0, t1
-    and a2, t5, a2
-    and a7, a7, s9
-    xor s0, s0, s3
-    and s9, s2, s9
-    xor t1, a2, t1
-    xor a5, t4, a5
-    xor s0, s0, a2
-    xor s9, t1, s9
-    xor s3, a5, s3
-    xor a7, ra, a7
-    xor a2, s0, s9
-    xor t2, s0, t6
-    xor t1, s3, t3
-    xor ra, t0, a7
-    xor s11, a2, a7
-    xor a6, t0, t2
-    xor s2, t6, s1
-    xor t4, s3, s0
-    xor a7, s0, a7
-    li s6, 0xff
-    xor a6, a6, t1
-    xor s0, s0, s2
-    xor s8, t4, ra
-    and a6, a6, s6
-    and s8, s8, s10
-    xor a6, s0, a6
-    xor s8, a6, s8
-    xor a5, t0, a2
-    xor a6, a2, t3
-    xor t5, s9, t1
-    xor a2, a2, t1
-    xor t1, s1, t1
-    xor t2, t2, t3
-    and t1, t1, s6
-    xor t1, t2, t1
-    xor s5, s1, t5
-    xor t2, a5, t3
-    xor t5, s2, t5
-    xor t3, s2, t3
-    xor s2, s2, ra
-    xor s9, s9, ra
-    and s2, s2, s6
-    and s9, s9, s10
-    xor s3, s3, t0
-    xor s2, t0, s2
-    and s3, s3, s10
-    xor s9, s2, s9
-    xor a6, a6, ra
-    xor s3, t1, s3
-    xor s2, s5, ra
-    xor t1, a5, t6
-    xor ra, t5, ra
-    and a7, a7, s6
-    xor t6, t6, s11
-    and s5, s5, s6
-    and ra, ra, s6
-    xor a7, a6, a7
-    and s1, s1, s10
-    and t1, t1, s6
-    and s11, s11, s6
-    and a5, a5, s10
-    xor s5, t3, s5
-    xor ra, t6, ra
-    and t5, t5, s10
-    xor s11, t2, s11
-    xor t1, s2, t1
-    xor a5, s5, a5
-    xor s1, ra, s1
-    xor t5, a7, t5
-    lw a7, 348(sp)
-    lw ra, 360(sp)
-    lw s5, 352(sp)
-    lw t3, 364(sp)
-    lw s2, 336(sp)
-    lw t0, 356(sp)
-    lw t2, 340(sp)
-    lw a6, 344(sp)
-    and t4, t4, s10
-    sw t5, 344(sp)
-    xor t4, s11, t4
-    sw s9, 380(sp)
-    sw t4, 348(sp)
-    sw s1, 372(sp)
-    sw s3, 332(sp)
-    and a2, a2, s10
-    xor s0, t2, a6
-    xor t5, t2, a7
-    sw s8, 360(sp)
-    xor a2, t1, a2
-    xor t6, a7, ra
-    xor s11, s2, t0
-    xor t5, t5, t3
-    xor s9, s0, a7
-    xor s8, s2, s5
-    xor t1, s5, t3
-    xor s4, a6, t6
-    xor a7, a7, s5
-    xor s2, s2, t5
-    xor s7, s11, t1
-    xor a6, a6, ra
-    xor a7, a7, s11
-    li t4, 0xff0000
-    xor s3, ra, t1
-    xor t5, t0, t5
-    xor a6, a6, s7
-    li a4, 0xff000000
-    xor s11, s11, t6
-    xor t2, t2, s3
-    and t5, t5, t4
-    and a6, a6, a4
-    and s11, s11, t4
-    xor t5, t2, t5
-    xor s11, ra, s11
-    xor s1, s0, t0
-    xor s3, t0, s3
-    xor a6, t5, a6
-    xor t1, t6, t1
-    xor ra, s1, ra
-    and s3, s3, t4
-    and t5, s8, t4
-    xor s0, s0, t1
-    xor s1, s1, t6
-    xor s3, s9, s3
-    and s8, s8, t4
-    xor t6, t6, s7
-    and s1, s1, a4
-    xor s9, s9, s7
-    xor t0, t0, t3
-    xor s8, s0, s8
-    xor s7, s4, s7
-    xor t3, s4, t3
-    xor s1, s8, s1
-    and a7, a7, a4
-    xor s5, s5, s4
-    and t3, t3, t4
-    and s8, s7, a4
-    and t6, t6, a4
-    xor a7, ra, a7
-    xor t3, t1, t3
-    and s5, s5, a4
-    xor t5, s2, t5
-    and s7, s7, a4
-    and ra, ra, t4
-    xor s5, t3, s5
-    xor t6, t5, t6
-    xor s8, s11, s8
-    xor s7, s3, s7
-    sw a5, 364(sp)
-    and s9, s9, a4
-    xor ra, t0, ra
-    xor s3, t6, s5
-    xor s11, s8, a7
-    and a5, s7, t6
-    sw a2, 356(sp)
-    xor s9, ra, s9
-    xor s0, s7, a6
-    xor s2, t6, s8
-    xor t3, s3, s11
-    xor t1, s7, s1
-    xor a2, s8, a5
-    xor t5, s1, s9
-    and s3, s0, s3
-    and s2, t1, s2
-    xor a5, a6, a5
-    xor s6, a7, s7
-    xor t0, s0, t5
-    xor a5, a5, s3
-    xor s2, s6, s2
-    xor t2, s5, a7
-    and t3, t0, t3
-    and a4, a6, s5
-    xor a5, a5, s2
-    xor s5, s5, a6
-    xor t3, a5, t3
-    and s4, s9, a7
-    xor a5, s5, s9
-    xor s4, a5, s4
-    xor ra, a6, s9
-    xor s4, s4, a2
-    and t2, ra, t2
-    xor a2, a4, a2
-    xor t2, a2, t2
-    xor t6, t6, s7
-    xor s2, t2, s2
-    and s11, t5, s11
-    and t4, s1, s8
-    xor t2, t6, s1
-    xor t4, a7, t4
-    xor s11, t2, s11
-    xor t4, t4, s4
-    xor a4, s11, a4
-    xor s3, t4, s3
-    xor s4, a4, s4
-    and t2, t3, s3
-    and a2, s2, s4
-    xor t4, s2, s3
-    xor t2, s4, t2
-    xor a2, t4, a2
-    xor a4, t3, s2
-    xor s11, s3, s4
-    xor t2, t2, a2
-    and s11, a4, s11
-    xor a2, t3, a2
-    xor s4, s2, s4
-    xor s11, a2, s11
-    xor s3, t3, s3
-    xor a2, s3, s4
-    and t3, t3, s11
-    and s3, s3, s11
-    xor s11, s11, t2
-    and a4, a4, t2
-    and s2, s2, s11
-    xor s8, s8, s1
-    xor a7, a7, s9
-    and t2, a2, t2
-    xor t3, t3, s2
-    xor a4, s2, a4
-    and s11, s4, s11
-    xor s2, s8, a7
-    xor a2, t6, s8
-    xor s3, s3, s11
-    and s1, s1, t3
-    xor s4, a4, t3
-    and s8, s8, t3
-    xor t2, s11, t2
-    and s9, s9, a4
-    and s7, s7, s3
-    xor t3, t3, s3
-    and a6, a6, t2
-    xor s9, s9, s7
-    and t5, t5, s4
-    and t1, t1, t3
-    xor s1, s1, s9
-    xor t5, t5, a6
-    xor t1, s7, t1
-    xor s9, t5, s9
-    xor s7, s5, a7
-    xor t5, t2, s3
-    and a7, a7, a4
-    and s0, s0, t5
-    xor a4, a4, t2
-    xor s1, s1, s0
-    and ra, ra, a4
-    xor s0, s0, t1
-    xor ra, a6, ra
-    xor s11, t6, s5
-    xor t1, ra, t1
-    xor ra, s11, s2
-    and s3, t6, s3
-    and t3, a2, t3
-    and t2, s5, t2
-    and a4, s7, a4
-    and s2, s2, s4
-    xor t3, s3, t3
-    xor a4, t2, a4
-    xor s4, s4, t5
-    xor s3, a7, s3
-    xor a4, a4, t3
-    and t5, s11, t5
-    and t0, t0, s4
-    xor s8, s8, s3
-    and s4, ra, s4
-    xor t3, t5, t3
-    xor t2, s2, t2
-    xor s8, s8, t5
-    xor s4, t3, s4
-    xor s3, t2, s3
-    xor t0, s0, t0
-    xor t5, s8, s4
-    xor a6, s8, s9
-    xor t3, s3, t1
-    xor s0, a4, t0
-    xor s7, t5, t0
-    xor t6, a4, a6
-    xor ra, s9, s1
-    xor s2, s3, s8
-    xor t0, s8, t0
-    li s5, 0xff
-    xor t6, t6, t3
-    xor s8, s8, ra
-    xor a2, s2, s0
-    and t6, t6, s5
-    and a2, a2, s10
-    xor t6, s8, t6
-    xor a2, t6, a2
-    xor t2, a4, t5
-    xor t6, t5, t1
-    xor s11, s4, t3
-    xor t5, t5, t3
-    xor t3, s1, t3
-    xor a6, a6, t1
-    and t3, t3, s5
-    xor t3, a6, t3
-    xor a7, s1, s11
-    xor a6, t2, t1
-    xor s11, ra, s11
-    xor t1, ra, t1
-    xor ra, ra, s0
-    xor s4, s4, s0
-    and ra, ra, s5
-    and s4, s4, s10
-    xor s3, s3, a4
-    xor ra, a4, ra
-    and s3, s3, s10
-    xor s4, ra, s4
-    xor t6, t6, s0
-    xor s3, t3, s3
-    xor ra, a7, s0
-    xor t3, t2, s9
-    xor s0, s11, s0
-    and t0, t0, s5
-    xor s9, s9, s7
-    and s0, s0, s5
-    xor t0, t6, t0
-    and s1, s1, s10
-    xor s0, s9, s0
-    and s11, s11, s10
-    xor s1, s0, s1
-    xor s11, t0, s11
-    lw t0, 376(sp)
-    lw s0, 356(sp)
-    and t3, t3, s5
-    and a7, a7, s5
-    lw s9, 408(sp)
-    and t5, t5, s10
-    and t2, t2, s10
-    xor t3, ra, t3
-    xor a7, t1, a7
-    xor t0, t0, s0
-    xor t5, t3, t5
-    xor t2, a7, t2
-    xor s9, s9, t0
-    xor s0, s0, t5
-    slli a7, s9, 16
-    srli t1, s9, 16
-    xor s0, s0, s9
-    or t1, a7, t1
-    xor s9, s9, t1
-    slli a7, s9, 24
-    srli s9, s9, 8
-    xor t5, t5, t0
-    or s9, a7, s9
-    xor t0, t0, s0
-    xor t1, s9, t1
-    slli s9, t0, 16
-    srli a7, t0, 16
-    or a7, s9, a7
-    xor t0, t0, a7
-    slli s9, t0, 24
-    srli t0, t0, 8
-    or t0, s9, t0
-    xor a7, t0, a7
-    srli t0, a7, 8
-    li s9, 0xff00ff
-    and a7, a7, s9
-    and t0, t0, s9
-    slli a7, a7, 8
-    or a7, t0, a7
-    slli t0, s0, 16
-    srli t3, s0, 16
-    or t3, t0, t3
-    xor t3, s0, t3
-    slli t0, t3, 24
-    srli t3, t3, 8
-    or t3, t0, t3
-    xor s0, t3, s0
-    slli t3, t5, 16
-    srli t0, t5, 16
-    or t0, t3, t0
-    xor t0, t5, t0
-    slli t3, t0, 24
-    srli t0, t0, 8
-    or t0, t3, t0
-    xor t5, t0, t5
-    srli t0, t5, 8
-    and t5, t5, s9
-    and t0, t0, s9
-    slli t5, t5, 8
-    or t5, t0, t5
-    lw t0, 384(sp)
-    lw t3, 364(sp)
-    and s7, s7, s5
-    lw ra, 416(sp)
-    and s2, s2, s10
-    xor s7, a6, s7
-    xor t0, t0, t3
-    xor s2, s7, s2
-    xor ra, ra, t0
-    xor t3, t3, t2
-    slli a4, ra, 16
-    srli s7, ra, 16
-    xor t3, t3, ra
-    or s7, a4, s7
-    xor ra, ra, s7
-    slli a4, ra, 24
-    srli ra, ra, 8
-    xor t2, t2, t0
-    or ra, a4, ra
-    xor t0, t0, t3
-    xor s7, ra, s7
-    slli ra, t0, 16
-    srli a4, t0, 16
-    or a4, ra, a4
-    xor t0, t0, a4
-    slli ra, t0, 24
-    srli t0, t0, 8
-    or t0, ra, t0
-    xor a4, t0, a4
-    srli t0, a4, 8
-    and a4, a4, s9
-    and t0, t0, s9
-    slli a4, a4, 8
-    or a4, t0, a4
-    slli t0, t3, 16
-    srli ra, t3, 16
-    or ra, t0, ra
-    xor ra, t3, ra
-    slli t0, ra, 24
-    srli ra, ra, 8
-    or ra, t0, ra
-    xor t3, ra, t3
-    slli ra, t2, 16
-    srli t0, t2, 16
-    or t0, ra, t0
-    xor t0, t2, t0
-    slli ra, t0, 24
-    srli t0, t0, 8
-    or t0, ra, t0
-    xor t2, t0, t2
-    srli t0, t2, 8
-    and t2, t2, s9
-    and t0, t0, s9
-    slli t2, t2, 8
-    or t2, t0, t2
-    lw t0, 392(sp)
-    lw ra, 360(sp)
-    lw a6, 396(sp)
-    xor t0, t0, ra
-    xor a6, a6, t0
-    xor ra, ra, a2
-    slli t6, a6, 16
-    srli s8, a6, 16
-    xor ra, ra, a6
-    or s8, t6, s8
-    xor a6, a6, s8
-    slli t6, a6, 24
-    srli a6, a6, 8
-    xor a2, a2, t0
-    or a6, t6, a6
-    xor t0, t0, ra
-    xor s8, a6, s8
-    slli a6, t0, 16
-    srli t6, t0, 16
-    or t6, a6, t6
-    xor t0, t0, t6
-    slli a6, t0, 24
-    srli t0, t0, 8
-    or t0, a6, t0
-    xor t6, t0, t6
-    srli t0, t6, 8
-    and t6, t6, s9
-    and t0, t0, s9
-    slli t6, t6, 8
-    or t6, t0, t6
-    slli t0, ra, 16
-    srli a6, ra, 16
-    or a6, t0, a6
-    xor a6, ra, a6
-    slli t0, a6, 24
-    srli a6, a6, 8
-    or a6, t0, a6
-    xor ra, a6, ra
-    slli a6, a2, 16
-    srli t0, a2, 16
-    or t0, a6, t0
-    xor t0, a2, t0
-    slli a6, t0, 24
-    srli t0, t0, 8
-    or t0, a6, t0
-    xor a2, t0, a2
-    srli t0, a2, 8
-    and a2, a2, s9
-    and t0, t0, s9
-    slli a2, a2, 8
-    or a2, t0, a2
-    lw t0, 436(sp)
-    lw a6, 332(sp)
-    lw t4, 432(sp)
-    xor t0, t0, a6
-    xor t4, t4, t0
-    xor a6, a6, s3
-    slli a5, t4, 16
-    srli s6, t4, 16
-    xor a6, a6, t4
-    or s6, a5, s6
-    xor t4, t4, s6
-    slli a5, t4, 24
-    srli t4, t4, 8
-    xor s3, s3, t0
-    or t4, a5, t4
-    xor t0, t0, a6
-    xor s6, t4, s6
-    slli t4, t0, 16
-    srli a5, t0, 16
-    or a5, t4, a5
-    xor t0, t0, a5
-    slli t4, t0, 24
-    srli t0, t0, 8
-    or t0, t4, t0
-    xor a5, t0, a5
-    srli t0, a5, 8
-    and a5, a5, s9
-    and t0, t0, s9
-    slli a5, a5, 8
-    or a5, t0, a5
-    slli t0, a6, 16
-    srli t4, a6, 16
-    or t4, t0, t4
-    xor t4, a6, t4
-    slli t0, t4, 24
-    srli t4, t4, 8
-    or t4, t0, t4
-    xor a6, t4, a6
-    slli t4, s3, 16
-    srli t0, s3, 16
-    or t0, t4, t0
-    xor t0, s3, t0
-    slli t4, t0, 24
-    srli t0, t0, 8
-    or t0, t4, t0
-    xor s3, t0, s3
-    srli t0, s3, 8
-    and s3, s3, s9
-    and t0, t0, s9
-    slli s3, s3, 8
-    or s3, t0, s3
-    xor a5, a5, a6
-    lw t0, 404(sp)
-    lw t4, 372(sp)
-    xor a6, a6, s3
-    lw s5, 428(sp)
-    xor s3, s3, a5
-    xor t0, t0, t4
-    xor s5, s5, t0
-    sw s3, 428(sp)
-    xor t4, t4, s1
-    slli s10, s5, 16
-    srli s3, s5, 16
-    xor t4, t4, s5
-    or s3, s10, s3
-    xor s5, s5, s3
-    slli s10, s5, 24
-    srli s5, s5, 8
-    xor s1, s1, t0
-    or s5, s10, s5
-    xor t0, t0, t4
-    xor s3, s5, s3
-    slli s5, t0, 16
-    srli s10, t0, 16
-    or s10, s5, s10
-    xor t0, t0, s10
-    slli s5, t0, 24
-    srli t0, t0, 8
-    or t0, s5, t0
-    xor s10, t0, s10
-    srli t0, s10, 8
-    and s10, s10, s9
-    and t0, t0, s9
-    slli s10, s10, 8
-    or s10, t0, s10
-    slli t0, t4, 16
-    srli s5, t4, 16
-    or s5, t0, s5
-    xor s5, t4, s5
-    slli t0, s5, 24
-    srli s5, s5, 8
-    or s5, t0, s5
-    xor t4, s5, t4
-    slli s5, s1, 16
-    srli t0, s1, 16
-    or t0, s5, t0
-    xor t0, s1, t0
-    slli s5, t0, 24
-    srli t0, t0, 8
-    or t0, s5, t0
-    xor s1, t0, s1
-    srli t0, s1, 8
-    and s1, s1, s9
-    and t0, t0, s9
-    slli s1, s1, 8
-    or s1, t0, s1
-    xor s10, s10, t4
-    xor t4, t4, s1
-    lw t0, 388(sp)
-    lw s5, 348(sp)
-    xor s1, s1, s10
-    xor t6, t6, ra
-    sw s1, 348(sp)
-    xor a4, a4, t3
-    xor ra, ra, a2
-    lw s1, 420(sp)
-    xor t3, t3, t2
-    xor a2, a2, t6
-    xor t2, t2, a4
-    xor t0, t0, s5
-    sw a2, 420(sp)
-    xor s1, s1, t0
-    sw t2, 388(sp)
-    xor s5, s5, s2
-    slli a2, s1, 16
-    srli t2, s1, 16
-    xor s5, s5, s1
-    or t2, a2, t2
-    xor s1, s1, t2
-    slli a2, s1, 24
-    srli s1, s1, 8
-    xor s2, s2, t0
-    or s1, a2, s1
-    xor t0, t0, s5
-    xor t2, s1, t2
-    slli s1, t0, 16
-    srli a2, t0, 16
-    or a2, s1, a2
-    xor t0, t0, a2
-    slli s1, t0, 24
-    srli t0, t0, 8
-    or t0, s1, t0
-    xor a2, t0, a2
-    srli t0, a2, 8
-    and a2, a2, s9
-    and t0, t0, s9
-    slli a2, a2, 8
-    or a2, t0, a2
-    slli t0, s5, 16
-    srli s1, s5, 16
-    or s1, t0, s1
-    xor s1, s5, s1
-    slli t0, s1, 24
-    srli s1, s1, 8
-    or s1, t0, s1
-    xor s5, s1, s5
-    slli s1, s2, 16
-    srli t0, s2, 16
-    or t0, s1, t0
-    xor t0, s2, t0
-    slli s1, t0, 24
-    srli t0, t0, 8
-    or t0, s1, t0
-    xor s2, t0, s2
-    srli t0, s2, 8
-    and s2, s2, s9
-    and t0, t0, s9
-    slli s2, s2, 8
-    or s2, t0, s2
-    xor a2, a2, s5
-    xor s5, s5, s2
-    lw t0, 412(sp)
-    lw s1, 380(sp)
-    xor s2, s2, a2
-    xor a7, a7, s0
-    sw s2, 380(sp)
-    xor s0, s0, t5
-    lw s2, 424(sp)
-    xor t5, t5, a7
-    xor t2, t2, a2
-    xor s5, s5, t2
-    xor t0, t0, s1
-    sw t5, 424(sp)
-    xor a2, a2, s5
-    xor s2, s2, t0
-    sw s5, 412(sp)
-    xor s1, s1, s4
-    slli t5, s2, 16
-    srli s5, s2, 16
-    xor s1, s1, s2
-    or s5, t5, s5
-    xor s2, s2, s5
-    slli t5, s2, 24
-    srli s2, s2, 8
-    xor s4, s4, t0
-    or s2, t5, s2
-    xor t0, t0, s1
-    xor s5, s2, s5
-    slli s2, t0, 16
-    srli t5, t0, 16
-    or t5, s2, t5
-    xor t0, t0, t5
-    slli s2, t0, 24
-    srli t0, t0, 8
-    or t0, s2, t0
-    xor t5, t0, t5
-    srli t0, t5, 8
-    and t5, t5, s9
-    and t0, t0, s9
-    slli t5, t5, 8
-    or t5, t0, t5
-    slli t0, s1, 16
-    srli s2, s1, 16
-    or s2, t0, s2
-    xor s2, s1, s2
-    slli t0, s2, 24
-    srli s2, s2, 8
-    or s2, t0, s2
-    xor s1, s2, s1
-    slli s2, s4, 16
-    srli t0, s4, 16
-    or t0, s2, t0
-    xor t0, s4, t0
-    slli s2, t0, 24
-    srli t0, t0, 8
-    or t0, s2, t0
-    xor s4, t0, s4
-    srli t0, s4, 8
-    and s4, s4, s9
-    and t0, t0, s9
-    slli s4, s4, 8
-    or s4, t0, s4
-    xor t5, t5, s1
-    xor s1, s1, s4
-    lw t0, 368(sp)
-    lw s2, 344(sp)
-    xor s4, s4, t5
-    sw s4, 344(sp)
-    xor s5, s5, t5
-    lw s4, 400(sp)
-    xor s3, s3, s10
-    xor s1, s1, s5
-    xor t4, t4, s3
-    xor t0, t0, s2
-    sw s1, 400(sp)
-    xor s10, s10, t4
-    xor t5, t5, s1
-    xor s4, s4, t0
-    sw t4, 368(sp)
-    xor s2, s2, s11
-    slli s1, s4, 16
-    srli t4, s4, 16
-    xor s2, s2, s4
-    or t4, s1, t4
-    xor s4, s4, t4
-    slli s1, s4, 24
-    srli s4, s4, 8
-    xor s11, s11, t0
-    or s4, s1, s4
-    xor t0, t0, s2
-    xor t4, s4, t4
-    slli s4, t0, 16
-    srli s1, t0, 16
-    or s1, s4, s1
-    xor t0, t0, s1
-    slli s4, t0, 24
-    srli t0, t0, 8
-    or t0, s4, t0
-    xor s1, t0, s1
-    srli t0, s1, 8
-    and s1, s1, s9
-    and t0, t0, s9
-    slli s1, s1, 8
-    or s1, t0, s1
-    slli t0, s2, 16
-    srli s4, s2, 16
-    or s4, t0, s4
-    xor s4, s2, s4
-    slli t0, s4, 24
-    srli s4, s4, 8
-    or s4, t0, s4
-    xor s2, s4, s2
-    slli s4, s11, 16
-    srli t0, s11, 16
-    or t0, s4, t0
-    xor t0, s11, t0
-    slli s4, t0, 24
-    srli t0, t0, 8
-    or t0, s4, t0
-    xor s11, t0, s11
-    srli t0, s11, 8
-    and t0, t0, s9
-    and s9, s11, s9
-    slli s9, s9, 8
-    or s9, t0, s9
-    lw t0, 128(a3)
-    xor t1, t1, a7
-    xor s0, s0, t1
-    xor t0, t1, t0
-    lw t1, 132(a3)
-    xor s7, s7, a4
-    xor t3, t3, s7
-    xor t1, s7, t1
-    lw s7, 136(a3)
-    xor s8, s8, t6
-    xor ra, ra, s8
-    xor s7, s8, s7
-    lw s8, 140(a3)
-    xor s6, s6, a5
-    xor a6, a6, s6
-    xor s8, s6, s8
-    lw s6, 144(a3)
-    xor s1, s1, s2
-    xor s6, s3, s6
-    lw s3, 148(a3)
-    xor s2, s2, s9
-    xor s3, t2, s3
-    lw t2, 152(a3)
-    xor t4, t4, s1
-    xor t2, s5, t2
-    lw s5, 156(a3)
-    xor s2, s2, t4
-    xor s5, t4, s5
-    lw t4, 160(a3)
-    xor a7, a7, s0
-    xor t4, a7, t4
-    lw a7, 164(a3)
-    xor a4, a4, t3
-    xor a7, a4, a7
-    lw a4, 168(a3)
-    xor t6, t6, ra
-    xor a4, t6, a4
-    lw t6, 172(a3)
-    xor a5, a5, a6
-    xor t6, a5, t6
-    lw a5, 176(a3)
-    xor s9, s9, s1
-    xor a5, s10, a5
-    lw s10, 180(a3)
-    xor s1, s1, s2
-    xor s10, a2, s10
-    lw a2, 184(a3)
-    lw s11, 208(a3)
-    xor a2, t5, a2
-    lw t5, 188(a3)
-    lw s4, 212(a3)
-    xor t5, s1, t5
-    lw s1, 192(a3)
-    xor s1, s0, s1
-    lw s0, 196(a3)
-    xor s0, t3, s0
-    lw t3, 200(a3)
-    xor t3, ra, t3
-    lw ra, 204(a3)
-    xor ra, a6, ra
-    lw a6, 368(sp)
-    xor s11, a6, s11
-    lw a6, 412(sp)
-    xor s4, a6, s4
-    lw a6, 400(sp)
-    sw s0, 412(sp)
-    lw s0, 216(a3)
-    xor s0, a6, s0
-    lw a6, 220(a3)
-    xor a6, s2, a6
-    lw s2, 424(sp)
-    sw t3, 400(sp)
-    lw t3, 224(a3)
-    xor t3, s2, t3
-    lw s2, 388(sp)
-    sw t3, 424(sp)
-    lw t3, 228(a3)
-    xor t3, s2, t3
-    lw s2, 420(sp)
-    sw t3, 388(sp)
-    lw t3, 232(a3)
-    xor t3, s2, t3
-    lw s2, 428(sp)
-    sw t3, 420(sp)
-    lw t3, 236(a3)
-    xor t3, s2, t3
-    lw s2, 348(sp)
-    sw t3, 428(sp)
-    lw t3, 240(a3)
-    xor t3, s2, t3
-    lw s2, 380(sp)
-    sw t3, 348(sp)
-    lw t3, 244(a3)
-    xor t3, s2, t3
-    lw s2, 344(sp)
-    sw t3, 380(sp)
-    lw t3, 248(a3)
-    xor t3, s2, t3
-    lw s2, 252(a3)
-    xor s2, s9, s2
-    sw s2, 344(sp)
-    sw t3, 368(sp)
-    sw s1, 372(sp)
-    sw s4, 404(sp)
-    sw s11, 432(sp)
-    sw a6, 332(sp)
-    sw ra, 436(sp)
-    sw s0, 396(sp)
-    sw a7, 360(sp)
-    sw a4, 392(sp)
-    sw t4, 416(sp)
-    xor s1, t1, s7
-    xor ra, t1, s8
-    sw s10, 364(sp)
-    xor s9, s8, t2
-    xor t3, t0, s3
-    xor ra, ra, s5
-    xor s0, s1, s8
-    xor s10, t0, s6
-    xor s2, s6, s5
-    xor s11, s7, s9
-    xor s8, s8, s6
-    xor t0, t0, ra
-    xor s4, t3, s2
-    xor s7, s7, t2
-    xor s8, s8, t3
-    li a7, 0xff
-    xor t4, t2, s2
-    xor ra, s3, ra
-    xor s7, s7, s4
-    li a6, 0xff00
-    xor t3, t3, s9
-    xor t1, t1, t4
-    and ra, ra, a7
-    and s7, s7, a6
-    and t3, t3, a7
-    xor ra, t1, ra
-    xor t3, t2, t3
-    xor a4, s1, s3
-    xor t4, s3, t4
-    xor s7, ra, s7
-    xor s2, s9, s2
-    xor t2, a4, t2
-    and t4, t4, a7
-    and ra, s10, a7
-    xor s1, s1, s2
-    xor a4, a4, s9
-    xor t4, s0, t4
-    and s10, s10, a7
-    xor s9, s9, s4
-    and a4, a4, a6
-    xor s0, s0, s4
-    xor s3, s3, s5
-    xor s10, s1, s10
-    xor s4, s11, s4
-    xor s5, s11, s5
-    xor a4, s10, a4
-    and s8, s8, a6
-    xor s6, s6, s11
-    and s5, s5, a7
-    and s10, s4, a6
-    and s9, s9, a6
-    xor s8, t2, s8
-    xor s5, s2, s5
-    and s6, s6, a6
-    xor ra, t0, ra
-    and s4, s4, a6
-    and t2, t2, a7
-    xor s6, s5, s6
-    xor s9, ra, s9
-    xor s10, t3, s10
-    xor s4, t4, s4
-    sw a5, 384(sp)
-    and s0, s0, a6
-    xor t2, s3, t2
-    xor t4, s9, s6
-    xor t3, s10, s8
-    and a5, s4, s9
-    sw t5, 408(sp)
-    xor s0, t2, s0
-    xor s1, s4, s7
-    xor t0, s9, s10
-    xor s5, t4, t3
-    xor s2, s4, a4
-    xor t5, s10, a5
-    sw t6, 356(sp)
-    xor ra, a4, s0
-    and t4, s1, t4
-    and t0, s2, t0
-    xor a5, s7, a5
-    xor t6, s8, s4
-    xor s3, s1, ra
-    xor a5, a5, t4
-    xor t0, t6, t0
-    xor t1, s6, s8
-    and s5, s3, s5
-    and a6, s7, s6
-    xor a5, a5, t0
-    xor s6, s6, s7
-    xor s5, a5, s5
-    and s11, s0, s8
-    xor a5, s6, s0
-    xor s11, a5, s11
-    xor t2, s7, s0
-    xor s11, s11, t5
-    and t1, t2, t1
-    xor t5, a6, t5
-    xor t1, t5, t1
-    xor s9, s9, s4
-    xor t0, t1, t0
-    and t3, ra, t3
-    and a7, a4, s10
-    xor t1, s9, a4
-    xor a7, s8, a7
-    xor t3, t1, t3
-    xor a7, a7, s11
-    xor a6, t3, a6
-    xor t4, a7, t4
-    xor s11, a6, s11
-    and t1, s5, t4
-    and t5, t0, s11
-    xor a7, t0, t4
-    xor t1, s11, t1
-    xor t5, a7, t5
-    xor a6, s5, t0
-    xor t3, t4, s11
-    xor t1, t1, t5
-    and t3, a6, t3
-    xor t5, s5, t5
-    xor s11, t0, s11
-    xor t3, t5, t3
-    xor t4, s5, t4
-    xor t5, t4, s11
-    and s5, s5, t3
-    and t4, t4, t3
-    xor t3, t3, t1
-    and a6, a6, t1
-    and t0, t0, t3
-    xor s10, s10, a4
-    xor s8, s8, s0
-    and t1, t5, t1
-    xor s5, s5, t0
-    xor a6, t0, a6
-    and t3, s11, t3
-    xor t0, s10, s8
-    xor t5, s9, s10
-    xor t4, t4, t3
-    and a4, a4, s5
-    xor s11, a6, s5
-    and s10, s10, s5
-    xor t1, t3, t1
-    and s0, s0, a6
-    and s4, s4, t4
-    xor s5, s5, t4
-    and s7, s7, t1
-    xor s0, s0, s4
-    and ra, ra, s11
-    and s2, s2, s5
-    xor a4, a4, s0
-    xor ra, ra, s7
-    xor s2, s4, s2
-    xor s0, ra, s0
-    xor s4, s6, s8
-    xor ra, t1, t4
-    and s8, s8, a6
-    and s1, s1, ra
-    xor a6, a6, t1
-    xor a4, a4, s1
-    and t2, t2, a6
-    xor s1, s1, s2
-    xor t2, s7, t2
-    xor t3, s9, s6
-    xor s2, t2, s2
-    xor t2, t3, t0
-    and t4, s9, t4
-    and s5, t5, s5
-    and t1, s6, t1
-    and a6, s4, a6
-    and t0, t0, s11
-    xor s5, t4, s5
-    xor a6, t1, a6
-    xor s11, s11, ra
-    xor t4, s8, t4
-    xor a6, a6, s5
-    and ra, t3, ra
-    and s3, s3, s11
-    xor s10, s10, t4
-    and s11, t2, s11
-    xor s5, ra, s5
-    xor t1, t0, t1
-    xor s10, s10, ra
-    xor s11, s5, s11
-    xor t4, t1, t4
-    xor s3, s1, s3
-    xor ra, s10, s11
-    xor s4, s10, s0
-    xor s5, t4, s2
-    xor s1, a6, s3
-    xor s6, ra, s3
-    xor a7, a6, s4
-    xor t2, s0, a4
-    xor s7, t4, s10
-    xor s3, s10, s3
-    li s8, 0xff0000
-    xor a7, a7, s5
-    li t1, 0xff000000
-    xor s10, s10, t2
-    xor s9, s7, s1
-    and a7, a7, s8
-    and s9, s9, t1
-    xor a7, s10, a7
-    xor s9, a7, s9
-    xor t0, a6, ra
-    xor a7, ra, s2
-    xor t3, s11, s5
-    xor ra, ra, s5
-    xor s5, a4, s5
-    xor s4, s4, s2
-    and s5, s5, s8
-    xor s5, s4, s5
-    xor t5, a4, t3
-    xor s4, t0, s2
-    xor t3, t2, t3
-    xor s2, t2, s2
-    xor t4, t4, a6
-    xor t2, t2, s1
-    xor s11, s11, s1
-    and t4, t4, t1
-    and t2, t2, s8
-    and s11, s11, t1
-    xor t4, s5, t4
-    xor t2, a6, t2
-    xor s5, t0, s0
-    xor s11, t2, s11
-    xor a7, a7, s1
-    xor s0, s0, s6
-    xor t2, t5, s1
-    and s3, s3, s8
-    and s5, s5, s8
-    and s6, s6, s8
-    xor s1, t3, s1
-    and t5, t5, s8
-    and s7, s7, t1
-    xor s3, a7, s3
-    and ra, ra, t1
-    xor s6, s4, s6
-    and t0, t0, t1
-    xor s5, t2, s5
-    xor t5, s2, t5
-    and s1, s1, s8
-    and t3, t3, t1
-    xor s7, s6, s7
-    xor ra, s5, ra
-    xor t0, t5, t0
-    xor s1, s0, s1
-    xor t3, s3, t3
-    lw s3, 356(sp)
-    lw s0, 384(sp)
-    lw t5, 408(sp)
-    lw s5, 416(sp)
-    lw t2, 364(sp)
-    lw s6, 360(sp)
-    lw s4, 392(sp)
-    sw t3, 392(sp)
-    and a4, a4, t1
-    sw s11, 376(sp)
-    xor a4, s1, a4
-    sw s7, 356(sp)
-    sw a4, 352(sp)
-    sw t4, 336(sp)
-    xor a7, s6, s4
-    xor t3, s6, s3
-    sw s9, 360(sp)
-    xor s1, s3, a2
-    xor a6, s5, t2
-    xor t3, t3, t5
-    xor s11, a7, s3
-    xor s9, s5, s0
-    xor s2, s0, t5
-    xor a5, s4, s1
-    xor s3, s3, s0
-    xor s5, s5, t3
-    xor s10, a6, s2
-    xor s4, s4, a2
-    xor s3, s3, a6
-    li s7, 0xff
-    xor t4, a2, s2
-    xor t3, t2, t3
-    xor s4, s4, s10
-    li t6, 0xff00
-    xor a6, a6, s1
-    xor s6, s6, t4
-    and t3, t3, s7
-    and s4, s4, t6
-    and a6, a6, s7
-    xor t3, s6, t3
-    xor a6, a2, a6
-    xor a4, a7, t2
-    xor t4, t2, t4
-    xor s4, t3, s4
-    xor s2, s1, s2
-    xor a2, a4, a2
-    and t4, t4, s7
-    and t3, s9, s7
-    xor a7, a7, s2
-    xor a4, a4, s1
-    xor t4, s11, t4
-    and s9, s9, s7
-    xor s1, s1, s10
-    and a4, a4, t6
-    xor s11, s11, s10
-    xor t2, t2, t5
-    xor s9, a7, s9
-    xor s10, a5, s10
-    xor t5, a5, t5
-    xor a4, s9, a4
-    and s3, s3, t6
-    xor s0, s0, a5
-    and t5, t5, s7
-    and s9, s10, t6
-    and s1, s1, t6
-    xor s3, a2, s3
-    xor t5, s2, t5
-    and s0, s0, t6
-    xor t3, s5, t3
-    and s10, s10, t6
-    and a2, a2, s7
-    xor s0, t5, s0
-    xor s1, t3, s1
-    xor s9, a6, s9
-    xor s10, t4, s10
-    and s11, s11, t6
-    xor a2, t2, a2
-    xor t4, s1, s0
-    xor a6, s9, s3
-    and s7, s10, s1
-    xor s11, a2, s11
-    xor a7, s10, s4
-    xor s5, s1, s9
-    xor t5, t4, a6
-    xor s2, s10, a4
-    xor t6, s9, s7
-    xor t3, a4, s11
-    and t4, a7, t4
-    and s5, s2, s5
-    sw t0, 408(sp)
-    xor s7, s4, s7
-    xor s8, s3, s10
-    xor t2, a7, t3
-    sw ra, 364(sp)
-    xor s7, s7, t4
-    xor s5, s8, s5
-    xor s6, s0, s3
-    and t5, t2, t5
-    and ra, s4, s0
-    xor s7, s7, s5
-    xor s0, s0, s4
-    xor t5, s7, t5
-    and a5, s11, s3
-    xor s7, s0, s11
-    xor a5, s7, a5
-    xor a2, s4, s11
-    xor a5, a5, t6
-    and s6, a2, s6
-    xor t6, ra, t6
-    xor s6, t6, s6
-    xor s1, s1, s10
-    xor s5, s6, s5
-    and a6, t3, a6
-    and t0, a4, s9
-    xor s6, s1, a4
-    xor t0, s3, t0
-    xor a6, s6, a6
-    xor t0, t0, a5
-    xor ra, a6, ra
-    xor t4, t0, t4
-    xor a5, ra, a5
-    and s6, t5, t4
-    and t6, s5, a5
-    xor t0, s5, t4
-    xor s6, a5, s6
-    xor t6, t0, t6
-    xor ra, t5, s5
-    xor a6, t4, a5
-    xor s6, s6, t6
-    and a6, ra, a6
-    xor t6, t5, t6
-    xor a5, s5, a5
-    xor a6, t6, a6
-    xor t4, t5, t4
-    xor t6, t4, a5
-    and t5, t5, a6
-    and t4, t4, a6
-    xor a6, a6, s6
-    and ra, ra, s6
-    and s5, s5, a6
-    xor s9, s9, a4
-    xor s3, s3, s11
-    and s6, t6, s6
-    xor t5, t5, s5
-    xor ra, s5, ra
-    and a6, a5, a6
-    xor s5, s9, s3
-    xor t6, s1, s9
-    xor t4, t4, a6
-    and a4, a4, t5
-    xor a5, ra, t5
-    and s9, s9, t5
-    xor s6, a6, s6
-    and s11, s11, ra
-    and s10, s10, t4
-    xor t5, t5, t4
-    and s4, s4, s6
-    xor s11, s11, s10
-    and t3, t3, a5
-    and s2, s2, t5
-    xor a4, a4, s11
-    xor t3, t3, s4
-    xor s2, s10, s2
-    xor s11, t3, s11
-    xor s10, s0, s3
-    xor t3, s6, t4
-    and s3, s3, ra
-    and a7, a7, t3
-    xor ra, ra, s6
-    xor a4, a4, a7
-    and a2, a2, ra
-    xor a7, a7, s2
-    xor a2, s4, a2
-    xor a6, s1, s0
-    xor s2, a2, s2
-    xor a2, a6, s5
-    and t4, s1, t4
-    and t5, t6, t5
-    and s6, s0, s6
-    and ra, s10, ra
-    and s5, s5, a5
-    xor t5, t4, t5
-    xor ra, s6, ra
-    xor a5, a5, t3
-    xor t4, s3, t4
-    xor ra, ra, t5
-    and t3, a6, t3
-    and t2, t2, a5
-    xor s9, s9, t4
-    and a5, a2, a5
-    xor t5, t3, t5
-    xor s6, s5, s6
-    xor s9, s9, t3
-    xor a5, t5, a5
-    xor t4, s6, t4
-    xor t2, a7, t2
-    xor t3, s9, a5
-    xor s4, s9, s11
-    xor t5, t4, s2
-    xor a7, ra, t2
-    xor s10, t3, t2
-    xor s1, ra, s4
-    xor a2, s11, a4
-    xor s5, t4, s9
-    xor t2, s9, t2
-    li s0, 0xff0000
-    xor s1, s1, t5
-    xor s9, s9, a2
-    xor t6, s5, a7
-    and s1, s1, s0
-    and t6, t6, t1
-    xor s1, s9, s1
-    xor t6, s1, t6
-    xor s6, ra, t3
-    xor s1, t3, s2
-    xor a6, a5, t5
-    xor t3, t3, t5
-    xor t5, a4, t5
-    xor s4, s4, s2
-    and t5, t5, s0
-    xor t5, s4, t5
-    xor s3, a4, a6
-    xor s4, s6, s2
-    xor a6, a2, a6
-    xor s2, a2, s2
-    xor a2, a2, a7
-    xor a5, a5, a7
-    and a2, a2, s0
-    and a5, a5, t1
-    xor t4, t4, ra
-    xor a2, ra, a2
-    and t4, t4, t1
-    xor a5, a2, a5
-    xor s1, s1, a7
-    xor t4, t5, t4
-    xor a2, s3, a7
-    xor t5, s6, s11
-    xor a7, a6, a7
-    and t2, t2, s0
-    xor s11, s11, s10
-    and s3, s3, s0
-    and a7, a7, s0
-    xor t2, s1, t2
-    and a4, a4, t1
-    and t5, t5, s0
-    and s10, s10, s0
-    and s6, s6, t1
-    xor s3, s2, s3
-    xor a7, s11, a7
-    and a6, a6, t1
-    xor s10, s4, s10
-    xor t5, a2, t5
-    xor s6, s3, s6
-    xor a4, a7, a4
-    xor a6, t2, a6
-    lw t2, 436(sp)
-    lw a7, 396(sp)
-    lw s3, 432(sp)
-    lw s2, 332(sp)
-    lw a2, 372(sp)
-    lw ra, 404(sp)
-    lw s4, 412(sp)
-    lw s1, 400(sp)
-    and s5, s5, t1
-    sw a6, 400(sp)
-    xor s5, s10, s5
-    sw a5, 384(sp)
-    sw s5, 436(sp)
-    sw a4, 416(sp)
-    sw t4, 340(sp)
-    and t3, t3, t1
-    xor s9, s4, s1
-    xor a6, s4, t2
-    sw t6, 396(sp)
-    xor t3, t5, t3
-    xor s11, t2, a7
-    xor s10, a2, ra
-    xor a6, a6, s2
-    xor a5, s9, t2
-    xor t6, a2, s3
-    xor t5, s3, s2
-    xor s7, s1, s11
-    xor t2, t2, s3
-    xor a2, a2, a6
-    xor t0, s10, t5
-    xor s1, s1, a7
-    xor t2, t2, s10
-    li s5, 0xff
-    xor t4, a7, t5
-    xor a6, ra, a6
-    xor s1, s1, t0
-    li s8, 0xff00
-    xor s10, s10, s11
-    xor s4, s4, t4
-    and a6, a6, s5
-    and s1, s1, s8
-    and s10, s10, s5
-    xor a6, s4, a6
-    xor s10, a7, s10
-    xor a4, s9, ra
-    xor t4, ra, t4
-    xor s1, a6, s1
-    xor t5, s11, t5
-    xor a7, a4, a7
-    and t4, t4, s5
-    and a6, t6, s5
-    xor s9, s9, t5
-    xor a4, a4, s11
-    xor t4, a5, t4
-    and t6, t6, s5
-    xor s11, s11, t0
-    and a4, a4, s8
-    xor a5, a5, t0
-    xor ra, ra, s2
-    xor t6, s9, t6
-    xor t0, s7, t0
-    xor s2, s7, s2
-    xor a4, t6, a4
-    and t2, t2, s8
-    xor s3, s3, s7
-    and s2, s2, s5
-    and t6, t0, s8
-    and s11, s11, s8
-    xor t2, a7, t2
-    xor s2, t5, s2
-    and s3, s3, s8
-    xor a6, a2, a6
-    and t0, t0, s8
-    and a7, a7, s5
-    xor s3, s2, s3
-    xor s11, a6, s11
-    xor t6, s10, t6
-    xor t0, t4, t0
-    and a5, a5, s8
-    xor a7, ra, a7
-    xor t4, s11, s3
-    xor s10, t6, t2
-    and s5, t0, s11
-    xor a5, a7, a5
-    xor s9, t0, s1
-    xor a2, s11, t6
-    xor s2, t4, s10
-    xor t5, t0, a4
-    xor s8, t6, s5
-    xor a6, a4, a5
-    and t4, s9, t4
-    and a2, t5, a2
-    sw s6, 332(sp)
-    xor s5, s1, s5
-    xor s0, t2, t0
-    xor ra, s9, a6
-    sw t3, 404(sp)
-    xor s5, s5, t4
-    xor a2, s0, a2
-    xor s4, s3, t2
-    and s2, ra, s2
-    and t3, s1, s3
-    xor s5, s5, a2
-    xor s3, s3, s1
-    xor s2, s5, s2
-    and s7, a5, t2
-    xor s5, s3, a5
-    xor s7, s5, s7
-    xor a7, s1, a5
-    xor s7, s7, s8
-    and s4, a7, s4
-    xor s8, t3, s8
-    xor s4, s8, s4
-    xor s11, s11, t0
-    xor a2, s4, a2
-    and s10, a6, s10
-    and s6, a4, t6
-    xor s4, s11, a4
-    xor s6, t2, s6
-    xor s10, s4, s10
-    xor s6, s6, s7
-    xor t3, s10, t3
-    xor t4, s6, t4
-    xor s7, t3, s7
-    and s4, s2, t4
-    and s8, a2, s7
-    xor s6, a2, t4
-    xor s4, s7, s4
-    xor s8, s6, s8
-    xor t3, s2, a2
-    xor s10, t4, s7
-    xor s4, s4, s8
-    and s10, t3, s10
-    xor s8, s2, s8
-    xor s7, a2, s7
-    xor s10, s8, s10
-    xor t4, s2, t4
-    xor s8, t4, s7
-    and s2, s2, s10
-    and t4, t4, s10
-    xor s10, s10, s4
-    and t3, t3, s4
-    and a2, a2, s10
-    xor t6, t6, a4
-    xor t2, t2, a5
-    and s4, s8, s4
-    xor s2, s2, a2
-    xor t3, a2, t3
-    and s10, s7, s10
-    xor a2, t6, t2
-    xor s8, s11, t6
-    xor t4, t4, s10
-    and a4, a4, s2
-    xor s7, t3, s2
-    and t6, t6, s2
-    xor s4, s10, s4
-    and a5, a5, t3
-    and t0, t0, t4
-    xor s2, s2, t4
-    and s1, s1, s4
-    xor a5, a5, t0
-    and a6, a6, s7
-    and t5, t5, s2
-    xor a4, a4, a5
-    xor a6, a6, s1
-    xor t5, t0, t5
-    xor a5, a6, a5
-    xor t0, s3, t2
-    xor a6, s4, t4
-    and t2, t2, t3
-    and s9, s9, a6
-    xor t3, t3, s4
-    xor a4, a4, s9
-    and a7, a7, t3
-    xor s9, s9, t5
-    xor a7, s1, a7
-    xor s10, s11, s3
-    xor t5, a7, t5
-    xor a7, s10, a2
-    and t4, s11, t4
-    and s2, s8, s2
-    and s4, s3, s4
-    and t3, t0, t3
-    and a2, a2, s7
-    xor s2, t4, s2
-    xor t3, s4, t3
-    xor s7, s7, a6
-    xor t4, t2, t4
-    xor t3, t3, s2
-    and a6, s10, a6
-    and ra, ra, s7
-    xor t6, t6, t4
-    and s7, a7, s7
-    xor s2, a6, s2
-    xor s4, a2, s4
-    xor t6, t6, a6
-    xor s7, s2, s7
-    xor t4, s4, t4
-    xor ra, s9, ra
-    xor a6, t6, s7
-    xor s1, t6, a5
-    xor s2, t4, t5
-    xor s9, t3, ra
-    xor t0, a6, ra
-    xor s11, t3, s1
-    xor a7, a5, a4
-    xor a2, t4, t6
-    xor ra, t6, ra
-    li s3, 0xff0000
-    xor s11, s11, s2
-    xor t6, t6, a7
-    xor s8, a2, s9
-    and s11, s11, s3
-    and s8, s8, t1
-    xor s11, t6, s11
-    xor s8, s11, s8
-    xor s4, t3, a6
-    xor s11, a6, t5
-    xor s10, s7, s2
-    xor a6, a6, s2
-    xor s2, a4, s2
-    xor s1, s1, t5
-    and s2, s2, s3
-    xor s2, s1, s2
-    xor t2, a4, s10
-    xor s1, s4, t5
-    xor s10, a7, s10
-    xor t5, a7, t5
-    xor a7, a7, s9
-    xor s7, s7, s9
-    and a7, a7, s3
-    and s7, s7, t1
-    xor t4, t4, t3
-    xor a7, t3, a7
-    and t4, t4, t1
-    xor s7, a7, s7
-    xor s11, s11, s9
-    xor t4, s2, t4
-    xor a7, t2, s9
-    xor s2, s4, a5
-    xor s9, s10, s9
-    and ra, ra, s3
-    xor a5, a5, t0
-    and t2, t2, s3
-    and s9, s9, s3
-    xor ra, s11, ra
-    and a4, a4, t1
-    and s2, s2, s3
-    and t0, t0, s3
-    and s4, s4, t1
-    xor t2, t5, t2
-    xor s9, a5, s9
-    and s10, s10, t1
-    xor t0, s1, t0
-    xor s2, a7, s2
-    xor s4, t2, s4
-    xor a4, s9, a4
-    xor s10, ra, s10
-    lw ra, 428(sp)
-    lw s9, 368(sp)
-    lw t2, 348(sp)
-    lw t5, 344(sp)
-    lw a7, 424(sp)
-    lw t3, 380(sp)
-    lw s1, 388(sp)
-    lw s11, 420(sp)
-    and a2, a2, t1
-    sw s10, 420(sp)
-    xor a2, t0, a2
-    sw s7, 432(sp)
-    sw a2, 428(sp)
-    and a6, a6, t1
-    xor t6, s1, s11
-    sw a4, 372(sp)
-    xor a6, s2, a6
-    xor a5, ra, s9
-    xor s10, s1, ra
-    xor s7, t6, ra
-    sw t4, 412(sp)
-    xor s2, t2, t5
-    xor t0, a7, t3
-    xor ra, ra, t2
-    sw s8, 368(sp)
-    xor s6, t0, s2
-    xor s10, s10, t5
-    xor ra, ra, t0
-    xor s8, a7, t2
-    xor s5, s11, a5
-    xor t0, t0, a5
-    li a2, 0xff
-    xor t4, s9, s2
-    xor a7, a7, s10
-    xor s11, s11, s9
-    and t0, t0, a2
-    xor s1, s1, t4
-    xor s10, t3, s10
-    xor s11, s11, s6
-    li s0, 0xff00
-    xor t0, s9, t0
-    xor a4, t6, t3
-    xor t4, t3, t4
-    and s10, s10, a2
-    and s11, s11, s0
-    and ra, ra, s0
-    xor s9, a4, s9
-    xor t3, t3, t5
-    xor s10, s1, s10
-    xor ra, s9, ra
-    xor t5, s5, t5
-    xor s11, s10, s11
-    xor s2, a5, s2
-    and t4, t4, a2
-    and s9, s9, a2
-    and t5, t5, a2
-    and s10, s8, a2
-    xor t6, t6, s2
-    xor a4, a4, a5
-    xor t4, s7, t4
-    and a2, s8, a2
-    xor a5, a5, s6
-    and a4, a4, s0
-    xor s7, s7, s6
-    xor a2, t6, a2
-    xor s6, s5, s6
-    xor t2, t2, s5
-    xor a4, a2, a4
-    and a5, a5, s0
-    and s7, s7, s0
-    and t2, t2, s0
-    and a2, s6, s0
-    xor t5, s2, t5
-    xor s10, a7, s10
-    and s0, s6, s0
-    xor t2, t5, t2
-    xor a5, s10, a5
-    xor a2, t0, a2
-    xor s0, t4, s0
-    sw s4, 344(sp)
-    xor s9, t3, s9
-    xor t4, a5, t2
-    xor s6, a2, ra
-    and s4, s0, a5
-    sw a6, 380(sp)
-    xor s7, s9, s7
-    xor t0, s0, s11
-    xor s8, a5, a2
-    xor a7, t4, s6
-    xor s1, s0, a4
-    xor a6, a2, s4
-    xor t6, a4, s7
-    and t4, t0, t4
-    and s8, s1, s8
-    xor s4, s11, s4
-    xor s3, ra, s0
-    xor s2, t0, t6
-    xor s4, s4, t4
-    xor s8, s3, s8
-    xor s10, t2, ra
-    and a7, s2, a7
-    and s5, s11, t2
-    xor s4, s4, s8
-    xor t2, t2, s11
-    xor a7, s4, a7
-    and s9, s7, ra
-    xor s4, t2, s7
-    xor s9, s4, s9
-    xor t5, s11, s7
-    xor s9, s9, a6
-    and s10, t5, s10
-    xor a6, s5, a6
-    xor s10, a6, s10
-    xor a5, a5, s0
-    xor s8, s10, s8
-    and s6, t6, s6
-    and t3, a4, a2
-    xor s10, a5, a4
-    xor t3, ra, t3
-    xor s6, s10, s6
-    xor t3, t3, s9
-    xor s5, s6, s5
-    xor t4, t3, t4
-    xor s9, s5, s9
-    and s10, a7, t4
-    and a6, s8, s9
-    xor t3, s8, t4
-    xor s10, s9, s10
-    xor a6, t3, a6
+    slli t4, t1, 2
+    xor a7, t3, t4
+    srli t1, s0, 4
+    xor t3, t1, t2
+    and t4, t3, t0
+    xor t1, t2, t4
+    slli t3, t4, 4
+    xor t2, s0, t3
+    srli t4, s1, 4
+    xor s0, t4, a7
+    and t3, s0, t0
+    xor t4, a7, t3
+    slli s0, t3, 4
+    xor a7, s1, s0
+    srli t3, s9, 4
+    xor s1, t3, s11
+    and s0, s1, t0
+    xor t3, s11, s0
+    slli s1, s0, 4
+    xor s11, s9, s1
+    srli s0, s4, 4
+    xor s9, s0, s2
+    and s1, s9, t0
+    xor s0, s2, s1
+    slli s9, s1, 4
+    xor t0, s4, s9
+    lw s2, 0(a3)
+    lw s4, 32(a3)
+    xor s1, t5, s2
+    xor s9, a6, s4
+    lw t5, 64(a3)
+    lw a6, 96(a3)
+    xor s2, s5, t5
+    xor s4, t2, a6
+    srli s5, s1, 8
+    xor t5, s5, s9
+    li t2, 0xff00ff
+    and a6, t5, t2
+    xor s5, s9, a6
+    slli t5, a6, 8
+    xor s9, s1, t5
+    srli a6, s2, 8
+    xor s1, a6, s4
+    and t5, s1, t2
+    xor a6, s4, t5
+    slli s1, t5, 8
+    xor s4, s2, s1
+    srli t5, s9, 16
+    xor s2, t5, s4
+    li s1, 0xffff
+    and t5, s2, s1
+    xor s2, s4, t5
+    slli s4, t5, 16
+    xor t5, s9, s4
+    srli s9, s5, 16
+    xor s4, s9, a6
+    and s9, s4, s1
+    xor s4, a6, s9
+    slli a6, s9, 16
+    xor s9, s5, a6
+    sw t5, 256(sp)
+    lw s5, 4(a3)
+    lw t5, 36(a3)
+    sw s9, 288(sp)
+    sw s2, 320(sp)
+    xor a6, s8, s5
+    xor s9, ra, t5
+    lw s2, 68(a3)
+    sw s4, 352(sp)
+    lw s8, 100(a3)
+    srli ra, a6, 8
+    xor s4, a5, s2
+    xor t5, ra, s9
     xor s5, a7, s8
-    xor s6, t4, s9
-    xor s10, s10, a6
-    and s6, s5, s6
-    xor a6, a7, a6
-    xor s9, s8, s9
-    xor s6, a6, s6
-    xor t4, a7, t4
-    xor a6, t4, s9
-    and a7, a7, s6
-    and t4, t4, s6
-    xor s6, s6, s10
-    and s5, s5, s10
-    and s8, s8, s6
-    xor a2, a2, a4
-    xor ra, ra, s7
-    and s10, a6, s10
-    xor a7, a7, s8
-    xor s5, s8, s5
-    and s6, s9, s6
-    xor s8, a2, ra
-    xor a6, a5, a2
-    xor t4, t4, s6
-    and a4, a4, a7
-    xor s9, s5, a7
-    and a2, a2, a7
-    xor s10, s6, s10
-    and s7, s7, s5
-    and s0, s0, t4
-    xor a7, a7, t4
-    and s11, s11, s10
-    xor s7, s7, s0
-    and t6, t6, s9
-    and s1, s1, a7
+    and a5, t5, t2
+    srli ra, s4, 8
+    xor s2, s9, a5
+    slli a7, a5, 8
+    xor t5, ra, s5
+    xor s8, a6, a7
+    and s9, t5, t2
+    slli a6, s9, 8
+    xor a7, s4, a6
+    srli ra, s8, 16
+    xor a5, s5, s9
+    xor t5, ra, a7
+    and s5, t5, s1
+    srli ra, s2, 16
+    xor s9, a7, s5
+    slli s4, s5, 16
+    xor t5, ra, a5
+    xor a6, s8, s4
+    and a7, t5, s1
+    slli s8, a7, 16
+    xor s5, a5, a7
+    xor s4, s2, s8
+    lw ra, 8(a3)
+    sw a6, 260(sp)
+    lw a5, 40(a3)
+    lw s2, 72(a3)
+    sw s9, 324(sp)
+    xor t5, a2, ra
+    lw a6, 104(a3)
+    sw s4, 292(sp)
+    sw s5, 356(sp)
+    xor a7, s10, a5
+    xor s8, t6, s2
+    srli s9, t5, 8
+    xor s4, s11, a6
+    xor s5, s9, a7
+    srli t6, s8, 8
+    and a2, s5, t2
+    xor s2, t6, s4
+    slli s10, a2, 8
+    and s11, s2, t2
+    xor ra, a7, a2
+    xor a5, t5, s10
+    slli s9, s11, 8
+    xor s5, s8, s9
+    srli a7, a5, 16
+    xor a6, s4, s11
+    xor a2, a7, s5
+    and t5, a2, s1
+    srli s4, ra, 16
+    xor s10, s5, t5
+    slli t6, t5, 16
+    xor s11, s4, a6
+    xor s2, a5, t6
+    and s8, s11, s1
+    lw s5, 12(a3)
+    xor s9, a6, s8
+    slli a7, s8, 16
+    lw a5, 44(a3)
+    lw s4, 76(a3)
+    xor a2, ra, a7
+    xor t5, s3, s5
+    lw a6, 108(a3)
+    xor t6, s7, a5
+    xor s11, s6, s4
+    srli ra, t5, 8
+    sw s2, 264(sp)
+    xor s8, t0, a6
+    xor a7, ra, t6
+    srli s3, s11, 8
+    sw s10, 328(sp)
+    and s2, a7, t2
+    xor s5, s3, s8
+    sw s9, 360(sp)
+    slli s10, s2, 8
+    and s7, s5, t2
+    xor s9, t5, s10
+    slli s6, s7, 8
+    xor s4, s11, s6
+    srli t0, s9, 16
+    sw a2, 296(sp)
+    xor a6, t0, s4
+    xor a2, t6, s2
+    and ra, a6, s1
+    xor a5, s8, s7
+    slli t6, ra, 16
+    srli t5, a2, 16
+    xor a7, s4, ra
+    xor s2, s9, t6
+    xor s10, t5, a5
+    lw s11, 16(a3)
+    and s3, s10, s1
+    lw t0, 500(sp)
+    lw a6, 48(a3)
+    lw ra, 496(sp)
+    lw s9, 80(a3)
+    xor s5, a5, s3
+    xor s6, a4, s11
+    lw t5, 112(a3)
+    slli s8, s3, 16
+    sw a7, 332(sp)
+    xor s4, t0, a6
+    xor t6, ra, s9
+    srli a5, s6, 8
+    xor s7, a2, s8
+    sw s5, 364(sp)
+    xor s10, t1, t5
+    xor s3, a5, s4
+    srli a7, t6, 8
+    sw s2, 268(sp)
+    and a2, s3, t2
+    xor s5, a7, s10
+    sw s7, 300(sp)
+    slli s2, a2, 8
+    and a4, s5, t2
+    xor s7, s6, s2
+    slli t0, a4, 8
+    xor s8, s4, a2
+    xor a6, t6, t0
+    srli ra, s7, 16
+    xor s11, s10, a4
+    xor s9, ra, a6
+    srli s4, s8, 16
+    and t1, s9, s1
+    xor a2, s4, s11
+    xor t5, a6, t1
+    slli a5, t1, 16
+    and s6, a2, s1
+    lw s10, 492(sp)
+    lw a4, 20(a3)
+    xor s3, s7, a5
+    slli a7, s6, 16
+    lw t0, 488(sp)
+    lw ra, 52(a3)
+    lw a6, 484(sp)
+    lw t1, 84(a3)
+    xor s5, s8, a7
+    xor t6, s10, a4
+    lw a5, 116(a3)
+    xor s2, s11, s6
+    sw s5, 304(sp)
+    xor s9, t0, ra
+    xor s7, a6, t1
+    srli a2, t6, 8
+    sw t5, 336(sp)
+    xor s4, t4, a5
+    xor s11, a2, s9
+    srli s5, s7, 8
+    sw s2, 368(sp)
+    and s6, s11, t2
+    xor t5, s5, s4
+    sw s3, 272(sp)
+    slli a7, s6, 8
+    and s2, t5, t2
+    xor s3, t6, a7
+    slli a4, s2, 8
+    xor t0, s7, a4
+    srli ra, s3, 16
+    xor s8, s9, s6
+    xor a6, ra, t0
+    xor s10, s4, s2
+    and t1, a6, s1
+    srli s11, s8, 16
+    xor t4, t0, t1
+    slli a5, t1, 16
+    xor s9, s11, s10
+    lw t5, 480(sp)
+    lw s4, 24(a3)
+    xor a2, s3, a5
+    and s6, s9, s1
+    lw s7, 468(sp)
+    lw a4, 56(a3)
+    lw a6, 476(sp)
+    lw t0, 88(a3)
+    slli a7, s6, 16
+    xor s2, t5, s4
+    lw s3, 120(a3)
+    xor s5, s8, a7
+    sw a2, 276(sp)
+    xor ra, s7, a4
+    xor t1, a6, t0
+    srli s11, s2, 8
+    xor t6, s10, s6
+    sw s5, 308(sp)
+    xor a5, t3, s3
+    xor s9, s11, ra
+    srli a2, t1, 8
+    sw t4, 340(sp)
+    and s10, s9, t2
+    xor s5, a2, a5
+    slli s8, s10, 8
+    and t4, s5, t2
+    xor a7, s2, s8
+    slli t5, t4, 8
+    sw t6, 372(sp)
+    xor s6, ra, s10
+    xor s4, t1, t5
+    srli s7, a7, 16
+    xor t6, a5, t4
+    xor a4, s7, s4
+    srli s11, s6, 16
+    and a6, a4, s1
+    xor s9, s11, t6
+    lw a2, 464(sp)
+    lw s5, 28(a3)
+    xor t0, s4, a6
+    slli t3, a6, 16
+    and ra, s9, s1
+    lw t4, 460(sp)
+    lw t1, 60(a3)
+    lw s7, 472(sp)
+    lw a4, 92(a3)
+    xor s3, a7, t3
+    slli s2, ra, 16
+    xor a5, a2, s5
+    lw a6, 124(a3)
+    xor s8, s6, s2
+    xor t5, t4, t1
+    xor s4, s7, a4
+    srli t3, a5, 8
+    sw s3, 280(sp)
+    xor a7, s0, a6
+    xor s11, t3, t5
+    srli s2, s4, 8
+    xor s10, t6, ra
+    sw s8, 312(sp)
+    and s9, s11, t2
+    xor s3, s2, a7
+    sw s10, 376(sp)
+    slli ra, s9, 8
+    and s8, s3, t2
+    sw t0, 344(sp)
+    xor t6, t5, s9
+    xor s6, a5, ra
+    slli s10, s8, 8
+    xor t0, a7, s8
+    xor a2, s4, s10
+    srli s5, s6, 16
+    srli a6, t6, 16
+    xor t4, s5, a2
+    xor t3, a6, t0
+    and t1, t4, s1
+    and s11, t3, s1
+    slli a4, t1, 16
+    slli s9, s11, 16
+    xor s7, a2, t1
+    xor s0, s6, a4
+    xor t5, t0, s11
+    xor a5, t6, s9
+    sw s0, 284(sp)
+    sw a5, 316(sp)
+    sw s7, 348(sp)
+    sw t5, 380(sp)
+.Laria_ct_multi_core_round:
+    lw a2, 280(sp)
+    lw a4, 276(sp)
+    lw a6, 256(sp)
+    xor a5, a2, a4
+    lw t0, 284(sp)
+    lw t1, 264(sp)
+    lw t3, 272(sp)
+    lw s9, 260(sp)
+    xor a7, a5, a6
+    xor s8, t3, t1
+    xor s10, t0, s9
+    xor s11, a7, s9
+    lw s0, 268(sp)
+    xor s9, s10, s8
+    xor t2, t0, t1
+    xor s1, s0, s9
+    xor t4, t0, t3
+    xor t1, s1, t1
+    xor a2, s1, a2
+    xor s2, a2, t4
+    xor s4, t1, a5
+    and s6, t4, s2
+    and s7, t2, s4
+    xor t5, a7, t0
+    xor s3, a6, s2
+    xor a5, a5, s2
+    xor s0, s7, s6
+    and a4, s11, a7
+    and s1, t5, s3
+    and s7, s10, a5
+    xor s1, s1, s7
     xor a4, a4, s7
-    xor t6, t6, s11
-    xor s1, s0, s1
-    xor s7, t6, s7
-    xor s0, t2, ra
-    xor t6, s10, t4
-    and ra, ra, s5
-    and t0, t0, t6
-    xor s5, s5, s10
-    xor a4, a4, t0
-    and t5, t5, s5
-    xor t0, t0, s1
-    xor t5, s11, t5
-    xor s6, a5, t2
-    xor s1, t5, s1
-    xor t5, s6, s8
-    and t4, a5, t4
-    and a7, a6, a7
-    and s10, t2, s10
-    and s5, s0, s5
-    and s8, s8, s9
-    xor a7, t4, a7
-    xor s5, s10, s5
-    xor s9, s9, t6
-    xor t4, ra, t4
-    xor s5, s5, a7
-    and t6, s6, t6
-    and s2, s2, s9
-    xor a2, a2, t4
-    and s9, t5, s9
-    xor a7, t6, a7
-    xor s10, s8, s10
-    xor a2, a2, t6
-    xor s9, a7, s9
-    xor t4, s10, t4
-    xor s2, t0, s2
-    xor t6, a2, s9
-    xor s11, a2, s7
-    xor a7, t4, s1
-    xor t0, s5, s2
-    xor s0, t6, s2
-    xor a5, s5, s11
-    xor t5, s7, a4
-    xor s8, t4, a2
-    xor s2, a2, s2
-    li t2, 0xff0000
-    xor a5, a5, a7
-    xor a2, a2, t5
-    xor a6, s8, t0
-    and a5, a5, t2
-    and a6, a6, t1
-    xor a5, a2, a5
-    xor a6, a5, a6
-    xor s10, s5, t6
-    xor a5, t6, s1
-    xor s6, s9, a7
-    xor t6, t6, a7
-    xor a7, a4, a7
-    xor s11, s11, s1
-    and a7, a7, t2
-    xor a7, s11, a7
-    xor ra, a4, s6
-    xor s11, s10, s1
-    xor t4, t4, s5
-    xor s6, t5, s6
-    xor s1, t5, s1
-    and t4, t4, t1
-    xor t5, t5, t0
-    xor s9, s9, t0
-    xor t4, a7, t4
-    and t5, t5, t2
-    and s9, s9, t1
-    xor a7, s10, s7
-    xor t5, s5, t5
-    and s2, s2, t2
-    and s8, s8, t1
-    xor a5, a5, t0
-    and t6, t6, t1
+    xor t6, a7, t3
+    xor s7, s1, s0
+    and ra, t6, a6
+    and s1, s9, t1
+    xor t0, t0, a5
+    xor ra, ra, s1
+    xor s5, s4, t2
+    xor t0, s7, t0
+    xor ra, ra, s0
+    xor ra, ra, s5
+    xor s7, s4, s2
+    and s5, s8, s7
+    xor s5, s5, s6
+    xor a4, a4, s5
+    xor s6, s10, a5
+    xor t3, s11, t2
+    xor s0, t1, a6
+    xor a4, a4, s6
+    and s6, t3, s0
+    xor s6, s6, s1
+    xor s1, s6, s5
+    xor a2, s1, a2
+    and s5, a2, a4
+    xor s1, t0, s5
+    xor s6, a4, t0
+    xor s5, ra, s5
+    and s5, s5, s6
+    xor s6, s5, t0
+    xor s5, s1, s6
+    xor a4, a4, s6
+    and t0, t0, s5
+    xor a4, t0, a4
+    xor a2, a2, ra
+    and s5, a4, s0
+    and s0, a2, s1
+    xor t0, s1, t0
+    xor ra, s0, ra
+    and t0, ra, t0
+    xor a2, a2, t0
+    and t0, a2, a7
+    and s11, a2, s11
+    xor s1, ra, a2
+    and t3, a4, t3
+    xor a2, a2, a4
+    xor a4, s6, a4
+    and a7, ra, s3
+    and s9, a4, s9
+    and a6, s6, a6
+    and t5, ra, t5
+    xor s11, a7, s11
     and a4, a4, t1
-    and s10, s10, t1
-    xor s9, t5, s9
-    xor s2, a5, s2
-    xor s7, s7, s0
-    xor t5, ra, t0
-    and t1, s6, t1
-    and a7, a7, t2
-    and s0, s0, t2
-    xor t0, s6, t0
-    and ra, ra, t2
-    xor t1, s2, t1
-    and t2, t0, t2
-    lw s2, 364(sp)
-    lw s6, 256(a3)
-    xor t2, s7, t2
-    xor a4, t2, a4
-    xor s6, s2, s6
-    lw s2, 408(sp)
-    lw t2, 260(a3)
-    lw s7, 264(a3)
+    and t6, s6, t6
+    xor a7, a6, a7
+    and s10, s1, s10
+    xor ra, ra, s6
+    xor t1, s9, t3
+    xor t6, t3, t6
+    xor a6, a6, s10
+    and t4, ra, t4
+    and s0, ra, s2
+    xor s9, s10, s11
+    xor ra, ra, a2
+    and t3, a2, t2
+    and s10, a2, s4
+    and t2, ra, s8
+    and a2, ra, s7
+    and a5, s1, a5
+    xor s8, s0, a2
+    xor ra, a2, s10
+    xor a2, a5, s8
+    xor s10, a4, a5
+    xor s8, t2, t3
+    xor a4, t4, t2
+    xor a5, a6, s10
+    xor t3, t5, a5
+    xor t4, a4, a5
+    xor a6, t0, a4
+    xor t2, s11, t4
+    xor t5, t1, a6
+    xor a5, ra, a6
+    xor t4, t3, a5
+    xor t1, t0, a2
+    xor s11, s9, a5
+    xor a4, s5, t5
+    xor ra, a2, t5
+    xor t0, t1, t4
+    xor a6, a7, a4
+    xor s9, s10, a4
+    xor a5, t6, t4
+    xor a2, s8, t0
+    sw t2, 128(sp)
+    sw a2, 148(sp)
+    lw a4, 296(sp)
+    lw t6, 300(sp)
+    xor t3, t1, s9
+    lw t5, 308(sp)
+    lw a7, 316(sp)
+    lw s8, 312(sp)
+    lw t2, 304(sp)
+    lw a2, 292(sp)
+    sw a5, 136(sp)
+    sw t3, 152(sp)
+    xor t1, a4, t6
+    lw t4, 288(sp)
+    sw s9, 144(sp)
+    xor s10, t5, a7
+    xor a5, t2, s8
+    xor t3, a2, t1
+    sw s11, 132(sp)
+    sw a6, 140(sp)
+    xor t0, t4, s8
+    xor s9, t1, s10
+    xor t5, t3, a5
+    xor s11, t6, t2
+    xor a6, s8, s10
+    xor a4, t5, a7
+    xor t4, a5, s9
+    xor t6, t0, t4
+    xor t2, a6, s11
+    xor t1, a4, s10
+    xor t3, t4, s11
+    and s7, s9, t4
+    sw ra, 156(sp)
+    and a7, t1, t2
+    and s1, s10, s11
+    xor t4, t4, s9
+    xor ra, a2, s9
+    xor s6, a6, s1
+    and s2, a4, a6
+    xor a7, t4, a7
+    xor s8, ra, s9
+    xor s4, t0, s2
+    xor s0, s6, a7
+    xor t5, t6, t2
+    and a5, s8, t6
+    xor a7, s4, a7
+    and s5, ra, t0
+    xor a2, t0, a6
+    xor t2, s10, a5
+    xor t6, ra, a4
+    xor s1, a4, s5
+    xor s4, s11, ra
+    and a5, t6, a2
+    xor s2, s0, s1
+    xor s5, s4, s1
+    xor a2, s9, s10
+    xor s6, s2, t2
+    xor s0, s7, s5
+    and t3, a2, t3
+    xor s2, s9, s5
+    xor s4, a6, s0
+    xor s3, s8, t1
     xor t2, s2, t2
-    lw s2, 360(sp)
-    lw t0, 268(a3)
-    xor s7, s2, s7
-    lw s2, 336(sp)
-    xor ra, s1, ra
-    xor s10, ra, s10
-    xor t0, s2, t0
-    lw s2, 352(sp)
-    lw ra, 272(a3)
-    lw s1, 276(a3)
-    xor ra, s2, ra
-    lw s2, 356(sp)
-    xor a7, t5, a7
-    xor t6, a7, t6
-    xor s1, s2, s1
-    lw s2, 376(sp)
-    lw a7, 280(a3)
-    lw t5, 284(a3)
-    xor a7, s2, a7
-    lw s2, 392(sp)
-    lw s5, 288(a3)
-    xor t5, s2, t5
-    lw s2, 404(sp)
-    xor s0, s11, s0
-    xor s8, s0, s8
-    xor s5, s2, s5
-    lw s2, 332(sp)
-    lw s0, 292(a3)
-    lw s11, 296(a3)
-    xor s0, s2, s0
-    lw s2, 396(sp)
-    lw a5, 300(a3)
-    xor s11, s2, s11
-    lw s2, 340(sp)
-    lw a2, 304(a3)
-    xor a5, s2, a5
-    lw s2, 416(sp)
-    lw t3, 308(a3)
-    xor a2, s2, a2
-    lw s2, 436(sp)
-    lw s4, 312(a3)
-    xor t3, s2, t3
-    lw s2, 384(sp)
-    lw s3, 316(a3)
-    xor s4, s2, s4
-    lw s2, 400(sp)
-    xor s3, s2, s3
-    lw s2, 380(sp)
-    sw s3, 400(sp)
-    lw s3, 320(a3)
-    xor s3, s2, s3
-    lw s2, 344(sp)
-    sw s3, 380(sp)
-    lw s3, 324(a3)
-    xor s3, s2, s3
-    lw s2, 368(sp)
-    sw s3, 344(sp)
-    lw s3, 328(a3)
-    xor s3, s2, s3
-    lw s2, 412(sp)
-    sw s3, 368(sp)
-    lw s3, 332(a3)
-    xor s3, s2, s3
-    lw s2, 372(sp)
-    sw s3, 412(sp)
-    lw s3, 336(a3)
-    xor s3, s2, s3
-    lw s2, 428(sp)
-    sw s3, 372(sp)
-    lw s3, 340(a3)
-    xor s3, s2, s3
-    lw s2, 432(sp)
-    sw s3, 428(sp)
-    lw s3, 344(a3)
-    xor s3, s2, s3
-    lw s2, 420(sp)
-    sw s3, 432(sp)
-    sw s6, 0(sp)
-    sw t2, 4(sp)
-    sw s7, 8(sp)
-    sw t0, 12(sp)
-    sw ra, 16(sp)
-    sw s1, 20(sp)
-    sw a7, 24(sp)
-    sw t5, 28(sp)
-    sw s5, 32(sp)
-    sw s0, 36(sp)
-    sw s11, 40(sp)
-    sw a5, 44(sp)
-    sw a2, 48(sp)
-    sw t3, 52(sp)
-    sw s4, 56(sp)
-    lw s4, 400(sp)
-    lw s3, 348(a3)
-    sw s4, 60(sp)
-    lw s4, 380(sp)
-    xor s3, s2, s3
-    sw s4, 64(sp)
-    lw s4, 344(sp)
-    lw s2, 352(a3)
-    sw s4, 68(sp)
-    lw s4, 368(sp)
-    xor s2, t6, s2
-    lw t6, 356(a3)
-    sw s4, 72(sp)
-    lw s4, 412(sp)
-    xor t6, s10, t6
-    lw s10, 360(a3)
-    sw s4, 76(sp)
-    lw s4, 372(sp)
-    xor s10, a6, s10
-    lw a6, 364(a3)
-    sw s4, 80(sp)
-    lw s4, 428(sp)
-    xor a6, t4, a6
-    lw t4, 368(a3)
-    sw s4, 84(sp)
-    lw s4, 432(sp)
-    xor t4, a4, t4
-    lw a4, 372(a3)
-    sw s4, 88(sp)
-    sw s3, 92(sp)
-    xor a4, s8, a4
-    sw s2, 96(sp)
-    lw s8, 376(a3)
-    sw t6, 100(sp)
-    sw s10, 104(sp)
-    xor s8, s9, s8
-    sw a6, 108(sp)
-    lw s9, 380(a3)
-    sw t4, 112(sp)
-    sw a4, 116(sp)
-    xor s9, t1, s9
-    sw s8, 120(sp)
-    sw s9, 124(sp)
-    lw a0, 308(sp)
-    lw a1, 312(sp)
-    lw a2, 316(sp)
+    xor t3, s4, t3
+    and t5, s3, t5
+    xor t2, t2, a5
+    xor t3, t3, a5
+    xor a7, a7, s0
+    xor a5, t2, t5
+    xor t2, a6, a4
+    xor t5, s11, s10
+    and s7, t3, a7
+    xor a6, a5, t3
+    xor s11, s6, a7
+    and s1, a5, s6
+    xor s5, s6, s7
+    xor s2, a5, s6
+    and s11, a6, s11
+    xor s0, a5, a7
+    xor s6, t3, s5
+    xor s4, s0, s1
+    xor s11, s6, s11
+    xor s7, s4, s5
+    xor a7, t3, a7
+    and a5, a5, s11
+    and s1, s2, s11
+    xor s0, s2, a7
+    xor s11, s11, s7
+    and t3, t3, s11
+    and a7, a7, s11
+    and a6, a6, s7
+    xor s11, a5, t3
+    and s4, s0, s7
+    xor a5, t3, a6
+    xor t3, s1, a7
+    xor a6, a7, s4
+    and a7, s10, a5
+    and s10, a4, s11
+    and a4, s9, a6
+    xor s6, a5, s11
+    xor t0, t0, ra
+    and s9, ra, t3
+    and t1, t1, s6
+    xor ra, s10, a4
+    xor s5, t2, t5
+    xor t1, t1, s9
+    xor s2, t0, t2
+    xor s10, t0, t4
+    xor a7, a7, t1
+    xor ra, ra, t1
+    and t2, t2, s11
+    xor t1, a6, t3
+    xor s11, s11, t3
+    and t0, t0, t3
+    and t3, t6, s11
+    and t6, s2, s11
+    and s8, s8, t1
+    xor s11, s9, t3
+    xor a7, a7, s8
+    xor s9, t0, t6
+    xor t3, s8, s11
+    xor t6, t4, t5
+    and s8, t5, a5
+    xor t5, a5, a6
+    and a5, t4, a6
+    and t4, a2, t5
+    and a6, t6, t5
+    xor a2, a4, t4
+    xor t6, a2, s11
+    xor t5, t2, a5
+    xor a4, a5, a6
+    and s11, s5, s6
+    xor t4, a4, s9
+    xor a2, s10, s5
+    xor t2, s11, t0
+    xor a5, s6, t1
+    and a6, s10, t1
+    and a4, s3, a5
+    and s11, a2, a5
+    xor t0, t3, a4
+    xor a5, a6, s9
+    xor s10, s8, t2
+    xor t1, t5, t2
+    xor t3, a5, s11
+    xor a2, s10, a6
+    xor s8, t3, ra
+    xor t5, t3, t6
+    xor a4, t1, t0
+    xor t2, a2, t6
+    xor s10, a7, t6
+    xor t3, a2, s8
+    xor a6, t4, a4
+    xor s9, t2, a4
+    xor a5, t4, t2
+    xor t6, t3, t0
+    xor s11, a7, s9
+    xor t1, s10, a6
+    xor ra, s8, a6
+    sw t6, 160(sp)
+    lw a4, 324(sp)
+    lw t4, 328(sp)
+    sw a5, 176(sp)
+    sw s11, 188(sp)
+    lw a7, 348(sp)
+    lw a6, 320(sp)
+    lw t3, 340(sp)
+    lw t6, 336(sp)
+    sw a2, 164(sp)
+    sw ra, 168(sp)
+    xor t2, a4, t4
+    lw a5, 332(sp)
+    lw s11, 344(sp)
+    sw s9, 172(sp)
+    sw t1, 180(sp)
+    sw t5, 184(sp)
+    xor s10, t2, a7
+    xor s8, a6, t4
+    xor a2, t6, t3
+    xor ra, a6, t2
+    xor t0, s8, t3
+    xor s9, ra, t6
+    xor t1, a6, a5
+    xor t5, a5, a2
+    xor a7, s11, s10
+    xor a4, t5, s11
+    xor t4, a2, t0
+    xor s8, t2, s9
+    xor ra, t1, a7
+    xor t3, s10, a4
+    xor a5, t4, s8
+    and t5, ra, s8
+    and s7, a7, s9
+    and s11, t3, t4
+    xor s8, t0, t5
+    xor s1, t2, s7
+    and s2, t1, t2
+    xor t6, a2, t2
+    xor t4, s10, s11
+    xor t5, s10, t1
+    xor s4, s1, s8
+    xor s5, a2, s2
+    and s6, a4, t0
+    and s11, t5, t6
+    xor s8, s5, s8
+    xor s3, a4, s6
+    and s1, s10, a2
+    xor a6, t0, s9
+    xor t6, a4, a7
+    xor s8, s8, s3
+    xor s7, t2, s3
+    xor s2, s4, s1
+    xor s5, s9, s1
+    and a6, t6, a6
+    xor s6, t1, s5
+    xor s3, s2, t4
+    xor s0, t3, ra
+    xor a6, s7, a6
+    xor s11, s6, s11
+    xor t4, a7, t4
+    and a5, s0, a5
+    xor t4, t4, s11
+    xor a6, a6, s11
+    xor s8, s8, s5
+    xor s11, t4, a5
+    xor t4, a2, s10
+    xor a5, s9, a7
+    and s4, a6, s8
+    xor a2, s11, a6
+    xor s9, s3, s8
+    and s7, s11, s3
+    xor s1, s3, s4
+    xor s5, s11, s3
+    and s9, a2, s9
+    xor s6, s11, s8
+    xor s3, a6, s1
+    xor s2, s6, s7
+    xor s9, s3, s9
+    xor s4, s2, s1
+    xor s8, a6, s8
+    and s11, s11, s9
+    and s7, s5, s9
+    xor s6, s5, s8
+    xor s9, s9, s4
+    and a6, a6, s9
+    and s8, s8, s9
+    and a2, a2, s4
+    xor s9, s11, a6
+    and s2, s6, s4
+    xor s11, a6, a2
+    xor a6, s7, s8
+    xor a2, s8, s2
+    and s8, a7, s11
+    xor t2, t2, t1
+    and a7, t1, s9
+    xor t0, t0, a4
+    and t1, a4, a2
+    xor s3, s11, s9
+    and a4, s10, a6
+    and ra, ra, s3
+    xor s10, a7, t1
+    xor s1, t2, a5
+    xor ra, ra, a4
+    xor s5, t4, t2
+    xor a7, t4, t0
+    xor s8, s8, ra
+    xor s10, s10, ra
+    and t2, t2, s9
+    xor ra, a2, a6
+    xor s9, s9, a6
+    and t4, t4, a6
+    and a6, t5, s9
+    and t5, s5, s9
+    and t3, t3, ra
+    xor s9, a4, a6
+    xor s8, s8, t3
+    xor a4, t4, t5
+    xor a6, t3, s9
+    xor t5, t0, a5
+    and t3, a5, s11
+    xor a5, s11, a2
+    and s11, t0, a2
+    and t0, t6, a5
+    and a2, t5, a5
+    xor t6, t1, t0
+    xor t5, t6, s9
+    xor a5, t2, s11
+    xor t1, s11, a2
+    and s9, s1, s3
+    xor t6, a7, s1
+    xor t2, s9, t4
+    xor s11, s3, ra
+    and a2, a7, ra
+    xor t0, t1, a4
+    and s9, t6, s11
+    xor a7, t3, t2
+    and t1, s0, s11
+    xor t6, a7, a2
+    xor t4, a6, t1
+    xor ra, a5, t2
+    xor s11, a2, a4
+    xor t3, t6, s8
+    xor a6, s11, s9
+    xor a5, t3, t5
+    xor t2, a6, t3
+    xor a4, t0, a5
+    xor a7, t0, a6
+    xor t3, a4, t4
+    xor t1, s10, t4
+    xor a2, a7, s8
+    xor a6, ra, t3
+    xor s11, a2, t1
+    xor s9, t5, t1
+    sw a6, 192(sp)
+    lw a7, 372(sp)
+    lw s8, 380(sp)
+    xor s10, a5, t4
+    sw t2, 208(sp)
+    lw a2, 352(sp)
+    lw t5, 356(sp)
+    lw a6, 368(sp)
+    sw s10, 200(sp)
+    xor t0, a7, s8
+    lw a5, 360(sp)
+    lw t2, 376(sp)
+    sw s11, 216(sp)
+    xor t1, a2, t5
+    lw ra, 364(sp)
+    xor s10, a6, t0
+    sw s9, 196(sp)
+    sw t3, 212(sp)
+    xor t4, t1, a5
+    xor s11, t2, s10
+    sw t6, 204(sp)
+    sw a4, 220(sp)
+    xor s9, ra, a6
+    xor t3, t1, t2
+    xor a2, t4, s11
+    xor t6, t5, t0
+    xor a4, s9, a7
+    xor s8, t4, s9
+    and s1, t3, a2
+    xor a5, a2, t0
+    xor ra, t6, s11
+    xor a6, t3, a4
+    xor t5, s10, s8
+    and s4, s8, s11
+    xor s3, t3, s1
+    xor a7, a5, ra
+    and s9, t5, ra
+    and t4, a6, a5
+    xor s7, t0, s4
+    xor s0, t6, s3
+    xor s1, s10, s3
+    xor t1, a2, t6
+    xor t2, t0, s11
+    xor ra, a2, s9
+    xor a5, t3, s10
+    and s2, s10, t6
+    and s5, a4, t0
+    xor s4, s7, s0
+    xor s3, s11, a4
+    and s9, a5, t1
+    xor ra, ra, s5
+    xor s7, s2, s4
+    xor s11, s11, s8
+    xor t1, a4, s8
+    xor ra, ra, s4
+    xor s2, s11, s5
+    and t2, t1, t2
+    xor t4, s3, t4
+    xor s4, s2, s0
+    xor s6, a6, t5
+    xor t2, s4, t2
+    xor s3, s1, t4
+    and a7, s6, a7
+    xor s5, s3, s9
+    xor t2, t2, s9
+    xor t4, s7, t4
+    xor s9, s5, a7
+    and s4, s9, t4
+    and s7, t2, ra
+    xor s3, t2, t4
+    xor a7, s9, t2
+    xor s2, t4, ra
+    xor s1, ra, s4
+    xor s5, s3, s7
+    and s0, a7, s2
+    xor s4, s9, s5
+    xor s2, s1, s5
+    xor s3, s4, s0
+    xor ra, t2, ra
+    xor t4, s9, t4
+    xor s1, s3, s2
+    and s9, s9, s3
+    and t2, t2, s1
+    and a7, a7, s2
+    xor s7, t4, ra
+    xor s9, s9, t2
+    and t4, t4, s3
+    and ra, ra, s1
+    xor t2, t2, a7
+    and s5, s7, s2
+    xor a7, t4, ra
+    xor t4, ra, s5
+    and ra, s8, t2
+    xor t6, t6, s10
+    and s8, s10, s9
+    xor t0, t0, a4
+    and s10, a4, t4
+    xor a2, a2, t3
+    and a4, t3, a7
+    xor s0, t2, s9
+    xor t3, ra, a4
+    and t5, t5, s0
+    xor ra, s8, t3
+    xor s4, t6, s11
+    xor t5, t5, s10
+    xor s3, a2, t6
+    xor s8, a2, t0
+    xor t5, t5, t3
+    and t6, t6, s9
+    xor t3, t4, a7
+    xor s9, s9, a7
+    and a2, a2, a7
+    and a7, a5, s9
+    and a5, s3, s9
+    and a6, a6, t3
+    xor s9, a4, a7
+    xor ra, ra, a6
+    xor a4, a2, a5
+    xor a7, a6, s9
+    xor a5, t0, s11
+    and a6, s11, t2
+    xor s11, a6, a2
+    xor a6, t2, t4
+    and a2, t0, t4
+    and t2, t1, a6
+    xor t4, s10, t2
+    and t0, a5, a6
+    xor t1, t4, s9
+    xor a6, a2, t0
+    and t4, s4, s0
+    xor a5, t6, s11
+    xor s10, a6, a4
+    xor s9, t4, a2
+    xor t2, s8, s4
+    xor t6, s9, s11
+    xor t0, s0, t3
+    and a6, s8, t3
+    and t4, s6, t0
+    and a2, t2, t0
+    xor s11, a5, a6
+    xor s9, a7, t4
+    xor s8, a6, a4
+    xor t0, s11, ra
+    xor t3, s8, a2
+    xor a7, t0, t1
+    xor t2, t6, t3
+    xor t4, t5, ra
+    xor a5, s10, t5
+    xor s4, a7, s9
+    xor s0, t2, s9
+    xor s2, s11, t3
+    xor s6, s10, s9
+    xor s1, t4, s9
+    xor s3, t3, s4
+    xor s7, a5, a7
+    xor s5, a5, s4
+    lw t0, 452(sp)
+    beq a3, t0, .Laria_ct_multi_core_last
+    lw a6, 192(sp)
+    lw a2, 128(sp)
+    lw a4, 160(sp)
+    xor a7, a6, s0
+    xor a5, a2, a4
+    xor t0, a7, a4
+    xor t1, a7, a2
+    xor t2, a5, s0
+    srli t4, t0, 8
+    xor t3, a5, a6
+    xor t5, t4, t1
+    li t6, 0xff00ff
+    srli ra, t2, 8
+    and s8, t5, t6
+    xor a4, ra, t3
+    xor s9, t1, s8
+    slli s10, s8, 8
+    and a7, a4, t6
+    xor s11, t0, s10
+    xor a2, t3, a7
+    slli s0, a7, 8
+    srli ra, s9, 16
+    xor a5, t2, s0
+    srli a6, s11, 16
+    li t5, 0xffff
+    xor a4, ra, a2
+    xor t4, a6, a5
+    and t3, a4, t5
+    and t1, t4, t5
+    slli t2, t3, 16
+    xor s8, a5, t1
+    slli t0, t1, 16
+    xor s0, s9, t2
+    xor s10, s11, t0
+    xor a7, a2, t3
+    xor a6, s0, s8
+    xor t4, s8, a7
+    xor a5, s10, a6
+    xor s11, t4, a5
+    xor t0, a6, s11
+    slli t3, t0, 16
+    srli s9, t0, 16
+    slli ra, a5, 16
+    srli a4, a5, 16
+    or t2, t3, s9
+    xor t1, a7, a6
+    or a2, ra, a4
+    srli s0, t2, 8
+    and s10, t2, t6
+    and s8, s0, t6
+    slli a7, s10, 8
+    srli a6, t1, 8
+    and ra, t1, t6
+    or t4, s8, a7
+    and a5, a6, t6
+    slli a4, ra, 8
+    or t0, a5, a4
+    xor t3, t4, s11
+    xor s9, s11, t0
+    xor s0, a2, t3
+    lw a7, 128(a3)
+    xor s10, s9, s0
+    lw t1, 160(a3)
+    lw a5, 192(a3)
+    xor s8, t3, s10
+    xor a6, s0, a7
+    lw t4, 224(a3)
+    xor t2, t0, t3
+    xor ra, s8, t1
+    xor a4, s10, a5
+    srli a2, a6, 8
+    xor s11, t2, t4
+    xor t0, a2, ra
+    srli s8, a4, 8
+    and s9, t0, t6
+    xor t1, s8, s11
+    slli s0, s9, 8
+    and s10, t1, t6
+    xor a7, a6, s0
+    slli t2, s10, 8
+    xor t4, a4, t2
+    srli a2, a7, 16
+    xor t3, ra, s9
+    xor t0, a2, t4
+    and ra, t0, t5
+    xor s9, t4, ra
+    slli a6, ra, 16
+    xor a5, s11, s10
+    srli s8, t3, 16
+    lw ra, 196(sp)
+    xor s0, a7, a6
+    xor t1, s8, a5
+    lw t0, 164(sp)
+    and s11, t1, t5
+    lw a2, 132(sp)
+    xor a7, ra, s1
+    xor s10, a5, s11
+    slli a4, s11, 16
+    xor a6, a7, t0
+    xor t2, t3, a4
+    xor t4, a2, t0
+    xor s8, a7, a2
+    srli s11, a6, 8
+    sw s10, 352(sp)
+    xor t1, t4, s1
+    xor t3, s11, s8
+    sw t2, 288(sp)
+    xor a5, t4, ra
+    and a4, t3, t6
+    srli s10, t1, 8
+    sw s0, 256(sp)
+    sw s9, 320(sp)
+    slli t2, a4, 8
+    xor t0, s10, a5
+    xor s0, s8, a4
+    xor s9, a6, t2
+    and a7, t0, t6
+    xor a2, a5, a7
+    slli s1, a7, 8
+    srli t2, s0, 16
+    xor t4, t1, s1
+    srli ra, s9, 16
+    xor s10, t2, a2
+    xor s11, ra, t4
+    and t0, s10, t5
+    and t3, s11, t5
+    slli a7, t0, 16
+    xor s8, t4, t3
+    slli a4, t3, 16
+    xor t1, s0, a7
+    xor a6, s9, a4
+    xor a5, a2, t0
+    xor s1, t1, s8
+    xor ra, s8, a5
+    xor s11, a6, s1
+    xor t3, ra, s11
+    xor s9, s1, t3
+    slli a2, s9, 16
+    srli t0, s9, 16
+    or s0, a2, t0
+    xor t4, a5, s1
+    slli a4, s11, 16
+    srli t2, s11, 16
+    srli a7, s0, 8
+    and s8, s0, t6
+    or s10, a4, t2
+    and t1, a7, t6
+    slli a6, s8, 8
+    srli ra, t4, 8
+    and s11, t4, t6
+    or a5, t1, a6
+    and s1, ra, t6
+    slli a4, s11, 8
+    or t2, s1, a4
+    xor s9, a5, t3
+    xor a2, t3, t2
+    xor t0, s10, s9
+    lw t1, 132(a3)
+    xor s0, a2, t0
+    lw ra, 164(a3)
+    lw s11, 196(a3)
+    xor s8, s9, s0
+    xor a6, t0, t1
+    lw a4, 228(a3)
+    xor a7, t2, s9
+    xor t4, s8, ra
+    xor s1, s0, s11
+    srli t3, a6, 8
+    xor a5, a7, a4
+    xor s10, t3, t4
+    srli t1, s1, 8
+    and t2, s10, t6
+    xor s8, t1, a5
+    slli s9, t2, 8
+    and ra, s8, t6
+    xor t0, a6, s9
+    slli s11, ra, 8
+    xor a7, s1, s11
+    srli a4, t0, 16
+    xor t3, a4, a7
+    xor a2, t4, t2
+    and s10, t3, t5
+    xor t4, a7, s10
+    xor s0, a5, ra
+    srli s9, a2, 16
+    lw a7, 200(sp)
+    slli t2, s10, 16
+    xor t1, s9, s0
+    lw a4, 168(sp)
+    xor a6, t0, t2
+    and s8, t1, t5
+    lw s11, 136(sp)
+    xor s10, a7, s2
+    xor a5, s0, s8
+    xor t0, s10, a4
+    slli ra, s8, 16
+    xor t3, s11, a4
+    xor t2, s10, s11
+    srli s0, t0, 8
+    xor s1, a2, ra
+    sw t4, 324(sp)
+    xor s9, t3, s2
+    xor s8, s0, t2
+    sw a6, 260(sp)
+    sw a5, 356(sp)
+    xor t1, t3, a7
+    and a2, s8, t6
+    srli t4, s9, 8
+    sw s1, 292(sp)
+    slli a6, a2, 8
+    xor a5, t4, t1
+    xor ra, t2, a2
+    xor s1, t0, a6
+    and a4, a5, t6
+    xor s10, t1, a4
+    slli s11, a4, 8
+    srli t0, ra, 16
+    xor s2, s9, s11
+    srli t3, s1, 16
+    xor a6, t0, s10
+    xor a7, t3, s2
+    and t4, a6, t5
+    and s0, a7, t5
+    slli t1, t4, 16
+    xor s8, s2, s0
+    slli t2, s0, 16
+    xor a4, ra, t1
+    xor a2, s1, t2
+    xor a5, s10, t4
+    xor s9, a4, s8
+    xor s11, s8, a5
+    xor t3, a2, s9
+    xor s2, s11, t3
+    xor s0, s9, s2
+    slli a6, s0, 16
+    srli s10, s0, 16
+    or t4, a6, s10
+    xor a7, a5, s9
+    srli ra, t4, 8
+    and a4, t4, t6
+    slli s1, t3, 16
+    srli t2, t3, 16
+    and t1, ra, t6
+    slli s8, a4, 8
+    srli a5, a7, 8
+    and s9, a7, t6
+    or t0, s1, t2
+    or a2, t1, s8
+    and s11, a5, t6
+    slli t3, s9, 8
+    or s1, s11, t3
+    xor t2, a2, s2
+    xor s0, s2, s1
+    xor a6, t0, t2
+    lw a4, 136(a3)
+    xor ra, s0, a6
+    lw s8, 168(a3)
+    lw a7, 200(a3)
+    xor t4, t2, ra
+    xor t1, a6, a4
+    lw s11, 232(a3)
+    xor s10, s1, t2
+    xor a5, t4, s8
+    xor s9, ra, a7
+    srli a2, t1, 8
+    xor t3, s10, s11
+    xor s2, a2, a5
+    srli a6, s9, 8
+    and t0, s2, t6
+    xor a4, a6, t3
+    slli s0, t0, 8
+    and t4, a4, t6
+    xor t2, t1, s0
+    slli ra, t4, 8
+    xor a7, s9, ra
+    srli s10, t2, 16
+    xor s1, a5, t0
+    xor s11, s10, a7
+    xor s8, t3, t4
+    and a2, s11, t5
+    srli t1, s1, 16
+    xor s0, t1, s8
+    lw s11, 204(sp)
+    xor s2, a7, a2
+    and a6, s0, t5
+    lw s9, 140(sp)
+    lw ra, 172(sp)
+    slli a5, a2, 16
+    slli t3, a6, 16
+    xor a7, s11, s3
+    xor t0, t2, a5
+    xor t4, s1, t3
+    xor s10, s9, ra
+    xor a2, a7, ra
+    xor a4, s8, a6
+    sw t4, 296(sp)
+    xor t2, a7, s9
+    xor a5, s10, s3
+    srli s0, a2, 8
+    sw s2, 328(sp)
+    xor t1, s10, s11
+    xor s8, s0, t2
+    srli t4, a5, 8
+    sw a4, 360(sp)
+    and a6, s8, t6
+    xor s2, t4, t1
+    sw t0, 264(sp)
+    xor s1, t2, a6
+    slli t3, a6, 8
+    and a4, s2, t6
+    xor t0, a2, t3
+    xor ra, t1, a4
+    slli a7, a4, 8
+    srli a6, s1, 16
+    xor s9, a5, a7
+    srli s3, t0, 16
+    xor a2, a6, ra
+    xor s10, s3, s9
+    and t3, a2, t5
+    and s11, s10, t5
+    slli s2, t3, 16
+    xor s0, s9, s11
+    slli s8, s11, 16
+    xor t1, s1, s2
+    xor t2, t0, s8
+    xor t4, ra, t3
+    xor a4, t1, s0
+    xor a5, s0, t4
+    xor a7, t2, a4
+    xor s10, a5, a7
+    xor s9, a4, s10
+    slli a6, s9, 16
+    srli a2, s9, 16
+    or ra, a6, a2
+    xor s3, t4, a4
+    srli t3, ra, 8
+    and s2, ra, t6
+    slli s11, a7, 16
+    srli t0, a7, 16
+    and s1, t3, t6
+    slli t1, s2, 8
+    srli t2, s3, 8
+    and a5, s3, t6
+    or s8, s11, t0
+    or s0, s1, t1
+    and t4, t2, t6
+    slli a4, a5, 8
+    or a7, t4, a4
+    xor s11, s0, s10
+    xor t0, s10, a7
+    xor s9, s8, s11
+    lw ra, 140(a3)
+    xor a2, t0, s9
+    lw s1, 172(a3)
+    lw t2, 204(a3)
+    xor t3, s11, a2
+    xor s2, s9, ra
+    lw a5, 236(a3)
+    xor a6, a7, s11
+    xor t1, t3, s1
+    xor s3, a2, t2
+    srli a4, s2, 8
+    xor t4, a6, a5
+    xor s0, a4, t1
+    srli s11, s3, 8
+    and s10, s0, t6
+    xor s9, s11, t4
+    slli a7, s10, 8
+    and ra, s9, t6
+    xor t0, s2, a7
+    slli s1, ra, 8
+    xor a2, s3, s1
+    srli t2, t0, 16
+    xor s8, t1, s10
+    xor a6, t2, a2
+    xor t3, t4, ra
+    srli s10, s8, 16
+    lw t2, 208(sp)
+    and a5, a6, t5
+    xor s2, s10, t3
+    lw ra, 144(sp)
+    lw s3, 176(sp)
+    xor a4, a2, a5
+    slli s0, a5, 16
+    and a7, s2, t5
+    xor a6, t2, s4
+    xor t1, t0, s0
+    slli s9, a7, 16
+    xor s1, ra, s3
+    xor a2, a6, s3
+    xor t4, s8, s9
+    sw t1, 268(sp)
+    xor a5, a6, ra
+    xor t0, s1, s4
+    srli s10, a2, 8
+    xor s11, t3, a7
+    sw t4, 300(sp)
+    xor s0, s1, t2
+    xor s2, s10, a5
+    srli t1, t0, 8
+    sw a4, 332(sp)
+    and t3, s2, t6
+    xor t4, t1, s0
+    sw s11, 364(sp)
+    xor a7, a5, t3
+    slli s8, t3, 8
+    and a4, t4, t6
+    xor s9, a2, s8
+    xor s11, s0, a4
+    slli s3, a4, 8
+    srli a5, a7, 16
+    xor a6, t0, s3
+    srli ra, s9, 16
+    xor t3, a5, s11
+    xor s4, ra, a6
+    and a2, t3, t5
+    and s1, s4, t5
+    slli t1, a2, 16
+    xor t2, a6, s1
+    slli s10, s1, 16
+    xor t4, a7, t1
+    xor s2, s9, s10
+    xor s8, s11, a2
+    xor s0, t4, t2
+    xor a4, t2, s8
+    xor t0, s2, s0
+    xor ra, a4, t0
+    xor s4, s0, ra
+    slli s10, s4, 16
+    srli a5, s4, 16
+    or t3, s10, a5
+    xor s3, s8, s0
+    srli s11, t3, 8
+    and a7, t3, t6
+    and a2, s11, t6
+    slli t1, a7, 8
+    srli t2, s3, 8
+    and s8, s3, t6
+    slli a6, t0, 16
+    srli s1, t0, 16
+    or t4, a2, t1
+    and s2, t2, t6
+    slli a4, s8, 8
+    or s9, a6, s1
+    or s0, s2, a4
+    xor t0, t4, ra
+    xor a6, ra, s0
+    xor s1, s9, t0
+    lw s11, 144(a3)
+    xor s10, a6, s1
+    lw a7, 176(a3)
+    lw t1, 208(a3)
+    xor a5, t0, s10
+    xor t3, s1, s11
+    lw s3, 240(a3)
+    xor s4, s0, t0
+    xor a2, a5, a7
+    xor t2, s10, t1
+    srli s2, t3, 8
+    xor s8, s4, s3
+    xor a4, s2, a2
+    srli a6, t2, 8
+    and t4, a4, t6
+    xor t0, a6, s8
+    slli s9, t4, 8
+    and s1, t0, t6
+    xor s0, t3, s9
+    slli a5, s1, 8
+    xor ra, a2, t4
+    xor a7, t2, a5
+    srli s10, s0, 16
+    xor s11, s8, s1
+    xor t1, s10, a7
+    srli a2, ra, 16
+    lw a5, 212(sp)
+    and s4, t1, t5
+    xor t4, a2, s11
+    lw s8, 148(sp)
+    lw s1, 180(sp)
+    slli s2, s4, 16
+    and t3, t4, t5
+    xor s10, a5, s5
+    xor s3, a7, s4
+    xor a4, s0, s2
+    slli a6, t3, 16
+    xor t2, s8, s1
+    xor t1, s10, s1
+    xor t0, ra, a6
+    xor a7, s10, s8
+    xor s4, t2, s5
+    srli s2, t1, 8
+    sw a4, 272(sp)
+    xor s0, t2, a5
+    xor a2, s2, a7
+    srli a6, s4, 8
+    xor s9, s11, t3
+    sw t0, 304(sp)
+    and t4, a2, t6
+    xor a4, a6, s0
+    sw s3, 336(sp)
+    sw s9, 368(sp)
+    xor s11, a7, t4
+    slli t3, t4, 8
+    and t0, a4, t6
+    xor ra, t1, t3
+    xor s3, s0, t0
+    slli s9, t0, 8
+    srli a2, s11, 16
+    xor s1, s4, s9
+    srli s10, ra, 16
+    xor a7, a2, s3
+    xor s8, s10, s1
+    and t4, a7, t5
+    and s5, s8, t5
+    slli t3, t4, 16
+    xor t2, s1, s5
+    slli a5, s5, 16
+    xor a6, s11, t3
+    xor s2, ra, a5
+    xor t1, s3, t4
+    xor a4, a6, t2
+    xor s0, t2, t1
+    xor t0, s2, a4
+    xor s9, s0, t0
+    xor s10, a4, s9
+    slli ra, s10, 16
+    srli a5, s10, 16
+    or a2, ra, a5
+    xor s4, t1, a4
+    srli a7, a2, 8
+    and t4, a2, t6
+    and s3, a7, t6
+    slli s11, t4, 8
+    srli a6, s4, 8
+    and s2, s4, t6
+    slli s8, t0, 16
+    srli s1, t0, 16
+    or t3, s3, s11
+    and t2, a6, t6
+    slli t1, s2, 8
+    or s5, s8, s1
+    or s0, t2, t1
+    xor a4, t3, s9
+    xor t0, s9, s0
+    xor s8, s5, a4
+    lw a5, 148(a3)
+    xor s10, t0, s8
+    lw a2, 180(a3)
+    lw s3, 212(a3)
+    xor ra, a4, s10
+    xor a7, s8, a5
+    lw a6, 244(a3)
+    xor s1, s0, a4
+    xor t4, ra, a2
+    xor s11, s10, s3
+    srli s2, a7, 8
+    xor s4, s1, a6
+    xor t2, s2, t4
+    srli s0, s11, 8
+    and t1, t2, t6
+    xor t0, s0, s4
+    slli s9, t1, 8
+    and a4, t0, t6
+    xor s5, a7, s9
+    slli a5, a4, 8
+    xor t3, t4, t1
+    xor ra, s11, a5
+    srli a2, s5, 16
+    xor s8, s4, a4
+    xor s10, a2, ra
+    srli t2, t3, 16
+    lw s11, 216(sp)
+    and s3, s10, t5
+    xor t4, t2, s8
+    lw t0, 152(sp)
+    lw s4, 184(sp)
+    slli a6, s3, 16
+    and t1, t4, t5
+    xor a5, s11, s6
+    xor s1, ra, s3
+    xor s2, s5, a6
+    slli s9, t1, 16
+    xor a4, t0, s4
+    xor a2, a5, s4
+    xor s0, t3, s9
+    xor s10, a5, t0
+    xor ra, a4, s6
+    srli s5, a2, 8
+    xor s3, a4, s11
+    xor a6, s5, s10
+    srli t3, ra, 8
+    xor a7, s8, t1
+    sw s2, 276(sp)
+    and t2, a6, t6
+    xor s9, t3, s3
+    sw s0, 308(sp)
+    sw s1, 340(sp)
+    xor t4, s10, t2
+    slli s8, t2, 8
+    and s2, s9, t6
+    sw a7, 372(sp)
+    xor t1, a2, s8
+    xor s0, s3, s2
+    slli s1, s2, 8
+    srli s5, t4, 16
+    xor a7, ra, s1
+    srli s4, t1, 16
+    xor a6, s5, s0
+    xor a5, s4, a7
+    and s10, a6, t5
+    and t0, a5, t5
+    slli a2, s10, 16
+    xor s6, a7, t0
+    slli a4, t0, 16
+    xor s8, t4, a2
+    xor s11, t1, a4
+    xor t2, s0, s10
+    xor t3, s8, s6
+    xor s9, s6, t2
+    xor s3, s11, t3
+    xor ra, s9, s3
+    xor s1, t3, ra
+    slli t0, s1, 16
+    srli t1, s1, 16
+    or a4, t0, t1
+    xor s2, t2, t3
+    srli s5, a4, 8
+    and s0, a4, t6
+    and a6, s5, t6
+    slli s10, s0, 8
+    srli a2, s2, 8
+    and s6, s2, t6
+    slli s4, s3, 16
+    srli a5, s3, 16
+    or t4, a6, s10
+    and s8, a2, t6
+    slli s11, s6, 8
+    or a7, s4, a5
+    or t2, s8, s11
+    xor s9, t4, ra
+    xor t3, ra, t2
+    xor s3, a7, s9
+    lw t0, 152(a3)
+    xor a5, t3, s3
+    lw s5, 184(a3)
+    lw s0, 216(a3)
+    xor s1, s9, a5
+    xor t1, s3, t0
+    lw s10, 248(a3)
+    xor s4, t2, s9
+    xor a4, s1, s5
+    xor a6, a5, s0
+    srli s2, t1, 8
+    xor a2, s4, s10
+    xor s6, s2, a4
+    srli a7, a6, 8
+    and s8, s6, t6
+    xor t2, a7, a2
+    slli t4, s8, 8
+    and t3, t2, t6
+    xor ra, t1, t4
+    xor s9, a2, t3
+    slli s3, t3, 8
+    xor s11, a4, s8
+    xor t0, a6, s3
+    srli s1, ra, 16
+    lw t3, 220(sp)
+    xor s5, s1, t0
+    srli s2, s11, 16
+    lw a7, 156(sp)
+    lw t2, 188(sp)
+    and a5, s5, t5
+    xor s6, s2, s9
+    xor a6, t3, s7
+    xor s0, t0, a5
+    slli s4, a5, 16
+    and a4, s6, t5
+    xor a2, a7, t2
+    xor s3, a6, t2
+    xor s10, ra, s4
+    xor s8, s9, a4
+    slli t1, a4, 16
+    xor s1, a6, a7
+    xor s5, a2, s7
+    srli a5, s3, 8
+    xor t4, s11, t1
+    xor t0, a2, t3
+    xor ra, a5, s1
+    srli a4, s5, 8
+    and s4, ra, t6
+    xor s11, a4, t0
+    sw s10, 280(sp)
+    sw t4, 312(sp)
+    xor s2, s1, s4
+    slli s6, s4, 8
+    and t1, s11, t6
+    sw s0, 344(sp)
+    sw s8, 376(sp)
+    xor s9, s3, s6
+    xor s10, t0, t1
+    slli t4, t1, 8
+    srli t3, s2, 16
+    xor s0, s5, t4
+    srli s8, s9, 16
+    xor a5, t3, s10
+    xor t2, s8, s0
+    and ra, a5, t5
+    and a6, t2, t5
+    slli s4, ra, 16
+    xor a7, s0, a6
+    slli s7, a6, 16
+    xor s3, s2, s4
+    xor a2, s9, s7
+    xor s1, s10, ra
+    xor s6, s3, a7
+    xor a4, a7, s1
+    xor s11, a2, s6
+    xor t1, a4, s11
+    xor s5, s6, t1
+    slli s0, s5, 16
+    srli a6, s5, 16
+    or s9, s0, a6
+    xor t0, s1, s6
+    srli s7, s9, 8
+    and a5, s9, t6
+    and t3, s7, t6
+    slli s10, a5, 8
+    srli s2, t0, 8
+    and s3, t0, t6
+    slli t4, s11, 16
+    srli s8, s11, 16
+    or ra, t3, s10
+    and s4, s2, t6
+    slli a7, s3, 8
+    or t2, t4, s8
+    or a2, s4, a7
+    xor s1, ra, t1
+    xor a4, t1, a2
+    xor s6, t2, s1
+    lw s5, 156(a3)
+    xor t4, a4, s6
+    lw a6, 188(a3)
+    lw s9, 220(a3)
+    xor s8, s1, t4
+    xor s0, s6, s5
+    lw t3, 252(a3)
+    xor s11, a2, s1
+    xor s7, s8, a6
+    xor a5, t4, s9
+    srli s2, s0, 8
+    xor s10, s11, t3
+    xor t0, s2, s7
+    srli t1, a5, 8
+    and s3, t0, t6
+    xor t2, t1, s10
+    slli a7, s3, 8
+    and a2, t2, t6
+    xor s4, s7, s3
+    xor ra, s0, a7
+    slli s1, a2, 8
+    xor a4, s10, a2
+    xor s6, a5, s1
+    srli s5, ra, 16
+    srli t3, s4, 16
+    xor s8, s5, s6
+    xor s2, t3, a4
+    and a6, s8, t5
+    and t0, s2, t5
+    slli s9, a6, 16
+    slli s3, t0, 16
+    xor t4, s6, a6
+    xor s11, ra, s9
+    xor s7, a4, t0
+    xor s0, s4, s3
+    sw s11, 284(sp)
+    sw s0, 316(sp)
+    sw t4, 348(sp)
+    sw s7, 380(sp)
+    addi a3, a3, 128
+    j .Laria_ct_multi_core_round
+.Laria_ct_multi_core_last:
+    lw a2, 192(sp)
+    lw t3, 128(sp)
+    srli a4, a2, 8
+    lw t5, 160(sp)
+    xor a5, a4, s0
+    li a6, 0xff00ff
+    srli t4, t3, 8
+    and a7, a5, a6
+    xor t6, t4, t5
+    slli t1, a7, 8
+    and s8, t6, a6
+    xor t2, a2, t1
+    slli s10, s8, 8
+    xor t0, s0, a7
+    xor s11, t3, s10
+    srli ra, t2, 16
+    xor s9, t5, s8
+    xor a4, ra, s11
+    li a5, 0xffff
+    srli t4, t0, 16
+    and s0, a4, a5
+    xor t6, t4, s9
+    xor a7, s11, s0
+    and t5, t6, a5
+    slli t3, t5, 16
+    lw s11, 160(a3)
+    slli a2, s0, 16
+    xor s8, s9, t5
+    xor s10, t0, t3
+    xor t1, t2, a2
+    xor s0, s10, s11
+    lw s9, 196(sp)
+    sw s0, 32(sp)
+    lw t2, 192(a3)
+    lw s10, 132(sp)
+    lw ra, 128(a3)
+    srli t5, s9, 8
+    lw s0, 164(sp)
+    xor a2, a7, t2
+    lw t4, 224(a3)
+    xor t0, t5, s1
+    srli s11, s10, 8
+    xor a4, t1, ra
+    and t3, t0, a6
+    xor a7, s11, s0
+    sw a4, 0(sp)
+    xor t6, s8, t4
+    slli ra, t3, 8
+    and t2, a7, a6
+    sw t6, 96(sp)
+    xor a4, s9, ra
+    slli s8, t2, 8
+    xor t4, s10, s8
+    srli t6, a4, 16
+    sw a2, 64(sp)
+    xor t1, s1, t3
+    xor t5, t6, t4
+    xor a2, s0, t2
+    and t0, t5, a5
+    srli ra, t1, 16
+    slli t3, t0, 16
+    xor s11, ra, a2
+    lw s8, 132(a3)
+    xor s9, a4, t3
+    and a7, s11, a5
+    slli t2, a7, 16
+    xor t6, s9, s8
+    lw t5, 164(a3)
+    xor s1, t4, t0
+    xor s10, t1, t2
+    sw t6, 4(sp)
+    lw s11, 200(sp)
+    xor s0, a2, a7
+    xor t4, s10, t5
+    lw t6, 136(sp)
+    lw t0, 196(a3)
+    srli a2, s11, 8
+    lw t5, 168(sp)
+    sw t4, 36(sp)
+    xor a7, a2, s2
+    srli s10, t6, 8
+    xor a4, s1, t0
+    lw t3, 228(a3)
+    and t1, a7, a6
+    xor t4, s10, t5
+    sw a4, 68(sp)
+    slli s9, t1, 8
+    and s1, t4, a6
+    xor ra, s0, t3
+    xor s8, s11, s9
+    slli a4, s1, 8
+    sw ra, 100(sp)
+    xor t2, s2, t1
+    xor s0, t6, a4
+    srli t3, s8, 16
+    xor t0, t5, s1
+    xor ra, t3, s0
+    srli s11, t2, 16
+    and a2, ra, a5
+    xor s9, s11, t0
+    slli s2, a2, 16
+    and s10, s9, a5
+    lw t6, 136(a3)
+    xor t1, s8, s2
+    slli t5, s10, 16
+    lw t3, 168(a3)
+    xor s1, t2, t5
+    xor a4, t1, t6
+    lw s11, 204(sp)
+    xor ra, s1, t3
+    lw t6, 140(sp)
+    xor a7, s0, a2
+    xor t4, t0, s10
+    sw a4, 8(sp)
+    srli s9, s11, 8
+    lw s1, 172(sp)
+    lw s0, 200(a3)
+    xor t0, s9, s3
+    srli a4, t6, 8
+    sw ra, 40(sp)
+    lw s8, 232(a3)
+    and s10, t0, a6
+    xor t3, a4, s1
+    xor a2, a7, s0
+    slli t5, s10, 8
+    and ra, t3, a6
+    sw a2, 72(sp)
+    xor s2, t4, s8
+    xor t1, s11, t5
+    slli s0, ra, 8
+    xor a2, t6, s0
+    srli t4, t1, 16
+    sw s2, 104(sp)
+    xor s8, t4, a2
+    xor t2, s3, s10
+    xor a7, s1, ra
+    and s2, s8, a5
+    slli t0, s2, 16
+    srli s10, t2, 16
+    lw ra, 140(a3)
+    xor s3, t1, t0
+    xor s11, s10, a7
+    and t5, s11, a5
+    xor t6, s3, ra
+    lw t0, 208(sp)
+    slli t3, t5, 16
+    sw t6, 12(sp)
+    lw s0, 172(a3)
+    lw s3, 144(sp)
+    xor s1, t2, t3
+    srli s10, t0, 8
+    lw t6, 176(sp)
+    xor a4, a7, t5
+    xor t4, s1, s0
+    lw s8, 204(a3)
+    xor s11, s10, s4
+    srli ra, s3, 8
+    xor s9, a2, s2
+    and a7, s11, a6
+    xor s1, ra, t6
+    xor a2, s9, s8
+    lw s2, 236(a3)
+    slli t2, a7, 8
+    and s0, s1, a6
+    sw a2, 76(sp)
+    xor t3, t0, t2
+    slli s9, s0, 8
+    sw t4, 44(sp)
+    xor t1, a4, s2
+    xor t5, s4, a7
+    xor s8, s3, s9
+    srli a2, t3, 16
+    xor t4, t6, s0
+    xor a4, a2, s8
+    srli s4, t5, 16
+    and s2, a4, a5
+    xor a7, s4, t4
+    slli s10, s2, 16
+    and t0, a7, a5
+    xor s11, t3, s10
+    slli ra, t0, 16
+    lw t6, 144(a3)
+    xor s1, t5, ra
+    lw t3, 212(sp)
+    xor s0, s11, t6
+    lw ra, 148(sp)
+    lw s3, 176(a3)
+    srli s10, t3, 8
+    lw t6, 180(sp)
+    sw s0, 16(sp)
+    xor s4, s10, s5
+    srli s11, ra, 8
+    sw t1, 108(sp)
+    xor t2, t4, t0
+    xor s9, s1, s3
+    lw a2, 208(a3)
+    and a7, s4, a6
+    xor s0, s11, t6
+    xor t1, s8, s2
+    sw s9, 48(sp)
+    slli t0, a7, 8
+    and s1, s0, a6
+    xor a4, t1, a2
+    lw s8, 240(a3)
+    xor t4, s5, a7
+    xor t5, t3, t0
+    slli s9, s1, 8
+    sw a4, 80(sp)
+    xor s3, t6, s1
+    xor t1, ra, s9
+    srli a2, t5, 16
+    srli s4, t4, 16
+    xor s2, t2, s8
+    xor a4, a2, t1
+    xor s5, s4, s3
+    sw s2, 112(sp)
+    and t2, a4, a5
+    and a7, s5, a5
+    xor s8, t1, t2
+    slli s2, t2, 16
+    slli t0, a7, 16
+    lw s0, 148(a3)
+    xor s10, t5, s2
+    xor s11, t4, t0
+    lw t2, 216(sp)
+    xor t6, s10, s0
+    lw t4, 152(sp)
+    srli t5, t2, 8
+    lw s10, 184(sp)
+    lw s1, 180(a3)
+    xor s2, t5, s6
+    srli t0, t4, 8
+    xor t3, s3, a7
+    sw t6, 20(sp)
+    lw s9, 212(a3)
+    and s4, s2, a6
+    xor s0, t0, s10
+    xor ra, s11, s1
+    slli s3, s4, 8
+    and t6, s0, a6
+    sw ra, 52(sp)
+    xor a2, s8, s9
+    xor a7, t2, s3
+    slli s1, t6, 8
+    lw a4, 244(a3)
+    xor s5, s6, s4
+    xor ra, t4, s1
+    srli s8, a7, 16
+    sw a2, 84(sp)
+    xor s11, s10, t6
+    xor s9, s8, ra
+    srli t5, s5, 16
+    xor t1, t3, a4
+    and a2, s9, a5
+    xor s2, t5, s11
+    xor t3, ra, a2
+    and s6, s2, a5
+    xor s4, s11, s6
+    slli t2, s6, 16
+    lw ra, 220(sp)
+    sw t1, 116(sp)
+    slli a4, a2, 16
+    xor s3, s5, t2
+    lw t0, 152(a3)
+    lw s6, 156(sp)
+    xor t1, a7, a4
+    srli a2, ra, 8
+    lw t2, 188(sp)
+    xor s0, t1, t0
+    lw s10, 184(a3)
+    lw s8, 248(a3)
+    xor a7, a2, s7
+    srli s5, s6, 8
+    and a4, a7, a6
+    xor t1, s5, t2
+    xor t6, s3, s10
+    lw t4, 216(a3)
+    xor s9, s4, s8
+    slli s2, a4, 8
+    and t0, t1, a6
+    sw s0, 24(sp)
+    sw t6, 56(sp)
+    sw s9, 120(sp)
+    xor t5, s7, a4
+    xor s11, ra, s2
+    slli s3, t0, 8
+    xor s1, t3, t4
+    xor s0, t2, t0
+    xor s10, s6, s3
+    srli t6, s11, 16
+    srli s9, t5, 16
+    xor t3, t6, s10
+    xor a2, s9, s0
+    and t4, t3, a5
+    and a7, a2, a5
+    sw s1, 88(sp)
+    slli s4, t4, 16
+    slli a4, a7, 16
+    lw s2, 156(a3)
+    lw t1, 188(a3)
+    lw t2, 220(a3)
+    lw s6, 252(a3)
+    xor s1, s10, t4
+    xor s8, s11, s4
+    xor s7, s0, a7
+    xor ra, t5, a4
+    xor s5, s8, s2
+    xor a6, ra, t1
+    xor t0, s1, t2
+    xor s3, s7, s6
+    sw s5, 28(sp)
+    sw a6, 60(sp)
+    sw t0, 92(sp)
+    sw s3, 124(sp)
+    lw a0, 436(sp)
+    lw a1, 440(sp)
+    lw a2, 444(sp)
     sltiu t1, a2, 8
     or t2, a0, a1
     andi t2, t2, 3
     or t1, t1, t2
-    sw t1, 328(sp)
+    sw t1, 456(sp)
     beqz t1, .Laria_ct_multi_core_unpack
     addi a0, sp, 128
 .Laria_ct_multi_core_unpack:
-    lw ra, 0(sp)
-    lw s10, 4(sp)
-    srli s11, ra, 1
-    xor s11, s11, s10
-    li s9, 0x55555555
-    and s11, s11, s9
-    xor s10, s10, s11
-    slli s11, s11, 1
-    xor s11, ra, s11
-    lw ra, 8(sp)
-    lw s7, 12(sp)
-    srli s8, ra, 1
-    xor s8, s8, s7
-    and s8, s8, s9
-    xor s7, s7, s8
-    slli s8, s8, 1
-    xor s8, ra, s8
-    lw ra, 16(sp)
-    lw s5, 20(sp)
-    srli s6, ra, 1
-    xor s6, s6, s5
-    and s6, s6, s9
-    xor s5, s5, s6
-    slli s6, s6, 1
-    xor s6, ra, s6
-    lw ra, 24(sp)
-    lw s3, 28(sp)
-    srli s4, ra, 1
-    xor s4, s4, s3
-    and s4, s4, s9
-    xor s3, s3, s4
-    slli s4, s4, 1
-    xor s4, ra, s4
-    srli ra, s11, 2
-    xor ra, ra, s8
-    li s2, 0x33333333
-    and ra, ra, s2
-    xor s8, s8, ra
-    slli ra, ra, 2
-    xor ra, s11, ra
-    srli s11, s10, 2
-    xor s11, s11, s7
-    and s11, s11, s2
-    xor s7, s7, s11
-    slli s11, s11, 2
-    xor s11, s10, s11
-    srli s10, s6, 2
-    xor s10, s10, s4
-    and s10, s10, s2
-    xor s4, s4, s10
-    slli s10, s10, 2
-    xor s10, s6, s10
-    srli s6, s5, 2
-    xor s6, s6, s3
-    and s6, s6, s2
-    xor s3, s3, s6
-    slli s6, s6, 2
-    xor s6, s5, s6
-    srli s5, ra, 4
-    xor s5, s5, s10
-    li s1, 0xf0f0f0f
-    and s5, s5, s1
-    xor s10, s10, s5
-    slli s5, s5, 4
-    xor s5, ra, s5
-    srli ra, s11, 4
-    xor ra, ra, s6
-    and ra, ra, s1
-    xor s6, s6, ra
-    slli ra, ra, 4
-    xor ra, s11, ra
-    srli s11, s8, 4
-    xor s11, s11, s4
-    and s11, s11, s1
-    xor s4, s4, s11
-    slli s11, s11, 4
-    xor s11, s8, s11
-    srli s8, s7, 4
-    xor s8, s8, s3
-    and s8, s8, s1
-    xor s3, s3, s8
-    sw s5, 0(a0)
-    slli s8, s8, 4
-    sw ra, 16(a0)
-    xor s8, s7, s8
-    sw s11, 32(a0)
-    sw s8, 48(a0)
-    sw s10, 64(a0)
-    sw s6, 80(a0)
-    sw s4, 96(a0)
-    sw s3, 112(a0)
-    lw s3, 32(sp)
-    lw s6, 36(sp)
-    srli s4, s3, 1
-    xor s4, s4, s6
-    and s4, s4, s9
-    xor s6, s6, s4
-    slli s4, s4, 1
-    xor s4, s3, s4
-    lw s3, 40(sp)
-    lw s8, 44(sp)
-    srli s10, s3, 1
-    xor s10, s10, s8
-    and s10, s10, s9
-    xor s8, s8, s10
-    slli s10, s10, 1
-    xor s10, s3, s10
-    lw s3, 48(sp)
-    lw ra, 52(sp)
-    srli s11, s3, 1
-    xor s11, s11, ra
-    and s11, s11, s9
-    xor ra, ra, s11
-    slli s11, s11, 1
-    xor s11, s3, s11
-    lw s3, 56(sp)
-    lw s7, 60(sp)
-    srli s5, s3, 1
-    xor s5, s5, s7
-    and s5, s5, s9
-    xor s7, s7, s5
-    slli s5, s5, 1
-    xor s5, s3, s5
-    srli s3, s4, 2
-    xor s3, s3, s10
-    and s3, s3, s2
-    xor s10, s10, s3
-    slli s3, s3, 2
-    xor s3, s4, s3
-    srli s4, s6, 2
-    xor s4, s4, s8
-    and s4, s4, s2
-    xor s8, s8, s4
-    slli s4, s4, 2
-    xor s4, s6, s4
-    srli s6, s11, 2
-    xor s6, s6, s5
-    and s6, s6, s2
-    xor s5, s5, s6
-    slli s6, s6, 2
-    xor s6, s11, s6
-    srli s11, ra, 2
-    xor s11, s11, s7
-    and s11, s11, s2
-    xor s7, s7, s11
-    slli s11, s11, 2
-    xor s11, ra, s11
-    srli ra, s3, 4
-    xor ra, ra, s6
-    and ra, ra, s1
-    xor s6, s6, ra
-    slli ra, ra, 4
-    xor ra, s3, ra
-    srli s3, s4, 4
-    xor s3, s3, s11
-    and s3, s3, s1
-    xor s11, s11, s3
-    slli s3, s3, 4
-    xor s3, s4, s3
-    srli s4, s10, 4
-    xor s4, s4, s5
-    and s4, s4, s1
-    xor s5, s5, s4
-    slli s4, s4, 4
-    xor s4, s10, s4
-    srli s10, s8, 4
-    xor s10, s10, s7
-    and s10, s10, s1
-    xor s7, s7, s10
-    sw ra, 4(a0)
-    slli s10, s10, 4
-    sw s3, 20(a0)
-    xor s10, s8, s10
-    sw s4, 36(a0)
-    sw s10, 52(a0)
-    sw s6, 68(a0)
-    sw s11, 84(a0)
-    sw s5, 100(a0)
-    sw s7, 116(a0)
-    lw s7, 64(sp)
-    lw s11, 68(sp)
-    srli s5, s7, 1
-    xor s5, s5, s11
-    and s5, s5, s9
-    xor s11, s11, s5
-    slli s5, s5, 1
-    xor s5, s7, s5
-    lw s7, 72(sp)
-    lw s10, 76(sp)
-    srli s6, s7, 1
-    xor s6, s6, s10
-    and s6, s6, s9
-    xor s10, s10, s6
-    slli s6, s6, 1
-    xor s6, s7, s6
-    lw s7, 80(sp)
-    lw s3, 84(sp)
-    srli s4, s7, 1
-    xor s4, s4, s3
-    and s4, s4, s9
-    xor s3, s3, s4
-    slli s4, s4, 1
-    xor s4, s7, s4
-    lw s7, 88(sp)
-    lw s8, 92(sp)
-    srli ra, s7, 1
-    xor ra, ra, s8
-    and ra, ra, s9
-    xor s8, s8, ra
-    slli ra, ra, 1
-    xor ra, s7, ra
-    srli s7, s5, 2
-    xor s7, s7, s6
-    and s7, s7, s2
-    xor s6, s6, s7
-    slli s7, s7, 2
-    xor s7, s5, s7
-    srli s5, s11, 2
-    xor s5, s5, s10
-    and s5, s5, s2
-    xor s10, s10, s5
-    slli s5, s5, 2
-    xor s5, s11, s5
-    srli s11, s4, 2
-    xor s11, s11, ra
-    and s11, s11, s2
-    xor ra, ra, s11
-    slli s11, s11, 2
-    xor s11, s4, s11
-    srli s4, s3, 2
-    xor s4, s4, s8
-    and s4, s4, s2
-    xor s8, s8, s4
-    slli s4, s4, 2
-    xor s4, s3, s4
-    srli s3, s7, 4
-    xor s3, s3, s11
-    and s3, s3, s1
-    xor s11, s11, s3
-    slli s3, s3, 4
-    xor s3, s7, s3
-    srli s7, s5, 4
-    xor s7, s7, s4
-    and s7, s7, s1
-    xor s4, s4, s7
-    slli s7, s7, 4
-    xor s7, s5, s7
-    srli s5, s6, 4
-    xor s5, s5, ra
-    and s5, s5, s1
-    xor ra, ra, s5
-    slli s5, s5, 4
-    xor s5, s6, s5
-    srli s6, s10, 4
-    xor s6, s6, s8
-    and s6, s6, s1
-    xor s8, s8, s6
-    sw s3, 8(a0)
-    slli s6, s6, 4
-    sw s7, 24(a0)
-    xor s6, s10, s6
-    sw s5, 40(a0)
-    sw s6, 56(a0)
-    sw s11, 72(a0)
-    sw s4, 88(a0)
-    sw ra, 104(a0)
-    sw s8, 120(a0)
-    lw s8, 96(sp)
-    lw s4, 100(sp)
-    srli ra, s8, 1
-    xor ra, ra, s4
-    and ra, ra, s9
-    xor s4, s4, ra
-    slli ra, ra, 1
-    xor ra, s8, ra
-    lw s8, 104(sp)
-    lw s6, 108(sp)
-    srli s11, s8, 1
-    xor s11, s11, s6
-    and s11, s11, s9
-    xor s6, s6, s11
-    slli s11, s11, 1
-    xor s11, s8, s11
-    lw s8, 112(sp)
-    lw s7, 116(sp)
-    srli s5, s8, 1
-    xor s5, s5, s7
-    and s5, s5, s9
-    xor s7, s7, s5
-    slli s5, s5, 1
-    xor s5, s8, s5
+    lw a2, 0(sp)
+    lw a5, 4(sp)
+    srli a4, a2, 1
+    lw t4, 8(sp)
+    xor a6, a4, a5
+    li a7, 0x55555555
+    lw t6, 12(sp)
+    and t0, a6, a7
+    srli t5, t4, 1
+    lw s5, 16(sp)
+    xor t1, a5, t0
+    xor s0, t5, t6
+    lw s7, 20(sp)
+    lw a4, 24(sp)
+    slli t2, t0, 1
+    and s1, s0, a7
+    srli s6, s5, 1
+    lw a5, 28(sp)
+    xor t3, a2, t2
+    xor s2, t6, s1
+    slli s3, s1, 1
+    xor s8, s6, s7
+    srli a6, a4, 1
+    xor s4, t4, s3
+    and s9, s8, a7
+    xor t0, a6, a5
+    srli t6, t3, 2
+    slli s11, s9, 1
+    and a2, t0, a7
+    xor s1, t6, s4
+    li t4, 0x33333333
+    xor s10, s7, s9
+    xor ra, s5, s11
+    xor t2, a5, a2
+    slli t5, a2, 1
+    and s3, s1, t4
+    xor s0, a4, t5
+    xor s6, s4, s3
+    slli s8, s3, 2
+    srli s9, t1, 2
+    srli a2, ra, 2
+    xor s7, t3, s8
+    xor s5, s9, s2
+    xor a4, a2, s0
+    srli s3, s10, 2
+    and s11, s5, t4
+    and t5, a4, t4
+    xor t3, s3, t2
+    xor a6, s2, s11
+    slli t0, s11, 2
+    slli s1, t5, 2
+    and s8, t3, t4
+    xor a5, t1, t0
+    xor s4, ra, s1
+    slli s5, s8, 2
+    srli s11, s7, 4
+    xor s2, s10, s5
+    xor t1, s11, s4
+    li t0, 0xf0f0f0f
+    srli ra, a5, 4
+    xor t6, s0, t5
+    and a2, t1, t0
+    xor s1, ra, s2
+    xor s9, t2, s8
+    slli s0, a2, 4
+    and s3, s1, t0
+    xor t5, s7, s0
+    slli t2, s3, 4
+    xor s8, a5, t2
+    srli s10, s6, 4
+    srli s7, a6, 4
+    xor s5, s10, t6
+    xor s0, s7, s9
+    lw a5, 32(sp)
+    xor a4, s4, a2
+    and s11, s5, t0
+    and ra, s0, t0
+    lw s10, 36(sp)
+    slli s4, s11, 4
+    xor s1, s9, ra
+    srli t2, a5, 1
+    lw s7, 40(sp)
+    xor t3, s2, s3
+    xor t1, t6, s11
+    xor a2, s6, s4
+    xor s5, t2, s10
+    lw s9, 44(sp)
+    slli s2, ra, 4
+    sw a2, 32(a0)
+    and t6, s5, a7
+    srli s0, s7, 1
+    xor s3, a6, s2
+    sw a4, 64(a0)
+    xor s11, s10, t6
+    slli s6, t6, 1
+    xor ra, s0, s9
+    lw a2, 48(sp)
+    sw t5, 0(a0)
+    sw s3, 48(a0)
+    xor s4, a5, s6
+    and a6, ra, a7
+    lw a4, 52(sp)
+    lw s10, 56(sp)
+    sw s8, 16(a0)
+    sw t3, 80(a0)
+    slli t5, a6, 1
+    srli s3, a2, 1
+    lw a5, 60(sp)
+    sw t1, 96(a0)
+    xor s8, s7, t5
+    xor t3, s3, a4
+    srli t6, s10, 1
+    and t1, t3, a7
+    xor s6, t6, a5
+    srli s7, s4, 2
+    sw s1, 112(a0)
+    xor s2, s9, a6
+    slli t2, t1, 1
+    and s0, s6, a7
+    xor t5, s7, s8
+    xor s1, a4, t1
+    xor s5, a2, t2
+    slli s9, s0, 1
+    and s3, t5, t4
+    xor a6, s10, s9
+    slli a4, s3, 2
+    srli a2, s11, 2
+    xor t1, s4, a4
+    xor t2, a2, s2
+    srli s10, s5, 2
+    xor ra, a5, s0
+    and t6, t2, t4
+    xor s9, s10, a6
+    srli s4, s1, 2
+    xor t3, s8, s3
+    slli a5, t6, 2
+    and s7, s9, t4
+    xor a4, s4, ra
+    xor s6, s2, t6
+    xor s0, s11, a5
+    slli s8, s7, 2
+    and a2, a4, t4
+    xor s3, s5, s8
+    slli s2, a2, 2
+    srli s11, t1, 4
+    xor t6, s1, s2
+    xor a5, s11, s3
+    srli s5, s0, 4
+    xor t5, a6, s7
+    and s10, a5, t0
+    xor s8, s5, t6
+    xor t2, ra, a2
+    slli a6, s10, 4
+    and s4, s8, t0
+    xor s7, t1, a6
+    slli ra, s4, 4
+    xor a2, s0, ra
+    srli s1, t3, 4
+    srli t1, s6, 4
+    xor s2, s1, t5
+    xor a6, t1, t2
+    lw s0, 64(sp)
+    and s5, a6, t0
+    lw s1, 68(sp)
+    xor s9, s3, s10
+    and s11, s2, t0
+    xor s8, t2, s5
+    srli ra, s0, 1
+    lw t1, 72(sp)
+    xor a4, t6, s4
+    xor a5, t5, s11
+    slli s3, s11, 4
+    xor s2, ra, s1
+    lw t2, 76(sp)
+    xor s10, t3, s3
+    slli t6, s5, 4
+    and t5, s2, a7
+    srli a6, t1, 1
+    xor s4, s6, t6
+    sw s10, 36(a0)
+    xor s11, s1, t5
+    slli t3, t5, 1
+    xor s5, a6, t2
+    sw s7, 4(a0)
+    sw s9, 68(a0)
+    xor s3, s0, t3
+    and s6, s5, a7
+    lw s10, 80(sp)
+    lw s1, 88(sp)
+    sw a2, 20(a0)
+    sw s4, 52(a0)
+    slli s7, s6, 1
+    lw s9, 84(sp)
+    lw s0, 92(sp)
+    sw a4, 84(a0)
+    xor a2, t1, s7
+    srli s4, s10, 1
+    srli t5, s1, 1
+    sw a5, 100(a0)
+    xor a4, s4, s9
+    xor t3, t5, s0
+    srli t1, s3, 2
+    sw s8, 116(a0)
+    xor t6, t2, s6
+    and a5, a4, a7
+    and a6, t3, a7
+    xor s7, t1, a2
+    xor s8, s9, a5
+    slli ra, a5, 1
+    slli t2, a6, 1
+    and s4, s7, t4
+    xor s2, s10, ra
+    xor s6, s1, t2
+    slli s9, s4, 2
+    xor a5, s3, s9
+    srli s10, s11, 2
+    srli s1, s2, 2
+    xor s5, s0, a6
+    xor ra, s10, t6
+    xor t2, s1, s6
+    srli s3, s8, 2
+    xor a4, a2, s4
+    and t5, ra, t4
+    and t1, t2, t4
+    xor s9, s3, s5
+    xor t3, t6, t5
+    slli s0, t5, 2
+    slli a2, t1, 2
+    and s10, s9, t4
+    xor a6, s11, s0
+    xor s4, s2, a2
+    slli t6, s10, 2
+    xor t5, s8, t6
+    srli s2, a6, 4
+    srli s11, a5, 4
+    xor a2, s2, t5
+    xor ra, s5, s10
+    xor s0, s11, s4
+    and s3, a2, t0
+    xor s7, s6, t1
+    and s1, s0, t0
+    slli s5, s3, 4
+    slli s6, s1, 4
+    xor s10, a6, s5
+    srli s8, a4, 4
+    xor t1, a5, s6
+    xor t6, s8, s7
+    lw a6, 96(sp)
+    xor t2, s4, s1
+    and s11, t6, t0
+    srli a5, t3, 4
+    lw s8, 100(sp)
+    slli s4, s11, 4
+    xor s6, a5, ra
+    srli s5, a6, 1
+    xor s9, t5, s3
+    xor s0, s7, s11
+    xor s1, a4, s4
+    and s2, s6, t0
+    xor t6, s5, s8
+    xor a2, ra, s2
+    slli t5, s2, 4
+    sw s1, 40(a0)
+    and s7, t6, a7
+    lw a5, 104(sp)
+    xor s3, t3, t5
+    sw t2, 72(a0)
+    xor s11, s8, s7
+    slli a4, s7, 1
+    lw ra, 108(sp)
+    lw s1, 112(sp)
+    sw s3, 56(a0)
+    xor s4, a6, a4
+    srli s6, a5, 1
+    lw t2, 116(sp)
     lw s8, 120(sp)
-    lw s10, 124(sp)
-    srli s3, s8, 1
-    xor s3, s3, s10
-    and s9, s3, s9
-    xor s10, s10, s9
-    slli s9, s9, 1
-    xor s9, s8, s9
-    srli s8, ra, 2
-    xor s8, s8, s11
-    and s8, s8, s2
-    xor s11, s11, s8
-    slli s8, s8, 2
-    xor s8, ra, s8
-    srli ra, s4, 2
-    xor ra, ra, s6
-    and ra, ra, s2
-    xor s6, s6, ra
-    slli ra, ra, 2
-    xor ra, s4, ra
-    srli s4, s5, 2
-    xor s4, s4, s9
-    and s4, s4, s2
-    xor s9, s9, s4
-    slli s4, s4, 2
-    xor s4, s5, s4
-    srli s5, s7, 2
-    xor s5, s5, s10
-    and s2, s5, s2
-    xor s10, s10, s2
-    slli s2, s2, 2
-    xor s2, s7, s2
-    srli s7, s8, 4
-    xor s7, s7, s4
-    and s7, s7, s1
-    xor s4, s4, s7
-    slli s7, s7, 4
-    xor s7, s8, s7
-    srli s8, ra, 4
-    xor s8, s8, s2
-    and s8, s8, s1
-    xor s2, s2, s8
-    slli s8, s8, 4
-    xor s8, ra, s8
-    srli ra, s11, 4
-    xor ra, ra, s9
-    and ra, ra, s1
-    xor s9, s9, ra
-    slli ra, ra, 4
-    xor ra, s11, ra
-    srli s11, s6, 4
-    xor s11, s11, s10
-    and s1, s11, s1
-    xor s10, s10, s1
-    sw s7, 12(a0)
-    slli s1, s1, 4
-    sw s8, 28(a0)
-    xor s1, s6, s1
-    sw ra, 44(a0)
-    sw s1, 60(a0)
-    sw s4, 76(a0)
-    sw s2, 92(a0)
-    sw s9, 108(a0)
-    sw s10, 124(a0)
-    lw a0, 308(sp)
-    lw a1, 312(sp)
-    lw a2, 316(sp)
-    lw t1, 328(sp)
+    sw s9, 88(a0)
+    xor s2, s6, ra
+    srli s3, s1, 1
+    lw a6, 124(sp)
+    sw t1, 8(a0)
+    sw s0, 104(a0)
+    and t3, s2, a7
+    xor s9, s3, t2
+    srli s7, s8, 1
+    sw s10, 24(a0)
+    slli t1, t3, 1
+    and s0, s9, a7
+    xor a4, s7, a6
+    xor t5, ra, t3
+    xor s10, a5, t1
+    slli s5, s0, 1
+    and s6, a4, a7
+    xor t6, s1, s5
+    xor s2, a6, s6
+    slli ra, s6, 1
+    srli a5, s4, 2
+    sw a2, 120(a0)
+    xor t3, s8, ra
+    xor t1, a5, s10
+    srli s1, s11, 2
+    srli s6, t6, 2
+    xor a2, t2, s0
+    and s3, t1, t4
+    xor s5, s1, t5
+    xor s8, s6, t3
+    slli t2, s3, 2
+    and s7, s5, t4
+    and ra, s8, t4
+    xor s9, s10, s3
+    xor s0, s4, t2
+    xor a4, t5, s7
+    slli a7, s7, 2
+    slli t1, ra, 2
+    xor a6, s11, a7
+    xor s10, t6, t1
+    srli s3, a2, 2
+    srli s7, s0, 4
+    xor s4, s3, s2
+    xor s11, s7, s10
+    and t2, s4, t4
+    and a7, s11, t0
+    xor a5, t3, ra
+    xor s1, s2, t2
+    slli s5, t2, 2
+    xor s6, s10, a7
+    xor t5, a2, s5
+    slli s8, a7, 4
+    srli ra, a6, 4
+    srli s2, s9, 4
+    srli s10, a4, 4
+    xor t3, s0, s8
+    xor t6, ra, t5
+    xor t2, s2, a5
+    xor a7, s10, s1
+    and t1, t6, t0
+    and a2, t2, t0
+    and s0, a7, t0
+    slli s4, t1, 4
+    slli s7, a2, 4
+    slli ra, s0, 4
+    xor s3, t5, t1
+    xor t4, a6, s4
+    xor s5, a5, a2
+    xor s11, s9, s7
+    xor s8, s1, s0
+    xor t6, a4, ra
+    sw t3, 12(a0)
+    sw t4, 28(a0)
+    sw s11, 44(a0)
+    sw t6, 60(a0)
+    sw s6, 76(a0)
+    sw s3, 92(a0)
+    sw s5, 108(a0)
+    sw s8, 124(a0)
+    lw a0, 436(sp)
+    lw a1, 440(sp)
+    lw a2, 444(sp)
+    lw t1, 456(sp)
     beqz t1, .Laria_ct_multi_core_next
     /* copy the blocks out of the frame buffer */
     mv t3, a2
@@ -6959,25 +2833,25 @@ MCU_FN(aria256, encrypt_blocks):
     addi    a0, a0, 128
     addi    a1, a1, 128
     addi    a2, a2, -8
-    sw      a0, 308(sp)
-    sw      a1, 312(sp)
-    sw      a2, 316(sp)
+    sw      a0, 436(sp)
+    sw      a1, 440(sp)
+    sw      a2, 444(sp)
     j       .Laria_ct_multi_core_group
 .Laria_ct_multi_core_done:
-    lw ra, 256(sp)
-    lw s0, 260(sp)
-    lw s1, 264(sp)
-    lw s2, 268(sp)
-    lw s3, 272(sp)
-    lw s4, 276(sp)
-    lw s5, 280(sp)
-    lw s6, 284(sp)
-    lw s7, 288(sp)
-    lw s8, 292(sp)
-    lw s9, 296(sp)
-    lw s10, 300(sp)
-    lw s11, 304(sp)
-    addi sp, sp, 448
+    lw ra, 384(sp)
+    lw s0, 388(sp)
+    lw s1, 392(sp)
+    lw s2, 396(sp)
+    lw s3, 400(sp)
+    lw s4, 404(sp)
+    lw s5, 408(sp)
+    lw s6, 412(sp)
+    lw s7, 416(sp)
+    lw s8, 420(sp)
+    lw s9, 424(sp)
+    lw s10, 428(sp)
+    lw s11, 432(sp)
+    addi sp, sp, 512
     ret
 .Laria_ct_multi_core_empty:
     ret

@@ -8,7 +8,9 @@
  * rk = rv32-ct's compact keys (aria_ct_ks.c built with ARIA_CT_KS_COMPACT: rounds + 1 keys of 4 words, the
  * S-box constants folded in; the one-block encrypt and decrypt of aria_ct.S read them), followed by their
  * bitsliced expansion for the eight-block rounds: key i, word w, bit j at rk[4 (rounds + 1) + 32 i + 8 w + j],
- * byte k of it 0xff when bit j of byte k of compact word w is set ((y << 8) - y with y the bits at 8k + j).
+ * byte k of it 0xff when bit j of byte k of compact word w is set ((y << 8) - y with y the bits at 8k + j);
+ * the keys of even rounds (i odd, i < rounds) in form R, the halves of every word swapped (the core runs
+ * even rounds on the state in that form, see gen_ct_multi.py).
  * Only logical operations, shifts and subtractions on key material, public loop bounds: constant time. */
 #include <stdint.h>
 
@@ -23,10 +25,12 @@ static void expand_slices(uint32_t *rk, unsigned rounds)
 {
     uint32_t *out = rk + 4u * (rounds + 1u);
     for (unsigned i = 0; i <= rounds; i++) {
+        unsigned r = ((i & 1u) && i < rounds) ? 16u : 0u;   /* even rounds: form R (public index) */
         for (unsigned w = 0; w < 4; w++) {
             for (unsigned j = 0; j < 8; j++) {
                 uint32_t y = (rk[4u * i + w] >> j) & 0x01010101u;
-                out[32u * i + 8u * w + j] = (y << 8) - y;
+                uint32_t v = (y << 8) - y;
+                out[32u * i + 8u * w + j] = (v >> r) | (v << ((32u - r) & 31u));
             }
         }
     }

@@ -9,7 +9,9 @@ Why a generator: the linear layer writes one word of each lane to the free regis
 lane's old register free for the next lane, so no MOV copies are needed; the registers then rotate
 from round to round. The script tracks which register holds which word, picks the lane order whose
 rotation costs the fewest MOVs to undo after twelve rounds, and emits those MOVs (and the ones that
-bring a p8 call into the rotation of round 4).
+bring a p8 call into the rotation of round 4). The AEAD block loops carry their own Ascon-p[8] on
+r0-r12 (lr keeps the input pointer) in the lane order whose eight-round rotation is the identity, and
+convert the rate with the 19-instruction lane conversion (`to_bi`, `from_bi` below; docs/ascon.md).
 """
 from __future__ import annotations
 
@@ -42,14 +44,15 @@ def operand(reg: str, rot: int) -> str:
 
 
 class Gen:
-    def __init__(self, order: tuple[int, ...]):
+    def __init__(self, order: tuple[int, ...], regs: list[str] = REGS):
         self.order = order
+        self.regs = regs
         self.out: list[str] = []
         self.m = dict(M0)
 
     def free(self) -> list[str]:
         used = set(self.m.values())
-        return [r for r in REGS if r not in used]
+        return [r for r in self.regs if r not in used]
 
     def emit(self, line: str) -> None:
         self.out.append("    " + line)
@@ -136,6 +139,147 @@ def best_order() -> tuple[int, ...]:
     return min(cost(o) for o in itertools.permutations(range(5)))[1]
 
 
+# The AEAD block loops run Ascon-p[8] inline on r0-r12 only (lr holds the input pointer); with this
+# lane order the register map of eight such rounds is the identity: no MOVs in the loop.
+BLOCK_REGS = REGS[:13]
+
+
+def block_order() -> tuple[int, ...]:
+    def cost(order):
+        g = Gen(order, BLOCK_REGS)
+        for c in CONSTANTS[4:]:
+            g.round(c)
+        return len(moves(g.m, M0)), order
+    return min(cost(o) for o in itertools.permutations(range(5)))[1]
+
+
+def p8_inline(order: tuple[int, ...]) -> list[str]:
+    g = Gen(order, BLOCK_REGS)
+    for c in CONSTANTS[4:]:
+        g.round(c)
+    return g.out + ["    " + mv for mv in moves(g.m, M0)]
+
+
+# Conversion of one lane between (low word, high word) and (even word, odd word), in place, t scratch.
+# Interleaving moves bit b5..b0 of the 64-bit lane (b5 = which word) to word b0, position b5..b1: a
+# rotation of the six index bits, written as five transpositions that all involve the word bit. Each one
+# exchanges bits between the two words: b5 <-> b4 is a half-word swap (LSR + two BFI), b5 <-> bj for
+# j = 3..0 a two-register swap-move (four instructions, the masks are Thumb-2 immediates): 19
+# instructions a lane, where unzipping each word (four swap-moves each) and recombining takes 35.
+SWAPS = ((8, "0x00ff00ff"), (4, "0x0f0f0f0f"), (2, "0x33333333"), (1, "0x55555555"))
+
+
+def halfswap(lo: str, hi: str, t: str) -> list[str]:
+    return [f"lsr     {t}, {lo}, #16", f"bfi     {lo}, {hi}, #16, #16", f"bfi     {hi}, {t}, #0, #16"]
+
+
+def swapmove(lo: str, hi: str, t: str, n: int, mask: str) -> list[str]:
+    return [f"eor     {t}, {hi}, {lo}, lsr #{n}", f"and     {t}, {t}, #{mask}", f"eor     {hi}, {hi}, {t}",
+            f"eor     {lo}, {lo}, {t}, lsl #{n}"]
+
+
+def to_bi(lo: str, hi: str, t: str) -> list[str]:
+    """(lo, hi) = lane -> (even, odd)."""
+    out = halfswap(lo, hi, t)
+    for n, mask in SWAPS:
+        out += swapmove(lo, hi, t, n, mask)
+    return out
+
+
+def from_bi(e: str, o: str, t: str) -> list[str]:
+    """(e, o) -> (lo, hi): the same transpositions in the reverse order."""
+    out = []
+    for n, mask in reversed(SWAPS):
+        out += swapmove(e, o, t, n, mask)
+    return out + halfswap(e, o, t)
+
+
+def block_loop(name: str, doc: str, body: list[str], p8: list[str]) -> str:
+    """A block loop: [sp] state pointer, [sp+4] output pointer, [sp+8] end of the input; lr input."""
+    lines = [f"""
+    .section .text.ascon_bi32_{name}, "ax", %progbits    @ own section: the linker drops unused loops
+    .global MCU_FN(ascon, {name})
+    .thumb_func
+    .type MCU_FN(ascon, {name}), %function
+MCU_FN(ascon, {name}):                  @ {doc}"""]
+    if name == "absorb16":
+        lines.append("""    add     r2, r1, r2, lsl #4          @ end of the input
+    mov     r3, r1
+    push    {r0-r2, r4-r11, lr}         @ [sp] state, [sp+4] (unused), [sp+8] input end
+    mov     lr, r3                      @ input pointer""")
+    else:
+        lines.append("""    add     r3, r2, r3, lsl #4          @ end of the input
+    push    {r0, r1, r3, r4-r11, lr}    @ [sp] state, [sp+4] output, [sp+8] input end
+    mov     lr, r2                      @ input pointer""")
+    lines.append("""    ldm     r0, {r1-r10}
+    .p2align 2                          @ a word-aligned loop head: the taken branch refills faster
+1:""")
+    lines += ["    " + ln for ln in body]
+    lines.append("""    add     lr, lr, #16
+    ldr     r0, [sp, #8]
+    cmp     lr, r0                      @ flags survive the rounds (no S-suffixed instruction there)""")
+    lines += p8
+    lines.append(f"""    bne     1b
+    ldr     r0, [sp]
+    stm     r0, {{r1-r10}}
+    add     sp, sp, #12
+    pop     {{r4-r11, pc}}
+    .size MCU_FN(ascon, {name}), . - MCU_FN(ascon, {name})""")
+    return "\n".join(lines)
+
+
+def conversions() -> str:
+    """to_bi / from_bi for the C modes (ascon.h): uint64_t in r0 (low), r1 (high), result likewise."""
+    out = []
+    for name, body, doc in (("to_bi", to_bi("r0", "r1", "r2"), "lane -> (even word, odd word)"),
+                            ("from_bi", from_bi("r0", "r1", "r2"), "(even word, odd word) -> lane")):
+        out.append(f"""
+    .global MCU_FN(ascon, {name})
+    .thumb_func
+    .type MCU_FN(ascon, {name}), %function
+MCU_FN(ascon, {name}):                   @ uint64_t (uint64_t x): {doc}, 19 instructions""")
+        out += ["    " + ln for ln in body]
+        out.append(f"""    bx      lr
+    .size MCU_FN(ascon, {name}), . - MCU_FN(ascon, {name})""")
+    return "\n".join(out)
+
+
+def aead_loops() -> str:
+    p8 = p8_inline(block_order())
+    absorb = []
+    for i, (e, o) in enumerate((("r1", "r2"), ("r3", "r4"))):
+        absorb += [f"ldr     r0, [lr, #{8 * i}]", f"ldr     r11, [lr, #{8 * i + 4}]"]
+        absorb += to_bi("r0", "r11", "r12")
+        absorb += [f"eor     {e}, {e}, r0", f"eor     {o}, {o}, r11"]
+    enc = []
+    for i, (e, o) in enumerate((("r1", "r2"), ("r3", "r4"))):
+        enc += from_bi(e, o, "r0")                                     # the rate, lane i, as bytes
+        enc += [f"ldr     r0, [lr, #{8 * i}]", f"ldr     r11, [lr, #{8 * i + 4}]"]
+        if i == 0:
+            enc += ["ldr     r12, [sp, #4]"]
+        enc += [f"eor     {e}, {e}, r0", f"eor     {o}, {o}, r11",          # ciphertext = rate ^ message
+                f"str     {e}, [r12, #{8 * i}]", f"str     {o}, [r12, #{8 * i + 4}]"]
+        enc += to_bi(e, o, "r0")                                       # ... and it is the new rate
+    enc += ["add     r12, r12, #16", "str     r12, [sp, #4]"]
+    dec = []
+    for i, (e, o) in enumerate((("r1", "r2"), ("r3", "r4"))):
+        dec += from_bi(e, o, "r0")
+        dec += [f"ldr     r0, [lr, #{8 * i}]", f"ldr     r11, [lr, #{8 * i + 4}]"]
+        if i == 0:
+            dec += ["ldr     r12, [sp, #4]"]
+        dec += [f"eor     {e}, {e}, r0", f"eor     {o}, {o}, r11",          # plaintext = rate ^ ciphertext
+                f"str     {e}, [r12, #{8 * i}]", f"str     {o}, [r12, #{8 * i + 4}]",
+                f"mov     {e}, r0", f"mov     {o}, r11"]                   # the rate takes the ciphertext
+        dec += to_bi(e, o, "r0")
+    dec += ["add     r12, r12, #16", "str     r12, [sp, #4]"]
+    return "\n".join([
+        f"/* AEAD block loops (nblocks >= 1, any alignment: LDR/STR): S0, S1 ^= the block, p8, the state in\n"
+        f" * registers throughout; the rounds inline on r0-r12 with lane order {block_order()}. */",
+        block_loop("absorb16", "(s, in, nblocks): AD blocks", absorb, p8),
+        block_loop("encrypt16", "(s, out, in, nblocks)", enc, p8),
+        block_loop("decrypt16", "(s, out, in, nblocks)", dec, p8)])
+
+
 HEADER = """// SPDX-License-Identifier: MIT
 /* GENERATED by gen_bi32.py (edit the generator, not this file).
  *
@@ -144,6 +288,10 @@ HEADER = """// SPDX-License-Identifier: MIT
  * void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);     rounds = 12 or 8
  * void mcu_ascon_<impl>_absorb8(ascon_state_t *s, const uint8_t *in, size_t nblocks);
  *      hash/XOF blocks: S0 ^= interleave(8 input bytes); p12; nblocks >= 1; any alignment (LDR)
+ * void mcu_ascon_<impl>_absorb16(ascon_state_t *s, const uint8_t *in, size_t nblocks);
+ * void mcu_ascon_<impl>_encrypt16 / _decrypt16(ascon_state_t *s, uint8_t *out, const uint8_t *in, size_t nblocks);
+ *      AEAD blocks (ref/ascon.h): the rate converted out and back in per block, p8 inline; any alignment
+ * uint64_t mcu_ascon_<impl>_to_bi(uint64_t x), _from_bi(uint64_t x): lane conversions for the C modes
  *
  * Lane i is (e, o): its 32 even and 32 odd bits (ASCON_INTERLEAVED in ascon.h). A 64-bit rotation is
  * then two 32-bit rotations, the free ROR of an EOR's second operand: Si ^= (Si >>> a) ^ (Si >>> b) is
@@ -158,15 +306,6 @@ HEADER = """// SPDX-License-Identifier: MIT
     .syntax unified
     .thumb
 """
-
-
-def unzip(w: str, t: str) -> list[str]:
-    """Even bits of w to its low half, odd bits to its high half (four swap-moves)."""
-    out = []
-    for s, mask in ((1, "0x22222222"), (2, "0x0c0c0c0c"), (4, "0x00f000f0"), (8, "0x0000ff00")):
-        out += [f"eor     {t}, {w}, {w}, lsr #{s}", f"and     {t}, {t}, #{mask}", f"eor     {w}, {w}, {t}",
-                f"eor     {w}, {w}, {t}, lsl #{s}"]
-    return out
 
 
 def main() -> None:
@@ -227,12 +366,9 @@ MCU_FN(ascon, absorb8):
     ldr     r11, [r12, #4]              @ block, high word
     add     r12, r12, #8
     str     r12, [sp, #4]""")
-    for line in unzip("r0", "r12") + unzip("r11", "r12"):
+    for line in to_bi("r0", "r11", "r12"):
         print("    " + line)
-    print("""    lsr     r12, r0, #16                @ odd bits of the low word
-    bfi     r0, r11, #16, #16           @ even word: low halves
-    bfi     r11, r12, #0, #16           @ odd word: high halves
-    eor     r1, r1, r0
+    print("""    eor     r1, r1, r0
     eor     r2, r2, r11
     bl      .Lascon_bi32_p12
     ldr     r12, [sp, #8]
@@ -244,6 +380,8 @@ MCU_FN(ascon, absorb8):
     add     sp, sp, #12
     pop     {r4-r11, pc}
     .size MCU_FN(ascon, absorb8), . - MCU_FN(ascon, absorb8)""")
+    print(aead_loops())
+    print(conversions())
 
 
 if __name__ == "__main__":

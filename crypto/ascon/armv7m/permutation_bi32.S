@@ -6,6 +6,10 @@
  * void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);     rounds = 12 or 8
  * void mcu_ascon_<impl>_absorb8(ascon_state_t *s, const uint8_t *in, size_t nblocks);
  *      hash/XOF blocks: S0 ^= interleave(8 input bytes); p12; nblocks >= 1; any alignment (LDR)
+ * void mcu_ascon_<impl>_absorb16(ascon_state_t *s, const uint8_t *in, size_t nblocks);
+ * void mcu_ascon_<impl>_encrypt16 / _decrypt16(ascon_state_t *s, uint8_t *out, const uint8_t *in, size_t nblocks);
+ *      AEAD blocks (ref/ascon.h): the rate converted out and back in per block, p8 inline; any alignment
+ * uint64_t mcu_ascon_<impl>_to_bi(uint64_t x), _from_bi(uint64_t x): lane conversions for the C modes
  *
  * Lane i is (e, o): its 32 even and 32 odd bits (ASCON_INTERLEAVED in ascon.h). A 64-bit rotation is
  * then two 32-bit rotations, the free ROR of an EOR's second operand: Si ^= (Si >>> a) ^ (Si >>> b) is
@@ -704,41 +708,25 @@ MCU_FN(ascon, absorb8):
     ldr     r11, [r12, #4]              @ block, high word
     add     r12, r12, #8
     str     r12, [sp, #4]
-    eor     r12, r0, r0, lsr #1
-    and     r12, r12, #0x22222222
-    eor     r0, r0, r12
-    eor     r0, r0, r12, lsl #1
-    eor     r12, r0, r0, lsr #2
-    and     r12, r12, #0x0c0c0c0c
-    eor     r0, r0, r12
-    eor     r0, r0, r12, lsl #2
-    eor     r12, r0, r0, lsr #4
-    and     r12, r12, #0x00f000f0
-    eor     r0, r0, r12
-    eor     r0, r0, r12, lsl #4
-    eor     r12, r0, r0, lsr #8
-    and     r12, r12, #0x0000ff00
-    eor     r0, r0, r12
+    lsr     r12, r0, #16
+    bfi     r0, r11, #16, #16
+    bfi     r11, r12, #0, #16
+    eor     r12, r11, r0, lsr #8
+    and     r12, r12, #0x00ff00ff
+    eor     r11, r11, r12
     eor     r0, r0, r12, lsl #8
-    eor     r12, r11, r11, lsr #1
-    and     r12, r12, #0x22222222
+    eor     r12, r11, r0, lsr #4
+    and     r12, r12, #0x0f0f0f0f
     eor     r11, r11, r12
-    eor     r11, r11, r12, lsl #1
-    eor     r12, r11, r11, lsr #2
-    and     r12, r12, #0x0c0c0c0c
+    eor     r0, r0, r12, lsl #4
+    eor     r12, r11, r0, lsr #2
+    and     r12, r12, #0x33333333
     eor     r11, r11, r12
-    eor     r11, r11, r12, lsl #2
-    eor     r12, r11, r11, lsr #4
-    and     r12, r12, #0x00f000f0
+    eor     r0, r0, r12, lsl #2
+    eor     r12, r11, r0, lsr #1
+    and     r12, r12, #0x55555555
     eor     r11, r11, r12
-    eor     r11, r11, r12, lsl #4
-    eor     r12, r11, r11, lsr #8
-    and     r12, r12, #0x0000ff00
-    eor     r11, r11, r12
-    eor     r11, r11, r12, lsl #8
-    lsr     r12, r0, #16                @ odd bits of the low word
-    bfi     r0, r11, #16, #16           @ even word: low halves
-    bfi     r11, r12, #0, #16           @ odd word: high halves
+    eor     r0, r0, r12, lsl #1
     eor     r1, r1, r0
     eor     r2, r2, r11
     bl      .Lascon_bi32_p12
@@ -751,3 +739,1625 @@ MCU_FN(ascon, absorb8):
     add     sp, sp, #12
     pop     {r4-r11, pc}
     .size MCU_FN(ascon, absorb8), . - MCU_FN(ascon, absorb8)
+/* AEAD block loops (nblocks >= 1, any alignment: LDR/STR): S0, S1 ^= the block, p8, the state in
+ * registers throughout; the rounds inline on r0-r12 with lane order (0, 2, 4, 1, 3). */
+
+    .section .text.ascon_bi32_absorb16, "ax", %progbits    @ own section: the linker drops unused loops
+    .global MCU_FN(ascon, absorb16)
+    .thumb_func
+    .type MCU_FN(ascon, absorb16), %function
+MCU_FN(ascon, absorb16):                  @ (s, in, nblocks): AD blocks
+    add     r2, r1, r2, lsl #4          @ end of the input
+    mov     r3, r1
+    push    {r0-r2, r4-r11, lr}         @ [sp] state, [sp+4] (unused), [sp+8] input end
+    mov     lr, r3                      @ input pointer
+    ldm     r0, {r1-r10}
+    .p2align 2                          @ a word-aligned loop head: the taken branch refills faster
+1:
+    ldr     r0, [lr, #0]
+    ldr     r11, [lr, #4]
+    lsr     r12, r0, #16
+    bfi     r0, r11, #16, #16
+    bfi     r11, r12, #0, #16
+    eor     r12, r11, r0, lsr #8
+    and     r12, r12, #0x00ff00ff
+    eor     r11, r11, r12
+    eor     r0, r0, r12, lsl #8
+    eor     r12, r11, r0, lsr #4
+    and     r12, r12, #0x0f0f0f0f
+    eor     r11, r11, r12
+    eor     r0, r0, r12, lsl #4
+    eor     r12, r11, r0, lsr #2
+    and     r12, r12, #0x33333333
+    eor     r11, r11, r12
+    eor     r0, r0, r12, lsl #2
+    eor     r12, r11, r0, lsr #1
+    and     r12, r12, #0x55555555
+    eor     r11, r11, r12
+    eor     r0, r0, r12, lsl #1
+    eor     r1, r1, r0
+    eor     r2, r2, r11
+    ldr     r0, [lr, #8]
+    ldr     r11, [lr, #12]
+    lsr     r12, r0, #16
+    bfi     r0, r11, #16, #16
+    bfi     r11, r12, #0, #16
+    eor     r12, r11, r0, lsr #8
+    and     r12, r12, #0x00ff00ff
+    eor     r11, r11, r12
+    eor     r0, r0, r12, lsl #8
+    eor     r12, r11, r0, lsr #4
+    and     r12, r12, #0x0f0f0f0f
+    eor     r11, r11, r12
+    eor     r0, r0, r12, lsl #4
+    eor     r12, r11, r0, lsr #2
+    and     r12, r12, #0x33333333
+    eor     r11, r11, r12
+    eor     r0, r0, r12, lsl #2
+    eor     r12, r11, r0, lsr #1
+    and     r12, r12, #0x55555555
+    eor     r11, r11, r12
+    eor     r0, r0, r12, lsl #1
+    eor     r3, r3, r0
+    eor     r4, r4, r11
+    add     lr, lr, #16
+    ldr     r0, [sp, #8]
+    cmp     lr, r0                      @ flags survive the rounds (no S-suffixed instruction there)
+    @ round constant 0xb4: even bits 0x6, odd bits 0xc
+    eor     r5, r5, #0x6
+    eor     r6, r6, #0xc
+    eor     r11, r1, r9
+    eor     r12, r7, r9
+    eor     r0, r3, r5
+    orn     r9, r7, r9
+    eor     r9, r9, r0
+    eor     r7, r7, r3
+    orr     r7, r7, r0
+    eor     r7, r7, r11
+    eor     r5, r5, r11
+    orr     r5, r5, r3
+    eor     r5, r5, r12
+    orr     r1, r1, r12
+    eor     r0, r0, r1
+    bic     r3, r3, r11
+    eor     r3, r3, r12
+    eor     r11, r2, r10
+    eor     r12, r8, r10
+    eor     r1, r4, r6
+    orn     r10, r8, r10
+    eor     r10, r10, r1
+    eor     r8, r8, r4
+    orr     r8, r8, r1
+    eor     r8, r8, r11
+    eor     r6, r6, r11
+    orr     r6, r6, r4
+    eor     r6, r6, r12
+    orr     r2, r2, r12
+    eor     r1, r1, r2
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r2, r5, r6, ror #9
+    eor     r2, r2, r5, ror #14
+    eor     r6, r6, r6, ror #14
+    eor     r6, r6, r5, ror #10
+    eor     r5, r10, r9, ror #1
+    eor     r5, r5, r10, ror #3
+    eor     r9, r9, r9, ror #3
+    eor     r9, r9, r10
+    eor     r10, r4, r3, ror #4
+    eor     r10, r10, r3, ror #21
+    eor     r3, r3, r4, ror #3
+    eor     r3, r3, r4, ror #20
+    eor     r4, r8, r7, ror #31
+    eor     r4, r4, r7, ror #20
+    eor     r7, r7, r8, ror #30
+    eor     r7, r7, r8, ror #19
+    eor     r8, r1, r1, ror #5
+    eor     r8, r8, r0, ror #9
+    eor     r0, r0, r0, ror #5
+    eor     r0, r0, r1, ror #8
+    @ round constant 0xa5: even bits 0x3, odd bits 0xc
+    eor     r9, r9, #0x3
+    eor     r5, r5, #0xc
+    eor     r11, r2, r3
+    eor     r12, r0, r3
+    eor     r1, r7, r9
+    orn     r3, r0, r3
+    eor     r3, r3, r1
+    eor     r0, r0, r7
+    orr     r0, r0, r1
+    eor     r0, r0, r11
+    eor     r9, r9, r11
+    orr     r9, r9, r7
+    eor     r9, r9, r12
+    orr     r2, r2, r12
+    eor     r1, r1, r2
+    bic     r7, r7, r11
+    eor     r7, r7, r12
+    eor     r11, r6, r10
+    eor     r12, r8, r10
+    eor     r2, r4, r5
+    orn     r10, r8, r10
+    eor     r10, r10, r2
+    eor     r8, r8, r4
+    orr     r8, r8, r2
+    eor     r8, r8, r11
+    eor     r5, r5, r11
+    orr     r5, r5, r4
+    eor     r5, r5, r12
+    orr     r6, r6, r12
+    eor     r2, r2, r6
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r6, r9, r5, ror #9
+    eor     r6, r6, r9, ror #14
+    eor     r5, r5, r5, ror #14
+    eor     r5, r5, r9, ror #10
+    eor     r9, r10, r3, ror #1
+    eor     r9, r9, r10, ror #3
+    eor     r3, r3, r3, ror #3
+    eor     r3, r3, r10
+    eor     r10, r4, r7, ror #4
+    eor     r10, r10, r7, ror #21
+    eor     r7, r7, r4, ror #3
+    eor     r7, r7, r4, ror #20
+    eor     r4, r8, r0, ror #31
+    eor     r4, r4, r0, ror #20
+    eor     r0, r0, r8, ror #30
+    eor     r0, r0, r8, ror #19
+    eor     r8, r2, r2, ror #5
+    eor     r8, r8, r1, ror #9
+    eor     r1, r1, r1, ror #5
+    eor     r1, r1, r2, ror #8
+    @ round constant 0x96: even bits 0x6, odd bits 0x9
+    eor     r3, r3, #0x6
+    eor     r9, r9, #0x9
+    eor     r11, r6, r7
+    eor     r12, r1, r7
+    eor     r2, r0, r3
+    orn     r7, r1, r7
+    eor     r7, r7, r2
+    eor     r1, r1, r0
+    orr     r1, r1, r2
+    eor     r1, r1, r11
+    eor     r3, r3, r11
+    orr     r3, r3, r0
+    eor     r3, r3, r12
+    orr     r6, r6, r12
+    eor     r2, r2, r6
+    bic     r0, r0, r11
+    eor     r0, r0, r12
+    eor     r11, r5, r10
+    eor     r12, r8, r10
+    eor     r6, r4, r9
+    orn     r10, r8, r10
+    eor     r10, r10, r6
+    eor     r8, r8, r4
+    orr     r8, r8, r6
+    eor     r8, r8, r11
+    eor     r9, r9, r11
+    orr     r9, r9, r4
+    eor     r9, r9, r12
+    orr     r5, r5, r12
+    eor     r6, r6, r5
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r5, r3, r9, ror #9
+    eor     r5, r5, r3, ror #14
+    eor     r9, r9, r9, ror #14
+    eor     r9, r9, r3, ror #10
+    eor     r3, r10, r7, ror #1
+    eor     r3, r3, r10, ror #3
+    eor     r7, r7, r7, ror #3
+    eor     r7, r7, r10
+    eor     r10, r4, r0, ror #4
+    eor     r10, r10, r0, ror #21
+    eor     r0, r0, r4, ror #3
+    eor     r0, r0, r4, ror #20
+    eor     r4, r8, r1, ror #31
+    eor     r4, r4, r1, ror #20
+    eor     r1, r1, r8, ror #30
+    eor     r1, r1, r8, ror #19
+    eor     r8, r6, r6, ror #5
+    eor     r8, r8, r2, ror #9
+    eor     r2, r2, r2, ror #5
+    eor     r2, r2, r6, ror #8
+    @ round constant 0x87: even bits 0x3, odd bits 0x9
+    eor     r7, r7, #0x3
+    eor     r3, r3, #0x9
+    eor     r11, r5, r0
+    eor     r12, r2, r0
+    eor     r6, r1, r7
+    orn     r0, r2, r0
+    eor     r0, r0, r6
+    eor     r2, r2, r1
+    orr     r2, r2, r6
+    eor     r2, r2, r11
+    eor     r7, r7, r11
+    orr     r7, r7, r1
+    eor     r7, r7, r12
+    orr     r5, r5, r12
+    eor     r6, r6, r5
+    bic     r1, r1, r11
+    eor     r1, r1, r12
+    eor     r11, r9, r10
+    eor     r12, r8, r10
+    eor     r5, r4, r3
+    orn     r10, r8, r10
+    eor     r10, r10, r5
+    eor     r8, r8, r4
+    orr     r8, r8, r5
+    eor     r8, r8, r11
+    eor     r3, r3, r11
+    orr     r3, r3, r4
+    eor     r3, r3, r12
+    orr     r9, r9, r12
+    eor     r5, r5, r9
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r9, r7, r3, ror #9
+    eor     r9, r9, r7, ror #14
+    eor     r3, r3, r3, ror #14
+    eor     r3, r3, r7, ror #10
+    eor     r7, r10, r0, ror #1
+    eor     r7, r7, r10, ror #3
+    eor     r0, r0, r0, ror #3
+    eor     r0, r0, r10
+    eor     r10, r4, r1, ror #4
+    eor     r10, r10, r1, ror #21
+    eor     r1, r1, r4, ror #3
+    eor     r1, r1, r4, ror #20
+    eor     r4, r8, r2, ror #31
+    eor     r4, r4, r2, ror #20
+    eor     r2, r2, r8, ror #30
+    eor     r2, r2, r8, ror #19
+    eor     r8, r5, r5, ror #5
+    eor     r8, r8, r6, ror #9
+    eor     r6, r6, r6, ror #5
+    eor     r6, r6, r5, ror #8
+    @ round constant 0x78: even bits 0xc, odd bits 0x6
+    eor     r0, r0, #0xc
+    eor     r7, r7, #0x6
+    eor     r11, r9, r1
+    eor     r12, r6, r1
+    eor     r5, r2, r0
+    orn     r1, r6, r1
+    eor     r1, r1, r5
+    eor     r6, r6, r2
+    orr     r6, r6, r5
+    eor     r6, r6, r11
+    eor     r0, r0, r11
+    orr     r0, r0, r2
+    eor     r0, r0, r12
+    orr     r9, r9, r12
+    eor     r5, r5, r9
+    bic     r2, r2, r11
+    eor     r2, r2, r12
+    eor     r11, r3, r10
+    eor     r12, r8, r10
+    eor     r9, r4, r7
+    orn     r10, r8, r10
+    eor     r10, r10, r9
+    eor     r8, r8, r4
+    orr     r8, r8, r9
+    eor     r8, r8, r11
+    eor     r7, r7, r11
+    orr     r7, r7, r4
+    eor     r7, r7, r12
+    orr     r3, r3, r12
+    eor     r9, r9, r3
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r3, r0, r7, ror #9
+    eor     r3, r3, r0, ror #14
+    eor     r7, r7, r7, ror #14
+    eor     r7, r7, r0, ror #10
+    eor     r0, r10, r1, ror #1
+    eor     r0, r0, r10, ror #3
+    eor     r1, r1, r1, ror #3
+    eor     r1, r1, r10
+    eor     r10, r4, r2, ror #4
+    eor     r10, r10, r2, ror #21
+    eor     r2, r2, r4, ror #3
+    eor     r2, r2, r4, ror #20
+    eor     r4, r8, r6, ror #31
+    eor     r4, r4, r6, ror #20
+    eor     r6, r6, r8, ror #30
+    eor     r6, r6, r8, ror #19
+    eor     r8, r9, r9, ror #5
+    eor     r8, r8, r5, ror #9
+    eor     r5, r5, r5, ror #5
+    eor     r5, r5, r9, ror #8
+    @ round constant 0x69: even bits 0x9, odd bits 0x6
+    eor     r1, r1, #0x9
+    eor     r0, r0, #0x6
+    eor     r11, r3, r2
+    eor     r12, r5, r2
+    eor     r9, r6, r1
+    orn     r2, r5, r2
+    eor     r2, r2, r9
+    eor     r5, r5, r6
+    orr     r5, r5, r9
+    eor     r5, r5, r11
+    eor     r1, r1, r11
+    orr     r1, r1, r6
+    eor     r1, r1, r12
+    orr     r3, r3, r12
+    eor     r9, r9, r3
+    bic     r6, r6, r11
+    eor     r6, r6, r12
+    eor     r11, r7, r10
+    eor     r12, r8, r10
+    eor     r3, r4, r0
+    orn     r10, r8, r10
+    eor     r10, r10, r3
+    eor     r8, r8, r4
+    orr     r8, r8, r3
+    eor     r8, r8, r11
+    eor     r0, r0, r11
+    orr     r0, r0, r4
+    eor     r0, r0, r12
+    orr     r7, r7, r12
+    eor     r3, r3, r7
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r7, r1, r0, ror #9
+    eor     r7, r7, r1, ror #14
+    eor     r0, r0, r0, ror #14
+    eor     r0, r0, r1, ror #10
+    eor     r1, r10, r2, ror #1
+    eor     r1, r1, r10, ror #3
+    eor     r2, r2, r2, ror #3
+    eor     r2, r2, r10
+    eor     r10, r4, r6, ror #4
+    eor     r10, r10, r6, ror #21
+    eor     r6, r6, r4, ror #3
+    eor     r6, r6, r4, ror #20
+    eor     r4, r8, r5, ror #31
+    eor     r4, r4, r5, ror #20
+    eor     r5, r5, r8, ror #30
+    eor     r5, r5, r8, ror #19
+    eor     r8, r3, r3, ror #5
+    eor     r8, r8, r9, ror #9
+    eor     r9, r9, r9, ror #5
+    eor     r9, r9, r3, ror #8
+    @ round constant 0x5a: even bits 0xc, odd bits 0x3
+    eor     r2, r2, #0xc
+    eor     r1, r1, #0x3
+    eor     r11, r7, r6
+    eor     r12, r9, r6
+    eor     r3, r5, r2
+    orn     r6, r9, r6
+    eor     r6, r6, r3
+    eor     r9, r9, r5
+    orr     r9, r9, r3
+    eor     r9, r9, r11
+    eor     r2, r2, r11
+    orr     r2, r2, r5
+    eor     r2, r2, r12
+    orr     r7, r7, r12
+    eor     r3, r3, r7
+    bic     r5, r5, r11
+    eor     r5, r5, r12
+    eor     r11, r0, r10
+    eor     r12, r8, r10
+    eor     r7, r4, r1
+    orn     r10, r8, r10
+    eor     r10, r10, r7
+    eor     r8, r8, r4
+    orr     r8, r8, r7
+    eor     r8, r8, r11
+    eor     r1, r1, r11
+    orr     r1, r1, r4
+    eor     r1, r1, r12
+    orr     r0, r0, r12
+    eor     r7, r7, r0
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r0, r2, r1, ror #9
+    eor     r0, r0, r2, ror #14
+    eor     r1, r1, r1, ror #14
+    eor     r1, r1, r2, ror #10
+    eor     r2, r10, r6, ror #1
+    eor     r2, r2, r10, ror #3
+    eor     r6, r6, r6, ror #3
+    eor     r6, r6, r10
+    eor     r10, r4, r5, ror #4
+    eor     r10, r10, r5, ror #21
+    eor     r5, r5, r4, ror #3
+    eor     r5, r5, r4, ror #20
+    eor     r4, r8, r9, ror #31
+    eor     r4, r4, r9, ror #20
+    eor     r9, r9, r8, ror #30
+    eor     r9, r9, r8, ror #19
+    eor     r8, r7, r7, ror #5
+    eor     r8, r8, r3, ror #9
+    eor     r3, r3, r3, ror #5
+    eor     r3, r3, r7, ror #8
+    @ round constant 0x4b: even bits 0x9, odd bits 0x3
+    eor     r6, r6, #0x9
+    eor     r2, r2, #0x3
+    eor     r11, r0, r5
+    eor     r12, r3, r5
+    eor     r7, r9, r6
+    orn     r5, r3, r5
+    eor     r5, r5, r7
+    eor     r3, r3, r9
+    orr     r3, r3, r7
+    eor     r3, r3, r11
+    eor     r6, r6, r11
+    orr     r6, r6, r9
+    eor     r6, r6, r12
+    orr     r0, r0, r12
+    eor     r7, r7, r0
+    bic     r9, r9, r11
+    eor     r9, r9, r12
+    eor     r11, r1, r10
+    eor     r12, r8, r10
+    eor     r0, r4, r2
+    orn     r10, r8, r10
+    eor     r10, r10, r0
+    eor     r8, r8, r4
+    orr     r8, r8, r0
+    eor     r8, r8, r11
+    eor     r2, r2, r11
+    orr     r2, r2, r4
+    eor     r2, r2, r12
+    orr     r1, r1, r12
+    eor     r0, r0, r1
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r1, r6, r2, ror #9
+    eor     r1, r1, r6, ror #14
+    eor     r2, r2, r2, ror #14
+    eor     r2, r2, r6, ror #10
+    eor     r6, r10, r5, ror #1
+    eor     r6, r6, r10, ror #3
+    eor     r5, r5, r5, ror #3
+    eor     r5, r5, r10
+    eor     r10, r4, r9, ror #4
+    eor     r10, r10, r9, ror #21
+    eor     r9, r9, r4, ror #3
+    eor     r9, r9, r4, ror #20
+    eor     r4, r8, r3, ror #31
+    eor     r4, r4, r3, ror #20
+    eor     r3, r3, r8, ror #30
+    eor     r3, r3, r8, ror #19
+    eor     r8, r0, r0, ror #5
+    eor     r8, r8, r7, ror #9
+    eor     r7, r7, r7, ror #5
+    eor     r7, r7, r0, ror #8
+    bne     1b
+    ldr     r0, [sp]
+    stm     r0, {r1-r10}
+    add     sp, sp, #12
+    pop     {r4-r11, pc}
+    .size MCU_FN(ascon, absorb16), . - MCU_FN(ascon, absorb16)
+
+    .section .text.ascon_bi32_encrypt16, "ax", %progbits    @ own section: the linker drops unused loops
+    .global MCU_FN(ascon, encrypt16)
+    .thumb_func
+    .type MCU_FN(ascon, encrypt16), %function
+MCU_FN(ascon, encrypt16):                  @ (s, out, in, nblocks)
+    add     r3, r2, r3, lsl #4          @ end of the input
+    push    {r0, r1, r3, r4-r11, lr}    @ [sp] state, [sp+4] output, [sp+8] input end
+    mov     lr, r2                      @ input pointer
+    ldm     r0, {r1-r10}
+    .p2align 2                          @ a word-aligned loop head: the taken branch refills faster
+1:
+    eor     r0, r2, r1, lsr #1
+    and     r0, r0, #0x55555555
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #1
+    eor     r0, r2, r1, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #2
+    eor     r0, r2, r1, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #4
+    eor     r0, r2, r1, lsr #8
+    and     r0, r0, #0x00ff00ff
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #8
+    lsr     r0, r1, #16
+    bfi     r1, r2, #16, #16
+    bfi     r2, r0, #0, #16
+    ldr     r0, [lr, #0]
+    ldr     r11, [lr, #4]
+    ldr     r12, [sp, #4]
+    eor     r1, r1, r0
+    eor     r2, r2, r11
+    str     r1, [r12, #0]
+    str     r2, [r12, #4]
+    lsr     r0, r1, #16
+    bfi     r1, r2, #16, #16
+    bfi     r2, r0, #0, #16
+    eor     r0, r2, r1, lsr #8
+    and     r0, r0, #0x00ff00ff
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #8
+    eor     r0, r2, r1, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #4
+    eor     r0, r2, r1, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #2
+    eor     r0, r2, r1, lsr #1
+    and     r0, r0, #0x55555555
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #1
+    eor     r0, r4, r3, lsr #1
+    and     r0, r0, #0x55555555
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #1
+    eor     r0, r4, r3, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #2
+    eor     r0, r4, r3, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #4
+    eor     r0, r4, r3, lsr #8
+    and     r0, r0, #0x00ff00ff
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #8
+    lsr     r0, r3, #16
+    bfi     r3, r4, #16, #16
+    bfi     r4, r0, #0, #16
+    ldr     r0, [lr, #8]
+    ldr     r11, [lr, #12]
+    eor     r3, r3, r0
+    eor     r4, r4, r11
+    str     r3, [r12, #8]
+    str     r4, [r12, #12]
+    lsr     r0, r3, #16
+    bfi     r3, r4, #16, #16
+    bfi     r4, r0, #0, #16
+    eor     r0, r4, r3, lsr #8
+    and     r0, r0, #0x00ff00ff
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #8
+    eor     r0, r4, r3, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #4
+    eor     r0, r4, r3, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #2
+    eor     r0, r4, r3, lsr #1
+    and     r0, r0, #0x55555555
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #1
+    add     r12, r12, #16
+    str     r12, [sp, #4]
+    add     lr, lr, #16
+    ldr     r0, [sp, #8]
+    cmp     lr, r0                      @ flags survive the rounds (no S-suffixed instruction there)
+    @ round constant 0xb4: even bits 0x6, odd bits 0xc
+    eor     r5, r5, #0x6
+    eor     r6, r6, #0xc
+    eor     r11, r1, r9
+    eor     r12, r7, r9
+    eor     r0, r3, r5
+    orn     r9, r7, r9
+    eor     r9, r9, r0
+    eor     r7, r7, r3
+    orr     r7, r7, r0
+    eor     r7, r7, r11
+    eor     r5, r5, r11
+    orr     r5, r5, r3
+    eor     r5, r5, r12
+    orr     r1, r1, r12
+    eor     r0, r0, r1
+    bic     r3, r3, r11
+    eor     r3, r3, r12
+    eor     r11, r2, r10
+    eor     r12, r8, r10
+    eor     r1, r4, r6
+    orn     r10, r8, r10
+    eor     r10, r10, r1
+    eor     r8, r8, r4
+    orr     r8, r8, r1
+    eor     r8, r8, r11
+    eor     r6, r6, r11
+    orr     r6, r6, r4
+    eor     r6, r6, r12
+    orr     r2, r2, r12
+    eor     r1, r1, r2
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r2, r5, r6, ror #9
+    eor     r2, r2, r5, ror #14
+    eor     r6, r6, r6, ror #14
+    eor     r6, r6, r5, ror #10
+    eor     r5, r10, r9, ror #1
+    eor     r5, r5, r10, ror #3
+    eor     r9, r9, r9, ror #3
+    eor     r9, r9, r10
+    eor     r10, r4, r3, ror #4
+    eor     r10, r10, r3, ror #21
+    eor     r3, r3, r4, ror #3
+    eor     r3, r3, r4, ror #20
+    eor     r4, r8, r7, ror #31
+    eor     r4, r4, r7, ror #20
+    eor     r7, r7, r8, ror #30
+    eor     r7, r7, r8, ror #19
+    eor     r8, r1, r1, ror #5
+    eor     r8, r8, r0, ror #9
+    eor     r0, r0, r0, ror #5
+    eor     r0, r0, r1, ror #8
+    @ round constant 0xa5: even bits 0x3, odd bits 0xc
+    eor     r9, r9, #0x3
+    eor     r5, r5, #0xc
+    eor     r11, r2, r3
+    eor     r12, r0, r3
+    eor     r1, r7, r9
+    orn     r3, r0, r3
+    eor     r3, r3, r1
+    eor     r0, r0, r7
+    orr     r0, r0, r1
+    eor     r0, r0, r11
+    eor     r9, r9, r11
+    orr     r9, r9, r7
+    eor     r9, r9, r12
+    orr     r2, r2, r12
+    eor     r1, r1, r2
+    bic     r7, r7, r11
+    eor     r7, r7, r12
+    eor     r11, r6, r10
+    eor     r12, r8, r10
+    eor     r2, r4, r5
+    orn     r10, r8, r10
+    eor     r10, r10, r2
+    eor     r8, r8, r4
+    orr     r8, r8, r2
+    eor     r8, r8, r11
+    eor     r5, r5, r11
+    orr     r5, r5, r4
+    eor     r5, r5, r12
+    orr     r6, r6, r12
+    eor     r2, r2, r6
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r6, r9, r5, ror #9
+    eor     r6, r6, r9, ror #14
+    eor     r5, r5, r5, ror #14
+    eor     r5, r5, r9, ror #10
+    eor     r9, r10, r3, ror #1
+    eor     r9, r9, r10, ror #3
+    eor     r3, r3, r3, ror #3
+    eor     r3, r3, r10
+    eor     r10, r4, r7, ror #4
+    eor     r10, r10, r7, ror #21
+    eor     r7, r7, r4, ror #3
+    eor     r7, r7, r4, ror #20
+    eor     r4, r8, r0, ror #31
+    eor     r4, r4, r0, ror #20
+    eor     r0, r0, r8, ror #30
+    eor     r0, r0, r8, ror #19
+    eor     r8, r2, r2, ror #5
+    eor     r8, r8, r1, ror #9
+    eor     r1, r1, r1, ror #5
+    eor     r1, r1, r2, ror #8
+    @ round constant 0x96: even bits 0x6, odd bits 0x9
+    eor     r3, r3, #0x6
+    eor     r9, r9, #0x9
+    eor     r11, r6, r7
+    eor     r12, r1, r7
+    eor     r2, r0, r3
+    orn     r7, r1, r7
+    eor     r7, r7, r2
+    eor     r1, r1, r0
+    orr     r1, r1, r2
+    eor     r1, r1, r11
+    eor     r3, r3, r11
+    orr     r3, r3, r0
+    eor     r3, r3, r12
+    orr     r6, r6, r12
+    eor     r2, r2, r6
+    bic     r0, r0, r11
+    eor     r0, r0, r12
+    eor     r11, r5, r10
+    eor     r12, r8, r10
+    eor     r6, r4, r9
+    orn     r10, r8, r10
+    eor     r10, r10, r6
+    eor     r8, r8, r4
+    orr     r8, r8, r6
+    eor     r8, r8, r11
+    eor     r9, r9, r11
+    orr     r9, r9, r4
+    eor     r9, r9, r12
+    orr     r5, r5, r12
+    eor     r6, r6, r5
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r5, r3, r9, ror #9
+    eor     r5, r5, r3, ror #14
+    eor     r9, r9, r9, ror #14
+    eor     r9, r9, r3, ror #10
+    eor     r3, r10, r7, ror #1
+    eor     r3, r3, r10, ror #3
+    eor     r7, r7, r7, ror #3
+    eor     r7, r7, r10
+    eor     r10, r4, r0, ror #4
+    eor     r10, r10, r0, ror #21
+    eor     r0, r0, r4, ror #3
+    eor     r0, r0, r4, ror #20
+    eor     r4, r8, r1, ror #31
+    eor     r4, r4, r1, ror #20
+    eor     r1, r1, r8, ror #30
+    eor     r1, r1, r8, ror #19
+    eor     r8, r6, r6, ror #5
+    eor     r8, r8, r2, ror #9
+    eor     r2, r2, r2, ror #5
+    eor     r2, r2, r6, ror #8
+    @ round constant 0x87: even bits 0x3, odd bits 0x9
+    eor     r7, r7, #0x3
+    eor     r3, r3, #0x9
+    eor     r11, r5, r0
+    eor     r12, r2, r0
+    eor     r6, r1, r7
+    orn     r0, r2, r0
+    eor     r0, r0, r6
+    eor     r2, r2, r1
+    orr     r2, r2, r6
+    eor     r2, r2, r11
+    eor     r7, r7, r11
+    orr     r7, r7, r1
+    eor     r7, r7, r12
+    orr     r5, r5, r12
+    eor     r6, r6, r5
+    bic     r1, r1, r11
+    eor     r1, r1, r12
+    eor     r11, r9, r10
+    eor     r12, r8, r10
+    eor     r5, r4, r3
+    orn     r10, r8, r10
+    eor     r10, r10, r5
+    eor     r8, r8, r4
+    orr     r8, r8, r5
+    eor     r8, r8, r11
+    eor     r3, r3, r11
+    orr     r3, r3, r4
+    eor     r3, r3, r12
+    orr     r9, r9, r12
+    eor     r5, r5, r9
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r9, r7, r3, ror #9
+    eor     r9, r9, r7, ror #14
+    eor     r3, r3, r3, ror #14
+    eor     r3, r3, r7, ror #10
+    eor     r7, r10, r0, ror #1
+    eor     r7, r7, r10, ror #3
+    eor     r0, r0, r0, ror #3
+    eor     r0, r0, r10
+    eor     r10, r4, r1, ror #4
+    eor     r10, r10, r1, ror #21
+    eor     r1, r1, r4, ror #3
+    eor     r1, r1, r4, ror #20
+    eor     r4, r8, r2, ror #31
+    eor     r4, r4, r2, ror #20
+    eor     r2, r2, r8, ror #30
+    eor     r2, r2, r8, ror #19
+    eor     r8, r5, r5, ror #5
+    eor     r8, r8, r6, ror #9
+    eor     r6, r6, r6, ror #5
+    eor     r6, r6, r5, ror #8
+    @ round constant 0x78: even bits 0xc, odd bits 0x6
+    eor     r0, r0, #0xc
+    eor     r7, r7, #0x6
+    eor     r11, r9, r1
+    eor     r12, r6, r1
+    eor     r5, r2, r0
+    orn     r1, r6, r1
+    eor     r1, r1, r5
+    eor     r6, r6, r2
+    orr     r6, r6, r5
+    eor     r6, r6, r11
+    eor     r0, r0, r11
+    orr     r0, r0, r2
+    eor     r0, r0, r12
+    orr     r9, r9, r12
+    eor     r5, r5, r9
+    bic     r2, r2, r11
+    eor     r2, r2, r12
+    eor     r11, r3, r10
+    eor     r12, r8, r10
+    eor     r9, r4, r7
+    orn     r10, r8, r10
+    eor     r10, r10, r9
+    eor     r8, r8, r4
+    orr     r8, r8, r9
+    eor     r8, r8, r11
+    eor     r7, r7, r11
+    orr     r7, r7, r4
+    eor     r7, r7, r12
+    orr     r3, r3, r12
+    eor     r9, r9, r3
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r3, r0, r7, ror #9
+    eor     r3, r3, r0, ror #14
+    eor     r7, r7, r7, ror #14
+    eor     r7, r7, r0, ror #10
+    eor     r0, r10, r1, ror #1
+    eor     r0, r0, r10, ror #3
+    eor     r1, r1, r1, ror #3
+    eor     r1, r1, r10
+    eor     r10, r4, r2, ror #4
+    eor     r10, r10, r2, ror #21
+    eor     r2, r2, r4, ror #3
+    eor     r2, r2, r4, ror #20
+    eor     r4, r8, r6, ror #31
+    eor     r4, r4, r6, ror #20
+    eor     r6, r6, r8, ror #30
+    eor     r6, r6, r8, ror #19
+    eor     r8, r9, r9, ror #5
+    eor     r8, r8, r5, ror #9
+    eor     r5, r5, r5, ror #5
+    eor     r5, r5, r9, ror #8
+    @ round constant 0x69: even bits 0x9, odd bits 0x6
+    eor     r1, r1, #0x9
+    eor     r0, r0, #0x6
+    eor     r11, r3, r2
+    eor     r12, r5, r2
+    eor     r9, r6, r1
+    orn     r2, r5, r2
+    eor     r2, r2, r9
+    eor     r5, r5, r6
+    orr     r5, r5, r9
+    eor     r5, r5, r11
+    eor     r1, r1, r11
+    orr     r1, r1, r6
+    eor     r1, r1, r12
+    orr     r3, r3, r12
+    eor     r9, r9, r3
+    bic     r6, r6, r11
+    eor     r6, r6, r12
+    eor     r11, r7, r10
+    eor     r12, r8, r10
+    eor     r3, r4, r0
+    orn     r10, r8, r10
+    eor     r10, r10, r3
+    eor     r8, r8, r4
+    orr     r8, r8, r3
+    eor     r8, r8, r11
+    eor     r0, r0, r11
+    orr     r0, r0, r4
+    eor     r0, r0, r12
+    orr     r7, r7, r12
+    eor     r3, r3, r7
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r7, r1, r0, ror #9
+    eor     r7, r7, r1, ror #14
+    eor     r0, r0, r0, ror #14
+    eor     r0, r0, r1, ror #10
+    eor     r1, r10, r2, ror #1
+    eor     r1, r1, r10, ror #3
+    eor     r2, r2, r2, ror #3
+    eor     r2, r2, r10
+    eor     r10, r4, r6, ror #4
+    eor     r10, r10, r6, ror #21
+    eor     r6, r6, r4, ror #3
+    eor     r6, r6, r4, ror #20
+    eor     r4, r8, r5, ror #31
+    eor     r4, r4, r5, ror #20
+    eor     r5, r5, r8, ror #30
+    eor     r5, r5, r8, ror #19
+    eor     r8, r3, r3, ror #5
+    eor     r8, r8, r9, ror #9
+    eor     r9, r9, r9, ror #5
+    eor     r9, r9, r3, ror #8
+    @ round constant 0x5a: even bits 0xc, odd bits 0x3
+    eor     r2, r2, #0xc
+    eor     r1, r1, #0x3
+    eor     r11, r7, r6
+    eor     r12, r9, r6
+    eor     r3, r5, r2
+    orn     r6, r9, r6
+    eor     r6, r6, r3
+    eor     r9, r9, r5
+    orr     r9, r9, r3
+    eor     r9, r9, r11
+    eor     r2, r2, r11
+    orr     r2, r2, r5
+    eor     r2, r2, r12
+    orr     r7, r7, r12
+    eor     r3, r3, r7
+    bic     r5, r5, r11
+    eor     r5, r5, r12
+    eor     r11, r0, r10
+    eor     r12, r8, r10
+    eor     r7, r4, r1
+    orn     r10, r8, r10
+    eor     r10, r10, r7
+    eor     r8, r8, r4
+    orr     r8, r8, r7
+    eor     r8, r8, r11
+    eor     r1, r1, r11
+    orr     r1, r1, r4
+    eor     r1, r1, r12
+    orr     r0, r0, r12
+    eor     r7, r7, r0
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r0, r2, r1, ror #9
+    eor     r0, r0, r2, ror #14
+    eor     r1, r1, r1, ror #14
+    eor     r1, r1, r2, ror #10
+    eor     r2, r10, r6, ror #1
+    eor     r2, r2, r10, ror #3
+    eor     r6, r6, r6, ror #3
+    eor     r6, r6, r10
+    eor     r10, r4, r5, ror #4
+    eor     r10, r10, r5, ror #21
+    eor     r5, r5, r4, ror #3
+    eor     r5, r5, r4, ror #20
+    eor     r4, r8, r9, ror #31
+    eor     r4, r4, r9, ror #20
+    eor     r9, r9, r8, ror #30
+    eor     r9, r9, r8, ror #19
+    eor     r8, r7, r7, ror #5
+    eor     r8, r8, r3, ror #9
+    eor     r3, r3, r3, ror #5
+    eor     r3, r3, r7, ror #8
+    @ round constant 0x4b: even bits 0x9, odd bits 0x3
+    eor     r6, r6, #0x9
+    eor     r2, r2, #0x3
+    eor     r11, r0, r5
+    eor     r12, r3, r5
+    eor     r7, r9, r6
+    orn     r5, r3, r5
+    eor     r5, r5, r7
+    eor     r3, r3, r9
+    orr     r3, r3, r7
+    eor     r3, r3, r11
+    eor     r6, r6, r11
+    orr     r6, r6, r9
+    eor     r6, r6, r12
+    orr     r0, r0, r12
+    eor     r7, r7, r0
+    bic     r9, r9, r11
+    eor     r9, r9, r12
+    eor     r11, r1, r10
+    eor     r12, r8, r10
+    eor     r0, r4, r2
+    orn     r10, r8, r10
+    eor     r10, r10, r0
+    eor     r8, r8, r4
+    orr     r8, r8, r0
+    eor     r8, r8, r11
+    eor     r2, r2, r11
+    orr     r2, r2, r4
+    eor     r2, r2, r12
+    orr     r1, r1, r12
+    eor     r0, r0, r1
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r1, r6, r2, ror #9
+    eor     r1, r1, r6, ror #14
+    eor     r2, r2, r2, ror #14
+    eor     r2, r2, r6, ror #10
+    eor     r6, r10, r5, ror #1
+    eor     r6, r6, r10, ror #3
+    eor     r5, r5, r5, ror #3
+    eor     r5, r5, r10
+    eor     r10, r4, r9, ror #4
+    eor     r10, r10, r9, ror #21
+    eor     r9, r9, r4, ror #3
+    eor     r9, r9, r4, ror #20
+    eor     r4, r8, r3, ror #31
+    eor     r4, r4, r3, ror #20
+    eor     r3, r3, r8, ror #30
+    eor     r3, r3, r8, ror #19
+    eor     r8, r0, r0, ror #5
+    eor     r8, r8, r7, ror #9
+    eor     r7, r7, r7, ror #5
+    eor     r7, r7, r0, ror #8
+    bne     1b
+    ldr     r0, [sp]
+    stm     r0, {r1-r10}
+    add     sp, sp, #12
+    pop     {r4-r11, pc}
+    .size MCU_FN(ascon, encrypt16), . - MCU_FN(ascon, encrypt16)
+
+    .section .text.ascon_bi32_decrypt16, "ax", %progbits    @ own section: the linker drops unused loops
+    .global MCU_FN(ascon, decrypt16)
+    .thumb_func
+    .type MCU_FN(ascon, decrypt16), %function
+MCU_FN(ascon, decrypt16):                  @ (s, out, in, nblocks)
+    add     r3, r2, r3, lsl #4          @ end of the input
+    push    {r0, r1, r3, r4-r11, lr}    @ [sp] state, [sp+4] output, [sp+8] input end
+    mov     lr, r2                      @ input pointer
+    ldm     r0, {r1-r10}
+    .p2align 2                          @ a word-aligned loop head: the taken branch refills faster
+1:
+    eor     r0, r2, r1, lsr #1
+    and     r0, r0, #0x55555555
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #1
+    eor     r0, r2, r1, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #2
+    eor     r0, r2, r1, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #4
+    eor     r0, r2, r1, lsr #8
+    and     r0, r0, #0x00ff00ff
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #8
+    lsr     r0, r1, #16
+    bfi     r1, r2, #16, #16
+    bfi     r2, r0, #0, #16
+    ldr     r0, [lr, #0]
+    ldr     r11, [lr, #4]
+    ldr     r12, [sp, #4]
+    eor     r1, r1, r0
+    eor     r2, r2, r11
+    str     r1, [r12, #0]
+    str     r2, [r12, #4]
+    mov     r1, r0
+    mov     r2, r11
+    lsr     r0, r1, #16
+    bfi     r1, r2, #16, #16
+    bfi     r2, r0, #0, #16
+    eor     r0, r2, r1, lsr #8
+    and     r0, r0, #0x00ff00ff
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #8
+    eor     r0, r2, r1, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #4
+    eor     r0, r2, r1, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #2
+    eor     r0, r2, r1, lsr #1
+    and     r0, r0, #0x55555555
+    eor     r2, r2, r0
+    eor     r1, r1, r0, lsl #1
+    eor     r0, r4, r3, lsr #1
+    and     r0, r0, #0x55555555
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #1
+    eor     r0, r4, r3, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #2
+    eor     r0, r4, r3, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #4
+    eor     r0, r4, r3, lsr #8
+    and     r0, r0, #0x00ff00ff
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #8
+    lsr     r0, r3, #16
+    bfi     r3, r4, #16, #16
+    bfi     r4, r0, #0, #16
+    ldr     r0, [lr, #8]
+    ldr     r11, [lr, #12]
+    eor     r3, r3, r0
+    eor     r4, r4, r11
+    str     r3, [r12, #8]
+    str     r4, [r12, #12]
+    mov     r3, r0
+    mov     r4, r11
+    lsr     r0, r3, #16
+    bfi     r3, r4, #16, #16
+    bfi     r4, r0, #0, #16
+    eor     r0, r4, r3, lsr #8
+    and     r0, r0, #0x00ff00ff
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #8
+    eor     r0, r4, r3, lsr #4
+    and     r0, r0, #0x0f0f0f0f
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #4
+    eor     r0, r4, r3, lsr #2
+    and     r0, r0, #0x33333333
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #2
+    eor     r0, r4, r3, lsr #1
+    and     r0, r0, #0x55555555
+    eor     r4, r4, r0
+    eor     r3, r3, r0, lsl #1
+    add     r12, r12, #16
+    str     r12, [sp, #4]
+    add     lr, lr, #16
+    ldr     r0, [sp, #8]
+    cmp     lr, r0                      @ flags survive the rounds (no S-suffixed instruction there)
+    @ round constant 0xb4: even bits 0x6, odd bits 0xc
+    eor     r5, r5, #0x6
+    eor     r6, r6, #0xc
+    eor     r11, r1, r9
+    eor     r12, r7, r9
+    eor     r0, r3, r5
+    orn     r9, r7, r9
+    eor     r9, r9, r0
+    eor     r7, r7, r3
+    orr     r7, r7, r0
+    eor     r7, r7, r11
+    eor     r5, r5, r11
+    orr     r5, r5, r3
+    eor     r5, r5, r12
+    orr     r1, r1, r12
+    eor     r0, r0, r1
+    bic     r3, r3, r11
+    eor     r3, r3, r12
+    eor     r11, r2, r10
+    eor     r12, r8, r10
+    eor     r1, r4, r6
+    orn     r10, r8, r10
+    eor     r10, r10, r1
+    eor     r8, r8, r4
+    orr     r8, r8, r1
+    eor     r8, r8, r11
+    eor     r6, r6, r11
+    orr     r6, r6, r4
+    eor     r6, r6, r12
+    orr     r2, r2, r12
+    eor     r1, r1, r2
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r2, r5, r6, ror #9
+    eor     r2, r2, r5, ror #14
+    eor     r6, r6, r6, ror #14
+    eor     r6, r6, r5, ror #10
+    eor     r5, r10, r9, ror #1
+    eor     r5, r5, r10, ror #3
+    eor     r9, r9, r9, ror #3
+    eor     r9, r9, r10
+    eor     r10, r4, r3, ror #4
+    eor     r10, r10, r3, ror #21
+    eor     r3, r3, r4, ror #3
+    eor     r3, r3, r4, ror #20
+    eor     r4, r8, r7, ror #31
+    eor     r4, r4, r7, ror #20
+    eor     r7, r7, r8, ror #30
+    eor     r7, r7, r8, ror #19
+    eor     r8, r1, r1, ror #5
+    eor     r8, r8, r0, ror #9
+    eor     r0, r0, r0, ror #5
+    eor     r0, r0, r1, ror #8
+    @ round constant 0xa5: even bits 0x3, odd bits 0xc
+    eor     r9, r9, #0x3
+    eor     r5, r5, #0xc
+    eor     r11, r2, r3
+    eor     r12, r0, r3
+    eor     r1, r7, r9
+    orn     r3, r0, r3
+    eor     r3, r3, r1
+    eor     r0, r0, r7
+    orr     r0, r0, r1
+    eor     r0, r0, r11
+    eor     r9, r9, r11
+    orr     r9, r9, r7
+    eor     r9, r9, r12
+    orr     r2, r2, r12
+    eor     r1, r1, r2
+    bic     r7, r7, r11
+    eor     r7, r7, r12
+    eor     r11, r6, r10
+    eor     r12, r8, r10
+    eor     r2, r4, r5
+    orn     r10, r8, r10
+    eor     r10, r10, r2
+    eor     r8, r8, r4
+    orr     r8, r8, r2
+    eor     r8, r8, r11
+    eor     r5, r5, r11
+    orr     r5, r5, r4
+    eor     r5, r5, r12
+    orr     r6, r6, r12
+    eor     r2, r2, r6
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r6, r9, r5, ror #9
+    eor     r6, r6, r9, ror #14
+    eor     r5, r5, r5, ror #14
+    eor     r5, r5, r9, ror #10
+    eor     r9, r10, r3, ror #1
+    eor     r9, r9, r10, ror #3
+    eor     r3, r3, r3, ror #3
+    eor     r3, r3, r10
+    eor     r10, r4, r7, ror #4
+    eor     r10, r10, r7, ror #21
+    eor     r7, r7, r4, ror #3
+    eor     r7, r7, r4, ror #20
+    eor     r4, r8, r0, ror #31
+    eor     r4, r4, r0, ror #20
+    eor     r0, r0, r8, ror #30
+    eor     r0, r0, r8, ror #19
+    eor     r8, r2, r2, ror #5
+    eor     r8, r8, r1, ror #9
+    eor     r1, r1, r1, ror #5
+    eor     r1, r1, r2, ror #8
+    @ round constant 0x96: even bits 0x6, odd bits 0x9
+    eor     r3, r3, #0x6
+    eor     r9, r9, #0x9
+    eor     r11, r6, r7
+    eor     r12, r1, r7
+    eor     r2, r0, r3
+    orn     r7, r1, r7
+    eor     r7, r7, r2
+    eor     r1, r1, r0
+    orr     r1, r1, r2
+    eor     r1, r1, r11
+    eor     r3, r3, r11
+    orr     r3, r3, r0
+    eor     r3, r3, r12
+    orr     r6, r6, r12
+    eor     r2, r2, r6
+    bic     r0, r0, r11
+    eor     r0, r0, r12
+    eor     r11, r5, r10
+    eor     r12, r8, r10
+    eor     r6, r4, r9
+    orn     r10, r8, r10
+    eor     r10, r10, r6
+    eor     r8, r8, r4
+    orr     r8, r8, r6
+    eor     r8, r8, r11
+    eor     r9, r9, r11
+    orr     r9, r9, r4
+    eor     r9, r9, r12
+    orr     r5, r5, r12
+    eor     r6, r6, r5
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r5, r3, r9, ror #9
+    eor     r5, r5, r3, ror #14
+    eor     r9, r9, r9, ror #14
+    eor     r9, r9, r3, ror #10
+    eor     r3, r10, r7, ror #1
+    eor     r3, r3, r10, ror #3
+    eor     r7, r7, r7, ror #3
+    eor     r7, r7, r10
+    eor     r10, r4, r0, ror #4
+    eor     r10, r10, r0, ror #21
+    eor     r0, r0, r4, ror #3
+    eor     r0, r0, r4, ror #20
+    eor     r4, r8, r1, ror #31
+    eor     r4, r4, r1, ror #20
+    eor     r1, r1, r8, ror #30
+    eor     r1, r1, r8, ror #19
+    eor     r8, r6, r6, ror #5
+    eor     r8, r8, r2, ror #9
+    eor     r2, r2, r2, ror #5
+    eor     r2, r2, r6, ror #8
+    @ round constant 0x87: even bits 0x3, odd bits 0x9
+    eor     r7, r7, #0x3
+    eor     r3, r3, #0x9
+    eor     r11, r5, r0
+    eor     r12, r2, r0
+    eor     r6, r1, r7
+    orn     r0, r2, r0
+    eor     r0, r0, r6
+    eor     r2, r2, r1
+    orr     r2, r2, r6
+    eor     r2, r2, r11
+    eor     r7, r7, r11
+    orr     r7, r7, r1
+    eor     r7, r7, r12
+    orr     r5, r5, r12
+    eor     r6, r6, r5
+    bic     r1, r1, r11
+    eor     r1, r1, r12
+    eor     r11, r9, r10
+    eor     r12, r8, r10
+    eor     r5, r4, r3
+    orn     r10, r8, r10
+    eor     r10, r10, r5
+    eor     r8, r8, r4
+    orr     r8, r8, r5
+    eor     r8, r8, r11
+    eor     r3, r3, r11
+    orr     r3, r3, r4
+    eor     r3, r3, r12
+    orr     r9, r9, r12
+    eor     r5, r5, r9
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r9, r7, r3, ror #9
+    eor     r9, r9, r7, ror #14
+    eor     r3, r3, r3, ror #14
+    eor     r3, r3, r7, ror #10
+    eor     r7, r10, r0, ror #1
+    eor     r7, r7, r10, ror #3
+    eor     r0, r0, r0, ror #3
+    eor     r0, r0, r10
+    eor     r10, r4, r1, ror #4
+    eor     r10, r10, r1, ror #21
+    eor     r1, r1, r4, ror #3
+    eor     r1, r1, r4, ror #20
+    eor     r4, r8, r2, ror #31
+    eor     r4, r4, r2, ror #20
+    eor     r2, r2, r8, ror #30
+    eor     r2, r2, r8, ror #19
+    eor     r8, r5, r5, ror #5
+    eor     r8, r8, r6, ror #9
+    eor     r6, r6, r6, ror #5
+    eor     r6, r6, r5, ror #8
+    @ round constant 0x78: even bits 0xc, odd bits 0x6
+    eor     r0, r0, #0xc
+    eor     r7, r7, #0x6
+    eor     r11, r9, r1
+    eor     r12, r6, r1
+    eor     r5, r2, r0
+    orn     r1, r6, r1
+    eor     r1, r1, r5
+    eor     r6, r6, r2
+    orr     r6, r6, r5
+    eor     r6, r6, r11
+    eor     r0, r0, r11
+    orr     r0, r0, r2
+    eor     r0, r0, r12
+    orr     r9, r9, r12
+    eor     r5, r5, r9
+    bic     r2, r2, r11
+    eor     r2, r2, r12
+    eor     r11, r3, r10
+    eor     r12, r8, r10
+    eor     r9, r4, r7
+    orn     r10, r8, r10
+    eor     r10, r10, r9
+    eor     r8, r8, r4
+    orr     r8, r8, r9
+    eor     r8, r8, r11
+    eor     r7, r7, r11
+    orr     r7, r7, r4
+    eor     r7, r7, r12
+    orr     r3, r3, r12
+    eor     r9, r9, r3
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r3, r0, r7, ror #9
+    eor     r3, r3, r0, ror #14
+    eor     r7, r7, r7, ror #14
+    eor     r7, r7, r0, ror #10
+    eor     r0, r10, r1, ror #1
+    eor     r0, r0, r10, ror #3
+    eor     r1, r1, r1, ror #3
+    eor     r1, r1, r10
+    eor     r10, r4, r2, ror #4
+    eor     r10, r10, r2, ror #21
+    eor     r2, r2, r4, ror #3
+    eor     r2, r2, r4, ror #20
+    eor     r4, r8, r6, ror #31
+    eor     r4, r4, r6, ror #20
+    eor     r6, r6, r8, ror #30
+    eor     r6, r6, r8, ror #19
+    eor     r8, r9, r9, ror #5
+    eor     r8, r8, r5, ror #9
+    eor     r5, r5, r5, ror #5
+    eor     r5, r5, r9, ror #8
+    @ round constant 0x69: even bits 0x9, odd bits 0x6
+    eor     r1, r1, #0x9
+    eor     r0, r0, #0x6
+    eor     r11, r3, r2
+    eor     r12, r5, r2
+    eor     r9, r6, r1
+    orn     r2, r5, r2
+    eor     r2, r2, r9
+    eor     r5, r5, r6
+    orr     r5, r5, r9
+    eor     r5, r5, r11
+    eor     r1, r1, r11
+    orr     r1, r1, r6
+    eor     r1, r1, r12
+    orr     r3, r3, r12
+    eor     r9, r9, r3
+    bic     r6, r6, r11
+    eor     r6, r6, r12
+    eor     r11, r7, r10
+    eor     r12, r8, r10
+    eor     r3, r4, r0
+    orn     r10, r8, r10
+    eor     r10, r10, r3
+    eor     r8, r8, r4
+    orr     r8, r8, r3
+    eor     r8, r8, r11
+    eor     r0, r0, r11
+    orr     r0, r0, r4
+    eor     r0, r0, r12
+    orr     r7, r7, r12
+    eor     r3, r3, r7
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r7, r1, r0, ror #9
+    eor     r7, r7, r1, ror #14
+    eor     r0, r0, r0, ror #14
+    eor     r0, r0, r1, ror #10
+    eor     r1, r10, r2, ror #1
+    eor     r1, r1, r10, ror #3
+    eor     r2, r2, r2, ror #3
+    eor     r2, r2, r10
+    eor     r10, r4, r6, ror #4
+    eor     r10, r10, r6, ror #21
+    eor     r6, r6, r4, ror #3
+    eor     r6, r6, r4, ror #20
+    eor     r4, r8, r5, ror #31
+    eor     r4, r4, r5, ror #20
+    eor     r5, r5, r8, ror #30
+    eor     r5, r5, r8, ror #19
+    eor     r8, r3, r3, ror #5
+    eor     r8, r8, r9, ror #9
+    eor     r9, r9, r9, ror #5
+    eor     r9, r9, r3, ror #8
+    @ round constant 0x5a: even bits 0xc, odd bits 0x3
+    eor     r2, r2, #0xc
+    eor     r1, r1, #0x3
+    eor     r11, r7, r6
+    eor     r12, r9, r6
+    eor     r3, r5, r2
+    orn     r6, r9, r6
+    eor     r6, r6, r3
+    eor     r9, r9, r5
+    orr     r9, r9, r3
+    eor     r9, r9, r11
+    eor     r2, r2, r11
+    orr     r2, r2, r5
+    eor     r2, r2, r12
+    orr     r7, r7, r12
+    eor     r3, r3, r7
+    bic     r5, r5, r11
+    eor     r5, r5, r12
+    eor     r11, r0, r10
+    eor     r12, r8, r10
+    eor     r7, r4, r1
+    orn     r10, r8, r10
+    eor     r10, r10, r7
+    eor     r8, r8, r4
+    orr     r8, r8, r7
+    eor     r8, r8, r11
+    eor     r1, r1, r11
+    orr     r1, r1, r4
+    eor     r1, r1, r12
+    orr     r0, r0, r12
+    eor     r7, r7, r0
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r0, r2, r1, ror #9
+    eor     r0, r0, r2, ror #14
+    eor     r1, r1, r1, ror #14
+    eor     r1, r1, r2, ror #10
+    eor     r2, r10, r6, ror #1
+    eor     r2, r2, r10, ror #3
+    eor     r6, r6, r6, ror #3
+    eor     r6, r6, r10
+    eor     r10, r4, r5, ror #4
+    eor     r10, r10, r5, ror #21
+    eor     r5, r5, r4, ror #3
+    eor     r5, r5, r4, ror #20
+    eor     r4, r8, r9, ror #31
+    eor     r4, r4, r9, ror #20
+    eor     r9, r9, r8, ror #30
+    eor     r9, r9, r8, ror #19
+    eor     r8, r7, r7, ror #5
+    eor     r8, r8, r3, ror #9
+    eor     r3, r3, r3, ror #5
+    eor     r3, r3, r7, ror #8
+    @ round constant 0x4b: even bits 0x9, odd bits 0x3
+    eor     r6, r6, #0x9
+    eor     r2, r2, #0x3
+    eor     r11, r0, r5
+    eor     r12, r3, r5
+    eor     r7, r9, r6
+    orn     r5, r3, r5
+    eor     r5, r5, r7
+    eor     r3, r3, r9
+    orr     r3, r3, r7
+    eor     r3, r3, r11
+    eor     r6, r6, r11
+    orr     r6, r6, r9
+    eor     r6, r6, r12
+    orr     r0, r0, r12
+    eor     r7, r7, r0
+    bic     r9, r9, r11
+    eor     r9, r9, r12
+    eor     r11, r1, r10
+    eor     r12, r8, r10
+    eor     r0, r4, r2
+    orn     r10, r8, r10
+    eor     r10, r10, r0
+    eor     r8, r8, r4
+    orr     r8, r8, r0
+    eor     r8, r8, r11
+    eor     r2, r2, r11
+    orr     r2, r2, r4
+    eor     r2, r2, r12
+    orr     r1, r1, r12
+    eor     r0, r0, r1
+    bic     r4, r4, r11
+    eor     r4, r4, r12
+    eor     r1, r6, r2, ror #9
+    eor     r1, r1, r6, ror #14
+    eor     r2, r2, r2, ror #14
+    eor     r2, r2, r6, ror #10
+    eor     r6, r10, r5, ror #1
+    eor     r6, r6, r10, ror #3
+    eor     r5, r5, r5, ror #3
+    eor     r5, r5, r10
+    eor     r10, r4, r9, ror #4
+    eor     r10, r10, r9, ror #21
+    eor     r9, r9, r4, ror #3
+    eor     r9, r9, r4, ror #20
+    eor     r4, r8, r3, ror #31
+    eor     r4, r4, r3, ror #20
+    eor     r3, r3, r8, ror #30
+    eor     r3, r3, r8, ror #19
+    eor     r8, r0, r0, ror #5
+    eor     r8, r8, r7, ror #9
+    eor     r7, r7, r7, ror #5
+    eor     r7, r7, r0, ror #8
+    bne     1b
+    ldr     r0, [sp]
+    stm     r0, {r1-r10}
+    add     sp, sp, #12
+    pop     {r4-r11, pc}
+    .size MCU_FN(ascon, decrypt16), . - MCU_FN(ascon, decrypt16)
+
+    .global MCU_FN(ascon, to_bi)
+    .thumb_func
+    .type MCU_FN(ascon, to_bi), %function
+MCU_FN(ascon, to_bi):                   @ uint64_t (uint64_t x): lane -> (even word, odd word), 19 instructions
+    lsr     r2, r0, #16
+    bfi     r0, r1, #16, #16
+    bfi     r1, r2, #0, #16
+    eor     r2, r1, r0, lsr #8
+    and     r2, r2, #0x00ff00ff
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #8
+    eor     r2, r1, r0, lsr #4
+    and     r2, r2, #0x0f0f0f0f
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #4
+    eor     r2, r1, r0, lsr #2
+    and     r2, r2, #0x33333333
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #2
+    eor     r2, r1, r0, lsr #1
+    and     r2, r2, #0x55555555
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #1
+    bx      lr
+    .size MCU_FN(ascon, to_bi), . - MCU_FN(ascon, to_bi)
+
+    .global MCU_FN(ascon, from_bi)
+    .thumb_func
+    .type MCU_FN(ascon, from_bi), %function
+MCU_FN(ascon, from_bi):                   @ uint64_t (uint64_t x): (even word, odd word) -> lane, 19 instructions
+    eor     r2, r1, r0, lsr #1
+    and     r2, r2, #0x55555555
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #1
+    eor     r2, r1, r0, lsr #2
+    and     r2, r2, #0x33333333
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #2
+    eor     r2, r1, r0, lsr #4
+    and     r2, r2, #0x0f0f0f0f
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #4
+    eor     r2, r1, r0, lsr #8
+    and     r2, r2, #0x00ff00ff
+    eor     r1, r1, r2
+    eor     r0, r0, r2, lsl #8
+    lsr     r2, r0, #16
+    bfi     r0, r1, #16, #16
+    bfi     r1, r2, #0, #16
+    bx      lr
+    .size MCU_FN(ascon, from_bi), . - MCU_FN(ascon, from_bi)

@@ -45,7 +45,7 @@ void MCU_FN(ascon, permute)(ascon_state_t *s, unsigned rounds);
 #error "ASCON_ASM_BLOCKS must be defined: 1 where the implementation supplies the block loops, else 0"
 #endif
 #ifndef ASCON_ASM_ABSORB8
-#error "ASCON_ASM_ABSORB8 must be defined: 1 where it supplies only the hash block loop (armv7m-bi32), else 0"
+#error "ASCON_ASM_ABSORB8 must be defined: 1 where the implementation supplies only the hash block loop, else 0"
 #endif
 #ifndef ASCON_ASM_ALIGN
 #error "ASCON_ASM_ALIGN must be defined: the alignment mask the assembly block loops need (0u: any, 3u: words)"

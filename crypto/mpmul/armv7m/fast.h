@@ -9,12 +9,9 @@
 
 /* r[0..16) = a[0..8) * b[0..8), constant time (fast_k8.S; also mcu_mpmul256_cm3_fast_mul). */
 void mpmul_cm3_fast_k8(uint32_t *r, const uint32_t *a, const uint32_t *b);
-/* The same contract from cm3-umlal-ct's kernel (umlal_ct.S: UMLAL on offset radix-2^29 limbs). */
-void mpmul_cm3_umlal_k8(uint32_t *r, const uint32_t *a, const uint32_t *b);
-/* The 256-bit kernel the Karatsuba levels call, set by META.yml: mpmul_cm3_fast_k8 (cm3-fast) or
- * mpmul_cm3_umlal_k8 (cm3-umlal-ct). */
+/* The 256-bit kernel the Karatsuba levels call, set by META.yml (cm3-fast: mpmul_cm3_fast_k8). */
 #ifndef MPMUL_CM3_K8
-#error "MPMUL_CM3_K8 must name the 256-bit kernel (META.yml: mpmul_cm3_fast_k8 or mpmul_cm3_umlal_k8)"
+#error "MPMUL_CM3_K8 must name the 256-bit kernel (META.yml: mpmul_cm3_fast_k8)"
 #endif
 /* d = |x - y| over `words` words (a multiple of 4); returns all ones if x < y, else 0. */
 uint32_t mpmul_cm3_fast_absdiff(uint32_t *d, const uint32_t *x, const uint32_t *y, size_t words);

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Generate umlal_ct.S: cm3-umlal-ct's 256-bit kernel (constant-time UMLAL, radix 2^29 offset limbs).
+"""Generate umlal_ct.S: cm3-umlal-ct, 256 to 2048 bits (constant-time UMLAL on radix-2^29 offset limbs,
+additive Karatsuba above 256 bits).
 
     python3 crypto/mpmul/armv7m/gen_umlal_ct.py > crypto/mpmul/armv7m/umlal_ct.S
 
@@ -19,6 +20,14 @@ A column's at most 9 products of 30-bit operands stay below 2^63.2 and every acc
 non-negative column of the product plus carry, so one 64-bit UMLAL accumulator (RdLo, RdHi) holds a
 column with no carry handling; the 29-bit digit is stored, the accumulator shifted right by 29 (three
 instructions) is the next column's start.
+
+Above 256 bits (gen_kara): one level of *additive* Karatsuba per doubling,
+    A*B = z0 + (z1 - z0 - z2) W^h + z2 W^2h,  z0 = A0 B0, z2 = A1 B1, z1 = (A0 + A1)(B0 + B1),
+fully unrolled. The sums are one bit longer per level, which the kernel's nine 29-bit limbs (261 bits)
+absorb: k8x takes 8 words plus a top word (at most 7: A + B stays below 2^260, so the correction window of
+column 10 stays below 2^32) and writes 17 words. No absolute difference, sign or mask is needed, unlike
+the subtractive form (cm3-fast). k16/k32/k64 are the 512/1024/2048-bit levels, k16x/k32x their top-word
+forms (tops at most 6 and 5; at 2048 bits they are at most 3, 2 and 1 down the levels).
 """
 from __future__ import annotations
 
@@ -30,10 +39,10 @@ C = 1 << X                  # offset: every multiplier operand is in [2^29, 2^30
 
 # Frame (sp-relative, after push {r4-r11, lr}).
 B_OFF = 0                   # b'_0..b'_8
-TP_OFF = B_OFF + 4 * N      # tp_i = t_i + 1, t_i the radix-2^29 digits of A + B
-D_OFF = TP_OFF + 4 * N      # digits 0..17 (raw words: 29-bit digit below junk for k <= 16)
-RP_OFF = D_OFF + 4 * 18     # result pointer
-FRAME = RP_OFF + 4          # 148
+TP_OFF = B_OFF + 4 * N      # tp_i = t_i + 1 (tp_0 = t_0 - 1), t_i the radix-2^29 digits of A + B
+D_OFF = TP_OFF + 4 * N      # digits 0..8 (raw words: 29-bit digit below junk); 9..17 stay in registers
+RP_OFF = D_OFF + 4 * N      # result pointer
+FRAME = RP_OFF + 4          # 112
 
 LO, HI, W = "r9", "r10", "r11"
 TEMPS = ["r12", "lr"]
@@ -67,22 +76,43 @@ def cut_offset(dst: str, words: list[str], i: int, creg: str) -> list[str]:
     return out
 
 
-def gen() -> str:
+def prologue(e, internal: bool) -> None:
+    """Public routines save r4-r11 (AAPCS); the internal ones, called only by the Karatsuba levels
+    (which keep nothing in registers across a call), save only the return address: 16 cycles less."""
+    e("push {lr}" if internal else "push {r4-r11, lr}")
+
+
+def epilogue(e, internal: bool) -> None:
+    e("pop {pc}" if internal else "pop {r4-r11, pc}")
+
+
+def gen(ext: bool, internal: bool = False) -> str:
+    """The kernel's body. ext: the operands have a ninth word (a small top, below 2^4) and the product
+    is written as 17 words (the Karatsuba levels' sums A0 + A1 carry it)."""
     L: list[str] = []
     e = L.append
 
     # ---- b'_i = (29-bit limb of b) + 2^29, to the frame.
     bw = ["r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]
-    e("push {r4-r11, lr}")
+    prologue(e, internal)
     e(f"sub sp, sp, #{FRAME}")
-    e(f"str r0, [sp, #{RP_OFF}]")
+    if ext:
+        e("ldr lr, [r2, #32]")                  # top words of b and a (bits 256..)
+        e("ldr r12, [r1, #32]")
     e("ldm r2, {r3-r10}")
     e(f"mov r2, #0x{C:x}")
+    e(f"str r0, [sp, #{RP_OFF}]")               # (a store right before a load costs a cycle)
     for i in range(N):
-        t = "r11" if i % 2 == 0 else "r12"
+        t = "r11" if i % 2 == 0 else "r0"
         L.extend(cut_offset(t, bw, i, "r2"))
+        if ext and i == N - 1:
+            e(f"orr {t}, {t}, lr, lsl #24")
         e(f"str {t}, [sp, #{B_OFF + 4 * i}]")
-    # ---- A + B over the b words (r3-r10), bit 256 in lr; tp_i = t_i + 1 to the frame.
+    # ---- A + B over the b words (r3-r10), bits 256.. in lr; tp_i = t_i + 1 to the frame.
+    if ext:
+        e("add lr, lr, r12")                    # the two top words, before the carry
+    else:
+        e("mov lr, #0")
     e("ldm r1!, {r0, r2, r11, r12}")
     e("adds r3, r3, r0")
     e("adcs r4, r4, r2")
@@ -93,147 +123,311 @@ def gen() -> str:
     e("adcs r8, r8, r2")
     e("adcs r9, r9, r11")
     e("adcs r10, r10, r12")
-    e("mov lr, #0")
     e("adc lr, lr, #0")
     e("sub r1, r1, #16")
     for i in range(N):
         t = ["r0", "r2", "r11", "r12"][i % 4]
         L.extend(cut(t, bw, i, top="lr"))
-        e(f"add {t}, {t}, #1")
+        e(f"{'sub' if i == 0 else 'add'} {t}, {t}, #1")      # tp_0 = t_0 - 1: see column 10
         e(f"str {t}, [sp, #{TP_OFF + 4 * i}]")
-    # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r5-r12).
-    aw = ["r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"]
-    e("ldm r1, {r5-r12}")
     e(f"mov lr, #0x{C:x}")
+    # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r4-r11): a'_i overwrites word i-4,
+    # which limb i-3 was the last to read; the top word (ext) waits in r12.
+    aw = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
+    if ext:
+        e("ldr r12, [r1, #32]")
+    e("ldm r1, {r4-r11}")
     for i in range(N):
         L.extend(cut_offset(f"r{i}", aw, i, "lr"))
+        if ext and i == N - 1:
+            e(f"orr r{i}, r{i}, r12, lsl #24")
 
     # ---- Columns. W holds Corr_m = V_(m-1) + n_(m-2) mod 2^32 (V: window sum of t over column m-1's
     # pairs, n_k: pairs in column k); the accumulator that starts column m is carry - Corr_m.
+    # Digits 0..8 go to the frame; from column 9 on, digit k stays in the accumulator's low register and
+    # the next column's low word is shifted into a register whose a' limb is dead (renaming, no move),
+    # so digits 9..17 end in registers.
+    lo = LO
+    held: list[str] = []                        # registers holding digits 9, 10, ...
     for k in range(2 * N - 1):
         pairs = [(i, k - i) for i in range(max(0, k - N + 1), min(N - 1, k) + 1)]
-        # Temporaries: r12 and lr, plus the registers of a' limbs no later column reads (a'_0..a'_(k-9)).
-        temps = TEMPS + [f"r{i}" for i in range(max(0, k - N + 1))]
+        # Temporaries: r12 and lr, plus the registers of a' limbs no later column reads (a'_0..a'_(k-9))
+        # that hold no digit and are not the accumulator.
+        dead = [f"r{i}" for i in range(max(0, k - N + 1))]
+        temps = TEMPS + [r for r in dead if r not in held and r != lo]
         m = k + 1
         tp_index = {1: 0, 9: 8, 10: 0}.get(m, m - 1 if m <= 8 else m - 10)
-        # When the column's loads and tp fit the temporaries at once, tp rides in the same burst of
-        # back-to-back loads (1 cycle instead of 2); it is read after the column.
-        tp_early = len(pairs) + 1 <= len(temps) and m <= 17
+        # tp rides in the column's last burst of back-to-back loads when that burst has a free
+        # temporary (1 cycle instead of 2); it is read after the column.
+        T = len(temps)
+        chunks = [pairs[c:c + T] for c in range(0, len(pairs), T)]
+        tp_early = len(chunks[-1]) < T
         tp_reg = "r12"
         first = True
-        step = len(temps) - (1 if tp_early else 0)
-        for c0 in range(0, len(pairs), step):
-            ch = pairs[c0:c0 + step]
+        for n, ch in enumerate(chunks):
             regs = temps[:len(ch)]
-            if tp_early and c0 == 0:
-                tp_reg = temps[-1]
-                e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
             for (i, j), rb in zip(ch, regs):
                 e(f"ldr {rb}, [sp, #{B_OFF + 4 * j}]")
+            if tp_early and n == len(chunks) - 1:
+                tp_reg = temps[len(ch)]
+                e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
             for (i, j), rb in zip(ch, regs):
-                e(f"{'umull' if first and k == 0 else 'umlal'} {LO}, {HI}, r{i}, {rb}")
+                e(f"{'umull' if first and k == 0 else 'umlal'} {lo}, {HI}, r{i}, {rb}")
                 first = False
         # Digit k (raw: bits 29..31 are junk), then carry = acc >> 29, minus Corr_(k+1).
-        e(f"str {LO}, [sp, #{D_OFF + 4 * k}]")
-        e(f"lsr {LO}, {LO}, #{X}")
-        e(f"orr {LO}, {LO}, {HI}, lsl #{32 - X}")
-        e(f"lsr {HI}, {HI}, #{X}")
+        if k < N:
+            e(f"str {lo}, [sp, #{D_OFF + 4 * k}]")
+            new = lo
+        else:
+            held.append(lo)
+            dead_now = [f"r{i}" for i in range(k - N + 2)]      # a'_(k-8) died in this column
+            new = next(r for r in dead_now if r not in held and r != tp_reg)
+        e(f"lsr {new}, {lo}, #{X}")
+        e(f"orr {new}, {new}, {HI}, lsl #{32 - X}")
+        if k < 2 * N - 2:
+            e(f"lsr {HI}, {HI}, #{X}")          # (after the last column the product's top is in lo)
+        lo = new
         if not tp_early:
             e(f"ldr {tp_reg}, [sp, #{TP_OFF + 4 * tp_index}]")
         r = tp_reg
         if m == 1:
-            e(f"sub {W}, {r}, #1")                      # Corr_1 = t_0
+            e(f"add {W}, {r}, #1")                      # Corr_1 = t_0
         elif m <= 8:
             e(f"add {W}, {W}, {r}")                     # + t_(m-1), n + 1
         elif m == 9:
             # Corr_9 = (sum of all t) + 8 may pass 2^32: subtract Corr_8 and tp_8 apart.
-            e(f"subs {LO}, {LO}, {W}")
+            e(f"subs {lo}, {lo}, {W}")
             e(f"sbc {HI}, {HI}, #0")
             e(f"add {W}, {W}, {r}")
-            e(f"subs {LO}, {LO}, {r}")
+            e(f"subs {lo}, {lo}, {r}")
             e(f"sbc {HI}, {HI}, #0")
             continue
         elif m == 10:
-            e(f"sub {W}, {W}, {r}")                     # - t_0, n + 1
-            e(f"add {W}, {W}, #2")
+            e(f"sub {W}, {W}, {r}")                     # - t_0 (n + 1 rides on tp_0 = t_0 - 1)
         else:
             e(f"sub {W}, {W}, {r}")                     # - t_(m-10), n - 1
-        e(f"subs {LO}, {LO}, {W}")
-        e(f"sbc {HI}, {HI}, #0")
-    e(f"str {LO}, [sp, #{D_OFF + 4 * 17}]")     # digit 17 (below 2^19: the product is < 2^512)
+        if k < 2 * N - 2:
+            e(f"subs {lo}, {lo}, {W}")
+            e(f"sbc {HI}, {HI}, #0")
+        else:
+            e(f"sub {lo}, {lo}, {W}")           # digit 17: the product is < 2^522, nothing above
+    held.append(lo)                             # digit 17 (the product is < 2^512, ext: < 2^522)
 
-    # ---- Pack digits 0..17 into the 16 result words.
-    e(f"ldr r0, [sp, #{RP_OFF}]")
-    for ks in (range(0, 9), range(9, 18)):
-        e(f"add r12, sp, #{D_OFF + 4 * ks[0]}")
-        regs = [f"r{n}" for n in range(1, 10)]
-        e("ldm r12, {" + ", ".join(regs) + "}")
-        for k, d in zip(ks, regs):
-            bit = X * k
-            end = min(X * k + X, 512)
-            while bit < end:
-                w, f = divmod(bit, 32)
-                n = min(end - bit, 32 - f)
-                off = bit - X * k
-                o = "r10" if w % 2 == 0 else "r11"
-                if f == 0:
-                    e(f"ubfx {o}, {d}, #{off}, #{n}")
-                else:
-                    e(f"bfi {o}, {d}, #{f}, #{n}")
-                if f + n == 32 or bit + n == 512:
-                    e(f"str {o}, [r0, #{4 * w}]")
-                bit += n
+    # ---- Pack digits 0..17 into the 16 (ext: 17) result words: digits 0..8 from the frame, two at a
+    # time (back-to-back loads), 9..17 from their registers.
+    total = X * 18 if ext else 512            # the product's bits (ext: < 2^522, word 16 zero above)
+    free = [f"r{i}" for i in range(13)] + ["lr"]
+    free = [r for r in free if r not in held]
+    rp, outs, lds = free[0], free[1:3], free[3:5]
+    e(f"ldr {rp}, [sp, #{RP_OFF}]")
+    for k in range(18):
+        if k < N:
+            if k % 2 == 0:
+                for q in range(k, min(k + 2, N)):
+                    e(f"ldr {lds[q % 2]}, [sp, #{D_OFF + 4 * q}]")
+            d = lds[k % 2]
+        else:
+            d = held[k - N]
+        bit = X * k
+        end = min(X * k + X, total)
+        while bit < end:
+            w, f = divmod(bit, 32)
+            n = min(end - bit, 32 - f)
+            off = bit - X * k
+            o = outs[w % 2]
+            if f == 0:
+                e(f"ubfx {o}, {d}, #{off}, #{n}")
+            else:
+                e(f"bfi {o}, {d}, #{f}, #{n}")
+            if f + n == 32 or bit + n == total:
+                e(f"str {o}, [{rp}, #{4 * w}]")
+            bit += n
     e(f"add sp, sp, #{FRAME}")
-    e("pop {r4-r11, pc}")
+    epilogue(e, internal)
     return "\n".join("    " + x for x in L)
 
 
 HEADER = """/* SPDX-License-Identifier: MIT */
 /* GENERATED by gen_umlal_ct.py (python3 crypto/mpmul/armv7m/gen_umlal_ct.py > umlal_ct.S): do not edit.
  *
- * cm3-umlal-ct, the 256-bit kernel: constant-time UMLAL product scanning on offset radix-2^29 limbs.
+ * cm3-umlal-ct: constant-time UMLAL product scanning on offset radix-2^29 limbs (256 bits), additive
+ * Karatsuba levels above it (512, 1024, 2048 bits), all straight-line.
  *
- * void mpmul_cm3_umlal_k8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);
- *   (also exported as mcu_mpmul256_cm3_umlal_ct_mul; fast.c's Karatsuba levels call it)
+ * Public entries (AAPCS: they save r4-r11):
+ * void mpmul_cm3_umlal_k8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);     = mpmul256 mul
+ * void mpmul_cm3_umlal_k16(uint32_t r[32], const uint32_t a[16], const uint32_t b[16]);  = mpmul512 mul
+ * void mpmul_cm3_umlal_k32(uint32_t r[64], const uint32_t a[32], const uint32_t b[32]);  = mpmul1024 mul
+ * void mpmul_cm3_umlal_k64(uint32_t r[128], const uint32_t a[64], const uint32_t b[64]); = mpmul2048 mul
+ * Internal forms, called only by the levels above (they save lr alone and clobber r0-r12: a level keeps
+ * nothing in registers across a call): k8i, k16i, k32i (same contracts) and the top-word forms
+ * k8xi(r[17], a[9], b[9]) with a[8], b[8] <= 7, k16xi(r[33], a[17], b[17]) with tops <= 6,
+ * k32xi(r[65], a[33], b[33]) with tops <= 5: the Karatsuba sums A0 + A1 carry a top word, one more
+ * per level at most (at 2048 bits: 1, 2, 3 into k32xi, k16xi, k8xi).
  *
+ * The kernels (k8, k8i, k8xi):
  * Trick: UMLAL takes 4..6 cycles by operand size (paper 003 Table 2: an operand that is zero or below
  * 2^16 terminates early). Every multiplier operand here is a 29-bit limb plus 2^29, in [2^29, 2^30), so
  * every UMLAL takes the worst case, 6 cycles, whatever the data. The offsets are removed exactly by
  *     A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,  x = 2^29, R = 1 + x + ... + x^8,
  * whose part at column m is Corr_m = (sum of the radix-2^29 digits t_i of A + B over column m-1's pairs)
  * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
+ * The top words (k8xi) are ORed into the ninth limb and the top digit of A + B above bit 24.
  *
  * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
- * over two LDMs of a) cut into digits, tp_i = t_i + 1 to the frame; a cut into a'_0..a'_8 in r0..r8.
- * (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9 on also
- * into the registers of a' limbs no later column reads), UMULL/UMLAL into (r9, r10), the raw digit
- * stored, (r9, r10) >>= 29, W updated from tp, minus W. (3) the 18 digits packed into 16 words.
+ * over two LDMs of a) cut into digits, tp_i = t_i + 1 (tp_0 = t_0 - 1) to the frame; a cut into a'_0..a'_8
+ * in r0..r8. (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9
+ * on also into the registers of a' limbs no later column reads), UMULL/UMLAL into (lo, r10), then
+ * (lo, r10) >>= 29 minus W (W updated from tp). Digits 0..8 are stored raw to the frame; from column 9 on
+ * the digit stays in lo and the shifted accumulator goes to a dead a' register, which becomes lo.
+ * (3) the 18 digits (0..8 from the frame, 9..17 in registers) packed into 16 (17) words by UBFX/BFI.
  *
  * Register map (phase 2)
- *   r0-r8    a'_0..a'_8 (fixed; dead ones reused for loads late)   r9, r10  column accumulator (lo, hi)
- *   r11      W = Corr_m mod 2^32                                    r12, lr  b'_j / tp loads
- * Frame: b'[9] at sp+0, tp[9] at sp+36, digits[18] at sp+72, r at sp+144.
- * Constant time: straight-line code, sp-relative addresses, every UMLAL/UMULL operand in [2^29, 2^30). */
+ *   r0-r8    a'_0..a'_8 (dead ones become load registers, then accumulator and digit registers)
+ *   r9       lo, the accumulator's low word, until column 9     r10  its high word
+ *   r11      W = Corr_m mod 2^32                                 r12, lr  b'_j / tp loads
+ * Frame: b'[9] at sp+0, tp[9] at sp+36, digits 0..8 at sp+72, r at sp+108.
+ *
+ * The Karatsuba levels (k16.., n words, h = n/2): A*B = z0 + (z1 - z0 - z2) W^h + z2 W^2h with
+ * z1 = (A0 + A1)(B0 + B1) (additive: the sums' extra bits go in the top word, no signs). Frame: the two
+ * sums (h + 1 words each), z1 (2h + 1), r, a, b. Steps: sums (LDM/ADCS/STM, 4 words a step); z1, z0, z2
+ * by the level below; M = z1 - z0 - z2 over z1 with two borrow chains (each kept as 0/-1 by SBC x,x,x
+ * and put back into C by RSBS x,x,#0); r[h..3h) += M; the carry and M's top word run through r[3h..4h).
+ * Constant time: straight-line code, sp-relative or operand-pointer addresses, every UMLAL/UMULL operand
+ * in [2^29, 2^30) (the top limb of k8x: [2^29, 2^29 + 2^27)). */
 #include "mcucrypt/ns.h"
 
     .syntax unified
     .thumb
 
-    .section .text.mpmul_cm3_umlal_k8, "ax", %progbits
-    .balign 4
-    .global mpmul_cm3_umlal_k8
-    .global MCU_FN(mpmul256, mul)
-    .thumb_func
-    .type mpmul_cm3_umlal_k8, %function
-    .type MCU_FN(mpmul256, mul), %function
-mpmul_cm3_umlal_k8:
-MCU_FN(mpmul256, mul):
 """
 
-FOOTER = """
-    .size mpmul_cm3_umlal_k8, . - mpmul_cm3_umlal_k8
-    .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)
-"""
+
+
+LEVELS = {16: "k16", 32: "k32", 64: "k64"}     # words of the operands -> routine name
+
+
+def gen_kara(n: int, ext: bool, internal: bool = False) -> str:
+    """One additive Karatsuba level at n words (h = n/2), unrolled: the sums, three calls of the level
+    below (the kernels at n = 16), the recombination. ext: operands of n words plus a top word (the
+    sums of the level above), 2n + 1 product words.
+    Frame: sa[h+1] at sp+0, sb[h+1] after it, z1[2h+1] after that, then r, a, b."""
+    h = n // 2
+    SA, SB, Z1 = 0, 4 * (h + 1), 8 * (h + 1)
+    RAB = Z1 + 4 * (2 * h + 1)
+    frame = RAB + 12
+    frame += (4 - frame % 8) % 8                # 36 pushed + frame: sp stays 8-byte aligned
+    below = f"mpmul_cm3_umlal_{'k8' if h == 8 else LEVELS[h]}"       # + "i" / "xi": the internal forms
+    L: list[str] = []
+    e = L.append
+    prologue(e, internal)
+    e(f"sub sp, sp, #{frame}")
+    e(f"str r0, [sp, #{RAB}]")
+    e(f"str r1, [sp, #{RAB + 4}]")
+    e(f"str r2, [sp, #{RAB + 8}]")
+    # ---- sa = A0 + A1 (+ top), sb likewise: h + 1 words each, to the frame.
+    for src, off in (("r1", SA), ("r2", SB)):
+        e(f"add r12, {src}, #{4 * h}")          # A1, walking; src walks A0
+        e(f"add r0, sp, #{off}")
+        for blk in range(h // 4):
+            e(f"ldm {src}!, {{r3-r6}}")
+            e("ldm r12!, {r7-r10}")
+            for q, (x, y) in enumerate(zip(("r3", "r4", "r5", "r6"), ("r7", "r8", "r9", "r10"))):
+                e(f"{'adds' if q == 0 and blk == 0 else 'adcs'} {x}, {x}, {y}")
+            e("stm r0!, {r3-r6}")
+        if ext:
+            e("ldr r3, [r12]")                  # the top word (LDR leaves C alone)
+            e("adc r3, r3, #0")
+        else:
+            e("mov r3, #0")
+            e("adc r3, r3, #0")
+        e("str r3, [r0]")
+    # ---- z1 = sa * sb (2h + 1 words), z0 = A0 B0 into r[0..2h), z2 = A1 B1 into r[2h..4h+e).
+    e(f"add r0, sp, #{Z1}")
+    e(f"add r1, sp, #{SA}" if SA else "mov r1, sp")
+    e(f"add r2, sp, #{SB}")
+    e(f"bl {below}xi")
+    e(f"ldr r0, [sp, #{RAB}]")
+    e(f"ldr r1, [sp, #{RAB + 4}]")
+    e(f"ldr r2, [sp, #{RAB + 8}]")
+    e(f"bl {below}i")
+    e(f"ldr r0, [sp, #{RAB}]")
+    e(f"ldr r1, [sp, #{RAB + 4}]")
+    e(f"ldr r2, [sp, #{RAB + 8}]")
+    e(f"add r0, r0, #{8 * h}")
+    e(f"add r1, r1, #{4 * h}")
+    e(f"add r2, r2, #{4 * h}")
+    e(f"bl {below}{'xi' if ext else 'i'}")
+    # ---- M = z1 - z0 - z2 in place over z1 (two borrow chains, saved as 0/-1 in r3 and lr and put
+    # back into C with RSBS x, x, #0). M = A0 B1 + A1 B0 >= 0: its 2h + 1 words are exact.
+    e(f"ldr r0, [sp, #{RAB}]")                  # z0, walking
+    e(f"add r1, r0, #{8 * h}")                  # z2, walking
+    e(f"add r2, sp, #{Z1}")                     # z1, walking
+    regs4, regs4b = ("r4", "r5", "r6", "r7"), ("r8", "r9", "r10", "r11")
+    for blk in range(h // 2):
+        e("ldm r0!, {r8-r11}")                  # first: the STM before wrote r2 (address stall)
+        e("ldm r2, {r4-r7}")
+        if blk:
+            e("rsbs r3, r3, #0")                # C = no borrow of chain z0
+        for q, (x, y) in enumerate(zip(regs4, regs4b)):
+            e(f"{'subs' if q == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
+        e("sbc r3, r3, r3")                     # 0, or -1 after a borrow
+        e("ldm r1!, {r8-r11}")
+        if blk:
+            e("rsbs lr, lr, #0")                # C = no borrow of chain z2
+        for q, (x, y) in enumerate(zip(regs4, regs4b)):
+            e(f"{'subs' if q == 0 and blk == 0 else 'sbcs'} {x}, {x}, {y}")
+        e("sbc lr, lr, lr")
+        e("stm r2!, {r4-r7}")
+    # M[2h] = z1[2h] - borrows (- z2[2h]). (Bases written by the instruction just before a load or
+    # store cost a cycle: the pointer set-up is spread between.)
+    e(f"ldr r4, [sp, #{Z1 + 8 * h}]")
+    e("add r3, r3, lr")
+    e(f"sub r0, r0, #{4 * h}")                  # r + h words
+    e(f"add r2, sp, #{Z1}")
+    e("add r3, r3, r4")
+    if ext:
+        e("ldr r4, [r1]")
+        e("sub r3, r3, r4")
+    e(f"add r12, r0, #{8 * h}")                 # r + 3h words
+    # ---- r[h..3h) += M[0..2h); r[3h..4h) += M[2h] + carry (; r[4h] += carry).
+    for blk in range(h // 2):
+        e("ldm r2!, {r8-r11}")                  # first: the STM before wrote r0
+        e("ldm r0, {r4-r7}")
+        for q, (x, y) in enumerate(zip(regs4, regs4b)):
+            e(f"{'adds' if q == 0 and blk == 0 else 'adcs'} {x}, {x}, {y}")
+        e("stm r0!, {r4-r7}")
+    for blk in range(h // 8):                   # 8 words a step: the carry alone after the first
+        e("ldm r12!, {r4-r11}")
+        for q, x in enumerate(("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11")):
+            e(f"adcs {x}, {x}, {'r3' if q == 0 and blk == 0 else '#0'}")
+        e("stmdb r12, {r4-r11}")                # back where they came from; r12 already moved on
+    if ext:
+        e("ldr r4, [r12]")
+        e("adc r4, r4, #0")
+        e("str r4, [r12]")
+    e(f"add sp, sp, #{frame}")
+    epilogue(e, internal)
+    return "\n".join("    " + x for x in L)
+
+
+def function(name: str, alias: str | None, body: str) -> str:
+    names = [name] + ([alias] if alias else [])
+    head = [f"    .section .text.{name}, \"ax\", %progbits", "    .balign 4"]
+    head += [f"    .global {n}" for n in names] + ["    .thumb_func"]
+    head += [f"    .type {n}, %function" for n in names] + [f"{n}:" for n in names]
+    tail = [f"    .size {n}, . - {n}" for n in names]
+    return "\n".join(head) + "\n" + body + "\n" + "\n".join(tail) + "\n"
+
 
 if __name__ == "__main__":
-    sys.stdout.write(HEADER + gen() + FOOTER)
+    fs = [("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", gen(False)),
+          ("mpmul_cm3_umlal_k8i", None, gen(False, True)),
+          ("mpmul_cm3_umlal_k8xi", None, gen(True, True)),
+          ("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_kara(16, False)),
+          ("mpmul_cm3_umlal_k16i", None, gen_kara(16, False, True)),
+          ("mpmul_cm3_umlal_k16xi", None, gen_kara(16, True, True)),
+          ("mpmul_cm3_umlal_k32", "MCU_FN(mpmul1024, mul)", gen_kara(32, False)),
+          ("mpmul_cm3_umlal_k32i", None, gen_kara(32, False, True)),
+          ("mpmul_cm3_umlal_k32xi", None, gen_kara(32, True, True)),
+          ("mpmul_cm3_umlal_k64", "MCU_FN(mpmul2048, mul)", gen_kara(64, False))]
+    sys.stdout.write(HEADER + "\n".join(function(*f) for f in fs))

@@ -1,0 +1,537 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Generates permutation_rv32i.S (rv32-fast): Ascon-p on RV32I with complemented lanes instead of NOTs.
+
+Run `python3 crypto/ascon/rv32/gen_rv32i.py > crypto/ascon/rv32/permutation_rv32i.S`; a test checks that
+the committed file is this script's output, and the script checks its own round code against a Python
+Ascon-p on random states before printing anything.
+
+Why a generator. RV32I has no ANDN/ORN: the 15-operation S-box (docs/ascon.md) costs 17 instructions a
+32-bit word there, two of them NOTs. A NOT is not needed when the operand it would invert is already held
+complemented. So lanes may be kept complemented (a whole 64-bit lane: the linear layer maps ~x to ~L(x),
+the constant addition does not care), and the script tracks which lanes are:
+
+1. It enumerates S-box circuits of the usual shape, one AND/OR gate per output, y_i = (a ^ al)(b ^ be)
+   ^ R_i ^ k_i with a, b, R_i linear forms of the inputs (a, b spanning the 2-dimensional space of y_i's
+   quadratic part), and keeps those whose linear forms take the fewest XORs (shortest linear program):
+   none needs only 4 (no 14-instruction circuit of this shape exists), 18 need 5: 15 instructions.
+2. For a complement pattern of the five input lanes each gate either fits as AND or OR of the held
+   values, or needs one NOT on an operand; the output pattern follows. A shortest-path search over the
+   rounds (patterns change from round to round, the rounds are unrolled) picks each round's circuit and
+   NOTs, and the patterns at the p8/p12 entries, minimising the instructions of the AEAD block loop:
+   NOTs in rounds 4-11, lanes flipped between blocks, and NOTs the ciphertext needs.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+
+SBOX = [0x4, 0xb, 0x1f, 0x14, 0x1a, 0x15, 0x9, 0x2, 0x1b, 0x5, 0x8, 0x12, 0x1d, 0x3, 0x6, 0x1c,
+        0x1e, 0x13, 0x7, 0xe, 0x0, 0xd, 0x11, 0x18, 0x10, 0xc, 0x1, 0x19, 0x16, 0xa, 0xf, 0x17]
+CONSTANTS = (0xF0, 0xE1, 0xD2, 0xC3, 0xB4, 0xA5, 0x96, 0x87, 0x78, 0x69, 0x5A, 0x4B)
+UNITS = [1 << i for i in range(5)]          # linear form: bit i = input lane x_i
+
+
+def parity(v: int) -> int:
+    return bin(v).count("1") & 1
+
+
+def column(v: int) -> int:
+    """S-box input index (x0 the most significant bit) -> input mask (bit i = x_i)."""
+    return sum(((v >> (4 - i)) & 1) << i for i in range(5))
+
+
+def y_bit(v: int, i: int) -> int:
+    return (SBOX[v] >> (4 - i)) & 1
+
+
+# ------------------------------------------------------------------------------ 1. S-box circuits
+def gate_options(i: int) -> list[tuple[int, int, int, int, int, int]]:
+    """(a, b, al, be, R, k): y_i = (a ^ al)(b ^ be) ^ R ^ k for all inputs."""
+    out = []
+    for a, b in itertools.combinations(range(1, 32), 2):
+        vals = [y_bit(v, i) ^ (parity(a & column(v)) & parity(b & column(v))) for v in range(32)]
+        k = vals[0]
+        r = sum(1 << j for j in range(5) if vals[[v for v in range(32) if column(v) == 1 << j][0]] ^ k)
+        if any(vals[v] != parity(r & column(v)) ^ k for v in range(32)):
+            continue
+        for al, be in itertools.product((0, 1), repeat=2):
+            # (a^al)(b^be) = ab ^ al.b ^ be.a ^ al.be
+            out.append((a, b, al, be, r ^ (b if al else 0) ^ (a if be else 0), k ^ (al & be)))
+    return out
+
+
+def programs(depth: int) -> dict[frozenset, list[tuple[int, int, int]]]:
+    """Every set of forms reachable with `depth` XORs from the inputs -> one program (f, p, q)."""
+    out: dict[frozenset, list] = {}
+
+    def rec(avail: frozenset, new: frozenset, prog: list, d: int) -> None:
+        out.setdefault(new, list(prog))
+        if d == depth:
+            return
+        ordered = sorted(avail)
+        for p, q in itertools.combinations(ordered, 2):
+            f = p ^ q
+            if f not in avail and (not prog or (p, q) > prog[-1][1:]):   # canonical order of steps
+                rec(avail | {f}, new | {f}, prog + [(f, p, q)], d + 1)
+    rec(frozenset(UNITS), frozenset(), [], 0)
+    return out
+
+
+def circuits() -> list[tuple[tuple, list]]:
+    """The circuits whose forms (gate inputs and residuals, beyond the inputs) take the fewest XORs."""
+    options = [gate_options(i) for i in range(5)]
+    units = sum(1 << u for u in UNITS)
+    need = [[((1 << a) | (1 << b) | (1 << r)) & ~units for a, b, _, _, r, _ in opts] for opts in options]
+    for depth in (4, 5):
+        covered: dict[int, list] = {}        # every set of forms some program of `depth` XORs computes
+        for forms, prog in programs(depth).items():
+            m = sum(1 << f for f in forms)
+            sub = m
+            while True:
+                covered.setdefault(sub, prog)
+                if sub == 0:
+                    break
+                sub = (sub - 1) & m
+        found = []
+
+        def rec(i: int, mask: int, picks: list) -> None:
+            if bin(mask).count("1") > depth:
+                return
+            if i == 5:
+                if mask in covered:
+                    found.append((tuple(options[k][p] for k, p in enumerate(picks)), covered[mask]))
+                return
+            for p, m in enumerate(need[i]):
+                rec(i + 1, mask | m, picks + [p])
+        rec(0, 0, [])
+        if found:
+            return found
+    raise SystemExit("no circuit")
+
+
+# ------------------------------------------------------------------------- 2. complement patterns
+def gate_fits(choice: tuple, c: int):
+    """For input pattern c (bit i = lane i held complemented): per gate the ways to compute it, as
+    (nots, not_a, op, output complement)."""
+    per = []
+    for a, b, al, be, r, k in choice:
+        qa, qb = parity(a & c), parity(b & c)
+        ways = []
+        for na, nb in ((0, 0), (1, 0), (0, 1)):
+            if (qa ^ na) ^ (qb ^ nb) != al ^ be:
+                continue
+            delta = qa ^ na ^ al          # AND of the held values when 0, OR (complemented result) when 1
+            ways.append((na + nb, na, nb, "or" if delta else "and", k ^ delta ^ parity(r & c)))
+        per.append(ways)
+    return per
+
+
+def transitions(circ: list) -> dict[int, dict[int, tuple]]:
+    """pattern -> {output pattern: (nots, circuit index, per-gate way)} keeping the fewest NOTs."""
+    out: dict[int, dict[int, tuple]] = {}
+    for c in range(32):
+        best: dict[int, tuple] = {}
+        for ci, (choice, _) in enumerate(circ):
+            for ways in itertools.product(*gate_fits(choice, c)):
+                n = sum(w[0] for w in ways)
+                co = sum(w[4] << i for i, w in enumerate(ways))
+                if co not in best or best[co][0] > n:
+                    best[co] = (n, ci, ways)
+        out[c] = best
+    return out
+
+
+def plan(trans: dict) -> tuple[list[int], list[tuple]]:
+    """Patterns c0..c12 and each round's (circuit, ways). Cost of an AEAD block (two halves): 2 x NOTs
+    of rounds 4-11 + 2 x lanes flipped from c12 to c4 + 2 x complemented rate lanes in c12 (the
+    ciphertext word needs a NOT); ties broken by the hash block (p12, flips c12 -> c0)."""
+    def paths(start: int, rounds: int) -> dict[int, tuple[int, list]]:
+        cur = {start: (0, [])}
+        for _ in range(rounds):
+            nxt: dict[int, tuple[int, list]] = {}
+            for c, (cost, steps) in cur.items():
+                for co, (n, ci, ways) in trans[c].items():
+                    if co not in nxt or nxt[co][0] > cost + n:
+                        nxt[co] = (cost + n, steps + [(c, co, ci, ways)])
+            cur = nxt
+        return cur
+    best = None
+    heads = {c0: paths(c0, 4) for c0 in range(32)}
+    for c4 in range(32):
+        for c12, (n8, tail) in paths(c4, 8).items():
+            aead = 2 * n8 + 2 * bin(c4 ^ c12).count("1") + 2 * (c12 & 1) + 2 * ((c12 >> 1) & 1)
+            for c0 in range(32):
+                head = heads[c0].get(c4)
+                if head is None:
+                    continue
+                hash_ = 2 * (head[0] + n8) + 2 * bin(c0 ^ c12).count("1") + 2 * (c12 & 1)
+                key = (aead, hash_, c0, c4, c12)
+                if best is None or key < best[0]:
+                    best = (key, head[1] + tail)
+    steps = best[1]
+    return [s[0] for s in steps] + [steps[-1][1]], [(s[2], s[3]) for s in steps]
+
+
+# ------------------------------------------------------------------------------------ 3. emission
+HOME = [("s0", "s1"), ("s2", "s3"), ("s4", "s5"), ("s6", "s7"), ("s8", "s9")]    # lane i: (low, high)
+OUT = {0: ["t0", "t1", "t2", "t3", "t4"], 1: ["t5", "t6", "a4", "a5", "a6"]}   # S-box outputs, per half
+TEMPS = ["a7", "s10", "s11"]
+# Linear layer: x ^= (x ^ (x >>> d)) >>> a, i.e. x ^ (x >>> a) ^ (x >>> (a + d)).
+LINEAR = {0: (19, 9), 1: (39, 22), 2: (1, 5), 3: (10, 7), 4: (7, 34)}
+
+
+def sbox_half(out: list[str], choice: tuple, prog: list, ways: tuple, half: int, c: int) -> None:
+    out.append(f"# {'high' if half else 'low'} words -> {', '.join(OUT[half])}")
+    reg = {1 << i: HOME[i][half] for i in range(5)}
+    scratch = ([h[0] for h in HOME] if half else OUT[1]) + TEMPS
+    ys = OUT[half]
+    pool = list(scratch)
+    for f, p, q in prog:
+        reg[f] = pool.pop(0)
+        out.append(f"xor     {reg[f]}, {reg[p]}, {reg[q]}")
+    for i, ((a, b, _, _, r, _), (_, na, nb, op, comp)) in enumerate(zip(choice, ways)):
+        ra, rb = reg[a], reg[b]
+        if na or nb:
+            t = pool[0]
+            out.append(f"not     {t}, {ra if na else rb}")
+            ra, rb = (t, rb) if na else (ra, t)
+        out.append(f"{op:<7} {ys[i]}, {ra}, {rb}")
+        out.append(f"xor     {ys[i]}, {ys[i]}, {reg[r]}" + (f"    # y{i}" + (" (complemented)" if comp else "")))
+
+
+def xrot(out: list[str], dl: str, dh: str, l: str, h: str, yl: str, yh: str, n: int) -> None:
+    """(dl, dh) = (l, h) ^ ((yl, yh) >>> n), 0 < n < 64, n != 32."""
+    t = TEMPS[2]
+    if n >= 32:
+        yl, yh, n = yh, yl, n - 32
+    out += [f"srli    {t}, {yl}, {n}", f"xor     {dl}, {l}, {t}", f"slli    {t}, {yh}, {32 - n}",
+            f"xor     {dl}, {dl}, {t}", f"srli    {t}, {yh}, {n}", f"xor     {dh}, {h}, {t}",
+            f"slli    {t}, {yl}, {32 - n}", f"xor     {dh}, {dh}, {t}"]
+
+
+def round_code(r: int, c: int, choice: tuple, prog: list, ways: tuple) -> list[str]:
+    out = [f"# round {r}: constant 0x{CONSTANTS[r]:02x}; lanes held complemented: "
+           + (", ".join(f"S{i}" for i in range(5) if c >> i & 1) or "none")]
+    out.append(f"xori    s4, s4, 0x{CONSTANTS[r]:02x}")
+    nots = sum(w[0] for w in ways)
+    out.append(f"# S-box: {15 + nots} instructions a word ({nots} NOT)")
+    sbox_half(out, choice, prog, ways, 0, c)
+    sbox_half(out, choice, prog, ways, 1, c)
+    for lane in range(5):
+        a, d = LINEAR[lane]
+        yl, yh = OUT[0][lane], OUT[1][lane]
+        out.append(f"# S{lane} ^= (S{lane} >>> {a}) ^ (S{lane} >>> {(a + d) % 64}): "
+                   f"t = y ^ (y >>> {d}), then y ^ (t >>> {a})")
+        xrot(out, TEMPS[0], TEMPS[1], yl, yh, yl, yh, d)
+        xrot(out, HOME[lane][0], HOME[lane][1], yl, yh, TEMPS[0], TEMPS[1], a)
+    return out
+
+
+# --------------------------------------------------------------------------- 4. self-check
+M32 = 0xFFFFFFFF
+
+
+def run(code: list[str], regs: dict[str, int]) -> None:
+    for line in code:
+        if line.startswith("#"):
+            continue
+        op, args = line.split(None, 1)
+        a = [x.strip() for x in args.split("#")[0].split(",")]
+        g = lambda x: regs[x]     # noqa: E731
+        if op == "xor":
+            regs[a[0]] = g(a[1]) ^ g(a[2])
+        elif op == "and":
+            regs[a[0]] = g(a[1]) & g(a[2])
+        elif op == "or":
+            regs[a[0]] = g(a[1]) | g(a[2])
+        elif op == "not":
+            regs[a[0]] = g(a[1]) ^ M32
+        elif op == "xori":
+            regs[a[0]] = g(a[1]) ^ int(a[2], 0)
+        elif op == "srli":
+            regs[a[0]] = g(a[1]) >> int(a[2])
+        elif op == "slli":
+            regs[a[0]] = (g(a[1]) << int(a[2])) & M32
+        else:
+            raise ValueError(line)
+
+
+def ref_round(x: list[int], r: int) -> list[int]:
+    m = (1 << 64) - 1
+    ror = lambda v, n: ((v >> n) | (v << (64 - n))) & m    # noqa: E731
+    x = list(x)
+    x[2] ^= CONSTANTS[r]
+    x[0] ^= x[4]; x[4] ^= x[3]; x[2] ^= x[1]                                   # noqa: E702
+    t = [(~x[i] & m) & x[(i + 1) % 5] for i in range(5)]
+    x = [x[i] ^ t[(i + 1) % 5] for i in range(5)]
+    x[1] ^= x[0]; x[0] ^= x[4]; x[3] ^= x[2]; x[2] ^= m                        # noqa: E702
+    rot = ((19, 28), (61, 39), (1, 6), (10, 17), (7, 41))
+    return [x[i] ^ ror(x[i], rot[i][0]) ^ ror(x[i], rot[i][1]) for i in range(5)]
+
+
+def self_check(rounds: list[list[str]], pats: list[int]) -> None:
+    rng = random.Random(1)
+    m = (1 << 64) - 1
+    for _ in range(20):
+        x = [rng.getrandbits(64) for _ in range(5)]
+        held = [x[i] ^ (m if pats[0] >> i & 1 else 0) for i in range(5)]
+        regs = {}
+        for i in range(5):
+            regs[HOME[i][0]], regs[HOME[i][1]] = held[i] & M32, held[i] >> 32
+        for r in range(12):
+            run(rounds[r], regs)
+            x = ref_round(x, r)
+            got = [regs[HOME[i][0]] | regs[HOME[i][1]] << 32 for i in range(5)]
+            want = [x[i] ^ (m if pats[r + 1] >> i & 1 else 0) for i in range(5)]
+            assert got == want, f"round {r}"
+
+
+# ------------------------------------------------------------------------------------ 5. output
+def flips(pattern: int, indent: str = "    ") -> str:
+    """NOT the lanes of `pattern` (entering or leaving the complemented representation)."""
+    return "\n".join(f"{indent}not     {HOME[i][h]}, {HOME[i][h]}" for i in range(5) if pattern >> i & 1
+                     for h in (0, 1))
+
+
+HEADER = """// SPDX-License-Identifier: MIT
+/* GENERATED by gen_rv32i.py (edit the generator, not this file).
+ *
+ * Ascon-p on RV32I (rv32-fast): 64-bit lanes as (low, high) register pairs, all ten words in registers,
+ * twelve rounds unrolled, block loops with the state in registers. Base ISA only (no rotate, no ANDN):
+ * the E31's RV32IMAC without extensions.
+ *
+ * void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);    rounds = 12 or 8
+ * and the block loops absorb16, encrypt16, decrypt16, absorb8 (ref/ascon.h; 4-byte-aligned buffers,
+ * which ascon.c checks: LW/SW only).
+ *
+ * Register map between rounds: S0 = (s0 low, s1 high), S1 = (s2, s3), S2 = (s4, s5), S3 = (s6, s7),
+ * S4 = (s8, s9). The rounds clobber t0-t6, a4-a7, s10, s11.
+ * Complemented lanes instead of NOTs (the generator's docstring): some lanes are held as ~Si, a pattern
+ * that changes from round to round; each round's S-box is one of the 15-operation circuits with one
+ * AND/OR gate an output, chosen so that the gates fit the held complements; the few that do not take a
+ * NOT. Patterns at the round boundaries:
+ * %s.
+ * Linear layer: x ^= (x ^ (x >>> d)) >>> a; every 64-bit rotation-and-XOR is two shifts and two XORs a
+ * half: 16 instructions a lane. A round: 1 + 30 + NOTs + 80 instructions, all single-cycle on the E31 and
+ * none data-dependent: constant time. */
+#include "mcucrypt/ns.h"
+"""
+
+
+def main() -> None:
+    circ = circuits()
+    trans = transitions(circ)
+    pats, steps = plan(trans)
+    rounds = []
+    for r, (ci, ways) in enumerate(steps):
+        choice, prog = circ[ci]
+        rounds.append(round_code(r, pats[r], choice, prog, ways))
+    self_check(rounds, pats)
+    names = lambda p: "{" + ",".join(f"S{i}" for i in range(5) if p >> i & 1) + "}"    # noqa: E731
+    print(HEADER % (f"p12 enters with {names(pats[0])} complemented, p8 (round 4) with {names(pats[4])}, both leave "
+                    f"with {names(pats[12])}"), end="")
+    print("""
+/* The rounds on s0..s9, called with JAL ra: Ascon-p[12] at .Lascon_i_r12, Ascon-p[8] at .Lascon_i_r8;
+ * the caller puts the state in the entry pattern and takes it back from the exit pattern. */
+    .section .text.ascon_rounds_rv32i, "ax", @progbits
+    .align 2
+.Lascon_i_r12:""")
+    for r in range(12):
+        if r == 4:
+            print(".Lascon_i_r8:")
+        for line in rounds[r]:
+            print(("    " + line) if not line.startswith("#") else "    " + line)
+    print("    ret")
+    p0, p4, p12 = pats[0], pats[4], pats[12]
+    body = {
+        "enter12": flips(p0), "enter8": flips(p4), "leave": flips(p12),
+        "to8": flips(p12 ^ p4), "to12": flips(p12 ^ p0),
+    }
+    print(TEMPLATE.format(**body, enc_body=rate_code(p12, True), dec_body=rate_code(p12, False)))
+
+
+def rate_code(held: int, encrypt: bool) -> str:
+    """Rate words w = 0..3 (a4..a7 the block's words, a1 the output): the ciphertext (encryption) or
+    the plaintext (decryption) is held rate ^ block, complemented where the pattern holds the lane
+    complemented; after decryption the rate takes the ciphertext, complemented likewise."""
+    out = []
+    for w in range(4):
+        reg, blk, comp = HOME[w // 2][w % 2], f"a{4 + w}", held >> (w // 2) & 1
+        out.append(f"xor     {reg}, {reg}, {blk}")
+        if encrypt:
+            if comp:
+                out += [f"not     {blk}, {reg}", f"sw      {blk}, {4 * w}(a1)"]
+            else:
+                out.append(f"sw      {reg}, {4 * w}(a1)")
+        else:
+            if comp:
+                out.append(f"not     {reg}, {reg}")
+            out += [f"sw      {reg}, {4 * w}(a1)", f"{'not' if comp else 'mv':<7} {reg}, {blk}"]
+    return "\n".join("    " + line for line in out)
+
+
+TEMPLATE = """
+.macro PROLOGUE
+    addi    sp, sp, -64
+    sw      s0, 0(sp)
+    sw      s1, 4(sp)
+    sw      s2, 8(sp)
+    sw      s3, 12(sp)
+    sw      s4, 16(sp)
+    sw      s5, 20(sp)
+    sw      s6, 24(sp)
+    sw      s7, 28(sp)
+    sw      s8, 32(sp)
+    sw      s9, 36(sp)
+    sw      s10, 40(sp)
+    sw      s11, 44(sp)
+    sw      ra, 48(sp)
+    lw      s0, 0(a0)
+    lw      s1, 4(a0)
+    lw      s2, 8(a0)
+    lw      s3, 12(a0)
+    lw      s4, 16(a0)
+    lw      s5, 20(a0)
+    lw      s6, 24(a0)
+    lw      s7, 28(a0)
+    lw      s8, 32(a0)
+    lw      s9, 36(a0)
+.endm
+
+.macro EPILOGUE
+    sw      s0, 0(a0)
+    sw      s1, 4(a0)
+    sw      s2, 8(a0)
+    sw      s3, 12(a0)
+    sw      s4, 16(a0)
+    sw      s5, 20(a0)
+    sw      s6, 24(a0)
+    sw      s7, 28(a0)
+    sw      s8, 32(a0)
+    sw      s9, 36(a0)
+    lw      s0, 0(sp)
+    lw      s1, 4(sp)
+    lw      s2, 8(sp)
+    lw      s3, 12(sp)
+    lw      s4, 16(sp)
+    lw      s5, 20(sp)
+    lw      s6, 24(sp)
+    lw      s7, 28(sp)
+    lw      s8, 32(sp)
+    lw      s9, 36(sp)
+    lw      s10, 40(sp)
+    lw      s11, 44(sp)
+    lw      ra, 48(sp)
+    addi    sp, sp, 64
+    ret
+.endm
+
+    .text
+    .globl MCU_FN(ascon, permute)
+    .type MCU_FN(ascon, permute), @function
+MCU_FN(ascon, permute):
+    PROLOGUE
+    li      t0, 8
+    beq     a1, t0, 1f
+{enter12}
+    jal     ra, .Lascon_i_r12
+    j       2f
+1:
+{enter8}
+    jal     ra, .Lascon_i_r8
+2:
+{leave}
+    EPILOGUE
+    .size MCU_FN(ascon, permute), . - MCU_FN(ascon, permute)
+
+/* Block loops (nblocks >= 1, 4-byte-aligned buffers): a1-a3 pointers and the input's end, a4-a7 the block's
+ * words (the rounds keep a0-a3 and ra). Between blocks the state is held in the exit pattern of the
+ * rounds; the lanes that differ from the entry pattern of p8 (p12) are flipped before the call. */
+    .globl MCU_FN(ascon, absorb16)
+    .type MCU_FN(ascon, absorb16), @function
+MCU_FN(ascon, absorb16):
+    PROLOGUE
+    slli    a2, a2, 4
+    add     a2, a2, a1                  # end of the input
+{leave}
+1:  lw      a4, 0(a1)
+    lw      a5, 4(a1)
+    lw      a6, 8(a1)
+    lw      a7, 12(a1)
+    addi    a1, a1, 16
+    xor     s0, s0, a4
+    xor     s1, s1, a5
+    xor     s2, s2, a6
+    xor     s3, s3, a7
+{to8}
+    jal     ra, .Lascon_i_r8
+    bne     a1, a2, 1b
+{leave}
+    EPILOGUE
+    .size MCU_FN(ascon, absorb16), . - MCU_FN(ascon, absorb16)
+
+    .globl MCU_FN(ascon, encrypt16)
+    .type MCU_FN(ascon, encrypt16), @function
+MCU_FN(ascon, encrypt16):
+    PROLOGUE
+    slli    a3, a3, 4
+    add     a3, a3, a2                  # end of the input
+{leave}
+1:  lw      a4, 0(a2)
+    lw      a5, 4(a2)
+    lw      a6, 8(a2)
+    lw      a7, 12(a2)
+    addi    a2, a2, 16
+{enc_body}
+    addi    a1, a1, 16
+{to8}
+    jal     ra, .Lascon_i_r8
+    bne     a2, a3, 1b
+{leave}
+    EPILOGUE
+    .size MCU_FN(ascon, encrypt16), . - MCU_FN(ascon, encrypt16)
+
+    .globl MCU_FN(ascon, decrypt16)
+    .type MCU_FN(ascon, decrypt16), @function
+MCU_FN(ascon, decrypt16):
+    PROLOGUE
+    slli    a3, a3, 4
+    add     a3, a3, a2                  # end of the input
+{leave}
+1:  lw      a4, 0(a2)                   # ciphertext words
+    lw      a5, 4(a2)
+    lw      a6, 8(a2)
+    lw      a7, 12(a2)
+    addi    a2, a2, 16
+{dec_body}
+    addi    a1, a1, 16
+{to8}
+    jal     ra, .Lascon_i_r8
+    bne     a2, a3, 1b
+{leave}
+    EPILOGUE
+    .size MCU_FN(ascon, decrypt16), . - MCU_FN(ascon, decrypt16)
+
+    .globl MCU_FN(ascon, absorb8)
+    .type MCU_FN(ascon, absorb8), @function
+MCU_FN(ascon, absorb8):
+    PROLOGUE
+    slli    a2, a2, 3
+    add     a2, a2, a1                  # end of the input
+{leave}
+1:  lw      a4, 0(a1)
+    lw      a5, 4(a1)
+    addi    a1, a1, 8
+    xor     s0, s0, a4
+    xor     s1, s1, a5
+{to12}
+    jal     ra, .Lascon_i_r12
+    bne     a1, a2, 1b
+{leave}
+    EPILOGUE
+    .size MCU_FN(ascon, absorb8), . - MCU_FN(ascon, absorb8)"""
+
+
+if __name__ == "__main__":
+    main()
