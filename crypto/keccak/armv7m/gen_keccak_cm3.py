@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generate the Cortex-M3 Keccak-f[1600] permutation: keccakf1600_cm3.S (armv7m-fast, armv7m-spec).
+"""Generate the Cortex-M3 Keccak-f[1600] permutations: keccakf1600_cm3.S (24 rounds unrolled: armv7m-fast,
+armv7m-spec) and keccakf1600_cm3_compact.S (the same rounds in a loop of 6 x 4: armv7m-compact).
 
-    python3 crypto/keccak/armv7m/gen_keccak_cm3.py          # rewrites keccakf1600_cm3.S beside this script
-    python3 crypto/keccak/armv7m/gen_keccak_cm3.py --check  # exit 1 if the committed file is stale
+    python3 crypto/keccak/armv7m/gen_keccak_cm3.py          # rewrites both .S files beside this script
+    python3 crypto/keccak/armv7m/gen_keccak_cm3.py --check  # exit 1 if a committed file is stale
 
-The 24 rounds are straight-line code whose every rotation amount is worked out here, so a generator is
+The rounds are straight-line code whose every rotation amount is worked out here, so a generator is
 the readable form. Method (docs/keccak-armv7m.md has the reasoning and the counts):
 
 - Bit interleaving (Keccak team, "Keccak implementation overview" 2.1): a 64-bit lane is an even word
@@ -18,8 +19,9 @@ the readable form. Method (docs/keccak-armv7m.md has the reasoning and the count
   pending rotation as the ROR of the barrel shifter's second operand, for free. Only the last round
   brings the offsets back to 0 (an explicit ROR where neither chi operand has offset 0).
 - Ping-pong: round r reads one buffer and writes the other (the caller's state at r0, 200 bytes at sp),
-  pi is the choice of addresses. Column parities: 10 LDM of 5 words with EORs; D: 10 EORs, 10
-  registers; chi per plane half: 5 LDR (pipelined) + D reloads, 5 EOR (theta), 10 BIC/EOR, 5 STR. The
+  pi is the choice of addresses. Column parities: LDMs of a plane half with EORs (half 1 as 3 + 2
+  words, so nothing is spilled); D: 10 EORs into 10 registers; chi per plane half: 5 LDR (pipelined) +
+  D reloads, 5 EOR (theta), 10 BIC/EOR, 5 STR (the last one after the next plane half's loads). The
   plane-half order and which D words stay in registers (Belady) are searched here.
 """
 from __future__ import annotations
