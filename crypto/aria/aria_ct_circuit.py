@@ -6,6 +6,8 @@ exhaustive check, Paar's XOR factoring, list scheduling, and the word <-> bitsli
 SWAPMOVE transposition. rv32/gen_ct.py's docstring explains the construction."""
 from __future__ import annotations
 
+import itertools
+
 # ---------------------------------------------------------------------------------------------------
 # GF(2) linear algebra on 8-bit values: a matrix is a list of 8 row bitmasks (row i: input bits of
 # output bit i).
@@ -224,9 +226,46 @@ def check_typed(c: Circuit, y: list[int], t: int) -> None:
             raise AssertionError(f"typed circuit wrong for type {t}, input {x:#04x}")
 
 
-def tower_inverse(c: Circuit, nu: int, mu: int, a: list[int]) -> list[int]:
+# The GF(16) inversion of Boyar and Peralta's AES S-box circuit (the gates t25..t40 of ePrint 2011/332:
+# inputs t21..t24, outputs t29 t33 t37 t40): 5 AND + 11 XOR against 9 AND for the GF(4) tower below. It
+# inverts in a basis of its own; bp_inv16_maps finds the linear maps P (into its inputs) and Q (out of
+# its outputs) that make it the inversion of GF(16) in this tower's basis.
+def bp_inv16(v: int) -> int:
+    t21, t22, t23, t24 = (v >> 3) & 1, (v >> 2) & 1, (v >> 1) & 1, v & 1
+    t25 = t21 ^ t22
+    t26 = t21 & t23
+    t27 = t24 ^ t26
+    t29 = (t25 & t27) ^ t22
+    t31 = t22 ^ t26
+    t33 = (t31 & (t23 ^ t24)) ^ t24
+    t35 = t27 ^ t33
+    t36 = t24 & t35
+    t37 = t36 ^ t23 ^ t33
+    t40 = t25 ^ (t29 & (t27 ^ t36))
+    return (t29 << 3) | (t33 << 2) | (t37 << 1) | t40
+
+
+def bp_inv16_maps(nu: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every (P, Q): P four row masks over the 4 tower bits (row i feeds t21 + i), Q the tower value
+    of each BP output bit (index k: bit k of t29 t33 t37 t40 read as bits 3..0); fewest bits first."""
+    m16 = make_m16(nu)
+    inv = [0] + [next(b for b in range(1, 16) if m16(a, b) == 1) for a in range(1, 16)]
+    out = []
+    for rows in itertools.product(range(1, 16), repeat=4):
+        imgs = [sum((bin(r & x).count("1") & 1) << (3 - i) for i, r in enumerate(rows)) for x in range(16)]
+        if len(set(imgs)) != 16:
+            continue
+        qmap = {bp_inv16(imgs[a]): inv[a] for a in range(16)}
+        if all(qmap[(1 << k) ^ y] == qmap[1 << k] ^ qmap[y] for k in range(4) for y in range(16)):
+            q = tuple(qmap[1 << k] for k in range(4))
+            out.append((rows, q))
+    return sorted(out, key=lambda pq: (sum(bin(r).count("1") for r in pq[0] + pq[1]), pq))
+
+
+def tower_inverse(c: Circuit, nu: int, mu: int, a: list[int], inv16_pq=None) -> list[int]:
     """The GF(2^8) inversion of the tower element a (8 signals, bit i = a[i]) as AND gates and linear
-    signals; returns the 8 signals of the inverse (checkpointed)."""
+    signals; returns the 8 signals of the inverse (checkpointed). With inv16_pq (one of bp_inv16_maps)
+    the GF(16) inversion is Boyar and Peralta's."""
     def add4(p, q):
         return (p[0] ^ q[0], p[1] ^ q[1])
 
@@ -272,11 +311,33 @@ def tower_inverse(c: Circuit, nu: int, mu: int, a: list[int]) -> list[int]:
         e = sq4(delta)                      # delta^-1 = delta^2 in GF(4)
         return (mul4(d1, e), mul4(add4(d0, d1), e))
 
+    def inv16_bp(d):
+        P, Q = inv16_pq
+        bits = {3: d[0][0], 2: d[0][1], 1: d[1][0], 0: d[1][1]}
+        t21, t22, t23, t24 = (c.checkpoint(lin_apply([r], [bits[k] for k in range(4)])[0]) for r in P)
+        t25 = t21 ^ t22
+        t26 = c.AND(t21, t23)
+        t27 = t24 ^ t26
+        t29 = c.checkpoint(c.AND(t25, t27) ^ t22)
+        t31 = t22 ^ t26
+        t33 = c.checkpoint(c.AND(t31, t23 ^ t24) ^ t24)
+        t35 = t27 ^ t33
+        t36 = c.AND(t24, t35)
+        t37 = t36 ^ t23 ^ t33
+        t40 = t25 ^ c.AND(t29, t27 ^ t36)
+        hv = {3: t29, 2: t33, 1: t37, 0: t40}
+        o = [0, 0, 0, 0]
+        for k in range(4):
+            for m in range(4):
+                if (Q[k] >> m) & 1:
+                    o[m] ^= hv[k]
+        return ((o[3], o[2]), (o[1], o[0]))
+
     a1 = ((a[7], a[6]), (a[5], a[4]))
     a0 = ((a[3], a[2]), (a[1], a[0]))
     # (a1.y + a0)^-1 = (a1.y + a0 + a1) / (mu.a1^2 + a1.a0 + a0^2)
     delta = c.checkpoint(add16(add16(const16(mu, sq16(a1)), mul16(a1, a0)), sq16(a0)))
-    dinv = c.checkpoint(inv16(delta))
+    dinv = c.checkpoint(inv16(delta) if inv16_pq is None else inv16_bp(delta))
     r1, r0 = mul16(a1, dinv), mul16(add16(a0, a1), dinv)
     z = [c.checkpoint(s) for s in (r0[1][1], r0[1][0], r0[0][1], r0[0][0],
                                    r1[1][1], r1[1][0], r1[0][1], r1[0][0])]
@@ -527,7 +588,7 @@ def _masked_map(c: Circuit, m: list[int], sig: list[int], name: str) -> list[int
     return [lin_apply([e], u)[0] for e in E]
 
 
-def build_twisted(nu: int, mu: int, X: list[int]) -> tuple[Circuit, list[int]]:
+def build_twisted(nu: int, mu: int, X: list[int], inv16_pq=None) -> tuple[Circuit, list[int]]:
     c = Circuit()
     x = [c.input() for _ in range(8)]
     Xi = mat_inv(X)
@@ -537,7 +598,7 @@ def build_twisted(nu: int, mu: int, X: list[int]) -> tuple[Circuit, list[int]]:
     v = _masked_map(c, conj(mat_add(mat_inv(B), IDENTITY)), x, "M3")
     w = _masked_map(c, conj(mat_add(mat_inv(C_PRIME), IDENTITY)), x, "M4")
     a = [c.checkpoint(x[i] ^ v[i] ^ w[i]) for i in range(8)]
-    z = tower_inverse(c, nu, mu, a)
+    z = tower_inverse(c, nu, mu, a, inv16_pq)
     q = _masked_map(c, conj(mat_add(B, IDENTITY)), z, "M1")
     r = _masked_map(c, conj(mat_add(C_PRIME, IDENTITY)), z, "M2")
     return c, [z[i] ^ q[i] ^ r[i] for i in range(8)]
@@ -561,15 +622,27 @@ def check_circuit_twisted(c: Circuit, y: list[int], X: list[int]) -> None:
                 raise AssertionError(f"twisted circuit wrong for type {t + 1}, input {x:#04x}")
 
 
-def best_circuit_twisted() -> tuple[int, int, list[int], list[tuple], list[int]]:
-    """The isomorphism whose twisted circuit has the fewest instructions (XOR, AND, lane-mask AND)."""
-    best = None
-    for nu, mu, X in isomorphisms():
+def best_circuit_twisted(bp: bool = False) -> tuple[int, int, list[int], list[tuple], list[int]]:
+    """The isomorphism whose twisted circuit has the fewest instructions (XOR, AND, lane-mask AND);
+    with bp, the five best of those then take Boyar and Peralta's GF(16) inversion, with the (P, Q)
+    maps that give the fewest instructions (the first such on a tie)."""
+    ranked = []
+    for k, (nu, mu, X) in enumerate(isomorphisms()):
         c, y = build_twisted(nu, mu, X)
         prog, yy = to_program(c, y)
-        n = sum(1 for p in prog if p[0] != "in")
-        if best is None or n < best[0]:
-            best = (n, nu, mu, X, c, y, prog, yy)
-    _, nu, mu, X, c, y, prog, yy = best
+        ranked.append((sum(1 for p in prog if p[0] != "in"), k, nu, mu, X, c, y, prog, yy))
+    ranked.sort(key=lambda r: r[:2])
+    best = ranked[0]
+    if bp:
+        maps = {nu: bp_inv16_maps(nu) for nu in {r[2] for r in ranked[:5]}}
+        best = None
+        for _, k, nu, mu, X, *_ in ranked[:5]:
+            for pq in maps[nu]:
+                c, y = build_twisted(nu, mu, X, pq)
+                prog, yy = to_program(c, y)
+                n = sum(1 for p in prog if p[0] != "in")
+                if best is None or n < best[0]:
+                    best = (n, k, nu, mu, X, c, y, prog, yy)
+    _, _, nu, mu, X, c, y, prog, yy = best
     check_circuit_twisted(c, y, X)
     return nu, mu, X, prog, yy

@@ -21,9 +21,10 @@
  *   2. bitslice: four SWAPMOVEs (barrel-shifted EOR operands) and a nibble split give 8 slices in
  *      r0..r7, one per bit position, 16 lanes each: byte 0 -> bit 3, byte 1 -> bit 11, byte 2 -> bit 19, byte 3 -> bit 27, byte 4 -> bit 2, byte 5 -> bit 10, byte 6 -> bit 18, byte 7 -> bit 26, byte 8 -> bit 1, byte 9 -> bit 9, byte 10 -> bit 17, byte 11 -> bit 25, byte 12 -> bit 0, byte 13 -> bit 8, byte 14 -> bit 16, byte 15 -> bit 24;
  *      in the first round, X applied to the slices (the state enters the twisted form);
- *   3. the twisted S-box circuit of crypto/aria/aria_ct_circuit.py (build_twisted: 148 EOR, 36 AND, 24 AND with a lane-mask immediate;
- *      GF(((2^2)^2)^2) with nu = 3, mu = 14, X = AES-field-to-tower rows 1b cc 9e c6 d0 72 de a0), register-allocated by
- *      gen_ct_cm3.py over r0-r12 and lr with Belady spilling (10 STR and 10 LDR of spills, 10 slots a round); lane masks
+ *   3. the twisted S-box circuit of crypto/aria/aria_ct_circuit.py (build_twisted: 147 EOR, 32 AND, 24 AND with a lane-mask immediate;
+ *      GF(((2^2)^2)^2) with nu = 3, mu = 14, X = AES-field-to-tower rows 1b cc 9e c6 d0 72 de a0, the GF(16)
+ *      inversion Boyar and Peralta's), register-allocated by
+ *      gen_ct_cm3.py over r0-r12 and lr with Belady spilling (8 STR and 8 LDR of spills, 8 slots a round); lane masks
  *      select SB1..SB4 per lane (odd and even rounds differ only in the immediates);
  *   4. back to words: merge (ORR with LSL #4), the SWAPMOVEs in reverse; in the last round X^-1 is
  *      applied to the slices first (the state leaves the twisted form);
@@ -41,7 +42,7 @@
     .syntax unified
     .thumb
 
-#define FRAME 56
+#define FRAME 48
 
 /* SWAPMOVE(a, b, mask, n): exchanges the bits of b under mask with the bits of a under mask << n. */
 .macro SWAPMOVE a, b, m, n
@@ -230,244 +231,236 @@ MCU_FN(aria, ct_core):
     TO_SLICES
 .Laria_cm3_ct_odd_sbox:
     /* ---- S-box circuit, odd round (SL1 = SB1 SB2 SB3 SB4), generated ---- */
-    eor   r8, r0, r4
-    and   r8, r8, #0x000f0000
-    eor   r9, r1, r0
-    eor   r10, r3, r9
+    eor   r8, r2, r6
+    eor   r9, r3, r2
+    eor   r10, r9, r0
+    and   r11, r10, #0x000f0000
+    eor   r11, r5, r11
     eor   r10, r10, r7
+    eor   r10, r10, r5
+    eor   r10, r10, r4
     and   r10, r10, #0x0f000000
-    eor   r11, r9, r5
-    and   r12, r11, #0x0f000000
-    eor   r11, r2, r11
+    eor   r12, r0, r4
+    and   r12, r12, #0x000f0000
+    eor   lr, r4, r12
+    eor   r10, lr, r10
+    eor   r12, r0, r12
+    eor   lr, r1, r0
+    eor   r0, r0, r8
+    and   r0, r0, #0x000f0000
+    eor   r8, r7, r8
+    and   r8, r8, #0x0f000000
+    eor   r8, r11, r8
+    eor   r11, r3, lr
+    eor   r11, r11, r7
     and   r11, r11, #0x0f000000
-    and   lr, r2, #0x000f0000
-    eor   lr, r6, lr
-    eor   r11, lr, r11
-    eor   r6, r2, r6
-    eor   lr, r7, r6
-    and   lr, lr, #0x0f000000
-    eor   r6, r0, r6
-    and   r6, r6, #0x000f0000
-    eor   r10, r6, r10
-    eor   r6, r0, r8
-    eor   r12, r6, r12
-    eor   r8, r4, r8
-    eor   r6, r3, r2
-    eor   r9, r6, r9
-    eor   r0, r6, r0
-    eor   r6, r6, r1
-    eor   r1, r1, r10
+    eor   r11, r0, r11
+    eor   r0, r8, r10
+    str   r8, [sp, #16]
+    eor   r8, r1, r11
+    eor   r1, r9, r1
+    eor   r9, r9, lr
     eor   r9, r9, r4
     and   r9, r9, #0x0f000000
-    eor   r2, r2, r9
-    and   r9, r0, #0x000f0000
-    eor   r9, r5, r9
-    eor   lr, r9, lr
-    eor   r0, r0, r7
-    eor   r0, r0, r5
-    eor   r0, r0, r4
-    and   r0, r0, #0x0f000000
-    eor   r0, r8, r0
-    eor   r5, r6, r5
+    eor   r9, r2, r9
+    eor   lr, lr, r5
+    eor   r5, r1, r5
     and   r5, r5, #0x0f000000
-    eor   r6, r6, r7
-    and   r6, r6, #0x000f0000
-    eor   r3, r3, r6
+    eor   r1, r1, r7
+    and   r1, r1, #0x000f0000
+    eor   r3, r3, r1
     eor   r3, r3, r5
-    eor   r6, r7, r6
-    eor   r10, r6, r10
-    eor   r6, r12, r0
-    eor   r7, r1, lr
-    eor   r5, r11, r0
-    and   r8, r0, r12
-    eor   r8, r2, r8
-    eor   r4, r2, r12
-    and   r4, r5, r4
-    eor   r9, r2, r11
-    str   r5, [sp, #16]
-    eor   r5, r3, r10
-    str   r6, [sp, #20]
-    eor   r6, r5, r7
-    str   r7, [sp, #24]
-    eor   r7, r5, r9
-    str   r7, [sp, #28]
-    eor   r7, lr, r0
-    str   r9, [sp, #32]
-    eor   r9, r3, r11
-    str   r6, [sp, #36]
-    and   r6, r11, r2
-    eor   r2, r3, r2
-    str   r5, [sp, #40]
-    eor   r5, r12, r10
-    eor   r12, r1, r12
-    str   r4, [sp, #44]
-    eor   r4, r2, r12
-    and   r12, r7, r12
-    eor   r12, r9, r12
-    eor   r12, r12, r6
-    eor   r6, r5, r6
-    eor   r5, r5, r0
-    and   r9, lr, r1
-    str   r0, [sp, #48]
-    eor   r0, r10, r11
-    and   r2, r0, r2
-    eor   r2, r5, r2
-    eor   r5, r0, r7
-    and   r4, r5, r4
-    str   r5, [sp, #52]
-    and   r5, r10, r3
-    eor   r5, lr, r5
-    eor   r3, r3, r1
-    eor   r1, r1, r5
-    eor   r6, r6, r1
-    eor   r1, r8, r1
-    ldr   r8, [sp, #44]
-    eor   r8, r6, r8
-    eor   r12, r12, r1
-    eor   r1, r9, r1
-    eor   r5, r11, r5
-    eor   r5, r5, r2
-    eor   r2, r1, r2
-    eor   r1, r2, r12
-    eor   r9, r10, lr
-    and   r3, r9, r3
-    eor   r5, r5, r3
-    eor   r3, r8, r3
-    eor   r4, r5, r4
-    eor   r5, r3, r2
-    eor   r8, r3, r12
-    and   r6, r4, r2
-    eor   r2, r4, r2
-    eor   r6, r12, r6
-    and   r12, r3, r12
-    eor   r12, r5, r12
-    eor   r6, r6, r12
-    eor   r12, r4, r12
-    eor   r5, r4, r3
-    and   r1, r5, r1
-    eor   r1, r12, r1
-    and   r4, r4, r1
-    and   r5, r5, r6
-    and   r12, r2, r1
-    eor   r1, r1, r6
-    and   r3, r3, r1
-    and   r1, r8, r1
-    eor   r8, r2, r8
-    and   r6, r8, r6
-    eor   r12, r12, r1
-    eor   r6, r1, r6
-    and   r10, r10, r12
-    and   r11, r11, r6
-    eor   r5, r3, r5
-    eor   r3, r4, r3
-    ldr   r4, [sp, #48]
-    and   r4, r4, r5
-    ldr   r1, [sp, #40]
-    and   r1, r1, r12
-    and   lr, lr, r3
-    eor   r4, r4, r10
-    eor   lr, lr, r4
-    eor   r8, r3, r12
-    and   r9, r9, r8
-    eor   r9, r10, r9
-    ldr   r10, [sp, #36]
-    and   r8, r10, r8
-    eor   r8, r1, r8
-    eor   r12, r6, r12
-    and   r0, r0, r12
-    eor   lr, lr, r0
-    eor   r0, r0, r9
-    ldr   r10, [sp, #20]
-    and   r2, r10, r5
+    eor   r1, r7, r1
+    eor   r11, r1, r11
+    eor   r1, r2, lr
+    and   r1, r1, #0x0f000000
+    and   lr, lr, #0x0f000000
+    eor   lr, r12, lr
+    and   r2, r2, #0x000f0000
+    eor   r2, r6, r2
     eor   r1, r2, r1
-    eor   r2, r5, r3
-    and   r7, r7, r2
-    eor   r7, r7, r11
-    eor   r4, r7, r4
-    eor   r5, r5, r6
-    ldr   r7, [sp, #16]
-    and   r7, r7, r5
-    eor   r7, r11, r7
-    eor   r9, r7, r9
-    ldr   r7, [sp, #32]
-    and   r6, r7, r6
-    ldr   r11, [sp, #24]
+    eor   r2, r9, r1
+    eor   r6, r8, lr
+    and   r12, r0, r6
+    eor   r7, r3, r9
+    eor   r6, r7, r6
+    eor   r5, lr, r10
+    eor   r4, r2, r5
+    str   r2, [sp, #20]
+    and   r2, r1, r9
+    str   r5, [sp, #24]
+    eor   r5, r3, r11
+    str   r5, [sp, #28]
+    eor   r5, r11, r1
+    and   r7, r5, r7
+    str   r4, [sp, #32]
+    eor   r4, r5, r0
+    and   r6, r4, r6
+    str   r4, [sp, #36]
+    and   r4, r10, lr
+    eor   r4, r9, r4
+    eor   r9, r9, lr
+    eor   lr, lr, r11
+    str   r5, [sp, #40]
+    eor   r5, r3, r8
+    str   r0, [sp, #44]
+    eor   r0, r3, r1
+    eor   r12, r0, r12
     and   r3, r11, r3
-    eor   r3, r3, r1
-    eor   r7, r7, r10
-    and   r5, r7, r5
-    eor   r10, r11, r10
-    eor   r5, r6, r5
-    eor   r5, r5, r8
-    and   r11, r10, r2
-    eor   r6, r11, r6
-    eor   r1, r6, r1
-    eor   r2, r2, r12
-    ldr   r6, [sp, #52]
-    and   r6, r6, r2
-    eor   r0, r0, r6
-    ldr   r6, [sp, #28]
-    and   r12, r6, r12
-    eor   r10, r6, r10
-    and   r2, r10, r2
-    eor   r8, r12, r8
-    eor   r2, r8, r2
-    eor   r12, r3, r12
-    eor   r3, r12, r4
-    eor   r3, r3, r0
-    and   r3, r3, #0x00000f00
-    eor   r8, r5, r4
-    and   r10, r12, #0x0000000f
-    eor   r10, lr, r10
-    eor   r6, r1, r0
-    eor   r11, r8, r0
-    and   r11, r11, #0x0000000f
-    eor   r11, r9, r11
-    eor   r7, r5, r2
-    eor   r7, r7, r9
-    eor   r9, lr, r9
-    eor   lr, lr, r0
-    eor   r7, r7, r6
-    and   r7, r7, #0x00000f00
-    eor   r7, r11, r7
-    and   r6, r6, #0x00000f00
-    and   lr, lr, #0x0000000f
-    eor   r6, lr, r6
-    eor   r5, r5, r6
-    eor   lr, r8, r9
-    eor   r9, r9, r0
-    and   r9, r9, #0x00000f00
-    eor   r11, r1, lr
-    eor   lr, r2, lr
-    and   lr, lr, #0x00000f00
-    and   r11, r11, #0x00000f00
-    eor   r11, r10, r11
-    eor   r10, r2, r0
-    and   r10, r10, #0x0000000f
-    eor   r0, r0, r10
+    ldr   r0, [sp, #16]
     eor   r3, r0, r3
-    eor   r10, r2, r10
-    eor   lr, r10, lr
-    eor   r10, r1, r12
-    eor   r8, r10, r8
-    eor   r2, r10, r2
-    and   r8, r8, #0x0000000f
-    eor   r4, r4, r8
-    eor   r6, r4, r6
-    eor   r8, r1, r8
-    eor   r9, r8, r9
+    eor   r12, r12, r2
+    eor   r2, lr, r2
+    eor   lr, lr, r10
+    eor   r7, lr, r7
+    eor   lr, r1, r3
+    eor   lr, lr, r7
+    eor   r3, r8, r3
+    eor   r4, r4, r3
+    eor   r3, r2, r3
+    eor   r12, r12, r4
+    eor   r2, r11, r0
+    and   r5, r2, r5
+    eor   lr, lr, r5
+    eor   r6, lr, r6
+    and   lr, r0, r8
+    eor   r4, lr, r4
+    eor   r7, r4, r7
+    eor   r8, r8, r0
+    eor   r4, r7, r12
+    eor   lr, r1, r10
+    and   r9, lr, r9
+    eor   r9, r3, r9
+    eor   r5, r9, r5
+    eor   r5, r6, r5
+    and   r9, r6, r12
+    eor   r6, r6, r5
+    eor   r3, r7, r9
+    eor   r9, r5, r9
+    and   r4, r9, r4
+    eor   r4, r7, r4
+    eor   r12, r12, r4
+    eor   r9, r3, r4
+    and   r9, r7, r9
+    eor   r12, r12, r9
+    eor   r9, r3, r9
+    and   r3, r6, r3
+    eor   r3, r5, r3
+    and   r9, r3, r9
+    eor   r9, r6, r9
+    eor   r4, r4, r9
+    and   r1, r1, r4
+    and   r10, r10, r9
+    eor   r3, r3, r9
+    eor   r12, r12, r3
+    and   r0, r0, r3
+    and   r11, r11, r12
+    eor   r10, r10, r11
+    eor   r0, r0, r10
+    eor   r6, r9, r4
+    ldr   r5, [sp, #32]
+    and   r5, r5, r6
+    and   r6, lr, r6
+    eor   r6, r1, r6
+    eor   lr, r9, r3
+    ldr   r7, [sp, #44]
+    and   r7, r7, lr
+    eor   r1, r7, r1
+    eor   r10, r1, r10
+    ldr   r1, [sp, #24]
+    and   r9, r1, r9
+    eor   r1, r8, r1
+    and   r7, r8, r3
+    eor   r3, r3, r12
+    and   r2, r2, r3
+    eor   r2, r11, r2
+    eor   r6, r6, r2
+    ldr   r11, [sp, #28]
+    eor   r8, r11, r8
+    and   r3, r8, r3
+    and   r8, r11, r12
+    eor   r3, r8, r3
+    eor   r9, r9, r8
+    eor   r7, r7, r9
+    eor   r12, r4, r12
+    ldr   r8, [sp, #40]
+    and   r8, r8, r12
+    eor   r2, r8, r2
+    eor   r8, r0, r8
+    ldr   r0, [sp, #20]
+    and   r4, r0, r4
+    eor   r0, r11, r0
+    eor   r5, r4, r5
+    eor   r5, r5, r3
+    eor   r11, r0, r1
+    and   r0, r0, r12
+    eor   r7, r7, r0
+    eor   r3, r0, r3
+    eor   r12, lr, r12
+    and   lr, r1, lr
+    eor   r4, lr, r4
+    eor   r9, r4, r9
+    and   r11, r11, r12
+    eor   r11, r3, r11
+    ldr   r3, [sp, #36]
+    and   r12, r3, r12
+    eor   r12, r2, r12
+    eor   r2, r5, r11
+    eor   r2, r2, r6
+    eor   r3, r8, r12
+    and   r3, r3, #0x0000000f
+    and   r4, r7, #0x0000000f
+    eor   r4, r8, r4
+    eor   r8, r8, r6
+    eor   lr, r8, r12
+    and   lr, lr, #0x00000f00
+    eor   r1, r9, r12
+    eor   r2, r2, r1
     and   r2, r2, #0x00000f00
-    eor   r2, r12, r2
+    and   r1, r1, #0x00000f00
+    eor   r1, r3, r1
+    eor   r3, r5, r1
+    eor   r5, r5, r10
+    eor   r8, r5, r8
+    eor   r0, r5, r12
+    and   r0, r0, #0x0000000f
+    eor   r0, r6, r0
+    eor   r2, r0, r2
+    eor   r0, r11, r8
+    and   r0, r0, #0x00000f00
+    eor   r8, r9, r8
+    and   r8, r8, #0x00000f00
+    eor   r8, r4, r8
+    eor   r4, r7, r10
+    eor   r4, r4, r12
+    and   r4, r4, #0x00000f00
+    eor   r6, r9, r7
+    eor   r5, r6, r5
+    eor   r6, r6, r11
+    and   r6, r6, #0x00000f00
+    eor   r7, r7, r6
+    and   r5, r5, #0x0000000f
+    eor   r10, r10, r5
+    eor   r9, r9, r5
+    eor   lr, r9, lr
+    eor   r1, r10, r1
+    eor   r10, r11, r12
+    and   r10, r10, #0x0000000f
+    eor   r12, r12, r10
+    eor   r4, r12, r4
+    eor   r10, r11, r10
+    eor   r0, r10, r0
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r0, [sp, #8]
-    subs  r0, r0, #1
-    str   r0, [sp, #8]
+    ldr   r5, [sp, #8]
+    subs  r5, r5, #1
+    str   r5, [sp, #8]
     beq   .Laria_cm3_ct_last_odd
     /* merge the nibble slices back into words r0..r3 */
-    orr   r0, lr, r3, lsl #4
-    orr   r1, r5, r7, lsl #4
-    orr   r2, r2, r11, lsl #4
-    orr   r3, r9, r6, lsl #4
+    orr   r0, r0, r4, lsl #4
+    mov   r5, r1
+    orr   r1, r3, r2, lsl #4
+    orr   r2, r7, r8, lsl #4
+    orr   r3, lr, r5, lsl #4
     TO_WORDS
     DIFFUSE
     ADDKEY 1
@@ -475,291 +468,283 @@ MCU_FN(aria, ct_core):
     TO_SLICES
 .Laria_cm3_ct_even_sbox:
     /* ---- S-box circuit, even round (SL2 = SB3 SB4 SB1 SB2), generated ---- */
-    eor   r8, r0, r4
-    and   r8, r8, #0x0000000f
-    eor   r9, r1, r0
-    eor   r10, r3, r9
+    eor   r8, r2, r6
+    eor   r9, r3, r2
+    eor   r10, r9, r0
+    and   r11, r10, #0x0000000f
+    eor   r11, r5, r11
     eor   r10, r10, r7
+    eor   r10, r10, r5
+    eor   r10, r10, r4
     and   r10, r10, #0x00000f00
-    eor   r11, r9, r5
-    and   r12, r11, #0x00000f00
-    eor   r11, r2, r11
+    eor   r12, r0, r4
+    and   r12, r12, #0x0000000f
+    eor   lr, r4, r12
+    eor   r10, lr, r10
+    eor   r12, r0, r12
+    eor   lr, r1, r0
+    eor   r0, r0, r8
+    and   r0, r0, #0x0000000f
+    eor   r8, r7, r8
+    and   r8, r8, #0x00000f00
+    eor   r8, r11, r8
+    eor   r11, r3, lr
+    eor   r11, r11, r7
     and   r11, r11, #0x00000f00
-    and   lr, r2, #0x0000000f
-    eor   lr, r6, lr
-    eor   r11, lr, r11
-    eor   r6, r2, r6
-    eor   lr, r7, r6
-    and   lr, lr, #0x00000f00
-    eor   r6, r0, r6
-    and   r6, r6, #0x0000000f
-    eor   r10, r6, r10
-    eor   r6, r0, r8
-    eor   r12, r6, r12
-    eor   r8, r4, r8
-    eor   r6, r3, r2
-    eor   r9, r6, r9
-    eor   r0, r6, r0
-    eor   r6, r6, r1
-    eor   r1, r1, r10
+    eor   r11, r0, r11
+    eor   r0, r8, r10
+    str   r8, [sp, #16]
+    eor   r8, r1, r11
+    eor   r1, r9, r1
+    eor   r9, r9, lr
     eor   r9, r9, r4
     and   r9, r9, #0x00000f00
-    eor   r2, r2, r9
-    and   r9, r0, #0x0000000f
-    eor   r9, r5, r9
-    eor   lr, r9, lr
-    eor   r0, r0, r7
-    eor   r0, r0, r5
-    eor   r0, r0, r4
-    and   r0, r0, #0x00000f00
-    eor   r0, r8, r0
-    eor   r5, r6, r5
+    eor   r9, r2, r9
+    eor   lr, lr, r5
+    eor   r5, r1, r5
     and   r5, r5, #0x00000f00
-    eor   r6, r6, r7
-    and   r6, r6, #0x0000000f
-    eor   r3, r3, r6
+    eor   r1, r1, r7
+    and   r1, r1, #0x0000000f
+    eor   r3, r3, r1
     eor   r3, r3, r5
-    eor   r6, r7, r6
-    eor   r10, r6, r10
-    eor   r6, r12, r0
-    eor   r7, r1, lr
-    eor   r5, r11, r0
-    and   r8, r0, r12
-    eor   r8, r2, r8
-    eor   r4, r2, r12
-    and   r4, r5, r4
-    eor   r9, r2, r11
-    str   r5, [sp, #16]
-    eor   r5, r3, r10
-    str   r6, [sp, #20]
-    eor   r6, r5, r7
-    str   r7, [sp, #24]
-    eor   r7, r5, r9
-    str   r7, [sp, #28]
-    eor   r7, lr, r0
-    str   r9, [sp, #32]
-    eor   r9, r3, r11
-    str   r6, [sp, #36]
-    and   r6, r11, r2
-    eor   r2, r3, r2
-    str   r5, [sp, #40]
-    eor   r5, r12, r10
-    eor   r12, r1, r12
-    str   r4, [sp, #44]
-    eor   r4, r2, r12
-    and   r12, r7, r12
-    eor   r12, r9, r12
-    eor   r12, r12, r6
-    eor   r6, r5, r6
-    eor   r5, r5, r0
-    and   r9, lr, r1
-    str   r0, [sp, #48]
-    eor   r0, r10, r11
-    and   r2, r0, r2
-    eor   r2, r5, r2
-    eor   r5, r0, r7
-    and   r4, r5, r4
-    str   r5, [sp, #52]
-    and   r5, r10, r3
-    eor   r5, lr, r5
-    eor   r3, r3, r1
-    eor   r1, r1, r5
-    eor   r6, r6, r1
-    eor   r1, r8, r1
-    ldr   r8, [sp, #44]
-    eor   r8, r6, r8
-    eor   r12, r12, r1
-    eor   r1, r9, r1
-    eor   r5, r11, r5
-    eor   r5, r5, r2
-    eor   r2, r1, r2
-    eor   r1, r2, r12
-    eor   r9, r10, lr
-    and   r3, r9, r3
-    eor   r5, r5, r3
-    eor   r3, r8, r3
-    eor   r4, r5, r4
-    eor   r5, r3, r2
-    eor   r8, r3, r12
-    and   r6, r4, r2
-    eor   r2, r4, r2
-    eor   r6, r12, r6
-    and   r12, r3, r12
-    eor   r12, r5, r12
-    eor   r6, r6, r12
-    eor   r12, r4, r12
-    eor   r5, r4, r3
-    and   r1, r5, r1
-    eor   r1, r12, r1
-    and   r4, r4, r1
-    and   r5, r5, r6
-    and   r12, r2, r1
-    eor   r1, r1, r6
-    and   r3, r3, r1
-    and   r1, r8, r1
-    eor   r8, r2, r8
-    and   r6, r8, r6
-    eor   r12, r12, r1
-    eor   r6, r1, r6
-    and   r10, r10, r12
-    and   r11, r11, r6
-    eor   r5, r3, r5
-    eor   r3, r4, r3
-    ldr   r4, [sp, #48]
-    and   r4, r4, r5
-    ldr   r1, [sp, #40]
-    and   r1, r1, r12
-    and   lr, lr, r3
-    eor   r4, r4, r10
-    eor   lr, lr, r4
-    eor   r8, r3, r12
-    and   r9, r9, r8
-    eor   r9, r10, r9
-    ldr   r10, [sp, #36]
-    and   r8, r10, r8
-    eor   r8, r1, r8
-    eor   r12, r6, r12
-    and   r0, r0, r12
-    eor   lr, lr, r0
-    eor   r0, r0, r9
-    ldr   r10, [sp, #20]
-    and   r2, r10, r5
+    eor   r1, r7, r1
+    eor   r11, r1, r11
+    eor   r1, r2, lr
+    and   r1, r1, #0x00000f00
+    and   lr, lr, #0x00000f00
+    eor   lr, r12, lr
+    and   r2, r2, #0x0000000f
+    eor   r2, r6, r2
     eor   r1, r2, r1
-    eor   r2, r5, r3
-    and   r7, r7, r2
-    eor   r7, r7, r11
-    eor   r4, r7, r4
-    eor   r5, r5, r6
-    ldr   r7, [sp, #16]
-    and   r7, r7, r5
-    eor   r7, r11, r7
-    eor   r9, r7, r9
-    ldr   r7, [sp, #32]
-    and   r6, r7, r6
-    ldr   r11, [sp, #24]
+    eor   r2, r9, r1
+    eor   r6, r8, lr
+    and   r12, r0, r6
+    eor   r7, r3, r9
+    eor   r6, r7, r6
+    eor   r5, lr, r10
+    eor   r4, r2, r5
+    str   r2, [sp, #20]
+    and   r2, r1, r9
+    str   r5, [sp, #24]
+    eor   r5, r3, r11
+    str   r5, [sp, #28]
+    eor   r5, r11, r1
+    and   r7, r5, r7
+    str   r4, [sp, #32]
+    eor   r4, r5, r0
+    and   r6, r4, r6
+    str   r4, [sp, #36]
+    and   r4, r10, lr
+    eor   r4, r9, r4
+    eor   r9, r9, lr
+    eor   lr, lr, r11
+    str   r5, [sp, #40]
+    eor   r5, r3, r8
+    str   r0, [sp, #44]
+    eor   r0, r3, r1
+    eor   r12, r0, r12
     and   r3, r11, r3
-    eor   r3, r3, r1
-    eor   r7, r7, r10
-    and   r5, r7, r5
-    eor   r10, r11, r10
-    eor   r5, r6, r5
-    eor   r5, r5, r8
-    and   r11, r10, r2
-    eor   r6, r11, r6
-    eor   r1, r6, r1
-    eor   r2, r2, r12
-    ldr   r6, [sp, #52]
-    and   r6, r6, r2
-    eor   r0, r0, r6
-    ldr   r6, [sp, #28]
-    and   r12, r6, r12
-    eor   r10, r6, r10
-    and   r2, r10, r2
-    eor   r8, r12, r8
-    eor   r2, r8, r2
-    eor   r12, r3, r12
-    eor   r3, r12, r4
-    eor   r3, r3, r0
-    and   r3, r3, #0x0f000000
-    eor   r8, r5, r4
-    and   r10, r12, #0x000f0000
-    eor   r10, lr, r10
-    eor   r6, r1, r0
-    eor   r11, r8, r0
-    and   r11, r11, #0x000f0000
-    eor   r11, r9, r11
-    eor   r7, r5, r2
-    eor   r7, r7, r9
-    eor   r9, lr, r9
-    eor   lr, lr, r0
-    eor   r7, r7, r6
-    and   r7, r7, #0x0f000000
-    eor   r7, r11, r7
-    and   r6, r6, #0x0f000000
-    and   lr, lr, #0x000f0000
-    eor   r6, lr, r6
-    eor   r5, r5, r6
-    eor   lr, r8, r9
-    eor   r9, r9, r0
-    and   r9, r9, #0x0f000000
-    eor   r11, r1, lr
-    eor   lr, r2, lr
-    and   lr, lr, #0x0f000000
-    and   r11, r11, #0x0f000000
-    eor   r11, r10, r11
-    eor   r10, r2, r0
-    and   r10, r10, #0x000f0000
-    eor   r0, r0, r10
+    ldr   r0, [sp, #16]
     eor   r3, r0, r3
-    eor   r10, r2, r10
-    eor   lr, r10, lr
-    eor   r10, r1, r12
-    eor   r8, r10, r8
-    eor   r2, r10, r2
-    and   r8, r8, #0x000f0000
-    eor   r4, r4, r8
-    eor   r6, r4, r6
-    eor   r8, r1, r8
-    eor   r9, r8, r9
+    eor   r12, r12, r2
+    eor   r2, lr, r2
+    eor   lr, lr, r10
+    eor   r7, lr, r7
+    eor   lr, r1, r3
+    eor   lr, lr, r7
+    eor   r3, r8, r3
+    eor   r4, r4, r3
+    eor   r3, r2, r3
+    eor   r12, r12, r4
+    eor   r2, r11, r0
+    and   r5, r2, r5
+    eor   lr, lr, r5
+    eor   r6, lr, r6
+    and   lr, r0, r8
+    eor   r4, lr, r4
+    eor   r7, r4, r7
+    eor   r8, r8, r0
+    eor   r4, r7, r12
+    eor   lr, r1, r10
+    and   r9, lr, r9
+    eor   r9, r3, r9
+    eor   r5, r9, r5
+    eor   r5, r6, r5
+    and   r9, r6, r12
+    eor   r6, r6, r5
+    eor   r3, r7, r9
+    eor   r9, r5, r9
+    and   r4, r9, r4
+    eor   r4, r7, r4
+    eor   r12, r12, r4
+    eor   r9, r3, r4
+    and   r9, r7, r9
+    eor   r12, r12, r9
+    eor   r9, r3, r9
+    and   r3, r6, r3
+    eor   r3, r5, r3
+    and   r9, r3, r9
+    eor   r9, r6, r9
+    eor   r4, r4, r9
+    and   r1, r1, r4
+    and   r10, r10, r9
+    eor   r3, r3, r9
+    eor   r12, r12, r3
+    and   r0, r0, r3
+    and   r11, r11, r12
+    eor   r10, r10, r11
+    eor   r0, r0, r10
+    eor   r6, r9, r4
+    ldr   r5, [sp, #32]
+    and   r5, r5, r6
+    and   r6, lr, r6
+    eor   r6, r1, r6
+    eor   lr, r9, r3
+    ldr   r7, [sp, #44]
+    and   r7, r7, lr
+    eor   r1, r7, r1
+    eor   r10, r1, r10
+    ldr   r1, [sp, #24]
+    and   r9, r1, r9
+    eor   r1, r8, r1
+    and   r7, r8, r3
+    eor   r3, r3, r12
+    and   r2, r2, r3
+    eor   r2, r11, r2
+    eor   r6, r6, r2
+    ldr   r11, [sp, #28]
+    eor   r8, r11, r8
+    and   r3, r8, r3
+    and   r8, r11, r12
+    eor   r3, r8, r3
+    eor   r9, r9, r8
+    eor   r7, r7, r9
+    eor   r12, r4, r12
+    ldr   r8, [sp, #40]
+    and   r8, r8, r12
+    eor   r2, r8, r2
+    eor   r8, r0, r8
+    ldr   r0, [sp, #20]
+    and   r4, r0, r4
+    eor   r0, r11, r0
+    eor   r5, r4, r5
+    eor   r5, r5, r3
+    eor   r11, r0, r1
+    and   r0, r0, r12
+    eor   r7, r7, r0
+    eor   r3, r0, r3
+    eor   r12, lr, r12
+    and   lr, r1, lr
+    eor   r4, lr, r4
+    eor   r9, r4, r9
+    and   r11, r11, r12
+    eor   r11, r3, r11
+    ldr   r3, [sp, #36]
+    and   r12, r3, r12
+    eor   r12, r2, r12
+    eor   r2, r5, r11
+    eor   r2, r2, r6
+    eor   r3, r8, r12
+    and   r3, r3, #0x000f0000
+    and   r4, r7, #0x000f0000
+    eor   r4, r8, r4
+    eor   r8, r8, r6
+    eor   lr, r8, r12
+    and   lr, lr, #0x0f000000
+    eor   r1, r9, r12
+    eor   r2, r2, r1
     and   r2, r2, #0x0f000000
-    eor   r2, r12, r2
+    and   r1, r1, #0x0f000000
+    eor   r1, r3, r1
+    eor   r3, r5, r1
+    eor   r5, r5, r10
+    eor   r8, r5, r8
+    eor   r0, r5, r12
+    and   r0, r0, #0x000f0000
+    eor   r0, r6, r0
+    eor   r2, r0, r2
+    eor   r0, r11, r8
+    and   r0, r0, #0x0f000000
+    eor   r8, r9, r8
+    and   r8, r8, #0x0f000000
+    eor   r8, r4, r8
+    eor   r4, r7, r10
+    eor   r4, r4, r12
+    and   r4, r4, #0x0f000000
+    eor   r6, r9, r7
+    eor   r5, r6, r5
+    eor   r6, r6, r11
+    and   r6, r6, #0x0f000000
+    eor   r7, r7, r6
+    and   r5, r5, #0x000f0000
+    eor   r10, r10, r5
+    eor   r9, r9, r5
+    eor   lr, r9, lr
+    eor   r1, r10, r1
+    eor   r10, r11, r12
+    and   r10, r10, #0x000f0000
+    eor   r12, r12, r10
+    eor   r4, r12, r4
+    eor   r10, r11, r10
+    eor   r0, r10, r0
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r0, [sp, #8]
-    subs  r0, r0, #1
-    str   r0, [sp, #8]
+    ldr   r5, [sp, #8]
+    subs  r5, r5, #1
+    str   r5, [sp, #8]
     beq   .Laria_cm3_ct_last_even
     /* merge the nibble slices back into words r0..r3 */
-    orr   r0, lr, r3, lsl #4
-    orr   r1, r5, r7, lsl #4
-    orr   r2, r2, r11, lsl #4
-    orr   r3, r9, r6, lsl #4
+    orr   r0, r0, r4, lsl #4
+    mov   r5, r1
+    orr   r1, r3, r2, lsl #4
+    orr   r2, r7, r8, lsl #4
+    orr   r3, lr, r5, lsl #4
     TO_WORDS
     DIFFUSE
     ADDKEY 1
     b     .Laria_cm3_ct_odd
 .Laria_cm3_ct_last_odd:
     /* ---- the last round's outputs out of the twisted form (X^-1), generated ---- */
-    eor   r3, r11, r3
-    eor   r0, r6, r3
-    eor   r1, r2, r5
-    eor   r4, r2, lr
-    eor   r8, r7, r0
-    eor   r9, r9, lr
-    eor   r2, r2, r8
-    eor   r5, r5, r7
-    eor   r11, r1, r11
-    eor   r1, r1, r3
-    eor   r9, r9, r8
-    eor   r6, r4, r6
-    eor   r4, r4, r0
-    eor   r6, r6, r7
+    eor   r4, r8, r4
+    eor   r5, r1, r4
+    eor   r6, r7, r3
+    eor   r9, r7, r0
+    eor   r10, r2, r5
+    eor   lr, lr, r0
+    eor   r7, r7, r10
+    eor   r3, r3, r2
+    eor   r8, r6, r8
+    eor   r6, r6, r4
+    eor   lr, lr, r10
+    eor   r1, r9, r1
+    eor   r9, r9, r5
+    eor   r1, r1, r2
     /* merge the nibble slices back into words r0..r3 */
-    orr   r3, r9, r2, lsl #4
-    orr   r2, r0, r11, lsl #4
-    orr   r0, r4, r1, lsl #4
-    orr   r1, r6, r5, lsl #4
+    orr   r0, r9, r6, lsl #4
+    orr   r1, r1, r3, lsl #4
+    orr   r2, r5, r8, lsl #4
+    orr   r3, lr, r7, lsl #4
     TO_WORDS
     b     .Laria_cm3_ct_last
 .Laria_cm3_ct_last_even:
-    eor   r3, r11, r3
-    eor   r0, r6, r3
-    eor   r1, r2, r5
-    eor   r4, r2, lr
-    eor   r8, r7, r0
-    eor   r9, r9, lr
-    eor   r2, r2, r8
-    eor   r5, r5, r7
-    eor   r11, r1, r11
-    eor   r1, r1, r3
-    eor   r9, r9, r8
-    eor   r6, r4, r6
-    eor   r4, r4, r0
-    eor   r6, r6, r7
+    eor   r4, r8, r4
+    eor   r5, r1, r4
+    eor   r6, r7, r3
+    eor   r9, r7, r0
+    eor   r10, r2, r5
+    eor   lr, lr, r0
+    eor   r7, r7, r10
+    eor   r3, r3, r2
+    eor   r8, r6, r8
+    eor   r6, r6, r4
+    eor   lr, lr, r10
+    eor   r1, r9, r1
+    eor   r9, r9, r5
+    eor   r1, r1, r2
     /* merge the nibble slices back into words r0..r3 */
-    orr   r3, r9, r2, lsl #4
-    orr   r2, r0, r11, lsl #4
-    orr   r0, r4, r1, lsl #4
-    orr   r1, r6, r5, lsl #4
+    orr   r0, r9, r6, lsl #4
+    orr   r1, r1, r3, lsl #4
+    orr   r2, r5, r8, lsl #4
+    orr   r3, lr, r7, lsl #4
     TO_WORDS
 .Laria_cm3_ct_last:
     ldr   r4, [sp, #4]
@@ -904,547 +889,525 @@ MCU_FN(aria, ct_core2):
     TO_SLICES2
 .Laria_cm3_ct2_odd_sbox:
     /* ---- S-box circuit, odd round, 32 lanes, generated ---- */
-    eor   r8, r0, r4
-    and   r8, r8, #0x00ff0000
-    eor   r9, r1, r0
-    eor   r10, r3, r9
+    eor   r8, r2, r6
+    eor   r9, r3, r2
+    eor   r10, r9, r0
+    and   r11, r10, #0x00ff0000
+    eor   r11, r5, r11
     eor   r10, r10, r7
+    eor   r10, r10, r5
+    eor   r10, r10, r4
     and   r10, r10, #0xff000000
-    eor   r11, r9, r5
-    and   r12, r11, #0xff000000
-    eor   r11, r2, r11
+    eor   r12, r0, r4
+    and   r12, r12, #0x00ff0000
+    eor   lr, r4, r12
+    eor   r10, lr, r10
+    eor   r12, r0, r12
+    eor   lr, r1, r0
+    eor   r0, r0, r8
+    and   r0, r0, #0x00ff0000
+    eor   r8, r7, r8
+    and   r8, r8, #0xff000000
+    eor   r8, r11, r8
+    eor   r11, r3, lr
+    eor   r11, r11, r7
     and   r11, r11, #0xff000000
-    and   lr, r2, #0x00ff0000
-    eor   lr, r6, lr
-    eor   r11, lr, r11
-    eor   r6, r2, r6
-    eor   lr, r7, r6
-    and   lr, lr, #0xff000000
-    eor   r6, r0, r6
-    and   r6, r6, #0x00ff0000
-    eor   r10, r6, r10
-    eor   r6, r0, r8
-    eor   r12, r6, r12
-    eor   r8, r4, r8
-    eor   r6, r3, r2
-    eor   r9, r6, r9
-    eor   r0, r6, r0
-    eor   r6, r6, r1
-    eor   r1, r1, r10
+    eor   r11, r0, r11
+    eor   r0, r8, r10
+    str   r8, [sp, #16]
+    eor   r8, r1, r11
+    eor   r1, r9, r1
+    eor   r9, r9, lr
     eor   r9, r9, r4
     and   r9, r9, #0xff000000
-    eor   r2, r2, r9
-    and   r9, r0, #0x00ff0000
-    eor   r9, r5, r9
-    eor   lr, r9, lr
-    eor   r0, r0, r7
-    eor   r0, r0, r5
-    eor   r0, r0, r4
-    and   r0, r0, #0xff000000
-    eor   r0, r8, r0
-    eor   r5, r6, r5
+    eor   r9, r2, r9
+    eor   lr, lr, r5
+    eor   r5, r1, r5
     and   r5, r5, #0xff000000
-    eor   r6, r6, r7
-    and   r6, r6, #0x00ff0000
-    eor   r3, r3, r6
+    eor   r1, r1, r7
+    and   r1, r1, #0x00ff0000
+    eor   r3, r3, r1
     eor   r3, r3, r5
-    eor   r6, r7, r6
-    eor   r10, r6, r10
-    eor   r6, r12, r0
-    eor   r7, r1, lr
-    eor   r5, r11, r0
-    and   r8, r0, r12
-    eor   r8, r2, r8
-    eor   r4, r2, r12
-    and   r4, r5, r4
-    eor   r9, r2, r11
-    str   r5, [sp, #16]
-    eor   r5, r3, r10
-    str   r6, [sp, #20]
-    eor   r6, r5, r7
-    str   r7, [sp, #24]
-    eor   r7, r5, r9
-    str   r7, [sp, #28]
-    eor   r7, lr, r0
-    str   r9, [sp, #32]
-    eor   r9, r3, r11
-    str   r6, [sp, #36]
-    and   r6, r11, r2
-    eor   r2, r3, r2
-    str   r5, [sp, #40]
-    eor   r5, r12, r10
-    eor   r12, r1, r12
-    str   r4, [sp, #44]
-    eor   r4, r2, r12
-    and   r12, r7, r12
-    eor   r12, r9, r12
-    eor   r12, r12, r6
-    eor   r6, r5, r6
-    eor   r5, r5, r0
-    and   r9, lr, r1
-    str   r0, [sp, #48]
-    eor   r0, r10, r11
-    and   r2, r0, r2
-    eor   r2, r5, r2
-    eor   r5, r0, r7
-    and   r4, r5, r4
-    str   r5, [sp, #52]
-    and   r5, r10, r3
-    eor   r5, lr, r5
-    eor   r3, r3, r1
-    eor   r1, r1, r5
-    eor   r6, r6, r1
-    eor   r1, r8, r1
-    ldr   r8, [sp, #44]
-    eor   r8, r6, r8
-    eor   r12, r12, r1
-    eor   r1, r9, r1
-    eor   r5, r11, r5
-    eor   r5, r5, r2
-    eor   r2, r1, r2
-    eor   r1, r2, r12
-    eor   r9, r10, lr
-    and   r3, r9, r3
-    eor   r5, r5, r3
-    eor   r3, r8, r3
-    eor   r4, r5, r4
-    eor   r5, r3, r2
-    eor   r8, r3, r12
-    and   r6, r4, r2
-    eor   r2, r4, r2
-    eor   r6, r12, r6
-    and   r12, r3, r12
-    eor   r12, r5, r12
-    eor   r6, r6, r12
-    eor   r12, r4, r12
-    eor   r5, r4, r3
-    and   r1, r5, r1
-    eor   r1, r12, r1
-    and   r4, r4, r1
-    and   r5, r5, r6
-    and   r12, r2, r1
-    eor   r1, r1, r6
-    and   r3, r3, r1
-    and   r1, r8, r1
-    eor   r8, r2, r8
-    and   r6, r8, r6
-    eor   r12, r12, r1
-    eor   r6, r1, r6
-    and   r10, r10, r12
-    and   r11, r11, r6
-    eor   r5, r3, r5
-    eor   r3, r4, r3
-    ldr   r4, [sp, #48]
-    and   r4, r4, r5
-    ldr   r1, [sp, #40]
-    and   r1, r1, r12
-    and   lr, lr, r3
-    eor   r4, r4, r10
-    eor   lr, lr, r4
-    eor   r8, r3, r12
-    and   r9, r9, r8
-    eor   r9, r10, r9
-    ldr   r10, [sp, #36]
-    and   r8, r10, r8
-    eor   r8, r1, r8
-    eor   r12, r6, r12
-    and   r0, r0, r12
-    eor   lr, lr, r0
-    eor   r0, r0, r9
-    ldr   r10, [sp, #20]
-    and   r2, r10, r5
+    eor   r1, r7, r1
+    eor   r11, r1, r11
+    eor   r1, r2, lr
+    and   r1, r1, #0xff000000
+    and   lr, lr, #0xff000000
+    eor   lr, r12, lr
+    and   r2, r2, #0x00ff0000
+    eor   r2, r6, r2
     eor   r1, r2, r1
-    eor   r2, r5, r3
-    and   r7, r7, r2
-    eor   r7, r7, r11
-    eor   r4, r7, r4
-    eor   r5, r5, r6
-    ldr   r7, [sp, #16]
-    and   r7, r7, r5
-    eor   r7, r11, r7
-    eor   r9, r7, r9
-    ldr   r7, [sp, #32]
-    and   r6, r7, r6
-    ldr   r11, [sp, #24]
+    eor   r2, r9, r1
+    eor   r6, r8, lr
+    and   r12, r0, r6
+    eor   r7, r3, r9
+    eor   r6, r7, r6
+    eor   r5, lr, r10
+    eor   r4, r2, r5
+    str   r2, [sp, #20]
+    and   r2, r1, r9
+    str   r5, [sp, #24]
+    eor   r5, r3, r11
+    str   r5, [sp, #28]
+    eor   r5, r11, r1
+    and   r7, r5, r7
+    str   r4, [sp, #32]
+    eor   r4, r5, r0
+    and   r6, r4, r6
+    str   r4, [sp, #36]
+    and   r4, r10, lr
+    eor   r4, r9, r4
+    eor   r9, r9, lr
+    eor   lr, lr, r11
+    str   r5, [sp, #40]
+    eor   r5, r3, r8
+    str   r0, [sp, #44]
+    eor   r0, r3, r1
+    eor   r12, r0, r12
     and   r3, r11, r3
-    eor   r3, r3, r1
-    eor   r7, r7, r10
-    and   r5, r7, r5
-    eor   r10, r11, r10
-    eor   r5, r6, r5
-    eor   r5, r5, r8
-    and   r11, r10, r2
-    eor   r6, r11, r6
-    eor   r1, r6, r1
-    eor   r2, r2, r12
-    ldr   r6, [sp, #52]
-    and   r6, r6, r2
-    eor   r0, r0, r6
-    ldr   r6, [sp, #28]
-    and   r12, r6, r12
-    eor   r10, r6, r10
-    and   r2, r10, r2
-    eor   r8, r12, r8
-    eor   r2, r8, r2
-    eor   r12, r3, r12
-    eor   r3, r12, r4
-    eor   r3, r3, r0
-    and   r3, r3, #0x0000ff00
-    eor   r8, r5, r4
-    and   r10, r12, #0x000000ff
-    eor   r10, lr, r10
-    eor   r6, r1, r0
-    eor   r11, r8, r0
-    and   r11, r11, #0x000000ff
-    eor   r11, r9, r11
-    eor   r7, r5, r2
-    eor   r7, r7, r9
-    eor   r9, lr, r9
-    eor   lr, lr, r0
-    eor   r7, r7, r6
-    and   r7, r7, #0x0000ff00
-    eor   r7, r11, r7
-    and   r6, r6, #0x0000ff00
-    and   lr, lr, #0x000000ff
-    eor   r6, lr, r6
-    eor   r5, r5, r6
-    eor   lr, r8, r9
-    eor   r9, r9, r0
-    and   r9, r9, #0x0000ff00
-    eor   r11, r1, lr
-    eor   lr, r2, lr
-    and   lr, lr, #0x0000ff00
-    and   r11, r11, #0x0000ff00
-    eor   r11, r10, r11
-    eor   r10, r2, r0
-    and   r10, r10, #0x000000ff
-    eor   r0, r0, r10
+    ldr   r0, [sp, #16]
     eor   r3, r0, r3
-    eor   r10, r2, r10
-    eor   lr, r10, lr
-    eor   r10, r1, r12
-    eor   r8, r10, r8
-    eor   r2, r10, r2
-    and   r8, r8, #0x000000ff
-    eor   r4, r4, r8
-    eor   r6, r4, r6
-    eor   r8, r1, r8
-    eor   r9, r8, r9
+    eor   r12, r12, r2
+    eor   r2, lr, r2
+    eor   lr, lr, r10
+    eor   r7, lr, r7
+    eor   lr, r1, r3
+    eor   lr, lr, r7
+    eor   r3, r8, r3
+    eor   r4, r4, r3
+    eor   r3, r2, r3
+    eor   r12, r12, r4
+    eor   r2, r11, r0
+    and   r5, r2, r5
+    eor   lr, lr, r5
+    eor   r6, lr, r6
+    and   lr, r0, r8
+    eor   r4, lr, r4
+    eor   r7, r4, r7
+    eor   r8, r8, r0
+    eor   r4, r7, r12
+    eor   lr, r1, r10
+    and   r9, lr, r9
+    eor   r9, r3, r9
+    eor   r5, r9, r5
+    eor   r5, r6, r5
+    and   r9, r6, r12
+    eor   r6, r6, r5
+    eor   r3, r7, r9
+    eor   r9, r5, r9
+    and   r4, r9, r4
+    eor   r4, r7, r4
+    eor   r12, r12, r4
+    eor   r9, r3, r4
+    and   r9, r7, r9
+    eor   r12, r12, r9
+    eor   r9, r3, r9
+    and   r3, r6, r3
+    eor   r3, r5, r3
+    and   r9, r3, r9
+    eor   r9, r6, r9
+    eor   r4, r4, r9
+    and   r1, r1, r4
+    and   r10, r10, r9
+    eor   r3, r3, r9
+    eor   r12, r12, r3
+    and   r0, r0, r3
+    and   r11, r11, r12
+    eor   r10, r10, r11
+    eor   r0, r0, r10
+    eor   r6, r9, r4
+    ldr   r5, [sp, #32]
+    and   r5, r5, r6
+    and   r6, lr, r6
+    eor   r6, r1, r6
+    eor   lr, r9, r3
+    ldr   r7, [sp, #44]
+    and   r7, r7, lr
+    eor   r1, r7, r1
+    eor   r10, r1, r10
+    ldr   r1, [sp, #24]
+    and   r9, r1, r9
+    eor   r1, r8, r1
+    and   r7, r8, r3
+    eor   r3, r3, r12
+    and   r2, r2, r3
+    eor   r2, r11, r2
+    eor   r6, r6, r2
+    ldr   r11, [sp, #28]
+    eor   r8, r11, r8
+    and   r3, r8, r3
+    and   r8, r11, r12
+    eor   r3, r8, r3
+    eor   r9, r9, r8
+    eor   r7, r7, r9
+    eor   r12, r4, r12
+    ldr   r8, [sp, #40]
+    and   r8, r8, r12
+    eor   r2, r8, r2
+    eor   r8, r0, r8
+    ldr   r0, [sp, #20]
+    and   r4, r0, r4
+    eor   r0, r11, r0
+    eor   r5, r4, r5
+    eor   r5, r5, r3
+    eor   r11, r0, r1
+    and   r0, r0, r12
+    eor   r7, r7, r0
+    eor   r3, r0, r3
+    eor   r12, lr, r12
+    and   lr, r1, lr
+    eor   r4, lr, r4
+    eor   r9, r4, r9
+    and   r11, r11, r12
+    eor   r11, r3, r11
+    ldr   r3, [sp, #36]
+    and   r12, r3, r12
+    eor   r12, r2, r12
+    eor   r2, r5, r11
+    eor   r2, r2, r6
+    eor   r3, r8, r12
+    and   r3, r3, #0x000000ff
+    and   r4, r7, #0x000000ff
+    eor   r4, r8, r4
+    eor   r8, r8, r6
+    eor   lr, r8, r12
+    and   lr, lr, #0x0000ff00
+    eor   r1, r9, r12
+    eor   r2, r2, r1
     and   r2, r2, #0x0000ff00
-    eor   r2, r12, r2
+    and   r1, r1, #0x0000ff00
+    eor   r1, r3, r1
+    eor   r3, r5, r1
+    eor   r5, r5, r10
+    eor   r8, r5, r8
+    eor   r0, r5, r12
+    and   r0, r0, #0x000000ff
+    eor   r0, r6, r0
+    eor   r2, r0, r2
+    eor   r0, r11, r8
+    and   r0, r0, #0x0000ff00
+    eor   r8, r9, r8
+    and   r8, r8, #0x0000ff00
+    eor   r8, r4, r8
+    eor   r4, r7, r10
+    eor   r4, r4, r12
+    and   r4, r4, #0x0000ff00
+    eor   r6, r9, r7
+    eor   r5, r6, r5
+    eor   r6, r6, r11
+    and   r6, r6, #0x0000ff00
+    eor   r7, r7, r6
+    and   r5, r5, #0x000000ff
+    eor   r10, r10, r5
+    eor   r9, r9, r5
+    eor   lr, r9, lr
+    eor   r1, r10, r1
+    eor   r10, r11, r12
+    and   r10, r10, #0x000000ff
+    eor   r12, r12, r10
+    eor   r4, r12, r4
+    eor   r10, r11, r10
+    eor   r0, r10, r0
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r0, [sp, #8]
-    subs  r0, r0, #1
-    str   r0, [sp, #8]
+    ldr   r5, [sp, #8]
+    subs  r5, r5, #1
+    str   r5, [sp, #8]
     beq   .Laria_cm3_ct2_last_odd
     /* the slices back into the split layout */
-    mov   r0, lr
-    mov   r1, r5
-    mov   r4, r3
-    mov   r3, r9
-    mov   r5, r7
-    mov   r7, r6
-    mov   r6, r11
+    mov   r5, r2
+    mov   r2, r7
+    mov   r6, r8
+    mov   r7, r1
+    mov   r1, r3
+    mov   r3, lr
     TO_WORDS2
     DIFFUSE r0, r1, r2, r3
     DIFFUSE r4, r5, r6, r7
     ADDKEY2 1
     TO_SLICES2
     /* ---- S-box circuit, even round, 32 lanes, generated ---- */
-    eor   r8, r0, r4
-    and   r8, r8, #0x000000ff
-    eor   r9, r1, r0
-    eor   r10, r3, r9
+    eor   r8, r2, r6
+    eor   r9, r3, r2
+    eor   r10, r9, r0
+    and   r11, r10, #0x000000ff
+    eor   r11, r5, r11
     eor   r10, r10, r7
+    eor   r10, r10, r5
+    eor   r10, r10, r4
     and   r10, r10, #0x0000ff00
-    eor   r11, r9, r5
-    and   r12, r11, #0x0000ff00
-    eor   r11, r2, r11
+    eor   r12, r0, r4
+    and   r12, r12, #0x000000ff
+    eor   lr, r4, r12
+    eor   r10, lr, r10
+    eor   r12, r0, r12
+    eor   lr, r1, r0
+    eor   r0, r0, r8
+    and   r0, r0, #0x000000ff
+    eor   r8, r7, r8
+    and   r8, r8, #0x0000ff00
+    eor   r8, r11, r8
+    eor   r11, r3, lr
+    eor   r11, r11, r7
     and   r11, r11, #0x0000ff00
-    and   lr, r2, #0x000000ff
-    eor   lr, r6, lr
-    eor   r11, lr, r11
-    eor   r6, r2, r6
-    eor   lr, r7, r6
-    and   lr, lr, #0x0000ff00
-    eor   r6, r0, r6
-    and   r6, r6, #0x000000ff
-    eor   r10, r6, r10
-    eor   r6, r0, r8
-    eor   r12, r6, r12
-    eor   r8, r4, r8
-    eor   r6, r3, r2
-    eor   r9, r6, r9
-    eor   r0, r6, r0
-    eor   r6, r6, r1
-    eor   r1, r1, r10
+    eor   r11, r0, r11
+    eor   r0, r8, r10
+    str   r8, [sp, #16]
+    eor   r8, r1, r11
+    eor   r1, r9, r1
+    eor   r9, r9, lr
     eor   r9, r9, r4
     and   r9, r9, #0x0000ff00
-    eor   r2, r2, r9
-    and   r9, r0, #0x000000ff
-    eor   r9, r5, r9
-    eor   lr, r9, lr
-    eor   r0, r0, r7
-    eor   r0, r0, r5
-    eor   r0, r0, r4
-    and   r0, r0, #0x0000ff00
-    eor   r0, r8, r0
-    eor   r5, r6, r5
+    eor   r9, r2, r9
+    eor   lr, lr, r5
+    eor   r5, r1, r5
     and   r5, r5, #0x0000ff00
-    eor   r6, r6, r7
-    and   r6, r6, #0x000000ff
-    eor   r3, r3, r6
+    eor   r1, r1, r7
+    and   r1, r1, #0x000000ff
+    eor   r3, r3, r1
     eor   r3, r3, r5
-    eor   r6, r7, r6
-    eor   r10, r6, r10
-    eor   r6, r12, r0
-    eor   r7, r1, lr
-    eor   r5, r11, r0
-    and   r8, r0, r12
-    eor   r8, r2, r8
-    eor   r4, r2, r12
-    and   r4, r5, r4
-    eor   r9, r2, r11
-    str   r5, [sp, #16]
-    eor   r5, r3, r10
-    str   r6, [sp, #20]
-    eor   r6, r5, r7
-    str   r7, [sp, #24]
-    eor   r7, r5, r9
-    str   r7, [sp, #28]
-    eor   r7, lr, r0
-    str   r9, [sp, #32]
-    eor   r9, r3, r11
-    str   r6, [sp, #36]
-    and   r6, r11, r2
-    eor   r2, r3, r2
-    str   r5, [sp, #40]
-    eor   r5, r12, r10
-    eor   r12, r1, r12
-    str   r4, [sp, #44]
-    eor   r4, r2, r12
-    and   r12, r7, r12
-    eor   r12, r9, r12
-    eor   r12, r12, r6
-    eor   r6, r5, r6
-    eor   r5, r5, r0
-    and   r9, lr, r1
-    str   r0, [sp, #48]
-    eor   r0, r10, r11
-    and   r2, r0, r2
-    eor   r2, r5, r2
-    eor   r5, r0, r7
-    and   r4, r5, r4
-    str   r5, [sp, #52]
-    and   r5, r10, r3
-    eor   r5, lr, r5
-    eor   r3, r3, r1
-    eor   r1, r1, r5
-    eor   r6, r6, r1
-    eor   r1, r8, r1
-    ldr   r8, [sp, #44]
-    eor   r8, r6, r8
-    eor   r12, r12, r1
-    eor   r1, r9, r1
-    eor   r5, r11, r5
-    eor   r5, r5, r2
-    eor   r2, r1, r2
-    eor   r1, r2, r12
-    eor   r9, r10, lr
-    and   r3, r9, r3
-    eor   r5, r5, r3
-    eor   r3, r8, r3
-    eor   r4, r5, r4
-    eor   r5, r3, r2
-    eor   r8, r3, r12
-    and   r6, r4, r2
-    eor   r2, r4, r2
-    eor   r6, r12, r6
-    and   r12, r3, r12
-    eor   r12, r5, r12
-    eor   r6, r6, r12
-    eor   r12, r4, r12
-    eor   r5, r4, r3
-    and   r1, r5, r1
-    eor   r1, r12, r1
-    and   r4, r4, r1
-    and   r5, r5, r6
-    and   r12, r2, r1
-    eor   r1, r1, r6
-    and   r3, r3, r1
-    and   r1, r8, r1
-    eor   r8, r2, r8
-    and   r6, r8, r6
-    eor   r12, r12, r1
-    eor   r6, r1, r6
-    and   r10, r10, r12
-    and   r11, r11, r6
-    eor   r5, r3, r5
-    eor   r3, r4, r3
-    ldr   r4, [sp, #48]
-    and   r4, r4, r5
-    ldr   r1, [sp, #40]
-    and   r1, r1, r12
-    and   lr, lr, r3
-    eor   r4, r4, r10
-    eor   lr, lr, r4
-    eor   r8, r3, r12
-    and   r9, r9, r8
-    eor   r9, r10, r9
-    ldr   r10, [sp, #36]
-    and   r8, r10, r8
-    eor   r8, r1, r8
-    eor   r12, r6, r12
-    and   r0, r0, r12
-    eor   lr, lr, r0
-    eor   r0, r0, r9
-    ldr   r10, [sp, #20]
-    and   r2, r10, r5
+    eor   r1, r7, r1
+    eor   r11, r1, r11
+    eor   r1, r2, lr
+    and   r1, r1, #0x0000ff00
+    and   lr, lr, #0x0000ff00
+    eor   lr, r12, lr
+    and   r2, r2, #0x000000ff
+    eor   r2, r6, r2
     eor   r1, r2, r1
-    eor   r2, r5, r3
-    and   r7, r7, r2
-    eor   r7, r7, r11
-    eor   r4, r7, r4
-    eor   r5, r5, r6
-    ldr   r7, [sp, #16]
-    and   r7, r7, r5
-    eor   r7, r11, r7
-    eor   r9, r7, r9
-    ldr   r7, [sp, #32]
-    and   r6, r7, r6
-    ldr   r11, [sp, #24]
+    eor   r2, r9, r1
+    eor   r6, r8, lr
+    and   r12, r0, r6
+    eor   r7, r3, r9
+    eor   r6, r7, r6
+    eor   r5, lr, r10
+    eor   r4, r2, r5
+    str   r2, [sp, #20]
+    and   r2, r1, r9
+    str   r5, [sp, #24]
+    eor   r5, r3, r11
+    str   r5, [sp, #28]
+    eor   r5, r11, r1
+    and   r7, r5, r7
+    str   r4, [sp, #32]
+    eor   r4, r5, r0
+    and   r6, r4, r6
+    str   r4, [sp, #36]
+    and   r4, r10, lr
+    eor   r4, r9, r4
+    eor   r9, r9, lr
+    eor   lr, lr, r11
+    str   r5, [sp, #40]
+    eor   r5, r3, r8
+    str   r0, [sp, #44]
+    eor   r0, r3, r1
+    eor   r12, r0, r12
     and   r3, r11, r3
-    eor   r3, r3, r1
-    eor   r7, r7, r10
-    and   r5, r7, r5
-    eor   r10, r11, r10
-    eor   r5, r6, r5
-    eor   r5, r5, r8
-    and   r11, r10, r2
-    eor   r6, r11, r6
-    eor   r1, r6, r1
-    eor   r2, r2, r12
-    ldr   r6, [sp, #52]
-    and   r6, r6, r2
-    eor   r0, r0, r6
-    ldr   r6, [sp, #28]
-    and   r12, r6, r12
-    eor   r10, r6, r10
-    and   r2, r10, r2
-    eor   r8, r12, r8
-    eor   r2, r8, r2
-    eor   r12, r3, r12
-    eor   r3, r12, r4
-    eor   r3, r3, r0
-    and   r3, r3, #0xff000000
-    eor   r8, r5, r4
-    and   r10, r12, #0x00ff0000
-    eor   r10, lr, r10
-    eor   r6, r1, r0
-    eor   r11, r8, r0
-    and   r11, r11, #0x00ff0000
-    eor   r11, r9, r11
-    eor   r7, r5, r2
-    eor   r7, r7, r9
-    eor   r9, lr, r9
-    eor   lr, lr, r0
-    eor   r7, r7, r6
-    and   r7, r7, #0xff000000
-    eor   r7, r11, r7
-    and   r6, r6, #0xff000000
-    and   lr, lr, #0x00ff0000
-    eor   r6, lr, r6
-    eor   r5, r5, r6
-    eor   lr, r8, r9
-    eor   r9, r9, r0
-    and   r9, r9, #0xff000000
-    eor   r11, r1, lr
-    eor   lr, r2, lr
-    and   lr, lr, #0xff000000
-    and   r11, r11, #0xff000000
-    eor   r11, r10, r11
-    eor   r10, r2, r0
-    and   r10, r10, #0x00ff0000
-    eor   r0, r0, r10
+    ldr   r0, [sp, #16]
     eor   r3, r0, r3
-    eor   r10, r2, r10
-    eor   lr, r10, lr
-    eor   r10, r1, r12
-    eor   r8, r10, r8
-    eor   r2, r10, r2
-    and   r8, r8, #0x00ff0000
-    eor   r4, r4, r8
-    eor   r6, r4, r6
-    eor   r8, r1, r8
-    eor   r9, r8, r9
+    eor   r12, r12, r2
+    eor   r2, lr, r2
+    eor   lr, lr, r10
+    eor   r7, lr, r7
+    eor   lr, r1, r3
+    eor   lr, lr, r7
+    eor   r3, r8, r3
+    eor   r4, r4, r3
+    eor   r3, r2, r3
+    eor   r12, r12, r4
+    eor   r2, r11, r0
+    and   r5, r2, r5
+    eor   lr, lr, r5
+    eor   r6, lr, r6
+    and   lr, r0, r8
+    eor   r4, lr, r4
+    eor   r7, r4, r7
+    eor   r8, r8, r0
+    eor   r4, r7, r12
+    eor   lr, r1, r10
+    and   r9, lr, r9
+    eor   r9, r3, r9
+    eor   r5, r9, r5
+    eor   r5, r6, r5
+    and   r9, r6, r12
+    eor   r6, r6, r5
+    eor   r3, r7, r9
+    eor   r9, r5, r9
+    and   r4, r9, r4
+    eor   r4, r7, r4
+    eor   r12, r12, r4
+    eor   r9, r3, r4
+    and   r9, r7, r9
+    eor   r12, r12, r9
+    eor   r9, r3, r9
+    and   r3, r6, r3
+    eor   r3, r5, r3
+    and   r9, r3, r9
+    eor   r9, r6, r9
+    eor   r4, r4, r9
+    and   r1, r1, r4
+    and   r10, r10, r9
+    eor   r3, r3, r9
+    eor   r12, r12, r3
+    and   r0, r0, r3
+    and   r11, r11, r12
+    eor   r10, r10, r11
+    eor   r0, r0, r10
+    eor   r6, r9, r4
+    ldr   r5, [sp, #32]
+    and   r5, r5, r6
+    and   r6, lr, r6
+    eor   r6, r1, r6
+    eor   lr, r9, r3
+    ldr   r7, [sp, #44]
+    and   r7, r7, lr
+    eor   r1, r7, r1
+    eor   r10, r1, r10
+    ldr   r1, [sp, #24]
+    and   r9, r1, r9
+    eor   r1, r8, r1
+    and   r7, r8, r3
+    eor   r3, r3, r12
+    and   r2, r2, r3
+    eor   r2, r11, r2
+    eor   r6, r6, r2
+    ldr   r11, [sp, #28]
+    eor   r8, r11, r8
+    and   r3, r8, r3
+    and   r8, r11, r12
+    eor   r3, r8, r3
+    eor   r9, r9, r8
+    eor   r7, r7, r9
+    eor   r12, r4, r12
+    ldr   r8, [sp, #40]
+    and   r8, r8, r12
+    eor   r2, r8, r2
+    eor   r8, r0, r8
+    ldr   r0, [sp, #20]
+    and   r4, r0, r4
+    eor   r0, r11, r0
+    eor   r5, r4, r5
+    eor   r5, r5, r3
+    eor   r11, r0, r1
+    and   r0, r0, r12
+    eor   r7, r7, r0
+    eor   r3, r0, r3
+    eor   r12, lr, r12
+    and   lr, r1, lr
+    eor   r4, lr, r4
+    eor   r9, r4, r9
+    and   r11, r11, r12
+    eor   r11, r3, r11
+    ldr   r3, [sp, #36]
+    and   r12, r3, r12
+    eor   r12, r2, r12
+    eor   r2, r5, r11
+    eor   r2, r2, r6
+    eor   r3, r8, r12
+    and   r3, r3, #0x00ff0000
+    and   r4, r7, #0x00ff0000
+    eor   r4, r8, r4
+    eor   r8, r8, r6
+    eor   lr, r8, r12
+    and   lr, lr, #0xff000000
+    eor   r1, r9, r12
+    eor   r2, r2, r1
     and   r2, r2, #0xff000000
-    eor   r2, r12, r2
+    and   r1, r1, #0xff000000
+    eor   r1, r3, r1
+    eor   r3, r5, r1
+    eor   r5, r5, r10
+    eor   r8, r5, r8
+    eor   r0, r5, r12
+    and   r0, r0, #0x00ff0000
+    eor   r0, r6, r0
+    eor   r2, r0, r2
+    eor   r0, r11, r8
+    and   r0, r0, #0xff000000
+    eor   r8, r9, r8
+    and   r8, r8, #0xff000000
+    eor   r8, r4, r8
+    eor   r4, r7, r10
+    eor   r4, r4, r12
+    and   r4, r4, #0xff000000
+    eor   r6, r9, r7
+    eor   r5, r6, r5
+    eor   r6, r6, r11
+    and   r6, r6, #0xff000000
+    eor   r7, r7, r6
+    and   r5, r5, #0x00ff0000
+    eor   r10, r10, r5
+    eor   r9, r9, r5
+    eor   lr, r9, lr
+    eor   r1, r10, r1
+    eor   r10, r11, r12
+    and   r10, r10, #0x00ff0000
+    eor   r12, r12, r10
+    eor   r4, r12, r4
+    eor   r10, r11, r10
+    eor   r0, r10, r0
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r0, [sp, #8]
-    subs  r0, r0, #1
-    str   r0, [sp, #8]
+    ldr   r5, [sp, #8]
+    subs  r5, r5, #1
+    str   r5, [sp, #8]
     beq   .Laria_cm3_ct2_last_even
     /* the slices back into the split layout */
-    mov   r0, lr
-    mov   r1, r5
-    mov   r4, r3
-    mov   r3, r9
-    mov   r5, r7
-    mov   r7, r6
-    mov   r6, r11
+    mov   r5, r2
+    mov   r2, r7
+    mov   r6, r8
+    mov   r7, r1
+    mov   r1, r3
+    mov   r3, lr
     TO_WORDS2
     DIFFUSE r0, r1, r2, r3
     DIFFUSE r4, r5, r6, r7
     ADDKEY2 1
     b     .Laria_cm3_ct2_odd
 .Laria_cm3_ct2_last_odd:
-    eor   r3, r11, r3
-    eor   r0, r6, r3
-    eor   r1, r2, r5
-    eor   r4, r2, lr
-    eor   r8, r7, r0
-    eor   r9, r9, lr
-    eor   r2, r2, r8
-    eor   r5, r5, r7
-    eor   r11, r1, r11
-    eor   r1, r1, r3
-    eor   r9, r9, r8
-    eor   r6, r4, r6
-    eor   r4, r4, r0
-    eor   r6, r6, r7
+    eor   r4, r8, r4
+    eor   r5, r1, r4
+    eor   r6, r7, r3
+    eor   r9, r7, r0
+    eor   r10, r2, r5
+    eor   lr, lr, r0
+    eor   r7, r7, r10
+    eor   r3, r3, r2
+    eor   r8, r6, r8
+    eor   r6, r6, r4
+    eor   lr, lr, r10
+    eor   r1, r9, r1
+    eor   r9, r9, r5
+    eor   r1, r1, r2
     /* the slices back into the split layout */
-    mov   r3, r9
-    mov   r7, r2
-    mov   r2, r0
-    mov   r0, r4
-    mov   r4, r1
-    mov   r1, r6
-    mov   r6, r11
+    mov   r0, r9
+    mov   r2, r5
+    mov   r4, r6
+    mov   r5, r3
+    mov   r3, lr
+    mov   r6, r8
     b     .Laria_cm3_ct2_last
 .Laria_cm3_ct2_last_even:
     /* ---- the last round's outputs out of the twisted form (X^-1), generated ---- */
-    eor   r3, r11, r3
-    eor   r0, r6, r3
-    eor   r1, r2, r5
-    eor   r4, r2, lr
-    eor   r8, r7, r0
-    eor   r9, r9, lr
-    eor   r2, r2, r8
-    eor   r5, r5, r7
-    eor   r11, r1, r11
-    eor   r1, r1, r3
-    eor   r9, r9, r8
-    eor   r6, r4, r6
-    eor   r4, r4, r0
-    eor   r6, r6, r7
+    eor   r4, r8, r4
+    eor   r5, r1, r4
+    eor   r6, r7, r3
+    eor   r9, r7, r0
+    eor   r10, r2, r5
+    eor   lr, lr, r0
+    eor   r7, r7, r10
+    eor   r3, r3, r2
+    eor   r8, r6, r8
+    eor   r6, r6, r4
+    eor   lr, lr, r10
+    eor   r1, r9, r1
+    eor   r9, r9, r5
+    eor   r1, r1, r2
     /* the slices back into the split layout */
-    mov   r3, r9
-    mov   r7, r2
-    mov   r2, r0
-    mov   r0, r4
-    mov   r4, r1
-    mov   r1, r6
-    mov   r6, r11
+    mov   r0, r9
+    mov   r2, r5
+    mov   r4, r6
+    mov   r5, r3
+    mov   r3, lr
+    mov   r6, r8
 .Laria_cm3_ct2_last:
     TO_WORDS2
     ADDKEY2 0                   /* the final key, plain */

@@ -10,7 +10,8 @@ The S-box circuit is the twisted one of crypto/aria/aria_ct_circuit.py (build_tw
 tower-field GF(2^8) inversion for the four S-boxes, the state kept as X.x in every byte between the
 first key addition and the last S-box layer (X: AES field to tower), so that SB1/SB2 lanes need no
 input map and SB3/SB4 lanes no output map; the remaining per-type corrections are masked at their
-rank (5 or 7 lane-mask ANDs instead of 8). The key schedule applies X to the round keys 2..n
+rank (5 or 7 lane-mask ANDs instead of 8); the GF(16) inversion inside the tower is Boyar and
+Peralta's (5 AND instead of 9). The key schedule applies X to the round keys 2..n
 (mcu_aria_cm3_ct_twist); the core twists the block after the first key and untwists after the last
 S-box layer. What this generator adds for Thumb-2:
 
@@ -18,8 +19,8 @@ S-box layer. What this generator adds for Thumb-2:
   policy (evict the value whose next use is furthest; a value already in its stack slot is preferred,
   its eviction costs no store), spills in a stack frame. The numbers are in the generated header.
 * The operation order: aria_ct_circuit.schedule was tuned for 26 registers. --search hill-climbs over
-  per-operation biases of that list scheduler, scoring each order by the spills of the Belady
-  allocation, and stores the best order in aria_ct_cm3_order.json (a permutation of the circuit's
+  per-operation biases of that list scheduler, scoring each order by the cycles of the Belady
+  allocation's spills (LDR 2, STR 1), and stores the best order in aria_ct_cm3_order.json (a permutation of the circuit's
   operations; the generator checks that it respects every dependency). Without that file the
   generator falls back to the unbiased schedule.
 * The lane masks are single nibbles (0xF << 8j) in this bitslice layout, so a masked AND is
@@ -191,11 +192,11 @@ def noisy_schedule(ops: list[tuple], outputs: list[int], inputs: set[int], noise
 def spill_cost(ops: list[tuple], order: list[int], outputs: list[int], in_regs: dict[int, str]) -> int:
     al = Allocator([ops[i] for i in order], outputs, in_regs)
     al.run()
-    return al.loads + al.stores
+    return 2 * al.loads + al.stores          # cycles: LDR 2, STR 1
 
 
 def search_order(ops: list[tuple], outputs: list[int], in_regs: dict[int, str], iters: int) -> list[int]:
-    """Hill climbing over the scheduler's biases, scored by the spills of the Belady allocation
+    """Hill climbing over the scheduler's biases, scored by the spill cycles of the Belady allocation
     (seeded: the same iteration count gives the same order)."""
     MASK_IMM.update({k: "0" for k in ("M1", "M2", "M3", "M4")})    # the text is not used here
     rng = random.Random(2026)
@@ -322,7 +323,7 @@ def twist_code(X: list[int]) -> str:
 
 
 def generate(search: int = 0) -> str:
-    nu, mu, X, prog, outputs = best_circuit_twisted()
+    nu, mu, X, prog, outputs = best_circuit_twisted(bp=True)
     slices, lanes = slice_layout()
     in_regs = input_regs(prog, slices)
     base = [p for p in prog if p[0] != "in"]
@@ -529,7 +530,8 @@ TEMPLATE = r"""// SPDX-License-Identifier: MIT
  *      r0..r7, one per bit position, 16 lanes each: @LANES@;
  *      in the first round, X applied to the slices (the state enters the twisted form);
  *   3. the twisted S-box circuit of crypto/aria/aria_ct_circuit.py (build_twisted: @COUNTS@;
- *      GF(((2^2)^2)^2) with nu = @NU@, mu = @MU@, X = AES-field-to-tower rows @X@), register-allocated by
+ *      GF(((2^2)^2)^2) with nu = @NU@, mu = @MU@, X = AES-field-to-tower rows @X@, the GF(16)
+ *      inversion Boyar and Peralta's), register-allocated by
  *      gen_ct_cm3.py over r0-r12 and lr with Belady spilling (@SPILLS@ a round); lane masks
  *      select SB1..SB4 per lane (odd and even rounds differ only in the immediates);
  *   4. back to words: merge (ORR with LSL #4), the SWAPMOVEs in reverse; in the last round X^-1 is
