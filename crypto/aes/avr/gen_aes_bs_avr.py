@@ -1,0 +1,826 @@
+# SPDX-License-Identifier: MIT
+"""Generate aes128_bs_avr.S: constant-time AES-128 (FIPS 197) for the 8-bit AVR (ATmega128) with no table
+look-up at all, implementation avr-bitsliced.
+
+    python3 gen_aes_bs_avr.py            (writes aes128_bs_avr.S beside this file; --check compares)
+
+One block, bitsliced: the 16 state bytes become eight 16-bit planes (plane k = bit k of every byte), one
+register pair each (r2:r3 = plane 0 ... r16:r17 = plane 7). Inside a plane, byte (row r, column c) is
+bit 4r + c: the low register holds rows 0 and 1 (a nibble each), the high one rows 2 and 3.
+- SubBytes: the Boyar-Peralta circuit (32 AND, 81 XOR; its NOTs folded into the round keys, as
+  crypto/aes/rv32/gen_aes_bitsliced.py does) on the eight planes, 16 S-boxes at a time. The AVR is a
+  two-operand machine with MOVW: a gate is two EOR/AND on the pair, plus one MOVW when neither operand
+  dies. The gate order is searched (seeded, deterministic) and the values are allocated over 15 register
+  pairs with Belady eviction (the value used furthest ahead is stored to the frame with two STD).
+- ShiftRows on the planes: row 1 is a nibble rotation in the low register (MOV/LSR/BST/BLD + a masked
+  merge, 7 cycles), rows 2 and 3 are rebuilt in the high register (LSL, BST/BLD, 13 cycles).
+- MixColumns: with u = a ^ rot1(a) (rot1 moves every row up by one: two SWAPs and a masked nibble
+  exchange between the two registers, 10 cycles with the XOR), b = a ^ u ^ rot2(u) ^ xtime(u); rot2 is
+  the exchange of the two registers (free) and xtime on planes is a renaming plus three XORs of u7.
+- AddRoundKey: the round keys are stored as planes (LD X+ / EOR); the key schedule is bytewise with
+  SubWord through the same circuit, then transposes each round key and complements the planes of 0x63
+  in round keys 1..10 (the circuit's missing NOTs; MixColumns and ShiftRows leave an all-0x63 state as it is).
+- The transposition in and out: LSR a byte, ROR it into a plane register, 18 cycles a byte.
+No instruction has a secret-dependent address or branch: the only branches count rounds.
+The generator interprets its own code (a small AVR model below) on random keys and blocks against FIPS 197
+before it writes anything, and counts cycles.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from gen_aes_avr import gmul, sbox as sbox_table  # noqa: E402
+
+SBOX = sbox_table()
+
+# The circuit of Boyar and Peralta (x0 = most significant input bit, s0 = most significant output bit),
+# with its XNORs written as XORs: the result is S(x) ^ 0x63.
+BP_CIRCUIT = """
+y14 = x3 ^ x5; y13 = x0 ^ x6; y9 = x0 ^ x3; y8 = x0 ^ x5; t0 = x1 ^ x2; y1 = t0 ^ x7; y4 = y1 ^ x3
+y12 = y13 ^ y14; y2 = y1 ^ x0; y5 = y1 ^ x6; y3 = y5 ^ y8; t1 = x4 ^ y12; y15 = t1 ^ x5; y20 = t1 ^ x1
+y6 = y15 ^ x7; y10 = y15 ^ t0; y11 = y20 ^ y9; y7 = x7 ^ y11; y17 = y10 ^ y11; y19 = y10 ^ y8
+y16 = t0 ^ y11; y21 = y13 ^ y16; y18 = x0 ^ y16
+t2 = y12 & y15; t3 = y3 & y6; t4 = t3 ^ t2; t5 = y4 & x7; t6 = t5 ^ t2; t7 = y13 & y16; t8 = y5 & y1
+t9 = t8 ^ t7; t10 = y2 & y7; t11 = t10 ^ t7; t12 = y9 & y11; t13 = y14 & y17; t14 = t13 ^ t12
+t15 = y8 & y10; t16 = t15 ^ t12; t17 = t4 ^ t14; t18 = t6 ^ t16; t19 = t9 ^ t14; t20 = t11 ^ t16
+t21 = t17 ^ y20; t22 = t18 ^ y19; t23 = t19 ^ y21; t24 = t20 ^ y18; t25 = t21 ^ t22; t26 = t21 & t23
+t27 = t24 ^ t26; t28 = t25 & t27; t29 = t28 ^ t22; t30 = t23 ^ t24; t31 = t22 ^ t26; t32 = t31 & t30
+t33 = t32 ^ t24; t34 = t23 ^ t33; t35 = t27 ^ t33; t36 = t24 & t35; t37 = t36 ^ t34; t38 = t27 ^ t36
+t39 = t29 & t38; t40 = t25 ^ t39; t41 = t40 ^ t37; t42 = t29 ^ t33; t43 = t29 ^ t40; t44 = t33 ^ t37
+t45 = t42 ^ t41
+z0 = t44 & y15; z1 = t37 & y6; z2 = t33 & x7; z3 = t43 & y16; z4 = t40 & y1; z5 = t29 & y7
+z6 = t42 & y11; z7 = t45 & y17; z8 = t41 & y10; z9 = t44 & y12; z10 = t37 & y3; z11 = t33 & y4
+z12 = t43 & y13; z13 = t40 & y5; z14 = t29 & y2; z15 = t42 & y9; z16 = t45 & y14; z17 = t41 & y8
+t46 = z15 ^ z16; t47 = z10 ^ z11; t48 = z5 ^ z13; t49 = z9 ^ z10; t50 = z2 ^ z12; t51 = z2 ^ z5
+t52 = z7 ^ z8; t53 = z0 ^ z3; t54 = z6 ^ z7; t55 = z16 ^ z17; t56 = z12 ^ t48; t57 = t50 ^ t53
+t58 = z4 ^ t46; t59 = z3 ^ t54; t60 = t46 ^ t57; t61 = z14 ^ t57; t62 = t52 ^ t58; t63 = t49 ^ t58
+t64 = z4 ^ t59; t65 = t61 ^ t62; t66 = z1 ^ t63; s0 = t59 ^ t63; s6 = t56 ^ t62; s7 = t48 ^ t60
+t67 = t64 ^ t65; s3 = t53 ^ t66; s4 = t51 ^ t66; s5 = t47 ^ t65; s1 = t64 ^ s3; s2 = t55 ^ t67
+"""
+GATES: list[tuple[str, str, str, str]] = []
+for _stmt in BP_CIRCUIT.replace("\n", ";").split(";"):
+    if _stmt.strip():
+        _d, _e = (s.strip() for s in _stmt.split("="))
+        _a, _op, _b = _e.split()
+        GATES.append((_d, {"^": "eor", "&": "and"}[_op], _a, _b))
+SBOX_NOT = 0x63
+
+# Register map (pairs named by their low register).
+PLANE = [2 + 2 * k for k in range(8)]             # canonical plane k: r(2+2k):r(3+2k)
+POOL = [0] + list(range(2, 27, 2)) + [30]          # the S-box's 15 pairs (all but Y, the frame)
+U7, UA, UB = 18, 20, 22                            # MixColumns: u7 and two rolling u planes
+TMP, TMP2 = 24, 25                                 # ANDI needs r16..r31
+SAVED = list(range(2, 18)) + [28, 29]
+
+# Frame (Y + offset; Y = SP + 1): spill slots first, then the pointers.
+SPILL = 0
+
+
+def check_circuit() -> None:
+    for v in range(256):
+        env = {f"x{i}": (v >> (7 - i)) & 1 for i in range(8)}
+        for d, op, a, b in GATES:
+            env[d] = env[a] ^ env[b] if op == "eor" else env[a] & env[b]
+        out = sum(env[f"s{i}"] << (7 - i) for i in range(8))
+        assert out ^ SBOX_NOT == SBOX[v], (v, out)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Cycle costs of the instructions we emit (ATmega128; LD/ST/LDD/STD 2, PUSH/POP 2, RCALL 3, RET 4).
+CYC = {"ld": 2, "st": 2, "ldd": 2, "std": 2, "push": 2, "pop": 2, "rcall": 3, "ret": 4, "sbiw": 2,
+       "adiw": 2}
+
+
+class Code:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.ins: list[tuple] = []
+
+    def e(self, op: str, *args) -> None:
+        self.ins.append((op,) + args)
+        self.lines.append(f"    {op:<6}" + ", ".join(str(a) for a in args) if args else f"    {op}")
+
+    def label(self, name: str) -> None:
+        self.ins.append(("label", name))
+        self.lines.append(f"{name}:")
+
+    def cycles(self) -> int:
+        return sum(CYC.get(i[0], 1) for i in self.ins if i[0] != "label")
+
+
+def R(n: int) -> str:
+    return f"r{n}"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# S-box: gate order search and allocation
+
+def deps_order(seed: int) -> list[int]:
+    """A topological order of GATES: greedy, preferring gates that let an operand die (fewer live values),
+    ties broken by a seeded random draw."""
+    rng = random.Random(seed)
+    producer = {d: i for i, (d, _, _, _) in enumerate(GATES)}
+    users: dict[str, int] = {}
+    for d, _, a, b in GATES:
+        for v in (a, b):
+            users[v] = users.get(v, 0) + 1
+    for i in range(8):
+        users[f"s{i}"] = users.get(f"s{i}", 0) + 1
+    left = dict(users)
+    done: set[str] = {f"x{i}" for i in range(8)}
+    order: list[int] = []
+    pending = set(range(len(GATES)))
+    while pending:
+        ready = [i for i in pending if all(v in done for v in GATES[i][2:])]
+
+        def score(i: int) -> tuple:
+            d, _, a, b = GATES[i]
+            kills = sum(1 for v in (a, b) if left[v] == 1)
+            return (kills, rng.random())
+        i = max(ready, key=score)
+        d, _, a, b = GATES[i]
+        for v in (a, b):
+            left[v] -= 1
+        done.add(d)
+        order.append(i)
+        pending.remove(i)
+    assert len(order) == len(GATES) and all(producer)
+    return order
+
+
+def allocate_sbox(order: list[int], spill_base: int) -> tuple[Code, int]:
+    """x_i is plane 7 - i on entry and s_i goes to plane 7 - i on exit. Returns the code and slots used."""
+    gates = [GATES[i] for i in order]
+    uses: dict[str, list[int]] = {}
+    for i, (d, op, a, b) in enumerate(gates):
+        for v in (a, b):
+            uses.setdefault(v, []).append(i)
+    end = len(gates)
+    outs = [f"s{i}" for i in range(8)]
+    for v in outs:
+        uses.setdefault(v, []).append(end)
+    INF = 1 << 30
+
+    def next_use(v: str, i: int) -> int:
+        for u in uses.get(v, []):
+            if u >= i:
+                return u
+        return INF
+
+    reg: dict[str, int] = {f"x{i}": PLANE[7 - i] for i in range(8)}
+    holder: dict[int, str] = {r: v for v, r in reg.items()}
+    free = [r for r in POOL if r not in holder]
+    slot: dict[str, int] = {}
+    free_slots: list[int] = []
+    nslots = 0
+    c = Code()
+
+    def get(i: int, keep: set[str]) -> int:
+        nonlocal nslots
+        if free:
+            return free.pop(0)
+        victim = max((v for v in holder.values() if v not in keep),
+                     key=lambda v: (next_use(v, i), v in slot))
+        r = reg.pop(victim)
+        del holder[r]
+        if victim not in slot:
+            if free_slots:
+                slot[victim] = free_slots.pop()
+            else:
+                slot[victim] = spill_base + 2 * nslots
+                nslots += 1
+            c.e("std", f"Y+{slot[victim]}", R(r))
+            c.e("std", f"Y+{slot[victim] + 1}", R(r + 1))
+        return r
+
+    def load(v: str, i: int, keep: set[str]) -> None:
+        r = get(i, keep)
+        c.e("ldd", R(r), f"Y+{slot[v]}")
+        c.e("ldd", R(r + 1), f"Y+{slot[v] + 1}")
+        reg[v] = r
+        holder[r] = v
+
+    def kill(v: str) -> None:
+        if v in slot:
+            free_slots.append(slot.pop(v))
+        r = reg.pop(v)
+        del holder[r]
+        free.append(r)
+
+    for i, (d, op, a, b) in enumerate(gates):
+        for v in (a, b):
+            if v not in reg:
+                load(v, i, {a, b})
+        dead = [v for v in (a, b) if next_use(v, i + 1) == INF]
+        if dead:
+            dst = dead[0]
+            other = b if dst == a else a
+            r = reg[dst]
+            c.e(op, R(r), R(reg[other]))
+            c.e(op, R(r + 1), R(reg[other] + 1))
+            for v in dead[1:]:
+                kill(v)
+            if dst in slot:
+                free_slots.append(slot.pop(dst))
+            del reg[dst]
+            reg[d] = r
+            holder[r] = d
+        else:
+            r = get(i, {a, b})
+            c.e("movw", R(r), R(reg[a]))
+            c.e(op, R(r), R(reg[b]))
+            c.e(op, R(r + 1), R(reg[b] + 1))
+            reg[d] = r
+            holder[r] = d
+    # outputs to their planes: a parallel move of the pairs in registers, then the spilled ones
+    target = {f"s{i}": PLANE[7 - i] for i in range(8)}
+    moves = {reg[v]: target[v] for v in outs if v in reg and reg[v] != target[v]}
+    c.lines.append("    // outputs to their planes")
+    while moves:
+        busy = set(moves)
+        ready = [s for s, t in moves.items() if t not in busy]
+        if ready:
+            s = ready[0]
+            c.e("movw", R(moves[s]), R(s))
+            del moves[s]
+        else:                                     # a cycle: park one source in a pair nobody needs
+            used = set(moves) | set(moves.values()) | set(target.values())
+            spare = next(p for p in POOL if p not in used)
+            s = next(iter(moves))
+            c.e("movw", R(spare), R(s))
+            moves[spare] = moves.pop(s)
+    for v in outs:
+        if v not in reg:
+            c.e("ldd", R(target[v]), f"Y+{slot[v]}")
+            c.e("ldd", R(target[v] + 1), f"Y+{slot[v] + 1}")
+    return c, nslots
+
+
+def best_sbox(spill_base: int, trials: int = 300) -> tuple[Code, int, int]:
+    best = None
+    for seed in range(trials):
+        order = deps_order(seed)
+        c, n = allocate_sbox(order, spill_base)
+        if best is None or c.cycles() < best[0].cycles():
+            best = (c, n, seed)
+    return best
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Linear layers on the planes
+
+def shiftrows(c: Code) -> None:
+    t = R(TMP)
+    for k in range(8):
+        lo, hi = R(PLANE[k]), R(PLANE[k] + 1)
+        # row 1 (bits 4..7 of lo): new bit 4+c = old bit 4+(c+1)%4
+        c.e("mov", t, lo)
+        c.e("lsr", t)
+        c.e("bst", lo, 4)
+        c.e("bld", t, 7)
+        c.e("eor", t, lo)
+        c.e("andi", t, "0xF0")
+        c.e("eor", lo, t)
+        # row 3 (bits 4..7 of hi) by 3: new bit 4+c = old 4+(c+3)%4; row 2 (bits 0..3) by 2
+        c.e("mov", t, hi)
+        c.e("lsl", t)
+        c.e("bst", hi, 7)
+        c.e("bld", t, 4)
+        for dst, src in ((0, 2), (1, 3), (2, 0), (3, 1)):
+            c.e("bst", hi, src)
+            c.e("bld", t, dst)
+        c.e("mov", hi, t)
+
+
+def mixcolumns(c: Code) -> None:
+    t = R(TMP)
+
+    def make_u(k: int, u: int) -> None:           # u = a ^ rot1(a) of plane k
+        a = PLANE[k]
+        c.e("movw", R(u), R(a))
+        c.e("swap", R(u))
+        c.e("swap", R(u + 1))
+        c.e("mov", t, R(u))
+        c.e("eor", t, R(u + 1))
+        c.e("andi", t, "0xF0")
+        c.e("eor", R(u), t)
+        c.e("eor", R(u + 1), t)
+        c.e("eor", R(u), R(a))
+        c.e("eor", R(u + 1), R(a + 1))
+
+    make_u(7, U7)
+    prev = U7
+    for k in range(8):
+        if k == 7:
+            u = U7
+        else:
+            u = UA if prev != UA else UB
+            make_u(k, u)
+        a = PLANE[k]
+        for x in (u, u + 1):                      # a ^ u ^ rot2(u): both halves of u into both registers
+            c.e("eor", R(a), R(x))
+            c.e("eor", R(a + 1), R(x))
+        c.e("eor", R(a), R(prev))                 # xtime(u)_k = u_(k-1) (u_7 for k = 0)
+        c.e("eor", R(a + 1), R(prev + 1))
+        if k in (1, 3, 4):                        # ... ^ u_7 for the bits of 0x1b
+            c.e("eor", R(a), R(U7))
+            c.e("eor", R(a + 1), R(U7 + 1))
+        prev = u
+
+
+def add_round_key(c: Code) -> None:               # X = the round key's planes (16 bytes), advanced
+    for k in range(8):
+        for h in (0, 1):
+            c.e("ld", R(TMP), "X+")
+            c.e("eor", R(PLANE[k] + h), R(TMP))
+
+
+def pos_index(p: int) -> int:
+    """Plane bit p = 4r + c <-> state byte r + 4c (FIPS 197 order)."""
+    r, col = divmod(p, 4)
+    return r + 4 * col
+
+
+def transpose_in(c: Code) -> None:                # planes <- the 16 bytes at Z
+    a, b = R(TMP), R(TMP2)
+    for j in range(8):
+        c.e("ldd", a, f"Z+{pos_index(j)}")
+        c.e("ldd", b, f"Z+{pos_index(j + 8)}")
+        for k in range(8):
+            c.e("lsr", a)
+            c.e("ror", R(PLANE[k]))
+            c.e("lsr", b)
+            c.e("ror", R(PLANE[k] + 1))
+
+
+def transpose_out(c: Code) -> None:               # the 16 bytes at Z <- planes (consumed)
+    a, b = R(TMP), R(TMP2)
+    for j in range(8):
+        for k in range(8):
+            c.e("lsr", R(PLANE[k]))
+            c.e("ror", a)
+            c.e("lsr", R(PLANE[k] + 1))
+            c.e("ror", b)
+        c.e("std", f"Z+{pos_index(j)}", a)
+        c.e("std", f"Z+{pos_index(j + 8)}", b)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The functions
+
+def frame_layout(nslots: int) -> dict[str, int]:
+    f = {"SPILL": 1}
+    f["RKP"] = 1 + 2 * nslots                     # round-key pointer across the S-box
+    f["OUTP"] = f["RKP"] + 2                      # out (encrypt) / rk (key schedule)
+    f["CNT"] = f["OUTP"] + 2                      # round counter
+    f["RCON"] = f["CNT"] + 1
+    f["KTMP"] = f["RCON"] + 1                     # 16 bytes: the S-box outputs in the key schedule
+    f["SIZE"] = f["KTMP"] + 16 - 1
+    assert f["SIZE"] <= 63                        # LDD/STD reach and SBIW immediate
+    return f
+
+
+def prologue(c: Code, f: dict[str, int]) -> None:
+    for r in SAVED:
+        c.e("push", R(r))
+    c.e("in", "r28", "0x3d")                      # Y = SP - frame; the frame is Y+1 .. Y+SIZE
+    c.e("in", "r29", "0x3e")
+    c.e("sbiw", "r28", f["SIZE"])
+    c.e("in", "r0", "0x3f")
+    c.e("cli")
+    c.e("out", "0x3e", "r29")
+    c.e("out", "0x3f", "r0")
+    c.e("out", "0x3d", "r28")
+
+
+def epilogue(c: Code, f: dict[str, int]) -> None:
+    c.e("adiw", "r28", f["SIZE"])
+    c.e("in", "r0", "0x3f")
+    c.e("cli")
+    c.e("out", "0x3e", "r29")
+    c.e("out", "0x3f", "r0")
+    c.e("out", "0x3d", "r28")
+    for r in reversed(SAVED):
+        c.e("pop", R(r))
+    c.e("clr", "r1")
+    c.e("ret")
+
+
+def save_x(c: Code, f: dict[str, int]) -> None:
+    c.e("std", f"Y+{f['RKP']}", "r26")
+    c.e("std", f"Y+{f['RKP'] + 1}", "r27")
+
+
+def load_x(c: Code, f: dict[str, int]) -> None:
+    c.e("ldd", "r26", f"Y+{f['RKP']}")
+    c.e("ldd", "r27", f"Y+{f['RKP'] + 1}")
+
+
+def encrypt_fn(f: dict[str, int]) -> Code:
+    """void encrypt(uint8_t *out = r24:r25, const uint8_t *in = r22:r23, const uint8_t *rk = r20:r21)"""
+    c = Code()
+    prologue(c, f)
+    c.e("std", f"Y+{f['OUTP']}", "r24")
+    c.e("std", f"Y+{f['OUTP'] + 1}", "r25")
+    c.e("movw", "r30", "r22")
+    c.e("rcall", ".Laes_bs_tin")
+    c.e("movw", "r26", "r20")
+    add_round_key(c)
+    c.e("ldi", R(TMP), 9)
+    c.e("std", f"Y+{f['CNT']}", R(TMP))
+    c.label(".Laes_bs_round")
+    save_x(c, f)
+    c.e("rcall", ".Laes_bs_sbox")
+    shiftrows(c)
+    mixcolumns(c)
+    load_x(c, f)
+    add_round_key(c)
+    c.e("ldd", R(TMP), f"Y+{f['CNT']}")
+    c.e("dec", R(TMP))
+    c.e("std", f"Y+{f['CNT']}", R(TMP))
+    c.e("breq", ".+2")                            # the round counter is public
+    c.e("rjmp", ".Laes_bs_round")
+    save_x(c, f)
+    c.e("rcall", ".Laes_bs_sbox")
+    shiftrows(c)
+    load_x(c, f)
+    add_round_key(c)
+    c.e("ldd", "r30", f"Y+{f['OUTP']}")
+    c.e("ldd", "r31", f"Y+{f['OUTP'] + 1}")
+    c.e("rcall", ".Laes_bs_tout")
+    epilogue(c, f)
+    return c
+
+
+def keyschedule_fn(f: dict[str, int]) -> Code:
+    """void keyschedule(uint8_t *rk = r24:r25, const uint8_t *key = r22:r23): FIPS 197 expansion in
+    bytes (SubWord: the previous round key through the circuit), then every round key to planes."""
+    c = Code()
+    prologue(c, f)
+    c.e("std", f"Y+{f['OUTP']}", "r24")
+    c.e("std", f"Y+{f['OUTP'] + 1}", "r25")
+    c.e("movw", "r26", "r24")
+    c.e("movw", "r30", "r22")
+    for _ in range(16):
+        c.e("ld", "r0", "Z+")
+        c.e("st", "X+", "r0")
+    c.e("ldi", R(TMP), 1)
+    c.e("std", f"Y+{f['RCON']}", R(TMP))
+    c.e("ldi", R(TMP), 10)
+    c.e("std", f"Y+{f['CNT']}", R(TMP))
+    c.label(".Laes_bs_ks")
+    save_x(c, f)                                  # X = the round key to write
+    c.e("movw", "r30", "r26")
+    c.e("sbiw", "r30", 16)                        # Z = the one before
+    c.e("rcall", ".Laes_bs_tin")
+    c.e("rcall", ".Laes_bs_sbox")
+    c.e("movw", "r30", "r28")
+    c.e("adiw", "r30", f["KTMP"])
+    c.e("rcall", ".Laes_bs_tout")                 # KTMP = S(previous round key) ^ 0x63
+    # t = RotWord(SubWord(w3)) ^ Rcon: bytes 13, 14, 15, 12 (each ^ 0x63, the circuit's NOTs)
+    c.e("ldi", R(TMP), "0x63")
+    for dst, src in ((18, 13), (19, 14), (20, 15), (21, 12)):
+        c.e("ldd", R(dst), f"Z+{src}")
+        c.e("eor", R(dst), R(TMP))
+    c.e("ldd", R(TMP), f"Y+{f['RCON']}")
+    c.e("eor", "r18", R(TMP))
+    c.e("lsl", R(TMP))                            # Rcon = xtime(Rcon): the branch depends on the round only
+    c.e("brcc", ".+2")
+    c.e("ldi", R(TMP), "0x1b")
+    c.e("std", f"Y+{f['RCON']}", R(TMP))
+    load_x(c, f)
+    c.e("movw", "r30", "r26")
+    c.e("sbiw", "r30", 16)
+    for _ in range(4):
+        for reg in (18, 19, 20, 21):
+            c.e("ld", "r0", "Z+")
+            c.e("eor", R(reg), "r0")
+            c.e("st", "X+", R(reg))
+    c.e("ldd", R(TMP), f"Y+{f['CNT']}")
+    c.e("dec", R(TMP))
+    c.e("std", f"Y+{f['CNT']}", R(TMP))
+    c.e("breq", ".+2")
+    c.e("rjmp", ".Laes_bs_ks")
+    # every round key to planes, in place; keys 1..10 complemented where 0x63 has a one
+    c.e("ldd", "r30", f"Y+{f['OUTP']}")
+    c.e("ldd", "r31", f"Y+{f['OUTP'] + 1}")
+    for i in range(11):
+        c.e("rcall", ".Laes_bs_tin")
+        if i:
+            for k in range(8):
+                if (SBOX_NOT >> k) & 1:
+                    c.e("com", R(PLANE[k]))
+                    c.e("com", R(PLANE[k] + 1))
+        for k in range(8):
+            c.e("st", "Z+", R(PLANE[k]))
+            c.e("st", "Z+", R(PLANE[k] + 1))
+    epilogue(c, f)
+    return c
+
+
+def subroutines(sb: Code) -> list[tuple[str, Code, str]]:
+    tin = Code()
+    transpose_in(tin)
+    tin.e("ret")
+    tout = Code()
+    transpose_out(tout)
+    tout.e("ret")
+    s = Code()
+    s.lines = list(sb.lines)
+    s.ins = list(sb.ins)
+    s.e("ret")
+    return [(".Laes_bs_tin", tin, "planes (r2..r17) <- the 16 bytes at Z (Z kept); uses r24, r25"),
+            (".Laes_bs_tout", tout, "the 16 bytes at Z <- planes (consumed; Z kept); uses r24, r25"),
+            (".Laes_bs_sbox", s, "SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and "
+                                 "the frame's spill slots (Y+1 ..)")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A small AVR model of the instructions above: the generator runs its own code before writing it.
+
+class AVR:
+    def __init__(self, funcs: dict[str, list[tuple]]) -> None:
+        self.r = [0] * 32
+        self.mem = bytearray(0x1100)
+        self.sp = 0x10FF
+        self.C = self.T = self.Zf = 0
+        self.prog: list[tuple] = []
+        self.at: dict[str, int] = {}
+        for name, ins in funcs.items():
+            self.at[name] = len(self.prog)
+            for i in ins:
+                if i[0] == "label":
+                    self.at[i[1]] = len(self.prog)
+                else:
+                    self.prog.append(i)
+        self.cycles = 0
+
+    def reg(self, s: str) -> int:
+        return int(s[1:])
+
+    def ptr(self, n: str) -> int:
+        base = {"X": 26, "Y": 28, "Z": 30}[n]
+        return self.r[base] | self.r[base + 1] << 8
+
+    def setptr(self, n: str, v: int) -> None:
+        base = {"X": 26, "Y": 28, "Z": 30}[n]
+        self.r[base], self.r[base + 1] = v & 0xFF, (v >> 8) & 0xFF
+
+    def addr(self, s: str) -> int:                # "Y+5", "Z+12"
+        n, off = s.split("+")
+        return self.ptr(n) + int(off)
+
+    def imm(self, s) -> int:
+        return int(s, 0) if isinstance(s, str) else s
+
+    def call(self, name: str) -> None:
+        pc = self.at[name]
+        depth = 0
+        r = self.r
+        while True:
+            op, *a = self.prog[pc]
+            self.cycles += CYC.get(op, 1)
+            pc += 1
+            if op in ("eor", "and", "mov"):
+                x, y = self.reg(a[0]), self.reg(a[1])
+                r[x] = r[x] ^ r[y] if op == "eor" else (r[x] & r[y] if op == "and" else r[y])
+            elif op == "movw":
+                x, y = self.reg(a[0]), self.reg(a[1])
+                r[x], r[x + 1] = r[y], r[y + 1]
+            elif op == "ldd":
+                r[self.reg(a[0])] = self.mem[self.addr(a[1])]
+            elif op == "std":
+                self.mem[self.addr(a[0])] = r[self.reg(a[1])]
+            elif op == "ld":
+                p = a[1][0]
+                r[self.reg(a[0])] = self.mem[self.ptr(p)]
+                self.setptr(p, self.ptr(p) + 1)
+            elif op == "st":
+                p = a[0][0]
+                self.mem[self.ptr(p)] = r[self.reg(a[1])]
+                self.setptr(p, self.ptr(p) + 1)
+            elif op == "lsr":
+                x = self.reg(a[0])
+                self.C = r[x] & 1
+                r[x] >>= 1
+            elif op == "lsl":
+                x = self.reg(a[0])
+                self.C = r[x] >> 7
+                r[x] = (r[x] << 1) & 0xFF
+            elif op == "ror":
+                x = self.reg(a[0])
+                c = r[x] & 1
+                r[x] = (r[x] >> 1) | (self.C << 7)
+                self.C = c
+            elif op == "swap":
+                x = self.reg(a[0])
+                r[x] = ((r[x] << 4) | (r[x] >> 4)) & 0xFF
+            elif op == "bst":
+                self.T = (r[self.reg(a[0])] >> a[1]) & 1
+            elif op == "bld":
+                x = self.reg(a[0])
+                r[x] = (r[x] & ~(1 << a[1]) & 0xFF) | (self.T << a[1])
+            elif op == "andi":
+                x = self.reg(a[0])
+                r[x] &= self.imm(a[1])
+            elif op == "ldi":
+                r[self.reg(a[0])] = self.imm(a[1])
+            elif op == "com":
+                x = self.reg(a[0])
+                r[x] ^= 0xFF
+            elif op == "clr":
+                r[self.reg(a[0])] = 0
+            elif op == "dec":
+                x = self.reg(a[0])
+                r[x] = (r[x] - 1) & 0xFF
+                self.Zf = int(r[x] == 0)
+            elif op in ("sbiw", "adiw"):
+                x = self.reg(a[0])
+                v = r[x] | r[x + 1] << 8
+                v = (v - a[1] if op == "sbiw" else v + a[1]) & 0xFFFF
+                r[x], r[x + 1] = v & 0xFF, v >> 8
+            elif op == "push":
+                self.mem[self.sp] = r[self.reg(a[0])]
+                self.sp -= 1
+            elif op == "pop":
+                self.sp += 1
+                r[self.reg(a[0])] = self.mem[self.sp]
+            elif op == "in":
+                port = int(a[1], 0)
+                r[self.reg(a[0])] = {0x3d: self.sp & 0xFF, 0x3e: self.sp >> 8, 0x3f: 0}[port]
+            elif op == "out":
+                port, v = int(a[0], 0), r[self.reg(a[1])]
+                if port == 0x3d:
+                    self.sp = (self.sp & 0xFF00) | v
+                elif port == 0x3e:
+                    self.sp = (self.sp & 0xFF) | v << 8
+            elif op == "cli":
+                pass
+            elif op in ("breq", "brcc"):
+                taken = self.Zf if op == "breq" else (1 - self.C)
+                assert a[0] == ".+2"
+                if taken:
+                    pc += 1
+                    self.cycles += 1
+            elif op == "rjmp":
+                pc = self.at[a[0]]
+                self.cycles += 1
+            elif op == "rcall":
+                self.mem[self.sp] = pc & 0xFF         # return index (a model, not the hardware's)
+                self.mem[self.sp - 1] = pc >> 8
+                self.sp -= 2
+                pc = self.at[a[0]]
+                depth += 1
+            elif op == "ret":
+                if depth == 0:
+                    return
+                self.sp += 2
+                pc = self.mem[self.sp] | self.mem[self.sp - 1] << 8
+                depth -= 1
+            else:
+                raise ValueError(op)
+
+
+def aes_model(key: bytes, block: bytes) -> bytes:
+    def xt(x: int) -> int:
+        return ((x << 1) ^ (0x1B if x & 0x80 else 0)) & 0xFF
+    w = list(key)
+    rcon = 1
+    for i in range(4, 44):
+        t = w[4 * i - 4:4 * i]
+        if i % 4 == 0:
+            t = [SBOX[t[1]] ^ rcon, SBOX[t[2]], SBOX[t[3]], SBOX[t[0]]]
+            rcon = xt(rcon)
+        w += [w[4 * i - 16 + j] ^ t[j] for j in range(4)]
+    s = [b ^ k for b, k in zip(block, w[:16])]
+    for rnd in range(1, 11):
+        s = [SBOX[v] for v in s]
+        s = [s[(i % 4) + 4 * ((i // 4 + i % 4) % 4)] for i in range(16)]
+        if rnd < 10:
+            n = []
+            for col in range(4):
+                a = s[4 * col:4 * col + 4]
+                n += [gmul(a[i], 2) ^ gmul(a[(i + 1) % 4], 3) ^ a[(i + 2) % 4] ^ a[(i + 3) % 4] for i in range(4)]
+            s = n
+        s = [b ^ k for b, k in zip(s, w[16 * rnd:16 * rnd + 16])]
+    return bytes(s)
+
+
+def self_test(funcs: dict[str, list[tuple]], trials: int = 6) -> tuple[int, int]:
+    rng = random.Random(19)
+    cases = [(bytes(range(16)), bytes.fromhex("00112233445566778899aabbccddeeff"))]
+    cases += [(rng.randbytes(16), rng.randbytes(16)) for _ in range(trials)]
+    ks_cyc = enc_cyc = 0
+    for key, pt in cases:
+        m = AVR(funcs)
+        rk, kp, ip, op = 0x200, 0x300, 0x320, 0x340
+        m.mem[kp:kp + 16] = key
+        m.mem[ip:ip + 16] = pt
+        m.r[24], m.r[25], m.r[22], m.r[23] = rk & 0xFF, rk >> 8, kp & 0xFF, kp >> 8
+        m.call("keyschedule")
+        ks_cyc = m.cycles + 4                     # + the caller's CALL
+        assert m.sp == 0x10FF
+        m.cycles = 0
+        m.r[24], m.r[25], m.r[22], m.r[23] = op & 0xFF, op >> 8, ip & 0xFF, ip >> 8
+        m.r[20], m.r[21] = rk & 0xFF, rk >> 8
+        m.call("encrypt")
+        enc_cyc = m.cycles + 4
+        assert m.sp == 0x10FF and m.r[1] == 0
+        got = bytes(m.mem[op:op + 16])
+        assert got == aes_model(key, pt), (key.hex(), pt.hex(), got.hex())
+    assert aes_model(bytes(range(16)), bytes.fromhex("00112233445566778899aabbccddeeff")).hex() == \
+        "69c4e0d86a7b0430d8cdb78070b4c55a"        # FIPS 197, C.1
+    return ks_cyc, enc_cyc
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Output
+
+HEADER = """// SPDX-License-Identifier: MIT
+/* GENERATED by gen_aes_bs_avr.py - do not edit. AES-128 (FIPS 197) for the 8-bit AVR (ATmega128),
+ * avr-bitsliced: constant time on any AVR, no table look-up at all.
+ *
+ * C prototypes:
+ *   void mcu_aes128_avr_bitsliced_keyschedule(uint8_t *rk, const uint8_t *key);
+ *       rk: 176 bytes, the 11 round keys as planes (16 bytes each: plane 0 low, plane 0 high, ...,
+ *       plane 7 high; byte (row r, column c) at bit 4r + c of its plane), keys 1..10 XOR 0x63
+ *   void mcu_aes128_avr_bitsliced_encrypt(uint8_t *out, const uint8_t *in, const uint8_t *rk);
+ *
+ * Register map
+ *   r2:r3 .. r16:r17   the eight planes (plane k = bit k of the 16 state bytes), 16 bits each: low register
+ *                      rows 0 (bits 0..3) and 1 (4..7), high register rows 2 and 3; bit = column
+ *   r18:r19            MixColumns: u7 = plane 7 of a ^ rot1(a);  r20:r21, r22:r23: the other u planes
+ *   r24, r25           temporaries (ANDI needs r16..r31)
+ *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
+ *   Y r28:r29          the frame (SP after the prologue): S-box spill slots at Y+1.., then rk/out pointers,
+ *                      the round counter, Rcon and 16 bytes of key-schedule scratch ({size} bytes)
+ *   Z r30:r31          in / out / key pointer for the transpositions
+ *   The S-box uses every pair but Y (r0:r1 too; r1 is cleared before returning).
+ * Techniques
+ *   - one block as eight 16-bit planes (transposition: LSR byte / ROR plane, 18 cycles a byte each way);
+ *   - SubBytes: the Boyar-Peralta circuit (113 gates), two instructions a gate plus a MOVW when no operand
+ *     dies; gate order searched (seed {seed}) and values allocated over 15 pairs with Belady spills:
+ *     {sbox_cyc} cycles for 16 S-boxes, {slots} spill slots;
+ *   - ShiftRows: nibble rotations in the plane registers (LSR/LSL, BST/BLD, masked merge), {sr_cyc} cycles;
+ *   - MixColumns: u = a ^ rot1(a) (SWAP both registers, exchange the high nibbles), b = a ^ u ^ rot2(u) ^
+ *     xtime(u), rot2 = the two registers exchanged, xtime a renaming plus three XORs: {mc_cyc} cycles;
+ *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
+ *     MixColumns unchanged);
+ *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
+ * Cycles (generator's count, CALL included): encrypt {enc}, key schedule {ks}.
+ * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
+ * depends on a secret: the same time for every key and block on any AVR.
+ */
+#include "mcucrypt/ns.h"
+
+    .text
+"""
+
+
+def generate() -> tuple[str, dict]:
+    check_circuit()
+    probe = frame_layout(0)                       # the spill base does not depend on the frame size
+    sb, nslots, seed = best_sbox(probe["SPILL"])
+    f = frame_layout(nslots)
+    subs = subroutines(sb)
+    enc = encrypt_fn(f)
+    ks = keyschedule_fn(f)
+    funcs = {"encrypt": enc.ins, "keyschedule": ks.ins}
+    for name, c, _ in subs:
+        funcs[name] = c.ins
+    ks_cyc, enc_cyc = self_test(funcs)
+    sr, mc = Code(), Code()
+    shiftrows(sr)
+    mixcolumns(mc)
+    stats = {"enc": enc_cyc, "ks": ks_cyc, "sbox_cyc": sb.cycles(), "slots": nslots, "seed": seed,
+             "sr_cyc": sr.cycles(), "mc_cyc": mc.cycles(), "size": f["SIZE"]}
+    out = HEADER.format(**stats)
+    for name, c, doc in subs:
+        out += f"\n// {doc}\n{name}:\n" + "\n".join(c.lines) + "\n"
+    for name, c in (("keyschedule", ks), ("encrypt", enc)):
+        out += f"""
+    .global MCU_FN(aes128, {name})
+    .type MCU_FN(aes128, {name}), @function
+MCU_FN(aes128, {name}):
+""" + "\n".join(c.lines) + f"\n    .size MCU_FN(aes128, {name}), . - MCU_FN(aes128, {name})\n"
+    return out, stats
+
+
+def main() -> None:
+    out = HERE / "aes128_bs_avr.S"
+    text, stats = generate()
+    if "--stats" in sys.argv:
+        print(stats)
+    if "--check" in sys.argv:
+        if not out.exists() or out.read_text() != text:
+            sys.exit(f"{out} is stale: run {Path(__file__).name}")
+        return
+    out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
