@@ -15,7 +15,7 @@
  *   r24, r25           temporaries (ANDI needs r16..r31)
  *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
  *   Y r28:r29          the frame (SP after the prologue): S-box spill slots at Y+1.., then rk/out pointers,
- *                      the round counter, Rcon and 16 bytes of key-schedule scratch (48 bytes)
+ *                      the round counter and Rcon (32 bytes)
  *   Z r30:r31          in / out / key pointer for the transpositions
  *   The S-box uses every pair but Y (r0:r1 too; r1 is cleared before returning).
  * Techniques
@@ -29,7 +29,7 @@
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
- * Cycles (generator's count, CALL included): encrypt 8155, key schedule 14983.
+ * Cycles (generator's count, without the CALL): encrypt 8151, key schedule 10299.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
  * depends on a secret: the same time for every key and block on any AVR.
  */
@@ -945,7 +945,7 @@ MCU_FN(aes128, keyschedule):
     push  r29
     in    r28, 0x3d
     in    r29, 0x3e
-    sbiw  r28, 48
+    sbiw  r28, 32
     in    r0, 0x3f
     cli
     out   0x3e, r29
@@ -994,21 +994,143 @@ MCU_FN(aes128, keyschedule):
 .Laes_bs_ks:
     std   Y+27, r26
     std   Y+28, r27
-    movw  r30, r26
-    sbiw  r30, 16
-    rcall .Laes_bs_tin
+    ld    r24, -X
+    lsr   r24
+    ror   r2
+    lsr   r24
+    ror   r4
+    lsr   r24
+    ror   r6
+    lsr   r24
+    ror   r8
+    lsr   r24
+    ror   r10
+    lsr   r24
+    ror   r12
+    lsr   r24
+    ror   r14
+    lsr   r24
+    ror   r16
+    ld    r24, -X
+    lsr   r24
+    ror   r2
+    lsr   r24
+    ror   r4
+    lsr   r24
+    ror   r6
+    lsr   r24
+    ror   r8
+    lsr   r24
+    ror   r10
+    lsr   r24
+    ror   r12
+    lsr   r24
+    ror   r14
+    lsr   r24
+    ror   r16
+    ld    r24, -X
+    lsr   r24
+    ror   r2
+    lsr   r24
+    ror   r4
+    lsr   r24
+    ror   r6
+    lsr   r24
+    ror   r8
+    lsr   r24
+    ror   r10
+    lsr   r24
+    ror   r12
+    lsr   r24
+    ror   r14
+    lsr   r24
+    ror   r16
+    ld    r24, -X
+    lsr   r24
+    ror   r2
+    lsr   r24
+    ror   r4
+    lsr   r24
+    ror   r6
+    lsr   r24
+    ror   r8
+    lsr   r24
+    ror   r10
+    lsr   r24
+    ror   r12
+    lsr   r24
+    ror   r14
+    lsr   r24
+    ror   r16
     rcall .Laes_bs_sbox
-    movw  r30, r28
-    adiw  r30, 33
-    rcall .Laes_bs_tout
+    lsl   r16
+    rol   r21
+    lsl   r14
+    rol   r21
+    lsl   r12
+    rol   r21
+    lsl   r10
+    rol   r21
+    lsl   r8
+    rol   r21
+    lsl   r6
+    rol   r21
+    lsl   r4
+    rol   r21
+    lsl   r2
+    rol   r21
+    lsl   r16
+    rol   r18
+    lsl   r14
+    rol   r18
+    lsl   r12
+    rol   r18
+    lsl   r10
+    rol   r18
+    lsl   r8
+    rol   r18
+    lsl   r6
+    rol   r18
+    lsl   r4
+    rol   r18
+    lsl   r2
+    rol   r18
+    lsl   r16
+    rol   r19
+    lsl   r14
+    rol   r19
+    lsl   r12
+    rol   r19
+    lsl   r10
+    rol   r19
+    lsl   r8
+    rol   r19
+    lsl   r6
+    rol   r19
+    lsl   r4
+    rol   r19
+    lsl   r2
+    rol   r19
+    lsl   r16
+    rol   r20
+    lsl   r14
+    rol   r20
+    lsl   r12
+    rol   r20
+    lsl   r10
+    rol   r20
+    lsl   r8
+    rol   r20
+    lsl   r6
+    rol   r20
+    lsl   r4
+    rol   r20
+    lsl   r2
+    rol   r20
     ldi   r24, 0x63
-    ldd   r18, Z+13
     eor   r18, r24
-    ldd   r19, Z+14
     eor   r19, r24
-    ldd   r20, Z+15
     eor   r20, r24
-    ldd   r21, Z+12
     eor   r21, r24
     ldd   r24, Y+32
     eor   r18, r24
@@ -1342,7 +1464,7 @@ MCU_FN(aes128, keyschedule):
     st    Z+, r15
     st    Z+, r16
     st    Z+, r17
-    adiw  r28, 48
+    adiw  r28, 32
     in    r0, 0x3f
     cli
     out   0x3e, r29
@@ -1393,7 +1515,7 @@ MCU_FN(aes128, encrypt):
     push  r29
     in    r28, 0x3d
     in    r29, 0x3e
-    sbiw  r28, 48
+    sbiw  r28, 32
     in    r0, 0x3f
     cli
     out   0x3e, r29
@@ -1975,7 +2097,7 @@ MCU_FN(aes128, encrypt):
     ldd   r30, Y+29
     ldd   r31, Y+30
     rcall .Laes_bs_tout
-    adiw  r28, 48
+    adiw  r28, 32
     in    r0, 0x3f
     cli
     out   0x3e, r29

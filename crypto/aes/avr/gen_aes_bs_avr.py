@@ -18,7 +18,7 @@ bit 4r + c: the low register holds rows 0 and 1 (a nibble each), the high one ro
   exchange between the two registers, 10 cycles with the XOR), b = a ^ u ^ rot2(u) ^ xtime(u); rot2 is
   the exchange of the two registers (free) and xtime on planes is a renaming plus three XORs of u7.
 - AddRoundKey: the round keys are stored as planes (LD X+ / EOR); the key schedule is bytewise with
-  SubWord through the same circuit, then transposes each round key and complements the planes of 0x63
+  SubWord through the same circuit (w3 alone transposed in and out, 4 of the 16 positions), then transposes each round key and complements the planes of 0x63
   in round keys 1..10 (the circuit's missing NOTs; MixColumns and ShiftRows leave an all-0x63 state as it is).
 - The transposition in and out: LSR a byte, ROR it into a plane register, 18 cycles a byte.
 No instruction has a secret-dependent address or branch: the only branches count rounds.
@@ -378,8 +378,7 @@ def frame_layout(nslots: int) -> dict[str, int]:
     f["OUTP"] = f["RKP"] + 2                      # out (encrypt) / rk (key schedule)
     f["CNT"] = f["OUTP"] + 2                      # round counter
     f["RCON"] = f["CNT"] + 1
-    f["KTMP"] = f["RCON"] + 1                     # 16 bytes: the S-box outputs in the key schedule
-    f["SIZE"] = f["KTMP"] + 16 - 1
+    f["SIZE"] = f["RCON"]
     assert f["SIZE"] <= 63                        # LDD/STD reach and SBIW immediate
     return f
 
@@ -458,7 +457,8 @@ def encrypt_fn(f: dict[str, int]) -> Code:
 
 def keyschedule_fn(f: dict[str, int]) -> Code:
     """void keyschedule(uint8_t *rk = r24:r25, const uint8_t *key = r22:r23): FIPS 197 expansion in
-    bytes (SubWord: the previous round key through the circuit), then every round key to planes."""
+    bytes (SubWord: the four bytes of w3 transposed into four plane positions and through the circuit),
+    then every round key to planes, in place."""
     c = Code()
     prologue(c, f)
     c.e("std", f"Y+{f['OUTP']}", "r24")
@@ -474,17 +474,22 @@ def keyschedule_fn(f: dict[str, int]) -> Code:
     c.e("std", f"Y+{f['CNT']}", R(TMP))
     c.label(".Laes_bs_ks")
     save_x(c, f)                                  # X = the round key to write
-    c.e("movw", "r30", "r26")
-    c.e("sbiw", "r30", 16)                        # Z = the one before
-    c.e("rcall", ".Laes_bs_tin")
+    # SubWord: only w3 (the 4 bytes before X) goes through the circuit, at bits 4..7 of the low plane
+    # registers (the other 12 positions compute garbage that is never read)
+    for j in range(4):
+        c.e("ld", R(TMP), "-X")                   # w3 bytes 3, 2, 1, 0 (X ends at the previous key + 12)
+        for k in range(8):
+            c.e("lsr", R(TMP))
+            c.e("ror", R(PLANE[k]))
     c.e("rcall", ".Laes_bs_sbox")
-    c.e("movw", "r30", "r28")
-    c.e("adiw", "r30", f["KTMP"])
-    c.e("rcall", ".Laes_bs_tout")                 # KTMP = S(previous round key) ^ 0x63
-    # t = RotWord(SubWord(w3)) ^ Rcon: bytes 13, 14, 15, 12 (each ^ 0x63, the circuit's NOTs)
+    # back out from the top: bit 7 holds byte 0 (fed last), bit 4 byte 3; t = RotWord: S[w13], S[w14],
+    # S[w15], S[w12] into r18..r21, each ^ 0x63 (the circuit's NOTs)
+    for dst in (21, 18, 19, 20):                  # bytes 0 (-> t3), 1, 2, 3
+        for k in reversed(range(8)):
+            c.e("lsl", R(PLANE[k]))
+            c.e("rol", R(dst))
     c.e("ldi", R(TMP), "0x63")
-    for dst, src in ((18, 13), (19, 14), (20, 15), (21, 12)):
-        c.e("ldd", R(dst), f"Z+{src}")
+    for dst in (18, 19, 20, 21):
         c.e("eor", R(dst), R(TMP))
     c.e("ldd", R(TMP), f"Y+{f['RCON']}")
     c.e("eor", "r18", R(TMP))
@@ -595,6 +600,10 @@ class AVR:
                 r[self.reg(a[0])] = self.mem[self.addr(a[1])]
             elif op == "std":
                 self.mem[self.addr(a[0])] = r[self.reg(a[1])]
+            elif op == "ld" and a[1][0] == "-":
+                p = a[1][1]
+                self.setptr(p, self.ptr(p) - 1)
+                r[self.reg(a[0])] = self.mem[self.ptr(p)]
             elif op == "ld":
                 p = a[1][0]
                 r[self.reg(a[0])] = self.mem[self.ptr(p)]
@@ -615,6 +624,11 @@ class AVR:
                 x = self.reg(a[0])
                 c = r[x] & 1
                 r[x] = (r[x] >> 1) | (self.C << 7)
+                self.C = c
+            elif op == "rol":
+                x = self.reg(a[0])
+                c = r[x] >> 7
+                r[x] = ((r[x] << 1) & 0xFF) | self.C
                 self.C = c
             elif op == "swap":
                 x = self.reg(a[0])
@@ -757,7 +771,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   r24, r25           temporaries (ANDI needs r16..r31)
  *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
  *   Y r28:r29          the frame (SP after the prologue): S-box spill slots at Y+1.., then rk/out pointers,
- *                      the round counter, Rcon and 16 bytes of key-schedule scratch ({size} bytes)
+ *                      the round counter and Rcon ({size} bytes)
  *   Z r30:r31          in / out / key pointer for the transpositions
  *   The S-box uses every pair but Y (r0:r1 too; r1 is cleared before returning).
  * Techniques
