@@ -5,31 +5,33 @@
  * C prototypes:
  *   void mcu_aes128_avr_bitsliced_keyschedule(uint8_t *rk, const uint8_t *key);
  *       rk: 176 bytes, the 11 round keys as planes (16 bytes each: plane 0 low, plane 0 high, ...,
- *       plane 7 high; byte (row r, column c) at bit 4r + c of its plane), keys 1..10 XOR 0x63
+ *       plane 7 high; rows 0 | 2 in the low byte, rows 1 | 3 in the high one, bit = column within the
+ *       nibble), keys 1..10 XOR 0x63
  *   void mcu_aes128_avr_bitsliced_encrypt(uint8_t *out, const uint8_t *in, const uint8_t *rk);
  *
  * Register map
  *   r2:r3 .. r16:r17   the eight planes (plane k = bit k of the 16 state bytes), 16 bits each: low register
- *                      rows 0 (bits 0..3) and 1 (4..7), high register rows 2 and 3; bit = column
+ *                      rows 0 (bits 0..3) and 2 (4..7), high register rows 1 and 3; bit = column
  *   r18:r19            MixColumns: u7 = plane 7 of a ^ rot1(a);  r20:r21, r22:r23: the other u planes
  *   r24, r25           temporaries (ANDI needs r16..r31)
  *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
  *   Y r28:r29          the frame (SP after the prologue): S-box spill slots at Y+1.., then rk/out pointers,
- *                      the round counter and Rcon (32 bytes)
+ *                      the round counter and Rcon (28 bytes)
  *   Z r30:r31          in / out / key pointer for the transpositions
  *   The S-box uses every pair but Y (r0:r1 too; r1 is cleared before returning).
  * Techniques
  *   - one block as eight 16-bit planes (transposition: LSR byte / ROR plane, 18 cycles a byte each way);
  *   - SubBytes: the Boyar-Peralta circuit (113 gates), two instructions a gate plus a MOVW when no operand
- *     dies; gate order searched (seed 30) and values allocated over 15 pairs with Belady spills:
- *     390 cycles for 16 S-boxes, 13 spill slots;
- *   - ShiftRows: nibble rotations in the plane registers (LSR/LSL, BST/BLD, masked merge), 160 cycles;
- *   - MixColumns: u = a ^ rot1(a) (SWAP both registers, exchange the high nibbles), b = a ^ u ^ rot2(u) ^
- *     xtime(u), rot2 = the two registers exchanged, xtime a renaming plus three XORs: 134 cycles;
+ *     dies; gate order searched (simulated annealing, aes128_bs_avr_order.json) and values allocated over 15 pairs with Belady spills:
+ *     365 cycles for 16 S-boxes, 11 spill slots;
+ *   - ShiftRows: a delta swap (row 2) and nibble rotations (rows 1, 3: LSR/LSL, BST/BLD, masked merge),
+ *     152 cycles;
+ *   - MixColumns: rot1(a) = (hi, SWAP lo) and rot2(a) = (SWAP lo, SWAP hi) on a plane (lo, hi), u = a ^
+ *     rot1(a), b = rot1(a) ^ rot2(u) ^ xtime(u), xtime a renaming plus three XORs: 118 cycles;
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
- * Cycles (generator's count, without the CALL): encrypt 8151, key schedule 10299.
+ * Cycles (generator's count, without the CALL): encrypt 7677, key schedule 10049.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
  * depends on a secret: the same time for every key and block on any AVR.
  */
@@ -40,7 +42,7 @@
 // planes (r2..r17) <- the 16 bytes at Z (Z kept); uses r24, r25
 .Laes_bs_tin:
     ldd   r24, Z+0
-    ldd   r25, Z+2
+    ldd   r25, Z+1
     lsr   r24
     ror   r2
     lsr   r25
@@ -74,7 +76,7 @@
     lsr   r25
     ror   r17
     ldd   r24, Z+4
-    ldd   r25, Z+6
+    ldd   r25, Z+5
     lsr   r24
     ror   r2
     lsr   r25
@@ -108,7 +110,7 @@
     lsr   r25
     ror   r17
     ldd   r24, Z+8
-    ldd   r25, Z+10
+    ldd   r25, Z+9
     lsr   r24
     ror   r2
     lsr   r25
@@ -142,7 +144,7 @@
     lsr   r25
     ror   r17
     ldd   r24, Z+12
-    ldd   r25, Z+14
+    ldd   r25, Z+13
     lsr   r24
     ror   r2
     lsr   r25
@@ -175,7 +177,7 @@
     ror   r16
     lsr   r25
     ror   r17
-    ldd   r24, Z+1
+    ldd   r24, Z+2
     ldd   r25, Z+3
     lsr   r24
     ror   r2
@@ -209,7 +211,7 @@
     ror   r16
     lsr   r25
     ror   r17
-    ldd   r24, Z+5
+    ldd   r24, Z+6
     ldd   r25, Z+7
     lsr   r24
     ror   r2
@@ -243,7 +245,7 @@
     ror   r16
     lsr   r25
     ror   r17
-    ldd   r24, Z+9
+    ldd   r24, Z+10
     ldd   r25, Z+11
     lsr   r24
     ror   r2
@@ -277,7 +279,7 @@
     ror   r16
     lsr   r25
     ror   r17
-    ldd   r24, Z+13
+    ldd   r24, Z+14
     ldd   r25, Z+15
     lsr   r24
     ror   r2
@@ -348,7 +350,7 @@
     lsr   r17
     ror   r25
     std   Z+0, r24
-    std   Z+2, r25
+    std   Z+1, r25
     lsr   r2
     ror   r24
     lsr   r3
@@ -382,7 +384,7 @@
     lsr   r17
     ror   r25
     std   Z+4, r24
-    std   Z+6, r25
+    std   Z+5, r25
     lsr   r2
     ror   r24
     lsr   r3
@@ -416,7 +418,7 @@
     lsr   r17
     ror   r25
     std   Z+8, r24
-    std   Z+10, r25
+    std   Z+9, r25
     lsr   r2
     ror   r24
     lsr   r3
@@ -450,7 +452,7 @@
     lsr   r17
     ror   r25
     std   Z+12, r24
-    std   Z+14, r25
+    std   Z+13, r25
     lsr   r2
     ror   r24
     lsr   r3
@@ -483,7 +485,7 @@
     ror   r24
     lsr   r17
     ror   r25
-    std   Z+1, r24
+    std   Z+2, r24
     std   Z+3, r25
     lsr   r2
     ror   r24
@@ -517,7 +519,7 @@
     ror   r24
     lsr   r17
     ror   r25
-    std   Z+5, r24
+    std   Z+6, r24
     std   Z+7, r25
     lsr   r2
     ror   r24
@@ -551,7 +553,7 @@
     ror   r24
     lsr   r17
     ror   r25
-    std   Z+9, r24
+    std   Z+10, r24
     std   Z+11, r25
     lsr   r2
     ror   r24
@@ -585,341 +587,326 @@
     ror   r24
     lsr   r17
     ror   r25
-    std   Z+13, r24
+    std   Z+14, r24
     std   Z+15, r25
     ret
 
 // SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and the frame's spill slots (Y+1 ..)
 .Laes_bs_sbox:
+    movw  r0, r16
+    eor   r0, r10
+    eor   r1, r11
     eor   r12, r14
     eor   r13, r15
-    movw  r0, r16
-    eor   r0, r6
-    eor   r1, r7
-    movw  r18, r10
-    eor   r18, r6
-    eor   r19, r7
-    movw  r20, r16
-    eor   r20, r10
-    eor   r21, r11
-    movw  r22, r12
-    eor   r22, r2
-    eor   r23, r3
-    eor   r10, r22
-    eor   r11, r23
-    movw  r24, r16
-    eor   r24, r4
-    eor   r25, r5
-    eor   r4, r22
-    eor   r5, r23
+    movw  r18, r12
+    eor   r18, r2
+    eor   r19, r3
+    movw  r20, r10
+    eor   r20, r6
+    eor   r21, r7
+    movw  r22, r18
+    eor   r22, r4
+    eor   r23, r5
+    eor   r4, r16
+    eor   r5, r17
+    movw  r24, r4
+    eor   r24, r20
+    eor   r25, r21
+    eor   r8, r24
+    eor   r9, r25
+    eor   r14, r8
+    eor   r15, r9
+    movw  r26, r14
+    eor   r26, r0
+    eor   r27, r1
+    eor   r8, r6
+    eor   r9, r7
+    movw  r30, r12
+    eor   r30, r26
+    eor   r31, r27
+    eor   r12, r8
+    eor   r13, r9
+    eor   r6, r16
+    eor   r7, r17
+    std   Y+1, r14
+    std   Y+2, r15
+    movw  r14, r6
+    and   r14, r12
+    and   r15, r13
+    eor   r10, r18
+    eor   r11, r19
+    std   Y+3, r6
+    std   Y+4, r7
+    movw  r6, r0
+    and   r6, r26
+    and   r7, r27
+    std   Y+5, r0
+    std   Y+6, r1
+    movw  r0, r12
+    eor   r0, r26
+    eor   r1, r27
+    std   Y+7, r12
+    std   Y+8, r13
+    movw  r12, r20
+    and   r12, r0
+    and   r13, r1
+    std   Y+9, r20
+    std   Y+10, r21
+    movw  r20, r22
+    and   r20, r18
+    and   r21, r19
+    std   Y+11, r0
+    std   Y+12, r1
+    movw  r0, r24
+    and   r0, r8
+    and   r1, r9
+    std   Y+13, r24
+    std   Y+14, r25
+    movw  r24, r2
+    eor   r24, r26
+    eor   r25, r27
+    std   Y+15, r26
+    std   Y+16, r27
+    movw  r26, r18
+    eor   r26, r16
+    eor   r27, r17
+    std   Y+17, r18
+    std   Y+18, r19
+    movw  r18, r26
+    and   r18, r24
+    and   r19, r25
+    std   Y+19, r26
+    std   Y+20, r27
+    movw  r26, r4
+    and   r26, r30
+    and   r27, r31
+    std   Y+21, r24
+    std   Y+22, r25
+    movw  r24, r8
+    eor   r24, r2
+    eor   r25, r3
+    eor   r20, r26
+    eor   r21, r27
+    eor   r18, r26
+    eor   r19, r27
     movw  r26, r10
     and   r26, r2
     and   r27, r3
-    movw  r30, r4
-    and   r30, r22
-    and   r31, r23
-    std   Y+1, r10
-    std   Y+2, r11
-    movw  r10, r22
-    eor   r10, r16
-    eor   r11, r17
-    std   Y+3, r22
-    std   Y+4, r23
-    movw  r22, r24
-    eor   r22, r18
-    eor   r23, r19
-    eor   r8, r22
-    eor   r9, r23
-    eor   r6, r8
-    eor   r7, r9
-    eor   r8, r14
-    eor   r9, r15
-    movw  r14, r4
-    eor   r14, r0
-    eor   r15, r1
-    std   Y+5, r4
-    std   Y+6, r5
-    movw  r4, r6
-    eor   r4, r12
-    eor   r5, r13
-    std   Y+7, r18
-    std   Y+8, r19
-    movw  r18, r0
-    and   r18, r4
-    and   r19, r5
-    std   Y+9, r10
-    std   Y+10, r11
-    movw  r10, r22
-    and   r10, r6
-    and   r11, r7
-    eor   r26, r10
-    eor   r27, r11
-    std   Y+11, r22
-    std   Y+12, r23
-    movw  r22, r4
-    eor   r22, r0
-    eor   r23, r1
-    std   Y+13, r0
-    std   Y+14, r1
-    movw  r0, r6
-    eor   r0, r2
-    eor   r1, r3
-    std   Y+15, r6
-    std   Y+16, r7
-    movw  r6, r14
-    and   r6, r0
-    and   r7, r1
-    eor   r6, r10
-    eor   r7, r11
-    movw  r10, r8
-    eor   r10, r20
-    eor   r11, r21
-    eor   r12, r10
-    eor   r13, r11
-    eor   r16, r12
-    eor   r17, r13
-    std   Y+17, r0
-    std   Y+18, r1
-    movw  r0, r20
-    and   r0, r10
-    and   r1, r11
-    eor   r18, r0
-    eor   r19, r1
-    eor   r26, r18
-    eor   r27, r19
-    eor   r26, r22
-    eor   r27, r23
-    movw  r22, r2
-    eor   r22, r10
-    eor   r23, r11
-    std   Y+19, r20
-    std   Y+20, r21
-    movw  r20, r24
-    and   r20, r12
-    and   r21, r13
-    eor   r30, r20
-    eor   r31, r21
-    std   Y+21, r14
-    std   Y+22, r15
-    movw  r14, r24
-    eor   r14, r12
-    eor   r15, r13
-    std   Y+23, r24
-    std   Y+24, r25
-    ldd   r24, Y+9
-    ldd   r25, Y+10
-    std   Y+25, r12
-    std   Y+26, r13
-    movw  r12, r24
-    and   r12, r22
-    and   r13, r23
-    eor   r12, r20
-    eor   r13, r21
-    eor   r12, r18
-    eor   r13, r19
-    eor   r12, r16
-    eor   r13, r17
-    movw  r20, r4
-    eor   r20, r10
-    eor   r21, r11
-    ldd   r18, Y+7
-    ldd   r19, Y+8
-    movw  r16, r18
-    and   r16, r20
-    and   r17, r21
-    eor   r16, r0
-    eor   r17, r1
-    eor   r6, r16
-    eor   r7, r17
-    eor   r6, r8
-    eor   r7, r9
-    eor   r30, r16
-    eor   r31, r17
-    eor   r30, r14
-    eor   r31, r15
-    movw  r0, r6
-    and   r0, r30
-    and   r1, r31
-    eor   r6, r26
-    eor   r7, r27
-    movw  r8, r26
-    eor   r8, r0
-    eor   r9, r1
-    eor   r0, r12
-    eor   r1, r13
-    movw  r16, r30
-    eor   r16, r12
-    eor   r17, r13
-    and   r8, r16
-    and   r9, r17
-    eor   r8, r12
-    eor   r9, r13
-    and   r2, r8
-    and   r3, r9
-    eor   r30, r8
-    eor   r31, r9
-    ldd   r14, Y+1
-    ldd   r15, Y+2
-    and   r14, r8
-    and   r15, r9
-    movw  r16, r0
-    eor   r16, r8
-    eor   r17, r9
-    and   r12, r16
-    and   r13, r17
-    eor   r30, r12
-    eor   r31, r13
-    eor   r12, r0
-    eor   r13, r1
-    ldd   r16, Y+21
-    ldd   r17, Y+22
-    and   r16, r30
-    and   r17, r31
-    ldd   r18, Y+17
-    ldd   r19, Y+18
-    and   r18, r30
-    and   r19, r31
-    eor   r14, r16
-    eor   r15, r17
-    and   r0, r6
-    and   r1, r7
-    eor   r0, r26
-    eor   r1, r27
-    and   r12, r0
-    and   r13, r1
-    eor   r6, r12
-    eor   r7, r13
-    ldd   r26, Y+3
-    ldd   r27, Y+4
-    and   r26, r6
-    and   r27, r7
-    and   r22, r0
-    and   r23, r1
-    and   r24, r0
-    and   r25, r1
-    ldd   r12, Y+5
-    ldd   r13, Y+6
-    and   r12, r6
-    and   r13, r7
-    eor   r12, r22
-    eor   r13, r23
-    eor   r22, r2
-    eor   r23, r3
-    std   Y+5, r14
-    std   Y+6, r15
-    movw  r14, r8
-    eor   r14, r30
-    eor   r15, r31
-    std   Y+9, r22
-    std   Y+10, r23
-    ldd   r22, Y+11
-    ldd   r23, Y+12
-    and   r22, r14
-    and   r23, r15
-    eor   r22, r16
-    eor   r23, r17
-    ldd   r16, Y+15
-    ldd   r17, Y+16
-    and   r14, r16
-    and   r15, r17
-    eor   r8, r0
-    eor   r9, r1
-    eor   r30, r6
-    eor   r31, r7
-    eor   r0, r6
-    eor   r1, r7
-    ldd   r16, Y+19
-    ldd   r17, Y+20
-    and   r16, r8
-    and   r17, r9
-    and   r4, r30
-    and   r5, r31
-    ldd   r6, Y+13
-    ldd   r7, Y+14
-    and   r6, r30
-    and   r7, r31
-    eor   r30, r8
-    eor   r31, r9
-    and   r8, r10
-    and   r9, r11
-    and   r20, r30
-    and   r21, r31
-    ldd   r10, Y+7
-    ldd   r11, Y+8
-    and   r30, r10
-    and   r31, r11
-    eor   r4, r20
-    eor   r5, r21
-    eor   r8, r20
-    eor   r9, r21
-    ldd   r10, Y+25
-    ldd   r11, Y+26
-    and   r10, r0
-    and   r11, r1
-    ldd   r20, Y+23
-    ldd   r21, Y+24
-    and   r0, r20
-    and   r1, r21
+    eor   r14, r6
+    eor   r15, r7
+    eor   r26, r0
+    eor   r27, r1
     eor   r16, r30
     eor   r17, r31
-    eor   r30, r6
-    eor   r31, r7
-    eor   r2, r0
-    eor   r3, r1
-    eor   r14, r10
-    eor   r15, r11
-    eor   r10, r8
-    eor   r11, r9
-    eor   r2, r14
-    eor   r3, r15
-    eor   r0, r12
-    eor   r1, r13
-    eor   r24, r2
-    eor   r25, r3
-    eor   r2, r16
-    eor   r3, r17
-    eor   r12, r2
-    eor   r13, r3
-    eor   r16, r26
-    eor   r17, r27
-    eor   r26, r10
-    eor   r27, r11
-    eor   r4, r16
-    eor   r5, r17
-    eor   r22, r16
-    eor   r23, r17
-    eor   r18, r22
-    eor   r19, r23
-    eor   r10, r22
-    eor   r11, r23
-    eor   r24, r4
-    eor   r25, r5
-    eor   r0, r4
-    eor   r1, r5
-    ldd   r20, Y+9
-    ldd   r21, Y+10
-    eor   r20, r18
-    eor   r21, r19
-    eor   r14, r18
-    eor   r15, r19
-    ldd   r6, Y+5
-    ldd   r7, Y+6
-    eor   r6, r24
-    eor   r7, r25
-    eor   r24, r26
-    eor   r25, r27
-    eor   r30, r24
-    eor   r31, r25
+    eor   r18, r14
+    eor   r19, r15
+    eor   r18, r16
+    eor   r19, r17
+    eor   r12, r6
+    eor   r13, r7
+    ldd   r16, Y+3
+    ldd   r17, Y+4
+    movw  r6, r22
+    eor   r6, r16
+    eor   r7, r17
     eor   r26, r14
     eor   r27, r15
+    movw  r14, r4
+    eor   r14, r30
+    eor   r15, r31
+    eor   r20, r12
+    eor   r21, r13
+    eor   r20, r14
+    eor   r21, r15
+    movw  r14, r6
+    and   r14, r24
+    and   r15, r25
+    eor   r14, r0
+    eor   r15, r1
+    eor   r14, r12
+    eor   r15, r13
+    ldd   r0, Y+1
+    ldd   r1, Y+2
+    eor   r14, r0
+    eor   r15, r1
+    ldd   r12, Y+7
+    ldd   r13, Y+8
+    movw  r0, r12
+    eor   r0, r16
+    eor   r1, r17
+    eor   r26, r0
+    eor   r27, r1
+    movw  r0, r14
+    and   r0, r20
+    and   r1, r21
+    movw  r16, r20
+    eor   r16, r18
+    eor   r17, r19
+    movw  r12, r26
+    eor   r12, r0
+    eor   r13, r1
+    and   r12, r16
+    and   r13, r17
+    eor   r12, r18
+    eor   r13, r19
+    eor   r20, r12
+    eor   r21, r13
+    eor   r0, r18
+    eor   r1, r19
+    movw  r16, r0
+    eor   r16, r12
+    eor   r17, r13
+    and   r18, r16
+    and   r19, r17
+    movw  r16, r0
+    eor   r16, r18
+    eor   r17, r19
+    eor   r14, r26
+    eor   r15, r27
+    eor   r18, r20
+    eor   r19, r21
+    and   r0, r14
+    and   r1, r15
+    eor   r0, r26
+    eor   r1, r27
+    and   r16, r0
+    and   r17, r1
+    eor   r14, r16
+    eor   r15, r17
+    and   r2, r12
+    and   r3, r13
+    movw  r20, r12
+    eor   r20, r18
+    eor   r21, r19
+    ldd   r26, Y+13
+    ldd   r27, Y+14
+    and   r26, r20
+    and   r27, r21
+    and   r10, r12
+    and   r11, r13
+    and   r6, r18
+    and   r7, r19
+    movw  r16, r0
+    eor   r16, r14
+    eor   r17, r15
+    eor   r26, r6
+    eor   r27, r7
+    and   r4, r16
+    and   r5, r17
+    and   r24, r18
+    and   r25, r19
+    and   r20, r8
+    and   r21, r9
+    eor   r6, r10
+    eor   r7, r11
+    eor   r12, r0
+    eor   r13, r1
+    and   r16, r30
+    and   r17, r31
+    ldd   r8, Y+21
+    ldd   r9, Y+22
+    and   r8, r0
+    and   r9, r1
+    and   r22, r14
+    and   r23, r15
+    ldd   r10, Y+15
+    ldd   r11, Y+16
+    and   r10, r12
+    and   r11, r13
+    eor   r18, r14
+    eor   r19, r15
+    eor   r20, r16
+    eor   r21, r17
+    eor   r22, r8
+    eor   r23, r9
+    ldd   r30, Y+19
+    ldd   r31, Y+20
+    and   r0, r30
+    and   r1, r31
+    ldd   r30, Y+5
+    ldd   r31, Y+6
+    and   r30, r12
+    and   r31, r13
+    eor   r12, r18
+    eor   r13, r19
+    eor   r8, r2
+    eor   r9, r3
+    eor   r2, r4
+    eor   r3, r5
+    eor   r2, r20
+    eor   r3, r21
+    std   Y+5, r20
+    std   Y+6, r21
+    ldd   r20, Y+11
+    ldd   r21, Y+12
+    and   r20, r12
+    and   r21, r13
+    eor   r10, r20
+    eor   r11, r21
+    eor   r16, r10
+    eor   r17, r11
+    eor   r0, r2
+    eor   r1, r3
+    ldd   r10, Y+9
+    ldd   r11, Y+10
+    and   r12, r10
+    and   r13, r11
+    ldd   r10, Y+7
+    ldd   r11, Y+8
+    and   r10, r18
+    and   r11, r19
+    eor   r30, r12
+    eor   r31, r13
+    eor   r20, r10
+    eor   r21, r11
+    eor   r2, r30
+    eor   r3, r31
+    ldd   r10, Y+3
+    ldd   r11, Y+4
+    and   r18, r10
+    and   r19, r11
+    ldd   r10, Y+17
+    ldd   r11, Y+18
+    and   r14, r10
+    and   r15, r11
+    eor   r30, r14
+    eor   r31, r15
+    eor   r26, r30
+    eor   r27, r31
+    eor   r4, r22
+    eor   r5, r23
+    eor   r24, r26
+    eor   r25, r27
+    eor   r20, r30
+    eor   r21, r31
+    eor   r0, r20
+    eor   r1, r21
+    eor   r6, r0
+    eor   r7, r1
+    eor   r4, r20
+    eor   r5, r21
+    eor   r8, r24
+    eor   r9, r25
+    eor   r14, r16
+    eor   r15, r17
+    eor   r16, r26
+    eor   r17, r27
+    eor   r12, r18
+    eor   r13, r19
+    ldd   r10, Y+5
+    ldd   r11, Y+6
+    eor   r10, r24
+    eor   r11, r25
+    eor   r0, r14
+    eor   r1, r15
+    eor   r22, r2
+    eor   r23, r3
+    eor   r12, r0
+    eor   r13, r1
+    eor   r14, r10
+    eor   r15, r11
     // outputs to their planes
-    movw  r16, r10
-    movw  r10, r14
-    movw  r14, r26
-    movw  r8, r20
-    movw  r4, r0
-    movw  r2, r12
-    movw  r12, r30
+    movw  r2, r22
     ret
 
     .global MCU_FN(aes128, keyschedule)
@@ -945,14 +932,14 @@ MCU_FN(aes128, keyschedule):
     push  r29
     in    r28, 0x3d
     in    r29, 0x3e
-    sbiw  r28, 32
+    sbiw  r28, 28
     in    r0, 0x3f
     cli
     out   0x3e, r29
     out   0x3f, r0
     out   0x3d, r28
-    std   Y+29, r24
-    std   Y+30, r25
+    std   Y+25, r24
+    std   Y+26, r25
     movw  r26, r24
     movw  r30, r22
     ld    r0, Z+
@@ -988,12 +975,12 @@ MCU_FN(aes128, keyschedule):
     ld    r0, Z+
     st    X+, r0
     ldi   r24, 1
-    std   Y+32, r24
+    std   Y+28, r24
     ldi   r24, 10
-    std   Y+31, r24
+    std   Y+27, r24
 .Laes_bs_ks:
-    std   Y+27, r26
-    std   Y+28, r27
+    std   Y+23, r26
+    std   Y+24, r27
     ld    r24, -X
     lsr   r24
     ror   r2
@@ -1132,14 +1119,14 @@ MCU_FN(aes128, keyschedule):
     eor   r19, r24
     eor   r20, r24
     eor   r21, r24
-    ldd   r24, Y+32
+    ldd   r24, Y+28
     eor   r18, r24
     lsl   r24
     brcc  .+2
     ldi   r24, 0x1b
-    std   Y+32, r24
-    ldd   r26, Y+27
-    ldd   r27, Y+28
+    std   Y+28, r24
+    ldd   r26, Y+23
+    ldd   r27, Y+24
     movw  r30, r26
     sbiw  r30, 16
     ld    r0, Z+
@@ -1190,13 +1177,13 @@ MCU_FN(aes128, keyschedule):
     ld    r0, Z+
     eor   r21, r0
     st    X+, r21
-    ldd   r24, Y+31
+    ldd   r24, Y+27
     dec   r24
-    std   Y+31, r24
+    std   Y+27, r24
     breq  .+2
     rjmp  .Laes_bs_ks
-    ldd   r30, Y+29
-    ldd   r31, Y+30
+    ldd   r30, Y+25
+    ldd   r31, Y+26
     rcall .Laes_bs_tin
     st    Z+, r2
     st    Z+, r3
@@ -1464,7 +1451,7 @@ MCU_FN(aes128, keyschedule):
     st    Z+, r15
     st    Z+, r16
     st    Z+, r17
-    adiw  r28, 32
+    adiw  r28, 28
     in    r0, 0x3f
     cli
     out   0x3e, r29
@@ -1515,14 +1502,14 @@ MCU_FN(aes128, encrypt):
     push  r29
     in    r28, 0x3d
     in    r29, 0x3e
-    sbiw  r28, 32
+    sbiw  r28, 28
     in    r0, 0x3f
     cli
     out   0x3e, r29
     out   0x3f, r0
     out   0x3d, r28
-    std   Y+29, r24
-    std   Y+30, r25
+    std   Y+25, r24
+    std   Y+26, r25
     movw  r30, r22
     rcall .Laes_bs_tin
     movw  r26, r20
@@ -1559,307 +1546,283 @@ MCU_FN(aes128, encrypt):
     ld    r24, X+
     eor   r17, r24
     ldi   r24, 9
-    std   Y+31, r24
+    std   Y+27, r24
 .Laes_bs_round:
-    std   Y+27, r26
-    std   Y+28, r27
+    std   Y+23, r26
+    std   Y+24, r27
     rcall .Laes_bs_sbox
     mov   r24, r2
     lsr   r24
-    bst   r2, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r2
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r2, r24
+    lsl   r24
+    lsl   r24
     eor   r2, r24
     mov   r24, r3
     lsl   r24
     bst   r3, 7
     bld   r24, 4
-    bst   r3, 2
-    bld   r24, 0
-    bst   r3, 3
-    bld   r24, 1
     bst   r3, 0
-    bld   r24, 2
-    bst   r3, 1
-    bld   r24, 3
-    mov   r3, r24
+    lsr   r3
+    bld   r3, 3
+    eor   r24, r3
+    andi  r24, 0xF0
+    eor   r3, r24
     mov   r24, r4
     lsr   r24
-    bst   r4, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r4
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r4, r24
+    lsl   r24
+    lsl   r24
     eor   r4, r24
     mov   r24, r5
     lsl   r24
     bst   r5, 7
     bld   r24, 4
-    bst   r5, 2
-    bld   r24, 0
-    bst   r5, 3
-    bld   r24, 1
     bst   r5, 0
-    bld   r24, 2
-    bst   r5, 1
-    bld   r24, 3
-    mov   r5, r24
+    lsr   r5
+    bld   r5, 3
+    eor   r24, r5
+    andi  r24, 0xF0
+    eor   r5, r24
     mov   r24, r6
     lsr   r24
-    bst   r6, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r6
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r6, r24
+    lsl   r24
+    lsl   r24
     eor   r6, r24
     mov   r24, r7
     lsl   r24
     bst   r7, 7
     bld   r24, 4
-    bst   r7, 2
-    bld   r24, 0
-    bst   r7, 3
-    bld   r24, 1
     bst   r7, 0
-    bld   r24, 2
-    bst   r7, 1
-    bld   r24, 3
-    mov   r7, r24
+    lsr   r7
+    bld   r7, 3
+    eor   r24, r7
+    andi  r24, 0xF0
+    eor   r7, r24
     mov   r24, r8
     lsr   r24
-    bst   r8, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r8
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r8, r24
+    lsl   r24
+    lsl   r24
     eor   r8, r24
     mov   r24, r9
     lsl   r24
     bst   r9, 7
     bld   r24, 4
-    bst   r9, 2
-    bld   r24, 0
-    bst   r9, 3
-    bld   r24, 1
     bst   r9, 0
-    bld   r24, 2
-    bst   r9, 1
-    bld   r24, 3
-    mov   r9, r24
+    lsr   r9
+    bld   r9, 3
+    eor   r24, r9
+    andi  r24, 0xF0
+    eor   r9, r24
     mov   r24, r10
     lsr   r24
-    bst   r10, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r10
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r10, r24
+    lsl   r24
+    lsl   r24
     eor   r10, r24
     mov   r24, r11
     lsl   r24
     bst   r11, 7
     bld   r24, 4
-    bst   r11, 2
-    bld   r24, 0
-    bst   r11, 3
-    bld   r24, 1
     bst   r11, 0
-    bld   r24, 2
-    bst   r11, 1
-    bld   r24, 3
-    mov   r11, r24
+    lsr   r11
+    bld   r11, 3
+    eor   r24, r11
+    andi  r24, 0xF0
+    eor   r11, r24
     mov   r24, r12
     lsr   r24
-    bst   r12, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r12
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r12, r24
+    lsl   r24
+    lsl   r24
     eor   r12, r24
     mov   r24, r13
     lsl   r24
     bst   r13, 7
     bld   r24, 4
-    bst   r13, 2
-    bld   r24, 0
-    bst   r13, 3
-    bld   r24, 1
     bst   r13, 0
-    bld   r24, 2
-    bst   r13, 1
-    bld   r24, 3
-    mov   r13, r24
+    lsr   r13
+    bld   r13, 3
+    eor   r24, r13
+    andi  r24, 0xF0
+    eor   r13, r24
     mov   r24, r14
     lsr   r24
-    bst   r14, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r14
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r14, r24
+    lsl   r24
+    lsl   r24
     eor   r14, r24
     mov   r24, r15
     lsl   r24
     bst   r15, 7
     bld   r24, 4
-    bst   r15, 2
-    bld   r24, 0
-    bst   r15, 3
-    bld   r24, 1
     bst   r15, 0
-    bld   r24, 2
-    bst   r15, 1
-    bld   r24, 3
-    mov   r15, r24
+    lsr   r15
+    bld   r15, 3
+    eor   r24, r15
+    andi  r24, 0xF0
+    eor   r15, r24
     mov   r24, r16
     lsr   r24
-    bst   r16, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r16
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r16, r24
+    lsl   r24
+    lsl   r24
     eor   r16, r24
     mov   r24, r17
     lsl   r24
     bst   r17, 7
     bld   r24, 4
-    bst   r17, 2
-    bld   r24, 0
-    bst   r17, 3
-    bld   r24, 1
     bst   r17, 0
-    bld   r24, 2
-    bst   r17, 1
-    bld   r24, 3
-    mov   r17, r24
-    movw  r18, r16
-    swap  r18
+    lsr   r17
+    bld   r17, 3
+    eor   r24, r17
+    andi  r24, 0xF0
+    eor   r17, r24
+    mov   r18, r16
+    eor   r18, r17
+    mov   r19, r16
     swap  r19
-    mov   r24, r18
-    eor   r24, r19
-    andi  r24, 0xF0
-    eor   r18, r24
-    eor   r19, r24
-    eor   r18, r16
     eor   r19, r17
-    movw  r20, r2
-    swap  r20
+    mov   r20, r2
+    eor   r20, r3
+    mov   r21, r2
     swap  r21
-    mov   r24, r20
-    eor   r24, r21
-    andi  r24, 0xF0
-    eor   r20, r24
-    eor   r21, r24
-    eor   r20, r2
     eor   r21, r3
-    eor   r2, r20
-    eor   r3, r20
-    eor   r2, r21
-    eor   r3, r21
+    mov   r24, r3
+    swap  r24
+    eor   r24, r21
+    mov   r3, r20
+    swap  r3
+    eor   r3, r2
+    mov   r2, r24
     eor   r2, r18
     eor   r3, r19
-    movw  r22, r4
-    swap  r22
+    mov   r22, r4
+    eor   r22, r5
+    mov   r23, r4
     swap  r23
-    mov   r24, r22
-    eor   r24, r23
-    andi  r24, 0xF0
-    eor   r22, r24
-    eor   r23, r24
-    eor   r22, r4
     eor   r23, r5
-    eor   r4, r22
-    eor   r5, r22
-    eor   r4, r23
-    eor   r5, r23
+    mov   r24, r5
+    swap  r24
+    eor   r24, r23
+    mov   r5, r22
+    swap  r5
+    eor   r5, r4
+    mov   r4, r24
     eor   r4, r20
     eor   r5, r21
     eor   r4, r18
     eor   r5, r19
-    movw  r20, r6
-    swap  r20
+    mov   r20, r6
+    eor   r20, r7
+    mov   r21, r6
     swap  r21
-    mov   r24, r20
-    eor   r24, r21
-    andi  r24, 0xF0
-    eor   r20, r24
-    eor   r21, r24
-    eor   r20, r6
     eor   r21, r7
-    eor   r6, r20
-    eor   r7, r20
-    eor   r6, r21
-    eor   r7, r21
+    mov   r24, r7
+    swap  r24
+    eor   r24, r21
+    mov   r7, r20
+    swap  r7
+    eor   r7, r6
+    mov   r6, r24
     eor   r6, r22
     eor   r7, r23
-    movw  r22, r8
-    swap  r22
+    mov   r22, r8
+    eor   r22, r9
+    mov   r23, r8
     swap  r23
-    mov   r24, r22
-    eor   r24, r23
-    andi  r24, 0xF0
-    eor   r22, r24
-    eor   r23, r24
-    eor   r22, r8
     eor   r23, r9
-    eor   r8, r22
-    eor   r9, r22
-    eor   r8, r23
-    eor   r9, r23
+    mov   r24, r9
+    swap  r24
+    eor   r24, r23
+    mov   r9, r22
+    swap  r9
+    eor   r9, r8
+    mov   r8, r24
     eor   r8, r20
     eor   r9, r21
     eor   r8, r18
     eor   r9, r19
-    movw  r20, r10
-    swap  r20
+    mov   r20, r10
+    eor   r20, r11
+    mov   r21, r10
     swap  r21
-    mov   r24, r20
-    eor   r24, r21
-    andi  r24, 0xF0
-    eor   r20, r24
-    eor   r21, r24
-    eor   r20, r10
     eor   r21, r11
-    eor   r10, r20
-    eor   r11, r20
-    eor   r10, r21
-    eor   r11, r21
+    mov   r24, r11
+    swap  r24
+    eor   r24, r21
+    mov   r11, r20
+    swap  r11
+    eor   r11, r10
+    mov   r10, r24
     eor   r10, r22
     eor   r11, r23
     eor   r10, r18
     eor   r11, r19
-    movw  r22, r12
-    swap  r22
+    mov   r22, r12
+    eor   r22, r13
+    mov   r23, r12
     swap  r23
-    mov   r24, r22
-    eor   r24, r23
-    andi  r24, 0xF0
-    eor   r22, r24
-    eor   r23, r24
-    eor   r22, r12
     eor   r23, r13
-    eor   r12, r22
-    eor   r13, r22
-    eor   r12, r23
-    eor   r13, r23
+    mov   r24, r13
+    swap  r24
+    eor   r24, r23
+    mov   r13, r22
+    swap  r13
+    eor   r13, r12
+    mov   r12, r24
     eor   r12, r20
     eor   r13, r21
-    movw  r20, r14
-    swap  r20
+    mov   r20, r14
+    eor   r20, r15
+    mov   r21, r14
     swap  r21
-    mov   r24, r20
-    eor   r24, r21
-    andi  r24, 0xF0
-    eor   r20, r24
-    eor   r21, r24
-    eor   r20, r14
     eor   r21, r15
-    eor   r14, r20
-    eor   r15, r20
-    eor   r14, r21
-    eor   r15, r21
+    mov   r24, r15
+    swap  r24
+    eor   r24, r21
+    mov   r15, r20
+    swap  r15
+    eor   r15, r14
+    mov   r14, r24
     eor   r14, r22
     eor   r15, r23
-    eor   r16, r18
-    eor   r17, r18
-    eor   r16, r19
-    eor   r17, r19
+    mov   r24, r17
+    swap  r24
+    eor   r24, r19
+    mov   r17, r18
+    swap  r17
+    eor   r17, r16
+    mov   r16, r24
     eor   r16, r20
     eor   r17, r21
-    ldd   r26, Y+27
-    ldd   r27, Y+28
+    ldd   r26, Y+23
+    ldd   r27, Y+24
     ld    r24, X+
     eor   r2, r24
     ld    r24, X+
@@ -1892,176 +1855,168 @@ MCU_FN(aes128, encrypt):
     eor   r16, r24
     ld    r24, X+
     eor   r17, r24
-    ldd   r24, Y+31
+    ldd   r24, Y+27
     dec   r24
-    std   Y+31, r24
+    std   Y+27, r24
     breq  .+2
     rjmp  .Laes_bs_round
-    std   Y+27, r26
-    std   Y+28, r27
+    std   Y+23, r26
+    std   Y+24, r27
     rcall .Laes_bs_sbox
     mov   r24, r2
     lsr   r24
-    bst   r2, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r2
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r2, r24
+    lsl   r24
+    lsl   r24
     eor   r2, r24
     mov   r24, r3
     lsl   r24
     bst   r3, 7
     bld   r24, 4
-    bst   r3, 2
-    bld   r24, 0
-    bst   r3, 3
-    bld   r24, 1
     bst   r3, 0
-    bld   r24, 2
-    bst   r3, 1
-    bld   r24, 3
-    mov   r3, r24
+    lsr   r3
+    bld   r3, 3
+    eor   r24, r3
+    andi  r24, 0xF0
+    eor   r3, r24
     mov   r24, r4
     lsr   r24
-    bst   r4, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r4
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r4, r24
+    lsl   r24
+    lsl   r24
     eor   r4, r24
     mov   r24, r5
     lsl   r24
     bst   r5, 7
     bld   r24, 4
-    bst   r5, 2
-    bld   r24, 0
-    bst   r5, 3
-    bld   r24, 1
     bst   r5, 0
-    bld   r24, 2
-    bst   r5, 1
-    bld   r24, 3
-    mov   r5, r24
+    lsr   r5
+    bld   r5, 3
+    eor   r24, r5
+    andi  r24, 0xF0
+    eor   r5, r24
     mov   r24, r6
     lsr   r24
-    bst   r6, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r6
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r6, r24
+    lsl   r24
+    lsl   r24
     eor   r6, r24
     mov   r24, r7
     lsl   r24
     bst   r7, 7
     bld   r24, 4
-    bst   r7, 2
-    bld   r24, 0
-    bst   r7, 3
-    bld   r24, 1
     bst   r7, 0
-    bld   r24, 2
-    bst   r7, 1
-    bld   r24, 3
-    mov   r7, r24
+    lsr   r7
+    bld   r7, 3
+    eor   r24, r7
+    andi  r24, 0xF0
+    eor   r7, r24
     mov   r24, r8
     lsr   r24
-    bst   r8, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r8
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r8, r24
+    lsl   r24
+    lsl   r24
     eor   r8, r24
     mov   r24, r9
     lsl   r24
     bst   r9, 7
     bld   r24, 4
-    bst   r9, 2
-    bld   r24, 0
-    bst   r9, 3
-    bld   r24, 1
     bst   r9, 0
-    bld   r24, 2
-    bst   r9, 1
-    bld   r24, 3
-    mov   r9, r24
+    lsr   r9
+    bld   r9, 3
+    eor   r24, r9
+    andi  r24, 0xF0
+    eor   r9, r24
     mov   r24, r10
     lsr   r24
-    bst   r10, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r10
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r10, r24
+    lsl   r24
+    lsl   r24
     eor   r10, r24
     mov   r24, r11
     lsl   r24
     bst   r11, 7
     bld   r24, 4
-    bst   r11, 2
-    bld   r24, 0
-    bst   r11, 3
-    bld   r24, 1
     bst   r11, 0
-    bld   r24, 2
-    bst   r11, 1
-    bld   r24, 3
-    mov   r11, r24
+    lsr   r11
+    bld   r11, 3
+    eor   r24, r11
+    andi  r24, 0xF0
+    eor   r11, r24
     mov   r24, r12
     lsr   r24
-    bst   r12, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r12
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r12, r24
+    lsl   r24
+    lsl   r24
     eor   r12, r24
     mov   r24, r13
     lsl   r24
     bst   r13, 7
     bld   r24, 4
-    bst   r13, 2
-    bld   r24, 0
-    bst   r13, 3
-    bld   r24, 1
     bst   r13, 0
-    bld   r24, 2
-    bst   r13, 1
-    bld   r24, 3
-    mov   r13, r24
+    lsr   r13
+    bld   r13, 3
+    eor   r24, r13
+    andi  r24, 0xF0
+    eor   r13, r24
     mov   r24, r14
     lsr   r24
-    bst   r14, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r14
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r14, r24
+    lsl   r24
+    lsl   r24
     eor   r14, r24
     mov   r24, r15
     lsl   r24
     bst   r15, 7
     bld   r24, 4
-    bst   r15, 2
-    bld   r24, 0
-    bst   r15, 3
-    bld   r24, 1
     bst   r15, 0
-    bld   r24, 2
-    bst   r15, 1
-    bld   r24, 3
-    mov   r15, r24
+    lsr   r15
+    bld   r15, 3
+    eor   r24, r15
+    andi  r24, 0xF0
+    eor   r15, r24
     mov   r24, r16
     lsr   r24
-    bst   r16, 4
-    bld   r24, 7
+    lsr   r24
     eor   r24, r16
-    andi  r24, 0xF0
+    andi  r24, 0x30
+    eor   r16, r24
+    lsl   r24
+    lsl   r24
     eor   r16, r24
     mov   r24, r17
     lsl   r24
     bst   r17, 7
     bld   r24, 4
-    bst   r17, 2
-    bld   r24, 0
-    bst   r17, 3
-    bld   r24, 1
     bst   r17, 0
-    bld   r24, 2
-    bst   r17, 1
-    bld   r24, 3
-    mov   r17, r24
-    ldd   r26, Y+27
-    ldd   r27, Y+28
+    lsr   r17
+    bld   r17, 3
+    eor   r24, r17
+    andi  r24, 0xF0
+    eor   r17, r24
+    ldd   r26, Y+23
+    ldd   r27, Y+24
     ld    r24, X+
     eor   r2, r24
     ld    r24, X+
@@ -2094,10 +2049,10 @@ MCU_FN(aes128, encrypt):
     eor   r16, r24
     ld    r24, X+
     eor   r17, r24
-    ldd   r30, Y+29
-    ldd   r31, Y+30
+    ldd   r30, Y+25
+    ldd   r31, Y+26
     rcall .Laes_bs_tout
-    adiw  r28, 32
+    adiw  r28, 28
     in    r0, 0x3f
     cli
     out   0x3e, r29

@@ -5,18 +5,19 @@ look-up at all, implementation avr-bitsliced.
     python3 gen_aes_bs_avr.py            (writes aes128_bs_avr.S beside this file; --check compares)
 
 One block, bitsliced: the 16 state bytes become eight 16-bit planes (plane k = bit k of every byte), one
-register pair each (r2:r3 = plane 0 ... r16:r17 = plane 7). Inside a plane, byte (row r, column c) is
-bit 4r + c: the low register holds rows 0 and 1 (a nibble each), the high one rows 2 and 3.
+register pair each (r2:r3 = plane 0 ... r16:r17 = plane 7). Inside a plane the low register holds rows 0
+(bits 0..3) and 2 (bits 4..7), the high one rows 1 and 3, bit = column within the nibble, so that moving
+every row up by one (MixColumns) is (lo, hi) -> (hi, SWAP lo).
 - SubBytes: the Boyar-Peralta circuit (32 AND, 81 XOR; its NOTs folded into the round keys, as
   crypto/aes/rv32/gen_aes_bitsliced.py does) on the eight planes, 16 S-boxes at a time. The AVR is a
   two-operand machine with MOVW: a gate is two EOR/AND on the pair, plus one MOVW when neither operand
-  dies. The gate order is searched (seeded, deterministic) and the values are allocated over 15 register
-  pairs with Belady eviction (the value used furthest ahead is stored to the frame with two STD).
-- ShiftRows on the planes: row 1 is a nibble rotation in the low register (MOV/LSR/BST/BLD + a masked
-  merge, 7 cycles), rows 2 and 3 are rebuilt in the high register (LSL, BST/BLD, 13 cycles).
-- MixColumns: with u = a ^ rot1(a) (rot1 moves every row up by one: two SWAPs and a masked nibble
-  exchange between the two registers, 10 cycles with the XOR), b = a ^ u ^ rot2(u) ^ xtime(u); rot2 is
-  the exchange of the two registers (free) and xtime on planes is a renaming plus three XORs of u7.
+  dies. The gate order comes from aes128_bs_avr_order.json (simulated annealing, --search) and the values
+  are allocated over 15 register pairs with Belady eviction (the value used furthest ahead is stored to
+  the frame with two STD).
+- ShiftRows on the planes: row 2 a delta swap in the low register (9 cycles), rows 1 and 3 nibble
+  rotations in the high register (LSL/LSR, BST/BLD, a masked merge: 10 cycles).
+- MixColumns: rot1(a) = (hi, SWAP lo), rot2(a) = (SWAP lo, SWAP hi); u = a ^ rot1(a) and b = rot1(a) ^
+  rot2(u) ^ xtime(u), xtime on planes a renaming plus three XORs of u7: 14 cycles a plane.
 - AddRoundKey: the round keys are stored as planes (LD X+ / EOR); the key schedule is bytewise with
   SubWord through the same circuit (w3 alone transposed in and out, 4 of the 16 positions), then transposes each round key and complements the planes of 0x63
   in round keys 1..10 (the circuit's missing NOTs; MixColumns and ShiftRows leave an all-0x63 state as it is).
@@ -27,6 +28,7 @@ before it writes anything, and counts cycles.
 """
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -260,13 +262,65 @@ def allocate_sbox(order: list[int], spill_base: int) -> tuple[Code, int]:
     return c, nslots
 
 
-def best_sbox(spill_base: int, trials: int = 300) -> tuple[Code, int, int]:
+ORDER_FILE = HERE / "aes128_bs_avr_order.json"
+
+
+def is_topological(order: list[int]) -> bool:
+    seen = {f"x{i}" for i in range(8)}
+    for i in order:
+        d, _, a, b = GATES[i]
+        if a not in seen or b not in seen:
+            return False
+        seen.add(d)
+    return sorted(order) == list(range(len(GATES)))
+
+
+def search_order(start: list[int], iters: int, seed: int, spill_base: int) -> list[int]:
+    """Simulated annealing over topological orders: move one gate to a random place between its operands'
+    producers and its first user; the cost is the allocated S-box's cycle count."""
+    import math
+    rng = random.Random(seed)
+
+    def cost(o: list[int]) -> int:
+        return allocate_sbox(o, spill_base)[0].cycles()
+    cur, cc = list(start), cost(start)
+    best, bc = list(cur), cc
+    for it in range(iters):
+        o = list(cur)
+        g = o.pop(rng.randrange(len(o)))
+        d, _, a, b = GATES[g]
+        lo, hi = 0, len(o)
+        for k, x in enumerate(o):
+            dx, _, ax, bx = GATES[x]
+            if dx in (a, b):
+                lo = max(lo, k + 1)
+            if d in (ax, bx):
+                hi = min(hi, k)
+        if lo > hi:
+            continue
+        o.insert(rng.randint(lo, hi), g)
+        c2 = cost(o)
+        temp = 8.0 * (1 - it / iters) + 0.01
+        if c2 <= cc or rng.random() < math.exp((cc - c2) / temp):
+            cur, cc = o, c2
+            if c2 < bc:
+                best, bc = list(o), c2
+    return best
+
+
+def best_sbox(spill_base: int) -> tuple[Code, int, list[int]]:
+    """The gate order of ORDER_FILE (written by --search), else the best of 300 seeded greedy orders."""
+    if ORDER_FILE.exists():
+        order = json.loads(ORDER_FILE.read_text())
+        assert is_topological(order), f"{ORDER_FILE}: not an order of the circuit's gates"
+        c, n = allocate_sbox(order, spill_base)
+        return c, n, order
     best = None
-    for seed in range(trials):
+    for seed in range(300):
         order = deps_order(seed)
         c, n = allocate_sbox(order, spill_base)
         if best is None or c.cycles() < best[0].cycles():
-            best = (c, n, seed)
+            best = (c, n, order)
     return best
 
 
@@ -274,43 +328,47 @@ def best_sbox(spill_base: int, trials: int = 300) -> tuple[Code, int, int]:
 # Linear layers on the planes
 
 def shiftrows(c: Code) -> None:
+    """Row r rotates left by r columns: new (r, c) = old (r, c + r); 19 cycles a plane."""
     t = R(TMP)
     for k in range(8):
         lo, hi = R(PLANE[k]), R(PLANE[k] + 1)
-        # row 1 (bits 4..7 of lo): new bit 4+c = old bit 4+(c+1)%4
+        # row 2 (bits 4..7 of lo) by 2: exchange bits 4, 5 with 6, 7 (delta swap)
         c.e("mov", t, lo)
         c.e("lsr", t)
-        c.e("bst", lo, 4)
-        c.e("bld", t, 7)
+        c.e("lsr", t)
         c.e("eor", t, lo)
-        c.e("andi", t, "0xF0")
+        c.e("andi", t, "0x30")
         c.e("eor", lo, t)
-        # row 3 (bits 4..7 of hi) by 3: new bit 4+c = old 4+(c+3)%4; row 2 (bits 0..3) by 2
+        c.e("lsl", t)
+        c.e("lsl", t)
+        c.e("eor", lo, t)
+        # row 3 (bits 4..7 of hi) by 3, a nibble rotation left by one, built in t
         c.e("mov", t, hi)
         c.e("lsl", t)
         c.e("bst", hi, 7)
         c.e("bld", t, 4)
-        for dst, src in ((0, 2), (1, 3), (2, 0), (3, 1)):
-            c.e("bst", hi, src)
-            c.e("bld", t, dst)
-        c.e("mov", hi, t)
+        # row 1 (bits 0..3 of hi) by 1, a nibble rotation right by one, in place
+        c.e("bst", hi, 0)
+        c.e("lsr", hi)
+        c.e("bld", hi, 3)
+        c.e("eor", t, hi)                         # hi's high nibble from t
+        c.e("andi", t, "0xF0")
+        c.e("eor", hi, t)
 
 
 def mixcolumns(c: Code) -> None:
+    """With lo = rows 0 | 2 and hi = rows 1 | 3: rot1(a) = (hi, swap(lo)) and rot2(a) = (swap(lo),
+    swap(hi)). u = a ^ rot1(a) = (lo ^ hi, hi ^ swap(lo)); b = rot1(a) ^ rot2(u) ^ xtime(u) gives
+    b.lo = u.hi ^ swap(hi) ^ xtime(u).lo and b.hi = swap(u.lo) ^ lo ^ xtime(u).hi: 14 cycles a plane."""
     t = R(TMP)
 
-    def make_u(k: int, u: int) -> None:           # u = a ^ rot1(a) of plane k
-        a = PLANE[k]
-        c.e("movw", R(u), R(a))
-        c.e("swap", R(u))
+    def make_u(k: int, u: int) -> None:
+        lo, hi = R(PLANE[k]), R(PLANE[k] + 1)
+        c.e("mov", R(u), lo)
+        c.e("eor", R(u), hi)
+        c.e("mov", R(u + 1), lo)
         c.e("swap", R(u + 1))
-        c.e("mov", t, R(u))
-        c.e("eor", t, R(u + 1))
-        c.e("andi", t, "0xF0")
-        c.e("eor", R(u), t)
-        c.e("eor", R(u + 1), t)
-        c.e("eor", R(u), R(a))
-        c.e("eor", R(u + 1), R(a + 1))
+        c.e("eor", R(u + 1), hi)
 
     make_u(7, U7)
     prev = U7
@@ -320,15 +378,19 @@ def mixcolumns(c: Code) -> None:
         else:
             u = UA if prev != UA else UB
             make_u(k, u)
-        a = PLANE[k]
-        for x in (u, u + 1):                      # a ^ u ^ rot2(u): both halves of u into both registers
-            c.e("eor", R(a), R(x))
-            c.e("eor", R(a + 1), R(x))
-        c.e("eor", R(a), R(prev))                 # xtime(u)_k = u_(k-1) (u_7 for k = 0)
-        c.e("eor", R(a + 1), R(prev + 1))
+        lo, hi = R(PLANE[k]), R(PLANE[k] + 1)
+        c.e("mov", t, hi)
+        c.e("swap", t)
+        c.e("eor", t, R(u + 1))                   # t = b.lo but xtime
+        c.e("mov", hi, R(u))
+        c.e("swap", hi)
+        c.e("eor", hi, lo)                        # hi = b.hi but xtime
+        c.e("mov", lo, t)
+        c.e("eor", lo, R(prev))                   # xtime(u)_k = u_(k-1) (u_7 for k = 0)
+        c.e("eor", hi, R(prev + 1))
         if k in (1, 3, 4):                        # ... ^ u_7 for the bits of 0x1b
-            c.e("eor", R(a), R(U7))
-            c.e("eor", R(a + 1), R(U7 + 1))
+            c.e("eor", lo, R(U7))
+            c.e("eor", hi, R(U7 + 1))
         prev = u
 
 
@@ -340,9 +402,10 @@ def add_round_key(c: Code) -> None:               # X = the round key's planes (
 
 
 def pos_index(p: int) -> int:
-    """Plane bit p = 4r + c <-> state byte r + 4c (FIPS 197 order)."""
-    r, col = divmod(p, 4)
-    return r + 4 * col
+    """Plane bit p (0..7 the low register: row 0 then row 2; 8..15 the high one: row 1 then row 3, four
+    columns each) <-> state byte r + 4c (FIPS 197 order)."""
+    r = (0, 2, 1, 3)[p // 4]
+    return r + 4 * (p % 4)
 
 
 def transpose_in(c: Code) -> None:                # planes <- the 16 bytes at Z
@@ -761,12 +824,13 @@ HEADER = """// SPDX-License-Identifier: MIT
  * C prototypes:
  *   void mcu_aes128_avr_bitsliced_keyschedule(uint8_t *rk, const uint8_t *key);
  *       rk: 176 bytes, the 11 round keys as planes (16 bytes each: plane 0 low, plane 0 high, ...,
- *       plane 7 high; byte (row r, column c) at bit 4r + c of its plane), keys 1..10 XOR 0x63
+ *       plane 7 high; rows 0 | 2 in the low byte, rows 1 | 3 in the high one, bit = column within the
+ *       nibble), keys 1..10 XOR 0x63
  *   void mcu_aes128_avr_bitsliced_encrypt(uint8_t *out, const uint8_t *in, const uint8_t *rk);
  *
  * Register map
  *   r2:r3 .. r16:r17   the eight planes (plane k = bit k of the 16 state bytes), 16 bits each: low register
- *                      rows 0 (bits 0..3) and 1 (4..7), high register rows 2 and 3; bit = column
+ *                      rows 0 (bits 0..3) and 2 (4..7), high register rows 1 and 3; bit = column
  *   r18:r19            MixColumns: u7 = plane 7 of a ^ rot1(a);  r20:r21, r22:r23: the other u planes
  *   r24, r25           temporaries (ANDI needs r16..r31)
  *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
@@ -777,11 +841,12 @@ HEADER = """// SPDX-License-Identifier: MIT
  * Techniques
  *   - one block as eight 16-bit planes (transposition: LSR byte / ROR plane, 18 cycles a byte each way);
  *   - SubBytes: the Boyar-Peralta circuit (113 gates), two instructions a gate plus a MOVW when no operand
- *     dies; gate order searched (seed {seed}) and values allocated over 15 pairs with Belady spills:
+ *     dies; gate order searched ({order_src}) and values allocated over 15 pairs with Belady spills:
  *     {sbox_cyc} cycles for 16 S-boxes, {slots} spill slots;
- *   - ShiftRows: nibble rotations in the plane registers (LSR/LSL, BST/BLD, masked merge), {sr_cyc} cycles;
- *   - MixColumns: u = a ^ rot1(a) (SWAP both registers, exchange the high nibbles), b = a ^ u ^ rot2(u) ^
- *     xtime(u), rot2 = the two registers exchanged, xtime a renaming plus three XORs: {mc_cyc} cycles;
+ *   - ShiftRows: a delta swap (row 2) and nibble rotations (rows 1, 3: LSR/LSL, BST/BLD, masked merge),
+ *     {sr_cyc} cycles;
+ *   - MixColumns: rot1(a) = (hi, SWAP lo) and rot2(a) = (SWAP lo, SWAP hi) on a plane (lo, hi), u = a ^
+ *     rot1(a), b = rot1(a) ^ rot2(u) ^ xtime(u), xtime a renaming plus three XORs: {mc_cyc} cycles;
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
@@ -798,7 +863,11 @@ HEADER = """// SPDX-License-Identifier: MIT
 def generate() -> tuple[str, dict]:
     check_circuit()
     probe = frame_layout(0)                       # the spill base does not depend on the frame size
-    sb, nslots, seed = best_sbox(probe["SPILL"])
+    if "--search" in sys.argv:                    # --search ITERS SEED: anneal from the current order
+        iters, seed = (int(v) for v in sys.argv[sys.argv.index("--search") + 1:][:2])
+        start = best_sbox(probe["SPILL"])[2]
+        ORDER_FILE.write_text(json.dumps(search_order(start, iters, seed, probe["SPILL"])) + "\n")
+    sb, nslots, order = best_sbox(probe["SPILL"])
     f = frame_layout(nslots)
     subs = subroutines(sb)
     enc = encrypt_fn(f)
@@ -810,9 +879,10 @@ def generate() -> tuple[str, dict]:
     sr, mc = Code(), Code()
     shiftrows(sr)
     mixcolumns(mc)
-    stats = {"enc": enc_cyc, "ks": ks_cyc, "sbox_cyc": sb.cycles(), "slots": nslots, "seed": seed,
+    stats = {"enc": enc_cyc, "ks": ks_cyc, "sbox_cyc": sb.cycles(), "slots": nslots,
              "sr_cyc": sr.cycles(), "mc_cyc": mc.cycles(), "size": f["SIZE"]}
-    out = HEADER.format(**stats)
+    out = HEADER.format(**stats, order_src="simulated annealing, aes128_bs_avr_order.json"
+                        if ORDER_FILE.exists() else "seeded greedy")
     for name, c, doc in subs:
         out += f"\n// {doc}\n{name}:\n" + "\n".join(c.lines) + "\n"
     for name, c in (("keyschedule", ks), ("encrypt", enc)):
