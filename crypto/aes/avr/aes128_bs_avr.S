@@ -13,14 +13,14 @@
  *   r2:r3 .. r16:r17   the eight planes (plane k = bit k of the 16 state bytes), 16 bits each: low register
  *                      rows 0 (bits 0..3) and 2 (4..7), high register rows 1 and 3; bit = column
  *   r18:r19            MixColumns: u7 = plane 7 of a ^ rot1(a);  r20:r21, r22:r23: the other u planes
- *   r24, r25           temporaries (ANDI needs r16..r31)
+ *   r24                the temporary (ANDI needs r16..r31)
  *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
  *   Y r28:r29          the frame (SP after the prologue): S-box spill slots at Y+1.., then rk/out pointers,
  *                      the round counter and Rcon (28 bytes)
  *   Z r30:r31          in / out / key pointer for the transpositions
  *   The S-box uses every pair but Y (r0:r1 too; r1 is cleared before returning).
  * Techniques
- *   - one block as eight 16-bit planes (transposition: LSR byte / ROR plane, 18 cycles a byte each way);
+ *   - one block as eight 16-bit planes (transposition: two 8x8 SWAPMOVE transposes each way, 92 cycles each);
  *   - SubBytes: the Boyar-Peralta circuit (113 gates), two instructions a gate plus a MOVW when no operand
  *     dies; gate order searched (simulated annealing, aes128_bs_avr_order.json) and values allocated over 15 pairs with Belady spills:
  *     365 cycles for 16 S-boxes, 11 spill slots;
@@ -31,7 +31,7 @@
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
- * Cycles (generator's count, without the CALL): encrypt 7677, key schedule 10049.
+ * Cycles (generator's count, without the CALL): encrypt 7533, key schedule 9257.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
  * depends on a secret: the same time for every key and block on any AVR.
  */
@@ -39,556 +39,412 @@
 
     .text
 
-// planes (r2..r17) <- the 16 bytes at Z (Z kept); uses r24, r25
+// planes (r2..r17) <- the 16 bytes at Z (Z kept); uses r24
 .Laes_bs_tin:
-    ldd   r24, Z+0
-    ldd   r25, Z+1
-    lsr   r24
-    ror   r2
-    lsr   r25
-    ror   r3
-    lsr   r24
-    ror   r4
-    lsr   r25
-    ror   r5
-    lsr   r24
-    ror   r6
-    lsr   r25
-    ror   r7
-    lsr   r24
-    ror   r8
-    lsr   r25
-    ror   r9
-    lsr   r24
-    ror   r10
-    lsr   r25
-    ror   r11
-    lsr   r24
-    ror   r12
-    lsr   r25
-    ror   r13
-    lsr   r24
-    ror   r14
-    lsr   r25
-    ror   r15
-    lsr   r24
-    ror   r16
-    lsr   r25
-    ror   r17
-    ldd   r24, Z+4
-    ldd   r25, Z+5
-    lsr   r24
-    ror   r2
-    lsr   r25
-    ror   r3
-    lsr   r24
-    ror   r4
-    lsr   r25
-    ror   r5
-    lsr   r24
-    ror   r6
-    lsr   r25
-    ror   r7
-    lsr   r24
-    ror   r8
-    lsr   r25
-    ror   r9
-    lsr   r24
-    ror   r10
-    lsr   r25
-    ror   r11
-    lsr   r24
-    ror   r12
-    lsr   r25
-    ror   r13
-    lsr   r24
-    ror   r14
-    lsr   r25
-    ror   r15
-    lsr   r24
-    ror   r16
-    lsr   r25
-    ror   r17
-    ldd   r24, Z+8
-    ldd   r25, Z+9
-    lsr   r24
-    ror   r2
-    lsr   r25
-    ror   r3
-    lsr   r24
-    ror   r4
-    lsr   r25
-    ror   r5
-    lsr   r24
-    ror   r6
-    lsr   r25
-    ror   r7
-    lsr   r24
-    ror   r8
-    lsr   r25
-    ror   r9
-    lsr   r24
-    ror   r10
-    lsr   r25
-    ror   r11
-    lsr   r24
-    ror   r12
-    lsr   r25
-    ror   r13
-    lsr   r24
-    ror   r14
-    lsr   r25
-    ror   r15
-    lsr   r24
-    ror   r16
-    lsr   r25
-    ror   r17
-    ldd   r24, Z+12
-    ldd   r25, Z+13
-    lsr   r24
-    ror   r2
-    lsr   r25
-    ror   r3
-    lsr   r24
-    ror   r4
-    lsr   r25
-    ror   r5
-    lsr   r24
-    ror   r6
-    lsr   r25
-    ror   r7
-    lsr   r24
-    ror   r8
-    lsr   r25
-    ror   r9
-    lsr   r24
-    ror   r10
-    lsr   r25
-    ror   r11
-    lsr   r24
-    ror   r12
-    lsr   r25
-    ror   r13
-    lsr   r24
-    ror   r14
-    lsr   r25
-    ror   r15
-    lsr   r24
-    ror   r16
-    lsr   r25
-    ror   r17
-    ldd   r24, Z+2
-    ldd   r25, Z+3
-    lsr   r24
-    ror   r2
-    lsr   r25
-    ror   r3
-    lsr   r24
-    ror   r4
-    lsr   r25
-    ror   r5
-    lsr   r24
-    ror   r6
-    lsr   r25
-    ror   r7
-    lsr   r24
-    ror   r8
-    lsr   r25
-    ror   r9
-    lsr   r24
-    ror   r10
-    lsr   r25
-    ror   r11
-    lsr   r24
-    ror   r12
-    lsr   r25
-    ror   r13
-    lsr   r24
-    ror   r14
-    lsr   r25
-    ror   r15
-    lsr   r24
-    ror   r16
-    lsr   r25
-    ror   r17
-    ldd   r24, Z+6
-    ldd   r25, Z+7
-    lsr   r24
-    ror   r2
-    lsr   r25
-    ror   r3
-    lsr   r24
-    ror   r4
-    lsr   r25
-    ror   r5
-    lsr   r24
-    ror   r6
-    lsr   r25
-    ror   r7
-    lsr   r24
-    ror   r8
-    lsr   r25
-    ror   r9
-    lsr   r24
-    ror   r10
-    lsr   r25
-    ror   r11
-    lsr   r24
-    ror   r12
-    lsr   r25
-    ror   r13
-    lsr   r24
-    ror   r14
-    lsr   r25
-    ror   r15
-    lsr   r24
-    ror   r16
-    lsr   r25
-    ror   r17
-    ldd   r24, Z+10
-    ldd   r25, Z+11
-    lsr   r24
-    ror   r2
-    lsr   r25
-    ror   r3
-    lsr   r24
-    ror   r4
-    lsr   r25
-    ror   r5
-    lsr   r24
-    ror   r6
-    lsr   r25
-    ror   r7
-    lsr   r24
-    ror   r8
-    lsr   r25
-    ror   r9
-    lsr   r24
-    ror   r10
-    lsr   r25
-    ror   r11
-    lsr   r24
-    ror   r12
-    lsr   r25
-    ror   r13
-    lsr   r24
-    ror   r14
-    lsr   r25
-    ror   r15
-    lsr   r24
-    ror   r16
-    lsr   r25
-    ror   r17
-    ldd   r24, Z+14
-    ldd   r25, Z+15
-    lsr   r24
-    ror   r2
-    lsr   r25
-    ror   r3
-    lsr   r24
-    ror   r4
-    lsr   r25
-    ror   r5
-    lsr   r24
-    ror   r6
-    lsr   r25
-    ror   r7
-    lsr   r24
-    ror   r8
-    lsr   r25
-    ror   r9
-    lsr   r24
-    ror   r10
-    lsr   r25
-    ror   r11
-    lsr   r24
-    ror   r12
-    lsr   r25
-    ror   r13
-    lsr   r24
-    ror   r14
-    lsr   r25
-    ror   r15
-    lsr   r24
-    ror   r16
-    lsr   r25
-    ror   r17
+    ldd   r2, Z+0
+    ldd   r4, Z+4
+    ldd   r6, Z+8
+    ldd   r8, Z+12
+    ldd   r10, Z+2
+    ldd   r12, Z+6
+    ldd   r14, Z+10
+    ldd   r16, Z+14
+    mov   r24, r2
+    swap  r24
+    eor   r24, r10
+    andi  r24, 0x0F
+    eor   r10, r24
+    swap  r24
+    eor   r2, r24
+    mov   r24, r4
+    swap  r24
+    eor   r24, r12
+    andi  r24, 0x0F
+    eor   r12, r24
+    swap  r24
+    eor   r4, r24
+    mov   r24, r6
+    swap  r24
+    eor   r24, r14
+    andi  r24, 0x0F
+    eor   r14, r24
+    swap  r24
+    eor   r6, r24
+    mov   r24, r8
+    swap  r24
+    eor   r24, r16
+    andi  r24, 0x0F
+    eor   r16, r24
+    swap  r24
+    eor   r8, r24
+    mov   r24, r2
+    lsr   r24
+    lsr   r24
+    eor   r24, r6
+    andi  r24, 0x33
+    eor   r6, r24
+    lsl   r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r4
+    lsr   r24
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x33
+    eor   r8, r24
+    lsl   r24
+    lsl   r24
+    eor   r4, r24
+    mov   r24, r10
+    lsr   r24
+    lsr   r24
+    eor   r24, r14
+    andi  r24, 0x33
+    eor   r14, r24
+    lsl   r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r12
+    lsr   r24
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x33
+    eor   r16, r24
+    lsl   r24
+    lsl   r24
+    eor   r12, r24
+    mov   r24, r2
+    lsr   r24
+    eor   r24, r4
+    andi  r24, 0x55
+    eor   r4, r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r6
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x55
+    eor   r8, r24
+    lsl   r24
+    eor   r6, r24
+    mov   r24, r10
+    lsr   r24
+    eor   r24, r12
+    andi  r24, 0x55
+    eor   r12, r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r14
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x55
+    eor   r16, r24
+    lsl   r24
+    eor   r14, r24
+    ldd   r3, Z+1
+    ldd   r5, Z+5
+    ldd   r7, Z+9
+    ldd   r9, Z+13
+    ldd   r11, Z+3
+    ldd   r13, Z+7
+    ldd   r15, Z+11
+    ldd   r17, Z+15
+    mov   r24, r3
+    swap  r24
+    eor   r24, r11
+    andi  r24, 0x0F
+    eor   r11, r24
+    swap  r24
+    eor   r3, r24
+    mov   r24, r5
+    swap  r24
+    eor   r24, r13
+    andi  r24, 0x0F
+    eor   r13, r24
+    swap  r24
+    eor   r5, r24
+    mov   r24, r7
+    swap  r24
+    eor   r24, r15
+    andi  r24, 0x0F
+    eor   r15, r24
+    swap  r24
+    eor   r7, r24
+    mov   r24, r9
+    swap  r24
+    eor   r24, r17
+    andi  r24, 0x0F
+    eor   r17, r24
+    swap  r24
+    eor   r9, r24
+    mov   r24, r3
+    lsr   r24
+    lsr   r24
+    eor   r24, r7
+    andi  r24, 0x33
+    eor   r7, r24
+    lsl   r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r5
+    lsr   r24
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x33
+    eor   r9, r24
+    lsl   r24
+    lsl   r24
+    eor   r5, r24
+    mov   r24, r11
+    lsr   r24
+    lsr   r24
+    eor   r24, r15
+    andi  r24, 0x33
+    eor   r15, r24
+    lsl   r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r13
+    lsr   r24
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x33
+    eor   r17, r24
+    lsl   r24
+    lsl   r24
+    eor   r13, r24
+    mov   r24, r3
+    lsr   r24
+    eor   r24, r5
+    andi  r24, 0x55
+    eor   r5, r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r7
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x55
+    eor   r9, r24
+    lsl   r24
+    eor   r7, r24
+    mov   r24, r11
+    lsr   r24
+    eor   r24, r13
+    andi  r24, 0x55
+    eor   r13, r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r15
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x55
+    eor   r17, r24
+    lsl   r24
+    eor   r15, r24
     ret
 
-// the 16 bytes at Z <- planes (consumed; Z kept); uses r24, r25
+// the 16 bytes at Z <- planes (destroyed; Z kept); uses r24
 .Laes_bs_tout:
-    lsr   r2
-    ror   r24
-    lsr   r3
-    ror   r25
-    lsr   r4
-    ror   r24
-    lsr   r5
-    ror   r25
-    lsr   r6
-    ror   r24
-    lsr   r7
-    ror   r25
-    lsr   r8
-    ror   r24
-    lsr   r9
-    ror   r25
-    lsr   r10
-    ror   r24
-    lsr   r11
-    ror   r25
-    lsr   r12
-    ror   r24
-    lsr   r13
-    ror   r25
-    lsr   r14
-    ror   r24
-    lsr   r15
-    ror   r25
-    lsr   r16
-    ror   r24
-    lsr   r17
-    ror   r25
-    std   Z+0, r24
-    std   Z+1, r25
-    lsr   r2
-    ror   r24
-    lsr   r3
-    ror   r25
-    lsr   r4
-    ror   r24
-    lsr   r5
-    ror   r25
-    lsr   r6
-    ror   r24
-    lsr   r7
-    ror   r25
-    lsr   r8
-    ror   r24
-    lsr   r9
-    ror   r25
-    lsr   r10
-    ror   r24
-    lsr   r11
-    ror   r25
-    lsr   r12
-    ror   r24
-    lsr   r13
-    ror   r25
-    lsr   r14
-    ror   r24
-    lsr   r15
-    ror   r25
-    lsr   r16
-    ror   r24
-    lsr   r17
-    ror   r25
-    std   Z+4, r24
-    std   Z+5, r25
-    lsr   r2
-    ror   r24
-    lsr   r3
-    ror   r25
-    lsr   r4
-    ror   r24
-    lsr   r5
-    ror   r25
-    lsr   r6
-    ror   r24
-    lsr   r7
-    ror   r25
-    lsr   r8
-    ror   r24
-    lsr   r9
-    ror   r25
-    lsr   r10
-    ror   r24
-    lsr   r11
-    ror   r25
-    lsr   r12
-    ror   r24
-    lsr   r13
-    ror   r25
-    lsr   r14
-    ror   r24
-    lsr   r15
-    ror   r25
-    lsr   r16
-    ror   r24
-    lsr   r17
-    ror   r25
-    std   Z+8, r24
-    std   Z+9, r25
-    lsr   r2
-    ror   r24
-    lsr   r3
-    ror   r25
-    lsr   r4
-    ror   r24
-    lsr   r5
-    ror   r25
-    lsr   r6
-    ror   r24
-    lsr   r7
-    ror   r25
-    lsr   r8
-    ror   r24
-    lsr   r9
-    ror   r25
-    lsr   r10
-    ror   r24
-    lsr   r11
-    ror   r25
-    lsr   r12
-    ror   r24
-    lsr   r13
-    ror   r25
-    lsr   r14
-    ror   r24
-    lsr   r15
-    ror   r25
-    lsr   r16
-    ror   r24
-    lsr   r17
-    ror   r25
-    std   Z+12, r24
-    std   Z+13, r25
-    lsr   r2
-    ror   r24
-    lsr   r3
-    ror   r25
-    lsr   r4
-    ror   r24
-    lsr   r5
-    ror   r25
-    lsr   r6
-    ror   r24
-    lsr   r7
-    ror   r25
-    lsr   r8
-    ror   r24
-    lsr   r9
-    ror   r25
-    lsr   r10
-    ror   r24
-    lsr   r11
-    ror   r25
-    lsr   r12
-    ror   r24
-    lsr   r13
-    ror   r25
-    lsr   r14
-    ror   r24
-    lsr   r15
-    ror   r25
-    lsr   r16
-    ror   r24
-    lsr   r17
-    ror   r25
-    std   Z+2, r24
-    std   Z+3, r25
-    lsr   r2
-    ror   r24
-    lsr   r3
-    ror   r25
-    lsr   r4
-    ror   r24
-    lsr   r5
-    ror   r25
-    lsr   r6
-    ror   r24
-    lsr   r7
-    ror   r25
-    lsr   r8
-    ror   r24
-    lsr   r9
-    ror   r25
-    lsr   r10
-    ror   r24
-    lsr   r11
-    ror   r25
-    lsr   r12
-    ror   r24
-    lsr   r13
-    ror   r25
-    lsr   r14
-    ror   r24
-    lsr   r15
-    ror   r25
-    lsr   r16
-    ror   r24
-    lsr   r17
-    ror   r25
-    std   Z+6, r24
-    std   Z+7, r25
-    lsr   r2
-    ror   r24
-    lsr   r3
-    ror   r25
-    lsr   r4
-    ror   r24
-    lsr   r5
-    ror   r25
-    lsr   r6
-    ror   r24
-    lsr   r7
-    ror   r25
-    lsr   r8
-    ror   r24
-    lsr   r9
-    ror   r25
-    lsr   r10
-    ror   r24
-    lsr   r11
-    ror   r25
-    lsr   r12
-    ror   r24
-    lsr   r13
-    ror   r25
-    lsr   r14
-    ror   r24
-    lsr   r15
-    ror   r25
-    lsr   r16
-    ror   r24
-    lsr   r17
-    ror   r25
-    std   Z+10, r24
-    std   Z+11, r25
-    lsr   r2
-    ror   r24
-    lsr   r3
-    ror   r25
-    lsr   r4
-    ror   r24
-    lsr   r5
-    ror   r25
-    lsr   r6
-    ror   r24
-    lsr   r7
-    ror   r25
-    lsr   r8
-    ror   r24
-    lsr   r9
-    ror   r25
-    lsr   r10
-    ror   r24
-    lsr   r11
-    ror   r25
-    lsr   r12
-    ror   r24
-    lsr   r13
-    ror   r25
-    lsr   r14
-    ror   r24
-    lsr   r15
-    ror   r25
-    lsr   r16
-    ror   r24
-    lsr   r17
-    ror   r25
-    std   Z+14, r24
-    std   Z+15, r25
+    mov   r24, r2
+    swap  r24
+    eor   r24, r10
+    andi  r24, 0x0F
+    eor   r10, r24
+    swap  r24
+    eor   r2, r24
+    mov   r24, r4
+    swap  r24
+    eor   r24, r12
+    andi  r24, 0x0F
+    eor   r12, r24
+    swap  r24
+    eor   r4, r24
+    mov   r24, r6
+    swap  r24
+    eor   r24, r14
+    andi  r24, 0x0F
+    eor   r14, r24
+    swap  r24
+    eor   r6, r24
+    mov   r24, r8
+    swap  r24
+    eor   r24, r16
+    andi  r24, 0x0F
+    eor   r16, r24
+    swap  r24
+    eor   r8, r24
+    mov   r24, r2
+    lsr   r24
+    lsr   r24
+    eor   r24, r6
+    andi  r24, 0x33
+    eor   r6, r24
+    lsl   r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r4
+    lsr   r24
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x33
+    eor   r8, r24
+    lsl   r24
+    lsl   r24
+    eor   r4, r24
+    mov   r24, r10
+    lsr   r24
+    lsr   r24
+    eor   r24, r14
+    andi  r24, 0x33
+    eor   r14, r24
+    lsl   r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r12
+    lsr   r24
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x33
+    eor   r16, r24
+    lsl   r24
+    lsl   r24
+    eor   r12, r24
+    mov   r24, r2
+    lsr   r24
+    eor   r24, r4
+    andi  r24, 0x55
+    eor   r4, r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r6
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x55
+    eor   r8, r24
+    lsl   r24
+    eor   r6, r24
+    mov   r24, r10
+    lsr   r24
+    eor   r24, r12
+    andi  r24, 0x55
+    eor   r12, r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r14
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x55
+    eor   r16, r24
+    lsl   r24
+    eor   r14, r24
+    std   Z+0, r2
+    std   Z+4, r4
+    std   Z+8, r6
+    std   Z+12, r8
+    std   Z+2, r10
+    std   Z+6, r12
+    std   Z+10, r14
+    std   Z+14, r16
+    mov   r24, r3
+    swap  r24
+    eor   r24, r11
+    andi  r24, 0x0F
+    eor   r11, r24
+    swap  r24
+    eor   r3, r24
+    mov   r24, r5
+    swap  r24
+    eor   r24, r13
+    andi  r24, 0x0F
+    eor   r13, r24
+    swap  r24
+    eor   r5, r24
+    mov   r24, r7
+    swap  r24
+    eor   r24, r15
+    andi  r24, 0x0F
+    eor   r15, r24
+    swap  r24
+    eor   r7, r24
+    mov   r24, r9
+    swap  r24
+    eor   r24, r17
+    andi  r24, 0x0F
+    eor   r17, r24
+    swap  r24
+    eor   r9, r24
+    mov   r24, r3
+    lsr   r24
+    lsr   r24
+    eor   r24, r7
+    andi  r24, 0x33
+    eor   r7, r24
+    lsl   r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r5
+    lsr   r24
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x33
+    eor   r9, r24
+    lsl   r24
+    lsl   r24
+    eor   r5, r24
+    mov   r24, r11
+    lsr   r24
+    lsr   r24
+    eor   r24, r15
+    andi  r24, 0x33
+    eor   r15, r24
+    lsl   r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r13
+    lsr   r24
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x33
+    eor   r17, r24
+    lsl   r24
+    lsl   r24
+    eor   r13, r24
+    mov   r24, r3
+    lsr   r24
+    eor   r24, r5
+    andi  r24, 0x55
+    eor   r5, r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r7
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x55
+    eor   r9, r24
+    lsl   r24
+    eor   r7, r24
+    mov   r24, r11
+    lsr   r24
+    eor   r24, r13
+    andi  r24, 0x55
+    eor   r13, r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r15
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x55
+    eor   r17, r24
+    lsl   r24
+    eor   r15, r24
+    std   Z+1, r3
+    std   Z+5, r5
+    std   Z+9, r7
+    std   Z+13, r9
+    std   Z+3, r11
+    std   Z+7, r13
+    std   Z+11, r15
+    std   Z+15, r17
     ret
 
 // SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and the frame's spill slots (Y+1 ..)
