@@ -17,7 +17,8 @@ every row up by one (MixColumns) is (lo, hi) -> (hi, SWAP lo).
 - ShiftRows on the planes: row 2 a delta swap in the low register (9 cycles), rows 1 and 3 nibble
   rotations in the high register (LSL/LSR, BST/BLD, a masked merge: 10 cycles).
 - MixColumns: rot1(a) = (hi, SWAP lo), rot2(a) = (SWAP lo, SWAP hi); u = a ^ rot1(a) and b = rot1(a) ^
-  rot2(u) ^ xtime(u), xtime on planes a renaming plus three XORs of u7: 14 cycles a plane.
+  rot2(u) ^ xtime(u), xtime on planes a renaming plus three XORs of u7: 14 cycles a plane; the round key
+  is added on the way (LD lo, X+ / EOR lo, t instead of MOV lo, t; LD / EOR for hi): 5 more.
 - AddRoundKey: the round keys are stored as planes (LD X+ / EOR); the key schedule is bytewise with
   SubWord through the same circuit (w3 alone transposed in and out, 4 of the 16 positions), then transposes each round key and complements the planes of 0x63
   in round keys 1..10 (the circuit's missing NOTs; MixColumns and ShiftRows leave an all-0x63 state as it is).
@@ -357,10 +358,11 @@ def shiftrows(c: Code) -> None:
         c.e("eor", hi, t)
 
 
-def mixcolumns(c: Code) -> None:
-    """With lo = rows 0 | 2 and hi = rows 1 | 3: rot1(a) = (hi, swap(lo)) and rot2(a) = (swap(lo),
+def mixcolumns_ark(c: Code) -> None:
+    """MixColumns then AddRoundKey (X = the round key's planes, advanced). With lo = rows 0 | 2 and hi = rows 1 | 3: rot1(a) = (hi, swap(lo)) and rot2(a) = (swap(lo),
     swap(hi)). u = a ^ rot1(a) = (lo ^ hi, hi ^ swap(lo)); b = rot1(a) ^ rot2(u) ^ xtime(u) gives
-    b.lo = u.hi ^ swap(hi) ^ xtime(u).lo and b.hi = swap(u.lo) ^ lo ^ xtime(u).hi: 14 cycles a plane."""
+    b.lo = u.hi ^ swap(hi) ^ xtime(u).lo and b.hi = swap(u.lo) ^ lo ^ xtime(u).hi: 14 cycles a plane, and
+    the round key costs 5 more (the MOV that puts b.lo in place becomes LD lo, X+ / EOR lo, t)."""
     t = R(TMP)
 
     def make_u(k: int, u: int) -> None:
@@ -386,7 +388,10 @@ def mixcolumns(c: Code) -> None:
         c.e("mov", hi, R(u))
         c.e("swap", hi)
         c.e("eor", hi, lo)                        # hi = b.hi but xtime
-        c.e("mov", lo, t)
+        c.e("ld", lo, "X+")                       # AddRoundKey fused: lo = round key ^ t
+        c.e("eor", lo, t)
+        c.e("ld", t, "X+")
+        c.e("eor", hi, t)
         c.e("eor", lo, R(prev))                   # xtime(u)_k = u_(k-1) (u_7 for k = 0)
         c.e("eor", hi, R(prev + 1))
         if k in (1, 3, 4):                        # ... ^ u_7 for the bits of 0x1b
@@ -516,9 +521,8 @@ def encrypt_fn(f: dict[str, int]) -> Code:
     save_x(c, f)
     c.e("rcall", ".Laes_bs_sbox")
     shiftrows(c)
-    mixcolumns(c)
     load_x(c, f)
-    add_round_key(c)
+    mixcolumns_ark(c)
     c.e("ldd", R(TMP), f"Y+{f['CNT']}")
     c.e("dec", R(TMP))
     c.e("std", f"Y+{f['CNT']}", R(TMP))
@@ -864,7 +868,8 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   - ShiftRows: a delta swap (row 2) and nibble rotations (rows 1, 3: LSR/LSL, BST/BLD, masked merge),
  *     {sr_cyc} cycles;
  *   - MixColumns: rot1(a) = (hi, SWAP lo) and rot2(a) = (SWAP lo, SWAP hi) on a plane (lo, hi), u = a ^
- *     rot1(a), b = rot1(a) ^ rot2(u) ^ xtime(u), xtime a renaming plus three XORs: {mc_cyc} cycles;
+ *     rot1(a), b = rot1(a) ^ rot2(u) ^ xtime(u), xtime a renaming plus three XORs; AddRoundKey fused
+ *     (LD lo, X+ / EOR lo, t replaces a MOV): {mc_cyc} cycles for both;
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
@@ -896,7 +901,7 @@ def generate() -> tuple[str, dict]:
     ks_cyc, enc_cyc = self_test(funcs)
     sr, mc = Code(), Code()
     shiftrows(sr)
-    mixcolumns(mc)
+    mixcolumns_ark(mc)
     stats = {"enc": enc_cyc, "ks": ks_cyc, "sbox_cyc": sb.cycles(), "slots": nslots,
              "sr_cyc": sr.cycles(), "mc_cyc": mc.cycles(), "size": f["SIZE"]}
     out = HEADER.format(**stats, order_src="simulated annealing, aes128_bs_avr_order.json"
