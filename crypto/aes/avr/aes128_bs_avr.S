@@ -16,14 +16,14 @@
  *   r24                the temporary (ANDI needs r16..r31)
  *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
  *   Y r28:r29          the frame (SP after the prologue): S-box spill slots at Y+1.., then rk/out pointers,
- *                      the round counter and Rcon (28 bytes)
+ *                      the round counter and Rcon (26 bytes)
  *   Z r30:r31          in / out / key pointer for the transpositions
  *   The S-box uses every pair but Y (r0:r1 too; r1 is cleared before returning).
  * Techniques
  *   - one block as eight 16-bit planes (transposition: two 8x8 SWAPMOVE transposes each way, 92 cycles each);
  *   - SubBytes: the Boyar-Peralta circuit (113 gates), two instructions a gate plus a MOVW when no operand
- *     dies; gate order searched (simulated annealing, aes128_bs_avr_order.json) and values allocated over 15 pairs with Belady spills:
- *     365 cycles for 16 S-boxes, 11 spill slots;
+ *     dies; gate order searched (annealing, aes128_bs_avr_order.json) and values allocated over 15 pairs
+ *     with Belady spills: 354 cycles for 16 S-boxes, 10 spill slots;
  *   - ShiftRows: a delta swap (row 2) and nibble rotations (rows 1, 3: LSR/LSL, BST/BLD, masked merge),
  *     152 cycles;
  *   - MixColumns: rot1(a) = (hi, SWAP lo) and rot2(a) = (SWAP lo, SWAP hi) on a plane (lo, hi), u = a ^
@@ -32,7 +32,7 @@
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
- * Cycles (generator's count, without the CALL): encrypt 7461, key schedule 9257.
+ * Cycles (generator's count, without the CALL): encrypt 7351, key schedule 9147.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
  * depends on a secret: the same time for every key and block on any AVR.
  */
@@ -450,320 +450,315 @@
 
 // SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and the frame's spill slots (Y+1 ..)
 .Laes_bs_sbox:
-    movw  r0, r16
-    eor   r0, r10
-    eor   r1, r11
     eor   r12, r14
     eor   r13, r15
+    movw  r0, r10
+    eor   r0, r6
+    eor   r1, r7
     movw  r18, r12
     eor   r18, r2
     eor   r19, r3
-    movw  r20, r10
-    eor   r20, r6
-    eor   r21, r7
-    movw  r22, r18
-    eor   r22, r4
-    eor   r23, r5
+    movw  r20, r18
+    eor   r20, r4
+    eor   r21, r5
     eor   r4, r16
     eor   r5, r17
-    movw  r24, r4
-    eor   r24, r20
-    eor   r25, r21
-    eor   r8, r24
-    eor   r9, r25
-    eor   r14, r8
-    eor   r15, r9
-    movw  r26, r14
-    eor   r26, r0
-    eor   r27, r1
-    eor   r8, r6
-    eor   r9, r7
-    movw  r30, r12
-    eor   r30, r26
-    eor   r31, r27
-    eor   r12, r8
-    eor   r13, r9
-    eor   r6, r16
-    eor   r7, r17
-    std   Y+1, r14
-    std   Y+2, r15
-    movw  r14, r6
-    and   r14, r12
-    and   r15, r13
+    movw  r22, r4
+    eor   r22, r0
+    eor   r23, r1
+    movw  r24, r16
+    eor   r24, r10
+    eor   r25, r11
+    eor   r8, r22
+    eor   r9, r23
     eor   r10, r18
     eor   r11, r19
-    std   Y+3, r6
-    std   Y+4, r7
-    movw  r6, r0
-    and   r6, r26
-    and   r7, r27
-    std   Y+5, r0
-    std   Y+6, r1
-    movw  r0, r12
-    eor   r0, r26
-    eor   r1, r27
-    std   Y+7, r12
-    std   Y+8, r13
-    movw  r12, r20
-    and   r12, r0
-    and   r13, r1
-    std   Y+9, r20
-    std   Y+10, r21
-    movw  r20, r22
-    and   r20, r18
-    and   r21, r19
-    std   Y+11, r0
-    std   Y+12, r1
-    movw  r0, r24
-    and   r0, r8
-    and   r1, r9
-    std   Y+13, r24
-    std   Y+14, r25
-    movw  r24, r2
-    eor   r24, r26
-    eor   r25, r27
-    std   Y+15, r26
-    std   Y+16, r27
-    movw  r26, r18
-    eor   r26, r16
-    eor   r27, r17
-    std   Y+17, r18
-    std   Y+18, r19
-    movw  r18, r26
-    and   r18, r24
-    and   r19, r25
-    std   Y+19, r26
-    std   Y+20, r27
-    movw  r26, r4
-    and   r26, r30
-    and   r27, r31
-    std   Y+21, r24
-    std   Y+22, r25
-    movw  r24, r8
-    eor   r24, r2
-    eor   r25, r3
-    eor   r20, r26
-    eor   r21, r27
-    eor   r18, r26
-    eor   r19, r27
     movw  r26, r10
     and   r26, r2
     and   r27, r3
+    movw  r30, r16
+    eor   r30, r6
+    eor   r31, r7
+    eor   r6, r8
+    eor   r7, r9
+    std   Y+1, r10
+    std   Y+2, r11
+    movw  r10, r22
+    and   r10, r6
+    and   r11, r7
+    eor   r26, r10
+    eor   r27, r11
+    std   Y+3, r22
+    std   Y+4, r23
+    movw  r22, r6
+    eor   r22, r2
+    eor   r23, r3
+    std   Y+5, r2
+    std   Y+6, r3
+    movw  r2, r20
+    eor   r2, r30
+    eor   r3, r31
+    eor   r8, r14
+    eor   r9, r15
+    movw  r14, r2
+    and   r14, r22
+    and   r15, r23
+    std   Y+7, r22
+    std   Y+8, r23
+    movw  r22, r8
+    eor   r22, r24
+    eor   r23, r25
+    eor   r14, r10
+    eor   r15, r11
+    movw  r10, r6
+    eor   r10, r12
+    eor   r11, r13
+    std   Y+9, r2
+    std   Y+10, r3
+    movw  r2, r10
+    eor   r2, r22
+    eor   r3, r23
+    std   Y+11, r6
+    std   Y+12, r7
+    movw  r6, r0
+    and   r6, r2
+    and   r7, r3
+    std   Y+13, r0
+    std   Y+14, r1
+    movw  r0, r30
+    and   r0, r10
+    and   r1, r11
+    eor   r12, r22
+    eor   r13, r23
+    std   Y+15, r2
+    std   Y+16, r3
+    movw  r2, r24
+    and   r2, r22
+    and   r3, r23
+    std   Y+17, r24
+    std   Y+18, r25
+    movw  r24, r10
+    eor   r24, r30
+    eor   r25, r31
+    eor   r6, r2
+    eor   r7, r3
     eor   r14, r6
     eor   r15, r7
+    std   Y+19, r30
+    std   Y+20, r31
+    movw  r30, r20
+    and   r30, r18
+    and   r31, r19
+    eor   r0, r2
+    eor   r1, r3
     eor   r26, r0
     eor   r27, r1
-    eor   r16, r30
-    eor   r17, r31
-    eor   r18, r14
-    eor   r19, r15
-    eor   r18, r16
-    eor   r19, r17
-    eor   r12, r6
-    eor   r13, r7
-    ldd   r16, Y+3
-    ldd   r17, Y+4
-    movw  r6, r22
-    eor   r6, r16
-    eor   r7, r17
-    eor   r26, r14
-    eor   r27, r15
-    movw  r14, r4
-    eor   r14, r30
-    eor   r15, r31
-    eor   r20, r12
-    eor   r21, r13
-    eor   r20, r14
-    eor   r21, r15
-    movw  r14, r6
-    and   r14, r24
-    and   r15, r25
-    eor   r14, r0
-    eor   r15, r1
-    eor   r14, r12
-    eor   r15, r13
-    ldd   r0, Y+1
-    ldd   r1, Y+2
-    eor   r14, r0
-    eor   r15, r1
-    ldd   r12, Y+7
-    ldd   r13, Y+8
-    movw  r0, r12
-    eor   r0, r16
-    eor   r1, r17
-    eor   r26, r0
-    eor   r27, r1
-    movw  r0, r14
-    and   r0, r20
-    and   r1, r21
-    movw  r16, r20
-    eor   r16, r18
-    eor   r17, r19
-    movw  r12, r26
-    eor   r12, r0
-    eor   r13, r1
-    and   r12, r16
-    and   r13, r17
-    eor   r12, r18
-    eor   r13, r19
-    eor   r20, r12
-    eor   r21, r13
-    eor   r0, r18
-    eor   r1, r19
-    movw  r16, r0
-    eor   r16, r12
-    eor   r17, r13
-    and   r18, r16
-    and   r19, r17
-    movw  r16, r0
-    eor   r16, r18
-    eor   r17, r19
-    eor   r14, r26
-    eor   r15, r27
-    eor   r18, r20
-    eor   r19, r21
-    and   r0, r14
-    and   r1, r15
-    eor   r0, r26
-    eor   r1, r27
-    and   r16, r0
-    and   r17, r1
-    eor   r14, r16
-    eor   r15, r17
+    movw  r2, r4
     and   r2, r12
     and   r3, r13
-    movw  r20, r12
-    eor   r20, r18
-    eor   r21, r19
-    ldd   r26, Y+13
-    ldd   r27, Y+14
-    and   r26, r20
-    and   r27, r21
-    and   r10, r12
-    and   r11, r13
-    and   r6, r18
-    and   r7, r19
-    movw  r16, r0
+    eor   r30, r2
+    eor   r31, r3
+    eor   r30, r6
+    eor   r31, r7
+    movw  r6, r18
+    eor   r6, r16
+    eor   r7, r17
+    eor   r14, r8
+    eor   r15, r9
+    eor   r26, r24
+    eor   r27, r25
+    movw  r8, r4
+    eor   r8, r12
+    eor   r9, r13
+    eor   r16, r12
+    eor   r17, r13
+    eor   r30, r8
+    eor   r31, r9
+    ldd   r24, Y+5
+    ldd   r25, Y+6
+    movw  r8, r24
+    eor   r8, r22
+    eor   r9, r23
+    movw  r24, r6
+    and   r24, r8
+    and   r25, r9
+    eor   r24, r2
+    eor   r25, r3
+    eor   r24, r0
+    eor   r25, r1
+    movw  r2, r14
+    and   r2, r30
+    and   r3, r31
+    eor   r14, r26
+    eor   r15, r27
+    eor   r24, r16
+    eor   r25, r17
+    movw  r0, r26
+    eor   r0, r2
+    eor   r1, r3
+    movw  r16, r30
+    eor   r16, r24
+    eor   r17, r25
+    and   r0, r16
+    and   r1, r17
+    eor   r0, r24
+    eor   r1, r25
+    eor   r2, r24
+    eor   r3, r25
+    movw  r16, r14
+    and   r16, r2
+    and   r17, r3
+    eor   r16, r26
+    eor   r17, r27
+    movw  r26, r2
+    eor   r26, r0
+    eor   r27, r1
+    and   r24, r26
+    and   r25, r27
+    and   r8, r16
+    and   r9, r17
+    eor   r30, r0
+    eor   r31, r1
+    eor   r30, r24
+    eor   r31, r25
+    eor   r2, r24
+    eor   r3, r25
+    and   r2, r16
+    and   r3, r17
+    eor   r14, r2
+    eor   r15, r3
+    and   r20, r14
+    and   r21, r15
+    movw  r26, r16
+    eor   r26, r0
+    eor   r27, r1
+    and   r6, r16
+    and   r7, r17
+    ldd   r24, Y+17
+    ldd   r25, Y+18
+    and   r24, r26
+    and   r25, r27
+    and   r22, r26
+    and   r23, r27
+    movw  r2, r14
+    eor   r2, r30
+    eor   r3, r31
     eor   r16, r14
     eor   r17, r15
-    eor   r26, r6
-    eor   r27, r7
+    and   r10, r2
+    and   r11, r3
+    std   Y+17, r6
+    std   Y+18, r7
+    ldd   r6, Y+19
+    ldd   r7, Y+20
+    and   r6, r2
+    and   r7, r3
     and   r4, r16
     and   r5, r17
-    and   r24, r18
-    and   r25, r19
-    and   r20, r8
-    and   r21, r9
-    eor   r6, r10
-    eor   r7, r11
-    eor   r12, r0
-    eor   r13, r1
-    and   r16, r30
-    and   r17, r31
-    ldd   r8, Y+21
-    ldd   r9, Y+22
-    and   r8, r0
-    and   r9, r1
-    and   r22, r14
-    and   r23, r15
-    ldd   r10, Y+15
-    ldd   r11, Y+16
-    and   r10, r12
-    and   r11, r13
-    eor   r18, r14
-    eor   r19, r15
-    eor   r20, r16
-    eor   r21, r17
-    eor   r22, r8
-    eor   r23, r9
-    ldd   r30, Y+19
-    ldd   r31, Y+20
-    and   r0, r30
-    and   r1, r31
-    ldd   r30, Y+5
-    ldd   r31, Y+6
-    and   r30, r12
-    and   r31, r13
-    eor   r12, r18
-    eor   r13, r19
+    and   r16, r12
+    and   r17, r13
+    eor   r26, r2
+    eor   r27, r3
+    ldd   r12, Y+15
+    ldd   r13, Y+16
+    and   r12, r26
+    and   r13, r27
+    eor   r22, r12
+    eor   r23, r13
+    eor   r12, r10
+    eor   r13, r11
+    eor   r20, r8
+    eor   r21, r9
+    and   r14, r18
+    and   r15, r19
+    ldd   r2, Y+5
+    ldd   r3, Y+6
+    and   r2, r0
+    and   r3, r1
     eor   r8, r2
     eor   r9, r3
     eor   r2, r4
     eor   r3, r5
-    eor   r2, r20
-    eor   r3, r21
-    std   Y+5, r20
-    std   Y+6, r21
-    ldd   r20, Y+11
-    ldd   r21, Y+12
-    and   r20, r12
-    and   r21, r13
-    eor   r10, r20
-    eor   r11, r21
-    eor   r16, r10
-    eor   r17, r11
-    eor   r0, r2
-    eor   r1, r3
-    ldd   r10, Y+9
-    ldd   r11, Y+10
-    and   r12, r10
-    and   r13, r11
-    ldd   r10, Y+7
-    ldd   r11, Y+8
-    and   r10, r18
-    and   r11, r19
-    eor   r30, r12
-    eor   r31, r13
-    eor   r20, r10
-    eor   r21, r11
-    eor   r2, r30
-    eor   r3, r31
-    ldd   r10, Y+3
-    ldd   r11, Y+4
-    and   r18, r10
-    and   r19, r11
-    ldd   r10, Y+17
-    ldd   r11, Y+18
-    and   r14, r10
-    and   r15, r11
-    eor   r30, r14
-    eor   r31, r15
-    eor   r26, r30
-    eor   r27, r31
-    eor   r4, r22
-    eor   r5, r23
+    ldd   r10, Y+13
+    ldd   r11, Y+14
+    and   r26, r10
+    and   r27, r11
     eor   r24, r26
     eor   r25, r27
-    eor   r20, r30
-    eor   r21, r31
-    eor   r0, r20
-    eor   r1, r21
-    eor   r6, r0
-    eor   r7, r1
-    eor   r4, r20
-    eor   r5, r21
-    eor   r8, r24
-    eor   r9, r25
-    eor   r14, r16
-    eor   r15, r17
-    eor   r16, r26
-    eor   r17, r27
-    eor   r12, r18
-    eor   r13, r19
-    ldd   r10, Y+5
-    ldd   r11, Y+6
-    eor   r10, r24
-    eor   r11, r25
-    eor   r0, r14
-    eor   r1, r15
+    eor   r26, r6
+    eor   r27, r7
+    ldd   r18, Y+1
+    ldd   r19, Y+2
+    and   r18, r0
+    and   r19, r1
+    eor   r0, r30
+    eor   r1, r31
+    ldd   r10, Y+11
+    ldd   r11, Y+12
+    and   r10, r0
+    and   r11, r1
+    eor   r10, r16
+    eor   r11, r17
+    eor   r2, r10
+    eor   r3, r11
+    ldd   r6, Y+3
+    ldd   r7, Y+4
+    and   r0, r6
+    and   r1, r7
+    ldd   r6, Y+9
+    ldd   r7, Y+10
+    and   r6, r30
+    and   r7, r31
+    eor   r16, r22
+    eor   r17, r23
+    ldd   r22, Y+17
+    ldd   r23, Y+18
     eor   r22, r2
     eor   r23, r3
-    eor   r12, r0
-    eor   r13, r1
+    eor   r2, r24
+    eor   r3, r25
+    eor   r0, r6
+    eor   r1, r7
+    eor   r24, r14
+    eor   r25, r15
+    eor   r0, r24
+    eor   r1, r25
+    eor   r14, r16
+    eor   r15, r17
+    eor   r2, r20
+    eor   r3, r21
+    eor   r12, r24
+    eor   r13, r25
+    eor   r16, r0
+    eor   r17, r1
+    ldd   r24, Y+7
+    ldd   r25, Y+8
+    and   r30, r24
+    and   r31, r25
+    eor   r30, r0
+    eor   r31, r1
+    eor   r22, r12
+    eor   r23, r13
+    eor   r6, r18
+    eor   r7, r19
+    eor   r4, r20
+    eor   r5, r21
+    eor   r6, r22
+    eor   r7, r23
+    eor   r22, r14
+    eor   r23, r15
+    eor   r8, r30
+    eor   r9, r31
+    eor   r10, r30
+    eor   r11, r31
+    eor   r4, r12
+    eor   r5, r13
+    eor   r26, r22
+    eor   r27, r23
     eor   r14, r10
     eor   r15, r11
     // outputs to their planes
-    movw  r2, r22
+    movw  r12, r26
     ret
 
     .global MCU_FN(aes128, keyschedule)
@@ -789,14 +784,14 @@ MCU_FN(aes128, keyschedule):
     push  r29
     in    r28, 0x3d
     in    r29, 0x3e
-    sbiw  r28, 28
+    sbiw  r28, 26
     in    r0, 0x3f
     cli
     out   0x3e, r29
     out   0x3f, r0
     out   0x3d, r28
-    std   Y+25, r24
-    std   Y+26, r25
+    std   Y+23, r24
+    std   Y+24, r25
     movw  r26, r24
     movw  r30, r22
     ld    r0, Z+
@@ -832,12 +827,12 @@ MCU_FN(aes128, keyschedule):
     ld    r0, Z+
     st    X+, r0
     ldi   r24, 1
-    std   Y+28, r24
+    std   Y+26, r24
     ldi   r24, 10
-    std   Y+27, r24
+    std   Y+25, r24
 .Laes_bs_ks:
-    std   Y+23, r26
-    std   Y+24, r27
+    std   Y+21, r26
+    std   Y+22, r27
     ld    r24, -X
     lsr   r24
     ror   r2
@@ -976,14 +971,14 @@ MCU_FN(aes128, keyschedule):
     eor   r19, r24
     eor   r20, r24
     eor   r21, r24
-    ldd   r24, Y+28
+    ldd   r24, Y+26
     eor   r18, r24
     lsl   r24
     brcc  .+2
     ldi   r24, 0x1b
-    std   Y+28, r24
-    ldd   r26, Y+23
-    ldd   r27, Y+24
+    std   Y+26, r24
+    ldd   r26, Y+21
+    ldd   r27, Y+22
     movw  r30, r26
     sbiw  r30, 16
     ld    r0, Z+
@@ -1034,13 +1029,13 @@ MCU_FN(aes128, keyschedule):
     ld    r0, Z+
     eor   r21, r0
     st    X+, r21
-    ldd   r24, Y+27
+    ldd   r24, Y+25
     dec   r24
-    std   Y+27, r24
+    std   Y+25, r24
     breq  .+2
     rjmp  .Laes_bs_ks
-    ldd   r30, Y+25
-    ldd   r31, Y+26
+    ldd   r30, Y+23
+    ldd   r31, Y+24
     rcall .Laes_bs_tin
     st    Z+, r2
     st    Z+, r3
@@ -1308,7 +1303,7 @@ MCU_FN(aes128, keyschedule):
     st    Z+, r15
     st    Z+, r16
     st    Z+, r17
-    adiw  r28, 28
+    adiw  r28, 26
     in    r0, 0x3f
     cli
     out   0x3e, r29
@@ -1359,14 +1354,14 @@ MCU_FN(aes128, encrypt):
     push  r29
     in    r28, 0x3d
     in    r29, 0x3e
-    sbiw  r28, 28
+    sbiw  r28, 26
     in    r0, 0x3f
     cli
     out   0x3e, r29
     out   0x3f, r0
     out   0x3d, r28
-    std   Y+25, r24
-    std   Y+26, r25
+    std   Y+23, r24
+    std   Y+24, r25
     movw  r30, r22
     rcall .Laes_bs_tin
     movw  r26, r20
@@ -1403,10 +1398,10 @@ MCU_FN(aes128, encrypt):
     ld    r24, X+
     eor   r17, r24
     ldi   r24, 9
-    std   Y+27, r24
+    std   Y+25, r24
 .Laes_bs_round:
-    std   Y+23, r26
-    std   Y+24, r27
+    std   Y+21, r26
+    std   Y+22, r27
     rcall .Laes_bs_sbox
     mov   r24, r2
     lsr   r24
@@ -1560,8 +1555,8 @@ MCU_FN(aes128, encrypt):
     eor   r24, r17
     andi  r24, 0xF0
     eor   r17, r24
-    ldd   r26, Y+23
-    ldd   r27, Y+24
+    ldd   r26, Y+21
+    ldd   r27, Y+22
     mov   r18, r16
     eor   r18, r17
     mov   r19, r16
@@ -1704,13 +1699,13 @@ MCU_FN(aes128, encrypt):
     eor   r17, r24
     eor   r16, r20
     eor   r17, r21
-    ldd   r24, Y+27
+    ldd   r24, Y+25
     dec   r24
-    std   Y+27, r24
+    std   Y+25, r24
     breq  .+2
     rjmp  .Laes_bs_round
-    std   Y+23, r26
-    std   Y+24, r27
+    std   Y+21, r26
+    std   Y+22, r27
     rcall .Laes_bs_sbox
     mov   r24, r2
     lsr   r24
@@ -1864,8 +1859,8 @@ MCU_FN(aes128, encrypt):
     eor   r24, r17
     andi  r24, 0xF0
     eor   r17, r24
-    ldd   r26, Y+23
-    ldd   r27, Y+24
+    ldd   r26, Y+21
+    ldd   r27, Y+22
     ld    r24, X+
     eor   r2, r24
     ld    r24, X+
@@ -1898,10 +1893,10 @@ MCU_FN(aes128, encrypt):
     eor   r16, r24
     ld    r24, X+
     eor   r17, r24
-    ldd   r30, Y+25
-    ldd   r31, Y+26
+    ldd   r30, Y+23
+    ldd   r31, Y+24
     rcall .Laes_bs_tout
-    adiw  r28, 28
+    adiw  r28, 26
     in    r0, 0x3f
     cli
     out   0x3e, r29

@@ -20,8 +20,9 @@ every row up by one (MixColumns) is (lo, hi) -> (hi, SWAP lo).
   rot2(u) ^ xtime(u), xtime on planes a renaming plus three XORs of u7: 14 cycles a plane; the round key
   is added on the way (LD lo, X+ / EOR lo, t instead of MOV lo, t; LD / EOR for hi): 5 more.
 - AddRoundKey: the round keys are stored as planes (LD X+ / EOR); the key schedule is bytewise with
-  SubWord through the same circuit (w3 alone transposed in and out, 4 of the 16 positions), then transposes each round key and complements the planes of 0x63
-  in round keys 1..10 (the circuit's missing NOTs; MixColumns and ShiftRows leave an all-0x63 state as it is).
+  SubWord through the same circuit (w3 alone transposed in and out, 4 of the 16 positions), then
+  transposes each round key and complements the planes of 0x63 in round keys 1..10 (the circuit's
+  missing NOTs; MixColumns and ShiftRows leave an all-0x63 state as it is).
 - The transposition in and out: two 8x8 bit-matrix transposes by SWAPMOVE (92 cycles each) plus the loads
   or stores, about 220 cycles a block each way.
 No instruction has a secret-dependent address or branch: the only branches count rounds.
@@ -127,7 +128,6 @@ def deps_order(seed: int) -> list[int]:
     """A topological order of GATES: greedy, preferring gates that let an operand die (fewer live values),
     ties broken by a seeded random draw."""
     rng = random.Random(seed)
-    producer = {d: i for i, (d, _, _, _) in enumerate(GATES)}
     users: dict[str, int] = {}
     for d, _, a, b in GATES:
         for v in (a, b):
@@ -152,7 +152,7 @@ def deps_order(seed: int) -> list[int]:
         done.add(d)
         order.append(i)
         pending.remove(i)
-    assert len(order) == len(GATES) and all(producer)
+    assert len(order) == len(GATES)
     return order
 
 
@@ -359,8 +359,9 @@ def shiftrows(c: Code) -> None:
 
 
 def mixcolumns_ark(c: Code) -> None:
-    """MixColumns then AddRoundKey (X = the round key's planes, advanced). With lo = rows 0 | 2 and hi = rows 1 | 3: rot1(a) = (hi, swap(lo)) and rot2(a) = (swap(lo),
-    swap(hi)). u = a ^ rot1(a) = (lo ^ hi, hi ^ swap(lo)); b = rot1(a) ^ rot2(u) ^ xtime(u) gives
+    """MixColumns then AddRoundKey (X = the round key's planes, advanced). With lo = rows 0 | 2 and
+    hi = rows 1 | 3: rot1(a) = (hi, swap(lo)) and rot2(a) = (swap(lo), swap(hi)).
+    u = a ^ rot1(a) = (lo ^ hi, hi ^ swap(lo)); b = rot1(a) ^ rot2(u) ^ xtime(u) gives
     b.lo = u.hi ^ swap(hi) ^ xtime(u).lo and b.hi = swap(u.lo) ^ lo ^ xtime(u).hi: 14 cycles a plane, and
     the round key costs 5 more (the MOV that puts b.lo in place becomes LD lo, X+ / EOR lo, t)."""
     t = R(TMP)
@@ -863,8 +864,8 @@ HEADER = """// SPDX-License-Identifier: MIT
  * Techniques
  *   - one block as eight 16-bit planes (transposition: two 8x8 SWAPMOVE transposes each way, 92 cycles each);
  *   - SubBytes: the Boyar-Peralta circuit (113 gates), two instructions a gate plus a MOVW when no operand
- *     dies; gate order searched ({order_src}) and values allocated over 15 pairs with Belady spills:
- *     {sbox_cyc} cycles for 16 S-boxes, {slots} spill slots;
+ *     dies; gate order searched ({order_src}) and values allocated over 15 pairs
+ *     with Belady spills: {sbox_cyc} cycles for 16 S-boxes, {slots} spill slots;
  *   - ShiftRows: a delta swap (row 2) and nibble rotations (rows 1, 3: LSR/LSL, BST/BLD, masked merge),
  *     {sr_cyc} cycles;
  *   - MixColumns: rot1(a) = (hi, SWAP lo) and rot2(a) = (SWAP lo, SWAP hi) on a plane (lo, hi), u = a ^
@@ -904,7 +905,7 @@ def generate() -> tuple[str, dict]:
     mixcolumns_ark(mc)
     stats = {"enc": enc_cyc, "ks": ks_cyc, "sbox_cyc": sb.cycles(), "slots": nslots,
              "sr_cyc": sr.cycles(), "mc_cyc": mc.cycles(), "size": f["SIZE"]}
-    out = HEADER.format(**stats, order_src="simulated annealing, aes128_bs_avr_order.json"
+    out = HEADER.format(**stats, order_src="annealing, aes128_bs_avr_order.json"
                         if ORDER_FILE.exists() else "seeded greedy")
     for name, c, doc in subs:
         out += f"\n// {doc}\n{name}:\n" + "\n".join(c.lines) + "\n"
