@@ -6,7 +6,7 @@
  *   void mcu_aes128_avr_bitsliced_keyschedule(uint8_t *rk, const uint8_t *key);
  *       rk: 176 bytes, the 11 round keys as planes (16 bytes each: plane 0 low, plane 0 high, ...,
  *       plane 7 high; rows 0 | 2 in the low byte, rows 1 | 3 in the high one, bit = column within the
- *       nibble), keys 1..10 XOR 0x63
+ *       nibble), keys 1..10 XOR 0x63, key 10 with its bytes moved by ShiftRows^-1
  *   void mcu_aes128_avr_bitsliced_encrypt(uint8_t *out, const uint8_t *in, const uint8_t *rk);
  *
  * Register map
@@ -31,8 +31,10 @@
  *     (LD lo, X+ / EOR lo, t replaces a MOV): 158 cycles for both;
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
+ *   - the last round's ShiftRows costs nothing: the output stores go to the shifted addresses and round
+ *     key 10 is stored unshifted (ShiftRows^-1 in the key schedule);
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
- * Cycles (generator's count, without the CALL): encrypt 7351, key schedule 9147.
+ * Cycles (generator's count, without the CALL): encrypt 7199, key schedule 9140.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
  * depends on a secret: the same time for every key and block on any AVR.
  */
@@ -244,7 +246,7 @@
     eor   r15, r24
     ret
 
-// the 16 bytes at Z <- planes (destroyed; Z kept); uses r24
+// the 16 bytes at Z <- ShiftRows(planes) (planes destroyed; Z kept); uses r24
 .Laes_bs_tout:
     mov   r24, r2
     swap  r24
@@ -342,10 +344,10 @@
     std   Z+4, r4
     std   Z+8, r6
     std   Z+12, r8
-    std   Z+2, r10
-    std   Z+6, r12
-    std   Z+10, r14
-    std   Z+14, r16
+    std   Z+10, r10
+    std   Z+14, r12
+    std   Z+2, r14
+    std   Z+6, r16
     mov   r24, r3
     swap  r24
     eor   r24, r11
@@ -438,14 +440,14 @@
     eor   r17, r24
     lsl   r24
     eor   r15, r24
-    std   Z+1, r3
-    std   Z+5, r5
-    std   Z+9, r7
-    std   Z+13, r9
-    std   Z+3, r11
-    std   Z+7, r13
-    std   Z+11, r15
-    std   Z+15, r17
+    std   Z+13, r3
+    std   Z+1, r5
+    std   Z+5, r7
+    std   Z+9, r9
+    std   Z+7, r11
+    std   Z+11, r13
+    std   Z+15, r15
+    std   Z+3, r17
     ret
 
 // SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and the frame's spill slots (Y+1 ..)
@@ -1278,7 +1280,206 @@ MCU_FN(aes128, keyschedule):
     st    Z+, r15
     st    Z+, r16
     st    Z+, r17
-    rcall .Laes_bs_tin
+    ldd   r2, Z+0
+    ldd   r4, Z+4
+    ldd   r6, Z+8
+    ldd   r8, Z+12
+    ldd   r10, Z+10
+    ldd   r12, Z+14
+    ldd   r14, Z+2
+    ldd   r16, Z+6
+    mov   r24, r2
+    swap  r24
+    eor   r24, r10
+    andi  r24, 0x0F
+    eor   r10, r24
+    swap  r24
+    eor   r2, r24
+    mov   r24, r4
+    swap  r24
+    eor   r24, r12
+    andi  r24, 0x0F
+    eor   r12, r24
+    swap  r24
+    eor   r4, r24
+    mov   r24, r6
+    swap  r24
+    eor   r24, r14
+    andi  r24, 0x0F
+    eor   r14, r24
+    swap  r24
+    eor   r6, r24
+    mov   r24, r8
+    swap  r24
+    eor   r24, r16
+    andi  r24, 0x0F
+    eor   r16, r24
+    swap  r24
+    eor   r8, r24
+    mov   r24, r2
+    lsr   r24
+    lsr   r24
+    eor   r24, r6
+    andi  r24, 0x33
+    eor   r6, r24
+    lsl   r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r4
+    lsr   r24
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x33
+    eor   r8, r24
+    lsl   r24
+    lsl   r24
+    eor   r4, r24
+    mov   r24, r10
+    lsr   r24
+    lsr   r24
+    eor   r24, r14
+    andi  r24, 0x33
+    eor   r14, r24
+    lsl   r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r12
+    lsr   r24
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x33
+    eor   r16, r24
+    lsl   r24
+    lsl   r24
+    eor   r12, r24
+    mov   r24, r2
+    lsr   r24
+    eor   r24, r4
+    andi  r24, 0x55
+    eor   r4, r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r6
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x55
+    eor   r8, r24
+    lsl   r24
+    eor   r6, r24
+    mov   r24, r10
+    lsr   r24
+    eor   r24, r12
+    andi  r24, 0x55
+    eor   r12, r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r14
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x55
+    eor   r16, r24
+    lsl   r24
+    eor   r14, r24
+    ldd   r3, Z+13
+    ldd   r5, Z+1
+    ldd   r7, Z+5
+    ldd   r9, Z+9
+    ldd   r11, Z+7
+    ldd   r13, Z+11
+    ldd   r15, Z+15
+    ldd   r17, Z+3
+    mov   r24, r3
+    swap  r24
+    eor   r24, r11
+    andi  r24, 0x0F
+    eor   r11, r24
+    swap  r24
+    eor   r3, r24
+    mov   r24, r5
+    swap  r24
+    eor   r24, r13
+    andi  r24, 0x0F
+    eor   r13, r24
+    swap  r24
+    eor   r5, r24
+    mov   r24, r7
+    swap  r24
+    eor   r24, r15
+    andi  r24, 0x0F
+    eor   r15, r24
+    swap  r24
+    eor   r7, r24
+    mov   r24, r9
+    swap  r24
+    eor   r24, r17
+    andi  r24, 0x0F
+    eor   r17, r24
+    swap  r24
+    eor   r9, r24
+    mov   r24, r3
+    lsr   r24
+    lsr   r24
+    eor   r24, r7
+    andi  r24, 0x33
+    eor   r7, r24
+    lsl   r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r5
+    lsr   r24
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x33
+    eor   r9, r24
+    lsl   r24
+    lsl   r24
+    eor   r5, r24
+    mov   r24, r11
+    lsr   r24
+    lsr   r24
+    eor   r24, r15
+    andi  r24, 0x33
+    eor   r15, r24
+    lsl   r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r13
+    lsr   r24
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x33
+    eor   r17, r24
+    lsl   r24
+    lsl   r24
+    eor   r13, r24
+    mov   r24, r3
+    lsr   r24
+    eor   r24, r5
+    andi  r24, 0x55
+    eor   r5, r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r7
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x55
+    eor   r9, r24
+    lsl   r24
+    eor   r7, r24
+    mov   r24, r11
+    lsr   r24
+    eor   r24, r13
+    andi  r24, 0x55
+    eor   r13, r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r15
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x55
+    eor   r17, r24
+    lsl   r24
+    eor   r15, r24
     com   r2
     com   r3
     com   r4
@@ -1707,158 +1908,6 @@ MCU_FN(aes128, encrypt):
     std   Y+21, r26
     std   Y+22, r27
     rcall .Laes_bs_sbox
-    mov   r24, r2
-    lsr   r24
-    lsr   r24
-    eor   r24, r2
-    andi  r24, 0x30
-    eor   r2, r24
-    lsl   r24
-    lsl   r24
-    eor   r2, r24
-    mov   r24, r3
-    lsl   r24
-    bst   r3, 7
-    bld   r24, 4
-    bst   r3, 0
-    lsr   r3
-    bld   r3, 3
-    eor   r24, r3
-    andi  r24, 0xF0
-    eor   r3, r24
-    mov   r24, r4
-    lsr   r24
-    lsr   r24
-    eor   r24, r4
-    andi  r24, 0x30
-    eor   r4, r24
-    lsl   r24
-    lsl   r24
-    eor   r4, r24
-    mov   r24, r5
-    lsl   r24
-    bst   r5, 7
-    bld   r24, 4
-    bst   r5, 0
-    lsr   r5
-    bld   r5, 3
-    eor   r24, r5
-    andi  r24, 0xF0
-    eor   r5, r24
-    mov   r24, r6
-    lsr   r24
-    lsr   r24
-    eor   r24, r6
-    andi  r24, 0x30
-    eor   r6, r24
-    lsl   r24
-    lsl   r24
-    eor   r6, r24
-    mov   r24, r7
-    lsl   r24
-    bst   r7, 7
-    bld   r24, 4
-    bst   r7, 0
-    lsr   r7
-    bld   r7, 3
-    eor   r24, r7
-    andi  r24, 0xF0
-    eor   r7, r24
-    mov   r24, r8
-    lsr   r24
-    lsr   r24
-    eor   r24, r8
-    andi  r24, 0x30
-    eor   r8, r24
-    lsl   r24
-    lsl   r24
-    eor   r8, r24
-    mov   r24, r9
-    lsl   r24
-    bst   r9, 7
-    bld   r24, 4
-    bst   r9, 0
-    lsr   r9
-    bld   r9, 3
-    eor   r24, r9
-    andi  r24, 0xF0
-    eor   r9, r24
-    mov   r24, r10
-    lsr   r24
-    lsr   r24
-    eor   r24, r10
-    andi  r24, 0x30
-    eor   r10, r24
-    lsl   r24
-    lsl   r24
-    eor   r10, r24
-    mov   r24, r11
-    lsl   r24
-    bst   r11, 7
-    bld   r24, 4
-    bst   r11, 0
-    lsr   r11
-    bld   r11, 3
-    eor   r24, r11
-    andi  r24, 0xF0
-    eor   r11, r24
-    mov   r24, r12
-    lsr   r24
-    lsr   r24
-    eor   r24, r12
-    andi  r24, 0x30
-    eor   r12, r24
-    lsl   r24
-    lsl   r24
-    eor   r12, r24
-    mov   r24, r13
-    lsl   r24
-    bst   r13, 7
-    bld   r24, 4
-    bst   r13, 0
-    lsr   r13
-    bld   r13, 3
-    eor   r24, r13
-    andi  r24, 0xF0
-    eor   r13, r24
-    mov   r24, r14
-    lsr   r24
-    lsr   r24
-    eor   r24, r14
-    andi  r24, 0x30
-    eor   r14, r24
-    lsl   r24
-    lsl   r24
-    eor   r14, r24
-    mov   r24, r15
-    lsl   r24
-    bst   r15, 7
-    bld   r24, 4
-    bst   r15, 0
-    lsr   r15
-    bld   r15, 3
-    eor   r24, r15
-    andi  r24, 0xF0
-    eor   r15, r24
-    mov   r24, r16
-    lsr   r24
-    lsr   r24
-    eor   r24, r16
-    andi  r24, 0x30
-    eor   r16, r24
-    lsl   r24
-    lsl   r24
-    eor   r16, r24
-    mov   r24, r17
-    lsl   r24
-    bst   r17, 7
-    bld   r24, 4
-    bst   r17, 0
-    lsr   r17
-    bld   r17, 3
-    eor   r24, r17
-    andi  r24, 0xF0
-    eor   r17, r24
     ldd   r26, Y+21
     ldd   r27, Y+22
     ld    r24, X+

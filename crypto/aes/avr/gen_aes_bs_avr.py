@@ -24,7 +24,8 @@ every row up by one (MixColumns) is (lo, hi) -> (hi, SWAP lo).
   transposes each round key and complements the planes of 0x63 in round keys 1..10 (the circuit's
   missing NOTs; MixColumns and ShiftRows leave an all-0x63 state as it is).
 - The transposition in and out: two 8x8 bit-matrix transposes by SWAPMOVE (92 cycles each) plus the loads
-  or stores, about 220 cycles a block each way.
+  or stores, about 220 cycles a block each way. The last round has no ShiftRows instruction: the output bytes are
+  stored to the shifted addresses, and round key 10 is transposed with the inverse shift.
 No instruction has a secret-dependent address or branch: the only branches count rounds.
 The generator interprets its own code (a small AVR model below) on random keys and blocks against FIPS 197
 before it writes anything, and counts cycles.
@@ -408,11 +409,15 @@ def add_round_key(c: Code) -> None:               # X = the round key's planes (
             c.e("eor", R(PLANE[k] + h), R(TMP))
 
 
-def pos_index(p: int) -> int:
+def pos_index(p: int, shifted: bool = False) -> int:
     """Plane bit p (0..7 the low register: row 0 then row 2; 8..15 the high one: row 1 then row 3, four
-    columns each) <-> state byte r + 4c (FIPS 197 order)."""
-    r = (0, 2, 1, 3)[p // 4]
-    return r + 4 * (p % 4)
+    columns each) <-> state byte r + 4c (FIPS 197 order). shifted: the byte ShiftRows moves there instead,
+    (r, c - r): the last round's ShiftRows is done by where the output bytes are stored, and round key 10
+    is transposed with the same map so that it meets the unshifted state."""
+    r, col = (0, 2, 1, 3)[p // 4], p % 4
+    if shifted:
+        col = (col - r) % 4
+    return r + 4 * col
 
 
 def transpose8(c: Code, regs: list[int]) -> None:
@@ -442,18 +447,18 @@ def transpose8(c: Code, regs: list[int]) -> None:
             c.e("eor", x, t)
 
 
-def transpose_in(c: Code) -> None:                # planes <- the 16 bytes at Z
+def transpose_in(c: Code, shifted: bool = False) -> None:   # planes <- the 16 bytes at Z
     for h in (0, 1):
         for j in range(8):                        # position j (low) / 8 + j (high) into plane j's register
-            c.e("ldd", R(PLANE[j] + h), f"Z+{pos_index(j + 8 * h)}")
+            c.e("ldd", R(PLANE[j] + h), f"Z+{pos_index(j + 8 * h, shifted)}")
         transpose8(c, [PLANE[j] + h for j in range(8)])
 
 
-def transpose_out(c: Code) -> None:               # the 16 bytes at Z <- planes
+def transpose_out(c: Code) -> None:               # the 16 bytes at Z <- planes, ShiftRows on the way
     for h in (0, 1):
         transpose8(c, [PLANE[j] + h for j in range(8)])
         for j in range(8):
-            c.e("std", f"Z+{pos_index(j + 8 * h)}", R(PLANE[j] + h))
+            c.e("std", f"Z+{pos_index(j + 8 * h, shifted=True)}", R(PLANE[j] + h))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -531,9 +536,8 @@ def encrypt_fn(f: dict[str, int]) -> Code:
     c.e("rjmp", ".Laes_bs_round")
     save_x(c, f)
     c.e("rcall", ".Laes_bs_sbox")
-    shiftrows(c)
-    load_x(c, f)
-    add_round_key(c)
+    load_x(c, f)                                  # last round: no ShiftRows here (round key 10 and the
+    add_round_key(c)                              # output stores are shifted instead)
     c.e("ldd", "r30", f"Y+{f['OUTP']}")
     c.e("ldd", "r31", f"Y+{f['OUTP'] + 1}")
     c.e("rcall", ".Laes_bs_tout")
@@ -600,7 +604,10 @@ def keyschedule_fn(f: dict[str, int]) -> Code:
     c.e("ldd", "r30", f"Y+{f['OUTP']}")
     c.e("ldd", "r31", f"Y+{f['OUTP'] + 1}")
     for i in range(11):
-        c.e("rcall", ".Laes_bs_tin")
+        if i < 10:
+            c.e("rcall", ".Laes_bs_tin")
+        else:
+            transpose_in(c, shifted=True)         # round key 10 meets the state before ShiftRows
         if i:
             for k in range(8):
                 if (SBOX_NOT >> k) & 1:
@@ -625,7 +632,8 @@ def subroutines(sb: Code) -> list[tuple[str, Code, str]]:
     s.ins = list(sb.ins)
     s.e("ret")
     return [(".Laes_bs_tin", tin, "planes (r2..r17) <- the 16 bytes at Z (Z kept); uses r24"),
-            (".Laes_bs_tout", tout, "the 16 bytes at Z <- planes (destroyed; Z kept); uses r24"),
+            (".Laes_bs_tout", tout, "the 16 bytes at Z <- ShiftRows(planes) (planes destroyed; Z kept); "
+                                    "uses r24"),
             (".Laes_bs_sbox", s, "SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and "
                                  "the frame's spill slots (Y+1 ..)")]
 
@@ -848,7 +856,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   void mcu_aes128_avr_bitsliced_keyschedule(uint8_t *rk, const uint8_t *key);
  *       rk: 176 bytes, the 11 round keys as planes (16 bytes each: plane 0 low, plane 0 high, ...,
  *       plane 7 high; rows 0 | 2 in the low byte, rows 1 | 3 in the high one, bit = column within the
- *       nibble), keys 1..10 XOR 0x63
+ *       nibble), keys 1..10 XOR 0x63, key 10 with its bytes moved by ShiftRows^-1
  *   void mcu_aes128_avr_bitsliced_encrypt(uint8_t *out, const uint8_t *in, const uint8_t *rk);
  *
  * Register map
@@ -873,6 +881,8 @@ HEADER = """// SPDX-License-Identifier: MIT
  *     (LD lo, X+ / EOR lo, t replaces a MOV): {mc_cyc} cycles for both;
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
+ *   - the last round's ShiftRows costs nothing: the output stores go to the shifted addresses and round
+ *     key 10 is stored unshifted (ShiftRows^-1 in the key schedule);
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
  * Cycles (generator's count, without the CALL): encrypt {enc}, key schedule {ks}.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
