@@ -24,8 +24,9 @@ every row up by one (MixColumns) is (lo, hi) -> (hi, SWAP lo).
   transposes each round key and complements the planes of 0x63 in round keys 1..10 (the circuit's
   missing NOTs; MixColumns and ShiftRows leave an all-0x63 state as it is).
 - The transposition in and out: two 8x8 bit-matrix transposes by SWAPMOVE (92 cycles each) plus the loads
-  or stores, about 220 cycles a block each way. The last round has no ShiftRows instruction: the output bytes are
-  stored to the shifted addresses, and round key 10 is transposed with the inverse shift.
+  or stores, about 220 cycles a block each way. ShiftRows commutes with SubBytes: the first round's is done
+  by the addresses the input is loaded from (round key 0 transposed the same way), the last round's by
+  those the output is stored to (round key 10 with the inverse shift); eight ShiftRows remain.
 No instruction has a secret-dependent address or branch: the only branches count rounds.
 The generator interprets its own code (a small AVR model below) on random keys and blocks against FIPS 197
 before it writes anything, and counts cycles.
@@ -409,15 +410,14 @@ def add_round_key(c: Code) -> None:               # X = the round key's planes (
             c.e("eor", R(PLANE[k] + h), R(TMP))
 
 
-def pos_index(p: int, shifted: bool = False) -> int:
+def pos_index(p: int, shift: int = 0) -> int:
     """Plane bit p (0..7 the low register: row 0 then row 2; 8..15 the high one: row 1 then row 3, four
-    columns each) <-> state byte r + 4c (FIPS 197 order). shifted: the byte ShiftRows moves there instead,
-    (r, c - r): the last round's ShiftRows is done by where the output bytes are stored, and round key 10
-    is transposed with the same map so that it meets the unshifted state."""
+    columns each) <-> state byte r + 4c (FIPS 197 order); with shift, byte (r, c + shift * r). shift = 1:
+    the first round's ShiftRows is done by where the input bytes are loaded from (it commutes with
+    SubBytes; round key 0 is transposed the same way); shift = -1: the last round's by where the output
+    bytes are stored (round key 10 transposed the same way, to meet the state before ShiftRows)."""
     r, col = (0, 2, 1, 3)[p // 4], p % 4
-    if shifted:
-        col = (col - r) % 4
-    return r + 4 * col
+    return r + 4 * ((col + shift * r) % 4)
 
 
 def transpose8(c: Code, regs: list[int]) -> None:
@@ -447,10 +447,10 @@ def transpose8(c: Code, regs: list[int]) -> None:
             c.e("eor", x, t)
 
 
-def transpose_in(c: Code, shifted: bool = False) -> None:   # planes <- the 16 bytes at Z
+def transpose_in(c: Code, shift: int = 0) -> None:   # planes <- the 16 bytes at Z
     for h in (0, 1):
         for j in range(8):                        # position j (low) / 8 + j (high) into plane j's register
-            c.e("ldd", R(PLANE[j] + h), f"Z+{pos_index(j + 8 * h, shifted)}")
+            c.e("ldd", R(PLANE[j] + h), f"Z+{pos_index(j + 8 * h, shift)}")
         transpose8(c, [PLANE[j] + h for j in range(8)])
 
 
@@ -458,7 +458,7 @@ def transpose_out(c: Code) -> None:               # the 16 bytes at Z <- planes,
     for h in (0, 1):
         transpose8(c, [PLANE[j] + h for j in range(8)])
         for j in range(8):
-            c.e("std", f"Z+{pos_index(j + 8 * h, shifted=True)}", R(PLANE[j] + h))
+            c.e("std", f"Z+{pos_index(j + 8 * h, shift=-1)}", R(PLANE[j] + h))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -518,15 +518,19 @@ def encrypt_fn(f: dict[str, int]) -> Code:
     c.e("std", f"Y+{f['OUTP']}", "r24")
     c.e("std", f"Y+{f['OUTP'] + 1}", "r25")
     c.e("movw", "r30", "r22")
-    c.e("rcall", ".Laes_bs_tin")
+    transpose_in(c, shift=1)                      # ShiftRows(in): round 1's ShiftRows done here
     c.e("movw", "r26", "r20")
     add_round_key(c)
     c.e("ldi", R(TMP), 9)
     c.e("std", f"Y+{f['CNT']}", R(TMP))
+    # Rounds 1..9. ShiftRows commutes with SubBytes, so round r's ShiftRows is done before its S-box: by
+    # the input addresses for round 1 (the loop is entered after the ShiftRows), on the planes for 2..9.
+    c.e("rjmp", ".Laes_bs_first")
     c.label(".Laes_bs_round")
+    shiftrows(c)
+    c.label(".Laes_bs_first")
     save_x(c, f)
     c.e("rcall", ".Laes_bs_sbox")
-    shiftrows(c)
     load_x(c, f)
     mixcolumns_ark(c)
     c.e("ldd", R(TMP), f"Y+{f['CNT']}")
@@ -604,10 +608,10 @@ def keyschedule_fn(f: dict[str, int]) -> Code:
     c.e("ldd", "r30", f"Y+{f['OUTP']}")
     c.e("ldd", "r31", f"Y+{f['OUTP'] + 1}")
     for i in range(11):
-        if i < 10:
+        if 0 < i < 10:
             c.e("rcall", ".Laes_bs_tin")
-        else:
-            transpose_in(c, shifted=True)         # round key 10 meets the state before ShiftRows
+        else:                                     # key 0 shifted as the input, key 10 back (pos_index)
+            transpose_in(c, shift=1 if i == 0 else -1)
         if i:
             for k in range(8):
                 if (SBOX_NOT >> k) & 1:
@@ -881,8 +885,9 @@ HEADER = """// SPDX-License-Identifier: MIT
  *     (LD lo, X+ / EOR lo, t replaces a MOV): {mc_cyc} cycles for both;
  *   - the circuit's NOTs are in round keys 1..10 (an all-0x63 state goes through ShiftRows and
  *     MixColumns unchanged);
- *   - the last round's ShiftRows costs nothing: the output stores go to the shifted addresses and round
- *     key 10 is stored unshifted (ShiftRows^-1 in the key schedule);
+ *   - ShiftRows commutes with SubBytes: round 1's is done by the input loads' addresses (round key 0
+ *     stored shifted too), round 10's by the output stores' (round key 10 stored with ShiftRows^-1):
+ *     eight ShiftRows on the planes, before the S-box of rounds 2..9;
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
  * Cycles (generator's count, without the CALL): encrypt {enc}, key schedule {ks}.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
