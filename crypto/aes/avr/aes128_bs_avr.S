@@ -35,734 +35,13 @@
  *     stored shifted too), round 10's by the output stores' (round key 10 stored with ShiftRows^-1):
  *     eight ShiftRows on the planes, before the S-box of rounds 2..9;
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
- * Cycles (generator's count, without the CALL): encrypt 7042, key schedule 9133.
+ * Cycles (generator's count, without the CALL): encrypt 7035, key schedule 9133.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
  * depends on a secret: the same time for every key and block on any AVR.
  */
 #include "mcucrypt/ns.h"
 
     .text
-
-// planes (r2..r17) <- the 16 bytes at Z (Z kept); uses r24
-.Laes_bs_tin:
-    ldd   r2, Z+0
-    ldd   r4, Z+4
-    ldd   r6, Z+8
-    ldd   r8, Z+12
-    ldd   r10, Z+2
-    ldd   r12, Z+6
-    ldd   r14, Z+10
-    ldd   r16, Z+14
-    mov   r24, r2
-    swap  r24
-    eor   r24, r10
-    andi  r24, 0x0F
-    eor   r10, r24
-    swap  r24
-    eor   r2, r24
-    mov   r24, r4
-    swap  r24
-    eor   r24, r12
-    andi  r24, 0x0F
-    eor   r12, r24
-    swap  r24
-    eor   r4, r24
-    mov   r24, r6
-    swap  r24
-    eor   r24, r14
-    andi  r24, 0x0F
-    eor   r14, r24
-    swap  r24
-    eor   r6, r24
-    mov   r24, r8
-    swap  r24
-    eor   r24, r16
-    andi  r24, 0x0F
-    eor   r16, r24
-    swap  r24
-    eor   r8, r24
-    mov   r24, r2
-    lsr   r24
-    lsr   r24
-    eor   r24, r6
-    andi  r24, 0x33
-    eor   r6, r24
-    lsl   r24
-    lsl   r24
-    eor   r2, r24
-    mov   r24, r4
-    lsr   r24
-    lsr   r24
-    eor   r24, r8
-    andi  r24, 0x33
-    eor   r8, r24
-    lsl   r24
-    lsl   r24
-    eor   r4, r24
-    mov   r24, r10
-    lsr   r24
-    lsr   r24
-    eor   r24, r14
-    andi  r24, 0x33
-    eor   r14, r24
-    lsl   r24
-    lsl   r24
-    eor   r10, r24
-    mov   r24, r12
-    lsr   r24
-    lsr   r24
-    eor   r24, r16
-    andi  r24, 0x33
-    eor   r16, r24
-    lsl   r24
-    lsl   r24
-    eor   r12, r24
-    mov   r24, r2
-    lsr   r24
-    eor   r24, r4
-    andi  r24, 0x55
-    eor   r4, r24
-    lsl   r24
-    eor   r2, r24
-    mov   r24, r6
-    lsr   r24
-    eor   r24, r8
-    andi  r24, 0x55
-    eor   r8, r24
-    lsl   r24
-    eor   r6, r24
-    mov   r24, r10
-    lsr   r24
-    eor   r24, r12
-    andi  r24, 0x55
-    eor   r12, r24
-    lsl   r24
-    eor   r10, r24
-    mov   r24, r14
-    lsr   r24
-    eor   r24, r16
-    andi  r24, 0x55
-    eor   r16, r24
-    lsl   r24
-    eor   r14, r24
-    ldd   r3, Z+1
-    ldd   r5, Z+5
-    ldd   r7, Z+9
-    ldd   r9, Z+13
-    ldd   r11, Z+3
-    ldd   r13, Z+7
-    ldd   r15, Z+11
-    ldd   r17, Z+15
-    mov   r24, r3
-    swap  r24
-    eor   r24, r11
-    andi  r24, 0x0F
-    eor   r11, r24
-    swap  r24
-    eor   r3, r24
-    mov   r24, r5
-    swap  r24
-    eor   r24, r13
-    andi  r24, 0x0F
-    eor   r13, r24
-    swap  r24
-    eor   r5, r24
-    mov   r24, r7
-    swap  r24
-    eor   r24, r15
-    andi  r24, 0x0F
-    eor   r15, r24
-    swap  r24
-    eor   r7, r24
-    mov   r24, r9
-    swap  r24
-    eor   r24, r17
-    andi  r24, 0x0F
-    eor   r17, r24
-    swap  r24
-    eor   r9, r24
-    mov   r24, r3
-    lsr   r24
-    lsr   r24
-    eor   r24, r7
-    andi  r24, 0x33
-    eor   r7, r24
-    lsl   r24
-    lsl   r24
-    eor   r3, r24
-    mov   r24, r5
-    lsr   r24
-    lsr   r24
-    eor   r24, r9
-    andi  r24, 0x33
-    eor   r9, r24
-    lsl   r24
-    lsl   r24
-    eor   r5, r24
-    mov   r24, r11
-    lsr   r24
-    lsr   r24
-    eor   r24, r15
-    andi  r24, 0x33
-    eor   r15, r24
-    lsl   r24
-    lsl   r24
-    eor   r11, r24
-    mov   r24, r13
-    lsr   r24
-    lsr   r24
-    eor   r24, r17
-    andi  r24, 0x33
-    eor   r17, r24
-    lsl   r24
-    lsl   r24
-    eor   r13, r24
-    mov   r24, r3
-    lsr   r24
-    eor   r24, r5
-    andi  r24, 0x55
-    eor   r5, r24
-    lsl   r24
-    eor   r3, r24
-    mov   r24, r7
-    lsr   r24
-    eor   r24, r9
-    andi  r24, 0x55
-    eor   r9, r24
-    lsl   r24
-    eor   r7, r24
-    mov   r24, r11
-    lsr   r24
-    eor   r24, r13
-    andi  r24, 0x55
-    eor   r13, r24
-    lsl   r24
-    eor   r11, r24
-    mov   r24, r15
-    lsr   r24
-    eor   r24, r17
-    andi  r24, 0x55
-    eor   r17, r24
-    lsl   r24
-    eor   r15, r24
-    ret
-
-// the 16 bytes at Z <- ShiftRows(planes) (planes destroyed; Z kept); uses r24
-.Laes_bs_tout:
-    mov   r24, r2
-    swap  r24
-    eor   r24, r10
-    andi  r24, 0x0F
-    eor   r10, r24
-    swap  r24
-    eor   r2, r24
-    mov   r24, r4
-    swap  r24
-    eor   r24, r12
-    andi  r24, 0x0F
-    eor   r12, r24
-    swap  r24
-    eor   r4, r24
-    mov   r24, r6
-    swap  r24
-    eor   r24, r14
-    andi  r24, 0x0F
-    eor   r14, r24
-    swap  r24
-    eor   r6, r24
-    mov   r24, r8
-    swap  r24
-    eor   r24, r16
-    andi  r24, 0x0F
-    eor   r16, r24
-    swap  r24
-    eor   r8, r24
-    mov   r24, r2
-    lsr   r24
-    lsr   r24
-    eor   r24, r6
-    andi  r24, 0x33
-    eor   r6, r24
-    lsl   r24
-    lsl   r24
-    eor   r2, r24
-    mov   r24, r4
-    lsr   r24
-    lsr   r24
-    eor   r24, r8
-    andi  r24, 0x33
-    eor   r8, r24
-    lsl   r24
-    lsl   r24
-    eor   r4, r24
-    mov   r24, r10
-    lsr   r24
-    lsr   r24
-    eor   r24, r14
-    andi  r24, 0x33
-    eor   r14, r24
-    lsl   r24
-    lsl   r24
-    eor   r10, r24
-    mov   r24, r12
-    lsr   r24
-    lsr   r24
-    eor   r24, r16
-    andi  r24, 0x33
-    eor   r16, r24
-    lsl   r24
-    lsl   r24
-    eor   r12, r24
-    mov   r24, r2
-    lsr   r24
-    eor   r24, r4
-    andi  r24, 0x55
-    eor   r4, r24
-    lsl   r24
-    eor   r2, r24
-    mov   r24, r6
-    lsr   r24
-    eor   r24, r8
-    andi  r24, 0x55
-    eor   r8, r24
-    lsl   r24
-    eor   r6, r24
-    mov   r24, r10
-    lsr   r24
-    eor   r24, r12
-    andi  r24, 0x55
-    eor   r12, r24
-    lsl   r24
-    eor   r10, r24
-    mov   r24, r14
-    lsr   r24
-    eor   r24, r16
-    andi  r24, 0x55
-    eor   r16, r24
-    lsl   r24
-    eor   r14, r24
-    std   Z+0, r2
-    std   Z+4, r4
-    std   Z+8, r6
-    std   Z+12, r8
-    std   Z+10, r10
-    std   Z+14, r12
-    std   Z+2, r14
-    std   Z+6, r16
-    mov   r24, r3
-    swap  r24
-    eor   r24, r11
-    andi  r24, 0x0F
-    eor   r11, r24
-    swap  r24
-    eor   r3, r24
-    mov   r24, r5
-    swap  r24
-    eor   r24, r13
-    andi  r24, 0x0F
-    eor   r13, r24
-    swap  r24
-    eor   r5, r24
-    mov   r24, r7
-    swap  r24
-    eor   r24, r15
-    andi  r24, 0x0F
-    eor   r15, r24
-    swap  r24
-    eor   r7, r24
-    mov   r24, r9
-    swap  r24
-    eor   r24, r17
-    andi  r24, 0x0F
-    eor   r17, r24
-    swap  r24
-    eor   r9, r24
-    mov   r24, r3
-    lsr   r24
-    lsr   r24
-    eor   r24, r7
-    andi  r24, 0x33
-    eor   r7, r24
-    lsl   r24
-    lsl   r24
-    eor   r3, r24
-    mov   r24, r5
-    lsr   r24
-    lsr   r24
-    eor   r24, r9
-    andi  r24, 0x33
-    eor   r9, r24
-    lsl   r24
-    lsl   r24
-    eor   r5, r24
-    mov   r24, r11
-    lsr   r24
-    lsr   r24
-    eor   r24, r15
-    andi  r24, 0x33
-    eor   r15, r24
-    lsl   r24
-    lsl   r24
-    eor   r11, r24
-    mov   r24, r13
-    lsr   r24
-    lsr   r24
-    eor   r24, r17
-    andi  r24, 0x33
-    eor   r17, r24
-    lsl   r24
-    lsl   r24
-    eor   r13, r24
-    mov   r24, r3
-    lsr   r24
-    eor   r24, r5
-    andi  r24, 0x55
-    eor   r5, r24
-    lsl   r24
-    eor   r3, r24
-    mov   r24, r7
-    lsr   r24
-    eor   r24, r9
-    andi  r24, 0x55
-    eor   r9, r24
-    lsl   r24
-    eor   r7, r24
-    mov   r24, r11
-    lsr   r24
-    eor   r24, r13
-    andi  r24, 0x55
-    eor   r13, r24
-    lsl   r24
-    eor   r11, r24
-    mov   r24, r15
-    lsr   r24
-    eor   r24, r17
-    andi  r24, 0x55
-    eor   r17, r24
-    lsl   r24
-    eor   r15, r24
-    std   Z+13, r3
-    std   Z+1, r5
-    std   Z+5, r7
-    std   Z+9, r9
-    std   Z+7, r11
-    std   Z+11, r13
-    std   Z+15, r15
-    std   Z+3, r17
-    ret
-
-// SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and the frame's spill slots (Y+1 ..)
-.Laes_bs_sbox:
-    eor   r12, r14
-    eor   r13, r15
-    movw  r0, r10
-    eor   r0, r6
-    eor   r1, r7
-    movw  r18, r12
-    eor   r18, r2
-    eor   r19, r3
-    movw  r20, r18
-    eor   r20, r4
-    eor   r21, r5
-    eor   r4, r16
-    eor   r5, r17
-    movw  r22, r4
-    eor   r22, r0
-    eor   r23, r1
-    movw  r24, r16
-    eor   r24, r10
-    eor   r25, r11
-    eor   r8, r22
-    eor   r9, r23
-    eor   r10, r18
-    eor   r11, r19
-    movw  r26, r10
-    and   r26, r2
-    and   r27, r3
-    movw  r30, r16
-    eor   r30, r6
-    eor   r31, r7
-    eor   r6, r8
-    eor   r7, r9
-    std   Y+1, r10
-    std   Y+2, r11
-    movw  r10, r22
-    and   r10, r6
-    and   r11, r7
-    eor   r26, r10
-    eor   r27, r11
-    std   Y+3, r22
-    std   Y+4, r23
-    movw  r22, r6
-    eor   r22, r2
-    eor   r23, r3
-    std   Y+5, r2
-    std   Y+6, r3
-    movw  r2, r20
-    eor   r2, r30
-    eor   r3, r31
-    eor   r8, r14
-    eor   r9, r15
-    movw  r14, r2
-    and   r14, r22
-    and   r15, r23
-    std   Y+7, r22
-    std   Y+8, r23
-    movw  r22, r8
-    eor   r22, r24
-    eor   r23, r25
-    eor   r14, r10
-    eor   r15, r11
-    movw  r10, r6
-    eor   r10, r12
-    eor   r11, r13
-    std   Y+9, r2
-    std   Y+10, r3
-    movw  r2, r10
-    eor   r2, r22
-    eor   r3, r23
-    std   Y+11, r6
-    std   Y+12, r7
-    movw  r6, r0
-    and   r6, r2
-    and   r7, r3
-    std   Y+13, r0
-    std   Y+14, r1
-    movw  r0, r30
-    and   r0, r10
-    and   r1, r11
-    eor   r12, r22
-    eor   r13, r23
-    std   Y+15, r2
-    std   Y+16, r3
-    movw  r2, r24
-    and   r2, r22
-    and   r3, r23
-    std   Y+17, r24
-    std   Y+18, r25
-    movw  r24, r10
-    eor   r24, r30
-    eor   r25, r31
-    eor   r6, r2
-    eor   r7, r3
-    eor   r14, r6
-    eor   r15, r7
-    std   Y+19, r30
-    std   Y+20, r31
-    movw  r30, r20
-    and   r30, r18
-    and   r31, r19
-    eor   r0, r2
-    eor   r1, r3
-    eor   r26, r0
-    eor   r27, r1
-    movw  r2, r4
-    and   r2, r12
-    and   r3, r13
-    eor   r30, r2
-    eor   r31, r3
-    eor   r30, r6
-    eor   r31, r7
-    movw  r6, r18
-    eor   r6, r16
-    eor   r7, r17
-    eor   r14, r8
-    eor   r15, r9
-    eor   r26, r24
-    eor   r27, r25
-    movw  r8, r4
-    eor   r8, r12
-    eor   r9, r13
-    eor   r16, r12
-    eor   r17, r13
-    eor   r30, r8
-    eor   r31, r9
-    ldd   r24, Y+5
-    ldd   r25, Y+6
-    movw  r8, r24
-    eor   r8, r22
-    eor   r9, r23
-    movw  r24, r6
-    and   r24, r8
-    and   r25, r9
-    eor   r24, r2
-    eor   r25, r3
-    eor   r24, r0
-    eor   r25, r1
-    movw  r2, r14
-    and   r2, r30
-    and   r3, r31
-    eor   r14, r26
-    eor   r15, r27
-    eor   r24, r16
-    eor   r25, r17
-    movw  r0, r26
-    eor   r0, r2
-    eor   r1, r3
-    movw  r16, r30
-    eor   r16, r24
-    eor   r17, r25
-    and   r0, r16
-    and   r1, r17
-    eor   r0, r24
-    eor   r1, r25
-    eor   r2, r24
-    eor   r3, r25
-    movw  r16, r14
-    and   r16, r2
-    and   r17, r3
-    eor   r16, r26
-    eor   r17, r27
-    movw  r26, r2
-    eor   r26, r0
-    eor   r27, r1
-    and   r24, r26
-    and   r25, r27
-    and   r8, r16
-    and   r9, r17
-    eor   r30, r0
-    eor   r31, r1
-    eor   r30, r24
-    eor   r31, r25
-    eor   r2, r24
-    eor   r3, r25
-    and   r2, r16
-    and   r3, r17
-    eor   r14, r2
-    eor   r15, r3
-    and   r20, r14
-    and   r21, r15
-    movw  r26, r16
-    eor   r26, r0
-    eor   r27, r1
-    and   r6, r16
-    and   r7, r17
-    ldd   r24, Y+17
-    ldd   r25, Y+18
-    and   r24, r26
-    and   r25, r27
-    and   r22, r26
-    and   r23, r27
-    movw  r2, r14
-    eor   r2, r30
-    eor   r3, r31
-    eor   r16, r14
-    eor   r17, r15
-    and   r10, r2
-    and   r11, r3
-    std   Y+17, r6
-    std   Y+18, r7
-    ldd   r6, Y+19
-    ldd   r7, Y+20
-    and   r6, r2
-    and   r7, r3
-    and   r4, r16
-    and   r5, r17
-    and   r16, r12
-    and   r17, r13
-    eor   r26, r2
-    eor   r27, r3
-    ldd   r12, Y+15
-    ldd   r13, Y+16
-    and   r12, r26
-    and   r13, r27
-    eor   r22, r12
-    eor   r23, r13
-    eor   r12, r10
-    eor   r13, r11
-    eor   r20, r8
-    eor   r21, r9
-    and   r14, r18
-    and   r15, r19
-    ldd   r2, Y+5
-    ldd   r3, Y+6
-    and   r2, r0
-    and   r3, r1
-    eor   r8, r2
-    eor   r9, r3
-    eor   r2, r4
-    eor   r3, r5
-    ldd   r10, Y+13
-    ldd   r11, Y+14
-    and   r26, r10
-    and   r27, r11
-    eor   r24, r26
-    eor   r25, r27
-    eor   r26, r6
-    eor   r27, r7
-    ldd   r18, Y+1
-    ldd   r19, Y+2
-    and   r18, r0
-    and   r19, r1
-    eor   r0, r30
-    eor   r1, r31
-    ldd   r10, Y+11
-    ldd   r11, Y+12
-    and   r10, r0
-    and   r11, r1
-    eor   r10, r16
-    eor   r11, r17
-    eor   r2, r10
-    eor   r3, r11
-    ldd   r6, Y+3
-    ldd   r7, Y+4
-    and   r0, r6
-    and   r1, r7
-    ldd   r6, Y+9
-    ldd   r7, Y+10
-    and   r6, r30
-    and   r7, r31
-    eor   r16, r22
-    eor   r17, r23
-    ldd   r22, Y+17
-    ldd   r23, Y+18
-    eor   r22, r2
-    eor   r23, r3
-    eor   r2, r24
-    eor   r3, r25
-    eor   r0, r6
-    eor   r1, r7
-    eor   r24, r14
-    eor   r25, r15
-    eor   r0, r24
-    eor   r1, r25
-    eor   r14, r16
-    eor   r15, r17
-    eor   r2, r20
-    eor   r3, r21
-    eor   r12, r24
-    eor   r13, r25
-    eor   r16, r0
-    eor   r17, r1
-    ldd   r24, Y+7
-    ldd   r25, Y+8
-    and   r30, r24
-    and   r31, r25
-    eor   r30, r0
-    eor   r31, r1
-    eor   r22, r12
-    eor   r23, r13
-    eor   r6, r18
-    eor   r7, r19
-    eor   r4, r20
-    eor   r5, r21
-    eor   r6, r22
-    eor   r7, r23
-    eor   r22, r14
-    eor   r23, r15
-    eor   r8, r30
-    eor   r9, r31
-    eor   r10, r30
-    eor   r11, r31
-    eor   r4, r12
-    eor   r5, r13
-    eor   r26, r22
-    eor   r27, r23
-    eor   r14, r10
-    eor   r15, r11
-    // outputs to their planes
-    movw  r12, r26
-    ret
 
     .global MCU_FN(aes128, keyschedule)
     .type MCU_FN(aes128, keyschedule), @function
@@ -1732,6 +1011,523 @@ MCU_FN(aes128, keyschedule):
     ret
     .size MCU_FN(aes128, keyschedule), . - MCU_FN(aes128, keyschedule)
 
+// planes (r2..r17) <- the 16 bytes at Z (Z kept); uses r24
+.Laes_bs_tin:
+    ldd   r2, Z+0
+    ldd   r4, Z+4
+    ldd   r6, Z+8
+    ldd   r8, Z+12
+    ldd   r10, Z+2
+    ldd   r12, Z+6
+    ldd   r14, Z+10
+    ldd   r16, Z+14
+    mov   r24, r2
+    swap  r24
+    eor   r24, r10
+    andi  r24, 0x0F
+    eor   r10, r24
+    swap  r24
+    eor   r2, r24
+    mov   r24, r4
+    swap  r24
+    eor   r24, r12
+    andi  r24, 0x0F
+    eor   r12, r24
+    swap  r24
+    eor   r4, r24
+    mov   r24, r6
+    swap  r24
+    eor   r24, r14
+    andi  r24, 0x0F
+    eor   r14, r24
+    swap  r24
+    eor   r6, r24
+    mov   r24, r8
+    swap  r24
+    eor   r24, r16
+    andi  r24, 0x0F
+    eor   r16, r24
+    swap  r24
+    eor   r8, r24
+    mov   r24, r2
+    lsr   r24
+    lsr   r24
+    eor   r24, r6
+    andi  r24, 0x33
+    eor   r6, r24
+    lsl   r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r4
+    lsr   r24
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x33
+    eor   r8, r24
+    lsl   r24
+    lsl   r24
+    eor   r4, r24
+    mov   r24, r10
+    lsr   r24
+    lsr   r24
+    eor   r24, r14
+    andi  r24, 0x33
+    eor   r14, r24
+    lsl   r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r12
+    lsr   r24
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x33
+    eor   r16, r24
+    lsl   r24
+    lsl   r24
+    eor   r12, r24
+    mov   r24, r2
+    lsr   r24
+    eor   r24, r4
+    andi  r24, 0x55
+    eor   r4, r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r6
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x55
+    eor   r8, r24
+    lsl   r24
+    eor   r6, r24
+    mov   r24, r10
+    lsr   r24
+    eor   r24, r12
+    andi  r24, 0x55
+    eor   r12, r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r14
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x55
+    eor   r16, r24
+    lsl   r24
+    eor   r14, r24
+    ldd   r3, Z+1
+    ldd   r5, Z+5
+    ldd   r7, Z+9
+    ldd   r9, Z+13
+    ldd   r11, Z+3
+    ldd   r13, Z+7
+    ldd   r15, Z+11
+    ldd   r17, Z+15
+    mov   r24, r3
+    swap  r24
+    eor   r24, r11
+    andi  r24, 0x0F
+    eor   r11, r24
+    swap  r24
+    eor   r3, r24
+    mov   r24, r5
+    swap  r24
+    eor   r24, r13
+    andi  r24, 0x0F
+    eor   r13, r24
+    swap  r24
+    eor   r5, r24
+    mov   r24, r7
+    swap  r24
+    eor   r24, r15
+    andi  r24, 0x0F
+    eor   r15, r24
+    swap  r24
+    eor   r7, r24
+    mov   r24, r9
+    swap  r24
+    eor   r24, r17
+    andi  r24, 0x0F
+    eor   r17, r24
+    swap  r24
+    eor   r9, r24
+    mov   r24, r3
+    lsr   r24
+    lsr   r24
+    eor   r24, r7
+    andi  r24, 0x33
+    eor   r7, r24
+    lsl   r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r5
+    lsr   r24
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x33
+    eor   r9, r24
+    lsl   r24
+    lsl   r24
+    eor   r5, r24
+    mov   r24, r11
+    lsr   r24
+    lsr   r24
+    eor   r24, r15
+    andi  r24, 0x33
+    eor   r15, r24
+    lsl   r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r13
+    lsr   r24
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x33
+    eor   r17, r24
+    lsl   r24
+    lsl   r24
+    eor   r13, r24
+    mov   r24, r3
+    lsr   r24
+    eor   r24, r5
+    andi  r24, 0x55
+    eor   r5, r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r7
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x55
+    eor   r9, r24
+    lsl   r24
+    eor   r7, r24
+    mov   r24, r11
+    lsr   r24
+    eor   r24, r13
+    andi  r24, 0x55
+    eor   r13, r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r15
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x55
+    eor   r17, r24
+    lsl   r24
+    eor   r15, r24
+    ret
+
+// SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and the frame's spill slots (Y+1 ..)
+.Laes_bs_sbox:
+    eor   r12, r14
+    eor   r13, r15
+    movw  r0, r10
+    eor   r0, r6
+    eor   r1, r7
+    movw  r18, r12
+    eor   r18, r2
+    eor   r19, r3
+    movw  r20, r18
+    eor   r20, r4
+    eor   r21, r5
+    eor   r4, r16
+    eor   r5, r17
+    movw  r22, r4
+    eor   r22, r0
+    eor   r23, r1
+    movw  r24, r16
+    eor   r24, r10
+    eor   r25, r11
+    eor   r8, r22
+    eor   r9, r23
+    eor   r10, r18
+    eor   r11, r19
+    movw  r26, r10
+    and   r26, r2
+    and   r27, r3
+    movw  r30, r16
+    eor   r30, r6
+    eor   r31, r7
+    eor   r6, r8
+    eor   r7, r9
+    std   Y+1, r10
+    std   Y+2, r11
+    movw  r10, r22
+    and   r10, r6
+    and   r11, r7
+    eor   r26, r10
+    eor   r27, r11
+    std   Y+3, r22
+    std   Y+4, r23
+    movw  r22, r6
+    eor   r22, r2
+    eor   r23, r3
+    std   Y+5, r2
+    std   Y+6, r3
+    movw  r2, r20
+    eor   r2, r30
+    eor   r3, r31
+    eor   r8, r14
+    eor   r9, r15
+    movw  r14, r2
+    and   r14, r22
+    and   r15, r23
+    std   Y+7, r22
+    std   Y+8, r23
+    movw  r22, r8
+    eor   r22, r24
+    eor   r23, r25
+    eor   r14, r10
+    eor   r15, r11
+    movw  r10, r6
+    eor   r10, r12
+    eor   r11, r13
+    std   Y+9, r2
+    std   Y+10, r3
+    movw  r2, r10
+    eor   r2, r22
+    eor   r3, r23
+    std   Y+11, r6
+    std   Y+12, r7
+    movw  r6, r0
+    and   r6, r2
+    and   r7, r3
+    std   Y+13, r0
+    std   Y+14, r1
+    movw  r0, r30
+    and   r0, r10
+    and   r1, r11
+    eor   r12, r22
+    eor   r13, r23
+    std   Y+15, r2
+    std   Y+16, r3
+    movw  r2, r24
+    and   r2, r22
+    and   r3, r23
+    std   Y+17, r24
+    std   Y+18, r25
+    movw  r24, r10
+    eor   r24, r30
+    eor   r25, r31
+    eor   r6, r2
+    eor   r7, r3
+    eor   r14, r6
+    eor   r15, r7
+    std   Y+19, r30
+    std   Y+20, r31
+    movw  r30, r20
+    and   r30, r18
+    and   r31, r19
+    eor   r0, r2
+    eor   r1, r3
+    eor   r26, r0
+    eor   r27, r1
+    movw  r2, r4
+    and   r2, r12
+    and   r3, r13
+    eor   r30, r2
+    eor   r31, r3
+    eor   r30, r6
+    eor   r31, r7
+    movw  r6, r18
+    eor   r6, r16
+    eor   r7, r17
+    eor   r14, r8
+    eor   r15, r9
+    eor   r26, r24
+    eor   r27, r25
+    movw  r8, r4
+    eor   r8, r12
+    eor   r9, r13
+    eor   r16, r12
+    eor   r17, r13
+    eor   r30, r8
+    eor   r31, r9
+    ldd   r24, Y+5
+    ldd   r25, Y+6
+    movw  r8, r24
+    eor   r8, r22
+    eor   r9, r23
+    movw  r24, r6
+    and   r24, r8
+    and   r25, r9
+    eor   r24, r2
+    eor   r25, r3
+    eor   r24, r0
+    eor   r25, r1
+    movw  r2, r14
+    and   r2, r30
+    and   r3, r31
+    eor   r14, r26
+    eor   r15, r27
+    eor   r24, r16
+    eor   r25, r17
+    movw  r0, r26
+    eor   r0, r2
+    eor   r1, r3
+    movw  r16, r30
+    eor   r16, r24
+    eor   r17, r25
+    and   r0, r16
+    and   r1, r17
+    eor   r0, r24
+    eor   r1, r25
+    eor   r2, r24
+    eor   r3, r25
+    movw  r16, r14
+    and   r16, r2
+    and   r17, r3
+    eor   r16, r26
+    eor   r17, r27
+    movw  r26, r2
+    eor   r26, r0
+    eor   r27, r1
+    and   r24, r26
+    and   r25, r27
+    and   r8, r16
+    and   r9, r17
+    eor   r30, r0
+    eor   r31, r1
+    eor   r30, r24
+    eor   r31, r25
+    eor   r2, r24
+    eor   r3, r25
+    and   r2, r16
+    and   r3, r17
+    eor   r14, r2
+    eor   r15, r3
+    and   r20, r14
+    and   r21, r15
+    movw  r26, r16
+    eor   r26, r0
+    eor   r27, r1
+    and   r6, r16
+    and   r7, r17
+    ldd   r24, Y+17
+    ldd   r25, Y+18
+    and   r24, r26
+    and   r25, r27
+    and   r22, r26
+    and   r23, r27
+    movw  r2, r14
+    eor   r2, r30
+    eor   r3, r31
+    eor   r16, r14
+    eor   r17, r15
+    and   r10, r2
+    and   r11, r3
+    std   Y+17, r6
+    std   Y+18, r7
+    ldd   r6, Y+19
+    ldd   r7, Y+20
+    and   r6, r2
+    and   r7, r3
+    and   r4, r16
+    and   r5, r17
+    and   r16, r12
+    and   r17, r13
+    eor   r26, r2
+    eor   r27, r3
+    ldd   r12, Y+15
+    ldd   r13, Y+16
+    and   r12, r26
+    and   r13, r27
+    eor   r22, r12
+    eor   r23, r13
+    eor   r12, r10
+    eor   r13, r11
+    eor   r20, r8
+    eor   r21, r9
+    and   r14, r18
+    and   r15, r19
+    ldd   r2, Y+5
+    ldd   r3, Y+6
+    and   r2, r0
+    and   r3, r1
+    eor   r8, r2
+    eor   r9, r3
+    eor   r2, r4
+    eor   r3, r5
+    ldd   r10, Y+13
+    ldd   r11, Y+14
+    and   r26, r10
+    and   r27, r11
+    eor   r24, r26
+    eor   r25, r27
+    eor   r26, r6
+    eor   r27, r7
+    ldd   r18, Y+1
+    ldd   r19, Y+2
+    and   r18, r0
+    and   r19, r1
+    eor   r0, r30
+    eor   r1, r31
+    ldd   r10, Y+11
+    ldd   r11, Y+12
+    and   r10, r0
+    and   r11, r1
+    eor   r10, r16
+    eor   r11, r17
+    eor   r2, r10
+    eor   r3, r11
+    ldd   r6, Y+3
+    ldd   r7, Y+4
+    and   r0, r6
+    and   r1, r7
+    ldd   r6, Y+9
+    ldd   r7, Y+10
+    and   r6, r30
+    and   r7, r31
+    eor   r16, r22
+    eor   r17, r23
+    ldd   r22, Y+17
+    ldd   r23, Y+18
+    eor   r22, r2
+    eor   r23, r3
+    eor   r2, r24
+    eor   r3, r25
+    eor   r0, r6
+    eor   r1, r7
+    eor   r24, r14
+    eor   r25, r15
+    eor   r0, r24
+    eor   r1, r25
+    eor   r14, r16
+    eor   r15, r17
+    eor   r2, r20
+    eor   r3, r21
+    eor   r12, r24
+    eor   r13, r25
+    eor   r16, r0
+    eor   r17, r1
+    ldd   r24, Y+7
+    ldd   r25, Y+8
+    and   r30, r24
+    and   r31, r25
+    eor   r30, r0
+    eor   r31, r1
+    eor   r22, r12
+    eor   r23, r13
+    eor   r6, r18
+    eor   r7, r19
+    eor   r4, r20
+    eor   r5, r21
+    eor   r6, r22
+    eor   r7, r23
+    eor   r22, r14
+    eor   r23, r15
+    eor   r8, r30
+    eor   r9, r31
+    eor   r10, r30
+    eor   r11, r31
+    eor   r4, r12
+    eor   r5, r13
+    eor   r26, r22
+    eor   r27, r23
+    eor   r14, r10
+    eor   r15, r11
+    // outputs to their planes
+    movw  r12, r26
+    ret
+
     .global MCU_FN(aes128, encrypt)
     .type MCU_FN(aes128, encrypt), @function
 MCU_FN(aes128, encrypt):
@@ -2345,7 +2141,206 @@ MCU_FN(aes128, encrypt):
     eor   r17, r24
     ldd   r30, Y+23
     ldd   r31, Y+24
-    rcall .Laes_bs_tout
+    mov   r24, r2
+    swap  r24
+    eor   r24, r10
+    andi  r24, 0x0F
+    eor   r10, r24
+    swap  r24
+    eor   r2, r24
+    mov   r24, r4
+    swap  r24
+    eor   r24, r12
+    andi  r24, 0x0F
+    eor   r12, r24
+    swap  r24
+    eor   r4, r24
+    mov   r24, r6
+    swap  r24
+    eor   r24, r14
+    andi  r24, 0x0F
+    eor   r14, r24
+    swap  r24
+    eor   r6, r24
+    mov   r24, r8
+    swap  r24
+    eor   r24, r16
+    andi  r24, 0x0F
+    eor   r16, r24
+    swap  r24
+    eor   r8, r24
+    mov   r24, r2
+    lsr   r24
+    lsr   r24
+    eor   r24, r6
+    andi  r24, 0x33
+    eor   r6, r24
+    lsl   r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r4
+    lsr   r24
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x33
+    eor   r8, r24
+    lsl   r24
+    lsl   r24
+    eor   r4, r24
+    mov   r24, r10
+    lsr   r24
+    lsr   r24
+    eor   r24, r14
+    andi  r24, 0x33
+    eor   r14, r24
+    lsl   r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r12
+    lsr   r24
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x33
+    eor   r16, r24
+    lsl   r24
+    lsl   r24
+    eor   r12, r24
+    mov   r24, r2
+    lsr   r24
+    eor   r24, r4
+    andi  r24, 0x55
+    eor   r4, r24
+    lsl   r24
+    eor   r2, r24
+    mov   r24, r6
+    lsr   r24
+    eor   r24, r8
+    andi  r24, 0x55
+    eor   r8, r24
+    lsl   r24
+    eor   r6, r24
+    mov   r24, r10
+    lsr   r24
+    eor   r24, r12
+    andi  r24, 0x55
+    eor   r12, r24
+    lsl   r24
+    eor   r10, r24
+    mov   r24, r14
+    lsr   r24
+    eor   r24, r16
+    andi  r24, 0x55
+    eor   r16, r24
+    lsl   r24
+    eor   r14, r24
+    std   Z+0, r2
+    std   Z+4, r4
+    std   Z+8, r6
+    std   Z+12, r8
+    std   Z+10, r10
+    std   Z+14, r12
+    std   Z+2, r14
+    std   Z+6, r16
+    mov   r24, r3
+    swap  r24
+    eor   r24, r11
+    andi  r24, 0x0F
+    eor   r11, r24
+    swap  r24
+    eor   r3, r24
+    mov   r24, r5
+    swap  r24
+    eor   r24, r13
+    andi  r24, 0x0F
+    eor   r13, r24
+    swap  r24
+    eor   r5, r24
+    mov   r24, r7
+    swap  r24
+    eor   r24, r15
+    andi  r24, 0x0F
+    eor   r15, r24
+    swap  r24
+    eor   r7, r24
+    mov   r24, r9
+    swap  r24
+    eor   r24, r17
+    andi  r24, 0x0F
+    eor   r17, r24
+    swap  r24
+    eor   r9, r24
+    mov   r24, r3
+    lsr   r24
+    lsr   r24
+    eor   r24, r7
+    andi  r24, 0x33
+    eor   r7, r24
+    lsl   r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r5
+    lsr   r24
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x33
+    eor   r9, r24
+    lsl   r24
+    lsl   r24
+    eor   r5, r24
+    mov   r24, r11
+    lsr   r24
+    lsr   r24
+    eor   r24, r15
+    andi  r24, 0x33
+    eor   r15, r24
+    lsl   r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r13
+    lsr   r24
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x33
+    eor   r17, r24
+    lsl   r24
+    lsl   r24
+    eor   r13, r24
+    mov   r24, r3
+    lsr   r24
+    eor   r24, r5
+    andi  r24, 0x55
+    eor   r5, r24
+    lsl   r24
+    eor   r3, r24
+    mov   r24, r7
+    lsr   r24
+    eor   r24, r9
+    andi  r24, 0x55
+    eor   r9, r24
+    lsl   r24
+    eor   r7, r24
+    mov   r24, r11
+    lsr   r24
+    eor   r24, r13
+    andi  r24, 0x55
+    eor   r13, r24
+    lsl   r24
+    eor   r11, r24
+    mov   r24, r15
+    lsr   r24
+    eor   r24, r17
+    andi  r24, 0x55
+    eor   r17, r24
+    lsl   r24
+    eor   r15, r24
+    std   Z+13, r3
+    std   Z+1, r5
+    std   Z+5, r7
+    std   Z+9, r9
+    std   Z+7, r11
+    std   Z+11, r13
+    std   Z+15, r15
+    std   Z+3, r17
     adiw  r28, 26
     in    r0, 0x3f
     cli

@@ -544,7 +544,7 @@ def encrypt_fn(f: dict[str, int]) -> Code:
     add_round_key(c)                              # output stores are shifted instead)
     c.e("ldd", "r30", f"Y+{f['OUTP']}")
     c.e("ldd", "r31", f"Y+{f['OUTP'] + 1}")
-    c.e("rcall", ".Laes_bs_tout")
+    transpose_out(c)                              # the output, ShiftRows of round 10 on the way
     epilogue(c, f)
     return c
 
@@ -628,16 +628,11 @@ def subroutines(sb: Code) -> list[tuple[str, Code, str]]:
     tin = Code()
     transpose_in(tin)
     tin.e("ret")
-    tout = Code()
-    transpose_out(tout)
-    tout.e("ret")
     s = Code()
     s.lines = list(sb.lines)
     s.ins = list(sb.ins)
     s.e("ret")
     return [(".Laes_bs_tin", tin, "planes (r2..r17) <- the 16 bytes at Z (Z kept); uses r24"),
-            (".Laes_bs_tout", tout, "the 16 bytes at Z <- ShiftRows(planes) (planes destroyed; Z kept); "
-                                    "uses r24"),
             (".Laes_bs_sbox", s, "SubBytes on the planes, in place; uses r0, r1, r2..r27, r30, r31 and "
                                  "the frame's spill slots (Y+1 ..)")]
 
@@ -922,15 +917,36 @@ def generate() -> tuple[str, dict]:
              "sr_cyc": sr.cycles(), "mc_cyc": mc.cycles(), "size": f["SIZE"]}
     out = HEADER.format(**stats, order_src="annealing, aes128_bs_avr_order.json"
                         if ORDER_FILE.exists() else "seeded greedy")
-    for name, c, doc in subs:
-        out += f"\n// {doc}\n{name}:\n" + "\n".join(c.lines) + "\n"
-    for name, c in (("keyschedule", ks), ("encrypt", enc)):
+    layout = [("keyschedule", ks, None)] + subs + [("encrypt", enc, None)]   # the subroutines in the
+    check_reach(layout)                                                      # middle: RCALL reaches both
+    for name, c, doc in layout:
+        if doc:
+            out += f"\n// {doc}\n{name}:\n" + "\n".join(c.lines) + "\n"
+            continue
         out += f"""
     .global MCU_FN(aes128, {name})
     .type MCU_FN(aes128, {name}), @function
 MCU_FN(aes128, {name}):
 """ + "\n".join(c.lines) + f"\n    .size MCU_FN(aes128, {name}), . - MCU_FN(aes128, {name})\n"
     return out, stats
+
+
+def check_reach(layout: list) -> None:
+    """RCALL and RJMP reach +-2K words; every instruction emitted here is one word."""
+    at: dict[str, int] = {}
+    pc = 0
+    refs = []
+    for name, c, _ in layout:
+        at[name] = pc
+        for i in c.ins:
+            if i[0] == "label":
+                at[i[1]] = pc
+                continue
+            if i[0] in ("rcall", "rjmp"):
+                refs.append((pc, i[1]))
+            pc += 1
+    for pc, target in refs:
+        assert -2048 <= at[target] - pc - 1 <= 2047, (pc, target)
 
 
 def main() -> None:
