@@ -23,7 +23,7 @@
  *   - one block as eight 16-bit planes (transposition: two 8x8 SWAPMOVE transposes each way, 92 cycles each);
  *   - SubBytes: the Boyar-Peralta circuit (113 gates), two instructions a gate plus a MOVW when no operand
  *     dies; gate order searched (annealing, aes128_bs_avr_order.json) and values allocated over 15 pairs
- *     with Belady spills: 354 cycles for 16 S-boxes, 10 spill slots;
+ *     with Belady spills: 350 cycles for 16 S-boxes, 10 spill slots;
  *   - ShiftRows: a delta swap (row 2) and nibble rotations (rows 1, 3: LSR/LSL, BST/BLD, masked merge),
  *     152 cycles;
  *   - MixColumns: rot1(a) = (hi, SWAP lo) and rot2(a) = (SWAP lo, SWAP hi) on a plane (lo, hi), u = a ^
@@ -35,7 +35,7 @@
  *     stored shifted too), round 10's by the output stores' (round key 10 stored with ShiftRows^-1):
  *     eight ShiftRows on the planes, before the S-box of rounds 2..9;
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
- * Cycles (generator's count, without the CALL): encrypt 7035, key schedule 9133.
+ * Cycles (generator's count, without the CALL): encrypt 6995, key schedule 9093.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
  * depends on a secret: the same time for every key and block on any AVR.
  */
@@ -1280,6 +1280,8 @@ MCU_FN(aes128, keyschedule):
     movw  r10, r6
     eor   r10, r12
     eor   r11, r13
+    eor   r12, r22
+    eor   r13, r23
     std   Y+9, r2
     std   Y+10, r3
     movw  r2, r10
@@ -1295,8 +1297,6 @@ MCU_FN(aes128, keyschedule):
     movw  r0, r30
     and   r0, r10
     and   r1, r11
-    eor   r12, r22
-    eor   r13, r23
     std   Y+15, r2
     std   Y+16, r3
     movw  r2, r24
@@ -1309,24 +1309,24 @@ MCU_FN(aes128, keyschedule):
     eor   r25, r31
     eor   r6, r2
     eor   r7, r3
-    eor   r14, r6
-    eor   r15, r7
-    std   Y+19, r30
-    std   Y+20, r31
-    movw  r30, r20
-    and   r30, r18
-    and   r31, r19
     eor   r0, r2
     eor   r1, r3
+    eor   r14, r6
+    eor   r15, r7
+    movw  r2, r20
+    and   r2, r18
+    and   r3, r19
     eor   r26, r0
     eor   r27, r1
-    movw  r2, r4
-    and   r2, r12
-    and   r3, r13
-    eor   r30, r2
-    eor   r31, r3
-    eor   r30, r6
-    eor   r31, r7
+    std   Y+19, r30
+    std   Y+20, r31
+    movw  r30, r4
+    and   r30, r12
+    and   r31, r13
+    eor   r2, r30
+    eor   r3, r31
+    eor   r2, r6
+    eor   r3, r7
     movw  r6, r18
     eor   r6, r16
     eor   r7, r17
@@ -1339,8 +1339,8 @@ MCU_FN(aes128, keyschedule):
     eor   r9, r13
     eor   r16, r12
     eor   r17, r13
-    eor   r30, r8
-    eor   r31, r9
+    eor   r2, r8
+    eor   r3, r9
     ldd   r24, Y+5
     ldd   r25, Y+6
     movw  r8, r24
@@ -1349,51 +1349,51 @@ MCU_FN(aes128, keyschedule):
     movw  r24, r6
     and   r24, r8
     and   r25, r9
-    eor   r24, r2
-    eor   r25, r3
+    eor   r24, r30
+    eor   r25, r31
     eor   r24, r0
     eor   r25, r1
-    movw  r2, r14
-    and   r2, r30
-    and   r3, r31
+    movw  r30, r14
+    and   r30, r2
+    and   r31, r3
     eor   r14, r26
     eor   r15, r27
     eor   r24, r16
     eor   r25, r17
     movw  r0, r26
-    eor   r0, r2
-    eor   r1, r3
-    movw  r16, r30
+    eor   r0, r30
+    eor   r1, r31
+    movw  r16, r2
     eor   r16, r24
     eor   r17, r25
     and   r0, r16
     and   r1, r17
     eor   r0, r24
     eor   r1, r25
-    eor   r2, r24
-    eor   r3, r25
+    eor   r30, r24
+    eor   r31, r25
     movw  r16, r14
-    and   r16, r2
-    and   r17, r3
+    and   r16, r30
+    and   r17, r31
     eor   r16, r26
     eor   r17, r27
-    movw  r26, r2
+    movw  r26, r30
     eor   r26, r0
     eor   r27, r1
     and   r24, r26
     and   r25, r27
     and   r8, r16
     and   r9, r17
-    eor   r30, r0
-    eor   r31, r1
-    eor   r30, r24
-    eor   r31, r25
+    eor   r2, r0
+    eor   r3, r1
     eor   r2, r24
     eor   r3, r25
-    and   r2, r16
-    and   r3, r17
-    eor   r14, r2
-    eor   r15, r3
+    eor   r30, r24
+    eor   r31, r25
+    and   r30, r16
+    and   r31, r17
+    eor   r14, r30
+    eor   r15, r31
     and   r20, r14
     and   r21, r15
     movw  r26, r16
@@ -1401,35 +1401,29 @@ MCU_FN(aes128, keyschedule):
     eor   r27, r1
     and   r6, r16
     and   r7, r17
-    ldd   r24, Y+17
-    ldd   r25, Y+18
-    and   r24, r26
-    and   r25, r27
     and   r22, r26
     and   r23, r27
-    movw  r2, r14
-    eor   r2, r30
-    eor   r3, r31
+    movw  r24, r14
+    eor   r24, r2
+    eor   r25, r3
     eor   r16, r14
     eor   r17, r15
-    and   r10, r2
-    and   r11, r3
-    std   Y+17, r6
-    std   Y+18, r7
-    ldd   r6, Y+19
-    ldd   r7, Y+20
-    and   r6, r2
-    and   r7, r3
+    and   r10, r24
+    and   r11, r25
+    ldd   r30, Y+19
+    ldd   r31, Y+20
+    and   r30, r24
+    and   r31, r25
     and   r4, r16
     and   r5, r17
     and   r16, r12
     and   r17, r13
-    eor   r26, r2
-    eor   r27, r3
+    eor   r24, r26
+    eor   r25, r27
     ldd   r12, Y+15
     ldd   r13, Y+16
-    and   r12, r26
-    and   r13, r27
+    and   r12, r24
+    and   r13, r25
     eor   r22, r12
     eor   r23, r13
     eor   r12, r10
@@ -1438,94 +1432,100 @@ MCU_FN(aes128, keyschedule):
     eor   r21, r9
     and   r14, r18
     and   r15, r19
-    ldd   r2, Y+5
-    ldd   r3, Y+6
-    and   r2, r0
-    and   r3, r1
-    eor   r8, r2
-    eor   r9, r3
-    eor   r2, r4
-    eor   r3, r5
-    ldd   r10, Y+13
-    ldd   r11, Y+14
-    and   r26, r10
-    and   r27, r11
-    eor   r24, r26
-    eor   r25, r27
-    eor   r26, r6
-    eor   r27, r7
+    ldd   r10, Y+5
+    ldd   r11, Y+6
+    and   r10, r0
+    and   r11, r1
+    eor   r8, r10
+    eor   r9, r11
+    eor   r10, r4
+    eor   r11, r5
+    ldd   r18, Y+17
+    ldd   r19, Y+18
+    and   r26, r18
+    and   r27, r19
+    ldd   r18, Y+13
+    ldd   r19, Y+14
+    and   r24, r18
+    and   r25, r19
+    eor   r26, r24
+    eor   r27, r25
+    eor   r24, r30
+    eor   r25, r31
     ldd   r18, Y+1
     ldd   r19, Y+2
     and   r18, r0
     and   r19, r1
-    eor   r0, r30
-    eor   r1, r31
-    ldd   r10, Y+11
-    ldd   r11, Y+12
-    and   r10, r0
-    and   r11, r1
-    eor   r10, r16
-    eor   r11, r17
-    eor   r2, r10
-    eor   r3, r11
-    ldd   r6, Y+3
-    ldd   r7, Y+4
-    and   r0, r6
-    and   r1, r7
-    ldd   r6, Y+9
-    ldd   r7, Y+10
-    and   r6, r30
-    and   r7, r31
-    eor   r16, r22
-    eor   r17, r23
-    ldd   r22, Y+17
-    ldd   r23, Y+18
-    eor   r22, r2
-    eor   r23, r3
-    eor   r2, r24
-    eor   r3, r25
-    eor   r0, r6
-    eor   r1, r7
-    eor   r24, r14
-    eor   r25, r15
-    eor   r0, r24
-    eor   r1, r25
-    eor   r14, r16
-    eor   r15, r17
-    eor   r2, r20
-    eor   r3, r21
-    eor   r12, r24
-    eor   r13, r25
-    eor   r16, r0
-    eor   r17, r1
-    ldd   r24, Y+7
-    ldd   r25, Y+8
-    and   r30, r24
-    and   r31, r25
-    eor   r30, r0
-    eor   r31, r1
-    eor   r22, r12
-    eor   r23, r13
-    eor   r6, r18
-    eor   r7, r19
-    eor   r4, r20
-    eor   r5, r21
-    eor   r6, r22
-    eor   r7, r23
-    eor   r22, r14
-    eor   r23, r15
-    eor   r8, r30
-    eor   r9, r31
+    eor   r22, r16
+    eor   r23, r17
+    eor   r0, r2
+    eor   r1, r3
+    ldd   r30, Y+11
+    ldd   r31, Y+12
+    and   r30, r0
+    and   r31, r1
+    eor   r30, r16
+    eor   r31, r17
     eor   r10, r30
     eor   r11, r31
+    ldd   r16, Y+3
+    ldd   r17, Y+4
+    and   r0, r16
+    and   r1, r17
+    ldd   r16, Y+9
+    ldd   r17, Y+10
+    and   r16, r2
+    and   r17, r3
+    eor   r6, r10
+    eor   r7, r11
+    eor   r10, r26
+    eor   r11, r27
+    eor   r0, r16
+    eor   r1, r17
+    eor   r26, r14
+    eor   r27, r15
+    eor   r0, r26
+    eor   r1, r27
+    eor   r14, r22
+    eor   r15, r23
+    eor   r10, r20
+    eor   r11, r21
+    eor   r12, r26
+    eor   r13, r27
+    eor   r22, r0
+    eor   r23, r1
+    ldd   r26, Y+7
+    ldd   r27, Y+8
+    and   r2, r26
+    and   r3, r27
+    eor   r2, r0
+    eor   r3, r1
+    eor   r6, r12
+    eor   r7, r13
+    eor   r16, r18
+    eor   r17, r19
+    eor   r4, r20
+    eor   r5, r21
+    eor   r16, r6
+    eor   r17, r7
+    eor   r6, r14
+    eor   r7, r15
+    eor   r8, r2
+    eor   r9, r3
+    eor   r30, r2
+    eor   r31, r3
     eor   r4, r12
     eor   r5, r13
-    eor   r26, r22
-    eor   r27, r23
-    eor   r14, r10
-    eor   r15, r11
+    eor   r24, r6
+    eor   r25, r7
+    eor   r14, r30
+    eor   r15, r31
     // outputs to their planes
-    movw  r12, r26
+    movw  r12, r24
+    movw  r6, r16
+    movw  r16, r22
+    movw  r2, r10
+    movw  r10, r30
     ret
 
     .global MCU_FN(aes128, encrypt)
