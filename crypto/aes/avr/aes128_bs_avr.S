@@ -35,7 +35,7 @@
  *     stored shifted too), round 10's by the output stores' (round key 10 stored with ShiftRows^-1):
  *     eight ShiftRows on the planes, before the S-box of rounds 2..9;
  *   - rounds 1..9 a loop, the S-box and the transpositions subroutines (RCALL).
- * Cycles (generator's count, without the CALL): encrypt 6995, key schedule 9093.
+ * Cycles (generator's count, without the CALL): encrypt 6978, key schedule 9093.
  * Timing: no branch except the public round counter (and Rcon's, on the public round), no address that
  * depends on a secret: the same time for every key and block on any AVR.
  */
@@ -1793,7 +1793,8 @@ MCU_FN(aes128, encrypt):
     eor   r16, r24
     ld    r24, X+
     eor   r17, r24
-    ldi   r24, 9
+    mov   r24, r20
+    subi  r24, 0x60
     std   Y+25, r24
     rjmp  .Laes_bs_first
 .Laes_bs_round:
@@ -2098,8 +2099,7 @@ MCU_FN(aes128, encrypt):
     eor   r16, r20
     eor   r17, r21
     ldd   r24, Y+25
-    dec   r24
-    std   Y+25, r24
+    cp    r26, r24
     breq  .+2
     rjmp  .Laes_bs_round
     std   Y+21, r26
