@@ -16,7 +16,7 @@
  *   r24                the temporary (ANDI needs r16..r31)
  *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
  *   Y r28:r29          the frame (SP after the prologue): S-box spill slots at Y+1.., then rk/out pointers,
- *                      the round counter and Rcon (26 bytes)
+ *                      the loop end or round counter and Rcon (26 bytes)
  *   Z r30:r31          in / out / key pointer for the transpositions
  *   The S-box uses every pair but Y (r0:r1 too; r1 is cleared before returning).
  * Techniques

@@ -468,7 +468,7 @@ def frame_layout(nslots: int) -> dict[str, int]:
     f = {"SPILL": 1}
     f["RKP"] = 1 + 2 * nslots                     # round-key pointer across the S-box
     f["OUTP"] = f["RKP"] + 2                      # out (encrypt) / rk (key schedule)
-    f["CNT"] = f["OUTP"] + 2                      # round counter
+    f["CNT"] = f["OUTP"] + 2                      # encrypt: the loop's end (X low byte); key schedule: rounds
     f["RCON"] = f["CNT"] + 1
     f["SIZE"] = f["RCON"]
     assert f["SIZE"] <= 63                        # LDD/STD reach and SBIW immediate
@@ -870,7 +870,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   r24                the temporary (ANDI needs r16..r31)
  *   X r26:r27          round keys (LD X+), saved in the frame across the S-box
  *   Y r28:r29          the frame (SP after the prologue): S-box spill slots at Y+1.., then rk/out pointers,
- *                      the round counter and Rcon ({size} bytes)
+ *                      the loop end or round counter and Rcon ({size} bytes)
  *   Z r30:r31          in / out / key pointer for the transpositions
  *   The S-box uses every pair but Y (r0:r1 too; r1 is cleared before returning).
  * Techniques
