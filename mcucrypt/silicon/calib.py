@@ -144,7 +144,8 @@ def _symbol_sizes(elf: Path) -> dict[str, int]:
 
 
 def plan_calib(board: RealBoard, names: Sequence[str] = (), *, runs: int) -> Plan:
-    """Run every selected kernel variant once on the virtual board and record it as a timed operation."""
+    """Run every selected kernel variant on the virtual board (a training call, then the recorded one, as
+    the image times it) and record it as a timed operation."""
     kernels = kernels_for(board, names)
     src = source(board)
     isa = "rv32imac" if board.target == "rv32" else None
@@ -152,6 +153,7 @@ def plan_calib(board: RealBoard, names: Sequence[str] = (), *, runs: int) -> Pla
                   keep=[k.symbol for k in kernels])
     vboard = make_board(board.target)
     if board.target == "rv32":
+        vboard.warm_predictor = True            # type: ignore[attr-defined]  # warm, as the image times it
         vboard.load(image.path, isa=isa)        # type: ignore[call-arg]
     else:
         vboard.load(image.path)
@@ -163,6 +165,7 @@ def plan_calib(board: RealBoard, names: Sequence[str] = (), *, runs: int) -> Pla
         calls = []
         for _op, values in k.variants:
             args = [Int(v, p.scalar_size(vboard.native_int_size)) for v, p in zip(values, proto.params)]
+            vboard.call(k.symbol, args, ret_size=ret_size)     # the training call the image makes too
             result = vboard.call(k.symbol, args, ret_size=ret_size)
             calls.append(Recorded(k.symbol, proto, args, result))
         check = len(pl.checks)

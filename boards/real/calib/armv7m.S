@@ -187,7 +187,8 @@ calib_ldr_dep:
 	.size	calib_ldr_dep, . - calib_ldr_dep
 
 /* uint32_t calib_ldr_free(uint32_t n): 16 LDRs per iteration from the same cell, no dependency between
- * them (pipelined back to back): the baseline of calib_ldr_dep. Returns the cell's address. */
+ * them (pipelined back to back): the baseline of calib_ldr_dep. Returns 0 when the loads returned the
+ * cell's address (an address-free result: the image links the cell elsewhere than the virtual board). */
 	.section .text.calib_ldr_free, "ax", %progbits
 	.globl	calib_ldr_free
 	.type	calib_ldr_free, %function
@@ -203,7 +204,7 @@ calib_ldr_free:
 	.endr
 	subs	r0, #1
 	bne	1b
-	mov	r0, r2
+	subs	r0, r2, r1
 	bx	lr
 	.pool
 	.size	calib_ldr_free, . - calib_ldr_free
