@@ -50,6 +50,7 @@ calib_table_sram:
 	ldr	r1, =\table
 	movs	r6, #0
 	movs	r7, #0
+	.balign	4                  /* the loop head is a 32-bit instruction: word-aligned */
 1:
 	.rept	8
 	TLOAD	r1
@@ -79,6 +80,7 @@ calib_tload_mix:
 	ldr	r2, =calib_table_sram
 	movs	r6, #0
 	movs	r7, #0
+	.balign	4                  /* the loop head is a 32-bit instruction: word-aligned */
 1:
 	.rept	4
 	TLOAD	r1
@@ -220,6 +222,7 @@ calib_ldr_free:
 calib_umull:
 	push	{r4, r5}
 	movs	r3, #0
+	.balign	4                  /* the loop head is a 32-bit instruction: word-aligned */
 1:
 	.rept	16
 	umull	r4, r5, r1, r2
@@ -243,6 +246,7 @@ calib_umull:
 calib_udiv:
 	push	{r4}
 	movs	r3, #0
+	.balign	4                  /* the loop head is a 32-bit instruction: word-aligned */
 1:
 	.rept	16
 	udiv	r4, r1, r2

@@ -47,6 +47,7 @@
 	li	t1, 0x3320646e
 	li	t2, 0x79622d32
 	li	t3, 0x6b206574
+	.balign	8                   /* the loop head on a fetch-packet boundary at every size */
 1:
 	.rept	\reps
 	QR
@@ -69,7 +70,8 @@
 
 /* uint32_t calib_jumps_<k>(uint32_t n): a loop of k taken jumps at k distinct addresses (each jump to
  * the next instruction, then one addi), n times. 16 fit the BTB (28 entries in the rocket-chip default,
- * 40 in the FE310-G000 manual), 48 do not: the difference per jump is what a BTB miss of a JAL costs
+ * 40 in the FE310-G000 manual), 32 fit only 40, 48 fit neither: the difference per jump is what a BTB
+ * miss of a JAL costs
  * (the model: one predecoder bubble; pattern (a) of docs/calibration.md). Returns k * n. */
 .macro JUMPS name, k
 	.section .text.\name, "ax", @progbits
@@ -94,6 +96,7 @@
 .endm
 
 	JUMPS calib_jumps16, 16
+	JUMPS calib_jumps32, 32         /* fits 40 entries, not 28 */
 	JUMPS calib_jumps48, 48
 
 /* uint32_t calib_calls32(uint32_t n): 32 call sites (jal) to one leaf that returns at once, n times:
