@@ -3,8 +3,8 @@
 boards/real/calib/): for each board an image with a few kernels builds, runs from reset on the virtual
 board, every kernel's result check passes, `ingest` reads every record, and each record's cycles are the
 virtual board's own count for a direct call of the kernel (exactly on the Cortex-M3 and AVR boards,
-which carry no state between calls; within 1% on the E31, whose branch history depends on where the
-image links the kernel). No silicon figure is involved: those come from a user's board."""
+which carry no state between calls; on the E31, whose branch history depends on where the image links the
+kernel, within docs/silicon.md's allowance: the record's harness overhead plus 0.5%). No silicon figure is involved: those come from a user's board."""
 from __future__ import annotations
 
 import json
@@ -51,7 +51,9 @@ def test_calib_image_runs_on_the_virtual_board(name, tmp_path):
         if name == "mega2560":       # simavr's atmega2560: 3-byte PC, one cycle more per RET
             assert rec["cycles"] >= direct.cycles
         elif board.target == "rv32":
-            assert abs(rec["cycles"] - direct.cycles) <= 0.01 * direct.cycles, (rec, direct.cycles)
+            # docs/silicon.md's allowance: the record's harness overhead plus 0.5% for branch history
+            allowance = rec["overhead_cycles"] + 0.005 * direct.cycles
+            assert abs(rec["cycles"] - direct.cycles) <= allowance, (rec, direct.cycles)
         else:
             assert rec["cycles"] == direct.cycles, (rec, direct.cycles)
 
