@@ -7,29 +7,32 @@
  * result against the virtual board's. No kernel reads the stack. */
 	.text
 
-/* ChaCha20's quarter-round on t0..t3 (t4 scratch), as in forums.sifive.com t/1781: 20 instructions,
- * 4 of them compressible (c.add), 72 bytes: 3.6 bytes per instruction, the mix of ChaCha20's loop body. */
+/* ChaCha20's quarter-round on t0..t3 (t4 scratch), the sequence timed in forums.sifive.com t/1781 (add,
+ * xor, and a rotation as slli/srli/xor): 20 instructions, 4 of them compressible (c.add), 72 bytes: 3.6
+ * bytes per instruction, the mix of ChaCha20's loop body. t/1781 also found that where the code sits
+ * decides I-cache refills on the HiFive1 (its penalty went away with the function 8-byte aligned): every
+ * kernel here starts on a 64-byte boundary, the straight-line loops' heads on an 8-byte one. */
 .macro QR
 	add	t0, t0, t1
 	xor	t3, t3, t0
 	slli	t4, t3, 16
 	srli	t3, t3, 16
-	or	t3, t3, t4
+	xor	t3, t3, t4
 	add	t2, t2, t3
 	xor	t1, t1, t2
 	slli	t4, t1, 12
 	srli	t1, t1, 20
-	or	t1, t1, t4
+	xor	t1, t1, t4
 	add	t0, t0, t1
 	xor	t3, t3, t0
 	slli	t4, t3, 8
 	srli	t3, t3, 24
-	or	t3, t3, t4
+	xor	t3, t3, t4
 	add	t2, t2, t3
 	xor	t1, t1, t2
 	slli	t4, t1, 7
 	srli	t1, t1, 25
-	or	t1, t1, t4
+	xor	t1, t1, t4
 .endm
 
 /* uint32_t calib_qr_<size>(uint32_t n): REPS quarter-rounds of straight-line code (no branch, no load,
