@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
 """Calibration microbenchmark images (`mcucrypt firmware --calib`, mcucrypt/silicon/calib.py,
-boards/real/calib/): for each board an image with a few kernels builds, runs from reset on the virtual
-board, every kernel's result check passes, `ingest` reads every record, and each record's cycles are the
-virtual board's own count for a direct call of the kernel, whose result is the one its header comment
-promises (MODELS, written from the comments) (exactly on the Cortex-M3 and AVR boards,
-which carry no state between calls; on the E31, whose branch history depends on where the image links the
-kernel, within docs/silicon.md's allowance: the record's harness overhead plus 0.5%). No silicon figure is involved: those come from a user's board."""
+boards/real/calib/). For each board an image with a few kernels builds and runs from reset on the virtual
+board; every kernel's result check passes and `ingest` reads every record. Each record's cycles are the
+virtual board's own count for a direct call of the kernel: exactly on the Cortex-M3 and AVR boards, which
+carry no state between calls; on the E31, whose branch history depends on where the image links the
+kernel, within docs/silicon.md's allowance (the record's harness overhead plus 0.5%). Each kernel's
+result is the one its header comment promises (MODELS, written from the comments). No silicon figure is
+involved: those come from a user's board."""
 from __future__ import annotations
 
 import json
