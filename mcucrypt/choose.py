@@ -71,9 +71,15 @@ def choose(prim_id: str, target: str, core: str | Core | None = None, *, prefer_
     """The fastest verified implementation of ``prim_id`` that runs on ``core`` (default: the target's real
     part). With ``prefer_ct`` only implementations claiming constant time compete, unless there are none
     (then ``ct_fallback`` is set and every candidate competes); with ``reentrant_only`` none that keeps
-    state in static RAM (META.yml `reentrant: false`)."""
+    state in static RAM (META.yml `reentrant: false`). An implementation with a state layout of its own
+    (it exports `interleave`: permute takes bit-interleaved lanes) is never chosen: its generic permute
+    would not take the specification's layout."""
     c = core if isinstance(core, Core) else get_core(target, core)
     cands, excluded = runnable(prim_id, target, c)
+    for i in cands:
+        if "interleave" in i.functions:
+            excluded[i.name] = "own state layout (interleave/deinterleave): only by name"
+    cands = [i for i in cands if "interleave" not in i.functions]
     if reentrant_only:
         for i in cands:
             if not i.reentrant:

@@ -208,7 +208,9 @@ KIND_NOTES = {
          "constant-time checker."),
     ],
     "permutation": [
-        ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian)."),
+        ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian); except in an "
+         "implementation that exports `interleave`/`deinterleave` (Keccak armv7m-fast, exported only by "
+         "--impl): its permute takes its own bit-interleaved layout, converted in place by those two."),
         ("Alignment", "state tested 4-byte aligned; keep it so."),
         ("Return codes", "none (`void`)."),
         ("State lifetime", "in-place; wipe a state that held secrets with `mcu_<id>_wipe_state`."),

@@ -176,7 +176,8 @@ def test_cli_bad_input_exits_2() -> None:
 
 @pytest.mark.parametrize("gen,asm", [("armv7m/gen_bi32.py", "armv7m/permutation_bi32.S"),
                                      ("rv32/gen_rv32i.py", "rv32/permutation_rv32i.S"),
-                                     ("avr/gen_avr.py", "avr/permutation.S")])
+                                     ("avr/gen_avr.py", "avr/permutation.S"),
+                                     ("avr/gen_avr_fast.py", "avr/ascon_fast.S")])
 def test_generated_assembly_is_current(gen: str, asm: str) -> None:
     """The generated assembly is its generator's output (edit the generator, not the file)."""
     out = subprocess.run([sys.executable, str(ROOT / "crypto/ascon" / gen)], capture_output=True, text=True,

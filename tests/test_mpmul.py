@@ -229,6 +229,15 @@ def test_generated_kernels_are_up_to_date() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_avr_generated_kernel_is_up_to_date() -> None:
+    """mpmul_avr.S (avr-kara) is what gen_mpmul_avr.py writes today."""
+    import subprocess
+    import sys
+    gen = RV32_DIR.parent / "avr" / "gen_mpmul_avr.py"
+    proc = subprocess.run([sys.executable, str(gen), "--check"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_generator_arithmetic() -> None:
     """The generator's sequential descriptions compute a*b: interpreted in Python in program order, on
     carry-heavy operands. (The scheduled code that comes out of them is what the generic test runs on

@@ -3,6 +3,11 @@
 
 API: permute(state). Instance parameters: state_bytes. Vector fields: In, Out (states as bytes).
 The model provides permute(state) -> state. Cycles per byte are per byte of state.
+
+An implementation whose permute works on its own lane layout (bit-interleaved Keccak on the Cortex-M3,
+as a sponge keeps the state between permutations) also exports interleave(state) and
+deinterleave(state), in place, from and to the specification's layout: vectors, the differential test
+and `run` go through them; the bench times permute alone and the two conversions as ops of their own.
 """
 from __future__ import annotations
 
@@ -21,7 +26,19 @@ class PermutationDriver(KindDriver):
     default_trials = 50
 
     def permute(self, fw: Firmware, state: bytes) -> tuple[bytes, CallResult]:
+        """The permutation of a state in the specification's layout (converted around permute when the
+        implementation has its own layout); the CallResult is permute's."""
+        if fw.has("interleave"):
+            state = self._convert(fw, "interleave", state)[0]
         res = fw.call("permute", {"state": Buf(state, out=True)})
+        out = res.outputs[0]
+        if fw.has("interleave"):
+            out = self._convert(fw, "deinterleave", out)[0]
+        return out, res
+
+    @staticmethod
+    def _convert(fw: Firmware, op: str, state: bytes) -> tuple[bytes, CallResult]:
+        res = fw.call(op, {"state": Buf(state, out=True)})
         return res.outputs[0], res
 
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
@@ -31,7 +48,14 @@ class PermutationDriver(KindDriver):
 
     def bench(self, fw: Firmware) -> list[BenchOp]:
         n = fw.params["state_bytes"]
-        return [BenchOp("permute", n, self.permute(fw, random.Random(f"bench/{fw.prim_id}").randbytes(n))[1])]
+        state = random.Random(f"bench/{fw.prim_id}").randbytes(n)
+        if not fw.has("interleave"):
+            return [BenchOp("permute", n, self.permute(fw, state)[1])]
+        inner, conv_in = self._convert(fw, "interleave", state)
+        permuted = fw.call("permute", {"state": Buf(inner, out=True)})
+        conv_out = self._convert(fw, "deinterleave", permuted.outputs[0])[1]
+        return [BenchOp("permute", n, permuted), BenchOp("interleave", n, conv_in),
+                BenchOp("deinterleave", n, conv_out)]
 
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
         model = self.model(fw.impl.primitive)
@@ -43,7 +67,8 @@ class PermutationDriver(KindDriver):
         return trials
 
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
-        return [CtCase("permute", {"state": Buf(rng.randbytes(fw.params["state_bytes"]), out=True)})]
+        ops = ["permute"] + [op for op in ("interleave", "deinterleave") if fw.has(op)]
+        return [CtCase(op, {"state": Buf(rng.randbytes(fw.params["state_bytes"]), out=True)}) for op in ops]
 
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
         return self.permute(fw, parse_hex("input", opts.input, length=fw.params["state_bytes"]))

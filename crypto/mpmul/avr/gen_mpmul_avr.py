@@ -1,0 +1,585 @@
+# SPDX-License-Identifier: MIT
+"""Generate mpmul_avr.S: constant-time 256-bit multiplication for the 8-bit AVR (ATmega128), avr-kara.
+
+    python3 gen_mpmul_avr.py            (writes mpmul_avr.S beside this file; --check compares)
+
+Structure (all straight-line; the only branch-like control flow is one RCALL of a local routine):
+- K64: a 64x64-bit product with both operands in 16 registers, product scanning: 64 MULs (2 cycles)
+  each followed by ADD/ADC/ADC (r1:r0 into a 3-byte column sum, the third with a zero register), the
+  column's low byte stored and the sum renamed one byte down (a CLR for the new top). 364 cycles.
+- mul128: one level of subtractive Karatsuba over K64: L = aL*bL, H = aH*bH, then the differences
+  aH - aL and bH - bL computed in place in the operand registers (which still hold aH, bH), made
+  absolute with their sign masks ((d ^ m) - m, no branch), M = |da|*|db|, and the recombination
+  r += B^8 * (L + H -/+ M) with the refined form T = L1 + H0 (used at B^8 and B^16).
+- mul256: the same level again over mul128 (an RCALL'd local routine), its differences and M in a
+  stack frame.
+The signs are masks: the product's sign selects -M or +M as (M ^ n) + (n & 1) with n = ~(ma ^ mb),
+sign-extended by folding n into the top carry byte; no branch or address depends on the operands.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "mpmul_avr.S"
+
+ZR = 2                       # zero register (r1 is clobbered by MUL)
+NREG = 3                     # sign mask / n
+A = list(range(4, 12))       # K64 operand a (and T in the combine)
+B = list(range(12, 20))      # K64 operand b
+ACC = [20, 21, 22]           # column sum
+SB = 23                      # second sign mask
+# X r26:r27 result, Y r28:r29 a, Z r30:r31 b
+
+CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "rcall": 3, "ret": 4,
+       "sbiw": 2, "adiw": 2}
+
+
+class Gen:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.cycles = 0
+
+    def e(self, s: str) -> None:
+        self.lines.append("    " + s)
+        self.cycles += CYC.get(s.split()[0], 1)
+
+    def label(self, s: str) -> None:
+        self.lines.append(s)
+
+    def comment(self, s: str) -> None:
+        self.lines.append("    ; " + s)
+
+    # ---- K64 -------------------------------------------------------------------------------------
+    def k64(self, a: list[int], b: list[int], store) -> None:
+        """Product scanning of a[0..8) * b[0..8) (byte registers), store(k, reg) per result byte."""
+        c0, c1, c2 = ACC
+        for k in range(15):
+            pairs = [(i, k - i) for i in range(8) if 0 <= k - i < 8]
+            for n, (i, j) in enumerate(pairs):
+                self.e(f"mul r{a[i]}, r{b[j]}")
+                if k == 0:
+                    store(0, 0)
+                    self.e(f"mov r{c0}, r1")
+                    self.e(f"clr r{c1}")
+                    self.e(f"clr r{c2}")
+                    continue
+                self.e(f"add r{c0}, r0")
+                self.e(f"adc r{c1}, r1")
+                if k < 14:              # column 14's sum is the product's top 16 bits: no carry out
+                    self.e(f"adc r{c2}, r{ZR}")
+            if k == 0:
+                continue
+            store(k, c0)
+            if k == 14:
+                store(15, c1)
+            else:
+                c0, c1, c2 = c1, c2, c0
+                self.e(f"clr r{c2}")
+
+    def k64_keep(self, a: list[int], b: list[int], pool: list[int]) -> tuple[list[int], list[int]]:
+        """K64 whose 16 result bytes stay in registers: a column's finished low byte keeps its register
+        and a free one becomes the new top of the column sum; an operand register joins the free pool
+        once its last product is done (a[i], b[i] after column i + 7). Returns (result registers,
+        free registers)."""
+        pool = list(pool)
+        c0, c1, c2 = ACC
+        out: list[int] = []
+        for k in range(15):
+            pairs = [(i, k - i) for i in range(8) if 0 <= k - i < 8]
+            for i, j in pairs:
+                self.e(f"mul r{a[i]}, r{b[j]}")
+                if k == 0:
+                    out.append(pool.pop(0))
+                    self.e(f"mov r{out[0]}, r0")
+                    self.e(f"mov r{c0}, r1")
+                    self.e(f"clr r{c1}")
+                    self.e(f"clr r{c2}")
+                    continue
+                self.e(f"add r{c0}, r0")
+                self.e(f"adc r{c1}, r1")
+                if k < 14:
+                    self.e(f"adc r{c2}, r{ZR}")
+            if k == 0:
+                continue
+            out.append(c0)
+            if k == 14:
+                out.append(c1)
+                pool.append(c2)
+            else:
+                if k >= 7:
+                    pool += [a[k - 7], b[k - 7]]
+                new = pool.pop(0)
+                c0, c1, c2 = c1, c2, new
+                self.e(f"clr r{c2}")
+        pool += [a[7], b[7]]
+        return out, pool
+
+    def combine_regs(self, M: list[int], T: list[int], rp: str, n: int, ct: int) -> None:
+        """mul128's recombination with M = |da||db| in the 16 registers M (h = 8), R = L + B^16 H at rp:
+            T  = L1 + H0 (carry ct)                       U = [M0 ^ n | M1 ^ n] + [T | T] + (n & 1)
+            U1 += ct                                      R[8..24) = [L0 | H1] + U
+            R3 = H1 + e, e = n + all carries into B^24 + ct (in [-1, 4], sign-extended)
+        n (0xff when the middle term is L + H - M) becomes e."""
+        for r in M:
+            self.e(f"eor r{r}, r{n}")
+        for j in range(8):
+            self.e(f"ldd r{T[j]}, {rp}+{8 + j}")
+        for j in range(8):
+            self.e(f"ldd r0, {rp}+{16 + j}")
+            self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
+        self.e(f"clr r{ct}")                   # CLR (EOR) keeps the carry
+        self.e(f"adc r{ct}, r{ZR}")
+        self.e(f"mov r0, r{n}")
+        self.e("lsr r0")                       # C = n & 1
+        for i in range(16):
+            self.e(f"adc r{M[i]}, r{T[i % 8]}")
+        self.e(f"adc r{n}, r{ZR}")
+        self.e(f"add r{M[8]}, r{ct}")
+        for i in range(9, 16):
+            self.e(f"adc r{M[i]}, r{ZR}")
+        self.e(f"adc r{n}, r{ct}")             # the carry out of U1 + ct, and ct itself at B^24
+        for i in range(8):
+            self.e(f"ldd r0, {rp}+{i}")
+            self.e(f"{'add' if i == 0 else 'adc'} r{M[i]}, r0")
+            self.e(f"std {rp}+{8 + i}, r{M[i]}")
+        for j in range(8):
+            self.e(f"ldd r{T[j]}, {rp}+{24 + j}")
+            self.e(f"adc r{M[8 + j]}, r{T[j]}")
+            self.e(f"std {rp}+{16 + j}, r{M[8 + j]}")
+        self.e(f"adc r{n}, r{ZR}")
+        self.e(f"mov r0, r{n}")
+        self.e("lsl r0")
+        self.e("sbc r0, r0")                   # the sign extension of e
+        for j in range(8):
+            self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r{n if j == 0 else 0}")
+        for j in range(8):
+            self.e(f"std {rp}+{24 + j}, r{T[j]}")
+
+    # ---- |x - y| in registers ------------------------------------------------------------------------
+    def absdiff_inplace(self, regs: list[int], ptr: str, off: int, mask: int) -> None:
+        """regs = |regs - mem[ptr+off..]|, mask = 0xff if regs < mem (borrow) else 0."""
+        for i, r in enumerate(regs):
+            self.e(f"ldd r0, {ptr}+{off + i}")
+            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+        self.e(f"sbc r{mask}, r{mask}")
+        for r in regs:
+            self.e(f"eor r{r}, r{mask}")
+        for i, r in enumerate(regs):
+            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{mask}")
+
+    # ---- recombination ---------------------------------------------------------------------------------
+    def combine(self, h: int, T: list[int], W: list[int], rp: str, mp: str, n: int,
+                f1: int, f2: int, f3: int, e: int, ct: int) -> None:
+        """R (4h bytes at rp) = L + B^2h H on entry, M (2h bytes at mp) = |da||db|, n = 0xff when the
+        middle term is L + H - M, 0 when L + H + M. On exit R = L + B^h (L + H -/+ M) + B^2h H.
+            T  = L1 + H0 (h bytes in T, carry ct)
+            R1 = L0 + T + (M0 ^ n) + (n & 1)                    chains 1, 2 (carries f1, f2)
+            R2 = H1 + T + (M1 ^ n) + (f1 + f2 + ct)              chains 3, 1, 2
+            R3 = H1 + (n + ct + carries) sign-extended
+        Chains interleave chunk by chunk (len(W) bytes); a chain's carry waits in its register
+        (ADC f, zero with f = 0 saves it, LSR f restores it and zeroes f)."""
+        w = len(W)
+        # T = L1 + H0
+        for j in range(h):
+            self.e(f"ldd r{T[j]}, {rp}+{h + j}")
+        for j in range(h):
+            self.e(f"ldd r0, {rp}+{2 * h + j}")
+            self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
+        self.e(f"clr r{ct}")
+        self.e(f"adc r{ct}, r{ZR}")
+        self.e(f"mov r{e}, r{n}")             # the sign extension of -M: -1 at B^3h when n = 0xff
+        self.e(f"add r{e}, r{ct}")
+        self.e(f"clr r{f1}")
+        self.e(f"mov r{f2}, r{n}")
+        self.e(f"neg r{f2}")                   # n & 1: the +1 of the two's complement
+        # R1 and R2
+        for region in (1, 2):
+            src = 0 if region == 1 else 3 * h          # L0 or H1
+            moff = 0 if region == 1 else h
+            if region == 2:
+                self.e(f"clr r{f3}")
+                self.e(f"add r{f3}, r{f1}")
+                self.e(f"add r{f3}, r{f2}")
+                self.e(f"add r{f3}, r{ct}")
+                self.e(f"clr r{f1}")
+                self.e(f"clr r{f2}")
+            for c in range(0, h, w):
+                regs = W[:min(w, h - c)]
+                for i, r in enumerate(regs):
+                    self.e(f"ldd r{r}, {rp}+{src + c + i}")
+                if region == 2:           # chain 3: the carries into B^2h (f3 = their sum, 0..3, at first)
+                    if c == 0:
+                        self.e(f"add r{regs[0]}, r{f3}")
+                        for r in regs[1:]:
+                            self.e(f"adc r{r}, r{ZR}")
+                        self.e(f"mov r{f3}, r{ZR}")      # MOV keeps the carry
+                    else:
+                        self.e(f"lsr r{f3}")
+                        for r in regs:
+                            self.e(f"adc r{r}, r{ZR}")
+                    self.e(f"adc r{f3}, r{ZR}")
+                self.e(f"lsr r{f1}")
+                for i, r in enumerate(regs):
+                    self.e(f"adc r{r}, r{T[c + i]}")
+                self.e(f"adc r{f1}, r{ZR}")
+                self.e(f"lsr r{f2}")
+                for i, r in enumerate(regs):
+                    self.e(f"ldd r0, {mp}+{moff + c + i}")
+                    self.e(f"eor r0, r{n}")
+                    self.e(f"adc r{r}, r0")
+                self.e(f"adc r{f2}, r{ZR}")
+                for i, r in enumerate(regs):
+                    self.e(f"std {rp}+{h * region + c + i}, r{r}")
+        # R3 = H1 + e (sign-extended), e = n + ct + f1 + f2 + f3 in [-1, 4]
+        self.e(f"add r{e}, r{f1}")
+        self.e(f"add r{e}, r{f2}")
+        self.e(f"add r{e}, r{f3}")
+        self.e(f"mov r{f1}, r{e}")
+        self.e(f"lsl r{f1}")
+        self.e(f"sbc r{f1}, r{f1}")
+        for c in range(0, h, w):
+            regs = W[:min(w, h - c)]
+            for i, r in enumerate(regs):
+                self.e(f"ldd r{r}, {rp}+{3 * h + c + i}")
+            for i, r in enumerate(regs):
+                if c + i == 0:
+                    self.e(f"add r{r}, r{e}")
+                else:
+                    self.e(f"adc r{r}, r{f1}")
+            for i, r in enumerate(regs):
+                self.e(f"std {rp}+{3 * h + c + i}, r{r}")
+
+
+def gen_mul128(g: Gen) -> int:
+    """Local routine: X = r (32 bytes), Y = a, Z = b (16 bytes each). Keeps r2 (zero); clobbers r0,
+    r1, r3..r31."""
+    start = g.cycles
+    g.label("/* mpmul_avr_kara_mul128 (local): r[0..32) = a[0..16) * b[0..16) with X = r, Y = a, Z = b; one level")
+    g.label(" * of subtractive Karatsuba over K64. Keeps r2 (zero); clobbers r0, r1, r3..r31. */")
+    g.label("mpmul_avr_kara_mul128:")
+    st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
+    g.comment("L = aL * bL into r[0..16)")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{i}")
+        g.e(f"ldd r{B[i]}, Z+{i}")
+    g.k64(A, B, st_x)
+    g.comment("H = aH * bH into r[16..32)")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{8 + i}")
+        g.e(f"ldd r{B[i]}, Z+{8 + i}")
+    g.k64(A, B, st_x)
+    g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
+    g.absdiff_inplace(A, "Y", 0, NREG)
+    g.absdiff_inplace(B, "Z", 0, SB)
+    g.e(f"eor r{NREG}, r{SB}")
+    g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
+    g.e("movw r30, r26")
+    g.e("sbiw r30, 32")                         # Z = r
+    g.comment("M = |da| * |db|, kept in registers (allocation below)")
+    M, free = g.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
+    g.comment("M bytes 0..15 in " + ", ".join(f"r{r}" for r in M))
+    g.comment("r += B^8 (L + H -/+ M)")
+    g.combine_regs(M, free[:8], "Z", NREG, ct=1)
+    g.e("ret")
+    return g.cycles - start
+
+
+# mul256 frame (offsets from F = SP + 1 after the allocation): sign, scratch, |da|, |db|, M, saved pointers
+F_SIGN, F_DA, F_DB, F_PTR, F_M = 0, 1, 17, 33, 39
+FRAME = F_M + 32
+SAVED = [2, 3] + list(range(4, 18)) + [28, 29]
+
+
+def gen_mul256(g: Gen) -> None:
+    g.label("    .global MCU_FN(mpmul256, mul)")
+    g.label("    .type MCU_FN(mpmul256, mul), @function")
+    g.label("MCU_FN(mpmul256, mul):")
+    for r in SAVED:
+        g.e(f"push r{r}")
+    g.comment(f"frame of {FRAME} bytes (interrupts masked while SP changes)")
+    g.e("in r28, 0x3d")
+    g.e("in r29, 0x3e")
+    g.e(f"subi r28, {FRAME}")
+    g.e("sbci r29, 0")
+    g.e("in r0, 0x3f")
+    g.e("cli")
+    g.e("out 0x3e, r29")
+    g.e("out 0x3f, r0")
+    g.e("out 0x3d, r28")
+    g.e("adiw r28, 1")                      # Y = F
+    g.e(f"clr r{ZR}")
+    for k, r in enumerate((24, 25, 22, 23, 20, 21)):
+        g.e(f"std Y+{F_PTR + k}, r{r}")
+    g.e("movw r30, r28")                    # Z = F
+    g.comment("|aH - aL| and |bH - bL| (16 bytes each) into the frame; signs combined in F[sign]")
+    for name, src, dst, mreg in (("a", 22, F_DA, NREG), ("b", 20, F_DB, SB)):
+        g.e(f"movw r28, r{src}")
+        regs = A + B
+        for i, r in enumerate(regs):
+            g.e(f"ldd r{r}, Y+{16 + i}")
+        g.absdiff_inplace(regs, "Y", 0, mreg)
+        for i, r in enumerate(regs):
+            g.e(f"std Z+{dst + i}, r{r}")
+    g.e(f"eor r{NREG}, r{SB}")
+    g.e(f"com r{NREG}")
+    g.e(f"std Z+{F_SIGN}, r{NREG}")
+    g.comment("M = |da| * |db| into F[M]")
+    g.e("movw r26, r30")
+    g.e(f"adiw r26, {F_M}")
+    g.e("movw r28, r30")
+    g.e(f"adiw r28, {F_DA}")
+    g.e(f"adiw r30, {F_DB}")
+    g.e("rcall mpmul_avr_kara_mul128")
+    g.comment("L = aL * bL into r[0..32), H = aH * bH into r[32..64)")
+    g.e("in r30, 0x3d")
+    g.e("in r31, 0x3e")
+    g.e("adiw r30, 1")                       # Z = F
+    for half in (0, 1):
+        g.e(f"ldd r26, Z+{F_PTR}")
+        g.e(f"ldd r27, Z+{F_PTR + 1}")
+        g.e(f"ldd r28, Z+{F_PTR + 2}")
+        g.e(f"ldd r29, Z+{F_PTR + 3}")
+        g.e(f"ldd r0, Z+{F_PTR + 4}")
+        g.e(f"ldd r31, Z+{F_PTR + 5}")
+        g.e("mov r30, r0")
+        if half:
+            g.e("adiw r26, 32")
+            g.e("adiw r28, 16")
+            g.e("adiw r30, 16")
+        g.e("rcall mpmul_avr_kara_mul128")
+        g.e("in r30, 0x3d")
+        g.e("in r31, 0x3e")
+        g.e("adiw r30, 1")
+    g.comment("r += B^16 (L + H -/+ M)")
+    g.e(f"ldd r{NREG}, Z+{F_SIGN}")
+    g.e("movw r28, r30")
+    g.e(f"adiw r28, {F_M}")
+    g.e(f"ldd r0, Z+{F_PTR}")
+    g.e(f"ldd r31, Z+{F_PTR + 1}")
+    g.e("mov r30, r0")
+    T = A + B
+    W = [20, 21, 22, 23]
+    g.combine(16, T, W, "Z", "Y", NREG, f1=24, f2=25, f3=26, e=27, ct=1)
+    g.comment("free the frame, restore, r1 = 0")
+    g.e("in r28, 0x3d")
+    g.e("in r29, 0x3e")
+    g.e(f"subi r28, lo8(-{FRAME})")
+    g.e(f"sbci r29, hi8(-{FRAME})")
+    g.e("in r0, 0x3f")
+    g.e("cli")
+    g.e("out 0x3e, r29")
+    g.e("out 0x3f, r0")
+    g.e("out 0x3d, r28")
+    for r in reversed(SAVED):
+        g.e(f"pop r{r}")
+    g.e("clr r1")
+    g.e("ret")
+    g.label("    .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)")
+
+
+def gen_helpers(g: Gen) -> None:
+    """Looped helpers for the C Karatsuba levels (kara.c): lengths are public, loop counters only."""
+    g.label("")
+    g.label("/* uint8_t mpmul_avr_kara_absdiff(uint8_t *d, const uint8_t *x, const uint8_t *y, uint16_t h);")
+    g.label(" *   d = |x - y| over h bytes (h a multiple of 8, at most 2040); returns 0xff if x < y, else 0.")
+    g.label(" *   X = x, Z = y, Y = d; r0, r19 data; r25 the borrow mask; r18 the loop counter (h / 8). */")
+    g.label("    .global mpmul_avr_kara_absdiff")
+    g.label("    .type mpmul_avr_kara_absdiff, @function")
+    g.label("mpmul_avr_kara_absdiff:")
+    g.e("push r28")
+    g.e("push r29")
+    g.e("movw r26, r22")
+    g.e("movw r30, r20")
+    g.e("movw r28, r24")
+    g.e("movw r22, r24")                    # d again for the second pass
+    g.e("lsr r19")
+    g.e("ror r18")
+    g.e("lsr r19")
+    g.e("ror r18")
+    g.e("lsr r19")
+    g.e("ror r18")
+    g.e("mov r20, r18")                     # the counter again for the second pass
+    g.e("clc")
+    g.label("1:")
+    for _ in range(8):
+        g.e("ld r0, X+")
+        g.e("ld r19, Z+")
+        g.e("sbc r0, r19")
+        g.e("st Y+, r0")
+    g.e("dec r18")                          # DEC and BRNE leave the carry alone
+    g.e("brne 1b")
+    g.e("sbc r25, r25")                     # the borrow as a mask
+    g.e("movw r28, r22")
+    g.e("mov r19, r25")
+    g.e("lsr r19")                          # C = m & 1: (d ^ m) - m = (d ^ m) + (m & 1)
+    g.label("2:")
+    for _ in range(8):
+        g.e("ld r0, Y")
+        g.e("eor r0, r25")
+        g.e("adc r0, r1")
+        g.e("st Y+, r0")
+    g.e("dec r20")
+    g.e("brne 2b")
+    g.e("mov r24, r25")
+    g.e("pop r29")
+    g.e("pop r28")
+    g.e("ret")
+    g.label("    .size mpmul_avr_kara_absdiff, . - mpmul_avr_kara_absdiff")
+
+    g.label("")
+    g.label("/* void mpmul_avr_kara_combine(uint8_t *r, uint8_t *z1, uint16_t h, uint8_t n);")
+    g.label(" *   r (4h bytes) = L + B^2h H on entry, z1 (2h bytes) = |aH - aL| |bH - bL|; n = 0xff when the middle")
+    g.label(" *   term is L + H - z1, 0 when L + H + z1. On exit r = L + B^h (L + H -/+ z1) + B^2h H; z1 is")
+    g.label(" *   overwritten with the middle term. h a multiple of 4, at most 255 * 2.")
+    g.label(" *   pass 1: z1 = r[0..2h) + r[2h..4h) + (z1 ^ n) + (n & 1), two carry chains whose carries wait in")
+    g.label(" *           r21, r20 between 4-byte chunks (ADC f, zero saves with f = 0; LSR f restores, f = 0)")
+    g.label(" *   pass 2: r[h..3h) += z1;  pass 3: r[3h..4h) += carry + top (top = the middle term's byte 2h)")
+    g.label(" *   X, Z, Y pointers; r22..r25 a chunk; r19 counter; r18 n; r16:r17 h; r14:r15 r; r12:r13 z1; r1 zero. */")
+    g.label("    .global mpmul_avr_kara_combine")
+    g.label("    .type mpmul_avr_kara_combine, @function")
+    g.label("mpmul_avr_kara_combine:")
+    g.e("push r28")
+    g.e("push r29")
+    for r in (12, 13, 14, 15, 16, 17):
+        g.e(f"push r{r}")
+    g.e("movw r16, r20")                    # h
+    g.e("movw r14, r24")                    # r and z1 (r22..r25 become the chunk registers)
+    g.e("movw r12, r22")
+    g.e("movw r26, r24")                    # X = r
+    g.e("movw r28, r12")                    # Y = z1
+    g.e("movw r30, r14")
+    g.e("add r30, r16")
+    g.e("adc r31, r17")
+    g.e("add r30, r16")
+    g.e("adc r31, r17")                     # Z = r + 2h
+    g.e("mov r19, r16")
+    g.e("lsr r19")                          # 2h / 4 chunks (h <= 510)
+    g.e("clr r21")
+    g.e("mov r20, r18")
+    g.e("neg r20")                          # n & 1
+    g.label("3:")
+    for i in range(4):
+        g.e(f"ld r{22 + i}, X+")
+    g.e("lsr r21")
+    for i in range(4):
+        g.e("ld r0, Z+")
+        g.e(f"adc r{22 + i}, r0")
+    g.e("adc r21, r1")
+    g.e("lsr r20")
+    for i in range(4):
+        g.e(f"ldd r0, Y+{i}")
+        g.e("eor r0, r18")
+        g.e(f"adc r{22 + i}, r0")
+    g.e("adc r20, r1")
+    for i in range(4):
+        g.e(f"st Y+, r{22 + i}")
+    g.e("dec r19")
+    g.e("brne 3b")
+    g.e("add r18, r20")
+    g.e("add r18, r21")                     # top = n + carries: 0 or 1
+    g.comment("pass 2: r[h..3h) += z1")
+    g.e("movw r28, r12")                    # Y = z1
+    g.e("movw r30, r14")
+    g.e("add r30, r16")
+    g.e("adc r31, r17")                     # Z = r + h
+    g.e("mov r19, r16")
+    g.e("lsr r19")
+    g.e("clc")
+    g.label("4:")
+    for i in range(4):
+        g.e(f"ldd r{22 + i}, Z+{i}")
+    for i in range(4):
+        g.e("ld r0, Y+")
+        g.e(f"adc r{22 + i}, r0")
+    for i in range(4):
+        g.e(f"st Z+, r{22 + i}")
+    g.e("dec r19")
+    g.e("brne 4b")
+    g.comment("pass 3: r[3h..4h) += carry + top")
+    g.e("adc r18, r1")
+    g.e("mov r19, r16")
+    g.e("lsr r19")
+    g.e("lsr r19")
+    g.e("ld r22, Z")
+    g.e("add r22, r18")
+    g.e("st Z+, r22")
+    g.e("rjmp 6f")
+    g.label("5:")
+    g.e("ld r22, Z")
+    g.e("adc r22, r1")
+    g.e("st Z+, r22")
+    g.label("6:")
+    for i in range(3):
+        g.e("ld r22, Z")
+        g.e("adc r22, r1")
+        g.e("st Z+, r22")
+    g.e("dec r19")
+    g.e("brne 5b")
+    for r in (17, 16, 15, 14, 13, 12):
+        g.e(f"pop r{r}")
+    g.e("pop r29")
+    g.e("pop r28")
+    g.e("ret")
+    g.label("    .size mpmul_avr_kara_combine, . - mpmul_avr_kara_combine")
+
+
+def generate() -> str:
+    g128 = Gen()
+    c128 = gen_mul128(g128)
+    g = Gen()
+    gen_mul256(g)
+    c256 = g.cycles + 3 * (c128 + CYC["rcall"]) - 3 * CYC["rcall"]
+    gk = Gen()
+    gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"))
+    head = f"""// SPDX-License-Identifier: MIT
+/* GENERATED by gen_mpmul_avr.py - do not edit. avr-kara: constant-time 256x256 -> 512-bit multiplication
+ * for the 8-bit AVR (ATmega128); the 512..2048-bit Karatsuba levels above it are kara.c.
+ *
+ * void mcu_mpmul256_avr_kara_mul(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);
+ *   limbs little-endian 32-bit words, i.e. on this little-endian core a and b are 32-byte little-endian
+ *   integers and r a 64-byte one. r must not overlap a or b.
+ *
+ * Techniques (details in the generator and docs/mpmul.md, "AVR"):
+ *   - K64 (64x64 bits, 8x8 bytes) in registers, product scanning: MUL into r1:r0, ADD/ADC/ADC into a
+ *     3-byte column sum (zero register r2), the sum renamed down a byte per column: {gk.cycles} cycles.
+ *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
+ *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
+ *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
+ *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
+ *
+ * Register map
+ *   r0, r1     MUL product (r1 cleared before returning)      r2  zero
+ *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
+ *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
+ *   X          result pointer (ST X+)     Y  a (M in mul256's recombination)     Z  b, then r
+ *   mul256 keeps the pointers, |aH - aL|, |bH - bL|, the sign and M in a stack frame (offsets from SP + 1).
+ *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
+ *   column and the finished byte stays where it is; operand registers join the free pool when dead.
+ * Stack: {len(SAVED)} saved registers, a {FRAME}-byte frame, one return address: {len(SAVED) + FRAME + 2 + 2} bytes
+ *   with the caller's return address.
+ * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL), mul256 {c256}.
+ */
+#include "mcucrypt/ns.h"
+
+    .text
+"""
+    gh = Gen()
+    gen_helpers(gh)
+    body = "\n".join(g.lines + [""] + g128.lines + gh.lines)
+    return head + body + "\n"
+
+
+def main() -> int:
+    text = generate()
+    if "--count" in sys.argv:
+        print(text.split("Cycles")[1].split("*/")[0])
+        return 0
+    return write_or_check({OUT: text}, "--check" in sys.argv, __file__)
+
+if __name__ == "__main__":
+    sys.exit(main())
