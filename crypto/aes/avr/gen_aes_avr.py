@@ -21,6 +21,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 
 def gmul(a: int, b: int) -> int:
     r = 0
@@ -216,15 +219,10 @@ MCU_FN(aes128, {name}):
     return out
 
 
-def main() -> None:
+def main() -> int:
     out = Path(__file__).with_name("aes128_avr.S")
-    text = generate()
-    if "--check" in sys.argv:
-        if out.read_text() != text:
-            sys.exit(f"{out} is stale: run {Path(__file__).name}")
-        return
-    out.write_text(text)
+    return write_or_check({out: generate()}, "--check" in sys.argv, __file__)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -40,7 +40,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1] / "common"))
 from gen_aes_avr import gmul, sbox as sbox_table  # noqa: E402
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
 
 SBOX = sbox_table()
 
@@ -954,17 +956,13 @@ def check_reach(layout: list) -> None:
         assert -2048 <= at[target] - pc - 1 <= 2047, (pc, target)
 
 
-def main() -> None:
+def main() -> int:
     out = HERE / "aes128_bs_avr.S"
     text, stats = generate()
     if "--stats" in sys.argv:
         print(stats)
-    if "--check" in sys.argv:
-        if not out.exists() or out.read_text() != text:
-            sys.exit(f"{out} is stale: run {Path(__file__).name}")
-        return
-    out.write_text(text)
+    return write_or_check({out: text}, "--check" in sys.argv, __file__)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
