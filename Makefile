@@ -43,9 +43,10 @@ lib:
 
 # A benchmark image for a real board, written to it with the board's usual tool (docs/silicon.md):
 # make flash BOARD=<hifive1-revb|stm32f103|lm3s6965|atmega128|mega2560> [PRIM="id ..."] [IMPL="name ..."]
-#            [TOOL=openocd|jlink|st-flash|avrdude] [PORT=/dev/ttyACM0]
+#            [TOOL=openocd|jlink|st-flash|avrdude] [PORT=/dev/ttyACM0] [CLOCK=hz]
+# CALIB=1 builds the calibration microbenchmarks instead (docs/calibration.md, "Settling the open rows on silicon").
 # Without the tool installed, it prints the exact command it would run (and fails).
 flash: setup
 	@test -n "$(BOARD)" || { echo "usage: make flash BOARD=<hifive1-revb|stm32f103|lm3s6965|atmega128|mega2560> [PRIM=...] [IMPL=...] [TOOL=...] [PORT=...]"; exit 2; }
-	$(PYTHON) -m mcucrypt.cli firmware --board $(BOARD) $(foreach p,$(PRIM),--prim $(p)) $(foreach i,$(IMPL),--impl $(i)) --out build/silicon/$(BOARD)
-	$(PYTHON) -m mcucrypt.silicon.flash --board $(BOARD) --dir build/silicon/$(BOARD) $(if $(TOOL),--tool $(TOOL)) $(if $(PORT),--port $(PORT))
+	$(PYTHON) -m mcucrypt.cli firmware --board $(BOARD) $(if $(CALIB),--calib,$(foreach p,$(PRIM),--prim $(p)) $(foreach i,$(IMPL),--impl $(i))) $(if $(CLOCK),--clock $(CLOCK)) --out build/silicon/$(BOARD)$(if $(CALIB),-calib)
+	$(PYTHON) -m mcucrypt.silicon.flash --board $(BOARD) --dir build/silicon/$(BOARD)$(if $(CALIB),-calib) $(if $(TOOL),--tool $(TOOL)) $(if $(PORT),--port $(PORT))

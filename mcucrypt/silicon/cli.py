@@ -19,6 +19,8 @@ def _board(name: str):
 
 
 def cmd_firmware(opts: argparse.Namespace) -> int:
+    if opts.calib or opts.kernel or opts.results or opts.list:
+        return _calib_firmware(opts)
     from .virtual import run_image, run_qemu
     board = _board(opts.board)
     out = Path(opts.out) if opts.out else default_out_dir(board.name)
@@ -41,6 +43,45 @@ def cmd_firmware(opts: argparse.Namespace) -> int:
     return 0
 
 
+def _calib_firmware(opts: argparse.Namespace) -> int:
+    """`firmware --calib`: the calibration microbenchmarks (calib.py, docs/calibration.md)."""
+    from .calib import default_results, describe, make_calib_image
+    from .virtual import run_image, run_qemu
+    board = _board(opts.board)
+    if not opts.calib:
+        raise ImageError("--kernel, --list and --results go with --calib")
+    if opts.prim or opts.impl or opts.max_vectors is not None:
+        raise ImageError("--calib builds the calibration kernels: --prim, --impl and --max-vectors do not apply")
+    if opts.results and opts.run != "virtual":
+        raise ImageError("--results is where `--calib --run virtual` writes the virtual board's records")
+    if opts.list:
+        print("\n".join(describe(board)))
+        return 0
+    out = Path(opts.out) if opts.out else default_out_dir(board.name + "-calib")
+    built = make_calib_image(board, opts.kernel or [], out, runs=opts.runs, qemu=opts.qemu or opts.run == "qemu",
+                             clock=opts.clock)
+    print(f"{board.name}: {len(built.plan.checks)} calibration kernels, {len(built.plan.ops)} timed variants "
+          f"x {built.plan.runs} runs", file=sys.stderr)
+    for path in (built.elf, built.bin, built.hex):
+        print(path, file=sys.stderr if opts.run else sys.stdout)
+    if not opts.run:
+        return 0
+    run = run_image(board, built.elf) if opts.run == "virtual" else run_qemu(board, built.elf)
+    sys.stdout.write(run.log)
+    if not run.finished:
+        print(f"mcucrypt: the image did not reach its summary line on {opts.run}", file=sys.stderr)
+        return 1
+    if opts.run == "virtual":
+        from .ingest import ingest, write
+        log = out / f"calib-{board.name}-virtual.log"
+        log.write_text(run.log)
+        doc, _got = ingest(log, board.name, "virtual")
+        results = Path(opts.results) if opts.results else default_results(board)
+        write(doc, results)
+        print(f"virtual board's records -> {results}", file=sys.stderr)
+    return 0 if '"summary":"pass"' in run.log else 1
+
+
 def cmd_ingest(opts: argparse.Namespace) -> int:
     from .ingest import IngestError, ingest, write
     try:
@@ -48,7 +89,8 @@ def cmd_ingest(opts: argparse.Namespace) -> int:
     except ImageError as e:
         raise IngestError(str(e)) from None
     doc, got = ingest(Path(opts.log), opts.board, opts.source)
-    out = Path(opts.out) if opts.out else ROOT / "results" / f"silicon-{opts.board}.json"
+    calib = "-calib" if got.header.get("kind") == "calib" else ""    # a `firmware --calib` image's log
+    out = Path(opts.out) if opts.out else ROOT / "results" / f"silicon{calib}-{opts.board}.json"
     write(doc, out)
     checks = len(got.checks)
     failed = got.failed_checks
@@ -74,7 +116,8 @@ def register(sub) -> None:
                     "implementations' official vectors and times every bench operation with the part's cycle "
                     "counter, printing one JSON record per line on the UART (docs/silicon.md).",
         epilog=_examples("mcucrypt firmware --board stm32f103 --prim aes128 --run virtual",
-                         "mcucrypt firmware --board hifive1-revb --prim chacha20 --impl rv32-fast --out img"))
+                         "mcucrypt firmware --board hifive1-revb --prim chacha20 --impl rv32-fast --out img",
+                         "mcucrypt firmware --board hifive1-revb --calib --run virtual   # calibration kernels"))
     s.add_argument("--board", required=True, choices=list(REAL_BOARDS), help="the real board")
     s.add_argument("--prim", action="append", metavar="PRIM", help="primitive id (repeatable; default: every id)")
     s.add_argument("--impl", action="append", metavar="IMPL",
@@ -90,6 +133,14 @@ def register(sub) -> None:
     s.add_argument("--qemu", action="store_true",
                    help="link for the QEMU machine's memory (stm32vldiscovery: 8 KiB of SRAM)")
     s.add_argument("--run", choices=("virtual", "qemu"), help="also run the image there and print its log")
+    s.add_argument("--calib", action="store_true",
+                   help="build the calibration microbenchmarks instead (boards/real/calib/, docs/calibration.md); "
+                        "with --run virtual the records go to results/calib-BOARD.json")
+    s.add_argument("--kernel", action="append", metavar="NAME",
+                   help="with --calib: only this kernel (repeatable; --list names them)")
+    s.add_argument("--list", action="store_true", help="with --calib: list the board's kernels and exit")
+    s.add_argument("--results", metavar="FILE",
+                   help="with --calib --run virtual: results file (default results/calib-BOARD.json)")
     s.set_defaults(func=cmd_firmware)
 
     s = sub.add_parser(

@@ -82,6 +82,8 @@ class Plan:
     ops: list[dict] = field(default_factory=list)       # prim, impl, op, bytes, call, check, json
     calls: list[Recorded] = field(default_factory=list)
     runs: int = DEFAULT_RUNS
+    kind: str = "bench"                                 # "calib": kernels from ``sources`` (calib.py)
+    sources: list[Path] = field(default_factory=list)   # calib: the kernels' assembly files
 
 
 def isa_extensions(isa: str | None) -> set[str]:
@@ -323,7 +325,8 @@ def generate_c(pl: Plan) -> str:
     lines.append(f"MCU_FLASH const uint16_t mcu_nchecks = {len(pl.checks)}u, mcu_nops = {len(pl.ops)}u, "
                  f"mcu_runs = {pl.runs}u;")
     selection = sorted({f"{c['prim']}/{c['impl']}" for c in pl.checks})
-    image_json = _c_string(',"selection":' + json.dumps(selection, separators=(",", ":")))
+    kind = ',"kind":"calib"' if pl.kind == "calib" else ""
+    image_json = _c_string(kind + ',"selection":' + json.dumps(selection, separators=(",", ":")))
     lines.append(f"MCU_FLASH const char mcu_image_json[] = {image_json};")
     lines.append(f"MCU_FLASH const uint8_t mcu_blob[{max(1, len(blob))}] = {{")
     for i in range(0, len(blob), 24):
@@ -397,7 +400,7 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
     # One relocatable object per implementation: its sources, its flags, its own libgcc.
     by_key: dict[str, tuple[Implementation, set[str]]] = {}
     catalog = load_catalog()
-    for ch in pl.checks:
+    for ch in pl.checks if pl.kind != "calib" else ():
         impl = catalog.implementation(ch["prim"], ch["impl"])
         entry = by_key.setdefault(impl.key, (impl, set()))
         entry[1].update(impl.symbols(ch["prim"]))
@@ -416,6 +419,10 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
         keep = [f"--keep-global-symbol={s}" for s in sorted(symbols)]
         _run([objcopy, *keep, str(part)], f"localizing {key}")
         objects.append(str(part))
+    for n, src in enumerate(pl.sources):      # calib: the kernels, with the board's own flags
+        obj = work / f"calib{n}-{Path(src).stem}.o"
+        _run([t.cc, *common, *arch, "-c", str(src), "-o", str(obj)], f"compiling {Path(src).name} for {board.name}")
+        objects.append(str(obj))
     image_c = out_dir / "image.c"
     image_c.write_text(generate_c(pl))
     board_dir = REAL_DIR / board.name
@@ -459,7 +466,7 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
         _run([*hex_cmd, str(elf), str(hexf)], "objcopy hex")
     shutil.rmtree(work, ignore_errors=True)
     (out_dir / "image.json").write_text(json.dumps({
-        "board": board.name, "target": board.target, "runs": pl.runs, "qemu_memory": qemu,
+        "board": board.name, "target": board.target, "kind": pl.kind, "runs": pl.runs, "qemu_memory": qemu,
         "checks": [{k: ch[k] for k in ("prim", "impl", "vectors", "total")} for ch in pl.checks],
         "ops": [json.loads(op["json"][:-1] + "}") | {"call": op["call"]} for op in pl.ops],
         "elf": elf.name, "bin": binf.name, "hex": hexf.name}, indent=1) + "\n")

@@ -33,8 +33,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 OUT_FILE = HERE / "aes_bs_cm3.S"
 sys.path.insert(0, str(HERE.parent / "rv32"))
+sys.path.insert(0, str(HERE.parents[1] / "common"))
 from gen_aes_bitsliced import (GATES, NETWORK, aes_encrypt_model, check_circuit,  # noqa: E402
                                check_transpose, fixsliced_keys, rep_mask, transpose_py)
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
 
 M32 = 0xFFFFFFFF
 POOL = [f"r{i}" for i in range(13)] + ["lr"]
@@ -782,11 +784,7 @@ def main() -> int:
             if after < before:
                 orders[kind] = order
         ORDER_FILE.write_text(json.dumps(orders) + "\n")
-    text = generate()
-    if a.check:
-        return 0 if OUT_FILE.read_text() == text else 1
-    OUT_FILE.write_text(text)
-    return 0
+    return write_or_check({OUT_FILE: generate()}, a.check, __file__)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,9 @@ OUT_FILE = HERE / "aes_table_cm3.S"
 sys.path.insert(0, str(HERE.parent / "rv32"))
 from gen_aes_table import SBOX, gmul  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 INV_SBOX = [0] * 256
 for _i, _s in enumerate(SBOX):
     INV_SBOX[_s] = _i
@@ -522,11 +525,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
-    text = generate()
-    if a.check:
-        return 0 if OUT_FILE.read_text() == text else 1
-    OUT_FILE.write_text(text)
-    return 0
+    return write_or_check({OUT_FILE: generate()}, a.check, __file__)
 
 
 if __name__ == "__main__":

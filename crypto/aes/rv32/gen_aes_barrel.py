@@ -28,6 +28,9 @@ from gen_aes_bitsliced import (NETWORK, SBOX_NOT, POOL, Prog, allocate, aes_encr
                                expand_key, ind, li, sbox)
 from rv32sched import schedule, stalls
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 M32 = 0xFFFFFFFF
 
@@ -585,18 +588,7 @@ def outputs() -> dict[str, str]:
 
 def main() -> int:
     """Write the generated files; with --check, only report (exit 1) if the files differ from them."""
-    stale = []
-    for name, text in outputs().items():
-        path = HERE / name
-        if "--check" in sys.argv[1:]:
-            if not path.is_file() or path.read_text() != text:
-                stale.append(name)
-        else:
-            path.write_text(text)
-            print(f"wrote {name}")
-    for name in stale:
-        print(f"{name} differs from what {Path(__file__).name} generates: rerun it")
-    return 1 if stale else 0
+    return write_or_check({HERE / n: t for n, t in outputs().items()}, "--check" in sys.argv[1:], __file__)
 
 
 if __name__ == "__main__":

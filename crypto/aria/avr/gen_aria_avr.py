@@ -30,6 +30,9 @@ import re
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 
 # Register map. 16 state registers (r0 and r1 are free in our code: r1 is cleared before returning),
@@ -377,12 +380,7 @@ def render() -> str:
 
 
 def main() -> int:
-    out = HERE / "aria_avr.S"
-    text = render()
-    if sys.argv[1:] == ["--check"]:
-        return 0 if out.read_text() == text else 1
-    out.write_text(text)
-    return 0
+    return write_or_check({HERE / "aria_avr.S": render()}, sys.argv[1:] == ["--check"], __file__)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,9 @@ import itertools
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 COLUMN = [(0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15)]
 DIAGONAL = [(0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14)]
 REGS = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr"]
@@ -292,16 +295,10 @@ def generate() -> str:
                       *g.lines, FOOTER]) + "\n"
 
 
-def main() -> None:
+def main() -> int:
     """Write chacha20_cm3.S; with --check, only report (exit 1) if the checked-in file differs."""
-    text = generate()
-    if "--check" in sys.argv[1:]:
-        if OUTPUT.read_text() != text:
-            print(f"{OUTPUT} is not what {Path(__file__).name} generates: run it")
-            sys.exit(1)
-        return
-    OUTPUT.write_text(text)
+    return write_or_check({OUTPUT: generate()}, "--check" in sys.argv[1:], __file__)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

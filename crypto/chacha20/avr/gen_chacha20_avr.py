@@ -24,6 +24,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 COLUMN = [(0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15)]
 DIAGONAL = [(0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14)]
 POOL = [0] + list(range(2, 30))          # 28 byte registers for state words
@@ -301,15 +304,10 @@ MCU_FN(chacha20, core):
 """
 
 
-def main() -> None:
+def main() -> int:
     out = Path(__file__).with_name("chacha20_avr.S")
-    text = generate()
-    if "--check" in sys.argv:
-        if out.read_text() != text:
-            sys.exit(f"{out} is stale: run {Path(__file__).name}")
-        return
-    out.write_text(text)
+    return write_or_check({out: generate()}, "--check" in sys.argv, __file__)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

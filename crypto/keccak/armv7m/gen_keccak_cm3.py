@@ -30,6 +30,9 @@ import random
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "keccakf1600_cm3.S"
 OUT_COMPACT = HERE / "keccakf1600_cm3_compact.S"
@@ -518,18 +521,7 @@ def outputs() -> dict[str, str]:
 
 
 def main() -> int:
-    stale = []
-    for name, text in outputs().items():
-        path = HERE / name
-        if "--check" in sys.argv[1:]:
-            if not path.is_file() or path.read_text() != text:
-                stale.append(name)
-        else:
-            path.write_text(text)
-    if stale:
-        print("stale (run gen_keccak_cm3.py): " + ", ".join(stale))
-        return 1
-    return 0
+    return write_or_check({HERE / n: t for n, t in outputs().items()}, "--check" in sys.argv[1:], __file__)
 
 
 if __name__ == "__main__":

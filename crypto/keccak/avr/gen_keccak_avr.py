@@ -21,6 +21,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 
 def round_constants() -> list[int]:
     """FIPS 202 Algorithm 5/6: rc(t) from the LFSR x^8 + x^6 + x^5 + x^4 + 1."""
@@ -242,15 +245,10 @@ MCU_FN(keccakf1600, permute):
 """
 
 
-def main() -> None:
+def main() -> int:
     out = Path(__file__).with_name("keccakf1600_avr.S")
-    text = generate()
-    if "--check" in sys.argv:
-        if out.read_text() != text:
-            sys.exit(f"{out} is stale: run {Path(__file__).name}")
-        return
-    out.write_text(text)
+    return write_or_check({out: generate()}, "--check" in sys.argv, __file__)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -32,6 +32,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 
 ROUNDS = {"lea128": 24, "lea192": 28, "lea256": 32}
@@ -385,15 +388,7 @@ def render() -> str:
 
 
 def main() -> int:
-    out = HERE / "lea_avr.S"
-    text = render()
-    if sys.argv[1:] == ["--check"]:
-        if out.read_text() != text:
-            print("lea_avr.S is out of date: run python3 gen_lea_avr.py")
-            return 1
-        return 0
-    out.write_text(text)
-    return 0
+    return write_or_check({HERE / "lea_avr.S": render()}, sys.argv[1:] == ["--check"], __file__)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "mpmul_avr.S"
 
@@ -571,18 +574,12 @@ def generate() -> str:
     return head + body + "\n"
 
 
-def main() -> None:
+def main() -> int:
     text = generate()
-    if "--check" in sys.argv:
-        if OUT.read_text() != text:
-            print(f"{OUT.name} is not current: run {Path(__file__).name}")
-            sys.exit(1)
-        return
     if "--count" in sys.argv:
         print(text.split("Cycles")[1].split("*/")[0])
-        return
-    OUT.write_text(text)
-
+        return 0
+    return write_or_check({OUT: text}, "--check" in sys.argv, __file__)
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -23,6 +23,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from gen_sched import Program, schedule  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 
 def comba(p: Program, a: list, b: list, store, *, after_word=None) -> None:
     """Product scanning of two n-word operands given as lists of callables returning their vregs
@@ -377,25 +380,17 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 if a generated file is out of date")
     ap.add_argument("--search", action="store_true", help="print the best schedule parameters")
     args = ap.parse_args()
-    stale = []
+    outputs = {}
     for name, prim_id, build, params, method in OUTPUTS:
         if args.search:
             print(name, end=": ")
             search(build)
             continue
         text, cycles = render(prim_id, build(), method, params)
-        path = HERE / name
-        if args.check:
-            if not path.is_file() or path.read_text() != text:
-                stale.append(name)
-        else:
-            path.write_text(text)
+        outputs[HERE / name] = text
+        if not args.check:
             print(f"{name}: {cycles} cycles predicted")
-    if stale:
-        print("out of date:", ", ".join(stale), "- run python3 crypto/mpmul/rv32/gen_fast.py")
-        return 1
-    return 0
-
+    return write_or_check(outputs, args.check, __file__)
 
 if __name__ == "__main__":
     sys.exit(main())

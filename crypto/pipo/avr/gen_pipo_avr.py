@@ -24,6 +24,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 
 ROUNDS = {"pipo64_128": 13, "pipo64_256": 17}
@@ -271,15 +274,7 @@ def render() -> str:
 
 
 def main() -> int:
-    out = HERE / "pipo_avr.S"
-    text = render()
-    if sys.argv[1:] == ["--check"]:
-        if out.read_text() != text:
-            print("pipo_avr.S is out of date: run python3 gen_pipo_avr.py")
-            return 1
-        return 0
-    out.write_text(text)
-    return 0
+    return write_or_check({HERE / "pipo_avr.S": render()}, sys.argv[1:] == ["--check"], __file__)
 
 
 if __name__ == "__main__":
