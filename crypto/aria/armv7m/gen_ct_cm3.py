@@ -43,6 +43,9 @@ import random
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 OUT_FILE = HERE / "aria_ct_cm3.S"
 ORDER_FILE = HERE / "aria_ct_cm3_order.json"   # the S-box operation order found by --search
@@ -780,16 +783,7 @@ def main() -> int:
     args = ap.parse_args()
     if args.check and args.search:
         ap.error("--check and --search exclude each other")
-    text = generate(args.search)
-    if args.check:
-        if not OUT_FILE.is_file() or OUT_FILE.read_text() != text:
-            print(f"{OUT_FILE} is out of date: run {Path(__file__).name}", file=sys.stderr)
-            return 1
-        return 0
-    OUT_FILE.write_text(text)
-    print(f"wrote {OUT_FILE}")
-    return 0
-
+    return write_or_check({OUT_FILE: generate(args.search)}, args.check, __file__)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -34,6 +34,9 @@ import argparse
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 OUT_FILE = HERE / "aria_ct.S"
 
@@ -528,16 +531,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if aria_ct.S differs from the output")
     args = ap.parse_args()
-    text = generate()
-    if args.check:
-        if not OUT_FILE.is_file() or OUT_FILE.read_text() != text:
-            print(f"{OUT_FILE} is out of date: run {Path(__file__).name}", file=sys.stderr)
-            return 1
-        return 0
-    OUT_FILE.write_text(text)
-    print(f"wrote {OUT_FILE}")
-    return 0
-
+    return write_or_check({OUT_FILE: generate()}, args.check, __file__)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -26,6 +26,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "aes" / "rv32"))
 
@@ -454,19 +457,7 @@ def main() -> int:
     if "--search" in sys.argv[1:]:
         search_isomorphisms()
         return 0
-    stale = []
-    for name, text in outputs().items():
-        path = HERE / name
-        if "--check" in sys.argv[1:]:
-            if not path.is_file() or path.read_text() != text:
-                stale.append(name)
-        else:
-            path.write_text(text)
-            print(f"wrote {name}")
-    for name in stale:
-        print(f"{name} differs from what {Path(__file__).name} generates: rerun it")
-    return 1 if stale else 0
-
+    return write_or_check({HERE / n: t for n, t in outputs().items()}, "--check" in sys.argv[1:], __file__)
 
 if __name__ == "__main__":
     raise SystemExit(main())
