@@ -63,6 +63,11 @@ class KindDriver(abc.ABC):
             out += read_vectors(prim.directory / rel)
         return out
 
+    def kat_vectors(self, fw: Firmware) -> list[Vector]:
+        """The vectors behind the bench's KAT verdict (`pass` in every record): every official vector
+        of ``fw``'s id, unless the kind documents a subset for the board (X25519: kinds/dh.py)."""
+        return self.vectors(fw.impl.primitive, fw.prim_id)
+
     def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
         """Run every official vector of ``fw``'s id (or ``vectors``); raise Mismatch on the first
         disagreement; return how many ran."""

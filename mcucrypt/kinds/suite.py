@@ -24,6 +24,9 @@ class SuiteDriver(KindDriver):
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
         self.of(fw).check_vector(fw, vec)
 
+    def kat_vectors(self, fw: Firmware) -> list[Vector]:
+        return self.of(fw).kat_vectors(fw)
+
     def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
         return self.of(fw).check_vectors(fw, vectors)
 
