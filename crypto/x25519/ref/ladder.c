@@ -31,6 +31,7 @@ typedef uint32_t fe[8];
 #define FE_MUL MCU_FN(x25519, fe_mul)
 #define FE_SQR MCU_FN(x25519, fe_sqr)
 
+#if !defined(X25519_GLUE_ASM) || X25519_GLUE_ASM < 2   /* fe_add_a24 in C and the C fe_add use it */
 /* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
  * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
 static void fe_fold(fe r, uint32_t c)
@@ -45,11 +46,13 @@ static void fe_fold(fe r, uint32_t c)
     }
     r[0] += fe_carry38((uint32_t)t);
 }
+#endif
 
 /* X25519_GLUE_ASM: 1 where the implementation brings fe_add/fe_sub/fe_cswap2 in assembly (rv32-fast,
- * cm3-fast), 0 for the C versions below; fixed per implementation in META.yml, never defaulted. */
+ * cm3-fast), 2 where it brings fe_add_a24 too (avr-fast), 0 for the C versions below; fixed per
+ * implementation in META.yml, never defaulted. */
 #ifndef X25519_GLUE_ASM
-#error "X25519_GLUE_ASM must be defined: 1 with the assembly glue (rv32-fast, cm3-fast), 0 for the C (ref)"
+#error "X25519_GLUE_ASM must be defined: 1 or 2 with the assembly glue (rv32-fast, cm3-fast; avr-fast), 0 for the C (ref)"
 #endif
 #if X25519_GLUE_ASM
 /* The implementation brings fe_add, fe_sub and fe_cswap2 in assembly (the same contracts as below). */
@@ -143,6 +146,11 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 }
 #endif
 
+#if X25519_GLUE_ASM >= 2
+/* r = a + 121665 * e in assembly (avr-fast: the C below costs avr-gcc 32-bit library products). */
+void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
+#define fe_add_a24 MCU_FN(x25519, fe_add_a24)
+#else
 /* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
  * which are fixed-time MULs on every target. */
 static void fe_add_a24(fe r, const fe a, const fe e)
@@ -159,6 +167,7 @@ static void fe_add_a24(fe r, const fe a, const fe e)
     }
     fe_fold(r, (uint32_t)c);
 }
+#endif
 
 static void fe_sqr_n(fe r, const fe a, int n)
 {
