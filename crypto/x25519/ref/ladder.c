@@ -176,33 +176,38 @@ static void fe_sqr_n(fe r, const fe a, int n)
         FE_SQR(r, r);
 }
 
-/* r = z^(p-2) = 1/z (0 for z = 0), the usual chain: 254 squarings and 11 multiplications. */
+/* r = z^(p-2) = 1/z (0 for z = 0), the usual chain: 254 squarings and 11 multiplications, in four
+ * temporaries (128 bytes). Not inlined: x25519's frame would otherwise hold these during the whole
+ * ladder (on AVR that is the stack high-water: x25519 + ladder + fe_mul). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static void fe_invert(fe r, const fe z)
 {
-    fe z2, z9, z11, z5_0, z10_0, z20_0, z50_0, z100_0, t;
+    fe t0, t1, t2, t3;
 
-    FE_SQR(z2, z);              /* z^2 */
-    fe_sqr_n(t, z2, 2);         /* z^8 */
-    FE_MUL(z9, t, z);           /* z^9 */
-    FE_MUL(z11, z9, z2);        /* z^11 */
-    FE_SQR(t, z11);             /* z^22 */
-    FE_MUL(z5_0, t, z9);        /* z^(2^5 - 1) */
-    fe_sqr_n(t, z5_0, 5);
-    FE_MUL(z10_0, t, z5_0);     /* z^(2^10 - 1) */
-    fe_sqr_n(t, z10_0, 10);
-    FE_MUL(z20_0, t, z10_0);    /* z^(2^20 - 1) */
-    fe_sqr_n(t, z20_0, 20);
-    FE_MUL(t, t, z20_0);        /* z^(2^40 - 1) */
-    fe_sqr_n(t, t, 10);
-    FE_MUL(z50_0, t, z10_0);    /* z^(2^50 - 1) */
-    fe_sqr_n(t, z50_0, 50);
-    FE_MUL(z100_0, t, z50_0);   /* z^(2^100 - 1) */
-    fe_sqr_n(t, z100_0, 100);
-    FE_MUL(t, t, z100_0);       /* z^(2^200 - 1) */
-    fe_sqr_n(t, t, 50);
-    FE_MUL(t, t, z50_0);        /* z^(2^250 - 1) */
-    fe_sqr_n(t, t, 5);          /* z^(2^255 - 32) */
-    FE_MUL(r, t, z11);          /* z^(2^255 - 21) = z^(p - 2) */
+    FE_SQR(t0, z);              /* z^2 */
+    fe_sqr_n(t1, t0, 2);        /* z^8 */
+    FE_MUL(t1, t1, z);          /* z^9 */
+    FE_MUL(t0, t0, t1);         /* z^11 */
+    FE_SQR(t2, t0);             /* z^22 */
+    FE_MUL(t1, t1, t2);         /* z^(2^5 - 1) */
+    fe_sqr_n(t2, t1, 5);
+    FE_MUL(t1, t2, t1);         /* z^(2^10 - 1) */
+    fe_sqr_n(t2, t1, 10);
+    FE_MUL(t2, t2, t1);         /* z^(2^20 - 1) */
+    fe_sqr_n(t3, t2, 20);
+    FE_MUL(t2, t3, t2);         /* z^(2^40 - 1) */
+    fe_sqr_n(t2, t2, 10);
+    FE_MUL(t1, t2, t1);         /* z^(2^50 - 1) */
+    fe_sqr_n(t2, t1, 50);
+    FE_MUL(t2, t2, t1);         /* z^(2^100 - 1) */
+    fe_sqr_n(t3, t2, 100);
+    FE_MUL(t2, t3, t2);         /* z^(2^200 - 1) */
+    fe_sqr_n(t2, t2, 50);
+    FE_MUL(t1, t2, t1);         /* z^(2^250 - 1) */
+    fe_sqr_n(t1, t1, 5);        /* z^(2^255 - 32) */
+    FE_MUL(r, t1, t0);          /* z^(2^255 - 21) = z^(p - 2) */
 }
 
 /* The canonical value (< p) of a < 2^256: fold bit 255 as 19 (a < 2^255 + 19 * 2 after it), then
