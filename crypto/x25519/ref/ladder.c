@@ -269,7 +269,7 @@ static void fe_store(uint8_t *s, const fe a)
 void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
 {
     uint32_t *x1 = st, *x2 = st + 8, *z2 = st + 16, *x3 = st + 24, *z3 = st + 32;
-    fe a, aa, b, bb, e, c, d;
+    fe a, b;                    /* two temporaries: x2 and z2 hold C, D, CB, DA and E on the way */
     uint32_t swap = 0;
     int t;
 
@@ -280,22 +280,22 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
         swap = kt;
 
         fe_add(a, x2, z2);      /* A = x2 + z2 */
-        FE_SQR(aa, a);          /* AA = A^2 */
         fe_sub(b, x2, z2);      /* B = x2 - z2 */
-        FE_SQR(bb, b);          /* BB = B^2 */
-        fe_sub(e, aa, bb);      /* E = AA - BB */
-        fe_add(c, x3, z3);      /* C = x3 + z3 */
-        fe_sub(d, x3, z3);      /* D = x3 - z3 */
-        FE_MUL(d, d, a);        /* DA = D * A */
-        FE_MUL(c, c, b);        /* CB = C * B */
-        fe_add(x3, d, c);
+        fe_add(x2, x3, z3);     /* C = x3 + z3 (x2 and z2 are free now) */
+        fe_sub(z2, x3, z3);     /* D = x3 - z3 */
+        FE_MUL(z2, z2, a);      /* DA = D * A */
+        FE_MUL(x2, x2, b);      /* CB = C * B */
+        fe_add(x3, z2, x2);
         FE_SQR(x3, x3);         /* x3 = (DA + CB)^2 */
-        fe_sub(z3, d, c);
+        fe_sub(z3, z2, x2);
         FE_SQR(z3, z3);
         FE_MUL(z3, z3, x1);     /* z3 = x1 * (DA - CB)^2 */
-        FE_MUL(x2, aa, bb);     /* x2 = AA * BB */
-        fe_add_a24(z2, aa, e);
-        FE_MUL(z2, z2, e);      /* z2 = E * (AA + a24 * E) */
+        FE_SQR(a, a);           /* AA = A^2 */
+        FE_SQR(b, b);           /* BB = B^2 */
+        fe_sub(x2, a, b);       /* E = AA - BB */
+        fe_add_a24(z2, a, x2);
+        FE_MUL(z2, z2, x2);     /* z2 = E * (AA + a24 * E) */
+        FE_MUL(x2, a, b);       /* x2 = AA * BB */
     }
     fe_cswap2(x2, x3, swap);
 }
