@@ -12,7 +12,7 @@
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (6,928 and 4,542 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (6,444 and 4,542 cycles by the generator's count, the call excluded)
  *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of a (one row block); r10..r17 W, a window of
  *   eight bytes of b (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20, r24, r25) the column
  *   accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant 38; X a, Z b (fe_sqr:
@@ -53,7 +53,7 @@ MCU_FN(x25519, fe_mul):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 64                ; SP -= 64
+    subi r28, 96                ; SP -= 96
     sbci r29, 0
     in r0, 0x3f
     cli                         ; SP written with interrupts off
@@ -64,4883 +64,4466 @@ MCU_FN(x25519, fe_mul):
     movw r26, r22               ; X = a
     movw r30, r20               ; Z = b
     clr r21
-    ; row block 0: a[0..7] x b
-    ld r2, X+                   ; a[0]
-    ld r3, X+                   ; a[1]
-    ld r4, X+                   ; a[2]
-    ld r5, X+                   ; a[3]
-    ld r6, X+                   ; a[4]
-    ld r7, X+                   ; a[5]
-    ld r8, X+                   ; a[6]
-    ld r9, X+                   ; a[7]
+    ; L = a_l b_l -> t[0..31]
+    ; row block 0: x[0..7] * y[0..15] -> Y+0
+    ld r2, X+                   ; x[0]
+    ld r3, X+                   ; x[1]
+    ld r4, X+                   ; x[2]
+    ld r5, X+                   ; x[3]
+    ld r6, X+                   ; x[4]
+    ld r7, X+                   ; x[5]
+    ld r8, X+                   ; x[6]
+    ld r9, X+                   ; x[7]
     clr r18
     clr r19
     clr r20
-    ldd r10, Z+0                ; b[0]
-    mul r2, r10                 ; a[0] b[0]
+    ldd r10, Z+0                ; y[0]
+    mul r2, r10                 ; x[0] y[0]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+0, r18                ; t[0]
+    std Y+0, r18                ; [0]
     clr r18
-    ldd r11, Z+1                ; b[1]
-    mul r2, r11                 ; a[0] b[1]
+    ldd r11, Z+1                ; y[1]
+    mul r2, r11                 ; x[0] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r10                 ; a[1] b[0]
+    mul r3, r10                 ; x[1] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+1, r19                ; t[1]
+    std Y+1, r19                ; [1]
     clr r19
-    ldd r12, Z+2                ; b[2]
-    mul r2, r12                 ; a[0] b[2]
+    ldd r12, Z+2                ; y[2]
+    mul r2, r12                 ; x[0] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r11                 ; a[1] b[1]
+    mul r3, r11                 ; x[1] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r10                 ; a[2] b[0]
+    mul r4, r10                 ; x[2] y[0]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+2, r20                ; t[2]
+    std Y+2, r20                ; [2]
     clr r20
-    ldd r13, Z+3                ; b[3]
-    mul r2, r13                 ; a[0] b[3]
+    ldd r13, Z+3                ; y[3]
+    mul r2, r13                 ; x[0] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r12                 ; a[1] b[2]
+    mul r3, r12                 ; x[1] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r11                 ; a[2] b[1]
+    mul r4, r11                 ; x[2] y[1]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r10                 ; a[3] b[0]
+    mul r5, r10                 ; x[3] y[0]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+3, r18                ; t[3]
+    std Y+3, r18                ; [3]
     clr r18
-    ldd r14, Z+4                ; b[4]
-    mul r2, r14                 ; a[0] b[4]
+    ldd r14, Z+4                ; y[4]
+    mul r2, r14                 ; x[0] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r13                 ; a[1] b[3]
+    mul r3, r13                 ; x[1] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r12                 ; a[2] b[2]
+    mul r4, r12                 ; x[2] y[2]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r11                 ; a[3] b[1]
+    mul r5, r11                 ; x[3] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r10                 ; a[4] b[0]
+    mul r6, r10                 ; x[4] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+4, r19                ; t[4]
+    std Y+4, r19                ; [4]
     clr r19
-    ldd r15, Z+5                ; b[5]
-    mul r2, r15                 ; a[0] b[5]
+    ldd r15, Z+5                ; y[5]
+    mul r2, r15                 ; x[0] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r14                 ; a[1] b[4]
+    mul r3, r14                 ; x[1] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r13                 ; a[2] b[3]
+    mul r4, r13                 ; x[2] y[3]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r12                 ; a[3] b[2]
+    mul r5, r12                 ; x[3] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r11                 ; a[4] b[1]
+    mul r6, r11                 ; x[4] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r10                 ; a[5] b[0]
+    mul r7, r10                 ; x[5] y[0]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+5, r20                ; t[5]
+    std Y+5, r20                ; [5]
     clr r20
-    ldd r16, Z+6                ; b[6]
-    mul r2, r16                 ; a[0] b[6]
+    ldd r16, Z+6                ; y[6]
+    mul r2, r16                 ; x[0] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r15                 ; a[1] b[5]
+    mul r3, r15                 ; x[1] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r14                 ; a[2] b[4]
+    mul r4, r14                 ; x[2] y[4]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r13                 ; a[3] b[3]
+    mul r5, r13                 ; x[3] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r12                 ; a[4] b[2]
+    mul r6, r12                 ; x[4] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r11                 ; a[5] b[1]
+    mul r7, r11                 ; x[5] y[1]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r10                 ; a[6] b[0]
+    mul r8, r10                 ; x[6] y[0]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+6, r18                ; t[6]
+    std Y+6, r18                ; [6]
     clr r18
-    ldd r17, Z+7                ; b[7]
-    mul r2, r17                 ; a[0] b[7]
+    ldd r17, Z+7                ; y[7]
+    mul r2, r17                 ; x[0] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r16                 ; a[1] b[6]
+    mul r3, r16                 ; x[1] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r15                 ; a[2] b[5]
+    mul r4, r15                 ; x[2] y[5]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r14                 ; a[3] b[4]
+    mul r5, r14                 ; x[3] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r13                 ; a[4] b[3]
+    mul r6, r13                 ; x[4] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r12                 ; a[5] b[2]
+    mul r7, r12                 ; x[5] y[2]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r11                 ; a[6] b[1]
+    mul r8, r11                 ; x[6] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r10                 ; a[7] b[0]
+    mul r9, r10                 ; x[7] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+7, r19                ; t[7]
+    std Y+7, r19                ; [7]
     clr r19
-    ldd r10, Z+8                ; b[8]
-    mul r2, r10                 ; a[0] b[8]
+    ldd r10, Z+8                ; y[8]
+    mul r2, r10                 ; x[0] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r17                 ; a[1] b[7]
+    mul r3, r17                 ; x[1] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r16                 ; a[2] b[6]
+    mul r4, r16                 ; x[2] y[6]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r15                 ; a[3] b[5]
+    mul r5, r15                 ; x[3] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r14                 ; a[4] b[4]
+    mul r6, r14                 ; x[4] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r13                 ; a[5] b[3]
+    mul r7, r13                 ; x[5] y[3]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r12                 ; a[6] b[2]
+    mul r8, r12                 ; x[6] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r11                 ; a[7] b[1]
+    mul r9, r11                 ; x[7] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+8, r20                ; t[8]
+    std Y+8, r20                ; [8]
     clr r20
-    ldd r11, Z+9                ; b[9]
-    mul r2, r11                 ; a[0] b[9]
+    ldd r11, Z+9                ; y[9]
+    mul r2, r11                 ; x[0] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r10                 ; a[1] b[8]
+    mul r3, r10                 ; x[1] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r17                 ; a[2] b[7]
+    mul r4, r17                 ; x[2] y[7]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r16                 ; a[3] b[6]
+    mul r5, r16                 ; x[3] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r15                 ; a[4] b[5]
+    mul r6, r15                 ; x[4] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r14                 ; a[5] b[4]
+    mul r7, r14                 ; x[5] y[4]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r13                 ; a[6] b[3]
+    mul r8, r13                 ; x[6] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r12                 ; a[7] b[2]
+    mul r9, r12                 ; x[7] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+9, r18                ; t[9]
+    std Y+9, r18                ; [9]
     clr r18
-    ldd r12, Z+10               ; b[10]
-    mul r2, r12                 ; a[0] b[10]
+    ldd r12, Z+10               ; y[10]
+    mul r2, r12                 ; x[0] y[10]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r11                 ; a[1] b[9]
+    mul r3, r11                 ; x[1] y[9]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r10                 ; a[2] b[8]
+    mul r4, r10                 ; x[2] y[8]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r17                 ; a[3] b[7]
+    mul r5, r17                 ; x[3] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r16                 ; a[4] b[6]
+    mul r6, r16                 ; x[4] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r15                 ; a[5] b[5]
+    mul r7, r15                 ; x[5] y[5]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r14                 ; a[6] b[4]
+    mul r8, r14                 ; x[6] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r13                 ; a[7] b[3]
+    mul r9, r13                 ; x[7] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+10, r19               ; t[10]
+    std Y+10, r19               ; [10]
     clr r19
-    ldd r13, Z+11               ; b[11]
-    mul r2, r13                 ; a[0] b[11]
+    ldd r13, Z+11               ; y[11]
+    mul r2, r13                 ; x[0] y[11]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r12                 ; a[1] b[10]
+    mul r3, r12                 ; x[1] y[10]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r11                 ; a[2] b[9]
+    mul r4, r11                 ; x[2] y[9]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r10                 ; a[3] b[8]
+    mul r5, r10                 ; x[3] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r17                 ; a[4] b[7]
+    mul r6, r17                 ; x[4] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r16                 ; a[5] b[6]
+    mul r7, r16                 ; x[5] y[6]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r15                 ; a[6] b[5]
+    mul r8, r15                 ; x[6] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r14                 ; a[7] b[4]
+    mul r9, r14                 ; x[7] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+11, r20               ; t[11]
+    std Y+11, r20               ; [11]
     clr r20
-    ldd r14, Z+12               ; b[12]
-    mul r2, r14                 ; a[0] b[12]
+    ldd r14, Z+12               ; y[12]
+    mul r2, r14                 ; x[0] y[12]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r13                 ; a[1] b[11]
+    mul r3, r13                 ; x[1] y[11]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r12                 ; a[2] b[10]
+    mul r4, r12                 ; x[2] y[10]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r11                 ; a[3] b[9]
+    mul r5, r11                 ; x[3] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r10                 ; a[4] b[8]
+    mul r6, r10                 ; x[4] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r17                 ; a[5] b[7]
+    mul r7, r17                 ; x[5] y[7]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r16                 ; a[6] b[6]
+    mul r8, r16                 ; x[6] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r15                 ; a[7] b[5]
+    mul r9, r15                 ; x[7] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+12, r18               ; t[12]
+    std Y+12, r18               ; [12]
     clr r18
-    ldd r15, Z+13               ; b[13]
-    mul r2, r15                 ; a[0] b[13]
+    ldd r15, Z+13               ; y[13]
+    mul r2, r15                 ; x[0] y[13]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r14                 ; a[1] b[12]
+    mul r3, r14                 ; x[1] y[12]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r13                 ; a[2] b[11]
+    mul r4, r13                 ; x[2] y[11]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r12                 ; a[3] b[10]
+    mul r5, r12                 ; x[3] y[10]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r11                 ; a[4] b[9]
+    mul r6, r11                 ; x[4] y[9]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r10                 ; a[5] b[8]
+    mul r7, r10                 ; x[5] y[8]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r17                 ; a[6] b[7]
+    mul r8, r17                 ; x[6] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r16                 ; a[7] b[6]
+    mul r9, r16                 ; x[7] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+13, r19               ; t[13]
+    std Y+13, r19               ; [13]
     clr r19
-    ldd r16, Z+14               ; b[14]
-    mul r2, r16                 ; a[0] b[14]
+    ldd r16, Z+14               ; y[14]
+    mul r2, r16                 ; x[0] y[14]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r15                 ; a[1] b[13]
+    mul r3, r15                 ; x[1] y[13]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r14                 ; a[2] b[12]
+    mul r4, r14                 ; x[2] y[12]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r13                 ; a[3] b[11]
+    mul r5, r13                 ; x[3] y[11]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r12                 ; a[4] b[10]
+    mul r6, r12                 ; x[4] y[10]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r11                 ; a[5] b[9]
+    mul r7, r11                 ; x[5] y[9]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r10                 ; a[6] b[8]
+    mul r8, r10                 ; x[6] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r17                 ; a[7] b[7]
+    mul r9, r17                 ; x[7] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+14, r20               ; t[14]
+    std Y+14, r20               ; [14]
     clr r20
-    ldd r17, Z+15               ; b[15]
-    mul r2, r17                 ; a[0] b[15]
+    ldd r17, Z+15               ; y[15]
+    mul r2, r17                 ; x[0] y[15]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r16                 ; a[1] b[14]
+    mul r3, r16                 ; x[1] y[14]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r15                 ; a[2] b[13]
+    mul r4, r15                 ; x[2] y[13]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r14                 ; a[3] b[12]
+    mul r5, r14                 ; x[3] y[12]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r13                 ; a[4] b[11]
+    mul r6, r13                 ; x[4] y[11]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r12                 ; a[5] b[10]
+    mul r7, r12                 ; x[5] y[10]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r11                 ; a[6] b[9]
+    mul r8, r11                 ; x[6] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r10                 ; a[7] b[8]
+    mul r9, r10                 ; x[7] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+15, r18               ; t[15]
+    std Y+15, r18               ; [15]
     clr r18
-    ldd r10, Z+16               ; b[16]
-    mul r2, r10                 ; a[0] b[16]
+    mul r3, r17                 ; x[1] y[15]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r17                 ; a[1] b[15]
+    mul r4, r16                 ; x[2] y[14]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r16                 ; a[2] b[14]
+    mul r5, r15                 ; x[3] y[13]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r15                 ; a[3] b[13]
+    mul r6, r14                 ; x[4] y[12]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r14                 ; a[4] b[12]
+    mul r7, r13                 ; x[5] y[11]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r13                 ; a[5] b[11]
+    mul r8, r12                 ; x[6] y[10]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r12                 ; a[6] b[10]
+    mul r9, r11                 ; x[7] y[9]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r11                 ; a[7] b[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+16, r19               ; t[16]
+    std Y+16, r19               ; [16]
     clr r19
-    ldd r11, Z+17               ; b[17]
-    mul r2, r11                 ; a[0] b[17]
+    mul r4, r17                 ; x[2] y[15]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r10                 ; a[1] b[16]
+    mul r5, r16                 ; x[3] y[14]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r17                 ; a[2] b[15]
+    mul r6, r15                 ; x[4] y[13]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r16                 ; a[3] b[14]
+    mul r7, r14                 ; x[5] y[12]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r15                 ; a[4] b[13]
+    mul r8, r13                 ; x[6] y[11]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r14                 ; a[5] b[12]
+    mul r9, r12                 ; x[7] y[10]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r13                 ; a[6] b[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; a[7] b[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+17, r20               ; t[17]
+    std Y+17, r20               ; [17]
     clr r20
-    ldd r12, Z+18               ; b[18]
-    mul r2, r12                 ; a[0] b[18]
+    mul r5, r17                 ; x[3] y[15]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r11                 ; a[1] b[17]
+    mul r6, r16                 ; x[4] y[14]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r10                 ; a[2] b[16]
+    mul r7, r15                 ; x[5] y[13]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r17                 ; a[3] b[15]
+    mul r8, r14                 ; x[6] y[12]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r16                 ; a[4] b[14]
+    mul r9, r13                 ; x[7] y[11]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r15                 ; a[5] b[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[6] b[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[7] b[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+18, r18               ; t[18]
+    std Y+18, r18               ; [18]
     clr r18
-    ldd r13, Z+19               ; b[19]
-    mul r2, r13                 ; a[0] b[19]
+    mul r6, r17                 ; x[4] y[15]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r12                 ; a[1] b[18]
+    mul r7, r16                 ; x[5] y[14]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r11                 ; a[2] b[17]
+    mul r8, r15                 ; x[6] y[13]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r10                 ; a[3] b[16]
+    mul r9, r14                 ; x[7] y[12]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r17                 ; a[4] b[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; a[5] b[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; a[6] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; a[7] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+19, r19               ; t[19]
+    std Y+19, r19               ; [19]
     clr r19
-    ldd r14, Z+20               ; b[20]
-    mul r2, r14                 ; a[0] b[20]
+    mul r7, r17                 ; x[5] y[15]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r13                 ; a[1] b[19]
+    mul r8, r16                 ; x[6] y[14]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r12                 ; a[2] b[18]
+    mul r9, r15                 ; x[7] y[13]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r11                 ; a[3] b[17]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r10                 ; a[4] b[16]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r17                 ; a[5] b[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; a[6] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; a[7] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+20, r20               ; t[20]
+    std Y+20, r20               ; [20]
     clr r20
-    ldd r15, Z+21               ; b[21]
-    mul r2, r15                 ; a[0] b[21]
+    mul r8, r17                 ; x[6] y[15]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r14                 ; a[1] b[20]
+    mul r9, r16                 ; x[7] y[14]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r13                 ; a[2] b[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r12                 ; a[3] b[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r11                 ; a[4] b[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r10                 ; a[5] b[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r17                 ; a[6] b[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; a[7] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+21, r18               ; t[21]
+    std Y+21, r18               ; [21]
     clr r18
-    ldd r16, Z+22               ; b[22]
-    mul r2, r16                 ; a[0] b[22]
+    mul r9, r17                 ; x[7] y[15]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r15                 ; a[1] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r14                 ; a[2] b[20]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r13                 ; a[3] b[19]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r12                 ; a[4] b[18]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r11                 ; a[5] b[17]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r10                 ; a[6] b[16]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r17                 ; a[7] b[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+22, r19               ; t[22]
+    std Y+22, r19               ; [22]
     clr r19
-    ldd r17, Z+23               ; b[23]
-    mul r2, r17                 ; a[0] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r16                 ; a[1] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r15                 ; a[2] b[21]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r14                 ; a[3] b[20]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r13                 ; a[4] b[19]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r12                 ; a[5] b[18]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r11                 ; a[6] b[17]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r10                 ; a[7] b[16]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+23, r20               ; t[23]
-    clr r20
-    ldd r10, Z+24               ; b[24]
-    mul r2, r10                 ; a[0] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r17                 ; a[1] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r16                 ; a[2] b[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r15                 ; a[3] b[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r14                 ; a[4] b[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r13                 ; a[5] b[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[6] b[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[7] b[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+24, r18               ; t[24]
-    clr r18
-    ldd r11, Z+25               ; b[25]
-    mul r2, r11                 ; a[0] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; a[1] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r17                 ; a[2] b[23]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r16                 ; a[3] b[22]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r15                 ; a[4] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r14                 ; a[5] b[20]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r13                 ; a[6] b[19]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r12                 ; a[7] b[18]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+25, r19               ; t[25]
-    clr r19
-    ldd r12, Z+26               ; b[26]
-    mul r2, r12                 ; a[0] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; a[1] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; a[2] b[24]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r17                 ; a[3] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r16                 ; a[4] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r15                 ; a[5] b[21]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r14                 ; a[6] b[20]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r13                 ; a[7] b[19]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+26, r20               ; t[26]
-    clr r20
-    ldd r13, Z+27               ; b[27]
-    mul r2, r13                 ; a[0] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; a[1] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; a[2] b[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; a[3] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r17                 ; a[4] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r16                 ; a[5] b[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r15                 ; a[6] b[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r14                 ; a[7] b[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+27, r18               ; t[27]
-    clr r18
-    ldd r14, Z+28               ; b[28]
-    mul r2, r14                 ; a[0] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; a[1] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; a[2] b[26]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; a[3] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; a[4] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r17                 ; a[5] b[23]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r16                 ; a[6] b[22]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r15                 ; a[7] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+28, r19               ; t[28]
-    clr r19
-    ldd r15, Z+29               ; b[29]
-    mul r2, r15                 ; a[0] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; a[1] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; a[2] b[27]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; a[3] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; a[4] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; a[5] b[24]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r17                 ; a[6] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r16                 ; a[7] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+29, r20               ; t[29]
-    clr r20
-    ldd r16, Z+30               ; b[30]
-    mul r2, r16                 ; a[0] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; a[1] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[2] b[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[3] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[4] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[5] b[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[6] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r17                 ; a[7] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+30, r18               ; t[30]
-    clr r18
-    ldd r17, Z+31               ; b[31]
-    mul r2, r17                 ; a[0] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; a[1] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; a[2] b[29]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; a[3] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; a[4] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; a[5] b[26]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; a[6] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; a[7] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+31, r19               ; t[31]
-    clr r19
-    mul r3, r17                 ; a[1] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; a[2] b[30]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; a[3] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; a[4] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; a[5] b[27]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; a[6] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; a[7] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+32, r20               ; t[32]
-    clr r20
-    mul r4, r17                 ; a[2] b[31]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; a[3] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; a[4] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; a[5] b[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; a[6] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; a[7] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+33, r18               ; t[33]
-    clr r18
-    mul r5, r17                 ; a[3] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; a[4] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; a[5] b[29]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; a[6] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; a[7] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+34, r19               ; t[34]
-    clr r19
-    mul r6, r17                 ; a[4] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; a[5] b[30]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; a[6] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; a[7] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+35, r20               ; t[35]
-    clr r20
-    mul r7, r17                 ; a[5] b[31]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[6] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[7] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+36, r18               ; t[36]
-    clr r18
-    mul r8, r17                 ; a[6] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; a[7] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+37, r19               ; t[37]
-    clr r19
-    mul r9, r17                 ; a[7] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+38, r20               ; t[38]
-    clr r20
-    std Y+39, r18               ; t[39] (the block's top byte)
-    ; row block 1: a[8..15] x b
-    ld r2, X+                   ; a[8]
-    ld r3, X+                   ; a[9]
-    ld r4, X+                   ; a[10]
-    ld r5, X+                   ; a[11]
-    ld r6, X+                   ; a[12]
-    ld r7, X+                   ; a[13]
-    ld r8, X+                   ; a[14]
-    ld r9, X+                   ; a[15]
+    std Y+23, r20               ; [23] (the block's top byte)
+    ; row block 1: x[8..15] * y[0..15] -> Y+8
+    ld r2, X+                   ; x[8]
+    ld r3, X+                   ; x[9]
+    ld r4, X+                   ; x[10]
+    ld r5, X+                   ; x[11]
+    ld r6, X+                   ; x[12]
+    ld r7, X+                   ; x[13]
+    ld r8, X+                   ; x[14]
+    ld r9, X+                   ; x[15]
     clr r18
     clr r19
     clr r20
-    ldd r10, Z+0                ; b[0]
-    ldd r22, Y+8                ; t[8] so far
+    ldd r10, Z+0                ; y[0]
+    ldd r22, Y+8                ; [8] so far
     add r18, r22
     adc r19, r21
-    mul r2, r10                 ; a[8] b[0]
+    mul r2, r10                 ; x[8] y[0]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+8, r18                ; t[8]
+    std Y+8, r18                ; [8]
     clr r18
-    ldd r11, Z+1                ; b[1]
-    ldd r22, Y+9                ; t[9] so far
+    ldd r11, Z+1                ; y[1]
+    ldd r22, Y+9                ; [9] so far
     add r19, r22
     adc r20, r21
-    mul r2, r11                 ; a[8] b[1]
+    mul r2, r11                 ; x[8] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r10                 ; a[9] b[0]
+    mul r3, r10                 ; x[9] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+9, r19                ; t[9]
+    std Y+9, r19                ; [9]
     clr r19
-    ldd r12, Z+2                ; b[2]
-    ldd r22, Y+10               ; t[10] so far
+    ldd r12, Z+2                ; y[2]
+    ldd r22, Y+10               ; [10] so far
     add r20, r22
     adc r18, r21
-    mul r2, r12                 ; a[8] b[2]
+    mul r2, r12                 ; x[8] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r11                 ; a[9] b[1]
+    mul r3, r11                 ; x[9] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r10                 ; a[10] b[0]
+    mul r4, r10                 ; x[10] y[0]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+10, r20               ; t[10]
+    std Y+10, r20               ; [10]
     clr r20
-    ldd r13, Z+3                ; b[3]
-    ldd r22, Y+11               ; t[11] so far
+    ldd r13, Z+3                ; y[3]
+    ldd r22, Y+11               ; [11] so far
     add r18, r22
     adc r19, r21
-    mul r2, r13                 ; a[8] b[3]
+    mul r2, r13                 ; x[8] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r12                 ; a[9] b[2]
+    mul r3, r12                 ; x[9] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r11                 ; a[10] b[1]
+    mul r4, r11                 ; x[10] y[1]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r10                 ; a[11] b[0]
+    mul r5, r10                 ; x[11] y[0]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+11, r18               ; t[11]
+    std Y+11, r18               ; [11]
     clr r18
-    ldd r14, Z+4                ; b[4]
-    ldd r22, Y+12               ; t[12] so far
+    ldd r14, Z+4                ; y[4]
+    ldd r22, Y+12               ; [12] so far
     add r19, r22
     adc r20, r21
-    mul r2, r14                 ; a[8] b[4]
+    mul r2, r14                 ; x[8] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r13                 ; a[9] b[3]
+    mul r3, r13                 ; x[9] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r12                 ; a[10] b[2]
+    mul r4, r12                 ; x[10] y[2]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r11                 ; a[11] b[1]
+    mul r5, r11                 ; x[11] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r10                 ; a[12] b[0]
+    mul r6, r10                 ; x[12] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+12, r19               ; t[12]
+    std Y+12, r19               ; [12]
     clr r19
-    ldd r15, Z+5                ; b[5]
-    ldd r22, Y+13               ; t[13] so far
+    ldd r15, Z+5                ; y[5]
+    ldd r22, Y+13               ; [13] so far
     add r20, r22
     adc r18, r21
-    mul r2, r15                 ; a[8] b[5]
+    mul r2, r15                 ; x[8] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r14                 ; a[9] b[4]
+    mul r3, r14                 ; x[9] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r13                 ; a[10] b[3]
+    mul r4, r13                 ; x[10] y[3]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r12                 ; a[11] b[2]
+    mul r5, r12                 ; x[11] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r11                 ; a[12] b[1]
+    mul r6, r11                 ; x[12] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r10                 ; a[13] b[0]
+    mul r7, r10                 ; x[13] y[0]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+13, r20               ; t[13]
+    std Y+13, r20               ; [13]
     clr r20
-    ldd r16, Z+6                ; b[6]
-    ldd r22, Y+14               ; t[14] so far
+    ldd r16, Z+6                ; y[6]
+    ldd r22, Y+14               ; [14] so far
     add r18, r22
     adc r19, r21
-    mul r2, r16                 ; a[8] b[6]
+    mul r2, r16                 ; x[8] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r15                 ; a[9] b[5]
+    mul r3, r15                 ; x[9] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r14                 ; a[10] b[4]
+    mul r4, r14                 ; x[10] y[4]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r13                 ; a[11] b[3]
+    mul r5, r13                 ; x[11] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r12                 ; a[12] b[2]
+    mul r6, r12                 ; x[12] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r11                 ; a[13] b[1]
+    mul r7, r11                 ; x[13] y[1]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r10                 ; a[14] b[0]
+    mul r8, r10                 ; x[14] y[0]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+14, r18               ; t[14]
+    std Y+14, r18               ; [14]
     clr r18
-    ldd r17, Z+7                ; b[7]
-    ldd r22, Y+15               ; t[15] so far
+    ldd r17, Z+7                ; y[7]
+    ldd r22, Y+15               ; [15] so far
     add r19, r22
     adc r20, r21
-    mul r2, r17                 ; a[8] b[7]
+    mul r2, r17                 ; x[8] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r16                 ; a[9] b[6]
+    mul r3, r16                 ; x[9] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r15                 ; a[10] b[5]
+    mul r4, r15                 ; x[10] y[5]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r14                 ; a[11] b[4]
+    mul r5, r14                 ; x[11] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r13                 ; a[12] b[3]
+    mul r6, r13                 ; x[12] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r12                 ; a[13] b[2]
+    mul r7, r12                 ; x[13] y[2]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r11                 ; a[14] b[1]
+    mul r8, r11                 ; x[14] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r10                 ; a[15] b[0]
+    mul r9, r10                 ; x[15] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+15, r19               ; t[15]
+    std Y+15, r19               ; [15]
     clr r19
-    ldd r10, Z+8                ; b[8]
-    ldd r22, Y+16               ; t[16] so far
+    ldd r10, Z+8                ; y[8]
+    ldd r22, Y+16               ; [16] so far
     add r20, r22
     adc r18, r21
-    mul r2, r10                 ; a[8] b[8]
+    mul r2, r10                 ; x[8] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r17                 ; a[9] b[7]
+    mul r3, r17                 ; x[9] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r16                 ; a[10] b[6]
+    mul r4, r16                 ; x[10] y[6]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r15                 ; a[11] b[5]
+    mul r5, r15                 ; x[11] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r14                 ; a[12] b[4]
+    mul r6, r14                 ; x[12] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r13                 ; a[13] b[3]
+    mul r7, r13                 ; x[13] y[3]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r12                 ; a[14] b[2]
+    mul r8, r12                 ; x[14] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r11                 ; a[15] b[1]
+    mul r9, r11                 ; x[15] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+16, r20               ; t[16]
+    std Y+16, r20               ; [16]
     clr r20
-    ldd r11, Z+9                ; b[9]
-    ldd r22, Y+17               ; t[17] so far
+    ldd r11, Z+9                ; y[9]
+    ldd r22, Y+17               ; [17] so far
     add r18, r22
     adc r19, r21
-    mul r2, r11                 ; a[8] b[9]
+    mul r2, r11                 ; x[8] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r10                 ; a[9] b[8]
+    mul r3, r10                 ; x[9] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r17                 ; a[10] b[7]
+    mul r4, r17                 ; x[10] y[7]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r16                 ; a[11] b[6]
+    mul r5, r16                 ; x[11] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r15                 ; a[12] b[5]
+    mul r6, r15                 ; x[12] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r14                 ; a[13] b[4]
+    mul r7, r14                 ; x[13] y[4]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r13                 ; a[14] b[3]
+    mul r8, r13                 ; x[14] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r12                 ; a[15] b[2]
+    mul r9, r12                 ; x[15] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+17, r18               ; t[17]
+    std Y+17, r18               ; [17]
     clr r18
-    ldd r12, Z+10               ; b[10]
-    ldd r22, Y+18               ; t[18] so far
+    ldd r12, Z+10               ; y[10]
+    ldd r22, Y+18               ; [18] so far
     add r19, r22
     adc r20, r21
-    mul r2, r12                 ; a[8] b[10]
+    mul r2, r12                 ; x[8] y[10]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r11                 ; a[9] b[9]
+    mul r3, r11                 ; x[9] y[9]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r10                 ; a[10] b[8]
+    mul r4, r10                 ; x[10] y[8]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r17                 ; a[11] b[7]
+    mul r5, r17                 ; x[11] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r16                 ; a[12] b[6]
+    mul r6, r16                 ; x[12] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r15                 ; a[13] b[5]
+    mul r7, r15                 ; x[13] y[5]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r14                 ; a[14] b[4]
+    mul r8, r14                 ; x[14] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r13                 ; a[15] b[3]
+    mul r9, r13                 ; x[15] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+18, r19               ; t[18]
+    std Y+18, r19               ; [18]
     clr r19
-    ldd r13, Z+11               ; b[11]
-    ldd r22, Y+19               ; t[19] so far
+    ldd r13, Z+11               ; y[11]
+    ldd r22, Y+19               ; [19] so far
     add r20, r22
     adc r18, r21
-    mul r2, r13                 ; a[8] b[11]
+    mul r2, r13                 ; x[8] y[11]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r12                 ; a[9] b[10]
+    mul r3, r12                 ; x[9] y[10]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r11                 ; a[10] b[9]
+    mul r4, r11                 ; x[10] y[9]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r10                 ; a[11] b[8]
+    mul r5, r10                 ; x[11] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r17                 ; a[12] b[7]
+    mul r6, r17                 ; x[12] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r16                 ; a[13] b[6]
+    mul r7, r16                 ; x[13] y[6]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r15                 ; a[14] b[5]
+    mul r8, r15                 ; x[14] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r14                 ; a[15] b[4]
+    mul r9, r14                 ; x[15] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+19, r20               ; t[19]
+    std Y+19, r20               ; [19]
     clr r20
-    ldd r14, Z+12               ; b[12]
-    ldd r22, Y+20               ; t[20] so far
+    ldd r14, Z+12               ; y[12]
+    ldd r22, Y+20               ; [20] so far
     add r18, r22
     adc r19, r21
-    mul r2, r14                 ; a[8] b[12]
+    mul r2, r14                 ; x[8] y[12]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r13                 ; a[9] b[11]
+    mul r3, r13                 ; x[9] y[11]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r12                 ; a[10] b[10]
+    mul r4, r12                 ; x[10] y[10]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r11                 ; a[11] b[9]
+    mul r5, r11                 ; x[11] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r10                 ; a[12] b[8]
+    mul r6, r10                 ; x[12] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r17                 ; a[13] b[7]
+    mul r7, r17                 ; x[13] y[7]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r16                 ; a[14] b[6]
+    mul r8, r16                 ; x[14] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r15                 ; a[15] b[5]
+    mul r9, r15                 ; x[15] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+20, r18               ; t[20]
+    std Y+20, r18               ; [20]
     clr r18
-    ldd r15, Z+13               ; b[13]
-    ldd r22, Y+21               ; t[21] so far
+    ldd r15, Z+13               ; y[13]
+    ldd r22, Y+21               ; [21] so far
     add r19, r22
     adc r20, r21
-    mul r2, r15                 ; a[8] b[13]
+    mul r2, r15                 ; x[8] y[13]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r14                 ; a[9] b[12]
+    mul r3, r14                 ; x[9] y[12]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r13                 ; a[10] b[11]
+    mul r4, r13                 ; x[10] y[11]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r12                 ; a[11] b[10]
+    mul r5, r12                 ; x[11] y[10]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r11                 ; a[12] b[9]
+    mul r6, r11                 ; x[12] y[9]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r10                 ; a[13] b[8]
+    mul r7, r10                 ; x[13] y[8]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r17                 ; a[14] b[7]
+    mul r8, r17                 ; x[14] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r16                 ; a[15] b[6]
+    mul r9, r16                 ; x[15] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+21, r19               ; t[21]
+    std Y+21, r19               ; [21]
     clr r19
-    ldd r16, Z+14               ; b[14]
-    ldd r22, Y+22               ; t[22] so far
+    ldd r16, Z+14               ; y[14]
+    ldd r22, Y+22               ; [22] so far
     add r20, r22
     adc r18, r21
-    mul r2, r16                 ; a[8] b[14]
+    mul r2, r16                 ; x[8] y[14]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r15                 ; a[9] b[13]
+    mul r3, r15                 ; x[9] y[13]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r14                 ; a[10] b[12]
+    mul r4, r14                 ; x[10] y[12]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r13                 ; a[11] b[11]
+    mul r5, r13                 ; x[11] y[11]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r12                 ; a[12] b[10]
+    mul r6, r12                 ; x[12] y[10]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r11                 ; a[13] b[9]
+    mul r7, r11                 ; x[13] y[9]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r10                 ; a[14] b[8]
+    mul r8, r10                 ; x[14] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r17                 ; a[15] b[7]
+    mul r9, r17                 ; x[15] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+22, r20               ; t[22]
+    std Y+22, r20               ; [22]
     clr r20
-    ldd r17, Z+15               ; b[15]
-    ldd r22, Y+23               ; t[23] so far
+    ldd r17, Z+15               ; y[15]
+    ldd r22, Y+23               ; [23] so far
     add r18, r22
     adc r19, r21
-    mul r2, r17                 ; a[8] b[15]
+    mul r2, r17                 ; x[8] y[15]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r16                 ; a[9] b[14]
+    mul r3, r16                 ; x[9] y[14]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r15                 ; a[10] b[13]
+    mul r4, r15                 ; x[10] y[13]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r14                 ; a[11] b[12]
+    mul r5, r14                 ; x[11] y[12]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r13                 ; a[12] b[11]
+    mul r6, r13                 ; x[12] y[11]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r12                 ; a[13] b[10]
+    mul r7, r12                 ; x[13] y[10]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r11                 ; a[14] b[9]
+    mul r8, r11                 ; x[14] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r10                 ; a[15] b[8]
+    mul r9, r10                 ; x[15] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+23, r18               ; t[23]
+    std Y+23, r18               ; [23]
     clr r18
-    ldd r10, Z+16               ; b[16]
-    ldd r22, Y+24               ; t[24] so far
+    mul r3, r17                 ; x[9] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r16                 ; x[10] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r15                 ; x[11] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r14                 ; x[12] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r13                 ; x[13] y[11]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r12                 ; x[14] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r11                 ; x[15] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+24, r19               ; [24]
+    clr r19
+    mul r4, r17                 ; x[10] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r16                 ; x[11] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r15                 ; x[12] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r14                 ; x[13] y[12]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r13                 ; x[14] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r12                 ; x[15] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+25, r20               ; [25]
+    clr r20
+    mul r5, r17                 ; x[11] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r16                 ; x[12] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r15                 ; x[13] y[13]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r14                 ; x[14] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r13                 ; x[15] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+26, r18               ; [26]
+    clr r18
+    mul r6, r17                 ; x[12] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r16                 ; x[13] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r15                 ; x[14] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r14                 ; x[15] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+27, r19               ; [27]
+    clr r19
+    mul r7, r17                 ; x[13] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r16                 ; x[14] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r15                 ; x[15] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+28, r20               ; [28]
+    clr r20
+    mul r8, r17                 ; x[14] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r16                 ; x[15] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+29, r18               ; [29]
+    clr r18
+    mul r9, r17                 ; x[15] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+30, r19               ; [30]
+    clr r19
+    std Y+31, r20               ; [31] (the block's top byte)
+    ; H = a_h b_h -> t[32..63]
+    ; row block 0: x[0..7] * y[0..15] -> Y+32
+    ld r2, X+                   ; x[0]
+    ld r3, X+                   ; x[1]
+    ld r4, X+                   ; x[2]
+    ld r5, X+                   ; x[3]
+    ld r6, X+                   ; x[4]
+    ld r7, X+                   ; x[5]
+    ld r8, X+                   ; x[6]
+    ld r9, X+                   ; x[7]
+    clr r18
+    clr r19
+    clr r20
+    ldd r10, Z+16               ; y[0]
+    mul r2, r10                 ; x[0] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+32, r18               ; [0]
+    clr r18
+    ldd r11, Z+17               ; y[1]
+    mul r2, r11                 ; x[0] y[1]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r10                 ; x[1] y[0]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+33, r19               ; [1]
+    clr r19
+    ldd r12, Z+18               ; y[2]
+    mul r2, r12                 ; x[0] y[2]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r11                 ; x[1] y[1]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r10                 ; x[2] y[0]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+34, r20               ; [2]
+    clr r20
+    ldd r13, Z+19               ; y[3]
+    mul r2, r13                 ; x[0] y[3]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r12                 ; x[1] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r11                 ; x[2] y[1]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r10                 ; x[3] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+35, r18               ; [3]
+    clr r18
+    ldd r14, Z+20               ; y[4]
+    mul r2, r14                 ; x[0] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r13                 ; x[1] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r12                 ; x[2] y[2]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r11                 ; x[3] y[1]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r10                 ; x[4] y[0]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+36, r19               ; [4]
+    clr r19
+    ldd r15, Z+21               ; y[5]
+    mul r2, r15                 ; x[0] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r14                 ; x[1] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r13                 ; x[2] y[3]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r12                 ; x[3] y[2]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r11                 ; x[4] y[1]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r10                 ; x[5] y[0]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+37, r20               ; [5]
+    clr r20
+    ldd r16, Z+22               ; y[6]
+    mul r2, r16                 ; x[0] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r15                 ; x[1] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r14                 ; x[2] y[4]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r13                 ; x[3] y[3]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r12                 ; x[4] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r11                 ; x[5] y[1]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r10                 ; x[6] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+38, r18               ; [6]
+    clr r18
+    ldd r17, Z+23               ; y[7]
+    mul r2, r17                 ; x[0] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r16                 ; x[1] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r15                 ; x[2] y[5]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r14                 ; x[3] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r13                 ; x[4] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r12                 ; x[5] y[2]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r11                 ; x[6] y[1]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r10                 ; x[7] y[0]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+39, r19               ; [7]
+    clr r19
+    ldd r10, Z+24               ; y[8]
+    mul r2, r10                 ; x[0] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r17                 ; x[1] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r16                 ; x[2] y[6]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r15                 ; x[3] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r14                 ; x[4] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r13                 ; x[5] y[3]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r12                 ; x[6] y[2]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r11                 ; x[7] y[1]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+40, r20               ; [8]
+    clr r20
+    ldd r11, Z+25               ; y[9]
+    mul r2, r11                 ; x[0] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r10                 ; x[1] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r17                 ; x[2] y[7]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r16                 ; x[3] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r15                 ; x[4] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r14                 ; x[5] y[4]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r13                 ; x[6] y[3]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r12                 ; x[7] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+41, r18               ; [9]
+    clr r18
+    ldd r12, Z+26               ; y[10]
+    mul r2, r12                 ; x[0] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r11                 ; x[1] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r10                 ; x[2] y[8]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r17                 ; x[3] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r16                 ; x[4] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r15                 ; x[5] y[5]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r14                 ; x[6] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r13                 ; x[7] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+42, r19               ; [10]
+    clr r19
+    ldd r13, Z+27               ; y[11]
+    mul r2, r13                 ; x[0] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r12                 ; x[1] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r11                 ; x[2] y[9]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r10                 ; x[3] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r17                 ; x[4] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r16                 ; x[5] y[6]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r15                 ; x[6] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r14                 ; x[7] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+43, r20               ; [11]
+    clr r20
+    ldd r14, Z+28               ; y[12]
+    mul r2, r14                 ; x[0] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r13                 ; x[1] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r12                 ; x[2] y[10]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r11                 ; x[3] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r10                 ; x[4] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r17                 ; x[5] y[7]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r16                 ; x[6] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r15                 ; x[7] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+44, r18               ; [12]
+    clr r18
+    ldd r15, Z+29               ; y[13]
+    mul r2, r15                 ; x[0] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r14                 ; x[1] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r13                 ; x[2] y[11]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r12                 ; x[3] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r11                 ; x[4] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r10                 ; x[5] y[8]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r17                 ; x[6] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r16                 ; x[7] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+45, r19               ; [13]
+    clr r19
+    ldd r16, Z+30               ; y[14]
+    mul r2, r16                 ; x[0] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r15                 ; x[1] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r14                 ; x[2] y[12]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r13                 ; x[3] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r12                 ; x[4] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r11                 ; x[5] y[9]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r10                 ; x[6] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r17                 ; x[7] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+46, r20               ; [14]
+    clr r20
+    ldd r17, Z+31               ; y[15]
+    mul r2, r17                 ; x[0] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r16                 ; x[1] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r15                 ; x[2] y[13]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r14                 ; x[3] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r13                 ; x[4] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r12                 ; x[5] y[10]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r11                 ; x[6] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r10                 ; x[7] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+47, r18               ; [15]
+    clr r18
+    mul r3, r17                 ; x[1] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r16                 ; x[2] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r15                 ; x[3] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r14                 ; x[4] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r13                 ; x[5] y[11]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r12                 ; x[6] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r11                 ; x[7] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+48, r19               ; [16]
+    clr r19
+    mul r4, r17                 ; x[2] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r16                 ; x[3] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r15                 ; x[4] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r14                 ; x[5] y[12]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r13                 ; x[6] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r12                 ; x[7] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+49, r20               ; [17]
+    clr r20
+    mul r5, r17                 ; x[3] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r16                 ; x[4] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r15                 ; x[5] y[13]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r14                 ; x[6] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r13                 ; x[7] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+50, r18               ; [18]
+    clr r18
+    mul r6, r17                 ; x[4] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r16                 ; x[5] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r15                 ; x[6] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r14                 ; x[7] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+51, r19               ; [19]
+    clr r19
+    mul r7, r17                 ; x[5] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r16                 ; x[6] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r15                 ; x[7] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+52, r20               ; [20]
+    clr r20
+    mul r8, r17                 ; x[6] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r16                 ; x[7] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+53, r18               ; [21]
+    clr r18
+    mul r9, r17                 ; x[7] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+54, r19               ; [22]
+    clr r19
+    std Y+55, r20               ; [23] (the block's top byte)
+    ; row block 1: x[8..15] * y[0..15] -> Y+40
+    ld r2, X+                   ; x[8]
+    ld r3, X+                   ; x[9]
+    ld r4, X+                   ; x[10]
+    ld r5, X+                   ; x[11]
+    ld r6, X+                   ; x[12]
+    ld r7, X+                   ; x[13]
+    ld r8, X+                   ; x[14]
+    ld r9, X+                   ; x[15]
+    clr r18
+    clr r19
+    clr r20
+    ldd r10, Z+16               ; y[0]
+    ldd r22, Y+40               ; [8] so far
+    add r18, r22
+    adc r19, r21
+    mul r2, r10                 ; x[8] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+40, r18               ; [8]
+    clr r18
+    ldd r11, Z+17               ; y[1]
+    ldd r22, Y+41               ; [9] so far
     add r19, r22
     adc r20, r21
-    mul r2, r10                 ; a[8] b[16]
+    mul r2, r11                 ; x[8] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r17                 ; a[9] b[15]
+    mul r3, r10                 ; x[9] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r16                 ; a[10] b[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; a[11] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; a[12] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; a[13] b[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; a[14] b[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; a[15] b[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+24, r19               ; t[24]
+    std Y+41, r19               ; [9]
     clr r19
-    ldd r11, Z+17               ; b[17]
-    ldd r22, Y+25               ; t[25] so far
+    ldd r12, Z+18               ; y[2]
+    ldd r22, Y+42               ; [10] so far
     add r20, r22
     adc r18, r21
-    mul r2, r11                 ; a[8] b[17]
+    mul r2, r12                 ; x[8] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r10                 ; a[9] b[16]
+    mul r3, r11                 ; x[9] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r17                 ; a[10] b[15]
+    mul r4, r10                 ; x[10] y[0]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r16                 ; a[11] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; a[12] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; a[13] b[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; a[14] b[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; a[15] b[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+25, r20               ; t[25]
+    std Y+42, r20               ; [10]
     clr r20
-    ldd r12, Z+18               ; b[18]
-    ldd r22, Y+26               ; t[26] so far
+    ldd r13, Z+19               ; y[3]
+    ldd r22, Y+43               ; [11] so far
     add r18, r22
     adc r19, r21
-    mul r2, r12                 ; a[8] b[18]
+    mul r2, r13                 ; x[8] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r11                 ; a[9] b[17]
+    mul r3, r12                 ; x[9] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r10                 ; a[10] b[16]
+    mul r4, r11                 ; x[10] y[1]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r17                 ; a[11] b[15]
+    mul r5, r10                 ; x[11] y[0]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r16                 ; a[12] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; a[13] b[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[14] b[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[15] b[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+26, r18               ; t[26]
+    std Y+43, r18               ; [11]
     clr r18
-    ldd r13, Z+19               ; b[19]
-    ldd r22, Y+27               ; t[27] so far
+    ldd r14, Z+20               ; y[4]
+    ldd r22, Y+44               ; [12] so far
     add r19, r22
     adc r20, r21
-    mul r2, r13                 ; a[8] b[19]
+    mul r2, r14                 ; x[8] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r12                 ; a[9] b[18]
+    mul r3, r13                 ; x[9] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r11                 ; a[10] b[17]
+    mul r4, r12                 ; x[10] y[2]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r10                 ; a[11] b[16]
+    mul r5, r11                 ; x[11] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r17                 ; a[12] b[15]
+    mul r6, r10                 ; x[12] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r16                 ; a[13] b[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; a[14] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; a[15] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+27, r19               ; t[27]
+    std Y+44, r19               ; [12]
     clr r19
-    ldd r14, Z+20               ; b[20]
-    ldd r22, Y+28               ; t[28] so far
+    ldd r15, Z+21               ; y[5]
+    ldd r22, Y+45               ; [13] so far
     add r20, r22
     adc r18, r21
-    mul r2, r14                 ; a[8] b[20]
+    mul r2, r15                 ; x[8] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r13                 ; a[9] b[19]
+    mul r3, r14                 ; x[9] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r12                 ; a[10] b[18]
+    mul r4, r13                 ; x[10] y[3]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r11                 ; a[11] b[17]
+    mul r5, r12                 ; x[11] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r10                 ; a[12] b[16]
+    mul r6, r11                 ; x[12] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r17                 ; a[13] b[15]
+    mul r7, r10                 ; x[13] y[0]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r16                 ; a[14] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; a[15] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+28, r20               ; t[28]
+    std Y+45, r20               ; [13]
     clr r20
-    ldd r15, Z+21               ; b[21]
-    ldd r22, Y+29               ; t[29] so far
+    ldd r16, Z+22               ; y[6]
+    ldd r22, Y+46               ; [14] so far
     add r18, r22
     adc r19, r21
-    mul r2, r15                 ; a[8] b[21]
+    mul r2, r16                 ; x[8] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r14                 ; a[9] b[20]
+    mul r3, r15                 ; x[9] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r13                 ; a[10] b[19]
+    mul r4, r14                 ; x[10] y[4]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r12                 ; a[11] b[18]
+    mul r5, r13                 ; x[11] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r11                 ; a[12] b[17]
+    mul r6, r12                 ; x[12] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r10                 ; a[13] b[16]
+    mul r7, r11                 ; x[13] y[1]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r17                 ; a[14] b[15]
+    mul r8, r10                 ; x[14] y[0]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r16                 ; a[15] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+29, r18               ; t[29]
+    std Y+46, r18               ; [14]
     clr r18
-    ldd r16, Z+22               ; b[22]
-    ldd r22, Y+30               ; t[30] so far
+    ldd r17, Z+23               ; y[7]
+    ldd r22, Y+47               ; [15] so far
     add r19, r22
     adc r20, r21
-    mul r2, r16                 ; a[8] b[22]
+    mul r2, r17                 ; x[8] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r15                 ; a[9] b[21]
+    mul r3, r16                 ; x[9] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r14                 ; a[10] b[20]
+    mul r4, r15                 ; x[10] y[5]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r13                 ; a[11] b[19]
+    mul r5, r14                 ; x[11] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r12                 ; a[12] b[18]
+    mul r6, r13                 ; x[12] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r11                 ; a[13] b[17]
+    mul r7, r12                 ; x[13] y[2]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r10                 ; a[14] b[16]
+    mul r8, r11                 ; x[14] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r17                 ; a[15] b[15]
+    mul r9, r10                 ; x[15] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+30, r19               ; t[30]
+    std Y+47, r19               ; [15]
     clr r19
-    ldd r17, Z+23               ; b[23]
-    ldd r22, Y+31               ; t[31] so far
+    ldd r10, Z+24               ; y[8]
+    ldd r22, Y+48               ; [16] so far
     add r20, r22
     adc r18, r21
-    mul r2, r17                 ; a[8] b[23]
+    mul r2, r10                 ; x[8] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r16                 ; a[9] b[22]
+    mul r3, r17                 ; x[9] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r15                 ; a[10] b[21]
+    mul r4, r16                 ; x[10] y[6]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r14                 ; a[11] b[20]
+    mul r5, r15                 ; x[11] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r13                 ; a[12] b[19]
+    mul r6, r14                 ; x[12] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r12                 ; a[13] b[18]
+    mul r7, r13                 ; x[13] y[3]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r11                 ; a[14] b[17]
+    mul r8, r12                 ; x[14] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r10                 ; a[15] b[16]
+    mul r9, r11                 ; x[15] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+31, r20               ; t[31]
+    std Y+48, r20               ; [16]
     clr r20
-    ldd r10, Z+24               ; b[24]
-    ldd r22, Y+32               ; t[32] so far
+    ldd r11, Z+25               ; y[9]
+    ldd r22, Y+49               ; [17] so far
     add r18, r22
     adc r19, r21
-    mul r2, r10                 ; a[8] b[24]
+    mul r2, r11                 ; x[8] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r17                 ; a[9] b[23]
+    mul r3, r10                 ; x[9] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r16                 ; a[10] b[22]
+    mul r4, r17                 ; x[10] y[7]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r15                 ; a[11] b[21]
+    mul r5, r16                 ; x[11] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r14                 ; a[12] b[20]
+    mul r6, r15                 ; x[12] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r13                 ; a[13] b[19]
+    mul r7, r14                 ; x[13] y[4]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r12                 ; a[14] b[18]
+    mul r8, r13                 ; x[14] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r11                 ; a[15] b[17]
+    mul r9, r12                 ; x[15] y[2]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+32, r18               ; t[32]
+    std Y+49, r18               ; [17]
     clr r18
-    ldd r11, Z+25               ; b[25]
-    ldd r22, Y+33               ; t[33] so far
+    ldd r12, Z+26               ; y[10]
+    ldd r22, Y+50               ; [18] so far
     add r19, r22
     adc r20, r21
-    mul r2, r11                 ; a[8] b[25]
+    mul r2, r12                 ; x[8] y[10]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r10                 ; a[9] b[24]
+    mul r3, r11                 ; x[9] y[9]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r17                 ; a[10] b[23]
+    mul r4, r10                 ; x[10] y[8]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r16                 ; a[11] b[22]
+    mul r5, r17                 ; x[11] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r15                 ; a[12] b[21]
+    mul r6, r16                 ; x[12] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r14                 ; a[13] b[20]
+    mul r7, r15                 ; x[13] y[5]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r13                 ; a[14] b[19]
+    mul r8, r14                 ; x[14] y[4]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r12                 ; a[15] b[18]
+    mul r9, r13                 ; x[15] y[3]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+33, r19               ; t[33]
+    std Y+50, r19               ; [18]
     clr r19
-    ldd r12, Z+26               ; b[26]
-    ldd r22, Y+34               ; t[34] so far
+    ldd r13, Z+27               ; y[11]
+    ldd r22, Y+51               ; [19] so far
     add r20, r22
     adc r18, r21
-    mul r2, r12                 ; a[8] b[26]
+    mul r2, r13                 ; x[8] y[11]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r11                 ; a[9] b[25]
+    mul r3, r12                 ; x[9] y[10]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r10                 ; a[10] b[24]
+    mul r4, r11                 ; x[10] y[9]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r17                 ; a[11] b[23]
+    mul r5, r10                 ; x[11] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r16                 ; a[12] b[22]
+    mul r6, r17                 ; x[12] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r15                 ; a[13] b[21]
+    mul r7, r16                 ; x[13] y[6]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r14                 ; a[14] b[20]
+    mul r8, r15                 ; x[14] y[5]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r13                 ; a[15] b[19]
+    mul r9, r14                 ; x[15] y[4]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+34, r20               ; t[34]
+    std Y+51, r20               ; [19]
     clr r20
-    ldd r13, Z+27               ; b[27]
-    ldd r22, Y+35               ; t[35] so far
+    ldd r14, Z+28               ; y[12]
+    ldd r22, Y+52               ; [20] so far
     add r18, r22
     adc r19, r21
-    mul r2, r13                 ; a[8] b[27]
+    mul r2, r14                 ; x[8] y[12]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r12                 ; a[9] b[26]
+    mul r3, r13                 ; x[9] y[11]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r11                 ; a[10] b[25]
+    mul r4, r12                 ; x[10] y[10]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r10                 ; a[11] b[24]
+    mul r5, r11                 ; x[11] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r17                 ; a[12] b[23]
+    mul r6, r10                 ; x[12] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r16                 ; a[13] b[22]
+    mul r7, r17                 ; x[13] y[7]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r15                 ; a[14] b[21]
+    mul r8, r16                 ; x[14] y[6]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r14                 ; a[15] b[20]
+    mul r9, r15                 ; x[15] y[5]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+35, r18               ; t[35]
+    std Y+52, r18               ; [20]
     clr r18
-    ldd r14, Z+28               ; b[28]
-    ldd r22, Y+36               ; t[36] so far
+    ldd r15, Z+29               ; y[13]
+    ldd r22, Y+53               ; [21] so far
     add r19, r22
     adc r20, r21
-    mul r2, r14                 ; a[8] b[28]
+    mul r2, r15                 ; x[8] y[13]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r13                 ; a[9] b[27]
+    mul r3, r14                 ; x[9] y[12]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r12                 ; a[10] b[26]
+    mul r4, r13                 ; x[10] y[11]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r5, r11                 ; a[11] b[25]
+    mul r5, r12                 ; x[11] y[10]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r6, r10                 ; a[12] b[24]
+    mul r6, r11                 ; x[12] y[9]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r7, r17                 ; a[13] b[23]
+    mul r7, r10                 ; x[13] y[8]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r8, r16                 ; a[14] b[22]
+    mul r8, r17                 ; x[14] y[7]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r9, r15                 ; a[15] b[21]
+    mul r9, r16                 ; x[15] y[6]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    std Y+36, r19               ; t[36]
+    std Y+53, r19               ; [21]
     clr r19
-    ldd r15, Z+29               ; b[29]
-    ldd r22, Y+37               ; t[37] so far
+    ldd r16, Z+30               ; y[14]
+    ldd r22, Y+54               ; [22] so far
     add r20, r22
     adc r18, r21
-    mul r2, r15                 ; a[8] b[29]
+    mul r2, r16                 ; x[8] y[14]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r3, r14                 ; a[9] b[28]
+    mul r3, r15                 ; x[9] y[13]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r13                 ; a[10] b[27]
+    mul r4, r14                 ; x[10] y[12]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r12                 ; a[11] b[26]
+    mul r5, r13                 ; x[11] y[11]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r11                 ; a[12] b[25]
+    mul r6, r12                 ; x[12] y[10]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r7, r10                 ; a[13] b[24]
+    mul r7, r11                 ; x[13] y[9]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r8, r17                 ; a[14] b[23]
+    mul r8, r10                 ; x[14] y[8]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r9, r16                 ; a[15] b[22]
+    mul r9, r17                 ; x[15] y[7]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    std Y+37, r20               ; t[37]
+    std Y+54, r20               ; [22]
     clr r20
-    ldd r16, Z+30               ; b[30]
-    ldd r22, Y+38               ; t[38] so far
+    ldd r17, Z+31               ; y[15]
+    ldd r22, Y+55               ; [23] so far
     add r18, r22
     adc r19, r21
-    mul r2, r16                 ; a[8] b[30]
+    mul r2, r17                 ; x[8] y[15]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r3, r15                 ; a[9] b[29]
+    mul r3, r16                 ; x[9] y[14]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r4, r14                 ; a[10] b[28]
+    mul r4, r15                 ; x[10] y[13]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r5, r13                 ; a[11] b[27]
+    mul r5, r14                 ; x[11] y[12]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r6, r12                 ; a[12] b[26]
+    mul r6, r13                 ; x[12] y[11]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r7, r11                 ; a[13] b[25]
+    mul r7, r12                 ; x[13] y[10]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r8, r10                 ; a[14] b[24]
+    mul r8, r11                 ; x[14] y[9]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    mul r9, r17                 ; a[15] b[23]
+    mul r9, r10                 ; x[15] y[8]
     add r18, r0
     adc r19, r1
     adc r20, r21
-    std Y+38, r18               ; t[38]
+    std Y+55, r18               ; [23]
     clr r18
-    ldd r17, Z+31               ; b[31]
-    ldd r22, Y+39               ; t[39] so far
+    mul r3, r17                 ; x[9] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r16                 ; x[10] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r15                 ; x[11] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r14                 ; x[12] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r13                 ; x[13] y[11]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r12                 ; x[14] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r11                 ; x[15] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+56, r19               ; [24]
+    clr r19
+    mul r4, r17                 ; x[10] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r16                 ; x[11] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r15                 ; x[12] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r14                 ; x[13] y[12]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r13                 ; x[14] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r12                 ; x[15] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+57, r20               ; [25]
+    clr r20
+    mul r5, r17                 ; x[11] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r16                 ; x[12] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r15                 ; x[13] y[13]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r14                 ; x[14] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r13                 ; x[15] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+58, r18               ; [26]
+    clr r18
+    mul r6, r17                 ; x[12] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r16                 ; x[13] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r15                 ; x[14] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r14                 ; x[15] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+59, r19               ; [27]
+    clr r19
+    mul r7, r17                 ; x[13] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r16                 ; x[14] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r15                 ; x[15] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+60, r20               ; [28]
+    clr r20
+    mul r8, r17                 ; x[14] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r16                 ; x[15] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+61, r18               ; [29]
+    clr r18
+    mul r9, r17                 ; x[15] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+62, r19               ; [30]
+    clr r19
+    std Y+63, r20               ; [31] (the block's top byte)
+    sbiw r26, 32                ; X = a
+    ld r2, X+                   ; x[0]
+    ld r3, X+                   ; x[1]
+    ld r4, X+                   ; x[2]
+    ld r5, X+                   ; x[3]
+    ld r6, X+                   ; x[4]
+    ld r7, X+                   ; x[5]
+    ld r8, X+                   ; x[6]
+    ld r9, X+                   ; x[7]
+    ld r10, X+                  ; x[8]
+    ld r11, X+                  ; x[9]
+    ld r12, X+                  ; x[10]
+    ld r13, X+                  ; x[11]
+    ld r14, X+                  ; x[12]
+    ld r15, X+                  ; x[13]
+    ld r16, X+                  ; x[14]
+    ld r17, X+                  ; x[15]
+    ld r22, X+                  ; x[16]
+    sub r2, r22
+    ld r22, X+                  ; x[17]
+    sbc r3, r22
+    ld r22, X+                  ; x[18]
+    sbc r4, r22
+    ld r22, X+                  ; x[19]
+    sbc r5, r22
+    ld r22, X+                  ; x[20]
+    sbc r6, r22
+    ld r22, X+                  ; x[21]
+    sbc r7, r22
+    ld r22, X+                  ; x[22]
+    sbc r8, r22
+    ld r22, X+                  ; x[23]
+    sbc r9, r22
+    ld r22, X+                  ; x[24]
+    sbc r10, r22
+    ld r22, X+                  ; x[25]
+    sbc r11, r22
+    ld r22, X+                  ; x[26]
+    sbc r12, r22
+    ld r22, X+                  ; x[27]
+    sbc r13, r22
+    ld r22, X+                  ; x[28]
+    sbc r14, r22
+    ld r22, X+                  ; x[29]
+    sbc r15, r22
+    ld r22, X+                  ; x[30]
+    sbc r16, r22
+    ld r22, X+                  ; x[31]
+    sbc r17, r22
+    sbc r23, r23                ; the borrow as a mask
+    eor r2, r23
+    eor r3, r23
+    eor r4, r23
+    eor r5, r23
+    eor r6, r23
+    eor r7, r23
+    eor r8, r23
+    eor r9, r23
+    eor r10, r23
+    eor r11, r23
+    eor r12, r23
+    eor r13, r23
+    eor r14, r23
+    eor r15, r23
+    eor r16, r23
+    eor r17, r23
+    sub r2, r23                 ; +1 if negative
+    sbc r3, r23                 ; +1 if negative
+    sbc r4, r23                 ; +1 if negative
+    sbc r5, r23                 ; +1 if negative
+    sbc r6, r23                 ; +1 if negative
+    sbc r7, r23                 ; +1 if negative
+    sbc r8, r23                 ; +1 if negative
+    sbc r9, r23                 ; +1 if negative
+    sbc r10, r23                ; +1 if negative
+    sbc r11, r23                ; +1 if negative
+    sbc r12, r23                ; +1 if negative
+    sbc r13, r23                ; +1 if negative
+    sbc r14, r23                ; +1 if negative
+    sbc r15, r23                ; +1 if negative
+    sbc r16, r23                ; +1 if negative
+    sbc r17, r23                ; +1 if negative
+    movw r26, r28               ; X = d = Y + 64
+    subi r26, lo8(-64)
+    sbci r27, hi8(-64)
+    st X+, r2                   ; da[0]
+    st X+, r3                   ; da[1]
+    st X+, r4                   ; da[2]
+    st X+, r5                   ; da[3]
+    st X+, r6                   ; da[4]
+    st X+, r7                   ; da[5]
+    st X+, r8                   ; da[6]
+    st X+, r9                   ; da[7]
+    st X+, r10                  ; da[8]
+    st X+, r11                  ; da[9]
+    st X+, r12                  ; da[10]
+    st X+, r13                  ; da[11]
+    st X+, r14                  ; da[12]
+    st X+, r15                  ; da[13]
+    st X+, r16                  ; da[14]
+    st X+, r17                  ; da[15]
+    ld r2, Z+                   ; x[0]
+    ld r3, Z+                   ; x[1]
+    ld r4, Z+                   ; x[2]
+    ld r5, Z+                   ; x[3]
+    ld r6, Z+                   ; x[4]
+    ld r7, Z+                   ; x[5]
+    ld r8, Z+                   ; x[6]
+    ld r9, Z+                   ; x[7]
+    ld r10, Z+                  ; x[8]
+    ld r11, Z+                  ; x[9]
+    ld r12, Z+                  ; x[10]
+    ld r13, Z+                  ; x[11]
+    ld r14, Z+                  ; x[12]
+    ld r15, Z+                  ; x[13]
+    ld r16, Z+                  ; x[14]
+    ld r17, Z+                  ; x[15]
+    ld r22, Z+                  ; x[16]
+    sub r2, r22
+    ld r22, Z+                  ; x[17]
+    sbc r3, r22
+    ld r22, Z+                  ; x[18]
+    sbc r4, r22
+    ld r22, Z+                  ; x[19]
+    sbc r5, r22
+    ld r22, Z+                  ; x[20]
+    sbc r6, r22
+    ld r22, Z+                  ; x[21]
+    sbc r7, r22
+    ld r22, Z+                  ; x[22]
+    sbc r8, r22
+    ld r22, Z+                  ; x[23]
+    sbc r9, r22
+    ld r22, Z+                  ; x[24]
+    sbc r10, r22
+    ld r22, Z+                  ; x[25]
+    sbc r11, r22
+    ld r22, Z+                  ; x[26]
+    sbc r12, r22
+    ld r22, Z+                  ; x[27]
+    sbc r13, r22
+    ld r22, Z+                  ; x[28]
+    sbc r14, r22
+    ld r22, Z+                  ; x[29]
+    sbc r15, r22
+    ld r22, Z+                  ; x[30]
+    sbc r16, r22
+    ld r22, Z+                  ; x[31]
+    sbc r17, r22
+    sbc r18, r18                ; the borrow as a mask
+    eor r2, r18
+    eor r3, r18
+    eor r4, r18
+    eor r5, r18
+    eor r6, r18
+    eor r7, r18
+    eor r8, r18
+    eor r9, r18
+    eor r10, r18
+    eor r11, r18
+    eor r12, r18
+    eor r13, r18
+    eor r14, r18
+    eor r15, r18
+    eor r16, r18
+    eor r17, r18
+    sub r2, r18                 ; +1 if negative
+    sbc r3, r18                 ; +1 if negative
+    sbc r4, r18                 ; +1 if negative
+    sbc r5, r18                 ; +1 if negative
+    sbc r6, r18                 ; +1 if negative
+    sbc r7, r18                 ; +1 if negative
+    sbc r8, r18                 ; +1 if negative
+    sbc r9, r18                 ; +1 if negative
+    sbc r10, r18                ; +1 if negative
+    sbc r11, r18                ; +1 if negative
+    sbc r12, r18                ; +1 if negative
+    sbc r13, r18                ; +1 if negative
+    sbc r14, r18                ; +1 if negative
+    sbc r15, r18                ; +1 if negative
+    sbc r16, r18                ; +1 if negative
+    sbc r17, r18                ; +1 if negative
+    st X+, r2                   ; db[0]
+    st X+, r3                   ; db[1]
+    st X+, r4                   ; db[2]
+    st X+, r5                   ; db[3]
+    st X+, r6                   ; db[4]
+    st X+, r7                   ; db[5]
+    st X+, r8                   ; db[6]
+    st X+, r9                   ; db[7]
+    st X+, r10                  ; db[8]
+    st X+, r11                  ; db[9]
+    st X+, r12                  ; db[10]
+    st X+, r13                  ; db[11]
+    st X+, r14                  ; db[12]
+    st X+, r15                  ; db[13]
+    st X+, r16                  ; db[14]
+    st X+, r17                  ; db[15]
+    eor r23, r18                ; signs differ: 0xff ...
+    com r23                     ; q = 0xff: the middle term takes -M, q = 0: +M
+    movw r26, r28               ; X = da
+    subi r26, lo8(-64)
+    sbci r27, hi8(-64)
+    movw r30, r28               ; Z = db
+    subi r30, lo8(-80)
+    sbci r31, hi8(-80)
+    movw r28, r24               ; Y = r for M
+    ; M = |a_l - a_h| |b_l - b_h| -> r[0..31]
+    ; row block 0: x[0..7] * y[0..15] -> Y+0
+    ld r2, X+                   ; x[0]
+    ld r3, X+                   ; x[1]
+    ld r4, X+                   ; x[2]
+    ld r5, X+                   ; x[3]
+    ld r6, X+                   ; x[4]
+    ld r7, X+                   ; x[5]
+    ld r8, X+                   ; x[6]
+    ld r9, X+                   ; x[7]
+    clr r18
+    clr r19
+    clr r20
+    ldd r10, Z+0                ; y[0]
+    mul r2, r10                 ; x[0] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+0, r18                ; [0]
+    clr r18
+    ldd r11, Z+1                ; y[1]
+    mul r2, r11                 ; x[0] y[1]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r10                 ; x[1] y[0]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+1, r19                ; [1]
+    clr r19
+    ldd r12, Z+2                ; y[2]
+    mul r2, r12                 ; x[0] y[2]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r11                 ; x[1] y[1]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r10                 ; x[2] y[0]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+2, r20                ; [2]
+    clr r20
+    ldd r13, Z+3                ; y[3]
+    mul r2, r13                 ; x[0] y[3]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r12                 ; x[1] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r11                 ; x[2] y[1]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r10                 ; x[3] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+3, r18                ; [3]
+    clr r18
+    ldd r14, Z+4                ; y[4]
+    mul r2, r14                 ; x[0] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r13                 ; x[1] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r12                 ; x[2] y[2]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r11                 ; x[3] y[1]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r10                 ; x[4] y[0]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+4, r19                ; [4]
+    clr r19
+    ldd r15, Z+5                ; y[5]
+    mul r2, r15                 ; x[0] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r14                 ; x[1] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r13                 ; x[2] y[3]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r12                 ; x[3] y[2]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r11                 ; x[4] y[1]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r10                 ; x[5] y[0]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+5, r20                ; [5]
+    clr r20
+    ldd r16, Z+6                ; y[6]
+    mul r2, r16                 ; x[0] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r15                 ; x[1] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r14                 ; x[2] y[4]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r13                 ; x[3] y[3]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r12                 ; x[4] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r11                 ; x[5] y[1]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r10                 ; x[6] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+6, r18                ; [6]
+    clr r18
+    ldd r17, Z+7                ; y[7]
+    mul r2, r17                 ; x[0] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r16                 ; x[1] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r15                 ; x[2] y[5]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r14                 ; x[3] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r13                 ; x[4] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r12                 ; x[5] y[2]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r11                 ; x[6] y[1]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r10                 ; x[7] y[0]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+7, r19                ; [7]
+    clr r19
+    ldd r10, Z+8                ; y[8]
+    mul r2, r10                 ; x[0] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r17                 ; x[1] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r16                 ; x[2] y[6]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r15                 ; x[3] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r14                 ; x[4] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r13                 ; x[5] y[3]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r12                 ; x[6] y[2]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r11                 ; x[7] y[1]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+8, r20                ; [8]
+    clr r20
+    ldd r11, Z+9                ; y[9]
+    mul r2, r11                 ; x[0] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r10                 ; x[1] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r17                 ; x[2] y[7]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r16                 ; x[3] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r15                 ; x[4] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r14                 ; x[5] y[4]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r13                 ; x[6] y[3]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r12                 ; x[7] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+9, r18                ; [9]
+    clr r18
+    ldd r12, Z+10               ; y[10]
+    mul r2, r12                 ; x[0] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r11                 ; x[1] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r10                 ; x[2] y[8]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r17                 ; x[3] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r16                 ; x[4] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r15                 ; x[5] y[5]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r14                 ; x[6] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r13                 ; x[7] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+10, r19               ; [10]
+    clr r19
+    ldd r13, Z+11               ; y[11]
+    mul r2, r13                 ; x[0] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r12                 ; x[1] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r11                 ; x[2] y[9]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r10                 ; x[3] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r17                 ; x[4] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r16                 ; x[5] y[6]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r15                 ; x[6] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r14                 ; x[7] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+11, r20               ; [11]
+    clr r20
+    ldd r14, Z+12               ; y[12]
+    mul r2, r14                 ; x[0] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r13                 ; x[1] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r12                 ; x[2] y[10]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r11                 ; x[3] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r10                 ; x[4] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r17                 ; x[5] y[7]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r16                 ; x[6] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r15                 ; x[7] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+12, r18               ; [12]
+    clr r18
+    ldd r15, Z+13               ; y[13]
+    mul r2, r15                 ; x[0] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r14                 ; x[1] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r13                 ; x[2] y[11]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r12                 ; x[3] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r11                 ; x[4] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r10                 ; x[5] y[8]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r17                 ; x[6] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r16                 ; x[7] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+13, r19               ; [13]
+    clr r19
+    ldd r16, Z+14               ; y[14]
+    mul r2, r16                 ; x[0] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r15                 ; x[1] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r14                 ; x[2] y[12]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r13                 ; x[3] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r12                 ; x[4] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r11                 ; x[5] y[9]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r10                 ; x[6] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r17                 ; x[7] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+14, r20               ; [14]
+    clr r20
+    ldd r17, Z+15               ; y[15]
+    mul r2, r17                 ; x[0] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r16                 ; x[1] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r15                 ; x[2] y[13]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r14                 ; x[3] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r13                 ; x[4] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r12                 ; x[5] y[10]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r11                 ; x[6] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r10                 ; x[7] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+15, r18               ; [15]
+    clr r18
+    mul r3, r17                 ; x[1] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r16                 ; x[2] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r15                 ; x[3] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r14                 ; x[4] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r13                 ; x[5] y[11]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r12                 ; x[6] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r11                 ; x[7] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+16, r19               ; [16]
+    clr r19
+    mul r4, r17                 ; x[2] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r16                 ; x[3] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r15                 ; x[4] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r14                 ; x[5] y[12]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r13                 ; x[6] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r12                 ; x[7] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+17, r20               ; [17]
+    clr r20
+    mul r5, r17                 ; x[3] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r16                 ; x[4] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r15                 ; x[5] y[13]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r14                 ; x[6] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r13                 ; x[7] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+18, r18               ; [18]
+    clr r18
+    mul r6, r17                 ; x[4] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r16                 ; x[5] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r15                 ; x[6] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r14                 ; x[7] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+19, r19               ; [19]
+    clr r19
+    mul r7, r17                 ; x[5] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r16                 ; x[6] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r15                 ; x[7] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+20, r20               ; [20]
+    clr r20
+    mul r8, r17                 ; x[6] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r16                 ; x[7] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+21, r18               ; [21]
+    clr r18
+    mul r9, r17                 ; x[7] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+22, r19               ; [22]
+    clr r19
+    std Y+23, r20               ; [23] (the block's top byte)
+    ; row block 1: x[8..15] * y[0..15] -> Y+8
+    ld r2, X+                   ; x[8]
+    ld r3, X+                   ; x[9]
+    ld r4, X+                   ; x[10]
+    ld r5, X+                   ; x[11]
+    ld r6, X+                   ; x[12]
+    ld r7, X+                   ; x[13]
+    ld r8, X+                   ; x[14]
+    ld r9, X+                   ; x[15]
+    clr r18
+    clr r19
+    clr r20
+    ldd r10, Z+0                ; y[0]
+    ldd r22, Y+8                ; [8] so far
+    add r18, r22
+    adc r19, r21
+    mul r2, r10                 ; x[8] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+8, r18                ; [8]
+    clr r18
+    ldd r11, Z+1                ; y[1]
+    ldd r22, Y+9                ; [9] so far
     add r19, r22
     adc r20, r21
-    mul r2, r17                 ; a[8] b[31]
+    mul r2, r11                 ; x[8] y[1]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r3, r16                 ; a[9] b[30]
+    mul r3, r10                 ; x[9] y[0]
     add r19, r0
     adc r20, r1
     adc r18, r21
-    mul r4, r15                 ; a[10] b[29]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; a[11] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; a[12] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; a[13] b[26]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; a[14] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; a[15] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+39, r19               ; t[39]
+    std Y+9, r19                ; [9]
     clr r19
-    mul r3, r17                 ; a[9] b[31]
+    ldd r12, Z+2                ; y[2]
+    ldd r22, Y+10               ; [10] so far
+    add r20, r22
+    adc r18, r21
+    mul r2, r12                 ; x[8] y[2]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r4, r16                 ; a[10] b[30]
+    mul r3, r11                 ; x[9] y[1]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r5, r15                 ; a[11] b[29]
+    mul r4, r10                 ; x[10] y[0]
     add r20, r0
     adc r18, r1
     adc r19, r21
-    mul r6, r14                 ; a[12] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; a[13] b[27]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; a[14] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; a[15] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+40, r20               ; t[40]
+    std Y+10, r20               ; [10]
     clr r20
-    mul r4, r17                 ; a[10] b[31]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; a[11] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; a[12] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; a[13] b[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; a[14] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; a[15] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+41, r18               ; t[41]
-    clr r18
-    mul r5, r17                 ; a[11] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; a[12] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; a[13] b[29]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; a[14] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; a[15] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+42, r19               ; t[42]
-    clr r19
-    mul r6, r17                 ; a[12] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; a[13] b[30]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; a[14] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; a[15] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+43, r20               ; t[43]
-    clr r20
-    mul r7, r17                 ; a[13] b[31]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[14] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[15] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+44, r18               ; t[44]
-    clr r18
-    mul r8, r17                 ; a[14] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; a[15] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+45, r19               ; t[45]
-    clr r19
-    mul r9, r17                 ; a[15] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+46, r20               ; t[46]
-    clr r20
-    std Y+47, r18               ; t[47] (the block's top byte)
-    ; row block 2: a[16..23] x b
-    ld r2, X+                   ; a[16]
-    ld r3, X+                   ; a[17]
-    ld r4, X+                   ; a[18]
-    ld r5, X+                   ; a[19]
-    ld r6, X+                   ; a[20]
-    ld r7, X+                   ; a[21]
-    ld r8, X+                   ; a[22]
-    ld r9, X+                   ; a[23]
-    clr r18
-    clr r19
-    clr r20
-    ldd r10, Z+0                ; b[0]
-    ldd r22, Y+16               ; t[16] so far
+    ldd r13, Z+3                ; y[3]
+    ldd r22, Y+11               ; [11] so far
     add r18, r22
     adc r19, r21
-    mul r2, r10                 ; a[16] b[0]
+    mul r2, r13                 ; x[8] y[3]
     add r18, r0
     adc r19, r1
     adc r20, r21
+    mul r3, r12                 ; x[9] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r11                 ; x[10] y[1]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r10                 ; x[11] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+11, r18               ; [11]
+    clr r18
+    ldd r14, Z+4                ; y[4]
+    ldd r22, Y+12               ; [12] so far
+    add r19, r22
+    adc r20, r21
+    mul r2, r14                 ; x[8] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r13                 ; x[9] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r12                 ; x[10] y[2]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r11                 ; x[11] y[1]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r10                 ; x[12] y[0]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+12, r19               ; [12]
+    clr r19
+    ldd r15, Z+5                ; y[5]
+    ldd r22, Y+13               ; [13] so far
+    add r20, r22
+    adc r18, r21
+    mul r2, r15                 ; x[8] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r14                 ; x[9] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r13                 ; x[10] y[3]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r12                 ; x[11] y[2]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r11                 ; x[12] y[1]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r10                 ; x[13] y[0]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+13, r20               ; [13]
+    clr r20
+    ldd r16, Z+6                ; y[6]
+    ldd r22, Y+14               ; [14] so far
+    add r18, r22
+    adc r19, r21
+    mul r2, r16                 ; x[8] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r15                 ; x[9] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r14                 ; x[10] y[4]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r13                 ; x[11] y[3]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r12                 ; x[12] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r11                 ; x[13] y[1]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r10                 ; x[14] y[0]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+14, r18               ; [14]
+    clr r18
+    ldd r17, Z+7                ; y[7]
+    ldd r22, Y+15               ; [15] so far
+    add r19, r22
+    adc r20, r21
+    mul r2, r17                 ; x[8] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r16                 ; x[9] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r15                 ; x[10] y[5]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r14                 ; x[11] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r13                 ; x[12] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r12                 ; x[13] y[2]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r11                 ; x[14] y[1]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r10                 ; x[15] y[0]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+15, r19               ; [15]
+    clr r19
+    ldd r10, Z+8                ; y[8]
+    ldd r22, Y+16               ; [16] so far
+    add r20, r22
+    adc r18, r21
+    mul r2, r10                 ; x[8] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r17                 ; x[9] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r16                 ; x[10] y[6]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r15                 ; x[11] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r14                 ; x[12] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r13                 ; x[13] y[3]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r12                 ; x[14] y[2]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r11                 ; x[15] y[1]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+16, r20               ; [16]
+    clr r20
+    ldd r11, Z+9                ; y[9]
+    ldd r22, Y+17               ; [17] so far
+    add r18, r22
+    adc r19, r21
+    mul r2, r11                 ; x[8] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r10                 ; x[9] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r17                 ; x[10] y[7]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r16                 ; x[11] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r15                 ; x[12] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r14                 ; x[13] y[4]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r13                 ; x[14] y[3]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r12                 ; x[15] y[2]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+17, r18               ; [17]
+    clr r18
+    ldd r12, Z+10               ; y[10]
+    ldd r22, Y+18               ; [18] so far
+    add r19, r22
+    adc r20, r21
+    mul r2, r12                 ; x[8] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r11                 ; x[9] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r10                 ; x[10] y[8]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r17                 ; x[11] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r16                 ; x[12] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r15                 ; x[13] y[5]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r14                 ; x[14] y[4]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r13                 ; x[15] y[3]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+18, r19               ; [18]
+    clr r19
+    ldd r13, Z+11               ; y[11]
+    ldd r22, Y+19               ; [19] so far
+    add r20, r22
+    adc r18, r21
+    mul r2, r13                 ; x[8] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r12                 ; x[9] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r11                 ; x[10] y[9]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r10                 ; x[11] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r17                 ; x[12] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r16                 ; x[13] y[6]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r15                 ; x[14] y[5]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r14                 ; x[15] y[4]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+19, r20               ; [19]
+    clr r20
+    ldd r14, Z+12               ; y[12]
+    ldd r22, Y+20               ; [20] so far
+    add r18, r22
+    adc r19, r21
+    mul r2, r14                 ; x[8] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r13                 ; x[9] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r12                 ; x[10] y[10]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r11                 ; x[11] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r10                 ; x[12] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r17                 ; x[13] y[7]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r16                 ; x[14] y[6]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r15                 ; x[15] y[5]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+20, r18               ; [20]
+    clr r18
+    ldd r15, Z+13               ; y[13]
+    ldd r22, Y+21               ; [21] so far
+    add r19, r22
+    adc r20, r21
+    mul r2, r15                 ; x[8] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r3, r14                 ; x[9] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r13                 ; x[10] y[11]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r12                 ; x[11] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r11                 ; x[12] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r10                 ; x[13] y[8]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r17                 ; x[14] y[7]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r16                 ; x[15] y[6]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+21, r19               ; [21]
+    clr r19
+    ldd r16, Z+14               ; y[14]
+    ldd r22, Y+22               ; [22] so far
+    add r20, r22
+    adc r18, r21
+    mul r2, r16                 ; x[8] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r3, r15                 ; x[9] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r4, r14                 ; x[10] y[12]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r13                 ; x[11] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r12                 ; x[12] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r11                 ; x[13] y[9]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r10                 ; x[14] y[8]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r17                 ; x[15] y[7]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+22, r20               ; [22]
+    clr r20
+    ldd r17, Z+15               ; y[15]
+    ldd r22, Y+23               ; [23] so far
+    add r18, r22
+    adc r19, r21
+    mul r2, r17                 ; x[8] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r3, r16                 ; x[9] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r4, r15                 ; x[10] y[13]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r5, r14                 ; x[11] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r13                 ; x[12] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r12                 ; x[13] y[10]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r11                 ; x[14] y[9]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r10                 ; x[15] y[8]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+23, r18               ; [23]
+    clr r18
+    mul r3, r17                 ; x[9] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r4, r16                 ; x[10] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r5, r15                 ; x[11] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r6, r14                 ; x[12] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r13                 ; x[13] y[11]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r12                 ; x[14] y[10]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r11                 ; x[15] y[9]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+24, r19               ; [24]
+    clr r19
+    mul r4, r17                 ; x[10] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r5, r16                 ; x[11] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r6, r15                 ; x[12] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r7, r14                 ; x[13] y[12]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r13                 ; x[14] y[11]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r12                 ; x[15] y[10]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+25, r20               ; [25]
+    clr r20
+    mul r5, r17                 ; x[11] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r6, r16                 ; x[12] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r7, r15                 ; x[13] y[13]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r8, r14                 ; x[14] y[12]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r13                 ; x[15] y[11]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+26, r18               ; [26]
+    clr r18
+    mul r6, r17                 ; x[12] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r7, r16                 ; x[13] y[14]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r8, r15                 ; x[14] y[13]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    mul r9, r14                 ; x[15] y[12]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+27, r19               ; [27]
+    clr r19
+    mul r7, r17                 ; x[13] y[15]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r8, r16                 ; x[14] y[14]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    mul r9, r15                 ; x[15] y[13]
+    add r20, r0
+    adc r18, r1
+    adc r19, r21
+    std Y+28, r20               ; [28]
+    clr r20
+    mul r8, r17                 ; x[14] y[15]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    mul r9, r16                 ; x[15] y[14]
+    add r18, r0
+    adc r19, r1
+    adc r20, r21
+    std Y+29, r18               ; [29]
+    clr r18
+    mul r9, r17                 ; x[15] y[15]
+    add r19, r0
+    adc r20, r1
+    adc r18, r21
+    std Y+30, r19               ; [30]
+    clr r19
+    std Y+31, r20               ; [31] (the block's top byte)
+    in r28, 0x3d
+    in r29, 0x3e
+    adiw r28, 1                 ; Y = t again
+    movw r30, r24               ; Z = M
+    mov r18, r23
+    neg r18                     ; the +1 of -M = ~M + 1
+    clr r19
+    ldd r2, Y+16                ; t[16] = L[16], kept
+    add r18, r2
+    adc r19, r21
+    ldd r22, Y+0                ; L[0]
+    add r18, r22
+    adc r19, r21
+    ldd r22, Y+32               ; H[0]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[0]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+16, r18               ; t[16]
-    clr r18
-    ldd r11, Z+1                ; b[1]
-    ldd r22, Y+17               ; t[17] so far
+    clr r20
+    ldd r3, Y+17                ; t[17] = L[17], kept
+    add r19, r3
+    adc r20, r21
+    ldd r22, Y+1                ; L[1]
     add r19, r22
     adc r20, r21
-    mul r2, r11                 ; a[16] b[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; a[17] b[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    ldd r22, Y+33               ; H[1]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[1]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+17, r19               ; t[17]
-    clr r19
-    ldd r12, Z+2                ; b[2]
-    ldd r22, Y+18               ; t[18] so far
+    clr r18
+    ldd r4, Y+18                ; t[18] = L[18], kept
+    add r20, r4
+    adc r18, r21
+    ldd r22, Y+2                ; L[2]
     add r20, r22
     adc r18, r21
-    mul r2, r12                 ; a[16] b[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; a[17] b[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; a[18] b[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    ldd r22, Y+34               ; H[2]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[2]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+18, r20               ; t[18]
-    clr r20
-    ldd r13, Z+3                ; b[3]
-    ldd r22, Y+19               ; t[19] so far
+    clr r19
+    ldd r5, Y+19                ; t[19] = L[19], kept
+    add r18, r5
+    adc r19, r21
+    ldd r22, Y+3                ; L[3]
     add r18, r22
     adc r19, r21
-    mul r2, r13                 ; a[16] b[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; a[17] b[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; a[18] b[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; a[19] b[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    ldd r22, Y+35               ; H[3]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[3]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+19, r18               ; t[19]
-    clr r18
-    ldd r14, Z+4                ; b[4]
-    ldd r22, Y+20               ; t[20] so far
+    clr r20
+    ldd r6, Y+20                ; t[20] = L[20], kept
+    add r19, r6
+    adc r20, r21
+    ldd r22, Y+4                ; L[4]
     add r19, r22
     adc r20, r21
-    mul r2, r14                 ; a[16] b[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; a[17] b[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; a[18] b[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; a[19] b[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; a[20] b[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    ldd r22, Y+36               ; H[4]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[4]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+20, r19               ; t[20]
-    clr r19
-    ldd r15, Z+5                ; b[5]
-    ldd r22, Y+21               ; t[21] so far
+    clr r18
+    ldd r7, Y+21                ; t[21] = L[21], kept
+    add r20, r7
+    adc r18, r21
+    ldd r22, Y+5                ; L[5]
     add r20, r22
     adc r18, r21
-    mul r2, r15                 ; a[16] b[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; a[17] b[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; a[18] b[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; a[19] b[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; a[20] b[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; a[21] b[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    ldd r22, Y+37               ; H[5]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[5]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+21, r20               ; t[21]
-    clr r20
-    ldd r16, Z+6                ; b[6]
-    ldd r22, Y+22               ; t[22] so far
+    clr r19
+    ldd r8, Y+22                ; t[22] = L[22], kept
+    add r18, r8
+    adc r19, r21
+    ldd r22, Y+6                ; L[6]
     add r18, r22
     adc r19, r21
-    mul r2, r16                 ; a[16] b[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; a[17] b[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[18] b[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[19] b[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[20] b[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[21] b[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[22] b[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    ldd r22, Y+38               ; H[6]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[6]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+22, r18               ; t[22]
-    clr r18
-    ldd r17, Z+7                ; b[7]
-    ldd r22, Y+23               ; t[23] so far
+    clr r20
+    ldd r9, Y+23                ; t[23] = L[23], kept
+    add r19, r9
+    adc r20, r21
+    ldd r22, Y+7                ; L[7]
     add r19, r22
     adc r20, r21
-    mul r2, r17                 ; a[16] b[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; a[17] b[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; a[18] b[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; a[19] b[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; a[20] b[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; a[21] b[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; a[22] b[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; a[23] b[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    ldd r22, Y+39               ; H[7]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[7]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+23, r19               ; t[23]
-    clr r19
-    ldd r10, Z+8                ; b[8]
-    ldd r22, Y+24               ; t[24] so far
+    clr r18
+    ldd r10, Y+24               ; t[24] = L[24], kept
+    add r20, r10
+    adc r18, r21
+    ldd r22, Y+8                ; L[8]
     add r20, r22
     adc r18, r21
-    mul r2, r10                 ; a[16] b[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r17                 ; a[17] b[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; a[18] b[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; a[19] b[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; a[20] b[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; a[21] b[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; a[22] b[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; a[23] b[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    ldd r22, Y+40               ; H[8]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[8]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+24, r20               ; t[24]
-    clr r20
-    ldd r11, Z+9                ; b[9]
-    ldd r22, Y+25               ; t[25] so far
+    clr r19
+    ldd r11, Y+25               ; t[25] = L[25], kept
+    add r18, r11
+    adc r19, r21
+    ldd r22, Y+9                ; L[9]
     add r18, r22
     adc r19, r21
-    mul r2, r11                 ; a[16] b[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r10                 ; a[17] b[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r17                 ; a[18] b[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; a[19] b[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; a[20] b[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; a[21] b[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; a[22] b[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; a[23] b[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    ldd r22, Y+41               ; H[9]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[9]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+25, r18               ; t[25]
-    clr r18
-    ldd r12, Z+10               ; b[10]
-    ldd r22, Y+26               ; t[26] so far
+    clr r20
+    ldd r12, Y+26               ; t[26] = L[26], kept
+    add r19, r12
+    adc r20, r21
+    ldd r22, Y+10               ; L[10]
     add r19, r22
     adc r20, r21
-    mul r2, r12                 ; a[16] b[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r11                 ; a[17] b[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r10                 ; a[18] b[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r17                 ; a[19] b[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; a[20] b[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; a[21] b[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; a[22] b[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; a[23] b[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    ldd r22, Y+42               ; H[10]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[10]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+26, r19               ; t[26]
-    clr r19
-    ldd r13, Z+11               ; b[11]
-    ldd r22, Y+27               ; t[27] so far
+    clr r18
+    ldd r13, Y+27               ; t[27] = L[27], kept
+    add r20, r13
+    adc r18, r21
+    ldd r22, Y+11               ; L[11]
     add r20, r22
     adc r18, r21
-    mul r2, r13                 ; a[16] b[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r12                 ; a[17] b[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r11                 ; a[18] b[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r10                 ; a[19] b[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r17                 ; a[20] b[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; a[21] b[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; a[22] b[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; a[23] b[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    ldd r22, Y+43               ; H[11]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[11]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+27, r20               ; t[27]
-    clr r20
-    ldd r14, Z+12               ; b[12]
-    ldd r22, Y+28               ; t[28] so far
+    clr r19
+    ldd r14, Y+28               ; t[28] = L[28], kept
+    add r18, r14
+    adc r19, r21
+    ldd r22, Y+12               ; L[12]
     add r18, r22
     adc r19, r21
-    mul r2, r14                 ; a[16] b[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r13                 ; a[17] b[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; a[18] b[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; a[19] b[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; a[20] b[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; a[21] b[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[22] b[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[23] b[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    ldd r22, Y+44               ; H[12]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[12]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+28, r18               ; t[28]
-    clr r18
-    ldd r15, Z+13               ; b[13]
-    ldd r22, Y+29               ; t[29] so far
+    clr r20
+    ldd r15, Y+29               ; t[29] = L[29], kept
+    add r19, r15
+    adc r20, r21
+    ldd r22, Y+13               ; L[13]
     add r19, r22
     adc r20, r21
-    mul r2, r15                 ; a[16] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r14                 ; a[17] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r13                 ; a[18] b[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r12                 ; a[19] b[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r11                 ; a[20] b[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r10                 ; a[21] b[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r17                 ; a[22] b[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; a[23] b[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    ldd r22, Y+45               ; H[13]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[13]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+29, r19               ; t[29]
-    clr r19
-    ldd r16, Z+14               ; b[14]
-    ldd r22, Y+30               ; t[30] so far
+    clr r18
+    ldd r16, Y+30               ; t[30] = L[30], kept
+    add r20, r16
+    adc r18, r21
+    ldd r22, Y+14               ; L[14]
     add r20, r22
     adc r18, r21
-    mul r2, r16                 ; a[16] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r15                 ; a[17] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r14                 ; a[18] b[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r13                 ; a[19] b[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r12                 ; a[20] b[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r11                 ; a[21] b[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r10                 ; a[22] b[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r17                 ; a[23] b[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    ldd r22, Y+46               ; H[14]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[14]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+30, r20               ; t[30]
-    clr r20
-    ldd r17, Z+15               ; b[15]
-    ldd r22, Y+31               ; t[31] so far
+    clr r19
+    ldd r17, Y+31               ; t[31] = L[31], kept
+    add r18, r17
+    adc r19, r21
+    ldd r22, Y+15               ; L[15]
     add r18, r22
     adc r19, r21
-    mul r2, r17                 ; a[16] b[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r16                 ; a[17] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r15                 ; a[18] b[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r14                 ; a[19] b[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r13                 ; a[20] b[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r12                 ; a[21] b[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r11                 ; a[22] b[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r10                 ; a[23] b[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    ldd r22, Y+47               ; H[15]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[15]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+31, r18               ; t[31]
-    clr r18
-    ldd r10, Z+16               ; b[16]
-    ldd r22, Y+32               ; t[32] so far
+    clr r20
+    ldd r22, Y+32               ; t[32]
     add r19, r22
     adc r20, r21
-    mul r2, r10                 ; a[16] b[16]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r17                 ; a[17] b[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r16                 ; a[18] b[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; a[19] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; a[20] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; a[21] b[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; a[22] b[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; a[23] b[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    add r19, r2                 ; L[16]
+    adc r20, r21
+    ldd r22, Y+48               ; H[16]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[16]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+32, r19               ; t[32]
-    clr r19
-    ldd r11, Z+17               ; b[17]
-    ldd r22, Y+33               ; t[33] so far
+    clr r18
+    ldd r22, Y+33               ; t[33]
     add r20, r22
     adc r18, r21
-    mul r2, r11                 ; a[16] b[17]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r10                 ; a[17] b[16]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r17                 ; a[18] b[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r16                 ; a[19] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; a[20] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; a[21] b[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; a[22] b[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; a[23] b[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    add r20, r3                 ; L[17]
+    adc r18, r21
+    ldd r22, Y+49               ; H[17]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[17]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+33, r20               ; t[33]
-    clr r20
-    ldd r12, Z+18               ; b[18]
-    ldd r22, Y+34               ; t[34] so far
+    clr r19
+    ldd r22, Y+34               ; t[34]
     add r18, r22
     adc r19, r21
-    mul r2, r12                 ; a[16] b[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r11                 ; a[17] b[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r10                 ; a[18] b[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r17                 ; a[19] b[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; a[20] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; a[21] b[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[22] b[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[23] b[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    add r18, r4                 ; L[18]
+    adc r19, r21
+    ldd r22, Y+50               ; H[18]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[18]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+34, r18               ; t[34]
-    clr r18
-    ldd r13, Z+19               ; b[19]
-    ldd r22, Y+35               ; t[35] so far
+    clr r20
+    ldd r22, Y+35               ; t[35]
     add r19, r22
     adc r20, r21
-    mul r2, r13                 ; a[16] b[19]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r12                 ; a[17] b[18]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r11                 ; a[18] b[17]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r10                 ; a[19] b[16]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r17                 ; a[20] b[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; a[21] b[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; a[22] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; a[23] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    add r19, r5                 ; L[19]
+    adc r20, r21
+    ldd r22, Y+51               ; H[19]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[19]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+35, r19               ; t[35]
-    clr r19
-    ldd r14, Z+20               ; b[20]
-    ldd r22, Y+36               ; t[36] so far
+    clr r18
+    ldd r22, Y+36               ; t[36]
     add r20, r22
     adc r18, r21
-    mul r2, r14                 ; a[16] b[20]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r13                 ; a[17] b[19]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r12                 ; a[18] b[18]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r11                 ; a[19] b[17]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r10                 ; a[20] b[16]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r17                 ; a[21] b[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; a[22] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; a[23] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    add r20, r6                 ; L[20]
+    adc r18, r21
+    ldd r22, Y+52               ; H[20]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[20]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+36, r20               ; t[36]
-    clr r20
-    ldd r15, Z+21               ; b[21]
-    ldd r22, Y+37               ; t[37] so far
+    clr r19
+    ldd r22, Y+37               ; t[37]
     add r18, r22
     adc r19, r21
-    mul r2, r15                 ; a[16] b[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r14                 ; a[17] b[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r13                 ; a[18] b[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r12                 ; a[19] b[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r11                 ; a[20] b[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r10                 ; a[21] b[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r17                 ; a[22] b[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; a[23] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    add r18, r7                 ; L[21]
+    adc r19, r21
+    ldd r22, Y+53               ; H[21]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[21]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+37, r18               ; t[37]
-    clr r18
-    ldd r16, Z+22               ; b[22]
-    ldd r22, Y+38               ; t[38] so far
+    clr r20
+    ldd r22, Y+38               ; t[38]
     add r19, r22
     adc r20, r21
-    mul r2, r16                 ; a[16] b[22]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r15                 ; a[17] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r14                 ; a[18] b[20]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r13                 ; a[19] b[19]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r12                 ; a[20] b[18]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r11                 ; a[21] b[17]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r10                 ; a[22] b[16]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r17                 ; a[23] b[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    add r19, r8                 ; L[22]
+    adc r20, r21
+    ldd r22, Y+54               ; H[22]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[22]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+38, r19               ; t[38]
-    clr r19
-    ldd r17, Z+23               ; b[23]
-    ldd r22, Y+39               ; t[39] so far
+    clr r18
+    ldd r22, Y+39               ; t[39]
     add r20, r22
     adc r18, r21
-    mul r2, r17                 ; a[16] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r16                 ; a[17] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r15                 ; a[18] b[21]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r14                 ; a[19] b[20]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r13                 ; a[20] b[19]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r12                 ; a[21] b[18]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r11                 ; a[22] b[17]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r10                 ; a[23] b[16]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    add r20, r9                 ; L[23]
+    adc r18, r21
+    ldd r22, Y+55               ; H[23]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[23]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+39, r20               ; t[39]
-    clr r20
-    ldd r10, Z+24               ; b[24]
-    ldd r22, Y+40               ; t[40] so far
+    clr r19
+    ldd r22, Y+40               ; t[40]
     add r18, r22
     adc r19, r21
-    mul r2, r10                 ; a[16] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r17                 ; a[17] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r16                 ; a[18] b[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r15                 ; a[19] b[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r14                 ; a[20] b[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r13                 ; a[21] b[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[22] b[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[23] b[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    add r18, r10                ; L[24]
+    adc r19, r21
+    ldd r22, Y+56               ; H[24]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[24]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+40, r18               ; t[40]
-    clr r18
-    ldd r11, Z+25               ; b[25]
-    ldd r22, Y+41               ; t[41] so far
+    clr r20
+    ldd r22, Y+41               ; t[41]
     add r19, r22
     adc r20, r21
-    mul r2, r11                 ; a[16] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; a[17] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r17                 ; a[18] b[23]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r16                 ; a[19] b[22]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r15                 ; a[20] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r14                 ; a[21] b[20]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r13                 ; a[22] b[19]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r12                 ; a[23] b[18]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    add r19, r11                ; L[25]
+    adc r20, r21
+    ldd r22, Y+57               ; H[25]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[25]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+41, r19               ; t[41]
-    clr r19
-    ldd r12, Z+26               ; b[26]
-    ldd r22, Y+42               ; t[42] so far
+    clr r18
+    ldd r22, Y+42               ; t[42]
     add r20, r22
     adc r18, r21
-    mul r2, r12                 ; a[16] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; a[17] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; a[18] b[24]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r17                 ; a[19] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r16                 ; a[20] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r15                 ; a[21] b[21]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r14                 ; a[22] b[20]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r13                 ; a[23] b[19]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    add r20, r12                ; L[26]
+    adc r18, r21
+    ldd r22, Y+58               ; H[26]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[26]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+42, r20               ; t[42]
-    clr r20
-    ldd r13, Z+27               ; b[27]
-    ldd r22, Y+43               ; t[43] so far
+    clr r19
+    ldd r22, Y+43               ; t[43]
     add r18, r22
     adc r19, r21
-    mul r2, r13                 ; a[16] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; a[17] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; a[18] b[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; a[19] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r17                 ; a[20] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r16                 ; a[21] b[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r15                 ; a[22] b[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r14                 ; a[23] b[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    add r18, r13                ; L[27]
+    adc r19, r21
+    ldd r22, Y+59               ; H[27]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[27]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+43, r18               ; t[43]
-    clr r18
-    ldd r14, Z+28               ; b[28]
-    ldd r22, Y+44               ; t[44] so far
+    clr r20
+    ldd r22, Y+44               ; t[44]
     add r19, r22
     adc r20, r21
-    mul r2, r14                 ; a[16] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; a[17] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; a[18] b[26]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; a[19] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; a[20] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r17                 ; a[21] b[23]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r16                 ; a[22] b[22]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r15                 ; a[23] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    add r19, r14                ; L[28]
+    adc r20, r21
+    ldd r22, Y+60               ; H[28]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[28]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+44, r19               ; t[44]
-    clr r19
-    ldd r15, Z+29               ; b[29]
-    ldd r22, Y+45               ; t[45] so far
+    clr r18
+    ldd r22, Y+45               ; t[45]
     add r20, r22
     adc r18, r21
-    mul r2, r15                 ; a[16] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; a[17] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; a[18] b[27]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; a[19] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; a[20] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; a[21] b[24]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r17                 ; a[22] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r16                 ; a[23] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    add r20, r15                ; L[29]
+    adc r18, r21
+    ldd r22, Y+61               ; H[29]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[29]
+    eor r22, r23
+    add r20, r22
+    adc r18, r21
     std Y+45, r20               ; t[45]
-    clr r20
-    ldd r16, Z+30               ; b[30]
-    ldd r22, Y+46               ; t[46] so far
+    clr r19
+    ldd r22, Y+46               ; t[46]
     add r18, r22
     adc r19, r21
-    mul r2, r16                 ; a[16] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; a[17] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[18] b[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[19] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[20] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[21] b[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[22] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r17                 ; a[23] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    add r18, r16                ; L[30]
+    adc r19, r21
+    ldd r22, Y+62               ; H[30]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[30]
+    eor r22, r23
+    add r18, r22
+    adc r19, r21
     std Y+46, r18               ; t[46]
-    clr r18
-    ldd r17, Z+31               ; b[31]
-    ldd r22, Y+47               ; t[47] so far
+    clr r20
+    ldd r22, Y+47               ; t[47]
     add r19, r22
     adc r20, r21
-    mul r2, r17                 ; a[16] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; a[17] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; a[18] b[29]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; a[19] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; a[20] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; a[21] b[26]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; a[22] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; a[23] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    add r19, r17                ; L[31]
+    adc r20, r21
+    ldd r22, Y+63               ; H[31]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[31]
+    eor r22, r23
+    add r19, r22
+    adc r20, r21
     std Y+47, r19               ; t[47]
-    clr r19
-    mul r3, r17                 ; a[17] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; a[18] b[30]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; a[19] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; a[20] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; a[21] b[27]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; a[22] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; a[23] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    clr r18
+    ldd r22, Y+48               ; t[48]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
     std Y+48, r20               ; t[48]
-    clr r20
-    mul r4, r17                 ; a[18] b[31]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; a[19] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; a[20] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; a[21] b[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; a[22] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; a[23] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    clr r19
+    ldd r22, Y+49               ; t[49]
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
     std Y+49, r18               ; t[49]
-    clr r18
-    mul r5, r17                 ; a[19] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; a[20] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; a[21] b[29]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; a[22] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; a[23] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    clr r20
+    ldd r22, Y+50               ; t[50]
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
     std Y+50, r19               ; t[50]
-    clr r19
-    mul r6, r17                 ; a[20] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; a[21] b[30]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; a[22] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; a[23] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    clr r18
+    ldd r22, Y+51               ; t[51]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
     std Y+51, r20               ; t[51]
-    clr r20
-    mul r7, r17                 ; a[21] b[31]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[22] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[23] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
+    clr r19
+    ldd r22, Y+52               ; t[52]
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
     std Y+52, r18               ; t[52]
-    clr r18
-    mul r8, r17                 ; a[22] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; a[23] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
+    clr r20
+    ldd r22, Y+53               ; t[53]
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
     std Y+53, r19               ; t[53]
-    clr r19
-    mul r9, r17                 ; a[23] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
+    clr r18
+    ldd r22, Y+54               ; t[54]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
     std Y+54, r20               ; t[54]
-    clr r20
-    std Y+55, r18               ; t[55] (the block's top byte)
-    ; row block 3: a[24..31] x b
-    ld r2, X+                   ; a[24]
-    ld r3, X+                   ; a[25]
-    ld r4, X+                   ; a[26]
-    ld r5, X+                   ; a[27]
-    ld r6, X+                   ; a[28]
-    ld r7, X+                   ; a[29]
-    ld r8, X+                   ; a[30]
-    ld r9, X+                   ; a[31]
-    clr r18
     clr r19
-    clr r20
-    ldd r10, Z+0                ; b[0]
-    ldd r22, Y+24               ; t[24] so far
+    ldd r22, Y+55               ; t[55]
     add r18, r22
     adc r19, r21
-    mul r2, r10                 ; a[24] b[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+24, r18               ; t[24]
-    clr r18
-    ldd r11, Z+1                ; b[1]
-    ldd r22, Y+25               ; t[25] so far
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    std Y+55, r18               ; t[55]
+    clr r20
+    ldd r22, Y+56               ; t[56]
     add r19, r22
     adc r20, r21
-    mul r2, r11                 ; a[24] b[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; a[25] b[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+25, r19               ; t[25]
-    clr r19
-    ldd r12, Z+2                ; b[2]
-    ldd r22, Y+26               ; t[26] so far
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    std Y+56, r19               ; t[56]
+    clr r18
+    ldd r22, Y+57               ; t[57]
     add r20, r22
     adc r18, r21
-    mul r2, r12                 ; a[24] b[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; a[25] b[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; a[26] b[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+26, r20               ; t[26]
-    clr r20
-    ldd r13, Z+3                ; b[3]
-    ldd r22, Y+27               ; t[27] so far
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    std Y+57, r20               ; t[57]
+    clr r19
+    ldd r22, Y+58               ; t[58]
     add r18, r22
     adc r19, r21
-    mul r2, r13                 ; a[24] b[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; a[25] b[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; a[26] b[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; a[27] b[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+27, r18               ; t[27]
-    clr r18
-    ldd r14, Z+4                ; b[4]
-    ldd r22, Y+28               ; t[28] so far
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    std Y+58, r18               ; t[58]
+    clr r20
+    ldd r22, Y+59               ; t[59]
     add r19, r22
     adc r20, r21
-    mul r2, r14                 ; a[24] b[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; a[25] b[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; a[26] b[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; a[27] b[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; a[28] b[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+28, r19               ; t[28]
-    clr r19
-    ldd r15, Z+5                ; b[5]
-    ldd r22, Y+29               ; t[29] so far
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    std Y+59, r19               ; t[59]
+    clr r18
+    ldd r22, Y+60               ; t[60]
     add r20, r22
     adc r18, r21
-    mul r2, r15                 ; a[24] b[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; a[25] b[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; a[26] b[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; a[27] b[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; a[28] b[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; a[29] b[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+29, r20               ; t[29]
-    clr r20
-    ldd r16, Z+6                ; b[6]
-    ldd r22, Y+30               ; t[30] so far
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    std Y+60, r20               ; t[60]
+    clr r19
+    ldd r22, Y+61               ; t[61]
     add r18, r22
     adc r19, r21
-    mul r2, r16                 ; a[24] b[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; a[25] b[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[26] b[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[27] b[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[28] b[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[29] b[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[30] b[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+30, r18               ; t[30]
-    clr r18
-    ldd r17, Z+7                ; b[7]
-    ldd r22, Y+31               ; t[31] so far
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    std Y+61, r18               ; t[61]
+    clr r20
+    ldd r22, Y+62               ; t[62]
     add r19, r22
     adc r20, r21
-    mul r2, r17                 ; a[24] b[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; a[25] b[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; a[26] b[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; a[27] b[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; a[28] b[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; a[29] b[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; a[30] b[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; a[31] b[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+31, r19               ; t[31]
-    clr r19
-    ldd r10, Z+8                ; b[8]
-    ldd r22, Y+32               ; t[32] so far
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    std Y+62, r19               ; t[62]
+    clr r18
+    ldd r22, Y+63               ; t[63]
     add r20, r22
     adc r18, r21
-    mul r2, r10                 ; a[24] b[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r17                 ; a[25] b[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; a[26] b[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; a[27] b[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; a[28] b[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; a[29] b[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; a[30] b[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; a[31] b[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+32, r20               ; t[32]
-    clr r20
-    ldd r11, Z+9                ; b[9]
-    ldd r22, Y+33               ; t[33] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r11                 ; a[24] b[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r10                 ; a[25] b[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r17                 ; a[26] b[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; a[27] b[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; a[28] b[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; a[29] b[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; a[30] b[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; a[31] b[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+33, r18               ; t[33]
-    clr r18
-    ldd r12, Z+10               ; b[10]
-    ldd r22, Y+34               ; t[34] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r12                 ; a[24] b[10]
-    add r19, r0
-    adc r20, r1
+    add r20, r23                ; the sign of -+M
     adc r18, r21
-    mul r3, r11                 ; a[25] b[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r10                 ; a[26] b[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r17                 ; a[27] b[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; a[28] b[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; a[29] b[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; a[30] b[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; a[31] b[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+34, r19               ; t[34]
+    std Y+63, r20               ; t[63]
     clr r19
-    ldd r13, Z+11               ; b[11]
-    ldd r22, Y+35               ; t[35] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r13                 ; a[24] b[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r12                 ; a[25] b[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r11                 ; a[26] b[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r10                 ; a[27] b[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r17                 ; a[28] b[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; a[29] b[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; a[30] b[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; a[31] b[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+35, r20               ; t[35]
-    clr r20
-    ldd r14, Z+12               ; b[12]
-    ldd r22, Y+36               ; t[36] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r14                 ; a[24] b[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r13                 ; a[25] b[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; a[26] b[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; a[27] b[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; a[28] b[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; a[29] b[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[30] b[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[31] b[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+36, r18               ; t[36]
-    clr r18
-    ldd r15, Z+13               ; b[13]
-    ldd r22, Y+37               ; t[37] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r15                 ; a[24] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r14                 ; a[25] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r13                 ; a[26] b[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r12                 ; a[27] b[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r11                 ; a[28] b[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r10                 ; a[29] b[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r17                 ; a[30] b[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; a[31] b[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+37, r19               ; t[37]
-    clr r19
-    ldd r16, Z+14               ; b[14]
-    ldd r22, Y+38               ; t[38] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r16                 ; a[24] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r15                 ; a[25] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r14                 ; a[26] b[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r13                 ; a[27] b[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r12                 ; a[28] b[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r11                 ; a[29] b[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r10                 ; a[30] b[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r17                 ; a[31] b[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+38, r20               ; t[38]
-    clr r20
-    ldd r17, Z+15               ; b[15]
-    ldd r22, Y+39               ; t[39] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r17                 ; a[24] b[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r16                 ; a[25] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r15                 ; a[26] b[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r14                 ; a[27] b[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r13                 ; a[28] b[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r12                 ; a[29] b[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r11                 ; a[30] b[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r10                 ; a[31] b[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+39, r18               ; t[39]
-    clr r18
-    ldd r10, Z+16               ; b[16]
-    ldd r22, Y+40               ; t[40] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r10                 ; a[24] b[16]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r17                 ; a[25] b[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r16                 ; a[26] b[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; a[27] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; a[28] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; a[29] b[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; a[30] b[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; a[31] b[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+40, r19               ; t[40]
-    clr r19
-    ldd r11, Z+17               ; b[17]
-    ldd r22, Y+41               ; t[41] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r11                 ; a[24] b[17]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r10                 ; a[25] b[16]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r17                 ; a[26] b[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r16                 ; a[27] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; a[28] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; a[29] b[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; a[30] b[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; a[31] b[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+41, r20               ; t[41]
-    clr r20
-    ldd r12, Z+18               ; b[18]
-    ldd r22, Y+42               ; t[42] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r12                 ; a[24] b[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r11                 ; a[25] b[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r10                 ; a[26] b[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r17                 ; a[27] b[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; a[28] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; a[29] b[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[30] b[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[31] b[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+42, r18               ; t[42]
-    clr r18
-    ldd r13, Z+19               ; b[19]
-    ldd r22, Y+43               ; t[43] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r13                 ; a[24] b[19]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r12                 ; a[25] b[18]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r11                 ; a[26] b[17]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r10                 ; a[27] b[16]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r17                 ; a[28] b[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; a[29] b[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; a[30] b[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; a[31] b[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+43, r19               ; t[43]
-    clr r19
-    ldd r14, Z+20               ; b[20]
-    ldd r22, Y+44               ; t[44] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r14                 ; a[24] b[20]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r13                 ; a[25] b[19]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r12                 ; a[26] b[18]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r11                 ; a[27] b[17]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r10                 ; a[28] b[16]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r17                 ; a[29] b[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; a[30] b[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; a[31] b[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+44, r20               ; t[44]
-    clr r20
-    ldd r15, Z+21               ; b[21]
-    ldd r22, Y+45               ; t[45] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r15                 ; a[24] b[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r14                 ; a[25] b[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r13                 ; a[26] b[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r12                 ; a[27] b[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r11                 ; a[28] b[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r10                 ; a[29] b[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r17                 ; a[30] b[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; a[31] b[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+45, r18               ; t[45]
-    clr r18
-    ldd r16, Z+22               ; b[22]
-    ldd r22, Y+46               ; t[46] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r16                 ; a[24] b[22]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r15                 ; a[25] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r14                 ; a[26] b[20]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r13                 ; a[27] b[19]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r12                 ; a[28] b[18]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r11                 ; a[29] b[17]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r10                 ; a[30] b[16]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r17                 ; a[31] b[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+46, r19               ; t[46]
-    clr r19
-    ldd r17, Z+23               ; b[23]
-    ldd r22, Y+47               ; t[47] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r17                 ; a[24] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r16                 ; a[25] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r15                 ; a[26] b[21]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r14                 ; a[27] b[20]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r13                 ; a[28] b[19]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r12                 ; a[29] b[18]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r11                 ; a[30] b[17]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r10                 ; a[31] b[16]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+47, r20               ; t[47]
-    clr r20
-    ldd r10, Z+24               ; b[24]
-    ldd r22, Y+48               ; t[48] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r10                 ; a[24] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r17                 ; a[25] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r16                 ; a[26] b[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r15                 ; a[27] b[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r14                 ; a[28] b[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r13                 ; a[29] b[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[30] b[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[31] b[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+48, r18               ; t[48]
-    clr r18
-    ldd r11, Z+25               ; b[25]
-    ldd r22, Y+49               ; t[49] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r11                 ; a[24] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; a[25] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r17                 ; a[26] b[23]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r16                 ; a[27] b[22]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r15                 ; a[28] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r14                 ; a[29] b[20]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r13                 ; a[30] b[19]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r12                 ; a[31] b[18]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+49, r19               ; t[49]
-    clr r19
-    ldd r12, Z+26               ; b[26]
-    ldd r22, Y+50               ; t[50] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r12                 ; a[24] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; a[25] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; a[26] b[24]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r17                 ; a[27] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r16                 ; a[28] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r15                 ; a[29] b[21]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r14                 ; a[30] b[20]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r13                 ; a[31] b[19]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+50, r20               ; t[50]
-    clr r20
-    ldd r13, Z+27               ; b[27]
-    ldd r22, Y+51               ; t[51] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r13                 ; a[24] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; a[25] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; a[26] b[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; a[27] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r17                 ; a[28] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r16                 ; a[29] b[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r15                 ; a[30] b[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r14                 ; a[31] b[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+51, r18               ; t[51]
-    clr r18
-    ldd r14, Z+28               ; b[28]
-    ldd r22, Y+52               ; t[52] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r14                 ; a[24] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; a[25] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; a[26] b[26]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; a[27] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; a[28] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r17                 ; a[29] b[23]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r16                 ; a[30] b[22]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r15                 ; a[31] b[21]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+52, r19               ; t[52]
-    clr r19
-    ldd r15, Z+29               ; b[29]
-    ldd r22, Y+53               ; t[53] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r15                 ; a[24] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; a[25] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; a[26] b[27]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; a[27] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; a[28] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; a[29] b[24]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r17                 ; a[30] b[23]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r16                 ; a[31] b[22]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+53, r20               ; t[53]
-    clr r20
-    ldd r16, Z+30               ; b[30]
-    ldd r22, Y+54               ; t[54] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r16                 ; a[24] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; a[25] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[26] b[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[27] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[28] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[29] b[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[30] b[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r17                 ; a[31] b[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+54, r18               ; t[54]
-    clr r18
-    ldd r17, Z+31               ; b[31]
-    ldd r22, Y+55               ; t[55] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r17                 ; a[24] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; a[25] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; a[26] b[29]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; a[27] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; a[28] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; a[29] b[26]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; a[30] b[25]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; a[31] b[24]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+55, r19               ; t[55]
-    clr r19
-    mul r3, r17                 ; a[25] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; a[26] b[30]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; a[27] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; a[28] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; a[29] b[27]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; a[30] b[26]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; a[31] b[25]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+56, r20               ; t[56]
-    clr r20
-    mul r4, r17                 ; a[26] b[31]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; a[27] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; a[28] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; a[29] b[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; a[30] b[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; a[31] b[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+57, r18               ; t[57]
-    clr r18
-    mul r5, r17                 ; a[27] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; a[28] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; a[29] b[29]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; a[30] b[28]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; a[31] b[27]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+58, r19               ; t[58]
-    clr r19
-    mul r6, r17                 ; a[28] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; a[29] b[30]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; a[30] b[29]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; a[31] b[28]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+59, r20               ; t[59]
-    clr r20
-    mul r7, r17                 ; a[29] b[31]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[30] b[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[31] b[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+60, r18               ; t[60]
-    clr r18
-    mul r8, r17                 ; a[30] b[31]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; a[31] b[30]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+61, r19               ; t[61]
-    clr r19
-    mul r9, r17                 ; a[31] b[31]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+62, r20               ; t[62]
-    clr r20
-    std Y+63, r18               ; t[63] (the block's top byte)
-    movw r30, r24               ; Z = r (a and b are no longer read: r may alias them)
+    movw r30, r24               ; Z = r
     ldi r23, 38
     ldd r2, Y+0                 ; t[0]
     ldd r22, Y+32               ; t[32]
@@ -5297,7 +4880,8 @@ MCU_FN(x25519, fe_mul):
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    adiw r28, 63                ; SP back: Y - 1 + 64
+    subi r28, lo8(-95)          ; SP back: Y - 1 + 96
+    sbci r29, hi8(-95)
     in r0, 0x3f
     cli
     out 0x3e, r29
@@ -8873,7 +8457,8 @@ MCU_FN(x25519, fe_sqr):
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    adiw r28, 63                ; SP back: Y - 1 + 64
+    subi r28, lo8(-63)          ; SP back: Y - 1 + 64
+    sbci r29, hi8(-63)
     in r0, 0x3f
     cli
     out 0x3e, r29

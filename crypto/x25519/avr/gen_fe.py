@@ -56,13 +56,13 @@ T = "r22"
 C38 = "r23"
 
 
-def frame_enter(a: Asm) -> None:
-    """Save r2..r17, Y; 64 bytes of stack for the 512-bit product, Y = its first byte."""
+def frame_enter(a: Asm, size: int) -> None:
+    """Save r2..r17, Y; size bytes of stack (the 512-bit product first), Y = its first byte."""
     for r in SAVED:
         a(f"push {r}")
     a(f"in r28, {SPL}")
     a(f"in r29, {SPH}")
-    a("subi r28, 64", "SP -= 64")
+    a(f"subi r28, {size}", f"SP -= {size}")
     a("sbci r29, 0")
     a(f"in r0, {SREG}")
     a("cli", "SP written with interrupts off")
@@ -72,8 +72,9 @@ def frame_enter(a: Asm) -> None:
     a("adiw r28, 1", "Y = the product t[0..63] (SP + 1)")
 
 
-def frame_leave(a: Asm) -> None:
-    a("adiw r28, 63", "SP back: Y - 1 + 64")
+def frame_leave(a: Asm, size: int) -> None:
+    a(f"subi r28, lo8(-{size - 1})", f"SP back: Y - 1 + {size}")
+    a(f"sbci r29, hi8(-{size - 1})")
     a(f"in r0, {SREG}")
     a("cli")
     a(f"out {SPH}, r29")
@@ -85,39 +86,129 @@ def frame_leave(a: Asm) -> None:
     a("ret")
 
 
-def product_rows(a: Asm) -> None:
-    """t = a * b (512 bits at Y) in four row blocks: a[8k..8k+7] in A, b streamed through the window W
-    (byte j in W[j % 8], loaded once per block, when column j first needs it), product scanning over
-    the 39 columns of the block with a 3-byte accumulator (MUL, ADD, ADC, ADC: 5 cycles a product);
-    blocks 1..3 add the bytes earlier blocks wrote (one LDD/ADD/ADC a column)."""
+def product_rows(a: Asm, n: int = 32, out: int = 0, boff: int = 0) -> None:
+    """Y[out..out+2n-1] = (n bytes at X, read with LD X+) * (n bytes at Z+boff), in n/8 row blocks: 8
+    bytes of the left operand in A, the right one streamed through the window W (byte j in W[j % 8],
+    loaded once per block, when column j first needs it), product scanning over the n + 7 columns of
+    the block with a 3-byte accumulator (MUL, ADD, ADC, ADC: 5 cycles a product); blocks 1.. add the
+    bytes earlier blocks wrote (one LDD/ADD/ADC a column)."""
     pool = ["r18", "r19", "r20"]
-    written = -1                      # t[0..written] hold earlier blocks' sums
-    for k in range(4):
-        a.note(f"row block {k}: a[{8 * k}..{8 * k + 7}] x b")
+    written = -1                      # Y[out..out+written] hold earlier blocks' sums
+    for k in range(n // 8):
+        a.note(f"row block {k}: x[{8 * k}..{8 * k + 7}] * y[0..{n - 1}] -> Y+{out + 8 * k}")
         for i in range(8):
-            a(f"ld {A[i]}, X+", f"a[{8 * k + i}]")
+            a(f"ld {A[i]}, X+", f"x[{8 * k + i}]")
         lo, mid, hi = pool
         for r in pool:
             a(f"clr {r}")
-        for c in range(39):
+        for c in range(n + 7):
             pos = 8 * k + c
-            if c <= 31:
-                a(f"ldd {W[c % 8]}, Z+{c}", f"b[{c}]")
+            if c < n:
+                a(f"ldd {W[c % 8]}, Z+{boff + c}", f"y[{c}]")
             if pos <= written:
-                a(f"ldd {T}, Y+{pos}", f"t[{pos}] so far")
+                a(f"ldd {T}, Y+{out + pos}", f"[{pos}] so far")
                 a(f"add {lo}, {T}")
                 a(f"adc {mid}, {ZERO}")
-            for i in range(max(0, c - 31), min(7, c) + 1):
+            for i in range(max(0, c - n + 1), min(7, c) + 1):
                 j = c - i
-                a(f"mul {A[i]}, {W[j % 8]}", f"a[{8 * k + i}] b[{j}]")
+                a(f"mul {A[i]}, {W[j % 8]}", f"x[{8 * k + i}] y[{j}]")
                 a(f"add {lo}, r0")
                 a(f"adc {mid}, r1")
                 a(f"adc {hi}, {ZERO}")
-            a(f"std Y+{pos}, {lo}", f"t[{pos}]")
+            a(f"std Y+{out + pos}, {lo}", f"[{pos}]")
             lo, mid, hi = mid, hi, lo
             a(f"clr {hi}")
-        a(f"std Y+{8 * k + 39}, {lo}", f"t[{8 * k + 39}] (the block's top byte)")
-        written = 8 * k + 39
+        a(f"std Y+{out + 8 * k + n + 7}, {lo}", f"[{8 * k + n + 7}] (the block's top byte)")
+        written = 8 * k + n + 7
+
+
+def absdiff(a: Asm, src: str, mask: str) -> None:
+    """r2..r17 = |x_lo - x_hi| of the 32 bytes at src (X or Z, post-increment), mask = 0xff if
+    x_lo < x_hi else 0: the difference, its borrow as a mask (SBC m, m), then (d ^ m) - m."""
+    R = [f"r{i}" for i in range(2, 18)]
+    for k in range(16):
+        a(f"ld {R[k]}, {src}+", f"x[{k}]")
+    for k in range(16):
+        a(f"ld {T}, {src}+", f"x[{16 + k}]")
+        a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {T}")
+    a(f"sbc {mask}, {mask}", "the borrow as a mask")
+    for k in range(16):
+        a(f"eor {R[k]}, {mask}")
+    for k in range(16):
+        a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {mask}", "+1 if negative")
+
+
+def karatsuba(a: Asm) -> None:
+    """t = a b (512 bits at Y) by one level of subtractive Karatsuba: L = a_l b_l, H = a_h b_h into t,
+    M = |a_l - a_h| |b_l - b_h| into r (a and b are dead by then, so r may alias them), then
+    t += 2^128 (L + H -+ M) in one pass (the sign of M from the two borrow masks; -M as ~M + 1 with
+    the sign extended), which keeps the old t[16..31] in r2..r17 where the pass overwrites them
+    before it reads them as L[16..31]. 768 products instead of 1,024."""
+    R = [f"r{i}" for i in range(2, 18)]
+    q = "r23"
+    a.note("L = a_l b_l -> t[0..31]")
+    product_rows(a, 16, 0, 0)
+    a.note("H = a_h b_h -> t[32..63]")
+    product_rows(a, 16, 32, 16)
+    a("sbiw r26, 32", "X = a")
+    absdiff(a, "X", q)
+    a("movw r26, r28", "X = d = Y + 64")
+    a("subi r26, lo8(-64)")
+    a("sbci r27, hi8(-64)")
+    for k in range(16):
+        a(f"st X+, {R[k]}", f"da[{k}]")
+    absdiff(a, "Z", "r18")
+    for k in range(16):
+        a(f"st X+, {R[k]}", f"db[{k}]")
+    a(f"eor {q}, r18", "signs differ: 0xff ...")
+    a(f"com {q}", "q = 0xff: the middle term takes -M, q = 0: +M")
+    a("movw r26, r28", "X = da")
+    a("subi r26, lo8(-64)")
+    a("sbci r27, hi8(-64)")
+    a("movw r30, r28", "Z = db")
+    a("subi r30, lo8(-80)")
+    a("sbci r31, hi8(-80)")
+    a("movw r28, r24", "Y = r for M")
+    a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31]")
+    product_rows(a, 16, 0, 0)
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a("adiw r28, 1", "Y = t again")
+    a("movw r30, r24", "Z = M")
+    lo, hi = "r18", "r19"
+    a(f"mov {lo}, {q}")
+    a(f"neg {lo}", "the +1 of -M = ~M + 1")
+    a(f"clr {hi}")
+    spare = "r20"
+    for k in range(48):
+        pos = 16 + k
+        if k < 16:
+            a(f"ldd {R[k]}, Y+{pos}", f"t[{pos}] = L[{pos}], kept")
+            a(f"add {lo}, {R[k]}")
+        else:
+            a(f"ldd {T}, Y+{pos}", f"t[{pos}]")
+            a(f"add {lo}, {T}")
+        a(f"adc {hi}, {ZERO}")
+        if k < 32:
+            if k < 16:
+                a(f"ldd {T}, Y+{k}", f"L[{k}]")
+                a(f"add {lo}, {T}")
+            else:
+                a(f"add {lo}, {R[k - 16]}", f"L[{k}]")
+            a(f"adc {hi}, {ZERO}")
+            a(f"ldd {T}, Y+{32 + k}", f"H[{k}]")
+            a(f"add {lo}, {T}")
+            a(f"adc {hi}, {ZERO}")
+            a(f"ld {T}, Z+", f"M[{k}]")
+            a(f"eor {T}, {q}")
+            a(f"add {lo}, {T}")
+            a(f"adc {hi}, {ZERO}")
+        else:
+            a(f"add {lo}, {q}", "the sign of -+M")
+            a(f"adc {hi}, {ZERO}")
+        a(f"std Y+{pos}, {lo}", f"t[{pos}]")
+        lo, hi, spare = hi, spare, lo
+        a(f"clr {hi}")
 
 
 def square_rows(a: Asm) -> None:
@@ -236,27 +327,27 @@ def reduce(a: Asm) -> None:
 
 def fe_mul() -> tuple[list[str], int]:
     a = Asm()
-    frame_enter(a)
+    frame_enter(a, 96)
     a("movw r26, r22", "X = a")
     a("movw r30, r20", "Z = b")
     a(f"clr {ZERO}")
-    product_rows(a)
-    a("movw r30, r24", "Z = r (a and b are no longer read: r may alias them)")
+    karatsuba(a)
+    a("movw r30, r24", "Z = r")
     reduce(a)
-    frame_leave(a)
+    frame_leave(a, 96)
     return begin("fe_mul") + a.lines + end("fe_mul"), a.cycles
 
 
 def fe_sqr() -> tuple[list[str], int]:
     a = Asm()
-    frame_enter(a)
+    frame_enter(a, 64)
     a("movw r30, r22", "Z = a")
     a("movw r26, r24", "X = r (kept while the pool uses r24, r25)")
     a(f"clr {ZERO}")
     square_rows(a)
     a("movw r30, r26", "Z = r")
     reduce(a)
-    frame_leave(a)
+    frame_leave(a, 64)
     return begin("fe_sqr") + a.lines + end("fe_sqr"), a.cycles
 
 
