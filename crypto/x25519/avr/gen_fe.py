@@ -512,16 +512,21 @@ HEADER = """\
  * result is below 2^256 too. r may equal a or b.
  *
  * fe_mul, fe_sqr ({mul_cycles} and {sqr_cycles} cycles by the generator's count, the call excluded)
- *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of a (one row block); r10..r17 W, a window of
- *   eight bytes of b (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20, r24, r25) the column
- *   accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant 38; X a, Z b (fe_sqr:
- *   Z a, X r); Y the 64-byte product t on the stack.
- *   Product: four row blocks of 8 x 32 bytes, product scanning inside a block (MUL, ADD, ADC, ADC: 5
- *   cycles a product), each byte of b loaded once per block into the window, the blocks' columns
- *   added to what earlier blocks stored. Squaring: only the 528 products a_i a_j with i <= j (not
- *   1,024): each column's cross sum doubled in registers before the square of its diagonal, the carry
- *   and earlier blocks' byte are added. Reduction: t_lo + 38 t_hi (MUL by 38), the top carry folded
- *   back as 38 times itself, a final carry as 38.
+ *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of the left operand (one row block); r10..r17
+ *   W, a window of eight bytes of the right operand (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20,
+ *   r24, r25) the column accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant
+ *   38 (fe_mul: first the Karatsuba sign mask); X, Z the operands (fe_sqr: Z a, X r); Y the 64-byte
+ *   product t on the stack (fe_mul: 96 bytes, t and the two 16-byte differences).
+ *   Row blocks: 8 bytes of the left operand in A, the right one streamed through W (each byte loaded
+ *   once per block), product scanning inside a block (MUL, ADD, ADC, ADC: 5 cycles a product), the
+ *   columns of later blocks added to what earlier blocks stored.
+ *   fe_mul: one level of subtractive Karatsuba, 768 MULs instead of 1,024: L = a_l b_l and H = a_h b_h
+ *   into t, M = |a_l - a_h| |b_l - b_h| into r (the differences' borrows as masks, (d ^ m) - m), then
+ *   t += 2^128 (L + H -+ M) in one pass (-M as ~M + 1, sign extended; the sign from the masks).
+ *   fe_sqr: only the 528 products a_i a_j with i <= j: each column's cross sum doubled in registers
+ *   before the square on its diagonal, the carry and earlier blocks' byte are added.
+ *   Reduction: t_lo + 38 t_hi (MUL by 38), the top carry folded back as 38 times itself, a final carry
+ *   as 38.
  * fe_add, fe_sub, fe_add_a24, fe_cswap2: carry (borrow) chains over the 32 bytes, the carry out of
  *   2^256 folded back as 38 through all bytes, masks (SBC r,r; AND) for every conditional value.
  * Constant time: no branch and no skip anywhere, addresses fixed; MUL is 2 cycles for every operand.
