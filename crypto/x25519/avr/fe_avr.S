@@ -12,7 +12,7 @@
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (6,444 and 4,542 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (6,282 and 4,491 cycles by the generator's count, the call excluded)
  *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of the left operand (one row block); r10..r17
  *   W, a window of eight bytes of the right operand (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20,
  *   r24, r25) the column accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant
@@ -58,7 +58,7 @@ MCU_FN(x25519, fe_mul):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 96                ; SP -= 96
+    subi r28, 88                ; SP -= 88
     sbci r29, 0
     in r0, 0x3f
     cli                         ; SP written with interrupts off
@@ -2515,6 +2515,106 @@ MCU_FN(x25519, fe_mul):
     std Y+62, r19               ; [30]
     clr r19
     std Y+63, r20               ; [31] (the block's top byte)
+    ld r2, Z+                   ; x[0]
+    ld r3, Z+                   ; x[1]
+    ld r4, Z+                   ; x[2]
+    ld r5, Z+                   ; x[3]
+    ld r6, Z+                   ; x[4]
+    ld r7, Z+                   ; x[5]
+    ld r8, Z+                   ; x[6]
+    ld r9, Z+                   ; x[7]
+    ld r10, Z+                  ; x[8]
+    ld r11, Z+                  ; x[9]
+    ld r12, Z+                  ; x[10]
+    ld r13, Z+                  ; x[11]
+    ld r14, Z+                  ; x[12]
+    ld r15, Z+                  ; x[13]
+    ld r16, Z+                  ; x[14]
+    ld r17, Z+                  ; x[15]
+    ld r22, Z+                  ; x[16]
+    sub r2, r22
+    ld r22, Z+                  ; x[17]
+    sbc r3, r22
+    ld r22, Z+                  ; x[18]
+    sbc r4, r22
+    ld r22, Z+                  ; x[19]
+    sbc r5, r22
+    ld r22, Z+                  ; x[20]
+    sbc r6, r22
+    ld r22, Z+                  ; x[21]
+    sbc r7, r22
+    ld r22, Z+                  ; x[22]
+    sbc r8, r22
+    ld r22, Z+                  ; x[23]
+    sbc r9, r22
+    ld r22, Z+                  ; x[24]
+    sbc r10, r22
+    ld r22, Z+                  ; x[25]
+    sbc r11, r22
+    ld r22, Z+                  ; x[26]
+    sbc r12, r22
+    ld r22, Z+                  ; x[27]
+    sbc r13, r22
+    ld r22, Z+                  ; x[28]
+    sbc r14, r22
+    ld r22, Z+                  ; x[29]
+    sbc r15, r22
+    ld r22, Z+                  ; x[30]
+    sbc r16, r22
+    ld r22, Z+                  ; x[31]
+    sbc r17, r22
+    sbc r23, r23                ; the borrow as a mask
+    eor r2, r23
+    eor r3, r23
+    eor r4, r23
+    eor r5, r23
+    eor r6, r23
+    eor r7, r23
+    eor r8, r23
+    eor r9, r23
+    eor r10, r23
+    eor r11, r23
+    eor r12, r23
+    eor r13, r23
+    eor r14, r23
+    eor r15, r23
+    eor r16, r23
+    eor r17, r23
+    sub r2, r23                 ; +1 if negative
+    sbc r3, r23                 ; +1 if negative
+    sbc r4, r23                 ; +1 if negative
+    sbc r5, r23                 ; +1 if negative
+    sbc r6, r23                 ; +1 if negative
+    sbc r7, r23                 ; +1 if negative
+    sbc r8, r23                 ; +1 if negative
+    sbc r9, r23                 ; +1 if negative
+    sbc r10, r23                ; +1 if negative
+    sbc r11, r23                ; +1 if negative
+    sbc r12, r23                ; +1 if negative
+    sbc r13, r23                ; +1 if negative
+    sbc r14, r23                ; +1 if negative
+    sbc r15, r23                ; +1 if negative
+    sbc r16, r23                ; +1 if negative
+    sbc r17, r23                ; +1 if negative
+    movw r30, r28               ; Z = d = Y + 64
+    subi r30, lo8(-64)
+    sbci r31, hi8(-64)
+    std Z+0, r2                 ; db[0]
+    std Z+1, r3                 ; db[1]
+    std Z+2, r4                 ; db[2]
+    std Z+3, r5                 ; db[3]
+    std Z+4, r6                 ; db[4]
+    std Z+5, r7                 ; db[5]
+    std Z+6, r8                 ; db[6]
+    std Z+7, r9                 ; db[7]
+    std Z+8, r10                ; db[8]
+    std Z+9, r11                ; db[9]
+    std Z+10, r12               ; db[10]
+    std Z+11, r13               ; db[11]
+    std Z+12, r14               ; db[12]
+    std Z+13, r15               ; db[13]
+    std Z+14, r16               ; db[14]
+    std Z+15, r17               ; db[15]
     sbiw r26, 32                ; X = a
     ld r2, X+                   ; x[0]
     ld r3, X+                   ; x[1]
@@ -2564,106 +2664,6 @@ MCU_FN(x25519, fe_mul):
     sbc r16, r22
     ld r22, X+                  ; x[31]
     sbc r17, r22
-    sbc r23, r23                ; the borrow as a mask
-    eor r2, r23
-    eor r3, r23
-    eor r4, r23
-    eor r5, r23
-    eor r6, r23
-    eor r7, r23
-    eor r8, r23
-    eor r9, r23
-    eor r10, r23
-    eor r11, r23
-    eor r12, r23
-    eor r13, r23
-    eor r14, r23
-    eor r15, r23
-    eor r16, r23
-    eor r17, r23
-    sub r2, r23                 ; +1 if negative
-    sbc r3, r23                 ; +1 if negative
-    sbc r4, r23                 ; +1 if negative
-    sbc r5, r23                 ; +1 if negative
-    sbc r6, r23                 ; +1 if negative
-    sbc r7, r23                 ; +1 if negative
-    sbc r8, r23                 ; +1 if negative
-    sbc r9, r23                 ; +1 if negative
-    sbc r10, r23                ; +1 if negative
-    sbc r11, r23                ; +1 if negative
-    sbc r12, r23                ; +1 if negative
-    sbc r13, r23                ; +1 if negative
-    sbc r14, r23                ; +1 if negative
-    sbc r15, r23                ; +1 if negative
-    sbc r16, r23                ; +1 if negative
-    sbc r17, r23                ; +1 if negative
-    movw r26, r28               ; X = d = Y + 64
-    subi r26, lo8(-64)
-    sbci r27, hi8(-64)
-    st X+, r2                   ; da[0]
-    st X+, r3                   ; da[1]
-    st X+, r4                   ; da[2]
-    st X+, r5                   ; da[3]
-    st X+, r6                   ; da[4]
-    st X+, r7                   ; da[5]
-    st X+, r8                   ; da[6]
-    st X+, r9                   ; da[7]
-    st X+, r10                  ; da[8]
-    st X+, r11                  ; da[9]
-    st X+, r12                  ; da[10]
-    st X+, r13                  ; da[11]
-    st X+, r14                  ; da[12]
-    st X+, r15                  ; da[13]
-    st X+, r16                  ; da[14]
-    st X+, r17                  ; da[15]
-    ld r2, Z+                   ; x[0]
-    ld r3, Z+                   ; x[1]
-    ld r4, Z+                   ; x[2]
-    ld r5, Z+                   ; x[3]
-    ld r6, Z+                   ; x[4]
-    ld r7, Z+                   ; x[5]
-    ld r8, Z+                   ; x[6]
-    ld r9, Z+                   ; x[7]
-    ld r10, Z+                  ; x[8]
-    ld r11, Z+                  ; x[9]
-    ld r12, Z+                  ; x[10]
-    ld r13, Z+                  ; x[11]
-    ld r14, Z+                  ; x[12]
-    ld r15, Z+                  ; x[13]
-    ld r16, Z+                  ; x[14]
-    ld r17, Z+                  ; x[15]
-    ld r22, Z+                  ; x[16]
-    sub r2, r22
-    ld r22, Z+                  ; x[17]
-    sbc r3, r22
-    ld r22, Z+                  ; x[18]
-    sbc r4, r22
-    ld r22, Z+                  ; x[19]
-    sbc r5, r22
-    ld r22, Z+                  ; x[20]
-    sbc r6, r22
-    ld r22, Z+                  ; x[21]
-    sbc r7, r22
-    ld r22, Z+                  ; x[22]
-    sbc r8, r22
-    ld r22, Z+                  ; x[23]
-    sbc r9, r22
-    ld r22, Z+                  ; x[24]
-    sbc r10, r22
-    ld r22, Z+                  ; x[25]
-    sbc r11, r22
-    ld r22, Z+                  ; x[26]
-    sbc r12, r22
-    ld r22, Z+                  ; x[27]
-    sbc r13, r22
-    ld r22, Z+                  ; x[28]
-    sbc r14, r22
-    ld r22, Z+                  ; x[29]
-    sbc r15, r22
-    ld r22, Z+                  ; x[30]
-    sbc r16, r22
-    ld r22, Z+                  ; x[31]
-    sbc r17, r22
     sbc r18, r18                ; the borrow as a mask
     eor r2, r18
     eor r3, r18
@@ -2697,41 +2697,21 @@ MCU_FN(x25519, fe_mul):
     sbc r15, r18                ; +1 if negative
     sbc r16, r18                ; +1 if negative
     sbc r17, r18                ; +1 if negative
-    st X+, r2                   ; db[0]
-    st X+, r3                   ; db[1]
-    st X+, r4                   ; db[2]
-    st X+, r5                   ; db[3]
-    st X+, r6                   ; db[4]
-    st X+, r7                   ; db[5]
-    st X+, r8                   ; db[6]
-    st X+, r9                   ; db[7]
-    st X+, r10                  ; db[8]
-    st X+, r11                  ; db[9]
-    st X+, r12                  ; db[10]
-    st X+, r13                  ; db[11]
-    st X+, r14                  ; db[12]
-    st X+, r15                  ; db[13]
-    st X+, r16                  ; db[14]
-    st X+, r17                  ; db[15]
+    std Z+16, r10               ; da[8]
+    std Z+17, r11               ; da[9]
+    std Z+18, r12               ; da[10]
+    std Z+19, r13               ; da[11]
+    std Z+20, r14               ; da[12]
+    std Z+21, r15               ; da[13]
+    std Z+22, r16               ; da[14]
+    std Z+23, r17               ; da[15]
     eor r23, r18                ; signs differ: 0xff ...
     com r23                     ; q = 0xff: the middle term takes -M, q = 0: +M
-    movw r26, r28               ; X = da
-    subi r26, lo8(-64)
-    sbci r27, hi8(-64)
-    movw r30, r28               ; Z = db
-    subi r30, lo8(-80)
-    sbci r31, hi8(-80)
+    movw r26, r30               ; X = da[8..15]
+    adiw r26, 16
     movw r28, r24               ; Y = r for M
     ; M = |a_l - a_h| |b_l - b_h| -> r[0..31]
     ; row block 0: x[0..7] * y[0..15] -> Y+0
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
     clr r18
     clr r19
     clr r20
@@ -3949,6 +3929,8 @@ MCU_FN(x25519, fe_mul):
     in r29, 0x3e
     adiw r28, 1                 ; Y = t again
     movw r30, r24               ; Z = M
+    movw r26, r24               ; X = r (for the end)
+    ldi r25, 38
     mov r18, r23
     neg r18                     ; the +1 of -M = ~M + 1
     clr r19
@@ -4204,7 +4186,11 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r19, r22
     adc r20, r21
-    std Y+32, r19               ; t[32]
+    mul r19, r25                ; 38 t[32]
+    ldd r2, Y+0                 ; t[0]
+    add r2, r0
+    adc r1, r21
+    mov r24, r1
     clr r18
     ldd r22, Y+33               ; t[33]
     add r20, r22
@@ -4218,7 +4204,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r20, r22
     adc r18, r21
-    std Y+33, r20               ; t[33]
+    mul r20, r25                ; 38 t[33]
+    ldd r3, Y+1                 ; t[1]
+    add r3, r0
+    adc r1, r21
+    add r3, r24
+    adc r1, r21
+    mov r24, r1
     clr r19
     ldd r22, Y+34               ; t[34]
     add r18, r22
@@ -4232,7 +4224,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r18, r22
     adc r19, r21
-    std Y+34, r18               ; t[34]
+    mul r18, r25                ; 38 t[34]
+    ldd r4, Y+2                 ; t[2]
+    add r4, r0
+    adc r1, r21
+    add r4, r24
+    adc r1, r21
+    mov r24, r1
     clr r20
     ldd r22, Y+35               ; t[35]
     add r19, r22
@@ -4246,7 +4244,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r19, r22
     adc r20, r21
-    std Y+35, r19               ; t[35]
+    mul r19, r25                ; 38 t[35]
+    ldd r5, Y+3                 ; t[3]
+    add r5, r0
+    adc r1, r21
+    add r5, r24
+    adc r1, r21
+    mov r24, r1
     clr r18
     ldd r22, Y+36               ; t[36]
     add r20, r22
@@ -4260,7 +4264,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r20, r22
     adc r18, r21
-    std Y+36, r20               ; t[36]
+    mul r20, r25                ; 38 t[36]
+    ldd r6, Y+4                 ; t[4]
+    add r6, r0
+    adc r1, r21
+    add r6, r24
+    adc r1, r21
+    mov r24, r1
     clr r19
     ldd r22, Y+37               ; t[37]
     add r18, r22
@@ -4274,7 +4284,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r18, r22
     adc r19, r21
-    std Y+37, r18               ; t[37]
+    mul r18, r25                ; 38 t[37]
+    ldd r7, Y+5                 ; t[5]
+    add r7, r0
+    adc r1, r21
+    add r7, r24
+    adc r1, r21
+    mov r24, r1
     clr r20
     ldd r22, Y+38               ; t[38]
     add r19, r22
@@ -4288,7 +4304,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r19, r22
     adc r20, r21
-    std Y+38, r19               ; t[38]
+    mul r19, r25                ; 38 t[38]
+    ldd r8, Y+6                 ; t[6]
+    add r8, r0
+    adc r1, r21
+    add r8, r24
+    adc r1, r21
+    mov r24, r1
     clr r18
     ldd r22, Y+39               ; t[39]
     add r20, r22
@@ -4302,7 +4324,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r20, r22
     adc r18, r21
-    std Y+39, r20               ; t[39]
+    mul r20, r25                ; 38 t[39]
+    ldd r9, Y+7                 ; t[7]
+    add r9, r0
+    adc r1, r21
+    add r9, r24
+    adc r1, r21
+    mov r24, r1
     clr r19
     ldd r22, Y+40               ; t[40]
     add r18, r22
@@ -4316,7 +4344,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r18, r22
     adc r19, r21
-    std Y+40, r18               ; t[40]
+    mul r18, r25                ; 38 t[40]
+    ldd r10, Y+8                ; t[8]
+    add r10, r0
+    adc r1, r21
+    add r10, r24
+    adc r1, r21
+    mov r24, r1
     clr r20
     ldd r22, Y+41               ; t[41]
     add r19, r22
@@ -4330,7 +4364,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r19, r22
     adc r20, r21
-    std Y+41, r19               ; t[41]
+    mul r19, r25                ; 38 t[41]
+    ldd r11, Y+9                ; t[9]
+    add r11, r0
+    adc r1, r21
+    add r11, r24
+    adc r1, r21
+    mov r24, r1
     clr r18
     ldd r22, Y+42               ; t[42]
     add r20, r22
@@ -4344,7 +4384,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r20, r22
     adc r18, r21
-    std Y+42, r20               ; t[42]
+    mul r20, r25                ; 38 t[42]
+    ldd r12, Y+10               ; t[10]
+    add r12, r0
+    adc r1, r21
+    add r12, r24
+    adc r1, r21
+    mov r24, r1
     clr r19
     ldd r22, Y+43               ; t[43]
     add r18, r22
@@ -4358,7 +4404,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r18, r22
     adc r19, r21
-    std Y+43, r18               ; t[43]
+    mul r18, r25                ; 38 t[43]
+    ldd r13, Y+11               ; t[11]
+    add r13, r0
+    adc r1, r21
+    add r13, r24
+    adc r1, r21
+    mov r24, r1
     clr r20
     ldd r22, Y+44               ; t[44]
     add r19, r22
@@ -4372,7 +4424,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r19, r22
     adc r20, r21
-    std Y+44, r19               ; t[44]
+    mul r19, r25                ; 38 t[44]
+    ldd r14, Y+12               ; t[12]
+    add r14, r0
+    adc r1, r21
+    add r14, r24
+    adc r1, r21
+    mov r24, r1
     clr r18
     ldd r22, Y+45               ; t[45]
     add r20, r22
@@ -4386,7 +4444,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r20, r22
     adc r18, r21
-    std Y+45, r20               ; t[45]
+    mul r20, r25                ; 38 t[45]
+    ldd r15, Y+13               ; t[13]
+    add r15, r0
+    adc r1, r21
+    add r15, r24
+    adc r1, r21
+    mov r24, r1
     clr r19
     ldd r22, Y+46               ; t[46]
     add r18, r22
@@ -4400,7 +4464,13 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r18, r22
     adc r19, r21
-    std Y+46, r18               ; t[46]
+    mul r18, r25                ; 38 t[46]
+    ldd r16, Y+14               ; t[14]
+    add r16, r0
+    adc r1, r21
+    add r16, r24
+    adc r1, r21
+    mov r24, r1
     clr r20
     ldd r22, Y+47               ; t[47]
     add r19, r22
@@ -4414,393 +4484,240 @@ MCU_FN(x25519, fe_mul):
     eor r22, r23
     add r19, r22
     adc r20, r21
-    std Y+47, r19               ; t[47]
-    clr r18
-    ldd r22, Y+48               ; t[48]
-    add r20, r22
-    adc r18, r21
-    add r20, r23                ; the sign of -+M
-    adc r18, r21
-    std Y+48, r20               ; t[48]
-    clr r19
-    ldd r22, Y+49               ; t[49]
-    add r18, r22
-    adc r19, r21
-    add r18, r23                ; the sign of -+M
-    adc r19, r21
-    std Y+49, r18               ; t[49]
-    clr r20
-    ldd r22, Y+50               ; t[50]
-    add r19, r22
-    adc r20, r21
-    add r19, r23                ; the sign of -+M
-    adc r20, r21
-    std Y+50, r19               ; t[50]
-    clr r18
-    ldd r22, Y+51               ; t[51]
-    add r20, r22
-    adc r18, r21
-    add r20, r23                ; the sign of -+M
-    adc r18, r21
-    std Y+51, r20               ; t[51]
-    clr r19
-    ldd r22, Y+52               ; t[52]
-    add r18, r22
-    adc r19, r21
-    add r18, r23                ; the sign of -+M
-    adc r19, r21
-    std Y+52, r18               ; t[52]
-    clr r20
-    ldd r22, Y+53               ; t[53]
-    add r19, r22
-    adc r20, r21
-    add r19, r23                ; the sign of -+M
-    adc r20, r21
-    std Y+53, r19               ; t[53]
-    clr r18
-    ldd r22, Y+54               ; t[54]
-    add r20, r22
-    adc r18, r21
-    add r20, r23                ; the sign of -+M
-    adc r18, r21
-    std Y+54, r20               ; t[54]
-    clr r19
-    ldd r22, Y+55               ; t[55]
-    add r18, r22
-    adc r19, r21
-    add r18, r23                ; the sign of -+M
-    adc r19, r21
-    std Y+55, r18               ; t[55]
-    clr r20
-    ldd r22, Y+56               ; t[56]
-    add r19, r22
-    adc r20, r21
-    add r19, r23                ; the sign of -+M
-    adc r20, r21
-    std Y+56, r19               ; t[56]
-    clr r18
-    ldd r22, Y+57               ; t[57]
-    add r20, r22
-    adc r18, r21
-    add r20, r23                ; the sign of -+M
-    adc r18, r21
-    std Y+57, r20               ; t[57]
-    clr r19
-    ldd r22, Y+58               ; t[58]
-    add r18, r22
-    adc r19, r21
-    add r18, r23                ; the sign of -+M
-    adc r19, r21
-    std Y+58, r18               ; t[58]
-    clr r20
-    ldd r22, Y+59               ; t[59]
-    add r19, r22
-    adc r20, r21
-    add r19, r23                ; the sign of -+M
-    adc r20, r21
-    std Y+59, r19               ; t[59]
-    clr r18
-    ldd r22, Y+60               ; t[60]
-    add r20, r22
-    adc r18, r21
-    add r20, r23                ; the sign of -+M
-    adc r18, r21
-    std Y+60, r20               ; t[60]
-    clr r19
-    ldd r22, Y+61               ; t[61]
-    add r18, r22
-    adc r19, r21
-    add r18, r23                ; the sign of -+M
-    adc r19, r21
-    std Y+61, r18               ; t[61]
-    clr r20
-    ldd r22, Y+62               ; t[62]
-    add r19, r22
-    adc r20, r21
-    add r19, r23                ; the sign of -+M
-    adc r20, r21
-    std Y+62, r19               ; t[62]
-    clr r18
-    ldd r22, Y+63               ; t[63]
-    add r20, r22
-    adc r18, r21
-    add r20, r23                ; the sign of -+M
-    adc r18, r21
-    std Y+63, r20               ; t[63]
-    clr r19
-    movw r30, r24               ; Z = r
-    ldi r23, 38
-    ldd r2, Y+0                 ; t[0]
-    ldd r22, Y+32               ; t[32]
-    mul r22, r23
-    add r2, r0
-    adc r1, r21
-    mov r20, r1
-    ldd r3, Y+1                 ; t[1]
-    ldd r22, Y+33               ; t[33]
-    mul r22, r23
-    add r3, r0
-    adc r1, r21
-    add r3, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r4, Y+2                 ; t[2]
-    ldd r22, Y+34               ; t[34]
-    mul r22, r23
-    add r4, r0
-    adc r1, r21
-    add r4, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r5, Y+3                 ; t[3]
-    ldd r22, Y+35               ; t[35]
-    mul r22, r23
-    add r5, r0
-    adc r1, r21
-    add r5, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r6, Y+4                 ; t[4]
-    ldd r22, Y+36               ; t[36]
-    mul r22, r23
-    add r6, r0
-    adc r1, r21
-    add r6, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r7, Y+5                 ; t[5]
-    ldd r22, Y+37               ; t[37]
-    mul r22, r23
-    add r7, r0
-    adc r1, r21
-    add r7, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r8, Y+6                 ; t[6]
-    ldd r22, Y+38               ; t[38]
-    mul r22, r23
-    add r8, r0
-    adc r1, r21
-    add r8, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r9, Y+7                 ; t[7]
-    ldd r22, Y+39               ; t[39]
-    mul r22, r23
-    add r9, r0
-    adc r1, r21
-    add r9, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r10, Y+8                ; t[8]
-    ldd r22, Y+40               ; t[40]
-    mul r22, r23
-    add r10, r0
-    adc r1, r21
-    add r10, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r11, Y+9                ; t[9]
-    ldd r22, Y+41               ; t[41]
-    mul r22, r23
-    add r11, r0
-    adc r1, r21
-    add r11, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r12, Y+10               ; t[10]
-    ldd r22, Y+42               ; t[42]
-    mul r22, r23
-    add r12, r0
-    adc r1, r21
-    add r12, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r13, Y+11               ; t[11]
-    ldd r22, Y+43               ; t[43]
-    mul r22, r23
-    add r13, r0
-    adc r1, r21
-    add r13, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r14, Y+12               ; t[12]
-    ldd r22, Y+44               ; t[44]
-    mul r22, r23
-    add r14, r0
-    adc r1, r21
-    add r14, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r15, Y+13               ; t[13]
-    ldd r22, Y+45               ; t[45]
-    mul r22, r23
-    add r15, r0
-    adc r1, r21
-    add r15, r20
-    adc r1, r21
-    mov r20, r1
-    ldd r16, Y+14               ; t[14]
-    ldd r22, Y+46               ; t[46]
-    mul r22, r23
-    add r16, r0
-    adc r1, r21
-    add r16, r20
-    adc r1, r21
-    mov r20, r1
+    mul r19, r25                ; 38 t[47]
     ldd r17, Y+15               ; t[15]
-    ldd r22, Y+47               ; t[47]
-    mul r22, r23
     add r17, r0
     adc r1, r21
-    add r17, r20
+    add r17, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+16               ; t[16]
+    mov r24, r1
+    clr r18
     ldd r22, Y+48               ; t[48]
-    mul r22, r23
-    add r18, r0
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[48]
+    ldd r22, Y+16               ; t[16]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+16, r18
-    ldd r18, Y+17               ; t[17]
+    mov r24, r1
+    std Y+16, r22               ; r[16] for now
+    clr r19
     ldd r22, Y+49               ; t[49]
-    mul r22, r23
-    add r18, r0
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[49]
+    ldd r22, Y+17               ; t[17]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+17, r18
-    ldd r18, Y+18               ; t[18]
+    mov r24, r1
+    std Y+17, r22               ; r[17] for now
+    clr r20
     ldd r22, Y+50               ; t[50]
-    mul r22, r23
-    add r18, r0
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[50]
+    ldd r22, Y+18               ; t[18]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+18, r18
-    ldd r18, Y+19               ; t[19]
+    mov r24, r1
+    std Y+18, r22               ; r[18] for now
+    clr r18
     ldd r22, Y+51               ; t[51]
-    mul r22, r23
-    add r18, r0
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[51]
+    ldd r22, Y+19               ; t[19]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+19, r18
-    ldd r18, Y+20               ; t[20]
+    mov r24, r1
+    std Y+19, r22               ; r[19] for now
+    clr r19
     ldd r22, Y+52               ; t[52]
-    mul r22, r23
-    add r18, r0
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[52]
+    ldd r22, Y+20               ; t[20]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+20, r18
-    ldd r18, Y+21               ; t[21]
+    mov r24, r1
+    std Y+20, r22               ; r[20] for now
+    clr r20
     ldd r22, Y+53               ; t[53]
-    mul r22, r23
-    add r18, r0
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[53]
+    ldd r22, Y+21               ; t[21]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+21, r18
-    ldd r18, Y+22               ; t[22]
+    mov r24, r1
+    std Y+21, r22               ; r[21] for now
+    clr r18
     ldd r22, Y+54               ; t[54]
-    mul r22, r23
-    add r18, r0
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[54]
+    ldd r22, Y+22               ; t[22]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+22, r18
-    ldd r18, Y+23               ; t[23]
+    mov r24, r1
+    std Y+22, r22               ; r[22] for now
+    clr r19
     ldd r22, Y+55               ; t[55]
-    mul r22, r23
-    add r18, r0
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[55]
+    ldd r22, Y+23               ; t[23]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+23, r18
-    ldd r18, Y+24               ; t[24]
+    mov r24, r1
+    std Y+23, r22               ; r[23] for now
+    clr r20
     ldd r22, Y+56               ; t[56]
-    mul r22, r23
-    add r18, r0
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[56]
+    ldd r22, Y+24               ; t[24]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+24, r18
-    ldd r18, Y+25               ; t[25]
+    mov r24, r1
+    std Y+24, r22               ; r[24] for now
+    clr r18
     ldd r22, Y+57               ; t[57]
-    mul r22, r23
-    add r18, r0
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[57]
+    ldd r22, Y+25               ; t[25]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+25, r18
-    ldd r18, Y+26               ; t[26]
+    mov r24, r1
+    std Y+25, r22               ; r[25] for now
+    clr r19
     ldd r22, Y+58               ; t[58]
-    mul r22, r23
-    add r18, r0
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[58]
+    ldd r22, Y+26               ; t[26]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+26, r18
-    ldd r18, Y+27               ; t[27]
+    mov r24, r1
+    std Y+26, r22               ; r[26] for now
+    clr r20
     ldd r22, Y+59               ; t[59]
-    mul r22, r23
-    add r18, r0
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[59]
+    ldd r22, Y+27               ; t[27]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+27, r18
-    ldd r18, Y+28               ; t[28]
+    mov r24, r1
+    std Y+27, r22               ; r[27] for now
+    clr r18
     ldd r22, Y+60               ; t[60]
-    mul r22, r23
-    add r18, r0
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[60]
+    ldd r22, Y+28               ; t[28]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+28, r18
-    ldd r18, Y+29               ; t[29]
+    mov r24, r1
+    std Y+28, r22               ; r[28] for now
+    clr r19
     ldd r22, Y+61               ; t[61]
-    mul r22, r23
-    add r18, r0
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[61]
+    ldd r22, Y+29               ; t[29]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+29, r18
-    ldd r18, Y+30               ; t[30]
+    mov r24, r1
+    std Y+29, r22               ; r[29] for now
+    clr r20
     ldd r22, Y+62               ; t[62]
-    mul r22, r23
-    add r18, r0
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[62]
+    ldd r22, Y+30               ; t[30]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+30, r18
-    ldd r18, Y+31               ; t[31]
+    mov r24, r1
+    std Y+30, r22               ; r[30] for now
+    clr r18
     ldd r22, Y+63               ; t[63]
-    mul r22, r23
-    add r18, r0
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[63]
+    ldd r22, Y+31               ; t[31]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+31, r18
-    mul r20, r23                ; 38 c
+    mov r24, r1
+    std Y+31, r22               ; r[31] for now
+    clr r19
+    movw r30, r26               ; Z = r
+    mul r24, r25                ; 38 c
     add r2, r0
     adc r3, r1
     adc r4, r21
@@ -4885,8 +4802,8 @@ MCU_FN(x25519, fe_mul):
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    subi r28, lo8(-95)          ; SP back: Y - 1 + 96
-    sbci r29, hi8(-95)
+    subi r28, lo8(-87)          ; SP back: Y - 1 + 88
+    sbci r29, hi8(-87)
     in r0, 0x3f
     cli
     out 0x3e, r29
@@ -6183,12 +6100,11 @@ MCU_FN(x25519, fe_sqr):
     mov r18, r0
     mov r19, r1
     clr r20
+    ldd r22, Y+16               ; t[16] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+16               ; t[16] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+16, r18               ; t[16]
     mul r2, r3                  ; a[8] a[9]
@@ -6198,12 +6114,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+17               ; t[17] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+17               ; t[17] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+17, r18               ; t[17]
     mul r2, r4                  ; a[8] a[10]
@@ -6217,12 +6132,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+18               ; t[18] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+18               ; t[18] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+18, r18               ; t[18]
     mul r2, r5                  ; a[8] a[11]
@@ -6236,12 +6150,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+19               ; t[19] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+19               ; t[19] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+19, r18               ; t[19]
     mul r2, r6                  ; a[8] a[12]
@@ -6259,12 +6172,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+20               ; t[20] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+20               ; t[20] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+20, r18               ; t[20]
     mul r2, r7                  ; a[8] a[13]
@@ -6282,12 +6194,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+21               ; t[21] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+21               ; t[21] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+21, r18               ; t[21]
     mul r2, r8                  ; a[8] a[14]
@@ -6309,12 +6220,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+22               ; t[22] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+22               ; t[22] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+22, r18               ; t[22]
     mul r2, r9                  ; a[8] a[15]
@@ -6336,12 +6246,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+23               ; t[23] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+23               ; t[23] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+23, r18               ; t[23]
     ldd r10, Z+16               ; a[16]
@@ -6368,12 +6277,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+24               ; t[24] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+24               ; t[24] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+24, r18               ; t[24]
     ldd r11, Z+17               ; a[17]
@@ -6400,12 +6308,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+25               ; t[25] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+25               ; t[25] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+25, r18               ; t[25]
     ldd r12, Z+18               ; a[18]
@@ -6436,12 +6343,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+26               ; t[26] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+26               ; t[26] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+26, r18               ; t[26]
     ldd r13, Z+19               ; a[19]
@@ -6472,12 +6378,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+27               ; t[27] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+27               ; t[27] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+27, r18               ; t[27]
     ldd r14, Z+20               ; a[20]
@@ -6512,12 +6417,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+28               ; t[28] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+28               ; t[28] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+28, r18               ; t[28]
     ldd r15, Z+21               ; a[21]
@@ -6552,12 +6456,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+29               ; t[29] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+29               ; t[29] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+29, r18               ; t[29]
     ldd r16, Z+22               ; a[22]
@@ -6596,12 +6499,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+30               ; t[30] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+30               ; t[30] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+30, r18               ; t[30]
     ldd r17, Z+23               ; a[23]
@@ -6640,12 +6542,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+31               ; t[31] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+31               ; t[31] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+31, r18               ; t[31]
     ldd r10, Z+24               ; a[24]
@@ -6684,12 +6585,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r19
     rol r20
+    ldd r22, Y+32               ; t[32] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+32               ; t[32] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+32, r18               ; t[32]
     ldd r11, Z+25               ; a[25]
@@ -6728,12 +6628,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+33               ; t[33] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+33               ; t[33] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+33, r18               ; t[33]
     ldd r12, Z+26               ; a[26]
@@ -6772,12 +6671,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r19
     rol r20
+    ldd r22, Y+34               ; t[34] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+34               ; t[34] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+34, r18               ; t[34]
     ldd r13, Z+27               ; a[27]
@@ -6816,12 +6714,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+35               ; t[35] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+35               ; t[35] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+35, r18               ; t[35]
     ldd r14, Z+28               ; a[28]
@@ -6860,12 +6757,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r19
     rol r20
+    ldd r22, Y+36               ; t[36] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+36               ; t[36] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+36, r18               ; t[36]
     ldd r15, Z+29               ; a[29]
@@ -6904,12 +6800,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+37               ; t[37] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+37               ; t[37] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+37, r18               ; t[37]
     ldd r16, Z+30               ; a[30]
@@ -6948,12 +6843,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r19
     rol r20
+    ldd r22, Y+38               ; t[38] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+38               ; t[38] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+38, r18               ; t[38]
     ldd r17, Z+31               ; a[31]
@@ -6992,12 +6886,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+39               ; t[39] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+39               ; t[39] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+39, r18               ; t[39]
     mul r3, r17                 ; a[9] a[31]
@@ -7031,12 +6924,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r19
     rol r20
+    ldd r22, Y+40               ; t[40] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+40               ; t[40] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+40, r18               ; t[40]
     mul r4, r17                 ; a[10] a[31]
@@ -7182,12 +7074,11 @@ MCU_FN(x25519, fe_sqr):
     mov r18, r0
     mov r19, r1
     clr r20
+    ldd r22, Y+32               ; t[32] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+32               ; t[32] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+32, r18               ; t[32]
     mul r2, r3                  ; a[16] a[17]
@@ -7197,12 +7088,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+33               ; t[33] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+33               ; t[33] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+33, r18               ; t[33]
     mul r2, r4                  ; a[16] a[18]
@@ -7216,12 +7106,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+34               ; t[34] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+34               ; t[34] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+34, r18               ; t[34]
     mul r2, r5                  ; a[16] a[19]
@@ -7235,12 +7124,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+35               ; t[35] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+35               ; t[35] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+35, r18               ; t[35]
     mul r2, r6                  ; a[16] a[20]
@@ -7258,12 +7146,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+36               ; t[36] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+36               ; t[36] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+36, r18               ; t[36]
     mul r2, r7                  ; a[16] a[21]
@@ -7281,12 +7168,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+37               ; t[37] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+37               ; t[37] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+37, r18               ; t[37]
     mul r2, r8                  ; a[16] a[22]
@@ -7308,12 +7194,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+38               ; t[38] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+38               ; t[38] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+38, r18               ; t[38]
     mul r2, r9                  ; a[16] a[23]
@@ -7335,12 +7220,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+39               ; t[39] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+39               ; t[39] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+39, r18               ; t[39]
     ldd r10, Z+24               ; a[24]
@@ -7367,12 +7251,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+40               ; t[40] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+40               ; t[40] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+40, r18               ; t[40]
     ldd r11, Z+25               ; a[25]
@@ -7399,12 +7282,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+41               ; t[41] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+41               ; t[41] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+41, r18               ; t[41]
     ldd r12, Z+26               ; a[26]
@@ -7435,12 +7317,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+42               ; t[42] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+42               ; t[42] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+42, r18               ; t[42]
     ldd r13, Z+27               ; a[27]
@@ -7471,12 +7352,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+43               ; t[43] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+43               ; t[43] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+43, r18               ; t[43]
     ldd r14, Z+28               ; a[28]
@@ -7511,12 +7391,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+44               ; t[44] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+44               ; t[44] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+44, r18               ; t[44]
     ldd r15, Z+29               ; a[29]
@@ -7551,12 +7430,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+45               ; t[45] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+45               ; t[45] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+45, r18               ; t[45]
     ldd r16, Z+30               ; a[30]
@@ -7595,12 +7473,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+46               ; t[46] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+46               ; t[46] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+46, r18               ; t[46]
     ldd r17, Z+31               ; a[31]
@@ -7639,12 +7516,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+47               ; t[47] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+47               ; t[47] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+47, r18               ; t[47]
     mul r3, r17                 ; a[17] a[31]
@@ -7678,12 +7554,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r19
     rol r20
+    ldd r22, Y+48               ; t[48] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+48               ; t[48] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+48, r18               ; t[48]
     mul r4, r17                 ; a[18] a[31]
@@ -7829,12 +7704,11 @@ MCU_FN(x25519, fe_sqr):
     mov r18, r0
     mov r19, r1
     clr r20
+    ldd r22, Y+48               ; t[48] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+48               ; t[48] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+48, r18               ; t[48]
     mul r2, r3                  ; a[24] a[25]
@@ -7844,12 +7718,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+49               ; t[49] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+49               ; t[49] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+49, r18               ; t[49]
     mul r2, r4                  ; a[24] a[26]
@@ -7863,12 +7736,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+50               ; t[50] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+50               ; t[50] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+50, r18               ; t[50]
     mul r2, r5                  ; a[24] a[27]
@@ -7882,12 +7754,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+51               ; t[51] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+51               ; t[51] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+51, r18               ; t[51]
     mul r2, r6                  ; a[24] a[28]
@@ -7905,12 +7776,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+52               ; t[52] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+52               ; t[52] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+52, r18               ; t[52]
     mul r2, r7                  ; a[24] a[29]
@@ -7928,12 +7798,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+53               ; t[53] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+53               ; t[53] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+53, r18               ; t[53]
     mul r2, r8                  ; a[24] a[30]
@@ -7955,12 +7824,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+54               ; t[54] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+54               ; t[54] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+54, r18               ; t[54]
     mul r2, r9                  ; a[24] a[31]
@@ -7982,12 +7850,11 @@ MCU_FN(x25519, fe_sqr):
     lsl r18                     ; the cross products count twice
     rol r24
     rol r25
+    ldd r22, Y+55               ; t[55] so far
+    add r19, r22
+    adc r20, r21
     add r18, r19                ; carry in
     adc r24, r20
-    adc r25, r21
-    ldd r22, Y+55               ; t[55] so far
-    add r18, r22
-    adc r24, r21
     adc r25, r21
     std Y+55, r18               ; t[55]
     mul r3, r9                  ; a[25] a[31]
@@ -8009,12 +7876,11 @@ MCU_FN(x25519, fe_sqr):
     add r18, r0
     adc r19, r1
     adc r20, r21
+    ldd r22, Y+56               ; t[56] so far
+    add r24, r22
+    adc r25, r21
     add r18, r24                ; carry in
     adc r19, r25
-    adc r20, r21
-    ldd r22, Y+56               ; t[56] so far
-    add r18, r22
-    adc r19, r21
     adc r20, r21
     std Y+56, r18               ; t[56]
     mul r4, r9                  ; a[26] a[31]
@@ -8107,276 +7973,276 @@ MCU_FN(x25519, fe_sqr):
     std Y+63, r19               ; t[63] (carry out of the block)
     movw r30, r26               ; Z = r
     ldi r23, 38
+    ldd r18, Y+32               ; t[32]
+    mul r18, r23                ; 38 t[32]
     ldd r2, Y+0                 ; t[0]
-    ldd r22, Y+32               ; t[32]
-    mul r22, r23
     add r2, r0
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+33               ; t[33]
+    mul r18, r23                ; 38 t[33]
     ldd r3, Y+1                 ; t[1]
-    ldd r22, Y+33               ; t[33]
-    mul r22, r23
     add r3, r0
     adc r1, r21
     add r3, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+34               ; t[34]
+    mul r18, r23                ; 38 t[34]
     ldd r4, Y+2                 ; t[2]
-    ldd r22, Y+34               ; t[34]
-    mul r22, r23
     add r4, r0
     adc r1, r21
     add r4, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+35               ; t[35]
+    mul r18, r23                ; 38 t[35]
     ldd r5, Y+3                 ; t[3]
-    ldd r22, Y+35               ; t[35]
-    mul r22, r23
     add r5, r0
     adc r1, r21
     add r5, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+36               ; t[36]
+    mul r18, r23                ; 38 t[36]
     ldd r6, Y+4                 ; t[4]
-    ldd r22, Y+36               ; t[36]
-    mul r22, r23
     add r6, r0
     adc r1, r21
     add r6, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+37               ; t[37]
+    mul r18, r23                ; 38 t[37]
     ldd r7, Y+5                 ; t[5]
-    ldd r22, Y+37               ; t[37]
-    mul r22, r23
     add r7, r0
     adc r1, r21
     add r7, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+38               ; t[38]
+    mul r18, r23                ; 38 t[38]
     ldd r8, Y+6                 ; t[6]
-    ldd r22, Y+38               ; t[38]
-    mul r22, r23
     add r8, r0
     adc r1, r21
     add r8, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+39               ; t[39]
+    mul r18, r23                ; 38 t[39]
     ldd r9, Y+7                 ; t[7]
-    ldd r22, Y+39               ; t[39]
-    mul r22, r23
     add r9, r0
     adc r1, r21
     add r9, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+40               ; t[40]
+    mul r18, r23                ; 38 t[40]
     ldd r10, Y+8                ; t[8]
-    ldd r22, Y+40               ; t[40]
-    mul r22, r23
     add r10, r0
     adc r1, r21
     add r10, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+41               ; t[41]
+    mul r18, r23                ; 38 t[41]
     ldd r11, Y+9                ; t[9]
-    ldd r22, Y+41               ; t[41]
-    mul r22, r23
     add r11, r0
     adc r1, r21
     add r11, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+42               ; t[42]
+    mul r18, r23                ; 38 t[42]
     ldd r12, Y+10               ; t[10]
-    ldd r22, Y+42               ; t[42]
-    mul r22, r23
     add r12, r0
     adc r1, r21
     add r12, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+43               ; t[43]
+    mul r18, r23                ; 38 t[43]
     ldd r13, Y+11               ; t[11]
-    ldd r22, Y+43               ; t[43]
-    mul r22, r23
     add r13, r0
     adc r1, r21
     add r13, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+44               ; t[44]
+    mul r18, r23                ; 38 t[44]
     ldd r14, Y+12               ; t[12]
-    ldd r22, Y+44               ; t[44]
-    mul r22, r23
     add r14, r0
     adc r1, r21
     add r14, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+45               ; t[45]
+    mul r18, r23                ; 38 t[45]
     ldd r15, Y+13               ; t[13]
-    ldd r22, Y+45               ; t[45]
-    mul r22, r23
     add r15, r0
     adc r1, r21
     add r15, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+46               ; t[46]
+    mul r18, r23                ; 38 t[46]
     ldd r16, Y+14               ; t[14]
-    ldd r22, Y+46               ; t[46]
-    mul r22, r23
     add r16, r0
     adc r1, r21
     add r16, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+47               ; t[47]
+    mul r18, r23                ; 38 t[47]
     ldd r17, Y+15               ; t[15]
-    ldd r22, Y+47               ; t[47]
-    mul r22, r23
     add r17, r0
     adc r1, r21
     add r17, r20
     adc r1, r21
     mov r20, r1
+    ldd r18, Y+48               ; t[48]
+    mul r18, r23                ; 38 t[48]
     ldd r18, Y+16               ; t[16]
-    ldd r22, Y+48               ; t[48]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+16, r18
+    std Y+16, r18               ; r[16] for now
+    ldd r18, Y+49               ; t[49]
+    mul r18, r23                ; 38 t[49]
     ldd r18, Y+17               ; t[17]
-    ldd r22, Y+49               ; t[49]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+17, r18
+    std Y+17, r18               ; r[17] for now
+    ldd r18, Y+50               ; t[50]
+    mul r18, r23                ; 38 t[50]
     ldd r18, Y+18               ; t[18]
-    ldd r22, Y+50               ; t[50]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+18, r18
+    std Y+18, r18               ; r[18] for now
+    ldd r18, Y+51               ; t[51]
+    mul r18, r23                ; 38 t[51]
     ldd r18, Y+19               ; t[19]
-    ldd r22, Y+51               ; t[51]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+19, r18
+    std Y+19, r18               ; r[19] for now
+    ldd r18, Y+52               ; t[52]
+    mul r18, r23                ; 38 t[52]
     ldd r18, Y+20               ; t[20]
-    ldd r22, Y+52               ; t[52]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+20, r18
+    std Y+20, r18               ; r[20] for now
+    ldd r18, Y+53               ; t[53]
+    mul r18, r23                ; 38 t[53]
     ldd r18, Y+21               ; t[21]
-    ldd r22, Y+53               ; t[53]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+21, r18
+    std Y+21, r18               ; r[21] for now
+    ldd r18, Y+54               ; t[54]
+    mul r18, r23                ; 38 t[54]
     ldd r18, Y+22               ; t[22]
-    ldd r22, Y+54               ; t[54]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+22, r18
+    std Y+22, r18               ; r[22] for now
+    ldd r18, Y+55               ; t[55]
+    mul r18, r23                ; 38 t[55]
     ldd r18, Y+23               ; t[23]
-    ldd r22, Y+55               ; t[55]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+23, r18
+    std Y+23, r18               ; r[23] for now
+    ldd r18, Y+56               ; t[56]
+    mul r18, r23                ; 38 t[56]
     ldd r18, Y+24               ; t[24]
-    ldd r22, Y+56               ; t[56]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+24, r18
+    std Y+24, r18               ; r[24] for now
+    ldd r18, Y+57               ; t[57]
+    mul r18, r23                ; 38 t[57]
     ldd r18, Y+25               ; t[25]
-    ldd r22, Y+57               ; t[57]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+25, r18
+    std Y+25, r18               ; r[25] for now
+    ldd r18, Y+58               ; t[58]
+    mul r18, r23                ; 38 t[58]
     ldd r18, Y+26               ; t[26]
-    ldd r22, Y+58               ; t[58]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+26, r18
+    std Y+26, r18               ; r[26] for now
+    ldd r18, Y+59               ; t[59]
+    mul r18, r23                ; 38 t[59]
     ldd r18, Y+27               ; t[27]
-    ldd r22, Y+59               ; t[59]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+27, r18
+    std Y+27, r18               ; r[27] for now
+    ldd r18, Y+60               ; t[60]
+    mul r18, r23                ; 38 t[60]
     ldd r18, Y+28               ; t[28]
-    ldd r22, Y+60               ; t[60]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+28, r18
+    std Y+28, r18               ; r[28] for now
+    ldd r18, Y+61               ; t[61]
+    mul r18, r23                ; 38 t[61]
     ldd r18, Y+29               ; t[29]
-    ldd r22, Y+61               ; t[61]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+29, r18
+    std Y+29, r18               ; r[29] for now
+    ldd r18, Y+62               ; t[62]
+    mul r18, r23                ; 38 t[62]
     ldd r18, Y+30               ; t[30]
-    ldd r22, Y+62               ; t[62]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+30, r18
+    std Y+30, r18               ; r[30] for now
+    ldd r18, Y+63               ; t[63]
+    mul r18, r23                ; 38 t[63]
     ldd r18, Y+31               ; t[31]
-    ldd r22, Y+63               ; t[63]
-    mul r22, r23
     add r18, r0
     adc r1, r21
     add r18, r20
     adc r1, r21
     mov r20, r1
-    std Y+31, r18
+    std Y+31, r18               ; r[31] for now
     mul r20, r23                ; 38 c
     add r2, r0
     adc r3, r1

@@ -86,7 +86,7 @@ def frame_leave(a: Asm, size: int) -> None:
     a("ret")
 
 
-def product_rows(a: Asm, n: int = 32, out: int = 0, boff: int = 0) -> None:
+def product_rows(a: Asm, n: int = 32, out: int = 0, boff: int = 0, preloaded: bool = False) -> None:
     """Y[out..out+2n-1] = (n bytes at X, read with LD X+) * (n bytes at Z+boff), in n/8 row blocks: 8
     bytes of the left operand in A, the right one streamed through the window W (byte j in W[j % 8],
     loaded once per block, when column j first needs it), product scanning over the n + 7 columns of
@@ -97,7 +97,8 @@ def product_rows(a: Asm, n: int = 32, out: int = 0, boff: int = 0) -> None:
     for k in range(n // 8):
         a.note(f"row block {k}: x[{8 * k}..{8 * k + 7}] * y[0..{n - 1}] -> Y+{out + 8 * k}")
         for i in range(8):
-            a(f"ld {A[i]}, X+", f"x[{8 * k + i}]")
+            if not (preloaded and k == 0):
+                a(f"ld {A[i]}, X+", f"x[{8 * k + i}]")
         lo, mid, hi = pool
         for r in pool:
             a(f"clr {r}")
@@ -150,31 +151,30 @@ def karatsuba(a: Asm) -> None:
     product_rows(a, 16, 0, 0)
     a.note("H = a_h b_h -> t[32..63]")
     product_rows(a, 16, 32, 16)
+    absdiff(a, "Z", q)                # Z = b: db
+    a("movw r30, r28", "Z = d = Y + 64")
+    a("subi r30, lo8(-64)")
+    a("sbci r31, hi8(-64)")
+    for k in range(16):
+        a(f"std Z+{k}, {R[k]}", f"db[{k}]")
     a("sbiw r26, 32", "X = a")
-    absdiff(a, "X", q)
-    a("movw r26, r28", "X = d = Y + 64")
-    a("subi r26, lo8(-64)")
-    a("sbci r27, hi8(-64)")
-    for k in range(16):
-        a(f"st X+, {R[k]}", f"da[{k}]")
-    absdiff(a, "Z", "r18")
-    for k in range(16):
-        a(f"st X+, {R[k]}", f"db[{k}]")
+    absdiff(a, "X", "r18")            # da: bytes 0..7 stay in A for M's first row block
+    for k in range(8, 16):
+        a(f"std Z+{16 + k - 8}, {R[k]}", f"da[{k}]")
     a(f"eor {q}, r18", "signs differ: 0xff ...")
     a(f"com {q}", "q = 0xff: the middle term takes -M, q = 0: +M")
-    a("movw r26, r28", "X = da")
-    a("subi r26, lo8(-64)")
-    a("sbci r27, hi8(-64)")
-    a("movw r30, r28", "Z = db")
-    a("subi r30, lo8(-80)")
-    a("sbci r31, hi8(-80)")
+    a("movw r26, r30", "X = da[8..15]")
+    a("adiw r26, 16")
     a("movw r28, r24", "Y = r for M")
     a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31]")
-    product_rows(a, 16, 0, 0)
+    product_rows(a, 16, 0, 0, preloaded=True)
     a(f"in r28, {SPL}")
     a(f"in r29, {SPH}")
     a("adiw r28, 1", "Y = t again")
     a("movw r30, r24", "Z = M")
+    a("movw r26, r24", "X = r (for the end)")
+    cr, c38 = "r24", "r25"
+    a(f"ldi {c38}, 38")
     lo, hi = "r18", "r19"
     a(f"mov {lo}, {q}")
     a(f"neg {lo}", "the +1 of -M = ~M + 1")
@@ -206,9 +206,14 @@ def karatsuba(a: Asm) -> None:
         else:
             a(f"add {lo}, {q}", "the sign of -+M")
             a(f"adc {hi}, {ZERO}")
-        a(f"std Y+{pos}, {lo}", f"t[{pos}]")
+        if k < 16:
+            a(f"std Y+{pos}, {lo}", f"t[{pos}]")
+        else:                         # t[pos] is final: the reduction's byte pos - 32 right away
+            reduce_step(a, pos - 32, lo, cr, c38, T)
         lo, hi, spare = hi, spare, lo
         a(f"clr {hi}")
+    a("movw r30, r26", "Z = r")
+    reduce_fold(a, cr, c38)
 
 
 def square_rows(a: Asm) -> None:
@@ -271,14 +276,13 @@ def square_rows(a: Asm) -> None:
             if not started:
                 for r in s:
                     a(f"clr {r}")
+            if c <= written:              # earlier blocks' byte into the carry first (< 2^16 + 2^8)
+                a(f"ldd {T}, Y+{c}", f"t[{c}] so far")
+                a(f"add {kk[0]}, {T}")
+                a(f"adc {kk[1]}, {ZERO}")
             a(f"add {s0}, {kk[0]}", "carry in")
             a(f"adc {s1}, {kk[1]}")
             a(f"adc {s2}, {ZERO}")
-            if c <= written:
-                a(f"ldd {T}, Y+{c}", f"t[{c}] so far")
-                a(f"add {s0}, {T}")
-                a(f"adc {s1}, {ZERO}")
-                a(f"adc {s2}, {ZERO}")
             a(f"std Y+{c}, {s0}", f"t[{c}]")
             s, kk = [s0, kk[0], kk[1]], [s1, s2]
         for n, r in enumerate(kk):
@@ -287,54 +291,68 @@ def square_rows(a: Asm) -> None:
         written = min(63, last_col + 2)
 
 
-def reduce(a: Asm) -> None:
-    """r = t mod p, below 2^256, from t at Y, r at Z: r = t_lo + 38 t_hi byte by byte (MUL by 38, a
-    one-byte carry: 38 * 255 + 255 + 39 < 2^14), bytes 0..15 kept in r2..r17, 16..31 back in t; the
-    carry c out of byte 31 (< 40) folded as 38 c (a MUL) through all 32 bytes; a carry out of that is
-    possible only when the sum wrapped below 38 * 40, so 38 more (mask, ANDI) into bytes 0..1 is final."""
-    R = [f"r{i}" for i in range(2, 18)]
-    cr = "r20"
-    a(f"ldi {C38}, 38")
-    for k in range(32):
-        d = R[k] if k < 16 else "r18"
-        a(f"ldd {d}, Y+{k}", f"t[{k}]")
-        a(f"ldd {T}, Y+{k + 32}", f"t[{k + 32}]")
-        a(f"mul {T}, {C38}")
-        a(f"add {d}, r0")
+R16 = [f"r{i}" for i in range(2, 18)]
+
+
+def reduce_step(a: Asm, k: int, hi: str | None, cr: str, c38: str, tmp: str) -> None:
+    """Byte k of r = t_lo + 38 t_hi: t[k] + 38 t[k + 32] + the carry cr (one byte: 38 * 255 + 255 + 39
+    < 2^14); the byte stays in r2..r17 for k < 16, goes back to t[k] for k >= 16. hi: the register
+    holding t[k + 32] (None: load it into tmp)."""
+    if hi is None:
+        a(f"ldd {tmp}, Y+{k + 32}", f"t[{k + 32}]")
+        hi = tmp
+    d = R16[k] if k < 16 else tmp
+    a(f"mul {hi}, {c38}", f"38 t[{k + 32}]")
+    a(f"ldd {d}, Y+{k}", f"t[{k}]")
+    a(f"add {d}, r0")
+    a(f"adc r1, {ZERO}")
+    if k > 0:
+        a(f"add {d}, {cr}")
         a(f"adc r1, {ZERO}")
-        if k > 0:
-            a(f"add {d}, {cr}")
-            a(f"adc r1, {ZERO}")
-        a(f"mov {cr}, r1")
-        if k >= 16:
-            a(f"std Y+{k}, {d}")
-    a(f"mul {cr}, {C38}", "38 c")
-    a(f"add {R[0]}, r0")
-    a(f"adc {R[1]}, r1")
+    a(f"mov {cr}, r1")
+    if k >= 16:
+        a(f"std Y+{k}, {d}", f"r[{k}] for now")
+
+
+def reduce_fold(a: Asm, cr: str, c38: str) -> None:
+    """The carry c out of byte 31 (< 40) folded as 38 c (a MUL) through all 32 bytes (r2..r17, then
+    t[16..31]), r written at Z; a carry out of that is possible only when the sum wrapped below
+    38 * 40, so 38 more (mask, ANDI) into bytes 0..1 is final."""
+    a(f"mul {cr}, {c38}", "38 c")
+    a(f"add {R16[0]}, r0")
+    a(f"adc {R16[1]}, r1")
     for k in range(2, 16):
-        a(f"adc {R[k]}, {ZERO}")
+        a(f"adc {R16[k]}, {ZERO}")
     for k in range(16, 32):
         a(f"ldd {T}, Y+{k}")
         a(f"adc {T}, {ZERO}")
         a(f"std Z+{k}, {T}", f"r[{k}]")
     a(f"sbc {T}, {T}", "0 or 0xff: the last carry ...")
     a(f"andi {T}, 38", "... as 38")
-    a(f"add {R[0]}, {T}")
-    a(f"adc {R[1]}, {ZERO}")
+    a(f"add {R16[0]}, {T}")
+    a(f"adc {R16[1]}, {ZERO}")
     for k in range(16):
-        a(f"std Z+{k}, {R[k]}", f"r[{k}]")
+        a(f"std Z+{k}, {R16[k]}", f"r[{k}]")
+
+
+def reduce(a: Asm) -> None:
+    """r = t mod p, below 2^256, from t at Y, r at Z: r = t_lo + 38 t_hi byte by byte (reduce_step),
+    then the top carry folded back (reduce_fold)."""
+    cr = "r20"
+    a(f"ldi {C38}, 38")
+    for k in range(32):
+        reduce_step(a, k, None, cr, C38, "r18")
+    reduce_fold(a, cr, C38)
 
 
 def fe_mul() -> tuple[list[str], int]:
     a = Asm()
-    frame_enter(a, 96)
+    frame_enter(a, 88)
     a("movw r26, r22", "X = a")
     a("movw r30, r20", "Z = b")
     a(f"clr {ZERO}")
     karatsuba(a)
-    a("movw r30, r24", "Z = r")
-    reduce(a)
-    frame_leave(a, 96)
+    frame_leave(a, 88)
     return begin("fe_mul") + a.lines + end("fe_mul"), a.cycles
 
 
