@@ -17,13 +17,14 @@
  *   W, a window of eight bytes of the right operand (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20,
  *   r24, r25) the column accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant
  *   38 (fe_mul: first the Karatsuba sign mask); X, Z the operands (fe_sqr: Z a, X r); Y the 64-byte
- *   product t on the stack (fe_mul: 96 bytes, t and the two 16-byte differences).
+ *   product t on the stack (fe_mul: 88 bytes, t, |b_l - b_h| and the high half of |a_l - a_h|).
  *   Row blocks: 8 bytes of the left operand in A, the right one streamed through W (each byte loaded
  *   once per block), product scanning inside a block (MUL, ADD, ADC, ADC: 5 cycles a product), the
  *   columns of later blocks added to what earlier blocks stored.
  *   fe_mul: one level of subtractive Karatsuba, 768 MULs instead of 1,024: L = a_l b_l and H = a_h b_h
  *   into t, M = |a_l - a_h| |b_l - b_h| into r (the differences' borrows as masks, (d ^ m) - m), then
- *   t += 2^128 (L + H -+ M) in one pass (-M as ~M + 1, sign extended; the sign from the masks).
+ *   t += 2^128 (L + H -+ M) in one pass (-M as ~M + 1, sign extended; the sign from the masks), which
+ *   also computes the reduction's byte j as soon as t[32 + j] is final.
  *   fe_sqr: only the 528 products a_i a_j with i <= j: each column's cross sum doubled in registers
  *   before the square on its diagonal, the carry and earlier blocks' byte are added.
  *   Reduction: t_lo + 38 t_hi (MUL by 38), the top carry folded back as 38 times itself, a final carry
