@@ -117,7 +117,7 @@ EXPORTS = [
     ("armv7m", "tinyjambu", "ref-normal"), ("armv7m", "ascon", None), ("armv7m", "x25519", "cm3-fast"),
     ("avr", "lea", None), ("avr", "aria", None), ("avr", "aes", None), ("avr", "chacha20", None),
     ("avr", "keccak", None), ("avr", "mpmul", None), ("avr", "pipo", None), ("avr", "tinyjambu", "avr-fast"),
-    ("avr", "ascon", None), ("avr", "x25519", "ref"),
+    ("avr", "ascon", None), ("avr", "x25519", "avr-fast"),
 ]
 
 

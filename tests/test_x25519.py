@@ -189,7 +189,13 @@ def test_cm3_has_no_variable_time_multiply() -> None:
         assert not bad, f"{impl}: {bad[:3]}"
 
 
-@pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m")])
+def test_avr_generated_code_is_current() -> None:
+    proc = subprocess.run([sys.executable, "crypto/x25519/avr/gen_fe.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m"), ("avr-fast", "avr")])
 def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
     """fe_add, fe_sub and fe_cswap2 in assembly (X25519_GLUE_ASM), called directly: the double folds of
     the carry (a + b near 2^257) and of the borrow (a - b just below 0) that random ladders rarely
@@ -211,6 +217,9 @@ def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
             assert r <= m and (r - a - b) % P == 0, ("add", hex(a), hex(b))
             r = call("fe_sub", a, b)
             assert r <= m and (r - a + b) % P == 0, ("sub", hex(a), hex(b))
+            if impl == "avr-fast":          # X25519_GLUE_ASM=2: a24 in assembly too
+                r = call("fe_add_a24", a, b)
+                assert r <= m and (r - a - 121665 * b) % P == 0, ("a24", hex(a), hex(b))
     x, y = rng.randbytes(64), rng.randbytes(64)
     for swap in (0, 1):
         res = fw.board.call(sym + "fe_cswap2", [Buf(x, out=True), Buf(y, out=True), Int(swap, 4)])

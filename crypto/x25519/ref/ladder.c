@@ -31,6 +31,7 @@ typedef uint32_t fe[8];
 #define FE_MUL MCU_FN(x25519, fe_mul)
 #define FE_SQR MCU_FN(x25519, fe_sqr)
 
+#if !defined(X25519_GLUE_ASM) || X25519_GLUE_ASM < 2   /* fe_add_a24 in C and the C fe_add use it */
 /* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
  * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
 static void fe_fold(fe r, uint32_t c)
@@ -45,11 +46,13 @@ static void fe_fold(fe r, uint32_t c)
     }
     r[0] += fe_carry38((uint32_t)t);
 }
+#endif
 
 /* X25519_GLUE_ASM: 1 where the implementation brings fe_add/fe_sub/fe_cswap2 in assembly (rv32-fast,
- * cm3-fast), 0 for the C versions below; fixed per implementation in META.yml, never defaulted. */
+ * cm3-fast), 2 where it brings fe_add_a24 too (avr-fast), 0 for the C versions below; fixed per
+ * implementation in META.yml, never defaulted. */
 #ifndef X25519_GLUE_ASM
-#error "X25519_GLUE_ASM must be defined: 1 with the assembly glue (rv32-fast, cm3-fast), 0 for the C (ref)"
+#error "X25519_GLUE_ASM must be defined: 1 or 2 with the assembly glue (rv32-fast, cm3-fast; avr-fast), 0 for the C (ref)"
 #endif
 #if X25519_GLUE_ASM
 /* The implementation brings fe_add, fe_sub and fe_cswap2 in assembly (the same contracts as below). */
@@ -143,6 +146,11 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 }
 #endif
 
+#if X25519_GLUE_ASM >= 2
+/* r = a + 121665 * e in assembly (avr-fast: the C below costs avr-gcc 32-bit library products). */
+void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
+#define fe_add_a24 MCU_FN(x25519, fe_add_a24)
+#else
 /* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
  * which are fixed-time MULs on every target. */
 static void fe_add_a24(fe r, const fe a, const fe e)
@@ -159,6 +167,7 @@ static void fe_add_a24(fe r, const fe a, const fe e)
     }
     fe_fold(r, (uint32_t)c);
 }
+#endif
 
 static void fe_sqr_n(fe r, const fe a, int n)
 {
@@ -167,33 +176,38 @@ static void fe_sqr_n(fe r, const fe a, int n)
         FE_SQR(r, r);
 }
 
-/* r = z^(p-2) = 1/z (0 for z = 0), the usual chain: 254 squarings and 11 multiplications. */
+/* r = z^(p-2) = 1/z (0 for z = 0), the usual chain: 254 squarings and 11 multiplications, in four
+ * temporaries (128 bytes). Not inlined: x25519's frame would otherwise hold these during the whole
+ * ladder (on AVR that is the stack high-water: x25519 + ladder + fe_mul). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static void fe_invert(fe r, const fe z)
 {
-    fe z2, z9, z11, z5_0, z10_0, z20_0, z50_0, z100_0, t;
+    fe t0, t1, t2, t3;
 
-    FE_SQR(z2, z);              /* z^2 */
-    fe_sqr_n(t, z2, 2);         /* z^8 */
-    FE_MUL(z9, t, z);           /* z^9 */
-    FE_MUL(z11, z9, z2);        /* z^11 */
-    FE_SQR(t, z11);             /* z^22 */
-    FE_MUL(z5_0, t, z9);        /* z^(2^5 - 1) */
-    fe_sqr_n(t, z5_0, 5);
-    FE_MUL(z10_0, t, z5_0);     /* z^(2^10 - 1) */
-    fe_sqr_n(t, z10_0, 10);
-    FE_MUL(z20_0, t, z10_0);    /* z^(2^20 - 1) */
-    fe_sqr_n(t, z20_0, 20);
-    FE_MUL(t, t, z20_0);        /* z^(2^40 - 1) */
-    fe_sqr_n(t, t, 10);
-    FE_MUL(z50_0, t, z10_0);    /* z^(2^50 - 1) */
-    fe_sqr_n(t, z50_0, 50);
-    FE_MUL(z100_0, t, z50_0);   /* z^(2^100 - 1) */
-    fe_sqr_n(t, z100_0, 100);
-    FE_MUL(t, t, z100_0);       /* z^(2^200 - 1) */
-    fe_sqr_n(t, t, 50);
-    FE_MUL(t, t, z50_0);        /* z^(2^250 - 1) */
-    fe_sqr_n(t, t, 5);          /* z^(2^255 - 32) */
-    FE_MUL(r, t, z11);          /* z^(2^255 - 21) = z^(p - 2) */
+    FE_SQR(t0, z);              /* z^2 */
+    fe_sqr_n(t1, t0, 2);        /* z^8 */
+    FE_MUL(t1, t1, z);          /* z^9 */
+    FE_MUL(t0, t0, t1);         /* z^11 */
+    FE_SQR(t2, t0);             /* z^22 */
+    FE_MUL(t1, t1, t2);         /* z^(2^5 - 1) */
+    fe_sqr_n(t2, t1, 5);
+    FE_MUL(t1, t2, t1);         /* z^(2^10 - 1) */
+    fe_sqr_n(t2, t1, 10);
+    FE_MUL(t2, t2, t1);         /* z^(2^20 - 1) */
+    fe_sqr_n(t3, t2, 20);
+    FE_MUL(t2, t3, t2);         /* z^(2^40 - 1) */
+    fe_sqr_n(t2, t2, 10);
+    FE_MUL(t1, t2, t1);         /* z^(2^50 - 1) */
+    fe_sqr_n(t2, t1, 50);
+    FE_MUL(t2, t2, t1);         /* z^(2^100 - 1) */
+    fe_sqr_n(t3, t2, 100);
+    FE_MUL(t2, t3, t2);         /* z^(2^200 - 1) */
+    fe_sqr_n(t2, t2, 50);
+    FE_MUL(t1, t2, t1);         /* z^(2^250 - 1) */
+    fe_sqr_n(t1, t1, 5);        /* z^(2^255 - 32) */
+    FE_MUL(r, t1, t0);          /* z^(2^255 - 21) = z^(p - 2) */
 }
 
 /* The canonical value (< p) of a < 2^256: fold bit 255 as 19 (a < 2^255 + 19 * 2 after it), then
@@ -255,7 +269,7 @@ static void fe_store(uint8_t *s, const fe a)
 void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
 {
     uint32_t *x1 = st, *x2 = st + 8, *z2 = st + 16, *x3 = st + 24, *z3 = st + 32;
-    fe a, aa, b, bb, e, c, d;
+    fe a, b;                    /* two temporaries: x2 and z2 hold C, D, CB, DA and E on the way */
     uint32_t swap = 0;
     int t;
 
@@ -266,22 +280,22 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
         swap = kt;
 
         fe_add(a, x2, z2);      /* A = x2 + z2 */
-        FE_SQR(aa, a);          /* AA = A^2 */
         fe_sub(b, x2, z2);      /* B = x2 - z2 */
-        FE_SQR(bb, b);          /* BB = B^2 */
-        fe_sub(e, aa, bb);      /* E = AA - BB */
-        fe_add(c, x3, z3);      /* C = x3 + z3 */
-        fe_sub(d, x3, z3);      /* D = x3 - z3 */
-        FE_MUL(d, d, a);        /* DA = D * A */
-        FE_MUL(c, c, b);        /* CB = C * B */
-        fe_add(x3, d, c);
+        fe_add(x2, x3, z3);     /* C = x3 + z3 (x2 and z2 are free now) */
+        fe_sub(z2, x3, z3);     /* D = x3 - z3 */
+        FE_MUL(z2, z2, a);      /* DA = D * A */
+        FE_MUL(x2, x2, b);      /* CB = C * B */
+        fe_add(x3, z2, x2);
         FE_SQR(x3, x3);         /* x3 = (DA + CB)^2 */
-        fe_sub(z3, d, c);
+        fe_sub(z3, z2, x2);
         FE_SQR(z3, z3);
         FE_MUL(z3, z3, x1);     /* z3 = x1 * (DA - CB)^2 */
-        FE_MUL(x2, aa, bb);     /* x2 = AA * BB */
-        fe_add_a24(z2, aa, e);
-        FE_MUL(z2, z2, e);      /* z2 = E * (AA + a24 * E) */
+        FE_SQR(a, a);           /* AA = A^2 */
+        FE_SQR(b, b);           /* BB = B^2 */
+        fe_sub(x2, a, b);       /* E = AA - BB */
+        fe_add_a24(z2, a, x2);
+        FE_MUL(z2, z2, x2);     /* z2 = E * (AA + a24 * E) */
+        FE_MUL(x2, a, b);       /* x2 = AA * BB */
     }
     fe_cswap2(x2, x3, swap);
 }

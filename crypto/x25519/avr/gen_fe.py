@@ -1,0 +1,588 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Generates fe_avr.S, the X25519 field arithmetic of avr-fast (ATmega128); run from anywhere:
+
+    python3 crypto/x25519/avr/gen_fe.py           # rewrites fe_avr.S beside this script
+    python3 crypto/x25519/avr/gen_fe.py --check   # exit 1 if fe_avr.S is out of date
+
+Straight-line code, no branch at all (the only control flow is call and return), fixed addresses:
+constant time on the AVR, whose MUL takes 2 cycles for every operand and whose SRAM has no cache.
+The routines and their techniques are described in the header the script writes (HEADER below).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+# cycles per mnemonic on the ATmega128 (datasheet instruction set summary; SRAM access 2 cycles)
+CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "ret": 4, "adiw": 2, "sbiw": 2}
+
+SPL, SPH, SREG = "0x3d", "0x3e", "0x3f"
+
+
+class Asm:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.cycles = 0
+
+    def __call__(self, ins: str, comment: str = "") -> None:
+        mnem = ins.split()[0]
+        self.cycles += CYC.get(mnem, 1)
+        self.lines.append(f"    {ins:<28}; {comment}" if comment else f"    {ins}")
+
+    def note(self, text: str) -> None:
+        self.lines.append(f"    ; {text}")
+
+
+def begin(name: str) -> list[str]:
+    sym = f"MCU_FN(x25519, {name})"
+    return ["", f"    .section .text.{name}, \"ax\", @progbits", f"    .global {sym}", f"    .type {sym}, @function",
+            f"{sym}:"]
+
+
+def end(name: str) -> list[str]:
+    sym = f"MCU_FN(x25519, {name})"
+    return [f"    .size {sym}, . - {sym}"]
+
+
+SAVED = [f"r{i}" for i in range(2, 18)] + ["r28", "r29"]
+A = [f"r{i}" for i in range(2, 10)]       # 8 bytes of the left operand (one row block)
+W = [f"r{i}" for i in range(10, 18)]      # sliding window of 8 bytes of the right operand
+ZERO = "r21"
+T = "r22"
+C38 = "r23"
+
+
+def frame_enter(a: Asm, size: int) -> None:
+    """Save r2..r17, Y; size bytes of stack (the 512-bit product first), Y = its first byte."""
+    for r in SAVED:
+        a(f"push {r}")
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a(f"subi r28, {size}", f"SP -= {size}")
+    a("sbci r29, 0")
+    a(f"in r0, {SREG}")
+    a("cli", "SP written with interrupts off")
+    a(f"out {SPH}, r29")
+    a(f"out {SREG}, r0")
+    a(f"out {SPL}, r28")
+    a("adiw r28, 1", "Y = the product t[0..63] (SP + 1)")
+
+
+def frame_leave(a: Asm, size: int) -> None:
+    a(f"subi r28, lo8(-{size - 1})", f"SP back: Y - 1 + {size}")
+    a(f"sbci r29, hi8(-{size - 1})")
+    a(f"in r0, {SREG}")
+    a("cli")
+    a(f"out {SPH}, r29")
+    a(f"out {SREG}, r0")
+    a(f"out {SPL}, r28")
+    for r in reversed(SAVED):
+        a(f"pop {r}")
+    a("clr r1", "the ABI's zero register")
+    a("ret")
+
+
+def product_rows(a: Asm, n: int = 32, out: int = 0, boff: int = 0, preloaded: bool = False) -> None:
+    """Y[out..out+2n-1] = (n bytes at X, read with LD X+) * (n bytes at Z+boff), in n/8 row blocks: 8
+    bytes of the left operand in A, the right one streamed through the window W (byte j in W[j % 8],
+    loaded once per block, when column j first needs it), product scanning over the n + 7 columns of
+    the block with a 3-byte accumulator (MUL, ADD, ADC, ADC: 5 cycles a product); blocks 1.. add the
+    bytes earlier blocks wrote (one LDD/ADD/ADC a column)."""
+    pool = ["r18", "r19", "r20"]
+    written = -1                      # Y[out..out+written] hold earlier blocks' sums
+    for k in range(n // 8):
+        a.note(f"row block {k}: x[{8 * k}..{8 * k + 7}] * y[0..{n - 1}] -> Y+{out + 8 * k}")
+        for i in range(8):
+            if not (preloaded and k == 0):
+                a(f"ld {A[i]}, X+", f"x[{8 * k + i}]")
+        lo, mid, hi = pool
+        for r in pool:
+            a(f"clr {r}")
+        for c in range(n + 7):
+            pos = 8 * k + c
+            if c < n:
+                a(f"ldd {W[c % 8]}, Z+{boff + c}", f"y[{c}]")
+            if pos <= written:
+                a(f"ldd {T}, Y+{out + pos}", f"[{pos}] so far")
+                a(f"add {lo}, {T}")
+                a(f"adc {mid}, {ZERO}")
+            for i in range(max(0, c - n + 1), min(7, c) + 1):
+                j = c - i
+                a(f"mul {A[i]}, {W[j % 8]}", f"x[{8 * k + i}] y[{j}]")
+                a(f"add {lo}, r0")
+                a(f"adc {mid}, r1")
+                a(f"adc {hi}, {ZERO}")
+            a(f"std Y+{out + pos}, {lo}", f"[{pos}]")
+            lo, mid, hi = mid, hi, lo
+            a(f"clr {hi}")
+        a(f"std Y+{out + 8 * k + n + 7}, {lo}", f"[{8 * k + n + 7}] (the block's top byte)")
+        written = 8 * k + n + 7
+
+
+def absdiff(a: Asm, src: str, mask: str) -> None:
+    """r2..r17 = |x_lo - x_hi| of the 32 bytes at src (X or Z, post-increment), mask = 0xff if
+    x_lo < x_hi else 0: the difference, its borrow as a mask (SBC m, m), then (d ^ m) - m."""
+    R = [f"r{i}" for i in range(2, 18)]
+    for k in range(16):
+        a(f"ld {R[k]}, {src}+", f"x[{k}]")
+    for k in range(16):
+        a(f"ld {T}, {src}+", f"x[{16 + k}]")
+        a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {T}")
+    a(f"sbc {mask}, {mask}", "the borrow as a mask")
+    for k in range(16):
+        a(f"eor {R[k]}, {mask}")
+    for k in range(16):
+        a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {mask}", "+1 if negative")
+
+
+def karatsuba(a: Asm) -> None:
+    """t = a b (512 bits at Y) by one level of subtractive Karatsuba: L = a_l b_l, H = a_h b_h into t,
+    M = |a_l - a_h| |b_l - b_h| into r (a and b are dead by then, so r may alias them), then
+    t += 2^128 (L + H -+ M) in one pass (the sign of M from the two borrow masks; -M as ~M + 1 with
+    the sign extended), which keeps the old t[16..31] in r2..r17 where the pass overwrites them
+    before it reads them as L[16..31]. 768 products instead of 1,024. The reduction is fused into that
+    pass: once t[32 + j] is final (in a register), r_j = t[j] + 38 t[32 + j] + carry right away
+    (reduce_step), r_0..15 into r2..r17 as their L[16..31] are used up; then reduce_fold."""
+    R = [f"r{i}" for i in range(2, 18)]
+    q = "r23"
+    a.note("L = a_l b_l -> t[0..31]")
+    product_rows(a, 16, 0, 0)
+    a.note("H = a_h b_h -> t[32..63]")
+    product_rows(a, 16, 32, 16)
+    absdiff(a, "Z", q)                # Z = b: db
+    a("movw r30, r28", "Z = d = Y + 64")
+    a("subi r30, lo8(-64)")
+    a("sbci r31, hi8(-64)")
+    for k in range(16):
+        a(f"std Z+{k}, {R[k]}", f"db[{k}]")
+    a("sbiw r26, 32", "X = a")
+    absdiff(a, "X", "r18")            # da: bytes 0..7 stay in A for M's first row block
+    for k in range(8, 16):
+        a(f"std Z+{16 + k - 8}, {R[k]}", f"da[{k}]")
+    a(f"eor {q}, r18", "signs differ: 0xff ...")
+    a(f"com {q}", "q = 0xff: the middle term takes -M, q = 0: +M")
+    a("movw r26, r30", "X = da[8..15]")
+    a("adiw r26, 16")
+    a("movw r28, r24", "Y = r for M")
+    a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31]")
+    product_rows(a, 16, 0, 0, preloaded=True)
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a("adiw r28, 1", "Y = t again")
+    a("movw r30, r24", "Z = M")
+    a("movw r26, r24", "X = r (for the end)")
+    cr, c38 = "r24", "r25"
+    a(f"ldi {c38}, 38")
+    lo, hi = "r18", "r19"
+    a(f"mov {lo}, {q}")
+    a(f"neg {lo}", "the +1 of -M = ~M + 1")
+    a(f"clr {hi}")
+    spare = "r20"
+    for k in range(48):
+        pos = 16 + k
+        if k < 16:
+            a(f"ldd {R[k]}, Y+{pos}", f"t[{pos}] = L[{pos}], kept")
+            a(f"add {lo}, {R[k]}")
+        else:
+            a(f"ldd {T}, Y+{pos}", f"t[{pos}]")
+            a(f"add {lo}, {T}")
+        a(f"adc {hi}, {ZERO}")
+        if k < 32:
+            if k < 16:
+                a(f"ldd {T}, Y+{k}", f"L[{k}]")
+                a(f"add {lo}, {T}")
+            else:
+                a(f"add {lo}, {R[k - 16]}", f"L[{k}]")
+            a(f"adc {hi}, {ZERO}")
+            a(f"ldd {T}, Y+{32 + k}", f"H[{k}]")
+            a(f"add {lo}, {T}")
+            a(f"adc {hi}, {ZERO}")
+            a(f"ld {T}, Z+", f"M[{k}]")
+            a(f"eor {T}, {q}")
+            a(f"add {lo}, {T}")
+            a(f"adc {hi}, {ZERO}")
+        else:
+            a(f"add {lo}, {q}", "the sign of -+M")
+            a(f"adc {hi}, {ZERO}")
+        if k < 16:
+            a(f"std Y+{pos}, {lo}", f"t[{pos}]")
+        else:                         # t[pos] is final: the reduction's byte pos - 32 right away
+            reduce_step(a, pos - 32, lo, cr, c38, T)
+        lo, hi, spare = hi, spare, lo
+        a(f"clr {hi}")
+    a("movw r30, r26", "Z = r")
+    reduce_fold(a, cr, c38)
+
+
+def square_rows(a: Asm) -> None:
+    """t = a^2 (512 bits at Y) in four row blocks: block k takes a[8k..8k+7] into A and the cross
+    products a_i a_j, i in the block, j > i (from A or from the window W); each column's cross sum is
+    doubled in its own 3 registers (LSL/ROL/ROL), then the square a_i^2 of the column (if any), the
+    carry from the previous column and the byte earlier blocks wrote are added: 36 of 64 products per
+    8x8 block pair, and no separate doubling pass over t."""
+    pool = ["r18", "r19", "r20", "r24", "r25"]   # 3 for the column sum, 2 for the carry in
+    written = -1
+    for k in range(4):
+        a.note(f"row block {k}: a[{8 * k}..{8 * k + 7}] x a[j > i]")
+        lo_i = 8 * k
+        for i in range(8):
+            a(f"ldd {A[i]}, Z+{lo_i + i}", f"a[{lo_i + i}]")
+        s = pool[:3]
+        kk = pool[3:]
+        for r in kk:
+            a(f"clr {r}")
+        first_col = 16 * k
+        last_col = min(8 * k + 38, 62)
+
+        def reg(j: int) -> str:
+            return A[j - lo_i] if lo_i <= j < lo_i + 8 else W[j % 8]
+
+        for c in range(first_col, last_col + 1):
+            jn = c - lo_i                     # the new window byte this column needs first
+            if lo_i + 8 <= jn <= 31:
+                a(f"ldd {W[jn % 8]}, Z+{jn}", f"a[{jn}]")
+            pairs = [(i, c - i) for i in range(lo_i, lo_i + 8) if i < c - i <= 31]
+            s0, s1, s2 = s
+            started = False
+            for i, j in pairs:
+                a(f"mul {reg(i)}, {reg(j)}", f"a[{i}] a[{j}]")
+                if not started:
+                    a(f"mov {s0}, r0")
+                    a(f"mov {s1}, r1")
+                    a(f"clr {s2}")
+                    started = True
+                else:
+                    a(f"add {s0}, r0")
+                    a(f"adc {s1}, r1")
+                    a(f"adc {s2}, {ZERO}")
+            if started:
+                a(f"lsl {s0}", "the cross products count twice")
+                a(f"rol {s1}")
+                a(f"rol {s2}")
+            if c % 2 == 0 and lo_i <= c // 2 < lo_i + 8:
+                i = c // 2
+                a(f"mul {reg(i)}, {reg(i)}", f"a[{i}]^2")
+                if not started:
+                    a(f"mov {s0}, r0")
+                    a(f"mov {s1}, r1")
+                    a(f"clr {s2}")
+                    started = True
+                else:
+                    a(f"add {s0}, r0")
+                    a(f"adc {s1}, r1")
+                    a(f"adc {s2}, {ZERO}")
+            if not started:
+                for r in s:
+                    a(f"clr {r}")
+            if c <= written:              # earlier blocks' byte into the carry first (< 2^16 + 2^8)
+                a(f"ldd {T}, Y+{c}", f"t[{c}] so far")
+                a(f"add {kk[0]}, {T}")
+                a(f"adc {kk[1]}, {ZERO}")
+            a(f"add {s0}, {kk[0]}", "carry in")
+            a(f"adc {s1}, {kk[1]}")
+            a(f"adc {s2}, {ZERO}")
+            a(f"std Y+{c}, {s0}", f"t[{c}]")
+            s, kk = [s0, kk[0], kk[1]], [s1, s2]
+        for n, r in enumerate(kk):
+            if last_col + 1 + n <= 63:
+                a(f"std Y+{last_col + 1 + n}, {r}", f"t[{last_col + 1 + n}] (carry out of the block)")
+        written = min(63, last_col + 2)
+
+
+R16 = [f"r{i}" for i in range(2, 18)]
+
+
+def reduce_step(a: Asm, k: int, hi: str | None, cr: str, c38: str, tmp: str) -> None:
+    """Byte k of r = t_lo + 38 t_hi: t[k] + 38 t[k + 32] + the carry cr (one byte: 38 * 255 + 255 + 39
+    < 2^14); the byte stays in r2..r17 for k < 16, goes back to t[k] for k >= 16. hi: the register
+    holding t[k + 32] (None: load it into tmp)."""
+    if hi is None:
+        a(f"ldd {tmp}, Y+{k + 32}", f"t[{k + 32}]")
+        hi = tmp
+    d = R16[k] if k < 16 else tmp
+    a(f"mul {hi}, {c38}", f"38 t[{k + 32}]")
+    a(f"ldd {d}, Y+{k}", f"t[{k}]")
+    a(f"add {d}, r0")
+    a(f"adc r1, {ZERO}")
+    if k > 0:
+        a(f"add {d}, {cr}")
+        a(f"adc r1, {ZERO}")
+    a(f"mov {cr}, r1")
+    if k >= 16:
+        a(f"std Y+{k}, {d}", f"r[{k}] for now")
+
+
+def reduce_fold(a: Asm, cr: str, c38: str) -> None:
+    """The carry c out of byte 31 (< 40) folded as 38 c (a MUL) through all 32 bytes (r2..r17, then
+    t[16..31]), r written at Z; a carry out of that is possible only when the sum wrapped below
+    38 * 40, so 38 more (mask, ANDI) into bytes 0..1 is final."""
+    a(f"mul {cr}, {c38}", "38 c")
+    a(f"add {R16[0]}, r0")
+    a(f"adc {R16[1]}, r1")
+    for k in range(2, 16):
+        a(f"adc {R16[k]}, {ZERO}")
+    for k in range(16, 32):
+        a(f"ldd {T}, Y+{k}")
+        a(f"adc {T}, {ZERO}")
+        a(f"std Z+{k}, {T}", f"r[{k}]")
+    a(f"sbc {T}, {T}", "0 or 0xff: the last carry ...")
+    a(f"andi {T}, 38", "... as 38")
+    a(f"add {R16[0]}, {T}")
+    a(f"adc {R16[1]}, {ZERO}")
+    for k in range(16):
+        a(f"std Z+{k}, {R16[k]}", f"r[{k}]")
+
+
+def reduce(a: Asm) -> None:
+    """r = t mod p, below 2^256, from t at Y, r at Z: r = t_lo + 38 t_hi byte by byte (reduce_step),
+    then the top carry folded back (reduce_fold)."""
+    cr = "r20"
+    a(f"ldi {C38}, 38")
+    for k in range(32):
+        reduce_step(a, k, None, cr, C38, "r18")
+    reduce_fold(a, cr, C38)
+
+
+def fe_mul() -> tuple[list[str], int]:
+    a = Asm()
+    frame_enter(a, 88)
+    a("movw r26, r22", "X = a")
+    a("movw r30, r20", "Z = b")
+    a(f"clr {ZERO}")
+    karatsuba(a)
+    frame_leave(a, 88)
+    return begin("fe_mul") + a.lines + end("fe_mul"), a.cycles
+
+
+def fe_sqr() -> tuple[list[str], int]:
+    a = Asm()
+    frame_enter(a, 64)
+    a("movw r30, r22", "Z = a")
+    a("movw r26, r24", "X = r (kept while the pool uses r24, r25)")
+    a(f"clr {ZERO}")
+    square_rows(a)
+    a("movw r30, r26", "Z = r")
+    reduce(a)
+    frame_leave(a, 64)
+    return begin("fe_sqr") + a.lines + end("fe_sqr"), a.cycles
+
+
+def fe_addsub(op: str) -> tuple[list[str], int]:
+    """r = a + b or a - b: bytes 0..5 in r18..r23, 6..31 through r; the carry (borrow) out of 2^256 is
+    38 (mod p): added (taken off) through all 32 bytes, and once more into byte 0 if that carries
+    (borrows) too, which only happens when the value wrapped to within 38 of 0 (of 2^256), so the
+    second fix cannot propagate past byte 0."""
+    a = Asm()
+    first, nxt = ("add", "adc") if op == "add" else ("sub", "sbc")
+    R = [f"r{i}" for i in range(18, 24)]
+    a("push r28")
+    a("push r29")
+    a("movw r28, r24", "Y = r")
+    a("movw r26, r22", "X = a")
+    a("movw r30, r20", "Z = b")
+    for k in range(32):
+        d = R[k] if k < 6 else "r0"
+        a(f"ld {d}, X+", f"a[{k}]")
+        a("ld r24, Z+", f"b[{k}]")
+        a(f"{first if k == 0 else nxt} {d}, r24")
+        if k >= 6:
+            a(f"std Y+{k}, {d}")
+    a("sbc r30, r30", "0 or 0xff")
+    a("andi r30, 38", "38 or 0")
+    a(f"{first} {R[0]}, r30")
+    for k in range(1, 6):
+        a(f"{nxt} {R[k]}, r1")
+    for k in range(6, 32):
+        a(f"ldd r0, Y+{k}")
+        a(f"{nxt} r0, r1")
+        a(f"std Y+{k}, r0")
+    a("sbc r30, r30")
+    a("andi r30, 38")
+    a(f"{first} {R[0]}, r30")
+    for k in range(6):
+        a(f"std Y+{k}, {R[k]}")
+    a("pop r29")
+    a("pop r28")
+    a("ret")
+    name = f"fe_{op}"
+    return begin(name) + a.lines + end(name), a.cycles
+
+
+def fe_cswap2() -> tuple[list[str], int]:
+    """Swap 64 bytes at x and y when swap = 1: t = (x ^ y) & mask, mask = -swap (0 or 0xff)."""
+    a = Asm()
+    a("movw r26, r24", "X = x")
+    a("movw r30, r22", "Z = y")
+    a("neg r18", "mask = -swap: 0 or 0xff")
+    for k in range(64):
+        a("ld r0, X")
+        a("ld r19, Z")
+        a("mov r20, r0")
+        a("eor r20, r19")
+        a("and r20, r18")
+        a("eor r0, r20")
+        a("eor r19, r20")
+        a("st X+, r0")
+        a("st Z+, r19")
+    a("ret")
+    return begin("fe_cswap2") + a.lines + end("fe_cswap2"), a.cycles
+
+
+def fe_add_a24() -> tuple[list[str], int]:
+    """r = a + 121665 e. 121665 = 0x01db41: column k of the product is e_k 0x41 + e_(k-1) 0xdb + e_(k-2)
+    (two MULs and an addition), plus a_k and the carry (a 3-byte column sum < 2^17). The two columns
+    above byte 31 give T < 2^17, folded back as 38 T (three MULs, < 2^23) through all 32 bytes; a carry
+    out of that (the sum wrapped below 2^23) adds 38 to bytes 0..3, final."""
+    a = Asm()
+    for r in ("r2", "r3", "r4", "r28", "r29"):
+        a(f"push {r}")
+    a("movw r28, r24", "Y = r")
+    a("movw r30, r22", "Z = a")
+    a("movw r26, r20", "X = e")
+    a("ldi r20, 0x41")
+    a("ldi r21, 0xdb")
+    zero, t = "r4", "r3"
+    acc = ["r18", "r19", "r2"]
+    ew = ["r23", "r24", "r25"]               # e_k, e_(k-1), e_(k-2), rotated by renaming
+    for r in acc + ew[1:] + [zero]:
+        a(f"clr {r}")
+    top = []
+    for k in range(34):
+        lo, mid, hi = acc
+        e0, e1, e2 = ew
+        if k < 32:
+            a(f"ld {e0}, X+", f"e[{k}]")
+            a(f"ld {t}, Z+", f"a[{k}]")
+            a(f"add {lo}, {t}")
+            a(f"adc {mid}, {zero}")
+            a(f"mul {e0}, r20", f"e[{k}] 0x41")
+            a(f"add {lo}, r0")
+            a(f"adc {mid}, r1")
+            a(f"adc {hi}, {zero}")
+        if 1 <= k <= 32:
+            a(f"mul {e1}, r21", f"e[{k - 1}] 0xdb")
+            a(f"add {lo}, r0")
+            a(f"adc {mid}, r1")
+            a(f"adc {hi}, {zero}")
+        if k >= 2:
+            a(f"add {lo}, {e2}", f"e[{k - 2}]")
+            a(f"adc {mid}, {zero}")
+            a(f"adc {hi}, {zero}")
+        if k < 32:
+            a(f"std Y+{k}, {lo}", f"r[{k}]")
+            acc = [mid, hi, lo]
+            a(f"clr {lo}")
+            ew = [e2, e0, e1]
+        elif k == 32:
+            top.append(lo)                   # T0; e0 (no e[32]) becomes the next high byte
+            acc = [mid, hi, e0]
+            a(f"clr {e0}")
+            ew = [e2, "-", e1]
+        else:
+            top += [lo, mid]                 # T1, T2 (T2 <= 1)
+    t0, t1, t2 = top
+    f0, f1, f2 = "r22", "r21", "r24"
+    a("ldi r20, 38")
+    a(f"mul {t0}, r20", "F = 38 T")
+    a(f"mov {f0}, r0")
+    a(f"mov {f1}, r1")
+    a(f"mul {t1}, r20")
+    a(f"clr {f2}")
+    a(f"add {f1}, r0")
+    a(f"adc {f2}, r1")
+    a(f"mul {t2}, r20")
+    a(f"add {f2}, r0")
+    for k in range(32):
+        a(f"ldd {t}, Y+{k}")
+        if k == 0:
+            a(f"add {t}, {f0}")
+        else:
+            a(f"adc {t}, {(f1, f2)[k - 1] if k <= 2 else zero}")
+        a(f"std Y+{k}, {t}")
+    a("sbc r20, r20", "0 or 0xff: the last carry ...")
+    a("andi r20, 38", "... as 38")
+    for k in range(4):
+        a(f"ldd {t}, Y+{k}")
+        a(f"{'add' if k == 0 else 'adc'} {t}, {'r20' if k == 0 else zero}")
+        a(f"std Y+{k}, {t}")
+    a("clr r1")
+    for r in ("r29", "r28", "r4", "r3", "r2"):
+        a(f"pop {r}")
+    a("ret")
+    return begin("fe_add_a24") + a.lines + end("fe_add_a24"), a.cycles
+
+
+HEADER = """\
+// SPDX-License-Identifier: MIT
+/* GENERATED by crypto/x25519/avr/gen_fe.py - do not edit (python3 crypto/x25519/avr/gen_fe.py rewrites
+ * it; --check verifies it is current). X25519 field arithmetic mod p = 2^255 - 19 for avr-fast on the
+ * ATmega128; the ladder, inversion and encoding are the shared C of ref/ladder.c (X25519_GLUE_ASM=2).
+ *
+ *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
+ *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
+ *   void mcu_x25519_<impl>_fe_add(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a + b mod p
+ *   void mcu_x25519_<impl>_fe_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a - b mod p
+ *   void mcu_x25519_<impl>_fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e); r = a + 121665 e
+ *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
+ * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
+ * result is below 2^256 too. r may equal a or b.
+ *
+ * fe_mul, fe_sqr ({mul_cycles} and {sqr_cycles} cycles by the generator's count, the call excluded)
+ *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of the left operand (one row block); r10..r17
+ *   W, a window of eight bytes of the right operand (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20,
+ *   r24, r25) the column accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant
+ *   38 (fe_mul: first the Karatsuba sign mask); X, Z the operands (fe_sqr: Z a, X r); Y the 64-byte
+ *   product t on the stack (fe_mul: 88 bytes, t, |b_l - b_h| and the high half of |a_l - a_h|).
+ *   Row blocks: 8 bytes of the left operand in A, the right one streamed through W (each byte loaded
+ *   once per block), product scanning inside a block (MUL, ADD, ADC, ADC: 5 cycles a product), the
+ *   columns of later blocks added to what earlier blocks stored.
+ *   fe_mul: one level of subtractive Karatsuba, 768 MULs instead of 1,024: L = a_l b_l and H = a_h b_h
+ *   into t, M = |a_l - a_h| |b_l - b_h| into r (the differences' borrows as masks, (d ^ m) - m), then
+ *   t += 2^128 (L + H -+ M) in one pass (-M as ~M + 1, sign extended; the sign from the masks), which
+ *   also computes the reduction's byte j as soon as t[32 + j] is final.
+ *   fe_sqr: only the 528 products a_i a_j with i <= j: each column's cross sum doubled in registers
+ *   before the square on its diagonal, the carry and earlier blocks' byte are added.
+ *   Reduction: t_lo + 38 t_hi (MUL by 38), the top carry folded back as 38 times itself, a final carry
+ *   as 38.
+ * fe_add, fe_sub, fe_add_a24, fe_cswap2: carry (borrow) chains over the 32 bytes, the carry out of
+ *   2^256 folded back as 38 through all bytes, masks (SBC r,r; AND) for every conditional value.
+ * Constant time: no branch and no skip anywhere, addresses fixed; MUL is 2 cycles for every operand.
+ */
+#include "mcucrypt/ns.h"
+"""
+
+
+def render() -> tuple[str, dict[str, int]]:
+    parts, cycles = [], {}
+    for name, fn in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_add", lambda: fe_addsub("add")),
+                     ("fe_sub", lambda: fe_addsub("sub")), ("fe_add_a24", fe_add_a24),
+                     ("fe_cswap2", fe_cswap2)):
+        lines, cyc = fn()
+        parts += lines
+        cycles[name] = cyc
+    text = HEADER.format(mul_cycles=f"{cycles['fe_mul']:,}", sqr_cycles=f"{cycles['fe_sqr']:,}")
+    return text + "\n".join(parts) + "\n", cycles
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="exit 1 if fe_avr.S is out of date")
+    args = ap.parse_args()
+    text, cycles = render()
+    path = HERE / "fe_avr.S"
+    if args.check:
+        if not path.is_file() or path.read_text() != text:
+            print("out of date: fe_avr.S - run python3 crypto/x25519/avr/gen_fe.py")
+            return 1
+        return 0
+    path.write_text(text)
+    print("fe_avr.S: predicted cycles (call excluded): " + ", ".join(f"{k} {v}" for k, v in cycles.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
