@@ -15,6 +15,9 @@ import argparse
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 
 # cycles per mnemonic on the ATmega128 (datasheet instruction set summary; SRAM access 2 cycles)
@@ -573,16 +576,9 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 if fe_avr.S is out of date")
     args = ap.parse_args()
     text, cycles = render()
-    path = HERE / "fe_avr.S"
-    if args.check:
-        if not path.is_file() or path.read_text() != text:
-            print("out of date: fe_avr.S - run python3 crypto/x25519/avr/gen_fe.py")
-            return 1
-        return 0
-    path.write_text(text)
-    print("fe_avr.S: predicted cycles (call excluded): " + ", ".join(f"{k} {v}" for k, v in cycles.items()))
-    return 0
-
+    if not args.check:
+        print("fe_avr.S: predicted cycles (call excluded): " + ", ".join(f"{k} {v}" for k, v in cycles.items()))
+    return write_or_check({HERE / "fe_avr.S": text}, args.check, __file__)
 
 if __name__ == "__main__":
     sys.exit(main())
