@@ -46,10 +46,12 @@ static void fe_fold(fe r, uint32_t c)
     r[0] += fe_carry38((uint32_t)t);
 }
 
-/* X25519_GLUE_ASM: 1 where the implementation brings fe_add/fe_sub/fe_cswap2 in assembly (rv32-fast,
- * cm3-fast), 0 for the C versions below; fixed per implementation in META.yml, never defaulted. */
+/* X25519_GLUE_ASM: 0 for the C versions below (ref); 1 where the implementation brings fe_add, fe_sub
+ * and fe_cswap2 in assembly; 2 where it also brings a whole ladder step (ladder_step: the swap and the
+ * formulas of the loop body below, on st in place), which may call back fe_add_a24 (then not static).
+ * Fixed per implementation in META.yml, never defaulted. */
 #ifndef X25519_GLUE_ASM
-#error "X25519_GLUE_ASM must be defined: 1 with the assembly glue (rv32-fast, cm3-fast), 0 for the C (ref)"
+#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 1 with the assembly glue, 2 with an assembly ladder step"
 #endif
 #if X25519_GLUE_ASM
 /* The implementation brings fe_add, fe_sub and fe_cswap2 in assembly (the same contracts as below). */
@@ -145,7 +147,14 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 
 /* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
  * which are fixed-time MULs on every target. */
-static void fe_add_a24(fe r, const fe a, const fe e)
+#if X25519_GLUE_ASM == 2
+void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
+void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
+#define fe_add_a24 MCU_FN(x25519, fe_add_a24)
+#else
+static
+#endif
+void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
 {
     uint64_t c = 0;
     int i;
@@ -254,17 +263,21 @@ static void fe_store(uint8_t *s, const fe a)
  * multiplication would not fit in memory (AVR). */
 void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
 {
-    uint32_t *x1 = st, *x2 = st + 8, *z2 = st + 16, *x3 = st + 24, *z3 = st + 32;
-    fe a, aa, b, bb, e, c, d;
+    uint32_t *x2 = st + 8, *x3 = st + 24;
     uint32_t swap = 0;
     int t;
+#if X25519_GLUE_ASM != 2
+    uint32_t *x1 = st, *z2 = st + 16, *z3 = st + 32;
+    fe a, aa, b, bb, e, c, d;
+#endif
 
     for (t = (int)bits - 1; t >= 0; t--) {
         uint32_t kt = (uint32_t)(k[t >> 3] >> (t & 7)) & 1u;   /* the index t is public */
         swap ^= kt;
+#if X25519_GLUE_ASM == 2
+        MCU_FN(x25519, ladder_step)(st, swap);   /* the swap and the formulas below, in assembly */
+#else
         fe_cswap2(x2, x3, swap);    /* (x2, z2) <-> (x3, z3): st + 8 and st + 24, 16 words each */
-        swap = kt;
-
         fe_add(a, x2, z2);      /* A = x2 + z2 */
         FE_SQR(aa, a);          /* AA = A^2 */
         fe_sub(b, x2, z2);      /* B = x2 - z2 */
@@ -282,6 +295,8 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
         FE_MUL(x2, aa, bb);     /* x2 = AA * BB */
         fe_add_a24(z2, aa, e);
         FE_MUL(z2, z2, e);      /* z2 = E * (AA + a24 * E) */
+#endif
+        swap = kt;
     }
     fe_cswap2(x2, x3, swap);
 }

@@ -65,8 +65,9 @@ def times38(p: Program, x: str, what: str) -> tuple[str, str]:
     return lo, p.alu("add", hi, c2, "", hint="hi")
 
 
-def reduce(p: Program, t: list[str], rbuf: str = "m", alu38: tuple[int, ...] = ()) -> None:
-    """Store r = t mod p (partially: r < 2^256) for the 16-word t, as described in the module text.
+def reduce(p: Program, t: list[str], out, alu38: tuple[int, ...] = ()) -> None:
+    """r = t mod p (partially: r < 2^256) for the 16-word t, as described in the module text; each word
+    r[j] goes to ``out(j, vreg)`` (a store, or the next operation's input).
 
     Word j: u_j = t_j + lo(38 t_(8+j)) + hi(38 t_(7+j)) + c_(j-1), where hi < 38 and the carry c counts
     the wrap-arounds (at most 2). The top, T = hi(38 t_15) + c_7 (< 41), and bit 255 of u_7 are the
@@ -105,7 +106,7 @@ def reduce(p: Program, t: list[str], rbuf: str = "m", alu38: tuple[int, ...] = (
         s = p.alu("add", u[j], c, f"r[{j}] = u[{j}] + carry", hint="s")
         if j < 7:
             c = p.alu("sltu", s, c, "carry", hint="k")
-        p.sw(s, "%r", rbuf, 4 * j, f"r[{j}]")
+        out(j, s)
 
 
 # Which reduction words take 38 t by shifts instead of a mul/mulhu pair, and the scheduler window: the
@@ -115,22 +116,39 @@ ALU38 = {"fe_mul": (7,), "fe_sqr": (0,)}
 PARAMS = {"window": 128}
 
 
-def fe_mul(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
-    """r = a * b mod p: comba (rv32-fast's 256-bit product scanning) into registers, then reduce.
-    ``bufs``: the buffer names of r, a, b (distinct names only for gen_sched.interpret)."""
-    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
+def store_to(p: Program, base: str, buf: str, offset: int = 0, name: str = "r"):
+    """An ``out`` callback for reduce: word j stored at byte offset + 4 j of ``buf`` (at ``base``)."""
+    return lambda j, v: p.sw(v, base, buf, offset + 4 * j, f"{name}[{j}]")
+
+
+def mul_body(p: Program, a: list, b: list, out, alu38: tuple[int, ...]) -> None:
+    """r = a * b mod p: comba (rv32-fast's 256-bit product scanning) into registers, then reduce. ``a``
+    and ``b``: callables giving each word's vreg (gen_fast.loader, or values already in registers)."""
     t: dict[int, str] = {}
+    comba(p, a, b, lambda k, v: t.__setitem__(k, v))
+    reduce(p, [t[k] for k in range(16)], out, alu38)
+
+
+def fe_mul(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
+    """r = a * b mod p. ``bufs``: the buffer names of r, a, b (distinct names only for
+    gen_sched.interpret)."""
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
     # a, b and r share the buffer name "m": r may be the same array as a or b, so the scheduler must
     # keep each store after every load of the same word (it orders accesses to one (buffer, offset)).
-    comba(p, loader(p, "%a", bufs[1], 8, "a"), loader(p, "%b", bufs[2], 8, "b"), lambda k, v: t.__setitem__(k, v))
-    reduce(p, [t[k] for k in range(16)], bufs[0], ALU38["fe_mul"])
+    mul_body(p, loader(p, "%a", bufs[1], 8, "a"), loader(p, "%b", bufs[2], 8, "b"), store_to(p, "%r", bufs[0]),
+             ALU38["fe_mul"])
     return p
 
 
 def fe_sqr(bufs: tuple[str, str] = ("m", "m")) -> Program:
-    """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced."""
+    """r = a^2 mod p (``bufs``: the buffer names of r and a)."""
     p = Program({"%r": "a0", "%a": "a1", "%zero": "zero"})
-    a = loader(p, "%a", bufs[1], 8, "a")
+    sqr_body(p, loader(p, "%a", bufs[1], 8, "a"), store_to(p, "%r", bufs[0]), ALU38["fe_sqr"])
+    return p
+
+
+def sqr_body(p: Program, a: list, out, alu38: tuple[int, ...]) -> None:
+    """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced."""
     # the cross products: column k sums a_i a_(k-i) for i < k - i (k = 1 .. 13), as comba does
     acc: dict[int, str] = {}
     cross: dict[int, str] = {}
@@ -181,8 +199,7 @@ def fe_sqr(bufs: tuple[str, str] = ("m", "m")) -> Program:
                 c = p.alu("add", c, c2, "carries", hint="k")
             t.append(s)
             carry = c
-    reduce(p, t, bufs[0], ALU38["fe_sqr"])
-    return p
+    reduce(p, t, out, alu38)
 
 
 HEADER = """// SPDX-License-Identifier: MIT
