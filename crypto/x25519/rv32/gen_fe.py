@@ -202,6 +202,198 @@ def sqr_body(p: Program, a: list, out, alu38: tuple[int, ...]) -> None:
     reduce(p, t, out, alu38)
 
 
+# --- the whole ladder step (X25519_GLUE_ASM = 2) -----------------------------------------------------
+
+A24 = 121665
+STEP_TMP = ("A", "B", "C", "D", "AA", "BB", "DA", "CB")       # the frame: 32 bytes each at sp
+# later values reuse the slots of dead ones (the scheduler keeps every access to one slot in program
+# order, so a reuse only constrains the order, never the result)
+SLOT = {"S": "A", "Dd": "B", "E": "D", "F": "C", "T": "DA"}
+ST = {"x1": 0, "x2": 32, "z2": 64, "x3": 96, "z3": 128}                           # byte offsets in st
+
+
+def times19(p: Program, t: str, what: str) -> str:
+    """19 t by shifts (t small)."""
+    f = p.alu("add", shift(p, "slli", t, 4, "", hint="k"), shift(p, "slli", t, 1, "", hint="k"), "", hint="k")
+    return p.alu("add", f, t, f"19 {what}", hint="k")
+
+
+def add_top_first(p: Program, a: list, b: list, name: str, out):
+    """r = a + b (mod p) in one carry chain, a generator that yields after each word (so that several
+    chains can be interleaved word by word). The multiple of 2^255 is taken from the top words
+    first: T = (a7 + b7) >> 31 (0..3), r = a + b - T (2^255 - 19): word 7 keeps (a7 + b7) mod 2^31 plus
+    the carry from below (at most 2: 19 T, up to 57, and a word sum can both carry), 19 T enters at
+    word 0. r < 2^255 + 2^225 (no fold pass, no second carry). ``a``, ``b``: callables per word; ``out(i, vreg)`` takes word i."""
+    h = p.alu("add", a[7](), b[7](), f"{name}: a7 + b7 first", hint="h")
+    c7 = p.alu("sltu", h, b[7](), "its carry", hint="k")
+    t = p.alu("add", shift(p, "srli", h, 31, "", hint="k"), shift(p, "slli", c7, 1, "", hint="k"),
+              "T = (a7 + b7) >> 31", hint="k")
+    c = times19(p, t, "T")
+    yield
+    for i in range(7):
+        x = p.alu("add", a[i](), b[i](), f"{name}[{i}] = a + b", hint="s")
+        k = p.alu("sltu", x, b[i](), "carry", hint="k")
+        x2 = p.alu("add", x, c, "+ carry (19 T at word 0)", hint="s")
+        k2 = p.alu("sltu", x2, c, "carry", hint="k")
+        c = p.alu("add", k, k2, "carries (0..2: word 0 adds up to 57)", hint="k")
+        out(i, x2)
+        yield
+    h = shift(p, "srli", shift(p, "slli", h, 1, "", hint="h"), 1, "(a7 + b7) mod 2^31", hint="h")
+    out(7, p.alu("add", h, c, f"{name}[7] (below 2^31 + 2)", hint="s"))
+
+
+def sub_top_first(p: Program, a: list, b: list, name: str, out, bit31: str):
+    """r = a - b (mod p) in one borrow chain (a generator, as add_top_first). From the top words: h =
+    a7 - b7 mod 2^32 and n = (a7 < b7); a - b + 2^256 has the multiple T = (h >> 31) + 2 (1 - n) of
+    2^255, so r = a - b + 2^256 - T 2^255 + 19 T - 38 + p keeps word 7 = (h mod 2^31) + 2^31 minus the
+    borrow from below and takes 57 - 19 T = 19 g, g = 1 - (h >> 31) + 2 n, off word 0: r is below
+    2^256 and at least 2^255 - 2^224 - 57 (never negative). ``bit31``: a vreg holding 2^31."""
+    h = p.alu("sub", a[7](), b[7](), f"{name}: a7 - b7 first", hint="h")
+    n = p.alu("sltu", a[7](), b[7](), "a7 < b7", hint="k")
+    g = p.alui("xori", shift(p, "srli", h, 31, "", hint="k"), 1, "", hint="k")
+    g = p.alu("add", g, shift(p, "slli", n, 1, "", hint="k"), "g = 1 - bit 31 + 2 (a7 < b7)", hint="k")
+    c = times19(p, g, "g")
+    yield
+    for i in range(7):
+        x, y = a[i](), b[i]()
+        k = p.alu("sltu", x, y, "borrow", hint="k")
+        d = p.alu("sub", x, y, f"{name}[{i}] = a - b", hint="s")
+        k2 = p.alu("sltu", d, c, "borrow", hint="k")
+        d = p.alu("sub", d, c, "- borrow (19 g at word 0)", hint="s")
+        c = p.alu("add", k, k2, "borrows (0..2: word 0 takes up to 57)", hint="k")
+        out(i, d)
+        yield
+    h = p.alu("or", h, bit31, "+ 2^31 (bit 31 of h mod 2^31 is clear)", hint="h")
+    out(7, p.alu("sub", h, c, f"{name}[7] (at least 2^31 - 2)", hint="s"))
+
+
+def together(*chains) -> None:
+    """Emit word-by-word generators (add_top_first, sub_top_first) interleaved, round robin."""
+    live = list(chains)
+    while live:
+        for g in list(live):
+            try:
+                next(g)
+            except StopIteration:
+                live.remove(g)
+
+
+def add_a24(p: Program, aa: list, e: list, name: str, out) -> None:
+    """r = aa + 121665 e (mod p): a mul/mulhu pair per word by the constant (fixed time), the high
+    words (< 2^17) added one word up, then the part at and above 2^255 folded as 19 times itself
+    (as reduce): r < 2^255 + 2^24."""
+    kk = p.li(A24, "a24 = 121665", hint="m")
+    u: list[str] = []
+    c = hp = None
+    for i in range(8):
+        x = e[i]()
+        lo = p.mul("mul", x, kk, f"lo a24 E[{i}]", hint="lo")
+        hi = p.mul("mulhu", x, kk, f"hi a24 E[{i}] (< 2^17)", hint="hi")
+        s, k = add_with_carry(p, aa[i](), lo, f"{name}[{i}] = AA + lo")
+        if hp is not None:
+            small = p.alu("add", hp, c, "hi(prev) + carries", hint="k")
+            s, k2 = add_with_carry(p, s, small, "")
+            k = p.alu("add", k, k2, "carries", hint="k")
+        u.append(s)
+        c, hp = k, hi
+    top = p.alu("add", hp, c, "the value above 2^256 (< 2^18)", hint="k")
+    t = p.alu("or", shift(p, "slli", top, 1, "", hint="k"), shift(p, "srli", u[7], 31, "", hint="k"),
+              "T' = the multiple of 2^255", hint="k")
+    f = times19(p, t, "T'")
+    u[7] = shift(p, "srli", shift(p, "slli", u[7], 1, "", hint="s"), 1, "clear bit 255", hint="s")
+    for j in range(8):
+        s = p.alu("add", u[j], f, f"{name}[{j}] += carry", hint="s")
+        if j < 7:
+            f = p.alu("sltu", s, f, "carry", hint="k")
+        out(j, s)
+
+
+# The order of the step's parts, each group's parts merged into one stream in proportion to their
+# length (independent parts only), and the multiplications' and squarings' ALU38 words.
+STEP_PLAN = [["swap, A, B, C, D"], ["AA"], ["BB"], ["DA"], ["E"], ["CB"], ["F"], ["x2"], ["S, Dd"], ["z2"],
+             ["x3"], ["T"], ["z3"]]
+STEP_ALU38 = {"mul": (7,), "sqr": (0,)}
+STEP_PARAMS = {"window": 96}
+
+
+def ladder_step(bufs: tuple[str, str] = ("st", "tmp"), plan=None) -> Program:
+    """One step of the Montgomery ladder on st = x1|x2|z2|x3|z3 in place (a0 = st, a1 = swap, 0 or 1): (x2, z2) <-> (x3, z3) selected by the mask as the words are loaded, then
+    A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3, AA = A^2, BB = B^2, DA = D A, CB = C B,
+    E = AA - BB, F = AA + a24 E, x2 = AA BB, z2 = E F, x3 = (DA + CB)^2, z3 = x1 (DA - CB)^2. The
+    temporaries live in the frame (STEP_TMP at sp). ``bufs``: the buffer names of st and the frame."""
+    p = Program({"%st": "a0", "%swap": "a1", "%sp": "sp", "%zero": "zero"})
+    st, tmp = bufs
+    off = {n: 32 * i for i, n in enumerate(STEP_TMP)}
+    off.update({n: off[slot] for n, slot in SLOT.items()})
+
+    def get(n: str) -> list:
+        return loader(p, "%sp", tmp, 8, n, off[n] // 4)
+
+    def put(n: str):
+        return store_to(p, "%sp", tmp, off[n], n)
+    parts: dict[str, list] = {}
+
+    def part(name: str, build) -> None:
+        start = len(p.ops)
+        build()
+        parts[name] = p.ops[start:]
+
+    def first() -> None:
+        p.emit("neg {d0}, {s0}", "alu", ("%mask",), ("%swap",), "the swap mask: 0 or all ones")
+        bit31 = p.li(-0x80000000, "2^31", hint="m")
+        words: dict[int, dict[str, str]] = {}
+
+        def word(i: int) -> dict[str, str]:
+            if i not in words:
+                v = {n: p.lw("%st", st, ST[n] + 4 * i, f"{n}[{i}]", hint="x") for n in ("x2", "x3", "z2", "z3")}
+                for u, w in (("x2", "x3"), ("z2", "z3")):     # the conditional swap: t = (u ^ w) & mask
+                    t = p.alu("and", p.alu("xor", v[u], v[w], "swap", hint="w"), "%mask", "", hint="w")
+                    v[u] = p.alu("xor", v[u], t, "", hint="x")
+                    v[w] = p.alu("xor", v[w], t, "", hint="x")
+                words[i] = v
+            return words[i]
+
+        def w(n: str) -> list:
+            return [lambda i=i: word(i)[n] for i in range(8)]
+        together(add_top_first(p, w("x2"), w("z2"), "A", put("A")),
+                 sub_top_first(p, w("x2"), w("z2"), "B", put("B"), bit31),
+                 add_top_first(p, w("x3"), w("z3"), "C", put("C")),
+                 sub_top_first(p, w("x3"), w("z3"), "D", put("D"), bit31))
+
+    def sums() -> None:
+        bit31 = p.li(-0x80000000, "2^31", hint="m")
+        da, cb = get("DA"), get("CB")
+        together(add_top_first(p, da, cb, "S", put("S")), sub_top_first(p, da, cb, "Dd", put("Dd"), bit31))
+
+    def e() -> None:
+        bit31 = p.li(-0x80000000, "2^31", hint="m")
+        together(sub_top_first(p, get("AA"), get("BB"), "E", put("E"), bit31))
+    m, q = STEP_ALU38["mul"], STEP_ALU38["sqr"]
+    part("swap, A, B, C, D", first)
+    part("AA", lambda: sqr_body(p, get("A"), put("AA"), q))
+    part("BB", lambda: sqr_body(p, get("B"), put("BB"), q))
+    part("DA", lambda: mul_body(p, get("D"), get("A"), put("DA"), m))
+    part("CB", lambda: mul_body(p, get("C"), get("B"), put("CB"), m))
+    part("E", e)
+    part("F", lambda: add_a24(p, get("AA"), get("E"), "F", put("F")))
+    part("S, Dd", sums)
+    part("x2", lambda: mul_body(p, get("AA"), get("BB"), store_to(p, "%st", st, ST["x2"], "x2"), m))
+    part("z2", lambda: mul_body(p, get("E"), get("F"), store_to(p, "%st", st, ST["z2"], "z2"), m))
+    part("x3", lambda: sqr_body(p, get("S"), store_to(p, "%st", st, ST["x3"], "x3"), q))
+    part("T", lambda: sqr_body(p, get("Dd"), put("T"), q))
+    part("z3", lambda: mul_body(p, get("T"), loader(p, "%st", st, 8, "x1", ST["x1"] // 4),
+                                store_to(p, "%st", st, ST["z3"], "z3"), m))
+    order = []
+    for group in plan or STEP_PLAN:
+        keyed = [((k + 0.5) / len(parts[n]), g, k, op) for g, n in enumerate(group) for k, op in enumerate(parts[n])]
+        order += [x[3] for x in sorted(keyed, key=lambda x: x[:3])]
+    assert len(order) == len(p.ops) and len(set(map(id, order))) == len(order)
+    for i, op in enumerate(order):
+        op.index = i
+    p.ops[:] = order
+    return p
+
+
 HEADER = """// SPDX-License-Identifier: MIT
 /* GENERATED by gen_fe.py -- edit the generator, not this file
  * (python3 crypto/x25519/rv32/gen_fe.py rewrites it; --check verifies it is up to date).
@@ -222,7 +414,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {mul_cycles},
- * fe_sqr {sqr_cycles} cycles.
+ * fe_sqr {sqr_cycles}, ladder_step {step_cycles} cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -232,14 +424,16 @@ HEADER = """// SPDX-License-Identifier: MIT
 
 def render() -> tuple[str, dict[str, int]]:
     parts, cycles = [], {}
-    for name, build in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr)):
-        sched = schedule(build(), **PARAMS)
+    for name, build, params in (("fe_mul", fe_mul, PARAMS), ("fe_sqr", fe_sqr, PARAMS),
+                                ("ladder_step", ladder_step, dict(STEP_PARAMS, stack_reserve=32 * len(STEP_TMP)))):
+        sched = schedule(build(), **params)
         cycles[name] = sched.cycles
         symbol = f"MCU_FN(x25519, {name})"
         parts += ["", f'    .section .text.{symbol}, "ax", @progbits', f"    .globl {symbol}",
                   f"    .type {symbol}, @function", "    .p2align 2", f"{symbol}:", *sched.lines,
                   f"    .size {symbol}, . - {symbol}"]
-    text = HEADER.format(mul_cycles=cycles["fe_mul"], sqr_cycles=cycles["fe_sqr"]) + "\n".join(parts) + "\n"
+    text = HEADER.format(mul_cycles=cycles["fe_mul"], sqr_cycles=cycles["fe_sqr"],
+                         step_cycles=cycles["ladder_step"]) + "\n".join(parts) + "\n"
     return text, cycles
 
 
@@ -255,7 +449,8 @@ def main() -> int:
             return 1
         return 0
     path.write_text(text)
-    print(f"fe_rv32.S: predicted fe_mul {cycles['fe_mul']}, fe_sqr {cycles['fe_sqr']} cycles")
+    print(f"fe_rv32.S: predicted fe_mul {cycles['fe_mul']}, fe_sqr {cycles['fe_sqr']}, "
+          f"ladder_step {cycles['ladder_step']} cycles")
     return 0
 
 
