@@ -170,6 +170,73 @@ def test_rv32_generator_arithmetic() -> None:
         assert r <= m and r % P == a * a % P, hex(a)
 
 
+def test_rv32_ladder_step_arithmetic() -> None:
+    """The single-assignment description of rv32-fast's whole ladder step (and of its top-first
+    additions and subtractions, on the carry and borrow edges), run in Python without the scheduler:
+    every result below 2^256 and congruent mod p to RFC 7748's formulas."""
+    gen = _gen_fe()
+    from gen_fast import loader  # noqa: E402
+    from gen_sched import Program, interpret  # noqa: E402
+    rng = random.Random("gen_fe/step")
+    m = (1 << 256) - 1
+
+    def words(x: int, base: int = 0) -> dict[int, int]:
+        return {base + 4 * i: (x >> (32 * i)) & 0xFFFFFFFF for i in range(8)}
+
+    def value(mem: dict[int, int], base: int = 0) -> int:
+        return sum(mem[base + 4 * i] << (32 * i) for i in range(8))
+    progs = {}
+    for op in ("add", "sub"):
+        p = Program({"%a": "a0", "%b": "a1", "%r": "a2", "%zero": "zero"})
+        a, b, out = loader(p, "%a", "a", 8, "a"), loader(p, "%b", "b", 8, "b"), gen.store_to(p, "%r", "r")
+        gen.together(gen.add_top_first(p, a, b, "r", out) if op == "add" else
+                     gen.sub_top_first(p, a, b, "r", out, p.li(-0x80000000, "2^31")))
+        progs[op] = p
+    edges = dh.fe_edge_values() + [m - 12, m - 3, 2**255 + 2**224 - 1, 2**224, 2**255 - 2**224]
+    for a in edges:
+        for b in edges[::2] + [rng.randrange(1 << 256)]:
+            for op, want in (("add", a + b), ("sub", a - b)):
+                mem = {"a": words(a), "b": words(b), "r": {}}
+                interpret(progs[op], mem, {"%a": 0, "%b": 0, "%r": 0})
+                r = value(mem["r"])
+                assert r <= m and (r - want) % P == 0, (op, hex(a), hex(b))
+    step = gen.ladder_step()
+    for trial in range(6):
+        state = [rng.randrange(1 << 256) for _ in range(5)] if trial < 2 else \
+            [m - rng.randrange(64) for _ in range(5)] if trial < 4 else [rng.randrange(64) for _ in range(5)]
+        swap = trial & 1
+        st = {}
+        for k, v in enumerate(state):
+            st.update(words(v, 32 * k))
+        mem = {"st": st, "tmp": {}}
+        interpret(step, mem, {"%st": 0, "%swap": swap, "%sp": 0})
+        x1, x2, z2, x3, z3 = state
+        if swap:
+            x2, z2, x3, z3 = x3, z3, x2, z2
+        a, b, c, d = x2 + z2, x2 - z2, x3 + z3, x3 - z3
+        aa, bb, da, cb = a * a, b * b, d * a, c * b
+        e = aa - bb
+        for k, want in enumerate((x1, aa * bb, e * (aa + 121665 * e), (da + cb) ** 2, x1 * (da - cb) ** 2)):
+            r = value(mem["st"], 32 * k)
+            assert r <= m and (r - want) % P == 0, (trial, k)
+
+
+@pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m")])
+def test_assembly_ladder_step_edge_states(impl: str, target: str) -> None:
+    """The assembly ladder steps (X25519_GLUE_ASM = 2) through the exported ladder, from states at the
+    edges of the additions' and subtractions' carries and borrows, against the model."""
+    fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", target)
+    rng = random.Random(f"step/{impl}")
+    m = (1 << 256) - 1
+    edges = dh.fe_edge_values()
+    for trial in range(4):
+        state = [rng.choice(edges + [m - rng.randrange(64)]) for _ in range(5)]
+        k = rng.randbytes(32)
+        got = DRIVER.ladder(fw, state, k, 3)[0]
+        want = model.ladder_steps(tuple(state), int.from_bytes(k, "little"), 3)
+        assert all(g <= m and (g - w) % P == 0 for g, w in zip(got, want)), (trial, state)
+
+
 def test_cm3_generated_squaring_is_current() -> None:
     proc = subprocess.run([sys.executable, "crypto/x25519/armv7m/gen_fe.py", "--check"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)

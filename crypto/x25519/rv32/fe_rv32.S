@@ -18,7 +18,7 @@
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
- * fe_sqr 502, ladder_step 6404 cycles.
+ * fe_sqr 502, ladder_step 6199 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -1579,5044 +1579,4936 @@ MCU_FN(x25519, ladder_step):
     mulhu   s2, s10, s1                 /* hi a[0]*a[7] */
     add     a2, a2, a3                  /* column 7 += lo */
     sltu    a3, a2, a3                  /* carry */
-    mul     s7, t1, t3                  /* lo a[1]*a[6] */
+    slli    s7, t5, 1                   /* 2 cross[1] */
+    slli    s3, a7, 1                   /* 2 cross[2] */
+    mul     t0, t1, t3                  /* lo a[1]*a[6] */
     add     s2, s2, a3                  /* hi + carry: no overflow */
     add     s0, s0, s2                  /* column 8 += hi */
     sltu    s2, s0, s2                  /* carry */
-    mulhu   s3, t1, t3                  /* hi a[1]*a[6] */
-    add     a2, a2, s7                  /* column 7 += lo */
-    sltu    s7, a2, s7                  /* carry */
-    mul     t0, a5, t4                  /* lo a[2]*a[5] */
-    add     s3, s3, s7                  /* hi + carry: no overflow */
-    add     s0, s0, s3                  /* column 8 += hi */
-    sltu    s3, s0, s3                  /* carry */
-    add     s2, s2, s3                  /* column 9 += carry */
-    mulhu   s4, a5, t4                  /* hi a[2]*a[5] */
+    srli    t5, t5, 31                  /* bit 31 of cross[1] */
+    mulhu   s4, t1, t3                  /* hi a[1]*a[6] */
     add     a2, a2, t0                  /* column 7 += lo */
     sltu    t0, a2, t0                  /* carry */
-    mul     s8, a1, s11                 /* lo a[3]*a[4] */
+    or      s3, s3, t5
+    slli    s8, t2, 1                   /* 2 cross[3] */
+    mul     s6, a5, t4                  /* lo a[2]*a[5] */
     add     s4, s4, t0                  /* hi + carry: no overflow */
     add     s0, s0, s4                  /* column 8 += hi */
     sltu    s4, s0, s4                  /* carry */
     add     s2, s2, s4                  /* column 9 += carry */
-    mulhu   s6, a1, s11                 /* hi a[3]*a[4] */
-    add     a2, a2, s8                  /* column 7 += lo */
-    sltu    s8, a2, s8                  /* carry */
-    mul     s9, t1, s1                  /* lo a[1]*a[7] */
-    add     s6, s6, s8                  /* hi + carry: no overflow */
-    add     s0, s0, s6                  /* column 8 += hi */
-    sltu    s6, s0, s6                  /* carry */
-    add     s2, s2, s6                  /* column 9 += carry */
-    mulhu   t6, t1, s1                  /* hi a[1]*a[7] */
-    add     s0, s0, s9                  /* column 8 += lo */
-    sltu    s9, s0, s9                  /* carry */
-    slli    a4, t5, 1                   /* 2 cross[1] */
-    slli    a3, a7, 1                   /* 2 cross[2] */
-    mul     s7, a5, t3                  /* lo a[2]*a[6] */
-    add     t6, t6, s9                  /* hi + carry: no overflow */
-    add     s2, s2, t6                  /* column 9 += hi */
-    sltu    t6, s2, t6                  /* carry */
-    srli    t5, t5, 31                  /* bit 31 of cross[1] */
-    mulhu   s3, a5, t3                  /* hi a[2]*a[6] */
-    add     s0, s0, s7                  /* column 8 += lo */
-    sltu    s7, s0, s7                  /* carry */
-    or      a3, a3, t5
-    slli    t0, t2, 1                   /* 2 cross[3] */
-    mul     s4, a1, t4                  /* lo a[3]*a[5] */
-    add     s3, s3, s7                  /* hi + carry: no overflow */
-    add     s2, s2, s3                  /* column 9 += hi */
-    sltu    s3, s2, s3                  /* carry */
-    add     t6, t6, s3                  /* column 10 += carry */
-    mulhu   s8, a1, t4                  /* hi a[3]*a[5] */
-    add     s0, s0, s4                  /* column 8 += lo */
-    sltu    s4, s0, s4                  /* carry */
+    mulhu   s9, a5, t4                  /* hi a[2]*a[5] */
+    add     a2, a2, s6                  /* column 7 += lo */
+    sltu    s6, a2, s6                  /* carry */
     srli    a7, a7, 31                  /* bit 31 of cross[2] */
-    or      t0, t0, a7
-    mul     s6, a5, s1                  /* lo a[2]*a[7] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     s2, s2, s8                  /* column 9 += hi */
-    sltu    s8, s2, s8                  /* carry */
-    add     t6, t6, s8                  /* column 10 += carry */
-    mulhu   s9, a5, s1                  /* hi a[2]*a[7] */
-    add     s2, s2, s6                  /* column 9 += lo */
-    sltu    s6, s2, s6                  /* carry */
-    slli    t5, ra, 1                   /* 2 cross[4] */
-    srli    t2, t2, 31                  /* bit 31 of cross[3] */
-    mul     s7, a1, t3                  /* lo a[3]*a[6] */
+    or      s8, s8, a7
+    mul     t6, a1, s11                 /* lo a[3]*a[4] */
     add     s9, s9, s6                  /* hi + carry: no overflow */
-    add     t6, t6, s9                  /* column 10 += hi */
-    sltu    s9, t6, s9                  /* carry */
-    or      t5, t5, t2
-    mulhu   s3, a1, t3                  /* hi a[3]*a[6] */
-    add     s2, s2, s7                  /* column 9 += lo */
-    sltu    s7, s2, s7                  /* carry */
-    slli    a7, s5, 1                   /* 2 cross[5] */
+    add     s0, s0, s9                  /* column 8 += hi */
+    sltu    s9, s0, s9                  /* carry */
+    add     s2, s2, s9                  /* column 9 += carry */
+    mulhu   a4, a1, s11                 /* hi a[3]*a[4] */
+    add     a2, a2, t6                  /* column 7 += lo */
+    sltu    t6, a2, t6                  /* carry */
+    slli    a3, ra, 1                   /* 2 cross[4] */
+    srli    t2, t2, 31                  /* bit 31 of cross[3] */
+    mul     t5, t1, s1                  /* lo a[1]*a[7] */
+    add     a4, a4, t6                  /* hi + carry: no overflow */
+    add     s0, s0, a4                  /* column 8 += hi */
+    sltu    a4, s0, a4                  /* carry */
+    add     s2, s2, a4                  /* column 9 += carry */
+    mulhu   t0, t1, s1                  /* hi a[1]*a[7] */
+    add     s0, s0, t5                  /* column 8 += lo */
+    sltu    t5, s0, t5                  /* carry */
+    or      a3, a3, t2
+    slli    s4, s5, 1                   /* 2 cross[5] */
+    mul     a7, a5, t3                  /* lo a[2]*a[6] */
+    add     t0, t0, t5                  /* hi + carry: no overflow */
+    add     s2, s2, t0                  /* column 9 += hi */
+    sltu    t0, s2, t0                  /* carry */
     srli    ra, ra, 31                  /* bit 31 of cross[4] */
-    mul     s4, s11, t4                 /* lo a[4]*a[5] */
-    add     s3, s3, s7                  /* hi + carry: no overflow */
-    add     t6, t6, s3                  /* column 10 += hi */
-    sltu    s3, t6, s3                  /* carry */
-    add     s9, s9, s3                  /* column 11 += carry */
-    mulhu   s8, s11, t4                 /* hi a[4]*a[5] */
-    add     s2, s2, s4                  /* column 9 += lo */
-    sltu    s4, s2, s4                  /* carry */
-    or      a7, a7, ra
-    slli    s6, a6, 1                   /* 2 cross[6] */
-    mul     t2, a1, s1                  /* lo a[3]*a[7] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     t6, t6, s8                  /* column 10 += hi */
-    sltu    s8, t6, s8                  /* carry */
-    add     s9, s9, s8                  /* column 11 += carry */
-    mulhu   s7, a1, s1                  /* hi a[3]*a[7] */
-    add     t6, t6, t2                  /* column 10 += lo */
-    sltu    t2, t6, t2                  /* carry */
+    mulhu   s6, a5, t3                  /* hi a[2]*a[6] */
+    add     s0, s0, a7                  /* column 8 += lo */
+    sltu    a7, s0, a7                  /* carry */
+    or      s4, s4, ra
+    slli    s9, a6, 1                   /* 2 cross[6] */
+    mul     t6, a1, t4                  /* lo a[3]*a[5] */
+    add     s6, s6, a7                  /* hi + carry: no overflow */
+    add     s2, s2, s6                  /* column 9 += hi */
+    sltu    s6, s2, s6                  /* carry */
+    add     t0, t0, s6                  /* column 10 += carry */
+    mulhu   a4, a1, t4                  /* hi a[3]*a[5] */
+    add     s0, s0, t6                  /* column 8 += lo */
+    sltu    t6, s0, t6                  /* carry */
     srli    s5, s5, 31                  /* bit 31 of cross[5] */
-    or      s6, s6, s5
-    mul     s3, s11, t3                 /* lo a[4]*a[6] */
-    add     s7, s7, t2                  /* hi + carry: no overflow */
-    add     s9, s9, s7                  /* column 11 += hi */
-    sltu    s7, s9, s7                  /* carry */
+    or      s9, s9, s5
+    mul     t2, a5, s1                  /* lo a[2]*a[7] */
+    add     a4, a4, t6                  /* hi + carry: no overflow */
+    add     s2, s2, a4                  /* column 9 += hi */
+    sltu    a4, s2, a4                  /* carry */
+    add     t0, t0, a4                  /* column 10 += carry */
+    mulhu   t5, a5, s1                  /* hi a[2]*a[7] */
+    add     s2, s2, t2                  /* column 9 += lo */
+    sltu    t2, s2, t2                  /* carry */
     slli    ra, a2, 1                   /* 2 cross[7] */
-    mulhu   s4, s11, t3                 /* hi a[4]*a[6] */
-    add     t6, t6, s3                  /* column 10 += lo */
-    sltu    s3, t6, s3                  /* carry */
     srli    a6, a6, 31                  /* bit 31 of cross[6] */
+    mul     a7, a1, t3                  /* lo a[3]*a[6] */
+    add     t5, t5, t2                  /* hi + carry: no overflow */
+    add     t0, t0, t5                  /* column 10 += hi */
+    sltu    t5, t0, t5                  /* carry */
     or      ra, ra, a6
-    mul     s8, s11, s1                 /* lo a[4]*a[7] */
-    add     s4, s4, s3                  /* hi + carry: no overflow */
-    add     s9, s9, s4                  /* column 11 += hi */
-    sltu    s4, s9, s4                  /* carry */
-    add     s7, s7, s4                  /* column 12 += carry */
-    mulhu   s5, s11, s1                 /* hi a[4]*a[7] */
-    add     s9, s9, s8                  /* column 11 += lo */
-    sltu    s8, s9, s8                  /* carry */
-    slli    t2, s0, 1                   /* 2 cross[8] */
+    mulhu   s6, a1, t3                  /* hi a[3]*a[6] */
+    add     s2, s2, a7                  /* column 9 += lo */
+    sltu    a7, s2, a7                  /* carry */
+    slli    s5, s0, 1                   /* 2 cross[8] */
     srli    a2, a2, 31                  /* bit 31 of cross[7] */
-    mul     a6, t4, t3                  /* lo a[5]*a[6] */
-    add     s5, s5, s8                  /* hi + carry: no overflow */
-    add     s7, s7, s5                  /* column 12 += hi */
-    sltu    s5, s7, s5                  /* carry */
-    or      t2, t2, a2
-    mulhu   s3, t4, t3                  /* hi a[5]*a[6] */
-    add     s9, s9, a6                  /* column 11 += lo */
-    sltu    a6, s9, a6                  /* carry */
-    slli    s4, s2, 1                   /* 2 cross[9] */
+    mul     t6, s11, t4                 /* lo a[4]*a[5] */
+    add     s6, s6, a7                  /* hi + carry: no overflow */
+    add     t0, t0, s6                  /* column 10 += hi */
+    sltu    s6, t0, s6                  /* carry */
+    add     t5, t5, s6                  /* column 11 += carry */
+    mulhu   a4, s11, t4                 /* hi a[4]*a[5] */
+    add     s2, s2, t6                  /* column 9 += lo */
+    sltu    t6, s2, t6                  /* carry */
+    or      s5, s5, a2
+    slli    t2, s2, 1                   /* 2 cross[9] */
+    mul     a6, a1, s1                  /* lo a[3]*a[7] */
+    add     a4, a4, t6                  /* hi + carry: no overflow */
+    add     t0, t0, a4                  /* column 10 += hi */
+    sltu    a4, t0, a4                  /* carry */
+    add     t5, t5, a4                  /* column 11 += carry */
+    mulhu   a7, a1, s1                  /* hi a[3]*a[7] */
+    add     t0, t0, a6                  /* column 10 += lo */
+    sltu    a6, t0, a6                  /* carry */
     srli    s0, s0, 31                  /* bit 31 of cross[8] */
-    mul     s8, t4, s1                  /* lo a[5]*a[7] */
-    add     s3, s3, a6                  /* hi + carry: no overflow */
-    add     s7, s7, s3                  /* column 12 += hi */
-    sltu    s3, s7, s3                  /* carry */
-    add     s5, s5, s3                  /* column 13 += carry */
-    mulhu   a2, t4, s1                  /* hi a[5]*a[7] */
-    add     s7, s7, s8                  /* column 12 += lo */
-    sltu    s8, s7, s8                  /* carry */
-    or      s4, s4, s0
-    slli    a6, t6, 1                   /* 2 cross[10] */
-    mul     s3, t3, s1                  /* lo a[6]*a[7] */
-    add     a2, a2, s8                  /* hi + carry: no overflow */
-    add     s5, s5, a2                  /* column 13 += hi */
-    sltu    a2, s5, a2                  /* carry */
+    or      t2, t2, s0
+    mul     s6, s11, t3                 /* lo a[4]*a[6] */
+    add     a7, a7, a6                  /* hi + carry: no overflow */
+    add     t5, t5, a7                  /* column 11 += hi */
+    sltu    a7, t5, a7                  /* carry */
     srli    s2, s2, 31                  /* bit 31 of cross[9] */
-    mulhu   s0, t3, s1                  /* hi a[6]*a[7] */
-    add     s5, s5, s3                  /* column 13 += lo */
-    sltu    s3, s5, s3                  /* carry */
-    or      a6, a6, s2
-    slli    s8, s9, 1                   /* 2 cross[11] */
-    mul     s2, s10, s10                /* lo a[0]^2 */
-    add     s0, s0, s3                  /* hi + carry: no overflow */
-    add     a2, a2, s0                  /* column 14 += hi */
-    sltu    s0, a2, s0                  /* carry */
-    srli    t6, t6, 31                  /* bit 31 of cross[10] */
-    mulhu   s3, s10, s10                /* hi a[0]^2 */
-    or      s8, s8, t6
-    slli    s10, s7, 1                  /* 2 cross[12] */
-    srli    s9, s9, 31                  /* bit 31 of cross[11] */
-    mul     t6, t1, t1                  /* lo a[1]^2 */
-    add     a4, a4, s3                  /* t[1] = 2 cross[1] + square word */
-    sltu    s3, a4, s3                  /* carry */
-    or      s10, s10, s9
-    mulhu   s9, t1, t1                  /* hi a[1]^2 */
-    add     a3, a3, t6                  /* t[2] = 2 cross[2] + square word */
-    sltu    t6, a3, t6                  /* carry */
-    add     a3, a3, s3                  /* + carry */
-    sltu    s3, a3, s3                  /* carry */
-    mul     t1, a5, a5                  /* lo a[2]^2 */
-    add     t6, t6, s3                  /* carries */
-    add     t0, t0, s9                  /* t[3] = 2 cross[3] + square word */
-    sltu    s9, t0, s9                  /* carry */
-    add     t0, t0, t6                  /* + carry */
-    mulhu   s3, a5, a5                  /* hi a[2]^2 */
-    sltu    t6, t0, t6                  /* carry */
-    add     s9, s9, t6                  /* carries */
-    add     t5, t5, t1                  /* t[4] = 2 cross[4] + square word */
-    sltu    t1, t5, t1                  /* carry */
-    mul     a5, a1, a1                  /* lo a[3]^2 */
-    add     t5, t5, s9                  /* + carry */
-    sltu    s9, t5, s9                  /* carry */
-    add     t1, t1, s9                  /* carries */
-    add     a7, a7, s3                  /* t[5] = 2 cross[5] + square word */
-    mulhu   t6, a1, a1                  /* hi a[3]^2 */
-    sltu    s3, a7, s3                  /* carry */
+    mulhu   a2, s11, t3                 /* hi a[4]*a[6] */
+    add     t0, t0, s6                  /* column 10 += lo */
+    sltu    s6, t0, s6                  /* carry */
+    slli    t6, t0, 1                   /* 2 cross[10] */
+    or      t6, t6, s2
+    mul     a4, s11, s1                 /* lo a[4]*a[7] */
+    add     a2, a2, s6                  /* hi + carry: no overflow */
+    add     t5, t5, a2                  /* column 11 += hi */
+    sltu    a2, t5, a2                  /* carry */
+    add     a7, a7, a2                  /* column 12 += carry */
+    mulhu   s0, s11, s1                 /* hi a[4]*a[7] */
+    add     t5, t5, a4                  /* column 11 += lo */
+    sltu    a4, t5, a4                  /* carry */
+    srli    t0, t0, 31                  /* bit 31 of cross[10] */
+    mul     a6, t4, t3                  /* lo a[5]*a[6] */
+    add     s0, s0, a4                  /* hi + carry: no overflow */
+    add     a7, a7, s0                  /* column 12 += hi */
+    sltu    s0, a7, s0                  /* carry */
+    mulhu   s2, t4, t3                  /* hi a[5]*a[6] */
+    add     t5, t5, a6                  /* column 11 += lo */
+    sltu    a6, t5, a6                  /* carry */
+    slli    s6, t5, 1                   /* 2 cross[11] */
+    or      s6, s6, t0
+    mul     a2, t4, s1                  /* lo a[5]*a[7] */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     a7, a7, s2                  /* column 12 += hi */
+    sltu    s2, a7, s2                  /* carry */
+    add     s0, s0, s2                  /* column 13 += carry */
+    mulhu   a4, t4, s1                  /* hi a[5]*a[7] */
+    add     a7, a7, a2                  /* column 12 += lo */
+    sltu    a2, a7, a2                  /* carry */
+    slli    t0, a7, 1                   /* 2 cross[12] */
+    srli    t5, t5, 31                  /* bit 31 of cross[11] */
+    mul     a6, t3, s1                  /* lo a[6]*a[7] */
+    add     a4, a4, a2                  /* hi + carry: no overflow */
+    add     s0, s0, a4                  /* column 13 += hi */
+    sltu    a4, s0, a4                  /* carry */
+    or      t0, t0, t5
+    mulhu   s2, t3, s1                  /* hi a[6]*a[7] */
+    add     s0, s0, a6                  /* column 13 += lo */
+    sltu    a6, s0, a6                  /* carry */
+    slli    a2, s0, 1                   /* 2 cross[13] */
+    srli    a7, a7, 31                  /* bit 31 of cross[12] */
+    mul     t5, s10, s10                /* lo a[0]^2 */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     a4, a4, s2                  /* column 14 += hi */
+    sltu    s2, a4, s2                  /* carry */
+    or      a2, a2, a7
+    mulhu   a6, s10, s10                /* hi a[0]^2 */
+    slli    a7, a4, 1                   /* 2 cross[14] */
+    srli    s0, s0, 31                  /* bit 31 of cross[13] */
+    or      a7, a7, s0
+    slli    s2, s2, 1                   /* 2 cross[15] */
+    mul     s10, t1, t1                 /* lo a[1]^2 */
+    add     s7, s7, a6                  /* t[1] = 2 cross[1] + square word */
+    sltu    a6, s7, a6                  /* carry */
+    srli    a4, a4, 31                  /* bit 31 of cross[14] */
+    or      s2, s2, a4
+    mulhu   s0, t1, t1                  /* hi a[1]^2 */
+    add     s3, s3, s10                 /* t[2] = 2 cross[2] + square word */
+    sltu    s10, s3, s10                /* carry */
+    add     s3, s3, a6                  /* + carry */
+    sltu    a6, s3, a6                  /* carry */
+    mul     a4, a5, a5                  /* lo a[2]^2 */
+    add     s10, s10, a6                /* carries */
+    add     s8, s8, s0                  /* t[3] = 2 cross[3] + square word */
+    sltu    s0, s8, s0                  /* carry */
+    add     s8, s8, s10                 /* + carry */
+    mulhu   t1, a5, a5                  /* hi a[2]^2 */
+    sltu    s10, s8, s10                /* carry */
+    add     s0, s0, s10                 /* carries */
+    add     a3, a3, a4                  /* t[4] = 2 cross[4] + square word */
+    sltu    a4, a3, a4                  /* carry */
+    mul     a6, a1, a1                  /* lo a[3]^2 */
+    add     a3, a3, s0                  /* + carry */
+    sltu    s0, a3, s0                  /* carry */
+    add     a4, a4, s0                  /* carries */
+    add     s4, s4, t1                  /* t[5] = 2 cross[5] + square word */
+    mulhu   a5, a1, a1                  /* hi a[3]^2 */
+    sltu    t1, s4, t1                  /* carry */
+    add     s4, s4, a4                  /* + carry */
+    sltu    a4, s4, a4                  /* carry */
+    add     t1, t1, a4                  /* carries */
+    mul     s10, s11, s11               /* lo a[4]^2 */
+    add     s9, s9, a6                  /* t[6] = 2 cross[6] + square word */
+    sltu    a6, s9, a6                  /* carry */
+    add     s9, s9, t1                  /* + carry */
+    sltu    t1, s9, t1                  /* carry */
+    mulhu   s0, s11, s11                /* hi a[4]^2 */
+    add     a6, a6, t1                  /* carries */
+    add     ra, ra, a5                  /* t[7] = 2 cross[7] + square word */
+    sltu    a5, ra, a5                  /* carry */
+    add     ra, ra, a6                  /* + carry */
+    mul     a1, t4, t4                  /* lo a[5]^2 */
+    sltu    a6, ra, a6                  /* carry */
+    add     a5, a5, a6                  /* carries */
+    add     s5, s5, s10                 /* t[8] = 2 cross[8] + square word */
+    sltu    s10, s5, s10                /* carry */
+    mulhu   a4, t4, t4                  /* hi a[5]^2 */
+    add     s5, s5, a5                  /* + carry */
+    sltu    a5, s5, a5                  /* carry */
+    add     s10, s10, a5                /* carries */
+    add     t2, t2, s0                  /* t[9] = 2 cross[9] + square word */
+    mul     s11, t3, t3                 /* lo a[6]^2 */
+    sltu    s0, t2, s0                  /* carry */
+    add     t2, t2, s10                 /* + carry */
+    sltu    s10, t2, s10                /* carry */
+    add     s0, s0, s10                 /* carries */
+    mulhu   t1, t3, t3                  /* hi a[6]^2 */
+    add     t6, t6, a1                  /* t[10] = 2 cross[10] + square word */
+    sltu    a1, t6, a1                  /* carry */
+    add     t6, t6, s0                  /* + carry */
+    sltu    s0, t6, s0                  /* carry */
+    mul     a6, s1, s1                  /* lo a[7]^2 */
+    add     a1, a1, s0                  /* carries */
+    add     s6, s6, a4                  /* t[11] = 2 cross[11] + square word */
+    sltu    a4, s6, a4                  /* carry */
+    add     s6, s6, a1                  /* + carry */
+    mulhu   t4, s1, s1                  /* hi a[7]^2 */
+    sltu    a1, s6, a1                  /* carry */
+    add     a4, a4, a1                  /* carries */
+    add     t0, t0, s11                 /* t[12] = 2 cross[12] + square word */
+    sltu    s11, t0, s11                /* carry */
+    add     t0, t0, a4                  /* + carry */
+    sltu    a4, t0, a4                  /* carry */
+    add     s11, s11, a4                /* carries */
+    add     a2, a2, t1                  /* t[13] = 2 cross[13] + square word */
+    sltu    t1, a2, t1                  /* carry */
+    add     a2, a2, s11                 /* + carry */
+    sltu    s11, a2, s11                /* carry */
+    add     t1, t1, s11                 /* carries */
+    add     a7, a7, a6                  /* t[14] = 2 cross[14] + square word */
+    sltu    a6, a7, a6                  /* carry */
     add     a7, a7, t1                  /* + carry */
     sltu    t1, a7, t1                  /* carry */
-    add     s3, s3, t1                  /* carries */
-    mul     s9, s11, s11                /* lo a[4]^2 */
-    add     s6, s6, a5                  /* t[6] = 2 cross[6] + square word */
-    sltu    a5, s6, a5                  /* carry */
-    add     s6, s6, s3                  /* + carry */
-    sltu    s3, s6, s3                  /* carry */
-    mulhu   a1, s11, s11                /* hi a[4]^2 */
-    add     a5, a5, s3                  /* carries */
-    add     ra, ra, t6                  /* t[7] = 2 cross[7] + square word */
-    sltu    t6, ra, t6                  /* carry */
-    add     ra, ra, a5                  /* + carry */
-    mul     t1, t4, t4                  /* lo a[5]^2 */
-    sltu    a5, ra, a5                  /* carry */
-    add     t6, t6, a5                  /* carries */
-    add     t2, t2, s9                  /* t[8] = 2 cross[8] + square word */
-    sltu    s9, t2, s9                  /* carry */
-    mulhu   s11, t4, t4                 /* hi a[5]^2 */
-    add     t2, t2, t6                  /* + carry */
-    sltu    t6, t2, t6                  /* carry */
-    add     s9, s9, t6                  /* carries */
-    add     s4, s4, a1                  /* t[9] = 2 cross[9] + square word */
-    mul     s3, t3, t3                  /* lo a[6]^2 */
-    sltu    a1, s4, a1                  /* carry */
-    add     s4, s4, s9                  /* + carry */
-    sltu    s9, s4, s9                  /* carry */
-    add     a1, a1, s9                  /* carries */
-    mulhu   a5, t3, t3                  /* hi a[6]^2 */
-    add     a6, a6, t1                  /* t[10] = 2 cross[10] + square word */
-    sltu    t1, a6, t1                  /* carry */
-    add     a6, a6, a1                  /* + carry */
-    sltu    a1, a6, a1                  /* carry */
-    mul     t4, s1, s1                  /* lo a[7]^2 */
-    add     t1, t1, a1                  /* carries */
-    add     s8, s8, s11                 /* t[11] = 2 cross[11] + square word */
-    sltu    s11, s8, s11                /* carry */
-    add     s8, s8, t1                  /* + carry */
-    mulhu   t6, s1, s1                  /* hi a[7]^2 */
-    sltu    t1, s8, t1                  /* carry */
-    add     s11, s11, t1                /* carries */
-    add     s10, s10, s3                /* t[12] = 2 cross[12] + square word */
-    sltu    s3, s10, s3                 /* carry */
-    add     s10, s10, s11               /* + carry */
-    sltu    s11, s10, s11               /* carry */
-    add     s3, s3, s11                 /* carries */
-    slli    s9, s5, 1                   /* 2 cross[13] */
-    srli    s7, s7, 31                  /* bit 31 of cross[12] */
-    or      s9, s9, s7
-    add     s9, s9, a5                  /* t[13] = 2 cross[13] + square word */
-    sltu    a5, s9, a5                  /* carry */
-    add     s9, s9, s3                  /* + carry */
-    sltu    s3, s9, s3                  /* carry */
-    add     a5, a5, s3                  /* carries */
-    slli    t3, a2, 1                   /* 2 cross[14] */
-    srli    s5, s5, 31                  /* bit 31 of cross[13] */
-    or      t3, t3, s5
-    add     t3, t3, t4                  /* t[14] = 2 cross[14] + square word */
-    sltu    t4, t3, t4                  /* carry */
-    add     t3, t3, a5                  /* + carry */
-    sltu    a5, t3, a5                  /* carry */
-    add     t4, t4, a5                  /* carries */
-    slli    s0, s0, 1                   /* 2 cross[15] */
-    srli    a2, a2, 31                  /* bit 31 of cross[14] */
-    or      s0, s0, a2
-    add     s0, s0, t6                  /* t[15] = 2 cross[15] + square word */
-    add     s0, s0, t4                  /* + carry */
-    li      a1, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     s1, s4, a1                  /* lo 38 t[9] */
-    slli    t1, t2, 5                   /* t[8] << 5 */
-    slli    s11, t2, 2                  /* t[8] << 2 */
-    slli    s7, t2, 1                   /* t[8] << 1 */
-    add     t1, t1, s11                 /* lo 38 t[8] */
-    mulhu   s4, s4, a1                  /* hi 38 t[9] (< 38) */
-    sltu    s11, t1, s11                /* carry */
-    add     t1, t1, s7
-    sltu    s7, t1, s7                  /* carry */
-    srli    s3, t2, 27                  /* t[8] >> 27 */
-    mul     s5, a6, a1                  /* lo 38 t[10] */
-    srli    a5, t2, 30                  /* t[8] >> 30 */
-    srli    t2, t2, 31                  /* t[8] >> 31 */
-    add     s3, s3, a5                  /* hi 38 t[8] */
-    add     s3, s3, t2
-    mulhu   a6, a6, a1                  /* hi 38 t[10] (< 38) */
-    add     s3, s3, s11
-    add     s3, s3, s7
-    add     s2, s2, t1                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    t1, s2, t1                  /* carry */
-    mul     a2, s8, a1                  /* lo 38 t[11] */
-    add     a4, a4, s1                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s1, a4, s1                  /* carry */
-    add     s3, s3, t1                  /* hi(prev) + carries */
-    add     a4, a4, s3                  /* u[1] += hi(prev) + carry */
-    mulhu   s8, s8, a1                  /* hi 38 t[11] (< 38) */
-    sltu    s3, a4, s3                  /* carry */
-    add     s1, s1, s3                  /* carries */
-    add     a3, a3, s5                  /* u[2] = t[2] + lo 38 t[10] */
+    add     a6, a6, t1                  /* carries */
+    add     s2, s2, t4                  /* t[15] = 2 cross[15] + square word */
+    add     s2, s2, a6                  /* + carry */
+    li      a5, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s10, s5, a5                 /* lo 38 t[8] */
+    lw      t3, 96(sp)                  /* D[24] */
+    lw      s0, 0(sp)                   /* A[0] */
+    lw      s1, 4(sp)                   /* A[1] */
+    lw      a1, 100(sp)                 /* D[25] */
+    mulhu   s5, s5, a5                  /* hi 38 t[8] (< 38) */
+    add     t5, t5, s10                 /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s10, t5, s10                /* carry */
+    lw      a4, 8(sp)                   /* A[2] */
+    lw      s11, 104(sp)                /* D[26] */
+    mul     t1, t2, a5                  /* lo 38 t[9] */
+    add     s5, s5, s10                 /* hi(prev) + carries */
+    mulhu   t2, t2, a5                  /* hi 38 t[9] (< 38) */
+    add     s7, s7, t1                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t1, s7, t1                  /* carry */
+    add     s7, s7, s5                  /* u[1] += hi(prev) + carry */
+    sltu    s5, s7, s5                  /* carry */
+    mul     t4, t6, a5                  /* lo 38 t[10] */
+    add     t1, t1, s5                  /* carries */
+    add     t2, t2, t1                  /* hi(prev) + carries */
+    lw      a6, 12(sp)                  /* A[3] */
+    mulhu   t6, t6, a5                  /* hi 38 t[10] (< 38) */
+    add     s3, s3, t4                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t4, s3, t4                  /* carry */
+    add     s3, s3, t2                  /* u[2] += hi(prev) + carry */
+    sltu    t2, s3, t2                  /* carry */
+    mul     s10, s6, a5                 /* lo 38 t[11] */
+    add     t4, t4, t2                  /* carries */
+    add     t6, t6, t4                  /* hi(prev) + carries */
+    mulhu   s6, s6, a5                  /* hi 38 t[11] (< 38) */
+    add     s8, s8, s10                 /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s10, s8, s10                /* carry */
+    add     s8, s8, t6                  /* u[3] += hi(prev) + carry */
+    sltu    t6, s8, t6                  /* carry */
+    mul     s5, t0, a5                  /* lo 38 t[12] */
+    add     s10, s10, t6                /* carries */
+    add     s6, s6, s10                 /* hi(prev) + carries */
+    mulhu   t0, t0, a5                  /* hi 38 t[12] (< 38) */
+    add     a3, a3, s5                  /* u[4] = t[4] + lo 38 t[12] */
     sltu    s5, a3, s5                  /* carry */
-    mul     t6, s10, a1                 /* lo 38 t[12] */
-    add     s4, s4, s1                  /* hi(prev) + carries */
-    add     a3, a3, s4                  /* u[2] += hi(prev) + carry */
-    sltu    s4, a3, s4                  /* carry */
-    add     s5, s5, s4                  /* carries */
-    mulhu   s10, s10, a1                /* hi 38 t[12] (< 38) */
-    add     t0, t0, a2                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    a2, t0, a2                  /* carry */
-    add     a6, a6, s5                  /* hi(prev) + carries */
-    add     t0, t0, a6                  /* u[3] += hi(prev) + carry */
-    mul     t4, s9, a1                  /* lo 38 t[13] */
-    sltu    a6, t0, a6                  /* carry */
-    add     a2, a2, a6                  /* carries */
-    add     t5, t5, t6                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t6, t5, t6                  /* carry */
-    mulhu   s9, s9, a1                  /* hi 38 t[13] (< 38) */
-    add     s8, s8, a2                  /* hi(prev) + carries */
-    add     t5, t5, s8                  /* u[4] += hi(prev) + carry */
-    sltu    s8, t5, s8                  /* carry */
-    add     t6, t6, s8                  /* carries */
-    mul     a5, t3, a1                  /* lo 38 t[14] */
-    add     a7, a7, t4                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    t4, a7, t4                  /* carry */
-    add     s10, s10, t6                /* hi(prev) + carries */
-    add     a7, a7, s10                 /* u[5] += hi(prev) + carry */
-    mulhu   t3, t3, a1                  /* hi 38 t[14] (< 38) */
-    sltu    s10, a7, s10                /* carry */
-    add     t4, t4, s10                 /* carries */
-    add     s6, s6, a5                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    a5, s6, a5                  /* carry */
-    mul     t2, s0, a1                  /* lo 38 t[15] */
-    add     s9, s9, t4                  /* hi(prev) + carries */
-    add     s6, s6, s9                  /* u[6] += hi(prev) + carry */
-    sltu    s9, s6, s9                  /* carry */
-    add     a5, a5, s9                  /* carries */
-    mulhu   s0, s0, a1                  /* hi 38 t[15] (< 38) */
-    add     ra, ra, t2                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    t2, ra, t2                  /* carry */
-    add     t3, t3, a5                  /* hi(prev) + carries */
-    add     ra, ra, t3                  /* u[7] += hi(prev) + carry */
-    sltu    t3, ra, t3                  /* carry */
-    add     t2, t2, t3                  /* carries */
-    add     s0, s0, t2                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s11, ra, 31                 /* bit 255 */
-    slli    s0, s0, 1                   /* 2 T */
-    or      s0, s0, s11                 /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    s7, s0, 4                   /* 16 T' */
-    slli    t1, s0, 1                   /* 2 T' */
-    add     s7, s7, t1                  /* 18 T' */
-    add     s7, s7, s0                  /* 19 T' (2^255 = 19 mod p) */
+    add     a3, a3, s6                  /* u[4] += hi(prev) + carry */
+    sltu    s6, a3, s6                  /* carry */
+    mul     t1, a2, a5                  /* lo 38 t[13] */
+    add     s5, s5, s6                  /* carries */
+    add     t0, t0, s5                  /* hi(prev) + carries */
+    lw      t2, 108(sp)                 /* D[27] */
+    mulhu   a2, a2, a5                  /* hi 38 t[13] (< 38) */
+    add     s4, s4, t1                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t1, s4, t1                  /* carry */
+    add     s4, s4, t0                  /* u[5] += hi(prev) + carry */
+    sltu    t0, s4, t0                  /* carry */
+    mul     t4, a7, a5                  /* lo 38 t[14] */
+    add     t1, t1, t0                  /* carries */
+    add     a2, a2, t1                  /* hi(prev) + carries */
+    lw      t6, 16(sp)                  /* A[4] */
+    mulhu   a7, a7, a5                  /* hi 38 t[14] (< 38) */
+    add     s9, s9, t4                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t4, s9, t4                  /* carry */
+    add     s9, s9, a2                  /* u[6] += hi(prev) + carry */
+    sltu    a2, s9, a2                  /* carry */
+    mul     s10, s2, a5                 /* lo 38 t[15] */
+    add     t4, t4, a2                  /* carries */
+    add     a7, a7, t4                  /* hi(prev) + carries */
+    mulhu   s2, s2, a5                  /* hi 38 t[15] (< 38) */
+    add     ra, ra, s10                 /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s10, ra, s10                /* carry */
+    add     ra, ra, a7                  /* u[7] += hi(prev) + carry */
+    sltu    a7, ra, a7                  /* carry */
+    mul     s6, t3, s0                  /* lo a[0]*b[0] */
+    add     s10, s10, a7                /* carries */
+    add     s2, s2, s10                 /* T: the value of the bits above 2^256 (< 41) */
+    srli    s5, ra, 31                  /* bit 255 */
+    slli    s2, s2, 1                   /* 2 T */
+    mulhu   t0, t3, s0                  /* hi a[0]*b[0] */
+    or      s2, s2, s5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t1, s2, 4                   /* 16 T' */
+    slli    a2, s2, 1                   /* 2 T' */
+    add     t1, t1, a2                  /* 18 T' */
+    mul     t4, t3, s1                  /* lo a[0]*b[1] */
+    add     t1, t1, s2                  /* 19 T' (2^255 = 19 mod p) */
     slli    ra, ra, 1                   /* clear bit 255 */
     srli    ra, ra, 1
-    add     s2, s2, s7                  /* r[0] = u[0] + carry */
-    sltu    s7, s2, s7                  /* carry */
-    sw      s2, 128(sp)                 /* AA[0] */
-    add     a4, a4, s7                  /* r[1] = u[1] + carry */
-    sltu    s7, a4, s7                  /* carry */
-    sw      a4, 132(sp)                 /* AA[1] */
-    add     a3, a3, s7                  /* r[2] = u[2] + carry */
-    sltu    s7, a3, s7                  /* carry */
-    sw      a3, 136(sp)                 /* AA[2] */
-    add     t0, t0, s7                  /* r[3] = u[3] + carry */
-    sltu    s7, t0, s7                  /* carry */
-    sw      t0, 140(sp)                 /* AA[3] */
-    add     t5, t5, s7                  /* r[4] = u[4] + carry */
-    sltu    s7, t5, s7                  /* carry */
-    sw      t5, 144(sp)                 /* AA[4] */
-    add     a7, a7, s7                  /* r[5] = u[5] + carry */
-    sltu    s7, a7, s7                  /* carry */
-    sw      a7, 148(sp)                 /* AA[5] */
-    add     s6, s6, s7                  /* r[6] = u[6] + carry */
-    sltu    s7, s6, s7                  /* carry */
-    sw      s6, 152(sp)                 /* AA[6] */
-    add     ra, ra, s7                  /* r[7] = u[7] + carry */
+    add     t5, t5, t1                  /* r[0] = u[0] + carry */
+    mulhu   a5, t3, s1                  /* hi a[0]*b[1] */
+    sltu    t1, t5, t1                  /* carry */
+    sw      t5, 128(sp)                 /* AA[0] */
+    add     s7, s7, t1                  /* r[1] = u[1] + carry */
+    sltu    t1, s7, t1                  /* carry */
+    mul     a7, a1, s0                  /* lo a[1]*b[0] */
+    sw      s7, 132(sp)                 /* AA[1] */
+    add     s3, s3, t1                  /* r[2] = u[2] + carry */
+    sltu    t1, s3, t1                  /* carry */
+    sw      s3, 136(sp)                 /* AA[2] */
+    mulhu   s10, a1, s0                 /* hi a[1]*b[0] */
+    add     s8, s8, t1                  /* r[3] = u[3] + carry */
+    sltu    t1, s8, t1                  /* carry */
+    sw      s8, 140(sp)                 /* AA[3] */
+    add     a3, a3, t1                  /* r[4] = u[4] + carry */
+    mul     s5, t3, a4                  /* lo a[0]*b[2] */
+    sltu    t1, a3, t1                  /* carry */
+    sw      a3, 144(sp)                 /* AA[4] */
+    add     s4, s4, t1                  /* r[5] = u[5] + carry */
+    sltu    t1, s4, t1                  /* carry */
+    mulhu   a2, t3, a4                  /* hi a[0]*b[2] */
+    sw      s4, 148(sp)                 /* AA[5] */
+    add     s9, s9, t1                  /* r[6] = u[6] + carry */
+    sltu    t1, s9, t1                  /* carry */
+    sw      s9, 152(sp)                 /* AA[6] */
+    mul     s2, a1, s1                  /* lo a[1]*b[1] */
+    add     ra, ra, t1                  /* r[7] = u[7] + carry */
     sw      ra, 156(sp)                 /* AA[7] */
-    lw      s3, 32(sp)                  /* B[8] */
-    lw      s1, 36(sp)                  /* B[9] */
-    lw      s4, 40(sp)                  /* B[10] */
-    mul     s5, s3, s1                  /* lo a[0]*a[1] */
-    lw      a6, 44(sp)                  /* B[11] */
-    lw      a2, 48(sp)                  /* B[12] */
-    lw      s8, 52(sp)                  /* B[13] */
-    lw      t6, 56(sp)                  /* B[14] */
-    mulhu   s10, s3, s1                 /* hi a[0]*a[1] */
-    lw      t4, 60(sp)                  /* B[15] */
-    mul     s9, s3, s4                  /* lo a[0]*a[2] */
-    mulhu   a1, s3, s4                  /* hi a[0]*a[2] */
-    add     s10, s10, s9                /* column 2 += lo */
-    sltu    s9, s10, s9                 /* carry */
-    mul     a5, s3, a6                  /* lo a[0]*a[3] */
-    add     a1, a1, s9                  /* hi + carry: no overflow */
-    mulhu   t3, s3, a6                  /* hi a[0]*a[3] */
-    add     a1, a1, a5                  /* column 3 += lo */
-    sltu    a5, a1, a5                  /* carry */
-    mul     t2, s1, s4                  /* lo a[1]*a[2] */
-    add     t3, t3, a5                  /* hi + carry: no overflow */
-    mulhu   s11, s1, s4                 /* hi a[1]*a[2] */
-    add     a1, a1, t2                  /* column 3 += lo */
-    sltu    t2, a1, t2                  /* carry */
-    mul     t1, s3, a2                  /* lo a[0]*a[4] */
-    add     s11, s11, t2                /* hi + carry: no overflow */
-    add     t3, t3, s11                 /* column 4 += hi */
-    sltu    s11, t3, s11                /* carry */
-    mulhu   s0, s3, a2                  /* hi a[0]*a[4] */
-    add     t3, t3, t1                  /* column 4 += lo */
-    sltu    t1, t3, t1                  /* carry */
-    mul     s2, s1, a6                  /* lo a[1]*a[3] */
-    add     s0, s0, t1                  /* hi + carry: no overflow */
-    add     s11, s11, s0                /* column 5 += hi */
-    sltu    s0, s11, s0                 /* carry */
-    mulhu   a4, s1, a6                  /* hi a[1]*a[3] */
-    add     t3, t3, s2                  /* column 4 += lo */
-    sltu    s2, t3, s2                  /* carry */
-    mul     a3, s3, s8                  /* lo a[0]*a[5] */
-    add     a4, a4, s2                  /* hi + carry: no overflow */
-    add     s11, s11, a4                /* column 5 += hi */
-    sltu    a4, s11, a4                 /* carry */
-    add     s0, s0, a4                  /* column 6 += carry */
-    mulhu   t0, s3, s8                  /* hi a[0]*a[5] */
-    add     s11, s11, a3                /* column 5 += lo */
-    sltu    a3, s11, a3                 /* carry */
-    mul     t5, s1, a2                  /* lo a[1]*a[4] */
-    add     t0, t0, a3                  /* hi + carry: no overflow */
-    add     s0, s0, t0                  /* column 6 += hi */
-    sltu    t0, s0, t0                  /* carry */
-    mulhu   a7, s1, a2                  /* hi a[1]*a[4] */
-    add     s11, s11, t5                /* column 5 += lo */
-    sltu    t5, s11, t5                 /* carry */
-    mul     s6, s4, a6                  /* lo a[2]*a[3] */
-    add     a7, a7, t5                  /* hi + carry: no overflow */
-    add     s0, s0, a7                  /* column 6 += hi */
-    sltu    a7, s0, a7                  /* carry */
-    add     t0, t0, a7                  /* column 7 += carry */
-    mulhu   s7, s4, a6                  /* hi a[2]*a[3] */
-    add     s11, s11, s6                /* column 5 += lo */
-    sltu    s6, s11, s6                 /* carry */
-    mul     ra, s3, t6                  /* lo a[0]*a[6] */
-    add     s7, s7, s6                  /* hi + carry: no overflow */
-    add     s0, s0, s7                  /* column 6 += hi */
-    sltu    s7, s0, s7                  /* carry */
-    add     t0, t0, s7                  /* column 7 += carry */
-    mulhu   s9, s3, t6                  /* hi a[0]*a[6] */
-    add     s0, s0, ra                  /* column 6 += lo */
-    sltu    ra, s0, ra                  /* carry */
-    mul     a5, s1, s8                  /* lo a[1]*a[5] */
-    add     s9, s9, ra                  /* hi + carry: no overflow */
-    add     t0, t0, s9                  /* column 7 += hi */
-    sltu    s9, t0, s9                  /* carry */
-    mulhu   t2, s1, s8                  /* hi a[1]*a[5] */
-    add     s0, s0, a5                  /* column 6 += lo */
-    sltu    a5, s0, a5                  /* carry */
-    mul     t1, s4, a2                  /* lo a[2]*a[4] */
-    add     t2, t2, a5                  /* hi + carry: no overflow */
-    add     t0, t0, t2                  /* column 7 += hi */
-    sltu    t2, t0, t2                  /* carry */
-    add     s9, s9, t2                  /* column 8 += carry */
-    mulhu   s2, s4, a2                  /* hi a[2]*a[4] */
-    add     s0, s0, t1                  /* column 6 += lo */
-    sltu    t1, s0, t1                  /* carry */
-    mul     a4, s3, t4                  /* lo a[0]*a[7] */
-    add     s2, s2, t1                  /* hi + carry: no overflow */
-    add     t0, t0, s2                  /* column 7 += hi */
-    sltu    s2, t0, s2                  /* carry */
-    add     s9, s9, s2                  /* column 8 += carry */
-    mulhu   a3, s3, t4                  /* hi a[0]*a[7] */
-    add     t0, t0, a4                  /* column 7 += lo */
-    sltu    a4, t0, a4                  /* carry */
-    mul     t5, s1, t6                  /* lo a[1]*a[6] */
-    add     a3, a3, a4                  /* hi + carry: no overflow */
-    add     s9, s9, a3                  /* column 8 += hi */
-    sltu    a3, s9, a3                  /* carry */
-    mulhu   a7, s1, t6                  /* hi a[1]*a[6] */
-    add     t0, t0, t5                  /* column 7 += lo */
-    sltu    t5, t0, t5                  /* carry */
-    mul     s6, s4, s8                  /* lo a[2]*a[5] */
-    add     a7, a7, t5                  /* hi + carry: no overflow */
-    add     s9, s9, a7                  /* column 8 += hi */
-    sltu    a7, s9, a7                  /* carry */
-    add     a3, a3, a7                  /* column 9 += carry */
-    mulhu   s7, s4, s8                  /* hi a[2]*a[5] */
-    add     t0, t0, s6                  /* column 7 += lo */
-    sltu    s6, t0, s6                  /* carry */
-    mul     ra, a6, a2                  /* lo a[3]*a[4] */
-    add     s7, s7, s6                  /* hi + carry: no overflow */
-    add     s9, s9, s7                  /* column 8 += hi */
-    sltu    s7, s9, s7                  /* carry */
-    add     a3, a3, s7                  /* column 9 += carry */
-    mulhu   a5, a6, a2                  /* hi a[3]*a[4] */
-    add     t0, t0, ra                  /* column 7 += lo */
-    sltu    ra, t0, ra                  /* carry */
-    mul     t2, s1, t4                  /* lo a[1]*a[7] */
-    add     a5, a5, ra                  /* hi + carry: no overflow */
-    add     s9, s9, a5                  /* column 8 += hi */
-    sltu    a5, s9, a5                  /* carry */
-    add     a3, a3, a5                  /* column 9 += carry */
-    mulhu   t1, s1, t4                  /* hi a[1]*a[7] */
-    add     s9, s9, t2                  /* column 8 += lo */
-    sltu    t2, s9, t2                  /* carry */
-    slli    s2, s5, 1                   /* 2 cross[1] */
-    slli    a4, s10, 1                  /* 2 cross[2] */
-    mul     t5, s4, t6                  /* lo a[2]*a[6] */
-    add     t1, t1, t2                  /* hi + carry: no overflow */
-    add     a3, a3, t1                  /* column 9 += hi */
-    sltu    t1, a3, t1                  /* carry */
-    srli    s5, s5, 31                  /* bit 31 of cross[1] */
-    mulhu   a7, s4, t6                  /* hi a[2]*a[6] */
-    add     s9, s9, t5                  /* column 8 += lo */
-    sltu    t5, s9, t5                  /* carry */
-    or      a4, a4, s5
-    slli    s6, a1, 1                   /* 2 cross[3] */
-    mul     s7, a6, s8                  /* lo a[3]*a[5] */
-    add     a7, a7, t5                  /* hi + carry: no overflow */
-    add     a3, a3, a7                  /* column 9 += hi */
-    sltu    a7, a3, a7                  /* carry */
-    add     t1, t1, a7                  /* column 10 += carry */
-    mulhu   ra, a6, s8                  /* hi a[3]*a[5] */
-    add     s9, s9, s7                  /* column 8 += lo */
-    sltu    s7, s9, s7                  /* carry */
-    srli    s10, s10, 31                /* bit 31 of cross[2] */
-    or      s6, s6, s10
-    mul     a5, s4, t4                  /* lo a[2]*a[7] */
-    add     ra, ra, s7                  /* hi + carry: no overflow */
-    add     a3, a3, ra                  /* column 9 += hi */
-    sltu    ra, a3, ra                  /* carry */
-    add     t1, t1, ra                  /* column 10 += carry */
-    mulhu   t2, s4, t4                  /* hi a[2]*a[7] */
-    add     a3, a3, a5                  /* column 9 += lo */
-    sltu    a5, a3, a5                  /* carry */
-    slli    s5, t3, 1                   /* 2 cross[4] */
-    srli    a1, a1, 31                  /* bit 31 of cross[3] */
-    mul     t5, a6, t6                  /* lo a[3]*a[6] */
-    add     t2, t2, a5                  /* hi + carry: no overflow */
-    add     t1, t1, t2                  /* column 10 += hi */
-    sltu    t2, t1, t2                  /* carry */
-    or      s5, s5, a1
-    mulhu   a7, a6, t6                  /* hi a[3]*a[6] */
-    add     a3, a3, t5                  /* column 9 += lo */
-    sltu    t5, a3, t5                  /* carry */
-    slli    s10, s11, 1                 /* 2 cross[5] */
-    srli    t3, t3, 31                  /* bit 31 of cross[4] */
-    mul     s7, a2, s8                  /* lo a[4]*a[5] */
-    add     a7, a7, t5                  /* hi + carry: no overflow */
-    add     t1, t1, a7                  /* column 10 += hi */
-    sltu    a7, t1, a7                  /* carry */
-    add     t2, t2, a7                  /* column 11 += carry */
-    mulhu   ra, a2, s8                  /* hi a[4]*a[5] */
-    add     a3, a3, s7                  /* column 9 += lo */
-    sltu    s7, a3, s7                  /* carry */
-    or      s10, s10, t3
-    slli    a5, s0, 1                   /* 2 cross[6] */
-    mul     a1, a6, t4                  /* lo a[3]*a[7] */
-    add     ra, ra, s7                  /* hi + carry: no overflow */
-    add     t1, t1, ra                  /* column 10 += hi */
-    sltu    ra, t1, ra                  /* carry */
-    add     t2, t2, ra                  /* column 11 += carry */
-    mulhu   t5, a6, t4                  /* hi a[3]*a[7] */
-    add     t1, t1, a1                  /* column 10 += lo */
-    sltu    a1, t1, a1                  /* carry */
-    srli    s11, s11, 31                /* bit 31 of cross[5] */
-    or      a5, a5, s11
-    mul     a7, a2, t6                  /* lo a[4]*a[6] */
-    add     t5, t5, a1                  /* hi + carry: no overflow */
-    add     t2, t2, t5                  /* column 11 += hi */
-    sltu    t5, t2, t5                  /* carry */
-    slli    t3, t0, 1                   /* 2 cross[7] */
-    mulhu   s7, a2, t6                  /* hi a[4]*a[6] */
-    add     t1, t1, a7                  /* column 10 += lo */
-    sltu    a7, t1, a7                  /* carry */
-    srli    s0, s0, 31                  /* bit 31 of cross[6] */
-    or      t3, t3, s0
-    mul     ra, a2, t4                  /* lo a[4]*a[7] */
-    add     s7, s7, a7                  /* hi + carry: no overflow */
-    add     t2, t2, s7                  /* column 11 += hi */
-    sltu    s7, t2, s7                  /* carry */
-    add     t5, t5, s7                  /* column 12 += carry */
-    mulhu   s11, a2, t4                 /* hi a[4]*a[7] */
-    add     t2, t2, ra                  /* column 11 += lo */
-    sltu    ra, t2, ra                  /* carry */
-    slli    a1, s9, 1                   /* 2 cross[8] */
-    srli    t0, t0, 31                  /* bit 31 of cross[7] */
-    mul     s0, s8, t6                  /* lo a[5]*a[6] */
-    add     s11, s11, ra                /* hi + carry: no overflow */
-    add     t5, t5, s11                 /* column 12 += hi */
-    sltu    s11, t5, s11                /* carry */
-    or      a1, a1, t0
-    mulhu   a7, s8, t6                  /* hi a[5]*a[6] */
-    add     t2, t2, s0                  /* column 11 += lo */
-    sltu    s0, t2, s0                  /* carry */
-    slli    s7, a3, 1                   /* 2 cross[9] */
-    srli    s9, s9, 31                  /* bit 31 of cross[8] */
-    mul     ra, s8, t4                  /* lo a[5]*a[7] */
-    add     a7, a7, s0                  /* hi + carry: no overflow */
-    add     t5, t5, a7                  /* column 12 += hi */
-    sltu    a7, t5, a7                  /* carry */
-    add     s11, s11, a7                /* column 13 += carry */
-    mulhu   t0, s8, t4                  /* hi a[5]*a[7] */
-    add     t5, t5, ra                  /* column 12 += lo */
-    sltu    ra, t5, ra                  /* carry */
-    or      s7, s7, s9
-    slli    s0, t1, 1                   /* 2 cross[10] */
-    mul     a7, t6, t4                  /* lo a[6]*a[7] */
-    add     t0, t0, ra                  /* hi + carry: no overflow */
-    add     s11, s11, t0                /* column 13 += hi */
-    sltu    t0, s11, t0                 /* carry */
-    srli    a3, a3, 31                  /* bit 31 of cross[9] */
-    mulhu   s9, t6, t4                  /* hi a[6]*a[7] */
-    add     s11, s11, a7                /* column 13 += lo */
-    sltu    a7, s11, a7                 /* carry */
-    or      s0, s0, a3
-    slli    ra, t2, 1                   /* 2 cross[11] */
-    mul     a3, s3, s3                  /* lo a[0]^2 */
-    add     s9, s9, a7                  /* hi + carry: no overflow */
-    add     t0, t0, s9                  /* column 14 += hi */
-    sltu    s9, t0, s9                  /* carry */
-    srli    t1, t1, 31                  /* bit 31 of cross[10] */
-    mulhu   a7, s3, s3                  /* hi a[0]^2 */
-    or      ra, ra, t1
-    slli    s3, t5, 1                   /* 2 cross[12] */
-    srli    t2, t2, 31                  /* bit 31 of cross[11] */
-    mul     t1, s1, s1                  /* lo a[1]^2 */
-    add     s2, s2, a7                  /* t[1] = 2 cross[1] + square word */
-    sltu    a7, s2, a7                  /* carry */
-    or      s3, s3, t2
-    mulhu   t2, s1, s1                  /* hi a[1]^2 */
-    add     a4, a4, t1                  /* t[2] = 2 cross[2] + square word */
-    sltu    t1, a4, t1                  /* carry */
-    add     a4, a4, a7                  /* + carry */
-    sltu    a7, a4, a7                  /* carry */
-    mul     s1, s4, s4                  /* lo a[2]^2 */
-    add     t1, t1, a7                  /* carries */
-    add     s6, s6, t2                  /* t[3] = 2 cross[3] + square word */
-    sltu    t2, s6, t2                  /* carry */
-    add     s6, s6, t1                  /* + carry */
-    mulhu   a7, s4, s4                  /* hi a[2]^2 */
-    sltu    t1, s6, t1                  /* carry */
-    add     t2, t2, t1                  /* carries */
-    add     s5, s5, s1                  /* t[4] = 2 cross[4] + square word */
-    sltu    s1, s5, s1                  /* carry */
-    mul     s4, a6, a6                  /* lo a[3]^2 */
-    add     s5, s5, t2                  /* + carry */
-    sltu    t2, s5, t2                  /* carry */
-    add     s1, s1, t2                  /* carries */
-    add     s10, s10, a7                /* t[5] = 2 cross[5] + square word */
-    mulhu   t1, a6, a6                  /* hi a[3]^2 */
-    sltu    a7, s10, a7                 /* carry */
-    add     s10, s10, s1                /* + carry */
-    sltu    s1, s10, s1                 /* carry */
-    add     a7, a7, s1                  /* carries */
-    mul     t2, a2, a2                  /* lo a[4]^2 */
-    add     a5, a5, s4                  /* t[6] = 2 cross[6] + square word */
-    sltu    s4, a5, s4                  /* carry */
-    add     a5, a5, a7                  /* + carry */
-    sltu    a7, a5, a7                  /* carry */
-    mulhu   a6, a2, a2                  /* hi a[4]^2 */
-    add     s4, s4, a7                  /* carries */
-    add     t3, t3, t1                  /* t[7] = 2 cross[7] + square word */
-    sltu    t1, t3, t1                  /* carry */
-    add     t3, t3, s4                  /* + carry */
-    mul     s1, s8, s8                  /* lo a[5]^2 */
-    sltu    s4, t3, s4                  /* carry */
-    add     t1, t1, s4                  /* carries */
-    add     a1, a1, t2                  /* t[8] = 2 cross[8] + square word */
-    sltu    t2, a1, t2                  /* carry */
-    mulhu   a2, s8, s8                  /* hi a[5]^2 */
-    add     a1, a1, t1                  /* + carry */
-    sltu    t1, a1, t1                  /* carry */
-    add     t2, t2, t1                  /* carries */
-    add     s7, s7, a6                  /* t[9] = 2 cross[9] + square word */
-    mul     a7, t6, t6                  /* lo a[6]^2 */
-    sltu    a6, s7, a6                  /* carry */
-    add     s7, s7, t2                  /* + carry */
-    sltu    t2, s7, t2                  /* carry */
-    add     a6, a6, t2                  /* carries */
-    mulhu   s4, t6, t6                  /* hi a[6]^2 */
-    add     s0, s0, s1                  /* t[10] = 2 cross[10] + square word */
-    sltu    s1, s0, s1                  /* carry */
-    add     s0, s0, a6                  /* + carry */
-    sltu    a6, s0, a6                  /* carry */
-    mul     s8, t4, t4                  /* lo a[7]^2 */
-    add     s1, s1, a6                  /* carries */
-    add     ra, ra, a2                  /* t[11] = 2 cross[11] + square word */
-    sltu    a2, ra, a2                  /* carry */
-    add     ra, ra, s1                  /* + carry */
-    mulhu   t1, t4, t4                  /* hi a[7]^2 */
-    sltu    s1, ra, s1                  /* carry */
-    add     a2, a2, s1                  /* carries */
-    add     s3, s3, a7                  /* t[12] = 2 cross[12] + square word */
-    sltu    a7, s3, a7                  /* carry */
-    add     s3, s3, a2                  /* + carry */
-    sltu    a2, s3, a2                  /* carry */
-    add     a7, a7, a2                  /* carries */
-    slli    t2, s11, 1                  /* 2 cross[13] */
-    srli    t5, t5, 31                  /* bit 31 of cross[12] */
-    or      t2, t2, t5
-    add     t2, t2, s4                  /* t[13] = 2 cross[13] + square word */
-    sltu    s4, t2, s4                  /* carry */
-    add     t2, t2, a7                  /* + carry */
-    sltu    a7, t2, a7                  /* carry */
-    add     s4, s4, a7                  /* carries */
-    slli    t6, t0, 1                   /* 2 cross[14] */
-    srli    s11, s11, 31                /* bit 31 of cross[13] */
-    or      t6, t6, s11
-    add     t6, t6, s8                  /* t[14] = 2 cross[14] + square word */
-    sltu    s8, t6, s8                  /* carry */
-    add     t6, t6, s4                  /* + carry */
-    sltu    s4, t6, s4                  /* carry */
-    add     s8, s8, s4                  /* carries */
-    slli    s9, s9, 1                   /* 2 cross[15] */
-    srli    t0, t0, 31                  /* bit 31 of cross[14] */
-    or      s9, s9, t0
-    add     s9, s9, t1                  /* t[15] = 2 cross[15] + square word */
-    add     s9, s9, s8                  /* + carry */
-    li      a6, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     t4, s7, a6                  /* lo 38 t[9] */
-    slli    s1, a1, 5                   /* t[8] << 5 */
-    slli    a2, a1, 2                   /* t[8] << 2 */
-    slli    t5, a1, 1                   /* t[8] << 1 */
-    add     s1, s1, a2                  /* lo 38 t[8] */
-    mulhu   s7, s7, a6                  /* hi 38 t[9] (< 38) */
-    sltu    a2, s1, a2                  /* carry */
-    add     s1, s1, t5
-    sltu    t5, s1, t5                  /* carry */
-    srli    a7, a1, 27                  /* t[8] >> 27 */
-    mul     s11, s0, a6                 /* lo 38 t[10] */
-    srli    s4, a1, 30                  /* t[8] >> 30 */
-    srli    a1, a1, 31                  /* t[8] >> 31 */
-    add     a7, a7, s4                  /* hi 38 t[8] */
-    add     a7, a7, a1
-    mulhu   s0, s0, a6                  /* hi 38 t[10] (< 38) */
-    add     a7, a7, a2
-    add     a7, a7, t5
-    add     a3, a3, s1                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    s1, a3, s1                  /* carry */
-    mul     t0, ra, a6                  /* lo 38 t[11] */
-    add     s2, s2, t4                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t4, s2, t4                  /* carry */
-    add     a7, a7, s1                  /* hi(prev) + carries */
-    add     s2, s2, a7                  /* u[1] += hi(prev) + carry */
-    mulhu   ra, ra, a6                  /* hi 38 t[11] (< 38) */
-    sltu    a7, s2, a7                  /* carry */
-    add     t4, t4, a7                  /* carries */
-    add     a4, a4, s11                 /* u[2] = t[2] + lo 38 t[10] */
-    sltu    s11, a4, s11                /* carry */
-    mul     t1, s3, a6                  /* lo 38 t[12] */
-    add     s7, s7, t4                  /* hi(prev) + carries */
-    add     a4, a4, s7                  /* u[2] += hi(prev) + carry */
-    sltu    s7, a4, s7                  /* carry */
-    add     s11, s11, s7                /* carries */
-    mulhu   s3, s3, a6                  /* hi 38 t[12] (< 38) */
-    add     s6, s6, t0                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    t0, s6, t0                  /* carry */
-    add     s0, s0, s11                 /* hi(prev) + carries */
-    add     s6, s6, s0                  /* u[3] += hi(prev) + carry */
-    mul     s8, t2, a6                  /* lo 38 t[13] */
-    sltu    s0, s6, s0                  /* carry */
-    add     t0, t0, s0                  /* carries */
-    add     s5, s5, t1                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t1, s5, t1                  /* carry */
-    mulhu   t2, t2, a6                  /* hi 38 t[13] (< 38) */
-    add     ra, ra, t0                  /* hi(prev) + carries */
-    add     s5, s5, ra                  /* u[4] += hi(prev) + carry */
-    sltu    ra, s5, ra                  /* carry */
-    add     t1, t1, ra                  /* carries */
-    mul     s4, t6, a6                  /* lo 38 t[14] */
-    add     s10, s10, s8                /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s8, s10, s8                 /* carry */
-    add     s3, s3, t1                  /* hi(prev) + carries */
-    add     s10, s10, s3                /* u[5] += hi(prev) + carry */
-    mulhu   t6, t6, a6                  /* hi 38 t[14] (< 38) */
-    sltu    s3, s10, s3                 /* carry */
-    add     s8, s8, s3                  /* carries */
-    add     a5, a5, s4                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s4, a5, s4                  /* carry */
-    mul     a1, s9, a6                  /* lo 38 t[15] */
-    add     t2, t2, s8                  /* hi(prev) + carries */
-    add     a5, a5, t2                  /* u[6] += hi(prev) + carry */
-    sltu    t2, a5, t2                  /* carry */
-    add     s4, s4, t2                  /* carries */
-    mulhu   s9, s9, a6                  /* hi 38 t[15] (< 38) */
-    add     t3, t3, a1                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    a1, t3, a1                  /* carry */
-    add     t6, t6, s4                  /* hi(prev) + carries */
-    add     t3, t3, t6                  /* u[7] += hi(prev) + carry */
-    sltu    t6, t3, t6                  /* carry */
-    add     a1, a1, t6                  /* carries */
-    add     s9, s9, a1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    a2, t3, 31                  /* bit 255 */
-    slli    s9, s9, 1                   /* 2 T */
-    or      s9, s9, a2                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    t5, s9, 4                   /* 16 T' */
-    slli    s1, s9, 1                   /* 2 T' */
-    add     t5, t5, s1                  /* 18 T' */
-    add     t5, t5, s9                  /* 19 T' (2^255 = 19 mod p) */
-    slli    t3, t3, 1                   /* clear bit 255 */
-    srli    t3, t3, 1
-    add     a3, a3, t5                  /* r[0] = u[0] + carry */
-    sltu    t5, a3, t5                  /* carry */
-    sw      a3, 160(sp)                 /* BB[0] */
-    add     s2, s2, t5                  /* r[1] = u[1] + carry */
-    sltu    t5, s2, t5                  /* carry */
-    sw      s2, 164(sp)                 /* BB[1] */
-    add     a4, a4, t5                  /* r[2] = u[2] + carry */
-    sltu    t5, a4, t5                  /* carry */
-    sw      a4, 168(sp)                 /* BB[2] */
-    add     s6, s6, t5                  /* r[3] = u[3] + carry */
-    sltu    t5, s6, t5                  /* carry */
-    sw      s6, 172(sp)                 /* BB[3] */
-    add     s5, s5, t5                  /* r[4] = u[4] + carry */
-    sltu    t5, s5, t5                  /* carry */
-    sw      s5, 176(sp)                 /* BB[4] */
-    add     s10, s10, t5                /* r[5] = u[5] + carry */
-    sltu    t5, s10, t5                 /* carry */
-    sw      s10, 180(sp)                /* BB[5] */
-    add     a5, a5, t5                  /* r[6] = u[6] + carry */
-    sltu    t5, a5, t5                  /* carry */
-    sw      a5, 184(sp)                 /* BB[6] */
-    add     t3, t3, t5                  /* r[7] = u[7] + carry */
-    sw      t3, 188(sp)                 /* BB[7] */
-    lw      a7, 96(sp)                  /* D[24] */
-    lw      t4, 0(sp)                   /* A[0] */
-    lw      s7, 4(sp)                   /* A[1] */
-    mul     s11, a7, t4                 /* lo a[0]*b[0] */
-    lw      s0, 100(sp)                 /* D[25] */
-    lw      t0, 8(sp)                   /* A[2] */
-    lw      ra, 104(sp)                 /* D[26] */
-    lw      t1, 12(sp)                  /* A[3] */
-    mulhu   s3, a7, t4                  /* hi a[0]*b[0] */
-    lw      s8, 108(sp)                 /* D[27] */
-    lw      t2, 16(sp)                  /* A[4] */
-    mul     a6, a7, s7                  /* lo a[0]*b[1] */
-    mulhu   s4, a7, s7                  /* hi a[0]*b[1] */
-    add     s3, s3, a6                  /* column 1 += lo */
-    sltu    a6, s3, a6                  /* carry */
-    mul     t6, s0, t4                  /* lo a[1]*b[0] */
-    add     s4, s4, a6                  /* hi + carry: no overflow */
-    mulhu   a1, s0, t4                  /* hi a[1]*b[0] */
-    add     s3, s3, t6                  /* column 1 += lo */
-    sltu    t6, s3, t6                  /* carry */
-    lw      a2, 112(sp)                 /* D[28] */
-    mul     s1, a7, t0                  /* lo a[0]*b[2] */
-    add     a1, a1, t6                  /* hi + carry: no overflow */
-    add     s4, s4, a1                  /* column 2 += hi */
-    sltu    a1, s4, a1                  /* carry */
-    mulhu   s9, a7, t0                  /* hi a[0]*b[2] */
-    add     s4, s4, s1                  /* column 2 += lo */
-    sltu    s1, s4, s1                  /* carry */
-    lw      a3, 20(sp)                  /* A[5] */
-    mul     s2, s0, s7                  /* lo a[1]*b[1] */
-    add     s9, s9, s1                  /* hi + carry: no overflow */
-    add     a1, a1, s9                  /* column 3 += hi */
-    sltu    s9, a1, s9                  /* carry */
-    mulhu   a4, s0, s7                  /* hi a[1]*b[1] */
-    add     s4, s4, s2                  /* column 2 += lo */
-    sltu    s2, s4, s2                  /* carry */
-    mul     s6, ra, t4                  /* lo a[2]*b[0] */
-    add     a4, a4, s2                  /* hi + carry: no overflow */
-    add     a1, a1, a4                  /* column 3 += hi */
-    sltu    a4, a1, a4                  /* carry */
-    add     s9, s9, a4                  /* column 4 += carry */
-    mulhu   s5, ra, t4                  /* hi a[2]*b[0] */
-    add     s4, s4, s6                  /* column 2 += lo */
-    sltu    s6, s4, s6                  /* carry */
-    mul     s10, a7, t1                 /* lo a[0]*b[3] */
-    add     s5, s5, s6                  /* hi + carry: no overflow */
-    add     a1, a1, s5                  /* column 3 += hi */
-    sltu    s5, a1, s5                  /* carry */
-    add     s9, s9, s5                  /* column 4 += carry */
-    mulhu   a5, a7, t1                  /* hi a[0]*b[3] */
-    add     a1, a1, s10                 /* column 3 += lo */
-    sltu    s10, a1, s10                /* carry */
-    mul     t5, s0, t0                  /* lo a[1]*b[2] */
-    add     a5, a5, s10                 /* hi + carry: no overflow */
-    add     s9, s9, a5                  /* column 4 += hi */
-    sltu    a5, s9, a5                  /* carry */
-    mulhu   t3, s0, t0                  /* hi a[1]*b[2] */
-    add     a1, a1, t5                  /* column 3 += lo */
-    sltu    t5, a1, t5                  /* carry */
-    mul     a6, ra, s7                  /* lo a[2]*b[1] */
-    add     t3, t3, t5                  /* hi + carry: no overflow */
-    add     s9, s9, t3                  /* column 4 += hi */
-    sltu    t3, s9, t3                  /* carry */
-    add     a5, a5, t3                  /* column 5 += carry */
-    mulhu   t6, ra, s7                  /* hi a[2]*b[1] */
-    add     a1, a1, a6                  /* column 3 += lo */
-    sltu    a6, a1, a6                  /* carry */
-    lw      s1, 116(sp)                 /* D[29] */
-    mul     s2, s8, t4                  /* lo a[3]*b[0] */
-    add     t6, t6, a6                  /* hi + carry: no overflow */
-    add     s9, s9, t6                  /* column 4 += hi */
-    sltu    t6, s9, t6                  /* carry */
-    add     a5, a5, t6                  /* column 5 += carry */
-    mulhu   a4, s8, t4                  /* hi a[3]*b[0] */
-    add     a1, a1, s2                  /* column 3 += lo */
-    sltu    s2, a1, s2                  /* carry */
-    lw      s6, 24(sp)                  /* A[6] */
-    mul     s5, a7, t2                  /* lo a[0]*b[4] */
-    add     a4, a4, s2                  /* hi + carry: no overflow */
-    add     s9, s9, a4                  /* column 4 += hi */
-    sltu    a4, s9, a4                  /* carry */
-    add     a5, a5, a4                  /* column 5 += carry */
-    mulhu   s10, a7, t2                 /* hi a[0]*b[4] */
-    add     s9, s9, s5                  /* column 4 += lo */
-    sltu    s5, s9, s5                  /* carry */
-    mul     t5, s0, t1                  /* lo a[1]*b[3] */
-    add     s10, s10, s5                /* hi + carry: no overflow */
-    add     a5, a5, s10                 /* column 5 += hi */
+    add     t0, t0, t4                  /* column 1 += lo */
+    sltu    t4, t0, t4                  /* carry */
+    mulhu   t5, a1, s1                  /* hi a[1]*b[1] */
+    add     a5, a5, t4                  /* hi + carry: no overflow */
+    add     t0, t0, a7                  /* column 1 += lo */
+    sltu    a7, t0, a7                  /* carry */
+    add     s10, s10, a7                /* hi + carry: no overflow */
+    mul     s7, s11, s0                 /* lo a[2]*b[0] */
+    add     a5, a5, s10                 /* column 2 += hi */
     sltu    s10, a5, s10                /* carry */
-    mulhu   t3, s0, t1                  /* hi a[1]*b[3] */
-    add     s9, s9, t5                  /* column 4 += lo */
-    sltu    t5, s9, t5                  /* carry */
-    mul     a6, ra, t0                  /* lo a[2]*b[2] */
-    add     t3, t3, t5                  /* hi + carry: no overflow */
-    add     a5, a5, t3                  /* column 5 += hi */
-    sltu    t3, a5, t3                  /* carry */
-    add     s10, s10, t3                /* column 6 += carry */
-    mulhu   t6, ra, t0                  /* hi a[2]*b[2] */
-    add     s9, s9, a6                  /* column 4 += lo */
-    sltu    a6, s9, a6                  /* carry */
-    mul     s2, s8, s7                  /* lo a[3]*b[1] */
-    add     t6, t6, a6                  /* hi + carry: no overflow */
-    add     a5, a5, t6                  /* column 5 += hi */
-    sltu    t6, a5, t6                  /* carry */
-    add     s10, s10, t6                /* column 6 += carry */
-    mulhu   a4, s8, s7                  /* hi a[3]*b[1] */
-    add     s9, s9, s2                  /* column 4 += lo */
-    sltu    s2, s9, s2                  /* carry */
-    mul     s5, a2, t4                  /* lo a[4]*b[0] */
-    add     a4, a4, s2                  /* hi + carry: no overflow */
-    add     a5, a5, a4                  /* column 5 += hi */
-    sltu    a4, a5, a4                  /* carry */
-    add     s10, s10, a4                /* column 6 += carry */
-    mulhu   t5, a2, t4                  /* hi a[4]*b[0] */
-    add     s9, s9, s5                  /* column 4 += lo */
-    sltu    s5, s9, s5                  /* carry */
-    mul     t3, a7, a3                  /* lo a[0]*b[5] */
-    add     t5, t5, s5                  /* hi + carry: no overflow */
-    add     a5, a5, t5                  /* column 5 += hi */
-    sltu    t5, a5, t5                  /* carry */
-    add     s10, s10, t5                /* column 6 += carry */
-    mulhu   a6, a7, a3                  /* hi a[0]*b[5] */
-    add     a5, a5, t3                  /* column 5 += lo */
-    sltu    t3, a5, t3                  /* carry */
-    lw      t6, 120(sp)                 /* D[30] */
-    mul     s2, s0, t2                  /* lo a[1]*b[4] */
-    add     a6, a6, t3                  /* hi + carry: no overflow */
-    add     s10, s10, a6                /* column 6 += hi */
-    sltu    a6, s10, a6                 /* carry */
-    mulhu   a4, s0, t2                  /* hi a[1]*b[4] */
-    add     a5, a5, s2                  /* column 5 += lo */
-    sltu    s2, a5, s2                  /* carry */
-    lw      s5, 28(sp)                  /* A[7] */
-    mul     t5, ra, t1                  /* lo a[2]*b[3] */
-    add     a4, a4, s2                  /* hi + carry: no overflow */
-    add     s10, s10, a4                /* column 6 += hi */
-    sltu    a4, s10, a4                 /* carry */
-    add     a6, a6, a4                  /* column 7 += carry */
-    mulhu   t3, ra, t1                  /* hi a[2]*b[3] */
-    add     a5, a5, t5                  /* column 5 += lo */
-    sltu    t5, a5, t5                  /* carry */
-    mul     s2, s8, t0                  /* lo a[3]*b[2] */
-    add     t3, t3, t5                  /* hi + carry: no overflow */
-    add     s10, s10, t3                /* column 6 += hi */
-    sltu    t3, s10, t3                 /* carry */
-    add     a6, a6, t3                  /* column 7 += carry */
-    mulhu   a4, s8, t0                  /* hi a[3]*b[2] */
-    add     a5, a5, s2                  /* column 5 += lo */
-    sltu    s2, a5, s2                  /* carry */
-    mul     t5, a2, s7                  /* lo a[4]*b[1] */
-    add     a4, a4, s2                  /* hi + carry: no overflow */
-    add     s10, s10, a4                /* column 6 += hi */
-    sltu    a4, s10, a4                 /* carry */
-    add     a6, a6, a4                  /* column 7 += carry */
-    mulhu   t3, a2, s7                  /* hi a[4]*b[1] */
-    add     a5, a5, t5                  /* column 5 += lo */
-    sltu    t5, a5, t5                  /* carry */
-    mul     s2, s1, t4                  /* lo a[5]*b[0] */
-    add     t3, t3, t5                  /* hi + carry: no overflow */
-    add     s10, s10, t3                /* column 6 += hi */
-    sltu    t3, s10, t3                 /* carry */
-    add     a6, a6, t3                  /* column 7 += carry */
-    mulhu   a4, s1, t4                  /* hi a[5]*b[0] */
-    add     a5, a5, s2                  /* column 5 += lo */
-    sltu    s2, a5, s2                  /* carry */
-    mul     t5, a7, s6                  /* lo a[0]*b[6] */
-    add     a4, a4, s2                  /* hi + carry: no overflow */
-    add     s10, s10, a4                /* column 6 += hi */
-    sltu    a4, s10, a4                 /* carry */
-    add     a6, a6, a4                  /* column 7 += carry */
-    mulhu   t3, a7, s6                  /* hi a[0]*b[6] */
-    add     s10, s10, t5                /* column 6 += lo */
-    sltu    t5, s10, t5                 /* carry */
-    mul     s2, s0, a3                  /* lo a[1]*b[5] */
-    add     t3, t3, t5                  /* hi + carry: no overflow */
-    add     a6, a6, t3                  /* column 7 += hi */
-    sltu    t3, a6, t3                  /* carry */
-    mulhu   a4, s0, a3                  /* hi a[1]*b[5] */
-    add     s10, s10, s2                /* column 6 += lo */
-    sltu    s2, s10, s2                 /* carry */
-    mul     t5, ra, t2                  /* lo a[2]*b[4] */
-    add     a4, a4, s2                  /* hi + carry: no overflow */
-    add     a6, a6, a4                  /* column 7 += hi */
-    sltu    a4, a6, a4                  /* carry */
-    add     t3, t3, a4                  /* column 8 += carry */
-    mulhu   s2, ra, t2                  /* hi a[2]*b[4] */
-    add     s10, s10, t5                /* column 6 += lo */
-    sltu    t5, s10, t5                 /* carry */
-    lw      a4, 124(sp)                 /* D[31] */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    mul     t5, s8, t1                  /* lo a[3]*b[3] */
-    add     a6, a6, s2                  /* column 7 += hi */
-    sltu    s2, a6, s2                  /* carry */
-    add     t3, t3, s2                  /* column 8 += carry */
-    mulhu   s2, s8, t1                  /* hi a[3]*b[3] */
-    add     s10, s10, t5                /* column 6 += lo */
-    sltu    t5, s10, t5                 /* carry */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    mul     t5, a2, t0                  /* lo a[4]*b[2] */
-    add     a6, a6, s2                  /* column 7 += hi */
-    sltu    s2, a6, s2                  /* carry */
-    add     t3, t3, s2                  /* column 8 += carry */
-    mulhu   s2, a2, t0                  /* hi a[4]*b[2] */
-    add     s10, s10, t5                /* column 6 += lo */
-    sltu    t5, s10, t5                 /* carry */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    mul     t5, s1, s7                  /* lo a[5]*b[1] */
-    add     a6, a6, s2                  /* column 7 += hi */
-    sltu    s2, a6, s2                  /* carry */
-    add     t3, t3, s2                  /* column 8 += carry */
-    mulhu   s2, s1, s7                  /* hi a[5]*b[1] */
-    add     s10, s10, t5                /* column 6 += lo */
-    sltu    t5, s10, t5                 /* carry */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    mul     t5, t6, t4                  /* lo a[6]*b[0] */
-    add     a6, a6, s2                  /* column 7 += hi */
-    sltu    s2, a6, s2                  /* carry */
-    add     t3, t3, s2                  /* column 8 += carry */
-    mulhu   s2, t6, t4                  /* hi a[6]*b[0] */
-    add     s10, s10, t5                /* column 6 += lo */
-    sltu    t5, s10, t5                 /* carry */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    mul     t5, a7, s5                  /* lo a[0]*b[7] */
-    add     a6, a6, s2                  /* column 7 += hi */
-    sltu    s2, a6, s2                  /* carry */
-    add     t3, t3, s2                  /* column 8 += carry */
-    mulhu   a7, a7, s5                  /* hi a[0]*b[7] */
-    add     a6, a6, t5                  /* column 7 += lo */
-    sltu    t5, a6, t5                  /* carry */
-    mul     s2, s0, s6                  /* lo a[1]*b[6] */
-    add     a7, a7, t5                  /* hi + carry: no overflow */
-    add     t3, t3, a7                  /* column 8 += hi */
-    sltu    a7, t3, a7                  /* carry */
-    mulhu   t5, s0, s6                  /* hi a[1]*b[6] */
-    add     a6, a6, s2                  /* column 7 += lo */
-    sltu    s2, a6, s2                  /* carry */
-    add     t5, t5, s2                  /* hi + carry: no overflow */
-    mul     s2, ra, a3                  /* lo a[2]*b[5] */
-    add     t3, t3, t5                  /* column 8 += hi */
-    sltu    t5, t3, t5                  /* carry */
-    add     a7, a7, t5                  /* column 9 += carry */
-    mulhu   t5, ra, a3                  /* hi a[2]*b[5] */
-    add     a6, a6, s2                  /* column 7 += lo */
-    sltu    s2, a6, s2                  /* carry */
-    add     t5, t5, s2                  /* hi + carry: no overflow */
-    mul     s2, s8, t2                  /* lo a[3]*b[4] */
-    add     t3, t3, t5                  /* column 8 += hi */
-    sltu    t5, t3, t5                  /* carry */
-    add     a7, a7, t5                  /* column 9 += carry */
-    mulhu   t5, s8, t2                  /* hi a[3]*b[4] */
-    add     a6, a6, s2                  /* column 7 += lo */
-    sltu    s2, a6, s2                  /* carry */
-    add     t5, t5, s2                  /* hi + carry: no overflow */
-    mul     s2, a2, t1                  /* lo a[4]*b[3] */
-    add     t3, t3, t5                  /* column 8 += hi */
-    sltu    t5, t3, t5                  /* carry */
-    add     a7, a7, t5                  /* column 9 += carry */
-    mulhu   t5, a2, t1                  /* hi a[4]*b[3] */
-    add     a6, a6, s2                  /* column 7 += lo */
-    sltu    s2, a6, s2                  /* carry */
-    add     t5, t5, s2                  /* hi + carry: no overflow */
-    mul     s2, s1, t0                  /* lo a[5]*b[2] */
-    add     t3, t3, t5                  /* column 8 += hi */
-    sltu    t5, t3, t5                  /* carry */
-    add     a7, a7, t5                  /* column 9 += carry */
-    mulhu   t5, s1, t0                  /* hi a[5]*b[2] */
-    add     a6, a6, s2                  /* column 7 += lo */
-    sltu    s2, a6, s2                  /* carry */
-    add     t5, t5, s2                  /* hi + carry: no overflow */
-    mul     s2, t6, s7                  /* lo a[6]*b[1] */
-    add     t3, t3, t5                  /* column 8 += hi */
-    sltu    t5, t3, t5                  /* carry */
-    add     a7, a7, t5                  /* column 9 += carry */
-    mulhu   t5, t6, s7                  /* hi a[6]*b[1] */
-    add     a6, a6, s2                  /* column 7 += lo */
-    sltu    s2, a6, s2                  /* carry */
-    add     t5, t5, s2                  /* hi + carry: no overflow */
-    mul     s2, a4, t4                  /* lo a[7]*b[0] */
-    add     t3, t3, t5                  /* column 8 += hi */
-    sltu    t5, t3, t5                  /* carry */
-    add     a7, a7, t5                  /* column 9 += carry */
-    mulhu   t4, a4, t4                  /* hi a[7]*b[0] */
-    add     a6, a6, s2                  /* column 7 += lo */
-    sltu    s2, a6, s2                  /* carry */
-    mul     t5, s0, s5                  /* lo a[1]*b[7] */
-    add     t4, t4, s2                  /* hi + carry: no overflow */
-    add     t3, t3, t4                  /* column 8 += hi */
-    sltu    t4, t3, t4                  /* carry */
-    add     a7, a7, t4                  /* column 9 += carry */
-    mulhu   s0, s0, s5                  /* hi a[1]*b[7] */
-    add     t3, t3, t5                  /* column 8 += lo */
-    sltu    t5, t3, t5                  /* carry */
-    mul     s2, ra, s6                  /* lo a[2]*b[6] */
-    add     s0, s0, t5                  /* hi + carry: no overflow */
-    add     a7, a7, s0                  /* column 9 += hi */
-    sltu    s0, a7, s0                  /* carry */
-    mulhu   t4, ra, s6                  /* hi a[2]*b[6] */
-    add     t3, t3, s2                  /* column 8 += lo */
-    sltu    s2, t3, s2                  /* carry */
-    mul     t5, s8, a3                  /* lo a[3]*b[5] */
-    add     t4, t4, s2                  /* hi + carry: no overflow */
-    add     a7, a7, t4                  /* column 9 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    add     s0, s0, t4                  /* column 10 += carry */
-    mulhu   s2, s8, a3                  /* hi a[3]*b[5] */
-    add     t3, t3, t5                  /* column 8 += lo */
-    sltu    t5, t3, t5                  /* carry */
-    mul     t4, a2, t2                  /* lo a[4]*b[4] */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    add     a7, a7, s2                  /* column 9 += hi */
-    sltu    s2, a7, s2                  /* carry */
-    add     s0, s0, s2                  /* column 10 += carry */
-    mulhu   t5, a2, t2                  /* hi a[4]*b[4] */
-    add     t3, t3, t4                  /* column 8 += lo */
-    sltu    t4, t3, t4                  /* carry */
-    mul     s2, s1, t1                  /* lo a[5]*b[3] */
-    add     t5, t5, t4                  /* hi + carry: no overflow */
-    add     a7, a7, t5                  /* column 9 += hi */
-    sltu    t5, a7, t5                  /* carry */
-    add     s0, s0, t5                  /* column 10 += carry */
-    mulhu   t4, s1, t1                  /* hi a[5]*b[3] */
-    add     t3, t3, s2                  /* column 8 += lo */
-    sltu    s2, t3, s2                  /* carry */
-    mul     t5, t6, t0                  /* lo a[6]*b[2] */
-    add     t4, t4, s2                  /* hi + carry: no overflow */
-    add     a7, a7, t4                  /* column 9 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    add     s0, s0, t4                  /* column 10 += carry */
-    mulhu   s2, t6, t0                  /* hi a[6]*b[2] */
-    add     t3, t3, t5                  /* column 8 += lo */
-    sltu    t5, t3, t5                  /* carry */
-    mul     t4, a4, s7                  /* lo a[7]*b[1] */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    add     a7, a7, s2                  /* column 9 += hi */
-    sltu    s2, a7, s2                  /* carry */
-    add     s0, s0, s2                  /* column 10 += carry */
-    mulhu   s7, a4, s7                  /* hi a[7]*b[1] */
-    add     t3, t3, t4                  /* column 8 += lo */
-    sltu    t4, t3, t4                  /* carry */
-    mul     t5, ra, s5                  /* lo a[2]*b[7] */
-    add     s7, s7, t4                  /* hi + carry: no overflow */
-    add     a7, a7, s7                  /* column 9 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     s0, s0, s7                  /* column 10 += carry */
-    mulhu   ra, ra, s5                  /* hi a[2]*b[7] */
-    add     a7, a7, t5                  /* column 9 += lo */
-    sltu    t5, a7, t5                  /* carry */
-    mul     s2, s8, s6                  /* lo a[3]*b[6] */
-    add     ra, ra, t5                  /* hi + carry: no overflow */
-    add     s0, s0, ra                  /* column 10 += hi */
-    sltu    ra, s0, ra                  /* carry */
-    mulhu   t4, s8, s6                  /* hi a[3]*b[6] */
-    add     a7, a7, s2                  /* column 9 += lo */
-    sltu    s2, a7, s2                  /* carry */
-    mul     s7, a2, a3                  /* lo a[4]*b[5] */
-    add     t4, t4, s2                  /* hi + carry: no overflow */
-    add     s0, s0, t4                  /* column 10 += hi */
-    sltu    t4, s0, t4                  /* carry */
-    add     ra, ra, t4                  /* column 11 += carry */
-    mulhu   t5, a2, a3                  /* hi a[4]*b[5] */
-    add     a7, a7, s7                  /* column 9 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    mul     s2, s1, t2                  /* lo a[5]*b[4] */
-    add     t5, t5, s7                  /* hi + carry: no overflow */
-    add     s0, s0, t5                  /* column 10 += hi */
-    sltu    t5, s0, t5                  /* carry */
-    add     ra, ra, t5                  /* column 11 += carry */
-    mulhu   t4, s1, t2                  /* hi a[5]*b[4] */
-    add     a7, a7, s2                  /* column 9 += lo */
-    sltu    s2, a7, s2                  /* carry */
-    mul     s7, t6, t1                  /* lo a[6]*b[3] */
-    add     t4, t4, s2                  /* hi + carry: no overflow */
-    add     s0, s0, t4                  /* column 10 += hi */
-    sltu    t4, s0, t4                  /* carry */
-    add     ra, ra, t4                  /* column 11 += carry */
-    mulhu   t5, t6, t1                  /* hi a[6]*b[3] */
-    add     a7, a7, s7                  /* column 9 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    mul     s2, a4, t0                  /* lo a[7]*b[2] */
-    add     t5, t5, s7                  /* hi + carry: no overflow */
-    add     s0, s0, t5                  /* column 10 += hi */
-    sltu    t5, s0, t5                  /* carry */
-    add     ra, ra, t5                  /* column 11 += carry */
-    mulhu   t0, a4, t0                  /* hi a[7]*b[2] */
-    add     a7, a7, s2                  /* column 9 += lo */
-    sltu    s2, a7, s2                  /* carry */
-    mul     t4, s8, s5                  /* lo a[3]*b[7] */
-    add     t0, t0, s2                  /* hi + carry: no overflow */
-    add     s0, s0, t0                  /* column 10 += hi */
-    sltu    t0, s0, t0                  /* carry */
-    add     ra, ra, t0                  /* column 11 += carry */
-    mulhu   s8, s8, s5                  /* hi a[3]*b[7] */
-    add     s0, s0, t4                  /* column 10 += lo */
-    sltu    t4, s0, t4                  /* carry */
-    mul     s7, a2, s6                  /* lo a[4]*b[6] */
-    add     s8, s8, t4                  /* hi + carry: no overflow */
-    add     ra, ra, s8                  /* column 11 += hi */
-    sltu    s8, ra, s8                  /* carry */
-    mulhu   t5, a2, s6                  /* hi a[4]*b[6] */
-    add     s0, s0, s7                  /* column 10 += lo */
-    sltu    s7, s0, s7                  /* carry */
-    mul     s2, s1, a3                  /* lo a[5]*b[5] */
-    add     t5, t5, s7                  /* hi + carry: no overflow */
-    add     ra, ra, t5                  /* column 11 += hi */
-    sltu    t5, ra, t5                  /* carry */
-    add     s8, s8, t5                  /* column 12 += carry */
-    mulhu   t0, s1, a3                  /* hi a[5]*b[5] */
-    add     s0, s0, s2                  /* column 10 += lo */
-    sltu    s2, s0, s2                  /* carry */
-    li      t4, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     s7, t6, t2                  /* lo a[6]*b[4] */
-    add     t0, t0, s2                  /* hi + carry: no overflow */
-    add     ra, ra, t0                  /* column 11 += hi */
-    sltu    t0, ra, t0                  /* carry */
-    add     s8, s8, t0                  /* column 12 += carry */
-    mulhu   t5, t6, t2                  /* hi a[6]*b[4] */
-    add     s0, s0, s7                  /* column 10 += lo */
-    sltu    s7, s0, s7                  /* carry */
-    mul     s2, a4, t1                  /* lo a[7]*b[3] */
-    add     t5, t5, s7                  /* hi + carry: no overflow */
-    add     ra, ra, t5                  /* column 11 += hi */
-    sltu    t5, ra, t5                  /* carry */
-    add     s8, s8, t5                  /* column 12 += carry */
-    mulhu   t1, a4, t1                  /* hi a[7]*b[3] */
-    add     s0, s0, s2                  /* column 10 += lo */
-    sltu    s2, s0, s2                  /* carry */
-    mul     t0, a2, s5                  /* lo a[4]*b[7] */
-    add     t1, t1, s2                  /* hi + carry: no overflow */
-    add     ra, ra, t1                  /* column 11 += hi */
-    sltu    t1, ra, t1                  /* carry */
-    add     s8, s8, t1                  /* column 12 += carry */
-    mulhu   a2, a2, s5                  /* hi a[4]*b[7] */
-    add     ra, ra, t0                  /* column 11 += lo */
-    sltu    t0, ra, t0                  /* carry */
-    mul     s7, s1, s6                  /* lo a[5]*b[6] */
-    add     a2, a2, t0                  /* hi + carry: no overflow */
-    add     s8, s8, a2                  /* column 12 += hi */
-    sltu    a2, s8, a2                  /* carry */
-    mulhu   t5, s1, s6                  /* hi a[5]*b[6] */
-    add     ra, ra, s7                  /* column 11 += lo */
-    sltu    s7, ra, s7                  /* carry */
-    mul     s2, t6, a3                  /* lo a[6]*b[5] */
-    add     t5, t5, s7                  /* hi + carry: no overflow */
-    add     s8, s8, t5                  /* column 12 += hi */
-    sltu    t5, s8, t5                  /* carry */
-    add     a2, a2, t5                  /* column 13 += carry */
-    mulhu   t1, t6, a3                  /* hi a[6]*b[5] */
-    add     ra, ra, s2                  /* column 11 += lo */
-    sltu    s2, ra, s2                  /* carry */
-    mul     t0, a4, t2                  /* lo a[7]*b[4] */
-    add     t1, t1, s2                  /* hi + carry: no overflow */
-    add     s8, s8, t1                  /* column 12 += hi */
-    sltu    t1, s8, t1                  /* carry */
-    add     a2, a2, t1                  /* column 13 += carry */
-    mulhu   t2, a4, t2                  /* hi a[7]*b[4] */
-    add     ra, ra, t0                  /* column 11 += lo */
-    sltu    t0, ra, t0                  /* carry */
-    mul     s7, s1, s5                  /* lo a[5]*b[7] */
-    add     t2, t2, t0                  /* hi + carry: no overflow */
-    add     s8, s8, t2                  /* column 12 += hi */
-    sltu    t2, s8, t2                  /* carry */
-    add     a2, a2, t2                  /* column 13 += carry */
-    mulhu   s1, s1, s5                  /* hi a[5]*b[7] */
-    add     s8, s8, s7                  /* column 12 += lo */
-    sltu    s7, s8, s7                  /* carry */
-    mul     t5, t6, s6                  /* lo a[6]*b[6] */
-    add     s1, s1, s7                  /* hi + carry: no overflow */
-    add     a2, a2, s1                  /* column 13 += hi */
-    sltu    s1, a2, s1                  /* carry */
-    mulhu   s2, t6, s6                  /* hi a[6]*b[6] */
-    add     s8, s8, t5                  /* column 12 += lo */
-    sltu    t5, s8, t5                  /* carry */
-    mul     t1, a4, a3                  /* lo a[7]*b[5] */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    add     a2, a2, s2                  /* column 13 += hi */
-    sltu    s2, a2, s2                  /* carry */
-    add     s1, s1, s2                  /* column 14 += carry */
-    mulhu   a3, a4, a3                  /* hi a[7]*b[5] */
-    add     s8, s8, t1                  /* column 12 += lo */
-    sltu    t1, s8, t1                  /* carry */
-    mul     t0, t6, s5                  /* lo a[6]*b[7] */
-    add     a3, a3, t1                  /* hi + carry: no overflow */
-    add     a2, a2, a3                  /* column 13 += hi */
-    sltu    a3, a2, a3                  /* carry */
-    add     s1, s1, a3                  /* column 14 += carry */
-    mulhu   t6, t6, s5                  /* hi a[6]*b[7] */
-    add     a2, a2, t0                  /* column 13 += lo */
-    sltu    t0, a2, t0                  /* carry */
-    mul     t2, a4, s6                  /* lo a[7]*b[6] */
-    add     t6, t6, t0                  /* hi + carry: no overflow */
-    add     s1, s1, t6                  /* column 14 += hi */
-    sltu    t6, s1, t6                  /* carry */
-    mulhu   s6, a4, s6                  /* hi a[7]*b[6] */
-    add     a2, a2, t2                  /* column 13 += lo */
-    sltu    t2, a2, t2                  /* carry */
-    mul     s7, a4, s5                  /* lo a[7]*b[7] */
-    add     s6, s6, t2                  /* hi + carry: no overflow */
-    add     s1, s1, s6                  /* column 14 += hi */
-    sltu    s6, s1, s6                  /* carry */
-    add     t6, t6, s6                  /* column 15 += carry */
-    mulhu   a4, a4, s5                  /* hi a[7]*b[7] */
-    add     s1, s1, s7                  /* column 14 += lo */
-    sltu    s7, s1, s7                  /* carry */
-    mul     t5, t3, t4                  /* lo 38 t[8] */
-    add     a4, a4, s7                  /* hi + carry: no overflow */
-    add     t6, t6, a4                  /* column 15 += hi */
-    slli    s2, t6, 5                   /* t[15] << 5 */
-    slli    t1, t6, 2                   /* t[15] << 2 */
-    mulhu   t3, t3, t4                  /* hi 38 t[8] (< 38) */
-    add     s11, s11, t5                /* u[0] = t[0] + lo 38 t[8] */
-    sltu    t5, s11, t5                 /* carry */
-    slli    a3, t6, 1                   /* t[15] << 1 */
-    add     s2, s2, t1                  /* lo 38 t[15] */
-    mul     t0, a7, t4                  /* lo 38 t[9] */
-    add     t3, t3, t5                  /* hi(prev) + carries */
-    sltu    t1, s2, t1                  /* carry */
-    add     s2, s2, a3
-    sltu    a3, s2, a3                  /* carry */
-    mulhu   a7, a7, t4                  /* hi 38 t[9] (< 38) */
-    add     s3, s3, t0                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t0, s3, t0                  /* carry */
-    add     s3, s3, t3                  /* u[1] += hi(prev) + carry */
-    sltu    t3, s3, t3                  /* carry */
-    mul     t2, s0, t4                  /* lo 38 t[10] */
-    add     t0, t0, t3                  /* carries */
-    add     a7, a7, t0                  /* hi(prev) + carries */
-    srli    s6, t6, 27                  /* t[15] >> 27 */
-    srli    s5, t6, 30                  /* t[15] >> 30 */
-    mulhu   s0, s0, t4                  /* hi 38 t[10] (< 38) */
-    add     s4, s4, t2                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    t2, s4, t2                  /* carry */
-    add     s4, s4, a7                  /* u[2] += hi(prev) + carry */
-    sltu    a7, s4, a7                  /* carry */
-    mul     s7, ra, t4                  /* lo 38 t[11] */
-    add     t2, t2, a7                  /* carries */
-    add     s0, s0, t2                  /* hi(prev) + carries */
-    srli    t6, t6, 31                  /* t[15] >> 31 */
-    add     s6, s6, s5                  /* hi 38 t[15] */
-    mulhu   ra, ra, t4                  /* hi 38 t[11] (< 38) */
-    add     a1, a1, s7                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s7, a1, s7                  /* carry */
-    add     a1, a1, s0                  /* u[3] += hi(prev) + carry */
-    sltu    s0, a1, s0                  /* carry */
-    mul     a4, s8, t4                  /* lo 38 t[12] */
-    add     s7, s7, s0                  /* carries */
-    add     ra, ra, s7                  /* hi(prev) + carries */
-    add     s6, s6, t6
-    add     s6, s6, t1
-    mulhu   s8, s8, t4                  /* hi 38 t[12] (< 38) */
-    add     s9, s9, a4                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    a4, s9, a4                  /* carry */
-    add     s9, s9, ra                  /* u[4] += hi(prev) + carry */
-    sltu    ra, s9, ra                  /* carry */
-    mul     t5, a2, t4                  /* lo 38 t[13] */
-    add     a4, a4, ra                  /* carries */
-    add     s8, s8, a4                  /* hi(prev) + carries */
-    add     s6, s6, a3
-    add     a6, a6, s2                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   a2, a2, t4                  /* hi 38 t[13] (< 38) */
-    add     a5, a5, t5                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    t5, a5, t5                  /* carry */
-    add     a5, a5, s8                  /* u[5] += hi(prev) + carry */
-    sltu    s8, a5, s8                  /* carry */
-    mul     t3, s1, t4                  /* lo 38 t[14] */
-    add     t5, t5, s8                  /* carries */
-    add     a2, a2, t5                  /* hi(prev) + carries */
-    sltu    s2, a6, s2                  /* carry */
-    li      t0, -2147483648             /* 2^31 */
-    mulhu   s1, s1, t4                  /* hi 38 t[14] (< 38) */
-    add     s10, s10, t3                /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t3, s10, t3                 /* carry */
-    add     s10, s10, a2                /* u[6] += hi(prev) + carry */
+    add     a5, a5, s5                  /* column 2 += lo */
+    sltu    s5, a5, s5                  /* carry */
+    mulhu   s3, s11, s0                 /* hi a[2]*b[0] */
+    add     a2, a2, s5                  /* hi + carry: no overflow */
+    add     s10, s10, a2                /* column 3 += hi */
     sltu    a2, s10, a2                 /* carry */
-    add     t3, t3, a2                  /* carries */
-    add     s1, s1, t3                  /* hi(prev) + carries */
-    add     a6, a6, s1                  /* u[7] += hi(prev) + carry */
-    sltu    s1, a6, s1                  /* carry */
-    add     s2, s2, s1                  /* carries */
-    add     s6, s6, s2                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    a7, a6, 31                  /* bit 255 */
-    slli    s6, s6, 1                   /* 2 T */
-    or      s6, s6, a7                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    t2, s6, 4                   /* 16 T' */
-    slli    s5, s6, 1                   /* 2 T' */
-    add     t2, t2, s5                  /* 18 T' */
-    add     t2, t2, s6                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a6, a6, 1                   /* clear bit 255 */
-    srli    a6, a6, 1
-    add     s11, s11, t2                /* r[0] = u[0] + carry */
-    sltu    t2, s11, t2                 /* carry */
-    sw      s11, 192(sp)                /* DA[0] */
-    add     s3, s3, t2                  /* r[1] = u[1] + carry */
-    sltu    t2, s3, t2                  /* carry */
-    sw      s3, 196(sp)                 /* DA[1] */
-    add     s4, s4, t2                  /* r[2] = u[2] + carry */
-    sltu    t2, s4, t2                  /* carry */
-    sw      s4, 200(sp)                 /* DA[2] */
-    add     a1, a1, t2                  /* r[3] = u[3] + carry */
-    sltu    t2, a1, t2                  /* carry */
-    sw      a1, 204(sp)                 /* DA[3] */
-    add     s9, s9, t2                  /* r[4] = u[4] + carry */
-    sltu    t2, s9, t2                  /* carry */
-    sw      s9, 208(sp)                 /* DA[4] */
-    add     a5, a5, t2                  /* r[5] = u[5] + carry */
-    sltu    t2, a5, t2                  /* carry */
-    sw      a5, 212(sp)                 /* DA[5] */
-    add     s10, s10, t2                /* r[6] = u[6] + carry */
-    sltu    t2, s10, t2                 /* carry */
-    sw      s10, 216(sp)                /* DA[6] */
-    add     a6, a6, t2                  /* r[7] = u[7] + carry */
-    sw      a6, 220(sp)                 /* DA[7] */
-    lw      s0, 156(sp)                 /* AA[39] */
-    lw      s7, 188(sp)                 /* BB[47] */
-    lw      t6, 128(sp)                 /* AA[32] */
-    sub     t1, s0, s7                  /* E: a7 - b7 first */
-    sltu    s0, s0, s7                  /* a7 < b7 */
-    srli    ra, t1, 31
-    xori    ra, ra, 1
-    slli    s0, s0, 1
-    add     ra, ra, s0                  /* g = 1 - bit 31 + 2 (a7 < b7) */
-    slli    a4, ra, 4
-    slli    a3, ra, 1
-    add     a4, a4, a3
-    add     a4, a4, ra                  /* 19 g */
-    lw      s8, 160(sp)                 /* BB[40] */
-    lw      t5, 132(sp)                 /* AA[33] */
-    sltu    t4, t6, s8                  /* borrow */
-    sub     t6, t6, s8                  /* E[0] = a - b */
-    sltu    a2, t6, a4                  /* borrow */
-    sub     t6, t6, a4                  /* - borrow (19 g at word 0) */
-    add     t4, t4, a2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t6, 96(sp)                  /* E[0] */
-    lw      t3, 164(sp)                 /* BB[41] */
-    lw      s1, 136(sp)                 /* AA[34] */
-    sltu    s2, t5, t3                  /* borrow */
-    sub     t5, t5, t3                  /* E[1] = a - b */
-    sltu    a7, t5, t4                  /* borrow */
-    sub     t5, t5, t4                  /* - borrow (19 g at word 0) */
-    add     s2, s2, a7                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t5, 100(sp)                 /* E[1] */
-    lw      s5, 168(sp)                 /* BB[42] */
-    lw      s6, 140(sp)                 /* AA[35] */
-    sltu    s11, s1, s5                 /* borrow */
-    sub     s1, s1, s5                  /* E[2] = a - b */
-    sltu    s3, s1, s2                  /* borrow */
-    sub     s1, s1, s2                  /* - borrow (19 g at word 0) */
-    add     s11, s11, s3                /* borrows (0..2: word 0 takes up to 57) */
-    sw      s1, 104(sp)                 /* E[2] */
-    lw      s4, 172(sp)                 /* BB[43] */
-    lw      a1, 144(sp)                 /* AA[36] */
-    sltu    s9, s6, s4                  /* borrow */
-    sub     s6, s6, s4                  /* E[3] = a - b */
-    sltu    a5, s6, s11                 /* borrow */
-    sub     s6, s6, s11                 /* - borrow (19 g at word 0) */
-    add     s9, s9, a5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s6, 108(sp)                 /* E[3] */
-    lw      s10, 176(sp)                /* BB[44] */
-    lw      t2, 148(sp)                 /* AA[37] */
-    sltu    a6, a1, s10                 /* borrow */
-    sub     a1, a1, s10                 /* E[4] = a - b */
-    sltu    s7, a1, s9                  /* borrow */
-    sub     a1, a1, s9                  /* - borrow (19 g at word 0) */
-    add     a6, a6, s7                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a1, 112(sp)                 /* E[4] */
-    lw      s0, 180(sp)                 /* BB[45] */
-    lw      a3, 152(sp)                 /* AA[38] */
-    sltu    ra, t2, s0                  /* borrow */
-    sub     t2, t2, s0                  /* E[5] = a - b */
-    sltu    s8, t2, a6                  /* borrow */
-    sub     t2, t2, a6                  /* - borrow (19 g at word 0) */
-    add     ra, ra, s8                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t2, 116(sp)                 /* E[5] */
-    lw      a4, 184(sp)                 /* BB[46] */
-    or      t1, t1, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sltu    a2, a3, a4                  /* borrow */
-    sub     a3, a3, a4                  /* E[6] = a - b */
-    sltu    t6, a3, ra                  /* borrow */
-    sub     a3, a3, ra                  /* - borrow (19 g at word 0) */
-    add     a2, a2, t6                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a3, 120(sp)                 /* E[6] */
-    sub     t1, t1, a2                  /* E[7] (at least 2^31 - 2) */
-    sw      t1, 124(sp)                 /* E[7] */
-    lw      t3, 64(sp)                  /* C[16] */
-    lw      t4, 32(sp)                  /* B[8] */
-    lw      a7, 36(sp)                  /* B[9] */
-    mul     t5, t3, t4                  /* lo a[0]*b[0] */
-    lw      s5, 68(sp)                  /* C[17] */
-    lw      s2, 40(sp)                  /* B[10] */
-    lw      s3, 72(sp)                  /* C[18] */
-    lw      s1, 44(sp)                  /* B[11] */
-    mulhu   s4, t3, t4                  /* hi a[0]*b[0] */
-    lw      s11, 76(sp)                 /* C[19] */
-    lw      a5, 48(sp)                  /* B[12] */
-    mul     s6, t3, a7                  /* lo a[0]*b[1] */
-    mulhu   s10, t3, a7                 /* hi a[0]*b[1] */
-    add     s4, s4, s6                  /* column 1 += lo */
-    sltu    s6, s4, s6                  /* carry */
-    mul     s9, s5, t4                  /* lo a[1]*b[0] */
-    add     s10, s10, s6                /* hi + carry: no overflow */
-    mulhu   s7, s5, t4                  /* hi a[1]*b[0] */
-    add     s4, s4, s9                  /* column 1 += lo */
-    sltu    s9, s4, s9                  /* carry */
-    lw      a1, 80(sp)                  /* C[20] */
-    mul     s0, t3, s2                  /* lo a[0]*b[2] */
-    add     s7, s7, s9                  /* hi + carry: no overflow */
-    add     s10, s10, s7                /* column 2 += hi */
-    sltu    s7, s10, s7                 /* carry */
-    mulhu   a6, t3, s2                  /* hi a[0]*b[2] */
-    add     s10, s10, s0                /* column 2 += lo */
-    sltu    s0, s10, s0                 /* carry */
-    lw      s8, 52(sp)                  /* B[13] */
-    mul     t2, s5, a7                  /* lo a[1]*b[1] */
-    add     a6, a6, s0                  /* hi + carry: no overflow */
-    add     s7, s7, a6                  /* column 3 += hi */
-    sltu    a6, s7, a6                  /* carry */
-    mulhu   t0, s5, a7                  /* hi a[1]*b[1] */
-    add     s10, s10, t2                /* column 2 += lo */
-    sltu    t2, s10, t2                 /* carry */
-    mul     a4, s3, t4                  /* lo a[2]*b[0] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     s7, s7, t0                  /* column 3 += hi */
-    sltu    t0, s7, t0                  /* carry */
-    add     a6, a6, t0                  /* column 4 += carry */
-    mulhu   ra, s3, t4                  /* hi a[2]*b[0] */
-    add     s10, s10, a4                /* column 2 += lo */
-    sltu    a4, s10, a4                 /* carry */
-    mul     t6, t3, s1                  /* lo a[0]*b[3] */
-    add     ra, ra, a4                  /* hi + carry: no overflow */
-    add     s7, s7, ra                  /* column 3 += hi */
-    sltu    ra, s7, ra                  /* carry */
-    add     a6, a6, ra                  /* column 4 += carry */
-    mulhu   a3, t3, s1                  /* hi a[0]*b[3] */
-    add     s7, s7, t6                  /* column 3 += lo */
-    sltu    t6, s7, t6                  /* carry */
-    mul     a2, s5, s2                  /* lo a[1]*b[2] */
-    add     a3, a3, t6                  /* hi + carry: no overflow */
-    add     a6, a6, a3                  /* column 4 += hi */
-    sltu    a3, a6, a3                  /* carry */
-    mulhu   t1, s5, s2                  /* hi a[1]*b[2] */
-    add     s7, s7, a2                  /* column 3 += lo */
-    sltu    a2, s7, a2                  /* carry */
-    mul     s6, s3, a7                  /* lo a[2]*b[1] */
-    add     t1, t1, a2                  /* hi + carry: no overflow */
-    add     a6, a6, t1                  /* column 4 += hi */
-    sltu    t1, a6, t1                  /* carry */
-    add     a3, a3, t1                  /* column 5 += carry */
-    mulhu   s9, s3, a7                  /* hi a[2]*b[1] */
-    add     s7, s7, s6                  /* column 3 += lo */
-    sltu    s6, s7, s6                  /* carry */
-    lw      s0, 84(sp)                  /* C[21] */
-    mul     t2, s11, t4                 /* lo a[3]*b[0] */
-    add     s9, s9, s6                  /* hi + carry: no overflow */
-    add     a6, a6, s9                  /* column 4 += hi */
-    sltu    s9, a6, s9                  /* carry */
+    add     a5, a5, s2                  /* column 2 += lo */
+    mul     s8, t3, a6                  /* lo a[0]*b[3] */
+    sltu    s2, a5, s2                  /* carry */
+    add     t5, t5, s2                  /* hi + carry: no overflow */
+    add     s10, s10, t5                /* column 3 += hi */
+    sltu    t5, s10, t5                 /* carry */
+    mulhu   a3, t3, a6                  /* hi a[0]*b[3] */
+    add     a2, a2, t5                  /* column 4 += carry */
+    add     a5, a5, s7                  /* column 2 += lo */
+    sltu    s7, a5, s7                  /* carry */
+    add     s3, s3, s7                  /* hi + carry: no overflow */
+    mul     s4, a1, a4                  /* lo a[1]*b[2] */
+    add     s10, s10, s3                /* column 3 += hi */
+    sltu    s3, s10, s3                 /* carry */
+    add     a2, a2, s3                  /* column 4 += carry */
+    add     s10, s10, s8                /* column 3 += lo */
+    mulhu   s9, a1, a4                  /* hi a[1]*b[2] */
+    sltu    s8, s10, s8                 /* carry */
+    add     a3, a3, s8                  /* hi + carry: no overflow */
+    add     a2, a2, a3                  /* column 4 += hi */
+    sltu    a3, a2, a3                  /* carry */
+    mul     t1, s11, s1                 /* lo a[2]*b[1] */
+    add     s10, s10, s4                /* column 3 += lo */
+    sltu    s4, s10, s4                 /* carry */
+    add     s9, s9, s4                  /* hi + carry: no overflow */
+    add     a2, a2, s9                  /* column 4 += hi */
+    mulhu   ra, s11, s1                 /* hi a[2]*b[1] */
+    sltu    s9, a2, s9                  /* carry */
     add     a3, a3, s9                  /* column 5 += carry */
-    mulhu   t0, s11, t4                 /* hi a[3]*b[0] */
-    add     s7, s7, t2                  /* column 3 += lo */
-    sltu    t2, s7, t2                  /* carry */
-    lw      a4, 56(sp)                  /* B[14] */
-    mul     ra, t3, a5                  /* lo a[0]*b[4] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     a6, a6, t0                  /* column 4 += hi */
-    sltu    t0, a6, t0                  /* carry */
-    add     a3, a3, t0                  /* column 5 += carry */
-    mulhu   t6, t3, a5                  /* hi a[0]*b[4] */
-    add     a6, a6, ra                  /* column 4 += lo */
-    sltu    ra, a6, ra                  /* carry */
-    mul     a2, s5, s1                  /* lo a[1]*b[3] */
-    add     t6, t6, ra                  /* hi + carry: no overflow */
-    add     a3, a3, t6                  /* column 5 += hi */
-    sltu    t6, a3, t6                  /* carry */
-    mulhu   t1, s5, s1                  /* hi a[1]*b[3] */
-    add     a6, a6, a2                  /* column 4 += lo */
-    sltu    a2, a6, a2                  /* carry */
-    mul     s6, s3, s2                  /* lo a[2]*b[2] */
-    add     t1, t1, a2                  /* hi + carry: no overflow */
-    add     a3, a3, t1                  /* column 5 += hi */
-    sltu    t1, a3, t1                  /* carry */
-    add     t6, t6, t1                  /* column 6 += carry */
-    mulhu   s9, s3, s2                  /* hi a[2]*b[2] */
-    add     a6, a6, s6                  /* column 4 += lo */
-    sltu    s6, a6, s6                  /* carry */
-    mul     t2, s11, a7                 /* lo a[3]*b[1] */
-    add     s9, s9, s6                  /* hi + carry: no overflow */
+    add     s10, s10, t1                /* column 3 += lo */
+    sltu    t1, s10, t1                 /* carry */
+    mul     t4, t2, s0                  /* lo a[3]*b[0] */
+    add     ra, ra, t1                  /* hi + carry: no overflow */
+    add     a2, a2, ra                  /* column 4 += hi */
+    sltu    ra, a2, ra                  /* carry */
+    add     a3, a3, ra                  /* column 5 += carry */
+    mulhu   a7, t2, s0                  /* hi a[3]*b[0] */
+    add     s10, s10, t4                /* column 3 += lo */
+    sltu    t4, s10, t4                 /* carry */
+    lw      s5, 112(sp)                 /* D[28] */
+    lw      s2, 20(sp)                  /* A[5] */
+    mul     t5, t3, t6                  /* lo a[0]*b[4] */
+    add     a7, a7, t4                  /* hi + carry: no overflow */
+    add     a2, a2, a7                  /* column 4 += hi */
+    sltu    a7, a2, a7                  /* carry */
+    add     a3, a3, a7                  /* column 5 += carry */
+    mulhu   s7, t3, t6                  /* hi a[0]*b[4] */
+    add     a2, a2, t5                  /* column 4 += lo */
+    sltu    t5, a2, t5                  /* carry */
+    lw      s3, 116(sp)                 /* D[29] */
+    lw      s8, 24(sp)                  /* A[6] */
+    mul     s4, a1, a6                  /* lo a[1]*b[3] */
+    add     s7, s7, t5                  /* hi + carry: no overflow */
+    add     a3, a3, s7                  /* column 5 += hi */
+    sltu    s7, a3, s7                  /* carry */
+    mulhu   s9, a1, a6                  /* hi a[1]*b[3] */
+    add     a2, a2, s4                  /* column 4 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    lw      t1, 120(sp)                 /* D[30] */
+    mul     ra, s11, a4                 /* lo a[2]*b[2] */
+    add     s9, s9, s4                  /* hi + carry: no overflow */
     add     a3, a3, s9                  /* column 5 += hi */
     sltu    s9, a3, s9                  /* carry */
-    add     t6, t6, s9                  /* column 6 += carry */
-    mulhu   t0, s11, a7                 /* hi a[3]*b[1] */
-    add     a6, a6, t2                  /* column 4 += lo */
-    sltu    t2, a6, t2                  /* carry */
-    mul     ra, a1, t4                  /* lo a[4]*b[0] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     a3, a3, t0                  /* column 5 += hi */
-    sltu    t0, a3, t0                  /* carry */
-    add     t6, t6, t0                  /* column 6 += carry */
-    mulhu   a2, a1, t4                  /* hi a[4]*b[0] */
-    add     a6, a6, ra                  /* column 4 += lo */
-    sltu    ra, a6, ra                  /* carry */
-    mul     t1, t3, s8                  /* lo a[0]*b[5] */
-    add     a2, a2, ra                  /* hi + carry: no overflow */
-    add     a3, a3, a2                  /* column 5 += hi */
-    sltu    a2, a3, a2                  /* carry */
-    add     t6, t6, a2                  /* column 6 += carry */
-    mulhu   s6, t3, s8                  /* hi a[0]*b[5] */
-    add     a3, a3, t1                  /* column 5 += lo */
-    sltu    t1, a3, t1                  /* carry */
-    lw      s9, 88(sp)                  /* C[22] */
-    mul     t2, s5, a5                  /* lo a[1]*b[4] */
-    add     s6, s6, t1                  /* hi + carry: no overflow */
-    add     t6, t6, s6                  /* column 6 += hi */
-    sltu    s6, t6, s6                  /* carry */
-    mulhu   t0, s5, a5                  /* hi a[1]*b[4] */
-    add     a3, a3, t2                  /* column 5 += lo */
-    sltu    t2, a3, t2                  /* carry */
-    lw      ra, 60(sp)                  /* B[15] */
-    mul     a2, s3, s1                  /* lo a[2]*b[3] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     t6, t6, t0                  /* column 6 += hi */
-    sltu    t0, t6, t0                  /* carry */
-    add     s6, s6, t0                  /* column 7 += carry */
-    mulhu   t1, s3, s1                  /* hi a[2]*b[3] */
-    add     a3, a3, a2                  /* column 5 += lo */
-    sltu    a2, a3, a2                  /* carry */
-    mul     t2, s11, s2                 /* lo a[3]*b[2] */
-    add     t1, t1, a2                  /* hi + carry: no overflow */
-    add     t6, t6, t1                  /* column 6 += hi */
-    sltu    t1, t6, t1                  /* carry */
-    add     s6, s6, t1                  /* column 7 += carry */
-    mulhu   t0, s11, s2                 /* hi a[3]*b[2] */
-    add     a3, a3, t2                  /* column 5 += lo */
-    sltu    t2, a3, t2                  /* carry */
-    mul     a2, a1, a7                  /* lo a[4]*b[1] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     t6, t6, t0                  /* column 6 += hi */
-    sltu    t0, t6, t0                  /* carry */
-    add     s6, s6, t0                  /* column 7 += carry */
-    mulhu   t1, a1, a7                  /* hi a[4]*b[1] */
-    add     a3, a3, a2                  /* column 5 += lo */
-    sltu    a2, a3, a2                  /* carry */
-    mul     t2, s0, t4                  /* lo a[5]*b[0] */
-    add     t1, t1, a2                  /* hi + carry: no overflow */
-    add     t6, t6, t1                  /* column 6 += hi */
-    sltu    t1, t6, t1                  /* carry */
-    add     s6, s6, t1                  /* column 7 += carry */
-    mulhu   t0, s0, t4                  /* hi a[5]*b[0] */
-    add     a3, a3, t2                  /* column 5 += lo */
-    sltu    t2, a3, t2                  /* carry */
-    mul     a2, t3, a4                  /* lo a[0]*b[6] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     t6, t6, t0                  /* column 6 += hi */
-    sltu    t0, t6, t0                  /* carry */
-    add     s6, s6, t0                  /* column 7 += carry */
-    mulhu   t1, t3, a4                  /* hi a[0]*b[6] */
-    add     t6, t6, a2                  /* column 6 += lo */
-    sltu    a2, t6, a2                  /* carry */
-    mul     t2, s5, s8                  /* lo a[1]*b[5] */
-    add     t1, t1, a2                  /* hi + carry: no overflow */
-    add     s6, s6, t1                  /* column 7 += hi */
-    sltu    t1, s6, t1                  /* carry */
-    mulhu   t0, s5, s8                  /* hi a[1]*b[5] */
-    add     t6, t6, t2                  /* column 6 += lo */
-    sltu    t2, t6, t2                  /* carry */
-    mul     a2, s3, a5                  /* lo a[2]*b[4] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     s6, s6, t0                  /* column 7 += hi */
-    sltu    t0, s6, t0                  /* carry */
-    add     t1, t1, t0                  /* column 8 += carry */
-    mulhu   t2, s3, a5                  /* hi a[2]*b[4] */
-    add     t6, t6, a2                  /* column 6 += lo */
-    sltu    a2, t6, a2                  /* carry */
-    lw      t0, 92(sp)                  /* C[23] */
-    add     t2, t2, a2                  /* hi + carry: no overflow */
-    mul     a2, s11, s1                 /* lo a[3]*b[3] */
-    add     s6, s6, t2                  /* column 7 += hi */
-    sltu    t2, s6, t2                  /* carry */
-    add     t1, t1, t2                  /* column 8 += carry */
-    mulhu   t2, s11, s1                 /* hi a[3]*b[3] */
-    add     t6, t6, a2                  /* column 6 += lo */
-    sltu    a2, t6, a2                  /* carry */
-    add     t2, t2, a2                  /* hi + carry: no overflow */
-    mul     a2, a1, s2                  /* lo a[4]*b[2] */
-    add     s6, s6, t2                  /* column 7 += hi */
-    sltu    t2, s6, t2                  /* carry */
-    add     t1, t1, t2                  /* column 8 += carry */
-    mulhu   t2, a1, s2                  /* hi a[4]*b[2] */
-    add     t6, t6, a2                  /* column 6 += lo */
-    sltu    a2, t6, a2                  /* carry */
-    add     t2, t2, a2                  /* hi + carry: no overflow */
-    mul     a2, s0, a7                  /* lo a[5]*b[1] */
-    add     s6, s6, t2                  /* column 7 += hi */
-    sltu    t2, s6, t2                  /* carry */
-    add     t1, t1, t2                  /* column 8 += carry */
-    mulhu   t2, s0, a7                  /* hi a[5]*b[1] */
-    add     t6, t6, a2                  /* column 6 += lo */
-    sltu    a2, t6, a2                  /* carry */
-    add     t2, t2, a2                  /* hi + carry: no overflow */
-    mul     a2, s9, t4                  /* lo a[6]*b[0] */
-    add     s6, s6, t2                  /* column 7 += hi */
-    sltu    t2, s6, t2                  /* carry */
-    add     t1, t1, t2                  /* column 8 += carry */
-    mulhu   t2, s9, t4                  /* hi a[6]*b[0] */
-    add     t6, t6, a2                  /* column 6 += lo */
-    sltu    a2, t6, a2                  /* carry */
-    add     t2, t2, a2                  /* hi + carry: no overflow */
-    mul     a2, t3, ra                  /* lo a[0]*b[7] */
-    add     s6, s6, t2                  /* column 7 += hi */
-    sltu    t2, s6, t2                  /* carry */
-    add     t1, t1, t2                  /* column 8 += carry */
-    mulhu   t3, t3, ra                  /* hi a[0]*b[7] */
-    add     s6, s6, a2                  /* column 7 += lo */
-    sltu    a2, s6, a2                  /* carry */
-    mul     t2, s5, a4                  /* lo a[1]*b[6] */
-    add     t3, t3, a2                  /* hi + carry: no overflow */
-    add     t1, t1, t3                  /* column 8 += hi */
-    sltu    t3, t1, t3                  /* carry */
-    mulhu   a2, s5, a4                  /* hi a[1]*b[6] */
-    add     s6, s6, t2                  /* column 7 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    add     a2, a2, t2                  /* hi + carry: no overflow */
-    mul     t2, s3, s8                  /* lo a[2]*b[5] */
-    add     t1, t1, a2                  /* column 8 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     t3, t3, a2                  /* column 9 += carry */
-    mulhu   a2, s3, s8                  /* hi a[2]*b[5] */
-    add     s6, s6, t2                  /* column 7 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    add     a2, a2, t2                  /* hi + carry: no overflow */
-    mul     t2, s11, a5                 /* lo a[3]*b[4] */
-    add     t1, t1, a2                  /* column 8 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     t3, t3, a2                  /* column 9 += carry */
-    mulhu   a2, s11, a5                 /* hi a[3]*b[4] */
-    add     s6, s6, t2                  /* column 7 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    add     a2, a2, t2                  /* hi + carry: no overflow */
-    mul     t2, a1, s1                  /* lo a[4]*b[3] */
-    add     t1, t1, a2                  /* column 8 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     t3, t3, a2                  /* column 9 += carry */
-    mulhu   a2, a1, s1                  /* hi a[4]*b[3] */
-    add     s6, s6, t2                  /* column 7 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    add     a2, a2, t2                  /* hi + carry: no overflow */
-    mul     t2, s0, s2                  /* lo a[5]*b[2] */
-    add     t1, t1, a2                  /* column 8 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     t3, t3, a2                  /* column 9 += carry */
-    mulhu   a2, s0, s2                  /* hi a[5]*b[2] */
-    add     s6, s6, t2                  /* column 7 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    add     a2, a2, t2                  /* hi + carry: no overflow */
-    mul     t2, s9, a7                  /* lo a[6]*b[1] */
-    add     t1, t1, a2                  /* column 8 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     t3, t3, a2                  /* column 9 += carry */
-    mulhu   a2, s9, a7                  /* hi a[6]*b[1] */
-    add     s6, s6, t2                  /* column 7 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    add     a2, a2, t2                  /* hi + carry: no overflow */
-    mul     t2, t0, t4                  /* lo a[7]*b[0] */
-    add     t1, t1, a2                  /* column 8 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     t3, t3, a2                  /* column 9 += carry */
-    mulhu   t4, t0, t4                  /* hi a[7]*b[0] */
-    add     s6, s6, t2                  /* column 7 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    mul     a2, s5, ra                  /* lo a[1]*b[7] */
-    add     t4, t4, t2                  /* hi + carry: no overflow */
-    add     t1, t1, t4                  /* column 8 += hi */
-    sltu    t4, t1, t4                  /* carry */
-    add     t3, t3, t4                  /* column 9 += carry */
-    mulhu   s5, s5, ra                  /* hi a[1]*b[7] */
-    add     t1, t1, a2                  /* column 8 += lo */
-    sltu    a2, t1, a2                  /* carry */
-    mul     t2, s3, a4                  /* lo a[2]*b[6] */
-    add     s5, s5, a2                  /* hi + carry: no overflow */
-    add     t3, t3, s5                  /* column 9 += hi */
-    sltu    s5, t3, s5                  /* carry */
-    mulhu   t4, s3, a4                  /* hi a[2]*b[6] */
-    add     t1, t1, t2                  /* column 8 += lo */
-    sltu    t2, t1, t2                  /* carry */
-    mul     a2, s11, s8                 /* lo a[3]*b[5] */
-    add     t4, t4, t2                  /* hi + carry: no overflow */
-    add     t3, t3, t4                  /* column 9 += hi */
-    sltu    t4, t3, t4                  /* carry */
-    add     s5, s5, t4                  /* column 10 += carry */
-    mulhu   t2, s11, s8                 /* hi a[3]*b[5] */
-    add     t1, t1, a2                  /* column 8 += lo */
-    sltu    a2, t1, a2                  /* carry */
-    mul     t4, a1, a5                  /* lo a[4]*b[4] */
-    add     t2, t2, a2                  /* hi + carry: no overflow */
-    add     t3, t3, t2                  /* column 9 += hi */
-    sltu    t2, t3, t2                  /* carry */
-    add     s5, s5, t2                  /* column 10 += carry */
-    mulhu   a2, a1, a5                  /* hi a[4]*b[4] */
-    add     t1, t1, t4                  /* column 8 += lo */
-    sltu    t4, t1, t4                  /* carry */
-    mul     t2, s0, s1                  /* lo a[5]*b[3] */
-    add     a2, a2, t4                  /* hi + carry: no overflow */
-    add     t3, t3, a2                  /* column 9 += hi */
-    sltu    a2, t3, a2                  /* carry */
-    add     s5, s5, a2                  /* column 10 += carry */
-    mulhu   t4, s0, s1                  /* hi a[5]*b[3] */
-    add     t1, t1, t2                  /* column 8 += lo */
-    sltu    t2, t1, t2                  /* carry */
-    mul     a2, s9, s2                  /* lo a[6]*b[2] */
-    add     t4, t4, t2                  /* hi + carry: no overflow */
-    add     t3, t3, t4                  /* column 9 += hi */
-    sltu    t4, t3, t4                  /* carry */
-    add     s5, s5, t4                  /* column 10 += carry */
-    mulhu   t2, s9, s2                  /* hi a[6]*b[2] */
-    add     t1, t1, a2                  /* column 8 += lo */
-    sltu    a2, t1, a2                  /* carry */
-    mul     t4, t0, a7                  /* lo a[7]*b[1] */
-    add     t2, t2, a2                  /* hi + carry: no overflow */
-    add     t3, t3, t2                  /* column 9 += hi */
-    sltu    t2, t3, t2                  /* carry */
-    add     s5, s5, t2                  /* column 10 += carry */
-    mulhu   a7, t0, a7                  /* hi a[7]*b[1] */
-    add     t1, t1, t4                  /* column 8 += lo */
-    sltu    t4, t1, t4                  /* carry */
-    mul     a2, s3, ra                  /* lo a[2]*b[7] */
-    add     a7, a7, t4                  /* hi + carry: no overflow */
-    add     t3, t3, a7                  /* column 9 += hi */
-    sltu    a7, t3, a7                  /* carry */
-    add     s5, s5, a7                  /* column 10 += carry */
-    mulhu   s3, s3, ra                  /* hi a[2]*b[7] */
-    add     t3, t3, a2                  /* column 9 += lo */
-    sltu    a2, t3, a2                  /* carry */
-    mul     t2, s11, a4                 /* lo a[3]*b[6] */
-    add     s3, s3, a2                  /* hi + carry: no overflow */
-    add     s5, s5, s3                  /* column 10 += hi */
-    sltu    s3, s5, s3                  /* carry */
-    mulhu   t4, s11, a4                 /* hi a[3]*b[6] */
-    add     t3, t3, t2                  /* column 9 += lo */
-    sltu    t2, t3, t2                  /* carry */
-    mul     a7, a1, s8                  /* lo a[4]*b[5] */
-    add     t4, t4, t2                  /* hi + carry: no overflow */
-    add     s5, s5, t4                  /* column 10 += hi */
-    sltu    t4, s5, t4                  /* carry */
-    add     s3, s3, t4                  /* column 11 += carry */
-    mulhu   a2, a1, s8                  /* hi a[4]*b[5] */
-    add     t3, t3, a7                  /* column 9 += lo */
-    sltu    a7, t3, a7                  /* carry */
-    mul     t2, s0, a5                  /* lo a[5]*b[4] */
-    add     a2, a2, a7                  /* hi + carry: no overflow */
-    add     s5, s5, a2                  /* column 10 += hi */
-    sltu    a2, s5, a2                  /* carry */
-    add     s3, s3, a2                  /* column 11 += carry */
-    mulhu   t4, s0, a5                  /* hi a[5]*b[4] */
-    add     t3, t3, t2                  /* column 9 += lo */
-    sltu    t2, t3, t2                  /* carry */
-    mul     a7, s9, s1                  /* lo a[6]*b[3] */
-    add     t4, t4, t2                  /* hi + carry: no overflow */
-    add     s5, s5, t4                  /* column 10 += hi */
-    sltu    t4, s5, t4                  /* carry */
-    add     s3, s3, t4                  /* column 11 += carry */
-    mulhu   a2, s9, s1                  /* hi a[6]*b[3] */
-    add     t3, t3, a7                  /* column 9 += lo */
-    sltu    a7, t3, a7                  /* carry */
-    mul     t2, t0, s2                  /* lo a[7]*b[2] */
-    add     a2, a2, a7                  /* hi + carry: no overflow */
-    add     s5, s5, a2                  /* column 10 += hi */
-    sltu    a2, s5, a2                  /* carry */
-    add     s3, s3, a2                  /* column 11 += carry */
-    mulhu   s2, t0, s2                  /* hi a[7]*b[2] */
-    add     t3, t3, t2                  /* column 9 += lo */
-    sltu    t2, t3, t2                  /* carry */
-    mul     t4, s11, ra                 /* lo a[3]*b[7] */
-    add     s2, s2, t2                  /* hi + carry: no overflow */
-    add     s5, s5, s2                  /* column 10 += hi */
-    sltu    s2, s5, s2                  /* carry */
-    add     s3, s3, s2                  /* column 11 += carry */
-    mulhu   s11, s11, ra                /* hi a[3]*b[7] */
-    add     s5, s5, t4                  /* column 10 += lo */
-    sltu    t4, s5, t4                  /* carry */
-    mul     a7, a1, a4                  /* lo a[4]*b[6] */
-    add     s11, s11, t4                /* hi + carry: no overflow */
-    add     s3, s3, s11                 /* column 11 += hi */
-    sltu    s11, s3, s11                /* carry */
-    mulhu   a2, a1, a4                  /* hi a[4]*b[6] */
-    add     s5, s5, a7                  /* column 10 += lo */
-    sltu    a7, s5, a7                  /* carry */
-    mul     t2, s0, s8                  /* lo a[5]*b[5] */
-    add     a2, a2, a7                  /* hi + carry: no overflow */
-    add     s3, s3, a2                  /* column 11 += hi */
-    sltu    a2, s3, a2                  /* carry */
-    add     s11, s11, a2                /* column 12 += carry */
-    mulhu   s2, s0, s8                  /* hi a[5]*b[5] */
-    add     s5, s5, t2                  /* column 10 += lo */
-    sltu    t2, s5, t2                  /* carry */
-    li      t4, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     a7, s9, a5                  /* lo a[6]*b[4] */
-    add     s2, s2, t2                  /* hi + carry: no overflow */
-    add     s3, s3, s2                  /* column 11 += hi */
-    sltu    s2, s3, s2                  /* carry */
-    add     s11, s11, s2                /* column 12 += carry */
-    mulhu   a2, s9, a5                  /* hi a[6]*b[4] */
-    add     s5, s5, a7                  /* column 10 += lo */
-    sltu    a7, s5, a7                  /* carry */
-    mul     t2, t0, s1                  /* lo a[7]*b[3] */
-    add     a2, a2, a7                  /* hi + carry: no overflow */
-    add     s3, s3, a2                  /* column 11 += hi */
-    sltu    a2, s3, a2                  /* carry */
-    add     s11, s11, a2                /* column 12 += carry */
-    mulhu   s1, t0, s1                  /* hi a[7]*b[3] */
-    add     s5, s5, t2                  /* column 10 += lo */
-    sltu    t2, s5, t2                  /* carry */
-    mul     s2, a1, ra                  /* lo a[4]*b[7] */
-    add     s1, s1, t2                  /* hi + carry: no overflow */
-    add     s3, s3, s1                  /* column 11 += hi */
-    sltu    s1, s3, s1                  /* carry */
-    add     s11, s11, s1                /* column 12 += carry */
-    mulhu   a1, a1, ra                  /* hi a[4]*b[7] */
-    add     s3, s3, s2                  /* column 11 += lo */
-    sltu    s2, s3, s2                  /* carry */
-    mul     a7, s0, a4                  /* lo a[5]*b[6] */
-    add     a1, a1, s2                  /* hi + carry: no overflow */
-    add     s11, s11, a1                /* column 12 += hi */
-    sltu    a1, s11, a1                 /* carry */
-    mulhu   a2, s0, a4                  /* hi a[5]*b[6] */
-    add     s3, s3, a7                  /* column 11 += lo */
-    sltu    a7, s3, a7                  /* carry */
-    mul     t2, s9, s8                  /* lo a[6]*b[5] */
-    add     a2, a2, a7                  /* hi + carry: no overflow */
-    add     s11, s11, a2                /* column 12 += hi */
-    sltu    a2, s11, a2                 /* carry */
-    add     a1, a1, a2                  /* column 13 += carry */
-    mulhu   s1, s9, s8                  /* hi a[6]*b[5] */
-    add     s3, s3, t2                  /* column 11 += lo */
-    sltu    t2, s3, t2                  /* carry */
-    mul     s2, t0, a5                  /* lo a[7]*b[4] */
-    add     s1, s1, t2                  /* hi + carry: no overflow */
-    add     s11, s11, s1                /* column 12 += hi */
-    sltu    s1, s11, s1                 /* carry */
-    add     a1, a1, s1                  /* column 13 += carry */
-    mulhu   a5, t0, a5                  /* hi a[7]*b[4] */
-    add     s3, s3, s2                  /* column 11 += lo */
-    sltu    s2, s3, s2                  /* carry */
-    mul     a7, s0, ra                  /* lo a[5]*b[7] */
-    add     a5, a5, s2                  /* hi + carry: no overflow */
-    add     s11, s11, a5                /* column 12 += hi */
-    sltu    a5, s11, a5                 /* carry */
-    add     a1, a1, a5                  /* column 13 += carry */
-    mulhu   s0, s0, ra                  /* hi a[5]*b[7] */
-    add     s11, s11, a7                /* column 12 += lo */
-    sltu    a7, s11, a7                 /* carry */
-    mul     a2, s9, a4                  /* lo a[6]*b[6] */
-    add     s0, s0, a7                  /* hi + carry: no overflow */
-    add     a1, a1, s0                  /* column 13 += hi */
-    sltu    s0, a1, s0                  /* carry */
-    mulhu   t2, s9, a4                  /* hi a[6]*b[6] */
-    add     s11, s11, a2                /* column 12 += lo */
-    sltu    a2, s11, a2                 /* carry */
-    mul     s1, t0, s8                  /* lo a[7]*b[5] */
-    add     t2, t2, a2                  /* hi + carry: no overflow */
-    add     a1, a1, t2                  /* column 13 += hi */
-    sltu    t2, a1, t2                  /* carry */
-    add     s0, s0, t2                  /* column 14 += carry */
-    mulhu   s8, t0, s8                  /* hi a[7]*b[5] */
-    add     s11, s11, s1                /* column 12 += lo */
-    sltu    s1, s11, s1                 /* carry */
-    mul     s2, s9, ra                  /* lo a[6]*b[7] */
-    add     s8, s8, s1                  /* hi + carry: no overflow */
-    add     a1, a1, s8                  /* column 13 += hi */
-    sltu    s8, a1, s8                  /* carry */
-    add     s0, s0, s8                  /* column 14 += carry */
-    mulhu   s9, s9, ra                  /* hi a[6]*b[7] */
-    add     a1, a1, s2                  /* column 13 += lo */
-    sltu    s2, a1, s2                  /* carry */
-    mul     a5, t0, a4                  /* lo a[7]*b[6] */
-    add     s9, s9, s2                  /* hi + carry: no overflow */
-    add     s0, s0, s9                  /* column 14 += hi */
-    sltu    s9, s0, s9                  /* carry */
-    mulhu   a4, t0, a4                  /* hi a[7]*b[6] */
-    add     a1, a1, a5                  /* column 13 += lo */
-    sltu    a5, a1, a5                  /* carry */
-    mul     a7, t0, ra                  /* lo a[7]*b[7] */
-    add     a4, a4, a5                  /* hi + carry: no overflow */
-    add     s0, s0, a4                  /* column 14 += hi */
-    sltu    a4, s0, a4                  /* carry */
-    add     s9, s9, a4                  /* column 15 += carry */
-    mulhu   t0, t0, ra                  /* hi a[7]*b[7] */
-    add     s0, s0, a7                  /* column 14 += lo */
-    sltu    a7, s0, a7                  /* carry */
-    mul     a2, t1, t4                  /* lo 38 t[8] */
-    add     t0, t0, a7                  /* hi + carry: no overflow */
-    add     s9, s9, t0                  /* column 15 += hi */
-    slli    t2, s9, 5                   /* t[15] << 5 */
-    slli    s1, s9, 2                   /* t[15] << 2 */
-    mulhu   t1, t1, t4                  /* hi 38 t[8] (< 38) */
-    add     t5, t5, a2                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a2, t5, a2                  /* carry */
-    slli    s8, s9, 1                   /* t[15] << 1 */
-    add     t2, t2, s1                  /* lo 38 t[15] */
-    mul     s2, t3, t4                  /* lo 38 t[9] */
-    add     t1, t1, a2                  /* hi(prev) + carries */
-    sltu    s1, t2, s1                  /* carry */
-    add     t2, t2, s8
-    sltu    s8, t2, s8                  /* carry */
-    mulhu   t3, t3, t4                  /* hi 38 t[9] (< 38) */
-    add     s4, s4, s2                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s2, s4, s2                  /* carry */
-    add     s4, s4, t1                  /* u[1] += hi(prev) + carry */
-    sltu    t1, s4, t1                  /* carry */
-    mul     a5, s5, t4                  /* lo 38 t[10] */
-    add     s2, s2, t1                  /* carries */
-    add     t3, t3, s2                  /* hi(prev) + carries */
-    srli    a4, s9, 27                  /* t[15] >> 27 */
-    srli    ra, s9, 30                  /* t[15] >> 30 */
-    mulhu   s5, s5, t4                  /* hi 38 t[10] (< 38) */
-    add     s10, s10, a5                /* u[2] = t[2] + lo 38 t[10] */
-    sltu    a5, s10, a5                 /* carry */
-    add     s10, s10, t3                /* u[2] += hi(prev) + carry */
-    sltu    t3, s10, t3                 /* carry */
-    mul     a7, s3, t4                  /* lo 38 t[11] */
-    add     a5, a5, t3                  /* carries */
-    add     s5, s5, a5                  /* hi(prev) + carries */
-    srli    s9, s9, 31                  /* t[15] >> 31 */
-    add     a4, a4, ra                  /* hi 38 t[15] */
-    mulhu   s3, s3, t4                  /* hi 38 t[11] (< 38) */
-    add     s7, s7, a7                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    a7, s7, a7                  /* carry */
-    add     s7, s7, s5                  /* u[3] += hi(prev) + carry */
-    sltu    s5, s7, s5                  /* carry */
-    mul     t0, s11, t4                 /* lo 38 t[12] */
-    add     a7, a7, s5                  /* carries */
-    add     s3, s3, a7                  /* hi(prev) + carries */
-    add     a4, a4, s9
-    add     a4, a4, s1
-    mulhu   s11, s11, t4                /* hi 38 t[12] (< 38) */
-    add     a6, a6, t0                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t0, a6, t0                  /* carry */
-    add     a6, a6, s3                  /* u[4] += hi(prev) + carry */
-    sltu    s3, a6, s3                  /* carry */
-    mul     a2, a1, t4                  /* lo 38 t[13] */
-    add     t0, t0, s3                  /* carries */
-    add     s11, s11, t0                /* hi(prev) + carries */
-    add     a4, a4, s8
-    add     s6, s6, t2                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   a1, a1, t4                  /* hi 38 t[13] (< 38) */
-    add     a3, a3, a2                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    a2, a3, a2                  /* carry */
-    add     a3, a3, s11                 /* u[5] += hi(prev) + carry */
-    sltu    s11, a3, s11                /* carry */
-    mul     t1, s0, t4                  /* lo 38 t[14] */
-    add     a2, a2, s11                 /* carries */
-    add     a1, a1, a2                  /* hi(prev) + carries */
-    sltu    t2, s6, t2                  /* carry */
-    li      s2, 121665                  /* a24 = 121665 */
-    mulhu   s0, s0, t4                  /* hi 38 t[14] (< 38) */
-    add     t6, t6, t1                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t1, t6, t1                  /* carry */
-    add     t6, t6, a1                  /* u[6] += hi(prev) + carry */
-    sltu    a1, t6, a1                  /* carry */
-    add     t1, t1, a1                  /* carries */
-    add     s0, s0, t1                  /* hi(prev) + carries */
-    add     s6, s6, s0                  /* u[7] += hi(prev) + carry */
-    sltu    s0, s6, s0                  /* carry */
-    add     t2, t2, s0                  /* carries */
-    add     a4, a4, t2                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    t3, s6, 31                  /* bit 255 */
-    slli    a4, a4, 1                   /* 2 T */
-    or      a4, a4, t3                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a5, a4, 4                   /* 16 T' */
-    slli    ra, a4, 1                   /* 2 T' */
-    add     a5, a5, ra                  /* 18 T' */
-    add     a5, a5, a4                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s6, s6, 1                   /* clear bit 255 */
-    srli    s6, s6, 1
-    add     t5, t5, a5                  /* r[0] = u[0] + carry */
-    sltu    a5, t5, a5                  /* carry */
-    sw      t5, 224(sp)                 /* CB[0] */
-    add     s4, s4, a5                  /* r[1] = u[1] + carry */
-    sltu    a5, s4, a5                  /* carry */
-    sw      s4, 228(sp)                 /* CB[1] */
-    add     s10, s10, a5                /* r[2] = u[2] + carry */
-    sltu    a5, s10, a5                 /* carry */
-    sw      s10, 232(sp)                /* CB[2] */
-    add     s7, s7, a5                  /* r[3] = u[3] + carry */
-    sltu    a5, s7, a5                  /* carry */
-    sw      s7, 236(sp)                 /* CB[3] */
-    add     a6, a6, a5                  /* r[4] = u[4] + carry */
-    sltu    a5, a6, a5                  /* carry */
-    sw      a6, 240(sp)                 /* CB[4] */
-    add     a3, a3, a5                  /* r[5] = u[5] + carry */
-    sltu    a5, a3, a5                  /* carry */
-    sw      a3, 244(sp)                 /* CB[5] */
-    add     t6, t6, a5                  /* r[6] = u[6] + carry */
-    sltu    a5, t6, a5                  /* carry */
-    sw      t6, 248(sp)                 /* CB[6] */
-    add     s6, s6, a5                  /* r[7] = u[7] + carry */
-    sw      s6, 252(sp)                 /* CB[7] */
-    lw      s5, 96(sp)                  /* E[24] */
-    lw      a7, 128(sp)                 /* AA[32] */
-    mul     s9, s5, s2                  /* lo a24 E[0] */
-    lw      s1, 100(sp)                 /* E[25] */
-    lw      s3, 132(sp)                 /* AA[33] */
-    lw      t0, 104(sp)                 /* E[26] */
-    lw      s8, 136(sp)                 /* AA[34] */
-    mulhu   s5, s5, s2                  /* hi a24 E[0] (< 2^17) */
-    add     a7, a7, s9                  /* F[0] = AA + lo */
-    sltu    s9, a7, s9                  /* carry */
-    lw      s11, 108(sp)                /* E[27] */
-    lw      a2, 140(sp)                 /* AA[35] */
-    mul     t4, s1, s2                  /* lo a24 E[1] */
-    add     s5, s5, s9                  /* hi(prev) + carries */
-    lw      a1, 112(sp)                 /* E[28] */
-    lw      t1, 144(sp)                 /* AA[36] */
-    lw      s0, 116(sp)                 /* E[29] */
-    mulhu   s1, s1, s2                  /* hi a24 E[1] (< 2^17) */
-    add     s3, s3, t4                  /* F[1] = AA + lo */
-    sltu    t4, s3, t4                  /* carry */
-    add     s3, s3, s5
-    sltu    s5, s3, s5                  /* carry */
-    mul     t2, t0, s2                  /* lo a24 E[2] */
-    add     t4, t4, s5                  /* carries */
-    add     s1, s1, t4                  /* hi(prev) + carries */
-    lw      t3, 148(sp)                 /* AA[37] */
-    lw      ra, 120(sp)                 /* E[30] */
-    mulhu   t0, t0, s2                  /* hi a24 E[2] (< 2^17) */
-    add     s8, s8, t2                  /* F[2] = AA + lo */
-    sltu    t2, s8, t2                  /* carry */
-    add     s8, s8, s1
-    sltu    s1, s8, s1                  /* carry */
-    mul     a4, s11, s2                 /* lo a24 E[3] */
-    add     t2, t2, s1                  /* carries */
-    add     t0, t0, t2                  /* hi(prev) + carries */
-    lw      t5, 152(sp)                 /* AA[38] */
-    lw      s4, 124(sp)                 /* E[31] */
-    mulhu   s11, s11, s2                /* hi a24 E[3] (< 2^17) */
-    add     a2, a2, a4                  /* F[3] = AA + lo */
-    sltu    a4, a2, a4                  /* carry */
-    add     a2, a2, t0
-    sltu    t0, a2, t0                  /* carry */
-    mul     s10, a1, s2                 /* lo a24 E[4] */
-    add     a4, a4, t0                  /* carries */
-    add     s11, s11, a4                /* hi(prev) + carries */
-    lw      s7, 156(sp)                 /* AA[39] */
-    lw      a6, 128(sp)                 /* AA[32] */
-    mulhu   a1, a1, s2                  /* hi a24 E[4] (< 2^17) */
-    add     t1, t1, s10                 /* F[4] = AA + lo */
-    sltu    s10, t1, s10                /* carry */
-    add     t1, t1, s11
-    sltu    s11, t1, s11                /* carry */
-    mul     a3, s0, s2                  /* lo a24 E[5] */
-    add     s10, s10, s11               /* carries */
-    add     a1, a1, s10                 /* hi(prev) + carries */
-    lw      t6, 160(sp)                 /* BB[40] */
-    lw      a5, 164(sp)                 /* BB[41] */
-    mulhu   s0, s0, s2                  /* hi a24 E[5] (< 2^17) */
-    add     t3, t3, a3                  /* F[5] = AA + lo */
-    sltu    a3, t3, a3                  /* carry */
-    add     t3, t3, a1
-    sltu    a1, t3, a1                  /* carry */
-    mul     s6, ra, s2                  /* lo a24 E[6] */
-    add     a3, a3, a1                  /* carries */
-    add     s0, s0, a3                  /* hi(prev) + carries */
-    lw      s9, 132(sp)                 /* AA[33] */
-    lw      s5, 168(sp)                 /* BB[42] */
-    mulhu   ra, ra, s2                  /* hi a24 E[6] (< 2^17) */
-    add     t5, t5, s6                  /* F[6] = AA + lo */
-    sltu    s6, t5, s6                  /* carry */
-    add     t5, t5, s0
-    sltu    s0, t5, s0                  /* carry */
-    mul     t4, s4, s2                  /* lo a24 E[7] */
-    add     s6, s6, s0                  /* carries */
-    add     ra, ra, s6                  /* hi(prev) + carries */
-    lw      s1, 136(sp)                 /* AA[34] */
-    lw      t2, 172(sp)                 /* BB[43] */
-    mulhu   s4, s4, s2                  /* hi a24 E[7] (< 2^17) */
-    add     s7, s7, t4                  /* F[7] = AA + lo */
-    sltu    t4, s7, t4                  /* carry */
-    add     s7, s7, ra
-    sltu    ra, s7, ra                  /* carry */
-    mul     t0, a6, t6                  /* lo a[0]*b[0] */
-    add     t4, t4, ra                  /* carries */
-    add     s4, s4, t4                  /* the value above 2^256 (< 2^18) */
-    slli    s4, s4, 1
-    srli    a4, s7, 31
-    mulhu   s11, a6, t6                 /* hi a[0]*b[0] */
-    or      s4, s4, a4                  /* T' = the multiple of 2^255 */
-    slli    s10, s4, 4
-    slli    a1, s4, 1
-    add     s10, s10, a1
-    mul     a3, a6, a5                  /* lo a[0]*b[1] */
-    add     s10, s10, s4                /* 19 T' */
-    slli    s7, s7, 1
-    srli    s7, s7, 1                   /* clear bit 255 */
-    add     a7, a7, s10                 /* F[0] += carry */
-    mulhu   s0, a6, a5                  /* hi a[0]*b[1] */
-    sltu    s10, a7, s10                /* carry */
-    sw      a7, 64(sp)                  /* F[0] */
-    add     s3, s3, s10                 /* F[1] += carry */
-    sltu    s10, s3, s10                /* carry */
-    mul     s6, s9, t6                  /* lo a[1]*b[0] */
-    sw      s3, 68(sp)                  /* F[1] */
-    add     s8, s8, s10                 /* F[2] += carry */
-    sltu    s10, s8, s10                /* carry */
-    sw      s8, 72(sp)                  /* F[2] */
-    mulhu   s2, s9, t6                  /* hi a[1]*b[0] */
-    add     a2, a2, s10                 /* F[3] += carry */
-    sltu    s10, a2, s10                /* carry */
-    sw      a2, 76(sp)                  /* F[3] */
-    add     t1, t1, s10                 /* F[4] += carry */
-    mul     ra, a6, s5                  /* lo a[0]*b[2] */
-    sltu    s10, t1, s10                /* carry */
-    sw      t1, 80(sp)                  /* F[4] */
-    add     t3, t3, s10                 /* F[5] += carry */
-    sltu    s10, t3, s10                /* carry */
-    mulhu   t4, a6, s5                  /* hi a[0]*b[2] */
-    sw      t3, 84(sp)                  /* F[5] */
-    add     t5, t5, s10                 /* F[6] += carry */
-    sltu    s10, t5, s10                /* carry */
-    sw      t5, 88(sp)                  /* F[6] */
-    mul     a4, s9, a5                  /* lo a[1]*b[1] */
-    add     s7, s7, s10                 /* F[7] += carry */
-    sw      s7, 92(sp)                  /* F[7] */
-    add     s11, s11, a3                /* column 1 += lo */
-    sltu    a3, s11, a3                 /* carry */
-    mulhu   a1, s9, a5                  /* hi a[1]*b[1] */
-    add     s0, s0, a3                  /* hi + carry: no overflow */
-    add     s11, s11, s6                /* column 1 += lo */
-    sltu    s6, s11, s6                 /* carry */
-    add     s2, s2, s6                  /* hi + carry: no overflow */
-    mul     s4, s1, t6                  /* lo a[2]*b[0] */
-    add     s0, s0, s2                  /* column 2 += hi */
-    sltu    s2, s0, s2                  /* carry */
-    add     s0, s0, ra                  /* column 2 += lo */
-    sltu    ra, s0, ra                  /* carry */
-    mulhu   a7, s1, t6                  /* hi a[2]*b[0] */
+    add     s7, s7, s9                  /* column 6 += carry */
+    mulhu   t4, s11, a4                 /* hi a[2]*b[2] */
+    add     a2, a2, ra                  /* column 4 += lo */
+    sltu    ra, a2, ra                  /* carry */
+    lw      a7, 28(sp)                  /* A[7] */
+    mul     t5, t2, s1                  /* lo a[3]*b[1] */
     add     t4, t4, ra                  /* hi + carry: no overflow */
-    add     s2, s2, t4                  /* column 3 += hi */
-    sltu    t4, s2, t4                  /* carry */
-    add     s0, s0, a4                  /* column 2 += lo */
-    mul     s3, a6, t2                  /* lo a[0]*b[3] */
-    sltu    a4, s0, a4                  /* carry */
-    add     a1, a1, a4                  /* hi + carry: no overflow */
-    add     s2, s2, a1                  /* column 3 += hi */
-    sltu    a1, s2, a1                  /* carry */
-    mulhu   s8, a6, t2                  /* hi a[0]*b[3] */
-    add     t4, t4, a1                  /* column 4 += carry */
-    add     s0, s0, s4                  /* column 2 += lo */
-    sltu    s4, s0, s4                  /* carry */
-    add     a7, a7, s4                  /* hi + carry: no overflow */
-    mul     a2, s9, s5                  /* lo a[1]*b[2] */
-    add     s2, s2, a7                  /* column 3 += hi */
-    sltu    a7, s2, a7                  /* carry */
-    add     t4, t4, a7                  /* column 4 += carry */
-    add     s2, s2, s3                  /* column 3 += lo */
-    mulhu   t1, s9, s5                  /* hi a[1]*b[2] */
-    sltu    s3, s2, s3                  /* carry */
-    add     s8, s8, s3                  /* hi + carry: no overflow */
-    add     t4, t4, s8                  /* column 4 += hi */
-    sltu    s8, t4, s8                  /* carry */
-    mul     t3, s1, a5                  /* lo a[2]*b[1] */
-    add     s2, s2, a2                  /* column 3 += lo */
-    sltu    a2, s2, a2                  /* carry */
-    add     t1, t1, a2                  /* hi + carry: no overflow */
-    add     t4, t4, t1                  /* column 4 += hi */
-    mulhu   t5, s1, a5                  /* hi a[2]*b[1] */
-    sltu    t1, t4, t1                  /* carry */
-    add     s8, s8, t1                  /* column 5 += carry */
-    add     s2, s2, t3                  /* column 3 += lo */
-    sltu    t3, s2, t3                  /* carry */
-    mul     s10, s9, t2                 /* lo a[1]*b[3] */
-    add     t5, t5, t3                  /* hi + carry: no overflow */
-    add     t4, t4, t5                  /* column 4 += hi */
-    sltu    t5, t4, t5                  /* carry */
-    add     s8, s8, t5                  /* column 5 += carry */
-    mulhu   s7, s9, t2                  /* hi a[1]*b[3] */
-    lw      a3, 140(sp)                 /* AA[35] */
-    lw      s6, 176(sp)                 /* BB[44] */
-    lw      ra, 144(sp)                 /* AA[36] */
-    lw      a4, 180(sp)                 /* BB[45] */
-    mul     a1, a3, t6                  /* lo a[3]*b[0] */
-    lw      s4, 148(sp)                 /* AA[37] */
-    mulhu   a7, a3, t6                  /* hi a[3]*b[0] */
-    add     s2, s2, a1                  /* column 3 += lo */
-    sltu    a1, s2, a1                  /* carry */
-    lw      s3, 184(sp)                 /* BB[46] */
-    mul     a2, a6, s6                  /* lo a[0]*b[4] */
-    add     a7, a7, a1                  /* hi + carry: no overflow */
-    add     t4, t4, a7                  /* column 4 += hi */
-    sltu    a7, t4, a7                  /* carry */
-    add     s8, s8, a7                  /* column 5 += carry */
-    mulhu   t1, a6, s6                  /* hi a[0]*b[4] */
-    add     t4, t4, a2                  /* column 4 += lo */
-    sltu    a2, t4, a2                  /* carry */
-    add     t4, t4, s10                 /* column 4 += lo */
-    sltu    s10, t4, s10                /* carry */
-    mul     t3, s1, s5                  /* lo a[2]*b[2] */
-    add     t1, t1, a2                  /* hi + carry: no overflow */
-    add     s8, s8, t1                  /* column 5 += hi */
-    sltu    t1, s8, t1                  /* carry */
-    add     s7, s7, s10                 /* hi + carry: no overflow */
-    mulhu   t5, s1, s5                  /* hi a[2]*b[2] */
-    add     s8, s8, s7                  /* column 5 += hi */
-    sltu    s7, s8, s7                  /* carry */
-    add     t1, t1, s7                  /* column 6 += carry */
-    add     t4, t4, t3                  /* column 4 += lo */
-    mul     a1, a3, a5                  /* lo a[3]*b[1] */
-    sltu    t3, t4, t3                  /* carry */
-    add     t5, t5, t3                  /* hi + carry: no overflow */
-    add     s8, s8, t5                  /* column 5 += hi */
-    sltu    t5, s8, t5                  /* carry */
-    mulhu   a7, a3, a5                  /* hi a[3]*b[1] */
-    add     t1, t1, t5                  /* column 6 += carry */
-    add     t4, t4, a1                  /* column 4 += lo */
-    sltu    a1, t4, a1                  /* carry */
-    mul     a2, ra, t6                  /* lo a[4]*b[0] */
-    add     a7, a7, a1                  /* hi + carry: no overflow */
-    add     s8, s8, a7                  /* column 5 += hi */
-    sltu    a7, s8, a7                  /* carry */
-    add     t1, t1, a7                  /* column 6 += carry */
-    mulhu   s10, ra, t6                 /* hi a[4]*b[0] */
-    add     t4, t4, a2                  /* column 4 += lo */
-    sltu    a2, t4, a2                  /* carry */
-    mul     s7, a6, a4                  /* lo a[0]*b[5] */
-    add     s10, s10, a2                /* hi + carry: no overflow */
-    add     s8, s8, s10                 /* column 5 += hi */
-    sltu    s10, s8, s10                /* carry */
-    add     t1, t1, s10                 /* column 6 += carry */
-    mulhu   t3, a6, a4                  /* hi a[0]*b[5] */
-    add     s8, s8, s7                  /* column 5 += lo */
-    sltu    s7, s8, s7                  /* carry */
-    lw      t5, 152(sp)                 /* AA[38] */
-    mul     a1, s9, s6                  /* lo a[1]*b[4] */
-    add     t3, t3, s7                  /* hi + carry: no overflow */
-    add     t1, t1, t3                  /* column 6 += hi */
-    sltu    t3, t1, t3                  /* carry */
-    mulhu   a7, s9, s6                  /* hi a[1]*b[4] */
-    add     s8, s8, a1                  /* column 5 += lo */
-    sltu    a1, s8, a1                  /* carry */
-    lw      a2, 188(sp)                 /* BB[47] */
-    mul     s10, s1, t2                 /* lo a[2]*b[3] */
-    add     a7, a7, a1                  /* hi + carry: no overflow */
-    add     t1, t1, a7                  /* column 6 += hi */
-    sltu    a7, t1, a7                  /* carry */
-    add     t3, t3, a7                  /* column 7 += carry */
-    mulhu   s7, s1, t2                  /* hi a[2]*b[3] */
-    add     s8, s8, s10                 /* column 5 += lo */
-    sltu    s10, s8, s10                /* carry */
-    mul     a1, a3, s5                  /* lo a[3]*b[2] */
-    add     s7, s7, s10                 /* hi + carry: no overflow */
-    add     t1, t1, s7                  /* column 6 += hi */
-    sltu    s7, t1, s7                  /* carry */
-    add     t3, t3, s7                  /* column 7 += carry */
-    mulhu   a7, a3, s5                  /* hi a[3]*b[2] */
-    add     s8, s8, a1                  /* column 5 += lo */
-    sltu    a1, s8, a1                  /* carry */
-    mul     s10, ra, a5                 /* lo a[4]*b[1] */
-    add     a7, a7, a1                  /* hi + carry: no overflow */
-    add     t1, t1, a7                  /* column 6 += hi */
-    sltu    a7, t1, a7                  /* carry */
-    add     t3, t3, a7                  /* column 7 += carry */
-    mulhu   s7, ra, a5                  /* hi a[4]*b[1] */
-    add     s8, s8, s10                 /* column 5 += lo */
-    sltu    s10, s8, s10                /* carry */
-    mul     a1, s4, t6                  /* lo a[5]*b[0] */
-    add     s7, s7, s10                 /* hi + carry: no overflow */
-    add     t1, t1, s7                  /* column 6 += hi */
-    sltu    s7, t1, s7                  /* carry */
-    add     t3, t3, s7                  /* column 7 += carry */
-    mulhu   a7, s4, t6                  /* hi a[5]*b[0] */
-    add     s8, s8, a1                  /* column 5 += lo */
-    sltu    a1, s8, a1                  /* carry */
-    mul     s10, a6, s3                 /* lo a[0]*b[6] */
-    add     a7, a7, a1                  /* hi + carry: no overflow */
-    add     t1, t1, a7                  /* column 6 += hi */
-    sltu    a7, t1, a7                  /* carry */
-    add     t3, t3, a7                  /* column 7 += carry */
-    mulhu   s7, a6, s3                  /* hi a[0]*b[6] */
-    add     t1, t1, s10                 /* column 6 += lo */
-    sltu    s10, t1, s10                /* carry */
-    mul     a1, s9, a4                  /* lo a[1]*b[5] */
-    add     s7, s7, s10                 /* hi + carry: no overflow */
-    add     t3, t3, s7                  /* column 7 += hi */
-    sltu    s7, t3, s7                  /* carry */
-    mulhu   a7, s9, a4                  /* hi a[1]*b[5] */
-    add     t1, t1, a1                  /* column 6 += lo */
-    sltu    a1, t1, a1                  /* carry */
-    mul     s10, s1, s6                 /* lo a[2]*b[4] */
-    add     a7, a7, a1                  /* hi + carry: no overflow */
-    add     t3, t3, a7                  /* column 7 += hi */
-    sltu    a7, t3, a7                  /* carry */
-    add     s7, s7, a7                  /* column 8 += carry */
-    mulhu   a1, s1, s6                  /* hi a[2]*b[4] */
-    add     t1, t1, s10                 /* column 6 += lo */
-    sltu    s10, t1, s10                /* carry */
-    lw      a7, 156(sp)                 /* AA[39] */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    mul     s10, a3, t2                 /* lo a[3]*b[3] */
-    add     t3, t3, a1                  /* column 7 += hi */
-    sltu    a1, t3, a1                  /* carry */
-    add     s7, s7, a1                  /* column 8 += carry */
-    mulhu   a1, a3, t2                  /* hi a[3]*b[3] */
-    add     t1, t1, s10                 /* column 6 += lo */
-    sltu    s10, t1, s10                /* carry */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    mul     s10, ra, s5                 /* lo a[4]*b[2] */
-    add     t3, t3, a1                  /* column 7 += hi */
-    sltu    a1, t3, a1                  /* carry */
-    add     s7, s7, a1                  /* column 8 += carry */
-    mulhu   a1, ra, s5                  /* hi a[4]*b[2] */
-    add     t1, t1, s10                 /* column 6 += lo */
-    sltu    s10, t1, s10                /* carry */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    mul     s10, s4, a5                 /* lo a[5]*b[1] */
-    add     t3, t3, a1                  /* column 7 += hi */
-    sltu    a1, t3, a1                  /* carry */
-    add     s7, s7, a1                  /* column 8 += carry */
-    mulhu   a1, s4, a5                  /* hi a[5]*b[1] */
-    add     t1, t1, s10                 /* column 6 += lo */
-    sltu    s10, t1, s10                /* carry */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    mul     s10, t5, t6                 /* lo a[6]*b[0] */
-    add     t3, t3, a1                  /* column 7 += hi */
-    sltu    a1, t3, a1                  /* carry */
-    add     s7, s7, a1                  /* column 8 += carry */
-    mulhu   a1, t5, t6                  /* hi a[6]*b[0] */
-    add     t1, t1, s10                 /* column 6 += lo */
-    sltu    s10, t1, s10                /* carry */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    mul     s10, a6, a2                 /* lo a[0]*b[7] */
-    add     t3, t3, a1                  /* column 7 += hi */
-    sltu    a1, t3, a1                  /* carry */
-    add     s7, s7, a1                  /* column 8 += carry */
-    mulhu   a6, a6, a2                  /* hi a[0]*b[7] */
-    add     t3, t3, s10                 /* column 7 += lo */
-    sltu    s10, t3, s10                /* carry */
-    mul     a1, s9, s3                  /* lo a[1]*b[6] */
-    add     a6, a6, s10                 /* hi + carry: no overflow */
-    add     s7, s7, a6                  /* column 8 += hi */
-    sltu    a6, s7, a6                  /* carry */
-    mulhu   s10, s9, s3                 /* hi a[1]*b[6] */
-    add     t3, t3, a1                  /* column 7 += lo */
-    sltu    a1, t3, a1                  /* carry */
-    add     s10, s10, a1                /* hi + carry: no overflow */
-    mul     a1, s1, a4                  /* lo a[2]*b[5] */
-    add     s7, s7, s10                 /* column 8 += hi */
-    sltu    s10, s7, s10                /* carry */
-    add     a6, a6, s10                 /* column 9 += carry */
-    mulhu   s10, s1, a4                 /* hi a[2]*b[5] */
-    add     t3, t3, a1                  /* column 7 += lo */
-    sltu    a1, t3, a1                  /* carry */
-    add     s10, s10, a1                /* hi + carry: no overflow */
-    mul     a1, a3, s6                  /* lo a[3]*b[4] */
-    add     s7, s7, s10                 /* column 8 += hi */
-    sltu    s10, s7, s10                /* carry */
-    add     a6, a6, s10                 /* column 9 += carry */
-    mulhu   s10, a3, s6                 /* hi a[3]*b[4] */
-    add     t3, t3, a1                  /* column 7 += lo */
-    sltu    a1, t3, a1                  /* carry */
-    add     s10, s10, a1                /* hi + carry: no overflow */
-    mul     a1, ra, t2                  /* lo a[4]*b[3] */
-    add     s7, s7, s10                 /* column 8 += hi */
-    sltu    s10, s7, s10                /* carry */
-    add     a6, a6, s10                 /* column 9 += carry */
-    mulhu   s10, ra, t2                 /* hi a[4]*b[3] */
-    add     t3, t3, a1                  /* column 7 += lo */
-    sltu    a1, t3, a1                  /* carry */
-    add     s10, s10, a1                /* hi + carry: no overflow */
-    mul     a1, s4, s5                  /* lo a[5]*b[2] */
-    add     s7, s7, s10                 /* column 8 += hi */
-    sltu    s10, s7, s10                /* carry */
-    add     a6, a6, s10                 /* column 9 += carry */
-    mulhu   s10, s4, s5                 /* hi a[5]*b[2] */
-    add     t3, t3, a1                  /* column 7 += lo */
-    sltu    a1, t3, a1                  /* carry */
-    add     s10, s10, a1                /* hi + carry: no overflow */
-    mul     a1, t5, a5                  /* lo a[6]*b[1] */
-    add     s7, s7, s10                 /* column 8 += hi */
-    sltu    s10, s7, s10                /* carry */
-    add     a6, a6, s10                 /* column 9 += carry */
-    mulhu   s10, t5, a5                 /* hi a[6]*b[1] */
-    add     t3, t3, a1                  /* column 7 += lo */
-    sltu    a1, t3, a1                  /* carry */
-    add     s10, s10, a1                /* hi + carry: no overflow */
-    mul     a1, a7, t6                  /* lo a[7]*b[0] */
-    add     s7, s7, s10                 /* column 8 += hi */
-    sltu    s10, s7, s10                /* carry */
-    add     a6, a6, s10                 /* column 9 += carry */
-    mulhu   t6, a7, t6                  /* hi a[7]*b[0] */
-    add     t3, t3, a1                  /* column 7 += lo */
-    sltu    a1, t3, a1                  /* carry */
-    mul     s10, s9, a2                 /* lo a[1]*b[7] */
-    add     t6, t6, a1                  /* hi + carry: no overflow */
-    add     s7, s7, t6                  /* column 8 += hi */
-    sltu    t6, s7, t6                  /* carry */
-    add     a6, a6, t6                  /* column 9 += carry */
-    mulhu   s9, s9, a2                  /* hi a[1]*b[7] */
-    add     s7, s7, s10                 /* column 8 += lo */
-    sltu    s10, s7, s10                /* carry */
-    mul     a1, s1, s3                  /* lo a[2]*b[6] */
-    add     s9, s9, s10                 /* hi + carry: no overflow */
-    add     a6, a6, s9                  /* column 9 += hi */
-    sltu    s9, a6, s9                  /* carry */
-    mulhu   t6, s1, s3                  /* hi a[2]*b[6] */
-    add     s7, s7, a1                  /* column 8 += lo */
-    sltu    a1, s7, a1                  /* carry */
-    mul     s10, a3, a4                 /* lo a[3]*b[5] */
-    add     t6, t6, a1                  /* hi + carry: no overflow */
-    add     a6, a6, t6                  /* column 9 += hi */
-    sltu    t6, a6, t6                  /* carry */
-    add     s9, s9, t6                  /* column 10 += carry */
-    mulhu   a1, a3, a4                  /* hi a[3]*b[5] */
-    add     s7, s7, s10                 /* column 8 += lo */
-    sltu    s10, s7, s10                /* carry */
-    mul     t6, ra, s6                  /* lo a[4]*b[4] */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    add     a6, a6, a1                  /* column 9 += hi */
-    sltu    a1, a6, a1                  /* carry */
-    add     s9, s9, a1                  /* column 10 += carry */
-    mulhu   s10, ra, s6                 /* hi a[4]*b[4] */
-    add     s7, s7, t6                  /* column 8 += lo */
-    sltu    t6, s7, t6                  /* carry */
-    mul     a1, s4, t2                  /* lo a[5]*b[3] */
-    add     s10, s10, t6                /* hi + carry: no overflow */
-    add     a6, a6, s10                 /* column 9 += hi */
-    sltu    s10, a6, s10                /* carry */
-    add     s9, s9, s10                 /* column 10 += carry */
-    mulhu   t6, s4, t2                  /* hi a[5]*b[3] */
-    add     s7, s7, a1                  /* column 8 += lo */
-    sltu    a1, s7, a1                  /* carry */
-    mul     s10, t5, s5                 /* lo a[6]*b[2] */
-    add     t6, t6, a1                  /* hi + carry: no overflow */
-    add     a6, a6, t6                  /* column 9 += hi */
-    sltu    t6, a6, t6                  /* carry */
-    add     s9, s9, t6                  /* column 10 += carry */
-    mulhu   a1, t5, s5                  /* hi a[6]*b[2] */
-    add     s7, s7, s10                 /* column 8 += lo */
-    sltu    s10, s7, s10                /* carry */
-    mul     t6, a7, a5                  /* lo a[7]*b[1] */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    add     a6, a6, a1                  /* column 9 += hi */
-    sltu    a1, a6, a1                  /* carry */
-    add     s9, s9, a1                  /* column 10 += carry */
-    mulhu   a5, a7, a5                  /* hi a[7]*b[1] */
-    add     s7, s7, t6                  /* column 8 += lo */
-    sltu    t6, s7, t6                  /* carry */
-    mul     s10, s1, a2                 /* lo a[2]*b[7] */
-    add     a5, a5, t6                  /* hi + carry: no overflow */
-    add     a6, a6, a5                  /* column 9 += hi */
-    sltu    a5, a6, a5                  /* carry */
-    add     s9, s9, a5                  /* column 10 += carry */
-    mulhu   s1, s1, a2                  /* hi a[2]*b[7] */
-    add     a6, a6, s10                 /* column 9 += lo */
-    sltu    s10, a6, s10                /* carry */
-    mul     a1, a3, s3                  /* lo a[3]*b[6] */
-    add     s1, s1, s10                 /* hi + carry: no overflow */
-    add     s9, s9, s1                  /* column 10 += hi */
-    sltu    s1, s9, s1                  /* carry */
-    mulhu   t6, a3, s3                  /* hi a[3]*b[6] */
-    add     a6, a6, a1                  /* column 9 += lo */
-    sltu    a1, a6, a1                  /* carry */
-    mul     a5, ra, a4                  /* lo a[4]*b[5] */
-    add     t6, t6, a1                  /* hi + carry: no overflow */
-    add     s9, s9, t6                  /* column 10 += hi */
-    sltu    t6, s9, t6                  /* carry */
-    add     s1, s1, t6                  /* column 11 += carry */
-    mulhu   s10, ra, a4                 /* hi a[4]*b[5] */
-    add     a6, a6, a5                  /* column 9 += lo */
-    sltu    a5, a6, a5                  /* carry */
-    mul     a1, s4, s6                  /* lo a[5]*b[4] */
-    add     s10, s10, a5                /* hi + carry: no overflow */
-    add     s9, s9, s10                 /* column 10 += hi */
-    sltu    s10, s9, s10                /* carry */
-    add     s1, s1, s10                 /* column 11 += carry */
-    mulhu   t6, s4, s6                  /* hi a[5]*b[4] */
-    add     a6, a6, a1                  /* column 9 += lo */
-    sltu    a1, a6, a1                  /* carry */
-    mul     a5, t5, t2                  /* lo a[6]*b[3] */
-    add     t6, t6, a1                  /* hi + carry: no overflow */
-    add     s9, s9, t6                  /* column 10 += hi */
-    sltu    t6, s9, t6                  /* carry */
-    add     s1, s1, t6                  /* column 11 += carry */
-    mulhu   s10, t5, t2                 /* hi a[6]*b[3] */
-    add     a6, a6, a5                  /* column 9 += lo */
-    sltu    a5, a6, a5                  /* carry */
-    mul     a1, a7, s5                  /* lo a[7]*b[2] */
-    add     s10, s10, a5                /* hi + carry: no overflow */
-    add     s9, s9, s10                 /* column 10 += hi */
-    sltu    s10, s9, s10                /* carry */
-    add     s1, s1, s10                 /* column 11 += carry */
-    mulhu   s5, a7, s5                  /* hi a[7]*b[2] */
-    add     a6, a6, a1                  /* column 9 += lo */
-    sltu    a1, a6, a1                  /* carry */
-    mul     t6, a3, a2                  /* lo a[3]*b[7] */
-    add     s5, s5, a1                  /* hi + carry: no overflow */
-    add     s9, s9, s5                  /* column 10 += hi */
-    sltu    s5, s9, s5                  /* carry */
-    add     s1, s1, s5                  /* column 11 += carry */
-    mulhu   a3, a3, a2                  /* hi a[3]*b[7] */
-    add     s9, s9, t6                  /* column 10 += lo */
-    sltu    t6, s9, t6                  /* carry */
-    mul     a5, ra, s3                  /* lo a[4]*b[6] */
-    add     a3, a3, t6                  /* hi + carry: no overflow */
-    add     s1, s1, a3                  /* column 11 += hi */
-    sltu    a3, s1, a3                  /* carry */
-    mulhu   s10, ra, s3                 /* hi a[4]*b[6] */
-    add     s9, s9, a5                  /* column 10 += lo */
-    sltu    a5, s9, a5                  /* carry */
-    mul     a1, s4, a4                  /* lo a[5]*b[5] */
-    add     s10, s10, a5                /* hi + carry: no overflow */
-    add     s1, s1, s10                 /* column 11 += hi */
-    sltu    s10, s1, s10                /* carry */
-    add     a3, a3, s10                 /* column 12 += carry */
-    mulhu   s5, s4, a4                  /* hi a[5]*b[5] */
-    add     s9, s9, a1                  /* column 10 += lo */
-    sltu    a1, s9, a1                  /* carry */
-    li      t6, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     a5, t5, s6                  /* lo a[6]*b[4] */
-    add     s5, s5, a1                  /* hi + carry: no overflow */
-    add     s1, s1, s5                  /* column 11 += hi */
-    sltu    s5, s1, s5                  /* carry */
-    add     a3, a3, s5                  /* column 12 += carry */
-    mulhu   s10, t5, s6                 /* hi a[6]*b[4] */
-    add     s9, s9, a5                  /* column 10 += lo */
-    sltu    a5, s9, a5                  /* carry */
-    mul     a1, a7, t2                  /* lo a[7]*b[3] */
-    add     s10, s10, a5                /* hi + carry: no overflow */
-    add     s1, s1, s10                 /* column 11 += hi */
-    sltu    s10, s1, s10                /* carry */
-    add     a3, a3, s10                 /* column 12 += carry */
-    mulhu   t2, a7, t2                  /* hi a[7]*b[3] */
-    add     s9, s9, a1                  /* column 10 += lo */
-    sltu    a1, s9, a1                  /* carry */
-    mul     s5, ra, a2                  /* lo a[4]*b[7] */
-    add     t2, t2, a1                  /* hi + carry: no overflow */
-    add     s1, s1, t2                  /* column 11 += hi */
-    sltu    t2, s1, t2                  /* carry */
-    add     a3, a3, t2                  /* column 12 += carry */
-    mulhu   ra, ra, a2                  /* hi a[4]*b[7] */
-    add     s1, s1, s5                  /* column 11 += lo */
-    sltu    s5, s1, s5                  /* carry */
-    mul     a5, s4, s3                  /* lo a[5]*b[6] */
-    add     ra, ra, s5                  /* hi + carry: no overflow */
-    add     a3, a3, ra                  /* column 12 += hi */
+    add     a3, a3, t4                  /* column 5 += hi */
+    sltu    t4, a3, t4                  /* carry */
+    add     s7, s7, t4                  /* column 6 += carry */
+    mulhu   s4, t2, s1                  /* hi a[3]*b[1] */
+    add     a2, a2, t5                  /* column 4 += lo */
+    sltu    t5, a2, t5                  /* carry */
+    mul     s9, s5, s0                  /* lo a[4]*b[0] */
+    add     s4, s4, t5                  /* hi + carry: no overflow */
+    add     a3, a3, s4                  /* column 5 += hi */
+    sltu    s4, a3, s4                  /* carry */
+    add     s7, s7, s4                  /* column 6 += carry */
+    mulhu   ra, s5, s0                  /* hi a[4]*b[0] */
+    add     a2, a2, s9                  /* column 4 += lo */
+    sltu    s9, a2, s9                  /* carry */
+    mul     t4, t3, s2                  /* lo a[0]*b[5] */
+    add     ra, ra, s9                  /* hi + carry: no overflow */
+    add     a3, a3, ra                  /* column 5 += hi */
     sltu    ra, a3, ra                  /* carry */
-    mulhu   s10, s4, s3                 /* hi a[5]*b[6] */
-    add     s1, s1, a5                  /* column 11 += lo */
-    sltu    a5, s1, a5                  /* carry */
-    mul     a1, t5, a4                  /* lo a[6]*b[5] */
-    add     s10, s10, a5                /* hi + carry: no overflow */
-    add     a3, a3, s10                 /* column 12 += hi */
-    sltu    s10, a3, s10                /* carry */
-    add     ra, ra, s10                 /* column 13 += carry */
-    mulhu   t2, t5, a4                  /* hi a[6]*b[5] */
-    add     s1, s1, a1                  /* column 11 += lo */
-    sltu    a1, s1, a1                  /* carry */
-    mul     s5, a7, s6                  /* lo a[7]*b[4] */
-    add     t2, t2, a1                  /* hi + carry: no overflow */
-    add     a3, a3, t2                  /* column 12 += hi */
-    sltu    t2, a3, t2                  /* carry */
-    add     ra, ra, t2                  /* column 13 += carry */
-    mulhu   s6, a7, s6                  /* hi a[7]*b[4] */
-    add     s1, s1, s5                  /* column 11 += lo */
-    sltu    s5, s1, s5                  /* carry */
-    mul     a5, s4, a2                  /* lo a[5]*b[7] */
-    add     s6, s6, s5                  /* hi + carry: no overflow */
-    add     a3, a3, s6                  /* column 12 += hi */
-    sltu    s6, a3, s6                  /* carry */
-    add     ra, ra, s6                  /* column 13 += carry */
-    mulhu   s4, s4, a2                  /* hi a[5]*b[7] */
-    add     a3, a3, a5                  /* column 12 += lo */
-    sltu    a5, a3, a5                  /* carry */
-    mul     s10, t5, s3                 /* lo a[6]*b[6] */
-    add     s4, s4, a5                  /* hi + carry: no overflow */
-    add     ra, ra, s4                  /* column 13 += hi */
-    sltu    s4, ra, s4                  /* carry */
-    mulhu   a1, t5, s3                  /* hi a[6]*b[6] */
-    add     a3, a3, s10                 /* column 12 += lo */
-    sltu    s10, a3, s10                /* carry */
-    mul     t2, a7, a4                  /* lo a[7]*b[5] */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    add     ra, ra, a1                  /* column 13 += hi */
-    sltu    a1, ra, a1                  /* carry */
-    add     s4, s4, a1                  /* column 14 += carry */
-    mulhu   a4, a7, a4                  /* hi a[7]*b[5] */
-    add     a3, a3, t2                  /* column 12 += lo */
-    sltu    t2, a3, t2                  /* carry */
-    mul     s5, t5, a2                  /* lo a[6]*b[7] */
-    add     a4, a4, t2                  /* hi + carry: no overflow */
-    add     ra, ra, a4                  /* column 13 += hi */
-    sltu    a4, ra, a4                  /* carry */
-    add     s4, s4, a4                  /* column 14 += carry */
-    mulhu   t5, t5, a2                  /* hi a[6]*b[7] */
-    add     ra, ra, s5                  /* column 13 += lo */
-    sltu    s5, ra, s5                  /* carry */
-    mul     s6, a7, s3                  /* lo a[7]*b[6] */
-    add     t5, t5, s5                  /* hi + carry: no overflow */
-    add     s4, s4, t5                  /* column 14 += hi */
-    sltu    t5, s4, t5                  /* carry */
-    mulhu   s3, a7, s3                  /* hi a[7]*b[6] */
-    add     ra, ra, s6                  /* column 13 += lo */
-    sltu    s6, ra, s6                  /* carry */
-    mul     a5, a7, a2                  /* lo a[7]*b[7] */
-    add     s3, s3, s6                  /* hi + carry: no overflow */
-    add     s4, s4, s3                  /* column 14 += hi */
-    sltu    s3, s4, s3                  /* carry */
-    add     t5, t5, s3                  /* column 15 += carry */
-    mulhu   a7, a7, a2                  /* hi a[7]*b[7] */
-    add     s4, s4, a5                  /* column 14 += lo */
-    sltu    a5, s4, a5                  /* carry */
-    mul     s10, s7, t6                 /* lo 38 t[8] */
-    add     a7, a7, a5                  /* hi + carry: no overflow */
-    add     t5, t5, a7                  /* column 15 += hi */
-    slli    a1, t5, 5                   /* t[15] << 5 */
-    slli    t2, t5, 2                   /* t[15] << 2 */
-    mulhu   s7, s7, t6                  /* hi 38 t[8] (< 38) */
-    add     t0, t0, s10                 /* u[0] = t[0] + lo 38 t[8] */
-    sltu    s10, t0, s10                /* carry */
-    slli    a4, t5, 1                   /* t[15] << 1 */
-    add     a1, a1, t2                  /* lo 38 t[15] */
-    mul     s5, a6, t6                  /* lo 38 t[9] */
-    add     s7, s7, s10                 /* hi(prev) + carries */
-    sltu    t2, a1, t2                  /* carry */
-    add     a1, a1, a4
-    sltu    a4, a1, a4                  /* carry */
-    mulhu   a6, a6, t6                  /* hi 38 t[9] (< 38) */
-    add     s11, s11, s5                /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s5, s11, s5                 /* carry */
-    add     s11, s11, s7                /* u[1] += hi(prev) + carry */
-    sltu    s7, s11, s7                 /* carry */
-    mul     s6, s9, t6                  /* lo 38 t[10] */
-    add     s5, s5, s7                  /* carries */
-    add     a6, a6, s5                  /* hi(prev) + carries */
-    srli    s3, t5, 27                  /* t[15] >> 27 */
-    srli    a2, t5, 30                  /* t[15] >> 30 */
-    mulhu   s9, s9, t6                  /* hi 38 t[10] (< 38) */
-    add     s0, s0, s6                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    s6, s0, s6                  /* carry */
-    add     s0, s0, a6                  /* u[2] += hi(prev) + carry */
-    sltu    a6, s0, a6                  /* carry */
-    mul     a5, s1, t6                  /* lo 38 t[11] */
-    add     s6, s6, a6                  /* carries */
-    add     s9, s9, s6                  /* hi(prev) + carries */
-    srli    t5, t5, 31                  /* t[15] >> 31 */
-    add     s3, s3, a2                  /* hi 38 t[15] */
-    mulhu   s1, s1, t6                  /* hi 38 t[11] (< 38) */
-    add     s2, s2, a5                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    a5, s2, a5                  /* carry */
-    add     s2, s2, s9                  /* u[3] += hi(prev) + carry */
-    sltu    s9, s2, s9                  /* carry */
-    mul     a7, a3, t6                  /* lo 38 t[12] */
-    add     a5, a5, s9                  /* carries */
-    add     s1, s1, a5                  /* hi(prev) + carries */
-    add     s3, s3, t5
-    add     s3, s3, t2
-    mulhu   a3, a3, t6                  /* hi 38 t[12] (< 38) */
-    add     t4, t4, a7                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    a7, t4, a7                  /* carry */
-    add     t4, t4, s1                  /* u[4] += hi(prev) + carry */
-    sltu    s1, t4, s1                  /* carry */
-    mul     s10, ra, t6                 /* lo 38 t[13] */
-    add     a7, a7, s1                  /* carries */
-    add     a3, a3, a7                  /* hi(prev) + carries */
-    add     s3, s3, a4
-    add     t3, t3, a1                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   ra, ra, t6                  /* hi 38 t[13] (< 38) */
-    add     s8, s8, s10                 /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s10, s8, s10                /* carry */
-    add     s8, s8, a3                  /* u[5] += hi(prev) + carry */
-    sltu    a3, s8, a3                  /* carry */
-    mul     s7, s4, t6                  /* lo 38 t[14] */
-    add     s10, s10, a3                /* carries */
-    add     ra, ra, s10                 /* hi(prev) + carries */
-    sltu    a1, t3, a1                  /* carry */
-    li      s5, -2147483648             /* 2^31 */
-    mulhu   s4, s4, t6                  /* hi 38 t[14] (< 38) */
-    add     t1, t1, s7                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s7, t1, s7                  /* carry */
-    add     t1, t1, ra                  /* u[6] += hi(prev) + carry */
-    sltu    ra, t1, ra                  /* carry */
-    add     s7, s7, ra                  /* carries */
-    add     s4, s4, s7                  /* hi(prev) + carries */
-    add     t3, t3, s4                  /* u[7] += hi(prev) + carry */
-    sltu    s4, t3, s4                  /* carry */
-    add     a1, a1, s4                  /* carries */
-    add     s3, s3, a1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    a6, t3, 31                  /* bit 255 */
-    slli    s3, s3, 1                   /* 2 T */
-    or      s3, s3, a6                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    s6, s3, 4                   /* 16 T' */
-    slli    a2, s3, 1                   /* 2 T' */
-    add     s6, s6, a2                  /* 18 T' */
-    add     s6, s6, s3                  /* 19 T' (2^255 = 19 mod p) */
-    slli    t3, t3, 1                   /* clear bit 255 */
-    srli    t3, t3, 1
-    add     t0, t0, s6                  /* r[0] = u[0] + carry */
-    sltu    s6, t0, s6                  /* carry */
-    sw      t0, 32(a0)                  /* x2[0] */
-    add     s11, s11, s6                /* r[1] = u[1] + carry */
-    sltu    s6, s11, s6                 /* carry */
-    sw      s11, 36(a0)                 /* x2[1] */
-    add     s0, s0, s6                  /* r[2] = u[2] + carry */
-    sltu    s6, s0, s6                  /* carry */
-    sw      s0, 40(a0)                  /* x2[2] */
-    add     s2, s2, s6                  /* r[3] = u[3] + carry */
-    sltu    s6, s2, s6                  /* carry */
-    sw      s2, 44(a0)                  /* x2[3] */
-    add     t4, t4, s6                  /* r[4] = u[4] + carry */
-    sltu    s6, t4, s6                  /* carry */
-    sw      t4, 48(a0)                  /* x2[4] */
-    add     s8, s8, s6                  /* r[5] = u[5] + carry */
-    sltu    s6, s8, s6                  /* carry */
-    sw      s8, 52(a0)                  /* x2[5] */
-    add     t1, t1, s6                  /* r[6] = u[6] + carry */
-    sltu    s6, t1, s6                  /* carry */
-    sw      t1, 56(a0)                  /* x2[6] */
-    add     t3, t3, s6                  /* r[7] = u[7] + carry */
-    sw      t3, 60(a0)                  /* x2[7] */
-    lw      s9, 220(sp)                 /* DA[55] */
-    lw      a5, 252(sp)                 /* CB[63] */
-    lw      t5, 192(sp)                 /* DA[48] */
-    add     t2, s9, a5                  /* S: a7 + b7 first */
-    sltu    s1, t2, a5                  /* its carry */
-    srli    a7, t2, 31
-    slli    s1, s1, 1
-    add     a7, a7, s1                  /* T = (a7 + b7) >> 31 */
-    slli    a4, a7, 4
-    slli    a3, a7, 1
-    add     a4, a4, a3
-    add     a4, a4, a7                  /* 19 T */
-    sub     s10, s9, a5                 /* Dd: a7 - b7 first */
-    sltu    s9, s9, a5                  /* a7 < b7 */
-    srli    t6, s10, 31
-    xori    t6, t6, 1
-    slli    s9, s9, 1
-    add     t6, t6, s9                  /* g = 1 - bit 31 + 2 (a7 < b7) */
-    slli    ra, t6, 4
-    slli    s7, t6, 1
-    add     ra, ra, s7
-    add     ra, ra, t6                  /* 19 g */
-    lw      s4, 224(sp)                 /* CB[56] */
-    lw      a1, 196(sp)                 /* DA[49] */
-    add     a6, t5, s4                  /* S[0] = a + b */
-    sltu    a2, a6, s4                  /* carry */
-    add     a6, a6, a4                  /* + carry (19 T at word 0) */
-    sltu    a4, a6, a4                  /* carry */
-    add     a2, a2, a4                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a6, 0(sp)                   /* S[0] */
-    sltu    s3, t5, s4                  /* borrow */
-    sub     t5, t5, s4                  /* Dd[0] = a - b */
-    sltu    t0, t5, ra                  /* borrow */
-    sub     t5, t5, ra                  /* - borrow (19 g at word 0) */
-    add     s3, s3, t0                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t5, 32(sp)                  /* Dd[0] */
-    lw      s11, 228(sp)                /* CB[57] */
-    lw      s0, 200(sp)                 /* DA[50] */
-    add     s2, a1, s11                 /* S[1] = a + b */
-    sltu    t4, s2, s11                 /* carry */
-    add     s2, s2, a2                  /* + carry (19 T at word 0) */
-    sltu    a2, s2, a2                  /* carry */
-    add     t4, t4, a2                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 4(sp)                   /* S[1] */
-    sltu    s8, a1, s11                 /* borrow */
-    sub     a1, a1, s11                 /* Dd[1] = a - b */
-    sltu    t1, a1, s3                  /* borrow */
-    sub     a1, a1, s3                  /* - borrow (19 g at word 0) */
-    add     s8, s8, t1                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a1, 36(sp)                  /* Dd[1] */
-    lw      s6, 232(sp)                 /* CB[58] */
-    lw      t3, 204(sp)                 /* DA[51] */
-    add     s1, s0, s6                  /* S[2] = a + b */
-    sltu    a3, s1, s6                  /* carry */
-    add     s1, s1, t4                  /* + carry (19 T at word 0) */
-    sltu    t4, s1, t4                  /* carry */
-    add     a3, a3, t4                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s1, 8(sp)                   /* S[2] */
-    sltu    a7, s0, s6                  /* borrow */
-    sub     s0, s0, s6                  /* Dd[2] = a - b */
-    sltu    a5, s0, s8                  /* borrow */
-    sub     s0, s0, s8                  /* - borrow (19 g at word 0) */
-    add     a7, a7, a5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s0, 40(sp)                  /* Dd[2] */
-    lw      s9, 236(sp)                 /* CB[59] */
-    lw      s7, 208(sp)                 /* DA[52] */
-    add     t6, t3, s9                  /* S[3] = a + b */
-    sltu    a4, t6, s9                  /* carry */
-    add     t6, t6, a3                  /* + carry (19 T at word 0) */
-    sltu    a3, t6, a3                  /* carry */
-    add     a4, a4, a3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      t6, 12(sp)                  /* S[3] */
-    sltu    a6, t3, s9                  /* borrow */
-    sub     t3, t3, s9                  /* Dd[3] = a - b */
-    sltu    s4, t3, a7                  /* borrow */
-    sub     t3, t3, a7                  /* - borrow (19 g at word 0) */
-    add     a6, a6, s4                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t3, 44(sp)                  /* Dd[3] */
-    lw      ra, 240(sp)                 /* CB[60] */
-    lw      t0, 212(sp)                 /* DA[53] */
-    add     t5, s7, ra                  /* S[4] = a + b */
-    sltu    a2, t5, ra                  /* carry */
-    add     t5, t5, a4                  /* + carry (19 T at word 0) */
-    sltu    a4, t5, a4                  /* carry */
-    add     a2, a2, a4                  /* carries (0..2: word 0 adds up to 57) */
-    sw      t5, 16(sp)                  /* S[4] */
-    sltu    s2, s7, ra                  /* borrow */
-    sub     s7, s7, ra                  /* Dd[4] = a - b */
-    sltu    s11, s7, a6                 /* borrow */
-    sub     s7, s7, a6                  /* - borrow (19 g at word 0) */
-    add     s2, s2, s11                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      s7, 48(sp)                  /* Dd[4] */
-    lw      s3, 244(sp)                 /* CB[61] */
-    lw      t1, 216(sp)                 /* DA[54] */
-    add     a1, t0, s3                  /* S[5] = a + b */
-    sltu    t4, a1, s3                  /* carry */
-    add     a1, a1, a2                  /* + carry (19 T at word 0) */
-    sltu    a2, a1, a2                  /* carry */
-    add     t4, t4, a2                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a1, 20(sp)                  /* S[5] */
-    sltu    s1, t0, s3                  /* borrow */
-    sub     t0, t0, s3                  /* Dd[5] = a - b */
-    sltu    s6, t0, s2                  /* borrow */
-    sub     t0, t0, s2                  /* - borrow (19 g at word 0) */
-    add     s1, s1, s6                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t0, 52(sp)                  /* Dd[5] */
-    lw      s8, 248(sp)                 /* CB[62] */
-    slli    t2, t2, 1
-    add     a5, t1, s8                  /* S[6] = a + b */
-    sltu    s0, a5, s8                  /* carry */
-    add     a5, a5, t4                  /* + carry (19 T at word 0) */
-    sltu    t4, a5, t4                  /* carry */
-    add     s0, s0, t4                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a5, 24(sp)                  /* S[6] */
-    sltu    a3, t1, s8                  /* borrow */
-    sub     t1, t1, s8                  /* Dd[6] = a - b */
-    sltu    t6, t1, s1                  /* borrow */
-    sub     t1, t1, s1                  /* - borrow (19 g at word 0) */
-    add     a3, a3, t6                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t1, 56(sp)                  /* Dd[6] */
-    srli    t2, t2, 1                   /* (a7 + b7) mod 2^31 */
-    add     t2, t2, s0                  /* S[7] (below 2^31 + 2) */
-    sw      t2, 28(sp)                  /* S[7] */
-    or      s10, s10, s5                /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sub     s10, s10, a3                /* Dd[7] (at least 2^31 - 2) */
-    sw      s10, 60(sp)                 /* Dd[7] */
-    lw      s9, 96(sp)                  /* E[24] */
-    lw      a7, 64(sp)                  /* F[16] */
-    lw      s4, 68(sp)                  /* F[17] */
-    mul     t3, s9, a7                  /* lo a[0]*b[0] */
-    lw      a4, 100(sp)                 /* E[25] */
-    lw      t5, 72(sp)                  /* F[18] */
-    lw      ra, 104(sp)                 /* E[26] */
-    lw      a6, 76(sp)                  /* F[19] */
-    mulhu   s11, s9, a7                 /* hi a[0]*b[0] */
-    lw      s7, 108(sp)                 /* E[27] */
-    lw      a2, 80(sp)                  /* F[20] */
-    mul     a1, s9, s4                  /* lo a[0]*b[1] */
-    mulhu   s3, s9, s4                  /* hi a[0]*b[1] */
-    add     s11, s11, a1                /* column 1 += lo */
-    sltu    a1, s11, a1                 /* carry */
-    mul     s2, a4, a7                  /* lo a[1]*b[0] */
-    add     s3, s3, a1                  /* hi + carry: no overflow */
-    mulhu   s6, a4, a7                  /* hi a[1]*b[0] */
-    add     s11, s11, s2                /* column 1 += lo */
-    sltu    s2, s11, s2                 /* carry */
-    lw      t0, 112(sp)                 /* E[28] */
-    mul     t4, s9, t5                  /* lo a[0]*b[2] */
-    add     s6, s6, s2                  /* hi + carry: no overflow */
-    add     s3, s3, s6                  /* column 2 += hi */
-    sltu    s6, s3, s6                  /* carry */
-    mulhu   a5, s9, t5                  /* hi a[0]*b[2] */
-    add     s3, s3, t4                  /* column 2 += lo */
-    sltu    t4, s3, t4                  /* carry */
-    lw      s8, 84(sp)                  /* F[21] */
-    mul     s1, a4, s4                  /* lo a[1]*b[1] */
-    add     a5, a5, t4                  /* hi + carry: no overflow */
-    add     s6, s6, a5                  /* column 3 += hi */
-    sltu    a5, s6, a5                  /* carry */
-    mulhu   t6, a4, s4                  /* hi a[1]*b[1] */
-    add     s3, s3, s1                  /* column 2 += lo */
-    sltu    s1, s3, s1                  /* carry */
-    mul     t1, ra, a7                  /* lo a[2]*b[0] */
-    add     t6, t6, s1                  /* hi + carry: no overflow */
-    add     s6, s6, t6                  /* column 3 += hi */
-    sltu    t6, s6, t6                  /* carry */
-    add     a5, a5, t6                  /* column 4 += carry */
-    mulhu   s0, ra, a7                  /* hi a[2]*b[0] */
-    add     s3, s3, t1                  /* column 2 += lo */
-    sltu    t1, s3, t1                  /* carry */
-    mul     t2, s9, a6                  /* lo a[0]*b[3] */
-    add     s0, s0, t1                  /* hi + carry: no overflow */
-    add     s6, s6, s0                  /* column 3 += hi */
-    sltu    s0, s6, s0                  /* carry */
-    add     a5, a5, s0                  /* column 4 += carry */
-    mulhu   s5, s9, a6                  /* hi a[0]*b[3] */
-    add     s6, s6, t2                  /* column 3 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    mul     a3, a4, t5                  /* lo a[1]*b[2] */
-    add     s5, s5, t2                  /* hi + carry: no overflow */
-    add     a5, a5, s5                  /* column 4 += hi */
-    sltu    s5, a5, s5                  /* carry */
-    mulhu   s10, a4, t5                 /* hi a[1]*b[2] */
-    add     s6, s6, a3                  /* column 3 += lo */
-    sltu    a3, s6, a3                  /* carry */
-    mul     a1, ra, s4                  /* lo a[2]*b[1] */
-    add     s10, s10, a3                /* hi + carry: no overflow */
-    add     a5, a5, s10                 /* column 4 += hi */
-    sltu    s10, a5, s10                /* carry */
-    add     s5, s5, s10                 /* column 5 += carry */
-    mulhu   s2, ra, s4                  /* hi a[2]*b[1] */
-    add     s6, s6, a1                  /* column 3 += lo */
-    sltu    a1, s6, a1                  /* carry */
-    lw      t4, 116(sp)                 /* E[29] */
-    mul     s1, s7, a7                  /* lo a[3]*b[0] */
-    add     s2, s2, a1                  /* hi + carry: no overflow */
-    add     a5, a5, s2                  /* column 4 += hi */
-    sltu    s2, a5, s2                  /* carry */
-    add     s5, s5, s2                  /* column 5 += carry */
-    mulhu   t6, s7, a7                  /* hi a[3]*b[0] */
-    add     s6, s6, s1                  /* column 3 += lo */
-    sltu    s1, s6, s1                  /* carry */
-    lw      t1, 88(sp)                  /* F[22] */
-    mul     s0, s9, a2                  /* lo a[0]*b[4] */
-    add     t6, t6, s1                  /* hi + carry: no overflow */
-    add     a5, a5, t6                  /* column 4 += hi */
-    sltu    t6, a5, t6                  /* carry */
-    add     s5, s5, t6                  /* column 5 += carry */
-    mulhu   t2, s9, a2                  /* hi a[0]*b[4] */
-    add     a5, a5, s0                  /* column 4 += lo */
-    sltu    s0, a5, s0                  /* carry */
-    mul     a3, a4, a6                  /* lo a[1]*b[3] */
-    add     t2, t2, s0                  /* hi + carry: no overflow */
-    add     s5, s5, t2                  /* column 5 += hi */
-    sltu    t2, s5, t2                  /* carry */
-    mulhu   s10, a4, a6                 /* hi a[1]*b[3] */
-    add     a5, a5, a3                  /* column 4 += lo */
-    sltu    a3, a5, a3                  /* carry */
-    mul     a1, ra, t5                  /* lo a[2]*b[2] */
-    add     s10, s10, a3                /* hi + carry: no overflow */
-    add     s5, s5, s10                 /* column 5 += hi */
-    sltu    s10, s5, s10                /* carry */
-    add     t2, t2, s10                 /* column 6 += carry */
-    mulhu   s2, ra, t5                  /* hi a[2]*b[2] */
-    add     a5, a5, a1                  /* column 4 += lo */
-    sltu    a1, a5, a1                  /* carry */
-    mul     s1, s7, s4                  /* lo a[3]*b[1] */
-    add     s2, s2, a1                  /* hi + carry: no overflow */
-    add     s5, s5, s2                  /* column 5 += hi */
-    sltu    s2, s5, s2                  /* carry */
-    add     t2, t2, s2                  /* column 6 += carry */
-    mulhu   t6, s7, s4                  /* hi a[3]*b[1] */
-    add     a5, a5, s1                  /* column 4 += lo */
-    sltu    s1, a5, s1                  /* carry */
-    mul     s0, t0, a7                  /* lo a[4]*b[0] */
-    add     t6, t6, s1                  /* hi + carry: no overflow */
-    add     s5, s5, t6                  /* column 5 += hi */
-    sltu    t6, s5, t6                  /* carry */
-    add     t2, t2, t6                  /* column 6 += carry */
-    mulhu   a3, t0, a7                  /* hi a[4]*b[0] */
-    add     a5, a5, s0                  /* column 4 += lo */
-    sltu    s0, a5, s0                  /* carry */
-    mul     s10, s9, s8                 /* lo a[0]*b[5] */
-    add     a3, a3, s0                  /* hi + carry: no overflow */
-    add     s5, s5, a3                  /* column 5 += hi */
-    sltu    a3, s5, a3                  /* carry */
-    add     t2, t2, a3                  /* column 6 += carry */
-    mulhu   a1, s9, s8                  /* hi a[0]*b[5] */
-    add     s5, s5, s10                 /* column 5 += lo */
-    sltu    s10, s5, s10                /* carry */
-    lw      s2, 120(sp)                 /* E[30] */
-    mul     s1, a4, a2                  /* lo a[1]*b[4] */
-    add     a1, a1, s10                 /* hi + carry: no overflow */
-    add     t2, t2, a1                  /* column 6 += hi */
-    sltu    a1, t2, a1                  /* carry */
-    mulhu   t6, a4, a2                  /* hi a[1]*b[4] */
-    add     s5, s5, s1                  /* column 5 += lo */
-    sltu    s1, s5, s1                  /* carry */
-    lw      s0, 92(sp)                  /* F[23] */
-    mul     a3, ra, a6                  /* lo a[2]*b[3] */
-    add     t6, t6, s1                  /* hi + carry: no overflow */
-    add     t2, t2, t6                  /* column 6 += hi */
-    sltu    t6, t2, t6                  /* carry */
-    add     a1, a1, t6                  /* column 7 += carry */
-    mulhu   s10, ra, a6                 /* hi a[2]*b[3] */
-    add     s5, s5, a3                  /* column 5 += lo */
-    sltu    a3, s5, a3                  /* carry */
-    mul     s1, s7, t5                  /* lo a[3]*b[2] */
-    add     s10, s10, a3                /* hi + carry: no overflow */
-    add     t2, t2, s10                 /* column 6 += hi */
-    sltu    s10, t2, s10                /* carry */
-    add     a1, a1, s10                 /* column 7 += carry */
-    mulhu   t6, s7, t5                  /* hi a[3]*b[2] */
-    add     s5, s5, s1                  /* column 5 += lo */
-    sltu    s1, s5, s1                  /* carry */
-    mul     a3, t0, s4                  /* lo a[4]*b[1] */
-    add     t6, t6, s1                  /* hi + carry: no overflow */
-    add     t2, t2, t6                  /* column 6 += hi */
-    sltu    t6, t2, t6                  /* carry */
-    add     a1, a1, t6                  /* column 7 += carry */
-    mulhu   s10, t0, s4                 /* hi a[4]*b[1] */
-    add     s5, s5, a3                  /* column 5 += lo */
-    sltu    a3, s5, a3                  /* carry */
-    mul     s1, t4, a7                  /* lo a[5]*b[0] */
-    add     s10, s10, a3                /* hi + carry: no overflow */
-    add     t2, t2, s10                 /* column 6 += hi */
-    sltu    s10, t2, s10                /* carry */
-    add     a1, a1, s10                 /* column 7 += carry */
-    mulhu   t6, t4, a7                  /* hi a[5]*b[0] */
-    add     s5, s5, s1                  /* column 5 += lo */
-    sltu    s1, s5, s1                  /* carry */
-    mul     a3, s9, t1                  /* lo a[0]*b[6] */
-    add     t6, t6, s1                  /* hi + carry: no overflow */
-    add     t2, t2, t6                  /* column 6 += hi */
-    sltu    t6, t2, t6                  /* carry */
-    add     a1, a1, t6                  /* column 7 += carry */
-    mulhu   s10, s9, t1                 /* hi a[0]*b[6] */
-    add     t2, t2, a3                  /* column 6 += lo */
-    sltu    a3, t2, a3                  /* carry */
-    mul     s1, a4, s8                  /* lo a[1]*b[5] */
-    add     s10, s10, a3                /* hi + carry: no overflow */
-    add     a1, a1, s10                 /* column 7 += hi */
-    sltu    s10, a1, s10                /* carry */
-    mulhu   t6, a4, s8                  /* hi a[1]*b[5] */
-    add     t2, t2, s1                  /* column 6 += lo */
-    sltu    s1, t2, s1                  /* carry */
-    mul     a3, ra, a2                  /* lo a[2]*b[4] */
-    add     t6, t6, s1                  /* hi + carry: no overflow */
-    add     a1, a1, t6                  /* column 7 += hi */
-    sltu    t6, a1, t6                  /* carry */
-    add     s10, s10, t6                /* column 8 += carry */
-    mulhu   s1, ra, a2                  /* hi a[2]*b[4] */
-    add     t2, t2, a3                  /* column 6 += lo */
-    sltu    a3, t2, a3                  /* carry */
-    lw      t6, 124(sp)                 /* E[31] */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    mul     a3, s7, a6                  /* lo a[3]*b[3] */
-    add     a1, a1, s1                  /* column 7 += hi */
-    sltu    s1, a1, s1                  /* carry */
-    add     s10, s10, s1                /* column 8 += carry */
-    mulhu   s1, s7, a6                  /* hi a[3]*b[3] */
-    add     t2, t2, a3                  /* column 6 += lo */
-    sltu    a3, t2, a3                  /* carry */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    mul     a3, t0, t5                  /* lo a[4]*b[2] */
-    add     a1, a1, s1                  /* column 7 += hi */
-    sltu    s1, a1, s1                  /* carry */
-    add     s10, s10, s1                /* column 8 += carry */
-    mulhu   s1, t0, t5                  /* hi a[4]*b[2] */
-    add     t2, t2, a3                  /* column 6 += lo */
-    sltu    a3, t2, a3                  /* carry */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    mul     a3, t4, s4                  /* lo a[5]*b[1] */
-    add     a1, a1, s1                  /* column 7 += hi */
-    sltu    s1, a1, s1                  /* carry */
-    add     s10, s10, s1                /* column 8 += carry */
-    mulhu   s1, t4, s4                  /* hi a[5]*b[1] */
-    add     t2, t2, a3                  /* column 6 += lo */
-    sltu    a3, t2, a3                  /* carry */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    mul     a3, s2, a7                  /* lo a[6]*b[0] */
-    add     a1, a1, s1                  /* column 7 += hi */
-    sltu    s1, a1, s1                  /* carry */
-    add     s10, s10, s1                /* column 8 += carry */
-    mulhu   s1, s2, a7                  /* hi a[6]*b[0] */
-    add     t2, t2, a3                  /* column 6 += lo */
-    sltu    a3, t2, a3                  /* carry */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    mul     a3, s9, s0                  /* lo a[0]*b[7] */
-    add     a1, a1, s1                  /* column 7 += hi */
-    sltu    s1, a1, s1                  /* carry */
-    add     s10, s10, s1                /* column 8 += carry */
-    mulhu   s9, s9, s0                  /* hi a[0]*b[7] */
-    add     a1, a1, a3                  /* column 7 += lo */
-    sltu    a3, a1, a3                  /* carry */
-    mul     s1, a4, t1                  /* lo a[1]*b[6] */
-    add     s9, s9, a3                  /* hi + carry: no overflow */
-    add     s10, s10, s9                /* column 8 += hi */
-    sltu    s9, s10, s9                 /* carry */
-    mulhu   a3, a4, t1                  /* hi a[1]*b[6] */
-    add     a1, a1, s1                  /* column 7 += lo */
-    sltu    s1, a1, s1                  /* carry */
-    add     a3, a3, s1                  /* hi + carry: no overflow */
-    mul     s1, ra, s8                  /* lo a[2]*b[5] */
-    add     s10, s10, a3                /* column 8 += hi */
-    sltu    a3, s10, a3                 /* carry */
-    add     s9, s9, a3                  /* column 9 += carry */
-    mulhu   a3, ra, s8                  /* hi a[2]*b[5] */
-    add     a1, a1, s1                  /* column 7 += lo */
-    sltu    s1, a1, s1                  /* carry */
-    add     a3, a3, s1                  /* hi + carry: no overflow */
-    mul     s1, s7, a2                  /* lo a[3]*b[4] */
-    add     s10, s10, a3                /* column 8 += hi */
-    sltu    a3, s10, a3                 /* carry */
-    add     s9, s9, a3                  /* column 9 += carry */
-    mulhu   a3, s7, a2                  /* hi a[3]*b[4] */
-    add     a1, a1, s1                  /* column 7 += lo */
-    sltu    s1, a1, s1                  /* carry */
-    add     a3, a3, s1                  /* hi + carry: no overflow */
-    mul     s1, t0, a6                  /* lo a[4]*b[3] */
-    add     s10, s10, a3                /* column 8 += hi */
-    sltu    a3, s10, a3                 /* carry */
-    add     s9, s9, a3                  /* column 9 += carry */
-    mulhu   a3, t0, a6                  /* hi a[4]*b[3] */
-    add     a1, a1, s1                  /* column 7 += lo */
-    sltu    s1, a1, s1                  /* carry */
-    add     a3, a3, s1                  /* hi + carry: no overflow */
-    mul     s1, t4, t5                  /* lo a[5]*b[2] */
-    add     s10, s10, a3                /* column 8 += hi */
-    sltu    a3, s10, a3                 /* carry */
-    add     s9, s9, a3                  /* column 9 += carry */
-    mulhu   a3, t4, t5                  /* hi a[5]*b[2] */
-    add     a1, a1, s1                  /* column 7 += lo */
-    sltu    s1, a1, s1                  /* carry */
-    add     a3, a3, s1                  /* hi + carry: no overflow */
-    mul     s1, s2, s4                  /* lo a[6]*b[1] */
-    add     s10, s10, a3                /* column 8 += hi */
-    sltu    a3, s10, a3                 /* carry */
-    add     s9, s9, a3                  /* column 9 += carry */
-    mulhu   a3, s2, s4                  /* hi a[6]*b[1] */
-    add     a1, a1, s1                  /* column 7 += lo */
-    sltu    s1, a1, s1                  /* carry */
-    add     a3, a3, s1                  /* hi + carry: no overflow */
-    mul     s1, t6, a7                  /* lo a[7]*b[0] */
-    add     s10, s10, a3                /* column 8 += hi */
-    sltu    a3, s10, a3                 /* carry */
-    add     s9, s9, a3                  /* column 9 += carry */
-    mulhu   a7, t6, a7                  /* hi a[7]*b[0] */
-    add     a1, a1, s1                  /* column 7 += lo */
-    sltu    s1, a1, s1                  /* carry */
-    mul     a3, a4, s0                  /* lo a[1]*b[7] */
-    add     a7, a7, s1                  /* hi + carry: no overflow */
-    add     s10, s10, a7                /* column 8 += hi */
-    sltu    a7, s10, a7                 /* carry */
-    add     s9, s9, a7                  /* column 9 += carry */
-    mulhu   a4, a4, s0                  /* hi a[1]*b[7] */
-    add     s10, s10, a3                /* column 8 += lo */
-    sltu    a3, s10, a3                 /* carry */
-    mul     s1, ra, t1                  /* lo a[2]*b[6] */
-    add     a4, a4, a3                  /* hi + carry: no overflow */
-    add     s9, s9, a4                  /* column 9 += hi */
-    sltu    a4, s9, a4                  /* carry */
-    mulhu   a7, ra, t1                  /* hi a[2]*b[6] */
-    add     s10, s10, s1                /* column 8 += lo */
-    sltu    s1, s10, s1                 /* carry */
-    mul     a3, s7, s8                  /* lo a[3]*b[5] */
-    add     a7, a7, s1                  /* hi + carry: no overflow */
-    add     s9, s9, a7                  /* column 9 += hi */
-    sltu    a7, s9, a7                  /* carry */
-    add     a4, a4, a7                  /* column 10 += carry */
-    mulhu   s1, s7, s8                  /* hi a[3]*b[5] */
-    add     s10, s10, a3                /* column 8 += lo */
-    sltu    a3, s10, a3                 /* carry */
-    mul     a7, t0, a2                  /* lo a[4]*b[4] */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    add     s9, s9, s1                  /* column 9 += hi */
-    sltu    s1, s9, s1                  /* carry */
-    add     a4, a4, s1                  /* column 10 += carry */
-    mulhu   a3, t0, a2                  /* hi a[4]*b[4] */
-    add     s10, s10, a7                /* column 8 += lo */
-    sltu    a7, s10, a7                 /* carry */
-    mul     s1, t4, a6                  /* lo a[5]*b[3] */
-    add     a3, a3, a7                  /* hi + carry: no overflow */
-    add     s9, s9, a3                  /* column 9 += hi */
-    sltu    a3, s9, a3                  /* carry */
-    add     a4, a4, a3                  /* column 10 += carry */
-    mulhu   a7, t4, a6                  /* hi a[5]*b[3] */
-    add     s10, s10, s1                /* column 8 += lo */
-    sltu    s1, s10, s1                 /* carry */
-    mul     a3, s2, t5                  /* lo a[6]*b[2] */
-    add     a7, a7, s1                  /* hi + carry: no overflow */
-    add     s9, s9, a7                  /* column 9 += hi */
-    sltu    a7, s9, a7                  /* carry */
-    add     a4, a4, a7                  /* column 10 += carry */
-    mulhu   s1, s2, t5                  /* hi a[6]*b[2] */
-    add     s10, s10, a3                /* column 8 += lo */
-    sltu    a3, s10, a3                 /* carry */
-    mul     a7, t6, s4                  /* lo a[7]*b[1] */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    add     s9, s9, s1                  /* column 9 += hi */
-    sltu    s1, s9, s1                  /* carry */
-    add     a4, a4, s1                  /* column 10 += carry */
-    mulhu   s4, t6, s4                  /* hi a[7]*b[1] */
-    add     s10, s10, a7                /* column 8 += lo */
-    sltu    a7, s10, a7                 /* carry */
-    mul     a3, ra, s0                  /* lo a[2]*b[7] */
-    add     s4, s4, a7                  /* hi + carry: no overflow */
-    add     s9, s9, s4                  /* column 9 += hi */
-    sltu    s4, s9, s4                  /* carry */
-    add     a4, a4, s4                  /* column 10 += carry */
-    mulhu   ra, ra, s0                  /* hi a[2]*b[7] */
-    add     s9, s9, a3                  /* column 9 += lo */
-    sltu    a3, s9, a3                  /* carry */
-    mul     s1, s7, t1                  /* lo a[3]*b[6] */
-    add     ra, ra, a3                  /* hi + carry: no overflow */
-    add     a4, a4, ra                  /* column 10 += hi */
-    sltu    ra, a4, ra                  /* carry */
-    mulhu   a7, s7, t1                  /* hi a[3]*b[6] */
-    add     s9, s9, s1                  /* column 9 += lo */
-    sltu    s1, s9, s1                  /* carry */
-    mul     s4, t0, s8                  /* lo a[4]*b[5] */
-    add     a7, a7, s1                  /* hi + carry: no overflow */
-    add     a4, a4, a7                  /* column 10 += hi */
-    sltu    a7, a4, a7                  /* carry */
-    add     ra, ra, a7                  /* column 11 += carry */
-    mulhu   a3, t0, s8                  /* hi a[4]*b[5] */
-    add     s9, s9, s4                  /* column 9 += lo */
-    sltu    s4, s9, s4                  /* carry */
-    mul     s1, t4, a2                  /* lo a[5]*b[4] */
-    add     a3, a3, s4                  /* hi + carry: no overflow */
-    add     a4, a4, a3                  /* column 10 += hi */
-    sltu    a3, a4, a3                  /* carry */
-    add     ra, ra, a3                  /* column 11 += carry */
-    mulhu   a7, t4, a2                  /* hi a[5]*b[4] */
-    add     s9, s9, s1                  /* column 9 += lo */
-    sltu    s1, s9, s1                  /* carry */
-    mul     s4, s2, a6                  /* lo a[6]*b[3] */
-    add     a7, a7, s1                  /* hi + carry: no overflow */
-    add     a4, a4, a7                  /* column 10 += hi */
-    sltu    a7, a4, a7                  /* carry */
-    add     ra, ra, a7                  /* column 11 += carry */
-    mulhu   a3, s2, a6                  /* hi a[6]*b[3] */
-    add     s9, s9, s4                  /* column 9 += lo */
-    sltu    s4, s9, s4                  /* carry */
-    mul     s1, t6, t5                  /* lo a[7]*b[2] */
-    add     a3, a3, s4                  /* hi + carry: no overflow */
-    add     a4, a4, a3                  /* column 10 += hi */
-    sltu    a3, a4, a3                  /* carry */
-    add     ra, ra, a3                  /* column 11 += carry */
-    mulhu   t5, t6, t5                  /* hi a[7]*b[2] */
-    add     s9, s9, s1                  /* column 9 += lo */
-    sltu    s1, s9, s1                  /* carry */
-    mul     a7, s7, s0                  /* lo a[3]*b[7] */
-    add     t5, t5, s1                  /* hi + carry: no overflow */
-    add     a4, a4, t5                  /* column 10 += hi */
-    sltu    t5, a4, t5                  /* carry */
-    add     ra, ra, t5                  /* column 11 += carry */
-    mulhu   s7, s7, s0                  /* hi a[3]*b[7] */
-    add     a4, a4, a7                  /* column 10 += lo */
-    sltu    a7, a4, a7                  /* carry */
-    mul     s4, t0, t1                  /* lo a[4]*b[6] */
-    add     s7, s7, a7                  /* hi + carry: no overflow */
-    add     ra, ra, s7                  /* column 11 += hi */
-    sltu    s7, ra, s7                  /* carry */
-    mulhu   a3, t0, t1                  /* hi a[4]*b[6] */
-    add     a4, a4, s4                  /* column 10 += lo */
-    sltu    s4, a4, s4                  /* carry */
-    mul     s1, t4, s8                  /* lo a[5]*b[5] */
-    add     a3, a3, s4                  /* hi + carry: no overflow */
-    add     ra, ra, a3                  /* column 11 += hi */
-    sltu    a3, ra, a3                  /* carry */
-    add     s7, s7, a3                  /* column 12 += carry */
-    mulhu   t5, t4, s8                  /* hi a[5]*b[5] */
-    add     a4, a4, s1                  /* column 10 += lo */
-    sltu    s1, a4, s1                  /* carry */
-    li      a7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     s4, s2, a2                  /* lo a[6]*b[4] */
-    add     t5, t5, s1                  /* hi + carry: no overflow */
-    add     ra, ra, t5                  /* column 11 += hi */
-    sltu    t5, ra, t5                  /* carry */
-    add     s7, s7, t5                  /* column 12 += carry */
-    mulhu   a3, s2, a2                  /* hi a[6]*b[4] */
-    add     a4, a4, s4                  /* column 10 += lo */
-    sltu    s4, a4, s4                  /* carry */
-    mul     s1, t6, a6                  /* lo a[7]*b[3] */
-    add     a3, a3, s4                  /* hi + carry: no overflow */
-    add     ra, ra, a3                  /* column 11 += hi */
-    sltu    a3, ra, a3                  /* carry */
-    add     s7, s7, a3                  /* column 12 += carry */
-    mulhu   a6, t6, a6                  /* hi a[7]*b[3] */
-    add     a4, a4, s1                  /* column 10 += lo */
-    sltu    s1, a4, s1                  /* carry */
-    mul     t5, t0, s0                  /* lo a[4]*b[7] */
-    add     a6, a6, s1                  /* hi + carry: no overflow */
-    add     ra, ra, a6                  /* column 11 += hi */
-    sltu    a6, ra, a6                  /* carry */
-    add     s7, s7, a6                  /* column 12 += carry */
-    mulhu   t0, t0, s0                  /* hi a[4]*b[7] */
-    add     ra, ra, t5                  /* column 11 += lo */
-    sltu    t5, ra, t5                  /* carry */
-    mul     s4, t4, t1                  /* lo a[5]*b[6] */
-    add     t0, t0, t5                  /* hi + carry: no overflow */
-    add     s7, s7, t0                  /* column 12 += hi */
-    sltu    t0, s7, t0                  /* carry */
-    mulhu   a3, t4, t1                  /* hi a[5]*b[6] */
-    add     ra, ra, s4                  /* column 11 += lo */
-    sltu    s4, ra, s4                  /* carry */
-    mul     s1, s2, s8                  /* lo a[6]*b[5] */
-    add     a3, a3, s4                  /* hi + carry: no overflow */
-    add     s7, s7, a3                  /* column 12 += hi */
-    sltu    a3, s7, a3                  /* carry */
-    add     t0, t0, a3                  /* column 13 += carry */
-    mulhu   a6, s2, s8                  /* hi a[6]*b[5] */
-    add     ra, ra, s1                  /* column 11 += lo */
-    sltu    s1, ra, s1                  /* carry */
-    mul     t5, t6, a2                  /* lo a[7]*b[4] */
-    add     a6, a6, s1                  /* hi + carry: no overflow */
-    add     s7, s7, a6                  /* column 12 += hi */
-    sltu    a6, s7, a6                  /* carry */
-    add     t0, t0, a6                  /* column 13 += carry */
-    mulhu   a2, t6, a2                  /* hi a[7]*b[4] */
-    add     ra, ra, t5                  /* column 11 += lo */
-    sltu    t5, ra, t5                  /* carry */
-    mul     s4, t4, s0                  /* lo a[5]*b[7] */
-    add     a2, a2, t5                  /* hi + carry: no overflow */
-    add     s7, s7, a2                  /* column 12 += hi */
-    sltu    a2, s7, a2                  /* carry */
-    add     t0, t0, a2                  /* column 13 += carry */
-    mulhu   t4, t4, s0                  /* hi a[5]*b[7] */
-    add     s7, s7, s4                  /* column 12 += lo */
-    sltu    s4, s7, s4                  /* carry */
-    mul     a3, s2, t1                  /* lo a[6]*b[6] */
-    add     t4, t4, s4                  /* hi + carry: no overflow */
-    add     t0, t0, t4                  /* column 13 += hi */
-    sltu    t4, t0, t4                  /* carry */
-    mulhu   s1, s2, t1                  /* hi a[6]*b[6] */
-    add     s7, s7, a3                  /* column 12 += lo */
-    sltu    a3, s7, a3                  /* carry */
-    mul     a6, t6, s8                  /* lo a[7]*b[5] */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    add     t0, t0, s1                  /* column 13 += hi */
-    sltu    s1, t0, s1                  /* carry */
-    add     t4, t4, s1                  /* column 14 += carry */
-    mulhu   s8, t6, s8                  /* hi a[7]*b[5] */
-    add     s7, s7, a6                  /* column 12 += lo */
-    sltu    a6, s7, a6                  /* carry */
-    mul     t5, s2, s0                  /* lo a[6]*b[7] */
-    add     s8, s8, a6                  /* hi + carry: no overflow */
-    add     t0, t0, s8                  /* column 13 += hi */
-    sltu    s8, t0, s8                  /* carry */
-    add     t4, t4, s8                  /* column 14 += carry */
-    mulhu   s2, s2, s0                  /* hi a[6]*b[7] */
-    add     t0, t0, t5                  /* column 13 += lo */
-    sltu    t5, t0, t5                  /* carry */
-    mul     a2, t6, t1                  /* lo a[7]*b[6] */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    add     t4, t4, s2                  /* column 14 += hi */
-    sltu    s2, t4, s2                  /* carry */
-    mulhu   t1, t6, t1                  /* hi a[7]*b[6] */
-    add     t0, t0, a2                  /* column 13 += lo */
-    sltu    a2, t0, a2                  /* carry */
-    mul     s4, t6, s0                  /* lo a[7]*b[7] */
-    add     t1, t1, a2                  /* hi + carry: no overflow */
-    add     t4, t4, t1                  /* column 14 += hi */
-    sltu    t1, t4, t1                  /* carry */
-    add     s2, s2, t1                  /* column 15 += carry */
-    mulhu   t6, t6, s0                  /* hi a[7]*b[7] */
-    add     t4, t4, s4                  /* column 14 += lo */
-    sltu    s4, t4, s4                  /* carry */
-    mul     a3, s10, a7                 /* lo 38 t[8] */
-    add     t6, t6, s4                  /* hi + carry: no overflow */
-    add     s2, s2, t6                  /* column 15 += hi */
-    slli    s1, s2, 5                   /* t[15] << 5 */
-    slli    a6, s2, 2                   /* t[15] << 2 */
-    mulhu   s10, s10, a7                /* hi 38 t[8] (< 38) */
-    add     t3, t3, a3                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a3, t3, a3                  /* carry */
-    slli    s8, s2, 1                   /* t[15] << 1 */
-    add     s1, s1, a6                  /* lo 38 t[15] */
-    mul     t5, s9, a7                  /* lo 38 t[9] */
-    add     s10, s10, a3                /* hi(prev) + carries */
-    sltu    a6, s1, a6                  /* carry */
-    add     s1, s1, s8
-    sltu    s8, s1, s8                  /* carry */
-    mulhu   s9, s9, a7                  /* hi 38 t[9] (< 38) */
-    add     s11, s11, t5                /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t5, s11, t5                 /* carry */
-    add     s11, s11, s10               /* u[1] += hi(prev) + carry */
-    sltu    s10, s11, s10               /* carry */
-    mul     a2, a4, a7                  /* lo 38 t[10] */
-    add     t5, t5, s10                 /* carries */
-    add     s9, s9, t5                  /* hi(prev) + carries */
-    srli    t1, s2, 27                  /* t[15] >> 27 */
-    srli    s0, s2, 30                  /* t[15] >> 30 */
-    mulhu   a4, a4, a7                  /* hi 38 t[10] (< 38) */
-    add     s3, s3, a2                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    a2, s3, a2                  /* carry */
-    add     s3, s3, s9                  /* u[2] += hi(prev) + carry */
-    sltu    s9, s3, s9                  /* carry */
-    mul     s4, ra, a7                  /* lo 38 t[11] */
-    add     a2, a2, s9                  /* carries */
-    add     a4, a4, a2                  /* hi(prev) + carries */
-    srli    s2, s2, 31                  /* t[15] >> 31 */
-    add     t1, t1, s0                  /* hi 38 t[15] */
-    mulhu   ra, ra, a7                  /* hi 38 t[11] (< 38) */
-    add     s6, s6, s4                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s4, s6, s4                  /* carry */
-    add     s6, s6, a4                  /* u[3] += hi(prev) + carry */
-    sltu    a4, s6, a4                  /* carry */
-    mul     t6, s7, a7                  /* lo 38 t[12] */
-    add     s4, s4, a4                  /* carries */
-    add     ra, ra, s4                  /* hi(prev) + carries */
-    add     t1, t1, s2
-    add     t1, t1, a6
-    mulhu   s7, s7, a7                  /* hi 38 t[12] (< 38) */
-    add     a5, a5, t6                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t6, a5, t6                  /* carry */
-    add     a5, a5, ra                  /* u[4] += hi(prev) + carry */
-    sltu    ra, a5, ra                  /* carry */
-    mul     a3, t0, a7                  /* lo 38 t[13] */
-    add     t6, t6, ra                  /* carries */
-    add     s7, s7, t6                  /* hi(prev) + carries */
-    add     t1, t1, s8
-    add     a1, a1, s1                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   t0, t0, a7                  /* hi 38 t[13] (< 38) */
-    add     s5, s5, a3                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    a3, s5, a3                  /* carry */
-    add     s5, s5, s7                  /* u[5] += hi(prev) + carry */
-    sltu    s7, s5, s7                  /* carry */
-    mul     s10, t4, a7                 /* lo 38 t[14] */
-    add     a3, a3, s7                  /* carries */
-    add     t0, t0, a3                  /* hi(prev) + carries */
-    sltu    s1, a1, s1                  /* carry */
-    lw      t5, 0(sp)                   /* S[0] */
-    mulhu   t4, t4, a7                  /* hi 38 t[14] (< 38) */
-    add     t2, t2, s10                 /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s10, t2, s10                /* carry */
-    add     t2, t2, t0                  /* u[6] += hi(prev) + carry */
-    sltu    t0, t2, t0                  /* carry */
-    add     s10, s10, t0                /* carries */
-    add     t4, t4, s10                 /* hi(prev) + carries */
-    add     a1, a1, t4                  /* u[7] += hi(prev) + carry */
-    sltu    t4, a1, t4                  /* carry */
-    add     s1, s1, t4                  /* carries */
-    add     t1, t1, s1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s9, a1, 31                  /* bit 255 */
-    slli    t1, t1, 1                   /* 2 T */
-    or      t1, t1, s9                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a2, t1, 4                   /* 16 T' */
-    slli    s0, t1, 1                   /* 2 T' */
-    add     a2, a2, s0                  /* 18 T' */
-    add     a2, a2, t1                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a1, a1, 1                   /* clear bit 255 */
-    srli    a1, a1, 1
-    add     t3, t3, a2                  /* r[0] = u[0] + carry */
-    sltu    a2, t3, a2                  /* carry */
-    sw      t3, 64(a0)                  /* z2[0] */
-    add     s11, s11, a2                /* r[1] = u[1] + carry */
-    sltu    a2, s11, a2                 /* carry */
-    sw      s11, 68(a0)                 /* z2[1] */
-    add     s3, s3, a2                  /* r[2] = u[2] + carry */
-    sltu    a2, s3, a2                  /* carry */
-    sw      s3, 72(a0)                  /* z2[2] */
-    add     s6, s6, a2                  /* r[3] = u[3] + carry */
-    sltu    a2, s6, a2                  /* carry */
-    sw      s6, 76(a0)                  /* z2[3] */
-    add     a5, a5, a2                  /* r[4] = u[4] + carry */
-    sltu    a2, a5, a2                  /* carry */
-    sw      a5, 80(a0)                  /* z2[4] */
-    add     s5, s5, a2                  /* r[5] = u[5] + carry */
-    sltu    a2, s5, a2                  /* carry */
-    sw      s5, 84(a0)                  /* z2[5] */
-    add     t2, t2, a2                  /* r[6] = u[6] + carry */
-    sltu    a2, t2, a2                  /* carry */
-    sw      t2, 88(a0)                  /* z2[6] */
-    add     a1, a1, a2                  /* r[7] = u[7] + carry */
-    sw      a1, 92(a0)                  /* z2[7] */
-    lw      a4, 4(sp)                   /* S[1] */
-    lw      s4, 8(sp)                   /* S[2] */
-    mul     s2, t5, a4                  /* lo a[0]*a[1] */
-    lw      a6, 12(sp)                  /* S[3] */
-    lw      ra, 16(sp)                  /* S[4] */
-    lw      t6, 20(sp)                  /* S[5] */
-    lw      s8, 24(sp)                  /* S[6] */
-    mulhu   s7, t5, a4                  /* hi a[0]*a[1] */
-    lw      a3, 28(sp)                  /* S[7] */
-    mul     a7, t5, s4                  /* lo a[0]*a[2] */
-    mulhu   t0, t5, s4                  /* hi a[0]*a[2] */
-    add     s7, s7, a7                  /* column 2 += lo */
-    sltu    a7, s7, a7                  /* carry */
-    mul     s10, t5, a6                 /* lo a[0]*a[3] */
-    add     t0, t0, a7                  /* hi + carry: no overflow */
-    mulhu   t4, t5, a6                  /* hi a[0]*a[3] */
-    add     t0, t0, s10                 /* column 3 += lo */
-    sltu    s10, t0, s10                /* carry */
-    mul     s1, a4, s4                  /* lo a[1]*a[2] */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    mulhu   s9, a4, s4                  /* hi a[1]*a[2] */
-    add     t0, t0, s1                  /* column 3 += lo */
-    sltu    s1, t0, s1                  /* carry */
-    mul     s0, t5, ra                  /* lo a[0]*a[4] */
-    add     s9, s9, s1                  /* hi + carry: no overflow */
-    add     t4, t4, s9                  /* column 4 += hi */
-    sltu    s9, t4, s9                  /* carry */
-    mulhu   t1, t5, ra                  /* hi a[0]*a[4] */
-    add     t4, t4, s0                  /* column 4 += lo */
-    sltu    s0, t4, s0                  /* carry */
-    mul     t3, a4, a6                  /* lo a[1]*a[3] */
-    add     t1, t1, s0                  /* hi + carry: no overflow */
-    add     s9, s9, t1                  /* column 5 += hi */
-    sltu    t1, s9, t1                  /* carry */
-    mulhu   s11, a4, a6                 /* hi a[1]*a[3] */
-    add     t4, t4, t3                  /* column 4 += lo */
-    sltu    t3, t4, t3                  /* carry */
-    mul     s3, t5, t6                  /* lo a[0]*a[5] */
-    add     s11, s11, t3                /* hi + carry: no overflow */
-    add     s9, s9, s11                 /* column 5 += hi */
-    sltu    s11, s9, s11                /* carry */
-    add     t1, t1, s11                 /* column 6 += carry */
-    mulhu   s6, t5, t6                  /* hi a[0]*a[5] */
-    add     s9, s9, s3                  /* column 5 += lo */
-    sltu    s3, s9, s3                  /* carry */
-    mul     a5, a4, ra                  /* lo a[1]*a[4] */
-    add     s6, s6, s3                  /* hi + carry: no overflow */
-    add     t1, t1, s6                  /* column 6 += hi */
-    sltu    s6, t1, s6                  /* carry */
-    mulhu   s5, a4, ra                  /* hi a[1]*a[4] */
-    add     s9, s9, a5                  /* column 5 += lo */
-    sltu    a5, s9, a5                  /* carry */
-    mul     t2, s4, a6                  /* lo a[2]*a[3] */
-    add     s5, s5, a5                  /* hi + carry: no overflow */
-    add     t1, t1, s5                  /* column 6 += hi */
-    sltu    s5, t1, s5                  /* carry */
-    add     s6, s6, s5                  /* column 7 += carry */
-    mulhu   a2, s4, a6                  /* hi a[2]*a[3] */
-    add     s9, s9, t2                  /* column 5 += lo */
-    sltu    t2, s9, t2                  /* carry */
-    mul     a1, t5, s8                  /* lo a[0]*a[6] */
-    add     a2, a2, t2                  /* hi + carry: no overflow */
-    add     t1, t1, a2                  /* column 6 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     s6, s6, a2                  /* column 7 += carry */
-    mulhu   a7, t5, s8                  /* hi a[0]*a[6] */
-    add     t1, t1, a1                  /* column 6 += lo */
-    sltu    a1, t1, a1                  /* carry */
-    mul     s10, a4, t6                 /* lo a[1]*a[5] */
-    add     a7, a7, a1                  /* hi + carry: no overflow */
-    add     s6, s6, a7                  /* column 7 += hi */
-    sltu    a7, s6, a7                  /* carry */
-    mulhu   s1, a4, t6                  /* hi a[1]*a[5] */
-    add     t1, t1, s10                 /* column 6 += lo */
-    sltu    s10, t1, s10                /* carry */
-    mul     s0, s4, ra                  /* lo a[2]*a[4] */
-    add     s1, s1, s10                 /* hi + carry: no overflow */
-    add     s6, s6, s1                  /* column 7 += hi */
-    sltu    s1, s6, s1                  /* carry */
-    add     a7, a7, s1                  /* column 8 += carry */
-    mulhu   t3, s4, ra                  /* hi a[2]*a[4] */
-    add     t1, t1, s0                  /* column 6 += lo */
-    sltu    s0, t1, s0                  /* carry */
-    mul     s11, t5, a3                 /* lo a[0]*a[7] */
-    add     t3, t3, s0                  /* hi + carry: no overflow */
-    add     s6, s6, t3                  /* column 7 += hi */
-    sltu    t3, s6, t3                  /* carry */
-    add     a7, a7, t3                  /* column 8 += carry */
-    mulhu   s3, t5, a3                  /* hi a[0]*a[7] */
-    add     s6, s6, s11                 /* column 7 += lo */
-    sltu    s11, s6, s11                /* carry */
-    mul     a5, a4, s8                  /* lo a[1]*a[6] */
-    add     s3, s3, s11                 /* hi + carry: no overflow */
-    add     a7, a7, s3                  /* column 8 += hi */
-    sltu    s3, a7, s3                  /* carry */
-    mulhu   s5, a4, s8                  /* hi a[1]*a[6] */
-    add     s6, s6, a5                  /* column 7 += lo */
-    sltu    a5, s6, a5                  /* carry */
-    mul     t2, s4, t6                  /* lo a[2]*a[5] */
-    add     s5, s5, a5                  /* hi + carry: no overflow */
-    add     a7, a7, s5                  /* column 8 += hi */
-    sltu    s5, a7, s5                  /* carry */
-    add     s3, s3, s5                  /* column 9 += carry */
-    mulhu   a2, s4, t6                  /* hi a[2]*a[5] */
-    add     s6, s6, t2                  /* column 7 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    mul     a1, a6, ra                  /* lo a[3]*a[4] */
-    add     a2, a2, t2                  /* hi + carry: no overflow */
-    add     a7, a7, a2                  /* column 8 += hi */
-    sltu    a2, a7, a2                  /* carry */
-    add     s3, s3, a2                  /* column 9 += carry */
-    mulhu   s10, a6, ra                 /* hi a[3]*a[4] */
-    add     s6, s6, a1                  /* column 7 += lo */
-    sltu    a1, s6, a1                  /* carry */
-    mul     s1, a4, a3                  /* lo a[1]*a[7] */
-    add     s10, s10, a1                /* hi + carry: no overflow */
-    add     a7, a7, s10                 /* column 8 += hi */
-    sltu    s10, a7, s10                /* carry */
-    add     s3, s3, s10                 /* column 9 += carry */
-    mulhu   s0, a4, a3                  /* hi a[1]*a[7] */
-    add     a7, a7, s1                  /* column 8 += lo */
-    sltu    s1, a7, s1                  /* carry */
-    slli    t3, s2, 1                   /* 2 cross[1] */
-    slli    s11, s7, 1                  /* 2 cross[2] */
-    mul     a5, s4, s8                  /* lo a[2]*a[6] */
-    add     s0, s0, s1                  /* hi + carry: no overflow */
-    add     s3, s3, s0                  /* column 9 += hi */
-    sltu    s0, s3, s0                  /* carry */
-    srli    s2, s2, 31                  /* bit 31 of cross[1] */
-    mulhu   s5, s4, s8                  /* hi a[2]*a[6] */
-    add     a7, a7, a5                  /* column 8 += lo */
-    sltu    a5, a7, a5                  /* carry */
-    or      s11, s11, s2
-    slli    t2, t0, 1                   /* 2 cross[3] */
-    mul     a2, a6, t6                  /* lo a[3]*a[5] */
-    add     s5, s5, a5                  /* hi + carry: no overflow */
-    add     s3, s3, s5                  /* column 9 += hi */
-    sltu    s5, s3, s5                  /* carry */
-    add     s0, s0, s5                  /* column 10 += carry */
-    mulhu   a1, a6, t6                  /* hi a[3]*a[5] */
-    add     a7, a7, a2                  /* column 8 += lo */
-    sltu    a2, a7, a2                  /* carry */
-    srli    s7, s7, 31                  /* bit 31 of cross[2] */
-    or      t2, t2, s7
-    mul     s10, s4, a3                 /* lo a[2]*a[7] */
-    add     a1, a1, a2                  /* hi + carry: no overflow */
-    add     s3, s3, a1                  /* column 9 += hi */
-    sltu    a1, s3, a1                  /* carry */
-    add     s0, s0, a1                  /* column 10 += carry */
-    mulhu   s1, s4, a3                  /* hi a[2]*a[7] */
-    add     s3, s3, s10                 /* column 9 += lo */
-    sltu    s10, s3, s10                /* carry */
-    slli    s2, t4, 1                   /* 2 cross[4] */
-    srli    t0, t0, 31                  /* bit 31 of cross[3] */
-    mul     a5, a6, s8                  /* lo a[3]*a[6] */
-    add     s1, s1, s10                 /* hi + carry: no overflow */
-    add     s0, s0, s1                  /* column 10 += hi */
-    sltu    s1, s0, s1                  /* carry */
-    or      s2, s2, t0
-    mulhu   s5, a6, s8                  /* hi a[3]*a[6] */
-    add     s3, s3, a5                  /* column 9 += lo */
-    sltu    a5, s3, a5                  /* carry */
-    slli    s7, s9, 1                   /* 2 cross[5] */
-    srli    t4, t4, 31                  /* bit 31 of cross[4] */
-    mul     a2, ra, t6                  /* lo a[4]*a[5] */
-    add     s5, s5, a5                  /* hi + carry: no overflow */
-    add     s0, s0, s5                  /* column 10 += hi */
-    sltu    s5, s0, s5                  /* carry */
-    add     s1, s1, s5                  /* column 11 += carry */
-    mulhu   a1, ra, t6                  /* hi a[4]*a[5] */
-    add     s3, s3, a2                  /* column 9 += lo */
-    sltu    a2, s3, a2                  /* carry */
-    or      s7, s7, t4
-    slli    s10, t1, 1                  /* 2 cross[6] */
-    mul     t0, a6, a3                  /* lo a[3]*a[7] */
-    add     a1, a1, a2                  /* hi + carry: no overflow */
-    add     s0, s0, a1                  /* column 10 += hi */
-    sltu    a1, s0, a1                  /* carry */
-    add     s1, s1, a1                  /* column 11 += carry */
-    mulhu   a5, a6, a3                  /* hi a[3]*a[7] */
-    add     s0, s0, t0                  /* column 10 += lo */
-    sltu    t0, s0, t0                  /* carry */
-    srli    s9, s9, 31                  /* bit 31 of cross[5] */
-    or      s10, s10, s9
-    mul     s5, ra, s8                  /* lo a[4]*a[6] */
-    add     a5, a5, t0                  /* hi + carry: no overflow */
-    add     s1, s1, a5                  /* column 11 += hi */
-    sltu    a5, s1, a5                  /* carry */
-    slli    t4, s6, 1                   /* 2 cross[7] */
-    mulhu   a2, ra, s8                  /* hi a[4]*a[6] */
-    add     s0, s0, s5                  /* column 10 += lo */
-    sltu    s5, s0, s5                  /* carry */
-    srli    t1, t1, 31                  /* bit 31 of cross[6] */
-    or      t4, t4, t1
-    mul     a1, ra, a3                  /* lo a[4]*a[7] */
-    add     a2, a2, s5                  /* hi + carry: no overflow */
-    add     s1, s1, a2                  /* column 11 += hi */
-    sltu    a2, s1, a2                  /* carry */
-    add     a5, a5, a2                  /* column 12 += carry */
-    mulhu   s9, ra, a3                  /* hi a[4]*a[7] */
-    add     s1, s1, a1                  /* column 11 += lo */
-    sltu    a1, s1, a1                  /* carry */
-    slli    t0, a7, 1                   /* 2 cross[8] */
-    srli    s6, s6, 31                  /* bit 31 of cross[7] */
-    mul     t1, t6, s8                  /* lo a[5]*a[6] */
-    add     s9, s9, a1                  /* hi + carry: no overflow */
-    add     a5, a5, s9                  /* column 12 += hi */
-    sltu    s9, a5, s9                  /* carry */
-    or      t0, t0, s6
-    mulhu   s5, t6, s8                  /* hi a[5]*a[6] */
-    add     s1, s1, t1                  /* column 11 += lo */
-    sltu    t1, s1, t1                  /* carry */
-    slli    a2, s3, 1                   /* 2 cross[9] */
-    srli    a7, a7, 31                  /* bit 31 of cross[8] */
-    mul     a1, t6, a3                  /* lo a[5]*a[7] */
-    add     s5, s5, t1                  /* hi + carry: no overflow */
-    add     a5, a5, s5                  /* column 12 += hi */
-    sltu    s5, a5, s5                  /* carry */
-    add     s9, s9, s5                  /* column 13 += carry */
-    mulhu   s6, t6, a3                  /* hi a[5]*a[7] */
-    add     a5, a5, a1                  /* column 12 += lo */
-    sltu    a1, a5, a1                  /* carry */
-    or      a2, a2, a7
-    slli    t1, s0, 1                   /* 2 cross[10] */
-    mul     s5, s8, a3                  /* lo a[6]*a[7] */
-    add     s6, s6, a1                  /* hi + carry: no overflow */
-    add     s9, s9, s6                  /* column 13 += hi */
-    sltu    s6, s9, s6                  /* carry */
-    srli    s3, s3, 31                  /* bit 31 of cross[9] */
-    mulhu   a7, s8, a3                  /* hi a[6]*a[7] */
-    add     s9, s9, s5                  /* column 13 += lo */
-    sltu    s5, s9, s5                  /* carry */
-    or      t1, t1, s3
-    slli    a1, s1, 1                   /* 2 cross[11] */
-    mul     s3, t5, t5                  /* lo a[0]^2 */
-    add     a7, a7, s5                  /* hi + carry: no overflow */
-    add     s6, s6, a7                  /* column 14 += hi */
-    sltu    a7, s6, a7                  /* carry */
-    srli    s0, s0, 31                  /* bit 31 of cross[10] */
-    mulhu   s5, t5, t5                  /* hi a[0]^2 */
-    or      a1, a1, s0
-    slli    t5, a5, 1                   /* 2 cross[12] */
-    srli    s1, s1, 31                  /* bit 31 of cross[11] */
-    mul     s0, a4, a4                  /* lo a[1]^2 */
-    add     t3, t3, s5                  /* t[1] = 2 cross[1] + square word */
-    sltu    s5, t3, s5                  /* carry */
-    or      t5, t5, s1
-    mulhu   s1, a4, a4                  /* hi a[1]^2 */
-    add     s11, s11, s0                /* t[2] = 2 cross[2] + square word */
-    sltu    s0, s11, s0                 /* carry */
-    add     s11, s11, s5                /* + carry */
-    sltu    s5, s11, s5                 /* carry */
-    mul     a4, s4, s4                  /* lo a[2]^2 */
-    add     s0, s0, s5                  /* carries */
-    add     t2, t2, s1                  /* t[3] = 2 cross[3] + square word */
-    sltu    s1, t2, s1                  /* carry */
-    add     t2, t2, s0                  /* + carry */
-    mulhu   s5, s4, s4                  /* hi a[2]^2 */
-    sltu    s0, t2, s0                  /* carry */
-    add     s1, s1, s0                  /* carries */
-    add     s2, s2, a4                  /* t[4] = 2 cross[4] + square word */
-    sltu    a4, s2, a4                  /* carry */
-    mul     s4, a6, a6                  /* lo a[3]^2 */
-    add     s2, s2, s1                  /* + carry */
-    sltu    s1, s2, s1                  /* carry */
-    add     a4, a4, s1                  /* carries */
-    add     s7, s7, s5                  /* t[5] = 2 cross[5] + square word */
-    mulhu   s0, a6, a6                  /* hi a[3]^2 */
-    sltu    s5, s7, s5                  /* carry */
-    add     s7, s7, a4                  /* + carry */
-    sltu    a4, s7, a4                  /* carry */
-    add     s5, s5, a4                  /* carries */
-    mul     s1, ra, ra                  /* lo a[4]^2 */
-    add     s10, s10, s4                /* t[6] = 2 cross[6] + square word */
-    sltu    s4, s10, s4                 /* carry */
-    add     s10, s10, s5                /* + carry */
-    sltu    s5, s10, s5                 /* carry */
-    mulhu   a6, ra, ra                  /* hi a[4]^2 */
-    add     s4, s4, s5                  /* carries */
-    add     t4, t4, s0                  /* t[7] = 2 cross[7] + square word */
-    sltu    s0, t4, s0                  /* carry */
-    add     t4, t4, s4                  /* + carry */
-    mul     a4, t6, t6                  /* lo a[5]^2 */
-    sltu    s4, t4, s4                  /* carry */
-    add     s0, s0, s4                  /* carries */
-    add     t0, t0, s1                  /* t[8] = 2 cross[8] + square word */
-    sltu    s1, t0, s1                  /* carry */
-    mulhu   ra, t6, t6                  /* hi a[5]^2 */
-    add     t0, t0, s0                  /* + carry */
-    sltu    s0, t0, s0                  /* carry */
-    add     s1, s1, s0                  /* carries */
-    add     a2, a2, a6                  /* t[9] = 2 cross[9] + square word */
-    mul     s5, s8, s8                  /* lo a[6]^2 */
-    sltu    a6, a2, a6                  /* carry */
-    add     a2, a2, s1                  /* + carry */
-    sltu    s1, a2, s1                  /* carry */
-    add     a6, a6, s1                  /* carries */
-    mulhu   s4, s8, s8                  /* hi a[6]^2 */
-    add     t1, t1, a4                  /* t[10] = 2 cross[10] + square word */
-    sltu    a4, t1, a4                  /* carry */
-    add     t1, t1, a6                  /* + carry */
-    sltu    a6, t1, a6                  /* carry */
-    mul     t6, a3, a3                  /* lo a[7]^2 */
-    add     a4, a4, a6                  /* carries */
-    add     a1, a1, ra                  /* t[11] = 2 cross[11] + square word */
-    sltu    ra, a1, ra                  /* carry */
-    add     a1, a1, a4                  /* + carry */
-    mulhu   s0, a3, a3                  /* hi a[7]^2 */
-    sltu    a4, a1, a4                  /* carry */
-    add     ra, ra, a4                  /* carries */
-    add     t5, t5, s5                  /* t[12] = 2 cross[12] + square word */
-    sltu    s5, t5, s5                  /* carry */
-    add     t5, t5, ra                  /* + carry */
-    sltu    ra, t5, ra                  /* carry */
-    add     s5, s5, ra                  /* carries */
-    slli    s1, s9, 1                   /* 2 cross[13] */
-    srli    a5, a5, 31                  /* bit 31 of cross[12] */
-    or      s1, s1, a5
-    add     s1, s1, s4                  /* t[13] = 2 cross[13] + square word */
-    sltu    s4, s1, s4                  /* carry */
-    add     s1, s1, s5                  /* + carry */
-    sltu    s5, s1, s5                  /* carry */
-    add     s4, s4, s5                  /* carries */
-    slli    s8, s6, 1                   /* 2 cross[14] */
-    srli    s9, s9, 31                  /* bit 31 of cross[13] */
-    or      s8, s8, s9
-    add     s8, s8, t6                  /* t[14] = 2 cross[14] + square word */
-    sltu    t6, s8, t6                  /* carry */
-    add     s8, s8, s4                  /* + carry */
-    sltu    s4, s8, s4                  /* carry */
-    add     t6, t6, s4                  /* carries */
-    slli    a7, a7, 1                   /* 2 cross[15] */
-    srli    s6, s6, 31                  /* bit 31 of cross[14] */
-    or      a7, a7, s6
-    add     a7, a7, s0                  /* t[15] = 2 cross[15] + square word */
-    add     a7, a7, t6                  /* + carry */
-    li      a6, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     a3, a2, a6                  /* lo 38 t[9] */
-    slli    a4, t0, 5                   /* t[8] << 5 */
-    slli    ra, t0, 2                   /* t[8] << 2 */
-    slli    a5, t0, 1                   /* t[8] << 1 */
-    add     a4, a4, ra                  /* lo 38 t[8] */
-    mulhu   a2, a2, a6                  /* hi 38 t[9] (< 38) */
-    sltu    ra, a4, ra                  /* carry */
-    add     a4, a4, a5
-    sltu    a5, a4, a5                  /* carry */
-    srli    s5, t0, 27                  /* t[8] >> 27 */
-    mul     s9, t1, a6                  /* lo 38 t[10] */
-    srli    s4, t0, 30                  /* t[8] >> 30 */
-    srli    t0, t0, 31                  /* t[8] >> 31 */
-    add     s5, s5, s4                  /* hi 38 t[8] */
-    add     s5, s5, t0
-    mulhu   t1, t1, a6                  /* hi 38 t[10] (< 38) */
-    add     s5, s5, ra
-    add     s5, s5, a5
-    add     s3, s3, a4                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a4, s3, a4                  /* carry */
-    mul     s6, a1, a6                  /* lo 38 t[11] */
-    add     t3, t3, a3                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    a3, t3, a3                  /* carry */
-    add     s5, s5, a4                  /* hi(prev) + carries */
-    add     t3, t3, s5                  /* u[1] += hi(prev) + carry */
-    mulhu   a1, a1, a6                  /* hi 38 t[11] (< 38) */
-    sltu    s5, t3, s5                  /* carry */
-    add     a3, a3, s5                  /* carries */
-    add     s11, s11, s9                /* u[2] = t[2] + lo 38 t[10] */
-    sltu    s9, s11, s9                 /* carry */
-    mul     s0, t5, a6                  /* lo 38 t[12] */
-    add     a2, a2, a3                  /* hi(prev) + carries */
-    add     s11, s11, a2                /* u[2] += hi(prev) + carry */
-    sltu    a2, s11, a2                 /* carry */
-    add     s9, s9, a2                  /* carries */
-    mulhu   t5, t5, a6                  /* hi 38 t[12] (< 38) */
-    add     t2, t2, s6                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s6, t2, s6                  /* carry */
-    add     t1, t1, s9                  /* hi(prev) + carries */
-    add     t2, t2, t1                  /* u[3] += hi(prev) + carry */
-    mul     t6, s1, a6                  /* lo 38 t[13] */
-    sltu    t1, t2, t1                  /* carry */
-    add     s6, s6, t1                  /* carries */
-    add     s2, s2, s0                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    s0, s2, s0                  /* carry */
-    mulhu   s1, s1, a6                  /* hi 38 t[13] (< 38) */
-    add     a1, a1, s6                  /* hi(prev) + carries */
-    add     s2, s2, a1                  /* u[4] += hi(prev) + carry */
-    sltu    a1, s2, a1                  /* carry */
-    add     s0, s0, a1                  /* carries */
-    mul     s4, s8, a6                  /* lo 38 t[14] */
-    add     s7, s7, t6                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    t6, s7, t6                  /* carry */
-    add     t5, t5, s0                  /* hi(prev) + carries */
-    add     s7, s7, t5                  /* u[5] += hi(prev) + carry */
-    mulhu   s8, s8, a6                  /* hi 38 t[14] (< 38) */
+    add     s7, s7, ra                  /* column 6 += carry */
+    mulhu   t5, t3, s2                  /* hi a[0]*b[5] */
+    add     a3, a3, t4                  /* column 5 += lo */
+    sltu    t4, a3, t4                  /* carry */
+    mul     s4, a1, t6                  /* lo a[1]*b[4] */
+    add     t5, t5, t4                  /* hi + carry: no overflow */
+    add     s7, s7, t5                  /* column 6 += hi */
     sltu    t5, s7, t5                  /* carry */
-    add     t6, t6, t5                  /* carries */
-    add     s10, s10, s4                /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s4, s10, s4                 /* carry */
-    mul     t0, a7, a6                  /* lo 38 t[15] */
-    add     s1, s1, t6                  /* hi(prev) + carries */
-    add     s10, s10, s1                /* u[6] += hi(prev) + carry */
-    sltu    s1, s10, s1                 /* carry */
-    add     s4, s4, s1                  /* carries */
-    mulhu   a7, a7, a6                  /* hi 38 t[15] (< 38) */
-    add     t4, t4, t0                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    t0, t4, t0                  /* carry */
-    add     s8, s8, s4                  /* hi(prev) + carries */
-    add     t4, t4, s8                  /* u[7] += hi(prev) + carry */
-    sltu    s8, t4, s8                  /* carry */
-    add     t0, t0, s8                  /* carries */
-    add     a7, a7, t0                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    ra, t4, 31                  /* bit 255 */
-    slli    a7, a7, 1                   /* 2 T */
-    or      a7, a7, ra                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a5, a7, 4                   /* 16 T' */
-    slli    a4, a7, 1                   /* 2 T' */
-    add     a5, a5, a4                  /* 18 T' */
-    add     a5, a5, a7                  /* 19 T' (2^255 = 19 mod p) */
-    slli    t4, t4, 1                   /* clear bit 255 */
-    srli    t4, t4, 1
-    add     s3, s3, a5                  /* r[0] = u[0] + carry */
-    sltu    a5, s3, a5                  /* carry */
-    sw      s3, 96(a0)                  /* x3[0] */
-    add     t3, t3, a5                  /* r[1] = u[1] + carry */
-    sltu    a5, t3, a5                  /* carry */
-    sw      t3, 100(a0)                 /* x3[1] */
-    add     s11, s11, a5                /* r[2] = u[2] + carry */
-    sltu    a5, s11, a5                 /* carry */
-    sw      s11, 104(a0)                /* x3[2] */
-    add     t2, t2, a5                  /* r[3] = u[3] + carry */
-    sltu    a5, t2, a5                  /* carry */
-    sw      t2, 108(a0)                 /* x3[3] */
-    add     s2, s2, a5                  /* r[4] = u[4] + carry */
-    sltu    a5, s2, a5                  /* carry */
-    sw      s2, 112(a0)                 /* x3[4] */
-    add     s7, s7, a5                  /* r[5] = u[5] + carry */
-    sltu    a5, s7, a5                  /* carry */
-    sw      s7, 116(a0)                 /* x3[5] */
-    add     s10, s10, a5                /* r[6] = u[6] + carry */
-    sltu    a5, s10, a5                 /* carry */
-    sw      s10, 120(a0)                /* x3[6] */
-    add     t4, t4, a5                  /* r[7] = u[7] + carry */
-    sw      t4, 124(a0)                 /* x3[7] */
-    lw      s5, 32(sp)                  /* Dd[8] */
-    lw      a3, 36(sp)                  /* Dd[9] */
-    lw      a2, 40(sp)                  /* Dd[10] */
-    mul     s9, s5, a3                  /* lo a[0]*a[1] */
-    lw      t1, 44(sp)                  /* Dd[11] */
-    lw      s6, 48(sp)                  /* Dd[12] */
-    lw      a1, 52(sp)                  /* Dd[13] */
-    lw      s0, 56(sp)                  /* Dd[14] */
-    mulhu   t5, s5, a3                  /* hi a[0]*a[1] */
-    lw      t6, 60(sp)                  /* Dd[15] */
-    mul     s1, s5, a2                  /* lo a[0]*a[2] */
-    mulhu   a6, s5, a2                  /* hi a[0]*a[2] */
-    add     t5, t5, s1                  /* column 2 += lo */
-    sltu    s1, t5, s1                  /* carry */
-    mul     s4, s5, t1                  /* lo a[0]*a[3] */
-    add     a6, a6, s1                  /* hi + carry: no overflow */
-    mulhu   s8, s5, t1                  /* hi a[0]*a[3] */
-    add     a6, a6, s4                  /* column 3 += lo */
-    sltu    s4, a6, s4                  /* carry */
-    mul     t0, a3, a2                  /* lo a[1]*a[2] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    mulhu   ra, a3, a2                  /* hi a[1]*a[2] */
-    add     a6, a6, t0                  /* column 3 += lo */
-    sltu    t0, a6, t0                  /* carry */
-    mul     a4, s5, s6                  /* lo a[0]*a[4] */
-    add     ra, ra, t0                  /* hi + carry: no overflow */
-    add     s8, s8, ra                  /* column 4 += hi */
-    sltu    ra, s8, ra                  /* carry */
-    mulhu   a7, s5, s6                  /* hi a[0]*a[4] */
-    add     s8, s8, a4                  /* column 4 += lo */
-    sltu    a4, s8, a4                  /* carry */
-    mul     s3, a3, t1                  /* lo a[1]*a[3] */
-    add     a7, a7, a4                  /* hi + carry: no overflow */
-    add     ra, ra, a7                  /* column 5 += hi */
-    sltu    a7, ra, a7                  /* carry */
-    mulhu   t3, a3, t1                  /* hi a[1]*a[3] */
-    add     s8, s8, s3                  /* column 4 += lo */
-    sltu    s3, s8, s3                  /* carry */
-    mul     s11, s5, a1                 /* lo a[0]*a[5] */
-    add     t3, t3, s3                  /* hi + carry: no overflow */
-    add     ra, ra, t3                  /* column 5 += hi */
-    sltu    t3, ra, t3                  /* carry */
-    add     a7, a7, t3                  /* column 6 += carry */
-    mulhu   t2, s5, a1                  /* hi a[0]*a[5] */
-    add     ra, ra, s11                 /* column 5 += lo */
-    sltu    s11, ra, s11                /* carry */
-    mul     s2, a3, s6                  /* lo a[1]*a[4] */
-    add     t2, t2, s11                 /* hi + carry: no overflow */
-    add     a7, a7, t2                  /* column 6 += hi */
-    sltu    t2, a7, t2                  /* carry */
-    mulhu   s7, a3, s6                  /* hi a[1]*a[4] */
-    add     ra, ra, s2                  /* column 5 += lo */
-    sltu    s2, ra, s2                  /* carry */
-    mul     s10, a2, t1                 /* lo a[2]*a[3] */
-    add     s7, s7, s2                  /* hi + carry: no overflow */
-    add     a7, a7, s7                  /* column 6 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     t2, t2, s7                  /* column 7 += carry */
-    mulhu   a5, a2, t1                  /* hi a[2]*a[3] */
-    add     ra, ra, s10                 /* column 5 += lo */
-    sltu    s10, ra, s10                /* carry */
-    mul     t4, s5, s0                  /* lo a[0]*a[6] */
-    add     a5, a5, s10                 /* hi + carry: no overflow */
-    add     a7, a7, a5                  /* column 6 += hi */
-    sltu    a5, a7, a5                  /* carry */
-    add     t2, t2, a5                  /* column 7 += carry */
-    mulhu   s1, s5, s0                  /* hi a[0]*a[6] */
-    add     a7, a7, t4                  /* column 6 += lo */
-    sltu    t4, a7, t4                  /* carry */
-    mul     s4, a3, a1                  /* lo a[1]*a[5] */
-    add     s1, s1, t4                  /* hi + carry: no overflow */
-    add     t2, t2, s1                  /* column 7 += hi */
-    sltu    s1, t2, s1                  /* carry */
-    mulhu   t0, a3, a1                  /* hi a[1]*a[5] */
-    add     a7, a7, s4                  /* column 6 += lo */
-    sltu    s4, a7, s4                  /* carry */
-    mul     a4, a2, s6                  /* lo a[2]*a[4] */
-    add     t0, t0, s4                  /* hi + carry: no overflow */
-    add     t2, t2, t0                  /* column 7 += hi */
-    sltu    t0, t2, t0                  /* carry */
-    add     s1, s1, t0                  /* column 8 += carry */
-    mulhu   s3, a2, s6                  /* hi a[2]*a[4] */
-    add     a7, a7, a4                  /* column 6 += lo */
-    sltu    a4, a7, a4                  /* carry */
-    mul     t3, s5, t6                  /* lo a[0]*a[7] */
-    add     s3, s3, a4                  /* hi + carry: no overflow */
-    add     t2, t2, s3                  /* column 7 += hi */
-    sltu    s3, t2, s3                  /* carry */
-    add     s1, s1, s3                  /* column 8 += carry */
-    mulhu   s11, s5, t6                 /* hi a[0]*a[7] */
-    add     t2, t2, t3                  /* column 7 += lo */
-    sltu    t3, t2, t3                  /* carry */
-    mul     s2, a3, s0                  /* lo a[1]*a[6] */
-    add     s11, s11, t3                /* hi + carry: no overflow */
-    add     s1, s1, s11                 /* column 8 += hi */
-    sltu    s11, s1, s11                /* carry */
-    mulhu   s7, a3, s0                  /* hi a[1]*a[6] */
-    add     t2, t2, s2                  /* column 7 += lo */
-    sltu    s2, t2, s2                  /* carry */
-    mul     s10, a2, a1                 /* lo a[2]*a[5] */
-    add     s7, s7, s2                  /* hi + carry: no overflow */
-    add     s1, s1, s7                  /* column 8 += hi */
-    sltu    s7, s1, s7                  /* carry */
-    add     s11, s11, s7                /* column 9 += carry */
-    mulhu   a5, a2, a1                  /* hi a[2]*a[5] */
-    add     t2, t2, s10                 /* column 7 += lo */
-    sltu    s10, t2, s10                /* carry */
-    mul     t4, t1, s6                  /* lo a[3]*a[4] */
-    add     a5, a5, s10                 /* hi + carry: no overflow */
-    add     s1, s1, a5                  /* column 8 += hi */
-    sltu    a5, s1, a5                  /* carry */
-    add     s11, s11, a5                /* column 9 += carry */
-    mulhu   s4, t1, s6                  /* hi a[3]*a[4] */
-    add     t2, t2, t4                  /* column 7 += lo */
-    sltu    t4, t2, t4                  /* carry */
-    mul     t0, a3, t6                  /* lo a[1]*a[7] */
-    add     s4, s4, t4                  /* hi + carry: no overflow */
-    add     s1, s1, s4                  /* column 8 += hi */
-    sltu    s4, s1, s4                  /* carry */
-    add     s11, s11, s4                /* column 9 += carry */
-    mulhu   a4, a3, t6                  /* hi a[1]*a[7] */
-    add     s1, s1, t0                  /* column 8 += lo */
-    sltu    t0, s1, t0                  /* carry */
-    slli    s3, s9, 1                   /* 2 cross[1] */
-    slli    t3, t5, 1                   /* 2 cross[2] */
-    mul     s2, a2, s0                  /* lo a[2]*a[6] */
-    add     a4, a4, t0                  /* hi + carry: no overflow */
-    add     s11, s11, a4                /* column 9 += hi */
-    sltu    a4, s11, a4                 /* carry */
-    srli    s9, s9, 31                  /* bit 31 of cross[1] */
-    mulhu   s7, a2, s0                  /* hi a[2]*a[6] */
-    add     s1, s1, s2                  /* column 8 += lo */
-    sltu    s2, s1, s2                  /* carry */
-    or      t3, t3, s9
-    slli    s10, a6, 1                  /* 2 cross[3] */
-    mul     a5, t1, a1                  /* lo a[3]*a[5] */
-    add     s7, s7, s2                  /* hi + carry: no overflow */
-    add     s11, s11, s7                /* column 9 += hi */
-    sltu    s7, s11, s7                 /* carry */
-    add     a4, a4, s7                  /* column 10 += carry */
-    mulhu   t4, t1, a1                  /* hi a[3]*a[5] */
-    add     s1, s1, a5                  /* column 8 += lo */
-    sltu    a5, s1, a5                  /* carry */
-    srli    t5, t5, 31                  /* bit 31 of cross[2] */
-    or      s10, s10, t5
-    mul     s4, a2, t6                  /* lo a[2]*a[7] */
-    add     t4, t4, a5                  /* hi + carry: no overflow */
-    add     s11, s11, t4                /* column 9 += hi */
-    sltu    t4, s11, t4                 /* carry */
-    add     a4, a4, t4                  /* column 10 += carry */
-    mulhu   t0, a2, t6                  /* hi a[2]*a[7] */
-    add     s11, s11, s4                /* column 9 += lo */
-    sltu    s4, s11, s4                 /* carry */
-    slli    s9, s8, 1                   /* 2 cross[4] */
-    srli    a6, a6, 31                  /* bit 31 of cross[3] */
-    mul     s2, t1, s0                  /* lo a[3]*a[6] */
-    add     t0, t0, s4                  /* hi + carry: no overflow */
-    add     a4, a4, t0                  /* column 10 += hi */
-    sltu    t0, a4, t0                  /* carry */
-    or      s9, s9, a6
-    mulhu   s7, t1, s0                  /* hi a[3]*a[6] */
-    add     s11, s11, s2                /* column 9 += lo */
-    sltu    s2, s11, s2                 /* carry */
-    slli    t5, ra, 1                   /* 2 cross[5] */
-    srli    s8, s8, 31                  /* bit 31 of cross[4] */
-    mul     a5, s6, a1                  /* lo a[4]*a[5] */
-    add     s7, s7, s2                  /* hi + carry: no overflow */
-    add     a4, a4, s7                  /* column 10 += hi */
-    sltu    s7, a4, s7                  /* carry */
-    add     t0, t0, s7                  /* column 11 += carry */
-    mulhu   t4, s6, a1                  /* hi a[4]*a[5] */
-    add     s11, s11, a5                /* column 9 += lo */
-    sltu    a5, s11, a5                 /* carry */
-    or      t5, t5, s8
-    slli    s4, a7, 1                   /* 2 cross[6] */
-    mul     a6, t1, t6                  /* lo a[3]*a[7] */
-    add     t4, t4, a5                  /* hi + carry: no overflow */
-    add     a4, a4, t4                  /* column 10 += hi */
-    sltu    t4, a4, t4                  /* carry */
-    add     t0, t0, t4                  /* column 11 += carry */
-    mulhu   s2, t1, t6                  /* hi a[3]*a[7] */
-    add     a4, a4, a6                  /* column 10 += lo */
-    sltu    a6, a4, a6                  /* carry */
-    srli    ra, ra, 31                  /* bit 31 of cross[5] */
-    or      s4, s4, ra
-    mul     s7, s6, s0                  /* lo a[4]*a[6] */
-    add     s2, s2, a6                  /* hi + carry: no overflow */
-    add     t0, t0, s2                  /* column 11 += hi */
-    sltu    s2, t0, s2                  /* carry */
-    slli    s8, t2, 1                   /* 2 cross[7] */
-    mulhu   a5, s6, s0                  /* hi a[4]*a[6] */
-    add     a4, a4, s7                  /* column 10 += lo */
-    sltu    s7, a4, s7                  /* carry */
-    srli    a7, a7, 31                  /* bit 31 of cross[6] */
-    or      s8, s8, a7
-    mul     t4, s6, t6                  /* lo a[4]*a[7] */
-    add     a5, a5, s7                  /* hi + carry: no overflow */
-    add     t0, t0, a5                  /* column 11 += hi */
-    sltu    a5, t0, a5                  /* carry */
-    add     s2, s2, a5                  /* column 12 += carry */
-    mulhu   ra, s6, t6                  /* hi a[4]*a[7] */
-    add     t0, t0, t4                  /* column 11 += lo */
-    sltu    t4, t0, t4                  /* carry */
-    slli    a6, s1, 1                   /* 2 cross[8] */
-    srli    t2, t2, 31                  /* bit 31 of cross[7] */
-    mul     a7, a1, s0                  /* lo a[5]*a[6] */
+    mulhu   s9, a1, t6                  /* hi a[1]*b[4] */
+    add     a3, a3, s4                  /* column 5 += lo */
+    sltu    s4, a3, s4                  /* carry */
+    mul     ra, s11, a6                 /* lo a[2]*b[3] */
+    add     s9, s9, s4                  /* hi + carry: no overflow */
+    add     s7, s7, s9                  /* column 6 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     t5, t5, s9                  /* column 7 += carry */
+    mulhu   t4, s11, a6                 /* hi a[2]*b[3] */
+    add     a3, a3, ra                  /* column 5 += lo */
+    sltu    ra, a3, ra                  /* carry */
+    mul     s4, t2, a4                  /* lo a[3]*b[2] */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    add     s7, s7, t4                  /* column 6 += hi */
+    sltu    t4, s7, t4                  /* carry */
+    add     t5, t5, t4                  /* column 7 += carry */
+    mulhu   s9, t2, a4                  /* hi a[3]*b[2] */
+    add     a3, a3, s4                  /* column 5 += lo */
+    sltu    s4, a3, s4                  /* carry */
+    mul     ra, s5, s1                  /* lo a[4]*b[1] */
+    add     s9, s9, s4                  /* hi + carry: no overflow */
+    add     s7, s7, s9                  /* column 6 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     t5, t5, s9                  /* column 7 += carry */
+    mulhu   t4, s5, s1                  /* hi a[4]*b[1] */
+    add     a3, a3, ra                  /* column 5 += lo */
+    sltu    ra, a3, ra                  /* carry */
+    lw      s4, 124(sp)                 /* D[31] */
+    mul     s9, s3, s0                  /* lo a[5]*b[0] */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    add     s7, s7, t4                  /* column 6 += hi */
+    sltu    t4, s7, t4                  /* carry */
+    add     t5, t5, t4                  /* column 7 += carry */
+    mulhu   ra, s3, s0                  /* hi a[5]*b[0] */
+    add     a3, a3, s9                  /* column 5 += lo */
+    sltu    s9, a3, s9                  /* carry */
+    mul     t4, t3, s8                  /* lo a[0]*b[6] */
+    add     ra, ra, s9                  /* hi + carry: no overflow */
+    add     s7, s7, ra                  /* column 6 += hi */
+    sltu    ra, s7, ra                  /* carry */
+    add     t5, t5, ra                  /* column 7 += carry */
+    mulhu   s9, t3, s8                  /* hi a[0]*b[6] */
+    add     s7, s7, t4                  /* column 6 += lo */
+    sltu    t4, s7, t4                  /* carry */
+    mul     ra, a1, s2                  /* lo a[1]*b[5] */
+    add     s9, s9, t4                  /* hi + carry: no overflow */
+    add     t5, t5, s9                  /* column 7 += hi */
+    sltu    s9, t5, s9                  /* carry */
+    mulhu   t4, a1, s2                  /* hi a[1]*b[5] */
+    add     s7, s7, ra                  /* column 6 += lo */
+    sltu    ra, s7, ra                  /* carry */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    mul     ra, s11, t6                 /* lo a[2]*b[4] */
+    add     t5, t5, t4                  /* column 7 += hi */
+    sltu    t4, t5, t4                  /* carry */
+    add     s9, s9, t4                  /* column 8 += carry */
+    mulhu   t4, s11, t6                 /* hi a[2]*b[4] */
+    add     s7, s7, ra                  /* column 6 += lo */
+    sltu    ra, s7, ra                  /* carry */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    mul     ra, t2, a6                  /* lo a[3]*b[3] */
+    add     t5, t5, t4                  /* column 7 += hi */
+    sltu    t4, t5, t4                  /* carry */
+    add     s9, s9, t4                  /* column 8 += carry */
+    mulhu   t4, t2, a6                  /* hi a[3]*b[3] */
+    add     s7, s7, ra                  /* column 6 += lo */
+    sltu    ra, s7, ra                  /* carry */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    mul     ra, s5, a4                  /* lo a[4]*b[2] */
+    add     t5, t5, t4                  /* column 7 += hi */
+    sltu    t4, t5, t4                  /* carry */
+    add     s9, s9, t4                  /* column 8 += carry */
+    mulhu   t4, s5, a4                  /* hi a[4]*b[2] */
+    add     s7, s7, ra                  /* column 6 += lo */
+    sltu    ra, s7, ra                  /* carry */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    mul     ra, s3, s1                  /* lo a[5]*b[1] */
+    add     t5, t5, t4                  /* column 7 += hi */
+    sltu    t4, t5, t4                  /* carry */
+    add     s9, s9, t4                  /* column 8 += carry */
+    mulhu   t4, s3, s1                  /* hi a[5]*b[1] */
+    add     s7, s7, ra                  /* column 6 += lo */
+    sltu    ra, s7, ra                  /* carry */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    mul     ra, t1, s0                  /* lo a[6]*b[0] */
+    add     t5, t5, t4                  /* column 7 += hi */
+    sltu    t4, t5, t4                  /* carry */
+    add     s9, s9, t4                  /* column 8 += carry */
+    mulhu   t4, t1, s0                  /* hi a[6]*b[0] */
+    add     s7, s7, ra                  /* column 6 += lo */
+    sltu    ra, s7, ra                  /* carry */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    mul     ra, t3, a7                  /* lo a[0]*b[7] */
+    add     t5, t5, t4                  /* column 7 += hi */
+    sltu    t4, t5, t4                  /* carry */
+    add     s9, s9, t4                  /* column 8 += carry */
+    mulhu   t3, t3, a7                  /* hi a[0]*b[7] */
+    add     t5, t5, ra                  /* column 7 += lo */
+    sltu    ra, t5, ra                  /* carry */
+    mul     t4, a1, s8                  /* lo a[1]*b[6] */
+    add     t3, t3, ra                  /* hi + carry: no overflow */
+    add     s9, s9, t3                  /* column 8 += hi */
+    sltu    t3, s9, t3                  /* carry */
+    mulhu   ra, a1, s8                  /* hi a[1]*b[6] */
+    add     t5, t5, t4                  /* column 7 += lo */
+    sltu    t4, t5, t4                  /* carry */
     add     ra, ra, t4                  /* hi + carry: no overflow */
-    add     s2, s2, ra                  /* column 12 += hi */
-    sltu    ra, s2, ra                  /* carry */
-    or      a6, a6, t2
-    mulhu   s7, a1, s0                  /* hi a[5]*a[6] */
-    add     t0, t0, a7                  /* column 11 += lo */
-    sltu    a7, t0, a7                  /* carry */
-    slli    a5, s11, 1                  /* 2 cross[9] */
-    srli    s1, s1, 31                  /* bit 31 of cross[8] */
-    mul     t4, a1, t6                  /* lo a[5]*a[7] */
-    add     s7, s7, a7                  /* hi + carry: no overflow */
-    add     s2, s2, s7                  /* column 12 += hi */
-    sltu    s7, s2, s7                  /* carry */
-    add     ra, ra, s7                  /* column 13 += carry */
-    mulhu   t2, a1, t6                  /* hi a[5]*a[7] */
-    add     s2, s2, t4                  /* column 12 += lo */
-    sltu    t4, s2, t4                  /* carry */
-    or      a5, a5, s1
-    slli    a7, a4, 1                   /* 2 cross[10] */
-    mul     s7, s0, t6                  /* lo a[6]*a[7] */
-    add     t2, t2, t4                  /* hi + carry: no overflow */
-    add     ra, ra, t2                  /* column 13 += hi */
-    sltu    t2, ra, t2                  /* carry */
-    srli    s11, s11, 31                /* bit 31 of cross[9] */
-    mulhu   s1, s0, t6                  /* hi a[6]*a[7] */
-    add     ra, ra, s7                  /* column 13 += lo */
-    sltu    s7, ra, s7                  /* carry */
-    or      a7, a7, s11
-    slli    t4, t0, 1                   /* 2 cross[11] */
-    mul     s11, s5, s5                 /* lo a[0]^2 */
-    add     s1, s1, s7                  /* hi + carry: no overflow */
-    add     t2, t2, s1                  /* column 14 += hi */
+    mul     t4, s11, s2                 /* lo a[2]*b[5] */
+    add     s9, s9, ra                  /* column 8 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    add     t3, t3, ra                  /* column 9 += carry */
+    mulhu   ra, s11, s2                 /* hi a[2]*b[5] */
+    add     t5, t5, t4                  /* column 7 += lo */
+    sltu    t4, t5, t4                  /* carry */
+    add     ra, ra, t4                  /* hi + carry: no overflow */
+    mul     t4, t2, t6                  /* lo a[3]*b[4] */
+    add     s9, s9, ra                  /* column 8 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    add     t3, t3, ra                  /* column 9 += carry */
+    mulhu   ra, t2, t6                  /* hi a[3]*b[4] */
+    add     t5, t5, t4                  /* column 7 += lo */
+    sltu    t4, t5, t4                  /* carry */
+    add     ra, ra, t4                  /* hi + carry: no overflow */
+    mul     t4, s5, a6                  /* lo a[4]*b[3] */
+    add     s9, s9, ra                  /* column 8 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    add     t3, t3, ra                  /* column 9 += carry */
+    mulhu   ra, s5, a6                  /* hi a[4]*b[3] */
+    add     t5, t5, t4                  /* column 7 += lo */
+    sltu    t4, t5, t4                  /* carry */
+    add     ra, ra, t4                  /* hi + carry: no overflow */
+    mul     t4, s3, a4                  /* lo a[5]*b[2] */
+    add     s9, s9, ra                  /* column 8 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    add     t3, t3, ra                  /* column 9 += carry */
+    mulhu   ra, s3, a4                  /* hi a[5]*b[2] */
+    add     t5, t5, t4                  /* column 7 += lo */
+    sltu    t4, t5, t4                  /* carry */
+    add     ra, ra, t4                  /* hi + carry: no overflow */
+    mul     t4, t1, s1                  /* lo a[6]*b[1] */
+    add     s9, s9, ra                  /* column 8 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    add     t3, t3, ra                  /* column 9 += carry */
+    mulhu   ra, t1, s1                  /* hi a[6]*b[1] */
+    add     t5, t5, t4                  /* column 7 += lo */
+    sltu    t4, t5, t4                  /* carry */
+    add     ra, ra, t4                  /* hi + carry: no overflow */
+    mul     t4, s4, s0                  /* lo a[7]*b[0] */
+    add     s9, s9, ra                  /* column 8 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    add     t3, t3, ra                  /* column 9 += carry */
+    mulhu   s0, s4, s0                  /* hi a[7]*b[0] */
+    add     t5, t5, t4                  /* column 7 += lo */
+    sltu    t4, t5, t4                  /* carry */
+    mul     ra, a1, a7                  /* lo a[1]*b[7] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     s9, s9, s0                  /* column 8 += hi */
+    sltu    s0, s9, s0                  /* carry */
+    add     t3, t3, s0                  /* column 9 += carry */
+    mulhu   a1, a1, a7                  /* hi a[1]*b[7] */
+    add     s9, s9, ra                  /* column 8 += lo */
+    sltu    ra, s9, ra                  /* carry */
+    mul     t4, s11, s8                 /* lo a[2]*b[6] */
+    add     a1, a1, ra                  /* hi + carry: no overflow */
+    add     t3, t3, a1                  /* column 9 += hi */
+    sltu    a1, t3, a1                  /* carry */
+    mulhu   s0, s11, s8                 /* hi a[2]*b[6] */
+    add     s9, s9, t4                  /* column 8 += lo */
+    sltu    t4, s9, t4                  /* carry */
+    mul     ra, t2, s2                  /* lo a[3]*b[5] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     t3, t3, s0                  /* column 9 += hi */
+    sltu    s0, t3, s0                  /* carry */
+    add     a1, a1, s0                  /* column 10 += carry */
+    mulhu   t4, t2, s2                  /* hi a[3]*b[5] */
+    add     s9, s9, ra                  /* column 8 += lo */
+    sltu    ra, s9, ra                  /* carry */
+    mul     s0, s5, t6                  /* lo a[4]*b[4] */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    add     t3, t3, t4                  /* column 9 += hi */
+    sltu    t4, t3, t4                  /* carry */
+    add     a1, a1, t4                  /* column 10 += carry */
+    mulhu   ra, s5, t6                  /* hi a[4]*b[4] */
+    add     s9, s9, s0                  /* column 8 += lo */
+    sltu    s0, s9, s0                  /* carry */
+    mul     t4, s3, a6                  /* lo a[5]*b[3] */
+    add     ra, ra, s0                  /* hi + carry: no overflow */
+    add     t3, t3, ra                  /* column 9 += hi */
+    sltu    ra, t3, ra                  /* carry */
+    add     a1, a1, ra                  /* column 10 += carry */
+    mulhu   s0, s3, a6                  /* hi a[5]*b[3] */
+    add     s9, s9, t4                  /* column 8 += lo */
+    sltu    t4, s9, t4                  /* carry */
+    mul     ra, t1, a4                  /* lo a[6]*b[2] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     t3, t3, s0                  /* column 9 += hi */
+    sltu    s0, t3, s0                  /* carry */
+    add     a1, a1, s0                  /* column 10 += carry */
+    mulhu   t4, t1, a4                  /* hi a[6]*b[2] */
+    add     s9, s9, ra                  /* column 8 += lo */
+    sltu    ra, s9, ra                  /* carry */
+    mul     s0, s4, s1                  /* lo a[7]*b[1] */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    add     t3, t3, t4                  /* column 9 += hi */
+    sltu    t4, t3, t4                  /* carry */
+    add     a1, a1, t4                  /* column 10 += carry */
+    mulhu   s1, s4, s1                  /* hi a[7]*b[1] */
+    add     s9, s9, s0                  /* column 8 += lo */
+    sltu    s0, s9, s0                  /* carry */
+    mul     ra, s11, a7                 /* lo a[2]*b[7] */
+    add     s1, s1, s0                  /* hi + carry: no overflow */
+    add     t3, t3, s1                  /* column 9 += hi */
+    sltu    s1, t3, s1                  /* carry */
+    add     a1, a1, s1                  /* column 10 += carry */
+    mulhu   s11, s11, a7                /* hi a[2]*b[7] */
+    add     t3, t3, ra                  /* column 9 += lo */
+    sltu    ra, t3, ra                  /* carry */
+    mul     t4, t2, s8                  /* lo a[3]*b[6] */
+    add     s11, s11, ra                /* hi + carry: no overflow */
+    add     a1, a1, s11                 /* column 10 += hi */
+    sltu    s11, a1, s11                /* carry */
+    mulhu   s0, t2, s8                  /* hi a[3]*b[6] */
+    add     t3, t3, t4                  /* column 9 += lo */
+    sltu    t4, t3, t4                  /* carry */
+    mul     s1, s5, s2                  /* lo a[4]*b[5] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     a1, a1, s0                  /* column 10 += hi */
+    sltu    s0, a1, s0                  /* carry */
+    add     s11, s11, s0                /* column 11 += carry */
+    mulhu   ra, s5, s2                  /* hi a[4]*b[5] */
+    add     t3, t3, s1                  /* column 9 += lo */
+    sltu    s1, t3, s1                  /* carry */
+    mul     t4, s3, t6                  /* lo a[5]*b[4] */
+    add     ra, ra, s1                  /* hi + carry: no overflow */
+    add     a1, a1, ra                  /* column 10 += hi */
+    sltu    ra, a1, ra                  /* carry */
+    add     s11, s11, ra                /* column 11 += carry */
+    mulhu   s0, s3, t6                  /* hi a[5]*b[4] */
+    add     t3, t3, t4                  /* column 9 += lo */
+    sltu    t4, t3, t4                  /* carry */
+    mul     s1, t1, a6                  /* lo a[6]*b[3] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     a1, a1, s0                  /* column 10 += hi */
+    sltu    s0, a1, s0                  /* carry */
+    add     s11, s11, s0                /* column 11 += carry */
+    mulhu   ra, t1, a6                  /* hi a[6]*b[3] */
+    add     t3, t3, s1                  /* column 9 += lo */
+    sltu    s1, t3, s1                  /* carry */
+    li      t4, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s0, s4, a4                  /* lo a[7]*b[2] */
+    add     ra, ra, s1                  /* hi + carry: no overflow */
+    add     a1, a1, ra                  /* column 10 += hi */
+    sltu    ra, a1, ra                  /* carry */
+    add     s11, s11, ra                /* column 11 += carry */
+    mulhu   a4, s4, a4                  /* hi a[7]*b[2] */
+    add     t3, t3, s0                  /* column 9 += lo */
+    sltu    s0, t3, s0                  /* carry */
+    mul     s1, t2, a7                  /* lo a[3]*b[7] */
+    add     a4, a4, s0                  /* hi + carry: no overflow */
+    add     a1, a1, a4                  /* column 10 += hi */
+    sltu    a4, a1, a4                  /* carry */
+    add     s11, s11, a4                /* column 11 += carry */
+    mulhu   t2, t2, a7                  /* hi a[3]*b[7] */
+    add     a1, a1, s1                  /* column 10 += lo */
+    sltu    s1, a1, s1                  /* carry */
+    mul     ra, s5, s8                  /* lo a[4]*b[6] */
+    add     t2, t2, s1                  /* hi + carry: no overflow */
+    add     s11, s11, t2                /* column 11 += hi */
+    sltu    t2, s11, t2                 /* carry */
+    mulhu   s0, s5, s8                  /* hi a[4]*b[6] */
+    add     a1, a1, ra                  /* column 10 += lo */
+    sltu    ra, a1, ra                  /* carry */
+    mul     a4, s3, s2                  /* lo a[5]*b[5] */
+    add     s0, s0, ra                  /* hi + carry: no overflow */
+    add     s11, s11, s0                /* column 11 += hi */
+    sltu    s0, s11, s0                 /* carry */
+    add     t2, t2, s0                  /* column 12 += carry */
+    mulhu   s1, s3, s2                  /* hi a[5]*b[5] */
+    add     a1, a1, a4                  /* column 10 += lo */
+    sltu    a4, a1, a4                  /* carry */
+    mul     ra, t1, t6                  /* lo a[6]*b[4] */
+    add     s1, s1, a4                  /* hi + carry: no overflow */
+    add     s11, s11, s1                /* column 11 += hi */
+    sltu    s1, s11, s1                 /* carry */
+    add     t2, t2, s1                  /* column 12 += carry */
+    mulhu   s0, t1, t6                  /* hi a[6]*b[4] */
+    add     a1, a1, ra                  /* column 10 += lo */
+    sltu    ra, a1, ra                  /* carry */
+    mul     a4, s4, a6                  /* lo a[7]*b[3] */
+    add     s0, s0, ra                  /* hi + carry: no overflow */
+    add     s11, s11, s0                /* column 11 += hi */
+    sltu    s0, s11, s0                 /* carry */
+    add     t2, t2, s0                  /* column 12 += carry */
+    mulhu   a6, s4, a6                  /* hi a[7]*b[3] */
+    add     a1, a1, a4                  /* column 10 += lo */
+    sltu    a4, a1, a4                  /* carry */
+    mul     s1, s5, a7                  /* lo a[4]*b[7] */
+    add     a6, a6, a4                  /* hi + carry: no overflow */
+    add     s11, s11, a6                /* column 11 += hi */
+    sltu    a6, s11, a6                 /* carry */
+    add     t2, t2, a6                  /* column 12 += carry */
+    mulhu   s5, s5, a7                  /* hi a[4]*b[7] */
+    add     s11, s11, s1                /* column 11 += lo */
+    sltu    s1, s11, s1                 /* carry */
+    mul     ra, s3, s8                  /* lo a[5]*b[6] */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    add     t2, t2, s5                  /* column 12 += hi */
+    sltu    s5, t2, s5                  /* carry */
+    mulhu   s0, s3, s8                  /* hi a[5]*b[6] */
+    add     s11, s11, ra                /* column 11 += lo */
+    sltu    ra, s11, ra                 /* carry */
+    mul     a4, t1, s2                  /* lo a[6]*b[5] */
+    add     s0, s0, ra                  /* hi + carry: no overflow */
+    add     t2, t2, s0                  /* column 12 += hi */
+    sltu    s0, t2, s0                  /* carry */
+    add     s5, s5, s0                  /* column 13 += carry */
+    mulhu   a6, t1, s2                  /* hi a[6]*b[5] */
+    add     s11, s11, a4                /* column 11 += lo */
+    sltu    a4, s11, a4                 /* carry */
+    mul     s1, s4, t6                  /* lo a[7]*b[4] */
+    add     a6, a6, a4                  /* hi + carry: no overflow */
+    add     t2, t2, a6                  /* column 12 += hi */
+    sltu    a6, t2, a6                  /* carry */
+    add     s5, s5, a6                  /* column 13 += carry */
+    mulhu   t6, s4, t6                  /* hi a[7]*b[4] */
+    add     s11, s11, s1                /* column 11 += lo */
+    sltu    s1, s11, s1                 /* carry */
+    mul     ra, s3, a7                  /* lo a[5]*b[7] */
+    add     t6, t6, s1                  /* hi + carry: no overflow */
+    add     t2, t2, t6                  /* column 12 += hi */
+    sltu    t6, t2, t6                  /* carry */
+    add     s5, s5, t6                  /* column 13 += carry */
+    mulhu   s3, s3, a7                  /* hi a[5]*b[7] */
+    add     t2, t2, ra                  /* column 12 += lo */
+    sltu    ra, t2, ra                  /* carry */
+    mul     s0, t1, s8                  /* lo a[6]*b[6] */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    add     s5, s5, s3                  /* column 13 += hi */
+    sltu    s3, s5, s3                  /* carry */
+    mulhu   a4, t1, s8                  /* hi a[6]*b[6] */
+    add     t2, t2, s0                  /* column 12 += lo */
+    sltu    s0, t2, s0                  /* carry */
+    lw      a6, 32(sp)                  /* B[8] */
+    mul     s1, s4, s2                  /* lo a[7]*b[5] */
+    add     a4, a4, s0                  /* hi + carry: no overflow */
+    add     s5, s5, a4                  /* column 13 += hi */
+    sltu    a4, s5, a4                  /* carry */
+    add     s3, s3, a4                  /* column 14 += carry */
+    mulhu   s2, s4, s2                  /* hi a[7]*b[5] */
+    add     t2, t2, s1                  /* column 12 += lo */
     sltu    s1, t2, s1                  /* carry */
-    srli    a4, a4, 31                  /* bit 31 of cross[10] */
-    mulhu   s7, s5, s5                  /* hi a[0]^2 */
-    or      t4, t4, a4
-    slli    s5, s2, 1                   /* 2 cross[12] */
-    srli    t0, t0, 31                  /* bit 31 of cross[11] */
-    mul     a4, a3, a3                  /* lo a[1]^2 */
-    add     s3, s3, s7                  /* t[1] = 2 cross[1] + square word */
-    sltu    s7, s3, s7                  /* carry */
-    or      s5, s5, t0
-    mulhu   t0, a3, a3                  /* hi a[1]^2 */
-    add     t3, t3, a4                  /* t[2] = 2 cross[2] + square word */
-    sltu    a4, t3, a4                  /* carry */
-    add     t3, t3, s7                  /* + carry */
-    sltu    s7, t3, s7                  /* carry */
-    mul     a3, a2, a2                  /* lo a[2]^2 */
-    add     a4, a4, s7                  /* carries */
-    add     s10, s10, t0                /* t[3] = 2 cross[3] + square word */
+    lw      t6, 36(sp)                  /* B[9] */
+    lw      ra, 40(sp)                  /* B[10] */
+    mul     s0, t1, a7                  /* lo a[6]*b[7] */
+    add     s2, s2, s1                  /* hi + carry: no overflow */
+    add     s5, s5, s2                  /* column 13 += hi */
+    sltu    s2, s5, s2                  /* carry */
+    add     s3, s3, s2                  /* column 14 += carry */
+    mulhu   t1, t1, a7                  /* hi a[6]*b[7] */
+    add     s5, s5, s0                  /* column 13 += lo */
+    sltu    s0, s5, s0                  /* carry */
+    lw      a4, 44(sp)                  /* B[11] */
+    mul     s1, s4, s8                  /* lo a[7]*b[6] */
+    add     t1, t1, s0                  /* hi + carry: no overflow */
+    add     s3, s3, t1                  /* column 14 += hi */
+    sltu    t1, s3, t1                  /* carry */
+    mulhu   s8, s4, s8                  /* hi a[7]*b[6] */
+    add     s5, s5, s1                  /* column 13 += lo */
+    sltu    s1, s5, s1                  /* carry */
+    lw      s2, 48(sp)                  /* B[12] */
+    mul     s0, s4, a7                  /* lo a[7]*b[7] */
+    add     s8, s8, s1                  /* hi + carry: no overflow */
+    add     s3, s3, s8                  /* column 14 += hi */
+    sltu    s8, s3, s8                  /* carry */
+    add     t1, t1, s8                  /* column 15 += carry */
+    mulhu   s4, s4, a7                  /* hi a[7]*b[7] */
+    add     s3, s3, s0                  /* column 14 += lo */
+    sltu    s0, s3, s0                  /* carry */
+    mul     s1, s9, t4                  /* lo 38 t[8] */
+    add     s4, s4, s0                  /* hi + carry: no overflow */
+    add     t1, t1, s4                  /* column 15 += hi */
+    mulhu   s9, s9, t4                  /* hi 38 t[8] (< 38) */
+    add     s6, s6, s1                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s1, s6, s1                  /* carry */
+    mul     s8, t3, t4                  /* lo 38 t[9] */
+    add     s9, s9, s1                  /* hi(prev) + carries */
+    lw      a7, 52(sp)                  /* B[13] */
+    mulhu   t3, t3, t4                  /* hi 38 t[9] (< 38) */
+    add     t0, t0, s8                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s8, t0, s8                  /* carry */
+    add     t0, t0, s9                  /* u[1] += hi(prev) + carry */
+    sltu    s9, t0, s9                  /* carry */
+    mul     s0, a1, t4                  /* lo 38 t[10] */
+    add     s8, s8, s9                  /* carries */
+    add     t3, t3, s8                  /* hi(prev) + carries */
+    mulhu   a1, a1, t4                  /* hi 38 t[10] (< 38) */
+    add     a5, a5, s0                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s0, a5, s0                  /* carry */
+    add     a5, a5, t3                  /* u[2] += hi(prev) + carry */
+    sltu    t3, a5, t3                  /* carry */
+    mul     s4, s11, t4                 /* lo 38 t[11] */
+    add     s0, s0, t3                  /* carries */
+    add     a1, a1, s0                  /* hi(prev) + carries */
+    mulhu   s11, s11, t4                /* hi 38 t[11] (< 38) */
+    add     s10, s10, s4                /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s4, s10, s4                 /* carry */
+    add     s10, s10, a1                /* u[3] += hi(prev) + carry */
+    sltu    a1, s10, a1                 /* carry */
+    mul     s1, t2, t4                  /* lo 38 t[12] */
+    add     s4, s4, a1                  /* carries */
+    add     s11, s11, s4                /* hi(prev) + carries */
+    lw      s9, 56(sp)                  /* B[14] */
+    mulhu   t2, t2, t4                  /* hi 38 t[12] (< 38) */
+    add     a2, a2, s1                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s1, a2, s1                  /* carry */
+    add     a2, a2, s11                 /* u[4] += hi(prev) + carry */
+    sltu    s11, a2, s11                /* carry */
+    mul     s8, s5, t4                  /* lo 38 t[13] */
+    add     s1, s1, s11                 /* carries */
+    add     t2, t2, s1                  /* hi(prev) + carries */
+    mulhu   s5, s5, t4                  /* hi 38 t[13] (< 38) */
+    add     a3, a3, s8                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s8, a3, s8                  /* carry */
+    add     a3, a3, t2                  /* u[5] += hi(prev) + carry */
+    sltu    t2, a3, t2                  /* carry */
+    mul     t3, s3, t4                  /* lo 38 t[14] */
+    add     s8, s8, t2                  /* carries */
+    add     s5, s5, s8                  /* hi(prev) + carries */
+    mulhu   s3, s3, t4                  /* hi 38 t[14] (< 38) */
+    add     s7, s7, t3                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t3, s7, t3                  /* carry */
+    add     s7, s7, s5                  /* u[6] += hi(prev) + carry */
+    sltu    s5, s7, s5                  /* carry */
+    mul     s0, t1, t4                  /* lo 38 t[15] */
+    add     t3, t3, s5                  /* carries */
+    add     s3, s3, t3                  /* hi(prev) + carries */
+    lw      a1, 60(sp)                  /* B[15] */
+    mulhu   t1, t1, t4                  /* hi 38 t[15] (< 38) */
+    add     t5, t5, s0                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s0, t5, s0                  /* carry */
+    add     t5, t5, s3                  /* u[7] += hi(prev) + carry */
+    sltu    s3, t5, s3                  /* carry */
+    mul     s4, a6, t6                  /* lo a[0]*a[1] */
+    add     s0, s0, s3                  /* carries */
+    add     t1, t1, s0                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s11, t5, 31                 /* bit 255 */
+    slli    t1, t1, 1                   /* 2 T */
+    mulhu   s1, a6, t6                  /* hi a[0]*a[1] */
+    or      t1, t1, s11                 /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t2, t1, 4                   /* 16 T' */
+    slli    s8, t1, 1                   /* 2 T' */
+    add     t2, t2, s8                  /* 18 T' */
+    mul     s5, a6, ra                  /* lo a[0]*a[2] */
+    add     t2, t2, t1                  /* 19 T' (2^255 = 19 mod p) */
+    slli    t5, t5, 1                   /* clear bit 255 */
+    srli    t5, t5, 1
+    add     s6, s6, t2                  /* r[0] = u[0] + carry */
+    mulhu   t3, a6, ra                  /* hi a[0]*a[2] */
+    sltu    t2, s6, t2                  /* carry */
+    sw      s6, 192(sp)                 /* DA[0] */
+    add     t0, t0, t2                  /* r[1] = u[1] + carry */
+    sltu    t2, t0, t2                  /* carry */
+    mul     t4, a6, a4                  /* lo a[0]*a[3] */
+    sw      t0, 196(sp)                 /* DA[1] */
+    add     a5, a5, t2                  /* r[2] = u[2] + carry */
+    sltu    t2, a5, t2                  /* carry */
+    sw      a5, 200(sp)                 /* DA[2] */
+    mulhu   s3, a6, a4                  /* hi a[0]*a[3] */
+    add     s10, s10, t2                /* r[3] = u[3] + carry */
+    sltu    t2, s10, t2                 /* carry */
+    sw      s10, 204(sp)                /* DA[3] */
+    add     a2, a2, t2                  /* r[4] = u[4] + carry */
+    mul     s0, t6, ra                  /* lo a[1]*a[2] */
+    sltu    t2, a2, t2                  /* carry */
+    sw      a2, 208(sp)                 /* DA[4] */
+    add     a3, a3, t2                  /* r[5] = u[5] + carry */
+    sltu    t2, a3, t2                  /* carry */
+    mulhu   s11, t6, ra                 /* hi a[1]*a[2] */
+    sw      a3, 212(sp)                 /* DA[5] */
+    add     s7, s7, t2                  /* r[6] = u[6] + carry */
+    sltu    t2, s7, t2                  /* carry */
+    sw      s7, 216(sp)                 /* DA[6] */
+    mul     s8, a6, s2                  /* lo a[0]*a[4] */
+    add     t5, t5, t2                  /* r[7] = u[7] + carry */
+    sw      t5, 220(sp)                 /* DA[7] */
+    add     s1, s1, s5                  /* column 2 += lo */
+    sltu    s5, s1, s5                  /* carry */
+    mulhu   t1, a6, s2                  /* hi a[0]*a[4] */
+    add     t3, t3, s5                  /* hi + carry: no overflow */
+    add     t3, t3, t4                  /* column 3 += lo */
+    sltu    t4, t3, t4                  /* carry */
+    add     s3, s3, t4                  /* hi + carry: no overflow */
+    mul     s6, t6, a4                  /* lo a[1]*a[3] */
+    add     t3, t3, s0                  /* column 3 += lo */
+    sltu    s0, t3, s0                  /* carry */
+    add     s11, s11, s0                /* hi + carry: no overflow */
+    add     s3, s3, s11                 /* column 4 += hi */
+    mulhu   t0, t6, a4                  /* hi a[1]*a[3] */
+    sltu    s11, s3, s11                /* carry */
+    add     s3, s3, s8                  /* column 4 += lo */
+    sltu    s8, s3, s8                  /* carry */
+    add     t1, t1, s8                  /* hi + carry: no overflow */
+    mul     a5, a6, a7                  /* lo a[0]*a[5] */
+    add     s11, s11, t1                /* column 5 += hi */
+    sltu    t1, s11, t1                 /* carry */
+    add     s3, s3, s6                  /* column 4 += lo */
+    sltu    s6, s3, s6                  /* carry */
+    mulhu   s10, a6, a7                 /* hi a[0]*a[5] */
+    add     t0, t0, s6                  /* hi + carry: no overflow */
+    add     s11, s11, t0                /* column 5 += hi */
+    sltu    t0, s11, t0                 /* carry */
+    add     t1, t1, t0                  /* column 6 += carry */
+    mul     a2, t6, s2                  /* lo a[1]*a[4] */
+    add     s11, s11, a5                /* column 5 += lo */
+    sltu    a5, s11, a5                 /* carry */
+    add     s10, s10, a5                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 6 += hi */
+    mulhu   a3, t6, s2                  /* hi a[1]*a[4] */
+    sltu    s10, t1, s10                /* carry */
+    add     s11, s11, a2                /* column 5 += lo */
+    sltu    a2, s11, a2                 /* carry */
+    mul     s7, ra, a4                  /* lo a[2]*a[3] */
+    add     a3, a3, a2                  /* hi + carry: no overflow */
+    add     t1, t1, a3                  /* column 6 += hi */
+    sltu    a3, t1, a3                  /* carry */
+    add     s10, s10, a3                /* column 7 += carry */
+    mulhu   t2, ra, a4                  /* hi a[2]*a[3] */
+    add     s11, s11, s7                /* column 5 += lo */
+    sltu    s7, s11, s7                 /* carry */
+    mul     t5, a6, s9                  /* lo a[0]*a[6] */
+    add     t2, t2, s7                  /* hi + carry: no overflow */
+    add     t1, t1, t2                  /* column 6 += hi */
+    sltu    t2, t1, t2                  /* carry */
+    add     s10, s10, t2                /* column 7 += carry */
+    mulhu   s5, a6, s9                  /* hi a[0]*a[6] */
+    add     t1, t1, t5                  /* column 6 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    mul     t4, t6, a7                  /* lo a[1]*a[5] */
+    add     s5, s5, t5                  /* hi + carry: no overflow */
+    add     s10, s10, s5                /* column 7 += hi */
+    sltu    s5, s10, s5                 /* carry */
+    mulhu   s0, t6, a7                  /* hi a[1]*a[5] */
+    add     t1, t1, t4                  /* column 6 += lo */
+    sltu    t4, t1, t4                  /* carry */
+    mul     s8, ra, s2                  /* lo a[2]*a[4] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     s10, s10, s0                /* column 7 += hi */
+    sltu    s0, s10, s0                 /* carry */
+    add     s5, s5, s0                  /* column 8 += carry */
+    mulhu   s6, ra, s2                  /* hi a[2]*a[4] */
+    add     t1, t1, s8                  /* column 6 += lo */
+    sltu    s8, t1, s8                  /* carry */
+    mul     t0, a6, a1                  /* lo a[0]*a[7] */
+    add     s6, s6, s8                  /* hi + carry: no overflow */
+    add     s10, s10, s6                /* column 7 += hi */
+    sltu    s6, s10, s6                 /* carry */
+    add     s5, s5, s6                  /* column 8 += carry */
+    mulhu   a5, a6, a1                  /* hi a[0]*a[7] */
+    add     s10, s10, t0                /* column 7 += lo */
     sltu    t0, s10, t0                 /* carry */
-    add     s10, s10, a4                /* + carry */
-    mulhu   s7, a2, a2                  /* hi a[2]^2 */
-    sltu    a4, s10, a4                 /* carry */
-    add     t0, t0, a4                  /* carries */
-    add     s9, s9, a3                  /* t[4] = 2 cross[4] + square word */
-    sltu    a3, s9, a3                  /* carry */
-    mul     a2, t1, t1                  /* lo a[3]^2 */
-    add     s9, s9, t0                  /* + carry */
-    sltu    t0, s9, t0                  /* carry */
-    add     a3, a3, t0                  /* carries */
-    add     t5, t5, s7                  /* t[5] = 2 cross[5] + square word */
-    mulhu   a4, t1, t1                  /* hi a[3]^2 */
-    sltu    s7, t5, s7                  /* carry */
-    add     t5, t5, a3                  /* + carry */
-    sltu    a3, t5, a3                  /* carry */
-    add     s7, s7, a3                  /* carries */
-    mul     t0, s6, s6                  /* lo a[4]^2 */
-    add     s4, s4, a2                  /* t[6] = 2 cross[6] + square word */
-    sltu    a2, s4, a2                  /* carry */
-    add     s4, s4, s7                  /* + carry */
-    sltu    s7, s4, s7                  /* carry */
-    mulhu   t1, s6, s6                  /* hi a[4]^2 */
-    add     a2, a2, s7                  /* carries */
-    add     s8, s8, a4                  /* t[7] = 2 cross[7] + square word */
+    slli    a2, s4, 1                   /* 2 cross[1] */
+    slli    a3, s1, 1                   /* 2 cross[2] */
+    mul     s7, t6, s9                  /* lo a[1]*a[6] */
+    add     a5, a5, t0                  /* hi + carry: no overflow */
+    add     s5, s5, a5                  /* column 8 += hi */
+    sltu    a5, s5, a5                  /* carry */
+    srli    s4, s4, 31                  /* bit 31 of cross[1] */
+    mulhu   t2, t6, s9                  /* hi a[1]*a[6] */
+    add     s10, s10, s7                /* column 7 += lo */
+    sltu    s7, s10, s7                 /* carry */
+    or      a3, a3, s4
+    slli    t5, t3, 1                   /* 2 cross[3] */
+    mul     t4, ra, a7                  /* lo a[2]*a[5] */
+    add     t2, t2, s7                  /* hi + carry: no overflow */
+    add     s5, s5, t2                  /* column 8 += hi */
+    sltu    t2, s5, t2                  /* carry */
+    add     a5, a5, t2                  /* column 9 += carry */
+    mulhu   s0, ra, a7                  /* hi a[2]*a[5] */
+    add     s10, s10, t4                /* column 7 += lo */
+    sltu    t4, s10, t4                 /* carry */
+    srli    s1, s1, 31                  /* bit 31 of cross[2] */
+    or      t5, t5, s1
+    mul     s8, a4, s2                  /* lo a[3]*a[4] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     s5, s5, s0                  /* column 8 += hi */
+    sltu    s0, s5, s0                  /* carry */
+    add     a5, a5, s0                  /* column 9 += carry */
+    mulhu   s6, a4, s2                  /* hi a[3]*a[4] */
+    add     s10, s10, s8                /* column 7 += lo */
+    sltu    s8, s10, s8                 /* carry */
+    slli    t0, s3, 1                   /* 2 cross[4] */
+    srli    t3, t3, 31                  /* bit 31 of cross[3] */
+    mul     s4, t6, a1                  /* lo a[1]*a[7] */
+    add     s6, s6, s8                  /* hi + carry: no overflow */
+    add     s5, s5, s6                  /* column 8 += hi */
+    sltu    s6, s5, s6                  /* carry */
+    add     a5, a5, s6                  /* column 9 += carry */
+    mulhu   s7, t6, a1                  /* hi a[1]*a[7] */
+    add     s5, s5, s4                  /* column 8 += lo */
+    sltu    s4, s5, s4                  /* carry */
+    or      t0, t0, t3
+    slli    t2, s11, 1                  /* 2 cross[5] */
+    mul     s1, ra, s9                  /* lo a[2]*a[6] */
+    add     s7, s7, s4                  /* hi + carry: no overflow */
+    add     a5, a5, s7                  /* column 9 += hi */
+    sltu    s7, a5, s7                  /* carry */
+    srli    s3, s3, 31                  /* bit 31 of cross[4] */
+    mulhu   t4, ra, s9                  /* hi a[2]*a[6] */
+    add     s5, s5, s1                  /* column 8 += lo */
+    sltu    s1, s5, s1                  /* carry */
+    or      t2, t2, s3
+    slli    s0, t1, 1                   /* 2 cross[6] */
+    mul     s8, a4, a7                  /* lo a[3]*a[5] */
+    add     t4, t4, s1                  /* hi + carry: no overflow */
+    add     a5, a5, t4                  /* column 9 += hi */
+    sltu    t4, a5, t4                  /* carry */
+    add     s7, s7, t4                  /* column 10 += carry */
+    mulhu   s6, a4, a7                  /* hi a[3]*a[5] */
+    add     s5, s5, s8                  /* column 8 += lo */
+    sltu    s8, s5, s8                  /* carry */
+    srli    s11, s11, 31                /* bit 31 of cross[5] */
+    or      s0, s0, s11
+    mul     t3, ra, a1                  /* lo a[2]*a[7] */
+    add     s6, s6, s8                  /* hi + carry: no overflow */
+    add     a5, a5, s6                  /* column 9 += hi */
+    sltu    s6, a5, s6                  /* carry */
+    add     s7, s7, s6                  /* column 10 += carry */
+    mulhu   s4, ra, a1                  /* hi a[2]*a[7] */
+    add     a5, a5, t3                  /* column 9 += lo */
+    sltu    t3, a5, t3                  /* carry */
+    slli    s3, s10, 1                  /* 2 cross[7] */
+    srli    t1, t1, 31                  /* bit 31 of cross[6] */
+    mul     s1, a4, s9                  /* lo a[3]*a[6] */
+    add     s4, s4, t3                  /* hi + carry: no overflow */
+    add     s7, s7, s4                  /* column 10 += hi */
+    sltu    s4, s7, s4                  /* carry */
+    or      s3, s3, t1
+    mulhu   t4, a4, s9                  /* hi a[3]*a[6] */
+    add     a5, a5, s1                  /* column 9 += lo */
+    sltu    s1, a5, s1                  /* carry */
+    slli    s11, s5, 1                  /* 2 cross[8] */
+    srli    s10, s10, 31                /* bit 31 of cross[7] */
+    mul     s8, s2, a7                  /* lo a[4]*a[5] */
+    add     t4, t4, s1                  /* hi + carry: no overflow */
+    add     s7, s7, t4                  /* column 10 += hi */
+    sltu    t4, s7, t4                  /* carry */
+    add     s4, s4, t4                  /* column 11 += carry */
+    mulhu   s6, s2, a7                  /* hi a[4]*a[5] */
+    add     a5, a5, s8                  /* column 9 += lo */
+    sltu    s8, a5, s8                  /* carry */
+    or      s11, s11, s10
+    slli    t3, a5, 1                   /* 2 cross[9] */
+    mul     t1, a4, a1                  /* lo a[3]*a[7] */
+    add     s6, s6, s8                  /* hi + carry: no overflow */
+    add     s7, s7, s6                  /* column 10 += hi */
+    sltu    s6, s7, s6                  /* carry */
+    add     s4, s4, s6                  /* column 11 += carry */
+    mulhu   s1, a4, a1                  /* hi a[3]*a[7] */
+    add     s7, s7, t1                  /* column 10 += lo */
+    sltu    t1, s7, t1                  /* carry */
+    srli    s5, s5, 31                  /* bit 31 of cross[8] */
+    or      t3, t3, s5
+    mul     t4, s2, s9                  /* lo a[4]*a[6] */
+    add     s1, s1, t1                  /* hi + carry: no overflow */
+    add     s4, s4, s1                  /* column 11 += hi */
+    sltu    s1, s4, s1                  /* carry */
+    srli    a5, a5, 31                  /* bit 31 of cross[9] */
+    mulhu   s10, s2, s9                 /* hi a[4]*a[6] */
+    add     s7, s7, t4                  /* column 10 += lo */
+    sltu    t4, s7, t4                  /* carry */
+    slli    s8, s7, 1                   /* 2 cross[10] */
+    or      s8, s8, a5
+    mul     s6, s2, a1                  /* lo a[4]*a[7] */
+    add     s10, s10, t4                /* hi + carry: no overflow */
+    add     s4, s4, s10                 /* column 11 += hi */
+    sltu    s10, s4, s10                /* carry */
+    add     s1, s1, s10                 /* column 12 += carry */
+    mulhu   s5, s2, a1                  /* hi a[4]*a[7] */
+    add     s4, s4, s6                  /* column 11 += lo */
+    sltu    s6, s4, s6                  /* carry */
+    srli    s7, s7, 31                  /* bit 31 of cross[10] */
+    mul     t1, a7, s9                  /* lo a[5]*a[6] */
+    add     s5, s5, s6                  /* hi + carry: no overflow */
+    add     s1, s1, s5                  /* column 12 += hi */
+    sltu    s5, s1, s5                  /* carry */
+    mulhu   a5, a7, s9                  /* hi a[5]*a[6] */
+    add     s4, s4, t1                  /* column 11 += lo */
+    sltu    t1, s4, t1                  /* carry */
+    slli    t4, s4, 1                   /* 2 cross[11] */
+    or      t4, t4, s7
+    mul     s10, a7, a1                 /* lo a[5]*a[7] */
+    add     a5, a5, t1                  /* hi + carry: no overflow */
+    add     s1, s1, a5                  /* column 12 += hi */
+    sltu    a5, s1, a5                  /* carry */
+    add     s5, s5, a5                  /* column 13 += carry */
+    mulhu   s6, a7, a1                  /* hi a[5]*a[7] */
+    add     s1, s1, s10                 /* column 12 += lo */
+    sltu    s10, s1, s10                /* carry */
+    slli    s7, s1, 1                   /* 2 cross[12] */
+    srli    s4, s4, 31                  /* bit 31 of cross[11] */
+    mul     t1, s9, a1                  /* lo a[6]*a[7] */
+    add     s6, s6, s10                 /* hi + carry: no overflow */
+    add     s5, s5, s6                  /* column 13 += hi */
+    sltu    s6, s5, s6                  /* carry */
+    or      s7, s7, s4
+    mulhu   a5, s9, a1                  /* hi a[6]*a[7] */
+    add     s5, s5, t1                  /* column 13 += lo */
+    sltu    t1, s5, t1                  /* carry */
+    slli    s10, s5, 1                  /* 2 cross[13] */
+    srli    s1, s1, 31                  /* bit 31 of cross[12] */
+    mul     s4, a6, a6                  /* lo a[0]^2 */
+    add     a5, a5, t1                  /* hi + carry: no overflow */
+    add     s6, s6, a5                  /* column 14 += hi */
+    sltu    a5, s6, a5                  /* carry */
+    or      s10, s10, s1
+    mulhu   t1, a6, a6                  /* hi a[0]^2 */
+    slli    s1, s6, 1                   /* 2 cross[14] */
+    srli    s5, s5, 31                  /* bit 31 of cross[13] */
+    or      s1, s1, s5
+    slli    a5, a5, 1                   /* 2 cross[15] */
+    mul     a6, t6, t6                  /* lo a[1]^2 */
+    add     a2, a2, t1                  /* t[1] = 2 cross[1] + square word */
+    sltu    t1, a2, t1                  /* carry */
+    srli    s6, s6, 31                  /* bit 31 of cross[14] */
+    or      a5, a5, s6
+    mulhu   s5, t6, t6                  /* hi a[1]^2 */
+    add     a3, a3, a6                  /* t[2] = 2 cross[2] + square word */
+    sltu    a6, a3, a6                  /* carry */
+    add     a3, a3, t1                  /* + carry */
+    sltu    t1, a3, t1                  /* carry */
+    mul     s6, ra, ra                  /* lo a[2]^2 */
+    add     a6, a6, t1                  /* carries */
+    add     t5, t5, s5                  /* t[3] = 2 cross[3] + square word */
+    sltu    s5, t5, s5                  /* carry */
+    add     t5, t5, a6                  /* + carry */
+    mulhu   t6, ra, ra                  /* hi a[2]^2 */
+    sltu    a6, t5, a6                  /* carry */
+    add     s5, s5, a6                  /* carries */
+    add     t0, t0, s6                  /* t[4] = 2 cross[4] + square word */
+    sltu    s6, t0, s6                  /* carry */
+    mul     t1, a4, a4                  /* lo a[3]^2 */
+    add     t0, t0, s5                  /* + carry */
+    sltu    s5, t0, s5                  /* carry */
+    add     s6, s6, s5                  /* carries */
+    add     t2, t2, t6                  /* t[5] = 2 cross[5] + square word */
+    mulhu   ra, a4, a4                  /* hi a[3]^2 */
+    sltu    t6, t2, t6                  /* carry */
+    add     t2, t2, s6                  /* + carry */
+    sltu    s6, t2, s6                  /* carry */
+    add     t6, t6, s6                  /* carries */
+    mul     a6, s2, s2                  /* lo a[4]^2 */
+    add     s0, s0, t1                  /* t[6] = 2 cross[6] + square word */
+    sltu    t1, s0, t1                  /* carry */
+    add     s0, s0, t6                  /* + carry */
+    sltu    t6, s0, t6                  /* carry */
+    mulhu   s5, s2, s2                  /* hi a[4]^2 */
+    add     t1, t1, t6                  /* carries */
+    add     s3, s3, ra                  /* t[7] = 2 cross[7] + square word */
+    sltu    ra, s3, ra                  /* carry */
+    add     s3, s3, t1                  /* + carry */
+    mul     a4, a7, a7                  /* lo a[5]^2 */
+    sltu    t1, s3, t1                  /* carry */
+    add     ra, ra, t1                  /* carries */
+    add     s11, s11, a6                /* t[8] = 2 cross[8] + square word */
+    sltu    a6, s11, a6                 /* carry */
+    mulhu   s6, a7, a7                  /* hi a[5]^2 */
+    add     s11, s11, ra                /* + carry */
+    sltu    ra, s11, ra                 /* carry */
+    add     a6, a6, ra                  /* carries */
+    add     t3, t3, s5                  /* t[9] = 2 cross[9] + square word */
+    mul     s2, s9, s9                  /* lo a[6]^2 */
+    sltu    s5, t3, s5                  /* carry */
+    add     t3, t3, a6                  /* + carry */
+    sltu    a6, t3, a6                  /* carry */
+    add     s5, s5, a6                  /* carries */
+    mulhu   t6, s9, s9                  /* hi a[6]^2 */
+    add     s8, s8, a4                  /* t[10] = 2 cross[10] + square word */
     sltu    a4, s8, a4                  /* carry */
-    add     s8, s8, a2                  /* + carry */
-    mul     a3, a1, a1                  /* lo a[5]^2 */
-    sltu    a2, s8, a2                  /* carry */
-    add     a4, a4, a2                  /* carries */
-    add     a6, a6, t0                  /* t[8] = 2 cross[8] + square word */
-    sltu    t0, a6, t0                  /* carry */
-    mulhu   s6, a1, a1                  /* hi a[5]^2 */
-    add     a6, a6, a4                  /* + carry */
-    sltu    a4, a6, a4                  /* carry */
-    add     t0, t0, a4                  /* carries */
-    add     a5, a5, t1                  /* t[9] = 2 cross[9] + square word */
-    mul     s7, s0, s0                  /* lo a[6]^2 */
-    sltu    t1, a5, t1                  /* carry */
-    add     a5, a5, t0                  /* + carry */
-    sltu    t0, a5, t0                  /* carry */
-    add     t1, t1, t0                  /* carries */
-    mulhu   a2, s0, s0                  /* hi a[6]^2 */
-    add     a7, a7, a3                  /* t[10] = 2 cross[10] + square word */
-    sltu    a3, a7, a3                  /* carry */
-    add     a7, a7, t1                  /* + carry */
-    sltu    t1, a7, t1                  /* carry */
-    mul     a1, t6, t6                  /* lo a[7]^2 */
-    add     a3, a3, t1                  /* carries */
+    add     s8, s8, s5                  /* + carry */
+    sltu    s5, s8, s5                  /* carry */
+    mul     t1, a1, a1                  /* lo a[7]^2 */
+    add     a4, a4, s5                  /* carries */
     add     t4, t4, s6                  /* t[11] = 2 cross[11] + square word */
     sltu    s6, t4, s6                  /* carry */
-    add     t4, t4, a3                  /* + carry */
-    mulhu   a4, t6, t6                  /* hi a[7]^2 */
-    sltu    a3, t4, a3                  /* carry */
-    add     s6, s6, a3                  /* carries */
-    add     s5, s5, s7                  /* t[12] = 2 cross[12] + square word */
-    sltu    s7, s5, s7                  /* carry */
-    add     s5, s5, s6                  /* + carry */
-    sltu    s6, s5, s6                  /* carry */
-    add     s7, s7, s6                  /* carries */
-    slli    t0, ra, 1                   /* 2 cross[13] */
-    srli    s2, s2, 31                  /* bit 31 of cross[12] */
-    or      t0, t0, s2
-    add     t0, t0, a2                  /* t[13] = 2 cross[13] + square word */
-    sltu    a2, t0, a2                  /* carry */
-    add     t0, t0, s7                  /* + carry */
-    sltu    s7, t0, s7                  /* carry */
-    add     a2, a2, s7                  /* carries */
-    slli    s0, t2, 1                   /* 2 cross[14] */
-    srli    ra, ra, 31                  /* bit 31 of cross[13] */
-    or      s0, s0, ra
-    add     s0, s0, a1                  /* t[14] = 2 cross[14] + square word */
-    sltu    a1, s0, a1                  /* carry */
-    add     s0, s0, a2                  /* + carry */
-    sltu    a2, s0, a2                  /* carry */
-    add     a1, a1, a2                  /* carries */
-    slli    s1, s1, 1                   /* 2 cross[15] */
-    srli    t2, t2, 31                  /* bit 31 of cross[14] */
-    or      s1, s1, t2
-    add     s1, s1, a4                  /* t[15] = 2 cross[15] + square word */
-    add     s1, s1, a1                  /* + carry */
-    li      t1, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     t6, a5, t1                  /* lo 38 t[9] */
-    slli    a3, a6, 5                   /* t[8] << 5 */
-    slli    s6, a6, 2                   /* t[8] << 2 */
-    slli    s2, a6, 1                   /* t[8] << 1 */
-    add     a3, a3, s6                  /* lo 38 t[8] */
-    mulhu   a5, a5, t1                  /* hi 38 t[9] (< 38) */
-    sltu    s6, a3, s6                  /* carry */
-    add     a3, a3, s2
-    sltu    s2, a3, s2                  /* carry */
-    srli    s7, a6, 27                  /* t[8] >> 27 */
-    mul     ra, a7, t1                  /* lo 38 t[10] */
-    srli    a2, a6, 30                  /* t[8] >> 30 */
-    srli    a6, a6, 31                  /* t[8] >> 31 */
-    add     s7, s7, a2                  /* hi 38 t[8] */
-    add     s7, s7, a6
-    mulhu   a7, a7, t1                  /* hi 38 t[10] (< 38) */
-    add     s7, s7, s6
-    add     s7, s7, s2
-    add     s11, s11, a3                /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a3, s11, a3                 /* carry */
-    mul     t2, t4, t1                  /* lo 38 t[11] */
-    add     s3, s3, t6                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t6, s3, t6                  /* carry */
-    add     s7, s7, a3                  /* hi(prev) + carries */
-    add     s3, s3, s7                  /* u[1] += hi(prev) + carry */
-    mulhu   t4, t4, t1                  /* hi 38 t[11] (< 38) */
-    sltu    s7, s3, s7                  /* carry */
-    add     t6, t6, s7                  /* carries */
-    add     t3, t3, ra                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    ra, t3, ra                  /* carry */
-    mul     a4, s5, t1                  /* lo 38 t[12] */
-    add     a5, a5, t6                  /* hi(prev) + carries */
-    add     t3, t3, a5                  /* u[2] += hi(prev) + carry */
-    sltu    a5, t3, a5                  /* carry */
-    add     ra, ra, a5                  /* carries */
-    mulhu   s5, s5, t1                  /* hi 38 t[12] (< 38) */
-    add     s10, s10, t2                /* u[3] = t[3] + lo 38 t[11] */
-    sltu    t2, s10, t2                 /* carry */
-    add     a7, a7, ra                  /* hi(prev) + carries */
-    add     s10, s10, a7                /* u[3] += hi(prev) + carry */
-    mul     a1, t0, t1                  /* lo 38 t[13] */
-    sltu    a7, s10, a7                 /* carry */
-    add     t2, t2, a7                  /* carries */
-    add     s9, s9, a4                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    a4, s9, a4                  /* carry */
-    mulhu   t0, t0, t1                  /* hi 38 t[13] (< 38) */
-    add     t4, t4, t2                  /* hi(prev) + carries */
-    add     s9, s9, t4                  /* u[4] += hi(prev) + carry */
-    sltu    t4, s9, t4                  /* carry */
-    add     a4, a4, t4                  /* carries */
-    mul     a2, s0, t1                  /* lo 38 t[14] */
-    add     t5, t5, a1                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    a1, t5, a1                  /* carry */
-    add     s5, s5, a4                  /* hi(prev) + carries */
-    add     t5, t5, s5                  /* u[5] += hi(prev) + carry */
-    mulhu   s0, s0, t1                  /* hi 38 t[14] (< 38) */
-    sltu    s5, t5, s5                  /* carry */
-    add     a1, a1, s5                  /* carries */
-    add     s4, s4, a2                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    a2, s4, a2                  /* carry */
-    mul     a6, s1, t1                  /* lo 38 t[15] */
-    add     t0, t0, a1                  /* hi(prev) + carries */
-    add     s4, s4, t0                  /* u[6] += hi(prev) + carry */
-    sltu    t0, s4, t0                  /* carry */
-    add     a2, a2, t0                  /* carries */
-    mulhu   s1, s1, t1                  /* hi 38 t[15] (< 38) */
-    add     s8, s8, a6                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    a6, s8, a6                  /* carry */
-    add     s0, s0, a2                  /* hi(prev) + carries */
-    add     s8, s8, s0                  /* u[7] += hi(prev) + carry */
-    sltu    s0, s8, s0                  /* carry */
-    add     a6, a6, s0                  /* carries */
-    add     s1, s1, a6                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s6, s8, 31                  /* bit 255 */
-    slli    s1, s1, 1                   /* 2 T */
-    or      s1, s1, s6                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    s2, s1, 4                   /* 16 T' */
-    slli    a3, s1, 1                   /* 2 T' */
-    add     s2, s2, a3                  /* 18 T' */
-    add     s2, s2, s1                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s8, s8, 1                   /* clear bit 255 */
-    srli    s8, s8, 1
-    add     s11, s11, s2                /* r[0] = u[0] + carry */
-    sltu    s2, s11, s2                 /* carry */
-    sw      s11, 192(sp)                /* T[0] */
-    add     s3, s3, s2                  /* r[1] = u[1] + carry */
-    sltu    s2, s3, s2                  /* carry */
-    sw      s3, 196(sp)                 /* T[1] */
-    add     t3, t3, s2                  /* r[2] = u[2] + carry */
-    sltu    s2, t3, s2                  /* carry */
-    sw      t3, 200(sp)                 /* T[2] */
-    add     s10, s10, s2                /* r[3] = u[3] + carry */
+    add     t4, t4, a4                  /* + carry */
+    mulhu   a7, a1, a1                  /* hi a[7]^2 */
+    sltu    a4, t4, a4                  /* carry */
+    add     s6, s6, a4                  /* carries */
+    add     s7, s7, s2                  /* t[12] = 2 cross[12] + square word */
+    sltu    s2, s7, s2                  /* carry */
+    add     s7, s7, s6                  /* + carry */
+    sltu    s6, s7, s6                  /* carry */
+    add     s2, s2, s6                  /* carries */
+    add     s10, s10, t6                /* t[13] = 2 cross[13] + square word */
+    sltu    t6, s10, t6                 /* carry */
+    add     s10, s10, s2                /* + carry */
     sltu    s2, s10, s2                 /* carry */
-    sw      s10, 204(sp)                /* T[3] */
-    add     s9, s9, s2                  /* r[4] = u[4] + carry */
-    sltu    s2, s9, s2                  /* carry */
-    sw      s9, 208(sp)                 /* T[4] */
-    add     t5, t5, s2                  /* r[5] = u[5] + carry */
-    sltu    s2, t5, s2                  /* carry */
-    sw      t5, 212(sp)                 /* T[5] */
-    add     s4, s4, s2                  /* r[6] = u[6] + carry */
-    sltu    s2, s4, s2                  /* carry */
-    sw      s4, 216(sp)                 /* T[6] */
-    add     s8, s8, s2                  /* r[7] = u[7] + carry */
-    sw      s8, 220(sp)                 /* T[7] */
-    lw      s7, 192(sp)                 /* T[48] */
-    lw      t6, 0(a0)                   /* x1[0] */
-    lw      a5, 4(a0)                   /* x1[1] */
-    mul     ra, s7, t6                  /* lo a[0]*b[0] */
-    lw      a7, 196(sp)                 /* T[49] */
-    lw      t2, 8(a0)                   /* x1[2] */
-    lw      t4, 200(sp)                 /* T[50] */
-    lw      a4, 12(a0)                  /* x1[3] */
-    mulhu   s5, s7, t6                  /* hi a[0]*b[0] */
-    lw      a1, 204(sp)                 /* T[51] */
-    lw      t0, 16(a0)                  /* x1[4] */
-    mul     t1, s7, a5                  /* lo a[0]*b[1] */
-    mulhu   a2, s7, a5                  /* hi a[0]*b[1] */
-    add     s5, s5, t1                  /* column 1 += lo */
-    sltu    t1, s5, t1                  /* carry */
-    mul     s0, a7, t6                  /* lo a[1]*b[0] */
-    add     a2, a2, t1                  /* hi + carry: no overflow */
-    mulhu   a6, a7, t6                  /* hi a[1]*b[0] */
-    add     s5, s5, s0                  /* column 1 += lo */
-    sltu    s0, s5, s0                  /* carry */
-    lw      s6, 208(sp)                 /* T[52] */
-    mul     a3, s7, t2                  /* lo a[0]*b[2] */
-    add     a6, a6, s0                  /* hi + carry: no overflow */
-    add     a2, a2, a6                  /* column 2 += hi */
-    sltu    a6, a2, a6                  /* carry */
-    mulhu   s1, s7, t2                  /* hi a[0]*b[2] */
-    add     a2, a2, a3                  /* column 2 += lo */
-    sltu    a3, a2, a3                  /* carry */
-    lw      s11, 20(a0)                 /* x1[5] */
-    mul     s3, a7, a5                  /* lo a[1]*b[1] */
-    add     s1, s1, a3                  /* hi + carry: no overflow */
-    add     a6, a6, s1                  /* column 3 += hi */
-    sltu    s1, a6, s1                  /* carry */
-    mulhu   t3, a7, a5                  /* hi a[1]*b[1] */
-    add     a2, a2, s3                  /* column 2 += lo */
-    sltu    s3, a2, s3                  /* carry */
-    mul     s10, t4, t6                 /* lo a[2]*b[0] */
-    add     t3, t3, s3                  /* hi + carry: no overflow */
-    add     a6, a6, t3                  /* column 3 += hi */
-    sltu    t3, a6, t3                  /* carry */
-    add     s1, s1, t3                  /* column 4 += carry */
-    mulhu   s9, t4, t6                  /* hi a[2]*b[0] */
-    add     a2, a2, s10                 /* column 2 += lo */
-    sltu    s10, a2, s10                /* carry */
-    mul     t5, s7, a4                  /* lo a[0]*b[3] */
-    add     s9, s9, s10                 /* hi + carry: no overflow */
-    add     a6, a6, s9                  /* column 3 += hi */
-    sltu    s9, a6, s9                  /* carry */
-    add     s1, s1, s9                  /* column 4 += carry */
-    mulhu   s4, s7, a4                  /* hi a[0]*b[3] */
+    add     t6, t6, s2                  /* carries */
+    add     s1, s1, t1                  /* t[14] = 2 cross[14] + square word */
+    sltu    t1, s1, t1                  /* carry */
+    add     s1, s1, t6                  /* + carry */
+    sltu    t6, s1, t6                  /* carry */
+    add     t1, t1, t6                  /* carries */
+    add     a5, a5, a7                  /* t[15] = 2 cross[15] + square word */
+    add     a5, a5, t1                  /* + carry */
+    li      ra, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     a6, s11, ra                 /* lo 38 t[8] */
+    lw      s9, 64(sp)                  /* C[16] */
+    lw      s5, 32(sp)                  /* B[8] */
+    lw      a1, 36(sp)                  /* B[9] */
+    lw      a4, 68(sp)                  /* C[17] */
+    mulhu   s11, s11, ra                /* hi 38 t[8] (< 38) */
+    add     s4, s4, a6                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a6, s4, a6                  /* carry */
+    lw      s6, 40(sp)                  /* B[10] */
+    lw      s2, 72(sp)                  /* C[18] */
+    mul     t6, t3, ra                  /* lo 38 t[9] */
+    add     s11, s11, a6                /* hi(prev) + carries */
+    mulhu   t3, t3, ra                  /* hi 38 t[9] (< 38) */
+    add     a2, a2, t6                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t6, a2, t6                  /* carry */
+    add     a2, a2, s11                 /* u[1] += hi(prev) + carry */
+    sltu    s11, a2, s11                /* carry */
+    mul     a7, s8, ra                  /* lo 38 t[10] */
+    add     t6, t6, s11                 /* carries */
+    add     t3, t3, t6                  /* hi(prev) + carries */
+    lw      t1, 44(sp)                  /* B[11] */
+    mulhu   s8, s8, ra                  /* hi 38 t[10] (< 38) */
+    add     a3, a3, a7                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a7, a3, a7                  /* carry */
+    add     a3, a3, t3                  /* u[2] += hi(prev) + carry */
+    sltu    t3, a3, t3                  /* carry */
+    mul     a6, t4, ra                  /* lo 38 t[11] */
+    add     a7, a7, t3                  /* carries */
+    add     s8, s8, a7                  /* hi(prev) + carries */
+    mulhu   t4, t4, ra                  /* hi 38 t[11] (< 38) */
+    add     t5, t5, a6                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    a6, t5, a6                  /* carry */
+    add     t5, t5, s8                  /* u[3] += hi(prev) + carry */
+    sltu    s8, t5, s8                  /* carry */
+    mul     s11, s7, ra                 /* lo 38 t[12] */
+    add     a6, a6, s8                  /* carries */
+    add     t4, t4, a6                  /* hi(prev) + carries */
+    mulhu   s7, s7, ra                  /* hi 38 t[12] (< 38) */
+    add     t0, t0, s11                 /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s11, t0, s11                /* carry */
+    add     t0, t0, t4                  /* u[4] += hi(prev) + carry */
+    sltu    t4, t0, t4                  /* carry */
+    mul     t6, s10, ra                 /* lo 38 t[13] */
+    add     s11, s11, t4                /* carries */
+    add     s7, s7, s11                 /* hi(prev) + carries */
+    lw      t3, 76(sp)                  /* C[19] */
+    mulhu   s10, s10, ra                /* hi 38 t[13] (< 38) */
+    add     t2, t2, t6                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t6, t2, t6                  /* carry */
+    add     t2, t2, s7                  /* u[5] += hi(prev) + carry */
+    sltu    s7, t2, s7                  /* carry */
+    mul     a7, s1, ra                  /* lo 38 t[14] */
+    add     t6, t6, s7                  /* carries */
+    add     s10, s10, t6                /* hi(prev) + carries */
+    lw      s8, 48(sp)                  /* B[12] */
+    mulhu   s1, s1, ra                  /* hi 38 t[14] (< 38) */
+    add     s0, s0, a7                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    a7, s0, a7                  /* carry */
+    add     s0, s0, s10                 /* u[6] += hi(prev) + carry */
+    sltu    s10, s0, s10                /* carry */
+    mul     a6, a5, ra                  /* lo 38 t[15] */
+    add     a7, a7, s10                 /* carries */
+    add     s1, s1, a7                  /* hi(prev) + carries */
+    mulhu   a5, a5, ra                  /* hi 38 t[15] (< 38) */
+    add     s3, s3, a6                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    a6, s3, a6                  /* carry */
+    add     s3, s3, s1                  /* u[7] += hi(prev) + carry */
+    sltu    s1, s3, s1                  /* carry */
+    mul     t4, s9, s5                  /* lo a[0]*b[0] */
+    add     a6, a6, s1                  /* carries */
+    add     a5, a5, a6                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s11, s3, 31                 /* bit 255 */
+    slli    a5, a5, 1                   /* 2 T */
+    mulhu   s7, s9, s5                  /* hi a[0]*b[0] */
+    or      a5, a5, s11                 /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t6, a5, 4                   /* 16 T' */
+    slli    s10, a5, 1                  /* 2 T' */
+    add     t6, t6, s10                 /* 18 T' */
+    mul     a7, s9, a1                  /* lo a[0]*b[1] */
+    add     t6, t6, a5                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s3, s3, 1                   /* clear bit 255 */
+    srli    s3, s3, 1
+    add     s4, s4, t6                  /* r[0] = u[0] + carry */
+    mulhu   ra, s9, a1                  /* hi a[0]*b[1] */
+    sltu    t6, s4, t6                  /* carry */
+    sw      s4, 160(sp)                 /* BB[0] */
+    add     a2, a2, t6                  /* r[1] = u[1] + carry */
+    sltu    t6, a2, t6                  /* carry */
+    mul     s1, a4, s5                  /* lo a[1]*b[0] */
+    sw      a2, 164(sp)                 /* BB[1] */
+    add     a3, a3, t6                  /* r[2] = u[2] + carry */
+    sltu    t6, a3, t6                  /* carry */
+    sw      a3, 168(sp)                 /* BB[2] */
+    mulhu   a6, a4, s5                  /* hi a[1]*b[0] */
+    add     t5, t5, t6                  /* r[3] = u[3] + carry */
+    sltu    t6, t5, t6                  /* carry */
+    sw      t5, 172(sp)                 /* BB[3] */
+    add     t0, t0, t6                  /* r[4] = u[4] + carry */
+    mul     s11, s9, s6                 /* lo a[0]*b[2] */
+    sltu    t6, t0, t6                  /* carry */
+    sw      t0, 176(sp)                 /* BB[4] */
+    add     t2, t2, t6                  /* r[5] = u[5] + carry */
+    sltu    t6, t2, t6                  /* carry */
+    mulhu   s10, s9, s6                 /* hi a[0]*b[2] */
+    sw      t2, 180(sp)                 /* BB[5] */
+    add     s0, s0, t6                  /* r[6] = u[6] + carry */
+    sltu    t6, s0, t6                  /* carry */
+    sw      s0, 184(sp)                 /* BB[6] */
+    mul     a5, a4, a1                  /* lo a[1]*b[1] */
+    add     s3, s3, t6                  /* r[7] = u[7] + carry */
+    sw      s3, 188(sp)                 /* BB[7] */
+    add     s7, s7, a7                  /* column 1 += lo */
+    sltu    a7, s7, a7                  /* carry */
+    mulhu   s4, a4, a1                  /* hi a[1]*b[1] */
+    add     ra, ra, a7                  /* hi + carry: no overflow */
+    add     s7, s7, s1                  /* column 1 += lo */
+    sltu    s1, s7, s1                  /* carry */
+    add     a6, a6, s1                  /* hi + carry: no overflow */
+    mul     a2, s2, s5                  /* lo a[2]*b[0] */
+    add     ra, ra, a6                  /* column 2 += hi */
+    sltu    a6, ra, a6                  /* carry */
+    add     ra, ra, s11                 /* column 2 += lo */
+    sltu    s11, ra, s11                /* carry */
+    mulhu   a3, s2, s5                  /* hi a[2]*b[0] */
+    add     s10, s10, s11               /* hi + carry: no overflow */
+    add     a6, a6, s10                 /* column 3 += hi */
+    sltu    s10, a6, s10                /* carry */
+    add     ra, ra, a5                  /* column 2 += lo */
+    mul     t5, s9, t1                  /* lo a[0]*b[3] */
+    sltu    a5, ra, a5                  /* carry */
+    add     s4, s4, a5                  /* hi + carry: no overflow */
+    add     a6, a6, s4                  /* column 3 += hi */
+    sltu    s4, a6, s4                  /* carry */
+    mulhu   t0, s9, t1                  /* hi a[0]*b[3] */
+    add     s10, s10, s4                /* column 4 += carry */
+    add     ra, ra, a2                  /* column 2 += lo */
+    sltu    a2, ra, a2                  /* carry */
+    add     a3, a3, a2                  /* hi + carry: no overflow */
+    mul     t2, a4, s6                  /* lo a[1]*b[2] */
+    add     a6, a6, a3                  /* column 3 += hi */
+    sltu    a3, a6, a3                  /* carry */
+    add     s10, s10, a3                /* column 4 += carry */
     add     a6, a6, t5                  /* column 3 += lo */
+    mulhu   s0, a4, s6                  /* hi a[1]*b[2] */
     sltu    t5, a6, t5                  /* carry */
-    mul     s2, a7, t2                  /* lo a[1]*b[2] */
-    add     s4, s4, t5                  /* hi + carry: no overflow */
-    add     s1, s1, s4                  /* column 4 += hi */
+    add     t0, t0, t5                  /* hi + carry: no overflow */
+    add     s10, s10, t0                /* column 4 += hi */
+    sltu    t0, s10, t0                 /* carry */
+    mul     t6, s2, a1                  /* lo a[2]*b[1] */
+    add     a6, a6, t2                  /* column 3 += lo */
+    sltu    t2, a6, t2                  /* carry */
+    add     s0, s0, t2                  /* hi + carry: no overflow */
+    add     s10, s10, s0                /* column 4 += hi */
+    mulhu   s3, s2, a1                  /* hi a[2]*b[1] */
+    sltu    s0, s10, s0                 /* carry */
+    add     t0, t0, s0                  /* column 5 += carry */
+    add     a6, a6, t6                  /* column 3 += lo */
+    sltu    t6, a6, t6                  /* carry */
+    mul     a7, t3, s5                  /* lo a[3]*b[0] */
+    add     s3, s3, t6                  /* hi + carry: no overflow */
+    add     s10, s10, s3                /* column 4 += hi */
+    sltu    s3, s10, s3                 /* carry */
+    add     t0, t0, s3                  /* column 5 += carry */
+    mulhu   s1, t3, s5                  /* hi a[3]*b[0] */
+    add     a6, a6, a7                  /* column 3 += lo */
+    sltu    a7, a6, a7                  /* carry */
+    lw      s11, 80(sp)                 /* C[20] */
+    lw      a5, 52(sp)                  /* B[13] */
+    mul     s4, s9, s8                  /* lo a[0]*b[4] */
+    add     s1, s1, a7                  /* hi + carry: no overflow */
+    add     s10, s10, s1                /* column 4 += hi */
+    sltu    s1, s10, s1                 /* carry */
+    add     t0, t0, s1                  /* column 5 += carry */
+    mulhu   a2, s9, s8                  /* hi a[0]*b[4] */
+    add     s10, s10, s4                /* column 4 += lo */
+    sltu    s4, s10, s4                 /* carry */
+    lw      a3, 84(sp)                  /* C[21] */
+    lw      t5, 56(sp)                  /* B[14] */
+    mul     t2, a4, t1                  /* lo a[1]*b[3] */
+    add     a2, a2, s4                  /* hi + carry: no overflow */
+    add     t0, t0, a2                  /* column 5 += hi */
+    sltu    a2, t0, a2                  /* carry */
+    mulhu   s0, a4, t1                  /* hi a[1]*b[3] */
+    add     s10, s10, t2                /* column 4 += lo */
+    sltu    t2, s10, t2                 /* carry */
+    lw      t6, 88(sp)                  /* C[22] */
+    mul     s3, s2, s6                  /* lo a[2]*b[2] */
+    add     s0, s0, t2                  /* hi + carry: no overflow */
+    add     t0, t0, s0                  /* column 5 += hi */
+    sltu    s0, t0, s0                  /* carry */
+    add     a2, a2, s0                  /* column 6 += carry */
+    mulhu   a7, s2, s6                  /* hi a[2]*b[2] */
+    add     s10, s10, s3                /* column 4 += lo */
+    sltu    s3, s10, s3                 /* carry */
+    lw      s1, 60(sp)                  /* B[15] */
+    mul     s4, t3, a1                  /* lo a[3]*b[1] */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    add     t0, t0, a7                  /* column 5 += hi */
+    sltu    a7, t0, a7                  /* carry */
+    add     a2, a2, a7                  /* column 6 += carry */
+    mulhu   t2, t3, a1                  /* hi a[3]*b[1] */
+    add     s10, s10, s4                /* column 4 += lo */
+    sltu    s4, s10, s4                 /* carry */
+    mul     s0, s11, s5                 /* lo a[4]*b[0] */
+    add     t2, t2, s4                  /* hi + carry: no overflow */
+    add     t0, t0, t2                  /* column 5 += hi */
+    sltu    t2, t0, t2                  /* carry */
+    add     a2, a2, t2                  /* column 6 += carry */
+    mulhu   s3, s11, s5                 /* hi a[4]*b[0] */
+    add     s10, s10, s0                /* column 4 += lo */
+    sltu    s0, s10, s0                 /* carry */
+    mul     a7, s9, a5                  /* lo a[0]*b[5] */
+    add     s3, s3, s0                  /* hi + carry: no overflow */
+    add     t0, t0, s3                  /* column 5 += hi */
+    sltu    s3, t0, s3                  /* carry */
+    add     a2, a2, s3                  /* column 6 += carry */
+    mulhu   s4, s9, a5                  /* hi a[0]*b[5] */
+    add     t0, t0, a7                  /* column 5 += lo */
+    sltu    a7, t0, a7                  /* carry */
+    mul     t2, a4, s8                  /* lo a[1]*b[4] */
+    add     s4, s4, a7                  /* hi + carry: no overflow */
+    add     a2, a2, s4                  /* column 6 += hi */
+    sltu    s4, a2, s4                  /* carry */
+    mulhu   s0, a4, s8                  /* hi a[1]*b[4] */
+    add     t0, t0, t2                  /* column 5 += lo */
+    sltu    t2, t0, t2                  /* carry */
+    mul     s3, s2, t1                  /* lo a[2]*b[3] */
+    add     s0, s0, t2                  /* hi + carry: no overflow */
+    add     a2, a2, s0                  /* column 6 += hi */
+    sltu    s0, a2, s0                  /* carry */
+    add     s4, s4, s0                  /* column 7 += carry */
+    mulhu   a7, s2, t1                  /* hi a[2]*b[3] */
+    add     t0, t0, s3                  /* column 5 += lo */
+    sltu    s3, t0, s3                  /* carry */
+    mul     t2, t3, s6                  /* lo a[3]*b[2] */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    add     a2, a2, a7                  /* column 6 += hi */
+    sltu    a7, a2, a7                  /* carry */
+    add     s4, s4, a7                  /* column 7 += carry */
+    mulhu   s0, t3, s6                  /* hi a[3]*b[2] */
+    add     t0, t0, t2                  /* column 5 += lo */
+    sltu    t2, t0, t2                  /* carry */
+    mul     s3, s11, a1                 /* lo a[4]*b[1] */
+    add     s0, s0, t2                  /* hi + carry: no overflow */
+    add     a2, a2, s0                  /* column 6 += hi */
+    sltu    s0, a2, s0                  /* carry */
+    add     s4, s4, s0                  /* column 7 += carry */
+    mulhu   a7, s11, a1                 /* hi a[4]*b[1] */
+    add     t0, t0, s3                  /* column 5 += lo */
+    sltu    s3, t0, s3                  /* carry */
+    lw      t2, 92(sp)                  /* C[23] */
+    mul     s0, a3, s5                  /* lo a[5]*b[0] */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    add     a2, a2, a7                  /* column 6 += hi */
+    sltu    a7, a2, a7                  /* carry */
+    add     s4, s4, a7                  /* column 7 += carry */
+    mulhu   s3, a3, s5                  /* hi a[5]*b[0] */
+    add     t0, t0, s0                  /* column 5 += lo */
+    sltu    s0, t0, s0                  /* carry */
+    mul     a7, s9, t5                  /* lo a[0]*b[6] */
+    add     s3, s3, s0                  /* hi + carry: no overflow */
+    add     a2, a2, s3                  /* column 6 += hi */
+    sltu    s3, a2, s3                  /* carry */
+    add     s4, s4, s3                  /* column 7 += carry */
+    mulhu   s0, s9, t5                  /* hi a[0]*b[6] */
+    add     a2, a2, a7                  /* column 6 += lo */
+    sltu    a7, a2, a7                  /* carry */
+    mul     s3, a4, a5                  /* lo a[1]*b[5] */
+    add     s0, s0, a7                  /* hi + carry: no overflow */
+    add     s4, s4, s0                  /* column 7 += hi */
+    sltu    s0, s4, s0                  /* carry */
+    mulhu   a7, a4, a5                  /* hi a[1]*b[5] */
+    add     a2, a2, s3                  /* column 6 += lo */
+    sltu    s3, a2, s3                  /* carry */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    mul     s3, s2, s8                  /* lo a[2]*b[4] */
+    add     s4, s4, a7                  /* column 7 += hi */
+    sltu    a7, s4, a7                  /* carry */
+    add     s0, s0, a7                  /* column 8 += carry */
+    mulhu   a7, s2, s8                  /* hi a[2]*b[4] */
+    add     a2, a2, s3                  /* column 6 += lo */
+    sltu    s3, a2, s3                  /* carry */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    mul     s3, t3, t1                  /* lo a[3]*b[3] */
+    add     s4, s4, a7                  /* column 7 += hi */
+    sltu    a7, s4, a7                  /* carry */
+    add     s0, s0, a7                  /* column 8 += carry */
+    mulhu   a7, t3, t1                  /* hi a[3]*b[3] */
+    add     a2, a2, s3                  /* column 6 += lo */
+    sltu    s3, a2, s3                  /* carry */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    mul     s3, s11, s6                 /* lo a[4]*b[2] */
+    add     s4, s4, a7                  /* column 7 += hi */
+    sltu    a7, s4, a7                  /* carry */
+    add     s0, s0, a7                  /* column 8 += carry */
+    mulhu   a7, s11, s6                 /* hi a[4]*b[2] */
+    add     a2, a2, s3                  /* column 6 += lo */
+    sltu    s3, a2, s3                  /* carry */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    mul     s3, a3, a1                  /* lo a[5]*b[1] */
+    add     s4, s4, a7                  /* column 7 += hi */
+    sltu    a7, s4, a7                  /* carry */
+    add     s0, s0, a7                  /* column 8 += carry */
+    mulhu   a7, a3, a1                  /* hi a[5]*b[1] */
+    add     a2, a2, s3                  /* column 6 += lo */
+    sltu    s3, a2, s3                  /* carry */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    mul     s3, t6, s5                  /* lo a[6]*b[0] */
+    add     s4, s4, a7                  /* column 7 += hi */
+    sltu    a7, s4, a7                  /* carry */
+    add     s0, s0, a7                  /* column 8 += carry */
+    mulhu   a7, t6, s5                  /* hi a[6]*b[0] */
+    add     a2, a2, s3                  /* column 6 += lo */
+    sltu    s3, a2, s3                  /* carry */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    mul     s3, s9, s1                  /* lo a[0]*b[7] */
+    add     s4, s4, a7                  /* column 7 += hi */
+    sltu    a7, s4, a7                  /* carry */
+    add     s0, s0, a7                  /* column 8 += carry */
+    mulhu   s9, s9, s1                  /* hi a[0]*b[7] */
+    add     s4, s4, s3                  /* column 7 += lo */
+    sltu    s3, s4, s3                  /* carry */
+    mul     a7, a4, t5                  /* lo a[1]*b[6] */
+    add     s9, s9, s3                  /* hi + carry: no overflow */
+    add     s0, s0, s9                  /* column 8 += hi */
+    sltu    s9, s0, s9                  /* carry */
+    mulhu   s3, a4, t5                  /* hi a[1]*b[6] */
+    add     s4, s4, a7                  /* column 7 += lo */
+    sltu    a7, s4, a7                  /* carry */
+    add     s3, s3, a7                  /* hi + carry: no overflow */
+    mul     a7, s2, a5                  /* lo a[2]*b[5] */
+    add     s0, s0, s3                  /* column 8 += hi */
+    sltu    s3, s0, s3                  /* carry */
+    add     s9, s9, s3                  /* column 9 += carry */
+    mulhu   s3, s2, a5                  /* hi a[2]*b[5] */
+    add     s4, s4, a7                  /* column 7 += lo */
+    sltu    a7, s4, a7                  /* carry */
+    add     s3, s3, a7                  /* hi + carry: no overflow */
+    mul     a7, t3, s8                  /* lo a[3]*b[4] */
+    add     s0, s0, s3                  /* column 8 += hi */
+    sltu    s3, s0, s3                  /* carry */
+    add     s9, s9, s3                  /* column 9 += carry */
+    mulhu   s3, t3, s8                  /* hi a[3]*b[4] */
+    add     s4, s4, a7                  /* column 7 += lo */
+    sltu    a7, s4, a7                  /* carry */
+    add     s3, s3, a7                  /* hi + carry: no overflow */
+    mul     a7, s11, t1                 /* lo a[4]*b[3] */
+    add     s0, s0, s3                  /* column 8 += hi */
+    sltu    s3, s0, s3                  /* carry */
+    add     s9, s9, s3                  /* column 9 += carry */
+    mulhu   s3, s11, t1                 /* hi a[4]*b[3] */
+    add     s4, s4, a7                  /* column 7 += lo */
+    sltu    a7, s4, a7                  /* carry */
+    add     s3, s3, a7                  /* hi + carry: no overflow */
+    mul     a7, a3, s6                  /* lo a[5]*b[2] */
+    add     s0, s0, s3                  /* column 8 += hi */
+    sltu    s3, s0, s3                  /* carry */
+    add     s9, s9, s3                  /* column 9 += carry */
+    mulhu   s3, a3, s6                  /* hi a[5]*b[2] */
+    add     s4, s4, a7                  /* column 7 += lo */
+    sltu    a7, s4, a7                  /* carry */
+    add     s3, s3, a7                  /* hi + carry: no overflow */
+    mul     a7, t6, a1                  /* lo a[6]*b[1] */
+    add     s0, s0, s3                  /* column 8 += hi */
+    sltu    s3, s0, s3                  /* carry */
+    add     s9, s9, s3                  /* column 9 += carry */
+    mulhu   s3, t6, a1                  /* hi a[6]*b[1] */
+    add     s4, s4, a7                  /* column 7 += lo */
+    sltu    a7, s4, a7                  /* carry */
+    add     s3, s3, a7                  /* hi + carry: no overflow */
+    mul     a7, t2, s5                  /* lo a[7]*b[0] */
+    add     s0, s0, s3                  /* column 8 += hi */
+    sltu    s3, s0, s3                  /* carry */
+    add     s9, s9, s3                  /* column 9 += carry */
+    mulhu   s5, t2, s5                  /* hi a[7]*b[0] */
+    add     s4, s4, a7                  /* column 7 += lo */
+    sltu    a7, s4, a7                  /* carry */
+    mul     s3, a4, s1                  /* lo a[1]*b[7] */
+    add     s5, s5, a7                  /* hi + carry: no overflow */
+    add     s0, s0, s5                  /* column 8 += hi */
+    sltu    s5, s0, s5                  /* carry */
+    add     s9, s9, s5                  /* column 9 += carry */
+    mulhu   a4, a4, s1                  /* hi a[1]*b[7] */
+    add     s0, s0, s3                  /* column 8 += lo */
+    sltu    s3, s0, s3                  /* carry */
+    mul     a7, s2, t5                  /* lo a[2]*b[6] */
+    add     a4, a4, s3                  /* hi + carry: no overflow */
+    add     s9, s9, a4                  /* column 9 += hi */
+    sltu    a4, s9, a4                  /* carry */
+    mulhu   s5, s2, t5                  /* hi a[2]*b[6] */
+    add     s0, s0, a7                  /* column 8 += lo */
+    sltu    a7, s0, a7                  /* carry */
+    mul     s3, t3, a5                  /* lo a[3]*b[5] */
+    add     s5, s5, a7                  /* hi + carry: no overflow */
+    add     s9, s9, s5                  /* column 9 += hi */
+    sltu    s5, s9, s5                  /* carry */
+    add     a4, a4, s5                  /* column 10 += carry */
+    mulhu   a7, t3, a5                  /* hi a[3]*b[5] */
+    add     s0, s0, s3                  /* column 8 += lo */
+    sltu    s3, s0, s3                  /* carry */
+    mul     s5, s11, s8                 /* lo a[4]*b[4] */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    add     s9, s9, a7                  /* column 9 += hi */
+    sltu    a7, s9, a7                  /* carry */
+    add     a4, a4, a7                  /* column 10 += carry */
+    mulhu   s3, s11, s8                 /* hi a[4]*b[4] */
+    add     s0, s0, s5                  /* column 8 += lo */
+    sltu    s5, s0, s5                  /* carry */
+    mul     a7, a3, t1                  /* lo a[5]*b[3] */
+    add     s3, s3, s5                  /* hi + carry: no overflow */
+    add     s9, s9, s3                  /* column 9 += hi */
+    sltu    s3, s9, s3                  /* carry */
+    add     a4, a4, s3                  /* column 10 += carry */
+    mulhu   s5, a3, t1                  /* hi a[5]*b[3] */
+    add     s0, s0, a7                  /* column 8 += lo */
+    sltu    a7, s0, a7                  /* carry */
+    mul     s3, t6, s6                  /* lo a[6]*b[2] */
+    add     s5, s5, a7                  /* hi + carry: no overflow */
+    add     s9, s9, s5                  /* column 9 += hi */
+    sltu    s5, s9, s5                  /* carry */
+    add     a4, a4, s5                  /* column 10 += carry */
+    mulhu   a7, t6, s6                  /* hi a[6]*b[2] */
+    add     s0, s0, s3                  /* column 8 += lo */
+    sltu    s3, s0, s3                  /* carry */
+    mul     s5, t2, a1                  /* lo a[7]*b[1] */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    add     s9, s9, a7                  /* column 9 += hi */
+    sltu    a7, s9, a7                  /* carry */
+    add     a4, a4, a7                  /* column 10 += carry */
+    mulhu   a1, t2, a1                  /* hi a[7]*b[1] */
+    add     s0, s0, s5                  /* column 8 += lo */
+    sltu    s5, s0, s5                  /* carry */
+    mul     s3, s2, s1                  /* lo a[2]*b[7] */
+    add     a1, a1, s5                  /* hi + carry: no overflow */
+    add     s9, s9, a1                  /* column 9 += hi */
+    sltu    a1, s9, a1                  /* carry */
+    add     a4, a4, a1                  /* column 10 += carry */
+    mulhu   s2, s2, s1                  /* hi a[2]*b[7] */
+    add     s9, s9, s3                  /* column 9 += lo */
+    sltu    s3, s9, s3                  /* carry */
+    mul     a7, t3, t5                  /* lo a[3]*b[6] */
+    add     s2, s2, s3                  /* hi + carry: no overflow */
+    add     a4, a4, s2                  /* column 10 += hi */
+    sltu    s2, a4, s2                  /* carry */
+    mulhu   s5, t3, t5                  /* hi a[3]*b[6] */
+    add     s9, s9, a7                  /* column 9 += lo */
+    sltu    a7, s9, a7                  /* carry */
+    mul     a1, s11, a5                 /* lo a[4]*b[5] */
+    add     s5, s5, a7                  /* hi + carry: no overflow */
+    add     a4, a4, s5                  /* column 10 += hi */
+    sltu    s5, a4, s5                  /* carry */
+    add     s2, s2, s5                  /* column 11 += carry */
+    mulhu   s3, s11, a5                 /* hi a[4]*b[5] */
+    add     s9, s9, a1                  /* column 9 += lo */
+    sltu    a1, s9, a1                  /* carry */
+    mul     a7, a3, s8                  /* lo a[5]*b[4] */
+    add     s3, s3, a1                  /* hi + carry: no overflow */
+    add     a4, a4, s3                  /* column 10 += hi */
+    sltu    s3, a4, s3                  /* carry */
+    add     s2, s2, s3                  /* column 11 += carry */
+    mulhu   s5, a3, s8                  /* hi a[5]*b[4] */
+    add     s9, s9, a7                  /* column 9 += lo */
+    sltu    a7, s9, a7                  /* carry */
+    mul     a1, t6, t1                  /* lo a[6]*b[3] */
+    add     s5, s5, a7                  /* hi + carry: no overflow */
+    add     a4, a4, s5                  /* column 10 += hi */
+    sltu    s5, a4, s5                  /* carry */
+    add     s2, s2, s5                  /* column 11 += carry */
+    mulhu   s3, t6, t1                  /* hi a[6]*b[3] */
+    add     s9, s9, a1                  /* column 9 += lo */
+    sltu    a1, s9, a1                  /* carry */
+    li      a7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s5, t2, s6                  /* lo a[7]*b[2] */
+    add     s3, s3, a1                  /* hi + carry: no overflow */
+    add     a4, a4, s3                  /* column 10 += hi */
+    sltu    s3, a4, s3                  /* carry */
+    add     s2, s2, s3                  /* column 11 += carry */
+    mulhu   s6, t2, s6                  /* hi a[7]*b[2] */
+    add     s9, s9, s5                  /* column 9 += lo */
+    sltu    s5, s9, s5                  /* carry */
+    mul     a1, t3, s1                  /* lo a[3]*b[7] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     a4, a4, s6                  /* column 10 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    add     s2, s2, s6                  /* column 11 += carry */
+    mulhu   t3, t3, s1                  /* hi a[3]*b[7] */
+    add     a4, a4, a1                  /* column 10 += lo */
+    sltu    a1, a4, a1                  /* carry */
+    mul     s3, s11, t5                 /* lo a[4]*b[6] */
+    add     t3, t3, a1                  /* hi + carry: no overflow */
+    add     s2, s2, t3                  /* column 11 += hi */
+    sltu    t3, s2, t3                  /* carry */
+    mulhu   s5, s11, t5                 /* hi a[4]*b[6] */
+    add     a4, a4, s3                  /* column 10 += lo */
+    sltu    s3, a4, s3                  /* carry */
+    mul     s6, a3, a5                  /* lo a[5]*b[5] */
+    add     s5, s5, s3                  /* hi + carry: no overflow */
+    add     s2, s2, s5                  /* column 11 += hi */
+    sltu    s5, s2, s5                  /* carry */
+    add     t3, t3, s5                  /* column 12 += carry */
+    mulhu   a1, a3, a5                  /* hi a[5]*b[5] */
+    add     a4, a4, s6                  /* column 10 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    mul     s3, t6, s8                  /* lo a[6]*b[4] */
+    add     a1, a1, s6                  /* hi + carry: no overflow */
+    add     s2, s2, a1                  /* column 11 += hi */
+    sltu    a1, s2, a1                  /* carry */
+    add     t3, t3, a1                  /* column 12 += carry */
+    mulhu   s5, t6, s8                  /* hi a[6]*b[4] */
+    add     a4, a4, s3                  /* column 10 += lo */
+    sltu    s3, a4, s3                  /* carry */
+    mul     s6, t2, t1                  /* lo a[7]*b[3] */
+    add     s5, s5, s3                  /* hi + carry: no overflow */
+    add     s2, s2, s5                  /* column 11 += hi */
+    sltu    s5, s2, s5                  /* carry */
+    add     t3, t3, s5                  /* column 12 += carry */
+    mulhu   t1, t2, t1                  /* hi a[7]*b[3] */
+    add     a4, a4, s6                  /* column 10 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    mul     a1, s11, s1                 /* lo a[4]*b[7] */
+    add     t1, t1, s6                  /* hi + carry: no overflow */
+    add     s2, s2, t1                  /* column 11 += hi */
+    sltu    t1, s2, t1                  /* carry */
+    add     t3, t3, t1                  /* column 12 += carry */
+    mulhu   s11, s11, s1                /* hi a[4]*b[7] */
+    add     s2, s2, a1                  /* column 11 += lo */
+    sltu    a1, s2, a1                  /* carry */
+    mul     s3, a3, t5                  /* lo a[5]*b[6] */
+    add     s11, s11, a1                /* hi + carry: no overflow */
+    add     t3, t3, s11                 /* column 12 += hi */
+    sltu    s11, t3, s11                /* carry */
+    mulhu   s5, a3, t5                  /* hi a[5]*b[6] */
+    add     s2, s2, s3                  /* column 11 += lo */
+    sltu    s3, s2, s3                  /* carry */
+    mul     s6, t6, a5                  /* lo a[6]*b[5] */
+    add     s5, s5, s3                  /* hi + carry: no overflow */
+    add     t3, t3, s5                  /* column 12 += hi */
+    sltu    s5, t3, s5                  /* carry */
+    add     s11, s11, s5                /* column 13 += carry */
+    mulhu   t1, t6, a5                  /* hi a[6]*b[5] */
+    add     s2, s2, s6                  /* column 11 += lo */
+    sltu    s6, s2, s6                  /* carry */
+    mul     a1, t2, s8                  /* lo a[7]*b[4] */
+    add     t1, t1, s6                  /* hi + carry: no overflow */
+    add     t3, t3, t1                  /* column 12 += hi */
+    sltu    t1, t3, t1                  /* carry */
+    add     s11, s11, t1                /* column 13 += carry */
+    mulhu   s8, t2, s8                  /* hi a[7]*b[4] */
+    add     s2, s2, a1                  /* column 11 += lo */
+    sltu    a1, s2, a1                  /* carry */
+    mul     s3, a3, s1                  /* lo a[5]*b[7] */
+    add     s8, s8, a1                  /* hi + carry: no overflow */
+    add     t3, t3, s8                  /* column 12 += hi */
+    sltu    s8, t3, s8                  /* carry */
+    add     s11, s11, s8                /* column 13 += carry */
+    mulhu   a3, a3, s1                  /* hi a[5]*b[7] */
+    add     t3, t3, s3                  /* column 12 += lo */
+    sltu    s3, t3, s3                  /* carry */
+    mul     s5, t6, t5                  /* lo a[6]*b[6] */
+    add     a3, a3, s3                  /* hi + carry: no overflow */
+    add     s11, s11, a3                /* column 13 += hi */
+    sltu    a3, s11, a3                 /* carry */
+    mulhu   s6, t6, t5                  /* hi a[6]*b[6] */
+    add     t3, t3, s5                  /* column 12 += lo */
+    sltu    s5, t3, s5                  /* carry */
+    li      t1, -2147483648             /* 2^31 */
+    mul     a1, t2, a5                  /* lo a[7]*b[5] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     s11, s11, s6                /* column 13 += hi */
+    sltu    s6, s11, s6                 /* carry */
+    add     a3, a3, s6                  /* column 14 += carry */
+    mulhu   a5, t2, a5                  /* hi a[7]*b[5] */
+    add     t3, t3, a1                  /* column 12 += lo */
+    sltu    a1, t3, a1                  /* carry */
+    lw      s8, 156(sp)                 /* AA[39] */
+    lw      s3, 188(sp)                 /* BB[47] */
+    mul     s5, t6, s1                  /* lo a[6]*b[7] */
+    add     a5, a5, a1                  /* hi + carry: no overflow */
+    add     s11, s11, a5                /* column 13 += hi */
+    sltu    a5, s11, a5                 /* carry */
+    add     a3, a3, a5                  /* column 14 += carry */
+    mulhu   t6, t6, s1                  /* hi a[6]*b[7] */
+    add     s11, s11, s5                /* column 13 += lo */
+    sltu    s5, s11, s5                 /* carry */
+    sub     s6, s8, s3                  /* E: a7 - b7 first */
+    sltu    s8, s8, s3                  /* a7 < b7 */
+    mul     a1, t2, t5                  /* lo a[7]*b[6] */
+    add     t6, t6, s5                  /* hi + carry: no overflow */
+    add     a3, a3, t6                  /* column 14 += hi */
+    sltu    t6, a3, t6                  /* carry */
+    srli    a5, s6, 31
+    mulhu   t5, t2, t5                  /* hi a[7]*b[6] */
+    add     s11, s11, a1                /* column 13 += lo */
+    sltu    a1, s11, a1                 /* carry */
+    xori    a5, a5, 1
+    slli    s8, s8, 1
+    mul     s3, t2, s1                  /* lo a[7]*b[7] */
+    add     t5, t5, a1                  /* hi + carry: no overflow */
+    add     a3, a3, t5                  /* column 14 += hi */
+    sltu    t5, a3, t5                  /* carry */
+    add     t6, t6, t5                  /* column 15 += carry */
+    mulhu   t2, t2, s1                  /* hi a[7]*b[7] */
+    add     a3, a3, s3                  /* column 14 += lo */
+    sltu    s3, a3, s3                  /* carry */
+    add     a5, a5, s8                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    slli    s5, a5, 4
+    mul     a1, s0, a7                  /* lo 38 t[8] */
+    add     t2, t2, s3                  /* hi + carry: no overflow */
+    add     t6, t6, t2                  /* column 15 += hi */
+    slli    t5, a5, 1
+    add     s5, s5, t5
+    mulhu   s0, s0, a7                  /* hi 38 t[8] (< 38) */
+    add     t4, t4, a1                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a1, t4, a1                  /* carry */
+    add     s5, s5, a5                  /* 19 g */
+    lw      s1, 128(sp)                 /* AA[32] */
+    mul     s8, s9, a7                  /* lo 38 t[9] */
+    add     s0, s0, a1                  /* hi(prev) + carries */
+    lw      s3, 160(sp)                 /* BB[40] */
+    lw      t2, 132(sp)                 /* AA[33] */
+    sltu    t5, s1, s3                  /* borrow */
+    mulhu   s9, s9, a7                  /* hi 38 t[9] (< 38) */
+    add     s7, s7, s8                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s8, s7, s8                  /* carry */
+    add     s7, s7, s0                  /* u[1] += hi(prev) + carry */
+    sltu    s0, s7, s0                  /* carry */
+    mul     a5, a4, a7                  /* lo 38 t[10] */
+    add     s8, s8, s0                  /* carries */
+    add     s9, s9, s8                  /* hi(prev) + carries */
+    sub     s1, s1, s3                  /* E[0] = a - b */
+    sltu    a1, s1, s5                  /* borrow */
+    mulhu   a4, a4, a7                  /* hi 38 t[10] (< 38) */
+    add     ra, ra, a5                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a5, ra, a5                  /* carry */
+    add     ra, ra, s9                  /* u[2] += hi(prev) + carry */
+    sltu    s9, ra, s9                  /* carry */
+    mul     s0, s2, a7                  /* lo 38 t[11] */
+    add     a5, a5, s9                  /* carries */
+    add     a4, a4, a5                  /* hi(prev) + carries */
+    sub     s1, s1, s5                  /* - borrow (19 g at word 0) */
+    add     t5, t5, a1                  /* borrows (0..2: word 0 takes up to 57) */
+    mulhu   s2, s2, a7                  /* hi 38 t[11] (< 38) */
+    add     a6, a6, s0                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s0, a6, s0                  /* carry */
+    add     a6, a6, a4                  /* u[3] += hi(prev) + carry */
+    sltu    a4, a6, a4                  /* carry */
+    mul     s8, t3, a7                  /* lo 38 t[12] */
+    add     s0, s0, a4                  /* carries */
+    add     s2, s2, s0                  /* hi(prev) + carries */
+    sw      s1, 96(sp)                  /* E[0] */
+    lw      s3, 164(sp)                 /* BB[41] */
+    mulhu   t3, t3, a7                  /* hi 38 t[12] (< 38) */
+    add     s10, s10, s8                /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s8, s10, s8                 /* carry */
+    add     s10, s10, s2                /* u[4] += hi(prev) + carry */
+    sltu    s2, s10, s2                 /* carry */
+    mul     s9, s11, a7                 /* lo 38 t[13] */
+    add     s8, s8, s2                  /* carries */
+    add     t3, t3, s8                  /* hi(prev) + carries */
+    sltu    a5, t2, s3                  /* borrow */
+    sub     t2, t2, s3                  /* E[1] = a - b */
+    mulhu   s11, s11, a7                /* hi 38 t[13] (< 38) */
+    add     t0, t0, s9                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s9, t0, s9                  /* carry */
+    add     t0, t0, t3                  /* u[5] += hi(prev) + carry */
+    sltu    t3, t0, t3                  /* carry */
+    mul     s5, a3, a7                  /* lo 38 t[14] */
+    add     s9, s9, t3                  /* carries */
+    add     s11, s11, s9                /* hi(prev) + carries */
+    sltu    a1, t2, t5                  /* borrow */
+    sub     t2, t2, t5                  /* - borrow (19 g at word 0) */
+    mulhu   a3, a3, a7                  /* hi 38 t[14] (< 38) */
+    add     a2, a2, s5                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s5, a2, s5                  /* carry */
+    add     a2, a2, s11                 /* u[6] += hi(prev) + carry */
+    sltu    s11, a2, s11                /* carry */
+    mul     a4, t6, a7                  /* lo 38 t[15] */
+    add     s5, s5, s11                 /* carries */
+    add     a3, a3, s5                  /* hi(prev) + carries */
+    add     a5, a5, a1                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t2, 100(sp)                 /* E[1] */
+    mulhu   t6, t6, a7                  /* hi 38 t[15] (< 38) */
+    add     s4, s4, a4                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    a4, s4, a4                  /* carry */
+    add     s4, s4, a3                  /* u[7] += hi(prev) + carry */
+    sltu    a3, s4, a3                  /* carry */
+    add     a4, a4, a3                  /* carries */
+    add     t6, t6, a4                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s0, s4, 31                  /* bit 255 */
+    slli    t6, t6, 1                   /* 2 T */
+    or      t6, t6, s0                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s1, t6, 4                   /* 16 T' */
+    slli    s2, t6, 1                   /* 2 T' */
+    add     s1, s1, s2                  /* 18 T' */
+    add     s1, s1, t6                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s4, s4, 1                   /* clear bit 255 */
+    srli    s4, s4, 1
+    add     t4, t4, s1                  /* r[0] = u[0] + carry */
+    sltu    s1, t4, s1                  /* carry */
+    sw      t4, 224(sp)                 /* CB[0] */
+    add     s7, s7, s1                  /* r[1] = u[1] + carry */
+    sltu    s1, s7, s1                  /* carry */
+    sw      s7, 228(sp)                 /* CB[1] */
+    add     ra, ra, s1                  /* r[2] = u[2] + carry */
+    sltu    s1, ra, s1                  /* carry */
+    sw      ra, 232(sp)                 /* CB[2] */
+    add     a6, a6, s1                  /* r[3] = u[3] + carry */
+    sltu    s1, a6, s1                  /* carry */
+    sw      a6, 236(sp)                 /* CB[3] */
+    add     s10, s10, s1                /* r[4] = u[4] + carry */
+    sltu    s1, s10, s1                 /* carry */
+    sw      s10, 240(sp)                /* CB[4] */
+    add     t0, t0, s1                  /* r[5] = u[5] + carry */
+    sltu    s1, t0, s1                  /* carry */
+    sw      t0, 244(sp)                 /* CB[5] */
+    add     a2, a2, s1                  /* r[6] = u[6] + carry */
+    sltu    s1, a2, s1                  /* carry */
+    sw      a2, 248(sp)                 /* CB[6] */
+    add     s4, s4, s1                  /* r[7] = u[7] + carry */
+    sw      s4, 252(sp)                 /* CB[7] */
+    lw      s8, 136(sp)                 /* AA[34] */
+    lw      s3, 168(sp)                 /* BB[42] */
+    lw      t3, 140(sp)                 /* AA[35] */
+    sltu    s9, s8, s3                  /* borrow */
+    sub     s8, s8, s3                  /* E[2] = a - b */
+    sltu    t5, s8, a5                  /* borrow */
+    sub     s8, s8, a5                  /* - borrow (19 g at word 0) */
+    add     s9, s9, t5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s8, 104(sp)                 /* E[2] */
+    lw      s11, 172(sp)                /* BB[43] */
+    lw      s5, 144(sp)                 /* AA[36] */
+    sltu    a1, t3, s11                 /* borrow */
+    sub     t3, t3, s11                 /* E[3] = a - b */
+    sltu    t2, t3, s9                  /* borrow */
+    sub     t3, t3, s9                  /* - borrow (19 g at word 0) */
+    add     a1, a1, t2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t3, 108(sp)                 /* E[3] */
+    lw      a7, 176(sp)                 /* BB[44] */
+    lw      a3, 148(sp)                 /* AA[37] */
+    sltu    a4, s5, a7                  /* borrow */
+    sub     s5, s5, a7                  /* E[4] = a - b */
+    sltu    s0, s5, a1                  /* borrow */
+    sub     s5, s5, a1                  /* - borrow (19 g at word 0) */
+    add     a4, a4, s0                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s5, 112(sp)                 /* E[4] */
+    lw      s2, 180(sp)                 /* BB[45] */
+    lw      t6, 152(sp)                 /* AA[38] */
+    sltu    t4, a3, s2                  /* borrow */
+    sub     a3, a3, s2                  /* E[5] = a - b */
+    sltu    s7, a3, a4                  /* borrow */
+    sub     a3, a3, a4                  /* - borrow (19 g at word 0) */
+    add     t4, t4, s7                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a3, 116(sp)                 /* E[5] */
+    lw      ra, 184(sp)                 /* BB[46] */
+    or      s6, s6, t1                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sltu    a6, t6, ra                  /* borrow */
+    sub     t6, t6, ra                  /* E[6] = a - b */
+    sltu    s10, t6, t4                 /* borrow */
+    sub     t6, t6, t4                  /* - borrow (19 g at word 0) */
+    add     a6, a6, s10                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      t6, 120(sp)                 /* E[6] */
+    sub     s6, s6, a6                  /* E[7] (at least 2^31 - 2) */
+    sw      s6, 124(sp)                 /* E[7] */
+    li      t0, 121665                  /* a24 = 121665 */
+    lw      a2, 96(sp)                  /* E[24] */
+    lw      s1, 128(sp)                 /* AA[32] */
+    mul     s4, a2, t0                  /* lo a24 E[0] */
+    lw      s3, 100(sp)                 /* E[25] */
+    lw      a5, 132(sp)                 /* AA[33] */
+    lw      t5, 104(sp)                 /* E[26] */
+    lw      s8, 136(sp)                 /* AA[34] */
+    mulhu   a2, a2, t0                  /* hi a24 E[0] (< 2^17) */
+    add     s1, s1, s4                  /* F[0] = AA + lo */
     sltu    s4, s1, s4                  /* carry */
-    mulhu   s8, a7, t2                  /* hi a[1]*b[2] */
-    add     a6, a6, s2                  /* column 3 += lo */
-    sltu    s2, a6, s2                  /* carry */
-    mul     t1, t4, a5                  /* lo a[2]*b[1] */
-    add     s8, s8, s2                  /* hi + carry: no overflow */
-    add     s1, s1, s8                  /* column 4 += hi */
-    sltu    s8, s1, s8                  /* carry */
-    add     s4, s4, s8                  /* column 5 += carry */
-    mulhu   s0, t4, a5                  /* hi a[2]*b[1] */
-    add     a6, a6, t1                  /* column 3 += lo */
-    sltu    t1, a6, t1                  /* carry */
-    lw      a3, 212(sp)                 /* T[53] */
-    mul     s3, a1, t6                  /* lo a[3]*b[0] */
-    add     s0, s0, t1                  /* hi + carry: no overflow */
-    add     s1, s1, s0                  /* column 4 += hi */
-    sltu    s0, s1, s0                  /* carry */
-    add     s4, s4, s0                  /* column 5 += carry */
-    mulhu   t3, a1, t6                  /* hi a[3]*b[0] */
-    add     a6, a6, s3                  /* column 3 += lo */
-    sltu    s3, a6, s3                  /* carry */
-    lw      s10, 24(a0)                 /* x1[6] */
-    mul     s9, s7, t0                  /* lo a[0]*b[4] */
-    add     t3, t3, s3                  /* hi + carry: no overflow */
-    add     s1, s1, t3                  /* column 4 += hi */
-    sltu    t3, s1, t3                  /* carry */
-    add     s4, s4, t3                  /* column 5 += carry */
-    mulhu   t5, s7, t0                  /* hi a[0]*b[4] */
-    add     s1, s1, s9                  /* column 4 += lo */
-    sltu    s9, s1, s9                  /* carry */
-    mul     s2, a7, a4                  /* lo a[1]*b[3] */
-    add     t5, t5, s9                  /* hi + carry: no overflow */
-    add     s4, s4, t5                  /* column 5 += hi */
-    sltu    t5, s4, t5                  /* carry */
-    mulhu   s8, a7, a4                  /* hi a[1]*b[3] */
-    add     s1, s1, s2                  /* column 4 += lo */
-    sltu    s2, s1, s2                  /* carry */
-    mul     t1, t4, t2                  /* lo a[2]*b[2] */
-    add     s8, s8, s2                  /* hi + carry: no overflow */
+    lw      s11, 108(sp)                /* E[27] */
+    lw      s9, 140(sp)                 /* AA[35] */
+    mul     t2, s3, t0                  /* lo a24 E[1] */
+    add     a2, a2, s4                  /* hi(prev) + carries */
+    lw      t3, 112(sp)                 /* E[28] */
+    lw      a7, 144(sp)                 /* AA[36] */
+    lw      a1, 116(sp)                 /* E[29] */
+    mulhu   s3, s3, t0                  /* hi a24 E[1] (< 2^17) */
+    add     a5, a5, t2                  /* F[1] = AA + lo */
+    sltu    t2, a5, t2                  /* carry */
+    add     a5, a5, a2
+    sltu    a2, a5, a2                  /* carry */
+    mul     s0, t5, t0                  /* lo a24 E[2] */
+    add     t2, t2, a2                  /* carries */
+    add     s3, s3, t2                  /* hi(prev) + carries */
+    lw      s5, 148(sp)                 /* AA[37] */
+    lw      s2, 120(sp)                 /* E[30] */
+    mulhu   t5, t5, t0                  /* hi a24 E[2] (< 2^17) */
+    add     s8, s8, s0                  /* F[2] = AA + lo */
+    sltu    s0, s8, s0                  /* carry */
+    add     s8, s8, s3
+    sltu    s3, s8, s3                  /* carry */
+    mul     a4, s11, t0                 /* lo a24 E[3] */
+    add     s0, s0, s3                  /* carries */
+    add     t5, t5, s0                  /* hi(prev) + carries */
+    lw      s7, 152(sp)                 /* AA[38] */
+    lw      a3, 124(sp)                 /* E[31] */
+    mulhu   s11, s11, t0                /* hi a24 E[3] (< 2^17) */
+    add     s9, s9, a4                  /* F[3] = AA + lo */
+    sltu    a4, s9, a4                  /* carry */
+    add     s9, s9, t5
+    sltu    t5, s9, t5                  /* carry */
+    mul     t1, t3, t0                  /* lo a24 E[4] */
+    add     a4, a4, t5                  /* carries */
+    add     s11, s11, a4                /* hi(prev) + carries */
+    lw      ra, 156(sp)                 /* AA[39] */
+    lw      t4, 128(sp)                 /* AA[32] */
+    mulhu   t3, t3, t0                  /* hi a24 E[4] (< 2^17) */
+    add     a7, a7, t1                  /* F[4] = AA + lo */
+    sltu    t1, a7, t1                  /* carry */
+    add     a7, a7, s11
+    sltu    s11, a7, s11                /* carry */
+    mul     s10, a1, t0                 /* lo a24 E[5] */
+    add     t1, t1, s11                 /* carries */
+    add     t3, t3, t1                  /* hi(prev) + carries */
+    lw      t6, 160(sp)                 /* BB[40] */
+    lw      a6, 164(sp)                 /* BB[41] */
+    mulhu   a1, a1, t0                  /* hi a24 E[5] (< 2^17) */
+    add     s5, s5, s10                 /* F[5] = AA + lo */
+    sltu    s10, s5, s10                /* carry */
+    add     s5, s5, t3
+    sltu    t3, s5, t3                  /* carry */
+    mul     s6, s2, t0                  /* lo a24 E[6] */
+    add     s10, s10, t3                /* carries */
+    add     a1, a1, s10                 /* hi(prev) + carries */
+    lw      s4, 132(sp)                 /* AA[33] */
+    lw      a2, 168(sp)                 /* BB[42] */
+    mulhu   s2, s2, t0                  /* hi a24 E[6] (< 2^17) */
+    add     s7, s7, s6                  /* F[6] = AA + lo */
+    sltu    s6, s7, s6                  /* carry */
+    add     s7, s7, a1
+    sltu    a1, s7, a1                  /* carry */
+    mul     t2, a3, t0                  /* lo a24 E[7] */
+    add     s6, s6, a1                  /* carries */
+    add     s2, s2, s6                  /* hi(prev) + carries */
+    lw      s3, 136(sp)                 /* AA[34] */
+    lw      s0, 172(sp)                 /* BB[43] */
+    mulhu   a3, a3, t0                  /* hi a24 E[7] (< 2^17) */
+    add     ra, ra, t2                  /* F[7] = AA + lo */
+    sltu    t2, ra, t2                  /* carry */
+    add     ra, ra, s2
+    sltu    s2, ra, s2                  /* carry */
+    mul     t5, t4, t6                  /* lo a[0]*b[0] */
+    add     t2, t2, s2                  /* carries */
+    add     a3, a3, t2                  /* the value above 2^256 (< 2^18) */
+    slli    a3, a3, 1
+    srli    a4, ra, 31
+    mulhu   s11, t4, t6                 /* hi a[0]*b[0] */
+    or      a3, a3, a4                  /* T' = the multiple of 2^255 */
+    slli    t1, a3, 4
+    slli    t3, a3, 1
+    add     t1, t1, t3
+    mul     s10, t4, a6                 /* lo a[0]*b[1] */
+    add     t1, t1, a3                  /* 19 T' */
+    slli    ra, ra, 1
+    srli    ra, ra, 1                   /* clear bit 255 */
+    add     s1, s1, t1                  /* F[0] += carry */
+    mulhu   a1, t4, a6                  /* hi a[0]*b[1] */
+    sltu    t1, s1, t1                  /* carry */
+    sw      s1, 64(sp)                  /* F[0] */
+    add     a5, a5, t1                  /* F[1] += carry */
+    sltu    t1, a5, t1                  /* carry */
+    mul     s6, s4, t6                  /* lo a[1]*b[0] */
+    sw      a5, 68(sp)                  /* F[1] */
+    add     s8, s8, t1                  /* F[2] += carry */
+    sltu    t1, s8, t1                  /* carry */
+    sw      s8, 72(sp)                  /* F[2] */
+    mulhu   t0, s4, t6                  /* hi a[1]*b[0] */
+    add     s9, s9, t1                  /* F[3] += carry */
+    sltu    t1, s9, t1                  /* carry */
+    sw      s9, 76(sp)                  /* F[3] */
+    add     a7, a7, t1                  /* F[4] += carry */
+    mul     s2, t4, a2                  /* lo a[0]*b[2] */
+    sltu    t1, a7, t1                  /* carry */
+    sw      a7, 80(sp)                  /* F[4] */
+    add     s5, s5, t1                  /* F[5] += carry */
+    sltu    t1, s5, t1                  /* carry */
+    mulhu   t2, t4, a2                  /* hi a[0]*b[2] */
+    sw      s5, 84(sp)                  /* F[5] */
+    add     s7, s7, t1                  /* F[6] += carry */
+    sltu    t1, s7, t1                  /* carry */
+    sw      s7, 88(sp)                  /* F[6] */
+    mul     a4, s4, a6                  /* lo a[1]*b[1] */
+    add     ra, ra, t1                  /* F[7] += carry */
+    sw      ra, 92(sp)                  /* F[7] */
+    add     s11, s11, s10               /* column 1 += lo */
+    sltu    s10, s11, s10               /* carry */
+    mulhu   t3, s4, a6                  /* hi a[1]*b[1] */
+    add     a1, a1, s10                 /* hi + carry: no overflow */
+    add     s11, s11, s6                /* column 1 += lo */
+    sltu    s6, s11, s6                 /* carry */
+    add     t0, t0, s6                  /* hi + carry: no overflow */
+    mul     a3, s3, t6                  /* lo a[2]*b[0] */
+    add     a1, a1, t0                  /* column 2 += hi */
+    sltu    t0, a1, t0                  /* carry */
+    add     a1, a1, s2                  /* column 2 += lo */
+    sltu    s2, a1, s2                  /* carry */
+    mulhu   s1, s3, t6                  /* hi a[2]*b[0] */
+    add     t2, t2, s2                  /* hi + carry: no overflow */
+    add     t0, t0, t2                  /* column 3 += hi */
+    sltu    t2, t0, t2                  /* carry */
+    add     a1, a1, a4                  /* column 2 += lo */
+    mul     a5, t4, s0                  /* lo a[0]*b[3] */
+    sltu    a4, a1, a4                  /* carry */
+    add     t3, t3, a4                  /* hi + carry: no overflow */
+    add     t0, t0, t3                  /* column 3 += hi */
+    sltu    t3, t0, t3                  /* carry */
+    mulhu   s8, t4, s0                  /* hi a[0]*b[3] */
+    add     t2, t2, t3                  /* column 4 += carry */
+    add     a1, a1, a3                  /* column 2 += lo */
+    sltu    a3, a1, a3                  /* carry */
+    add     s1, s1, a3                  /* hi + carry: no overflow */
+    mul     s9, s4, a2                  /* lo a[1]*b[2] */
+    add     t0, t0, s1                  /* column 3 += hi */
+    sltu    s1, t0, s1                  /* carry */
+    add     t2, t2, s1                  /* column 4 += carry */
+    add     t0, t0, a5                  /* column 3 += lo */
+    mulhu   a7, s4, a2                  /* hi a[1]*b[2] */
+    sltu    a5, t0, a5                  /* carry */
+    add     s8, s8, a5                  /* hi + carry: no overflow */
+    add     t2, t2, s8                  /* column 4 += hi */
+    sltu    s8, t2, s8                  /* carry */
+    mul     s5, s3, a6                  /* lo a[2]*b[1] */
+    add     t0, t0, s9                  /* column 3 += lo */
+    sltu    s9, t0, s9                  /* carry */
+    add     a7, a7, s9                  /* hi + carry: no overflow */
+    add     t2, t2, a7                  /* column 4 += hi */
+    mulhu   s7, s3, a6                  /* hi a[2]*b[1] */
+    sltu    a7, t2, a7                  /* carry */
+    add     s8, s8, a7                  /* column 5 += carry */
+    add     t0, t0, s5                  /* column 3 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     t1, s4, s0                  /* lo a[1]*b[3] */
+    add     s7, s7, s5                  /* hi + carry: no overflow */
+    add     t2, t2, s7                  /* column 4 += hi */
+    sltu    s7, t2, s7                  /* carry */
+    add     s8, s8, s7                  /* column 5 += carry */
+    mulhu   ra, s4, s0                  /* hi a[1]*b[3] */
+    lw      s10, 140(sp)                /* AA[35] */
+    lw      s6, 176(sp)                 /* BB[44] */
+    lw      s2, 144(sp)                 /* AA[36] */
+    lw      a4, 180(sp)                 /* BB[45] */
+    mul     t3, s10, t6                 /* lo a[3]*b[0] */
+    lw      a3, 148(sp)                 /* AA[37] */
+    lw      s1, 184(sp)                 /* BB[46] */
+    mulhu   a5, s10, t6                 /* hi a[3]*b[0] */
+    add     t0, t0, t3                  /* column 3 += lo */
+    sltu    t3, t0, t3                  /* carry */
+    mul     s9, t4, s6                  /* lo a[0]*b[4] */
+    add     a5, a5, t3                  /* hi + carry: no overflow */
+    add     t2, t2, a5                  /* column 4 += hi */
+    sltu    a5, t2, a5                  /* carry */
+    add     s8, s8, a5                  /* column 5 += carry */
+    mulhu   a7, t4, s6                  /* hi a[0]*b[4] */
+    add     t2, t2, s9                  /* column 4 += lo */
+    sltu    s9, t2, s9                  /* carry */
+    add     t2, t2, t1                  /* column 4 += lo */
+    sltu    t1, t2, t1                  /* carry */
+    mul     s5, s3, a2                  /* lo a[2]*b[2] */
+    add     a7, a7, s9                  /* hi + carry: no overflow */
+    add     s8, s8, a7                  /* column 5 += hi */
+    sltu    a7, s8, a7                  /* carry */
+    add     ra, ra, t1                  /* hi + carry: no overflow */
+    mulhu   s7, s3, a2                  /* hi a[2]*b[2] */
+    add     s8, s8, ra                  /* column 5 += hi */
+    sltu    ra, s8, ra                  /* carry */
+    add     a7, a7, ra                  /* column 6 += carry */
+    add     t2, t2, s5                  /* column 4 += lo */
+    mul     t3, s10, a6                 /* lo a[3]*b[1] */
+    sltu    s5, t2, s5                  /* carry */
+    add     s7, s7, s5                  /* hi + carry: no overflow */
+    add     s8, s8, s7                  /* column 5 += hi */
+    sltu    s7, s8, s7                  /* carry */
+    mulhu   a5, s10, a6                 /* hi a[3]*b[1] */
+    add     a7, a7, s7                  /* column 6 += carry */
+    add     t2, t2, t3                  /* column 4 += lo */
+    sltu    t3, t2, t3                  /* carry */
+    lw      s9, 152(sp)                 /* AA[38] */
+    mul     t1, s2, t6                  /* lo a[4]*b[0] */
+    add     a5, a5, t3                  /* hi + carry: no overflow */
+    add     s8, s8, a5                  /* column 5 += hi */
+    sltu    a5, s8, a5                  /* carry */
+    add     a7, a7, a5                  /* column 6 += carry */
+    mulhu   ra, s2, t6                  /* hi a[4]*b[0] */
+    add     t2, t2, t1                  /* column 4 += lo */
+    sltu    t1, t2, t1                  /* carry */
+    lw      s5, 188(sp)                 /* BB[47] */
+    mul     s7, t4, a4                  /* lo a[0]*b[5] */
+    add     ra, ra, t1                  /* hi + carry: no overflow */
+    add     s8, s8, ra                  /* column 5 += hi */
+    sltu    ra, s8, ra                  /* carry */
+    add     a7, a7, ra                  /* column 6 += carry */
+    mulhu   t3, t4, a4                  /* hi a[0]*b[5] */
+    add     s8, s8, s7                  /* column 5 += lo */
+    sltu    s7, s8, s7                  /* carry */
+    mul     a5, s4, s6                  /* lo a[1]*b[4] */
+    add     t3, t3, s7                  /* hi + carry: no overflow */
+    add     a7, a7, t3                  /* column 6 += hi */
+    sltu    t3, a7, t3                  /* carry */
+    mulhu   t1, s4, s6                  /* hi a[1]*b[4] */
+    add     s8, s8, a5                  /* column 5 += lo */
+    sltu    a5, s8, a5                  /* carry */
+    mul     ra, s3, s0                  /* lo a[2]*b[3] */
+    add     t1, t1, a5                  /* hi + carry: no overflow */
+    add     a7, a7, t1                  /* column 6 += hi */
+    sltu    t1, a7, t1                  /* carry */
+    add     t3, t3, t1                  /* column 7 += carry */
+    mulhu   s7, s3, s0                  /* hi a[2]*b[3] */
+    add     s8, s8, ra                  /* column 5 += lo */
+    sltu    ra, s8, ra                  /* carry */
+    mul     a5, s10, a2                 /* lo a[3]*b[2] */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    add     a7, a7, s7                  /* column 6 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     t3, t3, s7                  /* column 7 += carry */
+    mulhu   t1, s10, a2                 /* hi a[3]*b[2] */
+    add     s8, s8, a5                  /* column 5 += lo */
+    sltu    a5, s8, a5                  /* carry */
+    mul     ra, s2, a6                  /* lo a[4]*b[1] */
+    add     t1, t1, a5                  /* hi + carry: no overflow */
+    add     a7, a7, t1                  /* column 6 += hi */
+    sltu    t1, a7, t1                  /* carry */
+    add     t3, t3, t1                  /* column 7 += carry */
+    mulhu   s7, s2, a6                  /* hi a[4]*b[1] */
+    add     s8, s8, ra                  /* column 5 += lo */
+    sltu    ra, s8, ra                  /* carry */
+    lw      a5, 156(sp)                 /* AA[39] */
+    mul     t1, a3, t6                  /* lo a[5]*b[0] */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    add     a7, a7, s7                  /* column 6 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     t3, t3, s7                  /* column 7 += carry */
+    mulhu   ra, a3, t6                  /* hi a[5]*b[0] */
+    add     s8, s8, t1                  /* column 5 += lo */
+    sltu    t1, s8, t1                  /* carry */
+    mul     s7, t4, s1                  /* lo a[0]*b[6] */
+    add     ra, ra, t1                  /* hi + carry: no overflow */
+    add     a7, a7, ra                  /* column 6 += hi */
+    sltu    ra, a7, ra                  /* carry */
+    add     t3, t3, ra                  /* column 7 += carry */
+    mulhu   t1, t4, s1                  /* hi a[0]*b[6] */
+    add     a7, a7, s7                  /* column 6 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    mul     ra, s4, a4                  /* lo a[1]*b[5] */
+    add     t1, t1, s7                  /* hi + carry: no overflow */
+    add     t3, t3, t1                  /* column 7 += hi */
+    sltu    t1, t3, t1                  /* carry */
+    mulhu   s7, s4, a4                  /* hi a[1]*b[5] */
+    add     a7, a7, ra                  /* column 6 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    mul     ra, s3, s6                  /* lo a[2]*b[4] */
+    add     t3, t3, s7                  /* column 7 += hi */
+    sltu    s7, t3, s7                  /* carry */
+    add     t1, t1, s7                  /* column 8 += carry */
+    mulhu   s7, s3, s6                  /* hi a[2]*b[4] */
+    add     a7, a7, ra                  /* column 6 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    mul     ra, s10, s0                 /* lo a[3]*b[3] */
+    add     t3, t3, s7                  /* column 7 += hi */
+    sltu    s7, t3, s7                  /* carry */
+    add     t1, t1, s7                  /* column 8 += carry */
+    mulhu   s7, s10, s0                 /* hi a[3]*b[3] */
+    add     a7, a7, ra                  /* column 6 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    mul     ra, s2, a2                  /* lo a[4]*b[2] */
+    add     t3, t3, s7                  /* column 7 += hi */
+    sltu    s7, t3, s7                  /* carry */
+    add     t1, t1, s7                  /* column 8 += carry */
+    mulhu   s7, s2, a2                  /* hi a[4]*b[2] */
+    add     a7, a7, ra                  /* column 6 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    mul     ra, a3, a6                  /* lo a[5]*b[1] */
+    add     t3, t3, s7                  /* column 7 += hi */
+    sltu    s7, t3, s7                  /* carry */
+    add     t1, t1, s7                  /* column 8 += carry */
+    mulhu   s7, a3, a6                  /* hi a[5]*b[1] */
+    add     a7, a7, ra                  /* column 6 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    mul     ra, s9, t6                  /* lo a[6]*b[0] */
+    add     t3, t3, s7                  /* column 7 += hi */
+    sltu    s7, t3, s7                  /* carry */
+    add     t1, t1, s7                  /* column 8 += carry */
+    mulhu   s7, s9, t6                  /* hi a[6]*b[0] */
+    add     a7, a7, ra                  /* column 6 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    mul     ra, t4, s5                  /* lo a[0]*b[7] */
+    add     t3, t3, s7                  /* column 7 += hi */
+    sltu    s7, t3, s7                  /* carry */
+    add     t1, t1, s7                  /* column 8 += carry */
+    mulhu   t4, t4, s5                  /* hi a[0]*b[7] */
+    add     t3, t3, ra                  /* column 7 += lo */
+    sltu    ra, t3, ra                  /* carry */
+    mul     s7, s4, s1                  /* lo a[1]*b[6] */
+    add     t4, t4, ra                  /* hi + carry: no overflow */
+    add     t1, t1, t4                  /* column 8 += hi */
+    sltu    t4, t1, t4                  /* carry */
+    mulhu   ra, s4, s1                  /* hi a[1]*b[6] */
+    add     t3, t3, s7                  /* column 7 += lo */
+    sltu    s7, t3, s7                  /* carry */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    mul     s7, s3, a4                  /* lo a[2]*b[5] */
+    add     t1, t1, ra                  /* column 8 += hi */
+    sltu    ra, t1, ra                  /* carry */
+    add     t4, t4, ra                  /* column 9 += carry */
+    mulhu   ra, s3, a4                  /* hi a[2]*b[5] */
+    add     t3, t3, s7                  /* column 7 += lo */
+    sltu    s7, t3, s7                  /* carry */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    mul     s7, s10, s6                 /* lo a[3]*b[4] */
+    add     t1, t1, ra                  /* column 8 += hi */
+    sltu    ra, t1, ra                  /* carry */
+    add     t4, t4, ra                  /* column 9 += carry */
+    mulhu   ra, s10, s6                 /* hi a[3]*b[4] */
+    add     t3, t3, s7                  /* column 7 += lo */
+    sltu    s7, t3, s7                  /* carry */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    mul     s7, s2, s0                  /* lo a[4]*b[3] */
+    add     t1, t1, ra                  /* column 8 += hi */
+    sltu    ra, t1, ra                  /* carry */
+    add     t4, t4, ra                  /* column 9 += carry */
+    mulhu   ra, s2, s0                  /* hi a[4]*b[3] */
+    add     t3, t3, s7                  /* column 7 += lo */
+    sltu    s7, t3, s7                  /* carry */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    mul     s7, a3, a2                  /* lo a[5]*b[2] */
+    add     t1, t1, ra                  /* column 8 += hi */
+    sltu    ra, t1, ra                  /* carry */
+    add     t4, t4, ra                  /* column 9 += carry */
+    mulhu   ra, a3, a2                  /* hi a[5]*b[2] */
+    add     t3, t3, s7                  /* column 7 += lo */
+    sltu    s7, t3, s7                  /* carry */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    mul     s7, s9, a6                  /* lo a[6]*b[1] */
+    add     t1, t1, ra                  /* column 8 += hi */
+    sltu    ra, t1, ra                  /* carry */
+    add     t4, t4, ra                  /* column 9 += carry */
+    mulhu   ra, s9, a6                  /* hi a[6]*b[1] */
+    add     t3, t3, s7                  /* column 7 += lo */
+    sltu    s7, t3, s7                  /* carry */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    mul     s7, a5, t6                  /* lo a[7]*b[0] */
+    add     t1, t1, ra                  /* column 8 += hi */
+    sltu    ra, t1, ra                  /* carry */
+    add     t4, t4, ra                  /* column 9 += carry */
+    mulhu   t6, a5, t6                  /* hi a[7]*b[0] */
+    add     t3, t3, s7                  /* column 7 += lo */
+    sltu    s7, t3, s7                  /* carry */
+    mul     ra, s4, s5                  /* lo a[1]*b[7] */
+    add     t6, t6, s7                  /* hi + carry: no overflow */
+    add     t1, t1, t6                  /* column 8 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    add     t4, t4, t6                  /* column 9 += carry */
+    mulhu   s4, s4, s5                  /* hi a[1]*b[7] */
+    add     t1, t1, ra                  /* column 8 += lo */
+    sltu    ra, t1, ra                  /* carry */
+    mul     s7, s3, s1                  /* lo a[2]*b[6] */
+    add     s4, s4, ra                  /* hi + carry: no overflow */
+    add     t4, t4, s4                  /* column 9 += hi */
+    sltu    s4, t4, s4                  /* carry */
+    mulhu   t6, s3, s1                  /* hi a[2]*b[6] */
+    add     t1, t1, s7                  /* column 8 += lo */
+    sltu    s7, t1, s7                  /* carry */
+    mul     ra, s10, a4                 /* lo a[3]*b[5] */
+    add     t6, t6, s7                  /* hi + carry: no overflow */
+    add     t4, t4, t6                  /* column 9 += hi */
+    sltu    t6, t4, t6                  /* carry */
+    add     s4, s4, t6                  /* column 10 += carry */
+    mulhu   s7, s10, a4                 /* hi a[3]*b[5] */
+    add     t1, t1, ra                  /* column 8 += lo */
+    sltu    ra, t1, ra                  /* carry */
+    mul     t6, s2, s6                  /* lo a[4]*b[4] */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    add     t4, t4, s7                  /* column 9 += hi */
+    sltu    s7, t4, s7                  /* carry */
+    add     s4, s4, s7                  /* column 10 += carry */
+    mulhu   ra, s2, s6                  /* hi a[4]*b[4] */
+    add     t1, t1, t6                  /* column 8 += lo */
+    sltu    t6, t1, t6                  /* carry */
+    mul     s7, a3, s0                  /* lo a[5]*b[3] */
+    add     ra, ra, t6                  /* hi + carry: no overflow */
+    add     t4, t4, ra                  /* column 9 += hi */
+    sltu    ra, t4, ra                  /* carry */
+    add     s4, s4, ra                  /* column 10 += carry */
+    mulhu   t6, a3, s0                  /* hi a[5]*b[3] */
+    add     t1, t1, s7                  /* column 8 += lo */
+    sltu    s7, t1, s7                  /* carry */
+    mul     ra, s9, a2                  /* lo a[6]*b[2] */
+    add     t6, t6, s7                  /* hi + carry: no overflow */
+    add     t4, t4, t6                  /* column 9 += hi */
+    sltu    t6, t4, t6                  /* carry */
+    add     s4, s4, t6                  /* column 10 += carry */
+    mulhu   s7, s9, a2                  /* hi a[6]*b[2] */
+    add     t1, t1, ra                  /* column 8 += lo */
+    sltu    ra, t1, ra                  /* carry */
+    mul     t6, a5, a6                  /* lo a[7]*b[1] */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    add     t4, t4, s7                  /* column 9 += hi */
+    sltu    s7, t4, s7                  /* carry */
+    add     s4, s4, s7                  /* column 10 += carry */
+    mulhu   a6, a5, a6                  /* hi a[7]*b[1] */
+    add     t1, t1, t6                  /* column 8 += lo */
+    sltu    t6, t1, t6                  /* carry */
+    mul     ra, s3, s5                  /* lo a[2]*b[7] */
+    add     a6, a6, t6                  /* hi + carry: no overflow */
+    add     t4, t4, a6                  /* column 9 += hi */
+    sltu    a6, t4, a6                  /* carry */
+    add     s4, s4, a6                  /* column 10 += carry */
+    mulhu   s3, s3, s5                  /* hi a[2]*b[7] */
+    add     t4, t4, ra                  /* column 9 += lo */
+    sltu    ra, t4, ra                  /* carry */
+    mul     s7, s10, s1                 /* lo a[3]*b[6] */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    add     s4, s4, s3                  /* column 10 += hi */
+    sltu    s3, s4, s3                  /* carry */
+    mulhu   t6, s10, s1                 /* hi a[3]*b[6] */
+    add     t4, t4, s7                  /* column 9 += lo */
+    sltu    s7, t4, s7                  /* carry */
+    mul     a6, s2, a4                  /* lo a[4]*b[5] */
+    add     t6, t6, s7                  /* hi + carry: no overflow */
+    add     s4, s4, t6                  /* column 10 += hi */
+    sltu    t6, s4, t6                  /* carry */
+    add     s3, s3, t6                  /* column 11 += carry */
+    mulhu   ra, s2, a4                  /* hi a[4]*b[5] */
+    add     t4, t4, a6                  /* column 9 += lo */
+    sltu    a6, t4, a6                  /* carry */
+    mul     s7, a3, s6                  /* lo a[5]*b[4] */
+    add     ra, ra, a6                  /* hi + carry: no overflow */
+    add     s4, s4, ra                  /* column 10 += hi */
+    sltu    ra, s4, ra                  /* carry */
+    add     s3, s3, ra                  /* column 11 += carry */
+    mulhu   t6, a3, s6                  /* hi a[5]*b[4] */
+    add     t4, t4, s7                  /* column 9 += lo */
+    sltu    s7, t4, s7                  /* carry */
+    mul     a6, s9, s0                  /* lo a[6]*b[3] */
+    add     t6, t6, s7                  /* hi + carry: no overflow */
+    add     s4, s4, t6                  /* column 10 += hi */
+    sltu    t6, s4, t6                  /* carry */
+    add     s3, s3, t6                  /* column 11 += carry */
+    mulhu   ra, s9, s0                  /* hi a[6]*b[3] */
+    add     t4, t4, a6                  /* column 9 += lo */
+    sltu    a6, t4, a6                  /* carry */
+    li      s7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     t6, a5, a2                  /* lo a[7]*b[2] */
+    add     ra, ra, a6                  /* hi + carry: no overflow */
+    add     s4, s4, ra                  /* column 10 += hi */
+    sltu    ra, s4, ra                  /* carry */
+    add     s3, s3, ra                  /* column 11 += carry */
+    mulhu   a2, a5, a2                  /* hi a[7]*b[2] */
+    add     t4, t4, t6                  /* column 9 += lo */
+    sltu    t6, t4, t6                  /* carry */
+    mul     a6, s10, s5                 /* lo a[3]*b[7] */
+    add     a2, a2, t6                  /* hi + carry: no overflow */
+    add     s4, s4, a2                  /* column 10 += hi */
+    sltu    a2, s4, a2                  /* carry */
+    add     s3, s3, a2                  /* column 11 += carry */
+    mulhu   s10, s10, s5                /* hi a[3]*b[7] */
+    add     s4, s4, a6                  /* column 10 += lo */
+    sltu    a6, s4, a6                  /* carry */
+    mul     ra, s2, s1                  /* lo a[4]*b[6] */
+    add     s10, s10, a6                /* hi + carry: no overflow */
+    add     s3, s3, s10                 /* column 11 += hi */
+    sltu    s10, s3, s10                /* carry */
+    mulhu   t6, s2, s1                  /* hi a[4]*b[6] */
+    add     s4, s4, ra                  /* column 10 += lo */
+    sltu    ra, s4, ra                  /* carry */
+    mul     a2, a3, a4                  /* lo a[5]*b[5] */
+    add     t6, t6, ra                  /* hi + carry: no overflow */
+    add     s3, s3, t6                  /* column 11 += hi */
+    sltu    t6, s3, t6                  /* carry */
+    add     s10, s10, t6                /* column 12 += carry */
+    mulhu   a6, a3, a4                  /* hi a[5]*b[5] */
+    add     s4, s4, a2                  /* column 10 += lo */
+    sltu    a2, s4, a2                  /* carry */
+    mul     ra, s9, s6                  /* lo a[6]*b[4] */
+    add     a6, a6, a2                  /* hi + carry: no overflow */
+    add     s3, s3, a6                  /* column 11 += hi */
+    sltu    a6, s3, a6                  /* carry */
+    add     s10, s10, a6                /* column 12 += carry */
+    mulhu   t6, s9, s6                  /* hi a[6]*b[4] */
+    add     s4, s4, ra                  /* column 10 += lo */
+    sltu    ra, s4, ra                  /* carry */
+    mul     a2, a5, s0                  /* lo a[7]*b[3] */
+    add     t6, t6, ra                  /* hi + carry: no overflow */
+    add     s3, s3, t6                  /* column 11 += hi */
+    sltu    t6, s3, t6                  /* carry */
+    add     s10, s10, t6                /* column 12 += carry */
+    mulhu   s0, a5, s0                  /* hi a[7]*b[3] */
+    add     s4, s4, a2                  /* column 10 += lo */
+    sltu    a2, s4, a2                  /* carry */
+    mul     a6, s2, s5                  /* lo a[4]*b[7] */
+    add     s0, s0, a2                  /* hi + carry: no overflow */
+    add     s3, s3, s0                  /* column 11 += hi */
+    sltu    s0, s3, s0                  /* carry */
+    add     s10, s10, s0                /* column 12 += carry */
+    mulhu   s2, s2, s5                  /* hi a[4]*b[7] */
+    add     s3, s3, a6                  /* column 11 += lo */
+    sltu    a6, s3, a6                  /* carry */
+    mul     ra, a3, s1                  /* lo a[5]*b[6] */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     s10, s10, s2                /* column 12 += hi */
+    sltu    s2, s10, s2                 /* carry */
+    mulhu   t6, a3, s1                  /* hi a[5]*b[6] */
+    add     s3, s3, ra                  /* column 11 += lo */
+    sltu    ra, s3, ra                  /* carry */
+    mul     a2, s9, a4                  /* lo a[6]*b[5] */
+    add     t6, t6, ra                  /* hi + carry: no overflow */
+    add     s10, s10, t6                /* column 12 += hi */
+    sltu    t6, s10, t6                 /* carry */
+    add     s2, s2, t6                  /* column 13 += carry */
+    mulhu   s0, s9, a4                  /* hi a[6]*b[5] */
+    add     s3, s3, a2                  /* column 11 += lo */
+    sltu    a2, s3, a2                  /* carry */
+    mul     a6, a5, s6                  /* lo a[7]*b[4] */
+    add     s0, s0, a2                  /* hi + carry: no overflow */
+    add     s10, s10, s0                /* column 12 += hi */
+    sltu    s0, s10, s0                 /* carry */
+    add     s2, s2, s0                  /* column 13 += carry */
+    mulhu   s6, a5, s6                  /* hi a[7]*b[4] */
+    add     s3, s3, a6                  /* column 11 += lo */
+    sltu    a6, s3, a6                  /* carry */
+    mul     ra, a3, s5                  /* lo a[5]*b[7] */
+    add     s6, s6, a6                  /* hi + carry: no overflow */
+    add     s10, s10, s6                /* column 12 += hi */
+    sltu    s6, s10, s6                 /* carry */
+    add     s2, s2, s6                  /* column 13 += carry */
+    mulhu   a3, a3, s5                  /* hi a[5]*b[7] */
+    add     s10, s10, ra                /* column 12 += lo */
+    sltu    ra, s10, ra                 /* carry */
+    mul     t6, s9, s1                  /* lo a[6]*b[6] */
+    add     a3, a3, ra                  /* hi + carry: no overflow */
+    add     s2, s2, a3                  /* column 13 += hi */
+    sltu    a3, s2, a3                  /* carry */
+    mulhu   a2, s9, s1                  /* hi a[6]*b[6] */
+    add     s10, s10, t6                /* column 12 += lo */
+    sltu    t6, s10, t6                 /* carry */
+    li      s0, -2147483648             /* 2^31 */
+    mul     a6, a5, a4                  /* lo a[7]*b[5] */
+    add     a2, a2, t6                  /* hi + carry: no overflow */
+    add     s2, s2, a2                  /* column 13 += hi */
+    sltu    a2, s2, a2                  /* carry */
+    add     a3, a3, a2                  /* column 14 += carry */
+    mulhu   a4, a5, a4                  /* hi a[7]*b[5] */
+    add     s10, s10, a6                /* column 12 += lo */
+    sltu    a6, s10, a6                 /* carry */
+    lw      s6, 220(sp)                 /* DA[55] */
+    lw      ra, 252(sp)                 /* CB[63] */
+    mul     t6, s9, s5                  /* lo a[6]*b[7] */
+    add     a4, a4, a6                  /* hi + carry: no overflow */
+    add     s2, s2, a4                  /* column 13 += hi */
+    sltu    a4, s2, a4                  /* carry */
+    add     a3, a3, a4                  /* column 14 += carry */
+    mulhu   s9, s9, s5                  /* hi a[6]*b[7] */
+    add     s2, s2, t6                  /* column 13 += lo */
+    sltu    t6, s2, t6                  /* carry */
+    add     a2, s6, ra                  /* S: a7 + b7 first */
+    sltu    a6, a2, ra                  /* its carry */
+    mul     a4, a5, s1                  /* lo a[7]*b[6] */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    add     a3, a3, s9                  /* column 14 += hi */
+    sltu    s9, a3, s9                  /* carry */
+    srli    t6, a2, 31
+    mulhu   s1, a5, s1                  /* hi a[7]*b[6] */
+    add     s2, s2, a4                  /* column 13 += lo */
+    sltu    a4, s2, a4                  /* carry */
+    slli    a6, a6, 1
+    add     t6, t6, a6                  /* T = (a7 + b7) >> 31 */
+    mul     a6, a5, s5                  /* lo a[7]*b[7] */
+    add     s1, s1, a4                  /* hi + carry: no overflow */
+    add     a3, a3, s1                  /* column 14 += hi */
+    sltu    s1, a3, s1                  /* carry */
+    add     s9, s9, s1                  /* column 15 += carry */
+    mulhu   a5, a5, s5                  /* hi a[7]*b[7] */
+    add     a3, a3, a6                  /* column 14 += lo */
+    sltu    a6, a3, a6                  /* carry */
+    slli    a4, t6, 4
+    slli    s1, t6, 1
+    mul     s5, t1, s7                  /* lo 38 t[8] */
+    add     a5, a5, a6                  /* hi + carry: no overflow */
+    add     s9, s9, a5                  /* column 15 += hi */
+    add     a4, a4, s1
+    add     a4, a4, t6                  /* 19 T */
+    mulhu   t1, t1, s7                  /* hi 38 t[8] (< 38) */
+    add     t5, t5, s5                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s5, t5, s5                  /* carry */
+    sub     a6, s6, ra                  /* Dd: a7 - b7 first */
+    sltu    s6, s6, ra                  /* a7 < b7 */
+    mul     a5, t4, s7                  /* lo 38 t[9] */
+    add     t1, t1, s5                  /* hi(prev) + carries */
+    srli    s1, a6, 31
+    xori    s1, s1, 1
+    slli    s6, s6, 1
+    mulhu   t4, t4, s7                  /* hi 38 t[9] (< 38) */
+    add     s11, s11, a5                /* u[1] = t[1] + lo 38 t[9] */
+    sltu    a5, s11, a5                 /* carry */
+    add     s11, s11, t1                /* u[1] += hi(prev) + carry */
+    sltu    t1, s11, t1                 /* carry */
+    mul     t6, s4, s7                  /* lo 38 t[10] */
+    add     a5, a5, t1                  /* carries */
+    add     t4, t4, a5                  /* hi(prev) + carries */
+    add     s1, s1, s6                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    slli    ra, s1, 4
+    mulhu   s4, s4, s7                  /* hi 38 t[10] (< 38) */
+    add     a1, a1, t6                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t6, a1, t6                  /* carry */
+    add     a1, a1, t4                  /* u[2] += hi(prev) + carry */
+    sltu    t4, a1, t4                  /* carry */
+    mul     s5, s3, s7                  /* lo 38 t[11] */
+    add     t6, t6, t4                  /* carries */
+    add     s4, s4, t6                  /* hi(prev) + carries */
+    slli    t1, s1, 1
+    add     ra, ra, t1
+    mulhu   s3, s3, s7                  /* hi 38 t[11] (< 38) */
+    add     t0, t0, s5                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s5, t0, s5                  /* carry */
+    add     t0, t0, s4                  /* u[3] += hi(prev) + carry */
+    sltu    s4, t0, s4                  /* carry */
+    mul     a5, s10, s7                 /* lo 38 t[12] */
+    add     s5, s5, s4                  /* carries */
+    add     s3, s3, s5                  /* hi(prev) + carries */
+    add     ra, ra, s1                  /* 19 g */
+    lw      s6, 192(sp)                 /* DA[48] */
+    mulhu   s10, s10, s7                /* hi 38 t[12] (< 38) */
+    add     t2, t2, a5                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    a5, t2, a5                  /* carry */
+    add     t2, t2, s3                  /* u[4] += hi(prev) + carry */
+    sltu    s3, t2, s3                  /* carry */
+    mul     t4, s2, s7                  /* lo 38 t[13] */
+    add     a5, a5, s3                  /* carries */
+    add     s10, s10, a5                /* hi(prev) + carries */
+    lw      t6, 224(sp)                 /* CB[56] */
+    lw      t1, 196(sp)                 /* DA[49] */
+    mulhu   s2, s2, s7                  /* hi 38 t[13] (< 38) */
+    add     s8, s8, t4                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t4, s8, t4                  /* carry */
+    add     s8, s8, s10                 /* u[5] += hi(prev) + carry */
+    sltu    s10, s8, s10                /* carry */
+    mul     s4, a3, s7                  /* lo 38 t[14] */
+    add     t4, t4, s10                 /* carries */
+    add     s2, s2, t4                  /* hi(prev) + carries */
+    add     s5, s6, t6                  /* S[0] = a + b */
+    sltu    s1, s5, t6                  /* carry */
+    mulhu   a3, a3, s7                  /* hi 38 t[14] (< 38) */
+    add     a7, a7, s4                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s4, a7, s4                  /* carry */
+    add     a7, a7, s2                  /* u[6] += hi(prev) + carry */
+    sltu    s2, a7, s2                  /* carry */
+    mul     s3, s9, s7                  /* lo 38 t[15] */
+    add     s4, s4, s2                  /* carries */
+    add     a3, a3, s4                  /* hi(prev) + carries */
+    add     s5, s5, a4                  /* + carry (19 T at word 0) */
+    sltu    a4, s5, a4                  /* carry */
+    mulhu   s9, s9, s7                  /* hi 38 t[15] (< 38) */
+    add     t3, t3, s3                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s3, t3, s3                  /* carry */
+    add     t3, t3, a3                  /* u[7] += hi(prev) + carry */
+    sltu    a3, t3, a3                  /* carry */
+    add     s3, s3, a3                  /* carries */
+    add     s9, s9, s3                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    a5, t3, 31                  /* bit 255 */
+    slli    s9, s9, 1                   /* 2 T */
+    or      s9, s9, a5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s10, s9, 4                  /* 16 T' */
+    slli    t4, s9, 1                   /* 2 T' */
+    add     s10, s10, t4                /* 18 T' */
+    add     s10, s10, s9                /* 19 T' (2^255 = 19 mod p) */
+    slli    t3, t3, 1                   /* clear bit 255 */
+    srli    t3, t3, 1
+    add     t5, t5, s10                 /* r[0] = u[0] + carry */
+    sltu    s10, t5, s10                /* carry */
+    sw      t5, 32(a0)                  /* x2[0] */
+    add     s11, s11, s10               /* r[1] = u[1] + carry */
+    sltu    s10, s11, s10               /* carry */
+    sw      s11, 36(a0)                 /* x2[1] */
+    add     a1, a1, s10                 /* r[2] = u[2] + carry */
+    sltu    s10, a1, s10                /* carry */
+    sw      a1, 40(a0)                  /* x2[2] */
+    add     t0, t0, s10                 /* r[3] = u[3] + carry */
+    sltu    s10, t0, s10                /* carry */
+    sw      t0, 44(a0)                  /* x2[3] */
+    add     t2, t2, s10                 /* r[4] = u[4] + carry */
+    sltu    s10, t2, s10                /* carry */
+    sw      t2, 48(a0)                  /* x2[4] */
+    add     s8, s8, s10                 /* r[5] = u[5] + carry */
+    sltu    s10, s8, s10                /* carry */
+    sw      s8, 52(a0)                  /* x2[5] */
+    add     a7, a7, s10                 /* r[6] = u[6] + carry */
+    sltu    s10, a7, s10                /* carry */
+    sw      a7, 56(a0)                  /* x2[6] */
+    add     t3, t3, s10                 /* r[7] = u[7] + carry */
+    sw      t3, 60(a0)                  /* x2[7] */
+    add     s1, s1, a4                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s5, 0(sp)                   /* S[0] */
+    sltu    s2, s6, t6                  /* borrow */
+    sub     s6, s6, t6                  /* Dd[0] = a - b */
+    sltu    s4, s6, ra                  /* borrow */
+    sub     s6, s6, ra                  /* - borrow (19 g at word 0) */
+    add     s2, s2, s4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s6, 32(sp)                  /* Dd[0] */
+    lw      s7, 228(sp)                 /* CB[57] */
+    lw      a3, 200(sp)                 /* DA[50] */
+    add     s3, t1, s7                  /* S[1] = a + b */
+    sltu    a5, s3, s7                  /* carry */
+    add     s3, s3, s1                  /* + carry (19 T at word 0) */
+    sltu    s1, s3, s1                  /* carry */
+    add     a5, a5, s1                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s3, 4(sp)                   /* S[1] */
+    sltu    t4, t1, s7                  /* borrow */
+    sub     t1, t1, s7                  /* Dd[1] = a - b */
+    sltu    s9, t1, s2                  /* borrow */
+    sub     t1, t1, s2                  /* - borrow (19 g at word 0) */
+    add     t4, t4, s9                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t1, 36(sp)                  /* Dd[1] */
+    lw      t5, 232(sp)                 /* CB[58] */
+    lw      s11, 204(sp)                /* DA[51] */
+    add     a1, a3, t5                  /* S[2] = a + b */
+    sltu    t0, a1, t5                  /* carry */
+    add     a1, a1, a5                  /* + carry (19 T at word 0) */
+    sltu    a5, a1, a5                  /* carry */
+    add     t0, t0, a5                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a1, 8(sp)                   /* S[2] */
+    sltu    t2, a3, t5                  /* borrow */
+    sub     a3, a3, t5                  /* Dd[2] = a - b */
+    sltu    s8, a3, t4                  /* borrow */
+    sub     a3, a3, t4                  /* - borrow (19 g at word 0) */
+    add     t2, t2, s8                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a3, 40(sp)                  /* Dd[2] */
+    lw      a7, 236(sp)                 /* CB[59] */
+    lw      s10, 208(sp)                /* DA[52] */
+    add     t3, s11, a7                 /* S[3] = a + b */
+    sltu    a4, t3, a7                  /* carry */
+    add     t3, t3, t0                  /* + carry (19 T at word 0) */
+    sltu    t0, t3, t0                  /* carry */
+    add     a4, a4, t0                  /* carries (0..2: word 0 adds up to 57) */
+    sw      t3, 12(sp)                  /* S[3] */
+    sltu    s5, s11, a7                 /* borrow */
+    sub     s11, s11, a7                /* Dd[3] = a - b */
+    sltu    t6, s11, t2                 /* borrow */
+    sub     s11, s11, t2                /* - borrow (19 g at word 0) */
+    add     s5, s5, t6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s11, 44(sp)                 /* Dd[3] */
+    lw      ra, 240(sp)                 /* CB[60] */
+    lw      s4, 212(sp)                 /* DA[53] */
+    add     s6, s10, ra                 /* S[4] = a + b */
+    sltu    s1, s6, ra                  /* carry */
+    add     s6, s6, a4                  /* + carry (19 T at word 0) */
+    sltu    a4, s6, a4                  /* carry */
+    add     s1, s1, a4                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s6, 16(sp)                  /* S[4] */
+    sltu    s3, s10, ra                 /* borrow */
+    sub     s10, s10, ra                /* Dd[4] = a - b */
+    sltu    s7, s10, s5                 /* borrow */
+    sub     s10, s10, s5                /* - borrow (19 g at word 0) */
+    add     s3, s3, s7                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s10, 48(sp)                 /* Dd[4] */
+    lw      s2, 244(sp)                 /* CB[61] */
+    lw      s9, 216(sp)                 /* DA[54] */
+    add     t1, s4, s2                  /* S[5] = a + b */
+    sltu    a5, t1, s2                  /* carry */
+    add     t1, t1, s1                  /* + carry (19 T at word 0) */
+    sltu    s1, t1, s1                  /* carry */
+    add     a5, a5, s1                  /* carries (0..2: word 0 adds up to 57) */
+    sw      t1, 20(sp)                  /* S[5] */
+    sltu    a1, s4, s2                  /* borrow */
+    sub     s4, s4, s2                  /* Dd[5] = a - b */
+    sltu    t5, s4, s3                  /* borrow */
+    sub     s4, s4, s3                  /* - borrow (19 g at word 0) */
+    add     a1, a1, t5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s4, 52(sp)                  /* Dd[5] */
+    lw      t4, 248(sp)                 /* CB[62] */
+    slli    a2, a2, 1
+    add     s8, s9, t4                  /* S[6] = a + b */
+    sltu    a3, s8, t4                  /* carry */
+    add     s8, s8, a5                  /* + carry (19 T at word 0) */
+    sltu    a5, s8, a5                  /* carry */
+    add     a3, a3, a5                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 24(sp)                  /* S[6] */
+    sltu    t0, s9, t4                  /* borrow */
+    sub     s9, s9, t4                  /* Dd[6] = a - b */
+    sltu    t3, s9, a1                  /* borrow */
+    sub     s9, s9, a1                  /* - borrow (19 g at word 0) */
+    add     t0, t0, t3                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s9, 56(sp)                  /* Dd[6] */
+    srli    a2, a2, 1                   /* (a7 + b7) mod 2^31 */
+    add     a2, a2, a3                  /* S[7] (below 2^31 + 2) */
+    sw      a2, 28(sp)                  /* S[7] */
+    or      a6, a6, s0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     a6, a6, t0                  /* Dd[7] (at least 2^31 - 2) */
+    sw      a6, 60(sp)                  /* Dd[7] */
+    lw      a7, 0(sp)                   /* S[0] */
+    lw      t2, 4(sp)                   /* S[1] */
+    lw      t6, 8(sp)                   /* S[2] */
+    mul     s11, a7, t2                 /* lo a[0]*a[1] */
+    lw      a4, 12(sp)                  /* S[3] */
+    lw      s6, 16(sp)                  /* S[4] */
+    lw      ra, 20(sp)                  /* S[5] */
+    lw      s5, 24(sp)                  /* S[6] */
+    mulhu   s7, a7, t2                  /* hi a[0]*a[1] */
+    lw      s10, 28(sp)                 /* S[7] */
+    mul     s1, a7, t6                  /* lo a[0]*a[2] */
+    mulhu   t1, a7, t6                  /* hi a[0]*a[2] */
+    add     s7, s7, s1                  /* column 2 += lo */
+    sltu    s1, s7, s1                  /* carry */
+    mul     s2, a7, a4                  /* lo a[0]*a[3] */
+    add     t1, t1, s1                  /* hi + carry: no overflow */
+    mulhu   s3, a7, a4                  /* hi a[0]*a[3] */
+    add     t1, t1, s2                  /* column 3 += lo */
+    sltu    s2, t1, s2                  /* carry */
+    mul     t5, t2, t6                  /* lo a[1]*a[2] */
+    add     s3, s3, s2                  /* hi + carry: no overflow */
+    mulhu   s4, t2, t6                  /* hi a[1]*a[2] */
+    add     t1, t1, t5                  /* column 3 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    mul     a5, a7, s6                  /* lo a[0]*a[4] */
+    add     s4, s4, t5                  /* hi + carry: no overflow */
+    add     s3, s3, s4                  /* column 4 += hi */
+    sltu    s4, s3, s4                  /* carry */
+    mulhu   s8, a7, s6                  /* hi a[0]*a[4] */
+    add     s3, s3, a5                  /* column 4 += lo */
+    sltu    a5, s3, a5                  /* carry */
+    mul     t4, t2, a4                  /* lo a[1]*a[3] */
+    add     s8, s8, a5                  /* hi + carry: no overflow */
     add     s4, s4, s8                  /* column 5 += hi */
     sltu    s8, s4, s8                  /* carry */
-    add     t5, t5, s8                  /* column 6 += carry */
-    mulhu   s0, t4, t2                  /* hi a[2]*b[2] */
-    add     s1, s1, t1                  /* column 4 += lo */
-    sltu    t1, s1, t1                  /* carry */
-    mul     s3, a1, a5                  /* lo a[3]*b[1] */
-    add     s0, s0, t1                  /* hi + carry: no overflow */
-    add     s4, s4, s0                  /* column 5 += hi */
-    sltu    s0, s4, s0                  /* carry */
-    add     t5, t5, s0                  /* column 6 += carry */
-    mulhu   t3, a1, a5                  /* hi a[3]*b[1] */
-    add     s1, s1, s3                  /* column 4 += lo */
-    sltu    s3, s1, s3                  /* carry */
-    mul     s9, s6, t6                  /* lo a[4]*b[0] */
-    add     t3, t3, s3                  /* hi + carry: no overflow */
-    add     s4, s4, t3                  /* column 5 += hi */
-    sltu    t3, s4, t3                  /* carry */
-    add     t5, t5, t3                  /* column 6 += carry */
-    mulhu   s2, s6, t6                  /* hi a[4]*b[0] */
-    add     s1, s1, s9                  /* column 4 += lo */
-    sltu    s9, s1, s9                  /* carry */
-    mul     s8, s7, s11                 /* lo a[0]*b[5] */
-    add     s2, s2, s9                  /* hi + carry: no overflow */
-    add     s4, s4, s2                  /* column 5 += hi */
-    sltu    s2, s4, s2                  /* carry */
-    add     t5, t5, s2                  /* column 6 += carry */
-    mulhu   t1, s7, s11                 /* hi a[0]*b[5] */
-    add     s4, s4, s8                  /* column 5 += lo */
-    sltu    s8, s4, s8                  /* carry */
-    lw      s0, 216(sp)                 /* T[54] */
-    mul     s3, a7, t0                  /* lo a[1]*b[4] */
-    add     t1, t1, s8                  /* hi + carry: no overflow */
-    add     t5, t5, t1                  /* column 6 += hi */
-    sltu    t1, t5, t1                  /* carry */
-    mulhu   t3, a7, t0                  /* hi a[1]*b[4] */
-    add     s4, s4, s3                  /* column 5 += lo */
-    sltu    s3, s4, s3                  /* carry */
-    lw      s9, 28(a0)                  /* x1[7] */
-    mul     s2, t4, a4                  /* lo a[2]*b[3] */
-    add     t3, t3, s3                  /* hi + carry: no overflow */
-    add     t5, t5, t3                  /* column 6 += hi */
-    sltu    t3, t5, t3                  /* carry */
-    add     t1, t1, t3                  /* column 7 += carry */
-    mulhu   s8, t4, a4                  /* hi a[2]*b[3] */
-    add     s4, s4, s2                  /* column 5 += lo */
-    sltu    s2, s4, s2                  /* carry */
-    mul     s3, a1, t2                  /* lo a[3]*b[2] */
-    add     s8, s8, s2                  /* hi + carry: no overflow */
-    add     t5, t5, s8                  /* column 6 += hi */
-    sltu    s8, t5, s8                  /* carry */
-    add     t1, t1, s8                  /* column 7 += carry */
-    mulhu   t3, a1, t2                  /* hi a[3]*b[2] */
-    add     s4, s4, s3                  /* column 5 += lo */
-    sltu    s3, s4, s3                  /* carry */
-    mul     s2, s6, a5                  /* lo a[4]*b[1] */
-    add     t3, t3, s3                  /* hi + carry: no overflow */
-    add     t5, t5, t3                  /* column 6 += hi */
-    sltu    t3, t5, t3                  /* carry */
-    add     t1, t1, t3                  /* column 7 += carry */
-    mulhu   s8, s6, a5                  /* hi a[4]*b[1] */
-    add     s4, s4, s2                  /* column 5 += lo */
-    sltu    s2, s4, s2                  /* carry */
-    mul     s3, a3, t6                  /* lo a[5]*b[0] */
-    add     s8, s8, s2                  /* hi + carry: no overflow */
-    add     t5, t5, s8                  /* column 6 += hi */
-    sltu    s8, t5, s8                  /* carry */
-    add     t1, t1, s8                  /* column 7 += carry */
-    mulhu   t3, a3, t6                  /* hi a[5]*b[0] */
-    add     s4, s4, s3                  /* column 5 += lo */
-    sltu    s3, s4, s3                  /* carry */
-    mul     s2, s7, s10                 /* lo a[0]*b[6] */
-    add     t3, t3, s3                  /* hi + carry: no overflow */
-    add     t5, t5, t3                  /* column 6 += hi */
-    sltu    t3, t5, t3                  /* carry */
-    add     t1, t1, t3                  /* column 7 += carry */
-    mulhu   s8, s7, s10                 /* hi a[0]*b[6] */
-    add     t5, t5, s2                  /* column 6 += lo */
-    sltu    s2, t5, s2                  /* carry */
-    mul     s3, a7, s11                 /* lo a[1]*b[5] */
-    add     s8, s8, s2                  /* hi + carry: no overflow */
-    add     t1, t1, s8                  /* column 7 += hi */
-    sltu    s8, t1, s8                  /* carry */
-    mulhu   t3, a7, s11                 /* hi a[1]*b[5] */
-    add     t5, t5, s3                  /* column 6 += lo */
-    sltu    s3, t5, s3                  /* carry */
-    mul     s2, t4, t0                  /* lo a[2]*b[4] */
-    add     t3, t3, s3                  /* hi + carry: no overflow */
-    add     t1, t1, t3                  /* column 7 += hi */
-    sltu    t3, t1, t3                  /* carry */
-    add     s8, s8, t3                  /* column 8 += carry */
-    mulhu   s3, t4, t0                  /* hi a[2]*b[4] */
-    add     t5, t5, s2                  /* column 6 += lo */
-    sltu    s2, t5, s2                  /* carry */
-    lw      t3, 220(sp)                 /* T[55] */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    mul     s2, a1, a4                  /* lo a[3]*b[3] */
-    add     t1, t1, s3                  /* column 7 += hi */
-    sltu    s3, t1, s3                  /* carry */
-    add     s8, s8, s3                  /* column 8 += carry */
-    mulhu   s3, a1, a4                  /* hi a[3]*b[3] */
-    add     t5, t5, s2                  /* column 6 += lo */
-    sltu    s2, t5, s2                  /* carry */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    mul     s2, s6, t2                  /* lo a[4]*b[2] */
-    add     t1, t1, s3                  /* column 7 += hi */
-    sltu    s3, t1, s3                  /* carry */
-    add     s8, s8, s3                  /* column 8 += carry */
-    mulhu   s3, s6, t2                  /* hi a[4]*b[2] */
-    add     t5, t5, s2                  /* column 6 += lo */
-    sltu    s2, t5, s2                  /* carry */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    mul     s2, a3, a5                  /* lo a[5]*b[1] */
-    add     t1, t1, s3                  /* column 7 += hi */
-    sltu    s3, t1, s3                  /* carry */
-    add     s8, s8, s3                  /* column 8 += carry */
-    mulhu   s3, a3, a5                  /* hi a[5]*b[1] */
-    add     t5, t5, s2                  /* column 6 += lo */
-    sltu    s2, t5, s2                  /* carry */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    mul     s2, s0, t6                  /* lo a[6]*b[0] */
-    add     t1, t1, s3                  /* column 7 += hi */
-    sltu    s3, t1, s3                  /* carry */
-    add     s8, s8, s3                  /* column 8 += carry */
-    mulhu   s3, s0, t6                  /* hi a[6]*b[0] */
-    add     t5, t5, s2                  /* column 6 += lo */
-    sltu    s2, t5, s2                  /* carry */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    mul     s2, s7, s9                  /* lo a[0]*b[7] */
-    add     t1, t1, s3                  /* column 7 += hi */
-    sltu    s3, t1, s3                  /* carry */
-    add     s8, s8, s3                  /* column 8 += carry */
-    mulhu   s7, s7, s9                  /* hi a[0]*b[7] */
-    add     t1, t1, s2                  /* column 7 += lo */
-    sltu    s2, t1, s2                  /* carry */
-    mul     s3, a7, s10                 /* lo a[1]*b[6] */
-    add     s7, s7, s2                  /* hi + carry: no overflow */
-    add     s8, s8, s7                  /* column 8 += hi */
-    sltu    s7, s8, s7                  /* carry */
-    mulhu   s2, a7, s10                 /* hi a[1]*b[6] */
-    add     t1, t1, s3                  /* column 7 += lo */
-    sltu    s3, t1, s3                  /* carry */
-    add     s2, s2, s3                  /* hi + carry: no overflow */
-    mul     s3, t4, s11                 /* lo a[2]*b[5] */
-    add     s8, s8, s2                  /* column 8 += hi */
-    sltu    s2, s8, s2                  /* carry */
-    add     s7, s7, s2                  /* column 9 += carry */
-    mulhu   s2, t4, s11                 /* hi a[2]*b[5] */
-    add     t1, t1, s3                  /* column 7 += lo */
-    sltu    s3, t1, s3                  /* carry */
-    add     s2, s2, s3                  /* hi + carry: no overflow */
-    mul     s3, a1, t0                  /* lo a[3]*b[4] */
-    add     s8, s8, s2                  /* column 8 += hi */
-    sltu    s2, s8, s2                  /* carry */
-    add     s7, s7, s2                  /* column 9 += carry */
-    mulhu   s2, a1, t0                  /* hi a[3]*b[4] */
-    add     t1, t1, s3                  /* column 7 += lo */
-    sltu    s3, t1, s3                  /* carry */
-    add     s2, s2, s3                  /* hi + carry: no overflow */
-    mul     s3, s6, a4                  /* lo a[4]*b[3] */
-    add     s8, s8, s2                  /* column 8 += hi */
-    sltu    s2, s8, s2                  /* carry */
-    add     s7, s7, s2                  /* column 9 += carry */
-    mulhu   s2, s6, a4                  /* hi a[4]*b[3] */
-    add     t1, t1, s3                  /* column 7 += lo */
-    sltu    s3, t1, s3                  /* carry */
-    add     s2, s2, s3                  /* hi + carry: no overflow */
-    mul     s3, a3, t2                  /* lo a[5]*b[2] */
-    add     s8, s8, s2                  /* column 8 += hi */
-    sltu    s2, s8, s2                  /* carry */
-    add     s7, s7, s2                  /* column 9 += carry */
-    mulhu   s2, a3, t2                  /* hi a[5]*b[2] */
-    add     t1, t1, s3                  /* column 7 += lo */
-    sltu    s3, t1, s3                  /* carry */
-    add     s2, s2, s3                  /* hi + carry: no overflow */
-    mul     s3, s0, a5                  /* lo a[6]*b[1] */
-    add     s8, s8, s2                  /* column 8 += hi */
-    sltu    s2, s8, s2                  /* carry */
-    add     s7, s7, s2                  /* column 9 += carry */
-    mulhu   s2, s0, a5                  /* hi a[6]*b[1] */
-    add     t1, t1, s3                  /* column 7 += lo */
-    sltu    s3, t1, s3                  /* carry */
-    add     s2, s2, s3                  /* hi + carry: no overflow */
-    mul     s3, t3, t6                  /* lo a[7]*b[0] */
-    add     s8, s8, s2                  /* column 8 += hi */
-    sltu    s2, s8, s2                  /* carry */
-    add     s7, s7, s2                  /* column 9 += carry */
-    mulhu   t6, t3, t6                  /* hi a[7]*b[0] */
-    add     t1, t1, s3                  /* column 7 += lo */
-    sltu    s3, t1, s3                  /* carry */
-    mul     s2, a7, s9                  /* lo a[1]*b[7] */
-    add     t6, t6, s3                  /* hi + carry: no overflow */
-    add     s8, s8, t6                  /* column 8 += hi */
-    sltu    t6, s8, t6                  /* carry */
-    add     s7, s7, t6                  /* column 9 += carry */
-    mulhu   a7, a7, s9                  /* hi a[1]*b[7] */
-    add     s8, s8, s2                  /* column 8 += lo */
-    sltu    s2, s8, s2                  /* carry */
-    mul     s3, t4, s10                 /* lo a[2]*b[6] */
-    add     a7, a7, s2                  /* hi + carry: no overflow */
-    add     s7, s7, a7                  /* column 9 += hi */
-    sltu    a7, s7, a7                  /* carry */
-    mulhu   t6, t4, s10                 /* hi a[2]*b[6] */
-    add     s8, s8, s3                  /* column 8 += lo */
-    sltu    s3, s8, s3                  /* carry */
-    mul     s2, a1, s11                 /* lo a[3]*b[5] */
-    add     t6, t6, s3                  /* hi + carry: no overflow */
-    add     s7, s7, t6                  /* column 9 += hi */
-    sltu    t6, s7, t6                  /* carry */
-    add     a7, a7, t6                  /* column 10 += carry */
-    mulhu   s3, a1, s11                 /* hi a[3]*b[5] */
-    add     s8, s8, s2                  /* column 8 += lo */
-    sltu    s2, s8, s2                  /* carry */
-    mul     t6, s6, t0                  /* lo a[4]*b[4] */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    add     s7, s7, s3                  /* column 9 += hi */
-    sltu    s3, s7, s3                  /* carry */
-    add     a7, a7, s3                  /* column 10 += carry */
-    mulhu   s2, s6, t0                  /* hi a[4]*b[4] */
-    add     s8, s8, t6                  /* column 8 += lo */
-    sltu    t6, s8, t6                  /* carry */
-    mul     s3, a3, a4                  /* lo a[5]*b[3] */
-    add     s2, s2, t6                  /* hi + carry: no overflow */
-    add     s7, s7, s2                  /* column 9 += hi */
-    sltu    s2, s7, s2                  /* carry */
-    add     a7, a7, s2                  /* column 10 += carry */
-    mulhu   t6, a3, a4                  /* hi a[5]*b[3] */
-    add     s8, s8, s3                  /* column 8 += lo */
-    sltu    s3, s8, s3                  /* carry */
-    mul     s2, s0, t2                  /* lo a[6]*b[2] */
-    add     t6, t6, s3                  /* hi + carry: no overflow */
-    add     s7, s7, t6                  /* column 9 += hi */
-    sltu    t6, s7, t6                  /* carry */
-    add     a7, a7, t6                  /* column 10 += carry */
-    mulhu   s3, s0, t2                  /* hi a[6]*b[2] */
-    add     s8, s8, s2                  /* column 8 += lo */
-    sltu    s2, s8, s2                  /* carry */
-    mul     t6, t3, a5                  /* lo a[7]*b[1] */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    add     s7, s7, s3                  /* column 9 += hi */
-    sltu    s3, s7, s3                  /* carry */
-    add     a7, a7, s3                  /* column 10 += carry */
-    mulhu   a5, t3, a5                  /* hi a[7]*b[1] */
-    add     s8, s8, t6                  /* column 8 += lo */
-    sltu    t6, s8, t6                  /* carry */
-    mul     s2, t4, s9                  /* lo a[2]*b[7] */
-    add     a5, a5, t6                  /* hi + carry: no overflow */
-    add     s7, s7, a5                  /* column 9 += hi */
-    sltu    a5, s7, a5                  /* carry */
-    add     a7, a7, a5                  /* column 10 += carry */
-    mulhu   t4, t4, s9                  /* hi a[2]*b[7] */
-    add     s7, s7, s2                  /* column 9 += lo */
-    sltu    s2, s7, s2                  /* carry */
-    mul     s3, a1, s10                 /* lo a[3]*b[6] */
-    add     t4, t4, s2                  /* hi + carry: no overflow */
-    add     a7, a7, t4                  /* column 10 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    mulhu   t6, a1, s10                 /* hi a[3]*b[6] */
-    add     s7, s7, s3                  /* column 9 += lo */
-    sltu    s3, s7, s3                  /* carry */
-    mul     a5, s6, s11                 /* lo a[4]*b[5] */
-    add     t6, t6, s3                  /* hi + carry: no overflow */
-    add     a7, a7, t6                  /* column 10 += hi */
-    sltu    t6, a7, t6                  /* carry */
-    add     t4, t4, t6                  /* column 11 += carry */
-    mulhu   s2, s6, s11                 /* hi a[4]*b[5] */
-    add     s7, s7, a5                  /* column 9 += lo */
-    sltu    a5, s7, a5                  /* carry */
-    mul     s3, a3, t0                  /* lo a[5]*b[4] */
-    add     s2, s2, a5                  /* hi + carry: no overflow */
-    add     a7, a7, s2                  /* column 10 += hi */
-    sltu    s2, a7, s2                  /* carry */
-    add     t4, t4, s2                  /* column 11 += carry */
-    mulhu   t6, a3, t0                  /* hi a[5]*b[4] */
-    add     s7, s7, s3                  /* column 9 += lo */
-    sltu    s3, s7, s3                  /* carry */
-    mul     a5, s0, a4                  /* lo a[6]*b[3] */
-    add     t6, t6, s3                  /* hi + carry: no overflow */
-    add     a7, a7, t6                  /* column 10 += hi */
-    sltu    t6, a7, t6                  /* carry */
-    add     t4, t4, t6                  /* column 11 += carry */
-    mulhu   s2, s0, a4                  /* hi a[6]*b[3] */
-    add     s7, s7, a5                  /* column 9 += lo */
-    sltu    a5, s7, a5                  /* carry */
-    mul     s3, t3, t2                  /* lo a[7]*b[2] */
-    add     s2, s2, a5                  /* hi + carry: no overflow */
-    add     a7, a7, s2                  /* column 10 += hi */
-    sltu    s2, a7, s2                  /* carry */
-    add     t4, t4, s2                  /* column 11 += carry */
-    mulhu   t2, t3, t2                  /* hi a[7]*b[2] */
-    add     s7, s7, s3                  /* column 9 += lo */
-    sltu    s3, s7, s3                  /* carry */
-    mul     t6, a1, s9                  /* lo a[3]*b[7] */
-    add     t2, t2, s3                  /* hi + carry: no overflow */
-    add     a7, a7, t2                  /* column 10 += hi */
-    sltu    t2, a7, t2                  /* carry */
-    add     t4, t4, t2                  /* column 11 += carry */
-    mulhu   a1, a1, s9                  /* hi a[3]*b[7] */
-    add     a7, a7, t6                  /* column 10 += lo */
-    sltu    t6, a7, t6                  /* carry */
-    mul     a5, s6, s10                 /* lo a[4]*b[6] */
-    add     a1, a1, t6                  /* hi + carry: no overflow */
-    add     t4, t4, a1                  /* column 11 += hi */
-    sltu    a1, t4, a1                  /* carry */
-    mulhu   s2, s6, s10                 /* hi a[4]*b[6] */
-    add     a7, a7, a5                  /* column 10 += lo */
-    sltu    a5, a7, a5                  /* carry */
-    mul     s3, a3, s11                 /* lo a[5]*b[5] */
-    add     s2, s2, a5                  /* hi + carry: no overflow */
-    add     t4, t4, s2                  /* column 11 += hi */
-    sltu    s2, t4, s2                  /* carry */
-    add     a1, a1, s2                  /* column 12 += carry */
-    mulhu   t2, a3, s11                 /* hi a[5]*b[5] */
-    add     a7, a7, s3                  /* column 10 += lo */
-    sltu    s3, a7, s3                  /* carry */
-    li      t6, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     a5, s0, t0                  /* lo a[6]*b[4] */
-    add     t2, t2, s3                  /* hi + carry: no overflow */
-    add     t4, t4, t2                  /* column 11 += hi */
-    sltu    t2, t4, t2                  /* carry */
-    add     a1, a1, t2                  /* column 12 += carry */
-    mulhu   s2, s0, t0                  /* hi a[6]*b[4] */
-    add     a7, a7, a5                  /* column 10 += lo */
-    sltu    a5, a7, a5                  /* carry */
-    mul     s3, t3, a4                  /* lo a[7]*b[3] */
-    add     s2, s2, a5                  /* hi + carry: no overflow */
-    add     t4, t4, s2                  /* column 11 += hi */
-    sltu    s2, t4, s2                  /* carry */
-    add     a1, a1, s2                  /* column 12 += carry */
-    mulhu   a4, t3, a4                  /* hi a[7]*b[3] */
-    add     a7, a7, s3                  /* column 10 += lo */
-    sltu    s3, a7, s3                  /* carry */
-    mul     t2, s6, s9                  /* lo a[4]*b[7] */
-    add     a4, a4, s3                  /* hi + carry: no overflow */
-    add     t4, t4, a4                  /* column 11 += hi */
-    sltu    a4, t4, a4                  /* carry */
-    add     a1, a1, a4                  /* column 12 += carry */
-    mulhu   s6, s6, s9                  /* hi a[4]*b[7] */
-    add     t4, t4, t2                  /* column 11 += lo */
-    sltu    t2, t4, t2                  /* carry */
-    mul     a5, a3, s10                 /* lo a[5]*b[6] */
-    add     s6, s6, t2                  /* hi + carry: no overflow */
-    add     a1, a1, s6                  /* column 12 += hi */
-    sltu    s6, a1, s6                  /* carry */
-    mulhu   s2, a3, s10                 /* hi a[5]*b[6] */
-    add     t4, t4, a5                  /* column 11 += lo */
-    sltu    a5, t4, a5                  /* carry */
-    mul     s3, s0, s11                 /* lo a[6]*b[5] */
-    add     s2, s2, a5                  /* hi + carry: no overflow */
-    add     a1, a1, s2                  /* column 12 += hi */
-    sltu    s2, a1, s2                  /* carry */
-    add     s6, s6, s2                  /* column 13 += carry */
-    mulhu   a4, s0, s11                 /* hi a[6]*b[5] */
-    add     t4, t4, s3                  /* column 11 += lo */
-    sltu    s3, t4, s3                  /* carry */
-    mul     t2, t3, t0                  /* lo a[7]*b[4] */
-    add     a4, a4, s3                  /* hi + carry: no overflow */
-    add     a1, a1, a4                  /* column 12 += hi */
-    sltu    a4, a1, a4                  /* carry */
-    add     s6, s6, a4                  /* column 13 += carry */
-    mulhu   t0, t3, t0                  /* hi a[7]*b[4] */
-    add     t4, t4, t2                  /* column 11 += lo */
-    sltu    t2, t4, t2                  /* carry */
-    mul     a5, a3, s9                  /* lo a[5]*b[7] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     a1, a1, t0                  /* column 12 += hi */
-    sltu    t0, a1, t0                  /* carry */
-    add     s6, s6, t0                  /* column 13 += carry */
-    mulhu   a3, a3, s9                  /* hi a[5]*b[7] */
-    add     a1, a1, a5                  /* column 12 += lo */
-    sltu    a5, a1, a5                  /* carry */
-    mul     s2, s0, s10                 /* lo a[6]*b[6] */
-    add     a3, a3, a5                  /* hi + carry: no overflow */
-    add     s6, s6, a3                  /* column 13 += hi */
-    sltu    a3, s6, a3                  /* carry */
-    mulhu   s3, s0, s10                 /* hi a[6]*b[6] */
-    add     a1, a1, s2                  /* column 12 += lo */
-    sltu    s2, a1, s2                  /* carry */
-    mul     a4, t3, s11                 /* lo a[7]*b[5] */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    add     s6, s6, s3                  /* column 13 += hi */
-    sltu    s3, s6, s3                  /* carry */
-    add     a3, a3, s3                  /* column 14 += carry */
-    mulhu   s11, t3, s11                /* hi a[7]*b[5] */
-    add     a1, a1, a4                  /* column 12 += lo */
-    sltu    a4, a1, a4                  /* carry */
-    mul     t2, s0, s9                  /* lo a[6]*b[7] */
-    add     s11, s11, a4                /* hi + carry: no overflow */
-    add     s6, s6, s11                 /* column 13 += hi */
-    sltu    s11, s6, s11                /* carry */
-    add     a3, a3, s11                 /* column 14 += carry */
-    mulhu   s0, s0, s9                  /* hi a[6]*b[7] */
-    add     s6, s6, t2                  /* column 13 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    mul     t0, t3, s10                 /* lo a[7]*b[6] */
-    add     s0, s0, t2                  /* hi + carry: no overflow */
-    add     a3, a3, s0                  /* column 14 += hi */
-    sltu    s0, a3, s0                  /* carry */
-    mulhu   s10, t3, s10                /* hi a[7]*b[6] */
-    add     s6, s6, t0                  /* column 13 += lo */
-    sltu    t0, s6, t0                  /* carry */
-    mul     a5, t3, s9                  /* lo a[7]*b[7] */
-    add     s10, s10, t0                /* hi + carry: no overflow */
-    add     a3, a3, s10                 /* column 14 += hi */
-    sltu    s10, a3, s10                /* carry */
-    add     s0, s0, s10                 /* column 15 += carry */
-    mulhu   t3, t3, s9                  /* hi a[7]*b[7] */
-    add     a3, a3, a5                  /* column 14 += lo */
-    sltu    a5, a3, a5                  /* carry */
-    mul     s2, s8, t6                  /* lo 38 t[8] */
-    add     t3, t3, a5                  /* hi + carry: no overflow */
-    add     s0, s0, t3                  /* column 15 += hi */
-    slli    s3, s0, 5                   /* t[15] << 5 */
-    slli    a4, s0, 2                   /* t[15] << 2 */
-    mulhu   s8, s8, t6                  /* hi 38 t[8] (< 38) */
-    add     ra, ra, s2                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    s2, ra, s2                  /* carry */
-    slli    s11, s0, 1                  /* t[15] << 1 */
-    add     s3, s3, a4                  /* lo 38 t[15] */
-    mul     t2, s7, t6                  /* lo 38 t[9] */
-    add     s8, s8, s2                  /* hi(prev) + carries */
-    sltu    a4, s3, a4                  /* carry */
-    add     s3, s3, s11
-    sltu    s11, s3, s11                /* carry */
-    mulhu   s7, s7, t6                  /* hi 38 t[9] (< 38) */
-    add     s5, s5, t2                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t2, s5, t2                  /* carry */
-    add     s5, s5, s8                  /* u[1] += hi(prev) + carry */
-    sltu    s8, s5, s8                  /* carry */
-    mul     t0, a7, t6                  /* lo 38 t[10] */
-    add     t2, t2, s8                  /* carries */
-    add     s7, s7, t2                  /* hi(prev) + carries */
-    srli    s10, s0, 27                 /* t[15] >> 27 */
-    srli    s9, s0, 30                  /* t[15] >> 30 */
-    mulhu   a7, a7, t6                  /* hi 38 t[10] (< 38) */
-    add     a2, a2, t0                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    t0, a2, t0                  /* carry */
-    add     a2, a2, s7                  /* u[2] += hi(prev) + carry */
-    sltu    s7, a2, s7                  /* carry */
-    mul     a5, t4, t6                  /* lo 38 t[11] */
-    add     t0, t0, s7                  /* carries */
-    add     a7, a7, t0                  /* hi(prev) + carries */
-    srli    s0, s0, 31                  /* t[15] >> 31 */
-    add     s10, s10, s9                /* hi 38 t[15] */
-    mulhu   t4, t4, t6                  /* hi 38 t[11] (< 38) */
-    add     a6, a6, a5                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    a5, a6, a5                  /* carry */
-    add     a6, a6, a7                  /* u[3] += hi(prev) + carry */
-    sltu    a7, a6, a7                  /* carry */
-    mul     t3, a1, t6                  /* lo 38 t[12] */
-    add     a5, a5, a7                  /* carries */
-    add     t4, t4, a5                  /* hi(prev) + carries */
-    add     s10, s10, s0
-    add     s10, s10, a4
-    mulhu   a1, a1, t6                  /* hi 38 t[12] (< 38) */
-    add     s1, s1, t3                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t3, s1, t3                  /* carry */
-    add     s1, s1, t4                  /* u[4] += hi(prev) + carry */
-    sltu    t4, s1, t4                  /* carry */
-    mul     s2, s6, t6                  /* lo 38 t[13] */
-    add     t3, t3, t4                  /* carries */
-    add     a1, a1, t3                  /* hi(prev) + carries */
-    add     s10, s10, s11
-    add     t1, t1, s3                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   s6, s6, t6                  /* hi 38 t[13] (< 38) */
-    add     s4, s4, s2                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s2, s4, s2                  /* carry */
-    add     s4, s4, a1                  /* u[5] += hi(prev) + carry */
+    mulhu   a1, t2, a4                  /* hi a[1]*a[3] */
+    add     s3, s3, t4                  /* column 4 += lo */
+    sltu    t4, s3, t4                  /* carry */
+    mul     t3, a7, ra                  /* lo a[0]*a[5] */
+    add     a1, a1, t4                  /* hi + carry: no overflow */
+    add     s4, s4, a1                  /* column 5 += hi */
     sltu    a1, s4, a1                  /* carry */
-    mul     s8, a3, t6                  /* lo 38 t[14] */
-    add     s2, s2, a1                  /* carries */
-    add     s6, s6, s2                  /* hi(prev) + carries */
-    sltu    s3, t1, s3                  /* carry */
-    mulhu   a3, a3, t6                  /* hi 38 t[14] (< 38) */
-    add     t5, t5, s8                  /* u[6] = t[6] + lo 38 t[14] */
+    add     s8, s8, a1                  /* column 6 += carry */
+    mulhu   s9, a7, ra                  /* hi a[0]*a[5] */
+    add     s4, s4, t3                  /* column 5 += lo */
+    sltu    t3, s4, t3                  /* carry */
+    mul     a3, t2, s6                  /* lo a[1]*a[4] */
+    add     s9, s9, t3                  /* hi + carry: no overflow */
+    add     s8, s8, s9                  /* column 6 += hi */
+    sltu    s9, s8, s9                  /* carry */
+    mulhu   a2, t2, s6                  /* hi a[1]*a[4] */
+    add     s4, s4, a3                  /* column 5 += lo */
+    sltu    a3, s4, a3                  /* carry */
+    mul     s0, t6, a4                  /* lo a[2]*a[3] */
+    add     a2, a2, a3                  /* hi + carry: no overflow */
+    add     s8, s8, a2                  /* column 6 += hi */
+    sltu    a2, s8, a2                  /* carry */
+    add     s9, s9, a2                  /* column 7 += carry */
+    mulhu   t0, t6, a4                  /* hi a[2]*a[3] */
+    add     s4, s4, s0                  /* column 5 += lo */
+    sltu    s0, s4, s0                  /* carry */
+    mul     a6, a7, s5                  /* lo a[0]*a[6] */
+    add     t0, t0, s0                  /* hi + carry: no overflow */
+    add     s8, s8, t0                  /* column 6 += hi */
+    sltu    t0, s8, t0                  /* carry */
+    add     s9, s9, t0                  /* column 7 += carry */
+    mulhu   s1, a7, s5                  /* hi a[0]*a[6] */
+    add     s8, s8, a6                  /* column 6 += lo */
+    sltu    a6, s8, a6                  /* carry */
+    mul     s2, t2, ra                  /* lo a[1]*a[5] */
+    add     s1, s1, a6                  /* hi + carry: no overflow */
+    add     s9, s9, s1                  /* column 7 += hi */
+    sltu    s1, s9, s1                  /* carry */
+    mulhu   t5, t2, ra                  /* hi a[1]*a[5] */
+    add     s8, s8, s2                  /* column 6 += lo */
+    sltu    s2, s8, s2                  /* carry */
+    mul     a5, t6, s6                  /* lo a[2]*a[4] */
+    add     t5, t5, s2                  /* hi + carry: no overflow */
+    add     s9, s9, t5                  /* column 7 += hi */
+    sltu    t5, s9, t5                  /* carry */
+    add     s1, s1, t5                  /* column 8 += carry */
+    mulhu   t4, t6, s6                  /* hi a[2]*a[4] */
+    add     s8, s8, a5                  /* column 6 += lo */
+    sltu    a5, s8, a5                  /* carry */
+    mul     a1, a7, s10                 /* lo a[0]*a[7] */
+    add     t4, t4, a5                  /* hi + carry: no overflow */
+    add     s9, s9, t4                  /* column 7 += hi */
+    sltu    t4, s9, t4                  /* carry */
+    add     s1, s1, t4                  /* column 8 += carry */
+    mulhu   t3, a7, s10                 /* hi a[0]*a[7] */
+    add     s9, s9, a1                  /* column 7 += lo */
+    sltu    a1, s9, a1                  /* carry */
+    slli    a3, s11, 1                  /* 2 cross[1] */
+    slli    a2, s7, 1                   /* 2 cross[2] */
+    mul     s0, t2, s5                  /* lo a[1]*a[6] */
+    add     t3, t3, a1                  /* hi + carry: no overflow */
+    add     s1, s1, t3                  /* column 8 += hi */
+    sltu    t3, s1, t3                  /* carry */
+    srli    s11, s11, 31                /* bit 31 of cross[1] */
+    mulhu   t0, t2, s5                  /* hi a[1]*a[6] */
+    add     s9, s9, s0                  /* column 7 += lo */
+    sltu    s0, s9, s0                  /* carry */
+    or      a2, a2, s11
+    slli    a6, t1, 1                   /* 2 cross[3] */
+    mul     s2, t6, ra                  /* lo a[2]*a[5] */
+    add     t0, t0, s0                  /* hi + carry: no overflow */
+    add     s1, s1, t0                  /* column 8 += hi */
+    sltu    t0, s1, t0                  /* carry */
+    add     t3, t3, t0                  /* column 9 += carry */
+    mulhu   t5, t6, ra                  /* hi a[2]*a[5] */
+    add     s9, s9, s2                  /* column 7 += lo */
+    sltu    s2, s9, s2                  /* carry */
+    srli    s7, s7, 31                  /* bit 31 of cross[2] */
+    or      a6, a6, s7
+    mul     a5, a4, s6                  /* lo a[3]*a[4] */
+    add     t5, t5, s2                  /* hi + carry: no overflow */
+    add     s1, s1, t5                  /* column 8 += hi */
+    sltu    t5, s1, t5                  /* carry */
+    add     t3, t3, t5                  /* column 9 += carry */
+    mulhu   t4, a4, s6                  /* hi a[3]*a[4] */
+    add     s9, s9, a5                  /* column 7 += lo */
+    sltu    a5, s9, a5                  /* carry */
+    slli    a1, s3, 1                   /* 2 cross[4] */
+    srli    t1, t1, 31                  /* bit 31 of cross[3] */
+    mul     s11, t2, s10                /* lo a[1]*a[7] */
+    add     t4, t4, a5                  /* hi + carry: no overflow */
+    add     s1, s1, t4                  /* column 8 += hi */
+    sltu    t4, s1, t4                  /* carry */
+    add     t3, t3, t4                  /* column 9 += carry */
+    mulhu   s0, t2, s10                 /* hi a[1]*a[7] */
+    add     s1, s1, s11                 /* column 8 += lo */
+    sltu    s11, s1, s11                /* carry */
+    or      a1, a1, t1
+    slli    t0, s4, 1                   /* 2 cross[5] */
+    mul     s7, t6, s5                  /* lo a[2]*a[6] */
+    add     s0, s0, s11                 /* hi + carry: no overflow */
+    add     t3, t3, s0                  /* column 9 += hi */
+    sltu    s0, t3, s0                  /* carry */
+    srli    s3, s3, 31                  /* bit 31 of cross[4] */
+    mulhu   s2, t6, s5                  /* hi a[2]*a[6] */
+    add     s1, s1, s7                  /* column 8 += lo */
+    sltu    s7, s1, s7                  /* carry */
+    or      t0, t0, s3
+    slli    t5, s8, 1                   /* 2 cross[6] */
+    mul     a5, a4, ra                  /* lo a[3]*a[5] */
+    add     s2, s2, s7                  /* hi + carry: no overflow */
+    add     t3, t3, s2                  /* column 9 += hi */
+    sltu    s2, t3, s2                  /* carry */
+    add     s0, s0, s2                  /* column 10 += carry */
+    mulhu   t4, a4, ra                  /* hi a[3]*a[5] */
+    add     s1, s1, a5                  /* column 8 += lo */
+    sltu    a5, s1, a5                  /* carry */
+    srli    s4, s4, 31                  /* bit 31 of cross[5] */
+    or      t5, t5, s4
+    mul     t1, t6, s10                 /* lo a[2]*a[7] */
+    add     t4, t4, a5                  /* hi + carry: no overflow */
+    add     t3, t3, t4                  /* column 9 += hi */
+    sltu    t4, t3, t4                  /* carry */
+    add     s0, s0, t4                  /* column 10 += carry */
+    mulhu   s11, t6, s10                /* hi a[2]*a[7] */
+    add     t3, t3, t1                  /* column 9 += lo */
+    sltu    t1, t3, t1                  /* carry */
+    slli    s3, s9, 1                   /* 2 cross[7] */
+    srli    s8, s8, 31                  /* bit 31 of cross[6] */
+    mul     s7, a4, s5                  /* lo a[3]*a[6] */
+    add     s11, s11, t1                /* hi + carry: no overflow */
+    add     s0, s0, s11                 /* column 10 += hi */
+    sltu    s11, s0, s11                /* carry */
+    or      s3, s3, s8
+    mulhu   s2, a4, s5                  /* hi a[3]*a[6] */
+    add     t3, t3, s7                  /* column 9 += lo */
+    sltu    s7, t3, s7                  /* carry */
+    slli    s4, s1, 1                   /* 2 cross[8] */
+    srli    s9, s9, 31                  /* bit 31 of cross[7] */
+    mul     a5, s6, ra                  /* lo a[4]*a[5] */
+    add     s2, s2, s7                  /* hi + carry: no overflow */
+    add     s0, s0, s2                  /* column 10 += hi */
+    sltu    s2, s0, s2                  /* carry */
+    add     s11, s11, s2                /* column 11 += carry */
+    mulhu   t4, s6, ra                  /* hi a[4]*a[5] */
+    add     t3, t3, a5                  /* column 9 += lo */
+    sltu    a5, t3, a5                  /* carry */
+    or      s4, s4, s9
+    slli    t1, t3, 1                   /* 2 cross[9] */
+    mul     s8, a4, s10                 /* lo a[3]*a[7] */
+    add     t4, t4, a5                  /* hi + carry: no overflow */
+    add     s0, s0, t4                  /* column 10 += hi */
+    sltu    t4, s0, t4                  /* carry */
+    add     s11, s11, t4                /* column 11 += carry */
+    mulhu   s7, a4, s10                 /* hi a[3]*a[7] */
+    add     s0, s0, s8                  /* column 10 += lo */
+    sltu    s8, s0, s8                  /* carry */
+    srli    s1, s1, 31                  /* bit 31 of cross[8] */
+    or      t1, t1, s1
+    mul     s2, s6, s5                  /* lo a[4]*a[6] */
+    add     s7, s7, s8                  /* hi + carry: no overflow */
+    add     s11, s11, s7                /* column 11 += hi */
+    sltu    s7, s11, s7                 /* carry */
+    srli    t3, t3, 31                  /* bit 31 of cross[9] */
+    mulhu   s9, s6, s5                  /* hi a[4]*a[6] */
+    add     s0, s0, s2                  /* column 10 += lo */
+    sltu    s2, s0, s2                  /* carry */
+    slli    a5, s0, 1                   /* 2 cross[10] */
+    or      a5, a5, t3
+    mul     t4, s6, s10                 /* lo a[4]*a[7] */
+    add     s9, s9, s2                  /* hi + carry: no overflow */
+    add     s11, s11, s9                /* column 11 += hi */
+    sltu    s9, s11, s9                 /* carry */
+    add     s7, s7, s9                  /* column 12 += carry */
+    mulhu   s1, s6, s10                 /* hi a[4]*a[7] */
+    add     s11, s11, t4                /* column 11 += lo */
+    sltu    t4, s11, t4                 /* carry */
+    srli    s0, s0, 31                  /* bit 31 of cross[10] */
+    mul     s8, ra, s5                  /* lo a[5]*a[6] */
+    add     s1, s1, t4                  /* hi + carry: no overflow */
+    add     s7, s7, s1                  /* column 12 += hi */
+    sltu    s1, s7, s1                  /* carry */
+    mulhu   t3, ra, s5                  /* hi a[5]*a[6] */
+    add     s11, s11, s8                /* column 11 += lo */
+    sltu    s8, s11, s8                 /* carry */
+    slli    s2, s11, 1                  /* 2 cross[11] */
+    or      s2, s2, s0
+    mul     s9, ra, s10                 /* lo a[5]*a[7] */
+    add     t3, t3, s8                  /* hi + carry: no overflow */
+    add     s7, s7, t3                  /* column 12 += hi */
+    sltu    t3, s7, t3                  /* carry */
+    add     s1, s1, t3                  /* column 13 += carry */
+    mulhu   t4, ra, s10                 /* hi a[5]*a[7] */
+    add     s7, s7, s9                  /* column 12 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    slli    s0, s7, 1                   /* 2 cross[12] */
+    srli    s11, s11, 31                /* bit 31 of cross[11] */
+    mul     s8, s5, s10                 /* lo a[6]*a[7] */
+    add     t4, t4, s9                  /* hi + carry: no overflow */
+    add     s1, s1, t4                  /* column 13 += hi */
+    sltu    t4, s1, t4                  /* carry */
+    or      s0, s0, s11
+    mulhu   t3, s5, s10                 /* hi a[6]*a[7] */
+    add     s1, s1, s8                  /* column 13 += lo */
+    sltu    s8, s1, s8                  /* carry */
+    slli    s9, s1, 1                   /* 2 cross[13] */
+    srli    s7, s7, 31                  /* bit 31 of cross[12] */
+    mul     s11, a7, a7                 /* lo a[0]^2 */
+    add     t3, t3, s8                  /* hi + carry: no overflow */
+    add     t4, t4, t3                  /* column 14 += hi */
+    sltu    t3, t4, t3                  /* carry */
+    or      s9, s9, s7
+    mulhu   s8, a7, a7                  /* hi a[0]^2 */
+    slli    s7, t4, 1                   /* 2 cross[14] */
+    srli    s1, s1, 31                  /* bit 31 of cross[13] */
+    or      s7, s7, s1
+    slli    t3, t3, 1                   /* 2 cross[15] */
+    mul     a7, t2, t2                  /* lo a[1]^2 */
+    add     a3, a3, s8                  /* t[1] = 2 cross[1] + square word */
+    sltu    s8, a3, s8                  /* carry */
+    srli    t4, t4, 31                  /* bit 31 of cross[14] */
+    or      t3, t3, t4
+    mulhu   s1, t2, t2                  /* hi a[1]^2 */
+    add     a2, a2, a7                  /* t[2] = 2 cross[2] + square word */
+    sltu    a7, a2, a7                  /* carry */
+    add     a2, a2, s8                  /* + carry */
+    sltu    s8, a2, s8                  /* carry */
+    mul     t4, t6, t6                  /* lo a[2]^2 */
+    add     a7, a7, s8                  /* carries */
+    add     a6, a6, s1                  /* t[3] = 2 cross[3] + square word */
+    sltu    s1, a6, s1                  /* carry */
+    add     a6, a6, a7                  /* + carry */
+    mulhu   t2, t6, t6                  /* hi a[2]^2 */
+    sltu    a7, a6, a7                  /* carry */
+    add     s1, s1, a7                  /* carries */
+    add     a1, a1, t4                  /* t[4] = 2 cross[4] + square word */
+    sltu    t4, a1, t4                  /* carry */
+    mul     s8, a4, a4                  /* lo a[3]^2 */
+    add     a1, a1, s1                  /* + carry */
+    sltu    s1, a1, s1                  /* carry */
+    add     t4, t4, s1                  /* carries */
+    add     t0, t0, t2                  /* t[5] = 2 cross[5] + square word */
+    mulhu   t6, a4, a4                  /* hi a[3]^2 */
+    sltu    t2, t0, t2                  /* carry */
+    add     t0, t0, t4                  /* + carry */
+    sltu    t4, t0, t4                  /* carry */
+    add     t2, t2, t4                  /* carries */
+    mul     a7, s6, s6                  /* lo a[4]^2 */
+    add     t5, t5, s8                  /* t[6] = 2 cross[6] + square word */
     sltu    s8, t5, s8                  /* carry */
-    add     t5, t5, s6                  /* u[6] += hi(prev) + carry */
-    sltu    s6, t5, s6                  /* carry */
-    add     s8, s8, s6                  /* carries */
-    add     a3, a3, s8                  /* hi(prev) + carries */
-    add     t1, t1, a3                  /* u[7] += hi(prev) + carry */
+    add     t5, t5, t2                  /* + carry */
+    sltu    t2, t5, t2                  /* carry */
+    mulhu   s1, s6, s6                  /* hi a[4]^2 */
+    add     s8, s8, t2                  /* carries */
+    add     s3, s3, t6                  /* t[7] = 2 cross[7] + square word */
+    sltu    t6, s3, t6                  /* carry */
+    add     s3, s3, s8                  /* + carry */
+    mul     a4, ra, ra                  /* lo a[5]^2 */
+    sltu    s8, s3, s8                  /* carry */
+    add     t6, t6, s8                  /* carries */
+    add     s4, s4, a7                  /* t[8] = 2 cross[8] + square word */
+    sltu    a7, s4, a7                  /* carry */
+    mulhu   t4, ra, ra                  /* hi a[5]^2 */
+    add     s4, s4, t6                  /* + carry */
+    sltu    t6, s4, t6                  /* carry */
+    add     a7, a7, t6                  /* carries */
+    add     t1, t1, s1                  /* t[9] = 2 cross[9] + square word */
+    mul     s6, s5, s5                  /* lo a[6]^2 */
+    sltu    s1, t1, s1                  /* carry */
+    add     t1, t1, a7                  /* + carry */
+    sltu    a7, t1, a7                  /* carry */
+    add     s1, s1, a7                  /* carries */
+    mulhu   t2, s5, s5                  /* hi a[6]^2 */
+    add     a5, a5, a4                  /* t[10] = 2 cross[10] + square word */
+    sltu    a4, a5, a4                  /* carry */
+    add     a5, a5, s1                  /* + carry */
+    sltu    s1, a5, s1                  /* carry */
+    mul     s8, s10, s10                /* lo a[7]^2 */
+    add     a4, a4, s1                  /* carries */
+    add     s2, s2, t4                  /* t[11] = 2 cross[11] + square word */
+    sltu    t4, s2, t4                  /* carry */
+    add     s2, s2, a4                  /* + carry */
+    mulhu   ra, s10, s10                /* hi a[7]^2 */
+    sltu    a4, s2, a4                  /* carry */
+    add     t4, t4, a4                  /* carries */
+    add     s0, s0, s6                  /* t[12] = 2 cross[12] + square word */
+    sltu    s6, s0, s6                  /* carry */
+    add     s0, s0, t4                  /* + carry */
+    sltu    t4, s0, t4                  /* carry */
+    add     s6, s6, t4                  /* carries */
+    add     s9, s9, t2                  /* t[13] = 2 cross[13] + square word */
+    sltu    t2, s9, t2                  /* carry */
+    add     s9, s9, s6                  /* + carry */
+    sltu    s6, s9, s6                  /* carry */
+    add     t2, t2, s6                  /* carries */
+    add     s7, s7, s8                  /* t[14] = 2 cross[14] + square word */
+    sltu    s8, s7, s8                  /* carry */
+    add     s7, s7, t2                  /* + carry */
+    sltu    t2, s7, t2                  /* carry */
+    add     s8, s8, t2                  /* carries */
+    add     t3, t3, ra                  /* t[15] = 2 cross[15] + square word */
+    add     t3, t3, s8                  /* + carry */
+    li      t6, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     a7, s4, t6                  /* lo 38 t[8] */
+    lw      s5, 96(sp)                  /* E[24] */
+    lw      s1, 64(sp)                  /* F[16] */
+    lw      s10, 68(sp)                 /* F[17] */
+    lw      a4, 100(sp)                 /* E[25] */
+    mulhu   s4, s4, t6                  /* hi 38 t[8] (< 38) */
+    add     s11, s11, a7                /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a7, s11, a7                 /* carry */
+    lw      t4, 72(sp)                  /* F[18] */
+    lw      s6, 104(sp)                 /* E[26] */
+    mul     t2, t1, t6                  /* lo 38 t[9] */
+    add     s4, s4, a7                  /* hi(prev) + carries */
+    mulhu   t1, t1, t6                  /* hi 38 t[9] (< 38) */
+    add     a3, a3, t2                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t2, a3, t2                  /* carry */
+    add     a3, a3, s4                  /* u[1] += hi(prev) + carry */
+    sltu    s4, a3, s4                  /* carry */
+    mul     ra, a5, t6                  /* lo 38 t[10] */
+    add     t2, t2, s4                  /* carries */
+    add     t1, t1, t2                  /* hi(prev) + carries */
+    lw      s8, 76(sp)                  /* F[19] */
+    mulhu   a5, a5, t6                  /* hi 38 t[10] (< 38) */
+    add     a2, a2, ra                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    ra, a2, ra                  /* carry */
+    add     a2, a2, t1                  /* u[2] += hi(prev) + carry */
+    sltu    t1, a2, t1                  /* carry */
+    mul     a7, s2, t6                  /* lo 38 t[11] */
+    add     ra, ra, t1                  /* carries */
+    add     a5, a5, ra                  /* hi(prev) + carries */
+    mulhu   s2, s2, t6                  /* hi 38 t[11] (< 38) */
+    add     a6, a6, a7                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    a7, a6, a7                  /* carry */
+    add     a6, a6, a5                  /* u[3] += hi(prev) + carry */
+    sltu    a5, a6, a5                  /* carry */
+    mul     s4, s0, t6                  /* lo 38 t[12] */
+    add     a7, a7, a5                  /* carries */
+    add     s2, s2, a7                  /* hi(prev) + carries */
+    mulhu   s0, s0, t6                  /* hi 38 t[12] (< 38) */
+    add     a1, a1, s4                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s4, a1, s4                  /* carry */
+    add     a1, a1, s2                  /* u[4] += hi(prev) + carry */
+    sltu    s2, a1, s2                  /* carry */
+    mul     t2, s9, t6                  /* lo 38 t[13] */
+    add     s4, s4, s2                  /* carries */
+    add     s0, s0, s4                  /* hi(prev) + carries */
+    lw      t1, 108(sp)                 /* E[27] */
+    mulhu   s9, s9, t6                  /* hi 38 t[13] (< 38) */
+    add     t0, t0, t2                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t2, t0, t2                  /* carry */
+    add     t0, t0, s0                  /* u[5] += hi(prev) + carry */
+    sltu    s0, t0, s0                  /* carry */
+    mul     ra, s7, t6                  /* lo 38 t[14] */
+    add     t2, t2, s0                  /* carries */
+    add     s9, s9, t2                  /* hi(prev) + carries */
+    lw      a5, 80(sp)                  /* F[20] */
+    mulhu   s7, s7, t6                  /* hi 38 t[14] (< 38) */
+    add     t5, t5, ra                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    ra, t5, ra                  /* carry */
+    add     t5, t5, s9                  /* u[6] += hi(prev) + carry */
+    sltu    s9, t5, s9                  /* carry */
+    mul     a7, t3, t6                  /* lo 38 t[15] */
+    add     ra, ra, s9                  /* carries */
+    add     s7, s7, ra                  /* hi(prev) + carries */
+    mulhu   t3, t3, t6                  /* hi 38 t[15] (< 38) */
+    add     s3, s3, a7                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    a7, s3, a7                  /* carry */
+    add     s3, s3, s7                  /* u[7] += hi(prev) + carry */
+    sltu    s7, s3, s7                  /* carry */
+    mul     s2, s5, s1                  /* lo a[0]*b[0] */
+    add     a7, a7, s7                  /* carries */
+    add     t3, t3, a7                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s4, s3, 31                  /* bit 255 */
+    slli    t3, t3, 1                   /* 2 T */
+    mulhu   s0, s5, s1                  /* hi a[0]*b[0] */
+    or      t3, t3, s4                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t2, t3, 4                   /* 16 T' */
+    slli    s9, t3, 1                   /* 2 T' */
+    add     t2, t2, s9                  /* 18 T' */
+    mul     ra, s5, s10                 /* lo a[0]*b[1] */
+    add     t2, t2, t3                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s3, s3, 1                   /* clear bit 255 */
+    srli    s3, s3, 1
+    add     s11, s11, t2                /* r[0] = u[0] + carry */
+    mulhu   t6, s5, s10                 /* hi a[0]*b[1] */
+    sltu    t2, s11, t2                 /* carry */
+    sw      s11, 96(a0)                 /* x3[0] */
+    add     a3, a3, t2                  /* r[1] = u[1] + carry */
+    sltu    t2, a3, t2                  /* carry */
+    mul     s7, a4, s1                  /* lo a[1]*b[0] */
+    sw      a3, 100(a0)                 /* x3[1] */
+    add     a2, a2, t2                  /* r[2] = u[2] + carry */
+    sltu    t2, a2, t2                  /* carry */
+    sw      a2, 104(a0)                 /* x3[2] */
+    mulhu   a7, a4, s1                  /* hi a[1]*b[0] */
+    add     a6, a6, t2                  /* r[3] = u[3] + carry */
+    sltu    t2, a6, t2                  /* carry */
+    sw      a6, 108(a0)                 /* x3[3] */
+    add     a1, a1, t2                  /* r[4] = u[4] + carry */
+    mul     s4, s5, t4                  /* lo a[0]*b[2] */
+    sltu    t2, a1, t2                  /* carry */
+    sw      a1, 112(a0)                 /* x3[4] */
+    add     t0, t0, t2                  /* r[5] = u[5] + carry */
+    sltu    t2, t0, t2                  /* carry */
+    mulhu   s9, s5, t4                  /* hi a[0]*b[2] */
+    sw      t0, 116(a0)                 /* x3[5] */
+    add     t5, t5, t2                  /* r[6] = u[6] + carry */
+    sltu    t2, t5, t2                  /* carry */
+    sw      t5, 120(a0)                 /* x3[6] */
+    mul     t3, a4, s10                 /* lo a[1]*b[1] */
+    add     s3, s3, t2                  /* r[7] = u[7] + carry */
+    sw      s3, 124(a0)                 /* x3[7] */
+    add     s0, s0, ra                  /* column 1 += lo */
+    sltu    ra, s0, ra                  /* carry */
+    mulhu   s11, a4, s10                /* hi a[1]*b[1] */
+    add     t6, t6, ra                  /* hi + carry: no overflow */
+    add     s0, s0, s7                  /* column 1 += lo */
+    sltu    s7, s0, s7                  /* carry */
+    add     a7, a7, s7                  /* hi + carry: no overflow */
+    mul     a3, s6, s1                  /* lo a[2]*b[0] */
+    add     t6, t6, a7                  /* column 2 += hi */
+    sltu    a7, t6, a7                  /* carry */
+    add     t6, t6, s4                  /* column 2 += lo */
+    sltu    s4, t6, s4                  /* carry */
+    mulhu   a2, s6, s1                  /* hi a[2]*b[0] */
+    add     s9, s9, s4                  /* hi + carry: no overflow */
+    add     a7, a7, s9                  /* column 3 += hi */
+    sltu    s9, a7, s9                  /* carry */
+    add     t6, t6, t3                  /* column 2 += lo */
+    mul     a6, s5, s8                  /* lo a[0]*b[3] */
+    sltu    t3, t6, t3                  /* carry */
+    add     s11, s11, t3                /* hi + carry: no overflow */
+    add     a7, a7, s11                 /* column 3 += hi */
+    sltu    s11, a7, s11                /* carry */
+    mulhu   a1, s5, s8                  /* hi a[0]*b[3] */
+    add     s9, s9, s11                 /* column 4 += carry */
+    add     t6, t6, a3                  /* column 2 += lo */
+    sltu    a3, t6, a3                  /* carry */
+    add     a2, a2, a3                  /* hi + carry: no overflow */
+    mul     t0, a4, t4                  /* lo a[1]*b[2] */
+    add     a7, a7, a2                  /* column 3 += hi */
+    sltu    a2, a7, a2                  /* carry */
+    add     s9, s9, a2                  /* column 4 += carry */
+    add     a7, a7, a6                  /* column 3 += lo */
+    mulhu   t5, a4, t4                  /* hi a[1]*b[2] */
+    sltu    a6, a7, a6                  /* carry */
+    add     a1, a1, a6                  /* hi + carry: no overflow */
+    add     s9, s9, a1                  /* column 4 += hi */
+    sltu    a1, s9, a1                  /* carry */
+    mul     t2, s6, s10                 /* lo a[2]*b[1] */
+    add     a7, a7, t0                  /* column 3 += lo */
+    sltu    t0, a7, t0                  /* carry */
+    add     t5, t5, t0                  /* hi + carry: no overflow */
+    add     s9, s9, t5                  /* column 4 += hi */
+    mulhu   s3, s6, s10                 /* hi a[2]*b[1] */
+    sltu    t5, s9, t5                  /* carry */
+    add     a1, a1, t5                  /* column 5 += carry */
+    add     a7, a7, t2                  /* column 3 += lo */
+    sltu    t2, a7, t2                  /* carry */
+    mul     ra, t1, s1                  /* lo a[3]*b[0] */
+    add     s3, s3, t2                  /* hi + carry: no overflow */
+    add     s9, s9, s3                  /* column 4 += hi */
+    sltu    s3, s9, s3                  /* carry */
+    add     a1, a1, s3                  /* column 5 += carry */
+    mulhu   s7, t1, s1                  /* hi a[3]*b[0] */
+    add     a7, a7, ra                  /* column 3 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    lw      s4, 112(sp)                 /* E[28] */
+    lw      t3, 84(sp)                  /* F[21] */
+    mul     s11, s5, a5                 /* lo a[0]*b[4] */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    add     s9, s9, s7                  /* column 4 += hi */
+    sltu    s7, s9, s7                  /* carry */
+    add     a1, a1, s7                  /* column 5 += carry */
+    mulhu   a3, s5, a5                  /* hi a[0]*b[4] */
+    add     s9, s9, s11                 /* column 4 += lo */
+    sltu    s11, s9, s11                /* carry */
+    lw      a2, 116(sp)                 /* E[29] */
+    lw      a6, 88(sp)                  /* F[22] */
+    mul     t0, a4, s8                  /* lo a[1]*b[3] */
+    add     a3, a3, s11                 /* hi + carry: no overflow */
+    add     a1, a1, a3                  /* column 5 += hi */
+    sltu    a3, a1, a3                  /* carry */
+    mulhu   t5, a4, s8                  /* hi a[1]*b[3] */
+    add     s9, s9, t0                  /* column 4 += lo */
+    sltu    t0, s9, t0                  /* carry */
+    lw      t2, 120(sp)                 /* E[30] */
+    mul     s3, s6, t4                  /* lo a[2]*b[2] */
+    add     t5, t5, t0                  /* hi + carry: no overflow */
+    add     a1, a1, t5                  /* column 5 += hi */
+    sltu    t5, a1, t5                  /* carry */
+    add     a3, a3, t5                  /* column 6 += carry */
+    mulhu   ra, s6, t4                  /* hi a[2]*b[2] */
+    add     s9, s9, s3                  /* column 4 += lo */
+    sltu    s3, s9, s3                  /* carry */
+    lw      s7, 92(sp)                  /* F[23] */
+    mul     s11, t1, s10                /* lo a[3]*b[1] */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    add     a1, a1, ra                  /* column 5 += hi */
+    sltu    ra, a1, ra                  /* carry */
+    add     a3, a3, ra                  /* column 6 += carry */
+    mulhu   t0, t1, s10                 /* hi a[3]*b[1] */
+    add     s9, s9, s11                 /* column 4 += lo */
+    sltu    s11, s9, s11                /* carry */
+    mul     t5, s4, s1                  /* lo a[4]*b[0] */
+    add     t0, t0, s11                 /* hi + carry: no overflow */
+    add     a1, a1, t0                  /* column 5 += hi */
+    sltu    t0, a1, t0                  /* carry */
+    add     a3, a3, t0                  /* column 6 += carry */
+    mulhu   s3, s4, s1                  /* hi a[4]*b[0] */
+    add     s9, s9, t5                  /* column 4 += lo */
+    sltu    t5, s9, t5                  /* carry */
+    mul     ra, s5, t3                  /* lo a[0]*b[5] */
+    add     s3, s3, t5                  /* hi + carry: no overflow */
+    add     a1, a1, s3                  /* column 5 += hi */
+    sltu    s3, a1, s3                  /* carry */
+    add     a3, a3, s3                  /* column 6 += carry */
+    mulhu   s11, s5, t3                 /* hi a[0]*b[5] */
+    add     a1, a1, ra                  /* column 5 += lo */
+    sltu    ra, a1, ra                  /* carry */
+    mul     t0, a4, a5                  /* lo a[1]*b[4] */
+    add     s11, s11, ra                /* hi + carry: no overflow */
+    add     a3, a3, s11                 /* column 6 += hi */
+    sltu    s11, a3, s11                /* carry */
+    mulhu   t5, a4, a5                  /* hi a[1]*b[4] */
+    add     a1, a1, t0                  /* column 5 += lo */
+    sltu    t0, a1, t0                  /* carry */
+    mul     s3, s6, s8                  /* lo a[2]*b[3] */
+    add     t5, t5, t0                  /* hi + carry: no overflow */
+    add     a3, a3, t5                  /* column 6 += hi */
+    sltu    t5, a3, t5                  /* carry */
+    add     s11, s11, t5                /* column 7 += carry */
+    mulhu   ra, s6, s8                  /* hi a[2]*b[3] */
+    add     a1, a1, s3                  /* column 5 += lo */
+    sltu    s3, a1, s3                  /* carry */
+    mul     t0, t1, t4                  /* lo a[3]*b[2] */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    add     a3, a3, ra                  /* column 6 += hi */
+    sltu    ra, a3, ra                  /* carry */
+    add     s11, s11, ra                /* column 7 += carry */
+    mulhu   t5, t1, t4                  /* hi a[3]*b[2] */
+    add     a1, a1, t0                  /* column 5 += lo */
+    sltu    t0, a1, t0                  /* carry */
+    mul     s3, s4, s10                 /* lo a[4]*b[1] */
+    add     t5, t5, t0                  /* hi + carry: no overflow */
+    add     a3, a3, t5                  /* column 6 += hi */
+    sltu    t5, a3, t5                  /* carry */
+    add     s11, s11, t5                /* column 7 += carry */
+    mulhu   ra, s4, s10                 /* hi a[4]*b[1] */
+    add     a1, a1, s3                  /* column 5 += lo */
+    sltu    s3, a1, s3                  /* carry */
+    lw      t0, 124(sp)                 /* E[31] */
+    mul     t5, a2, s1                  /* lo a[5]*b[0] */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    add     a3, a3, ra                  /* column 6 += hi */
+    sltu    ra, a3, ra                  /* carry */
+    add     s11, s11, ra                /* column 7 += carry */
+    mulhu   s3, a2, s1                  /* hi a[5]*b[0] */
+    add     a1, a1, t5                  /* column 5 += lo */
+    sltu    t5, a1, t5                  /* carry */
+    mul     ra, s5, a6                  /* lo a[0]*b[6] */
+    add     s3, s3, t5                  /* hi + carry: no overflow */
+    add     a3, a3, s3                  /* column 6 += hi */
+    sltu    s3, a3, s3                  /* carry */
+    add     s11, s11, s3                /* column 7 += carry */
+    mulhu   t5, s5, a6                  /* hi a[0]*b[6] */
+    add     a3, a3, ra                  /* column 6 += lo */
+    sltu    ra, a3, ra                  /* carry */
+    mul     s3, a4, t3                  /* lo a[1]*b[5] */
+    add     t5, t5, ra                  /* hi + carry: no overflow */
+    add     s11, s11, t5                /* column 7 += hi */
+    sltu    t5, s11, t5                 /* carry */
+    mulhu   ra, a4, t3                  /* hi a[1]*b[5] */
+    add     a3, a3, s3                  /* column 6 += lo */
+    sltu    s3, a3, s3                  /* carry */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    mul     s3, s6, a5                  /* lo a[2]*b[4] */
+    add     s11, s11, ra                /* column 7 += hi */
+    sltu    ra, s11, ra                 /* carry */
+    add     t5, t5, ra                  /* column 8 += carry */
+    mulhu   ra, s6, a5                  /* hi a[2]*b[4] */
+    add     a3, a3, s3                  /* column 6 += lo */
+    sltu    s3, a3, s3                  /* carry */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    mul     s3, t1, s8                  /* lo a[3]*b[3] */
+    add     s11, s11, ra                /* column 7 += hi */
+    sltu    ra, s11, ra                 /* carry */
+    add     t5, t5, ra                  /* column 8 += carry */
+    mulhu   ra, t1, s8                  /* hi a[3]*b[3] */
+    add     a3, a3, s3                  /* column 6 += lo */
+    sltu    s3, a3, s3                  /* carry */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    mul     s3, s4, t4                  /* lo a[4]*b[2] */
+    add     s11, s11, ra                /* column 7 += hi */
+    sltu    ra, s11, ra                 /* carry */
+    add     t5, t5, ra                  /* column 8 += carry */
+    mulhu   ra, s4, t4                  /* hi a[4]*b[2] */
+    add     a3, a3, s3                  /* column 6 += lo */
+    sltu    s3, a3, s3                  /* carry */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    mul     s3, a2, s10                 /* lo a[5]*b[1] */
+    add     s11, s11, ra                /* column 7 += hi */
+    sltu    ra, s11, ra                 /* carry */
+    add     t5, t5, ra                  /* column 8 += carry */
+    mulhu   ra, a2, s10                 /* hi a[5]*b[1] */
+    add     a3, a3, s3                  /* column 6 += lo */
+    sltu    s3, a3, s3                  /* carry */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    mul     s3, t2, s1                  /* lo a[6]*b[0] */
+    add     s11, s11, ra                /* column 7 += hi */
+    sltu    ra, s11, ra                 /* carry */
+    add     t5, t5, ra                  /* column 8 += carry */
+    mulhu   ra, t2, s1                  /* hi a[6]*b[0] */
+    add     a3, a3, s3                  /* column 6 += lo */
+    sltu    s3, a3, s3                  /* carry */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    mul     s3, s5, s7                  /* lo a[0]*b[7] */
+    add     s11, s11, ra                /* column 7 += hi */
+    sltu    ra, s11, ra                 /* carry */
+    add     t5, t5, ra                  /* column 8 += carry */
+    mulhu   s5, s5, s7                  /* hi a[0]*b[7] */
+    add     s11, s11, s3                /* column 7 += lo */
+    sltu    s3, s11, s3                 /* carry */
+    mul     ra, a4, a6                  /* lo a[1]*b[6] */
+    add     s5, s5, s3                  /* hi + carry: no overflow */
+    add     t5, t5, s5                  /* column 8 += hi */
+    sltu    s5, t5, s5                  /* carry */
+    mulhu   s3, a4, a6                  /* hi a[1]*b[6] */
+    add     s11, s11, ra                /* column 7 += lo */
+    sltu    ra, s11, ra                 /* carry */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    mul     ra, s6, t3                  /* lo a[2]*b[5] */
+    add     t5, t5, s3                  /* column 8 += hi */
+    sltu    s3, t5, s3                  /* carry */
+    add     s5, s5, s3                  /* column 9 += carry */
+    mulhu   s3, s6, t3                  /* hi a[2]*b[5] */
+    add     s11, s11, ra                /* column 7 += lo */
+    sltu    ra, s11, ra                 /* carry */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    mul     ra, t1, a5                  /* lo a[3]*b[4] */
+    add     t5, t5, s3                  /* column 8 += hi */
+    sltu    s3, t5, s3                  /* carry */
+    add     s5, s5, s3                  /* column 9 += carry */
+    mulhu   s3, t1, a5                  /* hi a[3]*b[4] */
+    add     s11, s11, ra                /* column 7 += lo */
+    sltu    ra, s11, ra                 /* carry */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    mul     ra, s4, s8                  /* lo a[4]*b[3] */
+    add     t5, t5, s3                  /* column 8 += hi */
+    sltu    s3, t5, s3                  /* carry */
+    add     s5, s5, s3                  /* column 9 += carry */
+    mulhu   s3, s4, s8                  /* hi a[4]*b[3] */
+    add     s11, s11, ra                /* column 7 += lo */
+    sltu    ra, s11, ra                 /* carry */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    mul     ra, a2, t4                  /* lo a[5]*b[2] */
+    add     t5, t5, s3                  /* column 8 += hi */
+    sltu    s3, t5, s3                  /* carry */
+    add     s5, s5, s3                  /* column 9 += carry */
+    mulhu   s3, a2, t4                  /* hi a[5]*b[2] */
+    add     s11, s11, ra                /* column 7 += lo */
+    sltu    ra, s11, ra                 /* carry */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    mul     ra, t2, s10                 /* lo a[6]*b[1] */
+    add     t5, t5, s3                  /* column 8 += hi */
+    sltu    s3, t5, s3                  /* carry */
+    add     s5, s5, s3                  /* column 9 += carry */
+    mulhu   s3, t2, s10                 /* hi a[6]*b[1] */
+    add     s11, s11, ra                /* column 7 += lo */
+    sltu    ra, s11, ra                 /* carry */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    mul     ra, t0, s1                  /* lo a[7]*b[0] */
+    add     t5, t5, s3                  /* column 8 += hi */
+    sltu    s3, t5, s3                  /* carry */
+    add     s5, s5, s3                  /* column 9 += carry */
+    mulhu   s1, t0, s1                  /* hi a[7]*b[0] */
+    add     s11, s11, ra                /* column 7 += lo */
+    sltu    ra, s11, ra                 /* carry */
+    mul     s3, a4, s7                  /* lo a[1]*b[7] */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    add     t5, t5, s1                  /* column 8 += hi */
+    sltu    s1, t5, s1                  /* carry */
+    add     s5, s5, s1                  /* column 9 += carry */
+    mulhu   a4, a4, s7                  /* hi a[1]*b[7] */
+    add     t5, t5, s3                  /* column 8 += lo */
+    sltu    s3, t5, s3                  /* carry */
+    mul     ra, s6, a6                  /* lo a[2]*b[6] */
+    add     a4, a4, s3                  /* hi + carry: no overflow */
+    add     s5, s5, a4                  /* column 9 += hi */
+    sltu    a4, s5, a4                  /* carry */
+    mulhu   s1, s6, a6                  /* hi a[2]*b[6] */
+    add     t5, t5, ra                  /* column 8 += lo */
+    sltu    ra, t5, ra                  /* carry */
+    mul     s3, t1, t3                  /* lo a[3]*b[5] */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    add     s5, s5, s1                  /* column 9 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    add     a4, a4, s1                  /* column 10 += carry */
+    mulhu   ra, t1, t3                  /* hi a[3]*b[5] */
+    add     t5, t5, s3                  /* column 8 += lo */
+    sltu    s3, t5, s3                  /* carry */
+    mul     s1, s4, a5                  /* lo a[4]*b[4] */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    add     s5, s5, ra                  /* column 9 += hi */
+    sltu    ra, s5, ra                  /* carry */
+    add     a4, a4, ra                  /* column 10 += carry */
+    mulhu   s3, s4, a5                  /* hi a[4]*b[4] */
+    add     t5, t5, s1                  /* column 8 += lo */
+    sltu    s1, t5, s1                  /* carry */
+    mul     ra, a2, s8                  /* lo a[5]*b[3] */
+    add     s3, s3, s1                  /* hi + carry: no overflow */
+    add     s5, s5, s3                  /* column 9 += hi */
+    sltu    s3, s5, s3                  /* carry */
+    add     a4, a4, s3                  /* column 10 += carry */
+    mulhu   s1, a2, s8                  /* hi a[5]*b[3] */
+    add     t5, t5, ra                  /* column 8 += lo */
+    sltu    ra, t5, ra                  /* carry */
+    mul     s3, t2, t4                  /* lo a[6]*b[2] */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    add     s5, s5, s1                  /* column 9 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    add     a4, a4, s1                  /* column 10 += carry */
+    mulhu   ra, t2, t4                  /* hi a[6]*b[2] */
+    add     t5, t5, s3                  /* column 8 += lo */
+    sltu    s3, t5, s3                  /* carry */
+    mul     s1, t0, s10                 /* lo a[7]*b[1] */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    add     s5, s5, ra                  /* column 9 += hi */
+    sltu    ra, s5, ra                  /* carry */
+    add     a4, a4, ra                  /* column 10 += carry */
+    mulhu   s10, t0, s10                /* hi a[7]*b[1] */
+    add     t5, t5, s1                  /* column 8 += lo */
+    sltu    s1, t5, s1                  /* carry */
+    mul     s3, s6, s7                  /* lo a[2]*b[7] */
+    add     s10, s10, s1                /* hi + carry: no overflow */
+    add     s5, s5, s10                 /* column 9 += hi */
+    sltu    s10, s5, s10                /* carry */
+    add     a4, a4, s10                 /* column 10 += carry */
+    mulhu   s6, s6, s7                  /* hi a[2]*b[7] */
+    add     s5, s5, s3                  /* column 9 += lo */
+    sltu    s3, s5, s3                  /* carry */
+    mul     ra, t1, a6                  /* lo a[3]*b[6] */
+    add     s6, s6, s3                  /* hi + carry: no overflow */
+    add     a4, a4, s6                  /* column 10 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    mulhu   s1, t1, a6                  /* hi a[3]*b[6] */
+    add     s5, s5, ra                  /* column 9 += lo */
+    sltu    ra, s5, ra                  /* carry */
+    mul     s10, s4, t3                 /* lo a[4]*b[5] */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    add     a4, a4, s1                  /* column 10 += hi */
+    sltu    s1, a4, s1                  /* carry */
+    add     s6, s6, s1                  /* column 11 += carry */
+    mulhu   s3, s4, t3                  /* hi a[4]*b[5] */
+    add     s5, s5, s10                 /* column 9 += lo */
+    sltu    s10, s5, s10                /* carry */
+    mul     ra, a2, a5                  /* lo a[5]*b[4] */
+    add     s3, s3, s10                 /* hi + carry: no overflow */
+    add     a4, a4, s3                  /* column 10 += hi */
+    sltu    s3, a4, s3                  /* carry */
+    add     s6, s6, s3                  /* column 11 += carry */
+    mulhu   s1, a2, a5                  /* hi a[5]*b[4] */
+    add     s5, s5, ra                  /* column 9 += lo */
+    sltu    ra, s5, ra                  /* carry */
+    mul     s10, t2, s8                 /* lo a[6]*b[3] */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    add     a4, a4, s1                  /* column 10 += hi */
+    sltu    s1, a4, s1                  /* carry */
+    add     s6, s6, s1                  /* column 11 += carry */
+    mulhu   s3, t2, s8                  /* hi a[6]*b[3] */
+    add     s5, s5, s10                 /* column 9 += lo */
+    sltu    s10, s5, s10                /* carry */
+    li      ra, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s1, t0, t4                  /* lo a[7]*b[2] */
+    add     s3, s3, s10                 /* hi + carry: no overflow */
+    add     a4, a4, s3                  /* column 10 += hi */
+    sltu    s3, a4, s3                  /* carry */
+    add     s6, s6, s3                  /* column 11 += carry */
+    mulhu   t4, t0, t4                  /* hi a[7]*b[2] */
+    add     s5, s5, s1                  /* column 9 += lo */
+    sltu    s1, s5, s1                  /* carry */
+    mul     s10, t1, s7                 /* lo a[3]*b[7] */
+    add     t4, t4, s1                  /* hi + carry: no overflow */
+    add     a4, a4, t4                  /* column 10 += hi */
+    sltu    t4, a4, t4                  /* carry */
+    add     s6, s6, t4                  /* column 11 += carry */
+    mulhu   t1, t1, s7                  /* hi a[3]*b[7] */
+    add     a4, a4, s10                 /* column 10 += lo */
+    sltu    s10, a4, s10                /* carry */
+    mul     s3, s4, a6                  /* lo a[4]*b[6] */
+    add     t1, t1, s10                 /* hi + carry: no overflow */
+    add     s6, s6, t1                  /* column 11 += hi */
+    sltu    t1, s6, t1                  /* carry */
+    mulhu   s1, s4, a6                  /* hi a[4]*b[6] */
+    add     a4, a4, s3                  /* column 10 += lo */
+    sltu    s3, a4, s3                  /* carry */
+    mul     t4, a2, t3                  /* lo a[5]*b[5] */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     s6, s6, s1                  /* column 11 += hi */
+    sltu    s1, s6, s1                  /* carry */
+    add     t1, t1, s1                  /* column 12 += carry */
+    mulhu   s10, a2, t3                 /* hi a[5]*b[5] */
+    add     a4, a4, t4                  /* column 10 += lo */
+    sltu    t4, a4, t4                  /* carry */
+    mul     s3, t2, a5                  /* lo a[6]*b[4] */
+    add     s10, s10, t4                /* hi + carry: no overflow */
+    add     s6, s6, s10                 /* column 11 += hi */
+    sltu    s10, s6, s10                /* carry */
+    add     t1, t1, s10                 /* column 12 += carry */
+    mulhu   s1, t2, a5                  /* hi a[6]*b[4] */
+    add     a4, a4, s3                  /* column 10 += lo */
+    sltu    s3, a4, s3                  /* carry */
+    mul     t4, t0, s8                  /* lo a[7]*b[3] */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     s6, s6, s1                  /* column 11 += hi */
+    sltu    s1, s6, s1                  /* carry */
+    add     t1, t1, s1                  /* column 12 += carry */
+    mulhu   s8, t0, s8                  /* hi a[7]*b[3] */
+    add     a4, a4, t4                  /* column 10 += lo */
+    sltu    t4, a4, t4                  /* carry */
+    mul     s10, s4, s7                 /* lo a[4]*b[7] */
+    add     s8, s8, t4                  /* hi + carry: no overflow */
+    add     s6, s6, s8                  /* column 11 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t1, t1, s8                  /* column 12 += carry */
+    mulhu   s4, s4, s7                  /* hi a[4]*b[7] */
+    add     s6, s6, s10                 /* column 11 += lo */
+    sltu    s10, s6, s10                /* carry */
+    mul     s3, a2, a6                  /* lo a[5]*b[6] */
+    add     s4, s4, s10                 /* hi + carry: no overflow */
+    add     t1, t1, s4                  /* column 12 += hi */
+    sltu    s4, t1, s4                  /* carry */
+    mulhu   s1, a2, a6                  /* hi a[5]*b[6] */
+    add     s6, s6, s3                  /* column 11 += lo */
+    sltu    s3, s6, s3                  /* carry */
+    mul     t4, t2, t3                  /* lo a[6]*b[5] */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     t1, t1, s1                  /* column 12 += hi */
+    sltu    s1, t1, s1                  /* carry */
+    add     s4, s4, s1                  /* column 13 += carry */
+    mulhu   s8, t2, t3                  /* hi a[6]*b[5] */
+    add     s6, s6, t4                  /* column 11 += lo */
+    sltu    t4, s6, t4                  /* carry */
+    mul     s10, t0, a5                 /* lo a[7]*b[4] */
+    add     s8, s8, t4                  /* hi + carry: no overflow */
+    add     t1, t1, s8                  /* column 12 += hi */
+    sltu    s8, t1, s8                  /* carry */
+    add     s4, s4, s8                  /* column 13 += carry */
+    mulhu   a5, t0, a5                  /* hi a[7]*b[4] */
+    add     s6, s6, s10                 /* column 11 += lo */
+    sltu    s10, s6, s10                /* carry */
+    mul     s3, a2, s7                  /* lo a[5]*b[7] */
+    add     a5, a5, s10                 /* hi + carry: no overflow */
+    add     t1, t1, a5                  /* column 12 += hi */
+    sltu    a5, t1, a5                  /* carry */
+    add     s4, s4, a5                  /* column 13 += carry */
+    mulhu   a2, a2, s7                  /* hi a[5]*b[7] */
+    add     t1, t1, s3                  /* column 12 += lo */
+    sltu    s3, t1, s3                  /* carry */
+    mul     s1, t2, a6                  /* lo a[6]*b[6] */
+    add     a2, a2, s3                  /* hi + carry: no overflow */
+    add     s4, s4, a2                  /* column 13 += hi */
+    sltu    a2, s4, a2                  /* carry */
+    mulhu   t4, t2, a6                  /* hi a[6]*b[6] */
+    add     t1, t1, s1                  /* column 12 += lo */
+    sltu    s1, t1, s1                  /* carry */
+    lw      s8, 32(sp)                  /* Dd[8] */
+    mul     s10, t0, t3                 /* lo a[7]*b[5] */
+    add     t4, t4, s1                  /* hi + carry: no overflow */
+    add     s4, s4, t4                  /* column 13 += hi */
+    sltu    t4, s4, t4                  /* carry */
+    add     a2, a2, t4                  /* column 14 += carry */
+    mulhu   t3, t0, t3                  /* hi a[7]*b[5] */
+    add     t1, t1, s10                 /* column 12 += lo */
+    sltu    s10, t1, s10                /* carry */
+    lw      a5, 36(sp)                  /* Dd[9] */
+    lw      s3, 40(sp)                  /* Dd[10] */
+    mul     s1, t2, s7                  /* lo a[6]*b[7] */
+    add     t3, t3, s10                 /* hi + carry: no overflow */
+    add     s4, s4, t3                  /* column 13 += hi */
+    sltu    t3, s4, t3                  /* carry */
+    add     a2, a2, t3                  /* column 14 += carry */
+    mulhu   t2, t2, s7                  /* hi a[6]*b[7] */
+    add     s4, s4, s1                  /* column 13 += lo */
+    sltu    s1, s4, s1                  /* carry */
+    lw      t4, 44(sp)                  /* Dd[11] */
+    mul     s10, t0, a6                 /* lo a[7]*b[6] */
+    add     t2, t2, s1                  /* hi + carry: no overflow */
+    add     a2, a2, t2                  /* column 14 += hi */
+    sltu    t2, a2, t2                  /* carry */
+    mulhu   a6, t0, a6                  /* hi a[7]*b[6] */
+    add     s4, s4, s10                 /* column 13 += lo */
+    sltu    s10, s4, s10                /* carry */
+    lw      t3, 48(sp)                  /* Dd[12] */
+    mul     s1, t0, s7                  /* lo a[7]*b[7] */
+    add     a6, a6, s10                 /* hi + carry: no overflow */
+    add     a2, a2, a6                  /* column 14 += hi */
+    sltu    a6, a2, a6                  /* carry */
+    add     t2, t2, a6                  /* column 15 += carry */
+    mulhu   t0, t0, s7                  /* hi a[7]*b[7] */
+    add     a2, a2, s1                  /* column 14 += lo */
+    sltu    s1, a2, s1                  /* carry */
+    mul     s10, t5, ra                 /* lo 38 t[8] */
+    add     t0, t0, s1                  /* hi + carry: no overflow */
+    add     t2, t2, t0                  /* column 15 += hi */
+    mulhu   t5, t5, ra                  /* hi 38 t[8] (< 38) */
+    add     s2, s2, s10                 /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s10, s2, s10                /* carry */
+    mul     a6, s5, ra                  /* lo 38 t[9] */
+    add     t5, t5, s10                 /* hi(prev) + carries */
+    lw      s7, 52(sp)                  /* Dd[13] */
+    mulhu   s5, s5, ra                  /* hi 38 t[9] (< 38) */
+    add     s0, s0, a6                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    a6, s0, a6                  /* carry */
+    add     s0, s0, t5                  /* u[1] += hi(prev) + carry */
+    sltu    t5, s0, t5                  /* carry */
+    mul     s1, a4, ra                  /* lo 38 t[10] */
+    add     a6, a6, t5                  /* carries */
+    add     s5, s5, a6                  /* hi(prev) + carries */
+    mulhu   a4, a4, ra                  /* hi 38 t[10] (< 38) */
+    add     t6, t6, s1                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s1, t6, s1                  /* carry */
+    add     t6, t6, s5                  /* u[2] += hi(prev) + carry */
+    sltu    s5, t6, s5                  /* carry */
+    mul     t0, s6, ra                  /* lo 38 t[11] */
+    add     s1, s1, s5                  /* carries */
+    add     a4, a4, s1                  /* hi(prev) + carries */
+    mulhu   s6, s6, ra                  /* hi 38 t[11] (< 38) */
+    add     a7, a7, t0                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    t0, a7, t0                  /* carry */
+    add     a7, a7, a4                  /* u[3] += hi(prev) + carry */
+    sltu    a4, a7, a4                  /* carry */
+    mul     s10, t1, ra                 /* lo 38 t[12] */
+    add     t0, t0, a4                  /* carries */
+    add     s6, s6, t0                  /* hi(prev) + carries */
+    lw      t5, 56(sp)                  /* Dd[14] */
+    mulhu   t1, t1, ra                  /* hi 38 t[12] (< 38) */
+    add     s9, s9, s10                 /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s10, s9, s10                /* carry */
+    add     s9, s9, s6                  /* u[4] += hi(prev) + carry */
+    sltu    s6, s9, s6                  /* carry */
+    mul     a6, s4, ra                  /* lo 38 t[13] */
+    add     s10, s10, s6                /* carries */
+    add     t1, t1, s10                 /* hi(prev) + carries */
+    mulhu   s4, s4, ra                  /* hi 38 t[13] (< 38) */
+    add     a1, a1, a6                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    a6, a1, a6                  /* carry */
+    add     a1, a1, t1                  /* u[5] += hi(prev) + carry */
+    sltu    t1, a1, t1                  /* carry */
+    mul     s5, a2, ra                  /* lo 38 t[14] */
+    add     a6, a6, t1                  /* carries */
+    add     s4, s4, a6                  /* hi(prev) + carries */
+    mulhu   a2, a2, ra                  /* hi 38 t[14] (< 38) */
+    add     a3, a3, s5                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s5, a3, s5                  /* carry */
+    add     a3, a3, s4                  /* u[6] += hi(prev) + carry */
+    sltu    s4, a3, s4                  /* carry */
+    mul     s1, t2, ra                  /* lo 38 t[15] */
+    add     s5, s5, s4                  /* carries */
+    add     a2, a2, s5                  /* hi(prev) + carries */
+    lw      a4, 60(sp)                  /* Dd[15] */
+    mulhu   t2, t2, ra                  /* hi 38 t[15] (< 38) */
+    add     s11, s11, s1                /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s1, s11, s1                 /* carry */
+    add     s11, s11, a2                /* u[7] += hi(prev) + carry */
+    sltu    a2, s11, a2                 /* carry */
+    mul     t0, s8, a5                  /* lo a[0]*a[1] */
+    add     s1, s1, a2                  /* carries */
+    add     t2, t2, s1                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s6, s11, 31                 /* bit 255 */
+    slli    t2, t2, 1                   /* 2 T */
+    mulhu   s10, s8, a5                 /* hi a[0]*a[1] */
+    or      t2, t2, s6                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t1, t2, 4                   /* 16 T' */
+    slli    a6, t2, 1                   /* 2 T' */
+    add     t1, t1, a6                  /* 18 T' */
+    mul     s4, s8, s3                  /* lo a[0]*a[2] */
+    add     t1, t1, t2                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s11, s11, 1                 /* clear bit 255 */
+    srli    s11, s11, 1
+    add     s2, s2, t1                  /* r[0] = u[0] + carry */
+    mulhu   s5, s8, s3                  /* hi a[0]*a[2] */
+    sltu    t1, s2, t1                  /* carry */
+    sw      s2, 64(a0)                  /* z2[0] */
+    add     s0, s0, t1                  /* r[1] = u[1] + carry */
+    sltu    t1, s0, t1                  /* carry */
+    mul     ra, s8, t4                  /* lo a[0]*a[3] */
+    sw      s0, 68(a0)                  /* z2[1] */
+    add     t6, t6, t1                  /* r[2] = u[2] + carry */
+    sltu    t1, t6, t1                  /* carry */
+    sw      t6, 72(a0)                  /* z2[2] */
+    mulhu   a2, s8, t4                  /* hi a[0]*a[3] */
+    add     a7, a7, t1                  /* r[3] = u[3] + carry */
+    sltu    t1, a7, t1                  /* carry */
+    sw      a7, 76(a0)                  /* z2[3] */
+    add     s9, s9, t1                  /* r[4] = u[4] + carry */
+    mul     s1, a5, s3                  /* lo a[1]*a[2] */
+    sltu    t1, s9, t1                  /* carry */
+    sw      s9, 80(a0)                  /* z2[4] */
+    add     a1, a1, t1                  /* r[5] = u[5] + carry */
+    sltu    t1, a1, t1                  /* carry */
+    mulhu   s6, a5, s3                  /* hi a[1]*a[2] */
+    sw      a1, 84(a0)                  /* z2[5] */
+    add     a3, a3, t1                  /* r[6] = u[6] + carry */
+    sltu    t1, a3, t1                  /* carry */
+    sw      a3, 88(a0)                  /* z2[6] */
+    mul     a6, s8, t3                  /* lo a[0]*a[4] */
+    add     s11, s11, t1                /* r[7] = u[7] + carry */
+    sw      s11, 92(a0)                 /* z2[7] */
+    add     s10, s10, s4                /* column 2 += lo */
+    sltu    s4, s10, s4                 /* carry */
+    mulhu   t2, s8, t3                  /* hi a[0]*a[4] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s5, s5, ra                  /* column 3 += lo */
+    sltu    ra, s5, ra                  /* carry */
+    add     a2, a2, ra                  /* hi + carry: no overflow */
+    mul     s2, a5, t4                  /* lo a[1]*a[3] */
+    add     s5, s5, s1                  /* column 3 += lo */
+    sltu    s1, s5, s1                  /* carry */
+    add     s6, s6, s1                  /* hi + carry: no overflow */
+    add     a2, a2, s6                  /* column 4 += hi */
+    mulhu   s0, a5, t4                  /* hi a[1]*a[3] */
+    sltu    s6, a2, s6                  /* carry */
+    add     a2, a2, a6                  /* column 4 += lo */
+    sltu    a6, a2, a6                  /* carry */
+    add     t2, t2, a6                  /* hi + carry: no overflow */
+    mul     t6, s8, s7                  /* lo a[0]*a[5] */
+    add     s6, s6, t2                  /* column 5 += hi */
+    sltu    t2, s6, t2                  /* carry */
+    add     a2, a2, s2                  /* column 4 += lo */
+    sltu    s2, a2, s2                  /* carry */
+    mulhu   a7, s8, s7                  /* hi a[0]*a[5] */
+    add     s0, s0, s2                  /* hi + carry: no overflow */
+    add     s6, s6, s0                  /* column 5 += hi */
+    sltu    s0, s6, s0                  /* carry */
+    add     t2, t2, s0                  /* column 6 += carry */
+    mul     s9, a5, t3                  /* lo a[1]*a[4] */
+    add     s6, s6, t6                  /* column 5 += lo */
+    sltu    t6, s6, t6                  /* carry */
+    add     a7, a7, t6                  /* hi + carry: no overflow */
+    add     t2, t2, a7                  /* column 6 += hi */
+    mulhu   a1, a5, t3                  /* hi a[1]*a[4] */
+    sltu    a7, t2, a7                  /* carry */
+    add     s6, s6, s9                  /* column 5 += lo */
+    sltu    s9, s6, s9                  /* carry */
+    mul     a3, s3, t4                  /* lo a[2]*a[3] */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     t2, t2, a1                  /* column 6 += hi */
+    sltu    a1, t2, a1                  /* carry */
+    add     a7, a7, a1                  /* column 7 += carry */
+    mulhu   t1, s3, t4                  /* hi a[2]*a[3] */
+    add     s6, s6, a3                  /* column 5 += lo */
+    sltu    a3, s6, a3                  /* carry */
+    mul     s11, s8, t5                 /* lo a[0]*a[6] */
+    add     t1, t1, a3                  /* hi + carry: no overflow */
+    add     t2, t2, t1                  /* column 6 += hi */
+    sltu    t1, t2, t1                  /* carry */
+    add     a7, a7, t1                  /* column 7 += carry */
+    mulhu   s4, s8, t5                  /* hi a[0]*a[6] */
+    add     t2, t2, s11                 /* column 6 += lo */
+    sltu    s11, t2, s11                /* carry */
+    mul     ra, a5, s7                  /* lo a[1]*a[5] */
+    add     s4, s4, s11                 /* hi + carry: no overflow */
+    add     a7, a7, s4                  /* column 7 += hi */
+    sltu    s4, a7, s4                  /* carry */
+    mulhu   s1, a5, s7                  /* hi a[1]*a[5] */
+    add     t2, t2, ra                  /* column 6 += lo */
+    sltu    ra, t2, ra                  /* carry */
+    mul     a6, s3, t3                  /* lo a[2]*a[4] */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    add     a7, a7, s1                  /* column 7 += hi */
+    sltu    s1, a7, s1                  /* carry */
+    add     s4, s4, s1                  /* column 8 += carry */
+    mulhu   s2, s3, t3                  /* hi a[2]*a[4] */
+    add     t2, t2, a6                  /* column 6 += lo */
+    sltu    a6, t2, a6                  /* carry */
+    mul     s0, s8, a4                  /* lo a[0]*a[7] */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     a7, a7, s2                  /* column 7 += hi */
+    sltu    s2, a7, s2                  /* carry */
+    add     s4, s4, s2                  /* column 8 += carry */
+    mulhu   t6, s8, a4                  /* hi a[0]*a[7] */
+    add     a7, a7, s0                  /* column 7 += lo */
+    sltu    s0, a7, s0                  /* carry */
+    slli    s9, t0, 1                   /* 2 cross[1] */
+    slli    a1, s10, 1                  /* 2 cross[2] */
+    mul     a3, a5, t5                  /* lo a[1]*a[6] */
+    add     t6, t6, s0                  /* hi + carry: no overflow */
+    add     s4, s4, t6                  /* column 8 += hi */
+    sltu    t6, s4, t6                  /* carry */
+    srli    t0, t0, 31                  /* bit 31 of cross[1] */
+    mulhu   t1, a5, t5                  /* hi a[1]*a[6] */
+    add     a7, a7, a3                  /* column 7 += lo */
+    sltu    a3, a7, a3                  /* carry */
+    or      a1, a1, t0
+    slli    s11, s5, 1                  /* 2 cross[3] */
+    mul     ra, s3, s7                  /* lo a[2]*a[5] */
+    add     t1, t1, a3                  /* hi + carry: no overflow */
+    add     s4, s4, t1                  /* column 8 += hi */
+    sltu    t1, s4, t1                  /* carry */
+    add     t6, t6, t1                  /* column 9 += carry */
+    mulhu   s1, s3, s7                  /* hi a[2]*a[5] */
+    add     a7, a7, ra                  /* column 7 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    srli    s10, s10, 31                /* bit 31 of cross[2] */
+    or      s11, s11, s10
+    mul     a6, t4, t3                  /* lo a[3]*a[4] */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    add     s4, s4, s1                  /* column 8 += hi */
+    sltu    s1, s4, s1                  /* carry */
+    add     t6, t6, s1                  /* column 9 += carry */
+    mulhu   s2, t4, t3                  /* hi a[3]*a[4] */
+    add     a7, a7, a6                  /* column 7 += lo */
+    sltu    a6, a7, a6                  /* carry */
+    slli    s0, a2, 1                   /* 2 cross[4] */
+    srli    s5, s5, 31                  /* bit 31 of cross[3] */
+    mul     t0, a5, a4                  /* lo a[1]*a[7] */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     s4, s4, s2                  /* column 8 += hi */
+    sltu    s2, s4, s2                  /* carry */
+    add     t6, t6, s2                  /* column 9 += carry */
+    mulhu   a3, a5, a4                  /* hi a[1]*a[7] */
+    add     s4, s4, t0                  /* column 8 += lo */
+    sltu    t0, s4, t0                  /* carry */
+    or      s0, s0, s5
+    slli    t1, s6, 1                   /* 2 cross[5] */
+    mul     s10, s3, t5                 /* lo a[2]*a[6] */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     t6, t6, a3                  /* column 9 += hi */
+    sltu    a3, t6, a3                  /* carry */
+    srli    a2, a2, 31                  /* bit 31 of cross[4] */
+    mulhu   ra, s3, t5                  /* hi a[2]*a[6] */
+    add     s4, s4, s10                 /* column 8 += lo */
+    sltu    s10, s4, s10                /* carry */
+    or      t1, t1, a2
+    slli    s1, t2, 1                   /* 2 cross[6] */
+    mul     a6, t4, s7                  /* lo a[3]*a[5] */
+    add     ra, ra, s10                 /* hi + carry: no overflow */
+    add     t6, t6, ra                  /* column 9 += hi */
+    sltu    ra, t6, ra                  /* carry */
+    add     a3, a3, ra                  /* column 10 += carry */
+    mulhu   s2, t4, s7                  /* hi a[3]*a[5] */
+    add     s4, s4, a6                  /* column 8 += lo */
+    sltu    a6, s4, a6                  /* carry */
+    srli    s6, s6, 31                  /* bit 31 of cross[5] */
+    or      s1, s1, s6
+    mul     s5, s3, a4                  /* lo a[2]*a[7] */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     t6, t6, s2                  /* column 9 += hi */
+    sltu    s2, t6, s2                  /* carry */
+    add     a3, a3, s2                  /* column 10 += carry */
+    mulhu   t0, s3, a4                  /* hi a[2]*a[7] */
+    add     t6, t6, s5                  /* column 9 += lo */
+    sltu    s5, t6, s5                  /* carry */
+    slli    a2, a7, 1                   /* 2 cross[7] */
+    srli    t2, t2, 31                  /* bit 31 of cross[6] */
+    mul     s10, t4, t5                 /* lo a[3]*a[6] */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     a3, a3, t0                  /* column 10 += hi */
+    sltu    t0, a3, t0                  /* carry */
+    or      a2, a2, t2
+    mulhu   ra, t4, t5                  /* hi a[3]*a[6] */
+    add     t6, t6, s10                 /* column 9 += lo */
+    sltu    s10, t6, s10                /* carry */
+    slli    s6, s4, 1                   /* 2 cross[8] */
+    srli    a7, a7, 31                  /* bit 31 of cross[7] */
+    mul     a6, t3, s7                  /* lo a[4]*a[5] */
+    add     ra, ra, s10                 /* hi + carry: no overflow */
+    add     a3, a3, ra                  /* column 10 += hi */
+    sltu    ra, a3, ra                  /* carry */
+    add     t0, t0, ra                  /* column 11 += carry */
+    mulhu   s2, t3, s7                  /* hi a[4]*a[5] */
+    add     t6, t6, a6                  /* column 9 += lo */
+    sltu    a6, t6, a6                  /* carry */
+    or      s6, s6, a7
+    slli    s5, t6, 1                   /* 2 cross[9] */
+    mul     t2, t4, a4                  /* lo a[3]*a[7] */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     a3, a3, s2                  /* column 10 += hi */
+    sltu    s2, a3, s2                  /* carry */
+    add     t0, t0, s2                  /* column 11 += carry */
+    mulhu   s10, t4, a4                 /* hi a[3]*a[7] */
+    add     a3, a3, t2                  /* column 10 += lo */
+    sltu    t2, a3, t2                  /* carry */
+    srli    s4, s4, 31                  /* bit 31 of cross[8] */
+    or      s5, s5, s4
+    mul     ra, t3, t5                  /* lo a[4]*a[6] */
+    add     s10, s10, t2                /* hi + carry: no overflow */
+    add     t0, t0, s10                 /* column 11 += hi */
+    sltu    s10, t0, s10                /* carry */
+    srli    t6, t6, 31                  /* bit 31 of cross[9] */
+    mulhu   a7, t3, t5                  /* hi a[4]*a[6] */
+    add     a3, a3, ra                  /* column 10 += lo */
+    sltu    ra, a3, ra                  /* carry */
+    slli    a6, a3, 1                   /* 2 cross[10] */
+    or      a6, a6, t6
+    mul     s2, t3, a4                  /* lo a[4]*a[7] */
+    add     a7, a7, ra                  /* hi + carry: no overflow */
+    add     t0, t0, a7                  /* column 11 += hi */
+    sltu    a7, t0, a7                  /* carry */
+    add     s10, s10, a7                /* column 12 += carry */
+    mulhu   s4, t3, a4                  /* hi a[4]*a[7] */
+    add     t0, t0, s2                  /* column 11 += lo */
+    sltu    s2, t0, s2                  /* carry */
+    srli    a3, a3, 31                  /* bit 31 of cross[10] */
+    mul     t2, s7, t5                  /* lo a[5]*a[6] */
+    add     s4, s4, s2                  /* hi + carry: no overflow */
+    add     s10, s10, s4                /* column 12 += hi */
+    sltu    s4, s10, s4                 /* carry */
+    mulhu   t6, s7, t5                  /* hi a[5]*a[6] */
+    add     t0, t0, t2                  /* column 11 += lo */
+    sltu    t2, t0, t2                  /* carry */
+    slli    ra, t0, 1                   /* 2 cross[11] */
+    or      ra, ra, a3
+    mul     a7, s7, a4                  /* lo a[5]*a[7] */
+    add     t6, t6, t2                  /* hi + carry: no overflow */
+    add     s10, s10, t6                /* column 12 += hi */
+    sltu    t6, s10, t6                 /* carry */
+    add     s4, s4, t6                  /* column 13 += carry */
+    mulhu   s2, s7, a4                  /* hi a[5]*a[7] */
+    add     s10, s10, a7                /* column 12 += lo */
+    sltu    a7, s10, a7                 /* carry */
+    slli    a3, s10, 1                  /* 2 cross[12] */
+    srli    t0, t0, 31                  /* bit 31 of cross[11] */
+    mul     t2, t5, a4                  /* lo a[6]*a[7] */
+    add     s2, s2, a7                  /* hi + carry: no overflow */
+    add     s4, s4, s2                  /* column 13 += hi */
+    sltu    s2, s4, s2                  /* carry */
+    or      a3, a3, t0
+    mulhu   t6, t5, a4                  /* hi a[6]*a[7] */
+    add     s4, s4, t2                  /* column 13 += lo */
+    sltu    t2, s4, t2                  /* carry */
+    slli    a7, s4, 1                   /* 2 cross[13] */
+    srli    s10, s10, 31                /* bit 31 of cross[12] */
+    mul     t0, s8, s8                  /* lo a[0]^2 */
+    add     t6, t6, t2                  /* hi + carry: no overflow */
+    add     s2, s2, t6                  /* column 14 += hi */
+    sltu    t6, s2, t6                  /* carry */
+    or      a7, a7, s10
+    mulhu   t2, s8, s8                  /* hi a[0]^2 */
+    slli    s10, s2, 1                  /* 2 cross[14] */
+    srli    s4, s4, 31                  /* bit 31 of cross[13] */
+    or      s10, s10, s4
+    slli    t6, t6, 1                   /* 2 cross[15] */
+    mul     s8, a5, a5                  /* lo a[1]^2 */
+    add     s9, s9, t2                  /* t[1] = 2 cross[1] + square word */
+    sltu    t2, s9, t2                  /* carry */
+    srli    s2, s2, 31                  /* bit 31 of cross[14] */
+    or      t6, t6, s2
+    mulhu   s4, a5, a5                  /* hi a[1]^2 */
+    add     a1, a1, s8                  /* t[2] = 2 cross[2] + square word */
+    sltu    s8, a1, s8                  /* carry */
+    add     a1, a1, t2                  /* + carry */
+    sltu    t2, a1, t2                  /* carry */
+    mul     s2, s3, s3                  /* lo a[2]^2 */
+    add     s8, s8, t2                  /* carries */
+    add     s11, s11, s4                /* t[3] = 2 cross[3] + square word */
+    sltu    s4, s11, s4                 /* carry */
+    add     s11, s11, s8                /* + carry */
+    mulhu   a5, s3, s3                  /* hi a[2]^2 */
+    sltu    s8, s11, s8                 /* carry */
+    add     s4, s4, s8                  /* carries */
+    add     s0, s0, s2                  /* t[4] = 2 cross[4] + square word */
+    sltu    s2, s0, s2                  /* carry */
+    mul     t2, t4, t4                  /* lo a[3]^2 */
+    add     s0, s0, s4                  /* + carry */
+    sltu    s4, s0, s4                  /* carry */
+    add     s2, s2, s4                  /* carries */
+    add     t1, t1, a5                  /* t[5] = 2 cross[5] + square word */
+    mulhu   s3, t4, t4                  /* hi a[3]^2 */
+    sltu    a5, t1, a5                  /* carry */
+    add     t1, t1, s2                  /* + carry */
+    sltu    s2, t1, s2                  /* carry */
+    add     a5, a5, s2                  /* carries */
+    mul     s8, t3, t3                  /* lo a[4]^2 */
+    add     s1, s1, t2                  /* t[6] = 2 cross[6] + square word */
+    sltu    t2, s1, t2                  /* carry */
+    add     s1, s1, a5                  /* + carry */
+    sltu    a5, s1, a5                  /* carry */
+    mulhu   s4, t3, t3                  /* hi a[4]^2 */
+    add     t2, t2, a5                  /* carries */
+    add     a2, a2, s3                  /* t[7] = 2 cross[7] + square word */
+    sltu    s3, a2, s3                  /* carry */
+    add     a2, a2, t2                  /* + carry */
+    mul     t4, s7, s7                  /* lo a[5]^2 */
+    sltu    t2, a2, t2                  /* carry */
+    add     s3, s3, t2                  /* carries */
+    add     s6, s6, s8                  /* t[8] = 2 cross[8] + square word */
+    sltu    s8, s6, s8                  /* carry */
+    mulhu   s2, s7, s7                  /* hi a[5]^2 */
+    add     s6, s6, s3                  /* + carry */
+    sltu    s3, s6, s3                  /* carry */
+    add     s8, s8, s3                  /* carries */
+    add     s5, s5, s4                  /* t[9] = 2 cross[9] + square word */
+    mul     t3, t5, t5                  /* lo a[6]^2 */
+    sltu    s4, s5, s4                  /* carry */
+    add     s5, s5, s8                  /* + carry */
+    sltu    s8, s5, s8                  /* carry */
+    add     s4, s4, s8                  /* carries */
+    mulhu   a5, t5, t5                  /* hi a[6]^2 */
+    add     a6, a6, t4                  /* t[10] = 2 cross[10] + square word */
+    sltu    t4, a6, t4                  /* carry */
+    add     a6, a6, s4                  /* + carry */
+    sltu    s4, a6, s4                  /* carry */
+    mul     t2, a4, a4                  /* lo a[7]^2 */
+    add     t4, t4, s4                  /* carries */
+    add     ra, ra, s2                  /* t[11] = 2 cross[11] + square word */
+    sltu    s2, ra, s2                  /* carry */
+    add     ra, ra, t4                  /* + carry */
+    mulhu   s7, a4, a4                  /* hi a[7]^2 */
+    sltu    t4, ra, t4                  /* carry */
+    add     s2, s2, t4                  /* carries */
+    add     a3, a3, t3                  /* t[12] = 2 cross[12] + square word */
+    sltu    t3, a3, t3                  /* carry */
+    add     a3, a3, s2                  /* + carry */
+    sltu    s2, a3, s2                  /* carry */
+    add     t3, t3, s2                  /* carries */
+    add     a7, a7, a5                  /* t[13] = 2 cross[13] + square word */
+    sltu    a5, a7, a5                  /* carry */
+    add     a7, a7, t3                  /* + carry */
+    sltu    t3, a7, t3                  /* carry */
+    add     a5, a5, t3                  /* carries */
+    add     s10, s10, t2                /* t[14] = 2 cross[14] + square word */
+    sltu    t2, s10, t2                 /* carry */
+    add     s10, s10, a5                /* + carry */
+    sltu    a5, s10, a5                 /* carry */
+    add     t2, t2, a5                  /* carries */
+    add     t6, t6, s7                  /* t[15] = 2 cross[15] + square word */
+    add     t6, t6, t2                  /* + carry */
+    li      s3, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s8, s6, s3                  /* lo 38 t[8] */
+    lw      t5, 0(a0)                   /* x1[0] */
+    lw      s4, 4(a0)                   /* x1[1] */
+    lw      a4, 8(a0)                   /* x1[2] */
+    mulhu   s6, s6, s3                  /* hi 38 t[8] (< 38) */
+    add     t0, t0, s8                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s8, t0, s8                  /* carry */
+    mul     t4, s5, s3                  /* lo 38 t[9] */
+    add     s6, s6, s8                  /* hi(prev) + carries */
+    mulhu   s5, s5, s3                  /* hi 38 t[9] (< 38) */
+    add     s9, s9, t4                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t4, s9, t4                  /* carry */
+    add     s9, s9, s6                  /* u[1] += hi(prev) + carry */
+    sltu    s6, s9, s6                  /* carry */
+    mul     s2, a6, s3                  /* lo 38 t[10] */
+    add     t4, t4, s6                  /* carries */
+    add     s5, s5, t4                  /* hi(prev) + carries */
+    lw      t3, 12(a0)                  /* x1[3] */
+    mulhu   a6, a6, s3                  /* hi 38 t[10] (< 38) */
+    add     a1, a1, s2                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s2, a1, s2                  /* carry */
+    add     a1, a1, s5                  /* u[2] += hi(prev) + carry */
+    sltu    s5, a1, s5                  /* carry */
+    mul     a5, ra, s3                  /* lo 38 t[11] */
+    add     s2, s2, s5                  /* carries */
+    add     a6, a6, s2                  /* hi(prev) + carries */
+    mulhu   ra, ra, s3                  /* hi 38 t[11] (< 38) */
+    add     s11, s11, a5                /* u[3] = t[3] + lo 38 t[11] */
+    sltu    a5, s11, a5                 /* carry */
+    add     s11, s11, a6                /* u[3] += hi(prev) + carry */
+    sltu    a6, s11, a6                 /* carry */
+    mul     s7, a3, s3                  /* lo 38 t[12] */
+    add     a5, a5, a6                  /* carries */
+    add     ra, ra, a5                  /* hi(prev) + carries */
+    mulhu   a3, a3, s3                  /* hi 38 t[12] (< 38) */
+    add     s0, s0, s7                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s7, s0, s7                  /* carry */
+    add     s0, s0, ra                  /* u[4] += hi(prev) + carry */
+    sltu    ra, s0, ra                  /* carry */
+    mul     t2, a7, s3                  /* lo 38 t[13] */
+    add     s7, s7, ra                  /* carries */
+    add     a3, a3, s7                  /* hi(prev) + carries */
+    mulhu   a7, a7, s3                  /* hi 38 t[13] (< 38) */
+    add     t1, t1, t2                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t2, t1, t2                  /* carry */
+    add     t1, t1, a3                  /* u[5] += hi(prev) + carry */
     sltu    a3, t1, a3                  /* carry */
-    add     s3, s3, a3                  /* carries */
-    add     s10, s10, s3                /* T: the value of the bits above 2^256 (< 41) */
-    srli    t2, t1, 31                  /* bit 255 */
-    slli    s10, s10, 1                 /* 2 T */
-    or      s10, s10, t2                /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    s7, s10, 4                  /* 16 T' */
-    slli    t0, s10, 1                  /* 2 T' */
-    add     s7, s7, t0                  /* 18 T' */
-    add     s7, s7, s10                 /* 19 T' (2^255 = 19 mod p) */
+    mul     s8, s10, s3                 /* lo 38 t[14] */
+    add     t2, t2, a3                  /* carries */
+    add     a7, a7, t2                  /* hi(prev) + carries */
+    lw      s6, 16(a0)                  /* x1[4] */
+    mulhu   s10, s10, s3                /* hi 38 t[14] (< 38) */
+    add     s1, s1, s8                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s8, s1, s8                  /* carry */
+    add     s1, s1, a7                  /* u[6] += hi(prev) + carry */
+    sltu    a7, s1, a7                  /* carry */
+    mul     t4, t6, s3                  /* lo 38 t[15] */
+    add     s8, s8, a7                  /* carries */
+    add     s10, s10, s8                /* hi(prev) + carries */
+    mulhu   t6, t6, s3                  /* hi 38 t[15] (< 38) */
+    add     a2, a2, t4                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    t4, a2, t4                  /* carry */
+    add     a2, a2, s10                 /* u[7] += hi(prev) + carry */
+    sltu    s10, a2, s10                /* carry */
+    add     t4, t4, s10                 /* carries */
+    add     t6, t6, t4                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s5, a2, 31                  /* bit 255 */
+    slli    t6, t6, 1                   /* 2 T */
+    or      t6, t6, s5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s2, t6, 4                   /* 16 T' */
+    slli    a6, t6, 1                   /* 2 T' */
+    add     s2, s2, a6                  /* 18 T' */
+    add     s2, s2, t6                  /* 19 T' (2^255 = 19 mod p) */
+    slli    a2, a2, 1                   /* clear bit 255 */
+    srli    a2, a2, 1
+    add     t0, t0, s2                  /* r[0] = u[0] + carry */
+    sltu    s2, t0, s2                  /* carry */
+    sw      t0, 192(sp)                 /* T[0] */
+    add     s9, s9, s2                  /* r[1] = u[1] + carry */
+    sltu    s2, s9, s2                  /* carry */
+    sw      s9, 196(sp)                 /* T[1] */
+    add     a1, a1, s2                  /* r[2] = u[2] + carry */
+    sltu    s2, a1, s2                  /* carry */
+    sw      a1, 200(sp)                 /* T[2] */
+    add     s11, s11, s2                /* r[3] = u[3] + carry */
+    sltu    s2, s11, s2                 /* carry */
+    sw      s11, 204(sp)                /* T[3] */
+    add     s0, s0, s2                  /* r[4] = u[4] + carry */
+    sltu    s2, s0, s2                  /* carry */
+    sw      s0, 208(sp)                 /* T[4] */
+    add     t1, t1, s2                  /* r[5] = u[5] + carry */
+    sltu    s2, t1, s2                  /* carry */
+    sw      t1, 212(sp)                 /* T[5] */
+    add     s1, s1, s2                  /* r[6] = u[6] + carry */
+    sltu    s2, s1, s2                  /* carry */
+    sw      s1, 216(sp)                 /* T[6] */
+    add     a2, a2, s2                  /* r[7] = u[7] + carry */
+    sw      a2, 220(sp)                 /* T[7] */
+    lw      a5, 192(sp)                 /* T[48] */
+    lw      ra, 196(sp)                 /* T[49] */
+    mul     s7, a5, t5                  /* lo a[0]*b[0] */
+    lw      a3, 200(sp)                 /* T[50] */
+    lw      t2, 204(sp)                 /* T[51] */
+    lw      a7, 208(sp)                 /* T[52] */
+    lw      s8, 20(a0)                  /* x1[5] */
+    mulhu   s3, a5, t5                  /* hi a[0]*b[0] */
+    mul     s10, a5, s4                 /* lo a[0]*b[1] */
+    mulhu   t4, a5, s4                  /* hi a[0]*b[1] */
+    add     s3, s3, s10                 /* column 1 += lo */
+    sltu    s10, s3, s10                /* carry */
+    mul     s5, ra, t5                  /* lo a[1]*b[0] */
+    add     t4, t4, s10                 /* hi + carry: no overflow */
+    mulhu   a6, ra, t5                  /* hi a[1]*b[0] */
+    add     s3, s3, s5                  /* column 1 += lo */
+    sltu    s5, s3, s5                  /* carry */
+    mul     t6, a5, a4                  /* lo a[0]*b[2] */
+    add     a6, a6, s5                  /* hi + carry: no overflow */
+    add     t4, t4, a6                  /* column 2 += hi */
+    sltu    a6, t4, a6                  /* carry */
+    mulhu   t0, a5, a4                  /* hi a[0]*b[2] */
+    add     t4, t4, t6                  /* column 2 += lo */
+    sltu    t6, t4, t6                  /* carry */
+    mul     s9, ra, s4                  /* lo a[1]*b[1] */
+    add     t0, t0, t6                  /* hi + carry: no overflow */
+    add     a6, a6, t0                  /* column 3 += hi */
+    sltu    t0, a6, t0                  /* carry */
+    mulhu   a1, ra, s4                  /* hi a[1]*b[1] */
+    add     t4, t4, s9                  /* column 2 += lo */
+    sltu    s9, t4, s9                  /* carry */
+    lw      s11, 212(sp)                /* T[53] */
+    mul     s0, a3, t5                  /* lo a[2]*b[0] */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     a6, a6, a1                  /* column 3 += hi */
+    sltu    a1, a6, a1                  /* carry */
+    add     t0, t0, a1                  /* column 4 += carry */
+    mulhu   t1, a3, t5                  /* hi a[2]*b[0] */
+    add     t4, t4, s0                  /* column 2 += lo */
+    sltu    s0, t4, s0                  /* carry */
+    lw      s1, 24(a0)                  /* x1[6] */
+    mul     s2, a5, t3                  /* lo a[0]*b[3] */
+    add     t1, t1, s0                  /* hi + carry: no overflow */
+    add     a6, a6, t1                  /* column 3 += hi */
+    sltu    t1, a6, t1                  /* carry */
+    add     t0, t0, t1                  /* column 4 += carry */
+    mulhu   a2, a5, t3                  /* hi a[0]*b[3] */
+    add     a6, a6, s2                  /* column 3 += lo */
+    sltu    s2, a6, s2                  /* carry */
+    mul     s10, ra, a4                 /* lo a[1]*b[2] */
+    add     a2, a2, s2                  /* hi + carry: no overflow */
+    add     t0, t0, a2                  /* column 4 += hi */
+    sltu    a2, t0, a2                  /* carry */
+    mulhu   s5, ra, a4                  /* hi a[1]*b[2] */
+    add     a6, a6, s10                 /* column 3 += lo */
+    sltu    s10, a6, s10                /* carry */
+    mul     t6, a3, s4                  /* lo a[2]*b[1] */
+    add     s5, s5, s10                 /* hi + carry: no overflow */
+    add     t0, t0, s5                  /* column 4 += hi */
+    sltu    s5, t0, s5                  /* carry */
+    add     a2, a2, s5                  /* column 5 += carry */
+    mulhu   s9, a3, s4                  /* hi a[2]*b[1] */
+    add     a6, a6, t6                  /* column 3 += lo */
+    sltu    t6, a6, t6                  /* carry */
+    mul     a1, t2, t5                  /* lo a[3]*b[0] */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    add     t0, t0, s9                  /* column 4 += hi */
+    sltu    s9, t0, s9                  /* carry */
+    add     a2, a2, s9                  /* column 5 += carry */
+    mulhu   s0, t2, t5                  /* hi a[3]*b[0] */
+    add     a6, a6, a1                  /* column 3 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    mul     t1, a5, s6                  /* lo a[0]*b[4] */
+    add     s0, s0, a1                  /* hi + carry: no overflow */
+    add     t0, t0, s0                  /* column 4 += hi */
+    sltu    s0, t0, s0                  /* carry */
+    add     a2, a2, s0                  /* column 5 += carry */
+    mulhu   s2, a5, s6                  /* hi a[0]*b[4] */
+    add     t0, t0, t1                  /* column 4 += lo */
+    sltu    t1, t0, t1                  /* carry */
+    mul     s10, ra, t3                 /* lo a[1]*b[3] */
+    add     s2, s2, t1                  /* hi + carry: no overflow */
+    add     a2, a2, s2                  /* column 5 += hi */
+    sltu    s2, a2, s2                  /* carry */
+    mulhu   s5, ra, t3                  /* hi a[1]*b[3] */
+    add     t0, t0, s10                 /* column 4 += lo */
+    sltu    s10, t0, s10                /* carry */
+    lw      t6, 216(sp)                 /* T[54] */
+    mul     s9, a3, a4                  /* lo a[2]*b[2] */
+    add     s5, s5, s10                 /* hi + carry: no overflow */
+    add     a2, a2, s5                  /* column 5 += hi */
+    sltu    s5, a2, s5                  /* carry */
+    add     s2, s2, s5                  /* column 6 += carry */
+    mulhu   a1, a3, a4                  /* hi a[2]*b[2] */
+    add     t0, t0, s9                  /* column 4 += lo */
+    sltu    s9, t0, s9                  /* carry */
+    lw      s0, 28(a0)                  /* x1[7] */
+    mul     t1, t2, s4                  /* lo a[3]*b[1] */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     a2, a2, a1                  /* column 5 += hi */
+    sltu    a1, a2, a1                  /* carry */
+    add     s2, s2, a1                  /* column 6 += carry */
+    mulhu   s10, t2, s4                 /* hi a[3]*b[1] */
+    add     t0, t0, t1                  /* column 4 += lo */
+    sltu    t1, t0, t1                  /* carry */
+    mul     s5, a7, t5                  /* lo a[4]*b[0] */
+    add     s10, s10, t1                /* hi + carry: no overflow */
+    add     a2, a2, s10                 /* column 5 += hi */
+    sltu    s10, a2, s10                /* carry */
+    add     s2, s2, s10                 /* column 6 += carry */
+    mulhu   s9, a7, t5                  /* hi a[4]*b[0] */
+    add     t0, t0, s5                  /* column 4 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     a1, a5, s8                  /* lo a[0]*b[5] */
+    add     s9, s9, s5                  /* hi + carry: no overflow */
+    add     a2, a2, s9                  /* column 5 += hi */
+    sltu    s9, a2, s9                  /* carry */
+    add     s2, s2, s9                  /* column 6 += carry */
+    mulhu   t1, a5, s8                  /* hi a[0]*b[5] */
+    add     a2, a2, a1                  /* column 5 += lo */
+    sltu    a1, a2, a1                  /* carry */
+    mul     s10, ra, s6                 /* lo a[1]*b[4] */
+    add     t1, t1, a1                  /* hi + carry: no overflow */
+    add     s2, s2, t1                  /* column 6 += hi */
+    sltu    t1, s2, t1                  /* carry */
+    mulhu   s5, ra, s6                  /* hi a[1]*b[4] */
+    add     a2, a2, s10                 /* column 5 += lo */
+    sltu    s10, a2, s10                /* carry */
+    mul     s9, a3, t3                  /* lo a[2]*b[3] */
+    add     s5, s5, s10                 /* hi + carry: no overflow */
+    add     s2, s2, s5                  /* column 6 += hi */
+    sltu    s5, s2, s5                  /* carry */
+    add     t1, t1, s5                  /* column 7 += carry */
+    mulhu   a1, a3, t3                  /* hi a[2]*b[3] */
+    add     a2, a2, s9                  /* column 5 += lo */
+    sltu    s9, a2, s9                  /* carry */
+    mul     s10, t2, a4                 /* lo a[3]*b[2] */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     s2, s2, a1                  /* column 6 += hi */
+    sltu    a1, s2, a1                  /* carry */
+    add     t1, t1, a1                  /* column 7 += carry */
+    mulhu   s5, t2, a4                  /* hi a[3]*b[2] */
+    add     a2, a2, s10                 /* column 5 += lo */
+    sltu    s10, a2, s10                /* carry */
+    mul     s9, a7, s4                  /* lo a[4]*b[1] */
+    add     s5, s5, s10                 /* hi + carry: no overflow */
+    add     s2, s2, s5                  /* column 6 += hi */
+    sltu    s5, s2, s5                  /* carry */
+    add     t1, t1, s5                  /* column 7 += carry */
+    mulhu   a1, a7, s4                  /* hi a[4]*b[1] */
+    add     a2, a2, s9                  /* column 5 += lo */
+    sltu    s9, a2, s9                  /* carry */
+    lw      s10, 220(sp)                /* T[55] */
+    mul     s5, s11, t5                 /* lo a[5]*b[0] */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     s2, s2, a1                  /* column 6 += hi */
+    sltu    a1, s2, a1                  /* carry */
+    add     t1, t1, a1                  /* column 7 += carry */
+    mulhu   s9, s11, t5                 /* hi a[5]*b[0] */
+    add     a2, a2, s5                  /* column 5 += lo */
+    sltu    s5, a2, s5                  /* carry */
+    mul     a1, a5, s1                  /* lo a[0]*b[6] */
+    add     s9, s9, s5                  /* hi + carry: no overflow */
+    add     s2, s2, s9                  /* column 6 += hi */
+    sltu    s9, s2, s9                  /* carry */
+    add     t1, t1, s9                  /* column 7 += carry */
+    mulhu   s5, a5, s1                  /* hi a[0]*b[6] */
+    add     s2, s2, a1                  /* column 6 += lo */
+    sltu    a1, s2, a1                  /* carry */
+    mul     s9, ra, s8                  /* lo a[1]*b[5] */
+    add     s5, s5, a1                  /* hi + carry: no overflow */
+    add     t1, t1, s5                  /* column 7 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    mulhu   a1, ra, s8                  /* hi a[1]*b[5] */
+    add     s2, s2, s9                  /* column 6 += lo */
+    sltu    s9, s2, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    mul     s9, a3, s6                  /* lo a[2]*b[4] */
+    add     t1, t1, a1                  /* column 7 += hi */
+    sltu    a1, t1, a1                  /* carry */
+    add     s5, s5, a1                  /* column 8 += carry */
+    mulhu   a1, a3, s6                  /* hi a[2]*b[4] */
+    add     s2, s2, s9                  /* column 6 += lo */
+    sltu    s9, s2, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    mul     s9, t2, t3                  /* lo a[3]*b[3] */
+    add     t1, t1, a1                  /* column 7 += hi */
+    sltu    a1, t1, a1                  /* carry */
+    add     s5, s5, a1                  /* column 8 += carry */
+    mulhu   a1, t2, t3                  /* hi a[3]*b[3] */
+    add     s2, s2, s9                  /* column 6 += lo */
+    sltu    s9, s2, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    mul     s9, a7, a4                  /* lo a[4]*b[2] */
+    add     t1, t1, a1                  /* column 7 += hi */
+    sltu    a1, t1, a1                  /* carry */
+    add     s5, s5, a1                  /* column 8 += carry */
+    mulhu   a1, a7, a4                  /* hi a[4]*b[2] */
+    add     s2, s2, s9                  /* column 6 += lo */
+    sltu    s9, s2, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    mul     s9, s11, s4                 /* lo a[5]*b[1] */
+    add     t1, t1, a1                  /* column 7 += hi */
+    sltu    a1, t1, a1                  /* carry */
+    add     s5, s5, a1                  /* column 8 += carry */
+    mulhu   a1, s11, s4                 /* hi a[5]*b[1] */
+    add     s2, s2, s9                  /* column 6 += lo */
+    sltu    s9, s2, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    mul     s9, t6, t5                  /* lo a[6]*b[0] */
+    add     t1, t1, a1                  /* column 7 += hi */
+    sltu    a1, t1, a1                  /* carry */
+    add     s5, s5, a1                  /* column 8 += carry */
+    mulhu   a1, t6, t5                  /* hi a[6]*b[0] */
+    add     s2, s2, s9                  /* column 6 += lo */
+    sltu    s9, s2, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    mul     s9, a5, s0                  /* lo a[0]*b[7] */
+    add     t1, t1, a1                  /* column 7 += hi */
+    sltu    a1, t1, a1                  /* carry */
+    add     s5, s5, a1                  /* column 8 += carry */
+    mulhu   a5, a5, s0                  /* hi a[0]*b[7] */
+    add     t1, t1, s9                  /* column 7 += lo */
+    sltu    s9, t1, s9                  /* carry */
+    mul     a1, ra, s1                  /* lo a[1]*b[6] */
+    add     a5, a5, s9                  /* hi + carry: no overflow */
+    add     s5, s5, a5                  /* column 8 += hi */
+    sltu    a5, s5, a5                  /* carry */
+    mulhu   s9, ra, s1                  /* hi a[1]*b[6] */
+    add     t1, t1, a1                  /* column 7 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    add     s9, s9, a1                  /* hi + carry: no overflow */
+    mul     a1, a3, s8                  /* lo a[2]*b[5] */
+    add     s5, s5, s9                  /* column 8 += hi */
+    sltu    s9, s5, s9                  /* carry */
+    add     a5, a5, s9                  /* column 9 += carry */
+    mulhu   s9, a3, s8                  /* hi a[2]*b[5] */
+    add     t1, t1, a1                  /* column 7 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    add     s9, s9, a1                  /* hi + carry: no overflow */
+    mul     a1, t2, s6                  /* lo a[3]*b[4] */
+    add     s5, s5, s9                  /* column 8 += hi */
+    sltu    s9, s5, s9                  /* carry */
+    add     a5, a5, s9                  /* column 9 += carry */
+    mulhu   s9, t2, s6                  /* hi a[3]*b[4] */
+    add     t1, t1, a1                  /* column 7 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    add     s9, s9, a1                  /* hi + carry: no overflow */
+    mul     a1, a7, t3                  /* lo a[4]*b[3] */
+    add     s5, s5, s9                  /* column 8 += hi */
+    sltu    s9, s5, s9                  /* carry */
+    add     a5, a5, s9                  /* column 9 += carry */
+    mulhu   s9, a7, t3                  /* hi a[4]*b[3] */
+    add     t1, t1, a1                  /* column 7 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    add     s9, s9, a1                  /* hi + carry: no overflow */
+    mul     a1, s11, a4                 /* lo a[5]*b[2] */
+    add     s5, s5, s9                  /* column 8 += hi */
+    sltu    s9, s5, s9                  /* carry */
+    add     a5, a5, s9                  /* column 9 += carry */
+    mulhu   s9, s11, a4                 /* hi a[5]*b[2] */
+    add     t1, t1, a1                  /* column 7 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    add     s9, s9, a1                  /* hi + carry: no overflow */
+    mul     a1, t6, s4                  /* lo a[6]*b[1] */
+    add     s5, s5, s9                  /* column 8 += hi */
+    sltu    s9, s5, s9                  /* carry */
+    add     a5, a5, s9                  /* column 9 += carry */
+    mulhu   s9, t6, s4                  /* hi a[6]*b[1] */
+    add     t1, t1, a1                  /* column 7 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    add     s9, s9, a1                  /* hi + carry: no overflow */
+    mul     a1, s10, t5                 /* lo a[7]*b[0] */
+    add     s5, s5, s9                  /* column 8 += hi */
+    sltu    s9, s5, s9                  /* carry */
+    add     a5, a5, s9                  /* column 9 += carry */
+    mulhu   t5, s10, t5                 /* hi a[7]*b[0] */
+    add     t1, t1, a1                  /* column 7 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    mul     s9, ra, s0                  /* lo a[1]*b[7] */
+    add     t5, t5, a1                  /* hi + carry: no overflow */
+    add     s5, s5, t5                  /* column 8 += hi */
+    sltu    t5, s5, t5                  /* carry */
+    add     a5, a5, t5                  /* column 9 += carry */
+    mulhu   ra, ra, s0                  /* hi a[1]*b[7] */
+    add     s5, s5, s9                  /* column 8 += lo */
+    sltu    s9, s5, s9                  /* carry */
+    mul     a1, a3, s1                  /* lo a[2]*b[6] */
+    add     ra, ra, s9                  /* hi + carry: no overflow */
+    add     a5, a5, ra                  /* column 9 += hi */
+    sltu    ra, a5, ra                  /* carry */
+    mulhu   t5, a3, s1                  /* hi a[2]*b[6] */
+    add     s5, s5, a1                  /* column 8 += lo */
+    sltu    a1, s5, a1                  /* carry */
+    mul     s9, t2, s8                  /* lo a[3]*b[5] */
+    add     t5, t5, a1                  /* hi + carry: no overflow */
+    add     a5, a5, t5                  /* column 9 += hi */
+    sltu    t5, a5, t5                  /* carry */
+    add     ra, ra, t5                  /* column 10 += carry */
+    mulhu   a1, t2, s8                  /* hi a[3]*b[5] */
+    add     s5, s5, s9                  /* column 8 += lo */
+    sltu    s9, s5, s9                  /* carry */
+    mul     t5, a7, s6                  /* lo a[4]*b[4] */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     a5, a5, a1                  /* column 9 += hi */
+    sltu    a1, a5, a1                  /* carry */
+    add     ra, ra, a1                  /* column 10 += carry */
+    mulhu   s9, a7, s6                  /* hi a[4]*b[4] */
+    add     s5, s5, t5                  /* column 8 += lo */
+    sltu    t5, s5, t5                  /* carry */
+    mul     a1, s11, t3                 /* lo a[5]*b[3] */
+    add     s9, s9, t5                  /* hi + carry: no overflow */
+    add     a5, a5, s9                  /* column 9 += hi */
+    sltu    s9, a5, s9                  /* carry */
+    add     ra, ra, s9                  /* column 10 += carry */
+    mulhu   t5, s11, t3                 /* hi a[5]*b[3] */
+    add     s5, s5, a1                  /* column 8 += lo */
+    sltu    a1, s5, a1                  /* carry */
+    mul     s9, t6, a4                  /* lo a[6]*b[2] */
+    add     t5, t5, a1                  /* hi + carry: no overflow */
+    add     a5, a5, t5                  /* column 9 += hi */
+    sltu    t5, a5, t5                  /* carry */
+    add     ra, ra, t5                  /* column 10 += carry */
+    mulhu   a1, t6, a4                  /* hi a[6]*b[2] */
+    add     s5, s5, s9                  /* column 8 += lo */
+    sltu    s9, s5, s9                  /* carry */
+    mul     t5, s10, s4                 /* lo a[7]*b[1] */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     a5, a5, a1                  /* column 9 += hi */
+    sltu    a1, a5, a1                  /* carry */
+    add     ra, ra, a1                  /* column 10 += carry */
+    mulhu   s4, s10, s4                 /* hi a[7]*b[1] */
+    add     s5, s5, t5                  /* column 8 += lo */
+    sltu    t5, s5, t5                  /* carry */
+    mul     s9, a3, s0                  /* lo a[2]*b[7] */
+    add     s4, s4, t5                  /* hi + carry: no overflow */
+    add     a5, a5, s4                  /* column 9 += hi */
+    sltu    s4, a5, s4                  /* carry */
+    add     ra, ra, s4                  /* column 10 += carry */
+    mulhu   a3, a3, s0                  /* hi a[2]*b[7] */
+    add     a5, a5, s9                  /* column 9 += lo */
+    sltu    s9, a5, s9                  /* carry */
+    mul     a1, t2, s1                  /* lo a[3]*b[6] */
+    add     a3, a3, s9                  /* hi + carry: no overflow */
+    add     ra, ra, a3                  /* column 10 += hi */
+    sltu    a3, ra, a3                  /* carry */
+    mulhu   t5, t2, s1                  /* hi a[3]*b[6] */
+    add     a5, a5, a1                  /* column 9 += lo */
+    sltu    a1, a5, a1                  /* carry */
+    mul     s4, a7, s8                  /* lo a[4]*b[5] */
+    add     t5, t5, a1                  /* hi + carry: no overflow */
+    add     ra, ra, t5                  /* column 10 += hi */
+    sltu    t5, ra, t5                  /* carry */
+    add     a3, a3, t5                  /* column 11 += carry */
+    mulhu   s9, a7, s8                  /* hi a[4]*b[5] */
+    add     a5, a5, s4                  /* column 9 += lo */
+    sltu    s4, a5, s4                  /* carry */
+    mul     a1, s11, s6                 /* lo a[5]*b[4] */
+    add     s9, s9, s4                  /* hi + carry: no overflow */
+    add     ra, ra, s9                  /* column 10 += hi */
+    sltu    s9, ra, s9                  /* carry */
+    add     a3, a3, s9                  /* column 11 += carry */
+    mulhu   t5, s11, s6                 /* hi a[5]*b[4] */
+    add     a5, a5, a1                  /* column 9 += lo */
+    sltu    a1, a5, a1                  /* carry */
+    mul     s4, t6, t3                  /* lo a[6]*b[3] */
+    add     t5, t5, a1                  /* hi + carry: no overflow */
+    add     ra, ra, t5                  /* column 10 += hi */
+    sltu    t5, ra, t5                  /* carry */
+    add     a3, a3, t5                  /* column 11 += carry */
+    mulhu   s9, t6, t3                  /* hi a[6]*b[3] */
+    add     a5, a5, s4                  /* column 9 += lo */
+    sltu    s4, a5, s4                  /* carry */
+    li      a1, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     t5, s10, a4                 /* lo a[7]*b[2] */
+    add     s9, s9, s4                  /* hi + carry: no overflow */
+    add     ra, ra, s9                  /* column 10 += hi */
+    sltu    s9, ra, s9                  /* carry */
+    add     a3, a3, s9                  /* column 11 += carry */
+    mulhu   a4, s10, a4                 /* hi a[7]*b[2] */
+    add     a5, a5, t5                  /* column 9 += lo */
+    sltu    t5, a5, t5                  /* carry */
+    mul     s4, t2, s0                  /* lo a[3]*b[7] */
+    add     a4, a4, t5                  /* hi + carry: no overflow */
+    add     ra, ra, a4                  /* column 10 += hi */
+    sltu    a4, ra, a4                  /* carry */
+    add     a3, a3, a4                  /* column 11 += carry */
+    mulhu   t2, t2, s0                  /* hi a[3]*b[7] */
+    add     ra, ra, s4                  /* column 10 += lo */
+    sltu    s4, ra, s4                  /* carry */
+    mul     s9, a7, s1                  /* lo a[4]*b[6] */
+    add     t2, t2, s4                  /* hi + carry: no overflow */
+    add     a3, a3, t2                  /* column 11 += hi */
+    sltu    t2, a3, t2                  /* carry */
+    mulhu   t5, a7, s1                  /* hi a[4]*b[6] */
+    add     ra, ra, s9                  /* column 10 += lo */
+    sltu    s9, ra, s9                  /* carry */
+    mul     a4, s11, s8                 /* lo a[5]*b[5] */
+    add     t5, t5, s9                  /* hi + carry: no overflow */
+    add     a3, a3, t5                  /* column 11 += hi */
+    sltu    t5, a3, t5                  /* carry */
+    add     t2, t2, t5                  /* column 12 += carry */
+    mulhu   s4, s11, s8                 /* hi a[5]*b[5] */
+    add     ra, ra, a4                  /* column 10 += lo */
+    sltu    a4, ra, a4                  /* carry */
+    mul     s9, t6, s6                  /* lo a[6]*b[4] */
+    add     s4, s4, a4                  /* hi + carry: no overflow */
+    add     a3, a3, s4                  /* column 11 += hi */
+    sltu    s4, a3, s4                  /* carry */
+    add     t2, t2, s4                  /* column 12 += carry */
+    mulhu   t5, t6, s6                  /* hi a[6]*b[4] */
+    add     ra, ra, s9                  /* column 10 += lo */
+    sltu    s9, ra, s9                  /* carry */
+    mul     a4, s10, t3                 /* lo a[7]*b[3] */
+    add     t5, t5, s9                  /* hi + carry: no overflow */
+    add     a3, a3, t5                  /* column 11 += hi */
+    sltu    t5, a3, t5                  /* carry */
+    add     t2, t2, t5                  /* column 12 += carry */
+    mulhu   t3, s10, t3                 /* hi a[7]*b[3] */
+    add     ra, ra, a4                  /* column 10 += lo */
+    sltu    a4, ra, a4                  /* carry */
+    mul     s4, a7, s0                  /* lo a[4]*b[7] */
+    add     t3, t3, a4                  /* hi + carry: no overflow */
+    add     a3, a3, t3                  /* column 11 += hi */
+    sltu    t3, a3, t3                  /* carry */
+    add     t2, t2, t3                  /* column 12 += carry */
+    mulhu   a7, a7, s0                  /* hi a[4]*b[7] */
+    add     a3, a3, s4                  /* column 11 += lo */
+    sltu    s4, a3, s4                  /* carry */
+    mul     s9, s11, s1                 /* lo a[5]*b[6] */
+    add     a7, a7, s4                  /* hi + carry: no overflow */
+    add     t2, t2, a7                  /* column 12 += hi */
+    sltu    a7, t2, a7                  /* carry */
+    mulhu   t5, s11, s1                 /* hi a[5]*b[6] */
+    add     a3, a3, s9                  /* column 11 += lo */
+    sltu    s9, a3, s9                  /* carry */
+    mul     a4, t6, s8                  /* lo a[6]*b[5] */
+    add     t5, t5, s9                  /* hi + carry: no overflow */
+    add     t2, t2, t5                  /* column 12 += hi */
+    sltu    t5, t2, t5                  /* carry */
+    add     a7, a7, t5                  /* column 13 += carry */
+    mulhu   t3, t6, s8                  /* hi a[6]*b[5] */
+    add     a3, a3, a4                  /* column 11 += lo */
+    sltu    a4, a3, a4                  /* carry */
+    mul     s4, s10, s6                 /* lo a[7]*b[4] */
+    add     t3, t3, a4                  /* hi + carry: no overflow */
+    add     t2, t2, t3                  /* column 12 += hi */
+    sltu    t3, t2, t3                  /* carry */
+    add     a7, a7, t3                  /* column 13 += carry */
+    mulhu   s6, s10, s6                 /* hi a[7]*b[4] */
+    add     a3, a3, s4                  /* column 11 += lo */
+    sltu    s4, a3, s4                  /* carry */
+    mul     s9, s11, s0                 /* lo a[5]*b[7] */
+    add     s6, s6, s4                  /* hi + carry: no overflow */
+    add     t2, t2, s6                  /* column 12 += hi */
+    sltu    s6, t2, s6                  /* carry */
+    add     a7, a7, s6                  /* column 13 += carry */
+    mulhu   s11, s11, s0                /* hi a[5]*b[7] */
+    add     t2, t2, s9                  /* column 12 += lo */
+    sltu    s9, t2, s9                  /* carry */
+    mul     t5, t6, s1                  /* lo a[6]*b[6] */
+    add     s11, s11, s9                /* hi + carry: no overflow */
+    add     a7, a7, s11                 /* column 13 += hi */
+    sltu    s11, a7, s11                /* carry */
+    mulhu   a4, t6, s1                  /* hi a[6]*b[6] */
+    add     t2, t2, t5                  /* column 12 += lo */
+    sltu    t5, t2, t5                  /* carry */
+    mul     t3, s10, s8                 /* lo a[7]*b[5] */
+    add     a4, a4, t5                  /* hi + carry: no overflow */
+    add     a7, a7, a4                  /* column 13 += hi */
+    sltu    a4, a7, a4                  /* carry */
+    add     s11, s11, a4                /* column 14 += carry */
+    mulhu   s8, s10, s8                 /* hi a[7]*b[5] */
+    add     t2, t2, t3                  /* column 12 += lo */
+    sltu    t3, t2, t3                  /* carry */
+    mul     s4, t6, s0                  /* lo a[6]*b[7] */
+    add     s8, s8, t3                  /* hi + carry: no overflow */
+    add     a7, a7, s8                  /* column 13 += hi */
+    sltu    s8, a7, s8                  /* carry */
+    add     s11, s11, s8                /* column 14 += carry */
+    mulhu   t6, t6, s0                  /* hi a[6]*b[7] */
+    add     a7, a7, s4                  /* column 13 += lo */
+    sltu    s4, a7, s4                  /* carry */
+    mul     s6, s10, s1                 /* lo a[7]*b[6] */
+    add     t6, t6, s4                  /* hi + carry: no overflow */
+    add     s11, s11, t6                /* column 14 += hi */
+    sltu    t6, s11, t6                 /* carry */
+    mulhu   s1, s10, s1                 /* hi a[7]*b[6] */
+    add     a7, a7, s6                  /* column 13 += lo */
+    sltu    s6, a7, s6                  /* carry */
+    mul     s9, s10, s0                 /* lo a[7]*b[7] */
+    add     s1, s1, s6                  /* hi + carry: no overflow */
+    add     s11, s11, s1                /* column 14 += hi */
+    sltu    s1, s11, s1                 /* carry */
+    add     t6, t6, s1                  /* column 15 += carry */
+    mulhu   s10, s10, s0                /* hi a[7]*b[7] */
+    add     s11, s11, s9                /* column 14 += lo */
+    sltu    s9, s11, s9                 /* carry */
+    mul     t5, s5, a1                  /* lo 38 t[8] */
+    add     s10, s10, s9                /* hi + carry: no overflow */
+    add     t6, t6, s10                 /* column 15 += hi */
+    mulhu   s5, s5, a1                  /* hi 38 t[8] (< 38) */
+    add     s7, s7, t5                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t5, s7, t5                  /* carry */
+    mul     a4, a5, a1                  /* lo 38 t[9] */
+    add     s5, s5, t5                  /* hi(prev) + carries */
+    mulhu   a5, a5, a1                  /* hi 38 t[9] (< 38) */
+    add     s3, s3, a4                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    a4, s3, a4                  /* carry */
+    add     s3, s3, s5                  /* u[1] += hi(prev) + carry */
+    sltu    s5, s3, s5                  /* carry */
+    mul     t3, ra, a1                  /* lo 38 t[10] */
+    add     a4, a4, s5                  /* carries */
+    add     a5, a5, a4                  /* hi(prev) + carries */
+    mulhu   ra, ra, a1                  /* hi 38 t[10] (< 38) */
+    add     t4, t4, t3                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t3, t4, t3                  /* carry */
+    add     t4, t4, a5                  /* u[2] += hi(prev) + carry */
+    sltu    a5, t4, a5                  /* carry */
+    mul     s8, a3, a1                  /* lo 38 t[11] */
+    add     t3, t3, a5                  /* carries */
+    add     ra, ra, t3                  /* hi(prev) + carries */
+    mulhu   a3, a3, a1                  /* hi 38 t[11] (< 38) */
+    add     a6, a6, s8                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s8, a6, s8                  /* carry */
+    add     a6, a6, ra                  /* u[3] += hi(prev) + carry */
+    sltu    ra, a6, ra                  /* carry */
+    mul     s4, t2, a1                  /* lo 38 t[12] */
+    add     s8, s8, ra                  /* carries */
+    add     a3, a3, s8                  /* hi(prev) + carries */
+    mulhu   t2, t2, a1                  /* hi 38 t[12] (< 38) */
+    add     t0, t0, s4                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s4, t0, s4                  /* carry */
+    add     t0, t0, a3                  /* u[4] += hi(prev) + carry */
+    sltu    a3, t0, a3                  /* carry */
+    mul     s6, a7, a1                  /* lo 38 t[13] */
+    add     s4, s4, a3                  /* carries */
+    add     t2, t2, s4                  /* hi(prev) + carries */
+    mulhu   a7, a7, a1                  /* hi 38 t[13] (< 38) */
+    add     a2, a2, s6                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s6, a2, s6                  /* carry */
+    add     a2, a2, t2                  /* u[5] += hi(prev) + carry */
+    sltu    t2, a2, t2                  /* carry */
+    mul     s1, s11, a1                 /* lo 38 t[14] */
+    add     s6, s6, t2                  /* carries */
+    add     a7, a7, s6                  /* hi(prev) + carries */
+    mulhu   s11, s11, a1                /* hi 38 t[14] (< 38) */
+    add     s2, s2, s1                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s1, s2, s1                  /* carry */
+    add     s2, s2, a7                  /* u[6] += hi(prev) + carry */
+    sltu    a7, s2, a7                  /* carry */
+    mul     s0, t6, a1                  /* lo 38 t[15] */
+    add     s1, s1, a7                  /* carries */
+    add     s11, s11, s1                /* hi(prev) + carries */
+    mulhu   t6, t6, a1                  /* hi 38 t[15] (< 38) */
+    add     t1, t1, s0                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s0, t1, s0                  /* carry */
+    add     t1, t1, s11                 /* u[7] += hi(prev) + carry */
+    sltu    s11, t1, s11                /* carry */
+    add     s0, s0, s11                 /* carries */
+    add     t6, t6, s0                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s9, t1, 31                  /* bit 255 */
+    slli    t6, t6, 1                   /* 2 T */
+    or      t6, t6, s9                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s10, t6, 4                  /* 16 T' */
+    slli    t5, t6, 1                   /* 2 T' */
+    add     s10, s10, t5                /* 18 T' */
+    add     s10, s10, t6                /* 19 T' (2^255 = 19 mod p) */
     slli    t1, t1, 1                   /* clear bit 255 */
     srli    t1, t1, 1
-    add     ra, ra, s7                  /* r[0] = u[0] + carry */
-    sltu    s7, ra, s7                  /* carry */
-    sw      ra, 128(a0)                 /* z3[0] */
-    add     s5, s5, s7                  /* r[1] = u[1] + carry */
-    sltu    s7, s5, s7                  /* carry */
-    sw      s5, 132(a0)                 /* z3[1] */
-    add     a2, a2, s7                  /* r[2] = u[2] + carry */
-    sltu    s7, a2, s7                  /* carry */
-    sw      a2, 136(a0)                 /* z3[2] */
-    add     a6, a6, s7                  /* r[3] = u[3] + carry */
-    sltu    s7, a6, s7                  /* carry */
+    add     s7, s7, s10                 /* r[0] = u[0] + carry */
+    sltu    s10, s7, s10                /* carry */
+    sw      s7, 128(a0)                 /* z3[0] */
+    add     s3, s3, s10                 /* r[1] = u[1] + carry */
+    sltu    s10, s3, s10                /* carry */
+    sw      s3, 132(a0)                 /* z3[1] */
+    add     t4, t4, s10                 /* r[2] = u[2] + carry */
+    sltu    s10, t4, s10                /* carry */
+    sw      t4, 136(a0)                 /* z3[2] */
+    add     a6, a6, s10                 /* r[3] = u[3] + carry */
+    sltu    s10, a6, s10                /* carry */
     sw      a6, 140(a0)                 /* z3[3] */
-    add     s1, s1, s7                  /* r[4] = u[4] + carry */
-    sltu    s7, s1, s7                  /* carry */
-    sw      s1, 144(a0)                 /* z3[4] */
-    add     s4, s4, s7                  /* r[5] = u[5] + carry */
-    sltu    s7, s4, s7                  /* carry */
-    sw      s4, 148(a0)                 /* z3[5] */
-    add     t5, t5, s7                  /* r[6] = u[6] + carry */
-    sltu    s7, t5, s7                  /* carry */
-    sw      t5, 152(a0)                 /* z3[6] */
-    add     t1, t1, s7                  /* r[7] = u[7] + carry */
+    add     t0, t0, s10                 /* r[4] = u[4] + carry */
+    sltu    s10, t0, s10                /* carry */
+    sw      t0, 144(a0)                 /* z3[4] */
+    add     a2, a2, s10                 /* r[5] = u[5] + carry */
+    sltu    s10, a2, s10                /* carry */
+    sw      a2, 148(a0)                 /* z3[5] */
+    add     s2, s2, s10                 /* r[6] = u[6] + carry */
+    sltu    s10, s2, s10                /* carry */
+    sw      s2, 152(a0)                 /* z3[6] */
+    add     t1, t1, s10                 /* r[7] = u[7] + carry */
     sw      t1, 156(a0)                 /* z3[7] */
     lw      ra, 256(sp)
     lw      s0, 260(sp)

@@ -308,12 +308,17 @@ def add_a24(p: Program, aa: list, e: list, name: str, out) -> None:
         out(j, s)
 
 
-# The order of the step's parts, each group's parts merged into one stream in proportion to their
-# length (independent parts only), and the multiplications' and squarings' ALU38 words.
-STEP_PLAN = [["swap, A, B, C, D"], ["AA"], ["BB"], ["DA"], ["E"], ["CB"], ["F"], ["x2"], ["S, Dd"], ["z2"],
-             ["x3"], ["T"], ["z3"]]
-STEP_ALU38 = {"mul": (7,), "sqr": (0,)}
-STEP_PARAMS = {"window": 96}
+# The order of the step's parts (each group's parts merged into one stream in proportion to their
+# length: independent parts only), the multiplications' and squarings' ALU38 words and the scheduler
+# window: the lowest predicted count we found, 6,199 cycles (squarings and multiplications alternate,
+# so that each boundary overlaps issue-bound with multiplier-bound code). Tried and worse: other
+# orders; any reduction word by shifts in the step; windows 64 and 96 (160 runs out of registers);
+# merged groups such as [DA, E] or [x2, S, Dd], with or without the product's low words spilled to
+# memory, which run the scheduler out of registers (a multiplication holds up to 16 operand words).
+STEP_PLAN = [["swap, A, B, C, D"], ["AA"], ["DA"], ["BB"], ["CB"], ["E"], ["F"], ["x2"], ["S, Dd"], ["x3"],
+             ["z2"], ["T"], ["z3"]]
+STEP_ALU38 = {"mul": (), "sqr": ()}
+STEP_PARAMS = {"window": 128}
 
 
 def ladder_step(bufs: tuple[str, str] = ("st", "tmp"), plan=None) -> Program:
