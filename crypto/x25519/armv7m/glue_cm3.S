@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: MIT
-/* X25519 on the Cortex-M3 (cm3-fast): the ladder's additions, subtractions and conditional swap in
- * assembly (ref/ladder.c uses these when X25519_GLUE_ASM is defined). GCC's code for the C versions
- * spends an ADC per word to move the carry between 64-bit halves; here each is one ADDS/ADCS (or
- * SUBS/SBCS) chain over the eight words held in registers, with LDM/STM (1 + N cycles).
+/* X25519 on the Cortex-M3 (cm3-fast): the ladder step in assembly (ref/ladder.c calls it when
+ * X25519_GLUE_ASM = 2) with the additions, subtractions and conditional swap inline, and the swap
+ * the C ladder applies after its last step. GCC's code for the C additions spends an ADC per word to
+ * move the carry between 64-bit halves; here each is one ADDS/ADCS (or SUBS/SBCS) chain over the
+ * eight words held in registers, with LDM/STM (1 + N cycles).
  *
- *   void mcu_x25519_<impl>_fe_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
- *       r = a + b mod p (< 2^256): the carry out of the top word is 2^256 = 38 (mod p), added back;
- *       a second carry is only possible when the sum wrapped below 38, so 38 more into r[0] is final
- *   void mcu_x25519_<impl>_fe_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
- *       r = a - b mod p: a borrow means 2^256 = 38 too much, taken off, twice at most (as ref/ladder.c)
+ *   FE_ADD_BODY (r0 = r, r1 = a, r2 = b): r = a + b mod p (< 2^256): the carry out of the top word
+ *       is 2^256 = 38 (mod p), added back; a second carry is only possible when the sum wrapped below
+ *       38, so 38 more into r[0] is final
+ *   FE_SUB_BODY (the same registers): r = a - b mod p: a borrow means 2^256 = 38 too much, taken off,
+ *       twice at most (as ref/ladder.c)
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t x[16], uint32_t y[16], uint32_t swap);
  *       swap the 16 words of x and y (two field elements each: the ladder's (x2, z2) and (x3, z3))
  *       when swap = 1 (mask = -swap; t = (x ^ y) & mask; x ^= t; y ^= t)
- * Register map: r0 = r (or x), r1 = a (or y), r2 = b (or swap); r3..r10 the eight words of a (or x);
- * r1, r11, r12, lr four words of b at a time (or of y); r12 also the 38 * carry.
+ *   void mcu_x25519_<impl>_ladder_step(uint32_t st[40], uint32_t swap);   see below
+ * Register map of the bodies: r0 = r (or x), r1 = a (or y), r2 = b (or swap); r3..r10 the eight
+ * words of a (or x); r1, r11, r12, lr four words of b at a time (or of y); r12 also the 38 * carry.
  * Constant time: straight-line, fixed addresses; the carries become values through ADC/SBC and MUL
  * (1 cycle on the M3 for every operand), never branches. */
 #include "mcucrypt/ns.h"
@@ -21,8 +23,8 @@
     .syntax unified
     .thumb
 
-/* The bodies, as macros: the exported functions wrap them in a push/pop, the ladder step below
- * uses them inline. In: r0 = r (or x), r1 = a (or y), r2 = b (or swap); clobber r0-r12 and lr
+/* The bodies, as macros: fe_cswap2 wraps its body in a push/pop, the ladder step below uses them
+ * inline. In: r0 = r (or x), r1 = a (or y), r2 = b (or swap); clobber r0-r12 and lr
  * (cswap advances r0 and r1 by 64). */
 .macro FE_ADD_BODY
     ldm     r1, {r3-r10}                @ a
@@ -108,28 +110,6 @@
     stm     r1!, {r7-r10}
     .endr
 .endm
-
-    .section .text.MCU_FN(x25519, fe_add), "ax", %progbits
-    .align 2
-    .global MCU_FN(x25519, fe_add)
-    .thumb_func
-    .type MCU_FN(x25519, fe_add), %function
-MCU_FN(x25519, fe_add):
-    push    {r4-r11, lr}
-    FE_ADD_BODY
-    pop     {r4-r11, pc}
-    .size MCU_FN(x25519, fe_add), . - MCU_FN(x25519, fe_add)
-
-    .section .text.MCU_FN(x25519, fe_sub), "ax", %progbits
-    .align 2
-    .global MCU_FN(x25519, fe_sub)
-    .thumb_func
-    .type MCU_FN(x25519, fe_sub), %function
-MCU_FN(x25519, fe_sub):
-    push    {r4-r11, lr}
-    FE_SUB_BODY
-    pop     {r4-r11, pc}
-    .size MCU_FN(x25519, fe_sub), . - MCU_FN(x25519, fe_sub)
 
     .section .text.MCU_FN(x25519, fe_cswap2), "ax", %progbits
     .align 2

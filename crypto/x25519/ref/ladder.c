@@ -53,7 +53,11 @@ static void fe_fold(fe r, uint32_t c)
 #ifndef X25519_GLUE_ASM
 #error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 1 with the assembly glue, 2 with an assembly ladder step"
 #endif
-#if X25519_GLUE_ASM
+#if X25519_GLUE_ASM == 2
+/* The implementation brings the whole step (below) and fe_cswap2 for the final swap. */
+void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
+#define fe_cswap2 MCU_FN(x25519, fe_cswap2)
+#elif X25519_GLUE_ASM
 /* The implementation brings fe_add, fe_sub and fe_cswap2 in assembly (the same contracts as below). */
 void MCU_FN(x25519, fe_add)(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void MCU_FN(x25519, fe_sub)(uint32_t *r, const uint32_t *a, const uint32_t *b);
