@@ -4,6 +4,7 @@
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
+ *   void mcu_x25519_<impl>_ladder_step(uint32_t st[40], uint32_t swap);   one ladder step in place
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; r may be the same array as a or b.
@@ -16,12 +17,15 @@
  * word where that schedules better), then the part
  * at and above 2^255 folded back as 19 times itself, into a value below 2^256, in one pass.
  *
+ * ladder_step: st = x1|x2|z2|x3|z3; (x2, z2) <-> (x3, z3) when swap = 1, as the words are loaded, then
+ * RFC 7748's formulas (the parts: gen_fe.ladder_step); additions and subtractions take the multiple of
+ * 2^255 from the top words first (one chain, no fold); temporaries in a 256-byte frame at sp.
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
  * fe_sqr 502, ladder_step 6199 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
- * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler and
- * the comment on each line names the value it computes.
+ * Register map: a0 = r, a1 = a, a2 = b on entry (ladder_step: a0 = st, a1 = swap); every other register
+ * is allocated by the scheduler and the comment on each line names the value it computes.
  */
 #include "mcucrypt/ns.h"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generates fe_rv32.S, the X25519 field multiplication and squaring of rv32-fast; run from anywhere:
+"""Generates fe_rv32.S, the X25519 field multiplication and squaring and the whole ladder step of
+rv32-fast; run from anywhere:
 
     python3 crypto/x25519/rv32/gen_fe.py           # rewrites fe_rv32.S beside this script
     python3 crypto/x25519/rv32/gen_fe.py --check   # exit 1 if fe_rv32.S is out of date
@@ -16,7 +17,13 @@ run in the shadow of the 5-cycle multiplications. Added here:
 - the reduction mod p = 2^255 - 19: r = t_lo + 38 t_hi word by word (38 t_(8+j) by a mul/mulhu pair,
   a constant multiplier, fixed time; by shifts for the words in ALU38), then the bits at and above 2^255 (at most 6 + 1 bits) folded back
   as 19 times themselves into a value below 2^255 + 2^11 < 2^256 - one pass, no second fold.
-Both routines keep the single-assignment description runnable in Python (gen_sched.interpret), which
+- the ladder step (ladder_step, X25519_GLUE_ASM = 2): one straight-line routine of about 5,400
+  instructions, the step's five multiplications and four squarings (the bodies above), the swap
+  applied as the words are loaded, a24 by mul/mulhu, and additions and subtractions that take the
+  multiple of 2^255 from the top words first (one carry chain, no fold pass: add_top_first,
+  sub_top_first), scheduled as a whole so that each part's start overlaps the previous part's tail.
+  The C ladder loop calls it once per scalar bit; the inversion calls fe_mul and fe_sqr.
+The routines keep the single-assignment description runnable in Python (gen_sched.interpret), which
 tests/test_x25519.py uses to check the arithmetic apart from the scheduler.
 """
 from __future__ import annotations
@@ -405,6 +412,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
+ *   void mcu_x25519_<impl>_ladder_step(uint32_t st[40], uint32_t swap);   one ladder step in place
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; r may be the same array as a or b.
@@ -417,12 +425,15 @@ HEADER = """// SPDX-License-Identifier: MIT
  * word where that schedules better), then the part
  * at and above 2^255 folded back as 19 times itself, into a value below 2^256, in one pass.
  *
+ * ladder_step: st = x1|x2|z2|x3|z3; (x2, z2) <-> (x3, z3) when swap = 1, as the words are loaded, then
+ * RFC 7748's formulas (the parts: gen_fe.ladder_step); additions and subtractions take the multiple of
+ * 2^255 from the top words first (one chain, no fold); temporaries in a 256-byte frame at sp.
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {mul_cycles},
  * fe_sqr {sqr_cycles}, ladder_step {step_cycles} cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
- * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler and
- * the comment on each line names the value it computes.
+ * Register map: a0 = r, a1 = a, a2 = b on entry (ladder_step: a0 = st, a1 = swap); every other register
+ * is allocated by the scheduler and the comment on each line names the value it computes.
  */
 #include "mcucrypt/ns.h"
 """
