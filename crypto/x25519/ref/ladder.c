@@ -54,7 +54,9 @@ static void fe_fold(fe r, uint32_t c)
 #error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 1 with the assembly glue, 2 with an assembly ladder step"
 #endif
 #if X25519_GLUE_ASM == 2
-/* The implementation brings the whole step (below) and fe_cswap2 for the final swap. */
+/* The implementation brings the whole step (the loop body of ladder below: st in place, swap 0 or 1)
+ * and fe_cswap2 for the final swap. */
+void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
 void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
 #define fe_cswap2 MCU_FN(x25519, fe_cswap2)
 #elif X25519_GLUE_ASM
@@ -153,7 +155,6 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
  * which are fixed-time MULs on every target. */
 #if X25519_GLUE_ASM == 2
 void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
-void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
 #define fe_add_a24 MCU_FN(x25519, fe_add_a24)
 #else
 static
