@@ -137,7 +137,19 @@ YH  .req r11
     .thumb_func
     .type MCU_FN(x25519, fe_mul), %function
 MCU_FN(x25519, fe_mul):
-    push    {r4-r11, lr}
+    push    {r4-r11, lr}                @ the C entry: saves what the core clobbers
+    bl      MCU_FN(x25519, fe_mul_core)
+    pop     {r4-r11, pc}
+    .size MCU_FN(x25519, fe_mul), . - MCU_FN(x25519, fe_mul)
+
+    .align 2
+    .global MCU_FN(x25519, fe_mul_core)
+    .thumb_func
+    .type MCU_FN(x25519, fe_mul_core), %function
+MCU_FN(x25519, fe_mul_core):
+    /* the same contract, but clobbers r0-r12 (lr kept): for callers in assembly that save
+     * the registers once (cm3-fast's ladder step), not once per field operation */
+    push    {lr}
     sub     sp, sp, #68                 @ t[16] at sp, r at sp + 64
     str     r0, [sp, #64]
     /* t = a b: mpmul's cm3-fast kernel (fast_k8.S), inline, writing t at sp */
@@ -273,8 +285,8 @@ MCU_FN(x25519, fe_mul):
     ldr     r0, [sp, #64]
     stm     r0, {r4-r11}
     add     sp, sp, #68
-    pop     {r4-r11, pc}
-    .size MCU_FN(x25519, fe_mul), . - MCU_FN(x25519, fe_mul)
+    pop     {pc}
+    .size MCU_FN(x25519, fe_mul_core), . - MCU_FN(x25519, fe_mul_core)
 
     .section .text.MCU_FN(x25519, fe_sqr), "ax", %progbits
     .align 2
@@ -282,7 +294,19 @@ MCU_FN(x25519, fe_mul):
     .thumb_func
     .type MCU_FN(x25519, fe_sqr), %function
 MCU_FN(x25519, fe_sqr):
-    push    {r4-r11, lr}
+    push    {r4-r11, lr}                @ the C entry: saves what the core clobbers
+    bl      MCU_FN(x25519, fe_sqr_core)
+    pop     {r4-r11, pc}
+    .size MCU_FN(x25519, fe_sqr), . - MCU_FN(x25519, fe_sqr)
+
+    .align 2
+    .global MCU_FN(x25519, fe_sqr_core)
+    .thumb_func
+    .type MCU_FN(x25519, fe_sqr_core), %function
+MCU_FN(x25519, fe_sqr_core):
+    /* the same contract, but clobbers r0-r12 (lr kept): for callers in assembly that save
+     * the registers once (cm3-fast's ladder step), not once per field operation */
+    push    {lr}
     sub     sp, sp, #68                 @ t[16] at sp, r at sp + 64
     str     r0, [sp, #64]
     /* t = a^2, inline (see gen_fe.py) */
@@ -1019,5 +1043,5 @@ MCU_FN(x25519, fe_sqr):
     ldr     r0, [sp, #64]
     stm     r0, {r4-r11}
     add     sp, sp, #68
-    pop     {r4-r11, pc}
-    .size MCU_FN(x25519, fe_sqr), . - MCU_FN(x25519, fe_sqr)
+    pop     {pc}
+    .size MCU_FN(x25519, fe_sqr_core), . - MCU_FN(x25519, fe_sqr_core)

@@ -186,13 +186,21 @@ def square_columns(base: str) -> list[str]:
 def field_function(name: str) -> str:
     """fe_mul or fe_sqr: the product into t on the stack, then the reduction (module text)."""
     sym = f"MCU_FN(x25519, {name})"
+    core = f"MCU_FN(x25519, {name}_core)"
     out = ["", f"    .section .text.{sym}, \"ax\", %progbits", "    .align 2", f"    .global {sym}",
            "    .thumb_func", f"    .type {sym}, %function", f"{sym}:"]
 
     def emit(ins: str, comment: str = "") -> None:
         out.append((f"    {ins:<36}" + (f"@ {comment}" if comment else "")).rstrip())
 
-    emit("push    {r4-r11, lr}")
+    emit("push    {r4-r11, lr}", "the C entry: saves what the core clobbers")
+    emit(f"bl      {core}")
+    emit("pop     {r4-r11, pc}")
+    out.append(f"    .size {sym}, . - {sym}")
+    out += ["", "    .align 2", f"    .global {core}", "    .thumb_func", f"    .type {core}, %function", f"{core}:"]
+    out.append("    /* the same contract, but clobbers r0-r12 (lr kept): for callers in assembly that save\n"
+               "     * the registers once (cm3-fast's ladder step), not once per field operation */")
+    emit("push    {lr}")
     emit("sub     sp, sp, #68", "t[16] at sp, r at sp + 64")
     emit("str     r0, [sp, #64]")
     if name == "fe_mul":
@@ -230,8 +238,8 @@ def field_function(name: str) -> str:
     emit("ldr     r0, [sp, #64]")
     emit("stm     r0, {r4-r11}")
     emit("add     sp, sp, #68")
-    emit("pop     {r4-r11, pc}")
-    out.append(f"    .size {sym}, . - {sym}")
+    emit("pop     {pc}")
+    out.append(f"    .size {core}, . - {core}")
     return "\n".join(out) + "\n"
 
 

@@ -31,7 +31,7 @@ typedef uint32_t fe[8];
 #define FE_MUL MCU_FN(x25519, fe_mul)
 #define FE_SQR MCU_FN(x25519, fe_sqr)
 
-#if !defined(X25519_GLUE_ASM) || X25519_GLUE_ASM < 2   /* fe_add_a24 in C and the C fe_add use it */
+#if !defined(X25519_GLUE_ASM) || X25519_GLUE_ASM != 2   /* the C fe_add and fe_add_a24 use it */
 /* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
  * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
 static void fe_fold(fe r, uint32_t c)
@@ -48,13 +48,23 @@ static void fe_fold(fe r, uint32_t c)
 }
 #endif
 
-/* X25519_GLUE_ASM: 1 where the implementation brings fe_add/fe_sub/fe_cswap2 in assembly (rv32-fast,
- * cm3-fast), 2 where it brings fe_add_a24 too (avr-fast), 0 for the C versions below; fixed per
- * implementation in META.yml, never defaulted. */
+/* X25519_GLUE_ASM, fixed per implementation in META.yml, never defaulted:
+ *   0  the C versions below (ref);
+ *   1  fe_add, fe_sub and fe_cswap2 in assembly (rv32-fast);
+ *   2  those and fe_add_a24 in assembly (avr-fast: the C a24 costs avr-gcc 32-bit library products);
+ *   3  a whole ladder step in assembly (ladder_step: the swap and the formulas of the loop body below,
+ *      on st in place) and fe_cswap2 for the final swap; the step may call back the C fe_add_a24, which
+ *      is then not static (cm3-fast). */
 #ifndef X25519_GLUE_ASM
-#error "X25519_GLUE_ASM must be defined: 1 or 2 with the assembly glue (rv32-fast, cm3-fast; avr-fast), 0 for the C (ref)"
+#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 1 or 2 with the assembly glue (rv32-fast; avr-fast), 3 with an assembly ladder step (cm3-fast)"
 #endif
-#if X25519_GLUE_ASM
+#if X25519_GLUE_ASM == 3
+/* The implementation brings the whole step (the loop body of ladder below: st in place, swap 0 or 1)
+ * and fe_cswap2 for the final swap. */
+void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
+void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
+#define fe_cswap2 MCU_FN(x25519, fe_cswap2)
+#elif X25519_GLUE_ASM
 /* The implementation brings fe_add, fe_sub and fe_cswap2 in assembly (the same contracts as below). */
 void MCU_FN(x25519, fe_add)(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void MCU_FN(x25519, fe_sub)(uint32_t *r, const uint32_t *a, const uint32_t *b);
@@ -146,14 +156,20 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 }
 #endif
 
-#if X25519_GLUE_ASM >= 2
+#if X25519_GLUE_ASM == 2
 /* r = a + 121665 * e in assembly (avr-fast: the C below costs avr-gcc 32-bit library products). */
 void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
 #define fe_add_a24 MCU_FN(x25519, fe_add_a24)
 #else
 /* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
- * which are fixed-time MULs on every target. */
-static void fe_add_a24(fe r, const fe a, const fe e)
+ * which are fixed-time MULs on every target. Not static where the assembly ladder step calls it. */
+#if X25519_GLUE_ASM == 3
+void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
+#define fe_add_a24 MCU_FN(x25519, fe_add_a24)
+#else
+static
+#endif
+void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
 {
     uint64_t c = 0;
     int i;
@@ -268,17 +284,21 @@ static void fe_store(uint8_t *s, const fe a)
  * multiplication would not fit in memory (AVR). */
 void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
 {
-    uint32_t *x1 = st, *x2 = st + 8, *z2 = st + 16, *x3 = st + 24, *z3 = st + 32;
-    fe a, b;                    /* two temporaries: x2 and z2 hold C, D, CB, DA and E on the way */
+    uint32_t *x2 = st + 8, *x3 = st + 24;
     uint32_t swap = 0;
     int t;
+#if X25519_GLUE_ASM != 3
+    uint32_t *x1 = st, *z2 = st + 16, *z3 = st + 32;
+    fe a, b;                    /* two temporaries: x2 and z2 hold C, D, CB, DA and E on the way */
+#endif
 
     for (t = (int)bits - 1; t >= 0; t--) {
         uint32_t kt = (uint32_t)(k[t >> 3] >> (t & 7)) & 1u;   /* the index t is public */
         swap ^= kt;
+#if X25519_GLUE_ASM == 3
+        MCU_FN(x25519, ladder_step)(st, swap);   /* the swap and the formulas below, in assembly */
+#else
         fe_cswap2(x2, x3, swap);    /* (x2, z2) <-> (x3, z3): st + 8 and st + 24, 16 words each */
-        swap = kt;
-
         fe_add(a, x2, z2);      /* A = x2 + z2 */
         fe_sub(b, x2, z2);      /* B = x2 - z2 */
         fe_add(x2, x3, z3);     /* C = x3 + z3 (x2 and z2 are free now) */
@@ -296,6 +316,8 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
         fe_add_a24(z2, a, x2);
         FE_MUL(z2, z2, x2);     /* z2 = E * (AA + a24 * E) */
         FE_MUL(x2, a, b);       /* x2 = AA * BB */
+#endif
+        swap = kt;
     }
     fe_cswap2(x2, x3, swap);
 }
