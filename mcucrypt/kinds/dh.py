@@ -21,9 +21,8 @@ Vectors. Wycheproof's x25519_test.json (518 tests, read from the JSON as publish
   RFC/known-answer tests, non-canonical u, edge private keys, small u, edge shared values) and every
   QUICK_STRIDE-th test of the rest (tcId = 1 mod 16: twists, low-order points, edge multiplications),
   plus the RFC vectors: 77 of the 518. ``MCUCRYPT_FULL=1`` in the environment runs the full set on every
-  board (done for rv32 and armv7m when the implementations landed; docs/x25519.md). The bench's KAT
-  verdict on a board is the same selection (``kat_vectors``): all 518 there would be over 500 scalar
-  multiplications per implementation, most of an hour on the AVR.
+  board (docs/x25519.md). The bench's KAT verdict on a board is the same selection (``kat_vectors``):
+  all 518 there would be over 500 scalar multiplications per implementation, most of an hour on the AVR.
 
 Constant time. The checker's trace mode keeps every executed address and data access of a call in
 memory; a whole scalar multiplication on AVR (10..75 M instructions) does not fit. There the checker
