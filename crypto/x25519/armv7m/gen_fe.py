@@ -38,6 +38,9 @@ import argparse
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 KERNEL = HERE.parent.parent / "mpmul" / "armv7m" / "fast_k8.S"
 N = 8
@@ -248,16 +251,9 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 if fe_cm3.S is out of date")
     args = ap.parse_args()
     text = generate()
-    path = HERE / "fe_cm3.S"
-    if args.check:
-        if not path.is_file() or path.read_text() != text:
-            print("out of date: fe_cm3.S - run python3 crypto/x25519/armv7m/gen_fe.py")
-            return 1
-        return 0
-    path.write_text(text)
-    print("fe_cm3.S written")
-    return 0
-
+    if not args.check:
+        print("fe_cm3.S written")
+    return write_or_check({HERE / "fe_cm3.S": text}, args.check, __file__)
 
 if __name__ == "__main__":
     sys.exit(main())

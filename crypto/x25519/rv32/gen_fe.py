@@ -25,6 +25,9 @@ import argparse
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
 HERE = Path(__file__).resolve().parent
 MPMUL = HERE.parent.parent / "mpmul" / "rv32"
 sys.path.insert(0, str(MPMUL))
@@ -231,16 +234,9 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 if fe_rv32.S is out of date")
     args = ap.parse_args()
     text, cycles = render()
-    path = HERE / "fe_rv32.S"
-    if args.check:
-        if not path.is_file() or path.read_text() != text:
-            print("out of date: fe_rv32.S - run python3 crypto/x25519/rv32/gen_fe.py")
-            return 1
-        return 0
-    path.write_text(text)
-    print(f"fe_rv32.S: predicted fe_mul {cycles['fe_mul']}, fe_sqr {cycles['fe_sqr']} cycles")
-    return 0
-
+    if not args.check:
+        print(f"fe_rv32.S: predicted fe_mul {cycles['fe_mul']}, fe_sqr {cycles['fe_sqr']} cycles")
+    return write_or_check({HERE / "fe_rv32.S": text}, args.check, __file__)
 
 if __name__ == "__main__":
     sys.exit(main())
