@@ -503,8 +503,8 @@ def project_url() -> str | None:
     m = re.fullmatch(r"git@([\w.-]+):(.+?)(?:\.git)?", remote)
     if m:
         return f"https://{m.group(1)}/{m.group(2)}"
-    m = re.fullmatch(r"(https?://\S+?)(?:\.git)?", remote)
-    return m.group(1) if m else None
+    m = re.fullmatch(r"(https?)://(?:[^@/\s]*@)?(\S+?)(?:\.git)?", remote)    # never a user:token@ part
+    return f"{m.group(1)}://{m.group(2)}" if m else None
 
 
 def library_json(target: str, units: list[Unit], arch: list[str], url: str) -> str:

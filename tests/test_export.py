@@ -349,3 +349,16 @@ def test_every_tracked_source_file_has_an_spdx_line():
     assert not missing, f"no SPDX line in the first 3 lines of: {', '.join(missing)}"
     assert "MIT License" in (ROOT / "LICENSE").read_text() and "the mcucrypt authors" in (ROOT / "LICENSE").read_text()
 
+
+
+def test_project_url_comes_from_the_remote_without_credentials(monkeypatch):
+    import mcucrypt.export as ex
+
+    def remote(url: str):
+        return lambda *a, **k: subprocess.CompletedProcess(a, 0 if url else 2, stdout=url + "\n", stderr="")
+    for url, want in (("https://user:token@github.com/me/fw.git", "https://github.com/me/fw"),
+                      ("git@github.com:me/fw.git", "https://github.com/me/fw"),
+                      ("https://gitlab.example/me/fw", "https://gitlab.example/me/fw"),
+                      ("/srv/git/fw", None), ("", None)):
+        monkeypatch.setattr(ex.subprocess, "run", remote(url))
+        assert ex.project_url() == want, url
