@@ -4,9 +4,21 @@
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
+ * and the cheap parts of the ladder step (glue_rv32.S's ladder_step calls them; r must not overlap
+ * the inputs):
+ *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
+ *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; st is not
+ *       written), then t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
+ *   void mcu_x25519_<impl>_fe_addsub(uint32_t r[16], const uint32_t *a, const uint32_t *b);
+ *       r = a + b | a - b
+ *   void mcu_x25519_<impl>_fe_sub_a24(uint32_t r[16], const uint32_t *aa, const uint32_t *bb);
+ *       r = E | F, E = aa - bb, F = aa + 121665 E
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
- * congruent mod p; r may be the same array as a or b.
+ * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
+ * Additions and subtractions take the multiple of 2^255 from the top words first (a + b - T (2^255 - 19),
+ * T = (a7 + b7) >> 31; a - b + 2^256 - 38 + p likewise), so one carry chain and no fold pass; a24 by a
+ * mul/mulhu pair per word and the part at and above 2^255 folded as 19 times itself.
  *
  * fe_mul: rv32-fast's 256-bit product scanning (crypto/mpmul/rv32/gen_fast.py, paper 000's column-wise
  * method, unrolled: a mul/mulhu pair per product, three-word column accumulator), 64 products.
@@ -18,9 +30,9 @@
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
- * fe_sqr 502 cycles.
+ * fe_sqr 502, fe_prep 347, fe_addsub 156, fe_sub_a24 216 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
- * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler and
+ * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
  */
 #include "mcucrypt/ns.h"
@@ -1149,3 +1161,722 @@ MCU_FN(x25519, fe_sqr):
     addi    sp, sp, 64
     ret
     .size MCU_FN(x25519, fe_sqr), . - MCU_FN(x25519, fe_sqr)
+
+    .section .text.MCU_FN(x25519, fe_prep), "ax", @progbits
+    .globl MCU_FN(x25519, fe_prep)
+    .type MCU_FN(x25519, fe_prep), @function
+    .p2align 2
+MCU_FN(x25519, fe_prep):
+    addi    sp, sp, -64
+    neg     a1, a1                      /* the swap mask: 0 or all ones */
+    li      t0, -2147483648             /* 2^31 */
+    lw      t1, 60(a0)                  /* x2[7] */
+    lw      t2, 124(a0)                 /* x3[7] */
+    lw      t3, 92(a0)                  /* z2[7] */
+    lw      t4, 156(a0)                 /* z3[7] */
+    xor     t5, t1, t2                  /* swap */
+    and     t5, t5, a1
+    xor     t1, t1, t5
+    xor     t2, t2, t5
+    xor     t6, t3, t4                  /* swap */
+    and     t6, t6, a1
+    xor     t3, t3, t6
+    xor     t4, t4, t6
+    add     a3, t1, t3                  /* A: a7 + b7 first */
+    sltu    a4, a3, t3                  /* its carry */
+    srli    a5, a3, 31
+    slli    a4, a4, 1
+    add     a5, a5, a4                  /* T = (a7 + b7) >> 31 */
+    slli    a6, a5, 4
+    slli    a7, a5, 1
+    add     a6, a6, a7
+    add     a6, a6, a5                  /* 19 T */
+    sw      s0, 4(sp)
+    sub     s0, t1, t3                  /* B: a7 - b7 first */
+    sltu    t1, t1, t3                  /* a7 < b7 */
+    sw      s1, 8(sp)
+    srli    s1, s0, 31
+    xori    s1, s1, 1
+    slli    t1, t1, 1
+    add     s1, s1, t1                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    sw      s2, 12(sp)
+    slli    s2, s1, 4
+    sw      s3, 16(sp)
+    slli    s3, s1, 1
+    add     s2, s2, s3
+    add     s2, s2, s1                  /* 19 g */
+    sw      s4, 20(sp)
+    add     s4, t2, t4                  /* C: a7 + b7 first */
+    sw      s5, 24(sp)
+    sltu    s5, s4, t4                  /* its carry */
+    sw      s6, 28(sp)
+    srli    s6, s4, 31
+    slli    s5, s5, 1
+    add     s6, s6, s5                  /* T = (a7 + b7) >> 31 */
+    sw      s7, 32(sp)
+    slli    s7, s6, 4
+    sw      s8, 36(sp)
+    slli    s8, s6, 1
+    add     s7, s7, s8
+    add     s7, s7, s6                  /* 19 T */
+    sw      s9, 40(sp)
+    sub     s9, t2, t4                  /* D: a7 - b7 first */
+    sltu    t2, t2, t4                  /* a7 < b7 */
+    sw      s10, 44(sp)
+    srli    s10, s9, 31
+    xori    s10, s10, 1
+    slli    t2, t2, 1
+    add     s10, s10, t2                /* g = 1 - bit 31 + 2 (a7 < b7) */
+    sw      s11, 48(sp)
+    slli    s11, s10, 4
+    sw      ra, 0(sp)
+    slli    ra, s10, 1
+    add     s11, s11, ra
+    add     s11, s11, s10               /* 19 g */
+    lw      t5, 32(a0)                  /* x2[0] */
+    lw      t6, 96(a0)                  /* x3[0] */
+    lw      a4, 64(a0)                  /* z2[0] */
+    lw      a7, 128(a0)                 /* z3[0] */
+    xor     a5, t5, t6                  /* swap */
+    and     a5, a5, a1
+    xor     t5, t5, a5
+    xor     t6, t6, a5
+    xor     t3, a4, a7                  /* swap */
+    and     t3, t3, a1
+    xor     a4, a4, t3
+    xor     a7, a7, t3
+    add     t1, t5, a4                  /* A[0] = a + b */
+    sltu    s3, t1, a4                  /* carry */
+    add     t1, t1, a6                  /* + carry (19 T at word 0) */
+    sltu    a6, t1, a6                  /* carry */
+    add     s3, s3, a6                  /* carries (0..2: word 0 adds up to 57) */
+    sw      t1, 0(a2)                   /* A[0] */
+    sltu    s1, t5, a4                  /* borrow */
+    sub     t5, t5, a4                  /* B[0] = a - b */
+    sltu    s5, t5, s2                  /* borrow */
+    sub     t5, t5, s2                  /* - borrow (19 g at word 0) */
+    add     s1, s1, s5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t5, 32(a2)                  /* B[0] */
+    add     s8, t6, a7                  /* C[0] = a + b */
+    sltu    s6, s8, a7                  /* carry */
+    add     s8, s8, s7                  /* + carry (19 T at word 0) */
+    sltu    s7, s8, s7                  /* carry */
+    add     s6, s6, s7                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 64(a2)                  /* C[0] */
+    sltu    t4, t6, a7                  /* borrow */
+    sub     t6, t6, a7                  /* D[0] = a - b */
+    sltu    t2, t6, s11                 /* borrow */
+    sub     t6, t6, s11                 /* - borrow (19 g at word 0) */
+    add     t4, t4, t2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t6, 96(a2)                  /* D[0] */
+    lw      ra, 36(a0)                  /* x2[1] */
+    lw      s10, 100(a0)                /* x3[1] */
+    lw      a5, 68(a0)                  /* z2[1] */
+    lw      t3, 132(a0)                 /* z3[1] */
+    xor     a6, ra, s10                 /* swap */
+    and     a6, a6, a1
+    xor     ra, ra, a6
+    xor     s10, s10, a6
+    xor     t1, a5, t3                  /* swap */
+    and     t1, t1, a1
+    xor     a5, a5, t1
+    xor     t3, t3, t1
+    add     a4, ra, a5                  /* A[1] = a + b */
+    sltu    s2, a4, a5                  /* carry */
+    add     a4, a4, s3                  /* + carry (19 T at word 0) */
+    sltu    s3, a4, s3                  /* carry */
+    add     s2, s2, s3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a4, 4(a2)                   /* A[1] */
+    sltu    s5, ra, a5                  /* borrow */
+    sub     ra, ra, a5                  /* B[1] = a - b */
+    sltu    t5, ra, s1                  /* borrow */
+    sub     ra, ra, s1                  /* - borrow (19 g at word 0) */
+    add     s5, s5, t5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      ra, 36(a2)                  /* B[1] */
+    add     s7, s10, t3                 /* C[1] = a + b */
+    sltu    s8, s7, t3                  /* carry */
+    add     s7, s7, s6                  /* + carry (19 T at word 0) */
+    sltu    s6, s7, s6                  /* carry */
+    add     s8, s8, s6                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s7, 68(a2)                  /* C[1] */
+    sltu    a7, s10, t3                 /* borrow */
+    sub     s10, s10, t3                /* D[1] = a - b */
+    sltu    s11, s10, t4                /* borrow */
+    sub     s10, s10, t4                /* - borrow (19 g at word 0) */
+    add     a7, a7, s11                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      s10, 100(a2)                /* D[1] */
+    lw      t2, 40(a0)                  /* x2[2] */
+    lw      t6, 104(a0)                 /* x3[2] */
+    lw      a6, 72(a0)                  /* z2[2] */
+    lw      t1, 136(a0)                 /* z3[2] */
+    xor     s3, t2, t6                  /* swap */
+    and     s3, s3, a1
+    xor     t2, t2, s3
+    xor     t6, t6, s3
+    xor     a4, a6, t1                  /* swap */
+    and     a4, a4, a1
+    xor     a6, a6, a4
+    xor     t1, t1, a4
+    add     a5, t2, a6                  /* A[2] = a + b */
+    sltu    s1, a5, a6                  /* carry */
+    add     a5, a5, s2                  /* + carry (19 T at word 0) */
+    sltu    s2, a5, s2                  /* carry */
+    add     s1, s1, s2                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a5, 8(a2)                   /* A[2] */
+    sltu    t5, t2, a6                  /* borrow */
+    sub     t2, t2, a6                  /* B[2] = a - b */
+    sltu    ra, t2, s5                  /* borrow */
+    sub     t2, t2, s5                  /* - borrow (19 g at word 0) */
+    add     t5, t5, ra                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t2, 40(a2)                  /* B[2] */
+    add     s6, t6, t1                  /* C[2] = a + b */
+    sltu    s7, s6, t1                  /* carry */
+    add     s6, s6, s8                  /* + carry (19 T at word 0) */
+    sltu    s8, s6, s8                  /* carry */
+    add     s7, s7, s8                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s6, 72(a2)                  /* C[2] */
+    sltu    t3, t6, t1                  /* borrow */
+    sub     t6, t6, t1                  /* D[2] = a - b */
+    sltu    t4, t6, a7                  /* borrow */
+    sub     t6, t6, a7                  /* - borrow (19 g at word 0) */
+    add     t3, t3, t4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t6, 104(a2)                 /* D[2] */
+    lw      s11, 44(a0)                 /* x2[3] */
+    lw      s10, 108(a0)                /* x3[3] */
+    lw      s3, 76(a0)                  /* z2[3] */
+    lw      a4, 140(a0)                 /* z3[3] */
+    xor     s2, s11, s10                /* swap */
+    and     s2, s2, a1
+    xor     s11, s11, s2
+    xor     s10, s10, s2
+    xor     a5, s3, a4                  /* swap */
+    and     a5, a5, a1
+    xor     s3, s3, a5
+    xor     a4, a4, a5
+    add     a6, s11, s3                 /* A[3] = a + b */
+    sltu    s5, a6, s3                  /* carry */
+    add     a6, a6, s1                  /* + carry (19 T at word 0) */
+    sltu    s1, a6, s1                  /* carry */
+    add     s5, s5, s1                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a6, 12(a2)                  /* A[3] */
+    sltu    ra, s11, s3                 /* borrow */
+    sub     s11, s11, s3                /* B[3] = a - b */
+    sltu    t2, s11, t5                 /* borrow */
+    sub     s11, s11, t5                /* - borrow (19 g at word 0) */
+    add     ra, ra, t2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s11, 44(a2)                 /* B[3] */
+    add     s8, s10, a4                 /* C[3] = a + b */
+    sltu    s6, s8, a4                  /* carry */
+    add     s8, s8, s7                  /* + carry (19 T at word 0) */
+    sltu    s7, s8, s7                  /* carry */
+    add     s6, s6, s7                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 76(a2)                  /* C[3] */
+    sltu    t1, s10, a4                 /* borrow */
+    sub     s10, s10, a4                /* D[3] = a - b */
+    sltu    a7, s10, t3                 /* borrow */
+    sub     s10, s10, t3                /* - borrow (19 g at word 0) */
+    add     t1, t1, a7                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s10, 108(a2)                /* D[3] */
+    lw      t4, 48(a0)                  /* x2[4] */
+    lw      t6, 112(a0)                 /* x3[4] */
+    lw      s2, 80(a0)                  /* z2[4] */
+    lw      a5, 144(a0)                 /* z3[4] */
+    xor     s1, t4, t6                  /* swap */
+    and     s1, s1, a1
+    xor     t4, t4, s1
+    xor     t6, t6, s1
+    xor     a6, s2, a5                  /* swap */
+    and     a6, a6, a1
+    xor     s2, s2, a6
+    xor     a5, a5, a6
+    add     s3, t4, s2                  /* A[4] = a + b */
+    sltu    t5, s3, s2                  /* carry */
+    add     s3, s3, s5                  /* + carry (19 T at word 0) */
+    sltu    s5, s3, s5                  /* carry */
+    add     t5, t5, s5                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s3, 16(a2)                  /* A[4] */
+    sltu    t2, t4, s2                  /* borrow */
+    sub     t4, t4, s2                  /* B[4] = a - b */
+    sltu    s11, t4, ra                 /* borrow */
+    sub     t4, t4, ra                  /* - borrow (19 g at word 0) */
+    add     t2, t2, s11                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      t4, 48(a2)                  /* B[4] */
+    add     s7, t6, a5                  /* C[4] = a + b */
+    sltu    s8, s7, a5                  /* carry */
+    add     s7, s7, s6                  /* + carry (19 T at word 0) */
+    sltu    s6, s7, s6                  /* carry */
+    add     s8, s8, s6                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s7, 80(a2)                  /* C[4] */
+    sltu    a4, t6, a5                  /* borrow */
+    sub     t6, t6, a5                  /* D[4] = a - b */
+    sltu    t3, t6, t1                  /* borrow */
+    sub     t6, t6, t1                  /* - borrow (19 g at word 0) */
+    add     a4, a4, t3                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t6, 112(a2)                 /* D[4] */
+    lw      a7, 52(a0)                  /* x2[5] */
+    lw      s10, 116(a0)                /* x3[5] */
+    lw      s1, 84(a0)                  /* z2[5] */
+    lw      a6, 148(a0)                 /* z3[5] */
+    xor     s5, a7, s10                 /* swap */
+    and     s5, s5, a1
+    xor     a7, a7, s5
+    xor     s10, s10, s5
+    xor     s3, s1, a6                  /* swap */
+    and     s3, s3, a1
+    xor     s1, s1, s3
+    xor     a6, a6, s3
+    add     s2, a7, s1                  /* A[5] = a + b */
+    sltu    ra, s2, s1                  /* carry */
+    add     s2, s2, t5                  /* + carry (19 T at word 0) */
+    sltu    t5, s2, t5                  /* carry */
+    add     ra, ra, t5                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s2, 20(a2)                  /* A[5] */
+    sltu    s11, a7, s1                 /* borrow */
+    sub     a7, a7, s1                  /* B[5] = a - b */
+    sltu    t4, a7, t2                  /* borrow */
+    sub     a7, a7, t2                  /* - borrow (19 g at word 0) */
+    add     s11, s11, t4                /* borrows (0..2: word 0 takes up to 57) */
+    sw      a7, 52(a2)                  /* B[5] */
+    add     s6, s10, a6                 /* C[5] = a + b */
+    sltu    s7, s6, a6                  /* carry */
+    add     s6, s6, s8                  /* + carry (19 T at word 0) */
+    sltu    s8, s6, s8                  /* carry */
+    add     s7, s7, s8                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s6, 84(a2)                  /* C[5] */
+    sltu    a5, s10, a6                 /* borrow */
+    sub     s10, s10, a6                /* D[5] = a - b */
+    sltu    t1, s10, a4                 /* borrow */
+    sub     s10, s10, a4                /* - borrow (19 g at word 0) */
+    add     a5, a5, t1                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s10, 116(a2)                /* D[5] */
+    lw      t3, 56(a0)                  /* x2[6] */
+    lw      t6, 120(a0)                 /* x3[6] */
+    lw      s5, 88(a0)                  /* z2[6] */
+    lw      a0, 152(a0)                 /* z3[6] */
+    xor     s3, t3, t6                  /* swap */
+    and     s3, s3, a1
+    xor     t3, t3, s3
+    xor     t6, t6, s3
+    xor     t5, s5, a0                  /* swap */
+    and     t5, t5, a1
+    xor     s5, s5, t5
+    xor     a0, a0, t5
+    add     s2, t3, s5                  /* A[6] = a + b */
+    sltu    s1, s2, s5                  /* carry */
+    add     s2, s2, ra                  /* + carry (19 T at word 0) */
+    sltu    ra, s2, ra                  /* carry */
+    add     s1, s1, ra                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s2, 24(a2)                  /* A[6] */
+    sltu    t2, t3, s5                  /* borrow */
+    sub     t3, t3, s5                  /* B[6] = a - b */
+    sltu    t4, t3, s11                 /* borrow */
+    sub     t3, t3, s11                 /* - borrow (19 g at word 0) */
+    add     t2, t2, t4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t3, 56(a2)                  /* B[6] */
+    add     a7, t6, a0                  /* C[6] = a + b */
+    sltu    s8, a7, a0                  /* carry */
+    add     a7, a7, s7                  /* + carry (19 T at word 0) */
+    sltu    s7, a7, s7                  /* carry */
+    add     s8, s8, s7                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a7, 88(a2)                  /* C[6] */
+    sltu    s6, t6, a0                  /* borrow */
+    sub     t6, t6, a0                  /* D[6] = a - b */
+    sltu    a6, t6, a5                  /* borrow */
+    sub     t6, t6, a5                  /* - borrow (19 g at word 0) */
+    add     s6, s6, a6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t6, 120(a2)                 /* D[6] */
+    slli    a3, a3, 1
+    srli    a3, a3, 1                   /* (a7 + b7) mod 2^31 */
+    add     a3, a3, s1                  /* A[7] (below 2^31 + 2) */
+    sw      a3, 28(a2)                  /* A[7] */
+    or      s0, s0, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     s0, s0, t2                  /* B[7] (at least 2^31 - 2) */
+    sw      s0, 60(a2)                  /* B[7] */
+    slli    s4, s4, 1
+    srli    s4, s4, 1                   /* (a7 + b7) mod 2^31 */
+    add     s4, s4, s8                  /* C[7] (below 2^31 + 2) */
+    sw      s4, 92(a2)                  /* C[7] */
+    or      s9, s9, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     s9, s9, s6                  /* D[7] (at least 2^31 - 2) */
+    sw      s9, 124(a2)                 /* D[7] */
+    lw      ra, 0(sp)
+    lw      s0, 4(sp)
+    lw      s1, 8(sp)
+    lw      s2, 12(sp)
+    lw      s3, 16(sp)
+    lw      s4, 20(sp)
+    lw      s5, 24(sp)
+    lw      s6, 28(sp)
+    lw      s7, 32(sp)
+    lw      s8, 36(sp)
+    lw      s9, 40(sp)
+    lw      s10, 44(sp)
+    lw      s11, 48(sp)
+    addi    sp, sp, 64
+    ret
+    .size MCU_FN(x25519, fe_prep), . - MCU_FN(x25519, fe_prep)
+
+    .section .text.MCU_FN(x25519, fe_addsub), "ax", @progbits
+    .globl MCU_FN(x25519, fe_addsub)
+    .type MCU_FN(x25519, fe_addsub), @function
+    .p2align 2
+MCU_FN(x25519, fe_addsub):
+    addi    sp, sp, -64
+    li      t0, -2147483648             /* 2^31 */
+    lw      t1, 28(a1)                  /* a[7] */
+    lw      t2, 28(a2)                  /* b[7] */
+    lw      t3, 0(a1)                   /* a[0] */
+    add     t4, t1, t2                  /* S: a7 + b7 first */
+    sltu    t5, t4, t2                  /* its carry */
+    srli    t6, t4, 31
+    slli    t5, t5, 1
+    add     t6, t6, t5                  /* T = (a7 + b7) >> 31 */
+    slli    a3, t6, 4
+    slli    a4, t6, 1
+    add     a3, a3, a4
+    add     a3, a3, t6                  /* 19 T */
+    sub     a5, t1, t2                  /* Dd: a7 - b7 first */
+    sltu    t1, t1, t2                  /* a7 < b7 */
+    srli    a6, a5, 31
+    xori    a6, a6, 1
+    slli    t1, t1, 1
+    add     a6, a6, t1                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    slli    a7, a6, 4
+    sw      s0, 4(sp)
+    slli    s0, a6, 1
+    add     a7, a7, s0
+    add     a7, a7, a6                  /* 19 g */
+    sw      s1, 8(sp)
+    lw      s1, 0(a2)                   /* b[0] */
+    sw      s2, 12(sp)
+    add     s2, t3, s1                  /* S[0] = a + b */
+    sw      s3, 16(sp)
+    sltu    s3, s2, s1                  /* carry */
+    add     s2, s2, a3                  /* + carry (19 T at word 0) */
+    sltu    a3, s2, a3                  /* carry */
+    add     s3, s3, a3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s2, 0(a0)                   /* S[0] */
+    sw      s4, 20(sp)
+    sltu    s4, t3, s1                  /* borrow */
+    sub     t3, t3, s1                  /* Dd[0] = a - b */
+    sw      s5, 24(sp)
+    sltu    s5, t3, a7                  /* borrow */
+    sub     t3, t3, a7                  /* - borrow (19 g at word 0) */
+    add     s4, s4, s5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t3, 32(a0)                  /* Dd[0] */
+    sw      s6, 28(sp)
+    lw      s6, 4(a1)                   /* a[1] */
+    sw      s7, 32(sp)
+    lw      s7, 4(a2)                   /* b[1] */
+    sw      s8, 36(sp)
+    add     s8, s6, s7                  /* S[1] = a + b */
+    sw      s9, 40(sp)
+    sltu    s9, s8, s7                  /* carry */
+    add     s8, s8, s3                  /* + carry (19 T at word 0) */
+    sltu    s3, s8, s3                  /* carry */
+    add     s9, s9, s3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 4(a0)                   /* S[1] */
+    sw      s10, 44(sp)
+    sltu    s10, s6, s7                 /* borrow */
+    sub     s6, s6, s7                  /* Dd[1] = a - b */
+    sw      s11, 48(sp)
+    sltu    s11, s6, s4                 /* borrow */
+    sub     s6, s6, s4                  /* - borrow (19 g at word 0) */
+    add     s10, s10, s11               /* borrows (0..2: word 0 takes up to 57) */
+    sw      s6, 36(a0)                  /* Dd[1] */
+    sw      ra, 0(sp)
+    lw      ra, 8(a1)                   /* a[2] */
+    lw      t5, 8(a2)                   /* b[2] */
+    lw      a4, 12(a1)                  /* a[3] */
+    add     t6, ra, t5                  /* S[2] = a + b */
+    sltu    t2, t6, t5                  /* carry */
+    add     t6, t6, s9                  /* + carry (19 T at word 0) */
+    sltu    s9, t6, s9                  /* carry */
+    add     t2, t2, s9                  /* carries (0..2: word 0 adds up to 57) */
+    sw      t6, 8(a0)                   /* S[2] */
+    sltu    t1, ra, t5                  /* borrow */
+    sub     ra, ra, t5                  /* Dd[2] = a - b */
+    sltu    s0, ra, s10                 /* borrow */
+    sub     ra, ra, s10                 /* - borrow (19 g at word 0) */
+    add     t1, t1, s0                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      ra, 40(a0)                  /* Dd[2] */
+    lw      a6, 12(a2)                  /* b[3] */
+    lw      a3, 16(a1)                  /* a[4] */
+    add     s2, a4, a6                  /* S[3] = a + b */
+    sltu    s1, s2, a6                  /* carry */
+    add     s2, s2, t2                  /* + carry (19 T at word 0) */
+    sltu    t2, s2, t2                  /* carry */
+    add     s1, s1, t2                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s2, 12(a0)                  /* S[3] */
+    sltu    a7, a4, a6                  /* borrow */
+    sub     a4, a4, a6                  /* Dd[3] = a - b */
+    sltu    s5, a4, t1                  /* borrow */
+    sub     a4, a4, t1                  /* - borrow (19 g at word 0) */
+    add     a7, a7, s5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a4, 44(a0)                  /* Dd[3] */
+    lw      t3, 16(a2)                  /* b[4] */
+    lw      s3, 20(a1)                  /* a[5] */
+    add     s8, a3, t3                  /* S[4] = a + b */
+    sltu    s7, s8, t3                  /* carry */
+    add     s8, s8, s1                  /* + carry (19 T at word 0) */
+    sltu    s1, s8, s1                  /* carry */
+    add     s7, s7, s1                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 16(a0)                  /* S[4] */
+    sltu    s4, a3, t3                  /* borrow */
+    sub     a3, a3, t3                  /* Dd[4] = a - b */
+    sltu    s11, a3, a7                 /* borrow */
+    sub     a3, a3, a7                  /* - borrow (19 g at word 0) */
+    add     s4, s4, s11                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      a3, 48(a0)                  /* Dd[4] */
+    lw      s6, 20(a2)                  /* b[5] */
+    lw      a1, 24(a1)                  /* a[6] */
+    add     s9, s3, s6                  /* S[5] = a + b */
+    sltu    t6, s9, s6                  /* carry */
+    add     s9, s9, s7                  /* + carry (19 T at word 0) */
+    sltu    s7, s9, s7                  /* carry */
+    add     t6, t6, s7                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s9, 20(a0)                  /* S[5] */
+    sltu    t5, s3, s6                  /* borrow */
+    sub     s3, s3, s6                  /* Dd[5] = a - b */
+    sltu    s10, s3, s4                 /* borrow */
+    sub     s3, s3, s4                  /* - borrow (19 g at word 0) */
+    add     t5, t5, s10                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      s3, 52(a0)                  /* Dd[5] */
+    lw      a2, 24(a2)                  /* b[6] */
+    slli    t4, t4, 1
+    add     s0, a1, a2                  /* S[6] = a + b */
+    sltu    ra, s0, a2                  /* carry */
+    add     s0, s0, t6                  /* + carry (19 T at word 0) */
+    sltu    t6, s0, t6                  /* carry */
+    add     ra, ra, t6                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s0, 24(a0)                  /* S[6] */
+    sltu    t2, a1, a2                  /* borrow */
+    sub     a1, a1, a2                  /* Dd[6] = a - b */
+    sltu    s2, a1, t5                  /* borrow */
+    sub     a1, a1, t5                  /* - borrow (19 g at word 0) */
+    add     t2, t2, s2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a1, 56(a0)                  /* Dd[6] */
+    srli    t4, t4, 1                   /* (a7 + b7) mod 2^31 */
+    add     t4, t4, ra                  /* S[7] (below 2^31 + 2) */
+    sw      t4, 28(a0)                  /* S[7] */
+    or      a5, a5, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     a5, a5, t2                  /* Dd[7] (at least 2^31 - 2) */
+    sw      a5, 60(a0)                  /* Dd[7] */
+    lw      ra, 0(sp)
+    lw      s0, 4(sp)
+    lw      s1, 8(sp)
+    lw      s2, 12(sp)
+    lw      s3, 16(sp)
+    lw      s4, 20(sp)
+    lw      s5, 24(sp)
+    lw      s6, 28(sp)
+    lw      s7, 32(sp)
+    lw      s8, 36(sp)
+    lw      s9, 40(sp)
+    lw      s10, 44(sp)
+    lw      s11, 48(sp)
+    addi    sp, sp, 64
+    ret
+    .size MCU_FN(x25519, fe_addsub), . - MCU_FN(x25519, fe_addsub)
+
+    .section .text.MCU_FN(x25519, fe_sub_a24), "ax", @progbits
+    .globl MCU_FN(x25519, fe_sub_a24)
+    .type MCU_FN(x25519, fe_sub_a24), @function
+    .p2align 2
+MCU_FN(x25519, fe_sub_a24):
+    addi    sp, sp, -64
+    li      t0, -2147483648             /* 2^31 */
+    lw      t1, 28(a1)                  /* AA[7] */
+    lw      t2, 28(a2)                  /* BB[7] */
+    lw      t3, 0(a1)                   /* AA[0] */
+    sub     t4, t1, t2                  /* E: a7 - b7 first */
+    sltu    t2, t1, t2                  /* a7 < b7 */
+    srli    t5, t4, 31
+    xori    t5, t5, 1
+    slli    t2, t2, 1
+    add     t5, t5, t2                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    slli    t6, t5, 4
+    slli    a3, t5, 1
+    add     t6, t6, a3
+    add     t6, t6, t5                  /* 19 g */
+    lw      a4, 0(a2)                   /* BB[0] */
+    lw      a5, 4(a1)                   /* AA[1] */
+    sltu    a6, t3, a4                  /* borrow */
+    sub     a4, t3, a4                  /* E[0] = a - b */
+    sltu    a7, a4, t6                  /* borrow */
+    sub     a4, a4, t6                  /* - borrow (19 g at word 0) */
+    add     a6, a6, a7                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a4, 0(a0)                   /* E[0] */
+    sw      s0, 4(sp)
+    lw      s0, 4(a2)                   /* BB[1] */
+    sw      s1, 8(sp)
+    sltu    s1, a5, s0                  /* borrow */
+    sub     s0, a5, s0                  /* E[1] = a - b */
+    sw      s2, 12(sp)
+    sltu    s2, s0, a6                  /* borrow */
+    sub     s0, s0, a6                  /* - borrow (19 g at word 0) */
+    add     s1, s1, s2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s0, 4(a0)                   /* E[1] */
+    sw      s3, 16(sp)
+    lw      s3, 8(a1)                   /* AA[2] */
+    sw      s4, 20(sp)
+    lw      s4, 8(a2)                   /* BB[2] */
+    sw      s5, 24(sp)
+    sltu    s5, s3, s4                  /* borrow */
+    sub     s4, s3, s4                  /* E[2] = a - b */
+    sw      s6, 28(sp)
+    sltu    s6, s4, s1                  /* borrow */
+    sub     s4, s4, s1                  /* - borrow (19 g at word 0) */
+    add     s5, s5, s6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s4, 8(a0)                   /* E[2] */
+    sw      s7, 32(sp)
+    lw      s7, 12(a1)                  /* AA[3] */
+    sw      s8, 36(sp)
+    lw      s8, 12(a2)                  /* BB[3] */
+    sw      s9, 40(sp)
+    sltu    s9, s7, s8                  /* borrow */
+    sub     s8, s7, s8                  /* E[3] = a - b */
+    sw      s10, 44(sp)
+    sltu    s10, s8, s5                 /* borrow */
+    sub     s8, s8, s5                  /* - borrow (19 g at word 0) */
+    add     s9, s9, s10                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      s8, 12(a0)                  /* E[3] */
+    sw      s11, 48(sp)
+    lw      s11, 16(a1)                 /* AA[4] */
+    sw      ra, 0(sp)
+    lw      ra, 16(a2)                  /* BB[4] */
+    lw      t2, 20(a1)                  /* AA[5] */
+    sltu    a3, s11, ra                 /* borrow */
+    sub     ra, s11, ra                 /* E[4] = a - b */
+    sltu    t5, ra, s9                  /* borrow */
+    sub     ra, ra, s9                  /* - borrow (19 g at word 0) */
+    add     a3, a3, t5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      ra, 16(a0)                  /* E[4] */
+    lw      t6, 20(a2)                  /* BB[5] */
+    lw      a1, 24(a1)                  /* AA[6] */
+    sltu    a7, t2, t6                  /* borrow */
+    sub     t6, t2, t6                  /* E[5] = a - b */
+    sltu    a6, t6, a3                  /* borrow */
+    sub     t6, t6, a3                  /* - borrow (19 g at word 0) */
+    add     a7, a7, a6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t6, 20(a0)                  /* E[5] */
+    lw      a2, 24(a2)                  /* BB[6] */
+    or      t4, t4, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sltu    s2, a1, a2                  /* borrow */
+    sub     a2, a1, a2                  /* E[6] = a - b */
+    sltu    s1, a2, a7                  /* borrow */
+    sub     a2, a2, a7                  /* - borrow (19 g at word 0) */
+    add     s2, s2, s1                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a2, 24(a0)                  /* E[6] */
+    sub     t4, t4, s2                  /* E[7] (at least 2^31 - 2) */
+    sw      t4, 28(a0)                  /* E[7] */
+    li      s6, 121665                  /* a24 = 121665 */
+    mul     s5, a4, s6                  /* lo a24 E[0] */
+    mulhu   a4, a4, s6                  /* hi a24 E[0] (< 2^17) */
+    add     t3, t3, s5                  /* F[0] = AA + lo */
+    sltu    s5, t3, s5                  /* carry */
+    mul     s10, s0, s6                 /* lo a24 E[1] */
+    add     a4, a4, s5                  /* hi(prev) + carries */
+    mulhu   s0, s0, s6                  /* hi a24 E[1] (< 2^17) */
+    add     a5, a5, s10                 /* F[1] = AA + lo */
+    sltu    s10, a5, s10                /* carry */
+    add     a5, a5, a4
+    sltu    a4, a5, a4                  /* carry */
+    mul     s9, s4, s6                  /* lo a24 E[2] */
+    add     s10, s10, a4                /* carries */
+    add     s0, s0, s10                 /* hi(prev) + carries */
+    mulhu   s4, s4, s6                  /* hi a24 E[2] (< 2^17) */
+    add     s3, s3, s9                  /* F[2] = AA + lo */
+    sltu    s9, s3, s9                  /* carry */
+    add     s3, s3, s0
+    sltu    s0, s3, s0                  /* carry */
+    mul     t5, s8, s6                  /* lo a24 E[3] */
+    add     s9, s9, s0                  /* carries */
+    add     s4, s4, s9                  /* hi(prev) + carries */
+    mulhu   s8, s8, s6                  /* hi a24 E[3] (< 2^17) */
+    add     s7, s7, t5                  /* F[3] = AA + lo */
+    sltu    t5, s7, t5                  /* carry */
+    add     s7, s7, s4
+    sltu    s4, s7, s4                  /* carry */
+    mul     a3, ra, s6                  /* lo a24 E[4] */
+    add     t5, t5, s4                  /* carries */
+    add     s8, s8, t5                  /* hi(prev) + carries */
+    mulhu   ra, ra, s6                  /* hi a24 E[4] (< 2^17) */
+    add     s11, s11, a3                /* F[4] = AA + lo */
+    sltu    a3, s11, a3                 /* carry */
+    add     s11, s11, s8
+    sltu    s8, s11, s8                 /* carry */
+    mul     a6, t6, s6                  /* lo a24 E[5] */
+    add     a3, a3, s8                  /* carries */
+    add     ra, ra, a3                  /* hi(prev) + carries */
+    mulhu   t6, t6, s6                  /* hi a24 E[5] (< 2^17) */
+    add     t2, t2, a6                  /* F[5] = AA + lo */
+    sltu    a6, t2, a6                  /* carry */
+    add     t2, t2, ra
+    sltu    ra, t2, ra                  /* carry */
+    mul     t0, a2, s6                  /* lo a24 E[6] */
+    add     a6, a6, ra                  /* carries */
+    add     t6, t6, a6                  /* hi(prev) + carries */
+    mulhu   a2, a2, s6                  /* hi a24 E[6] (< 2^17) */
+    add     a1, a1, t0                  /* F[6] = AA + lo */
+    sltu    t0, a1, t0                  /* carry */
+    add     a1, a1, t6
+    sltu    t6, a1, t6                  /* carry */
+    mul     a7, t4, s6                  /* lo a24 E[7] */
+    add     t0, t0, t6                  /* carries */
+    add     a2, a2, t0                  /* hi(prev) + carries */
+    mulhu   t4, t4, s6                  /* hi a24 E[7] (< 2^17) */
+    add     t1, t1, a7                  /* F[7] = AA + lo */
+    sltu    a7, t1, a7                  /* carry */
+    add     t1, t1, a2
+    sltu    a2, t1, a2                  /* carry */
+    add     a7, a7, a2                  /* carries */
+    add     t4, t4, a7                  /* the value above 2^256 (< 2^18) */
+    slli    t4, t4, 1
+    srli    s1, t1, 31
+    or      t4, t4, s1                  /* T' = the multiple of 2^255 */
+    slli    s2, t4, 4
+    slli    s5, t4, 1
+    add     s2, s2, s5
+    add     s2, s2, t4                  /* 19 T' */
+    slli    t1, t1, 1
+    srli    t1, t1, 1                   /* clear bit 255 */
+    add     t3, t3, s2                  /* F[0] += carry */
+    sltu    s2, t3, s2                  /* carry */
+    sw      t3, 32(a0)                  /* F[0] */
+    add     a5, a5, s2                  /* F[1] += carry */
+    sltu    s2, a5, s2                  /* carry */
+    sw      a5, 36(a0)                  /* F[1] */
+    add     s3, s3, s2                  /* F[2] += carry */
+    sltu    s2, s3, s2                  /* carry */
+    sw      s3, 40(a0)                  /* F[2] */
+    add     s7, s7, s2                  /* F[3] += carry */
+    sltu    s2, s7, s2                  /* carry */
+    sw      s7, 44(a0)                  /* F[3] */
+    add     s11, s11, s2                /* F[4] += carry */
+    sltu    s2, s11, s2                 /* carry */
+    sw      s11, 48(a0)                 /* F[4] */
+    add     t2, t2, s2                  /* F[5] += carry */
+    sltu    s2, t2, s2                  /* carry */
+    sw      t2, 52(a0)                  /* F[5] */
+    add     a1, a1, s2                  /* F[6] += carry */
+    sltu    s2, a1, s2                  /* carry */
+    sw      a1, 56(a0)                  /* F[6] */
+    add     t1, t1, s2                  /* F[7] += carry */
+    sw      t1, 60(a0)                  /* F[7] */
+    lw      ra, 0(sp)
+    lw      s0, 4(sp)
+    lw      s1, 8(sp)
+    lw      s2, 12(sp)
+    lw      s3, 16(sp)
+    lw      s4, 20(sp)
+    lw      s5, 24(sp)
+    lw      s6, 28(sp)
+    lw      s7, 32(sp)
+    lw      s8, 36(sp)
+    lw      s9, 40(sp)
+    lw      s10, 44(sp)
+    lw      s11, 48(sp)
+    addi    sp, sp, 64
+    ret
+    .size MCU_FN(x25519, fe_sub_a24), . - MCU_FN(x25519, fe_sub_a24)

@@ -68,8 +68,9 @@ def times38(p: Program, x: str, what: str) -> tuple[str, str]:
     return lo, p.alu("add", hi, c2, "", hint="hi")
 
 
-def reduce(p: Program, t: list[str], rbuf: str = "m", alu38: tuple[int, ...] = ()) -> None:
-    """Store r = t mod p (partially: r < 2^256) for the 16-word t, as described in the module text.
+def reduce(p: Program, t: list[str], out, alu38: tuple[int, ...] = ()) -> None:
+    """r = t mod p (partially: r < 2^256) for the 16-word t, as described in the module text; each word
+    r[j] goes to ``out(j, vreg)`` (store_to: a store).
 
     Word j: u_j = t_j + lo(38 t_(8+j)) + hi(38 t_(7+j)) + c_(j-1), where hi < 38 and the carry c counts
     the wrap-arounds (at most 2). The top, T = hi(38 t_15) + c_7 (< 41), and bit 255 of u_7 are the
@@ -108,7 +109,12 @@ def reduce(p: Program, t: list[str], rbuf: str = "m", alu38: tuple[int, ...] = (
         s = p.alu("add", u[j], c, f"r[{j}] = u[{j}] + carry", hint="s")
         if j < 7:
             c = p.alu("sltu", s, c, "carry", hint="k")
-        p.sw(s, "%r", rbuf, 4 * j, f"r[{j}]")
+        out(j, s)
+
+
+def store_to(p: Program, base: str, buf: str, offset: int = 0, name: str = "r"):
+    """An ``out`` callback for reduce: word j stored at byte offset + 4 j of ``buf`` (at ``base``)."""
+    return lambda j, v: p.sw(v, base, buf, offset + 4 * j, f"{name}[{j}]")
 
 
 # Which reduction words take 38 t by shifts instead of a mul/mulhu pair, and the scheduler window: the
@@ -126,7 +132,7 @@ def fe_mul(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
     # a, b and r share the buffer name "m": r may be the same array as a or b, so the scheduler must
     # keep each store after every load of the same word (it orders accesses to one (buffer, offset)).
     comba(p, loader(p, "%a", bufs[1], 8, "a"), loader(p, "%b", bufs[2], 8, "b"), lambda k, v: t.__setitem__(k, v))
-    reduce(p, [t[k] for k in range(16)], bufs[0], ALU38["fe_mul"])
+    reduce(p, [t[k] for k in range(16)], store_to(p, "%r", bufs[0]), ALU38["fe_mul"])
     return p
 
 
@@ -184,7 +190,169 @@ def fe_sqr(bufs: tuple[str, str] = ("m", "m")) -> Program:
                 c = p.alu("add", c, c2, "carries", hint="k")
             t.append(s)
             carry = c
-    reduce(p, t, bufs[0], ALU38["fe_sqr"])
+    reduce(p, t, store_to(p, "%r", bufs[0]), ALU38["fe_sqr"])
+    return p
+
+
+# --- the ladder step's cheap parts (X25519_GLUE_ASM = 3: glue_rv32.S's ladder_step calls these, fe_mul
+# and fe_sqr; every routine here is a leaf, straight-line, list-scheduled like the products) ----------
+
+A24 = 121665
+
+
+def times19(p: Program, t: str, what: str) -> str:
+    """19 t by shifts (t small)."""
+    f = p.alu("add", shift(p, "slli", t, 4, "", hint="k"), shift(p, "slli", t, 1, "", hint="k"), "", hint="k")
+    return p.alu("add", f, t, f"19 {what}", hint="k")
+
+
+def add_top_first(p: Program, a: list, b: list, name: str, out):
+    """r = a + b (mod p) in one carry chain, a generator that yields after each word (so that several
+    chains can be interleaved word by word). The multiple of 2^255 is taken from the top words
+    first: T = (a7 + b7) >> 31 (0..3), r = a + b - T (2^255 - 19): word 7 keeps (a7 + b7) mod 2^31 plus
+    the carry from below (at most 2: 19 T, up to 57, and a word sum can both carry), 19 T enters at
+    word 0. r < 2^255 + 2^225 (no fold pass, no second carry). ``a``, ``b``: callables per word; ``out(i, vreg)`` takes word i."""
+    h = p.alu("add", a[7](), b[7](), f"{name}: a7 + b7 first", hint="h")
+    c7 = p.alu("sltu", h, b[7](), "its carry", hint="k")
+    t = p.alu("add", shift(p, "srli", h, 31, "", hint="k"), shift(p, "slli", c7, 1, "", hint="k"),
+              "T = (a7 + b7) >> 31", hint="k")
+    c = times19(p, t, "T")
+    yield
+    for i in range(7):
+        x = p.alu("add", a[i](), b[i](), f"{name}[{i}] = a + b", hint="s")
+        k = p.alu("sltu", x, b[i](), "carry", hint="k")
+        x2 = p.alu("add", x, c, "+ carry (19 T at word 0)", hint="s")
+        k2 = p.alu("sltu", x2, c, "carry", hint="k")
+        c = p.alu("add", k, k2, "carries (0..2: word 0 adds up to 57)", hint="k")
+        out(i, x2)
+        yield
+    h = shift(p, "srli", shift(p, "slli", h, 1, "", hint="h"), 1, "(a7 + b7) mod 2^31", hint="h")
+    out(7, p.alu("add", h, c, f"{name}[7] (below 2^31 + 2)", hint="s"))
+
+
+def sub_top_first(p: Program, a: list, b: list, name: str, out, bit31: str):
+    """r = a - b (mod p) in one borrow chain (a generator, as add_top_first). From the top words: h =
+    a7 - b7 mod 2^32 and n = (a7 < b7); a - b + 2^256 has the multiple T = (h >> 31) + 2 (1 - n) of
+    2^255, so r = a - b + 2^256 - T 2^255 + 19 T - 38 + p keeps word 7 = (h mod 2^31) + 2^31 minus the
+    borrow from below and takes 57 - 19 T = 19 g, g = 1 - (h >> 31) + 2 n, off word 0: r is below
+    2^256 and at least 2^255 - 2^224 - 57 (never negative). ``bit31``: a vreg holding 2^31."""
+    h = p.alu("sub", a[7](), b[7](), f"{name}: a7 - b7 first", hint="h")
+    n = p.alu("sltu", a[7](), b[7](), "a7 < b7", hint="k")
+    g = p.alui("xori", shift(p, "srli", h, 31, "", hint="k"), 1, "", hint="k")
+    g = p.alu("add", g, shift(p, "slli", n, 1, "", hint="k"), "g = 1 - bit 31 + 2 (a7 < b7)", hint="k")
+    c = times19(p, g, "g")
+    yield
+    for i in range(7):
+        x, y = a[i](), b[i]()
+        k = p.alu("sltu", x, y, "borrow", hint="k")
+        d = p.alu("sub", x, y, f"{name}[{i}] = a - b", hint="s")
+        k2 = p.alu("sltu", d, c, "borrow", hint="k")
+        d = p.alu("sub", d, c, "- borrow (19 g at word 0)", hint="s")
+        c = p.alu("add", k, k2, "borrows (0..2: word 0 takes up to 57)", hint="k")
+        out(i, d)
+        yield
+    h = p.alu("or", h, bit31, "+ 2^31 (bit 31 of h mod 2^31 is clear)", hint="h")
+    out(7, p.alu("sub", h, c, f"{name}[7] (at least 2^31 - 2)", hint="s"))
+
+
+def together(*chains) -> None:
+    """Emit word-by-word generators (add_top_first, sub_top_first) interleaved, round robin."""
+    live = list(chains)
+    while live:
+        for g in list(live):
+            try:
+                next(g)
+            except StopIteration:
+                live.remove(g)
+
+
+def add_a24(p: Program, aa: list, e: list, name: str, out) -> None:
+    """r = aa + 121665 e (mod p): a mul/mulhu pair per word by the constant (fixed time), the high
+    words (< 2^17) added one word up, then the part at and above 2^255 folded as 19 times itself
+    (as reduce): r < 2^255 + 2^24."""
+    kk = p.li(A24, "a24 = 121665", hint="m")
+    u: list[str] = []
+    c = hp = None
+    for i in range(8):
+        x = e[i]()
+        lo = p.mul("mul", x, kk, f"lo a24 E[{i}]", hint="lo")
+        hi = p.mul("mulhu", x, kk, f"hi a24 E[{i}] (< 2^17)", hint="hi")
+        s, k = add_with_carry(p, aa[i](), lo, f"{name}[{i}] = AA + lo")
+        if hp is not None:
+            small = p.alu("add", hp, c, "hi(prev) + carries", hint="k")
+            s, k2 = add_with_carry(p, s, small, "")
+            k = p.alu("add", k, k2, "carries", hint="k")
+        u.append(s)
+        c, hp = k, hi
+    top = p.alu("add", hp, c, "the value above 2^256 (< 2^18)", hint="k")
+    t = p.alu("or", shift(p, "slli", top, 1, "", hint="k"), shift(p, "srli", u[7], 31, "", hint="k"),
+              "T' = the multiple of 2^255", hint="k")
+    f = times19(p, t, "T'")
+    u[7] = shift(p, "srli", shift(p, "slli", u[7], 1, "", hint="s"), 1, "clear bit 255", hint="s")
+    for j in range(8):
+        s = p.alu("add", u[j], f, f"{name}[{j}] += carry", hint="s")
+        if j < 7:
+            f = p.alu("sltu", s, f, "carry", hint="k")
+        out(j, s)
+
+
+
+def fe_prep(bufs: tuple[str, str] = ("st", "t")) -> Program:
+    """The start of a ladder step: (x2, z2) <-> (x3, z3) when swap = 1 (a mask applied to the words as
+    they are loaded; the swapped values are not stored back: the step overwrites all four), then
+    A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3 into t[0..31] (top first, no fold pass).
+    a0 = st (x1|x2|z2|x3|z3), a1 = swap (0 or 1), a2 = t."""
+    p = Program({"%st": "a0", "%swap": "a1", "%t": "a2", "%zero": "zero"})
+    st, tb = bufs
+    p.emit("neg {d0}, {s0}", "alu", ("%mask",), ("%swap",), "the swap mask: 0 or all ones")
+    bit31 = p.li(-0x80000000, "2^31", hint="m")
+    words: dict[int, dict[str, str]] = {}
+    off = {"x2": 32, "z2": 64, "x3": 96, "z3": 128}
+
+    def word(i: int) -> dict[str, str]:
+        if i not in words:
+            v = {n: p.lw("%st", st, off[n] + 4 * i, f"{n}[{i}]", hint="x") for n in ("x2", "x3", "z2", "z3")}
+            for u, w in (("x2", "x3"), ("z2", "z3")):     # the conditional swap: t = (u ^ w) & mask
+                t = p.alu("and", p.alu("xor", v[u], v[w], "swap", hint="w"), "%mask", "", hint="w")
+                v[u] = p.alu("xor", v[u], t, "", hint="x")
+                v[w] = p.alu("xor", v[w], t, "", hint="x")
+            words[i] = v
+        return words[i]
+
+    def w(n: str) -> list:
+        return [lambda i=i: word(i)[n] for i in range(8)]
+    together(add_top_first(p, w("x2"), w("z2"), "A", store_to(p, "%t", tb, 0, "A")),
+             sub_top_first(p, w("x2"), w("z2"), "B", store_to(p, "%t", tb, 32, "B"), bit31),
+             add_top_first(p, w("x3"), w("z3"), "C", store_to(p, "%t", tb, 64, "C")),
+             sub_top_first(p, w("x3"), w("z3"), "D", store_to(p, "%t", tb, 96, "D"), bit31))
+    return p
+
+
+def fe_addsub(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
+    """r[0..7] = a + b, r[8..15] = a - b (mod p, top first). a0 = r, a1 = a, a2 = b; r must not
+    overlap a or b."""
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
+    a, b = loader(p, "%a", bufs[1], 8, "a"), loader(p, "%b", bufs[2], 8, "b")
+    bit31 = p.li(-0x80000000, "2^31", hint="m")
+    together(add_top_first(p, a, b, "S", store_to(p, "%r", bufs[0], 0, "S")),
+             sub_top_first(p, a, b, "Dd", store_to(p, "%r", bufs[0], 32, "Dd"), bit31))
+    return p
+
+
+def fe_sub_a24(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
+    """r[0..7] = E = aa - bb (top first), r[8..15] = aa + a24 E. a0 = r, a1 = aa, a2 = bb; r must not
+    overlap aa or bb."""
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
+    aa, bb = loader(p, "%a", bufs[1], 8, "AA"), loader(p, "%b", bufs[2], 8, "BB")
+    bit31 = p.li(-0x80000000, "2^31", hint="m")
+    e: dict[int, str] = {}
+    store_e = store_to(p, "%r", bufs[0], 0, "E")
+
+    def out(j: int, v: str) -> None:
+        e[j] = v
+        store_e(j, v)
+    together(sub_top_first(p, aa, bb, "E", out, bit31))
+    add_a24(p, aa, [lambda i=i: e[i] for i in range(8)], "F", store_to(p, "%r", bufs[0], 32, "F"))
     return p
 
 
@@ -194,9 +362,21 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
+ * and the cheap parts of the ladder step (glue_rv32.S's ladder_step calls them; r must not overlap
+ * the inputs):
+ *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
+ *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; st is not
+ *       written), then t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
+ *   void mcu_x25519_<impl>_fe_addsub(uint32_t r[16], const uint32_t *a, const uint32_t *b);
+ *       r = a + b | a - b
+ *   void mcu_x25519_<impl>_fe_sub_a24(uint32_t r[16], const uint32_t *aa, const uint32_t *bb);
+ *       r = E | F, E = aa - bb, F = aa + 121665 E
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
- * congruent mod p; r may be the same array as a or b.
+ * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
+ * Additions and subtractions take the multiple of 2^255 from the top words first (a + b - T (2^255 - 19),
+ * T = (a7 + b7) >> 31; a - b + 2^256 - 38 + p likewise), so one carry chain and no fold pass; a24 by a
+ * mul/mulhu pair per word and the part at and above 2^255 folded as 19 times itself.
  *
  * fe_mul: rv32-fast's 256-bit product scanning (crypto/mpmul/rv32/gen_fast.py, paper 000's column-wise
  * method, unrolled: a mul/mulhu pair per product, three-word column accumulator), 64 products.
@@ -207,10 +387,10 @@ HEADER = """// SPDX-License-Identifier: MIT
  * at and above 2^255 folded back as 19 times itself, into a value below 2^256, in one pass.
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
- * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {mul_cycles},
- * fe_sqr {sqr_cycles} cycles.
+ * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {fe_mul_cycles},
+ * fe_sqr {fe_sqr_cycles}, fe_prep {fe_prep_cycles}, fe_addsub {fe_addsub_cycles}, fe_sub_a24 {fe_sub_a24_cycles} cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
- * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler and
+ * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
  */
 #include "mcucrypt/ns.h"
@@ -218,14 +398,15 @@ HEADER = """// SPDX-License-Identifier: MIT
 
 def render() -> tuple[str, dict[str, int]]:
     parts, cycles = [], {}
-    for name, build in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr)):
+    for name, build in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_prep", fe_prep), ("fe_addsub", fe_addsub),
+                        ("fe_sub_a24", fe_sub_a24)):
         sched = schedule(build(), **PARAMS)
         cycles[name] = sched.cycles
         symbol = f"MCU_FN(x25519, {name})"
         parts += ["", f'    .section .text.{symbol}, "ax", @progbits', f"    .globl {symbol}",
                   f"    .type {symbol}, @function", "    .p2align 2", f"{symbol}:", *sched.lines,
                   f"    .size {symbol}, . - {symbol}"]
-    text = HEADER.format(mul_cycles=cycles["fe_mul"], sqr_cycles=cycles["fe_sqr"]) + "\n".join(parts) + "\n"
+    text = HEADER.format(**{f"{k}_cycles": v for k, v in cycles.items()}) + "\n".join(parts) + "\n"
     return text, cycles
 
 
@@ -235,7 +416,7 @@ def main() -> int:
     args = ap.parse_args()
     text, cycles = render()
     if not args.check:
-        print(f"fe_rv32.S: predicted fe_mul {cycles['fe_mul']}, fe_sqr {cycles['fe_sqr']} cycles")
+        print("fe_rv32.S: predicted " + ", ".join(f"{k} {v}" for k, v in cycles.items()) + " cycles")
     return write_or_check({HERE / "fe_rv32.S": text}, args.check, __file__)
 
 if __name__ == "__main__":
