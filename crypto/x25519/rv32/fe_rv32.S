@@ -6,13 +6,13 @@
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
  * and the cheap parts of the ladder step (glue_rv32.S's ladder_step calls them; r must not overlap
  * the inputs):
- *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
- *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; st is not
- *       written), then t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
- *   void mcu_x25519_<impl>_fe_addsub(uint32_t r[16], const uint32_t *a, const uint32_t *b);
- *       r = a + b | a - b
- *   void mcu_x25519_<impl>_fe_sub_a24(uint32_t r[16], const uint32_t *aa, const uint32_t *bb);
- *       r = E | F, E = aa - bb, F = aa + 121665 E
+ *   void mcu_x25519_<impl>_fe_prep_mul(uint32_t st[40], uint32_t swap, uint32_t t[32]);
+ *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
+ *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3, then
+ *       x2 = DA = D A
+ *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[48]);
+ *       with AA | BB in t[0..15], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
+ *       t[32..47] = S | Dd = DA + CB | DA - CB, then x2 = AA BB
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
@@ -30,7 +30,7 @@
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
- * fe_sqr 502, fe_prep 347, fe_addsub 156, fe_sub_a24 216 cycles.
+ * fe_sqr 502, fe_prep_mul 1110, fe_mul_ef_sd 1069 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -1162,11 +1162,11 @@ MCU_FN(x25519, fe_sqr):
     ret
     .size MCU_FN(x25519, fe_sqr), . - MCU_FN(x25519, fe_sqr)
 
-    .section .text.MCU_FN(x25519, fe_prep), "ax", @progbits
-    .globl MCU_FN(x25519, fe_prep)
-    .type MCU_FN(x25519, fe_prep), @function
+    .section .text.MCU_FN(x25519, fe_prep_mul), "ax", @progbits
+    .globl MCU_FN(x25519, fe_prep_mul)
+    .type MCU_FN(x25519, fe_prep_mul), @function
     .p2align 2
-MCU_FN(x25519, fe_prep):
+MCU_FN(x25519, fe_prep_mul):
     addi    sp, sp, -64
     neg     a1, a1                      /* the swap mask: 0 or all ones */
     li      t0, -2147483648             /* 2^31 */
@@ -1452,53 +1452,663 @@ MCU_FN(x25519, fe_prep):
     lw      t3, 56(a0)                  /* x2[6] */
     lw      t6, 120(a0)                 /* x3[6] */
     lw      s5, 88(a0)                  /* z2[6] */
-    lw      a0, 152(a0)                 /* z3[6] */
-    xor     s3, t3, t6                  /* swap */
-    and     s3, s3, a1
-    xor     t3, t3, s3
-    xor     t6, t6, s3
-    xor     t5, s5, a0                  /* swap */
+    lw      s3, 152(a0)                 /* z3[6] */
+    xor     t5, t3, t6                  /* swap */
     and     t5, t5, a1
-    xor     s5, s5, t5
-    xor     a0, a0, t5
-    add     s2, t3, s5                  /* A[6] = a + b */
-    sltu    s1, s2, s5                  /* carry */
-    add     s2, s2, ra                  /* + carry (19 T at word 0) */
-    sltu    ra, s2, ra                  /* carry */
-    add     s1, s1, ra                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 24(a2)                  /* A[6] */
-    sltu    t2, t3, s5                  /* borrow */
+    xor     t3, t3, t5
+    xor     t6, t6, t5
+    xor     s2, s5, s3                  /* swap */
+    and     s2, s2, a1
+    xor     s5, s5, s2
+    xor     s3, s3, s2
+    add     s1, t3, s5                  /* A[6] = a + b */
+    sltu    t2, s1, s5                  /* carry */
+    add     s1, s1, ra                  /* + carry (19 T at word 0) */
+    sltu    ra, s1, ra                  /* carry */
+    add     t2, t2, ra                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s1, 24(a2)                  /* A[6] */
+    sltu    t4, t3, s5                  /* borrow */
     sub     t3, t3, s5                  /* B[6] = a - b */
-    sltu    t4, t3, s11                 /* borrow */
+    sltu    a7, t3, s11                 /* borrow */
     sub     t3, t3, s11                 /* - borrow (19 g at word 0) */
-    add     t2, t2, t4                  /* borrows (0..2: word 0 takes up to 57) */
+    add     t4, t4, a7                  /* borrows (0..2: word 0 takes up to 57) */
     sw      t3, 56(a2)                  /* B[6] */
-    add     a7, t6, a0                  /* C[6] = a + b */
-    sltu    s8, a7, a0                  /* carry */
-    add     a7, a7, s7                  /* + carry (19 T at word 0) */
-    sltu    s7, a7, s7                  /* carry */
-    add     s8, s8, s7                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a7, 88(a2)                  /* C[6] */
-    sltu    s6, t6, a0                  /* borrow */
-    sub     t6, t6, a0                  /* D[6] = a - b */
-    sltu    a6, t6, a5                  /* borrow */
+    add     s8, t6, s3                  /* C[6] = a + b */
+    sltu    s6, s8, s3                  /* carry */
+    add     s8, s8, s7                  /* + carry (19 T at word 0) */
+    sltu    s7, s8, s7                  /* carry */
+    add     s6, s6, s7                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 88(a2)                  /* C[6] */
+    sltu    a6, t6, s3                  /* borrow */
+    sub     t6, t6, s3                  /* D[6] = a - b */
+    sltu    a4, t6, a5                  /* borrow */
     sub     t6, t6, a5                  /* - borrow (19 g at word 0) */
-    add     s6, s6, a6                  /* borrows (0..2: word 0 takes up to 57) */
+    add     a6, a6, a4                  /* borrows (0..2: word 0 takes up to 57) */
     sw      t6, 120(a2)                 /* D[6] */
     slli    a3, a3, 1
     srli    a3, a3, 1                   /* (a7 + b7) mod 2^31 */
-    add     a3, a3, s1                  /* A[7] (below 2^31 + 2) */
+    add     a3, a3, t2                  /* A[7] (below 2^31 + 2) */
     sw      a3, 28(a2)                  /* A[7] */
     or      s0, s0, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sub     s0, s0, t2                  /* B[7] (at least 2^31 - 2) */
+    sub     s0, s0, t4                  /* B[7] (at least 2^31 - 2) */
     sw      s0, 60(a2)                  /* B[7] */
     slli    s4, s4, 1
     srli    s4, s4, 1                   /* (a7 + b7) mod 2^31 */
-    add     s4, s4, s8                  /* C[7] (below 2^31 + 2) */
+    add     s4, s4, s6                  /* C[7] (below 2^31 + 2) */
     sw      s4, 92(a2)                  /* C[7] */
     or      s9, s9, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sub     s9, s9, s6                  /* D[7] (at least 2^31 - 2) */
+    sub     s9, s9, a6                  /* D[7] (at least 2^31 - 2) */
     sw      s9, 124(a2)                 /* D[7] */
+    lw      t1, 96(a2)                  /* D[24] */
+    lw      s10, 0(a2)                  /* A[0] */
+    lw      t5, 4(a2)                   /* A[1] */
+    mul     a1, t1, s10                 /* lo a[0]*b[0] */
+    lw      s2, 100(a2)                 /* D[25] */
+    lw      ra, 8(a2)                   /* A[2] */
+    lw      s1, 104(a2)                 /* D[26] */
+    lw      s5, 12(a2)                  /* A[3] */
+    mulhu   s11, t1, s10                /* hi a[0]*b[0] */
+    lw      a7, 108(a2)                 /* D[27] */
+    lw      t3, 16(a2)                  /* A[4] */
+    lw      s7, 112(a2)                 /* D[28] */
+    lw      s8, 20(a2)                  /* A[5] */
+    mul     s3, t1, t5                  /* lo a[0]*b[1] */
+    mulhu   a5, t1, t5                  /* hi a[0]*b[1] */
+    add     s11, s11, s3                /* column 1 += lo */
+    sltu    s3, s11, s3                 /* carry */
+    mul     a4, s2, s10                 /* lo a[1]*b[0] */
+    add     a5, a5, s3                  /* hi + carry: no overflow */
+    mulhu   t6, s2, s10                 /* hi a[1]*b[0] */
+    add     s11, s11, a4                /* column 1 += lo */
+    sltu    a4, s11, a4                 /* carry */
+    mul     t2, t1, ra                  /* lo a[0]*b[2] */
+    add     t6, t6, a4                  /* hi + carry: no overflow */
+    add     a5, a5, t6                  /* column 2 += hi */
+    sltu    t6, a5, t6                  /* carry */
+    mulhu   a3, t1, ra                  /* hi a[0]*b[2] */
+    add     a5, a5, t2                  /* column 2 += lo */
+    sltu    t2, a5, t2                  /* carry */
+    mul     t4, s2, t5                  /* lo a[1]*b[1] */
+    add     a3, a3, t2                  /* hi + carry: no overflow */
+    add     t6, t6, a3                  /* column 3 += hi */
+    sltu    a3, t6, a3                  /* carry */
+    mulhu   s0, s2, t5                  /* hi a[1]*b[1] */
+    add     a5, a5, t4                  /* column 2 += lo */
+    sltu    t4, a5, t4                  /* carry */
+    lw      s6, 116(a2)                 /* D[29] */
+    mul     s4, s1, s10                 /* lo a[2]*b[0] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     t6, t6, s0                  /* column 3 += hi */
+    sltu    s0, t6, s0                  /* carry */
+    add     a3, a3, s0                  /* column 4 += carry */
+    mulhu   t0, s1, s10                 /* hi a[2]*b[0] */
+    add     a5, a5, s4                  /* column 2 += lo */
+    sltu    s4, a5, s4                  /* carry */
+    lw      a6, 24(a2)                  /* A[6] */
+    mul     s9, t1, s5                  /* lo a[0]*b[3] */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    add     t6, t6, t0                  /* column 3 += hi */
+    sltu    t0, t6, t0                  /* carry */
+    add     a3, a3, t0                  /* column 4 += carry */
+    mulhu   s3, t1, s5                  /* hi a[0]*b[3] */
+    add     t6, t6, s9                  /* column 3 += lo */
+    sltu    s9, t6, s9                  /* carry */
+    mul     a4, s2, ra                  /* lo a[1]*b[2] */
+    add     s3, s3, s9                  /* hi + carry: no overflow */
+    add     a3, a3, s3                  /* column 4 += hi */
+    sltu    s3, a3, s3                  /* carry */
+    mulhu   t2, s2, ra                  /* hi a[1]*b[2] */
+    add     t6, t6, a4                  /* column 3 += lo */
+    sltu    a4, t6, a4                  /* carry */
+    mul     t4, s1, t5                  /* lo a[2]*b[1] */
+    add     t2, t2, a4                  /* hi + carry: no overflow */
+    add     a3, a3, t2                  /* column 4 += hi */
+    sltu    t2, a3, t2                  /* carry */
+    add     s3, s3, t2                  /* column 5 += carry */
+    mulhu   s0, s1, t5                  /* hi a[2]*b[1] */
+    add     t6, t6, t4                  /* column 3 += lo */
+    sltu    t4, t6, t4                  /* carry */
+    mul     s4, a7, s10                 /* lo a[3]*b[0] */
+    add     s0, s0, t4                  /* hi + carry: no overflow */
+    add     a3, a3, s0                  /* column 4 += hi */
+    sltu    s0, a3, s0                  /* carry */
+    add     s3, s3, s0                  /* column 5 += carry */
+    mulhu   t0, a7, s10                 /* hi a[3]*b[0] */
+    add     t6, t6, s4                  /* column 3 += lo */
+    sltu    s4, t6, s4                  /* carry */
+    mul     s9, t1, t3                  /* lo a[0]*b[4] */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    add     a3, a3, t0                  /* column 4 += hi */
+    sltu    t0, a3, t0                  /* carry */
+    add     s3, s3, t0                  /* column 5 += carry */
+    mulhu   a4, t1, t3                  /* hi a[0]*b[4] */
+    add     a3, a3, s9                  /* column 4 += lo */
+    sltu    s9, a3, s9                  /* carry */
+    mul     t2, s2, s5                  /* lo a[1]*b[3] */
+    add     a4, a4, s9                  /* hi + carry: no overflow */
+    add     s3, s3, a4                  /* column 5 += hi */
+    sltu    a4, s3, a4                  /* carry */
+    mulhu   t4, s2, s5                  /* hi a[1]*b[3] */
+    add     a3, a3, t2                  /* column 4 += lo */
+    sltu    t2, a3, t2                  /* carry */
+    lw      s0, 120(a2)                 /* D[30] */
+    mul     s4, s1, ra                  /* lo a[2]*b[2] */
+    add     t4, t4, t2                  /* hi + carry: no overflow */
+    add     s3, s3, t4                  /* column 5 += hi */
+    sltu    t4, s3, t4                  /* carry */
+    add     a4, a4, t4                  /* column 6 += carry */
+    mulhu   t0, s1, ra                  /* hi a[2]*b[2] */
+    add     a3, a3, s4                  /* column 4 += lo */
+    sltu    s4, a3, s4                  /* carry */
+    lw      s9, 28(a2)                  /* A[7] */
+    mul     t2, a7, t5                  /* lo a[3]*b[1] */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    add     s3, s3, t0                  /* column 5 += hi */
+    sltu    t0, s3, t0                  /* carry */
+    add     a4, a4, t0                  /* column 6 += carry */
+    mulhu   t4, a7, t5                  /* hi a[3]*b[1] */
+    add     a3, a3, t2                  /* column 4 += lo */
+    sltu    t2, a3, t2                  /* carry */
+    mul     s4, s7, s10                 /* lo a[4]*b[0] */
+    add     t4, t4, t2                  /* hi + carry: no overflow */
+    add     s3, s3, t4                  /* column 5 += hi */
+    sltu    t4, s3, t4                  /* carry */
+    add     a4, a4, t4                  /* column 6 += carry */
+    mulhu   t0, s7, s10                 /* hi a[4]*b[0] */
+    add     a3, a3, s4                  /* column 4 += lo */
+    sltu    s4, a3, s4                  /* carry */
+    mul     t2, t1, s8                  /* lo a[0]*b[5] */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    add     s3, s3, t0                  /* column 5 += hi */
+    sltu    t0, s3, t0                  /* carry */
+    add     a4, a4, t0                  /* column 6 += carry */
+    mulhu   t4, t1, s8                  /* hi a[0]*b[5] */
+    add     s3, s3, t2                  /* column 5 += lo */
+    sltu    t2, s3, t2                  /* carry */
+    mul     s4, s2, t3                  /* lo a[1]*b[4] */
+    add     t4, t4, t2                  /* hi + carry: no overflow */
+    add     a4, a4, t4                  /* column 6 += hi */
+    sltu    t4, a4, t4                  /* carry */
+    mulhu   t0, s2, t3                  /* hi a[1]*b[4] */
+    add     s3, s3, s4                  /* column 5 += lo */
+    sltu    s4, s3, s4                  /* carry */
+    mul     t2, s1, s5                  /* lo a[2]*b[3] */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    add     a4, a4, t0                  /* column 6 += hi */
+    sltu    t0, a4, t0                  /* carry */
+    add     t4, t4, t0                  /* column 7 += carry */
+    mulhu   s4, s1, s5                  /* hi a[2]*b[3] */
+    add     s3, s3, t2                  /* column 5 += lo */
+    sltu    t2, s3, t2                  /* carry */
+    mul     t0, a7, ra                  /* lo a[3]*b[2] */
+    add     s4, s4, t2                  /* hi + carry: no overflow */
+    add     a4, a4, s4                  /* column 6 += hi */
+    sltu    s4, a4, s4                  /* carry */
+    add     t4, t4, s4                  /* column 7 += carry */
+    mulhu   t2, a7, ra                  /* hi a[3]*b[2] */
+    add     s3, s3, t0                  /* column 5 += lo */
+    sltu    t0, s3, t0                  /* carry */
+    mul     s4, s7, t5                  /* lo a[4]*b[1] */
+    add     t2, t2, t0                  /* hi + carry: no overflow */
+    add     a4, a4, t2                  /* column 6 += hi */
+    sltu    t2, a4, t2                  /* carry */
+    add     t4, t4, t2                  /* column 7 += carry */
+    mulhu   t0, s7, t5                  /* hi a[4]*b[1] */
+    add     s3, s3, s4                  /* column 5 += lo */
+    sltu    s4, s3, s4                  /* carry */
+    lw      a2, 124(a2)                 /* D[31] */
+    mul     t2, s6, s10                 /* lo a[5]*b[0] */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    add     a4, a4, t0                  /* column 6 += hi */
+    sltu    t0, a4, t0                  /* carry */
+    add     t4, t4, t0                  /* column 7 += carry */
+    mulhu   s4, s6, s10                 /* hi a[5]*b[0] */
+    add     s3, s3, t2                  /* column 5 += lo */
+    sltu    t2, s3, t2                  /* carry */
+    mul     t0, t1, a6                  /* lo a[0]*b[6] */
+    add     s4, s4, t2                  /* hi + carry: no overflow */
+    add     a4, a4, s4                  /* column 6 += hi */
+    sltu    s4, a4, s4                  /* carry */
+    add     t4, t4, s4                  /* column 7 += carry */
+    mulhu   t2, t1, a6                  /* hi a[0]*b[6] */
+    add     a4, a4, t0                  /* column 6 += lo */
+    sltu    t0, a4, t0                  /* carry */
+    mul     s4, s2, s8                  /* lo a[1]*b[5] */
+    add     t2, t2, t0                  /* hi + carry: no overflow */
+    add     t4, t4, t2                  /* column 7 += hi */
+    sltu    t2, t4, t2                  /* carry */
+    mulhu   t0, s2, s8                  /* hi a[1]*b[5] */
+    add     a4, a4, s4                  /* column 6 += lo */
+    sltu    s4, a4, s4                  /* carry */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    mul     s4, s1, t3                  /* lo a[2]*b[4] */
+    add     t4, t4, t0                  /* column 7 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    add     t2, t2, t0                  /* column 8 += carry */
+    mulhu   t0, s1, t3                  /* hi a[2]*b[4] */
+    add     a4, a4, s4                  /* column 6 += lo */
+    sltu    s4, a4, s4                  /* carry */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    mul     s4, a7, s5                  /* lo a[3]*b[3] */
+    add     t4, t4, t0                  /* column 7 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    add     t2, t2, t0                  /* column 8 += carry */
+    mulhu   t0, a7, s5                  /* hi a[3]*b[3] */
+    add     a4, a4, s4                  /* column 6 += lo */
+    sltu    s4, a4, s4                  /* carry */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    mul     s4, s7, ra                  /* lo a[4]*b[2] */
+    add     t4, t4, t0                  /* column 7 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    add     t2, t2, t0                  /* column 8 += carry */
+    mulhu   t0, s7, ra                  /* hi a[4]*b[2] */
+    add     a4, a4, s4                  /* column 6 += lo */
+    sltu    s4, a4, s4                  /* carry */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    mul     s4, s6, t5                  /* lo a[5]*b[1] */
+    add     t4, t4, t0                  /* column 7 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    add     t2, t2, t0                  /* column 8 += carry */
+    mulhu   t0, s6, t5                  /* hi a[5]*b[1] */
+    add     a4, a4, s4                  /* column 6 += lo */
+    sltu    s4, a4, s4                  /* carry */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    mul     s4, s0, s10                 /* lo a[6]*b[0] */
+    add     t4, t4, t0                  /* column 7 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    add     t2, t2, t0                  /* column 8 += carry */
+    mulhu   t0, s0, s10                 /* hi a[6]*b[0] */
+    add     a4, a4, s4                  /* column 6 += lo */
+    sltu    s4, a4, s4                  /* carry */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    mul     s4, t1, s9                  /* lo a[0]*b[7] */
+    add     t4, t4, t0                  /* column 7 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    add     t2, t2, t0                  /* column 8 += carry */
+    mulhu   t1, t1, s9                  /* hi a[0]*b[7] */
+    add     t4, t4, s4                  /* column 7 += lo */
+    sltu    s4, t4, s4                  /* carry */
+    mul     t0, s2, a6                  /* lo a[1]*b[6] */
+    add     t1, t1, s4                  /* hi + carry: no overflow */
+    add     t2, t2, t1                  /* column 8 += hi */
+    sltu    t1, t2, t1                  /* carry */
+    mulhu   s4, s2, a6                  /* hi a[1]*b[6] */
+    add     t4, t4, t0                  /* column 7 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    mul     t0, s1, s8                  /* lo a[2]*b[5] */
+    add     t2, t2, s4                  /* column 8 += hi */
+    sltu    s4, t2, s4                  /* carry */
+    add     t1, t1, s4                  /* column 9 += carry */
+    mulhu   s4, s1, s8                  /* hi a[2]*b[5] */
+    add     t4, t4, t0                  /* column 7 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    mul     t0, a7, t3                  /* lo a[3]*b[4] */
+    add     t2, t2, s4                  /* column 8 += hi */
+    sltu    s4, t2, s4                  /* carry */
+    add     t1, t1, s4                  /* column 9 += carry */
+    mulhu   s4, a7, t3                  /* hi a[3]*b[4] */
+    add     t4, t4, t0                  /* column 7 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    mul     t0, s7, s5                  /* lo a[4]*b[3] */
+    add     t2, t2, s4                  /* column 8 += hi */
+    sltu    s4, t2, s4                  /* carry */
+    add     t1, t1, s4                  /* column 9 += carry */
+    mulhu   s4, s7, s5                  /* hi a[4]*b[3] */
+    add     t4, t4, t0                  /* column 7 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    mul     t0, s6, ra                  /* lo a[5]*b[2] */
+    add     t2, t2, s4                  /* column 8 += hi */
+    sltu    s4, t2, s4                  /* carry */
+    add     t1, t1, s4                  /* column 9 += carry */
+    mulhu   s4, s6, ra                  /* hi a[5]*b[2] */
+    add     t4, t4, t0                  /* column 7 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    mul     t0, s0, t5                  /* lo a[6]*b[1] */
+    add     t2, t2, s4                  /* column 8 += hi */
+    sltu    s4, t2, s4                  /* carry */
+    add     t1, t1, s4                  /* column 9 += carry */
+    mulhu   s4, s0, t5                  /* hi a[6]*b[1] */
+    add     t4, t4, t0                  /* column 7 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    mul     t0, a2, s10                 /* lo a[7]*b[0] */
+    add     t2, t2, s4                  /* column 8 += hi */
+    sltu    s4, t2, s4                  /* carry */
+    add     t1, t1, s4                  /* column 9 += carry */
+    mulhu   s10, a2, s10                /* hi a[7]*b[0] */
+    add     t4, t4, t0                  /* column 7 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    mul     s4, s2, s9                  /* lo a[1]*b[7] */
+    add     s10, s10, t0                /* hi + carry: no overflow */
+    add     t2, t2, s10                 /* column 8 += hi */
+    sltu    s10, t2, s10                /* carry */
+    add     t1, t1, s10                 /* column 9 += carry */
+    mulhu   s2, s2, s9                  /* hi a[1]*b[7] */
+    add     t2, t2, s4                  /* column 8 += lo */
+    sltu    s4, t2, s4                  /* carry */
+    mul     t0, s1, a6                  /* lo a[2]*b[6] */
+    add     s2, s2, s4                  /* hi + carry: no overflow */
+    add     t1, t1, s2                  /* column 9 += hi */
+    sltu    s2, t1, s2                  /* carry */
+    mulhu   s10, s1, a6                 /* hi a[2]*b[6] */
+    add     t2, t2, t0                  /* column 8 += lo */
+    sltu    t0, t2, t0                  /* carry */
+    mul     s4, a7, s8                  /* lo a[3]*b[5] */
+    add     s10, s10, t0                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 9 += hi */
+    sltu    s10, t1, s10                /* carry */
+    add     s2, s2, s10                 /* column 10 += carry */
+    mulhu   t0, a7, s8                  /* hi a[3]*b[5] */
+    add     t2, t2, s4                  /* column 8 += lo */
+    sltu    s4, t2, s4                  /* carry */
+    mul     s10, s7, t3                 /* lo a[4]*b[4] */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    add     t1, t1, t0                  /* column 9 += hi */
+    sltu    t0, t1, t0                  /* carry */
+    add     s2, s2, t0                  /* column 10 += carry */
+    mulhu   s4, s7, t3                  /* hi a[4]*b[4] */
+    add     t2, t2, s10                 /* column 8 += lo */
+    sltu    s10, t2, s10                /* carry */
+    mul     t0, s6, s5                  /* lo a[5]*b[3] */
+    add     s4, s4, s10                 /* hi + carry: no overflow */
+    add     t1, t1, s4                  /* column 9 += hi */
+    sltu    s4, t1, s4                  /* carry */
+    add     s2, s2, s4                  /* column 10 += carry */
+    mulhu   s10, s6, s5                 /* hi a[5]*b[3] */
+    add     t2, t2, t0                  /* column 8 += lo */
+    sltu    t0, t2, t0                  /* carry */
+    mul     s4, s0, ra                  /* lo a[6]*b[2] */
+    add     s10, s10, t0                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 9 += hi */
+    sltu    s10, t1, s10                /* carry */
+    add     s2, s2, s10                 /* column 10 += carry */
+    mulhu   t0, s0, ra                  /* hi a[6]*b[2] */
+    add     t2, t2, s4                  /* column 8 += lo */
+    sltu    s4, t2, s4                  /* carry */
+    mul     s10, a2, t5                 /* lo a[7]*b[1] */
+    add     t0, t0, s4                  /* hi + carry: no overflow */
+    add     t1, t1, t0                  /* column 9 += hi */
+    sltu    t0, t1, t0                  /* carry */
+    add     s2, s2, t0                  /* column 10 += carry */
+    mulhu   t5, a2, t5                  /* hi a[7]*b[1] */
+    add     t2, t2, s10                 /* column 8 += lo */
+    sltu    s10, t2, s10                /* carry */
+    mul     s4, s1, s9                  /* lo a[2]*b[7] */
+    add     t5, t5, s10                 /* hi + carry: no overflow */
+    add     t1, t1, t5                  /* column 9 += hi */
+    sltu    t5, t1, t5                  /* carry */
+    add     s2, s2, t5                  /* column 10 += carry */
+    mulhu   s1, s1, s9                  /* hi a[2]*b[7] */
+    add     t1, t1, s4                  /* column 9 += lo */
+    sltu    s4, t1, s4                  /* carry */
+    mul     t0, a7, a6                  /* lo a[3]*b[6] */
+    add     s1, s1, s4                  /* hi + carry: no overflow */
+    add     s2, s2, s1                  /* column 10 += hi */
+    sltu    s1, s2, s1                  /* carry */
+    mulhu   s10, a7, a6                 /* hi a[3]*b[6] */
+    add     t1, t1, t0                  /* column 9 += lo */
+    sltu    t0, t1, t0                  /* carry */
+    mul     t5, s7, s8                  /* lo a[4]*b[5] */
+    add     s10, s10, t0                /* hi + carry: no overflow */
+    add     s2, s2, s10                 /* column 10 += hi */
+    sltu    s10, s2, s10                /* carry */
+    add     s1, s1, s10                 /* column 11 += carry */
+    mulhu   s4, s7, s8                  /* hi a[4]*b[5] */
+    add     t1, t1, t5                  /* column 9 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    mul     t0, s6, t3                  /* lo a[5]*b[4] */
+    add     s4, s4, t5                  /* hi + carry: no overflow */
+    add     s2, s2, s4                  /* column 10 += hi */
+    sltu    s4, s2, s4                  /* carry */
+    add     s1, s1, s4                  /* column 11 += carry */
+    mulhu   s10, s6, t3                 /* hi a[5]*b[4] */
+    add     t1, t1, t0                  /* column 9 += lo */
+    sltu    t0, t1, t0                  /* carry */
+    mul     t5, s0, s5                  /* lo a[6]*b[3] */
+    add     s10, s10, t0                /* hi + carry: no overflow */
+    add     s2, s2, s10                 /* column 10 += hi */
+    sltu    s10, s2, s10                /* carry */
+    add     s1, s1, s10                 /* column 11 += carry */
+    mulhu   s4, s0, s5                  /* hi a[6]*b[3] */
+    add     t1, t1, t5                  /* column 9 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    li      t0, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s10, a2, ra                 /* lo a[7]*b[2] */
+    add     s4, s4, t5                  /* hi + carry: no overflow */
+    add     s2, s2, s4                  /* column 10 += hi */
+    sltu    s4, s2, s4                  /* carry */
+    add     s1, s1, s4                  /* column 11 += carry */
+    mulhu   ra, a2, ra                  /* hi a[7]*b[2] */
+    add     t1, t1, s10                 /* column 9 += lo */
+    sltu    s10, t1, s10                /* carry */
+    mul     t5, a7, s9                  /* lo a[3]*b[7] */
+    add     ra, ra, s10                 /* hi + carry: no overflow */
+    add     s2, s2, ra                  /* column 10 += hi */
+    sltu    ra, s2, ra                  /* carry */
+    add     s1, s1, ra                  /* column 11 += carry */
+    mulhu   a7, a7, s9                  /* hi a[3]*b[7] */
+    add     s2, s2, t5                  /* column 10 += lo */
+    sltu    t5, s2, t5                  /* carry */
+    mul     s4, s7, a6                  /* lo a[4]*b[6] */
+    add     a7, a7, t5                  /* hi + carry: no overflow */
+    add     s1, s1, a7                  /* column 11 += hi */
+    sltu    a7, s1, a7                  /* carry */
+    mulhu   s10, s7, a6                 /* hi a[4]*b[6] */
+    add     s2, s2, s4                  /* column 10 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    mul     ra, s6, s8                  /* lo a[5]*b[5] */
+    add     s10, s10, s4                /* hi + carry: no overflow */
+    add     s1, s1, s10                 /* column 11 += hi */
+    sltu    s10, s1, s10                /* carry */
+    add     a7, a7, s10                 /* column 12 += carry */
+    mulhu   t5, s6, s8                  /* hi a[5]*b[5] */
+    add     s2, s2, ra                  /* column 10 += lo */
+    sltu    ra, s2, ra                  /* carry */
+    mul     s4, s0, t3                  /* lo a[6]*b[4] */
+    add     t5, t5, ra                  /* hi + carry: no overflow */
+    add     s1, s1, t5                  /* column 11 += hi */
+    sltu    t5, s1, t5                  /* carry */
+    add     a7, a7, t5                  /* column 12 += carry */
+    mulhu   s10, s0, t3                 /* hi a[6]*b[4] */
+    add     s2, s2, s4                  /* column 10 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    mul     ra, a2, s5                  /* lo a[7]*b[3] */
+    add     s10, s10, s4                /* hi + carry: no overflow */
+    add     s1, s1, s10                 /* column 11 += hi */
+    sltu    s10, s1, s10                /* carry */
+    add     a7, a7, s10                 /* column 12 += carry */
+    mulhu   s5, a2, s5                  /* hi a[7]*b[3] */
+    add     s2, s2, ra                  /* column 10 += lo */
+    sltu    ra, s2, ra                  /* carry */
+    mul     t5, s7, s9                  /* lo a[4]*b[7] */
+    add     s5, s5, ra                  /* hi + carry: no overflow */
+    add     s1, s1, s5                  /* column 11 += hi */
+    sltu    s5, s1, s5                  /* carry */
+    add     a7, a7, s5                  /* column 12 += carry */
+    mulhu   s7, s7, s9                  /* hi a[4]*b[7] */
+    add     s1, s1, t5                  /* column 11 += lo */
+    sltu    t5, s1, t5                  /* carry */
+    mul     s4, s6, a6                  /* lo a[5]*b[6] */
+    add     s7, s7, t5                  /* hi + carry: no overflow */
+    add     a7, a7, s7                  /* column 12 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    mulhu   s10, s6, a6                 /* hi a[5]*b[6] */
+    add     s1, s1, s4                  /* column 11 += lo */
+    sltu    s4, s1, s4                  /* carry */
+    mul     ra, s0, s8                  /* lo a[6]*b[5] */
+    add     s10, s10, s4                /* hi + carry: no overflow */
+    add     a7, a7, s10                 /* column 12 += hi */
+    sltu    s10, a7, s10                /* carry */
+    add     s7, s7, s10                 /* column 13 += carry */
+    mulhu   s5, s0, s8                  /* hi a[6]*b[5] */
+    add     s1, s1, ra                  /* column 11 += lo */
+    sltu    ra, s1, ra                  /* carry */
+    mul     t5, a2, t3                  /* lo a[7]*b[4] */
+    add     s5, s5, ra                  /* hi + carry: no overflow */
+    add     a7, a7, s5                  /* column 12 += hi */
+    sltu    s5, a7, s5                  /* carry */
+    add     s7, s7, s5                  /* column 13 += carry */
+    mulhu   t3, a2, t3                  /* hi a[7]*b[4] */
+    add     s1, s1, t5                  /* column 11 += lo */
+    sltu    t5, s1, t5                  /* carry */
+    mul     s4, s6, s9                  /* lo a[5]*b[7] */
+    add     t3, t3, t5                  /* hi + carry: no overflow */
+    add     a7, a7, t3                  /* column 12 += hi */
+    sltu    t3, a7, t3                  /* carry */
+    add     s7, s7, t3                  /* column 13 += carry */
+    mulhu   s6, s6, s9                  /* hi a[5]*b[7] */
+    add     a7, a7, s4                  /* column 12 += lo */
+    sltu    s4, a7, s4                  /* carry */
+    mul     s10, s0, a6                 /* lo a[6]*b[6] */
+    add     s6, s6, s4                  /* hi + carry: no overflow */
+    add     s7, s7, s6                  /* column 13 += hi */
+    sltu    s6, s7, s6                  /* carry */
+    mulhu   ra, s0, a6                  /* hi a[6]*b[6] */
+    add     a7, a7, s10                 /* column 12 += lo */
+    sltu    s10, a7, s10                /* carry */
+    mul     s5, a2, s8                  /* lo a[7]*b[5] */
+    add     ra, ra, s10                 /* hi + carry: no overflow */
+    add     s7, s7, ra                  /* column 13 += hi */
+    sltu    ra, s7, ra                  /* carry */
+    add     s6, s6, ra                  /* column 14 += carry */
+    mulhu   s8, a2, s8                  /* hi a[7]*b[5] */
+    add     a7, a7, s5                  /* column 12 += lo */
+    sltu    s5, a7, s5                  /* carry */
+    mul     t5, s0, s9                  /* lo a[6]*b[7] */
+    add     s8, s8, s5                  /* hi + carry: no overflow */
+    add     s7, s7, s8                  /* column 13 += hi */
+    sltu    s8, s7, s8                  /* carry */
+    add     s6, s6, s8                  /* column 14 += carry */
+    mulhu   s0, s0, s9                  /* hi a[6]*b[7] */
+    add     s7, s7, t5                  /* column 13 += lo */
+    sltu    t5, s7, t5                  /* carry */
+    mul     t3, a2, a6                  /* lo a[7]*b[6] */
+    add     s0, s0, t5                  /* hi + carry: no overflow */
+    add     s6, s6, s0                  /* column 14 += hi */
+    sltu    s0, s6, s0                  /* carry */
+    mulhu   a6, a2, a6                  /* hi a[7]*b[6] */
+    add     s7, s7, t3                  /* column 13 += lo */
+    sltu    t3, s7, t3                  /* carry */
+    mul     s4, a2, s9                  /* lo a[7]*b[7] */
+    add     a6, a6, t3                  /* hi + carry: no overflow */
+    add     s6, s6, a6                  /* column 14 += hi */
+    sltu    a6, s6, a6                  /* carry */
+    add     s0, s0, a6                  /* column 15 += carry */
+    mulhu   a2, a2, s9                  /* hi a[7]*b[7] */
+    add     s6, s6, s4                  /* column 14 += lo */
+    sltu    s4, s6, s4                  /* carry */
+    mul     s10, t2, t0                 /* lo 38 t[8] */
+    add     a2, a2, s4                  /* hi + carry: no overflow */
+    add     s0, s0, a2                  /* column 15 += hi */
+    slli    ra, s0, 5                   /* t[15] << 5 */
+    slli    s5, s0, 2                   /* t[15] << 2 */
+    mulhu   t2, t2, t0                  /* hi 38 t[8] (< 38) */
+    add     a1, a1, s10                 /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s10, a1, s10                /* carry */
+    slli    s8, s0, 1                   /* t[15] << 1 */
+    add     ra, ra, s5                  /* lo 38 t[15] */
+    mul     t5, t1, t0                  /* lo 38 t[9] */
+    add     t2, t2, s10                 /* hi(prev) + carries */
+    sltu    s5, ra, s5                  /* carry */
+    add     ra, ra, s8
+    sltu    s8, ra, s8                  /* carry */
+    mulhu   t1, t1, t0                  /* hi 38 t[9] (< 38) */
+    add     s11, s11, t5                /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t5, s11, t5                 /* carry */
+    add     s11, s11, t2                /* u[1] += hi(prev) + carry */
+    sltu    t2, s11, t2                 /* carry */
+    mul     t3, s2, t0                  /* lo 38 t[10] */
+    add     t5, t5, t2                  /* carries */
+    add     t1, t1, t5                  /* hi(prev) + carries */
+    srli    a6, s0, 27                  /* t[15] >> 27 */
+    srli    s9, s0, 30                  /* t[15] >> 30 */
+    mulhu   s2, s2, t0                  /* hi 38 t[10] (< 38) */
+    add     a5, a5, t3                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t3, a5, t3                  /* carry */
+    add     a5, a5, t1                  /* u[2] += hi(prev) + carry */
+    sltu    t1, a5, t1                  /* carry */
+    mul     s4, s1, t0                  /* lo 38 t[11] */
+    add     t3, t3, t1                  /* carries */
+    add     s2, s2, t3                  /* hi(prev) + carries */
+    srli    s0, s0, 31                  /* t[15] >> 31 */
+    add     a6, a6, s9                  /* hi 38 t[15] */
+    mulhu   s1, s1, t0                  /* hi 38 t[11] (< 38) */
+    add     t6, t6, s4                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s4, t6, s4                  /* carry */
+    add     t6, t6, s2                  /* u[3] += hi(prev) + carry */
+    sltu    s2, t6, s2                  /* carry */
+    mul     a2, a7, t0                  /* lo 38 t[12] */
+    add     s4, s4, s2                  /* carries */
+    add     s1, s1, s4                  /* hi(prev) + carries */
+    add     a6, a6, s0
+    add     a6, a6, s5
+    mulhu   a7, a7, t0                  /* hi 38 t[12] (< 38) */
+    add     a3, a3, a2                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    a2, a3, a2                  /* carry */
+    add     a3, a3, s1                  /* u[4] += hi(prev) + carry */
+    sltu    s1, a3, s1                  /* carry */
+    mul     s10, s7, t0                 /* lo 38 t[13] */
+    add     a2, a2, s1                  /* carries */
+    add     a7, a7, a2                  /* hi(prev) + carries */
+    add     a6, a6, s8
+    add     t4, t4, ra                  /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   s7, s7, t0                  /* hi 38 t[13] (< 38) */
+    add     s3, s3, s10                 /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s10, s3, s10                /* carry */
+    add     s3, s3, a7                  /* u[5] += hi(prev) + carry */
+    sltu    a7, s3, a7                  /* carry */
+    mul     t2, s6, t0                  /* lo 38 t[14] */
+    add     s10, s10, a7                /* carries */
+    add     s7, s7, s10                 /* hi(prev) + carries */
+    sltu    ra, t4, ra                  /* carry */
+    mulhu   s6, s6, t0                  /* hi 38 t[14] (< 38) */
+    add     a4, a4, t2                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t2, a4, t2                  /* carry */
+    add     a4, a4, s7                  /* u[6] += hi(prev) + carry */
+    sltu    s7, a4, s7                  /* carry */
+    add     t2, t2, s7                  /* carries */
+    add     s6, s6, t2                  /* hi(prev) + carries */
+    add     t4, t4, s6                  /* u[7] += hi(prev) + carry */
+    sltu    s6, t4, s6                  /* carry */
+    add     ra, ra, s6                  /* carries */
+    add     a6, a6, ra                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    t5, t4, 31                  /* bit 255 */
+    slli    a6, a6, 1                   /* 2 T */
+    or      a6, a6, t5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t1, a6, 4                   /* 16 T' */
+    slli    t3, a6, 1                   /* 2 T' */
+    add     t1, t1, t3                  /* 18 T' */
+    add     t1, t1, a6                  /* 19 T' (2^255 = 19 mod p) */
+    slli    t4, t4, 1                   /* clear bit 255 */
+    srli    t4, t4, 1
+    add     a1, a1, t1                  /* r[0] = u[0] + carry */
+    sltu    t1, a1, t1                  /* carry */
+    sw      a1, 32(a0)                  /* DA[0] */
+    add     s11, s11, t1                /* r[1] = u[1] + carry */
+    sltu    t1, s11, t1                 /* carry */
+    sw      s11, 36(a0)                 /* DA[1] */
+    add     a5, a5, t1                  /* r[2] = u[2] + carry */
+    sltu    t1, a5, t1                  /* carry */
+    sw      a5, 40(a0)                  /* DA[2] */
+    add     t6, t6, t1                  /* r[3] = u[3] + carry */
+    sltu    t1, t6, t1                  /* carry */
+    sw      t6, 44(a0)                  /* DA[3] */
+    add     a3, a3, t1                  /* r[4] = u[4] + carry */
+    sltu    t1, a3, t1                  /* carry */
+    sw      a3, 48(a0)                  /* DA[4] */
+    add     s3, s3, t1                  /* r[5] = u[5] + carry */
+    sltu    t1, s3, t1                  /* carry */
+    sw      s3, 52(a0)                  /* DA[5] */
+    add     a4, a4, t1                  /* r[6] = u[6] + carry */
+    sltu    t1, a4, t1                  /* carry */
+    sw      a4, 56(a0)                  /* DA[6] */
+    add     t4, t4, t1                  /* r[7] = u[7] + carry */
+    sw      t4, 60(a0)                  /* DA[7] */
     lw      ra, 0(sp)
     lw      s0, 4(sp)
     lw      s1, 8(sp)
@@ -1514,18 +2124,18 @@ MCU_FN(x25519, fe_prep):
     lw      s11, 48(sp)
     addi    sp, sp, 64
     ret
-    .size MCU_FN(x25519, fe_prep), . - MCU_FN(x25519, fe_prep)
+    .size MCU_FN(x25519, fe_prep_mul), . - MCU_FN(x25519, fe_prep_mul)
 
-    .section .text.MCU_FN(x25519, fe_addsub), "ax", @progbits
-    .globl MCU_FN(x25519, fe_addsub)
-    .type MCU_FN(x25519, fe_addsub), @function
+    .section .text.MCU_FN(x25519, fe_mul_ef_sd), "ax", @progbits
+    .globl MCU_FN(x25519, fe_mul_ef_sd)
+    .type MCU_FN(x25519, fe_mul_ef_sd), @function
     .p2align 2
-MCU_FN(x25519, fe_addsub):
+MCU_FN(x25519, fe_mul_ef_sd):
     addi    sp, sp, -64
     li      t0, -2147483648             /* 2^31 */
-    lw      t1, 28(a1)                  /* a[7] */
-    lw      t2, 28(a2)                  /* b[7] */
-    lw      t3, 0(a1)                   /* a[0] */
+    lw      t1, 60(a0)                  /* DA[15] */
+    lw      t2, 92(a0)                  /* CB[23] */
+    lw      t3, 32(a0)                  /* DA[8] */
     add     t4, t1, t2                  /* S: a7 + b7 first */
     sltu    t5, t4, t2                  /* its carry */
     srli    t6, t4, 31
@@ -1542,328 +2152,902 @@ MCU_FN(x25519, fe_addsub):
     slli    t1, t1, 1
     add     a6, a6, t1                  /* g = 1 - bit 31 + 2 (a7 < b7) */
     slli    a7, a6, 4
-    sw      s0, 4(sp)
-    slli    s0, a6, 1
-    add     a7, a7, s0
+    slli    a2, a6, 1
+    add     a7, a7, a2
     add     a7, a7, a6                  /* 19 g */
-    sw      s1, 8(sp)
-    lw      s1, 0(a2)                   /* b[0] */
-    sw      s2, 12(sp)
-    add     s2, t3, s1                  /* S[0] = a + b */
-    sw      s3, 16(sp)
-    sltu    s3, s2, s1                  /* carry */
-    add     s2, s2, a3                  /* + carry (19 T at word 0) */
-    sltu    a3, s2, a3                  /* carry */
-    add     s3, s3, a3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 0(a0)                   /* S[0] */
-    sw      s4, 20(sp)
-    sltu    s4, t3, s1                  /* borrow */
-    sub     t3, t3, s1                  /* Dd[0] = a - b */
-    sw      s5, 24(sp)
-    sltu    s5, t3, a7                  /* borrow */
-    sub     t3, t3, a7                  /* - borrow (19 g at word 0) */
-    add     s4, s4, s5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t3, 32(a0)                  /* Dd[0] */
-    sw      s6, 28(sp)
-    lw      s6, 4(a1)                   /* a[1] */
-    sw      s7, 32(sp)
-    lw      s7, 4(a2)                   /* b[1] */
-    sw      s8, 36(sp)
-    add     s8, s6, s7                  /* S[1] = a + b */
-    sw      s9, 40(sp)
-    sltu    s9, s8, s7                  /* carry */
-    add     s8, s8, s3                  /* + carry (19 T at word 0) */
-    sltu    s3, s8, s3                  /* carry */
-    add     s9, s9, s3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s8, 4(a0)                   /* S[1] */
-    sw      s10, 44(sp)
-    sltu    s10, s6, s7                 /* borrow */
-    sub     s6, s6, s7                  /* Dd[1] = a - b */
-    sw      s11, 48(sp)
-    sltu    s11, s6, s4                 /* borrow */
-    sub     s6, s6, s4                  /* - borrow (19 g at word 0) */
-    add     s10, s10, s11               /* borrows (0..2: word 0 takes up to 57) */
-    sw      s6, 36(a0)                  /* Dd[1] */
-    sw      ra, 0(sp)
-    lw      ra, 8(a1)                   /* a[2] */
-    lw      t5, 8(a2)                   /* b[2] */
-    lw      a4, 12(a1)                  /* a[3] */
-    add     t6, ra, t5                  /* S[2] = a + b */
-    sltu    t2, t6, t5                  /* carry */
-    add     t6, t6, s9                  /* + carry (19 T at word 0) */
-    sltu    s9, t6, s9                  /* carry */
-    add     t2, t2, s9                  /* carries (0..2: word 0 adds up to 57) */
-    sw      t6, 8(a0)                   /* S[2] */
-    sltu    t1, ra, t5                  /* borrow */
-    sub     ra, ra, t5                  /* Dd[2] = a - b */
-    sltu    s0, ra, s10                 /* borrow */
-    sub     ra, ra, s10                 /* - borrow (19 g at word 0) */
-    add     t1, t1, s0                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      ra, 40(a0)                  /* Dd[2] */
-    lw      a6, 12(a2)                  /* b[3] */
-    lw      a3, 16(a1)                  /* a[4] */
-    add     s2, a4, a6                  /* S[3] = a + b */
-    sltu    s1, s2, a6                  /* carry */
-    add     s2, s2, t2                  /* + carry (19 T at word 0) */
-    sltu    t2, s2, t2                  /* carry */
-    add     s1, s1, t2                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 12(a0)                  /* S[3] */
-    sltu    a7, a4, a6                  /* borrow */
-    sub     a4, a4, a6                  /* Dd[3] = a - b */
-    sltu    s5, a4, t1                  /* borrow */
-    sub     a4, a4, t1                  /* - borrow (19 g at word 0) */
-    add     a7, a7, s5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a4, 44(a0)                  /* Dd[3] */
-    lw      t3, 16(a2)                  /* b[4] */
-    lw      s3, 20(a1)                  /* a[5] */
-    add     s8, a3, t3                  /* S[4] = a + b */
-    sltu    s7, s8, t3                  /* carry */
-    add     s8, s8, s1                  /* + carry (19 T at word 0) */
-    sltu    s1, s8, s1                  /* carry */
-    add     s7, s7, s1                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s8, 16(a0)                  /* S[4] */
-    sltu    s4, a3, t3                  /* borrow */
-    sub     a3, a3, t3                  /* Dd[4] = a - b */
-    sltu    s11, a3, a7                 /* borrow */
-    sub     a3, a3, a7                  /* - borrow (19 g at word 0) */
-    add     s4, s4, s11                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      a3, 48(a0)                  /* Dd[4] */
-    lw      s6, 20(a2)                  /* b[5] */
-    lw      a1, 24(a1)                  /* a[6] */
-    add     s9, s3, s6                  /* S[5] = a + b */
-    sltu    t6, s9, s6                  /* carry */
-    add     s9, s9, s7                  /* + carry (19 T at word 0) */
-    sltu    s7, s9, s7                  /* carry */
-    add     t6, t6, s7                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s9, 20(a0)                  /* S[5] */
-    sltu    t5, s3, s6                  /* borrow */
-    sub     s3, s3, s6                  /* Dd[5] = a - b */
-    sltu    s10, s3, s4                 /* borrow */
-    sub     s3, s3, s4                  /* - borrow (19 g at word 0) */
-    add     t5, t5, s10                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      s3, 52(a0)                  /* Dd[5] */
-    lw      a2, 24(a2)                  /* b[6] */
-    slli    t4, t4, 1
-    add     s0, a1, a2                  /* S[6] = a + b */
-    sltu    ra, s0, a2                  /* carry */
-    add     s0, s0, t6                  /* + carry (19 T at word 0) */
-    sltu    t6, s0, t6                  /* carry */
-    add     ra, ra, t6                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s0, 24(a0)                  /* S[6] */
-    sltu    t2, a1, a2                  /* borrow */
-    sub     a1, a1, a2                  /* Dd[6] = a - b */
-    sltu    s2, a1, t5                  /* borrow */
-    sub     a1, a1, t5                  /* - borrow (19 g at word 0) */
-    add     t2, t2, s2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a1, 56(a0)                  /* Dd[6] */
-    srli    t4, t4, 1                   /* (a7 + b7) mod 2^31 */
-    add     t4, t4, ra                  /* S[7] (below 2^31 + 2) */
-    sw      t4, 28(a0)                  /* S[7] */
-    or      a5, a5, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sub     a5, a5, t2                  /* Dd[7] (at least 2^31 - 2) */
-    sw      a5, 60(a0)                  /* Dd[7] */
-    lw      ra, 0(sp)
-    lw      s0, 4(sp)
-    lw      s1, 8(sp)
-    lw      s2, 12(sp)
-    lw      s3, 16(sp)
-    lw      s4, 20(sp)
-    lw      s5, 24(sp)
-    lw      s6, 28(sp)
-    lw      s7, 32(sp)
-    lw      s8, 36(sp)
-    lw      s9, 40(sp)
-    lw      s10, 44(sp)
-    lw      s11, 48(sp)
-    addi    sp, sp, 64
-    ret
-    .size MCU_FN(x25519, fe_addsub), . - MCU_FN(x25519, fe_addsub)
-
-    .section .text.MCU_FN(x25519, fe_sub_a24), "ax", @progbits
-    .globl MCU_FN(x25519, fe_sub_a24)
-    .type MCU_FN(x25519, fe_sub_a24), @function
-    .p2align 2
-MCU_FN(x25519, fe_sub_a24):
-    addi    sp, sp, -64
-    li      t0, -2147483648             /* 2^31 */
-    lw      t1, 28(a1)                  /* AA[7] */
-    lw      t2, 28(a2)                  /* BB[7] */
-    lw      t3, 0(a1)                   /* AA[0] */
-    sub     t4, t1, t2                  /* E: a7 - b7 first */
-    sltu    t2, t1, t2                  /* a7 < b7 */
-    srli    t5, t4, 31
-    xori    t5, t5, 1
-    slli    t2, t2, 1
-    add     t5, t5, t2                  /* g = 1 - bit 31 + 2 (a7 < b7) */
-    slli    t6, t5, 4
-    slli    a3, t5, 1
-    add     t6, t6, a3
-    add     t6, t6, t5                  /* 19 g */
-    lw      a4, 0(a2)                   /* BB[0] */
-    lw      a5, 4(a1)                   /* AA[1] */
-    sltu    a6, t3, a4                  /* borrow */
-    sub     a4, t3, a4                  /* E[0] = a - b */
-    sltu    a7, a4, t6                  /* borrow */
-    sub     a4, a4, t6                  /* - borrow (19 g at word 0) */
-    add     a6, a6, a7                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a4, 0(a0)                   /* E[0] */
     sw      s0, 4(sp)
-    lw      s0, 4(a2)                   /* BB[1] */
+    lw      s0, 64(a0)                  /* CB[16] */
     sw      s1, 8(sp)
-    sltu    s1, a5, s0                  /* borrow */
-    sub     s0, a5, s0                  /* E[1] = a - b */
+    add     s1, t3, s0                  /* S[0] = a + b */
     sw      s2, 12(sp)
-    sltu    s2, s0, a6                  /* borrow */
-    sub     s0, s0, a6                  /* - borrow (19 g at word 0) */
-    add     s1, s1, s2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s0, 4(a0)                   /* E[1] */
+    sltu    s2, s1, s0                  /* carry */
+    add     s1, s1, a3                  /* + carry (19 T at word 0) */
+    sltu    a3, s1, a3                  /* carry */
+    add     s2, s2, a3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s1, 128(a1)                 /* S[0] */
     sw      s3, 16(sp)
-    lw      s3, 8(a1)                   /* AA[2] */
+    sltu    s3, t3, s0                  /* borrow */
+    sub     t3, t3, s0                  /* Dd[0] = a - b */
     sw      s4, 20(sp)
-    lw      s4, 8(a2)                   /* BB[2] */
+    sltu    s4, t3, a7                  /* borrow */
+    sub     t3, t3, a7                  /* - borrow (19 g at word 0) */
+    add     s3, s3, s4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t3, 160(a1)                 /* Dd[0] */
     sw      s5, 24(sp)
-    sltu    s5, s3, s4                  /* borrow */
-    sub     s4, s3, s4                  /* E[2] = a - b */
+    lw      s5, 36(a0)                  /* DA[9] */
     sw      s6, 28(sp)
-    sltu    s6, s4, s1                  /* borrow */
-    sub     s4, s4, s1                  /* - borrow (19 g at word 0) */
-    add     s5, s5, s6                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s4, 8(a0)                   /* E[2] */
+    lw      s6, 68(a0)                  /* CB[17] */
     sw      s7, 32(sp)
-    lw      s7, 12(a1)                  /* AA[3] */
+    add     s7, s5, s6                  /* S[1] = a + b */
     sw      s8, 36(sp)
-    lw      s8, 12(a2)                  /* BB[3] */
-    sw      s9, 40(sp)
-    sltu    s9, s7, s8                  /* borrow */
-    sub     s8, s7, s8                  /* E[3] = a - b */
-    sw      s10, 44(sp)
-    sltu    s10, s8, s5                 /* borrow */
-    sub     s8, s8, s5                  /* - borrow (19 g at word 0) */
-    add     s9, s9, s10                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      s8, 12(a0)                  /* E[3] */
-    sw      s11, 48(sp)
-    lw      s11, 16(a1)                 /* AA[4] */
-    sw      ra, 0(sp)
-    lw      ra, 16(a2)                  /* BB[4] */
-    lw      t2, 20(a1)                  /* AA[5] */
-    sltu    a3, s11, ra                 /* borrow */
-    sub     ra, s11, ra                 /* E[4] = a - b */
-    sltu    t5, ra, s9                  /* borrow */
-    sub     ra, ra, s9                  /* - borrow (19 g at word 0) */
-    add     a3, a3, t5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      ra, 16(a0)                  /* E[4] */
-    lw      t6, 20(a2)                  /* BB[5] */
-    lw      a1, 24(a1)                  /* AA[6] */
-    sltu    a7, t2, t6                  /* borrow */
-    sub     t6, t2, t6                  /* E[5] = a - b */
-    sltu    a6, t6, a3                  /* borrow */
-    sub     t6, t6, a3                  /* - borrow (19 g at word 0) */
-    add     a7, a7, a6                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t6, 20(a0)                  /* E[5] */
-    lw      a2, 24(a2)                  /* BB[6] */
-    or      t4, t4, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sltu    s2, a1, a2                  /* borrow */
-    sub     a2, a1, a2                  /* E[6] = a - b */
-    sltu    s1, a2, a7                  /* borrow */
-    sub     a2, a2, a7                  /* - borrow (19 g at word 0) */
-    add     s2, s2, s1                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a2, 24(a0)                  /* E[6] */
-    sub     t4, t4, s2                  /* E[7] (at least 2^31 - 2) */
-    sw      t4, 28(a0)                  /* E[7] */
-    li      s6, 121665                  /* a24 = 121665 */
-    mul     s5, a4, s6                  /* lo a24 E[0] */
-    mulhu   a4, a4, s6                  /* hi a24 E[0] (< 2^17) */
-    add     t3, t3, s5                  /* F[0] = AA + lo */
-    sltu    s5, t3, s5                  /* carry */
-    mul     s10, s0, s6                 /* lo a24 E[1] */
-    add     a4, a4, s5                  /* hi(prev) + carries */
-    mulhu   s0, s0, s6                  /* hi a24 E[1] (< 2^17) */
-    add     a5, a5, s10                 /* F[1] = AA + lo */
-    sltu    s10, a5, s10                /* carry */
-    add     a5, a5, a4
-    sltu    a4, a5, a4                  /* carry */
-    mul     s9, s4, s6                  /* lo a24 E[2] */
-    add     s10, s10, a4                /* carries */
-    add     s0, s0, s10                 /* hi(prev) + carries */
-    mulhu   s4, s4, s6                  /* hi a24 E[2] (< 2^17) */
-    add     s3, s3, s9                  /* F[2] = AA + lo */
-    sltu    s9, s3, s9                  /* carry */
-    add     s3, s3, s0
-    sltu    s0, s3, s0                  /* carry */
-    mul     t5, s8, s6                  /* lo a24 E[3] */
-    add     s9, s9, s0                  /* carries */
-    add     s4, s4, s9                  /* hi(prev) + carries */
-    mulhu   s8, s8, s6                  /* hi a24 E[3] (< 2^17) */
-    add     s7, s7, t5                  /* F[3] = AA + lo */
-    sltu    t5, s7, t5                  /* carry */
-    add     s7, s7, s4
-    sltu    s4, s7, s4                  /* carry */
-    mul     a3, ra, s6                  /* lo a24 E[4] */
-    add     t5, t5, s4                  /* carries */
-    add     s8, s8, t5                  /* hi(prev) + carries */
-    mulhu   ra, ra, s6                  /* hi a24 E[4] (< 2^17) */
-    add     s11, s11, a3                /* F[4] = AA + lo */
-    sltu    a3, s11, a3                 /* carry */
-    add     s11, s11, s8
-    sltu    s8, s11, s8                 /* carry */
-    mul     a6, t6, s6                  /* lo a24 E[5] */
-    add     a3, a3, s8                  /* carries */
-    add     ra, ra, a3                  /* hi(prev) + carries */
-    mulhu   t6, t6, s6                  /* hi a24 E[5] (< 2^17) */
-    add     t2, t2, a6                  /* F[5] = AA + lo */
-    sltu    a6, t2, a6                  /* carry */
-    add     t2, t2, ra
-    sltu    ra, t2, ra                  /* carry */
-    mul     t0, a2, s6                  /* lo a24 E[6] */
-    add     a6, a6, ra                  /* carries */
-    add     t6, t6, a6                  /* hi(prev) + carries */
-    mulhu   a2, a2, s6                  /* hi a24 E[6] (< 2^17) */
-    add     a1, a1, t0                  /* F[6] = AA + lo */
-    sltu    t0, a1, t0                  /* carry */
-    add     a1, a1, t6
-    sltu    t6, a1, t6                  /* carry */
-    mul     a7, t4, s6                  /* lo a24 E[7] */
-    add     t0, t0, t6                  /* carries */
-    add     a2, a2, t0                  /* hi(prev) + carries */
-    mulhu   t4, t4, s6                  /* hi a24 E[7] (< 2^17) */
-    add     t1, t1, a7                  /* F[7] = AA + lo */
-    sltu    a7, t1, a7                  /* carry */
-    add     t1, t1, a2
-    sltu    a2, t1, a2                  /* carry */
-    add     a7, a7, a2                  /* carries */
-    add     t4, t4, a7                  /* the value above 2^256 (< 2^18) */
-    slli    t4, t4, 1
-    srli    s1, t1, 31
-    or      t4, t4, s1                  /* T' = the multiple of 2^255 */
-    slli    s2, t4, 4
-    slli    s5, t4, 1
-    add     s2, s2, s5
-    add     s2, s2, t4                  /* 19 T' */
-    slli    t1, t1, 1
-    srli    t1, t1, 1                   /* clear bit 255 */
-    add     t3, t3, s2                  /* F[0] += carry */
-    sltu    s2, t3, s2                  /* carry */
-    sw      t3, 32(a0)                  /* F[0] */
-    add     a5, a5, s2                  /* F[1] += carry */
-    sltu    s2, a5, s2                  /* carry */
-    sw      a5, 36(a0)                  /* F[1] */
-    add     s3, s3, s2                  /* F[2] += carry */
-    sltu    s2, s3, s2                  /* carry */
-    sw      s3, 40(a0)                  /* F[2] */
-    add     s7, s7, s2                  /* F[3] += carry */
+    sltu    s8, s7, s6                  /* carry */
+    add     s7, s7, s2                  /* + carry (19 T at word 0) */
     sltu    s2, s7, s2                  /* carry */
-    sw      s7, 44(a0)                  /* F[3] */
-    add     s11, s11, s2                /* F[4] += carry */
-    sltu    s2, s11, s2                 /* carry */
-    sw      s11, 48(a0)                 /* F[4] */
-    add     t2, t2, s2                  /* F[5] += carry */
-    sltu    s2, t2, s2                  /* carry */
-    sw      t2, 52(a0)                  /* F[5] */
-    add     a1, a1, s2                  /* F[6] += carry */
-    sltu    s2, a1, s2                  /* carry */
-    sw      a1, 56(a0)                  /* F[6] */
-    add     t1, t1, s2                  /* F[7] += carry */
-    sw      t1, 60(a0)                  /* F[7] */
+    add     s8, s8, s2                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s7, 132(a1)                 /* S[1] */
+    sw      s9, 40(sp)
+    sltu    s9, s5, s6                  /* borrow */
+    sub     s5, s5, s6                  /* Dd[1] = a - b */
+    sw      s10, 44(sp)
+    sltu    s10, s5, s3                 /* borrow */
+    sub     s5, s5, s3                  /* - borrow (19 g at word 0) */
+    add     s9, s9, s10                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      s5, 164(a1)                 /* Dd[1] */
+    sw      s11, 48(sp)
+    lw      s11, 40(a0)                 /* DA[10] */
+    sw      ra, 0(sp)
+    lw      ra, 72(a0)                  /* CB[18] */
+    lw      t5, 44(a0)                  /* DA[11] */
+    add     a4, s11, ra                 /* S[2] = a + b */
+    sltu    t6, a4, ra                  /* carry */
+    add     a4, a4, s8                  /* + carry (19 T at word 0) */
+    sltu    s8, a4, s8                  /* carry */
+    add     t6, t6, s8                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a4, 136(a1)                 /* S[2] */
+    sltu    t2, s11, ra                 /* borrow */
+    sub     s11, s11, ra                /* Dd[2] = a - b */
+    sltu    t1, s11, s9                 /* borrow */
+    sub     s11, s11, s9                /* - borrow (19 g at word 0) */
+    add     t2, t2, t1                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s11, 168(a1)                /* Dd[2] */
+    lw      a2, 76(a0)                  /* CB[19] */
+    lw      a6, 48(a0)                  /* DA[12] */
+    add     a3, t5, a2                  /* S[3] = a + b */
+    sltu    s1, a3, a2                  /* carry */
+    add     a3, a3, t6                  /* + carry (19 T at word 0) */
+    sltu    t6, a3, t6                  /* carry */
+    add     s1, s1, t6                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a3, 140(a1)                 /* S[3] */
+    sltu    s0, t5, a2                  /* borrow */
+    sub     t5, t5, a2                  /* Dd[3] = a - b */
+    sltu    a7, t5, t2                  /* borrow */
+    sub     t5, t5, t2                  /* - borrow (19 g at word 0) */
+    add     s0, s0, a7                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t5, 172(a1)                 /* Dd[3] */
+    lw      s4, 80(a0)                  /* CB[20] */
+    lw      t3, 52(a0)                  /* DA[13] */
+    add     s2, a6, s4                  /* S[4] = a + b */
+    sltu    s7, s2, s4                  /* carry */
+    add     s2, s2, s1                  /* + carry (19 T at word 0) */
+    sltu    s1, s2, s1                  /* carry */
+    add     s7, s7, s1                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s2, 144(a1)                 /* S[4] */
+    sltu    s6, a6, s4                  /* borrow */
+    sub     a6, a6, s4                  /* Dd[4] = a - b */
+    sltu    s3, a6, s0                  /* borrow */
+    sub     a6, a6, s0                  /* - borrow (19 g at word 0) */
+    add     s6, s6, s3                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a6, 176(a1)                 /* Dd[4] */
+    lw      s10, 84(a0)                 /* CB[21] */
+    lw      s5, 56(a0)                  /* DA[14] */
+    add     s8, t3, s10                 /* S[5] = a + b */
+    sltu    a4, s8, s10                 /* carry */
+    add     s8, s8, s7                  /* + carry (19 T at word 0) */
+    sltu    s7, s8, s7                  /* carry */
+    add     a4, a4, s7                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 148(a1)                 /* S[5] */
+    sltu    ra, t3, s10                 /* borrow */
+    sub     t3, t3, s10                 /* Dd[5] = a - b */
+    sltu    s9, t3, s6                  /* borrow */
+    sub     t3, t3, s6                  /* - borrow (19 g at word 0) */
+    add     ra, ra, s9                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t3, 180(a1)                 /* Dd[5] */
+    lw      t1, 88(a0)                  /* CB[22] */
+    slli    t4, t4, 1
+    add     s11, s5, t1                 /* S[6] = a + b */
+    sltu    t6, s11, t1                 /* carry */
+    add     s11, s11, a4                /* + carry (19 T at word 0) */
+    sltu    a4, s11, a4                 /* carry */
+    add     t6, t6, a4                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s11, 152(a1)                /* S[6] */
+    sltu    a3, s5, t1                  /* borrow */
+    sub     s5, s5, t1                  /* Dd[6] = a - b */
+    sltu    a2, s5, ra                  /* borrow */
+    sub     s5, s5, ra                  /* - borrow (19 g at word 0) */
+    add     a3, a3, a2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s5, 184(a1)                 /* Dd[6] */
+    srli    t4, t4, 1                   /* (a7 + b7) mod 2^31 */
+    add     t4, t4, t6                  /* S[7] (below 2^31 + 2) */
+    sw      t4, 156(a1)                 /* S[7] */
+    or      a5, a5, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     a5, a5, a3                  /* Dd[7] (at least 2^31 - 2) */
+    sw      a5, 188(a1)                 /* Dd[7] */
+    li      t2, -2147483648             /* 2^31 */
+    lw      a7, 28(a1)                  /* AA[7] */
+    lw      t5, 60(a1)                  /* BB[15] */
+    lw      s1, 0(a1)                   /* AA[0] */
+    sub     s2, a7, t5                  /* E: a7 - b7 first */
+    sltu    t5, a7, t5                  /* a7 < b7 */
+    srli    s4, s2, 31
+    xori    s4, s4, 1
+    slli    t5, t5, 1
+    add     s4, s4, t5                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    slli    s0, s4, 4
+    slli    s3, s4, 1
+    add     s0, s0, s3
+    add     s0, s0, s4                  /* 19 g */
+    lw      a6, 32(a1)                  /* BB[8] */
+    lw      s7, 4(a1)                   /* AA[1] */
+    sltu    s8, s1, a6                  /* borrow */
+    sub     a6, s1, a6                  /* E[0] = a - b */
+    sltu    s10, a6, s0                 /* borrow */
+    sub     a6, a6, s0                  /* - borrow (19 g at word 0) */
+    add     s8, s8, s10                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      a6, 64(a1)                  /* E[0] */
+    lw      s6, 36(a1)                  /* BB[9] */
+    lw      s9, 8(a1)                   /* AA[2] */
+    sltu    t3, s7, s6                  /* borrow */
+    sub     s6, s7, s6                  /* E[1] = a - b */
+    sltu    a4, s6, s8                  /* borrow */
+    sub     s6, s6, s8                  /* - borrow (19 g at word 0) */
+    add     t3, t3, a4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s6, 68(a1)                  /* E[1] */
+    lw      s11, 40(a1)                 /* BB[10] */
+    lw      t1, 12(a1)                  /* AA[3] */
+    sltu    ra, s9, s11                 /* borrow */
+    sub     s11, s9, s11                /* E[2] = a - b */
+    sltu    a2, s11, t3                 /* borrow */
+    sub     s11, s11, t3                /* - borrow (19 g at word 0) */
+    add     ra, ra, a2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s11, 72(a1)                 /* E[2] */
+    lw      s5, 44(a1)                  /* BB[11] */
+    lw      t6, 16(a1)                  /* AA[4] */
+    sltu    t4, t1, s5                  /* borrow */
+    sub     s5, t1, s5                  /* E[3] = a - b */
+    sltu    t0, s5, ra                  /* borrow */
+    sub     s5, s5, ra                  /* - borrow (19 g at word 0) */
+    add     t4, t4, t0                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s5, 76(a1)                  /* E[3] */
+    lw      a3, 48(a1)                  /* BB[12] */
+    lw      a5, 20(a1)                  /* AA[5] */
+    sltu    t5, t6, a3                  /* borrow */
+    sub     a3, t6, a3                  /* E[4] = a - b */
+    sltu    s3, a3, t4                  /* borrow */
+    sub     a3, a3, t4                  /* - borrow (19 g at word 0) */
+    add     t5, t5, s3                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a3, 80(a1)                  /* E[4] */
+    lw      s4, 52(a1)                  /* BB[13] */
+    lw      s0, 24(a1)                  /* AA[6] */
+    sltu    s10, a5, s4                 /* borrow */
+    sub     s4, a5, s4                  /* E[5] = a - b */
+    sltu    s8, s4, t5                  /* borrow */
+    sub     s4, s4, t5                  /* - borrow (19 g at word 0) */
+    add     s10, s10, s8                /* borrows (0..2: word 0 takes up to 57) */
+    sw      s4, 84(a1)                  /* E[5] */
+    lw      a4, 56(a1)                  /* BB[14] */
+    or      s2, s2, t2                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sltu    t3, s0, a4                  /* borrow */
+    sub     a4, s0, a4                  /* E[6] = a - b */
+    sltu    a2, a4, s10                 /* borrow */
+    sub     a4, a4, s10                 /* - borrow (19 g at word 0) */
+    add     t3, t3, a2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a4, 88(a1)                  /* E[6] */
+    sub     s2, s2, t3                  /* E[7] (at least 2^31 - 2) */
+    sw      s2, 92(a1)                  /* E[7] */
+    li      ra, 121665                  /* a24 = 121665 */
+    mul     t0, a6, ra                  /* lo a24 E[0] */
+    lw      t4, 0(a1)                   /* AA[0] */
+    lw      s3, 32(a1)                  /* BB[8] */
+    lw      t5, 36(a1)                  /* BB[9] */
+    lw      s8, 4(a1)                   /* AA[1] */
+    mulhu   a6, a6, ra                  /* hi a24 E[0] (< 2^17) */
+    add     s1, s1, t0                  /* F[0] = AA + lo */
+    sltu    t0, s1, t0                  /* carry */
+    lw      t2, 40(a1)                  /* BB[10] */
+    lw      s10, 8(a1)                  /* AA[2] */
+    mul     a2, s6, ra                  /* lo a24 E[1] */
+    add     a6, a6, t0                  /* hi(prev) + carries */
+    mulhu   s6, s6, ra                  /* hi a24 E[1] (< 2^17) */
+    add     s7, s7, a2                  /* F[1] = AA + lo */
+    sltu    a2, s7, a2                  /* carry */
+    add     s7, s7, a6
+    sltu    a6, s7, a6                  /* carry */
+    mul     t3, s11, ra                 /* lo a24 E[2] */
+    add     a2, a2, a6                  /* carries */
+    add     s6, s6, a2                  /* hi(prev) + carries */
+    lw      t0, 44(a1)                  /* BB[11] */
+    mulhu   s11, s11, ra                /* hi a24 E[2] (< 2^17) */
+    add     s9, s9, t3                  /* F[2] = AA + lo */
+    sltu    t3, s9, t3                  /* carry */
+    add     s9, s9, s6
+    sltu    s6, s9, s6                  /* carry */
+    mul     a6, s5, ra                  /* lo a24 E[3] */
+    add     t3, t3, s6                  /* carries */
+    add     s11, s11, t3                /* hi(prev) + carries */
+    mulhu   s5, s5, ra                  /* hi a24 E[3] (< 2^17) */
+    add     t1, t1, a6                  /* F[3] = AA + lo */
+    sltu    a6, t1, a6                  /* carry */
+    add     t1, t1, s11
+    sltu    s11, t1, s11                /* carry */
+    mul     a2, a3, ra                  /* lo a24 E[4] */
+    add     a6, a6, s11                 /* carries */
+    add     s5, s5, a6                  /* hi(prev) + carries */
+    mulhu   a3, a3, ra                  /* hi a24 E[4] (< 2^17) */
+    add     t6, t6, a2                  /* F[4] = AA + lo */
+    sltu    a2, t6, a2                  /* carry */
+    add     t6, t6, s5
+    sltu    s5, t6, s5                  /* carry */
+    mul     s6, s4, ra                  /* lo a24 E[5] */
+    add     a2, a2, s5                  /* carries */
+    add     a3, a3, a2                  /* hi(prev) + carries */
+    lw      t3, 12(a1)                  /* AA[3] */
+    mulhu   s4, s4, ra                  /* hi a24 E[5] (< 2^17) */
+    add     a5, a5, s6                  /* F[5] = AA + lo */
+    sltu    s6, a5, s6                  /* carry */
+    add     a5, a5, a3
+    sltu    a3, a5, a3                  /* carry */
+    mul     s11, a4, ra                 /* lo a24 E[6] */
+    add     s6, s6, a3                  /* carries */
+    add     s4, s4, s6                  /* hi(prev) + carries */
+    lw      a6, 48(a1)                  /* BB[12] */
+    mulhu   a4, a4, ra                  /* hi a24 E[6] (< 2^17) */
+    add     s0, s0, s11                 /* F[6] = AA + lo */
+    sltu    s11, s0, s11                /* carry */
+    add     s0, s0, s4
+    sltu    s4, s0, s4                  /* carry */
+    mul     s5, s2, ra                  /* lo a24 E[7] */
+    add     s11, s11, s4                /* carries */
+    add     a4, a4, s11                 /* hi(prev) + carries */
+    mulhu   s2, s2, ra                  /* hi a24 E[7] (< 2^17) */
+    add     a7, a7, s5                  /* F[7] = AA + lo */
+    sltu    s5, a7, s5                  /* carry */
+    add     a7, a7, a4
+    sltu    a4, a7, a4                  /* carry */
+    mul     a2, t4, s3                  /* lo a[0]*b[0] */
+    add     s5, s5, a4                  /* carries */
+    add     s2, s2, s5                  /* the value above 2^256 (< 2^18) */
+    slli    s2, s2, 1
+    srli    a3, a7, 31
+    mulhu   s6, t4, s3                  /* hi a[0]*b[0] */
+    or      s2, s2, a3                  /* T' = the multiple of 2^255 */
+    slli    s4, s2, 4
+    slli    s11, s2, 1
+    add     s4, s4, s11
+    mul     ra, t4, t5                  /* lo a[0]*b[1] */
+    add     s4, s4, s2                  /* 19 T' */
+    slli    a7, a7, 1
+    srli    a7, a7, 1                   /* clear bit 255 */
+    add     s1, s1, s4                  /* F[0] += carry */
+    mulhu   a4, t4, t5                  /* hi a[0]*b[1] */
+    sltu    s4, s1, s4                  /* carry */
+    sw      s1, 96(a1)                  /* F[0] */
+    add     s7, s7, s4                  /* F[1] += carry */
+    sltu    s4, s7, s4                  /* carry */
+    mul     s5, s8, s3                  /* lo a[1]*b[0] */
+    sw      s7, 100(a1)                 /* F[1] */
+    add     s9, s9, s4                  /* F[2] += carry */
+    sltu    s4, s9, s4                  /* carry */
+    sw      s9, 104(a1)                 /* F[2] */
+    mulhu   a3, s8, s3                  /* hi a[1]*b[0] */
+    add     t1, t1, s4                  /* F[3] += carry */
+    sltu    s4, t1, s4                  /* carry */
+    sw      t1, 108(a1)                 /* F[3] */
+    add     t6, t6, s4                  /* F[4] += carry */
+    mul     s11, t4, t2                 /* lo a[0]*b[2] */
+    sltu    s4, t6, s4                  /* carry */
+    sw      t6, 112(a1)                 /* F[4] */
+    add     a5, a5, s4                  /* F[5] += carry */
+    sltu    s4, a5, s4                  /* carry */
+    mulhu   s2, t4, t2                  /* hi a[0]*b[2] */
+    sw      a5, 116(a1)                 /* F[5] */
+    add     s0, s0, s4                  /* F[6] += carry */
+    sltu    s4, s0, s4                  /* carry */
+    sw      s0, 120(a1)                 /* F[6] */
+    mul     s1, s8, t5                  /* lo a[1]*b[1] */
+    add     a7, a7, s4                  /* F[7] += carry */
+    sw      a7, 124(a1)                 /* F[7] */
+    add     s6, s6, ra                  /* column 1 += lo */
+    sltu    ra, s6, ra                  /* carry */
+    mulhu   s7, s8, t5                  /* hi a[1]*b[1] */
+    add     a4, a4, ra                  /* hi + carry: no overflow */
+    add     s6, s6, s5                  /* column 1 += lo */
+    sltu    s5, s6, s5                  /* carry */
+    add     a3, a3, s5                  /* hi + carry: no overflow */
+    mul     s9, s10, s3                 /* lo a[2]*b[0] */
+    add     a4, a4, a3                  /* column 2 += hi */
+    sltu    a3, a4, a3                  /* carry */
+    add     a4, a4, s11                 /* column 2 += lo */
+    sltu    s11, a4, s11                /* carry */
+    mulhu   t1, s10, s3                 /* hi a[2]*b[0] */
+    add     s2, s2, s11                 /* hi + carry: no overflow */
+    add     a3, a3, s2                  /* column 3 += hi */
+    sltu    s2, a3, s2                  /* carry */
+    add     a4, a4, s1                  /* column 2 += lo */
+    mul     t6, t4, t0                  /* lo a[0]*b[3] */
+    sltu    s1, a4, s1                  /* carry */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    add     a3, a3, s7                  /* column 3 += hi */
+    sltu    s7, a3, s7                  /* carry */
+    mulhu   a5, t4, t0                  /* hi a[0]*b[3] */
+    add     s2, s2, s7                  /* column 4 += carry */
+    add     a4, a4, s9                  /* column 2 += lo */
+    sltu    s9, a4, s9                  /* carry */
+    add     t1, t1, s9                  /* hi + carry: no overflow */
+    mul     s0, s8, t2                  /* lo a[1]*b[2] */
+    add     a3, a3, t1                  /* column 3 += hi */
+    sltu    t1, a3, t1                  /* carry */
+    add     s2, s2, t1                  /* column 4 += carry */
+    add     a3, a3, t6                  /* column 3 += lo */
+    mulhu   s4, s8, t2                  /* hi a[1]*b[2] */
+    sltu    t6, a3, t6                  /* carry */
+    add     a5, a5, t6                  /* hi + carry: no overflow */
+    add     s2, s2, a5                  /* column 4 += hi */
+    sltu    a5, s2, a5                  /* carry */
+    mul     a7, s10, t5                 /* lo a[2]*b[1] */
+    add     a3, a3, s0                  /* column 3 += lo */
+    sltu    s0, a3, s0                  /* carry */
+    add     s4, s4, s0                  /* hi + carry: no overflow */
+    add     s2, s2, s4                  /* column 4 += hi */
+    mulhu   ra, s10, t5                 /* hi a[2]*b[1] */
+    sltu    s4, s2, s4                  /* carry */
+    add     a5, a5, s4                  /* column 5 += carry */
+    add     a3, a3, a7                  /* column 3 += lo */
+    sltu    a7, a3, a7                  /* carry */
+    mul     s5, t3, s3                  /* lo a[3]*b[0] */
+    add     ra, ra, a7                  /* hi + carry: no overflow */
+    add     s2, s2, ra                  /* column 4 += hi */
+    sltu    ra, s2, ra                  /* carry */
+    add     a5, a5, ra                  /* column 5 += carry */
+    mulhu   s11, t3, s3                 /* hi a[3]*b[0] */
+    add     a3, a3, s5                  /* column 3 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    lw      s1, 16(a1)                  /* AA[4] */
+    lw      s7, 52(a1)                  /* BB[13] */
+    mul     s9, t4, a6                  /* lo a[0]*b[4] */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    add     s2, s2, s11                 /* column 4 += hi */
+    sltu    s11, s2, s11                /* carry */
+    add     a5, a5, s11                 /* column 5 += carry */
+    mulhu   t1, t4, a6                  /* hi a[0]*b[4] */
+    add     s2, s2, s9                  /* column 4 += lo */
+    sltu    s9, s2, s9                  /* carry */
+    lw      t6, 20(a1)                  /* AA[5] */
+    lw      s0, 56(a1)                  /* BB[14] */
+    mul     s4, s8, t0                  /* lo a[1]*b[3] */
+    add     t1, t1, s9                  /* hi + carry: no overflow */
+    add     a5, a5, t1                  /* column 5 += hi */
+    sltu    t1, a5, t1                  /* carry */
+    mulhu   a7, s8, t0                  /* hi a[1]*b[3] */
+    add     s2, s2, s4                  /* column 4 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    lw      ra, 24(a1)                  /* AA[6] */
+    mul     s5, s10, t2                 /* lo a[2]*b[2] */
+    add     a7, a7, s4                  /* hi + carry: no overflow */
+    add     a5, a5, a7                  /* column 5 += hi */
+    sltu    a7, a5, a7                  /* carry */
+    add     t1, t1, a7                  /* column 6 += carry */
+    mulhu   s11, s10, t2                /* hi a[2]*b[2] */
+    add     s2, s2, s5                  /* column 4 += lo */
+    sltu    s5, s2, s5                  /* carry */
+    lw      s9, 60(a1)                  /* BB[15] */
+    mul     s4, t3, t5                  /* lo a[3]*b[1] */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    add     a5, a5, s11                 /* column 5 += hi */
+    sltu    s11, a5, s11                /* carry */
+    add     t1, t1, s11                 /* column 6 += carry */
+    mulhu   a7, t3, t5                  /* hi a[3]*b[1] */
+    add     s2, s2, s4                  /* column 4 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    mul     s5, s1, s3                  /* lo a[4]*b[0] */
+    add     a7, a7, s4                  /* hi + carry: no overflow */
+    add     a5, a5, a7                  /* column 5 += hi */
+    sltu    a7, a5, a7                  /* carry */
+    add     t1, t1, a7                  /* column 6 += carry */
+    mulhu   s11, s1, s3                 /* hi a[4]*b[0] */
+    add     s2, s2, s5                  /* column 4 += lo */
+    sltu    s5, s2, s5                  /* carry */
+    mul     s4, t4, s7                  /* lo a[0]*b[5] */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    add     a5, a5, s11                 /* column 5 += hi */
+    sltu    s11, a5, s11                /* carry */
+    add     t1, t1, s11                 /* column 6 += carry */
+    mulhu   a7, t4, s7                  /* hi a[0]*b[5] */
+    add     a5, a5, s4                  /* column 5 += lo */
+    sltu    s4, a5, s4                  /* carry */
+    mul     s5, s8, a6                  /* lo a[1]*b[4] */
+    add     a7, a7, s4                  /* hi + carry: no overflow */
+    add     t1, t1, a7                  /* column 6 += hi */
+    sltu    a7, t1, a7                  /* carry */
+    mulhu   s11, s8, a6                 /* hi a[1]*b[4] */
+    add     a5, a5, s5                  /* column 5 += lo */
+    sltu    s5, a5, s5                  /* carry */
+    mul     s4, s10, t0                 /* lo a[2]*b[3] */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    add     t1, t1, s11                 /* column 6 += hi */
+    sltu    s11, t1, s11                /* carry */
+    add     a7, a7, s11                 /* column 7 += carry */
+    mulhu   s5, s10, t0                 /* hi a[2]*b[3] */
+    add     a5, a5, s4                  /* column 5 += lo */
+    sltu    s4, a5, s4                  /* carry */
+    mul     s11, t3, t2                 /* lo a[3]*b[2] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     t1, t1, s5                  /* column 6 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     a7, a7, s5                  /* column 7 += carry */
+    mulhu   s4, t3, t2                  /* hi a[3]*b[2] */
+    add     a5, a5, s11                 /* column 5 += lo */
+    sltu    s11, a5, s11                /* carry */
+    mul     s5, s1, t5                  /* lo a[4]*b[1] */
+    add     s4, s4, s11                 /* hi + carry: no overflow */
+    add     t1, t1, s4                  /* column 6 += hi */
+    sltu    s4, t1, s4                  /* carry */
+    add     a7, a7, s4                  /* column 7 += carry */
+    mulhu   s11, s1, t5                 /* hi a[4]*b[1] */
+    add     a5, a5, s5                  /* column 5 += lo */
+    sltu    s5, a5, s5                  /* carry */
+    lw      a1, 28(a1)                  /* AA[7] */
+    mul     s4, t6, s3                  /* lo a[5]*b[0] */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    add     t1, t1, s11                 /* column 6 += hi */
+    sltu    s11, t1, s11                /* carry */
+    add     a7, a7, s11                 /* column 7 += carry */
+    mulhu   s5, t6, s3                  /* hi a[5]*b[0] */
+    add     a5, a5, s4                  /* column 5 += lo */
+    sltu    s4, a5, s4                  /* carry */
+    mul     s11, t4, s0                 /* lo a[0]*b[6] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     t1, t1, s5                  /* column 6 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     a7, a7, s5                  /* column 7 += carry */
+    mulhu   s4, t4, s0                  /* hi a[0]*b[6] */
+    add     t1, t1, s11                 /* column 6 += lo */
+    sltu    s11, t1, s11                /* carry */
+    mul     s5, s8, s7                  /* lo a[1]*b[5] */
+    add     s4, s4, s11                 /* hi + carry: no overflow */
+    add     a7, a7, s4                  /* column 7 += hi */
+    sltu    s4, a7, s4                  /* carry */
+    mulhu   s11, s8, s7                 /* hi a[1]*b[5] */
+    add     t1, t1, s5                  /* column 6 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    mul     s5, s10, a6                 /* lo a[2]*b[4] */
+    add     a7, a7, s11                 /* column 7 += hi */
+    sltu    s11, a7, s11                /* carry */
+    add     s4, s4, s11                 /* column 8 += carry */
+    mulhu   s11, s10, a6                /* hi a[2]*b[4] */
+    add     t1, t1, s5                  /* column 6 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    mul     s5, t3, t0                  /* lo a[3]*b[3] */
+    add     a7, a7, s11                 /* column 7 += hi */
+    sltu    s11, a7, s11                /* carry */
+    add     s4, s4, s11                 /* column 8 += carry */
+    mulhu   s11, t3, t0                 /* hi a[3]*b[3] */
+    add     t1, t1, s5                  /* column 6 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    mul     s5, s1, t2                  /* lo a[4]*b[2] */
+    add     a7, a7, s11                 /* column 7 += hi */
+    sltu    s11, a7, s11                /* carry */
+    add     s4, s4, s11                 /* column 8 += carry */
+    mulhu   s11, s1, t2                 /* hi a[4]*b[2] */
+    add     t1, t1, s5                  /* column 6 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    mul     s5, t6, t5                  /* lo a[5]*b[1] */
+    add     a7, a7, s11                 /* column 7 += hi */
+    sltu    s11, a7, s11                /* carry */
+    add     s4, s4, s11                 /* column 8 += carry */
+    mulhu   s11, t6, t5                 /* hi a[5]*b[1] */
+    add     t1, t1, s5                  /* column 6 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    mul     s5, ra, s3                  /* lo a[6]*b[0] */
+    add     a7, a7, s11                 /* column 7 += hi */
+    sltu    s11, a7, s11                /* carry */
+    add     s4, s4, s11                 /* column 8 += carry */
+    mulhu   s11, ra, s3                 /* hi a[6]*b[0] */
+    add     t1, t1, s5                  /* column 6 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    mul     s5, t4, s9                  /* lo a[0]*b[7] */
+    add     a7, a7, s11                 /* column 7 += hi */
+    sltu    s11, a7, s11                /* carry */
+    add     s4, s4, s11                 /* column 8 += carry */
+    mulhu   t4, t4, s9                  /* hi a[0]*b[7] */
+    add     a7, a7, s5                  /* column 7 += lo */
+    sltu    s5, a7, s5                  /* carry */
+    mul     s11, s8, s0                 /* lo a[1]*b[6] */
+    add     t4, t4, s5                  /* hi + carry: no overflow */
+    add     s4, s4, t4                  /* column 8 += hi */
+    sltu    t4, s4, t4                  /* carry */
+    mulhu   s5, s8, s0                  /* hi a[1]*b[6] */
+    add     a7, a7, s11                 /* column 7 += lo */
+    sltu    s11, a7, s11                /* carry */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    mul     s11, s10, s7                /* lo a[2]*b[5] */
+    add     s4, s4, s5                  /* column 8 += hi */
+    sltu    s5, s4, s5                  /* carry */
+    add     t4, t4, s5                  /* column 9 += carry */
+    mulhu   s5, s10, s7                 /* hi a[2]*b[5] */
+    add     a7, a7, s11                 /* column 7 += lo */
+    sltu    s11, a7, s11                /* carry */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    mul     s11, t3, a6                 /* lo a[3]*b[4] */
+    add     s4, s4, s5                  /* column 8 += hi */
+    sltu    s5, s4, s5                  /* carry */
+    add     t4, t4, s5                  /* column 9 += carry */
+    mulhu   s5, t3, a6                  /* hi a[3]*b[4] */
+    add     a7, a7, s11                 /* column 7 += lo */
+    sltu    s11, a7, s11                /* carry */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    mul     s11, s1, t0                 /* lo a[4]*b[3] */
+    add     s4, s4, s5                  /* column 8 += hi */
+    sltu    s5, s4, s5                  /* carry */
+    add     t4, t4, s5                  /* column 9 += carry */
+    mulhu   s5, s1, t0                  /* hi a[4]*b[3] */
+    add     a7, a7, s11                 /* column 7 += lo */
+    sltu    s11, a7, s11                /* carry */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    mul     s11, t6, t2                 /* lo a[5]*b[2] */
+    add     s4, s4, s5                  /* column 8 += hi */
+    sltu    s5, s4, s5                  /* carry */
+    add     t4, t4, s5                  /* column 9 += carry */
+    mulhu   s5, t6, t2                  /* hi a[5]*b[2] */
+    add     a7, a7, s11                 /* column 7 += lo */
+    sltu    s11, a7, s11                /* carry */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    mul     s11, ra, t5                 /* lo a[6]*b[1] */
+    add     s4, s4, s5                  /* column 8 += hi */
+    sltu    s5, s4, s5                  /* carry */
+    add     t4, t4, s5                  /* column 9 += carry */
+    mulhu   s5, ra, t5                  /* hi a[6]*b[1] */
+    add     a7, a7, s11                 /* column 7 += lo */
+    sltu    s11, a7, s11                /* carry */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    mul     s11, a1, s3                 /* lo a[7]*b[0] */
+    add     s4, s4, s5                  /* column 8 += hi */
+    sltu    s5, s4, s5                  /* carry */
+    add     t4, t4, s5                  /* column 9 += carry */
+    mulhu   s3, a1, s3                  /* hi a[7]*b[0] */
+    add     a7, a7, s11                 /* column 7 += lo */
+    sltu    s11, a7, s11                /* carry */
+    mul     s5, s8, s9                  /* lo a[1]*b[7] */
+    add     s3, s3, s11                 /* hi + carry: no overflow */
+    add     s4, s4, s3                  /* column 8 += hi */
+    sltu    s3, s4, s3                  /* carry */
+    add     t4, t4, s3                  /* column 9 += carry */
+    mulhu   s8, s8, s9                  /* hi a[1]*b[7] */
+    add     s4, s4, s5                  /* column 8 += lo */
+    sltu    s5, s4, s5                  /* carry */
+    mul     s11, s10, s0                /* lo a[2]*b[6] */
+    add     s8, s8, s5                  /* hi + carry: no overflow */
+    add     t4, t4, s8                  /* column 9 += hi */
+    sltu    s8, t4, s8                  /* carry */
+    mulhu   s3, s10, s0                 /* hi a[2]*b[6] */
+    add     s4, s4, s11                 /* column 8 += lo */
+    sltu    s11, s4, s11                /* carry */
+    mul     s5, t3, s7                  /* lo a[3]*b[5] */
+    add     s3, s3, s11                 /* hi + carry: no overflow */
+    add     t4, t4, s3                  /* column 9 += hi */
+    sltu    s3, t4, s3                  /* carry */
+    add     s8, s8, s3                  /* column 10 += carry */
+    mulhu   s11, t3, s7                 /* hi a[3]*b[5] */
+    add     s4, s4, s5                  /* column 8 += lo */
+    sltu    s5, s4, s5                  /* carry */
+    mul     s3, s1, a6                  /* lo a[4]*b[4] */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    add     t4, t4, s11                 /* column 9 += hi */
+    sltu    s11, t4, s11                /* carry */
+    add     s8, s8, s11                 /* column 10 += carry */
+    mulhu   s5, s1, a6                  /* hi a[4]*b[4] */
+    add     s4, s4, s3                  /* column 8 += lo */
+    sltu    s3, s4, s3                  /* carry */
+    mul     s11, t6, t0                 /* lo a[5]*b[3] */
+    add     s5, s5, s3                  /* hi + carry: no overflow */
+    add     t4, t4, s5                  /* column 9 += hi */
+    sltu    s5, t4, s5                  /* carry */
+    add     s8, s8, s5                  /* column 10 += carry */
+    mulhu   s3, t6, t0                  /* hi a[5]*b[3] */
+    add     s4, s4, s11                 /* column 8 += lo */
+    sltu    s11, s4, s11                /* carry */
+    mul     s5, ra, t2                  /* lo a[6]*b[2] */
+    add     s3, s3, s11                 /* hi + carry: no overflow */
+    add     t4, t4, s3                  /* column 9 += hi */
+    sltu    s3, t4, s3                  /* carry */
+    add     s8, s8, s3                  /* column 10 += carry */
+    mulhu   s11, ra, t2                 /* hi a[6]*b[2] */
+    add     s4, s4, s5                  /* column 8 += lo */
+    sltu    s5, s4, s5                  /* carry */
+    mul     s3, a1, t5                  /* lo a[7]*b[1] */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    add     t4, t4, s11                 /* column 9 += hi */
+    sltu    s11, t4, s11                /* carry */
+    add     s8, s8, s11                 /* column 10 += carry */
+    mulhu   t5, a1, t5                  /* hi a[7]*b[1] */
+    add     s4, s4, s3                  /* column 8 += lo */
+    sltu    s3, s4, s3                  /* carry */
+    mul     s5, s10, s9                 /* lo a[2]*b[7] */
+    add     t5, t5, s3                  /* hi + carry: no overflow */
+    add     t4, t4, t5                  /* column 9 += hi */
+    sltu    t5, t4, t5                  /* carry */
+    add     s8, s8, t5                  /* column 10 += carry */
+    mulhu   s10, s10, s9                /* hi a[2]*b[7] */
+    add     t4, t4, s5                  /* column 9 += lo */
+    sltu    s5, t4, s5                  /* carry */
+    mul     s11, t3, s0                 /* lo a[3]*b[6] */
+    add     s10, s10, s5                /* hi + carry: no overflow */
+    add     s8, s8, s10                 /* column 10 += hi */
+    sltu    s10, s8, s10                /* carry */
+    mulhu   s3, t3, s0                  /* hi a[3]*b[6] */
+    add     t4, t4, s11                 /* column 9 += lo */
+    sltu    s11, t4, s11                /* carry */
+    mul     t5, s1, s7                  /* lo a[4]*b[5] */
+    add     s3, s3, s11                 /* hi + carry: no overflow */
+    add     s8, s8, s3                  /* column 10 += hi */
+    sltu    s3, s8, s3                  /* carry */
+    add     s10, s10, s3                /* column 11 += carry */
+    mulhu   s5, s1, s7                  /* hi a[4]*b[5] */
+    add     t4, t4, t5                  /* column 9 += lo */
+    sltu    t5, t4, t5                  /* carry */
+    mul     s11, t6, a6                 /* lo a[5]*b[4] */
+    add     s5, s5, t5                  /* hi + carry: no overflow */
+    add     s8, s8, s5                  /* column 10 += hi */
+    sltu    s5, s8, s5                  /* carry */
+    add     s10, s10, s5                /* column 11 += carry */
+    mulhu   s3, t6, a6                  /* hi a[5]*b[4] */
+    add     t4, t4, s11                 /* column 9 += lo */
+    sltu    s11, t4, s11                /* carry */
+    mul     t5, ra, t0                  /* lo a[6]*b[3] */
+    add     s3, s3, s11                 /* hi + carry: no overflow */
+    add     s8, s8, s3                  /* column 10 += hi */
+    sltu    s3, s8, s3                  /* carry */
+    add     s10, s10, s3                /* column 11 += carry */
+    mulhu   s5, ra, t0                  /* hi a[6]*b[3] */
+    add     t4, t4, t5                  /* column 9 += lo */
+    sltu    t5, t4, t5                  /* carry */
+    li      s11, 38                     /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s3, a1, t2                  /* lo a[7]*b[2] */
+    add     s5, s5, t5                  /* hi + carry: no overflow */
+    add     s8, s8, s5                  /* column 10 += hi */
+    sltu    s5, s8, s5                  /* carry */
+    add     s10, s10, s5                /* column 11 += carry */
+    mulhu   t2, a1, t2                  /* hi a[7]*b[2] */
+    add     t4, t4, s3                  /* column 9 += lo */
+    sltu    s3, t4, s3                  /* carry */
+    mul     t5, t3, s9                  /* lo a[3]*b[7] */
+    add     t2, t2, s3                  /* hi + carry: no overflow */
+    add     s8, s8, t2                  /* column 10 += hi */
+    sltu    t2, s8, t2                  /* carry */
+    add     s10, s10, t2                /* column 11 += carry */
+    mulhu   t3, t3, s9                  /* hi a[3]*b[7] */
+    add     s8, s8, t5                  /* column 10 += lo */
+    sltu    t5, s8, t5                  /* carry */
+    mul     s5, s1, s0                  /* lo a[4]*b[6] */
+    add     t3, t3, t5                  /* hi + carry: no overflow */
+    add     s10, s10, t3                /* column 11 += hi */
+    sltu    t3, s10, t3                 /* carry */
+    mulhu   s3, s1, s0                  /* hi a[4]*b[6] */
+    add     s8, s8, s5                  /* column 10 += lo */
+    sltu    s5, s8, s5                  /* carry */
+    mul     t2, t6, s7                  /* lo a[5]*b[5] */
+    add     s3, s3, s5                  /* hi + carry: no overflow */
+    add     s10, s10, s3                /* column 11 += hi */
+    sltu    s3, s10, s3                 /* carry */
+    add     t3, t3, s3                  /* column 12 += carry */
+    mulhu   t5, t6, s7                  /* hi a[5]*b[5] */
+    add     s8, s8, t2                  /* column 10 += lo */
+    sltu    t2, s8, t2                  /* carry */
+    mul     s5, ra, a6                  /* lo a[6]*b[4] */
+    add     t5, t5, t2                  /* hi + carry: no overflow */
+    add     s10, s10, t5                /* column 11 += hi */
+    sltu    t5, s10, t5                 /* carry */
+    add     t3, t3, t5                  /* column 12 += carry */
+    mulhu   s3, ra, a6                  /* hi a[6]*b[4] */
+    add     s8, s8, s5                  /* column 10 += lo */
+    sltu    s5, s8, s5                  /* carry */
+    mul     t2, a1, t0                  /* lo a[7]*b[3] */
+    add     s3, s3, s5                  /* hi + carry: no overflow */
+    add     s10, s10, s3                /* column 11 += hi */
+    sltu    s3, s10, s3                 /* carry */
+    add     t3, t3, s3                  /* column 12 += carry */
+    mulhu   t0, a1, t0                  /* hi a[7]*b[3] */
+    add     s8, s8, t2                  /* column 10 += lo */
+    sltu    t2, s8, t2                  /* carry */
+    mul     t5, s1, s9                  /* lo a[4]*b[7] */
+    add     t0, t0, t2                  /* hi + carry: no overflow */
+    add     s10, s10, t0                /* column 11 += hi */
+    sltu    t0, s10, t0                 /* carry */
+    add     t3, t3, t0                  /* column 12 += carry */
+    mulhu   s1, s1, s9                  /* hi a[4]*b[7] */
+    add     s10, s10, t5                /* column 11 += lo */
+    sltu    t5, s10, t5                 /* carry */
+    mul     s5, t6, s0                  /* lo a[5]*b[6] */
+    add     s1, s1, t5                  /* hi + carry: no overflow */
+    add     t3, t3, s1                  /* column 12 += hi */
+    sltu    s1, t3, s1                  /* carry */
+    mulhu   s3, t6, s0                  /* hi a[5]*b[6] */
+    add     s10, s10, s5                /* column 11 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    mul     t2, ra, s7                  /* lo a[6]*b[5] */
+    add     s3, s3, s5                  /* hi + carry: no overflow */
+    add     t3, t3, s3                  /* column 12 += hi */
+    sltu    s3, t3, s3                  /* carry */
+    add     s1, s1, s3                  /* column 13 += carry */
+    mulhu   t0, ra, s7                  /* hi a[6]*b[5] */
+    add     s10, s10, t2                /* column 11 += lo */
+    sltu    t2, s10, t2                 /* carry */
+    mul     t5, a1, a6                  /* lo a[7]*b[4] */
+    add     t0, t0, t2                  /* hi + carry: no overflow */
+    add     t3, t3, t0                  /* column 12 += hi */
+    sltu    t0, t3, t0                  /* carry */
+    add     s1, s1, t0                  /* column 13 += carry */
+    mulhu   a6, a1, a6                  /* hi a[7]*b[4] */
+    add     s10, s10, t5                /* column 11 += lo */
+    sltu    t5, s10, t5                 /* carry */
+    mul     s5, t6, s9                  /* lo a[5]*b[7] */
+    add     a6, a6, t5                  /* hi + carry: no overflow */
+    add     t3, t3, a6                  /* column 12 += hi */
+    sltu    a6, t3, a6                  /* carry */
+    add     s1, s1, a6                  /* column 13 += carry */
+    mulhu   t6, t6, s9                  /* hi a[5]*b[7] */
+    add     t3, t3, s5                  /* column 12 += lo */
+    sltu    s5, t3, s5                  /* carry */
+    mul     s3, ra, s0                  /* lo a[6]*b[6] */
+    add     t6, t6, s5                  /* hi + carry: no overflow */
+    add     s1, s1, t6                  /* column 13 += hi */
+    sltu    t6, s1, t6                  /* carry */
+    mulhu   t2, ra, s0                  /* hi a[6]*b[6] */
+    add     t3, t3, s3                  /* column 12 += lo */
+    sltu    s3, t3, s3                  /* carry */
+    mul     t0, a1, s7                  /* lo a[7]*b[5] */
+    add     t2, t2, s3                  /* hi + carry: no overflow */
+    add     s1, s1, t2                  /* column 13 += hi */
+    sltu    t2, s1, t2                  /* carry */
+    add     t6, t6, t2                  /* column 14 += carry */
+    mulhu   s7, a1, s7                  /* hi a[7]*b[5] */
+    add     t3, t3, t0                  /* column 12 += lo */
+    sltu    t0, t3, t0                  /* carry */
+    mul     t5, ra, s9                  /* lo a[6]*b[7] */
+    add     s7, s7, t0                  /* hi + carry: no overflow */
+    add     s1, s1, s7                  /* column 13 += hi */
+    sltu    s7, s1, s7                  /* carry */
+    add     t6, t6, s7                  /* column 14 += carry */
+    mulhu   ra, ra, s9                  /* hi a[6]*b[7] */
+    add     s1, s1, t5                  /* column 13 += lo */
+    sltu    t5, s1, t5                  /* carry */
+    mul     a6, a1, s0                  /* lo a[7]*b[6] */
+    add     ra, ra, t5                  /* hi + carry: no overflow */
+    add     t6, t6, ra                  /* column 14 += hi */
+    sltu    ra, t6, ra                  /* carry */
+    mulhu   s0, a1, s0                  /* hi a[7]*b[6] */
+    add     s1, s1, a6                  /* column 13 += lo */
+    sltu    a6, s1, a6                  /* carry */
+    mul     s5, a1, s9                  /* lo a[7]*b[7] */
+    add     s0, s0, a6                  /* hi + carry: no overflow */
+    add     t6, t6, s0                  /* column 14 += hi */
+    sltu    s0, t6, s0                  /* carry */
+    add     ra, ra, s0                  /* column 15 += carry */
+    mulhu   a1, a1, s9                  /* hi a[7]*b[7] */
+    add     t6, t6, s5                  /* column 14 += lo */
+    sltu    s5, t6, s5                  /* carry */
+    mul     s3, s4, s11                 /* lo 38 t[8] */
+    add     a1, a1, s5                  /* hi + carry: no overflow */
+    add     ra, ra, a1                  /* column 15 += hi */
+    slli    t2, ra, 5                   /* t[15] << 5 */
+    slli    t0, ra, 2                   /* t[15] << 2 */
+    mulhu   s4, s4, s11                 /* hi 38 t[8] (< 38) */
+    add     a2, a2, s3                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s3, a2, s3                  /* carry */
+    slli    s7, ra, 1                   /* t[15] << 1 */
+    add     t2, t2, t0                  /* lo 38 t[15] */
+    mul     t5, t4, s11                 /* lo 38 t[9] */
+    add     s4, s4, s3                  /* hi(prev) + carries */
+    sltu    t0, t2, t0                  /* carry */
+    add     t2, t2, s7
+    sltu    s7, t2, s7                  /* carry */
+    mulhu   t4, t4, s11                 /* hi 38 t[9] (< 38) */
+    add     s6, s6, t5                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t5, s6, t5                  /* carry */
+    add     s6, s6, s4                  /* u[1] += hi(prev) + carry */
+    sltu    s4, s6, s4                  /* carry */
+    mul     a6, s8, s11                 /* lo 38 t[10] */
+    add     t5, t5, s4                  /* carries */
+    add     t4, t4, t5                  /* hi(prev) + carries */
+    srli    s0, ra, 27                  /* t[15] >> 27 */
+    srli    s9, ra, 30                  /* t[15] >> 30 */
+    mulhu   s8, s8, s11                 /* hi 38 t[10] (< 38) */
+    add     a4, a4, a6                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a6, a4, a6                  /* carry */
+    add     a4, a4, t4                  /* u[2] += hi(prev) + carry */
+    sltu    t4, a4, t4                  /* carry */
+    mul     s5, s10, s11                /* lo 38 t[11] */
+    add     a6, a6, t4                  /* carries */
+    add     s8, s8, a6                  /* hi(prev) + carries */
+    srli    ra, ra, 31                  /* t[15] >> 31 */
+    add     s0, s0, s9                  /* hi 38 t[15] */
+    mulhu   s10, s10, s11               /* hi 38 t[11] (< 38) */
+    add     a3, a3, s5                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s5, a3, s5                  /* carry */
+    add     a3, a3, s8                  /* u[3] += hi(prev) + carry */
+    sltu    s8, a3, s8                  /* carry */
+    mul     a1, t3, s11                 /* lo 38 t[12] */
+    add     s5, s5, s8                  /* carries */
+    add     s10, s10, s5                /* hi(prev) + carries */
+    add     s0, s0, ra
+    add     s0, s0, t0
+    mulhu   t3, t3, s11                 /* hi 38 t[12] (< 38) */
+    add     s2, s2, a1                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    a1, s2, a1                  /* carry */
+    add     s2, s2, s10                 /* u[4] += hi(prev) + carry */
+    sltu    s10, s2, s10                /* carry */
+    mul     s3, s1, s11                 /* lo 38 t[13] */
+    add     a1, a1, s10                 /* carries */
+    add     t3, t3, a1                  /* hi(prev) + carries */
+    add     s0, s0, s7
+    add     a7, a7, t2                  /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   s1, s1, s11                 /* hi 38 t[13] (< 38) */
+    add     a5, a5, s3                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s3, a5, s3                  /* carry */
+    add     a5, a5, t3                  /* u[5] += hi(prev) + carry */
+    sltu    t3, a5, t3                  /* carry */
+    mul     s4, t6, s11                 /* lo 38 t[14] */
+    add     s3, s3, t3                  /* carries */
+    add     s1, s1, s3                  /* hi(prev) + carries */
+    sltu    t2, a7, t2                  /* carry */
+    mulhu   t6, t6, s11                 /* hi 38 t[14] (< 38) */
+    add     t1, t1, s4                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s4, t1, s4                  /* carry */
+    add     t1, t1, s1                  /* u[6] += hi(prev) + carry */
+    sltu    s1, t1, s1                  /* carry */
+    add     s4, s4, s1                  /* carries */
+    add     t6, t6, s4                  /* hi(prev) + carries */
+    add     a7, a7, t6                  /* u[7] += hi(prev) + carry */
+    sltu    t6, a7, t6                  /* carry */
+    add     t2, t2, t6                  /* carries */
+    add     s0, s0, t2                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    t5, a7, 31                  /* bit 255 */
+    slli    s0, s0, 1                   /* 2 T */
+    or      s0, s0, t5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t4, s0, 4                   /* 16 T' */
+    slli    a6, s0, 1                   /* 2 T' */
+    add     t4, t4, a6                  /* 18 T' */
+    add     t4, t4, s0                  /* 19 T' (2^255 = 19 mod p) */
+    slli    a7, a7, 1                   /* clear bit 255 */
+    srli    a7, a7, 1
+    add     a2, a2, t4                  /* r[0] = u[0] + carry */
+    sltu    t4, a2, t4                  /* carry */
+    sw      a2, 32(a0)                  /* x2[0] */
+    add     s6, s6, t4                  /* r[1] = u[1] + carry */
+    sltu    t4, s6, t4                  /* carry */
+    sw      s6, 36(a0)                  /* x2[1] */
+    add     a4, a4, t4                  /* r[2] = u[2] + carry */
+    sltu    t4, a4, t4                  /* carry */
+    sw      a4, 40(a0)                  /* x2[2] */
+    add     a3, a3, t4                  /* r[3] = u[3] + carry */
+    sltu    t4, a3, t4                  /* carry */
+    sw      a3, 44(a0)                  /* x2[3] */
+    add     s2, s2, t4                  /* r[4] = u[4] + carry */
+    sltu    t4, s2, t4                  /* carry */
+    sw      s2, 48(a0)                  /* x2[4] */
+    add     a5, a5, t4                  /* r[5] = u[5] + carry */
+    sltu    t4, a5, t4                  /* carry */
+    sw      a5, 52(a0)                  /* x2[5] */
+    add     t1, t1, t4                  /* r[6] = u[6] + carry */
+    sltu    t4, t1, t4                  /* carry */
+    sw      t1, 56(a0)                  /* x2[6] */
+    add     a7, a7, t4                  /* r[7] = u[7] + carry */
+    sw      a7, 60(a0)                  /* x2[7] */
     lw      ra, 0(sp)
     lw      s0, 4(sp)
     lw      s1, 8(sp)
@@ -1879,4 +3063,4 @@ MCU_FN(x25519, fe_sub_a24):
     lw      s11, 48(sp)
     addi    sp, sp, 64
     ret
-    .size MCU_FN(x25519, fe_sub_a24), . - MCU_FN(x25519, fe_sub_a24)
+    .size MCU_FN(x25519, fe_mul_ef_sd), . - MCU_FN(x25519, fe_mul_ef_sd)

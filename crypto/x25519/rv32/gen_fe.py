@@ -297,13 +297,10 @@ def add_a24(p: Program, aa: list, e: list, name: str, out) -> None:
 
 
 
-def fe_prep(bufs: tuple[str, str] = ("st", "t")) -> Program:
+def prep_body(p: Program, st: str, tb: str) -> None:
     """The start of a ladder step: (x2, z2) <-> (x3, z3) when swap = 1 (a mask applied to the words as
-    they are loaded; the swapped values are not stored back: the step overwrites all four), then
-    A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3 into t[0..31] (top first, no fold pass).
-    a0 = st (x1|x2|z2|x3|z3), a1 = swap (0 or 1), a2 = t."""
-    p = Program({"%st": "a0", "%swap": "a1", "%t": "a2", "%zero": "zero"})
-    st, tb = bufs
+    they are loaded from st; the swapped values are not stored back: the step overwrites all four),
+    then A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3 into t[0..31] (top first, no fold pass)."""
     p.emit("neg {d0}, {s0}", "alu", ("%mask",), ("%swap",), "the swap mask: 0 or all ones")
     bit31 = p.li(-0x80000000, "2^31", hint="m")
     words: dict[int, dict[str, str]] = {}
@@ -321,38 +318,61 @@ def fe_prep(bufs: tuple[str, str] = ("st", "t")) -> Program:
 
     def w(n: str) -> list:
         return [lambda i=i: word(i)[n] for i in range(8)]
-    together(add_top_first(p, w("x2"), w("z2"), "A", store_to(p, "%t", tb, 0, "A")),
-             sub_top_first(p, w("x2"), w("z2"), "B", store_to(p, "%t", tb, 32, "B"), bit31),
-             add_top_first(p, w("x3"), w("z3"), "C", store_to(p, "%t", tb, 64, "C")),
-             sub_top_first(p, w("x3"), w("z3"), "D", store_to(p, "%t", tb, 96, "D"), bit31))
+
+    def out(name: str, off: int):
+        return store_to(p, "%t", tb, off, name)
+    together(add_top_first(p, w("x2"), w("z2"), "A", out("A", 0)),
+             sub_top_first(p, w("x2"), w("z2"), "B", out("B", 32), bit31),
+             add_top_first(p, w("x3"), w("z3"), "C", out("C", 64)),
+             sub_top_first(p, w("x3"), w("z3"), "D", out("D", 96), bit31))
+
+
+def fe_prep_mul(bufs: tuple[str, str] = ("st", "t")) -> Program:
+    """prep_body, then DA = D A into x2, in one routine: the product's loads of D and A (stored by the
+    chains just before) and its first products overlap the chains' tail, the reduction's tail is not
+    followed by a call. a0 = st, a1 = swap, a2 = t."""
+    p = Program({"%st": "a0", "%swap": "a1", "%t": "a2", "%zero": "zero"})
+    st, tb = bufs
+    prep_body(p, st, tb)
+    t: dict[int, str] = {}
+    comba(p, loader(p, "%t", tb, 8, "D", 24), loader(p, "%t", tb, 8, "A"), lambda k, v: t.__setitem__(k, v))
+    reduce(p, [t[k] for k in range(16)], store_to(p, "%st", st, 32, "DA"), ALU38["fe_mul"])
     return p
 
 
-def fe_addsub(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
-    """r[0..7] = a + b, r[8..15] = a - b (mod p, top first). a0 = r, a1 = a, a2 = b; r must not
-    overlap a or b."""
-    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
-    a, b = loader(p, "%a", bufs[1], 8, "a"), loader(p, "%b", bufs[2], 8, "b")
-    bit31 = p.li(-0x80000000, "2^31", hint="m")
-    together(add_top_first(p, a, b, "S", store_to(p, "%r", bufs[0], 0, "S")),
-             sub_top_first(p, a, b, "Dd", store_to(p, "%r", bufs[0], 32, "Dd"), bit31))
-    return p
+def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Program:
+    """E, F = AA - BB, AA + a24 E; S, Dd = DA + CB, DA - CB; and x2 = AA BB, in one routine (the parts
+    overlap at their boundaries). a0 = st (x2 = DA, z2 = CB on entry; x2 = AA BB on return), a1 = t:
+    AA, BB at t[0..15], E, F written to t[16..31], S, Dd to t[32..47]. ``order``: of the parts in the
+    program (S, Dd first, then E, F, then the product: 1,069 predicted cycles; the product before either
+    of the others runs the scheduler out of registers)."""
+    p = Program({"%st": "a0", "%t": "a1", "%zero": "zero"})
+    st, tb = bufs
 
+    def ef() -> None:
+        aa, bb = loader(p, "%t", tb, 8, "AA"), loader(p, "%t", tb, 8, "BB", 8)
+        bit31 = p.li(-0x80000000, "2^31", hint="m")
+        e: dict[int, str] = {}
+        store_e = store_to(p, "%t", tb, 64, "E")
 
-def fe_sub_a24(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
-    """r[0..7] = E = aa - bb (top first), r[8..15] = aa + a24 E. a0 = r, a1 = aa, a2 = bb; r must not
-    overlap aa or bb."""
-    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%zero": "zero"})
-    aa, bb = loader(p, "%a", bufs[1], 8, "AA"), loader(p, "%b", bufs[2], 8, "BB")
-    bit31 = p.li(-0x80000000, "2^31", hint="m")
-    e: dict[int, str] = {}
-    store_e = store_to(p, "%r", bufs[0], 0, "E")
+        def out(j: int, v: str) -> None:
+            e[j] = v
+            store_e(j, v)
+        together(sub_top_first(p, aa, bb, "E", out, bit31))
+        add_a24(p, aa, [lambda i=i: e[i] for i in range(8)], "F", store_to(p, "%t", tb, 96, "F"))
 
-    def out(j: int, v: str) -> None:
-        e[j] = v
-        store_e(j, v)
-    together(sub_top_first(p, aa, bb, "E", out, bit31))
-    add_a24(p, aa, [lambda i=i: e[i] for i in range(8)], "F", store_to(p, "%r", bufs[0], 32, "F"))
+    def sd() -> None:
+        da, cb = loader(p, "%st", st, 8, "DA", 8), loader(p, "%st", st, 8, "CB", 16)
+        bit31 = p.li(-0x80000000, "2^31", hint="m")
+        together(add_top_first(p, da, cb, "S", store_to(p, "%t", tb, 128, "S")),
+                 sub_top_first(p, da, cb, "Dd", store_to(p, "%t", tb, 160, "Dd"), bit31))
+
+    def mul() -> None:
+        t: dict[int, str] = {}
+        comba(p, loader(p, "%t", tb, 8, "AA"), loader(p, "%t", tb, 8, "BB", 8), lambda k, v: t.__setitem__(k, v))
+        reduce(p, [t[k] for k in range(16)], store_to(p, "%st", st, 32, "x2"), ALU38["fe_mul"])
+    for part in order:
+        {"E": ef, "S": sd, "M": mul}[part]()
     return p
 
 
@@ -364,13 +384,13 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
  * and the cheap parts of the ladder step (glue_rv32.S's ladder_step calls them; r must not overlap
  * the inputs):
- *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
- *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; st is not
- *       written), then t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
- *   void mcu_x25519_<impl>_fe_addsub(uint32_t r[16], const uint32_t *a, const uint32_t *b);
- *       r = a + b | a - b
- *   void mcu_x25519_<impl>_fe_sub_a24(uint32_t r[16], const uint32_t *aa, const uint32_t *bb);
- *       r = E | F, E = aa - bb, F = aa + 121665 E
+ *   void mcu_x25519_<impl>_fe_prep_mul(uint32_t st[40], uint32_t swap, uint32_t t[32]);
+ *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
+ *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3, then
+ *       x2 = DA = D A
+ *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[48]);
+ *       with AA | BB in t[0..15], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
+ *       t[32..47] = S | Dd = DA + CB | DA - CB, then x2 = AA BB
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
@@ -388,7 +408,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {fe_mul_cycles},
- * fe_sqr {fe_sqr_cycles}, fe_prep {fe_prep_cycles}, fe_addsub {fe_addsub_cycles}, fe_sub_a24 {fe_sub_a24_cycles} cycles.
+ * fe_sqr {fe_sqr_cycles}, fe_prep_mul {fe_prep_mul_cycles}, fe_mul_ef_sd {fe_mul_ef_sd_cycles} cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -398,8 +418,8 @@ HEADER = """// SPDX-License-Identifier: MIT
 
 def render() -> tuple[str, dict[str, int]]:
     parts, cycles = [], {}
-    for name, build in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_prep", fe_prep), ("fe_addsub", fe_addsub),
-                        ("fe_sub_a24", fe_sub_a24)):
+    for name, build in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_prep_mul", fe_prep_mul),
+                        ("fe_mul_ef_sd", fe_mul_ef_sd)):
         sched = schedule(build(), **PARAMS)
         cycles[name] = sched.cycles
         symbol = f"MCU_FN(x25519, {name})"
