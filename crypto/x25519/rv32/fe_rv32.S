@@ -30,7 +30,7 @@
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
- * fe_sqr 502, fe_prep_mul 1110, fe_mul_ef_sd 1069 cycles.
+ * fe_sqr 502, fe_prep_mul 1086, fe_mul_ef_sd 1045 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -1162,12 +1162,1089 @@ MCU_FN(x25519, fe_sqr):
     ret
     .size MCU_FN(x25519, fe_sqr), . - MCU_FN(x25519, fe_sqr)
 
+    .section .text.MCU_FN(x25519, fe_mul_core), "ax", @progbits
+    .globl MCU_FN(x25519, fe_mul_core)
+    .type MCU_FN(x25519, fe_mul_core), @function
+    .p2align 2
+MCU_FN(x25519, fe_mul_core):
+    addi    sp, sp, -16
+    lw      t0, 0(a1)                   /* a[0] */
+    lw      t1, 0(a2)                   /* b[0] */
+    lw      t2, 4(a2)                   /* b[1] */
+    mul     t3, t0, t1                  /* lo a[0]*b[0] */
+    lw      t4, 4(a1)                   /* a[1] */
+    lw      t5, 8(a2)                   /* b[2] */
+    lw      t6, 8(a1)                   /* a[2] */
+    lw      a3, 12(a2)                  /* b[3] */
+    mulhu   a4, t0, t1                  /* hi a[0]*b[0] */
+    lw      a5, 12(a1)                  /* a[3] */
+    lw      a6, 16(a2)                  /* b[4] */
+    lw      a7, 16(a1)                  /* a[4] */
+    lw      s0, 20(a2)                  /* b[5] */
+    mul     s1, t0, t2                  /* lo a[0]*b[1] */
+    mulhu   s2, t0, t2                  /* hi a[0]*b[1] */
+    add     a4, a4, s1                  /* column 1 += lo */
+    sltu    s1, a4, s1                  /* carry */
+    mul     s3, t4, t1                  /* lo a[1]*b[0] */
+    add     s2, s2, s1                  /* hi + carry: no overflow */
+    mulhu   s4, t4, t1                  /* hi a[1]*b[0] */
+    add     a4, a4, s3                  /* column 1 += lo */
+    sltu    s3, a4, s3                  /* carry */
+    mul     s5, t0, t5                  /* lo a[0]*b[2] */
+    add     s4, s4, s3                  /* hi + carry: no overflow */
+    add     s2, s2, s4                  /* column 2 += hi */
+    sltu    s4, s2, s4                  /* carry */
+    mulhu   s6, t0, t5                  /* hi a[0]*b[2] */
+    add     s2, s2, s5                  /* column 2 += lo */
+    sltu    s5, s2, s5                  /* carry */
+    mul     s7, t4, t2                  /* lo a[1]*b[1] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     s4, s4, s6                  /* column 3 += hi */
+    sltu    s6, s4, s6                  /* carry */
+    mulhu   s8, t4, t2                  /* hi a[1]*b[1] */
+    add     s2, s2, s7                  /* column 2 += lo */
+    sltu    s7, s2, s7                  /* carry */
+    lw      s9, 20(a1)                  /* a[5] */
+    mul     s10, t6, t1                 /* lo a[2]*b[0] */
+    add     s8, s8, s7                  /* hi + carry: no overflow */
+    add     s4, s4, s8                  /* column 3 += hi */
+    sltu    s8, s4, s8                  /* carry */
+    add     s6, s6, s8                  /* column 4 += carry */
+    mulhu   s11, t6, t1                 /* hi a[2]*b[0] */
+    add     s2, s2, s10                 /* column 2 += lo */
+    sltu    s10, s2, s10                /* carry */
+    sw      ra, 0(sp)
+    lw      ra, 24(a2)                  /* b[6] */
+    mul     s1, t0, a3                  /* lo a[0]*b[3] */
+    add     s11, s11, s10               /* hi + carry: no overflow */
+    add     s4, s4, s11                 /* column 3 += hi */
+    sltu    s11, s4, s11                /* carry */
+    add     s6, s6, s11                 /* column 4 += carry */
+    mulhu   s3, t0, a3                  /* hi a[0]*b[3] */
+    add     s4, s4, s1                  /* column 3 += lo */
+    sltu    s1, s4, s1                  /* carry */
+    mul     s5, t4, t5                  /* lo a[1]*b[2] */
+    add     s3, s3, s1                  /* hi + carry: no overflow */
+    add     s6, s6, s3                  /* column 4 += hi */
+    sltu    s3, s6, s3                  /* carry */
+    mulhu   s7, t4, t5                  /* hi a[1]*b[2] */
+    add     s4, s4, s5                  /* column 3 += lo */
+    sltu    s5, s4, s5                  /* carry */
+    mul     s8, t6, t2                  /* lo a[2]*b[1] */
+    add     s7, s7, s5                  /* hi + carry: no overflow */
+    add     s6, s6, s7                  /* column 4 += hi */
+    sltu    s7, s6, s7                  /* carry */
+    add     s3, s3, s7                  /* column 5 += carry */
+    mulhu   s10, t6, t2                 /* hi a[2]*b[1] */
+    add     s4, s4, s8                  /* column 3 += lo */
+    sltu    s8, s4, s8                  /* carry */
+    mul     s11, a5, t1                 /* lo a[3]*b[0] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     s6, s6, s10                 /* column 4 += hi */
+    sltu    s10, s6, s10                /* carry */
+    add     s3, s3, s10                 /* column 5 += carry */
+    mulhu   s1, a5, t1                  /* hi a[3]*b[0] */
+    add     s4, s4, s11                 /* column 3 += lo */
+    sltu    s11, s4, s11                /* carry */
+    mul     s5, t0, a6                  /* lo a[0]*b[4] */
+    add     s1, s1, s11                 /* hi + carry: no overflow */
+    add     s6, s6, s1                  /* column 4 += hi */
+    sltu    s1, s6, s1                  /* carry */
+    add     s3, s3, s1                  /* column 5 += carry */
+    mulhu   s7, t0, a6                  /* hi a[0]*b[4] */
+    add     s6, s6, s5                  /* column 4 += lo */
+    sltu    s5, s6, s5                  /* carry */
+    mul     s8, t4, a3                  /* lo a[1]*b[3] */
+    add     s7, s7, s5                  /* hi + carry: no overflow */
+    add     s3, s3, s7                  /* column 5 += hi */
+    sltu    s7, s3, s7                  /* carry */
+    mulhu   s10, t4, a3                 /* hi a[1]*b[3] */
+    add     s6, s6, s8                  /* column 4 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    lw      s11, 24(a1)                 /* a[6] */
+    mul     s1, t6, t5                  /* lo a[2]*b[2] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     s3, s3, s10                 /* column 5 += hi */
+    sltu    s10, s3, s10                /* carry */
+    add     s7, s7, s10                 /* column 6 += carry */
+    mulhu   s5, t6, t5                  /* hi a[2]*b[2] */
+    add     s6, s6, s1                  /* column 4 += lo */
+    sltu    s1, s6, s1                  /* carry */
+    lw      a2, 28(a2)                  /* b[7] */
+    mul     s8, a5, t2                  /* lo a[3]*b[1] */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    add     s3, s3, s5                  /* column 5 += hi */
+    sltu    s5, s3, s5                  /* carry */
+    add     s7, s7, s5                  /* column 6 += carry */
+    mulhu   s10, a5, t2                 /* hi a[3]*b[1] */
+    add     s6, s6, s8                  /* column 4 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    mul     s1, a7, t1                  /* lo a[4]*b[0] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     s3, s3, s10                 /* column 5 += hi */
+    sltu    s10, s3, s10                /* carry */
+    add     s7, s7, s10                 /* column 6 += carry */
+    mulhu   s5, a7, t1                  /* hi a[4]*b[0] */
+    add     s6, s6, s1                  /* column 4 += lo */
+    sltu    s1, s6, s1                  /* carry */
+    mul     s8, t0, s0                  /* lo a[0]*b[5] */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    add     s3, s3, s5                  /* column 5 += hi */
+    sltu    s5, s3, s5                  /* carry */
+    add     s7, s7, s5                  /* column 6 += carry */
+    mulhu   s10, t0, s0                 /* hi a[0]*b[5] */
+    add     s3, s3, s8                  /* column 5 += lo */
+    sltu    s8, s3, s8                  /* carry */
+    mul     s1, t4, a6                  /* lo a[1]*b[4] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     s7, s7, s10                 /* column 6 += hi */
+    sltu    s10, s7, s10                /* carry */
+    mulhu   s5, t4, a6                  /* hi a[1]*b[4] */
+    add     s3, s3, s1                  /* column 5 += lo */
+    sltu    s1, s3, s1                  /* carry */
+    mul     s8, t6, a3                  /* lo a[2]*b[3] */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    add     s7, s7, s5                  /* column 6 += hi */
+    sltu    s5, s7, s5                  /* carry */
+    add     s10, s10, s5                /* column 7 += carry */
+    mulhu   s1, t6, a3                  /* hi a[2]*b[3] */
+    add     s3, s3, s8                  /* column 5 += lo */
+    sltu    s8, s3, s8                  /* carry */
+    mul     s5, a5, t5                  /* lo a[3]*b[2] */
+    add     s1, s1, s8                  /* hi + carry: no overflow */
+    add     s7, s7, s1                  /* column 6 += hi */
+    sltu    s1, s7, s1                  /* carry */
+    add     s10, s10, s1                /* column 7 += carry */
+    mulhu   s8, a5, t5                  /* hi a[3]*b[2] */
+    add     s3, s3, s5                  /* column 5 += lo */
+    sltu    s5, s3, s5                  /* carry */
+    mul     s1, a7, t2                  /* lo a[4]*b[1] */
+    add     s8, s8, s5                  /* hi + carry: no overflow */
+    add     s7, s7, s8                  /* column 6 += hi */
+    sltu    s8, s7, s8                  /* carry */
+    add     s10, s10, s8                /* column 7 += carry */
+    mulhu   s5, a7, t2                  /* hi a[4]*b[1] */
+    add     s3, s3, s1                  /* column 5 += lo */
+    sltu    s1, s3, s1                  /* carry */
+    lw      a1, 28(a1)                  /* a[7] */
+    mul     s8, s9, t1                  /* lo a[5]*b[0] */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    add     s7, s7, s5                  /* column 6 += hi */
+    sltu    s5, s7, s5                  /* carry */
+    add     s10, s10, s5                /* column 7 += carry */
+    mulhu   s1, s9, t1                  /* hi a[5]*b[0] */
+    add     s3, s3, s8                  /* column 5 += lo */
+    sltu    s8, s3, s8                  /* carry */
+    mul     s5, t0, ra                  /* lo a[0]*b[6] */
+    add     s1, s1, s8                  /* hi + carry: no overflow */
+    add     s7, s7, s1                  /* column 6 += hi */
+    sltu    s1, s7, s1                  /* carry */
+    add     s10, s10, s1                /* column 7 += carry */
+    mulhu   s8, t0, ra                  /* hi a[0]*b[6] */
+    add     s7, s7, s5                  /* column 6 += lo */
+    sltu    s5, s7, s5                  /* carry */
+    mul     s1, t4, s0                  /* lo a[1]*b[5] */
+    add     s8, s8, s5                  /* hi + carry: no overflow */
+    add     s10, s10, s8                /* column 7 += hi */
+    sltu    s8, s10, s8                 /* carry */
+    mulhu   s5, t4, s0                  /* hi a[1]*b[5] */
+    add     s7, s7, s1                  /* column 6 += lo */
+    sltu    s1, s7, s1                  /* carry */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    mul     s1, t6, a6                  /* lo a[2]*b[4] */
+    add     s10, s10, s5                /* column 7 += hi */
+    sltu    s5, s10, s5                 /* carry */
+    add     s8, s8, s5                  /* column 8 += carry */
+    mulhu   s5, t6, a6                  /* hi a[2]*b[4] */
+    add     s7, s7, s1                  /* column 6 += lo */
+    sltu    s1, s7, s1                  /* carry */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    mul     s1, a5, a3                  /* lo a[3]*b[3] */
+    add     s10, s10, s5                /* column 7 += hi */
+    sltu    s5, s10, s5                 /* carry */
+    add     s8, s8, s5                  /* column 8 += carry */
+    mulhu   s5, a5, a3                  /* hi a[3]*b[3] */
+    add     s7, s7, s1                  /* column 6 += lo */
+    sltu    s1, s7, s1                  /* carry */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    mul     s1, a7, t5                  /* lo a[4]*b[2] */
+    add     s10, s10, s5                /* column 7 += hi */
+    sltu    s5, s10, s5                 /* carry */
+    add     s8, s8, s5                  /* column 8 += carry */
+    mulhu   s5, a7, t5                  /* hi a[4]*b[2] */
+    add     s7, s7, s1                  /* column 6 += lo */
+    sltu    s1, s7, s1                  /* carry */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    mul     s1, s9, t2                  /* lo a[5]*b[1] */
+    add     s10, s10, s5                /* column 7 += hi */
+    sltu    s5, s10, s5                 /* carry */
+    add     s8, s8, s5                  /* column 8 += carry */
+    mulhu   s5, s9, t2                  /* hi a[5]*b[1] */
+    add     s7, s7, s1                  /* column 6 += lo */
+    sltu    s1, s7, s1                  /* carry */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    mul     s1, s11, t1                 /* lo a[6]*b[0] */
+    add     s10, s10, s5                /* column 7 += hi */
+    sltu    s5, s10, s5                 /* carry */
+    add     s8, s8, s5                  /* column 8 += carry */
+    mulhu   s5, s11, t1                 /* hi a[6]*b[0] */
+    add     s7, s7, s1                  /* column 6 += lo */
+    sltu    s1, s7, s1                  /* carry */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    mul     s1, t0, a2                  /* lo a[0]*b[7] */
+    add     s10, s10, s5                /* column 7 += hi */
+    sltu    s5, s10, s5                 /* carry */
+    add     s8, s8, s5                  /* column 8 += carry */
+    mulhu   t0, t0, a2                  /* hi a[0]*b[7] */
+    add     s10, s10, s1                /* column 7 += lo */
+    sltu    s1, s10, s1                 /* carry */
+    mul     s5, t4, ra                  /* lo a[1]*b[6] */
+    add     t0, t0, s1                  /* hi + carry: no overflow */
+    add     s8, s8, t0                  /* column 8 += hi */
+    sltu    t0, s8, t0                  /* carry */
+    mulhu   s1, t4, ra                  /* hi a[1]*b[6] */
+    add     s10, s10, s5                /* column 7 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    mul     s5, t6, s0                  /* lo a[2]*b[5] */
+    add     s8, s8, s1                  /* column 8 += hi */
+    sltu    s1, s8, s1                  /* carry */
+    add     t0, t0, s1                  /* column 9 += carry */
+    mulhu   s1, t6, s0                  /* hi a[2]*b[5] */
+    add     s10, s10, s5                /* column 7 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    mul     s5, a5, a6                  /* lo a[3]*b[4] */
+    add     s8, s8, s1                  /* column 8 += hi */
+    sltu    s1, s8, s1                  /* carry */
+    add     t0, t0, s1                  /* column 9 += carry */
+    mulhu   s1, a5, a6                  /* hi a[3]*b[4] */
+    add     s10, s10, s5                /* column 7 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    mul     s5, a7, a3                  /* lo a[4]*b[3] */
+    add     s8, s8, s1                  /* column 8 += hi */
+    sltu    s1, s8, s1                  /* carry */
+    add     t0, t0, s1                  /* column 9 += carry */
+    mulhu   s1, a7, a3                  /* hi a[4]*b[3] */
+    add     s10, s10, s5                /* column 7 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    mul     s5, s9, t5                  /* lo a[5]*b[2] */
+    add     s8, s8, s1                  /* column 8 += hi */
+    sltu    s1, s8, s1                  /* carry */
+    add     t0, t0, s1                  /* column 9 += carry */
+    mulhu   s1, s9, t5                  /* hi a[5]*b[2] */
+    add     s10, s10, s5                /* column 7 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    mul     s5, s11, t2                 /* lo a[6]*b[1] */
+    add     s8, s8, s1                  /* column 8 += hi */
+    sltu    s1, s8, s1                  /* carry */
+    add     t0, t0, s1                  /* column 9 += carry */
+    mulhu   s1, s11, t2                 /* hi a[6]*b[1] */
+    add     s10, s10, s5                /* column 7 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    mul     s5, a1, t1                  /* lo a[7]*b[0] */
+    add     s8, s8, s1                  /* column 8 += hi */
+    sltu    s1, s8, s1                  /* carry */
+    add     t0, t0, s1                  /* column 9 += carry */
+    mulhu   t1, a1, t1                  /* hi a[7]*b[0] */
+    add     s10, s10, s5                /* column 7 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    mul     s1, t4, a2                  /* lo a[1]*b[7] */
+    add     t1, t1, s5                  /* hi + carry: no overflow */
+    add     s8, s8, t1                  /* column 8 += hi */
+    sltu    t1, s8, t1                  /* carry */
+    add     t0, t0, t1                  /* column 9 += carry */
+    mulhu   t4, t4, a2                  /* hi a[1]*b[7] */
+    add     s8, s8, s1                  /* column 8 += lo */
+    sltu    s1, s8, s1                  /* carry */
+    mul     s5, t6, ra                  /* lo a[2]*b[6] */
+    add     t4, t4, s1                  /* hi + carry: no overflow */
+    add     t0, t0, t4                  /* column 9 += hi */
+    sltu    t4, t0, t4                  /* carry */
+    mulhu   t1, t6, ra                  /* hi a[2]*b[6] */
+    add     s8, s8, s5                  /* column 8 += lo */
+    sltu    s5, s8, s5                  /* carry */
+    mul     s1, a5, s0                  /* lo a[3]*b[5] */
+    add     t1, t1, s5                  /* hi + carry: no overflow */
+    add     t0, t0, t1                  /* column 9 += hi */
+    sltu    t1, t0, t1                  /* carry */
+    add     t4, t4, t1                  /* column 10 += carry */
+    mulhu   s5, a5, s0                  /* hi a[3]*b[5] */
+    add     s8, s8, s1                  /* column 8 += lo */
+    sltu    s1, s8, s1                  /* carry */
+    mul     t1, a7, a6                  /* lo a[4]*b[4] */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    add     t0, t0, s5                  /* column 9 += hi */
+    sltu    s5, t0, s5                  /* carry */
+    add     t4, t4, s5                  /* column 10 += carry */
+    mulhu   s1, a7, a6                  /* hi a[4]*b[4] */
+    add     s8, s8, t1                  /* column 8 += lo */
+    sltu    t1, s8, t1                  /* carry */
+    mul     s5, s9, a3                  /* lo a[5]*b[3] */
+    add     s1, s1, t1                  /* hi + carry: no overflow */
+    add     t0, t0, s1                  /* column 9 += hi */
+    sltu    s1, t0, s1                  /* carry */
+    add     t4, t4, s1                  /* column 10 += carry */
+    mulhu   t1, s9, a3                  /* hi a[5]*b[3] */
+    add     s8, s8, s5                  /* column 8 += lo */
+    sltu    s5, s8, s5                  /* carry */
+    mul     s1, s11, t5                 /* lo a[6]*b[2] */
+    add     t1, t1, s5                  /* hi + carry: no overflow */
+    add     t0, t0, t1                  /* column 9 += hi */
+    sltu    t1, t0, t1                  /* carry */
+    add     t4, t4, t1                  /* column 10 += carry */
+    mulhu   s5, s11, t5                 /* hi a[6]*b[2] */
+    add     s8, s8, s1                  /* column 8 += lo */
+    sltu    s1, s8, s1                  /* carry */
+    mul     t1, a1, t2                  /* lo a[7]*b[1] */
+    add     s5, s5, s1                  /* hi + carry: no overflow */
+    add     t0, t0, s5                  /* column 9 += hi */
+    sltu    s5, t0, s5                  /* carry */
+    add     t4, t4, s5                  /* column 10 += carry */
+    mulhu   t2, a1, t2                  /* hi a[7]*b[1] */
+    add     s8, s8, t1                  /* column 8 += lo */
+    sltu    t1, s8, t1                  /* carry */
+    mul     s1, t6, a2                  /* lo a[2]*b[7] */
+    add     t2, t2, t1                  /* hi + carry: no overflow */
+    add     t0, t0, t2                  /* column 9 += hi */
+    sltu    t2, t0, t2                  /* carry */
+    add     t4, t4, t2                  /* column 10 += carry */
+    mulhu   t6, t6, a2                  /* hi a[2]*b[7] */
+    add     t0, t0, s1                  /* column 9 += lo */
+    sltu    s1, t0, s1                  /* carry */
+    mul     s5, a5, ra                  /* lo a[3]*b[6] */
+    add     t6, t6, s1                  /* hi + carry: no overflow */
+    add     t4, t4, t6                  /* column 10 += hi */
+    sltu    t6, t4, t6                  /* carry */
+    mulhu   t1, a5, ra                  /* hi a[3]*b[6] */
+    add     t0, t0, s5                  /* column 9 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     t2, a7, s0                  /* lo a[4]*b[5] */
+    add     t1, t1, s5                  /* hi + carry: no overflow */
+    add     t4, t4, t1                  /* column 10 += hi */
+    sltu    t1, t4, t1                  /* carry */
+    add     t6, t6, t1                  /* column 11 += carry */
+    mulhu   s1, a7, s0                  /* hi a[4]*b[5] */
+    add     t0, t0, t2                  /* column 9 += lo */
+    sltu    t2, t0, t2                  /* carry */
+    mul     s5, s9, a6                  /* lo a[5]*b[4] */
+    add     s1, s1, t2                  /* hi + carry: no overflow */
+    add     t4, t4, s1                  /* column 10 += hi */
+    sltu    s1, t4, s1                  /* carry */
+    add     t6, t6, s1                  /* column 11 += carry */
+    mulhu   t1, s9, a6                  /* hi a[5]*b[4] */
+    add     t0, t0, s5                  /* column 9 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     t2, s11, a3                 /* lo a[6]*b[3] */
+    add     t1, t1, s5                  /* hi + carry: no overflow */
+    add     t4, t4, t1                  /* column 10 += hi */
+    sltu    t1, t4, t1                  /* carry */
+    add     t6, t6, t1                  /* column 11 += carry */
+    mulhu   s1, s11, a3                 /* hi a[6]*b[3] */
+    add     t0, t0, t2                  /* column 9 += lo */
+    sltu    t2, t0, t2                  /* carry */
+    li      s5, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     t1, a1, t5                  /* lo a[7]*b[2] */
+    add     s1, s1, t2                  /* hi + carry: no overflow */
+    add     t4, t4, s1                  /* column 10 += hi */
+    sltu    s1, t4, s1                  /* carry */
+    add     t6, t6, s1                  /* column 11 += carry */
+    mulhu   t5, a1, t5                  /* hi a[7]*b[2] */
+    add     t0, t0, t1                  /* column 9 += lo */
+    sltu    t1, t0, t1                  /* carry */
+    mul     t2, a5, a2                  /* lo a[3]*b[7] */
+    add     t5, t5, t1                  /* hi + carry: no overflow */
+    add     t4, t4, t5                  /* column 10 += hi */
+    sltu    t5, t4, t5                  /* carry */
+    add     t6, t6, t5                  /* column 11 += carry */
+    mulhu   a5, a5, a2                  /* hi a[3]*b[7] */
+    add     t4, t4, t2                  /* column 10 += lo */
+    sltu    t2, t4, t2                  /* carry */
+    mul     s1, a7, ra                  /* lo a[4]*b[6] */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    add     t6, t6, a5                  /* column 11 += hi */
+    sltu    a5, t6, a5                  /* carry */
+    mulhu   t1, a7, ra                  /* hi a[4]*b[6] */
+    add     t4, t4, s1                  /* column 10 += lo */
+    sltu    s1, t4, s1                  /* carry */
+    mul     t5, s9, s0                  /* lo a[5]*b[5] */
+    add     t1, t1, s1                  /* hi + carry: no overflow */
+    add     t6, t6, t1                  /* column 11 += hi */
+    sltu    t1, t6, t1                  /* carry */
+    add     a5, a5, t1                  /* column 12 += carry */
+    mulhu   t2, s9, s0                  /* hi a[5]*b[5] */
+    add     t4, t4, t5                  /* column 10 += lo */
+    sltu    t5, t4, t5                  /* carry */
+    mul     s1, s11, a6                 /* lo a[6]*b[4] */
+    add     t2, t2, t5                  /* hi + carry: no overflow */
+    add     t6, t6, t2                  /* column 11 += hi */
+    sltu    t2, t6, t2                  /* carry */
+    add     a5, a5, t2                  /* column 12 += carry */
+    mulhu   t1, s11, a6                 /* hi a[6]*b[4] */
+    add     t4, t4, s1                  /* column 10 += lo */
+    sltu    s1, t4, s1                  /* carry */
+    mul     t5, a1, a3                  /* lo a[7]*b[3] */
+    add     t1, t1, s1                  /* hi + carry: no overflow */
+    add     t6, t6, t1                  /* column 11 += hi */
+    sltu    t1, t6, t1                  /* carry */
+    add     a5, a5, t1                  /* column 12 += carry */
+    mulhu   a3, a1, a3                  /* hi a[7]*b[3] */
+    add     t4, t4, t5                  /* column 10 += lo */
+    sltu    t5, t4, t5                  /* carry */
+    mul     t2, a7, a2                  /* lo a[4]*b[7] */
+    add     a3, a3, t5                  /* hi + carry: no overflow */
+    add     t6, t6, a3                  /* column 11 += hi */
+    sltu    a3, t6, a3                  /* carry */
+    add     a5, a5, a3                  /* column 12 += carry */
+    mulhu   a7, a7, a2                  /* hi a[4]*b[7] */
+    add     t6, t6, t2                  /* column 11 += lo */
+    sltu    t2, t6, t2                  /* carry */
+    mul     s1, s9, ra                  /* lo a[5]*b[6] */
+    add     a7, a7, t2                  /* hi + carry: no overflow */
+    add     a5, a5, a7                  /* column 12 += hi */
+    sltu    a7, a5, a7                  /* carry */
+    mulhu   t1, s9, ra                  /* hi a[5]*b[6] */
+    add     t6, t6, s1                  /* column 11 += lo */
+    sltu    s1, t6, s1                  /* carry */
+    mul     t5, s11, s0                 /* lo a[6]*b[5] */
+    add     t1, t1, s1                  /* hi + carry: no overflow */
+    add     a5, a5, t1                  /* column 12 += hi */
+    sltu    t1, a5, t1                  /* carry */
+    add     a7, a7, t1                  /* column 13 += carry */
+    mulhu   a3, s11, s0                 /* hi a[6]*b[5] */
+    add     t6, t6, t5                  /* column 11 += lo */
+    sltu    t5, t6, t5                  /* carry */
+    mul     t2, a1, a6                  /* lo a[7]*b[4] */
+    add     a3, a3, t5                  /* hi + carry: no overflow */
+    add     a5, a5, a3                  /* column 12 += hi */
+    sltu    a3, a5, a3                  /* carry */
+    add     a7, a7, a3                  /* column 13 += carry */
+    mulhu   a6, a1, a6                  /* hi a[7]*b[4] */
+    add     t6, t6, t2                  /* column 11 += lo */
+    sltu    t2, t6, t2                  /* carry */
+    mul     s1, s9, a2                  /* lo a[5]*b[7] */
+    add     a6, a6, t2                  /* hi + carry: no overflow */
+    add     a5, a5, a6                  /* column 12 += hi */
+    sltu    a6, a5, a6                  /* carry */
+    add     a7, a7, a6                  /* column 13 += carry */
+    mulhu   s9, s9, a2                  /* hi a[5]*b[7] */
+    add     a5, a5, s1                  /* column 12 += lo */
+    sltu    s1, a5, s1                  /* carry */
+    mul     t1, s11, ra                 /* lo a[6]*b[6] */
+    add     s9, s9, s1                  /* hi + carry: no overflow */
+    add     a7, a7, s9                  /* column 13 += hi */
+    sltu    s9, a7, s9                  /* carry */
+    mulhu   t5, s11, ra                 /* hi a[6]*b[6] */
+    add     a5, a5, t1                  /* column 12 += lo */
+    sltu    t1, a5, t1                  /* carry */
+    mul     a3, a1, s0                  /* lo a[7]*b[5] */
+    add     t5, t5, t1                  /* hi + carry: no overflow */
+    add     a7, a7, t5                  /* column 13 += hi */
+    sltu    t5, a7, t5                  /* carry */
+    add     s9, s9, t5                  /* column 14 += carry */
+    mulhu   s0, a1, s0                  /* hi a[7]*b[5] */
+    add     a5, a5, a3                  /* column 12 += lo */
+    sltu    a3, a5, a3                  /* carry */
+    mul     t2, s11, a2                 /* lo a[6]*b[7] */
+    add     s0, s0, a3                  /* hi + carry: no overflow */
+    add     a7, a7, s0                  /* column 13 += hi */
+    sltu    s0, a7, s0                  /* carry */
+    add     s9, s9, s0                  /* column 14 += carry */
+    mulhu   s11, s11, a2                /* hi a[6]*b[7] */
+    add     a7, a7, t2                  /* column 13 += lo */
+    sltu    t2, a7, t2                  /* carry */
+    mul     a6, a1, ra                  /* lo a[7]*b[6] */
+    add     s11, s11, t2                /* hi + carry: no overflow */
+    add     s9, s9, s11                 /* column 14 += hi */
+    sltu    s11, s9, s11                /* carry */
+    mulhu   ra, a1, ra                  /* hi a[7]*b[6] */
+    add     a7, a7, a6                  /* column 13 += lo */
+    sltu    a6, a7, a6                  /* carry */
+    mul     s1, a1, a2                  /* lo a[7]*b[7] */
+    add     ra, ra, a6                  /* hi + carry: no overflow */
+    add     s9, s9, ra                  /* column 14 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    add     s11, s11, ra                /* column 15 += carry */
+    mulhu   a1, a1, a2                  /* hi a[7]*b[7] */
+    add     s9, s9, s1                  /* column 14 += lo */
+    sltu    s1, s9, s1                  /* carry */
+    mul     t1, s8, s5                  /* lo 38 t[8] */
+    add     a1, a1, s1                  /* hi + carry: no overflow */
+    add     s11, s11, a1                /* column 15 += hi */
+    slli    t5, s11, 5                  /* t[15] << 5 */
+    slli    a3, s11, 2                  /* t[15] << 2 */
+    mulhu   s8, s8, s5                  /* hi 38 t[8] (< 38) */
+    add     t3, t3, t1                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t1, t3, t1                  /* carry */
+    slli    s0, s11, 1                  /* t[15] << 1 */
+    add     t5, t5, a3                  /* lo 38 t[15] */
+    mul     t2, t0, s5                  /* lo 38 t[9] */
+    add     s8, s8, t1                  /* hi(prev) + carries */
+    sltu    a3, t5, a3                  /* carry */
+    add     t5, t5, s0
+    sltu    s0, t5, s0                  /* carry */
+    mulhu   t0, t0, s5                  /* hi 38 t[9] (< 38) */
+    add     a4, a4, t2                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t2, a4, t2                  /* carry */
+    add     a4, a4, s8                  /* u[1] += hi(prev) + carry */
+    sltu    s8, a4, s8                  /* carry */
+    mul     a6, t4, s5                  /* lo 38 t[10] */
+    add     t2, t2, s8                  /* carries */
+    add     t0, t0, t2                  /* hi(prev) + carries */
+    srli    ra, s11, 27                 /* t[15] >> 27 */
+    srli    a2, s11, 30                 /* t[15] >> 30 */
+    mulhu   t4, t4, s5                  /* hi 38 t[10] (< 38) */
+    add     s2, s2, a6                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a6, s2, a6                  /* carry */
+    add     s2, s2, t0                  /* u[2] += hi(prev) + carry */
+    sltu    t0, s2, t0                  /* carry */
+    mul     s1, t6, s5                  /* lo 38 t[11] */
+    add     a6, a6, t0                  /* carries */
+    add     t4, t4, a6                  /* hi(prev) + carries */
+    srli    s11, s11, 31                /* t[15] >> 31 */
+    add     ra, ra, a2                  /* hi 38 t[15] */
+    mulhu   t6, t6, s5                  /* hi 38 t[11] (< 38) */
+    add     s4, s4, s1                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s1, s4, s1                  /* carry */
+    add     s4, s4, t4                  /* u[3] += hi(prev) + carry */
+    sltu    t4, s4, t4                  /* carry */
+    mul     a1, a5, s5                  /* lo 38 t[12] */
+    add     s1, s1, t4                  /* carries */
+    add     t6, t6, s1                  /* hi(prev) + carries */
+    add     ra, ra, s11
+    add     ra, ra, a3
+    mulhu   a5, a5, s5                  /* hi 38 t[12] (< 38) */
+    add     s6, s6, a1                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    a1, s6, a1                  /* carry */
+    add     s6, s6, t6                  /* u[4] += hi(prev) + carry */
+    sltu    t6, s6, t6                  /* carry */
+    mul     t1, a7, s5                  /* lo 38 t[13] */
+    add     a1, a1, t6                  /* carries */
+    add     a5, a5, a1                  /* hi(prev) + carries */
+    add     ra, ra, s0
+    add     s10, s10, t5                /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   a7, a7, s5                  /* hi 38 t[13] (< 38) */
+    add     s3, s3, t1                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t1, s3, t1                  /* carry */
+    add     s3, s3, a5                  /* u[5] += hi(prev) + carry */
+    sltu    a5, s3, a5                  /* carry */
+    mul     s8, s9, s5                  /* lo 38 t[14] */
+    add     t1, t1, a5                  /* carries */
+    add     a7, a7, t1                  /* hi(prev) + carries */
+    sltu    t5, s10, t5                 /* carry */
+    mulhu   s9, s9, s5                  /* hi 38 t[14] (< 38) */
+    add     s7, s7, s8                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s8, s7, s8                  /* carry */
+    add     s7, s7, a7                  /* u[6] += hi(prev) + carry */
+    sltu    a7, s7, a7                  /* carry */
+    add     s8, s8, a7                  /* carries */
+    add     s9, s9, s8                  /* hi(prev) + carries */
+    add     s10, s10, s9                /* u[7] += hi(prev) + carry */
+    sltu    s9, s10, s9                 /* carry */
+    add     t5, t5, s9                  /* carries */
+    add     ra, ra, t5                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    t2, s10, 31                 /* bit 255 */
+    slli    ra, ra, 1                   /* 2 T */
+    or      ra, ra, t2                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t0, ra, 4                   /* 16 T' */
+    slli    a6, ra, 1                   /* 2 T' */
+    add     t0, t0, a6                  /* 18 T' */
+    add     t0, t0, ra                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s10, s10, 1                 /* clear bit 255 */
+    srli    s10, s10, 1
+    add     t3, t3, t0                  /* r[0] = u[0] + carry */
+    sltu    t0, t3, t0                  /* carry */
+    sw      t3, 0(a0)                   /* r[0] */
+    add     a4, a4, t0                  /* r[1] = u[1] + carry */
+    sltu    t0, a4, t0                  /* carry */
+    sw      a4, 4(a0)                   /* r[1] */
+    add     s2, s2, t0                  /* r[2] = u[2] + carry */
+    sltu    t0, s2, t0                  /* carry */
+    sw      s2, 8(a0)                   /* r[2] */
+    add     s4, s4, t0                  /* r[3] = u[3] + carry */
+    sltu    t0, s4, t0                  /* carry */
+    sw      s4, 12(a0)                  /* r[3] */
+    add     s6, s6, t0                  /* r[4] = u[4] + carry */
+    sltu    t0, s6, t0                  /* carry */
+    sw      s6, 16(a0)                  /* r[4] */
+    add     s3, s3, t0                  /* r[5] = u[5] + carry */
+    sltu    t0, s3, t0                  /* carry */
+    sw      s3, 20(a0)                  /* r[5] */
+    add     s7, s7, t0                  /* r[6] = u[6] + carry */
+    sltu    t0, s7, t0                  /* carry */
+    sw      s7, 24(a0)                  /* r[6] */
+    add     s10, s10, t0                /* r[7] = u[7] + carry */
+    sw      s10, 28(a0)                 /* r[7] */
+    lw      ra, 0(sp)
+    addi    sp, sp, 16
+    ret
+    .size MCU_FN(x25519, fe_mul_core), . - MCU_FN(x25519, fe_mul_core)
+
+    .section .text.MCU_FN(x25519, fe_sqr_core), "ax", @progbits
+    .globl MCU_FN(x25519, fe_sqr_core)
+    .type MCU_FN(x25519, fe_sqr_core), @function
+    .p2align 2
+MCU_FN(x25519, fe_sqr_core):
+    addi    sp, sp, -16
+    lw      t0, 0(a1)                   /* a[0] */
+    lw      t1, 4(a1)                   /* a[1] */
+    lw      t2, 8(a1)                   /* a[2] */
+    mul     t3, t0, t1                  /* lo a[0]*a[1] */
+    lw      t4, 12(a1)                  /* a[3] */
+    lw      t5, 16(a1)                  /* a[4] */
+    lw      t6, 20(a1)                  /* a[5] */
+    lw      a3, 24(a1)                  /* a[6] */
+    mulhu   a4, t0, t1                  /* hi a[0]*a[1] */
+    lw      a1, 28(a1)                  /* a[7] */
+    mul     a5, t0, t2                  /* lo a[0]*a[2] */
+    mulhu   a6, t0, t2                  /* hi a[0]*a[2] */
+    add     a4, a4, a5                  /* column 2 += lo */
+    sltu    a5, a4, a5                  /* carry */
+    mul     a7, t0, t4                  /* lo a[0]*a[3] */
+    add     a6, a6, a5                  /* hi + carry: no overflow */
+    mulhu   a2, t0, t4                  /* hi a[0]*a[3] */
+    add     a6, a6, a7                  /* column 3 += lo */
+    sltu    a7, a6, a7                  /* carry */
+    mul     s0, t1, t2                  /* lo a[1]*a[2] */
+    add     a2, a2, a7                  /* hi + carry: no overflow */
+    mulhu   s1, t1, t2                  /* hi a[1]*a[2] */
+    add     a6, a6, s0                  /* column 3 += lo */
+    sltu    s0, a6, s0                  /* carry */
+    mul     s2, t0, t5                  /* lo a[0]*a[4] */
+    add     s1, s1, s0                  /* hi + carry: no overflow */
+    add     a2, a2, s1                  /* column 4 += hi */
+    sltu    s1, a2, s1                  /* carry */
+    mulhu   s3, t0, t5                  /* hi a[0]*a[4] */
+    add     a2, a2, s2                  /* column 4 += lo */
+    sltu    s2, a2, s2                  /* carry */
+    mul     s4, t1, t4                  /* lo a[1]*a[3] */
+    add     s3, s3, s2                  /* hi + carry: no overflow */
+    add     s1, s1, s3                  /* column 5 += hi */
+    sltu    s3, s1, s3                  /* carry */
+    mulhu   s5, t1, t4                  /* hi a[1]*a[3] */
+    add     a2, a2, s4                  /* column 4 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    mul     s6, t0, t6                  /* lo a[0]*a[5] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s1, s1, s5                  /* column 5 += hi */
+    sltu    s5, s1, s5                  /* carry */
+    add     s3, s3, s5                  /* column 6 += carry */
+    mulhu   s7, t0, t6                  /* hi a[0]*a[5] */
+    add     s1, s1, s6                  /* column 5 += lo */
+    sltu    s6, s1, s6                  /* carry */
+    mul     s8, t1, t5                  /* lo a[1]*a[4] */
+    add     s7, s7, s6                  /* hi + carry: no overflow */
+    add     s3, s3, s7                  /* column 6 += hi */
+    sltu    s7, s3, s7                  /* carry */
+    mulhu   s9, t1, t5                  /* hi a[1]*a[4] */
+    add     s1, s1, s8                  /* column 5 += lo */
+    sltu    s8, s1, s8                  /* carry */
+    mul     s10, t2, t4                 /* lo a[2]*a[3] */
+    add     s9, s9, s8                  /* hi + carry: no overflow */
+    add     s3, s3, s9                  /* column 6 += hi */
+    sltu    s9, s3, s9                  /* carry */
+    add     s7, s7, s9                  /* column 7 += carry */
+    mulhu   s11, t2, t4                 /* hi a[2]*a[3] */
+    add     s1, s1, s10                 /* column 5 += lo */
+    sltu    s10, s1, s10                /* carry */
+    sw      ra, 0(sp)
+    mul     ra, t0, a3                  /* lo a[0]*a[6] */
+    add     s11, s11, s10               /* hi + carry: no overflow */
+    add     s3, s3, s11                 /* column 6 += hi */
+    sltu    s11, s3, s11                /* carry */
+    add     s7, s7, s11                 /* column 7 += carry */
+    mulhu   a5, t0, a3                  /* hi a[0]*a[6] */
+    add     s3, s3, ra                  /* column 6 += lo */
+    sltu    ra, s3, ra                  /* carry */
+    mul     a7, t1, t6                  /* lo a[1]*a[5] */
+    add     a5, a5, ra                  /* hi + carry: no overflow */
+    add     s7, s7, a5                  /* column 7 += hi */
+    sltu    a5, s7, a5                  /* carry */
+    mulhu   s0, t1, t6                  /* hi a[1]*a[5] */
+    add     s3, s3, a7                  /* column 6 += lo */
+    sltu    a7, s3, a7                  /* carry */
+    mul     s2, t2, t5                  /* lo a[2]*a[4] */
+    add     s0, s0, a7                  /* hi + carry: no overflow */
+    add     s7, s7, s0                  /* column 7 += hi */
+    sltu    s0, s7, s0                  /* carry */
+    add     a5, a5, s0                  /* column 8 += carry */
+    mulhu   s4, t2, t5                  /* hi a[2]*a[4] */
+    add     s3, s3, s2                  /* column 6 += lo */
+    sltu    s2, s3, s2                  /* carry */
+    mul     s5, t0, a1                  /* lo a[0]*a[7] */
+    add     s4, s4, s2                  /* hi + carry: no overflow */
+    add     s7, s7, s4                  /* column 7 += hi */
+    sltu    s4, s7, s4                  /* carry */
+    add     a5, a5, s4                  /* column 8 += carry */
+    mulhu   s6, t0, a1                  /* hi a[0]*a[7] */
+    add     s7, s7, s5                  /* column 7 += lo */
+    sltu    s5, s7, s5                  /* carry */
+    slli    s8, t3, 1                   /* 2 cross[1] */
+    slli    s9, a4, 1                   /* 2 cross[2] */
+    mul     s10, t1, a3                 /* lo a[1]*a[6] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     a5, a5, s6                  /* column 8 += hi */
+    sltu    s6, a5, s6                  /* carry */
+    srli    t3, t3, 31                  /* bit 31 of cross[1] */
+    mulhu   s11, t1, a3                 /* hi a[1]*a[6] */
+    add     s7, s7, s10                 /* column 7 += lo */
+    sltu    s10, s7, s10                /* carry */
+    or      s9, s9, t3
+    slli    ra, a6, 1                   /* 2 cross[3] */
+    mul     a7, t2, t6                  /* lo a[2]*a[5] */
+    add     s11, s11, s10               /* hi + carry: no overflow */
+    add     a5, a5, s11                 /* column 8 += hi */
+    sltu    s11, a5, s11                /* carry */
+    add     s6, s6, s11                 /* column 9 += carry */
+    mulhu   s0, t2, t6                  /* hi a[2]*a[5] */
+    add     s7, s7, a7                  /* column 7 += lo */
+    sltu    a7, s7, a7                  /* carry */
+    srli    a4, a4, 31                  /* bit 31 of cross[2] */
+    or      ra, ra, a4
+    mul     s2, t4, t5                  /* lo a[3]*a[4] */
+    add     s0, s0, a7                  /* hi + carry: no overflow */
+    add     a5, a5, s0                  /* column 8 += hi */
+    sltu    s0, a5, s0                  /* carry */
+    add     s6, s6, s0                  /* column 9 += carry */
+    mulhu   s4, t4, t5                  /* hi a[3]*a[4] */
+    add     s7, s7, s2                  /* column 7 += lo */
+    sltu    s2, s7, s2                  /* carry */
+    slli    s5, a2, 1                   /* 2 cross[4] */
+    srli    a6, a6, 31                  /* bit 31 of cross[3] */
+    mul     t3, t1, a1                  /* lo a[1]*a[7] */
+    add     s4, s4, s2                  /* hi + carry: no overflow */
+    add     a5, a5, s4                  /* column 8 += hi */
+    sltu    s4, a5, s4                  /* carry */
+    add     s6, s6, s4                  /* column 9 += carry */
+    mulhu   s10, t1, a1                 /* hi a[1]*a[7] */
+    add     a5, a5, t3                  /* column 8 += lo */
+    sltu    t3, a5, t3                  /* carry */
+    or      s5, s5, a6
+    slli    s11, s1, 1                  /* 2 cross[5] */
+    mul     a4, t2, a3                  /* lo a[2]*a[6] */
+    add     s10, s10, t3                /* hi + carry: no overflow */
+    add     s6, s6, s10                 /* column 9 += hi */
+    sltu    s10, s6, s10                /* carry */
+    srli    a2, a2, 31                  /* bit 31 of cross[4] */
+    mulhu   a7, t2, a3                  /* hi a[2]*a[6] */
+    add     a5, a5, a4                  /* column 8 += lo */
+    sltu    a4, a5, a4                  /* carry */
+    or      s11, s11, a2
+    slli    s0, s3, 1                   /* 2 cross[6] */
+    mul     s2, t4, t6                  /* lo a[3]*a[5] */
+    add     a7, a7, a4                  /* hi + carry: no overflow */
+    add     s6, s6, a7                  /* column 9 += hi */
+    sltu    a7, s6, a7                  /* carry */
+    add     s10, s10, a7                /* column 10 += carry */
+    mulhu   s4, t4, t6                  /* hi a[3]*a[5] */
+    add     a5, a5, s2                  /* column 8 += lo */
+    sltu    s2, a5, s2                  /* carry */
+    srli    s1, s1, 31                  /* bit 31 of cross[5] */
+    or      s0, s0, s1
+    mul     a6, t2, a1                  /* lo a[2]*a[7] */
+    add     s4, s4, s2                  /* hi + carry: no overflow */
+    add     s6, s6, s4                  /* column 9 += hi */
+    sltu    s4, s6, s4                  /* carry */
+    add     s10, s10, s4                /* column 10 += carry */
+    mulhu   t3, t2, a1                  /* hi a[2]*a[7] */
+    add     s6, s6, a6                  /* column 9 += lo */
+    sltu    a6, s6, a6                  /* carry */
+    slli    a2, s7, 1                   /* 2 cross[7] */
+    srli    s3, s3, 31                  /* bit 31 of cross[6] */
+    mul     a4, t4, a3                  /* lo a[3]*a[6] */
+    add     t3, t3, a6                  /* hi + carry: no overflow */
+    add     s10, s10, t3                /* column 10 += hi */
+    sltu    t3, s10, t3                 /* carry */
+    or      a2, a2, s3
+    mulhu   a7, t4, a3                  /* hi a[3]*a[6] */
+    add     s6, s6, a4                  /* column 9 += lo */
+    sltu    a4, s6, a4                  /* carry */
+    slli    s1, a5, 1                   /* 2 cross[8] */
+    srli    s7, s7, 31                  /* bit 31 of cross[7] */
+    mul     s2, t5, t6                  /* lo a[4]*a[5] */
+    add     a7, a7, a4                  /* hi + carry: no overflow */
+    add     s10, s10, a7                /* column 10 += hi */
+    sltu    a7, s10, a7                 /* carry */
+    add     t3, t3, a7                  /* column 11 += carry */
+    mulhu   s4, t5, t6                  /* hi a[4]*a[5] */
+    add     s6, s6, s2                  /* column 9 += lo */
+    sltu    s2, s6, s2                  /* carry */
+    or      s1, s1, s7
+    slli    a6, s6, 1                   /* 2 cross[9] */
+    mul     s3, t4, a1                  /* lo a[3]*a[7] */
+    add     s4, s4, s2                  /* hi + carry: no overflow */
+    add     s10, s10, s4                /* column 10 += hi */
+    sltu    s4, s10, s4                 /* carry */
+    add     t3, t3, s4                  /* column 11 += carry */
+    mulhu   a4, t4, a1                  /* hi a[3]*a[7] */
+    add     s10, s10, s3                /* column 10 += lo */
+    sltu    s3, s10, s3                 /* carry */
+    srli    a5, a5, 31                  /* bit 31 of cross[8] */
+    or      a6, a6, a5
+    mul     a7, t5, a3                  /* lo a[4]*a[6] */
+    add     a4, a4, s3                  /* hi + carry: no overflow */
+    add     t3, t3, a4                  /* column 11 += hi */
+    sltu    a4, t3, a4                  /* carry */
+    srli    s6, s6, 31                  /* bit 31 of cross[9] */
+    mulhu   s7, t5, a3                  /* hi a[4]*a[6] */
+    add     s10, s10, a7                /* column 10 += lo */
+    sltu    a7, s10, a7                 /* carry */
+    slli    s2, s10, 1                  /* 2 cross[10] */
+    or      s2, s2, s6
+    mul     s4, t5, a1                  /* lo a[4]*a[7] */
+    add     s7, s7, a7                  /* hi + carry: no overflow */
+    add     t3, t3, s7                  /* column 11 += hi */
+    sltu    s7, t3, s7                  /* carry */
+    add     a4, a4, s7                  /* column 12 += carry */
+    mulhu   a5, t5, a1                  /* hi a[4]*a[7] */
+    add     t3, t3, s4                  /* column 11 += lo */
+    sltu    s4, t3, s4                  /* carry */
+    srli    s10, s10, 31                /* bit 31 of cross[10] */
+    mul     s3, t6, a3                  /* lo a[5]*a[6] */
+    add     a5, a5, s4                  /* hi + carry: no overflow */
+    add     a4, a4, a5                  /* column 12 += hi */
+    sltu    a5, a4, a5                  /* carry */
+    mulhu   s6, t6, a3                  /* hi a[5]*a[6] */
+    add     t3, t3, s3                  /* column 11 += lo */
+    sltu    s3, t3, s3                  /* carry */
+    slli    a7, t3, 1                   /* 2 cross[11] */
+    or      a7, a7, s10
+    mul     s7, t6, a1                  /* lo a[5]*a[7] */
+    add     s6, s6, s3                  /* hi + carry: no overflow */
+    add     a4, a4, s6                  /* column 12 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    add     a5, a5, s6                  /* column 13 += carry */
+    mulhu   s4, t6, a1                  /* hi a[5]*a[7] */
+    add     a4, a4, s7                  /* column 12 += lo */
+    sltu    s7, a4, s7                  /* carry */
+    slli    s10, a4, 1                  /* 2 cross[12] */
+    srli    t3, t3, 31                  /* bit 31 of cross[11] */
+    mul     s3, a3, a1                  /* lo a[6]*a[7] */
+    add     s4, s4, s7                  /* hi + carry: no overflow */
+    add     a5, a5, s4                  /* column 13 += hi */
+    sltu    s4, a5, s4                  /* carry */
+    or      s10, s10, t3
+    mulhu   s6, a3, a1                  /* hi a[6]*a[7] */
+    add     a5, a5, s3                  /* column 13 += lo */
+    sltu    s3, a5, s3                  /* carry */
+    slli    s7, a5, 1                   /* 2 cross[13] */
+    srli    a4, a4, 31                  /* bit 31 of cross[12] */
+    mul     t3, t0, t0                  /* lo a[0]^2 */
+    add     s6, s6, s3                  /* hi + carry: no overflow */
+    add     s4, s4, s6                  /* column 14 += hi */
+    sltu    s6, s4, s6                  /* carry */
+    or      s7, s7, a4
+    mulhu   s3, t0, t0                  /* hi a[0]^2 */
+    slli    a4, s4, 1                   /* 2 cross[14] */
+    srli    a5, a5, 31                  /* bit 31 of cross[13] */
+    or      a4, a4, a5
+    slli    s6, s6, 1                   /* 2 cross[15] */
+    mul     t0, t1, t1                  /* lo a[1]^2 */
+    add     s8, s8, s3                  /* t[1] = 2 cross[1] + square word */
+    sltu    s3, s8, s3                  /* carry */
+    srli    s4, s4, 31                  /* bit 31 of cross[14] */
+    or      s6, s6, s4
+    mulhu   a5, t1, t1                  /* hi a[1]^2 */
+    add     s9, s9, t0                  /* t[2] = 2 cross[2] + square word */
+    sltu    t0, s9, t0                  /* carry */
+    add     s9, s9, s3                  /* + carry */
+    sltu    s3, s9, s3                  /* carry */
+    mul     s4, t2, t2                  /* lo a[2]^2 */
+    add     t0, t0, s3                  /* carries */
+    add     ra, ra, a5                  /* t[3] = 2 cross[3] + square word */
+    sltu    a5, ra, a5                  /* carry */
+    add     ra, ra, t0                  /* + carry */
+    mulhu   t1, t2, t2                  /* hi a[2]^2 */
+    sltu    t0, ra, t0                  /* carry */
+    add     a5, a5, t0                  /* carries */
+    add     s5, s5, s4                  /* t[4] = 2 cross[4] + square word */
+    sltu    s4, s5, s4                  /* carry */
+    mul     s3, t4, t4                  /* lo a[3]^2 */
+    add     s5, s5, a5                  /* + carry */
+    sltu    a5, s5, a5                  /* carry */
+    add     s4, s4, a5                  /* carries */
+    add     s11, s11, t1                /* t[5] = 2 cross[5] + square word */
+    mulhu   t2, t4, t4                  /* hi a[3]^2 */
+    sltu    t1, s11, t1                 /* carry */
+    add     s11, s11, s4                /* + carry */
+    sltu    s4, s11, s4                 /* carry */
+    add     t1, t1, s4                  /* carries */
+    mul     t0, t5, t5                  /* lo a[4]^2 */
+    add     s0, s0, s3                  /* t[6] = 2 cross[6] + square word */
+    sltu    s3, s0, s3                  /* carry */
+    add     s0, s0, t1                  /* + carry */
+    sltu    t1, s0, t1                  /* carry */
+    mulhu   a5, t5, t5                  /* hi a[4]^2 */
+    add     s3, s3, t1                  /* carries */
+    add     a2, a2, t2                  /* t[7] = 2 cross[7] + square word */
+    sltu    t2, a2, t2                  /* carry */
+    add     a2, a2, s3                  /* + carry */
+    mul     t4, t6, t6                  /* lo a[5]^2 */
+    sltu    s3, a2, s3                  /* carry */
+    add     t2, t2, s3                  /* carries */
+    add     s1, s1, t0                  /* t[8] = 2 cross[8] + square word */
+    sltu    t0, s1, t0                  /* carry */
+    mulhu   s4, t6, t6                  /* hi a[5]^2 */
+    add     s1, s1, t2                  /* + carry */
+    sltu    t2, s1, t2                  /* carry */
+    add     t0, t0, t2                  /* carries */
+    add     a6, a6, a5                  /* t[9] = 2 cross[9] + square word */
+    mul     t5, a3, a3                  /* lo a[6]^2 */
+    sltu    a5, a6, a5                  /* carry */
+    add     a6, a6, t0                  /* + carry */
+    sltu    t0, a6, t0                  /* carry */
+    add     a5, a5, t0                  /* carries */
+    mulhu   t1, a3, a3                  /* hi a[6]^2 */
+    add     s2, s2, t4                  /* t[10] = 2 cross[10] + square word */
+    sltu    t4, s2, t4                  /* carry */
+    add     s2, s2, a5                  /* + carry */
+    sltu    a5, s2, a5                  /* carry */
+    mul     s3, a1, a1                  /* lo a[7]^2 */
+    add     t4, t4, a5                  /* carries */
+    add     a7, a7, s4                  /* t[11] = 2 cross[11] + square word */
+    sltu    s4, a7, s4                  /* carry */
+    add     a7, a7, t4                  /* + carry */
+    mulhu   t6, a1, a1                  /* hi a[7]^2 */
+    sltu    t4, a7, t4                  /* carry */
+    add     s4, s4, t4                  /* carries */
+    add     s10, s10, t5                /* t[12] = 2 cross[12] + square word */
+    sltu    t5, s10, t5                 /* carry */
+    add     s10, s10, s4                /* + carry */
+    sltu    s4, s10, s4                 /* carry */
+    add     t5, t5, s4                  /* carries */
+    add     s7, s7, t1                  /* t[13] = 2 cross[13] + square word */
+    sltu    t1, s7, t1                  /* carry */
+    add     s7, s7, t5                  /* + carry */
+    sltu    t5, s7, t5                  /* carry */
+    add     t1, t1, t5                  /* carries */
+    add     a4, a4, s3                  /* t[14] = 2 cross[14] + square word */
+    sltu    s3, a4, s3                  /* carry */
+    add     a4, a4, t1                  /* + carry */
+    sltu    t1, a4, t1                  /* carry */
+    add     s3, s3, t1                  /* carries */
+    add     s6, s6, t6                  /* t[15] = 2 cross[15] + square word */
+    add     s6, s6, s3                  /* + carry */
+    li      t2, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     t0, a6, t2                  /* lo 38 t[9] */
+    slli    a3, s1, 5                   /* t[8] << 5 */
+    slli    a5, s1, 2                   /* t[8] << 2 */
+    slli    a1, s1, 1                   /* t[8] << 1 */
+    add     a3, a3, a5                  /* lo 38 t[8] */
+    mulhu   a6, a6, t2                  /* hi 38 t[9] (< 38) */
+    sltu    a5, a3, a5                  /* carry */
+    add     a3, a3, a1
+    sltu    a1, a3, a1                  /* carry */
+    srli    t4, s1, 27                  /* t[8] >> 27 */
+    mul     s4, s2, t2                  /* lo 38 t[10] */
+    srli    t5, s1, 30                  /* t[8] >> 30 */
+    srli    s1, s1, 31                  /* t[8] >> 31 */
+    add     t4, t4, t5                  /* hi 38 t[8] */
+    add     t4, t4, s1
+    mulhu   s2, s2, t2                  /* hi 38 t[10] (< 38) */
+    add     t4, t4, a5
+    add     t4, t4, a1
+    add     t3, t3, a3                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a3, t3, a3                  /* carry */
+    mul     t1, a7, t2                  /* lo 38 t[11] */
+    add     s8, s8, t0                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t0, s8, t0                  /* carry */
+    add     t4, t4, a3                  /* hi(prev) + carries */
+    add     s8, s8, t4                  /* u[1] += hi(prev) + carry */
+    mulhu   a7, a7, t2                  /* hi 38 t[11] (< 38) */
+    sltu    t4, s8, t4                  /* carry */
+    add     t0, t0, t4                  /* carries */
+    add     s9, s9, s4                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s4, s9, s4                  /* carry */
+    mul     t6, s10, t2                 /* lo 38 t[12] */
+    add     a6, a6, t0                  /* hi(prev) + carries */
+    add     s9, s9, a6                  /* u[2] += hi(prev) + carry */
+    sltu    a6, s9, a6                  /* carry */
+    add     s4, s4, a6                  /* carries */
+    mulhu   s10, s10, t2                /* hi 38 t[12] (< 38) */
+    add     ra, ra, t1                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    t1, ra, t1                  /* carry */
+    add     s2, s2, s4                  /* hi(prev) + carries */
+    add     ra, ra, s2                  /* u[3] += hi(prev) + carry */
+    mul     s3, s7, t2                  /* lo 38 t[13] */
+    sltu    s2, ra, s2                  /* carry */
+    add     t1, t1, s2                  /* carries */
+    add     s5, s5, t6                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    t6, s5, t6                  /* carry */
+    mulhu   s7, s7, t2                  /* hi 38 t[13] (< 38) */
+    add     a7, a7, t1                  /* hi(prev) + carries */
+    add     s5, s5, a7                  /* u[4] += hi(prev) + carry */
+    sltu    a7, s5, a7                  /* carry */
+    add     t6, t6, a7                  /* carries */
+    mul     t5, a4, t2                  /* lo 38 t[14] */
+    add     s11, s11, s3                /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s3, s11, s3                 /* carry */
+    add     s10, s10, t6                /* hi(prev) + carries */
+    add     s11, s11, s10               /* u[5] += hi(prev) + carry */
+    mulhu   a4, a4, t2                  /* hi 38 t[14] (< 38) */
+    sltu    s10, s11, s10               /* carry */
+    add     s3, s3, s10                 /* carries */
+    add     s0, s0, t5                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t5, s0, t5                  /* carry */
+    mul     s1, s6, t2                  /* lo 38 t[15] */
+    add     s7, s7, s3                  /* hi(prev) + carries */
+    add     s0, s0, s7                  /* u[6] += hi(prev) + carry */
+    sltu    s7, s0, s7                  /* carry */
+    add     t5, t5, s7                  /* carries */
+    mulhu   s6, s6, t2                  /* hi 38 t[15] (< 38) */
+    add     a2, a2, s1                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s1, a2, s1                  /* carry */
+    add     a4, a4, t5                  /* hi(prev) + carries */
+    add     a2, a2, a4                  /* u[7] += hi(prev) + carry */
+    sltu    a4, a2, a4                  /* carry */
+    add     s1, s1, a4                  /* carries */
+    add     s6, s6, s1                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    a5, a2, 31                  /* bit 255 */
+    slli    s6, s6, 1                   /* 2 T */
+    or      s6, s6, a5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    a1, s6, 4                   /* 16 T' */
+    slli    a3, s6, 1                   /* 2 T' */
+    add     a1, a1, a3                  /* 18 T' */
+    add     a1, a1, s6                  /* 19 T' (2^255 = 19 mod p) */
+    slli    a2, a2, 1                   /* clear bit 255 */
+    srli    a2, a2, 1
+    add     t3, t3, a1                  /* r[0] = u[0] + carry */
+    sltu    a1, t3, a1                  /* carry */
+    sw      t3, 0(a0)                   /* r[0] */
+    add     s8, s8, a1                  /* r[1] = u[1] + carry */
+    sltu    a1, s8, a1                  /* carry */
+    sw      s8, 4(a0)                   /* r[1] */
+    add     s9, s9, a1                  /* r[2] = u[2] + carry */
+    sltu    a1, s9, a1                  /* carry */
+    sw      s9, 8(a0)                   /* r[2] */
+    add     ra, ra, a1                  /* r[3] = u[3] + carry */
+    sltu    a1, ra, a1                  /* carry */
+    sw      ra, 12(a0)                  /* r[3] */
+    add     s5, s5, a1                  /* r[4] = u[4] + carry */
+    sltu    a1, s5, a1                  /* carry */
+    sw      s5, 16(a0)                  /* r[4] */
+    add     s11, s11, a1                /* r[5] = u[5] + carry */
+    sltu    a1, s11, a1                 /* carry */
+    sw      s11, 20(a0)                 /* r[5] */
+    add     s0, s0, a1                  /* r[6] = u[6] + carry */
+    sltu    a1, s0, a1                  /* carry */
+    sw      s0, 24(a0)                  /* r[6] */
+    add     a2, a2, a1                  /* r[7] = u[7] + carry */
+    sw      a2, 28(a0)                  /* r[7] */
+    lw      ra, 0(sp)
+    addi    sp, sp, 16
+    ret
+    .size MCU_FN(x25519, fe_sqr_core), . - MCU_FN(x25519, fe_sqr_core)
+
     .section .text.MCU_FN(x25519, fe_prep_mul), "ax", @progbits
     .globl MCU_FN(x25519, fe_prep_mul)
     .type MCU_FN(x25519, fe_prep_mul), @function
     .p2align 2
 MCU_FN(x25519, fe_prep_mul):
-    addi    sp, sp, -64
+    addi    sp, sp, -16
     neg     a1, a1                      /* the swap mask: 0 or all ones */
     li      t0, -2147483648             /* 2^31 */
     lw      t1, 60(a0)                  /* x2[7] */
@@ -1191,43 +2268,31 @@ MCU_FN(x25519, fe_prep_mul):
     slli    a7, a5, 1
     add     a6, a6, a7
     add     a6, a6, a5                  /* 19 T */
-    sw      s0, 4(sp)
     sub     s0, t1, t3                  /* B: a7 - b7 first */
     sltu    t1, t1, t3                  /* a7 < b7 */
-    sw      s1, 8(sp)
     srli    s1, s0, 31
     xori    s1, s1, 1
     slli    t1, t1, 1
     add     s1, s1, t1                  /* g = 1 - bit 31 + 2 (a7 < b7) */
-    sw      s2, 12(sp)
     slli    s2, s1, 4
-    sw      s3, 16(sp)
     slli    s3, s1, 1
     add     s2, s2, s3
     add     s2, s2, s1                  /* 19 g */
-    sw      s4, 20(sp)
     add     s4, t2, t4                  /* C: a7 + b7 first */
-    sw      s5, 24(sp)
     sltu    s5, s4, t4                  /* its carry */
-    sw      s6, 28(sp)
     srli    s6, s4, 31
     slli    s5, s5, 1
     add     s6, s6, s5                  /* T = (a7 + b7) >> 31 */
-    sw      s7, 32(sp)
     slli    s7, s6, 4
-    sw      s8, 36(sp)
     slli    s8, s6, 1
     add     s7, s7, s8
     add     s7, s7, s6                  /* 19 T */
-    sw      s9, 40(sp)
     sub     s9, t2, t4                  /* D: a7 - b7 first */
     sltu    t2, t2, t4                  /* a7 < b7 */
-    sw      s10, 44(sp)
     srli    s10, s9, 31
     xori    s10, s10, 1
     slli    t2, t2, 1
     add     s10, s10, t2                /* g = 1 - bit 31 + 2 (a7 < b7) */
-    sw      s11, 48(sp)
     slli    s11, s10, 4
     sw      ra, 0(sp)
     slli    ra, s10, 1
@@ -2110,19 +3175,7 @@ MCU_FN(x25519, fe_prep_mul):
     add     t4, t4, t1                  /* r[7] = u[7] + carry */
     sw      t4, 60(a0)                  /* DA[7] */
     lw      ra, 0(sp)
-    lw      s0, 4(sp)
-    lw      s1, 8(sp)
-    lw      s2, 12(sp)
-    lw      s3, 16(sp)
-    lw      s4, 20(sp)
-    lw      s5, 24(sp)
-    lw      s6, 28(sp)
-    lw      s7, 32(sp)
-    lw      s8, 36(sp)
-    lw      s9, 40(sp)
-    lw      s10, 44(sp)
-    lw      s11, 48(sp)
-    addi    sp, sp, 64
+    addi    sp, sp, 16
     ret
     .size MCU_FN(x25519, fe_prep_mul), . - MCU_FN(x25519, fe_prep_mul)
 
@@ -2131,7 +3184,7 @@ MCU_FN(x25519, fe_prep_mul):
     .type MCU_FN(x25519, fe_mul_ef_sd), @function
     .p2align 2
 MCU_FN(x25519, fe_mul_ef_sd):
-    addi    sp, sp, -64
+    addi    sp, sp, -16
     li      t0, -2147483648             /* 2^31 */
     lw      t1, 60(a0)                  /* DA[15] */
     lw      t2, 92(a0)                  /* CB[23] */
@@ -2155,68 +3208,56 @@ MCU_FN(x25519, fe_mul_ef_sd):
     slli    a2, a6, 1
     add     a7, a7, a2
     add     a7, a7, a6                  /* 19 g */
-    sw      s0, 4(sp)
     lw      s0, 64(a0)                  /* CB[16] */
-    sw      s1, 8(sp)
-    add     s1, t3, s0                  /* S[0] = a + b */
-    sw      s2, 12(sp)
-    sltu    s2, s1, s0                  /* carry */
-    add     s1, s1, a3                  /* + carry (19 T at word 0) */
-    sltu    a3, s1, a3                  /* carry */
-    add     s2, s2, a3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s1, 128(a1)                 /* S[0] */
-    sw      s3, 16(sp)
-    sltu    s3, t3, s0                  /* borrow */
+    lw      s1, 36(a0)                  /* DA[9] */
+    add     s2, t3, s0                  /* S[0] = a + b */
+    sltu    s3, s2, s0                  /* carry */
+    add     s2, s2, a3                  /* + carry (19 T at word 0) */
+    sltu    a3, s2, a3                  /* carry */
+    add     s3, s3, a3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s2, 128(a1)                 /* S[0] */
+    sltu    s4, t3, s0                  /* borrow */
     sub     t3, t3, s0                  /* Dd[0] = a - b */
-    sw      s4, 20(sp)
-    sltu    s4, t3, a7                  /* borrow */
+    sltu    s5, t3, a7                  /* borrow */
     sub     t3, t3, a7                  /* - borrow (19 g at word 0) */
-    add     s3, s3, s4                  /* borrows (0..2: word 0 takes up to 57) */
+    add     s4, s4, s5                  /* borrows (0..2: word 0 takes up to 57) */
     sw      t3, 160(a1)                 /* Dd[0] */
-    sw      s5, 24(sp)
-    lw      s5, 36(a0)                  /* DA[9] */
-    sw      s6, 28(sp)
     lw      s6, 68(a0)                  /* CB[17] */
-    sw      s7, 32(sp)
-    add     s7, s5, s6                  /* S[1] = a + b */
-    sw      s8, 36(sp)
-    sltu    s8, s7, s6                  /* carry */
-    add     s7, s7, s2                  /* + carry (19 T at word 0) */
-    sltu    s2, s7, s2                  /* carry */
-    add     s8, s8, s2                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s7, 132(a1)                 /* S[1] */
-    sw      s9, 40(sp)
-    sltu    s9, s5, s6                  /* borrow */
-    sub     s5, s5, s6                  /* Dd[1] = a - b */
-    sw      s10, 44(sp)
-    sltu    s10, s5, s3                 /* borrow */
-    sub     s5, s5, s3                  /* - borrow (19 g at word 0) */
-    add     s9, s9, s10                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      s5, 164(a1)                 /* Dd[1] */
-    sw      s11, 48(sp)
-    lw      s11, 40(a0)                 /* DA[10] */
+    lw      s7, 40(a0)                  /* DA[10] */
+    add     s8, s1, s6                  /* S[1] = a + b */
+    sltu    s9, s8, s6                  /* carry */
+    add     s8, s8, s3                  /* + carry (19 T at word 0) */
+    sltu    s3, s8, s3                  /* carry */
+    add     s9, s9, s3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 132(a1)                 /* S[1] */
+    sltu    s10, s1, s6                 /* borrow */
+    sub     s1, s1, s6                  /* Dd[1] = a - b */
+    sltu    s11, s1, s4                 /* borrow */
+    sub     s1, s1, s4                  /* - borrow (19 g at word 0) */
+    add     s10, s10, s11               /* borrows (0..2: word 0 takes up to 57) */
+    sw      s1, 164(a1)                 /* Dd[1] */
     sw      ra, 0(sp)
     lw      ra, 72(a0)                  /* CB[18] */
     lw      t5, 44(a0)                  /* DA[11] */
-    add     a4, s11, ra                 /* S[2] = a + b */
+    add     a4, s7, ra                  /* S[2] = a + b */
     sltu    t6, a4, ra                  /* carry */
-    add     a4, a4, s8                  /* + carry (19 T at word 0) */
-    sltu    s8, a4, s8                  /* carry */
-    add     t6, t6, s8                  /* carries (0..2: word 0 adds up to 57) */
+    add     a4, a4, s9                  /* + carry (19 T at word 0) */
+    sltu    s9, a4, s9                  /* carry */
+    add     t6, t6, s9                  /* carries (0..2: word 0 adds up to 57) */
     sw      a4, 136(a1)                 /* S[2] */
-    sltu    t2, s11, ra                 /* borrow */
-    sub     s11, s11, ra                /* Dd[2] = a - b */
-    sltu    t1, s11, s9                 /* borrow */
-    sub     s11, s11, s9                /* - borrow (19 g at word 0) */
+    sltu    t2, s7, ra                  /* borrow */
+    sub     s7, s7, ra                  /* Dd[2] = a - b */
+    sltu    t1, s7, s10                 /* borrow */
+    sub     s7, s7, s10                 /* - borrow (19 g at word 0) */
     add     t2, t2, t1                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s11, 168(a1)                /* Dd[2] */
+    sw      s7, 168(a1)                 /* Dd[2] */
     lw      a2, 76(a0)                  /* CB[19] */
     lw      a6, 48(a0)                  /* DA[12] */
     add     a3, t5, a2                  /* S[3] = a + b */
-    sltu    s1, a3, a2                  /* carry */
+    sltu    s2, a3, a2                  /* carry */
     add     a3, a3, t6                  /* + carry (19 T at word 0) */
     sltu    t6, a3, t6                  /* carry */
-    add     s1, s1, t6                  /* carries (0..2: word 0 adds up to 57) */
+    add     s2, s2, t6                  /* carries (0..2: word 0 adds up to 57) */
     sw      a3, 140(a1)                 /* S[3] */
     sltu    s0, t5, a2                  /* borrow */
     sub     t5, t5, a2                  /* Dd[3] = a - b */
@@ -2224,48 +3265,48 @@ MCU_FN(x25519, fe_mul_ef_sd):
     sub     t5, t5, t2                  /* - borrow (19 g at word 0) */
     add     s0, s0, a7                  /* borrows (0..2: word 0 takes up to 57) */
     sw      t5, 172(a1)                 /* Dd[3] */
-    lw      s4, 80(a0)                  /* CB[20] */
+    lw      s5, 80(a0)                  /* CB[20] */
     lw      t3, 52(a0)                  /* DA[13] */
-    add     s2, a6, s4                  /* S[4] = a + b */
-    sltu    s7, s2, s4                  /* carry */
-    add     s2, s2, s1                  /* + carry (19 T at word 0) */
-    sltu    s1, s2, s1                  /* carry */
-    add     s7, s7, s1                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 144(a1)                 /* S[4] */
-    sltu    s6, a6, s4                  /* borrow */
-    sub     a6, a6, s4                  /* Dd[4] = a - b */
-    sltu    s3, a6, s0                  /* borrow */
+    add     s3, a6, s5                  /* S[4] = a + b */
+    sltu    s8, s3, s5                  /* carry */
+    add     s3, s3, s2                  /* + carry (19 T at word 0) */
+    sltu    s2, s3, s2                  /* carry */
+    add     s8, s8, s2                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s3, 144(a1)                 /* S[4] */
+    sltu    s6, a6, s5                  /* borrow */
+    sub     a6, a6, s5                  /* Dd[4] = a - b */
+    sltu    s4, a6, s0                  /* borrow */
     sub     a6, a6, s0                  /* - borrow (19 g at word 0) */
-    add     s6, s6, s3                  /* borrows (0..2: word 0 takes up to 57) */
+    add     s6, s6, s4                  /* borrows (0..2: word 0 takes up to 57) */
     sw      a6, 176(a1)                 /* Dd[4] */
-    lw      s10, 84(a0)                 /* CB[21] */
-    lw      s5, 56(a0)                  /* DA[14] */
-    add     s8, t3, s10                 /* S[5] = a + b */
-    sltu    a4, s8, s10                 /* carry */
-    add     s8, s8, s7                  /* + carry (19 T at word 0) */
-    sltu    s7, s8, s7                  /* carry */
-    add     a4, a4, s7                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s8, 148(a1)                 /* S[5] */
-    sltu    ra, t3, s10                 /* borrow */
-    sub     t3, t3, s10                 /* Dd[5] = a - b */
-    sltu    s9, t3, s6                  /* borrow */
+    lw      s11, 84(a0)                 /* CB[21] */
+    lw      s1, 56(a0)                  /* DA[14] */
+    add     s9, t3, s11                 /* S[5] = a + b */
+    sltu    a4, s9, s11                 /* carry */
+    add     s9, s9, s8                  /* + carry (19 T at word 0) */
+    sltu    s8, s9, s8                  /* carry */
+    add     a4, a4, s8                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s9, 148(a1)                 /* S[5] */
+    sltu    ra, t3, s11                 /* borrow */
+    sub     t3, t3, s11                 /* Dd[5] = a - b */
+    sltu    s10, t3, s6                 /* borrow */
     sub     t3, t3, s6                  /* - borrow (19 g at word 0) */
-    add     ra, ra, s9                  /* borrows (0..2: word 0 takes up to 57) */
+    add     ra, ra, s10                 /* borrows (0..2: word 0 takes up to 57) */
     sw      t3, 180(a1)                 /* Dd[5] */
     lw      t1, 88(a0)                  /* CB[22] */
     slli    t4, t4, 1
-    add     s11, s5, t1                 /* S[6] = a + b */
-    sltu    t6, s11, t1                 /* carry */
-    add     s11, s11, a4                /* + carry (19 T at word 0) */
-    sltu    a4, s11, a4                 /* carry */
+    add     s7, s1, t1                  /* S[6] = a + b */
+    sltu    t6, s7, t1                  /* carry */
+    add     s7, s7, a4                  /* + carry (19 T at word 0) */
+    sltu    a4, s7, a4                  /* carry */
     add     t6, t6, a4                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s11, 152(a1)                /* S[6] */
-    sltu    a3, s5, t1                  /* borrow */
-    sub     s5, s5, t1                  /* Dd[6] = a - b */
-    sltu    a2, s5, ra                  /* borrow */
-    sub     s5, s5, ra                  /* - borrow (19 g at word 0) */
+    sw      s7, 152(a1)                 /* S[6] */
+    sltu    a3, s1, t1                  /* borrow */
+    sub     s1, s1, t1                  /* Dd[6] = a - b */
+    sltu    a2, s1, ra                  /* borrow */
+    sub     s1, s1, ra                  /* - borrow (19 g at word 0) */
     add     a3, a3, a2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s5, 184(a1)                 /* Dd[6] */
+    sw      s1, 184(a1)                 /* Dd[6] */
     srli    t4, t4, 1                   /* (a7 + b7) mod 2^31 */
     add     t4, t4, t6                  /* S[7] (below 2^31 + 2) */
     sw      t4, 156(a1)                 /* S[7] */
@@ -2275,743 +3316,743 @@ MCU_FN(x25519, fe_mul_ef_sd):
     li      t2, -2147483648             /* 2^31 */
     lw      a7, 28(a1)                  /* AA[7] */
     lw      t5, 60(a1)                  /* BB[15] */
-    lw      s1, 0(a1)                   /* AA[0] */
-    sub     s2, a7, t5                  /* E: a7 - b7 first */
+    lw      s2, 0(a1)                   /* AA[0] */
+    sub     s3, a7, t5                  /* E: a7 - b7 first */
     sltu    t5, a7, t5                  /* a7 < b7 */
-    srli    s4, s2, 31
-    xori    s4, s4, 1
+    srli    s5, s3, 31
+    xori    s5, s5, 1
     slli    t5, t5, 1
-    add     s4, s4, t5                  /* g = 1 - bit 31 + 2 (a7 < b7) */
-    slli    s0, s4, 4
-    slli    s3, s4, 1
-    add     s0, s0, s3
-    add     s0, s0, s4                  /* 19 g */
+    add     s5, s5, t5                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    slli    s0, s5, 4
+    slli    s4, s5, 1
+    add     s0, s0, s4
+    add     s0, s0, s5                  /* 19 g */
     lw      a6, 32(a1)                  /* BB[8] */
-    lw      s7, 4(a1)                   /* AA[1] */
-    sltu    s8, s1, a6                  /* borrow */
-    sub     a6, s1, a6                  /* E[0] = a - b */
-    sltu    s10, a6, s0                 /* borrow */
+    lw      s8, 4(a1)                   /* AA[1] */
+    sltu    s9, s2, a6                  /* borrow */
+    sub     a6, s2, a6                  /* E[0] = a - b */
+    sltu    s11, a6, s0                 /* borrow */
     sub     a6, a6, s0                  /* - borrow (19 g at word 0) */
-    add     s8, s8, s10                 /* borrows (0..2: word 0 takes up to 57) */
+    add     s9, s9, s11                 /* borrows (0..2: word 0 takes up to 57) */
     sw      a6, 64(a1)                  /* E[0] */
     lw      s6, 36(a1)                  /* BB[9] */
-    lw      s9, 8(a1)                   /* AA[2] */
-    sltu    t3, s7, s6                  /* borrow */
-    sub     s6, s7, s6                  /* E[1] = a - b */
-    sltu    a4, s6, s8                  /* borrow */
-    sub     s6, s6, s8                  /* - borrow (19 g at word 0) */
+    lw      s10, 8(a1)                  /* AA[2] */
+    sltu    t3, s8, s6                  /* borrow */
+    sub     s6, s8, s6                  /* E[1] = a - b */
+    sltu    a4, s6, s9                  /* borrow */
+    sub     s6, s6, s9                  /* - borrow (19 g at word 0) */
     add     t3, t3, a4                  /* borrows (0..2: word 0 takes up to 57) */
     sw      s6, 68(a1)                  /* E[1] */
-    lw      s11, 40(a1)                 /* BB[10] */
+    lw      s7, 40(a1)                  /* BB[10] */
     lw      t1, 12(a1)                  /* AA[3] */
-    sltu    ra, s9, s11                 /* borrow */
-    sub     s11, s9, s11                /* E[2] = a - b */
-    sltu    a2, s11, t3                 /* borrow */
-    sub     s11, s11, t3                /* - borrow (19 g at word 0) */
+    sltu    ra, s10, s7                 /* borrow */
+    sub     s7, s10, s7                 /* E[2] = a - b */
+    sltu    a2, s7, t3                  /* borrow */
+    sub     s7, s7, t3                  /* - borrow (19 g at word 0) */
     add     ra, ra, a2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s11, 72(a1)                 /* E[2] */
-    lw      s5, 44(a1)                  /* BB[11] */
+    sw      s7, 72(a1)                  /* E[2] */
+    lw      s1, 44(a1)                  /* BB[11] */
     lw      t6, 16(a1)                  /* AA[4] */
-    sltu    t4, t1, s5                  /* borrow */
-    sub     s5, t1, s5                  /* E[3] = a - b */
-    sltu    t0, s5, ra                  /* borrow */
-    sub     s5, s5, ra                  /* - borrow (19 g at word 0) */
+    sltu    t4, t1, s1                  /* borrow */
+    sub     s1, t1, s1                  /* E[3] = a - b */
+    sltu    t0, s1, ra                  /* borrow */
+    sub     s1, s1, ra                  /* - borrow (19 g at word 0) */
     add     t4, t4, t0                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s5, 76(a1)                  /* E[3] */
+    sw      s1, 76(a1)                  /* E[3] */
     lw      a3, 48(a1)                  /* BB[12] */
     lw      a5, 20(a1)                  /* AA[5] */
     sltu    t5, t6, a3                  /* borrow */
     sub     a3, t6, a3                  /* E[4] = a - b */
-    sltu    s3, a3, t4                  /* borrow */
+    sltu    s4, a3, t4                  /* borrow */
     sub     a3, a3, t4                  /* - borrow (19 g at word 0) */
-    add     t5, t5, s3                  /* borrows (0..2: word 0 takes up to 57) */
+    add     t5, t5, s4                  /* borrows (0..2: word 0 takes up to 57) */
     sw      a3, 80(a1)                  /* E[4] */
-    lw      s4, 52(a1)                  /* BB[13] */
+    lw      s5, 52(a1)                  /* BB[13] */
     lw      s0, 24(a1)                  /* AA[6] */
-    sltu    s10, a5, s4                 /* borrow */
-    sub     s4, a5, s4                  /* E[5] = a - b */
-    sltu    s8, s4, t5                  /* borrow */
-    sub     s4, s4, t5                  /* - borrow (19 g at word 0) */
-    add     s10, s10, s8                /* borrows (0..2: word 0 takes up to 57) */
-    sw      s4, 84(a1)                  /* E[5] */
+    sltu    s11, a5, s5                 /* borrow */
+    sub     s5, a5, s5                  /* E[5] = a - b */
+    sltu    s9, s5, t5                  /* borrow */
+    sub     s5, s5, t5                  /* - borrow (19 g at word 0) */
+    add     s11, s11, s9                /* borrows (0..2: word 0 takes up to 57) */
+    sw      s5, 84(a1)                  /* E[5] */
     lw      a4, 56(a1)                  /* BB[14] */
-    or      s2, s2, t2                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    or      s3, s3, t2                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
     sltu    t3, s0, a4                  /* borrow */
     sub     a4, s0, a4                  /* E[6] = a - b */
-    sltu    a2, a4, s10                 /* borrow */
-    sub     a4, a4, s10                 /* - borrow (19 g at word 0) */
+    sltu    a2, a4, s11                 /* borrow */
+    sub     a4, a4, s11                 /* - borrow (19 g at word 0) */
     add     t3, t3, a2                  /* borrows (0..2: word 0 takes up to 57) */
     sw      a4, 88(a1)                  /* E[6] */
-    sub     s2, s2, t3                  /* E[7] (at least 2^31 - 2) */
-    sw      s2, 92(a1)                  /* E[7] */
+    sub     s3, s3, t3                  /* E[7] (at least 2^31 - 2) */
+    sw      s3, 92(a1)                  /* E[7] */
     li      ra, 121665                  /* a24 = 121665 */
     mul     t0, a6, ra                  /* lo a24 E[0] */
     lw      t4, 0(a1)                   /* AA[0] */
-    lw      s3, 32(a1)                  /* BB[8] */
+    lw      s4, 32(a1)                  /* BB[8] */
     lw      t5, 36(a1)                  /* BB[9] */
-    lw      s8, 4(a1)                   /* AA[1] */
+    lw      s9, 4(a1)                   /* AA[1] */
     mulhu   a6, a6, ra                  /* hi a24 E[0] (< 2^17) */
-    add     s1, s1, t0                  /* F[0] = AA + lo */
-    sltu    t0, s1, t0                  /* carry */
+    add     s2, s2, t0                  /* F[0] = AA + lo */
+    sltu    t0, s2, t0                  /* carry */
     lw      t2, 40(a1)                  /* BB[10] */
-    lw      s10, 8(a1)                  /* AA[2] */
+    lw      s11, 8(a1)                  /* AA[2] */
     mul     a2, s6, ra                  /* lo a24 E[1] */
     add     a6, a6, t0                  /* hi(prev) + carries */
     mulhu   s6, s6, ra                  /* hi a24 E[1] (< 2^17) */
-    add     s7, s7, a2                  /* F[1] = AA + lo */
-    sltu    a2, s7, a2                  /* carry */
-    add     s7, s7, a6
-    sltu    a6, s7, a6                  /* carry */
-    mul     t3, s11, ra                 /* lo a24 E[2] */
+    add     s8, s8, a2                  /* F[1] = AA + lo */
+    sltu    a2, s8, a2                  /* carry */
+    add     s8, s8, a6
+    sltu    a6, s8, a6                  /* carry */
+    mul     t3, s7, ra                  /* lo a24 E[2] */
     add     a2, a2, a6                  /* carries */
     add     s6, s6, a2                  /* hi(prev) + carries */
     lw      t0, 44(a1)                  /* BB[11] */
-    mulhu   s11, s11, ra                /* hi a24 E[2] (< 2^17) */
-    add     s9, s9, t3                  /* F[2] = AA + lo */
-    sltu    t3, s9, t3                  /* carry */
-    add     s9, s9, s6
-    sltu    s6, s9, s6                  /* carry */
-    mul     a6, s5, ra                  /* lo a24 E[3] */
+    mulhu   s7, s7, ra                  /* hi a24 E[2] (< 2^17) */
+    add     s10, s10, t3                /* F[2] = AA + lo */
+    sltu    t3, s10, t3                 /* carry */
+    add     s10, s10, s6
+    sltu    s6, s10, s6                 /* carry */
+    mul     a6, s1, ra                  /* lo a24 E[3] */
     add     t3, t3, s6                  /* carries */
-    add     s11, s11, t3                /* hi(prev) + carries */
-    mulhu   s5, s5, ra                  /* hi a24 E[3] (< 2^17) */
+    add     s7, s7, t3                  /* hi(prev) + carries */
+    mulhu   s1, s1, ra                  /* hi a24 E[3] (< 2^17) */
     add     t1, t1, a6                  /* F[3] = AA + lo */
     sltu    a6, t1, a6                  /* carry */
-    add     t1, t1, s11
-    sltu    s11, t1, s11                /* carry */
+    add     t1, t1, s7
+    sltu    s7, t1, s7                  /* carry */
     mul     a2, a3, ra                  /* lo a24 E[4] */
-    add     a6, a6, s11                 /* carries */
-    add     s5, s5, a6                  /* hi(prev) + carries */
+    add     a6, a6, s7                  /* carries */
+    add     s1, s1, a6                  /* hi(prev) + carries */
     mulhu   a3, a3, ra                  /* hi a24 E[4] (< 2^17) */
     add     t6, t6, a2                  /* F[4] = AA + lo */
     sltu    a2, t6, a2                  /* carry */
-    add     t6, t6, s5
-    sltu    s5, t6, s5                  /* carry */
-    mul     s6, s4, ra                  /* lo a24 E[5] */
-    add     a2, a2, s5                  /* carries */
+    add     t6, t6, s1
+    sltu    s1, t6, s1                  /* carry */
+    mul     s6, s5, ra                  /* lo a24 E[5] */
+    add     a2, a2, s1                  /* carries */
     add     a3, a3, a2                  /* hi(prev) + carries */
     lw      t3, 12(a1)                  /* AA[3] */
-    mulhu   s4, s4, ra                  /* hi a24 E[5] (< 2^17) */
+    mulhu   s5, s5, ra                  /* hi a24 E[5] (< 2^17) */
     add     a5, a5, s6                  /* F[5] = AA + lo */
     sltu    s6, a5, s6                  /* carry */
     add     a5, a5, a3
     sltu    a3, a5, a3                  /* carry */
-    mul     s11, a4, ra                 /* lo a24 E[6] */
+    mul     s7, a4, ra                  /* lo a24 E[6] */
     add     s6, s6, a3                  /* carries */
-    add     s4, s4, s6                  /* hi(prev) + carries */
+    add     s5, s5, s6                  /* hi(prev) + carries */
     lw      a6, 48(a1)                  /* BB[12] */
     mulhu   a4, a4, ra                  /* hi a24 E[6] (< 2^17) */
-    add     s0, s0, s11                 /* F[6] = AA + lo */
-    sltu    s11, s0, s11                /* carry */
-    add     s0, s0, s4
-    sltu    s4, s0, s4                  /* carry */
-    mul     s5, s2, ra                  /* lo a24 E[7] */
-    add     s11, s11, s4                /* carries */
-    add     a4, a4, s11                 /* hi(prev) + carries */
-    mulhu   s2, s2, ra                  /* hi a24 E[7] (< 2^17) */
-    add     a7, a7, s5                  /* F[7] = AA + lo */
-    sltu    s5, a7, s5                  /* carry */
+    add     s0, s0, s7                  /* F[6] = AA + lo */
+    sltu    s7, s0, s7                  /* carry */
+    add     s0, s0, s5
+    sltu    s5, s0, s5                  /* carry */
+    mul     s1, s3, ra                  /* lo a24 E[7] */
+    add     s7, s7, s5                  /* carries */
+    add     a4, a4, s7                  /* hi(prev) + carries */
+    mulhu   s3, s3, ra                  /* hi a24 E[7] (< 2^17) */
+    add     a7, a7, s1                  /* F[7] = AA + lo */
+    sltu    s1, a7, s1                  /* carry */
     add     a7, a7, a4
     sltu    a4, a7, a4                  /* carry */
-    mul     a2, t4, s3                  /* lo a[0]*b[0] */
-    add     s5, s5, a4                  /* carries */
-    add     s2, s2, s5                  /* the value above 2^256 (< 2^18) */
-    slli    s2, s2, 1
+    mul     a2, t4, s4                  /* lo a[0]*b[0] */
+    add     s1, s1, a4                  /* carries */
+    add     s3, s3, s1                  /* the value above 2^256 (< 2^18) */
+    slli    s3, s3, 1
     srli    a3, a7, 31
-    mulhu   s6, t4, s3                  /* hi a[0]*b[0] */
-    or      s2, s2, a3                  /* T' = the multiple of 2^255 */
-    slli    s4, s2, 4
-    slli    s11, s2, 1
-    add     s4, s4, s11
+    mulhu   s6, t4, s4                  /* hi a[0]*b[0] */
+    or      s3, s3, a3                  /* T' = the multiple of 2^255 */
+    slli    s5, s3, 4
+    slli    s7, s3, 1
+    add     s5, s5, s7
     mul     ra, t4, t5                  /* lo a[0]*b[1] */
-    add     s4, s4, s2                  /* 19 T' */
+    add     s5, s5, s3                  /* 19 T' */
     slli    a7, a7, 1
     srli    a7, a7, 1                   /* clear bit 255 */
-    add     s1, s1, s4                  /* F[0] += carry */
+    add     s2, s2, s5                  /* F[0] += carry */
     mulhu   a4, t4, t5                  /* hi a[0]*b[1] */
-    sltu    s4, s1, s4                  /* carry */
-    sw      s1, 96(a1)                  /* F[0] */
-    add     s7, s7, s4                  /* F[1] += carry */
-    sltu    s4, s7, s4                  /* carry */
-    mul     s5, s8, s3                  /* lo a[1]*b[0] */
-    sw      s7, 100(a1)                 /* F[1] */
-    add     s9, s9, s4                  /* F[2] += carry */
-    sltu    s4, s9, s4                  /* carry */
-    sw      s9, 104(a1)                 /* F[2] */
-    mulhu   a3, s8, s3                  /* hi a[1]*b[0] */
-    add     t1, t1, s4                  /* F[3] += carry */
-    sltu    s4, t1, s4                  /* carry */
+    sltu    s5, s2, s5                  /* carry */
+    sw      s2, 96(a1)                  /* F[0] */
+    add     s8, s8, s5                  /* F[1] += carry */
+    sltu    s5, s8, s5                  /* carry */
+    mul     s1, s9, s4                  /* lo a[1]*b[0] */
+    sw      s8, 100(a1)                 /* F[1] */
+    add     s10, s10, s5                /* F[2] += carry */
+    sltu    s5, s10, s5                 /* carry */
+    sw      s10, 104(a1)                /* F[2] */
+    mulhu   a3, s9, s4                  /* hi a[1]*b[0] */
+    add     t1, t1, s5                  /* F[3] += carry */
+    sltu    s5, t1, s5                  /* carry */
     sw      t1, 108(a1)                 /* F[3] */
-    add     t6, t6, s4                  /* F[4] += carry */
-    mul     s11, t4, t2                 /* lo a[0]*b[2] */
-    sltu    s4, t6, s4                  /* carry */
+    add     t6, t6, s5                  /* F[4] += carry */
+    mul     s7, t4, t2                  /* lo a[0]*b[2] */
+    sltu    s5, t6, s5                  /* carry */
     sw      t6, 112(a1)                 /* F[4] */
-    add     a5, a5, s4                  /* F[5] += carry */
-    sltu    s4, a5, s4                  /* carry */
-    mulhu   s2, t4, t2                  /* hi a[0]*b[2] */
+    add     a5, a5, s5                  /* F[5] += carry */
+    sltu    s5, a5, s5                  /* carry */
+    mulhu   s3, t4, t2                  /* hi a[0]*b[2] */
     sw      a5, 116(a1)                 /* F[5] */
-    add     s0, s0, s4                  /* F[6] += carry */
-    sltu    s4, s0, s4                  /* carry */
+    add     s0, s0, s5                  /* F[6] += carry */
+    sltu    s5, s0, s5                  /* carry */
     sw      s0, 120(a1)                 /* F[6] */
-    mul     s1, s8, t5                  /* lo a[1]*b[1] */
-    add     a7, a7, s4                  /* F[7] += carry */
+    mul     s2, s9, t5                  /* lo a[1]*b[1] */
+    add     a7, a7, s5                  /* F[7] += carry */
     sw      a7, 124(a1)                 /* F[7] */
     add     s6, s6, ra                  /* column 1 += lo */
     sltu    ra, s6, ra                  /* carry */
-    mulhu   s7, s8, t5                  /* hi a[1]*b[1] */
+    mulhu   s8, s9, t5                  /* hi a[1]*b[1] */
     add     a4, a4, ra                  /* hi + carry: no overflow */
-    add     s6, s6, s5                  /* column 1 += lo */
-    sltu    s5, s6, s5                  /* carry */
-    add     a3, a3, s5                  /* hi + carry: no overflow */
-    mul     s9, s10, s3                 /* lo a[2]*b[0] */
+    add     s6, s6, s1                  /* column 1 += lo */
+    sltu    s1, s6, s1                  /* carry */
+    add     a3, a3, s1                  /* hi + carry: no overflow */
+    mul     s10, s11, s4                /* lo a[2]*b[0] */
     add     a4, a4, a3                  /* column 2 += hi */
     sltu    a3, a4, a3                  /* carry */
-    add     a4, a4, s11                 /* column 2 += lo */
-    sltu    s11, a4, s11                /* carry */
-    mulhu   t1, s10, s3                 /* hi a[2]*b[0] */
-    add     s2, s2, s11                 /* hi + carry: no overflow */
-    add     a3, a3, s2                  /* column 3 += hi */
-    sltu    s2, a3, s2                  /* carry */
-    add     a4, a4, s1                  /* column 2 += lo */
+    add     a4, a4, s7                  /* column 2 += lo */
+    sltu    s7, a4, s7                  /* carry */
+    mulhu   t1, s11, s4                 /* hi a[2]*b[0] */
+    add     s3, s3, s7                  /* hi + carry: no overflow */
+    add     a3, a3, s3                  /* column 3 += hi */
+    sltu    s3, a3, s3                  /* carry */
+    add     a4, a4, s2                  /* column 2 += lo */
     mul     t6, t4, t0                  /* lo a[0]*b[3] */
-    sltu    s1, a4, s1                  /* carry */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    add     a3, a3, s7                  /* column 3 += hi */
-    sltu    s7, a3, s7                  /* carry */
+    sltu    s2, a4, s2                  /* carry */
+    add     s8, s8, s2                  /* hi + carry: no overflow */
+    add     a3, a3, s8                  /* column 3 += hi */
+    sltu    s8, a3, s8                  /* carry */
     mulhu   a5, t4, t0                  /* hi a[0]*b[3] */
-    add     s2, s2, s7                  /* column 4 += carry */
-    add     a4, a4, s9                  /* column 2 += lo */
-    sltu    s9, a4, s9                  /* carry */
-    add     t1, t1, s9                  /* hi + carry: no overflow */
-    mul     s0, s8, t2                  /* lo a[1]*b[2] */
+    add     s3, s3, s8                  /* column 4 += carry */
+    add     a4, a4, s10                 /* column 2 += lo */
+    sltu    s10, a4, s10                /* carry */
+    add     t1, t1, s10                 /* hi + carry: no overflow */
+    mul     s0, s9, t2                  /* lo a[1]*b[2] */
     add     a3, a3, t1                  /* column 3 += hi */
     sltu    t1, a3, t1                  /* carry */
-    add     s2, s2, t1                  /* column 4 += carry */
+    add     s3, s3, t1                  /* column 4 += carry */
     add     a3, a3, t6                  /* column 3 += lo */
-    mulhu   s4, s8, t2                  /* hi a[1]*b[2] */
+    mulhu   s5, s9, t2                  /* hi a[1]*b[2] */
     sltu    t6, a3, t6                  /* carry */
     add     a5, a5, t6                  /* hi + carry: no overflow */
-    add     s2, s2, a5                  /* column 4 += hi */
-    sltu    a5, s2, a5                  /* carry */
-    mul     a7, s10, t5                 /* lo a[2]*b[1] */
+    add     s3, s3, a5                  /* column 4 += hi */
+    sltu    a5, s3, a5                  /* carry */
+    mul     a7, s11, t5                 /* lo a[2]*b[1] */
     add     a3, a3, s0                  /* column 3 += lo */
     sltu    s0, a3, s0                  /* carry */
-    add     s4, s4, s0                  /* hi + carry: no overflow */
-    add     s2, s2, s4                  /* column 4 += hi */
-    mulhu   ra, s10, t5                 /* hi a[2]*b[1] */
-    sltu    s4, s2, s4                  /* carry */
-    add     a5, a5, s4                  /* column 5 += carry */
+    add     s5, s5, s0                  /* hi + carry: no overflow */
+    add     s3, s3, s5                  /* column 4 += hi */
+    mulhu   ra, s11, t5                 /* hi a[2]*b[1] */
+    sltu    s5, s3, s5                  /* carry */
+    add     a5, a5, s5                  /* column 5 += carry */
     add     a3, a3, a7                  /* column 3 += lo */
     sltu    a7, a3, a7                  /* carry */
-    mul     s5, t3, s3                  /* lo a[3]*b[0] */
+    mul     s1, t3, s4                  /* lo a[3]*b[0] */
     add     ra, ra, a7                  /* hi + carry: no overflow */
-    add     s2, s2, ra                  /* column 4 += hi */
-    sltu    ra, s2, ra                  /* carry */
+    add     s3, s3, ra                  /* column 4 += hi */
+    sltu    ra, s3, ra                  /* carry */
     add     a5, a5, ra                  /* column 5 += carry */
-    mulhu   s11, t3, s3                 /* hi a[3]*b[0] */
-    add     a3, a3, s5                  /* column 3 += lo */
-    sltu    s5, a3, s5                  /* carry */
-    lw      s1, 16(a1)                  /* AA[4] */
-    lw      s7, 52(a1)                  /* BB[13] */
-    mul     s9, t4, a6                  /* lo a[0]*b[4] */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    add     s2, s2, s11                 /* column 4 += hi */
-    sltu    s11, s2, s11                /* carry */
-    add     a5, a5, s11                 /* column 5 += carry */
+    mulhu   s7, t3, s4                  /* hi a[3]*b[0] */
+    add     a3, a3, s1                  /* column 3 += lo */
+    sltu    s1, a3, s1                  /* carry */
+    lw      s2, 16(a1)                  /* AA[4] */
+    lw      s8, 52(a1)                  /* BB[13] */
+    mul     s10, t4, a6                 /* lo a[0]*b[4] */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    add     s3, s3, s7                  /* column 4 += hi */
+    sltu    s7, s3, s7                  /* carry */
+    add     a5, a5, s7                  /* column 5 += carry */
     mulhu   t1, t4, a6                  /* hi a[0]*b[4] */
-    add     s2, s2, s9                  /* column 4 += lo */
-    sltu    s9, s2, s9                  /* carry */
+    add     s3, s3, s10                 /* column 4 += lo */
+    sltu    s10, s3, s10                /* carry */
     lw      t6, 20(a1)                  /* AA[5] */
     lw      s0, 56(a1)                  /* BB[14] */
-    mul     s4, s8, t0                  /* lo a[1]*b[3] */
-    add     t1, t1, s9                  /* hi + carry: no overflow */
+    mul     s5, s9, t0                  /* lo a[1]*b[3] */
+    add     t1, t1, s10                 /* hi + carry: no overflow */
     add     a5, a5, t1                  /* column 5 += hi */
     sltu    t1, a5, t1                  /* carry */
-    mulhu   a7, s8, t0                  /* hi a[1]*b[3] */
-    add     s2, s2, s4                  /* column 4 += lo */
-    sltu    s4, s2, s4                  /* carry */
+    mulhu   a7, s9, t0                  /* hi a[1]*b[3] */
+    add     s3, s3, s5                  /* column 4 += lo */
+    sltu    s5, s3, s5                  /* carry */
     lw      ra, 24(a1)                  /* AA[6] */
-    mul     s5, s10, t2                 /* lo a[2]*b[2] */
-    add     a7, a7, s4                  /* hi + carry: no overflow */
+    mul     s1, s11, t2                 /* lo a[2]*b[2] */
+    add     a7, a7, s5                  /* hi + carry: no overflow */
     add     a5, a5, a7                  /* column 5 += hi */
     sltu    a7, a5, a7                  /* carry */
     add     t1, t1, a7                  /* column 6 += carry */
-    mulhu   s11, s10, t2                /* hi a[2]*b[2] */
-    add     s2, s2, s5                  /* column 4 += lo */
-    sltu    s5, s2, s5                  /* carry */
-    lw      s9, 60(a1)                  /* BB[15] */
-    mul     s4, t3, t5                  /* lo a[3]*b[1] */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    add     a5, a5, s11                 /* column 5 += hi */
-    sltu    s11, a5, s11                /* carry */
-    add     t1, t1, s11                 /* column 6 += carry */
+    mulhu   s7, s11, t2                 /* hi a[2]*b[2] */
+    add     s3, s3, s1                  /* column 4 += lo */
+    sltu    s1, s3, s1                  /* carry */
+    lw      s10, 60(a1)                 /* BB[15] */
+    mul     s5, t3, t5                  /* lo a[3]*b[1] */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    add     a5, a5, s7                  /* column 5 += hi */
+    sltu    s7, a5, s7                  /* carry */
+    add     t1, t1, s7                  /* column 6 += carry */
     mulhu   a7, t3, t5                  /* hi a[3]*b[1] */
-    add     s2, s2, s4                  /* column 4 += lo */
-    sltu    s4, s2, s4                  /* carry */
-    mul     s5, s1, s3                  /* lo a[4]*b[0] */
-    add     a7, a7, s4                  /* hi + carry: no overflow */
+    add     s3, s3, s5                  /* column 4 += lo */
+    sltu    s5, s3, s5                  /* carry */
+    mul     s1, s2, s4                  /* lo a[4]*b[0] */
+    add     a7, a7, s5                  /* hi + carry: no overflow */
     add     a5, a5, a7                  /* column 5 += hi */
     sltu    a7, a5, a7                  /* carry */
     add     t1, t1, a7                  /* column 6 += carry */
-    mulhu   s11, s1, s3                 /* hi a[4]*b[0] */
-    add     s2, s2, s5                  /* column 4 += lo */
-    sltu    s5, s2, s5                  /* carry */
-    mul     s4, t4, s7                  /* lo a[0]*b[5] */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    add     a5, a5, s11                 /* column 5 += hi */
-    sltu    s11, a5, s11                /* carry */
-    add     t1, t1, s11                 /* column 6 += carry */
-    mulhu   a7, t4, s7                  /* hi a[0]*b[5] */
-    add     a5, a5, s4                  /* column 5 += lo */
-    sltu    s4, a5, s4                  /* carry */
-    mul     s5, s8, a6                  /* lo a[1]*b[4] */
-    add     a7, a7, s4                  /* hi + carry: no overflow */
+    mulhu   s7, s2, s4                  /* hi a[4]*b[0] */
+    add     s3, s3, s1                  /* column 4 += lo */
+    sltu    s1, s3, s1                  /* carry */
+    mul     s5, t4, s8                  /* lo a[0]*b[5] */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    add     a5, a5, s7                  /* column 5 += hi */
+    sltu    s7, a5, s7                  /* carry */
+    add     t1, t1, s7                  /* column 6 += carry */
+    mulhu   a7, t4, s8                  /* hi a[0]*b[5] */
+    add     a5, a5, s5                  /* column 5 += lo */
+    sltu    s5, a5, s5                  /* carry */
+    mul     s1, s9, a6                  /* lo a[1]*b[4] */
+    add     a7, a7, s5                  /* hi + carry: no overflow */
     add     t1, t1, a7                  /* column 6 += hi */
     sltu    a7, t1, a7                  /* carry */
-    mulhu   s11, s8, a6                 /* hi a[1]*b[4] */
+    mulhu   s7, s9, a6                  /* hi a[1]*b[4] */
+    add     a5, a5, s1                  /* column 5 += lo */
+    sltu    s1, a5, s1                  /* carry */
+    mul     s5, s11, t0                 /* lo a[2]*b[3] */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    add     t1, t1, s7                  /* column 6 += hi */
+    sltu    s7, t1, s7                  /* carry */
+    add     a7, a7, s7                  /* column 7 += carry */
+    mulhu   s1, s11, t0                 /* hi a[2]*b[3] */
     add     a5, a5, s5                  /* column 5 += lo */
     sltu    s5, a5, s5                  /* carry */
-    mul     s4, s10, t0                 /* lo a[2]*b[3] */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    add     t1, t1, s11                 /* column 6 += hi */
-    sltu    s11, t1, s11                /* carry */
-    add     a7, a7, s11                 /* column 7 += carry */
-    mulhu   s5, s10, t0                 /* hi a[2]*b[3] */
-    add     a5, a5, s4                  /* column 5 += lo */
-    sltu    s4, a5, s4                  /* carry */
-    mul     s11, t3, t2                 /* lo a[3]*b[2] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s7, t3, t2                  /* lo a[3]*b[2] */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    add     t1, t1, s1                  /* column 6 += hi */
+    sltu    s1, t1, s1                  /* carry */
+    add     a7, a7, s1                  /* column 7 += carry */
+    mulhu   s5, t3, t2                  /* hi a[3]*b[2] */
+    add     a5, a5, s7                  /* column 5 += lo */
+    sltu    s7, a5, s7                  /* carry */
+    mul     s1, s2, t5                  /* lo a[4]*b[1] */
+    add     s5, s5, s7                  /* hi + carry: no overflow */
     add     t1, t1, s5                  /* column 6 += hi */
     sltu    s5, t1, s5                  /* carry */
     add     a7, a7, s5                  /* column 7 += carry */
-    mulhu   s4, t3, t2                  /* hi a[3]*b[2] */
-    add     a5, a5, s11                 /* column 5 += lo */
-    sltu    s11, a5, s11                /* carry */
-    mul     s5, s1, t5                  /* lo a[4]*b[1] */
-    add     s4, s4, s11                 /* hi + carry: no overflow */
-    add     t1, t1, s4                  /* column 6 += hi */
-    sltu    s4, t1, s4                  /* carry */
-    add     a7, a7, s4                  /* column 7 += carry */
-    mulhu   s11, s1, t5                 /* hi a[4]*b[1] */
-    add     a5, a5, s5                  /* column 5 += lo */
-    sltu    s5, a5, s5                  /* carry */
+    mulhu   s7, s2, t5                  /* hi a[4]*b[1] */
+    add     a5, a5, s1                  /* column 5 += lo */
+    sltu    s1, a5, s1                  /* carry */
     lw      a1, 28(a1)                  /* AA[7] */
-    mul     s4, t6, s3                  /* lo a[5]*b[0] */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    add     t1, t1, s11                 /* column 6 += hi */
-    sltu    s11, t1, s11                /* carry */
-    add     a7, a7, s11                 /* column 7 += carry */
-    mulhu   s5, t6, s3                  /* hi a[5]*b[0] */
-    add     a5, a5, s4                  /* column 5 += lo */
-    sltu    s4, a5, s4                  /* carry */
-    mul     s11, t4, s0                 /* lo a[0]*b[6] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     t1, t1, s5                  /* column 6 += hi */
-    sltu    s5, t1, s5                  /* carry */
-    add     a7, a7, s5                  /* column 7 += carry */
-    mulhu   s4, t4, s0                  /* hi a[0]*b[6] */
-    add     t1, t1, s11                 /* column 6 += lo */
-    sltu    s11, t1, s11                /* carry */
-    mul     s5, s8, s7                  /* lo a[1]*b[5] */
-    add     s4, s4, s11                 /* hi + carry: no overflow */
-    add     a7, a7, s4                  /* column 7 += hi */
-    sltu    s4, a7, s4                  /* carry */
-    mulhu   s11, s8, s7                 /* hi a[1]*b[5] */
-    add     t1, t1, s5                  /* column 6 += lo */
-    sltu    s5, t1, s5                  /* carry */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    mul     s5, s10, a6                 /* lo a[2]*b[4] */
-    add     a7, a7, s11                 /* column 7 += hi */
-    sltu    s11, a7, s11                /* carry */
-    add     s4, s4, s11                 /* column 8 += carry */
-    mulhu   s11, s10, a6                /* hi a[2]*b[4] */
-    add     t1, t1, s5                  /* column 6 += lo */
-    sltu    s5, t1, s5                  /* carry */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    mul     s5, t3, t0                  /* lo a[3]*b[3] */
-    add     a7, a7, s11                 /* column 7 += hi */
-    sltu    s11, a7, s11                /* carry */
-    add     s4, s4, s11                 /* column 8 += carry */
-    mulhu   s11, t3, t0                 /* hi a[3]*b[3] */
-    add     t1, t1, s5                  /* column 6 += lo */
-    sltu    s5, t1, s5                  /* carry */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    mul     s5, s1, t2                  /* lo a[4]*b[2] */
-    add     a7, a7, s11                 /* column 7 += hi */
-    sltu    s11, a7, s11                /* carry */
-    add     s4, s4, s11                 /* column 8 += carry */
-    mulhu   s11, s1, t2                 /* hi a[4]*b[2] */
-    add     t1, t1, s5                  /* column 6 += lo */
-    sltu    s5, t1, s5                  /* carry */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    mul     s5, t6, t5                  /* lo a[5]*b[1] */
-    add     a7, a7, s11                 /* column 7 += hi */
-    sltu    s11, a7, s11                /* carry */
-    add     s4, s4, s11                 /* column 8 += carry */
-    mulhu   s11, t6, t5                 /* hi a[5]*b[1] */
-    add     t1, t1, s5                  /* column 6 += lo */
-    sltu    s5, t1, s5                  /* carry */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    mul     s5, ra, s3                  /* lo a[6]*b[0] */
-    add     a7, a7, s11                 /* column 7 += hi */
-    sltu    s11, a7, s11                /* carry */
-    add     s4, s4, s11                 /* column 8 += carry */
-    mulhu   s11, ra, s3                 /* hi a[6]*b[0] */
-    add     t1, t1, s5                  /* column 6 += lo */
-    sltu    s5, t1, s5                  /* carry */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    mul     s5, t4, s9                  /* lo a[0]*b[7] */
-    add     a7, a7, s11                 /* column 7 += hi */
-    sltu    s11, a7, s11                /* carry */
-    add     s4, s4, s11                 /* column 8 += carry */
-    mulhu   t4, t4, s9                  /* hi a[0]*b[7] */
-    add     a7, a7, s5                  /* column 7 += lo */
+    mul     s5, t6, s4                  /* lo a[5]*b[0] */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    add     t1, t1, s7                  /* column 6 += hi */
+    sltu    s7, t1, s7                  /* carry */
+    add     a7, a7, s7                  /* column 7 += carry */
+    mulhu   s1, t6, s4                  /* hi a[5]*b[0] */
+    add     a5, a5, s5                  /* column 5 += lo */
+    sltu    s5, a5, s5                  /* carry */
+    mul     s7, t4, s0                  /* lo a[0]*b[6] */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    add     t1, t1, s1                  /* column 6 += hi */
+    sltu    s1, t1, s1                  /* carry */
+    add     a7, a7, s1                  /* column 7 += carry */
+    mulhu   s5, t4, s0                  /* hi a[0]*b[6] */
+    add     t1, t1, s7                  /* column 6 += lo */
+    sltu    s7, t1, s7                  /* carry */
+    mul     s1, s9, s8                  /* lo a[1]*b[5] */
+    add     s5, s5, s7                  /* hi + carry: no overflow */
+    add     a7, a7, s5                  /* column 7 += hi */
     sltu    s5, a7, s5                  /* carry */
-    mul     s11, s8, s0                 /* lo a[1]*b[6] */
-    add     t4, t4, s5                  /* hi + carry: no overflow */
-    add     s4, s4, t4                  /* column 8 += hi */
-    sltu    t4, s4, t4                  /* carry */
-    mulhu   s5, s8, s0                  /* hi a[1]*b[6] */
-    add     a7, a7, s11                 /* column 7 += lo */
-    sltu    s11, a7, s11                /* carry */
-    add     s5, s5, s11                 /* hi + carry: no overflow */
-    mul     s11, s10, s7                /* lo a[2]*b[5] */
-    add     s4, s4, s5                  /* column 8 += hi */
-    sltu    s5, s4, s5                  /* carry */
-    add     t4, t4, s5                  /* column 9 += carry */
-    mulhu   s5, s10, s7                 /* hi a[2]*b[5] */
-    add     a7, a7, s11                 /* column 7 += lo */
-    sltu    s11, a7, s11                /* carry */
-    add     s5, s5, s11                 /* hi + carry: no overflow */
-    mul     s11, t3, a6                 /* lo a[3]*b[4] */
-    add     s4, s4, s5                  /* column 8 += hi */
-    sltu    s5, s4, s5                  /* carry */
-    add     t4, t4, s5                  /* column 9 += carry */
-    mulhu   s5, t3, a6                  /* hi a[3]*b[4] */
-    add     a7, a7, s11                 /* column 7 += lo */
-    sltu    s11, a7, s11                /* carry */
-    add     s5, s5, s11                 /* hi + carry: no overflow */
-    mul     s11, s1, t0                 /* lo a[4]*b[3] */
-    add     s4, s4, s5                  /* column 8 += hi */
-    sltu    s5, s4, s5                  /* carry */
-    add     t4, t4, s5                  /* column 9 += carry */
-    mulhu   s5, s1, t0                  /* hi a[4]*b[3] */
-    add     a7, a7, s11                 /* column 7 += lo */
-    sltu    s11, a7, s11                /* carry */
-    add     s5, s5, s11                 /* hi + carry: no overflow */
-    mul     s11, t6, t2                 /* lo a[5]*b[2] */
-    add     s4, s4, s5                  /* column 8 += hi */
-    sltu    s5, s4, s5                  /* carry */
-    add     t4, t4, s5                  /* column 9 += carry */
-    mulhu   s5, t6, t2                  /* hi a[5]*b[2] */
-    add     a7, a7, s11                 /* column 7 += lo */
-    sltu    s11, a7, s11                /* carry */
-    add     s5, s5, s11                 /* hi + carry: no overflow */
-    mul     s11, ra, t5                 /* lo a[6]*b[1] */
-    add     s4, s4, s5                  /* column 8 += hi */
-    sltu    s5, s4, s5                  /* carry */
-    add     t4, t4, s5                  /* column 9 += carry */
-    mulhu   s5, ra, t5                  /* hi a[6]*b[1] */
-    add     a7, a7, s11                 /* column 7 += lo */
-    sltu    s11, a7, s11                /* carry */
-    add     s5, s5, s11                 /* hi + carry: no overflow */
-    mul     s11, a1, s3                 /* lo a[7]*b[0] */
-    add     s4, s4, s5                  /* column 8 += hi */
-    sltu    s5, s4, s5                  /* carry */
-    add     t4, t4, s5                  /* column 9 += carry */
-    mulhu   s3, a1, s3                  /* hi a[7]*b[0] */
-    add     a7, a7, s11                 /* column 7 += lo */
-    sltu    s11, a7, s11                /* carry */
-    mul     s5, s8, s9                  /* lo a[1]*b[7] */
-    add     s3, s3, s11                 /* hi + carry: no overflow */
-    add     s4, s4, s3                  /* column 8 += hi */
-    sltu    s3, s4, s3                  /* carry */
-    add     t4, t4, s3                  /* column 9 += carry */
-    mulhu   s8, s8, s9                  /* hi a[1]*b[7] */
-    add     s4, s4, s5                  /* column 8 += lo */
-    sltu    s5, s4, s5                  /* carry */
-    mul     s11, s10, s0                /* lo a[2]*b[6] */
-    add     s8, s8, s5                  /* hi + carry: no overflow */
-    add     t4, t4, s8                  /* column 9 += hi */
-    sltu    s8, t4, s8                  /* carry */
-    mulhu   s3, s10, s0                 /* hi a[2]*b[6] */
-    add     s4, s4, s11                 /* column 8 += lo */
-    sltu    s11, s4, s11                /* carry */
-    mul     s5, t3, s7                  /* lo a[3]*b[5] */
-    add     s3, s3, s11                 /* hi + carry: no overflow */
-    add     t4, t4, s3                  /* column 9 += hi */
-    sltu    s3, t4, s3                  /* carry */
-    add     s8, s8, s3                  /* column 10 += carry */
-    mulhu   s11, t3, s7                 /* hi a[3]*b[5] */
-    add     s4, s4, s5                  /* column 8 += lo */
-    sltu    s5, s4, s5                  /* carry */
-    mul     s3, s1, a6                  /* lo a[4]*b[4] */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    add     t4, t4, s11                 /* column 9 += hi */
-    sltu    s11, t4, s11                /* carry */
-    add     s8, s8, s11                 /* column 10 += carry */
-    mulhu   s5, s1, a6                  /* hi a[4]*b[4] */
-    add     s4, s4, s3                  /* column 8 += lo */
-    sltu    s3, s4, s3                  /* carry */
-    mul     s11, t6, t0                 /* lo a[5]*b[3] */
-    add     s5, s5, s3                  /* hi + carry: no overflow */
-    add     t4, t4, s5                  /* column 9 += hi */
-    sltu    s5, t4, s5                  /* carry */
-    add     s8, s8, s5                  /* column 10 += carry */
-    mulhu   s3, t6, t0                  /* hi a[5]*b[3] */
-    add     s4, s4, s11                 /* column 8 += lo */
-    sltu    s11, s4, s11                /* carry */
-    mul     s5, ra, t2                  /* lo a[6]*b[2] */
-    add     s3, s3, s11                 /* hi + carry: no overflow */
-    add     t4, t4, s3                  /* column 9 += hi */
-    sltu    s3, t4, s3                  /* carry */
-    add     s8, s8, s3                  /* column 10 += carry */
-    mulhu   s11, ra, t2                 /* hi a[6]*b[2] */
-    add     s4, s4, s5                  /* column 8 += lo */
-    sltu    s5, s4, s5                  /* carry */
-    mul     s3, a1, t5                  /* lo a[7]*b[1] */
-    add     s11, s11, s5                /* hi + carry: no overflow */
-    add     t4, t4, s11                 /* column 9 += hi */
-    sltu    s11, t4, s11                /* carry */
-    add     s8, s8, s11                 /* column 10 += carry */
+    mulhu   s7, s9, s8                  /* hi a[1]*b[5] */
+    add     t1, t1, s1                  /* column 6 += lo */
+    sltu    s1, t1, s1                  /* carry */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    mul     s1, s11, a6                 /* lo a[2]*b[4] */
+    add     a7, a7, s7                  /* column 7 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     s5, s5, s7                  /* column 8 += carry */
+    mulhu   s7, s11, a6                 /* hi a[2]*b[4] */
+    add     t1, t1, s1                  /* column 6 += lo */
+    sltu    s1, t1, s1                  /* carry */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    mul     s1, t3, t0                  /* lo a[3]*b[3] */
+    add     a7, a7, s7                  /* column 7 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     s5, s5, s7                  /* column 8 += carry */
+    mulhu   s7, t3, t0                  /* hi a[3]*b[3] */
+    add     t1, t1, s1                  /* column 6 += lo */
+    sltu    s1, t1, s1                  /* carry */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    mul     s1, s2, t2                  /* lo a[4]*b[2] */
+    add     a7, a7, s7                  /* column 7 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     s5, s5, s7                  /* column 8 += carry */
+    mulhu   s7, s2, t2                  /* hi a[4]*b[2] */
+    add     t1, t1, s1                  /* column 6 += lo */
+    sltu    s1, t1, s1                  /* carry */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    mul     s1, t6, t5                  /* lo a[5]*b[1] */
+    add     a7, a7, s7                  /* column 7 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     s5, s5, s7                  /* column 8 += carry */
+    mulhu   s7, t6, t5                  /* hi a[5]*b[1] */
+    add     t1, t1, s1                  /* column 6 += lo */
+    sltu    s1, t1, s1                  /* carry */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    mul     s1, ra, s4                  /* lo a[6]*b[0] */
+    add     a7, a7, s7                  /* column 7 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     s5, s5, s7                  /* column 8 += carry */
+    mulhu   s7, ra, s4                  /* hi a[6]*b[0] */
+    add     t1, t1, s1                  /* column 6 += lo */
+    sltu    s1, t1, s1                  /* carry */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    mul     s1, t4, s10                 /* lo a[0]*b[7] */
+    add     a7, a7, s7                  /* column 7 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     s5, s5, s7                  /* column 8 += carry */
+    mulhu   t4, t4, s10                 /* hi a[0]*b[7] */
+    add     a7, a7, s1                  /* column 7 += lo */
+    sltu    s1, a7, s1                  /* carry */
+    mul     s7, s9, s0                  /* lo a[1]*b[6] */
+    add     t4, t4, s1                  /* hi + carry: no overflow */
+    add     s5, s5, t4                  /* column 8 += hi */
+    sltu    t4, s5, t4                  /* carry */
+    mulhu   s1, s9, s0                  /* hi a[1]*b[6] */
+    add     a7, a7, s7                  /* column 7 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    add     s1, s1, s7                  /* hi + carry: no overflow */
+    mul     s7, s11, s8                 /* lo a[2]*b[5] */
+    add     s5, s5, s1                  /* column 8 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    add     t4, t4, s1                  /* column 9 += carry */
+    mulhu   s1, s11, s8                 /* hi a[2]*b[5] */
+    add     a7, a7, s7                  /* column 7 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    add     s1, s1, s7                  /* hi + carry: no overflow */
+    mul     s7, t3, a6                  /* lo a[3]*b[4] */
+    add     s5, s5, s1                  /* column 8 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    add     t4, t4, s1                  /* column 9 += carry */
+    mulhu   s1, t3, a6                  /* hi a[3]*b[4] */
+    add     a7, a7, s7                  /* column 7 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    add     s1, s1, s7                  /* hi + carry: no overflow */
+    mul     s7, s2, t0                  /* lo a[4]*b[3] */
+    add     s5, s5, s1                  /* column 8 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    add     t4, t4, s1                  /* column 9 += carry */
+    mulhu   s1, s2, t0                  /* hi a[4]*b[3] */
+    add     a7, a7, s7                  /* column 7 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    add     s1, s1, s7                  /* hi + carry: no overflow */
+    mul     s7, t6, t2                  /* lo a[5]*b[2] */
+    add     s5, s5, s1                  /* column 8 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    add     t4, t4, s1                  /* column 9 += carry */
+    mulhu   s1, t6, t2                  /* hi a[5]*b[2] */
+    add     a7, a7, s7                  /* column 7 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    add     s1, s1, s7                  /* hi + carry: no overflow */
+    mul     s7, ra, t5                  /* lo a[6]*b[1] */
+    add     s5, s5, s1                  /* column 8 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    add     t4, t4, s1                  /* column 9 += carry */
+    mulhu   s1, ra, t5                  /* hi a[6]*b[1] */
+    add     a7, a7, s7                  /* column 7 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    add     s1, s1, s7                  /* hi + carry: no overflow */
+    mul     s7, a1, s4                  /* lo a[7]*b[0] */
+    add     s5, s5, s1                  /* column 8 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    add     t4, t4, s1                  /* column 9 += carry */
+    mulhu   s4, a1, s4                  /* hi a[7]*b[0] */
+    add     a7, a7, s7                  /* column 7 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    mul     s1, s9, s10                 /* lo a[1]*b[7] */
+    add     s4, s4, s7                  /* hi + carry: no overflow */
+    add     s5, s5, s4                  /* column 8 += hi */
+    sltu    s4, s5, s4                  /* carry */
+    add     t4, t4, s4                  /* column 9 += carry */
+    mulhu   s9, s9, s10                 /* hi a[1]*b[7] */
+    add     s5, s5, s1                  /* column 8 += lo */
+    sltu    s1, s5, s1                  /* carry */
+    mul     s7, s11, s0                 /* lo a[2]*b[6] */
+    add     s9, s9, s1                  /* hi + carry: no overflow */
+    add     t4, t4, s9                  /* column 9 += hi */
+    sltu    s9, t4, s9                  /* carry */
+    mulhu   s4, s11, s0                 /* hi a[2]*b[6] */
+    add     s5, s5, s7                  /* column 8 += lo */
+    sltu    s7, s5, s7                  /* carry */
+    mul     s1, t3, s8                  /* lo a[3]*b[5] */
+    add     s4, s4, s7                  /* hi + carry: no overflow */
+    add     t4, t4, s4                  /* column 9 += hi */
+    sltu    s4, t4, s4                  /* carry */
+    add     s9, s9, s4                  /* column 10 += carry */
+    mulhu   s7, t3, s8                  /* hi a[3]*b[5] */
+    add     s5, s5, s1                  /* column 8 += lo */
+    sltu    s1, s5, s1                  /* carry */
+    mul     s4, s2, a6                  /* lo a[4]*b[4] */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    add     t4, t4, s7                  /* column 9 += hi */
+    sltu    s7, t4, s7                  /* carry */
+    add     s9, s9, s7                  /* column 10 += carry */
+    mulhu   s1, s2, a6                  /* hi a[4]*b[4] */
+    add     s5, s5, s4                  /* column 8 += lo */
+    sltu    s4, s5, s4                  /* carry */
+    mul     s7, t6, t0                  /* lo a[5]*b[3] */
+    add     s1, s1, s4                  /* hi + carry: no overflow */
+    add     t4, t4, s1                  /* column 9 += hi */
+    sltu    s1, t4, s1                  /* carry */
+    add     s9, s9, s1                  /* column 10 += carry */
+    mulhu   s4, t6, t0                  /* hi a[5]*b[3] */
+    add     s5, s5, s7                  /* column 8 += lo */
+    sltu    s7, s5, s7                  /* carry */
+    mul     s1, ra, t2                  /* lo a[6]*b[2] */
+    add     s4, s4, s7                  /* hi + carry: no overflow */
+    add     t4, t4, s4                  /* column 9 += hi */
+    sltu    s4, t4, s4                  /* carry */
+    add     s9, s9, s4                  /* column 10 += carry */
+    mulhu   s7, ra, t2                  /* hi a[6]*b[2] */
+    add     s5, s5, s1                  /* column 8 += lo */
+    sltu    s1, s5, s1                  /* carry */
+    mul     s4, a1, t5                  /* lo a[7]*b[1] */
+    add     s7, s7, s1                  /* hi + carry: no overflow */
+    add     t4, t4, s7                  /* column 9 += hi */
+    sltu    s7, t4, s7                  /* carry */
+    add     s9, s9, s7                  /* column 10 += carry */
     mulhu   t5, a1, t5                  /* hi a[7]*b[1] */
-    add     s4, s4, s3                  /* column 8 += lo */
-    sltu    s3, s4, s3                  /* carry */
-    mul     s5, s10, s9                 /* lo a[2]*b[7] */
-    add     t5, t5, s3                  /* hi + carry: no overflow */
+    add     s5, s5, s4                  /* column 8 += lo */
+    sltu    s4, s5, s4                  /* carry */
+    mul     s1, s11, s10                /* lo a[2]*b[7] */
+    add     t5, t5, s4                  /* hi + carry: no overflow */
     add     t4, t4, t5                  /* column 9 += hi */
     sltu    t5, t4, t5                  /* carry */
-    add     s8, s8, t5                  /* column 10 += carry */
-    mulhu   s10, s10, s9                /* hi a[2]*b[7] */
-    add     t4, t4, s5                  /* column 9 += lo */
-    sltu    s5, t4, s5                  /* carry */
-    mul     s11, t3, s0                 /* lo a[3]*b[6] */
-    add     s10, s10, s5                /* hi + carry: no overflow */
-    add     s8, s8, s10                 /* column 10 += hi */
-    sltu    s10, s8, s10                /* carry */
-    mulhu   s3, t3, s0                  /* hi a[3]*b[6] */
-    add     t4, t4, s11                 /* column 9 += lo */
-    sltu    s11, t4, s11                /* carry */
-    mul     t5, s1, s7                  /* lo a[4]*b[5] */
-    add     s3, s3, s11                 /* hi + carry: no overflow */
-    add     s8, s8, s3                  /* column 10 += hi */
-    sltu    s3, s8, s3                  /* carry */
-    add     s10, s10, s3                /* column 11 += carry */
-    mulhu   s5, s1, s7                  /* hi a[4]*b[5] */
+    add     s9, s9, t5                  /* column 10 += carry */
+    mulhu   s11, s11, s10               /* hi a[2]*b[7] */
+    add     t4, t4, s1                  /* column 9 += lo */
+    sltu    s1, t4, s1                  /* carry */
+    mul     s7, t3, s0                  /* lo a[3]*b[6] */
+    add     s11, s11, s1                /* hi + carry: no overflow */
+    add     s9, s9, s11                 /* column 10 += hi */
+    sltu    s11, s9, s11                /* carry */
+    mulhu   s4, t3, s0                  /* hi a[3]*b[6] */
+    add     t4, t4, s7                  /* column 9 += lo */
+    sltu    s7, t4, s7                  /* carry */
+    mul     t5, s2, s8                  /* lo a[4]*b[5] */
+    add     s4, s4, s7                  /* hi + carry: no overflow */
+    add     s9, s9, s4                  /* column 10 += hi */
+    sltu    s4, s9, s4                  /* carry */
+    add     s11, s11, s4                /* column 11 += carry */
+    mulhu   s1, s2, s8                  /* hi a[4]*b[5] */
     add     t4, t4, t5                  /* column 9 += lo */
     sltu    t5, t4, t5                  /* carry */
-    mul     s11, t6, a6                 /* lo a[5]*b[4] */
-    add     s5, s5, t5                  /* hi + carry: no overflow */
-    add     s8, s8, s5                  /* column 10 += hi */
-    sltu    s5, s8, s5                  /* carry */
-    add     s10, s10, s5                /* column 11 += carry */
-    mulhu   s3, t6, a6                  /* hi a[5]*b[4] */
-    add     t4, t4, s11                 /* column 9 += lo */
-    sltu    s11, t4, s11                /* carry */
-    mul     t5, ra, t0                  /* lo a[6]*b[3] */
-    add     s3, s3, s11                 /* hi + carry: no overflow */
-    add     s8, s8, s3                  /* column 10 += hi */
-    sltu    s3, s8, s3                  /* carry */
-    add     s10, s10, s3                /* column 11 += carry */
-    mulhu   s5, ra, t0                  /* hi a[6]*b[3] */
-    add     t4, t4, t5                  /* column 9 += lo */
-    sltu    t5, t4, t5                  /* carry */
-    li      s11, 38                     /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     s3, a1, t2                  /* lo a[7]*b[2] */
-    add     s5, s5, t5                  /* hi + carry: no overflow */
-    add     s8, s8, s5                  /* column 10 += hi */
-    sltu    s5, s8, s5                  /* carry */
-    add     s10, s10, s5                /* column 11 += carry */
-    mulhu   t2, a1, t2                  /* hi a[7]*b[2] */
-    add     t4, t4, s3                  /* column 9 += lo */
-    sltu    s3, t4, s3                  /* carry */
-    mul     t5, t3, s9                  /* lo a[3]*b[7] */
-    add     t2, t2, s3                  /* hi + carry: no overflow */
-    add     s8, s8, t2                  /* column 10 += hi */
-    sltu    t2, s8, t2                  /* carry */
-    add     s10, s10, t2                /* column 11 += carry */
-    mulhu   t3, t3, s9                  /* hi a[3]*b[7] */
-    add     s8, s8, t5                  /* column 10 += lo */
-    sltu    t5, s8, t5                  /* carry */
-    mul     s5, s1, s0                  /* lo a[4]*b[6] */
-    add     t3, t3, t5                  /* hi + carry: no overflow */
-    add     s10, s10, t3                /* column 11 += hi */
-    sltu    t3, s10, t3                 /* carry */
-    mulhu   s3, s1, s0                  /* hi a[4]*b[6] */
-    add     s8, s8, s5                  /* column 10 += lo */
-    sltu    s5, s8, s5                  /* carry */
-    mul     t2, t6, s7                  /* lo a[5]*b[5] */
-    add     s3, s3, s5                  /* hi + carry: no overflow */
-    add     s10, s10, s3                /* column 11 += hi */
-    sltu    s3, s10, s3                 /* carry */
-    add     t3, t3, s3                  /* column 12 += carry */
-    mulhu   t5, t6, s7                  /* hi a[5]*b[5] */
-    add     s8, s8, t2                  /* column 10 += lo */
-    sltu    t2, s8, t2                  /* carry */
-    mul     s5, ra, a6                  /* lo a[6]*b[4] */
-    add     t5, t5, t2                  /* hi + carry: no overflow */
-    add     s10, s10, t5                /* column 11 += hi */
-    sltu    t5, s10, t5                 /* carry */
-    add     t3, t3, t5                  /* column 12 += carry */
-    mulhu   s3, ra, a6                  /* hi a[6]*b[4] */
-    add     s8, s8, s5                  /* column 10 += lo */
-    sltu    s5, s8, s5                  /* carry */
-    mul     t2, a1, t0                  /* lo a[7]*b[3] */
-    add     s3, s3, s5                  /* hi + carry: no overflow */
-    add     s10, s10, s3                /* column 11 += hi */
-    sltu    s3, s10, s3                 /* carry */
-    add     t3, t3, s3                  /* column 12 += carry */
-    mulhu   t0, a1, t0                  /* hi a[7]*b[3] */
-    add     s8, s8, t2                  /* column 10 += lo */
-    sltu    t2, s8, t2                  /* carry */
-    mul     t5, s1, s9                  /* lo a[4]*b[7] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     s10, s10, t0                /* column 11 += hi */
-    sltu    t0, s10, t0                 /* carry */
-    add     t3, t3, t0                  /* column 12 += carry */
-    mulhu   s1, s1, s9                  /* hi a[4]*b[7] */
-    add     s10, s10, t5                /* column 11 += lo */
-    sltu    t5, s10, t5                 /* carry */
-    mul     s5, t6, s0                  /* lo a[5]*b[6] */
+    mul     s7, t6, a6                  /* lo a[5]*b[4] */
     add     s1, s1, t5                  /* hi + carry: no overflow */
-    add     t3, t3, s1                  /* column 12 += hi */
-    sltu    s1, t3, s1                  /* carry */
-    mulhu   s3, t6, s0                  /* hi a[5]*b[6] */
-    add     s10, s10, s5                /* column 11 += lo */
-    sltu    s5, s10, s5                 /* carry */
-    mul     t2, ra, s7                  /* lo a[6]*b[5] */
-    add     s3, s3, s5                  /* hi + carry: no overflow */
-    add     t3, t3, s3                  /* column 12 += hi */
-    sltu    s3, t3, s3                  /* carry */
-    add     s1, s1, s3                  /* column 13 += carry */
-    mulhu   t0, ra, s7                  /* hi a[6]*b[5] */
-    add     s10, s10, t2                /* column 11 += lo */
-    sltu    t2, s10, t2                 /* carry */
+    add     s9, s9, s1                  /* column 10 += hi */
+    sltu    s1, s9, s1                  /* carry */
+    add     s11, s11, s1                /* column 11 += carry */
+    mulhu   s4, t6, a6                  /* hi a[5]*b[4] */
+    add     t4, t4, s7                  /* column 9 += lo */
+    sltu    s7, t4, s7                  /* carry */
+    mul     t5, ra, t0                  /* lo a[6]*b[3] */
+    add     s4, s4, s7                  /* hi + carry: no overflow */
+    add     s9, s9, s4                  /* column 10 += hi */
+    sltu    s4, s9, s4                  /* carry */
+    add     s11, s11, s4                /* column 11 += carry */
+    mulhu   s1, ra, t0                  /* hi a[6]*b[3] */
+    add     t4, t4, t5                  /* column 9 += lo */
+    sltu    t5, t4, t5                  /* carry */
+    li      s7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s4, a1, t2                  /* lo a[7]*b[2] */
+    add     s1, s1, t5                  /* hi + carry: no overflow */
+    add     s9, s9, s1                  /* column 10 += hi */
+    sltu    s1, s9, s1                  /* carry */
+    add     s11, s11, s1                /* column 11 += carry */
+    mulhu   t2, a1, t2                  /* hi a[7]*b[2] */
+    add     t4, t4, s4                  /* column 9 += lo */
+    sltu    s4, t4, s4                  /* carry */
+    mul     t5, t3, s10                 /* lo a[3]*b[7] */
+    add     t2, t2, s4                  /* hi + carry: no overflow */
+    add     s9, s9, t2                  /* column 10 += hi */
+    sltu    t2, s9, t2                  /* carry */
+    add     s11, s11, t2                /* column 11 += carry */
+    mulhu   t3, t3, s10                 /* hi a[3]*b[7] */
+    add     s9, s9, t5                  /* column 10 += lo */
+    sltu    t5, s9, t5                  /* carry */
+    mul     s1, s2, s0                  /* lo a[4]*b[6] */
+    add     t3, t3, t5                  /* hi + carry: no overflow */
+    add     s11, s11, t3                /* column 11 += hi */
+    sltu    t3, s11, t3                 /* carry */
+    mulhu   s4, s2, s0                  /* hi a[4]*b[6] */
+    add     s9, s9, s1                  /* column 10 += lo */
+    sltu    s1, s9, s1                  /* carry */
+    mul     t2, t6, s8                  /* lo a[5]*b[5] */
+    add     s4, s4, s1                  /* hi + carry: no overflow */
+    add     s11, s11, s4                /* column 11 += hi */
+    sltu    s4, s11, s4                 /* carry */
+    add     t3, t3, s4                  /* column 12 += carry */
+    mulhu   t5, t6, s8                  /* hi a[5]*b[5] */
+    add     s9, s9, t2                  /* column 10 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    mul     s1, ra, a6                  /* lo a[6]*b[4] */
+    add     t5, t5, t2                  /* hi + carry: no overflow */
+    add     s11, s11, t5                /* column 11 += hi */
+    sltu    t5, s11, t5                 /* carry */
+    add     t3, t3, t5                  /* column 12 += carry */
+    mulhu   s4, ra, a6                  /* hi a[6]*b[4] */
+    add     s9, s9, s1                  /* column 10 += lo */
+    sltu    s1, s9, s1                  /* carry */
+    mul     t2, a1, t0                  /* lo a[7]*b[3] */
+    add     s4, s4, s1                  /* hi + carry: no overflow */
+    add     s11, s11, s4                /* column 11 += hi */
+    sltu    s4, s11, s4                 /* carry */
+    add     t3, t3, s4                  /* column 12 += carry */
+    mulhu   t0, a1, t0                  /* hi a[7]*b[3] */
+    add     s9, s9, t2                  /* column 10 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    mul     t5, s2, s10                 /* lo a[4]*b[7] */
+    add     t0, t0, t2                  /* hi + carry: no overflow */
+    add     s11, s11, t0                /* column 11 += hi */
+    sltu    t0, s11, t0                 /* carry */
+    add     t3, t3, t0                  /* column 12 += carry */
+    mulhu   s2, s2, s10                 /* hi a[4]*b[7] */
+    add     s11, s11, t5                /* column 11 += lo */
+    sltu    t5, s11, t5                 /* carry */
+    mul     s1, t6, s0                  /* lo a[5]*b[6] */
+    add     s2, s2, t5                  /* hi + carry: no overflow */
+    add     t3, t3, s2                  /* column 12 += hi */
+    sltu    s2, t3, s2                  /* carry */
+    mulhu   s4, t6, s0                  /* hi a[5]*b[6] */
+    add     s11, s11, s1                /* column 11 += lo */
+    sltu    s1, s11, s1                 /* carry */
+    mul     t2, ra, s8                  /* lo a[6]*b[5] */
+    add     s4, s4, s1                  /* hi + carry: no overflow */
+    add     t3, t3, s4                  /* column 12 += hi */
+    sltu    s4, t3, s4                  /* carry */
+    add     s2, s2, s4                  /* column 13 += carry */
+    mulhu   t0, ra, s8                  /* hi a[6]*b[5] */
+    add     s11, s11, t2                /* column 11 += lo */
+    sltu    t2, s11, t2                 /* carry */
     mul     t5, a1, a6                  /* lo a[7]*b[4] */
     add     t0, t0, t2                  /* hi + carry: no overflow */
     add     t3, t3, t0                  /* column 12 += hi */
     sltu    t0, t3, t0                  /* carry */
-    add     s1, s1, t0                  /* column 13 += carry */
+    add     s2, s2, t0                  /* column 13 += carry */
     mulhu   a6, a1, a6                  /* hi a[7]*b[4] */
-    add     s10, s10, t5                /* column 11 += lo */
-    sltu    t5, s10, t5                 /* carry */
-    mul     s5, t6, s9                  /* lo a[5]*b[7] */
+    add     s11, s11, t5                /* column 11 += lo */
+    sltu    t5, s11, t5                 /* carry */
+    mul     s1, t6, s10                 /* lo a[5]*b[7] */
     add     a6, a6, t5                  /* hi + carry: no overflow */
     add     t3, t3, a6                  /* column 12 += hi */
     sltu    a6, t3, a6                  /* carry */
-    add     s1, s1, a6                  /* column 13 += carry */
-    mulhu   t6, t6, s9                  /* hi a[5]*b[7] */
-    add     t3, t3, s5                  /* column 12 += lo */
-    sltu    s5, t3, s5                  /* carry */
-    mul     s3, ra, s0                  /* lo a[6]*b[6] */
-    add     t6, t6, s5                  /* hi + carry: no overflow */
-    add     s1, s1, t6                  /* column 13 += hi */
-    sltu    t6, s1, t6                  /* carry */
+    add     s2, s2, a6                  /* column 13 += carry */
+    mulhu   t6, t6, s10                 /* hi a[5]*b[7] */
+    add     t3, t3, s1                  /* column 12 += lo */
+    sltu    s1, t3, s1                  /* carry */
+    mul     s4, ra, s0                  /* lo a[6]*b[6] */
+    add     t6, t6, s1                  /* hi + carry: no overflow */
+    add     s2, s2, t6                  /* column 13 += hi */
+    sltu    t6, s2, t6                  /* carry */
     mulhu   t2, ra, s0                  /* hi a[6]*b[6] */
-    add     t3, t3, s3                  /* column 12 += lo */
-    sltu    s3, t3, s3                  /* carry */
-    mul     t0, a1, s7                  /* lo a[7]*b[5] */
-    add     t2, t2, s3                  /* hi + carry: no overflow */
-    add     s1, s1, t2                  /* column 13 += hi */
-    sltu    t2, s1, t2                  /* carry */
+    add     t3, t3, s4                  /* column 12 += lo */
+    sltu    s4, t3, s4                  /* carry */
+    mul     t0, a1, s8                  /* lo a[7]*b[5] */
+    add     t2, t2, s4                  /* hi + carry: no overflow */
+    add     s2, s2, t2                  /* column 13 += hi */
+    sltu    t2, s2, t2                  /* carry */
     add     t6, t6, t2                  /* column 14 += carry */
-    mulhu   s7, a1, s7                  /* hi a[7]*b[5] */
+    mulhu   s8, a1, s8                  /* hi a[7]*b[5] */
     add     t3, t3, t0                  /* column 12 += lo */
     sltu    t0, t3, t0                  /* carry */
-    mul     t5, ra, s9                  /* lo a[6]*b[7] */
-    add     s7, s7, t0                  /* hi + carry: no overflow */
-    add     s1, s1, s7                  /* column 13 += hi */
-    sltu    s7, s1, s7                  /* carry */
-    add     t6, t6, s7                  /* column 14 += carry */
-    mulhu   ra, ra, s9                  /* hi a[6]*b[7] */
-    add     s1, s1, t5                  /* column 13 += lo */
-    sltu    t5, s1, t5                  /* carry */
+    mul     t5, ra, s10                 /* lo a[6]*b[7] */
+    add     s8, s8, t0                  /* hi + carry: no overflow */
+    add     s2, s2, s8                  /* column 13 += hi */
+    sltu    s8, s2, s8                  /* carry */
+    add     t6, t6, s8                  /* column 14 += carry */
+    mulhu   ra, ra, s10                 /* hi a[6]*b[7] */
+    add     s2, s2, t5                  /* column 13 += lo */
+    sltu    t5, s2, t5                  /* carry */
     mul     a6, a1, s0                  /* lo a[7]*b[6] */
     add     ra, ra, t5                  /* hi + carry: no overflow */
     add     t6, t6, ra                  /* column 14 += hi */
     sltu    ra, t6, ra                  /* carry */
     mulhu   s0, a1, s0                  /* hi a[7]*b[6] */
-    add     s1, s1, a6                  /* column 13 += lo */
-    sltu    a6, s1, a6                  /* carry */
-    mul     s5, a1, s9                  /* lo a[7]*b[7] */
+    add     s2, s2, a6                  /* column 13 += lo */
+    sltu    a6, s2, a6                  /* carry */
+    mul     s1, a1, s10                 /* lo a[7]*b[7] */
     add     s0, s0, a6                  /* hi + carry: no overflow */
     add     t6, t6, s0                  /* column 14 += hi */
     sltu    s0, t6, s0                  /* carry */
     add     ra, ra, s0                  /* column 15 += carry */
-    mulhu   a1, a1, s9                  /* hi a[7]*b[7] */
-    add     t6, t6, s5                  /* column 14 += lo */
-    sltu    s5, t6, s5                  /* carry */
-    mul     s3, s4, s11                 /* lo 38 t[8] */
-    add     a1, a1, s5                  /* hi + carry: no overflow */
+    mulhu   a1, a1, s10                 /* hi a[7]*b[7] */
+    add     t6, t6, s1                  /* column 14 += lo */
+    sltu    s1, t6, s1                  /* carry */
+    mul     s4, s5, s7                  /* lo 38 t[8] */
+    add     a1, a1, s1                  /* hi + carry: no overflow */
     add     ra, ra, a1                  /* column 15 += hi */
     slli    t2, ra, 5                   /* t[15] << 5 */
     slli    t0, ra, 2                   /* t[15] << 2 */
-    mulhu   s4, s4, s11                 /* hi 38 t[8] (< 38) */
-    add     a2, a2, s3                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    s3, a2, s3                  /* carry */
-    slli    s7, ra, 1                   /* t[15] << 1 */
+    mulhu   s5, s5, s7                  /* hi 38 t[8] (< 38) */
+    add     a2, a2, s4                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s4, a2, s4                  /* carry */
+    slli    s8, ra, 1                   /* t[15] << 1 */
     add     t2, t2, t0                  /* lo 38 t[15] */
-    mul     t5, t4, s11                 /* lo 38 t[9] */
-    add     s4, s4, s3                  /* hi(prev) + carries */
+    mul     t5, t4, s7                  /* lo 38 t[9] */
+    add     s5, s5, s4                  /* hi(prev) + carries */
     sltu    t0, t2, t0                  /* carry */
-    add     t2, t2, s7
-    sltu    s7, t2, s7                  /* carry */
-    mulhu   t4, t4, s11                 /* hi 38 t[9] (< 38) */
+    add     t2, t2, s8
+    sltu    s8, t2, s8                  /* carry */
+    mulhu   t4, t4, s7                  /* hi 38 t[9] (< 38) */
     add     s6, s6, t5                  /* u[1] = t[1] + lo 38 t[9] */
     sltu    t5, s6, t5                  /* carry */
-    add     s6, s6, s4                  /* u[1] += hi(prev) + carry */
-    sltu    s4, s6, s4                  /* carry */
-    mul     a6, s8, s11                 /* lo 38 t[10] */
-    add     t5, t5, s4                  /* carries */
+    add     s6, s6, s5                  /* u[1] += hi(prev) + carry */
+    sltu    s5, s6, s5                  /* carry */
+    mul     a6, s9, s7                  /* lo 38 t[10] */
+    add     t5, t5, s5                  /* carries */
     add     t4, t4, t5                  /* hi(prev) + carries */
     srli    s0, ra, 27                  /* t[15] >> 27 */
-    srli    s9, ra, 30                  /* t[15] >> 30 */
-    mulhu   s8, s8, s11                 /* hi 38 t[10] (< 38) */
+    srli    s10, ra, 30                 /* t[15] >> 30 */
+    mulhu   s9, s9, s7                  /* hi 38 t[10] (< 38) */
     add     a4, a4, a6                  /* u[2] = t[2] + lo 38 t[10] */
     sltu    a6, a4, a6                  /* carry */
     add     a4, a4, t4                  /* u[2] += hi(prev) + carry */
     sltu    t4, a4, t4                  /* carry */
-    mul     s5, s10, s11                /* lo 38 t[11] */
+    mul     s1, s11, s7                 /* lo 38 t[11] */
     add     a6, a6, t4                  /* carries */
-    add     s8, s8, a6                  /* hi(prev) + carries */
+    add     s9, s9, a6                  /* hi(prev) + carries */
     srli    ra, ra, 31                  /* t[15] >> 31 */
-    add     s0, s0, s9                  /* hi 38 t[15] */
-    mulhu   s10, s10, s11               /* hi 38 t[11] (< 38) */
-    add     a3, a3, s5                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s5, a3, s5                  /* carry */
-    add     a3, a3, s8                  /* u[3] += hi(prev) + carry */
-    sltu    s8, a3, s8                  /* carry */
-    mul     a1, t3, s11                 /* lo 38 t[12] */
-    add     s5, s5, s8                  /* carries */
-    add     s10, s10, s5                /* hi(prev) + carries */
+    add     s0, s0, s10                 /* hi 38 t[15] */
+    mulhu   s11, s11, s7                /* hi 38 t[11] (< 38) */
+    add     a3, a3, s1                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s1, a3, s1                  /* carry */
+    add     a3, a3, s9                  /* u[3] += hi(prev) + carry */
+    sltu    s9, a3, s9                  /* carry */
+    mul     a1, t3, s7                  /* lo 38 t[12] */
+    add     s1, s1, s9                  /* carries */
+    add     s11, s11, s1                /* hi(prev) + carries */
     add     s0, s0, ra
     add     s0, s0, t0
-    mulhu   t3, t3, s11                 /* hi 38 t[12] (< 38) */
-    add     s2, s2, a1                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    a1, s2, a1                  /* carry */
-    add     s2, s2, s10                 /* u[4] += hi(prev) + carry */
-    sltu    s10, s2, s10                /* carry */
-    mul     s3, s1, s11                 /* lo 38 t[13] */
-    add     a1, a1, s10                 /* carries */
+    mulhu   t3, t3, s7                  /* hi 38 t[12] (< 38) */
+    add     s3, s3, a1                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    a1, s3, a1                  /* carry */
+    add     s3, s3, s11                 /* u[4] += hi(prev) + carry */
+    sltu    s11, s3, s11                /* carry */
+    mul     s4, s2, s7                  /* lo 38 t[13] */
+    add     a1, a1, s11                 /* carries */
     add     t3, t3, a1                  /* hi(prev) + carries */
-    add     s0, s0, s7
+    add     s0, s0, s8
     add     a7, a7, t2                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   s1, s1, s11                 /* hi 38 t[13] (< 38) */
-    add     a5, a5, s3                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s3, a5, s3                  /* carry */
+    mulhu   s2, s2, s7                  /* hi 38 t[13] (< 38) */
+    add     a5, a5, s4                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s4, a5, s4                  /* carry */
     add     a5, a5, t3                  /* u[5] += hi(prev) + carry */
     sltu    t3, a5, t3                  /* carry */
-    mul     s4, t6, s11                 /* lo 38 t[14] */
-    add     s3, s3, t3                  /* carries */
-    add     s1, s1, s3                  /* hi(prev) + carries */
+    mul     s5, t6, s7                  /* lo 38 t[14] */
+    add     s4, s4, t3                  /* carries */
+    add     s2, s2, s4                  /* hi(prev) + carries */
     sltu    t2, a7, t2                  /* carry */
-    mulhu   t6, t6, s11                 /* hi 38 t[14] (< 38) */
-    add     t1, t1, s4                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s4, t1, s4                  /* carry */
-    add     t1, t1, s1                  /* u[6] += hi(prev) + carry */
-    sltu    s1, t1, s1                  /* carry */
-    add     s4, s4, s1                  /* carries */
-    add     t6, t6, s4                  /* hi(prev) + carries */
+    mulhu   t6, t6, s7                  /* hi 38 t[14] (< 38) */
+    add     t1, t1, s5                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s5, t1, s5                  /* carry */
+    add     t1, t1, s2                  /* u[6] += hi(prev) + carry */
+    sltu    s2, t1, s2                  /* carry */
+    add     s5, s5, s2                  /* carries */
+    add     t6, t6, s5                  /* hi(prev) + carries */
     add     a7, a7, t6                  /* u[7] += hi(prev) + carry */
     sltu    t6, a7, t6                  /* carry */
     add     t2, t2, t6                  /* carries */
@@ -3037,9 +4078,9 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     a3, a3, t4                  /* r[3] = u[3] + carry */
     sltu    t4, a3, t4                  /* carry */
     sw      a3, 44(a0)                  /* x2[3] */
-    add     s2, s2, t4                  /* r[4] = u[4] + carry */
-    sltu    t4, s2, t4                  /* carry */
-    sw      s2, 48(a0)                  /* x2[4] */
+    add     s3, s3, t4                  /* r[4] = u[4] + carry */
+    sltu    t4, s3, t4                  /* carry */
+    sw      s3, 48(a0)                  /* x2[4] */
     add     a5, a5, t4                  /* r[5] = u[5] + carry */
     sltu    t4, a5, t4                  /* carry */
     sw      a5, 52(a0)                  /* x2[5] */
@@ -3049,18 +4090,6 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     a7, a7, t4                  /* r[7] = u[7] + carry */
     sw      a7, 60(a0)                  /* x2[7] */
     lw      ra, 0(sp)
-    lw      s0, 4(sp)
-    lw      s1, 8(sp)
-    lw      s2, 12(sp)
-    lw      s3, 16(sp)
-    lw      s4, 20(sp)
-    lw      s5, 24(sp)
-    lw      s6, 28(sp)
-    lw      s7, 32(sp)
-    lw      s8, 36(sp)
-    lw      s9, 40(sp)
-    lw      s10, 44(sp)
-    lw      s11, 48(sp)
-    addi    sp, sp, 64
+    addi    sp, sp, 16
     ret
     .size MCU_FN(x25519, fe_mul_ef_sd), . - MCU_FN(x25519, fe_mul_ef_sd)

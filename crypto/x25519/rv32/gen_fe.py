@@ -32,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 MPMUL = HERE.parent.parent / "mpmul" / "rv32"
 sys.path.insert(0, str(MPMUL))
 from gen_fast import comba, loader  # noqa: E402
+import gen_sched  # noqa: E402
 from gen_sched import Program, schedule  # noqa: E402
 
 M32 = 0xFFFFFFFF
@@ -137,9 +138,28 @@ def fe_mul(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
 
 
 def fe_sqr(bufs: tuple[str, str] = ("m", "m")) -> Program:
-    """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced."""
+    """r = a^2 mod p (``bufs``: the buffer names of r and a)."""
     p = Program({"%r": "a0", "%a": "a1", "%zero": "zero"})
-    a = loader(p, "%a", bufs[1], 8, "a")
+    sqr_body(p, loader(p, "%a", bufs[1], 8, "a"), store_to(p, "%r", bufs[0]))
+    return p
+
+
+def fe_sqr2(bufs: tuple[str, str, str, str] = ("m1", "m1", "m2", "m2")) -> Program:
+    """r1 = a1^2, r2 = a2^2 mod p in one routine (a0 = r1, a1 = a1, a2 = r2, a3 = a2): the second
+    squaring's loads and first products overlap the first one's reduction tail. r1 may be a1 and r2 may
+    be a2, but neither pair may overlap the other (the scheduler keeps memory order only within a pair)."""
+    p = Program({"%r": "a0", "%a": "a1", "%r2": "a2", "%a2": "a3", "%sp": "sp", "%zero": "zero"})
+    # the second pair's pointers wait in the frame: the first squaring needs every register
+    p.sw("%r2", "%sp", "frame", 0, "r2, for later")
+    p.sw("%a2", "%sp", "frame", 4, "a2, for later")
+    sqr_body(p, loader(p, "%a", bufs[1], 8, "a"), store_to(p, "%r", bufs[0]))
+    r2, a2 = p.lw("%sp", "frame", 0, "r2", hint="p"), p.lw("%sp", "frame", 4, "a2", hint="p")
+    sqr_body(p, loader(p, a2, bufs[3], 8, "b"), store_to(p, r2, bufs[2]))
+    return p
+
+
+def sqr_body(p: Program, a: list, out) -> None:
+    """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced."""
     # the cross products: column k sums a_i a_(k-i) for i < k - i (k = 1 .. 13), as comba does
     acc: dict[int, str] = {}
     cross: dict[int, str] = {}
@@ -190,8 +210,7 @@ def fe_sqr(bufs: tuple[str, str] = ("m", "m")) -> Program:
                 c = p.alu("add", c, c2, "carries", hint="k")
             t.append(s)
             carry = c
-    reduce(p, t, store_to(p, "%r", bufs[0]), ALU38["fe_sqr"])
-    return p
+    reduce(p, t, out, ALU38["fe_sqr"])
 
 
 # --- the ladder step's cheap parts (X25519_GLUE_ASM = 3: glue_rv32.S's ladder_step calls these, fe_mul
@@ -416,11 +435,29 @@ HEADER = """// SPDX-License-Identifier: MIT
 #include "mcucrypt/ns.h"
 """
 
+# The routines and whether they follow the C calling convention (fe_mul, fe_sqr: exported, and the
+# inversion's) or clobber s0..s11 too (the ladder step's: ladder_step saves those once per step instead
+# of every routine saving and restoring up to 12 of them, about 26 instructions a call).
+ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_mul_core", "fe_mul", True),
+            ("fe_sqr_core", "fe_sqr", True), ("fe_prep_mul", "fe_prep_mul", True),
+            ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
+
+
+def scheduled(build, clobber: bool):
+    """schedule(build(), **PARAMS); with ``clobber``, s0..s11 are scratch (only ra is saved, if used)."""
+    saved = gen_sched.CALLEE_SAVED
+    if clobber:
+        gen_sched.CALLEE_SAVED = ("ra",)
+    try:
+        return schedule(build(), **PARAMS)
+    finally:
+        gen_sched.CALLEE_SAVED = saved
+
+
 def render() -> tuple[str, dict[str, int]]:
     parts, cycles = [], {}
-    for name, build in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_prep_mul", fe_prep_mul),
-                        ("fe_mul_ef_sd", fe_mul_ef_sd)):
-        sched = schedule(build(), **PARAMS)
+    for name, builder, clobber in ROUTINES:
+        sched = scheduled(globals()[builder], clobber)
         cycles[name] = sched.cycles
         symbol = f"MCU_FN(x25519, {name})"
         parts += ["", f'    .section .text.{symbol}, "ax", @progbits', f"    .globl {symbol}",
