@@ -168,6 +168,11 @@ def test_rv32_generator_arithmetic() -> None:
         interpret(gen.fe_sqr(("r", "a")), mem, {"%r": 0, "%a": 0})
         r = sum(mem["r"][4 * i] << (32 * i) for i in range(8))
         assert r <= m and r % P == a * a % P, hex(a)
+        mem = {"r": {}, "a": words(a), "r2": {}, "a2": words(b), "frame": {}}
+        interpret(gen.fe_sqr2(("r", "a", "r2", "a2")), mem, {"%r": 0, "%a": 0, "%r2": 0, "%a2": 0, "%sp": 0})
+        for out, x in (("r", a), ("r2", b)):
+            r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
+            assert r <= m and r % P == x * x % P, ("sqr2", hex(x))
 
 
 def test_rv32_step_routines_arithmetic() -> None:

@@ -30,7 +30,7 @@
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
- * fe_sqr 502, fe_prep_mul 1086, fe_mul_ef_sd 1045 cycles.
+ * fe_sqr 506, fe_prep_mul 1086, fe_mul_ef_sd 1045 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -691,460 +691,448 @@ MCU_FN(x25519, fe_sqr):
     addi    sp, sp, -64
     lw      t0, 0(a1)                   /* a[0] */
     lw      t1, 4(a1)                   /* a[1] */
-    lw      t2, 8(a1)                   /* a[2] */
-    mul     t3, t0, t1                  /* lo a[0]*a[1] */
+    mul     t2, t0, t0                  /* lo a[0]^2 */
+    lw      t3, 8(a1)                   /* a[2] */
     lw      t4, 12(a1)                  /* a[3] */
     lw      t5, 16(a1)                  /* a[4] */
     lw      t6, 20(a1)                  /* a[5] */
-    lw      a3, 24(a1)                  /* a[6] */
-    mulhu   a4, t0, t1                  /* hi a[0]*a[1] */
-    lw      a1, 28(a1)                  /* a[7] */
-    mul     a5, t0, t2                  /* lo a[0]*a[2] */
-    mulhu   a6, t0, t2                  /* hi a[0]*a[2] */
-    add     a4, a4, a5                  /* column 2 += lo */
-    sltu    a5, a4, a5                  /* carry */
-    mul     a7, t0, t4                  /* lo a[0]*a[3] */
-    add     a6, a6, a5                  /* hi + carry: no overflow */
-    mulhu   a2, t0, t4                  /* hi a[0]*a[3] */
-    add     a6, a6, a7                  /* column 3 += lo */
-    sltu    a7, a6, a7                  /* carry */
+    mulhu   a3, t0, t0                  /* hi a[0]^2 */
+    lw      a4, 24(a1)                  /* a[6] */
+    mul     a5, t0, t1                  /* lo a[0]*a[1] */
+    mulhu   a6, t0, t1                  /* hi a[0]*a[1] */
+    slli    a7, a5, 1                   /* 2 cross[1] */
+    add     a7, a7, a3                  /* t[1] = 2 cross[1] + square word */
+    sltu    a3, a7, a3                  /* carry */
+    srli    a5, a5, 31                  /* bit 31 of cross[1] */
+    mul     a2, t0, t3                  /* lo a[0]*a[2] */
     sw      s0, 4(sp)
-    mul     s0, t1, t2                  /* lo a[1]*a[2] */
-    add     a2, a2, a7                  /* hi + carry: no overflow */
+    lw      a1, 28(a1)                  /* a[7] */
+    mulhu   s0, t0, t3                  /* hi a[0]*a[2] */
+    add     a6, a6, a2                  /* column 2 += lo */
+    sltu    a2, a6, a2                  /* carry */
     sw      s1, 8(sp)
-    mulhu   s1, t1, t2                  /* hi a[1]*a[2] */
-    add     a6, a6, s0                  /* column 3 += lo */
-    sltu    s0, a6, s0                  /* carry */
+    slli    s1, a6, 1                   /* 2 cross[2] */
+    add     s0, s0, a2                  /* hi + carry: no overflow */
     sw      s2, 12(sp)
-    mul     s2, t0, t5                  /* lo a[0]*a[4] */
-    add     s1, s1, s0                  /* hi + carry: no overflow */
-    add     a2, a2, s1                  /* column 4 += hi */
-    sltu    s1, a2, s1                  /* carry */
+    mul     s2, t1, t1                  /* lo a[1]^2 */
     sw      s3, 16(sp)
-    mulhu   s3, t0, t5                  /* hi a[0]*a[4] */
-    add     a2, a2, s2                  /* column 4 += lo */
-    sltu    s2, a2, s2                  /* carry */
+    or      s1, s1, a5
+    srli    a6, a6, 31                  /* bit 31 of cross[2] */
+    mulhu   s3, t1, t1                  /* hi a[1]^2 */
+    add     s1, s1, s2                  /* t[2] = 2 cross[2] + square word */
+    sltu    s2, s1, s2                  /* carry */
+    add     s1, s1, a3                  /* + carry */
+    sltu    a3, s1, a3                  /* carry */
+    add     s2, s2, a3                  /* carries */
     sw      s4, 20(sp)
-    mul     s4, t1, t4                  /* lo a[1]*a[3] */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    add     s1, s1, s3                  /* column 5 += hi */
-    sltu    s3, s1, s3                  /* carry */
+    mul     s4, t0, t4                  /* lo a[0]*a[3] */
     sw      s5, 24(sp)
-    mulhu   s5, t1, t4                  /* hi a[1]*a[3] */
-    add     a2, a2, s4                  /* column 4 += lo */
-    sltu    s4, a2, s4                  /* carry */
+    mulhu   s5, t0, t4                  /* hi a[0]*a[3] */
+    add     s0, s0, s4                  /* column 3 += lo */
+    sltu    s4, s0, s4                  /* carry */
     sw      s6, 28(sp)
-    mul     s6, t0, t6                  /* lo a[0]*a[5] */
+    mul     s6, t1, t3                  /* lo a[1]*a[2] */
     add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     s1, s1, s5                  /* column 5 += hi */
-    sltu    s5, s1, s5                  /* carry */
-    add     s3, s3, s5                  /* column 6 += carry */
     sw      s7, 32(sp)
-    mulhu   s7, t0, t6                  /* hi a[0]*a[5] */
-    add     s1, s1, s6                  /* column 5 += lo */
-    sltu    s6, s1, s6                  /* carry */
+    mulhu   s7, t1, t3                  /* hi a[1]*a[2] */
+    add     s0, s0, s6                  /* column 3 += lo */
+    sltu    s6, s0, s6                  /* carry */
     sw      s8, 36(sp)
-    mul     s8, t1, t5                  /* lo a[1]*a[4] */
+    slli    s8, s0, 1                   /* 2 cross[3] */
     add     s7, s7, s6                  /* hi + carry: no overflow */
-    add     s3, s3, s7                  /* column 6 += hi */
-    sltu    s7, s3, s7                  /* carry */
+    add     s5, s5, s7                  /* column 4 += hi */
+    sltu    s7, s5, s7                  /* carry */
+    or      s8, s8, a6
+    add     s8, s8, s3                  /* t[3] = 2 cross[3] + square word */
+    sltu    s3, s8, s3                  /* carry */
+    add     s8, s8, s2                  /* + carry */
+    sltu    s2, s8, s2                  /* carry */
+    add     s3, s3, s2                  /* carries */
     sw      s9, 40(sp)
-    mulhu   s9, t1, t5                  /* hi a[1]*a[4] */
-    add     s1, s1, s8                  /* column 5 += lo */
-    sltu    s8, s1, s8                  /* carry */
+    mul     s9, t0, t5                  /* lo a[0]*a[4] */
     sw      s10, 44(sp)
-    mul     s10, t2, t4                 /* lo a[2]*a[3] */
-    add     s9, s9, s8                  /* hi + carry: no overflow */
-    add     s3, s3, s9                  /* column 6 += hi */
-    sltu    s9, s3, s9                  /* carry */
-    add     s7, s7, s9                  /* column 7 += carry */
+    srli    s0, s0, 31                  /* bit 31 of cross[3] */
+    mulhu   s10, t0, t5                 /* hi a[0]*a[4] */
+    add     s5, s5, s9                  /* column 4 += lo */
+    sltu    s9, s5, s9                  /* carry */
     sw      s11, 48(sp)
-    mulhu   s11, t2, t4                 /* hi a[2]*a[3] */
-    add     s1, s1, s10                 /* column 5 += lo */
-    sltu    s10, s1, s10                /* carry */
-    sw      ra, 0(sp)
-    mul     ra, t0, a3                  /* lo a[0]*a[6] */
-    add     s11, s11, s10               /* hi + carry: no overflow */
-    add     s3, s3, s11                 /* column 6 += hi */
-    sltu    s11, s3, s11                /* carry */
-    add     s7, s7, s11                 /* column 7 += carry */
-    mulhu   a5, t0, a3                  /* hi a[0]*a[6] */
-    add     s3, s3, ra                  /* column 6 += lo */
-    sltu    ra, s3, ra                  /* carry */
-    mul     a7, t1, t6                  /* lo a[1]*a[5] */
-    add     a5, a5, ra                  /* hi + carry: no overflow */
-    add     s7, s7, a5                  /* column 7 += hi */
-    sltu    a5, s7, a5                  /* carry */
-    mulhu   s0, t1, t6                  /* hi a[1]*a[5] */
-    add     s3, s3, a7                  /* column 6 += lo */
-    sltu    a7, s3, a7                  /* carry */
-    mul     s2, t2, t5                  /* lo a[2]*a[4] */
-    add     s0, s0, a7                  /* hi + carry: no overflow */
-    add     s7, s7, s0                  /* column 7 += hi */
-    sltu    s0, s7, s0                  /* carry */
-    add     a5, a5, s0                  /* column 8 += carry */
-    mulhu   s4, t2, t5                  /* hi a[2]*a[4] */
-    add     s3, s3, s2                  /* column 6 += lo */
-    sltu    s2, s3, s2                  /* carry */
-    mul     s5, t0, a1                  /* lo a[0]*a[7] */
-    add     s4, s4, s2                  /* hi + carry: no overflow */
-    add     s7, s7, s4                  /* column 7 += hi */
-    sltu    s4, s7, s4                  /* carry */
-    add     a5, a5, s4                  /* column 8 += carry */
-    mulhu   s6, t0, a1                  /* hi a[0]*a[7] */
-    add     s7, s7, s5                  /* column 7 += lo */
-    sltu    s5, s7, s5                  /* carry */
-    slli    s8, t3, 1                   /* 2 cross[1] */
-    slli    s9, a4, 1                   /* 2 cross[2] */
-    mul     s10, t1, a3                 /* lo a[1]*a[6] */
-    add     s6, s6, s5                  /* hi + carry: no overflow */
-    add     a5, a5, s6                  /* column 8 += hi */
-    sltu    s6, a5, s6                  /* carry */
-    srli    t3, t3, 31                  /* bit 31 of cross[1] */
-    mulhu   s11, t1, a3                 /* hi a[1]*a[6] */
-    add     s7, s7, s10                 /* column 7 += lo */
+    mul     s11, t1, t4                 /* lo a[1]*a[3] */
+    add     s10, s10, s9                /* hi + carry: no overflow */
+    add     s7, s7, s10                 /* column 5 += hi */
     sltu    s10, s7, s10                /* carry */
-    or      s9, s9, t3
-    slli    ra, a6, 1                   /* 2 cross[3] */
-    mul     a7, t2, t6                  /* lo a[2]*a[5] */
-    add     s11, s11, s10               /* hi + carry: no overflow */
-    add     a5, a5, s11                 /* column 8 += hi */
-    sltu    s11, a5, s11                /* carry */
-    add     s6, s6, s11                 /* column 9 += carry */
-    mulhu   s0, t2, t6                  /* hi a[2]*a[5] */
-    add     s7, s7, a7                  /* column 7 += lo */
-    sltu    a7, s7, a7                  /* carry */
-    srli    a4, a4, 31                  /* bit 31 of cross[2] */
-    or      ra, ra, a4
-    mul     s2, t4, t5                  /* lo a[3]*a[4] */
-    add     s0, s0, a7                  /* hi + carry: no overflow */
-    add     a5, a5, s0                  /* column 8 += hi */
-    sltu    s0, a5, s0                  /* carry */
-    add     s6, s6, s0                  /* column 9 += carry */
-    mulhu   s4, t4, t5                  /* hi a[3]*a[4] */
-    add     s7, s7, s2                  /* column 7 += lo */
-    sltu    s2, s7, s2                  /* carry */
-    slli    s5, a2, 1                   /* 2 cross[4] */
-    srli    a6, a6, 31                  /* bit 31 of cross[3] */
-    mul     t3, t1, a1                  /* lo a[1]*a[7] */
-    add     s4, s4, s2                  /* hi + carry: no overflow */
-    add     a5, a5, s4                  /* column 8 += hi */
-    sltu    s4, a5, s4                  /* carry */
-    add     s6, s6, s4                  /* column 9 += carry */
-    mulhu   s10, t1, a1                 /* hi a[1]*a[7] */
-    add     a5, a5, t3                  /* column 8 += lo */
-    sltu    t3, a5, t3                  /* carry */
-    or      s5, s5, a6
-    slli    s11, s1, 1                  /* 2 cross[5] */
-    mul     a4, t2, a3                  /* lo a[2]*a[6] */
-    add     s10, s10, t3                /* hi + carry: no overflow */
-    add     s6, s6, s10                 /* column 9 += hi */
-    sltu    s10, s6, s10                /* carry */
-    srli    a2, a2, 31                  /* bit 31 of cross[4] */
-    mulhu   a7, t2, a3                  /* hi a[2]*a[6] */
-    add     a5, a5, a4                  /* column 8 += lo */
-    sltu    a4, a5, a4                  /* carry */
-    or      s11, s11, a2
-    slli    s0, s3, 1                   /* 2 cross[6] */
-    mul     s2, t4, t6                  /* lo a[3]*a[5] */
-    add     a7, a7, a4                  /* hi + carry: no overflow */
-    add     s6, s6, a7                  /* column 9 += hi */
-    sltu    a7, s6, a7                  /* carry */
-    add     s10, s10, a7                /* column 10 += carry */
-    mulhu   s4, t4, t6                  /* hi a[3]*a[5] */
-    add     a5, a5, s2                  /* column 8 += lo */
-    sltu    s2, a5, s2                  /* carry */
-    srli    s1, s1, 31                  /* bit 31 of cross[5] */
-    or      s0, s0, s1
-    mul     a6, t2, a1                  /* lo a[2]*a[7] */
-    add     s4, s4, s2                  /* hi + carry: no overflow */
-    add     s6, s6, s4                  /* column 9 += hi */
-    sltu    s4, s6, s4                  /* carry */
-    add     s10, s10, s4                /* column 10 += carry */
-    mulhu   t3, t2, a1                  /* hi a[2]*a[7] */
-    add     s6, s6, a6                  /* column 9 += lo */
-    sltu    a6, s6, a6                  /* carry */
-    slli    a2, s7, 1                   /* 2 cross[7] */
-    srli    s3, s3, 31                  /* bit 31 of cross[6] */
-    mul     a4, t4, a3                  /* lo a[3]*a[6] */
-    add     t3, t3, a6                  /* hi + carry: no overflow */
-    add     s10, s10, t3                /* column 10 += hi */
-    sltu    t3, s10, t3                 /* carry */
-    or      a2, a2, s3
-    mulhu   a7, t4, a3                  /* hi a[3]*a[6] */
-    add     s6, s6, a4                  /* column 9 += lo */
-    sltu    a4, s6, a4                  /* carry */
-    slli    s1, a5, 1                   /* 2 cross[8] */
-    srli    s7, s7, 31                  /* bit 31 of cross[7] */
-    mul     s2, t5, t6                  /* lo a[4]*a[5] */
-    add     a7, a7, a4                  /* hi + carry: no overflow */
-    add     s10, s10, a7                /* column 10 += hi */
-    sltu    a7, s10, a7                 /* carry */
-    add     t3, t3, a7                  /* column 11 += carry */
-    mulhu   s4, t5, t6                  /* hi a[4]*a[5] */
-    add     s6, s6, s2                  /* column 9 += lo */
-    sltu    s2, s6, s2                  /* carry */
-    or      s1, s1, s7
-    slli    a6, s6, 1                   /* 2 cross[9] */
-    mul     s3, t4, a1                  /* lo a[3]*a[7] */
-    add     s4, s4, s2                  /* hi + carry: no overflow */
-    add     s10, s10, s4                /* column 10 += hi */
+    sw      ra, 0(sp)
+    mulhu   ra, t1, t4                  /* hi a[1]*a[3] */
+    add     s5, s5, s11                 /* column 4 += lo */
+    sltu    s11, s5, s11                /* carry */
+    slli    a2, s5, 1                   /* 2 cross[4] */
+    or      a2, a2, s0
+    mul     a5, t3, t3                  /* lo a[2]^2 */
+    add     ra, ra, s11                 /* hi + carry: no overflow */
+    add     s7, s7, ra                  /* column 5 += hi */
+    sltu    ra, s7, ra                  /* carry */
+    add     s10, s10, ra                /* column 6 += carry */
+    mulhu   a3, t3, t3                  /* hi a[2]^2 */
+    add     a2, a2, a5                  /* t[4] = 2 cross[4] + square word */
+    sltu    a5, a2, a5                  /* carry */
+    add     a2, a2, s3                  /* + carry */
+    sltu    s3, a2, s3                  /* carry */
+    mul     s4, t0, t6                  /* lo a[0]*a[5] */
+    add     a5, a5, s3                  /* carries */
+    srli    s5, s5, 31                  /* bit 31 of cross[4] */
+    mulhu   s6, t0, t6                  /* hi a[0]*a[5] */
+    add     s7, s7, s4                  /* column 5 += lo */
+    sltu    s4, s7, s4                  /* carry */
+    mul     a6, t1, t5                  /* lo a[1]*a[4] */
+    add     s6, s6, s4                  /* hi + carry: no overflow */
+    add     s10, s10, s6                /* column 6 += hi */
+    sltu    s6, s10, s6                 /* carry */
+    mulhu   s2, t1, t5                  /* hi a[1]*a[4] */
+    add     s7, s7, a6                  /* column 5 += lo */
+    sltu    a6, s7, a6                  /* carry */
+    mul     s9, t3, t4                  /* lo a[2]*a[3] */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     s10, s10, s2                /* column 6 += hi */
+    sltu    s2, s10, s2                 /* carry */
+    add     s6, s6, s2                  /* column 7 += carry */
+    mulhu   s0, t3, t4                  /* hi a[2]*a[3] */
+    add     s7, s7, s9                  /* column 5 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    slli    s11, s7, 1                  /* 2 cross[5] */
+    or      s11, s11, s5
+    mul     ra, t0, a4                  /* lo a[0]*a[6] */
+    add     s0, s0, s9                  /* hi + carry: no overflow */
+    add     s10, s10, s0                /* column 6 += hi */
+    sltu    s0, s10, s0                 /* carry */
+    add     s6, s6, s0                  /* column 7 += carry */
+    mulhu   s3, t0, a4                  /* hi a[0]*a[6] */
+    add     s11, s11, a3                /* t[5] = 2 cross[5] + square word */
+    sltu    a3, s11, a3                 /* carry */
+    add     s11, s11, a5                /* + carry */
+    sltu    a5, s11, a5                 /* carry */
+    mul     s4, t1, t6                  /* lo a[1]*a[5] */
+    add     a3, a3, a5                  /* carries */
+    add     s10, s10, ra                /* column 6 += lo */
+    sltu    ra, s10, ra                 /* carry */
+    add     s3, s3, ra                  /* hi + carry: no overflow */
+    mulhu   a6, t1, t6                  /* hi a[1]*a[5] */
+    add     s6, s6, s3                  /* column 7 += hi */
+    sltu    s3, s6, s3                  /* carry */
+    add     s10, s10, s4                /* column 6 += lo */
     sltu    s4, s10, s4                 /* carry */
-    add     t3, t3, s4                  /* column 11 += carry */
-    mulhu   a4, t4, a1                  /* hi a[3]*a[7] */
-    add     s10, s10, s3                /* column 10 += lo */
-    sltu    s3, s10, s3                 /* carry */
-    srli    a5, a5, 31                  /* bit 31 of cross[8] */
-    or      a6, a6, a5
-    mul     a7, t5, a3                  /* lo a[4]*a[6] */
-    add     a4, a4, s3                  /* hi + carry: no overflow */
-    add     t3, t3, a4                  /* column 11 += hi */
-    sltu    a4, t3, a4                  /* carry */
-    srli    s6, s6, 31                  /* bit 31 of cross[9] */
-    mulhu   s7, t5, a3                  /* hi a[4]*a[6] */
-    add     s10, s10, a7                /* column 10 += lo */
-    sltu    a7, s10, a7                 /* carry */
-    slli    s2, s10, 1                  /* 2 cross[10] */
-    or      s2, s2, s6
-    mul     s4, t5, a1                  /* lo a[4]*a[7] */
-    add     s7, s7, a7                  /* hi + carry: no overflow */
-    add     t3, t3, s7                  /* column 11 += hi */
-    sltu    s7, t3, s7                  /* carry */
-    add     a4, a4, s7                  /* column 12 += carry */
-    mulhu   a5, t5, a1                  /* hi a[4]*a[7] */
+    mul     s2, t3, t5                  /* lo a[2]*a[4] */
+    add     a6, a6, s4                  /* hi + carry: no overflow */
+    add     s6, s6, a6                  /* column 7 += hi */
+    sltu    a6, s6, a6                  /* carry */
+    add     s3, s3, a6                  /* column 8 += carry */
+    mulhu   s5, t3, t5                  /* hi a[2]*a[4] */
+    add     s10, s10, s2                /* column 6 += lo */
+    sltu    s2, s10, s2                 /* carry */
+    slli    s9, s10, 1                  /* 2 cross[6] */
+    srli    s7, s7, 31                  /* bit 31 of cross[5] */
+    mul     s0, t4, t4                  /* lo a[3]^2 */
+    add     s5, s5, s2                  /* hi + carry: no overflow */
+    add     s6, s6, s5                  /* column 7 += hi */
+    sltu    s5, s6, s5                  /* carry */
+    add     s3, s3, s5                  /* column 8 += carry */
+    mulhu   a5, t4, t4                  /* hi a[3]^2 */
+    or      s9, s9, s7
+    add     s9, s9, s0                  /* t[6] = 2 cross[6] + square word */
+    sltu    s0, s9, s0                  /* carry */
+    add     s9, s9, a3                  /* + carry */
+    mul     ra, t0, a1                  /* lo a[0]*a[7] */
+    sltu    a3, s9, a3                  /* carry */
+    add     s0, s0, a3                  /* carries */
+    srli    s10, s10, 31                /* bit 31 of cross[6] */
+    mulhu   t0, t0, a1                  /* hi a[0]*a[7] */
+    add     s6, s6, ra                  /* column 7 += lo */
+    sltu    ra, s6, ra                  /* carry */
+    mul     s4, t1, a4                  /* lo a[1]*a[6] */
+    add     t0, t0, ra                  /* hi + carry: no overflow */
+    add     s3, s3, t0                  /* column 8 += hi */
+    sltu    t0, s3, t0                  /* carry */
+    mulhu   a6, t1, a4                  /* hi a[1]*a[6] */
+    add     s6, s6, s4                  /* column 7 += lo */
+    sltu    s4, s6, s4                  /* carry */
+    mul     s2, t3, t6                  /* lo a[2]*a[5] */
+    add     a6, a6, s4                  /* hi + carry: no overflow */
+    add     s3, s3, a6                  /* column 8 += hi */
+    sltu    a6, s3, a6                  /* carry */
+    add     t0, t0, a6                  /* column 9 += carry */
+    mulhu   s5, t3, t6                  /* hi a[2]*a[5] */
+    add     s6, s6, s2                  /* column 7 += lo */
+    sltu    s2, s6, s2                  /* carry */
+    mul     s7, t4, t5                  /* lo a[3]*a[4] */
+    add     s5, s5, s2                  /* hi + carry: no overflow */
+    add     s3, s3, s5                  /* column 8 += hi */
+    sltu    s5, s3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 9 += carry */
+    mulhu   a3, t4, t5                  /* hi a[3]*a[4] */
+    add     s6, s6, s7                  /* column 7 += lo */
+    sltu    s7, s6, s7                  /* carry */
+    slli    ra, s6, 1                   /* 2 cross[7] */
+    or      ra, ra, s10
+    mul     s4, t1, a1                  /* lo a[1]*a[7] */
+    add     a3, a3, s7                  /* hi + carry: no overflow */
+    add     s3, s3, a3                  /* column 8 += hi */
+    sltu    a3, s3, a3                  /* carry */
+    add     t0, t0, a3                  /* column 9 += carry */
+    mulhu   t1, t1, a1                  /* hi a[1]*a[7] */
+    add     ra, ra, a5                  /* t[7] = 2 cross[7] + square word */
+    sltu    a5, ra, a5                  /* carry */
+    add     ra, ra, s0                  /* + carry */
+    sltu    s0, ra, s0                  /* carry */
+    mul     a6, t3, a4                  /* lo a[2]*a[6] */
+    add     a5, a5, s0                  /* carries */
+    add     s3, s3, s4                  /* column 8 += lo */
+    sltu    s4, s3, s4                  /* carry */
+    add     t1, t1, s4                  /* hi + carry: no overflow */
+    mulhu   s2, t3, a4                  /* hi a[2]*a[6] */
+    add     t0, t0, t1                  /* column 9 += hi */
+    sltu    t1, t0, t1                  /* carry */
+    add     s3, s3, a6                  /* column 8 += lo */
+    sltu    a6, s3, a6                  /* carry */
+    mul     s5, t4, t6                  /* lo a[3]*a[5] */
+    add     s2, s2, a6                  /* hi + carry: no overflow */
+    add     t0, t0, s2                  /* column 9 += hi */
+    sltu    s2, t0, s2                  /* carry */
+    add     t1, t1, s2                  /* column 10 += carry */
+    mulhu   s10, t4, t6                 /* hi a[3]*a[5] */
+    add     s3, s3, s5                  /* column 8 += lo */
+    sltu    s5, s3, s5                  /* carry */
+    slli    s7, s3, 1                   /* 2 cross[8] */
+    srli    s6, s6, 31                  /* bit 31 of cross[7] */
+    mul     a3, t5, t5                  /* lo a[4]^2 */
+    add     s10, s10, s5                /* hi + carry: no overflow */
+    add     t0, t0, s10                 /* column 9 += hi */
+    sltu    s10, t0, s10                /* carry */
+    add     t1, t1, s10                 /* column 10 += carry */
+    mulhu   s0, t5, t5                  /* hi a[4]^2 */
+    or      s7, s7, s6
+    add     s7, s7, a3                  /* t[8] = 2 cross[8] + square word */
+    sltu    a3, s7, a3                  /* carry */
+    add     s7, s7, a5                  /* + carry */
+    mul     s4, t3, a1                  /* lo a[2]*a[7] */
+    sltu    a5, s7, a5                  /* carry */
+    add     a3, a3, a5                  /* carries */
+    srli    s3, s3, 31                  /* bit 31 of cross[8] */
+    li      a6, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   t3, t3, a1                  /* hi a[2]*a[7] */
+    add     t0, t0, s4                  /* column 9 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    mul     s2, t4, a4                  /* lo a[3]*a[6] */
+    add     t3, t3, s4                  /* hi + carry: no overflow */
+    add     t1, t1, t3                  /* column 10 += hi */
+    sltu    t3, t1, t3                  /* carry */
+    mulhu   s5, t4, a4                  /* hi a[3]*a[6] */
+    add     t0, t0, s2                  /* column 9 += lo */
+    sltu    s2, t0, s2                  /* carry */
+    mul     s10, t5, t6                 /* lo a[4]*a[5] */
+    add     s5, s5, s2                  /* hi + carry: no overflow */
+    add     t1, t1, s5                  /* column 10 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     t3, t3, s5                  /* column 11 += carry */
+    mulhu   s6, t5, t6                  /* hi a[4]*a[5] */
+    add     t0, t0, s10                 /* column 9 += lo */
+    sltu    s10, t0, s10                /* carry */
+    slli    a5, t0, 1                   /* 2 cross[9] */
+    or      a5, a5, s3
+    mul     s4, t4, a1                  /* lo a[3]*a[7] */
+    add     s6, s6, s10                 /* hi + carry: no overflow */
+    add     t1, t1, s6                  /* column 10 += hi */
+    sltu    s6, t1, s6                  /* carry */
+    add     t3, t3, s6                  /* column 11 += carry */
+    mulhu   t4, t4, a1                  /* hi a[3]*a[7] */
+    add     a5, a5, s0                  /* t[9] = 2 cross[9] + square word */
+    sltu    s0, a5, s0                  /* carry */
+    add     a5, a5, a3                  /* + carry */
+    sltu    a3, a5, a3                  /* carry */
+    mul     s2, t5, a4                  /* lo a[4]*a[6] */
+    add     s0, s0, a3                  /* carries */
+    add     t1, t1, s4                  /* column 10 += lo */
+    sltu    s4, t1, s4                  /* carry */
+    add     t4, t4, s4                  /* hi + carry: no overflow */
+    mulhu   s5, t5, a4                  /* hi a[4]*a[6] */
+    add     t3, t3, t4                  /* column 11 += hi */
+    sltu    t4, t3, t4                  /* carry */
+    add     t1, t1, s2                  /* column 10 += lo */
+    sltu    s2, t1, s2                  /* carry */
+    mul     s3, t6, t6                  /* lo a[5]^2 */
+    add     s5, s5, s2                  /* hi + carry: no overflow */
+    add     t3, t3, s5                  /* column 11 += hi */
+    sltu    s5, t3, s5                  /* carry */
+    add     t4, t4, s5                  /* column 12 += carry */
+    mulhu   s10, t6, t6                 /* hi a[5]^2 */
+    slli    s6, t1, 1                   /* 2 cross[10] */
+    srli    t0, t0, 31                  /* bit 31 of cross[9] */
+    or      s6, s6, t0
+    add     s6, s6, s3                  /* t[10] = 2 cross[10] + square word */
+    mul     a3, t5, a1                  /* lo a[4]*a[7] */
+    sltu    s3, s6, s3                  /* carry */
+    add     s6, s6, s0                  /* + carry */
+    sltu    s0, s6, s0                  /* carry */
+    add     s3, s3, s0                  /* carries */
+    mulhu   t5, t5, a1                  /* hi a[4]*a[7] */
+    add     t3, t3, a3                  /* column 11 += lo */
+    sltu    a3, t3, a3                  /* carry */
+    srli    t1, t1, 31                  /* bit 31 of cross[10] */
+    mul     s4, t6, a4                  /* lo a[5]*a[6] */
+    add     t5, t5, a3                  /* hi + carry: no overflow */
+    add     t4, t4, t5                  /* column 12 += hi */
+    sltu    t5, t4, t5                  /* carry */
+    mulhu   s2, t6, a4                  /* hi a[5]*a[6] */
     add     t3, t3, s4                  /* column 11 += lo */
     sltu    s4, t3, s4                  /* carry */
-    srli    s10, s10, 31                /* bit 31 of cross[10] */
-    mul     s3, t6, a3                  /* lo a[5]*a[6] */
-    add     a5, a5, s4                  /* hi + carry: no overflow */
-    add     a4, a4, a5                  /* column 12 += hi */
-    sltu    a5, a4, a5                  /* carry */
-    mulhu   s6, t6, a3                  /* hi a[5]*a[6] */
-    add     t3, t3, s3                  /* column 11 += lo */
-    sltu    s3, t3, s3                  /* carry */
-    slli    a7, t3, 1                   /* 2 cross[11] */
-    or      a7, a7, s10
-    mul     s7, t6, a1                  /* lo a[5]*a[7] */
-    add     s6, s6, s3                  /* hi + carry: no overflow */
-    add     a4, a4, s6                  /* column 12 += hi */
-    sltu    s6, a4, s6                  /* carry */
-    add     a5, a5, s6                  /* column 13 += carry */
-    mulhu   s4, t6, a1                  /* hi a[5]*a[7] */
-    add     a4, a4, s7                  /* column 12 += lo */
-    sltu    s7, a4, s7                  /* carry */
-    slli    s10, a4, 1                  /* 2 cross[12] */
+    slli    s5, t3, 1                   /* 2 cross[11] */
+    or      s5, s5, t1
+    mul     t0, t6, a1                  /* lo a[5]*a[7] */
+    add     s2, s2, s4                  /* hi + carry: no overflow */
+    add     t4, t4, s2                  /* column 12 += hi */
+    sltu    s2, t4, s2                  /* carry */
+    add     t5, t5, s2                  /* column 13 += carry */
+    mulhu   t6, t6, a1                  /* hi a[5]*a[7] */
+    add     s5, s5, s10                 /* t[11] = 2 cross[11] + square word */
+    sltu    s10, s5, s10                /* carry */
+    add     s5, s5, s3                  /* + carry */
+    sltu    s3, s5, s3                  /* carry */
+    mul     s0, a4, a4                  /* lo a[6]^2 */
+    add     s10, s10, s3                /* carries */
+    add     t4, t4, t0                  /* column 12 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    add     t6, t6, t0                  /* hi + carry: no overflow */
+    mulhu   a3, a4, a4                  /* hi a[6]^2 */
+    add     t5, t5, t6                  /* column 13 += hi */
+    sltu    t6, t5, t6                  /* carry */
+    slli    t1, t4, 1                   /* 2 cross[12] */
     srli    t3, t3, 31                  /* bit 31 of cross[11] */
-    mul     s3, a3, a1                  /* lo a[6]*a[7] */
-    add     s4, s4, s7                  /* hi + carry: no overflow */
-    add     a5, a5, s4                  /* column 13 += hi */
-    sltu    s4, a5, s4                  /* carry */
-    or      s10, s10, t3
-    mulhu   s6, a3, a1                  /* hi a[6]*a[7] */
-    add     a5, a5, s3                  /* column 13 += lo */
-    sltu    s3, a5, s3                  /* carry */
-    slli    s7, a5, 1                   /* 2 cross[13] */
-    srli    a4, a4, 31                  /* bit 31 of cross[12] */
-    mul     t3, t0, t0                  /* lo a[0]^2 */
-    add     s6, s6, s3                  /* hi + carry: no overflow */
-    add     s4, s4, s6                  /* column 14 += hi */
-    sltu    s6, s4, s6                  /* carry */
-    or      s7, s7, a4
-    mulhu   s3, t0, t0                  /* hi a[0]^2 */
-    slli    a4, s4, 1                   /* 2 cross[14] */
-    srli    a5, a5, 31                  /* bit 31 of cross[13] */
-    or      a4, a4, a5
-    slli    s6, s6, 1                   /* 2 cross[15] */
-    mul     t0, t1, t1                  /* lo a[1]^2 */
-    add     s8, s8, s3                  /* t[1] = 2 cross[1] + square word */
-    sltu    s3, s8, s3                  /* carry */
-    srli    s4, s4, 31                  /* bit 31 of cross[14] */
-    or      s6, s6, s4
-    mulhu   a5, t1, t1                  /* hi a[1]^2 */
-    add     s9, s9, t0                  /* t[2] = 2 cross[2] + square word */
-    sltu    t0, s9, t0                  /* carry */
-    add     s9, s9, s3                  /* + carry */
-    sltu    s3, s9, s3                  /* carry */
-    mul     s4, t2, t2                  /* lo a[2]^2 */
-    add     t0, t0, s3                  /* carries */
-    add     ra, ra, a5                  /* t[3] = 2 cross[3] + square word */
-    sltu    a5, ra, a5                  /* carry */
-    add     ra, ra, t0                  /* + carry */
-    mulhu   t1, t2, t2                  /* hi a[2]^2 */
-    sltu    t0, ra, t0                  /* carry */
-    add     a5, a5, t0                  /* carries */
-    add     s5, s5, s4                  /* t[4] = 2 cross[4] + square word */
-    sltu    s4, s5, s4                  /* carry */
-    mul     s3, t4, t4                  /* lo a[3]^2 */
-    add     s5, s5, a5                  /* + carry */
-    sltu    a5, s5, a5                  /* carry */
-    add     s4, s4, a5                  /* carries */
-    add     s11, s11, t1                /* t[5] = 2 cross[5] + square word */
-    mulhu   t2, t4, t4                  /* hi a[3]^2 */
-    sltu    t1, s11, t1                 /* carry */
-    add     s11, s11, s4                /* + carry */
-    sltu    s4, s11, s4                 /* carry */
-    add     t1, t1, s4                  /* carries */
-    mul     t0, t5, t5                  /* lo a[4]^2 */
-    add     s0, s0, s3                  /* t[6] = 2 cross[6] + square word */
-    sltu    s3, s0, s3                  /* carry */
-    add     s0, s0, t1                  /* + carry */
-    sltu    t1, s0, t1                  /* carry */
-    mulhu   a5, t5, t5                  /* hi a[4]^2 */
-    add     s3, s3, t1                  /* carries */
-    add     a2, a2, t2                  /* t[7] = 2 cross[7] + square word */
-    sltu    t2, a2, t2                  /* carry */
-    add     a2, a2, s3                  /* + carry */
-    mul     t4, t6, t6                  /* lo a[5]^2 */
-    sltu    s3, a2, s3                  /* carry */
-    add     t2, t2, s3                  /* carries */
-    add     s1, s1, t0                  /* t[8] = 2 cross[8] + square word */
-    sltu    t0, s1, t0                  /* carry */
-    mulhu   s4, t6, t6                  /* hi a[5]^2 */
-    add     s1, s1, t2                  /* + carry */
-    sltu    t2, s1, t2                  /* carry */
-    add     t0, t0, t2                  /* carries */
-    add     a6, a6, a5                  /* t[9] = 2 cross[9] + square word */
-    mul     t5, a3, a3                  /* lo a[6]^2 */
-    sltu    a5, a6, a5                  /* carry */
-    add     a6, a6, t0                  /* + carry */
-    sltu    t0, a6, t0                  /* carry */
-    add     a5, a5, t0                  /* carries */
-    mulhu   t1, a3, a3                  /* hi a[6]^2 */
-    add     s2, s2, t4                  /* t[10] = 2 cross[10] + square word */
-    sltu    t4, s2, t4                  /* carry */
-    add     s2, s2, a5                  /* + carry */
-    sltu    a5, s2, a5                  /* carry */
-    mul     s3, a1, a1                  /* lo a[7]^2 */
-    add     t4, t4, a5                  /* carries */
-    add     a7, a7, s4                  /* t[11] = 2 cross[11] + square word */
+    mul     s4, a4, a1                  /* lo a[6]*a[7] */
+    or      t1, t1, t3
+    add     t1, t1, s0                  /* t[12] = 2 cross[12] + square word */
+    sltu    s0, t1, s0                  /* carry */
+    add     t1, t1, s10                 /* + carry */
+    mulhu   a4, a4, a1                  /* hi a[6]*a[7] */
+    sltu    s10, t1, s10                /* carry */
+    add     s0, s0, s10                 /* carries */
+    add     t5, t5, s4                  /* column 13 += lo */
+    sltu    s4, t5, s4                  /* carry */
+    mul     s2, a1, a1                  /* lo a[7]^2 */
+    add     a4, a4, s4                  /* hi + carry: no overflow */
+    add     t6, t6, a4                  /* column 14 += hi */
+    sltu    a4, t6, a4                  /* carry */
+    slli    s3, t5, 1                   /* 2 cross[13] */
+    mulhu   t0, a1, a1                  /* hi a[7]^2 */
+    srli    t4, t4, 31                  /* bit 31 of cross[12] */
+    or      s3, s3, t4
+    add     s3, s3, a3                  /* t[13] = 2 cross[13] + square word */
+    sltu    a3, s3, a3                  /* carry */
+    mul     t3, s7, a6                  /* lo 38 t[8] */
+    add     s3, s3, s0                  /* + carry */
+    sltu    s0, s3, s0                  /* carry */
+    add     a3, a3, s0                  /* carries */
+    slli    s10, t6, 1                  /* 2 cross[14] */
+    mulhu   s7, s7, a6                  /* hi 38 t[8] (< 38) */
+    srli    t5, t5, 31                  /* bit 31 of cross[13] */
+    or      s10, s10, t5
+    add     s10, s10, s2                /* t[14] = 2 cross[14] + square word */
+    sltu    s2, s10, s2                 /* carry */
+    mul     s4, a5, a6                  /* lo 38 t[9] */
+    add     s10, s10, a3                /* + carry */
+    sltu    a3, s10, a3                 /* carry */
+    add     s2, s2, a3                  /* carries */
+    slli    a4, a4, 1                   /* 2 cross[15] */
+    mulhu   a5, a5, a6                  /* hi 38 t[9] (< 38) */
+    srli    t6, t6, 31                  /* bit 31 of cross[14] */
+    or      a4, a4, t6
+    add     a4, a4, t0                  /* t[15] = 2 cross[15] + square word */
+    add     a4, a4, s2                  /* + carry */
+    mul     a1, s6, a6                  /* lo 38 t[10] */
+    add     t2, t2, t3                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t3, t2, t3                  /* carry */
+    add     a7, a7, s4                  /* u[1] = t[1] + lo 38 t[9] */
     sltu    s4, a7, s4                  /* carry */
-    add     a7, a7, t4                  /* + carry */
-    mulhu   t6, a1, a1                  /* hi a[7]^2 */
-    sltu    t4, a7, t4                  /* carry */
-    add     s4, s4, t4                  /* carries */
-    add     s10, s10, t5                /* t[12] = 2 cross[12] + square word */
-    sltu    t5, s10, t5                 /* carry */
-    add     s10, s10, s4                /* + carry */
-    sltu    s4, s10, s4                 /* carry */
-    add     t5, t5, s4                  /* carries */
-    add     s7, s7, t1                  /* t[13] = 2 cross[13] + square word */
-    sltu    t1, s7, t1                  /* carry */
-    add     s7, s7, t5                  /* + carry */
-    sltu    t5, s7, t5                  /* carry */
-    add     t1, t1, t5                  /* carries */
-    add     a4, a4, s3                  /* t[14] = 2 cross[14] + square word */
-    sltu    s3, a4, s3                  /* carry */
-    add     a4, a4, t1                  /* + carry */
-    sltu    t1, a4, t1                  /* carry */
-    add     s3, s3, t1                  /* carries */
-    add     s6, s6, t6                  /* t[15] = 2 cross[15] + square word */
-    add     s6, s6, s3                  /* + carry */
-    li      t2, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     t0, a6, t2                  /* lo 38 t[9] */
-    slli    a3, s1, 5                   /* t[8] << 5 */
-    slli    a5, s1, 2                   /* t[8] << 2 */
-    slli    a1, s1, 1                   /* t[8] << 1 */
-    add     a3, a3, a5                  /* lo 38 t[8] */
-    mulhu   a6, a6, t2                  /* hi 38 t[9] (< 38) */
-    sltu    a5, a3, a5                  /* carry */
-    add     a3, a3, a1
-    sltu    a1, a3, a1                  /* carry */
-    srli    t4, s1, 27                  /* t[8] >> 27 */
-    mul     s4, s2, t2                  /* lo 38 t[10] */
-    srli    t5, s1, 30                  /* t[8] >> 30 */
-    srli    s1, s1, 31                  /* t[8] >> 31 */
-    add     t4, t4, t5                  /* hi 38 t[8] */
-    add     t4, t4, s1
-    mulhu   s2, s2, t2                  /* hi 38 t[10] (< 38) */
-    add     t4, t4, a5
-    add     t4, t4, a1
-    add     t3, t3, a3                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a3, t3, a3                  /* carry */
-    mul     t1, a7, t2                  /* lo 38 t[11] */
-    add     s8, s8, t0                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t0, s8, t0                  /* carry */
-    add     t4, t4, a3                  /* hi(prev) + carries */
-    add     s8, s8, t4                  /* u[1] += hi(prev) + carry */
-    mulhu   a7, a7, t2                  /* hi 38 t[11] (< 38) */
+    mulhu   s6, s6, a6                  /* hi 38 t[10] (< 38) */
+    add     s7, s7, t3                  /* hi(prev) + carries */
+    add     a7, a7, s7                  /* u[1] += hi(prev) + carry */
+    sltu    s7, a7, s7                  /* carry */
+    add     s4, s4, s7                  /* carries */
+    mul     t4, s5, a6                  /* lo 38 t[11] */
+    add     s1, s1, a1                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a1, s1, a1                  /* carry */
+    add     a5, a5, s4                  /* hi(prev) + carries */
+    add     s1, s1, a5                  /* u[2] += hi(prev) + carry */
+    mulhu   s5, s5, a6                  /* hi 38 t[11] (< 38) */
+    sltu    a5, s1, a5                  /* carry */
+    add     a1, a1, a5                  /* carries */
+    add     s8, s8, t4                  /* u[3] = t[3] + lo 38 t[11] */
     sltu    t4, s8, t4                  /* carry */
-    add     t0, t0, t4                  /* carries */
-    add     s9, s9, s4                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    s4, s9, s4                  /* carry */
-    mul     t6, s10, t2                 /* lo 38 t[12] */
-    add     a6, a6, t0                  /* hi(prev) + carries */
-    add     s9, s9, a6                  /* u[2] += hi(prev) + carry */
-    sltu    a6, s9, a6                  /* carry */
-    add     s4, s4, a6                  /* carries */
-    mulhu   s10, s10, t2                /* hi 38 t[12] (< 38) */
-    add     ra, ra, t1                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    t1, ra, t1                  /* carry */
-    add     s2, s2, s4                  /* hi(prev) + carries */
-    add     ra, ra, s2                  /* u[3] += hi(prev) + carry */
-    mul     s3, s7, t2                  /* lo 38 t[13] */
-    sltu    s2, ra, s2                  /* carry */
-    add     t1, t1, s2                  /* carries */
-    add     s5, s5, t6                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t6, s5, t6                  /* carry */
-    mulhu   s7, s7, t2                  /* hi 38 t[13] (< 38) */
-    add     a7, a7, t1                  /* hi(prev) + carries */
-    add     s5, s5, a7                  /* u[4] += hi(prev) + carry */
-    sltu    a7, s5, a7                  /* carry */
-    add     t6, t6, a7                  /* carries */
-    mul     t5, a4, t2                  /* lo 38 t[14] */
-    add     s11, s11, s3                /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s3, s11, s3                 /* carry */
-    add     s10, s10, t6                /* hi(prev) + carries */
-    add     s11, s11, s10               /* u[5] += hi(prev) + carry */
-    mulhu   a4, a4, t2                  /* hi 38 t[14] (< 38) */
-    sltu    s10, s11, s10               /* carry */
-    add     s3, s3, s10                 /* carries */
-    add     s0, s0, t5                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t5, s0, t5                  /* carry */
-    mul     s1, s6, t2                  /* lo 38 t[15] */
-    add     s7, s7, s3                  /* hi(prev) + carries */
-    add     s0, s0, s7                  /* u[6] += hi(prev) + carry */
-    sltu    s7, s0, s7                  /* carry */
-    add     t5, t5, s7                  /* carries */
-    mulhu   s6, s6, t2                  /* hi 38 t[15] (< 38) */
-    add     a2, a2, s1                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s1, a2, s1                  /* carry */
-    add     a4, a4, t5                  /* hi(prev) + carries */
-    add     a2, a2, a4                  /* u[7] += hi(prev) + carry */
-    sltu    a4, a2, a4                  /* carry */
-    add     s1, s1, a4                  /* carries */
-    add     s6, s6, s1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    a5, a2, 31                  /* bit 255 */
-    slli    s6, s6, 1                   /* 2 T */
-    or      s6, s6, a5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a1, s6, 4                   /* 16 T' */
-    slli    a3, s6, 1                   /* 2 T' */
-    add     a1, a1, a3                  /* 18 T' */
-    add     a1, a1, s6                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a2, a2, 1                   /* clear bit 255 */
-    srli    a2, a2, 1
-    add     t3, t3, a1                  /* r[0] = u[0] + carry */
-    sltu    a1, t3, a1                  /* carry */
-    sw      t3, 0(a0)                   /* r[0] */
-    add     s8, s8, a1                  /* r[1] = u[1] + carry */
-    sltu    a1, s8, a1                  /* carry */
-    sw      s8, 4(a0)                   /* r[1] */
-    add     s9, s9, a1                  /* r[2] = u[2] + carry */
-    sltu    a1, s9, a1                  /* carry */
-    sw      s9, 8(a0)                   /* r[2] */
-    add     ra, ra, a1                  /* r[3] = u[3] + carry */
-    sltu    a1, ra, a1                  /* carry */
-    sw      ra, 12(a0)                  /* r[3] */
-    add     s5, s5, a1                  /* r[4] = u[4] + carry */
-    sltu    a1, s5, a1                  /* carry */
-    sw      s5, 16(a0)                  /* r[4] */
-    add     s11, s11, a1                /* r[5] = u[5] + carry */
-    sltu    a1, s11, a1                 /* carry */
+    mul     s0, t1, a6                  /* lo 38 t[12] */
+    add     s6, s6, a1                  /* hi(prev) + carries */
+    add     s8, s8, s6                  /* u[3] += hi(prev) + carry */
+    sltu    s6, s8, s6                  /* carry */
+    add     t4, t4, s6                  /* carries */
+    mulhu   t1, t1, a6                  /* hi 38 t[12] (< 38) */
+    add     a2, a2, s0                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s0, a2, s0                  /* carry */
+    add     s5, s5, t4                  /* hi(prev) + carries */
+    add     a2, a2, s5                  /* u[4] += hi(prev) + carry */
+    mul     t5, s3, a6                  /* lo 38 t[13] */
+    sltu    s5, a2, s5                  /* carry */
+    add     s0, s0, s5                  /* carries */
+    add     t1, t1, s0                  /* hi(prev) + carries */
+    mulhu   s3, s3, a6                  /* hi 38 t[13] (< 38) */
+    add     s11, s11, t5                /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t5, s11, t5                 /* carry */
+    add     s11, s11, t1                /* u[5] += hi(prev) + carry */
+    sltu    t1, s11, t1                 /* carry */
+    mul     a3, s10, a6                 /* lo 38 t[14] */
+    add     t5, t5, t1                  /* carries */
+    add     s3, s3, t5                  /* hi(prev) + carries */
+    mulhu   s10, s10, a6                /* hi 38 t[14] (< 38) */
+    add     s9, s9, a3                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    a3, s9, a3                  /* carry */
+    add     s9, s9, s3                  /* u[6] += hi(prev) + carry */
+    sltu    s3, s9, s3                  /* carry */
+    mul     t6, a4, a6                  /* lo 38 t[15] */
+    add     a3, a3, s3                  /* carries */
+    add     s10, s10, a3                /* hi(prev) + carries */
+    mulhu   a4, a4, a6                  /* hi 38 t[15] (< 38) */
+    add     ra, ra, t6                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    t6, ra, t6                  /* carry */
+    add     ra, ra, s10                 /* u[7] += hi(prev) + carry */
+    sltu    s10, ra, s10                /* carry */
+    add     t6, t6, s10                 /* carries */
+    add     a4, a4, t6                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    t0, ra, 31                  /* bit 255 */
+    slli    a4, a4, 1                   /* 2 T */
+    or      a4, a4, t0                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s2, a4, 4                   /* 16 T' */
+    slli    t3, a4, 1                   /* 2 T' */
+    add     s2, s2, t3                  /* 18 T' */
+    add     s2, s2, a4                  /* 19 T' (2^255 = 19 mod p) */
+    slli    ra, ra, 1                   /* clear bit 255 */
+    srli    ra, ra, 1
+    add     t2, t2, s2                  /* r[0] = u[0] + carry */
+    sltu    s2, t2, s2                  /* carry */
+    sw      t2, 0(a0)                   /* r[0] */
+    add     a7, a7, s2                  /* r[1] = u[1] + carry */
+    sltu    s2, a7, s2                  /* carry */
+    sw      a7, 4(a0)                   /* r[1] */
+    add     s1, s1, s2                  /* r[2] = u[2] + carry */
+    sltu    s2, s1, s2                  /* carry */
+    sw      s1, 8(a0)                   /* r[2] */
+    add     s8, s8, s2                  /* r[3] = u[3] + carry */
+    sltu    s2, s8, s2                  /* carry */
+    sw      s8, 12(a0)                  /* r[3] */
+    add     a2, a2, s2                  /* r[4] = u[4] + carry */
+    sltu    s2, a2, s2                  /* carry */
+    sw      a2, 16(a0)                  /* r[4] */
+    add     s11, s11, s2                /* r[5] = u[5] + carry */
+    sltu    s2, s11, s2                 /* carry */
     sw      s11, 20(a0)                 /* r[5] */
-    add     s0, s0, a1                  /* r[6] = u[6] + carry */
-    sltu    a1, s0, a1                  /* carry */
-    sw      s0, 24(a0)                  /* r[6] */
-    add     a2, a2, a1                  /* r[7] = u[7] + carry */
-    sw      a2, 28(a0)                  /* r[7] */
+    add     s9, s9, s2                  /* r[6] = u[6] + carry */
+    sltu    s2, s9, s2                  /* carry */
+    sw      s9, 24(a0)                  /* r[6] */
+    add     ra, ra, s2                  /* r[7] = u[7] + carry */
+    sw      ra, 28(a0)                  /* r[7] */
     lw      ra, 0(sp)
     lw      s0, 4(sp)
     lw      s1, 8(sp)
@@ -1784,460 +1772,883 @@ MCU_FN(x25519, fe_mul_core):
     ret
     .size MCU_FN(x25519, fe_mul_core), . - MCU_FN(x25519, fe_mul_core)
 
-    .section .text.MCU_FN(x25519, fe_sqr_core), "ax", @progbits
-    .globl MCU_FN(x25519, fe_sqr_core)
-    .type MCU_FN(x25519, fe_sqr_core), @function
+    .section .text.MCU_FN(x25519, fe_sqr2), "ax", @progbits
+    .globl MCU_FN(x25519, fe_sqr2)
+    .type MCU_FN(x25519, fe_sqr2), @function
     .p2align 2
-MCU_FN(x25519, fe_sqr_core):
+MCU_FN(x25519, fe_sqr2):
     addi    sp, sp, -16
+    sw      a2, 0(sp)                   /* r2, for later */
+    sw      a3, 4(sp)                   /* a2, for later */
     lw      t0, 0(a1)                   /* a[0] */
     lw      t1, 4(a1)                   /* a[1] */
-    lw      t2, 8(a1)                   /* a[2] */
-    mul     t3, t0, t1                  /* lo a[0]*a[1] */
+    mul     t2, t0, t0                  /* lo a[0]^2 */
+    lw      t3, 8(a1)                   /* a[2] */
     lw      t4, 12(a1)                  /* a[3] */
     lw      t5, 16(a1)                  /* a[4] */
     lw      t6, 20(a1)                  /* a[5] */
-    lw      a3, 24(a1)                  /* a[6] */
-    mulhu   a4, t0, t1                  /* hi a[0]*a[1] */
+    mulhu   a4, t0, t0                  /* hi a[0]^2 */
+    lw      a5, 24(a1)                  /* a[6] */
+    mul     a6, t0, t1                  /* lo a[0]*a[1] */
+    mulhu   a7, t0, t1                  /* hi a[0]*a[1] */
+    slli    s0, a6, 1                   /* 2 cross[1] */
+    add     s0, s0, a4                  /* t[1] = 2 cross[1] + square word */
+    sltu    a4, s0, a4                  /* carry */
+    srli    a6, a6, 31                  /* bit 31 of cross[1] */
+    mul     s1, t0, t3                  /* lo a[0]*a[2] */
     lw      a1, 28(a1)                  /* a[7] */
-    mul     a5, t0, t2                  /* lo a[0]*a[2] */
-    mulhu   a6, t0, t2                  /* hi a[0]*a[2] */
-    add     a4, a4, a5                  /* column 2 += lo */
-    sltu    a5, a4, a5                  /* carry */
-    mul     a7, t0, t4                  /* lo a[0]*a[3] */
-    add     a6, a6, a5                  /* hi + carry: no overflow */
-    mulhu   a2, t0, t4                  /* hi a[0]*a[3] */
-    add     a6, a6, a7                  /* column 3 += lo */
-    sltu    a7, a6, a7                  /* carry */
-    mul     s0, t1, t2                  /* lo a[1]*a[2] */
-    add     a2, a2, a7                  /* hi + carry: no overflow */
-    mulhu   s1, t1, t2                  /* hi a[1]*a[2] */
-    add     a6, a6, s0                  /* column 3 += lo */
-    sltu    s0, a6, s0                  /* carry */
-    mul     s2, t0, t5                  /* lo a[0]*a[4] */
-    add     s1, s1, s0                  /* hi + carry: no overflow */
-    add     a2, a2, s1                  /* column 4 += hi */
-    sltu    s1, a2, s1                  /* carry */
-    mulhu   s3, t0, t5                  /* hi a[0]*a[4] */
-    add     a2, a2, s2                  /* column 4 += lo */
-    sltu    s2, a2, s2                  /* carry */
-    mul     s4, t1, t4                  /* lo a[1]*a[3] */
-    add     s3, s3, s2                  /* hi + carry: no overflow */
-    add     s1, s1, s3                  /* column 5 += hi */
-    sltu    s3, s1, s3                  /* carry */
-    mulhu   s5, t1, t4                  /* hi a[1]*a[3] */
-    add     a2, a2, s4                  /* column 4 += lo */
-    sltu    s4, a2, s4                  /* carry */
-    mul     s6, t0, t6                  /* lo a[0]*a[5] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     s1, s1, s5                  /* column 5 += hi */
-    sltu    s5, s1, s5                  /* carry */
-    add     s3, s3, s5                  /* column 6 += carry */
-    mulhu   s7, t0, t6                  /* hi a[0]*a[5] */
-    add     s1, s1, s6                  /* column 5 += lo */
-    sltu    s6, s1, s6                  /* carry */
-    mul     s8, t1, t5                  /* lo a[1]*a[4] */
+    mulhu   s2, t0, t3                  /* hi a[0]*a[2] */
+    add     a7, a7, s1                  /* column 2 += lo */
+    sltu    s1, a7, s1                  /* carry */
+    slli    s3, a7, 1                   /* 2 cross[2] */
+    or      s3, s3, a6
+    mul     s4, t1, t1                  /* lo a[1]^2 */
+    add     s2, s2, s1                  /* hi + carry: no overflow */
+    srli    a7, a7, 31                  /* bit 31 of cross[2] */
+    mulhu   s5, t1, t1                  /* hi a[1]^2 */
+    add     s3, s3, s4                  /* t[2] = 2 cross[2] + square word */
+    sltu    s4, s3, s4                  /* carry */
+    add     s3, s3, a4                  /* + carry */
+    sltu    a4, s3, a4                  /* carry */
+    mul     s6, t0, t4                  /* lo a[0]*a[3] */
+    add     s4, s4, a4                  /* carries */
+    mulhu   s7, t0, t4                  /* hi a[0]*a[3] */
+    add     s2, s2, s6                  /* column 3 += lo */
+    sltu    s6, s2, s6                  /* carry */
+    mul     s8, t1, t3                  /* lo a[1]*a[2] */
     add     s7, s7, s6                  /* hi + carry: no overflow */
-    add     s3, s3, s7                  /* column 6 += hi */
-    sltu    s7, s3, s7                  /* carry */
-    mulhu   s9, t1, t5                  /* hi a[1]*a[4] */
-    add     s1, s1, s8                  /* column 5 += lo */
-    sltu    s8, s1, s8                  /* carry */
-    mul     s10, t2, t4                 /* lo a[2]*a[3] */
+    mulhu   s9, t1, t3                  /* hi a[1]*a[2] */
+    add     s2, s2, s8                  /* column 3 += lo */
+    sltu    s8, s2, s8                  /* carry */
+    slli    s10, s2, 1                  /* 2 cross[3] */
+    or      s10, s10, a7
+    mul     s11, t0, t5                 /* lo a[0]*a[4] */
     add     s9, s9, s8                  /* hi + carry: no overflow */
-    add     s3, s3, s9                  /* column 6 += hi */
-    sltu    s9, s3, s9                  /* carry */
-    add     s7, s7, s9                  /* column 7 += carry */
-    mulhu   s11, t2, t4                 /* hi a[2]*a[3] */
-    add     s1, s1, s10                 /* column 5 += lo */
-    sltu    s10, s1, s10                /* carry */
-    sw      ra, 0(sp)
-    mul     ra, t0, a3                  /* lo a[0]*a[6] */
-    add     s11, s11, s10               /* hi + carry: no overflow */
-    add     s3, s3, s11                 /* column 6 += hi */
-    sltu    s11, s3, s11                /* carry */
-    add     s7, s7, s11                 /* column 7 += carry */
-    mulhu   a5, t0, a3                  /* hi a[0]*a[6] */
-    add     s3, s3, ra                  /* column 6 += lo */
-    sltu    ra, s3, ra                  /* carry */
-    mul     a7, t1, t6                  /* lo a[1]*a[5] */
-    add     a5, a5, ra                  /* hi + carry: no overflow */
-    add     s7, s7, a5                  /* column 7 += hi */
-    sltu    a5, s7, a5                  /* carry */
-    mulhu   s0, t1, t6                  /* hi a[1]*a[5] */
-    add     s3, s3, a7                  /* column 6 += lo */
-    sltu    a7, s3, a7                  /* carry */
-    mul     s2, t2, t5                  /* lo a[2]*a[4] */
-    add     s0, s0, a7                  /* hi + carry: no overflow */
-    add     s7, s7, s0                  /* column 7 += hi */
-    sltu    s0, s7, s0                  /* carry */
-    add     a5, a5, s0                  /* column 8 += carry */
-    mulhu   s4, t2, t5                  /* hi a[2]*a[4] */
-    add     s3, s3, s2                  /* column 6 += lo */
-    sltu    s2, s3, s2                  /* carry */
-    mul     s5, t0, a1                  /* lo a[0]*a[7] */
-    add     s4, s4, s2                  /* hi + carry: no overflow */
-    add     s7, s7, s4                  /* column 7 += hi */
-    sltu    s4, s7, s4                  /* carry */
-    add     a5, a5, s4                  /* column 8 += carry */
-    mulhu   s6, t0, a1                  /* hi a[0]*a[7] */
-    add     s7, s7, s5                  /* column 7 += lo */
-    sltu    s5, s7, s5                  /* carry */
-    slli    s8, t3, 1                   /* 2 cross[1] */
-    slli    s9, a4, 1                   /* 2 cross[2] */
-    mul     s10, t1, a3                 /* lo a[1]*a[6] */
-    add     s6, s6, s5                  /* hi + carry: no overflow */
-    add     a5, a5, s6                  /* column 8 += hi */
-    sltu    s6, a5, s6                  /* carry */
-    srli    t3, t3, 31                  /* bit 31 of cross[1] */
-    mulhu   s11, t1, a3                 /* hi a[1]*a[6] */
-    add     s7, s7, s10                 /* column 7 += lo */
-    sltu    s10, s7, s10                /* carry */
-    or      s9, s9, t3
-    slli    ra, a6, 1                   /* 2 cross[3] */
-    mul     a7, t2, t6                  /* lo a[2]*a[5] */
-    add     s11, s11, s10               /* hi + carry: no overflow */
-    add     a5, a5, s11                 /* column 8 += hi */
-    sltu    s11, a5, s11                /* carry */
-    add     s6, s6, s11                 /* column 9 += carry */
-    mulhu   s0, t2, t6                  /* hi a[2]*a[5] */
-    add     s7, s7, a7                  /* column 7 += lo */
-    sltu    a7, s7, a7                  /* carry */
-    srli    a4, a4, 31                  /* bit 31 of cross[2] */
-    or      ra, ra, a4
-    mul     s2, t4, t5                  /* lo a[3]*a[4] */
-    add     s0, s0, a7                  /* hi + carry: no overflow */
-    add     a5, a5, s0                  /* column 8 += hi */
-    sltu    s0, a5, s0                  /* carry */
-    add     s6, s6, s0                  /* column 9 += carry */
-    mulhu   s4, t4, t5                  /* hi a[3]*a[4] */
-    add     s7, s7, s2                  /* column 7 += lo */
-    sltu    s2, s7, s2                  /* carry */
-    slli    s5, a2, 1                   /* 2 cross[4] */
-    srli    a6, a6, 31                  /* bit 31 of cross[3] */
-    mul     t3, t1, a1                  /* lo a[1]*a[7] */
-    add     s4, s4, s2                  /* hi + carry: no overflow */
-    add     a5, a5, s4                  /* column 8 += hi */
-    sltu    s4, a5, s4                  /* carry */
-    add     s6, s6, s4                  /* column 9 += carry */
-    mulhu   s10, t1, a1                 /* hi a[1]*a[7] */
-    add     a5, a5, t3                  /* column 8 += lo */
-    sltu    t3, a5, t3                  /* carry */
-    or      s5, s5, a6
-    slli    s11, s1, 1                  /* 2 cross[5] */
-    mul     a4, t2, a3                  /* lo a[2]*a[6] */
-    add     s10, s10, t3                /* hi + carry: no overflow */
-    add     s6, s6, s10                 /* column 9 += hi */
-    sltu    s10, s6, s10                /* carry */
-    srli    a2, a2, 31                  /* bit 31 of cross[4] */
-    mulhu   a7, t2, a3                  /* hi a[2]*a[6] */
-    add     a5, a5, a4                  /* column 8 += lo */
-    sltu    a4, a5, a4                  /* carry */
-    or      s11, s11, a2
-    slli    s0, s3, 1                   /* 2 cross[6] */
-    mul     s2, t4, t6                  /* lo a[3]*a[5] */
-    add     a7, a7, a4                  /* hi + carry: no overflow */
-    add     s6, s6, a7                  /* column 9 += hi */
-    sltu    a7, s6, a7                  /* carry */
-    add     s10, s10, a7                /* column 10 += carry */
-    mulhu   s4, t4, t6                  /* hi a[3]*a[5] */
-    add     a5, a5, s2                  /* column 8 += lo */
-    sltu    s2, a5, s2                  /* carry */
-    srli    s1, s1, 31                  /* bit 31 of cross[5] */
-    or      s0, s0, s1
-    mul     a6, t2, a1                  /* lo a[2]*a[7] */
-    add     s4, s4, s2                  /* hi + carry: no overflow */
-    add     s6, s6, s4                  /* column 9 += hi */
-    sltu    s4, s6, s4                  /* carry */
-    add     s10, s10, s4                /* column 10 += carry */
-    mulhu   t3, t2, a1                  /* hi a[2]*a[7] */
-    add     s6, s6, a6                  /* column 9 += lo */
-    sltu    a6, s6, a6                  /* carry */
-    slli    a2, s7, 1                   /* 2 cross[7] */
-    srli    s3, s3, 31                  /* bit 31 of cross[6] */
-    mul     a4, t4, a3                  /* lo a[3]*a[6] */
-    add     t3, t3, a6                  /* hi + carry: no overflow */
-    add     s10, s10, t3                /* column 10 += hi */
-    sltu    t3, s10, t3                 /* carry */
-    or      a2, a2, s3
-    mulhu   a7, t4, a3                  /* hi a[3]*a[6] */
-    add     s6, s6, a4                  /* column 9 += lo */
-    sltu    a4, s6, a4                  /* carry */
-    slli    s1, a5, 1                   /* 2 cross[8] */
-    srli    s7, s7, 31                  /* bit 31 of cross[7] */
-    mul     s2, t5, t6                  /* lo a[4]*a[5] */
-    add     a7, a7, a4                  /* hi + carry: no overflow */
-    add     s10, s10, a7                /* column 10 += hi */
-    sltu    a7, s10, a7                 /* carry */
-    add     t3, t3, a7                  /* column 11 += carry */
-    mulhu   s4, t5, t6                  /* hi a[4]*a[5] */
-    add     s6, s6, s2                  /* column 9 += lo */
-    sltu    s2, s6, s2                  /* carry */
-    or      s1, s1, s7
-    slli    a6, s6, 1                   /* 2 cross[9] */
-    mul     s3, t4, a1                  /* lo a[3]*a[7] */
-    add     s4, s4, s2                  /* hi + carry: no overflow */
-    add     s10, s10, s4                /* column 10 += hi */
-    sltu    s4, s10, s4                 /* carry */
-    add     t3, t3, s4                  /* column 11 += carry */
-    mulhu   a4, t4, a1                  /* hi a[3]*a[7] */
-    add     s10, s10, s3                /* column 10 += lo */
-    sltu    s3, s10, s3                 /* carry */
-    srli    a5, a5, 31                  /* bit 31 of cross[8] */
-    or      a6, a6, a5
-    mul     a7, t5, a3                  /* lo a[4]*a[6] */
-    add     a4, a4, s3                  /* hi + carry: no overflow */
-    add     t3, t3, a4                  /* column 11 += hi */
-    sltu    a4, t3, a4                  /* carry */
-    srli    s6, s6, 31                  /* bit 31 of cross[9] */
-    mulhu   s7, t5, a3                  /* hi a[4]*a[6] */
-    add     s10, s10, a7                /* column 10 += lo */
-    sltu    a7, s10, a7                 /* carry */
-    slli    s2, s10, 1                  /* 2 cross[10] */
-    or      s2, s2, s6
-    mul     s4, t5, a1                  /* lo a[4]*a[7] */
-    add     s7, s7, a7                  /* hi + carry: no overflow */
-    add     t3, t3, s7                  /* column 11 += hi */
-    sltu    s7, t3, s7                  /* carry */
-    add     a4, a4, s7                  /* column 12 += carry */
-    mulhu   a5, t5, a1                  /* hi a[4]*a[7] */
-    add     t3, t3, s4                  /* column 11 += lo */
-    sltu    s4, t3, s4                  /* carry */
-    srli    s10, s10, 31                /* bit 31 of cross[10] */
-    mul     s3, t6, a3                  /* lo a[5]*a[6] */
-    add     a5, a5, s4                  /* hi + carry: no overflow */
-    add     a4, a4, a5                  /* column 12 += hi */
-    sltu    a5, a4, a5                  /* carry */
-    mulhu   s6, t6, a3                  /* hi a[5]*a[6] */
-    add     t3, t3, s3                  /* column 11 += lo */
-    sltu    s3, t3, s3                  /* carry */
-    slli    a7, t3, 1                   /* 2 cross[11] */
-    or      a7, a7, s10
-    mul     s7, t6, a1                  /* lo a[5]*a[7] */
-    add     s6, s6, s3                  /* hi + carry: no overflow */
-    add     a4, a4, s6                  /* column 12 += hi */
-    sltu    s6, a4, s6                  /* carry */
-    add     a5, a5, s6                  /* column 13 += carry */
-    mulhu   s4, t6, a1                  /* hi a[5]*a[7] */
-    add     a4, a4, s7                  /* column 12 += lo */
-    sltu    s7, a4, s7                  /* carry */
-    slli    s10, a4, 1                  /* 2 cross[12] */
-    srli    t3, t3, 31                  /* bit 31 of cross[11] */
-    mul     s3, a3, a1                  /* lo a[6]*a[7] */
-    add     s4, s4, s7                  /* hi + carry: no overflow */
-    add     a5, a5, s4                  /* column 13 += hi */
-    sltu    s4, a5, s4                  /* carry */
-    or      s10, s10, t3
-    mulhu   s6, a3, a1                  /* hi a[6]*a[7] */
-    add     a5, a5, s3                  /* column 13 += lo */
-    sltu    s3, a5, s3                  /* carry */
-    slli    s7, a5, 1                   /* 2 cross[13] */
-    srli    a4, a4, 31                  /* bit 31 of cross[12] */
-    mul     t3, t0, t0                  /* lo a[0]^2 */
-    add     s6, s6, s3                  /* hi + carry: no overflow */
-    add     s4, s4, s6                  /* column 14 += hi */
-    sltu    s6, s4, s6                  /* carry */
-    or      s7, s7, a4
-    mulhu   s3, t0, t0                  /* hi a[0]^2 */
-    slli    a4, s4, 1                   /* 2 cross[14] */
-    srli    a5, a5, 31                  /* bit 31 of cross[13] */
-    or      a4, a4, a5
-    slli    s6, s6, 1                   /* 2 cross[15] */
-    mul     t0, t1, t1                  /* lo a[1]^2 */
-    add     s8, s8, s3                  /* t[1] = 2 cross[1] + square word */
-    sltu    s3, s8, s3                  /* carry */
-    srli    s4, s4, 31                  /* bit 31 of cross[14] */
-    or      s6, s6, s4
-    mulhu   a5, t1, t1                  /* hi a[1]^2 */
-    add     s9, s9, t0                  /* t[2] = 2 cross[2] + square word */
-    sltu    t0, s9, t0                  /* carry */
-    add     s9, s9, s3                  /* + carry */
-    sltu    s3, s9, s3                  /* carry */
-    mul     s4, t2, t2                  /* lo a[2]^2 */
-    add     t0, t0, s3                  /* carries */
-    add     ra, ra, a5                  /* t[3] = 2 cross[3] + square word */
-    sltu    a5, ra, a5                  /* carry */
-    add     ra, ra, t0                  /* + carry */
-    mulhu   t1, t2, t2                  /* hi a[2]^2 */
-    sltu    t0, ra, t0                  /* carry */
-    add     a5, a5, t0                  /* carries */
-    add     s5, s5, s4                  /* t[4] = 2 cross[4] + square word */
-    sltu    s4, s5, s4                  /* carry */
-    mul     s3, t4, t4                  /* lo a[3]^2 */
-    add     s5, s5, a5                  /* + carry */
-    sltu    a5, s5, a5                  /* carry */
-    add     s4, s4, a5                  /* carries */
-    add     s11, s11, t1                /* t[5] = 2 cross[5] + square word */
-    mulhu   t2, t4, t4                  /* hi a[3]^2 */
-    sltu    t1, s11, t1                 /* carry */
-    add     s11, s11, s4                /* + carry */
-    sltu    s4, s11, s4                 /* carry */
-    add     t1, t1, s4                  /* carries */
-    mul     t0, t5, t5                  /* lo a[4]^2 */
-    add     s0, s0, s3                  /* t[6] = 2 cross[6] + square word */
-    sltu    s3, s0, s3                  /* carry */
-    add     s0, s0, t1                  /* + carry */
-    sltu    t1, s0, t1                  /* carry */
-    mulhu   a5, t5, t5                  /* hi a[4]^2 */
-    add     s3, s3, t1                  /* carries */
-    add     a2, a2, t2                  /* t[7] = 2 cross[7] + square word */
-    sltu    t2, a2, t2                  /* carry */
-    add     a2, a2, s3                  /* + carry */
-    mul     t4, t6, t6                  /* lo a[5]^2 */
-    sltu    s3, a2, s3                  /* carry */
-    add     t2, t2, s3                  /* carries */
-    add     s1, s1, t0                  /* t[8] = 2 cross[8] + square word */
-    sltu    t0, s1, t0                  /* carry */
-    mulhu   s4, t6, t6                  /* hi a[5]^2 */
-    add     s1, s1, t2                  /* + carry */
-    sltu    t2, s1, t2                  /* carry */
-    add     t0, t0, t2                  /* carries */
-    add     a6, a6, a5                  /* t[9] = 2 cross[9] + square word */
-    mul     t5, a3, a3                  /* lo a[6]^2 */
-    sltu    a5, a6, a5                  /* carry */
-    add     a6, a6, t0                  /* + carry */
-    sltu    t0, a6, t0                  /* carry */
-    add     a5, a5, t0                  /* carries */
-    mulhu   t1, a3, a3                  /* hi a[6]^2 */
-    add     s2, s2, t4                  /* t[10] = 2 cross[10] + square word */
-    sltu    t4, s2, t4                  /* carry */
-    add     s2, s2, a5                  /* + carry */
-    sltu    a5, s2, a5                  /* carry */
-    mul     s3, a1, a1                  /* lo a[7]^2 */
-    add     t4, t4, a5                  /* carries */
-    add     a7, a7, s4                  /* t[11] = 2 cross[11] + square word */
-    sltu    s4, a7, s4                  /* carry */
-    add     a7, a7, t4                  /* + carry */
-    mulhu   t6, a1, a1                  /* hi a[7]^2 */
-    sltu    t4, a7, t4                  /* carry */
-    add     s4, s4, t4                  /* carries */
-    add     s10, s10, t5                /* t[12] = 2 cross[12] + square word */
-    sltu    t5, s10, t5                 /* carry */
+    add     s7, s7, s9                  /* column 4 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     s10, s10, s5                /* t[3] = 2 cross[3] + square word */
+    sltu    s5, s10, s5                 /* carry */
     add     s10, s10, s4                /* + carry */
     sltu    s4, s10, s4                 /* carry */
-    add     t5, t5, s4                  /* carries */
-    add     s7, s7, t1                  /* t[13] = 2 cross[13] + square word */
-    sltu    t1, s7, t1                  /* carry */
+    add     s5, s5, s4                  /* carries */
+    sw      ra, 8(sp)
+    mulhu   ra, t0, t5                  /* hi a[0]*a[4] */
+    add     s7, s7, s11                 /* column 4 += lo */
+    sltu    s11, s7, s11                /* carry */
+    srli    s2, s2, 31                  /* bit 31 of cross[3] */
+    mul     a2, t1, t4                  /* lo a[1]*a[3] */
+    add     ra, ra, s11                 /* hi + carry: no overflow */
+    add     s9, s9, ra                  /* column 5 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    mulhu   a3, t1, t4                  /* hi a[1]*a[3] */
+    add     s7, s7, a2                  /* column 4 += lo */
+    sltu    a2, s7, a2                  /* carry */
+    slli    a6, s7, 1                   /* 2 cross[4] */
+    or      a6, a6, s2
+    mul     s1, t3, t3                  /* lo a[2]^2 */
+    add     a3, a3, a2                  /* hi + carry: no overflow */
+    add     s9, s9, a3                  /* column 5 += hi */
+    sltu    a3, s9, a3                  /* carry */
+    add     ra, ra, a3                  /* column 6 += carry */
+    mulhu   a4, t3, t3                  /* hi a[2]^2 */
+    add     a6, a6, s1                  /* t[4] = 2 cross[4] + square word */
+    sltu    s1, a6, s1                  /* carry */
+    add     a6, a6, s5                  /* + carry */
+    sltu    s5, a6, s5                  /* carry */
+    mul     s6, t0, t6                  /* lo a[0]*a[5] */
+    add     s1, s1, s5                  /* carries */
+    srli    s7, s7, 31                  /* bit 31 of cross[4] */
+    mulhu   a7, t0, t6                  /* hi a[0]*a[5] */
+    add     s9, s9, s6                  /* column 5 += lo */
+    sltu    s6, s9, s6                  /* carry */
+    mul     s8, t1, t5                  /* lo a[1]*a[4] */
+    add     a7, a7, s6                  /* hi + carry: no overflow */
+    add     ra, ra, a7                  /* column 6 += hi */
+    sltu    a7, ra, a7                  /* carry */
+    mulhu   s4, t1, t5                  /* hi a[1]*a[4] */
+    add     s9, s9, s8                  /* column 5 += lo */
+    sltu    s8, s9, s8                  /* carry */
+    mul     s11, t3, t4                 /* lo a[2]*a[3] */
+    add     s4, s4, s8                  /* hi + carry: no overflow */
+    add     ra, ra, s4                  /* column 6 += hi */
+    sltu    s4, ra, s4                  /* carry */
+    add     a7, a7, s4                  /* column 7 += carry */
+    mulhu   s2, t3, t4                  /* hi a[2]*a[3] */
+    add     s9, s9, s11                 /* column 5 += lo */
+    sltu    s11, s9, s11                /* carry */
+    slli    a2, s9, 1                   /* 2 cross[5] */
+    or      a2, a2, s7
+    mul     a3, t0, a5                  /* lo a[0]*a[6] */
+    add     s2, s2, s11                 /* hi + carry: no overflow */
+    add     ra, ra, s2                  /* column 6 += hi */
+    sltu    s2, ra, s2                  /* carry */
+    add     a7, a7, s2                  /* column 7 += carry */
+    mulhu   s5, t0, a5                  /* hi a[0]*a[6] */
+    add     a2, a2, a4                  /* t[5] = 2 cross[5] + square word */
+    sltu    a4, a2, a4                  /* carry */
+    add     a2, a2, s1                  /* + carry */
+    sltu    s1, a2, s1                  /* carry */
+    mul     s6, t1, t6                  /* lo a[1]*a[5] */
+    add     a4, a4, s1                  /* carries */
+    add     ra, ra, a3                  /* column 6 += lo */
+    sltu    a3, ra, a3                  /* carry */
+    add     s5, s5, a3                  /* hi + carry: no overflow */
+    mulhu   s8, t1, t6                  /* hi a[1]*a[5] */
+    add     a7, a7, s5                  /* column 7 += hi */
+    sltu    s5, a7, s5                  /* carry */
+    add     ra, ra, s6                  /* column 6 += lo */
+    sltu    s6, ra, s6                  /* carry */
+    mul     s4, t3, t5                  /* lo a[2]*a[4] */
+    add     s8, s8, s6                  /* hi + carry: no overflow */
+    add     a7, a7, s8                  /* column 7 += hi */
+    sltu    s8, a7, s8                  /* carry */
+    add     s5, s5, s8                  /* column 8 += carry */
+    mulhu   s7, t3, t5                  /* hi a[2]*a[4] */
+    add     ra, ra, s4                  /* column 6 += lo */
+    sltu    s4, ra, s4                  /* carry */
+    slli    s11, ra, 1                  /* 2 cross[6] */
+    srli    s9, s9, 31                  /* bit 31 of cross[5] */
+    mul     s2, t4, t4                  /* lo a[3]^2 */
+    add     s7, s7, s4                  /* hi + carry: no overflow */
+    add     a7, a7, s7                  /* column 7 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     s5, s5, s7                  /* column 8 += carry */
+    mulhu   s1, t4, t4                  /* hi a[3]^2 */
+    or      s11, s11, s9
+    add     s11, s11, s2                /* t[6] = 2 cross[6] + square word */
+    sltu    s2, s11, s2                 /* carry */
+    add     s11, s11, a4                /* + carry */
+    mul     a3, t0, a1                  /* lo a[0]*a[7] */
+    sltu    a4, s11, a4                 /* carry */
+    add     s2, s2, a4                  /* carries */
+    srli    ra, ra, 31                  /* bit 31 of cross[6] */
+    mulhu   t0, t0, a1                  /* hi a[0]*a[7] */
+    add     a7, a7, a3                  /* column 7 += lo */
+    sltu    a3, a7, a3                  /* carry */
+    mul     s6, t1, a5                  /* lo a[1]*a[6] */
+    add     t0, t0, a3                  /* hi + carry: no overflow */
+    add     s5, s5, t0                  /* column 8 += hi */
+    sltu    t0, s5, t0                  /* carry */
+    mulhu   s8, t1, a5                  /* hi a[1]*a[6] */
+    add     a7, a7, s6                  /* column 7 += lo */
+    sltu    s6, a7, s6                  /* carry */
+    mul     s4, t3, t6                  /* lo a[2]*a[5] */
+    add     s8, s8, s6                  /* hi + carry: no overflow */
+    add     s5, s5, s8                  /* column 8 += hi */
+    sltu    s8, s5, s8                  /* carry */
+    add     t0, t0, s8                  /* column 9 += carry */
+    mulhu   s7, t3, t6                  /* hi a[2]*a[5] */
+    add     a7, a7, s4                  /* column 7 += lo */
+    sltu    s4, a7, s4                  /* carry */
+    mul     s9, t4, t5                  /* lo a[3]*a[4] */
+    add     s7, s7, s4                  /* hi + carry: no overflow */
+    add     s5, s5, s7                  /* column 8 += hi */
+    sltu    s7, s5, s7                  /* carry */
+    add     t0, t0, s7                  /* column 9 += carry */
+    mulhu   a4, t4, t5                  /* hi a[3]*a[4] */
+    add     a7, a7, s9                  /* column 7 += lo */
+    sltu    s9, a7, s9                  /* carry */
+    slli    a3, a7, 1                   /* 2 cross[7] */
+    or      a3, a3, ra
+    mul     s6, t1, a1                  /* lo a[1]*a[7] */
+    add     a4, a4, s9                  /* hi + carry: no overflow */
+    add     s5, s5, a4                  /* column 8 += hi */
+    sltu    a4, s5, a4                  /* carry */
+    add     t0, t0, a4                  /* column 9 += carry */
+    mulhu   t1, t1, a1                  /* hi a[1]*a[7] */
+    add     a3, a3, s1                  /* t[7] = 2 cross[7] + square word */
+    sltu    s1, a3, s1                  /* carry */
+    add     a3, a3, s2                  /* + carry */
+    sltu    s2, a3, s2                  /* carry */
+    mul     s8, t3, a5                  /* lo a[2]*a[6] */
+    add     s1, s1, s2                  /* carries */
+    add     s5, s5, s6                  /* column 8 += lo */
+    sltu    s6, s5, s6                  /* carry */
+    add     t1, t1, s6                  /* hi + carry: no overflow */
+    mulhu   s4, t3, a5                  /* hi a[2]*a[6] */
+    add     t0, t0, t1                  /* column 9 += hi */
+    sltu    t1, t0, t1                  /* carry */
+    add     s5, s5, s8                  /* column 8 += lo */
+    sltu    s8, s5, s8                  /* carry */
+    mul     s7, t4, t6                  /* lo a[3]*a[5] */
+    add     s4, s4, s8                  /* hi + carry: no overflow */
+    add     t0, t0, s4                  /* column 9 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     t1, t1, s4                  /* column 10 += carry */
+    mulhu   ra, t4, t6                  /* hi a[3]*a[5] */
+    add     s5, s5, s7                  /* column 8 += lo */
+    sltu    s7, s5, s7                  /* carry */
+    slli    s9, s5, 1                   /* 2 cross[8] */
+    srli    a7, a7, 31                  /* bit 31 of cross[7] */
+    mul     a4, t5, t5                  /* lo a[4]^2 */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    add     t0, t0, ra                  /* column 9 += hi */
+    sltu    ra, t0, ra                  /* carry */
+    add     t1, t1, ra                  /* column 10 += carry */
+    mulhu   s2, t5, t5                  /* hi a[4]^2 */
+    or      s9, s9, a7
+    add     s9, s9, a4                  /* t[8] = 2 cross[8] + square word */
+    sltu    a4, s9, a4                  /* carry */
+    add     s9, s9, s1                  /* + carry */
+    mul     s6, t3, a1                  /* lo a[2]*a[7] */
+    sltu    s1, s9, s1                  /* carry */
+    add     a4, a4, s1                  /* carries */
+    srli    s5, s5, 31                  /* bit 31 of cross[8] */
+    li      s8, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   t3, t3, a1                  /* hi a[2]*a[7] */
+    add     t0, t0, s6                  /* column 9 += lo */
+    sltu    s6, t0, s6                  /* carry */
+    mul     s4, t4, a5                  /* lo a[3]*a[6] */
+    add     t3, t3, s6                  /* hi + carry: no overflow */
+    add     t1, t1, t3                  /* column 10 += hi */
+    sltu    t3, t1, t3                  /* carry */
+    mulhu   s7, t4, a5                  /* hi a[3]*a[6] */
+    add     t0, t0, s4                  /* column 9 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    mul     ra, t5, t6                  /* lo a[4]*a[5] */
+    add     s7, s7, s4                  /* hi + carry: no overflow */
+    add     t1, t1, s7                  /* column 10 += hi */
+    sltu    s7, t1, s7                  /* carry */
+    add     t3, t3, s7                  /* column 11 += carry */
+    mulhu   a7, t5, t6                  /* hi a[4]*a[5] */
+    add     t0, t0, ra                  /* column 9 += lo */
+    sltu    ra, t0, ra                  /* carry */
+    slli    s1, t0, 1                   /* 2 cross[9] */
+    or      s1, s1, s5
+    mul     s6, t4, a1                  /* lo a[3]*a[7] */
+    add     a7, a7, ra                  /* hi + carry: no overflow */
+    add     t1, t1, a7                  /* column 10 += hi */
+    sltu    a7, t1, a7                  /* carry */
+    add     t3, t3, a7                  /* column 11 += carry */
+    mulhu   t4, t4, a1                  /* hi a[3]*a[7] */
+    add     s1, s1, s2                  /* t[9] = 2 cross[9] + square word */
+    sltu    s2, s1, s2                  /* carry */
+    add     s1, s1, a4                  /* + carry */
+    sltu    a4, s1, a4                  /* carry */
+    mul     s4, t5, a5                  /* lo a[4]*a[6] */
+    add     s2, s2, a4                  /* carries */
+    add     t1, t1, s6                  /* column 10 += lo */
+    sltu    s6, t1, s6                  /* carry */
+    add     t4, t4, s6                  /* hi + carry: no overflow */
+    mulhu   s7, t5, a5                  /* hi a[4]*a[6] */
+    add     t3, t3, t4                  /* column 11 += hi */
+    sltu    t4, t3, t4                  /* carry */
+    add     t1, t1, s4                  /* column 10 += lo */
+    sltu    s4, t1, s4                  /* carry */
+    mul     s5, t6, t6                  /* lo a[5]^2 */
+    add     s7, s7, s4                  /* hi + carry: no overflow */
+    add     t3, t3, s7                  /* column 11 += hi */
+    sltu    s7, t3, s7                  /* carry */
+    add     t4, t4, s7                  /* column 12 += carry */
+    mulhu   ra, t6, t6                  /* hi a[5]^2 */
+    slli    a7, t1, 1                   /* 2 cross[10] */
+    srli    t0, t0, 31                  /* bit 31 of cross[9] */
+    or      a7, a7, t0
+    add     a7, a7, s5                  /* t[10] = 2 cross[10] + square word */
+    mul     a4, t5, a1                  /* lo a[4]*a[7] */
+    sltu    s5, a7, s5                  /* carry */
+    add     a7, a7, s2                  /* + carry */
+    sltu    s2, a7, s2                  /* carry */
+    add     s5, s5, s2                  /* carries */
+    mulhu   t5, t5, a1                  /* hi a[4]*a[7] */
+    add     t3, t3, a4                  /* column 11 += lo */
+    sltu    a4, t3, a4                  /* carry */
+    srli    t1, t1, 31                  /* bit 31 of cross[10] */
+    mul     s6, t6, a5                  /* lo a[5]*a[6] */
+    add     t5, t5, a4                  /* hi + carry: no overflow */
+    add     t4, t4, t5                  /* column 12 += hi */
+    sltu    t5, t4, t5                  /* carry */
+    mulhu   s4, t6, a5                  /* hi a[5]*a[6] */
+    add     t3, t3, s6                  /* column 11 += lo */
+    sltu    s6, t3, s6                  /* carry */
+    slli    s7, t3, 1                   /* 2 cross[11] */
+    or      s7, s7, t1
+    mul     t0, t6, a1                  /* lo a[5]*a[7] */
+    add     s4, s4, s6                  /* hi + carry: no overflow */
+    add     t4, t4, s4                  /* column 12 += hi */
+    sltu    s4, t4, s4                  /* carry */
+    add     t5, t5, s4                  /* column 13 += carry */
+    mulhu   t6, t6, a1                  /* hi a[5]*a[7] */
+    add     s7, s7, ra                  /* t[11] = 2 cross[11] + square word */
+    sltu    ra, s7, ra                  /* carry */
+    add     s7, s7, s5                  /* + carry */
+    sltu    s5, s7, s5                  /* carry */
+    mul     s2, a5, a5                  /* lo a[6]^2 */
+    add     ra, ra, s5                  /* carries */
+    add     t4, t4, t0                  /* column 12 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    add     t6, t6, t0                  /* hi + carry: no overflow */
+    mulhu   a4, a5, a5                  /* hi a[6]^2 */
+    add     t5, t5, t6                  /* column 13 += hi */
+    sltu    t6, t5, t6                  /* carry */
+    slli    t1, t4, 1                   /* 2 cross[12] */
+    srli    t3, t3, 31                  /* bit 31 of cross[11] */
+    mul     s6, a5, a1                  /* lo a[6]*a[7] */
+    or      t1, t1, t3
+    add     t1, t1, s2                  /* t[12] = 2 cross[12] + square word */
+    sltu    s2, t1, s2                  /* carry */
+    add     t1, t1, ra                  /* + carry */
+    mulhu   a5, a5, a1                  /* hi a[6]*a[7] */
+    sltu    ra, t1, ra                  /* carry */
+    add     s2, s2, ra                  /* carries */
+    add     t5, t5, s6                  /* column 13 += lo */
+    sltu    s6, t5, s6                  /* carry */
+    mul     s4, a1, a1                  /* lo a[7]^2 */
+    add     a5, a5, s6                  /* hi + carry: no overflow */
+    add     t6, t6, a5                  /* column 14 += hi */
+    sltu    a5, t6, a5                  /* carry */
+    slli    s5, t5, 1                   /* 2 cross[13] */
+    mulhu   t0, a1, a1                  /* hi a[7]^2 */
+    srli    t4, t4, 31                  /* bit 31 of cross[12] */
+    or      s5, s5, t4
+    add     s5, s5, a4                  /* t[13] = 2 cross[13] + square word */
+    sltu    a4, s5, a4                  /* carry */
+    mul     t3, s9, s8                  /* lo 38 t[8] */
+    add     s5, s5, s2                  /* + carry */
+    sltu    s2, s5, s2                  /* carry */
+    add     a4, a4, s2                  /* carries */
+    slli    ra, t6, 1                   /* 2 cross[14] */
+    mulhu   s9, s9, s8                  /* hi 38 t[8] (< 38) */
+    srli    t5, t5, 31                  /* bit 31 of cross[13] */
+    or      ra, ra, t5
+    add     ra, ra, s4                  /* t[14] = 2 cross[14] + square word */
+    sltu    s4, ra, s4                  /* carry */
+    mul     s6, s1, s8                  /* lo 38 t[9] */
+    add     ra, ra, a4                  /* + carry */
+    sltu    a4, ra, a4                  /* carry */
+    add     s4, s4, a4                  /* carries */
+    slli    a5, a5, 1                   /* 2 cross[15] */
+    mulhu   s1, s1, s8                  /* hi 38 t[9] (< 38) */
+    srli    t6, t6, 31                  /* bit 31 of cross[14] */
+    or      a5, a5, t6
+    add     a5, a5, t0                  /* t[15] = 2 cross[15] + square word */
+    add     a5, a5, s4                  /* + carry */
+    mul     a1, a7, s8                  /* lo 38 t[10] */
+    add     t2, t2, t3                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t3, t2, t3                  /* carry */
+    add     s0, s0, s6                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s6, s0, s6                  /* carry */
+    mulhu   a7, a7, s8                  /* hi 38 t[10] (< 38) */
+    add     s9, s9, t3                  /* hi(prev) + carries */
+    add     s0, s0, s9                  /* u[1] += hi(prev) + carry */
+    sltu    s9, s0, s9                  /* carry */
+    add     s6, s6, s9                  /* carries */
+    mul     t4, s7, s8                  /* lo 38 t[11] */
+    add     s3, s3, a1                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a1, s3, a1                  /* carry */
+    add     s1, s1, s6                  /* hi(prev) + carries */
+    add     s3, s3, s1                  /* u[2] += hi(prev) + carry */
+    mulhu   s7, s7, s8                  /* hi 38 t[11] (< 38) */
+    sltu    s1, s3, s1                  /* carry */
+    add     a1, a1, s1                  /* carries */
+    add     s10, s10, t4                /* u[3] = t[3] + lo 38 t[11] */
+    sltu    t4, s10, t4                 /* carry */
+    mul     s2, t1, s8                  /* lo 38 t[12] */
+    add     a7, a7, a1                  /* hi(prev) + carries */
+    add     s10, s10, a7                /* u[3] += hi(prev) + carry */
+    sltu    a7, s10, a7                 /* carry */
+    add     t4, t4, a7                  /* carries */
+    mulhu   t1, t1, s8                  /* hi 38 t[12] (< 38) */
+    add     a6, a6, s2                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s2, a6, s2                  /* carry */
+    add     s7, s7, t4                  /* hi(prev) + carries */
+    add     a6, a6, s7                  /* u[4] += hi(prev) + carry */
+    mul     t5, s5, s8                  /* lo 38 t[13] */
+    sltu    s7, a6, s7                  /* carry */
+    add     s2, s2, s7                  /* carries */
+    add     t1, t1, s2                  /* hi(prev) + carries */
+    lw      a4, 0(sp)                   /* r2 */
+    mulhu   s5, s5, s8                  /* hi 38 t[13] (< 38) */
+    add     a2, a2, t5                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t5, a2, t5                  /* carry */
+    add     a2, a2, t1                  /* u[5] += hi(prev) + carry */
+    sltu    t1, a2, t1                  /* carry */
+    mul     t6, ra, s8                  /* lo 38 t[14] */
+    add     t5, t5, t1                  /* carries */
+    add     s5, s5, t5                  /* hi(prev) + carries */
+    lw      t0, 4(sp)                   /* a2 */
+    mulhu   ra, ra, s8                  /* hi 38 t[14] (< 38) */
+    add     s11, s11, t6                /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t6, s11, t6                 /* carry */
+    add     s11, s11, s5                /* u[6] += hi(prev) + carry */
+    sltu    s5, s11, s5                 /* carry */
+    mul     s4, a5, s8                  /* lo 38 t[15] */
+    add     t6, t6, s5                  /* carries */
+    add     ra, ra, t6                  /* hi(prev) + carries */
+    lw      t3, 0(t0)                   /* b[0] */
+    lw      s9, 4(t0)                   /* b[1] */
+    mulhu   a5, a5, s8                  /* hi 38 t[15] (< 38) */
+    add     a3, a3, s4                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s4, a3, s4                  /* carry */
+    add     a3, a3, ra                  /* u[7] += hi(prev) + carry */
+    sltu    ra, a3, ra                  /* carry */
+    mul     s6, t3, t3                  /* lo a[0]^2 */
+    add     s4, s4, ra                  /* carries */
+    add     a5, a5, s4                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s1, a3, 31                  /* bit 255 */
+    slli    a5, a5, 1                   /* 2 T */
+    mulhu   a1, t3, t3                  /* hi a[0]^2 */
+    or      a5, a5, s1                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    a7, a5, 4                   /* 16 T' */
+    slli    t4, a5, 1                   /* 2 T' */
+    add     a7, a7, t4                  /* 18 T' */
+    mul     s7, t3, s9                  /* lo a[0]*a[1] */
+    add     a7, a7, a5                  /* 19 T' (2^255 = 19 mod p) */
+    slli    a3, a3, 1                   /* clear bit 255 */
+    srli    a3, a3, 1
+    add     t2, t2, a7                  /* r[0] = u[0] + carry */
+    mulhu   s2, t3, s9                  /* hi a[0]*a[1] */
+    sltu    a7, t2, a7                  /* carry */
+    sw      t2, 0(a0)                   /* r[0] */
+    add     s0, s0, a7                  /* r[1] = u[1] + carry */
+    sltu    a7, s0, a7                  /* carry */
+    mul     t1, s9, s9                  /* lo a[1]^2 */
+    sw      s0, 4(a0)                   /* r[1] */
+    add     s3, s3, a7                  /* r[2] = u[2] + carry */
+    sltu    a7, s3, a7                  /* carry */
+    sw      s3, 8(a0)                   /* r[2] */
+    mulhu   t5, s9, s9                  /* hi a[1]^2 */
+    add     s10, s10, a7                /* r[3] = u[3] + carry */
+    sltu    a7, s10, a7                 /* carry */
+    sw      s10, 12(a0)                 /* r[3] */
+    add     a6, a6, a7                  /* r[4] = u[4] + carry */
+    sltu    a7, a6, a7                  /* carry */
+    sw      a6, 16(a0)                  /* r[4] */
+    add     a2, a2, a7                  /* r[5] = u[5] + carry */
+    sltu    a7, a2, a7                  /* carry */
+    sw      a2, 20(a0)                  /* r[5] */
+    add     s11, s11, a7                /* r[6] = u[6] + carry */
+    sltu    a7, s11, a7                 /* carry */
+    sw      s11, 24(a0)                 /* r[6] */
+    add     a3, a3, a7                  /* r[7] = u[7] + carry */
+    sw      a3, 28(a0)                  /* r[7] */
+    slli    s5, s7, 1                   /* 2 cross[1] */
+    add     s5, s5, a1                  /* t[1] = 2 cross[1] + square word */
+    sltu    a1, s5, a1                  /* carry */
+    lw      t6, 8(t0)                   /* b[2] */
+    srli    s7, s7, 31                  /* bit 31 of cross[1] */
+    mul     s8, t3, t6                  /* lo a[0]*a[2] */
+    lw      ra, 12(t0)                  /* b[3] */
+    lw      s4, 16(t0)                  /* b[4] */
+    lw      s1, 20(t0)                  /* b[5] */
+    lw      t4, 24(t0)                  /* b[6] */
+    mulhu   a5, t3, t6                  /* hi a[0]*a[2] */
+    add     s2, s2, s8                  /* column 2 += lo */
+    sltu    s8, s2, s8                  /* carry */
+    slli    t2, s2, 1                   /* 2 cross[2] */
+    or      t2, t2, s7
+    mul     s0, t3, ra                  /* lo a[0]*a[3] */
+    add     a5, a5, s8                  /* hi + carry: no overflow */
+    add     t2, t2, t1                  /* t[2] = 2 cross[2] + square word */
+    sltu    t1, t2, t1                  /* carry */
+    add     t2, t2, a1                  /* + carry */
+    mulhu   s3, t3, ra                  /* hi a[0]*a[3] */
+    sltu    a1, t2, a1                  /* carry */
+    add     t1, t1, a1                  /* carries */
+    add     a5, a5, s0                  /* column 3 += lo */
+    sltu    s0, a5, s0                  /* carry */
+    mul     s10, s9, t6                 /* lo a[1]*a[2] */
+    add     s3, s3, s0                  /* hi + carry: no overflow */
+    srli    s2, s2, 31                  /* bit 31 of cross[2] */
+    lw      t0, 28(t0)                  /* b[7] */
+    mulhu   a6, s9, t6                  /* hi a[1]*a[2] */
+    add     a5, a5, s10                 /* column 3 += lo */
+    sltu    s10, a5, s10                /* carry */
+    slli    a2, a5, 1                   /* 2 cross[3] */
+    or      a2, a2, s2
+    mul     s11, t3, s4                 /* lo a[0]*a[4] */
+    add     a6, a6, s10                 /* hi + carry: no overflow */
+    add     s3, s3, a6                  /* column 4 += hi */
+    sltu    a6, s3, a6                  /* carry */
+    add     a2, a2, t5                  /* t[3] = 2 cross[3] + square word */
+    mulhu   a7, t3, s4                  /* hi a[0]*a[4] */
+    sltu    t5, a2, t5                  /* carry */
+    add     a2, a2, t1                  /* + carry */
+    sltu    t1, a2, t1                  /* carry */
+    add     t5, t5, t1                  /* carries */
+    mul     a3, s9, ra                  /* lo a[1]*a[3] */
+    add     s3, s3, s11                 /* column 4 += lo */
+    sltu    s11, s3, s11                /* carry */
+    add     a7, a7, s11                 /* hi + carry: no overflow */
+    add     a6, a6, a7                  /* column 5 += hi */
+    mulhu   a0, s9, ra                  /* hi a[1]*a[3] */
+    sltu    a7, a6, a7                  /* carry */
+    add     s3, s3, a3                  /* column 4 += lo */
+    sltu    a3, s3, a3                  /* carry */
+    slli    s7, s3, 1                   /* 2 cross[4] */
+    mul     s8, t6, t6                  /* lo a[2]^2 */
+    add     a0, a0, a3                  /* hi + carry: no overflow */
+    add     a6, a6, a0                  /* column 5 += hi */
+    sltu    a0, a6, a0                  /* carry */
+    add     a7, a7, a0                  /* column 6 += carry */
+    mulhu   a1, t6, t6                  /* hi a[2]^2 */
+    srli    a5, a5, 31                  /* bit 31 of cross[3] */
+    or      s7, s7, a5
+    add     s7, s7, s8                  /* t[4] = 2 cross[4] + square word */
+    sltu    s8, s7, s8                  /* carry */
+    mul     s0, t3, s1                  /* lo a[0]*a[5] */
     add     s7, s7, t5                  /* + carry */
     sltu    t5, s7, t5                  /* carry */
-    add     t1, t1, t5                  /* carries */
-    add     a4, a4, s3                  /* t[14] = 2 cross[14] + square word */
-    sltu    s3, a4, s3                  /* carry */
-    add     a4, a4, t1                  /* + carry */
-    sltu    t1, a4, t1                  /* carry */
-    add     s3, s3, t1                  /* carries */
-    add     s6, s6, t6                  /* t[15] = 2 cross[15] + square word */
-    add     s6, s6, s3                  /* + carry */
-    li      t2, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     t0, a6, t2                  /* lo 38 t[9] */
-    slli    a3, s1, 5                   /* t[8] << 5 */
-    slli    a5, s1, 2                   /* t[8] << 2 */
-    slli    a1, s1, 1                   /* t[8] << 1 */
-    add     a3, a3, a5                  /* lo 38 t[8] */
-    mulhu   a6, a6, t2                  /* hi 38 t[9] (< 38) */
-    sltu    a5, a3, a5                  /* carry */
-    add     a3, a3, a1
-    sltu    a1, a3, a1                  /* carry */
-    srli    t4, s1, 27                  /* t[8] >> 27 */
-    mul     s4, s2, t2                  /* lo 38 t[10] */
-    srli    t5, s1, 30                  /* t[8] >> 30 */
-    srli    s1, s1, 31                  /* t[8] >> 31 */
-    add     t4, t4, t5                  /* hi 38 t[8] */
-    add     t4, t4, s1
-    mulhu   s2, s2, t2                  /* hi 38 t[10] (< 38) */
-    add     t4, t4, a5
-    add     t4, t4, a1
-    add     t3, t3, a3                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a3, t3, a3                  /* carry */
-    mul     t1, a7, t2                  /* lo 38 t[11] */
-    add     s8, s8, t0                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t0, s8, t0                  /* carry */
-    add     t4, t4, a3                  /* hi(prev) + carries */
-    add     s8, s8, t4                  /* u[1] += hi(prev) + carry */
-    mulhu   a7, a7, t2                  /* hi 38 t[11] (< 38) */
-    sltu    t4, s8, t4                  /* carry */
-    add     t0, t0, t4                  /* carries */
-    add     s9, s9, s4                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    s4, s9, s4                  /* carry */
-    mul     t6, s10, t2                 /* lo 38 t[12] */
-    add     a6, a6, t0                  /* hi(prev) + carries */
-    add     s9, s9, a6                  /* u[2] += hi(prev) + carry */
-    sltu    a6, s9, a6                  /* carry */
-    add     s4, s4, a6                  /* carries */
-    mulhu   s10, s10, t2                /* hi 38 t[12] (< 38) */
-    add     ra, ra, t1                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    t1, ra, t1                  /* carry */
-    add     s2, s2, s4                  /* hi(prev) + carries */
-    add     ra, ra, s2                  /* u[3] += hi(prev) + carry */
-    mul     s3, s7, t2                  /* lo 38 t[13] */
-    sltu    s2, ra, s2                  /* carry */
-    add     t1, t1, s2                  /* carries */
-    add     s5, s5, t6                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t6, s5, t6                  /* carry */
-    mulhu   s7, s7, t2                  /* hi 38 t[13] (< 38) */
-    add     a7, a7, t1                  /* hi(prev) + carries */
-    add     s5, s5, a7                  /* u[4] += hi(prev) + carry */
-    sltu    a7, s5, a7                  /* carry */
-    add     t6, t6, a7                  /* carries */
-    mul     t5, a4, t2                  /* lo 38 t[14] */
-    add     s11, s11, s3                /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s3, s11, s3                 /* carry */
-    add     s10, s10, t6                /* hi(prev) + carries */
-    add     s11, s11, s10               /* u[5] += hi(prev) + carry */
-    mulhu   a4, a4, t2                  /* hi 38 t[14] (< 38) */
-    sltu    s10, s11, s10               /* carry */
-    add     s3, s3, s10                 /* carries */
-    add     s0, s0, t5                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t5, s0, t5                  /* carry */
-    mul     s1, s6, t2                  /* lo 38 t[15] */
-    add     s7, s7, s3                  /* hi(prev) + carries */
-    add     s0, s0, s7                  /* u[6] += hi(prev) + carry */
-    sltu    s7, s0, s7                  /* carry */
-    add     t5, t5, s7                  /* carries */
-    mulhu   s6, s6, t2                  /* hi 38 t[15] (< 38) */
-    add     a2, a2, s1                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s1, a2, s1                  /* carry */
-    add     a4, a4, t5                  /* hi(prev) + carries */
-    add     a2, a2, a4                  /* u[7] += hi(prev) + carry */
-    sltu    a4, a2, a4                  /* carry */
-    add     s1, s1, a4                  /* carries */
-    add     s6, s6, s1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    a5, a2, 31                  /* bit 255 */
-    slli    s6, s6, 1                   /* 2 T */
-    or      s6, s6, a5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a1, s6, 4                   /* 16 T' */
-    slli    a3, s6, 1                   /* 2 T' */
-    add     a1, a1, a3                  /* 18 T' */
-    add     a1, a1, s6                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a2, a2, 1                   /* clear bit 255 */
-    srli    a2, a2, 1
-    add     t3, t3, a1                  /* r[0] = u[0] + carry */
-    sltu    a1, t3, a1                  /* carry */
-    sw      t3, 0(a0)                   /* r[0] */
-    add     s8, s8, a1                  /* r[1] = u[1] + carry */
-    sltu    a1, s8, a1                  /* carry */
-    sw      s8, 4(a0)                   /* r[1] */
-    add     s9, s9, a1                  /* r[2] = u[2] + carry */
-    sltu    a1, s9, a1                  /* carry */
-    sw      s9, 8(a0)                   /* r[2] */
-    add     ra, ra, a1                  /* r[3] = u[3] + carry */
-    sltu    a1, ra, a1                  /* carry */
-    sw      ra, 12(a0)                  /* r[3] */
-    add     s5, s5, a1                  /* r[4] = u[4] + carry */
-    sltu    a1, s5, a1                  /* carry */
-    sw      s5, 16(a0)                  /* r[4] */
-    add     s11, s11, a1                /* r[5] = u[5] + carry */
+    add     s8, s8, t5                  /* carries */
+    srli    s3, s3, 31                  /* bit 31 of cross[4] */
+    mulhu   s2, t3, s1                  /* hi a[0]*a[5] */
+    add     a6, a6, s0                  /* column 5 += lo */
+    sltu    s0, a6, s0                  /* carry */
+    mul     s10, s9, s4                 /* lo a[1]*a[4] */
+    add     s2, s2, s0                  /* hi + carry: no overflow */
+    add     a7, a7, s2                  /* column 6 += hi */
+    sltu    s2, a7, s2                  /* carry */
+    mulhu   t1, s9, s4                  /* hi a[1]*a[4] */
+    add     a6, a6, s10                 /* column 5 += lo */
+    sltu    s10, a6, s10                /* carry */
+    mul     s11, t6, ra                 /* lo a[2]*a[3] */
+    add     t1, t1, s10                 /* hi + carry: no overflow */
+    add     a7, a7, t1                  /* column 6 += hi */
+    sltu    t1, a7, t1                  /* carry */
+    add     s2, s2, t1                  /* column 7 += carry */
+    mulhu   a3, t6, ra                  /* hi a[2]*a[3] */
+    add     a6, a6, s11                 /* column 5 += lo */
+    sltu    s11, a6, s11                /* carry */
+    slli    a0, a6, 1                   /* 2 cross[5] */
+    or      a0, a0, s3
+    mul     a5, t3, t4                  /* lo a[0]*a[6] */
+    add     a3, a3, s11                 /* hi + carry: no overflow */
+    add     a7, a7, a3                  /* column 6 += hi */
+    sltu    a3, a7, a3                  /* carry */
+    add     s2, s2, a3                  /* column 7 += carry */
+    mulhu   t5, t3, t4                  /* hi a[0]*a[6] */
+    add     a0, a0, a1                  /* t[5] = 2 cross[5] + square word */
+    sltu    a1, a0, a1                  /* carry */
+    add     a0, a0, s8                  /* + carry */
+    sltu    s8, a0, s8                  /* carry */
+    mul     s0, s9, s1                  /* lo a[1]*a[5] */
+    add     a1, a1, s8                  /* carries */
+    add     a7, a7, a5                  /* column 6 += lo */
+    sltu    a5, a7, a5                  /* carry */
+    add     t5, t5, a5                  /* hi + carry: no overflow */
+    mulhu   s10, s9, s1                 /* hi a[1]*a[5] */
+    add     s2, s2, t5                  /* column 7 += hi */
+    sltu    t5, s2, t5                  /* carry */
+    add     a7, a7, s0                  /* column 6 += lo */
+    sltu    s0, a7, s0                  /* carry */
+    mul     t1, t6, s4                  /* lo a[2]*a[4] */
+    add     s10, s10, s0                /* hi + carry: no overflow */
+    add     s2, s2, s10                 /* column 7 += hi */
+    sltu    s10, s2, s10                /* carry */
+    add     t5, t5, s10                 /* column 8 += carry */
+    mulhu   s3, t6, s4                  /* hi a[2]*a[4] */
+    add     a7, a7, t1                  /* column 6 += lo */
+    sltu    t1, a7, t1                  /* carry */
+    slli    s11, a7, 1                  /* 2 cross[6] */
+    srli    a6, a6, 31                  /* bit 31 of cross[5] */
+    mul     a3, ra, ra                  /* lo a[3]^2 */
+    add     s3, s3, t1                  /* hi + carry: no overflow */
+    add     s2, s2, s3                  /* column 7 += hi */
+    sltu    s3, s2, s3                  /* carry */
+    add     t5, t5, s3                  /* column 8 += carry */
+    mulhu   s8, ra, ra                  /* hi a[3]^2 */
+    or      s11, s11, a6
+    add     s11, s11, a3                /* t[6] = 2 cross[6] + square word */
+    sltu    a3, s11, a3                 /* carry */
+    add     s11, s11, a1                /* + carry */
+    mul     a5, t3, t0                  /* lo a[0]*a[7] */
     sltu    a1, s11, a1                 /* carry */
-    sw      s11, 20(a0)                 /* r[5] */
-    add     s0, s0, a1                  /* r[6] = u[6] + carry */
-    sltu    a1, s0, a1                  /* carry */
-    sw      s0, 24(a0)                  /* r[6] */
-    add     a2, a2, a1                  /* r[7] = u[7] + carry */
-    sw      a2, 28(a0)                  /* r[7] */
-    lw      ra, 0(sp)
+    add     a3, a3, a1                  /* carries */
+    srli    a7, a7, 31                  /* bit 31 of cross[6] */
+    mulhu   t3, t3, t0                  /* hi a[0]*a[7] */
+    add     s2, s2, a5                  /* column 7 += lo */
+    sltu    a5, s2, a5                  /* carry */
+    mul     s0, s9, t4                  /* lo a[1]*a[6] */
+    add     t3, t3, a5                  /* hi + carry: no overflow */
+    add     t5, t5, t3                  /* column 8 += hi */
+    sltu    t3, t5, t3                  /* carry */
+    mulhu   s10, s9, t4                 /* hi a[1]*a[6] */
+    add     s2, s2, s0                  /* column 7 += lo */
+    sltu    s0, s2, s0                  /* carry */
+    mul     t1, t6, s1                  /* lo a[2]*a[5] */
+    add     s10, s10, s0                /* hi + carry: no overflow */
+    add     t5, t5, s10                 /* column 8 += hi */
+    sltu    s10, t5, s10                /* carry */
+    add     t3, t3, s10                 /* column 9 += carry */
+    mulhu   s3, t6, s1                  /* hi a[2]*a[5] */
+    add     s2, s2, t1                  /* column 7 += lo */
+    sltu    t1, s2, t1                  /* carry */
+    mul     a6, ra, s4                  /* lo a[3]*a[4] */
+    add     s3, s3, t1                  /* hi + carry: no overflow */
+    add     t5, t5, s3                  /* column 8 += hi */
+    sltu    s3, t5, s3                  /* carry */
+    add     t3, t3, s3                  /* column 9 += carry */
+    mulhu   a1, ra, s4                  /* hi a[3]*a[4] */
+    add     s2, s2, a6                  /* column 7 += lo */
+    sltu    a6, s2, a6                  /* carry */
+    slli    a5, s2, 1                   /* 2 cross[7] */
+    or      a5, a5, a7
+    mul     s0, s9, t0                  /* lo a[1]*a[7] */
+    add     a1, a1, a6                  /* hi + carry: no overflow */
+    add     t5, t5, a1                  /* column 8 += hi */
+    sltu    a1, t5, a1                  /* carry */
+    add     t3, t3, a1                  /* column 9 += carry */
+    mulhu   s9, s9, t0                  /* hi a[1]*a[7] */
+    add     a5, a5, s8                  /* t[7] = 2 cross[7] + square word */
+    sltu    s8, a5, s8                  /* carry */
+    add     a5, a5, a3                  /* + carry */
+    sltu    a3, a5, a3                  /* carry */
+    mul     s10, t6, t4                 /* lo a[2]*a[6] */
+    add     s8, s8, a3                  /* carries */
+    add     t5, t5, s0                  /* column 8 += lo */
+    sltu    s0, t5, s0                  /* carry */
+    add     s9, s9, s0                  /* hi + carry: no overflow */
+    mulhu   t1, t6, t4                  /* hi a[2]*a[6] */
+    add     t3, t3, s9                  /* column 9 += hi */
+    sltu    s9, t3, s9                  /* carry */
+    add     t5, t5, s10                 /* column 8 += lo */
+    sltu    s10, t5, s10                /* carry */
+    mul     s3, ra, s1                  /* lo a[3]*a[5] */
+    add     t1, t1, s10                 /* hi + carry: no overflow */
+    add     t3, t3, t1                  /* column 9 += hi */
+    sltu    t1, t3, t1                  /* carry */
+    add     s9, s9, t1                  /* column 10 += carry */
+    mulhu   a7, ra, s1                  /* hi a[3]*a[5] */
+    add     t5, t5, s3                  /* column 8 += lo */
+    sltu    s3, t5, s3                  /* carry */
+    slli    a6, t5, 1                   /* 2 cross[8] */
+    srli    s2, s2, 31                  /* bit 31 of cross[7] */
+    mul     a1, s4, s4                  /* lo a[4]^2 */
+    add     a7, a7, s3                  /* hi + carry: no overflow */
+    add     t3, t3, a7                  /* column 9 += hi */
+    sltu    a7, t3, a7                  /* carry */
+    add     s9, s9, a7                  /* column 10 += carry */
+    mulhu   a3, s4, s4                  /* hi a[4]^2 */
+    or      a6, a6, s2
+    add     a6, a6, a1                  /* t[8] = 2 cross[8] + square word */
+    sltu    a1, a6, a1                  /* carry */
+    add     a6, a6, s8                  /* + carry */
+    mul     s0, t6, t0                  /* lo a[2]*a[7] */
+    sltu    s8, a6, s8                  /* carry */
+    add     a1, a1, s8                  /* carries */
+    srli    t5, t5, 31                  /* bit 31 of cross[8] */
+    li      s10, 38                     /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   t6, t6, t0                  /* hi a[2]*a[7] */
+    add     t3, t3, s0                  /* column 9 += lo */
+    sltu    s0, t3, s0                  /* carry */
+    mul     t1, ra, t4                  /* lo a[3]*a[6] */
+    add     t6, t6, s0                  /* hi + carry: no overflow */
+    add     s9, s9, t6                  /* column 10 += hi */
+    sltu    t6, s9, t6                  /* carry */
+    mulhu   s3, ra, t4                  /* hi a[3]*a[6] */
+    add     t3, t3, t1                  /* column 9 += lo */
+    sltu    t1, t3, t1                  /* carry */
+    mul     a7, s4, s1                  /* lo a[4]*a[5] */
+    add     s3, s3, t1                  /* hi + carry: no overflow */
+    add     s9, s9, s3                  /* column 10 += hi */
+    sltu    s3, s9, s3                  /* carry */
+    add     t6, t6, s3                  /* column 11 += carry */
+    mulhu   s2, s4, s1                  /* hi a[4]*a[5] */
+    add     t3, t3, a7                  /* column 9 += lo */
+    sltu    a7, t3, a7                  /* carry */
+    slli    s8, t3, 1                   /* 2 cross[9] */
+    or      s8, s8, t5
+    mul     s0, ra, t0                  /* lo a[3]*a[7] */
+    add     s2, s2, a7                  /* hi + carry: no overflow */
+    add     s9, s9, s2                  /* column 10 += hi */
+    sltu    s2, s9, s2                  /* carry */
+    add     t6, t6, s2                  /* column 11 += carry */
+    mulhu   ra, ra, t0                  /* hi a[3]*a[7] */
+    add     s8, s8, a3                  /* t[9] = 2 cross[9] + square word */
+    sltu    a3, s8, a3                  /* carry */
+    add     s8, s8, a1                  /* + carry */
+    sltu    a1, s8, a1                  /* carry */
+    mul     t1, s4, t4                  /* lo a[4]*a[6] */
+    add     a3, a3, a1                  /* carries */
+    add     s9, s9, s0                  /* column 10 += lo */
+    sltu    s0, s9, s0                  /* carry */
+    add     ra, ra, s0                  /* hi + carry: no overflow */
+    mulhu   s3, s4, t4                  /* hi a[4]*a[6] */
+    add     t6, t6, ra                  /* column 11 += hi */
+    sltu    ra, t6, ra                  /* carry */
+    add     s9, s9, t1                  /* column 10 += lo */
+    sltu    t1, s9, t1                  /* carry */
+    mul     t5, s1, s1                  /* lo a[5]^2 */
+    add     s3, s3, t1                  /* hi + carry: no overflow */
+    add     t6, t6, s3                  /* column 11 += hi */
+    sltu    s3, t6, s3                  /* carry */
+    add     ra, ra, s3                  /* column 12 += carry */
+    mulhu   a7, s1, s1                  /* hi a[5]^2 */
+    slli    s2, s9, 1                   /* 2 cross[10] */
+    srli    t3, t3, 31                  /* bit 31 of cross[9] */
+    or      s2, s2, t3
+    add     s2, s2, t5                  /* t[10] = 2 cross[10] + square word */
+    mul     a1, s4, t0                  /* lo a[4]*a[7] */
+    sltu    t5, s2, t5                  /* carry */
+    add     s2, s2, a3                  /* + carry */
+    sltu    a3, s2, a3                  /* carry */
+    add     t5, t5, a3                  /* carries */
+    mulhu   s4, s4, t0                  /* hi a[4]*a[7] */
+    add     t6, t6, a1                  /* column 11 += lo */
+    sltu    a1, t6, a1                  /* carry */
+    srli    s9, s9, 31                  /* bit 31 of cross[10] */
+    mul     s0, s1, t4                  /* lo a[5]*a[6] */
+    add     s4, s4, a1                  /* hi + carry: no overflow */
+    add     ra, ra, s4                  /* column 12 += hi */
+    sltu    s4, ra, s4                  /* carry */
+    mulhu   t1, s1, t4                  /* hi a[5]*a[6] */
+    add     t6, t6, s0                  /* column 11 += lo */
+    sltu    s0, t6, s0                  /* carry */
+    slli    s3, t6, 1                   /* 2 cross[11] */
+    or      s3, s3, s9
+    mul     t3, s1, t0                  /* lo a[5]*a[7] */
+    add     t1, t1, s0                  /* hi + carry: no overflow */
+    add     ra, ra, t1                  /* column 12 += hi */
+    sltu    t1, ra, t1                  /* carry */
+    add     s4, s4, t1                  /* column 13 += carry */
+    mulhu   s1, s1, t0                  /* hi a[5]*a[7] */
+    add     s3, s3, a7                  /* t[11] = 2 cross[11] + square word */
+    sltu    a7, s3, a7                  /* carry */
+    add     s3, s3, t5                  /* + carry */
+    sltu    t5, s3, t5                  /* carry */
+    mul     a3, t4, t4                  /* lo a[6]^2 */
+    add     a7, a7, t5                  /* carries */
+    add     ra, ra, t3                  /* column 12 += lo */
+    sltu    t3, ra, t3                  /* carry */
+    add     s1, s1, t3                  /* hi + carry: no overflow */
+    mulhu   a1, t4, t4                  /* hi a[6]^2 */
+    add     s4, s4, s1                  /* column 13 += hi */
+    sltu    s1, s4, s1                  /* carry */
+    slli    s9, ra, 1                   /* 2 cross[12] */
+    srli    t6, t6, 31                  /* bit 31 of cross[11] */
+    mul     s0, t4, t0                  /* lo a[6]*a[7] */
+    or      s9, s9, t6
+    add     s9, s9, a3                  /* t[12] = 2 cross[12] + square word */
+    sltu    a3, s9, a3                  /* carry */
+    add     s9, s9, a7                  /* + carry */
+    mulhu   t4, t4, t0                  /* hi a[6]*a[7] */
+    sltu    a7, s9, a7                  /* carry */
+    add     a3, a3, a7                  /* carries */
+    add     s4, s4, s0                  /* column 13 += lo */
+    sltu    s0, s4, s0                  /* carry */
+    mul     t1, t0, t0                  /* lo a[7]^2 */
+    add     t4, t4, s0                  /* hi + carry: no overflow */
+    add     s1, s1, t4                  /* column 14 += hi */
+    sltu    t4, s1, t4                  /* carry */
+    slli    t5, s4, 1                   /* 2 cross[13] */
+    mulhu   t3, t0, t0                  /* hi a[7]^2 */
+    srli    ra, ra, 31                  /* bit 31 of cross[12] */
+    or      t5, t5, ra
+    add     t5, t5, a1                  /* t[13] = 2 cross[13] + square word */
+    sltu    a1, t5, a1                  /* carry */
+    mul     t6, a6, s10                 /* lo 38 t[8] */
+    add     t5, t5, a3                  /* + carry */
+    sltu    a3, t5, a3                  /* carry */
+    add     a1, a1, a3                  /* carries */
+    slli    a7, s1, 1                   /* 2 cross[14] */
+    mulhu   a6, a6, s10                 /* hi 38 t[8] (< 38) */
+    srli    s4, s4, 31                  /* bit 31 of cross[13] */
+    or      a7, a7, s4
+    add     a7, a7, t1                  /* t[14] = 2 cross[14] + square word */
+    sltu    t1, a7, t1                  /* carry */
+    mul     s0, s8, s10                 /* lo 38 t[9] */
+    add     a7, a7, a1                  /* + carry */
+    sltu    a1, a7, a1                  /* carry */
+    add     t1, t1, a1                  /* carries */
+    slli    t4, t4, 1                   /* 2 cross[15] */
+    mulhu   s8, s8, s10                 /* hi 38 t[9] (< 38) */
+    srli    s1, s1, 31                  /* bit 31 of cross[14] */
+    or      t4, t4, s1
+    add     t4, t4, t3                  /* t[15] = 2 cross[15] + square word */
+    add     t4, t4, t1                  /* + carry */
+    mul     t0, s2, s10                 /* lo 38 t[10] */
+    add     s6, s6, t6                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t6, s6, t6                  /* carry */
+    add     s5, s5, s0                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s0, s5, s0                  /* carry */
+    mulhu   s2, s2, s10                 /* hi 38 t[10] (< 38) */
+    add     a6, a6, t6                  /* hi(prev) + carries */
+    add     s5, s5, a6                  /* u[1] += hi(prev) + carry */
+    sltu    a6, s5, a6                  /* carry */
+    add     s0, s0, a6                  /* carries */
+    mul     ra, s3, s10                 /* lo 38 t[11] */
+    add     t2, t2, t0                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t0, t2, t0                  /* carry */
+    add     s8, s8, s0                  /* hi(prev) + carries */
+    add     t2, t2, s8                  /* u[2] += hi(prev) + carry */
+    mulhu   s3, s3, s10                 /* hi 38 t[11] (< 38) */
+    sltu    s8, t2, s8                  /* carry */
+    add     t0, t0, s8                  /* carries */
+    add     a2, a2, ra                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    ra, a2, ra                  /* carry */
+    mul     a3, s9, s10                 /* lo 38 t[12] */
+    add     s2, s2, t0                  /* hi(prev) + carries */
+    add     a2, a2, s2                  /* u[3] += hi(prev) + carry */
+    sltu    s2, a2, s2                  /* carry */
+    add     ra, ra, s2                  /* carries */
+    mulhu   s9, s9, s10                 /* hi 38 t[12] (< 38) */
+    add     s7, s7, a3                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    a3, s7, a3                  /* carry */
+    add     s3, s3, ra                  /* hi(prev) + carries */
+    add     s7, s7, s3                  /* u[4] += hi(prev) + carry */
+    mul     s4, t5, s10                 /* lo 38 t[13] */
+    sltu    s3, s7, s3                  /* carry */
+    add     a3, a3, s3                  /* carries */
+    add     s9, s9, a3                  /* hi(prev) + carries */
+    mulhu   t5, t5, s10                 /* hi 38 t[13] (< 38) */
+    add     a0, a0, s4                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s4, a0, s4                  /* carry */
+    add     a0, a0, s9                  /* u[5] += hi(prev) + carry */
+    sltu    s9, a0, s9                  /* carry */
+    mul     a1, a7, s10                 /* lo 38 t[14] */
+    add     s4, s4, s9                  /* carries */
+    add     t5, t5, s4                  /* hi(prev) + carries */
+    mulhu   a7, a7, s10                 /* hi 38 t[14] (< 38) */
+    add     s11, s11, a1                /* u[6] = t[6] + lo 38 t[14] */
+    sltu    a1, s11, a1                 /* carry */
+    add     s11, s11, t5                /* u[6] += hi(prev) + carry */
+    sltu    t5, s11, t5                 /* carry */
+    mul     s1, t4, s10                 /* lo 38 t[15] */
+    add     a1, a1, t5                  /* carries */
+    add     a7, a7, a1                  /* hi(prev) + carries */
+    mulhu   t4, t4, s10                 /* hi 38 t[15] (< 38) */
+    add     a5, a5, s1                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s1, a5, s1                  /* carry */
+    add     a5, a5, a7                  /* u[7] += hi(prev) + carry */
+    sltu    a7, a5, a7                  /* carry */
+    add     s1, s1, a7                  /* carries */
+    add     t4, t4, s1                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    t3, a5, 31                  /* bit 255 */
+    slli    t4, t4, 1                   /* 2 T */
+    or      t4, t4, t3                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t1, t4, 4                   /* 16 T' */
+    slli    t6, t4, 1                   /* 2 T' */
+    add     t1, t1, t6                  /* 18 T' */
+    add     t1, t1, t4                  /* 19 T' (2^255 = 19 mod p) */
+    slli    a5, a5, 1                   /* clear bit 255 */
+    srli    a5, a5, 1
+    add     s6, s6, t1                  /* r[0] = u[0] + carry */
+    sltu    t1, s6, t1                  /* carry */
+    sw      s6, 0(a4)                   /* r[0] */
+    add     s5, s5, t1                  /* r[1] = u[1] + carry */
+    sltu    t1, s5, t1                  /* carry */
+    sw      s5, 4(a4)                   /* r[1] */
+    add     t2, t2, t1                  /* r[2] = u[2] + carry */
+    sltu    t1, t2, t1                  /* carry */
+    sw      t2, 8(a4)                   /* r[2] */
+    add     a2, a2, t1                  /* r[3] = u[3] + carry */
+    sltu    t1, a2, t1                  /* carry */
+    sw      a2, 12(a4)                  /* r[3] */
+    add     s7, s7, t1                  /* r[4] = u[4] + carry */
+    sltu    t1, s7, t1                  /* carry */
+    sw      s7, 16(a4)                  /* r[4] */
+    add     a0, a0, t1                  /* r[5] = u[5] + carry */
+    sltu    t1, a0, t1                  /* carry */
+    sw      a0, 20(a4)                  /* r[5] */
+    add     s11, s11, t1                /* r[6] = u[6] + carry */
+    sltu    t1, s11, t1                 /* carry */
+    sw      s11, 24(a4)                 /* r[6] */
+    add     a5, a5, t1                  /* r[7] = u[7] + carry */
+    sw      a5, 28(a4)                  /* r[7] */
+    lw      ra, 8(sp)
     addi    sp, sp, 16
     ret
-    .size MCU_FN(x25519, fe_sqr_core), . - MCU_FN(x25519, fe_sqr_core)
+    .size MCU_FN(x25519, fe_sqr2), . - MCU_FN(x25519, fe_sqr2)
 
     .section .text.MCU_FN(x25519, fe_prep_mul), "ax", @progbits
     .globl MCU_FN(x25519, fe_prep_mul)

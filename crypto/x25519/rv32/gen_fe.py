@@ -120,8 +120,9 @@ def store_to(p: Program, base: str, buf: str, offset: int = 0, name: str = "r"):
 
 # Which reduction words take 38 t by shifts instead of a mul/mulhu pair, and the scheduler window: the
 # lowest predicted count over every prefix/suffix of the words and windows 48, 96, 128 (the multiplier
-# is the bound in fe_mul, the ALU nearly so in fe_sqr, so only one word each gains from the shifts).
-ALU38 = {"fe_mul": (7,), "fe_sqr": (0,)}
+# is the bound in fe_mul, so one word gains from the shifts; with the squaring's words formed as its
+# cross words complete, none does there).
+ALU38 = {"fe_mul": (7,), "fe_sqr": ()}
 PARAMS = {"window": 128}
 
 
@@ -159,10 +160,43 @@ def fe_sqr2(bufs: tuple[str, str, str, str] = ("m1", "m1", "m2", "m2")) -> Progr
 
 
 def sqr_body(p: Program, a: list, out) -> None:
-    """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced."""
-    # the cross products: column k sums a_i a_(k-i) for i < k - i (k = 1 .. 13), as comba does
+    """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced.
+
+    Word k of t = 2 cross + sum a_i^2 2^(64 i) is formed as soon as cross word k is final (the doubling
+    shift, the square's word and the carry chain), not in a pass after all cross products: the cross
+    products keep the multiplier busy with few additions, the doubling and squares need many additions
+    and few products, so in program order they interleave within the scheduler's window."""
     acc: dict[int, str] = {}
     cross: dict[int, str] = {}
+    t: list[str] = []
+    sq: dict[int, str] = {}
+    carry: str | None = None
+
+    def word(k: int) -> None:
+        nonlocal carry
+        if k % 2 == 0:
+            ai = a[k // 2]()
+            sq[k] = p.mul("mul", ai, ai, f"lo a[{k // 2}]^2", hint="lo")
+            sq[k + 1] = p.mul("mulhu", ai, ai, f"hi a[{k // 2}]^2", hint="hi")
+        if k == 0:
+            t.append(sq[0])                        # cross has no word 0
+            return
+        w = shift(p, "slli", cross[k], 1, f"2 cross[{k}]", hint="d") if k in cross else None
+        if k - 1 in cross:
+            top = shift(p, "srli", cross[k - 1], 31, f"bit 31 of cross[{k - 1}]", hint="d")
+            w = p.alu("or", w, top, "", hint="d") if w is not None else top
+        if k == 15:                                # t < 2^512: no carry out of the top word
+            s = p.alu("add", w, sq[k], "t[15] = 2 cross[15] + square word", hint="s")
+            t.append(p.alu("add", s, carry, "+ carry", hint="s"))
+            return
+        s, c = add_with_carry(p, w, sq[k], f"t[{k}] = 2 cross[{k}] + square word")
+        if carry is not None:
+            s, c2 = add_with_carry(p, s, carry, "+ carry")
+            c = p.alu("add", c, c2, "carries", hint="k")
+        t.append(s)
+        carry = c
+    word(0)
+    # the cross products: column k sums a_i a_(k-i) for i < k - i (k = 1 .. 13), as comba does
     for k in range(1, 14):
         for i in range(max(0, k - 7), (k + 1) // 2):
             ai, aj = a[i](), a[k - i]()
@@ -184,32 +218,10 @@ def sqr_body(p: Program, a: list, out) -> None:
                 acc[k + 2] = p.alu("add", acc[k + 2], c, f"column {k + 2} += carry", hint="c") \
                     if k + 2 in acc else c
         cross[k] = acc.pop(k)
+        word(k)
     cross[14], cross[15] = acc.pop(14), acc.pop(15)    # the cross sum: words 1 .. 15, below 2^511
-    # t = 2 cross + sum a_i^2 2^(64 i): the doubling shift chain and the squares in one carry chain
-    t: list[str] = []
-    carry: str | None = None
-    for i in range(8):
-        ai = a[i]()
-        sq_lo = p.mul("mul", ai, ai, f"lo a[{i}]^2", hint="lo")
-        sq_hi = p.mul("mulhu", ai, ai, f"hi a[{i}]^2", hint="hi")
-        for k, sq in ((2 * i, sq_lo), (2 * i + 1, sq_hi)):
-            if k == 0:
-                t.append(sq)                       # cross has no word 0
-                continue
-            w = shift(p, "slli", cross[k], 1, f"2 cross[{k}]", hint="d") if k in cross else None
-            if k - 1 in cross:
-                top = shift(p, "srli", cross[k - 1], 31, f"bit 31 of cross[{k - 1}]", hint="d")
-                w = p.alu("or", w, top, "", hint="d") if w is not None else top
-            if k == 15:                            # t < 2^512: no carry out of the top word
-                s = p.alu("add", w, sq, "t[15] = 2 cross[15] + square word", hint="s")
-                t.append(p.alu("add", s, carry, "+ carry", hint="s"))
-                continue
-            s, c = add_with_carry(p, w, sq, f"t[{k}] = 2 cross[{k}] + square word")
-            if carry is not None:
-                s, c2 = add_with_carry(p, s, carry, "+ carry")
-                c = p.alu("add", c, c2, "carries", hint="k")
-            t.append(s)
-            carry = c
+    word(14)
+    word(15)
     reduce(p, t, out, ALU38["fe_sqr"])
 
 
@@ -439,17 +451,18 @@ HEADER = """// SPDX-License-Identifier: MIT
 # inversion's) or clobber s0..s11 too (the ladder step's: ladder_step saves those once per step instead
 # of every routine saving and restoring up to 12 of them, about 26 instructions a call).
 ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_mul_core", "fe_mul", True),
-            ("fe_sqr_core", "fe_sqr", True), ("fe_prep_mul", "fe_prep_mul", True),
+            ("fe_sqr2", "fe_sqr2", True), ("fe_prep_mul", "fe_prep_mul", True),
             ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
+FRAME = {"fe_sqr2": 8}          # bytes a routine keeps in its own frame (fe_sqr2: its second pointers)
 
 
-def scheduled(build, clobber: bool):
+def scheduled(build, clobber: bool, frame: int = 0):
     """schedule(build(), **PARAMS); with ``clobber``, s0..s11 are scratch (only ra is saved, if used)."""
     saved = gen_sched.CALLEE_SAVED
     if clobber:
         gen_sched.CALLEE_SAVED = ("ra",)
     try:
-        return schedule(build(), **PARAMS)
+        return schedule(build(), **PARAMS, stack_reserve=frame)
     finally:
         gen_sched.CALLEE_SAVED = saved
 
@@ -457,7 +470,7 @@ def scheduled(build, clobber: bool):
 def render() -> tuple[str, dict[str, int]]:
     parts, cycles = [], {}
     for name, builder, clobber in ROUTINES:
-        sched = scheduled(globals()[builder], clobber)
+        sched = scheduled(globals()[builder], clobber, FRAME.get(name, 0))
         cycles[name] = sched.cycles
         symbol = f"MCU_FN(x25519, {name})"
         parts += ["", f'    .section .text.{symbol}, "ax", @progbits', f"    .globl {symbol}",
