@@ -138,6 +138,24 @@ def fe_mul(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
     return p
 
 
+def fe_mul2(bufs: tuple[str, ...] = ("m1", "m1", "m1", "m2", "m2", "m2")) -> Program:
+    """r1 = a1 b1, r2 = a2 b2 mod p in one routine (a0..a2 = r1, a1, b1; a3..a5 = r2, a2, b2): the
+    second product's loads and first products overlap the first one's reduction tail. Either r may
+    be its own a or b, but the two triples must not overlap each other."""
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%arg:r2": "a3", "%arg:a2": "a4", "%arg:b2": "a5",
+                 "%sp": "sp", "%zero": "zero"})
+    for k, v in enumerate(("%arg:r2", "%arg:a2", "%arg:b2")):   # the second triple waits in the frame
+        p.sw(v, "%sp", "frame", 4 * k, "for the second product")
+    t: dict[int, str] = {}
+    comba(p, loader(p, "%a", bufs[1], 8, "a"), loader(p, "%b", bufs[2], 8, "b"), lambda k, v: t.__setitem__(k, v))
+    reduce(p, [t[k] for k in range(16)], store_to(p, "%r", bufs[0]), ALU38["fe_mul"])
+    r2, a2, b2 = (p.lw("%sp", "frame", 4 * k, n, hint="p") for k, n in enumerate(("r2", "a2", "b2")))
+    t = {}
+    comba(p, loader(p, a2, bufs[4], 8, "c"), loader(p, b2, bufs[5], 8, "d"), lambda k, v: t.__setitem__(k, v))
+    reduce(p, [t[k] for k in range(16)], store_to(p, r2, bufs[3]), ALU38["fe_mul"])
+    return p
+
+
 def fe_sqr(bufs: tuple[str, str] = ("m", "m")) -> Program:
     """r = a^2 mod p (``bufs``: the buffer names of r and a)."""
     p = Program({"%r": "a0", "%a": "a1", "%zero": "zero"})
@@ -149,10 +167,11 @@ def fe_sqr2(bufs: tuple[str, str, str, str] = ("m1", "m1", "m2", "m2")) -> Progr
     """r1 = a1^2, r2 = a2^2 mod p in one routine (a0 = r1, a1 = a1, a2 = r2, a3 = a2): the second
     squaring's loads and first products overlap the first one's reduction tail. r1 may be a1 and r2 may
     be a2, but neither pair may overlap the other (the scheduler keeps memory order only within a pair)."""
-    p = Program({"%r": "a0", "%a": "a1", "%r2": "a2", "%a2": "a3", "%sp": "sp", "%zero": "zero"})
+    # (argument names that no generated value name can take: those are % + hint + number)
+    p = Program({"%r": "a0", "%a": "a1", "%arg:r2": "a2", "%arg:a2": "a3", "%sp": "sp", "%zero": "zero"})
     # the second pair's pointers wait in the frame: the first squaring needs every register
-    p.sw("%r2", "%sp", "frame", 0, "r2, for later")
-    p.sw("%a2", "%sp", "frame", 4, "a2, for later")
+    p.sw("%arg:r2", "%sp", "frame", 0, "r2, for later")
+    p.sw("%arg:a2", "%sp", "frame", 4, "a2, for later")
     sqr_body(p, loader(p, "%a", bufs[1], 8, "a"), store_to(p, "%r", bufs[0]))
     r2, a2 = p.lw("%sp", "frame", 0, "r2", hint="p"), p.lw("%sp", "frame", 4, "a2", hint="p")
     sqr_body(p, loader(p, a2, bufs[3], 8, "b"), store_to(p, r2, bufs[2]))
@@ -358,16 +377,10 @@ def prep_body(p: Program, st: str, tb: str) -> None:
              sub_top_first(p, w("x3"), w("z3"), "D", out("D", 96), bit31))
 
 
-def fe_prep_mul(bufs: tuple[str, str] = ("st", "t")) -> Program:
-    """prep_body, then DA = D A into x2, in one routine: the product's loads of D and A (stored by the
-    chains just before) and its first products overlap the chains' tail, the reduction's tail is not
-    followed by a call. a0 = st, a1 = swap, a2 = t."""
+def fe_prep(bufs: tuple[str, str] = ("st", "t")) -> Program:
+    """prep_body as a routine: a0 = st, a1 = swap, a2 = t."""
     p = Program({"%st": "a0", "%swap": "a1", "%t": "a2", "%zero": "zero"})
-    st, tb = bufs
-    prep_body(p, st, tb)
-    t: dict[int, str] = {}
-    comba(p, loader(p, "%t", tb, 8, "D", 24), loader(p, "%t", tb, 8, "A"), lambda k, v: t.__setitem__(k, v))
-    reduce(p, [t[k] for k in range(16)], store_to(p, "%st", st, 32, "DA"), ALU38["fe_mul"])
+    prep_body(p, *bufs)
     return p
 
 
@@ -413,15 +426,19 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- * and the cheap parts of the ladder step (glue_rv32.S's ladder_step calls them; r must not overlap
- * the inputs):
- *   void mcu_x25519_<impl>_fe_prep_mul(uint32_t st[40], uint32_t swap, uint32_t t[32]);
+ * and the ladder step's routines (glue_rv32.S's ladder_step calls them; they clobber every register but
+ * sp, s0..s11 included, which ladder_step saves once per step):
+ *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
  *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
- *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3, then
- *       x2 = DA = D A
+ *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
+ *   void mcu_x25519_<impl>_fe_mul2(uint32_t *r1, const uint32_t *a1, const uint32_t *b1,
+ *                                  uint32_t *r2, const uint32_t *a2, const uint32_t *b2);
+ *       r1 = a1 b1, r2 = a2 b2 (each r may be its own a or b; the triples must not overlap each other)
+ *   void mcu_x25519_<impl>_fe_sqr2(uint32_t *r1, const uint32_t *a1, uint32_t *r2, const uint32_t *a2);
+ *       r1 = a1^2, r2 = a2^2 (likewise)
  *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[48]);
  *       with AA | BB in t[0..15], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
- *       t[32..47] = S | Dd = DA + CB | DA - CB, then x2 = AA BB
+ *       t[32..47] = S | Dd = DA + CB | DA - CB, then x2 = AA BB (r must not overlap the inputs)
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
@@ -439,7 +456,8 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {fe_mul_cycles},
- * fe_sqr {fe_sqr_cycles}, fe_prep_mul {fe_prep_mul_cycles}, fe_mul_ef_sd {fe_mul_ef_sd_cycles} cycles.
+ * fe_sqr {fe_sqr_cycles}, fe_prep {fe_prep_cycles}, fe_mul2 {fe_mul2_cycles}, fe_sqr2 {fe_sqr2_cycles},
+ * fe_mul_ef_sd {fe_mul_ef_sd_cycles} cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -450,10 +468,9 @@ HEADER = """// SPDX-License-Identifier: MIT
 # The routines and whether they follow the C calling convention (fe_mul, fe_sqr: exported, and the
 # inversion's) or clobber s0..s11 too (the ladder step's: ladder_step saves those once per step instead
 # of every routine saving and restoring up to 12 of them, about 26 instructions a call).
-ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_mul_core", "fe_mul", True),
-            ("fe_sqr2", "fe_sqr2", True), ("fe_prep_mul", "fe_prep_mul", True),
-            ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
-FRAME = {"fe_sqr2": 8}          # bytes a routine keeps in its own frame (fe_sqr2: its second pointers)
+ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_prep", "fe_prep", True),
+            ("fe_mul2", "fe_mul2", True), ("fe_sqr2", "fe_sqr2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
+FRAME = {"fe_sqr2": 8, "fe_mul2": 12}   # bytes of a routine's own frame (the second pointers wait there)
 
 
 def scheduled(build, clobber: bool, frame: int = 0):
