@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generates fe_rv32.S, the X25519 field multiplication and squaring of rv32-fast; run from anywhere:
+"""Generates fe_rv32.S, the X25519 field arithmetic of rv32-fast (fe_mul, fe_sqr and the ladder step's
+routines); run from anywhere:
 
     python3 crypto/x25519/rv32/gen_fe.py           # rewrites fe_rv32.S beside this script
     python3 crypto/x25519/rv32/gen_fe.py --check   # exit 1 if fe_rv32.S is out of date
@@ -15,8 +16,12 @@ run in the shadow of the 5-cycle multiplications. Added here:
   doubled by a shift chain, the 8 squares a_i^2 added in the same carry chain: 36 products, not 64;
 - the reduction mod p = 2^255 - 19: r = t_lo + 38 t_hi word by word (38 t_(8+j) by a mul/mulhu pair,
   a constant multiplier, fixed time; by shifts for the words in ALU38), then the bits at and above 2^255 (at most 6 + 1 bits) folded back
-  as 19 times themselves into a value below 2^255 + 2^11 < 2^256 - one pass, no second fold.
-Both routines keep the single-assignment description runnable in Python (gen_sched.interpret), which
+  as 19 times themselves into a value below 2^255 + 2^11 < 2^256 - one pass, no second fold;
+- the ladder step's routines (glue_rv32.S's ladder_step calls them): fe_prep (the swap on load and the
+  top-first additions and subtractions A, B, C, D), fe_mul2 and fe_sqr2 (two products or squarings in
+  one program, so the second starts in the first one's reduction tail), fe_mul_ef_sd (E, F with a24,
+  S, Dd, then x2 = AA BB); scheduled with s0..s11 as scratch (ladder_step saves them once per step).
+Every routine keeps its single-assignment description runnable in Python (gen_sched.interpret), which
 tests/test_x25519.py uses to check the arithmetic apart from the scheduler.
 """
 from __future__ import annotations
