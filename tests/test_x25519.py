@@ -168,6 +168,64 @@ def test_rv32_generator_arithmetic() -> None:
         interpret(gen.fe_sqr(("r", "a")), mem, {"%r": 0, "%a": 0})
         r = sum(mem["r"][4 * i] << (32 * i) for i in range(8))
         assert r <= m and r % P == a * a % P, hex(a)
+        mem = {"r": {}, "a": words(a), "r2": {}, "a2": words(b), "frame": {}}
+        interpret(gen.fe_sqr2(("r", "a", "r2", "a2")), mem, {"%r": 0, "%a": 0, "%arg:r2": 0, "%arg:a2": 0, "%sp": 0})
+        for out, x in (("r", a), ("r2", b)):
+            r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
+            assert r <= m and r % P == x * x % P, ("sqr2", hex(x))
+        c = values[(3 * n + 1) % len(values)]
+        mem = {"r": {}, "a": words(a), "b": words(b), "r2": {}, "a2": words(c), "b2": words(a), "frame": {}}
+        interpret(gen.fe_mul2(("r", "a", "b", "r2", "a2", "b2")), mem,
+                  {"%r": 0, "%a": 0, "%b": 0, "%arg:r2": 0, "%arg:a2": 0, "%arg:b2": 0, "%sp": 0})
+        for out, x, y in (("r", a, b), ("r2", c, a)):
+            r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
+            assert r <= m and r % P == x * y % P, ("mul2", hex(x), hex(y))
+
+
+def test_rv32_step_routines_arithmetic() -> None:
+    """The single-assignment descriptions of rv32-fast's step routines (fe_prep: swap, the top-first
+    additions and subtractions; fe_mul_ef_sd: E, F, S, Dd, AA BB), run in Python without
+    the scheduler from random and edge states (carries and borrows of the top-first chains): every
+    result below 2^256 and congruent mod p to RFC 7748's formulas."""
+    gen = _gen_fe()
+    from gen_sched import interpret  # noqa: E402
+    rng = random.Random("gen_fe/step")
+    m = (1 << 256) - 1
+    edges = dh.fe_edge_values() + [m - 12, 2**255 + 2**224 - 1, 2**224, 2**255 - 2**224]
+
+    def words(x: int, base: int = 0) -> dict[int, int]:
+        return {base + 4 * i: (x >> (32 * i)) & 0xFFFFFFFF for i in range(8)}
+
+    def value(mem: dict[int, int], base: int = 0) -> int:
+        return sum(mem[base + 4 * i] << (32 * i) for i in range(8))
+    prep, rest = gen.fe_prep(), gen.fe_mul_ef_sd()
+    for trial in range(24):
+        state = [rng.randrange(1 << 256) for _ in range(5)] if trial < 4 else \
+            [rng.choice(edges + [m - rng.randrange(64), rng.randrange(64)]) for _ in range(5)]
+        swap = trial & 1
+        st: dict[int, int] = {}
+        for k, v in enumerate(state):
+            st.update(words(v, 32 * k))
+        mem = {"st": st, "t": {}}
+        interpret(prep, mem, {"%st": 0, "%swap": swap, "%t": 0})
+        x1, x2, z2, x3, z3 = state
+        if swap:
+            x2, z2, x3, z3 = x3, z3, x2, z2
+        for k, want in enumerate((x2 + z2, x2 - z2, x3 + z3, x3 - z3)):
+            r = value(mem["t"], 32 * k)
+            assert r <= m and (r - want) % P == 0, ("prep", trial, k)
+        aa, bb = rng.choice(edges + [rng.randrange(1 << 256)]), rng.choice(edges + [m - rng.randrange(64)])
+        da, cb = rng.choice(edges + [rng.randrange(1 << 256)]), rng.choice(edges + [rng.randrange(1 << 256)])
+        mem["t"].update(words(aa, 0))
+        mem["t"].update(words(bb, 32))
+        mem["st"].update(words(da, 32))
+        mem["st"].update(words(cb, 64))
+        interpret(rest, mem, {"%st": 0, "%t": 0})
+        e = aa - bb
+        for base, want in ((64, e), (96, aa + 121665 * e), (128, da + cb), (160, da - cb)):
+            r = value(mem["t"], base)
+            assert r <= m and (r - want) % P == 0, ("ef_sd", trial, base)
+        assert value(mem["st"], 32) <= m and (value(mem["st"], 32) - aa * bb) % P == 0
 
 
 @pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m"), ("avr-fast", "avr")])
@@ -217,8 +275,9 @@ def test_avr_generated_code_is_current() -> None:
 def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
     """fe_add, fe_sub and fe_cswap2 in assembly (X25519_GLUE_ASM), called directly: the double folds of
     the carry (a + b near 2^257) and of the borrow (a - b just below 0) that random ladders rarely
-    reach. Results must be below 2^256 and congruent mod p. cm3-fast (X25519_GLUE_ASM=3) has its
-    additions inline in the ladder step: only its swap is a function (the step's edges: the test above)."""
+    reach. Results must be below 2^256 and congruent mod p. cm3-fast and rv32-fast (X25519_GLUE_ASM=3)
+    have their additions inside the ladder step: only their swap is a function (the step's edges: the
+    test above; rv32-fast's top-first additions: test_rv32_step_routines_arithmetic)."""
     from mcucrypt.boards.base import Buf, Int
     fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", target)
     sym = f"mcu_x25519_{impl.replace('-', '_')}_"
@@ -230,7 +289,7 @@ def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
         res = fw.board.call(sym + op, [Buf(size=32, out=True), Buf(a.to_bytes(32, "little")),
                                        Buf(b.to_bytes(32, "little"))])
         return int.from_bytes(res.outputs[0], "little")
-    for a in values if impl != "cm3-fast" else []:
+    for a in values if impl == "avr-fast" else []:
         for b in (m - a, m, a, rng.randrange(1 << 256), max(0, 37 - a), rng.choice(values)):
             r = call("fe_add", a, b)
             assert r <= m and (r - a - b) % P == 0, ("add", hex(a), hex(b))

@@ -50,13 +50,13 @@ static void fe_fold(fe r, uint32_t c)
 
 /* X25519_GLUE_ASM, fixed per implementation in META.yml, never defaulted:
  *   0  the C versions below (ref);
- *   1  fe_add, fe_sub and fe_cswap2 in assembly (rv32-fast);
+ *   1  fe_add, fe_sub and fe_cswap2 in assembly (no implementation uses it now);
  *   2  those and fe_add_a24 in assembly (avr-fast: the C a24 costs avr-gcc 32-bit library products);
  *   3  a whole ladder step in assembly (ladder_step: the swap and the formulas of the loop body below,
  *      on st in place) and fe_cswap2 for the final swap; the step may call back the C fe_add_a24, which
- *      is then not static (cm3-fast). */
+ *      is then not static (cm3-fast; rv32-fast brings its own a24 in the step). */
 #ifndef X25519_GLUE_ASM
-#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 1 or 2 with the assembly glue (rv32-fast; avr-fast), 3 with an assembly ladder step (cm3-fast)"
+#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 1 or 2 with the assembly glue (avr-fast: 2), 3 with an assembly ladder step (cm3-fast, rv32-fast)"
 #endif
 #if X25519_GLUE_ASM == 3
 /* The implementation brings the whole step (the loop body of ladder below: st in place, swap 0 or 1)

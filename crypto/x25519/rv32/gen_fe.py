@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generates fe_rv32.S, the X25519 field multiplication and squaring of rv32-fast; run from anywhere:
+"""Generates fe_rv32.S, the X25519 field arithmetic of rv32-fast (fe_mul, fe_sqr and the ladder step's
+routines); run from anywhere:
 
     python3 crypto/x25519/rv32/gen_fe.py           # rewrites fe_rv32.S beside this script
     python3 crypto/x25519/rv32/gen_fe.py --check   # exit 1 if fe_rv32.S is out of date
@@ -15,8 +16,12 @@ run in the shadow of the 5-cycle multiplications. Added here:
   doubled by a shift chain, the 8 squares a_i^2 added in the same carry chain: 36 products, not 64;
 - the reduction mod p = 2^255 - 19: r = t_lo + 38 t_hi word by word (38 t_(8+j) by a mul/mulhu pair,
   a constant multiplier, fixed time; by shifts for the words in ALU38), then the bits at and above 2^255 (at most 6 + 1 bits) folded back
-  as 19 times themselves into a value below 2^255 + 2^11 < 2^256 - one pass, no second fold.
-Both routines keep the single-assignment description runnable in Python (gen_sched.interpret), which
+  as 19 times themselves into a value below 2^255 + 2^11 < 2^256 - one pass, no second fold;
+- the ladder step's routines (glue_rv32.S's ladder_step calls them): fe_prep (the swap on load and the
+  top-first additions and subtractions A, B, C, D), fe_mul2 and fe_sqr2 (two products or squarings in
+  one program, so the second starts in the first one's reduction tail), fe_mul_ef_sd (E, F with a24,
+  S, Dd, then x2 = AA BB); scheduled with s0..s11 as scratch (ladder_step saves them once per step).
+Every routine keeps its single-assignment description runnable in Python (gen_sched.interpret), which
 tests/test_x25519.py uses to check the arithmetic apart from the scheduler.
 """
 from __future__ import annotations
@@ -32,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 MPMUL = HERE.parent.parent / "mpmul" / "rv32"
 sys.path.insert(0, str(MPMUL))
 from gen_fast import comba, loader  # noqa: E402
+import gen_sched  # noqa: E402
 from gen_sched import Program, schedule  # noqa: E402
 
 M32 = 0xFFFFFFFF
@@ -68,8 +74,9 @@ def times38(p: Program, x: str, what: str) -> tuple[str, str]:
     return lo, p.alu("add", hi, c2, "", hint="hi")
 
 
-def reduce(p: Program, t: list[str], rbuf: str = "m", alu38: tuple[int, ...] = ()) -> None:
-    """Store r = t mod p (partially: r < 2^256) for the 16-word t, as described in the module text.
+def reduce(p: Program, t: list[str], out, alu38: tuple[int, ...] = ()) -> None:
+    """r = t mod p (partially: r < 2^256) for the 16-word t, as described in the module text; each word
+    r[j] goes to ``out(j, vreg)`` (store_to: a store).
 
     Word j: u_j = t_j + lo(38 t_(8+j)) + hi(38 t_(7+j)) + c_(j-1), where hi < 38 and the carry c counts
     the wrap-arounds (at most 2). The top, T = hi(38 t_15) + c_7 (< 41), and bit 255 of u_7 are the
@@ -108,13 +115,19 @@ def reduce(p: Program, t: list[str], rbuf: str = "m", alu38: tuple[int, ...] = (
         s = p.alu("add", u[j], c, f"r[{j}] = u[{j}] + carry", hint="s")
         if j < 7:
             c = p.alu("sltu", s, c, "carry", hint="k")
-        p.sw(s, "%r", rbuf, 4 * j, f"r[{j}]")
+        out(j, s)
+
+
+def store_to(p: Program, base: str, buf: str, offset: int = 0, name: str = "r"):
+    """An ``out`` callback for reduce: word j stored at byte offset + 4 j of ``buf`` (at ``base``)."""
+    return lambda j, v: p.sw(v, base, buf, offset + 4 * j, f"{name}[{j}]")
 
 
 # Which reduction words take 38 t by shifts instead of a mul/mulhu pair, and the scheduler window: the
 # lowest predicted count over every prefix/suffix of the words and windows 48, 96, 128 (the multiplier
-# is the bound in fe_mul, the ALU nearly so in fe_sqr, so only one word each gains from the shifts).
-ALU38 = {"fe_mul": (7,), "fe_sqr": (0,)}
+# is the bound in fe_mul, so one word gains from the shifts; with the squaring's words formed as its
+# cross words complete, none does there).
+ALU38 = {"fe_mul": (7,), "fe_sqr": ()}
 PARAMS = {"window": 128}
 
 
@@ -126,17 +139,88 @@ def fe_mul(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
     # a, b and r share the buffer name "m": r may be the same array as a or b, so the scheduler must
     # keep each store after every load of the same word (it orders accesses to one (buffer, offset)).
     comba(p, loader(p, "%a", bufs[1], 8, "a"), loader(p, "%b", bufs[2], 8, "b"), lambda k, v: t.__setitem__(k, v))
-    reduce(p, [t[k] for k in range(16)], bufs[0], ALU38["fe_mul"])
+    reduce(p, [t[k] for k in range(16)], store_to(p, "%r", bufs[0]), ALU38["fe_mul"])
+    return p
+
+
+def fe_mul2(bufs: tuple[str, ...] = ("m1", "m1", "m1", "m2", "m2", "m2")) -> Program:
+    """r1 = a1 b1, r2 = a2 b2 mod p in one routine (a0..a2 = r1, a1, b1; a3..a5 = r2, a2, b2): the
+    second product's loads and first products overlap the first one's reduction tail. Either r may
+    be its own a or b, but the two triples must not overlap each other."""
+    p = Program({"%r": "a0", "%a": "a1", "%b": "a2", "%arg:r2": "a3", "%arg:a2": "a4", "%arg:b2": "a5",
+                 "%sp": "sp", "%zero": "zero"})
+    for k, v in enumerate(("%arg:r2", "%arg:a2", "%arg:b2")):   # the second triple waits in the frame
+        p.sw(v, "%sp", "frame", 4 * k, "for the second product")
+    t: dict[int, str] = {}
+    comba(p, loader(p, "%a", bufs[1], 8, "a"), loader(p, "%b", bufs[2], 8, "b"), lambda k, v: t.__setitem__(k, v))
+    reduce(p, [t[k] for k in range(16)], store_to(p, "%r", bufs[0]), ALU38["fe_mul"])
+    r2, a2, b2 = (p.lw("%sp", "frame", 4 * k, n, hint="p") for k, n in enumerate(("r2", "a2", "b2")))
+    t = {}
+    comba(p, loader(p, a2, bufs[4], 8, "c"), loader(p, b2, bufs[5], 8, "d"), lambda k, v: t.__setitem__(k, v))
+    reduce(p, [t[k] for k in range(16)], store_to(p, r2, bufs[3]), ALU38["fe_mul"])
     return p
 
 
 def fe_sqr(bufs: tuple[str, str] = ("m", "m")) -> Program:
-    """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced."""
+    """r = a^2 mod p (``bufs``: the buffer names of r and a)."""
     p = Program({"%r": "a0", "%a": "a1", "%zero": "zero"})
-    a = loader(p, "%a", bufs[1], 8, "a")
-    # the cross products: column k sums a_i a_(k-i) for i < k - i (k = 1 .. 13), as comba does
+    sqr_body(p, loader(p, "%a", bufs[1], 8, "a"), store_to(p, "%r", bufs[0]))
+    return p
+
+
+def fe_sqr2(bufs: tuple[str, str, str, str] = ("m1", "m1", "m2", "m2")) -> Program:
+    """r1 = a1^2, r2 = a2^2 mod p in one routine (a0 = r1, a1 = a1, a2 = r2, a3 = a2): the second
+    squaring's loads and first products overlap the first one's reduction tail. r1 may be a1 and r2 may
+    be a2, but neither pair may overlap the other (the scheduler keeps memory order only within a pair)."""
+    # (argument names that no generated value name can take: those are % + hint + number)
+    p = Program({"%r": "a0", "%a": "a1", "%arg:r2": "a2", "%arg:a2": "a3", "%sp": "sp", "%zero": "zero"})
+    # the second pair's pointers wait in the frame: the first squaring needs every register
+    p.sw("%arg:r2", "%sp", "frame", 0, "r2, for later")
+    p.sw("%arg:a2", "%sp", "frame", 4, "a2, for later")
+    sqr_body(p, loader(p, "%a", bufs[1], 8, "a"), store_to(p, "%r", bufs[0]))
+    r2, a2 = p.lw("%sp", "frame", 0, "r2", hint="p"), p.lw("%sp", "frame", 4, "a2", hint="p")
+    sqr_body(p, loader(p, a2, bufs[3], 8, "b"), store_to(p, r2, bufs[2]))
+    return p
+
+
+def sqr_body(p: Program, a: list, out) -> None:
+    """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced.
+
+    Word k of t = 2 cross + sum a_i^2 2^(64 i) is formed as soon as cross word k is final (the doubling
+    shift, the square's word and the carry chain), not in a pass after all cross products: the cross
+    products keep the multiplier busy with few additions, the doubling and squares need many additions
+    and few products, so in program order they interleave within the scheduler's window."""
     acc: dict[int, str] = {}
     cross: dict[int, str] = {}
+    t: list[str] = []
+    sq: dict[int, str] = {}
+    carry: str | None = None
+
+    def word(k: int) -> None:
+        nonlocal carry
+        if k % 2 == 0:
+            ai = a[k // 2]()
+            sq[k] = p.mul("mul", ai, ai, f"lo a[{k // 2}]^2", hint="lo")
+            sq[k + 1] = p.mul("mulhu", ai, ai, f"hi a[{k // 2}]^2", hint="hi")
+        if k == 0:
+            t.append(sq[0])                        # cross has no word 0
+            return
+        w = shift(p, "slli", cross[k], 1, f"2 cross[{k}]", hint="d") if k in cross else None
+        if k - 1 in cross:
+            top = shift(p, "srli", cross[k - 1], 31, f"bit 31 of cross[{k - 1}]", hint="d")
+            w = p.alu("or", w, top, "", hint="d") if w is not None else top
+        if k == 15:                                # t < 2^512: no carry out of the top word
+            s = p.alu("add", w, sq[k], "t[15] = 2 cross[15] + square word", hint="s")
+            t.append(p.alu("add", s, carry, "+ carry", hint="s"))
+            return
+        s, c = add_with_carry(p, w, sq[k], f"t[{k}] = 2 cross[{k}] + square word")
+        if carry is not None:
+            s, c2 = add_with_carry(p, s, carry, "+ carry")
+            c = p.alu("add", c, c2, "carries", hint="k")
+        t.append(s)
+        carry = c
+    word(0)
+    # the cross products: column k sums a_i a_(k-i) for i < k - i (k = 1 .. 13), as comba does
     for k in range(1, 14):
         for i in range(max(0, k - 7), (k + 1) // 2):
             ai, aj = a[i](), a[k - i]()
@@ -158,33 +242,186 @@ def fe_sqr(bufs: tuple[str, str] = ("m", "m")) -> Program:
                 acc[k + 2] = p.alu("add", acc[k + 2], c, f"column {k + 2} += carry", hint="c") \
                     if k + 2 in acc else c
         cross[k] = acc.pop(k)
+        word(k)
     cross[14], cross[15] = acc.pop(14), acc.pop(15)    # the cross sum: words 1 .. 15, below 2^511
-    # t = 2 cross + sum a_i^2 2^(64 i): the doubling shift chain and the squares in one carry chain
-    t: list[str] = []
-    carry: str | None = None
+    word(14)
+    word(15)
+    reduce(p, t, out, ALU38["fe_sqr"])
+
+
+# --- the ladder step's cheap parts (X25519_GLUE_ASM = 3: glue_rv32.S's ladder_step calls these, fe_mul
+# and fe_sqr; every routine here is a leaf, straight-line, list-scheduled like the products) ----------
+
+A24 = 121665
+
+
+def times19(p: Program, t: str, what: str) -> str:
+    """19 t by shifts (t small)."""
+    f = p.alu("add", shift(p, "slli", t, 4, "", hint="k"), shift(p, "slli", t, 1, "", hint="k"), "", hint="k")
+    return p.alu("add", f, t, f"19 {what}", hint="k")
+
+
+def add_top_first(p: Program, a: list, b: list, name: str, out):
+    """r = a + b (mod p) in one carry chain, a generator that yields after each word (so that several
+    chains can be interleaved word by word). The multiple of 2^255 is taken from the top words
+    first: T = (a7 + b7) >> 31 (0..3), r = a + b - T (2^255 - 19): word 7 keeps (a7 + b7) mod 2^31 plus
+    the carry from below (at most 2: 19 T, up to 57, and a word sum can both carry), 19 T enters at
+    word 0. r < 2^255 + 2^225 (no fold pass, no second carry). ``a``, ``b``: callables per word; ``out(i, vreg)`` takes word i."""
+    h = p.alu("add", a[7](), b[7](), f"{name}: a7 + b7 first", hint="h")
+    c7 = p.alu("sltu", h, b[7](), "its carry", hint="k")
+    t = p.alu("add", shift(p, "srli", h, 31, "", hint="k"), shift(p, "slli", c7, 1, "", hint="k"),
+              "T = (a7 + b7) >> 31", hint="k")
+    c = times19(p, t, "T")
+    yield
+    for i in range(7):
+        x = p.alu("add", a[i](), b[i](), f"{name}[{i}] = a + b", hint="s")
+        k = p.alu("sltu", x, b[i](), "carry", hint="k")
+        x2 = p.alu("add", x, c, "+ carry (19 T at word 0)", hint="s")
+        k2 = p.alu("sltu", x2, c, "carry", hint="k")
+        c = p.alu("add", k, k2, "carries (0..2: word 0 adds up to 57)", hint="k")
+        out(i, x2)
+        yield
+    h = shift(p, "srli", shift(p, "slli", h, 1, "", hint="h"), 1, "(a7 + b7) mod 2^31", hint="h")
+    out(7, p.alu("add", h, c, f"{name}[7] (below 2^31 + 2)", hint="s"))
+
+
+def sub_top_first(p: Program, a: list, b: list, name: str, out, bit31: str):
+    """r = a - b (mod p) in one borrow chain (a generator, as add_top_first). From the top words: h =
+    a7 - b7 mod 2^32 and n = (a7 < b7); a - b + 2^256 has the multiple T = (h >> 31) + 2 (1 - n) of
+    2^255, so r = a - b + 2^256 - T 2^255 + 19 T - 38 + p keeps word 7 = (h mod 2^31) + 2^31 minus the
+    borrow from below and takes 57 - 19 T = 19 g, g = 1 - (h >> 31) + 2 n, off word 0: r is below
+    2^256 and at least 2^255 - 2^224 - 57 (never negative). ``bit31``: a vreg holding 2^31."""
+    h = p.alu("sub", a[7](), b[7](), f"{name}: a7 - b7 first", hint="h")
+    n = p.alu("sltu", a[7](), b[7](), "a7 < b7", hint="k")
+    g = p.alui("xori", shift(p, "srli", h, 31, "", hint="k"), 1, "", hint="k")
+    g = p.alu("add", g, shift(p, "slli", n, 1, "", hint="k"), "g = 1 - bit 31 + 2 (a7 < b7)", hint="k")
+    c = times19(p, g, "g")
+    yield
+    for i in range(7):
+        x, y = a[i](), b[i]()
+        k = p.alu("sltu", x, y, "borrow", hint="k")
+        d = p.alu("sub", x, y, f"{name}[{i}] = a - b", hint="s")
+        k2 = p.alu("sltu", d, c, "borrow", hint="k")
+        d = p.alu("sub", d, c, "- borrow (19 g at word 0)", hint="s")
+        c = p.alu("add", k, k2, "borrows (0..2: word 0 takes up to 57)", hint="k")
+        out(i, d)
+        yield
+    h = p.alu("or", h, bit31, "+ 2^31 (bit 31 of h mod 2^31 is clear)", hint="h")
+    out(7, p.alu("sub", h, c, f"{name}[7] (at least 2^31 - 2)", hint="s"))
+
+
+def together(*chains) -> None:
+    """Emit word-by-word generators (add_top_first, sub_top_first) interleaved, round robin."""
+    live = list(chains)
+    while live:
+        for g in list(live):
+            try:
+                next(g)
+            except StopIteration:
+                live.remove(g)
+
+
+def add_a24(p: Program, aa: list, e: list, name: str, out) -> None:
+    """r = aa + 121665 e (mod p): a mul/mulhu pair per word by the constant (fixed time), the high
+    words (< 2^17) added one word up, then the part at and above 2^255 folded as 19 times itself
+    (as reduce): r < 2^255 + 2^24."""
+    kk = p.li(A24, "a24 = 121665", hint="m")
+    u: list[str] = []
+    c = hp = None
     for i in range(8):
-        ai = a[i]()
-        sq_lo = p.mul("mul", ai, ai, f"lo a[{i}]^2", hint="lo")
-        sq_hi = p.mul("mulhu", ai, ai, f"hi a[{i}]^2", hint="hi")
-        for k, sq in ((2 * i, sq_lo), (2 * i + 1, sq_hi)):
-            if k == 0:
-                t.append(sq)                       # cross has no word 0
-                continue
-            w = shift(p, "slli", cross[k], 1, f"2 cross[{k}]", hint="d") if k in cross else None
-            if k - 1 in cross:
-                top = shift(p, "srli", cross[k - 1], 31, f"bit 31 of cross[{k - 1}]", hint="d")
-                w = p.alu("or", w, top, "", hint="d") if w is not None else top
-            if k == 15:                            # t < 2^512: no carry out of the top word
-                s = p.alu("add", w, sq, "t[15] = 2 cross[15] + square word", hint="s")
-                t.append(p.alu("add", s, carry, "+ carry", hint="s"))
-                continue
-            s, c = add_with_carry(p, w, sq, f"t[{k}] = 2 cross[{k}] + square word")
-            if carry is not None:
-                s, c2 = add_with_carry(p, s, carry, "+ carry")
-                c = p.alu("add", c, c2, "carries", hint="k")
-            t.append(s)
-            carry = c
-    reduce(p, t, bufs[0], ALU38["fe_sqr"])
+        x = e[i]()
+        lo = p.mul("mul", x, kk, f"lo a24 E[{i}]", hint="lo")
+        hi = p.mul("mulhu", x, kk, f"hi a24 E[{i}] (< 2^17)", hint="hi")
+        s, k = add_with_carry(p, aa[i](), lo, f"{name}[{i}] = AA + lo")
+        if hp is not None:
+            small = p.alu("add", hp, c, "hi(prev) + carries", hint="k")
+            s, k2 = add_with_carry(p, s, small, "")
+            k = p.alu("add", k, k2, "carries", hint="k")
+        u.append(s)
+        c, hp = k, hi
+    top = p.alu("add", hp, c, "the value above 2^256 (< 2^18)", hint="k")
+    t = p.alu("or", shift(p, "slli", top, 1, "", hint="k"), shift(p, "srli", u[7], 31, "", hint="k"),
+              "T' = the multiple of 2^255", hint="k")
+    f = times19(p, t, "T'")
+    u[7] = shift(p, "srli", shift(p, "slli", u[7], 1, "", hint="s"), 1, "clear bit 255", hint="s")
+    for j in range(8):
+        s = p.alu("add", u[j], f, f"{name}[{j}] += carry", hint="s")
+        if j < 7:
+            f = p.alu("sltu", s, f, "carry", hint="k")
+        out(j, s)
+
+
+
+def prep_body(p: Program, st: str, tb: str) -> None:
+    """The start of a ladder step: (x2, z2) <-> (x3, z3) when swap = 1 (a mask applied to the words as
+    they are loaded from st; the swapped values are not stored back: the step overwrites all four),
+    then A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3 into t[0..31] (top first, no fold pass)."""
+    p.emit("neg {d0}, {s0}", "alu", ("%mask",), ("%swap",), "the swap mask: 0 or all ones")
+    bit31 = p.li(-0x80000000, "2^31", hint="m")
+    words: dict[int, dict[str, str]] = {}
+    off = {"x2": 32, "z2": 64, "x3": 96, "z3": 128}
+
+    def word(i: int) -> dict[str, str]:
+        if i not in words:
+            v = {n: p.lw("%st", st, off[n] + 4 * i, f"{n}[{i}]", hint="x") for n in ("x2", "x3", "z2", "z3")}
+            for u, w in (("x2", "x3"), ("z2", "z3")):     # the conditional swap: t = (u ^ w) & mask
+                t = p.alu("and", p.alu("xor", v[u], v[w], "swap", hint="w"), "%mask", "", hint="w")
+                v[u] = p.alu("xor", v[u], t, "", hint="x")
+                v[w] = p.alu("xor", v[w], t, "", hint="x")
+            words[i] = v
+        return words[i]
+
+    def w(n: str) -> list:
+        return [lambda i=i: word(i)[n] for i in range(8)]
+
+    def out(name: str, off: int):
+        return store_to(p, "%t", tb, off, name)
+    together(add_top_first(p, w("x2"), w("z2"), "A", out("A", 0)),
+             sub_top_first(p, w("x2"), w("z2"), "B", out("B", 32), bit31),
+             add_top_first(p, w("x3"), w("z3"), "C", out("C", 64)),
+             sub_top_first(p, w("x3"), w("z3"), "D", out("D", 96), bit31))
+
+
+def fe_prep(bufs: tuple[str, str] = ("st", "t")) -> Program:
+    """prep_body as a routine: a0 = st, a1 = swap, a2 = t."""
+    p = Program({"%st": "a0", "%swap": "a1", "%t": "a2", "%zero": "zero"})
+    prep_body(p, *bufs)
+    return p
+
+
+def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Program:
+    """E, F = AA - BB, AA + a24 E; S, Dd = DA + CB, DA - CB; and x2 = AA BB, in one routine (the parts
+    overlap at their boundaries). a0 = st (x2 = DA, z2 = CB on entry; x2 = AA BB on return), a1 = t:
+    AA, BB at t[0..15], E, F written to t[16..31], S, Dd to t[32..47]. ``order``: of the parts in the
+    program (S, Dd first, then E, F, then the product: 1,069 predicted cycles; the product before either
+    of the others runs the scheduler out of registers)."""
+    p = Program({"%st": "a0", "%t": "a1", "%zero": "zero"})
+    st, tb = bufs
+
+    def ef() -> None:
+        aa, bb = loader(p, "%t", tb, 8, "AA"), loader(p, "%t", tb, 8, "BB", 8)
+        bit31 = p.li(-0x80000000, "2^31", hint="m")
+        e: dict[int, str] = {}
+        store_e = store_to(p, "%t", tb, 64, "E")
+
+        def out(j: int, v: str) -> None:
+            e[j] = v
+            store_e(j, v)
+        together(sub_top_first(p, aa, bb, "E", out, bit31))
+        add_a24(p, aa, [lambda i=i: e[i] for i in range(8)], "F", store_to(p, "%t", tb, 96, "F"))
+
+    def sd() -> None:
+        da, cb = loader(p, "%st", st, 8, "DA", 8), loader(p, "%st", st, 8, "CB", 16)
+        bit31 = p.li(-0x80000000, "2^31", hint="m")
+        together(add_top_first(p, da, cb, "S", store_to(p, "%t", tb, 128, "S")),
+                 sub_top_first(p, da, cb, "Dd", store_to(p, "%t", tb, 160, "Dd"), bit31))
+
+    def mul() -> None:
+        t: dict[int, str] = {}
+        comba(p, loader(p, "%t", tb, 8, "AA"), loader(p, "%t", tb, 8, "BB", 8), lambda k, v: t.__setitem__(k, v))
+        reduce(p, [t[k] for k in range(16)], store_to(p, "%st", st, 32, "x2"), ALU38["fe_mul"])
+    for part in order:
+        {"E": ef, "S": sd, "M": mul}[part]()
     return p
 
 
@@ -194,9 +431,25 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
+ * and the ladder step's routines (glue_rv32.S's ladder_step calls them; they clobber every register but
+ * sp, s0..s11 included, which ladder_step saves once per step):
+ *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
+ *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
+ *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
+ *   void mcu_x25519_<impl>_fe_mul2(uint32_t *r1, const uint32_t *a1, const uint32_t *b1,
+ *                                  uint32_t *r2, const uint32_t *a2, const uint32_t *b2);
+ *       r1 = a1 b1, r2 = a2 b2 (each r may be its own a or b; the triples must not overlap each other)
+ *   void mcu_x25519_<impl>_fe_sqr2(uint32_t *r1, const uint32_t *a1, uint32_t *r2, const uint32_t *a2);
+ *       r1 = a1^2, r2 = a2^2 (likewise)
+ *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[48]);
+ *       with AA | BB in t[0..15], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
+ *       t[32..47] = S | Dd = DA + CB | DA - CB, then x2 = AA BB (r must not overlap the inputs)
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
- * congruent mod p; r may be the same array as a or b.
+ * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
+ * Additions and subtractions take the multiple of 2^255 from the top words first (a + b - T (2^255 - 19),
+ * T = (a7 + b7) >> 31; a - b + 2^256 - 38 + p likewise), so one carry chain and no fold pass; a24 by a
+ * mul/mulhu pair per word and the part at and above 2^255 folded as 19 times itself.
  *
  * fe_mul: rv32-fast's 256-bit product scanning (crypto/mpmul/rv32/gen_fast.py, paper 000's column-wise
  * method, unrolled: a mul/mulhu pair per product, three-word column accumulator), 64 products.
@@ -207,25 +460,45 @@ HEADER = """// SPDX-License-Identifier: MIT
  * at and above 2^255 folded back as 19 times itself, into a value below 2^256, in one pass.
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
- * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {mul_cycles},
- * fe_sqr {sqr_cycles} cycles.
+ * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {fe_mul_cycles},
+ * fe_sqr {fe_sqr_cycles}, fe_prep {fe_prep_cycles}, fe_mul2 {fe_mul2_cycles}, fe_sqr2 {fe_sqr2_cycles},
+ * fe_mul_ef_sd {fe_mul_ef_sd_cycles} cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
- * Register map: a0 = r, a1 = a, a2 = b on entry; every other register is allocated by the scheduler and
+ * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
  */
 #include "mcucrypt/ns.h"
 """
 
+# The routines and whether they follow the C calling convention (fe_mul, fe_sqr: exported, and the
+# inversion's) or clobber s0..s11 too (the ladder step's: ladder_step saves those once per step instead
+# of every routine saving and restoring up to 12 of them, about 26 instructions a call).
+ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_prep", "fe_prep", True),
+            ("fe_mul2", "fe_mul2", True), ("fe_sqr2", "fe_sqr2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
+FRAME = {"fe_sqr2": 8, "fe_mul2": 12}   # bytes of a routine's own frame (the second pointers wait there)
+
+
+def scheduled(build, clobber: bool, frame: int = 0):
+    """schedule(build(), **PARAMS); with ``clobber``, s0..s11 are scratch (only ra is saved, if used)."""
+    saved = gen_sched.CALLEE_SAVED
+    if clobber:
+        gen_sched.CALLEE_SAVED = ("ra",)
+    try:
+        return schedule(build(), **PARAMS, stack_reserve=frame)
+    finally:
+        gen_sched.CALLEE_SAVED = saved
+
+
 def render() -> tuple[str, dict[str, int]]:
     parts, cycles = [], {}
-    for name, build in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr)):
-        sched = schedule(build(), **PARAMS)
+    for name, builder, clobber in ROUTINES:
+        sched = scheduled(globals()[builder], clobber, FRAME.get(name, 0))
         cycles[name] = sched.cycles
         symbol = f"MCU_FN(x25519, {name})"
         parts += ["", f'    .section .text.{symbol}, "ax", @progbits', f"    .globl {symbol}",
                   f"    .type {symbol}, @function", "    .p2align 2", f"{symbol}:", *sched.lines,
                   f"    .size {symbol}, . - {symbol}"]
-    text = HEADER.format(mul_cycles=cycles["fe_mul"], sqr_cycles=cycles["fe_sqr"]) + "\n".join(parts) + "\n"
+    text = HEADER.format(**{f"{k}_cycles": v for k, v in cycles.items()}) + "\n".join(parts) + "\n"
     return text, cycles
 
 
@@ -235,7 +508,7 @@ def main() -> int:
     args = ap.parse_args()
     text, cycles = render()
     if not args.check:
-        print(f"fe_rv32.S: predicted fe_mul {cycles['fe_mul']}, fe_sqr {cycles['fe_sqr']} cycles")
+        print("fe_rv32.S: predicted " + ", ".join(f"{k} {v}" for k, v in cycles.items()) + " cycles")
     return write_or_check({HERE / "fe_rv32.S": text}, args.check, __file__)
 
 if __name__ == "__main__":
