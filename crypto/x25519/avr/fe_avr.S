@@ -12,7 +12,7 @@
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (6,282 and 4,491 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (5,845 and 4,491 cycles by the generator's count, the call excluded)
  *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of the left operand (one row block); r10..r17
  *   W, a window of eight bytes of the right operand (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20,
  *   r24, r25) the column accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant
@@ -59,7 +59,7 @@ MCU_FN(x25519, fe_mul):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 88                ; SP -= 88
+    subi r28, 103               ; SP -= 103
     sbci r29, 0
     in r0, 0x3f
     cli                         ; SP written with interrupts off
@@ -67,2556 +67,38 @@ MCU_FN(x25519, fe_mul):
     out 0x3f, r0
     out 0x3d, r28
     adiw r28, 1                 ; Y = the product t[0..63] (SP + 1)
-    movw r26, r22               ; X = a
+    std Y+0, r24                ; r pointer, kept for after the calls
+    std Y+1, r25                ; r pointer, kept for after the calls
+    std Y+2, r22                ; a pointer, kept for after the calls
+    std Y+3, r23                ; a pointer, kept for after the calls
+    std Y+4, r20                ; b pointer, kept for after the calls
+    std Y+5, r21                ; b pointer, kept for after the calls
+    clr r2                      ; mul128's zero register
+    movw r26, r28               ; X = t
+    adiw r26, 39
+    movw r28, r22               ; Y = a
     movw r30, r20               ; Z = b
-    clr r21
     ; L = a_l b_l -> t[0..31]
-    ; row block 0: x[0..7] * y[0..15] -> Y+0
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
-    clr r18
-    clr r19
-    clr r20
-    ldd r10, Z+0                ; y[0]
-    mul r2, r10                 ; x[0] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+0, r18                ; [0]
-    clr r18
-    ldd r11, Z+1                ; y[1]
-    mul r2, r11                 ; x[0] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; x[1] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+1, r19                ; [1]
-    clr r19
-    ldd r12, Z+2                ; y[2]
-    mul r2, r12                 ; x[0] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; x[1] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; x[2] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+2, r20                ; [2]
-    clr r20
-    ldd r13, Z+3                ; y[3]
-    mul r2, r13                 ; x[0] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; x[1] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; x[2] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; x[3] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+3, r18                ; [3]
-    clr r18
-    ldd r14, Z+4                ; y[4]
-    mul r2, r14                 ; x[0] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; x[1] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; x[2] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; x[3] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; x[4] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+4, r19                ; [4]
-    clr r19
-    ldd r15, Z+5                ; y[5]
-    mul r2, r15                 ; x[0] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; x[1] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; x[2] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; x[3] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; x[4] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; x[5] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+5, r20                ; [5]
-    clr r20
-    ldd r16, Z+6                ; y[6]
-    mul r2, r16                 ; x[0] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; x[1] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; x[2] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; x[3] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; x[4] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; x[5] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; x[6] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+6, r18                ; [6]
-    clr r18
-    ldd r17, Z+7                ; y[7]
-    mul r2, r17                 ; x[0] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; x[1] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; x[2] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; x[3] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; x[4] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; x[5] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; x[6] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; x[7] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+7, r19                ; [7]
-    clr r19
-    ldd r10, Z+8                ; y[8]
-    mul r2, r10                 ; x[0] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r17                 ; x[1] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; x[2] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; x[3] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; x[4] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; x[5] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; x[6] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; x[7] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+8, r20                ; [8]
-    clr r20
-    ldd r11, Z+9                ; y[9]
-    mul r2, r11                 ; x[0] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r10                 ; x[1] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r17                 ; x[2] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; x[3] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; x[4] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; x[5] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; x[6] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; x[7] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+9, r18                ; [9]
-    clr r18
-    ldd r12, Z+10               ; y[10]
-    mul r2, r12                 ; x[0] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r11                 ; x[1] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r10                 ; x[2] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r17                 ; x[3] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; x[4] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; x[5] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; x[6] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; x[7] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+10, r19               ; [10]
-    clr r19
-    ldd r13, Z+11               ; y[11]
-    mul r2, r13                 ; x[0] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r12                 ; x[1] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r11                 ; x[2] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r10                 ; x[3] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r17                 ; x[4] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; x[5] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; x[6] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; x[7] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+11, r20               ; [11]
-    clr r20
-    ldd r14, Z+12               ; y[12]
-    mul r2, r14                 ; x[0] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r13                 ; x[1] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; x[2] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; x[3] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; x[4] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; x[5] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; x[6] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; x[7] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+12, r18               ; [12]
-    clr r18
-    ldd r15, Z+13               ; y[13]
-    mul r2, r15                 ; x[0] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r14                 ; x[1] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r13                 ; x[2] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r12                 ; x[3] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r11                 ; x[4] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r10                 ; x[5] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r17                 ; x[6] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; x[7] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+13, r19               ; [13]
-    clr r19
-    ldd r16, Z+14               ; y[14]
-    mul r2, r16                 ; x[0] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r15                 ; x[1] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r14                 ; x[2] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r13                 ; x[3] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r12                 ; x[4] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r11                 ; x[5] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r10                 ; x[6] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r17                 ; x[7] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+14, r20               ; [14]
-    clr r20
-    ldd r17, Z+15               ; y[15]
-    mul r2, r17                 ; x[0] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r16                 ; x[1] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r15                 ; x[2] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r14                 ; x[3] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r13                 ; x[4] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r12                 ; x[5] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r11                 ; x[6] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r10                 ; x[7] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+15, r18               ; [15]
-    clr r18
-    mul r3, r17                 ; x[1] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r16                 ; x[2] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; x[3] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; x[4] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; x[5] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; x[6] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; x[7] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+16, r19               ; [16]
-    clr r19
-    mul r4, r17                 ; x[2] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r16                 ; x[3] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; x[4] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; x[5] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; x[6] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; x[7] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+17, r20               ; [17]
-    clr r20
-    mul r5, r17                 ; x[3] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; x[4] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; x[5] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; x[6] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; x[7] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+18, r18               ; [18]
-    clr r18
-    mul r6, r17                 ; x[4] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; x[5] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; x[6] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; x[7] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+19, r19               ; [19]
-    clr r19
-    mul r7, r17                 ; x[5] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; x[6] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; x[7] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+20, r20               ; [20]
-    clr r20
-    mul r8, r17                 ; x[6] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; x[7] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+21, r18               ; [21]
-    clr r18
-    mul r9, r17                 ; x[7] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+22, r19               ; [22]
-    clr r19
-    std Y+23, r20               ; [23] (the block's top byte)
-    ; row block 1: x[8..15] * y[0..15] -> Y+8
-    ld r2, X+                   ; x[8]
-    ld r3, X+                   ; x[9]
-    ld r4, X+                   ; x[10]
-    ld r5, X+                   ; x[11]
-    ld r6, X+                   ; x[12]
-    ld r7, X+                   ; x[13]
-    ld r8, X+                   ; x[14]
-    ld r9, X+                   ; x[15]
-    clr r18
-    clr r19
-    clr r20
-    ldd r10, Z+0                ; y[0]
-    ldd r22, Y+8                ; [8] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r10                 ; x[8] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+8, r18                ; [8]
-    clr r18
-    ldd r11, Z+1                ; y[1]
-    ldd r22, Y+9                ; [9] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r11                 ; x[8] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; x[9] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+9, r19                ; [9]
-    clr r19
-    ldd r12, Z+2                ; y[2]
-    ldd r22, Y+10               ; [10] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r12                 ; x[8] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; x[9] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; x[10] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+10, r20               ; [10]
-    clr r20
-    ldd r13, Z+3                ; y[3]
-    ldd r22, Y+11               ; [11] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r13                 ; x[8] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; x[9] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; x[10] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; x[11] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+11, r18               ; [11]
-    clr r18
-    ldd r14, Z+4                ; y[4]
-    ldd r22, Y+12               ; [12] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r14                 ; x[8] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; x[9] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; x[10] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; x[11] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; x[12] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+12, r19               ; [12]
-    clr r19
-    ldd r15, Z+5                ; y[5]
-    ldd r22, Y+13               ; [13] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r15                 ; x[8] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; x[9] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; x[10] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; x[11] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; x[12] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; x[13] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+13, r20               ; [13]
-    clr r20
-    ldd r16, Z+6                ; y[6]
-    ldd r22, Y+14               ; [14] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r16                 ; x[8] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; x[9] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; x[10] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; x[11] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; x[12] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; x[13] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; x[14] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+14, r18               ; [14]
-    clr r18
-    ldd r17, Z+7                ; y[7]
-    ldd r22, Y+15               ; [15] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r17                 ; x[8] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; x[9] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; x[10] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; x[11] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; x[12] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; x[13] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; x[14] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; x[15] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+15, r19               ; [15]
-    clr r19
-    ldd r10, Z+8                ; y[8]
-    ldd r22, Y+16               ; [16] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r10                 ; x[8] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r17                 ; x[9] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; x[10] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; x[11] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; x[12] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; x[13] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; x[14] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; x[15] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+16, r20               ; [16]
-    clr r20
-    ldd r11, Z+9                ; y[9]
-    ldd r22, Y+17               ; [17] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r11                 ; x[8] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r10                 ; x[9] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r17                 ; x[10] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; x[11] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; x[12] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; x[13] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; x[14] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; x[15] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+17, r18               ; [17]
-    clr r18
-    ldd r12, Z+10               ; y[10]
-    ldd r22, Y+18               ; [18] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r12                 ; x[8] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r11                 ; x[9] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r10                 ; x[10] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r17                 ; x[11] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; x[12] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; x[13] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; x[14] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; x[15] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+18, r19               ; [18]
-    clr r19
-    ldd r13, Z+11               ; y[11]
-    ldd r22, Y+19               ; [19] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r13                 ; x[8] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r12                 ; x[9] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r11                 ; x[10] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r10                 ; x[11] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r17                 ; x[12] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; x[13] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; x[14] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; x[15] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+19, r20               ; [19]
-    clr r20
-    ldd r14, Z+12               ; y[12]
-    ldd r22, Y+20               ; [20] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r14                 ; x[8] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r13                 ; x[9] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; x[10] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; x[11] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; x[12] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; x[13] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; x[14] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; x[15] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+20, r18               ; [20]
-    clr r18
-    ldd r15, Z+13               ; y[13]
-    ldd r22, Y+21               ; [21] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r15                 ; x[8] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r14                 ; x[9] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r13                 ; x[10] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r12                 ; x[11] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r11                 ; x[12] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r10                 ; x[13] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r17                 ; x[14] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; x[15] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+21, r19               ; [21]
-    clr r19
-    ldd r16, Z+14               ; y[14]
-    ldd r22, Y+22               ; [22] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r16                 ; x[8] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r15                 ; x[9] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r14                 ; x[10] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r13                 ; x[11] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r12                 ; x[12] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r11                 ; x[13] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r10                 ; x[14] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r17                 ; x[15] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+22, r20               ; [22]
-    clr r20
-    ldd r17, Z+15               ; y[15]
-    ldd r22, Y+23               ; [23] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r17                 ; x[8] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r16                 ; x[9] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r15                 ; x[10] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r14                 ; x[11] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r13                 ; x[12] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r12                 ; x[13] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r11                 ; x[14] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r10                 ; x[15] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+23, r18               ; [23]
-    clr r18
-    mul r3, r17                 ; x[9] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r16                 ; x[10] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; x[11] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; x[12] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; x[13] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; x[14] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; x[15] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+24, r19               ; [24]
-    clr r19
-    mul r4, r17                 ; x[10] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r16                 ; x[11] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; x[12] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; x[13] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; x[14] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; x[15] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+25, r20               ; [25]
-    clr r20
-    mul r5, r17                 ; x[11] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; x[12] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; x[13] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; x[14] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; x[15] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+26, r18               ; [26]
-    clr r18
-    mul r6, r17                 ; x[12] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; x[13] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; x[14] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; x[15] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+27, r19               ; [27]
-    clr r19
-    mul r7, r17                 ; x[13] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; x[14] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; x[15] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+28, r20               ; [28]
-    clr r20
-    mul r8, r17                 ; x[14] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; x[15] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+29, r18               ; [29]
-    clr r18
-    mul r9, r17                 ; x[15] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+30, r19               ; [30]
-    clr r19
-    std Y+31, r20               ; [31] (the block's top byte)
+    rcall mpmul_avr_kara_mul128
+    in r30, 0x3d                ; Z = F - 1
+    in r31, 0x3e
+    ldd r28, Z+3                ; Y = a + 16
+    ldd r29, Z+4
+    ldd r0, Z+5                 ; Z = b + 16
+    ldd r31, Z+6
+    mov r30, r0
+    adiw r28, 16
+    adiw r30, 16
+    in r26, 0x3d                ; X = t + 32
+    in r27, 0x3e
+    subi r26, lo8(-72)
+    sbci r27, hi8(-72)
     ; H = a_h b_h -> t[32..63]
-    ; row block 0: x[0..7] * y[0..15] -> Y+32
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
-    clr r18
-    clr r19
-    clr r20
-    ldd r10, Z+16               ; y[0]
-    mul r2, r10                 ; x[0] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+32, r18               ; [0]
-    clr r18
-    ldd r11, Z+17               ; y[1]
-    mul r2, r11                 ; x[0] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; x[1] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+33, r19               ; [1]
-    clr r19
-    ldd r12, Z+18               ; y[2]
-    mul r2, r12                 ; x[0] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; x[1] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; x[2] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+34, r20               ; [2]
-    clr r20
-    ldd r13, Z+19               ; y[3]
-    mul r2, r13                 ; x[0] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; x[1] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; x[2] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; x[3] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+35, r18               ; [3]
-    clr r18
-    ldd r14, Z+20               ; y[4]
-    mul r2, r14                 ; x[0] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; x[1] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; x[2] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; x[3] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; x[4] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+36, r19               ; [4]
-    clr r19
-    ldd r15, Z+21               ; y[5]
-    mul r2, r15                 ; x[0] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; x[1] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; x[2] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; x[3] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; x[4] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; x[5] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+37, r20               ; [5]
-    clr r20
-    ldd r16, Z+22               ; y[6]
-    mul r2, r16                 ; x[0] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; x[1] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; x[2] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; x[3] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; x[4] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; x[5] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; x[6] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+38, r18               ; [6]
-    clr r18
-    ldd r17, Z+23               ; y[7]
-    mul r2, r17                 ; x[0] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; x[1] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; x[2] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; x[3] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; x[4] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; x[5] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; x[6] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; x[7] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+39, r19               ; [7]
-    clr r19
-    ldd r10, Z+24               ; y[8]
-    mul r2, r10                 ; x[0] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r17                 ; x[1] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; x[2] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; x[3] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; x[4] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; x[5] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; x[6] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; x[7] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+40, r20               ; [8]
-    clr r20
-    ldd r11, Z+25               ; y[9]
-    mul r2, r11                 ; x[0] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r10                 ; x[1] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r17                 ; x[2] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; x[3] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; x[4] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; x[5] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; x[6] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; x[7] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+41, r18               ; [9]
-    clr r18
-    ldd r12, Z+26               ; y[10]
-    mul r2, r12                 ; x[0] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r11                 ; x[1] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r10                 ; x[2] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r17                 ; x[3] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; x[4] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; x[5] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; x[6] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; x[7] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+42, r19               ; [10]
-    clr r19
-    ldd r13, Z+27               ; y[11]
-    mul r2, r13                 ; x[0] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r12                 ; x[1] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r11                 ; x[2] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r10                 ; x[3] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r17                 ; x[4] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; x[5] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; x[6] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; x[7] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+43, r20               ; [11]
-    clr r20
-    ldd r14, Z+28               ; y[12]
-    mul r2, r14                 ; x[0] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r13                 ; x[1] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; x[2] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; x[3] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; x[4] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; x[5] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; x[6] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; x[7] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+44, r18               ; [12]
-    clr r18
-    ldd r15, Z+29               ; y[13]
-    mul r2, r15                 ; x[0] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r14                 ; x[1] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r13                 ; x[2] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r12                 ; x[3] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r11                 ; x[4] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r10                 ; x[5] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r17                 ; x[6] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; x[7] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+45, r19               ; [13]
-    clr r19
-    ldd r16, Z+30               ; y[14]
-    mul r2, r16                 ; x[0] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r15                 ; x[1] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r14                 ; x[2] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r13                 ; x[3] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r12                 ; x[4] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r11                 ; x[5] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r10                 ; x[6] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r17                 ; x[7] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+46, r20               ; [14]
-    clr r20
-    ldd r17, Z+31               ; y[15]
-    mul r2, r17                 ; x[0] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r16                 ; x[1] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r15                 ; x[2] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r14                 ; x[3] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r13                 ; x[4] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r12                 ; x[5] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r11                 ; x[6] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r10                 ; x[7] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+47, r18               ; [15]
-    clr r18
-    mul r3, r17                 ; x[1] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r16                 ; x[2] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; x[3] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; x[4] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; x[5] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; x[6] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; x[7] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+48, r19               ; [16]
-    clr r19
-    mul r4, r17                 ; x[2] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r16                 ; x[3] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; x[4] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; x[5] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; x[6] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; x[7] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+49, r20               ; [17]
-    clr r20
-    mul r5, r17                 ; x[3] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; x[4] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; x[5] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; x[6] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; x[7] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+50, r18               ; [18]
-    clr r18
-    mul r6, r17                 ; x[4] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; x[5] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; x[6] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; x[7] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+51, r19               ; [19]
-    clr r19
-    mul r7, r17                 ; x[5] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; x[6] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; x[7] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+52, r20               ; [20]
-    clr r20
-    mul r8, r17                 ; x[6] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; x[7] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+53, r18               ; [21]
-    clr r18
-    mul r9, r17                 ; x[7] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+54, r19               ; [22]
-    clr r19
-    std Y+55, r20               ; [23] (the block's top byte)
-    ; row block 1: x[8..15] * y[0..15] -> Y+40
-    ld r2, X+                   ; x[8]
-    ld r3, X+                   ; x[9]
-    ld r4, X+                   ; x[10]
-    ld r5, X+                   ; x[11]
-    ld r6, X+                   ; x[12]
-    ld r7, X+                   ; x[13]
-    ld r8, X+                   ; x[14]
-    ld r9, X+                   ; x[15]
-    clr r18
-    clr r19
-    clr r20
-    ldd r10, Z+16               ; y[0]
-    ldd r22, Y+40               ; [8] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r10                 ; x[8] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+40, r18               ; [8]
-    clr r18
-    ldd r11, Z+17               ; y[1]
-    ldd r22, Y+41               ; [9] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r11                 ; x[8] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; x[9] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+41, r19               ; [9]
-    clr r19
-    ldd r12, Z+18               ; y[2]
-    ldd r22, Y+42               ; [10] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r12                 ; x[8] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; x[9] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; x[10] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+42, r20               ; [10]
-    clr r20
-    ldd r13, Z+19               ; y[3]
-    ldd r22, Y+43               ; [11] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r13                 ; x[8] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; x[9] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; x[10] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; x[11] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+43, r18               ; [11]
-    clr r18
-    ldd r14, Z+20               ; y[4]
-    ldd r22, Y+44               ; [12] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r14                 ; x[8] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; x[9] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; x[10] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; x[11] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; x[12] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+44, r19               ; [12]
-    clr r19
-    ldd r15, Z+21               ; y[5]
-    ldd r22, Y+45               ; [13] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r15                 ; x[8] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; x[9] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; x[10] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; x[11] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; x[12] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; x[13] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+45, r20               ; [13]
-    clr r20
-    ldd r16, Z+22               ; y[6]
-    ldd r22, Y+46               ; [14] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r16                 ; x[8] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; x[9] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; x[10] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; x[11] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; x[12] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; x[13] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; x[14] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+46, r18               ; [14]
-    clr r18
-    ldd r17, Z+23               ; y[7]
-    ldd r22, Y+47               ; [15] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r17                 ; x[8] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; x[9] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; x[10] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; x[11] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; x[12] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; x[13] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; x[14] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; x[15] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+47, r19               ; [15]
-    clr r19
-    ldd r10, Z+24               ; y[8]
-    ldd r22, Y+48               ; [16] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r10                 ; x[8] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r17                 ; x[9] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; x[10] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; x[11] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; x[12] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; x[13] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; x[14] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; x[15] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+48, r20               ; [16]
-    clr r20
-    ldd r11, Z+25               ; y[9]
-    ldd r22, Y+49               ; [17] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r11                 ; x[8] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r10                 ; x[9] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r17                 ; x[10] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; x[11] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; x[12] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; x[13] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; x[14] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; x[15] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+49, r18               ; [17]
-    clr r18
-    ldd r12, Z+26               ; y[10]
-    ldd r22, Y+50               ; [18] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r12                 ; x[8] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r11                 ; x[9] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r10                 ; x[10] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r17                 ; x[11] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; x[12] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; x[13] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; x[14] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; x[15] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+50, r19               ; [18]
-    clr r19
-    ldd r13, Z+27               ; y[11]
-    ldd r22, Y+51               ; [19] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r13                 ; x[8] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r12                 ; x[9] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r11                 ; x[10] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r10                 ; x[11] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r17                 ; x[12] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; x[13] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; x[14] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; x[15] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+51, r20               ; [19]
-    clr r20
-    ldd r14, Z+28               ; y[12]
-    ldd r22, Y+52               ; [20] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r14                 ; x[8] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r13                 ; x[9] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; x[10] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; x[11] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; x[12] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; x[13] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; x[14] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; x[15] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+52, r18               ; [20]
-    clr r18
-    ldd r15, Z+29               ; y[13]
-    ldd r22, Y+53               ; [21] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r15                 ; x[8] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r14                 ; x[9] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r13                 ; x[10] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r12                 ; x[11] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r11                 ; x[12] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r10                 ; x[13] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r17                 ; x[14] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; x[15] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+53, r19               ; [21]
-    clr r19
-    ldd r16, Z+30               ; y[14]
-    ldd r22, Y+54               ; [22] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r16                 ; x[8] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r15                 ; x[9] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r14                 ; x[10] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r13                 ; x[11] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r12                 ; x[12] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r11                 ; x[13] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r10                 ; x[14] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r17                 ; x[15] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+54, r20               ; [22]
-    clr r20
-    ldd r17, Z+31               ; y[15]
-    ldd r22, Y+55               ; [23] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r17                 ; x[8] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r16                 ; x[9] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r15                 ; x[10] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r14                 ; x[11] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r13                 ; x[12] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r12                 ; x[13] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r11                 ; x[14] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r10                 ; x[15] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+55, r18               ; [23]
-    clr r18
-    mul r3, r17                 ; x[9] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r16                 ; x[10] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; x[11] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; x[12] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; x[13] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; x[14] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; x[15] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+56, r19               ; [24]
-    clr r19
-    mul r4, r17                 ; x[10] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r16                 ; x[11] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; x[12] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; x[13] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; x[14] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; x[15] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+57, r20               ; [25]
-    clr r20
-    mul r5, r17                 ; x[11] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; x[12] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; x[13] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; x[14] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; x[15] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+58, r18               ; [26]
-    clr r18
-    mul r6, r17                 ; x[12] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; x[13] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; x[14] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; x[15] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+59, r19               ; [27]
-    clr r19
-    mul r7, r17                 ; x[13] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; x[14] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; x[15] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+60, r20               ; [28]
-    clr r20
-    mul r8, r17                 ; x[14] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; x[15] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+61, r18               ; [29]
-    clr r18
-    mul r9, r17                 ; x[15] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+62, r19               ; [30]
-    clr r19
-    std Y+63, r20               ; [31] (the block's top byte)
-    ld r2, Z+                   ; x[0]
-    ld r3, Z+                   ; x[1]
-    ld r4, Z+                   ; x[2]
-    ld r5, Z+                   ; x[3]
-    ld r6, Z+                   ; x[4]
-    ld r7, Z+                   ; x[5]
-    ld r8, Z+                   ; x[6]
-    ld r9, Z+                   ; x[7]
-    ld r10, Z+                  ; x[8]
-    ld r11, Z+                  ; x[9]
-    ld r12, Z+                  ; x[10]
-    ld r13, Z+                  ; x[11]
-    ld r14, Z+                  ; x[12]
-    ld r15, Z+                  ; x[13]
-    ld r16, Z+                  ; x[14]
-    ld r17, Z+                  ; x[15]
-    ld r22, Z+                  ; x[16]
-    sub r2, r22
-    ld r22, Z+                  ; x[17]
-    sbc r3, r22
-    ld r22, Z+                  ; x[18]
-    sbc r4, r22
-    ld r22, Z+                  ; x[19]
-    sbc r5, r22
-    ld r22, Z+                  ; x[20]
-    sbc r6, r22
-    ld r22, Z+                  ; x[21]
-    sbc r7, r22
-    ld r22, Z+                  ; x[22]
-    sbc r8, r22
-    ld r22, Z+                  ; x[23]
-    sbc r9, r22
-    ld r22, Z+                  ; x[24]
-    sbc r10, r22
-    ld r22, Z+                  ; x[25]
-    sbc r11, r22
-    ld r22, Z+                  ; x[26]
-    sbc r12, r22
-    ld r22, Z+                  ; x[27]
-    sbc r13, r22
-    ld r22, Z+                  ; x[28]
-    sbc r14, r22
-    ld r22, Z+                  ; x[29]
-    sbc r15, r22
-    ld r22, Z+                  ; x[30]
-    sbc r16, r22
-    ld r22, Z+                  ; x[31]
-    sbc r17, r22
-    sbc r23, r23                ; the borrow as a mask
-    eor r2, r23
-    eor r3, r23
-    eor r4, r23
-    eor r5, r23
-    eor r6, r23
-    eor r7, r23
-    eor r8, r23
-    eor r9, r23
-    eor r10, r23
-    eor r11, r23
-    eor r12, r23
-    eor r13, r23
-    eor r14, r23
-    eor r15, r23
-    eor r16, r23
-    eor r17, r23
-    sub r2, r23                 ; +1 if negative
-    sbc r3, r23                 ; +1 if negative
-    sbc r4, r23                 ; +1 if negative
-    sbc r5, r23                 ; +1 if negative
-    sbc r6, r23                 ; +1 if negative
-    sbc r7, r23                 ; +1 if negative
-    sbc r8, r23                 ; +1 if negative
-    sbc r9, r23                 ; +1 if negative
-    sbc r10, r23                ; +1 if negative
-    sbc r11, r23                ; +1 if negative
-    sbc r12, r23                ; +1 if negative
-    sbc r13, r23                ; +1 if negative
-    sbc r14, r23                ; +1 if negative
-    sbc r15, r23                ; +1 if negative
-    sbc r16, r23                ; +1 if negative
-    sbc r17, r23                ; +1 if negative
-    movw r30, r28               ; Z = d = Y + 64
-    subi r30, lo8(-64)
-    sbci r31, hi8(-64)
-    std Z+0, r2                 ; db[0]
-    std Z+1, r3                 ; db[1]
-    std Z+2, r4                 ; db[2]
-    std Z+3, r5                 ; db[3]
-    std Z+4, r6                 ; db[4]
-    std Z+5, r7                 ; db[5]
-    std Z+6, r8                 ; db[6]
-    std Z+7, r9                 ; db[7]
-    std Z+8, r10                ; db[8]
-    std Z+9, r11                ; db[9]
-    std Z+10, r12               ; db[10]
-    std Z+11, r13               ; db[11]
-    std Z+12, r14               ; db[12]
-    std Z+13, r15               ; db[13]
-    std Z+14, r16               ; db[14]
-    std Z+15, r17               ; db[15]
-    sbiw r26, 32                ; X = a
+    rcall mpmul_avr_kara_mul128
+    in r28, 0x3d                ; Y = F - 1
+    in r29, 0x3e
+    ldd r26, Y+3                ; X = a
+    ldd r27, Y+4
     ld r2, X+                   ; x[0]
     ld r3, X+                   ; x[1]
     ld r4, X+                   ; x[2]
@@ -2698,1239 +180,140 @@ MCU_FN(x25519, fe_mul):
     sbc r15, r18                ; +1 if negative
     sbc r16, r18                ; +1 if negative
     sbc r17, r18                ; +1 if negative
-    std Z+16, r10               ; da[8]
-    std Z+17, r11               ; da[9]
-    std Z+18, r12               ; da[10]
-    std Z+19, r13               ; da[11]
-    std Z+20, r14               ; da[12]
-    std Z+21, r15               ; da[13]
-    std Z+22, r16               ; da[14]
-    std Z+23, r17               ; da[15]
+    std Y+8, r2                 ; da[0]
+    std Y+9, r3                 ; da[1]
+    std Y+10, r4                ; da[2]
+    std Y+11, r5                ; da[3]
+    std Y+12, r6                ; da[4]
+    std Y+13, r7                ; da[5]
+    std Y+14, r8                ; da[6]
+    std Y+15, r9                ; da[7]
+    std Y+16, r10               ; da[8]
+    std Y+17, r11               ; da[9]
+    std Y+18, r12               ; da[10]
+    std Y+19, r13               ; da[11]
+    std Y+20, r14               ; da[12]
+    std Y+21, r15               ; da[13]
+    std Y+22, r16               ; da[14]
+    std Y+23, r17               ; da[15]
+    ldd r26, Y+5                ; X = b
+    ldd r27, Y+6
+    ld r2, X+                   ; x[0]
+    ld r3, X+                   ; x[1]
+    ld r4, X+                   ; x[2]
+    ld r5, X+                   ; x[3]
+    ld r6, X+                   ; x[4]
+    ld r7, X+                   ; x[5]
+    ld r8, X+                   ; x[6]
+    ld r9, X+                   ; x[7]
+    ld r10, X+                  ; x[8]
+    ld r11, X+                  ; x[9]
+    ld r12, X+                  ; x[10]
+    ld r13, X+                  ; x[11]
+    ld r14, X+                  ; x[12]
+    ld r15, X+                  ; x[13]
+    ld r16, X+                  ; x[14]
+    ld r17, X+                  ; x[15]
+    ld r22, X+                  ; x[16]
+    sub r2, r22
+    ld r22, X+                  ; x[17]
+    sbc r3, r22
+    ld r22, X+                  ; x[18]
+    sbc r4, r22
+    ld r22, X+                  ; x[19]
+    sbc r5, r22
+    ld r22, X+                  ; x[20]
+    sbc r6, r22
+    ld r22, X+                  ; x[21]
+    sbc r7, r22
+    ld r22, X+                  ; x[22]
+    sbc r8, r22
+    ld r22, X+                  ; x[23]
+    sbc r9, r22
+    ld r22, X+                  ; x[24]
+    sbc r10, r22
+    ld r22, X+                  ; x[25]
+    sbc r11, r22
+    ld r22, X+                  ; x[26]
+    sbc r12, r22
+    ld r22, X+                  ; x[27]
+    sbc r13, r22
+    ld r22, X+                  ; x[28]
+    sbc r14, r22
+    ld r22, X+                  ; x[29]
+    sbc r15, r22
+    ld r22, X+                  ; x[30]
+    sbc r16, r22
+    ld r22, X+                  ; x[31]
+    sbc r17, r22
+    sbc r23, r23                ; the borrow as a mask
+    eor r2, r23
+    eor r3, r23
+    eor r4, r23
+    eor r5, r23
+    eor r6, r23
+    eor r7, r23
+    eor r8, r23
+    eor r9, r23
+    eor r10, r23
+    eor r11, r23
+    eor r12, r23
+    eor r13, r23
+    eor r14, r23
+    eor r15, r23
+    eor r16, r23
+    eor r17, r23
+    sub r2, r23                 ; +1 if negative
+    sbc r3, r23                 ; +1 if negative
+    sbc r4, r23                 ; +1 if negative
+    sbc r5, r23                 ; +1 if negative
+    sbc r6, r23                 ; +1 if negative
+    sbc r7, r23                 ; +1 if negative
+    sbc r8, r23                 ; +1 if negative
+    sbc r9, r23                 ; +1 if negative
+    sbc r10, r23                ; +1 if negative
+    sbc r11, r23                ; +1 if negative
+    sbc r12, r23                ; +1 if negative
+    sbc r13, r23                ; +1 if negative
+    sbc r14, r23                ; +1 if negative
+    sbc r15, r23                ; +1 if negative
+    sbc r16, r23                ; +1 if negative
+    sbc r17, r23                ; +1 if negative
+    std Y+24, r2                ; db[0]
+    std Y+25, r3                ; db[1]
+    std Y+26, r4                ; db[2]
+    std Y+27, r5                ; db[3]
+    std Y+28, r6                ; db[4]
+    std Y+29, r7                ; db[5]
+    std Y+30, r8                ; db[6]
+    std Y+31, r9                ; db[7]
+    std Y+32, r10               ; db[8]
+    std Y+33, r11               ; db[9]
+    std Y+34, r12               ; db[10]
+    std Y+35, r13               ; db[11]
+    std Y+36, r14               ; db[12]
+    std Y+37, r15               ; db[13]
+    std Y+38, r16               ; db[14]
+    std Y+39, r17               ; db[15]
     eor r23, r18                ; signs differ: 0xff ...
     com r23                     ; q = 0xff: the middle term takes -M, q = 0: +M
-    movw r26, r30               ; X = da[8..15]
-    adiw r26, 16
-    movw r28, r24               ; Y = r for M
+    std Y+7, r23
+    ldd r26, Y+1                ; X = r
+    ldd r27, Y+2
+    movw r30, r28               ; Z = |b_l - b_h|
+    adiw r30, 24
+    adiw r28, 8                 ; Y = |a_l - a_h|
+    clr r2
     ; M = |a_l - a_h| |b_l - b_h| -> r[0..31]
-    ; row block 0: x[0..7] * y[0..15] -> Y+0
-    clr r18
-    clr r19
-    clr r20
-    ldd r10, Z+0                ; y[0]
-    mul r2, r10                 ; x[0] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+0, r18                ; [0]
-    clr r18
-    ldd r11, Z+1                ; y[1]
-    mul r2, r11                 ; x[0] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; x[1] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+1, r19                ; [1]
-    clr r19
-    ldd r12, Z+2                ; y[2]
-    mul r2, r12                 ; x[0] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; x[1] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; x[2] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+2, r20                ; [2]
-    clr r20
-    ldd r13, Z+3                ; y[3]
-    mul r2, r13                 ; x[0] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; x[1] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; x[2] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; x[3] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+3, r18                ; [3]
-    clr r18
-    ldd r14, Z+4                ; y[4]
-    mul r2, r14                 ; x[0] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; x[1] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; x[2] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; x[3] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; x[4] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+4, r19                ; [4]
-    clr r19
-    ldd r15, Z+5                ; y[5]
-    mul r2, r15                 ; x[0] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; x[1] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; x[2] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; x[3] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; x[4] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; x[5] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+5, r20                ; [5]
-    clr r20
-    ldd r16, Z+6                ; y[6]
-    mul r2, r16                 ; x[0] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; x[1] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; x[2] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; x[3] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; x[4] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; x[5] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; x[6] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+6, r18                ; [6]
-    clr r18
-    ldd r17, Z+7                ; y[7]
-    mul r2, r17                 ; x[0] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; x[1] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; x[2] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; x[3] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; x[4] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; x[5] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; x[6] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; x[7] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+7, r19                ; [7]
-    clr r19
-    ldd r10, Z+8                ; y[8]
-    mul r2, r10                 ; x[0] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r17                 ; x[1] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; x[2] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; x[3] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; x[4] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; x[5] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; x[6] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; x[7] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+8, r20                ; [8]
-    clr r20
-    ldd r11, Z+9                ; y[9]
-    mul r2, r11                 ; x[0] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r10                 ; x[1] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r17                 ; x[2] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; x[3] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; x[4] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; x[5] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; x[6] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; x[7] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+9, r18                ; [9]
-    clr r18
-    ldd r12, Z+10               ; y[10]
-    mul r2, r12                 ; x[0] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r11                 ; x[1] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r10                 ; x[2] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r17                 ; x[3] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; x[4] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; x[5] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; x[6] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; x[7] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+10, r19               ; [10]
-    clr r19
-    ldd r13, Z+11               ; y[11]
-    mul r2, r13                 ; x[0] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r12                 ; x[1] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r11                 ; x[2] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r10                 ; x[3] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r17                 ; x[4] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; x[5] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; x[6] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; x[7] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+11, r20               ; [11]
-    clr r20
-    ldd r14, Z+12               ; y[12]
-    mul r2, r14                 ; x[0] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r13                 ; x[1] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; x[2] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; x[3] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; x[4] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; x[5] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; x[6] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; x[7] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+12, r18               ; [12]
-    clr r18
-    ldd r15, Z+13               ; y[13]
-    mul r2, r15                 ; x[0] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r14                 ; x[1] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r13                 ; x[2] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r12                 ; x[3] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r11                 ; x[4] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r10                 ; x[5] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r17                 ; x[6] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; x[7] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+13, r19               ; [13]
-    clr r19
-    ldd r16, Z+14               ; y[14]
-    mul r2, r16                 ; x[0] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r15                 ; x[1] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r14                 ; x[2] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r13                 ; x[3] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r12                 ; x[4] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r11                 ; x[5] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r10                 ; x[6] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r17                 ; x[7] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+14, r20               ; [14]
-    clr r20
-    ldd r17, Z+15               ; y[15]
-    mul r2, r17                 ; x[0] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r16                 ; x[1] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r15                 ; x[2] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r14                 ; x[3] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r13                 ; x[4] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r12                 ; x[5] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r11                 ; x[6] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r10                 ; x[7] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+15, r18               ; [15]
-    clr r18
-    mul r3, r17                 ; x[1] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r16                 ; x[2] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; x[3] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; x[4] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; x[5] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; x[6] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; x[7] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+16, r19               ; [16]
-    clr r19
-    mul r4, r17                 ; x[2] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r16                 ; x[3] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; x[4] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; x[5] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; x[6] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; x[7] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+17, r20               ; [17]
-    clr r20
-    mul r5, r17                 ; x[3] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; x[4] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; x[5] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; x[6] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; x[7] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+18, r18               ; [18]
-    clr r18
-    mul r6, r17                 ; x[4] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; x[5] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; x[6] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; x[7] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+19, r19               ; [19]
-    clr r19
-    mul r7, r17                 ; x[5] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; x[6] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; x[7] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+20, r20               ; [20]
-    clr r20
-    mul r8, r17                 ; x[6] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; x[7] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+21, r18               ; [21]
-    clr r18
-    mul r9, r17                 ; x[7] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+22, r19               ; [22]
-    clr r19
-    std Y+23, r20               ; [23] (the block's top byte)
-    ; row block 1: x[8..15] * y[0..15] -> Y+8
-    ld r2, X+                   ; x[8]
-    ld r3, X+                   ; x[9]
-    ld r4, X+                   ; x[10]
-    ld r5, X+                   ; x[11]
-    ld r6, X+                   ; x[12]
-    ld r7, X+                   ; x[13]
-    ld r8, X+                   ; x[14]
-    ld r9, X+                   ; x[15]
-    clr r18
-    clr r19
-    clr r20
-    ldd r10, Z+0                ; y[0]
-    ldd r22, Y+8                ; [8] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r10                 ; x[8] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+8, r18                ; [8]
-    clr r18
-    ldd r11, Z+1                ; y[1]
-    ldd r22, Y+9                ; [9] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r11                 ; x[8] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r10                 ; x[9] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+9, r19                ; [9]
-    clr r19
-    ldd r12, Z+2                ; y[2]
-    ldd r22, Y+10               ; [10] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r12                 ; x[8] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r11                 ; x[9] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r10                 ; x[10] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+10, r20               ; [10]
-    clr r20
-    ldd r13, Z+3                ; y[3]
-    ldd r22, Y+11               ; [11] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r13                 ; x[8] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r12                 ; x[9] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r11                 ; x[10] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r10                 ; x[11] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+11, r18               ; [11]
-    clr r18
-    ldd r14, Z+4                ; y[4]
-    ldd r22, Y+12               ; [12] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r14                 ; x[8] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r13                 ; x[9] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r12                 ; x[10] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r11                 ; x[11] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r10                 ; x[12] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+12, r19               ; [12]
-    clr r19
-    ldd r15, Z+5                ; y[5]
-    ldd r22, Y+13               ; [13] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r15                 ; x[8] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r14                 ; x[9] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r13                 ; x[10] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r12                 ; x[11] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r11                 ; x[12] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r10                 ; x[13] y[0]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+13, r20               ; [13]
-    clr r20
-    ldd r16, Z+6                ; y[6]
-    ldd r22, Y+14               ; [14] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r16                 ; x[8] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r15                 ; x[9] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; x[10] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; x[11] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; x[12] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; x[13] y[1]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; x[14] y[0]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+14, r18               ; [14]
-    clr r18
-    ldd r17, Z+7                ; y[7]
-    ldd r22, Y+15               ; [15] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r17                 ; x[8] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r16                 ; x[9] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r15                 ; x[10] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r14                 ; x[11] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r13                 ; x[12] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r12                 ; x[13] y[2]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r11                 ; x[14] y[1]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r10                 ; x[15] y[0]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+15, r19               ; [15]
-    clr r19
-    ldd r10, Z+8                ; y[8]
-    ldd r22, Y+16               ; [16] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r10                 ; x[8] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r17                 ; x[9] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r16                 ; x[10] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r15                 ; x[11] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r14                 ; x[12] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r13                 ; x[13] y[3]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r12                 ; x[14] y[2]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r11                 ; x[15] y[1]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+16, r20               ; [16]
-    clr r20
-    ldd r11, Z+9                ; y[9]
-    ldd r22, Y+17               ; [17] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r11                 ; x[8] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r10                 ; x[9] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r17                 ; x[10] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r16                 ; x[11] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r15                 ; x[12] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r14                 ; x[13] y[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r13                 ; x[14] y[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r12                 ; x[15] y[2]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+17, r18               ; [17]
-    clr r18
-    ldd r12, Z+10               ; y[10]
-    ldd r22, Y+18               ; [18] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r12                 ; x[8] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r11                 ; x[9] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r10                 ; x[10] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r17                 ; x[11] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r16                 ; x[12] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r15                 ; x[13] y[5]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r14                 ; x[14] y[4]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r13                 ; x[15] y[3]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+18, r19               ; [18]
-    clr r19
-    ldd r13, Z+11               ; y[11]
-    ldd r22, Y+19               ; [19] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r13                 ; x[8] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r12                 ; x[9] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r11                 ; x[10] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r10                 ; x[11] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r17                 ; x[12] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r16                 ; x[13] y[6]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r15                 ; x[14] y[5]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r14                 ; x[15] y[4]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+19, r20               ; [19]
-    clr r20
-    ldd r14, Z+12               ; y[12]
-    ldd r22, Y+20               ; [20] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r14                 ; x[8] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r13                 ; x[9] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; x[10] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; x[11] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; x[12] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; x[13] y[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; x[14] y[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; x[15] y[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+20, r18               ; [20]
-    clr r18
-    ldd r15, Z+13               ; y[13]
-    ldd r22, Y+21               ; [21] so far
-    add r19, r22
-    adc r20, r21
-    mul r2, r15                 ; x[8] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r3, r14                 ; x[9] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r13                 ; x[10] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r12                 ; x[11] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r11                 ; x[12] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r10                 ; x[13] y[8]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r17                 ; x[14] y[7]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r16                 ; x[15] y[6]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+21, r19               ; [21]
-    clr r19
-    ldd r16, Z+14               ; y[14]
-    ldd r22, Y+22               ; [22] so far
-    add r20, r22
-    adc r18, r21
-    mul r2, r16                 ; x[8] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r3, r15                 ; x[9] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r4, r14                 ; x[10] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r13                 ; x[11] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r12                 ; x[12] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r11                 ; x[13] y[9]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r10                 ; x[14] y[8]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r17                 ; x[15] y[7]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+22, r20               ; [22]
-    clr r20
-    ldd r17, Z+15               ; y[15]
-    ldd r22, Y+23               ; [23] so far
-    add r18, r22
-    adc r19, r21
-    mul r2, r17                 ; x[8] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r3, r16                 ; x[9] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r15                 ; x[10] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r14                 ; x[11] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r13                 ; x[12] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r12                 ; x[13] y[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r11                 ; x[14] y[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r10                 ; x[15] y[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+23, r18               ; [23]
-    clr r18
-    mul r3, r17                 ; x[9] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r4, r16                 ; x[10] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r5, r15                 ; x[11] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r6, r14                 ; x[12] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r13                 ; x[13] y[11]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r12                 ; x[14] y[10]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r11                 ; x[15] y[9]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+24, r19               ; [24]
-    clr r19
-    mul r4, r17                 ; x[10] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r5, r16                 ; x[11] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r6, r15                 ; x[12] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r7, r14                 ; x[13] y[12]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r13                 ; x[14] y[11]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r12                 ; x[15] y[10]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+25, r20               ; [25]
-    clr r20
-    mul r5, r17                 ; x[11] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; x[12] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; x[13] y[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; x[14] y[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; x[15] y[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+26, r18               ; [26]
-    clr r18
-    mul r6, r17                 ; x[12] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r7, r16                 ; x[13] y[14]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r8, r15                 ; x[14] y[13]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    mul r9, r14                 ; x[15] y[12]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+27, r19               ; [27]
-    clr r19
-    mul r7, r17                 ; x[13] y[15]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r8, r16                 ; x[14] y[14]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    mul r9, r15                 ; x[15] y[13]
-    add r20, r0
-    adc r18, r1
-    adc r19, r21
-    std Y+28, r20               ; [28]
-    clr r20
-    mul r8, r17                 ; x[14] y[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r16                 ; x[15] y[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    std Y+29, r18               ; [29]
-    clr r18
-    mul r9, r17                 ; x[15] y[15]
-    add r19, r0
-    adc r20, r1
-    adc r18, r21
-    std Y+30, r19               ; [30]
-    clr r19
-    std Y+31, r20               ; [31] (the block's top byte)
-    in r28, 0x3d
+    rcall mpmul_avr_kara_mul128
+    in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    adiw r28, 1                 ; Y = t again
-    movw r30, r24               ; Z = M
-    movw r26, r24               ; X = r (for the end)
+    ldd r23, Y+7
+    ldd r30, Y+1                ; Z = M = r
+    ldd r31, Y+2
+    adiw r28, 40                ; Y = t
+    movw r26, r30               ; X = r (for the end)
+    clr r21
     ldi r25, 38
     mov r18, r23
     neg r18                     ; the +1 of -M = ~M + 1
@@ -4803,8 +1186,8 @@ MCU_FN(x25519, fe_mul):
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    subi r28, lo8(-87)          ; SP back: Y - 1 + 88
-    sbci r29, hi8(-87)
+    subi r28, lo8(-63)          ; SP back: Y - 1 - 39 + 103
+    sbci r29, hi8(-63)
     in r0, 0x3f
     cli
     out 0x3e, r29
@@ -4829,6 +1212,1095 @@ MCU_FN(x25519, fe_mul):
     pop r3
     pop r2
     clr r1                      ; the ABI's zero register
+    ret
+
+    /* mpmul_avr_kara_mul128 (local, mpmul avr-kara's gen_mul128): r[0..32) = a[0..16) b[0..16),       X = r, Y = a, Z = b; r2 = 0 kept; clobbers r0, r1, r3..r31 */
+/* mpmul_avr_kara_mul128 (local): r[0..32) = a[0..16) * b[0..16) with X = r, Y = a, Z = b; one level
+ * of subtractive Karatsuba over K64. Keeps r2 (zero); clobbers r0, r1, r3..r31. */
+mpmul_avr_kara_mul128:
+    ; L = aL * bL into r[0..16)
+    ldd r4, Y+0
+    ldd r12, Z+0
+    ldd r5, Y+1
+    ldd r13, Z+1
+    ldd r6, Y+2
+    ldd r14, Z+2
+    ldd r7, Y+3
+    ldd r15, Z+3
+    ldd r8, Y+4
+    ldd r16, Z+4
+    ldd r9, Y+5
+    ldd r17, Z+5
+    ldd r10, Y+6
+    ldd r18, Z+6
+    ldd r11, Y+7
+    ldd r19, Z+7
+    mul r4, r12
+    st X+, r0
+    mov r20, r1
+    clr r21
+    clr r22
+    mul r4, r13
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r5, r12
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r4, r14
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r5, r13
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r12
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    st X+, r21
+    clr r21
+    mul r4, r15
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r5, r14
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r13
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r12
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r22
+    clr r22
+    mul r4, r16
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r5, r15
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r6, r14
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r13
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r12
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r4, r17
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r5, r16
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r15
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r7, r14
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r13
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r9, r12
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    st X+, r21
+    clr r21
+    mul r4, r18
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r5, r17
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r16
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r15
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r14
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r13
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r12
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r22
+    clr r22
+    mul r4, r19
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r5, r18
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r6, r17
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r16
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r15
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r9, r14
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r10, r13
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r11, r12
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r5, r19
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r18
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r7, r17
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r16
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r9, r15
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r10, r14
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r11, r13
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    st X+, r21
+    clr r21
+    mul r6, r19
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r18
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r17
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r16
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r15
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r14
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r22
+    clr r22
+    mul r7, r19
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r18
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r9, r17
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r10, r16
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r11, r15
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r8, r19
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r9, r18
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r10, r17
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r11, r16
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    st X+, r21
+    clr r21
+    mul r9, r19
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r18
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r17
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r22
+    clr r22
+    mul r10, r19
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r11, r18
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r11, r19
+    add r21, r0
+    adc r22, r1
+    st X+, r21
+    st X+, r22
+    ; H = aH * bH into r[16..32)
+    ldd r4, Y+8
+    ldd r12, Z+8
+    ldd r5, Y+9
+    ldd r13, Z+9
+    ldd r6, Y+10
+    ldd r14, Z+10
+    ldd r7, Y+11
+    ldd r15, Z+11
+    ldd r8, Y+12
+    ldd r16, Z+12
+    ldd r9, Y+13
+    ldd r17, Z+13
+    ldd r10, Y+14
+    ldd r18, Z+14
+    ldd r11, Y+15
+    ldd r19, Z+15
+    mul r4, r12
+    st X+, r0
+    mov r20, r1
+    clr r21
+    clr r22
+    mul r4, r13
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r5, r12
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r4, r14
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r5, r13
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r12
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    st X+, r21
+    clr r21
+    mul r4, r15
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r5, r14
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r13
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r12
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r22
+    clr r22
+    mul r4, r16
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r5, r15
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r6, r14
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r13
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r12
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r4, r17
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r5, r16
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r15
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r7, r14
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r13
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r9, r12
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    st X+, r21
+    clr r21
+    mul r4, r18
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r5, r17
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r16
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r15
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r14
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r13
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r12
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r22
+    clr r22
+    mul r4, r19
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r5, r18
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r6, r17
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r16
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r15
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r9, r14
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r10, r13
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r11, r12
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r5, r19
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r18
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r7, r17
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r16
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r9, r15
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r10, r14
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r11, r13
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    st X+, r21
+    clr r21
+    mul r6, r19
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r18
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r17
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r16
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r15
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r14
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r22
+    clr r22
+    mul r7, r19
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r18
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r9, r17
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r10, r16
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r11, r15
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r8, r19
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r9, r18
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r10, r17
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r11, r16
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    st X+, r21
+    clr r21
+    mul r9, r19
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r18
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r17
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r22
+    clr r22
+    mul r10, r19
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r11, r18
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    st X+, r20
+    clr r20
+    mul r11, r19
+    add r21, r0
+    adc r22, r1
+    st X+, r21
+    st X+, r22
+    ; |aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23
+    ldd r0, Y+0
+    sub r4, r0
+    ldd r0, Y+1
+    sbc r5, r0
+    ldd r0, Y+2
+    sbc r6, r0
+    ldd r0, Y+3
+    sbc r7, r0
+    ldd r0, Y+4
+    sbc r8, r0
+    ldd r0, Y+5
+    sbc r9, r0
+    ldd r0, Y+6
+    sbc r10, r0
+    ldd r0, Y+7
+    sbc r11, r0
+    sbc r3, r3
+    eor r4, r3
+    eor r5, r3
+    eor r6, r3
+    eor r7, r3
+    eor r8, r3
+    eor r9, r3
+    eor r10, r3
+    eor r11, r3
+    sub r4, r3
+    sbc r5, r3
+    sbc r6, r3
+    sbc r7, r3
+    sbc r8, r3
+    sbc r9, r3
+    sbc r10, r3
+    sbc r11, r3
+    ldd r0, Z+0
+    sub r12, r0
+    ldd r0, Z+1
+    sbc r13, r0
+    ldd r0, Z+2
+    sbc r14, r0
+    ldd r0, Z+3
+    sbc r15, r0
+    ldd r0, Z+4
+    sbc r16, r0
+    ldd r0, Z+5
+    sbc r17, r0
+    ldd r0, Z+6
+    sbc r18, r0
+    ldd r0, Z+7
+    sbc r19, r0
+    sbc r23, r23
+    eor r12, r23
+    eor r13, r23
+    eor r14, r23
+    eor r15, r23
+    eor r16, r23
+    eor r17, r23
+    eor r18, r23
+    eor r19, r23
+    sub r12, r23
+    sbc r13, r23
+    sbc r14, r23
+    sbc r15, r23
+    sbc r16, r23
+    sbc r17, r23
+    sbc r18, r23
+    sbc r19, r23
+    eor r3, r23
+    com r3
+    movw r30, r26
+    sbiw r30, 32
+    ; M = |da| * |db|, kept in registers (allocation below)
+    mul r4, r12
+    mov r23, r0
+    mov r20, r1
+    clr r21
+    clr r22
+    mul r4, r13
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r5, r12
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    clr r24
+    mul r4, r14
+    add r21, r0
+    adc r22, r1
+    adc r24, r2
+    mul r5, r13
+    add r21, r0
+    adc r22, r1
+    adc r24, r2
+    mul r6, r12
+    add r21, r0
+    adc r22, r1
+    adc r24, r2
+    clr r25
+    mul r4, r15
+    add r22, r0
+    adc r24, r1
+    adc r25, r2
+    mul r5, r14
+    add r22, r0
+    adc r24, r1
+    adc r25, r2
+    mul r6, r13
+    add r22, r0
+    adc r24, r1
+    adc r25, r2
+    mul r7, r12
+    add r22, r0
+    adc r24, r1
+    adc r25, r2
+    clr r26
+    mul r4, r16
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
+    mul r5, r15
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
+    mul r6, r14
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
+    mul r7, r13
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
+    mul r8, r12
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
+    clr r27
+    mul r4, r17
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
+    mul r5, r16
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
+    mul r6, r15
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
+    mul r7, r14
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
+    mul r8, r13
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
+    mul r9, r12
+    add r25, r0
+    adc r26, r1
+    adc r27, r2
+    clr r28
+    mul r4, r18
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
+    mul r5, r17
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
+    mul r6, r16
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
+    mul r7, r15
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
+    mul r8, r14
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
+    mul r9, r13
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
+    mul r10, r12
+    add r26, r0
+    adc r27, r1
+    adc r28, r2
+    clr r29
+    mul r4, r19
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    mul r5, r18
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    mul r6, r17
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    mul r7, r16
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    mul r8, r15
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    mul r9, r14
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    mul r10, r13
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    mul r11, r12
+    add r27, r0
+    adc r28, r1
+    adc r29, r2
+    clr r4
+    mul r5, r19
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
+    mul r6, r18
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
+    mul r7, r17
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
+    mul r8, r16
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
+    mul r9, r15
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
+    mul r10, r14
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
+    mul r11, r13
+    add r28, r0
+    adc r29, r1
+    adc r4, r2
+    clr r12
+    mul r6, r19
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
+    mul r7, r18
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
+    mul r8, r17
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
+    mul r9, r16
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
+    mul r10, r15
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
+    mul r11, r14
+    add r29, r0
+    adc r4, r1
+    adc r12, r2
+    clr r5
+    mul r7, r19
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    mul r8, r18
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    mul r9, r17
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    mul r10, r16
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    mul r11, r15
+    add r4, r0
+    adc r12, r1
+    adc r5, r2
+    clr r13
+    mul r8, r19
+    add r12, r0
+    adc r5, r1
+    adc r13, r2
+    mul r9, r18
+    add r12, r0
+    adc r5, r1
+    adc r13, r2
+    mul r10, r17
+    add r12, r0
+    adc r5, r1
+    adc r13, r2
+    mul r11, r16
+    add r12, r0
+    adc r5, r1
+    adc r13, r2
+    clr r6
+    mul r9, r19
+    add r5, r0
+    adc r13, r1
+    adc r6, r2
+    mul r10, r18
+    add r5, r0
+    adc r13, r1
+    adc r6, r2
+    mul r11, r17
+    add r5, r0
+    adc r13, r1
+    adc r6, r2
+    clr r14
+    mul r10, r19
+    add r13, r0
+    adc r6, r1
+    adc r14, r2
+    mul r11, r18
+    add r13, r0
+    adc r6, r1
+    adc r14, r2
+    clr r7
+    mul r11, r19
+    add r6, r0
+    adc r14, r1
+    ; M bytes 0..15 in r23, r20, r21, r22, r24, r25, r26, r27, r28, r29, r4, r12, r5, r13, r6, r14
+    ; r += B^8 (L + H -/+ M)
+    eor r23, r3
+    eor r20, r3
+    eor r21, r3
+    eor r22, r3
+    eor r24, r3
+    eor r25, r3
+    eor r26, r3
+    eor r27, r3
+    eor r28, r3
+    eor r29, r3
+    eor r4, r3
+    eor r12, r3
+    eor r5, r3
+    eor r13, r3
+    eor r6, r3
+    eor r14, r3
+    ldd r15, Z+8
+    ldd r8, Z+9
+    ldd r16, Z+10
+    ldd r9, Z+11
+    ldd r17, Z+12
+    ldd r10, Z+13
+    ldd r18, Z+14
+    ldd r7, Z+15
+    ldd r0, Z+16
+    add r15, r0
+    ldd r0, Z+17
+    adc r8, r0
+    ldd r0, Z+18
+    adc r16, r0
+    ldd r0, Z+19
+    adc r9, r0
+    ldd r0, Z+20
+    adc r17, r0
+    ldd r0, Z+21
+    adc r10, r0
+    ldd r0, Z+22
+    adc r18, r0
+    ldd r0, Z+23
+    adc r7, r0
+    clr r1
+    adc r1, r2
+    mov r0, r3
+    lsr r0
+    adc r23, r15
+    adc r20, r8
+    adc r21, r16
+    adc r22, r9
+    adc r24, r17
+    adc r25, r10
+    adc r26, r18
+    adc r27, r7
+    adc r28, r15
+    adc r29, r8
+    adc r4, r16
+    adc r12, r9
+    adc r5, r17
+    adc r13, r10
+    adc r6, r18
+    adc r14, r7
+    adc r3, r2
+    add r28, r1
+    adc r29, r2
+    adc r4, r2
+    adc r12, r2
+    adc r5, r2
+    adc r13, r2
+    adc r6, r2
+    adc r14, r2
+    adc r3, r1
+    ldd r0, Z+0
+    add r23, r0
+    std Z+8, r23
+    ldd r0, Z+1
+    adc r20, r0
+    std Z+9, r20
+    ldd r0, Z+2
+    adc r21, r0
+    std Z+10, r21
+    ldd r0, Z+3
+    adc r22, r0
+    std Z+11, r22
+    ldd r0, Z+4
+    adc r24, r0
+    std Z+12, r24
+    ldd r0, Z+5
+    adc r25, r0
+    std Z+13, r25
+    ldd r0, Z+6
+    adc r26, r0
+    std Z+14, r26
+    ldd r0, Z+7
+    adc r27, r0
+    std Z+15, r27
+    ldd r15, Z+24
+    adc r28, r15
+    std Z+16, r28
+    ldd r8, Z+25
+    adc r29, r8
+    std Z+17, r29
+    ldd r16, Z+26
+    adc r4, r16
+    std Z+18, r4
+    ldd r9, Z+27
+    adc r12, r9
+    std Z+19, r12
+    ldd r17, Z+28
+    adc r5, r17
+    std Z+20, r5
+    ldd r10, Z+29
+    adc r13, r10
+    std Z+21, r13
+    ldd r18, Z+30
+    adc r6, r18
+    std Z+22, r6
+    ldd r7, Z+31
+    adc r14, r7
+    std Z+23, r14
+    adc r3, r2
+    mov r0, r3
+    lsl r0
+    sbc r0, r0
+    add r15, r3
+    adc r8, r0
+    adc r16, r0
+    adc r9, r0
+    adc r17, r0
+    adc r10, r0
+    adc r18, r0
+    adc r7, r0
+    std Z+24, r15
+    std Z+25, r8
+    std Z+26, r16
+    std Z+27, r9
+    std Z+28, r17
+    std Z+29, r10
+    std Z+30, r18
+    std Z+31, r7
     ret
     .size MCU_FN(x25519, fe_mul), . - MCU_FN(x25519, fe_mul)
 
@@ -8329,7 +5801,7 @@ MCU_FN(x25519, fe_sqr):
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    subi r28, lo8(-63)          ; SP back: Y - 1 + 64
+    subi r28, lo8(-63)          ; SP back: Y - 1 - 0 + 64
     sbci r29, hi8(-63)
     in r0, 0x3f
     cli

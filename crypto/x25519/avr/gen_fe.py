@@ -16,7 +16,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "mpmul" / "avr"))
 from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+# mpmul avr-kara's 128x128-bit product (one level of subtractive Karatsuba over its in-register K64
+# kernel), emitted once into fe_avr.S as a local routine: Gen (its emitter) and gen_mul128.
+from gen_mpmul_avr import Gen as MpGen, gen_mul128  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -75,9 +79,10 @@ def frame_enter(a: Asm, size: int) -> None:
     a("adiw r28, 1", "Y = the product t[0..63] (SP + 1)")
 
 
-def frame_leave(a: Asm, size: int) -> None:
-    a(f"subi r28, lo8(-{size - 1})", f"SP back: Y - 1 + {size}")
-    a(f"sbci r29, hi8(-{size - 1})")
+def frame_leave(a: Asm, size: int, yoff: int = 0) -> None:
+    """Free the frame and restore; Y = F + yoff on entry."""
+    a(f"subi r28, lo8(-{size - 1 - yoff})", f"SP back: Y - 1 - {yoff} + {size}")
+    a(f"sbci r29, hi8(-{size - 1 - yoff})")
     a(f"in r0, {SREG}")
     a("cli")
     a(f"out {SPH}, r29")
@@ -142,42 +147,84 @@ def absdiff(a: Asm, src: str, mask: str) -> None:
         a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {mask}", "+1 if negative")
 
 
-def karatsuba(a: Asm) -> None:
-    """t = a b (512 bits at Y) by one level of subtractive Karatsuba: L = a_l b_l, H = a_h b_h into t,
-    M = |a_l - a_h| |b_l - b_h| into r (a and b are dead by then, so r may alias them), then
-    t += 2^128 (L + H -+ M) in one pass (the sign of M from the two borrow masks; -M as ~M + 1 with
-    the sign extended), which keeps the old t[16..31] in r2..r17 where the pass overwrites them
-    before it reads them as L[16..31]. 768 products instead of 1,024. The reduction is fused into that
-    pass: once t[32 + j] is final (in a register), r_j = t[j] + 38 t[32 + j] + carry right away
-    (reduce_step), r_0..15 into r2..r17 as their L[16..31] are used up; then reduce_fold."""
+def mul128_routine() -> tuple[list[str], str, int]:
+    """mpmul avr-kara's mul128 as a local routine: its lines, its label and its cycles (ret included).
+    Contract (gen_mpmul_avr.py): r[0..32) = a[0..16) b[0..16) with X = r, Y = a, Z = b; r2 must be 0
+    and stays 0; clobbers r0, r1, r3..r31 (X and Y too)."""
+    g = MpGen()
+    cycles = gen_mul128(g)
+    label = next(l[:-1] for l in g.lines if l.endswith(":") and not l.startswith((" ", "/", "\t")))
+    return g.lines, label, cycles
+
+
+# fe_mul's frame (offsets from F = SP + 1): the pointers r, a, b; the Karatsuba sign; |a_l - a_h|,
+# |b_l - b_h| (16 bytes each, mul128's operands for M); the product t (64 bytes)
+FM_PTR, FM_SIGN, FM_DA, FM_DB, FM_T = 0, 6, 7, 23, 39
+FM_FRAME = FM_T + 64
+
+
+def karatsuba(a: Asm, mul128: str) -> None:
+    """t = a b (512 bits) by one level of subtractive Karatsuba over mul128 (three RCALLs): L = a_l b_l
+    and H = a_h b_h into t, |a_l - a_h| and |b_l - b_h| with their borrows as masks ((d ^ m) - m, no
+    branch) into the frame, M = |a_l - a_h| |b_l - b_h| into r (a and b are dead by then, so r may
+    alias them), then t += 2^128 (L + H -+ M) in one pass (the sign of M from the two borrow masks;
+    -M as ~M + 1 with the sign extended), which keeps the old t[16..31] in r2..r17 where the pass
+    overwrites them before it reads them as L[16..31]. The reduction is fused into that pass: once
+    t[32 + j] is final (in a register), r_j = t[j] + 38 t[32 + j] + carry right away (reduce_step),
+    r_0..15 into r2..r17 as their L[16..31] are used up; then reduce_fold. On entry Y = F."""
     R = [f"r{i}" for i in range(2, 18)]
     q = "r23"
+    for k, r in enumerate(("r24", "r25", "r22", "r23", "r20", "r21")):
+        a(f"std Y+{FM_PTR + k}, {r}", ("r", "a", "b")[k // 2] + " pointer, kept for after the calls")
+    a("clr r2", "mul128's zero register")
+    a("movw r26, r28", "X = t")
+    a(f"adiw r26, {FM_T}")
+    a("movw r28, r22", "Y = a")
+    a("movw r30, r20", "Z = b")
     a.note("L = a_l b_l -> t[0..31]")
-    product_rows(a, 16, 0, 0)
+    a(f"rcall {mul128}")
+    a(f"in r30, {SPL}", "Z = F - 1")
+    a(f"in r31, {SPH}")
+    a(f"ldd r28, Z+{FM_PTR + 3}", "Y = a + 16")
+    a(f"ldd r29, Z+{FM_PTR + 4}")
+    a(f"ldd r0, Z+{FM_PTR + 5}", "Z = b + 16")
+    a(f"ldd r31, Z+{FM_PTR + 6}")
+    a("mov r30, r0")
+    a("adiw r28, 16")
+    a("adiw r30, 16")
+    a(f"in r26, {SPL}", "X = t + 32")
+    a(f"in r27, {SPH}")
+    a(f"subi r26, lo8(-{FM_T + 33})")
+    a(f"sbci r27, hi8(-{FM_T + 33})")
     a.note("H = a_h b_h -> t[32..63]")
-    product_rows(a, 16, 32, 16)
-    absdiff(a, "Z", q)                # Z = b: db
-    a("movw r30, r28", "Z = d = Y + 64")
-    a("subi r30, lo8(-64)")
-    a("sbci r31, hi8(-64)")
-    for k in range(16):
-        a(f"std Z+{k}, {R[k]}", f"db[{k}]")
-    a("sbiw r26, 32", "X = a")
-    absdiff(a, "X", "r18")            # da: bytes 0..7 stay in A for M's first row block
-    for k in range(8, 16):
-        a(f"std Z+{16 + k - 8}, {R[k]}", f"da[{k}]")
+    a(f"rcall {mul128}")
+    a(f"in r28, {SPL}", "Y = F - 1")
+    a(f"in r29, {SPH}")
+    for name, src, dst, mask in (("a", FM_PTR + 2, FM_DA, "r18"), ("b", FM_PTR + 4, FM_DB, q)):
+        a(f"ldd r26, Y+{src + 1}", f"X = {name}")
+        a(f"ldd r27, Y+{src + 2}")
+        absdiff(a, "X", mask)
+        for k in range(16):
+            a(f"std Y+{dst + 1 + k}, {R[k]}", f"d{name}[{k}]")
     a(f"eor {q}, r18", "signs differ: 0xff ...")
     a(f"com {q}", "q = 0xff: the middle term takes -M, q = 0: +M")
-    a("movw r26, r30", "X = da[8..15]")
-    a("adiw r26, 16")
-    a("movw r28, r24", "Y = r for M")
+    a(f"std Y+{FM_SIGN + 1}, {q}")
+    a(f"ldd r26, Y+{FM_PTR + 1}", "X = r")
+    a(f"ldd r27, Y+{FM_PTR + 2}")
+    a("movw r30, r28", "Z = |b_l - b_h|")
+    a(f"adiw r30, {FM_DB + 1}")
+    a(f"adiw r28, {FM_DA + 1}", "Y = |a_l - a_h|")
+    a("clr r2")
     a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31]")
-    product_rows(a, 16, 0, 0, preloaded=True)
-    a(f"in r28, {SPL}")
+    a(f"rcall {mul128}")
+    a(f"in r28, {SPL}", "Y = F - 1")
     a(f"in r29, {SPH}")
-    a("adiw r28, 1", "Y = t again")
-    a("movw r30, r24", "Z = M")
-    a("movw r26, r24", "X = r (for the end)")
+    a(f"ldd {q}, Y+{FM_SIGN + 1}")
+    a(f"ldd r30, Y+{FM_PTR + 1}", "Z = M = r")
+    a(f"ldd r31, Y+{FM_PTR + 2}")
+    a(f"adiw r28, {FM_T + 1}", "Y = t")
+    a("movw r26, r30", "X = r (for the end)")
+    a(f"clr {ZERO}")
     cr, c38 = "r24", "r25"
     a(f"ldi {c38}, 38")
     lo, hi = "r18", "r19"
@@ -351,14 +398,15 @@ def reduce(a: Asm) -> None:
 
 
 def fe_mul() -> tuple[list[str], int]:
+    lines128, label, c128 = mul128_routine()
     a = Asm()
-    frame_enter(a, 88)
-    a("movw r26, r22", "X = a")
-    a("movw r30, r20", "Z = b")
-    a(f"clr {ZERO}")
-    karatsuba(a)
-    frame_leave(a, 88)
-    return begin("fe_mul") + a.lines + end("fe_mul"), a.cycles
+    frame_enter(a, FM_FRAME)
+    karatsuba(a, label)
+    frame_leave(a, FM_FRAME, FM_T)
+    a.cycles += 3 * (3 + c128)        # the three RCALLs of mul128
+    body = a.lines + ["", f"    /* {label} (local, mpmul avr-kara's gen_mul128): r[0..32) = a[0..16) b[0..16),"
+                      "       X = r, Y = a, Z = b; r2 = 0 kept; clobbers r0, r1, r3..r31 */"] + lines128
+    return begin("fe_mul") + body + end("fe_mul"), a.cycles
 
 
 def fe_sqr() -> tuple[list[str], int]:
