@@ -12,7 +12,7 @@
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (5,845 and 4,491 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (5,845 and 4,438 cycles by the generator's count, the call excluded)
  *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of the left operand (one row block); r10..r17
  *   W, a window of eight bytes of the right operand (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20,
  *   r24, r25) the column accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant
@@ -2328,7 +2328,7 @@ MCU_FN(x25519, fe_sqr):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 64                ; SP -= 64
+    subi r28, 84                ; SP -= 84
     sbci r29, 0
     in r0, 0x3f
     cli                         ; SP written with interrupts off
@@ -2336,3387 +2336,927 @@ MCU_FN(x25519, fe_sqr):
     out 0x3f, r0
     out 0x3d, r28
     adiw r28, 1                 ; Y = the product t[0..63] (SP + 1)
-    movw r30, r22               ; Z = a
-    movw r26, r24               ; X = r (kept while the pool uses r24, r25)
+    std Y+0, r24                ; r pointer, kept for after the calls
+    std Y+1, r25                ; r pointer, kept for after the calls
+    std Y+2, r22                ; a pointer, kept for after the calls
+    std Y+3, r23                ; a pointer, kept for after the calls
+    clr r2                      ; sqr128's zero register
+    movw r26, r28               ; X = t
+    adiw r26, 20
+    movw r28, r22               ; Y = a
+    ; L = a_l^2 -> t[0..31]
+    rcall x25519_avr_sqr128
+    in r30, 0x3d                ; Z = F - 1
+    in r31, 0x3e
+    ldd r28, Z+3                ; Y = a + 16
+    ldd r29, Z+4
+    adiw r28, 16
+    movw r26, r30               ; X = t + 32
+    adiw r26, 53
+    ; H = a_h^2 -> t[32..63]
+    rcall x25519_avr_sqr128
+    in r28, 0x3d                ; Y = F - 1
+    in r29, 0x3e
+    ldd r26, Y+3                ; X = a
+    ldd r27, Y+4
+    ld r2, X+                   ; x[0]
+    ld r3, X+                   ; x[1]
+    ld r4, X+                   ; x[2]
+    ld r5, X+                   ; x[3]
+    ld r6, X+                   ; x[4]
+    ld r7, X+                   ; x[5]
+    ld r8, X+                   ; x[6]
+    ld r9, X+                   ; x[7]
+    ld r10, X+                  ; x[8]
+    ld r11, X+                  ; x[9]
+    ld r12, X+                  ; x[10]
+    ld r13, X+                  ; x[11]
+    ld r14, X+                  ; x[12]
+    ld r15, X+                  ; x[13]
+    ld r16, X+                  ; x[14]
+    ld r17, X+                  ; x[15]
+    ld r22, X+                  ; x[16]
+    sub r2, r22
+    ld r22, X+                  ; x[17]
+    sbc r3, r22
+    ld r22, X+                  ; x[18]
+    sbc r4, r22
+    ld r22, X+                  ; x[19]
+    sbc r5, r22
+    ld r22, X+                  ; x[20]
+    sbc r6, r22
+    ld r22, X+                  ; x[21]
+    sbc r7, r22
+    ld r22, X+                  ; x[22]
+    sbc r8, r22
+    ld r22, X+                  ; x[23]
+    sbc r9, r22
+    ld r22, X+                  ; x[24]
+    sbc r10, r22
+    ld r22, X+                  ; x[25]
+    sbc r11, r22
+    ld r22, X+                  ; x[26]
+    sbc r12, r22
+    ld r22, X+                  ; x[27]
+    sbc r13, r22
+    ld r22, X+                  ; x[28]
+    sbc r14, r22
+    ld r22, X+                  ; x[29]
+    sbc r15, r22
+    ld r22, X+                  ; x[30]
+    sbc r16, r22
+    ld r22, X+                  ; x[31]
+    sbc r17, r22
+    sbc r18, r18                ; the borrow as a mask
+    eor r2, r18
+    eor r3, r18
+    eor r4, r18
+    eor r5, r18
+    eor r6, r18
+    eor r7, r18
+    eor r8, r18
+    eor r9, r18
+    eor r10, r18
+    eor r11, r18
+    eor r12, r18
+    eor r13, r18
+    eor r14, r18
+    eor r15, r18
+    eor r16, r18
+    eor r17, r18
+    sub r2, r18                 ; +1 if negative
+    sbc r3, r18                 ; +1 if negative
+    sbc r4, r18                 ; +1 if negative
+    sbc r5, r18                 ; +1 if negative
+    sbc r6, r18                 ; +1 if negative
+    sbc r7, r18                 ; +1 if negative
+    sbc r8, r18                 ; +1 if negative
+    sbc r9, r18                 ; +1 if negative
+    sbc r10, r18                ; +1 if negative
+    sbc r11, r18                ; +1 if negative
+    sbc r12, r18                ; +1 if negative
+    sbc r13, r18                ; +1 if negative
+    sbc r14, r18                ; +1 if negative
+    sbc r15, r18                ; +1 if negative
+    sbc r16, r18                ; +1 if negative
+    sbc r17, r18                ; +1 if negative
+    std Y+5, r2                 ; da[0]
+    std Y+6, r3                 ; da[1]
+    std Y+7, r4                 ; da[2]
+    std Y+8, r5                 ; da[3]
+    std Y+9, r6                 ; da[4]
+    std Y+10, r7                ; da[5]
+    std Y+11, r8                ; da[6]
+    std Y+12, r9                ; da[7]
+    std Y+13, r10               ; da[8]
+    std Y+14, r11               ; da[9]
+    std Y+15, r12               ; da[10]
+    std Y+16, r13               ; da[11]
+    std Y+17, r14               ; da[12]
+    std Y+18, r15               ; da[13]
+    std Y+19, r16               ; da[14]
+    std Y+20, r17               ; da[15]
+    ldd r26, Y+1                ; X = r (a is dead)
+    ldd r27, Y+2
+    adiw r28, 5                 ; Y = |a_l - a_h|
+    clr r2
+    ; M = |a_l - a_h|^2 -> r[0..31]
+    rcall x25519_avr_sqr128
+    in r28, 0x3d                ; Y = F - 1
+    in r29, 0x3e
+    ldd r30, Y+1                ; Z = M = r
+    ldd r31, Y+2
+    adiw r28, 21                ; Y = t
+    movw r26, r30               ; X = r (for the end)
+    ldi r23, 0xff               ; q: the middle term takes -M
     clr r21
-    ; row block 0: a[0..7] x a[j > i]
-    ldd r2, Z+0                 ; a[0]
-    ldd r3, Z+1                 ; a[1]
-    ldd r4, Z+2                 ; a[2]
-    ldd r5, Z+3                 ; a[3]
-    ldd r6, Z+4                 ; a[4]
-    ldd r7, Z+5                 ; a[5]
-    ldd r8, Z+6                 ; a[6]
-    ldd r9, Z+7                 ; a[7]
-    clr r24
-    clr r25
-    mul r2, r2                  ; a[0]^2
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+0, r18                ; t[0]
-    mul r2, r3                  ; a[0] a[1]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+1, r18                ; t[1]
-    mul r2, r4                  ; a[0] a[2]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r3, r3                  ; a[1]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+2, r18                ; t[2]
-    mul r2, r5                  ; a[0] a[3]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r4                  ; a[1] a[2]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+3, r18                ; t[3]
-    mul r2, r6                  ; a[0] a[4]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r5                  ; a[1] a[3]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r4, r4                  ; a[2]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+4, r18                ; t[4]
-    mul r2, r7                  ; a[0] a[5]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r6                  ; a[1] a[4]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r5                  ; a[2] a[3]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+5, r18                ; t[5]
-    mul r2, r8                  ; a[0] a[6]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r7                  ; a[1] a[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r6                  ; a[2] a[4]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r5, r5                  ; a[3]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+6, r18                ; t[6]
-    mul r2, r9                  ; a[0] a[7]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r8                  ; a[1] a[6]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r7                  ; a[2] a[5]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r6                  ; a[3] a[4]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+7, r18                ; t[7]
-    ldd r10, Z+8                ; a[8]
-    mul r2, r10                 ; a[0] a[8]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r9                  ; a[1] a[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r8                  ; a[2] a[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r7                  ; a[3] a[5]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r6, r6                  ; a[4]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+8, r18                ; t[8]
-    ldd r11, Z+9                ; a[9]
-    mul r2, r11                 ; a[0] a[9]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r10                 ; a[1] a[8]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r9                  ; a[2] a[7]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r8                  ; a[3] a[6]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r7                  ; a[4] a[5]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+9, r18                ; t[9]
-    ldd r12, Z+10               ; a[10]
-    mul r2, r12                 ; a[0] a[10]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r11                 ; a[1] a[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r10                 ; a[2] a[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r9                  ; a[3] a[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r8                  ; a[4] a[6]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r7, r7                  ; a[5]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+10, r18               ; t[10]
-    ldd r13, Z+11               ; a[11]
-    mul r2, r13                 ; a[0] a[11]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r12                 ; a[1] a[10]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r11                 ; a[2] a[9]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r10                 ; a[3] a[8]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r9                  ; a[4] a[7]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r8                  ; a[5] a[6]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+11, r18               ; t[11]
-    ldd r14, Z+12               ; a[12]
-    mul r2, r14                 ; a[0] a[12]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r13                 ; a[1] a[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; a[2] a[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; a[3] a[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; a[4] a[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r9                  ; a[5] a[7]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r8, r8                  ; a[6]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+12, r18               ; t[12]
-    ldd r15, Z+13               ; a[13]
-    mul r2, r15                 ; a[0] a[13]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r14                 ; a[1] a[12]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r13                 ; a[2] a[11]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r12                 ; a[3] a[10]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r11                 ; a[4] a[9]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r10                 ; a[5] a[8]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r9                  ; a[6] a[7]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+13, r18               ; t[13]
-    ldd r16, Z+14               ; a[14]
-    mul r2, r16                 ; a[0] a[14]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r15                 ; a[1] a[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[2] a[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[3] a[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[4] a[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[5] a[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[6] a[8]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r9, r9                  ; a[7]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+14, r18               ; t[14]
-    ldd r17, Z+15               ; a[15]
-    mul r2, r17                 ; a[0] a[15]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r16                 ; a[1] a[14]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r15                 ; a[2] a[13]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r14                 ; a[3] a[12]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r13                 ; a[4] a[11]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r12                 ; a[5] a[10]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r11                 ; a[6] a[9]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r10                 ; a[7] a[8]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+15, r18               ; t[15]
-    ldd r10, Z+16               ; a[16]
-    mul r2, r10                 ; a[0] a[16]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r17                 ; a[1] a[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r16                 ; a[2] a[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r15                 ; a[3] a[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r14                 ; a[4] a[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r13                 ; a[5] a[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[6] a[10]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[7] a[9]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
+    ldi r25, 38
+    ldi r18, 1                  ; the +1 of -M = ~M + 1
+    clr r19
+    ldd r2, Y+16                ; t[16] = L[16], kept
+    add r18, r2
+    adc r19, r21
+    ldd r22, Y+0                ; L[0]
+    add r18, r22
+    adc r19, r21
+    ldd r22, Y+32               ; H[0]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[0]
+    com r22
+    add r18, r22
+    adc r19, r21
     std Y+16, r18               ; t[16]
-    ldd r11, Z+17               ; a[17]
-    mul r2, r11                 ; a[0] a[17]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r10                 ; a[1] a[16]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r17                 ; a[2] a[15]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r16                 ; a[3] a[14]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r15                 ; a[4] a[13]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r14                 ; a[5] a[12]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r13                 ; a[6] a[11]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r12                 ; a[7] a[10]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+17, r18               ; t[17]
-    ldd r12, Z+18               ; a[18]
-    mul r2, r12                 ; a[0] a[18]
-    mov r18, r0
-    mov r19, r1
     clr r20
-    mul r3, r11                 ; a[1] a[17]
-    add r18, r0
-    adc r19, r1
+    ldd r3, Y+17                ; t[17] = L[17], kept
+    add r19, r3
     adc r20, r21
-    mul r4, r10                 ; a[2] a[16]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+1                ; L[1]
+    add r19, r22
     adc r20, r21
-    mul r5, r17                 ; a[3] a[15]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+33               ; H[1]
+    add r19, r22
     adc r20, r21
-    mul r6, r16                 ; a[4] a[14]
-    add r18, r0
-    adc r19, r1
+    ld r22, Z+                  ; M[1]
+    com r22
+    add r19, r22
     adc r20, r21
-    mul r7, r15                 ; a[5] a[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[6] a[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[7] a[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+18, r18               ; t[18]
-    ldd r13, Z+19               ; a[19]
-    mul r2, r13                 ; a[0] a[19]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r12                 ; a[1] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r11                 ; a[2] a[17]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r10                 ; a[3] a[16]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r17                 ; a[4] a[15]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r16                 ; a[5] a[14]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r15                 ; a[6] a[13]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r14                 ; a[7] a[12]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
+    std Y+17, r19               ; t[17]
+    clr r18
+    ldd r4, Y+18                ; t[18] = L[18], kept
+    add r20, r4
+    adc r18, r21
+    ldd r22, Y+2                ; L[2]
+    add r20, r22
+    adc r18, r21
+    ldd r22, Y+34               ; H[2]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[2]
+    com r22
+    add r20, r22
+    adc r18, r21
+    std Y+18, r20               ; t[18]
+    clr r19
+    ldd r5, Y+19                ; t[19] = L[19], kept
+    add r18, r5
+    adc r19, r21
+    ldd r22, Y+3                ; L[3]
+    add r18, r22
+    adc r19, r21
+    ldd r22, Y+35               ; H[3]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[3]
+    com r22
+    add r18, r22
+    adc r19, r21
     std Y+19, r18               ; t[19]
-    ldd r14, Z+20               ; a[20]
-    mul r2, r14                 ; a[0] a[20]
-    mov r18, r0
-    mov r19, r1
     clr r20
-    mul r3, r13                 ; a[1] a[19]
-    add r18, r0
-    adc r19, r1
+    ldd r6, Y+20                ; t[20] = L[20], kept
+    add r19, r6
     adc r20, r21
-    mul r4, r12                 ; a[2] a[18]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+4                ; L[4]
+    add r19, r22
     adc r20, r21
-    mul r5, r11                 ; a[3] a[17]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+36               ; H[4]
+    add r19, r22
     adc r20, r21
-    mul r6, r10                 ; a[4] a[16]
-    add r18, r0
-    adc r19, r1
+    ld r22, Z+                  ; M[4]
+    com r22
+    add r19, r22
     adc r20, r21
-    mul r7, r17                 ; a[5] a[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[6] a[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[7] a[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+20, r18               ; t[20]
-    ldd r15, Z+21               ; a[21]
-    mul r2, r15                 ; a[0] a[21]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r14                 ; a[1] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r13                 ; a[2] a[19]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r12                 ; a[3] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r11                 ; a[4] a[17]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r10                 ; a[5] a[16]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r17                 ; a[6] a[15]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r16                 ; a[7] a[14]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+21, r18               ; t[21]
-    ldd r16, Z+22               ; a[22]
-    mul r2, r16                 ; a[0] a[22]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r15                 ; a[1] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[2] a[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[3] a[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[4] a[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[5] a[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[6] a[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r17                 ; a[7] a[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
+    std Y+20, r19               ; t[20]
+    clr r18
+    ldd r7, Y+21                ; t[21] = L[21], kept
+    add r20, r7
+    adc r18, r21
+    ldd r22, Y+5                ; L[5]
+    add r20, r22
+    adc r18, r21
+    ldd r22, Y+37               ; H[5]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[5]
+    com r22
+    add r20, r22
+    adc r18, r21
+    std Y+21, r20               ; t[21]
+    clr r19
+    ldd r8, Y+22                ; t[22] = L[22], kept
+    add r18, r8
+    adc r19, r21
+    ldd r22, Y+6                ; L[6]
+    add r18, r22
+    adc r19, r21
+    ldd r22, Y+38               ; H[6]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[6]
+    com r22
+    add r18, r22
+    adc r19, r21
     std Y+22, r18               ; t[22]
-    ldd r17, Z+23               ; a[23]
-    mul r2, r17                 ; a[0] a[23]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r16                 ; a[1] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r15                 ; a[2] a[21]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r14                 ; a[3] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r13                 ; a[4] a[19]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r12                 ; a[5] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r11                 ; a[6] a[17]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r10                 ; a[7] a[16]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+23, r18               ; t[23]
-    ldd r10, Z+24               ; a[24]
-    mul r2, r10                 ; a[0] a[24]
-    mov r18, r0
-    mov r19, r1
     clr r20
-    mul r3, r17                 ; a[1] a[23]
-    add r18, r0
-    adc r19, r1
+    ldd r9, Y+23                ; t[23] = L[23], kept
+    add r19, r9
     adc r20, r21
-    mul r4, r16                 ; a[2] a[22]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+7                ; L[7]
+    add r19, r22
     adc r20, r21
-    mul r5, r15                 ; a[3] a[21]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+39               ; H[7]
+    add r19, r22
     adc r20, r21
-    mul r6, r14                 ; a[4] a[20]
-    add r18, r0
-    adc r19, r1
+    ld r22, Z+                  ; M[7]
+    com r22
+    add r19, r22
     adc r20, r21
-    mul r7, r13                 ; a[5] a[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[6] a[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[7] a[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+24, r18               ; t[24]
-    ldd r11, Z+25               ; a[25]
-    mul r2, r11                 ; a[0] a[25]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r10                 ; a[1] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r17                 ; a[2] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r16                 ; a[3] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r15                 ; a[4] a[21]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r14                 ; a[5] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r13                 ; a[6] a[19]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r12                 ; a[7] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
+    std Y+23, r19               ; t[23]
+    clr r18
+    ldd r10, Y+24               ; t[24] = L[24], kept
+    add r20, r10
+    adc r18, r21
+    ldd r22, Y+8                ; L[8]
+    add r20, r22
+    adc r18, r21
+    ldd r22, Y+40               ; H[8]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[8]
+    com r22
+    add r20, r22
+    adc r18, r21
+    std Y+24, r20               ; t[24]
+    clr r19
+    ldd r11, Y+25               ; t[25] = L[25], kept
+    add r18, r11
+    adc r19, r21
+    ldd r22, Y+9                ; L[9]
+    add r18, r22
+    adc r19, r21
+    ldd r22, Y+41               ; H[9]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[9]
+    com r22
+    add r18, r22
+    adc r19, r21
     std Y+25, r18               ; t[25]
-    ldd r12, Z+26               ; a[26]
-    mul r2, r12                 ; a[0] a[26]
-    mov r18, r0
-    mov r19, r1
     clr r20
-    mul r3, r11                 ; a[1] a[25]
-    add r18, r0
-    adc r19, r1
+    ldd r12, Y+26               ; t[26] = L[26], kept
+    add r19, r12
     adc r20, r21
-    mul r4, r10                 ; a[2] a[24]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+10               ; L[10]
+    add r19, r22
     adc r20, r21
-    mul r5, r17                 ; a[3] a[23]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+42               ; H[10]
+    add r19, r22
     adc r20, r21
-    mul r6, r16                 ; a[4] a[22]
-    add r18, r0
-    adc r19, r1
+    ld r22, Z+                  ; M[10]
+    com r22
+    add r19, r22
     adc r20, r21
-    mul r7, r15                 ; a[5] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[6] a[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[7] a[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+26, r18               ; t[26]
-    ldd r13, Z+27               ; a[27]
-    mul r2, r13                 ; a[0] a[27]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r12                 ; a[1] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r11                 ; a[2] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r10                 ; a[3] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r17                 ; a[4] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r16                 ; a[5] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r15                 ; a[6] a[21]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r14                 ; a[7] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+27, r18               ; t[27]
-    ldd r14, Z+28               ; a[28]
-    mul r2, r14                 ; a[0] a[28]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r13                 ; a[1] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; a[2] a[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; a[3] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; a[4] a[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; a[5] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[6] a[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[7] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
+    std Y+26, r19               ; t[26]
+    clr r18
+    ldd r13, Y+27               ; t[27] = L[27], kept
+    add r20, r13
+    adc r18, r21
+    ldd r22, Y+11               ; L[11]
+    add r20, r22
+    adc r18, r21
+    ldd r22, Y+43               ; H[11]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[11]
+    com r22
+    add r20, r22
+    adc r18, r21
+    std Y+27, r20               ; t[27]
+    clr r19
+    ldd r14, Y+28               ; t[28] = L[28], kept
+    add r18, r14
+    adc r19, r21
+    ldd r22, Y+12               ; L[12]
+    add r18, r22
+    adc r19, r21
+    ldd r22, Y+44               ; H[12]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[12]
+    com r22
+    add r18, r22
+    adc r19, r21
     std Y+28, r18               ; t[28]
-    ldd r15, Z+29               ; a[29]
-    mul r2, r15                 ; a[0] a[29]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r14                 ; a[1] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r13                 ; a[2] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r12                 ; a[3] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r11                 ; a[4] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r10                 ; a[5] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r17                 ; a[6] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r16                 ; a[7] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+29, r18               ; t[29]
-    ldd r16, Z+30               ; a[30]
-    mul r2, r16                 ; a[0] a[30]
-    mov r18, r0
-    mov r19, r1
     clr r20
-    mul r3, r15                 ; a[1] a[29]
-    add r18, r0
-    adc r19, r1
+    ldd r15, Y+29               ; t[29] = L[29], kept
+    add r19, r15
     adc r20, r21
-    mul r4, r14                 ; a[2] a[28]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+13               ; L[13]
+    add r19, r22
     adc r20, r21
-    mul r5, r13                 ; a[3] a[27]
-    add r18, r0
-    adc r19, r1
+    ldd r22, Y+45               ; H[13]
+    add r19, r22
     adc r20, r21
-    mul r6, r12                 ; a[4] a[26]
-    add r18, r0
-    adc r19, r1
+    ld r22, Z+                  ; M[13]
+    com r22
+    add r19, r22
     adc r20, r21
-    mul r7, r11                 ; a[5] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[6] a[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r17                 ; a[7] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+30, r18               ; t[30]
-    ldd r17, Z+31               ; a[31]
-    mul r2, r17                 ; a[0] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r16                 ; a[1] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r15                 ; a[2] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r14                 ; a[3] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r13                 ; a[4] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r12                 ; a[5] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r11                 ; a[6] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r10                 ; a[7] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
+    std Y+29, r19               ; t[29]
+    clr r18
+    ldd r16, Y+30               ; t[30] = L[30], kept
+    add r20, r16
+    adc r18, r21
+    ldd r22, Y+14               ; L[14]
+    add r20, r22
+    adc r18, r21
+    ldd r22, Y+46               ; H[14]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[14]
+    com r22
+    add r20, r22
+    adc r18, r21
+    std Y+30, r20               ; t[30]
+    clr r19
+    ldd r17, Y+31               ; t[31] = L[31], kept
+    add r18, r17
+    adc r19, r21
+    ldd r22, Y+15               ; L[15]
+    add r18, r22
+    adc r19, r21
+    ldd r22, Y+47               ; H[15]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[15]
+    com r22
+    add r18, r22
+    adc r19, r21
     std Y+31, r18               ; t[31]
-    mul r3, r17                 ; a[1] a[31]
-    mov r18, r0
-    mov r19, r1
     clr r20
-    mul r4, r16                 ; a[2] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r15                 ; a[3] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r14                 ; a[4] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r13                 ; a[5] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[6] a[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[7] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+32, r18               ; t[32]
-    mul r4, r17                 ; a[2] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r5, r16                 ; a[3] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r15                 ; a[4] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r14                 ; a[5] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r13                 ; a[6] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r12                 ; a[7] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+33, r18               ; t[33]
-    mul r5, r17                 ; a[3] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r6, r16                 ; a[4] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; a[5] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[6] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[7] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+34, r18               ; t[34]
-    mul r6, r17                 ; a[4] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r7, r16                 ; a[5] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r15                 ; a[6] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r14                 ; a[7] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+35, r18               ; t[35]
-    mul r7, r17                 ; a[5] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r8, r16                 ; a[6] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[7] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+36, r18               ; t[36]
-    mul r8, r17                 ; a[6] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r9, r16                 ; a[7] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+37, r18               ; t[37]
-    mul r9, r17                 ; a[7] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+38, r18               ; t[38]
-    std Y+39, r19               ; t[39] (carry out of the block)
-    std Y+40, r20               ; t[40] (carry out of the block)
-    ; row block 1: a[8..15] x a[j > i]
-    ldd r2, Z+8                 ; a[8]
-    ldd r3, Z+9                 ; a[9]
-    ldd r4, Z+10                ; a[10]
-    ldd r5, Z+11                ; a[11]
-    ldd r6, Z+12                ; a[12]
-    ldd r7, Z+13                ; a[13]
-    ldd r8, Z+14                ; a[14]
-    ldd r9, Z+15                ; a[15]
-    clr r24
-    clr r25
-    mul r2, r2                  ; a[8]^2
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    ldd r22, Y+16               ; t[16] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+16, r18               ; t[16]
-    mul r2, r3                  ; a[8] a[9]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+17               ; t[17] so far
+    ldd r22, Y+32               ; t[32]
     add r19, r22
     adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+17, r18               ; t[17]
-    mul r2, r4                  ; a[8] a[10]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r3, r3                  ; a[9]^2
-    add r18, r0
-    adc r19, r1
+    add r19, r2                 ; L[16]
     adc r20, r21
-    ldd r22, Y+18               ; t[18] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+18, r18               ; t[18]
-    mul r2, r5                  ; a[8] a[11]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r4                  ; a[9] a[10]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+19               ; t[19] so far
+    ldd r22, Y+48               ; H[16]
     add r19, r22
     adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+19, r18               ; t[19]
-    mul r2, r6                  ; a[8] a[12]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r5                  ; a[9] a[11]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r4, r4                  ; a[10]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+20               ; t[20] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+20, r18               ; t[20]
-    mul r2, r7                  ; a[8] a[13]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r6                  ; a[9] a[12]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r5                  ; a[10] a[11]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+21               ; t[21] so far
+    ld r22, Z+                  ; M[16]
+    com r22
     add r19, r22
     adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+21, r18               ; t[21]
-    mul r2, r8                  ; a[8] a[14]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r7                  ; a[9] a[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r6                  ; a[10] a[12]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r5, r5                  ; a[11]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+22               ; t[22] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+22, r18               ; t[22]
-    mul r2, r9                  ; a[8] a[15]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r8                  ; a[9] a[14]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r7                  ; a[10] a[13]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r6                  ; a[11] a[12]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+23               ; t[23] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+23, r18               ; t[23]
-    ldd r10, Z+16               ; a[16]
-    mul r2, r10                 ; a[8] a[16]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r9                  ; a[9] a[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r8                  ; a[10] a[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r7                  ; a[11] a[13]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r6, r6                  ; a[12]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+24               ; t[24] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+24, r18               ; t[24]
-    ldd r11, Z+17               ; a[17]
-    mul r2, r11                 ; a[8] a[17]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r10                 ; a[9] a[16]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r9                  ; a[10] a[15]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r8                  ; a[11] a[14]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r7                  ; a[12] a[13]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+25               ; t[25] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+25, r18               ; t[25]
-    ldd r12, Z+18               ; a[18]
-    mul r2, r12                 ; a[8] a[18]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r11                 ; a[9] a[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r10                 ; a[10] a[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r9                  ; a[11] a[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r8                  ; a[12] a[14]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r7, r7                  ; a[13]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+26               ; t[26] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+26, r18               ; t[26]
-    ldd r13, Z+19               ; a[19]
-    mul r2, r13                 ; a[8] a[19]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r12                 ; a[9] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r11                 ; a[10] a[17]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r10                 ; a[11] a[16]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r9                  ; a[12] a[15]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r8                  ; a[13] a[14]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+27               ; t[27] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+27, r18               ; t[27]
-    ldd r14, Z+20               ; a[20]
-    mul r2, r14                 ; a[8] a[20]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r13                 ; a[9] a[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; a[10] a[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; a[11] a[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; a[12] a[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r9                  ; a[13] a[15]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r8, r8                  ; a[14]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+28               ; t[28] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+28, r18               ; t[28]
-    ldd r15, Z+21               ; a[21]
-    mul r2, r15                 ; a[8] a[21]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r14                 ; a[9] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r13                 ; a[10] a[19]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r12                 ; a[11] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r11                 ; a[12] a[17]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r10                 ; a[13] a[16]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r9                  ; a[14] a[15]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+29               ; t[29] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+29, r18               ; t[29]
-    ldd r16, Z+22               ; a[22]
-    mul r2, r16                 ; a[8] a[22]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r15                 ; a[9] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[10] a[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[11] a[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[12] a[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[13] a[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[14] a[16]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r9, r9                  ; a[15]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+30               ; t[30] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+30, r18               ; t[30]
-    ldd r17, Z+23               ; a[23]
-    mul r2, r17                 ; a[8] a[23]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r16                 ; a[9] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r15                 ; a[10] a[21]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r14                 ; a[11] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r13                 ; a[12] a[19]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r12                 ; a[13] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r11                 ; a[14] a[17]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r10                 ; a[15] a[16]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+31               ; t[31] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+31, r18               ; t[31]
-    ldd r10, Z+24               ; a[24]
-    mul r2, r10                 ; a[8] a[24]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r17                 ; a[9] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r16                 ; a[10] a[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r15                 ; a[11] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r14                 ; a[12] a[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r13                 ; a[13] a[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[14] a[18]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[15] a[17]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    ldd r22, Y+32               ; t[32] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+32, r18               ; t[32]
-    ldd r11, Z+25               ; a[25]
-    mul r2, r11                 ; a[8] a[25]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r10                 ; a[9] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r17                 ; a[10] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r16                 ; a[11] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r15                 ; a[12] a[21]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r14                 ; a[13] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r13                 ; a[14] a[19]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r12                 ; a[15] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+33               ; t[33] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+33, r18               ; t[33]
-    ldd r12, Z+26               ; a[26]
-    mul r2, r12                 ; a[8] a[26]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r11                 ; a[9] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r10                 ; a[10] a[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r17                 ; a[11] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r16                 ; a[12] a[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; a[13] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[14] a[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[15] a[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    ldd r22, Y+34               ; t[34] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+34, r18               ; t[34]
-    ldd r13, Z+27               ; a[27]
-    mul r2, r13                 ; a[8] a[27]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r12                 ; a[9] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r11                 ; a[10] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r10                 ; a[11] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r17                 ; a[12] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r16                 ; a[13] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r15                 ; a[14] a[21]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r14                 ; a[15] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+35               ; t[35] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+35, r18               ; t[35]
-    ldd r14, Z+28               ; a[28]
-    mul r2, r14                 ; a[8] a[28]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r13                 ; a[9] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; a[10] a[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; a[11] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; a[12] a[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r17                 ; a[13] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r16                 ; a[14] a[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[15] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    ldd r22, Y+36               ; t[36] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+36, r18               ; t[36]
-    ldd r15, Z+29               ; a[29]
-    mul r2, r15                 ; a[8] a[29]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r14                 ; a[9] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r13                 ; a[10] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r12                 ; a[11] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r11                 ; a[12] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r10                 ; a[13] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r17                 ; a[14] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r16                 ; a[15] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+37               ; t[37] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+37, r18               ; t[37]
-    ldd r16, Z+30               ; a[30]
-    mul r2, r16                 ; a[8] a[30]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r15                 ; a[9] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[10] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[11] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[12] a[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[13] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[14] a[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r17                 ; a[15] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    ldd r22, Y+38               ; t[38] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+38, r18               ; t[38]
-    ldd r17, Z+31               ; a[31]
-    mul r2, r17                 ; a[8] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r16                 ; a[9] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r15                 ; a[10] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r14                 ; a[11] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r13                 ; a[12] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r12                 ; a[13] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r11                 ; a[14] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r10                 ; a[15] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+39               ; t[39] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+39, r18               ; t[39]
-    mul r3, r17                 ; a[9] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r4, r16                 ; a[10] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r15                 ; a[11] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r14                 ; a[12] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r13                 ; a[13] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[14] a[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[15] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    ldd r22, Y+40               ; t[40] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+40, r18               ; t[40]
-    mul r4, r17                 ; a[10] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r5, r16                 ; a[11] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r15                 ; a[12] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r14                 ; a[13] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r13                 ; a[14] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r12                 ; a[15] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+41, r18               ; t[41]
-    mul r5, r17                 ; a[11] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r6, r16                 ; a[12] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; a[13] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[14] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[15] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+42, r18               ; t[42]
-    mul r6, r17                 ; a[12] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r7, r16                 ; a[13] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r15                 ; a[14] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r14                 ; a[15] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+43, r18               ; t[43]
-    mul r7, r17                 ; a[13] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r8, r16                 ; a[14] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[15] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+44, r18               ; t[44]
-    mul r8, r17                 ; a[14] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r9, r16                 ; a[15] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+45, r18               ; t[45]
-    mul r9, r17                 ; a[15] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+46, r18               ; t[46]
-    std Y+47, r19               ; t[47] (carry out of the block)
-    std Y+48, r20               ; t[48] (carry out of the block)
-    ; row block 2: a[16..23] x a[j > i]
-    ldd r2, Z+16                ; a[16]
-    ldd r3, Z+17                ; a[17]
-    ldd r4, Z+18                ; a[18]
-    ldd r5, Z+19                ; a[19]
-    ldd r6, Z+20                ; a[20]
-    ldd r7, Z+21                ; a[21]
-    ldd r8, Z+22                ; a[22]
-    ldd r9, Z+23                ; a[23]
-    clr r24
-    clr r25
-    mul r2, r2                  ; a[16]^2
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    ldd r22, Y+32               ; t[32] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+32, r18               ; t[32]
-    mul r2, r3                  ; a[16] a[17]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+33               ; t[33] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+33, r18               ; t[33]
-    mul r2, r4                  ; a[16] a[18]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r3, r3                  ; a[17]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+34               ; t[34] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+34, r18               ; t[34]
-    mul r2, r5                  ; a[16] a[19]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r4                  ; a[17] a[18]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+35               ; t[35] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+35, r18               ; t[35]
-    mul r2, r6                  ; a[16] a[20]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r5                  ; a[17] a[19]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r4, r4                  ; a[18]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+36               ; t[36] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+36, r18               ; t[36]
-    mul r2, r7                  ; a[16] a[21]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r6                  ; a[17] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r5                  ; a[18] a[19]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+37               ; t[37] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+37, r18               ; t[37]
-    mul r2, r8                  ; a[16] a[22]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r7                  ; a[17] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r6                  ; a[18] a[20]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r5, r5                  ; a[19]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+38               ; t[38] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+38, r18               ; t[38]
-    mul r2, r9                  ; a[16] a[23]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r8                  ; a[17] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r7                  ; a[18] a[21]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r6                  ; a[19] a[20]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+39               ; t[39] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+39, r18               ; t[39]
-    ldd r10, Z+24               ; a[24]
-    mul r2, r10                 ; a[16] a[24]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r9                  ; a[17] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r8                  ; a[18] a[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r7                  ; a[19] a[21]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r6, r6                  ; a[20]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+40               ; t[40] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+40, r18               ; t[40]
-    ldd r11, Z+25               ; a[25]
-    mul r2, r11                 ; a[16] a[25]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r10                 ; a[17] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r9                  ; a[18] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r8                  ; a[19] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r7                  ; a[20] a[21]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+41               ; t[41] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+41, r18               ; t[41]
-    ldd r12, Z+26               ; a[26]
-    mul r2, r12                 ; a[16] a[26]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r11                 ; a[17] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r10                 ; a[18] a[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r9                  ; a[19] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r8                  ; a[20] a[22]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r7, r7                  ; a[21]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+42               ; t[42] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+42, r18               ; t[42]
-    ldd r13, Z+27               ; a[27]
-    mul r2, r13                 ; a[16] a[27]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r12                 ; a[17] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r11                 ; a[18] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r10                 ; a[19] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r9                  ; a[20] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r8                  ; a[21] a[22]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+43               ; t[43] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+43, r18               ; t[43]
-    ldd r14, Z+28               ; a[28]
-    mul r2, r14                 ; a[16] a[28]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r13                 ; a[17] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r12                 ; a[18] a[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r11                 ; a[19] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r10                 ; a[20] a[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r9                  ; a[21] a[23]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r8, r8                  ; a[22]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+44               ; t[44] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+44, r18               ; t[44]
-    ldd r15, Z+29               ; a[29]
-    mul r2, r15                 ; a[16] a[29]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r14                 ; a[17] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r13                 ; a[18] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r12                 ; a[19] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r11                 ; a[20] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r10                 ; a[21] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r9                  ; a[22] a[23]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+45               ; t[45] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+45, r18               ; t[45]
-    ldd r16, Z+30               ; a[30]
-    mul r2, r16                 ; a[16] a[30]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r15                 ; a[17] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r14                 ; a[18] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r13                 ; a[19] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r12                 ; a[20] a[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r11                 ; a[21] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r10                 ; a[22] a[24]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r9, r9                  ; a[23]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+46               ; t[46] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+46, r18               ; t[46]
-    ldd r17, Z+31               ; a[31]
-    mul r2, r17                 ; a[16] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r16                 ; a[17] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r15                 ; a[18] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r14                 ; a[19] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r13                 ; a[20] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r12                 ; a[21] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r11                 ; a[22] a[25]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r10                 ; a[23] a[24]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+47               ; t[47] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+47, r18               ; t[47]
-    mul r3, r17                 ; a[17] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r4, r16                 ; a[18] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r15                 ; a[19] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r6, r14                 ; a[20] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r13                 ; a[21] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r12                 ; a[22] a[26]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r11                 ; a[23] a[25]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    ldd r22, Y+48               ; t[48] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+48, r18               ; t[48]
-    mul r4, r17                 ; a[18] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r5, r16                 ; a[19] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r15                 ; a[20] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r7, r14                 ; a[21] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r13                 ; a[22] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r12                 ; a[23] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+49, r18               ; t[49]
-    mul r5, r17                 ; a[19] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r6, r16                 ; a[20] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r7, r15                 ; a[21] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r8, r14                 ; a[22] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r13                 ; a[23] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+50, r18               ; t[50]
-    mul r6, r17                 ; a[20] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r7, r16                 ; a[21] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r8, r15                 ; a[22] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r9, r14                 ; a[23] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+51, r18               ; t[51]
-    mul r7, r17                 ; a[21] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r8, r16                 ; a[22] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r9, r15                 ; a[23] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+52, r18               ; t[52]
-    mul r8, r17                 ; a[22] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r9, r16                 ; a[23] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+53, r18               ; t[53]
-    mul r9, r17                 ; a[23] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+54, r18               ; t[54]
-    std Y+55, r19               ; t[55] (carry out of the block)
-    std Y+56, r20               ; t[56] (carry out of the block)
-    ; row block 3: a[24..31] x a[j > i]
-    ldd r2, Z+24                ; a[24]
-    ldd r3, Z+25                ; a[25]
-    ldd r4, Z+26                ; a[26]
-    ldd r5, Z+27                ; a[27]
-    ldd r6, Z+28                ; a[28]
-    ldd r7, Z+29                ; a[29]
-    ldd r8, Z+30                ; a[30]
-    ldd r9, Z+31                ; a[31]
-    clr r24
-    clr r25
-    mul r2, r2                  ; a[24]^2
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    ldd r22, Y+48               ; t[48] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+48, r18               ; t[48]
-    mul r2, r3                  ; a[24] a[25]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+49               ; t[49] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+49, r18               ; t[49]
-    mul r2, r4                  ; a[24] a[26]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r3, r3                  ; a[25]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+50               ; t[50] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+50, r18               ; t[50]
-    mul r2, r5                  ; a[24] a[27]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r4                  ; a[25] a[26]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+51               ; t[51] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+51, r18               ; t[51]
-    mul r2, r6                  ; a[24] a[28]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r5                  ; a[25] a[27]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r4, r4                  ; a[26]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+52               ; t[52] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+52, r18               ; t[52]
-    mul r2, r7                  ; a[24] a[29]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r6                  ; a[25] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r5                  ; a[26] a[27]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+53               ; t[53] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+53, r18               ; t[53]
-    mul r2, r8                  ; a[24] a[30]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r3, r7                  ; a[25] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r4, r6                  ; a[26] a[28]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r5, r5                  ; a[27]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+54               ; t[54] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+54, r18               ; t[54]
-    mul r2, r9                  ; a[24] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r3, r8                  ; a[25] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r4, r7                  ; a[26] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r5, r6                  ; a[27] a[28]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    ldd r22, Y+55               ; t[55] so far
-    add r19, r22
-    adc r20, r21
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+55, r18               ; t[55]
-    mul r3, r9                  ; a[25] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r4, r8                  ; a[26] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    mul r5, r7                  ; a[27] a[29]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r6, r6                  ; a[28]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    ldd r22, Y+56               ; t[56] so far
-    add r24, r22
-    adc r25, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+56, r18               ; t[56]
-    mul r4, r9                  ; a[26] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r5, r8                  ; a[27] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    mul r6, r7                  ; a[28] a[29]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+57, r18               ; t[57]
-    mul r5, r9                  ; a[27] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    mul r6, r8                  ; a[28] a[30]
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r7, r7                  ; a[29]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+58, r18               ; t[58]
-    mul r6, r9                  ; a[28] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    mul r7, r8                  ; a[29] a[30]
-    add r18, r0
-    adc r24, r1
-    adc r25, r21
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+59, r18               ; t[59]
-    mul r7, r9                  ; a[29] a[31]
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    lsl r18                     ; the cross products count twice
-    rol r19
-    rol r20
-    mul r8, r8                  ; a[30]^2
-    add r18, r0
-    adc r19, r1
-    adc r20, r21
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+60, r18               ; t[60]
-    mul r8, r9                  ; a[30] a[31]
-    mov r18, r0
-    mov r24, r1
-    clr r25
-    lsl r18                     ; the cross products count twice
-    rol r24
-    rol r25
-    add r18, r19                ; carry in
-    adc r24, r20
-    adc r25, r21
-    std Y+61, r18               ; t[61]
-    mul r9, r9                  ; a[31]^2
-    mov r18, r0
-    mov r19, r1
-    clr r20
-    add r18, r24                ; carry in
-    adc r19, r25
-    adc r20, r21
-    std Y+62, r18               ; t[62]
-    std Y+63, r19               ; t[63] (carry out of the block)
-    movw r30, r26               ; Z = r
-    ldi r23, 38
-    ldd r18, Y+32               ; t[32]
-    mul r18, r23                ; 38 t[32]
+    mul r19, r25                ; 38 t[32]
     ldd r2, Y+0                 ; t[0]
     add r2, r0
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+33               ; t[33]
-    mul r18, r23                ; 38 t[33]
+    mov r24, r1
+    clr r18
+    ldd r22, Y+33               ; t[33]
+    add r20, r22
+    adc r18, r21
+    add r20, r3                 ; L[17]
+    adc r18, r21
+    ldd r22, Y+49               ; H[17]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[17]
+    com r22
+    add r20, r22
+    adc r18, r21
+    mul r20, r25                ; 38 t[33]
     ldd r3, Y+1                 ; t[1]
     add r3, r0
     adc r1, r21
-    add r3, r20
+    add r3, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+34               ; t[34]
-    mul r18, r23                ; 38 t[34]
+    mov r24, r1
+    clr r19
+    ldd r22, Y+34               ; t[34]
+    add r18, r22
+    adc r19, r21
+    add r18, r4                 ; L[18]
+    adc r19, r21
+    ldd r22, Y+50               ; H[18]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[18]
+    com r22
+    add r18, r22
+    adc r19, r21
+    mul r18, r25                ; 38 t[34]
     ldd r4, Y+2                 ; t[2]
     add r4, r0
     adc r1, r21
-    add r4, r20
+    add r4, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+35               ; t[35]
-    mul r18, r23                ; 38 t[35]
+    mov r24, r1
+    clr r20
+    ldd r22, Y+35               ; t[35]
+    add r19, r22
+    adc r20, r21
+    add r19, r5                 ; L[19]
+    adc r20, r21
+    ldd r22, Y+51               ; H[19]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[19]
+    com r22
+    add r19, r22
+    adc r20, r21
+    mul r19, r25                ; 38 t[35]
     ldd r5, Y+3                 ; t[3]
     add r5, r0
     adc r1, r21
-    add r5, r20
+    add r5, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+36               ; t[36]
-    mul r18, r23                ; 38 t[36]
+    mov r24, r1
+    clr r18
+    ldd r22, Y+36               ; t[36]
+    add r20, r22
+    adc r18, r21
+    add r20, r6                 ; L[20]
+    adc r18, r21
+    ldd r22, Y+52               ; H[20]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[20]
+    com r22
+    add r20, r22
+    adc r18, r21
+    mul r20, r25                ; 38 t[36]
     ldd r6, Y+4                 ; t[4]
     add r6, r0
     adc r1, r21
-    add r6, r20
+    add r6, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+37               ; t[37]
-    mul r18, r23                ; 38 t[37]
+    mov r24, r1
+    clr r19
+    ldd r22, Y+37               ; t[37]
+    add r18, r22
+    adc r19, r21
+    add r18, r7                 ; L[21]
+    adc r19, r21
+    ldd r22, Y+53               ; H[21]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[21]
+    com r22
+    add r18, r22
+    adc r19, r21
+    mul r18, r25                ; 38 t[37]
     ldd r7, Y+5                 ; t[5]
     add r7, r0
     adc r1, r21
-    add r7, r20
+    add r7, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+38               ; t[38]
-    mul r18, r23                ; 38 t[38]
+    mov r24, r1
+    clr r20
+    ldd r22, Y+38               ; t[38]
+    add r19, r22
+    adc r20, r21
+    add r19, r8                 ; L[22]
+    adc r20, r21
+    ldd r22, Y+54               ; H[22]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[22]
+    com r22
+    add r19, r22
+    adc r20, r21
+    mul r19, r25                ; 38 t[38]
     ldd r8, Y+6                 ; t[6]
     add r8, r0
     adc r1, r21
-    add r8, r20
+    add r8, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+39               ; t[39]
-    mul r18, r23                ; 38 t[39]
+    mov r24, r1
+    clr r18
+    ldd r22, Y+39               ; t[39]
+    add r20, r22
+    adc r18, r21
+    add r20, r9                 ; L[23]
+    adc r18, r21
+    ldd r22, Y+55               ; H[23]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[23]
+    com r22
+    add r20, r22
+    adc r18, r21
+    mul r20, r25                ; 38 t[39]
     ldd r9, Y+7                 ; t[7]
     add r9, r0
     adc r1, r21
-    add r9, r20
+    add r9, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+40               ; t[40]
-    mul r18, r23                ; 38 t[40]
+    mov r24, r1
+    clr r19
+    ldd r22, Y+40               ; t[40]
+    add r18, r22
+    adc r19, r21
+    add r18, r10                ; L[24]
+    adc r19, r21
+    ldd r22, Y+56               ; H[24]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[24]
+    com r22
+    add r18, r22
+    adc r19, r21
+    mul r18, r25                ; 38 t[40]
     ldd r10, Y+8                ; t[8]
     add r10, r0
     adc r1, r21
-    add r10, r20
+    add r10, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+41               ; t[41]
-    mul r18, r23                ; 38 t[41]
+    mov r24, r1
+    clr r20
+    ldd r22, Y+41               ; t[41]
+    add r19, r22
+    adc r20, r21
+    add r19, r11                ; L[25]
+    adc r20, r21
+    ldd r22, Y+57               ; H[25]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[25]
+    com r22
+    add r19, r22
+    adc r20, r21
+    mul r19, r25                ; 38 t[41]
     ldd r11, Y+9                ; t[9]
     add r11, r0
     adc r1, r21
-    add r11, r20
+    add r11, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+42               ; t[42]
-    mul r18, r23                ; 38 t[42]
+    mov r24, r1
+    clr r18
+    ldd r22, Y+42               ; t[42]
+    add r20, r22
+    adc r18, r21
+    add r20, r12                ; L[26]
+    adc r18, r21
+    ldd r22, Y+58               ; H[26]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[26]
+    com r22
+    add r20, r22
+    adc r18, r21
+    mul r20, r25                ; 38 t[42]
     ldd r12, Y+10               ; t[10]
     add r12, r0
     adc r1, r21
-    add r12, r20
+    add r12, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+43               ; t[43]
-    mul r18, r23                ; 38 t[43]
+    mov r24, r1
+    clr r19
+    ldd r22, Y+43               ; t[43]
+    add r18, r22
+    adc r19, r21
+    add r18, r13                ; L[27]
+    adc r19, r21
+    ldd r22, Y+59               ; H[27]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[27]
+    com r22
+    add r18, r22
+    adc r19, r21
+    mul r18, r25                ; 38 t[43]
     ldd r13, Y+11               ; t[11]
     add r13, r0
     adc r1, r21
-    add r13, r20
+    add r13, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+44               ; t[44]
-    mul r18, r23                ; 38 t[44]
+    mov r24, r1
+    clr r20
+    ldd r22, Y+44               ; t[44]
+    add r19, r22
+    adc r20, r21
+    add r19, r14                ; L[28]
+    adc r20, r21
+    ldd r22, Y+60               ; H[28]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[28]
+    com r22
+    add r19, r22
+    adc r20, r21
+    mul r19, r25                ; 38 t[44]
     ldd r14, Y+12               ; t[12]
     add r14, r0
     adc r1, r21
-    add r14, r20
+    add r14, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+45               ; t[45]
-    mul r18, r23                ; 38 t[45]
+    mov r24, r1
+    clr r18
+    ldd r22, Y+45               ; t[45]
+    add r20, r22
+    adc r18, r21
+    add r20, r15                ; L[29]
+    adc r18, r21
+    ldd r22, Y+61               ; H[29]
+    add r20, r22
+    adc r18, r21
+    ld r22, Z+                  ; M[29]
+    com r22
+    add r20, r22
+    adc r18, r21
+    mul r20, r25                ; 38 t[45]
     ldd r15, Y+13               ; t[13]
     add r15, r0
     adc r1, r21
-    add r15, r20
+    add r15, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+46               ; t[46]
-    mul r18, r23                ; 38 t[46]
+    mov r24, r1
+    clr r19
+    ldd r22, Y+46               ; t[46]
+    add r18, r22
+    adc r19, r21
+    add r18, r16                ; L[30]
+    adc r19, r21
+    ldd r22, Y+62               ; H[30]
+    add r18, r22
+    adc r19, r21
+    ld r22, Z+                  ; M[30]
+    com r22
+    add r18, r22
+    adc r19, r21
+    mul r18, r25                ; 38 t[46]
     ldd r16, Y+14               ; t[14]
     add r16, r0
     adc r1, r21
-    add r16, r20
+    add r16, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+47               ; t[47]
-    mul r18, r23                ; 38 t[47]
+    mov r24, r1
+    clr r20
+    ldd r22, Y+47               ; t[47]
+    add r19, r22
+    adc r20, r21
+    add r19, r17                ; L[31]
+    adc r20, r21
+    ldd r22, Y+63               ; H[31]
+    add r19, r22
+    adc r20, r21
+    ld r22, Z+                  ; M[31]
+    com r22
+    add r19, r22
+    adc r20, r21
+    mul r19, r25                ; 38 t[47]
     ldd r17, Y+15               ; t[15]
     add r17, r0
     adc r1, r21
-    add r17, r20
+    add r17, r24
     adc r1, r21
-    mov r20, r1
-    ldd r18, Y+48               ; t[48]
-    mul r18, r23                ; 38 t[48]
-    ldd r18, Y+16               ; t[16]
-    add r18, r0
+    mov r24, r1
+    clr r18
+    ldd r22, Y+48               ; t[48]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[48]
+    ldd r22, Y+16               ; t[16]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+16, r18               ; r[16] for now
-    ldd r18, Y+49               ; t[49]
-    mul r18, r23                ; 38 t[49]
-    ldd r18, Y+17               ; t[17]
-    add r18, r0
+    mov r24, r1
+    std Y+16, r22               ; r[16] for now
+    clr r19
+    ldd r22, Y+49               ; t[49]
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[49]
+    ldd r22, Y+17               ; t[17]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+17, r18               ; r[17] for now
-    ldd r18, Y+50               ; t[50]
-    mul r18, r23                ; 38 t[50]
-    ldd r18, Y+18               ; t[18]
-    add r18, r0
+    mov r24, r1
+    std Y+17, r22               ; r[17] for now
+    clr r20
+    ldd r22, Y+50               ; t[50]
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[50]
+    ldd r22, Y+18               ; t[18]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+18, r18               ; r[18] for now
-    ldd r18, Y+51               ; t[51]
-    mul r18, r23                ; 38 t[51]
-    ldd r18, Y+19               ; t[19]
-    add r18, r0
+    mov r24, r1
+    std Y+18, r22               ; r[18] for now
+    clr r18
+    ldd r22, Y+51               ; t[51]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[51]
+    ldd r22, Y+19               ; t[19]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+19, r18               ; r[19] for now
-    ldd r18, Y+52               ; t[52]
-    mul r18, r23                ; 38 t[52]
-    ldd r18, Y+20               ; t[20]
-    add r18, r0
+    mov r24, r1
+    std Y+19, r22               ; r[19] for now
+    clr r19
+    ldd r22, Y+52               ; t[52]
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[52]
+    ldd r22, Y+20               ; t[20]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+20, r18               ; r[20] for now
-    ldd r18, Y+53               ; t[53]
-    mul r18, r23                ; 38 t[53]
-    ldd r18, Y+21               ; t[21]
-    add r18, r0
+    mov r24, r1
+    std Y+20, r22               ; r[20] for now
+    clr r20
+    ldd r22, Y+53               ; t[53]
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[53]
+    ldd r22, Y+21               ; t[21]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+21, r18               ; r[21] for now
-    ldd r18, Y+54               ; t[54]
-    mul r18, r23                ; 38 t[54]
-    ldd r18, Y+22               ; t[22]
-    add r18, r0
+    mov r24, r1
+    std Y+21, r22               ; r[21] for now
+    clr r18
+    ldd r22, Y+54               ; t[54]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[54]
+    ldd r22, Y+22               ; t[22]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+22, r18               ; r[22] for now
-    ldd r18, Y+55               ; t[55]
-    mul r18, r23                ; 38 t[55]
-    ldd r18, Y+23               ; t[23]
-    add r18, r0
+    mov r24, r1
+    std Y+22, r22               ; r[22] for now
+    clr r19
+    ldd r22, Y+55               ; t[55]
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[55]
+    ldd r22, Y+23               ; t[23]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+23, r18               ; r[23] for now
-    ldd r18, Y+56               ; t[56]
-    mul r18, r23                ; 38 t[56]
-    ldd r18, Y+24               ; t[24]
-    add r18, r0
+    mov r24, r1
+    std Y+23, r22               ; r[23] for now
+    clr r20
+    ldd r22, Y+56               ; t[56]
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[56]
+    ldd r22, Y+24               ; t[24]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+24, r18               ; r[24] for now
-    ldd r18, Y+57               ; t[57]
-    mul r18, r23                ; 38 t[57]
-    ldd r18, Y+25               ; t[25]
-    add r18, r0
+    mov r24, r1
+    std Y+24, r22               ; r[24] for now
+    clr r18
+    ldd r22, Y+57               ; t[57]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[57]
+    ldd r22, Y+25               ; t[25]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+25, r18               ; r[25] for now
-    ldd r18, Y+58               ; t[58]
-    mul r18, r23                ; 38 t[58]
-    ldd r18, Y+26               ; t[26]
-    add r18, r0
+    mov r24, r1
+    std Y+25, r22               ; r[25] for now
+    clr r19
+    ldd r22, Y+58               ; t[58]
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[58]
+    ldd r22, Y+26               ; t[26]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+26, r18               ; r[26] for now
-    ldd r18, Y+59               ; t[59]
-    mul r18, r23                ; 38 t[59]
-    ldd r18, Y+27               ; t[27]
-    add r18, r0
+    mov r24, r1
+    std Y+26, r22               ; r[26] for now
+    clr r20
+    ldd r22, Y+59               ; t[59]
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[59]
+    ldd r22, Y+27               ; t[27]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+27, r18               ; r[27] for now
-    ldd r18, Y+60               ; t[60]
-    mul r18, r23                ; 38 t[60]
-    ldd r18, Y+28               ; t[28]
-    add r18, r0
+    mov r24, r1
+    std Y+27, r22               ; r[27] for now
+    clr r18
+    ldd r22, Y+60               ; t[60]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[60]
+    ldd r22, Y+28               ; t[28]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+28, r18               ; r[28] for now
-    ldd r18, Y+61               ; t[61]
-    mul r18, r23                ; 38 t[61]
-    ldd r18, Y+29               ; t[29]
-    add r18, r0
+    mov r24, r1
+    std Y+28, r22               ; r[28] for now
+    clr r19
+    ldd r22, Y+61               ; t[61]
+    add r18, r22
+    adc r19, r21
+    add r18, r23                ; the sign of -+M
+    adc r19, r21
+    mul r18, r25                ; 38 t[61]
+    ldd r22, Y+29               ; t[29]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+29, r18               ; r[29] for now
-    ldd r18, Y+62               ; t[62]
-    mul r18, r23                ; 38 t[62]
-    ldd r18, Y+30               ; t[30]
-    add r18, r0
+    mov r24, r1
+    std Y+29, r22               ; r[29] for now
+    clr r20
+    ldd r22, Y+62               ; t[62]
+    add r19, r22
+    adc r20, r21
+    add r19, r23                ; the sign of -+M
+    adc r20, r21
+    mul r19, r25                ; 38 t[62]
+    ldd r22, Y+30               ; t[30]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+30, r18               ; r[30] for now
-    ldd r18, Y+63               ; t[63]
-    mul r18, r23                ; 38 t[63]
-    ldd r18, Y+31               ; t[31]
-    add r18, r0
+    mov r24, r1
+    std Y+30, r22               ; r[30] for now
+    clr r18
+    ldd r22, Y+63               ; t[63]
+    add r20, r22
+    adc r18, r21
+    add r20, r23                ; the sign of -+M
+    adc r18, r21
+    mul r20, r25                ; 38 t[63]
+    ldd r22, Y+31               ; t[31]
+    add r22, r0
     adc r1, r21
-    add r18, r20
+    add r22, r24
     adc r1, r21
-    mov r20, r1
-    std Y+31, r18               ; r[31] for now
-    mul r20, r23                ; 38 c
+    mov r24, r1
+    std Y+31, r22               ; r[31] for now
+    clr r19
+    movw r30, r26               ; Z = r
+    mul r24, r25                ; 38 c
     add r2, r0
     adc r3, r1
     adc r4, r21
@@ -5801,7 +3341,7 @@ MCU_FN(x25519, fe_sqr):
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    subi r28, lo8(-63)          ; SP back: Y - 1 - 0 + 64
+    subi r28, lo8(-63)          ; SP back: Y - 1 - 20 + 84
     sbci r29, hi8(-63)
     in r0, 0x3f
     cli
@@ -5827,6 +3367,781 @@ MCU_FN(x25519, fe_sqr):
     pop r3
     pop r2
     clr r1                      ; the ABI's zero register
+    ret
+
+    /* x25519_avr_sqr128 (local): r[0..32) = a[0..16)^2, X = r, Y = a; r2 = 0 kept;
+       clobbers r0, r1, r3..r31 */
+x25519_avr_sqr128:
+    ; L = a_l^2 -> r[0..16)
+    ldd r4, Y+0
+    ldd r5, Y+1
+    ldd r6, Y+2
+    ldd r7, Y+3
+    ldd r8, Y+4
+    ldd r9, Y+5
+    ldd r10, Y+6
+    ldd r11, Y+7
+    mul r4, r5
+    mov r3, r0
+    mov r12, r1
+    clr r13
+    clr r14
+    mul r4, r6
+    add r12, r0
+    adc r13, r1
+    adc r14, r2
+    clr r15
+    mul r4, r7
+    add r13, r0
+    adc r14, r1
+    adc r15, r2
+    mul r5, r6
+    add r13, r0
+    adc r14, r1
+    adc r15, r2
+    clr r16
+    mul r4, r8
+    add r14, r0
+    adc r15, r1
+    adc r16, r2
+    mul r5, r7
+    add r14, r0
+    adc r15, r1
+    adc r16, r2
+    clr r17
+    mul r4, r9
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    mul r5, r8
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    mul r6, r7
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    clr r18
+    mul r4, r10
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r5, r9
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r6, r8
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    clr r19
+    mul r4, r11
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    mul r5, r10
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    mul r6, r9
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    mul r7, r8
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    clr r20
+    mul r5, r11
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    mul r6, r10
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    mul r7, r9
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    clr r21
+    mul r6, r11
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r10
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r9
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    clr r22
+    mul r7, r11
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r10
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    clr r23
+    mul r8, r11
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
+    mul r9, r10
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
+    clr r24
+    mul r9, r11
+    add r22, r0
+    adc r23, r1
+    adc r24, r2
+    clr r25
+    mul r10, r11
+    add r23, r0
+    adc r24, r1
+    adc r25, r2
+    lsl r3
+    rol r12
+    rol r13
+    rol r14
+    rol r15
+    rol r16
+    rol r17
+    rol r18
+    rol r19
+    rol r20
+    rol r21
+    rol r22
+    rol r23
+    rol r24
+    rol r25
+    mul r4, r4
+    mov r30, r0
+    add r3, r1
+    clr r31
+    rol r31
+    mul r5, r5
+    lsr r31
+    adc r12, r0
+    adc r13, r1
+    rol r31
+    mul r6, r6
+    lsr r31
+    adc r14, r0
+    adc r15, r1
+    rol r31
+    mul r7, r7
+    lsr r31
+    adc r16, r0
+    adc r17, r1
+    rol r31
+    mul r8, r8
+    lsr r31
+    adc r18, r0
+    adc r19, r1
+    rol r31
+    mul r9, r9
+    lsr r31
+    adc r20, r0
+    adc r21, r1
+    rol r31
+    mul r10, r10
+    lsr r31
+    adc r22, r0
+    adc r23, r1
+    rol r31
+    mul r11, r11
+    lsr r31
+    adc r24, r0
+    adc r25, r1
+    st X+, r30
+    st X+, r3
+    st X+, r12
+    st X+, r13
+    st X+, r14
+    st X+, r15
+    st X+, r16
+    st X+, r17
+    st X+, r18
+    st X+, r19
+    st X+, r20
+    st X+, r21
+    st X+, r22
+    st X+, r23
+    st X+, r24
+    st X+, r25
+    ; H = a_h^2 -> r[16..32)
+    ldd r4, Y+8
+    ldd r5, Y+9
+    ldd r6, Y+10
+    ldd r7, Y+11
+    ldd r8, Y+12
+    ldd r9, Y+13
+    ldd r10, Y+14
+    ldd r11, Y+15
+    mul r4, r5
+    mov r3, r0
+    mov r12, r1
+    clr r13
+    clr r14
+    mul r4, r6
+    add r12, r0
+    adc r13, r1
+    adc r14, r2
+    clr r15
+    mul r4, r7
+    add r13, r0
+    adc r14, r1
+    adc r15, r2
+    mul r5, r6
+    add r13, r0
+    adc r14, r1
+    adc r15, r2
+    clr r16
+    mul r4, r8
+    add r14, r0
+    adc r15, r1
+    adc r16, r2
+    mul r5, r7
+    add r14, r0
+    adc r15, r1
+    adc r16, r2
+    clr r17
+    mul r4, r9
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    mul r5, r8
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    mul r6, r7
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    clr r18
+    mul r4, r10
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r5, r9
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r6, r8
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    clr r19
+    mul r4, r11
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    mul r5, r10
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    mul r6, r9
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    mul r7, r8
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    clr r20
+    mul r5, r11
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    mul r6, r10
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    mul r7, r9
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    clr r21
+    mul r6, r11
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r10
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r9
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    clr r22
+    mul r7, r11
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r10
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    clr r23
+    mul r8, r11
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
+    mul r9, r10
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
+    clr r24
+    mul r9, r11
+    add r22, r0
+    adc r23, r1
+    adc r24, r2
+    clr r25
+    mul r10, r11
+    add r23, r0
+    adc r24, r1
+    adc r25, r2
+    lsl r3
+    rol r12
+    rol r13
+    rol r14
+    rol r15
+    rol r16
+    rol r17
+    rol r18
+    rol r19
+    rol r20
+    rol r21
+    rol r22
+    rol r23
+    rol r24
+    rol r25
+    mul r4, r4
+    mov r30, r0
+    add r3, r1
+    clr r31
+    rol r31
+    mul r5, r5
+    lsr r31
+    adc r12, r0
+    adc r13, r1
+    rol r31
+    mul r6, r6
+    lsr r31
+    adc r14, r0
+    adc r15, r1
+    rol r31
+    mul r7, r7
+    lsr r31
+    adc r16, r0
+    adc r17, r1
+    rol r31
+    mul r8, r8
+    lsr r31
+    adc r18, r0
+    adc r19, r1
+    rol r31
+    mul r9, r9
+    lsr r31
+    adc r20, r0
+    adc r21, r1
+    rol r31
+    mul r10, r10
+    lsr r31
+    adc r22, r0
+    adc r23, r1
+    rol r31
+    mul r11, r11
+    lsr r31
+    adc r24, r0
+    adc r25, r1
+    st X+, r30
+    st X+, r3
+    st X+, r12
+    st X+, r13
+    st X+, r14
+    st X+, r15
+    st X+, r16
+    st X+, r17
+    st X+, r18
+    st X+, r19
+    st X+, r20
+    st X+, r21
+    st X+, r22
+    st X+, r23
+    st X+, r24
+    st X+, r25
+    ; |a_l - a_h| in place
+    ldd r4, Y+0
+    ldd r5, Y+1
+    ldd r6, Y+2
+    ldd r7, Y+3
+    ldd r8, Y+4
+    ldd r9, Y+5
+    ldd r10, Y+6
+    ldd r11, Y+7
+    ldd r0, Y+8
+    sub r4, r0
+    ldd r0, Y+9
+    sbc r5, r0
+    ldd r0, Y+10
+    sbc r6, r0
+    ldd r0, Y+11
+    sbc r7, r0
+    ldd r0, Y+12
+    sbc r8, r0
+    ldd r0, Y+13
+    sbc r9, r0
+    ldd r0, Y+14
+    sbc r10, r0
+    ldd r0, Y+15
+    sbc r11, r0
+    sbc r3, r3
+    eor r4, r3
+    eor r5, r3
+    eor r6, r3
+    eor r7, r3
+    eor r8, r3
+    eor r9, r3
+    eor r10, r3
+    eor r11, r3
+    sub r4, r3
+    sbc r5, r3
+    sbc r6, r3
+    sbc r7, r3
+    sbc r8, r3
+    sbc r9, r3
+    sbc r10, r3
+    sbc r11, r3
+    movw r30, r26
+    sbiw r30, 32
+    ; M = |a_l - a_h|^2 in registers
+    mul r4, r5
+    mov r12, r0
+    mov r13, r1
+    clr r14
+    clr r15
+    mul r4, r6
+    add r13, r0
+    adc r14, r1
+    adc r15, r2
+    clr r16
+    mul r4, r7
+    add r14, r0
+    adc r15, r1
+    adc r16, r2
+    mul r5, r6
+    add r14, r0
+    adc r15, r1
+    adc r16, r2
+    clr r17
+    mul r4, r8
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    mul r5, r7
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    clr r18
+    mul r4, r9
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r5, r8
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r6, r7
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    clr r19
+    mul r4, r10
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    mul r5, r9
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    mul r6, r8
+    add r17, r0
+    adc r18, r1
+    adc r19, r2
+    clr r20
+    mul r4, r11
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    mul r5, r10
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    mul r6, r9
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    mul r7, r8
+    add r18, r0
+    adc r19, r1
+    adc r20, r2
+    clr r21
+    mul r5, r11
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r10
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r9
+    add r19, r0
+    adc r20, r1
+    adc r21, r2
+    clr r22
+    mul r6, r11
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r10
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r9
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    clr r23
+    mul r7, r11
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
+    mul r8, r10
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
+    clr r24
+    mul r8, r11
+    add r22, r0
+    adc r23, r1
+    adc r24, r2
+    mul r9, r10
+    add r22, r0
+    adc r23, r1
+    adc r24, r2
+    clr r25
+    mul r9, r11
+    add r23, r0
+    adc r24, r1
+    adc r25, r2
+    clr r26
+    mul r10, r11
+    add r24, r0
+    adc r25, r1
+    adc r26, r2
+    lsl r12
+    rol r13
+    rol r14
+    rol r15
+    rol r16
+    rol r17
+    rol r18
+    rol r19
+    rol r20
+    rol r21
+    rol r22
+    rol r23
+    rol r24
+    rol r25
+    rol r26
+    mul r4, r4
+    mov r27, r0
+    add r12, r1
+    clr r28
+    rol r28
+    mul r5, r5
+    lsr r28
+    adc r13, r0
+    adc r14, r1
+    rol r28
+    mul r6, r6
+    lsr r28
+    adc r15, r0
+    adc r16, r1
+    rol r28
+    mul r7, r7
+    lsr r28
+    adc r17, r0
+    adc r18, r1
+    rol r28
+    mul r8, r8
+    lsr r28
+    adc r19, r0
+    adc r20, r1
+    rol r28
+    mul r9, r9
+    lsr r28
+    adc r21, r0
+    adc r22, r1
+    rol r28
+    mul r10, r10
+    lsr r28
+    adc r23, r0
+    adc r24, r1
+    rol r28
+    mul r11, r11
+    lsr r28
+    adc r25, r0
+    adc r26, r1
+    clr r3
+    com r3
+    ; r += B^8 (L + H - M)
+    eor r27, r3
+    eor r12, r3
+    eor r13, r3
+    eor r14, r3
+    eor r15, r3
+    eor r16, r3
+    eor r17, r3
+    eor r18, r3
+    eor r19, r3
+    eor r20, r3
+    eor r21, r3
+    eor r22, r3
+    eor r23, r3
+    eor r24, r3
+    eor r25, r3
+    eor r26, r3
+    ldd r4, Z+8
+    ldd r5, Z+9
+    ldd r6, Z+10
+    ldd r7, Z+11
+    ldd r8, Z+12
+    ldd r9, Z+13
+    ldd r10, Z+14
+    ldd r11, Z+15
+    ldd r0, Z+16
+    add r4, r0
+    ldd r0, Z+17
+    adc r5, r0
+    ldd r0, Z+18
+    adc r6, r0
+    ldd r0, Z+19
+    adc r7, r0
+    ldd r0, Z+20
+    adc r8, r0
+    ldd r0, Z+21
+    adc r9, r0
+    ldd r0, Z+22
+    adc r10, r0
+    ldd r0, Z+23
+    adc r11, r0
+    clr r1
+    adc r1, r2
+    mov r0, r3
+    lsr r0
+    adc r27, r4
+    adc r12, r5
+    adc r13, r6
+    adc r14, r7
+    adc r15, r8
+    adc r16, r9
+    adc r17, r10
+    adc r18, r11
+    adc r19, r4
+    adc r20, r5
+    adc r21, r6
+    adc r22, r7
+    adc r23, r8
+    adc r24, r9
+    adc r25, r10
+    adc r26, r11
+    adc r3, r2
+    add r19, r1
+    adc r20, r2
+    adc r21, r2
+    adc r22, r2
+    adc r23, r2
+    adc r24, r2
+    adc r25, r2
+    adc r26, r2
+    adc r3, r1
+    ldd r0, Z+0
+    add r27, r0
+    std Z+8, r27
+    ldd r0, Z+1
+    adc r12, r0
+    std Z+9, r12
+    ldd r0, Z+2
+    adc r13, r0
+    std Z+10, r13
+    ldd r0, Z+3
+    adc r14, r0
+    std Z+11, r14
+    ldd r0, Z+4
+    adc r15, r0
+    std Z+12, r15
+    ldd r0, Z+5
+    adc r16, r0
+    std Z+13, r16
+    ldd r0, Z+6
+    adc r17, r0
+    std Z+14, r17
+    ldd r0, Z+7
+    adc r18, r0
+    std Z+15, r18
+    ldd r4, Z+24
+    adc r19, r4
+    std Z+16, r19
+    ldd r5, Z+25
+    adc r20, r5
+    std Z+17, r20
+    ldd r6, Z+26
+    adc r21, r6
+    std Z+18, r21
+    ldd r7, Z+27
+    adc r22, r7
+    std Z+19, r22
+    ldd r8, Z+28
+    adc r23, r8
+    std Z+20, r23
+    ldd r9, Z+29
+    adc r24, r9
+    std Z+21, r24
+    ldd r10, Z+30
+    adc r25, r10
+    std Z+22, r25
+    ldd r11, Z+31
+    adc r26, r11
+    std Z+23, r26
+    adc r3, r2
+    mov r0, r3
+    lsl r0
+    sbc r0, r0
+    add r4, r3
+    adc r5, r0
+    adc r6, r0
+    adc r7, r0
+    adc r8, r0
+    adc r9, r0
+    adc r10, r0
+    adc r11, r0
+    std Z+24, r4
+    std Z+25, r5
+    std Z+26, r6
+    std Z+27, r7
+    std Z+28, r8
+    std Z+29, r9
+    std Z+30, r10
+    std Z+31, r11
     ret
     .size MCU_FN(x25519, fe_sqr), . - MCU_FN(x25519, fe_sqr)
 

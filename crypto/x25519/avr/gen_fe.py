@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "mpmul" / "avr"))
 from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
 # mpmul avr-kara's 128x128-bit product (one level of subtractive Karatsuba over its in-register K64
 # kernel), emitted once into fe_avr.S as a local routine: Gen (its emitter) and gen_mul128.
-from gen_mpmul_avr import Gen as MpGen, gen_mul128  # noqa: E402
+from gen_mpmul_avr import ZR, Gen as MpGen, gen_mul128  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -224,12 +224,26 @@ def karatsuba(a: Asm, mul128: str) -> None:
     a(f"ldd r31, Y+{FM_PTR + 2}")
     a(f"adiw r28, {FM_T + 1}", "Y = t")
     a("movw r26, r30", "X = r (for the end)")
+    recombine_reduce(a, q, False)
+
+
+def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
+    """r = (t + 2^128 (L + H -+ M)) mod p, below 2^256: t = L + 2^256 H at Y (L, H 32 bytes each), M at
+    Z = r, X = r; q = 0xff when the middle term takes -M, 0 when +M (minus: always -M, q = 0xff
+    already; ~M as COM). One pass over bytes 16..63 that keeps the old t[16..31] in r2..r17 where the
+    pass overwrites them before it reads them as L[16..31]; once t[32 + j] is final (in a register),
+    r_j = t[j] + 38 t[32 + j] + carry right away (reduce_step), r_0..15 into r2..r17 as their
+    L[16..31] are used up; then reduce_fold."""
+    R = [f"r{i}" for i in range(2, 18)]
     a(f"clr {ZERO}")
     cr, c38 = "r24", "r25"
     a(f"ldi {c38}, 38")
     lo, hi = "r18", "r19"
-    a(f"mov {lo}, {q}")
-    a(f"neg {lo}", "the +1 of -M = ~M + 1")
+    if minus:
+        a(f"ldi {lo}, 1", "the +1 of -M = ~M + 1")
+    else:
+        a(f"mov {lo}, {q}")
+        a(f"neg {lo}", "the +1 of -M = ~M + 1")
     a(f"clr {hi}")
     spare = "r20"
     for k in range(48):
@@ -252,7 +266,7 @@ def karatsuba(a: Asm, mul128: str) -> None:
             a(f"add {lo}, {T}")
             a(f"adc {hi}, {ZERO}")
             a(f"ld {T}, Z+", f"M[{k}]")
-            a(f"eor {T}, {q}")
+            a(f"com {T}" if minus else f"eor {T}, {q}")
             a(f"add {lo}, {T}")
             a(f"adc {hi}, {ZERO}")
         else:
@@ -409,17 +423,142 @@ def fe_mul() -> tuple[list[str], int]:
     return begin("fe_mul") + body + end("fe_mul"), a.cycles
 
 
+def s64_keep(g: MpGen, x: list[int], pool: list[int]) -> tuple[list[int], list[int]]:
+    """x^2 for the 8 bytes in registers x, the 16 result bytes left in registers (returned with the
+    registers still free; x is kept). Only the 28 cross products x_i x_j, i < j, are multiplied, by
+    product scanning (MUL, ADD, ADC, ADC into a 3-byte column sum; the finished byte keeps its
+    register and a pool register becomes the sum's new top): C = sum x_i x_j B^(i+j) < 2^127 in bytes
+    1..15; then 2C (one LSL/ROL chain) and S = sum x_i^2 B^(2i), the 8 squares, whose 16-bit results do
+    not overlap: each added as two bytes, the carry between them kept in a register across the MUL
+    (which sets C): LSR sv restores it, ROL sv saves the next. 36 MULs."""
+    pool = list(pool)
+    out: dict[int, int] = {}
+    c = [pool.pop(0) for _ in range(3)]
+    for k in range(1, 14):
+        pairs = [(i, k - i) for i in range(8) if i < k - i <= 7]
+        for n, (i, j) in enumerate(pairs):
+            g.e(f"mul r{x[i]}, r{x[j]}")
+            if k == 1:
+                g.e(f"mov r{c[0]}, r0")
+                g.e(f"mov r{c[1]}, r1")
+                g.e(f"clr r{c[2]}")
+                continue
+            g.e(f"add r{c[0]}, r0")
+            g.e(f"adc r{c[1]}, r1")
+            g.e(f"adc r{c[2]}, r{ZR}")
+        out[k] = c[0]
+        if k == 13:
+            out[14], out[15] = c[1], c[2]
+        else:
+            c = [c[1], c[2], pool.pop(0)]
+            g.e(f"clr r{c[2]}")
+    g.e(f"lsl r{out[1]}")                      # 2C: the cross products count twice
+    for k in range(2, 16):
+        g.e(f"rol r{out[k]}")
+    out[0] = pool.pop(0)
+    sv = pool[0]
+    for i in range(8):
+        g.e(f"mul r{x[i]}, r{x[i]}")
+        if i == 0:
+            g.e(f"mov r{out[0]}, r0")
+            g.e(f"add r{out[1]}, r1")
+            g.e(f"clr r{sv}")                  # CLR (EOR) keeps the carry
+        else:
+            g.e(f"lsr r{sv}")                  # C = the carry into byte 2i, sv = 0
+            g.e(f"adc r{out[2 * i]}, r0")
+            g.e(f"adc r{out[2 * i + 1]}, r1")
+        if i < 7:
+            g.e(f"rol r{sv}")
+    return [out[k] for k in range(16)], pool
+
+
+def gen_sqr128(g: MpGen, label: str) -> int:
+    """Local routine: r[0..32) = a[0..16)^2 with X = r, Y = a: one level of Karatsuba over s64_keep:
+    L = a_l^2 and H = a_h^2 stored (ST X+), |a_l - a_h| in place, M = |a_l - a_h|^2 kept in registers,
+    then mpmul's combine_regs with n = 0xff (the middle term is always L + H - M, no sign to track).
+    Keeps r2 (zero); clobbers r0, r1, r3..r31."""
+    start = g.cycles
+    g.label(f"{label}:")
+    A8 = list(range(4, 12))
+    for half in (0, 1):
+        g.comment(("L = a_l^2 -> r[0..16)", "H = a_h^2 -> r[16..32)")[half])
+        for i in range(8):
+            g.e(f"ldd r{A8[i]}, Y+{8 * half + i}")
+        out, _ = s64_keep(g, A8, [3] + list(range(12, 26)) + [30, 31])
+        for r in out:
+            g.e(f"st X+, r{r}")
+    g.comment("|a_l - a_h| in place")
+    for i in range(8):
+        g.e(f"ldd r{A8[i]}, Y+{i}")
+    g.absdiff_inplace(A8, "Y", 8, 3)
+    g.e("movw r30, r26")
+    g.e("sbiw r30, 32")                        # Z = r
+    g.comment("M = |a_l - a_h|^2 in registers")
+    M, _ = s64_keep(g, A8, list(range(12, 30)))
+    g.e("clr r3")
+    g.e("com r3")                              # n = 0xff: the middle term is L + H - M
+    g.comment("r += B^8 (L + H - M)")
+    g.combine_regs(M, A8, "Z", 3, ct=1)
+    g.e("ret")
+    return g.cycles - start
+
+
+# fe_sqr's frame (offsets from F = SP + 1): the pointers r, a; |a_l - a_h|; the product t
+FS_PTR, FS_DA, FS_T = 0, 4, 20
+FS_FRAME = FS_T + 64
+
+
 def fe_sqr() -> tuple[list[str], int]:
+    """t = a^2 by one level of Karatsuba over sqr128 (three RCALLs: a_l^2, a_h^2, |a_l - a_h|^2), then
+    the recombination with the fused reduction as in fe_mul, the middle term always L + H - M."""
+    label = "x25519_avr_sqr128"
+    g = MpGen()
+    c128 = gen_sqr128(g, label)
     a = Asm()
-    frame_enter(a, 64)
-    a("movw r30, r22", "Z = a")
-    a("movw r26, r24", "X = r (kept while the pool uses r24, r25)")
-    a(f"clr {ZERO}")
-    square_rows(a)
-    a("movw r30, r26", "Z = r")
-    reduce(a)
-    frame_leave(a, 64)
-    return begin("fe_sqr") + a.lines + end("fe_sqr"), a.cycles
+    frame_enter(a, FS_FRAME)
+    for k, r in enumerate(("r24", "r25", "r22", "r23")):
+        a(f"std Y+{FS_PTR + k}, {r}", ("r", "a")[k // 2] + " pointer, kept for after the calls")
+    a("clr r2", "sqr128's zero register")
+    a("movw r26, r28", "X = t")
+    a(f"adiw r26, {FS_T}")
+    a("movw r28, r22", "Y = a")
+    a.note("L = a_l^2 -> t[0..31]")
+    a(f"rcall {label}")
+    a(f"in r30, {SPL}", "Z = F - 1")
+    a(f"in r31, {SPH}")
+    a(f"ldd r28, Z+{FS_PTR + 3}", "Y = a + 16")
+    a(f"ldd r29, Z+{FS_PTR + 4}")
+    a("adiw r28, 16")
+    a("movw r26, r30", "X = t + 32")
+    a(f"adiw r26, {FS_T + 33}")
+    a.note("H = a_h^2 -> t[32..63]")
+    a(f"rcall {label}")
+    a(f"in r28, {SPL}", "Y = F - 1")
+    a(f"in r29, {SPH}")
+    a(f"ldd r26, Y+{FS_PTR + 3}", "X = a")
+    a(f"ldd r27, Y+{FS_PTR + 4}")
+    absdiff(a, "X", "r18")
+    for k in range(16):
+        a(f"std Y+{FS_DA + 1 + k}, {R16[k]}", f"da[{k}]")
+    a(f"ldd r26, Y+{FS_PTR + 1}", "X = r (a is dead)")
+    a(f"ldd r27, Y+{FS_PTR + 2}")
+    a(f"adiw r28, {FS_DA + 1}", "Y = |a_l - a_h|")
+    a("clr r2")
+    a.note("M = |a_l - a_h|^2 -> r[0..31]")
+    a(f"rcall {label}")
+    a(f"in r28, {SPL}", "Y = F - 1")
+    a(f"in r29, {SPH}")
+    a(f"ldd r30, Y+{FS_PTR + 1}", "Z = M = r")
+    a(f"ldd r31, Y+{FS_PTR + 2}")
+    a(f"adiw r28, {FS_T + 1}", "Y = t")
+    a("movw r26, r30", "X = r (for the end)")
+    a("ldi r23, 0xff", "q: the middle term takes -M")
+    recombine_reduce(a, "r23", True)
+    frame_leave(a, FS_FRAME, FS_T)
+    a.cycles += 3 * (3 + c128)
+    body = a.lines + ["", f"    /* {label} (local): r[0..32) = a[0..16)^2, X = r, Y = a; r2 = 0 kept;",
+                      "       clobbers r0, r1, r3..r31 */"] + g.lines
+    return begin("fe_sqr") + body + end("fe_sqr"), a.cycles
 
 
 def fe_addsub(op: str) -> tuple[list[str], int]:
