@@ -94,43 +94,6 @@ def frame_leave(a: Asm, size: int, yoff: int = 0) -> None:
     a("ret")
 
 
-def product_rows(a: Asm, n: int = 32, out: int = 0, boff: int = 0, preloaded: bool = False) -> None:
-    """Y[out..out+2n-1] = (n bytes at X, read with LD X+) * (n bytes at Z+boff), in n/8 row blocks: 8
-    bytes of the left operand in A, the right one streamed through the window W (byte j in W[j % 8],
-    loaded once per block, when column j first needs it), product scanning over the n + 7 columns of
-    the block with a 3-byte accumulator (MUL, ADD, ADC, ADC: 5 cycles a product); blocks 1.. add the
-    bytes earlier blocks wrote (one LDD/ADD/ADC a column)."""
-    pool = ["r18", "r19", "r20"]
-    written = -1                      # Y[out..out+written] hold earlier blocks' sums
-    for k in range(n // 8):
-        a.note(f"row block {k}: x[{8 * k}..{8 * k + 7}] * y[0..{n - 1}] -> Y+{out + 8 * k}")
-        for i in range(8):
-            if not (preloaded and k == 0):
-                a(f"ld {A[i]}, X+", f"x[{8 * k + i}]")
-        lo, mid, hi = pool
-        for r in pool:
-            a(f"clr {r}")
-        for c in range(n + 7):
-            pos = 8 * k + c
-            if c < n:
-                a(f"ldd {W[c % 8]}, Z+{boff + c}", f"y[{c}]")
-            if pos <= written:
-                a(f"ldd {T}, Y+{out + pos}", f"[{pos}] so far")
-                a(f"add {lo}, {T}")
-                a(f"adc {mid}, {ZERO}")
-            for i in range(max(0, c - n + 1), min(7, c) + 1):
-                j = c - i
-                a(f"mul {A[i]}, {W[j % 8]}", f"x[{8 * k + i}] y[{j}]")
-                a(f"add {lo}, r0")
-                a(f"adc {mid}, r1")
-                a(f"adc {hi}, {ZERO}")
-            a(f"std Y+{out + pos}, {lo}", f"[{pos}]")
-            lo, mid, hi = mid, hi, lo
-            a(f"clr {hi}")
-        a(f"std Y+{out + 8 * k + n + 7}, {lo}", f"[{8 * k + n + 7}] (the block's top byte)")
-        written = 8 * k + n + 7
-
-
 def absdiff(a: Asm, src: str, mask: str) -> None:
     """r2..r17 = |x_lo - x_hi| of the 32 bytes at src (X or Z, post-increment), mask = 0xff if
     x_lo < x_hi else 0: the difference, its borrow as a mask (SBC m, m), then (d ^ m) - m."""
@@ -228,187 +191,125 @@ def karatsuba(a: Asm, mul128: str) -> None:
 
 
 def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
-    """r = (t + 2^128 (L + H -+ M)) mod p, below 2^256: t = L + 2^256 H at Y (L, H 32 bytes each), M at
-    Z = r, X = r; q = 0xff when the middle term takes -M, 0 when +M (minus: always -M, q = 0xff
-    already; ~M as COM). One pass over bytes 16..63 that keeps the old t[16..31] in r2..r17 where the
-    pass overwrites them before it reads them as L[16..31]; once t[32 + j] is final (in a register),
-    r_j = t[j] + 38 t[32 + j] + carry right away (reduce_step), r_0..15 into r2..r17 as their
-    L[16..31] are used up; then reduce_fold."""
-    R = [f"r{i}" for i in range(2, 18)]
-    a(f"clr {ZERO}")
-    cr, c38 = "r24", "r25"
-    a(f"ldi {c38}, 38")
-    lo, hi = "r18", "r19"
+    """r = (t + 2^128 (L + H -+ M)) mod p, below 2^256, where t = L + 2^256 H at Y (L, H 32 bytes each)
+    and M at Z = r; q = 0xff when the middle term takes -M, 0 when +M (minus: always -M). In 16-byte
+    halves (B = 2^8), -M = (M ^ q) + (q & 1) with the sign q at B^48, T = L1 + H0 (carry cT):
+        V1 = L0 + T + (M0 ^ q) + (q & 1)           -> t[16..32)   chains a, b
+        V2 = T + H1 + (M1 ^ q) + cT + carries       (registers)    chains a, b, c
+        V3 = H1 + e, e = q + cT + carries in [-1, 4], sign-extended (byte by byte below)
+        r0 = L0 + 38 V2 (in the registers of V2),  r1 = V1 + 38 V3 + carry (to r[16..32))
+    then the carry out of r (< 40) folded back as 38 times itself, a last carry as 38 by mask. The
+    chains run over 4-byte chunks; a chain's carry waits in its own register between them (LSR f
+    restores it and clears f, ADC f, zero saves it). Y = t, Z = r on entry."""
+    R = R16
+    ZR_, C38_, Q, FA, FB, FC = "r18", "r19", "r20", "r21", "r22", "r23"
+    W = ["r24", "r25", "r26", "r27"]
+    E, EXT, FE, CR, V, D = "r24", "r23", "r22", "r25", "r26", "r27"
+    a(f"clr {ZR_}")
+    a(f"ldi {C38_}, 38")
     if minus:
-        a(f"ldi {lo}, 1", "the +1 of -M = ~M + 1")
-    else:
-        a(f"mov {lo}, {q}")
-        a(f"neg {lo}", "the +1 of -M = ~M + 1")
-    a(f"clr {hi}")
-    spare = "r20"
-    for k in range(48):
-        pos = 16 + k
-        if k < 16:
-            a(f"ldd {R[k]}, Y+{pos}", f"t[{pos}] = L[{pos}], kept")
-            a(f"add {lo}, {R[k]}")
+        a(f"ldi {Q}, 0xff", "the middle term takes -M")
+    elif q != Q:
+        a(f"mov {Q}, {q}")
+    a.note("T = L1 + H0 -> r2..r17, its carry cT")
+    for k in range(16):
+        a(f"ldd {R[k]}, Y+{16 + k}", f"L[{16 + k}]")
+    for k in range(16):
+        a(f"ldd r0, Y+{32 + k}", f"H[{k}]")
+        a(f"{'add' if k == 0 else 'adc'} {R[k]}, r0")
+    a(f"clr {FC}")
+    a(f"adc {FC}, {ZR_}", "cT")
+    a(f"clr {FA}")
+    a(f"mov {FB}, {Q}")
+    a(f"andi {FB}, 1", "the +1 of -M")
+    a.note("V1 = L0 + T + (M0 ^ q) + (q & 1) -> t[16..32)")
+    for c in range(0, 16, 4):
+        for i in range(4):
+            a(f"ldd {W[i]}, Y+{c + i}", f"L[{c + i}]")
+        a(f"lsr {FA}")
+        for i in range(4):
+            a(f"adc {W[i]}, {R[c + i]}")
+        a(f"adc {FA}, {ZR_}")
+        a(f"lsr {FB}")
+        for i in range(4):
+            a(f"ldd r0, Z+{c + i}", f"M[{c + i}]")
+            a(f"eor r0, {Q}")
+            a(f"adc {W[i]}, r0")
+        a(f"adc {FB}, {ZR_}")
+        for i in range(4):
+            a(f"std Y+{16 + c + i}, {W[i]}", f"V1[{c + i}]")
+    a(f"mov {E}, {FC}", "cT again at B^48")
+    a.note("V2 = T + H1 + (M1 ^ q) + cT + the carries of V1, in r2..r17")
+    for c in range(0, 16, 4):
+        a(f"lsr {FA}")
+        for i in range(4):
+            a(f"ldd r0, Y+{48 + c + i}", f"H[{16 + c + i}]")
+            a(f"adc {R[c + i]}, r0")
+        a(f"adc {FA}, {ZR_}")
+        a(f"lsr {FB}")
+        for i in range(4):
+            a(f"ldd r0, Z+{16 + c + i}", f"M[{16 + c + i}]")
+            a(f"eor r0, {Q}")
+            a(f"adc {R[c + i]}, r0")
+        a(f"adc {FB}, {ZR_}")
+        a(f"lsr {FC}")
+        for i in range(4):
+            a(f"adc {R[c + i]}, {ZR_}")
+        a(f"adc {FC}, {ZR_}")
+    a(f"add {E}, {Q}", "e = q + cT + the carries of V2: V3 = H1 + e")
+    a(f"add {E}, {FA}")
+    a(f"add {E}, {FB}")
+    a(f"add {E}, {FC}")
+    a(f"mov {EXT}, {E}")
+    a(f"lsl {EXT}")
+    a(f"sbc {EXT}, {EXT}", "e's sign extension")
+    a(f"clr {FE}")
+    a.note("r[0..16) = L0 + 38 V2, in r2..r17 (V2's byte is dead once multiplied)")
+    for k in range(16):
+        a(f"mul {R[k]}, {C38_}", f"38 V2[{k}]")
+        a(f"ldd {R[k]}, Y+{k}", f"L[{k}]")
+        a(f"add {R[k]}, r0")
+        a(f"adc r1, {ZR_}")
+        if k > 0:
+            a(f"add {R[k]}, {CR}")
+            a(f"adc r1, {ZR_}")
+        a(f"mov {CR}, r1")
+    a.note("r[16..32) = V1 + 38 V3 + carry, V3 = H1 + e byte by byte (its carry kept across the MUL)")
+    for k in range(16):
+        a(f"ldd {V}, Y+{48 + k}", f"H[{16 + k}]")
+        if k == 0:
+            a(f"add {V}, {E}")
         else:
-            a(f"ldd {T}, Y+{pos}", f"t[{pos}]")
-            a(f"add {lo}, {T}")
-        a(f"adc {hi}, {ZERO}")
-        if k < 32:
-            if k < 16:
-                a(f"ldd {T}, Y+{k}", f"L[{k}]")
-                a(f"add {lo}, {T}")
-            else:
-                a(f"add {lo}, {R[k - 16]}", f"L[{k}]")
-            a(f"adc {hi}, {ZERO}")
-            a(f"ldd {T}, Y+{32 + k}", f"H[{k}]")
-            a(f"add {lo}, {T}")
-            a(f"adc {hi}, {ZERO}")
-            a(f"ld {T}, Z+", f"M[{k}]")
-            a(f"com {T}" if minus else f"eor {T}, {q}")
-            a(f"add {lo}, {T}")
-            a(f"adc {hi}, {ZERO}")
-        else:
-            a(f"add {lo}, {q}", "the sign of -+M")
-            a(f"adc {hi}, {ZERO}")
-        if k < 16:
-            a(f"std Y+{pos}, {lo}", f"t[{pos}]")
-        else:                         # t[pos] is final: the reduction's byte pos - 32 right away
-            reduce_step(a, pos - 32, lo, cr, c38, T)
-        lo, hi, spare = hi, spare, lo
-        a(f"clr {hi}")
-    a("movw r30, r26", "Z = r")
-    reduce_fold(a, cr, c38)
-
-
-def square_rows(a: Asm) -> None:
-    """t = a^2 (512 bits at Y) in four row blocks: block k takes a[8k..8k+7] into A and the cross
-    products a_i a_j, i in the block, j > i (from A or from the window W); each column's cross sum is
-    doubled in its own 3 registers (LSL/ROL/ROL), then the square a_i^2 of the column (if any), the
-    carry from the previous column and the byte earlier blocks wrote are added: 36 of 64 products per
-    8x8 block pair, and no separate doubling pass over t."""
-    pool = ["r18", "r19", "r20", "r24", "r25"]   # 3 for the column sum, 2 for the carry in
-    written = -1
-    for k in range(4):
-        a.note(f"row block {k}: a[{8 * k}..{8 * k + 7}] x a[j > i]")
-        lo_i = 8 * k
-        for i in range(8):
-            a(f"ldd {A[i]}, Z+{lo_i + i}", f"a[{lo_i + i}]")
-        s = pool[:3]
-        kk = pool[3:]
-        for r in kk:
-            a(f"clr {r}")
-        first_col = 16 * k
-        last_col = min(8 * k + 38, 62)
-
-        def reg(j: int) -> str:
-            return A[j - lo_i] if lo_i <= j < lo_i + 8 else W[j % 8]
-
-        for c in range(first_col, last_col + 1):
-            jn = c - lo_i                     # the new window byte this column needs first
-            if lo_i + 8 <= jn <= 31:
-                a(f"ldd {W[jn % 8]}, Z+{jn}", f"a[{jn}]")
-            pairs = [(i, c - i) for i in range(lo_i, lo_i + 8) if i < c - i <= 31]
-            s0, s1, s2 = s
-            started = False
-            for i, j in pairs:
-                a(f"mul {reg(i)}, {reg(j)}", f"a[{i}] a[{j}]")
-                if not started:
-                    a(f"mov {s0}, r0")
-                    a(f"mov {s1}, r1")
-                    a(f"clr {s2}")
-                    started = True
-                else:
-                    a(f"add {s0}, r0")
-                    a(f"adc {s1}, r1")
-                    a(f"adc {s2}, {ZERO}")
-            if started:
-                a(f"lsl {s0}", "the cross products count twice")
-                a(f"rol {s1}")
-                a(f"rol {s2}")
-            if c % 2 == 0 and lo_i <= c // 2 < lo_i + 8:
-                i = c // 2
-                a(f"mul {reg(i)}, {reg(i)}", f"a[{i}]^2")
-                if not started:
-                    a(f"mov {s0}, r0")
-                    a(f"mov {s1}, r1")
-                    a(f"clr {s2}")
-                    started = True
-                else:
-                    a(f"add {s0}, r0")
-                    a(f"adc {s1}, r1")
-                    a(f"adc {s2}, {ZERO}")
-            if not started:
-                for r in s:
-                    a(f"clr {r}")
-            if c <= written:              # earlier blocks' byte into the carry first (< 2^16 + 2^8)
-                a(f"ldd {T}, Y+{c}", f"t[{c}] so far")
-                a(f"add {kk[0]}, {T}")
-                a(f"adc {kk[1]}, {ZERO}")
-            a(f"add {s0}, {kk[0]}", "carry in")
-            a(f"adc {s1}, {kk[1]}")
-            a(f"adc {s2}, {ZERO}")
-            a(f"std Y+{c}, {s0}", f"t[{c}]")
-            s, kk = [s0, kk[0], kk[1]], [s1, s2]
-        for n, r in enumerate(kk):
-            if last_col + 1 + n <= 63:
-                a(f"std Y+{last_col + 1 + n}, {r}", f"t[{last_col + 1 + n}] (carry out of the block)")
-        written = min(63, last_col + 2)
+            a(f"lsr {FE}")
+            a(f"adc {V}, {EXT}")
+        if k < 15:
+            a(f"rol {FE}")
+        a(f"mul {V}, {C38_}", f"38 V3[{k}]")
+        a(f"ldd {D}, Y+{16 + k}", f"V1[{k}]")
+        a(f"add {D}, r0")
+        a(f"adc r1, {ZR_}")
+        a(f"add {D}, {CR}")
+        a(f"adc r1, {ZR_}")
+        a(f"mov {CR}, r1")
+        a(f"std Z+{16 + k}, {D}", f"r[{16 + k}] for now")
+    a(f"mul {CR}, {C38_}", "38 c, c the carry out of r")
+    a(f"add {R[0]}, r0")
+    a(f"adc {R[1]}, r1")
+    for k in range(2, 16):
+        a(f"adc {R[k]}, {ZR_}")
+    for k in range(16, 32):
+        a(f"ldd {D}, Z+{k}")
+        a(f"adc {D}, {ZR_}")
+        a(f"std Z+{k}, {D}", f"r[{k}]")
+    a(f"sbc {D}, {D}", "0 or 0xff: the last carry ...")
+    a(f"andi {D}, 38", "... as 38")
+    a(f"add {R[0]}, {D}")
+    a(f"adc {R[1]}, {ZR_}")
+    for k in range(16):
+        a(f"std Z+{k}, {R[k]}", f"r[{k}]")
 
 
 R16 = [f"r{i}" for i in range(2, 18)]
-
-
-def reduce_step(a: Asm, k: int, hi: str | None, cr: str, c38: str, tmp: str) -> None:
-    """Byte k of r = t_lo + 38 t_hi: t[k] + 38 t[k + 32] + the carry cr (one byte: 38 * 255 + 255 + 39
-    < 2^14); the byte stays in r2..r17 for k < 16, goes back to t[k] for k >= 16. hi: the register
-    holding t[k + 32] (None: load it into tmp)."""
-    if hi is None:
-        a(f"ldd {tmp}, Y+{k + 32}", f"t[{k + 32}]")
-        hi = tmp
-    d = R16[k] if k < 16 else tmp
-    a(f"mul {hi}, {c38}", f"38 t[{k + 32}]")
-    a(f"ldd {d}, Y+{k}", f"t[{k}]")
-    a(f"add {d}, r0")
-    a(f"adc r1, {ZERO}")
-    if k > 0:
-        a(f"add {d}, {cr}")
-        a(f"adc r1, {ZERO}")
-    a(f"mov {cr}, r1")
-    if k >= 16:
-        a(f"std Y+{k}, {d}", f"r[{k}] for now")
-
-
-def reduce_fold(a: Asm, cr: str, c38: str) -> None:
-    """The carry c out of byte 31 (< 40) folded as 38 c (a MUL) through all 32 bytes (r2..r17, then
-    t[16..31]), r written at Z; a carry out of that is possible only when the sum wrapped below
-    38 * 40, so 38 more (mask, ANDI) into bytes 0..1 is final."""
-    a(f"mul {cr}, {c38}", "38 c")
-    a(f"add {R16[0]}, r0")
-    a(f"adc {R16[1]}, r1")
-    for k in range(2, 16):
-        a(f"adc {R16[k]}, {ZERO}")
-    for k in range(16, 32):
-        a(f"ldd {T}, Y+{k}")
-        a(f"adc {T}, {ZERO}")
-        a(f"std Z+{k}, {T}", f"r[{k}]")
-    a(f"sbc {T}, {T}", "0 or 0xff: the last carry ...")
-    a(f"andi {T}, 38", "... as 38")
-    a(f"add {R16[0]}, {T}")
-    a(f"adc {R16[1]}, {ZERO}")
-    for k in range(16):
-        a(f"std Z+{k}, {R16[k]}", f"r[{k}]")
-
-
-def reduce(a: Asm) -> None:
-    """r = t mod p, below 2^256, from t at Y, r at Z: r = t_lo + 38 t_hi byte by byte (reduce_step),
-    then the top carry folded back (reduce_fold)."""
-    cr = "r20"
-    a(f"ldi {C38}, 38")
-    for k in range(32):
-        reduce_step(a, k, None, cr, C38, "r18")
-    reduce_fold(a, cr, C38)
 
 
 def fe_mul() -> tuple[list[str], int]:
@@ -769,3 +670,4 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
