@@ -623,22 +623,30 @@ HEADER = """\
  * result is below 2^256 too. r may equal a or b.
  *
  * fe_mul, fe_sqr ({mul_cycles} and {sqr_cycles} cycles by the generator's count, the call excluded)
- *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of the left operand (one row block); r10..r17
- *   W, a window of eight bytes of the right operand (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20,
- *   r24, r25) the column accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant
- *   38 (fe_mul: first the Karatsuba sign mask); X, Z the operands (fe_sqr: Z a, X r); Y the 64-byte
- *   product t on the stack (fe_mul: 88 bytes, t, |b_l - b_h| and the high half of |a_l - a_h|).
- *   Row blocks: 8 bytes of the left operand in A, the right one streamed through W (each byte loaded
- *   once per block), product scanning inside a block (MUL, ADD, ADC, ADC: 5 cycles a product), the
- *   columns of later blocks added to what earlier blocks stored.
- *   fe_mul: one level of subtractive Karatsuba, 768 MULs instead of 1,024: L = a_l b_l and H = a_h b_h
- *   into t, M = |a_l - a_h| |b_l - b_h| into r (the differences' borrows as masks, (d ^ m) - m), then
- *   t += 2^128 (L + H -+ M) in one pass (-M as ~M + 1, sign extended; the sign from the masks), which
- *   also computes the reduction's byte j as soon as t[32 + j] is final.
- *   fe_sqr: only the 528 products a_i a_j with i <= j: each column's cross sum doubled in registers
- *   before the square on its diagonal, the carry and earlier blocks' byte are added.
- *   Reduction: t_lo + 38 t_hi (MUL by 38), the top carry folded back as 38 times itself, a final carry
- *   as 38.
+ *   Both: one level of subtractive Karatsuba over 128-bit halves, t = L + 2^256 H + 2^128 (L + H -+ M)
+ *   (512 bits in a stack frame), by three RCALLs of a local 128-bit routine, then one pass that
+ *   recombines and reduces mod p at once (recombine_reduce in the generator).
+ *   fe_mul: L = a_l b_l, H = a_h b_h, M = |a_l - a_h| |b_l - b_h| by mpmul avr-kara's mul128 (emitted
+ *   from crypto/mpmul/avr/gen_mpmul_avr.py: one more Karatsuba level over its in-register 64x64-bit
+ *   kernel K64); the differences' borrows as masks ((d ^ m) - m), the sign of M from their XOR.
+ *   fe_sqr: L = a_l^2, H = a_h^2, M = |a_l - a_h|^2 (always subtracted: no sign) by sqr128: Karatsuba
+ *   again over S64, an in-register 64-bit squaring: the 28 cross products once (product scanning,
+ *   MUL, ADD, ADC, ADC into a 3-byte column sum whose finished bytes stay in registers), doubled by
+ *   one LSL/ROL chain, the 8 squares added as non-overlapping 16-bit words (the carry between them
+ *   parked in a register across the MUL, which sets C); recombined by mpmul's combine_regs.
+ *   Recombination + reduction, in 16-byte halves: T = L1 + H0 once; V1 = L0 + T + (M0 ^ q) + (q & 1)
+ *   and V2 = T + H1 + (M1 ^ q) + carries by carry chains over 4-byte chunks (each chain's carry parked
+ *   in its own register between chunks); r0 = L0 + 38 V2 in V2's registers (r2..r17), r1 = V1 +
+ *   38 (H1 + e) + carry, e = q + carries in [-1, 4]; the carry out of r folded back as 38 c, a last
+ *   carry as 38 by mask.
+ *   Register map. Around the calls: Y the frame F (SP + 1: the pointers r, a, b, the sign, |a_l - a_h|,
+ *   |b_l - b_h|, t), X, Y, Z the routine's product, left and right operand; r2 = 0 (the routines keep
+ *   it, clobber r0, r1, r3..r31). sqr128: r2 zero, r3 the borrow mask then n = 0xff, r4..r11 eight
+ *   operand bytes (then combine_regs' T), r12..r25, r30, r31 (L, H; r12..r29 for M) the column sum and
+ *   the 16 result bytes, r0:r1 MUL. Recombination: Y = t, Z = r, r2..r17 T, then V2, then r[0..16);
+ *   r18 zero, r19 the constant 38, r20 q, r21..r23 the chains' carries (then r23 e's sign extension,
+ *   r22 V3's carry), r24..r27 a 4-byte chunk (then r24 e, r25 the reduction's carry byte, r26, r27
+ *   bytes of V3 and r).
  * fe_add, fe_sub, fe_add_a24, fe_cswap2: carry (borrow) chains over the 32 bytes, the carry out of
  *   2^256 folded back as 38 through all bytes, masks (SBC r,r; AND) for every conditional value.
  * Constant time: no branch and no skip anywhere, addresses fixed; MUL is 2 cycles for every operand.
