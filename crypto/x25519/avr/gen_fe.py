@@ -25,7 +25,8 @@ from gen_mpmul_avr import ZR, Gen as MpGen, gen_mul128  # noqa: E402
 HERE = Path(__file__).resolve().parent
 
 # cycles per mnemonic on the ATmega128 (datasheet instruction set summary; SRAM access 2 cycles)
-CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "ret": 4, "adiw": 2, "sbiw": 2}
+CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "ret": 4, "adiw": 2, "sbiw": 2,
+       "rcall": 3}
 
 SPL, SPH, SREG = "0x3d", "0x3e", "0x3f"
 
@@ -318,7 +319,7 @@ def fe_mul() -> tuple[list[str], int]:
     frame_enter(a, FM_FRAME)
     karatsuba(a, label)
     frame_leave(a, FM_FRAME, FM_T)
-    a.cycles += 3 * (3 + c128)        # the three RCALLs of mul128
+    a.cycles += 3 * c128              # the three calls of mul128 (their RCALLs counted above)
     body = a.lines + ["", f"    /* {label} (local, mpmul avr-kara's gen_mul128): r[0..32) = a[0..16) b[0..16),"
                       "       X = r, Y = a, Z = b; r2 = 0 kept; clobbers r0, r1, r3..r31 */"] + lines128
     return begin("fe_mul") + body + end("fe_mul"), a.cycles
@@ -456,7 +457,7 @@ def fe_sqr() -> tuple[list[str], int]:
     a("ldi r23, 0xff", "q: the middle term takes -M")
     recombine_reduce(a, "r23", True)
     frame_leave(a, FS_FRAME, FS_T)
-    a.cycles += 3 * (3 + c128)
+    a.cycles += 3 * c128              # the three calls of sqr128 (their RCALLs counted above)
     body = a.lines + ["", f"    /* {label} (local): r[0..32) = a[0..16)^2, X = r, Y = a; r2 = 0 kept;",
                       "       clobbers r0, r1, r3..r31 */"] + g.lines
     return begin("fe_sqr") + body + end("fe_sqr"), a.cycles
