@@ -336,10 +336,12 @@ def s64_keep(g: MpGen, x: list[int], pool: list[int]) -> tuple[list[int], list[i
     pool = list(pool)
     out: dict[int, int] = {}
     c = [pool.pop(0) for _ in range(3)]
+    bound = 0                                  # the column sum's largest value so far
     for k in range(1, 14):
         pairs = [(i, k - i) for i in range(8) if i < k - i <= 7]
         for n, (i, j) in enumerate(pairs):
             g.e(f"mul r{x[i]}, r{x[j]}")
+            bound += 255 * 255
             if k == 1:
                 g.e(f"mov r{c[0]}, r0")
                 g.e(f"mov r{c[1]}, r1")
@@ -347,7 +349,9 @@ def s64_keep(g: MpGen, x: list[int], pool: list[int]) -> tuple[list[int], list[i
                 continue
             g.e(f"add r{c[0]}, r0")
             g.e(f"adc r{c[1]}, r1")
-            g.e(f"adc r{c[2]}, r{ZR}")
+            if bound >= 1 << 16:               # below 2^16 the third byte cannot receive a carry
+                g.e(f"adc r{c[2]}, r{ZR}")
+        bound >>= 8
         out[k] = c[0]
         if k == 13:
             out[14], out[15] = c[1], c[2]
@@ -389,10 +393,8 @@ def gen_sqr128(g: MpGen, label: str) -> int:
         out, _ = s64_keep(g, A8, [3] + list(range(12, 26)) + [30, 31])
         for r in out:
             g.e(f"st X+, r{r}")
-    g.comment("|a_l - a_h| in place")
-    for i in range(8):
-        g.e(f"ldd r{A8[i]}, Y+{i}")
-    g.absdiff_inplace(A8, "Y", 8, 3)
+    g.comment("|a_h - a_l| in place (the operand registers still hold a_h)")
+    g.absdiff_inplace(A8, "Y", 0, 3)
     g.e("movw r30, r26")
     g.e("sbiw r30, 32")                        # Z = r
     g.comment("M = |a_l - a_h|^2 in registers")
