@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 
 # cycles per mnemonic on the ATmega128 (datasheet instruction set summary; SRAM access 2 cycles)
 CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "ret": 4, "adiw": 2, "sbiw": 2,
-       "rcall": 3}
+       "rcall": 3, "call": 4}
 
 SPL, SPH, SREG = "0x3d", "0x3e", "0x3f"
 
@@ -64,9 +64,9 @@ T = "r22"
 C38 = "r23"
 
 
-def frame_enter(a: Asm, size: int) -> None:
-    """Save r2..r17, Y; size bytes of stack (the 512-bit product first), Y = its first byte."""
-    for r in SAVED:
+def frame_enter(a: Asm, size: int, save: bool = True) -> None:
+    """Save r2..r17, Y (save); size bytes of stack, Y = its first byte F."""
+    for r in SAVED if save else []:
         a(f"push {r}")
     a(f"in r28, {SPL}")
     a(f"in r29, {SPH}")
@@ -80,8 +80,8 @@ def frame_enter(a: Asm, size: int) -> None:
     a("adiw r28, 1", "Y = the product t[0..63] (SP + 1)")
 
 
-def frame_leave(a: Asm, size: int, yoff: int = 0) -> None:
-    """Free the frame and restore; Y = F + yoff on entry."""
+def frame_leave(a: Asm, size: int, yoff: int = 0, save: bool = True) -> None:
+    """Free the frame and restore the saved registers (save); Y = F + yoff on entry; r1 = 0."""
     a(f"subi r28, lo8(-{size - 1 - yoff})", f"SP back: Y - 1 - {yoff} + {size}")
     a(f"sbci r29, hi8(-{size - 1 - yoff})")
     a(f"in r0, {SREG}")
@@ -89,10 +89,22 @@ def frame_leave(a: Asm, size: int, yoff: int = 0) -> None:
     a(f"out {SPH}, r29")
     a(f"out {SREG}, r0")
     a(f"out {SPL}, r28")
-    for r in reversed(SAVED):
+    for r in reversed(SAVED) if save else []:
         a(f"pop {r}")
     a("clr r1", "the ABI's zero register")
     a("ret")
+
+
+def wrapper(name: str, core: str) -> tuple[list[str], int]:
+    """The exported C entry of a core that saves no register: push, RCALL, pop."""
+    a = Asm()
+    for r in SAVED:
+        a(f"push {r}")
+    a(f"rcall {core}", "clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return")
+    for r in reversed(SAVED):
+        a(f"pop {r}")
+    a("ret")
+    return a.lines, a.cycles
 
 
 def absdiff(a: Asm, src: str, mask: str) -> None:
@@ -316,13 +328,22 @@ R16 = [f"r{i}" for i in range(2, 18)]
 def fe_mul() -> tuple[list[str], int]:
     lines128, label, c128 = mul128_routine()
     a = Asm()
-    frame_enter(a, FM_FRAME)
+    frame_enter(a, FM_FRAME, save=False)
     karatsuba(a, label)
-    frame_leave(a, FM_FRAME, FM_T)
+    frame_leave(a, FM_FRAME, FM_T, save=False)
     a.cycles += 3 * c128              # the three calls of mul128 (their RCALLs counted above)
-    body = a.lines + ["", f"    /* {label} (local, mpmul avr-kara's gen_mul128): r[0..32) = a[0..16) b[0..16),"
-                      "       X = r, Y = a, Z = b; r2 = 0 kept; clobbers r0, r1, r3..r31 */"] + lines128
-    return begin("fe_mul") + body + end("fe_mul"), a.cycles
+    wl, wc = wrapper("fe_mul", FE_MUL_CORE)
+    body = wl + ["", f"    /* {FE_MUL_CORE} (local): fe_mul without saving registers (r24 = r, r22 = a, r20 = b;",
+                 "       clobbers r0..r31, r1 = 0 on return): the ladder step calls it directly */",
+                 f"{FE_MUL_CORE}:"] + a.lines
+    body += ["", f"    /* {label} (local, mpmul avr-kara's gen_mul128): r[0..32) = a[0..16) b[0..16),"
+             "       X = r, Y = a, Z = b; r2 = 0 kept; clobbers r0, r1, r3..r31 */"] + lines128
+    CORE_CYCLES["fe_mul"] = a.cycles
+    return begin("fe_mul") + body + end("fe_mul"), wc + a.cycles
+
+
+FE_MUL_CORE, FE_SQR_CORE = "x25519_avr_fe_mul_core", "x25519_avr_fe_sqr_core"
+CORE_CYCLES: dict[str, int] = {}
 
 
 def s64_keep(g: MpGen, x: list[int], pool: list[int]) -> tuple[list[int], list[int]]:
@@ -419,7 +440,7 @@ def fe_sqr() -> tuple[list[str], int]:
     g = MpGen()
     c128 = gen_sqr128(g, label)
     a = Asm()
-    frame_enter(a, FS_FRAME)
+    frame_enter(a, FS_FRAME, save=False)
     for k, r in enumerate(("r24", "r25", "r22", "r23")):
         a(f"std Y+{FS_PTR + k}, {r}", ("r", "a")[k // 2] + " pointer, kept for after the calls")
     a("clr r2", "sqr128's zero register")
@@ -458,11 +479,15 @@ def fe_sqr() -> tuple[list[str], int]:
     a("movw r26, r30", "X = r (for the end)")
     a("ldi r23, 0xff", "q: the middle term takes -M")
     recombine_reduce(a, "r23", True)
-    frame_leave(a, FS_FRAME, FS_T)
+    frame_leave(a, FS_FRAME, FS_T, save=False)
     a.cycles += 3 * c128              # the three calls of sqr128 (their RCALLs counted above)
-    body = a.lines + ["", f"    /* {label} (local): r[0..32) = a[0..16)^2, X = r, Y = a; r2 = 0 kept;",
+    wl, wc = wrapper("fe_sqr", FE_SQR_CORE)
+    CORE_CYCLES["fe_sqr"] = a.cycles
+    body = wl + ["", f"    /* {FE_SQR_CORE} (local): fe_sqr without saving registers (r24 = r, r22 = a;",
+                 "       clobbers r0..r31, r1 = 0 on return): the ladder step calls it directly */",
+                 f"{FE_SQR_CORE}:"] + a.lines + ["", f"    /* {label} (local): r[0..32) = a[0..16)^2, X = r, Y = a; r2 = 0 kept;",
                       "       clobbers r0, r1, r3..r31 */"] + g.lines
-    return begin("fe_sqr") + body + end("fe_sqr"), a.cycles
+    return begin("fe_sqr") + body + end("fe_sqr"), wc + a.cycles
 
 
 def fe_addsub(op: str) -> tuple[list[str], int]:
@@ -610,6 +635,70 @@ def fe_add_a24() -> tuple[list[str], int]:
     return begin("fe_add_a24") + a.lines + end("fe_add_a24"), a.cycles
 
 
+# The ladder step's frame (offsets from F = SP + 1): the pointer st, the temporaries a and b
+LS_ST, LS_A, LS_B = 0, 2, 34
+LS_FRAME = LS_B + 32
+# st = x1 | x2 | z2 | x3 | z3, 32 bytes each
+X1, X2, Z2, X3, Z3 = 0, 32, 64, 96, 128
+# the loop body of ref/ladder.c: (operation, r, a, b); ("st", off) a byte of st, ("F", off) of the frame
+STEP = [("fe_cswap2", ("st", X2), ("st", X3), None),
+        ("fe_add", ("F", LS_A), ("st", X2), ("st", Z2)),      # A = x2 + z2
+        ("fe_sub", ("F", LS_B), ("st", X2), ("st", Z2)),      # B = x2 - z2
+        ("fe_add", ("st", X2), ("st", X3), ("st", Z3)),       # C = x3 + z3
+        ("fe_sub", ("st", Z2), ("st", X3), ("st", Z3)),       # D = x3 - z3
+        ("fe_mul", ("st", Z2), ("st", Z2), ("F", LS_A)),      # DA
+        ("fe_mul", ("st", X2), ("st", X2), ("F", LS_B)),      # CB
+        ("fe_add", ("st", X3), ("st", Z2), ("st", X2)),       # DA + CB
+        ("fe_sqr", ("st", X3), ("st", X3), None),             # x3 = (DA + CB)^2
+        ("fe_sub", ("st", Z3), ("st", Z2), ("st", X2)),       # DA - CB
+        ("fe_sqr", ("st", Z3), ("st", Z3), None),
+        ("fe_mul", ("st", Z3), ("st", Z3), ("st", X1)),       # z3 = x1 (DA - CB)^2
+        ("fe_sqr", ("F", LS_A), ("F", LS_A), None),           # AA
+        ("fe_sqr", ("F", LS_B), ("F", LS_B), None),           # BB
+        ("fe_sub", ("st", X2), ("F", LS_A), ("F", LS_B)),     # E = AA - BB
+        ("fe_add_a24", ("st", Z2), ("F", LS_A), ("st", X2)),  # AA + a24 E
+        ("fe_mul", ("st", Z2), ("st", Z2), ("st", X2)),       # z2 = E (AA + a24 E)
+        ("fe_mul", ("st", X2), ("F", LS_A), ("F", LS_B))]     # x2 = AA BB
+
+
+def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
+    """void ladder_step(uint32_t *st, uint32_t swap): the loop body of ref/ladder.c (X25519_GLUE_ASM=4)
+    in assembly: r2..r17 and Y saved once per step instead of once per product; the products through
+    the cores (which clobber every register), the glue through its C-ABI entries; st and the frame
+    found again from the stack after every call. r24:r25 st, r20 the swap bit (0 or 1)."""
+    a = Asm()
+    frame_enter(a, LS_FRAME)
+    a(f"std Y+{LS_ST}, r24", "st, kept for after the calls")
+    a(f"std Y+{LS_ST + 1}, r25")
+    a("mov r18, r20", "fe_cswap2's swap")
+    total = 0
+    for op, r, x, y in STEP:
+        a(f"in r28, {SPL}", "Y = F - 1")
+        a(f"in r29, {SPH}")
+        a(f"ldd r30, Y+{LS_ST + 1}", "Z = st")
+        a(f"ldd r31, Y+{LS_ST + 2}")
+        for reg, arg in (("r24", r), ("r22", x), ("r20", y)):
+            if arg is None:
+                continue
+            base, off = arg
+            off += 1 if base == "F" else 0
+            a(f"movw {reg}, {'r28' if base == 'F' else 'r30'}", f"{base} + {arg[1]}")
+            if off:
+                a(f"subi {reg}, lo8(-{off})")
+                a(f"sbci {reg[0]}{int(reg[1:]) + 1}, hi8(-{off})")
+        if op in ("fe_mul", "fe_sqr"):
+            a(f"call {FE_MUL_CORE if op == 'fe_mul' else FE_SQR_CORE}")
+            total += CORE_CYCLES[op]
+        else:
+            a(f"call MCU_FN(x25519, {op})")
+            total += glue_cycles[op]
+    a("in r28, {0}".format(SPL))
+    a("in r29, {0}".format(SPH))
+    a("adiw r28, 1", "Y = F")
+    frame_leave(a, LS_FRAME)
+    return begin("ladder_step") + a.lines + end("ladder_step"), a.cycles + total
+
+
 HEADER = """\
 // SPDX-License-Identifier: MIT
 /* GENERATED by crypto/x25519/avr/gen_fe.py - do not edit (python3 crypto/x25519/avr/gen_fe.py rewrites
@@ -666,6 +755,9 @@ def render() -> tuple[str, dict[str, int]]:
         lines, cyc = fn()
         parts += lines
         cycles[name] = cyc
+    lines, cyc = ladder_step(cycles)
+    parts += lines
+    cycles["ladder_step"] = cyc
     text = HEADER.format(mul_cycles=f"{cycles['fe_mul']:,}", sqr_cycles=f"{cycles['fe_sqr']:,}")
     return text + "\n".join(parts) + "\n", cycles
 
