@@ -5541,74 +5541,1331 @@ MCU_FN(x25519, ladder_step):
     adiw r28, 1                 ; Y = the product t[0..63] (SP + 1)
     std Y+0, r24                ; st, kept for after the calls
     std Y+1, r25
-    mov r18, r20                ; fe_cswap2's swap
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 32
-    subi r24, lo8(-32)
-    sbci r25, hi8(-32)
-    movw r22, r30               ; st + 96
-    subi r22, lo8(-96)
-    sbci r23, hi8(-96)
-    call MCU_FN(x25519, fe_cswap2)
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r28               ; F + 2
-    subi r24, lo8(-3)
-    sbci r25, hi8(-3)
-    movw r22, r30               ; st + 32
-    subi r22, lo8(-32)
-    sbci r23, hi8(-32)
-    movw r20, r30               ; st + 64
-    subi r20, lo8(-64)
-    sbci r21, hi8(-64)
-    call MCU_FN(x25519, fe_add)
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r28               ; F + 34
-    subi r24, lo8(-35)
-    sbci r25, hi8(-35)
-    movw r22, r30               ; st + 32
-    subi r22, lo8(-32)
-    sbci r23, hi8(-32)
-    movw r20, r30               ; st + 64
-    subi r20, lo8(-64)
-    sbci r21, hi8(-64)
-    call MCU_FN(x25519, fe_sub)
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 32
-    subi r24, lo8(-32)
-    sbci r25, hi8(-32)
-    movw r22, r30               ; st + 96
-    subi r22, lo8(-96)
-    sbci r23, hi8(-96)
-    movw r20, r30               ; st + 128
-    subi r20, lo8(-128)
-    sbci r21, hi8(-128)
-    call MCU_FN(x25519, fe_add)
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 64
-    subi r24, lo8(-64)
-    sbci r25, hi8(-64)
-    movw r22, r30               ; st + 96
-    subi r22, lo8(-96)
-    sbci r23, hi8(-96)
-    movw r20, r30               ; st + 128
-    subi r20, lo8(-128)
-    sbci r21, hi8(-128)
-    call MCU_FN(x25519, fe_sub)
+    movw r28, r24               ; Y = x2
+    adiw r28, 32
+    movw r30, r24               ; Z = x3
+    subi r30, lo8(-96)
+    sbci r31, hi8(-96)
+    clr r2
+    mov r3, r20
+    neg r3                      ; m = -swap: 0 or 0xff
+    clr r4
+    clr r5
+    clr r6
+    clr r7
+    ldd r8, Y+0                 ; x2[0]
+    ldd r10, Y+32               ; z2[0]
+    ldd r12, Z+0                ; x3[0]
+    ldd r14, Z+32               ; z3[0]
+    ldd r9, Y+1                 ; x2[1]
+    ldd r11, Y+33               ; z2[1]
+    ldd r13, Z+1                ; x3[1]
+    ldd r15, Z+33               ; z3[1]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+0, r16                ; A[0] over x3
+    std Z+32, r8                ; B[0] over z3
+    std Y+0, r18                ; C[0] over x2
+    std Y+32, r12               ; D[0] over z2
+    std Z+1, r17                ; A[1] over x3
+    std Z+33, r9                ; B[1] over z3
+    std Y+1, r19                ; C[1] over x2
+    std Y+33, r13               ; D[1] over z2
+    ldd r8, Y+2                 ; x2[2]
+    ldd r10, Y+34               ; z2[2]
+    ldd r12, Z+2                ; x3[2]
+    ldd r14, Z+34               ; z3[2]
+    ldd r9, Y+3                 ; x2[3]
+    ldd r11, Y+35               ; z2[3]
+    ldd r13, Z+3                ; x3[3]
+    ldd r15, Z+35               ; z3[3]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+2, r16                ; A[2] over x3
+    std Z+34, r8                ; B[2] over z3
+    std Y+2, r18                ; C[2] over x2
+    std Y+34, r12               ; D[2] over z2
+    std Z+3, r17                ; A[3] over x3
+    std Z+35, r9                ; B[3] over z3
+    std Y+3, r19                ; C[3] over x2
+    std Y+35, r13               ; D[3] over z2
+    ldd r8, Y+4                 ; x2[4]
+    ldd r10, Y+36               ; z2[4]
+    ldd r12, Z+4                ; x3[4]
+    ldd r14, Z+36               ; z3[4]
+    ldd r9, Y+5                 ; x2[5]
+    ldd r11, Y+37               ; z2[5]
+    ldd r13, Z+5                ; x3[5]
+    ldd r15, Z+37               ; z3[5]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+4, r16                ; A[4] over x3
+    std Z+36, r8                ; B[4] over z3
+    std Y+4, r18                ; C[4] over x2
+    std Y+36, r12               ; D[4] over z2
+    std Z+5, r17                ; A[5] over x3
+    std Z+37, r9                ; B[5] over z3
+    std Y+5, r19                ; C[5] over x2
+    std Y+37, r13               ; D[5] over z2
+    ldd r8, Y+6                 ; x2[6]
+    ldd r10, Y+38               ; z2[6]
+    ldd r12, Z+6                ; x3[6]
+    ldd r14, Z+38               ; z3[6]
+    ldd r9, Y+7                 ; x2[7]
+    ldd r11, Y+39               ; z2[7]
+    ldd r13, Z+7                ; x3[7]
+    ldd r15, Z+39               ; z3[7]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+6, r16                ; A[6] over x3
+    std Z+38, r8                ; B[6] over z3
+    std Y+6, r18                ; C[6] over x2
+    std Y+38, r12               ; D[6] over z2
+    std Z+7, r17                ; A[7] over x3
+    std Z+39, r9                ; B[7] over z3
+    std Y+7, r19                ; C[7] over x2
+    std Y+39, r13               ; D[7] over z2
+    ldd r8, Y+8                 ; x2[8]
+    ldd r10, Y+40               ; z2[8]
+    ldd r12, Z+8                ; x3[8]
+    ldd r14, Z+40               ; z3[8]
+    ldd r9, Y+9                 ; x2[9]
+    ldd r11, Y+41               ; z2[9]
+    ldd r13, Z+9                ; x3[9]
+    ldd r15, Z+41               ; z3[9]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+8, r16                ; A[8] over x3
+    std Z+40, r8                ; B[8] over z3
+    std Y+8, r18                ; C[8] over x2
+    std Y+40, r12               ; D[8] over z2
+    std Z+9, r17                ; A[9] over x3
+    std Z+41, r9                ; B[9] over z3
+    std Y+9, r19                ; C[9] over x2
+    std Y+41, r13               ; D[9] over z2
+    ldd r8, Y+10                ; x2[10]
+    ldd r10, Y+42               ; z2[10]
+    ldd r12, Z+10               ; x3[10]
+    ldd r14, Z+42               ; z3[10]
+    ldd r9, Y+11                ; x2[11]
+    ldd r11, Y+43               ; z2[11]
+    ldd r13, Z+11               ; x3[11]
+    ldd r15, Z+43               ; z3[11]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+10, r16               ; A[10] over x3
+    std Z+42, r8                ; B[10] over z3
+    std Y+10, r18               ; C[10] over x2
+    std Y+42, r12               ; D[10] over z2
+    std Z+11, r17               ; A[11] over x3
+    std Z+43, r9                ; B[11] over z3
+    std Y+11, r19               ; C[11] over x2
+    std Y+43, r13               ; D[11] over z2
+    ldd r8, Y+12                ; x2[12]
+    ldd r10, Y+44               ; z2[12]
+    ldd r12, Z+12               ; x3[12]
+    ldd r14, Z+44               ; z3[12]
+    ldd r9, Y+13                ; x2[13]
+    ldd r11, Y+45               ; z2[13]
+    ldd r13, Z+13               ; x3[13]
+    ldd r15, Z+45               ; z3[13]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+12, r16               ; A[12] over x3
+    std Z+44, r8                ; B[12] over z3
+    std Y+12, r18               ; C[12] over x2
+    std Y+44, r12               ; D[12] over z2
+    std Z+13, r17               ; A[13] over x3
+    std Z+45, r9                ; B[13] over z3
+    std Y+13, r19               ; C[13] over x2
+    std Y+45, r13               ; D[13] over z2
+    ldd r8, Y+14                ; x2[14]
+    ldd r10, Y+46               ; z2[14]
+    ldd r12, Z+14               ; x3[14]
+    ldd r14, Z+46               ; z3[14]
+    ldd r9, Y+15                ; x2[15]
+    ldd r11, Y+47               ; z2[15]
+    ldd r13, Z+15               ; x3[15]
+    ldd r15, Z+47               ; z3[15]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+14, r16               ; A[14] over x3
+    std Z+46, r8                ; B[14] over z3
+    std Y+14, r18               ; C[14] over x2
+    std Y+46, r12               ; D[14] over z2
+    std Z+15, r17               ; A[15] over x3
+    std Z+47, r9                ; B[15] over z3
+    std Y+15, r19               ; C[15] over x2
+    std Y+47, r13               ; D[15] over z2
+    ldd r8, Y+16                ; x2[16]
+    ldd r10, Y+48               ; z2[16]
+    ldd r12, Z+16               ; x3[16]
+    ldd r14, Z+48               ; z3[16]
+    ldd r9, Y+17                ; x2[17]
+    ldd r11, Y+49               ; z2[17]
+    ldd r13, Z+17               ; x3[17]
+    ldd r15, Z+49               ; z3[17]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+16, r16               ; A[16] over x3
+    std Z+48, r8                ; B[16] over z3
+    std Y+16, r18               ; C[16] over x2
+    std Y+48, r12               ; D[16] over z2
+    std Z+17, r17               ; A[17] over x3
+    std Z+49, r9                ; B[17] over z3
+    std Y+17, r19               ; C[17] over x2
+    std Y+49, r13               ; D[17] over z2
+    ldd r8, Y+18                ; x2[18]
+    ldd r10, Y+50               ; z2[18]
+    ldd r12, Z+18               ; x3[18]
+    ldd r14, Z+50               ; z3[18]
+    ldd r9, Y+19                ; x2[19]
+    ldd r11, Y+51               ; z2[19]
+    ldd r13, Z+19               ; x3[19]
+    ldd r15, Z+51               ; z3[19]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+18, r16               ; A[18] over x3
+    std Z+50, r8                ; B[18] over z3
+    std Y+18, r18               ; C[18] over x2
+    std Y+50, r12               ; D[18] over z2
+    std Z+19, r17               ; A[19] over x3
+    std Z+51, r9                ; B[19] over z3
+    std Y+19, r19               ; C[19] over x2
+    std Y+51, r13               ; D[19] over z2
+    ldd r8, Y+20                ; x2[20]
+    ldd r10, Y+52               ; z2[20]
+    ldd r12, Z+20               ; x3[20]
+    ldd r14, Z+52               ; z3[20]
+    ldd r9, Y+21                ; x2[21]
+    ldd r11, Y+53               ; z2[21]
+    ldd r13, Z+21               ; x3[21]
+    ldd r15, Z+53               ; z3[21]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+20, r16               ; A[20] over x3
+    std Z+52, r8                ; B[20] over z3
+    std Y+20, r18               ; C[20] over x2
+    std Y+52, r12               ; D[20] over z2
+    std Z+21, r17               ; A[21] over x3
+    std Z+53, r9                ; B[21] over z3
+    std Y+21, r19               ; C[21] over x2
+    std Y+53, r13               ; D[21] over z2
+    ldd r8, Y+22                ; x2[22]
+    ldd r10, Y+54               ; z2[22]
+    ldd r12, Z+22               ; x3[22]
+    ldd r14, Z+54               ; z3[22]
+    ldd r9, Y+23                ; x2[23]
+    ldd r11, Y+55               ; z2[23]
+    ldd r13, Z+23               ; x3[23]
+    ldd r15, Z+55               ; z3[23]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+22, r16               ; A[22] over x3
+    std Z+54, r8                ; B[22] over z3
+    std Y+22, r18               ; C[22] over x2
+    std Y+54, r12               ; D[22] over z2
+    std Z+23, r17               ; A[23] over x3
+    std Z+55, r9                ; B[23] over z3
+    std Y+23, r19               ; C[23] over x2
+    std Y+55, r13               ; D[23] over z2
+    ldd r8, Y+24                ; x2[24]
+    ldd r10, Y+56               ; z2[24]
+    ldd r12, Z+24               ; x3[24]
+    ldd r14, Z+56               ; z3[24]
+    ldd r9, Y+25                ; x2[25]
+    ldd r11, Y+57               ; z2[25]
+    ldd r13, Z+25               ; x3[25]
+    ldd r15, Z+57               ; z3[25]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+24, r16               ; A[24] over x3
+    std Z+56, r8                ; B[24] over z3
+    std Y+24, r18               ; C[24] over x2
+    std Y+56, r12               ; D[24] over z2
+    std Z+25, r17               ; A[25] over x3
+    std Z+57, r9                ; B[25] over z3
+    std Y+25, r19               ; C[25] over x2
+    std Y+57, r13               ; D[25] over z2
+    ldd r8, Y+26                ; x2[26]
+    ldd r10, Y+58               ; z2[26]
+    ldd r12, Z+26               ; x3[26]
+    ldd r14, Z+58               ; z3[26]
+    ldd r9, Y+27                ; x2[27]
+    ldd r11, Y+59               ; z2[27]
+    ldd r13, Z+27               ; x3[27]
+    ldd r15, Z+59               ; z3[27]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+26, r16               ; A[26] over x3
+    std Z+58, r8                ; B[26] over z3
+    std Y+26, r18               ; C[26] over x2
+    std Y+58, r12               ; D[26] over z2
+    std Z+27, r17               ; A[27] over x3
+    std Z+59, r9                ; B[27] over z3
+    std Y+27, r19               ; C[27] over x2
+    std Y+59, r13               ; D[27] over z2
+    ldd r8, Y+28                ; x2[28]
+    ldd r10, Y+60               ; z2[28]
+    ldd r12, Z+28               ; x3[28]
+    ldd r14, Z+60               ; z3[28]
+    ldd r9, Y+29                ; x2[29]
+    ldd r11, Y+61               ; z2[29]
+    ldd r13, Z+29               ; x3[29]
+    ldd r15, Z+61               ; z3[29]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+28, r16               ; A[28] over x3
+    std Z+60, r8                ; B[28] over z3
+    std Y+28, r18               ; C[28] over x2
+    std Y+60, r12               ; D[28] over z2
+    std Z+29, r17               ; A[29] over x3
+    std Z+61, r9                ; B[29] over z3
+    std Y+29, r19               ; C[29] over x2
+    std Y+61, r13               ; D[29] over z2
+    ldd r8, Y+30                ; x2[30]
+    ldd r10, Y+62               ; z2[30]
+    ldd r12, Z+30               ; x3[30]
+    ldd r14, Z+62               ; z3[30]
+    ldd r9, Y+31                ; x2[31]
+    ldd r11, Y+63               ; z2[31]
+    ldd r13, Z+31               ; x3[31]
+    ldd r15, Z+63               ; z3[31]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r9                 ; the swap: t = (u ^ v) & m
+    eor r20, r13
+    and r20, r3
+    eor r9, r20
+    eor r13, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    mov r20, r11                ; the swap: t = (u ^ v) & m
+    eor r20, r15
+    and r20, r3
+    eor r11, r20
+    eor r15, r20
+    mov r16, r8
+    mov r18, r12
+    mov r17, r9
+    mov r19, r13
+    lsr r4                      ; the chain's carry back, f = 0
+    adc r16, r10
+    adc r17, r11
+    adc r4, r2                  ; ... and parked
+    lsr r5                      ; the chain's carry back, f = 0
+    sbc r8, r10
+    sbc r9, r11
+    adc r5, r2                  ; ... and parked
+    lsr r6                      ; the chain's carry back, f = 0
+    adc r18, r14
+    adc r19, r15
+    adc r6, r2                  ; ... and parked
+    lsr r7                      ; the chain's carry back, f = 0
+    sbc r12, r14
+    sbc r13, r15
+    adc r7, r2                  ; ... and parked
+    std Z+30, r16               ; A[30] over x3
+    std Z+62, r8                ; B[30] over z3
+    std Y+30, r18               ; C[30] over x2
+    std Y+62, r12               ; D[30] over z2
+    std Z+31, r17               ; A[31] over x3
+    std Z+63, r9                ; B[31] over z3
+    std Y+31, r19               ; C[31] over x2
+    std Y+63, r13               ; D[31] over z2
+    mov r20, r4
+    neg r20
+    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
+    ldd r0, Z+0
+    add r0, r20
+    std Z+0, r0
+    ldd r0, Z+1
+    adc r0, r2
+    std Z+1, r0
+    ldd r0, Z+2
+    adc r0, r2
+    std Z+2, r0
+    ldd r0, Z+3
+    adc r0, r2
+    std Z+3, r0
+    ldd r0, Z+4
+    adc r0, r2
+    std Z+4, r0
+    ldd r0, Z+5
+    adc r0, r2
+    std Z+5, r0
+    ldd r0, Z+6
+    adc r0, r2
+    std Z+6, r0
+    ldd r0, Z+7
+    adc r0, r2
+    std Z+7, r0
+    ldd r0, Z+8
+    adc r0, r2
+    std Z+8, r0
+    ldd r0, Z+9
+    adc r0, r2
+    std Z+9, r0
+    ldd r0, Z+10
+    adc r0, r2
+    std Z+10, r0
+    ldd r0, Z+11
+    adc r0, r2
+    std Z+11, r0
+    ldd r0, Z+12
+    adc r0, r2
+    std Z+12, r0
+    ldd r0, Z+13
+    adc r0, r2
+    std Z+13, r0
+    ldd r0, Z+14
+    adc r0, r2
+    std Z+14, r0
+    ldd r0, Z+15
+    adc r0, r2
+    std Z+15, r0
+    ldd r0, Z+16
+    adc r0, r2
+    std Z+16, r0
+    ldd r0, Z+17
+    adc r0, r2
+    std Z+17, r0
+    ldd r0, Z+18
+    adc r0, r2
+    std Z+18, r0
+    ldd r0, Z+19
+    adc r0, r2
+    std Z+19, r0
+    ldd r0, Z+20
+    adc r0, r2
+    std Z+20, r0
+    ldd r0, Z+21
+    adc r0, r2
+    std Z+21, r0
+    ldd r0, Z+22
+    adc r0, r2
+    std Z+22, r0
+    ldd r0, Z+23
+    adc r0, r2
+    std Z+23, r0
+    ldd r0, Z+24
+    adc r0, r2
+    std Z+24, r0
+    ldd r0, Z+25
+    adc r0, r2
+    std Z+25, r0
+    ldd r0, Z+26
+    adc r0, r2
+    std Z+26, r0
+    ldd r0, Z+27
+    adc r0, r2
+    std Z+27, r0
+    ldd r0, Z+28
+    adc r0, r2
+    std Z+28, r0
+    ldd r0, Z+29
+    adc r0, r2
+    std Z+29, r0
+    ldd r0, Z+30
+    adc r0, r2
+    std Z+30, r0
+    ldd r0, Z+31
+    adc r0, r2
+    std Z+31, r0
+    sbc r20, r20                ; a second carry (borrow) ...
+    andi r20, 38                ; ... as 38 into byte 0, final
+    ldd r0, Z+0
+    add r0, r20
+    std Z+0, r0
+    mov r20, r5
+    neg r20
+    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
+    ldd r0, Z+32
+    sub r0, r20
+    std Z+32, r0
+    ldd r0, Z+33
+    sbc r0, r2
+    std Z+33, r0
+    ldd r0, Z+34
+    sbc r0, r2
+    std Z+34, r0
+    ldd r0, Z+35
+    sbc r0, r2
+    std Z+35, r0
+    ldd r0, Z+36
+    sbc r0, r2
+    std Z+36, r0
+    ldd r0, Z+37
+    sbc r0, r2
+    std Z+37, r0
+    ldd r0, Z+38
+    sbc r0, r2
+    std Z+38, r0
+    ldd r0, Z+39
+    sbc r0, r2
+    std Z+39, r0
+    ldd r0, Z+40
+    sbc r0, r2
+    std Z+40, r0
+    ldd r0, Z+41
+    sbc r0, r2
+    std Z+41, r0
+    ldd r0, Z+42
+    sbc r0, r2
+    std Z+42, r0
+    ldd r0, Z+43
+    sbc r0, r2
+    std Z+43, r0
+    ldd r0, Z+44
+    sbc r0, r2
+    std Z+44, r0
+    ldd r0, Z+45
+    sbc r0, r2
+    std Z+45, r0
+    ldd r0, Z+46
+    sbc r0, r2
+    std Z+46, r0
+    ldd r0, Z+47
+    sbc r0, r2
+    std Z+47, r0
+    ldd r0, Z+48
+    sbc r0, r2
+    std Z+48, r0
+    ldd r0, Z+49
+    sbc r0, r2
+    std Z+49, r0
+    ldd r0, Z+50
+    sbc r0, r2
+    std Z+50, r0
+    ldd r0, Z+51
+    sbc r0, r2
+    std Z+51, r0
+    ldd r0, Z+52
+    sbc r0, r2
+    std Z+52, r0
+    ldd r0, Z+53
+    sbc r0, r2
+    std Z+53, r0
+    ldd r0, Z+54
+    sbc r0, r2
+    std Z+54, r0
+    ldd r0, Z+55
+    sbc r0, r2
+    std Z+55, r0
+    ldd r0, Z+56
+    sbc r0, r2
+    std Z+56, r0
+    ldd r0, Z+57
+    sbc r0, r2
+    std Z+57, r0
+    ldd r0, Z+58
+    sbc r0, r2
+    std Z+58, r0
+    ldd r0, Z+59
+    sbc r0, r2
+    std Z+59, r0
+    ldd r0, Z+60
+    sbc r0, r2
+    std Z+60, r0
+    ldd r0, Z+61
+    sbc r0, r2
+    std Z+61, r0
+    ldd r0, Z+62
+    sbc r0, r2
+    std Z+62, r0
+    ldd r0, Z+63
+    sbc r0, r2
+    std Z+63, r0
+    sbc r20, r20                ; a second carry (borrow) ...
+    andi r20, 38                ; ... as 38 into byte 0, final
+    ldd r0, Z+32
+    sub r0, r20
+    std Z+32, r0
+    mov r20, r6
+    neg r20
+    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
+    ldd r0, Y+0
+    add r0, r20
+    std Y+0, r0
+    ldd r0, Y+1
+    adc r0, r2
+    std Y+1, r0
+    ldd r0, Y+2
+    adc r0, r2
+    std Y+2, r0
+    ldd r0, Y+3
+    adc r0, r2
+    std Y+3, r0
+    ldd r0, Y+4
+    adc r0, r2
+    std Y+4, r0
+    ldd r0, Y+5
+    adc r0, r2
+    std Y+5, r0
+    ldd r0, Y+6
+    adc r0, r2
+    std Y+6, r0
+    ldd r0, Y+7
+    adc r0, r2
+    std Y+7, r0
+    ldd r0, Y+8
+    adc r0, r2
+    std Y+8, r0
+    ldd r0, Y+9
+    adc r0, r2
+    std Y+9, r0
+    ldd r0, Y+10
+    adc r0, r2
+    std Y+10, r0
+    ldd r0, Y+11
+    adc r0, r2
+    std Y+11, r0
+    ldd r0, Y+12
+    adc r0, r2
+    std Y+12, r0
+    ldd r0, Y+13
+    adc r0, r2
+    std Y+13, r0
+    ldd r0, Y+14
+    adc r0, r2
+    std Y+14, r0
+    ldd r0, Y+15
+    adc r0, r2
+    std Y+15, r0
+    ldd r0, Y+16
+    adc r0, r2
+    std Y+16, r0
+    ldd r0, Y+17
+    adc r0, r2
+    std Y+17, r0
+    ldd r0, Y+18
+    adc r0, r2
+    std Y+18, r0
+    ldd r0, Y+19
+    adc r0, r2
+    std Y+19, r0
+    ldd r0, Y+20
+    adc r0, r2
+    std Y+20, r0
+    ldd r0, Y+21
+    adc r0, r2
+    std Y+21, r0
+    ldd r0, Y+22
+    adc r0, r2
+    std Y+22, r0
+    ldd r0, Y+23
+    adc r0, r2
+    std Y+23, r0
+    ldd r0, Y+24
+    adc r0, r2
+    std Y+24, r0
+    ldd r0, Y+25
+    adc r0, r2
+    std Y+25, r0
+    ldd r0, Y+26
+    adc r0, r2
+    std Y+26, r0
+    ldd r0, Y+27
+    adc r0, r2
+    std Y+27, r0
+    ldd r0, Y+28
+    adc r0, r2
+    std Y+28, r0
+    ldd r0, Y+29
+    adc r0, r2
+    std Y+29, r0
+    ldd r0, Y+30
+    adc r0, r2
+    std Y+30, r0
+    ldd r0, Y+31
+    adc r0, r2
+    std Y+31, r0
+    sbc r20, r20                ; a second carry (borrow) ...
+    andi r20, 38                ; ... as 38 into byte 0, final
+    ldd r0, Y+0
+    add r0, r20
+    std Y+0, r0
+    mov r20, r7
+    neg r20
+    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
+    ldd r0, Y+32
+    sub r0, r20
+    std Y+32, r0
+    ldd r0, Y+33
+    sbc r0, r2
+    std Y+33, r0
+    ldd r0, Y+34
+    sbc r0, r2
+    std Y+34, r0
+    ldd r0, Y+35
+    sbc r0, r2
+    std Y+35, r0
+    ldd r0, Y+36
+    sbc r0, r2
+    std Y+36, r0
+    ldd r0, Y+37
+    sbc r0, r2
+    std Y+37, r0
+    ldd r0, Y+38
+    sbc r0, r2
+    std Y+38, r0
+    ldd r0, Y+39
+    sbc r0, r2
+    std Y+39, r0
+    ldd r0, Y+40
+    sbc r0, r2
+    std Y+40, r0
+    ldd r0, Y+41
+    sbc r0, r2
+    std Y+41, r0
+    ldd r0, Y+42
+    sbc r0, r2
+    std Y+42, r0
+    ldd r0, Y+43
+    sbc r0, r2
+    std Y+43, r0
+    ldd r0, Y+44
+    sbc r0, r2
+    std Y+44, r0
+    ldd r0, Y+45
+    sbc r0, r2
+    std Y+45, r0
+    ldd r0, Y+46
+    sbc r0, r2
+    std Y+46, r0
+    ldd r0, Y+47
+    sbc r0, r2
+    std Y+47, r0
+    ldd r0, Y+48
+    sbc r0, r2
+    std Y+48, r0
+    ldd r0, Y+49
+    sbc r0, r2
+    std Y+49, r0
+    ldd r0, Y+50
+    sbc r0, r2
+    std Y+50, r0
+    ldd r0, Y+51
+    sbc r0, r2
+    std Y+51, r0
+    ldd r0, Y+52
+    sbc r0, r2
+    std Y+52, r0
+    ldd r0, Y+53
+    sbc r0, r2
+    std Y+53, r0
+    ldd r0, Y+54
+    sbc r0, r2
+    std Y+54, r0
+    ldd r0, Y+55
+    sbc r0, r2
+    std Y+55, r0
+    ldd r0, Y+56
+    sbc r0, r2
+    std Y+56, r0
+    ldd r0, Y+57
+    sbc r0, r2
+    std Y+57, r0
+    ldd r0, Y+58
+    sbc r0, r2
+    std Y+58, r0
+    ldd r0, Y+59
+    sbc r0, r2
+    std Y+59, r0
+    ldd r0, Y+60
+    sbc r0, r2
+    std Y+60, r0
+    ldd r0, Y+61
+    sbc r0, r2
+    std Y+61, r0
+    ldd r0, Y+62
+    sbc r0, r2
+    std Y+62, r0
+    ldd r0, Y+63
+    sbc r0, r2
+    std Y+63, r0
+    sbc r20, r20                ; a second carry (borrow) ...
+    andi r20, 38                ; ... as 38 into byte 0, final
+    ldd r0, Y+32
+    sub r0, r20
+    std Y+32, r0
+    clr r1                      ; the C ABI's zero register for the glue
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -5619,9 +6876,9 @@ MCU_FN(x25519, ladder_step):
     movw r22, r30               ; st + 64
     subi r22, lo8(-64)
     sbci r23, hi8(-64)
-    movw r20, r28               ; F + 2
-    subi r20, lo8(-3)
-    sbci r21, hi8(-3)
+    movw r20, r30               ; st + 96
+    subi r20, lo8(-96)
+    sbci r21, hi8(-96)
     call x25519_avr_fe_mul_core
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
@@ -5633,10 +6890,32 @@ MCU_FN(x25519, ladder_step):
     movw r22, r30               ; st + 32
     subi r22, lo8(-32)
     sbci r23, hi8(-32)
-    movw r20, r28               ; F + 34
-    subi r20, lo8(-35)
-    sbci r21, hi8(-35)
+    movw r20, r30               ; st + 128
+    subi r20, lo8(-128)
+    sbci r21, hi8(-128)
     call x25519_avr_fe_mul_core
+    in r28, 0x3d                ; Y = F - 1
+    in r29, 0x3e
+    ldd r30, Y+1                ; Z = st
+    ldd r31, Y+2
+    movw r24, r28               ; F + 2
+    subi r24, lo8(-3)
+    sbci r25, hi8(-3)
+    movw r22, r30               ; st + 96
+    subi r22, lo8(-96)
+    sbci r23, hi8(-96)
+    call x25519_avr_fe_sqr_core
+    in r28, 0x3d                ; Y = F - 1
+    in r29, 0x3e
+    ldd r30, Y+1                ; Z = st
+    ldd r31, Y+2
+    movw r24, r28               ; F + 34
+    subi r24, lo8(-35)
+    sbci r25, hi8(-35)
+    movw r22, r30               ; st + 128
+    subi r22, lo8(-128)
+    sbci r23, hi8(-128)
+    call x25519_avr_fe_sqr_core
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -5699,28 +6978,6 @@ MCU_FN(x25519, ladder_step):
     sbci r23, hi8(-128)
     movw r20, r30               ; st + 0
     call x25519_avr_fe_mul_core
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r28               ; F + 2
-    subi r24, lo8(-3)
-    sbci r25, hi8(-3)
-    movw r22, r28               ; F + 2
-    subi r22, lo8(-3)
-    sbci r23, hi8(-3)
-    call x25519_avr_fe_sqr_core
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r28               ; F + 34
-    subi r24, lo8(-35)
-    sbci r25, hi8(-35)
-    movw r22, r28               ; F + 34
-    subi r22, lo8(-35)
-    sbci r23, hi8(-35)
-    call x25519_avr_fe_sqr_core
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st

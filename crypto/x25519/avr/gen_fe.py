@@ -641,24 +641,83 @@ LS_FRAME = LS_B + 32
 # st = x1 | x2 | z2 | x3 | z3, 32 bytes each
 X1, X2, Z2, X3, Z3 = 0, 32, 64, 96, 128
 # the loop body of ref/ladder.c: (operation, r, a, b); ("st", off) a byte of st, ("F", off) of the frame
-STEP = [("fe_cswap2", ("st", X2), ("st", X3), None),
-        ("fe_add", ("F", LS_A), ("st", X2), ("st", Z2)),      # A = x2 + z2
-        ("fe_sub", ("F", LS_B), ("st", X2), ("st", Z2)),      # B = x2 - z2
-        ("fe_add", ("st", X2), ("st", X3), ("st", Z3)),       # C = x3 + z3
-        ("fe_sub", ("st", Z2), ("st", X3), ("st", Z3)),       # D = x3 - z3
-        ("fe_mul", ("st", Z2), ("st", Z2), ("F", LS_A)),      # DA
-        ("fe_mul", ("st", X2), ("st", X2), ("F", LS_B)),      # CB
+# the rest of the loop body of ref/ladder.c after swap_abcd (which leaves A in x3, B in z3, C in x2,
+# D in z2): (operation, r, a, b), ("st", off) a byte of st, ("F", off) of the frame. A^2 and B^2 are
+# taken before x3 and z3 receive DA + CB and DA - CB.
+STEP = [("fe_mul", ("st", Z2), ("st", Z2), ("st", X3)),       # DA = D A
+        ("fe_mul", ("st", X2), ("st", X2), ("st", Z3)),       # CB = C B
+        ("fe_sqr", ("F", LS_A), ("st", X3), None),            # AA
+        ("fe_sqr", ("F", LS_B), ("st", Z3), None),            # BB
         ("fe_add", ("st", X3), ("st", Z2), ("st", X2)),       # DA + CB
         ("fe_sqr", ("st", X3), ("st", X3), None),             # x3 = (DA + CB)^2
         ("fe_sub", ("st", Z3), ("st", Z2), ("st", X2)),       # DA - CB
         ("fe_sqr", ("st", Z3), ("st", Z3), None),
         ("fe_mul", ("st", Z3), ("st", Z3), ("st", X1)),       # z3 = x1 (DA - CB)^2
-        ("fe_sqr", ("F", LS_A), ("F", LS_A), None),           # AA
-        ("fe_sqr", ("F", LS_B), ("F", LS_B), None),           # BB
         ("fe_sub", ("st", X2), ("F", LS_A), ("F", LS_B)),     # E = AA - BB
         ("fe_add_a24", ("st", Z2), ("F", LS_A), ("st", X2)),  # AA + a24 E
         ("fe_mul", ("st", Z2), ("st", Z2), ("st", X2)),       # z2 = E (AA + a24 E)
         ("fe_mul", ("st", X2), ("F", LS_A), ("F", LS_B))]     # x2 = AA BB
+
+
+def swap_abcd(a: Asm) -> None:
+    """The step's conditional swap and its four first sums in one pass, Y = st + 32 (x2 at Y+k, z2 at
+    Y+32+k), Z = st + 96 (x3, z3 likewise), r20 the swap bit: byte by byte (2 at a time) x2, z2, x3, z3
+    are loaded, swapped in registers (t = (x ^ y) & m, m = -swap), and A = x2 + z2, B = x2 - z2,
+    C = x3 + z3, D = x3 - z3 formed by four carry chains whose carries wait in r4..r7 between the
+    2-byte chunks; A, B, C, D are written over x3, z3, x2, z2 (each byte after it was read). Then each
+    one's carry (borrow) out of 2^256 is folded back as 38 through its 32 bytes, and once more into
+    byte 0 when that carries too (the value wrapped to below 38, or to 2^256 - 38 and above, so byte 0
+    cannot carry a third time). Registers: r2 zero, r3 m, r4..r7 the carries of A, B, C, D, r8..r15
+    x2, z2, x3, z3 (2 bytes each; B, D formed in place), r16..r19 the A and C copies, r20 t."""
+    zr, m, t = "r2", "r3", "r20"
+    fa, fb, fc, fd = "r4", "r5", "r6", "r7"
+    x2, z2, x3, z3 = ["r8", "r9"], ["r10", "r11"], ["r12", "r13"], ["r14", "r15"]
+    ca, cc = ["r16", "r17"], ["r18", "r19"]
+    a(f"clr {zr}")
+    a(f"mov {m}, r20")
+    a(f"neg {m}", "m = -swap: 0 or 0xff")
+    for f in (fa, fb, fc, fd):
+        a(f"clr {f}")
+    for k in range(0, 32, 2):
+        for i in range(2):
+            a(f"ldd {x2[i]}, Y+{k + i}", f"x2[{k + i}]")
+            a(f"ldd {z2[i]}, Y+{32 + k + i}", f"z2[{k + i}]")
+            a(f"ldd {x3[i]}, Z+{k + i}", f"x3[{k + i}]")
+            a(f"ldd {z3[i]}, Z+{32 + k + i}", f"z3[{k + i}]")
+        for u, v in ((x2, x3), (z2, z3)):
+            for i in range(2):
+                a(f"mov {t}, {u[i]}", "the swap: t = (u ^ v) & m")
+                a(f"eor {t}, {v[i]}")
+                a(f"and {t}, {m}")
+                a(f"eor {u[i]}, {t}")
+                a(f"eor {v[i]}, {t}")
+        for i in range(2):
+            a(f"mov {ca[i]}, {x2[i]}")
+            a(f"mov {cc[i]}, {x3[i]}")
+        for f, dst, src, opc in ((fa, ca, z2, "adc"), (fb, x2, z2, "sbc"), (fc, cc, z3, "adc"), (fd, x3, z3, "sbc")):
+            a(f"lsr {f}", "the chain's carry back, f = 0")
+            for i in range(2):
+                a(f"{opc} {dst[i]}, {src[i]}")
+            a(f"adc {f}, {zr}", "... and parked")
+        for i in range(2):
+            a(f"std Z+{k + i}, {ca[i]}", f"A[{k + i}] over x3")
+            a(f"std Z+{32 + k + i}, {x2[i]}", f"B[{k + i}] over z3")
+            a(f"std Y+{k + i}, {cc[i]}", f"C[{k + i}] over x2")
+            a(f"std Y+{32 + k + i}, {x3[i]}", f"D[{k + i}] over z2")
+    for f, ptr, off, first, nxt in ((fa, "Z", 0, "add", "adc"), (fb, "Z", 32, "sub", "sbc"),
+                                    (fc, "Y", 0, "add", "adc"), (fd, "Y", 32, "sub", "sbc")):
+        a(f"mov {t}, {f}")
+        a(f"neg {t}")
+        a(f"andi {t}, 38", "the carry (borrow) out of 2^256 as 38")
+        for k in range(32):
+            a(f"ldd r0, {ptr}+{off + k}")
+            a(f"{first if k == 0 else nxt} r0, {t if k == 0 else zr}")
+            a(f"std {ptr}+{off + k}, r0")
+        a(f"sbc {t}, {t}", "a second carry (borrow) ...")
+        a(f"andi {t}, 38", "... as 38 into byte 0, final")
+        a(f"ldd r0, {ptr}+{off}")
+        a(f"{first} r0, {t}")
+        a(f"std {ptr}+{off}, r0")
 
 
 def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
@@ -670,7 +729,13 @@ def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
     frame_enter(a, LS_FRAME)
     a(f"std Y+{LS_ST}, r24", "st, kept for after the calls")
     a(f"std Y+{LS_ST + 1}, r25")
-    a("mov r18, r20", "fe_cswap2's swap")
+    a("movw r28, r24", "Y = x2")
+    a(f"adiw r28, {X2}")
+    a("movw r30, r24", "Z = x3")
+    a(f"subi r30, lo8(-{X3})")
+    a("sbci r31, hi8(-{0})".format(X3))
+    swap_abcd(a)
+    a("clr r1", "the C ABI's zero register for the glue")
     total = 0
     for op, r, x, y in STEP:
         a(f"in r28, {SPL}", "Y = F - 1")
