@@ -230,7 +230,7 @@ def test_rv32_step_routines_arithmetic() -> None:
 
 @pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m"), ("avr-fast", "avr")])
 def test_assembly_ladder_step_edge_states(impl: str, target: str) -> None:
-    """The ladder with the assembly glue (X25519_GLUE_ASM 1 and 2) or step (3) through the exported ladder, from states at the
+    """The ladder with the assembly step (X25519_GLUE_ASM 3 and 4) through the exported ladder, from states at the
     edges of the additions' and subtractions' carries and borrows (x2 + z2 near 2^257, x2 - z2 just
     below 0: the double folds; then random edge values), against the model."""
     fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", target)
@@ -295,7 +295,7 @@ def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
             assert r <= m and (r - a - b) % P == 0, ("add", hex(a), hex(b))
             r = call("fe_sub", a, b)
             assert r <= m and (r - a + b) % P == 0, ("sub", hex(a), hex(b))
-            if impl == "avr-fast":          # X25519_GLUE_ASM=2: a24 in assembly too
+            if impl == "avr-fast":          # X25519_GLUE_ASM=4: a24 in assembly too
                 r = call("fe_add_a24", a, b)
                 assert r <= m and (r - a - 121665 * b) % P == 0, ("a24", hex(a), hex(b))
     x, y = rng.randbytes(64), rng.randbytes(64)

@@ -16,12 +16,17 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "mpmul" / "avr"))
 from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+# mpmul avr-kara's 128x128-bit product (one level of subtractive Karatsuba over its in-register K64
+# kernel), emitted once into fe_avr.S as a local routine: Gen (its emitter) and gen_mul128.
+from gen_mpmul_avr import ZR, Gen as MpGen, gen_mul128  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
 # cycles per mnemonic on the ATmega128 (datasheet instruction set summary; SRAM access 2 cycles)
-CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "ret": 4, "adiw": 2, "sbiw": 2}
+CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "ret": 4, "adiw": 2, "sbiw": 2,
+       "rcall": 3, "call": 4}
 
 SPL, SPH, SREG = "0x3d", "0x3e", "0x3f"
 
@@ -59,9 +64,9 @@ T = "r22"
 C38 = "r23"
 
 
-def frame_enter(a: Asm, size: int) -> None:
-    """Save r2..r17, Y; size bytes of stack (the 512-bit product first), Y = its first byte."""
-    for r in SAVED:
+def frame_enter(a: Asm, size: int, save: bool = True) -> None:
+    """Save r2..r17, Y (save); size bytes of stack, Y = its first byte F."""
+    for r in SAVED if save else []:
         a(f"push {r}")
     a(f"in r28, {SPL}")
     a(f"in r29, {SPH}")
@@ -75,55 +80,31 @@ def frame_enter(a: Asm, size: int) -> None:
     a("adiw r28, 1", "Y = the product t[0..63] (SP + 1)")
 
 
-def frame_leave(a: Asm, size: int) -> None:
-    a(f"subi r28, lo8(-{size - 1})", f"SP back: Y - 1 + {size}")
-    a(f"sbci r29, hi8(-{size - 1})")
+def frame_leave(a: Asm, size: int, yoff: int = 0, save: bool = True) -> None:
+    """Free the frame and restore the saved registers (save); Y = F + yoff on entry; r1 = 0."""
+    a(f"subi r28, lo8(-{size - 1 - yoff})", f"SP back: Y - 1 - {yoff} + {size}")
+    a(f"sbci r29, hi8(-{size - 1 - yoff})")
     a(f"in r0, {SREG}")
     a("cli")
     a(f"out {SPH}, r29")
     a(f"out {SREG}, r0")
     a(f"out {SPL}, r28")
-    for r in reversed(SAVED):
+    for r in reversed(SAVED) if save else []:
         a(f"pop {r}")
     a("clr r1", "the ABI's zero register")
     a("ret")
 
 
-def product_rows(a: Asm, n: int = 32, out: int = 0, boff: int = 0, preloaded: bool = False) -> None:
-    """Y[out..out+2n-1] = (n bytes at X, read with LD X+) * (n bytes at Z+boff), in n/8 row blocks: 8
-    bytes of the left operand in A, the right one streamed through the window W (byte j in W[j % 8],
-    loaded once per block, when column j first needs it), product scanning over the n + 7 columns of
-    the block with a 3-byte accumulator (MUL, ADD, ADC, ADC: 5 cycles a product); blocks 1.. add the
-    bytes earlier blocks wrote (one LDD/ADD/ADC a column)."""
-    pool = ["r18", "r19", "r20"]
-    written = -1                      # Y[out..out+written] hold earlier blocks' sums
-    for k in range(n // 8):
-        a.note(f"row block {k}: x[{8 * k}..{8 * k + 7}] * y[0..{n - 1}] -> Y+{out + 8 * k}")
-        for i in range(8):
-            if not (preloaded and k == 0):
-                a(f"ld {A[i]}, X+", f"x[{8 * k + i}]")
-        lo, mid, hi = pool
-        for r in pool:
-            a(f"clr {r}")
-        for c in range(n + 7):
-            pos = 8 * k + c
-            if c < n:
-                a(f"ldd {W[c % 8]}, Z+{boff + c}", f"y[{c}]")
-            if pos <= written:
-                a(f"ldd {T}, Y+{out + pos}", f"[{pos}] so far")
-                a(f"add {lo}, {T}")
-                a(f"adc {mid}, {ZERO}")
-            for i in range(max(0, c - n + 1), min(7, c) + 1):
-                j = c - i
-                a(f"mul {A[i]}, {W[j % 8]}", f"x[{8 * k + i}] y[{j}]")
-                a(f"add {lo}, r0")
-                a(f"adc {mid}, r1")
-                a(f"adc {hi}, {ZERO}")
-            a(f"std Y+{out + pos}, {lo}", f"[{pos}]")
-            lo, mid, hi = mid, hi, lo
-            a(f"clr {hi}")
-        a(f"std Y+{out + 8 * k + n + 7}, {lo}", f"[{8 * k + n + 7}] (the block's top byte)")
-        written = 8 * k + n + 7
+def wrapper(name: str, core: str) -> tuple[list[str], int]:
+    """The exported C entry of a core that saves no register: push, RCALL, pop."""
+    a = Asm()
+    for r in SAVED:
+        a(f"push {r}")
+    a(f"rcall {core}", "clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return")
+    for r in reversed(SAVED):
+        a(f"pop {r}")
+    a("ret")
+    return a.lines, a.cycles
 
 
 def absdiff(a: Asm, src: str, mask: str) -> None:
@@ -142,236 +123,371 @@ def absdiff(a: Asm, src: str, mask: str) -> None:
         a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {mask}", "+1 if negative")
 
 
-def karatsuba(a: Asm) -> None:
-    """t = a b (512 bits at Y) by one level of subtractive Karatsuba: L = a_l b_l, H = a_h b_h into t,
-    M = |a_l - a_h| |b_l - b_h| into r (a and b are dead by then, so r may alias them), then
-    t += 2^128 (L + H -+ M) in one pass (the sign of M from the two borrow masks; -M as ~M + 1 with
-    the sign extended), which keeps the old t[16..31] in r2..r17 where the pass overwrites them
-    before it reads them as L[16..31]. 768 products instead of 1,024. The reduction is fused into that
-    pass: once t[32 + j] is final (in a register), r_j = t[j] + 38 t[32 + j] + carry right away
-    (reduce_step), r_0..15 into r2..r17 as their L[16..31] are used up; then reduce_fold."""
+def mul128_routine() -> tuple[list[str], str, int]:
+    """mpmul avr-kara's mul128 as a local routine: its lines, its label and its cycles (ret included).
+    Contract (gen_mpmul_avr.py): r[0..32) = a[0..16) b[0..16) with X = r, Y = a, Z = b; r2 must be 0
+    and stays 0; clobbers r0, r1, r3..r31 (X and Y too)."""
+    g = MpGen()
+    cycles = gen_mul128(g)
+    label = next(l[:-1] for l in g.lines if l.endswith(":") and not l.startswith((" ", "/", "\t")))
+    return g.lines, label, cycles
+
+
+# fe_mul's frame (offsets from F = SP + 1): the pointers r, a, b; the Karatsuba sign; |a_l - a_h|,
+# |b_l - b_h| (16 bytes each, mul128's operands for M); the product t (64 bytes)
+FM_PTR, FM_SIGN, FM_DA, FM_DB, FM_T = 0, 6, 7, 23, 39
+FM_FRAME = FM_T + 64
+
+
+def karatsuba(a: Asm, mul128: str) -> None:
+    """t = a b (512 bits) by one level of subtractive Karatsuba over mul128 (three RCALLs): L = a_l b_l
+    and H = a_h b_h into t, |a_l - a_h| and |b_l - b_h| with their borrows as masks ((d ^ m) - m, no
+    branch) into the frame, M = |a_l - a_h| |b_l - b_h| into r (a and b are dead by then, so r may
+    alias them), then t += 2^128 (L + H -+ M) in one pass (the sign of M from the two borrow masks;
+    -M as ~M + 1 with the sign extended), which keeps the old t[16..31] in r2..r17 where the pass
+    overwrites them before it reads them as L[16..31]. The reduction is fused into that pass: once
+    t[32 + j] is final (in a register), r_j = t[j] + 38 t[32 + j] + carry right away (reduce_step),
+    r_0..15 into r2..r17 as their L[16..31] are used up; then reduce_fold. On entry Y = F."""
     R = [f"r{i}" for i in range(2, 18)]
     q = "r23"
+    for k, r in enumerate(("r24", "r25", "r22", "r23", "r20", "r21")):
+        a(f"std Y+{FM_PTR + k}, {r}", ("r", "a", "b")[k // 2] + " pointer, kept for after the calls")
+    a("clr r2", "mul128's zero register")
+    a("movw r26, r28", "X = t")
+    a(f"adiw r26, {FM_T}")
+    a("movw r28, r22", "Y = a")
+    a("movw r30, r20", "Z = b")
     a.note("L = a_l b_l -> t[0..31]")
-    product_rows(a, 16, 0, 0)
+    a(f"rcall {mul128}")
+    a(f"in r30, {SPL}", "Z = F - 1")
+    a(f"in r31, {SPH}")
+    a(f"ldd r28, Z+{FM_PTR + 3}", "Y = a + 16")
+    a(f"ldd r29, Z+{FM_PTR + 4}")
+    a(f"ldd r0, Z+{FM_PTR + 5}", "Z = b + 16")
+    a(f"ldd r31, Z+{FM_PTR + 6}")
+    a("mov r30, r0")
+    a("adiw r28, 16")
+    a("adiw r30, 16")
+    a(f"in r26, {SPL}", "X = t + 32")
+    a(f"in r27, {SPH}")
+    a(f"subi r26, lo8(-{FM_T + 33})")
+    a(f"sbci r27, hi8(-{FM_T + 33})")
     a.note("H = a_h b_h -> t[32..63]")
-    product_rows(a, 16, 32, 16)
-    absdiff(a, "Z", q)                # Z = b: db
-    a("movw r30, r28", "Z = d = Y + 64")
-    a("subi r30, lo8(-64)")
-    a("sbci r31, hi8(-64)")
-    for k in range(16):
-        a(f"std Z+{k}, {R[k]}", f"db[{k}]")
-    a("sbiw r26, 32", "X = a")
-    absdiff(a, "X", "r18")            # da: bytes 0..7 stay in A for M's first row block
-    for k in range(8, 16):
-        a(f"std Z+{16 + k - 8}, {R[k]}", f"da[{k}]")
+    a(f"rcall {mul128}")
+    a(f"in r28, {SPL}", "Y = F - 1")
+    a(f"in r29, {SPH}")
+    for name, src, dst, mask in (("a", FM_PTR + 2, FM_DA, "r18"), ("b", FM_PTR + 4, FM_DB, q)):
+        a(f"ldd r26, Y+{src + 1}", f"X = {name}")
+        a(f"ldd r27, Y+{src + 2}")
+        absdiff(a, "X", mask)
+        for k in range(16):
+            a(f"std Y+{dst + 1 + k}, {R[k]}", f"d{name}[{k}]")
     a(f"eor {q}, r18", "signs differ: 0xff ...")
     a(f"com {q}", "q = 0xff: the middle term takes -M, q = 0: +M")
-    a("movw r26, r30", "X = da[8..15]")
-    a("adiw r26, 16")
-    a("movw r28, r24", "Y = r for M")
+    a(f"std Y+{FM_SIGN + 1}, {q}")
+    a(f"ldd r26, Y+{FM_PTR + 1}", "X = r")
+    a(f"ldd r27, Y+{FM_PTR + 2}")
+    a("movw r30, r28", "Z = |b_l - b_h|")
+    a(f"adiw r30, {FM_DB + 1}")
+    a(f"adiw r28, {FM_DA + 1}", "Y = |a_l - a_h|")
+    a("clr r2")
     a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31]")
-    product_rows(a, 16, 0, 0, preloaded=True)
-    a(f"in r28, {SPL}")
+    a(f"rcall {mul128}")
+    a(f"in r28, {SPL}", "Y = F - 1")
     a(f"in r29, {SPH}")
-    a("adiw r28, 1", "Y = t again")
-    a("movw r30, r24", "Z = M")
-    a("movw r26, r24", "X = r (for the end)")
-    cr, c38 = "r24", "r25"
-    a(f"ldi {c38}, 38")
-    lo, hi = "r18", "r19"
-    a(f"mov {lo}, {q}")
-    a(f"neg {lo}", "the +1 of -M = ~M + 1")
-    a(f"clr {hi}")
-    spare = "r20"
-    for k in range(48):
-        pos = 16 + k
-        if k < 16:
-            a(f"ldd {R[k]}, Y+{pos}", f"t[{pos}] = L[{pos}], kept")
-            a(f"add {lo}, {R[k]}")
+    a(f"ldd {q}, Y+{FM_SIGN + 1}")
+    a(f"ldd r30, Y+{FM_PTR + 1}", "Z = M = r")
+    a(f"ldd r31, Y+{FM_PTR + 2}")
+    a(f"adiw r28, {FM_T + 1}", "Y = t")
+    a("movw r26, r30", "X = r (for the end)")
+    recombine_reduce(a, q, False)
+
+
+def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
+    """r = (t + 2^128 (L + H -+ M)) mod p, below 2^256, where t = L + 2^256 H at Y (L, H 32 bytes each)
+    and M at Z = r; q = 0xff when the middle term takes -M, 0 when +M (minus: always -M). In 16-byte
+    halves (B = 2^8), -M = (M ^ q) + (q & 1) with the sign q at B^48, T = L1 + H0 (carry cT):
+        V1 = L0 + T + (M0 ^ q) + (q & 1)           -> t[16..32)   chains a, b
+        V2 = T + H1 + (M1 ^ q) + cT + carries       (registers)    chains a, b, c
+        V3 = H1 + e, e = q + cT + carries in [-1, 4], sign-extended (byte by byte below)
+        r0 = L0 + 38 V2 (in the registers of V2),  r1 = V1 + 38 V3 + carry (to r[16..32))
+    then the carry out of r (< 40) folded back as 38 times itself, a last carry as 38 by mask. The
+    chains run over 4-byte chunks; a chain's carry waits in its own register between them (LSR f
+    restores it and clears f, ADC f, zero saves it). Y = t, Z = r on entry."""
+    R = R16
+    ZR_, C38_, Q, FA, FB, FC = "r18", "r19", "r20", "r21", "r22", "r23"
+    W = ["r24", "r25", "r26", "r27"]
+    E, EXT, FE, CR, V, D = "r24", "r23", "r22", "r25", "r26", "r27"
+    a(f"clr {ZR_}")
+    a(f"ldi {C38_}, 38")
+    if minus:
+        a(f"ldi {Q}, 0xff", "the middle term takes -M")
+    elif q != Q:
+        a(f"mov {Q}, {q}")
+    a.note("T = L1 + H0 -> r2..r17, its carry cT")
+    for k in range(16):
+        a(f"ldd {R[k]}, Y+{16 + k}", f"L[{16 + k}]")
+    for k in range(16):
+        a(f"ldd r0, Y+{32 + k}", f"H[{k}]")
+        a(f"{'add' if k == 0 else 'adc'} {R[k]}, r0")
+    a(f"clr {FC}")
+    a(f"adc {FC}, {ZR_}", "cT")
+    a(f"clr {FA}")
+    a(f"mov {FB}, {Q}")
+    a(f"andi {FB}, 1", "the +1 of -M")
+    a.note("V1 = L0 + T + (M0 ^ q) + (q & 1) -> t[16..32)")
+    for c in range(0, 16, 4):
+        for i in range(4):
+            a(f"ldd {W[i]}, Y+{c + i}", f"L[{c + i}]")
+        a(f"lsr {FA}")
+        for i in range(4):
+            a(f"adc {W[i]}, {R[c + i]}")
+        a(f"adc {FA}, {ZR_}")
+        a(f"lsr {FB}")
+        for i in range(4):
+            a(f"ldd r0, Z+{c + i}", f"M[{c + i}]")
+            a(f"eor r0, {Q}")
+            a(f"adc {W[i]}, r0")
+        a(f"adc {FB}, {ZR_}")
+        for i in range(4):
+            a(f"std Y+{16 + c + i}, {W[i]}", f"V1[{c + i}]")
+    a(f"mov {E}, {FC}", "cT again at B^48")
+    a.note("V2 = T + H1 + (M1 ^ q) + cT + the carries of V1, in r2..r17")
+    for c in range(0, 16, 4):
+        a(f"lsr {FA}")
+        for i in range(4):
+            a(f"ldd r0, Y+{48 + c + i}", f"H[{16 + c + i}]")
+            a(f"adc {R[c + i]}, r0")
+        a(f"adc {FA}, {ZR_}")
+        a(f"lsr {FB}")
+        for i in range(4):
+            a(f"ldd r0, Z+{16 + c + i}", f"M[{16 + c + i}]")
+            a(f"eor r0, {Q}")
+            a(f"adc {R[c + i]}, r0")
+        a(f"adc {FB}, {ZR_}")
+        a(f"lsr {FC}")
+        for i in range(4):
+            a(f"adc {R[c + i]}, {ZR_}")
+        a(f"adc {FC}, {ZR_}")
+    a(f"add {E}, {Q}", "e = q + cT + the carries of V2: V3 = H1 + e")
+    a(f"add {E}, {FA}")
+    a(f"add {E}, {FB}")
+    a(f"add {E}, {FC}")
+    a(f"mov {EXT}, {E}")
+    a(f"lsl {EXT}")
+    a(f"sbc {EXT}, {EXT}", "e's sign extension")
+    a(f"clr {FE}")
+    a.note("r[0..16) = L0 + 38 V2, in r2..r17 (V2's byte is dead once multiplied)")
+    for k in range(16):
+        a(f"mul {R[k]}, {C38_}", f"38 V2[{k}]")
+        a(f"ldd {R[k]}, Y+{k}", f"L[{k}]")
+        a(f"add {R[k]}, r0")
+        a(f"adc r1, {ZR_}")
+        if k > 0:
+            a(f"add {R[k]}, {CR}")
+            a(f"adc r1, {ZR_}")
+        a(f"mov {CR}, r1")
+    a.note("r[16..32) = V1 + 38 V3 + carry, V3 = H1 + e byte by byte (its carry kept across the MUL)")
+    for k in range(16):
+        a(f"ldd {V}, Y+{48 + k}", f"H[{16 + k}]")
+        if k == 0:
+            a(f"add {V}, {E}")
         else:
-            a(f"ldd {T}, Y+{pos}", f"t[{pos}]")
-            a(f"add {lo}, {T}")
-        a(f"adc {hi}, {ZERO}")
-        if k < 32:
-            if k < 16:
-                a(f"ldd {T}, Y+{k}", f"L[{k}]")
-                a(f"add {lo}, {T}")
-            else:
-                a(f"add {lo}, {R[k - 16]}", f"L[{k}]")
-            a(f"adc {hi}, {ZERO}")
-            a(f"ldd {T}, Y+{32 + k}", f"H[{k}]")
-            a(f"add {lo}, {T}")
-            a(f"adc {hi}, {ZERO}")
-            a(f"ld {T}, Z+", f"M[{k}]")
-            a(f"eor {T}, {q}")
-            a(f"add {lo}, {T}")
-            a(f"adc {hi}, {ZERO}")
-        else:
-            a(f"add {lo}, {q}", "the sign of -+M")
-            a(f"adc {hi}, {ZERO}")
-        if k < 16:
-            a(f"std Y+{pos}, {lo}", f"t[{pos}]")
-        else:                         # t[pos] is final: the reduction's byte pos - 32 right away
-            reduce_step(a, pos - 32, lo, cr, c38, T)
-        lo, hi, spare = hi, spare, lo
-        a(f"clr {hi}")
-    a("movw r30, r26", "Z = r")
-    reduce_fold(a, cr, c38)
-
-
-def square_rows(a: Asm) -> None:
-    """t = a^2 (512 bits at Y) in four row blocks: block k takes a[8k..8k+7] into A and the cross
-    products a_i a_j, i in the block, j > i (from A or from the window W); each column's cross sum is
-    doubled in its own 3 registers (LSL/ROL/ROL), then the square a_i^2 of the column (if any), the
-    carry from the previous column and the byte earlier blocks wrote are added: 36 of 64 products per
-    8x8 block pair, and no separate doubling pass over t."""
-    pool = ["r18", "r19", "r20", "r24", "r25"]   # 3 for the column sum, 2 for the carry in
-    written = -1
-    for k in range(4):
-        a.note(f"row block {k}: a[{8 * k}..{8 * k + 7}] x a[j > i]")
-        lo_i = 8 * k
-        for i in range(8):
-            a(f"ldd {A[i]}, Z+{lo_i + i}", f"a[{lo_i + i}]")
-        s = pool[:3]
-        kk = pool[3:]
-        for r in kk:
-            a(f"clr {r}")
-        first_col = 16 * k
-        last_col = min(8 * k + 38, 62)
-
-        def reg(j: int) -> str:
-            return A[j - lo_i] if lo_i <= j < lo_i + 8 else W[j % 8]
-
-        for c in range(first_col, last_col + 1):
-            jn = c - lo_i                     # the new window byte this column needs first
-            if lo_i + 8 <= jn <= 31:
-                a(f"ldd {W[jn % 8]}, Z+{jn}", f"a[{jn}]")
-            pairs = [(i, c - i) for i in range(lo_i, lo_i + 8) if i < c - i <= 31]
-            s0, s1, s2 = s
-            started = False
-            for i, j in pairs:
-                a(f"mul {reg(i)}, {reg(j)}", f"a[{i}] a[{j}]")
-                if not started:
-                    a(f"mov {s0}, r0")
-                    a(f"mov {s1}, r1")
-                    a(f"clr {s2}")
-                    started = True
-                else:
-                    a(f"add {s0}, r0")
-                    a(f"adc {s1}, r1")
-                    a(f"adc {s2}, {ZERO}")
-            if started:
-                a(f"lsl {s0}", "the cross products count twice")
-                a(f"rol {s1}")
-                a(f"rol {s2}")
-            if c % 2 == 0 and lo_i <= c // 2 < lo_i + 8:
-                i = c // 2
-                a(f"mul {reg(i)}, {reg(i)}", f"a[{i}]^2")
-                if not started:
-                    a(f"mov {s0}, r0")
-                    a(f"mov {s1}, r1")
-                    a(f"clr {s2}")
-                    started = True
-                else:
-                    a(f"add {s0}, r0")
-                    a(f"adc {s1}, r1")
-                    a(f"adc {s2}, {ZERO}")
-            if not started:
-                for r in s:
-                    a(f"clr {r}")
-            if c <= written:              # earlier blocks' byte into the carry first (< 2^16 + 2^8)
-                a(f"ldd {T}, Y+{c}", f"t[{c}] so far")
-                a(f"add {kk[0]}, {T}")
-                a(f"adc {kk[1]}, {ZERO}")
-            a(f"add {s0}, {kk[0]}", "carry in")
-            a(f"adc {s1}, {kk[1]}")
-            a(f"adc {s2}, {ZERO}")
-            a(f"std Y+{c}, {s0}", f"t[{c}]")
-            s, kk = [s0, kk[0], kk[1]], [s1, s2]
-        for n, r in enumerate(kk):
-            if last_col + 1 + n <= 63:
-                a(f"std Y+{last_col + 1 + n}, {r}", f"t[{last_col + 1 + n}] (carry out of the block)")
-        written = min(63, last_col + 2)
+            a(f"lsr {FE}")
+            a(f"adc {V}, {EXT}")
+        if k < 15:
+            a(f"rol {FE}")
+        a(f"mul {V}, {C38_}", f"38 V3[{k}]")
+        a(f"ldd {D}, Y+{16 + k}", f"V1[{k}]")
+        a(f"add {D}, r0")
+        a(f"adc r1, {ZR_}")
+        a(f"add {D}, {CR}")
+        a(f"adc r1, {ZR_}")
+        a(f"mov {CR}, r1")
+        a(f"std Z+{16 + k}, {D}", f"r[{16 + k}] for now")
+    a(f"mul {CR}, {C38_}", "38 c, c the carry out of r")
+    a(f"add {R[0]}, r0")
+    a(f"adc {R[1]}, r1")
+    for k in range(2, 16):
+        a(f"adc {R[k]}, {ZR_}")
+    for k in range(16, 32):
+        a(f"ldd {D}, Z+{k}")
+        a(f"adc {D}, {ZR_}")
+        a(f"std Z+{k}, {D}", f"r[{k}]")
+    a(f"sbc {D}, {D}", "0 or 0xff: the last carry ...")
+    a(f"andi {D}, 38", "... as 38")
+    a(f"add {R[0]}, {D}")
+    a(f"adc {R[1]}, {ZR_}")
+    for k in range(16):
+        a(f"std Z+{k}, {R[k]}", f"r[{k}]")
 
 
 R16 = [f"r{i}" for i in range(2, 18)]
 
 
-def reduce_step(a: Asm, k: int, hi: str | None, cr: str, c38: str, tmp: str) -> None:
-    """Byte k of r = t_lo + 38 t_hi: t[k] + 38 t[k + 32] + the carry cr (one byte: 38 * 255 + 255 + 39
-    < 2^14); the byte stays in r2..r17 for k < 16, goes back to t[k] for k >= 16. hi: the register
-    holding t[k + 32] (None: load it into tmp)."""
-    if hi is None:
-        a(f"ldd {tmp}, Y+{k + 32}", f"t[{k + 32}]")
-        hi = tmp
-    d = R16[k] if k < 16 else tmp
-    a(f"mul {hi}, {c38}", f"38 t[{k + 32}]")
-    a(f"ldd {d}, Y+{k}", f"t[{k}]")
-    a(f"add {d}, r0")
-    a(f"adc r1, {ZERO}")
-    if k > 0:
-        a(f"add {d}, {cr}")
-        a(f"adc r1, {ZERO}")
-    a(f"mov {cr}, r1")
-    if k >= 16:
-        a(f"std Y+{k}, {d}", f"r[{k}] for now")
-
-
-def reduce_fold(a: Asm, cr: str, c38: str) -> None:
-    """The carry c out of byte 31 (< 40) folded as 38 c (a MUL) through all 32 bytes (r2..r17, then
-    t[16..31]), r written at Z; a carry out of that is possible only when the sum wrapped below
-    38 * 40, so 38 more (mask, ANDI) into bytes 0..1 is final."""
-    a(f"mul {cr}, {c38}", "38 c")
-    a(f"add {R16[0]}, r0")
-    a(f"adc {R16[1]}, r1")
-    for k in range(2, 16):
-        a(f"adc {R16[k]}, {ZERO}")
-    for k in range(16, 32):
-        a(f"ldd {T}, Y+{k}")
-        a(f"adc {T}, {ZERO}")
-        a(f"std Z+{k}, {T}", f"r[{k}]")
-    a(f"sbc {T}, {T}", "0 or 0xff: the last carry ...")
-    a(f"andi {T}, 38", "... as 38")
-    a(f"add {R16[0]}, {T}")
-    a(f"adc {R16[1]}, {ZERO}")
-    for k in range(16):
-        a(f"std Z+{k}, {R16[k]}", f"r[{k}]")
-
-
-def reduce(a: Asm) -> None:
-    """r = t mod p, below 2^256, from t at Y, r at Z: r = t_lo + 38 t_hi byte by byte (reduce_step),
-    then the top carry folded back (reduce_fold)."""
-    cr = "r20"
-    a(f"ldi {C38}, 38")
-    for k in range(32):
-        reduce_step(a, k, None, cr, C38, "r18")
-    reduce_fold(a, cr, C38)
-
-
 def fe_mul() -> tuple[list[str], int]:
+    lines128, label, c128 = mul128_routine()
     a = Asm()
-    frame_enter(a, 88)
-    a("movw r26, r22", "X = a")
-    a("movw r30, r20", "Z = b")
-    a(f"clr {ZERO}")
-    karatsuba(a)
-    frame_leave(a, 88)
-    return begin("fe_mul") + a.lines + end("fe_mul"), a.cycles
+    frame_enter(a, FM_FRAME, save=False)
+    karatsuba(a, label)
+    frame_leave(a, FM_FRAME, FM_T, save=False)
+    a.cycles += 3 * c128              # the three calls of mul128 (their RCALLs counted above)
+    wl, wc = wrapper("fe_mul", FE_MUL_CORE)
+    body = wl + ["", f"    /* {FE_MUL_CORE} (local): fe_mul without saving registers (r24 = r, r22 = a, r20 = b;",
+                 "       clobbers r0..r31, r1 = 0 on return): the ladder step calls it directly */",
+                 f"{FE_MUL_CORE}:"] + a.lines
+    body += ["", f"    /* {label} (local, mpmul avr-kara's gen_mul128): r[0..32) = a[0..16) b[0..16),"
+             "       X = r, Y = a, Z = b; r2 = 0 kept; clobbers r0, r1, r3..r31 */"] + lines128
+    CORE_CYCLES["fe_mul"] = a.cycles
+    return begin("fe_mul") + body + end("fe_mul"), wc + a.cycles
+
+
+FE_MUL_CORE, FE_SQR_CORE = "x25519_avr_fe_mul_core", "x25519_avr_fe_sqr_core"
+CORE_CYCLES: dict[str, int] = {}
+
+
+def s64_keep(g: MpGen, x: list[int], pool: list[int]) -> tuple[list[int], list[int]]:
+    """x^2 for the 8 bytes in registers x, the 16 result bytes left in registers (returned with the
+    registers still free; x is kept). Only the 28 cross products x_i x_j, i < j, are multiplied, by
+    product scanning (MUL, ADD, ADC, ADC into a 3-byte column sum; the finished byte keeps its
+    register and a pool register becomes the sum's new top): C = sum x_i x_j B^(i+j) < 2^127 in bytes
+    1..15; then 2C (one LSL/ROL chain) and S = sum x_i^2 B^(2i), the 8 squares, whose 16-bit results do
+    not overlap: each added as two bytes, the carry between them kept in a register across the MUL
+    (which sets C): LSR sv restores it, ROL sv saves the next. 36 MULs."""
+    pool = list(pool)
+    out: dict[int, int] = {}
+    c = [pool.pop(0) for _ in range(3)]
+    bound = 0                                  # the column sum's largest value so far
+    for k in range(1, 14):
+        pairs = [(i, k - i) for i in range(8) if i < k - i <= 7]
+        for n, (i, j) in enumerate(pairs):
+            g.e(f"mul r{x[i]}, r{x[j]}")
+            bound += 255 * 255
+            if k == 1:
+                g.e(f"mov r{c[0]}, r0")
+                g.e(f"mov r{c[1]}, r1")
+                g.e(f"clr r{c[2]}")
+                continue
+            g.e(f"add r{c[0]}, r0")
+            g.e(f"adc r{c[1]}, r1")
+            if bound >= 1 << 16:               # below 2^16 the third byte cannot receive a carry
+                g.e(f"adc r{c[2]}, r{ZR}")
+        bound >>= 8
+        out[k] = c[0]
+        if k == 13:
+            out[14], out[15] = c[1], c[2]
+        else:
+            c = [c[1], c[2], pool.pop(0)]
+            g.e(f"clr r{c[2]}")
+    g.e(f"lsl r{out[1]}")                      # 2C: the cross products count twice
+    for k in range(2, 16):
+        g.e(f"rol r{out[k]}")
+    out[0] = pool.pop(0)
+    sv = pool[0]
+    for i in range(8):
+        g.e(f"mul r{x[i]}, r{x[i]}")
+        if i == 0:
+            g.e(f"mov r{out[0]}, r0")
+            g.e(f"add r{out[1]}, r1")
+            g.e(f"clr r{sv}")                  # CLR (EOR) keeps the carry
+        else:
+            g.e(f"lsr r{sv}")                  # C = the carry into byte 2i, sv = 0
+            g.e(f"adc r{out[2 * i]}, r0")
+            g.e(f"adc r{out[2 * i + 1]}, r1")
+        if i < 7:
+            g.e(f"rol r{sv}")
+    return [out[k] for k in range(16)], pool
+
+
+def gen_sqr128(g: MpGen, label: str) -> int:
+    """Local routine: r[0..32) = a[0..16)^2 with X = r, Y = a: one level of Karatsuba over s64_keep:
+    L = a_l^2 and H = a_h^2 stored (ST X+), |a_l - a_h| in place, M = |a_l - a_h|^2 kept in registers,
+    then mpmul's combine_regs with n = 0xff (the middle term is always L + H - M, no sign to track).
+    Keeps r2 (zero); clobbers r0, r1, r3..r31."""
+    start = g.cycles
+    g.label(f"{label}:")
+    A8 = list(range(4, 12))
+    for half in (0, 1):
+        g.comment(("L = a_l^2 -> r[0..16)", "H = a_h^2 -> r[16..32)")[half])
+        for i in range(8):
+            g.e(f"ldd r{A8[i]}, Y+{8 * half + i}")
+        out, _ = s64_keep(g, A8, [3] + list(range(12, 26)) + [30, 31])
+        for r in out:
+            g.e(f"st X+, r{r}")
+    g.comment("|a_h - a_l| in place (the operand registers still hold a_h)")
+    g.absdiff_inplace(A8, "Y", 0, 3)
+    g.e("movw r30, r26")
+    g.e("sbiw r30, 32")                        # Z = r
+    g.comment("M = |a_l - a_h|^2 in registers")
+    M, _ = s64_keep(g, A8, list(range(12, 30)))
+    g.e("clr r3")
+    g.e("com r3")                              # n = 0xff: the middle term is L + H - M
+    g.comment("r += B^8 (L + H - M)")
+    g.combine_regs(M, A8, "Z", 3, ct=1)
+    g.e("ret")
+    return g.cycles - start
+
+
+# fe_sqr's frame (offsets from F = SP + 1): the pointers r, a; |a_l - a_h|; the product t
+FS_PTR, FS_DA, FS_T = 0, 4, 20
+FS_FRAME = FS_T + 64
 
 
 def fe_sqr() -> tuple[list[str], int]:
+    """t = a^2 by one level of Karatsuba over sqr128 (three RCALLs: a_l^2, a_h^2, |a_l - a_h|^2), then
+    the recombination with the fused reduction as in fe_mul, the middle term always L + H - M."""
+    label = "x25519_avr_sqr128"
+    g = MpGen()
+    c128 = gen_sqr128(g, label)
     a = Asm()
-    frame_enter(a, 64)
-    a("movw r30, r22", "Z = a")
-    a("movw r26, r24", "X = r (kept while the pool uses r24, r25)")
-    a(f"clr {ZERO}")
-    square_rows(a)
-    a("movw r30, r26", "Z = r")
-    reduce(a)
-    frame_leave(a, 64)
-    return begin("fe_sqr") + a.lines + end("fe_sqr"), a.cycles
+    frame_enter(a, FS_FRAME, save=False)
+    for k, r in enumerate(("r24", "r25", "r22", "r23")):
+        a(f"std Y+{FS_PTR + k}, {r}", ("r", "a")[k // 2] + " pointer, kept for after the calls")
+    a("clr r2", "sqr128's zero register")
+    a("movw r26, r28", "X = t")
+    a(f"adiw r26, {FS_T}")
+    a("movw r28, r22", "Y = a")
+    a.note("L = a_l^2 -> t[0..31]")
+    a(f"rcall {label}")
+    a(f"in r30, {SPL}", "Z = F - 1")
+    a(f"in r31, {SPH}")
+    a(f"ldd r28, Z+{FS_PTR + 3}", "Y = a + 16")
+    a(f"ldd r29, Z+{FS_PTR + 4}")
+    a("adiw r28, 16")
+    a("movw r26, r30", "X = t + 32")
+    a(f"adiw r26, {FS_T + 33}")
+    a.note("H = a_h^2 -> t[32..63]")
+    a(f"rcall {label}")
+    a(f"in r28, {SPL}", "Y = F - 1")
+    a(f"in r29, {SPH}")
+    a(f"ldd r26, Y+{FS_PTR + 3}", "X = a")
+    a(f"ldd r27, Y+{FS_PTR + 4}")
+    absdiff(a, "X", "r18")
+    for k in range(16):
+        a(f"std Y+{FS_DA + 1 + k}, {R16[k]}", f"da[{k}]")
+    a(f"ldd r26, Y+{FS_PTR + 1}", "X = r (a is dead)")
+    a(f"ldd r27, Y+{FS_PTR + 2}")
+    a(f"adiw r28, {FS_DA + 1}", "Y = |a_l - a_h|")
+    a("clr r2")
+    a.note("M = |a_l - a_h|^2 -> r[0..31]")
+    a(f"rcall {label}")
+    a(f"in r28, {SPL}", "Y = F - 1")
+    a(f"in r29, {SPH}")
+    a(f"ldd r30, Y+{FS_PTR + 1}", "Z = M = r")
+    a(f"ldd r31, Y+{FS_PTR + 2}")
+    a(f"adiw r28, {FS_T + 1}", "Y = t")
+    a("movw r26, r30", "X = r (for the end)")
+    a("ldi r23, 0xff", "q: the middle term takes -M")
+    recombine_reduce(a, "r23", True)
+    frame_leave(a, FS_FRAME, FS_T, save=False)
+    a.cycles += 3 * c128              # the three calls of sqr128 (their RCALLs counted above)
+    wl, wc = wrapper("fe_sqr", FE_SQR_CORE)
+    CORE_CYCLES["fe_sqr"] = a.cycles
+    body = wl + ["", f"    /* {FE_SQR_CORE} (local): fe_sqr without saving registers (r24 = r, r22 = a;",
+                 "       clobbers r0..r31, r1 = 0 on return): the ladder step calls it directly */",
+                 f"{FE_SQR_CORE}:"] + a.lines + ["", f"    /* {label} (local): r[0..32) = a[0..16)^2, X = r, Y = a; r2 = 0 kept;",
+                      "       clobbers r0, r1, r3..r31 */"] + g.lines
+    return begin("fe_sqr") + body + end("fe_sqr"), wc + a.cycles
 
 
 def fe_addsub(op: str) -> tuple[list[str], int]:
@@ -519,11 +635,141 @@ def fe_add_a24() -> tuple[list[str], int]:
     return begin("fe_add_a24") + a.lines + end("fe_add_a24"), a.cycles
 
 
+# The ladder step's frame (offsets from F = SP + 1): the pointer st, the temporaries a and b
+LS_ST, LS_A, LS_B = 0, 2, 34
+LS_FRAME = LS_B + 32
+# st = x1 | x2 | z2 | x3 | z3, 32 bytes each
+X1, X2, Z2, X3, Z3 = 0, 32, 64, 96, 128
+# the loop body of ref/ladder.c: (operation, r, a, b); ("st", off) a byte of st, ("F", off) of the frame
+# the rest of the loop body of ref/ladder.c after swap_abcd (which leaves A in x3, B in z3, C in x2,
+# D in z2): (operation, r, a, b), ("st", off) a byte of st, ("F", off) of the frame. A^2 and B^2 are
+# taken before x3 and z3 receive DA + CB and DA - CB.
+STEP = [("fe_mul", ("st", Z2), ("st", Z2), ("st", X3)),       # DA = D A
+        ("fe_mul", ("st", X2), ("st", X2), ("st", Z3)),       # CB = C B
+        ("fe_sqr", ("F", LS_A), ("st", X3), None),            # AA
+        ("fe_sqr", ("F", LS_B), ("st", Z3), None),            # BB
+        ("fe_add", ("st", X3), ("st", Z2), ("st", X2)),       # DA + CB
+        ("fe_sqr", ("st", X3), ("st", X3), None),             # x3 = (DA + CB)^2
+        ("fe_sub", ("st", Z3), ("st", Z2), ("st", X2)),       # DA - CB
+        ("fe_sqr", ("st", Z3), ("st", Z3), None),
+        ("fe_mul", ("st", Z3), ("st", Z3), ("st", X1)),       # z3 = x1 (DA - CB)^2
+        ("fe_sub", ("st", X2), ("F", LS_A), ("F", LS_B)),     # E = AA - BB
+        ("fe_add_a24", ("st", Z2), ("F", LS_A), ("st", X2)),  # AA + a24 E
+        ("fe_mul", ("st", Z2), ("st", Z2), ("st", X2)),       # z2 = E (AA + a24 E)
+        ("fe_mul", ("st", X2), ("F", LS_A), ("F", LS_B))]     # x2 = AA BB
+
+
+def swap_abcd(a: Asm) -> None:
+    """The step's conditional swap and its four first sums in one pass, Y = st + 32 (x2 at Y+k, z2 at
+    Y+32+k), Z = st + 96 (x3, z3 likewise), r20 the swap bit: byte by byte (2 at a time) x2, z2, x3, z3
+    are loaded, swapped in registers (t = (x ^ y) & m, m = -swap), and A = x2 + z2, B = x2 - z2,
+    C = x3 + z3, D = x3 - z3 formed by four carry chains whose carries wait in r4..r7 between the
+    2-byte chunks; A, B, C, D are written over x3, z3, x2, z2 (each byte after it was read). Then each
+    one's carry (borrow) out of 2^256 is folded back as 38 through its 32 bytes, and once more into
+    byte 0 when that carries too (the value wrapped to below 38, or to 2^256 - 38 and above, so byte 0
+    cannot carry a third time). Registers: r2 zero, r3 m, r4..r7 the carries of A, B, C, D, r8..r15
+    x2, z2, x3, z3 (2 bytes each; B, D formed in place), r16..r19 the A and C copies, r20 t."""
+    zr, m, t = "r2", "r3", "r20"
+    fa, fb, fc, fd = "r4", "r5", "r6", "r7"
+    x2, z2, x3, z3 = ["r8", "r9"], ["r10", "r11"], ["r12", "r13"], ["r14", "r15"]
+    ca, cc = ["r16", "r17"], ["r18", "r19"]
+    a(f"clr {zr}")
+    a(f"mov {m}, r20")
+    a(f"neg {m}", "m = -swap: 0 or 0xff")
+    for f in (fa, fb, fc, fd):
+        a(f"clr {f}")
+    for k in range(0, 32, 2):
+        for i in range(2):
+            a(f"ldd {x2[i]}, Y+{k + i}", f"x2[{k + i}]")
+            a(f"ldd {z2[i]}, Y+{32 + k + i}", f"z2[{k + i}]")
+            a(f"ldd {x3[i]}, Z+{k + i}", f"x3[{k + i}]")
+            a(f"ldd {z3[i]}, Z+{32 + k + i}", f"z3[{k + i}]")
+        for u, v in ((x2, x3), (z2, z3)):
+            for i in range(2):
+                a(f"mov {t}, {u[i]}", "the swap: t = (u ^ v) & m")
+                a(f"eor {t}, {v[i]}")
+                a(f"and {t}, {m}")
+                a(f"eor {u[i]}, {t}")
+                a(f"eor {v[i]}, {t}")
+        for i in range(2):
+            a(f"mov {ca[i]}, {x2[i]}")
+            a(f"mov {cc[i]}, {x3[i]}")
+        for f, dst, src, opc in ((fa, ca, z2, "adc"), (fb, x2, z2, "sbc"), (fc, cc, z3, "adc"), (fd, x3, z3, "sbc")):
+            a(f"lsr {f}", "the chain's carry back, f = 0")
+            for i in range(2):
+                a(f"{opc} {dst[i]}, {src[i]}")
+            a(f"adc {f}, {zr}", "... and parked")
+        for i in range(2):
+            a(f"std Z+{k + i}, {ca[i]}", f"A[{k + i}] over x3")
+            a(f"std Z+{32 + k + i}, {x2[i]}", f"B[{k + i}] over z3")
+            a(f"std Y+{k + i}, {cc[i]}", f"C[{k + i}] over x2")
+            a(f"std Y+{32 + k + i}, {x3[i]}", f"D[{k + i}] over z2")
+    for f, ptr, off, first, nxt in ((fa, "Z", 0, "add", "adc"), (fb, "Z", 32, "sub", "sbc"),
+                                    (fc, "Y", 0, "add", "adc"), (fd, "Y", 32, "sub", "sbc")):
+        a(f"mov {t}, {f}")
+        a(f"neg {t}")
+        a(f"andi {t}, 38", "the carry (borrow) out of 2^256 as 38")
+        for k in range(32):
+            a(f"ldd r0, {ptr}+{off + k}")
+            a(f"{first if k == 0 else nxt} r0, {t if k == 0 else zr}")
+            a(f"std {ptr}+{off + k}, r0")
+        a(f"sbc {t}, {t}", "a second carry (borrow) ...")
+        a(f"andi {t}, 38", "... as 38 into byte 0, final")
+        a(f"ldd r0, {ptr}+{off}")
+        a(f"{first} r0, {t}")
+        a(f"std {ptr}+{off}, r0")
+
+
+def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
+    """void ladder_step(uint32_t *st, uint32_t swap): the loop body of ref/ladder.c (X25519_GLUE_ASM=4)
+    in assembly: r2..r17 and Y saved once per step instead of once per product; the products through
+    the cores (which clobber every register), the glue through its C-ABI entries; st and the frame
+    found again from the stack after every call. r24:r25 st, r20 the swap bit (0 or 1)."""
+    a = Asm()
+    frame_enter(a, LS_FRAME)
+    a(f"std Y+{LS_ST}, r24", "st, kept for after the calls")
+    a(f"std Y+{LS_ST + 1}, r25")
+    a("movw r28, r24", "Y = x2")
+    a(f"adiw r28, {X2}")
+    a("movw r30, r24", "Z = x3")
+    a(f"subi r30, lo8(-{X3})")
+    a("sbci r31, hi8(-{0})".format(X3))
+    swap_abcd(a)
+    a("clr r1", "the C ABI's zero register for the glue")
+    total = 0
+    for op, r, x, y in STEP:
+        a(f"in r28, {SPL}", "Y = F - 1")
+        a(f"in r29, {SPH}")
+        a(f"ldd r30, Y+{LS_ST + 1}", "Z = st")
+        a(f"ldd r31, Y+{LS_ST + 2}")
+        for reg, arg in (("r24", r), ("r22", x), ("r20", y)):
+            if arg is None:
+                continue
+            base, off = arg
+            off += 1 if base == "F" else 0
+            a(f"movw {reg}, {'r28' if base == 'F' else 'r30'}", f"{base} + {arg[1]}")
+            if off:
+                a(f"subi {reg}, lo8(-{off})")
+                a(f"sbci {reg[0]}{int(reg[1:]) + 1}, hi8(-{off})")
+        if op in ("fe_mul", "fe_sqr"):
+            a(f"call {FE_MUL_CORE if op == 'fe_mul' else FE_SQR_CORE}")
+            total += CORE_CYCLES[op]
+        else:
+            a(f"call MCU_FN(x25519, {op})")
+            total += glue_cycles[op]
+    a("in r28, {0}".format(SPL))
+    a("in r29, {0}".format(SPH))
+    a("adiw r28, 1", "Y = F")
+    frame_leave(a, LS_FRAME)
+    return begin("ladder_step") + a.lines + end("ladder_step"), a.cycles + total
+
+
 HEADER = """\
 // SPDX-License-Identifier: MIT
 /* GENERATED by crypto/x25519/avr/gen_fe.py - do not edit (python3 crypto/x25519/avr/gen_fe.py rewrites
  * it; --check verifies it is current). X25519 field arithmetic mod p = 2^255 - 19 for avr-fast on the
- * ATmega128; the ladder, inversion and encoding are the shared C of ref/ladder.c (X25519_GLUE_ASM=2).
+ * ATmega128 and its ladder step (X25519_GLUE_ASM=4); the loop over the scalar bits, the inversion and
+ * the encoding are the shared C of ref/ladder.c.
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
@@ -531,28 +777,47 @@ HEADER = """\
  *   void mcu_x25519_<impl>_fe_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a - b mod p
  *   void mcu_x25519_<impl>_fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e); r = a + 121665 e
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
+ *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
+ *     ({step_cycles} cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
  * fe_mul, fe_sqr ({mul_cycles} and {sqr_cycles} cycles by the generator's count, the call excluded)
- *   Register map: r0:r1 MUL result; r2..r9 A, eight bytes of the left operand (one row block); r10..r17
- *   W, a window of eight bytes of the right operand (byte j in W[j mod 8]); r18..r20 (fe_sqr: r18..r20,
- *   r24, r25) the column accumulator, rotated by renaming; r21 zero; r22 a byte of t; r23 the constant
- *   38 (fe_mul: first the Karatsuba sign mask); X, Z the operands (fe_sqr: Z a, X r); Y the 64-byte
- *   product t on the stack (fe_mul: 88 bytes, t, |b_l - b_h| and the high half of |a_l - a_h|).
- *   Row blocks: 8 bytes of the left operand in A, the right one streamed through W (each byte loaded
- *   once per block), product scanning inside a block (MUL, ADD, ADC, ADC: 5 cycles a product), the
- *   columns of later blocks added to what earlier blocks stored.
- *   fe_mul: one level of subtractive Karatsuba, 768 MULs instead of 1,024: L = a_l b_l and H = a_h b_h
- *   into t, M = |a_l - a_h| |b_l - b_h| into r (the differences' borrows as masks, (d ^ m) - m), then
- *   t += 2^128 (L + H -+ M) in one pass (-M as ~M + 1, sign extended; the sign from the masks), which
- *   also computes the reduction's byte j as soon as t[32 + j] is final.
- *   fe_sqr: only the 528 products a_i a_j with i <= j: each column's cross sum doubled in registers
- *   before the square on its diagonal, the carry and earlier blocks' byte are added.
- *   Reduction: t_lo + 38 t_hi (MUL by 38), the top carry folded back as 38 times itself, a final carry
- *   as 38.
+ *   Both: one level of subtractive Karatsuba over 128-bit halves, t = L + 2^256 H + 2^128 (L + H -+ M)
+ *   (512 bits in a stack frame), by three RCALLs of a local 128-bit routine, then one pass that
+ *   recombines and reduces mod p at once (recombine_reduce in the generator).
+ *   fe_mul: L = a_l b_l, H = a_h b_h, M = |a_l - a_h| |b_l - b_h| by mpmul avr-kara's mul128 (emitted
+ *   from crypto/mpmul/avr/gen_mpmul_avr.py: one more Karatsuba level over its in-register 64x64-bit
+ *   kernel K64); the differences' borrows as masks ((d ^ m) - m), the sign of M from their XOR.
+ *   fe_sqr: L = a_l^2, H = a_h^2, M = |a_l - a_h|^2 (always subtracted: no sign) by sqr128: Karatsuba
+ *   again over S64, an in-register 64-bit squaring: the 28 cross products once (product scanning,
+ *   MUL, ADD, ADC, ADC into a 3-byte column sum whose finished bytes stay in registers), doubled by
+ *   one LSL/ROL chain, the 8 squares added as non-overlapping 16-bit words (the carry between them
+ *   parked in a register across the MUL, which sets C); recombined by mpmul's combine_regs.
+ *   Recombination + reduction, in 16-byte halves: T = L1 + H0 once; V1 = L0 + T + (M0 ^ q) + (q & 1)
+ *   and V2 = T + H1 + (M1 ^ q) + carries by carry chains over 4-byte chunks (each chain's carry parked
+ *   in its own register between chunks); r0 = L0 + 38 V2 in V2's registers (r2..r17), r1 = V1 +
+ *   38 (H1 + e) + carry, e = q + carries in [-1, 4]; the carry out of r folded back as 38 c, a last
+ *   carry as 38 by mask.
+ *   Register map. Around the calls: Y the frame F (SP + 1: the pointers r, a, b, the sign, |a_l - a_h|,
+ *   |b_l - b_h|, t), X, Y, Z the routine's product, left and right operand; r2 = 0 (the routines keep
+ *   it, clobber r0, r1, r3..r31). sqr128: r2 zero, r3 the borrow mask then n = 0xff, r4..r11 eight
+ *   operand bytes (then combine_regs' T), r12..r25, r30, r31 (L, H; r12..r29 for M) the column sum and
+ *   the 16 result bytes, r0:r1 MUL. Recombination: Y = t, Z = r, r2..r17 T, then V2, then r[0..16);
+ *   r18 zero, r19 the constant 38, r20 q, r21..r23 the chains' carries (then r23 e's sign extension,
+ *   r22 V3's carry), r24..r27 a 4-byte chunk (then r24 e, r25 the reduction's carry byte, r26, r27
+ *   bytes of V3 and r).
  * fe_add, fe_sub, fe_add_a24, fe_cswap2: carry (borrow) chains over the 32 bytes, the carry out of
  *   2^256 folded back as 38 through all bytes, masks (SBC r,r; AND) for every conditional value.
+ * ladder_step: r2..r17 and Y saved once per step (a 66-byte frame: st, then A^2 and B^2); fe_mul and
+ *   fe_sqr through their cores (x25519_avr_fe_mul_core, x25519_avr_fe_sqr_core: r24 r, r22 a, r20 b;
+ *   they save nothing and clobber r0..r31, r1 = 0 on return; the exported fe_mul and fe_sqr wrap them
+ *   in a push and a pop), the other glue through its C-ABI entries; st and the frame are found again
+ *   from SP after every call (Y = F - 1, Z = st, arguments by MOVW and SUBI/SBCI). It starts with the
+ *   swap and A, B, C, D in one pass: Y = x2, Z = x3 (z2, z3 at +32), r2 zero, r3 the mask -swap,
+ *   r4..r7 the four chains' parked carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D formed
+ *   in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m; A, B, C, D written over x3, z3, x2,
+ *   z2, then each one's carry out of 2^256 folded back as 38.
  * Constant time: no branch and no skip anywhere, addresses fixed; MUL is 2 cycles for every operand.
  */
 #include "mcucrypt/ns.h"
@@ -567,7 +832,11 @@ def render() -> tuple[str, dict[str, int]]:
         lines, cyc = fn()
         parts += lines
         cycles[name] = cyc
-    text = HEADER.format(mul_cycles=f"{cycles['fe_mul']:,}", sqr_cycles=f"{cycles['fe_sqr']:,}")
+    lines, cyc = ladder_step(cycles)
+    parts += lines
+    cycles["ladder_step"] = cyc
+    text = HEADER.format(mul_cycles=f"{cycles['fe_mul']:,}", sqr_cycles=f"{cycles['fe_sqr']:,}",
+                         step_cycles=f"{cycles['ladder_step']:,}")
     return text + "\n".join(parts) + "\n", cycles
 
 
@@ -582,3 +851,4 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+

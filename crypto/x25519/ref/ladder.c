@@ -31,7 +31,7 @@ typedef uint32_t fe[8];
 #define FE_MUL MCU_FN(x25519, fe_mul)
 #define FE_SQR MCU_FN(x25519, fe_sqr)
 
-#if !defined(X25519_GLUE_ASM) || X25519_GLUE_ASM != 2   /* the C fe_add and fe_add_a24 use it */
+#if !defined(X25519_GLUE_ASM) || X25519_GLUE_ASM != 4   /* the C fe_add and fe_add_a24 use it */
 /* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
  * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
 static void fe_fold(fe r, uint32_t c)
@@ -50,27 +50,20 @@ static void fe_fold(fe r, uint32_t c)
 
 /* X25519_GLUE_ASM, fixed per implementation in META.yml, never defaulted:
  *   0  the C versions below (ref);
- *   1  fe_add, fe_sub and fe_cswap2 in assembly (no implementation uses it now);
- *   2  those and fe_add_a24 in assembly (avr-fast: the C a24 costs avr-gcc 32-bit library products);
  *   3  a whole ladder step in assembly (ladder_step: the swap and the formulas of the loop body below,
  *      on st in place) and fe_cswap2 for the final swap; the step may call back the C fe_add_a24, which
- *      is then not static (cm3-fast; rv32-fast brings its own a24 in the step). */
-#ifndef X25519_GLUE_ASM
-#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 1 or 2 with the assembly glue (avr-fast: 2), 3 with an assembly ladder step (cm3-fast, rv32-fast)"
+ *      is then not static (cm3-fast; rv32-fast brings its own a24 in the step);
+ *   4  as 3, with fe_add_a24 in assembly too (avr-fast).
+ * Levels 1 and 2 (fe_add, fe_sub, fe_cswap2 and a24 in assembly under the C loop body) were retired
+ * when every fast implementation moved to an assembly step: nothing in the tree would test them. */
+#if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4)
+#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 3 or 4 with an assembly ladder step (cm3-fast, rv32-fast; avr-fast)"
 #endif
-#if X25519_GLUE_ASM == 3
+#if X25519_GLUE_ASM >= 3
 /* The implementation brings the whole step (the loop body of ladder below: st in place, swap 0 or 1)
  * and fe_cswap2 for the final swap. */
 void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
 void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
-#define fe_cswap2 MCU_FN(x25519, fe_cswap2)
-#elif X25519_GLUE_ASM
-/* The implementation brings fe_add, fe_sub and fe_cswap2 in assembly (the same contracts as below). */
-void MCU_FN(x25519, fe_add)(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void MCU_FN(x25519, fe_sub)(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
-#define fe_add MCU_FN(x25519, fe_add)
-#define fe_sub MCU_FN(x25519, fe_sub)
 #define fe_cswap2 MCU_FN(x25519, fe_cswap2)
 #else
 static void fe_add(fe r, const fe a, const fe b)
@@ -156,7 +149,7 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 }
 #endif
 
-#if X25519_GLUE_ASM == 2
+#if X25519_GLUE_ASM == 4
 /* r = a + 121665 * e in assembly (avr-fast: the C below costs avr-gcc 32-bit library products). */
 void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
 #define fe_add_a24 MCU_FN(x25519, fe_add_a24)
@@ -287,7 +280,7 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
     uint32_t *x2 = st + 8, *x3 = st + 24;
     uint32_t swap = 0;
     int t;
-#if X25519_GLUE_ASM != 3
+#if X25519_GLUE_ASM < 3
     uint32_t *x1 = st, *z2 = st + 16, *z3 = st + 32;
     fe a, b;                    /* two temporaries: x2 and z2 hold C, D, CB, DA and E on the way */
 #endif
@@ -295,7 +288,7 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
     for (t = (int)bits - 1; t >= 0; t--) {
         uint32_t kt = (uint32_t)(k[t >> 3] >> (t & 7)) & 1u;   /* the index t is public */
         swap ^= kt;
-#if X25519_GLUE_ASM == 3
+#if X25519_GLUE_ASM >= 3
         MCU_FN(x25519, ladder_step)(st, swap);   /* the swap and the formulas below, in assembly */
 #else
         fe_cswap2(x2, x3, swap);    /* (x2, z2) <-> (x3, z3): st + 8 and st + 24, 16 words each */
