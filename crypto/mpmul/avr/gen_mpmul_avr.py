@@ -70,7 +70,9 @@ class Gen:
                     continue
                 self.e(f"add r{c0}, r0")
                 self.e(f"adc r{c1}, r1")
-                if k < 14:              # column 14's sum is the product's top 16 bits: no carry out
+                # column 14's sum is the product's top 16 bits: no carry out; column 1's first product
+                # adds into c1 = 0 (column 0's sum is below 2^16) and r1 <= 0xfe: no carry out either
+                if k < 14 and (k, n) != (1, 0):
                     self.e(f"adc r{c2}, r{ZR}")
             if k == 0:
                 continue
@@ -91,7 +93,7 @@ class Gen:
         out: list[int] = []
         for k in range(15):
             pairs = [(i, k - i) for i in range(8) if 0 <= k - i < 8]
-            for i, j in pairs:
+            for n, (i, j) in enumerate(pairs):
                 self.e(f"mul r{a[i]}, r{b[j]}")
                 if k == 0:
                     out.append(pool.pop(0))
@@ -102,7 +104,7 @@ class Gen:
                     continue
                 self.e(f"add r{c0}, r0")
                 self.e(f"adc r{c1}, r1")
-                if k < 14:
+                if k < 14 and (k, n) != (1, 0):   # as in k64: no carry out of these two
                     self.e(f"adc r{c2}, r{ZR}")
             if k == 0:
                 continue
@@ -267,6 +269,8 @@ def gen_mul128(g: Gen) -> int:
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{i}")
         g.e(f"ldd r{B[i]}, Z+{i}")
+    g.label("/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */")
+    g.label("mpmul_avr_kara_mul128_regs:")
     g.k64(A, B, st_x)
     g.comment("H = aH * bH into r[16..32)")
     for i in range(8):
@@ -289,10 +293,77 @@ def gen_mul128(g: Gen) -> int:
     return g.cycles - start
 
 
-# mul256 frame (offsets from F = SP + 1 after the allocation): sign, scratch, |da|, |db|, M, saved pointers
-F_SIGN, F_DA, F_DB, F_PTR, F_M = 0, 1, 17, 33, 39
-FRAME = F_M + 32
+# mul256 frame (offsets from F = SP + 1 after the allocation). The differences and the sign are written
+# in this order with ST X+, which leaves X at F_M for the M product; the saved pointers follow M so that
+# they are within LDD reach of mul128's Z on return (F + F_M).
+F_DA, F_DB, F_SIGN, F_M, F_PTR = 0, 16, 32, 33, 65
+FRAME = F_PTR + 6
 SAVED = [2, 3] + list(range(4, 18)) + [28, 29]
+DBH = [20, 21, 22, 24, 25, 30, 31, 1]     # |bH - bL| bytes 8..15 (r1 is free until the first MUL, Z until M)
+
+
+def combine_top(g: Gen) -> None:
+    """mul256's recombination (h = 16 bytes). On entry Z = r with R = L + B^32 H, X = F_SIGN (the sign
+    byte n, then M = |da||db|, read once in order with LD X+). On exit R = L + B^16 (L + H -/+ M) + B^32 H:
+        T  = L1 + H0 (16 registers, carry ct)
+        R[16..48) = [L0 | H1] + [T | T + ct] + (M ^ n) + (n & 1)    two carry chains, f1 and f2
+        R[48..64) = H1 + e, e = ct + f1 + f2 + n in [-1, 3] sign-extended
+    T + ct cannot overflow 16 bytes (ct = 1 only when T < B^16 - 1), so ct enters the upper half by
+    one pass over the T registers instead of a third carry chain. Chunks of 6, 6, 4 bytes per half; a
+    chain's carry waits in f between chunks (LSR f restores it and zeroes f, ADC f, zero saves it)."""
+    T = A + B
+    W = [20, 21, 22, 23, 24, 25]
+    f1, f2, ct, n = 28, 29, 1, NREG
+    for j in range(16):
+        g.e(f"ldd r{T[j]}, Z+{16 + j}")
+    for j in range(16):
+        g.e(f"ldd r0, Z+{32 + j}")
+        g.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
+    g.e(f"clr r{ct}")                          # CLR (EOR) keeps the carry
+    g.e(f"adc r{ct}, r{ZR}")
+    g.e(f"ld r{n}, X+")
+    g.e(f"clr r{f1}")
+    g.e(f"mov r{f2}, r{n}")
+    g.e(f"neg r{f2}")                          # n & 1: the +1 of the two's complement
+    for half, src in ((0, 0), (1, 48)):        # L0, then H1
+        if half:
+            g.comment("T += ct (no overflow), for the upper half")
+            g.e(f"add r{T[0]}, r{ct}")
+            for j in range(1, 16):
+                g.e(f"adc r{T[j]}, r{ZR}")
+        o = 0
+        for w in (6, 6, 4):
+            regs = W[:w]
+            for i, r in enumerate(regs):
+                g.e(f"ldd r{r}, Z+{src + o + i}")
+            g.e(f"lsr r{f1}")
+            for i, r in enumerate(regs):
+                g.e(f"adc r{r}, r{T[o + i]}")
+            g.e(f"adc r{f1}, r{ZR}")
+            g.e(f"lsr r{f2}")
+            for r in regs:
+                g.e("ld r0, X+")
+                g.e(f"eor r0, r{n}")
+                g.e(f"adc r{r}, r0")
+            g.e(f"adc r{f2}, r{ZR}")
+            for i, r in enumerate(regs):
+                g.e(f"std Z+{16 + 16 * half + o + i}, r{r}")
+            o += w
+    g.comment("R[48..64) = H1 + e, sign-extended")
+    g.e(f"add r{n}, r{ct}")
+    g.e(f"add r{n}, r{f1}")
+    g.e(f"add r{n}, r{f2}")
+    g.e(f"mov r{f1}, r{n}")
+    g.e(f"lsl r{f1}")
+    g.e(f"sbc r{f1}, r{f1}")
+    for o in (0, 8):
+        regs = T[o:o + 8]
+        for i, r in enumerate(regs):
+            g.e(f"ldd r{r}, Z+{48 + o + i}")
+        for i, r in enumerate(regs):
+            g.e(f"{'add' if o + i == 0 else 'adc'} r{r}, r{n if o + i == 0 else f1}")
+        for i, r in enumerate(regs):
+            g.e(f"std Z+{48 + o + i}, r{r}")
 
 
 def gen_mul256(g: Gen) -> None:
@@ -313,58 +384,76 @@ def gen_mul256(g: Gen) -> None:
     g.e("out 0x3d, r28")
     g.e("adiw r28, 1")                      # Y = F
     g.e(f"clr r{ZR}")
+    g.e("movw r26, r28")                    # X = F: the differences go out with ST X+
+    g.e("movw r30, r28")
+    g.e(f"adiw r30, {F_M}")                 # Z = F + F_M, mul128's Z on return
     for k, r in enumerate((24, 25, 22, 23, 20, 21)):
-        g.e(f"std Y+{F_PTR + k}, r{r}")
-    g.e("movw r30, r28")                    # Z = F
-    g.comment("|aH - aL| and |bH - bL| (16 bytes each) into the frame; signs combined in F[sign]")
-    for name, src, dst, mreg in (("a", 22, F_DA, NREG), ("b", 20, F_DB, SB)):
-        g.e(f"movw r28, r{src}")
-        regs = A + B
-        for i, r in enumerate(regs):
-            g.e(f"ldd r{r}, Y+{16 + i}")
-        g.absdiff_inplace(regs, "Y", 0, mreg)
-        for i, r in enumerate(regs):
-            g.e(f"std Z+{dst + i}, r{r}")
+        g.e(f"std Z+{F_PTR - F_M + k}, r{r}")
+    g.comment("|aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64")
+    g.e("movw r28, r22")
+    regs = A + B
+    for i, r in enumerate(regs):
+        g.e(f"ldd r{r}, Y+{16 + i}")
+        g.e(f"ldd r0, Y+{i}")
+        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+    g.e(f"sbc r{NREG}, r{NREG}")
+    for r in regs:
+        g.e(f"eor r{r}, r{NREG}")
+    for i, r in enumerate(regs):
+        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{NREG}")
+        g.e(f"st X+, r{r}")
+    g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB]; bytes 0..7 stay in r12..r19")
+    g.e("movw r28, r20")
+    regs = B + DBH
+    for i, r in enumerate(regs):
+        g.e(f"ldd r{r}, Y+{16 + i}")
+        g.e(f"ldd r0, Y+{i}")
+        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+    g.e(f"sbc r{SB}, r{SB}")
+    for r in regs:
+        g.e(f"eor r{r}, r{SB}")
+    for i, r in enumerate(regs):
+        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{SB}")
+        g.e(f"st X+, r{r}")
     g.e(f"eor r{NREG}, r{SB}")
-    g.e(f"com r{NREG}")
-    g.e(f"std Z+{F_SIGN}, r{NREG}")
-    g.comment("M = |da| * |db| into F[M]")
-    g.e("movw r26, r30")
-    g.e(f"adiw r26, {F_M}")
-    g.e("movw r28, r30")
-    g.e(f"adiw r28, {F_DA}")
-    g.e(f"adiw r30, {F_DB}")
-    g.e("rcall mpmul_avr_kara_mul128")
-    g.comment("L = aL * bL into r[0..32), H = aH * bH into r[32..64)")
-    g.e("in r30, 0x3d")
-    g.e("in r31, 0x3e")
-    g.e("adiw r30, 1")                       # Z = F
-    for half in (0, 1):
-        g.e(f"ldd r26, Z+{F_PTR}")
-        g.e(f"ldd r27, Z+{F_PTR + 1}")
-        g.e(f"ldd r28, Z+{F_PTR + 2}")
-        g.e(f"ldd r29, Z+{F_PTR + 3}")
-        g.e(f"ldd r0, Z+{F_PTR + 4}")
-        g.e(f"ldd r31, Z+{F_PTR + 5}")
-        g.e("mov r30, r0")
-        if half:
-            g.e("adiw r26, 32")
-            g.e("adiw r28, 16")
-            g.e("adiw r30, 16")
-        g.e("rcall mpmul_avr_kara_mul128")
-        g.e("in r30, 0x3d")
-        g.e("in r31, 0x3e")
-        g.e("adiw r30, 1")
-    g.comment("r += B^16 (L + H -/+ M)")
-    g.e(f"ldd r{NREG}, Z+{F_SIGN}")
-    g.e("movw r28, r30")
-    g.e(f"adiw r28, {F_M}")
-    g.e(f"ldd r0, Z+{F_PTR}")
-    g.e(f"ldd r31, Z+{F_PTR + 1}")
+    g.e(f"com r{NREG}")                      # n = 0xff: middle = L + H - M
+    g.e(f"st X+, r{NREG}")                   # F[SIGN]; X = F + F_M
+    g.comment("M = |da| * |db| into F[M] (mul128 entered after its first operand loads)")
+    g.e("movw r28, r26")
+    g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F[DA]
+    g.e("movw r30, r26")
+    g.e(f"sbiw r30, {F_M - F_DB}")          # Z = F[DB]
+    g.e("rcall mpmul_avr_kara_mul128_regs")
+    g.comment("L = aL * bL into r[0..32) (Z = F + F_M on return)")
+    g.e(f"ldd r26, Z+{F_PTR - F_M}")
+    g.e(f"ldd r27, Z+{F_PTR - F_M + 1}")
+    g.e(f"ldd r28, Z+{F_PTR - F_M + 2}")
+    g.e(f"ldd r29, Z+{F_PTR - F_M + 3}")
+    g.e(f"ldd r0, Z+{F_PTR - F_M + 4}")
+    g.e(f"ldd r31, Z+{F_PTR - F_M + 5}")
     g.e("mov r30, r0")
-    T = A + B
-    W = [20, 21, 22, 23]
-    g.combine(16, T, W, "Z", "Y", NREG, f1=24, f2=25, f3=26, e=27, ct=1)
+    g.e("rcall mpmul_avr_kara_mul128")
+    g.comment("H = aH * bH into r[32..64) (Z = r on return; the pointers again from the frame via SP)")
+    g.e("movw r26, r30")
+    g.e("adiw r26, 32")
+    g.e("in r28, 0x3d")
+    g.e("in r29, 0x3e")
+    q = F_PTR + 1 - 32                      # Y = SP + q, the saved a at Y + 32 + 2
+    g.e(f"adiw r28, {q}")
+    g.e("ldd r30, Y+36")
+    g.e("ldd r31, Y+37")
+    g.e("ldd r0, Y+34")
+    g.e("ldd r29, Y+35")
+    g.e("mov r28, r0")
+    g.e("adiw r28, 16")
+    g.e("adiw r30, 16")
+    g.e("rcall mpmul_avr_kara_mul128")
+    g.comment("r += B^16 (L + H -/+ M): Z = r + 32 on return, X = F[SIGN]")
+    g.e("sbiw r30, 32")
+    g.e("in r26, 0x3d")
+    g.e("in r27, 0x3e")
+    g.e(f"adiw r26, {F_SIGN + 1}")
+    combine_top(g)
     g.comment("free the frame, restore, r1 = 0")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
