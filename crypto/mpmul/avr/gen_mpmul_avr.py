@@ -55,9 +55,31 @@ class Gen:
         self.lines.append("    ; " + s)
 
     # ---- K64 -------------------------------------------------------------------------------------
-    def k64(self, a: list[int], b: list[int], store) -> None:
-        """Product scanning of a[0..8) * b[0..8) (byte registers), store(k, reg) per result byte."""
+    def k64(self, a: list[int], b: list[int], store, spare: int | None = None,
+            zpair: int | None = None) -> None:
+        """Product scanning of a[0..8) * b[0..8) (byte registers), store(k, reg) per result byte.
+        With spare (a fourth column-sum register, ACC + [spare] two aligned pairs) and zpair (an even
+        register pair holding zero, e.g. 2 for r2:r3), the new top of the column sum is zeroed two
+        registers at a time: a stored byte's register and its pair partner, once both are stored, are
+        cleared with one MOVW from the zero pair; the spare is the zero top in between."""
         c0, c1, c2 = ACC
+        zero: set[int] = set()          # registers known to hold zero (pair mode)
+
+        def fresh(junk: list[int]) -> int:
+            """A zeroed register for the new top of the sum; junk = registers free to be cleared."""
+            if zpair is None:
+                self.e(f"clr r{junk[0]}")
+                return junk[0]
+            if zero:
+                return zero.pop()
+            r = junk[0]
+            if r ^ 1 in junk:
+                self.e(f"movw r{r & ~1}, r{zpair}")
+                zero.add(r ^ 1)
+                return r
+            self.e(f"clr r{r}")
+            return r
+
         for k in range(15):
             pairs = [(i, k - i) for i in range(8) if 0 <= k - i < 8]
             for n, (i, j) in enumerate(pairs):
@@ -65,8 +87,13 @@ class Gen:
                 if k == 0:
                     store(0, 0)
                     self.e(f"mov r{c0}, r1")
-                    self.e(f"clr r{c1}")
-                    self.e(f"clr r{c2}")
+                    if zpair is None:
+                        self.e(f"clr r{c1}")
+                        self.e(f"clr r{c2}")
+                    else:                       # c1, c2 from the aligned pair c2:spare
+                        assert spare is not None and c2 % 2 == 0 and spare == c2 + 1
+                        self.e(f"movw r{c2}, r{zpair}")
+                        c1, c2, spare_junk = c2, spare, c1
                     continue
                 self.e(f"add r{c0}, r0")
                 self.e(f"adc r{c1}, r1")
@@ -80,8 +107,12 @@ class Gen:
             if k == 14:
                 store(15, c1)
             else:
-                c0, c1, c2 = c1, c2, c0
-                self.e(f"clr r{c2}")
+                junk = [c0] if zpair is None else [c0] + ([spare_junk] if spare_junk is not None else [])
+                new = fresh(junk)
+                if zpair is not None:
+                    rest = [r for r in junk if r != new and r not in zero]
+                    spare_junk = rest[0] if rest else None
+                c0, c1, c2 = c1, c2, new
 
     def k64_keep(self, a: list[int], b: list[int], pool: list[int]) -> tuple[list[int], list[int]]:
         """K64 whose 16 result bytes stay in registers: a column's finished low byte keeps its register
@@ -271,12 +302,13 @@ def gen_mul128(g: Gen) -> int:
         g.e(f"ldd r{B[i]}, Z+{i}")
     g.label("/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */")
     g.label("mpmul_avr_kara_mul128_regs:")
-    g.k64(A, B, st_x)
+    g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
     g.comment("H = aH * bH into r[16..32)")
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{8 + i}")
         g.e(f"ldd r{B[i]}, Z+{8 + i}")
-    g.k64(A, B, st_x)
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
     g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
     g.absdiff_inplace(A, "Y", 0, NREG)
     g.absdiff_inplace(B, "Z", 0, SB)

@@ -24,7 +24,7 @@
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
  * Stack: 18 saved registers, a 71-byte frame, one return address: 93 bytes
  *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 1407 (+3 RCALL), mul256 5186.
+ * Cycles (the generator's count, without the caller's CALL): mul128 1394 (+3 RCALL), mul256 5147.
  */
 #include "mcucrypt/ns.h"
 
@@ -702,288 +702,282 @@ mpmul_avr_kara_mul128:
     ldd r19, Z+7
 /* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */
 mpmul_avr_kara_mul128_regs:
+    clr r3
     mul r4, r12
     st X+, r0
     mov r20, r1
-    clr r21
-    clr r22
+    movw r22, r2
     mul r4, r13
     add r20, r0
-    adc r21, r1
+    adc r22, r1
     mul r5, r12
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r4, r14
-    add r21, r0
     adc r22, r1
+    adc r23, r2
+    st X+, r20
+    movw r20, r2
+    mul r4, r14
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r4, r15
     add r22, r0
+    adc r23, r1
+    adc r20, r2
+    st X+, r22
+    mul r4, r15
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
+    movw r22, r2
     mul r4, r16
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r5, r15
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r6, r14
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r7, r13
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r8, r12
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     st X+, r20
-    clr r20
     mul r4, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r5, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r6, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r7, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r8, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r9, r12
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     st X+, r21
-    clr r21
+    movw r20, r2
     mul r4, r18
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r5, r17
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r6, r16
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r7, r15
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r8, r14
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r9, r13
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r10, r12
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
     mul r4, r19
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r5, r18
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r6, r17
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r7, r16
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r8, r15
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r9, r14
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r10, r13
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r11, r12
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
+    adc r20, r2
+    st X+, r22
+    movw r22, r2
     mul r5, r19
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r6, r18
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r7, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r8, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r9, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r10, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r11, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     st X+, r21
-    clr r21
     mul r6, r19
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r7, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r8, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r9, r16
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r10, r15
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r11, r14
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    st X+, r22
-    clr r22
-    mul r7, r19
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r8, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r9, r17
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r10, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r11, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
+    adc r23, r2
     st X+, r20
-    clr r20
-    mul r8, r19
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r9, r18
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r10, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r11, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r9, r19
+    movw r20, r2
+    mul r7, r19
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r10, r18
+    adc r23, r1
+    adc r20, r2
+    mul r8, r18
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r11, r17
+    adc r23, r1
+    adc r20, r2
+    mul r9, r17
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r23, r1
+    adc r20, r2
+    mul r10, r16
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
+    mul r11, r15
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
     st X+, r22
-    clr r22
-    mul r10, r19
+    mul r8, r19
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r18
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r17
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r16
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r23
+    movw r22, r2
+    mul r9, r19
     add r20, r0
     adc r21, r1
+    adc r23, r2
+    mul r10, r18
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    mul r11, r17
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    st X+, r20
+    mul r10, r19
+    add r21, r0
+    adc r23, r1
     adc r22, r2
     mul r11, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r11, r19
     add r21, r0
-    adc r22, r1
+    adc r23, r1
+    adc r22, r2
     st X+, r21
+    movw r20, r2
+    mul r11, r19
+    add r23, r0
+    adc r22, r1
+    st X+, r23
     st X+, r22
     ; H = aH * bH into r[16..32)
     ldd r4, Y+8
@@ -1005,285 +999,278 @@ mpmul_avr_kara_mul128_regs:
     mul r4, r12
     st X+, r0
     mov r20, r1
-    clr r21
-    clr r22
+    movw r22, r2
     mul r4, r13
     add r20, r0
-    adc r21, r1
+    adc r22, r1
     mul r5, r12
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r4, r14
-    add r21, r0
     adc r22, r1
+    adc r23, r2
+    st X+, r20
+    movw r20, r2
+    mul r4, r14
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r4, r15
     add r22, r0
+    adc r23, r1
+    adc r20, r2
+    st X+, r22
+    mul r4, r15
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
+    movw r22, r2
     mul r4, r16
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r5, r15
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r6, r14
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r7, r13
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r8, r12
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     st X+, r20
-    clr r20
     mul r4, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r5, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r6, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r7, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r8, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r9, r12
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     st X+, r21
-    clr r21
+    movw r20, r2
     mul r4, r18
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r5, r17
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r6, r16
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r7, r15
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r8, r14
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r9, r13
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r10, r12
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
     mul r4, r19
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r5, r18
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r6, r17
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r7, r16
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r8, r15
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r9, r14
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r10, r13
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r11, r12
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
+    adc r20, r2
+    st X+, r22
+    movw r22, r2
     mul r5, r19
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r6, r18
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r7, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r8, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r9, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r10, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r11, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     st X+, r21
-    clr r21
     mul r6, r19
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r7, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r8, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r9, r16
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r10, r15
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r11, r14
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    st X+, r22
-    clr r22
-    mul r7, r19
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r8, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r9, r17
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r10, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r11, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
+    adc r23, r2
     st X+, r20
-    clr r20
-    mul r8, r19
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r9, r18
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r10, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r11, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r9, r19
+    movw r20, r2
+    mul r7, r19
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r10, r18
+    adc r23, r1
+    adc r20, r2
+    mul r8, r18
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r11, r17
+    adc r23, r1
+    adc r20, r2
+    mul r9, r17
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r23, r1
+    adc r20, r2
+    mul r10, r16
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
+    mul r11, r15
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
     st X+, r22
-    clr r22
-    mul r10, r19
+    mul r8, r19
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r18
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r17
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r16
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r23
+    movw r22, r2
+    mul r9, r19
     add r20, r0
     adc r21, r1
+    adc r23, r2
+    mul r10, r18
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    mul r11, r17
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    st X+, r20
+    mul r10, r19
+    add r21, r0
+    adc r23, r1
     adc r22, r2
     mul r11, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r11, r19
     add r21, r0
-    adc r22, r1
+    adc r23, r1
+    adc r22, r2
     st X+, r21
+    movw r20, r2
+    mul r11, r19
+    add r23, r0
+    adc r22, r1
+    st X+, r23
     st X+, r22
     ; |aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23
     ldd r0, Y+0
