@@ -6,13 +6,15 @@
 Structure (all straight-line; the only branch-like control flow is one RCALL of a local routine):
 - K64: a 64x64-bit product with both operands in 16 registers, product scanning: 64 MULs (2 cycles)
   each followed by ADD/ADC/ADC (r1:r0 into a 3-byte column sum, the third with a zero register), the
-  column's low byte stored and the sum renamed one byte down (a CLR for the new top). 364 cycles.
+  column's low byte stored and the sum renamed one byte down (a CLR for the new top, or in mul128 a
+  MOVW from the zero pair r2:r3 that clears two every other column). 356 cycles with the stores.
 - mul128: one level of subtractive Karatsuba over K64: L = aL*bL, H = aH*bH, then the differences
   aH - aL and bH - bL computed in place in the operand registers (which still hold aH, bH), made
   absolute with their sign masks ((d ^ m) - m, no branch), M = |da|*|db|, and the recombination
   r += B^8 * (L + H -/+ M) with the refined form T = L1 + H0 (used at B^8 and B^16).
 - mul256: the same level again over mul128 (an RCALL'd local routine), its differences and M in a
-  stack frame.
+  stack frame; the differences' low halves stay in registers for M's first K64 (entry mul128_regs),
+  and the recombination is one pass with two carry chains (combine_top).
 The signs are masks: the product's sign selects -M or +M as (M ^ n) + (n & 1) with n = ~(ma ^ mb),
 sign-extended by folding n into the top carry byte; no branch or address depends on the operands.
 """
@@ -288,9 +290,13 @@ class Gen:
                 self.e(f"std {rp}+{3 * h + c + i}, r{r}")
 
 
+MUL128_REGS_SKIPS = 0     # cycles the mul128_regs entry skips (set by gen_mul128)
+
+
 def gen_mul128(g: Gen) -> int:
     """Local routine: X = r (32 bytes), Y = a, Z = b (16 bytes each). Keeps r2 (zero); clobbers r0,
-    r1, r3..r31."""
+    r1, r3..r31; returns with Z = r. Entry mul128_regs skips the loads of aL, bL (already in A, B)."""
+    global MUL128_REGS_SKIPS
     start = g.cycles
     g.label("/* mpmul_avr_kara_mul128 (local): r[0..32) = a[0..16) * b[0..16) with X = r, Y = a, Z = b; one level")
     g.label(" * of subtractive Karatsuba over K64. Keeps r2 (zero); clobbers r0, r1, r3..r31. */")
@@ -301,6 +307,7 @@ def gen_mul128(g: Gen) -> int:
         g.e(f"ldd r{A[i]}, Y+{i}")
         g.e(f"ldd r{B[i]}, Z+{i}")
     g.label("/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */")
+    MUL128_REGS_SKIPS = g.cycles - start
     g.label("mpmul_avr_kara_mul128_regs:")
     g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
     g.k64(A, B, st_x, spare=SB, zpair=ZR)
@@ -342,7 +349,9 @@ def combine_top(g: Gen) -> None:
         R[48..64) = H1 + e, e = ct + f1 + f2 + n in [-1, 3] sign-extended
     T + ct cannot overflow 16 bytes (ct = 1 only when T < B^16 - 1), so ct enters the upper half by
     one pass over the T registers instead of a third carry chain. Chunks of 6, 6, 4 bytes per half; a
-    chain's carry waits in f between chunks (LSR f restores it and zeroes f, ADC f, zero saves it)."""
+    chain's carry waits in f between chunks (LSR f restores it and zeroes f, ADC f, zero saves it).
+    In the upper half the sum forms in the T registers (their last use) and the H1 chunk, loaded into
+    W, then moves there with MOVW: the top quarter needs H1 again and does not reload it."""
     T = A + B
     W = [20, 21, 22, 23, 24, 25]
     f1, f2, ct, n = 28, 29, 1, NREG
@@ -366,36 +375,39 @@ def combine_top(g: Gen) -> None:
         o = 0
         for w in (6, 6, 4):
             regs = W[:w]
+            # lower half: the sum forms in W (L0 is not needed again); upper half: in the T registers,
+            # which are then dead, so the H1 chunk in W moves there (MOVW) for the top quarter
+            acc = regs if half == 0 else T[o:o + w]
+            other = [T[o + i] for i in range(w)] if half == 0 else regs
             for i, r in enumerate(regs):
                 g.e(f"ldd r{r}, Z+{src + o + i}")
             g.e(f"lsr r{f1}")
-            for i, r in enumerate(regs):
-                g.e(f"adc r{r}, r{T[o + i]}")
+            for r, x in zip(acc, other):
+                g.e(f"adc r{r}, r{x}")
             g.e(f"adc r{f1}, r{ZR}")
             g.e(f"lsr r{f2}")
-            for r in regs:
+            for r in acc:
                 g.e("ld r0, X+")
                 g.e(f"eor r0, r{n}")
                 g.e(f"adc r{r}, r0")
             g.e(f"adc r{f2}, r{ZR}")
-            for i, r in enumerate(regs):
+            for i, r in enumerate(acc):
                 g.e(f"std Z+{16 + 16 * half + o + i}, r{r}")
+            if half:
+                for i in range(0, w, 2):
+                    g.e(f"movw r{T[o + i]}, r{regs[i]}")
             o += w
-    g.comment("R[48..64) = H1 + e, sign-extended")
+    g.comment("R[48..64) = H1 + e, sign-extended (H1 in the T registers)")
     g.e(f"add r{n}, r{ct}")
     g.e(f"add r{n}, r{f1}")
     g.e(f"add r{n}, r{f2}")
     g.e(f"mov r{f1}, r{n}")
     g.e(f"lsl r{f1}")
     g.e(f"sbc r{f1}, r{f1}")
-    for o in (0, 8):
-        regs = T[o:o + 8]
-        for i, r in enumerate(regs):
-            g.e(f"ldd r{r}, Z+{48 + o + i}")
-        for i, r in enumerate(regs):
-            g.e(f"{'add' if o + i == 0 else 'adc'} r{r}, r{n if o + i == 0 else f1}")
-        for i, r in enumerate(regs):
-            g.e(f"std Z+{48 + o + i}, r{r}")
+    for j in range(16):
+        g.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r{n if j == 0 else f1}")
+    for j in range(16):
+        g.e(f"std Z+{48 + j}, r{T[j]}")
 
 
 def gen_mul256(g: Gen) -> None:
@@ -654,9 +666,11 @@ def generate() -> str:
     c128 = gen_mul128(g128)
     g = Gen()
     gen_mul256(g)
-    c256 = g.cycles + 3 * (c128 + CYC["rcall"]) - 3 * CYC["rcall"]
+    c256 = g.cycles + 3 * c128 - MUL128_REGS_SKIPS       # g counts the three RCALLs
     gk = Gen()
-    gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"))
+    gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"), spare=SB, zpair=ZR)
+    gkeep = Gen()
+    gkeep.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
     head = f"""// SPDX-License-Identifier: MIT
 /* GENERATED by gen_mpmul_avr.py - do not edit. avr-kara: constant-time 256x256 -> 512-bit multiplication
  * for the 8-bit AVR (ATmega128); the 512..2048-bit Karatsuba levels above it are kara.c.
@@ -667,10 +681,15 @@ def generate() -> str:
  *
  * Techniques (details in the generator and docs/mpmul.md, "AVR"):
  *   - K64 (64x64 bits, 8x8 bytes) in registers, product scanning: MUL into r1:r0, ADD/ADC/ADC into a
- *     3-byte column sum (zero register r2), the sum renamed down a byte per column: {gk.cycles} cycles.
+ *     3-byte column sum (zero register r2), the sum renamed down a byte per column, its new top zeroed
+ *     two registers at a time by MOVW from the zero pair r2:r3: {gk.cycles} cycles with the 16 stores;
+ *     {gkeep.cycles} with the result left in registers (mul128's M).
  *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
+ *   - mul256 leaves the low halves of |aH - aL| and |bH - bL| in the K64 operand registers and enters
+ *     mul128 after its first loads; its recombination is one pass over the middle 32 bytes with two
+ *     carry chains, T + ct for the upper half, and H1 kept in registers for the top quarter.
  *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
  *
  * Register map
@@ -678,12 +697,13 @@ def generate() -> str:
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
  *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
  *   X          result pointer (ST X+)     Y  a (M in mul256's recombination)     Z  b, then r
- *   mul256 keeps the pointers, |aH - aL|, |bH - bL|, the sign and M in a stack frame (offsets from SP + 1).
+ *   mul256 keeps |aH - aL|, |bH - bL|, the sign, M and the pointers in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
  * Stack: {len(SAVED)} saved registers, a {FRAME}-byte frame, one return address: {len(SAVED) + FRAME + 2 + 2} bytes
  *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL), mul256 {c256}.
+ * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL; {c128 - MUL128_REGS_SKIPS}
+ *   from mul128_regs), mul256 {c256}.
  */
 #include "mcucrypt/ns.h"
 
