@@ -291,11 +291,14 @@ class Gen:
 
 
 MUL128_REGS_SKIPS = 0     # cycles the mul128_regs entry skips (set by gen_mul128)
+MUL128_TOP = [8, 9, 10, 11, 16, 17, 18, 19]   # mul128's T; it returns r[24..32) in them (aligned pairs)
+MUL128_M: list[int] = []  # mul128's M registers (set by gen_mul128); it returns r[16..24) in MUL128_M[8:]
 
 
 def gen_mul128(g: Gen) -> int:
     """Local routine: X = r (32 bytes), Y = a, Z = b (16 bytes each). Keeps r2 (zero); clobbers r0,
-    r1, r3..r31; returns with Z = r. Entry mul128_regs skips the loads of aL, bL (already in A, B)."""
+    r1, r3..r31; returns with Z = r and r[16..32) also in registers (MUL128_M[8:], MUL128_TOP).
+    Entry mul128_regs skips the loads of aL, bL (already in A, B)."""
     global MUL128_REGS_SKIPS
     start = g.cycles
     g.label("/* mpmul_avr_kara_mul128 (local): r[0..32) = a[0..16) * b[0..16) with X = r, Y = a, Z = b; one level")
@@ -327,7 +330,9 @@ def gen_mul128(g: Gen) -> int:
     M, free = g.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
     g.comment("M bytes 0..15 in " + ", ".join(f"r{r}" for r in M))
     g.comment("r += B^8 (L + H -/+ M)")
-    g.combine_regs(M, free[:8], "Z", NREG, ct=1)
+    assert set(MUL128_TOP) <= set(free)
+    MUL128_M[:] = M
+    g.combine_regs(M, MUL128_TOP, "Z", NREG, ct=1)     # leaves r[24..32) in MUL128_TOP
     g.e("ret")
     return g.cycles - start
 
@@ -344,7 +349,7 @@ DBH = [20, 21, 22, 24, 25, 30, 31, 1]     # |bH - bL| bytes 8..15 (r1 is free un
 def combine_top(g: Gen) -> None:
     """mul256's recombination (h = 16 bytes). On entry Z = r with R = L + B^32 H, X = F_SIGN (the sign
     byte n, then M = |da||db|, read once in order with LD X+). On exit R = L + B^16 (L + H -/+ M) + B^32 H:
-        T  = L1 + H0 (16 registers, carry ct)
+        T  = L1 + H0 (16 registers, carry ct; L1 arrives in them from the L call, the last)
         R[16..48) = [L0 | H1] + [T | T + ct] + (M ^ n) + (n & 1)    two carry chains, f1 and f2
         R[48..64) = H1 + e, e = ct + f1 + f2 + n in [-1, 3] sign-extended
     T + ct cannot overflow 16 bytes (ct = 1 only when T < B^16 - 1), so ct enters the upper half by
@@ -352,11 +357,12 @@ def combine_top(g: Gen) -> None:
     chain's carry waits in f between chunks (LSR f restores it and zeroes f, ADC f, zero saves it).
     In the upper half the sum forms in the T registers (their last use) and the H1 chunk, loaded into
     W, then moves there with MOVW: the top quarter needs H1 again and does not reload it."""
-    T = A + B
+    # The L call (mul128, last) returns L1 = r[16..32) in registers: bytes 0..7 in its M registers
+    # MUL128_M[8:], bytes 8..15 in MUL128_TOP. T is formed there, with no load of L1.
+    T = MUL128_M[8:] + MUL128_TOP
     W = [20, 21, 22, 23, 24, 25]
-    f1, f2, ct, n = 28, 29, 1, NREG
-    for j in range(16):
-        g.e(f"ldd r{T[j]}, Z+{16 + j}")
+    ct, n = 1, NREG
+    f1, f2 = [r for r in range(4, 26) if r not in T + W + [ZR, NREG]]
     for j in range(16):
         g.e(f"ldd r0, Z+{32 + j}")
         g.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
@@ -395,7 +401,11 @@ def combine_top(g: Gen) -> None:
                 g.e(f"std Z+{16 + 16 * half + o + i}, r{r}")
             if half:
                 for i in range(0, w, 2):
-                    g.e(f"movw r{T[o + i]}, r{regs[i]}")
+                    if T[o + i] % 2 == 0 and T[o + i + 1] == T[o + i] + 1:
+                        g.e(f"movw r{T[o + i]}, r{regs[i]}")
+                    else:
+                        g.e(f"mov r{T[o + i]}, r{regs[i]}")
+                        g.e(f"mov r{T[o + i + 1]}, r{regs[i + 1]}")
             o += w
     g.comment("R[48..64) = H1 + e, sign-extended (H1 in the T registers)")
     g.e(f"add r{n}, r{ct}")
@@ -411,6 +421,8 @@ def combine_top(g: Gen) -> None:
 
 
 def gen_mul256(g: Gen) -> None:
+    if not MUL128_M:                        # combine_top needs mul128's register allocation
+        gen_mul128(Gen())
     g.label("    .global MCU_FN(mpmul256, mul)")
     g.label("    .type MCU_FN(mpmul256, mul), @function")
     g.label("MCU_FN(mpmul256, mul):")
@@ -468,7 +480,7 @@ def gen_mul256(g: Gen) -> None:
     g.e("movw r30, r26")
     g.e(f"sbiw r30, {F_M - F_DB}")          # Z = F[DB]
     g.e("rcall mpmul_avr_kara_mul128_regs")
-    g.comment("L = aL * bL into r[0..32) (Z = F + F_M on return)")
+    g.comment("H = aH * bH into r[32..64) (Z = F + F_M on return)")
     g.e(f"ldd r26, Z+{F_PTR - F_M}")
     g.e(f"ldd r27, Z+{F_PTR - F_M + 1}")
     g.e(f"ldd r28, Z+{F_PTR - F_M + 2}")
@@ -476,10 +488,14 @@ def gen_mul256(g: Gen) -> None:
     g.e(f"ldd r0, Z+{F_PTR - F_M + 4}")
     g.e(f"ldd r31, Z+{F_PTR - F_M + 5}")
     g.e("mov r30, r0")
-    g.e("rcall mpmul_avr_kara_mul128")
-    g.comment("H = aH * bH into r[32..64) (Z = r on return; the pointers again from the frame via SP)")
-    g.e("movw r26, r30")
     g.e("adiw r26, 32")
+    g.e("adiw r28, 16")
+    g.e("adiw r30, 16")
+    g.e("rcall mpmul_avr_kara_mul128")
+    g.comment("L = aL * bL into r[0..32), last: it returns r[24..32) in registers for the recombination")
+    g.comment("(Z = r + 32 on return; a, b again from the frame via SP)")
+    g.e("movw r26, r30")
+    g.e("sbiw r26, 32")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
     q = F_PTR + 1 - 32                      # Y = SP + q, the saved a at Y + 32 + 2
@@ -489,11 +505,8 @@ def gen_mul256(g: Gen) -> None:
     g.e("ldd r0, Y+34")
     g.e("ldd r29, Y+35")
     g.e("mov r28, r0")
-    g.e("adiw r28, 16")
-    g.e("adiw r30, 16")
     g.e("rcall mpmul_avr_kara_mul128")
-    g.comment("r += B^16 (L + H -/+ M): Z = r + 32 on return, X = F[SIGN]")
-    g.e("sbiw r30, 32")
+    g.comment("r += B^16 (L + H -/+ M): Z = r on return, X = F[SIGN]")
     g.e("in r26, 0x3d")
     g.e("in r27, 0x3e")
     g.e(f"adiw r26, {F_SIGN + 1}")

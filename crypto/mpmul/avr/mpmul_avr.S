@@ -30,7 +30,7 @@
  * Stack: 18 saved registers, a 71-byte frame, one return address: 93 bytes
  *   with the caller's return address.
  * Cycles (the generator's count, without the caller's CALL): mul128 1394 (+3 RCALL; 1362
- *   from mul128_regs), mul256 5091.
+ *   from mul128_regs), mul256 5062.
  */
 #include "mcucrypt/ns.h"
 
@@ -284,7 +284,7 @@ MCU_FN(mpmul256, mul):
     movw r30, r26
     sbiw r30, 17
     rcall mpmul_avr_kara_mul128_regs
-    ; L = aL * bL into r[0..32) (Z = F + F_M on return)
+    ; H = aH * bH into r[32..64) (Z = F + F_M on return)
     ldd r26, Z+32
     ldd r27, Z+33
     ldd r28, Z+34
@@ -292,10 +292,14 @@ MCU_FN(mpmul256, mul):
     ldd r0, Z+36
     ldd r31, Z+37
     mov r30, r0
-    rcall mpmul_avr_kara_mul128
-    ; H = aH * bH into r[32..64) (Z = r on return; the pointers again from the frame via SP)
-    movw r26, r30
     adiw r26, 32
+    adiw r28, 16
+    adiw r30, 16
+    rcall mpmul_avr_kara_mul128
+    ; L = aL * bL into r[0..32), last: it returns r[24..32) in registers for the recombination
+    ; (Z = r + 32 on return; a, b again from the frame via SP)
+    movw r26, r30
+    sbiw r26, 32
     in r28, 0x3d
     in r29, 0x3e
     adiw r28, 34
@@ -304,54 +308,35 @@ MCU_FN(mpmul256, mul):
     ldd r0, Y+34
     ldd r29, Y+35
     mov r28, r0
-    adiw r28, 16
-    adiw r30, 16
     rcall mpmul_avr_kara_mul128
-    ; r += B^16 (L + H -/+ M): Z = r + 32 on return, X = F[SIGN]
-    sbiw r30, 32
+    ; r += B^16 (L + H -/+ M): Z = r on return, X = F[SIGN]
     in r26, 0x3d
     in r27, 0x3e
     adiw r26, 33
-    ldd r4, Z+16
-    ldd r5, Z+17
-    ldd r6, Z+18
-    ldd r7, Z+19
-    ldd r8, Z+20
-    ldd r9, Z+21
-    ldd r10, Z+22
-    ldd r11, Z+23
-    ldd r12, Z+24
-    ldd r13, Z+25
-    ldd r14, Z+26
-    ldd r15, Z+27
-    ldd r16, Z+28
-    ldd r17, Z+29
-    ldd r18, Z+30
-    ldd r19, Z+31
     ldd r0, Z+32
-    add r4, r0
+    add r28, r0
     ldd r0, Z+33
-    adc r5, r0
+    adc r29, r0
     ldd r0, Z+34
-    adc r6, r0
+    adc r4, r0
     ldd r0, Z+35
-    adc r7, r0
-    ldd r0, Z+36
-    adc r8, r0
-    ldd r0, Z+37
-    adc r9, r0
-    ldd r0, Z+38
-    adc r10, r0
-    ldd r0, Z+39
-    adc r11, r0
-    ldd r0, Z+40
     adc r12, r0
-    ldd r0, Z+41
+    ldd r0, Z+36
+    adc r5, r0
+    ldd r0, Z+37
     adc r13, r0
-    ldd r0, Z+42
+    ldd r0, Z+38
+    adc r6, r0
+    ldd r0, Z+39
     adc r14, r0
+    ldd r0, Z+40
+    adc r8, r0
+    ldd r0, Z+41
+    adc r9, r0
+    ldd r0, Z+42
+    adc r10, r0
     ldd r0, Z+43
-    adc r15, r0
+    adc r11, r0
     ldd r0, Z+44
     adc r16, r0
     ldd r0, Z+45
@@ -363,24 +348,24 @@ MCU_FN(mpmul256, mul):
     clr r1
     adc r1, r2
     ld r3, X+
-    clr r28
-    mov r29, r3
-    neg r29
+    clr r7
+    mov r15, r3
+    neg r15
     ldd r20, Z+0
     ldd r21, Z+1
     ldd r22, Z+2
     ldd r23, Z+3
     ldd r24, Z+4
     ldd r25, Z+5
-    lsr r28
-    adc r20, r4
-    adc r21, r5
-    adc r22, r6
-    adc r23, r7
-    adc r24, r8
-    adc r25, r9
-    adc r28, r2
-    lsr r29
+    lsr r7
+    adc r20, r28
+    adc r21, r29
+    adc r22, r4
+    adc r23, r12
+    adc r24, r5
+    adc r25, r13
+    adc r7, r2
+    lsr r15
     ld r0, X+
     eor r0, r3
     adc r20, r0
@@ -399,7 +384,7 @@ MCU_FN(mpmul256, mul):
     ld r0, X+
     eor r0, r3
     adc r25, r0
-    adc r29, r2
+    adc r15, r2
     std Z+16, r20
     std Z+17, r21
     std Z+18, r22
@@ -412,15 +397,15 @@ MCU_FN(mpmul256, mul):
     ldd r23, Z+9
     ldd r24, Z+10
     ldd r25, Z+11
-    lsr r28
-    adc r20, r10
-    adc r21, r11
-    adc r22, r12
-    adc r23, r13
-    adc r24, r14
-    adc r25, r15
-    adc r28, r2
-    lsr r29
+    lsr r7
+    adc r20, r6
+    adc r21, r14
+    adc r22, r8
+    adc r23, r9
+    adc r24, r10
+    adc r25, r11
+    adc r7, r2
+    lsr r15
     ld r0, X+
     eor r0, r3
     adc r20, r0
@@ -439,7 +424,7 @@ MCU_FN(mpmul256, mul):
     ld r0, X+
     eor r0, r3
     adc r25, r0
-    adc r29, r2
+    adc r15, r2
     std Z+22, r20
     std Z+23, r21
     std Z+24, r22
@@ -450,13 +435,13 @@ MCU_FN(mpmul256, mul):
     ldd r21, Z+13
     ldd r22, Z+14
     ldd r23, Z+15
-    lsr r28
+    lsr r7
     adc r20, r16
     adc r21, r17
     adc r22, r18
     adc r23, r19
-    adc r28, r2
-    lsr r29
+    adc r7, r2
+    lsr r15
     ld r0, X+
     eor r0, r3
     adc r20, r0
@@ -469,24 +454,24 @@ MCU_FN(mpmul256, mul):
     ld r0, X+
     eor r0, r3
     adc r23, r0
-    adc r29, r2
+    adc r15, r2
     std Z+28, r20
     std Z+29, r21
     std Z+30, r22
     std Z+31, r23
     ; T += ct (no overflow), for the upper half
-    add r4, r1
+    add r28, r1
+    adc r29, r2
+    adc r4, r2
+    adc r12, r2
     adc r5, r2
+    adc r13, r2
     adc r6, r2
-    adc r7, r2
+    adc r14, r2
     adc r8, r2
     adc r9, r2
     adc r10, r2
     adc r11, r2
-    adc r12, r2
-    adc r13, r2
-    adc r14, r2
-    adc r15, r2
     adc r16, r2
     adc r17, r2
     adc r18, r2
@@ -497,97 +482,100 @@ MCU_FN(mpmul256, mul):
     ldd r23, Z+51
     ldd r24, Z+52
     ldd r25, Z+53
-    lsr r28
-    adc r4, r20
-    adc r5, r21
-    adc r6, r22
-    adc r7, r23
-    adc r8, r24
-    adc r9, r25
-    adc r28, r2
-    lsr r29
+    lsr r7
+    adc r28, r20
+    adc r29, r21
+    adc r4, r22
+    adc r12, r23
+    adc r5, r24
+    adc r13, r25
+    adc r7, r2
+    lsr r15
+    ld r0, X+
+    eor r0, r3
+    adc r28, r0
+    ld r0, X+
+    eor r0, r3
+    adc r29, r0
     ld r0, X+
     eor r0, r3
     adc r4, r0
     ld r0, X+
     eor r0, r3
+    adc r12, r0
+    ld r0, X+
+    eor r0, r3
     adc r5, r0
     ld r0, X+
     eor r0, r3
-    adc r6, r0
-    ld r0, X+
-    eor r0, r3
-    adc r7, r0
-    ld r0, X+
-    eor r0, r3
-    adc r8, r0
-    ld r0, X+
-    eor r0, r3
-    adc r9, r0
-    adc r29, r2
-    std Z+32, r4
-    std Z+33, r5
-    std Z+34, r6
-    std Z+35, r7
-    std Z+36, r8
-    std Z+37, r9
-    movw r4, r20
-    movw r6, r22
-    movw r8, r24
+    adc r13, r0
+    adc r15, r2
+    std Z+32, r28
+    std Z+33, r29
+    std Z+34, r4
+    std Z+35, r12
+    std Z+36, r5
+    std Z+37, r13
+    movw r28, r20
+    mov r4, r22
+    mov r12, r23
+    mov r5, r24
+    mov r13, r25
     ldd r20, Z+54
     ldd r21, Z+55
     ldd r22, Z+56
     ldd r23, Z+57
     ldd r24, Z+58
     ldd r25, Z+59
-    lsr r28
-    adc r10, r20
-    adc r11, r21
-    adc r12, r22
-    adc r13, r23
-    adc r14, r24
-    adc r15, r25
-    adc r28, r2
-    lsr r29
+    lsr r7
+    adc r6, r20
+    adc r14, r21
+    adc r8, r22
+    adc r9, r23
+    adc r10, r24
+    adc r11, r25
+    adc r7, r2
+    lsr r15
+    ld r0, X+
+    eor r0, r3
+    adc r6, r0
+    ld r0, X+
+    eor r0, r3
+    adc r14, r0
+    ld r0, X+
+    eor r0, r3
+    adc r8, r0
+    ld r0, X+
+    eor r0, r3
+    adc r9, r0
     ld r0, X+
     eor r0, r3
     adc r10, r0
     ld r0, X+
     eor r0, r3
     adc r11, r0
-    ld r0, X+
-    eor r0, r3
-    adc r12, r0
-    ld r0, X+
-    eor r0, r3
-    adc r13, r0
-    ld r0, X+
-    eor r0, r3
-    adc r14, r0
-    ld r0, X+
-    eor r0, r3
-    adc r15, r0
-    adc r29, r2
-    std Z+38, r10
-    std Z+39, r11
-    std Z+40, r12
-    std Z+41, r13
-    std Z+42, r14
-    std Z+43, r15
-    movw r10, r20
-    movw r12, r22
-    movw r14, r24
+    adc r15, r2
+    std Z+38, r6
+    std Z+39, r14
+    std Z+40, r8
+    std Z+41, r9
+    std Z+42, r10
+    std Z+43, r11
+    mov r6, r20
+    mov r14, r21
+    movw r8, r22
+    movw r10, r24
     ldd r20, Z+60
     ldd r21, Z+61
     ldd r22, Z+62
     ldd r23, Z+63
-    lsr r28
+    lsr r7
     adc r16, r20
     adc r17, r21
     adc r18, r22
     adc r19, r23
-    adc r28, r2
-    lsr r29
+    adc r7, r2
+    lsr r15
     ld r0, X+
     eor r0, r3
     adc r16, r0
@@ -600,7 +588,7 @@ MCU_FN(mpmul256, mul):
     ld r0, X+
     eor r0, r3
     adc r19, r0
-    adc r29, r2
+    adc r15, r2
     std Z+44, r16
     std Z+45, r17
     std Z+46, r18
@@ -609,39 +597,39 @@ MCU_FN(mpmul256, mul):
     movw r18, r22
     ; R[48..64) = H1 + e, sign-extended (H1 in the T registers)
     add r3, r1
-    add r3, r28
-    add r3, r29
-    mov r28, r3
-    lsl r28
-    sbc r28, r28
-    add r4, r3
-    adc r5, r28
-    adc r6, r28
-    adc r7, r28
-    adc r8, r28
-    adc r9, r28
-    adc r10, r28
-    adc r11, r28
-    adc r12, r28
-    adc r13, r28
-    adc r14, r28
-    adc r15, r28
-    adc r16, r28
-    adc r17, r28
-    adc r18, r28
-    adc r19, r28
-    std Z+48, r4
-    std Z+49, r5
-    std Z+50, r6
-    std Z+51, r7
-    std Z+52, r8
-    std Z+53, r9
-    std Z+54, r10
-    std Z+55, r11
-    std Z+56, r12
-    std Z+57, r13
-    std Z+58, r14
-    std Z+59, r15
+    add r3, r7
+    add r3, r15
+    mov r7, r3
+    lsl r7
+    sbc r7, r7
+    add r28, r3
+    adc r29, r7
+    adc r4, r7
+    adc r12, r7
+    adc r5, r7
+    adc r13, r7
+    adc r6, r7
+    adc r14, r7
+    adc r8, r7
+    adc r9, r7
+    adc r10, r7
+    adc r11, r7
+    adc r16, r7
+    adc r17, r7
+    adc r18, r7
+    adc r19, r7
+    std Z+48, r28
+    std Z+49, r29
+    std Z+50, r4
+    std Z+51, r12
+    std Z+52, r5
+    std Z+53, r13
+    std Z+54, r6
+    std Z+55, r14
+    std Z+56, r8
+    std Z+57, r9
+    std Z+58, r10
+    std Z+59, r11
     std Z+60, r16
     std Z+61, r17
     std Z+62, r18
@@ -1628,50 +1616,50 @@ mpmul_avr_kara_mul128_regs:
     eor r13, r3
     eor r6, r3
     eor r14, r3
-    ldd r15, Z+8
-    ldd r8, Z+9
-    ldd r16, Z+10
-    ldd r9, Z+11
-    ldd r17, Z+12
-    ldd r10, Z+13
+    ldd r8, Z+8
+    ldd r9, Z+9
+    ldd r10, Z+10
+    ldd r11, Z+11
+    ldd r16, Z+12
+    ldd r17, Z+13
     ldd r18, Z+14
-    ldd r7, Z+15
+    ldd r19, Z+15
     ldd r0, Z+16
-    add r15, r0
+    add r8, r0
     ldd r0, Z+17
-    adc r8, r0
-    ldd r0, Z+18
-    adc r16, r0
-    ldd r0, Z+19
     adc r9, r0
-    ldd r0, Z+20
-    adc r17, r0
-    ldd r0, Z+21
+    ldd r0, Z+18
     adc r10, r0
+    ldd r0, Z+19
+    adc r11, r0
+    ldd r0, Z+20
+    adc r16, r0
+    ldd r0, Z+21
+    adc r17, r0
     ldd r0, Z+22
     adc r18, r0
     ldd r0, Z+23
-    adc r7, r0
+    adc r19, r0
     clr r1
     adc r1, r2
     mov r0, r3
     lsr r0
-    adc r23, r15
-    adc r20, r8
-    adc r21, r16
-    adc r22, r9
-    adc r24, r17
-    adc r25, r10
+    adc r23, r8
+    adc r20, r9
+    adc r21, r10
+    adc r22, r11
+    adc r24, r16
+    adc r25, r17
     adc r26, r18
-    adc r27, r7
-    adc r28, r15
-    adc r29, r8
-    adc r4, r16
-    adc r12, r9
-    adc r5, r17
-    adc r13, r10
+    adc r27, r19
+    adc r28, r8
+    adc r29, r9
+    adc r4, r10
+    adc r12, r11
+    adc r5, r16
+    adc r13, r17
     adc r6, r18
-    adc r14, r7
+    adc r14, r19
     adc r3, r2
     add r28, r1
     adc r29, r2
@@ -1706,50 +1694,50 @@ mpmul_avr_kara_mul128_regs:
     ldd r0, Z+7
     adc r27, r0
     std Z+15, r27
-    ldd r15, Z+24
-    adc r28, r15
+    ldd r8, Z+24
+    adc r28, r8
     std Z+16, r28
-    ldd r8, Z+25
-    adc r29, r8
+    ldd r9, Z+25
+    adc r29, r9
     std Z+17, r29
-    ldd r16, Z+26
-    adc r4, r16
+    ldd r10, Z+26
+    adc r4, r10
     std Z+18, r4
-    ldd r9, Z+27
-    adc r12, r9
+    ldd r11, Z+27
+    adc r12, r11
     std Z+19, r12
-    ldd r17, Z+28
-    adc r5, r17
+    ldd r16, Z+28
+    adc r5, r16
     std Z+20, r5
-    ldd r10, Z+29
-    adc r13, r10
+    ldd r17, Z+29
+    adc r13, r17
     std Z+21, r13
     ldd r18, Z+30
     adc r6, r18
     std Z+22, r6
-    ldd r7, Z+31
-    adc r14, r7
+    ldd r19, Z+31
+    adc r14, r19
     std Z+23, r14
     adc r3, r2
     mov r0, r3
     lsl r0
     sbc r0, r0
-    add r15, r3
-    adc r8, r0
-    adc r16, r0
+    add r8, r3
     adc r9, r0
-    adc r17, r0
     adc r10, r0
+    adc r11, r0
+    adc r16, r0
+    adc r17, r0
     adc r18, r0
-    adc r7, r0
-    std Z+24, r15
-    std Z+25, r8
-    std Z+26, r16
-    std Z+27, r9
-    std Z+28, r17
-    std Z+29, r10
+    adc r19, r0
+    std Z+24, r8
+    std Z+25, r9
+    std Z+26, r10
+    std Z+27, r11
+    std Z+28, r16
+    std Z+29, r17
     std Z+30, r18
-    std Z+31, r7
+    std Z+31, r19
     ret
 
 /* uint8_t mpmul_avr_kara_absdiff(uint8_t *d, const uint8_t *x, const uint8_t *y, uint16_t h);
