@@ -108,6 +108,8 @@ class Gen:
             store(k, c0)
             if k == 14:
                 store(15, c1)
+            elif k == 13:                       # column 14 (one product) never carries into a third byte
+                c0, c1, c2 = c1, c2, c0
             else:
                 junk = [c0] if zpair is None else [c0] + ([spare_junk] if spare_junk is not None else [])
                 new = fresh(junk)
@@ -129,9 +131,14 @@ class Gen:
             for n, (i, j) in enumerate(pairs):
                 self.e(f"mul r{a[i]}, r{b[j]}")
                 if k == 0:
-                    out.append(pool.pop(0))
-                    self.e(f"mov r{out[0]}, r0")
-                    self.e(f"mov r{c0}, r1")
+                    if c0 % 2 == 0 and c1 == c0 + 1:   # byte 0 and the sum's low byte by one MOVW
+                        self.e(f"movw r{c0}, r0")
+                        out.append(c0)
+                        c0, c1, c2 = c1, c2, pool.pop(0)
+                    else:
+                        out.append(pool.pop(0))
+                        self.e(f"mov r{out[0]}, r0")
+                        self.e(f"mov r{c0}, r1")
                     self.e(f"clr r{c1}")
                     self.e(f"clr r{c2}")
                     continue
@@ -148,9 +155,12 @@ class Gen:
             else:
                 if k >= 7:
                     pool += [a[k - 7], b[k - 7]]
-                new = pool.pop(0)
+                # the partner of the last register taken, if free, so that the result bytes come out
+                # in aligned pairs (the recombination moves them with MOVW)
+                new = pool.pop(pool.index(c2 ^ 1) if c2 % 2 == 0 and c2 ^ 1 in pool else 0)
                 c0, c1, c2 = c1, c2, new
-                self.e(f"clr r{c2}")
+                if k < 13:                      # column 14 never carries into a third byte
+                    self.e(f"clr r{c2}")
         pool += [a[7], b[7]]
         return out, pool
 

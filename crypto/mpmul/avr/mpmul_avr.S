@@ -9,8 +9,8 @@
  * Techniques (details in the generator and docs/mpmul.md, "AVR"):
  *   - K64 (64x64 bits, 8x8 bytes) in registers, product scanning: MUL into r1:r0, ADD/ADC/ADC into a
  *     3-byte column sum (zero register r2), the sum renamed down a byte per column, its new top zeroed
- *     two registers at a time by MOVW from the zero pair r2:r3: 356 cycles with the 16 stores;
- *     332 with the result left in registers (mul128's M).
+ *     two registers at a time by MOVW from the zero pair r2:r3: 355 cycles with the 16 stores;
+ *     330 with the result left in registers (mul128's M).
  *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
@@ -29,8 +29,8 @@
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
  * Stack: 18 saved registers, a 71-byte frame, one return address: 93 bytes
  *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 1394 (+3 RCALL; 1362
- *   from mul128_regs), mul256 5062.
+ * Cycles (the generator's count, without the caller's CALL): mul128 1390 (+3 RCALL; 1358
+ *   from mul128_regs), mul256 5047.
  */
 #include "mcucrypt/ns.h"
 
@@ -320,15 +320,15 @@ MCU_FN(mpmul256, mul):
     ldd r0, Z+34
     adc r4, r0
     ldd r0, Z+35
-    adc r12, r0
-    ldd r0, Z+36
     adc r5, r0
+    ldd r0, Z+36
+    adc r12, r0
     ldd r0, Z+37
     adc r13, r0
     ldd r0, Z+38
     adc r6, r0
     ldd r0, Z+39
-    adc r14, r0
+    adc r7, r0
     ldd r0, Z+40
     adc r8, r0
     ldd r0, Z+41
@@ -348,7 +348,7 @@ MCU_FN(mpmul256, mul):
     clr r1
     adc r1, r2
     ld r3, X+
-    clr r7
+    clr r14
     mov r15, r3
     neg r15
     ldd r20, Z+0
@@ -357,14 +357,14 @@ MCU_FN(mpmul256, mul):
     ldd r23, Z+3
     ldd r24, Z+4
     ldd r25, Z+5
-    lsr r7
+    lsr r14
     adc r20, r28
     adc r21, r29
     adc r22, r4
-    adc r23, r12
-    adc r24, r5
+    adc r23, r5
+    adc r24, r12
     adc r25, r13
-    adc r7, r2
+    adc r14, r2
     lsr r15
     ld r0, X+
     eor r0, r3
@@ -397,14 +397,14 @@ MCU_FN(mpmul256, mul):
     ldd r23, Z+9
     ldd r24, Z+10
     ldd r25, Z+11
-    lsr r7
+    lsr r14
     adc r20, r6
-    adc r21, r14
+    adc r21, r7
     adc r22, r8
     adc r23, r9
     adc r24, r10
     adc r25, r11
-    adc r7, r2
+    adc r14, r2
     lsr r15
     ld r0, X+
     eor r0, r3
@@ -435,12 +435,12 @@ MCU_FN(mpmul256, mul):
     ldd r21, Z+13
     ldd r22, Z+14
     ldd r23, Z+15
-    lsr r7
+    lsr r14
     adc r20, r16
     adc r21, r17
     adc r22, r18
     adc r23, r19
-    adc r7, r2
+    adc r14, r2
     lsr r15
     ld r0, X+
     eor r0, r3
@@ -463,11 +463,11 @@ MCU_FN(mpmul256, mul):
     add r28, r1
     adc r29, r2
     adc r4, r2
-    adc r12, r2
     adc r5, r2
+    adc r12, r2
     adc r13, r2
     adc r6, r2
-    adc r14, r2
+    adc r7, r2
     adc r8, r2
     adc r9, r2
     adc r10, r2
@@ -482,14 +482,14 @@ MCU_FN(mpmul256, mul):
     ldd r23, Z+51
     ldd r24, Z+52
     ldd r25, Z+53
-    lsr r7
+    lsr r14
     adc r28, r20
     adc r29, r21
     adc r4, r22
-    adc r12, r23
-    adc r5, r24
+    adc r5, r23
+    adc r12, r24
     adc r13, r25
-    adc r7, r2
+    adc r14, r2
     lsr r15
     ld r0, X+
     eor r0, r3
@@ -502,10 +502,10 @@ MCU_FN(mpmul256, mul):
     adc r4, r0
     ld r0, X+
     eor r0, r3
-    adc r12, r0
+    adc r5, r0
     ld r0, X+
     eor r0, r3
-    adc r5, r0
+    adc r12, r0
     ld r0, X+
     eor r0, r3
     adc r13, r0
@@ -513,35 +513,33 @@ MCU_FN(mpmul256, mul):
     std Z+32, r28
     std Z+33, r29
     std Z+34, r4
-    std Z+35, r12
-    std Z+36, r5
+    std Z+35, r5
+    std Z+36, r12
     std Z+37, r13
     movw r28, r20
-    mov r4, r22
-    mov r12, r23
-    mov r5, r24
-    mov r13, r25
+    movw r4, r22
+    movw r12, r24
     ldd r20, Z+54
     ldd r21, Z+55
     ldd r22, Z+56
     ldd r23, Z+57
     ldd r24, Z+58
     ldd r25, Z+59
-    lsr r7
+    lsr r14
     adc r6, r20
-    adc r14, r21
+    adc r7, r21
     adc r8, r22
     adc r9, r23
     adc r10, r24
     adc r11, r25
-    adc r7, r2
+    adc r14, r2
     lsr r15
     ld r0, X+
     eor r0, r3
     adc r6, r0
     ld r0, X+
     eor r0, r3
-    adc r14, r0
+    adc r7, r0
     ld r0, X+
     eor r0, r3
     adc r8, r0
@@ -556,25 +554,24 @@ MCU_FN(mpmul256, mul):
     adc r11, r0
     adc r15, r2
     std Z+38, r6
-    std Z+39, r14
+    std Z+39, r7
     std Z+40, r8
     std Z+41, r9
     std Z+42, r10
     std Z+43, r11
-    mov r6, r20
-    mov r14, r21
+    movw r6, r20
     movw r8, r22
     movw r10, r24
     ldd r20, Z+60
     ldd r21, Z+61
     ldd r22, Z+62
     ldd r23, Z+63
-    lsr r7
+    lsr r14
     adc r16, r20
     adc r17, r21
     adc r18, r22
     adc r19, r23
-    adc r7, r2
+    adc r14, r2
     lsr r15
     ld r0, X+
     eor r0, r3
@@ -597,35 +594,35 @@ MCU_FN(mpmul256, mul):
     movw r18, r22
     ; R[48..64) = H1 + e, sign-extended (H1 in the T registers)
     add r3, r1
-    add r3, r7
+    add r3, r14
     add r3, r15
-    mov r7, r3
-    lsl r7
-    sbc r7, r7
+    mov r14, r3
+    lsl r14
+    sbc r14, r14
     add r28, r3
-    adc r29, r7
-    adc r4, r7
-    adc r12, r7
-    adc r5, r7
-    adc r13, r7
-    adc r6, r7
-    adc r14, r7
-    adc r8, r7
-    adc r9, r7
-    adc r10, r7
-    adc r11, r7
-    adc r16, r7
-    adc r17, r7
-    adc r18, r7
-    adc r19, r7
+    adc r29, r14
+    adc r4, r14
+    adc r5, r14
+    adc r12, r14
+    adc r13, r14
+    adc r6, r14
+    adc r7, r14
+    adc r8, r14
+    adc r9, r14
+    adc r10, r14
+    adc r11, r14
+    adc r16, r14
+    adc r17, r14
+    adc r18, r14
+    adc r19, r14
     std Z+48, r28
     std Z+49, r29
     std Z+50, r4
-    std Z+51, r12
-    std Z+52, r5
+    std Z+51, r5
+    std Z+52, r12
     std Z+53, r13
     std Z+54, r6
-    std Z+55, r14
+    std Z+55, r7
     std Z+56, r8
     std Z+57, r9
     std Z+58, r10
@@ -959,7 +956,6 @@ mpmul_avr_kara_mul128_regs:
     adc r23, r1
     adc r22, r2
     st X+, r21
-    movw r20, r2
     mul r11, r19
     add r23, r0
     adc r22, r1
@@ -1252,7 +1248,6 @@ mpmul_avr_kara_mul128_regs:
     adc r23, r1
     adc r22, r2
     st X+, r21
-    movw r20, r2
     mul r11, r19
     add r23, r0
     adc r22, r1
@@ -1331,45 +1326,44 @@ mpmul_avr_kara_mul128_regs:
     sbiw r30, 32
     ; M = |da| * |db|, kept in registers (allocation below)
     mul r4, r12
-    mov r23, r0
-    mov r20, r1
-    clr r21
+    movw r20, r0
     clr r22
+    clr r23
     mul r4, r13
-    add r20, r0
-    adc r21, r1
+    add r21, r0
+    adc r22, r1
     mul r5, r12
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
     clr r24
     mul r4, r14
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     clr r25
     mul r4, r15
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     clr r26
@@ -1509,101 +1503,100 @@ mpmul_avr_kara_mul128_regs:
     add r28, r0
     adc r29, r1
     adc r4, r2
-    clr r12
+    clr r5
     mul r6, r19
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r7, r18
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r8, r17
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r9, r16
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r10, r15
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r11, r14
     add r29, r0
     adc r4, r1
-    adc r12, r2
-    clr r5
+    adc r5, r2
+    clr r12
     mul r7, r19
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r8, r18
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r9, r17
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r10, r16
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r11, r15
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     clr r13
     mul r8, r19
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r9, r18
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r10, r17
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r11, r16
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     clr r6
     mul r9, r19
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
     mul r10, r18
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
     mul r11, r17
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
-    clr r14
+    clr r7
     mul r10, r19
     add r13, r0
     adc r6, r1
-    adc r14, r2
+    adc r7, r2
     mul r11, r18
     add r13, r0
     adc r6, r1
-    adc r14, r2
-    clr r7
+    adc r7, r2
     mul r11, r19
     add r6, r0
-    adc r14, r1
-    ; M bytes 0..15 in r23, r20, r21, r22, r24, r25, r26, r27, r28, r29, r4, r12, r5, r13, r6, r14
+    adc r7, r1
+    ; M bytes 0..15 in r20, r21, r22, r23, r24, r25, r26, r27, r28, r29, r4, r5, r12, r13, r6, r7
     ; r += B^8 (L + H -/+ M)
-    eor r23, r3
     eor r20, r3
     eor r21, r3
     eor r22, r3
+    eor r23, r3
     eor r24, r3
     eor r25, r3
     eor r26, r3
@@ -1611,11 +1604,11 @@ mpmul_avr_kara_mul128_regs:
     eor r28, r3
     eor r29, r3
     eor r4, r3
-    eor r12, r3
     eor r5, r3
+    eor r12, r3
     eor r13, r3
     eor r6, r3
-    eor r14, r3
+    eor r7, r3
     ldd r8, Z+8
     ldd r9, Z+9
     ldd r10, Z+10
@@ -1644,10 +1637,10 @@ mpmul_avr_kara_mul128_regs:
     adc r1, r2
     mov r0, r3
     lsr r0
-    adc r23, r8
-    adc r20, r9
-    adc r21, r10
-    adc r22, r11
+    adc r20, r8
+    adc r21, r9
+    adc r22, r10
+    adc r23, r11
     adc r24, r16
     adc r25, r17
     adc r26, r18
@@ -1655,33 +1648,33 @@ mpmul_avr_kara_mul128_regs:
     adc r28, r8
     adc r29, r9
     adc r4, r10
-    adc r12, r11
-    adc r5, r16
+    adc r5, r11
+    adc r12, r16
     adc r13, r17
     adc r6, r18
-    adc r14, r19
+    adc r7, r19
     adc r3, r2
     add r28, r1
     adc r29, r2
     adc r4, r2
-    adc r12, r2
     adc r5, r2
+    adc r12, r2
     adc r13, r2
     adc r6, r2
-    adc r14, r2
+    adc r7, r2
     adc r3, r1
     ldd r0, Z+0
-    add r23, r0
-    std Z+8, r23
+    add r20, r0
+    std Z+8, r20
     ldd r0, Z+1
-    adc r20, r0
-    std Z+9, r20
-    ldd r0, Z+2
     adc r21, r0
-    std Z+10, r21
-    ldd r0, Z+3
+    std Z+9, r21
+    ldd r0, Z+2
     adc r22, r0
-    std Z+11, r22
+    std Z+10, r22
+    ldd r0, Z+3
+    adc r23, r0
+    std Z+11, r23
     ldd r0, Z+4
     adc r24, r0
     std Z+12, r24
@@ -1704,11 +1697,11 @@ mpmul_avr_kara_mul128_regs:
     adc r4, r10
     std Z+18, r4
     ldd r11, Z+27
-    adc r12, r11
-    std Z+19, r12
+    adc r5, r11
+    std Z+19, r5
     ldd r16, Z+28
-    adc r5, r16
-    std Z+20, r5
+    adc r12, r16
+    std Z+20, r12
     ldd r17, Z+29
     adc r13, r17
     std Z+21, r13
@@ -1716,8 +1709,8 @@ mpmul_avr_kara_mul128_regs:
     adc r6, r18
     std Z+22, r6
     ldd r19, Z+31
-    adc r14, r19
-    std Z+23, r14
+    adc r7, r19
+    std Z+23, r7
     adc r3, r2
     mov r0, r3
     lsl r0
