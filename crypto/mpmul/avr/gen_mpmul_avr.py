@@ -179,8 +179,7 @@ class Gen:
             self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
         self.e(f"clr r{ct}")                   # CLR (EOR) keeps the carry
         self.e(f"adc r{ct}, r{ZR}")
-        self.e(f"mov r0, r{n}")
-        self.e("lsr r0")                       # C = n & 1
+        self.e(f"cp r{ZR}, r{n}")              # C = n & 1 (0 - n borrows iff n = 0xff)
         for i in range(16):
             self.e(f"adc r{M[i]}, r{T[i % 8]}")
         self.e(f"adc r{n}, r{ZR}")
@@ -369,6 +368,8 @@ def combine_top(g: Gen) -> None:
     W, then moves there with MOVW: the top quarter needs H1 again and does not reload it."""
     # The L call (mul128, last) returns L1 = r[16..32) in registers: bytes 0..7 in its M registers
     # MUL128_M[8:], bytes 8..15 in MUL128_TOP. T is formed there, with no load of L1.
+    if not MUL128_M:                        # mul128's register allocation
+        gen_mul128(Gen())
     T = MUL128_M[8:] + MUL128_TOP
     W = [20, 21, 22, 23, 24, 25]
     ct, n = 1, NREG
@@ -380,8 +381,8 @@ def combine_top(g: Gen) -> None:
     g.e(f"adc r{ct}, r{ZR}")
     g.e(f"ld r{n}, X+")
     g.e(f"clr r{f1}")
-    g.e(f"mov r{f2}, r{n}")
-    g.e(f"neg r{f2}")                          # n & 1: the +1 of the two's complement
+    g.e(f"clr r{f2}")
+    first = True
     for half, src in ((0, 0), (1, 48)):        # L0, then H1
         if half:
             g.comment("T += ct (no overflow), for the upper half")
@@ -397,11 +398,13 @@ def combine_top(g: Gen) -> None:
             other = [T[o + i] for i in range(w)] if half == 0 else regs
             for i, r in enumerate(regs):
                 g.e(f"ldd r{r}, Z+{src + o + i}")
-            g.e(f"lsr r{f1}")
-            for r, x in zip(acc, other):
-                g.e(f"adc r{r}, r{x}")
+            if not first:
+                g.e(f"lsr r{f1}")
+            for i, (r, x) in enumerate(zip(acc, other)):
+                g.e(f"{'add' if first and i == 0 else 'adc'} r{r}, r{x}")
             g.e(f"adc r{f1}, r{ZR}")
-            g.e(f"lsr r{f2}")
+            g.e(f"cp r{ZR}, r{n}" if first else f"lsr r{f2}")   # first: C = n & 1, the +1 of -M
+            first = False
             for r in acc:
                 g.e("ld r0, X+")
                 g.e(f"eor r0, r{n}")
