@@ -441,10 +441,13 @@ def gen_mul256(g: Gen) -> None:
     g.label("MCU_FN(mpmul256, mul):")
     for r in SAVED:
         g.e(f"push r{r}")
-    g.comment(f"frame of {FRAME} bytes (interrupts masked while SP changes)")
+    g.comment("the pointers r, a, b pushed: they become F[PTR] (pushes go downwards, hence the order)")
+    for r in (21, 20, 23, 22, 25, 24):
+        g.e(f"push r{r}")
+    g.comment(f"the rest of the {FRAME}-byte frame (interrupts masked while SP changes)")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
-    g.e(f"subi r28, {FRAME}")
+    g.e(f"subi r28, {F_PTR}")
     g.e("sbci r29, 0")
     g.e("in r0, 0x3f")
     g.e("cli")
@@ -454,10 +457,6 @@ def gen_mul256(g: Gen) -> None:
     g.e("adiw r28, 1")                      # Y = F
     g.e(f"clr r{ZR}")
     g.e("movw r26, r28")                    # X = F: the differences go out with ST X+
-    g.e("movw r30, r28")
-    g.e(f"adiw r30, {F_M}")                 # Z = F + F_M, mul128's Z on return
-    for k, r in enumerate((24, 25, 22, 23, 20, 21)):
-        g.e(f"std Z+{F_PTR - F_M + k}, r{r}")
     g.comment("|aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64")
     g.e("movw r28, r22")
     regs = A + B

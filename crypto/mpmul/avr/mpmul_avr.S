@@ -30,7 +30,7 @@
  * Stack: 18 saved registers, a 71-byte frame, one return address: 93 bytes
  *   with the caller's return address.
  * Cycles (the generator's count, without the caller's CALL): mul128 1389 (+3 RCALL; 1357
- *   from mul128_regs), mul256 5042.
+ *   from mul128_regs), mul256 5039.
  */
 #include "mcucrypt/ns.h"
 
@@ -56,10 +56,17 @@ MCU_FN(mpmul256, mul):
     push r17
     push r28
     push r29
-    ; frame of 71 bytes (interrupts masked while SP changes)
+    ; the pointers r, a, b pushed: they become F[PTR] (pushes go downwards, hence the order)
+    push r21
+    push r20
+    push r23
+    push r22
+    push r25
+    push r24
+    ; the rest of the 71-byte frame (interrupts masked while SP changes)
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 71
+    subi r28, 65
     sbci r29, 0
     in r0, 0x3f
     cli
@@ -69,14 +76,6 @@ MCU_FN(mpmul256, mul):
     adiw r28, 1
     clr r2
     movw r26, r28
-    movw r30, r28
-    adiw r30, 33
-    std Z+32, r24
-    std Z+33, r25
-    std Z+34, r22
-    std Z+35, r23
-    std Z+36, r20
-    std Z+37, r21
     ; |aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64
     movw r28, r22
     ldd r4, Y+16
