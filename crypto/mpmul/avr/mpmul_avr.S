@@ -15,15 +15,17 @@
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
  *   - mul256 leaves the low halves of |aH - aL| and |bH - bL| in the K64 operand registers and enters
- *     mul128 after its first loads; its recombination is one pass over the middle 32 bytes with two
- *     carry chains, T + ct for the upper half, and H1 kept in registers for the top quarter.
+ *     mul128 after its first loads; it calls M, H, L in that order and forms T = L1 + H0 where the L
+ *     call returns L1; its recombination is one pass over the middle 32 bytes with two carry chains,
+ *     T + ct for the upper half, and H1 kept in registers for the top quarter.
  *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
  *
  * Register map
  *   r0, r1     MUL product (r1 cleared before returning)      r2  zero
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
- *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
- *   X          result pointer (ST X+)     Y  a (M in mul256's recombination)     Z  b, then r
+ *   r20..r22   column sum (renamed each column; r23 the fourth in mul128's L and H, r2:r3 the zero pair)
+ *   r3, r23    sign masks (after mul128's L and H)
+ *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r)
  *   mul256 keeps |aH - aL|, |bH - bL|, the sign, M and the pointers in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
