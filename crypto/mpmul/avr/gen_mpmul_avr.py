@@ -6,13 +6,15 @@
 Structure (all straight-line; the only branch-like control flow is one RCALL of a local routine):
 - K64: a 64x64-bit product with both operands in 16 registers, product scanning: 64 MULs (2 cycles)
   each followed by ADD/ADC/ADC (r1:r0 into a 3-byte column sum, the third with a zero register), the
-  column's low byte stored and the sum renamed one byte down (a CLR for the new top). 364 cycles.
+  column's low byte stored and the sum renamed one byte down (a CLR for the new top, or in mul128 a
+  MOVW from the zero pair r2:r3 that clears two every other column). 356 cycles with the stores.
 - mul128: one level of subtractive Karatsuba over K64: L = aL*bL, H = aH*bH, then the differences
   aH - aL and bH - bL computed in place in the operand registers (which still hold aH, bH), made
   absolute with their sign masks ((d ^ m) - m, no branch), M = |da|*|db|, and the recombination
   r += B^8 * (L + H -/+ M) with the refined form T = L1 + H0 (used at B^8 and B^16).
 - mul256: the same level again over mul128 (an RCALL'd local routine), its differences and M in a
-  stack frame.
+  stack frame; the differences' low halves stay in registers for M's first K64 (entry mul128_regs),
+  and the recombination is one pass with two carry chains (combine_top).
 The signs are masks: the product's sign selects -M or +M as (M ^ n) + (n & 1) with n = ~(ma ^ mb),
 sign-extended by folding n into the top carry byte; no branch or address depends on the operands.
 """
@@ -55,9 +57,31 @@ class Gen:
         self.lines.append("    ; " + s)
 
     # ---- K64 -------------------------------------------------------------------------------------
-    def k64(self, a: list[int], b: list[int], store) -> None:
-        """Product scanning of a[0..8) * b[0..8) (byte registers), store(k, reg) per result byte."""
+    def k64(self, a: list[int], b: list[int], store, spare: int | None = None,
+            zpair: int | None = None) -> None:
+        """Product scanning of a[0..8) * b[0..8) (byte registers), store(k, reg) per result byte.
+        With spare (a fourth column-sum register, ACC + [spare] two aligned pairs) and zpair (an even
+        register pair holding zero, e.g. 2 for r2:r3), the new top of the column sum is zeroed two
+        registers at a time: a stored byte's register and its pair partner, once both are stored, are
+        cleared with one MOVW from the zero pair; the spare is the zero top in between."""
         c0, c1, c2 = ACC
+        zero: set[int] = set()          # registers known to hold zero (pair mode)
+
+        def fresh(junk: list[int]) -> int:
+            """A zeroed register for the new top of the sum; junk = registers free to be cleared."""
+            if zpair is None:
+                self.e(f"clr r{junk[0]}")
+                return junk[0]
+            if zero:
+                return zero.pop()
+            r = junk[0]
+            if r ^ 1 in junk:
+                self.e(f"movw r{r & ~1}, r{zpair}")
+                zero.add(r ^ 1)
+                return r
+            self.e(f"clr r{r}")
+            return r
+
         for k in range(15):
             pairs = [(i, k - i) for i in range(8) if 0 <= k - i < 8]
             for n, (i, j) in enumerate(pairs):
@@ -65,21 +89,34 @@ class Gen:
                 if k == 0:
                     store(0, 0)
                     self.e(f"mov r{c0}, r1")
-                    self.e(f"clr r{c1}")
-                    self.e(f"clr r{c2}")
+                    if zpair is None:
+                        self.e(f"clr r{c1}")
+                        self.e(f"clr r{c2}")
+                    else:                       # c1, c2 from the aligned pair c2:spare
+                        assert spare is not None and c2 % 2 == 0 and spare == c2 + 1
+                        self.e(f"movw r{c2}, r{zpair}")
+                        c1, c2, spare_junk = c2, spare, c1
                     continue
                 self.e(f"add r{c0}, r0")
                 self.e(f"adc r{c1}, r1")
-                if k < 14:              # column 14's sum is the product's top 16 bits: no carry out
+                # column 14's sum is the product's top 16 bits: no carry out; column 1's first product
+                # adds into c1 = 0 (column 0's sum is below 2^16) and r1 <= 0xfe: no carry out either
+                if k < 14 and (k, n) != (1, 0):
                     self.e(f"adc r{c2}, r{ZR}")
             if k == 0:
                 continue
             store(k, c0)
             if k == 14:
                 store(15, c1)
-            else:
+            elif k == 13:                       # column 14 (one product) never carries into a third byte
                 c0, c1, c2 = c1, c2, c0
-                self.e(f"clr r{c2}")
+            else:
+                junk = [c0] if zpair is None else [c0] + ([spare_junk] if spare_junk is not None else [])
+                new = fresh(junk)
+                if zpair is not None:
+                    rest = [r for r in junk if r != new and r not in zero]
+                    spare_junk = rest[0] if rest else None
+                c0, c1, c2 = c1, c2, new
 
     def k64_keep(self, a: list[int], b: list[int], pool: list[int]) -> tuple[list[int], list[int]]:
         """K64 whose 16 result bytes stay in registers: a column's finished low byte keeps its register
@@ -91,18 +128,23 @@ class Gen:
         out: list[int] = []
         for k in range(15):
             pairs = [(i, k - i) for i in range(8) if 0 <= k - i < 8]
-            for i, j in pairs:
+            for n, (i, j) in enumerate(pairs):
                 self.e(f"mul r{a[i]}, r{b[j]}")
                 if k == 0:
-                    out.append(pool.pop(0))
-                    self.e(f"mov r{out[0]}, r0")
-                    self.e(f"mov r{c0}, r1")
+                    if c0 % 2 == 0 and c1 == c0 + 1:   # byte 0 and the sum's low byte by one MOVW
+                        self.e(f"movw r{c0}, r0")
+                        out.append(c0)
+                        c0, c1, c2 = c1, c2, pool.pop(0)
+                    else:
+                        out.append(pool.pop(0))
+                        self.e(f"mov r{out[0]}, r0")
+                        self.e(f"mov r{c0}, r1")
                     self.e(f"clr r{c1}")
                     self.e(f"clr r{c2}")
                     continue
                 self.e(f"add r{c0}, r0")
                 self.e(f"adc r{c1}, r1")
-                if k < 14:
+                if k < 14 and (k, n) != (1, 0):   # as in k64: no carry out of these two
                     self.e(f"adc r{c2}, r{ZR}")
             if k == 0:
                 continue
@@ -113,9 +155,12 @@ class Gen:
             else:
                 if k >= 7:
                     pool += [a[k - 7], b[k - 7]]
-                new = pool.pop(0)
+                # the partner of the last register taken, if free, so that the result bytes come out
+                # in aligned pairs (the recombination moves them with MOVW)
+                new = pool.pop(pool.index(c2 ^ 1) if c2 % 2 == 0 and c2 ^ 1 in pool else 0)
                 c0, c1, c2 = c1, c2, new
-                self.e(f"clr r{c2}")
+                if k < 13:                      # column 14 never carries into a third byte
+                    self.e(f"clr r{c2}")
         pool += [a[7], b[7]]
         return out, pool
 
@@ -134,8 +179,7 @@ class Gen:
             self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
         self.e(f"clr r{ct}")                   # CLR (EOR) keeps the carry
         self.e(f"adc r{ct}, r{ZR}")
-        self.e(f"mov r0, r{n}")
-        self.e("lsr r0")                       # C = n & 1
+        self.e(f"cp r{ZR}, r{n}")              # C = n & 1 (0 - n borrows iff n = 0xff)
         for i in range(16):
             self.e(f"adc r{M[i]}, r{T[i % 8]}")
         self.e(f"adc r{n}, r{ZR}")
@@ -255,9 +299,16 @@ class Gen:
                 self.e(f"std {rp}+{3 * h + c + i}, r{r}")
 
 
+MUL128_REGS_SKIPS = 0     # cycles the mul128_regs entry skips (set by gen_mul128)
+MUL128_TOP = [8, 9, 10, 11, 16, 17, 18, 19]   # mul128's T; it returns r[24..32) in them (aligned pairs)
+MUL128_M: list[int] = []  # mul128's M registers (set by gen_mul128); it returns r[16..24) in MUL128_M[8:]
+
+
 def gen_mul128(g: Gen) -> int:
     """Local routine: X = r (32 bytes), Y = a, Z = b (16 bytes each). Keeps r2 (zero); clobbers r0,
-    r1, r3..r31."""
+    r1, r3..r31; returns with Z = r and r[16..32) also in registers (MUL128_M[8:], MUL128_TOP).
+    Entry mul128_regs skips the loads of aL, bL (already in A, B)."""
+    global MUL128_REGS_SKIPS
     start = g.cycles
     g.label("/* mpmul_avr_kara_mul128 (local): r[0..32) = a[0..16) * b[0..16) with X = r, Y = a, Z = b; one level")
     g.label(" * of subtractive Karatsuba over K64. Keeps r2 (zero); clobbers r0, r1, r3..r31. */")
@@ -267,12 +318,16 @@ def gen_mul128(g: Gen) -> int:
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{i}")
         g.e(f"ldd r{B[i]}, Z+{i}")
-    g.k64(A, B, st_x)
+    g.label("/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */")
+    MUL128_REGS_SKIPS = g.cycles - start
+    g.label("mpmul_avr_kara_mul128_regs:")
+    g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
     g.comment("H = aH * bH into r[16..32)")
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{8 + i}")
         g.e(f"ldd r{B[i]}, Z+{8 + i}")
-    g.k64(A, B, st_x)
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
     g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
     g.absdiff_inplace(A, "Y", 0, NREG)
     g.absdiff_inplace(B, "Z", 0, SB)
@@ -284,27 +339,115 @@ def gen_mul128(g: Gen) -> int:
     M, free = g.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
     g.comment("M bytes 0..15 in " + ", ".join(f"r{r}" for r in M))
     g.comment("r += B^8 (L + H -/+ M)")
-    g.combine_regs(M, free[:8], "Z", NREG, ct=1)
+    assert set(MUL128_TOP) <= set(free)
+    MUL128_M[:] = M
+    g.combine_regs(M, MUL128_TOP, "Z", NREG, ct=1)     # leaves r[24..32) in MUL128_TOP
     g.e("ret")
     return g.cycles - start
 
 
-# mul256 frame (offsets from F = SP + 1 after the allocation): sign, scratch, |da|, |db|, M, saved pointers
-F_SIGN, F_DA, F_DB, F_PTR, F_M = 0, 1, 17, 33, 39
-FRAME = F_M + 32
+# mul256 frame (offsets from F = SP + 1 after the allocation). The differences and the sign are written
+# in this order with ST X+, which leaves X at F_M for the M product; the saved pointers follow M so that
+# they are within LDD reach of mul128's Z on return (F + F_M).
+F_DA, F_DB, F_SIGN, F_M, F_PTR = 0, 16, 32, 33, 65
+FRAME = F_PTR + 6
 SAVED = [2, 3] + list(range(4, 18)) + [28, 29]
+DBH = [20, 21, 22, 24, 25, 30, 31, 1]     # |bH - bL| bytes 8..15 (r1 is free until the first MUL, Z until M)
+
+
+def combine_top(g: Gen) -> None:
+    """mul256's recombination (h = 16 bytes). On entry Z = r with R = L + B^32 H, X = F_SIGN (the sign
+    byte n, then M = |da||db|, read once in order with LD X+). On exit R = L + B^16 (L + H -/+ M) + B^32 H:
+        T  = L1 + H0 (16 registers, carry ct; L1 arrives in them from the L call, the last)
+        R[16..48) = [L0 | H1] + [T | T + ct] + (M ^ n) + (n & 1)    two carry chains, f1 and f2
+        R[48..64) = H1 + e, e = ct + f1 + f2 + n in [-1, 3] sign-extended
+    T + ct cannot overflow 16 bytes (ct = 1 only when T < B^16 - 1), so ct enters the upper half by
+    one pass over the T registers instead of a third carry chain. Chunks of 6, 6, 4 bytes per half; a
+    chain's carry waits in f between chunks (LSR f restores it and zeroes f, ADC f, zero saves it).
+    In the upper half the sum forms in the T registers (their last use) and the H1 chunk, loaded into
+    W, then moves there with MOVW: the top quarter needs H1 again and does not reload it."""
+    # The L call (mul128, last) returns L1 = r[16..32) in registers: bytes 0..7 in its M registers
+    # MUL128_M[8:], bytes 8..15 in MUL128_TOP. T is formed there, with no load of L1.
+    if not MUL128_M:                        # mul128's register allocation
+        gen_mul128(Gen())
+    T = MUL128_M[8:] + MUL128_TOP
+    W = [20, 21, 22, 23, 24, 25]
+    ct, n = 1, NREG
+    f1, f2 = [r for r in range(4, 26) if r not in T + W + [ZR, NREG]]
+    for j in range(16):
+        g.e(f"ldd r0, Z+{32 + j}")
+        g.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
+    g.e(f"clr r{ct}")                          # CLR (EOR) keeps the carry
+    g.e(f"adc r{ct}, r{ZR}")
+    g.e(f"ld r{n}, X+")
+    g.e(f"clr r{f1}")
+    g.e(f"clr r{f2}")
+    first = True
+    for half, src in ((0, 0), (1, 48)):        # L0, then H1
+        if half:
+            g.comment("T += ct (no overflow), for the upper half")
+            g.e(f"add r{T[0]}, r{ct}")
+            for j in range(1, 16):
+                g.e(f"adc r{T[j]}, r{ZR}")
+        o = 0
+        for w in (6, 6, 4):
+            regs = W[:w]
+            # lower half: the sum forms in W (L0 is not needed again); upper half: in the T registers,
+            # which are then dead, so the H1 chunk in W moves there (MOVW) for the top quarter
+            acc = regs if half == 0 else T[o:o + w]
+            other = [T[o + i] for i in range(w)] if half == 0 else regs
+            for i, r in enumerate(regs):
+                g.e(f"ldd r{r}, Z+{src + o + i}")
+            if not first:
+                g.e(f"lsr r{f1}")
+            for i, (r, x) in enumerate(zip(acc, other)):
+                g.e(f"{'add' if first and i == 0 else 'adc'} r{r}, r{x}")
+            g.e(f"adc r{f1}, r{ZR}")
+            g.e(f"cp r{ZR}, r{n}" if first else f"lsr r{f2}")   # first: C = n & 1, the +1 of -M
+            first = False
+            for r in acc:
+                g.e("ld r0, X+")
+                g.e(f"eor r0, r{n}")
+                g.e(f"adc r{r}, r0")
+            g.e(f"adc r{f2}, r{ZR}")
+            for i, r in enumerate(acc):
+                g.e(f"std Z+{16 + 16 * half + o + i}, r{r}")
+            if half:
+                for i in range(0, w, 2):
+                    if T[o + i] % 2 == 0 and T[o + i + 1] == T[o + i] + 1:
+                        g.e(f"movw r{T[o + i]}, r{regs[i]}")
+                    else:
+                        g.e(f"mov r{T[o + i]}, r{regs[i]}")
+                        g.e(f"mov r{T[o + i + 1]}, r{regs[i + 1]}")
+            o += w
+    g.comment("R[48..64) = H1 + e, sign-extended (H1 in the T registers)")
+    g.e(f"add r{n}, r{ct}")
+    g.e(f"add r{n}, r{f1}")
+    g.e(f"add r{n}, r{f2}")
+    g.e(f"mov r{f1}, r{n}")
+    g.e(f"lsl r{f1}")
+    g.e(f"sbc r{f1}, r{f1}")
+    for j in range(16):
+        g.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r{n if j == 0 else f1}")
+    for j in range(16):
+        g.e(f"std Z+{48 + j}, r{T[j]}")
 
 
 def gen_mul256(g: Gen) -> None:
+    if not MUL128_M:                        # combine_top needs mul128's register allocation
+        gen_mul128(Gen())
     g.label("    .global MCU_FN(mpmul256, mul)")
     g.label("    .type MCU_FN(mpmul256, mul), @function")
     g.label("MCU_FN(mpmul256, mul):")
     for r in SAVED:
         g.e(f"push r{r}")
-    g.comment(f"frame of {FRAME} bytes (interrupts masked while SP changes)")
+    g.comment("the pointers r, a, b pushed: they become F[PTR] (pushes go downwards, hence the order)")
+    for r in (21, 20, 23, 22, 25, 24):
+        g.e(f"push r{r}")
+    g.comment(f"the rest of the {FRAME}-byte frame (interrupts masked while SP changes)")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
-    g.e(f"subi r28, {FRAME}")
+    g.e(f"subi r28, {F_PTR}")
     g.e("sbci r29, 0")
     g.e("in r0, 0x3f")
     g.e("cli")
@@ -313,58 +456,73 @@ def gen_mul256(g: Gen) -> None:
     g.e("out 0x3d, r28")
     g.e("adiw r28, 1")                      # Y = F
     g.e(f"clr r{ZR}")
-    for k, r in enumerate((24, 25, 22, 23, 20, 21)):
-        g.e(f"std Y+{F_PTR + k}, r{r}")
-    g.e("movw r30, r28")                    # Z = F
-    g.comment("|aH - aL| and |bH - bL| (16 bytes each) into the frame; signs combined in F[sign]")
-    for name, src, dst, mreg in (("a", 22, F_DA, NREG), ("b", 20, F_DB, SB)):
-        g.e(f"movw r28, r{src}")
-        regs = A + B
-        for i, r in enumerate(regs):
-            g.e(f"ldd r{r}, Y+{16 + i}")
-        g.absdiff_inplace(regs, "Y", 0, mreg)
-        for i, r in enumerate(regs):
-            g.e(f"std Z+{dst + i}, r{r}")
+    g.e("movw r26, r28")                    # X = F: the differences go out with ST X+
+    g.comment("|aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64")
+    g.e("movw r28, r22")
+    regs = A + B
+    for i, r in enumerate(regs):
+        g.e(f"ldd r{r}, Y+{16 + i}")
+        g.e(f"ldd r0, Y+{i}")
+        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+    g.e(f"sbc r{NREG}, r{NREG}")
+    for r in regs:
+        g.e(f"eor r{r}, r{NREG}")
+    for i, r in enumerate(regs):
+        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{NREG}")
+        g.e(f"st X+, r{r}")
+    g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB]; bytes 0..7 stay in r12..r19")
+    g.e("movw r28, r20")
+    regs = B + DBH
+    for i, r in enumerate(regs):
+        g.e(f"ldd r{r}, Y+{16 + i}")
+        g.e(f"ldd r0, Y+{i}")
+        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+    g.e(f"sbc r{SB}, r{SB}")
+    for r in regs:
+        g.e(f"eor r{r}, r{SB}")
+    for i, r in enumerate(regs):
+        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{SB}")
+        g.e(f"st X+, r{r}")
     g.e(f"eor r{NREG}, r{SB}")
-    g.e(f"com r{NREG}")
-    g.e(f"std Z+{F_SIGN}, r{NREG}")
-    g.comment("M = |da| * |db| into F[M]")
-    g.e("movw r26, r30")
-    g.e(f"adiw r26, {F_M}")
-    g.e("movw r28, r30")
-    g.e(f"adiw r28, {F_DA}")
-    g.e(f"adiw r30, {F_DB}")
-    g.e("rcall mpmul_avr_kara_mul128")
-    g.comment("L = aL * bL into r[0..32), H = aH * bH into r[32..64)")
-    g.e("in r30, 0x3d")
-    g.e("in r31, 0x3e")
-    g.e("adiw r30, 1")                       # Z = F
-    for half in (0, 1):
-        g.e(f"ldd r26, Z+{F_PTR}")
-        g.e(f"ldd r27, Z+{F_PTR + 1}")
-        g.e(f"ldd r28, Z+{F_PTR + 2}")
-        g.e(f"ldd r29, Z+{F_PTR + 3}")
-        g.e(f"ldd r0, Z+{F_PTR + 4}")
-        g.e(f"ldd r31, Z+{F_PTR + 5}")
-        g.e("mov r30, r0")
-        if half:
-            g.e("adiw r26, 32")
-            g.e("adiw r28, 16")
-            g.e("adiw r30, 16")
-        g.e("rcall mpmul_avr_kara_mul128")
-        g.e("in r30, 0x3d")
-        g.e("in r31, 0x3e")
-        g.e("adiw r30, 1")
-    g.comment("r += B^16 (L + H -/+ M)")
-    g.e(f"ldd r{NREG}, Z+{F_SIGN}")
-    g.e("movw r28, r30")
-    g.e(f"adiw r28, {F_M}")
-    g.e(f"ldd r0, Z+{F_PTR}")
-    g.e(f"ldd r31, Z+{F_PTR + 1}")
+    g.e(f"com r{NREG}")                      # n = 0xff: middle = L + H - M
+    g.e(f"st X+, r{NREG}")                   # F[SIGN]; X = F + F_M
+    g.comment("M = |da| * |db| into F[M] (mul128 entered after its first operand loads)")
+    g.e("movw r28, r26")
+    g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F[DA]
+    g.e("movw r30, r26")
+    g.e(f"sbiw r30, {F_M - F_DB}")          # Z = F[DB]
+    g.e("rcall mpmul_avr_kara_mul128_regs")
+    g.comment("H = aH * bH into r[32..64) (Z = F + F_M on return)")
+    g.e(f"ldd r26, Z+{F_PTR - F_M}")
+    g.e(f"ldd r27, Z+{F_PTR - F_M + 1}")
+    g.e(f"ldd r28, Z+{F_PTR - F_M + 2}")
+    g.e(f"ldd r29, Z+{F_PTR - F_M + 3}")
+    g.e(f"ldd r0, Z+{F_PTR - F_M + 4}")
+    g.e(f"ldd r31, Z+{F_PTR - F_M + 5}")
     g.e("mov r30, r0")
-    T = A + B
-    W = [20, 21, 22, 23]
-    g.combine(16, T, W, "Z", "Y", NREG, f1=24, f2=25, f3=26, e=27, ct=1)
+    g.e("adiw r26, 32")
+    g.e("adiw r28, 16")
+    g.e("adiw r30, 16")
+    g.e("rcall mpmul_avr_kara_mul128")
+    g.comment("L = aL * bL into r[0..32), last: it returns r[24..32) in registers for the recombination")
+    g.comment("(Z = r + 32 on return; a, b again from the frame via SP)")
+    g.e("movw r26, r30")
+    g.e("sbiw r26, 32")
+    g.e("in r28, 0x3d")
+    g.e("in r29, 0x3e")
+    q = F_PTR + 1 - 32                      # Y = SP + q, the saved a at Y + 32 + 2
+    g.e(f"adiw r28, {q}")
+    g.e("ldd r30, Y+36")
+    g.e("ldd r31, Y+37")
+    g.e("ldd r0, Y+34")
+    g.e("ldd r29, Y+35")
+    g.e("mov r28, r0")
+    g.e("rcall mpmul_avr_kara_mul128")
+    g.comment("r += B^16 (L + H -/+ M): Z = r on return, X = F[SIGN]")
+    g.e("in r26, 0x3d")
+    g.e("in r27, 0x3e")
+    g.e(f"adiw r26, {F_SIGN + 1}")
+    combine_top(g)
     g.comment("free the frame, restore, r1 = 0")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
@@ -533,9 +691,11 @@ def generate() -> str:
     c128 = gen_mul128(g128)
     g = Gen()
     gen_mul256(g)
-    c256 = g.cycles + 3 * (c128 + CYC["rcall"]) - 3 * CYC["rcall"]
+    c256 = g.cycles + 3 * c128 - MUL128_REGS_SKIPS       # g counts the three RCALLs
     gk = Gen()
-    gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"))
+    gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"), spare=SB, zpair=ZR)
+    gkeep = Gen()
+    gkeep.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
     head = f"""// SPDX-License-Identifier: MIT
 /* GENERATED by gen_mpmul_avr.py - do not edit. avr-kara: constant-time 256x256 -> 512-bit multiplication
  * for the 8-bit AVR (ATmega128); the 512..2048-bit Karatsuba levels above it are kara.c.
@@ -546,23 +706,31 @@ def generate() -> str:
  *
  * Techniques (details in the generator and docs/mpmul.md, "AVR"):
  *   - K64 (64x64 bits, 8x8 bytes) in registers, product scanning: MUL into r1:r0, ADD/ADC/ADC into a
- *     3-byte column sum (zero register r2), the sum renamed down a byte per column: {gk.cycles} cycles.
+ *     3-byte column sum (zero register r2), the sum renamed down a byte per column, its new top zeroed
+ *     two registers at a time by MOVW from the zero pair r2:r3: {gk.cycles} cycles with the 16 stores;
+ *     {gkeep.cycles} with the result left in registers (mul128's M).
  *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
+ *   - mul256 leaves the low halves of |aH - aL| and |bH - bL| in the K64 operand registers and enters
+ *     mul128 after its first loads; it calls M, H, L in that order and forms T = L1 + H0 where the L
+ *     call returns L1; its recombination is one pass over the middle 32 bytes with two carry chains,
+ *     T + ct for the upper half, and H1 kept in registers for the top quarter.
  *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
  *
  * Register map
  *   r0, r1     MUL product (r1 cleared before returning)      r2  zero
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
- *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
- *   X          result pointer (ST X+)     Y  a (M in mul256's recombination)     Z  b, then r
- *   mul256 keeps the pointers, |aH - aL|, |bH - bL|, the sign and M in a stack frame (offsets from SP + 1).
+ *   r20..r22   column sum (renamed each column; r23 the fourth in mul128's L and H, r2:r3 the zero pair)
+ *   r3, r23    sign masks (after mul128's L and H)
+ *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r)
+ *   mul256 keeps |aH - aL|, |bH - bL|, the sign, M and the pointers in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
  * Stack: {len(SAVED)} saved registers, a {FRAME}-byte frame, one return address: {len(SAVED) + FRAME + 2 + 2} bytes
  *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL), mul256 {c256}.
+ * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL; {c128 - MUL128_REGS_SKIPS}
+ *   from mul128_regs), mul256 {c256}.
  */
 #include "mcucrypt/ns.h"
 

@@ -8,23 +8,31 @@
  *
  * Techniques (details in the generator and docs/mpmul.md, "AVR"):
  *   - K64 (64x64 bits, 8x8 bytes) in registers, product scanning: MUL into r1:r0, ADD/ADC/ADC into a
- *     3-byte column sum (zero register r2), the sum renamed down a byte per column: 364 cycles.
+ *     3-byte column sum (zero register r2), the sum renamed down a byte per column, its new top zeroed
+ *     two registers at a time by MOVW from the zero pair r2:r3: 355 cycles with the 16 stores;
+ *     330 with the result left in registers (mul128's M).
  *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
+ *   - mul256 leaves the low halves of |aH - aL| and |bH - bL| in the K64 operand registers and enters
+ *     mul128 after its first loads; it calls M, H, L in that order and forms T = L1 + H0 where the L
+ *     call returns L1; its recombination is one pass over the middle 32 bytes with two carry chains,
+ *     T + ct for the upper half, and H1 kept in registers for the top quarter.
  *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
  *
  * Register map
  *   r0, r1     MUL product (r1 cleared before returning)      r2  zero
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
- *   r20..r22   column sum (renamed each column)                 r3, r23   sign masks
- *   X          result pointer (ST X+)     Y  a (M in mul256's recombination)     Z  b, then r
- *   mul256 keeps the pointers, |aH - aL|, |bH - bL|, the sign and M in a stack frame (offsets from SP + 1).
+ *   r20..r22   column sum (renamed each column; r23 the fourth in mul128's L and H, r2:r3 the zero pair)
+ *   r3, r23    sign masks (after mul128's L and H)
+ *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r)
+ *   mul256 keeps |aH - aL|, |bH - bL|, the sign, M and the pointers in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
  * Stack: 18 saved registers, a 71-byte frame, one return address: 93 bytes
  *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 1410 (+3 RCALL), mul256 5231.
+ * Cycles (the generator's count, without the caller's CALL): mul128 1389 (+3 RCALL; 1357
+ *   from mul128_regs), mul256 5039.
  */
 #include "mcucrypt/ns.h"
 
@@ -50,10 +58,17 @@ MCU_FN(mpmul256, mul):
     push r17
     push r28
     push r29
-    ; frame of 71 bytes (interrupts masked while SP changes)
+    ; the pointers r, a, b pushed: they become F[PTR] (pushes go downwards, hence the order)
+    push r21
+    push r20
+    push r23
+    push r22
+    push r25
+    push r24
+    ; the rest of the 71-byte frame (interrupts masked while SP changes)
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 71
+    subi r28, 65
     sbci r29, 0
     in r0, 0x3f
     cli
@@ -62,61 +77,55 @@ MCU_FN(mpmul256, mul):
     out 0x3d, r28
     adiw r28, 1
     clr r2
-    std Y+33, r24
-    std Y+34, r25
-    std Y+35, r22
-    std Y+36, r23
-    std Y+37, r20
-    std Y+38, r21
-    movw r30, r28
-    ; |aH - aL| and |bH - bL| (16 bytes each) into the frame; signs combined in F[sign]
+    movw r26, r28
+    ; |aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64
     movw r28, r22
     ldd r4, Y+16
-    ldd r5, Y+17
-    ldd r6, Y+18
-    ldd r7, Y+19
-    ldd r8, Y+20
-    ldd r9, Y+21
-    ldd r10, Y+22
-    ldd r11, Y+23
-    ldd r12, Y+24
-    ldd r13, Y+25
-    ldd r14, Y+26
-    ldd r15, Y+27
-    ldd r16, Y+28
-    ldd r17, Y+29
-    ldd r18, Y+30
-    ldd r19, Y+31
     ldd r0, Y+0
     sub r4, r0
+    ldd r5, Y+17
     ldd r0, Y+1
     sbc r5, r0
+    ldd r6, Y+18
     ldd r0, Y+2
     sbc r6, r0
+    ldd r7, Y+19
     ldd r0, Y+3
     sbc r7, r0
+    ldd r8, Y+20
     ldd r0, Y+4
     sbc r8, r0
+    ldd r9, Y+21
     ldd r0, Y+5
     sbc r9, r0
+    ldd r10, Y+22
     ldd r0, Y+6
     sbc r10, r0
+    ldd r11, Y+23
     ldd r0, Y+7
     sbc r11, r0
+    ldd r12, Y+24
     ldd r0, Y+8
     sbc r12, r0
+    ldd r13, Y+25
     ldd r0, Y+9
     sbc r13, r0
+    ldd r14, Y+26
     ldd r0, Y+10
     sbc r14, r0
+    ldd r15, Y+27
     ldd r0, Y+11
     sbc r15, r0
+    ldd r16, Y+28
     ldd r0, Y+12
     sbc r16, r0
+    ldd r17, Y+29
     ldd r0, Y+13
     sbc r17, r0
+    ldd r18, Y+30
     ldd r0, Y+14
     sbc r18, r0
+    ldd r19, Y+31
     ldd r0, Y+15
     sbc r19, r0
     sbc r3, r3
@@ -137,95 +146,88 @@ MCU_FN(mpmul256, mul):
     eor r18, r3
     eor r19, r3
     sub r4, r3
+    st X+, r4
     sbc r5, r3
+    st X+, r5
     sbc r6, r3
+    st X+, r6
     sbc r7, r3
+    st X+, r7
     sbc r8, r3
+    st X+, r8
     sbc r9, r3
+    st X+, r9
     sbc r10, r3
+    st X+, r10
     sbc r11, r3
+    st X+, r11
     sbc r12, r3
+    st X+, r12
     sbc r13, r3
+    st X+, r13
     sbc r14, r3
+    st X+, r14
     sbc r15, r3
+    st X+, r15
     sbc r16, r3
+    st X+, r16
     sbc r17, r3
+    st X+, r17
     sbc r18, r3
+    st X+, r18
     sbc r19, r3
-    std Z+1, r4
-    std Z+2, r5
-    std Z+3, r6
-    std Z+4, r7
-    std Z+5, r8
-    std Z+6, r9
-    std Z+7, r10
-    std Z+8, r11
-    std Z+9, r12
-    std Z+10, r13
-    std Z+11, r14
-    std Z+12, r15
-    std Z+13, r16
-    std Z+14, r17
-    std Z+15, r18
-    std Z+16, r19
+    st X+, r19
+    ; |bH - bL| in r12..r19 and r20, r21, r22, r24, r25, r30, r31, r1, out to F[DB]; bytes 0..7 stay in r12..r19
     movw r28, r20
-    ldd r4, Y+16
-    ldd r5, Y+17
-    ldd r6, Y+18
-    ldd r7, Y+19
-    ldd r8, Y+20
-    ldd r9, Y+21
-    ldd r10, Y+22
-    ldd r11, Y+23
-    ldd r12, Y+24
-    ldd r13, Y+25
-    ldd r14, Y+26
-    ldd r15, Y+27
-    ldd r16, Y+28
-    ldd r17, Y+29
-    ldd r18, Y+30
-    ldd r19, Y+31
+    ldd r12, Y+16
     ldd r0, Y+0
-    sub r4, r0
+    sub r12, r0
+    ldd r13, Y+17
     ldd r0, Y+1
-    sbc r5, r0
-    ldd r0, Y+2
-    sbc r6, r0
-    ldd r0, Y+3
-    sbc r7, r0
-    ldd r0, Y+4
-    sbc r8, r0
-    ldd r0, Y+5
-    sbc r9, r0
-    ldd r0, Y+6
-    sbc r10, r0
-    ldd r0, Y+7
-    sbc r11, r0
-    ldd r0, Y+8
-    sbc r12, r0
-    ldd r0, Y+9
     sbc r13, r0
-    ldd r0, Y+10
+    ldd r14, Y+18
+    ldd r0, Y+2
     sbc r14, r0
-    ldd r0, Y+11
+    ldd r15, Y+19
+    ldd r0, Y+3
     sbc r15, r0
-    ldd r0, Y+12
+    ldd r16, Y+20
+    ldd r0, Y+4
     sbc r16, r0
-    ldd r0, Y+13
+    ldd r17, Y+21
+    ldd r0, Y+5
     sbc r17, r0
-    ldd r0, Y+14
+    ldd r18, Y+22
+    ldd r0, Y+6
     sbc r18, r0
-    ldd r0, Y+15
+    ldd r19, Y+23
+    ldd r0, Y+7
     sbc r19, r0
+    ldd r20, Y+24
+    ldd r0, Y+8
+    sbc r20, r0
+    ldd r21, Y+25
+    ldd r0, Y+9
+    sbc r21, r0
+    ldd r22, Y+26
+    ldd r0, Y+10
+    sbc r22, r0
+    ldd r24, Y+27
+    ldd r0, Y+11
+    sbc r24, r0
+    ldd r25, Y+28
+    ldd r0, Y+12
+    sbc r25, r0
+    ldd r30, Y+29
+    ldd r0, Y+13
+    sbc r30, r0
+    ldd r31, Y+30
+    ldd r0, Y+14
+    sbc r31, r0
+    ldd r1, Y+31
+    ldd r0, Y+15
+    sbc r1, r0
     sbc r23, r23
-    eor r4, r23
-    eor r5, r23
-    eor r6, r23
-    eor r7, r23
-    eor r8, r23
-    eor r9, r23
-    eor r10, r23
-    eor r11, r23
     eor r12, r23
     eor r13, r23
     eor r14, r23
@@ -234,124 +236,108 @@ MCU_FN(mpmul256, mul):
     eor r17, r23
     eor r18, r23
     eor r19, r23
-    sub r4, r23
-    sbc r5, r23
-    sbc r6, r23
-    sbc r7, r23
-    sbc r8, r23
-    sbc r9, r23
-    sbc r10, r23
-    sbc r11, r23
-    sbc r12, r23
+    eor r20, r23
+    eor r21, r23
+    eor r22, r23
+    eor r24, r23
+    eor r25, r23
+    eor r30, r23
+    eor r31, r23
+    eor r1, r23
+    sub r12, r23
+    st X+, r12
     sbc r13, r23
+    st X+, r13
     sbc r14, r23
+    st X+, r14
     sbc r15, r23
+    st X+, r15
     sbc r16, r23
+    st X+, r16
     sbc r17, r23
+    st X+, r17
     sbc r18, r23
+    st X+, r18
     sbc r19, r23
-    std Z+17, r4
-    std Z+18, r5
-    std Z+19, r6
-    std Z+20, r7
-    std Z+21, r8
-    std Z+22, r9
-    std Z+23, r10
-    std Z+24, r11
-    std Z+25, r12
-    std Z+26, r13
-    std Z+27, r14
-    std Z+28, r15
-    std Z+29, r16
-    std Z+30, r17
-    std Z+31, r18
-    std Z+32, r19
+    st X+, r19
+    sbc r20, r23
+    st X+, r20
+    sbc r21, r23
+    st X+, r21
+    sbc r22, r23
+    st X+, r22
+    sbc r24, r23
+    st X+, r24
+    sbc r25, r23
+    st X+, r25
+    sbc r30, r23
+    st X+, r30
+    sbc r31, r23
+    st X+, r31
+    sbc r1, r23
+    st X+, r1
     eor r3, r23
     com r3
-    std Z+0, r3
-    ; M = |da| * |db| into F[M]
-    movw r26, r30
-    adiw r26, 39
-    movw r28, r30
-    adiw r28, 1
-    adiw r30, 17
-    rcall mpmul_avr_kara_mul128
-    ; L = aL * bL into r[0..32), H = aH * bH into r[32..64)
-    in r30, 0x3d
-    in r31, 0x3e
-    adiw r30, 1
-    ldd r26, Z+33
-    ldd r27, Z+34
-    ldd r28, Z+35
-    ldd r29, Z+36
-    ldd r0, Z+37
-    ldd r31, Z+38
-    mov r30, r0
-    rcall mpmul_avr_kara_mul128
-    in r30, 0x3d
-    in r31, 0x3e
-    adiw r30, 1
-    ldd r26, Z+33
-    ldd r27, Z+34
-    ldd r28, Z+35
-    ldd r29, Z+36
-    ldd r0, Z+37
-    ldd r31, Z+38
+    st X+, r3
+    ; M = |da| * |db| into F[M] (mul128 entered after its first operand loads)
+    movw r28, r26
+    sbiw r28, 33
+    movw r30, r26
+    sbiw r30, 17
+    rcall mpmul_avr_kara_mul128_regs
+    ; H = aH * bH into r[32..64) (Z = F + F_M on return)
+    ldd r26, Z+32
+    ldd r27, Z+33
+    ldd r28, Z+34
+    ldd r29, Z+35
+    ldd r0, Z+36
+    ldd r31, Z+37
     mov r30, r0
     adiw r26, 32
     adiw r28, 16
     adiw r30, 16
     rcall mpmul_avr_kara_mul128
-    in r30, 0x3d
-    in r31, 0x3e
-    adiw r30, 1
-    ; r += B^16 (L + H -/+ M)
-    ldd r3, Z+0
-    movw r28, r30
-    adiw r28, 39
-    ldd r0, Z+33
-    ldd r31, Z+34
-    mov r30, r0
-    ldd r4, Z+16
-    ldd r5, Z+17
-    ldd r6, Z+18
-    ldd r7, Z+19
-    ldd r8, Z+20
-    ldd r9, Z+21
-    ldd r10, Z+22
-    ldd r11, Z+23
-    ldd r12, Z+24
-    ldd r13, Z+25
-    ldd r14, Z+26
-    ldd r15, Z+27
-    ldd r16, Z+28
-    ldd r17, Z+29
-    ldd r18, Z+30
-    ldd r19, Z+31
+    ; L = aL * bL into r[0..32), last: it returns r[24..32) in registers for the recombination
+    ; (Z = r + 32 on return; a, b again from the frame via SP)
+    movw r26, r30
+    sbiw r26, 32
+    in r28, 0x3d
+    in r29, 0x3e
+    adiw r28, 34
+    ldd r30, Y+36
+    ldd r31, Y+37
+    ldd r0, Y+34
+    ldd r29, Y+35
+    mov r28, r0
+    rcall mpmul_avr_kara_mul128
+    ; r += B^16 (L + H -/+ M): Z = r on return, X = F[SIGN]
+    in r26, 0x3d
+    in r27, 0x3e
+    adiw r26, 33
     ldd r0, Z+32
-    add r4, r0
+    add r28, r0
     ldd r0, Z+33
-    adc r5, r0
+    adc r29, r0
     ldd r0, Z+34
-    adc r6, r0
+    adc r4, r0
     ldd r0, Z+35
-    adc r7, r0
+    adc r5, r0
     ldd r0, Z+36
-    adc r8, r0
-    ldd r0, Z+37
-    adc r9, r0
-    ldd r0, Z+38
-    adc r10, r0
-    ldd r0, Z+39
-    adc r11, r0
-    ldd r0, Z+40
     adc r12, r0
-    ldd r0, Z+41
+    ldd r0, Z+37
     adc r13, r0
+    ldd r0, Z+38
+    adc r6, r0
+    ldd r0, Z+39
+    adc r7, r0
+    ldd r0, Z+40
+    adc r8, r0
+    ldd r0, Z+41
+    adc r9, r0
     ldd r0, Z+42
-    adc r14, r0
+    adc r10, r0
     ldd r0, Z+43
-    adc r15, r0
+    adc r11, r0
     ldd r0, Z+44
     adc r16, r0
     ldd r0, Z+45
@@ -362,319 +348,288 @@ MCU_FN(mpmul256, mul):
     adc r19, r0
     clr r1
     adc r1, r2
-    mov r27, r3
-    add r27, r1
-    clr r24
-    mov r25, r3
-    neg r25
+    ld r3, X+
+    clr r14
+    clr r15
     ldd r20, Z+0
     ldd r21, Z+1
     ldd r22, Z+2
     ldd r23, Z+3
-    lsr r24
-    adc r20, r4
-    adc r21, r5
-    adc r22, r6
-    adc r23, r7
-    adc r24, r2
-    lsr r25
-    ldd r0, Y+0
+    ldd r24, Z+4
+    ldd r25, Z+5
+    add r20, r28
+    adc r21, r29
+    adc r22, r4
+    adc r23, r5
+    adc r24, r12
+    adc r25, r13
+    adc r14, r2
+    cp r2, r3
+    ld r0, X+
     eor r0, r3
     adc r20, r0
-    ldd r0, Y+1
+    ld r0, X+
     eor r0, r3
     adc r21, r0
-    ldd r0, Y+2
+    ld r0, X+
     eor r0, r3
     adc r22, r0
-    ldd r0, Y+3
+    ld r0, X+
     eor r0, r3
     adc r23, r0
-    adc r25, r2
+    ld r0, X+
+    eor r0, r3
+    adc r24, r0
+    ld r0, X+
+    eor r0, r3
+    adc r25, r0
+    adc r15, r2
     std Z+16, r20
     std Z+17, r21
     std Z+18, r22
     std Z+19, r23
-    ldd r20, Z+4
-    ldd r21, Z+5
-    ldd r22, Z+6
-    ldd r23, Z+7
-    lsr r24
-    adc r20, r8
-    adc r21, r9
-    adc r22, r10
-    adc r23, r11
-    adc r24, r2
-    lsr r25
-    ldd r0, Y+4
+    std Z+20, r24
+    std Z+21, r25
+    ldd r20, Z+6
+    ldd r21, Z+7
+    ldd r22, Z+8
+    ldd r23, Z+9
+    ldd r24, Z+10
+    ldd r25, Z+11
+    lsr r14
+    adc r20, r6
+    adc r21, r7
+    adc r22, r8
+    adc r23, r9
+    adc r24, r10
+    adc r25, r11
+    adc r14, r2
+    lsr r15
+    ld r0, X+
     eor r0, r3
     adc r20, r0
-    ldd r0, Y+5
+    ld r0, X+
     eor r0, r3
     adc r21, r0
-    ldd r0, Y+6
+    ld r0, X+
     eor r0, r3
     adc r22, r0
-    ldd r0, Y+7
+    ld r0, X+
     eor r0, r3
     adc r23, r0
-    adc r25, r2
-    std Z+20, r20
-    std Z+21, r21
-    std Z+22, r22
-    std Z+23, r23
-    ldd r20, Z+8
-    ldd r21, Z+9
-    ldd r22, Z+10
-    ldd r23, Z+11
-    lsr r24
-    adc r20, r12
-    adc r21, r13
-    adc r22, r14
-    adc r23, r15
-    adc r24, r2
-    lsr r25
-    ldd r0, Y+8
+    ld r0, X+
     eor r0, r3
-    adc r20, r0
-    ldd r0, Y+9
+    adc r24, r0
+    ld r0, X+
     eor r0, r3
-    adc r21, r0
-    ldd r0, Y+10
-    eor r0, r3
-    adc r22, r0
-    ldd r0, Y+11
-    eor r0, r3
-    adc r23, r0
-    adc r25, r2
-    std Z+24, r20
-    std Z+25, r21
-    std Z+26, r22
-    std Z+27, r23
+    adc r25, r0
+    adc r15, r2
+    std Z+22, r20
+    std Z+23, r21
+    std Z+24, r22
+    std Z+25, r23
+    std Z+26, r24
+    std Z+27, r25
     ldd r20, Z+12
     ldd r21, Z+13
     ldd r22, Z+14
     ldd r23, Z+15
-    lsr r24
+    lsr r14
     adc r20, r16
     adc r21, r17
     adc r22, r18
     adc r23, r19
-    adc r24, r2
-    lsr r25
-    ldd r0, Y+12
+    adc r14, r2
+    lsr r15
+    ld r0, X+
     eor r0, r3
     adc r20, r0
-    ldd r0, Y+13
+    ld r0, X+
     eor r0, r3
     adc r21, r0
-    ldd r0, Y+14
+    ld r0, X+
     eor r0, r3
     adc r22, r0
-    ldd r0, Y+15
+    ld r0, X+
     eor r0, r3
     adc r23, r0
-    adc r25, r2
+    adc r15, r2
     std Z+28, r20
     std Z+29, r21
     std Z+30, r22
     std Z+31, r23
-    clr r26
-    add r26, r24
-    add r26, r25
-    add r26, r1
-    clr r24
-    clr r25
+    ; T += ct (no overflow), for the upper half
+    add r28, r1
+    adc r29, r2
+    adc r4, r2
+    adc r5, r2
+    adc r12, r2
+    adc r13, r2
+    adc r6, r2
+    adc r7, r2
+    adc r8, r2
+    adc r9, r2
+    adc r10, r2
+    adc r11, r2
+    adc r16, r2
+    adc r17, r2
+    adc r18, r2
+    adc r19, r2
     ldd r20, Z+48
     ldd r21, Z+49
     ldd r22, Z+50
     ldd r23, Z+51
-    add r20, r26
-    adc r21, r2
-    adc r22, r2
-    adc r23, r2
-    mov r26, r2
-    adc r26, r2
-    lsr r24
-    adc r20, r4
-    adc r21, r5
-    adc r22, r6
-    adc r23, r7
-    adc r24, r2
-    lsr r25
-    ldd r0, Y+16
+    ldd r24, Z+52
+    ldd r25, Z+53
+    lsr r14
+    adc r28, r20
+    adc r29, r21
+    adc r4, r22
+    adc r5, r23
+    adc r12, r24
+    adc r13, r25
+    adc r14, r2
+    lsr r15
+    ld r0, X+
     eor r0, r3
-    adc r20, r0
-    ldd r0, Y+17
+    adc r28, r0
+    ld r0, X+
     eor r0, r3
-    adc r21, r0
-    ldd r0, Y+18
+    adc r29, r0
+    ld r0, X+
     eor r0, r3
-    adc r22, r0
-    ldd r0, Y+19
+    adc r4, r0
+    ld r0, X+
     eor r0, r3
-    adc r23, r0
-    adc r25, r2
-    std Z+32, r20
-    std Z+33, r21
-    std Z+34, r22
-    std Z+35, r23
-    ldd r20, Z+52
-    ldd r21, Z+53
-    ldd r22, Z+54
-    ldd r23, Z+55
-    lsr r26
-    adc r20, r2
-    adc r21, r2
-    adc r22, r2
-    adc r23, r2
-    adc r26, r2
-    lsr r24
-    adc r20, r8
-    adc r21, r9
-    adc r22, r10
-    adc r23, r11
-    adc r24, r2
-    lsr r25
-    ldd r0, Y+20
+    adc r5, r0
+    ld r0, X+
     eor r0, r3
-    adc r20, r0
-    ldd r0, Y+21
+    adc r12, r0
+    ld r0, X+
     eor r0, r3
-    adc r21, r0
-    ldd r0, Y+22
+    adc r13, r0
+    adc r15, r2
+    std Z+32, r28
+    std Z+33, r29
+    std Z+34, r4
+    std Z+35, r5
+    std Z+36, r12
+    std Z+37, r13
+    movw r28, r20
+    movw r4, r22
+    movw r12, r24
+    ldd r20, Z+54
+    ldd r21, Z+55
+    ldd r22, Z+56
+    ldd r23, Z+57
+    ldd r24, Z+58
+    ldd r25, Z+59
+    lsr r14
+    adc r6, r20
+    adc r7, r21
+    adc r8, r22
+    adc r9, r23
+    adc r10, r24
+    adc r11, r25
+    adc r14, r2
+    lsr r15
+    ld r0, X+
     eor r0, r3
-    adc r22, r0
-    ldd r0, Y+23
+    adc r6, r0
+    ld r0, X+
     eor r0, r3
-    adc r23, r0
-    adc r25, r2
-    std Z+36, r20
-    std Z+37, r21
-    std Z+38, r22
-    std Z+39, r23
-    ldd r20, Z+56
-    ldd r21, Z+57
-    ldd r22, Z+58
-    ldd r23, Z+59
-    lsr r26
-    adc r20, r2
-    adc r21, r2
-    adc r22, r2
-    adc r23, r2
-    adc r26, r2
-    lsr r24
-    adc r20, r12
-    adc r21, r13
-    adc r22, r14
-    adc r23, r15
-    adc r24, r2
-    lsr r25
-    ldd r0, Y+24
+    adc r7, r0
+    ld r0, X+
     eor r0, r3
-    adc r20, r0
-    ldd r0, Y+25
+    adc r8, r0
+    ld r0, X+
     eor r0, r3
-    adc r21, r0
-    ldd r0, Y+26
+    adc r9, r0
+    ld r0, X+
     eor r0, r3
-    adc r22, r0
-    ldd r0, Y+27
+    adc r10, r0
+    ld r0, X+
     eor r0, r3
-    adc r23, r0
-    adc r25, r2
-    std Z+40, r20
-    std Z+41, r21
-    std Z+42, r22
-    std Z+43, r23
+    adc r11, r0
+    adc r15, r2
+    std Z+38, r6
+    std Z+39, r7
+    std Z+40, r8
+    std Z+41, r9
+    std Z+42, r10
+    std Z+43, r11
+    movw r6, r20
+    movw r8, r22
+    movw r10, r24
     ldd r20, Z+60
     ldd r21, Z+61
     ldd r22, Z+62
     ldd r23, Z+63
-    lsr r26
-    adc r20, r2
-    adc r21, r2
-    adc r22, r2
-    adc r23, r2
-    adc r26, r2
-    lsr r24
-    adc r20, r16
-    adc r21, r17
-    adc r22, r18
-    adc r23, r19
-    adc r24, r2
-    lsr r25
-    ldd r0, Y+28
+    lsr r14
+    adc r16, r20
+    adc r17, r21
+    adc r18, r22
+    adc r19, r23
+    adc r14, r2
+    lsr r15
+    ld r0, X+
     eor r0, r3
-    adc r20, r0
-    ldd r0, Y+29
+    adc r16, r0
+    ld r0, X+
     eor r0, r3
-    adc r21, r0
-    ldd r0, Y+30
+    adc r17, r0
+    ld r0, X+
     eor r0, r3
-    adc r22, r0
-    ldd r0, Y+31
+    adc r18, r0
+    ld r0, X+
     eor r0, r3
-    adc r23, r0
-    adc r25, r2
-    std Z+44, r20
-    std Z+45, r21
-    std Z+46, r22
-    std Z+47, r23
-    add r27, r24
-    add r27, r25
-    add r27, r26
-    mov r24, r27
-    lsl r24
-    sbc r24, r24
-    ldd r20, Z+48
-    ldd r21, Z+49
-    ldd r22, Z+50
-    ldd r23, Z+51
-    add r20, r27
-    adc r21, r24
-    adc r22, r24
-    adc r23, r24
-    std Z+48, r20
-    std Z+49, r21
-    std Z+50, r22
-    std Z+51, r23
-    ldd r20, Z+52
-    ldd r21, Z+53
-    ldd r22, Z+54
-    ldd r23, Z+55
-    adc r20, r24
-    adc r21, r24
-    adc r22, r24
-    adc r23, r24
-    std Z+52, r20
-    std Z+53, r21
-    std Z+54, r22
-    std Z+55, r23
-    ldd r20, Z+56
-    ldd r21, Z+57
-    ldd r22, Z+58
-    ldd r23, Z+59
-    adc r20, r24
-    adc r21, r24
-    adc r22, r24
-    adc r23, r24
-    std Z+56, r20
-    std Z+57, r21
-    std Z+58, r22
-    std Z+59, r23
-    ldd r20, Z+60
-    ldd r21, Z+61
-    ldd r22, Z+62
-    ldd r23, Z+63
-    adc r20, r24
-    adc r21, r24
-    adc r22, r24
-    adc r23, r24
-    std Z+60, r20
-    std Z+61, r21
-    std Z+62, r22
-    std Z+63, r23
+    adc r19, r0
+    adc r15, r2
+    std Z+44, r16
+    std Z+45, r17
+    std Z+46, r18
+    std Z+47, r19
+    movw r16, r20
+    movw r18, r22
+    ; R[48..64) = H1 + e, sign-extended (H1 in the T registers)
+    add r3, r1
+    add r3, r14
+    add r3, r15
+    mov r14, r3
+    lsl r14
+    sbc r14, r14
+    add r28, r3
+    adc r29, r14
+    adc r4, r14
+    adc r5, r14
+    adc r12, r14
+    adc r13, r14
+    adc r6, r14
+    adc r7, r14
+    adc r8, r14
+    adc r9, r14
+    adc r10, r14
+    adc r11, r14
+    adc r16, r14
+    adc r17, r14
+    adc r18, r14
+    adc r19, r14
+    std Z+48, r28
+    std Z+49, r29
+    std Z+50, r4
+    std Z+51, r5
+    std Z+52, r12
+    std Z+53, r13
+    std Z+54, r6
+    std Z+55, r7
+    std Z+56, r8
+    std Z+57, r9
+    std Z+58, r10
+    std Z+59, r11
+    std Z+60, r16
+    std Z+61, r17
+    std Z+62, r18
+    std Z+63, r19
     ; free the frame, restore, r1 = 0
     in r28, 0x3d
     in r29, 0x3e
@@ -727,289 +682,283 @@ mpmul_avr_kara_mul128:
     ldd r18, Z+6
     ldd r11, Y+7
     ldd r19, Z+7
+/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */
+mpmul_avr_kara_mul128_regs:
+    clr r3
     mul r4, r12
     st X+, r0
     mov r20, r1
-    clr r21
-    clr r22
+    movw r22, r2
     mul r4, r13
     add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
     mul r5, r12
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r4, r14
-    add r21, r0
     adc r22, r1
+    adc r23, r2
+    st X+, r20
+    movw r20, r2
+    mul r4, r14
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r4, r15
     add r22, r0
+    adc r23, r1
+    adc r20, r2
+    st X+, r22
+    mul r4, r15
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
+    movw r22, r2
     mul r4, r16
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r5, r15
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r6, r14
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r7, r13
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r8, r12
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     st X+, r20
-    clr r20
     mul r4, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r5, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r6, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r7, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r8, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r9, r12
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     st X+, r21
-    clr r21
+    movw r20, r2
     mul r4, r18
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r5, r17
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r6, r16
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r7, r15
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r8, r14
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r9, r13
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r10, r12
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
     mul r4, r19
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r5, r18
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r6, r17
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r7, r16
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r8, r15
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r9, r14
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r10, r13
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r11, r12
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
+    adc r20, r2
+    st X+, r22
+    movw r22, r2
     mul r5, r19
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r6, r18
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r7, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r8, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r9, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r10, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r11, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     st X+, r21
-    clr r21
     mul r6, r19
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r7, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r8, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r9, r16
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r10, r15
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r11, r14
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    st X+, r22
-    clr r22
-    mul r7, r19
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r8, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r9, r17
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r10, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r11, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
+    adc r23, r2
     st X+, r20
-    clr r20
-    mul r8, r19
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r9, r18
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r10, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r11, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r9, r19
+    movw r20, r2
+    mul r7, r19
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r10, r18
+    adc r23, r1
+    adc r20, r2
+    mul r8, r18
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r11, r17
+    adc r23, r1
+    adc r20, r2
+    mul r9, r17
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r23, r1
+    adc r20, r2
+    mul r10, r16
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
+    mul r11, r15
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
     st X+, r22
-    clr r22
-    mul r10, r19
+    mul r8, r19
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r18
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r17
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r16
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r23
+    movw r22, r2
+    mul r9, r19
     add r20, r0
     adc r21, r1
+    adc r23, r2
+    mul r10, r18
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    mul r11, r17
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    st X+, r20
+    mul r10, r19
+    add r21, r0
+    adc r23, r1
     adc r22, r2
     mul r11, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r11, r19
     add r21, r0
-    adc r22, r1
+    adc r23, r1
+    adc r22, r2
     st X+, r21
+    mul r11, r19
+    add r23, r0
+    adc r22, r1
+    st X+, r23
     st X+, r22
     ; H = aH * bH into r[16..32)
     ldd r4, Y+8
@@ -1031,286 +980,277 @@ mpmul_avr_kara_mul128:
     mul r4, r12
     st X+, r0
     mov r20, r1
-    clr r21
-    clr r22
+    movw r22, r2
     mul r4, r13
     add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
     mul r5, r12
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r4, r14
-    add r21, r0
     adc r22, r1
+    adc r23, r2
+    st X+, r20
+    movw r20, r2
+    mul r4, r14
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r4, r15
     add r22, r0
+    adc r23, r1
+    adc r20, r2
+    st X+, r22
+    mul r4, r15
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
+    movw r22, r2
     mul r4, r16
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r5, r15
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r6, r14
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r7, r13
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r8, r12
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     st X+, r20
-    clr r20
     mul r4, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r5, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r6, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r7, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r8, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r9, r12
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     st X+, r21
-    clr r21
+    movw r20, r2
     mul r4, r18
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r5, r17
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r6, r16
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r7, r15
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r8, r14
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r9, r13
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r10, r12
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
     mul r4, r19
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r5, r18
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r6, r17
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r7, r16
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r8, r15
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r9, r14
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r10, r13
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r11, r12
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
+    adc r20, r2
+    st X+, r22
+    movw r22, r2
     mul r5, r19
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r6, r18
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r7, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r8, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r9, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r10, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r11, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     st X+, r21
-    clr r21
     mul r6, r19
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r7, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r8, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r9, r16
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r10, r15
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r11, r14
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    st X+, r22
-    clr r22
-    mul r7, r19
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r8, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r9, r17
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r10, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r11, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
+    adc r23, r2
     st X+, r20
-    clr r20
-    mul r8, r19
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r9, r18
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r10, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r11, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r9, r19
+    movw r20, r2
+    mul r7, r19
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r10, r18
+    adc r23, r1
+    adc r20, r2
+    mul r8, r18
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r11, r17
+    adc r23, r1
+    adc r20, r2
+    mul r9, r17
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r23, r1
+    adc r20, r2
+    mul r10, r16
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
+    mul r11, r15
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
     st X+, r22
-    clr r22
-    mul r10, r19
+    mul r8, r19
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r18
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r17
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r16
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r23
+    movw r22, r2
+    mul r9, r19
     add r20, r0
     adc r21, r1
+    adc r23, r2
+    mul r10, r18
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    mul r11, r17
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    st X+, r20
+    mul r10, r19
+    add r21, r0
+    adc r23, r1
     adc r22, r2
     mul r11, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r11, r19
     add r21, r0
-    adc r22, r1
+    adc r23, r1
+    adc r22, r2
     st X+, r21
+    mul r11, r19
+    add r23, r0
+    adc r22, r1
+    st X+, r23
     st X+, r22
     ; |aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23
     ldd r0, Y+0
@@ -1385,46 +1325,44 @@ mpmul_avr_kara_mul128:
     sbiw r30, 32
     ; M = |da| * |db|, kept in registers (allocation below)
     mul r4, r12
-    mov r23, r0
-    mov r20, r1
-    clr r21
+    movw r20, r0
     clr r22
+    clr r23
     mul r4, r13
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r21, r0
+    adc r22, r1
     mul r5, r12
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
     clr r24
     mul r4, r14
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     clr r25
     mul r4, r15
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     clr r26
@@ -1564,101 +1502,100 @@ mpmul_avr_kara_mul128:
     add r28, r0
     adc r29, r1
     adc r4, r2
-    clr r12
+    clr r5
     mul r6, r19
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r7, r18
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r8, r17
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r9, r16
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r10, r15
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r11, r14
     add r29, r0
     adc r4, r1
-    adc r12, r2
-    clr r5
+    adc r5, r2
+    clr r12
     mul r7, r19
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r8, r18
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r9, r17
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r10, r16
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r11, r15
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     clr r13
     mul r8, r19
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r9, r18
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r10, r17
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r11, r16
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     clr r6
     mul r9, r19
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
     mul r10, r18
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
     mul r11, r17
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
-    clr r14
+    clr r7
     mul r10, r19
     add r13, r0
     adc r6, r1
-    adc r14, r2
+    adc r7, r2
     mul r11, r18
     add r13, r0
     adc r6, r1
-    adc r14, r2
-    clr r7
+    adc r7, r2
     mul r11, r19
     add r6, r0
-    adc r14, r1
-    ; M bytes 0..15 in r23, r20, r21, r22, r24, r25, r26, r27, r28, r29, r4, r12, r5, r13, r6, r14
+    adc r7, r1
+    ; M bytes 0..15 in r20, r21, r22, r23, r24, r25, r26, r27, r28, r29, r4, r5, r12, r13, r6, r7
     ; r += B^8 (L + H -/+ M)
-    eor r23, r3
     eor r20, r3
     eor r21, r3
     eor r22, r3
+    eor r23, r3
     eor r24, r3
     eor r25, r3
     eor r26, r3
@@ -1666,77 +1603,76 @@ mpmul_avr_kara_mul128:
     eor r28, r3
     eor r29, r3
     eor r4, r3
-    eor r12, r3
     eor r5, r3
+    eor r12, r3
     eor r13, r3
     eor r6, r3
-    eor r14, r3
-    ldd r15, Z+8
-    ldd r8, Z+9
-    ldd r16, Z+10
-    ldd r9, Z+11
-    ldd r17, Z+12
-    ldd r10, Z+13
+    eor r7, r3
+    ldd r8, Z+8
+    ldd r9, Z+9
+    ldd r10, Z+10
+    ldd r11, Z+11
+    ldd r16, Z+12
+    ldd r17, Z+13
     ldd r18, Z+14
-    ldd r7, Z+15
+    ldd r19, Z+15
     ldd r0, Z+16
-    add r15, r0
+    add r8, r0
     ldd r0, Z+17
-    adc r8, r0
-    ldd r0, Z+18
-    adc r16, r0
-    ldd r0, Z+19
     adc r9, r0
-    ldd r0, Z+20
-    adc r17, r0
-    ldd r0, Z+21
+    ldd r0, Z+18
     adc r10, r0
+    ldd r0, Z+19
+    adc r11, r0
+    ldd r0, Z+20
+    adc r16, r0
+    ldd r0, Z+21
+    adc r17, r0
     ldd r0, Z+22
     adc r18, r0
     ldd r0, Z+23
-    adc r7, r0
+    adc r19, r0
     clr r1
     adc r1, r2
-    mov r0, r3
-    lsr r0
-    adc r23, r15
+    cp r2, r3
     adc r20, r8
-    adc r21, r16
-    adc r22, r9
-    adc r24, r17
-    adc r25, r10
+    adc r21, r9
+    adc r22, r10
+    adc r23, r11
+    adc r24, r16
+    adc r25, r17
     adc r26, r18
-    adc r27, r7
-    adc r28, r15
-    adc r29, r8
-    adc r4, r16
-    adc r12, r9
-    adc r5, r17
-    adc r13, r10
+    adc r27, r19
+    adc r28, r8
+    adc r29, r9
+    adc r4, r10
+    adc r5, r11
+    adc r12, r16
+    adc r13, r17
     adc r6, r18
-    adc r14, r7
+    adc r7, r19
     adc r3, r2
     add r28, r1
     adc r29, r2
     adc r4, r2
-    adc r12, r2
     adc r5, r2
+    adc r12, r2
     adc r13, r2
     adc r6, r2
-    adc r14, r2
+    adc r7, r2
     adc r3, r1
     ldd r0, Z+0
-    add r23, r0
-    std Z+8, r23
+    add r20, r0
+    std Z+8, r20
     ldd r0, Z+1
-    adc r20, r0
-    std Z+9, r20
-    ldd r0, Z+2
     adc r21, r0
-    std Z+10, r21
-    ldd r0, Z+3
+    std Z+9, r21
+    ldd r0, Z+2
     adc r22, r0
-    std Z+11, r22
+    std Z+10, r22
+    ldd r0, Z+3
+    adc r23, r0
+    std Z+11, r23
     ldd r0, Z+4
     adc r24, r0
     std Z+12, r24
@@ -1749,50 +1685,50 @@ mpmul_avr_kara_mul128:
     ldd r0, Z+7
     adc r27, r0
     std Z+15, r27
-    ldd r15, Z+24
-    adc r28, r15
+    ldd r8, Z+24
+    adc r28, r8
     std Z+16, r28
-    ldd r8, Z+25
-    adc r29, r8
+    ldd r9, Z+25
+    adc r29, r9
     std Z+17, r29
-    ldd r16, Z+26
-    adc r4, r16
+    ldd r10, Z+26
+    adc r4, r10
     std Z+18, r4
-    ldd r9, Z+27
-    adc r12, r9
-    std Z+19, r12
-    ldd r17, Z+28
-    adc r5, r17
-    std Z+20, r5
-    ldd r10, Z+29
-    adc r13, r10
+    ldd r11, Z+27
+    adc r5, r11
+    std Z+19, r5
+    ldd r16, Z+28
+    adc r12, r16
+    std Z+20, r12
+    ldd r17, Z+29
+    adc r13, r17
     std Z+21, r13
     ldd r18, Z+30
     adc r6, r18
     std Z+22, r6
-    ldd r7, Z+31
-    adc r14, r7
-    std Z+23, r14
+    ldd r19, Z+31
+    adc r7, r19
+    std Z+23, r7
     adc r3, r2
     mov r0, r3
     lsl r0
     sbc r0, r0
-    add r15, r3
-    adc r8, r0
-    adc r16, r0
+    add r8, r3
     adc r9, r0
-    adc r17, r0
     adc r10, r0
+    adc r11, r0
+    adc r16, r0
+    adc r17, r0
     adc r18, r0
-    adc r7, r0
-    std Z+24, r15
-    std Z+25, r8
-    std Z+26, r16
-    std Z+27, r9
-    std Z+28, r17
-    std Z+29, r10
+    adc r19, r0
+    std Z+24, r8
+    std Z+25, r9
+    std Z+26, r10
+    std Z+27, r11
+    std Z+28, r16
+    std Z+29, r17
     std Z+30, r18
-    std Z+31, r7
+    std Z+31, r19
     ret
 
 /* uint8_t mpmul_avr_kara_absdiff(uint8_t *d, const uint8_t *x, const uint8_t *y, uint16_t h);
