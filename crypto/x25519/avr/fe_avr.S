@@ -11,11 +11,11 @@
  *   void mcu_x25519_<impl>_fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e); r = a + 121665 e
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
- *     (48,257 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
+ *     (47,930 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (5,642 and 4,125 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (5,579 and 4,122 cycles by the generator's count, the call excluded)
  *   Both: one level of subtractive Karatsuba over 128-bit halves, t = L + 2^256 H + 2^128 (L + H -+ M)
  *   (512 bits in a stack frame), by three RCALLs of a local 128-bit routine, then one pass that
  *   recombines and reduces mod p at once (recombine_reduce in the generator).
@@ -1075,289 +1075,283 @@ mpmul_avr_kara_mul128:
     ldd r18, Z+6
     ldd r11, Y+7
     ldd r19, Z+7
+/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */
+mpmul_avr_kara_mul128_regs:
+    clr r3
     mul r4, r12
     st X+, r0
     mov r20, r1
-    clr r21
-    clr r22
+    movw r22, r2
     mul r4, r13
     add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
     mul r5, r12
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r4, r14
-    add r21, r0
     adc r22, r1
+    adc r23, r2
+    st X+, r20
+    movw r20, r2
+    mul r4, r14
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r4, r15
     add r22, r0
+    adc r23, r1
+    adc r20, r2
+    st X+, r22
+    mul r4, r15
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
+    movw r22, r2
     mul r4, r16
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r5, r15
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r6, r14
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r7, r13
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r8, r12
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     st X+, r20
-    clr r20
     mul r4, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r5, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r6, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r7, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r8, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r9, r12
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     st X+, r21
-    clr r21
+    movw r20, r2
     mul r4, r18
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r5, r17
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r6, r16
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r7, r15
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r8, r14
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r9, r13
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r10, r12
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
     mul r4, r19
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r5, r18
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r6, r17
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r7, r16
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r8, r15
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r9, r14
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r10, r13
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r11, r12
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
+    adc r20, r2
+    st X+, r22
+    movw r22, r2
     mul r5, r19
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r6, r18
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r7, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r8, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r9, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r10, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r11, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     st X+, r21
-    clr r21
     mul r6, r19
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r7, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r8, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r9, r16
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r10, r15
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r11, r14
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    st X+, r22
-    clr r22
-    mul r7, r19
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r8, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r9, r17
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r10, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r11, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
+    adc r23, r2
     st X+, r20
-    clr r20
-    mul r8, r19
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r9, r18
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r10, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r11, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r9, r19
+    movw r20, r2
+    mul r7, r19
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r10, r18
+    adc r23, r1
+    adc r20, r2
+    mul r8, r18
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r11, r17
+    adc r23, r1
+    adc r20, r2
+    mul r9, r17
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r23, r1
+    adc r20, r2
+    mul r10, r16
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
+    mul r11, r15
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
     st X+, r22
-    clr r22
-    mul r10, r19
+    mul r8, r19
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r18
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r17
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r16
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r23
+    movw r22, r2
+    mul r9, r19
     add r20, r0
     adc r21, r1
+    adc r23, r2
+    mul r10, r18
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    mul r11, r17
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    st X+, r20
+    mul r10, r19
+    add r21, r0
+    adc r23, r1
     adc r22, r2
     mul r11, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r11, r19
     add r21, r0
-    adc r22, r1
+    adc r23, r1
+    adc r22, r2
     st X+, r21
+    mul r11, r19
+    add r23, r0
+    adc r22, r1
+    st X+, r23
     st X+, r22
     ; H = aH * bH into r[16..32)
     ldd r4, Y+8
@@ -1379,286 +1373,277 @@ mpmul_avr_kara_mul128:
     mul r4, r12
     st X+, r0
     mov r20, r1
-    clr r21
-    clr r22
+    movw r22, r2
     mul r4, r13
     add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
     mul r5, r12
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r4, r14
-    add r21, r0
     adc r22, r1
+    adc r23, r2
+    st X+, r20
+    movw r20, r2
+    mul r4, r14
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r20, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r4, r15
     add r22, r0
+    adc r23, r1
+    adc r20, r2
+    st X+, r22
+    mul r4, r15
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
+    movw r22, r2
     mul r4, r16
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r5, r15
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r6, r14
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r7, r13
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     mul r8, r12
     add r20, r0
     adc r21, r1
-    adc r22, r2
+    adc r23, r2
     st X+, r20
-    clr r20
     mul r4, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r5, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r6, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r7, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r8, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     mul r9, r12
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r23, r1
+    adc r22, r2
     st X+, r21
-    clr r21
+    movw r20, r2
     mul r4, r18
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r5, r17
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r6, r16
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r7, r15
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r8, r14
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r9, r13
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
     mul r10, r12
-    add r22, r0
-    adc r20, r1
+    add r23, r0
+    adc r22, r1
     adc r21, r2
-    st X+, r22
-    clr r22
+    st X+, r23
     mul r4, r19
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r5, r18
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r6, r17
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r7, r16
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r8, r15
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r9, r14
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r10, r13
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
+    adc r20, r2
     mul r11, r12
-    add r20, r0
+    add r22, r0
     adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
+    adc r20, r2
+    st X+, r22
+    movw r22, r2
     mul r5, r19
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r6, r18
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r7, r17
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r8, r16
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r9, r15
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r10, r14
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     mul r11, r13
     add r21, r0
-    adc r22, r1
-    adc r20, r2
+    adc r20, r1
+    adc r22, r2
     st X+, r21
-    clr r21
     mul r6, r19
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r7, r18
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r8, r17
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r9, r16
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r10, r15
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
+    add r20, r0
+    adc r22, r1
+    adc r23, r2
     mul r11, r14
-    add r22, r0
-    adc r20, r1
-    adc r21, r2
-    st X+, r22
-    clr r22
-    mul r7, r19
     add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r8, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r9, r17
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r10, r16
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    mul r11, r15
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    adc r22, r1
+    adc r23, r2
     st X+, r20
-    clr r20
-    mul r8, r19
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r9, r18
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r10, r17
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    mul r11, r16
-    add r21, r0
-    adc r22, r1
-    adc r20, r2
-    st X+, r21
-    clr r21
-    mul r9, r19
+    movw r20, r2
+    mul r7, r19
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r10, r18
+    adc r23, r1
+    adc r20, r2
+    mul r8, r18
     add r22, r0
-    adc r20, r1
-    adc r21, r2
-    mul r11, r17
+    adc r23, r1
+    adc r20, r2
+    mul r9, r17
     add r22, r0
-    adc r20, r1
-    adc r21, r2
+    adc r23, r1
+    adc r20, r2
+    mul r10, r16
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
+    mul r11, r15
+    add r22, r0
+    adc r23, r1
+    adc r20, r2
     st X+, r22
-    clr r22
-    mul r10, r19
+    mul r8, r19
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r9, r18
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r10, r17
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    mul r11, r16
+    add r23, r0
+    adc r20, r1
+    adc r21, r2
+    st X+, r23
+    movw r22, r2
+    mul r9, r19
     add r20, r0
     adc r21, r1
+    adc r23, r2
+    mul r10, r18
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    mul r11, r17
+    add r20, r0
+    adc r21, r1
+    adc r23, r2
+    st X+, r20
+    mul r10, r19
+    add r21, r0
+    adc r23, r1
     adc r22, r2
     mul r11, r18
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
-    st X+, r20
-    clr r20
-    mul r11, r19
     add r21, r0
-    adc r22, r1
+    adc r23, r1
+    adc r22, r2
     st X+, r21
+    mul r11, r19
+    add r23, r0
+    adc r22, r1
+    st X+, r23
     st X+, r22
     ; |aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23
     ldd r0, Y+0
@@ -1733,46 +1718,44 @@ mpmul_avr_kara_mul128:
     sbiw r30, 32
     ; M = |da| * |db|, kept in registers (allocation below)
     mul r4, r12
-    mov r23, r0
-    mov r20, r1
-    clr r21
+    movw r20, r0
     clr r22
+    clr r23
     mul r4, r13
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r21, r0
+    adc r22, r1
     mul r5, r12
-    add r20, r0
-    adc r21, r1
-    adc r22, r2
+    add r21, r0
+    adc r22, r1
+    adc r23, r2
     clr r24
     mul r4, r14
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     mul r5, r13
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     mul r6, r12
-    add r21, r0
-    adc r22, r1
+    add r22, r0
+    adc r23, r1
     adc r24, r2
     clr r25
     mul r4, r15
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r5, r14
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r6, r13
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     mul r7, r12
-    add r22, r0
+    add r23, r0
     adc r24, r1
     adc r25, r2
     clr r26
@@ -1912,101 +1895,100 @@ mpmul_avr_kara_mul128:
     add r28, r0
     adc r29, r1
     adc r4, r2
-    clr r12
+    clr r5
     mul r6, r19
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r7, r18
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r8, r17
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r9, r16
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r10, r15
     add r29, r0
     adc r4, r1
-    adc r12, r2
+    adc r5, r2
     mul r11, r14
     add r29, r0
     adc r4, r1
-    adc r12, r2
-    clr r5
+    adc r5, r2
+    clr r12
     mul r7, r19
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r8, r18
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r9, r17
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r10, r16
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     mul r11, r15
     add r4, r0
-    adc r12, r1
-    adc r5, r2
+    adc r5, r1
+    adc r12, r2
     clr r13
     mul r8, r19
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r9, r18
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r10, r17
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     mul r11, r16
-    add r12, r0
-    adc r5, r1
+    add r5, r0
+    adc r12, r1
     adc r13, r2
     clr r6
     mul r9, r19
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
     mul r10, r18
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
     mul r11, r17
-    add r5, r0
+    add r12, r0
     adc r13, r1
     adc r6, r2
-    clr r14
+    clr r7
     mul r10, r19
     add r13, r0
     adc r6, r1
-    adc r14, r2
+    adc r7, r2
     mul r11, r18
     add r13, r0
     adc r6, r1
-    adc r14, r2
-    clr r7
+    adc r7, r2
     mul r11, r19
     add r6, r0
-    adc r14, r1
-    ; M bytes 0..15 in r23, r20, r21, r22, r24, r25, r26, r27, r28, r29, r4, r12, r5, r13, r6, r14
+    adc r7, r1
+    ; M bytes 0..15 in r20, r21, r22, r23, r24, r25, r26, r27, r28, r29, r4, r5, r12, r13, r6, r7
     ; r += B^8 (L + H -/+ M)
-    eor r23, r3
     eor r20, r3
     eor r21, r3
     eor r22, r3
+    eor r23, r3
     eor r24, r3
     eor r25, r3
     eor r26, r3
@@ -2014,77 +1996,76 @@ mpmul_avr_kara_mul128:
     eor r28, r3
     eor r29, r3
     eor r4, r3
-    eor r12, r3
     eor r5, r3
+    eor r12, r3
     eor r13, r3
     eor r6, r3
-    eor r14, r3
-    ldd r15, Z+8
-    ldd r8, Z+9
-    ldd r16, Z+10
-    ldd r9, Z+11
-    ldd r17, Z+12
-    ldd r10, Z+13
+    eor r7, r3
+    ldd r8, Z+8
+    ldd r9, Z+9
+    ldd r10, Z+10
+    ldd r11, Z+11
+    ldd r16, Z+12
+    ldd r17, Z+13
     ldd r18, Z+14
-    ldd r7, Z+15
+    ldd r19, Z+15
     ldd r0, Z+16
-    add r15, r0
+    add r8, r0
     ldd r0, Z+17
-    adc r8, r0
-    ldd r0, Z+18
-    adc r16, r0
-    ldd r0, Z+19
     adc r9, r0
-    ldd r0, Z+20
-    adc r17, r0
-    ldd r0, Z+21
+    ldd r0, Z+18
     adc r10, r0
+    ldd r0, Z+19
+    adc r11, r0
+    ldd r0, Z+20
+    adc r16, r0
+    ldd r0, Z+21
+    adc r17, r0
     ldd r0, Z+22
     adc r18, r0
     ldd r0, Z+23
-    adc r7, r0
+    adc r19, r0
     clr r1
     adc r1, r2
-    mov r0, r3
-    lsr r0
-    adc r23, r15
+    cp r2, r3
     adc r20, r8
-    adc r21, r16
-    adc r22, r9
-    adc r24, r17
-    adc r25, r10
+    adc r21, r9
+    adc r22, r10
+    adc r23, r11
+    adc r24, r16
+    adc r25, r17
     adc r26, r18
-    adc r27, r7
-    adc r28, r15
-    adc r29, r8
-    adc r4, r16
-    adc r12, r9
-    adc r5, r17
-    adc r13, r10
+    adc r27, r19
+    adc r28, r8
+    adc r29, r9
+    adc r4, r10
+    adc r5, r11
+    adc r12, r16
+    adc r13, r17
     adc r6, r18
-    adc r14, r7
+    adc r7, r19
     adc r3, r2
     add r28, r1
     adc r29, r2
     adc r4, r2
-    adc r12, r2
     adc r5, r2
+    adc r12, r2
     adc r13, r2
     adc r6, r2
-    adc r14, r2
+    adc r7, r2
     adc r3, r1
     ldd r0, Z+0
-    add r23, r0
-    std Z+8, r23
+    add r20, r0
+    std Z+8, r20
     ldd r0, Z+1
-    adc r20, r0
-    std Z+9, r20
-    ldd r0, Z+2
     adc r21, r0
-    std Z+10, r21
-    ldd r0, Z+3
+    std Z+9, r21
+    ldd r0, Z+2
     adc r22, r0
-    std Z+11, r22
+    std Z+10, r22
+    ldd r0, Z+3
+    adc r23, r0
+    std Z+11, r23
     ldd r0, Z+4
     adc r24, r0
     std Z+12, r24
@@ -2097,50 +2078,50 @@ mpmul_avr_kara_mul128:
     ldd r0, Z+7
     adc r27, r0
     std Z+15, r27
-    ldd r15, Z+24
-    adc r28, r15
+    ldd r8, Z+24
+    adc r28, r8
     std Z+16, r28
-    ldd r8, Z+25
-    adc r29, r8
+    ldd r9, Z+25
+    adc r29, r9
     std Z+17, r29
-    ldd r16, Z+26
-    adc r4, r16
+    ldd r10, Z+26
+    adc r4, r10
     std Z+18, r4
-    ldd r9, Z+27
-    adc r12, r9
-    std Z+19, r12
-    ldd r17, Z+28
-    adc r5, r17
-    std Z+20, r5
-    ldd r10, Z+29
-    adc r13, r10
+    ldd r11, Z+27
+    adc r5, r11
+    std Z+19, r5
+    ldd r16, Z+28
+    adc r12, r16
+    std Z+20, r12
+    ldd r17, Z+29
+    adc r13, r17
     std Z+21, r13
     ldd r18, Z+30
     adc r6, r18
     std Z+22, r6
-    ldd r7, Z+31
-    adc r14, r7
-    std Z+23, r14
+    ldd r19, Z+31
+    adc r7, r19
+    std Z+23, r7
     adc r3, r2
     mov r0, r3
     lsl r0
     sbc r0, r0
-    add r15, r3
-    adc r8, r0
-    adc r16, r0
+    add r8, r3
     adc r9, r0
-    adc r17, r0
     adc r10, r0
+    adc r11, r0
+    adc r16, r0
+    adc r17, r0
     adc r18, r0
-    adc r7, r0
-    std Z+24, r15
-    std Z+25, r8
-    std Z+26, r16
-    std Z+27, r9
-    std Z+28, r17
-    std Z+29, r10
+    adc r19, r0
+    std Z+24, r8
+    std Z+25, r9
+    std Z+26, r10
+    std Z+27, r11
+    std Z+28, r16
+    std Z+29, r17
     std Z+30, r18
-    std Z+31, r7
+    std Z+31, r19
     ret
     .size MCU_FN(x25519, fe_mul), . - MCU_FN(x25519, fe_mul)
 
@@ -3678,8 +3659,7 @@ x25519_avr_sqr128:
     adc r11, r0
     clr r1
     adc r1, r2
-    mov r0, r3
-    lsr r0
+    cp r2, r3
     adc r27, r4
     adc r12, r5
     adc r13, r6
