@@ -247,6 +247,257 @@ def gen(ext: bool, internal: bool = False) -> str:
     return "\n".join("    " + x for x in L)
 
 
+# ---- The 512-bit kernel: Karatsuba in the radix-2^29 digit domain ------------------------------------
+#
+# A = A0 + X A1 with X = x^9 = 2^261 (A0: digits 0..8, A1: digits 9..17, 18 digits of 29 bits = 522 bits
+# hold 512 bits plus a top word of at most 6). Each 9-digit half is sent with *telescoped* offsets:
+# d_0 = a_0 + x, d_i = a_i + (x - 1) for i >= 1, so that sum(d_i x^i) = A0 + X (the x's and the -1's
+# cancel except x^9): every operand is in [x - 1, 2x - 1), at or above 2^16, and the offsets' correction
+# is digit-aligned. With K = X for every operand (A0' = A0 + X, ..., S_A' = S_A + X, S_A = A0 + A1):
+#     z0' = A0' B0', z2' = A1' B1', z1' = S_A' S_B',  M' = z1' - z0' - z2' = M - X^2 (the linear terms cancel)
+#     A*B = z0' + M' X + z2' X^2 - X (A0' + B0') - X^3 (A1' + B1') + X^2 + X^3 + X^4.
+# S_A' is normalized (29-bit digits plus the offsets, top digit a little above), S_B' is the raw digit sums
+# plus the offsets (below 3x): a column of z1' is at most 9 products below 2^30 * 1.5 * 2^30, < 2^63.8.
+# z0' and z2' are written as 17 clean digits and a top word; z1' is computed last and the recombination is
+# folded into its columns: column k also takes + z0'_(9+k) (k < 9) or + z2'_(k-9) (k >= 9), and
+# - z0'_k - z2'_k (- A0'_k - B0'_k for k < 9): every column of z1' is at least (x - 1)^2 > 2^57, so the
+# column stays non-negative and its digit is the product's digit 9 + k, normalized on the way. Digits
+# 27..35 (36) come from z2's top half, the carry, and - (A1' + B1') taken as raw sums (2(x - 1) added back
+# through the carry register, which keeps every value within 32 bits signed). One packing at the end.
+# The taint checker proves every UMLAL operand >= 2^16 from known bounds (UBFX/BFI/LSR widths, the added
+# constant, non-wrapping ADDs; docs/constant-time.md).
+
+K16 = {"A0": 0, "A1": 36, "SA": 72, "B0": 108, "B1": 144, "TB": 180, "Z0": 216, "Z2": 288, "D": 360}
+K16_RP = K16["D"] + 4 * 28                  # D: digits 9..36
+K16_BP = K16_RP + 4
+K16_FRAME = K16_BP + 4 + 4                  # 36 (or 4) pushed + frame: a multiple of 8
+MV = "mvn {}, #0xE0000000"                  # 2^29 - 1
+
+
+def _bitpos(k: int) -> tuple[int, int]:
+    return divmod(X * k, 32)
+
+
+def _cut_raw(e, dst: str, word, k: int, top: str | None = None) -> None:
+    """dst = digit k of the 512-bit number (bits 29k.. of its words; word(w) is the register of word w);
+    top: the register holding word 16 (bits 512..), for digit 17 of the operands with a top word."""
+    w, s = _bitpos(k)
+    if s + X <= 32:
+        e(f"ubfx {dst}, {word(w)}, #{s}, #{X}")
+        return
+    e(f"lsr {dst}, {word(w)}, #{s}")
+    if w + 1 < 16:
+        e(f"bfi {dst}, {word(w + 1)}, #{32 - s}, #{s + X - 32}")
+    elif top is not None:
+        e(f"orr {dst}, {dst}, {top}, lsl #{32 - s}")
+
+
+def _k16_convert(e, ext: bool, side: str) -> None:
+    """Cut the operand (a: r1; b: from the frame) into its halves' offset digits and the sum's digits."""
+    F = K16
+    lo_off, hi_off, sum_off = (F["A0"], F["A1"], F["SA"]) if side == "a" else (F["B0"], F["B1"], F["TB"])
+    ptr = "r1"
+    e(f"ldm {ptr}, {{r3-r11}}")                 # words 0..8
+    e(MV.format("lr"))
+    low = ["r12", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]   # raw digits 0..8
+    words = {w: f"r{3 + w}" for w in range(9)}
+    e(f"ubfx r12, r3, #0, #{X}")
+    for i in range(1, 9):                       # digit i over words i-1, i: in place of word i-1
+        w, s = _bitpos(i)
+        e(f"lsr {low[i]}, {low[i]}, #{s}")
+        e(f"bfi {low[i]}, {words[w + 1]}, #{32 - s}, #{s + X - 32}")
+    for i in range(9):
+        if side == "a":                         # keep the raw digit for the normalized sum
+            e(f"add r0, {low[i]}, {'#0x20000000' if i == 0 else 'lr'}")
+            e(f"str r0, [sp, #{lo_off + 4 * i}]")
+        else:                                   # the offset digit in place: the raw sum adds to it
+            e(f"add {low[i]}, {low[i]}, {'#0x20000000' if i == 0 else 'lr'}")
+            e(f"str {low[i]}, [sp, #{lo_off + 4 * i}]")
+    # Digits 9..17: words 8..15 (+16), loaded as needed into registers that come free.
+    free = ["r0", "r2"]
+    wreg = {8: "r11"}
+    top = None
+    prev = None                                 # the register of T_(i-1) (a side)
+    for i in range(9):
+        k = 9 + i
+        w, s = _bitpos(k)
+        need = [w] + ([w + 1] if s + X > 32 and w + 1 < 16 else [])
+        for nw in need:
+            if nw not in wreg:
+                r = free.pop(0)
+                e(f"ldr {r}, [{ptr}, #{4 * nw}]")
+                wreg[nw] = r
+        if ext and k == 17:
+            top = free.pop(0)
+            e(f"ldr {top}, [{ptr}, #64]")
+            e(f"ubfx {top}, {top}, #0, #3")     # (a top is at most 6; the width bounds the digit)
+        h = free.pop(0)
+        _cut_raw(e, h, lambda ww: wreg[ww], k, top)
+        if top is not None:
+            free.append(top)
+        for ow in list(wreg):                   # words no later digit reads
+            if ow < _bitpos(k + 1)[0] or k == 17:
+                free.append(wreg.pop(ow))
+        t = free[0]
+        e(f"add {t}, {h}, {'#0x20000000' if i == 0 else 'lr'}")
+        e(f"str {t}, [sp, #{hi_off + 4 * i}]")
+        ra = low[i]
+        if side == "a":
+            e(f"add {ra}, {ra}, {h}")           # T_i = a_i + a_(9+i) + carry: normalized sum digit
+            if prev is not None:
+                e(f"add {ra}, {ra}, {prev}, lsr #{X}")
+                free.append(prev)
+            if i < 8:
+                e(f"ubfx {t}, {ra}, #0, #{X}")
+                e(f"add {t}, {t}, {'#0x20000000' if i == 0 else 'lr'}")
+            else:
+                e(f"add {t}, {ra}, lr")         # the top digit stays whole
+            e(f"str {t}, [sp, #{sum_off + 4 * i}]")
+            prev = ra
+        else:
+            e(f"add {ra}, {ra}, {h}")           # raw sum plus the offset (below 3x)
+            e(f"str {ra}, [sp, #{sum_off + 4 * i}]")
+            free.append(ra)
+        free.append(h)
+
+
+def _k16_product(e, a_off: int, b_off: int, out: str) -> None:
+    """One 9x9-digit product on the offset digits: a' into r0..r8, b' from the frame; out = "Z0"/"Z2"
+    (17 clean digits and the top word to the frame) or "Z1" (the recombination folded in, digits 9..26
+    raw to D)."""
+    F = K16
+    if a_off == 0:
+        e("ldm sp, {r0-r8}")
+    else:
+        e(f"add r12, sp, #{a_off}")
+        e("mov r10, #0")                         # (spacer: LDM's base was just written)
+        e("ldm r12, {r0-r8}")
+    lo, hi = "r9", "r10"
+    for k in range(17):
+        pairs = [(i, k - i) for i in range(max(0, k - 8), min(8, k) + 1)]
+        temps = ["r11", "r12", "lr"] + [f"r{i}" for i in range(max(0, k - 8))]
+        T = len(temps)
+        first = True
+        for c in range(0, len(pairs), T):
+            ch = pairs[c:c + T]
+            for (i, j), rb in zip(ch, temps):
+                e(f"ldr {rb}, [sp, #{b_off + 4 * j}]")
+            for (i, j), rb in zip(ch, temps):
+                e(f"{'umull' if first and k == 0 else 'umlal'} {lo}, {hi}, r{i}, {rb}")
+                first = False
+        if out == "Z1":
+            t1, t2, t3 = temps[:3]
+            if k < 9:
+                e(f"ldr {t1}, [sp, #{F['Z0'] + 4 * k}]")
+                e(f"ldr {t2}, [sp, #{F['Z2'] + 4 * k}]")
+                e(f"ldr {t3}, [sp, #{F['A0'] + 4 * k}]")
+                e(f"add {t1}, {t1}, {t2}")
+                e(f"add {t1}, {t1}, {t3}")
+                e(f"ldr {t2}, [sp, #{F['B0'] + 4 * k}]")
+                e(f"ldr {t3}, [sp, #{F['Z0'] + 4 * (9 + k)}]")
+                e(f"add {t1}, {t1}, {t2}")                    # < 3 * 2^30
+                e(f"adds {lo}, {lo}, {t3}")
+                e(f"adc {hi}, {hi}, #0")
+                e(f"subs {lo}, {lo}, {t1}")
+                e(f"sbc {hi}, {hi}, #0")
+            else:
+                e(f"ldr {t1}, [sp, #{F['Z0'] + 4 * k}]")
+                e(f"ldr {t2}, [sp, #{F['Z2'] + 4 * k}]")
+                e(f"ldr {t3}, [sp, #{F['Z2'] + 4 * (k - 9)}]")
+                e(f"add {t1}, {t1}, {t2}")
+                if k == 9:
+                    e(f"add {t3}, {t3}, #1")                  # + X^2
+                e(f"sub {t3}, {t3}, {t1}")                    # |.| < 2^30
+                e(f"adds {lo}, {lo}, {t3}")
+                e(f"adc {hi}, {hi}, {t3}, asr #31")
+            e(f"str {lo}, [sp, #{F['D'] + 4 * k}]")         # digit 9 + k (raw)
+        else:
+            e(f"ubfx r11, {lo}, #0, #{X}")
+            e(f"str r11, [sp, #{F[out] + 4 * k}]")
+        e(f"lsr {lo}, {lo}, #{X}")
+        e(f"orr {lo}, {lo}, {hi}, lsl #{32 - X}")
+        if k < 16 or out == "Z1":
+            e(f"lsr {hi}, {hi}, #{X}")
+    if out != "Z1":
+        e(f"str {lo}, [sp, #{F[out] + 4 * 17}]")            # the top (below 2^31)
+
+
+def gen_k16d(ext: bool, internal: bool = False) -> str:
+    """mpmul512 (ext: 17-word operands with tops <= 6, 33-word product) as one digit-domain Karatsuba."""
+    F = K16
+    L: list[str] = []
+    e = L.append
+    prologue(e, internal)
+    e(f"sub sp, sp, #{K16_FRAME}")
+    e(f"str r0, [sp, #{K16_RP}]")
+    e(f"str r2, [sp, #{K16_BP}]")
+    _k16_convert(e, ext, "a")
+    e(f"ldr r1, [sp, #{K16_BP}]")
+    _k16_convert(e, ext, "b")
+    _k16_product(e, F["A0"], F["B0"], "Z0")
+    _k16_product(e, F["A1"], F["B1"], "Z2")
+    _k16_product(e, F["SA"], F["TB"], "Z1")
+    # Position 26: + z2'_8 - z0'_17 - z2'_17 (signed from here on).
+    e(f"ldr r11, [sp, #{F['Z0'] + 68}]")
+    e(f"ldr r12, [sp, #{F['Z2'] + 68}]")
+    e(f"ldr lr, [sp, #{F['Z2'] + 32}]")
+    e("add r11, r11, r12")                                    # < 2^32
+    e("adds r9, r9, lr")
+    e("adc r10, r10, #0")
+    e("subs r9, r9, r11")
+    e("sbc r10, r10, #0")
+    e(f"str r9, [sp, #{F['D'] + 4 * 17}]")
+    e(f"lsr r9, r9, #{X}")
+    e(f"orr r9, r9, r10, lsl #{32 - X}")                      # carry into 27 (small, signed)
+    # Positions 27..35: v = z2'_(9+i) + c - (a_(9+i) + b_(9+i)); the carry register holds
+    # c + 2(x - 1) (c + 2x + 1 at 27: digit 0's offsets are x, and + X^3), so A1' + B1' is subtracted whole.
+    e(MV.format("lr"))
+    e("add r8, lr, lr")                                       # 2(x - 1)
+    e("add r9, r9, #0x40000000")
+    e("add r9, r9, #1")
+    for i in range(9):
+        e(f"ldr r0, [sp, #{F['Z2'] + 4 * (9 + i)}]")
+        e(f"ldr r1, [sp, #{F['A1'] + 4 * i}]")
+        e(f"ldr r2, [sp, #{F['B1'] + 4 * i}]")
+        e("add r1, r1, r2")
+        e("add r0, r0, r9")
+        e("sub r0, r0, r1")
+        e(f"str r0, [sp, #{F['D'] + 4 * (18 + i)}]")
+        e("add r9, r8, r0, asr #29")
+    ndig = 36
+    if ext:                                                   # position 36: the carry + X^4 - 2 X^4
+        e("sub r0, r9, r8")
+        e("sub r0, r0, #1")
+        e(f"str r0, [sp, #{F['D'] + 4 * 27}]")
+        ndig = 37
+    # ---- Pack digits 0..35 (36) into 32 (33) words.
+    total = 1056 if ext else 1024
+    rp, outs, lds = "r0", ("r1", "r2"), ("r3", "r4")
+    e(f"ldr {rp}, [sp, #{K16_RP}]")
+    addr = lambda k: F["Z0"] + 4 * k if k < 9 else F["D"] + 4 * (k - 9)   # noqa: E731
+    for k in range(ndig):
+        if k % 2 == 0:
+            for q in range(k, min(k + 2, ndig)):
+                e(f"ldr {lds[q % 2]}, [sp, #{addr(q)}]")
+        d = lds[k % 2]
+        bit, end = X * k, min(X * k + X, total)
+        while bit < end:
+            w, f = divmod(bit, 32)
+            n = min(end - bit, 32 - f)
+            off = bit - X * k
+            o = outs[w % 2]
+            if f == 0:
+                e(f"ubfx {o}, {d}, #{off}, #{n}")
+            else:
+                e(f"bfi {o}, {d}, #{f}, #{n}")
+            if f + n == 32 or bit + n == total:
+                e(f"str {o}, [{rp}, #{4 * w}]")
+            bit += n
+    e(f"add sp, sp, #{K16_FRAME}")
+    epilogue(e, internal)
+    return "\n".join("    " + x for x in L)
+
+
 HEADER = """/* SPDX-License-Identifier: MIT */
 /* GENERATED by gen_umlal_ct.py (python3 crypto/mpmul/armv7m/gen_umlal_ct.py > umlal_ct.S): do not edit.
  *
@@ -423,9 +674,9 @@ if __name__ == "__main__":
     fs = [("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", gen(False)),
           ("mpmul_cm3_umlal_k8i", None, gen(False, True)),
           ("mpmul_cm3_umlal_k8xi", None, gen(True, True)),
-          ("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_kara(16, False)),
-          ("mpmul_cm3_umlal_k16i", None, gen_kara(16, False, True)),
-          ("mpmul_cm3_umlal_k16xi", None, gen_kara(16, True, True)),
+          ("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_k16d(False)),
+          ("mpmul_cm3_umlal_k16i", None, gen_k16d(False, True)),
+          ("mpmul_cm3_umlal_k16xi", None, gen_k16d(True, True)),
           ("mpmul_cm3_umlal_k32", "MCU_FN(mpmul1024, mul)", gen_kara(32, False)),
           ("mpmul_cm3_umlal_k32i", None, gen_kara(32, False, True)),
           ("mpmul_cm3_umlal_k32xi", None, gen_kara(32, True, True)),

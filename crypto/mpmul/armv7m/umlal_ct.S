@@ -1442,173 +1442,1346 @@ mpmul_cm3_umlal_k8xi:
 mpmul_cm3_umlal_k16:
 MCU_FN(mpmul512, mul):
     push {r4-r11, lr}
-    sub sp, sp, #156
-    str r0, [sp, #140]
-    str r1, [sp, #144]
-    str r2, [sp, #148]
-    add r12, r1, #32
-    add r0, sp, #0
-    ldm r1!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adds r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    ldm r1!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adcs r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    mov r3, #0
-    adc r3, r3, #0
-    str r3, [r0]
-    add r12, r2, #32
-    add r0, sp, #36
-    ldm r2!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adds r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    ldm r2!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adcs r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    mov r3, #0
-    adc r3, r3, #0
-    str r3, [r0]
-    add r0, sp, #72
-    mov r1, sp
-    add r2, sp, #36
-    bl mpmul_cm3_umlal_k8xi
-    ldr r0, [sp, #140]
-    ldr r1, [sp, #144]
-    ldr r2, [sp, #148]
-    bl mpmul_cm3_umlal_k8i
-    ldr r0, [sp, #140]
-    ldr r1, [sp, #144]
-    ldr r2, [sp, #148]
-    add r0, r0, #64
-    add r1, r1, #32
-    add r2, r2, #32
-    bl mpmul_cm3_umlal_k8i
-    ldr r0, [sp, #140]
-    add r1, r0, #64
-    add r2, sp, #72
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    subs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    subs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldr r4, [sp, #136]
+    sub sp, sp, #484
+    str r0, [sp, #472]
+    str r2, [sp, #476]
+    ldm r1, {r3-r11}
+    mvn lr, #0xE0000000
+    ubfx r12, r3, #0, #29
+    lsr r3, r3, #29
+    bfi r3, r4, #3, #26
+    lsr r4, r4, #26
+    bfi r4, r5, #6, #23
+    lsr r5, r5, #23
+    bfi r5, r6, #9, #20
+    lsr r6, r6, #20
+    bfi r6, r7, #12, #17
+    lsr r7, r7, #17
+    bfi r7, r8, #15, #14
+    lsr r8, r8, #14
+    bfi r8, r9, #18, #11
+    lsr r9, r9, #11
+    bfi r9, r10, #21, #8
+    lsr r10, r10, #8
+    bfi r10, r11, #24, #5
+    add r0, r12, #0x20000000
+    str r0, [sp, #0]
+    add r0, r3, lr
+    str r0, [sp, #4]
+    add r0, r4, lr
+    str r0, [sp, #8]
+    add r0, r5, lr
+    str r0, [sp, #12]
+    add r0, r6, lr
+    str r0, [sp, #16]
+    add r0, r7, lr
+    str r0, [sp, #20]
+    add r0, r8, lr
+    str r0, [sp, #24]
+    add r0, r9, lr
+    str r0, [sp, #28]
+    add r0, r10, lr
+    str r0, [sp, #32]
+    ldr r0, [r1, #36]
+    lsr r2, r11, #5
+    bfi r2, r0, #27, #2
+    add r11, r2, #0x20000000
+    str r11, [sp, #36]
+    add r12, r12, r2
+    ubfx r11, r12, #0, #29
+    add r11, r11, #0x20000000
+    str r11, [sp, #72]
+    ubfx r11, r0, #2, #29
+    add r2, r11, lr
+    str r2, [sp, #40]
+    add r3, r3, r11
+    add r3, r3, r12, lsr #29
+    ubfx r2, r3, #0, #29
+    add r2, r2, lr
+    str r2, [sp, #76]
+    ldr r2, [r1, #40]
+    lsr r12, r0, #31
+    bfi r12, r2, #1, #28
+    add r11, r12, lr
+    str r11, [sp, #44]
+    add r4, r4, r12
+    add r4, r4, r3, lsr #29
+    ubfx r11, r4, #0, #29
+    add r11, r11, lr
+    str r11, [sp, #80]
+    ldr r11, [r1, #44]
+    lsr r0, r2, #28
+    bfi r0, r11, #4, #25
+    add r3, r0, lr
+    str r3, [sp, #48]
+    add r5, r5, r0
+    add r5, r5, r4, lsr #29
+    ubfx r3, r5, #0, #29
     add r3, r3, lr
-    sub r0, r0, #32
-    add r2, sp, #72
-    add r3, r3, r4
-    add r12, r0, #64
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adds r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r12!, {r4-r11}
-    adcs r4, r4, r3
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    adcs r8, r8, #0
-    adcs r9, r9, #0
-    adcs r10, r10, #0
-    adcs r11, r11, #0
-    stmdb r12, {r4-r11}
-    add sp, sp, #156
+    str r3, [sp, #84]
+    ldr r3, [r1, #48]
+    lsr r12, r11, #25
+    bfi r12, r3, #7, #22
+    add r2, r12, lr
+    str r2, [sp, #52]
+    add r6, r6, r12
+    add r6, r6, r5, lsr #29
+    ubfx r2, r6, #0, #29
+    add r2, r2, lr
+    str r2, [sp, #88]
+    ldr r2, [r1, #52]
+    lsr r4, r3, #22
+    bfi r4, r2, #10, #19
+    add r0, r4, lr
+    str r0, [sp, #56]
+    add r7, r7, r4
+    add r7, r7, r6, lsr #29
+    ubfx r0, r7, #0, #29
+    add r0, r0, lr
+    str r0, [sp, #92]
+    ldr r0, [r1, #56]
+    lsr r11, r2, #19
+    bfi r11, r0, #13, #16
+    add r5, r11, lr
+    str r5, [sp, #60]
+    add r8, r8, r11
+    add r8, r8, r7, lsr #29
+    ubfx r5, r8, #0, #29
+    add r5, r5, lr
+    str r5, [sp, #96]
+    ldr r5, [r1, #60]
+    lsr r12, r0, #16
+    bfi r12, r5, #16, #13
+    add r3, r12, lr
+    str r3, [sp, #64]
+    add r9, r9, r12
+    add r9, r9, r8, lsr #29
+    ubfx r3, r9, #0, #29
+    add r3, r3, lr
+    str r3, [sp, #100]
+    lsr r3, r5, #13
+    add r6, r3, lr
+    str r6, [sp, #68]
+    add r10, r10, r3
+    add r10, r10, r9, lsr #29
+    add r6, r10, lr
+    str r6, [sp, #104]
+    ldr r1, [sp, #476]
+    ldm r1, {r3-r11}
+    mvn lr, #0xE0000000
+    ubfx r12, r3, #0, #29
+    lsr r3, r3, #29
+    bfi r3, r4, #3, #26
+    lsr r4, r4, #26
+    bfi r4, r5, #6, #23
+    lsr r5, r5, #23
+    bfi r5, r6, #9, #20
+    lsr r6, r6, #20
+    bfi r6, r7, #12, #17
+    lsr r7, r7, #17
+    bfi r7, r8, #15, #14
+    lsr r8, r8, #14
+    bfi r8, r9, #18, #11
+    lsr r9, r9, #11
+    bfi r9, r10, #21, #8
+    lsr r10, r10, #8
+    bfi r10, r11, #24, #5
+    add r12, r12, #0x20000000
+    str r12, [sp, #108]
+    add r3, r3, lr
+    str r3, [sp, #112]
+    add r4, r4, lr
+    str r4, [sp, #116]
+    add r5, r5, lr
+    str r5, [sp, #120]
+    add r6, r6, lr
+    str r6, [sp, #124]
+    add r7, r7, lr
+    str r7, [sp, #128]
+    add r8, r8, lr
+    str r8, [sp, #132]
+    add r9, r9, lr
+    str r9, [sp, #136]
+    add r10, r10, lr
+    str r10, [sp, #140]
+    ldr r0, [r1, #36]
+    lsr r2, r11, #5
+    bfi r2, r0, #27, #2
+    add r11, r2, #0x20000000
+    str r11, [sp, #144]
+    add r12, r12, r2
+    str r12, [sp, #180]
+    ubfx r11, r0, #2, #29
+    add r12, r11, lr
+    str r12, [sp, #148]
+    add r3, r3, r11
+    str r3, [sp, #184]
+    ldr r12, [r1, #40]
+    lsr r2, r0, #31
+    bfi r2, r12, #1, #28
+    add r3, r2, lr
+    str r3, [sp, #152]
+    add r4, r4, r2
+    str r4, [sp, #188]
+    ldr r3, [r1, #44]
+    lsr r11, r12, #28
+    bfi r11, r3, #4, #25
+    add r0, r11, lr
+    str r0, [sp, #156]
+    add r5, r5, r11
+    str r5, [sp, #192]
+    ldr r0, [r1, #48]
+    lsr r4, r3, #25
+    bfi r4, r0, #7, #22
+    add r2, r4, lr
+    str r2, [sp, #160]
+    add r6, r6, r4
+    str r6, [sp, #196]
+    ldr r2, [r1, #52]
+    lsr r12, r0, #22
+    bfi r12, r2, #10, #19
+    add r5, r12, lr
+    str r5, [sp, #164]
+    add r7, r7, r12
+    str r7, [sp, #200]
+    ldr r5, [r1, #56]
+    lsr r11, r2, #19
+    bfi r11, r5, #13, #16
+    add r3, r11, lr
+    str r3, [sp, #168]
+    add r8, r8, r11
+    str r8, [sp, #204]
+    ldr r3, [r1, #60]
+    lsr r6, r5, #16
+    bfi r6, r3, #16, #13
+    add r4, r6, lr
+    str r4, [sp, #172]
+    add r9, r9, r6
+    str r9, [sp, #208]
+    lsr r4, r3, #13
+    add r0, r4, lr
+    str r0, [sp, #176]
+    add r10, r10, r4
+    str r10, [sp, #212]
+    ldm sp, {r0-r8}
+    ldr r11, [sp, #108]
+    umull r9, r10, r0, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #216]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #220]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #224]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #112]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #108]
+    umlal r9, r10, r3, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #228]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #232]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #120]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #236]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #124]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #112]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #108]
+    umlal r9, r10, r6, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #240]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #136]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #244]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #120]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #248]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    ldr r0, [sp, #112]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #252]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #256]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    ldr r2, [sp, #120]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #260]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #264]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #268]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #272]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #276]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    umlal r9, r10, r8, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #280]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    str r9, [sp, #284]
+    add r12, sp, #36
+    mov r10, #0
+    ldm r12, {r0-r8}
+    ldr r11, [sp, #144]
+    umull r9, r10, r0, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #288]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #292]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #296]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    ldr lr, [sp, #148]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #144]
+    umlal r9, r10, r3, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #300]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #304]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #156]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #308]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #164]
+    ldr lr, [sp, #160]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    ldr lr, [sp, #148]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #144]
+    umlal r9, r10, r6, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #312]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #316]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #156]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #320]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    ldr r0, [sp, #148]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #324]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #328]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    ldr r2, [sp, #156]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #332]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #336]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #340]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #344]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #348]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    umlal r9, r10, r8, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #352]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    str r9, [sp, #356]
+    add r12, sp, #72
+    mov r10, #0
+    ldm r12, {r0-r8}
+    ldr r11, [sp, #180]
+    umull r9, r10, r0, r11
+    ldr r11, [sp, #216]
+    ldr r12, [sp, #288]
+    ldr lr, [sp, #0]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #108]
+    ldr lr, [sp, #252]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #360]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ldr r11, [sp, #220]
+    ldr r12, [sp, #292]
+    ldr lr, [sp, #4]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #256]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #364]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #224]
+    ldr r12, [sp, #296]
+    ldr lr, [sp, #8]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #260]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #368]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #184]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #180]
+    umlal r9, r10, r3, r11
+    ldr r11, [sp, #228]
+    ldr r12, [sp, #300]
+    ldr lr, [sp, #12]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #264]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #372]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ldr r11, [sp, #232]
+    ldr r12, [sp, #304]
+    ldr lr, [sp, #16]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #268]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #376]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #192]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #236]
+    ldr r12, [sp, #308]
+    ldr lr, [sp, #20]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #272]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #380]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #200]
+    ldr lr, [sp, #196]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #184]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #180]
+    umlal r9, r10, r6, r11
+    ldr r11, [sp, #240]
+    ldr r12, [sp, #312]
+    ldr lr, [sp, #24]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #276]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #384]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ldr r11, [sp, #244]
+    ldr r12, [sp, #316]
+    ldr lr, [sp, #28]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #280]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #388]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #192]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ldr r11, [sp, #248]
+    ldr r12, [sp, #320]
+    ldr lr, [sp, #32]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #140]
+    ldr lr, [sp, #284]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #392]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    ldr r0, [sp, #184]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ldr r11, [sp, #252]
+    ldr r12, [sp, #324]
+    ldr lr, [sp, #288]
+    add r11, r11, r12
+    add lr, lr, #1
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #396]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ldr r11, [sp, #256]
+    ldr r12, [sp, #328]
+    ldr lr, [sp, #292]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #400]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    ldr r2, [sp, #192]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ldr r11, [sp, #260]
+    ldr r12, [sp, #332]
+    ldr lr, [sp, #296]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #404]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ldr r11, [sp, #264]
+    ldr r12, [sp, #336]
+    ldr lr, [sp, #300]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #408]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ldr r11, [sp, #268]
+    ldr r12, [sp, #340]
+    ldr lr, [sp, #304]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #412]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ldr r11, [sp, #272]
+    ldr r12, [sp, #344]
+    ldr lr, [sp, #308]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #416]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ldr r11, [sp, #276]
+    ldr r12, [sp, #348]
+    ldr lr, [sp, #312]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #420]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    umlal r9, r10, r8, r11
+    ldr r11, [sp, #280]
+    ldr r12, [sp, #352]
+    ldr lr, [sp, #316]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #424]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #284]
+    ldr r12, [sp, #356]
+    ldr lr, [sp, #320]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #428]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    mvn lr, #0xE0000000
+    add r8, lr, lr
+    add r9, r9, #0x40000000
+    add r9, r9, #1
+    ldr r0, [sp, #324]
+    ldr r1, [sp, #36]
+    ldr r2, [sp, #144]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #432]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #328]
+    ldr r1, [sp, #40]
+    ldr r2, [sp, #148]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #436]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #332]
+    ldr r1, [sp, #44]
+    ldr r2, [sp, #152]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #440]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #336]
+    ldr r1, [sp, #48]
+    ldr r2, [sp, #156]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #444]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #340]
+    ldr r1, [sp, #52]
+    ldr r2, [sp, #160]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #448]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #344]
+    ldr r1, [sp, #56]
+    ldr r2, [sp, #164]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #452]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #348]
+    ldr r1, [sp, #60]
+    ldr r2, [sp, #168]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #456]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #352]
+    ldr r1, [sp, #64]
+    ldr r2, [sp, #172]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #460]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #356]
+    ldr r1, [sp, #68]
+    ldr r2, [sp, #176]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #464]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #472]
+    ldr r3, [sp, #216]
+    ldr r4, [sp, #220]
+    ubfx r1, r3, #0, #29
+    bfi r1, r4, #29, #3
+    str r1, [r0, #0]
+    ubfx r2, r4, #3, #26
+    ldr r3, [sp, #224]
+    ldr r4, [sp, #228]
+    bfi r2, r3, #26, #6
+    str r2, [r0, #4]
+    ubfx r1, r3, #6, #23
+    bfi r1, r4, #23, #9
+    str r1, [r0, #8]
+    ubfx r2, r4, #9, #20
+    ldr r3, [sp, #232]
+    ldr r4, [sp, #236]
+    bfi r2, r3, #20, #12
+    str r2, [r0, #12]
+    ubfx r1, r3, #12, #17
+    bfi r1, r4, #17, #15
+    str r1, [r0, #16]
+    ubfx r2, r4, #15, #14
+    ldr r3, [sp, #240]
+    ldr r4, [sp, #244]
+    bfi r2, r3, #14, #18
+    str r2, [r0, #20]
+    ubfx r1, r3, #18, #11
+    bfi r1, r4, #11, #21
+    str r1, [r0, #24]
+    ubfx r2, r4, #21, #8
+    ldr r3, [sp, #248]
+    ldr r4, [sp, #360]
+    bfi r2, r3, #8, #24
+    str r2, [r0, #28]
+    ubfx r1, r3, #24, #5
+    bfi r1, r4, #5, #27
+    str r1, [r0, #32]
+    ubfx r2, r4, #27, #2
+    ldr r3, [sp, #364]
+    ldr r4, [sp, #368]
+    bfi r2, r3, #2, #29
+    bfi r2, r4, #31, #1
+    str r2, [r0, #36]
+    ubfx r1, r4, #1, #28
+    ldr r3, [sp, #372]
+    ldr r4, [sp, #376]
+    bfi r1, r3, #28, #4
+    str r1, [r0, #40]
+    ubfx r2, r3, #4, #25
+    bfi r2, r4, #25, #7
+    str r2, [r0, #44]
+    ubfx r1, r4, #7, #22
+    ldr r3, [sp, #380]
+    ldr r4, [sp, #384]
+    bfi r1, r3, #22, #10
+    str r1, [r0, #48]
+    ubfx r2, r3, #10, #19
+    bfi r2, r4, #19, #13
+    str r2, [r0, #52]
+    ubfx r1, r4, #13, #16
+    ldr r3, [sp, #388]
+    ldr r4, [sp, #392]
+    bfi r1, r3, #16, #16
+    str r1, [r0, #56]
+    ubfx r2, r3, #16, #13
+    bfi r2, r4, #13, #19
+    str r2, [r0, #60]
+    ubfx r1, r4, #19, #10
+    ldr r3, [sp, #396]
+    ldr r4, [sp, #400]
+    bfi r1, r3, #10, #22
+    str r1, [r0, #64]
+    ubfx r2, r3, #22, #7
+    bfi r2, r4, #7, #25
+    str r2, [r0, #68]
+    ubfx r1, r4, #25, #4
+    ldr r3, [sp, #404]
+    ldr r4, [sp, #408]
+    bfi r1, r3, #4, #28
+    str r1, [r0, #72]
+    ubfx r2, r3, #28, #1
+    bfi r2, r4, #1, #29
+    ldr r3, [sp, #412]
+    ldr r4, [sp, #416]
+    bfi r2, r3, #30, #2
+    str r2, [r0, #76]
+    ubfx r1, r3, #2, #27
+    bfi r1, r4, #27, #5
+    str r1, [r0, #80]
+    ubfx r2, r4, #5, #24
+    ldr r3, [sp, #420]
+    ldr r4, [sp, #424]
+    bfi r2, r3, #24, #8
+    str r2, [r0, #84]
+    ubfx r1, r3, #8, #21
+    bfi r1, r4, #21, #11
+    str r1, [r0, #88]
+    ubfx r2, r4, #11, #18
+    ldr r3, [sp, #428]
+    ldr r4, [sp, #432]
+    bfi r2, r3, #18, #14
+    str r2, [r0, #92]
+    ubfx r1, r3, #14, #15
+    bfi r1, r4, #15, #17
+    str r1, [r0, #96]
+    ubfx r2, r4, #17, #12
+    ldr r3, [sp, #436]
+    ldr r4, [sp, #440]
+    bfi r2, r3, #12, #20
+    str r2, [r0, #100]
+    ubfx r1, r3, #20, #9
+    bfi r1, r4, #9, #23
+    str r1, [r0, #104]
+    ubfx r2, r4, #23, #6
+    ldr r3, [sp, #444]
+    ldr r4, [sp, #448]
+    bfi r2, r3, #6, #26
+    str r2, [r0, #108]
+    ubfx r1, r3, #26, #3
+    bfi r1, r4, #3, #29
+    str r1, [r0, #112]
+    ldr r3, [sp, #452]
+    ldr r4, [sp, #456]
+    ubfx r2, r3, #0, #29
+    bfi r2, r4, #29, #3
+    str r2, [r0, #116]
+    ubfx r1, r4, #3, #26
+    ldr r3, [sp, #460]
+    ldr r4, [sp, #464]
+    bfi r1, r3, #26, #6
+    str r1, [r0, #120]
+    ubfx r2, r3, #6, #23
+    bfi r2, r4, #23, #9
+    str r2, [r0, #124]
+    add sp, sp, #484
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k16, . - mpmul_cm3_umlal_k16
     .size MCU_FN(mpmul512, mul), . - MCU_FN(mpmul512, mul)
@@ -1620,173 +2793,1346 @@ MCU_FN(mpmul512, mul):
     .type mpmul_cm3_umlal_k16i, %function
 mpmul_cm3_umlal_k16i:
     push {lr}
-    sub sp, sp, #156
-    str r0, [sp, #140]
-    str r1, [sp, #144]
-    str r2, [sp, #148]
-    add r12, r1, #32
-    add r0, sp, #0
-    ldm r1!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adds r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    ldm r1!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adcs r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    mov r3, #0
-    adc r3, r3, #0
-    str r3, [r0]
-    add r12, r2, #32
-    add r0, sp, #36
-    ldm r2!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adds r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    ldm r2!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adcs r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    mov r3, #0
-    adc r3, r3, #0
-    str r3, [r0]
-    add r0, sp, #72
-    mov r1, sp
-    add r2, sp, #36
-    bl mpmul_cm3_umlal_k8xi
-    ldr r0, [sp, #140]
-    ldr r1, [sp, #144]
-    ldr r2, [sp, #148]
-    bl mpmul_cm3_umlal_k8i
-    ldr r0, [sp, #140]
-    ldr r1, [sp, #144]
-    ldr r2, [sp, #148]
-    add r0, r0, #64
-    add r1, r1, #32
-    add r2, r2, #32
-    bl mpmul_cm3_umlal_k8i
-    ldr r0, [sp, #140]
-    add r1, r0, #64
-    add r2, sp, #72
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    subs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    subs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldr r4, [sp, #136]
+    sub sp, sp, #484
+    str r0, [sp, #472]
+    str r2, [sp, #476]
+    ldm r1, {r3-r11}
+    mvn lr, #0xE0000000
+    ubfx r12, r3, #0, #29
+    lsr r3, r3, #29
+    bfi r3, r4, #3, #26
+    lsr r4, r4, #26
+    bfi r4, r5, #6, #23
+    lsr r5, r5, #23
+    bfi r5, r6, #9, #20
+    lsr r6, r6, #20
+    bfi r6, r7, #12, #17
+    lsr r7, r7, #17
+    bfi r7, r8, #15, #14
+    lsr r8, r8, #14
+    bfi r8, r9, #18, #11
+    lsr r9, r9, #11
+    bfi r9, r10, #21, #8
+    lsr r10, r10, #8
+    bfi r10, r11, #24, #5
+    add r0, r12, #0x20000000
+    str r0, [sp, #0]
+    add r0, r3, lr
+    str r0, [sp, #4]
+    add r0, r4, lr
+    str r0, [sp, #8]
+    add r0, r5, lr
+    str r0, [sp, #12]
+    add r0, r6, lr
+    str r0, [sp, #16]
+    add r0, r7, lr
+    str r0, [sp, #20]
+    add r0, r8, lr
+    str r0, [sp, #24]
+    add r0, r9, lr
+    str r0, [sp, #28]
+    add r0, r10, lr
+    str r0, [sp, #32]
+    ldr r0, [r1, #36]
+    lsr r2, r11, #5
+    bfi r2, r0, #27, #2
+    add r11, r2, #0x20000000
+    str r11, [sp, #36]
+    add r12, r12, r2
+    ubfx r11, r12, #0, #29
+    add r11, r11, #0x20000000
+    str r11, [sp, #72]
+    ubfx r11, r0, #2, #29
+    add r2, r11, lr
+    str r2, [sp, #40]
+    add r3, r3, r11
+    add r3, r3, r12, lsr #29
+    ubfx r2, r3, #0, #29
+    add r2, r2, lr
+    str r2, [sp, #76]
+    ldr r2, [r1, #40]
+    lsr r12, r0, #31
+    bfi r12, r2, #1, #28
+    add r11, r12, lr
+    str r11, [sp, #44]
+    add r4, r4, r12
+    add r4, r4, r3, lsr #29
+    ubfx r11, r4, #0, #29
+    add r11, r11, lr
+    str r11, [sp, #80]
+    ldr r11, [r1, #44]
+    lsr r0, r2, #28
+    bfi r0, r11, #4, #25
+    add r3, r0, lr
+    str r3, [sp, #48]
+    add r5, r5, r0
+    add r5, r5, r4, lsr #29
+    ubfx r3, r5, #0, #29
     add r3, r3, lr
-    sub r0, r0, #32
-    add r2, sp, #72
-    add r3, r3, r4
-    add r12, r0, #64
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adds r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r12!, {r4-r11}
-    adcs r4, r4, r3
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    adcs r8, r8, #0
-    adcs r9, r9, #0
-    adcs r10, r10, #0
-    adcs r11, r11, #0
-    stmdb r12, {r4-r11}
-    add sp, sp, #156
+    str r3, [sp, #84]
+    ldr r3, [r1, #48]
+    lsr r12, r11, #25
+    bfi r12, r3, #7, #22
+    add r2, r12, lr
+    str r2, [sp, #52]
+    add r6, r6, r12
+    add r6, r6, r5, lsr #29
+    ubfx r2, r6, #0, #29
+    add r2, r2, lr
+    str r2, [sp, #88]
+    ldr r2, [r1, #52]
+    lsr r4, r3, #22
+    bfi r4, r2, #10, #19
+    add r0, r4, lr
+    str r0, [sp, #56]
+    add r7, r7, r4
+    add r7, r7, r6, lsr #29
+    ubfx r0, r7, #0, #29
+    add r0, r0, lr
+    str r0, [sp, #92]
+    ldr r0, [r1, #56]
+    lsr r11, r2, #19
+    bfi r11, r0, #13, #16
+    add r5, r11, lr
+    str r5, [sp, #60]
+    add r8, r8, r11
+    add r8, r8, r7, lsr #29
+    ubfx r5, r8, #0, #29
+    add r5, r5, lr
+    str r5, [sp, #96]
+    ldr r5, [r1, #60]
+    lsr r12, r0, #16
+    bfi r12, r5, #16, #13
+    add r3, r12, lr
+    str r3, [sp, #64]
+    add r9, r9, r12
+    add r9, r9, r8, lsr #29
+    ubfx r3, r9, #0, #29
+    add r3, r3, lr
+    str r3, [sp, #100]
+    lsr r3, r5, #13
+    add r6, r3, lr
+    str r6, [sp, #68]
+    add r10, r10, r3
+    add r10, r10, r9, lsr #29
+    add r6, r10, lr
+    str r6, [sp, #104]
+    ldr r1, [sp, #476]
+    ldm r1, {r3-r11}
+    mvn lr, #0xE0000000
+    ubfx r12, r3, #0, #29
+    lsr r3, r3, #29
+    bfi r3, r4, #3, #26
+    lsr r4, r4, #26
+    bfi r4, r5, #6, #23
+    lsr r5, r5, #23
+    bfi r5, r6, #9, #20
+    lsr r6, r6, #20
+    bfi r6, r7, #12, #17
+    lsr r7, r7, #17
+    bfi r7, r8, #15, #14
+    lsr r8, r8, #14
+    bfi r8, r9, #18, #11
+    lsr r9, r9, #11
+    bfi r9, r10, #21, #8
+    lsr r10, r10, #8
+    bfi r10, r11, #24, #5
+    add r12, r12, #0x20000000
+    str r12, [sp, #108]
+    add r3, r3, lr
+    str r3, [sp, #112]
+    add r4, r4, lr
+    str r4, [sp, #116]
+    add r5, r5, lr
+    str r5, [sp, #120]
+    add r6, r6, lr
+    str r6, [sp, #124]
+    add r7, r7, lr
+    str r7, [sp, #128]
+    add r8, r8, lr
+    str r8, [sp, #132]
+    add r9, r9, lr
+    str r9, [sp, #136]
+    add r10, r10, lr
+    str r10, [sp, #140]
+    ldr r0, [r1, #36]
+    lsr r2, r11, #5
+    bfi r2, r0, #27, #2
+    add r11, r2, #0x20000000
+    str r11, [sp, #144]
+    add r12, r12, r2
+    str r12, [sp, #180]
+    ubfx r11, r0, #2, #29
+    add r12, r11, lr
+    str r12, [sp, #148]
+    add r3, r3, r11
+    str r3, [sp, #184]
+    ldr r12, [r1, #40]
+    lsr r2, r0, #31
+    bfi r2, r12, #1, #28
+    add r3, r2, lr
+    str r3, [sp, #152]
+    add r4, r4, r2
+    str r4, [sp, #188]
+    ldr r3, [r1, #44]
+    lsr r11, r12, #28
+    bfi r11, r3, #4, #25
+    add r0, r11, lr
+    str r0, [sp, #156]
+    add r5, r5, r11
+    str r5, [sp, #192]
+    ldr r0, [r1, #48]
+    lsr r4, r3, #25
+    bfi r4, r0, #7, #22
+    add r2, r4, lr
+    str r2, [sp, #160]
+    add r6, r6, r4
+    str r6, [sp, #196]
+    ldr r2, [r1, #52]
+    lsr r12, r0, #22
+    bfi r12, r2, #10, #19
+    add r5, r12, lr
+    str r5, [sp, #164]
+    add r7, r7, r12
+    str r7, [sp, #200]
+    ldr r5, [r1, #56]
+    lsr r11, r2, #19
+    bfi r11, r5, #13, #16
+    add r3, r11, lr
+    str r3, [sp, #168]
+    add r8, r8, r11
+    str r8, [sp, #204]
+    ldr r3, [r1, #60]
+    lsr r6, r5, #16
+    bfi r6, r3, #16, #13
+    add r4, r6, lr
+    str r4, [sp, #172]
+    add r9, r9, r6
+    str r9, [sp, #208]
+    lsr r4, r3, #13
+    add r0, r4, lr
+    str r0, [sp, #176]
+    add r10, r10, r4
+    str r10, [sp, #212]
+    ldm sp, {r0-r8}
+    ldr r11, [sp, #108]
+    umull r9, r10, r0, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #216]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #220]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #224]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #112]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #108]
+    umlal r9, r10, r3, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #228]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #232]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #120]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #236]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #124]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #112]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #108]
+    umlal r9, r10, r6, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #240]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #136]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #244]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #120]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #248]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    ldr r0, [sp, #112]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #252]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #256]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    ldr r2, [sp, #120]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #260]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #264]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #268]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #272]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #276]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    umlal r9, r10, r8, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #280]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    str r9, [sp, #284]
+    add r12, sp, #36
+    mov r10, #0
+    ldm r12, {r0-r8}
+    ldr r11, [sp, #144]
+    umull r9, r10, r0, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #288]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #292]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #296]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    ldr lr, [sp, #148]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #144]
+    umlal r9, r10, r3, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #300]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #304]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #156]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #308]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #164]
+    ldr lr, [sp, #160]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    ldr lr, [sp, #148]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #144]
+    umlal r9, r10, r6, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #312]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #316]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #156]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #320]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    ldr r0, [sp, #148]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #324]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #328]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    ldr r2, [sp, #156]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #332]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #336]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #340]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #344]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #348]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    umlal r9, r10, r8, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #352]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    str r9, [sp, #356]
+    add r12, sp, #72
+    mov r10, #0
+    ldm r12, {r0-r8}
+    ldr r11, [sp, #180]
+    umull r9, r10, r0, r11
+    ldr r11, [sp, #216]
+    ldr r12, [sp, #288]
+    ldr lr, [sp, #0]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #108]
+    ldr lr, [sp, #252]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #360]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ldr r11, [sp, #220]
+    ldr r12, [sp, #292]
+    ldr lr, [sp, #4]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #256]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #364]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #224]
+    ldr r12, [sp, #296]
+    ldr lr, [sp, #8]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #260]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #368]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #184]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #180]
+    umlal r9, r10, r3, r11
+    ldr r11, [sp, #228]
+    ldr r12, [sp, #300]
+    ldr lr, [sp, #12]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #264]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #372]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ldr r11, [sp, #232]
+    ldr r12, [sp, #304]
+    ldr lr, [sp, #16]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #268]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #376]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #192]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #236]
+    ldr r12, [sp, #308]
+    ldr lr, [sp, #20]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #272]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #380]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #200]
+    ldr lr, [sp, #196]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #184]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #180]
+    umlal r9, r10, r6, r11
+    ldr r11, [sp, #240]
+    ldr r12, [sp, #312]
+    ldr lr, [sp, #24]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #276]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #384]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ldr r11, [sp, #244]
+    ldr r12, [sp, #316]
+    ldr lr, [sp, #28]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #280]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #388]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #192]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ldr r11, [sp, #248]
+    ldr r12, [sp, #320]
+    ldr lr, [sp, #32]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #140]
+    ldr lr, [sp, #284]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #392]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    ldr r0, [sp, #184]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ldr r11, [sp, #252]
+    ldr r12, [sp, #324]
+    ldr lr, [sp, #288]
+    add r11, r11, r12
+    add lr, lr, #1
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #396]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ldr r11, [sp, #256]
+    ldr r12, [sp, #328]
+    ldr lr, [sp, #292]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #400]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    ldr r2, [sp, #192]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ldr r11, [sp, #260]
+    ldr r12, [sp, #332]
+    ldr lr, [sp, #296]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #404]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ldr r11, [sp, #264]
+    ldr r12, [sp, #336]
+    ldr lr, [sp, #300]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #408]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ldr r11, [sp, #268]
+    ldr r12, [sp, #340]
+    ldr lr, [sp, #304]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #412]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ldr r11, [sp, #272]
+    ldr r12, [sp, #344]
+    ldr lr, [sp, #308]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #416]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ldr r11, [sp, #276]
+    ldr r12, [sp, #348]
+    ldr lr, [sp, #312]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #420]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    umlal r9, r10, r8, r11
+    ldr r11, [sp, #280]
+    ldr r12, [sp, #352]
+    ldr lr, [sp, #316]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #424]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #284]
+    ldr r12, [sp, #356]
+    ldr lr, [sp, #320]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #428]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    mvn lr, #0xE0000000
+    add r8, lr, lr
+    add r9, r9, #0x40000000
+    add r9, r9, #1
+    ldr r0, [sp, #324]
+    ldr r1, [sp, #36]
+    ldr r2, [sp, #144]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #432]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #328]
+    ldr r1, [sp, #40]
+    ldr r2, [sp, #148]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #436]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #332]
+    ldr r1, [sp, #44]
+    ldr r2, [sp, #152]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #440]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #336]
+    ldr r1, [sp, #48]
+    ldr r2, [sp, #156]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #444]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #340]
+    ldr r1, [sp, #52]
+    ldr r2, [sp, #160]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #448]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #344]
+    ldr r1, [sp, #56]
+    ldr r2, [sp, #164]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #452]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #348]
+    ldr r1, [sp, #60]
+    ldr r2, [sp, #168]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #456]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #352]
+    ldr r1, [sp, #64]
+    ldr r2, [sp, #172]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #460]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #356]
+    ldr r1, [sp, #68]
+    ldr r2, [sp, #176]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #464]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #472]
+    ldr r3, [sp, #216]
+    ldr r4, [sp, #220]
+    ubfx r1, r3, #0, #29
+    bfi r1, r4, #29, #3
+    str r1, [r0, #0]
+    ubfx r2, r4, #3, #26
+    ldr r3, [sp, #224]
+    ldr r4, [sp, #228]
+    bfi r2, r3, #26, #6
+    str r2, [r0, #4]
+    ubfx r1, r3, #6, #23
+    bfi r1, r4, #23, #9
+    str r1, [r0, #8]
+    ubfx r2, r4, #9, #20
+    ldr r3, [sp, #232]
+    ldr r4, [sp, #236]
+    bfi r2, r3, #20, #12
+    str r2, [r0, #12]
+    ubfx r1, r3, #12, #17
+    bfi r1, r4, #17, #15
+    str r1, [r0, #16]
+    ubfx r2, r4, #15, #14
+    ldr r3, [sp, #240]
+    ldr r4, [sp, #244]
+    bfi r2, r3, #14, #18
+    str r2, [r0, #20]
+    ubfx r1, r3, #18, #11
+    bfi r1, r4, #11, #21
+    str r1, [r0, #24]
+    ubfx r2, r4, #21, #8
+    ldr r3, [sp, #248]
+    ldr r4, [sp, #360]
+    bfi r2, r3, #8, #24
+    str r2, [r0, #28]
+    ubfx r1, r3, #24, #5
+    bfi r1, r4, #5, #27
+    str r1, [r0, #32]
+    ubfx r2, r4, #27, #2
+    ldr r3, [sp, #364]
+    ldr r4, [sp, #368]
+    bfi r2, r3, #2, #29
+    bfi r2, r4, #31, #1
+    str r2, [r0, #36]
+    ubfx r1, r4, #1, #28
+    ldr r3, [sp, #372]
+    ldr r4, [sp, #376]
+    bfi r1, r3, #28, #4
+    str r1, [r0, #40]
+    ubfx r2, r3, #4, #25
+    bfi r2, r4, #25, #7
+    str r2, [r0, #44]
+    ubfx r1, r4, #7, #22
+    ldr r3, [sp, #380]
+    ldr r4, [sp, #384]
+    bfi r1, r3, #22, #10
+    str r1, [r0, #48]
+    ubfx r2, r3, #10, #19
+    bfi r2, r4, #19, #13
+    str r2, [r0, #52]
+    ubfx r1, r4, #13, #16
+    ldr r3, [sp, #388]
+    ldr r4, [sp, #392]
+    bfi r1, r3, #16, #16
+    str r1, [r0, #56]
+    ubfx r2, r3, #16, #13
+    bfi r2, r4, #13, #19
+    str r2, [r0, #60]
+    ubfx r1, r4, #19, #10
+    ldr r3, [sp, #396]
+    ldr r4, [sp, #400]
+    bfi r1, r3, #10, #22
+    str r1, [r0, #64]
+    ubfx r2, r3, #22, #7
+    bfi r2, r4, #7, #25
+    str r2, [r0, #68]
+    ubfx r1, r4, #25, #4
+    ldr r3, [sp, #404]
+    ldr r4, [sp, #408]
+    bfi r1, r3, #4, #28
+    str r1, [r0, #72]
+    ubfx r2, r3, #28, #1
+    bfi r2, r4, #1, #29
+    ldr r3, [sp, #412]
+    ldr r4, [sp, #416]
+    bfi r2, r3, #30, #2
+    str r2, [r0, #76]
+    ubfx r1, r3, #2, #27
+    bfi r1, r4, #27, #5
+    str r1, [r0, #80]
+    ubfx r2, r4, #5, #24
+    ldr r3, [sp, #420]
+    ldr r4, [sp, #424]
+    bfi r2, r3, #24, #8
+    str r2, [r0, #84]
+    ubfx r1, r3, #8, #21
+    bfi r1, r4, #21, #11
+    str r1, [r0, #88]
+    ubfx r2, r4, #11, #18
+    ldr r3, [sp, #428]
+    ldr r4, [sp, #432]
+    bfi r2, r3, #18, #14
+    str r2, [r0, #92]
+    ubfx r1, r3, #14, #15
+    bfi r1, r4, #15, #17
+    str r1, [r0, #96]
+    ubfx r2, r4, #17, #12
+    ldr r3, [sp, #436]
+    ldr r4, [sp, #440]
+    bfi r2, r3, #12, #20
+    str r2, [r0, #100]
+    ubfx r1, r3, #20, #9
+    bfi r1, r4, #9, #23
+    str r1, [r0, #104]
+    ubfx r2, r4, #23, #6
+    ldr r3, [sp, #444]
+    ldr r4, [sp, #448]
+    bfi r2, r3, #6, #26
+    str r2, [r0, #108]
+    ubfx r1, r3, #26, #3
+    bfi r1, r4, #3, #29
+    str r1, [r0, #112]
+    ldr r3, [sp, #452]
+    ldr r4, [sp, #456]
+    ubfx r2, r3, #0, #29
+    bfi r2, r4, #29, #3
+    str r2, [r0, #116]
+    ubfx r1, r4, #3, #26
+    ldr r3, [sp, #460]
+    ldr r4, [sp, #464]
+    bfi r1, r3, #26, #6
+    str r1, [r0, #120]
+    ubfx r2, r3, #6, #23
+    bfi r2, r4, #23, #9
+    str r2, [r0, #124]
+    add sp, sp, #484
     pop {pc}
     .size mpmul_cm3_umlal_k16i, . - mpmul_cm3_umlal_k16i
 
@@ -1797,178 +4143,1359 @@ mpmul_cm3_umlal_k16i:
     .type mpmul_cm3_umlal_k16xi, %function
 mpmul_cm3_umlal_k16xi:
     push {lr}
-    sub sp, sp, #156
-    str r0, [sp, #140]
-    str r1, [sp, #144]
-    str r2, [sp, #148]
-    add r12, r1, #32
-    add r0, sp, #0
-    ldm r1!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adds r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    ldm r1!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adcs r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    ldr r3, [r12]
-    adc r3, r3, #0
-    str r3, [r0]
-    add r12, r2, #32
-    add r0, sp, #36
-    ldm r2!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adds r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    ldm r2!, {r3-r6}
-    ldm r12!, {r7-r10}
-    adcs r3, r3, r7
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    stm r0!, {r3-r6}
-    ldr r3, [r12]
-    adc r3, r3, #0
-    str r3, [r0]
-    add r0, sp, #72
-    mov r1, sp
-    add r2, sp, #36
-    bl mpmul_cm3_umlal_k8xi
-    ldr r0, [sp, #140]
-    ldr r1, [sp, #144]
-    ldr r2, [sp, #148]
-    bl mpmul_cm3_umlal_k8i
-    ldr r0, [sp, #140]
-    ldr r1, [sp, #144]
-    ldr r2, [sp, #148]
-    add r0, r0, #64
-    add r1, r1, #32
-    add r2, r2, #32
-    bl mpmul_cm3_umlal_k8xi
-    ldr r0, [sp, #140]
-    add r1, r0, #64
-    add r2, sp, #72
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    subs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    subs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldm r0!, {r8-r11}
-    ldm r2, {r4-r7}
-    rsbs r3, r3, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc r3, r3, r3
-    ldm r1!, {r8-r11}
-    rsbs lr, lr, #0
-    sbcs r4, r4, r8
-    sbcs r5, r5, r9
-    sbcs r6, r6, r10
-    sbcs r7, r7, r11
-    sbc lr, lr, lr
-    stm r2!, {r4-r7}
-    ldr r4, [sp, #136]
+    sub sp, sp, #484
+    str r0, [sp, #472]
+    str r2, [sp, #476]
+    ldm r1, {r3-r11}
+    mvn lr, #0xE0000000
+    ubfx r12, r3, #0, #29
+    lsr r3, r3, #29
+    bfi r3, r4, #3, #26
+    lsr r4, r4, #26
+    bfi r4, r5, #6, #23
+    lsr r5, r5, #23
+    bfi r5, r6, #9, #20
+    lsr r6, r6, #20
+    bfi r6, r7, #12, #17
+    lsr r7, r7, #17
+    bfi r7, r8, #15, #14
+    lsr r8, r8, #14
+    bfi r8, r9, #18, #11
+    lsr r9, r9, #11
+    bfi r9, r10, #21, #8
+    lsr r10, r10, #8
+    bfi r10, r11, #24, #5
+    add r0, r12, #0x20000000
+    str r0, [sp, #0]
+    add r0, r3, lr
+    str r0, [sp, #4]
+    add r0, r4, lr
+    str r0, [sp, #8]
+    add r0, r5, lr
+    str r0, [sp, #12]
+    add r0, r6, lr
+    str r0, [sp, #16]
+    add r0, r7, lr
+    str r0, [sp, #20]
+    add r0, r8, lr
+    str r0, [sp, #24]
+    add r0, r9, lr
+    str r0, [sp, #28]
+    add r0, r10, lr
+    str r0, [sp, #32]
+    ldr r0, [r1, #36]
+    lsr r2, r11, #5
+    bfi r2, r0, #27, #2
+    add r11, r2, #0x20000000
+    str r11, [sp, #36]
+    add r12, r12, r2
+    ubfx r11, r12, #0, #29
+    add r11, r11, #0x20000000
+    str r11, [sp, #72]
+    ubfx r11, r0, #2, #29
+    add r2, r11, lr
+    str r2, [sp, #40]
+    add r3, r3, r11
+    add r3, r3, r12, lsr #29
+    ubfx r2, r3, #0, #29
+    add r2, r2, lr
+    str r2, [sp, #76]
+    ldr r2, [r1, #40]
+    lsr r12, r0, #31
+    bfi r12, r2, #1, #28
+    add r11, r12, lr
+    str r11, [sp, #44]
+    add r4, r4, r12
+    add r4, r4, r3, lsr #29
+    ubfx r11, r4, #0, #29
+    add r11, r11, lr
+    str r11, [sp, #80]
+    ldr r11, [r1, #44]
+    lsr r0, r2, #28
+    bfi r0, r11, #4, #25
+    add r3, r0, lr
+    str r3, [sp, #48]
+    add r5, r5, r0
+    add r5, r5, r4, lsr #29
+    ubfx r3, r5, #0, #29
     add r3, r3, lr
-    sub r0, r0, #32
-    add r2, sp, #72
-    add r3, r3, r4
-    ldr r4, [r1]
-    sub r3, r3, r4
-    add r12, r0, #64
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adds r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r2!, {r8-r11}
-    ldm r0, {r4-r7}
-    adcs r4, r4, r8
-    adcs r5, r5, r9
-    adcs r6, r6, r10
-    adcs r7, r7, r11
-    stm r0!, {r4-r7}
-    ldm r12!, {r4-r11}
-    adcs r4, r4, r3
-    adcs r5, r5, #0
-    adcs r6, r6, #0
-    adcs r7, r7, #0
-    adcs r8, r8, #0
-    adcs r9, r9, #0
-    adcs r10, r10, #0
-    adcs r11, r11, #0
-    stmdb r12, {r4-r11}
-    ldr r4, [r12]
-    adc r4, r4, #0
-    str r4, [r12]
-    add sp, sp, #156
+    str r3, [sp, #84]
+    ldr r3, [r1, #48]
+    lsr r12, r11, #25
+    bfi r12, r3, #7, #22
+    add r2, r12, lr
+    str r2, [sp, #52]
+    add r6, r6, r12
+    add r6, r6, r5, lsr #29
+    ubfx r2, r6, #0, #29
+    add r2, r2, lr
+    str r2, [sp, #88]
+    ldr r2, [r1, #52]
+    lsr r4, r3, #22
+    bfi r4, r2, #10, #19
+    add r0, r4, lr
+    str r0, [sp, #56]
+    add r7, r7, r4
+    add r7, r7, r6, lsr #29
+    ubfx r0, r7, #0, #29
+    add r0, r0, lr
+    str r0, [sp, #92]
+    ldr r0, [r1, #56]
+    lsr r11, r2, #19
+    bfi r11, r0, #13, #16
+    add r5, r11, lr
+    str r5, [sp, #60]
+    add r8, r8, r11
+    add r8, r8, r7, lsr #29
+    ubfx r5, r8, #0, #29
+    add r5, r5, lr
+    str r5, [sp, #96]
+    ldr r5, [r1, #60]
+    lsr r12, r0, #16
+    bfi r12, r5, #16, #13
+    add r3, r12, lr
+    str r3, [sp, #64]
+    add r9, r9, r12
+    add r9, r9, r8, lsr #29
+    ubfx r3, r9, #0, #29
+    add r3, r3, lr
+    str r3, [sp, #100]
+    ldr r3, [r1, #64]
+    ubfx r3, r3, #0, #3
+    lsr r6, r5, #13
+    orr r6, r6, r3, lsl #19
+    add r4, r6, lr
+    str r4, [sp, #68]
+    add r10, r10, r6
+    add r10, r10, r9, lsr #29
+    add r4, r10, lr
+    str r4, [sp, #104]
+    ldr r1, [sp, #476]
+    ldm r1, {r3-r11}
+    mvn lr, #0xE0000000
+    ubfx r12, r3, #0, #29
+    lsr r3, r3, #29
+    bfi r3, r4, #3, #26
+    lsr r4, r4, #26
+    bfi r4, r5, #6, #23
+    lsr r5, r5, #23
+    bfi r5, r6, #9, #20
+    lsr r6, r6, #20
+    bfi r6, r7, #12, #17
+    lsr r7, r7, #17
+    bfi r7, r8, #15, #14
+    lsr r8, r8, #14
+    bfi r8, r9, #18, #11
+    lsr r9, r9, #11
+    bfi r9, r10, #21, #8
+    lsr r10, r10, #8
+    bfi r10, r11, #24, #5
+    add r12, r12, #0x20000000
+    str r12, [sp, #108]
+    add r3, r3, lr
+    str r3, [sp, #112]
+    add r4, r4, lr
+    str r4, [sp, #116]
+    add r5, r5, lr
+    str r5, [sp, #120]
+    add r6, r6, lr
+    str r6, [sp, #124]
+    add r7, r7, lr
+    str r7, [sp, #128]
+    add r8, r8, lr
+    str r8, [sp, #132]
+    add r9, r9, lr
+    str r9, [sp, #136]
+    add r10, r10, lr
+    str r10, [sp, #140]
+    ldr r0, [r1, #36]
+    lsr r2, r11, #5
+    bfi r2, r0, #27, #2
+    add r11, r2, #0x20000000
+    str r11, [sp, #144]
+    add r12, r12, r2
+    str r12, [sp, #180]
+    ubfx r11, r0, #2, #29
+    add r12, r11, lr
+    str r12, [sp, #148]
+    add r3, r3, r11
+    str r3, [sp, #184]
+    ldr r12, [r1, #40]
+    lsr r2, r0, #31
+    bfi r2, r12, #1, #28
+    add r3, r2, lr
+    str r3, [sp, #152]
+    add r4, r4, r2
+    str r4, [sp, #188]
+    ldr r3, [r1, #44]
+    lsr r11, r12, #28
+    bfi r11, r3, #4, #25
+    add r0, r11, lr
+    str r0, [sp, #156]
+    add r5, r5, r11
+    str r5, [sp, #192]
+    ldr r0, [r1, #48]
+    lsr r4, r3, #25
+    bfi r4, r0, #7, #22
+    add r2, r4, lr
+    str r2, [sp, #160]
+    add r6, r6, r4
+    str r6, [sp, #196]
+    ldr r2, [r1, #52]
+    lsr r12, r0, #22
+    bfi r12, r2, #10, #19
+    add r5, r12, lr
+    str r5, [sp, #164]
+    add r7, r7, r12
+    str r7, [sp, #200]
+    ldr r5, [r1, #56]
+    lsr r11, r2, #19
+    bfi r11, r5, #13, #16
+    add r3, r11, lr
+    str r3, [sp, #168]
+    add r8, r8, r11
+    str r8, [sp, #204]
+    ldr r3, [r1, #60]
+    lsr r6, r5, #16
+    bfi r6, r3, #16, #13
+    add r4, r6, lr
+    str r4, [sp, #172]
+    add r9, r9, r6
+    str r9, [sp, #208]
+    ldr r4, [r1, #64]
+    ubfx r4, r4, #0, #3
+    lsr r0, r3, #13
+    orr r0, r0, r4, lsl #19
+    add r7, r0, lr
+    str r7, [sp, #176]
+    add r10, r10, r0
+    str r10, [sp, #212]
+    ldm sp, {r0-r8}
+    ldr r11, [sp, #108]
+    umull r9, r10, r0, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #216]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #220]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #224]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #112]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #108]
+    umlal r9, r10, r3, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #228]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #232]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #120]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #236]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #124]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #112]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #108]
+    umlal r9, r10, r6, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #240]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #136]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #112]
+    ldr r12, [sp, #108]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #244]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #120]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #116]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #108]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #248]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #124]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #116]
+    ldr r0, [sp, #112]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #252]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #116]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #256]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    ldr r2, [sp, #120]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #260]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #124]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #264]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #128]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #268]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #132]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #272]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    ldr r12, [sp, #136]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #276]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #140]
+    umlal r9, r10, r8, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #280]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    str r9, [sp, #284]
+    add r12, sp, #36
+    mov r10, #0
+    ldm r12, {r0-r8}
+    ldr r11, [sp, #144]
+    umull r9, r10, r0, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #288]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #292]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #296]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    ldr lr, [sp, #148]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #144]
+    umlal r9, r10, r3, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #300]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #304]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #156]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #308]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #164]
+    ldr lr, [sp, #160]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    ldr lr, [sp, #148]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #144]
+    umlal r9, r10, r6, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #312]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #148]
+    ldr r12, [sp, #144]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #316]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #156]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #144]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #320]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #152]
+    ldr r0, [sp, #148]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #324]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #152]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #328]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    ldr r2, [sp, #156]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #332]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #160]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #336]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #164]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #340]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #168]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #344]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    ldr r12, [sp, #172]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #348]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #176]
+    umlal r9, r10, r8, r11
+    ubfx r11, r9, #0, #29
+    str r11, [sp, #352]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    str r9, [sp, #356]
+    add r12, sp, #72
+    mov r10, #0
+    ldm r12, {r0-r8}
+    ldr r11, [sp, #180]
+    umull r9, r10, r0, r11
+    ldr r11, [sp, #216]
+    ldr r12, [sp, #288]
+    ldr lr, [sp, #0]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #108]
+    ldr lr, [sp, #252]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #360]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    ldr r11, [sp, #220]
+    ldr r12, [sp, #292]
+    ldr lr, [sp, #4]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #256]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #364]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #224]
+    ldr r12, [sp, #296]
+    ldr lr, [sp, #8]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #260]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #368]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #184]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #180]
+    umlal r9, r10, r3, r11
+    ldr r11, [sp, #228]
+    ldr r12, [sp, #300]
+    ldr lr, [sp, #12]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #264]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #372]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    ldr r11, [sp, #232]
+    ldr r12, [sp, #304]
+    ldr lr, [sp, #16]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #268]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #376]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #192]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #236]
+    ldr r12, [sp, #308]
+    ldr lr, [sp, #20]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #272]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #380]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #200]
+    ldr lr, [sp, #196]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #184]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #180]
+    umlal r9, r10, r6, r11
+    ldr r11, [sp, #240]
+    ldr r12, [sp, #312]
+    ldr lr, [sp, #24]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #276]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #384]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #180]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    ldr r11, [sp, #244]
+    ldr r12, [sp, #316]
+    ldr lr, [sp, #28]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #280]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #388]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #192]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #180]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ldr r11, [sp, #248]
+    ldr r12, [sp, #320]
+    ldr lr, [sp, #32]
+    add r11, r11, r12
+    add r11, r11, lr
+    ldr r12, [sp, #140]
+    ldr lr, [sp, #284]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #392]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r3, lr
+    umlal r9, r10, r4, r0
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #188]
+    ldr r0, [sp, #184]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ldr r11, [sp, #252]
+    ldr r12, [sp, #324]
+    ldr lr, [sp, #288]
+    add r11, r11, r12
+    add lr, lr, #1
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #396]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r4, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r6, r1
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #188]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ldr r11, [sp, #256]
+    ldr r12, [sp, #328]
+    ldr lr, [sp, #292]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #400]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    ldr r2, [sp, #192]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r5, lr
+    umlal r9, r10, r6, r0
+    umlal r9, r10, r7, r1
+    umlal r9, r10, r8, r2
+    ldr r11, [sp, #260]
+    ldr r12, [sp, #332]
+    ldr lr, [sp, #296]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #404]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    ldr r1, [sp, #196]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r7, r0
+    umlal r9, r10, r8, r1
+    ldr r11, [sp, #264]
+    ldr r12, [sp, #336]
+    ldr lr, [sp, #300]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #408]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    ldr r0, [sp, #200]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r7, lr
+    umlal r9, r10, r8, r0
+    ldr r11, [sp, #268]
+    ldr r12, [sp, #340]
+    ldr lr, [sp, #304]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #412]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #204]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r8, lr
+    ldr r11, [sp, #272]
+    ldr r12, [sp, #344]
+    ldr lr, [sp, #308]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #416]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    ldr r12, [sp, #208]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r8, r12
+    ldr r11, [sp, #276]
+    ldr r12, [sp, #348]
+    ldr lr, [sp, #312]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #420]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #212]
+    umlal r9, r10, r8, r11
+    ldr r11, [sp, #280]
+    ldr r12, [sp, #352]
+    ldr lr, [sp, #316]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    str r9, [sp, #424]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #284]
+    ldr r12, [sp, #356]
+    ldr lr, [sp, #320]
+    add r11, r11, r12
+    adds r9, r9, lr
+    adc r10, r10, #0
+    subs r9, r9, r11
+    sbc r10, r10, #0
+    str r9, [sp, #428]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    mvn lr, #0xE0000000
+    add r8, lr, lr
+    add r9, r9, #0x40000000
+    add r9, r9, #1
+    ldr r0, [sp, #324]
+    ldr r1, [sp, #36]
+    ldr r2, [sp, #144]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #432]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #328]
+    ldr r1, [sp, #40]
+    ldr r2, [sp, #148]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #436]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #332]
+    ldr r1, [sp, #44]
+    ldr r2, [sp, #152]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #440]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #336]
+    ldr r1, [sp, #48]
+    ldr r2, [sp, #156]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #444]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #340]
+    ldr r1, [sp, #52]
+    ldr r2, [sp, #160]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #448]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #344]
+    ldr r1, [sp, #56]
+    ldr r2, [sp, #164]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #452]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #348]
+    ldr r1, [sp, #60]
+    ldr r2, [sp, #168]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #456]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #352]
+    ldr r1, [sp, #64]
+    ldr r2, [sp, #172]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #460]
+    add r9, r8, r0, asr #29
+    ldr r0, [sp, #356]
+    ldr r1, [sp, #68]
+    ldr r2, [sp, #176]
+    add r1, r1, r2
+    add r0, r0, r9
+    sub r0, r0, r1
+    str r0, [sp, #464]
+    add r9, r8, r0, asr #29
+    sub r0, r9, r8
+    sub r0, r0, #1
+    str r0, [sp, #468]
+    ldr r0, [sp, #472]
+    ldr r3, [sp, #216]
+    ldr r4, [sp, #220]
+    ubfx r1, r3, #0, #29
+    bfi r1, r4, #29, #3
+    str r1, [r0, #0]
+    ubfx r2, r4, #3, #26
+    ldr r3, [sp, #224]
+    ldr r4, [sp, #228]
+    bfi r2, r3, #26, #6
+    str r2, [r0, #4]
+    ubfx r1, r3, #6, #23
+    bfi r1, r4, #23, #9
+    str r1, [r0, #8]
+    ubfx r2, r4, #9, #20
+    ldr r3, [sp, #232]
+    ldr r4, [sp, #236]
+    bfi r2, r3, #20, #12
+    str r2, [r0, #12]
+    ubfx r1, r3, #12, #17
+    bfi r1, r4, #17, #15
+    str r1, [r0, #16]
+    ubfx r2, r4, #15, #14
+    ldr r3, [sp, #240]
+    ldr r4, [sp, #244]
+    bfi r2, r3, #14, #18
+    str r2, [r0, #20]
+    ubfx r1, r3, #18, #11
+    bfi r1, r4, #11, #21
+    str r1, [r0, #24]
+    ubfx r2, r4, #21, #8
+    ldr r3, [sp, #248]
+    ldr r4, [sp, #360]
+    bfi r2, r3, #8, #24
+    str r2, [r0, #28]
+    ubfx r1, r3, #24, #5
+    bfi r1, r4, #5, #27
+    str r1, [r0, #32]
+    ubfx r2, r4, #27, #2
+    ldr r3, [sp, #364]
+    ldr r4, [sp, #368]
+    bfi r2, r3, #2, #29
+    bfi r2, r4, #31, #1
+    str r2, [r0, #36]
+    ubfx r1, r4, #1, #28
+    ldr r3, [sp, #372]
+    ldr r4, [sp, #376]
+    bfi r1, r3, #28, #4
+    str r1, [r0, #40]
+    ubfx r2, r3, #4, #25
+    bfi r2, r4, #25, #7
+    str r2, [r0, #44]
+    ubfx r1, r4, #7, #22
+    ldr r3, [sp, #380]
+    ldr r4, [sp, #384]
+    bfi r1, r3, #22, #10
+    str r1, [r0, #48]
+    ubfx r2, r3, #10, #19
+    bfi r2, r4, #19, #13
+    str r2, [r0, #52]
+    ubfx r1, r4, #13, #16
+    ldr r3, [sp, #388]
+    ldr r4, [sp, #392]
+    bfi r1, r3, #16, #16
+    str r1, [r0, #56]
+    ubfx r2, r3, #16, #13
+    bfi r2, r4, #13, #19
+    str r2, [r0, #60]
+    ubfx r1, r4, #19, #10
+    ldr r3, [sp, #396]
+    ldr r4, [sp, #400]
+    bfi r1, r3, #10, #22
+    str r1, [r0, #64]
+    ubfx r2, r3, #22, #7
+    bfi r2, r4, #7, #25
+    str r2, [r0, #68]
+    ubfx r1, r4, #25, #4
+    ldr r3, [sp, #404]
+    ldr r4, [sp, #408]
+    bfi r1, r3, #4, #28
+    str r1, [r0, #72]
+    ubfx r2, r3, #28, #1
+    bfi r2, r4, #1, #29
+    ldr r3, [sp, #412]
+    ldr r4, [sp, #416]
+    bfi r2, r3, #30, #2
+    str r2, [r0, #76]
+    ubfx r1, r3, #2, #27
+    bfi r1, r4, #27, #5
+    str r1, [r0, #80]
+    ubfx r2, r4, #5, #24
+    ldr r3, [sp, #420]
+    ldr r4, [sp, #424]
+    bfi r2, r3, #24, #8
+    str r2, [r0, #84]
+    ubfx r1, r3, #8, #21
+    bfi r1, r4, #21, #11
+    str r1, [r0, #88]
+    ubfx r2, r4, #11, #18
+    ldr r3, [sp, #428]
+    ldr r4, [sp, #432]
+    bfi r2, r3, #18, #14
+    str r2, [r0, #92]
+    ubfx r1, r3, #14, #15
+    bfi r1, r4, #15, #17
+    str r1, [r0, #96]
+    ubfx r2, r4, #17, #12
+    ldr r3, [sp, #436]
+    ldr r4, [sp, #440]
+    bfi r2, r3, #12, #20
+    str r2, [r0, #100]
+    ubfx r1, r3, #20, #9
+    bfi r1, r4, #9, #23
+    str r1, [r0, #104]
+    ubfx r2, r4, #23, #6
+    ldr r3, [sp, #444]
+    ldr r4, [sp, #448]
+    bfi r2, r3, #6, #26
+    str r2, [r0, #108]
+    ubfx r1, r3, #26, #3
+    bfi r1, r4, #3, #29
+    str r1, [r0, #112]
+    ldr r3, [sp, #452]
+    ldr r4, [sp, #456]
+    ubfx r2, r3, #0, #29
+    bfi r2, r4, #29, #3
+    str r2, [r0, #116]
+    ubfx r1, r4, #3, #26
+    ldr r3, [sp, #460]
+    ldr r4, [sp, #464]
+    bfi r1, r3, #26, #6
+    str r1, [r0, #120]
+    ubfx r2, r3, #6, #23
+    bfi r2, r4, #23, #9
+    str r2, [r0, #124]
+    ubfx r1, r4, #9, #20
+    ldr r3, [sp, #468]
+    bfi r1, r3, #20, #12
+    str r1, [r0, #128]
+    add sp, sp, #484
     pop {pc}
     .size mpmul_cm3_umlal_k16xi, . - mpmul_cm3_umlal_k16xi
 
