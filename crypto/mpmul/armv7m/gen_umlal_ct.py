@@ -297,7 +297,8 @@ def _k16_convert(e, ext: bool, side: str) -> None:
     F = K16
     lo_off, hi_off, sum_off = (F["A0"], F["A1"], F["SA"]) if side == "a" else (F["B0"], F["B1"], F["TB"])
     ptr = "r1"
-    e(f"ldm {ptr}, {{r3-r11}}")                 # words 0..8
+    if side == "b":
+        e(f"ldm {ptr}, {{r3-r11}}")             # words 0..8 (a's: loaded by the caller)
     e(MV.format("lr"))
     low = ["r12", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]   # raw digits 0..8
     words = {w: f"r{3 + w}" for w in range(9)}
@@ -338,7 +339,8 @@ def _k16_convert(e, ext: bool, side: str) -> None:
         for ow in list(wreg):                   # words no later digit reads
             if ow < _bitpos(k + 1)[0] or k == 17:
                 free.append(wreg.pop(ow))
-        t = free[0]
+        t = free.pop(0)                         # (to the back of the list after use: the next
+        free.append(t)                          # word load then goes to another register than a store's)
         e(f"add {t}, {h}, {'#0x20000000' if i == 0 else 'lr'}")
         e(f"str {t}, [sp, #{hi_off + 4 * i}]")
         ra = low[i]
@@ -422,6 +424,42 @@ def _k16_product(e, a_off: int, b_off: int, out: str) -> None:
         e(f"str {lo}, [sp, #{F[out] + 4 * 17}]")            # the top (below 2^31)
 
 
+def _mem(ins: str) -> tuple[str, str, int] | None:
+    """(data register, base register, offset) of a single LDR/STR with an immediate offset, else None."""
+    import re
+    m = re.match(r"(ldr|str) (\w+), \[(\w+)(?:, #(\d+))?\]$", ins)
+    return (m.group(2), m.group(3), int(m.group(4) or 0)) if m else None
+
+
+def _writes(ins: str) -> str | None:
+    """The register an ALU instruction or a load writes (its first operand), None for stores and others."""
+    op = ins.split()[0]
+    if op.startswith(("str", "stm", "push", "pop", "b", "cmp", "tst")):
+        return None
+    return ins.split()[1].rstrip(",")
+
+
+def schedule(lines: list[str]) -> list[str]:
+    """Move a load above the store right before it (a load right after a store costs a cycle on the M3),
+    when that is safe: the load neither reads nor writes the store's registers, the two address different
+    words (the frame at different offsets, or the frame and an operand), and the instruction before the
+    store does not write the load's base (which would stall the load instead)."""
+    out = list(lines)
+    for n in [m for _ in range(4) for m in range(1, len(out) - 1)]:
+        st, ld = _mem(out[n]) if out[n].startswith("str ") else None, \
+            _mem(out[n + 1]) if out[n + 1].startswith("ldr ") else None
+        if not st or not ld:
+            continue
+        if ld[0] in (st[0], st[1]) or (ld[1] == st[1] and ld[2] == st[2]):
+            continue
+        if ld[1] != st[1] and "sp" not in (ld[1], st[1]):
+            continue                            # two operand pointers: may alias
+        if _writes(out[n - 1]) == ld[1]:
+            continue
+        out[n], out[n + 1] = out[n + 1], out[n]
+    return out
+
+
 def gen_k16d(ext: bool, internal: bool = False) -> str:
     """mpmul512 (ext: 17-word operands with tops <= 6, 33-word product) as one digit-domain Karatsuba."""
     F = K16
@@ -429,6 +467,7 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
     e = L.append
     prologue(e, internal)
     e(f"sub sp, sp, #{K16_FRAME}")
+    e("ldm r1, {r3-r11}")                                     # a's words 0..8
     e(f"str r0, [sp, #{K16_RP}]")
     e(f"str r2, [sp, #{K16_BP}]")
     _k16_convert(e, ext, "a")
@@ -437,7 +476,7 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
     _k16_product(e, F["A0"], F["B0"], "Z0")
     _k16_product(e, F["A1"], F["B1"], "Z2")
     _k16_product(e, F["SA"], F["TB"], "Z1")
-    # Position 26: + z2'_8 - z0'_17 - z2'_17 (signed from here on).
+    # Position 26: + z2'_8 - z0'_17 - z2'_17 (signed from here on); the digit stays in r9.
     e(f"ldr r11, [sp, #{F['Z0'] + 68}]")
     e(f"ldr r12, [sp, #{F['Z2'] + 68}]")
     e(f"ldr lr, [sp, #{F['Z2'] + 32}]")
@@ -446,56 +485,61 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
     e("adc r10, r10, #0")
     e("subs r9, r9, r11")
     e("sbc r10, r10, #0")
-    e(f"str r9, [sp, #{F['D'] + 4 * 17}]")
-    e(f"lsr r9, r9, #{X}")
-    e(f"orr r9, r9, r10, lsl #{32 - X}")                      # carry into 27 (small, signed)
-    # Positions 27..35: v = z2'_(9+i) + c - (a_(9+i) + b_(9+i)); the carry register holds
-    # c + 2(x - 1) (c + 2x + 1 at 27: digit 0's offsets are x, and + X^3), so A1' + B1' is subtracted whole.
-    e(MV.format("lr"))
-    e("add r8, lr, lr")                                       # 2(x - 1)
-    e("add r9, r9, #0x40000000")
-    e("add r9, r9, #1")
-    for i in range(9):
-        e(f"ldr r0, [sp, #{F['Z2'] + 4 * (9 + i)}]")
-        e(f"ldr r1, [sp, #{F['A1'] + 4 * i}]")
-        e(f"ldr r2, [sp, #{F['B1'] + 4 * i}]")
-        e("add r1, r1, r2")
-        e("add r0, r0, r9")
-        e("sub r0, r0, r1")
-        e(f"str r0, [sp, #{F['D'] + 4 * (18 + i)}]")
-        e("add r9, r8, r0, asr #29")
-    ndig = 36
-    if ext:                                                   # position 36: the carry + X^4 - 2 X^4
-        e("sub r0, r9, r8")
-        e("sub r0, r0, #1")
-        e(f"str r0, [sp, #{F['D'] + 4 * 27}]")
-        ndig = 37
-    # ---- Pack digits 0..35 (36) into 32 (33) words.
+    e(f"lsr r12, r9, #{X}")
+    e(f"orr r12, r12, r10, lsl #{32 - X}")                    # carry into 27 (small, signed)
+    # ---- Pack digits 0..26 (0..8 from z0, 9..25 from D, 26 in r9) into words 0..24 (24 left open),
+    # loads in bursts of eight.
     total = 1056 if ext else 1024
-    rp, outs, lds = "r0", ("r1", "r2"), ("r3", "r4")
-    e(f"ldr {rp}, [sp, #{K16_RP}]")
-    addr = lambda k: F["Z0"] + 4 * k if k < 9 else F["D"] + 4 * (k - 9)   # noqa: E731
-    for k in range(ndig):
-        if k % 2 == 0:
-            for q in range(k, min(k + 2, ndig)):
-                e(f"ldr {lds[q % 2]}, [sp, #{addr(q)}]")
-        d = lds[k % 2]
+    rp, outs = "r0", ("r1", "r2")
+
+    def put(d: str, k: int) -> None:
         bit, end = X * k, min(X * k + X, total)
         while bit < end:
             w, f = divmod(bit, 32)
             n = min(end - bit, 32 - f)
-            off = bit - X * k
             o = outs[w % 2]
             if f == 0:
-                e(f"ubfx {o}, {d}, #{off}, #{n}")
+                e(f"ubfx {o}, {d}, #{bit - X * k}, #{n}")
             else:
                 e(f"bfi {o}, {d}, #{f}, #{n}")
             if f + n == 32 or bit + n == total:
                 e(f"str {o}, [{rp}, #{4 * w}]")
             bit += n
+
+    e(f"ldr {rp}, [sp, #{K16_RP}]")
+    lds = ["r3", "r4", "r5", "r6", "r7", "r8", "r10", "r11"]
+    addr = lambda k: F["Z0"] + 4 * k if k < 9 else F["D"] + 4 * (k - 9)   # noqa: E731
+    for k0 in range(0, 26, len(lds)):
+        ks = range(k0, min(k0 + len(lds), 26))
+        for k, r in zip(ks, lds):
+            e(f"ldr {r}, [sp, #{addr(k)}]")
+        for k, r in zip(ks, lds):
+            put(r, k)
+    put("r9", 26)
+    # ---- Positions 27..35: v = z2'_(9+i) + c - (a_(9+i) + b_(9+i)), packed as they come. The carry
+    # register holds c + 2(x - 1) (c + 2x + 1 at 27: digit 0's offsets are x, and + X^3), so A1' + B1' is
+    # subtracted whole and every value stays within 32 bits signed.
+    e(MV.format("lr"))
+    e("add lr, lr, lr")                                       # 2(x - 1)
+    e("add r12, r12, #0x40000000")
+    e("add r12, r12, #1")
+    for i in range(9):
+        e(f"ldr r3, [sp, #{F['Z2'] + 4 * (9 + i)}]")
+        e(f"ldr r4, [sp, #{F['A1'] + 4 * i}]")
+        e(f"ldr r5, [sp, #{F['B1'] + 4 * i}]")
+        e("add r4, r4, r5")
+        e("add r3, r3, r12")
+        e("sub r3, r3, r4")
+        if i < 8 or ext:
+            e("add r12, lr, r3, asr #29")
+        put("r3", 27 + i)
+    if ext:                                                   # position 36: the carry + X^4 - 2 X^4
+        e("sub r3, r12, lr")
+        e("sub r3, r3, #1")
+        put("r3", 36)
     e(f"add sp, sp, #{K16_FRAME}")
     epilogue(e, internal)
-    return "\n".join("    " + x for x in L)
+    return "\n".join("    " + x for x in schedule(L))
 
 
 HEADER = """/* SPDX-License-Identifier: MIT */

@@ -1443,9 +1443,9 @@ mpmul_cm3_umlal_k16:
 MCU_FN(mpmul512, mul):
     push {r4-r11, lr}
     sub sp, sp, #484
+    ldm r1, {r3-r11}
     str r0, [sp, #472]
     str r2, [sp, #476]
-    ldm r1, {r3-r11}
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -1508,65 +1508,65 @@ MCU_FN(mpmul512, mul):
     add r4, r4, r3, lsr #29
     ubfx r11, r4, #0, #29
     add r11, r11, lr
+    ldr r0, [r1, #44]
     str r11, [sp, #80]
-    ldr r11, [r1, #44]
-    lsr r0, r2, #28
-    bfi r0, r11, #4, #25
-    add r3, r0, lr
+    lsr r11, r2, #28
+    bfi r11, r0, #4, #25
+    add r3, r11, lr
     str r3, [sp, #48]
-    add r5, r5, r0
+    add r5, r5, r11
     add r5, r5, r4, lsr #29
     ubfx r3, r5, #0, #29
     add r3, r3, lr
+    ldr r12, [r1, #48]
     str r3, [sp, #84]
-    ldr r3, [r1, #48]
-    lsr r12, r11, #25
-    bfi r12, r3, #7, #22
-    add r2, r12, lr
-    str r2, [sp, #52]
-    add r6, r6, r12
+    lsr r2, r0, #25
+    bfi r2, r12, #7, #22
+    add r3, r2, lr
+    str r3, [sp, #52]
+    add r6, r6, r2
     add r6, r6, r5, lsr #29
-    ubfx r2, r6, #0, #29
-    add r2, r2, lr
-    str r2, [sp, #88]
-    ldr r2, [r1, #52]
-    lsr r4, r3, #22
-    bfi r4, r2, #10, #19
-    add r0, r4, lr
+    ubfx r3, r6, #0, #29
+    add r3, r3, lr
+    ldr r4, [r1, #52]
+    str r3, [sp, #88]
+    lsr r11, r12, #22
+    bfi r11, r4, #10, #19
+    add r0, r11, lr
     str r0, [sp, #56]
-    add r7, r7, r4
+    add r7, r7, r11
     add r7, r7, r6, lsr #29
     ubfx r0, r7, #0, #29
     add r0, r0, lr
+    ldr r3, [r1, #56]
     str r0, [sp, #92]
-    ldr r0, [r1, #56]
-    lsr r11, r2, #19
-    bfi r11, r0, #13, #16
-    add r5, r11, lr
-    str r5, [sp, #60]
-    add r8, r8, r11
+    lsr r5, r4, #19
+    bfi r5, r3, #13, #16
+    add r2, r5, lr
+    str r2, [sp, #60]
+    add r8, r8, r5
     add r8, r8, r7, lsr #29
-    ubfx r5, r8, #0, #29
-    add r5, r5, lr
-    str r5, [sp, #96]
-    ldr r5, [r1, #60]
-    lsr r12, r0, #16
-    bfi r12, r5, #16, #13
-    add r3, r12, lr
-    str r3, [sp, #64]
-    add r9, r9, r12
+    ubfx r2, r8, #0, #29
+    add r2, r2, lr
+    ldr r12, [r1, #60]
+    str r2, [sp, #96]
+    lsr r0, r3, #16
+    bfi r0, r12, #16, #13
+    add r6, r0, lr
+    str r6, [sp, #64]
+    add r9, r9, r0
     add r9, r9, r8, lsr #29
-    ubfx r3, r9, #0, #29
-    add r3, r3, lr
-    str r3, [sp, #100]
-    lsr r3, r5, #13
-    add r6, r3, lr
-    str r6, [sp, #68]
-    add r10, r10, r3
+    ubfx r6, r9, #0, #29
+    add r6, r6, lr
+    str r6, [sp, #100]
+    lsr r11, r12, #13
+    add r4, r11, lr
+    str r4, [sp, #68]
+    add r10, r10, r11
     add r10, r10, r9, lsr #29
-    add r6, r10, lr
-    str r6, [sp, #104]
+    add r4, r10, lr
     ldr r1, [sp, #476]
+    str r4, [sp, #104]
     ldm r1, {r3-r11}
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
@@ -1603,8 +1603,8 @@ MCU_FN(mpmul512, mul):
     add r9, r9, lr
     str r9, [sp, #136]
     add r10, r10, lr
-    str r10, [sp, #140]
     ldr r0, [r1, #36]
+    str r10, [sp, #140]
     lsr r2, r11, #5
     bfi r2, r0, #27, #2
     add r11, r2, #0x20000000
@@ -1615,53 +1615,53 @@ MCU_FN(mpmul512, mul):
     add r12, r11, lr
     str r12, [sp, #148]
     add r3, r3, r11
+    ldr r2, [r1, #40]
     str r3, [sp, #184]
-    ldr r12, [r1, #40]
-    lsr r2, r0, #31
-    bfi r2, r12, #1, #28
-    add r3, r2, lr
+    lsr r12, r0, #31
+    bfi r12, r2, #1, #28
+    add r3, r12, lr
     str r3, [sp, #152]
-    add r4, r4, r2
+    add r4, r4, r12
+    ldr r11, [r1, #44]
     str r4, [sp, #188]
-    ldr r3, [r1, #44]
-    lsr r11, r12, #28
-    bfi r11, r3, #4, #25
-    add r0, r11, lr
-    str r0, [sp, #156]
-    add r5, r5, r11
+    lsr r0, r2, #28
+    bfi r0, r11, #4, #25
+    add r3, r0, lr
+    str r3, [sp, #156]
+    add r5, r5, r0
+    ldr r4, [r1, #48]
     str r5, [sp, #192]
-    ldr r0, [r1, #48]
-    lsr r4, r3, #25
-    bfi r4, r0, #7, #22
-    add r2, r4, lr
+    lsr r12, r11, #25
+    bfi r12, r4, #7, #22
+    add r2, r12, lr
     str r2, [sp, #160]
-    add r6, r6, r4
+    add r6, r6, r12
+    ldr r3, [r1, #52]
     str r6, [sp, #196]
-    ldr r2, [r1, #52]
-    lsr r12, r0, #22
-    bfi r12, r2, #10, #19
-    add r5, r12, lr
-    str r5, [sp, #164]
-    add r7, r7, r12
+    lsr r5, r4, #22
+    bfi r5, r3, #10, #19
+    add r0, r5, lr
+    str r0, [sp, #164]
+    add r7, r7, r5
+    ldr r11, [r1, #56]
     str r7, [sp, #200]
-    ldr r5, [r1, #56]
-    lsr r11, r2, #19
-    bfi r11, r5, #13, #16
-    add r3, r11, lr
-    str r3, [sp, #168]
-    add r8, r8, r11
+    lsr r2, r3, #19
+    bfi r2, r11, #13, #16
+    add r6, r2, lr
+    str r6, [sp, #168]
+    add r8, r8, r2
+    ldr r12, [r1, #60]
     str r8, [sp, #204]
-    ldr r3, [r1, #60]
-    lsr r6, r5, #16
-    bfi r6, r3, #16, #13
-    add r4, r6, lr
-    str r4, [sp, #172]
-    add r9, r9, r6
-    str r9, [sp, #208]
-    lsr r4, r3, #13
+    lsr r4, r11, #16
+    bfi r4, r12, #16, #13
     add r0, r4, lr
-    str r0, [sp, #176]
-    add r10, r10, r4
+    str r0, [sp, #172]
+    add r9, r9, r4
+    str r9, [sp, #208]
+    lsr r7, r12, #13
+    add r5, r7, lr
+    str r5, [sp, #176]
+    add r10, r10, r7
     str r10, [sp, #212]
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
@@ -2567,176 +2567,99 @@ MCU_FN(mpmul512, mul):
     adc r10, r10, #0
     subs r9, r9, r11
     sbc r10, r10, #0
-    str r9, [sp, #428]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    mvn lr, #0xE0000000
-    add r8, lr, lr
-    add r9, r9, #0x40000000
-    add r9, r9, #1
-    ldr r0, [sp, #324]
-    ldr r1, [sp, #36]
-    ldr r2, [sp, #144]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #432]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #328]
-    ldr r1, [sp, #40]
-    ldr r2, [sp, #148]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #436]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #332]
-    ldr r1, [sp, #44]
-    ldr r2, [sp, #152]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #440]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #336]
-    ldr r1, [sp, #48]
-    ldr r2, [sp, #156]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #444]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #340]
-    ldr r1, [sp, #52]
-    ldr r2, [sp, #160]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #448]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #344]
-    ldr r1, [sp, #56]
-    ldr r2, [sp, #164]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #452]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #348]
-    ldr r1, [sp, #60]
-    ldr r2, [sp, #168]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #456]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #352]
-    ldr r1, [sp, #64]
-    ldr r2, [sp, #172]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #460]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #356]
-    ldr r1, [sp, #68]
-    ldr r2, [sp, #176]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #464]
-    add r9, r8, r0, asr #29
+    lsr r12, r9, #29
+    orr r12, r12, r10, lsl #3
     ldr r0, [sp, #472]
     ldr r3, [sp, #216]
     ldr r4, [sp, #220]
+    ldr r5, [sp, #224]
+    ldr r6, [sp, #228]
+    ldr r7, [sp, #232]
+    ldr r8, [sp, #236]
+    ldr r10, [sp, #240]
+    ldr r11, [sp, #244]
     ubfx r1, r3, #0, #29
     bfi r1, r4, #29, #3
     str r1, [r0, #0]
     ubfx r2, r4, #3, #26
-    ldr r3, [sp, #224]
-    ldr r4, [sp, #228]
-    bfi r2, r3, #26, #6
+    bfi r2, r5, #26, #6
     str r2, [r0, #4]
-    ubfx r1, r3, #6, #23
-    bfi r1, r4, #23, #9
+    ubfx r1, r5, #6, #23
+    bfi r1, r6, #23, #9
     str r1, [r0, #8]
-    ubfx r2, r4, #9, #20
-    ldr r3, [sp, #232]
-    ldr r4, [sp, #236]
-    bfi r2, r3, #20, #12
+    ubfx r2, r6, #9, #20
+    bfi r2, r7, #20, #12
     str r2, [r0, #12]
-    ubfx r1, r3, #12, #17
-    bfi r1, r4, #17, #15
+    ubfx r1, r7, #12, #17
+    bfi r1, r8, #17, #15
     str r1, [r0, #16]
-    ubfx r2, r4, #15, #14
-    ldr r3, [sp, #240]
-    ldr r4, [sp, #244]
-    bfi r2, r3, #14, #18
+    ubfx r2, r8, #15, #14
+    bfi r2, r10, #14, #18
     str r2, [r0, #20]
-    ubfx r1, r3, #18, #11
-    bfi r1, r4, #11, #21
+    ubfx r1, r10, #18, #11
+    bfi r1, r11, #11, #21
     str r1, [r0, #24]
-    ubfx r2, r4, #21, #8
+    ubfx r2, r11, #21, #8
     ldr r3, [sp, #248]
     ldr r4, [sp, #360]
+    ldr r5, [sp, #364]
+    ldr r6, [sp, #368]
+    ldr r7, [sp, #372]
+    ldr r8, [sp, #376]
+    ldr r10, [sp, #380]
+    ldr r11, [sp, #384]
     bfi r2, r3, #8, #24
     str r2, [r0, #28]
     ubfx r1, r3, #24, #5
     bfi r1, r4, #5, #27
     str r1, [r0, #32]
     ubfx r2, r4, #27, #2
-    ldr r3, [sp, #364]
-    ldr r4, [sp, #368]
-    bfi r2, r3, #2, #29
-    bfi r2, r4, #31, #1
+    bfi r2, r5, #2, #29
+    bfi r2, r6, #31, #1
     str r2, [r0, #36]
-    ubfx r1, r4, #1, #28
-    ldr r3, [sp, #372]
-    ldr r4, [sp, #376]
-    bfi r1, r3, #28, #4
+    ubfx r1, r6, #1, #28
+    bfi r1, r7, #28, #4
     str r1, [r0, #40]
-    ubfx r2, r3, #4, #25
-    bfi r2, r4, #25, #7
+    ubfx r2, r7, #4, #25
+    bfi r2, r8, #25, #7
     str r2, [r0, #44]
-    ubfx r1, r4, #7, #22
-    ldr r3, [sp, #380]
-    ldr r4, [sp, #384]
-    bfi r1, r3, #22, #10
+    ubfx r1, r8, #7, #22
+    bfi r1, r10, #22, #10
     str r1, [r0, #48]
-    ubfx r2, r3, #10, #19
-    bfi r2, r4, #19, #13
+    ubfx r2, r10, #10, #19
+    bfi r2, r11, #19, #13
     str r2, [r0, #52]
-    ubfx r1, r4, #13, #16
+    ubfx r1, r11, #13, #16
     ldr r3, [sp, #388]
     ldr r4, [sp, #392]
+    ldr r5, [sp, #396]
+    ldr r6, [sp, #400]
+    ldr r7, [sp, #404]
+    ldr r8, [sp, #408]
+    ldr r10, [sp, #412]
+    ldr r11, [sp, #416]
     bfi r1, r3, #16, #16
     str r1, [r0, #56]
     ubfx r2, r3, #16, #13
     bfi r2, r4, #13, #19
     str r2, [r0, #60]
     ubfx r1, r4, #19, #10
-    ldr r3, [sp, #396]
-    ldr r4, [sp, #400]
-    bfi r1, r3, #10, #22
+    bfi r1, r5, #10, #22
     str r1, [r0, #64]
-    ubfx r2, r3, #22, #7
-    bfi r2, r4, #7, #25
+    ubfx r2, r5, #22, #7
+    bfi r2, r6, #7, #25
     str r2, [r0, #68]
-    ubfx r1, r4, #25, #4
-    ldr r3, [sp, #404]
-    ldr r4, [sp, #408]
-    bfi r1, r3, #4, #28
+    ubfx r1, r6, #25, #4
+    bfi r1, r7, #4, #28
     str r1, [r0, #72]
-    ubfx r2, r3, #28, #1
-    bfi r2, r4, #1, #29
-    ldr r3, [sp, #412]
-    ldr r4, [sp, #416]
-    bfi r2, r3, #30, #2
+    ubfx r2, r7, #28, #1
+    bfi r2, r8, #1, #29
+    bfi r2, r10, #30, #2
     str r2, [r0, #76]
-    ubfx r1, r3, #2, #27
-    bfi r1, r4, #27, #5
+    ubfx r1, r10, #2, #27
+    bfi r1, r11, #27, #5
     str r1, [r0, #80]
-    ubfx r2, r4, #5, #24
+    ubfx r2, r11, #5, #24
     ldr r3, [sp, #420]
     ldr r4, [sp, #424]
     bfi r2, r3, #24, #8
@@ -2745,41 +2668,97 @@ MCU_FN(mpmul512, mul):
     bfi r1, r4, #21, #11
     str r1, [r0, #88]
     ubfx r2, r4, #11, #18
-    ldr r3, [sp, #428]
-    ldr r4, [sp, #432]
-    bfi r2, r3, #18, #14
+    bfi r2, r9, #18, #14
     str r2, [r0, #92]
-    ubfx r1, r3, #14, #15
-    bfi r1, r4, #15, #17
+    ubfx r1, r9, #14, #15
+    mvn lr, #0xE0000000
+    add lr, lr, lr
+    add r12, r12, #0x40000000
+    add r12, r12, #1
+    ldr r3, [sp, #324]
+    ldr r4, [sp, #36]
+    ldr r5, [sp, #144]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #15, #17
     str r1, [r0, #96]
-    ubfx r2, r4, #17, #12
-    ldr r3, [sp, #436]
-    ldr r4, [sp, #440]
+    ubfx r2, r3, #17, #12
+    ldr r3, [sp, #328]
+    ldr r4, [sp, #40]
+    ldr r5, [sp, #148]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r2, r3, #12, #20
     str r2, [r0, #100]
     ubfx r1, r3, #20, #9
-    bfi r1, r4, #9, #23
+    ldr r3, [sp, #332]
+    ldr r4, [sp, #44]
+    ldr r5, [sp, #152]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #9, #23
     str r1, [r0, #104]
-    ubfx r2, r4, #23, #6
-    ldr r3, [sp, #444]
-    ldr r4, [sp, #448]
+    ubfx r2, r3, #23, #6
+    ldr r3, [sp, #336]
+    ldr r4, [sp, #48]
+    ldr r5, [sp, #156]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r2, r3, #6, #26
     str r2, [r0, #108]
     ubfx r1, r3, #26, #3
-    bfi r1, r4, #3, #29
+    ldr r3, [sp, #340]
+    ldr r4, [sp, #52]
+    ldr r5, [sp, #160]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #3, #29
+    ldr r3, [sp, #344]
+    ldr r4, [sp, #56]
+    ldr r5, [sp, #164]
     str r1, [r0, #112]
-    ldr r3, [sp, #452]
-    ldr r4, [sp, #456]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     ubfx r2, r3, #0, #29
-    bfi r2, r4, #29, #3
+    ldr r3, [sp, #348]
+    ldr r4, [sp, #60]
+    ldr r5, [sp, #168]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r2, r3, #29, #3
     str r2, [r0, #116]
-    ubfx r1, r4, #3, #26
-    ldr r3, [sp, #460]
-    ldr r4, [sp, #464]
+    ubfx r1, r3, #3, #26
+    ldr r3, [sp, #352]
+    ldr r4, [sp, #64]
+    ldr r5, [sp, #172]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r1, r3, #26, #6
     str r1, [r0, #120]
     ubfx r2, r3, #6, #23
-    bfi r2, r4, #23, #9
+    ldr r3, [sp, #356]
+    ldr r4, [sp, #68]
+    ldr r5, [sp, #176]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    bfi r2, r3, #23, #9
     str r2, [r0, #124]
     add sp, sp, #484
     pop {r4-r11, pc}
@@ -2794,9 +2773,9 @@ MCU_FN(mpmul512, mul):
 mpmul_cm3_umlal_k16i:
     push {lr}
     sub sp, sp, #484
+    ldm r1, {r3-r11}
     str r0, [sp, #472]
     str r2, [sp, #476]
-    ldm r1, {r3-r11}
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -2859,65 +2838,65 @@ mpmul_cm3_umlal_k16i:
     add r4, r4, r3, lsr #29
     ubfx r11, r4, #0, #29
     add r11, r11, lr
+    ldr r0, [r1, #44]
     str r11, [sp, #80]
-    ldr r11, [r1, #44]
-    lsr r0, r2, #28
-    bfi r0, r11, #4, #25
-    add r3, r0, lr
+    lsr r11, r2, #28
+    bfi r11, r0, #4, #25
+    add r3, r11, lr
     str r3, [sp, #48]
-    add r5, r5, r0
+    add r5, r5, r11
     add r5, r5, r4, lsr #29
     ubfx r3, r5, #0, #29
     add r3, r3, lr
+    ldr r12, [r1, #48]
     str r3, [sp, #84]
-    ldr r3, [r1, #48]
-    lsr r12, r11, #25
-    bfi r12, r3, #7, #22
-    add r2, r12, lr
-    str r2, [sp, #52]
-    add r6, r6, r12
+    lsr r2, r0, #25
+    bfi r2, r12, #7, #22
+    add r3, r2, lr
+    str r3, [sp, #52]
+    add r6, r6, r2
     add r6, r6, r5, lsr #29
-    ubfx r2, r6, #0, #29
-    add r2, r2, lr
-    str r2, [sp, #88]
-    ldr r2, [r1, #52]
-    lsr r4, r3, #22
-    bfi r4, r2, #10, #19
-    add r0, r4, lr
+    ubfx r3, r6, #0, #29
+    add r3, r3, lr
+    ldr r4, [r1, #52]
+    str r3, [sp, #88]
+    lsr r11, r12, #22
+    bfi r11, r4, #10, #19
+    add r0, r11, lr
     str r0, [sp, #56]
-    add r7, r7, r4
+    add r7, r7, r11
     add r7, r7, r6, lsr #29
     ubfx r0, r7, #0, #29
     add r0, r0, lr
+    ldr r3, [r1, #56]
     str r0, [sp, #92]
-    ldr r0, [r1, #56]
-    lsr r11, r2, #19
-    bfi r11, r0, #13, #16
-    add r5, r11, lr
-    str r5, [sp, #60]
-    add r8, r8, r11
+    lsr r5, r4, #19
+    bfi r5, r3, #13, #16
+    add r2, r5, lr
+    str r2, [sp, #60]
+    add r8, r8, r5
     add r8, r8, r7, lsr #29
-    ubfx r5, r8, #0, #29
-    add r5, r5, lr
-    str r5, [sp, #96]
-    ldr r5, [r1, #60]
-    lsr r12, r0, #16
-    bfi r12, r5, #16, #13
-    add r3, r12, lr
-    str r3, [sp, #64]
-    add r9, r9, r12
+    ubfx r2, r8, #0, #29
+    add r2, r2, lr
+    ldr r12, [r1, #60]
+    str r2, [sp, #96]
+    lsr r0, r3, #16
+    bfi r0, r12, #16, #13
+    add r6, r0, lr
+    str r6, [sp, #64]
+    add r9, r9, r0
     add r9, r9, r8, lsr #29
-    ubfx r3, r9, #0, #29
-    add r3, r3, lr
-    str r3, [sp, #100]
-    lsr r3, r5, #13
-    add r6, r3, lr
-    str r6, [sp, #68]
-    add r10, r10, r3
+    ubfx r6, r9, #0, #29
+    add r6, r6, lr
+    str r6, [sp, #100]
+    lsr r11, r12, #13
+    add r4, r11, lr
+    str r4, [sp, #68]
+    add r10, r10, r11
     add r10, r10, r9, lsr #29
-    add r6, r10, lr
-    str r6, [sp, #104]
+    add r4, r10, lr
     ldr r1, [sp, #476]
+    str r4, [sp, #104]
     ldm r1, {r3-r11}
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
@@ -2954,8 +2933,8 @@ mpmul_cm3_umlal_k16i:
     add r9, r9, lr
     str r9, [sp, #136]
     add r10, r10, lr
-    str r10, [sp, #140]
     ldr r0, [r1, #36]
+    str r10, [sp, #140]
     lsr r2, r11, #5
     bfi r2, r0, #27, #2
     add r11, r2, #0x20000000
@@ -2966,53 +2945,53 @@ mpmul_cm3_umlal_k16i:
     add r12, r11, lr
     str r12, [sp, #148]
     add r3, r3, r11
+    ldr r2, [r1, #40]
     str r3, [sp, #184]
-    ldr r12, [r1, #40]
-    lsr r2, r0, #31
-    bfi r2, r12, #1, #28
-    add r3, r2, lr
+    lsr r12, r0, #31
+    bfi r12, r2, #1, #28
+    add r3, r12, lr
     str r3, [sp, #152]
-    add r4, r4, r2
+    add r4, r4, r12
+    ldr r11, [r1, #44]
     str r4, [sp, #188]
-    ldr r3, [r1, #44]
-    lsr r11, r12, #28
-    bfi r11, r3, #4, #25
-    add r0, r11, lr
-    str r0, [sp, #156]
-    add r5, r5, r11
+    lsr r0, r2, #28
+    bfi r0, r11, #4, #25
+    add r3, r0, lr
+    str r3, [sp, #156]
+    add r5, r5, r0
+    ldr r4, [r1, #48]
     str r5, [sp, #192]
-    ldr r0, [r1, #48]
-    lsr r4, r3, #25
-    bfi r4, r0, #7, #22
-    add r2, r4, lr
+    lsr r12, r11, #25
+    bfi r12, r4, #7, #22
+    add r2, r12, lr
     str r2, [sp, #160]
-    add r6, r6, r4
+    add r6, r6, r12
+    ldr r3, [r1, #52]
     str r6, [sp, #196]
-    ldr r2, [r1, #52]
-    lsr r12, r0, #22
-    bfi r12, r2, #10, #19
-    add r5, r12, lr
-    str r5, [sp, #164]
-    add r7, r7, r12
+    lsr r5, r4, #22
+    bfi r5, r3, #10, #19
+    add r0, r5, lr
+    str r0, [sp, #164]
+    add r7, r7, r5
+    ldr r11, [r1, #56]
     str r7, [sp, #200]
-    ldr r5, [r1, #56]
-    lsr r11, r2, #19
-    bfi r11, r5, #13, #16
-    add r3, r11, lr
-    str r3, [sp, #168]
-    add r8, r8, r11
+    lsr r2, r3, #19
+    bfi r2, r11, #13, #16
+    add r6, r2, lr
+    str r6, [sp, #168]
+    add r8, r8, r2
+    ldr r12, [r1, #60]
     str r8, [sp, #204]
-    ldr r3, [r1, #60]
-    lsr r6, r5, #16
-    bfi r6, r3, #16, #13
-    add r4, r6, lr
-    str r4, [sp, #172]
-    add r9, r9, r6
-    str r9, [sp, #208]
-    lsr r4, r3, #13
+    lsr r4, r11, #16
+    bfi r4, r12, #16, #13
     add r0, r4, lr
-    str r0, [sp, #176]
-    add r10, r10, r4
+    str r0, [sp, #172]
+    add r9, r9, r4
+    str r9, [sp, #208]
+    lsr r7, r12, #13
+    add r5, r7, lr
+    str r5, [sp, #176]
+    add r10, r10, r7
     str r10, [sp, #212]
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
@@ -3918,176 +3897,99 @@ mpmul_cm3_umlal_k16i:
     adc r10, r10, #0
     subs r9, r9, r11
     sbc r10, r10, #0
-    str r9, [sp, #428]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    mvn lr, #0xE0000000
-    add r8, lr, lr
-    add r9, r9, #0x40000000
-    add r9, r9, #1
-    ldr r0, [sp, #324]
-    ldr r1, [sp, #36]
-    ldr r2, [sp, #144]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #432]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #328]
-    ldr r1, [sp, #40]
-    ldr r2, [sp, #148]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #436]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #332]
-    ldr r1, [sp, #44]
-    ldr r2, [sp, #152]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #440]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #336]
-    ldr r1, [sp, #48]
-    ldr r2, [sp, #156]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #444]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #340]
-    ldr r1, [sp, #52]
-    ldr r2, [sp, #160]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #448]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #344]
-    ldr r1, [sp, #56]
-    ldr r2, [sp, #164]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #452]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #348]
-    ldr r1, [sp, #60]
-    ldr r2, [sp, #168]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #456]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #352]
-    ldr r1, [sp, #64]
-    ldr r2, [sp, #172]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #460]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #356]
-    ldr r1, [sp, #68]
-    ldr r2, [sp, #176]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #464]
-    add r9, r8, r0, asr #29
+    lsr r12, r9, #29
+    orr r12, r12, r10, lsl #3
     ldr r0, [sp, #472]
     ldr r3, [sp, #216]
     ldr r4, [sp, #220]
+    ldr r5, [sp, #224]
+    ldr r6, [sp, #228]
+    ldr r7, [sp, #232]
+    ldr r8, [sp, #236]
+    ldr r10, [sp, #240]
+    ldr r11, [sp, #244]
     ubfx r1, r3, #0, #29
     bfi r1, r4, #29, #3
     str r1, [r0, #0]
     ubfx r2, r4, #3, #26
-    ldr r3, [sp, #224]
-    ldr r4, [sp, #228]
-    bfi r2, r3, #26, #6
+    bfi r2, r5, #26, #6
     str r2, [r0, #4]
-    ubfx r1, r3, #6, #23
-    bfi r1, r4, #23, #9
+    ubfx r1, r5, #6, #23
+    bfi r1, r6, #23, #9
     str r1, [r0, #8]
-    ubfx r2, r4, #9, #20
-    ldr r3, [sp, #232]
-    ldr r4, [sp, #236]
-    bfi r2, r3, #20, #12
+    ubfx r2, r6, #9, #20
+    bfi r2, r7, #20, #12
     str r2, [r0, #12]
-    ubfx r1, r3, #12, #17
-    bfi r1, r4, #17, #15
+    ubfx r1, r7, #12, #17
+    bfi r1, r8, #17, #15
     str r1, [r0, #16]
-    ubfx r2, r4, #15, #14
-    ldr r3, [sp, #240]
-    ldr r4, [sp, #244]
-    bfi r2, r3, #14, #18
+    ubfx r2, r8, #15, #14
+    bfi r2, r10, #14, #18
     str r2, [r0, #20]
-    ubfx r1, r3, #18, #11
-    bfi r1, r4, #11, #21
+    ubfx r1, r10, #18, #11
+    bfi r1, r11, #11, #21
     str r1, [r0, #24]
-    ubfx r2, r4, #21, #8
+    ubfx r2, r11, #21, #8
     ldr r3, [sp, #248]
     ldr r4, [sp, #360]
+    ldr r5, [sp, #364]
+    ldr r6, [sp, #368]
+    ldr r7, [sp, #372]
+    ldr r8, [sp, #376]
+    ldr r10, [sp, #380]
+    ldr r11, [sp, #384]
     bfi r2, r3, #8, #24
     str r2, [r0, #28]
     ubfx r1, r3, #24, #5
     bfi r1, r4, #5, #27
     str r1, [r0, #32]
     ubfx r2, r4, #27, #2
-    ldr r3, [sp, #364]
-    ldr r4, [sp, #368]
-    bfi r2, r3, #2, #29
-    bfi r2, r4, #31, #1
+    bfi r2, r5, #2, #29
+    bfi r2, r6, #31, #1
     str r2, [r0, #36]
-    ubfx r1, r4, #1, #28
-    ldr r3, [sp, #372]
-    ldr r4, [sp, #376]
-    bfi r1, r3, #28, #4
+    ubfx r1, r6, #1, #28
+    bfi r1, r7, #28, #4
     str r1, [r0, #40]
-    ubfx r2, r3, #4, #25
-    bfi r2, r4, #25, #7
+    ubfx r2, r7, #4, #25
+    bfi r2, r8, #25, #7
     str r2, [r0, #44]
-    ubfx r1, r4, #7, #22
-    ldr r3, [sp, #380]
-    ldr r4, [sp, #384]
-    bfi r1, r3, #22, #10
+    ubfx r1, r8, #7, #22
+    bfi r1, r10, #22, #10
     str r1, [r0, #48]
-    ubfx r2, r3, #10, #19
-    bfi r2, r4, #19, #13
+    ubfx r2, r10, #10, #19
+    bfi r2, r11, #19, #13
     str r2, [r0, #52]
-    ubfx r1, r4, #13, #16
+    ubfx r1, r11, #13, #16
     ldr r3, [sp, #388]
     ldr r4, [sp, #392]
+    ldr r5, [sp, #396]
+    ldr r6, [sp, #400]
+    ldr r7, [sp, #404]
+    ldr r8, [sp, #408]
+    ldr r10, [sp, #412]
+    ldr r11, [sp, #416]
     bfi r1, r3, #16, #16
     str r1, [r0, #56]
     ubfx r2, r3, #16, #13
     bfi r2, r4, #13, #19
     str r2, [r0, #60]
     ubfx r1, r4, #19, #10
-    ldr r3, [sp, #396]
-    ldr r4, [sp, #400]
-    bfi r1, r3, #10, #22
+    bfi r1, r5, #10, #22
     str r1, [r0, #64]
-    ubfx r2, r3, #22, #7
-    bfi r2, r4, #7, #25
+    ubfx r2, r5, #22, #7
+    bfi r2, r6, #7, #25
     str r2, [r0, #68]
-    ubfx r1, r4, #25, #4
-    ldr r3, [sp, #404]
-    ldr r4, [sp, #408]
-    bfi r1, r3, #4, #28
+    ubfx r1, r6, #25, #4
+    bfi r1, r7, #4, #28
     str r1, [r0, #72]
-    ubfx r2, r3, #28, #1
-    bfi r2, r4, #1, #29
-    ldr r3, [sp, #412]
-    ldr r4, [sp, #416]
-    bfi r2, r3, #30, #2
+    ubfx r2, r7, #28, #1
+    bfi r2, r8, #1, #29
+    bfi r2, r10, #30, #2
     str r2, [r0, #76]
-    ubfx r1, r3, #2, #27
-    bfi r1, r4, #27, #5
+    ubfx r1, r10, #2, #27
+    bfi r1, r11, #27, #5
     str r1, [r0, #80]
-    ubfx r2, r4, #5, #24
+    ubfx r2, r11, #5, #24
     ldr r3, [sp, #420]
     ldr r4, [sp, #424]
     bfi r2, r3, #24, #8
@@ -4096,41 +3998,97 @@ mpmul_cm3_umlal_k16i:
     bfi r1, r4, #21, #11
     str r1, [r0, #88]
     ubfx r2, r4, #11, #18
-    ldr r3, [sp, #428]
-    ldr r4, [sp, #432]
-    bfi r2, r3, #18, #14
+    bfi r2, r9, #18, #14
     str r2, [r0, #92]
-    ubfx r1, r3, #14, #15
-    bfi r1, r4, #15, #17
+    ubfx r1, r9, #14, #15
+    mvn lr, #0xE0000000
+    add lr, lr, lr
+    add r12, r12, #0x40000000
+    add r12, r12, #1
+    ldr r3, [sp, #324]
+    ldr r4, [sp, #36]
+    ldr r5, [sp, #144]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #15, #17
     str r1, [r0, #96]
-    ubfx r2, r4, #17, #12
-    ldr r3, [sp, #436]
-    ldr r4, [sp, #440]
+    ubfx r2, r3, #17, #12
+    ldr r3, [sp, #328]
+    ldr r4, [sp, #40]
+    ldr r5, [sp, #148]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r2, r3, #12, #20
     str r2, [r0, #100]
     ubfx r1, r3, #20, #9
-    bfi r1, r4, #9, #23
+    ldr r3, [sp, #332]
+    ldr r4, [sp, #44]
+    ldr r5, [sp, #152]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #9, #23
     str r1, [r0, #104]
-    ubfx r2, r4, #23, #6
-    ldr r3, [sp, #444]
-    ldr r4, [sp, #448]
+    ubfx r2, r3, #23, #6
+    ldr r3, [sp, #336]
+    ldr r4, [sp, #48]
+    ldr r5, [sp, #156]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r2, r3, #6, #26
     str r2, [r0, #108]
     ubfx r1, r3, #26, #3
-    bfi r1, r4, #3, #29
+    ldr r3, [sp, #340]
+    ldr r4, [sp, #52]
+    ldr r5, [sp, #160]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #3, #29
+    ldr r3, [sp, #344]
+    ldr r4, [sp, #56]
+    ldr r5, [sp, #164]
     str r1, [r0, #112]
-    ldr r3, [sp, #452]
-    ldr r4, [sp, #456]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     ubfx r2, r3, #0, #29
-    bfi r2, r4, #29, #3
+    ldr r3, [sp, #348]
+    ldr r4, [sp, #60]
+    ldr r5, [sp, #168]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r2, r3, #29, #3
     str r2, [r0, #116]
-    ubfx r1, r4, #3, #26
-    ldr r3, [sp, #460]
-    ldr r4, [sp, #464]
+    ubfx r1, r3, #3, #26
+    ldr r3, [sp, #352]
+    ldr r4, [sp, #64]
+    ldr r5, [sp, #172]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r1, r3, #26, #6
     str r1, [r0, #120]
     ubfx r2, r3, #6, #23
-    bfi r2, r4, #23, #9
+    ldr r3, [sp, #356]
+    ldr r4, [sp, #68]
+    ldr r5, [sp, #176]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    bfi r2, r3, #23, #9
     str r2, [r0, #124]
     add sp, sp, #484
     pop {pc}
@@ -4144,9 +4102,9 @@ mpmul_cm3_umlal_k16i:
 mpmul_cm3_umlal_k16xi:
     push {lr}
     sub sp, sp, #484
+    ldm r1, {r3-r11}
     str r0, [sp, #472]
     str r2, [sp, #476]
-    ldm r1, {r3-r11}
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -4209,68 +4167,68 @@ mpmul_cm3_umlal_k16xi:
     add r4, r4, r3, lsr #29
     ubfx r11, r4, #0, #29
     add r11, r11, lr
+    ldr r0, [r1, #44]
     str r11, [sp, #80]
-    ldr r11, [r1, #44]
-    lsr r0, r2, #28
-    bfi r0, r11, #4, #25
-    add r3, r0, lr
+    lsr r11, r2, #28
+    bfi r11, r0, #4, #25
+    add r3, r11, lr
     str r3, [sp, #48]
-    add r5, r5, r0
+    add r5, r5, r11
     add r5, r5, r4, lsr #29
     ubfx r3, r5, #0, #29
     add r3, r3, lr
+    ldr r12, [r1, #48]
     str r3, [sp, #84]
-    ldr r3, [r1, #48]
-    lsr r12, r11, #25
-    bfi r12, r3, #7, #22
-    add r2, r12, lr
-    str r2, [sp, #52]
-    add r6, r6, r12
+    lsr r2, r0, #25
+    bfi r2, r12, #7, #22
+    add r3, r2, lr
+    str r3, [sp, #52]
+    add r6, r6, r2
     add r6, r6, r5, lsr #29
-    ubfx r2, r6, #0, #29
-    add r2, r2, lr
-    str r2, [sp, #88]
-    ldr r2, [r1, #52]
-    lsr r4, r3, #22
-    bfi r4, r2, #10, #19
-    add r0, r4, lr
+    ubfx r3, r6, #0, #29
+    add r3, r3, lr
+    ldr r4, [r1, #52]
+    str r3, [sp, #88]
+    lsr r11, r12, #22
+    bfi r11, r4, #10, #19
+    add r0, r11, lr
     str r0, [sp, #56]
-    add r7, r7, r4
+    add r7, r7, r11
     add r7, r7, r6, lsr #29
     ubfx r0, r7, #0, #29
     add r0, r0, lr
+    ldr r3, [r1, #56]
     str r0, [sp, #92]
-    ldr r0, [r1, #56]
-    lsr r11, r2, #19
-    bfi r11, r0, #13, #16
-    add r5, r11, lr
-    str r5, [sp, #60]
-    add r8, r8, r11
+    lsr r5, r4, #19
+    bfi r5, r3, #13, #16
+    add r2, r5, lr
+    str r2, [sp, #60]
+    add r8, r8, r5
     add r8, r8, r7, lsr #29
-    ubfx r5, r8, #0, #29
-    add r5, r5, lr
-    str r5, [sp, #96]
-    ldr r5, [r1, #60]
-    lsr r12, r0, #16
-    bfi r12, r5, #16, #13
-    add r3, r12, lr
-    str r3, [sp, #64]
-    add r9, r9, r12
+    ubfx r2, r8, #0, #29
+    add r2, r2, lr
+    ldr r12, [r1, #60]
+    str r2, [sp, #96]
+    lsr r0, r3, #16
+    bfi r0, r12, #16, #13
+    add r6, r0, lr
+    str r6, [sp, #64]
+    add r9, r9, r0
     add r9, r9, r8, lsr #29
-    ubfx r3, r9, #0, #29
-    add r3, r3, lr
-    str r3, [sp, #100]
-    ldr r3, [r1, #64]
-    ubfx r3, r3, #0, #3
-    lsr r6, r5, #13
-    orr r6, r6, r3, lsl #19
-    add r4, r6, lr
-    str r4, [sp, #68]
-    add r10, r10, r6
+    ubfx r6, r9, #0, #29
+    add r6, r6, lr
+    ldr r11, [r1, #64]
+    str r6, [sp, #100]
+    ubfx r11, r11, #0, #3
+    lsr r4, r12, #13
+    orr r4, r4, r11, lsl #19
+    add r2, r4, lr
+    str r2, [sp, #68]
+    add r10, r10, r4
     add r10, r10, r9, lsr #29
-    add r4, r10, lr
-    str r4, [sp, #104]
+    add r2, r10, lr
     ldr r1, [sp, #476]
+    str r2, [sp, #104]
     ldm r1, {r3-r11}
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
@@ -4307,8 +4265,8 @@ mpmul_cm3_umlal_k16xi:
     add r9, r9, lr
     str r9, [sp, #136]
     add r10, r10, lr
-    str r10, [sp, #140]
     ldr r0, [r1, #36]
+    str r10, [sp, #140]
     lsr r2, r11, #5
     bfi r2, r0, #27, #2
     add r11, r2, #0x20000000
@@ -4319,56 +4277,56 @@ mpmul_cm3_umlal_k16xi:
     add r12, r11, lr
     str r12, [sp, #148]
     add r3, r3, r11
+    ldr r2, [r1, #40]
     str r3, [sp, #184]
-    ldr r12, [r1, #40]
-    lsr r2, r0, #31
-    bfi r2, r12, #1, #28
-    add r3, r2, lr
+    lsr r12, r0, #31
+    bfi r12, r2, #1, #28
+    add r3, r12, lr
     str r3, [sp, #152]
-    add r4, r4, r2
+    add r4, r4, r12
+    ldr r11, [r1, #44]
     str r4, [sp, #188]
-    ldr r3, [r1, #44]
-    lsr r11, r12, #28
-    bfi r11, r3, #4, #25
-    add r0, r11, lr
-    str r0, [sp, #156]
-    add r5, r5, r11
+    lsr r0, r2, #28
+    bfi r0, r11, #4, #25
+    add r3, r0, lr
+    str r3, [sp, #156]
+    add r5, r5, r0
+    ldr r4, [r1, #48]
     str r5, [sp, #192]
-    ldr r0, [r1, #48]
-    lsr r4, r3, #25
-    bfi r4, r0, #7, #22
-    add r2, r4, lr
+    lsr r12, r11, #25
+    bfi r12, r4, #7, #22
+    add r2, r12, lr
     str r2, [sp, #160]
-    add r6, r6, r4
+    add r6, r6, r12
+    ldr r3, [r1, #52]
     str r6, [sp, #196]
-    ldr r2, [r1, #52]
-    lsr r12, r0, #22
-    bfi r12, r2, #10, #19
-    add r5, r12, lr
-    str r5, [sp, #164]
-    add r7, r7, r12
+    lsr r5, r4, #22
+    bfi r5, r3, #10, #19
+    add r0, r5, lr
+    str r0, [sp, #164]
+    add r7, r7, r5
+    ldr r11, [r1, #56]
     str r7, [sp, #200]
-    ldr r5, [r1, #56]
-    lsr r11, r2, #19
-    bfi r11, r5, #13, #16
-    add r3, r11, lr
-    str r3, [sp, #168]
-    add r8, r8, r11
+    lsr r2, r3, #19
+    bfi r2, r11, #13, #16
+    add r6, r2, lr
+    str r6, [sp, #168]
+    add r8, r8, r2
+    ldr r12, [r1, #60]
     str r8, [sp, #204]
-    ldr r3, [r1, #60]
-    lsr r6, r5, #16
-    bfi r6, r3, #16, #13
-    add r4, r6, lr
-    str r4, [sp, #172]
-    add r9, r9, r6
+    lsr r4, r11, #16
+    bfi r4, r12, #16, #13
+    add r0, r4, lr
+    str r0, [sp, #172]
+    add r9, r9, r4
+    ldr r7, [r1, #64]
     str r9, [sp, #208]
-    ldr r4, [r1, #64]
-    ubfx r4, r4, #0, #3
-    lsr r0, r3, #13
-    orr r0, r0, r4, lsl #19
-    add r7, r0, lr
-    str r7, [sp, #176]
-    add r10, r10, r0
+    ubfx r7, r7, #0, #3
+    lsr r5, r12, #13
+    orr r5, r5, r7, lsl #19
+    add r3, r5, lr
+    str r3, [sp, #176]
+    add r10, r10, r5
     str r10, [sp, #212]
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
@@ -5274,179 +5232,99 @@ mpmul_cm3_umlal_k16xi:
     adc r10, r10, #0
     subs r9, r9, r11
     sbc r10, r10, #0
-    str r9, [sp, #428]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    mvn lr, #0xE0000000
-    add r8, lr, lr
-    add r9, r9, #0x40000000
-    add r9, r9, #1
-    ldr r0, [sp, #324]
-    ldr r1, [sp, #36]
-    ldr r2, [sp, #144]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #432]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #328]
-    ldr r1, [sp, #40]
-    ldr r2, [sp, #148]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #436]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #332]
-    ldr r1, [sp, #44]
-    ldr r2, [sp, #152]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #440]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #336]
-    ldr r1, [sp, #48]
-    ldr r2, [sp, #156]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #444]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #340]
-    ldr r1, [sp, #52]
-    ldr r2, [sp, #160]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #448]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #344]
-    ldr r1, [sp, #56]
-    ldr r2, [sp, #164]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #452]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #348]
-    ldr r1, [sp, #60]
-    ldr r2, [sp, #168]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #456]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #352]
-    ldr r1, [sp, #64]
-    ldr r2, [sp, #172]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #460]
-    add r9, r8, r0, asr #29
-    ldr r0, [sp, #356]
-    ldr r1, [sp, #68]
-    ldr r2, [sp, #176]
-    add r1, r1, r2
-    add r0, r0, r9
-    sub r0, r0, r1
-    str r0, [sp, #464]
-    add r9, r8, r0, asr #29
-    sub r0, r9, r8
-    sub r0, r0, #1
-    str r0, [sp, #468]
+    lsr r12, r9, #29
+    orr r12, r12, r10, lsl #3
     ldr r0, [sp, #472]
     ldr r3, [sp, #216]
     ldr r4, [sp, #220]
+    ldr r5, [sp, #224]
+    ldr r6, [sp, #228]
+    ldr r7, [sp, #232]
+    ldr r8, [sp, #236]
+    ldr r10, [sp, #240]
+    ldr r11, [sp, #244]
     ubfx r1, r3, #0, #29
     bfi r1, r4, #29, #3
     str r1, [r0, #0]
     ubfx r2, r4, #3, #26
-    ldr r3, [sp, #224]
-    ldr r4, [sp, #228]
-    bfi r2, r3, #26, #6
+    bfi r2, r5, #26, #6
     str r2, [r0, #4]
-    ubfx r1, r3, #6, #23
-    bfi r1, r4, #23, #9
+    ubfx r1, r5, #6, #23
+    bfi r1, r6, #23, #9
     str r1, [r0, #8]
-    ubfx r2, r4, #9, #20
-    ldr r3, [sp, #232]
-    ldr r4, [sp, #236]
-    bfi r2, r3, #20, #12
+    ubfx r2, r6, #9, #20
+    bfi r2, r7, #20, #12
     str r2, [r0, #12]
-    ubfx r1, r3, #12, #17
-    bfi r1, r4, #17, #15
+    ubfx r1, r7, #12, #17
+    bfi r1, r8, #17, #15
     str r1, [r0, #16]
-    ubfx r2, r4, #15, #14
-    ldr r3, [sp, #240]
-    ldr r4, [sp, #244]
-    bfi r2, r3, #14, #18
+    ubfx r2, r8, #15, #14
+    bfi r2, r10, #14, #18
     str r2, [r0, #20]
-    ubfx r1, r3, #18, #11
-    bfi r1, r4, #11, #21
+    ubfx r1, r10, #18, #11
+    bfi r1, r11, #11, #21
     str r1, [r0, #24]
-    ubfx r2, r4, #21, #8
+    ubfx r2, r11, #21, #8
     ldr r3, [sp, #248]
     ldr r4, [sp, #360]
+    ldr r5, [sp, #364]
+    ldr r6, [sp, #368]
+    ldr r7, [sp, #372]
+    ldr r8, [sp, #376]
+    ldr r10, [sp, #380]
+    ldr r11, [sp, #384]
     bfi r2, r3, #8, #24
     str r2, [r0, #28]
     ubfx r1, r3, #24, #5
     bfi r1, r4, #5, #27
     str r1, [r0, #32]
     ubfx r2, r4, #27, #2
-    ldr r3, [sp, #364]
-    ldr r4, [sp, #368]
-    bfi r2, r3, #2, #29
-    bfi r2, r4, #31, #1
+    bfi r2, r5, #2, #29
+    bfi r2, r6, #31, #1
     str r2, [r0, #36]
-    ubfx r1, r4, #1, #28
-    ldr r3, [sp, #372]
-    ldr r4, [sp, #376]
-    bfi r1, r3, #28, #4
+    ubfx r1, r6, #1, #28
+    bfi r1, r7, #28, #4
     str r1, [r0, #40]
-    ubfx r2, r3, #4, #25
-    bfi r2, r4, #25, #7
+    ubfx r2, r7, #4, #25
+    bfi r2, r8, #25, #7
     str r2, [r0, #44]
-    ubfx r1, r4, #7, #22
-    ldr r3, [sp, #380]
-    ldr r4, [sp, #384]
-    bfi r1, r3, #22, #10
+    ubfx r1, r8, #7, #22
+    bfi r1, r10, #22, #10
     str r1, [r0, #48]
-    ubfx r2, r3, #10, #19
-    bfi r2, r4, #19, #13
+    ubfx r2, r10, #10, #19
+    bfi r2, r11, #19, #13
     str r2, [r0, #52]
-    ubfx r1, r4, #13, #16
+    ubfx r1, r11, #13, #16
     ldr r3, [sp, #388]
     ldr r4, [sp, #392]
+    ldr r5, [sp, #396]
+    ldr r6, [sp, #400]
+    ldr r7, [sp, #404]
+    ldr r8, [sp, #408]
+    ldr r10, [sp, #412]
+    ldr r11, [sp, #416]
     bfi r1, r3, #16, #16
     str r1, [r0, #56]
     ubfx r2, r3, #16, #13
     bfi r2, r4, #13, #19
     str r2, [r0, #60]
     ubfx r1, r4, #19, #10
-    ldr r3, [sp, #396]
-    ldr r4, [sp, #400]
-    bfi r1, r3, #10, #22
+    bfi r1, r5, #10, #22
     str r1, [r0, #64]
-    ubfx r2, r3, #22, #7
-    bfi r2, r4, #7, #25
+    ubfx r2, r5, #22, #7
+    bfi r2, r6, #7, #25
     str r2, [r0, #68]
-    ubfx r1, r4, #25, #4
-    ldr r3, [sp, #404]
-    ldr r4, [sp, #408]
-    bfi r1, r3, #4, #28
+    ubfx r1, r6, #25, #4
+    bfi r1, r7, #4, #28
     str r1, [r0, #72]
-    ubfx r2, r3, #28, #1
-    bfi r2, r4, #1, #29
-    ldr r3, [sp, #412]
-    ldr r4, [sp, #416]
-    bfi r2, r3, #30, #2
+    ubfx r2, r7, #28, #1
+    bfi r2, r8, #1, #29
+    bfi r2, r10, #30, #2
     str r2, [r0, #76]
-    ubfx r1, r3, #2, #27
-    bfi r1, r4, #27, #5
+    ubfx r1, r10, #2, #27
+    bfi r1, r11, #27, #5
     str r1, [r0, #80]
-    ubfx r2, r4, #5, #24
+    ubfx r2, r11, #5, #24
     ldr r3, [sp, #420]
     ldr r4, [sp, #424]
     bfi r2, r3, #24, #8
@@ -5455,44 +5333,102 @@ mpmul_cm3_umlal_k16xi:
     bfi r1, r4, #21, #11
     str r1, [r0, #88]
     ubfx r2, r4, #11, #18
-    ldr r3, [sp, #428]
-    ldr r4, [sp, #432]
-    bfi r2, r3, #18, #14
+    bfi r2, r9, #18, #14
     str r2, [r0, #92]
-    ubfx r1, r3, #14, #15
-    bfi r1, r4, #15, #17
+    ubfx r1, r9, #14, #15
+    mvn lr, #0xE0000000
+    add lr, lr, lr
+    add r12, r12, #0x40000000
+    add r12, r12, #1
+    ldr r3, [sp, #324]
+    ldr r4, [sp, #36]
+    ldr r5, [sp, #144]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #15, #17
     str r1, [r0, #96]
-    ubfx r2, r4, #17, #12
-    ldr r3, [sp, #436]
-    ldr r4, [sp, #440]
+    ubfx r2, r3, #17, #12
+    ldr r3, [sp, #328]
+    ldr r4, [sp, #40]
+    ldr r5, [sp, #148]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r2, r3, #12, #20
     str r2, [r0, #100]
     ubfx r1, r3, #20, #9
-    bfi r1, r4, #9, #23
+    ldr r3, [sp, #332]
+    ldr r4, [sp, #44]
+    ldr r5, [sp, #152]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #9, #23
     str r1, [r0, #104]
-    ubfx r2, r4, #23, #6
-    ldr r3, [sp, #444]
-    ldr r4, [sp, #448]
+    ubfx r2, r3, #23, #6
+    ldr r3, [sp, #336]
+    ldr r4, [sp, #48]
+    ldr r5, [sp, #156]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r2, r3, #6, #26
     str r2, [r0, #108]
     ubfx r1, r3, #26, #3
-    bfi r1, r4, #3, #29
+    ldr r3, [sp, #340]
+    ldr r4, [sp, #52]
+    ldr r5, [sp, #160]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r1, r3, #3, #29
+    ldr r3, [sp, #344]
+    ldr r4, [sp, #56]
+    ldr r5, [sp, #164]
     str r1, [r0, #112]
-    ldr r3, [sp, #452]
-    ldr r4, [sp, #456]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     ubfx r2, r3, #0, #29
-    bfi r2, r4, #29, #3
+    ldr r3, [sp, #348]
+    ldr r4, [sp, #60]
+    ldr r5, [sp, #168]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r2, r3, #29, #3
     str r2, [r0, #116]
-    ubfx r1, r4, #3, #26
-    ldr r3, [sp, #460]
-    ldr r4, [sp, #464]
+    ubfx r1, r3, #3, #26
+    ldr r3, [sp, #352]
+    ldr r4, [sp, #64]
+    ldr r5, [sp, #172]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
     bfi r1, r3, #26, #6
     str r1, [r0, #120]
     ubfx r2, r3, #6, #23
-    bfi r2, r4, #23, #9
+    ldr r3, [sp, #356]
+    ldr r4, [sp, #68]
+    ldr r5, [sp, #176]
+    add r4, r4, r5
+    add r3, r3, r12
+    sub r3, r3, r4
+    add r12, lr, r3, asr #29
+    bfi r2, r3, #23, #9
     str r2, [r0, #124]
-    ubfx r1, r4, #9, #20
-    ldr r3, [sp, #468]
+    ubfx r1, r3, #9, #20
+    sub r3, r12, lr
+    sub r3, r3, #1
     bfi r1, r3, #20, #12
     str r1, [r0, #128]
     add sp, sp, #484
