@@ -267,10 +267,12 @@ def gen(ext: bool, internal: bool = False) -> str:
 # The taint checker proves every UMLAL operand >= 2^16 from known bounds (UBFX/BFI/LSR widths, the added
 # constant, non-wrapping ADDs; docs/constant-time.md).
 
-K16 = {"A0": 0, "A1": 36, "SA": 72, "B0": 108, "B1": 144, "TB": 180, "Z0": 216, "Z2": 288, "D": 360}
-K16_RP = K16["D"] + 4 * 28                  # D: digits 9..36
+K16 = {"A0": 0, "A1": 36, "SA": 72, "B0": 108, "B1": 144, "TB": 180, "Z0": 216, "Z2": 288, "D": 360,
+       "N0": 472}                           # D: digits 9..36 (28 words); N0: z0'_k + A0'_k + B0'_k
+K16_RP = K16["N0"] + 4 * 9
 K16_BP = K16_RP + 4
-K16_FRAME = K16_BP + 4 + 4                  # 36 (or 4) pushed + frame: a multiple of 8
+K16_FRAME = K16_BP + 4                      # 36 (or 4) pushed + frame: a multiple of 8
+assert (K16_FRAME + 4) % 8 == 0
 MV = "mvn {}, #0xE0000000"                  # 2^29 - 1
 
 
@@ -299,7 +301,8 @@ def _k16_convert(e, ext: bool, side: str) -> None:
     ptr = "r1"
     if side == "b":
         e(f"ldm {ptr}, {{r3-r11}}")             # words 0..8 (a's: loaded by the caller)
-    e(MV.format("lr"))
+    else:
+        e(MV.format("lr"))                      # (kept through b's conversion)
     low = ["r12", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]   # raw digits 0..8
     words = {w: f"r{3 + w}" for w in range(9)}
     e(f"ubfx r12, r3, #0, #{X}")
@@ -317,6 +320,7 @@ def _k16_convert(e, ext: bool, side: str) -> None:
     # Digits 9..17: words 8..15 (+16), loaded as needed into registers that come free.
     free = ["r0", "r2"]
     wreg = {8: "r11"}
+    last_stored: list[str] = ["r0"]
     top = None
     prev = None                                 # the register of T_(i-1) (a side)
     for i in range(9):
@@ -324,8 +328,9 @@ def _k16_convert(e, ext: bool, side: str) -> None:
         w, s = _bitpos(k)
         need = [w] + ([w + 1] if s + X > 32 and w + 1 < 16 else [])
         for nw in need:
-            if nw not in wreg:
-                r = free.pop(0)
+            if nw not in wreg:                  # (not the register the last store read: no stall)
+                r = next((f for f in free if f not in last_stored), free[0])
+                free.remove(r)
                 e(f"ldr {r}, [{ptr}, #{4 * nw}]")
                 wreg[nw] = r
         if ext and k == 17:
@@ -343,6 +348,7 @@ def _k16_convert(e, ext: bool, side: str) -> None:
         free.append(t)                          # word load then goes to another register than a store's)
         e(f"add {t}, {h}, {'#0x20000000' if i == 0 else 'lr'}")
         e(f"str {t}, [sp, #{hi_off + 4 * i}]")
+        last_stored = [t]
         ra = low[i]
         if side == "a":
             e(f"add {ra}, {ra}, {h}")           # T_i = a_i + a_(9+i) + carry: normalized sum digit
@@ -355,73 +361,104 @@ def _k16_convert(e, ext: bool, side: str) -> None:
             else:
                 e(f"add {t}, {ra}, lr")         # the top digit stays whole
             e(f"str {t}, [sp, #{sum_off + 4 * i}]")
+            last_stored = [t]
             prev = ra
         else:
             e(f"add {ra}, {ra}, {h}")           # raw sum plus the offset (below 3x)
             e(f"str {ra}, [sp, #{sum_off + 4 * i}]")
+            last_stored = [ra]
             free.append(ra)
         free.append(h)
 
 
-def _k16_product(e, a_off: int, b_off: int, out: str) -> None:
-    """One 9x9-digit product on the offset digits: a' into r0..r8, b' from the frame; out = "Z0"/"Z2"
-    (17 clean digits and the top word to the frame) or "Z1" (the recombination folded in, digits 9..26
-    raw to D)."""
+def _k16_product(e, a_off: int, b_off: int, out: str, pending: list[str], next_a: int | None,
+                 base: str = "r12") -> list[str]:
+    """One 9x9-digit product on the offset digits: a' into r0..r8 (LDM from r12, which the step before
+    set to the frame's a' array; `pending` are that step's last stores, issued after the LDM so that no
+    load follows a store), b' from the frame; out = "Z0"/"Z2" (17 clean digits and the top word to the
+    frame) or "Z1" (the recombination folded in, digits 9..25 raw to D). Z0 also writes
+    N_k = z0'_k + A0'_k + B0'_k (k < 9): its column k takes the pair (0, k) last, so B0'_k is still in a
+    register and A0'_k is a'_k. next_a: the next product's a' offset (r12 is set for it). Returns the
+    stores left pending."""
     F = K16
-    if a_off == 0:
-        e("ldm sp, {r0-r8}")
-    else:
-        e(f"add r12, sp, #{a_off}")
-        e("mov r10, #0")                         # (spacer: LDM's base was just written)
-        e("ldm r12, {r0-r8}")
+    e(f"ldm {base}, {{r0-r8}}")
+    for x in pending:
+        e(x)
     lo, hi = "r9", "r10"
     for k in range(17):
-        pairs = [(i, k - i) for i in range(max(0, k - 8), min(8, k) + 1)]
+        pairs = [(i, k - i) for i in range(min(8, k), max(0, k - 8) - 1, -1)]     # (0, k) last
         temps = ["r11", "r12", "lr"] + [f"r{i}" for i in range(max(0, k - 8))]
+        if out == "Z1" and k == 16:             # r11, r12, lr are kept for position 26's loads
+            temps = temps[3:] + temps[:3]
         T = len(temps)
+        rec = []                                # the recombination's loads (Z1)
+        if out == "Z1":
+            if k < 9:
+                rec = [F["N0"] + 4 * k, F["Z2"] + 4 * k, F["Z0"] + 4 * (9 + k)]
+            else:
+                rec = [F["Z0"] + 4 * k, F["Z2"] + 4 * k, F["Z2"] + 4 * (k - 9)]
+            if k == 16:                         # and position 26's, into r11, r12, lr (see gen_k16d)
+                rec += [F["Z0"] + 68, F["Z2"] + 68, F["Z2"] + 32]
+        chunks = [pairs[c:c + T] for c in range(0, len(pairs), T)]
+        merged = len(chunks[-1]) + len(rec) <= T and out == "Z1"
         first = True
-        for c in range(0, len(pairs), T):
-            ch = pairs[c:c + T]
+        bk = None
+        for n, ch in enumerate(chunks):
             for (i, j), rb in zip(ch, temps):
                 e(f"ldr {rb}, [sp, #{b_off + 4 * j}]")
+                if (i, j) == (0, k):
+                    bk = rb
+            last = n == len(chunks) - 1
+            if merged and last:                 # the recombination's loads ride in the last burst
+                rt = temps[len(ch):len(ch) + 3]
+                if k == 16:                     # position 26's in r11, r12, lr
+                    for r, off in zip(["r11", "r12", "lr"], rec[3:]):
+                        e(f"ldr {r}, [sp, #{off}]")
+                for r, off in zip(rt, rec):
+                    e(f"ldr {r}, [sp, #{off}]")
             for (i, j), rb in zip(ch, temps):
                 e(f"{'umull' if first and k == 0 else 'umlal'} {lo}, {hi}, r{i}, {rb}")
                 first = False
+        if k == 16 and next_a is not None:
+            e(f"add r12, sp, #{next_a}")        # the next product's a' (r12 is free now)
         if out == "Z1":
-            t1, t2, t3 = temps[:3]
-            if k < 9:
-                e(f"ldr {t1}, [sp, #{F['Z0'] + 4 * k}]")
-                e(f"ldr {t2}, [sp, #{F['Z2'] + 4 * k}]")
-                e(f"ldr {t3}, [sp, #{F['A0'] + 4 * k}]")
-                e(f"add {t1}, {t1}, {t2}")
-                e(f"add {t1}, {t1}, {t3}")
-                e(f"ldr {t2}, [sp, #{F['B0'] + 4 * k}]")
-                e(f"ldr {t3}, [sp, #{F['Z0'] + 4 * (9 + k)}]")
-                e(f"add {t1}, {t1}, {t2}")                    # < 3 * 2^30
+            t1, t2, t3 = rt if merged else temps[:3]
+            if not merged:
+                for r, off in zip((t1, t2, t3), rec):
+                    e(f"ldr {r}, [sp, #{off}]")
+            e(f"add {t1}, {t1}, {t2}")
+            if k < 9:                           # N_k + z2'_k < 2^32; + z0'_(9+k) - that, in 64 bits
                 e(f"adds {lo}, {lo}, {t3}")
                 e(f"adc {hi}, {hi}, #0")
                 e(f"subs {lo}, {lo}, {t1}")
                 e(f"sbc {hi}, {hi}, #0")
             else:
-                e(f"ldr {t1}, [sp, #{F['Z0'] + 4 * k}]")
-                e(f"ldr {t2}, [sp, #{F['Z2'] + 4 * k}]")
-                e(f"ldr {t3}, [sp, #{F['Z2'] + 4 * (k - 9)}]")
-                e(f"add {t1}, {t1}, {t2}")
                 if k == 9:
                     e(f"add {t3}, {t3}, #1")                  # + X^2
                 e(f"sub {t3}, {t3}, {t1}")                    # |.| < 2^30
                 e(f"adds {lo}, {lo}, {t3}")
                 e(f"adc {hi}, {hi}, {t3}, asr #31")
             e(f"str {lo}, [sp, #{F['D'] + 4 * k}]")         # digit 9 + k (raw)
+            tail = []
         else:
-            e(f"ubfx r11, {lo}, #0, #{X}")
-            e(f"str r11, [sp, #{F[out] + 4 * k}]")
+            d = "lr" if bk != "lr" else "r11"
+            e(f"ubfx {d}, {lo}, #0, #{X}")
+            tail = [f"str {d}, [sp, #{F[out] + 4 * k}]"]
+            if out == "Z0" and k < 9:
+                e(f"add {bk}, {bk}, r{k}")
+                e(f"add {bk}, {bk}, {d}")
+                tail.append(f"str {bk}, [sp, #{F['N0'] + 4 * k}]")
+            if k < 16:
+                for x in tail:
+                    e(x)
+                tail = []
         e(f"lsr {lo}, {lo}, #{X}")
         e(f"orr {lo}, {lo}, {hi}, lsl #{32 - X}")
         if k < 16 or out == "Z1":
             e(f"lsr {hi}, {hi}, #{X}")
     if out != "Z1":
-        e(f"str {lo}, [sp, #{F[out] + 4 * 17}]")            # the top (below 2^31)
+        tail.append(f"str {lo}, [sp, #{F[out] + 4 * 17}]")  # the top (below 2^31)
+    return tail
 
 
 def _mem(ins: str) -> tuple[str, str, int] | None:
@@ -434,7 +471,7 @@ def _mem(ins: str) -> tuple[str, str, int] | None:
 def _writes(ins: str) -> str | None:
     """The register an ALU instruction or a load writes (its first operand), None for stores and others."""
     op = ins.split()[0]
-    if op.startswith(("str", "stm", "push", "pop", "b", "cmp", "tst")):
+    if op.startswith(("str", "stm", "push", "pop", "b", "cmp", "tst")) or (op == "ldm" and "!" not in ins):
         return None
     return ins.split()[1].rstrip(",")
 
@@ -473,13 +510,14 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
     _k16_convert(e, ext, "a")
     e(f"ldr r1, [sp, #{K16_BP}]")
     _k16_convert(e, ext, "b")
-    _k16_product(e, F["A0"], F["B0"], "Z0")
-    _k16_product(e, F["A1"], F["B1"], "Z2")
-    _k16_product(e, F["SA"], F["TB"], "Z1")
-    # Position 26: + z2'_8 - z0'_17 - z2'_17 (signed from here on); the digit stays in r9.
-    e(f"ldr r11, [sp, #{F['Z0'] + 68}]")
-    e(f"ldr r12, [sp, #{F['Z2'] + 68}]")
-    e(f"ldr lr, [sp, #{F['Z2'] + 32}]")
+    pend = []
+    while L[-1].startswith("str "):                           # b's last stores: after the LDM
+        pend.insert(0, L.pop())
+    pend = _k16_product(e, F["A0"], F["B0"], "Z0", pend, F["A1"], base="sp")
+    pend = _k16_product(e, F["A1"], F["B1"], "Z2", pend, F["SA"])
+    _k16_product(e, F["SA"], F["TB"], "Z1", pend, None)
+    # Position 26: + z2'_8 - z0'_17 - z2'_17 (signed from here on; loaded in column 16's burst into
+    # r11, r12, lr); the digit stays in r9.
     e("add r11, r11, r12")                                    # < 2^32
     e("adds r9, r9, lr")
     e("adc r10, r10, #0")
@@ -524,19 +562,22 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
     e("add r12, r12, #0x40000000")
     e("add r12, r12, #1")
     for i in range(9):
-        e(f"ldr r3, [sp, #{F['Z2'] + 4 * (9 + i)}]")
-        e(f"ldr r4, [sp, #{F['A1'] + 4 * i}]")
-        e(f"ldr r5, [sp, #{F['B1'] + 4 * i}]")
-        e("add r4, r4, r5")
-        e("add r3, r3, r12")
-        e("sub r3, r3, r4")
+        z, a, b = ("r3", "r4", "r5") if i % 2 == 0 else ("r6", "r7", "r8")
+        if i % 2 == 0:                          # two positions' loads in one burst
+            for q in range(i, min(i + 2, 9)):
+                for r, off in zip(("r3", "r4", "r5") if q % 2 == 0 else ("r6", "r7", "r8"),
+                                  (F["Z2"] + 4 * (9 + q), F["A1"] + 4 * q, F["B1"] + 4 * q)):
+                    e(f"ldr {r}, [sp, #{off}]")
+        e(f"add {a}, {a}, {b}")
+        e(f"add {z}, {z}, r12")
+        e(f"sub {z}, {z}, {a}")
         if i < 8 or ext:
-            e("add r12, lr, r3, asr #29")
-        put("r3", 27 + i)
+            e(f"add r12, lr, {z}, asr #29")
+        put(z, 27 + i)
     if ext:                                                   # position 36: the carry + X^4 - 2 X^4
-        e("sub r3, r12, lr")
-        e("sub r3, r3, #1")
-        put("r3", 36)
+        e("sub r4, r12, lr")
+        e("sub r4, r4, #1")
+        put("r4", 36)
     e(f"add sp, sp, #{K16_FRAME}")
     epilogue(e, internal)
     return "\n".join("    " + x for x in schedule(L))

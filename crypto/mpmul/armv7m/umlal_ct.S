@@ -1442,10 +1442,10 @@ mpmul_cm3_umlal_k8xi:
 mpmul_cm3_umlal_k16:
 MCU_FN(mpmul512, mul):
     push {r4-r11, lr}
-    sub sp, sp, #484
+    sub sp, sp, #516
     ldm r1, {r3-r11}
-    str r0, [sp, #472]
-    str r2, [sp, #476]
+    str r0, [sp, #508]
+    str r2, [sp, #512]
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -1481,94 +1481,93 @@ MCU_FN(mpmul512, mul):
     add r0, r9, lr
     str r0, [sp, #28]
     add r0, r10, lr
+    ldr r2, [r1, #36]
     str r0, [sp, #32]
-    ldr r0, [r1, #36]
-    lsr r2, r11, #5
-    bfi r2, r0, #27, #2
-    add r11, r2, #0x20000000
+    lsr r0, r11, #5
+    bfi r0, r2, #27, #2
+    add r11, r0, #0x20000000
     str r11, [sp, #36]
-    add r12, r12, r2
+    add r12, r12, r0
     ubfx r11, r12, #0, #29
     add r11, r11, #0x20000000
     str r11, [sp, #72]
-    ubfx r11, r0, #2, #29
-    add r2, r11, lr
-    str r2, [sp, #40]
+    ubfx r11, r2, #2, #29
+    add r0, r11, lr
+    str r0, [sp, #40]
     add r3, r3, r11
     add r3, r3, r12, lsr #29
-    ubfx r2, r3, #0, #29
-    add r2, r2, lr
-    str r2, [sp, #76]
-    ldr r2, [r1, #40]
-    lsr r12, r0, #31
-    bfi r12, r2, #1, #28
-    add r11, r12, lr
+    ubfx r0, r3, #0, #29
+    add r0, r0, lr
+    ldr r12, [r1, #40]
+    str r0, [sp, #76]
+    lsr r0, r2, #31
+    bfi r0, r12, #1, #28
+    add r11, r0, lr
     str r11, [sp, #44]
-    add r4, r4, r12
+    add r4, r4, r0
     add r4, r4, r3, lsr #29
     ubfx r11, r4, #0, #29
     add r11, r11, lr
-    ldr r0, [r1, #44]
+    ldr r2, [r1, #44]
     str r11, [sp, #80]
-    lsr r11, r2, #28
-    bfi r11, r0, #4, #25
+    lsr r11, r12, #28
+    bfi r11, r2, #4, #25
     add r3, r11, lr
     str r3, [sp, #48]
     add r5, r5, r11
     add r5, r5, r4, lsr #29
     ubfx r3, r5, #0, #29
     add r3, r3, lr
-    ldr r12, [r1, #48]
+    ldr r0, [r1, #48]
     str r3, [sp, #84]
-    lsr r2, r0, #25
-    bfi r2, r12, #7, #22
-    add r3, r2, lr
+    lsr r12, r2, #25
+    bfi r12, r0, #7, #22
+    add r3, r12, lr
     str r3, [sp, #52]
-    add r6, r6, r2
+    add r6, r6, r12
     add r6, r6, r5, lsr #29
     ubfx r3, r6, #0, #29
     add r3, r3, lr
     ldr r4, [r1, #52]
     str r3, [sp, #88]
-    lsr r11, r12, #22
+    lsr r11, r0, #22
     bfi r11, r4, #10, #19
-    add r0, r11, lr
-    str r0, [sp, #56]
+    add r2, r11, lr
+    str r2, [sp, #56]
     add r7, r7, r11
     add r7, r7, r6, lsr #29
-    ubfx r0, r7, #0, #29
-    add r0, r0, lr
+    ubfx r2, r7, #0, #29
+    add r2, r2, lr
     ldr r3, [r1, #56]
-    str r0, [sp, #92]
+    str r2, [sp, #92]
     lsr r5, r4, #19
     bfi r5, r3, #13, #16
-    add r2, r5, lr
-    str r2, [sp, #60]
+    add r12, r5, lr
+    str r12, [sp, #60]
     add r8, r8, r5
     add r8, r8, r7, lsr #29
-    ubfx r2, r8, #0, #29
-    add r2, r2, lr
-    ldr r12, [r1, #60]
-    str r2, [sp, #96]
-    lsr r0, r3, #16
-    bfi r0, r12, #16, #13
-    add r6, r0, lr
+    ubfx r12, r8, #0, #29
+    add r12, r12, lr
+    ldr r0, [r1, #60]
+    str r12, [sp, #96]
+    lsr r2, r3, #16
+    bfi r2, r0, #16, #13
+    add r6, r2, lr
     str r6, [sp, #64]
-    add r9, r9, r0
+    add r9, r9, r2
     add r9, r9, r8, lsr #29
     ubfx r6, r9, #0, #29
     add r6, r6, lr
     str r6, [sp, #100]
-    lsr r11, r12, #13
+    lsr r11, r0, #13
     add r4, r11, lr
     str r4, [sp, #68]
     add r10, r10, r11
     add r10, r10, r9, lsr #29
     add r4, r10, lr
-    ldr r1, [sp, #476]
+    ldr r1, [sp, #512]
     str r4, [sp, #104]
     ldm r1, {r3-r11}
-    mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
     bfi r3, r4, #3, #26
@@ -1603,575 +1602,596 @@ MCU_FN(mpmul512, mul):
     add r9, r9, lr
     str r9, [sp, #136]
     add r10, r10, lr
-    ldr r0, [r1, #36]
+    ldr r2, [r1, #36]
     str r10, [sp, #140]
-    lsr r2, r11, #5
-    bfi r2, r0, #27, #2
-    add r11, r2, #0x20000000
+    lsr r0, r11, #5
+    bfi r0, r2, #27, #2
+    add r11, r0, #0x20000000
     str r11, [sp, #144]
-    add r12, r12, r2
+    add r12, r12, r0
     str r12, [sp, #180]
-    ubfx r11, r0, #2, #29
+    ubfx r11, r2, #2, #29
     add r12, r11, lr
     str r12, [sp, #148]
     add r3, r3, r11
-    ldr r2, [r1, #40]
+    ldr r0, [r1, #40]
     str r3, [sp, #184]
-    lsr r12, r0, #31
-    bfi r12, r2, #1, #28
+    lsr r12, r2, #31
+    bfi r12, r0, #1, #28
     add r3, r12, lr
     str r3, [sp, #152]
     add r4, r4, r12
     ldr r11, [r1, #44]
     str r4, [sp, #188]
-    lsr r0, r2, #28
-    bfi r0, r11, #4, #25
-    add r3, r0, lr
+    lsr r2, r0, #28
+    bfi r2, r11, #4, #25
+    add r3, r2, lr
     str r3, [sp, #156]
-    add r5, r5, r0
+    add r5, r5, r2
     ldr r4, [r1, #48]
     str r5, [sp, #192]
     lsr r12, r11, #25
     bfi r12, r4, #7, #22
-    add r2, r12, lr
-    str r2, [sp, #160]
+    add r0, r12, lr
+    str r0, [sp, #160]
     add r6, r6, r12
     ldr r3, [r1, #52]
     str r6, [sp, #196]
     lsr r5, r4, #22
     bfi r5, r3, #10, #19
-    add r0, r5, lr
-    str r0, [sp, #164]
+    add r2, r5, lr
+    str r2, [sp, #164]
     add r7, r7, r5
     ldr r11, [r1, #56]
     str r7, [sp, #200]
-    lsr r2, r3, #19
-    bfi r2, r11, #13, #16
-    add r6, r2, lr
+    lsr r0, r3, #19
+    bfi r0, r11, #13, #16
+    add r6, r0, lr
     str r6, [sp, #168]
-    add r8, r8, r2
+    add r8, r8, r0
     ldr r12, [r1, #60]
     str r8, [sp, #204]
     lsr r4, r11, #16
     bfi r4, r12, #16, #13
-    add r0, r4, lr
-    str r0, [sp, #172]
+    add r2, r4, lr
+    str r2, [sp, #172]
     add r9, r9, r4
     str r9, [sp, #208]
     lsr r7, r12, #13
     add r5, r7, lr
     str r5, [sp, #176]
     add r10, r10, r7
-    str r10, [sp, #212]
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
+    str r10, [sp, #212]
     umull r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r0
+    add r11, r11, lr
+    str lr, [sp, #216]
+    str r11, [sp, #472]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r1
+    add r12, r12, lr
+    str lr, [sp, #220]
+    str r12, [sp, #476]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
-    str r11, [sp, #216]
+    add lr, lr, r2
+    add lr, lr, r11
+    str r11, [sp, #224]
+    str lr, [sp, #480]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #120]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r3
+    add r11, r11, lr
+    str lr, [sp, #228]
+    str r11, [sp, #484]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r4
+    add r12, r12, lr
+    str lr, [sp, #232]
+    str r12, [sp, #488]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ubfx r11, r9, #0, #29
+    add lr, lr, r5
+    add lr, lr, r11
+    str r11, [sp, #236]
+    str lr, [sp, #492]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #132]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r6
+    add r11, r11, lr
+    str lr, [sp, #240]
+    str r11, [sp, #496]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #136]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r7
+    add r12, r12, lr
+    str lr, [sp, #244]
+    str r12, [sp, #500]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #140]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ubfx r11, r9, #0, #29
+    add lr, lr, r8
+    add lr, lr, r11
+    str r11, [sp, #248]
+    str lr, [sp, #504]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #220]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #120]
+    ldr r0, [sp, #124]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #136]
+    ldr r0, [sp, #140]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #252]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #224]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #124]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #132]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #136]
+    ldr r12, [sp, #140]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #256]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    ldr lr, [sp, #112]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #108]
-    umlal r9, r10, r3, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #228]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    ldr r0, [sp, #132]
+    ldr r1, [sp, #136]
+    ldr r2, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #260]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #232]
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #136]
+    ldr r1, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #264]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #128]
-    ldr r12, [sp, #124]
-    ldr lr, [sp, #120]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #236]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #136]
+    ldr r0, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #268]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #132]
-    ldr r12, [sp, #128]
-    ldr lr, [sp, #124]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    ldr lr, [sp, #112]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #108]
-    umlal r9, r10, r6, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #240]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #272]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #136]
-    ldr r12, [sp, #132]
-    ldr lr, [sp, #128]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r6, r11
+    ldr r12, [sp, #140]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #244]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #128]
-    ldr r12, [sp, #124]
-    ldr lr, [sp, #120]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #248]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    ldr r0, [sp, #112]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #252]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #256]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    ldr r2, [sp, #120]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #260]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #264]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #268]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #272]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #276]
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #276]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #140]
     umlal r9, r10, r8, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #280]
+    add r12, sp, #36
+    ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    str r9, [sp, #284]
-    add r12, sp, #36
-    mov r10, #0
     ldm r12, {r0-r8}
     ldr r11, [sp, #144]
+    str lr, [sp, #280]
+    str r9, [sp, #284]
     umull r9, r10, r0, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #288]
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #288]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #292]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #152]
+    ldr r11, [sp, #144]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
-    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #292]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r2, r11
     umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #296]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #156]
-    ldr r12, [sp, #152]
-    ldr lr, [sp, #148]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
     ldr r11, [sp, #144]
-    umlal r9, r10, r3, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #300]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #304]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #164]
-    ldr r12, [sp, #160]
-    ldr lr, [sp, #156]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #152]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
+    ldr lr, [sp, #152]
     umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #156]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #300]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #304]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r5, r11
     umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #308]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #168]
-    ldr r12, [sp, #164]
-    ldr lr, [sp, #160]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #156]
-    ldr r12, [sp, #152]
-    ldr lr, [sp, #148]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
     ldr r11, [sp, #144]
-    umlal r9, r10, r6, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #312]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #172]
-    ldr r12, [sp, #168]
-    ldr lr, [sp, #164]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #316]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #164]
-    ldr r12, [sp, #160]
-    ldr lr, [sp, #156]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #152]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
+    ldr lr, [sp, #152]
     umlal r9, r10, r6, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #168]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #312]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #172]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #316]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #176]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #320]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    ldr r0, [sp, #148]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #324]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #156]
+    ldr r11, [sp, #148]
     ldr r12, [sp, #152]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #328]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    ldr r2, [sp, #156]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #332]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #336]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #340]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #156]
+    ldr r0, [sp, #160]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #344]
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #172]
+    ldr r0, [sp, #176]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #324]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #176]
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #160]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #168]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #176]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #328]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    ldr r0, [sp, #168]
+    ldr r1, [sp, #172]
+    ldr r2, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #332]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #164]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #172]
+    ldr r1, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #336]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #172]
+    ldr r0, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #340]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #168]
     ldr r12, [sp, #172]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #348]
+    ldr lr, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #344]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #348]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #176]
     umlal r9, r10, r8, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #352]
+    add r12, sp, #72
+    ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    str r9, [sp, #356]
-    add r12, sp, #72
-    mov r10, #0
     ldm r12, {r0-r8}
     ldr r11, [sp, #180]
+    str lr, [sp, #352]
+    str r9, [sp, #356]
     umull r9, r10, r0, r11
-    ldr r11, [sp, #216]
+    ldr r11, [sp, #472]
     ldr r12, [sp, #288]
-    ldr lr, [sp, #0]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #108]
     ldr lr, [sp, #252]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2182,16 +2202,12 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ldr r11, [sp, #220]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #476]
     ldr r12, [sp, #292]
-    ldr lr, [sp, #4]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #112]
     ldr lr, [sp, #256]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2202,18 +2218,14 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r0, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r2, r11
     umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #224]
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #480]
     ldr r12, [sp, #296]
-    ldr lr, [sp, #8]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #116]
     ldr lr, [sp, #260]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2224,20 +2236,16 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    ldr lr, [sp, #184]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
     ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #188]
     umlal r9, r10, r3, r11
-    ldr r11, [sp, #228]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #192]
+    umlal r9, r10, r0, r11
+    ldr r11, [sp, #484]
     ldr r12, [sp, #300]
-    ldr lr, [sp, #12]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #120]
     ldr lr, [sp, #264]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2248,22 +2256,18 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
     ldr lr, [sp, #188]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
     umlal r9, r10, r2, lr
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ldr r11, [sp, #232]
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #488]
     ldr r12, [sp, #304]
-    ldr lr, [sp, #16]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #124]
     ldr lr, [sp, #268]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2274,24 +2278,20 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #196]
-    ldr lr, [sp, #192]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r3, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r5, r11
     umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #236]
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #492]
     ldr r12, [sp, #308]
-    ldr lr, [sp, #20]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #128]
     ldr lr, [sp, #272]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2302,26 +2302,22 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #200]
-    ldr lr, [sp, #196]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    ldr lr, [sp, #184]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
     ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #188]
     umlal r9, r10, r6, r11
-    ldr r11, [sp, #240]
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #204]
+    umlal r9, r10, r0, r11
+    ldr r11, [sp, #496]
     ldr r12, [sp, #312]
-    ldr lr, [sp, #24]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #132]
     ldr lr, [sp, #276]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2332,28 +2328,24 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #204]
-    ldr lr, [sp, #200]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
     ldr lr, [sp, #188]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
     umlal r9, r10, r5, lr
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    ldr r11, [sp, #244]
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #208]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #500]
     ldr r12, [sp, #316]
-    ldr lr, [sp, #28]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #136]
     ldr lr, [sp, #280]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2364,30 +2356,26 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #196]
-    ldr lr, [sp, #192]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ldr r11, [sp, #248]
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #212]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #504]
     ldr r12, [sp, #320]
-    ldr lr, [sp, #32]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #140]
     ldr lr, [sp, #284]
     add r11, r11, r12
     adds r9, r9, lr
@@ -2398,22 +2386,22 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
-    ldr lr, [sp, #188]
-    ldr r0, [sp, #184]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #192]
+    ldr r0, [sp, #196]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    ldr r0, [sp, #212]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
     ldr r11, [sp, #252]
     ldr r12, [sp, #324]
     ldr lr, [sp, #288]
@@ -2426,43 +2414,43 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #196]
     ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
+    ldr r1, [sp, #204]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
     umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ldr r11, [sp, #256]
-    ldr r12, [sp, #328]
-    ldr lr, [sp, #292]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    ldr lr, [sp, #256]
+    ldr r0, [sp, #328]
+    ldr r1, [sp, #292]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    add lr, lr, r0
+    sub r1, r1, lr
+    adds r9, r9, r1
+    adc r10, r10, r1, asr #31
     str r9, [sp, #400]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    ldr r2, [sp, #192]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    ldr r0, [sp, #204]
+    ldr r1, [sp, #208]
+    ldr r2, [sp, #212]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
     ldr r11, [sp, #260]
     ldr r12, [sp, #332]
     ldr lr, [sp, #296]
@@ -2474,16 +2462,16 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #200]
     ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
+    ldr r0, [sp, #208]
+    ldr r1, [sp, #212]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
     ldr r11, [sp, #264]
     ldr r12, [sp, #336]
     ldr lr, [sp, #300]
@@ -2495,73 +2483,73 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ldr r11, [sp, #268]
-    ldr r12, [sp, #340]
-    ldr lr, [sp, #304]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    ldr r0, [sp, #212]
+    ldr r1, [sp, #268]
+    ldr r2, [sp, #340]
+    ldr r3, [sp, #304]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    add r1, r1, r2
+    sub r3, r3, r1
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
     str r9, [sp, #412]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
+    ldr r11, [sp, #204]
     ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #212]
+    ldr r0, [sp, #272]
+    ldr r1, [sp, #344]
+    ldr r2, [sp, #308]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ldr r11, [sp, #272]
-    ldr r12, [sp, #344]
-    ldr lr, [sp, #308]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    umlal r9, r10, r6, lr
+    add r0, r0, r1
+    sub r2, r2, r0
+    adds r9, r9, r2
+    adc r10, r10, r2, asr #31
     str r9, [sp, #416]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ldr r11, [sp, #276]
-    ldr r12, [sp, #348]
-    ldr lr, [sp, #312]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    ldr lr, [sp, #276]
+    ldr r0, [sp, #348]
+    ldr r1, [sp, #312]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    add lr, lr, r0
+    sub r1, r1, lr
+    adds r9, r9, r1
+    adc r10, r10, r1, asr #31
     str r9, [sp, #420]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    umlal r9, r10, r8, r11
-    ldr r11, [sp, #280]
-    ldr r12, [sp, #352]
-    ldr lr, [sp, #316]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r0, [sp, #212]
+    ldr r11, [sp, #284]
+    ldr r12, [sp, #356]
+    ldr lr, [sp, #320]
+    ldr r1, [sp, #280]
+    ldr r2, [sp, #352]
+    ldr r3, [sp, #316]
+    umlal r9, r10, r8, r0
+    add r1, r1, r2
+    sub r3, r3, r1
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
     str r9, [sp, #424]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #284]
-    ldr r12, [sp, #356]
-    ldr lr, [sp, #320]
     add r11, r11, r12
     adds r9, r9, lr
     adc r10, r10, #0
@@ -2569,7 +2557,7 @@ MCU_FN(mpmul512, mul):
     sbc r10, r10, #0
     lsr r12, r9, #29
     orr r12, r12, r10, lsl #3
-    ldr r0, [sp, #472]
+    ldr r0, [sp, #508]
     ldr r3, [sp, #216]
     ldr r4, [sp, #220]
     ldr r5, [sp, #224]
@@ -2678,6 +2666,9 @@ MCU_FN(mpmul512, mul):
     ldr r3, [sp, #324]
     ldr r4, [sp, #36]
     ldr r5, [sp, #144]
+    ldr r6, [sp, #328]
+    ldr r7, [sp, #40]
+    ldr r8, [sp, #148]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -2685,19 +2676,19 @@ MCU_FN(mpmul512, mul):
     bfi r1, r3, #15, #17
     str r1, [r0, #96]
     ubfx r2, r3, #17, #12
-    ldr r3, [sp, #328]
-    ldr r4, [sp, #40]
-    ldr r5, [sp, #148]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r2, r3, #12, #20
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r2, r6, #12, #20
     str r2, [r0, #100]
-    ubfx r1, r3, #20, #9
+    ubfx r1, r6, #20, #9
     ldr r3, [sp, #332]
     ldr r4, [sp, #44]
     ldr r5, [sp, #152]
+    ldr r6, [sp, #336]
+    ldr r7, [sp, #48]
+    ldr r8, [sp, #156]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -2705,36 +2696,36 @@ MCU_FN(mpmul512, mul):
     bfi r1, r3, #9, #23
     str r1, [r0, #104]
     ubfx r2, r3, #23, #6
-    ldr r3, [sp, #336]
-    ldr r4, [sp, #48]
-    ldr r5, [sp, #156]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r2, r3, #6, #26
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r2, r6, #6, #26
     str r2, [r0, #108]
-    ubfx r1, r3, #26, #3
+    ubfx r1, r6, #26, #3
     ldr r3, [sp, #340]
     ldr r4, [sp, #52]
     ldr r5, [sp, #160]
+    ldr r6, [sp, #344]
+    ldr r7, [sp, #56]
+    ldr r8, [sp, #164]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
     bfi r1, r3, #3, #29
-    ldr r3, [sp, #344]
-    ldr r4, [sp, #56]
-    ldr r5, [sp, #164]
     str r1, [r0, #112]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    ubfx r2, r3, #0, #29
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    ubfx r2, r6, #0, #29
     ldr r3, [sp, #348]
     ldr r4, [sp, #60]
     ldr r5, [sp, #168]
+    ldr r6, [sp, #352]
+    ldr r7, [sp, #64]
+    ldr r8, [sp, #172]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -2742,16 +2733,13 @@ MCU_FN(mpmul512, mul):
     bfi r2, r3, #29, #3
     str r2, [r0, #116]
     ubfx r1, r3, #3, #26
-    ldr r3, [sp, #352]
-    ldr r4, [sp, #64]
-    ldr r5, [sp, #172]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r1, r3, #26, #6
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r1, r6, #26, #6
     str r1, [r0, #120]
-    ubfx r2, r3, #6, #23
+    ubfx r2, r6, #6, #23
     ldr r3, [sp, #356]
     ldr r4, [sp, #68]
     ldr r5, [sp, #176]
@@ -2760,7 +2748,7 @@ MCU_FN(mpmul512, mul):
     sub r3, r3, r4
     bfi r2, r3, #23, #9
     str r2, [r0, #124]
-    add sp, sp, #484
+    add sp, sp, #516
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k16, . - mpmul_cm3_umlal_k16
     .size MCU_FN(mpmul512, mul), . - MCU_FN(mpmul512, mul)
@@ -2772,10 +2760,10 @@ MCU_FN(mpmul512, mul):
     .type mpmul_cm3_umlal_k16i, %function
 mpmul_cm3_umlal_k16i:
     push {lr}
-    sub sp, sp, #484
+    sub sp, sp, #516
     ldm r1, {r3-r11}
-    str r0, [sp, #472]
-    str r2, [sp, #476]
+    str r0, [sp, #508]
+    str r2, [sp, #512]
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -2811,94 +2799,93 @@ mpmul_cm3_umlal_k16i:
     add r0, r9, lr
     str r0, [sp, #28]
     add r0, r10, lr
+    ldr r2, [r1, #36]
     str r0, [sp, #32]
-    ldr r0, [r1, #36]
-    lsr r2, r11, #5
-    bfi r2, r0, #27, #2
-    add r11, r2, #0x20000000
+    lsr r0, r11, #5
+    bfi r0, r2, #27, #2
+    add r11, r0, #0x20000000
     str r11, [sp, #36]
-    add r12, r12, r2
+    add r12, r12, r0
     ubfx r11, r12, #0, #29
     add r11, r11, #0x20000000
     str r11, [sp, #72]
-    ubfx r11, r0, #2, #29
-    add r2, r11, lr
-    str r2, [sp, #40]
+    ubfx r11, r2, #2, #29
+    add r0, r11, lr
+    str r0, [sp, #40]
     add r3, r3, r11
     add r3, r3, r12, lsr #29
-    ubfx r2, r3, #0, #29
-    add r2, r2, lr
-    str r2, [sp, #76]
-    ldr r2, [r1, #40]
-    lsr r12, r0, #31
-    bfi r12, r2, #1, #28
-    add r11, r12, lr
+    ubfx r0, r3, #0, #29
+    add r0, r0, lr
+    ldr r12, [r1, #40]
+    str r0, [sp, #76]
+    lsr r0, r2, #31
+    bfi r0, r12, #1, #28
+    add r11, r0, lr
     str r11, [sp, #44]
-    add r4, r4, r12
+    add r4, r4, r0
     add r4, r4, r3, lsr #29
     ubfx r11, r4, #0, #29
     add r11, r11, lr
-    ldr r0, [r1, #44]
+    ldr r2, [r1, #44]
     str r11, [sp, #80]
-    lsr r11, r2, #28
-    bfi r11, r0, #4, #25
+    lsr r11, r12, #28
+    bfi r11, r2, #4, #25
     add r3, r11, lr
     str r3, [sp, #48]
     add r5, r5, r11
     add r5, r5, r4, lsr #29
     ubfx r3, r5, #0, #29
     add r3, r3, lr
-    ldr r12, [r1, #48]
+    ldr r0, [r1, #48]
     str r3, [sp, #84]
-    lsr r2, r0, #25
-    bfi r2, r12, #7, #22
-    add r3, r2, lr
+    lsr r12, r2, #25
+    bfi r12, r0, #7, #22
+    add r3, r12, lr
     str r3, [sp, #52]
-    add r6, r6, r2
+    add r6, r6, r12
     add r6, r6, r5, lsr #29
     ubfx r3, r6, #0, #29
     add r3, r3, lr
     ldr r4, [r1, #52]
     str r3, [sp, #88]
-    lsr r11, r12, #22
+    lsr r11, r0, #22
     bfi r11, r4, #10, #19
-    add r0, r11, lr
-    str r0, [sp, #56]
+    add r2, r11, lr
+    str r2, [sp, #56]
     add r7, r7, r11
     add r7, r7, r6, lsr #29
-    ubfx r0, r7, #0, #29
-    add r0, r0, lr
+    ubfx r2, r7, #0, #29
+    add r2, r2, lr
     ldr r3, [r1, #56]
-    str r0, [sp, #92]
+    str r2, [sp, #92]
     lsr r5, r4, #19
     bfi r5, r3, #13, #16
-    add r2, r5, lr
-    str r2, [sp, #60]
+    add r12, r5, lr
+    str r12, [sp, #60]
     add r8, r8, r5
     add r8, r8, r7, lsr #29
-    ubfx r2, r8, #0, #29
-    add r2, r2, lr
-    ldr r12, [r1, #60]
-    str r2, [sp, #96]
-    lsr r0, r3, #16
-    bfi r0, r12, #16, #13
-    add r6, r0, lr
+    ubfx r12, r8, #0, #29
+    add r12, r12, lr
+    ldr r0, [r1, #60]
+    str r12, [sp, #96]
+    lsr r2, r3, #16
+    bfi r2, r0, #16, #13
+    add r6, r2, lr
     str r6, [sp, #64]
-    add r9, r9, r0
+    add r9, r9, r2
     add r9, r9, r8, lsr #29
     ubfx r6, r9, #0, #29
     add r6, r6, lr
     str r6, [sp, #100]
-    lsr r11, r12, #13
+    lsr r11, r0, #13
     add r4, r11, lr
     str r4, [sp, #68]
     add r10, r10, r11
     add r10, r10, r9, lsr #29
     add r4, r10, lr
-    ldr r1, [sp, #476]
+    ldr r1, [sp, #512]
     str r4, [sp, #104]
     ldm r1, {r3-r11}
-    mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
     bfi r3, r4, #3, #26
@@ -2933,575 +2920,596 @@ mpmul_cm3_umlal_k16i:
     add r9, r9, lr
     str r9, [sp, #136]
     add r10, r10, lr
-    ldr r0, [r1, #36]
+    ldr r2, [r1, #36]
     str r10, [sp, #140]
-    lsr r2, r11, #5
-    bfi r2, r0, #27, #2
-    add r11, r2, #0x20000000
+    lsr r0, r11, #5
+    bfi r0, r2, #27, #2
+    add r11, r0, #0x20000000
     str r11, [sp, #144]
-    add r12, r12, r2
+    add r12, r12, r0
     str r12, [sp, #180]
-    ubfx r11, r0, #2, #29
+    ubfx r11, r2, #2, #29
     add r12, r11, lr
     str r12, [sp, #148]
     add r3, r3, r11
-    ldr r2, [r1, #40]
+    ldr r0, [r1, #40]
     str r3, [sp, #184]
-    lsr r12, r0, #31
-    bfi r12, r2, #1, #28
+    lsr r12, r2, #31
+    bfi r12, r0, #1, #28
     add r3, r12, lr
     str r3, [sp, #152]
     add r4, r4, r12
     ldr r11, [r1, #44]
     str r4, [sp, #188]
-    lsr r0, r2, #28
-    bfi r0, r11, #4, #25
-    add r3, r0, lr
+    lsr r2, r0, #28
+    bfi r2, r11, #4, #25
+    add r3, r2, lr
     str r3, [sp, #156]
-    add r5, r5, r0
+    add r5, r5, r2
     ldr r4, [r1, #48]
     str r5, [sp, #192]
     lsr r12, r11, #25
     bfi r12, r4, #7, #22
-    add r2, r12, lr
-    str r2, [sp, #160]
+    add r0, r12, lr
+    str r0, [sp, #160]
     add r6, r6, r12
     ldr r3, [r1, #52]
     str r6, [sp, #196]
     lsr r5, r4, #22
     bfi r5, r3, #10, #19
-    add r0, r5, lr
-    str r0, [sp, #164]
+    add r2, r5, lr
+    str r2, [sp, #164]
     add r7, r7, r5
     ldr r11, [r1, #56]
     str r7, [sp, #200]
-    lsr r2, r3, #19
-    bfi r2, r11, #13, #16
-    add r6, r2, lr
+    lsr r0, r3, #19
+    bfi r0, r11, #13, #16
+    add r6, r0, lr
     str r6, [sp, #168]
-    add r8, r8, r2
+    add r8, r8, r0
     ldr r12, [r1, #60]
     str r8, [sp, #204]
     lsr r4, r11, #16
     bfi r4, r12, #16, #13
-    add r0, r4, lr
-    str r0, [sp, #172]
+    add r2, r4, lr
+    str r2, [sp, #172]
     add r9, r9, r4
     str r9, [sp, #208]
     lsr r7, r12, #13
     add r5, r7, lr
     str r5, [sp, #176]
     add r10, r10, r7
-    str r10, [sp, #212]
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
+    str r10, [sp, #212]
     umull r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r0
+    add r11, r11, lr
+    str lr, [sp, #216]
+    str r11, [sp, #472]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r1
+    add r12, r12, lr
+    str lr, [sp, #220]
+    str r12, [sp, #476]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
-    str r11, [sp, #216]
+    add lr, lr, r2
+    add lr, lr, r11
+    str r11, [sp, #224]
+    str lr, [sp, #480]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #120]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r3
+    add r11, r11, lr
+    str lr, [sp, #228]
+    str r11, [sp, #484]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r4
+    add r12, r12, lr
+    str lr, [sp, #232]
+    str r12, [sp, #488]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ubfx r11, r9, #0, #29
+    add lr, lr, r5
+    add lr, lr, r11
+    str r11, [sp, #236]
+    str lr, [sp, #492]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #132]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r6
+    add r11, r11, lr
+    str lr, [sp, #240]
+    str r11, [sp, #496]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #136]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r7
+    add r12, r12, lr
+    str lr, [sp, #244]
+    str r12, [sp, #500]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #140]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ubfx r11, r9, #0, #29
+    add lr, lr, r8
+    add lr, lr, r11
+    str r11, [sp, #248]
+    str lr, [sp, #504]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #220]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #120]
+    ldr r0, [sp, #124]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #136]
+    ldr r0, [sp, #140]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #252]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #224]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #124]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #132]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #136]
+    ldr r12, [sp, #140]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #256]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    ldr lr, [sp, #112]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #108]
-    umlal r9, r10, r3, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #228]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    ldr r0, [sp, #132]
+    ldr r1, [sp, #136]
+    ldr r2, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #260]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #232]
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #136]
+    ldr r1, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #264]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #128]
-    ldr r12, [sp, #124]
-    ldr lr, [sp, #120]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #236]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #136]
+    ldr r0, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #268]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #132]
-    ldr r12, [sp, #128]
-    ldr lr, [sp, #124]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    ldr lr, [sp, #112]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #108]
-    umlal r9, r10, r6, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #240]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #272]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #136]
-    ldr r12, [sp, #132]
-    ldr lr, [sp, #128]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r6, r11
+    ldr r12, [sp, #140]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #244]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #128]
-    ldr r12, [sp, #124]
-    ldr lr, [sp, #120]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #248]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    ldr r0, [sp, #112]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #252]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #256]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    ldr r2, [sp, #120]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #260]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #264]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #268]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #272]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #276]
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #276]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #140]
     umlal r9, r10, r8, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #280]
+    add r12, sp, #36
+    ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    str r9, [sp, #284]
-    add r12, sp, #36
-    mov r10, #0
     ldm r12, {r0-r8}
     ldr r11, [sp, #144]
+    str lr, [sp, #280]
+    str r9, [sp, #284]
     umull r9, r10, r0, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #288]
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #288]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #292]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #152]
+    ldr r11, [sp, #144]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
-    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #292]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r2, r11
     umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #296]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #156]
-    ldr r12, [sp, #152]
-    ldr lr, [sp, #148]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
     ldr r11, [sp, #144]
-    umlal r9, r10, r3, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #300]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #304]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #164]
-    ldr r12, [sp, #160]
-    ldr lr, [sp, #156]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #152]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
+    ldr lr, [sp, #152]
     umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #156]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #300]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #304]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r5, r11
     umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #308]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #168]
-    ldr r12, [sp, #164]
-    ldr lr, [sp, #160]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #156]
-    ldr r12, [sp, #152]
-    ldr lr, [sp, #148]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
     ldr r11, [sp, #144]
-    umlal r9, r10, r6, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #312]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #172]
-    ldr r12, [sp, #168]
-    ldr lr, [sp, #164]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #316]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #164]
-    ldr r12, [sp, #160]
-    ldr lr, [sp, #156]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #152]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
+    ldr lr, [sp, #152]
     umlal r9, r10, r6, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #168]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #312]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #172]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #316]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #176]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #320]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    ldr r0, [sp, #148]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #324]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #156]
+    ldr r11, [sp, #148]
     ldr r12, [sp, #152]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #328]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    ldr r2, [sp, #156]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #332]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #336]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #340]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #156]
+    ldr r0, [sp, #160]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #344]
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #172]
+    ldr r0, [sp, #176]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #324]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #176]
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #160]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #168]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #176]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #328]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    ldr r0, [sp, #168]
+    ldr r1, [sp, #172]
+    ldr r2, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #332]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #164]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #172]
+    ldr r1, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #336]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #172]
+    ldr r0, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #340]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #168]
     ldr r12, [sp, #172]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #348]
+    ldr lr, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #344]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #348]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #176]
     umlal r9, r10, r8, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #352]
+    add r12, sp, #72
+    ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    str r9, [sp, #356]
-    add r12, sp, #72
-    mov r10, #0
     ldm r12, {r0-r8}
     ldr r11, [sp, #180]
+    str lr, [sp, #352]
+    str r9, [sp, #356]
     umull r9, r10, r0, r11
-    ldr r11, [sp, #216]
+    ldr r11, [sp, #472]
     ldr r12, [sp, #288]
-    ldr lr, [sp, #0]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #108]
     ldr lr, [sp, #252]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3512,16 +3520,12 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ldr r11, [sp, #220]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #476]
     ldr r12, [sp, #292]
-    ldr lr, [sp, #4]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #112]
     ldr lr, [sp, #256]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3532,18 +3536,14 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r0, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r2, r11
     umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #224]
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #480]
     ldr r12, [sp, #296]
-    ldr lr, [sp, #8]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #116]
     ldr lr, [sp, #260]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3554,20 +3554,16 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    ldr lr, [sp, #184]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
     ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #188]
     umlal r9, r10, r3, r11
-    ldr r11, [sp, #228]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #192]
+    umlal r9, r10, r0, r11
+    ldr r11, [sp, #484]
     ldr r12, [sp, #300]
-    ldr lr, [sp, #12]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #120]
     ldr lr, [sp, #264]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3578,22 +3574,18 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
     ldr lr, [sp, #188]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
     umlal r9, r10, r2, lr
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ldr r11, [sp, #232]
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #488]
     ldr r12, [sp, #304]
-    ldr lr, [sp, #16]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #124]
     ldr lr, [sp, #268]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3604,24 +3596,20 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #196]
-    ldr lr, [sp, #192]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r3, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r5, r11
     umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #236]
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #492]
     ldr r12, [sp, #308]
-    ldr lr, [sp, #20]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #128]
     ldr lr, [sp, #272]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3632,26 +3620,22 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #200]
-    ldr lr, [sp, #196]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    ldr lr, [sp, #184]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
     ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #188]
     umlal r9, r10, r6, r11
-    ldr r11, [sp, #240]
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #204]
+    umlal r9, r10, r0, r11
+    ldr r11, [sp, #496]
     ldr r12, [sp, #312]
-    ldr lr, [sp, #24]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #132]
     ldr lr, [sp, #276]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3662,28 +3646,24 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #204]
-    ldr lr, [sp, #200]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
     ldr lr, [sp, #188]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
     umlal r9, r10, r5, lr
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    ldr r11, [sp, #244]
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #208]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #500]
     ldr r12, [sp, #316]
-    ldr lr, [sp, #28]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #136]
     ldr lr, [sp, #280]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3694,30 +3674,26 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #196]
-    ldr lr, [sp, #192]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ldr r11, [sp, #248]
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #212]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #504]
     ldr r12, [sp, #320]
-    ldr lr, [sp, #32]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #140]
     ldr lr, [sp, #284]
     add r11, r11, r12
     adds r9, r9, lr
@@ -3728,22 +3704,22 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
-    ldr lr, [sp, #188]
-    ldr r0, [sp, #184]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #192]
+    ldr r0, [sp, #196]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    ldr r0, [sp, #212]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
     ldr r11, [sp, #252]
     ldr r12, [sp, #324]
     ldr lr, [sp, #288]
@@ -3756,43 +3732,43 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #196]
     ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
+    ldr r1, [sp, #204]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
     umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ldr r11, [sp, #256]
-    ldr r12, [sp, #328]
-    ldr lr, [sp, #292]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    ldr lr, [sp, #256]
+    ldr r0, [sp, #328]
+    ldr r1, [sp, #292]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    add lr, lr, r0
+    sub r1, r1, lr
+    adds r9, r9, r1
+    adc r10, r10, r1, asr #31
     str r9, [sp, #400]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    ldr r2, [sp, #192]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    ldr r0, [sp, #204]
+    ldr r1, [sp, #208]
+    ldr r2, [sp, #212]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
     ldr r11, [sp, #260]
     ldr r12, [sp, #332]
     ldr lr, [sp, #296]
@@ -3804,16 +3780,16 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #200]
     ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
+    ldr r0, [sp, #208]
+    ldr r1, [sp, #212]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
     ldr r11, [sp, #264]
     ldr r12, [sp, #336]
     ldr lr, [sp, #300]
@@ -3825,73 +3801,73 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ldr r11, [sp, #268]
-    ldr r12, [sp, #340]
-    ldr lr, [sp, #304]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    ldr r0, [sp, #212]
+    ldr r1, [sp, #268]
+    ldr r2, [sp, #340]
+    ldr r3, [sp, #304]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    add r1, r1, r2
+    sub r3, r3, r1
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
     str r9, [sp, #412]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
+    ldr r11, [sp, #204]
     ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #212]
+    ldr r0, [sp, #272]
+    ldr r1, [sp, #344]
+    ldr r2, [sp, #308]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ldr r11, [sp, #272]
-    ldr r12, [sp, #344]
-    ldr lr, [sp, #308]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    umlal r9, r10, r6, lr
+    add r0, r0, r1
+    sub r2, r2, r0
+    adds r9, r9, r2
+    adc r10, r10, r2, asr #31
     str r9, [sp, #416]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ldr r11, [sp, #276]
-    ldr r12, [sp, #348]
-    ldr lr, [sp, #312]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    ldr lr, [sp, #276]
+    ldr r0, [sp, #348]
+    ldr r1, [sp, #312]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    add lr, lr, r0
+    sub r1, r1, lr
+    adds r9, r9, r1
+    adc r10, r10, r1, asr #31
     str r9, [sp, #420]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    umlal r9, r10, r8, r11
-    ldr r11, [sp, #280]
-    ldr r12, [sp, #352]
-    ldr lr, [sp, #316]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r0, [sp, #212]
+    ldr r11, [sp, #284]
+    ldr r12, [sp, #356]
+    ldr lr, [sp, #320]
+    ldr r1, [sp, #280]
+    ldr r2, [sp, #352]
+    ldr r3, [sp, #316]
+    umlal r9, r10, r8, r0
+    add r1, r1, r2
+    sub r3, r3, r1
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
     str r9, [sp, #424]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #284]
-    ldr r12, [sp, #356]
-    ldr lr, [sp, #320]
     add r11, r11, r12
     adds r9, r9, lr
     adc r10, r10, #0
@@ -3899,7 +3875,7 @@ mpmul_cm3_umlal_k16i:
     sbc r10, r10, #0
     lsr r12, r9, #29
     orr r12, r12, r10, lsl #3
-    ldr r0, [sp, #472]
+    ldr r0, [sp, #508]
     ldr r3, [sp, #216]
     ldr r4, [sp, #220]
     ldr r5, [sp, #224]
@@ -4008,6 +3984,9 @@ mpmul_cm3_umlal_k16i:
     ldr r3, [sp, #324]
     ldr r4, [sp, #36]
     ldr r5, [sp, #144]
+    ldr r6, [sp, #328]
+    ldr r7, [sp, #40]
+    ldr r8, [sp, #148]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -4015,19 +3994,19 @@ mpmul_cm3_umlal_k16i:
     bfi r1, r3, #15, #17
     str r1, [r0, #96]
     ubfx r2, r3, #17, #12
-    ldr r3, [sp, #328]
-    ldr r4, [sp, #40]
-    ldr r5, [sp, #148]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r2, r3, #12, #20
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r2, r6, #12, #20
     str r2, [r0, #100]
-    ubfx r1, r3, #20, #9
+    ubfx r1, r6, #20, #9
     ldr r3, [sp, #332]
     ldr r4, [sp, #44]
     ldr r5, [sp, #152]
+    ldr r6, [sp, #336]
+    ldr r7, [sp, #48]
+    ldr r8, [sp, #156]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -4035,36 +4014,36 @@ mpmul_cm3_umlal_k16i:
     bfi r1, r3, #9, #23
     str r1, [r0, #104]
     ubfx r2, r3, #23, #6
-    ldr r3, [sp, #336]
-    ldr r4, [sp, #48]
-    ldr r5, [sp, #156]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r2, r3, #6, #26
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r2, r6, #6, #26
     str r2, [r0, #108]
-    ubfx r1, r3, #26, #3
+    ubfx r1, r6, #26, #3
     ldr r3, [sp, #340]
     ldr r4, [sp, #52]
     ldr r5, [sp, #160]
+    ldr r6, [sp, #344]
+    ldr r7, [sp, #56]
+    ldr r8, [sp, #164]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
     bfi r1, r3, #3, #29
-    ldr r3, [sp, #344]
-    ldr r4, [sp, #56]
-    ldr r5, [sp, #164]
     str r1, [r0, #112]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    ubfx r2, r3, #0, #29
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    ubfx r2, r6, #0, #29
     ldr r3, [sp, #348]
     ldr r4, [sp, #60]
     ldr r5, [sp, #168]
+    ldr r6, [sp, #352]
+    ldr r7, [sp, #64]
+    ldr r8, [sp, #172]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -4072,16 +4051,13 @@ mpmul_cm3_umlal_k16i:
     bfi r2, r3, #29, #3
     str r2, [r0, #116]
     ubfx r1, r3, #3, #26
-    ldr r3, [sp, #352]
-    ldr r4, [sp, #64]
-    ldr r5, [sp, #172]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r1, r3, #26, #6
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r1, r6, #26, #6
     str r1, [r0, #120]
-    ubfx r2, r3, #6, #23
+    ubfx r2, r6, #6, #23
     ldr r3, [sp, #356]
     ldr r4, [sp, #68]
     ldr r5, [sp, #176]
@@ -4090,7 +4066,7 @@ mpmul_cm3_umlal_k16i:
     sub r3, r3, r4
     bfi r2, r3, #23, #9
     str r2, [r0, #124]
-    add sp, sp, #484
+    add sp, sp, #516
     pop {pc}
     .size mpmul_cm3_umlal_k16i, . - mpmul_cm3_umlal_k16i
 
@@ -4101,10 +4077,10 @@ mpmul_cm3_umlal_k16i:
     .type mpmul_cm3_umlal_k16xi, %function
 mpmul_cm3_umlal_k16xi:
     push {lr}
-    sub sp, sp, #484
+    sub sp, sp, #516
     ldm r1, {r3-r11}
-    str r0, [sp, #472]
-    str r2, [sp, #476]
+    str r0, [sp, #508]
+    str r2, [sp, #512]
     mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -4140,97 +4116,96 @@ mpmul_cm3_umlal_k16xi:
     add r0, r9, lr
     str r0, [sp, #28]
     add r0, r10, lr
+    ldr r2, [r1, #36]
     str r0, [sp, #32]
-    ldr r0, [r1, #36]
-    lsr r2, r11, #5
-    bfi r2, r0, #27, #2
-    add r11, r2, #0x20000000
+    lsr r0, r11, #5
+    bfi r0, r2, #27, #2
+    add r11, r0, #0x20000000
     str r11, [sp, #36]
-    add r12, r12, r2
+    add r12, r12, r0
     ubfx r11, r12, #0, #29
     add r11, r11, #0x20000000
     str r11, [sp, #72]
-    ubfx r11, r0, #2, #29
-    add r2, r11, lr
-    str r2, [sp, #40]
+    ubfx r11, r2, #2, #29
+    add r0, r11, lr
+    str r0, [sp, #40]
     add r3, r3, r11
     add r3, r3, r12, lsr #29
-    ubfx r2, r3, #0, #29
-    add r2, r2, lr
-    str r2, [sp, #76]
-    ldr r2, [r1, #40]
-    lsr r12, r0, #31
-    bfi r12, r2, #1, #28
-    add r11, r12, lr
+    ubfx r0, r3, #0, #29
+    add r0, r0, lr
+    ldr r12, [r1, #40]
+    str r0, [sp, #76]
+    lsr r0, r2, #31
+    bfi r0, r12, #1, #28
+    add r11, r0, lr
     str r11, [sp, #44]
-    add r4, r4, r12
+    add r4, r4, r0
     add r4, r4, r3, lsr #29
     ubfx r11, r4, #0, #29
     add r11, r11, lr
-    ldr r0, [r1, #44]
+    ldr r2, [r1, #44]
     str r11, [sp, #80]
-    lsr r11, r2, #28
-    bfi r11, r0, #4, #25
+    lsr r11, r12, #28
+    bfi r11, r2, #4, #25
     add r3, r11, lr
     str r3, [sp, #48]
     add r5, r5, r11
     add r5, r5, r4, lsr #29
     ubfx r3, r5, #0, #29
     add r3, r3, lr
-    ldr r12, [r1, #48]
+    ldr r0, [r1, #48]
     str r3, [sp, #84]
-    lsr r2, r0, #25
-    bfi r2, r12, #7, #22
-    add r3, r2, lr
+    lsr r12, r2, #25
+    bfi r12, r0, #7, #22
+    add r3, r12, lr
     str r3, [sp, #52]
-    add r6, r6, r2
+    add r6, r6, r12
     add r6, r6, r5, lsr #29
     ubfx r3, r6, #0, #29
     add r3, r3, lr
     ldr r4, [r1, #52]
     str r3, [sp, #88]
-    lsr r11, r12, #22
+    lsr r11, r0, #22
     bfi r11, r4, #10, #19
-    add r0, r11, lr
-    str r0, [sp, #56]
+    add r2, r11, lr
+    str r2, [sp, #56]
     add r7, r7, r11
     add r7, r7, r6, lsr #29
-    ubfx r0, r7, #0, #29
-    add r0, r0, lr
+    ubfx r2, r7, #0, #29
+    add r2, r2, lr
     ldr r3, [r1, #56]
-    str r0, [sp, #92]
+    str r2, [sp, #92]
     lsr r5, r4, #19
     bfi r5, r3, #13, #16
-    add r2, r5, lr
-    str r2, [sp, #60]
+    add r12, r5, lr
+    str r12, [sp, #60]
     add r8, r8, r5
     add r8, r8, r7, lsr #29
-    ubfx r2, r8, #0, #29
-    add r2, r2, lr
-    ldr r12, [r1, #60]
-    str r2, [sp, #96]
-    lsr r0, r3, #16
-    bfi r0, r12, #16, #13
-    add r6, r0, lr
+    ubfx r12, r8, #0, #29
+    add r12, r12, lr
+    ldr r0, [r1, #60]
+    str r12, [sp, #96]
+    lsr r2, r3, #16
+    bfi r2, r0, #16, #13
+    add r6, r2, lr
     str r6, [sp, #64]
-    add r9, r9, r0
+    add r9, r9, r2
     add r9, r9, r8, lsr #29
     ubfx r6, r9, #0, #29
     add r6, r6, lr
     ldr r11, [r1, #64]
     str r6, [sp, #100]
     ubfx r11, r11, #0, #3
-    lsr r4, r12, #13
+    lsr r4, r0, #13
     orr r4, r4, r11, lsl #19
-    add r2, r4, lr
-    str r2, [sp, #68]
+    add r12, r4, lr
+    str r12, [sp, #68]
     add r10, r10, r4
     add r10, r10, r9, lsr #29
-    add r2, r10, lr
-    ldr r1, [sp, #476]
-    str r2, [sp, #104]
+    add r12, r10, lr
+    ldr r1, [sp, #512]
+    str r12, [sp, #104]
     ldm r1, {r3-r11}
-    mvn lr, #0xE0000000
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
     bfi r3, r4, #3, #26
@@ -4265,59 +4240,59 @@ mpmul_cm3_umlal_k16xi:
     add r9, r9, lr
     str r9, [sp, #136]
     add r10, r10, lr
-    ldr r0, [r1, #36]
+    ldr r2, [r1, #36]
     str r10, [sp, #140]
-    lsr r2, r11, #5
-    bfi r2, r0, #27, #2
-    add r11, r2, #0x20000000
+    lsr r0, r11, #5
+    bfi r0, r2, #27, #2
+    add r11, r0, #0x20000000
     str r11, [sp, #144]
-    add r12, r12, r2
+    add r12, r12, r0
     str r12, [sp, #180]
-    ubfx r11, r0, #2, #29
+    ubfx r11, r2, #2, #29
     add r12, r11, lr
     str r12, [sp, #148]
     add r3, r3, r11
-    ldr r2, [r1, #40]
+    ldr r0, [r1, #40]
     str r3, [sp, #184]
-    lsr r12, r0, #31
-    bfi r12, r2, #1, #28
+    lsr r12, r2, #31
+    bfi r12, r0, #1, #28
     add r3, r12, lr
     str r3, [sp, #152]
     add r4, r4, r12
     ldr r11, [r1, #44]
     str r4, [sp, #188]
-    lsr r0, r2, #28
-    bfi r0, r11, #4, #25
-    add r3, r0, lr
+    lsr r2, r0, #28
+    bfi r2, r11, #4, #25
+    add r3, r2, lr
     str r3, [sp, #156]
-    add r5, r5, r0
+    add r5, r5, r2
     ldr r4, [r1, #48]
     str r5, [sp, #192]
     lsr r12, r11, #25
     bfi r12, r4, #7, #22
-    add r2, r12, lr
-    str r2, [sp, #160]
+    add r0, r12, lr
+    str r0, [sp, #160]
     add r6, r6, r12
     ldr r3, [r1, #52]
     str r6, [sp, #196]
     lsr r5, r4, #22
     bfi r5, r3, #10, #19
-    add r0, r5, lr
-    str r0, [sp, #164]
+    add r2, r5, lr
+    str r2, [sp, #164]
     add r7, r7, r5
     ldr r11, [r1, #56]
     str r7, [sp, #200]
-    lsr r2, r3, #19
-    bfi r2, r11, #13, #16
-    add r6, r2, lr
+    lsr r0, r3, #19
+    bfi r0, r11, #13, #16
+    add r6, r0, lr
     str r6, [sp, #168]
-    add r8, r8, r2
+    add r8, r8, r0
     ldr r12, [r1, #60]
     str r8, [sp, #204]
     lsr r4, r11, #16
     bfi r4, r12, #16, #13
-    add r0, r4, lr
-    str r0, [sp, #172]
+    add r2, r4, lr
+    str r2, [sp, #172]
     add r9, r9, r4
     ldr r7, [r1, #64]
     str r9, [sp, #208]
@@ -4327,516 +4302,537 @@ mpmul_cm3_umlal_k16xi:
     add r3, r5, lr
     str r3, [sp, #176]
     add r10, r10, r5
-    str r10, [sp, #212]
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
+    str r10, [sp, #212]
     umull r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r0
+    add r11, r11, lr
+    str lr, [sp, #216]
+    str r11, [sp, #472]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r1
+    add r12, r12, lr
+    str lr, [sp, #220]
+    str r12, [sp, #476]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
-    str r11, [sp, #216]
+    add lr, lr, r2
+    add lr, lr, r11
+    str r11, [sp, #224]
+    str lr, [sp, #480]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #120]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r3
+    add r11, r11, lr
+    str lr, [sp, #228]
+    str r11, [sp, #484]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r4
+    add r12, r12, lr
+    str lr, [sp, #232]
+    str r12, [sp, #488]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ubfx r11, r9, #0, #29
+    add lr, lr, r5
+    add lr, lr, r11
+    str r11, [sp, #236]
+    str lr, [sp, #492]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #132]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    add r11, r11, r6
+    add r11, r11, lr
+    str lr, [sp, #240]
+    str r11, [sp, #496]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #136]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    add r12, r12, r7
+    add r12, r12, lr
+    str lr, [sp, #244]
+    str r12, [sp, #500]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #108]
+    ldr r12, [sp, #112]
+    ldr lr, [sp, #116]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #120]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #132]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #140]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ubfx r11, r9, #0, #29
+    add lr, lr, r8
+    add lr, lr, r11
+    str r11, [sp, #248]
+    str lr, [sp, #504]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #220]
+    ldr r12, [sp, #116]
+    ldr lr, [sp, #120]
+    ldr r0, [sp, #124]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #128]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #136]
+    ldr r0, [sp, #140]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #252]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #224]
+    ldr r12, [sp, #120]
+    ldr lr, [sp, #124]
+    ldr r0, [sp, #128]
+    ldr r1, [sp, #132]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #136]
+    ldr r12, [sp, #140]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #256]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    ldr lr, [sp, #112]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #108]
-    umlal r9, r10, r3, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #228]
+    ldr r12, [sp, #124]
+    ldr lr, [sp, #128]
+    ldr r0, [sp, #132]
+    ldr r1, [sp, #136]
+    ldr r2, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #260]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #232]
+    ldr r12, [sp, #128]
+    ldr lr, [sp, #132]
+    ldr r0, [sp, #136]
+    ldr r1, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #264]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #128]
-    ldr r12, [sp, #124]
-    ldr lr, [sp, #120]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #236]
+    ldr r12, [sp, #132]
+    ldr lr, [sp, #136]
+    ldr r0, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #268]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #132]
-    ldr r12, [sp, #128]
-    ldr lr, [sp, #124]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    ldr lr, [sp, #112]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #108]
-    umlal r9, r10, r6, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #240]
+    ldr r12, [sp, #136]
+    ldr lr, [sp, #140]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #272]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #136]
-    ldr r12, [sp, #132]
-    ldr lr, [sp, #128]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #112]
-    ldr r12, [sp, #108]
-    umlal r9, r10, r6, r11
+    ldr r12, [sp, #140]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #244]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #128]
-    ldr r12, [sp, #124]
-    ldr lr, [sp, #120]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #116]
-    ldr r12, [sp, #112]
-    ldr lr, [sp, #108]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #248]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #124]
-    ldr r12, [sp, #120]
-    ldr lr, [sp, #116]
-    ldr r0, [sp, #112]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #252]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #120]
-    ldr r12, [sp, #116]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #256]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    ldr r2, [sp, #120]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #260]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    ldr r1, [sp, #124]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #264]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    ldr r0, [sp, #128]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #268]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    ldr lr, [sp, #132]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #272]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #140]
-    ldr r12, [sp, #136]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #276]
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #276]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #140]
     umlal r9, r10, r8, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #280]
+    add r12, sp, #36
+    ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    str r9, [sp, #284]
-    add r12, sp, #36
-    mov r10, #0
     ldm r12, {r0-r8}
     ldr r11, [sp, #144]
+    str lr, [sp, #280]
+    str r9, [sp, #284]
     umull r9, r10, r0, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #288]
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #288]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #292]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #152]
+    ldr r11, [sp, #144]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
-    umlal r9, r10, r0, r11
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #292]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r2, r11
     umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #296]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #156]
-    ldr r12, [sp, #152]
-    ldr lr, [sp, #148]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
     ldr r11, [sp, #144]
-    umlal r9, r10, r3, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #300]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #304]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #164]
-    ldr r12, [sp, #160]
-    ldr lr, [sp, #156]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #152]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
+    ldr lr, [sp, #152]
     umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #156]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #300]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #304]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r5, r11
     umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #308]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #168]
-    ldr r12, [sp, #164]
-    ldr lr, [sp, #160]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #156]
-    ldr r12, [sp, #152]
-    ldr lr, [sp, #148]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
     ldr r11, [sp, #144]
-    umlal r9, r10, r6, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #312]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #172]
-    ldr r12, [sp, #168]
-    ldr lr, [sp, #164]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #148]
-    ldr r12, [sp, #144]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #316]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #164]
-    ldr r12, [sp, #160]
-    ldr lr, [sp, #156]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #152]
     ldr r12, [sp, #148]
-    ldr lr, [sp, #144]
+    ldr lr, [sp, #152]
     umlal r9, r10, r6, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #168]
+    umlal r9, r10, r0, r11
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #312]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #172]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #316]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #144]
+    ldr r12, [sp, #148]
+    ldr lr, [sp, #152]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #168]
+    ldr r12, [sp, #172]
+    ldr lr, [sp, #176]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
     ubfx r11, r9, #0, #29
     str r11, [sp, #320]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #160]
-    ldr r12, [sp, #156]
-    ldr lr, [sp, #152]
-    ldr r0, [sp, #148]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #324]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #156]
+    ldr r11, [sp, #148]
     ldr r12, [sp, #152]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #328]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    ldr r2, [sp, #156]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #332]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    ldr r1, [sp, #160]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
-    umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #336]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    ldr r0, [sp, #164]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #340]
-    lsr r9, r9, #29
-    orr r9, r9, r10, lsl #3
-    lsr r10, r10, #29
-    ldr r11, [sp, #176]
-    ldr r12, [sp, #172]
-    ldr lr, [sp, #168]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #156]
+    ldr r0, [sp, #160]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #344]
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #172]
+    ldr r0, [sp, #176]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #324]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #176]
+    ldr r11, [sp, #152]
+    ldr r12, [sp, #156]
+    ldr lr, [sp, #160]
+    ldr r0, [sp, #164]
+    ldr r1, [sp, #168]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #176]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #328]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #156]
+    ldr r12, [sp, #160]
+    ldr lr, [sp, #164]
+    ldr r0, [sp, #168]
+    ldr r1, [sp, #172]
+    ldr r2, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #332]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #160]
+    ldr r12, [sp, #164]
+    ldr lr, [sp, #168]
+    ldr r0, [sp, #172]
+    ldr r1, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #336]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #164]
+    ldr r12, [sp, #168]
+    ldr lr, [sp, #172]
+    ldr r0, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #340]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #168]
     ldr r12, [sp, #172]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #348]
+    ldr lr, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #344]
+    lsr r9, r9, #29
+    orr r9, r9, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #172]
+    ldr r12, [sp, #176]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    ubfx lr, r9, #0, #29
+    str lr, [sp, #348]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #176]
     umlal r9, r10, r8, r11
-    ubfx r11, r9, #0, #29
-    str r11, [sp, #352]
+    add r12, sp, #72
+    ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    str r9, [sp, #356]
-    add r12, sp, #72
-    mov r10, #0
     ldm r12, {r0-r8}
     ldr r11, [sp, #180]
+    str lr, [sp, #352]
+    str r9, [sp, #356]
     umull r9, r10, r0, r11
-    ldr r11, [sp, #216]
+    ldr r11, [sp, #472]
     ldr r12, [sp, #288]
-    ldr lr, [sp, #0]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #108]
     ldr lr, [sp, #252]
     add r11, r11, r12
     adds r9, r9, lr
@@ -4847,16 +4843,12 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    ldr r11, [sp, #220]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #476]
     ldr r12, [sp, #292]
-    ldr lr, [sp, #4]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #112]
     ldr lr, [sp, #256]
     add r11, r11, r12
     adds r9, r9, lr
@@ -4867,18 +4859,14 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r0, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r2, r11
     umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #224]
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #480]
     ldr r12, [sp, #296]
-    ldr lr, [sp, #8]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #116]
     ldr lr, [sp, #260]
     add r11, r11, r12
     adds r9, r9, lr
@@ -4889,20 +4877,16 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    ldr lr, [sp, #184]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
     ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #188]
     umlal r9, r10, r3, r11
-    ldr r11, [sp, #228]
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #192]
+    umlal r9, r10, r0, r11
+    ldr r11, [sp, #484]
     ldr r12, [sp, #300]
-    ldr lr, [sp, #12]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #120]
     ldr lr, [sp, #264]
     add r11, r11, r12
     adds r9, r9, lr
@@ -4913,22 +4897,18 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
     ldr lr, [sp, #188]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
     umlal r9, r10, r2, lr
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    ldr r11, [sp, #232]
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #488]
     ldr r12, [sp, #304]
-    ldr lr, [sp, #16]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #124]
     ldr lr, [sp, #268]
     add r11, r11, r12
     adds r9, r9, lr
@@ -4939,24 +4919,20 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #196]
-    ldr lr, [sp, #192]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r3, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r5, r11
     umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #236]
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #492]
     ldr r12, [sp, #308]
-    ldr lr, [sp, #20]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #128]
     ldr lr, [sp, #272]
     add r11, r11, r12
     adds r9, r9, lr
@@ -4967,26 +4943,22 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #200]
-    ldr lr, [sp, #196]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    ldr lr, [sp, #184]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
     ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
+    ldr lr, [sp, #188]
     umlal r9, r10, r6, r11
-    ldr r11, [sp, #240]
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #204]
+    umlal r9, r10, r0, r11
+    ldr r11, [sp, #496]
     ldr r12, [sp, #312]
-    ldr lr, [sp, #24]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #132]
     ldr lr, [sp, #276]
     add r11, r11, r12
     adds r9, r9, lr
@@ -4997,28 +4969,24 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #204]
-    ldr lr, [sp, #200]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
+    ldr r11, [sp, #180]
+    ldr r12, [sp, #184]
     ldr lr, [sp, #188]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
+    umlal r9, r10, r7, r11
+    umlal r9, r10, r6, r12
     umlal r9, r10, r5, lr
-    ldr r11, [sp, #184]
-    ldr r12, [sp, #180]
-    umlal r9, r10, r6, r11
-    umlal r9, r10, r7, r12
-    ldr r11, [sp, #244]
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #208]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    ldr r11, [sp, #500]
     ldr r12, [sp, #316]
-    ldr lr, [sp, #28]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #136]
     ldr lr, [sp, #280]
     add r11, r11, r12
     adds r9, r9, lr
@@ -5029,30 +4997,26 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    umlal r9, r10, r0, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #196]
-    ldr lr, [sp, #192]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r11, [sp, #188]
+    ldr r11, [sp, #180]
     ldr r12, [sp, #184]
-    ldr lr, [sp, #180]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #188]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ldr r11, [sp, #248]
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #204]
+    ldr r12, [sp, #208]
+    ldr lr, [sp, #212]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    ldr r11, [sp, #504]
     ldr r12, [sp, #320]
-    ldr lr, [sp, #32]
-    add r11, r11, r12
-    add r11, r11, lr
-    ldr r12, [sp, #140]
     ldr lr, [sp, #284]
     add r11, r11, r12
     adds r9, r9, lr
@@ -5063,22 +5027,22 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    umlal r9, r10, r4, r0
-    ldr r11, [sp, #196]
-    ldr r12, [sp, #192]
-    ldr lr, [sp, #188]
-    ldr r0, [sp, #184]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
+    ldr r11, [sp, #184]
+    ldr r12, [sp, #188]
+    ldr lr, [sp, #192]
+    ldr r0, [sp, #196]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    ldr r0, [sp, #212]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
     ldr r11, [sp, #252]
     ldr r12, [sp, #324]
     ldr lr, [sp, #288]
@@ -5091,43 +5055,43 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
+    ldr r11, [sp, #188]
+    ldr r12, [sp, #192]
+    ldr lr, [sp, #196]
     ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r4, lr
+    ldr r1, [sp, #204]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
     umlal r9, r10, r5, r0
-    umlal r9, r10, r6, r1
-    ldr r11, [sp, #192]
-    ldr r12, [sp, #188]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ldr r11, [sp, #256]
-    ldr r12, [sp, #328]
-    ldr lr, [sp, #292]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    umlal r9, r10, r4, r1
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    ldr lr, [sp, #256]
+    ldr r0, [sp, #328]
+    ldr r1, [sp, #292]
+    umlal r9, r10, r3, r11
+    umlal r9, r10, r2, r12
+    add lr, lr, r0
+    sub r1, r1, lr
+    adds r9, r9, r1
+    adc r10, r10, r1, asr #31
     str r9, [sp, #400]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    ldr r2, [sp, #192]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    umlal r9, r10, r7, r1
-    umlal r9, r10, r8, r2
+    ldr r11, [sp, #192]
+    ldr r12, [sp, #196]
+    ldr lr, [sp, #200]
+    ldr r0, [sp, #204]
+    ldr r1, [sp, #208]
+    ldr r2, [sp, #212]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
+    umlal r9, r10, r3, r2
     ldr r11, [sp, #260]
     ldr r12, [sp, #332]
     ldr lr, [sp, #296]
@@ -5139,16 +5103,16 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
+    ldr r11, [sp, #196]
+    ldr r12, [sp, #200]
     ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #196]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r5, r12
+    ldr r0, [sp, #208]
+    ldr r1, [sp, #212]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r7, r0
-    umlal r9, r10, r8, r1
+    umlal r9, r10, r5, r0
+    umlal r9, r10, r4, r1
     ldr r11, [sp, #264]
     ldr r12, [sp, #336]
     ldr lr, [sp, #300]
@@ -5160,73 +5124,73 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    ldr r0, [sp, #200]
-    umlal r9, r10, r5, r11
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    umlal r9, r10, r8, r0
-    ldr r11, [sp, #268]
-    ldr r12, [sp, #340]
-    ldr lr, [sp, #304]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    ldr r0, [sp, #212]
+    ldr r1, [sp, #268]
+    ldr r2, [sp, #340]
+    ldr r3, [sp, #304]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    add r1, r1, r2
+    sub r3, r3, r1
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
     str r9, [sp, #412]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
+    ldr r11, [sp, #204]
     ldr r12, [sp, #208]
-    ldr lr, [sp, #204]
-    umlal r9, r10, r6, r11
+    ldr lr, [sp, #212]
+    ldr r0, [sp, #272]
+    ldr r1, [sp, #344]
+    ldr r2, [sp, #308]
+    umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    ldr r11, [sp, #272]
-    ldr r12, [sp, #344]
-    ldr lr, [sp, #308]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    umlal r9, r10, r6, lr
+    add r0, r0, r1
+    sub r2, r2, r0
+    adds r9, r9, r2
+    adc r10, r10, r2, asr #31
     str r9, [sp, #416]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #208]
-    umlal r9, r10, r7, r11
-    umlal r9, r10, r8, r12
-    ldr r11, [sp, #276]
-    ldr r12, [sp, #348]
-    ldr lr, [sp, #312]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    ldr lr, [sp, #276]
+    ldr r0, [sp, #348]
+    ldr r1, [sp, #312]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    add lr, lr, r0
+    sub r1, r1, lr
+    adds r9, r9, r1
+    adc r10, r10, r1, asr #31
     str r9, [sp, #420]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #212]
-    umlal r9, r10, r8, r11
-    ldr r11, [sp, #280]
-    ldr r12, [sp, #352]
-    ldr lr, [sp, #316]
-    add r11, r11, r12
-    sub lr, lr, r11
-    adds r9, r9, lr
-    adc r10, r10, lr, asr #31
+    ldr r0, [sp, #212]
+    ldr r11, [sp, #284]
+    ldr r12, [sp, #356]
+    ldr lr, [sp, #320]
+    ldr r1, [sp, #280]
+    ldr r2, [sp, #352]
+    ldr r3, [sp, #316]
+    umlal r9, r10, r8, r0
+    add r1, r1, r2
+    sub r3, r3, r1
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
     str r9, [sp, #424]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #284]
-    ldr r12, [sp, #356]
-    ldr lr, [sp, #320]
     add r11, r11, r12
     adds r9, r9, lr
     adc r10, r10, #0
@@ -5234,7 +5198,7 @@ mpmul_cm3_umlal_k16xi:
     sbc r10, r10, #0
     lsr r12, r9, #29
     orr r12, r12, r10, lsl #3
-    ldr r0, [sp, #472]
+    ldr r0, [sp, #508]
     ldr r3, [sp, #216]
     ldr r4, [sp, #220]
     ldr r5, [sp, #224]
@@ -5343,6 +5307,9 @@ mpmul_cm3_umlal_k16xi:
     ldr r3, [sp, #324]
     ldr r4, [sp, #36]
     ldr r5, [sp, #144]
+    ldr r6, [sp, #328]
+    ldr r7, [sp, #40]
+    ldr r8, [sp, #148]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -5350,19 +5317,19 @@ mpmul_cm3_umlal_k16xi:
     bfi r1, r3, #15, #17
     str r1, [r0, #96]
     ubfx r2, r3, #17, #12
-    ldr r3, [sp, #328]
-    ldr r4, [sp, #40]
-    ldr r5, [sp, #148]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r2, r3, #12, #20
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r2, r6, #12, #20
     str r2, [r0, #100]
-    ubfx r1, r3, #20, #9
+    ubfx r1, r6, #20, #9
     ldr r3, [sp, #332]
     ldr r4, [sp, #44]
     ldr r5, [sp, #152]
+    ldr r6, [sp, #336]
+    ldr r7, [sp, #48]
+    ldr r8, [sp, #156]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -5370,36 +5337,36 @@ mpmul_cm3_umlal_k16xi:
     bfi r1, r3, #9, #23
     str r1, [r0, #104]
     ubfx r2, r3, #23, #6
-    ldr r3, [sp, #336]
-    ldr r4, [sp, #48]
-    ldr r5, [sp, #156]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r2, r3, #6, #26
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r2, r6, #6, #26
     str r2, [r0, #108]
-    ubfx r1, r3, #26, #3
+    ubfx r1, r6, #26, #3
     ldr r3, [sp, #340]
     ldr r4, [sp, #52]
     ldr r5, [sp, #160]
+    ldr r6, [sp, #344]
+    ldr r7, [sp, #56]
+    ldr r8, [sp, #164]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
     bfi r1, r3, #3, #29
-    ldr r3, [sp, #344]
-    ldr r4, [sp, #56]
-    ldr r5, [sp, #164]
     str r1, [r0, #112]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    ubfx r2, r3, #0, #29
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    ubfx r2, r6, #0, #29
     ldr r3, [sp, #348]
     ldr r4, [sp, #60]
     ldr r5, [sp, #168]
+    ldr r6, [sp, #352]
+    ldr r7, [sp, #64]
+    ldr r8, [sp, #172]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
@@ -5407,16 +5374,13 @@ mpmul_cm3_umlal_k16xi:
     bfi r2, r3, #29, #3
     str r2, [r0, #116]
     ubfx r1, r3, #3, #26
-    ldr r3, [sp, #352]
-    ldr r4, [sp, #64]
-    ldr r5, [sp, #172]
-    add r4, r4, r5
-    add r3, r3, r12
-    sub r3, r3, r4
-    add r12, lr, r3, asr #29
-    bfi r1, r3, #26, #6
+    add r7, r7, r8
+    add r6, r6, r12
+    sub r6, r6, r7
+    add r12, lr, r6, asr #29
+    bfi r1, r6, #26, #6
     str r1, [r0, #120]
-    ubfx r2, r3, #6, #23
+    ubfx r2, r6, #6, #23
     ldr r3, [sp, #356]
     ldr r4, [sp, #68]
     ldr r5, [sp, #176]
@@ -5427,11 +5391,11 @@ mpmul_cm3_umlal_k16xi:
     bfi r2, r3, #23, #9
     str r2, [r0, #124]
     ubfx r1, r3, #9, #20
-    sub r3, r12, lr
-    sub r3, r3, #1
-    bfi r1, r3, #20, #12
+    sub r4, r12, lr
+    sub r4, r4, #1
+    bfi r1, r4, #20, #12
     str r1, [r0, #128]
-    add sp, sp, #484
+    add sp, sp, #516
     pop {pc}
     .size mpmul_cm3_umlal_k16xi, . - mpmul_cm3_umlal_k16xi
 
