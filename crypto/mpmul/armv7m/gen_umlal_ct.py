@@ -333,6 +333,11 @@ def _k16_convert(e, ext: bool, side: str) -> None:
                 free.remove(r)
                 e(f"ldr {r}, [{ptr}, #{4 * nw}]")
                 wreg[nw] = r
+        while len(free) >= 3 and max(wreg) < 15:     # the next word in the same burst (1 cycle, not 2)
+            r = next((f for f in free if f not in last_stored), free[0])
+            free.remove(r)
+            e(f"ldr {r}, [{ptr}, #{4 * (max(wreg) + 1)}]")
+            wreg[max(wreg) + 1] = r
         if ext and k == 17:
             top = free.pop(0)
             e(f"ldr {top}, [{ptr}, #64]")
@@ -371,8 +376,25 @@ def _k16_convert(e, ext: bool, side: str) -> None:
         free.append(h)
 
 
+def _put(e, d: str, k: int, total: int, outs: tuple[str, str], rp: str) -> None:
+    """Pack digit k (the low 29 bits of register d) into the result words: a word starts with UBFX into
+    outs[w % 2], takes the next digits with BFI and is stored when complete (or at the product's end)."""
+    bit, end = X * k, min(X * k + X, total)
+    while bit < end:
+        w, f = divmod(bit, 32)
+        n = min(end - bit, 32 - f)
+        o = outs[w % 2]
+        if f == 0:
+            e(f"ubfx {o}, {d}, #{bit - X * k}, #{n}")
+        else:
+            e(f"bfi {o}, {d}, #{f}, #{n}")
+        if f + n == 32 or bit + n == total:
+            e(f"str {o}, [{rp}, #{4 * w}]")
+        bit += n
+
+
 def _k16_product(e, a_off: int, b_off: int, out: str, pending: list[str], next_a: int | None,
-                 base: str = "r12") -> list[str]:
+                 base: str = "r12", total: int = 1024) -> list[str]:
     """One 9x9-digit product on the offset digits: a' into r0..r8 (LDM from r12, which the step before
     set to the frame's a' array; `pending` are that step's last stores, issued after the LDM so that no
     load follows a store), b' from the frame; out = "Z0"/"Z2" (17 clean digits and the top word to the
@@ -388,6 +410,8 @@ def _k16_product(e, a_off: int, b_off: int, out: str, pending: list[str], next_a
     for k in range(17):
         pairs = [(i, k - i) for i in range(min(8, k), max(0, k - 8) - 1, -1)]     # (0, k) last
         temps = ["r11", "r12", "lr"] + [f"r{i}" for i in range(max(0, k - 8))]
+        if out == "Z1" and k >= 10:             # r0: the open result word, r1: the result pointer
+            temps = [t for t in temps if t not in ("r0", "r1")]
         if out == "Z1" and k == 16:             # r11, r12, lr are kept for position 26's loads
             temps = temps[3:] + temps[:3]
         T = len(temps)
@@ -408,6 +432,8 @@ def _k16_product(e, a_off: int, b_off: int, out: str, pending: list[str], next_a
                 e(f"ldr {rb}, [sp, #{b_off + 4 * j}]")
                 if (i, j) == (0, k):
                     bk = rb
+                if out == "Z1" and k == 10 and n == 0 and (i, j) == ch[0]:
+                    e(f"ldr r1, [sp, #{K16_RP}]")       # (in the burst)
             last = n == len(chunks) - 1
             if merged and last:                 # the recombination's loads ride in the last burst
                 rt = temps[len(ch):len(ch) + 3]
@@ -438,7 +464,13 @@ def _k16_product(e, a_off: int, b_off: int, out: str, pending: list[str], next_a
                 e(f"sub {t3}, {t3}, {t1}")                    # |.| < 2^30
                 e(f"adds {lo}, {lo}, {t3}")
                 e(f"adc {hi}, {hi}, {t3}, asr #31")
-            e(f"str {lo}, [sp, #{F['D'] + 4 * k}]")         # digit 9 + k (raw)
+            if k < 10:
+                e(f"str {lo}, [sp, #{F['D'] + 4 * k}]")     # digit 9 + k (raw), packed at the end
+            else:
+                _put(e, lo, 9 + k, total, ("r0", "r0"), "r1")   # packed now
+            if k == 9:                          # digit 18's bits in word 17 open it, in r0
+                w, f = divmod(X * 18, 32)
+                e(f"ubfx r0, {lo}, #{32 * (w + 1) - X * 18}, #{X * 19 - 32 * (w + 1)}")
             tail = []
         else:
             d = "lr" if bk != "lr" else "r11"
@@ -515,7 +547,7 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
         pend.insert(0, L.pop())
     pend = _k16_product(e, F["A0"], F["B0"], "Z0", pend, F["A1"], base="sp")
     pend = _k16_product(e, F["A1"], F["B1"], "Z2", pend, F["SA"])
-    _k16_product(e, F["SA"], F["TB"], "Z1", pend, None)
+    _k16_product(e, F["SA"], F["TB"], "Z1", pend, None, total=1056 if ext else 1024)
     # Position 26: + z2'_8 - z0'_17 - z2'_17 (signed from here on; loaded in column 16's burst into
     # r11, r12, lr); the digit stays in r9.
     e("add r11, r11, r12")                                    # < 2^32
@@ -525,34 +557,22 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
     e("sbc r10, r10, #0")
     e(f"lsr r12, r9, #{X}")
     e(f"orr r12, r12, r10, lsl #{32 - X}")                    # carry into 27 (small, signed)
-    # ---- Pack digits 0..26 (0..8 from z0, 9..25 from D, 26 in r9) into words 0..24 (24 left open),
-    # loads in bursts of eight.
+    # ---- Pack digits 0..18 (0..8 from z0, 9..18 from D; 19..25 were packed in z1's columns, word 23
+    # is open in r0) and 26 (in r9), loads in bursts of seven; the result pointer is in r1.
     total = 1056 if ext else 1024
-    rp, outs = "r0", ("r1", "r2")
-
-    def put(d: str, k: int) -> None:
-        bit, end = X * k, min(X * k + X, total)
-        while bit < end:
-            w, f = divmod(bit, 32)
-            n = min(end - bit, 32 - f)
-            o = outs[w % 2]
-            if f == 0:
-                e(f"ubfx {o}, {d}, #{bit - X * k}, #{n}")
-            else:
-                e(f"bfi {o}, {d}, #{f}, #{n}")
-            if f + n == 32 or bit + n == total:
-                e(f"str {o}, [{rp}, #{4 * w}]")
-            bit += n
-
-    e(f"ldr {rp}, [sp, #{K16_RP}]")
-    lds = ["r3", "r4", "r5", "r6", "r7", "r8", "r10", "r11"]
+    lds = ["r4", "r5", "r6", "r7", "r8", "r10", "r11"]
     addr = lambda k: F["Z0"] + 4 * k if k < 9 else F["D"] + 4 * (k - 9)   # noqa: E731
-    for k0 in range(0, 26, len(lds)):
-        ks = range(k0, min(k0 + len(lds), 26))
+    for k0 in range(0, 19, len(lds)):
+        ks = range(k0, min(k0 + len(lds), 19))
         for k, r in zip(ks, lds):
             e(f"ldr {r}, [sp, #{addr(k)}]")
         for k, r in zip(ks, lds):
-            put(r, k)
+            _put(e, r, k, total, ("r2", "r3"), "r1")
+    outs = ("r2", "r0")                         # word 23 (odd) is in r0
+
+    def put(d: str, k: int) -> None:
+        _put(e, d, k, total, outs, "r1")
+
     put("r9", 26)
     # ---- Positions 27..35: v = z2'_(9+i) + c - (a_(9+i) + b_(9+i)), packed as they come. The carry
     # register holds c + 2(x - 1) (c + 2x + 1 at 27: digit 0's offsets are x, and + X^3), so A1' + B1' is

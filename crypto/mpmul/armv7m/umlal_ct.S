@@ -1509,64 +1509,64 @@ MCU_FN(mpmul512, mul):
     ubfx r11, r4, #0, #29
     add r11, r11, lr
     ldr r2, [r1, #44]
+    ldr r3, [r1, #48]
     str r11, [sp, #80]
     lsr r11, r12, #28
     bfi r11, r2, #4, #25
-    add r3, r11, lr
-    str r3, [sp, #48]
+    add r0, r11, lr
+    str r0, [sp, #48]
     add r5, r5, r11
     add r5, r5, r4, lsr #29
-    ubfx r3, r5, #0, #29
-    add r3, r3, lr
-    ldr r0, [r1, #48]
-    str r3, [sp, #84]
-    lsr r12, r2, #25
-    bfi r12, r0, #7, #22
-    add r3, r12, lr
-    str r3, [sp, #52]
-    add r6, r6, r12
+    ubfx r0, r5, #0, #29
+    add r0, r0, lr
+    ldr r12, [r1, #52]
+    ldr r4, [r1, #56]
+    str r0, [sp, #84]
+    lsr r0, r2, #25
+    bfi r0, r3, #7, #22
+    add r11, r0, lr
+    str r11, [sp, #52]
+    add r6, r6, r0
     add r6, r6, r5, lsr #29
-    ubfx r3, r6, #0, #29
-    add r3, r3, lr
-    ldr r4, [r1, #52]
-    str r3, [sp, #88]
-    lsr r11, r0, #22
-    bfi r11, r4, #10, #19
-    add r2, r11, lr
-    str r2, [sp, #56]
+    ubfx r11, r6, #0, #29
+    add r11, r11, lr
+    ldr r2, [r1, #60]
+    str r11, [sp, #88]
+    lsr r11, r3, #22
+    bfi r11, r12, #10, #19
+    add r5, r11, lr
+    str r5, [sp, #56]
     add r7, r7, r11
     add r7, r7, r6, lsr #29
-    ubfx r2, r7, #0, #29
-    add r2, r2, lr
-    ldr r3, [r1, #56]
-    str r2, [sp, #92]
-    lsr r5, r4, #19
-    bfi r5, r3, #13, #16
-    add r12, r5, lr
-    str r12, [sp, #60]
-    add r8, r8, r5
+    ubfx r5, r7, #0, #29
+    add r5, r5, lr
+    str r5, [sp, #92]
+    lsr r0, r12, #19
+    bfi r0, r4, #13, #16
+    add r3, r0, lr
+    str r3, [sp, #60]
+    add r8, r8, r0
     add r8, r8, r7, lsr #29
-    ubfx r12, r8, #0, #29
-    add r12, r12, lr
-    ldr r0, [r1, #60]
-    str r12, [sp, #96]
-    lsr r2, r3, #16
-    bfi r2, r0, #16, #13
-    add r6, r2, lr
+    ubfx r3, r8, #0, #29
+    add r3, r3, lr
+    str r3, [sp, #96]
+    lsr r5, r4, #16
+    bfi r5, r2, #16, #13
+    add r6, r5, lr
     str r6, [sp, #64]
-    add r9, r9, r2
+    add r9, r9, r5
     add r9, r9, r8, lsr #29
     ubfx r6, r9, #0, #29
     add r6, r6, lr
     str r6, [sp, #100]
-    lsr r11, r0, #13
-    add r4, r11, lr
-    str r4, [sp, #68]
+    lsr r11, r2, #13
+    add r12, r11, lr
+    str r12, [sp, #68]
     add r10, r10, r11
     add r10, r10, r9, lsr #29
-    add r4, r10, lr
+    add r12, r10, lr
     ldr r1, [sp, #512]
-    str r4, [sp, #104]
+    str r12, [sp, #104]
     ldm r1, {r3-r11}
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -1609,57 +1609,57 @@ MCU_FN(mpmul512, mul):
     add r11, r0, #0x20000000
     str r11, [sp, #144]
     add r12, r12, r0
+    ldr r11, [r1, #40]
     str r12, [sp, #180]
-    ubfx r11, r2, #2, #29
-    add r12, r11, lr
-    str r12, [sp, #148]
-    add r3, r3, r11
-    ldr r0, [r1, #40]
-    str r3, [sp, #184]
-    lsr r12, r2, #31
-    bfi r12, r0, #1, #28
-    add r3, r12, lr
-    str r3, [sp, #152]
-    add r4, r4, r12
-    ldr r11, [r1, #44]
-    str r4, [sp, #188]
-    lsr r2, r0, #28
-    bfi r2, r11, #4, #25
-    add r3, r2, lr
-    str r3, [sp, #156]
-    add r5, r5, r2
-    ldr r4, [r1, #48]
-    str r5, [sp, #192]
-    lsr r12, r11, #25
-    bfi r12, r4, #7, #22
+    ubfx r12, r2, #2, #29
     add r0, r12, lr
-    str r0, [sp, #160]
-    add r6, r6, r12
-    ldr r3, [r1, #52]
-    str r6, [sp, #196]
-    lsr r5, r4, #22
-    bfi r5, r3, #10, #19
-    add r2, r5, lr
-    str r2, [sp, #164]
-    add r7, r7, r5
+    str r0, [sp, #148]
+    add r3, r3, r12
+    ldr r0, [r1, #44]
+    str r3, [sp, #184]
+    lsr r3, r2, #31
+    bfi r3, r11, #1, #28
+    add r12, r3, lr
+    str r12, [sp, #152]
+    add r4, r4, r3
+    ldr r2, [r1, #48]
+    ldr r12, [r1, #52]
+    str r4, [sp, #188]
+    lsr r4, r11, #28
+    bfi r4, r0, #4, #25
+    add r3, r4, lr
+    str r3, [sp, #156]
+    add r5, r5, r4
     ldr r11, [r1, #56]
+    ldr r3, [r1, #60]
+    str r5, [sp, #192]
+    lsr r5, r0, #25
+    bfi r5, r2, #7, #22
+    add r4, r5, lr
+    str r4, [sp, #160]
+    add r6, r6, r5
+    str r6, [sp, #196]
+    lsr r0, r2, #22
+    bfi r0, r12, #10, #19
+    add r4, r0, lr
+    str r4, [sp, #164]
+    add r7, r7, r0
     str r7, [sp, #200]
-    lsr r0, r3, #19
-    bfi r0, r11, #13, #16
-    add r6, r0, lr
-    str r6, [sp, #168]
-    add r8, r8, r0
-    ldr r12, [r1, #60]
+    lsr r6, r12, #19
+    bfi r6, r11, #13, #16
+    add r5, r6, lr
+    str r5, [sp, #168]
+    add r8, r8, r6
     str r8, [sp, #204]
-    lsr r4, r11, #16
-    bfi r4, r12, #16, #13
-    add r2, r4, lr
-    str r2, [sp, #172]
-    add r9, r9, r4
+    lsr r2, r11, #16
+    bfi r2, r3, #16, #13
+    add r4, r2, lr
+    str r4, [sp, #172]
+    add r9, r9, r2
     str r9, [sp, #208]
-    lsr r7, r12, #13
-    add r5, r7, lr
-    str r5, [sp, #176]
+    lsr r7, r3, #13
+    add r0, r7, lr
+    str r0, [sp, #176]
     add r10, r10, r7
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
@@ -2411,46 +2411,50 @@ MCU_FN(mpmul512, mul):
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
     str r9, [sp, #396]
+    ubfx r0, r9, #22, #7
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #188]
+    ldr r1, [sp, #508]
     ldr r12, [sp, #192]
     ldr lr, [sp, #196]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #204]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #212]
-    ldr lr, [sp, #256]
-    ldr r0, [sp, #328]
-    ldr r1, [sp, #292]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r2, r12
-    add lr, lr, r0
-    sub r1, r1, lr
-    adds r9, r9, r1
-    adc r10, r10, r1, asr #31
-    str r9, [sp, #400]
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #212]
+    umlal r9, r10, r2, r11
+    ldr r11, [sp, #256]
+    ldr r12, [sp, #328]
+    ldr lr, [sp, #292]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    bfi r0, r9, #7, #25
+    str r0, [r1, #68]
+    ubfx r0, r9, #25, #4
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #192]
     ldr r12, [sp, #196]
     ldr lr, [sp, #200]
-    ldr r0, [sp, #204]
-    ldr r1, [sp, #208]
-    ldr r2, [sp, #212]
+    ldr r2, [sp, #204]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
-    umlal r9, r10, r3, r2
+    umlal r9, r10, r5, r2
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
     ldr r11, [sp, #260]
     ldr r12, [sp, #332]
     ldr lr, [sp, #296]
@@ -2458,20 +2462,22 @@ MCU_FN(mpmul512, mul):
     sub lr, lr, r11
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
-    str r9, [sp, #404]
+    bfi r0, r9, #4, #28
+    str r0, [r1, #72]
+    ubfx r0, r9, #28, #1
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #196]
     ldr r12, [sp, #200]
     ldr lr, [sp, #204]
-    ldr r0, [sp, #208]
-    ldr r1, [sp, #212]
+    ldr r2, [sp, #208]
+    ldr r3, [sp, #212]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
+    umlal r9, r10, r5, r2
+    umlal r9, r10, r4, r3
     ldr r11, [sp, #264]
     ldr r12, [sp, #336]
     ldr lr, [sp, #300]
@@ -2479,74 +2485,82 @@ MCU_FN(mpmul512, mul):
     sub lr, lr, r11
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
-    str r9, [sp, #408]
+    bfi r0, r9, #1, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #200]
     ldr r12, [sp, #204]
     ldr lr, [sp, #208]
-    ldr r0, [sp, #212]
-    ldr r1, [sp, #268]
-    ldr r2, [sp, #340]
-    ldr r3, [sp, #304]
+    ldr r2, [sp, #212]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    add r1, r1, r2
-    sub r3, r3, r1
-    adds r9, r9, r3
-    adc r10, r10, r3, asr #31
-    str r9, [sp, #412]
+    umlal r9, r10, r5, r2
+    ldr r11, [sp, #268]
+    ldr r12, [sp, #340]
+    ldr lr, [sp, #304]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    bfi r0, r9, #30, #2
+    str r0, [r1, #76]
+    ubfx r0, r9, #2, #27
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #204]
     ldr r12, [sp, #208]
     ldr lr, [sp, #212]
-    ldr r0, [sp, #272]
-    ldr r1, [sp, #344]
-    ldr r2, [sp, #308]
+    ldr r2, [sp, #272]
+    ldr r3, [sp, #344]
+    ldr r4, [sp, #308]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    add r0, r0, r1
-    sub r2, r2, r0
-    adds r9, r9, r2
-    adc r10, r10, r2, asr #31
-    str r9, [sp, #416]
+    add r2, r2, r3
+    sub r4, r4, r2
+    adds r9, r9, r4
+    adc r10, r10, r4, asr #31
+    bfi r0, r9, #27, #5
+    str r0, [r1, #80]
+    ubfx r0, r9, #5, #24
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #208]
     ldr r12, [sp, #212]
     ldr lr, [sp, #276]
-    ldr r0, [sp, #348]
-    ldr r1, [sp, #312]
+    ldr r2, [sp, #348]
+    ldr r3, [sp, #312]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    add lr, lr, r0
-    sub r1, r1, lr
-    adds r9, r9, r1
-    adc r10, r10, r1, asr #31
-    str r9, [sp, #420]
+    add lr, lr, r2
+    sub r3, r3, lr
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
+    bfi r0, r9, #24, #8
+    str r0, [r1, #84]
+    ubfx r0, r9, #8, #21
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r0, [sp, #212]
+    ldr r2, [sp, #212]
     ldr r11, [sp, #284]
     ldr r12, [sp, #356]
     ldr lr, [sp, #320]
-    ldr r1, [sp, #280]
-    ldr r2, [sp, #352]
-    ldr r3, [sp, #316]
-    umlal r9, r10, r8, r0
-    add r1, r1, r2
-    sub r3, r3, r1
-    adds r9, r9, r3
-    adc r10, r10, r3, asr #31
-    str r9, [sp, #424]
+    ldr r3, [sp, #280]
+    ldr r4, [sp, #352]
+    ldr r5, [sp, #316]
+    umlal r9, r10, r8, r2
+    add r3, r3, r4
+    sub r5, r5, r3
+    adds r9, r9, r5
+    adc r10, r10, r5, asr #31
+    bfi r0, r9, #21, #11
+    str r0, [r1, #88]
+    ubfx r0, r9, #11, #18
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
@@ -2557,108 +2571,81 @@ MCU_FN(mpmul512, mul):
     sbc r10, r10, #0
     lsr r12, r9, #29
     orr r12, r12, r10, lsl #3
-    ldr r0, [sp, #508]
-    ldr r3, [sp, #216]
-    ldr r4, [sp, #220]
-    ldr r5, [sp, #224]
-    ldr r6, [sp, #228]
-    ldr r7, [sp, #232]
-    ldr r8, [sp, #236]
-    ldr r10, [sp, #240]
-    ldr r11, [sp, #244]
-    ubfx r1, r3, #0, #29
-    bfi r1, r4, #29, #3
-    str r1, [r0, #0]
-    ubfx r2, r4, #3, #26
-    bfi r2, r5, #26, #6
-    str r2, [r0, #4]
-    ubfx r1, r5, #6, #23
-    bfi r1, r6, #23, #9
-    str r1, [r0, #8]
-    ubfx r2, r6, #9, #20
-    bfi r2, r7, #20, #12
-    str r2, [r0, #12]
-    ubfx r1, r7, #12, #17
-    bfi r1, r8, #17, #15
-    str r1, [r0, #16]
-    ubfx r2, r8, #15, #14
-    bfi r2, r10, #14, #18
-    str r2, [r0, #20]
-    ubfx r1, r10, #18, #11
-    bfi r1, r11, #11, #21
-    str r1, [r0, #24]
-    ubfx r2, r11, #21, #8
-    ldr r3, [sp, #248]
-    ldr r4, [sp, #360]
-    ldr r5, [sp, #364]
-    ldr r6, [sp, #368]
-    ldr r7, [sp, #372]
-    ldr r8, [sp, #376]
-    ldr r10, [sp, #380]
-    ldr r11, [sp, #384]
-    bfi r2, r3, #8, #24
-    str r2, [r0, #28]
-    ubfx r1, r3, #24, #5
-    bfi r1, r4, #5, #27
-    str r1, [r0, #32]
-    ubfx r2, r4, #27, #2
-    bfi r2, r5, #2, #29
-    bfi r2, r6, #31, #1
-    str r2, [r0, #36]
-    ubfx r1, r6, #1, #28
-    bfi r1, r7, #28, #4
-    str r1, [r0, #40]
-    ubfx r2, r7, #4, #25
-    bfi r2, r8, #25, #7
-    str r2, [r0, #44]
-    ubfx r1, r8, #7, #22
-    bfi r1, r10, #22, #10
-    str r1, [r0, #48]
-    ubfx r2, r10, #10, #19
-    bfi r2, r11, #19, #13
-    str r2, [r0, #52]
-    ubfx r1, r11, #13, #16
-    ldr r3, [sp, #388]
-    ldr r4, [sp, #392]
-    ldr r5, [sp, #396]
-    ldr r6, [sp, #400]
-    ldr r7, [sp, #404]
-    ldr r8, [sp, #408]
-    ldr r10, [sp, #412]
-    ldr r11, [sp, #416]
-    bfi r1, r3, #16, #16
-    str r1, [r0, #56]
-    ubfx r2, r3, #16, #13
-    bfi r2, r4, #13, #19
-    str r2, [r0, #60]
-    ubfx r1, r4, #19, #10
-    bfi r1, r5, #10, #22
-    str r1, [r0, #64]
-    ubfx r2, r5, #22, #7
-    bfi r2, r6, #7, #25
-    str r2, [r0, #68]
-    ubfx r1, r6, #25, #4
-    bfi r1, r7, #4, #28
-    str r1, [r0, #72]
-    ubfx r2, r7, #28, #1
-    bfi r2, r8, #1, #29
-    bfi r2, r10, #30, #2
-    str r2, [r0, #76]
-    ubfx r1, r10, #2, #27
-    bfi r1, r11, #27, #5
-    str r1, [r0, #80]
-    ubfx r2, r11, #5, #24
-    ldr r3, [sp, #420]
-    ldr r4, [sp, #424]
-    bfi r2, r3, #24, #8
-    str r2, [r0, #84]
-    ubfx r1, r3, #8, #21
-    bfi r1, r4, #21, #11
-    str r1, [r0, #88]
-    ubfx r2, r4, #11, #18
-    bfi r2, r9, #18, #14
-    str r2, [r0, #92]
-    ubfx r1, r9, #14, #15
+    ldr r4, [sp, #216]
+    ldr r5, [sp, #220]
+    ldr r6, [sp, #224]
+    ldr r7, [sp, #228]
+    ldr r8, [sp, #232]
+    ldr r10, [sp, #236]
+    ldr r11, [sp, #240]
+    ubfx r2, r4, #0, #29
+    bfi r2, r5, #29, #3
+    str r2, [r1, #0]
+    ubfx r3, r5, #3, #26
+    bfi r3, r6, #26, #6
+    str r3, [r1, #4]
+    ubfx r2, r6, #6, #23
+    bfi r2, r7, #23, #9
+    str r2, [r1, #8]
+    ubfx r3, r7, #9, #20
+    bfi r3, r8, #20, #12
+    str r3, [r1, #12]
+    ubfx r2, r8, #12, #17
+    bfi r2, r10, #17, #15
+    str r2, [r1, #16]
+    ubfx r3, r10, #15, #14
+    bfi r3, r11, #14, #18
+    str r3, [r1, #20]
+    ubfx r2, r11, #18, #11
+    ldr r4, [sp, #244]
+    ldr r5, [sp, #248]
+    ldr r6, [sp, #360]
+    ldr r7, [sp, #364]
+    ldr r8, [sp, #368]
+    ldr r10, [sp, #372]
+    ldr r11, [sp, #376]
+    bfi r2, r4, #11, #21
+    str r2, [r1, #24]
+    ubfx r3, r4, #21, #8
+    bfi r3, r5, #8, #24
+    str r3, [r1, #28]
+    ubfx r2, r5, #24, #5
+    bfi r2, r6, #5, #27
+    str r2, [r1, #32]
+    ubfx r3, r6, #27, #2
+    bfi r3, r7, #2, #29
+    bfi r3, r8, #31, #1
+    str r3, [r1, #36]
+    ubfx r2, r8, #1, #28
+    bfi r2, r10, #28, #4
+    str r2, [r1, #40]
+    ubfx r3, r10, #4, #25
+    bfi r3, r11, #25, #7
+    str r3, [r1, #44]
+    ubfx r2, r11, #7, #22
+    ldr r4, [sp, #380]
+    ldr r5, [sp, #384]
+    ldr r6, [sp, #388]
+    ldr r7, [sp, #392]
+    ldr r8, [sp, #396]
+    bfi r2, r4, #22, #10
+    str r2, [r1, #48]
+    ubfx r3, r4, #10, #19
+    bfi r3, r5, #19, #13
+    str r3, [r1, #52]
+    ubfx r2, r5, #13, #16
+    bfi r2, r6, #16, #16
+    str r2, [r1, #56]
+    ubfx r3, r6, #16, #13
+    bfi r3, r7, #13, #19
+    str r3, [r1, #60]
+    ubfx r2, r7, #19, #10
+    bfi r2, r8, #10, #22
+    str r2, [r1, #64]
+    ubfx r3, r8, #22, #7
+    bfi r0, r9, #18, #14
+    str r0, [r1, #92]
+    ubfx r2, r9, #14, #15
     mvn lr, #0xE0000000
     add lr, lr, lr
     add r12, r12, #0x40000000
@@ -2673,16 +2660,16 @@ MCU_FN(mpmul512, mul):
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #15, #17
-    str r1, [r0, #96]
-    ubfx r2, r3, #17, #12
+    bfi r2, r3, #15, #17
+    str r2, [r1, #96]
+    ubfx r0, r3, #17, #12
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r2, r6, #12, #20
-    str r2, [r0, #100]
-    ubfx r1, r6, #20, #9
+    bfi r0, r6, #12, #20
+    str r0, [r1, #100]
+    ubfx r2, r6, #20, #9
     ldr r3, [sp, #332]
     ldr r4, [sp, #44]
     ldr r5, [sp, #152]
@@ -2693,16 +2680,16 @@ MCU_FN(mpmul512, mul):
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #9, #23
-    str r1, [r0, #104]
-    ubfx r2, r3, #23, #6
+    bfi r2, r3, #9, #23
+    str r2, [r1, #104]
+    ubfx r0, r3, #23, #6
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r2, r6, #6, #26
-    str r2, [r0, #108]
-    ubfx r1, r6, #26, #3
+    bfi r0, r6, #6, #26
+    str r0, [r1, #108]
+    ubfx r2, r6, #26, #3
     ldr r3, [sp, #340]
     ldr r4, [sp, #52]
     ldr r5, [sp, #160]
@@ -2713,13 +2700,13 @@ MCU_FN(mpmul512, mul):
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #3, #29
-    str r1, [r0, #112]
+    bfi r2, r3, #3, #29
+    str r2, [r1, #112]
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    ubfx r2, r6, #0, #29
+    ubfx r0, r6, #0, #29
     ldr r3, [sp, #348]
     ldr r4, [sp, #60]
     ldr r5, [sp, #168]
@@ -2730,24 +2717,24 @@ MCU_FN(mpmul512, mul):
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r2, r3, #29, #3
-    str r2, [r0, #116]
-    ubfx r1, r3, #3, #26
+    bfi r0, r3, #29, #3
+    str r0, [r1, #116]
+    ubfx r2, r3, #3, #26
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r1, r6, #26, #6
-    str r1, [r0, #120]
-    ubfx r2, r6, #6, #23
+    bfi r2, r6, #26, #6
+    str r2, [r1, #120]
+    ubfx r0, r6, #6, #23
     ldr r3, [sp, #356]
     ldr r4, [sp, #68]
     ldr r5, [sp, #176]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
-    bfi r2, r3, #23, #9
-    str r2, [r0, #124]
+    bfi r0, r3, #23, #9
+    str r0, [r1, #124]
     add sp, sp, #516
     pop {r4-r11, pc}
     .size mpmul_cm3_umlal_k16, . - mpmul_cm3_umlal_k16
@@ -2827,64 +2814,64 @@ mpmul_cm3_umlal_k16i:
     ubfx r11, r4, #0, #29
     add r11, r11, lr
     ldr r2, [r1, #44]
+    ldr r3, [r1, #48]
     str r11, [sp, #80]
     lsr r11, r12, #28
     bfi r11, r2, #4, #25
-    add r3, r11, lr
-    str r3, [sp, #48]
+    add r0, r11, lr
+    str r0, [sp, #48]
     add r5, r5, r11
     add r5, r5, r4, lsr #29
-    ubfx r3, r5, #0, #29
-    add r3, r3, lr
-    ldr r0, [r1, #48]
-    str r3, [sp, #84]
-    lsr r12, r2, #25
-    bfi r12, r0, #7, #22
-    add r3, r12, lr
-    str r3, [sp, #52]
-    add r6, r6, r12
+    ubfx r0, r5, #0, #29
+    add r0, r0, lr
+    ldr r12, [r1, #52]
+    ldr r4, [r1, #56]
+    str r0, [sp, #84]
+    lsr r0, r2, #25
+    bfi r0, r3, #7, #22
+    add r11, r0, lr
+    str r11, [sp, #52]
+    add r6, r6, r0
     add r6, r6, r5, lsr #29
-    ubfx r3, r6, #0, #29
-    add r3, r3, lr
-    ldr r4, [r1, #52]
-    str r3, [sp, #88]
-    lsr r11, r0, #22
-    bfi r11, r4, #10, #19
-    add r2, r11, lr
-    str r2, [sp, #56]
+    ubfx r11, r6, #0, #29
+    add r11, r11, lr
+    ldr r2, [r1, #60]
+    str r11, [sp, #88]
+    lsr r11, r3, #22
+    bfi r11, r12, #10, #19
+    add r5, r11, lr
+    str r5, [sp, #56]
     add r7, r7, r11
     add r7, r7, r6, lsr #29
-    ubfx r2, r7, #0, #29
-    add r2, r2, lr
-    ldr r3, [r1, #56]
-    str r2, [sp, #92]
-    lsr r5, r4, #19
-    bfi r5, r3, #13, #16
-    add r12, r5, lr
-    str r12, [sp, #60]
-    add r8, r8, r5
+    ubfx r5, r7, #0, #29
+    add r5, r5, lr
+    str r5, [sp, #92]
+    lsr r0, r12, #19
+    bfi r0, r4, #13, #16
+    add r3, r0, lr
+    str r3, [sp, #60]
+    add r8, r8, r0
     add r8, r8, r7, lsr #29
-    ubfx r12, r8, #0, #29
-    add r12, r12, lr
-    ldr r0, [r1, #60]
-    str r12, [sp, #96]
-    lsr r2, r3, #16
-    bfi r2, r0, #16, #13
-    add r6, r2, lr
+    ubfx r3, r8, #0, #29
+    add r3, r3, lr
+    str r3, [sp, #96]
+    lsr r5, r4, #16
+    bfi r5, r2, #16, #13
+    add r6, r5, lr
     str r6, [sp, #64]
-    add r9, r9, r2
+    add r9, r9, r5
     add r9, r9, r8, lsr #29
     ubfx r6, r9, #0, #29
     add r6, r6, lr
     str r6, [sp, #100]
-    lsr r11, r0, #13
-    add r4, r11, lr
-    str r4, [sp, #68]
+    lsr r11, r2, #13
+    add r12, r11, lr
+    str r12, [sp, #68]
     add r10, r10, r11
     add r10, r10, r9, lsr #29
-    add r4, r10, lr
+    add r12, r10, lr
     ldr r1, [sp, #512]
-    str r4, [sp, #104]
+    str r12, [sp, #104]
     ldm r1, {r3-r11}
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -2927,57 +2914,57 @@ mpmul_cm3_umlal_k16i:
     add r11, r0, #0x20000000
     str r11, [sp, #144]
     add r12, r12, r0
+    ldr r11, [r1, #40]
     str r12, [sp, #180]
-    ubfx r11, r2, #2, #29
-    add r12, r11, lr
-    str r12, [sp, #148]
-    add r3, r3, r11
-    ldr r0, [r1, #40]
-    str r3, [sp, #184]
-    lsr r12, r2, #31
-    bfi r12, r0, #1, #28
-    add r3, r12, lr
-    str r3, [sp, #152]
-    add r4, r4, r12
-    ldr r11, [r1, #44]
-    str r4, [sp, #188]
-    lsr r2, r0, #28
-    bfi r2, r11, #4, #25
-    add r3, r2, lr
-    str r3, [sp, #156]
-    add r5, r5, r2
-    ldr r4, [r1, #48]
-    str r5, [sp, #192]
-    lsr r12, r11, #25
-    bfi r12, r4, #7, #22
+    ubfx r12, r2, #2, #29
     add r0, r12, lr
-    str r0, [sp, #160]
-    add r6, r6, r12
-    ldr r3, [r1, #52]
-    str r6, [sp, #196]
-    lsr r5, r4, #22
-    bfi r5, r3, #10, #19
-    add r2, r5, lr
-    str r2, [sp, #164]
-    add r7, r7, r5
+    str r0, [sp, #148]
+    add r3, r3, r12
+    ldr r0, [r1, #44]
+    str r3, [sp, #184]
+    lsr r3, r2, #31
+    bfi r3, r11, #1, #28
+    add r12, r3, lr
+    str r12, [sp, #152]
+    add r4, r4, r3
+    ldr r2, [r1, #48]
+    ldr r12, [r1, #52]
+    str r4, [sp, #188]
+    lsr r4, r11, #28
+    bfi r4, r0, #4, #25
+    add r3, r4, lr
+    str r3, [sp, #156]
+    add r5, r5, r4
     ldr r11, [r1, #56]
+    ldr r3, [r1, #60]
+    str r5, [sp, #192]
+    lsr r5, r0, #25
+    bfi r5, r2, #7, #22
+    add r4, r5, lr
+    str r4, [sp, #160]
+    add r6, r6, r5
+    str r6, [sp, #196]
+    lsr r0, r2, #22
+    bfi r0, r12, #10, #19
+    add r4, r0, lr
+    str r4, [sp, #164]
+    add r7, r7, r0
     str r7, [sp, #200]
-    lsr r0, r3, #19
-    bfi r0, r11, #13, #16
-    add r6, r0, lr
-    str r6, [sp, #168]
-    add r8, r8, r0
-    ldr r12, [r1, #60]
+    lsr r6, r12, #19
+    bfi r6, r11, #13, #16
+    add r5, r6, lr
+    str r5, [sp, #168]
+    add r8, r8, r6
     str r8, [sp, #204]
-    lsr r4, r11, #16
-    bfi r4, r12, #16, #13
-    add r2, r4, lr
-    str r2, [sp, #172]
-    add r9, r9, r4
+    lsr r2, r11, #16
+    bfi r2, r3, #16, #13
+    add r4, r2, lr
+    str r4, [sp, #172]
+    add r9, r9, r2
     str r9, [sp, #208]
-    lsr r7, r12, #13
-    add r5, r7, lr
-    str r5, [sp, #176]
+    lsr r7, r3, #13
+    add r0, r7, lr
+    str r0, [sp, #176]
     add r10, r10, r7
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
@@ -3729,46 +3716,50 @@ mpmul_cm3_umlal_k16i:
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
     str r9, [sp, #396]
+    ubfx r0, r9, #22, #7
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #188]
+    ldr r1, [sp, #508]
     ldr r12, [sp, #192]
     ldr lr, [sp, #196]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #204]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #212]
-    ldr lr, [sp, #256]
-    ldr r0, [sp, #328]
-    ldr r1, [sp, #292]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r2, r12
-    add lr, lr, r0
-    sub r1, r1, lr
-    adds r9, r9, r1
-    adc r10, r10, r1, asr #31
-    str r9, [sp, #400]
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #212]
+    umlal r9, r10, r2, r11
+    ldr r11, [sp, #256]
+    ldr r12, [sp, #328]
+    ldr lr, [sp, #292]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    bfi r0, r9, #7, #25
+    str r0, [r1, #68]
+    ubfx r0, r9, #25, #4
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #192]
     ldr r12, [sp, #196]
     ldr lr, [sp, #200]
-    ldr r0, [sp, #204]
-    ldr r1, [sp, #208]
-    ldr r2, [sp, #212]
+    ldr r2, [sp, #204]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
-    umlal r9, r10, r3, r2
+    umlal r9, r10, r5, r2
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
     ldr r11, [sp, #260]
     ldr r12, [sp, #332]
     ldr lr, [sp, #296]
@@ -3776,20 +3767,22 @@ mpmul_cm3_umlal_k16i:
     sub lr, lr, r11
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
-    str r9, [sp, #404]
+    bfi r0, r9, #4, #28
+    str r0, [r1, #72]
+    ubfx r0, r9, #28, #1
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #196]
     ldr r12, [sp, #200]
     ldr lr, [sp, #204]
-    ldr r0, [sp, #208]
-    ldr r1, [sp, #212]
+    ldr r2, [sp, #208]
+    ldr r3, [sp, #212]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
+    umlal r9, r10, r5, r2
+    umlal r9, r10, r4, r3
     ldr r11, [sp, #264]
     ldr r12, [sp, #336]
     ldr lr, [sp, #300]
@@ -3797,74 +3790,82 @@ mpmul_cm3_umlal_k16i:
     sub lr, lr, r11
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
-    str r9, [sp, #408]
+    bfi r0, r9, #1, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #200]
     ldr r12, [sp, #204]
     ldr lr, [sp, #208]
-    ldr r0, [sp, #212]
-    ldr r1, [sp, #268]
-    ldr r2, [sp, #340]
-    ldr r3, [sp, #304]
+    ldr r2, [sp, #212]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    add r1, r1, r2
-    sub r3, r3, r1
-    adds r9, r9, r3
-    adc r10, r10, r3, asr #31
-    str r9, [sp, #412]
+    umlal r9, r10, r5, r2
+    ldr r11, [sp, #268]
+    ldr r12, [sp, #340]
+    ldr lr, [sp, #304]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    bfi r0, r9, #30, #2
+    str r0, [r1, #76]
+    ubfx r0, r9, #2, #27
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #204]
     ldr r12, [sp, #208]
     ldr lr, [sp, #212]
-    ldr r0, [sp, #272]
-    ldr r1, [sp, #344]
-    ldr r2, [sp, #308]
+    ldr r2, [sp, #272]
+    ldr r3, [sp, #344]
+    ldr r4, [sp, #308]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    add r0, r0, r1
-    sub r2, r2, r0
-    adds r9, r9, r2
-    adc r10, r10, r2, asr #31
-    str r9, [sp, #416]
+    add r2, r2, r3
+    sub r4, r4, r2
+    adds r9, r9, r4
+    adc r10, r10, r4, asr #31
+    bfi r0, r9, #27, #5
+    str r0, [r1, #80]
+    ubfx r0, r9, #5, #24
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #208]
     ldr r12, [sp, #212]
     ldr lr, [sp, #276]
-    ldr r0, [sp, #348]
-    ldr r1, [sp, #312]
+    ldr r2, [sp, #348]
+    ldr r3, [sp, #312]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    add lr, lr, r0
-    sub r1, r1, lr
-    adds r9, r9, r1
-    adc r10, r10, r1, asr #31
-    str r9, [sp, #420]
+    add lr, lr, r2
+    sub r3, r3, lr
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
+    bfi r0, r9, #24, #8
+    str r0, [r1, #84]
+    ubfx r0, r9, #8, #21
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r0, [sp, #212]
+    ldr r2, [sp, #212]
     ldr r11, [sp, #284]
     ldr r12, [sp, #356]
     ldr lr, [sp, #320]
-    ldr r1, [sp, #280]
-    ldr r2, [sp, #352]
-    ldr r3, [sp, #316]
-    umlal r9, r10, r8, r0
-    add r1, r1, r2
-    sub r3, r3, r1
-    adds r9, r9, r3
-    adc r10, r10, r3, asr #31
-    str r9, [sp, #424]
+    ldr r3, [sp, #280]
+    ldr r4, [sp, #352]
+    ldr r5, [sp, #316]
+    umlal r9, r10, r8, r2
+    add r3, r3, r4
+    sub r5, r5, r3
+    adds r9, r9, r5
+    adc r10, r10, r5, asr #31
+    bfi r0, r9, #21, #11
+    str r0, [r1, #88]
+    ubfx r0, r9, #11, #18
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
@@ -3875,108 +3876,81 @@ mpmul_cm3_umlal_k16i:
     sbc r10, r10, #0
     lsr r12, r9, #29
     orr r12, r12, r10, lsl #3
-    ldr r0, [sp, #508]
-    ldr r3, [sp, #216]
-    ldr r4, [sp, #220]
-    ldr r5, [sp, #224]
-    ldr r6, [sp, #228]
-    ldr r7, [sp, #232]
-    ldr r8, [sp, #236]
-    ldr r10, [sp, #240]
-    ldr r11, [sp, #244]
-    ubfx r1, r3, #0, #29
-    bfi r1, r4, #29, #3
-    str r1, [r0, #0]
-    ubfx r2, r4, #3, #26
-    bfi r2, r5, #26, #6
-    str r2, [r0, #4]
-    ubfx r1, r5, #6, #23
-    bfi r1, r6, #23, #9
-    str r1, [r0, #8]
-    ubfx r2, r6, #9, #20
-    bfi r2, r7, #20, #12
-    str r2, [r0, #12]
-    ubfx r1, r7, #12, #17
-    bfi r1, r8, #17, #15
-    str r1, [r0, #16]
-    ubfx r2, r8, #15, #14
-    bfi r2, r10, #14, #18
-    str r2, [r0, #20]
-    ubfx r1, r10, #18, #11
-    bfi r1, r11, #11, #21
-    str r1, [r0, #24]
-    ubfx r2, r11, #21, #8
-    ldr r3, [sp, #248]
-    ldr r4, [sp, #360]
-    ldr r5, [sp, #364]
-    ldr r6, [sp, #368]
-    ldr r7, [sp, #372]
-    ldr r8, [sp, #376]
-    ldr r10, [sp, #380]
-    ldr r11, [sp, #384]
-    bfi r2, r3, #8, #24
-    str r2, [r0, #28]
-    ubfx r1, r3, #24, #5
-    bfi r1, r4, #5, #27
-    str r1, [r0, #32]
-    ubfx r2, r4, #27, #2
-    bfi r2, r5, #2, #29
-    bfi r2, r6, #31, #1
-    str r2, [r0, #36]
-    ubfx r1, r6, #1, #28
-    bfi r1, r7, #28, #4
-    str r1, [r0, #40]
-    ubfx r2, r7, #4, #25
-    bfi r2, r8, #25, #7
-    str r2, [r0, #44]
-    ubfx r1, r8, #7, #22
-    bfi r1, r10, #22, #10
-    str r1, [r0, #48]
-    ubfx r2, r10, #10, #19
-    bfi r2, r11, #19, #13
-    str r2, [r0, #52]
-    ubfx r1, r11, #13, #16
-    ldr r3, [sp, #388]
-    ldr r4, [sp, #392]
-    ldr r5, [sp, #396]
-    ldr r6, [sp, #400]
-    ldr r7, [sp, #404]
-    ldr r8, [sp, #408]
-    ldr r10, [sp, #412]
-    ldr r11, [sp, #416]
-    bfi r1, r3, #16, #16
-    str r1, [r0, #56]
-    ubfx r2, r3, #16, #13
-    bfi r2, r4, #13, #19
-    str r2, [r0, #60]
-    ubfx r1, r4, #19, #10
-    bfi r1, r5, #10, #22
-    str r1, [r0, #64]
-    ubfx r2, r5, #22, #7
-    bfi r2, r6, #7, #25
-    str r2, [r0, #68]
-    ubfx r1, r6, #25, #4
-    bfi r1, r7, #4, #28
-    str r1, [r0, #72]
-    ubfx r2, r7, #28, #1
-    bfi r2, r8, #1, #29
-    bfi r2, r10, #30, #2
-    str r2, [r0, #76]
-    ubfx r1, r10, #2, #27
-    bfi r1, r11, #27, #5
-    str r1, [r0, #80]
-    ubfx r2, r11, #5, #24
-    ldr r3, [sp, #420]
-    ldr r4, [sp, #424]
-    bfi r2, r3, #24, #8
-    str r2, [r0, #84]
-    ubfx r1, r3, #8, #21
-    bfi r1, r4, #21, #11
-    str r1, [r0, #88]
-    ubfx r2, r4, #11, #18
-    bfi r2, r9, #18, #14
-    str r2, [r0, #92]
-    ubfx r1, r9, #14, #15
+    ldr r4, [sp, #216]
+    ldr r5, [sp, #220]
+    ldr r6, [sp, #224]
+    ldr r7, [sp, #228]
+    ldr r8, [sp, #232]
+    ldr r10, [sp, #236]
+    ldr r11, [sp, #240]
+    ubfx r2, r4, #0, #29
+    bfi r2, r5, #29, #3
+    str r2, [r1, #0]
+    ubfx r3, r5, #3, #26
+    bfi r3, r6, #26, #6
+    str r3, [r1, #4]
+    ubfx r2, r6, #6, #23
+    bfi r2, r7, #23, #9
+    str r2, [r1, #8]
+    ubfx r3, r7, #9, #20
+    bfi r3, r8, #20, #12
+    str r3, [r1, #12]
+    ubfx r2, r8, #12, #17
+    bfi r2, r10, #17, #15
+    str r2, [r1, #16]
+    ubfx r3, r10, #15, #14
+    bfi r3, r11, #14, #18
+    str r3, [r1, #20]
+    ubfx r2, r11, #18, #11
+    ldr r4, [sp, #244]
+    ldr r5, [sp, #248]
+    ldr r6, [sp, #360]
+    ldr r7, [sp, #364]
+    ldr r8, [sp, #368]
+    ldr r10, [sp, #372]
+    ldr r11, [sp, #376]
+    bfi r2, r4, #11, #21
+    str r2, [r1, #24]
+    ubfx r3, r4, #21, #8
+    bfi r3, r5, #8, #24
+    str r3, [r1, #28]
+    ubfx r2, r5, #24, #5
+    bfi r2, r6, #5, #27
+    str r2, [r1, #32]
+    ubfx r3, r6, #27, #2
+    bfi r3, r7, #2, #29
+    bfi r3, r8, #31, #1
+    str r3, [r1, #36]
+    ubfx r2, r8, #1, #28
+    bfi r2, r10, #28, #4
+    str r2, [r1, #40]
+    ubfx r3, r10, #4, #25
+    bfi r3, r11, #25, #7
+    str r3, [r1, #44]
+    ubfx r2, r11, #7, #22
+    ldr r4, [sp, #380]
+    ldr r5, [sp, #384]
+    ldr r6, [sp, #388]
+    ldr r7, [sp, #392]
+    ldr r8, [sp, #396]
+    bfi r2, r4, #22, #10
+    str r2, [r1, #48]
+    ubfx r3, r4, #10, #19
+    bfi r3, r5, #19, #13
+    str r3, [r1, #52]
+    ubfx r2, r5, #13, #16
+    bfi r2, r6, #16, #16
+    str r2, [r1, #56]
+    ubfx r3, r6, #16, #13
+    bfi r3, r7, #13, #19
+    str r3, [r1, #60]
+    ubfx r2, r7, #19, #10
+    bfi r2, r8, #10, #22
+    str r2, [r1, #64]
+    ubfx r3, r8, #22, #7
+    bfi r0, r9, #18, #14
+    str r0, [r1, #92]
+    ubfx r2, r9, #14, #15
     mvn lr, #0xE0000000
     add lr, lr, lr
     add r12, r12, #0x40000000
@@ -3991,16 +3965,16 @@ mpmul_cm3_umlal_k16i:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #15, #17
-    str r1, [r0, #96]
-    ubfx r2, r3, #17, #12
+    bfi r2, r3, #15, #17
+    str r2, [r1, #96]
+    ubfx r0, r3, #17, #12
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r2, r6, #12, #20
-    str r2, [r0, #100]
-    ubfx r1, r6, #20, #9
+    bfi r0, r6, #12, #20
+    str r0, [r1, #100]
+    ubfx r2, r6, #20, #9
     ldr r3, [sp, #332]
     ldr r4, [sp, #44]
     ldr r5, [sp, #152]
@@ -4011,16 +3985,16 @@ mpmul_cm3_umlal_k16i:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #9, #23
-    str r1, [r0, #104]
-    ubfx r2, r3, #23, #6
+    bfi r2, r3, #9, #23
+    str r2, [r1, #104]
+    ubfx r0, r3, #23, #6
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r2, r6, #6, #26
-    str r2, [r0, #108]
-    ubfx r1, r6, #26, #3
+    bfi r0, r6, #6, #26
+    str r0, [r1, #108]
+    ubfx r2, r6, #26, #3
     ldr r3, [sp, #340]
     ldr r4, [sp, #52]
     ldr r5, [sp, #160]
@@ -4031,13 +4005,13 @@ mpmul_cm3_umlal_k16i:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #3, #29
-    str r1, [r0, #112]
+    bfi r2, r3, #3, #29
+    str r2, [r1, #112]
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    ubfx r2, r6, #0, #29
+    ubfx r0, r6, #0, #29
     ldr r3, [sp, #348]
     ldr r4, [sp, #60]
     ldr r5, [sp, #168]
@@ -4048,24 +4022,24 @@ mpmul_cm3_umlal_k16i:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r2, r3, #29, #3
-    str r2, [r0, #116]
-    ubfx r1, r3, #3, #26
+    bfi r0, r3, #29, #3
+    str r0, [r1, #116]
+    ubfx r2, r3, #3, #26
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r1, r6, #26, #6
-    str r1, [r0, #120]
-    ubfx r2, r6, #6, #23
+    bfi r2, r6, #26, #6
+    str r2, [r1, #120]
+    ubfx r0, r6, #6, #23
     ldr r3, [sp, #356]
     ldr r4, [sp, #68]
     ldr r5, [sp, #176]
     add r4, r4, r5
     add r3, r3, r12
     sub r3, r3, r4
-    bfi r2, r3, #23, #9
-    str r2, [r0, #124]
+    bfi r0, r3, #23, #9
+    str r0, [r1, #124]
     add sp, sp, #516
     pop {pc}
     .size mpmul_cm3_umlal_k16i, . - mpmul_cm3_umlal_k16i
@@ -4144,67 +4118,67 @@ mpmul_cm3_umlal_k16xi:
     ubfx r11, r4, #0, #29
     add r11, r11, lr
     ldr r2, [r1, #44]
+    ldr r3, [r1, #48]
     str r11, [sp, #80]
     lsr r11, r12, #28
     bfi r11, r2, #4, #25
-    add r3, r11, lr
-    str r3, [sp, #48]
+    add r0, r11, lr
+    str r0, [sp, #48]
     add r5, r5, r11
     add r5, r5, r4, lsr #29
-    ubfx r3, r5, #0, #29
-    add r3, r3, lr
-    ldr r0, [r1, #48]
-    str r3, [sp, #84]
-    lsr r12, r2, #25
-    bfi r12, r0, #7, #22
-    add r3, r12, lr
-    str r3, [sp, #52]
-    add r6, r6, r12
+    ubfx r0, r5, #0, #29
+    add r0, r0, lr
+    ldr r12, [r1, #52]
+    ldr r4, [r1, #56]
+    str r0, [sp, #84]
+    lsr r0, r2, #25
+    bfi r0, r3, #7, #22
+    add r11, r0, lr
+    str r11, [sp, #52]
+    add r6, r6, r0
     add r6, r6, r5, lsr #29
-    ubfx r3, r6, #0, #29
-    add r3, r3, lr
-    ldr r4, [r1, #52]
-    str r3, [sp, #88]
-    lsr r11, r0, #22
-    bfi r11, r4, #10, #19
-    add r2, r11, lr
-    str r2, [sp, #56]
+    ubfx r11, r6, #0, #29
+    add r11, r11, lr
+    ldr r2, [r1, #60]
+    str r11, [sp, #88]
+    lsr r11, r3, #22
+    bfi r11, r12, #10, #19
+    add r5, r11, lr
+    str r5, [sp, #56]
     add r7, r7, r11
     add r7, r7, r6, lsr #29
-    ubfx r2, r7, #0, #29
-    add r2, r2, lr
-    ldr r3, [r1, #56]
-    str r2, [sp, #92]
-    lsr r5, r4, #19
-    bfi r5, r3, #13, #16
-    add r12, r5, lr
-    str r12, [sp, #60]
-    add r8, r8, r5
+    ubfx r5, r7, #0, #29
+    add r5, r5, lr
+    str r5, [sp, #92]
+    lsr r0, r12, #19
+    bfi r0, r4, #13, #16
+    add r3, r0, lr
+    str r3, [sp, #60]
+    add r8, r8, r0
     add r8, r8, r7, lsr #29
-    ubfx r12, r8, #0, #29
-    add r12, r12, lr
-    ldr r0, [r1, #60]
-    str r12, [sp, #96]
-    lsr r2, r3, #16
-    bfi r2, r0, #16, #13
-    add r6, r2, lr
+    ubfx r3, r8, #0, #29
+    add r3, r3, lr
+    str r3, [sp, #96]
+    lsr r5, r4, #16
+    bfi r5, r2, #16, #13
+    add r6, r5, lr
     str r6, [sp, #64]
-    add r9, r9, r2
+    add r9, r9, r5
     add r9, r9, r8, lsr #29
     ubfx r6, r9, #0, #29
     add r6, r6, lr
     ldr r11, [r1, #64]
     str r6, [sp, #100]
     ubfx r11, r11, #0, #3
-    lsr r4, r0, #13
-    orr r4, r4, r11, lsl #19
-    add r12, r4, lr
-    str r12, [sp, #68]
-    add r10, r10, r4
+    lsr r12, r2, #13
+    orr r12, r12, r11, lsl #19
+    add r3, r12, lr
+    str r3, [sp, #68]
+    add r10, r10, r12
     add r10, r10, r9, lsr #29
-    add r12, r10, lr
+    add r3, r10, lr
     ldr r1, [sp, #512]
-    str r12, [sp, #104]
+    str r3, [sp, #104]
     ldm r1, {r3-r11}
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
@@ -4247,61 +4221,61 @@ mpmul_cm3_umlal_k16xi:
     add r11, r0, #0x20000000
     str r11, [sp, #144]
     add r12, r12, r0
+    ldr r11, [r1, #40]
     str r12, [sp, #180]
-    ubfx r11, r2, #2, #29
-    add r12, r11, lr
-    str r12, [sp, #148]
-    add r3, r3, r11
-    ldr r0, [r1, #40]
-    str r3, [sp, #184]
-    lsr r12, r2, #31
-    bfi r12, r0, #1, #28
-    add r3, r12, lr
-    str r3, [sp, #152]
-    add r4, r4, r12
-    ldr r11, [r1, #44]
-    str r4, [sp, #188]
-    lsr r2, r0, #28
-    bfi r2, r11, #4, #25
-    add r3, r2, lr
-    str r3, [sp, #156]
-    add r5, r5, r2
-    ldr r4, [r1, #48]
-    str r5, [sp, #192]
-    lsr r12, r11, #25
-    bfi r12, r4, #7, #22
+    ubfx r12, r2, #2, #29
     add r0, r12, lr
-    str r0, [sp, #160]
-    add r6, r6, r12
-    ldr r3, [r1, #52]
-    str r6, [sp, #196]
-    lsr r5, r4, #22
-    bfi r5, r3, #10, #19
-    add r2, r5, lr
-    str r2, [sp, #164]
-    add r7, r7, r5
+    str r0, [sp, #148]
+    add r3, r3, r12
+    ldr r0, [r1, #44]
+    str r3, [sp, #184]
+    lsr r3, r2, #31
+    bfi r3, r11, #1, #28
+    add r12, r3, lr
+    str r12, [sp, #152]
+    add r4, r4, r3
+    ldr r2, [r1, #48]
+    ldr r12, [r1, #52]
+    str r4, [sp, #188]
+    lsr r4, r11, #28
+    bfi r4, r0, #4, #25
+    add r3, r4, lr
+    str r3, [sp, #156]
+    add r5, r5, r4
     ldr r11, [r1, #56]
+    ldr r3, [r1, #60]
+    str r5, [sp, #192]
+    lsr r5, r0, #25
+    bfi r5, r2, #7, #22
+    add r4, r5, lr
+    str r4, [sp, #160]
+    add r6, r6, r5
+    str r6, [sp, #196]
+    lsr r0, r2, #22
+    bfi r0, r12, #10, #19
+    add r4, r0, lr
+    str r4, [sp, #164]
+    add r7, r7, r0
     str r7, [sp, #200]
-    lsr r0, r3, #19
-    bfi r0, r11, #13, #16
-    add r6, r0, lr
-    str r6, [sp, #168]
-    add r8, r8, r0
-    ldr r12, [r1, #60]
+    lsr r6, r12, #19
+    bfi r6, r11, #13, #16
+    add r5, r6, lr
+    str r5, [sp, #168]
+    add r8, r8, r6
     str r8, [sp, #204]
-    lsr r4, r11, #16
-    bfi r4, r12, #16, #13
-    add r2, r4, lr
-    str r2, [sp, #172]
-    add r9, r9, r4
+    lsr r2, r11, #16
+    bfi r2, r3, #16, #13
+    add r4, r2, lr
+    str r4, [sp, #172]
+    add r9, r9, r2
     ldr r7, [r1, #64]
     str r9, [sp, #208]
     ubfx r7, r7, #0, #3
-    lsr r5, r12, #13
-    orr r5, r5, r7, lsl #19
-    add r3, r5, lr
-    str r3, [sp, #176]
-    add r10, r10, r5
+    lsr r0, r3, #13
+    orr r0, r0, r7, lsl #19
+    add r12, r0, lr
+    str r12, [sp, #176]
+    add r10, r10, r0
     ldm sp, {r0-r8}
     ldr r11, [sp, #108]
     str r10, [sp, #212]
@@ -5052,46 +5026,50 @@ mpmul_cm3_umlal_k16xi:
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
     str r9, [sp, #396]
+    ubfx r0, r9, #22, #7
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #188]
+    ldr r1, [sp, #508]
     ldr r12, [sp, #192]
     ldr lr, [sp, #196]
-    ldr r0, [sp, #200]
-    ldr r1, [sp, #204]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #212]
-    ldr lr, [sp, #256]
-    ldr r0, [sp, #328]
-    ldr r1, [sp, #292]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r2, r12
-    add lr, lr, r0
-    sub r1, r1, lr
-    adds r9, r9, r1
-    adc r10, r10, r1, asr #31
-    str r9, [sp, #400]
+    ldr r11, [sp, #200]
+    ldr r12, [sp, #204]
+    ldr lr, [sp, #208]
+    umlal r9, r10, r5, r11
+    umlal r9, r10, r4, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #212]
+    umlal r9, r10, r2, r11
+    ldr r11, [sp, #256]
+    ldr r12, [sp, #328]
+    ldr lr, [sp, #292]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    bfi r0, r9, #7, #25
+    str r0, [r1, #68]
+    ubfx r0, r9, #25, #4
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #192]
     ldr r12, [sp, #196]
     ldr lr, [sp, #200]
-    ldr r0, [sp, #204]
-    ldr r1, [sp, #208]
-    ldr r2, [sp, #212]
+    ldr r2, [sp, #204]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
-    umlal r9, r10, r3, r2
+    umlal r9, r10, r5, r2
+    ldr r11, [sp, #208]
+    ldr r12, [sp, #212]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
     ldr r11, [sp, #260]
     ldr r12, [sp, #332]
     ldr lr, [sp, #296]
@@ -5099,20 +5077,22 @@ mpmul_cm3_umlal_k16xi:
     sub lr, lr, r11
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
-    str r9, [sp, #404]
+    bfi r0, r9, #4, #28
+    str r0, [r1, #72]
+    ubfx r0, r9, #28, #1
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #196]
     ldr r12, [sp, #200]
     ldr lr, [sp, #204]
-    ldr r0, [sp, #208]
-    ldr r1, [sp, #212]
+    ldr r2, [sp, #208]
+    ldr r3, [sp, #212]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    umlal r9, r10, r4, r1
+    umlal r9, r10, r5, r2
+    umlal r9, r10, r4, r3
     ldr r11, [sp, #264]
     ldr r12, [sp, #336]
     ldr lr, [sp, #300]
@@ -5120,74 +5100,82 @@ mpmul_cm3_umlal_k16xi:
     sub lr, lr, r11
     adds r9, r9, lr
     adc r10, r10, lr, asr #31
-    str r9, [sp, #408]
+    bfi r0, r9, #1, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #200]
     ldr r12, [sp, #204]
     ldr lr, [sp, #208]
-    ldr r0, [sp, #212]
-    ldr r1, [sp, #268]
-    ldr r2, [sp, #340]
-    ldr r3, [sp, #304]
+    ldr r2, [sp, #212]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    umlal r9, r10, r5, r0
-    add r1, r1, r2
-    sub r3, r3, r1
-    adds r9, r9, r3
-    adc r10, r10, r3, asr #31
-    str r9, [sp, #412]
+    umlal r9, r10, r5, r2
+    ldr r11, [sp, #268]
+    ldr r12, [sp, #340]
+    ldr lr, [sp, #304]
+    add r11, r11, r12
+    sub lr, lr, r11
+    adds r9, r9, lr
+    adc r10, r10, lr, asr #31
+    bfi r0, r9, #30, #2
+    str r0, [r1, #76]
+    ubfx r0, r9, #2, #27
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #204]
     ldr r12, [sp, #208]
     ldr lr, [sp, #212]
-    ldr r0, [sp, #272]
-    ldr r1, [sp, #344]
-    ldr r2, [sp, #308]
+    ldr r2, [sp, #272]
+    ldr r3, [sp, #344]
+    ldr r4, [sp, #308]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
     umlal r9, r10, r6, lr
-    add r0, r0, r1
-    sub r2, r2, r0
-    adds r9, r9, r2
-    adc r10, r10, r2, asr #31
-    str r9, [sp, #416]
+    add r2, r2, r3
+    sub r4, r4, r2
+    adds r9, r9, r4
+    adc r10, r10, r4, asr #31
+    bfi r0, r9, #27, #5
+    str r0, [r1, #80]
+    ubfx r0, r9, #5, #24
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
     ldr r11, [sp, #208]
     ldr r12, [sp, #212]
     ldr lr, [sp, #276]
-    ldr r0, [sp, #348]
-    ldr r1, [sp, #312]
+    ldr r2, [sp, #348]
+    ldr r3, [sp, #312]
     umlal r9, r10, r8, r11
     umlal r9, r10, r7, r12
-    add lr, lr, r0
-    sub r1, r1, lr
-    adds r9, r9, r1
-    adc r10, r10, r1, asr #31
-    str r9, [sp, #420]
+    add lr, lr, r2
+    sub r3, r3, lr
+    adds r9, r9, r3
+    adc r10, r10, r3, asr #31
+    bfi r0, r9, #24, #8
+    str r0, [r1, #84]
+    ubfx r0, r9, #8, #21
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r0, [sp, #212]
+    ldr r2, [sp, #212]
     ldr r11, [sp, #284]
     ldr r12, [sp, #356]
     ldr lr, [sp, #320]
-    ldr r1, [sp, #280]
-    ldr r2, [sp, #352]
-    ldr r3, [sp, #316]
-    umlal r9, r10, r8, r0
-    add r1, r1, r2
-    sub r3, r3, r1
-    adds r9, r9, r3
-    adc r10, r10, r3, asr #31
-    str r9, [sp, #424]
+    ldr r3, [sp, #280]
+    ldr r4, [sp, #352]
+    ldr r5, [sp, #316]
+    umlal r9, r10, r8, r2
+    add r3, r3, r4
+    sub r5, r5, r3
+    adds r9, r9, r5
+    adc r10, r10, r5, asr #31
+    bfi r0, r9, #21, #11
+    str r0, [r1, #88]
+    ubfx r0, r9, #11, #18
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
@@ -5198,108 +5186,81 @@ mpmul_cm3_umlal_k16xi:
     sbc r10, r10, #0
     lsr r12, r9, #29
     orr r12, r12, r10, lsl #3
-    ldr r0, [sp, #508]
-    ldr r3, [sp, #216]
-    ldr r4, [sp, #220]
-    ldr r5, [sp, #224]
-    ldr r6, [sp, #228]
-    ldr r7, [sp, #232]
-    ldr r8, [sp, #236]
-    ldr r10, [sp, #240]
-    ldr r11, [sp, #244]
-    ubfx r1, r3, #0, #29
-    bfi r1, r4, #29, #3
-    str r1, [r0, #0]
-    ubfx r2, r4, #3, #26
-    bfi r2, r5, #26, #6
-    str r2, [r0, #4]
-    ubfx r1, r5, #6, #23
-    bfi r1, r6, #23, #9
-    str r1, [r0, #8]
-    ubfx r2, r6, #9, #20
-    bfi r2, r7, #20, #12
-    str r2, [r0, #12]
-    ubfx r1, r7, #12, #17
-    bfi r1, r8, #17, #15
-    str r1, [r0, #16]
-    ubfx r2, r8, #15, #14
-    bfi r2, r10, #14, #18
-    str r2, [r0, #20]
-    ubfx r1, r10, #18, #11
-    bfi r1, r11, #11, #21
-    str r1, [r0, #24]
-    ubfx r2, r11, #21, #8
-    ldr r3, [sp, #248]
-    ldr r4, [sp, #360]
-    ldr r5, [sp, #364]
-    ldr r6, [sp, #368]
-    ldr r7, [sp, #372]
-    ldr r8, [sp, #376]
-    ldr r10, [sp, #380]
-    ldr r11, [sp, #384]
-    bfi r2, r3, #8, #24
-    str r2, [r0, #28]
-    ubfx r1, r3, #24, #5
-    bfi r1, r4, #5, #27
-    str r1, [r0, #32]
-    ubfx r2, r4, #27, #2
-    bfi r2, r5, #2, #29
-    bfi r2, r6, #31, #1
-    str r2, [r0, #36]
-    ubfx r1, r6, #1, #28
-    bfi r1, r7, #28, #4
-    str r1, [r0, #40]
-    ubfx r2, r7, #4, #25
-    bfi r2, r8, #25, #7
-    str r2, [r0, #44]
-    ubfx r1, r8, #7, #22
-    bfi r1, r10, #22, #10
-    str r1, [r0, #48]
-    ubfx r2, r10, #10, #19
-    bfi r2, r11, #19, #13
-    str r2, [r0, #52]
-    ubfx r1, r11, #13, #16
-    ldr r3, [sp, #388]
-    ldr r4, [sp, #392]
-    ldr r5, [sp, #396]
-    ldr r6, [sp, #400]
-    ldr r7, [sp, #404]
-    ldr r8, [sp, #408]
-    ldr r10, [sp, #412]
-    ldr r11, [sp, #416]
-    bfi r1, r3, #16, #16
-    str r1, [r0, #56]
-    ubfx r2, r3, #16, #13
-    bfi r2, r4, #13, #19
-    str r2, [r0, #60]
-    ubfx r1, r4, #19, #10
-    bfi r1, r5, #10, #22
-    str r1, [r0, #64]
-    ubfx r2, r5, #22, #7
-    bfi r2, r6, #7, #25
-    str r2, [r0, #68]
-    ubfx r1, r6, #25, #4
-    bfi r1, r7, #4, #28
-    str r1, [r0, #72]
-    ubfx r2, r7, #28, #1
-    bfi r2, r8, #1, #29
-    bfi r2, r10, #30, #2
-    str r2, [r0, #76]
-    ubfx r1, r10, #2, #27
-    bfi r1, r11, #27, #5
-    str r1, [r0, #80]
-    ubfx r2, r11, #5, #24
-    ldr r3, [sp, #420]
-    ldr r4, [sp, #424]
-    bfi r2, r3, #24, #8
-    str r2, [r0, #84]
-    ubfx r1, r3, #8, #21
-    bfi r1, r4, #21, #11
-    str r1, [r0, #88]
-    ubfx r2, r4, #11, #18
-    bfi r2, r9, #18, #14
-    str r2, [r0, #92]
-    ubfx r1, r9, #14, #15
+    ldr r4, [sp, #216]
+    ldr r5, [sp, #220]
+    ldr r6, [sp, #224]
+    ldr r7, [sp, #228]
+    ldr r8, [sp, #232]
+    ldr r10, [sp, #236]
+    ldr r11, [sp, #240]
+    ubfx r2, r4, #0, #29
+    bfi r2, r5, #29, #3
+    str r2, [r1, #0]
+    ubfx r3, r5, #3, #26
+    bfi r3, r6, #26, #6
+    str r3, [r1, #4]
+    ubfx r2, r6, #6, #23
+    bfi r2, r7, #23, #9
+    str r2, [r1, #8]
+    ubfx r3, r7, #9, #20
+    bfi r3, r8, #20, #12
+    str r3, [r1, #12]
+    ubfx r2, r8, #12, #17
+    bfi r2, r10, #17, #15
+    str r2, [r1, #16]
+    ubfx r3, r10, #15, #14
+    bfi r3, r11, #14, #18
+    str r3, [r1, #20]
+    ubfx r2, r11, #18, #11
+    ldr r4, [sp, #244]
+    ldr r5, [sp, #248]
+    ldr r6, [sp, #360]
+    ldr r7, [sp, #364]
+    ldr r8, [sp, #368]
+    ldr r10, [sp, #372]
+    ldr r11, [sp, #376]
+    bfi r2, r4, #11, #21
+    str r2, [r1, #24]
+    ubfx r3, r4, #21, #8
+    bfi r3, r5, #8, #24
+    str r3, [r1, #28]
+    ubfx r2, r5, #24, #5
+    bfi r2, r6, #5, #27
+    str r2, [r1, #32]
+    ubfx r3, r6, #27, #2
+    bfi r3, r7, #2, #29
+    bfi r3, r8, #31, #1
+    str r3, [r1, #36]
+    ubfx r2, r8, #1, #28
+    bfi r2, r10, #28, #4
+    str r2, [r1, #40]
+    ubfx r3, r10, #4, #25
+    bfi r3, r11, #25, #7
+    str r3, [r1, #44]
+    ubfx r2, r11, #7, #22
+    ldr r4, [sp, #380]
+    ldr r5, [sp, #384]
+    ldr r6, [sp, #388]
+    ldr r7, [sp, #392]
+    ldr r8, [sp, #396]
+    bfi r2, r4, #22, #10
+    str r2, [r1, #48]
+    ubfx r3, r4, #10, #19
+    bfi r3, r5, #19, #13
+    str r3, [r1, #52]
+    ubfx r2, r5, #13, #16
+    bfi r2, r6, #16, #16
+    str r2, [r1, #56]
+    ubfx r3, r6, #16, #13
+    bfi r3, r7, #13, #19
+    str r3, [r1, #60]
+    ubfx r2, r7, #19, #10
+    bfi r2, r8, #10, #22
+    str r2, [r1, #64]
+    ubfx r3, r8, #22, #7
+    bfi r0, r9, #18, #14
+    str r0, [r1, #92]
+    ubfx r2, r9, #14, #15
     mvn lr, #0xE0000000
     add lr, lr, lr
     add r12, r12, #0x40000000
@@ -5314,16 +5275,16 @@ mpmul_cm3_umlal_k16xi:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #15, #17
-    str r1, [r0, #96]
-    ubfx r2, r3, #17, #12
+    bfi r2, r3, #15, #17
+    str r2, [r1, #96]
+    ubfx r0, r3, #17, #12
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r2, r6, #12, #20
-    str r2, [r0, #100]
-    ubfx r1, r6, #20, #9
+    bfi r0, r6, #12, #20
+    str r0, [r1, #100]
+    ubfx r2, r6, #20, #9
     ldr r3, [sp, #332]
     ldr r4, [sp, #44]
     ldr r5, [sp, #152]
@@ -5334,16 +5295,16 @@ mpmul_cm3_umlal_k16xi:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #9, #23
-    str r1, [r0, #104]
-    ubfx r2, r3, #23, #6
+    bfi r2, r3, #9, #23
+    str r2, [r1, #104]
+    ubfx r0, r3, #23, #6
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r2, r6, #6, #26
-    str r2, [r0, #108]
-    ubfx r1, r6, #26, #3
+    bfi r0, r6, #6, #26
+    str r0, [r1, #108]
+    ubfx r2, r6, #26, #3
     ldr r3, [sp, #340]
     ldr r4, [sp, #52]
     ldr r5, [sp, #160]
@@ -5354,13 +5315,13 @@ mpmul_cm3_umlal_k16xi:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r1, r3, #3, #29
-    str r1, [r0, #112]
+    bfi r2, r3, #3, #29
+    str r2, [r1, #112]
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    ubfx r2, r6, #0, #29
+    ubfx r0, r6, #0, #29
     ldr r3, [sp, #348]
     ldr r4, [sp, #60]
     ldr r5, [sp, #168]
@@ -5371,16 +5332,16 @@ mpmul_cm3_umlal_k16xi:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r2, r3, #29, #3
-    str r2, [r0, #116]
-    ubfx r1, r3, #3, #26
+    bfi r0, r3, #29, #3
+    str r0, [r1, #116]
+    ubfx r2, r3, #3, #26
     add r7, r7, r8
     add r6, r6, r12
     sub r6, r6, r7
     add r12, lr, r6, asr #29
-    bfi r1, r6, #26, #6
-    str r1, [r0, #120]
-    ubfx r2, r6, #6, #23
+    bfi r2, r6, #26, #6
+    str r2, [r1, #120]
+    ubfx r0, r6, #6, #23
     ldr r3, [sp, #356]
     ldr r4, [sp, #68]
     ldr r5, [sp, #176]
@@ -5388,13 +5349,13 @@ mpmul_cm3_umlal_k16xi:
     add r3, r3, r12
     sub r3, r3, r4
     add r12, lr, r3, asr #29
-    bfi r2, r3, #23, #9
-    str r2, [r0, #124]
-    ubfx r1, r3, #9, #20
+    bfi r0, r3, #23, #9
+    str r0, [r1, #124]
+    ubfx r2, r3, #9, #20
     sub r4, r12, lr
     sub r4, r4, #1
-    bfi r1, r4, #20, #12
-    str r1, [r0, #128]
+    bfi r2, r4, #20, #12
+    str r2, [r1, #128]
     add sp, sp, #516
     pop {pc}
     .size mpmul_cm3_umlal_k16xi, . - mpmul_cm3_umlal_k16xi
