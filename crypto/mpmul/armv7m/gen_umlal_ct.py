@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Generate umlal_ct.S: cm3-umlal-ct, 256 to 2048 bits (constant-time UMLAL on radix-2^29 offset limbs,
-additive Karatsuba above 256 bits).
+"""Generate umlal_ct.S: cm3-umlal-ct, 256 to 2048 bits (constant-time UMLAL on radix-2^29 offset limbs;
+Karatsuba in the digit domain at 512 bits, additive Karatsuba levels above).
 
     python3 crypto/mpmul/armv7m/gen_umlal_ct.py > crypto/mpmul/armv7m/umlal_ct.S
 
@@ -21,13 +21,19 @@ non-negative column of the product plus carry, so one 64-bit UMLAL accumulator (
 column with no carry handling; the 29-bit digit is stored, the accumulator shifted right by 29 (three
 instructions) is the next column's start.
 
-Above 256 bits (gen_kara): one level of *additive* Karatsuba per doubling,
+At 512 bits (gen_k16d): one Karatsuba level in the radix-2^29 digit domain (A = A0 + x^9 A1), so the
+three 9x9-digit products share one conversion of each operand and one packing, with telescoped offsets
+(d_0 = a_0 + x, d_i = a_i + x - 1: sum d_i x^i = A0 + x^9, every operand in [x - 1, 2x - 1)) whose
+correction is digit-aligned; the recombination is folded into the middle product's columns (the comment
+above _k16_product and docs/mpmul-cm3.md). The taint checker proves those operands >= 2^16 from known
+bounds (UBFX widths, the added constant, non-wrapping ADDs).
+
+Above 512 bits (gen_kara): one level of *additive* Karatsuba per doubling,
     A*B = z0 + (z1 - z0 - z2) W^h + z2 W^2h,  z0 = A0 B0, z2 = A1 B1, z1 = (A0 + A1)(B0 + B1),
-fully unrolled. The sums are one bit longer per level, which the kernel's nine 29-bit limbs (261 bits)
-absorb: k8x takes 8 words plus a top word (at most 7: A + B stays below 2^260, so the correction window of
-column 10 stays below 2^32) and writes 17 words. No absolute difference, sign or mask is needed, unlike
-the subtractive form (cm3-fast). k16/k32/k64 are the 512/1024/2048-bit levels, k16x/k32x their top-word
-forms (tops at most 6 and 5; at 2048 bits they are at most 3, 2 and 1 down the levels).
+fully unrolled. The sums are one bit longer per level, which the 512-bit kernel's 18 digits (522 bits)
+absorb: k16x takes 16 words plus a top word (at most 6) and writes 33 words. No absolute difference, sign
+or mask is needed, unlike the subtractive form (cm3-fast). k32/k64 are the 1024/2048-bit levels, k32x the
+top-word form of k32 (tops at most 5; at 2048 bits they are at most 1 and 2 into k32x and k16x).
 """
 from __future__ import annotations
 
@@ -86,33 +92,24 @@ def epilogue(e, internal: bool) -> None:
     e("pop {pc}" if internal else "pop {r4-r11, pc}")
 
 
-def gen(ext: bool, internal: bool = False) -> str:
-    """The kernel's body. ext: the operands have a ninth word (a small top, below 2^4) and the product
-    is written as 17 words (the Karatsuba levels' sums A0 + A1 carry it)."""
+def gen() -> str:
+    """The 256-bit kernel's body (mpmul256)."""
     L: list[str] = []
     e = L.append
 
     # ---- b'_i = (29-bit limb of b) + 2^29, to the frame.
     bw = ["r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]
-    prologue(e, internal)
+    prologue(e, False)
     e(f"sub sp, sp, #{FRAME}")
-    if ext:
-        e("ldr lr, [r2, #32]")                  # top words of b and a (bits 256..)
-        e("ldr r12, [r1, #32]")
     e("ldm r2, {r3-r10}")
     e(f"mov r2, #0x{C:x}")
     e(f"str r0, [sp, #{RP_OFF}]")               # (a store right before a load costs a cycle)
     for i in range(N):
         t = "r11" if i % 2 == 0 else "r0"
         L.extend(cut_offset(t, bw, i, "r2"))
-        if ext and i == N - 1:
-            e(f"orr {t}, {t}, lr, lsl #24")
         e(f"str {t}, [sp, #{B_OFF + 4 * i}]")
     # ---- A + B over the b words (r3-r10), bits 256.. in lr; tp_i = t_i + 1 to the frame.
-    if ext:
-        e("add lr, lr, r12")                    # the two top words, before the carry
-    else:
-        e("mov lr, #0")
+    e("mov lr, #0")
     e("ldm r1!, {r0, r2, r11, r12}")
     e("adds r3, r3, r0")
     e("adcs r4, r4, r2")
@@ -132,15 +129,11 @@ def gen(ext: bool, internal: bool = False) -> str:
         e(f"str {t}, [sp, #{TP_OFF + 4 * i}]")
     e(f"mov lr, #0x{C:x}")
     # ---- a'_0..a'_8 into r0..r8, cut in place over the words (r4-r11): a'_i overwrites word i-4,
-    # which limb i-3 was the last to read; the top word (ext) waits in r12.
+    # which limb i-3 was the last to read.
     aw = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
-    if ext:
-        e("ldr r12, [r1, #32]")
     e("ldm r1, {r4-r11}")
     for i in range(N):
         L.extend(cut_offset(f"r{i}", aw, i, "lr"))
-        if ext and i == N - 1:
-            e(f"orr r{i}, r{i}, r12, lsl #24")
 
     # ---- Columns. W holds Corr_m = V_(m-1) + n_(m-2) mod 2^32 (V: window sum of t over column m-1's
     # pairs, n_k: pairs in column k); the accumulator that starts column m is carry - Corr_m.
@@ -211,11 +204,11 @@ def gen(ext: bool, internal: bool = False) -> str:
             e(f"sbc {HI}, {HI}, #0")
         else:
             e(f"sub {lo}, {lo}, {W}")           # digit 17: the product is < 2^522, nothing above
-    held.append(lo)                             # digit 17 (the product is < 2^512, ext: < 2^522)
+    held.append(lo)                             # digit 17 (the product is < 2^512)
 
-    # ---- Pack digits 0..17 into the 16 (ext: 17) result words: digits 0..8 from the frame, two at a
+    # ---- Pack digits 0..17 into the 16 result words: digits 0..8 from the frame, two at a
     # time (back-to-back loads), 9..17 from their registers.
-    total = X * 18 if ext else 512            # the product's bits (ext: < 2^522, word 16 zero above)
+    total = 512                               # the product's bits
     free = [f"r{i}" for i in range(13)] + ["lr"]
     free = [r for r in free if r not in held]
     rp, outs, lds = free[0], free[1:3], free[3:5]
@@ -243,7 +236,7 @@ def gen(ext: bool, internal: bool = False) -> str:
                 e(f"str {o}, [{rp}, #{4 * w}]")
             bit += n
     e(f"add sp, sp, #{FRAME}")
-    epilogue(e, internal)
+    epilogue(e, False)
     return "\n".join("    " + x for x in L)
 
 
@@ -606,8 +599,9 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
 HEADER = """/* SPDX-License-Identifier: MIT */
 /* GENERATED by gen_umlal_ct.py (python3 crypto/mpmul/armv7m/gen_umlal_ct.py > umlal_ct.S): do not edit.
  *
- * cm3-umlal-ct: constant-time UMLAL product scanning on offset radix-2^29 limbs (256 bits), additive
- * Karatsuba levels above it (512, 1024, 2048 bits), all straight-line.
+ * cm3-umlal-ct: constant-time UMLAL product scanning on offset radix-2^29 limbs (256 bits), one
+ * Karatsuba level in the digit domain (512 bits), additive Karatsuba levels above (1024, 2048 bits), all
+ * straight-line.
  *
  * Public entries (AAPCS: they save r4-r11):
  * void mpmul_cm3_umlal_k8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);     = mpmul256 mul
@@ -615,19 +609,18 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  * void mpmul_cm3_umlal_k32(uint32_t r[64], const uint32_t a[32], const uint32_t b[32]);  = mpmul1024 mul
  * void mpmul_cm3_umlal_k64(uint32_t r[128], const uint32_t a[64], const uint32_t b[64]); = mpmul2048 mul
  * Internal forms, called only by the levels above (they save lr alone and clobber r0-r12: a level keeps
- * nothing in registers across a call): k8i, k16i, k32i (same contracts) and the top-word forms
- * k8xi(r[17], a[9], b[9]) with a[8], b[8] <= 7, k16xi(r[33], a[17], b[17]) with tops <= 6,
- * k32xi(r[65], a[33], b[33]) with tops <= 5: the Karatsuba sums A0 + A1 carry a top word, one more
- * per level at most (at 2048 bits: 1, 2, 3 into k32xi, k16xi, k8xi).
+ * nothing in registers across a call): k16i, k32i (same contracts) and the top-word forms
+ * k16xi(r[33], a[17], b[17]) with tops <= 6 and k32xi(r[65], a[33], b[33]) with tops <= 5: the
+ * Karatsuba sums A0 + A1 carry a top word, one more per level at most (at 2048 bits: 1, 2 into k32xi,
+ * k16xi).
  *
- * The kernels (k8, k8i, k8xi):
+ * The 256-bit kernel (k8):
  * Trick: UMLAL takes 4..6 cycles by operand size (paper 003 Table 2: an operand that is zero or below
  * 2^16 terminates early). Every multiplier operand here is a 29-bit limb plus 2^29, in [2^29, 2^30), so
  * every UMLAL takes the worst case, 6 cycles, whatever the data. The offsets are removed exactly by
  *     A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,  x = 2^29, R = 1 + x + ... + x^8,
  * whose part at column m is Corr_m = (sum of the radix-2^29 digits t_i of A + B over column m-1's pairs)
  * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
- * The top words (k8xi) are ORed into the ninth limb and the top digit of A + B above bit 24.
  *
  * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
  * over two LDMs of a) cut into digits, tp_i = t_i + 1 (tp_0 = t_0 - 1) to the frame; a cut into a'_0..a'_8
@@ -635,7 +628,7 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  * on also into the registers of a' limbs no later column reads), UMULL/UMLAL into (lo, r10), then
  * (lo, r10) >>= 29 minus W (W updated from tp). Digits 0..8 are stored raw to the frame; from column 9 on
  * the digit stays in lo and the shifted accumulator goes to a dead a' register, which becomes lo.
- * (3) the 18 digits (0..8 from the frame, 9..17 in registers) packed into 16 (17) words by UBFX/BFI.
+ * (3) the 18 digits (0..8 from the frame, 9..17 in registers) packed into 16 words by UBFX/BFI.
  *
  * Register map (phase 2)
  *   r0-r8    a'_0..a'_8 (dead ones become load registers, then accumulator and digit registers)
@@ -643,13 +636,31 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  *   r11      W = Corr_m mod 2^32                                 r12, lr  b'_j / tp loads
  * Frame: b'[9] at sp+0, tp[9] at sp+36, digits 0..8 at sp+72, r at sp+108.
  *
- * The Karatsuba levels (k16.., n words, h = n/2): A*B = z0 + (z1 - z0 - z2) W^h + z2 W^2h with
+ * The 512-bit kernel (k16, k16i, k16xi): A = A0 + X A1, X = x^9 (digits 0..8 and 9..17). Telescoped
+ * offsets: a half's digits go as d_0 = a_0 + x, d_i = a_i + (x - 1), so sum d_i x^i = A0 + X and every
+ * operand is in [x - 1, 2x - 1) (>= 2^16). With A0' = A0 + X, ..., S_A' = (A0 + A1) + X:
+ *     A*B = z0' + (z1' - z0' - z2') X + z2' X^2 - X (A0' + B0') - X^3 (A1' + B1') + X^2 + X^3 + X^4,
+ * z0' = A0' B0', z2' = A1' B1', z1' = S_A' S_B' (S_A' normalized, S_B' the raw digit sums: a column of z1'
+ * stays below 2^63.8). Phases: (1) a and b cut into digits; A0', A1', S_A', B0', B1', S_B' to the frame.
+ * (2) z0' (17 clean digits and its top to the frame; N_k = z0'_k + A0'_k + B0'_k for k < 9, its column k
+ * taking the pair (0, k) last), z2' likewise, then z1' with the recombination folded into its columns:
+ * column k also takes + z0'_(9+k) - N_k - z2'_k (k < 9) or + z2'_(k-9) - z0'_k - z2'_k (+1 at k = 9):
+ * every column of z1' is at least (x - 1)^2, so it stays non-negative and its digit is the product's
+ * digit 9 + k; digits 19..25 are packed into the result in those columns (r0: the open word, r1: r).
+ * (3) digit 26, digits 0..18 packed, digits 27..35 (36) from z2'_(9+i) + the carry - (A1' + B1')_i (the
+ * carry register holds the carry + 2(x - 1), so every value stays within 32 bits signed), packed as they
+ * come. Register map of the products: r0-r8 a' (dead ones become load registers), r9:r10 the column
+ * accumulator, r11, r12, lr b'_j and recombination loads. Frame: A0', A1', S_A', B0', B1', S_B' (9 words
+ * each) at sp+0..216, z0' and z2' (18 each) at sp+216 and sp+288, digits 9..36 at sp+360, N at sp+472,
+ * r at sp+508, b at sp+512.
+ *
+ * The Karatsuba levels (k32, k64; n words, h = n/2): A*B = z0 + (z1 - z0 - z2) W^h + z2 W^2h with
  * z1 = (A0 + A1)(B0 + B1) (additive: the sums' extra bits go in the top word, no signs). Frame: the two
  * sums (h + 1 words each), z1 (2h + 1), r, a, b. Steps: sums (LDM/ADCS/STM, 4 words a step); z1, z0, z2
  * by the level below; M = z1 - z0 - z2 over z1 with two borrow chains (each kept as 0/-1 by SBC x,x,x
  * and put back into C by RSBS x,x,#0); r[h..3h) += M; the carry and M's top word run through r[3h..4h).
  * Constant time: straight-line code, sp-relative or operand-pointer addresses, every UMLAL/UMULL operand
- * in [2^29, 2^30) (the top limb of k8x: [2^29, 2^29 + 2^27)). */
+ * at or above 2^16 (k8: in [2^29, 2^30); k16: in [x - 1, 3x)). */
 #include "mcucrypt/ns.h"
 
     .syntax unified
@@ -664,7 +675,7 @@ LEVELS = {16: "k16", 32: "k32", 64: "k64"}     # words of the operands -> routin
 
 def gen_kara(n: int, ext: bool, internal: bool = False) -> str:
     """One additive Karatsuba level at n words (h = n/2), unrolled: the sums, three calls of the level
-    below (the kernels at n = 16), the recombination. ext: operands of n words plus a top word (the
+    below (the 512-bit kernel at n = 32), the recombination. ext: operands of n words plus a top word (the
     sums of the level above), 2n + 1 product words.
     Frame: sa[h+1] at sp+0, sb[h+1] after it, z1[2h+1] after that, then r, a, b."""
     h = n // 2
@@ -672,7 +683,7 @@ def gen_kara(n: int, ext: bool, internal: bool = False) -> str:
     RAB = Z1 + 4 * (2 * h + 1)
     frame = RAB + 12
     frame += (4 - frame % 8) % 8                # 36 pushed + frame: sp stays 8-byte aligned
-    below = f"mpmul_cm3_umlal_{'k8' if h == 8 else LEVELS[h]}"       # + "i" / "xi": the internal forms
+    below = f"mpmul_cm3_umlal_{LEVELS[h]}"      # + "i" / "xi": the internal forms
     L: list[str] = []
     e = L.append
     prologue(e, internal)
@@ -776,9 +787,7 @@ def function(name: str, alias: str | None, body: str) -> str:
 
 
 if __name__ == "__main__":
-    fs = [("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", gen(False)),
-          ("mpmul_cm3_umlal_k8i", None, gen(False, True)),
-          ("mpmul_cm3_umlal_k8xi", None, gen(True, True)),
+    fs = [("mpmul_cm3_umlal_k8", "MCU_FN(mpmul256, mul)", gen()),
           ("mpmul_cm3_umlal_k16", "MCU_FN(mpmul512, mul)", gen_k16d(False)),
           ("mpmul_cm3_umlal_k16i", None, gen_k16d(False, True)),
           ("mpmul_cm3_umlal_k16xi", None, gen_k16d(True, True)),
