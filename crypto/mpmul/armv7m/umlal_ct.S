@@ -80,391 +80,333 @@ MCU_FN(mpmul256, mul):
     push {r4-r11, lr}
     sub sp, sp, #112
     ldm r2, {r3-r10}
-    mov r2, #0x20000000
+    mvn lr, #0xE0000000
     str r0, [sp, #108]
     ubfx r11, r3, #0, #29
-    orr r11, r11, #0x20000000
+    add r11, r11, #0x20000000
     str r11, [sp, #0]
-    orr r0, r2, r3, lsr #29
+    lsr r0, r3, #29
     bfi r0, r4, #3, #26
+    add r0, r0, lr
     str r0, [sp, #4]
-    orr r11, r2, r4, lsr #26
-    bfi r11, r5, #6, #23
-    str r11, [sp, #8]
-    orr r0, r2, r5, lsr #23
-    bfi r0, r6, #9, #20
-    str r0, [sp, #12]
-    orr r11, r2, r6, lsr #20
-    bfi r11, r7, #12, #17
-    str r11, [sp, #16]
-    orr r0, r2, r7, lsr #17
-    bfi r0, r8, #15, #14
-    str r0, [sp, #20]
-    orr r11, r2, r8, lsr #14
-    bfi r11, r9, #18, #11
-    str r11, [sp, #24]
-    orr r0, r2, r9, lsr #11
-    bfi r0, r10, #21, #8
-    str r0, [sp, #28]
-    orr r11, r2, r10, lsr #8
-    str r11, [sp, #32]
-    mov lr, #0
-    ldm r1!, {r0, r2, r11, r12}
-    adds r3, r3, r0
-    adcs r4, r4, r2
-    adcs r5, r5, r11
-    adcs r6, r6, r12
-    ldm r1, {r0, r2, r11, r12}
-    adcs r7, r7, r0
-    adcs r8, r8, r2
-    adcs r9, r9, r11
-    adcs r10, r10, r12
-    adc lr, lr, #0
-    sub r1, r1, #16
-    ubfx r0, r3, #0, #29
-    sub r0, r0, #1
-    str r0, [sp, #36]
-    lsr r2, r3, #29
-    bfi r2, r4, #3, #26
-    add r2, r2, #1
-    str r2, [sp, #40]
     lsr r11, r4, #26
     bfi r11, r5, #6, #23
-    add r11, r11, #1
-    str r11, [sp, #44]
-    lsr r12, r5, #23
-    bfi r12, r6, #9, #20
-    add r12, r12, #1
-    str r12, [sp, #48]
-    lsr r0, r6, #20
-    bfi r0, r7, #12, #17
-    add r0, r0, #1
-    str r0, [sp, #52]
-    lsr r2, r7, #17
-    bfi r2, r8, #15, #14
-    add r2, r2, #1
-    str r2, [sp, #56]
+    add r11, r11, lr
+    str r11, [sp, #8]
+    lsr r0, r5, #23
+    bfi r0, r6, #9, #20
+    add r0, r0, lr
+    str r0, [sp, #12]
+    lsr r11, r6, #20
+    bfi r11, r7, #12, #17
+    add r11, r11, lr
+    str r11, [sp, #16]
+    lsr r0, r7, #17
+    bfi r0, r8, #15, #14
+    add r0, r0, lr
+    str r0, [sp, #20]
     lsr r11, r8, #14
     bfi r11, r9, #18, #11
-    add r11, r11, #1
-    str r11, [sp, #60]
-    lsr r12, r9, #11
-    bfi r12, r10, #21, #8
-    add r12, r12, #1
-    str r12, [sp, #64]
-    lsr r0, r10, #8
-    orr r0, r0, lr, lsl #24
-    add r0, r0, #1
-    str r0, [sp, #68]
-    mov lr, #0x20000000
+    add r11, r11, lr
+    str r11, [sp, #24]
+    lsr r0, r9, #11
+    bfi r0, r10, #21, #8
+    add r0, r0, lr
+    str r0, [sp, #28]
+    lsr r11, r10, #8
+    add r11, r11, lr
+    str r11, [sp, #32]
     ldm r1, {r4-r11}
     ubfx r0, r4, #0, #29
-    orr r0, r0, #0x20000000
-    orr r1, lr, r4, lsr #29
+    add r0, r0, #0x20000000
+    lsr r1, r4, #29
     bfi r1, r5, #3, #26
-    orr r2, lr, r5, lsr #26
+    add r1, r1, lr
+    lsr r2, r5, #26
     bfi r2, r6, #6, #23
-    orr r3, lr, r6, lsr #23
+    add r2, r2, lr
+    lsr r3, r6, #23
     bfi r3, r7, #9, #20
-    orr r4, lr, r7, lsr #20
+    add r3, r3, lr
+    lsr r4, r7, #20
     bfi r4, r8, #12, #17
-    orr r5, lr, r8, lsr #17
+    add r4, r4, lr
+    lsr r5, r8, #17
     bfi r5, r9, #15, #14
-    orr r6, lr, r9, lsr #14
+    add r5, r5, lr
+    lsr r6, r9, #14
     bfi r6, r10, #18, #11
-    orr r7, lr, r10, lsr #11
+    add r6, r6, lr
+    lsr r7, r10, #11
     bfi r7, r11, #21, #8
-    orr r8, lr, r11, lsr #8
-    ldr r12, [sp, #0]
-    ldr lr, [sp, #36]
-    umull r9, r10, r0, r12
+    add r7, r7, lr
+    lsr r8, r11, #8
+    add r8, r8, lr
+    ldr r11, [sp, #0]
+    umull r9, r10, r0, r11
+    add r11, r11, r0
+    str r11, [sp, #36]
     str r9, [sp, #72]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    add r11, lr, #1
-    subs r9, r9, r11
-    sbc r10, r10, #0
+    ldr r11, [sp, #0]
     ldr r12, [sp, #4]
-    ldr lr, [sp, #0]
+    umlal r9, r10, r1, r11
     umlal r9, r10, r0, r12
-    umlal r9, r10, r1, lr
+    add r12, r12, r1
+    str r12, [sp, #40]
     str r9, [sp, #76]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #40]
-    add r11, r11, r12
-    subs r9, r9, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #8]
-    ldr lr, [sp, #4]
-    umlal r9, r10, r0, r12
-    umlal r9, r10, r1, lr
-    ldr r12, [sp, #0]
-    ldr lr, [sp, #44]
-    umlal r9, r10, r2, r12
+    ldr r11, [sp, #0]
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    add lr, lr, r2
+    str lr, [sp, #44]
     str r9, [sp, #80]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    add r11, r11, lr
-    subs r9, r9, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #12]
-    ldr lr, [sp, #8]
-    umlal r9, r10, r0, r12
-    umlal r9, r10, r1, lr
+    ldr r11, [sp, #0]
     ldr r12, [sp, #4]
-    ldr lr, [sp, #0]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r3, r11
     umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #12]
+    umlal r9, r10, r0, r11
+    add r11, r11, r3
+    str r11, [sp, #48]
     str r9, [sp, #84]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #48]
-    add r11, r11, r12
-    subs r9, r9, r11
-    sbc r10, r10, #0
+    ldr r11, [sp, #0]
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #12]
     ldr r12, [sp, #16]
-    ldr lr, [sp, #12]
+    umlal r9, r10, r1, r11
     umlal r9, r10, r0, r12
-    umlal r9, r10, r1, lr
-    ldr r12, [sp, #8]
-    ldr lr, [sp, #4]
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    ldr r12, [sp, #0]
-    ldr lr, [sp, #52]
-    umlal r9, r10, r4, r12
+    add r12, r12, r4
+    str r12, [sp, #52]
     str r9, [sp, #88]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    add r11, r11, lr
-    subs r9, r9, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #20]
-    ldr lr, [sp, #16]
-    umlal r9, r10, r0, r12
-    umlal r9, r10, r1, lr
-    ldr r12, [sp, #12]
-    ldr lr, [sp, #8]
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
+    ldr r11, [sp, #0]
     ldr r12, [sp, #4]
-    ldr lr, [sp, #0]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r5, r11
     umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #12]
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #20]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    add lr, lr, r5
+    str lr, [sp, #56]
     str r9, [sp, #92]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #56]
-    add r11, r11, r12
-    subs r9, r9, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #24]
-    ldr lr, [sp, #20]
-    umlal r9, r10, r0, r12
-    umlal r9, r10, r1, lr
+    ldr r11, [sp, #0]
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r6, r11
+    umlal r9, r10, r5, r12
+    umlal r9, r10, r4, lr
+    ldr r11, [sp, #12]
     ldr r12, [sp, #16]
-    ldr lr, [sp, #12]
+    ldr lr, [sp, #20]
+    umlal r9, r10, r3, r11
     umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    ldr r12, [sp, #8]
-    ldr lr, [sp, #4]
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r12, [sp, #0]
-    ldr lr, [sp, #60]
-    umlal r9, r10, r6, r12
+    umlal r9, r10, r1, lr
+    ldr r11, [sp, #24]
+    umlal r9, r10, r0, r11
+    add r11, r11, r6
+    str r11, [sp, #60]
     str r9, [sp, #96]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    add r11, r11, lr
-    subs r9, r9, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #28]
-    ldr lr, [sp, #24]
-    umlal r9, r10, r0, r12
-    umlal r9, r10, r1, lr
-    ldr r12, [sp, #20]
-    ldr lr, [sp, #16]
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
-    ldr r12, [sp, #12]
-    ldr lr, [sp, #8]
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
+    ldr r11, [sp, #0]
     ldr r12, [sp, #4]
-    ldr lr, [sp, #0]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r7, r11
     umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
+    umlal r9, r10, r5, lr
+    ldr r11, [sp, #12]
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #20]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    ldr r11, [sp, #24]
+    ldr r12, [sp, #28]
+    umlal r9, r10, r1, r11
+    umlal r9, r10, r0, r12
+    add r12, r12, r7
+    str r12, [sp, #64]
     str r9, [sp, #100]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #64]
-    add r11, r11, r12
-    subs r9, r9, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    umlal r9, r10, r0, r12
-    umlal r9, r10, r1, lr
-    ldr r12, [sp, #24]
-    ldr lr, [sp, #20]
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r3, lr
+    ldr r11, [sp, #0]
+    ldr r12, [sp, #4]
+    ldr lr, [sp, #8]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    ldr r11, [sp, #12]
     ldr r12, [sp, #16]
-    ldr lr, [sp, #12]
+    ldr lr, [sp, #20]
+    umlal r9, r10, r5, r11
     umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    ldr r12, [sp, #8]
-    ldr lr, [sp, #4]
-    umlal r9, r10, r6, r12
-    umlal r9, r10, r7, lr
-    ldr r12, [sp, #0]
-    ldr lr, [sp, #68]
-    umlal r9, r10, r8, r12
+    umlal r9, r10, r3, lr
+    ldr r11, [sp, #24]
+    ldr r12, [sp, #28]
+    ldr lr, [sp, #32]
+    umlal r9, r10, r2, r11
+    umlal r9, r10, r1, r12
+    umlal r9, r10, r0, lr
+    add lr, lr, r8
+    str lr, [sp, #68]
     str r9, [sp, #104]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
+    ldr r11, [sp, #4]
+    ldr r12, [sp, #8]
+    ldr lr, [sp, #12]
+    ldr r0, [sp, #16]
+    umlal r9, r10, r8, r11
+    umlal r9, r10, r7, r12
+    umlal r9, r10, r6, lr
+    umlal r9, r10, r5, r0
+    ldr r11, [sp, #20]
+    ldr r12, [sp, #24]
+    ldr lr, [sp, #28]
+    ldr r0, [sp, #32]
+    umlal r9, r10, r4, r11
+    umlal r9, r10, r3, r12
+    umlal r9, r10, r2, lr
+    umlal r9, r10, r1, r0
+    ldr r11, [sp, #36]
     subs r9, r9, r11
     sbc r10, r10, #0
-    add r11, r11, lr
-    subs r9, r9, lr
-    sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r2, lr
-    umlal r9, r10, r3, r0
-    ldr r12, [sp, #20]
-    ldr lr, [sp, #16]
-    ldr r0, [sp, #12]
-    umlal r9, r10, r4, r12
-    umlal r9, r10, r5, lr
-    umlal r9, r10, r6, r0
-    ldr r12, [sp, #8]
-    ldr lr, [sp, #4]
-    ldr r0, [sp, #36]
-    umlal r9, r10, r7, r12
-    umlal r9, r10, r8, lr
-    lsr r1, r9, #29
-    orr r1, r1, r10, lsl #3
-    lsr r10, r10, #29
-    sub r11, r11, r0
-    subs r1, r1, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r0, [sp, #24]
-    umlal r1, r10, r2, r12
-    umlal r1, r10, r3, lr
-    umlal r1, r10, r4, r0
-    ldr r12, [sp, #20]
-    ldr lr, [sp, #16]
-    ldr r0, [sp, #12]
-    umlal r1, r10, r5, r12
-    umlal r1, r10, r6, lr
-    umlal r1, r10, r7, r0
-    ldr r12, [sp, #8]
-    ldr lr, [sp, #40]
-    umlal r1, r10, r8, r12
-    lsr r0, r1, #29
+    lsr r0, r9, #29
     orr r0, r0, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, lr
-    subs r0, r0, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r2, [sp, #24]
-    umlal r0, r10, r3, r12
-    umlal r0, r10, r4, lr
-    umlal r0, r10, r5, r2
-    ldr r12, [sp, #20]
+    ldr r11, [sp, #8]
+    ldr r12, [sp, #12]
     ldr lr, [sp, #16]
-    ldr r2, [sp, #12]
-    umlal r0, r10, r6, r12
-    umlal r0, r10, r7, lr
-    umlal r0, r10, r8, r2
-    lsr r2, r0, #29
+    ldr r1, [sp, #20]
+    umlal r0, r10, r8, r11
+    umlal r0, r10, r7, r12
+    umlal r0, r10, r6, lr
+    umlal r0, r10, r5, r1
+    ldr r11, [sp, #24]
+    ldr r12, [sp, #28]
+    ldr lr, [sp, #32]
+    ldr r1, [sp, #40]
+    umlal r0, r10, r4, r11
+    umlal r0, r10, r3, r12
+    umlal r0, r10, r2, lr
+    subs r0, r0, r1
+    sbc r10, r10, #0
+    lsr r1, r0, #29
+    orr r1, r1, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #12]
+    ldr r12, [sp, #16]
+    ldr lr, [sp, #20]
+    ldr r2, [sp, #24]
+    umlal r1, r10, r8, r11
+    umlal r1, r10, r7, r12
+    umlal r1, r10, r6, lr
+    umlal r1, r10, r5, r2
+    ldr r11, [sp, #28]
+    ldr r12, [sp, #32]
+    ldr lr, [sp, #44]
+    umlal r1, r10, r4, r11
+    umlal r1, r10, r3, r12
+    subs r1, r1, lr
+    sbc r10, r10, #0
+    lsr r2, r1, #29
     orr r2, r2, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #44]
-    sub r11, r11, r12
-    subs r2, r2, r11
-    sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r3, [sp, #24]
-    umlal r2, r10, r4, r12
-    umlal r2, r10, r5, lr
-    umlal r2, r10, r6, r3
+    ldr r11, [sp, #16]
     ldr r12, [sp, #20]
-    ldr lr, [sp, #16]
-    ldr r3, [sp, #48]
+    ldr lr, [sp, #24]
+    ldr r3, [sp, #28]
+    umlal r2, r10, r8, r11
     umlal r2, r10, r7, r12
-    umlal r2, r10, r8, lr
-    lsr r4, r2, #29
-    orr r4, r4, r10, lsl #3
-    lsr r10, r10, #29
-    sub r11, r11, r3
-    subs r4, r4, r11
+    umlal r2, r10, r6, lr
+    umlal r2, r10, r5, r3
+    ldr r11, [sp, #32]
+    ldr r12, [sp, #48]
+    umlal r2, r10, r4, r11
+    subs r2, r2, r12
     sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r3, [sp, #24]
-    umlal r4, r10, r5, r12
-    umlal r4, r10, r6, lr
-    umlal r4, r10, r7, r3
-    ldr r12, [sp, #20]
-    ldr lr, [sp, #52]
-    umlal r4, r10, r8, r12
-    lsr r3, r4, #29
+    lsr r3, r2, #29
     orr r3, r3, r10, lsl #3
     lsr r10, r10, #29
-    sub r11, r11, lr
+    ldr r11, [sp, #20]
+    ldr r12, [sp, #24]
+    ldr lr, [sp, #28]
+    ldr r4, [sp, #32]
+    umlal r3, r10, r8, r11
+    umlal r3, r10, r7, r12
+    umlal r3, r10, r6, lr
+    umlal r3, r10, r5, r4
+    ldr r11, [sp, #52]
     subs r3, r3, r11
     sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r5, [sp, #24]
-    umlal r3, r10, r6, r12
-    umlal r3, r10, r7, lr
-    umlal r3, r10, r8, r5
-    lsr r5, r3, #29
+    lsr r4, r3, #29
+    orr r4, r4, r10, lsl #3
+    lsr r10, r10, #29
+    ldr r11, [sp, #24]
+    ldr r12, [sp, #28]
+    ldr lr, [sp, #32]
+    ldr r5, [sp, #56]
+    umlal r4, r10, r8, r11
+    umlal r4, r10, r7, r12
+    umlal r4, r10, r6, lr
+    subs r4, r4, r5
+    sbc r10, r10, #0
+    lsr r5, r4, #29
     orr r5, r5, r10, lsl #3
     lsr r10, r10, #29
-    ldr r12, [sp, #56]
-    sub r11, r11, r12
-    subs r5, r5, r11
-    sbc r10, r10, #0
+    ldr r11, [sp, #28]
     ldr r12, [sp, #32]
-    ldr lr, [sp, #28]
-    ldr r6, [sp, #60]
+    ldr lr, [sp, #60]
+    umlal r5, r10, r8, r11
     umlal r5, r10, r7, r12
-    umlal r5, r10, r8, lr
-    lsr r7, r5, #29
-    orr r7, r7, r10, lsl #3
-    lsr r10, r10, #29
-    sub r11, r11, r6
-    subs r7, r7, r11
+    subs r5, r5, lr
     sbc r10, r10, #0
-    ldr r12, [sp, #32]
-    ldr lr, [sp, #64]
-    umlal r7, r10, r8, r12
-    lsr r6, r7, #29
+    lsr r6, r5, #29
     orr r6, r6, r10, lsl #3
-    sub r11, r11, lr
-    sub r6, r6, r11
+    lsr r10, r10, #29
+    ldr r11, [sp, #32]
+    ldr r12, [sp, #64]
+    ldr lr, [sp, #68]
+    umlal r6, r10, r8, r11
+    subs r6, r6, r12
+    sbc r10, r10, #0
+    lsr r7, r6, #29
+    orr r7, r7, r10, lsl #3
+    sub r7, r7, lr
     ldr r8, [sp, #108]
     ldr r12, [sp, #72]
     ldr lr, [sp, #76]
@@ -503,26 +445,26 @@ MCU_FN(mpmul256, mul):
     bfi r10, r9, #5, #27
     str r10, [r8, #32]
     ubfx r11, r9, #27, #2
-    bfi r11, r1, #2, #29
-    bfi r11, r0, #31, #1
+    bfi r11, r0, #2, #29
+    bfi r11, r1, #31, #1
     str r11, [r8, #36]
-    ubfx r10, r0, #1, #28
+    ubfx r10, r1, #1, #28
     bfi r10, r2, #28, #4
     str r10, [r8, #40]
     ubfx r11, r2, #4, #25
-    bfi r11, r4, #25, #7
+    bfi r11, r3, #25, #7
     str r11, [r8, #44]
-    ubfx r10, r4, #7, #22
-    bfi r10, r3, #22, #10
+    ubfx r10, r3, #7, #22
+    bfi r10, r4, #22, #10
     str r10, [r8, #48]
-    ubfx r11, r3, #10, #19
+    ubfx r11, r4, #10, #19
     bfi r11, r5, #19, #13
     str r11, [r8, #52]
     ubfx r10, r5, #13, #16
-    bfi r10, r7, #16, #16
+    bfi r10, r6, #16, #16
     str r10, [r8, #56]
-    ubfx r11, r7, #16, #13
-    bfi r11, r6, #13, #19
+    ubfx r11, r6, #16, #13
+    bfi r11, r7, #13, #19
     str r11, [r8, #60]
     add sp, sp, #112
     pop {r4-r11, pc}
