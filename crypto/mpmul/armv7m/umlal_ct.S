@@ -18,29 +18,29 @@
  *
  * The 256-bit kernel (k8):
  * Trick: UMLAL takes 4..6 cycles by operand size (paper 003 Table 2: an operand that is zero or below
- * 2^16 terminates early). Every multiplier operand here is a 29-bit limb plus 2^29, in [2^29, 2^30), so
- * every UMLAL takes the worst case, 6 cycles, whatever the data. The offsets are removed exactly by
- *     A*B = (A + xR)(B + xR) - xR (A + B) - x^2 R^2,  x = 2^29, R = 1 + x + ... + x^8,
- * whose part at column m is Corr_m = (sum of the radix-2^29 digits t_i of A + B over column m-1's pairs)
- * + (pairs of column m-2): one running 32-bit sum W, subtracted from the carry that starts column m.
+ * 2^16 terminates early). Every multiplier operand here is a 29-bit limb plus a telescoped offset
+ * (d_0 = a_0 + x, d_i = a_i + x - 1, x = 2^29: sum d_i x^i = A + X, X = 2^261), in [x - 1, 2x - 1), so
+ * every UMLAL takes the worst case, 6 cycles, whatever the data. Modulo 2^512 the offsets are removed by
+ *     A*B = A'B' - X (A' + B'):  column 9 + k subtracts U_k = a'_k + b'_k.
  *
- * Phases: (1) b cut into 9 limbs + 2^29 (UBFX, or ORR with LSR then BFI) to the frame; A + B (ADCS
- * over two LDMs of a) cut into digits, tp_i = t_i + 1 (tp_0 = t_0 - 1) to the frame; a cut into a'_0..a'_8
- * in r0..r8. (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from column 9
- * on also into the registers of a' limbs no later column reads), UMULL/UMLAL into (lo, r10), then
- * (lo, r10) >>= 29 minus W (W updated from tp). Digits 0..8 are stored raw to the frame; from column 9 on
- * the digit stays in lo and the shifted accumulator goes to a dead a' register, which becomes lo.
- * (3) the 18 digits (0..8 from the frame, 9..17 in registers) packed into 16 words by UBFX/BFI.
+ * Phases: (1) b cut into 9 limbs + offsets (UBFX, or LSR then BFI, then ADD) to the frame; a cut into
+ * a'_0..a'_8 in r0..r8. (2) 17 columns, fully unrolled: b'_j loaded in bursts of back-to-back LDRs (from
+ * column 9 on also into the registers of a' limbs no later column reads), UMULL/UMLAL into (lo, r10);
+ * column k < 9 takes the pair (0, k) last and leaves U_k = b'_k + a'_k in the frame, column 9 + k
+ * subtracts it (its load rides in the column's burst); then (lo, r10) >>= 29. Digits 0..8 are stored raw
+ * to the frame; from column 9 on the digit stays in lo and the shifted accumulator goes to a dead a'
+ * register, which becomes lo. (3) the 18 digits (0..8 from the frame, 9..17 in registers) packed into 16
+ * words by UBFX/BFI.
  *
  * Register map (phase 2)
  *   r0-r8    a'_0..a'_8 (dead ones become load registers, then accumulator and digit registers)
  *   r9       lo, the accumulator's low word, until column 9     r10  its high word
- *   r11      W = Corr_m mod 2^32                                 r12, lr  b'_j / tp loads
- * Frame: b'[9] at sp+0, tp[9] at sp+36, digits 0..8 at sp+72, r at sp+108.
+ *   r11, r12, lr  b'_j and U loads
+ * Frame: b'[9] at sp+0, U[9] at sp+36, digits 0..8 at sp+72, r at sp+108.
  *
  * The 512-bit kernel (k16, k16i, k16xi): A = A0 + X A1, X = x^9 (digits 0..8 and 9..17). Telescoped
  * offsets: a half's digits go as d_0 = a_0 + x, d_i = a_i + (x - 1), so sum d_i x^i = A0 + X and every
- * operand is in [x - 1, 2x - 1) (>= 2^16). With A0' = A0 + X, ..., S_A' = (A0 + A1) + X:
+ * operand is in [x - 1, 2x - 1) (>= 2^16), as in k8. With A0' = A0 + X, ..., S_A' = (A0 + A1) + X:
  *     A*B = z0' + (z1' - z0' - z2') X + z2' X^2 - X (A0' + B0') - X^3 (A1' + B1') + X^2 + X^3 + X^4,
  * z0' = A0' B0', z2' = A1' B1', z1' = S_A' S_B' (S_A' normalized, S_B' the raw digit sums: a column of z1'
  * stays below 2^63.8). Phases: (1) a and b cut into digits; A0', A1', S_A', B0', B1', S_B' to the frame.
@@ -62,7 +62,7 @@
  * by the level below; M = z1 - z0 - z2 over z1 with two borrow chains (each kept as 0/-1 by SBC x,x,x
  * and put back into C by RSBS x,x,#0); r[h..3h) += M; the carry and M's top word run through r[3h..4h).
  * Constant time: straight-line code, sp-relative or operand-pointer addresses, every UMLAL/UMULL operand
- * at or above 2^16 (k8: in [2^29, 2^30); k16: in [x - 1, 3x)). */
+ * at or above 2^16 (in [x - 1, 3x)), which the taint checker proves from known bounds. */
 #include "mcucrypt/ns.h"
 
     .syntax unified
@@ -82,41 +82,41 @@ MCU_FN(mpmul256, mul):
     ldm r2, {r3-r10}
     mvn lr, #0xE0000000
     str r0, [sp, #108]
-    ubfx r11, r3, #0, #29
-    add r11, r11, #0x20000000
-    str r11, [sp, #0]
-    lsr r0, r3, #29
-    bfi r0, r4, #3, #26
-    add r0, r0, lr
-    str r0, [sp, #4]
-    lsr r11, r4, #26
-    bfi r11, r5, #6, #23
+    ubfx r0, r3, #0, #29
+    add r0, r0, #0x20000000
+    str r0, [sp, #0]
+    lsr r11, r3, #29
+    bfi r11, r4, #3, #26
     add r11, r11, lr
-    str r11, [sp, #8]
-    lsr r0, r5, #23
-    bfi r0, r6, #9, #20
+    str r11, [sp, #4]
+    lsr r0, r4, #26
+    bfi r0, r5, #6, #23
     add r0, r0, lr
-    str r0, [sp, #12]
-    lsr r11, r6, #20
-    bfi r11, r7, #12, #17
+    str r0, [sp, #8]
+    lsr r11, r5, #23
+    bfi r11, r6, #9, #20
     add r11, r11, lr
-    str r11, [sp, #16]
-    lsr r0, r7, #17
-    bfi r0, r8, #15, #14
+    str r11, [sp, #12]
+    lsr r0, r6, #20
+    bfi r0, r7, #12, #17
     add r0, r0, lr
-    str r0, [sp, #20]
-    lsr r11, r8, #14
-    bfi r11, r9, #18, #11
+    str r0, [sp, #16]
+    lsr r11, r7, #17
+    bfi r11, r8, #15, #14
     add r11, r11, lr
-    str r11, [sp, #24]
-    lsr r0, r9, #11
-    bfi r0, r10, #21, #8
+    str r11, [sp, #20]
+    lsr r0, r8, #14
+    bfi r0, r9, #18, #11
     add r0, r0, lr
-    str r0, [sp, #28]
-    lsr r11, r10, #8
+    str r0, [sp, #24]
+    lsr r11, r9, #11
+    bfi r11, r10, #21, #8
     add r11, r11, lr
-    str r11, [sp, #32]
+    str r11, [sp, #28]
+    lsr r0, r10, #8
+    add r0, r0, lr
     ldm r1, {r4-r11}
+    str r0, [sp, #32]
     ubfx r0, r4, #0, #29
     add r0, r0, #0x20000000
     lsr r1, r4, #29
