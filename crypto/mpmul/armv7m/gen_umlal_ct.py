@@ -119,13 +119,15 @@ def _cut_raw(e, dst: str, word, k: int, top: str | None = None) -> None:
         e(f"orr {dst}, {dst}, {top}, lsl #{32 - s}")
 
 
-def _k16_convert(e, ext: bool, side: str) -> None:
+def _k16_convert(e, ext: bool, side: str, pending: tuple[str, ...] = ()) -> None:
     """Cut the operand (a: r1; b: from the frame) into its halves' offset digits and the sum's digits."""
     F = K16
     lo_off, hi_off, sum_off = (F["A0"], F["A1"], F["SA"]) if side == "a" else (F["B0"], F["B1"], F["TB"])
     ptr = "r1"
     if side == "b":
         e(f"ldm {ptr}, {{r3-r11}}")             # words 0..8 (a's: loaded by the caller)
+        for x in pending:                       # a's last stores, after the LDM
+            e(x)
     else:
         e(MV.format("lr"))                      # (kept through b's conversion)
     low = ["r12", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"]   # raw digits 0..8
@@ -167,6 +169,8 @@ def _k16_convert(e, ext: bool, side: str) -> None:
             top = free.pop(0)
             e(f"ldr {top}, [{ptr}, #64]")
             e(f"ubfx {top}, {top}, #0, #3")     # (a top is at most 6; the width bounds the digit)
+        if side == "a" and k == 17:
+            e(f"ldr r1, [sp, #{K16_BP}]")       # b, for its conversion (a's words are all loaded)
         h = free.pop(0)
         _cut_raw(e, h, lambda ww: wreg[ww], k, top)
         if top is not None:
@@ -365,8 +369,10 @@ def gen_k16d(ext: bool, internal: bool = False) -> str:
     e(f"str r0, [sp, #{K16_RP}]")
     e(f"str r2, [sp, #{K16_BP}]")
     _k16_convert(e, ext, "a")
-    e(f"ldr r1, [sp, #{K16_BP}]")
-    _k16_convert(e, ext, "b")
+    pa: list[str] = []
+    while L[-1].startswith("str ") and L[-1].split()[1].rstrip(",") not in [f"r{i}" for i in range(1, 12)]:
+        pa.insert(0, L.pop())
+    _k16_convert(e, ext, "b", tuple(pa))
     pend = []
     while L[-1].startswith("str "):                           # b's last stores: after the LDM
         pend.insert(0, L.pop())

@@ -597,6 +597,7 @@ MCU_FN(mpmul512, mul):
     add r9, r9, r8, lsr #29
     ubfx r6, r9, #0, #29
     add r6, r6, lr
+    ldr r1, [sp, #512]
     str r6, [sp, #100]
     lsr r11, r2, #13
     add r12, r11, lr
@@ -604,9 +605,8 @@ MCU_FN(mpmul512, mul):
     add r10, r10, r11
     add r10, r10, r9, lsr #29
     add r12, r10, lr
-    ldr r1, [sp, #512]
-    str r12, [sp, #104]
     ldm r1, {r3-r11}
+    str r12, [sp, #104]
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
     bfi r3, r4, #3, #26
@@ -1902,6 +1902,7 @@ mpmul_cm3_umlal_k16i:
     add r9, r9, r8, lsr #29
     ubfx r6, r9, #0, #29
     add r6, r6, lr
+    ldr r1, [sp, #512]
     str r6, [sp, #100]
     lsr r11, r2, #13
     add r12, r11, lr
@@ -1909,9 +1910,8 @@ mpmul_cm3_umlal_k16i:
     add r10, r10, r11
     add r10, r10, r9, lsr #29
     add r12, r10, lr
-    ldr r1, [sp, #512]
-    str r12, [sp, #104]
     ldm r1, {r3-r11}
+    str r12, [sp, #104]
     ubfx r12, r3, #0, #29
     lsr r3, r3, #29
     bfi r3, r4, #3, #26
@@ -3209,6 +3209,7 @@ mpmul_cm3_umlal_k16xi:
     ldr r11, [r1, #64]
     str r6, [sp, #100]
     ubfx r11, r11, #0, #3
+    ldr r1, [sp, #512]
     lsr r12, r2, #13
     orr r12, r12, r11, lsl #19
     add r3, r12, lr
@@ -3216,7 +3217,6 @@ mpmul_cm3_umlal_k16xi:
     add r10, r10, r12
     add r10, r10, r9, lsr #29
     add r3, r10, lr
-    ldr r1, [sp, #512]
     str r3, [sp, #104]
     ldm r1, {r3-r11}
     ubfx r12, r3, #0, #29
