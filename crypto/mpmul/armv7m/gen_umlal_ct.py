@@ -120,7 +120,11 @@ def _cut_raw(e, dst: str, word, k: int, top: str | None = None) -> None:
 
 
 def _k16_convert(e, ext: bool, side: str, pending: tuple[str, ...] = ()) -> None:
-    """Cut the operand (a: r1; b: from the frame) into its halves' offset digits and the sum's digits."""
+    """Cut an operand into its halves' offset digits and its sum's digits, to the frame: a (its words
+    0..8 already in r3-r11, which the caller loaded) gives A0', A1' and the normalized S_A'; b (r1, which
+    a's conversion loads from the frame; `pending`: a's last stores, issued after b's LDM) gives B0', B1'
+    and S_B' as raw digit sums plus the offsets. Every limb is a UBFX, or an LSR and a BFI, of at most 29
+    bits, plus x or x - 1 (in lr): the checker's known bounds see each at or above 2^16."""
     F = K16
     lo_off, hi_off, sum_off = (F["A0"], F["A1"], F["SA"]) if side == "a" else (F["B0"], F["B1"], F["TB"])
     ptr = "r1"
