@@ -236,13 +236,20 @@ def _k16_product(e, a_off: int, b_off: int, out: str, pending: list[str], next_a
     register and A0'_k is a'_k. next_a: the next product's a' offset (r12 is set for it). Returns the
     stores left pending."""
     F = K16
-    e(f"ldm {base}, {{r0-r8}}")
-    for x in pending:
+    split = out == "Z1"                         # z1: a'_5..a'_8 loaded before column 5, so r5-r8 are
+    e(f"ldm {base}, {{r0-{'r4' if split else 'r8'}}}")     # more load registers (with the recombination's
+    for x in pending:                           # loads, columns 0..4 fill more than three)
         e(x)
     lo, hi = "r9", "r10"
     for k in range(17):
         pairs = [(i, k - i) for i in range(min(8, k), max(0, k - 8) - 1, -1)]     # (0, k) last
         temps = ["r11", "r12", "lr"] + [f"r{i}" for i in range(max(0, k - 8))]
+        if split and k < 5:                     # (first: the previous product's last stores read lr)
+            temps = ["r5", "r6", "r7"] + (["r8"] if k < 4 else []) + temps
+        if split and k == 4:
+            e(f"add r8, sp, #{a_off + 20}")     # (r8 is no load register in column 4)
+        if split and k == 5:
+            e("ldm r8, {r5-r8}")
         if out == "Z1" and k >= 10:             # r0: the open result word, r1: the result pointer
             temps = [t for t in temps if t not in ("r0", "r1")]
         if out == "Z1" and k == 16:             # r11, r12, lr are kept for position 26's loads

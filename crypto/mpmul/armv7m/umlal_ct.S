@@ -1224,68 +1224,68 @@ MCU_FN(mpmul512, mul):
     ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    ldm r12, {r0-r8}
-    ldr r11, [sp, #180]
+    ldm r12, {r0-r4}
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #472]
+    ldr r7, [sp, #288]
+    ldr r8, [sp, #252]
     str lr, [sp, #352]
     str r9, [sp, #356]
-    umull r9, r10, r0, r11
-    ldr r11, [sp, #472]
-    ldr r12, [sp, #288]
-    ldr lr, [sp, #252]
-    add r11, r11, r12
-    adds r9, r9, lr
+    umull r9, r10, r0, r5
+    add r6, r6, r7
+    adds r9, r9, r8
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r6
     sbc r10, r10, #0
     str r9, [sp, #360]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r0, r12
-    ldr r11, [sp, #476]
-    ldr r12, [sp, #292]
-    ldr lr, [sp, #256]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #476]
+    ldr r8, [sp, #292]
+    ldr r11, [sp, #256]
+    umlal r9, r10, r1, r5
+    umlal r9, r10, r0, r6
+    add r7, r7, r8
+    adds r9, r9, r11
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r7
     sbc r10, r10, #0
     str r9, [sp, #364]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r0, lr
-    ldr r11, [sp, #480]
-    ldr r12, [sp, #296]
-    ldr lr, [sp, #260]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
+    ldr r8, [sp, #480]
+    ldr r11, [sp, #296]
+    ldr r12, [sp, #260]
+    umlal r9, r10, r2, r5
+    umlal r9, r10, r1, r6
+    umlal r9, r10, r0, r7
+    add r8, r8, r11
+    adds r9, r9, r12
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r8
     sbc r10, r10, #0
     str r9, [sp, #368]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r1, lr
-    ldr r11, [sp, #192]
-    umlal r9, r10, r0, r11
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
+    ldr r8, [sp, #192]
     ldr r11, [sp, #484]
     ldr r12, [sp, #300]
     ldr lr, [sp, #264]
+    umlal r9, r10, r3, r5
+    umlal r9, r10, r2, r6
+    umlal r9, r10, r1, r7
+    umlal r9, r10, r0, r8
     add r11, r11, r12
     adds r9, r9, lr
     adc r10, r10, #0
@@ -1295,28 +1295,30 @@ MCU_FN(mpmul512, mul):
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r2, lr
+    add r8, sp, #92
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
     ldr r11, [sp, #192]
     ldr r12, [sp, #196]
+    umlal r9, r10, r4, r5
+    umlal r9, r10, r3, r6
+    umlal r9, r10, r2, r7
     umlal r9, r10, r1, r11
     umlal r9, r10, r0, r12
-    ldr r11, [sp, #488]
-    ldr r12, [sp, #304]
-    ldr lr, [sp, #268]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #488]
+    ldr r6, [sp, #304]
+    ldr r7, [sp, #268]
+    add r5, r5, r6
+    adds r9, r9, r7
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r5
     sbc r10, r10, #0
     str r9, [sp, #376]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
+    ldm r8, {r5-r8}
     ldr r11, [sp, #180]
     ldr r12, [sp, #184]
     ldr lr, [sp, #188]
@@ -2529,68 +2531,68 @@ mpmul_cm3_umlal_k16i:
     ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    ldm r12, {r0-r8}
-    ldr r11, [sp, #180]
+    ldm r12, {r0-r4}
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #472]
+    ldr r7, [sp, #288]
+    ldr r8, [sp, #252]
     str lr, [sp, #352]
     str r9, [sp, #356]
-    umull r9, r10, r0, r11
-    ldr r11, [sp, #472]
-    ldr r12, [sp, #288]
-    ldr lr, [sp, #252]
-    add r11, r11, r12
-    adds r9, r9, lr
+    umull r9, r10, r0, r5
+    add r6, r6, r7
+    adds r9, r9, r8
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r6
     sbc r10, r10, #0
     str r9, [sp, #360]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r0, r12
-    ldr r11, [sp, #476]
-    ldr r12, [sp, #292]
-    ldr lr, [sp, #256]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #476]
+    ldr r8, [sp, #292]
+    ldr r11, [sp, #256]
+    umlal r9, r10, r1, r5
+    umlal r9, r10, r0, r6
+    add r7, r7, r8
+    adds r9, r9, r11
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r7
     sbc r10, r10, #0
     str r9, [sp, #364]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r0, lr
-    ldr r11, [sp, #480]
-    ldr r12, [sp, #296]
-    ldr lr, [sp, #260]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
+    ldr r8, [sp, #480]
+    ldr r11, [sp, #296]
+    ldr r12, [sp, #260]
+    umlal r9, r10, r2, r5
+    umlal r9, r10, r1, r6
+    umlal r9, r10, r0, r7
+    add r8, r8, r11
+    adds r9, r9, r12
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r8
     sbc r10, r10, #0
     str r9, [sp, #368]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r1, lr
-    ldr r11, [sp, #192]
-    umlal r9, r10, r0, r11
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
+    ldr r8, [sp, #192]
     ldr r11, [sp, #484]
     ldr r12, [sp, #300]
     ldr lr, [sp, #264]
+    umlal r9, r10, r3, r5
+    umlal r9, r10, r2, r6
+    umlal r9, r10, r1, r7
+    umlal r9, r10, r0, r8
     add r11, r11, r12
     adds r9, r9, lr
     adc r10, r10, #0
@@ -2600,28 +2602,30 @@ mpmul_cm3_umlal_k16i:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r2, lr
+    add r8, sp, #92
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
     ldr r11, [sp, #192]
     ldr r12, [sp, #196]
+    umlal r9, r10, r4, r5
+    umlal r9, r10, r3, r6
+    umlal r9, r10, r2, r7
     umlal r9, r10, r1, r11
     umlal r9, r10, r0, r12
-    ldr r11, [sp, #488]
-    ldr r12, [sp, #304]
-    ldr lr, [sp, #268]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #488]
+    ldr r6, [sp, #304]
+    ldr r7, [sp, #268]
+    add r5, r5, r6
+    adds r9, r9, r7
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r5
     sbc r10, r10, #0
     str r9, [sp, #376]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
+    ldm r8, {r5-r8}
     ldr r11, [sp, #180]
     ldr r12, [sp, #184]
     ldr lr, [sp, #188]
@@ -3839,68 +3843,68 @@ mpmul_cm3_umlal_k16xi:
     ubfx lr, r9, #0, #29
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
-    ldm r12, {r0-r8}
-    ldr r11, [sp, #180]
+    ldm r12, {r0-r4}
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #472]
+    ldr r7, [sp, #288]
+    ldr r8, [sp, #252]
     str lr, [sp, #352]
     str r9, [sp, #356]
-    umull r9, r10, r0, r11
-    ldr r11, [sp, #472]
-    ldr r12, [sp, #288]
-    ldr lr, [sp, #252]
-    add r11, r11, r12
-    adds r9, r9, lr
+    umull r9, r10, r0, r5
+    add r6, r6, r7
+    adds r9, r9, r8
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r6
     sbc r10, r10, #0
     str r9, [sp, #360]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    umlal r9, r10, r1, r11
-    umlal r9, r10, r0, r12
-    ldr r11, [sp, #476]
-    ldr r12, [sp, #292]
-    ldr lr, [sp, #256]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #476]
+    ldr r8, [sp, #292]
+    ldr r11, [sp, #256]
+    umlal r9, r10, r1, r5
+    umlal r9, r10, r0, r6
+    add r7, r7, r8
+    adds r9, r9, r11
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r7
     sbc r10, r10, #0
     str r9, [sp, #364]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r2, r11
-    umlal r9, r10, r1, r12
-    umlal r9, r10, r0, lr
-    ldr r11, [sp, #480]
-    ldr r12, [sp, #296]
-    ldr lr, [sp, #260]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
+    ldr r8, [sp, #480]
+    ldr r11, [sp, #296]
+    ldr r12, [sp, #260]
+    umlal r9, r10, r2, r5
+    umlal r9, r10, r1, r6
+    umlal r9, r10, r0, r7
+    add r8, r8, r11
+    adds r9, r9, r12
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r8
     sbc r10, r10, #0
     str r9, [sp, #368]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r3, r11
-    umlal r9, r10, r2, r12
-    umlal r9, r10, r1, lr
-    ldr r11, [sp, #192]
-    umlal r9, r10, r0, r11
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
+    ldr r8, [sp, #192]
     ldr r11, [sp, #484]
     ldr r12, [sp, #300]
     ldr lr, [sp, #264]
+    umlal r9, r10, r3, r5
+    umlal r9, r10, r2, r6
+    umlal r9, r10, r1, r7
+    umlal r9, r10, r0, r8
     add r11, r11, r12
     adds r9, r9, lr
     adc r10, r10, #0
@@ -3910,28 +3914,30 @@ mpmul_cm3_umlal_k16xi:
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
-    ldr r11, [sp, #180]
-    ldr r12, [sp, #184]
-    ldr lr, [sp, #188]
-    umlal r9, r10, r4, r11
-    umlal r9, r10, r3, r12
-    umlal r9, r10, r2, lr
+    add r8, sp, #92
+    ldr r5, [sp, #180]
+    ldr r6, [sp, #184]
+    ldr r7, [sp, #188]
     ldr r11, [sp, #192]
     ldr r12, [sp, #196]
+    umlal r9, r10, r4, r5
+    umlal r9, r10, r3, r6
+    umlal r9, r10, r2, r7
     umlal r9, r10, r1, r11
     umlal r9, r10, r0, r12
-    ldr r11, [sp, #488]
-    ldr r12, [sp, #304]
-    ldr lr, [sp, #268]
-    add r11, r11, r12
-    adds r9, r9, lr
+    ldr r5, [sp, #488]
+    ldr r6, [sp, #304]
+    ldr r7, [sp, #268]
+    add r5, r5, r6
+    adds r9, r9, r7
     adc r10, r10, #0
-    subs r9, r9, r11
+    subs r9, r9, r5
     sbc r10, r10, #0
     str r9, [sp, #376]
     lsr r9, r9, #29
     orr r9, r9, r10, lsl #3
     lsr r10, r10, #29
+    ldm r8, {r5-r8}
     ldr r11, [sp, #180]
     ldr r12, [sp, #184]
     ldr lr, [sp, #188]
