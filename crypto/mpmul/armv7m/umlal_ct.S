@@ -51,7 +51,8 @@
  * digit 9 + k; digits 19..25 are packed into the result in those columns (r0: the open word, r1: r).
  * (3) digit 26, digits 0..18 packed, digits 27..35 (36) from z2'_(9+i) + the carry - (A1' + B1')_i (the
  * carry register holds the carry + 2(x - 1), so every value stays within 32 bits signed), packed as they
- * come. Register map of the products: r0-r8 a' (dead ones become load registers), r9:r10 the column
+ * come. Register map of the products: r0-r8 a' (dead ones become load registers; z1 loads a'_5..a'_8
+ * before its column 5 and uses r5-r8 for loads until then), r9:r10 the column
  * accumulator, r11, r12, lr b'_j and recombination loads. Frame: A0', A1', S_A', B0', B1', S_B' (9 words
  * each) at sp+0..216, z0' and z2' (18 each) at sp+216 and sp+288, digits 9..36 at sp+360, N at sp+472,
  * r at sp+508, b at sp+512.
