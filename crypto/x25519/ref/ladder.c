@@ -178,6 +178,17 @@ void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
 }
 #endif
 
+/* X25519_OWN_INVERT, fixed per implementation in META.yml, never defaulted:
+ *   0  the Fermat chain below (254 squarings, 11 products through FE_SQR and FE_MUL);
+ *   1  the implementation brings fe_invert (r = 1/z mod p, 0 for z = 0 mod p, any z < 2^256):
+ *      rv32-fast's constant-time safegcd (rv32/inv_rv32.c). */
+#if !defined(X25519_OWN_INVERT) || (X25519_OWN_INVERT != 0 && X25519_OWN_INVERT != 1)
+#error "X25519_OWN_INVERT must be defined: 0 for the Fermat chain here, 1 when the implementation brings fe_invert (rv32-fast)"
+#endif
+#if X25519_OWN_INVERT
+void MCU_FN(x25519, fe_invert)(uint32_t *r, const uint32_t *z);
+#define fe_invert MCU_FN(x25519, fe_invert)
+#else
 static void fe_sqr_n(fe r, const fe a, int n)
 {
     FE_SQR(r, a);
@@ -218,6 +229,7 @@ static void fe_invert(fe r, const fe z)
     fe_sqr_n(t1, t1, 5);        /* z^(2^255 - 32) */
     FE_MUL(r, t1, t0);          /* z^(2^255 - 21) = z^(p - 2) */
 }
+#endif
 
 /* The canonical value (< p) of a < 2^256: fold bit 255 as 19 (a < 2^255 + 19 * 2 after it), then
  * subtract p when a + 19 reaches 2^255, selected by a mask. */

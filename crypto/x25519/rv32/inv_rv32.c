@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/* rv32-fast's field inversion: r = 1/z mod p = 2^255 - 19 (0 for z = 0 mod p), any z < 2^256, by a
+ * constant-time safegcd (Bernstein and Yang, "Fast constant-time gcd computation and modular
+ * inversion", ePrint 2019/266) with half-delta divsteps, whose proven bound for 256-bit inputs is 590
+ * divsteps; this runs 20 batches of 30 (600), each on the low 32 bits of f and g, branch-free.
+ *
+ * One batch: 30 divsteps on the low bits of f and g give a 2x2 matrix T = (u v; q r) with
+ * 2^30 f' = u f + v g, 2^30 g' = q f + r g (|entries| <= 2^30); then f, g (signed, 9 limbs of 30 bits,
+ * exact division) and d, e (with f = d z, g = e z mod p) are updated by T. For d and e the division by
+ * 2^30 is made exact by adding md p (me p), md chosen mod 2^30 from p^-1 mod 2^30; in 30-bit limbs
+ * p = -19 + 2^15 2^240, so md p touches limbs 0 and 8 only. d and e stay in (-2p, p) (the sign masks of
+ * d and e add u p, v p ... before the low-bit correction, as in the safegcd literature's constant-time
+ * variant). At the end g = 0, f = +-1 and 1/z = +-d.
+ *
+ * Constant time on the E31: every loop has a fixed count, every choice is a mask from an arithmetic
+ * shift or an AND with bit 0; the only multiplications are mul/mulh/mulhu (fixed latency on the E31).
+ * Stack: f, g, d, e (144 bytes) and the callee-saved registers. */
+#include <stdint.h>
+
+#include "mcucrypt/ns.h"
+
+#define M30 0x3fffffff
+#define NL 9                           /* 30-bit limbs: 270 bits, signed in the top limb */
+#define P_INV30 0x179435e5             /* p^-1 mod 2^30 (p = -19 mod 2^30) */
+
+typedef struct { int32_t u, v, q, r; } trans;
+
+/* 30 half-delta divsteps on the low bits of f and g (zeta = -(delta + 1/2)). Returns the new zeta. */
+static int32_t divsteps_30(int32_t zeta, uint32_t f, uint32_t g, trans *t)
+{
+    uint32_t u = 1, v = 0, q = 0, r = 1, c1, c2, x, y, w;
+    int i;
+
+    for (i = 0; i < 30; i++) {
+        c1 = (uint32_t)(zeta >> 31);   /* delta > 0 */
+        c2 = 0u - (g & 1);             /* g odd */
+        x = (f ^ c1) - c1;             /* -f if delta > 0, else f */
+        y = (u ^ c1) - c1;
+        w = (v ^ c1) - c1;
+        g += x & c2;                   /* g odd: g - f (delta > 0) or g + f */
+        q += y & c2;
+        r += w & c2;
+        c1 &= c2;                      /* swap: delta > 0 and g odd */
+        zeta = (int32_t)(((uint32_t)zeta ^ c1) - 1);   /* swap: -zeta - 2 (delta = 1 - delta); else zeta - 1 */
+        f += g & c1;                   /* swap: f + (g - f) = old g */
+        u += q & c1;
+        v += r & c1;
+        g >>= 1;
+        u <<= 1;
+        v <<= 1;
+    }
+    t->u = (int32_t)u;
+    t->v = (int32_t)v;
+    t->q = (int32_t)q;
+    t->r = (int32_t)r;
+    return zeta;
+}
+
+/* (f, g) = T (f, g) / 2^30, exact. */
+static void update_fg(int32_t *f, int32_t *g, const trans *t)
+{
+    const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
+    int64_t cf, cg;
+    int i;
+
+    cf = u * f[0] + v * g[0];
+    cg = q * f[0] + r * g[0];
+    cf >>= 30;
+    cg >>= 30;
+    for (i = 1; i < NL; i++) {
+        cf += u * f[i] + v * g[i];
+        cg += q * f[i] + r * g[i];
+        f[i - 1] = (int32_t)cf & M30;
+        g[i - 1] = (int32_t)cg & M30;
+        cf >>= 30;
+        cg >>= 30;
+    }
+    f[NL - 1] = (int32_t)cf;
+    g[NL - 1] = (int32_t)cg;
+}
+
+/* (d, e) = (T (d, e) + (md, me) p) / 2^30, exact; d, e in (-2p, p) before and after. */
+static void update_de(int32_t *d, int32_t *e, const trans *t)
+{
+    const int32_t u = t->u, v = t->v, q = t->q, r = t->r;
+    const int32_t sd = d[NL - 1] >> 31, se = e[NL - 1] >> 31;
+    int32_t md = (u & sd) + (v & se), me = (q & sd) + (r & se);
+    int64_t cd, ce;
+    int i;
+
+    /* md p = -(u d + v e) mod 2^30 */
+    md -= (int32_t)((P_INV30 * ((uint32_t)u * (uint32_t)d[0] + (uint32_t)v * (uint32_t)e[0]) + (uint32_t)md) & M30);
+    me -= (int32_t)((P_INV30 * ((uint32_t)q * (uint32_t)d[0] + (uint32_t)r * (uint32_t)e[0]) + (uint32_t)me) & M30);
+    cd = (int64_t)u * d[0] + (int64_t)v * e[0] - (int64_t)md * 19;
+    ce = (int64_t)q * d[0] + (int64_t)r * e[0] - (int64_t)me * 19;
+    cd >>= 30;
+    ce >>= 30;
+    for (i = 1; i < NL - 1; i++) {
+        cd += (int64_t)u * d[i] + (int64_t)v * e[i];
+        ce += (int64_t)q * d[i] + (int64_t)r * e[i];
+        d[i - 1] = (int32_t)cd & M30;
+        e[i - 1] = (int32_t)ce & M30;
+        cd >>= 30;
+        ce >>= 30;
+    }
+    cd += (int64_t)u * d[NL - 1] + (int64_t)v * e[NL - 1] + ((int64_t)md << 15);
+    ce += (int64_t)q * d[NL - 1] + (int64_t)r * e[NL - 1] + ((int64_t)me << 15);
+    d[NL - 2] = (int32_t)cd & M30;
+    e[NL - 2] = (int32_t)ce & M30;
+    d[NL - 1] = (int32_t)(cd >> 30);
+    e[NL - 1] = (int32_t)(ce >> 30);
+}
+
+/* a += p if mask (limbs unnormalized: p = -19 + 2^15 in the top limb) */
+static void add_p_masked(int32_t *a, int32_t mask)
+{
+    a[0] -= 19 & mask;
+    a[NL - 1] += 32768 & mask;
+}
+
+/* carry the limbs into 30-bit limbs 0..7 and a signed top limb */
+static void carry30(int32_t *a)
+{
+    int i;
+    for (i = 0; i < NL - 1; i++) {
+        a[i + 1] += a[i] >> 30;
+        a[i] &= M30;
+    }
+}
+
+void MCU_FN(x25519, fe_invert)(uint32_t *out, const uint32_t *z);
+
+void MCU_FN(x25519, fe_invert)(uint32_t *out, const uint32_t *z)
+{
+    int32_t f[NL], g[NL], d[NL], e[NL];
+    uint32_t t[8], mask;
+    int32_t zeta = -1, s;
+    trans tr;
+    uint64_t acc;
+    int i;
+
+    /* g = z mod p, canonical: fold bit 255 as 19, then subtract p if the result + 19 reaches 2^255 */
+    acc = 19u & (0u - (z[7] >> 31));
+    for (i = 0; i < 8; i++) {
+        acc += i == 7 ? (z[7] & 0x7fffffffu) : z[i];
+        t[i] = (uint32_t)acc;
+        acc >>= 32;
+    }
+    acc = 19;                          /* bit 255 of t + 19 (t < 2^255 + 19) */
+    for (i = 0; i < 7; i++) {
+        acc += t[i];
+        acc >>= 32;
+    }
+    acc += t[7];
+    mask = 0u - ((uint32_t)acc >> 31);  /* t + 19 >= 2^255: t >= p, subtract p = add 19, drop bit 255 */
+    acc = 19u & mask;
+    for (i = 0; i < 8; i++) {
+        acc += t[i];
+        t[i] = (uint32_t)acc;
+        acc >>= 32;
+    }
+    t[7] &= 0x7fffffffu;
+
+    /* 32-bit limbs to 30-bit limbs */
+    for (i = 0; i < NL; i++) {
+        int b = 30 * i, w = b >> 5, sh = b & 31;
+        uint32_t x = t[w] >> sh;
+        if (sh > 2 && w < 7)
+            x |= t[w + 1] << (32 - sh);
+        g[i] = (int32_t)(x & M30);
+        f[i] = d[i] = e[i] = 0;
+    }
+    f[0] = -19;
+    f[NL - 1] = 32768;                 /* f = p */
+    e[0] = 1;
+
+    for (i = 0; i < 20; i++) {
+        zeta = divsteps_30(zeta, (uint32_t)f[0], (uint32_t)g[0], &tr);
+        update_de(d, e, &tr);
+        update_fg(f, g, &tr);
+    }
+
+    /* f = +-1: r = +-d, d in (-2p, p) -> [0, p) */
+    carry30(d);
+    s = f[NL - 1] >> 31;               /* f = -1 */
+    add_p_masked(d, d[NL - 1] >> 31);  /* (-p, p) */
+    carry30(d);
+    for (i = 0; i < NL; i++)
+        d[i] = (d[i] ^ s) - s;         /* negate when f = -1: (-p, p) */
+    carry30(d);
+    add_p_masked(d, d[NL - 1] >> 31);  /* [0, p) */
+    carry30(d);
+
+    for (i = 0; i < 8; i++) {
+        int b = 32 * i, l = b / 30, sh = b % 30;
+        uint32_t x = (uint32_t)d[l] >> sh;
+        x |= (uint32_t)d[l + 1] << (30 - sh);
+        if (sh > 28 && l + 2 < NL)
+            x |= (uint32_t)d[l + 2] << (60 - sh);
+        out[i] = x;
+    }
+}
