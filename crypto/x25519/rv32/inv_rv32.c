@@ -76,6 +76,7 @@ static inline void update_fg(int32_t *f, int32_t *g, const trans *t, const int n
     cg = q * f[0] + r * g[0];
     cf >>= 30;
     cg >>= 30;
+    UNROLL
     for (i = 1; i < NL; i++) {
         cf += u * f[i] + v * g[i];
         if (need_g)
@@ -108,6 +109,7 @@ static inline void update_de(int32_t *d, int32_t *e, const trans *t, const int n
     ce = (int64_t)q * d[0] + (int64_t)r * e[0] - (int64_t)me * 19;
     cd >>= 30;
     ce >>= 30;
+    UNROLL
     for (i = 1; i < NL - 1; i++) {
         cd += (int64_t)u * d[i] + (int64_t)v * e[i];
         if (need_e)
