@@ -304,6 +304,15 @@ def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
         assert tuple(res.outputs) == ((y, x) if swap else (x, y))
 
 
+def test_rv32_generated_inversion_is_current() -> None:
+    """rv32-fast's generated safegcd updates: inv_update_rv32.S current, and the single-assignment
+    description's arithmetic (gen_sched.interpret) equal to integer arithmetic on random matrices."""
+    for flag in ("--check", "--selftest"):
+        proc = subprocess.run([sys.executable, "crypto/x25519/rv32/gen_inv.py", flag], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 @pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32")])
 def test_own_inversion_edge_values(impl: str, target: str) -> None:
     """An implementation's own fe_invert (X25519_OWN_INVERT=1; rv32-fast: rv32/inv_rv32.c, safegcd), called

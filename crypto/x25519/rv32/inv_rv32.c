@@ -23,7 +23,7 @@
 #define NL 9                           /* 30-bit limbs: 270 bits, signed in the top limb */
 #define P_INV30 0x179435e5             /* p^-1 mod 2^30 (p = -19 mod 2^30) */
 
-typedef struct { int32_t u, v, q, r; } trans;
+typedef int32_t trans[4];   /* u, v, q, r */
 
 #if defined(__GNUC__) && __GNUC__ >= 8
 #define UNROLL _Pragma("GCC unroll 30")
@@ -58,78 +58,18 @@ static inline int32_t divsteps(int32_t zeta, uint32_t f, uint32_t g, trans *t, c
         u <<= 1;
         v <<= 1;
     }
-    t->u = (int32_t)u << (30 - n);
-    t->v = (int32_t)v << (30 - n);
-    t->q = (int32_t)q << (30 - n);
-    t->r = (int32_t)r << (30 - n);
+    (*t)[0] = (int32_t)u << (30 - n);
+    (*t)[1] = (int32_t)v << (30 - n);
+    (*t)[2] = (int32_t)q << (30 - n);
+    (*t)[3] = (int32_t)r << (30 - n);
     return zeta;
 }
 
-/* (f, g) = T (f, g) / 2^30, exact (f alone when !need_g, a constant: the last batch). */
-static inline void update_fg(int32_t *f, int32_t *g, const trans *t, const int need_g)
-{
-    const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
-    int64_t cf, cg;
-    int i;
-
-    cf = u * f[0] + v * g[0];
-    cg = q * f[0] + r * g[0];
-    cf >>= 30;
-    cg >>= 30;
-    UNROLL
-    for (i = 1; i < NL; i++) {
-        cf += u * f[i] + v * g[i];
-        if (need_g)
-            cg += q * f[i] + r * g[i];
-        f[i - 1] = (int32_t)cf & M30;
-        if (need_g)
-            g[i - 1] = (int32_t)cg & M30;
-        cf >>= 30;
-        cg >>= 30;
-    }
-    f[NL - 1] = (int32_t)cf;
-    if (need_g)
-        g[NL - 1] = (int32_t)cg;
-}
-
-/* (d, e) = (T (d, e) + (md, me) p) / 2^30, exact; d, e in (-2p, p) before and after (d alone when
- * !need_e, a constant: the last batch). */
-static inline void update_de(int32_t *d, int32_t *e, const trans *t, const int need_e)
-{
-    const int32_t u = t->u, v = t->v, q = t->q, r = t->r;
-    const int32_t sd = d[NL - 1] >> 31, se = e[NL - 1] >> 31;
-    int32_t md = (u & sd) + (v & se), me = (q & sd) + (r & se);
-    int64_t cd, ce;
-    int i;
-
-    /* md p = -(u d + v e) mod 2^30 */
-    md -= (int32_t)((P_INV30 * ((uint32_t)u * (uint32_t)d[0] + (uint32_t)v * (uint32_t)e[0]) + (uint32_t)md) & M30);
-    me -= (int32_t)((P_INV30 * ((uint32_t)q * (uint32_t)d[0] + (uint32_t)r * (uint32_t)e[0]) + (uint32_t)me) & M30);
-    cd = (int64_t)u * d[0] + (int64_t)v * e[0] - (int64_t)md * 19;
-    ce = (int64_t)q * d[0] + (int64_t)r * e[0] - (int64_t)me * 19;
-    cd >>= 30;
-    ce >>= 30;
-    UNROLL
-    for (i = 1; i < NL - 1; i++) {
-        cd += (int64_t)u * d[i] + (int64_t)v * e[i];
-        if (need_e)
-            ce += (int64_t)q * d[i] + (int64_t)r * e[i];
-        d[i - 1] = (int32_t)cd & M30;
-        if (need_e)
-            e[i - 1] = (int32_t)ce & M30;
-        cd >>= 30;
-        ce >>= 30;
-    }
-    cd += (int64_t)u * d[NL - 1] + (int64_t)v * e[NL - 1] + ((int64_t)md << 15);
-    if (need_e)
-        ce += (int64_t)q * d[NL - 1] + (int64_t)r * e[NL - 1] + ((int64_t)me << 15);
-    d[NL - 2] = (int32_t)cd & M30;
-    d[NL - 1] = (int32_t)(cd >> 30);
-    if (need_e) {
-        e[NL - 2] = (int32_t)ce & M30;
-        e[NL - 1] = (int32_t)(ce >> 30);
-    }
-}
+/* The updates, generated and list-scheduled for the E31 (gen_inv.py -> inv_update_rv32.S): st = f | g | d | e,
+ * m = u, v, q, r; (f, g) <- ((u f + v g) / 2^30, (q f + r g) / 2^30), (d, e) likewise mod p (md p, me p
+ * added to make the division exact; d, e stay in (-2p, p)); inv_update_fd: f and d alone. */
+void MCU_FN(x25519, inv_update)(int32_t *st, const int32_t *m);
+void MCU_FN(x25519, inv_update_fd)(int32_t *st, const int32_t *m);
 
 /* a += p if mask (limbs unnormalized: p = -19 + 2^15 in the top limb) */
 static void add_p_masked(int32_t *a, int32_t mask)
@@ -152,7 +92,7 @@ void MCU_FN(x25519, fe_invert)(uint32_t *out, const uint32_t *z);
 
 void MCU_FN(x25519, fe_invert)(uint32_t *out, const uint32_t *z)
 {
-    int32_t f[NL], g[NL], d[NL], e[NL];
+    int32_t st[4 * NL], *f = st, *g = st + NL, *d = st + 2 * NL, *e = st + 3 * NL;
     uint32_t t[8], mask;
     int32_t zeta = -1, s;
     trans tr;
@@ -196,12 +136,10 @@ void MCU_FN(x25519, fe_invert)(uint32_t *out, const uint32_t *z)
 
     for (i = 0; i < 19; i++) {         /* 19 batches of 30 divsteps and one of 20: the bound, 590 */
         zeta = divsteps(zeta, (uint32_t)f[0], (uint32_t)g[0], &tr, 30);
-        update_de(d, e, &tr, 1);
-        update_fg(f, g, &tr, 1);
+        MCU_FN(x25519, inv_update)(st, tr);
     }
     (void)divsteps(zeta, (uint32_t)f[0], (uint32_t)g[0], &tr, 20);
-    update_de(d, e, &tr, 0);
-    update_fg(f, g, &tr, 0);
+    MCU_FN(x25519, inv_update_fd)(st, tr);
 
     /* f = +-1: r = +-d, d in (-2p, p) -> [0, p) */
     carry30(d);
