@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* rv32-fast's field inversion: r = 1/z mod p = 2^255 - 19 (0 for z = 0 mod p), any z < 2^256, by a
  * constant-time safegcd (Bernstein and Yang, "Fast constant-time gcd computation and modular
- * inversion", ePrint 2019/266) with half-delta divsteps, whose proven bound for 256-bit inputs is 590
- * divsteps; this runs 20 batches of 30 (600), each on the low 32 bits of f and g, branch-free.
+ * inversion", ePrint 2019/266) with half-delta divsteps, whose proven bound for f = p and 0 <= g < p
+ * is 590 divsteps; this runs 19 batches of 30 and one of 20, each on the low bits of f and g,
+ * branch-free. r is canonical (< p).
  *
- * One batch: 30 divsteps on the low bits of f and g give a 2x2 matrix T = (u v; q r) with
- * 2^30 f' = u f + v g, 2^30 g' = q f + r g (|entries| <= 2^30); then f, g (signed, 9 limbs of 30 bits,
- * exact division) and d, e (with f = d z, g = e z mod p) are updated by T. For d and e the division by
- * 2^30 is made exact by adding md p (me p), md chosen mod 2^30 from p^-1 mod 2^30; in 30-bit limbs
- * p = -19 + 2^15 2^240, so md p touches limbs 0 and 8 only. d and e stay in (-2p, p) (the sign masks of
- * d and e add u p, v p ... before the low-bit correction, as in the safegcd literature's constant-time
- * variant). At the end g = 0, f = +-1 and 1/z = +-d.
+ * One batch: 30 divsteps on the low bits of f and g (here, unrolled C) give a 2x2 matrix
+ * T = (u v; q r) with 2^30 f' = u f + v g, 2^30 g' = q f + r g (|u| + |v|, |q| + |r| <= 2^30); then
+ * f, g (signed, 9 limbs of 30 bits, exact division) and d, e (f = d z, g = e z mod p) are updated by T
+ * in generated, list-scheduled assembly (gen_inv.py -> inv_update_rv32.S): for d and e the division
+ * by 2^30 is made exact by adding md p (me p), md chosen mod 2^30 from p^-1 mod 2^30, after adding u
+ * and v for negative d and e so that d and e stay in (-2p, p); in 30-bit limbs p = -19 + 2^15 2^240,
+ * so md p touches limbs 0 and 8 only. The last batch updates f and d alone. At the end g = 0,
+ * f = +-1 and 1/z = +-d.
  *
  * Constant time on the E31: every loop has a fixed count, every choice is a mask from an arithmetic
- * shift or an AND with bit 0; the only multiplications are mul/mulh/mulhu (fixed latency on the E31).
- * Stack: f, g, d, e (144 bytes) and the callee-saved registers. */
+ * shift or an AND with bit 0; the only multiplications are mul/mulh (fixed latency on the E31); the
+ * branches GCC emits here are the loops' counters. Stack: f, g, d, e (144 bytes), the matrix and the
+ * callee-saved registers. */
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
