@@ -34,27 +34,52 @@ typedef int32_t trans[4];   /* u, v, q, r */
 #define UNROLL
 #endif
 
-/* n (<= 30, a constant) half-delta divsteps on the low bits of f and g (zeta = -(delta + 1/2)), the
- * matrix scaled to 2^30 (f' = (u f + v g) / 2^30 whatever n). Returns the new zeta. Unrolled: the loop
- * counter and branch would cost 2 of the 27 instructions of a step. */
+/* n (14 < n <= 30, a constant) half-delta divsteps on the low bits of f and g (zeta = -(delta + 1/2)),
+ * the matrix scaled to 2^30 (f' = (u f + v g) / 2^30 whatever n). Returns the new zeta. Unrolled: the
+ * loop counter and branch would cost 2 of the 27 instructions of a step.
+ * The first PACKED steps keep u, v in one register as the integer U = u + 2^16 v (and Q = q + 2^16 r):
+ * a step only negates, adds and doubles them, which is linear, and after j <= 14 steps
+ * |u| + |v| <= 2^j, so u fits 16 signed bits and |U| < 2^31; 20 instructions a step instead of 27.
+ * Then u = U sign-extended from bit 15, v = (U - u) / 2^16 (exact). */
+#define PACKED 14
+
 static inline int32_t divsteps(int32_t zeta, uint32_t f, uint32_t g, trans *t, const int n)
 {
-    uint32_t u = 1, v = 0, q = 0, r = 1, c1, c2, x, y, w;
+    uint32_t uv = 1, qr = (uint32_t)1 << 16, u, v, q, r, c1, c2, x, y, w;
     int i;
 
     UNROLL
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < PACKED; i++) {
         c1 = (uint32_t)(zeta >> 31);   /* delta > 0 */
         c2 = 0u - (g & 1);             /* g odd */
         x = (f ^ c1) - c1;             /* -f if delta > 0, else f */
-        y = (u ^ c1) - c1;
-        w = (v ^ c1) - c1;
+        y = (uv ^ c1) - c1;
         g += x & c2;                   /* g odd: g - f (delta > 0) or g + f */
-        q += y & c2;
-        r += w & c2;
+        qr += y & c2;
         c1 &= c2;                      /* swap: delta > 0 and g odd */
         zeta = (int32_t)(((uint32_t)zeta ^ c1) - 1);   /* swap: -zeta - 2 (delta = 1 - delta); else zeta - 1 */
         f += g & c1;                   /* swap: f + (g - f) = old g */
+        uv += qr & c1;
+        g >>= 1;
+        uv <<= 1;
+    }
+    u = (uint32_t)((int32_t)(uv << 16) >> 16);
+    v = (uint32_t)((int32_t)(uv - u) >> 16);
+    q = (uint32_t)((int32_t)(qr << 16) >> 16);
+    r = (uint32_t)((int32_t)(qr - q) >> 16);
+    UNROLL
+    for (i = PACKED; i < n; i++) {
+        c1 = (uint32_t)(zeta >> 31);
+        c2 = 0u - (g & 1);
+        x = (f ^ c1) - c1;
+        y = (u ^ c1) - c1;
+        w = (v ^ c1) - c1;
+        g += x & c2;
+        q += y & c2;
+        r += w & c2;
+        c1 &= c2;
+        zeta = (int32_t)(((uint32_t)zeta ^ c1) - 1);
+        f += g & c1;
         u += q & c1;
         v += r & c1;
         g >>= 1;
