@@ -29,7 +29,7 @@ SCALE = pow(2, -STEPS * BATCHES, P)   # e starts at 2^-588 mod p: d ends as +-1/
 
 # cycles per mnemonic on the ATmega128 (datasheet instruction set summary); everything else 1
 CYC = {"mul": 2, "muls": 2, "mulsu": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2,
-       "ret": 4, "adiw": 2, "sbiw": 2, "jmp": 3}
+       "ret": 4, "adiw": 2, "sbiw": 2, "jmp": 3, "rjmp": 2}
 SPL, SPH, SREG = "0x3d", "0x3e", "0x3f"
 
 # registers of the batch (see the register map in HEADER)

@@ -5,7 +5,7 @@
  *
  *   void mcu_x25519_<impl>_fe_invert(uint32_t *r, const uint32_t *z);
  *     r = 1/z mod p for any z < 2^256 (0 for z = 0 mod p); r < 2^256, congruent mod p, not necessarily
- *     canonical (as every avr-fast result). r may equal z. 240,646 cycles by the generator's count.
+ *     canonical (as every avr-fast result). r may equal z. 241,234 cycles by the generator's count.
  *
  * Method: Bernstein-Yang safegcd (ePrint 2019/266) with half-delta divsteps ("hddivsteps": delta
  * starts at 1/2; kept here as delta2 = 2 delta, an odd 16-bit integer): with f odd,
@@ -25,7 +25,7 @@
  * folded to |x| < 2^254 + 2^19 by one pass: x = (D mod 2^255 centred) + 19 h, h = (D + 2^254) >> 255.
  * e starts at 2^-588 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
  * subtracting 38 from a negative two's complement (mod 2^256: + 2p).
- * Per batch (generator's count): 14 divsteps x 83 cycles, the f, g and d, e passes with the folds 4,512.
+ * Per batch (generator's count): 14 divsteps x 84 cycles, the f, g and d, e passes with the folds 4,512.
  *
  * Register map. Divsteps: r6:r7 f, r8:r9 g (16-bit windows), r2:r16 u, r3:r17 v, r4:r18 q, r5:r19 r,
  * r26:r27 delta2, r20 m0 = -(g odd), r21 m1 = m0 & (delta > 0), r22 a temporary, r23 the step count.
