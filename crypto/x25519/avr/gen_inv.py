@@ -66,44 +66,49 @@ def sext(a: Asm, dst: str, src: str) -> None:
 
 
 def divstep(a: Asm) -> None:
-    """One hddivstep on the 16-bit windows fl = r6:r7, gl = r8:r9 with the factors
-    (u, v) = (r2:r16, r3:r17) of f and (q, r) = (r4:r18, r5:r19) of g, delta2 = 2 delta in r26:r27."""
+    """One hddivstep on the 16-bit windows f = r6:r7, g = r8:r9 with the factors (u, v) = (r2:r16,
+    r3:r17) of f and (q, r) = (r4:r18, r5:r19) of g; eta = -2 delta (odd, never 0) in r26:r27.
+    With m0 = -(g odd) and m1 = m0 & -(delta > 0), for each pair (x, y) of (f, g), (u, q), (v, r):
+    y += ((x ^ m1) - m1) & m0 (g - f, g + f or g), x ^= (x ^ y_old) & m1 (x <- y_old when m1):
+    18 cycles a pair, no swap and negation in two passes."""
     a("mov r20, r8", "m0 = -(g & 1)")
-    a("andi r20, 1")
-    a("neg r20")
-    a("mov r21, r27", "m1 = m0 & (delta > 0): delta2 is odd, never 0")
-    a("com r21")
+    a("lsr r20")
+    a("sbc r20, r20")
+    a("mov r21, r27", "m1 = m0 & -(eta < 0)")
     a("lsl r21")
     a("sbc r21, r21")
     a("and r21, r20")
-    a.note("m1: (f, g) <- (g, -f), the factor rows likewise, delta <- -delta")
-    for x, y in (("r6", "r8"), ("r7", "r9"), ("r2", "r4"), ("r16", "r18"), ("r3", "r5"), ("r17", "r19")):
-        a(f"mov r22, {x}")
-        a(f"eor r22, {y}")
-        a("and r22, r21")
-        a(f"eor {x}, r22")
-        a(f"eor {y}, r22")
-    for lo, hi in (("r8", "r9"), ("r4", "r18"), ("r5", "r19"), ("r26", "r27")):
-        a(f"eor {lo}, r21")
-        a(f"eor {hi}, r21")
-        a(f"sub {lo}, r21")
-        a(f"sbc {hi}, r21")
-    a.note("m0: g += f, (q, r) += (u, v)")
-    for (flo, fhi), (glo, ghi) in ((("r6", "r7"), ("r8", "r9")), (("r2", "r16"), ("r4", "r18")),
-                                   (("r3", "r17"), ("r5", "r19"))):
-        a(f"mov r22, {flo}")
-        a("and r22, r20")
-        a(f"add {glo}, r22")
-        a(f"mov r22, {fhi}")
-        a("and r22, r20")
-        a(f"adc {ghi}, r22")
-    a("lsr r9", "g /= 2: (u, v) *= 2 instead, delta2 += 2")
+    for (xl, xh), (yl, yh) in ((("r6", "r7"), ("r8", "r9")), (("r2", "r16"), ("r4", "r18")),
+                               (("r3", "r17"), ("r5", "r19"))):
+        a(f"mov r10, {xl}", "t = (x ^ y) & m1")
+        a(f"eor r10, {yl}")
+        a("and r10, r21")
+        a(f"mov r11, {xh}")
+        a(f"eor r11, {yh}")
+        a("and r11, r21")
+        a(f"mov r13, {xl}", "s = ((x ^ m1) - m1) & m0")
+        a("eor r13, r21")
+        a(f"mov r15, {xh}")
+        a("eor r15, r21")
+        a("sub r13, r21")
+        a("sbc r15, r21")
+        a("and r13, r20")
+        a("and r15, r20")
+        a(f"add {yl}, r13", "y += s")
+        a(f"adc {yh}, r15")
+        a(f"eor {xl}, r10", "x ^= t")
+        a(f"eor {xh}, r11")
+    a("eor r26, r21", "eta = (m1 ? -eta : eta) - 2")
+    a("eor r27, r21")
+    a("sub r26, r21")
+    a("sbc r27, r21")
+    a("sbiw r26, 2")
+    a("lsr r9", "g /= 2: (u, v) *= 2 instead")
     a("ror r8")
     a("lsl r2")
     a("rol r16")
     a("lsl r3")
     a("rol r17")
-    a("adiw r26, 2")
 
 
 def column_pass(a: Asm, base: str, shift: bool) -> None:
@@ -253,8 +258,8 @@ def fe_invert() -> tuple[list[str], int, int, int]:
         a(f"std Z+{i}, r12")
         a(f"ldi r18, 0x{sb[i]:02x}")
         a(f"std Z+{32 + i}, r18")
-    a("ldi r26, 1")
-    a("clr r27")
+    a("ldi r26, 0xff", "eta = -2 delta = -1")
+    a("ldi r27, 0xff")
     a("ldi r18, 4")
     a(f"mov {FOUR}, r18")
     a(f"ldi r25, {BATCHES}", "batch counter, pushed below the frame")
@@ -272,14 +277,15 @@ def fe_invert() -> tuple[list[str], int, int, int]:
         a(f"clr {r}")
     a("clr r5")
     a("inc r5")
-    a(f"ldi r23, {STEPS}")
+    a(f"ldi r24, {STEPS // 2}", "two steps a loop")
     a.label(".Linv_step")
     c1 = a.cycles
     divstep(a)
-    a("dec r23")
-    a("breq .Linv_steps_done", "(the step is beyond BRNE's reach)")
+    divstep(a)
+    a("dec r24")
+    a("breq .Linv_steps_done", "(the loop is beyond BRNE's reach)")
     a("rjmp .Linv_step")
-    step = a.cycles - c1              # BREQ not taken and RJMP: 3 cycles; the last step 2 (BREQ taken)
+    step = a.cycles - c1              # two steps; BREQ not taken and RJMP: 3 cycles (the last time 2)
     a.label(".Linv_steps_done")
     c2 = a.cycles
     a.note("(f, g) <- ((u f + v g) / 2^14, (q f + r g) / 2^14)")
@@ -296,8 +302,8 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a("push r25")
     a("breq .Linv_done")
     a("jmp .Linv_batch")
-    # the body counted once with one (looping) step: add the other 13, the last one 1 cycle shorter
-    batch = a.cycles - c0 + (STEPS - 1) * step - 1
+    # the body counted once with one (looping) pair of steps: add the other 6, the last 1 cycle shorter
+    batch = a.cycles - c0 + (STEPS // 2 - 1) * step - 1
     a.label(".Linv_done")
     c4 = a.cycles
     a("pop r25")
@@ -342,7 +348,7 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a.lines.append(f"    .size {name}, . - {name}")
     # the last batch's BREQ is taken (2) and skips the JMP (3)
     total = setup + BATCHES * batch - 2 + (a.cycles - c4)
-    return a.lines, total, step, fg + de
+    return a.lines, total, step / 2, fg + de
 
 
 HEADER = """\

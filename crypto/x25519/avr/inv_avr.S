@@ -5,7 +5,7 @@
  *
  *   void mcu_x25519_<impl>_fe_invert(uint32_t *r, const uint32_t *z);
  *     r = 1/z mod p for any z < 2^256 (0 for z = 0 mod p); r < 2^256, congruent mod p, not necessarily
- *     canonical (as every avr-fast result). r may equal z. 241,234 cycles by the generator's count.
+ *     canonical (as every avr-fast result). r may equal z. 235,942 cycles by the generator's count.
  *
  * Method: Bernstein-Yang safegcd (ePrint 2019/266) with half-delta divsteps ("hddivsteps": delta
  * starts at 1/2; kept here as delta2 = 2 delta, an odd 16-bit integer): with f odd,
@@ -25,7 +25,7 @@
  * folded to |x| < 2^254 + 2^19 by one pass: x = (D mod 2^255 centred) + 19 h, h = (D + 2^254) >> 255.
  * e starts at 2^-588 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
  * subtracting 38 from a negative two's complement (mod 2^256: + 2p).
- * Per batch (generator's count): 14 divsteps x 84 cycles, the f, g and d, e passes with the folds 4,512.
+ * Per batch (generator's count): 14 divsteps x 75.0 cycles, the f, g and d, e passes with the folds 4,512.
  *
  * Register map. Divsteps: r6:r7 f, r8:r9 g (16-bit windows), r2:r16 u, r3:r17 v, r4:r18 q, r5:r19 r,
  * r26:r27 delta2, r20 m0 = -(g odd), r21 m1 = m0 & (delta > 0), r22 a temporary, r23 the step count.
@@ -639,8 +639,8 @@ MCU_FN(x25519, fe_invert):
     std Z+31, r12
     ldi r18, 0x1d
     std Z+63, r18
-    ldi r26, 1
-    clr r27
+    ldi r26, 0xff               ; eta = -2 delta = -1
+    ldi r27, 0xff
     ldi r18, 4
     mov r14, r18
     ldi r25, 42                 ; batch counter, pushed below the frame
@@ -660,91 +660,154 @@ MCU_FN(x25519, fe_invert):
     clr r19
     clr r5
     inc r5
-    ldi r23, 14
+    ldi r24, 7                  ; two steps a loop
 .Linv_step:
     mov r20, r8                 ; m0 = -(g & 1)
-    andi r20, 1
-    neg r20
-    mov r21, r27                ; m1 = m0 & (delta > 0): delta2 is odd, never 0
-    com r21
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
     lsl r21
     sbc r21, r21
     and r21, r20
-    ; m1: (f, g) <- (g, -f), the factor rows likewise, delta <- -delta
-    mov r22, r6
-    eor r22, r8
-    and r22, r21
-    eor r6, r22
-    eor r8, r22
-    mov r22, r7
-    eor r22, r9
-    and r22, r21
-    eor r7, r22
-    eor r9, r22
-    mov r22, r2
-    eor r22, r4
-    and r22, r21
-    eor r2, r22
-    eor r4, r22
-    mov r22, r16
-    eor r22, r18
-    and r22, r21
-    eor r16, r22
-    eor r18, r22
-    mov r22, r3
-    eor r22, r5
-    and r22, r21
-    eor r3, r22
-    eor r5, r22
-    mov r22, r17
-    eor r22, r19
-    and r22, r21
-    eor r17, r22
-    eor r19, r22
-    eor r8, r21
-    eor r9, r21
-    sub r8, r21
-    sbc r9, r21
-    eor r4, r21
-    eor r18, r21
-    sub r4, r21
-    sbc r18, r21
-    eor r5, r21
-    eor r19, r21
-    sub r5, r21
-    sbc r19, r21
-    eor r26, r21
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
     eor r27, r21
     sub r26, r21
     sbc r27, r21
-    ; m0: g += f, (q, r) += (u, v)
-    mov r22, r6
-    and r22, r20
-    add r8, r22
-    mov r22, r7
-    and r22, r20
-    adc r9, r22
-    mov r22, r2
-    and r22, r20
-    add r4, r22
-    mov r22, r16
-    and r22, r20
-    adc r18, r22
-    mov r22, r3
-    and r22, r20
-    add r5, r22
-    mov r22, r17
-    and r22, r20
-    adc r19, r22
-    lsr r9                      ; g /= 2: (u, v) *= 2 instead, delta2 += 2
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
     ror r8
     lsl r2
     rol r16
     lsl r3
     rol r17
-    adiw r26, 2
-    dec r23
-    breq .Linv_steps_done       ; (the step is beyond BRNE's reach)
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
+    dec r24
+    breq .Linv_steps_done       ; (the loop is beyond BRNE's reach)
     rjmp .Linv_step
 .Linv_steps_done:
     ; (f, g) <- ((u f + v g) / 2^14, (q f + r g) / 2^14)
