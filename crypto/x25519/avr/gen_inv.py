@@ -9,7 +9,7 @@ The method is Bernstein and Yang's safegcd ("Fast constant-time gcd computation 
 inversion", ePrint 2019/266) in its half-delta form ("hddivsteps", delta starting at 1/2), written
 from the papers; the algorithm, its bound and its cost are in the header the script writes (HEADER
 below) and in docs/x25519.md. The only branches are the two loops' counters (public: 42 batches of
-14 divsteps); every data-dependent choice is a mask, every address fixed: constant time on the AVR,
+14 divsteps, then 2); every data-dependent choice is a mask, every address fixed: constant time on the AVR,
 whose MUL, MULS and MULSU take 2 cycles for every operand and whose SRAM has no cache.
 """
 from __future__ import annotations
@@ -24,8 +24,9 @@ from generated import write_or_check  # noqa: E402  (crypto/common, beside the g
 HERE = Path(__file__).resolve().parent
 P = 2**255 - 19
 STEPS = 14          # divsteps per batch: the update factors stay within [-2^14, 2^14] (16-bit signed)
-BATCHES = 42        # 42 x 14 = 588 >= floor((3787 log2(p) + 2166) / 1644) = 588 (hddivsteps bound)
-SCALE = pow(2, -STEPS * BATCHES, P)   # e starts at 2^-588 mod p: d ends as +-1/z, no final product
+BATCHES = 42        # 42 x 14 = 588 steps, then a last batch of TAIL = 2 that updates d only:
+TAIL = 2            # 590 hddivsteps, the bound proven (in Coq) for 0 <= g <= f < 2^256, f odd
+SCALE = pow(2, -(STEPS * BATCHES + TAIL), P)   # e starts at 2^-590 mod p: d ends as +-1/z
 
 # cycles per mnemonic on the ATmega128 (datasheet instruction set summary); everything else 1
 CYC = {"mul": 2, "muls": 2, "mulsu": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2,
@@ -111,15 +112,17 @@ def divstep(a: Asm) -> None:
     a("rol r17")
 
 
-def column_pass(a: Asm, base: str, shift: bool) -> None:
+def column_pass(a: Asm, base: str, shift: bool, only_x: bool = False) -> None:
     """(x, y) <- (u x + v y, q x + r y) over x at base+0..31, y at base+32..63 (signed, two's complement),
     product scanning over 34 columns (x, y sign-extended by two bytes). shift: the results divided
     by 2^14 (exact), written over x and y as they go (f, g); else the 34-byte results' low 32 bytes
-    written as they go and bytes 32, 33 left in r24/r15 and the accumulators (d, e)."""
+    written as they go and bytes 32, 33 left in r24/r15 and the accumulators (d, e). only_x: x alone."""
     ul, vl, ql, rl = FL
     uh, vh, qh, rh = FH
-    for r in ACC_X + ACC_Y:
-        a(f"clr {r}")
+    accs = (ACC_X,) if only_x else (ACC_X, ACC_Y)
+    for acc in accs:
+        for r in acc:
+            a(f"clr {r}")
     for i in range(34):
         fc, fp = SLOT_A[i % 2], SLOT_A[(i - 1) % 2]
         gc, gp = SLOT_B[i % 2], SLOT_B[(i - 1) % 2]
@@ -131,7 +134,7 @@ def column_pass(a: Asm, base: str, shift: bool) -> None:
             sext(a, gc, gp)
         else:
             fc, gc = fp, gp       # column 33: both bytes are the sign bytes of column 32
-        for acc, (lo_f, lo_g, hi_f, hi_g) in ((ACC_X, (ul, vl, uh, vh)), (ACC_Y, (ql, rl, qh, rh))):
+        for acc, (lo_f, lo_g, hi_f, hi_g) in zip(accs, ((ul, vl, uh, vh), (ql, rl, qh, rh))):
             c0, c1, c2 = acc[i % 3], acc[(i + 1) % 3], acc[(i + 2) % 3]
             for lo, hi, cur, prev in ((lo_f, hi_f, fc, fp), (lo_g, hi_g, gc, gp)):
                 a(f"mul {lo}, {cur}")
@@ -144,7 +147,7 @@ def column_pass(a: Asm, base: str, shift: bool) -> None:
                     a(f"add {c0}, r0")
                     a(f"adc {c1}, r1")
                     a(f"adc {c2}, {SGN}")
-        for acc, off, prev in ((ACC_X, 0, PREV_X), (ACC_Y, 32, PREV_Y)):
+        for acc, off, prev in zip(accs, (0, 32), (PREV_X, PREV_Y)):
             c0, c1, c2 = acc[i % 3], acc[(i + 1) % 3], acc[(i + 2) % 3]
             if shift:
                 if i >= 1:
@@ -307,11 +310,29 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a.label(".Linv_done")
     c4 = a.cycles
     a("pop r25")
+    a.note(f"the last {TAIL} steps: d <- u d + v e only; f = +-1 by then, its sign from bit 1 of its window")
+    a("ldd r6, Y+0")
+    a("ldd r7, Y+1")
+    a("ldd r8, Y+32")
+    a("ldd r9, Y+33")
+    a("clr r2")
+    a("inc r2")
+    for r in ("r3", "r4", "r16", "r17", "r18", "r19"):
+        a(f"clr {r}")
+    a("clr r5")
+    a("inc r5")
+    for _ in range(TAIL):
+        divstep(a)
+    a("mov r25, r6", "mf = -(f < 0): f = 1 or -1 (or p for z = 0, then d = 0)")
+    a("lsr r25")
+    a("lsr r25")
+    a("sbc r25, r25")
+    a("push r25")
+    column_pass(a, "Z", False, only_x=True)
+    fold(a, 0, PREV_Y, ACC_X[33 % 3])
+    a("pop r16")
     a.note("r = sign(f) d mod p, below 2^256: (d ^ mf) + c with c = (mf & 1) - (n & 38), n the sign of")
     a.note("sign(f) d: subtracting 38 from a negative value's two's complement adds 2p - 2^256")
-    a("ldd r16, Y+31")
-    a("lsl r16")
-    a("sbc r16, r16", "mf = -(f < 0)")
     a("ldd r17, Z+31")
     a("lsl r17")
     a("sbc r17, r17")
@@ -362,13 +383,13 @@ HEADER = """\
  *     canonical (as every avr-fast result). r may equal z. {total} cycles by the generator's count.
  *
  * Method: Bernstein-Yang safegcd (ePrint 2019/266) with half-delta divsteps ("hddivsteps": delta
- * starts at 1/2; kept here as delta2 = 2 delta, an odd 16-bit integer): with f odd,
+ * starts at 1/2; kept here as eta = -2 delta, an odd 16-bit integer): with f odd,
  *     delta > 0 and g odd:  (delta, f, g) <- (1 - delta, g, (g - f) / 2)
  *     g odd otherwise:      (delta, f, g) <- (1 + delta, f, (g + f) / 2)
  *     g even:               (delta, f, g) <- (1 + delta, f, g / 2).
- * From f = p, g = z mod p, g reaches 0 with f = +-1 within floor((3787 log2(M) + 2166) / 1644) = 588
- * steps for any 0 <= g <= f <= M = p (the bound computed for hddivsteps in P. Wuille's safegcd-bounds,
- * cited in docs/x25519.md); we run {batches} batches of {steps}, 588 steps, for every z.
+ * From f = p, g = z mod p, g reaches 0 with f = +-1 within 590 steps: the bound proven (in Coq, in
+ * P. Wuille's safegcd-bounds, cited in docs/x25519.md) for f odd, 0 <= g <= f < 2^256 (the hull
+ * formula gives 588 for f = p). We run {batches} batches of {steps} and a last one of {tail} for every z.
  * A batch: 14 divsteps on the low 16 bits of f and g (the decisions depend only on them), tracking
  * the update factors (u, v; q, r) with 2^14 (f', g') = (u f + v g, q f + r g) (g halved: u, v doubled
  * instead, so they stay integers, |u| + |v| <= 2^14 and |q| + |r| <= 2^14: 16-bit signed); then the full
@@ -377,20 +398,23 @@ HEADER = """\
  * of 8x8 MULs (low factor bytes) and MULSUs (high, signed factor bytes, the product's sign from C by
  * SBC into the 3-byte column sum), f' and g' shifted by 14 as they are written (MUL by 4), d' and e'
  * folded to |x| < 2^254 + 2^19 by one pass: x = (D mod 2^255 centred) + 19 h, h = (D + 2^254) >> 255.
- * e starts at 2^-588 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
- * subtracting 38 from a negative two's complement (mod 2^256: + 2p).
+ * e starts at 2^-590 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
+ * subtracting 38 from a negative two's complement (mod 2^256: + 2p). The last batch updates d alone
+ * and takes the sign of f = +-1 from its 16-bit window.
  * Per batch (generator's count): 14 divsteps x {step} cycles, the f, g and d, e passes with the folds {passes}.
  *
  * Register map. Divsteps: r6:r7 f, r8:r9 g (16-bit windows), r2:r16 u, r3:r17 v, r4:r18 q, r5:r19 r,
- * r26:r27 delta2, r20 m0 = -(g odd), r21 m1 = m0 & (delta > 0), r22 a temporary, r23 the step count.
+ * r26:r27 eta, r20 m0 = -(g odd), r21 m1 = m0 & -(eta < 0), r10, r11, r13, r15 temporaries (t, s),
+ * r24 the count of step pairs; for each pair (x, y) of f-side and g-side values,
+ * y += ((x ^ m1) - m1) & m0 and x ^= (x ^ y_old) & m1.
  * Passes: r2..r5 the factors' low bytes, r16..r19 their high bytes (MULSU takes r16..r23), r20/r21 and
  * r22/r23 the bytes of f (d) and g (e) of the column and of the one before, r6..r8 and r9..r11 the two
  * rotating 3-byte column sums (a finished byte's register becomes the new sign-extended top),
  * r12 zero, r13 a product's sign, r14 the constant 4, r15 and r24 the shifted-out bits of the previous
  * byte (then byte 32 of d', e'), r0:r1 MUL; Y = f | g, Z = d | e (the frame), the batch count pushed
  * below the frame, r (the result pointer) above it.
- * Constant time: the loops run 14 and 42 times for every z; every choice is a mask (SBC r, r; NEG;
- * AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every operand.
+ * Constant time: the loops run 7 (two steps each) and 42 times for every z; every choice is a mask
+ * (SBC r, r; AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every operand.
  */
 #include "mcucrypt/ns.h"
 
@@ -399,7 +423,8 @@ HEADER = """\
 
 def render() -> tuple[str, dict[str, int]]:
     lines, total, step, passes = fe_invert()
-    text = HEADER.format(total=f"{total:,}", batches=BATCHES, steps=STEPS, step=step, passes=f"{passes:,}")
+    text = HEADER.format(total=f"{total:,}", batches=BATCHES, steps=STEPS, tail=TAIL, step=step,
+                         passes=f"{passes:,}")
     return text + "\n".join(lines) + "\n", {"fe_invert": total, "divstep": step, "passes": passes}
 
 

@@ -5,16 +5,16 @@
  *
  *   void mcu_x25519_<impl>_fe_invert(uint32_t *r, const uint32_t *z);
  *     r = 1/z mod p for any z < 2^256 (0 for z = 0 mod p); r < 2^256, congruent mod p, not necessarily
- *     canonical (as every avr-fast result). r may equal z. 235,942 cycles by the generator's count.
+ *     canonical (as every avr-fast result). r may equal z. 237,334 cycles by the generator's count.
  *
  * Method: Bernstein-Yang safegcd (ePrint 2019/266) with half-delta divsteps ("hddivsteps": delta
- * starts at 1/2; kept here as delta2 = 2 delta, an odd 16-bit integer): with f odd,
+ * starts at 1/2; kept here as eta = -2 delta, an odd 16-bit integer): with f odd,
  *     delta > 0 and g odd:  (delta, f, g) <- (1 - delta, g, (g - f) / 2)
  *     g odd otherwise:      (delta, f, g) <- (1 + delta, f, (g + f) / 2)
  *     g even:               (delta, f, g) <- (1 + delta, f, g / 2).
- * From f = p, g = z mod p, g reaches 0 with f = +-1 within floor((3787 log2(M) + 2166) / 1644) = 588
- * steps for any 0 <= g <= f <= M = p (the bound computed for hddivsteps in P. Wuille's safegcd-bounds,
- * cited in docs/x25519.md); we run 42 batches of 14, 588 steps, for every z.
+ * From f = p, g = z mod p, g reaches 0 with f = +-1 within 590 steps: the bound proven (in Coq, in
+ * P. Wuille's safegcd-bounds, cited in docs/x25519.md) for f odd, 0 <= g <= f < 2^256 (the hull
+ * formula gives 588 for f = p). We run 42 batches of 14 and a last one of 2 for every z.
  * A batch: 14 divsteps on the low 16 bits of f and g (the decisions depend only on them), tracking
  * the update factors (u, v; q, r) with 2^14 (f', g') = (u f + v g, q f + r g) (g halved: u, v doubled
  * instead, so they stay integers, |u| + |v| <= 2^14 and |q| + |r| <= 2^14: 16-bit signed); then the full
@@ -23,20 +23,23 @@
  * of 8x8 MULs (low factor bytes) and MULSUs (high, signed factor bytes, the product's sign from C by
  * SBC into the 3-byte column sum), f' and g' shifted by 14 as they are written (MUL by 4), d' and e'
  * folded to |x| < 2^254 + 2^19 by one pass: x = (D mod 2^255 centred) + 19 h, h = (D + 2^254) >> 255.
- * e starts at 2^-588 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
- * subtracting 38 from a negative two's complement (mod 2^256: + 2p).
+ * e starts at 2^-590 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
+ * subtracting 38 from a negative two's complement (mod 2^256: + 2p). The last batch updates d alone
+ * and takes the sign of f = +-1 from its 16-bit window.
  * Per batch (generator's count): 14 divsteps x 75.0 cycles, the f, g and d, e passes with the folds 4,512.
  *
  * Register map. Divsteps: r6:r7 f, r8:r9 g (16-bit windows), r2:r16 u, r3:r17 v, r4:r18 q, r5:r19 r,
- * r26:r27 delta2, r20 m0 = -(g odd), r21 m1 = m0 & (delta > 0), r22 a temporary, r23 the step count.
+ * r26:r27 eta, r20 m0 = -(g odd), r21 m1 = m0 & -(eta < 0), r10, r11, r13, r15 temporaries (t, s),
+ * r24 the count of step pairs; for each pair (x, y) of f-side and g-side values,
+ * y += ((x ^ m1) - m1) & m0 and x ^= (x ^ y_old) & m1.
  * Passes: r2..r5 the factors' low bytes, r16..r19 their high bytes (MULSU takes r16..r23), r20/r21 and
  * r22/r23 the bytes of f (d) and g (e) of the column and of the one before, r6..r8 and r9..r11 the two
  * rotating 3-byte column sums (a finished byte's register becomes the new sign-extended top),
  * r12 zero, r13 a product's sign, r14 the constant 4, r15 and r24 the shifted-out bits of the previous
  * byte (then byte 32 of d', e'), r0:r1 MUL; Y = f | g, Z = d | e (the frame), the batch count pushed
  * below the frame, r (the result pointer) above it.
- * Constant time: the loops run 14 and 42 times for every z; every choice is a mask (SBC r, r; NEG;
- * AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every operand.
+ * Constant time: the loops run 7 (two steps each) and 42 times for every z; every choice is a mask
+ * (SBC r, r; AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every operand.
  */
 #include "mcucrypt/ns.h"
 
@@ -482,162 +485,162 @@ MCU_FN(x25519, fe_invert):
     ldi r18, 0xed
     std Y+0, r18
     std Z+0, r12
-    ldi r18, 0x77
+    ldi r18, 0x99
     std Z+32, r18
     ldi r18, 0xff
     std Y+1, r18
     std Z+1, r12
-    ldi r18, 0x82
+    ldi r18, 0x20
     std Z+33, r18
     ldi r18, 0xff
     std Y+2, r18
     std Z+2, r12
-    ldi r18, 0x08
+    ldi r18, 0x02
     std Z+34, r18
     ldi r18, 0xff
     std Y+3, r18
     std Z+3, r12
-    ldi r18, 0xd4
+    ldi r18, 0x75
     std Z+35, r18
     ldi r18, 0xff
     std Y+4, r18
     std Z+4, r12
-    ldi r18, 0x8d
+    ldi r18, 0x23
     std Z+36, r18
     ldi r18, 0xff
     std Y+5, r18
     std Z+5, r12
-    ldi r18, 0x78
+    ldi r18, 0x9e
     std Z+37, r18
     ldi r18, 0xff
     std Y+6, r18
     std Z+6, r12
-    ldi r18, 0xe6
+    ldi r18, 0xf9
     std Z+38, r18
     ldi r18, 0xff
     std Y+7, r18
     std Z+7, r12
-    ldi r18, 0x83
+    ldi r18, 0xa0
     std Z+39, r18
     ldi r18, 0xff
     std Y+8, r18
     std Z+8, r12
-    ldi r18, 0x56
+    ldi r18, 0x95
     std Z+40, r18
     ldi r18, 0xff
     std Y+9, r18
     std Z+9, r12
-    ldi r18, 0x96
+    ldi r18, 0x25
     std Z+41, r18
     ldi r18, 0xff
     std Y+10, r18
     std Z+10, r12
-    ldi r18, 0x4c
+    ldi r18, 0x13
     std Z+42, r18
     ldi r18, 0xff
     std Y+11, r18
     std Z+11, r12
-    ldi r18, 0x74
+    ldi r18, 0x1d
     std Z+43, r18
     ldi r18, 0xff
     std Y+12, r18
     std Z+12, r12
-    ldi r18, 0xfc
+    ldi r18, 0x3f
     std Z+44, r18
     ldi r18, 0xff
     std Y+13, r18
     std Z+13, r12
-    ldi r18, 0x3c
+    ldi r18, 0x8f
     std Z+45, r18
     ldi r18, 0xff
     std Y+14, r18
     std Z+14, r12
-    ldi r18, 0x1a
+    ldi r18, 0xc6
     std Z+46, r18
     ldi r18, 0xff
     std Y+15, r18
     std Z+15, r12
-    ldi r18, 0xa3
+    ldi r18, 0xa8
     std Z+47, r18
     ldi r18, 0xff
     std Y+16, r18
     std Z+16, r12
-    ldi r18, 0x0a
+    ldi r18, 0x42
     std Z+48, r18
     ldi r18, 0xff
     std Y+17, r18
     std Z+17, r12
-    ldi r18, 0x49
+    ldi r18, 0x52
     std Z+49, r18
     ldi r18, 0xff
     std Y+18, r18
     std Z+18, r12
-    ldi r18, 0xb1
+    ldi r18, 0xac
     std Z+50, r18
     ldi r18, 0xff
     std Y+19, r18
     std Z+19, r12
-    ldi r18, 0x16
+    ldi r18, 0x05
     std Z+51, r18
     ldi r18, 0xff
     std Y+20, r18
     std Z+20, r12
-    ldi r18, 0xe0
+    ldi r18, 0x38
     std Z+52, r18
     ldi r18, 0xff
     std Y+21, r18
     std Z+21, r12
-    ldi r18, 0x24
+    ldi r18, 0x89
     std Z+53, r18
     ldi r18, 0xff
     std Y+22, r18
     std Z+22, r12
-    ldi r18, 0xb2
+    ldi r18, 0x6c
     std Z+54, r18
     ldi r18, 0xff
     std Y+23, r18
     std Z+23, r12
-    ldi r18, 0xb1
+    ldi r18, 0x6c
     std Z+55, r18
     ldi r18, 0xff
     std Y+24, r18
     std Z+24, r12
-    ldi r18, 0x55
+    ldi r18, 0x15
     std Z+56, r18
     ldi r18, 0xff
     std Y+25, r18
     std Z+25, r12
-    ldi r18, 0x18
+    ldi r18, 0x06
     std Z+57, r18
     ldi r18, 0xff
     std Y+26, r18
     std Z+26, r12
-    ldi r18, 0xdc
+    ldi r18, 0x77
     std Z+58, r18
     ldi r18, 0xff
     std Y+27, r18
     std Z+27, r12
-    ldi r18, 0x05
+    ldi r18, 0x41
     std Z+59, r18
     ldi r18, 0xff
     std Y+28, r18
     std Z+28, r12
-    ldi r18, 0xc9
+    ldi r18, 0xb2
     std Z+60, r18
     ldi r18, 0xff
     std Y+29, r18
     std Z+29, r12
-    ldi r18, 0x22
+    ldi r18, 0x08
     std Z+61, r18
     ldi r18, 0xff
     std Y+30, r18
     std Z+30, r12
-    ldi r18, 0x94
+    ldi r18, 0x65
     std Z+62, r18
     ldi r18, 0x7f
     std Y+31, r18
     std Z+31, r12
-    ldi r18, 0x1d
+    ldi r18, 0x27
     std Z+63, r18
     ldi r26, 0xff               ; eta = -2 delta = -1
     ldi r27, 0xff
@@ -4339,11 +4342,1100 @@ MCU_FN(x25519, fe_invert):
     jmp .Linv_batch
 .Linv_done:
     pop r25
+    ; the last 2 steps: d <- u d + v e only; f = +-1 by then, its sign from bit 1 of its window
+    ldd r6, Y+0
+    ldd r7, Y+1
+    ldd r8, Y+32
+    ldd r9, Y+33
+    clr r2
+    inc r2
+    clr r3
+    clr r4
+    clr r16
+    clr r17
+    clr r18
+    clr r19
+    clr r5
+    inc r5
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
+    mov r25, r6                 ; mf = -(f < 0): f = 1 or -1 (or p for z = 0, then d = 0)
+    lsr r25
+    lsr r25
+    sbc r25, r25
+    push r25
+    clr r6
+    clr r7
+    clr r8
+    ldd r20, Z+0
+    ldd r22, Z+32
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    std Z+0, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r21, Z+1
+    ldd r23, Z+33
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+1, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r20, Z+2
+    ldd r22, Z+34
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+2, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r21, Z+3
+    ldd r23, Z+35
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+3, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r20, Z+4
+    ldd r22, Z+36
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+4, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r21, Z+5
+    ldd r23, Z+37
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+5, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r20, Z+6
+    ldd r22, Z+38
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+6, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r21, Z+7
+    ldd r23, Z+39
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+7, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r20, Z+8
+    ldd r22, Z+40
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+8, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r21, Z+9
+    ldd r23, Z+41
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+9, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r20, Z+10
+    ldd r22, Z+42
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+10, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r21, Z+11
+    ldd r23, Z+43
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+11, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r20, Z+12
+    ldd r22, Z+44
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+12, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r21, Z+13
+    ldd r23, Z+45
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+13, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r20, Z+14
+    ldd r22, Z+46
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+14, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r21, Z+15
+    ldd r23, Z+47
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+15, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r20, Z+16
+    ldd r22, Z+48
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+16, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r21, Z+17
+    ldd r23, Z+49
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+17, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r20, Z+18
+    ldd r22, Z+50
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+18, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r21, Z+19
+    ldd r23, Z+51
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+19, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r20, Z+20
+    ldd r22, Z+52
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+20, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r21, Z+21
+    ldd r23, Z+53
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+21, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r20, Z+22
+    ldd r22, Z+54
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+22, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r21, Z+23
+    ldd r23, Z+55
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+23, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r20, Z+24
+    ldd r22, Z+56
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+24, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r21, Z+25
+    ldd r23, Z+57
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+25, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r20, Z+26
+    ldd r22, Z+58
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+26, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r21, Z+27
+    ldd r23, Z+59
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+27, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r20, Z+28
+    ldd r22, Z+60
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+28, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    ldd r21, Z+29
+    ldd r23, Z+61
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    std Z+29, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    ldd r20, Z+30
+    ldd r22, Z+62
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    std Z+30, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    ldd r21, Z+31
+    ldd r23, Z+63
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    std Z+31, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    mov r20, r21
+    lsl r20
+    sbc r20, r20
+    mov r22, r23
+    lsl r22
+    sbc r22, r22
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mov r24, r8                 ; byte 32 kept for the fold
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22              ; signed x unsigned: C = the sign of the product
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    ldd r16, Z+31
+    mov r17, r24
+    mov r18, r6
+    subi r16, 0xc0              ; + 2^254 (SUBI/SBCI with inverted carry: + 0x40, + carry)
+    sbci r17, 0xff
+    sbci r18, 0xff
+    lsl r16                     ; h = r18:r17 (|h| < 2^14)
+    rol r17
+    rol r18
+    mov r19, r17                ; r19 = (h & 1) << 7: byte 31 of D - 2^255 h is byte 31 of D ^ r19
+    lsr r19
+    clr r19
+    ror r19
+    ldi r20, 19
+    mul r17, r20                ; T = 19 h in r2, r3, r4 (signed), r5 its sign extension
+    movw r2, r0
+    muls r18, r20
+    add r3, r0
+    adc r1, r12
+    mov r4, r1
+    mov r5, r4
+    lsl r5
+    sbc r5, r5
+    ldd r21, Z+0
+    add r21, r2
+    std Z+0, r21
+    ldd r21, Z+1
+    adc r21, r3
+    std Z+1, r21
+    ldd r21, Z+2
+    adc r21, r4
+    std Z+2, r21
+    ldd r21, Z+3
+    adc r21, r5
+    std Z+3, r21
+    ldd r21, Z+4
+    adc r21, r5
+    std Z+4, r21
+    ldd r21, Z+5
+    adc r21, r5
+    std Z+5, r21
+    ldd r21, Z+6
+    adc r21, r5
+    std Z+6, r21
+    ldd r21, Z+7
+    adc r21, r5
+    std Z+7, r21
+    ldd r21, Z+8
+    adc r21, r5
+    std Z+8, r21
+    ldd r21, Z+9
+    adc r21, r5
+    std Z+9, r21
+    ldd r21, Z+10
+    adc r21, r5
+    std Z+10, r21
+    ldd r21, Z+11
+    adc r21, r5
+    std Z+11, r21
+    ldd r21, Z+12
+    adc r21, r5
+    std Z+12, r21
+    ldd r21, Z+13
+    adc r21, r5
+    std Z+13, r21
+    ldd r21, Z+14
+    adc r21, r5
+    std Z+14, r21
+    ldd r21, Z+15
+    adc r21, r5
+    std Z+15, r21
+    ldd r21, Z+16
+    adc r21, r5
+    std Z+16, r21
+    ldd r21, Z+17
+    adc r21, r5
+    std Z+17, r21
+    ldd r21, Z+18
+    adc r21, r5
+    std Z+18, r21
+    ldd r21, Z+19
+    adc r21, r5
+    std Z+19, r21
+    ldd r21, Z+20
+    adc r21, r5
+    std Z+20, r21
+    ldd r21, Z+21
+    adc r21, r5
+    std Z+21, r21
+    ldd r21, Z+22
+    adc r21, r5
+    std Z+22, r21
+    ldd r21, Z+23
+    adc r21, r5
+    std Z+23, r21
+    ldd r21, Z+24
+    adc r21, r5
+    std Z+24, r21
+    ldd r21, Z+25
+    adc r21, r5
+    std Z+25, r21
+    ldd r21, Z+26
+    adc r21, r5
+    std Z+26, r21
+    ldd r21, Z+27
+    adc r21, r5
+    std Z+27, r21
+    ldd r21, Z+28
+    adc r21, r5
+    std Z+28, r21
+    ldd r21, Z+29
+    adc r21, r5
+    std Z+29, r21
+    ldd r21, Z+30
+    adc r21, r5
+    std Z+30, r21
+    ldd r21, Z+31
+    eor r21, r19
+    adc r21, r5
+    std Z+31, r21
+    pop r16
     ; r = sign(f) d mod p, below 2^256: (d ^ mf) + c with c = (mf & 1) - (n & 38), n the sign of
     ; sign(f) d: subtracting 38 from a negative value's two's complement adds 2p - 2^256
-    ldd r16, Y+31
-    lsl r16
-    sbc r16, r16                ; mf = -(f < 0)
     ldd r17, Z+31
     lsl r17
     sbc r17, r17
