@@ -66,12 +66,14 @@ def sext(a: Asm, dst: str, src: str) -> None:
     a(f"sbc {dst}, {dst}")
 
 
-def divstep(a: Asm) -> None:
-    """One hddivstep on the 16-bit windows f = r6:r7, g = r8:r9 with the factors (u, v) = (r2:r16,
-    r3:r17) of f and (q, r) = (r4:r18, r5:r19) of g; eta = -2 delta (odd, never 0) in r26:r27.
+def divstep(a: Asm, wide_window: bool = True, wide_factors: bool = True) -> None:
+    """One hddivstep on the windows f = r6(:r7), g = r8(:r9) with the factors (u, v) = (r2(:r16),
+    r3(:r17)) of f and (q, r) = (r4(:r18), r5(:r19)) of g; eta = -2 delta (odd, never 0) in r26:r27.
     With m0 = -(g odd) and m1 = m0 & -(delta > 0), for each pair (x, y) of (f, g), (u, q), (v, r):
     y += ((x ^ m1) - m1) & m0 (g - f, g + f or g), x ^= (x ^ y_old) & m1 (x <- y_old when m1):
-    18 cycles a pair, no swap and negation in two passes."""
+    9 cycles a byte pair, no swap and negation in two passes. Narrow (8-bit) windows suffice from
+    step 6 on (the windows stay exact mod 2^(16 - j) after j steps and step j needs 14 - j bits), narrow
+    (8-bit) factors for steps 0..5 (|u| + |v| <= 2^(j + 1) <= 64)."""
     a("mov r20, r8", "m0 = -(g & 1)")
     a("lsr r20")
     a("sbc r20, r20")
@@ -79,37 +81,67 @@ def divstep(a: Asm) -> None:
     a("lsl r21")
     a("sbc r21, r21")
     a("and r21, r20")
-    for (xl, xh), (yl, yh) in ((("r6", "r7"), ("r8", "r9")), (("r2", "r16"), ("r4", "r18")),
-                               (("r3", "r17"), ("r5", "r19"))):
+    pairs = [(("r6", "r7"), ("r8", "r9"), wide_window), (("r2", "r16"), ("r4", "r18"), wide_factors),
+             (("r3", "r17"), ("r5", "r19"), wide_factors)]
+    for (xl, xh), (yl, yh), wide in pairs:
         a(f"mov r10, {xl}", "t = (x ^ y) & m1")
         a(f"eor r10, {yl}")
         a("and r10, r21")
-        a(f"mov r11, {xh}")
-        a(f"eor r11, {yh}")
-        a("and r11, r21")
+        if wide:
+            a(f"mov r11, {xh}")
+            a(f"eor r11, {yh}")
+            a("and r11, r21")
         a(f"mov r13, {xl}", "s = ((x ^ m1) - m1) & m0")
         a("eor r13, r21")
-        a(f"mov r15, {xh}")
-        a("eor r15, r21")
+        if wide:
+            a(f"mov r15, {xh}")
+            a("eor r15, r21")
         a("sub r13, r21")
-        a("sbc r15, r21")
+        if wide:
+            a("sbc r15, r21")
         a("and r13, r20")
-        a("and r15, r20")
+        if wide:
+            a("and r15, r20")
         a(f"add {yl}, r13", "y += s")
-        a(f"adc {yh}, r15")
+        if wide:
+            a(f"adc {yh}, r15")
         a(f"eor {xl}, r10", "x ^= t")
-        a(f"eor {xh}, r11")
+        if wide:
+            a(f"eor {xh}, r11")
     a("eor r26, r21", "eta = (m1 ? -eta : eta) - 2")
     a("eor r27, r21")
     a("sub r26, r21")
     a("sbc r27, r21")
     a("sbiw r26, 2")
-    a("lsr r9", "g /= 2: (u, v) *= 2 instead")
-    a("ror r8")
+    if wide_window:
+        a("lsr r9", "g /= 2: (u, v) *= 2 instead")
+        a("ror r8")
+    else:
+        a("lsr r8", "g /= 2: (u, v) *= 2 instead")
     a("lsl r2")
-    a("rol r16")
+    if wide_factors:
+        a("rol r16")
     a("lsl r3")
-    a("rol r17")
+    if wide_factors:
+        a("rol r17")
+
+
+def batch_steps(a: Asm, steps: int) -> None:
+    """The steps of a batch, straight-line: (u, v, q, r) = (1, 0, 0, 1); steps 0..5 with 8-bit factors,
+    then their high bytes by sign extension; from step 6 on 8-bit windows."""
+    a("clr r2", "(u, v, q, r) = (1, 0, 0, 1), low bytes")
+    a("inc r2")
+    a("clr r3")
+    a("clr r4")
+    a("clr r5")
+    a("inc r5")
+    narrow = min(6, steps)
+    for j in range(narrow):
+        divstep(a, wide_window=True, wide_factors=False)
+    for lo, hi in (("r2", "r16"), ("r3", "r17"), ("r4", "r18"), ("r5", "r19")):
+        sext(a, hi, lo)
+    for j in range(narrow, steps):
+        divstep(a, wide_window=False, wide_factors=True)
 
 
 def column_pass(a: Asm, base: str, shift: bool, only_x: bool = False) -> None:
@@ -274,22 +306,9 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a("ldd r7, Y+1")
     a("ldd r8, Y+32")
     a("ldd r9, Y+33")
-    a("clr r2", "(u, v, q, r) = (1, 0, 0, 1)")
-    a("inc r2")
-    for r in ("r3", "r4", "r16", "r17", "r18", "r19"):
-        a(f"clr {r}")
-    a("clr r5")
-    a("inc r5")
-    a(f"ldi r24, {STEPS // 2}", "two steps a loop")
-    a.label(".Linv_step")
     c1 = a.cycles
-    divstep(a)
-    divstep(a)
-    a("dec r24")
-    a("breq .Linv_steps_done", "(the loop is beyond BRNE's reach)")
-    a("rjmp .Linv_step")
-    step = a.cycles - c1              # two steps; BREQ not taken and RJMP: 3 cycles (the last time 2)
-    a.label(".Linv_steps_done")
+    batch_steps(a, STEPS)
+    step = a.cycles - c1
     c2 = a.cycles
     a.note("(f, g) <- ((u f + v g) / 2^14, (q f + r g) / 2^14)")
     column_pass(a, "Y", True)
@@ -305,8 +324,7 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a("push r25")
     a("breq .Linv_done")
     a("jmp .Linv_batch")
-    # the body counted once with one (looping) pair of steps: add the other 6, the last 1 cycle shorter
-    batch = a.cycles - c0 + (STEPS // 2 - 1) * step - 1
+    batch = a.cycles - c0
     a.label(".Linv_done")
     c4 = a.cycles
     a("pop r25")
@@ -315,14 +333,7 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a("ldd r7, Y+1")
     a("ldd r8, Y+32")
     a("ldd r9, Y+33")
-    a("clr r2")
-    a("inc r2")
-    for r in ("r3", "r4", "r16", "r17", "r18", "r19"):
-        a(f"clr {r}")
-    a("clr r5")
-    a("inc r5")
-    for _ in range(TAIL):
-        divstep(a)
+    batch_steps(a, TAIL)
     a("mov r25, r6", "mf = -(f < 0): f = 1 or -1 (or p for z = 0, then d = 0)")
     a("lsr r25")
     a("lsr r25")
@@ -369,7 +380,7 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a.lines.append(f"    .size {name}, . - {name}")
     # the last batch's BREQ is taken (2) and skips the JMP (3)
     total = setup + BATCHES * batch - 2 + (a.cycles - c4)
-    return a.lines, total, step / 2, fg + de
+    return a.lines, total, step, fg + de
 
 
 HEADER = """\

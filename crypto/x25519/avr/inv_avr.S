@@ -5,7 +5,7 @@
  *
  *   void mcu_x25519_<impl>_fe_invert(uint32_t *r, const uint32_t *z);
  *     r = 1/z mod p for any z < 2^256 (0 for z = 0 mod p); r < 2^256, congruent mod p, not necessarily
- *     canonical (as every avr-fast result). r may equal z. 237,334 cycles by the generator's count.
+ *     canonical (as every avr-fast result). r may equal z. 228,062 cycles by the generator's count.
  *
  * Method: Bernstein-Yang safegcd (ePrint 2019/266) with half-delta divsteps ("hddivsteps": delta
  * starts at 1/2; kept here as eta = -2 delta, an odd 16-bit integer): with f odd,
@@ -26,7 +26,7 @@
  * e starts at 2^-590 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
  * subtracting 38 from a negative two's complement (mod 2^256: + 2p). The last batch updates d alone
  * and takes the sign of f = +-1 from its 16-bit window.
- * Per batch (generator's count): 14 divsteps x 75.0 cycles, the f, g and d, e passes with the folds 4,512.
+ * Per batch (generator's count): 14 divsteps x 840 cycles, the f, g and d, e passes with the folds 4,512.
  *
  * Register map. Divsteps: r6:r7 f, r8:r9 g (16-bit windows), r2:r16 u, r3:r17 v, r4:r18 q, r5:r19 r,
  * r26:r27 eta, r20 m0 = -(g odd), r21 m1 = m0 & -(eta < 0), r10, r11, r13, r15 temporaries (t, s),
@@ -653,18 +653,12 @@ MCU_FN(x25519, fe_invert):
     ldd r7, Y+1
     ldd r8, Y+32
     ldd r9, Y+33
-    clr r2                      ; (u, v, q, r) = (1, 0, 0, 1)
+    clr r2                      ; (u, v, q, r) = (1, 0, 0, 1), low bytes
     inc r2
     clr r3
     clr r4
-    clr r16
-    clr r17
-    clr r18
-    clr r19
     clr r5
     inc r5
-    ldi r24, 7                  ; two steps a loop
-.Linv_step:
     mov r20, r8                 ; m0 = -(g & 1)
     lsr r20
     sbc r20, r20
@@ -690,6 +684,321 @@ MCU_FN(x25519, fe_invert):
     adc r9, r15
     eor r6, r10                 ; x ^= t
     eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r4, r13                 ; y += s
+    eor r2, r10                 ; x ^= t
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r5, r13                 ; y += s
+    eor r3, r10                 ; x ^= t
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    lsl r3
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r4, r13                 ; y += s
+    eor r2, r10                 ; x ^= t
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r5, r13                 ; y += s
+    eor r3, r10                 ; x ^= t
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    lsl r3
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r4, r13                 ; y += s
+    eor r2, r10                 ; x ^= t
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r5, r13                 ; y += s
+    eor r3, r10                 ; x ^= t
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    lsl r3
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r4, r13                 ; y += s
+    eor r2, r10                 ; x ^= t
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r5, r13                 ; y += s
+    eor r3, r10                 ; x ^= t
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    lsl r3
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r4, r13                 ; y += s
+    eor r2, r10                 ; x ^= t
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r5, r13                 ; y += s
+    eor r3, r10                 ; x ^= t
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    lsl r3
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r11, r7
+    eor r11, r9
+    and r11, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r7
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r8, r13                 ; y += s
+    adc r9, r15
+    eor r6, r10                 ; x ^= t
+    eor r7, r11
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r4, r13                 ; y += s
+    eor r2, r10                 ; x ^= t
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r5, r13                 ; y += s
+    eor r3, r10                 ; x ^= t
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r9                      ; g /= 2: (u, v) *= 2 instead
+    ror r8
+    lsl r2
+    lsl r3
+    mov r16, r2
+    lsl r16
+    sbc r16, r16
+    mov r17, r3
+    lsl r17
+    sbc r17, r17
+    mov r18, r4
+    lsl r18
+    sbc r18, r18
+    mov r19, r5
+    lsl r19
+    sbc r19, r19
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r8, r13                 ; y += s
+    eor r6, r10                 ; x ^= t
     mov r10, r2                 ; t = (x ^ y) & m1
     eor r10, r4
     and r10, r21
@@ -731,8 +1040,7 @@ MCU_FN(x25519, fe_invert):
     sub r26, r21
     sbc r27, r21
     sbiw r26, 2
-    lsr r9                      ; g /= 2: (u, v) *= 2 instead
-    ror r8
+    lsr r8                      ; g /= 2: (u, v) *= 2 instead
     lsl r2
     rol r16
     lsl r3
@@ -747,21 +1055,12 @@ MCU_FN(x25519, fe_invert):
     mov r10, r6                 ; t = (x ^ y) & m1
     eor r10, r8
     and r10, r21
-    mov r11, r7
-    eor r11, r9
-    and r11, r21
     mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
     eor r13, r21
-    mov r15, r7
-    eor r15, r21
     sub r13, r21
-    sbc r15, r21
     and r13, r20
-    and r15, r20
     add r8, r13                 ; y += s
-    adc r9, r15
     eor r6, r10                 ; x ^= t
-    eor r7, r11
     mov r10, r2                 ; t = (x ^ y) & m1
     eor r10, r4
     and r10, r21
@@ -803,16 +1102,383 @@ MCU_FN(x25519, fe_invert):
     sub r26, r21
     sbc r27, r21
     sbiw r26, 2
-    lsr r9                      ; g /= 2: (u, v) *= 2 instead
-    ror r8
+    lsr r8                      ; g /= 2: (u, v) *= 2 instead
     lsl r2
     rol r16
     lsl r3
     rol r17
-    dec r24
-    breq .Linv_steps_done       ; (the loop is beyond BRNE's reach)
-    rjmp .Linv_step
-.Linv_steps_done:
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r8, r13                 ; y += s
+    eor r6, r10                 ; x ^= t
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r8                      ; g /= 2: (u, v) *= 2 instead
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r8, r13                 ; y += s
+    eor r6, r10                 ; x ^= t
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r8                      ; g /= 2: (u, v) *= 2 instead
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r8, r13                 ; y += s
+    eor r6, r10                 ; x ^= t
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r8                      ; g /= 2: (u, v) *= 2 instead
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r8, r13                 ; y += s
+    eor r6, r10                 ; x ^= t
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r8                      ; g /= 2: (u, v) *= 2 instead
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r8, r13                 ; y += s
+    eor r6, r10                 ; x ^= t
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r8                      ; g /= 2: (u, v) *= 2 instead
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
+    mov r20, r8                 ; m0 = -(g & 1)
+    lsr r20
+    sbc r20, r20
+    mov r21, r27                ; m1 = m0 & -(eta < 0)
+    lsl r21
+    sbc r21, r21
+    and r21, r20
+    mov r10, r6                 ; t = (x ^ y) & m1
+    eor r10, r8
+    and r10, r21
+    mov r13, r6                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    sub r13, r21
+    and r13, r20
+    add r8, r13                 ; y += s
+    eor r6, r10                 ; x ^= t
+    mov r10, r2                 ; t = (x ^ y) & m1
+    eor r10, r4
+    and r10, r21
+    mov r11, r16
+    eor r11, r18
+    and r11, r21
+    mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r16
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r4, r13                 ; y += s
+    adc r18, r15
+    eor r2, r10                 ; x ^= t
+    eor r16, r11
+    mov r10, r3                 ; t = (x ^ y) & m1
+    eor r10, r5
+    and r10, r21
+    mov r11, r17
+    eor r11, r19
+    and r11, r21
+    mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
+    eor r13, r21
+    mov r15, r17
+    eor r15, r21
+    sub r13, r21
+    sbc r15, r21
+    and r13, r20
+    and r15, r20
+    add r5, r13                 ; y += s
+    adc r19, r15
+    eor r3, r10                 ; x ^= t
+    eor r17, r11
+    eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
+    eor r27, r21
+    sub r26, r21
+    sbc r27, r21
+    sbiw r26, 2
+    lsr r8                      ; g /= 2: (u, v) *= 2 instead
+    lsl r2
+    rol r16
+    lsl r3
+    rol r17
     ; (f, g) <- ((u f + v g) / 2^14, (q f + r g) / 2^14)
     clr r6
     clr r7
@@ -4347,14 +5013,10 @@ MCU_FN(x25519, fe_invert):
     ldd r7, Y+1
     ldd r8, Y+32
     ldd r9, Y+33
-    clr r2
+    clr r2                      ; (u, v, q, r) = (1, 0, 0, 1), low bytes
     inc r2
     clr r3
     clr r4
-    clr r16
-    clr r17
-    clr r18
-    clr r19
     clr r5
     inc r5
     mov r20, r8                 ; m0 = -(g & 1)
@@ -4385,39 +5047,21 @@ MCU_FN(x25519, fe_invert):
     mov r10, r2                 ; t = (x ^ y) & m1
     eor r10, r4
     and r10, r21
-    mov r11, r16
-    eor r11, r18
-    and r11, r21
     mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
     eor r13, r21
-    mov r15, r16
-    eor r15, r21
     sub r13, r21
-    sbc r15, r21
     and r13, r20
-    and r15, r20
     add r4, r13                 ; y += s
-    adc r18, r15
     eor r2, r10                 ; x ^= t
-    eor r16, r11
     mov r10, r3                 ; t = (x ^ y) & m1
     eor r10, r5
     and r10, r21
-    mov r11, r17
-    eor r11, r19
-    and r11, r21
     mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
     eor r13, r21
-    mov r15, r17
-    eor r15, r21
     sub r13, r21
-    sbc r15, r21
     and r13, r20
-    and r15, r20
     add r5, r13                 ; y += s
-    adc r19, r15
     eor r3, r10                 ; x ^= t
-    eor r17, r11
     eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
     eor r27, r21
     sub r26, r21
@@ -4426,9 +5070,7 @@ MCU_FN(x25519, fe_invert):
     lsr r9                      ; g /= 2: (u, v) *= 2 instead
     ror r8
     lsl r2
-    rol r16
     lsl r3
-    rol r17
     mov r20, r8                 ; m0 = -(g & 1)
     lsr r20
     sbc r20, r20
@@ -4457,39 +5099,21 @@ MCU_FN(x25519, fe_invert):
     mov r10, r2                 ; t = (x ^ y) & m1
     eor r10, r4
     and r10, r21
-    mov r11, r16
-    eor r11, r18
-    and r11, r21
     mov r13, r2                 ; s = ((x ^ m1) - m1) & m0
     eor r13, r21
-    mov r15, r16
-    eor r15, r21
     sub r13, r21
-    sbc r15, r21
     and r13, r20
-    and r15, r20
     add r4, r13                 ; y += s
-    adc r18, r15
     eor r2, r10                 ; x ^= t
-    eor r16, r11
     mov r10, r3                 ; t = (x ^ y) & m1
     eor r10, r5
     and r10, r21
-    mov r11, r17
-    eor r11, r19
-    and r11, r21
     mov r13, r3                 ; s = ((x ^ m1) - m1) & m0
     eor r13, r21
-    mov r15, r17
-    eor r15, r21
     sub r13, r21
-    sbc r15, r21
     and r13, r20
-    and r15, r20
     add r5, r13                 ; y += s
-    adc r19, r15
     eor r3, r10                 ; x ^= t
-    eor r17, r11
     eor r26, r21                ; eta = (m1 ? -eta : eta) - 2
     eor r27, r21
     sub r26, r21
@@ -4498,9 +5122,19 @@ MCU_FN(x25519, fe_invert):
     lsr r9                      ; g /= 2: (u, v) *= 2 instead
     ror r8
     lsl r2
-    rol r16
     lsl r3
-    rol r17
+    mov r16, r2
+    lsl r16
+    sbc r16, r16
+    mov r17, r3
+    lsl r17
+    sbc r17, r17
+    mov r18, r4
+    lsl r18
+    sbc r18, r18
+    mov r19, r5
+    lsl r19
+    sbc r19, r19
     mov r25, r6                 ; mf = -(f < 0): f = 1 or -1 (or p for z = 0, then d = 0)
     lsr r25
     lsr r25
