@@ -8,8 +8,8 @@
 The method is Bernstein and Yang's safegcd ("Fast constant-time gcd computation and modular
 inversion", ePrint 2019/266) in its half-delta form ("hddivsteps", delta starting at 1/2), written
 from the papers; the algorithm, its bound and its cost are in the header the script writes (HEADER
-below) and in docs/x25519.md. The only branches are the two loops' counters (public: 42 batches of
-14 divsteps, then 2); every data-dependent choice is a mask, every address fixed: constant time on the AVR,
+below) and in docs/x25519.md. The only branch is the batch loop's counter (public: 42 batches of
+14 divsteps, then one of 2); every data-dependent choice is a mask, every address fixed: constant time on the AVR,
 whose MUL, MULS and MULSU take 2 cycles for every operand and whose SRAM has no cache.
 """
 from __future__ import annotations
@@ -412,11 +412,13 @@ HEADER = """\
  * e starts at 2^-590 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
  * subtracting 38 from a negative two's complement (mod 2^256: + 2p). The last batch updates d alone
  * and takes the sign of f = +-1 from its 16-bit window.
- * Per batch (generator's count): 14 divsteps x {step} cycles, the f, g and d, e passes with the folds {passes}.
+ * Per batch (generator's count): the 14 divsteps {step} cycles (steps 0..5 with 8-bit factors, at most
+ * 64 in magnitude, then sign-extended; steps 6..13 on 8-bit windows: step j needs 14 - j exact bits),
+ * the f, g and d, e passes with the folds {passes}.
  *
  * Register map. Divsteps: r6:r7 f, r8:r9 g (16-bit windows), r2:r16 u, r3:r17 v, r4:r18 q, r5:r19 r,
  * r26:r27 eta, r20 m0 = -(g odd), r21 m1 = m0 & -(eta < 0), r10, r11, r13, r15 temporaries (t, s),
- * r24 the count of step pairs; for each pair (x, y) of f-side and g-side values,
+ * for each pair (x, y) of f-side and g-side values,
  * y += ((x ^ m1) - m1) & m0 and x ^= (x ^ y_old) & m1.
  * Passes: r2..r5 the factors' low bytes, r16..r19 their high bytes (MULSU takes r16..r23), r20/r21 and
  * r22/r23 the bytes of f (d) and g (e) of the column and of the one before, r6..r8 and r9..r11 the two
@@ -424,7 +426,7 @@ HEADER = """\
  * r12 zero, r13 a product's sign, r14 the constant 4, r15 and r24 the shifted-out bits of the previous
  * byte (then byte 32 of d', e'), r0:r1 MUL; Y = f | g, Z = d | e (the frame), the batch count pushed
  * below the frame, r (the result pointer) above it.
- * Constant time: the loops run 7 (two steps each) and 42 times for every z; every choice is a mask
+ * Constant time: the batch loop runs 42 times for every z (the rest is straight-line); every choice is a mask
  * (SBC r, r; AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every operand.
  */
 #include "mcucrypt/ns.h"
