@@ -9,8 +9,9 @@ The method is Bernstein and Yang's safegcd ("Fast constant-time gcd computation 
 inversion", ePrint 2019/266) in its half-delta form ("hddivsteps", delta starting at 1/2), written
 from the papers; the algorithm, its bound and its cost are in the header the script writes (HEADER
 below) and in docs/x25519.md. The only branch is the batch loop's counter (public: 42 batches of
-14 divsteps, then one of 2); every data-dependent choice is a mask, every address fixed: constant time on the AVR,
-whose MUL, MULS and MULSU take 2 cycles for every operand and whose SRAM has no cache.
+14 divsteps, then one of 2); every data-dependent choice is a mask, every address fixed: constant
+time on the AVR, whose MUL, MULS and MULSU take 2 cycles for every operand and whose SRAM has no
+cache.
 """
 from __future__ import annotations
 
@@ -426,8 +427,9 @@ HEADER = """\
  * r12 zero, r13 a product's sign, r14 the constant 4, r15 and r24 the shifted-out bits of the previous
  * byte (then byte 32 of d', e'), r0:r1 MUL; Y = f | g, Z = d | e (the frame), the batch count pushed
  * below the frame, r (the result pointer) above it.
- * Constant time: the batch loop runs 42 times for every z (the rest is straight-line); every choice is a mask
- * (SBC r, r; AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every operand.
+ * Constant time: the batch loop runs 42 times for every z (the rest is straight-line); every choice
+ * is a mask (SBC r, r; AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every
+ * operand.
  */
 #include "mcucrypt/ns.h"
 
@@ -438,7 +440,7 @@ def render() -> tuple[str, dict[str, int]]:
     lines, total, step, passes = fe_invert()
     text = HEADER.format(total=f"{total:,}", batches=BATCHES, steps=STEPS, tail=TAIL, step=step,
                          passes=f"{passes:,}")
-    return text + "\n".join(lines) + "\n", {"fe_invert": total, "divstep": step, "passes": passes}
+    return text + "\n".join(lines) + "\n", {"fe_invert": total, "a batch's 14 steps": step, "passes": passes}
 
 
 def main() -> int:
@@ -447,7 +449,8 @@ def main() -> int:
     args = ap.parse_args()
     text, cycles = render()
     if not args.check:
-        print("inv_avr.S: predicted cycles (call excluded): " + ", ".join(f"{k} {v:,}" for k, v in cycles.items()))
+        print("inv_avr.S: predicted cycles (call excluded): "
+              + ", ".join(f"{k} {v:,}" for k, v in cycles.items()))
     return write_or_check({HERE / "inv_avr.S": text}, args.check, __file__)
 
 

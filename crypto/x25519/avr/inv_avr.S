@@ -40,8 +40,9 @@
  * r12 zero, r13 a product's sign, r14 the constant 4, r15 and r24 the shifted-out bits of the previous
  * byte (then byte 32 of d', e'), r0:r1 MUL; Y = f | g, Z = d | e (the frame), the batch count pushed
  * below the frame, r (the result pointer) above it.
- * Constant time: the batch loop runs 42 times for every z (the rest is straight-line); every choice is a mask
- * (SBC r, r; AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every operand.
+ * Constant time: the batch loop runs 42 times for every z (the rest is straight-line); every choice
+ * is a mask (SBC r, r; AND), no skip, every address fixed; MUL, MULS, MULSU take 2 cycles for every
+ * operand.
  */
 #include "mcucrypt/ns.h"
 
