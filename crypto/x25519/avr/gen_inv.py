@@ -27,11 +27,17 @@ P = 2**255 - 19
 STEPS = 14          # divsteps per batch: the update factors stay within [-2^14, 2^14] (16-bit signed)
 BATCHES = 42        # 42 x 14 = 588 steps, then a last batch of TAIL = 2 that updates d only:
 TAIL = 2            # 590 hddivsteps, the bound proven (in Coq) for 0 <= g <= f < 2^256, f odd
-SCALE = pow(2, -(STEPS * BATCHES + TAIL), P)   # e starts at 2^-590 mod p: d ends as +-1/z
+SCALE = pow(2, -(STEPS * BATCHES + TAIL), P)   # d ends as 2^590 / z: one product by 2^-590 at the end
+# d, e start at 0, 1 and grow by at most 14 bits a batch: |d|, |e| <= 2^(14 i) after batch i, so the
+# first batches update them on fewer bytes, without a fold: (batches, bytes) while 14 i <= 8 bytes - 2,
+# then (batches, None): 32 bytes, each result folded below 2^255
+TIERS = ((9, 16), (4, 24), (5, 32), (24, None))
+assert sum(t[0] for t in TIERS) == BATCHES
 
 # cycles per mnemonic on the ATmega128 (datasheet instruction set summary); everything else 1
 CYC = {"mul": 2, "muls": 2, "mulsu": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2,
-       "ret": 4, "adiw": 2, "sbiw": 2, "jmp": 3, "rjmp": 2}
+       "ret": 4, "adiw": 2, "sbiw": 2, "jmp": 3, "rjmp": 2, "rcall": 3, "call": 4}
+CALL_FE_MUL = 4     # the call of fe_mul is counted; its own cycles (board: about 5,580) are not
 SPL, SPH, SREG = "0x3d", "0x3e", "0x3f"
 
 # registers of the batch (see the register map in HEADER)
@@ -198,6 +204,52 @@ def column_pass(a: Asm, base: str, shift: bool, only_x: bool = False) -> None:
                 sext(a, c0, c2)   # the column's low byte is done: its register becomes the new top
 
 
+def short_pass(a: Asm, n: int) -> None:
+    """(d, e) <- (u d + v e, q d + r e) on n bytes (d at Z+0.., e at Z+32..): the results fit n bytes
+    (signed), so n columns suffice and nothing is folded."""
+    ul, vl, ql, rl = FL
+    uh, vh, qh, rh = FH
+    for acc in (ACC_X, ACC_Y):
+        for r in acc:
+            a(f"clr {r}")
+    for i in range(n):
+        fc, fp = SLOT_A[i % 2], SLOT_A[(i - 1) % 2]
+        gc, gp = SLOT_B[i % 2], SLOT_B[(i - 1) % 2]
+        a(f"ldd {fc}, Z+{i}")
+        a(f"ldd {gc}, Z+{32 + i}")
+        for acc, (lo_f, lo_g, hi_f, hi_g) in zip((ACC_X, ACC_Y), ((ul, vl, uh, vh), (ql, rl, qh, rh))):
+            c0, c1, c2 = acc[i % 3], acc[(i + 1) % 3], acc[(i + 2) % 3]
+            last = i == n - 1          # the last column: its low byte alone
+            for lo, hi, cur, prev in ((lo_f, hi_f, fc, fp), (lo_g, hi_g, gc, gp)):
+                a(f"mul {lo}, {cur}")
+                a(f"add {c0}, r0")
+                if not last:
+                    a(f"adc {c1}, r1")
+                    a(f"adc {c2}, {ZERO}")
+                if i > 0:
+                    a(f"mulsu {hi}, {prev}")
+                    if not last:
+                        a(f"sbc {SGN}, {SGN}")
+                    a(f"add {c0}, r0")
+                    if not last:
+                        a(f"adc {c1}, r1")
+                        a(f"adc {c2}, {SGN}")
+        for acc, off in ((ACC_X, 0), (ACC_Y, 32)):
+            c0, c2 = acc[i % 3], acc[(i + 2) % 3]
+            a(f"std Z+{off + i}, {c0}")
+            if i < n - 1:
+                sext(a, c0, c2)
+
+
+def widen(a: Asm, n: int, m: int) -> None:
+    """d and e sign-extended from n to m bytes."""
+    for off in (0, 32):
+        a(f"ldd r20, Z+{off + n - 1}")
+        sext(a, "r20", "r20")
+        for i in range(n, m):
+            a(f"std Z+{off + i}, r20")
+
+
 def fold(a: Asm, off: int, b32: str, b33: str) -> None:
     """x = D (34 bytes: low 32 at Z+off, bytes 32, 33 in registers) -> D - p h with h = (D + 2^254) >> 255:
     x = (D mod 2^255, centred on 0) + 19 h, |x| < 2^254 + 2^19, one carry chain."""
@@ -285,23 +337,24 @@ def fe_invert() -> tuple[list[str], int, int, int]:
         a("and r19, r16")
         a("eor r18, r19")
         a(f"std Y+{32 + i}, r18")
-    a.note("f = p, d = 0, e = 2^-588 mod p, delta2 = 2 delta = 1")
+    a.note("f = p, d = 0, e = 1, eta = -2 delta = -1")
     pb = P.to_bytes(32, "little")
-    sb = SCALE.to_bytes(32, "little")
     for i in range(32):
         a(f"ldi r18, 0x{pb[i]:02x}")
         a(f"std Y+{i}, r18")
         a(f"std Z+{i}, r12")
-        a(f"ldi r18, 0x{sb[i]:02x}")
-        a(f"std Z+{32 + i}, r18")
+        if i:
+            a(f"std Z+{32 + i}, r12")
+    a("ldi r18, 1")
+    a("std Z+32, r18")
     a("ldi r26, 0xff", "eta = -2 delta = -1")
     a("ldi r27, 0xff")
     a("ldi r18, 4")
     a(f"mov {FOUR}, r18")
-    a(f"ldi r25, {BATCHES}", "batch counter, pushed below the frame")
-    a("push r25")
     setup = a.cycles
-    a.label(".Linv_batch")
+    a("jmp .Linv_tiers")
+    a.label(".Linv_core")
+    a.note("a batch's steps and its f, g update (called by every batch)")
     c0 = a.cycles
     a("ldd r6, Y+0", "the low 16 bits of f and g")
     a("ldd r7, Y+1")
@@ -314,21 +367,46 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a.note("(f, g) <- ((u f + v g) / 2^14, (q f + r g) / 2^14)")
     column_pass(a, "Y", True)
     fg = a.cycles - c2
-    c3 = a.cycles
-    a.note("(d, e) <- (u d + v e, q d + r e) mod p, then each folded below 2^255 in magnitude")
-    column_pass(a, "Z", False)
-    fold(a, 0, PREV_Y, ACC_X[33 % 3])
-    fold(a, 32, PREV_X, ACC_Y[33 % 3])
-    de = a.cycles - c3
-    a("pop r25")
-    a("dec r25")
-    a("push r25")
-    a("breq .Linv_done")
-    a("jmp .Linv_batch")
-    batch = a.cycles - c0
-    a.label(".Linv_done")
+    a("ret")
+    core = a.cycles - c0 + 4           # with the CALL
+    a.label(".Linv_tiers")
+    total = setup + 3
+    width = 16
+    for k, (count, n) in enumerate(TIERS):
+        if n is not None and n > width:
+            c = a.cycles
+            a.note(f"d, e sign-extended from {width} to {n} bytes")
+            widen(a, width, n)
+            width = n
+            total += a.cycles - c
+        c = a.cycles
+        a(f"ldi r25, {count}", "batch counter, pushed below the frame")
+        a("push r25")
+        total += a.cycles - c
+        a.label(f".Linv_tier{k}")
+        c = a.cycles
+        a("call .Linv_core")
+        c3 = a.cycles
+        if n is None:
+            a.note("(d, e) <- (u d + v e, q d + r e) mod p, then each folded below 2^255 in magnitude")
+            column_pass(a, "Z", False)
+            fold(a, 0, PREV_Y, ACC_X[33 % 3])
+            fold(a, 32, PREV_X, ACC_Y[33 % 3])
+            de = a.cycles - c3
+        else:
+            a.note(f"(d, e) <- (u d + v e, q d + r e) on {n} bytes (|d|, |e| <= 2^(14 i) after batch i)")
+            short_pass(a, n)
+        a("pop r25")
+        a("dec r25")
+        a("push r25")
+        a("breq 1f")
+        a(f"jmp .Linv_tier{k}")
+        body = a.cycles - c - 4 + core   # the CALL counted in core
+        a.label("1")
+        a("pop r25")
+        # the last batch's BREQ is taken (2) and skips the JMP (3); then the POP
+        total += count * body - 2 + 2
     c4 = a.cycles
-    a("pop r25")
     a.note(f"the last {TAIL} steps: d <- u d + v e only; f = +-1 by then, its sign from bit 1 of its window")
     a("ldd r6, Y+0")
     a("ldd r7, Y+1")
@@ -365,6 +443,23 @@ def fe_invert() -> tuple[list[str], int, int, int]:
         a("eor r20, r16")
         a(f"{'add' if i == 0 else 'adc'} r20, {'r18' if i == 0 else 'r17'}")
         a("st X+, r20")
+    a.note("r = r 2^-590 mod p: fe_mul(r, r, 2^-590), the constant in e's place (the top of the frame),")
+    a.note("f, g, d released first (SP = Z + 31): fe_mul's frame goes where they were")
+    sb = SCALE.to_bytes(32, "little")
+    for i in range(32):
+        a(f"ldi r18, 0x{sb[i]:02x}")
+        a(f"std Z+{32 + i}, r18")
+    a("movw r22, r24")
+    a("movw r20, r30")
+    a("subi r20, 0xe0", "Z + 32")
+    a("sbci r21, 0xff")
+    a("adiw r30, 31")
+    a(f"in r0, {SREG}")
+    a("cli")
+    a(f"out {SPH}, r31")
+    a(f"out {SREG}, r0")
+    a(f"out {SPL}, r30")
+    a("call MCU_FN(x25519, fe_mul)", "keeps r2..r17, Y")
     a.note("release the frame and r, restore")
     a("subi r28, 0x7f", "SP = Y + 129")
     a("sbci r29, 0xff")
@@ -380,7 +475,7 @@ def fe_invert() -> tuple[list[str], int, int, int]:
     a("ret")
     a.lines.append(f"    .size {name}, . - {name}")
     # the last batch's BREQ is taken (2) and skips the JMP (3)
-    total = setup + BATCHES * batch - 2 + (a.cycles - c4)
+    total += a.cycles - c4 - CALL_FE_MUL
     return a.lines, total, step, fg + de
 
 
@@ -392,7 +487,8 @@ HEADER = """\
  *
  *   void mcu_x25519_<impl>_fe_invert(uint32_t *r, const uint32_t *z);
  *     r = 1/z mod p for any z < 2^256 (0 for z = 0 mod p); r < 2^256, congruent mod p, not necessarily
- *     canonical (as every avr-fast result). r may equal z. {total} cycles by the generator's count.
+ *     canonical (as every avr-fast result). r may equal z. {total} cycles by the generator's count,
+ *     plus one fe_mul.
  *
  * Method: Bernstein-Yang safegcd (ePrint 2019/266) with half-delta divsteps ("hddivsteps": delta
  * starts at 1/2; kept here as eta = -2 delta, an odd 16-bit integer): with f odd,
@@ -410,9 +506,12 @@ HEADER = """\
  * of 8x8 MULs (low factor bytes) and MULSUs (high, signed factor bytes, the product's sign from C by
  * SBC into the 3-byte column sum), f' and g' shifted by 14 as they are written (MUL by 4), d' and e'
  * folded to |x| < 2^254 + 2^19 by one pass: x = (D mod 2^255 centred) + 19 h, h = (D + 2^254) >> 255.
- * e starts at 2^-590 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
- * subtracting 38 from a negative two's complement (mod 2^256: + 2p). The last batch updates d alone
- * and takes the sign of f = +-1 from its 16-bit window.
+ * d, e start at 0, 1 and grow by at most 14 bits a batch, so batches 1..9 update them on 16 bytes,
+ * 10..13 on 24 and 14..18 on 32, without a fold (|d|, |e| <= 2^(14 i) < 2^(8 n - 1)); the 24 others
+ * on 34 columns with the fold. d ends as +-2^590/z: r = sign(f) d, made non-negative by subtracting
+ * 38 from a negative two's complement (mod 2^256: + 2p), then r = fe_mul(r, 2^-590 mod p) (with f, g
+ * and d released: the stack peaks at 182 bytes, not 277). The last
+ * batch updates d alone and takes the sign of f = +-1 from its 16-bit window.
  * Per batch (generator's count): the 14 divsteps {step} cycles (steps 0..5 with 8-bit factors, at most
  * 64 in magnitude, then sign-extended; steps 6..13 on 8-bit windows: step j needs 14 - j exact bits),
  * the f, g and d, e passes with the folds {passes}.

@@ -5,7 +5,8 @@
  *
  *   void mcu_x25519_<impl>_fe_invert(uint32_t *r, const uint32_t *z);
  *     r = 1/z mod p for any z < 2^256 (0 for z = 0 mod p); r < 2^256, congruent mod p, not necessarily
- *     canonical (as every avr-fast result). r may equal z. 228,062 cycles by the generator's count.
+ *     canonical (as every avr-fast result). r may equal z. 209,326 cycles by the generator's count,
+ *     plus one fe_mul.
  *
  * Method: Bernstein-Yang safegcd (ePrint 2019/266) with half-delta divsteps ("hddivsteps": delta
  * starts at 1/2; kept here as eta = -2 delta, an odd 16-bit integer): with f odd,
@@ -23,9 +24,12 @@
  * of 8x8 MULs (low factor bytes) and MULSUs (high, signed factor bytes, the product's sign from C by
  * SBC into the 3-byte column sum), f' and g' shifted by 14 as they are written (MUL by 4), d' and e'
  * folded to |x| < 2^254 + 2^19 by one pass: x = (D mod 2^255 centred) + 19 h, h = (D + 2^254) >> 255.
- * e starts at 2^-590 mod p instead of 1, so d ends as +-1/z: r = sign(f) d, made non-negative by
- * subtracting 38 from a negative two's complement (mod 2^256: + 2p). The last batch updates d alone
- * and takes the sign of f = +-1 from its 16-bit window.
+ * d, e start at 0, 1 and grow by at most 14 bits a batch, so batches 1..9 update them on 16 bytes,
+ * 10..13 on 24 and 14..18 on 32, without a fold (|d|, |e| <= 2^(14 i) < 2^(8 n - 1)); the 24 others
+ * on 34 columns with the fold. d ends as +-2^590/z: r = sign(f) d, made non-negative by subtracting
+ * 38 from a negative two's complement (mod 2^256: + 2p), then r = fe_mul(r, 2^-590 mod p) (with f, g
+ * and d released: the stack peaks at 182 bytes, not 277). The last
+ * batch updates d alone and takes the sign of f = +-1 from its 16-bit window.
  * Per batch (generator's count): the 14 divsteps 840 cycles (steps 0..5 with 8-bit factors, at most
  * 64 in magnitude, then sign-extended; steps 6..13 on 8-bit windows: step j needs 14 - j exact bits),
  * the f, g and d, e passes with the folds 4,512.
@@ -484,174 +488,143 @@ MCU_FN(x25519, fe_invert):
     and r19, r16
     eor r18, r19
     std Y+63, r18
-    ; f = p, d = 0, e = 2^-588 mod p, delta2 = 2 delta = 1
+    ; f = p, d = 0, e = 1, eta = -2 delta = -1
     ldi r18, 0xed
     std Y+0, r18
     std Z+0, r12
-    ldi r18, 0x99
-    std Z+32, r18
     ldi r18, 0xff
     std Y+1, r18
     std Z+1, r12
-    ldi r18, 0x20
-    std Z+33, r18
+    std Z+33, r12
     ldi r18, 0xff
     std Y+2, r18
     std Z+2, r12
-    ldi r18, 0x02
-    std Z+34, r18
+    std Z+34, r12
     ldi r18, 0xff
     std Y+3, r18
     std Z+3, r12
-    ldi r18, 0x75
-    std Z+35, r18
+    std Z+35, r12
     ldi r18, 0xff
     std Y+4, r18
     std Z+4, r12
-    ldi r18, 0x23
-    std Z+36, r18
+    std Z+36, r12
     ldi r18, 0xff
     std Y+5, r18
     std Z+5, r12
-    ldi r18, 0x9e
-    std Z+37, r18
+    std Z+37, r12
     ldi r18, 0xff
     std Y+6, r18
     std Z+6, r12
-    ldi r18, 0xf9
-    std Z+38, r18
+    std Z+38, r12
     ldi r18, 0xff
     std Y+7, r18
     std Z+7, r12
-    ldi r18, 0xa0
-    std Z+39, r18
+    std Z+39, r12
     ldi r18, 0xff
     std Y+8, r18
     std Z+8, r12
-    ldi r18, 0x95
-    std Z+40, r18
+    std Z+40, r12
     ldi r18, 0xff
     std Y+9, r18
     std Z+9, r12
-    ldi r18, 0x25
-    std Z+41, r18
+    std Z+41, r12
     ldi r18, 0xff
     std Y+10, r18
     std Z+10, r12
-    ldi r18, 0x13
-    std Z+42, r18
+    std Z+42, r12
     ldi r18, 0xff
     std Y+11, r18
     std Z+11, r12
-    ldi r18, 0x1d
-    std Z+43, r18
+    std Z+43, r12
     ldi r18, 0xff
     std Y+12, r18
     std Z+12, r12
-    ldi r18, 0x3f
-    std Z+44, r18
+    std Z+44, r12
     ldi r18, 0xff
     std Y+13, r18
     std Z+13, r12
-    ldi r18, 0x8f
-    std Z+45, r18
+    std Z+45, r12
     ldi r18, 0xff
     std Y+14, r18
     std Z+14, r12
-    ldi r18, 0xc6
-    std Z+46, r18
+    std Z+46, r12
     ldi r18, 0xff
     std Y+15, r18
     std Z+15, r12
-    ldi r18, 0xa8
-    std Z+47, r18
+    std Z+47, r12
     ldi r18, 0xff
     std Y+16, r18
     std Z+16, r12
-    ldi r18, 0x42
-    std Z+48, r18
+    std Z+48, r12
     ldi r18, 0xff
     std Y+17, r18
     std Z+17, r12
-    ldi r18, 0x52
-    std Z+49, r18
+    std Z+49, r12
     ldi r18, 0xff
     std Y+18, r18
     std Z+18, r12
-    ldi r18, 0xac
-    std Z+50, r18
+    std Z+50, r12
     ldi r18, 0xff
     std Y+19, r18
     std Z+19, r12
-    ldi r18, 0x05
-    std Z+51, r18
+    std Z+51, r12
     ldi r18, 0xff
     std Y+20, r18
     std Z+20, r12
-    ldi r18, 0x38
-    std Z+52, r18
+    std Z+52, r12
     ldi r18, 0xff
     std Y+21, r18
     std Z+21, r12
-    ldi r18, 0x89
-    std Z+53, r18
+    std Z+53, r12
     ldi r18, 0xff
     std Y+22, r18
     std Z+22, r12
-    ldi r18, 0x6c
-    std Z+54, r18
+    std Z+54, r12
     ldi r18, 0xff
     std Y+23, r18
     std Z+23, r12
-    ldi r18, 0x6c
-    std Z+55, r18
+    std Z+55, r12
     ldi r18, 0xff
     std Y+24, r18
     std Z+24, r12
-    ldi r18, 0x15
-    std Z+56, r18
+    std Z+56, r12
     ldi r18, 0xff
     std Y+25, r18
     std Z+25, r12
-    ldi r18, 0x06
-    std Z+57, r18
+    std Z+57, r12
     ldi r18, 0xff
     std Y+26, r18
     std Z+26, r12
-    ldi r18, 0x77
-    std Z+58, r18
+    std Z+58, r12
     ldi r18, 0xff
     std Y+27, r18
     std Z+27, r12
-    ldi r18, 0x41
-    std Z+59, r18
+    std Z+59, r12
     ldi r18, 0xff
     std Y+28, r18
     std Z+28, r12
-    ldi r18, 0xb2
-    std Z+60, r18
+    std Z+60, r12
     ldi r18, 0xff
     std Y+29, r18
     std Z+29, r12
-    ldi r18, 0x08
-    std Z+61, r18
+    std Z+61, r12
     ldi r18, 0xff
     std Y+30, r18
     std Z+30, r12
-    ldi r18, 0x65
-    std Z+62, r18
+    std Z+62, r12
     ldi r18, 0x7f
     std Y+31, r18
     std Z+31, r12
-    ldi r18, 0x27
-    std Z+63, r18
+    std Z+63, r12
+    ldi r18, 1
+    std Z+32, r18
     ldi r26, 0xff               ; eta = -2 delta = -1
     ldi r27, 0xff
     ldi r18, 4
     mov r14, r18
-    ldi r25, 42                 ; batch counter, pushed below the frame
-    push r25
-.Linv_batch:
+    jmp .Linv_tiers
+.Linv_core:
+    ; a batch's steps and its f, g update (called by every batch)
     ldd r6, Y+0                 ; the low 16 bits of f and g
     ldd r7, Y+1
     ldd r8, Y+32
@@ -3219,6 +3192,3290 @@ MCU_FN(x25519, fe_invert):
     mul r9, r14                 ; out = (byte i << 2) | (byte i-1 >> 6)
     or r0, r24
     std Y+63, r0
+    ret
+.Linv_tiers:
+    ldi r25, 9                  ; batch counter, pushed below the frame
+    push r25
+.Linv_tier0:
+    call .Linv_core
+    ; (d, e) <- (u d + v e, q d + r e) on 16 bytes (|d|, |e| <= 2^(14 i) after batch i)
+    clr r6
+    clr r7
+    clr r8
+    clr r9
+    clr r10
+    clr r11
+    ldd r20, Z+0
+    ldd r22, Z+32
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    std Z+0, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+32, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+1
+    ldd r23, Z+33
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+1, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+33, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+2
+    ldd r22, Z+34
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+2, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+34, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+3
+    ldd r23, Z+35
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+3, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+35, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+4
+    ldd r22, Z+36
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+4, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+36, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+5
+    ldd r23, Z+37
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+5, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+37, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+6
+    ldd r22, Z+38
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+6, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+38, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+7
+    ldd r23, Z+39
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+7, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+39, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+8
+    ldd r22, Z+40
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+8, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+40, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+9
+    ldd r23, Z+41
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+9, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+41, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+10
+    ldd r22, Z+42
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+10, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+42, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+11
+    ldd r23, Z+43
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+11, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+43, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+12
+    ldd r22, Z+44
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+12, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+44, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+13
+    ldd r23, Z+45
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+13, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+45, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+14
+    ldd r22, Z+46
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+14, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+46, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+15
+    ldd r23, Z+47
+    mul r2, r21
+    add r6, r0
+    mulsu r16, r20
+    add r6, r0
+    mul r3, r23
+    add r6, r0
+    mulsu r17, r22
+    add r6, r0
+    mul r4, r21
+    add r9, r0
+    mulsu r18, r20
+    add r9, r0
+    mul r5, r23
+    add r9, r0
+    mulsu r19, r22
+    add r9, r0
+    std Z+15, r6
+    std Z+47, r9
+    pop r25
+    dec r25
+    push r25
+    breq 1f
+    jmp .Linv_tier0
+1:
+    pop r25
+    ; d, e sign-extended from 16 to 24 bytes
+    ldd r20, Z+15
+    mov r20, r20
+    lsl r20
+    sbc r20, r20
+    std Z+16, r20
+    std Z+17, r20
+    std Z+18, r20
+    std Z+19, r20
+    std Z+20, r20
+    std Z+21, r20
+    std Z+22, r20
+    std Z+23, r20
+    ldd r20, Z+47
+    mov r20, r20
+    lsl r20
+    sbc r20, r20
+    std Z+48, r20
+    std Z+49, r20
+    std Z+50, r20
+    std Z+51, r20
+    std Z+52, r20
+    std Z+53, r20
+    std Z+54, r20
+    std Z+55, r20
+    ldi r25, 4                  ; batch counter, pushed below the frame
+    push r25
+.Linv_tier1:
+    call .Linv_core
+    ; (d, e) <- (u d + v e, q d + r e) on 24 bytes (|d|, |e| <= 2^(14 i) after batch i)
+    clr r6
+    clr r7
+    clr r8
+    clr r9
+    clr r10
+    clr r11
+    ldd r20, Z+0
+    ldd r22, Z+32
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    std Z+0, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+32, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+1
+    ldd r23, Z+33
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+1, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+33, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+2
+    ldd r22, Z+34
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+2, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+34, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+3
+    ldd r23, Z+35
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+3, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+35, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+4
+    ldd r22, Z+36
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+4, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+36, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+5
+    ldd r23, Z+37
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+5, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+37, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+6
+    ldd r22, Z+38
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+6, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+38, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+7
+    ldd r23, Z+39
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+7, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+39, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+8
+    ldd r22, Z+40
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+8, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+40, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+9
+    ldd r23, Z+41
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+9, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+41, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+10
+    ldd r22, Z+42
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+10, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+42, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+11
+    ldd r23, Z+43
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+11, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+43, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+12
+    ldd r22, Z+44
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+12, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+44, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+13
+    ldd r23, Z+45
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+13, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+45, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+14
+    ldd r22, Z+46
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+14, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+46, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+15
+    ldd r23, Z+47
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+15, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+47, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+16
+    ldd r22, Z+48
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+16, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+48, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+17
+    ldd r23, Z+49
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+17, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+49, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+18
+    ldd r22, Z+50
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+18, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+50, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+19
+    ldd r23, Z+51
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+19, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+51, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+20
+    ldd r22, Z+52
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+20, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+52, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+21
+    ldd r23, Z+53
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+21, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+53, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+22
+    ldd r22, Z+54
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+22, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+54, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+23
+    ldd r23, Z+55
+    mul r2, r21
+    add r8, r0
+    mulsu r16, r20
+    add r8, r0
+    mul r3, r23
+    add r8, r0
+    mulsu r17, r22
+    add r8, r0
+    mul r4, r21
+    add r11, r0
+    mulsu r18, r20
+    add r11, r0
+    mul r5, r23
+    add r11, r0
+    mulsu r19, r22
+    add r11, r0
+    std Z+23, r8
+    std Z+55, r11
+    pop r25
+    dec r25
+    push r25
+    breq 1f
+    jmp .Linv_tier1
+1:
+    pop r25
+    ; d, e sign-extended from 24 to 32 bytes
+    ldd r20, Z+23
+    mov r20, r20
+    lsl r20
+    sbc r20, r20
+    std Z+24, r20
+    std Z+25, r20
+    std Z+26, r20
+    std Z+27, r20
+    std Z+28, r20
+    std Z+29, r20
+    std Z+30, r20
+    std Z+31, r20
+    ldd r20, Z+55
+    mov r20, r20
+    lsl r20
+    sbc r20, r20
+    std Z+56, r20
+    std Z+57, r20
+    std Z+58, r20
+    std Z+59, r20
+    std Z+60, r20
+    std Z+61, r20
+    std Z+62, r20
+    std Z+63, r20
+    ldi r25, 5                  ; batch counter, pushed below the frame
+    push r25
+.Linv_tier2:
+    call .Linv_core
+    ; (d, e) <- (u d + v e, q d + r e) on 32 bytes (|d|, |e| <= 2^(14 i) after batch i)
+    clr r6
+    clr r7
+    clr r8
+    clr r9
+    clr r10
+    clr r11
+    ldd r20, Z+0
+    ldd r22, Z+32
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    std Z+0, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+32, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+1
+    ldd r23, Z+33
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+1, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+33, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+2
+    ldd r22, Z+34
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+2, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+34, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+3
+    ldd r23, Z+35
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+3, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+35, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+4
+    ldd r22, Z+36
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+4, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+36, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+5
+    ldd r23, Z+37
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+5, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+37, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+6
+    ldd r22, Z+38
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+6, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+38, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+7
+    ldd r23, Z+39
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+7, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+39, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+8
+    ldd r22, Z+40
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+8, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+40, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+9
+    ldd r23, Z+41
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+9, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+41, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+10
+    ldd r22, Z+42
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+10, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+42, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+11
+    ldd r23, Z+43
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+11, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+43, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+12
+    ldd r22, Z+44
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+12, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+44, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+13
+    ldd r23, Z+45
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+13, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+45, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+14
+    ldd r22, Z+46
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+14, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+46, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+15
+    ldd r23, Z+47
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+15, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+47, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+16
+    ldd r22, Z+48
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+16, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+48, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+17
+    ldd r23, Z+49
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+17, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+49, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+18
+    ldd r22, Z+50
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+18, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+50, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+19
+    ldd r23, Z+51
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+19, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+51, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+20
+    ldd r22, Z+52
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+20, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+52, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+21
+    ldd r23, Z+53
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+21, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+53, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+22
+    ldd r22, Z+54
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+22, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+54, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+23
+    ldd r23, Z+55
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+23, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+55, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+24
+    ldd r22, Z+56
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+24, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+56, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+25
+    ldd r23, Z+57
+    mul r2, r21
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r23
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r21
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r23
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+25, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+57, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r20, Z+26
+    ldd r22, Z+58
+    mul r2, r20
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r22
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r20
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r22
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+26, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+58, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r21, Z+27
+    ldd r23, Z+59
+    mul r2, r21
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r23
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r21
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r23
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+27, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+59, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r20, Z+28
+    ldd r22, Z+60
+    mul r2, r20
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r3, r22
+    add r7, r0
+    adc r8, r1
+    adc r6, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r7, r0
+    adc r8, r1
+    adc r6, r13
+    mul r4, r20
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    mul r5, r22
+    add r10, r0
+    adc r11, r1
+    adc r9, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r10, r0
+    adc r11, r1
+    adc r9, r13
+    std Z+28, r7
+    mov r7, r6
+    lsl r7
+    sbc r7, r7
+    std Z+60, r10
+    mov r10, r9
+    lsl r10
+    sbc r10, r10
+    ldd r21, Z+29
+    ldd r23, Z+61
+    mul r2, r21
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r16, r20
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r3, r23
+    add r8, r0
+    adc r6, r1
+    adc r7, r12
+    mulsu r17, r22
+    sbc r13, r13
+    add r8, r0
+    adc r6, r1
+    adc r7, r13
+    mul r4, r21
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r18, r20
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    mul r5, r23
+    add r11, r0
+    adc r9, r1
+    adc r10, r12
+    mulsu r19, r22
+    sbc r13, r13
+    add r11, r0
+    adc r9, r1
+    adc r10, r13
+    std Z+29, r8
+    mov r8, r7
+    lsl r8
+    sbc r8, r8
+    std Z+61, r11
+    mov r11, r10
+    lsl r11
+    sbc r11, r11
+    ldd r20, Z+30
+    ldd r22, Z+62
+    mul r2, r20
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r16, r21
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r3, r22
+    add r6, r0
+    adc r7, r1
+    adc r8, r12
+    mulsu r17, r23
+    sbc r13, r13
+    add r6, r0
+    adc r7, r1
+    adc r8, r13
+    mul r4, r20
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r18, r21
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    mul r5, r22
+    add r9, r0
+    adc r10, r1
+    adc r11, r12
+    mulsu r19, r23
+    sbc r13, r13
+    add r9, r0
+    adc r10, r1
+    adc r11, r13
+    std Z+30, r6
+    mov r6, r8
+    lsl r6
+    sbc r6, r6
+    std Z+62, r9
+    mov r9, r11
+    lsl r9
+    sbc r9, r9
+    ldd r21, Z+31
+    ldd r23, Z+63
+    mul r2, r21
+    add r7, r0
+    mulsu r16, r20
+    add r7, r0
+    mul r3, r23
+    add r7, r0
+    mulsu r17, r22
+    add r7, r0
+    mul r4, r21
+    add r10, r0
+    mulsu r18, r20
+    add r10, r0
+    mul r5, r23
+    add r10, r0
+    mulsu r19, r22
+    add r10, r0
+    std Z+31, r7
+    std Z+63, r10
+    pop r25
+    dec r25
+    push r25
+    breq 1f
+    jmp .Linv_tier2
+1:
+    pop r25
+    ldi r25, 24                 ; batch counter, pushed below the frame
+    push r25
+.Linv_tier3:
+    call .Linv_core
     ; (d, e) <- (u d + v e, q d + r e) mod p, then each folded below 2^255 in magnitude
     clr r6
     clr r7
@@ -5007,9 +8264,9 @@ MCU_FN(x25519, fe_invert):
     pop r25
     dec r25
     push r25
-    breq .Linv_done
-    jmp .Linv_batch
-.Linv_done:
+    breq 1f
+    jmp .Linv_tier3
+1:
     pop r25
     ; the last 2 steps: d <- u d + v e only; f = +-1 by then, its sign from bit 1 of its window
     ldd r6, Y+0
@@ -6216,6 +9473,83 @@ MCU_FN(x25519, fe_invert):
     eor r20, r16
     adc r20, r17
     st X+, r20
+    ; r = r 2^-590 mod p: fe_mul(r, r, 2^-590), the constant in e's place (the top of the frame),
+    ; f, g, d released first (SP = Z + 31): fe_mul's frame goes where they were
+    ldi r18, 0x99
+    std Z+32, r18
+    ldi r18, 0x20
+    std Z+33, r18
+    ldi r18, 0x02
+    std Z+34, r18
+    ldi r18, 0x75
+    std Z+35, r18
+    ldi r18, 0x23
+    std Z+36, r18
+    ldi r18, 0x9e
+    std Z+37, r18
+    ldi r18, 0xf9
+    std Z+38, r18
+    ldi r18, 0xa0
+    std Z+39, r18
+    ldi r18, 0x95
+    std Z+40, r18
+    ldi r18, 0x25
+    std Z+41, r18
+    ldi r18, 0x13
+    std Z+42, r18
+    ldi r18, 0x1d
+    std Z+43, r18
+    ldi r18, 0x3f
+    std Z+44, r18
+    ldi r18, 0x8f
+    std Z+45, r18
+    ldi r18, 0xc6
+    std Z+46, r18
+    ldi r18, 0xa8
+    std Z+47, r18
+    ldi r18, 0x42
+    std Z+48, r18
+    ldi r18, 0x52
+    std Z+49, r18
+    ldi r18, 0xac
+    std Z+50, r18
+    ldi r18, 0x05
+    std Z+51, r18
+    ldi r18, 0x38
+    std Z+52, r18
+    ldi r18, 0x89
+    std Z+53, r18
+    ldi r18, 0x6c
+    std Z+54, r18
+    ldi r18, 0x6c
+    std Z+55, r18
+    ldi r18, 0x15
+    std Z+56, r18
+    ldi r18, 0x06
+    std Z+57, r18
+    ldi r18, 0x77
+    std Z+58, r18
+    ldi r18, 0x41
+    std Z+59, r18
+    ldi r18, 0xb2
+    std Z+60, r18
+    ldi r18, 0x08
+    std Z+61, r18
+    ldi r18, 0x65
+    std Z+62, r18
+    ldi r18, 0x27
+    std Z+63, r18
+    movw r22, r24
+    movw r20, r30
+    subi r20, 0xe0              ; Z + 32
+    sbci r21, 0xff
+    adiw r30, 31
+    in r0, 0x3f
+    cli
+    out 0x3e, r31
+    out 0x3f, r0
+    out 0x3d, r30
+    call MCU_FN(x25519, fe_mul) ; keeps r2..r17, Y
     ; release the frame and r, restore
     subi r28, 0x7f              ; SP = Y + 129
     sbci r29, 0xff
