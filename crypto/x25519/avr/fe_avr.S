@@ -11,7 +11,7 @@
  *   void mcu_x25519_<impl>_fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e); r = a + 121665 e
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
- *     (47,930 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
+ *     (47,495 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
@@ -5541,10 +5541,64 @@ MCU_FN(x25519, ladder_step):
     clr r2
     mov r3, r20
     neg r3                      ; m = -swap: 0 or 0xff
-    clr r4
-    clr r5
-    clr r6
-    clr r7
+    ; the top bytes first: the multiples of 2^255 of A, B, C, D
+    ldd r8, Y+31                ; x2[31]
+    ldd r10, Y+63               ; z2[31]
+    ldd r12, Z+31               ; x3[31]
+    ldd r14, Z+63               ; z3[31]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    ldi r25, 19
+    mov r26, r8
+    add r26, r10                ; s = x31 + z31, bit 8 in C
+    mov r27, r2
+    rol r27
+    mov r21, r26
+    andi r21, 0x80              ; byte 31's fix: XOR (s & 0x80)
+    lsl r26
+    rol r27                     ; T = s >> 7 (0..3)
+    mul r27, r25
+    mov r4, r0                  ; 19 T: the chain's first carry
+    mov r26, r12
+    add r26, r14                ; s = x31 + z31, bit 8 in C
+    mov r27, r2
+    rol r27
+    mov r23, r26
+    andi r23, 0x80              ; byte 31's fix: XOR (s & 0x80)
+    lsl r26
+    rol r27                     ; T = s >> 7 (0..3)
+    mul r27, r25
+    mov r6, r0                  ; 19 T: the chain's first carry
+    mov r26, r8
+    sub r26, r10                ; h = x31 - z31, n in C
+    mov r27, r2
+    rol r27
+    com r26
+    mov r22, r26
+    andi r22, 0x80              ; byte 31's fix: XOR (~h & 0x80)
+    lsl r26
+    rol r27                     ; g = 2 n + 1 - (h >> 7) (0..3)
+    mul r27, r25
+    mov r5, r0                  ; 19 g: the chain's first borrow
+    mov r26, r12
+    sub r26, r14                ; h = x31 - z31, n in C
+    mov r27, r2
+    rol r27
+    com r26
+    mov r24, r26
+    andi r24, 0x80              ; byte 31's fix: XOR (~h & 0x80)
+    lsl r26
+    rol r27                     ; g = 2 n + 1 - (h >> 7) (0..3)
+    mul r27, r25
+    mov r7, r0                  ; 19 g: the chain's first borrow
     ldd r8, Y+0                 ; x2[0]
     ldd r10, Y+32               ; z2[0]
     ldd r12, Z+0                ; x3[0]
@@ -5577,22 +5631,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+0, r16                ; A[0] over x3
     std Z+32, r8                ; B[0] over z3
     std Y+0, r18                ; C[0] over x2
@@ -5633,22 +5699,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+2, r16                ; A[2] over x3
     std Z+34, r8                ; B[2] over z3
     std Y+2, r18                ; C[2] over x2
@@ -5689,22 +5767,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+4, r16                ; A[4] over x3
     std Z+36, r8                ; B[4] over z3
     std Y+4, r18                ; C[4] over x2
@@ -5745,22 +5835,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+6, r16                ; A[6] over x3
     std Z+38, r8                ; B[6] over z3
     std Y+6, r18                ; C[6] over x2
@@ -5801,22 +5903,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+8, r16                ; A[8] over x3
     std Z+40, r8                ; B[8] over z3
     std Y+8, r18                ; C[8] over x2
@@ -5857,22 +5971,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+10, r16               ; A[10] over x3
     std Z+42, r8                ; B[10] over z3
     std Y+10, r18               ; C[10] over x2
@@ -5913,22 +6039,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+12, r16               ; A[12] over x3
     std Z+44, r8                ; B[12] over z3
     std Y+12, r18               ; C[12] over x2
@@ -5969,22 +6107,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+14, r16               ; A[14] over x3
     std Z+46, r8                ; B[14] over z3
     std Y+14, r18               ; C[14] over x2
@@ -6025,22 +6175,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+16, r16               ; A[16] over x3
     std Z+48, r8                ; B[16] over z3
     std Y+16, r18               ; C[16] over x2
@@ -6081,22 +6243,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+18, r16               ; A[18] over x3
     std Z+50, r8                ; B[18] over z3
     std Y+18, r18               ; C[18] over x2
@@ -6137,22 +6311,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+20, r16               ; A[20] over x3
     std Z+52, r8                ; B[20] over z3
     std Y+20, r18               ; C[20] over x2
@@ -6193,22 +6379,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+22, r16               ; A[22] over x3
     std Z+54, r8                ; B[22] over z3
     std Y+22, r18               ; C[22] over x2
@@ -6249,22 +6447,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+24, r16               ; A[24] over x3
     std Z+56, r8                ; B[24] over z3
     std Y+24, r18               ; C[24] over x2
@@ -6305,22 +6515,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+26, r16               ; A[26] over x3
     std Z+58, r8                ; B[26] over z3
     std Y+26, r18               ; C[26] over x2
@@ -6361,22 +6583,34 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+28, r16               ; A[28] over x3
     std Z+60, r8                ; B[28] over z3
     std Y+28, r18               ; C[28] over x2
@@ -6417,22 +6651,26 @@ MCU_FN(x25519, ladder_step):
     mov r18, r12
     mov r17, r9
     mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    eor r17, r21                ; byte 31 less the multiple of 2^255 taken first
+    eor r9, r22                 ; byte 31 less the multiple of 2^255 taken first
+    eor r19, r23                ; byte 31 less the multiple of 2^255 taken first
+    eor r13, r24                ; byte 31 less the multiple of 2^255 taken first
     std Z+30, r16               ; A[30] over x3
     std Z+62, r8                ; B[30] over z3
     std Y+30, r18               ; C[30] over x2
@@ -6441,422 +6679,6 @@ MCU_FN(x25519, ladder_step):
     std Z+63, r9                ; B[31] over z3
     std Y+31, r19               ; C[31] over x2
     std Y+63, r13               ; D[31] over z2
-    mov r20, r4
-    neg r20
-    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
-    ldd r0, Z+0
-    add r0, r20
-    std Z+0, r0
-    ldd r0, Z+1
-    adc r0, r2
-    std Z+1, r0
-    ldd r0, Z+2
-    adc r0, r2
-    std Z+2, r0
-    ldd r0, Z+3
-    adc r0, r2
-    std Z+3, r0
-    ldd r0, Z+4
-    adc r0, r2
-    std Z+4, r0
-    ldd r0, Z+5
-    adc r0, r2
-    std Z+5, r0
-    ldd r0, Z+6
-    adc r0, r2
-    std Z+6, r0
-    ldd r0, Z+7
-    adc r0, r2
-    std Z+7, r0
-    ldd r0, Z+8
-    adc r0, r2
-    std Z+8, r0
-    ldd r0, Z+9
-    adc r0, r2
-    std Z+9, r0
-    ldd r0, Z+10
-    adc r0, r2
-    std Z+10, r0
-    ldd r0, Z+11
-    adc r0, r2
-    std Z+11, r0
-    ldd r0, Z+12
-    adc r0, r2
-    std Z+12, r0
-    ldd r0, Z+13
-    adc r0, r2
-    std Z+13, r0
-    ldd r0, Z+14
-    adc r0, r2
-    std Z+14, r0
-    ldd r0, Z+15
-    adc r0, r2
-    std Z+15, r0
-    ldd r0, Z+16
-    adc r0, r2
-    std Z+16, r0
-    ldd r0, Z+17
-    adc r0, r2
-    std Z+17, r0
-    ldd r0, Z+18
-    adc r0, r2
-    std Z+18, r0
-    ldd r0, Z+19
-    adc r0, r2
-    std Z+19, r0
-    ldd r0, Z+20
-    adc r0, r2
-    std Z+20, r0
-    ldd r0, Z+21
-    adc r0, r2
-    std Z+21, r0
-    ldd r0, Z+22
-    adc r0, r2
-    std Z+22, r0
-    ldd r0, Z+23
-    adc r0, r2
-    std Z+23, r0
-    ldd r0, Z+24
-    adc r0, r2
-    std Z+24, r0
-    ldd r0, Z+25
-    adc r0, r2
-    std Z+25, r0
-    ldd r0, Z+26
-    adc r0, r2
-    std Z+26, r0
-    ldd r0, Z+27
-    adc r0, r2
-    std Z+27, r0
-    ldd r0, Z+28
-    adc r0, r2
-    std Z+28, r0
-    ldd r0, Z+29
-    adc r0, r2
-    std Z+29, r0
-    ldd r0, Z+30
-    adc r0, r2
-    std Z+30, r0
-    ldd r0, Z+31
-    adc r0, r2
-    std Z+31, r0
-    sbc r20, r20                ; a second carry (borrow) ...
-    andi r20, 38                ; ... as 38 into byte 0, final
-    ldd r0, Z+0
-    add r0, r20
-    std Z+0, r0
-    mov r20, r5
-    neg r20
-    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
-    ldd r0, Z+32
-    sub r0, r20
-    std Z+32, r0
-    ldd r0, Z+33
-    sbc r0, r2
-    std Z+33, r0
-    ldd r0, Z+34
-    sbc r0, r2
-    std Z+34, r0
-    ldd r0, Z+35
-    sbc r0, r2
-    std Z+35, r0
-    ldd r0, Z+36
-    sbc r0, r2
-    std Z+36, r0
-    ldd r0, Z+37
-    sbc r0, r2
-    std Z+37, r0
-    ldd r0, Z+38
-    sbc r0, r2
-    std Z+38, r0
-    ldd r0, Z+39
-    sbc r0, r2
-    std Z+39, r0
-    ldd r0, Z+40
-    sbc r0, r2
-    std Z+40, r0
-    ldd r0, Z+41
-    sbc r0, r2
-    std Z+41, r0
-    ldd r0, Z+42
-    sbc r0, r2
-    std Z+42, r0
-    ldd r0, Z+43
-    sbc r0, r2
-    std Z+43, r0
-    ldd r0, Z+44
-    sbc r0, r2
-    std Z+44, r0
-    ldd r0, Z+45
-    sbc r0, r2
-    std Z+45, r0
-    ldd r0, Z+46
-    sbc r0, r2
-    std Z+46, r0
-    ldd r0, Z+47
-    sbc r0, r2
-    std Z+47, r0
-    ldd r0, Z+48
-    sbc r0, r2
-    std Z+48, r0
-    ldd r0, Z+49
-    sbc r0, r2
-    std Z+49, r0
-    ldd r0, Z+50
-    sbc r0, r2
-    std Z+50, r0
-    ldd r0, Z+51
-    sbc r0, r2
-    std Z+51, r0
-    ldd r0, Z+52
-    sbc r0, r2
-    std Z+52, r0
-    ldd r0, Z+53
-    sbc r0, r2
-    std Z+53, r0
-    ldd r0, Z+54
-    sbc r0, r2
-    std Z+54, r0
-    ldd r0, Z+55
-    sbc r0, r2
-    std Z+55, r0
-    ldd r0, Z+56
-    sbc r0, r2
-    std Z+56, r0
-    ldd r0, Z+57
-    sbc r0, r2
-    std Z+57, r0
-    ldd r0, Z+58
-    sbc r0, r2
-    std Z+58, r0
-    ldd r0, Z+59
-    sbc r0, r2
-    std Z+59, r0
-    ldd r0, Z+60
-    sbc r0, r2
-    std Z+60, r0
-    ldd r0, Z+61
-    sbc r0, r2
-    std Z+61, r0
-    ldd r0, Z+62
-    sbc r0, r2
-    std Z+62, r0
-    ldd r0, Z+63
-    sbc r0, r2
-    std Z+63, r0
-    sbc r20, r20                ; a second carry (borrow) ...
-    andi r20, 38                ; ... as 38 into byte 0, final
-    ldd r0, Z+32
-    sub r0, r20
-    std Z+32, r0
-    mov r20, r6
-    neg r20
-    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
-    ldd r0, Y+0
-    add r0, r20
-    std Y+0, r0
-    ldd r0, Y+1
-    adc r0, r2
-    std Y+1, r0
-    ldd r0, Y+2
-    adc r0, r2
-    std Y+2, r0
-    ldd r0, Y+3
-    adc r0, r2
-    std Y+3, r0
-    ldd r0, Y+4
-    adc r0, r2
-    std Y+4, r0
-    ldd r0, Y+5
-    adc r0, r2
-    std Y+5, r0
-    ldd r0, Y+6
-    adc r0, r2
-    std Y+6, r0
-    ldd r0, Y+7
-    adc r0, r2
-    std Y+7, r0
-    ldd r0, Y+8
-    adc r0, r2
-    std Y+8, r0
-    ldd r0, Y+9
-    adc r0, r2
-    std Y+9, r0
-    ldd r0, Y+10
-    adc r0, r2
-    std Y+10, r0
-    ldd r0, Y+11
-    adc r0, r2
-    std Y+11, r0
-    ldd r0, Y+12
-    adc r0, r2
-    std Y+12, r0
-    ldd r0, Y+13
-    adc r0, r2
-    std Y+13, r0
-    ldd r0, Y+14
-    adc r0, r2
-    std Y+14, r0
-    ldd r0, Y+15
-    adc r0, r2
-    std Y+15, r0
-    ldd r0, Y+16
-    adc r0, r2
-    std Y+16, r0
-    ldd r0, Y+17
-    adc r0, r2
-    std Y+17, r0
-    ldd r0, Y+18
-    adc r0, r2
-    std Y+18, r0
-    ldd r0, Y+19
-    adc r0, r2
-    std Y+19, r0
-    ldd r0, Y+20
-    adc r0, r2
-    std Y+20, r0
-    ldd r0, Y+21
-    adc r0, r2
-    std Y+21, r0
-    ldd r0, Y+22
-    adc r0, r2
-    std Y+22, r0
-    ldd r0, Y+23
-    adc r0, r2
-    std Y+23, r0
-    ldd r0, Y+24
-    adc r0, r2
-    std Y+24, r0
-    ldd r0, Y+25
-    adc r0, r2
-    std Y+25, r0
-    ldd r0, Y+26
-    adc r0, r2
-    std Y+26, r0
-    ldd r0, Y+27
-    adc r0, r2
-    std Y+27, r0
-    ldd r0, Y+28
-    adc r0, r2
-    std Y+28, r0
-    ldd r0, Y+29
-    adc r0, r2
-    std Y+29, r0
-    ldd r0, Y+30
-    adc r0, r2
-    std Y+30, r0
-    ldd r0, Y+31
-    adc r0, r2
-    std Y+31, r0
-    sbc r20, r20                ; a second carry (borrow) ...
-    andi r20, 38                ; ... as 38 into byte 0, final
-    ldd r0, Y+0
-    add r0, r20
-    std Y+0, r0
-    mov r20, r7
-    neg r20
-    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
-    ldd r0, Y+32
-    sub r0, r20
-    std Y+32, r0
-    ldd r0, Y+33
-    sbc r0, r2
-    std Y+33, r0
-    ldd r0, Y+34
-    sbc r0, r2
-    std Y+34, r0
-    ldd r0, Y+35
-    sbc r0, r2
-    std Y+35, r0
-    ldd r0, Y+36
-    sbc r0, r2
-    std Y+36, r0
-    ldd r0, Y+37
-    sbc r0, r2
-    std Y+37, r0
-    ldd r0, Y+38
-    sbc r0, r2
-    std Y+38, r0
-    ldd r0, Y+39
-    sbc r0, r2
-    std Y+39, r0
-    ldd r0, Y+40
-    sbc r0, r2
-    std Y+40, r0
-    ldd r0, Y+41
-    sbc r0, r2
-    std Y+41, r0
-    ldd r0, Y+42
-    sbc r0, r2
-    std Y+42, r0
-    ldd r0, Y+43
-    sbc r0, r2
-    std Y+43, r0
-    ldd r0, Y+44
-    sbc r0, r2
-    std Y+44, r0
-    ldd r0, Y+45
-    sbc r0, r2
-    std Y+45, r0
-    ldd r0, Y+46
-    sbc r0, r2
-    std Y+46, r0
-    ldd r0, Y+47
-    sbc r0, r2
-    std Y+47, r0
-    ldd r0, Y+48
-    sbc r0, r2
-    std Y+48, r0
-    ldd r0, Y+49
-    sbc r0, r2
-    std Y+49, r0
-    ldd r0, Y+50
-    sbc r0, r2
-    std Y+50, r0
-    ldd r0, Y+51
-    sbc r0, r2
-    std Y+51, r0
-    ldd r0, Y+52
-    sbc r0, r2
-    std Y+52, r0
-    ldd r0, Y+53
-    sbc r0, r2
-    std Y+53, r0
-    ldd r0, Y+54
-    sbc r0, r2
-    std Y+54, r0
-    ldd r0, Y+55
-    sbc r0, r2
-    std Y+55, r0
-    ldd r0, Y+56
-    sbc r0, r2
-    std Y+56, r0
-    ldd r0, Y+57
-    sbc r0, r2
-    std Y+57, r0
-    ldd r0, Y+58
-    sbc r0, r2
-    std Y+58, r0
-    ldd r0, Y+59
-    sbc r0, r2
-    std Y+59, r0
-    ldd r0, Y+60
-    sbc r0, r2
-    std Y+60, r0
-    ldd r0, Y+61
-    sbc r0, r2
-    std Y+61, r0
-    ldd r0, Y+62
-    sbc r0, r2
-    std Y+62, r0
-    ldd r0, Y+63
-    sbc r0, r2
-    std Y+63, r0
-    sbc r20, r20                ; a second carry (borrow) ...
-    andi r20, 38                ; ... as 38 into byte 0, final
-    ldd r0, Y+32
-    sub r0, r20
-    std Y+32, r0
     clr r1                      ; the C ABI's zero register for the glue
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e

@@ -661,63 +661,101 @@ STEP = [("fe_mul", ("st", Z2), ("st", Z2), ("st", X3)),       # DA = D A
 
 def swap_abcd(a: Asm) -> None:
     """The step's conditional swap and its four first sums in one pass, Y = st + 32 (x2 at Y+k, z2 at
-    Y+32+k), Z = st + 96 (x3, z3 likewise), r20 the swap bit: byte by byte (2 at a time) x2, z2, x3, z3
-    are loaded, swapped in registers (t = (x ^ y) & m, m = -swap), and A = x2 + z2, B = x2 - z2,
-    C = x3 + z3, D = x3 - z3 formed by four carry chains whose carries wait in r4..r7 between the
-    2-byte chunks; A, B, C, D are written over x3, z3, x2, z2 (each byte after it was read). Then each
-    one's carry (borrow) out of 2^256 is folded back as 38 through its 32 bytes, and once more into
-    byte 0 when that carries too (the value wrapped to below 38, or to 2^256 - 38 and above, so byte 0
-    cannot carry a third time). Registers: r2 zero, r3 m, r4..r7 the carries of A, B, C, D, r8..r15
-    x2, z2, x3, z3 (2 bytes each; B, D formed in place), r16..r19 the A and C copies, r20 t."""
+    Y+32+k), Z = st + 96 (x3, z3 likewise), r20 the swap bit: A = x2 + z2, B = x2 - z2, C = x3 + z3,
+    D = x3 - z3 (after the swap), each mod p and below 2^256 in one carry chain, top first (no fold
+    pass): the top bytes are loaded and swapped first, and the multiple of 2^255 is taken from them
+    before the chain starts.
+      sum: s = x31 + z31 (9 bits), T = s >> 7; r = x + z - T 2^255 + 19 T: byte 31 keeps (s & 0x7f)
+        plus the carry from below (at most 2), i.e. the chain's byte 31 XOR (s & 0x80); 19 T enters at
+        byte 0.
+      difference: h = x31 - z31 mod 256, n its borrow; r = x - z + 2^256 - T 2^255 + 19 T - 38 + p
+        with T = (h >> 7) + 2 (1 - n): byte 31 keeps (h & 0x7f) + 128 minus the borrow from below
+        (at most 2), i.e. the chain's byte 31 XOR (~h & 0x80); 19 g, g = 1 - (h >> 7) + 2 n = 3 - T,
+        leaves at byte 0 (r >= 126 2^248, never negative).
+    Byte by byte (2 at a time) x2, z2, x3, z3 are loaded, swapped in registers (t = (x ^ y) & m,
+    m = -swap) and the four chains run, each carrying a value f in 0..2 between the 2-byte chunks
+    (19 T, 19 g at first): lo:hi += f (its carry saved in f), then lo:hi += z (its carry added to f).
+    A, B, C, D are written over x3, z3, x2, z2 (each byte after it was read). Registers: r2 zero, r3
+    m, r4..r7 the carries of A, B, C, D, r8..r15 x2, z2, x3, z3 (2 bytes each; B, D formed in place),
+    r16..r19 the A and C copies, r20 t, r21..r24 the byte-31 masks of A, B, C, D, r25 the constant
+    19, r26, r27 scratch."""
     zr, m, t = "r2", "r3", "r20"
     fa, fb, fc, fd = "r4", "r5", "r6", "r7"
     x2, z2, x3, z3 = ["r8", "r9"], ["r10", "r11"], ["r12", "r13"], ["r14", "r15"]
     ca, cc = ["r16", "r17"], ["r18", "r19"]
+    ma, mb, mc, md, c19, s, h = "r21", "r22", "r23", "r24", "r25", "r26", "r27"
     a(f"clr {zr}")
     a(f"mov {m}, r20")
     a(f"neg {m}", "m = -swap: 0 or 0xff")
-    for f in (fa, fb, fc, fd):
-        a(f"clr {f}")
-    for k in range(0, 32, 2):
-        for i in range(2):
-            a(f"ldd {x2[i]}, Y+{k + i}", f"x2[{k + i}]")
-            a(f"ldd {z2[i]}, Y+{32 + k + i}", f"z2[{k + i}]")
-            a(f"ldd {x3[i]}, Z+{k + i}", f"x3[{k + i}]")
-            a(f"ldd {z3[i]}, Z+{32 + k + i}", f"z3[{k + i}]")
+
+    def swap2(n: int) -> None:
         for u, v in ((x2, x3), (z2, z3)):
-            for i in range(2):
+            for i in range(n):
                 a(f"mov {t}, {u[i]}", "the swap: t = (u ^ v) & m")
                 a(f"eor {t}, {v[i]}")
                 a(f"and {t}, {m}")
                 a(f"eor {u[i]}, {t}")
                 a(f"eor {v[i]}, {t}")
+    a.note("the top bytes first: the multiples of 2^255 of A, B, C, D")
+    a(f"ldd {x2[0]}, Y+31", "x2[31]")
+    a(f"ldd {z2[0]}, Y+63", "z2[31]")
+    a(f"ldd {x3[0]}, Z+31", "x3[31]")
+    a(f"ldd {z3[0]}, Z+63", "z3[31]")
+    swap2(1)
+    a(f"ldi {c19}, 19")
+    for f, mask, u, v in ((fa, ma, x2[0], z2[0]), (fc, mc, x3[0], z3[0])):
+        a(f"mov {s}, {u}")
+        a(f"add {s}, {v}", "s = x31 + z31, bit 8 in C")
+        a(f"mov {h}, {zr}")
+        a(f"rol {h}")
+        a(f"mov {mask}, {s}")
+        a(f"andi {mask}, 0x80", "byte 31's fix: XOR (s & 0x80)")
+        a(f"lsl {s}")
+        a(f"rol {h}", "T = s >> 7 (0..3)")
+        a(f"mul {h}, {c19}")
+        a(f"mov {f}, r0", "19 T: the chain's first carry")
+    for f, mask, u, v in ((fb, mb, x2[0], z2[0]), (fd, md, x3[0], z3[0])):
+        a(f"mov {s}, {u}")
+        a(f"sub {s}, {v}", "h = x31 - z31, n in C")
+        a(f"mov {h}, {zr}")
+        a(f"rol {h}")
+        a(f"com {s}")
+        a(f"mov {mask}, {s}")
+        a(f"andi {mask}, 0x80", "byte 31's fix: XOR (~h & 0x80)")
+        a(f"lsl {s}")
+        a(f"rol {h}", "g = 2 n + 1 - (h >> 7) (0..3)")
+        a(f"mul {h}, {c19}")
+        a(f"mov {f}, r0", "19 g: the chain's first borrow")
+    for k in range(0, 32, 2):
+        last = k == 30
+        for i in range(2):
+            a(f"ldd {x2[i]}, Y+{k + i}", f"x2[{k + i}]")
+            a(f"ldd {z2[i]}, Y+{32 + k + i}", f"z2[{k + i}]")
+            a(f"ldd {x3[i]}, Z+{k + i}", f"x3[{k + i}]")
+            a(f"ldd {z3[i]}, Z+{32 + k + i}", f"z3[{k + i}]")
+        swap2(2)
         for i in range(2):
             a(f"mov {ca[i]}, {x2[i]}")
             a(f"mov {cc[i]}, {x3[i]}")
-        for f, dst, src, opc in ((fa, ca, z2, "adc"), (fb, x2, z2, "sbc"), (fc, cc, z3, "adc"), (fd, x3, z3, "sbc")):
-            a(f"lsr {f}", "the chain's carry back, f = 0")
-            for i in range(2):
-                a(f"{opc} {dst[i]}, {src[i]}")
-            a(f"adc {f}, {zr}", "... and parked")
+        for f, dst, src, op in ((fa, ca, z2, "add"), (fb, x2, z2, "sub"), (fc, cc, z3, "add"), (fd, x3, z3, "sub")):
+            oc = "adc" if op == "add" else "sbc"
+            a(f"{op} {dst[0]}, {f}", "the chain's carry (borrow), 0..2")
+            a(f"{oc} {dst[1]}, {zr}")
+            if not last:
+                a(f"mov {f}, {zr}")
+                a(f"adc {f}, {zr}")
+            a(f"{op} {dst[0]}, {src[0]}")
+            a(f"{oc} {dst[1]}, {src[1]}")
+            if not last:
+                a(f"adc {f}, {zr}", "both carries (borrows), parked")
+        if last:
+            for dst, mask in ((ca, ma), (x2, mb), (cc, mc), (x3, md)):
+                a(f"eor {dst[1]}, {mask}", "byte 31 less the multiple of 2^255 taken first")
         for i in range(2):
             a(f"std Z+{k + i}, {ca[i]}", f"A[{k + i}] over x3")
             a(f"std Z+{32 + k + i}, {x2[i]}", f"B[{k + i}] over z3")
             a(f"std Y+{k + i}, {cc[i]}", f"C[{k + i}] over x2")
             a(f"std Y+{32 + k + i}, {x3[i]}", f"D[{k + i}] over z2")
-    for f, ptr, off, first, nxt in ((fa, "Z", 0, "add", "adc"), (fb, "Z", 32, "sub", "sbc"),
-                                    (fc, "Y", 0, "add", "adc"), (fd, "Y", 32, "sub", "sbc")):
-        a(f"mov {t}, {f}")
-        a(f"neg {t}")
-        a(f"andi {t}, 38", "the carry (borrow) out of 2^256 as 38")
-        for k in range(32):
-            a(f"ldd r0, {ptr}+{off + k}")
-            a(f"{first if k == 0 else nxt} r0, {t if k == 0 else zr}")
-            a(f"std {ptr}+{off + k}, r0")
-        a(f"sbc {t}, {t}", "a second carry (borrow) ...")
-        a(f"andi {t}, 38", "... as 38 into byte 0, final")
-        a(f"ldd r0, {ptr}+{off}")
-        a(f"{first} r0, {t}")
-        a(f"std {ptr}+{off}, r0")
 
 
 def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
