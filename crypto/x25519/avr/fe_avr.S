@@ -6,12 +6,9 @@
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- *   void mcu_x25519_<impl>_fe_add(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a + b mod p
- *   void mcu_x25519_<impl>_fe_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a - b mod p
- *   void mcu_x25519_<impl>_fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e); r = a + 121665 e
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
- *     (47,495 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
+ *     (46,934 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
@@ -40,17 +37,24 @@
  *   r18 zero, r19 the constant 38, r20 q, r21..r23 the chains' carries (then r23 e's sign extension,
  *   r22 V3's carry), r24..r27 a 4-byte chunk (then r24 e, r25 the reduction's carry byte, r26, r27
  *   bytes of V3 and r).
- * fe_add, fe_sub, fe_add_a24, fe_cswap2: carry (borrow) chains over the 32 bytes, the carry out of
- *   2^256 folded back as 38 through all bytes, masks (SBC r,r; AND) for every conditional value.
+ * fe_cswap2: t = (x ^ y) & mask byte by byte, mask = -swap.
  * ladder_step: r2..r17 and Y saved once per step (a 66-byte frame: st, then A^2 and B^2); fe_mul and
  *   fe_sqr through their cores (x25519_avr_fe_mul_core, x25519_avr_fe_sqr_core: r24 r, r22 a, r20 b;
  *   they save nothing and clobber r0..r31, r1 = 0 on return; the exported fe_mul and fe_sqr wrap them
- *   in a push and a pop), the other glue through its C-ABI entries; st and the frame are found again
- *   from SP after every call (Y = F - 1, Z = st, arguments by MOVW and SUBI/SBCI). It starts with the
- *   swap and A, B, C, D in one pass: Y = x2, Z = x3 (z2, z3 at +32), r2 zero, r3 the mask -swap,
- *   r4..r7 the four chains' parked carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D formed
- *   in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m; A, B, C, D written over x3, z3, x2,
- *   z2, then each one's carry out of 2^256 folded back as 38.
+ *   in a push and a pop); st and the frame are found again from SP after every call (Y = F - 1, Z = st,
+ *   arguments by MOVW and SUBI/SBCI). Everything else is inline, in three passes whose additions and
+ *   subtractions are "top first": the multiple of 2^255 is taken from the top bytes before the carry
+ *   chain starts (a sum x + z keeps (x31 + z31) & 0x7f in byte 31 and adds 19 ((x31 + z31) >> 7) at
+ *   byte 0; a difference x - z + 2^256 - 38 + p keeps (h & 0x7f) + 128, h = x31 - z31, and takes
+ *   19 g, g = 1 - (h >> 7) + 2 (x31 < z31), off byte 0), so that no fold pass over the 32 bytes
+ *   follows; byte 31 comes out of the ordinary chain and is fixed by one XOR with bit 7, and the chains
+ *   carry a value 0..2 between their chunks (lo += f, its carry into f, then lo += z, its carry added).
+ *   swap_abcd: the swap and A, B, C, D in one pass (Y = x2, Z = x3, z2, z3 at +32; r2 zero, r3 the
+ *   mask -swap, r4..r7 the four chains' carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D
+ *   formed in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m, r21..r24 the byte-31 masks,
+ *   r25 19); A, B, C, D written over x3, z3, x2, z2. sum_diff: x3, z3 = DA + CB, DA - CB in one pass
+ *   (4-byte chunks). e_a24: E = AA - BB into x2 and, from E's bytes still in registers, F = AA +
+ *   121665 E into z2 (two MULs and an addition a column, the two top columns folded back as 38 T).
  * Constant time: no branch and no skip anywhere, addresses fixed; MUL is 2 cycles for every operand.
  */
 #include "mcucrypt/ns.h"
@@ -3757,1162 +3761,6 @@ x25519_avr_sqr128:
     ret
     .size MCU_FN(x25519, fe_sqr), . - MCU_FN(x25519, fe_sqr)
 
-    .section .text.fe_add, "ax", @progbits
-    .global MCU_FN(x25519, fe_add)
-    .type MCU_FN(x25519, fe_add), @function
-MCU_FN(x25519, fe_add):
-    push r28
-    push r29
-    movw r28, r24               ; Y = r
-    movw r26, r22               ; X = a
-    movw r30, r20               ; Z = b
-    ld r18, X+                  ; a[0]
-    ld r24, Z+                  ; b[0]
-    add r18, r24
-    ld r19, X+                  ; a[1]
-    ld r24, Z+                  ; b[1]
-    adc r19, r24
-    ld r20, X+                  ; a[2]
-    ld r24, Z+                  ; b[2]
-    adc r20, r24
-    ld r21, X+                  ; a[3]
-    ld r24, Z+                  ; b[3]
-    adc r21, r24
-    ld r22, X+                  ; a[4]
-    ld r24, Z+                  ; b[4]
-    adc r22, r24
-    ld r23, X+                  ; a[5]
-    ld r24, Z+                  ; b[5]
-    adc r23, r24
-    ld r0, X+                   ; a[6]
-    ld r24, Z+                  ; b[6]
-    adc r0, r24
-    std Y+6, r0
-    ld r0, X+                   ; a[7]
-    ld r24, Z+                  ; b[7]
-    adc r0, r24
-    std Y+7, r0
-    ld r0, X+                   ; a[8]
-    ld r24, Z+                  ; b[8]
-    adc r0, r24
-    std Y+8, r0
-    ld r0, X+                   ; a[9]
-    ld r24, Z+                  ; b[9]
-    adc r0, r24
-    std Y+9, r0
-    ld r0, X+                   ; a[10]
-    ld r24, Z+                  ; b[10]
-    adc r0, r24
-    std Y+10, r0
-    ld r0, X+                   ; a[11]
-    ld r24, Z+                  ; b[11]
-    adc r0, r24
-    std Y+11, r0
-    ld r0, X+                   ; a[12]
-    ld r24, Z+                  ; b[12]
-    adc r0, r24
-    std Y+12, r0
-    ld r0, X+                   ; a[13]
-    ld r24, Z+                  ; b[13]
-    adc r0, r24
-    std Y+13, r0
-    ld r0, X+                   ; a[14]
-    ld r24, Z+                  ; b[14]
-    adc r0, r24
-    std Y+14, r0
-    ld r0, X+                   ; a[15]
-    ld r24, Z+                  ; b[15]
-    adc r0, r24
-    std Y+15, r0
-    ld r0, X+                   ; a[16]
-    ld r24, Z+                  ; b[16]
-    adc r0, r24
-    std Y+16, r0
-    ld r0, X+                   ; a[17]
-    ld r24, Z+                  ; b[17]
-    adc r0, r24
-    std Y+17, r0
-    ld r0, X+                   ; a[18]
-    ld r24, Z+                  ; b[18]
-    adc r0, r24
-    std Y+18, r0
-    ld r0, X+                   ; a[19]
-    ld r24, Z+                  ; b[19]
-    adc r0, r24
-    std Y+19, r0
-    ld r0, X+                   ; a[20]
-    ld r24, Z+                  ; b[20]
-    adc r0, r24
-    std Y+20, r0
-    ld r0, X+                   ; a[21]
-    ld r24, Z+                  ; b[21]
-    adc r0, r24
-    std Y+21, r0
-    ld r0, X+                   ; a[22]
-    ld r24, Z+                  ; b[22]
-    adc r0, r24
-    std Y+22, r0
-    ld r0, X+                   ; a[23]
-    ld r24, Z+                  ; b[23]
-    adc r0, r24
-    std Y+23, r0
-    ld r0, X+                   ; a[24]
-    ld r24, Z+                  ; b[24]
-    adc r0, r24
-    std Y+24, r0
-    ld r0, X+                   ; a[25]
-    ld r24, Z+                  ; b[25]
-    adc r0, r24
-    std Y+25, r0
-    ld r0, X+                   ; a[26]
-    ld r24, Z+                  ; b[26]
-    adc r0, r24
-    std Y+26, r0
-    ld r0, X+                   ; a[27]
-    ld r24, Z+                  ; b[27]
-    adc r0, r24
-    std Y+27, r0
-    ld r0, X+                   ; a[28]
-    ld r24, Z+                  ; b[28]
-    adc r0, r24
-    std Y+28, r0
-    ld r0, X+                   ; a[29]
-    ld r24, Z+                  ; b[29]
-    adc r0, r24
-    std Y+29, r0
-    ld r0, X+                   ; a[30]
-    ld r24, Z+                  ; b[30]
-    adc r0, r24
-    std Y+30, r0
-    ld r0, X+                   ; a[31]
-    ld r24, Z+                  ; b[31]
-    adc r0, r24
-    std Y+31, r0
-    sbc r30, r30                ; 0 or 0xff
-    andi r30, 38                ; 38 or 0
-    add r18, r30
-    adc r19, r1
-    adc r20, r1
-    adc r21, r1
-    adc r22, r1
-    adc r23, r1
-    ldd r0, Y+6
-    adc r0, r1
-    std Y+6, r0
-    ldd r0, Y+7
-    adc r0, r1
-    std Y+7, r0
-    ldd r0, Y+8
-    adc r0, r1
-    std Y+8, r0
-    ldd r0, Y+9
-    adc r0, r1
-    std Y+9, r0
-    ldd r0, Y+10
-    adc r0, r1
-    std Y+10, r0
-    ldd r0, Y+11
-    adc r0, r1
-    std Y+11, r0
-    ldd r0, Y+12
-    adc r0, r1
-    std Y+12, r0
-    ldd r0, Y+13
-    adc r0, r1
-    std Y+13, r0
-    ldd r0, Y+14
-    adc r0, r1
-    std Y+14, r0
-    ldd r0, Y+15
-    adc r0, r1
-    std Y+15, r0
-    ldd r0, Y+16
-    adc r0, r1
-    std Y+16, r0
-    ldd r0, Y+17
-    adc r0, r1
-    std Y+17, r0
-    ldd r0, Y+18
-    adc r0, r1
-    std Y+18, r0
-    ldd r0, Y+19
-    adc r0, r1
-    std Y+19, r0
-    ldd r0, Y+20
-    adc r0, r1
-    std Y+20, r0
-    ldd r0, Y+21
-    adc r0, r1
-    std Y+21, r0
-    ldd r0, Y+22
-    adc r0, r1
-    std Y+22, r0
-    ldd r0, Y+23
-    adc r0, r1
-    std Y+23, r0
-    ldd r0, Y+24
-    adc r0, r1
-    std Y+24, r0
-    ldd r0, Y+25
-    adc r0, r1
-    std Y+25, r0
-    ldd r0, Y+26
-    adc r0, r1
-    std Y+26, r0
-    ldd r0, Y+27
-    adc r0, r1
-    std Y+27, r0
-    ldd r0, Y+28
-    adc r0, r1
-    std Y+28, r0
-    ldd r0, Y+29
-    adc r0, r1
-    std Y+29, r0
-    ldd r0, Y+30
-    adc r0, r1
-    std Y+30, r0
-    ldd r0, Y+31
-    adc r0, r1
-    std Y+31, r0
-    sbc r30, r30
-    andi r30, 38
-    add r18, r30
-    std Y+0, r18
-    std Y+1, r19
-    std Y+2, r20
-    std Y+3, r21
-    std Y+4, r22
-    std Y+5, r23
-    pop r29
-    pop r28
-    ret
-    .size MCU_FN(x25519, fe_add), . - MCU_FN(x25519, fe_add)
-
-    .section .text.fe_sub, "ax", @progbits
-    .global MCU_FN(x25519, fe_sub)
-    .type MCU_FN(x25519, fe_sub), @function
-MCU_FN(x25519, fe_sub):
-    push r28
-    push r29
-    movw r28, r24               ; Y = r
-    movw r26, r22               ; X = a
-    movw r30, r20               ; Z = b
-    ld r18, X+                  ; a[0]
-    ld r24, Z+                  ; b[0]
-    sub r18, r24
-    ld r19, X+                  ; a[1]
-    ld r24, Z+                  ; b[1]
-    sbc r19, r24
-    ld r20, X+                  ; a[2]
-    ld r24, Z+                  ; b[2]
-    sbc r20, r24
-    ld r21, X+                  ; a[3]
-    ld r24, Z+                  ; b[3]
-    sbc r21, r24
-    ld r22, X+                  ; a[4]
-    ld r24, Z+                  ; b[4]
-    sbc r22, r24
-    ld r23, X+                  ; a[5]
-    ld r24, Z+                  ; b[5]
-    sbc r23, r24
-    ld r0, X+                   ; a[6]
-    ld r24, Z+                  ; b[6]
-    sbc r0, r24
-    std Y+6, r0
-    ld r0, X+                   ; a[7]
-    ld r24, Z+                  ; b[7]
-    sbc r0, r24
-    std Y+7, r0
-    ld r0, X+                   ; a[8]
-    ld r24, Z+                  ; b[8]
-    sbc r0, r24
-    std Y+8, r0
-    ld r0, X+                   ; a[9]
-    ld r24, Z+                  ; b[9]
-    sbc r0, r24
-    std Y+9, r0
-    ld r0, X+                   ; a[10]
-    ld r24, Z+                  ; b[10]
-    sbc r0, r24
-    std Y+10, r0
-    ld r0, X+                   ; a[11]
-    ld r24, Z+                  ; b[11]
-    sbc r0, r24
-    std Y+11, r0
-    ld r0, X+                   ; a[12]
-    ld r24, Z+                  ; b[12]
-    sbc r0, r24
-    std Y+12, r0
-    ld r0, X+                   ; a[13]
-    ld r24, Z+                  ; b[13]
-    sbc r0, r24
-    std Y+13, r0
-    ld r0, X+                   ; a[14]
-    ld r24, Z+                  ; b[14]
-    sbc r0, r24
-    std Y+14, r0
-    ld r0, X+                   ; a[15]
-    ld r24, Z+                  ; b[15]
-    sbc r0, r24
-    std Y+15, r0
-    ld r0, X+                   ; a[16]
-    ld r24, Z+                  ; b[16]
-    sbc r0, r24
-    std Y+16, r0
-    ld r0, X+                   ; a[17]
-    ld r24, Z+                  ; b[17]
-    sbc r0, r24
-    std Y+17, r0
-    ld r0, X+                   ; a[18]
-    ld r24, Z+                  ; b[18]
-    sbc r0, r24
-    std Y+18, r0
-    ld r0, X+                   ; a[19]
-    ld r24, Z+                  ; b[19]
-    sbc r0, r24
-    std Y+19, r0
-    ld r0, X+                   ; a[20]
-    ld r24, Z+                  ; b[20]
-    sbc r0, r24
-    std Y+20, r0
-    ld r0, X+                   ; a[21]
-    ld r24, Z+                  ; b[21]
-    sbc r0, r24
-    std Y+21, r0
-    ld r0, X+                   ; a[22]
-    ld r24, Z+                  ; b[22]
-    sbc r0, r24
-    std Y+22, r0
-    ld r0, X+                   ; a[23]
-    ld r24, Z+                  ; b[23]
-    sbc r0, r24
-    std Y+23, r0
-    ld r0, X+                   ; a[24]
-    ld r24, Z+                  ; b[24]
-    sbc r0, r24
-    std Y+24, r0
-    ld r0, X+                   ; a[25]
-    ld r24, Z+                  ; b[25]
-    sbc r0, r24
-    std Y+25, r0
-    ld r0, X+                   ; a[26]
-    ld r24, Z+                  ; b[26]
-    sbc r0, r24
-    std Y+26, r0
-    ld r0, X+                   ; a[27]
-    ld r24, Z+                  ; b[27]
-    sbc r0, r24
-    std Y+27, r0
-    ld r0, X+                   ; a[28]
-    ld r24, Z+                  ; b[28]
-    sbc r0, r24
-    std Y+28, r0
-    ld r0, X+                   ; a[29]
-    ld r24, Z+                  ; b[29]
-    sbc r0, r24
-    std Y+29, r0
-    ld r0, X+                   ; a[30]
-    ld r24, Z+                  ; b[30]
-    sbc r0, r24
-    std Y+30, r0
-    ld r0, X+                   ; a[31]
-    ld r24, Z+                  ; b[31]
-    sbc r0, r24
-    std Y+31, r0
-    sbc r30, r30                ; 0 or 0xff
-    andi r30, 38                ; 38 or 0
-    sub r18, r30
-    sbc r19, r1
-    sbc r20, r1
-    sbc r21, r1
-    sbc r22, r1
-    sbc r23, r1
-    ldd r0, Y+6
-    sbc r0, r1
-    std Y+6, r0
-    ldd r0, Y+7
-    sbc r0, r1
-    std Y+7, r0
-    ldd r0, Y+8
-    sbc r0, r1
-    std Y+8, r0
-    ldd r0, Y+9
-    sbc r0, r1
-    std Y+9, r0
-    ldd r0, Y+10
-    sbc r0, r1
-    std Y+10, r0
-    ldd r0, Y+11
-    sbc r0, r1
-    std Y+11, r0
-    ldd r0, Y+12
-    sbc r0, r1
-    std Y+12, r0
-    ldd r0, Y+13
-    sbc r0, r1
-    std Y+13, r0
-    ldd r0, Y+14
-    sbc r0, r1
-    std Y+14, r0
-    ldd r0, Y+15
-    sbc r0, r1
-    std Y+15, r0
-    ldd r0, Y+16
-    sbc r0, r1
-    std Y+16, r0
-    ldd r0, Y+17
-    sbc r0, r1
-    std Y+17, r0
-    ldd r0, Y+18
-    sbc r0, r1
-    std Y+18, r0
-    ldd r0, Y+19
-    sbc r0, r1
-    std Y+19, r0
-    ldd r0, Y+20
-    sbc r0, r1
-    std Y+20, r0
-    ldd r0, Y+21
-    sbc r0, r1
-    std Y+21, r0
-    ldd r0, Y+22
-    sbc r0, r1
-    std Y+22, r0
-    ldd r0, Y+23
-    sbc r0, r1
-    std Y+23, r0
-    ldd r0, Y+24
-    sbc r0, r1
-    std Y+24, r0
-    ldd r0, Y+25
-    sbc r0, r1
-    std Y+25, r0
-    ldd r0, Y+26
-    sbc r0, r1
-    std Y+26, r0
-    ldd r0, Y+27
-    sbc r0, r1
-    std Y+27, r0
-    ldd r0, Y+28
-    sbc r0, r1
-    std Y+28, r0
-    ldd r0, Y+29
-    sbc r0, r1
-    std Y+29, r0
-    ldd r0, Y+30
-    sbc r0, r1
-    std Y+30, r0
-    ldd r0, Y+31
-    sbc r0, r1
-    std Y+31, r0
-    sbc r30, r30
-    andi r30, 38
-    sub r18, r30
-    std Y+0, r18
-    std Y+1, r19
-    std Y+2, r20
-    std Y+3, r21
-    std Y+4, r22
-    std Y+5, r23
-    pop r29
-    pop r28
-    ret
-    .size MCU_FN(x25519, fe_sub), . - MCU_FN(x25519, fe_sub)
-
-    .section .text.fe_add_a24, "ax", @progbits
-    .global MCU_FN(x25519, fe_add_a24)
-    .type MCU_FN(x25519, fe_add_a24), @function
-MCU_FN(x25519, fe_add_a24):
-    push r2
-    push r3
-    push r4
-    push r28
-    push r29
-    movw r28, r24               ; Y = r
-    movw r30, r22               ; Z = a
-    movw r26, r20               ; X = e
-    ldi r20, 0x41
-    ldi r21, 0xdb
-    clr r18
-    clr r19
-    clr r2
-    clr r24
-    clr r25
-    clr r4
-    ld r23, X+                  ; e[0]
-    ld r3, Z+                   ; a[0]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[0] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    std Y+0, r18                ; r[0]
-    clr r18
-    ld r25, X+                  ; e[1]
-    ld r3, Z+                   ; a[1]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[1] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[0] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    std Y+1, r19                ; r[1]
-    clr r19
-    ld r24, X+                  ; e[2]
-    ld r3, Z+                   ; a[2]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[2] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[1] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[0]
-    adc r18, r4
-    adc r19, r4
-    std Y+2, r2                 ; r[2]
-    clr r2
-    ld r23, X+                  ; e[3]
-    ld r3, Z+                   ; a[3]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[3] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[2] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[1]
-    adc r19, r4
-    adc r2, r4
-    std Y+3, r18                ; r[3]
-    clr r18
-    ld r25, X+                  ; e[4]
-    ld r3, Z+                   ; a[4]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[4] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[3] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[2]
-    adc r2, r4
-    adc r18, r4
-    std Y+4, r19                ; r[4]
-    clr r19
-    ld r24, X+                  ; e[5]
-    ld r3, Z+                   ; a[5]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[5] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[4] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[3]
-    adc r18, r4
-    adc r19, r4
-    std Y+5, r2                 ; r[5]
-    clr r2
-    ld r23, X+                  ; e[6]
-    ld r3, Z+                   ; a[6]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[6] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[5] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[4]
-    adc r19, r4
-    adc r2, r4
-    std Y+6, r18                ; r[6]
-    clr r18
-    ld r25, X+                  ; e[7]
-    ld r3, Z+                   ; a[7]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[7] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[6] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[5]
-    adc r2, r4
-    adc r18, r4
-    std Y+7, r19                ; r[7]
-    clr r19
-    ld r24, X+                  ; e[8]
-    ld r3, Z+                   ; a[8]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[8] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[7] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[6]
-    adc r18, r4
-    adc r19, r4
-    std Y+8, r2                 ; r[8]
-    clr r2
-    ld r23, X+                  ; e[9]
-    ld r3, Z+                   ; a[9]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[9] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[8] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[7]
-    adc r19, r4
-    adc r2, r4
-    std Y+9, r18                ; r[9]
-    clr r18
-    ld r25, X+                  ; e[10]
-    ld r3, Z+                   ; a[10]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[10] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[9] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[8]
-    adc r2, r4
-    adc r18, r4
-    std Y+10, r19               ; r[10]
-    clr r19
-    ld r24, X+                  ; e[11]
-    ld r3, Z+                   ; a[11]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[11] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[10] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[9]
-    adc r18, r4
-    adc r19, r4
-    std Y+11, r2                ; r[11]
-    clr r2
-    ld r23, X+                  ; e[12]
-    ld r3, Z+                   ; a[12]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[12] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[11] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[10]
-    adc r19, r4
-    adc r2, r4
-    std Y+12, r18               ; r[12]
-    clr r18
-    ld r25, X+                  ; e[13]
-    ld r3, Z+                   ; a[13]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[13] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[12] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[11]
-    adc r2, r4
-    adc r18, r4
-    std Y+13, r19               ; r[13]
-    clr r19
-    ld r24, X+                  ; e[14]
-    ld r3, Z+                   ; a[14]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[14] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[13] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[12]
-    adc r18, r4
-    adc r19, r4
-    std Y+14, r2                ; r[14]
-    clr r2
-    ld r23, X+                  ; e[15]
-    ld r3, Z+                   ; a[15]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[15] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[14] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[13]
-    adc r19, r4
-    adc r2, r4
-    std Y+15, r18               ; r[15]
-    clr r18
-    ld r25, X+                  ; e[16]
-    ld r3, Z+                   ; a[16]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[16] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[15] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[14]
-    adc r2, r4
-    adc r18, r4
-    std Y+16, r19               ; r[16]
-    clr r19
-    ld r24, X+                  ; e[17]
-    ld r3, Z+                   ; a[17]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[17] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[16] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[15]
-    adc r18, r4
-    adc r19, r4
-    std Y+17, r2                ; r[17]
-    clr r2
-    ld r23, X+                  ; e[18]
-    ld r3, Z+                   ; a[18]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[18] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[17] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[16]
-    adc r19, r4
-    adc r2, r4
-    std Y+18, r18               ; r[18]
-    clr r18
-    ld r25, X+                  ; e[19]
-    ld r3, Z+                   ; a[19]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[19] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[18] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[17]
-    adc r2, r4
-    adc r18, r4
-    std Y+19, r19               ; r[19]
-    clr r19
-    ld r24, X+                  ; e[20]
-    ld r3, Z+                   ; a[20]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[20] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[19] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[18]
-    adc r18, r4
-    adc r19, r4
-    std Y+20, r2                ; r[20]
-    clr r2
-    ld r23, X+                  ; e[21]
-    ld r3, Z+                   ; a[21]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[21] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[20] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[19]
-    adc r19, r4
-    adc r2, r4
-    std Y+21, r18               ; r[21]
-    clr r18
-    ld r25, X+                  ; e[22]
-    ld r3, Z+                   ; a[22]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[22] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[21] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[20]
-    adc r2, r4
-    adc r18, r4
-    std Y+22, r19               ; r[22]
-    clr r19
-    ld r24, X+                  ; e[23]
-    ld r3, Z+                   ; a[23]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[23] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[22] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[21]
-    adc r18, r4
-    adc r19, r4
-    std Y+23, r2                ; r[23]
-    clr r2
-    ld r23, X+                  ; e[24]
-    ld r3, Z+                   ; a[24]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[24] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[23] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[22]
-    adc r19, r4
-    adc r2, r4
-    std Y+24, r18               ; r[24]
-    clr r18
-    ld r25, X+                  ; e[25]
-    ld r3, Z+                   ; a[25]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[25] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[24] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[23]
-    adc r2, r4
-    adc r18, r4
-    std Y+25, r19               ; r[25]
-    clr r19
-    ld r24, X+                  ; e[26]
-    ld r3, Z+                   ; a[26]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[26] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[25] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[24]
-    adc r18, r4
-    adc r19, r4
-    std Y+26, r2                ; r[26]
-    clr r2
-    ld r23, X+                  ; e[27]
-    ld r3, Z+                   ; a[27]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[27] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[26] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[25]
-    adc r19, r4
-    adc r2, r4
-    std Y+27, r18               ; r[27]
-    clr r18
-    ld r25, X+                  ; e[28]
-    ld r3, Z+                   ; a[28]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[28] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[27] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[26]
-    adc r2, r4
-    adc r18, r4
-    std Y+28, r19               ; r[28]
-    clr r19
-    ld r24, X+                  ; e[29]
-    ld r3, Z+                   ; a[29]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[29] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[28] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[27]
-    adc r18, r4
-    adc r19, r4
-    std Y+29, r2                ; r[29]
-    clr r2
-    ld r23, X+                  ; e[30]
-    ld r3, Z+                   ; a[30]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[30] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[29] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[28]
-    adc r19, r4
-    adc r2, r4
-    std Y+30, r18               ; r[30]
-    clr r18
-    ld r25, X+                  ; e[31]
-    ld r3, Z+                   ; a[31]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[31] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[30] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[29]
-    adc r2, r4
-    adc r18, r4
-    std Y+31, r19               ; r[31]
-    clr r19
-    mul r25, r21                ; e[31] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[30]
-    adc r18, r4
-    adc r19, r4
-    clr r24
-    add r18, r25                ; e[31]
-    adc r19, r4
-    adc r24, r4
-    ldi r20, 38
-    mul r2, r20                 ; F = 38 T
-    mov r22, r0
-    mov r21, r1
-    mul r18, r20
-    clr r24
-    add r21, r0
-    adc r24, r1
-    mul r19, r20
-    add r24, r0
-    ldd r3, Y+0
-    add r3, r22
-    std Y+0, r3
-    ldd r3, Y+1
-    adc r3, r21
-    std Y+1, r3
-    ldd r3, Y+2
-    adc r3, r24
-    std Y+2, r3
-    ldd r3, Y+3
-    adc r3, r4
-    std Y+3, r3
-    ldd r3, Y+4
-    adc r3, r4
-    std Y+4, r3
-    ldd r3, Y+5
-    adc r3, r4
-    std Y+5, r3
-    ldd r3, Y+6
-    adc r3, r4
-    std Y+6, r3
-    ldd r3, Y+7
-    adc r3, r4
-    std Y+7, r3
-    ldd r3, Y+8
-    adc r3, r4
-    std Y+8, r3
-    ldd r3, Y+9
-    adc r3, r4
-    std Y+9, r3
-    ldd r3, Y+10
-    adc r3, r4
-    std Y+10, r3
-    ldd r3, Y+11
-    adc r3, r4
-    std Y+11, r3
-    ldd r3, Y+12
-    adc r3, r4
-    std Y+12, r3
-    ldd r3, Y+13
-    adc r3, r4
-    std Y+13, r3
-    ldd r3, Y+14
-    adc r3, r4
-    std Y+14, r3
-    ldd r3, Y+15
-    adc r3, r4
-    std Y+15, r3
-    ldd r3, Y+16
-    adc r3, r4
-    std Y+16, r3
-    ldd r3, Y+17
-    adc r3, r4
-    std Y+17, r3
-    ldd r3, Y+18
-    adc r3, r4
-    std Y+18, r3
-    ldd r3, Y+19
-    adc r3, r4
-    std Y+19, r3
-    ldd r3, Y+20
-    adc r3, r4
-    std Y+20, r3
-    ldd r3, Y+21
-    adc r3, r4
-    std Y+21, r3
-    ldd r3, Y+22
-    adc r3, r4
-    std Y+22, r3
-    ldd r3, Y+23
-    adc r3, r4
-    std Y+23, r3
-    ldd r3, Y+24
-    adc r3, r4
-    std Y+24, r3
-    ldd r3, Y+25
-    adc r3, r4
-    std Y+25, r3
-    ldd r3, Y+26
-    adc r3, r4
-    std Y+26, r3
-    ldd r3, Y+27
-    adc r3, r4
-    std Y+27, r3
-    ldd r3, Y+28
-    adc r3, r4
-    std Y+28, r3
-    ldd r3, Y+29
-    adc r3, r4
-    std Y+29, r3
-    ldd r3, Y+30
-    adc r3, r4
-    std Y+30, r3
-    ldd r3, Y+31
-    adc r3, r4
-    std Y+31, r3
-    sbc r20, r20                ; 0 or 0xff: the last carry ...
-    andi r20, 38                ; ... as 38
-    ldd r3, Y+0
-    add r3, r20
-    std Y+0, r3
-    ldd r3, Y+1
-    adc r3, r4
-    std Y+1, r3
-    ldd r3, Y+2
-    adc r3, r4
-    std Y+2, r3
-    ldd r3, Y+3
-    adc r3, r4
-    std Y+3, r3
-    clr r1
-    pop r29
-    pop r28
-    pop r4
-    pop r3
-    pop r2
-    ret
-    .size MCU_FN(x25519, fe_add_a24), . - MCU_FN(x25519, fe_add_a24)
-
     .section .text.fe_cswap2, "ax", @progbits
     .global MCU_FN(x25519, fe_cswap2)
     .type MCU_FN(x25519, fe_cswap2), @function
@@ -6679,7 +5527,6 @@ MCU_FN(x25519, ladder_step):
     std Z+63, r9                ; B[31] over z3
     std Y+31, r19               ; C[31] over x2
     std Y+63, r13               ; D[31] over z2
-    clr r1                      ; the C ABI's zero register for the glue
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -6730,20 +5577,355 @@ MCU_FN(x25519, ladder_step):
     subi r22, lo8(-128)
     sbci r23, hi8(-128)
     call x25519_avr_fe_sqr_core
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 96
-    subi r24, lo8(-96)
-    sbci r25, hi8(-96)
-    movw r22, r30               ; st + 64
-    subi r22, lo8(-64)
-    sbci r23, hi8(-64)
-    movw r20, r30               ; st + 32
-    subi r20, lo8(-32)
-    sbci r21, hi8(-32)
-    call MCU_FN(x25519, fe_add)
+    in r30, 0x3d                ; Z = F - 1
+    in r31, 0x3e
+    ldd r28, Z+1                ; Y = st + 32
+    ldd r29, Z+2
+    movw r30, r28               ; Z = st + 96
+    adiw r28, 32
+    subi r30, lo8(-96)
+    sbci r31, hi8(-96)
+    clr r2
+    ldi r20, 19
+    ldd r4, Y+63                ; DA[31]
+    ldd r8, Y+31                ; CB[31]
+    mov r21, r4
+    add r21, r8                 ; s = x31 + z31 (bit 8 in C)
+    mov r22, r2
+    rol r22
+    mov r18, r21
+    andi r18, 0x80              ; byte 31's fix: XOR (s & 0x80)
+    lsl r21
+    rol r22                     ; T = s >> 7 (0..3)
+    mul r22, r20
+    mov r16, r0                 ; 19 T: the chain's first carry
+    mov r21, r4
+    sub r21, r8                 ; h = x31 - z31, n in C
+    mov r22, r2
+    rol r22
+    com r21
+    mov r19, r21
+    andi r19, 0x80              ; byte 31's fix: XOR (~h & 0x80)
+    lsl r21
+    rol r22                     ; g = 2 n + 1 - (h >> 7) (0..3)
+    mul r22, r20
+    mov r17, r0                 ; 19 g: the chain's first borrow
+    ldd r4, Y+32                ; DA[0]
+    ldd r8, Y+0                 ; CB[0]
+    ldd r5, Y+33                ; DA[1]
+    ldd r9, Y+1                 ; CB[1]
+    ldd r6, Y+34                ; DA[2]
+    ldd r10, Y+2                ; CB[2]
+    ldd r7, Y+35                ; DA[3]
+    ldd r11, Y+3                ; CB[3]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+0, r12                ; x3[0] = (DA + CB)[0]
+    std Z+32, r4                ; z3[0] = (DA - CB)[0]
+    std Z+1, r13                ; x3[1] = (DA + CB)[1]
+    std Z+33, r5                ; z3[1] = (DA - CB)[1]
+    std Z+2, r14                ; x3[2] = (DA + CB)[2]
+    std Z+34, r6                ; z3[2] = (DA - CB)[2]
+    std Z+3, r15                ; x3[3] = (DA + CB)[3]
+    std Z+35, r7                ; z3[3] = (DA - CB)[3]
+    ldd r4, Y+36                ; DA[4]
+    ldd r8, Y+4                 ; CB[4]
+    ldd r5, Y+37                ; DA[5]
+    ldd r9, Y+5                 ; CB[5]
+    ldd r6, Y+38                ; DA[6]
+    ldd r10, Y+6                ; CB[6]
+    ldd r7, Y+39                ; DA[7]
+    ldd r11, Y+7                ; CB[7]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+4, r12                ; x3[4] = (DA + CB)[4]
+    std Z+36, r4                ; z3[4] = (DA - CB)[4]
+    std Z+5, r13                ; x3[5] = (DA + CB)[5]
+    std Z+37, r5                ; z3[5] = (DA - CB)[5]
+    std Z+6, r14                ; x3[6] = (DA + CB)[6]
+    std Z+38, r6                ; z3[6] = (DA - CB)[6]
+    std Z+7, r15                ; x3[7] = (DA + CB)[7]
+    std Z+39, r7                ; z3[7] = (DA - CB)[7]
+    ldd r4, Y+40                ; DA[8]
+    ldd r8, Y+8                 ; CB[8]
+    ldd r5, Y+41                ; DA[9]
+    ldd r9, Y+9                 ; CB[9]
+    ldd r6, Y+42                ; DA[10]
+    ldd r10, Y+10               ; CB[10]
+    ldd r7, Y+43                ; DA[11]
+    ldd r11, Y+11               ; CB[11]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+8, r12                ; x3[8] = (DA + CB)[8]
+    std Z+40, r4                ; z3[8] = (DA - CB)[8]
+    std Z+9, r13                ; x3[9] = (DA + CB)[9]
+    std Z+41, r5                ; z3[9] = (DA - CB)[9]
+    std Z+10, r14               ; x3[10] = (DA + CB)[10]
+    std Z+42, r6                ; z3[10] = (DA - CB)[10]
+    std Z+11, r15               ; x3[11] = (DA + CB)[11]
+    std Z+43, r7                ; z3[11] = (DA - CB)[11]
+    ldd r4, Y+44                ; DA[12]
+    ldd r8, Y+12                ; CB[12]
+    ldd r5, Y+45                ; DA[13]
+    ldd r9, Y+13                ; CB[13]
+    ldd r6, Y+46                ; DA[14]
+    ldd r10, Y+14               ; CB[14]
+    ldd r7, Y+47                ; DA[15]
+    ldd r11, Y+15               ; CB[15]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+12, r12               ; x3[12] = (DA + CB)[12]
+    std Z+44, r4                ; z3[12] = (DA - CB)[12]
+    std Z+13, r13               ; x3[13] = (DA + CB)[13]
+    std Z+45, r5                ; z3[13] = (DA - CB)[13]
+    std Z+14, r14               ; x3[14] = (DA + CB)[14]
+    std Z+46, r6                ; z3[14] = (DA - CB)[14]
+    std Z+15, r15               ; x3[15] = (DA + CB)[15]
+    std Z+47, r7                ; z3[15] = (DA - CB)[15]
+    ldd r4, Y+48                ; DA[16]
+    ldd r8, Y+16                ; CB[16]
+    ldd r5, Y+49                ; DA[17]
+    ldd r9, Y+17                ; CB[17]
+    ldd r6, Y+50                ; DA[18]
+    ldd r10, Y+18               ; CB[18]
+    ldd r7, Y+51                ; DA[19]
+    ldd r11, Y+19               ; CB[19]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+16, r12               ; x3[16] = (DA + CB)[16]
+    std Z+48, r4                ; z3[16] = (DA - CB)[16]
+    std Z+17, r13               ; x3[17] = (DA + CB)[17]
+    std Z+49, r5                ; z3[17] = (DA - CB)[17]
+    std Z+18, r14               ; x3[18] = (DA + CB)[18]
+    std Z+50, r6                ; z3[18] = (DA - CB)[18]
+    std Z+19, r15               ; x3[19] = (DA + CB)[19]
+    std Z+51, r7                ; z3[19] = (DA - CB)[19]
+    ldd r4, Y+52                ; DA[20]
+    ldd r8, Y+20                ; CB[20]
+    ldd r5, Y+53                ; DA[21]
+    ldd r9, Y+21                ; CB[21]
+    ldd r6, Y+54                ; DA[22]
+    ldd r10, Y+22               ; CB[22]
+    ldd r7, Y+55                ; DA[23]
+    ldd r11, Y+23               ; CB[23]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+20, r12               ; x3[20] = (DA + CB)[20]
+    std Z+52, r4                ; z3[20] = (DA - CB)[20]
+    std Z+21, r13               ; x3[21] = (DA + CB)[21]
+    std Z+53, r5                ; z3[21] = (DA - CB)[21]
+    std Z+22, r14               ; x3[22] = (DA + CB)[22]
+    std Z+54, r6                ; z3[22] = (DA - CB)[22]
+    std Z+23, r15               ; x3[23] = (DA + CB)[23]
+    std Z+55, r7                ; z3[23] = (DA - CB)[23]
+    ldd r4, Y+56                ; DA[24]
+    ldd r8, Y+24                ; CB[24]
+    ldd r5, Y+57                ; DA[25]
+    ldd r9, Y+25                ; CB[25]
+    ldd r6, Y+58                ; DA[26]
+    ldd r10, Y+26               ; CB[26]
+    ldd r7, Y+59                ; DA[27]
+    ldd r11, Y+27               ; CB[27]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+24, r12               ; x3[24] = (DA + CB)[24]
+    std Z+56, r4                ; z3[24] = (DA - CB)[24]
+    std Z+25, r13               ; x3[25] = (DA + CB)[25]
+    std Z+57, r5                ; z3[25] = (DA - CB)[25]
+    std Z+26, r14               ; x3[26] = (DA + CB)[26]
+    std Z+58, r6                ; z3[26] = (DA - CB)[26]
+    std Z+27, r15               ; x3[27] = (DA + CB)[27]
+    std Z+59, r7                ; z3[27] = (DA - CB)[27]
+    ldd r4, Y+60                ; DA[28]
+    ldd r8, Y+28                ; CB[28]
+    ldd r5, Y+61                ; DA[29]
+    ldd r9, Y+29                ; CB[29]
+    ldd r6, Y+62                ; DA[30]
+    ldd r10, Y+30               ; CB[30]
+    ldd r7, Y+63                ; DA[31]
+    ldd r11, Y+31               ; CB[31]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    eor r15, r18                ; byte 31 less the multiple of 2^255 taken first
+    eor r7, r19
+    std Z+28, r12               ; x3[28] = (DA + CB)[28]
+    std Z+60, r4                ; z3[28] = (DA - CB)[28]
+    std Z+29, r13               ; x3[29] = (DA + CB)[29]
+    std Z+61, r5                ; z3[29] = (DA - CB)[29]
+    std Z+30, r14               ; x3[30] = (DA + CB)[30]
+    std Z+62, r6                ; z3[30] = (DA - CB)[30]
+    std Z+31, r15               ; x3[31] = (DA + CB)[31]
+    std Z+63, r7                ; z3[31] = (DA - CB)[31]
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -6755,20 +5937,6 @@ MCU_FN(x25519, ladder_step):
     subi r22, lo8(-96)
     sbci r23, hi8(-96)
     call x25519_avr_fe_sqr_core
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 128
-    subi r24, lo8(-128)
-    sbci r25, hi8(-128)
-    movw r22, r30               ; st + 64
-    subi r22, lo8(-64)
-    sbci r23, hi8(-64)
-    movw r20, r30               ; st + 32
-    subi r20, lo8(-32)
-    sbci r21, hi8(-32)
-    call MCU_FN(x25519, fe_sub)
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -6794,32 +5962,838 @@ MCU_FN(x25519, ladder_step):
     call x25519_avr_fe_mul_core
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
+    ldd r30, Y+1                ; Z = st + 32
     ldd r31, Y+2
-    movw r24, r30               ; st + 32
-    subi r24, lo8(-32)
-    sbci r25, hi8(-32)
-    movw r22, r28               ; F + 2
-    subi r22, lo8(-3)
-    sbci r23, hi8(-3)
-    movw r20, r28               ; F + 34
-    subi r20, lo8(-35)
-    sbci r21, hi8(-35)
-    call MCU_FN(x25519, fe_sub)
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 64
-    subi r24, lo8(-64)
-    sbci r25, hi8(-64)
-    movw r22, r28               ; F + 2
-    subi r22, lo8(-3)
-    sbci r23, hi8(-3)
-    movw r20, r30               ; st + 32
-    subi r20, lo8(-32)
-    sbci r21, hi8(-32)
-    call MCU_FN(x25519, fe_add_a24)
+    adiw r28, 3                 ; Y = AA (BB at +32)
+    adiw r30, 32
+    clr r2
+    ldi r24, 19
+    ldd r10, Y+31               ; AA[31]
+    ldd r14, Y+63               ; BB[31]
+    mov r4, r10
+    sub r4, r14                 ; h = x31 - z31, n in C
+    mov r5, r2
+    rol r5
+    com r4
+    mov r26, r4
+    andi r26, 0x80              ; byte 31's fix: XOR (~h & 0x80)
+    lsl r4
+    rol r5                      ; g = 2 n + 1 - (h >> 7) (0..3)
+    mul r5, r24
+    mov r3, r0                  ; 19 g: the chain's first borrow
+    ldi r24, 0x41               ; 121665 = 0x01db41
+    ldi r25, 0xdb
+    clr r20
+    clr r21
+    clr r22
+    clr r18
+    clr r19
+    ldd r10, Y+0                ; AA[0]
+    ldd r14, Y+32               ; BB[0]
+    ldd r11, Y+1                ; AA[1]
+    ldd r15, Y+33               ; BB[1]
+    ldd r12, Y+2                ; AA[2]
+    ldd r16, Y+34               ; BB[2]
+    ldd r13, Y+3                ; AA[3]
+    ldd r17, Y+35               ; BB[3]
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+0, r6                 ; E[0]
+    std Z+1, r7                 ; E[1]
+    std Z+2, r8                 ; E[2]
+    std Z+3, r9                 ; E[3]
+    add r20, r10                ; AA[0]
+    adc r21, r2
+    mul r6, r24                 ; E[0] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    std Z+32, r20               ; F[0]
+    clr r20
+    add r21, r11                ; AA[1]
+    adc r22, r2
+    mul r7, r24                 ; E[1] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r25                 ; E[0] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    std Z+33, r21               ; F[1]
+    clr r21
+    add r22, r12                ; AA[2]
+    adc r20, r2
+    mul r8, r24                 ; E[2] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r25                 ; E[1] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r6                 ; E[0]
+    adc r20, r2
+    adc r21, r2
+    std Z+34, r22               ; F[2]
+    clr r22
+    add r20, r13                ; AA[3]
+    adc r21, r2
+    mul r9, r24                 ; E[3] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r25                 ; E[2] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r7                 ; E[1]
+    adc r21, r2
+    adc r22, r2
+    std Z+35, r20               ; F[3]
+    clr r20
+    ldd r10, Y+4                ; AA[4]
+    ldd r14, Y+36               ; BB[4]
+    ldd r11, Y+5                ; AA[5]
+    ldd r15, Y+37               ; BB[5]
+    ldd r12, Y+6                ; AA[6]
+    ldd r16, Y+38               ; BB[6]
+    ldd r13, Y+7                ; AA[7]
+    ldd r17, Y+39               ; BB[7]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+4, r6                 ; E[4]
+    std Z+5, r7                 ; E[5]
+    std Z+6, r8                 ; E[6]
+    std Z+7, r9                 ; E[7]
+    add r21, r10                ; AA[4]
+    adc r22, r2
+    mul r6, r24                 ; E[4] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r19, r25                ; E[3] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r18                ; E[2]
+    adc r22, r2
+    adc r20, r2
+    std Z+36, r21               ; F[4]
+    clr r21
+    add r22, r11                ; AA[5]
+    adc r20, r2
+    mul r7, r24                 ; E[5] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r25                 ; E[4] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r19                ; E[3]
+    adc r20, r2
+    adc r21, r2
+    std Z+37, r22               ; F[5]
+    clr r22
+    add r20, r12                ; AA[6]
+    adc r21, r2
+    mul r8, r24                 ; E[6] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r25                 ; E[5] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r6                 ; E[4]
+    adc r21, r2
+    adc r22, r2
+    std Z+38, r20               ; F[6]
+    clr r20
+    add r21, r13                ; AA[7]
+    adc r22, r2
+    mul r9, r24                 ; E[7] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r25                 ; E[6] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r7                 ; E[5]
+    adc r22, r2
+    adc r20, r2
+    std Z+39, r21               ; F[7]
+    clr r21
+    ldd r10, Y+8                ; AA[8]
+    ldd r14, Y+40               ; BB[8]
+    ldd r11, Y+9                ; AA[9]
+    ldd r15, Y+41               ; BB[9]
+    ldd r12, Y+10               ; AA[10]
+    ldd r16, Y+42               ; BB[10]
+    ldd r13, Y+11               ; AA[11]
+    ldd r17, Y+43               ; BB[11]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+8, r6                 ; E[8]
+    std Z+9, r7                 ; E[9]
+    std Z+10, r8                ; E[10]
+    std Z+11, r9                ; E[11]
+    add r22, r10                ; AA[8]
+    adc r20, r2
+    mul r6, r24                 ; E[8] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r19, r25                ; E[7] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r18                ; E[6]
+    adc r20, r2
+    adc r21, r2
+    std Z+40, r22               ; F[8]
+    clr r22
+    add r20, r11                ; AA[9]
+    adc r21, r2
+    mul r7, r24                 ; E[9] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r6, r25                 ; E[8] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r19                ; E[7]
+    adc r21, r2
+    adc r22, r2
+    std Z+41, r20               ; F[9]
+    clr r20
+    add r21, r12                ; AA[10]
+    adc r22, r2
+    mul r8, r24                 ; E[10] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r7, r25                 ; E[9] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r6                 ; E[8]
+    adc r22, r2
+    adc r20, r2
+    std Z+42, r21               ; F[10]
+    clr r21
+    add r22, r13                ; AA[11]
+    adc r20, r2
+    mul r9, r24                 ; E[11] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r25                 ; E[10] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r7                 ; E[9]
+    adc r20, r2
+    adc r21, r2
+    std Z+43, r22               ; F[11]
+    clr r22
+    ldd r10, Y+12               ; AA[12]
+    ldd r14, Y+44               ; BB[12]
+    ldd r11, Y+13               ; AA[13]
+    ldd r15, Y+45               ; BB[13]
+    ldd r12, Y+14               ; AA[14]
+    ldd r16, Y+46               ; BB[14]
+    ldd r13, Y+15               ; AA[15]
+    ldd r17, Y+47               ; BB[15]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+12, r6                ; E[12]
+    std Z+13, r7                ; E[13]
+    std Z+14, r8                ; E[14]
+    std Z+15, r9                ; E[15]
+    add r20, r10                ; AA[12]
+    adc r21, r2
+    mul r6, r24                 ; E[12] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r19, r25                ; E[11] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r18                ; E[10]
+    adc r21, r2
+    adc r22, r2
+    std Z+44, r20               ; F[12]
+    clr r20
+    add r21, r11                ; AA[13]
+    adc r22, r2
+    mul r7, r24                 ; E[13] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r25                 ; E[12] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r19                ; E[11]
+    adc r22, r2
+    adc r20, r2
+    std Z+45, r21               ; F[13]
+    clr r21
+    add r22, r12                ; AA[14]
+    adc r20, r2
+    mul r8, r24                 ; E[14] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r25                 ; E[13] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r6                 ; E[12]
+    adc r20, r2
+    adc r21, r2
+    std Z+46, r22               ; F[14]
+    clr r22
+    add r20, r13                ; AA[15]
+    adc r21, r2
+    mul r9, r24                 ; E[15] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r25                 ; E[14] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r7                 ; E[13]
+    adc r21, r2
+    adc r22, r2
+    std Z+47, r20               ; F[15]
+    clr r20
+    ldd r10, Y+16               ; AA[16]
+    ldd r14, Y+48               ; BB[16]
+    ldd r11, Y+17               ; AA[17]
+    ldd r15, Y+49               ; BB[17]
+    ldd r12, Y+18               ; AA[18]
+    ldd r16, Y+50               ; BB[18]
+    ldd r13, Y+19               ; AA[19]
+    ldd r17, Y+51               ; BB[19]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+16, r6                ; E[16]
+    std Z+17, r7                ; E[17]
+    std Z+18, r8                ; E[18]
+    std Z+19, r9                ; E[19]
+    add r21, r10                ; AA[16]
+    adc r22, r2
+    mul r6, r24                 ; E[16] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r19, r25                ; E[15] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r18                ; E[14]
+    adc r22, r2
+    adc r20, r2
+    std Z+48, r21               ; F[16]
+    clr r21
+    add r22, r11                ; AA[17]
+    adc r20, r2
+    mul r7, r24                 ; E[17] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r25                 ; E[16] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r19                ; E[15]
+    adc r20, r2
+    adc r21, r2
+    std Z+49, r22               ; F[17]
+    clr r22
+    add r20, r12                ; AA[18]
+    adc r21, r2
+    mul r8, r24                 ; E[18] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r25                 ; E[17] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r6                 ; E[16]
+    adc r21, r2
+    adc r22, r2
+    std Z+50, r20               ; F[18]
+    clr r20
+    add r21, r13                ; AA[19]
+    adc r22, r2
+    mul r9, r24                 ; E[19] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r25                 ; E[18] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r7                 ; E[17]
+    adc r22, r2
+    adc r20, r2
+    std Z+51, r21               ; F[19]
+    clr r21
+    ldd r10, Y+20               ; AA[20]
+    ldd r14, Y+52               ; BB[20]
+    ldd r11, Y+21               ; AA[21]
+    ldd r15, Y+53               ; BB[21]
+    ldd r12, Y+22               ; AA[22]
+    ldd r16, Y+54               ; BB[22]
+    ldd r13, Y+23               ; AA[23]
+    ldd r17, Y+55               ; BB[23]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+20, r6                ; E[20]
+    std Z+21, r7                ; E[21]
+    std Z+22, r8                ; E[22]
+    std Z+23, r9                ; E[23]
+    add r22, r10                ; AA[20]
+    adc r20, r2
+    mul r6, r24                 ; E[20] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r19, r25                ; E[19] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r18                ; E[18]
+    adc r20, r2
+    adc r21, r2
+    std Z+52, r22               ; F[20]
+    clr r22
+    add r20, r11                ; AA[21]
+    adc r21, r2
+    mul r7, r24                 ; E[21] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r6, r25                 ; E[20] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r19                ; E[19]
+    adc r21, r2
+    adc r22, r2
+    std Z+53, r20               ; F[21]
+    clr r20
+    add r21, r12                ; AA[22]
+    adc r22, r2
+    mul r8, r24                 ; E[22] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r7, r25                 ; E[21] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r6                 ; E[20]
+    adc r22, r2
+    adc r20, r2
+    std Z+54, r21               ; F[22]
+    clr r21
+    add r22, r13                ; AA[23]
+    adc r20, r2
+    mul r9, r24                 ; E[23] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r25                 ; E[22] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r7                 ; E[21]
+    adc r20, r2
+    adc r21, r2
+    std Z+55, r22               ; F[23]
+    clr r22
+    ldd r10, Y+24               ; AA[24]
+    ldd r14, Y+56               ; BB[24]
+    ldd r11, Y+25               ; AA[25]
+    ldd r15, Y+57               ; BB[25]
+    ldd r12, Y+26               ; AA[26]
+    ldd r16, Y+58               ; BB[26]
+    ldd r13, Y+27               ; AA[27]
+    ldd r17, Y+59               ; BB[27]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+24, r6                ; E[24]
+    std Z+25, r7                ; E[25]
+    std Z+26, r8                ; E[26]
+    std Z+27, r9                ; E[27]
+    add r20, r10                ; AA[24]
+    adc r21, r2
+    mul r6, r24                 ; E[24] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r19, r25                ; E[23] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r18                ; E[22]
+    adc r21, r2
+    adc r22, r2
+    std Z+56, r20               ; F[24]
+    clr r20
+    add r21, r11                ; AA[25]
+    adc r22, r2
+    mul r7, r24                 ; E[25] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r25                 ; E[24] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r19                ; E[23]
+    adc r22, r2
+    adc r20, r2
+    std Z+57, r21               ; F[25]
+    clr r21
+    add r22, r12                ; AA[26]
+    adc r20, r2
+    mul r8, r24                 ; E[26] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r25                 ; E[25] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r6                 ; E[24]
+    adc r20, r2
+    adc r21, r2
+    std Z+58, r22               ; F[26]
+    clr r22
+    add r20, r13                ; AA[27]
+    adc r21, r2
+    mul r9, r24                 ; E[27] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r25                 ; E[26] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r7                 ; E[25]
+    adc r21, r2
+    adc r22, r2
+    std Z+59, r20               ; F[27]
+    clr r20
+    ldd r10, Y+28               ; AA[28]
+    ldd r14, Y+60               ; BB[28]
+    ldd r11, Y+29               ; AA[29]
+    ldd r15, Y+61               ; BB[29]
+    ldd r12, Y+30               ; AA[30]
+    ldd r16, Y+62               ; BB[30]
+    ldd r13, Y+31               ; AA[31]
+    ldd r17, Y+63               ; BB[31]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    eor r9, r26                 ; byte 31 less the multiple of 2^255 taken first
+    std Z+28, r6                ; E[28]
+    std Z+29, r7                ; E[29]
+    std Z+30, r8                ; E[30]
+    std Z+31, r9                ; E[31]
+    add r21, r10                ; AA[28]
+    adc r22, r2
+    mul r6, r24                 ; E[28] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r19, r25                ; E[27] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r18                ; E[26]
+    adc r22, r2
+    adc r20, r2
+    std Z+60, r21               ; F[28]
+    clr r21
+    add r22, r11                ; AA[29]
+    adc r20, r2
+    mul r7, r24                 ; E[29] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r25                 ; E[28] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r19                ; E[27]
+    adc r20, r2
+    adc r21, r2
+    std Z+61, r22               ; F[29]
+    clr r22
+    add r20, r12                ; AA[30]
+    adc r21, r2
+    mul r8, r24                 ; E[30] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r25                 ; E[29] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r6                 ; E[28]
+    adc r21, r2
+    adc r22, r2
+    std Z+62, r20               ; F[30]
+    clr r20
+    add r21, r13                ; AA[31]
+    adc r22, r2
+    mul r9, r24                 ; E[31] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r25                 ; E[30] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r7                 ; E[29]
+    adc r22, r2
+    adc r20, r2
+    std Z+63, r21               ; F[31]
+    clr r21
+    mul r9, r25                 ; E[31] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r8                 ; E[30]
+    adc r20, r2
+    adc r21, r2
+    clr r23
+    add r20, r9                 ; E[31]
+    adc r21, r2
+    adc r23, r2
+    ldi r24, 38
+    mul r22, r24                ; 38 T
+    mov r14, r0
+    mov r15, r1
+    mul r20, r24
+    clr r16
+    add r15, r0
+    adc r16, r1
+    mul r21, r24
+    add r16, r0
+    ldd r17, Z+32
+    add r17, r14
+    std Z+32, r17
+    ldd r17, Z+33
+    adc r17, r15
+    std Z+33, r17
+    ldd r17, Z+34
+    adc r17, r16
+    std Z+34, r17
+    ldd r17, Z+35
+    adc r17, r2
+    std Z+35, r17
+    ldd r17, Z+36
+    adc r17, r2
+    std Z+36, r17
+    ldd r17, Z+37
+    adc r17, r2
+    std Z+37, r17
+    ldd r17, Z+38
+    adc r17, r2
+    std Z+38, r17
+    ldd r17, Z+39
+    adc r17, r2
+    std Z+39, r17
+    ldd r17, Z+40
+    adc r17, r2
+    std Z+40, r17
+    ldd r17, Z+41
+    adc r17, r2
+    std Z+41, r17
+    ldd r17, Z+42
+    adc r17, r2
+    std Z+42, r17
+    ldd r17, Z+43
+    adc r17, r2
+    std Z+43, r17
+    ldd r17, Z+44
+    adc r17, r2
+    std Z+44, r17
+    ldd r17, Z+45
+    adc r17, r2
+    std Z+45, r17
+    ldd r17, Z+46
+    adc r17, r2
+    std Z+46, r17
+    ldd r17, Z+47
+    adc r17, r2
+    std Z+47, r17
+    ldd r17, Z+48
+    adc r17, r2
+    std Z+48, r17
+    ldd r17, Z+49
+    adc r17, r2
+    std Z+49, r17
+    ldd r17, Z+50
+    adc r17, r2
+    std Z+50, r17
+    ldd r17, Z+51
+    adc r17, r2
+    std Z+51, r17
+    ldd r17, Z+52
+    adc r17, r2
+    std Z+52, r17
+    ldd r17, Z+53
+    adc r17, r2
+    std Z+53, r17
+    ldd r17, Z+54
+    adc r17, r2
+    std Z+54, r17
+    ldd r17, Z+55
+    adc r17, r2
+    std Z+55, r17
+    ldd r17, Z+56
+    adc r17, r2
+    std Z+56, r17
+    ldd r17, Z+57
+    adc r17, r2
+    std Z+57, r17
+    ldd r17, Z+58
+    adc r17, r2
+    std Z+58, r17
+    ldd r17, Z+59
+    adc r17, r2
+    std Z+59, r17
+    ldd r17, Z+60
+    adc r17, r2
+    std Z+60, r17
+    ldd r17, Z+61
+    adc r17, r2
+    std Z+61, r17
+    ldd r17, Z+62
+    adc r17, r2
+    std Z+62, r17
+    ldd r17, Z+63
+    adc r17, r2
+    std Z+63, r17
+    sbc r14, r14                ; 0 or 0xff: the last carry ...
+    and r14, r24                ; ... as 38
+    ldd r17, Z+32
+    add r17, r14
+    std Z+32, r17
+    ldd r17, Z+33
+    adc r17, r2
+    std Z+33, r17
+    ldd r17, Z+34
+    adc r17, r2
+    std Z+34, r17
+    ldd r17, Z+35
+    adc r17, r2
+    std Z+35, r17
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st

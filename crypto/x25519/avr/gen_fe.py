@@ -490,47 +490,6 @@ def fe_sqr() -> tuple[list[str], int]:
     return begin("fe_sqr") + body + end("fe_sqr"), wc + a.cycles
 
 
-def fe_addsub(op: str) -> tuple[list[str], int]:
-    """r = a + b or a - b: bytes 0..5 in r18..r23, 6..31 through r; the carry (borrow) out of 2^256 is
-    38 (mod p): added (taken off) through all 32 bytes, and once more into byte 0 if that carries
-    (borrows) too, which only happens when the value wrapped to within 38 of 0 (of 2^256), so the
-    second fix cannot propagate past byte 0."""
-    a = Asm()
-    first, nxt = ("add", "adc") if op == "add" else ("sub", "sbc")
-    R = [f"r{i}" for i in range(18, 24)]
-    a("push r28")
-    a("push r29")
-    a("movw r28, r24", "Y = r")
-    a("movw r26, r22", "X = a")
-    a("movw r30, r20", "Z = b")
-    for k in range(32):
-        d = R[k] if k < 6 else "r0"
-        a(f"ld {d}, X+", f"a[{k}]")
-        a("ld r24, Z+", f"b[{k}]")
-        a(f"{first if k == 0 else nxt} {d}, r24")
-        if k >= 6:
-            a(f"std Y+{k}, {d}")
-    a("sbc r30, r30", "0 or 0xff")
-    a("andi r30, 38", "38 or 0")
-    a(f"{first} {R[0]}, r30")
-    for k in range(1, 6):
-        a(f"{nxt} {R[k]}, r1")
-    for k in range(6, 32):
-        a(f"ldd r0, Y+{k}")
-        a(f"{nxt} r0, r1")
-        a(f"std Y+{k}, r0")
-    a("sbc r30, r30")
-    a("andi r30, 38")
-    a(f"{first} {R[0]}, r30")
-    for k in range(6):
-        a(f"std Y+{k}, {R[k]}")
-    a("pop r29")
-    a("pop r28")
-    a("ret")
-    name = f"fe_{op}"
-    return begin(name) + a.lines + end(name), a.cycles
-
-
 def fe_cswap2() -> tuple[list[str], int]:
     """Swap 64 bytes at x and y when swap = 1: t = (x ^ y) & mask, mask = -swap (0 or 0xff)."""
     a = Asm()
@@ -551,90 +510,6 @@ def fe_cswap2() -> tuple[list[str], int]:
     return begin("fe_cswap2") + a.lines + end("fe_cswap2"), a.cycles
 
 
-def fe_add_a24() -> tuple[list[str], int]:
-    """r = a + 121665 e. 121665 = 0x01db41: column k of the product is e_k 0x41 + e_(k-1) 0xdb + e_(k-2)
-    (two MULs and an addition), plus a_k and the carry (a 3-byte column sum < 2^17). The two columns
-    above byte 31 give T < 2^17, folded back as 38 T (three MULs, < 2^23) through all 32 bytes; a carry
-    out of that (the sum wrapped below 2^23) adds 38 to bytes 0..3, final."""
-    a = Asm()
-    for r in ("r2", "r3", "r4", "r28", "r29"):
-        a(f"push {r}")
-    a("movw r28, r24", "Y = r")
-    a("movw r30, r22", "Z = a")
-    a("movw r26, r20", "X = e")
-    a("ldi r20, 0x41")
-    a("ldi r21, 0xdb")
-    zero, t = "r4", "r3"
-    acc = ["r18", "r19", "r2"]
-    ew = ["r23", "r24", "r25"]               # e_k, e_(k-1), e_(k-2), rotated by renaming
-    for r in acc + ew[1:] + [zero]:
-        a(f"clr {r}")
-    top = []
-    for k in range(34):
-        lo, mid, hi = acc
-        e0, e1, e2 = ew
-        if k < 32:
-            a(f"ld {e0}, X+", f"e[{k}]")
-            a(f"ld {t}, Z+", f"a[{k}]")
-            a(f"add {lo}, {t}")
-            a(f"adc {mid}, {zero}")
-            a(f"mul {e0}, r20", f"e[{k}] 0x41")
-            a(f"add {lo}, r0")
-            a(f"adc {mid}, r1")
-            a(f"adc {hi}, {zero}")
-        if 1 <= k <= 32:
-            a(f"mul {e1}, r21", f"e[{k - 1}] 0xdb")
-            a(f"add {lo}, r0")
-            a(f"adc {mid}, r1")
-            a(f"adc {hi}, {zero}")
-        if k >= 2:
-            a(f"add {lo}, {e2}", f"e[{k - 2}]")
-            a(f"adc {mid}, {zero}")
-            a(f"adc {hi}, {zero}")
-        if k < 32:
-            a(f"std Y+{k}, {lo}", f"r[{k}]")
-            acc = [mid, hi, lo]
-            a(f"clr {lo}")
-            ew = [e2, e0, e1]
-        elif k == 32:
-            top.append(lo)                   # T0; e0 (no e[32]) becomes the next high byte
-            acc = [mid, hi, e0]
-            a(f"clr {e0}")
-            ew = [e2, "-", e1]
-        else:
-            top += [lo, mid]                 # T1, T2 (T2 <= 1)
-    t0, t1, t2 = top
-    f0, f1, f2 = "r22", "r21", "r24"
-    a("ldi r20, 38")
-    a(f"mul {t0}, r20", "F = 38 T")
-    a(f"mov {f0}, r0")
-    a(f"mov {f1}, r1")
-    a(f"mul {t1}, r20")
-    a(f"clr {f2}")
-    a(f"add {f1}, r0")
-    a(f"adc {f2}, r1")
-    a(f"mul {t2}, r20")
-    a(f"add {f2}, r0")
-    for k in range(32):
-        a(f"ldd {t}, Y+{k}")
-        if k == 0:
-            a(f"add {t}, {f0}")
-        else:
-            a(f"adc {t}, {(f1, f2)[k - 1] if k <= 2 else zero}")
-        a(f"std Y+{k}, {t}")
-    a("sbc r20, r20", "0 or 0xff: the last carry ...")
-    a("andi r20, 38", "... as 38")
-    for k in range(4):
-        a(f"ldd {t}, Y+{k}")
-        a(f"{'add' if k == 0 else 'adc'} {t}, {'r20' if k == 0 else zero}")
-        a(f"std Y+{k}, {t}")
-    a("clr r1")
-    for r in ("r29", "r28", "r4", "r3", "r2"):
-        a(f"pop {r}")
-    a("ret")
-    return begin("fe_add_a24") + a.lines + end("fe_add_a24"), a.cycles
-
-
 # The ladder step's frame (offsets from F = SP + 1): the pointer st, the temporaries a and b
 LS_ST, LS_A, LS_B = 0, 2, 34
 LS_FRAME = LS_B + 32
@@ -648,13 +523,11 @@ STEP = [("fe_mul", ("st", Z2), ("st", Z2), ("st", X3)),       # DA = D A
         ("fe_mul", ("st", X2), ("st", X2), ("st", Z3)),       # CB = C B
         ("fe_sqr", ("F", LS_A), ("st", X3), None),            # AA
         ("fe_sqr", ("F", LS_B), ("st", Z3), None),            # BB
-        ("fe_add", ("st", X3), ("st", Z2), ("st", X2)),       # DA + CB
+        ("sum_diff", None, None, None),                       # x3, z3 = DA + CB, DA - CB
         ("fe_sqr", ("st", X3), ("st", X3), None),             # x3 = (DA + CB)^2
-        ("fe_sub", ("st", Z3), ("st", Z2), ("st", X2)),       # DA - CB
         ("fe_sqr", ("st", Z3), ("st", Z3), None),
         ("fe_mul", ("st", Z3), ("st", Z3), ("st", X1)),       # z3 = x1 (DA - CB)^2
-        ("fe_sub", ("st", X2), ("F", LS_A), ("F", LS_B)),     # E = AA - BB
-        ("fe_add_a24", ("st", Z2), ("F", LS_A), ("st", X2)),  # AA + a24 E
+        ("e_a24", None, None, None),                          # x2 = E = AA - BB, z2 = AA + a24 E
         ("fe_mul", ("st", Z2), ("st", Z2), ("st", X2)),       # z2 = E (AA + a24 E)
         ("fe_mul", ("st", X2), ("F", LS_A), ("F", LS_B))]     # x2 = AA BB
 
@@ -758,11 +631,182 @@ def swap_abcd(a: Asm) -> None:
             a(f"std Y+{32 + k + i}, {x3[i]}", f"D[{k + i}] over z2")
 
 
-def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
+def top_first_setup(a: Asm, ops: list[tuple[str, str, str, str, str]], zr: str, c19: str, s: str, h: str) -> None:
+    """The multiples of 2^255 of sums and differences taken from their top bytes (swap_abcd's
+    derivation): for each (op, f, mask, x31, z31), f = 19 T (sum) or 19 g (difference), the chain's
+    first carry (borrow), and mask = the XOR that fixes byte 31 (s & 0x80, or ~h & 0x80)."""
+    for op, f, mask, u, v in ops:
+        a(f"mov {s}, {u}")
+        a(f"{op} {s}, {v}", "s = x31 + z31 (bit 8 in C)" if op == "add" else "h = x31 - z31, n in C")
+        a(f"mov {h}, {zr}")
+        a(f"rol {h}")
+        if op == "sub":
+            a(f"com {s}")
+        a(f"mov {mask}, {s}")
+        a(f"andi {mask}, 0x80", "byte 31's fix: XOR (s & 0x80)" if op == "add" else "byte 31's fix: XOR (~h & 0x80)")
+        a(f"lsl {s}")
+        a(f"rol {h}", "T = s >> 7 (0..3)" if op == "add" else "g = 2 n + 1 - (h >> 7) (0..3)")
+        a(f"mul {h}, {c19}")
+        a(f"mov {f}, r0", "19 T: the chain's first carry" if op == "add" else "19 g: the chain's first borrow")
+
+
+def chain_chunk(a: Asm, op: str, f: str, dst: list[str], src: list[str], zr: str, last: bool) -> None:
+    """dst += src (op add) or -= src (sub) with the chain's carry (borrow) f in 0..2 at dst[0]; f
+    receives the chunk's carry (borrow) out, 0..2 (not in the last chunk, where none is left)."""
+    oc = "adc" if op == "add" else "sbc"
+    a(f"{op} {dst[0]}, {f}", "the chain's carry (borrow), 0..2")
+    for r in dst[1:]:
+        a(f"{oc} {r}, {zr}")
+    if not last:
+        a(f"mov {f}, {zr}")
+        a(f"adc {f}, {zr}")
+    for i, r in enumerate(dst):
+        a(f"{op if i == 0 else oc} {r}, {src[i]}")
+    if not last:
+        a(f"adc {f}, {zr}", "both carries (borrows), parked")
+
+
+def sum_diff(a: Asm) -> None:
+    """x3 = DA + CB and z3 = DA - CB (mod p, below 2^256) in one pass, top first as swap_abcd (no fold
+    pass): Y = st + 32 (CB in x2 at Y+k, DA in z2 at Y+32+k), Z = st + 96 (x3, z3 likewise). 4-byte
+    chunks: r4..r7 DA (then DA - CB in place), r8..r11 CB, r12..r15 the copy that becomes DA + CB;
+    r2 zero, r16, r17 the chains' carries (0..2), r18, r19 the byte-31 masks, r20 the constant 19,
+    r21, r22 scratch."""
+    zr = "r2"
+    u = [f"r{i}" for i in range(4, 8)]
+    v = [f"r{i}" for i in range(8, 12)]
+    s = [f"r{i}" for i in range(12, 16)]
+    fs, fd, ms, md, c19 = "r16", "r17", "r18", "r19", "r20"
+    a(f"clr {zr}")
+    a(f"ldi {c19}, 19")
+    a(f"ldd {u[0]}, Y+63", "DA[31]")
+    a(f"ldd {v[0]}, Y+31", "CB[31]")
+    top_first_setup(a, [("add", fs, ms, u[0], v[0]), ("sub", fd, md, u[0], v[0])], zr, c19, "r21", "r22")
+    for k in range(0, 32, 4):
+        last = k == 28
+        for i in range(4):
+            a(f"ldd {u[i]}, Y+{32 + k + i}", f"DA[{k + i}]")
+            a(f"ldd {v[i]}, Y+{k + i}", f"CB[{k + i}]")
+        a(f"movw {s[0]}, {u[0]}")
+        a(f"movw {s[2]}, {u[2]}")
+        chain_chunk(a, "add", fs, s, v, zr, last)
+        chain_chunk(a, "sub", fd, u, v, zr, last)
+        if last:
+            a(f"eor {s[3]}, {ms}", "byte 31 less the multiple of 2^255 taken first")
+            a(f"eor {u[3]}, {md}")
+        for i in range(4):
+            a(f"std Z+{k + i}, {s[i]}", f"x3[{k + i}] = (DA + CB)[{k + i}]")
+            a(f"std Z+{32 + k + i}, {u[i]}", f"z3[{k + i}] = (DA - CB)[{k + i}]")
+
+
+def e_a24(a: Asm) -> None:
+    """E = AA - BB and F = AA + 121665 E (mod p, below 2^256) in one pass: Y = AA (BB at Y+32), Z = x2
+    (E out at Z+k, F out over z2 at Z+32+k). E top first (as sum_diff) by 4-byte chunks; each chunk's
+    four E bytes then feed four columns of a24's product while AA and E are still in registers
+    (column k is AA_k + E_k 0x41 + E_(k-1) 0xdb + E_(k-2) + the carry, a 3-byte sum); the
+    two columns above byte 31 give T < 2^17, folded back as 38 T through F, and a last carry as 38.
+    Registers: r2 zero, r3 E's borrow (0..2), r26 its byte-31 mask, r6..r9 E (4 bytes), r10..r13 AA,
+    r14..r17 BB (then 38 T), r18, r19 E_(k-2), E_(k-1) from the chunk before, r20..r23 the column sum
+    (three bytes and the next top), r24 0x41 (19, then 38), r25 0xdb, r4, r5 scratch. 121665 =
+    0x01db41: two MULs and an addition a column; 38 T by three MULs (< 2^23); a carry out of that (the
+    sum wrapped below 2^23) adds 38 to bytes 0..3, final."""
+    zr, f, mask = "r2", "r3", "r26"
+    e = [f"r{i}" for i in range(6, 10)]
+    aa = [f"r{i}" for i in range(10, 14)]
+    bb = [f"r{i}" for i in range(14, 18)]
+    prev = ["r18", "r19"]
+    acc = ["r20", "r21", "r22"]
+    spare = "r23"
+    c41, cdb = "r24", "r25"
+    a(f"clr {zr}")
+    a(f"ldi {c41}, 19")
+    a(f"ldd {aa[0]}, Y+31", "AA[31]")
+    a(f"ldd {bb[0]}, Y+63", "BB[31]")
+    top_first_setup(a, [("sub", f, mask, aa[0], bb[0])], zr, c41, "r4", "r5")
+    a(f"ldi {c41}, 0x41", "121665 = 0x01db41")
+    a(f"ldi {cdb}, 0xdb")
+    for r in acc + prev:
+        a(f"clr {r}")
+    ew: dict[int, str] = {}
+    top: list[str] = []
+    for k in range(34):
+        if k % 4 == 0 and k < 32:
+            last = k == 28
+            for i in range(4):
+                a(f"ldd {aa[i]}, Y+{k + i}", f"AA[{k + i}]")
+                a(f"ldd {bb[i]}, Y+{32 + k + i}", f"BB[{k + i}]")
+            if k:
+                a(f"movw {prev[0]}, {e[2]}", "E[k - 2], E[k - 1] for the next columns")
+            a(f"movw {e[0]}, {aa[0]}")
+            a(f"movw {e[2]}, {aa[2]}")
+            chain_chunk(a, "sub", f, e, bb, zr, last)
+            if last:
+                a(f"eor {e[3]}, {mask}", "byte 31 less the multiple of 2^255 taken first")
+            for i in range(4):
+                a(f"std Z+{k + i}, {e[i]}", f"E[{k + i}]")
+            ew = {k + i: e[i] for i in range(4)}
+            ew[k - 1], ew[k - 2] = prev[1], prev[0]
+        if k == 32:
+            ew = {31: e[3], 30: e[2]}
+        lo, mid, hi = acc
+        if k < 32:
+            a(f"add {lo}, {aa[k % 4]}", f"AA[{k}]")
+            a(f"adc {mid}, {zr}")
+            a(f"mul {ew[k]}, {c41}", f"E[{k}] 0x41")
+            a(f"add {lo}, r0")
+            a(f"adc {mid}, r1")
+            a(f"adc {hi}, {zr}")
+        if 1 <= k <= 32:
+            a(f"mul {ew[k - 1]}, {cdb}", f"E[{k - 1}] 0xdb")
+            a(f"add {lo}, r0")
+            a(f"adc {mid}, r1")
+            a(f"adc {hi}, {zr}")
+        if k >= 2:
+            a(f"add {lo}, {ew[k - 2]}", f"E[{k - 2}]")
+            a(f"adc {mid}, {zr}")
+            a(f"adc {hi}, {zr}")
+        if k < 32:
+            a(f"std Z+{32 + k}, {lo}", f"F[{k}]")
+            acc = [mid, hi, lo]
+            a(f"clr {lo}")
+        elif k == 32:
+            top.append(lo)
+            acc = [mid, hi, spare]
+            a(f"clr {spare}")
+        else:
+            top += [lo, mid]                 # T1, T2 (T2 <= 1)
+    t0, t1, t2 = top
+    f0, f1, f2, t = bb
+    a(f"ldi {c41}, 38")
+    a(f"mul {t0}, {c41}", "38 T")
+    a(f"mov {f0}, r0")
+    a(f"mov {f1}, r1")
+    a(f"mul {t1}, {c41}")
+    a(f"clr {f2}")
+    a(f"add {f1}, r0")
+    a(f"adc {f2}, r1")
+    a(f"mul {t2}, {c41}")
+    a(f"add {f2}, r0")
+    for k in range(32):
+        a(f"ldd {t}, Z+{32 + k}")
+        if k == 0:
+            a(f"add {t}, {f0}")
+        else:
+            a(f"adc {t}, {(f1, f2)[k - 1] if k <= 2 else zr}")
+        a(f"std Z+{32 + k}, {t}")
+    a(f"sbc {f0}, {f0}", "0 or 0xff: the last carry ...")
+    a(f"and {f0}, {c41}", "... as 38")
+    for k in range(4):
+        a(f"ldd {t}, Z+{32 + k}")
+        a(f"{'add' if k == 0 else 'adc'} {t}, {f0 if k == 0 else zr}")
+        a(f"std Z+{32 + k}, {t}")
+
+
+def ladder_step() -> tuple[list[str], int]:
     """void ladder_step(uint32_t *st, uint32_t swap): the loop body of ref/ladder.c (X25519_GLUE_ASM=4)
     in assembly: r2..r17 and Y saved once per step instead of once per product; the products through
-    the cores (which clobber every register), the glue through its C-ABI entries; st and the frame
-    found again from the stack after every call. r24:r25 st, r20 the swap bit (0 or 1)."""
+    the cores (which clobber every register), everything else inline (swap_abcd, sum_diff, e_a24); st
+    and the frame found again from the stack after every call. r24:r25 st, r20 the swap bit (0 or 1)."""
     a = Asm()
     frame_enter(a, LS_FRAME)
     a(f"std Y+{LS_ST}, r24", "st, kept for after the calls")
@@ -773,9 +817,28 @@ def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
     a(f"subi r30, lo8(-{X3})")
     a("sbci r31, hi8(-{0})".format(X3))
     swap_abcd(a)
-    a("clr r1", "the C ABI's zero register for the glue")
     total = 0
     for op, r, x, y in STEP:
+        if op == "sum_diff":
+            a(f"in r30, {SPL}", "Z = F - 1")
+            a(f"in r31, {SPH}")
+            a(f"ldd r28, Z+{LS_ST + 1}", "Y = st + 32")
+            a(f"ldd r29, Z+{LS_ST + 2}")
+            a("movw r30, r28", "Z = st + 96")
+            a(f"adiw r28, {X2}")
+            a(f"subi r30, lo8(-{X3})")
+            a(f"sbci r31, hi8(-{X3})")
+            sum_diff(a)
+            continue
+        if op == "e_a24":
+            a(f"in r28, {SPL}", "Y = F - 1")
+            a(f"in r29, {SPH}")
+            a(f"ldd r30, Y+{LS_ST + 1}", "Z = st + 32")
+            a(f"ldd r31, Y+{LS_ST + 2}")
+            a(f"adiw r28, {LS_A + 1}", "Y = AA (BB at +32)")
+            a(f"adiw r30, {X2}")
+            e_a24(a)
+            continue
         a(f"in r28, {SPL}", "Y = F - 1")
         a(f"in r29, {SPH}")
         a(f"ldd r30, Y+{LS_ST + 1}", "Z = st")
@@ -789,12 +852,8 @@ def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
             if off:
                 a(f"subi {reg}, lo8(-{off})")
                 a(f"sbci {reg[0]}{int(reg[1:]) + 1}, hi8(-{off})")
-        if op in ("fe_mul", "fe_sqr"):
-            a(f"call {FE_MUL_CORE if op == 'fe_mul' else FE_SQR_CORE}")
-            total += CORE_CYCLES[op]
-        else:
-            a(f"call MCU_FN(x25519, {op})")
-            total += glue_cycles[op]
+        a(f"call {FE_MUL_CORE if op == 'fe_mul' else FE_SQR_CORE}")
+        total += CORE_CYCLES[op]
     a("in r28, {0}".format(SPL))
     a("in r29, {0}".format(SPH))
     a("adiw r28, 1", "Y = F")
@@ -811,9 +870,6 @@ HEADER = """\
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- *   void mcu_x25519_<impl>_fe_add(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a + b mod p
- *   void mcu_x25519_<impl>_fe_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a - b mod p
- *   void mcu_x25519_<impl>_fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e); r = a + 121665 e
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
  *     ({step_cycles} cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
@@ -845,17 +901,24 @@ HEADER = """\
  *   r18 zero, r19 the constant 38, r20 q, r21..r23 the chains' carries (then r23 e's sign extension,
  *   r22 V3's carry), r24..r27 a 4-byte chunk (then r24 e, r25 the reduction's carry byte, r26, r27
  *   bytes of V3 and r).
- * fe_add, fe_sub, fe_add_a24, fe_cswap2: carry (borrow) chains over the 32 bytes, the carry out of
- *   2^256 folded back as 38 through all bytes, masks (SBC r,r; AND) for every conditional value.
+ * fe_cswap2: t = (x ^ y) & mask byte by byte, mask = -swap.
  * ladder_step: r2..r17 and Y saved once per step (a 66-byte frame: st, then A^2 and B^2); fe_mul and
  *   fe_sqr through their cores (x25519_avr_fe_mul_core, x25519_avr_fe_sqr_core: r24 r, r22 a, r20 b;
  *   they save nothing and clobber r0..r31, r1 = 0 on return; the exported fe_mul and fe_sqr wrap them
- *   in a push and a pop), the other glue through its C-ABI entries; st and the frame are found again
- *   from SP after every call (Y = F - 1, Z = st, arguments by MOVW and SUBI/SBCI). It starts with the
- *   swap and A, B, C, D in one pass: Y = x2, Z = x3 (z2, z3 at +32), r2 zero, r3 the mask -swap,
- *   r4..r7 the four chains' parked carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D formed
- *   in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m; A, B, C, D written over x3, z3, x2,
- *   z2, then each one's carry out of 2^256 folded back as 38.
+ *   in a push and a pop); st and the frame are found again from SP after every call (Y = F - 1, Z = st,
+ *   arguments by MOVW and SUBI/SBCI). Everything else is inline, in three passes whose additions and
+ *   subtractions are "top first": the multiple of 2^255 is taken from the top bytes before the carry
+ *   chain starts (a sum x + z keeps (x31 + z31) & 0x7f in byte 31 and adds 19 ((x31 + z31) >> 7) at
+ *   byte 0; a difference x - z + 2^256 - 38 + p keeps (h & 0x7f) + 128, h = x31 - z31, and takes
+ *   19 g, g = 1 - (h >> 7) + 2 (x31 < z31), off byte 0), so that no fold pass over the 32 bytes
+ *   follows; byte 31 comes out of the ordinary chain and is fixed by one XOR with bit 7, and the chains
+ *   carry a value 0..2 between their chunks (lo += f, its carry into f, then lo += z, its carry added).
+ *   swap_abcd: the swap and A, B, C, D in one pass (Y = x2, Z = x3, z2, z3 at +32; r2 zero, r3 the
+ *   mask -swap, r4..r7 the four chains' carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D
+ *   formed in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m, r21..r24 the byte-31 masks,
+ *   r25 19); A, B, C, D written over x3, z3, x2, z2. sum_diff: x3, z3 = DA + CB, DA - CB in one pass
+ *   (4-byte chunks). e_a24: E = AA - BB into x2 and, from E's bytes still in registers, F = AA +
+ *   121665 E into z2 (two MULs and an addition a column, the two top columns folded back as 38 T).
  * Constant time: no branch and no skip anywhere, addresses fixed; MUL is 2 cycles for every operand.
  */
 #include "mcucrypt/ns.h"
@@ -864,13 +927,11 @@ HEADER = """\
 
 def render() -> tuple[str, dict[str, int]]:
     parts, cycles = [], {}
-    for name, fn in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_add", lambda: fe_addsub("add")),
-                     ("fe_sub", lambda: fe_addsub("sub")), ("fe_add_a24", fe_add_a24),
-                     ("fe_cswap2", fe_cswap2)):
+    for name, fn in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_cswap2", fe_cswap2)):
         lines, cyc = fn()
         parts += lines
         cycles[name] = cyc
-    lines, cyc = ladder_step(cycles)
+    lines, cyc = ladder_step()
     parts += lines
     cycles["ladder_step"] = cyc
     text = HEADER.format(mul_cycles=f"{cycles['fe_mul']:,}", sqr_cycles=f"{cycles['fe_sqr']:,}",
