@@ -211,7 +211,8 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
         V2 = T + H1 + (M1 ^ q) + cT + carries       (registers)    chains a, b, c
         V3 = H1 + e, e = q + cT + carries in [-1, 4], sign-extended (byte by byte below)
         r0 = L0 + 38 V2 (in the registers of V2),  r1 = V1 + 38 V3 + carry (to r[16..32))
-    then the carry out of r (< 40) folded back as 38 times itself, a last carry as 38 by mask. The
+    then the carry out of r (< 40) folded back as 38 times itself, a last carry as 38 by mask. With
+    minus (fe_sqr), M is taken off by borrow chains instead (no q, no XOR): e = cT + carries - borrow. The
     chains run over 4-byte chunks; a chain's carry waits in its own register between them (LSR f
     restores it and clears f, ADC f, zero saves it). Y = t, Z = r on entry."""
     R = R16
@@ -221,7 +222,7 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
     a(f"clr {ZR_}")
     a(f"ldi {C38_}, 38")
     if minus:
-        a(f"ldi {Q}, 0xff", "the middle term takes -M")
+        pass                            # -M by borrow chains: no q
     elif q != Q:
         a(f"mov {Q}, {q}")
     a.note("T = L1 + H0 -> r2..r17, its carry cT")
@@ -233,9 +234,25 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
     a(f"clr {FC}")
     a(f"adc {FC}, {ZR_}", "cT")
     a(f"clr {FA}")
-    a(f"mov {FB}, {Q}")
-    a(f"andi {FB}, 1", "the +1 of -M")
-    a.note("V1 = L0 + T + (M0 ^ q) + (q & 1) -> t[16..32)")
+    if minus:
+        a(f"clr {FB}")
+    else:
+        a(f"mov {FB}, {Q}")
+        a(f"andi {FB}, 1", "the +1 of -M")
+    a.note("V1 = L0 + T - M0 -> t[16..32) (M by a borrow chain)" if minus else
+           "V1 = L0 + T + (M0 ^ q) + (q & 1) -> t[16..32)")
+
+    def m_chunk(regs: list[str], off: int) -> None:
+        """Chain b: regs -= M[off..] (minus: a borrow chain) or += M ^ q (a carry chain), 4 bytes."""
+        a(f"lsr {FB}")
+        for i, reg in enumerate(regs):
+            a(f"ldd r0, Z+{off + i}", f"M[{off + i}]")
+            if minus:
+                a(f"sbc {reg}, r0")
+            else:
+                a(f"eor r0, {Q}")
+                a(f"adc {reg}, r0")
+        a(f"adc {FB}, {ZR_}", "the borrow, parked" if minus else "")
     for c in range(0, 16, 4):
         for i in range(4):
             a(f"ldd {W[i]}, Y+{c + i}", f"L[{c + i}]")
@@ -243,12 +260,7 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
         for i in range(4):
             a(f"adc {W[i]}, {R[c + i]}")
         a(f"adc {FA}, {ZR_}")
-        a(f"lsr {FB}")
-        for i in range(4):
-            a(f"ldd r0, Z+{c + i}", f"M[{c + i}]")
-            a(f"eor r0, {Q}")
-            a(f"adc {W[i]}, r0")
-        a(f"adc {FB}, {ZR_}")
+        m_chunk(W, c)
         for i in range(4):
             a(f"std Y+{16 + c + i}, {W[i]}", f"V1[{c + i}]")
     a(f"mov {E}, {FC}", "cT again at B^48")
@@ -259,19 +271,18 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
             a(f"ldd r0, Y+{48 + c + i}", f"H[{16 + c + i}]")
             a(f"adc {R[c + i]}, r0")
         a(f"adc {FA}, {ZR_}")
-        a(f"lsr {FB}")
-        for i in range(4):
-            a(f"ldd r0, Z+{16 + c + i}", f"M[{16 + c + i}]")
-            a(f"eor r0, {Q}")
-            a(f"adc {R[c + i]}, r0")
-        a(f"adc {FB}, {ZR_}")
+        m_chunk(R[c:c + 4], 16 + c)
         a(f"lsr {FC}")
         for i in range(4):
             a(f"adc {R[c + i]}, {ZR_}")
         a(f"adc {FC}, {ZR_}")
-    a(f"add {E}, {Q}", "e = q + cT + the carries of V2: V3 = H1 + e")
-    a(f"add {E}, {FA}")
-    a(f"add {E}, {FB}")
+    if minus:
+        a(f"add {E}, {FA}", "e = cT + the carries of V2 - its borrow: V3 = H1 + e")
+        a(f"sub {E}, {FB}")
+    else:
+        a(f"add {E}, {Q}", "e = q + cT + the carries of V2: V3 = H1 + e")
+        a(f"add {E}, {FA}")
+        a(f"add {E}, {FB}")
     a(f"add {E}, {FC}")
     a(f"mov {EXT}, {E}")
     a(f"lsl {EXT}")
@@ -477,7 +488,6 @@ def fe_sqr() -> tuple[list[str], int]:
     a(f"ldd r31, Y+{FS_PTR + 2}")
     a(f"adiw r28, {FS_T + 1}", "Y = t")
     a("movw r26, r30", "X = r (for the end)")
-    a("ldi r23, 0xff", "q: the middle term takes -M")
     recombine_reduce(a, "r23", True)
     frame_leave(a, FS_FRAME, FS_T, save=False)
     a.cycles += 3 * c128              # the three calls of sqr128 (their RCALLs counted above)
