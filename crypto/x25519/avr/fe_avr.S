@@ -8,11 +8,11 @@
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
- *     (46,790 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
+ *     (46,664 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (5,579 and 4,086 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (5,583 and 4,090 cycles by the generator's count, the call excluded)
  *   Both: one level of subtractive Karatsuba over 128-bit halves, t = L + 2^256 H + 2^128 (L + H -+ M)
  *   (512 bits in a stack frame), by three RCALLs of a local 128-bit routine, then one pass that
  *   recombines and reduces mod p at once (recombine_reduce in the generator).
@@ -81,7 +81,25 @@ MCU_FN(x25519, fe_mul):
     push r17
     push r28
     push r29
+    in r28, 0x3d
+    in r29, 0x3e
+    subi r28, 105               ; SP -= 105: the core's frame
+    sbci r29, 0
+    in r0, 0x3f
+    cli
+    out 0x3e, r29
+    out 0x3f, r0
+    out 0x3d, r28
     rcall x25519_avr_fe_mul_core; clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return
+    in r28, 0x3d
+    in r29, 0x3e
+    subi r28, lo8(-105)
+    sbci r29, hi8(-105)
+    in r0, 0x3f
+    cli
+    out 0x3e, r29
+    out 0x3f, r0
+    out 0x3d, r28
     pop r29
     pop r28
     pop r17
@@ -107,46 +125,39 @@ MCU_FN(x25519, fe_mul):
 x25519_avr_fe_mul_core:
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 103               ; SP -= 103
-    sbci r29, 0
-    in r0, 0x3f
-    cli                         ; SP written with interrupts off
-    out 0x3e, r29
-    out 0x3f, r0
-    out 0x3d, r28
-    adiw r28, 1                 ; Y = the product t[0..63] (SP + 1)
-    std Y+0, r24                ; r pointer, kept for after the calls
-    std Y+1, r25                ; r pointer, kept for after the calls
-    std Y+2, r22                ; a pointer, kept for after the calls
-    std Y+3, r23                ; a pointer, kept for after the calls
-    std Y+4, r20                ; b pointer, kept for after the calls
-    std Y+5, r21                ; b pointer, kept for after the calls
+    adiw r28, 1                 ; Y = F = SP + 1 (the caller's frame)
+    std Y+4, r24                ; r pointer, kept for after the calls
+    std Y+5, r25                ; r pointer, kept for after the calls
+    std Y+6, r22                ; a pointer, kept for after the calls
+    std Y+7, r23                ; a pointer, kept for after the calls
+    std Y+8, r20                ; b pointer, kept for after the calls
+    std Y+9, r21                ; b pointer, kept for after the calls
     clr r2                      ; mul128's zero register
     movw r26, r28               ; X = t
-    adiw r26, 39
+    adiw r26, 43
     movw r28, r22               ; Y = a
     movw r30, r20               ; Z = b
     ; L = a_l b_l -> t[0..31]
     rcall mpmul_avr_kara_mul128
     in r30, 0x3d                ; Z = F - 1
     in r31, 0x3e
-    ldd r28, Z+3                ; Y = a + 16
-    ldd r29, Z+4
-    ldd r0, Z+5                 ; Z = b + 16
-    ldd r31, Z+6
+    ldd r28, Z+7                ; Y = a + 16
+    ldd r29, Z+8
+    ldd r0, Z+9                 ; Z = b + 16
+    ldd r31, Z+10
     mov r30, r0
     adiw r28, 16
     adiw r30, 16
     in r26, 0x3d                ; X = t + 32
     in r27, 0x3e
-    subi r26, lo8(-72)
-    sbci r27, hi8(-72)
+    subi r26, lo8(-76)
+    sbci r27, hi8(-76)
     ; H = a_h b_h -> t[32..63]
     rcall mpmul_avr_kara_mul128
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r26, Y+3                ; X = a
-    ldd r27, Y+4
+    ldd r26, Y+7                ; X = a
+    ldd r27, Y+8
     ld r2, X+                   ; x[0]
     ld r3, X+                   ; x[1]
     ld r4, X+                   ; x[2]
@@ -228,24 +239,24 @@ x25519_avr_fe_mul_core:
     sbc r15, r18                ; +1 if negative
     sbc r16, r18                ; +1 if negative
     sbc r17, r18                ; +1 if negative
-    std Y+8, r2                 ; da[0]
-    std Y+9, r3                 ; da[1]
-    std Y+10, r4                ; da[2]
-    std Y+11, r5                ; da[3]
-    std Y+12, r6                ; da[4]
-    std Y+13, r7                ; da[5]
-    std Y+14, r8                ; da[6]
-    std Y+15, r9                ; da[7]
-    std Y+16, r10               ; da[8]
-    std Y+17, r11               ; da[9]
-    std Y+18, r12               ; da[10]
-    std Y+19, r13               ; da[11]
-    std Y+20, r14               ; da[12]
-    std Y+21, r15               ; da[13]
-    std Y+22, r16               ; da[14]
-    std Y+23, r17               ; da[15]
-    ldd r26, Y+5                ; X = b
-    ldd r27, Y+6
+    std Y+12, r2                ; da[0]
+    std Y+13, r3                ; da[1]
+    std Y+14, r4                ; da[2]
+    std Y+15, r5                ; da[3]
+    std Y+16, r6                ; da[4]
+    std Y+17, r7                ; da[5]
+    std Y+18, r8                ; da[6]
+    std Y+19, r9                ; da[7]
+    std Y+20, r10               ; da[8]
+    std Y+21, r11               ; da[9]
+    std Y+22, r12               ; da[10]
+    std Y+23, r13               ; da[11]
+    std Y+24, r14               ; da[12]
+    std Y+25, r15               ; da[13]
+    std Y+26, r16               ; da[14]
+    std Y+27, r17               ; da[15]
+    ldd r26, Y+9                ; X = b
+    ldd r27, Y+10
     ld r2, X+                   ; x[0]
     ld r3, X+                   ; x[1]
     ld r4, X+                   ; x[2]
@@ -327,39 +338,39 @@ x25519_avr_fe_mul_core:
     sbc r15, r23                ; +1 if negative
     sbc r16, r23                ; +1 if negative
     sbc r17, r23                ; +1 if negative
-    std Y+24, r2                ; db[0]
-    std Y+25, r3                ; db[1]
-    std Y+26, r4                ; db[2]
-    std Y+27, r5                ; db[3]
-    std Y+28, r6                ; db[4]
-    std Y+29, r7                ; db[5]
-    std Y+30, r8                ; db[6]
-    std Y+31, r9                ; db[7]
-    std Y+32, r10               ; db[8]
-    std Y+33, r11               ; db[9]
-    std Y+34, r12               ; db[10]
-    std Y+35, r13               ; db[11]
-    std Y+36, r14               ; db[12]
-    std Y+37, r15               ; db[13]
-    std Y+38, r16               ; db[14]
-    std Y+39, r17               ; db[15]
+    std Y+28, r2                ; db[0]
+    std Y+29, r3                ; db[1]
+    std Y+30, r4                ; db[2]
+    std Y+31, r5                ; db[3]
+    std Y+32, r6                ; db[4]
+    std Y+33, r7                ; db[5]
+    std Y+34, r8                ; db[6]
+    std Y+35, r9                ; db[7]
+    std Y+36, r10               ; db[8]
+    std Y+37, r11               ; db[9]
+    std Y+38, r12               ; db[10]
+    std Y+39, r13               ; db[11]
+    std Y+40, r14               ; db[12]
+    std Y+41, r15               ; db[13]
+    std Y+42, r16               ; db[14]
+    std Y+43, r17               ; db[15]
     eor r23, r18                ; signs differ: 0xff ...
     com r23                     ; q = 0xff: the middle term takes -M, q = 0: +M
-    std Y+7, r23
-    ldd r26, Y+1                ; X = r
-    ldd r27, Y+2
+    std Y+11, r23
+    ldd r26, Y+5                ; X = r
+    ldd r27, Y+6
     movw r30, r28               ; Z = |b_l - b_h|
-    adiw r30, 24
-    adiw r28, 8                 ; Y = |a_l - a_h|
+    adiw r30, 28
+    adiw r28, 12                ; Y = |a_l - a_h|
     clr r2
     ; M = |a_l - a_h| |b_l - b_h| -> r[0..31]
     rcall mpmul_avr_kara_mul128
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r23, Y+7
-    ldd r30, Y+1                ; Z = M = r
-    ldd r31, Y+2
-    adiw r28, 40                ; Y = t
+    ldd r23, Y+11
+    ldd r30, Y+5                ; Z = M = r
+    ldd r31, Y+6
+    adiw r28, 44                ; Y = t
     movw r26, r30               ; X = r (for the end)
     clr r18
     ldi r19, 38
@@ -1048,13 +1059,6 @@ x25519_avr_fe_mul_core:
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    subi r28, lo8(-63)          ; SP back: Y - 1 - 39 + 103
-    sbci r29, hi8(-63)
-    in r0, 0x3f
-    cli
-    out 0x3e, r29
-    out 0x3f, r0
-    out 0x3d, r28
     clr r1                      ; the ABI's zero register
     ret
 
@@ -2151,7 +2155,25 @@ MCU_FN(x25519, fe_sqr):
     push r17
     push r28
     push r29
+    in r28, 0x3d
+    in r29, 0x3e
+    subi r28, 105               ; SP -= 105: the core's frame
+    sbci r29, 0
+    in r0, 0x3f
+    cli
+    out 0x3e, r29
+    out 0x3f, r0
+    out 0x3d, r28
     rcall x25519_avr_fe_sqr_core; clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return
+    in r28, 0x3d
+    in r29, 0x3e
+    subi r28, lo8(-105)
+    sbci r29, hi8(-105)
+    in r0, 0x3f
+    cli
+    out 0x3e, r29
+    out 0x3f, r0
+    out 0x3d, r28
     pop r29
     pop r28
     pop r17
@@ -2177,37 +2199,30 @@ MCU_FN(x25519, fe_sqr):
 x25519_avr_fe_sqr_core:
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 84                ; SP -= 84
-    sbci r29, 0
-    in r0, 0x3f
-    cli                         ; SP written with interrupts off
-    out 0x3e, r29
-    out 0x3f, r0
-    out 0x3d, r28
-    adiw r28, 1                 ; Y = the product t[0..63] (SP + 1)
-    std Y+0, r24                ; r pointer, kept for after the calls
-    std Y+1, r25                ; r pointer, kept for after the calls
-    std Y+2, r22                ; a pointer, kept for after the calls
-    std Y+3, r23                ; a pointer, kept for after the calls
+    adiw r28, 1                 ; Y = F = SP + 1 (the caller's frame)
+    std Y+4, r24                ; r pointer, kept for after the calls
+    std Y+5, r25                ; r pointer, kept for after the calls
+    std Y+6, r22                ; a pointer, kept for after the calls
+    std Y+7, r23                ; a pointer, kept for after the calls
     clr r2                      ; sqr128's zero register
     movw r26, r28               ; X = t
-    adiw r26, 20
+    adiw r26, 24
     movw r28, r22               ; Y = a
     ; L = a_l^2 -> t[0..31]
     rcall x25519_avr_sqr128
     in r30, 0x3d                ; Z = F - 1
     in r31, 0x3e
-    ldd r28, Z+3                ; Y = a + 16
-    ldd r29, Z+4
+    ldd r28, Z+7                ; Y = a + 16
+    ldd r29, Z+8
     adiw r28, 16
     movw r26, r30               ; X = t + 32
-    adiw r26, 53
+    adiw r26, 57
     ; H = a_h^2 -> t[32..63]
     rcall x25519_avr_sqr128
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r26, Y+3                ; X = a
-    ldd r27, Y+4
+    ldd r26, Y+7                ; X = a
+    ldd r27, Y+8
     ld r2, X+                   ; x[0]
     ld r3, X+                   ; x[1]
     ld r4, X+                   ; x[2]
@@ -2289,33 +2304,33 @@ x25519_avr_fe_sqr_core:
     sbc r15, r18                ; +1 if negative
     sbc r16, r18                ; +1 if negative
     sbc r17, r18                ; +1 if negative
-    std Y+5, r2                 ; da[0]
-    std Y+6, r3                 ; da[1]
-    std Y+7, r4                 ; da[2]
-    std Y+8, r5                 ; da[3]
-    std Y+9, r6                 ; da[4]
-    std Y+10, r7                ; da[5]
-    std Y+11, r8                ; da[6]
-    std Y+12, r9                ; da[7]
-    std Y+13, r10               ; da[8]
-    std Y+14, r11               ; da[9]
-    std Y+15, r12               ; da[10]
-    std Y+16, r13               ; da[11]
-    std Y+17, r14               ; da[12]
-    std Y+18, r15               ; da[13]
-    std Y+19, r16               ; da[14]
-    std Y+20, r17               ; da[15]
-    ldd r26, Y+1                ; X = r (a is dead)
-    ldd r27, Y+2
-    adiw r28, 5                 ; Y = |a_l - a_h|
+    std Y+9, r2                 ; da[0]
+    std Y+10, r3                ; da[1]
+    std Y+11, r4                ; da[2]
+    std Y+12, r5                ; da[3]
+    std Y+13, r6                ; da[4]
+    std Y+14, r7                ; da[5]
+    std Y+15, r8                ; da[6]
+    std Y+16, r9                ; da[7]
+    std Y+17, r10               ; da[8]
+    std Y+18, r11               ; da[9]
+    std Y+19, r12               ; da[10]
+    std Y+20, r13               ; da[11]
+    std Y+21, r14               ; da[12]
+    std Y+22, r15               ; da[13]
+    std Y+23, r16               ; da[14]
+    std Y+24, r17               ; da[15]
+    ldd r26, Y+5                ; X = r (a is dead)
+    ldd r27, Y+6
+    adiw r28, 9                 ; Y = |a_l - a_h|
     clr r2
     ; M = |a_l - a_h|^2 -> r[0..31]
     rcall x25519_avr_sqr128
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r30, Y+1                ; Z = M = r
-    ldd r31, Y+2
-    adiw r28, 21                ; Y = t
+    ldd r30, Y+5                ; Z = M = r
+    ldd r31, Y+6
+    adiw r28, 25                ; Y = t
     movw r26, r30               ; X = r (for the end)
     clr r18
     ldi r19, 38
@@ -2969,13 +2984,6 @@ x25519_avr_fe_sqr_core:
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    subi r28, lo8(-63)          ; SP back: Y - 1 - 20 + 84
-    sbci r29, hi8(-63)
-    in r0, 0x3f
-    cli
-    out 0x3e, r29
-    out 0x3f, r0
-    out 0x3d, r28
     clr r1                      ; the ABI's zero register
     ret
 
@@ -4335,7 +4343,7 @@ MCU_FN(x25519, ladder_step):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 66                ; SP -= 66
+    subi r28, 169               ; SP -= 169
     sbci r29, 0
     in r0, 0x3f
     cli                         ; SP written with interrupts off
@@ -5523,9 +5531,9 @@ MCU_FN(x25519, ladder_step):
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
     ldd r31, Y+2
-    movw r24, r28               ; F + 2
-    subi r24, lo8(-3)
-    sbci r25, hi8(-3)
+    movw r24, r28               ; F + 105
+    subi r24, lo8(-106)
+    sbci r25, hi8(-106)
     movw r22, r30               ; st + 96
     subi r22, lo8(-96)
     sbci r23, hi8(-96)
@@ -5534,9 +5542,9 @@ MCU_FN(x25519, ladder_step):
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
     ldd r31, Y+2
-    movw r24, r28               ; F + 34
-    subi r24, lo8(-35)
-    sbci r25, hi8(-35)
+    movw r24, r28               ; F + 137
+    subi r24, lo8(-138)
+    sbci r25, hi8(-138)
     movw r22, r30               ; st + 128
     subi r22, lo8(-128)
     sbci r23, hi8(-128)
@@ -5928,7 +5936,8 @@ MCU_FN(x25519, ladder_step):
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st + 32
     ldd r31, Y+2
-    adiw r28, 3                 ; Y = AA (BB at +32)
+    subi r28, lo8(-106)         ; Y = AA (BB at +32)
+    sbci r29, hi8(-106)
     adiw r30, 32
     clr r2
     ldi r24, 19
@@ -6779,18 +6788,18 @@ MCU_FN(x25519, ladder_step):
     movw r24, r30               ; st + 32
     subi r24, lo8(-32)
     sbci r25, hi8(-32)
-    movw r22, r28               ; F + 2
-    subi r22, lo8(-3)
-    sbci r23, hi8(-3)
-    movw r20, r28               ; F + 34
-    subi r20, lo8(-35)
-    sbci r21, hi8(-35)
+    movw r22, r28               ; F + 105
+    subi r22, lo8(-106)
+    sbci r23, hi8(-106)
+    movw r20, r28               ; F + 137
+    subi r20, lo8(-138)
+    sbci r21, hi8(-138)
     call x25519_avr_fe_mul_core
     in r28, 0x3d
     in r29, 0x3e
     adiw r28, 1                 ; Y = F
-    subi r28, lo8(-65)          ; SP back: Y - 1 - 0 + 66
-    sbci r29, hi8(-65)
+    subi r28, lo8(-168)         ; SP back: Y - 1 - 0 + 169
+    sbci r29, hi8(-168)
     in r0, 0x3f
     cli
     out 0x3e, r29

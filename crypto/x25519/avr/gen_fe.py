@@ -95,12 +95,38 @@ def frame_leave(a: Asm, size: int, yoff: int = 0, save: bool = True) -> None:
     a("ret")
 
 
+# A core's frame is its caller's: the core finds it at F = SP + 1 on entry (F[0..2) its own return
+# address, F[2..4) two bytes its caller keeps for itself, the core's data from F + 4 on), so that the
+# ladder step, which calls the cores nine times, allocates it once instead of once per call. The
+# caller reserves CALLER_RESERVE bytes from its own SP + 1 (below its return address, if any).
+CORE_DATA = 4
+
+
+def core_enter(a: Asm) -> None:
+    """Y = F: the frame its caller reserved (no allocation)."""
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a("adiw r28, 1", "Y = F = SP + 1 (the caller's frame)")
+
+
 def wrapper(name: str, core: str) -> tuple[list[str], int]:
-    """The exported C entry of a core that saves no register: push, RCALL, pop."""
+    """The exported C entry of a core that saves no register: push, the core's frame, RCALL, pop."""
     a = Asm()
     for r in SAVED:
         a(f"push {r}")
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a(f"subi r28, {CALLER_RESERVE}", f"SP -= {CALLER_RESERVE}: the core's frame")
+    a("sbci r29, 0")
+    for ins in ("in r0, 0x3f", "cli", "out 0x3e, r29", "out 0x3f, r0", "out 0x3d, r28"):
+        a(ins)
     a(f"rcall {core}", "clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return")
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a(f"subi r28, lo8(-{CALLER_RESERVE})")
+    a(f"sbci r29, hi8(-{CALLER_RESERVE})")
+    for ins in ("in r0, 0x3f", "cli", "out 0x3e, r29", "out 0x3f, r0", "out 0x3d, r28"):
+        a(ins)
     for r in reversed(SAVED):
         a(f"pop {r}")
     a("ret")
@@ -135,7 +161,7 @@ def mul128_routine() -> tuple[list[str], str, int]:
 
 # fe_mul's frame (offsets from F = SP + 1): the pointers r, a, b; the Karatsuba sign; |a_l - a_h|,
 # |b_l - b_h| (16 bytes each, mul128's operands for M); the product t (64 bytes)
-FM_PTR, FM_SIGN, FM_DA, FM_DB, FM_T = 0, 6, 7, 23, 39
+FM_PTR, FM_SIGN, FM_DA, FM_DB, FM_T = CORE_DATA, CORE_DATA + 6, CORE_DATA + 7, CORE_DATA + 23, CORE_DATA + 39
 FM_FRAME = FM_T + 64
 
 
@@ -339,9 +365,10 @@ R16 = [f"r{i}" for i in range(2, 18)]
 def fe_mul() -> tuple[list[str], int]:
     lines128, label, c128 = mul128_routine()
     a = Asm()
-    frame_enter(a, FM_FRAME, save=False)
+    core_enter(a)
     karatsuba(a, label)
-    frame_leave(a, FM_FRAME, FM_T, save=False)
+    a("clr r1", "the ABI's zero register")
+    a("ret")
     a.cycles += 3 * c128              # the three calls of mul128 (their RCALLs counted above)
     wl, wc = wrapper("fe_mul", FE_MUL_CORE)
     body = wl + ["", f"    /* {FE_MUL_CORE} (local): fe_mul without saving registers (r24 = r, r22 = a, r20 = b;",
@@ -440,8 +467,10 @@ def gen_sqr128(g: MpGen, label: str) -> int:
 
 
 # fe_sqr's frame (offsets from F = SP + 1): the pointers r, a; |a_l - a_h|; the product t
-FS_PTR, FS_DA, FS_T = 0, 4, 20
+FS_PTR, FS_DA, FS_T = CORE_DATA, CORE_DATA + 4, CORE_DATA + 20
 FS_FRAME = FS_T + 64
+# what a core's caller reserves from its SP + 1: the larger core frame less the core's return address
+CALLER_RESERVE = max(FM_FRAME, FS_FRAME) - 2
 
 
 def fe_sqr() -> tuple[list[str], int]:
@@ -451,7 +480,7 @@ def fe_sqr() -> tuple[list[str], int]:
     g = MpGen()
     c128 = gen_sqr128(g, label)
     a = Asm()
-    frame_enter(a, FS_FRAME, save=False)
+    core_enter(a)
     for k, r in enumerate(("r24", "r25", "r22", "r23")):
         a(f"std Y+{FS_PTR + k}, {r}", ("r", "a")[k // 2] + " pointer, kept for after the calls")
     a("clr r2", "sqr128's zero register")
@@ -489,7 +518,8 @@ def fe_sqr() -> tuple[list[str], int]:
     a(f"adiw r28, {FS_T + 1}", "Y = t")
     a("movw r26, r30", "X = r (for the end)")
     recombine_reduce(a, "r23", True)
-    frame_leave(a, FS_FRAME, FS_T, save=False)
+    a("clr r1", "the ABI's zero register")
+    a("ret")
     a.cycles += 3 * c128              # the three calls of sqr128 (their RCALLs counted above)
     wl, wc = wrapper("fe_sqr", FE_SQR_CORE)
     CORE_CYCLES["fe_sqr"] = a.cycles
@@ -521,7 +551,10 @@ def fe_cswap2() -> tuple[list[str], int]:
 
 
 # The ladder step's frame (offsets from F = SP + 1): the pointer st, the temporaries a and b
-LS_ST, LS_A, LS_B = 0, 2, 34
+# (F + 2 .. F + CALLER_RESERVE - 1 is the cores' frame, shared by the nine calls; st at F + 0 is
+# where a core's frame has two bytes for its caller)
+LS_ST, LS_A = 0, CALLER_RESERVE
+LS_B = LS_A + 32
 LS_FRAME = LS_B + 32
 # st = x1 | x2 | z2 | x3 | z3, 32 bytes each
 X1, X2, Z2, X3, Z3 = 0, 32, 64, 96, 128
@@ -845,7 +878,8 @@ def ladder_step() -> tuple[list[str], int]:
             a(f"in r29, {SPH}")
             a(f"ldd r30, Y+{LS_ST + 1}", "Z = st + 32")
             a(f"ldd r31, Y+{LS_ST + 2}")
-            a(f"adiw r28, {LS_A + 1}", "Y = AA (BB at +32)")
+            a(f"subi r28, lo8(-{LS_A + 1})", "Y = AA (BB at +32)")
+            a(f"sbci r29, hi8(-{LS_A + 1})")
             a(f"adiw r30, {X2}")
             e_a24(a)
             continue
