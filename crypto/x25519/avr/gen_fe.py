@@ -235,16 +235,21 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
     halves (B = 2^8), -M = (M ^ q) + (q & 1) with the sign q at B^48, T = L1 + H0 (carry cT):
         V1 = L0 + T + (M0 ^ q) + (q & 1)           -> t[16..32)   chains a, b
         V2 = T + H1 + (M1 ^ q) + cT + carries       (registers)    chains a, b, c
-        V3 = H1 + e, e = q + cT + carries in [-1, 4], sign-extended (byte by byte below)
-        r0 = L0 + 38 V2 (in the registers of V2),  r1 = V1 + 38 V3 + carry (to r[16..32))
-    then the carry out of r (< 40) folded back as 38 times itself, a last carry as 38 by mask. With
-    minus (fe_sqr), M is taken off by borrow chains instead (no q, no XOR): e = cT + carries - borrow. The
+        V3 = H1 + e, e = q + cT + carries in [0, 4] (byte by byte below)
+        r0 = L0 + 38 V2 + 19 U (in the registers of V2),  r1 = V1 + 38 V3 + carry (to r[16..32))
+    e >= 0: V1 + B^16 V2 + B^32 e = L0 + T + B^16 (T + H1) -+ M = (L + H -+ M) + L1 + B^16 H0. r's
+    multiple of 2^255, U, is taken first ("top first", no fold pass after the chains): byte 31 of r is
+    S = V1[15] + 38 V3[15] + c with c < 40 the carry into it and V3[15] = H1[15] + d, d in {0, 1};
+    X = V1[15] + 38 H1[15], U = X >> 7 (< 78), 19 U enters r0 at bytes 0, 1, and byte 31 keeps
+    S - 128 U = (X mod 128) + 38 d + c < 205: the chain's byte XOR (X & 0x80), its carry out dropped
+    (it is in U). r < 2^256 without a second pass. With minus (fe_sqr), M is taken off by borrow
+    chains instead (no q, no XOR): e = cT + carries - borrow. The
     chains run over 4-byte chunks; a chain's carry waits in its own register between them (LSR f
     restores it and clears f, ADC f, zero saves it). Y = t, Z = r on entry."""
     R = R16
     ZR_, C38_, Q, FA, FB, FC = "r18", "r19", "r20", "r21", "r22", "r23"
     W = ["r24", "r25", "r26", "r27"]
-    E, EXT, FE, CR, V, D = "r24", "r23", "r22", "r25", "r26", "r27"
+    E, FE, CR, V, D = "r24", "r22", "r25", "r26", "r27"
     a(f"clr {ZR_}")
     a(f"ldi {C38_}, 38")
     if minus:
@@ -309,12 +314,24 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
         a(f"add {E}, {Q}", "e = q + cT + the carries of V2: V3 = H1 + e")
         a(f"add {E}, {FA}")
         a(f"add {E}, {FB}")
-    a(f"add {E}, {FC}")
-    a(f"mov {EXT}, {E}")
-    a(f"lsl {EXT}")
-    a(f"sbc {EXT}, {EXT}", "e's sign extension")
+    a(f"add {E}, {FC}", "e in [0, 4] (see above)")
     a(f"clr {FE}")
-    a.note("r[0..16) = L0 + 38 V2, in r2..r17 (V2's byte is dead once multiplied)")
+    MK, F19 = "r20", ["r26", "r27"]
+    a.note("top first: r's multiple of 2^255, U, from its top byte before any chain: S = V1[15] +")
+    a.note("38 V3[15] + (carry < 40), V3[15] = H1[15] + d, d = 0 or 1 (the carry of H1 + e into it)")
+    a(f"ldd {V}, Y+63", "H1[15]")
+    a(f"mul {V}, {C38_}")
+    a(f"ldd {D}, Y+31", "V1[15]")
+    a(f"add r0, {D}")
+    a(f"adc r1, {ZR_}", "X = V1[15] + 38 H1[15] (< 2^14)")
+    a(f"mov {MK}, r0")
+    a(f"andi {MK}, 0x80", "byte 31's fix: XOR (X & 0x80)")
+    a("lsl r0")
+    a("rol r1", "U = X >> 7 (< 78)")
+    a(f"ldi {D}, 19")
+    a(f"mul r1, {D}")
+    a(f"movw {F19[0]}, r0", "19 U (< 2^11), added to r at bytes 0, 1")
+    a.note("r[0..16) = L0 + 38 V2 + 19 U, in r2..r17 (V2's byte is dead once multiplied)")
     for k in range(16):
         a(f"mul {R[k]}, {C38_}", f"38 V2[{k}]")
         a(f"ldd {R[k]}, Y+{k}", f"L[{k}]")
@@ -322,6 +339,9 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
         a(f"adc r1, {ZR_}")
         if k > 0:
             a(f"add {R[k]}, {CR}")
+            a(f"adc r1, {ZR_}")
+        if k < 2:
+            a(f"add {R[k]}, {F19[k]}", "19 U")
             a(f"adc r1, {ZR_}")
         a(f"mov {CR}, r1")
     a.note("r[16..32) = V1 + 38 V3 + carry, V3 = H1 + e byte by byte (its carry kept across the MUL)")
@@ -331,7 +351,7 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
             a(f"add {V}, {E}")
         else:
             a(f"lsr {FE}")
-            a(f"adc {V}, {EXT}")
+            a(f"adc {V}, {ZR_}")
         if k < 15:
             a(f"rol {FE}")
         a(f"mul {V}, {C38_}", f"38 V3[{k}]")
@@ -340,21 +360,11 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
         a(f"adc r1, {ZR_}")
         a(f"add {D}, {CR}")
         a(f"adc r1, {ZR_}")
-        a(f"mov {CR}, r1")
-        a(f"std Z+{16 + k}, {D}", f"r[{16 + k}] for now")
-    a(f"mul {CR}, {C38_}", "38 c, c the carry out of r")
-    a(f"add {R[0]}, r0")
-    a(f"adc {R[1]}, r1")
-    for k in range(2, 16):
-        a(f"adc {R[k]}, {ZR_}")
-    for k in range(16, 32):
-        a(f"ldd {D}, Z+{k}")
-        a(f"adc {D}, {ZR_}")
-        a(f"std Z+{k}, {D}", f"r[{k}]")
-    a(f"sbc {D}, {D}", "0 or 0xff: the last carry ...")
-    a(f"andi {D}, 38", "... as 38")
-    a(f"add {R[0]}, {D}")
-    a(f"adc {R[1]}, {ZR_}")
+        if k < 15:
+            a(f"mov {CR}, r1")
+        else:
+            a(f"eor {D}, {MK}", "byte 31 less U 2^255 (the carry out is in U too)")
+        a(f"std Z+{16 + k}, {D}", f"r[{16 + k}]")
     for k in range(16):
         a(f"std Z+{k}, {R[k]}", f"r[{k}]")
 
