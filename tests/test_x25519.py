@@ -311,6 +311,8 @@ def _avr_run(lines: list[str], reg: list[int], mem: bytearray) -> None:
         elif op in ("rol", "lsl"):
             v = reg[d] << 1 | (c if op == "rol" else 0)
             c, reg[d] = v >> 8, v & 0xFF
+        elif op == "lsr":
+            c, reg[d] = reg[d] & 1, reg[d] >> 1
         elif op == "mul":
             v = reg[d] * reg[r(ar[1])]
             reg[0], reg[1], c = v & 0xFF, v >> 8, v >> 15
@@ -318,14 +320,50 @@ def _avr_run(lines: list[str], reg: list[int], mem: bytearray) -> None:
             raise AssertionError(f"not modelled: {line}")
 
 
+def _gen_fe_avr():
+    spec = importlib.util.spec_from_file_location("gen_fe_avr", ROOT / "crypto" / "x25519" / "avr" / "gen_fe.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen
+
+
+def test_avr_recombine_reduce_arithmetic() -> None:
+    """avr-fast's recombination and reduction (gen_fe.py recombine_reduce, shared by fe_mul and fe_sqr:
+    top first, r's multiple of 2^255 estimated from its top byte) run instruction by instruction on the
+    three Karatsuba products of operands whose halves are at the edges (0, 1, 2^128 - 1, 2^127, top
+    bytes 0 or 0xff, random bit lengths): r below 2^256 and congruent to a b mod p, both signs of M."""
+    gen = _gen_fe_avr()
+    rng = random.Random("avr/recombine")
+    h = (1 << 128) - 1
+    halves = [0, 1, 2, h, h - 1, 1 << 127, (1 << 127) - 1, 0xff << 120, 1 << 120, (1 << 120) - 1, 1 << 64] + \
+        [rng.randrange(1 << rng.randrange(1, 129)) for _ in range(6)]
+    code = {}
+    for minus in (False, True):
+        a = gen.Asm()
+        gen.recombine_reduce(a, "r23", minus)
+        code[minus] = [line for line in a.lines if not line.strip().startswith(";")]
+    for x in halves:
+        for y in halves:
+            for minus, a_, b_ in ((True, x << 128 | y, x << 128 | y), (False, x << 128 | y, rng.choice(halves) << 128 | rng.choice(halves))):
+                al, ah, bl, bh = a_ & h, a_ >> 128, b_ & h, b_ >> 128
+                mem = bytearray(256)
+                mem[0:32] = (al * bl).to_bytes(32, "little")          # t = L | H at Y = 0
+                mem[32:64] = (ah * bh).to_bytes(32, "little")
+                mem[128:160] = (abs(al - ah) * abs(bl - bh)).to_bytes(32, "little")   # M at Z = r = 128
+                reg = [rng.randrange(256) for _ in range(32)]
+                reg[23] = 0xFF if (al - ah) * (bl - bh) >= 0 else 0   # q: the middle term takes -M
+                reg[28:32] = [0, 0, 128, 0]
+                _avr_run(code[minus], reg, mem)
+                r = int.from_bytes(mem[128:160], "little")
+                assert (r - a_ * b_) % P == 0, (minus, hex(a_), hex(b_))
+
+
 def test_avr_step_passes_arithmetic() -> None:
     """avr-fast's inline step passes (gen_fe.py: swap_abcd, sum_diff, e_a24; top-first chains that carry
     0..2 between chunks, no fold pass) on operands at the edges of those carries (x + z near 2^257, x - z
     near -2^256, top bytes around 0x7f/0x80, low bytes all ones), run instruction by instruction from
     the generator's lines: every result below 2^256 and congruent mod p."""
-    spec = importlib.util.spec_from_file_location("gen_fe_avr", ROOT / "crypto" / "x25519" / "avr" / "gen_fe.py")
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
+    gen = _gen_fe_avr()
     m = (1 << 256) - 1
     rng = random.Random("avr/step-passes")
     low = (1 << 248) - 1
