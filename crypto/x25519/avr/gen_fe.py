@@ -235,21 +235,21 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
     halves (B = 2^8), -M = (M ^ q) + (q & 1) with the sign q at B^48, T = L1 + H0 (carry cT):
         V1 = L0 + T + (M0 ^ q) + (q & 1)           -> t[16..32)   chains a, b
         V2 = T + H1 + (M1 ^ q) + cT + carries       (registers)    chains a, b, c
-        V3 = H1 + e, e = q + cT + carries in [0, 4] (byte by byte below)
-        r0 = L0 + 38 V2 + 19 U (in the registers of V2),  r1 = V1 + 38 V3 + carry (to r[16..32))
-    e >= 0: V1 + B^16 V2 + B^32 e = L0 + T + B^16 (T + H1) -+ M = (L + H -+ M) + L1 + B^16 H0. r's
-    multiple of 2^255, U, is taken first ("top first", no fold pass after the chains): byte 31 of r is
-    S = V1[15] + 38 V3[15] + c with c < 40 the carry into it and V3[15] = H1[15] + d, d in {0, 1};
-    X = V1[15] + 38 H1[15], U = X >> 7 (< 78), 19 U enters r0 at bytes 0, 1, and byte 31 keeps
-    S - 128 U = (X mod 128) + 38 d + c < 205: the chain's byte XOR (X & 0x80), its carry out dropped
-    (it is in U). r < 2^256 without a second pass. With minus (fe_sqr), M is taken off by borrow
+        e = q + cT + carries in [0, 4], t's top half V3 = H1 + e
+        r0 = L0 + 38 V2 + 19 U (in the registers of V2),  r1 = V1 + 38 H1 + 38 e + carry (to r[16..32))
+    e >= 0: V1 + B^16 V2 + B^32 e = L0 + T + B^16 (T + H1) -+ M = (L + H -+ M) + L1 + B^16 H0; so
+    38 V3 = 38 H1 + 38 e with 38 e < 153 added to the carry into r1 (< 192; the chain's carries stay
+    below 40 after its first byte). r's multiple of 2^255, U, is taken first ("top first", no fold
+    pass after the chains): byte 31 of r is S = X + c, X = V1[15] + 38 H1[15] (< 2^14), c < 40 the
+    carry into it; U = X >> 7 (< 78), 19 U enters r0 at bytes 0, 1, and byte 31 keeps S - 128 U =
+    (X mod 128) + c < 167: the chain's byte XOR (X & 0x80), its carry out dropped (it is in U). r < 2^256 without a second pass. With minus (fe_sqr), M is taken off by borrow
     chains instead (no q, no XOR): e = cT + carries - borrow. The
     chains run over 4-byte chunks; a chain's carry waits in its own register between them (LSR f
     restores it and clears f, ADC f, zero saves it). Y = t, Z = r on entry."""
     R = R16
     ZR_, C38_, Q, FA, FB, FC = "r18", "r19", "r20", "r21", "r22", "r23"
     W = ["r24", "r25", "r26", "r27"]
-    E, FE, CR, V, D = "r24", "r22", "r25", "r26", "r27"
+    E, CR, V, D = "r24", "r25", "r26", "r27"
     a(f"clr {ZR_}")
     a(f"ldi {C38_}, 38")
     if minus:
@@ -315,10 +315,11 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
         a(f"add {E}, {FA}")
         a(f"add {E}, {FB}")
     a(f"add {E}, {FC}", "e in [0, 4] (see above)")
-    a(f"clr {FE}")
+    a(f"mul {E}, {C38_}")
+    a(f"mov {E}, r0", "38 e (< 153): V3 = H1 + e is never formed, 38 e joins the carry into r1")
     MK, F19 = "r20", ["r26", "r27"]
     a.note("top first: r's multiple of 2^255, U, from its top byte before any chain: S = V1[15] +")
-    a.note("38 V3[15] + (carry < 40), V3[15] = H1[15] + d, d = 0 or 1 (the carry of H1 + e into it)")
+    a.note("38 H1[15] + (carry < 40)")
     a(f"ldd {V}, Y+63", "H1[15]")
     a(f"mul {V}, {C38_}")
     a(f"ldd {D}, Y+31", "V1[15]")
@@ -344,17 +345,11 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
             a(f"add {R[k]}, {F19[k]}", "19 U")
             a(f"adc r1, {ZR_}")
         a(f"mov {CR}, r1")
-    a.note("r[16..32) = V1 + 38 V3 + carry, V3 = H1 + e byte by byte (its carry kept across the MUL)")
+    a.note("r[16..32) = V1 + 38 H1 + (38 e + the carry of r0: < 192, then < 40)")
+    a(f"add {CR}, {E}")
     for k in range(16):
         a(f"ldd {V}, Y+{48 + k}", f"H[{16 + k}]")
-        if k == 0:
-            a(f"add {V}, {E}")
-        else:
-            a(f"lsr {FE}")
-            a(f"adc {V}, {ZR_}")
-        if k < 15:
-            a(f"rol {FE}")
-        a(f"mul {V}, {C38_}", f"38 V3[{k}]")
+        a(f"mul {V}, {C38_}", f"38 H1[{k}]")
         a(f"ldd {D}, Y+{16 + k}", f"V1[{k}]")
         a(f"add {D}, r0")
         a(f"adc r1, {ZR_}")
