@@ -8,11 +8,11 @@
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
- *     (45,512 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
+ *     (45,352 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (5,455 and 3,962 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (5,423 and 3,962 cycles by the generator's count, the call excluded)
  *   Both: one level of subtractive Karatsuba over 128-bit halves, t = L + 2^256 H + 2^128 (L + H -+ M)
  *   (512 bits in a stack frame), by three RCALLs of a local 128-bit routine, then one pass that
  *   recombines and reduces mod p at once (recombine_reduce in the generator).
@@ -158,213 +158,213 @@ x25519_avr_fe_mul_core:
     in r29, 0x3e
     ldd r26, Y+7                ; X = a
     ldd r27, Y+8
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
-    ld r10, X+                  ; x[8]
-    ld r11, X+                  ; x[9]
-    ld r12, X+                  ; x[10]
-    ld r13, X+                  ; x[11]
-    ld r14, X+                  ; x[12]
-    ld r15, X+                  ; x[13]
-    ld r16, X+                  ; x[14]
-    ld r17, X+                  ; x[15]
-    ld r22, X+                  ; x[16]
-    sub r2, r22
-    ld r22, X+                  ; x[17]
-    sbc r3, r22
-    ld r22, X+                  ; x[18]
-    sbc r4, r22
-    ld r22, X+                  ; x[19]
-    sbc r5, r22
-    ld r22, X+                  ; x[20]
-    sbc r6, r22
-    ld r22, X+                  ; x[21]
-    sbc r7, r22
-    ld r22, X+                  ; x[22]
-    sbc r8, r22
-    ld r22, X+                  ; x[23]
-    sbc r9, r22
-    ld r22, X+                  ; x[24]
-    sbc r10, r22
-    ld r22, X+                  ; x[25]
-    sbc r11, r22
-    ld r22, X+                  ; x[26]
-    sbc r12, r22
-    ld r22, X+                  ; x[27]
-    sbc r13, r22
-    ld r22, X+                  ; x[28]
-    sbc r14, r22
-    ld r22, X+                  ; x[29]
-    sbc r15, r22
-    ld r22, X+                  ; x[30]
-    sbc r16, r22
-    ld r22, X+                  ; x[31]
-    sbc r17, r22
-    sbc r18, r18                ; the borrow as a mask
-    eor r2, r18
-    eor r3, r18
-    eor r4, r18
-    eor r5, r18
-    eor r6, r18
-    eor r7, r18
-    eor r8, r18
-    eor r9, r18
-    eor r10, r18
-    eor r11, r18
-    eor r12, r18
-    eor r13, r18
-    eor r14, r18
-    eor r15, r18
-    eor r16, r18
-    eor r17, r18
-    sub r2, r18                 ; +1 if negative
-    sbc r3, r18                 ; +1 if negative
-    sbc r4, r18                 ; +1 if negative
-    sbc r5, r18                 ; +1 if negative
-    sbc r6, r18                 ; +1 if negative
-    sbc r7, r18                 ; +1 if negative
-    sbc r8, r18                 ; +1 if negative
-    sbc r9, r18                 ; +1 if negative
-    sbc r10, r18                ; +1 if negative
-    sbc r11, r18                ; +1 if negative
-    sbc r12, r18                ; +1 if negative
-    sbc r13, r18                ; +1 if negative
-    sbc r14, r18                ; +1 if negative
-    sbc r15, r18                ; +1 if negative
-    sbc r16, r18                ; +1 if negative
-    sbc r17, r18                ; +1 if negative
-    std Y+12, r2                ; da[0]
-    std Y+13, r3                ; da[1]
-    std Y+14, r4                ; da[2]
-    std Y+15, r5                ; da[3]
-    std Y+16, r6                ; da[4]
-    std Y+17, r7                ; da[5]
-    std Y+18, r8                ; da[6]
-    std Y+19, r9                ; da[7]
-    std Y+20, r10               ; da[8]
-    std Y+21, r11               ; da[9]
-    std Y+22, r12               ; da[10]
-    std Y+23, r13               ; da[11]
-    std Y+24, r14               ; da[12]
-    std Y+25, r15               ; da[13]
-    std Y+26, r16               ; da[14]
-    std Y+27, r17               ; da[15]
-    ldd r26, Y+9                ; X = b
-    ldd r27, Y+10
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
-    ld r10, X+                  ; x[8]
-    ld r11, X+                  ; x[9]
-    ld r12, X+                  ; x[10]
-    ld r13, X+                  ; x[11]
-    ld r14, X+                  ; x[12]
-    ld r15, X+                  ; x[13]
-    ld r16, X+                  ; x[14]
-    ld r17, X+                  ; x[15]
-    ld r22, X+                  ; x[16]
-    sub r2, r22
-    ld r22, X+                  ; x[17]
-    sbc r3, r22
-    ld r22, X+                  ; x[18]
-    sbc r4, r22
-    ld r22, X+                  ; x[19]
-    sbc r5, r22
-    ld r22, X+                  ; x[20]
-    sbc r6, r22
-    ld r22, X+                  ; x[21]
-    sbc r7, r22
-    ld r22, X+                  ; x[22]
-    sbc r8, r22
-    ld r22, X+                  ; x[23]
-    sbc r9, r22
-    ld r22, X+                  ; x[24]
-    sbc r10, r22
-    ld r22, X+                  ; x[25]
-    sbc r11, r22
-    ld r22, X+                  ; x[26]
-    sbc r12, r22
-    ld r22, X+                  ; x[27]
-    sbc r13, r22
-    ld r22, X+                  ; x[28]
-    sbc r14, r22
-    ld r22, X+                  ; x[29]
-    sbc r15, r22
-    ld r22, X+                  ; x[30]
-    sbc r16, r22
-    ld r22, X+                  ; x[31]
-    sbc r17, r22
-    sbc r23, r23                ; the borrow as a mask
-    eor r2, r23
-    eor r3, r23
-    eor r4, r23
-    eor r5, r23
-    eor r6, r23
-    eor r7, r23
-    eor r8, r23
-    eor r9, r23
-    eor r10, r23
-    eor r11, r23
-    eor r12, r23
-    eor r13, r23
-    eor r14, r23
-    eor r15, r23
-    eor r16, r23
-    eor r17, r23
-    sub r2, r23                 ; +1 if negative
-    sbc r3, r23                 ; +1 if negative
-    sbc r4, r23                 ; +1 if negative
-    sbc r5, r23                 ; +1 if negative
-    sbc r6, r23                 ; +1 if negative
-    sbc r7, r23                 ; +1 if negative
-    sbc r8, r23                 ; +1 if negative
-    sbc r9, r23                 ; +1 if negative
-    sbc r10, r23                ; +1 if negative
-    sbc r11, r23                ; +1 if negative
-    sbc r12, r23                ; +1 if negative
-    sbc r13, r23                ; +1 if negative
-    sbc r14, r23                ; +1 if negative
-    sbc r15, r23                ; +1 if negative
-    sbc r16, r23                ; +1 if negative
-    sbc r17, r23                ; +1 if negative
-    std Y+28, r2                ; db[0]
-    std Y+29, r3                ; db[1]
-    std Y+30, r4                ; db[2]
-    std Y+31, r5                ; db[3]
-    std Y+32, r6                ; db[4]
-    std Y+33, r7                ; db[5]
-    std Y+34, r8                ; db[6]
-    std Y+35, r9                ; db[7]
-    std Y+36, r10               ; db[8]
-    std Y+37, r11               ; db[9]
-    std Y+38, r12               ; db[10]
-    std Y+39, r13               ; db[11]
-    std Y+40, r14               ; db[12]
-    std Y+41, r15               ; db[13]
-    std Y+42, r16               ; db[14]
-    std Y+43, r17               ; db[15]
-    eor r23, r18                ; signs differ: 0xff ...
-    com r23                     ; q = 0xff: the middle term takes -M, q = 0: +M
-    std Y+11, r23
+    ld r4, X+                   ; x[0]
+    ld r5, X+                   ; x[1]
+    ld r6, X+                   ; x[2]
+    ld r7, X+                   ; x[3]
+    ld r8, X+                   ; x[4]
+    ld r9, X+                   ; x[5]
+    ld r10, X+                  ; x[6]
+    ld r11, X+                  ; x[7]
+    ld r12, X+                  ; x[8]
+    ld r13, X+                  ; x[9]
+    ld r14, X+                  ; x[10]
+    ld r15, X+                  ; x[11]
+    ld r16, X+                  ; x[12]
+    ld r17, X+                  ; x[13]
+    ld r18, X+                  ; x[14]
+    ld r19, X+                  ; x[15]
+    ld r0, X+                   ; x[16]
+    sub r4, r0
+    ld r0, X+                   ; x[17]
+    sbc r5, r0
+    ld r0, X+                   ; x[18]
+    sbc r6, r0
+    ld r0, X+                   ; x[19]
+    sbc r7, r0
+    ld r0, X+                   ; x[20]
+    sbc r8, r0
+    ld r0, X+                   ; x[21]
+    sbc r9, r0
+    ld r0, X+                   ; x[22]
+    sbc r10, r0
+    ld r0, X+                   ; x[23]
+    sbc r11, r0
+    ld r0, X+                   ; x[24]
+    sbc r12, r0
+    ld r0, X+                   ; x[25]
+    sbc r13, r0
+    ld r0, X+                   ; x[26]
+    sbc r14, r0
+    ld r0, X+                   ; x[27]
+    sbc r15, r0
+    ld r0, X+                   ; x[28]
+    sbc r16, r0
+    ld r0, X+                   ; x[29]
+    sbc r17, r0
+    ld r0, X+                   ; x[30]
+    sbc r18, r0
+    ld r0, X+                   ; x[31]
+    sbc r19, r0
+    sbc r1, r1                  ; the borrow as a mask
+    eor r4, r1
+    eor r5, r1
+    eor r6, r1
+    eor r7, r1
+    eor r8, r1
+    eor r9, r1
+    eor r10, r1
+    eor r11, r1
+    eor r12, r1
+    eor r13, r1
+    eor r14, r1
+    eor r15, r1
+    eor r16, r1
+    eor r17, r1
+    eor r18, r1
+    eor r19, r1
+    sub r4, r1                  ; +1 if negative
+    sbc r5, r1                  ; +1 if negative
+    sbc r6, r1                  ; +1 if negative
+    sbc r7, r1                  ; +1 if negative
+    sbc r8, r1                  ; +1 if negative
+    sbc r9, r1                  ; +1 if negative
+    sbc r10, r1                 ; +1 if negative
+    sbc r11, r1                 ; +1 if negative
+    sbc r12, r1                 ; +1 if negative
+    sbc r13, r1                 ; +1 if negative
+    sbc r14, r1                 ; +1 if negative
+    sbc r15, r1                 ; +1 if negative
+    sbc r16, r1                 ; +1 if negative
+    sbc r17, r1                 ; +1 if negative
+    sbc r18, r1                 ; +1 if negative
+    sbc r19, r1                 ; +1 if negative
+    std Y+12, r4                ; da[0]
+    std Y+13, r5                ; da[1]
+    std Y+14, r6                ; da[2]
+    std Y+15, r7                ; da[3]
+    std Y+16, r8                ; da[4]
+    std Y+17, r9                ; da[5]
+    std Y+18, r10               ; da[6]
+    std Y+19, r11               ; da[7]
+    std Y+20, r12               ; da[8]
+    std Y+21, r13               ; da[9]
+    std Y+22, r14               ; da[10]
+    std Y+23, r15               ; da[11]
+    std Y+24, r16               ; da[12]
+    std Y+25, r17               ; da[13]
+    std Y+26, r18               ; da[14]
+    std Y+27, r19               ; da[15]
+    ldd r30, Y+9                ; Z = b
+    ldd r31, Y+10
+    ld r12, Z+                  ; x[0]
+    ld r13, Z+                  ; x[1]
+    ld r14, Z+                  ; x[2]
+    ld r15, Z+                  ; x[3]
+    ld r16, Z+                  ; x[4]
+    ld r17, Z+                  ; x[5]
+    ld r18, Z+                  ; x[6]
+    ld r19, Z+                  ; x[7]
+    ld r20, Z+                  ; x[8]
+    ld r21, Z+                  ; x[9]
+    ld r22, Z+                  ; x[10]
+    ld r23, Z+                  ; x[11]
+    ld r24, Z+                  ; x[12]
+    ld r25, Z+                  ; x[13]
+    ld r26, Z+                  ; x[14]
+    ld r27, Z+                  ; x[15]
+    ld r0, Z+                   ; x[16]
+    sub r12, r0
+    ld r0, Z+                   ; x[17]
+    sbc r13, r0
+    ld r0, Z+                   ; x[18]
+    sbc r14, r0
+    ld r0, Z+                   ; x[19]
+    sbc r15, r0
+    ld r0, Z+                   ; x[20]
+    sbc r16, r0
+    ld r0, Z+                   ; x[21]
+    sbc r17, r0
+    ld r0, Z+                   ; x[22]
+    sbc r18, r0
+    ld r0, Z+                   ; x[23]
+    sbc r19, r0
+    ld r0, Z+                   ; x[24]
+    sbc r20, r0
+    ld r0, Z+                   ; x[25]
+    sbc r21, r0
+    ld r0, Z+                   ; x[26]
+    sbc r22, r0
+    ld r0, Z+                   ; x[27]
+    sbc r23, r0
+    ld r0, Z+                   ; x[28]
+    sbc r24, r0
+    ld r0, Z+                   ; x[29]
+    sbc r25, r0
+    ld r0, Z+                   ; x[30]
+    sbc r26, r0
+    ld r0, Z+                   ; x[31]
+    sbc r27, r0
+    sbc r3, r3                  ; the borrow as a mask
+    eor r12, r3
+    eor r13, r3
+    eor r14, r3
+    eor r15, r3
+    eor r16, r3
+    eor r17, r3
+    eor r18, r3
+    eor r19, r3
+    eor r20, r3
+    eor r21, r3
+    eor r22, r3
+    eor r23, r3
+    eor r24, r3
+    eor r25, r3
+    eor r26, r3
+    eor r27, r3
+    sub r12, r3                 ; +1 if negative
+    sbc r13, r3                 ; +1 if negative
+    sbc r14, r3                 ; +1 if negative
+    sbc r15, r3                 ; +1 if negative
+    sbc r16, r3                 ; +1 if negative
+    sbc r17, r3                 ; +1 if negative
+    sbc r18, r3                 ; +1 if negative
+    sbc r19, r3                 ; +1 if negative
+    sbc r20, r3                 ; +1 if negative
+    sbc r21, r3                 ; +1 if negative
+    sbc r22, r3                 ; +1 if negative
+    sbc r23, r3                 ; +1 if negative
+    sbc r24, r3                 ; +1 if negative
+    sbc r25, r3                 ; +1 if negative
+    sbc r26, r3                 ; +1 if negative
+    sbc r27, r3                 ; +1 if negative
+    std Y+28, r12               ; db[0]
+    std Y+29, r13               ; db[1]
+    std Y+30, r14               ; db[2]
+    std Y+31, r15               ; db[3]
+    std Y+32, r16               ; db[4]
+    std Y+33, r17               ; db[5]
+    std Y+34, r18               ; db[6]
+    std Y+35, r19               ; db[7]
+    std Y+36, r20               ; db[8]
+    std Y+37, r21               ; db[9]
+    std Y+38, r22               ; db[10]
+    std Y+39, r23               ; db[11]
+    std Y+40, r24               ; db[12]
+    std Y+41, r25               ; db[13]
+    std Y+42, r26               ; db[14]
+    std Y+43, r27               ; db[15]
+    eor r1, r3                  ; signs differ: 0xff ...
+    com r1                      ; q = 0xff: the middle term takes -M, q = 0: +M
+    std Y+11, r1
     ldd r26, Y+5                ; X = r
     ldd r27, Y+6
     movw r30, r28               ; Z = |b_l - b_h|
     adiw r30, 28
     adiw r28, 12                ; Y = |a_l - a_h|
     clr r2
-    ; M = |a_l - a_h| |b_l - b_h| -> r[0..31]
-    rcall mpmul_avr_kara_mul128
+    ; M = |a_l - a_h| |b_l - b_h| -> r[0..31], entered with their low halves in registers
+    rcall mpmul_avr_kara_mul128_regs
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r23, Y+11

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "mpmul" / "avr"))
 from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
 # mpmul avr-kara's 128x128-bit product (one level of subtractive Karatsuba over its in-register K64
 # kernel), emitted once into fe_avr.S as a local routine: Gen (its emitter) and gen_mul128.
+import gen_mpmul_avr as MP  # noqa: E402
 from gen_mpmul_avr import ZR, Gen as MpGen, gen_mul128  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -133,15 +134,16 @@ def wrapper(name: str, core: str) -> tuple[list[str], int]:
     return a.lines, a.cycles
 
 
-def absdiff(a: Asm, src: str, mask: str) -> None:
-    """r2..r17 = |x_lo - x_hi| of the 32 bytes at src (X or Z, post-increment), mask = 0xff if
-    x_lo < x_hi else 0: the difference, its borrow as a mask (SBC m, m), then (d ^ m) - m."""
-    R = [f"r{i}" for i in range(2, 18)]
+def absdiff(a: Asm, src: str, mask: str, first: int = 2, tmp: str = T) -> None:
+    """r<first>.. (16 registers) = |x_lo - x_hi| of the 32 bytes at src (X or Z, post-increment),
+    mask = 0xff if x_lo < x_hi else 0: the difference, its borrow as a mask (SBC m, m), then
+    (d ^ m) - m."""
+    R = [f"r{i}" for i in range(first, first + 16)]
     for k in range(16):
         a(f"ld {R[k]}, {src}+", f"x[{k}]")
     for k in range(16):
-        a(f"ld {T}, {src}+", f"x[{16 + k}]")
-        a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {T}")
+        a(f"ld {tmp}, {src}+", f"x[{16 + k}]")
+        a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {tmp}")
     a(f"sbc {mask}, {mask}", "the borrow as a mask")
     for k in range(16):
         a(f"eor {R[k]}, {mask}")
@@ -202,23 +204,25 @@ def karatsuba(a: Asm, mul128: str) -> None:
     a(f"rcall {mul128}")
     a(f"in r28, {SPL}", "Y = F - 1")
     a(f"in r29, {SPH}")
-    for name, src, dst, mask in (("a", FM_PTR + 2, FM_DA, "r18"), ("b", FM_PTR + 4, FM_DB, q)):
-        a(f"ldd r26, Y+{src + 1}", f"X = {name}")
-        a(f"ldd r27, Y+{src + 2}")
-        absdiff(a, "X", mask)
+    # |a_l - a_h| in r4..r19 and |b_l - b_h| in r12..r27, each stored into the frame, so that their
+    # low halves are in mul128's operand registers (r4..r11, r12..r19) for its mul128_regs entry
+    for name, ptr, src, dst, mask, first in (("a", "X", FM_PTR + 2, FM_DA, "r1", 4), ("b", "Z", FM_PTR + 4, FM_DB, "r3", 12)):
+        a(f"ldd r{26 if ptr == 'X' else 30}, Y+{src + 1}", f"{ptr} = {name}")
+        a(f"ldd r{27 if ptr == 'X' else 31}, Y+{src + 2}")
+        absdiff(a, ptr, mask, first, "r0")
         for k in range(16):
-            a(f"std Y+{dst + 1 + k}, {R[k]}", f"d{name}[{k}]")
-    a(f"eor {q}, r18", "signs differ: 0xff ...")
-    a(f"com {q}", "q = 0xff: the middle term takes -M, q = 0: +M")
-    a(f"std Y+{FM_SIGN + 1}, {q}")
+            a(f"std Y+{dst + 1 + k}, r{first + k}", f"d{name}[{k}]")
+    a("eor r1, r3", "signs differ: 0xff ...")
+    a("com r1", "q = 0xff: the middle term takes -M, q = 0: +M")
+    a(f"std Y+{FM_SIGN + 1}, r1")
     a(f"ldd r26, Y+{FM_PTR + 1}", "X = r")
     a(f"ldd r27, Y+{FM_PTR + 2}")
     a("movw r30, r28", "Z = |b_l - b_h|")
     a(f"adiw r30, {FM_DB + 1}")
     a(f"adiw r28, {FM_DA + 1}", "Y = |a_l - a_h|")
     a("clr r2")
-    a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31]")
-    a(f"rcall {mul128}")
+    a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31], entered with their low halves in registers")
+    a(f"rcall {mul128}_regs")
     a(f"in r28, {SPL}", "Y = F - 1")
     a(f"in r29, {SPH}")
     a(f"ldd {q}, Y+{FM_SIGN + 1}")
@@ -374,7 +378,7 @@ def fe_mul() -> tuple[list[str], int]:
     karatsuba(a, label)
     a("clr r1", "the ABI's zero register")
     a("ret")
-    a.cycles += 3 * c128              # the three calls of mul128 (their RCALLs counted above)
+    a.cycles += 3 * c128 - MP.MUL128_REGS_SKIPS   # the three calls of mul128 (RCALLs counted above)
     wl, wc = wrapper("fe_mul", FE_MUL_CORE)
     body = wl + ["", f"    /* {FE_MUL_CORE} (local): fe_mul without saving registers (r24 = r, r22 = a, r20 = b;",
                  "       clobbers r0..r31, r1 = 0 on return): the ladder step calls it directly */",
