@@ -8,11 +8,11 @@
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
- *     (45,352 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
+ *     (45,288 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (5,423 and 3,962 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (5,423 and 3,946 cycles by the generator's count, the call excluded)
  *   Both: one level of subtractive Karatsuba over 128-bit halves, t = L + 2^256 H + 2^128 (L + H -+ M)
  *   (512 bits in a stack frame), by three RCALLs of a local 128-bit routine, then one pass that
  *   recombines and reduces mod p at once (recombine_reduce in the generator).
@@ -2125,109 +2125,109 @@ x25519_avr_fe_sqr_core:
     in r29, 0x3e
     ldd r26, Y+7                ; X = a
     ldd r27, Y+8
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
-    ld r10, X+                  ; x[8]
-    ld r11, X+                  ; x[9]
-    ld r12, X+                  ; x[10]
-    ld r13, X+                  ; x[11]
-    ld r14, X+                  ; x[12]
-    ld r15, X+                  ; x[13]
-    ld r16, X+                  ; x[14]
-    ld r17, X+                  ; x[15]
-    ld r22, X+                  ; x[16]
-    sub r2, r22
-    ld r22, X+                  ; x[17]
-    sbc r3, r22
-    ld r22, X+                  ; x[18]
-    sbc r4, r22
-    ld r22, X+                  ; x[19]
-    sbc r5, r22
-    ld r22, X+                  ; x[20]
-    sbc r6, r22
-    ld r22, X+                  ; x[21]
-    sbc r7, r22
-    ld r22, X+                  ; x[22]
-    sbc r8, r22
-    ld r22, X+                  ; x[23]
-    sbc r9, r22
-    ld r22, X+                  ; x[24]
-    sbc r10, r22
-    ld r22, X+                  ; x[25]
-    sbc r11, r22
-    ld r22, X+                  ; x[26]
-    sbc r12, r22
-    ld r22, X+                  ; x[27]
-    sbc r13, r22
-    ld r22, X+                  ; x[28]
-    sbc r14, r22
-    ld r22, X+                  ; x[29]
-    sbc r15, r22
-    ld r22, X+                  ; x[30]
-    sbc r16, r22
-    ld r22, X+                  ; x[31]
-    sbc r17, r22
-    sbc r18, r18                ; the borrow as a mask
-    eor r2, r18
-    eor r3, r18
-    eor r4, r18
-    eor r5, r18
-    eor r6, r18
-    eor r7, r18
-    eor r8, r18
-    eor r9, r18
-    eor r10, r18
-    eor r11, r18
-    eor r12, r18
-    eor r13, r18
-    eor r14, r18
-    eor r15, r18
-    eor r16, r18
-    eor r17, r18
-    sub r2, r18                 ; +1 if negative
-    sbc r3, r18                 ; +1 if negative
-    sbc r4, r18                 ; +1 if negative
-    sbc r5, r18                 ; +1 if negative
-    sbc r6, r18                 ; +1 if negative
-    sbc r7, r18                 ; +1 if negative
-    sbc r8, r18                 ; +1 if negative
-    sbc r9, r18                 ; +1 if negative
-    sbc r10, r18                ; +1 if negative
-    sbc r11, r18                ; +1 if negative
-    sbc r12, r18                ; +1 if negative
-    sbc r13, r18                ; +1 if negative
-    sbc r14, r18                ; +1 if negative
-    sbc r15, r18                ; +1 if negative
-    sbc r16, r18                ; +1 if negative
-    sbc r17, r18                ; +1 if negative
-    std Y+9, r2                 ; da[0]
-    std Y+10, r3                ; da[1]
-    std Y+11, r4                ; da[2]
-    std Y+12, r5                ; da[3]
-    std Y+13, r6                ; da[4]
-    std Y+14, r7                ; da[5]
-    std Y+15, r8                ; da[6]
-    std Y+16, r9                ; da[7]
-    std Y+17, r10               ; da[8]
-    std Y+18, r11               ; da[9]
-    std Y+19, r12               ; da[10]
-    std Y+20, r13               ; da[11]
-    std Y+21, r14               ; da[12]
-    std Y+22, r15               ; da[13]
-    std Y+23, r16               ; da[14]
-    std Y+24, r17               ; da[15]
+    ld r4, X+                   ; x[0]
+    ld r5, X+                   ; x[1]
+    ld r6, X+                   ; x[2]
+    ld r7, X+                   ; x[3]
+    ld r8, X+                   ; x[4]
+    ld r9, X+                   ; x[5]
+    ld r10, X+                  ; x[6]
+    ld r11, X+                  ; x[7]
+    ld r12, X+                  ; x[8]
+    ld r13, X+                  ; x[9]
+    ld r14, X+                  ; x[10]
+    ld r15, X+                  ; x[11]
+    ld r16, X+                  ; x[12]
+    ld r17, X+                  ; x[13]
+    ld r18, X+                  ; x[14]
+    ld r19, X+                  ; x[15]
+    ld r0, X+                   ; x[16]
+    sub r4, r0
+    ld r0, X+                   ; x[17]
+    sbc r5, r0
+    ld r0, X+                   ; x[18]
+    sbc r6, r0
+    ld r0, X+                   ; x[19]
+    sbc r7, r0
+    ld r0, X+                   ; x[20]
+    sbc r8, r0
+    ld r0, X+                   ; x[21]
+    sbc r9, r0
+    ld r0, X+                   ; x[22]
+    sbc r10, r0
+    ld r0, X+                   ; x[23]
+    sbc r11, r0
+    ld r0, X+                   ; x[24]
+    sbc r12, r0
+    ld r0, X+                   ; x[25]
+    sbc r13, r0
+    ld r0, X+                   ; x[26]
+    sbc r14, r0
+    ld r0, X+                   ; x[27]
+    sbc r15, r0
+    ld r0, X+                   ; x[28]
+    sbc r16, r0
+    ld r0, X+                   ; x[29]
+    sbc r17, r0
+    ld r0, X+                   ; x[30]
+    sbc r18, r0
+    ld r0, X+                   ; x[31]
+    sbc r19, r0
+    sbc r1, r1                  ; the borrow as a mask
+    eor r4, r1
+    eor r5, r1
+    eor r6, r1
+    eor r7, r1
+    eor r8, r1
+    eor r9, r1
+    eor r10, r1
+    eor r11, r1
+    eor r12, r1
+    eor r13, r1
+    eor r14, r1
+    eor r15, r1
+    eor r16, r1
+    eor r17, r1
+    eor r18, r1
+    eor r19, r1
+    sub r4, r1                  ; +1 if negative
+    sbc r5, r1                  ; +1 if negative
+    sbc r6, r1                  ; +1 if negative
+    sbc r7, r1                  ; +1 if negative
+    sbc r8, r1                  ; +1 if negative
+    sbc r9, r1                  ; +1 if negative
+    sbc r10, r1                 ; +1 if negative
+    sbc r11, r1                 ; +1 if negative
+    sbc r12, r1                 ; +1 if negative
+    sbc r13, r1                 ; +1 if negative
+    sbc r14, r1                 ; +1 if negative
+    sbc r15, r1                 ; +1 if negative
+    sbc r16, r1                 ; +1 if negative
+    sbc r17, r1                 ; +1 if negative
+    sbc r18, r1                 ; +1 if negative
+    sbc r19, r1                 ; +1 if negative
+    std Y+9, r4                 ; da[0]
+    std Y+10, r5                ; da[1]
+    std Y+11, r6                ; da[2]
+    std Y+12, r7                ; da[3]
+    std Y+13, r8                ; da[4]
+    std Y+14, r9                ; da[5]
+    std Y+15, r10               ; da[6]
+    std Y+16, r11               ; da[7]
+    std Y+17, r12               ; da[8]
+    std Y+18, r13               ; da[9]
+    std Y+19, r14               ; da[10]
+    std Y+20, r15               ; da[11]
+    std Y+21, r16               ; da[12]
+    std Y+22, r17               ; da[13]
+    std Y+23, r18               ; da[14]
+    std Y+24, r19               ; da[15]
     ldd r26, Y+5                ; X = r (a is dead)
     ldd r27, Y+6
     adiw r28, 9                 ; Y = |a_l - a_h|
     clr r2
-    ; M = |a_l - a_h|^2 -> r[0..31]
-    rcall x25519_avr_sqr128
+    ; M = |a_l - a_h|^2 -> r[0..31], entered with its low 8 bytes in r4..r11
+    rcall x25519_avr_sqr128_regs
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+5                ; Z = M = r
@@ -2803,6 +2803,7 @@ x25519_avr_sqr128:
     ldd r9, Y+5
     ldd r10, Y+6
     ldd r11, Y+7
+x25519_avr_sqr128_regs:   /* the same with a_l's low 8 bytes already in r4..r11 */
     mul r4, r5
     mov r3, r0
     mov r12, r1

@@ -454,10 +454,14 @@ def gen_sqr128(g: MpGen, label: str) -> int:
     start = g.cycles
     g.label(f"{label}:")
     A8 = list(range(4, 12))
+    skip = 0
     for half in (0, 1):
         g.comment(("L = a_l^2 -> r[0..16)", "H = a_h^2 -> r[16..32)")[half])
         for i in range(8):
             g.e(f"ldd r{A8[i]}, Y+{8 * half + i}")
+        if half == 0:
+            g.label(f"{label}_regs:   /* the same with a_l's low 8 bytes already in r4..r11 */")
+            skip = g.cycles - start
         out, _ = s64_keep(g, A8, [3] + list(range(12, 26)) + [30, 31])
         for r in out:
             g.e(f"st X+, r{r}")
@@ -472,9 +476,11 @@ def gen_sqr128(g: MpGen, label: str) -> int:
     g.comment("r += B^8 (L + H - M)")
     g.combine_regs(M, A8, "Z", 3, ct=1)
     g.e("ret")
+    SQR128_REGS_SKIPS[0] = skip
     return g.cycles - start
 
 
+SQR128_REGS_SKIPS = [0]   # cycles the sqr128_regs entry skips (set by gen_sqr128)
 # fe_sqr's frame (offsets from F = SP + 1): the pointers r, a; |a_l - a_h|; the product t
 FS_PTR, FS_DA, FS_T = CORE_DATA, CORE_DATA + 4, CORE_DATA + 20
 FS_FRAME = FS_T + 64
@@ -511,15 +517,15 @@ def fe_sqr() -> tuple[list[str], int]:
     a(f"in r29, {SPH}")
     a(f"ldd r26, Y+{FS_PTR + 3}", "X = a")
     a(f"ldd r27, Y+{FS_PTR + 4}")
-    absdiff(a, "X", "r18")
+    absdiff(a, "X", "r1", 4, "r0")           # in r4..r19: the low 8 bytes in sqr128's operand registers
     for k in range(16):
-        a(f"std Y+{FS_DA + 1 + k}, {R16[k]}", f"da[{k}]")
+        a(f"std Y+{FS_DA + 1 + k}, r{4 + k}", f"da[{k}]")
     a(f"ldd r26, Y+{FS_PTR + 1}", "X = r (a is dead)")
     a(f"ldd r27, Y+{FS_PTR + 2}")
     a(f"adiw r28, {FS_DA + 1}", "Y = |a_l - a_h|")
     a("clr r2")
-    a.note("M = |a_l - a_h|^2 -> r[0..31]")
-    a(f"rcall {label}")
+    a.note("M = |a_l - a_h|^2 -> r[0..31], entered with its low 8 bytes in r4..r11")
+    a(f"rcall {label}_regs")
     a(f"in r28, {SPL}", "Y = F - 1")
     a(f"in r29, {SPH}")
     a(f"ldd r30, Y+{FS_PTR + 1}", "Z = M = r")
@@ -529,7 +535,7 @@ def fe_sqr() -> tuple[list[str], int]:
     recombine_reduce(a, "r23", True)
     a("clr r1", "the ABI's zero register")
     a("ret")
-    a.cycles += 3 * c128              # the three calls of sqr128 (their RCALLs counted above)
+    a.cycles += 3 * c128 - SQR128_REGS_SKIPS[0]   # the three calls of sqr128 (RCALLs counted above)
     wl, wc = wrapper("fe_sqr", FE_SQR_CORE)
     CORE_CYCLES["fe_sqr"] = a.cycles
     body = wl + ["", f"    /* {FE_SQR_CORE} (local): fe_sqr without saving registers (r24 = r, r22 = a;",
