@@ -8,7 +8,7 @@
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
- *     (45,288 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
+ *     (45,256 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
@@ -4252,10 +4252,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4320,10 +4318,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4388,10 +4384,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4456,10 +4450,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4524,10 +4516,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4592,10 +4582,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4660,10 +4648,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4728,10 +4714,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4796,10 +4780,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4864,10 +4846,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -4932,10 +4912,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -5000,10 +4978,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -5068,10 +5044,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -5136,10 +5110,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -5204,10 +5176,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     mov r4, r2
@@ -5272,10 +5242,8 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
     add r16, r4                 ; the chain's carry (borrow), 0..2
     adc r17, r2
     add r16, r10

@@ -665,9 +665,8 @@ def swap_abcd(a: Asm) -> None:
             a(f"ldd {x3[i]}, Z+{k + i}", f"x3[{k + i}]")
             a(f"ldd {z3[i]}, Z+{32 + k + i}", f"z3[{k + i}]")
         swap2(2)
-        for i in range(2):
-            a(f"mov {ca[i]}, {x2[i]}")
-            a(f"mov {cc[i]}, {x3[i]}")
+        a(f"movw {ca[0]}, {x2[0]}", "the copies that become A and C")
+        a(f"movw {cc[0]}, {x3[0]}")
         for f, dst, src, op in ((fa, ca, z2, "add"), (fb, x2, z2, "sub"), (fc, cc, z3, "add"), (fd, x3, z3, "sub")):
             oc = "adc" if op == "add" else "sbc"
             a(f"{op} {dst[0]}, {f}", "the chain's carry (borrow), 0..2")
