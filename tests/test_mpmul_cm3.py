@@ -6,8 +6,9 @@
 - the three constant-time ones keep one cycle count across operand classes chosen to trip UMULL's early
   termination (zeros, 16-bit limbs) and the operand fixing of cm3-umull-ct (limbs around bit 24);
 - cm3-umull-ct's fixing is exact on the limbs where it switches (bit 24 set or clear, top byte zero);
-- cm3-umlal-ct runs every UMLAL/UMULL with both operands in [2^29, 2^30) (the slowest class, the same
-  cycles) on operands whose 32-bit words and 29-bit limbs hit every class of Table 2;
+- cm3-umlal-ct runs every UMLAL/UMULL with both operands at or above 2^16 (the slowest class, the same
+  cycles) on operands whose 32-bit words and 29-bit limbs hit every class of Table 2, at 256 bits and in
+  its 512-bit digit-domain Karatsuba;
 - cm3-fast's Karatsuba levels see every sign combination of |A0 - A1| and |B1 - B0|, including zero
   differences and the longest carries through the recombination;
 - paper 003's comparison of its Table 4 and Table 5 multiply-accumulates, built from mac16.S in the same
@@ -239,6 +240,41 @@ def test_umlal_ct_every_class() -> None:
     assert len(set(cycles.values())) == 1, cycles
 
 
+def test_umlal_ct_k16_every_class() -> None:
+    """cm3-umlal-ct at 512 bits (Karatsuba in the digit domain): operands whose words, 29-bit digits and
+    halves (whose digit sums are the middle product's operands) hit every UMULL/UMLAL class and the
+    largest sums: one cycle count, right products, and on the trace all 243 long multiplies (three 9x9
+    digit products) with both operands >= 2^16."""
+    fw = firmware("cm3-umlal-ct", "mpmul512")
+    rng = random.Random("umlal-ct/k16")
+    m = (1 << 512) - 1
+    top = (1 << 29) - 1
+
+    def digits(pick) -> int:
+        return sum(pick(i) << (29 * i) for i in range(18)) & m
+
+    cases = [(name + " (both halves)", a | a << 256, b | b << 256) for name, a, b in _umlal_classes(rng)]
+    cases += [
+        ("all ones", m, m),
+        ("digits all ones, halves equal", digits(lambda i: top), digits(lambda i: top)),
+        ("low half zero", digits(lambda i: top if i >= 9 else 0), m),
+        ("high half zero", digits(lambda i: top if i < 9 else 0), digits(lambda i: 0 if i >= 9 else top)),
+        ("digit sums at 2^29 - 1 and 2^29", digits(lambda i: (1 << 28) if i % 2 else (1 << 28) - 1),
+         digits(lambda i: top if i < 9 else 1)),
+        ("digits below 2^16", digits(lambda i: rng.randrange(1 << 16)), digits(lambda i: rng.randrange(2))),
+    ]
+    cycles = {}
+    for name, a, b in cases:
+        res = fw.call("mul", {"r": Buf(size=128, out=True), "a": Buf(to_limbs(a, 16)),
+                              "b": Buf(to_limbs(b, 16))}, trace=True)
+        assert from_limbs(res.outputs[0]) == a * b, name
+        longs = res.trace.variable_latency
+        assert len(longs) == 243, (name, len(longs))
+        assert all(min(ops[:2]) >= 1 << 16 for _, _, ops, _ in longs), name
+        cycles[name] = res.cycles
+    assert len(set(cycles.values())) == 1, cycles
+
+
 def test_umlal_ct_generated_source_current() -> None:
     """umlal_ct.S is what gen_umlal_ct.py makes today."""
     import subprocess
@@ -250,17 +286,17 @@ def test_umlal_ct_generated_source_current() -> None:
 
 
 def test_umlal_ct_kernels_with_top_words() -> None:
-    """The additive Karatsuba levels hand the 256/512/1024-bit routines operands with a top word (the
-    sums A0 + A1): k8xi, k16xi and k32xi (the internal forms, which save only lr) multiply n words plus
-    a top word of at most 7, 6 and 5 (each level adds at most one to the top it passes down; at 2048 bits
-    the tops are at most 1, 2 and 3) into 2n + 1 words, exactly, in one cycle count."""
+    """The additive Karatsuba levels hand the 512/1024-bit routines operands with a top word (the sums
+    A0 + A1): k16xi and k32xi (the internal forms, which save only lr) multiply n words plus a top word of
+    at most 6 and 5 (each level adds at most one to the top it passes down; at 2048 bits the tops are at
+    most 1 and 2) into 2n + 1 words, exactly, in one cycle count."""
     impl = CATALOG.implementation("mpmul2048", "cm3-umlal-ct")
-    syms = [f"mpmul_cm3_umlal_k{n}xi" for n in (8, 16, 32)]
+    syms = [f"mpmul_cm3_umlal_k{n}xi" for n in (16, 32)]
     image = build("armv7m", impl.sources, name="mpmul-umlal-ct-tops", impl=impl.name, keep=syms)
     board = make_board("armv7m")
     board.load(image.path)
     rng = random.Random("umlal-ct/tops")
-    for n, sym, tmax in zip((8, 16, 32), syms, (7, 6, 5)):
+    for n, sym, tmax in zip((16, 32), syms, (6, 5)):
         low = (1 << (32 * n)) - 1
         top = (tmax << (32 * n)) | low
         cases = [(top, top), (0, 0), (top, 0), (1 << (32 * n), low), (low, low)]

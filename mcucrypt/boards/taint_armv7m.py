@@ -32,6 +32,13 @@ execution. MOV/MOVW of an immediate sets them; ORR keeps its first source's and 
 unshifted second register's; BFI keeps those outside the inserted field; every other write clears them.
 An aligned word store records the stored register's known ones for that word and any other store clears
 the bytes it writes; an aligned word load restores them (cm3-umlal-ct keeps its offset limbs in memory).
+
+Known bounds (the same purpose, for offsets added rather than ORed): per register an interval [lo, hi]
+that holds in every execution, or none. MOV/MOVW/MVN of an immediate, UBFX (its width), LSR by an
+immediate, BFI into a register known to be below the field's top, ADD of two bounded operands (a register
+shifted left or right by an immediate, or an immediate) whose upper bounds cannot wrap, and ORR of two
+bounded operands; every other write forgets them, and aligned word stores/loads carry them like known
+ones. An operand whose lower bound is at least 2^16 cannot shorten UMULL/UMLAL either.
 """
 from __future__ import annotations
 
@@ -96,6 +103,9 @@ class Armv7mTaint:
         # shorten it, whatever its tainted bits (operand fixing, as cm3-umull-ct does).
         self.known_ones = [0] * 16
         self.known_mem: dict[int, int] = {}   # aligned word address -> known ones of the word stored there
+        # Known bounds: (lo, hi) with lo <= value <= hi in every execution, or None (any 32-bit value).
+        self.bounds: list[tuple[int, int] | None] = [None] * 16
+        self.bounds_mem: dict[int, tuple[int, int]] = {}
         self.mem = memory
         self.plans: dict[int, Callable[[], None]] = {}
         self.conditions: dict[int, int] = {}      # address -> condition of an instruction in an IT block
@@ -139,12 +149,15 @@ class Armv7mTaint:
             self._forget_known(address, size)
             if op == "store" and reg >= 0 and size == 4 and not address & 3 and self.known_ones[reg]:
                 self.known_mem[address] = self.known_ones[reg]
+            if op == "store" and reg >= 0 and size == 4 and not address & 3 and self.bounds[reg]:
+                self.bounds_mem[address] = self.bounds[reg]
             return
         if op != "load" or reg < 0:
             return
         if reg != 15:
             whole = size == 4 and not address & 3 and (len(regs_list) > 1 or counter[0] == 0)
             self.known_ones[reg] = self.known_mem.get(address, 0) if whole else 0
+            self.bounds[reg] = self.bounds_mem.get(address) if whole else None
         t = self.mem.get(address, size) | extra
         if reg == 15:
             if t:
@@ -158,9 +171,10 @@ class Armv7mTaint:
             self.regs[reg] |= t
 
     def _forget_known(self, address: int, size: int) -> None:
-        if self.known_mem:
+        if self.known_mem or self.bounds_mem:
             for word in range(address & ~3, address + size, 4):
                 self.known_mem.pop(word, None)
+                self.bounds_mem.pop(word, None)
 
     # -- decoding ----------------------------------------------------------------------------------
 
@@ -231,6 +245,15 @@ class Armv7mTaint:
                     known[r] = 0
         else:
             post = None
+
+        bounds_post = self._bounds_rule(pc, insn, written, imm)
+        if bounds_post is not None:
+            known_post = post
+
+            def post() -> None:
+                if known_post is not None:
+                    known_post()
+                bounds_post()
 
         if iid in _LOADS or iid in _STORES:
             mem_op = next((o for o in ops if o.type == A.ARM_OP_MEM), None)
@@ -327,6 +350,72 @@ class Armv7mTaint:
                 step()
         return each
 
+    def _bounds_rule(self, pc: int, insn, written: list[int], imm: int | None) -> Callable[[], None] | None:
+        """The closure that updates the written registers' known bounds (see the module docstring)."""
+        bounds = self.bounds
+        if not written:
+            return None
+        iid, ops = insn.id, insn.operands
+        unconditional = self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID)
+        if len(written) != 1 or not unconditional or iid in _LOADS:
+            def forget() -> None:
+                for r in written:
+                    bounds[r] = None
+            return forget
+        d = written[0]
+        full = 0xFFFF_FFFF
+        regs = [o for o in ops if o.type == A.ARM_OP_REG and o.reg in _GPR]
+
+        def operand(o) -> Callable[[], tuple[int, int] | None]:
+            """The bounds of a register operand after its immediate shift (None: unknown)."""
+            r, kind, amount = _GPR[o.reg], o.shift.type, o.shift.value
+            if not kind:
+                return lambda: bounds[r]
+            if kind == A.ARM_SFT_LSR:
+                return lambda: (b[0] >> amount, b[1] >> amount) if (b := bounds[r]) else (0, full >> amount)
+            if kind == A.ARM_SFT_LSL:
+                return lambda: (b[0] << amount, b[1] << amount) if (b := bounds[r]) and \
+                    b[1] << amount <= full else None
+            return lambda: None
+
+        rule: Callable[[], tuple[int, int] | None] | None = None
+        if iid in (A.ARM_INS_MOV, A.ARM_INS_MOVW) and imm is not None and len(regs) == 1:
+            v = imm & full
+            rule = lambda: (v, v)                                       # noqa: E731
+        elif iid == A.ARM_INS_MVN and imm is not None and len(regs) == 1:
+            v = ~imm & full
+            rule = lambda: (v, v)                                       # noqa: E731
+        elif iid == A.ARM_INS_UBFX and len(ops) == 4:
+            top = (1 << ops[3].imm) - 1
+            rule = lambda: (0, top)                                     # noqa: E731
+        elif iid == A.ARM_INS_LSR and imm is not None and len(regs) == 2:
+            s, src = imm, _GPR[regs[1].reg]
+            rule = lambda: (b[0] >> s, b[1] >> s) if (b := bounds[src]) else (0, full >> s)   # noqa: E731
+        elif iid == A.ARM_INS_BFI and len(ops) == 4:
+            top = (1 << (ops[2].imm + ops[3].imm)) - 1
+            rule = lambda: (0, top) if (b := bounds[d]) and b[1] <= top else None          # noqa: E731
+        elif iid in (A.ARM_INS_ADD, A.ARM_INS_ORR) and len(regs) in (2, 3) and \
+                not (imm is not None and len(regs) == 3):
+            # d, n, m{shift} / d, n, #imm / the two-operand d, m (d = d + m)
+            first = operand(regs[1]) if len(regs) == 3 or imm is not None else (lambda: bounds[d])
+            if imm is not None:
+                v = imm & full
+                second: Callable[[], tuple[int, int] | None] = lambda: (v, v)  # noqa: E731
+            else:
+                second = operand(regs[-1])
+            add = iid == A.ARM_INS_ADD
+
+            def rule() -> tuple[int, int] | None:
+                x, y = first(), second()
+                if x is None or y is None:
+                    return None
+                if add:
+                    return (x[0] + y[0], x[1] + y[1]) if x[1] + y[1] <= full else None
+                return max(x[0], y[0]), (1 << max(x[1], y[1]).bit_length()) - 1
+        if rule is None:
+            return lambda: bounds.__setitem__(d, None)
+        return lambda: bounds.__setitem__(d, rule())
+
     def _condition_holds(self, cond: int) -> Callable[[], bool]:
         """Whether ``cond`` holds on the live APSR (read only for conditional instructions)."""
         uc = self.board._uc
@@ -372,7 +461,7 @@ class Armv7mTaint:
         conditional = bool(_COND_FLAGS.get(self.conditions.get(pc, insn.cc)))
         multi_cycle = bool(variable)
         fixed_size = iid in (A.ARM_INS_UMULL, A.ARM_INS_UMLAL)     # unsigned: magnitude = value
-        known = self.known_ones
+        known, bounds = self.known_ones, self.bounds
         holds = self._condition_holds(self.conditions.get(pc, insn.cc))
 
         def compute() -> None:
@@ -385,7 +474,8 @@ class Armv7mTaint:
                 v = 0
                 for r in variable:
                     v |= regs[r]
-                if v and not (fixed_size and all(known[r] >> 16 for r in variable)):
+                if v and not (fixed_size and all(known[r] >> 16 or ((b := bounds[r]) and b[0] >> 16)
+                                                 for r in variable)):
                     report(TAINT_VARIABLE_LATENCY, pc, v, f"{text.split()[0]} operand (operand-dependent "
                                                           f"latency on the Cortex-M3)")
             if conditional:
