@@ -9,6 +9,8 @@ API (META.yml `functions`):
                                   and congruent mod 2^255 - 19 (exported so their cycles are reported)
   ladder(st, k, bits)             the ladder loop x25519 runs, over bits bits-1 .. 0 of a clamped k, on
                                   st = x1|x2|z2|x3|z3 (40 limbs) in place; for the constant-time check
+  fe_invert(r, z)                 optional (an implementation's own): r = 1/z mod p (0 for z = 0), below
+                                  2^256; bench, differential and constant-time check when exported
 Instance parameters: scalar_bytes, point_bytes (32), optionally max_instructions (the runaway budget
 of one call, see Firmware). The model provides x25519(scalar, u), x25519_base(scalar), fe_mul, fe_sqr.
 
@@ -163,6 +165,11 @@ class DhDriver(KindDriver):
         res = fw.call("fe_sqr", {"r": Buf(size=32, out=True), "a": Buf(fe_bytes(a))})
         return int.from_bytes(res.outputs[0], "little"), res
 
+    def fe_invert(self, fw: Firmware, z: int) -> tuple[int, CallResult]:
+        """An implementation's own inversion (avr-fast exports it): r = 1/z mod p (0 for z = 0 mod p)."""
+        res = fw.call("fe_invert", {"r": Buf(size=32, out=True), "z": Buf(fe_bytes(z))})
+        return int.from_bytes(res.outputs[0], "little"), res
+
     def ladder(self, fw: Firmware, state: list[int], k: bytes, bits: int) -> tuple[list[int], CallResult]:
         st = b"".join(fe_bytes(v) for v in state)
         res = fw.call("ladder", {"st": Buf(st, out=True), "k": Buf(k), "bits": bits})
@@ -192,6 +199,11 @@ class DhDriver(KindDriver):
         if r % P != a * a % P:
             raise Mismatch("bench: fe_sqr gave a wrong square")
         ops.append(BenchOp("fe_sqr", 0, res))
+        if fw.has("fe_invert"):
+            r, res = self.fe_invert(fw, a)
+            if r >> 256 or r * a % P != 1:
+                raise Mismatch("bench: fe_invert gave a wrong inverse")
+            ops.append(BenchOp("fe_invert", 0, res))
         return ops
 
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
@@ -223,6 +235,12 @@ class DhDriver(KindDriver):
         if got != want:
             raise Mismatch(f"x25519_base({scalar.hex()}) gave {got.hex()}, model {want.hex()}")
         run += 1
+        if fw.has("fe_invert"):   # the implementation's own inversion, against Fermat's
+            for z in edges[:: max(1, len(edges) // 4)] + [rng.randrange(1 << 256) for _ in range(trials)]:
+                r = self.fe_invert(fw, z)[0]
+                if r >> 256 or r % P != pow(z, P - 2, P):
+                    raise Mismatch(f"fe_invert({z:x}) gave {r:x}, not 1/z mod p")
+                run += 1
         if fw.has("ladder"):   # a few steps from a random state, compared mod p
             for bits in (1, CT_LADDER_BITS):
                 state, k = [rng.randrange(1 << 256) for _ in range(5)], rng.randbytes(32)
@@ -241,6 +259,8 @@ class DhDriver(KindDriver):
         field = [CtCase("fe_mul", {"r": Buf(size=32, out=True), "a": Buf(rng.randbytes(32)),
                                   "b": Buf(rng.randbytes(32))}),
                  CtCase("fe_sqr", {"r": Buf(size=32, out=True), "a": Buf(rng.randbytes(32))})]
+        if fw.has("fe_invert"):
+            field.append(CtCase("fe_invert", {"r": Buf(size=32, out=True), "z": Buf(rng.randbytes(32))}))
         if fw.target in CT_LADDER_TARGETS:
             return field + [CtCase("ladder", {"st": Buf(rng.randbytes(160), out=True), "k": Buf(rng.randbytes(32)),
                                               "bits": CT_LADDER_BITS})]
