@@ -271,33 +271,151 @@ def test_avr_generated_code_is_current() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_avr_generated_inversion_is_current() -> None:
+    proc = subprocess.run([sys.executable, "crypto/x25519/avr/gen_inv.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _avr_run(lines: list[str], reg: list[int], mem: bytearray) -> None:
+    """The AVR instructions avr-fast's inline step passes use, on byte registers and a flat memory
+    (only C matters between them: no pass branches)."""
+    c = 0
+
+    def r(x: str) -> int:
+        return int(x[1:])
+    for line in lines:
+        op, _, args = line.split(";")[0].strip().partition(" ")
+        if not op:
+            continue
+        ar = [x.strip() for x in args.split(",")]
+        if op in ("ldi", "andi"):
+            assert r(ar[0]) >= 16, line                 # the assembler's rule, checked here too
+        if op in ("ldd", "std"):
+            mreg, off = ar[1 if op == "ldd" else 0].split("+")
+            addr = reg[28 if mreg == "Y" else 30] | reg[29 if mreg == "Y" else 31] << 8
+            if op == "ldd":
+                reg[r(ar[0])] = mem[addr + int(off)]
+            else:
+                mem[addr + int(off)] = reg[r(ar[1])]
+            continue
+        d = r(ar[0])
+        if op == "movw":
+            assert d % 2 == 0 and r(ar[1]) % 2 == 0, line
+            reg[d:d + 2] = reg[r(ar[1]):r(ar[1]) + 2]
+        elif op in ("mov", "clr", "ldi", "eor", "and", "andi", "com"):
+            s = {"mov": lambda: reg[r(ar[1])], "clr": lambda: 0, "ldi": lambda: int(ar[1], 0),
+                 "eor": lambda: reg[d] ^ reg[r(ar[1])], "and": lambda: reg[d] & reg[r(ar[1])],
+                 "andi": lambda: reg[d] & int(ar[1], 0), "com": lambda: reg[d] ^ 0xFF}[op]()
+            c = 1 if op == "com" else c
+            reg[d] = s & 0xFF
+        elif op in ("add", "adc", "sub", "sbc", "neg"):
+            v = {"add": reg[d] + reg[r(ar[-1])], "adc": reg[d] + reg[r(ar[-1])] + c, "neg": -reg[d],
+                 "sub": reg[d] - reg[r(ar[-1])], "sbc": reg[d] - reg[r(ar[-1])] - c}[op]
+            c = (v >> 8) & 1 if op in ("add", "adc") else int(v < 0 if op != "neg" else v != 0)
+            reg[d] = v & 0xFF
+        elif op in ("rol", "lsl"):
+            v = reg[d] << 1 | (c if op == "rol" else 0)
+            c, reg[d] = v >> 8, v & 0xFF
+        elif op == "lsr":
+            c, reg[d] = reg[d] & 1, reg[d] >> 1
+        elif op == "mul":
+            v = reg[d] * reg[r(ar[1])]
+            reg[0], reg[1], c = v & 0xFF, v >> 8, v >> 15
+        else:
+            raise AssertionError(f"not modelled: {line}")
+
+
+def _gen_fe_avr():
+    spec = importlib.util.spec_from_file_location("gen_fe_avr", ROOT / "crypto" / "x25519" / "avr" / "gen_fe.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen
+
+
+def test_avr_recombine_reduce_arithmetic() -> None:
+    """avr-fast's recombination and reduction (gen_fe.py recombine_reduce, shared by fe_mul and fe_sqr:
+    top first, r's multiple of 2^255 estimated from its top byte) run instruction by instruction on the
+    three Karatsuba products of operands whose halves are at the edges (0, 1, 2^128 - 1, 2^127, top
+    bytes 0 or 0xff, random bit lengths): r below 2^256 and congruent to a b mod p, both signs of M."""
+    gen = _gen_fe_avr()
+    rng = random.Random("avr/recombine")
+    h = (1 << 128) - 1
+    halves = [0, 1, 2, h, h - 1, 1 << 127, (1 << 127) - 1, 0xff << 120, 1 << 120, (1 << 120) - 1, 1 << 64] + \
+        [rng.randrange(1 << rng.randrange(1, 129)) for _ in range(6)]
+    code = {}
+    for minus in (False, True):
+        a = gen.Asm()
+        gen.recombine_reduce(a, "r23", minus)
+        code[minus] = [line for line in a.lines if not line.strip().startswith(";")]
+    for x in halves:
+        for y in halves:
+            for minus, a_, b_ in ((True, x << 128 | y, x << 128 | y), (False, x << 128 | y, rng.choice(halves) << 128 | rng.choice(halves))):
+                al, ah, bl, bh = a_ & h, a_ >> 128, b_ & h, b_ >> 128
+                mem = bytearray(256)
+                mem[0:32] = (al * bl).to_bytes(32, "little")          # t = L | H at Y = 0
+                mem[32:64] = (ah * bh).to_bytes(32, "little")
+                mem[128:160] = (abs(al - ah) * abs(bl - bh)).to_bytes(32, "little")   # M at Z = r = 128
+                reg = [rng.randrange(256) for _ in range(32)]
+                reg[23] = 0xFF if (al - ah) * (bl - bh) >= 0 else 0   # q: the middle term takes -M
+                reg[28:32] = [0, 0, 128, 0]
+                _avr_run(code[minus], reg, mem)
+                r = int.from_bytes(mem[128:160], "little")
+                assert (r - a_ * b_) % P == 0, (minus, hex(a_), hex(b_))
+
+
+def test_avr_step_passes_arithmetic() -> None:
+    """avr-fast's inline step passes (gen_fe.py: swap_abcd, sum_diff, e_a24; top-first chains that carry
+    0..2 between chunks, no fold pass) on operands at the edges of those carries (x + z near 2^257, x - z
+    near -2^256, top bytes around 0x7f/0x80, low bytes all ones), run instruction by instruction from
+    the generator's lines: every result below 2^256 and congruent mod p."""
+    gen = _gen_fe_avr()
+    m = (1 << 256) - 1
+    rng = random.Random("avr/step-passes")
+    low = (1 << 248) - 1
+    vals = [0, 1, m, m - 1, m - 37, 1 << 255, (1 << 255) - 1, P, 0xff << 248, 0x80 << 248, 0x7f << 248, 57,
+            0xFFFF, 0x10000 - 57] + [t << 248 | low for t in (0, 0x7f, 0x80, 0xfe)] + [rng.randrange(m) for _ in range(4)]
+    passes = {}
+    for name in ("swap_abcd", "sum_diff", "e_a24"):
+        a = gen.Asm()
+        getattr(gen, name)(a)
+        passes[name] = [line for line in a.lines if not line.strip().startswith(";")]
+
+    def run(name: str, ops: list[int], swap: int = 0) -> list[int]:
+        mem = bytearray(512)
+        for k, v in enumerate(ops):                      # Y = 64 (two operands), Z = 256 (two more)
+            base = (64, 96, 256, 288)[k]
+            mem[base:base + 32] = v.to_bytes(32, "little")
+        reg = [rng.randrange(256) for _ in range(32)]
+        reg[28:32] = [64, 0, 0, 1]
+        reg[20] = swap
+        _avr_run(passes[name], reg, mem)
+        return [int.from_bytes(mem[b:b + 32], "little") for b in (64, 96, 256, 288)]
+    for x in vals:
+        for z in vals:
+            _, _, s, d = run("sum_diff", [z, x])          # CB at Y, DA at Y+32; x3, z3 at Z
+            assert s <= m and d <= m and (s - x - z) % P == 0 and (d - x + z) % P == 0, ("sum_diff", hex(x), hex(z))
+            e, f = run("e_a24", [x, z])[2:]             # AA at Y, BB at Y+32; E, F at Z
+            assert e <= m and f <= m and (e - x + z) % P == 0 and (f - x - 121665 * e) % P == 0, ("e_a24", hex(x), hex(z))
+    for trial in range(600):
+        x2, z2, x3, z3 = (rng.choice(vals) for _ in range(4))
+        swap = trial & 1
+        c, d, a_, b = run("swap_abcd", [x2, z2, x3, z3], swap)
+        if swap:
+            x2, z2, x3, z3 = x3, z3, x2, z2
+        for got, want in ((a_, x2 + z2), (b, x2 - z2), (c, x3 + z3), (d, x3 - z3)):
+            assert got <= m and (got - want) % P == 0, ("swap_abcd", trial, hex(x2), hex(z2), hex(x3), hex(z3))
+
+
 @pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m"), ("avr-fast", "avr")])
 def test_assembly_glue_edge_cases(impl: str, target: str) -> None:
-    """fe_add, fe_sub and fe_cswap2 in assembly (X25519_GLUE_ASM), called directly: the double folds of
-    the carry (a + b near 2^257) and of the borrow (a - b just below 0) that random ladders rarely
-    reach. Results must be below 2^256 and congruent mod p. cm3-fast and rv32-fast (X25519_GLUE_ASM=3)
-    have their additions inside the ladder step: only their swap is a function (the step's edges: the
-    test above; rv32-fast's top-first additions: test_rv32_step_routines_arithmetic)."""
+    """fe_cswap2 in assembly, called directly: every fast implementation has its additions,
+    subtractions and a24 inside the ladder step (the step's edges: the test above; the top-first
+    chains' arithmetic: test_rv32_step_routines_arithmetic and test_avr_step_passes_arithmetic)."""
     from mcucrypt.boards.base import Buf, Int
     fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", target)
     sym = f"mcu_x25519_{impl.replace('-', '_')}_"
-    m = (1 << 256) - 1
     rng = random.Random(f"glue/{impl}")
-    values = dh.fe_edge_values() + [m - i for i in range(0, 80, 7)] + [i for i in range(0, 80, 9)]
-
-    def call(op: str, a: int, b: int) -> int:
-        res = fw.board.call(sym + op, [Buf(size=32, out=True), Buf(a.to_bytes(32, "little")),
-                                       Buf(b.to_bytes(32, "little"))])
-        return int.from_bytes(res.outputs[0], "little")
-    for a in values if impl == "avr-fast" else []:
-        for b in (m - a, m, a, rng.randrange(1 << 256), max(0, 37 - a), rng.choice(values)):
-            r = call("fe_add", a, b)
-            assert r <= m and (r - a - b) % P == 0, ("add", hex(a), hex(b))
-            r = call("fe_sub", a, b)
-            assert r <= m and (r - a + b) % P == 0, ("sub", hex(a), hex(b))
-            if impl == "avr-fast":          # X25519_GLUE_ASM=4: a24 in assembly too
-                r = call("fe_add_a24", a, b)
-                assert r <= m and (r - a - 121665 * b) % P == 0, ("a24", hex(a), hex(b))
     x, y = rng.randbytes(64), rng.randbytes(64)
     for swap in (0, 1):
         res = fw.board.call(sym + "fe_cswap2", [Buf(x, out=True), Buf(y, out=True), Int(swap, 4)])
@@ -334,3 +452,23 @@ def test_own_inversion_edge_values(impl: str, target: str) -> None:
         res = fw.board.call(sym, [Buf(rng.randbytes(32), out=True), Buf(z.to_bytes(32, "little"))])
         r = int.from_bytes(res.outputs[0], "little")
         assert r < P and r == pow(z, P - 2, P), hex(z)
+
+
+def test_avr_inversion_edge_values() -> None:
+    """avr-fast's own fe_invert (avr/inv_avr.S, safegcd), called directly: r = 1/z mod p below 2^256 (0 for
+    z = 0 mod p) for z at the edges (multiples of p and their neighbours, all-ones, powers of two: long
+    runs of zero or one bits, which drive delta far from 0 and keep g even for many steps) and random z,
+    against Python's pow(z, p - 2, p); the output must not depend on what the result buffer held."""
+    from mcucrypt.boards.base import Buf
+    fw = Firmware(CATALOG.implementation("x25519", "avr-fast"), "x25519", "avr")
+    rng = random.Random("inv/avr-fast")
+    m = (1 << 256) - 1
+    values = [0, 1, 2, 3, P - 1, P, P + 1, 2 * P - 1, 2 * P, 2 * P + 1, (1 << 255) - 1, 1 << 255, m, m - 1, 19, 38]
+    values += [1 << k for k in (1, 7, 8, 64, 127, 128, 200, 253, 254)] + [(1 << k) - 1 for k in (16, 128, 254)]
+    values += [m ^ ((1 << k) - 1) for k in (8, 100, 200)] + [(m >> k) << k for k in (3, 130)]
+    values += [P - (1 << k) for k in (5, 100, 250)] + [rng.randrange(1 << 256) for _ in range(16)]
+    for z in values:
+        res = fw.board.call("mcu_x25519_avr_fast_fe_invert",
+                            [Buf(rng.randbytes(32), out=True), Buf(z.to_bytes(32, "little"))])
+        r = int.from_bytes(res.outputs[0], "little")
+        assert r % P == pow(z, P - 2, P), hex(z)

@@ -216,87 +216,19 @@ class Gen:
         for i, r in enumerate(regs):
             self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{mask}")
 
-    # ---- recombination ---------------------------------------------------------------------------------
-    def combine(self, h: int, T: list[int], W: list[int], rp: str, mp: str, n: int,
-                f1: int, f2: int, f3: int, e: int, ct: int) -> None:
-        """R (4h bytes at rp) = L + B^2h H on entry, M (2h bytes at mp) = |da||db|, n = 0xff when the
-        middle term is L + H - M, 0 when L + H + M. On exit R = L + B^h (L + H -/+ M) + B^2h H.
-            T  = L1 + H0 (h bytes in T, carry ct)
-            R1 = L0 + T + (M0 ^ n) + (n & 1)                    chains 1, 2 (carries f1, f2)
-            R2 = H1 + T + (M1 ^ n) + (f1 + f2 + ct)              chains 3, 1, 2
-            R3 = H1 + (n + ct + carries) sign-extended
-        Chains interleave chunk by chunk (len(W) bytes); a chain's carry waits in its register
-        (ADC f, zero with f = 0 saves it, LSR f restores it and zeroes f)."""
-        w = len(W)
-        # T = L1 + H0
-        for j in range(h):
-            self.e(f"ldd r{T[j]}, {rp}+{h + j}")
-        for j in range(h):
-            self.e(f"ldd r0, {rp}+{2 * h + j}")
-            self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
-        self.e(f"clr r{ct}")
-        self.e(f"adc r{ct}, r{ZR}")
-        self.e(f"mov r{e}, r{n}")             # the sign extension of -M: -1 at B^3h when n = 0xff
-        self.e(f"add r{e}, r{ct}")
-        self.e(f"clr r{f1}")
-        self.e(f"mov r{f2}, r{n}")
-        self.e(f"neg r{f2}")                   # n & 1: the +1 of the two's complement
-        # R1 and R2
-        for region in (1, 2):
-            src = 0 if region == 1 else 3 * h          # L0 or H1
-            moff = 0 if region == 1 else h
-            if region == 2:
-                self.e(f"clr r{f3}")
-                self.e(f"add r{f3}, r{f1}")
-                self.e(f"add r{f3}, r{f2}")
-                self.e(f"add r{f3}, r{ct}")
-                self.e(f"clr r{f1}")
-                self.e(f"clr r{f2}")
-            for c in range(0, h, w):
-                regs = W[:min(w, h - c)]
-                for i, r in enumerate(regs):
-                    self.e(f"ldd r{r}, {rp}+{src + c + i}")
-                if region == 2:           # chain 3: the carries into B^2h (f3 = their sum, 0..3, at first)
-                    if c == 0:
-                        self.e(f"add r{regs[0]}, r{f3}")
-                        for r in regs[1:]:
-                            self.e(f"adc r{r}, r{ZR}")
-                        self.e(f"mov r{f3}, r{ZR}")      # MOV keeps the carry
-                    else:
-                        self.e(f"lsr r{f3}")
-                        for r in regs:
-                            self.e(f"adc r{r}, r{ZR}")
-                    self.e(f"adc r{f3}, r{ZR}")
-                self.e(f"lsr r{f1}")
-                for i, r in enumerate(regs):
-                    self.e(f"adc r{r}, r{T[c + i]}")
-                self.e(f"adc r{f1}, r{ZR}")
-                self.e(f"lsr r{f2}")
-                for i, r in enumerate(regs):
-                    self.e(f"ldd r0, {mp}+{moff + c + i}")
-                    self.e(f"eor r0, r{n}")
-                    self.e(f"adc r{r}, r0")
-                self.e(f"adc r{f2}, r{ZR}")
-                for i, r in enumerate(regs):
-                    self.e(f"std {rp}+{h * region + c + i}, r{r}")
-        # R3 = H1 + e (sign-extended), e = n + ct + f1 + f2 + f3 in [-1, 4]
-        self.e(f"add r{e}, r{f1}")
-        self.e(f"add r{e}, r{f2}")
-        self.e(f"add r{e}, r{f3}")
-        self.e(f"mov r{f1}, r{e}")
-        self.e(f"lsl r{f1}")
-        self.e(f"sbc r{f1}, r{f1}")
-        for c in range(0, h, w):
-            regs = W[:min(w, h - c)]
-            for i, r in enumerate(regs):
-                self.e(f"ldd r{r}, {rp}+{3 * h + c + i}")
-            for i, r in enumerate(regs):
-                if c + i == 0:
-                    self.e(f"add r{r}, r{e}")
-                else:
-                    self.e(f"adc r{r}, r{f1}")
-            for i, r in enumerate(regs):
-                self.e(f"std {rp}+{3 * h + c + i}, r{r}")
+    def absdiff_halves_out(self, regs: list[int], mask: int) -> None:
+        """regs = |mem[Y+16..32) - mem[Y..16)|, mask = 0xff if the difference borrowed else 0; each byte
+        also goes out with ST X+ (the operands' high half minus their low half, as mul256 needs)."""
+        for i, r in enumerate(regs):
+            self.e(f"ldd r{r}, Y+{16 + i}")
+            self.e(f"ldd r0, Y+{i}")
+            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+        self.e(f"sbc r{mask}, r{mask}")
+        for r in regs:
+            self.e(f"eor r{r}, r{mask}")
+        for i, r in enumerate(regs):
+            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{mask}")
+            self.e(f"st X+, r{r}")
 
 
 MUL128_REGS_SKIPS = 0     # cycles the mul128_regs entry skips (set by gen_mul128)
@@ -459,30 +391,10 @@ def gen_mul256(g: Gen) -> None:
     g.e("movw r26, r28")                    # X = F: the differences go out with ST X+
     g.comment("|aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64")
     g.e("movw r28, r22")
-    regs = A + B
-    for i, r in enumerate(regs):
-        g.e(f"ldd r{r}, Y+{16 + i}")
-        g.e(f"ldd r0, Y+{i}")
-        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
-    g.e(f"sbc r{NREG}, r{NREG}")
-    for r in regs:
-        g.e(f"eor r{r}, r{NREG}")
-    for i, r in enumerate(regs):
-        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{NREG}")
-        g.e(f"st X+, r{r}")
+    g.absdiff_halves_out(A + B, NREG)
     g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB]; bytes 0..7 stay in r12..r19")
     g.e("movw r28, r20")
-    regs = B + DBH
-    for i, r in enumerate(regs):
-        g.e(f"ldd r{r}, Y+{16 + i}")
-        g.e(f"ldd r0, Y+{i}")
-        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
-    g.e(f"sbc r{SB}, r{SB}")
-    for r in regs:
-        g.e(f"eor r{r}, r{SB}")
-    for i, r in enumerate(regs):
-        g.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{SB}")
-        g.e(f"st X+, r{r}")
+    g.absdiff_halves_out(B + DBH, SB)
     g.e(f"eor r{NREG}, r{SB}")
     g.e(f"com r{NREG}")                      # n = 0xff: middle = L + H - M
     g.e(f"st X+, r{NREG}")                   # F[SIGN]; X = F + F_M

@@ -6,16 +6,13 @@
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- *   void mcu_x25519_<impl>_fe_add(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a + b mod p
- *   void mcu_x25519_<impl>_fe_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a - b mod p
- *   void mcu_x25519_<impl>_fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e); r = a + 121665 e
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
- *     (47,930 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
+ *     (45,256 cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
  * Field elements: 32 little-endian bytes (8 little-endian 32-bit limbs), any value below 2^256; every
  * result is below 2^256 too. r may equal a or b.
  *
- * fe_mul, fe_sqr (5,579 and 4,122 cycles by the generator's count, the call excluded)
+ * fe_mul, fe_sqr (5,423 and 3,946 cycles by the generator's count, the call excluded)
  *   Both: one level of subtractive Karatsuba over 128-bit halves, t = L + 2^256 H + 2^128 (L + H -+ M)
  *   (512 bits in a stack frame), by three RCALLs of a local 128-bit routine, then one pass that
  *   recombines and reduces mod p at once (recombine_reduce in the generator).
@@ -40,17 +37,24 @@
  *   r18 zero, r19 the constant 38, r20 q, r21..r23 the chains' carries (then r23 e's sign extension,
  *   r22 V3's carry), r24..r27 a 4-byte chunk (then r24 e, r25 the reduction's carry byte, r26, r27
  *   bytes of V3 and r).
- * fe_add, fe_sub, fe_add_a24, fe_cswap2: carry (borrow) chains over the 32 bytes, the carry out of
- *   2^256 folded back as 38 through all bytes, masks (SBC r,r; AND) for every conditional value.
+ * fe_cswap2: t = (x ^ y) & mask byte by byte, mask = -swap.
  * ladder_step: r2..r17 and Y saved once per step (a 66-byte frame: st, then A^2 and B^2); fe_mul and
  *   fe_sqr through their cores (x25519_avr_fe_mul_core, x25519_avr_fe_sqr_core: r24 r, r22 a, r20 b;
  *   they save nothing and clobber r0..r31, r1 = 0 on return; the exported fe_mul and fe_sqr wrap them
- *   in a push and a pop), the other glue through its C-ABI entries; st and the frame are found again
- *   from SP after every call (Y = F - 1, Z = st, arguments by MOVW and SUBI/SBCI). It starts with the
- *   swap and A, B, C, D in one pass: Y = x2, Z = x3 (z2, z3 at +32), r2 zero, r3 the mask -swap,
- *   r4..r7 the four chains' parked carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D formed
- *   in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m; A, B, C, D written over x3, z3, x2,
- *   z2, then each one's carry out of 2^256 folded back as 38.
+ *   in a push and a pop); st and the frame are found again from SP after every call (Y = F - 1, Z = st,
+ *   arguments by MOVW and SUBI/SBCI). Everything else is inline, in three passes whose additions and
+ *   subtractions are "top first": the multiple of 2^255 is taken from the top bytes before the carry
+ *   chain starts (a sum x + z keeps (x31 + z31) & 0x7f in byte 31 and adds 19 ((x31 + z31) >> 7) at
+ *   byte 0; a difference x - z + 2^256 - 38 + p keeps (h & 0x7f) + 128, h = x31 - z31, and takes
+ *   19 g, g = 1 - (h >> 7) + 2 (x31 < z31), off byte 0), so that no fold pass over the 32 bytes
+ *   follows; byte 31 comes out of the ordinary chain and is fixed by one XOR with bit 7, and the chains
+ *   carry a value 0..2 between their chunks (lo += f, its carry into f, then lo += z, its carry added).
+ *   swap_abcd: the swap and A, B, C, D in one pass (Y = x2, Z = x3, z2, z3 at +32; r2 zero, r3 the
+ *   mask -swap, r4..r7 the four chains' carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D
+ *   formed in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m, r21..r24 the byte-31 masks,
+ *   r25 19); A, B, C, D written over x3, z3, x2, z2. sum_diff: x3, z3 = DA + CB, DA - CB in one pass
+ *   (4-byte chunks). e_a24: E = AA - BB into x2 and, from E's bytes still in registers, F = AA +
+ *   121665 E into z2 (two MULs and an addition a column, the two top columns folded back as 38 T).
  * Constant time: no branch and no skip anywhere, addresses fixed; MUL is 2 cycles for every operand.
  */
 #include "mcucrypt/ns.h"
@@ -77,7 +81,25 @@ MCU_FN(x25519, fe_mul):
     push r17
     push r28
     push r29
+    in r28, 0x3d
+    in r29, 0x3e
+    subi r28, 105               ; SP -= 105: the core's frame
+    sbci r29, 0
+    in r0, 0x3f
+    cli
+    out 0x3e, r29
+    out 0x3f, r0
+    out 0x3d, r28
     rcall x25519_avr_fe_mul_core; clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return
+    in r28, 0x3d
+    in r29, 0x3e
+    subi r28, lo8(-105)
+    sbci r29, hi8(-105)
+    in r0, 0x3f
+    cli
+    out 0x3e, r29
+    out 0x3f, r0
+    out 0x3d, r28
     pop r29
     pop r28
     pop r17
@@ -103,259 +125,252 @@ MCU_FN(x25519, fe_mul):
 x25519_avr_fe_mul_core:
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 103               ; SP -= 103
-    sbci r29, 0
-    in r0, 0x3f
-    cli                         ; SP written with interrupts off
-    out 0x3e, r29
-    out 0x3f, r0
-    out 0x3d, r28
-    adiw r28, 1                 ; Y = the product t[0..63] (SP + 1)
-    std Y+0, r24                ; r pointer, kept for after the calls
-    std Y+1, r25                ; r pointer, kept for after the calls
-    std Y+2, r22                ; a pointer, kept for after the calls
-    std Y+3, r23                ; a pointer, kept for after the calls
-    std Y+4, r20                ; b pointer, kept for after the calls
-    std Y+5, r21                ; b pointer, kept for after the calls
+    adiw r28, 1                 ; Y = F = SP + 1 (the caller's frame)
+    std Y+4, r24                ; r pointer, kept for after the calls
+    std Y+5, r25                ; r pointer, kept for after the calls
+    std Y+6, r22                ; a pointer, kept for after the calls
+    std Y+7, r23                ; a pointer, kept for after the calls
+    std Y+8, r20                ; b pointer, kept for after the calls
+    std Y+9, r21                ; b pointer, kept for after the calls
     clr r2                      ; mul128's zero register
     movw r26, r28               ; X = t
-    adiw r26, 39
+    adiw r26, 43
     movw r28, r22               ; Y = a
     movw r30, r20               ; Z = b
     ; L = a_l b_l -> t[0..31]
     rcall mpmul_avr_kara_mul128
     in r30, 0x3d                ; Z = F - 1
     in r31, 0x3e
-    ldd r28, Z+3                ; Y = a + 16
-    ldd r29, Z+4
-    ldd r0, Z+5                 ; Z = b + 16
-    ldd r31, Z+6
+    ldd r28, Z+7                ; Y = a + 16
+    ldd r29, Z+8
+    ldd r0, Z+9                 ; Z = b + 16
+    ldd r31, Z+10
     mov r30, r0
     adiw r28, 16
     adiw r30, 16
     in r26, 0x3d                ; X = t + 32
     in r27, 0x3e
-    subi r26, lo8(-72)
-    sbci r27, hi8(-72)
+    subi r26, lo8(-76)
+    sbci r27, hi8(-76)
     ; H = a_h b_h -> t[32..63]
     rcall mpmul_avr_kara_mul128
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r26, Y+3                ; X = a
-    ldd r27, Y+4
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
-    ld r10, X+                  ; x[8]
-    ld r11, X+                  ; x[9]
-    ld r12, X+                  ; x[10]
-    ld r13, X+                  ; x[11]
-    ld r14, X+                  ; x[12]
-    ld r15, X+                  ; x[13]
-    ld r16, X+                  ; x[14]
-    ld r17, X+                  ; x[15]
-    ld r22, X+                  ; x[16]
-    sub r2, r22
-    ld r22, X+                  ; x[17]
-    sbc r3, r22
-    ld r22, X+                  ; x[18]
-    sbc r4, r22
-    ld r22, X+                  ; x[19]
-    sbc r5, r22
-    ld r22, X+                  ; x[20]
-    sbc r6, r22
-    ld r22, X+                  ; x[21]
-    sbc r7, r22
-    ld r22, X+                  ; x[22]
-    sbc r8, r22
-    ld r22, X+                  ; x[23]
-    sbc r9, r22
-    ld r22, X+                  ; x[24]
-    sbc r10, r22
-    ld r22, X+                  ; x[25]
-    sbc r11, r22
-    ld r22, X+                  ; x[26]
-    sbc r12, r22
-    ld r22, X+                  ; x[27]
-    sbc r13, r22
-    ld r22, X+                  ; x[28]
-    sbc r14, r22
-    ld r22, X+                  ; x[29]
-    sbc r15, r22
-    ld r22, X+                  ; x[30]
-    sbc r16, r22
-    ld r22, X+                  ; x[31]
-    sbc r17, r22
-    sbc r18, r18                ; the borrow as a mask
-    eor r2, r18
-    eor r3, r18
-    eor r4, r18
-    eor r5, r18
-    eor r6, r18
-    eor r7, r18
-    eor r8, r18
-    eor r9, r18
-    eor r10, r18
-    eor r11, r18
-    eor r12, r18
-    eor r13, r18
-    eor r14, r18
-    eor r15, r18
-    eor r16, r18
-    eor r17, r18
-    sub r2, r18                 ; +1 if negative
-    sbc r3, r18                 ; +1 if negative
-    sbc r4, r18                 ; +1 if negative
-    sbc r5, r18                 ; +1 if negative
-    sbc r6, r18                 ; +1 if negative
-    sbc r7, r18                 ; +1 if negative
-    sbc r8, r18                 ; +1 if negative
-    sbc r9, r18                 ; +1 if negative
-    sbc r10, r18                ; +1 if negative
-    sbc r11, r18                ; +1 if negative
-    sbc r12, r18                ; +1 if negative
-    sbc r13, r18                ; +1 if negative
-    sbc r14, r18                ; +1 if negative
-    sbc r15, r18                ; +1 if negative
-    sbc r16, r18                ; +1 if negative
-    sbc r17, r18                ; +1 if negative
-    std Y+8, r2                 ; da[0]
-    std Y+9, r3                 ; da[1]
-    std Y+10, r4                ; da[2]
-    std Y+11, r5                ; da[3]
-    std Y+12, r6                ; da[4]
-    std Y+13, r7                ; da[5]
-    std Y+14, r8                ; da[6]
-    std Y+15, r9                ; da[7]
-    std Y+16, r10               ; da[8]
-    std Y+17, r11               ; da[9]
-    std Y+18, r12               ; da[10]
-    std Y+19, r13               ; da[11]
-    std Y+20, r14               ; da[12]
-    std Y+21, r15               ; da[13]
-    std Y+22, r16               ; da[14]
-    std Y+23, r17               ; da[15]
-    ldd r26, Y+5                ; X = b
+    ldd r26, Y+7                ; X = a
+    ldd r27, Y+8
+    ld r4, X+                   ; x[0]
+    ld r5, X+                   ; x[1]
+    ld r6, X+                   ; x[2]
+    ld r7, X+                   ; x[3]
+    ld r8, X+                   ; x[4]
+    ld r9, X+                   ; x[5]
+    ld r10, X+                  ; x[6]
+    ld r11, X+                  ; x[7]
+    ld r12, X+                  ; x[8]
+    ld r13, X+                  ; x[9]
+    ld r14, X+                  ; x[10]
+    ld r15, X+                  ; x[11]
+    ld r16, X+                  ; x[12]
+    ld r17, X+                  ; x[13]
+    ld r18, X+                  ; x[14]
+    ld r19, X+                  ; x[15]
+    ld r0, X+                   ; x[16]
+    sub r4, r0
+    ld r0, X+                   ; x[17]
+    sbc r5, r0
+    ld r0, X+                   ; x[18]
+    sbc r6, r0
+    ld r0, X+                   ; x[19]
+    sbc r7, r0
+    ld r0, X+                   ; x[20]
+    sbc r8, r0
+    ld r0, X+                   ; x[21]
+    sbc r9, r0
+    ld r0, X+                   ; x[22]
+    sbc r10, r0
+    ld r0, X+                   ; x[23]
+    sbc r11, r0
+    ld r0, X+                   ; x[24]
+    sbc r12, r0
+    ld r0, X+                   ; x[25]
+    sbc r13, r0
+    ld r0, X+                   ; x[26]
+    sbc r14, r0
+    ld r0, X+                   ; x[27]
+    sbc r15, r0
+    ld r0, X+                   ; x[28]
+    sbc r16, r0
+    ld r0, X+                   ; x[29]
+    sbc r17, r0
+    ld r0, X+                   ; x[30]
+    sbc r18, r0
+    ld r0, X+                   ; x[31]
+    sbc r19, r0
+    sbc r1, r1                  ; the borrow as a mask
+    eor r4, r1
+    eor r5, r1
+    eor r6, r1
+    eor r7, r1
+    eor r8, r1
+    eor r9, r1
+    eor r10, r1
+    eor r11, r1
+    eor r12, r1
+    eor r13, r1
+    eor r14, r1
+    eor r15, r1
+    eor r16, r1
+    eor r17, r1
+    eor r18, r1
+    eor r19, r1
+    sub r4, r1                  ; +1 if negative
+    sbc r5, r1                  ; +1 if negative
+    sbc r6, r1                  ; +1 if negative
+    sbc r7, r1                  ; +1 if negative
+    sbc r8, r1                  ; +1 if negative
+    sbc r9, r1                  ; +1 if negative
+    sbc r10, r1                 ; +1 if negative
+    sbc r11, r1                 ; +1 if negative
+    sbc r12, r1                 ; +1 if negative
+    sbc r13, r1                 ; +1 if negative
+    sbc r14, r1                 ; +1 if negative
+    sbc r15, r1                 ; +1 if negative
+    sbc r16, r1                 ; +1 if negative
+    sbc r17, r1                 ; +1 if negative
+    sbc r18, r1                 ; +1 if negative
+    sbc r19, r1                 ; +1 if negative
+    std Y+12, r4                ; da[0]
+    std Y+13, r5                ; da[1]
+    std Y+14, r6                ; da[2]
+    std Y+15, r7                ; da[3]
+    std Y+16, r8                ; da[4]
+    std Y+17, r9                ; da[5]
+    std Y+18, r10               ; da[6]
+    std Y+19, r11               ; da[7]
+    std Y+20, r12               ; da[8]
+    std Y+21, r13               ; da[9]
+    std Y+22, r14               ; da[10]
+    std Y+23, r15               ; da[11]
+    std Y+24, r16               ; da[12]
+    std Y+25, r17               ; da[13]
+    std Y+26, r18               ; da[14]
+    std Y+27, r19               ; da[15]
+    ldd r30, Y+9                ; Z = b
+    ldd r31, Y+10
+    ld r12, Z+                  ; x[0]
+    ld r13, Z+                  ; x[1]
+    ld r14, Z+                  ; x[2]
+    ld r15, Z+                  ; x[3]
+    ld r16, Z+                  ; x[4]
+    ld r17, Z+                  ; x[5]
+    ld r18, Z+                  ; x[6]
+    ld r19, Z+                  ; x[7]
+    ld r20, Z+                  ; x[8]
+    ld r21, Z+                  ; x[9]
+    ld r22, Z+                  ; x[10]
+    ld r23, Z+                  ; x[11]
+    ld r24, Z+                  ; x[12]
+    ld r25, Z+                  ; x[13]
+    ld r26, Z+                  ; x[14]
+    ld r27, Z+                  ; x[15]
+    ld r0, Z+                   ; x[16]
+    sub r12, r0
+    ld r0, Z+                   ; x[17]
+    sbc r13, r0
+    ld r0, Z+                   ; x[18]
+    sbc r14, r0
+    ld r0, Z+                   ; x[19]
+    sbc r15, r0
+    ld r0, Z+                   ; x[20]
+    sbc r16, r0
+    ld r0, Z+                   ; x[21]
+    sbc r17, r0
+    ld r0, Z+                   ; x[22]
+    sbc r18, r0
+    ld r0, Z+                   ; x[23]
+    sbc r19, r0
+    ld r0, Z+                   ; x[24]
+    sbc r20, r0
+    ld r0, Z+                   ; x[25]
+    sbc r21, r0
+    ld r0, Z+                   ; x[26]
+    sbc r22, r0
+    ld r0, Z+                   ; x[27]
+    sbc r23, r0
+    ld r0, Z+                   ; x[28]
+    sbc r24, r0
+    ld r0, Z+                   ; x[29]
+    sbc r25, r0
+    ld r0, Z+                   ; x[30]
+    sbc r26, r0
+    ld r0, Z+                   ; x[31]
+    sbc r27, r0
+    sbc r3, r3                  ; the borrow as a mask
+    eor r12, r3
+    eor r13, r3
+    eor r14, r3
+    eor r15, r3
+    eor r16, r3
+    eor r17, r3
+    eor r18, r3
+    eor r19, r3
+    eor r20, r3
+    eor r21, r3
+    eor r22, r3
+    eor r23, r3
+    eor r24, r3
+    eor r25, r3
+    eor r26, r3
+    eor r27, r3
+    sub r12, r3                 ; +1 if negative
+    sbc r13, r3                 ; +1 if negative
+    sbc r14, r3                 ; +1 if negative
+    sbc r15, r3                 ; +1 if negative
+    sbc r16, r3                 ; +1 if negative
+    sbc r17, r3                 ; +1 if negative
+    sbc r18, r3                 ; +1 if negative
+    sbc r19, r3                 ; +1 if negative
+    sbc r20, r3                 ; +1 if negative
+    sbc r21, r3                 ; +1 if negative
+    sbc r22, r3                 ; +1 if negative
+    sbc r23, r3                 ; +1 if negative
+    sbc r24, r3                 ; +1 if negative
+    sbc r25, r3                 ; +1 if negative
+    sbc r26, r3                 ; +1 if negative
+    sbc r27, r3                 ; +1 if negative
+    std Y+28, r12               ; db[0]
+    std Y+29, r13               ; db[1]
+    std Y+30, r14               ; db[2]
+    std Y+31, r15               ; db[3]
+    std Y+32, r16               ; db[4]
+    std Y+33, r17               ; db[5]
+    std Y+34, r18               ; db[6]
+    std Y+35, r19               ; db[7]
+    std Y+36, r20               ; db[8]
+    std Y+37, r21               ; db[9]
+    std Y+38, r22               ; db[10]
+    std Y+39, r23               ; db[11]
+    std Y+40, r24               ; db[12]
+    std Y+41, r25               ; db[13]
+    std Y+42, r26               ; db[14]
+    std Y+43, r27               ; db[15]
+    eor r1, r3                  ; signs differ: 0xff ...
+    com r1                      ; q = 0xff: the middle term takes -M, q = 0: +M
+    std Y+11, r1
+    ldd r26, Y+5                ; X = r
     ldd r27, Y+6
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
-    ld r10, X+                  ; x[8]
-    ld r11, X+                  ; x[9]
-    ld r12, X+                  ; x[10]
-    ld r13, X+                  ; x[11]
-    ld r14, X+                  ; x[12]
-    ld r15, X+                  ; x[13]
-    ld r16, X+                  ; x[14]
-    ld r17, X+                  ; x[15]
-    ld r22, X+                  ; x[16]
-    sub r2, r22
-    ld r22, X+                  ; x[17]
-    sbc r3, r22
-    ld r22, X+                  ; x[18]
-    sbc r4, r22
-    ld r22, X+                  ; x[19]
-    sbc r5, r22
-    ld r22, X+                  ; x[20]
-    sbc r6, r22
-    ld r22, X+                  ; x[21]
-    sbc r7, r22
-    ld r22, X+                  ; x[22]
-    sbc r8, r22
-    ld r22, X+                  ; x[23]
-    sbc r9, r22
-    ld r22, X+                  ; x[24]
-    sbc r10, r22
-    ld r22, X+                  ; x[25]
-    sbc r11, r22
-    ld r22, X+                  ; x[26]
-    sbc r12, r22
-    ld r22, X+                  ; x[27]
-    sbc r13, r22
-    ld r22, X+                  ; x[28]
-    sbc r14, r22
-    ld r22, X+                  ; x[29]
-    sbc r15, r22
-    ld r22, X+                  ; x[30]
-    sbc r16, r22
-    ld r22, X+                  ; x[31]
-    sbc r17, r22
-    sbc r23, r23                ; the borrow as a mask
-    eor r2, r23
-    eor r3, r23
-    eor r4, r23
-    eor r5, r23
-    eor r6, r23
-    eor r7, r23
-    eor r8, r23
-    eor r9, r23
-    eor r10, r23
-    eor r11, r23
-    eor r12, r23
-    eor r13, r23
-    eor r14, r23
-    eor r15, r23
-    eor r16, r23
-    eor r17, r23
-    sub r2, r23                 ; +1 if negative
-    sbc r3, r23                 ; +1 if negative
-    sbc r4, r23                 ; +1 if negative
-    sbc r5, r23                 ; +1 if negative
-    sbc r6, r23                 ; +1 if negative
-    sbc r7, r23                 ; +1 if negative
-    sbc r8, r23                 ; +1 if negative
-    sbc r9, r23                 ; +1 if negative
-    sbc r10, r23                ; +1 if negative
-    sbc r11, r23                ; +1 if negative
-    sbc r12, r23                ; +1 if negative
-    sbc r13, r23                ; +1 if negative
-    sbc r14, r23                ; +1 if negative
-    sbc r15, r23                ; +1 if negative
-    sbc r16, r23                ; +1 if negative
-    sbc r17, r23                ; +1 if negative
-    std Y+24, r2                ; db[0]
-    std Y+25, r3                ; db[1]
-    std Y+26, r4                ; db[2]
-    std Y+27, r5                ; db[3]
-    std Y+28, r6                ; db[4]
-    std Y+29, r7                ; db[5]
-    std Y+30, r8                ; db[6]
-    std Y+31, r9                ; db[7]
-    std Y+32, r10               ; db[8]
-    std Y+33, r11               ; db[9]
-    std Y+34, r12               ; db[10]
-    std Y+35, r13               ; db[11]
-    std Y+36, r14               ; db[12]
-    std Y+37, r15               ; db[13]
-    std Y+38, r16               ; db[14]
-    std Y+39, r17               ; db[15]
-    eor r23, r18                ; signs differ: 0xff ...
-    com r23                     ; q = 0xff: the middle term takes -M, q = 0: +M
-    std Y+7, r23
-    ldd r26, Y+1                ; X = r
-    ldd r27, Y+2
     movw r30, r28               ; Z = |b_l - b_h|
-    adiw r30, 24
-    adiw r28, 8                 ; Y = |a_l - a_h|
+    adiw r30, 28
+    adiw r28, 12                ; Y = |a_l - a_h|
     clr r2
-    ; M = |a_l - a_h| |b_l - b_h| -> r[0..31]
-    rcall mpmul_avr_kara_mul128
+    ; M = |a_l - a_h| |b_l - b_h| -> r[0..31], entered with their low halves in registers
+    rcall mpmul_avr_kara_mul128_regs
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r23, Y+7
-    ldd r30, Y+1                ; Z = M = r
-    ldd r31, Y+2
-    adiw r28, 40                ; Y = t
+    ldd r23, Y+11
+    ldd r30, Y+5                ; Z = M = r
+    ldd r31, Y+6
+    adiw r28, 44                ; Y = t
     movw r26, r30               ; X = r (for the end)
     clr r18
     ldi r19, 38
@@ -652,15 +667,29 @@ x25519_avr_fe_mul_core:
     add r24, r20                ; e = q + cT + the carries of V2: V3 = H1 + e
     add r24, r21
     add r24, r22
-    add r24, r23
-    mov r23, r24
-    lsl r23
-    sbc r23, r23                ; e's sign extension
-    clr r22
-    ; r[0..16) = L0 + 38 V2, in r2..r17 (V2's byte is dead once multiplied)
+    add r24, r23                ; e in [0, 4] (see above)
+    mul r24, r19
+    mov r24, r0                 ; 38 e (< 153): V3 = H1 + e is never formed, 38 e joins the carry into r1
+    ; top first: r's multiple of 2^255, U, from its top byte before any chain: S = V1[15] +
+    ; 38 H1[15] + (carry < 40)
+    ldd r26, Y+63               ; H1[15]
+    mul r26, r19
+    ldd r27, Y+31               ; V1[15]
+    add r0, r27
+    adc r1, r18                 ; X = V1[15] + 38 H1[15] (< 2^14)
+    mov r20, r0
+    andi r20, 0x80              ; byte 31's fix: XOR (X & 0x80)
+    lsl r0
+    rol r1                      ; U = X >> 7 (< 78)
+    ldi r27, 19
+    mul r1, r27
+    movw r26, r0                ; 19 U (< 2^11), added to r at bytes 0, 1
+    ; r[0..16) = L0 + 38 V2 + 19 U, in r2..r17 (V2's byte is dead once multiplied)
     mul r2, r19                 ; 38 V2[0]
     ldd r2, Y+0                 ; L[0]
     add r2, r0
+    adc r1, r18
+    add r2, r26                 ; 19 U
     adc r1, r18
     mov r25, r1
     mul r3, r19                 ; 38 V2[1]
@@ -668,6 +697,8 @@ x25519_avr_fe_mul_core:
     add r3, r0
     adc r1, r18
     add r3, r25
+    adc r1, r18
+    add r3, r27                 ; 19 U
     adc r1, r18
     mov r25, r1
     mul r4, r19                 ; 38 V2[2]
@@ -768,266 +799,152 @@ x25519_avr_fe_mul_core:
     add r17, r25
     adc r1, r18
     mov r25, r1
-    ; r[16..32) = V1 + 38 V3 + carry, V3 = H1 + e byte by byte (its carry kept across the MUL)
+    ; r[16..32) = V1 + 38 H1 + (38 e + the carry of r0: < 192, then < 40)
+    add r25, r24
     ldd r26, Y+48               ; H[16]
-    add r26, r24
-    rol r22
-    mul r26, r19                ; 38 V3[0]
+    mul r26, r19                ; 38 H1[0]
     ldd r27, Y+16               ; V1[0]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+16, r27               ; r[16] for now
+    std Z+16, r27               ; r[16]
     ldd r26, Y+49               ; H[17]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[1]
+    mul r26, r19                ; 38 H1[1]
     ldd r27, Y+17               ; V1[1]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+17, r27               ; r[17] for now
+    std Z+17, r27               ; r[17]
     ldd r26, Y+50               ; H[18]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[2]
+    mul r26, r19                ; 38 H1[2]
     ldd r27, Y+18               ; V1[2]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+18, r27               ; r[18] for now
+    std Z+18, r27               ; r[18]
     ldd r26, Y+51               ; H[19]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[3]
+    mul r26, r19                ; 38 H1[3]
     ldd r27, Y+19               ; V1[3]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+19, r27               ; r[19] for now
+    std Z+19, r27               ; r[19]
     ldd r26, Y+52               ; H[20]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[4]
+    mul r26, r19                ; 38 H1[4]
     ldd r27, Y+20               ; V1[4]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+20, r27               ; r[20] for now
+    std Z+20, r27               ; r[20]
     ldd r26, Y+53               ; H[21]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[5]
+    mul r26, r19                ; 38 H1[5]
     ldd r27, Y+21               ; V1[5]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+21, r27               ; r[21] for now
+    std Z+21, r27               ; r[21]
     ldd r26, Y+54               ; H[22]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[6]
+    mul r26, r19                ; 38 H1[6]
     ldd r27, Y+22               ; V1[6]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+22, r27               ; r[22] for now
+    std Z+22, r27               ; r[22]
     ldd r26, Y+55               ; H[23]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[7]
+    mul r26, r19                ; 38 H1[7]
     ldd r27, Y+23               ; V1[7]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+23, r27               ; r[23] for now
+    std Z+23, r27               ; r[23]
     ldd r26, Y+56               ; H[24]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[8]
+    mul r26, r19                ; 38 H1[8]
     ldd r27, Y+24               ; V1[8]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+24, r27               ; r[24] for now
+    std Z+24, r27               ; r[24]
     ldd r26, Y+57               ; H[25]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[9]
+    mul r26, r19                ; 38 H1[9]
     ldd r27, Y+25               ; V1[9]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+25, r27               ; r[25] for now
+    std Z+25, r27               ; r[25]
     ldd r26, Y+58               ; H[26]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[10]
+    mul r26, r19                ; 38 H1[10]
     ldd r27, Y+26               ; V1[10]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+26, r27               ; r[26] for now
+    std Z+26, r27               ; r[26]
     ldd r26, Y+59               ; H[27]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[11]
+    mul r26, r19                ; 38 H1[11]
     ldd r27, Y+27               ; V1[11]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+27, r27               ; r[27] for now
+    std Z+27, r27               ; r[27]
     ldd r26, Y+60               ; H[28]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[12]
+    mul r26, r19                ; 38 H1[12]
     ldd r27, Y+28               ; V1[12]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+28, r27               ; r[28] for now
+    std Z+28, r27               ; r[28]
     ldd r26, Y+61               ; H[29]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[13]
+    mul r26, r19                ; 38 H1[13]
     ldd r27, Y+29               ; V1[13]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+29, r27               ; r[29] for now
+    std Z+29, r27               ; r[29]
     ldd r26, Y+62               ; H[30]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[14]
+    mul r26, r19                ; 38 H1[14]
     ldd r27, Y+30               ; V1[14]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+30, r27               ; r[30] for now
+    std Z+30, r27               ; r[30]
     ldd r26, Y+63               ; H[31]
-    lsr r22
-    adc r26, r23
-    mul r26, r19                ; 38 V3[15]
+    mul r26, r19                ; 38 H1[15]
     ldd r27, Y+31               ; V1[15]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
-    mov r25, r1
-    std Z+31, r27               ; r[31] for now
-    mul r25, r19                ; 38 c, c the carry out of r
-    add r2, r0
-    adc r3, r1
-    adc r4, r18
-    adc r5, r18
-    adc r6, r18
-    adc r7, r18
-    adc r8, r18
-    adc r9, r18
-    adc r10, r18
-    adc r11, r18
-    adc r12, r18
-    adc r13, r18
-    adc r14, r18
-    adc r15, r18
-    adc r16, r18
-    adc r17, r18
-    ldd r27, Z+16
-    adc r27, r18
-    std Z+16, r27               ; r[16]
-    ldd r27, Z+17
-    adc r27, r18
-    std Z+17, r27               ; r[17]
-    ldd r27, Z+18
-    adc r27, r18
-    std Z+18, r27               ; r[18]
-    ldd r27, Z+19
-    adc r27, r18
-    std Z+19, r27               ; r[19]
-    ldd r27, Z+20
-    adc r27, r18
-    std Z+20, r27               ; r[20]
-    ldd r27, Z+21
-    adc r27, r18
-    std Z+21, r27               ; r[21]
-    ldd r27, Z+22
-    adc r27, r18
-    std Z+22, r27               ; r[22]
-    ldd r27, Z+23
-    adc r27, r18
-    std Z+23, r27               ; r[23]
-    ldd r27, Z+24
-    adc r27, r18
-    std Z+24, r27               ; r[24]
-    ldd r27, Z+25
-    adc r27, r18
-    std Z+25, r27               ; r[25]
-    ldd r27, Z+26
-    adc r27, r18
-    std Z+26, r27               ; r[26]
-    ldd r27, Z+27
-    adc r27, r18
-    std Z+27, r27               ; r[27]
-    ldd r27, Z+28
-    adc r27, r18
-    std Z+28, r27               ; r[28]
-    ldd r27, Z+29
-    adc r27, r18
-    std Z+29, r27               ; r[29]
-    ldd r27, Z+30
-    adc r27, r18
-    std Z+30, r27               ; r[30]
-    ldd r27, Z+31
-    adc r27, r18
+    eor r27, r20                ; byte 31 less U 2^255 (the carry out is in U too)
     std Z+31, r27               ; r[31]
-    sbc r27, r27                ; 0 or 0xff: the last carry ...
-    andi r27, 38                ; ... as 38
-    add r2, r27
-    adc r3, r18
     std Z+0, r2                 ; r[0]
     std Z+1, r3                 ; r[1]
     std Z+2, r4                 ; r[2]
@@ -1044,13 +961,6 @@ x25519_avr_fe_mul_core:
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    subi r28, lo8(-63)          ; SP back: Y - 1 - 39 + 103
-    sbci r29, hi8(-63)
-    in r0, 0x3f
-    cli
-    out 0x3e, r29
-    out 0x3f, r0
-    out 0x3d, r28
     clr r1                      ; the ABI's zero register
     ret
 
@@ -2147,7 +2057,25 @@ MCU_FN(x25519, fe_sqr):
     push r17
     push r28
     push r29
+    in r28, 0x3d
+    in r29, 0x3e
+    subi r28, 105               ; SP -= 105: the core's frame
+    sbci r29, 0
+    in r0, 0x3f
+    cli
+    out 0x3e, r29
+    out 0x3f, r0
+    out 0x3d, r28
     rcall x25519_avr_fe_sqr_core; clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return
+    in r28, 0x3d
+    in r29, 0x3e
+    subi r28, lo8(-105)
+    sbci r29, hi8(-105)
+    in r0, 0x3f
+    cli
+    out 0x3e, r29
+    out 0x3f, r0
+    out 0x3d, r28
     pop r29
     pop r28
     pop r17
@@ -2173,150 +2101,141 @@ MCU_FN(x25519, fe_sqr):
 x25519_avr_fe_sqr_core:
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 84                ; SP -= 84
-    sbci r29, 0
-    in r0, 0x3f
-    cli                         ; SP written with interrupts off
-    out 0x3e, r29
-    out 0x3f, r0
-    out 0x3d, r28
-    adiw r28, 1                 ; Y = the product t[0..63] (SP + 1)
-    std Y+0, r24                ; r pointer, kept for after the calls
-    std Y+1, r25                ; r pointer, kept for after the calls
-    std Y+2, r22                ; a pointer, kept for after the calls
-    std Y+3, r23                ; a pointer, kept for after the calls
+    adiw r28, 1                 ; Y = F = SP + 1 (the caller's frame)
+    std Y+4, r24                ; r pointer, kept for after the calls
+    std Y+5, r25                ; r pointer, kept for after the calls
+    std Y+6, r22                ; a pointer, kept for after the calls
+    std Y+7, r23                ; a pointer, kept for after the calls
     clr r2                      ; sqr128's zero register
     movw r26, r28               ; X = t
-    adiw r26, 20
+    adiw r26, 24
     movw r28, r22               ; Y = a
     ; L = a_l^2 -> t[0..31]
     rcall x25519_avr_sqr128
     in r30, 0x3d                ; Z = F - 1
     in r31, 0x3e
-    ldd r28, Z+3                ; Y = a + 16
-    ldd r29, Z+4
+    ldd r28, Z+7                ; Y = a + 16
+    ldd r29, Z+8
     adiw r28, 16
     movw r26, r30               ; X = t + 32
-    adiw r26, 53
+    adiw r26, 57
     ; H = a_h^2 -> t[32..63]
     rcall x25519_avr_sqr128
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r26, Y+3                ; X = a
-    ldd r27, Y+4
-    ld r2, X+                   ; x[0]
-    ld r3, X+                   ; x[1]
-    ld r4, X+                   ; x[2]
-    ld r5, X+                   ; x[3]
-    ld r6, X+                   ; x[4]
-    ld r7, X+                   ; x[5]
-    ld r8, X+                   ; x[6]
-    ld r9, X+                   ; x[7]
-    ld r10, X+                  ; x[8]
-    ld r11, X+                  ; x[9]
-    ld r12, X+                  ; x[10]
-    ld r13, X+                  ; x[11]
-    ld r14, X+                  ; x[12]
-    ld r15, X+                  ; x[13]
-    ld r16, X+                  ; x[14]
-    ld r17, X+                  ; x[15]
-    ld r22, X+                  ; x[16]
-    sub r2, r22
-    ld r22, X+                  ; x[17]
-    sbc r3, r22
-    ld r22, X+                  ; x[18]
-    sbc r4, r22
-    ld r22, X+                  ; x[19]
-    sbc r5, r22
-    ld r22, X+                  ; x[20]
-    sbc r6, r22
-    ld r22, X+                  ; x[21]
-    sbc r7, r22
-    ld r22, X+                  ; x[22]
-    sbc r8, r22
-    ld r22, X+                  ; x[23]
-    sbc r9, r22
-    ld r22, X+                  ; x[24]
-    sbc r10, r22
-    ld r22, X+                  ; x[25]
-    sbc r11, r22
-    ld r22, X+                  ; x[26]
-    sbc r12, r22
-    ld r22, X+                  ; x[27]
-    sbc r13, r22
-    ld r22, X+                  ; x[28]
-    sbc r14, r22
-    ld r22, X+                  ; x[29]
-    sbc r15, r22
-    ld r22, X+                  ; x[30]
-    sbc r16, r22
-    ld r22, X+                  ; x[31]
-    sbc r17, r22
-    sbc r18, r18                ; the borrow as a mask
-    eor r2, r18
-    eor r3, r18
-    eor r4, r18
-    eor r5, r18
-    eor r6, r18
-    eor r7, r18
-    eor r8, r18
-    eor r9, r18
-    eor r10, r18
-    eor r11, r18
-    eor r12, r18
-    eor r13, r18
-    eor r14, r18
-    eor r15, r18
-    eor r16, r18
-    eor r17, r18
-    sub r2, r18                 ; +1 if negative
-    sbc r3, r18                 ; +1 if negative
-    sbc r4, r18                 ; +1 if negative
-    sbc r5, r18                 ; +1 if negative
-    sbc r6, r18                 ; +1 if negative
-    sbc r7, r18                 ; +1 if negative
-    sbc r8, r18                 ; +1 if negative
-    sbc r9, r18                 ; +1 if negative
-    sbc r10, r18                ; +1 if negative
-    sbc r11, r18                ; +1 if negative
-    sbc r12, r18                ; +1 if negative
-    sbc r13, r18                ; +1 if negative
-    sbc r14, r18                ; +1 if negative
-    sbc r15, r18                ; +1 if negative
-    sbc r16, r18                ; +1 if negative
-    sbc r17, r18                ; +1 if negative
-    std Y+5, r2                 ; da[0]
-    std Y+6, r3                 ; da[1]
-    std Y+7, r4                 ; da[2]
-    std Y+8, r5                 ; da[3]
-    std Y+9, r6                 ; da[4]
-    std Y+10, r7                ; da[5]
-    std Y+11, r8                ; da[6]
-    std Y+12, r9                ; da[7]
-    std Y+13, r10               ; da[8]
-    std Y+14, r11               ; da[9]
-    std Y+15, r12               ; da[10]
-    std Y+16, r13               ; da[11]
-    std Y+17, r14               ; da[12]
-    std Y+18, r15               ; da[13]
-    std Y+19, r16               ; da[14]
-    std Y+20, r17               ; da[15]
-    ldd r26, Y+1                ; X = r (a is dead)
-    ldd r27, Y+2
-    adiw r28, 5                 ; Y = |a_l - a_h|
+    ldd r26, Y+7                ; X = a
+    ldd r27, Y+8
+    ld r4, X+                   ; x[0]
+    ld r5, X+                   ; x[1]
+    ld r6, X+                   ; x[2]
+    ld r7, X+                   ; x[3]
+    ld r8, X+                   ; x[4]
+    ld r9, X+                   ; x[5]
+    ld r10, X+                  ; x[6]
+    ld r11, X+                  ; x[7]
+    ld r12, X+                  ; x[8]
+    ld r13, X+                  ; x[9]
+    ld r14, X+                  ; x[10]
+    ld r15, X+                  ; x[11]
+    ld r16, X+                  ; x[12]
+    ld r17, X+                  ; x[13]
+    ld r18, X+                  ; x[14]
+    ld r19, X+                  ; x[15]
+    ld r0, X+                   ; x[16]
+    sub r4, r0
+    ld r0, X+                   ; x[17]
+    sbc r5, r0
+    ld r0, X+                   ; x[18]
+    sbc r6, r0
+    ld r0, X+                   ; x[19]
+    sbc r7, r0
+    ld r0, X+                   ; x[20]
+    sbc r8, r0
+    ld r0, X+                   ; x[21]
+    sbc r9, r0
+    ld r0, X+                   ; x[22]
+    sbc r10, r0
+    ld r0, X+                   ; x[23]
+    sbc r11, r0
+    ld r0, X+                   ; x[24]
+    sbc r12, r0
+    ld r0, X+                   ; x[25]
+    sbc r13, r0
+    ld r0, X+                   ; x[26]
+    sbc r14, r0
+    ld r0, X+                   ; x[27]
+    sbc r15, r0
+    ld r0, X+                   ; x[28]
+    sbc r16, r0
+    ld r0, X+                   ; x[29]
+    sbc r17, r0
+    ld r0, X+                   ; x[30]
+    sbc r18, r0
+    ld r0, X+                   ; x[31]
+    sbc r19, r0
+    sbc r1, r1                  ; the borrow as a mask
+    eor r4, r1
+    eor r5, r1
+    eor r6, r1
+    eor r7, r1
+    eor r8, r1
+    eor r9, r1
+    eor r10, r1
+    eor r11, r1
+    eor r12, r1
+    eor r13, r1
+    eor r14, r1
+    eor r15, r1
+    eor r16, r1
+    eor r17, r1
+    eor r18, r1
+    eor r19, r1
+    sub r4, r1                  ; +1 if negative
+    sbc r5, r1                  ; +1 if negative
+    sbc r6, r1                  ; +1 if negative
+    sbc r7, r1                  ; +1 if negative
+    sbc r8, r1                  ; +1 if negative
+    sbc r9, r1                  ; +1 if negative
+    sbc r10, r1                 ; +1 if negative
+    sbc r11, r1                 ; +1 if negative
+    sbc r12, r1                 ; +1 if negative
+    sbc r13, r1                 ; +1 if negative
+    sbc r14, r1                 ; +1 if negative
+    sbc r15, r1                 ; +1 if negative
+    sbc r16, r1                 ; +1 if negative
+    sbc r17, r1                 ; +1 if negative
+    sbc r18, r1                 ; +1 if negative
+    sbc r19, r1                 ; +1 if negative
+    std Y+9, r4                 ; da[0]
+    std Y+10, r5                ; da[1]
+    std Y+11, r6                ; da[2]
+    std Y+12, r7                ; da[3]
+    std Y+13, r8                ; da[4]
+    std Y+14, r9                ; da[5]
+    std Y+15, r10               ; da[6]
+    std Y+16, r11               ; da[7]
+    std Y+17, r12               ; da[8]
+    std Y+18, r13               ; da[9]
+    std Y+19, r14               ; da[10]
+    std Y+20, r15               ; da[11]
+    std Y+21, r16               ; da[12]
+    std Y+22, r17               ; da[13]
+    std Y+23, r18               ; da[14]
+    std Y+24, r19               ; da[15]
+    ldd r26, Y+5                ; X = r (a is dead)
+    ldd r27, Y+6
+    adiw r28, 9                 ; Y = |a_l - a_h|
     clr r2
-    ; M = |a_l - a_h|^2 -> r[0..31]
-    rcall x25519_avr_sqr128
+    ; M = |a_l - a_h|^2 -> r[0..31], entered with its low 8 bytes in r4..r11
+    rcall x25519_avr_sqr128_regs
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r30, Y+1                ; Z = M = r
-    ldd r31, Y+2
-    adiw r28, 21                ; Y = t
+    ldd r30, Y+5                ; Z = M = r
+    ldd r31, Y+6
+    adiw r28, 25                ; Y = t
     movw r26, r30               ; X = r (for the end)
-    ldi r23, 0xff               ; q: the middle term takes -M
     clr r18
     ldi r19, 38
-    ldi r20, 0xff               ; the middle term takes -M
     ; T = L1 + H0 -> r2..r17, its carry cT
     ldd r2, Y+16                ; L[16]
     ldd r3, Y+17                ; L[17]
@@ -2369,9 +2288,8 @@ x25519_avr_fe_sqr_core:
     clr r23
     adc r23, r18                ; cT
     clr r21
-    mov r22, r20
-    andi r22, 1                 ; the +1 of -M
-    ; V1 = L0 + T + (M0 ^ q) + (q & 1) -> t[16..32)
+    clr r22
+    ; V1 = L0 + T - M0 -> t[16..32) (M by a borrow chain)
     ldd r24, Y+0                ; L[0]
     ldd r25, Y+1                ; L[1]
     ldd r26, Y+2                ; L[2]
@@ -2384,18 +2302,14 @@ x25519_avr_fe_sqr_core:
     adc r21, r18
     lsr r22
     ldd r0, Z+0                 ; M[0]
-    eor r0, r20
-    adc r24, r0
+    sbc r24, r0
     ldd r0, Z+1                 ; M[1]
-    eor r0, r20
-    adc r25, r0
+    sbc r25, r0
     ldd r0, Z+2                 ; M[2]
-    eor r0, r20
-    adc r26, r0
+    sbc r26, r0
     ldd r0, Z+3                 ; M[3]
-    eor r0, r20
-    adc r27, r0
-    adc r22, r18
+    sbc r27, r0
+    adc r22, r18                ; the borrow, parked
     std Y+16, r24               ; V1[0]
     std Y+17, r25               ; V1[1]
     std Y+18, r26               ; V1[2]
@@ -2412,18 +2326,14 @@ x25519_avr_fe_sqr_core:
     adc r21, r18
     lsr r22
     ldd r0, Z+4                 ; M[4]
-    eor r0, r20
-    adc r24, r0
+    sbc r24, r0
     ldd r0, Z+5                 ; M[5]
-    eor r0, r20
-    adc r25, r0
+    sbc r25, r0
     ldd r0, Z+6                 ; M[6]
-    eor r0, r20
-    adc r26, r0
+    sbc r26, r0
     ldd r0, Z+7                 ; M[7]
-    eor r0, r20
-    adc r27, r0
-    adc r22, r18
+    sbc r27, r0
+    adc r22, r18                ; the borrow, parked
     std Y+20, r24               ; V1[4]
     std Y+21, r25               ; V1[5]
     std Y+22, r26               ; V1[6]
@@ -2440,18 +2350,14 @@ x25519_avr_fe_sqr_core:
     adc r21, r18
     lsr r22
     ldd r0, Z+8                 ; M[8]
-    eor r0, r20
-    adc r24, r0
+    sbc r24, r0
     ldd r0, Z+9                 ; M[9]
-    eor r0, r20
-    adc r25, r0
+    sbc r25, r0
     ldd r0, Z+10                ; M[10]
-    eor r0, r20
-    adc r26, r0
+    sbc r26, r0
     ldd r0, Z+11                ; M[11]
-    eor r0, r20
-    adc r27, r0
-    adc r22, r18
+    sbc r27, r0
+    adc r22, r18                ; the borrow, parked
     std Y+24, r24               ; V1[8]
     std Y+25, r25               ; V1[9]
     std Y+26, r26               ; V1[10]
@@ -2468,18 +2374,14 @@ x25519_avr_fe_sqr_core:
     adc r21, r18
     lsr r22
     ldd r0, Z+12                ; M[12]
-    eor r0, r20
-    adc r24, r0
+    sbc r24, r0
     ldd r0, Z+13                ; M[13]
-    eor r0, r20
-    adc r25, r0
+    sbc r25, r0
     ldd r0, Z+14                ; M[14]
-    eor r0, r20
-    adc r26, r0
+    sbc r26, r0
     ldd r0, Z+15                ; M[15]
-    eor r0, r20
-    adc r27, r0
-    adc r22, r18
+    sbc r27, r0
+    adc r22, r18                ; the borrow, parked
     std Y+28, r24               ; V1[12]
     std Y+29, r25               ; V1[13]
     std Y+30, r26               ; V1[14]
@@ -2498,18 +2400,14 @@ x25519_avr_fe_sqr_core:
     adc r21, r18
     lsr r22
     ldd r0, Z+16                ; M[16]
-    eor r0, r20
-    adc r2, r0
+    sbc r2, r0
     ldd r0, Z+17                ; M[17]
-    eor r0, r20
-    adc r3, r0
+    sbc r3, r0
     ldd r0, Z+18                ; M[18]
-    eor r0, r20
-    adc r4, r0
+    sbc r4, r0
     ldd r0, Z+19                ; M[19]
-    eor r0, r20
-    adc r5, r0
-    adc r22, r18
+    sbc r5, r0
+    adc r22, r18                ; the borrow, parked
     lsr r23
     adc r2, r18
     adc r3, r18
@@ -2528,18 +2426,14 @@ x25519_avr_fe_sqr_core:
     adc r21, r18
     lsr r22
     ldd r0, Z+20                ; M[20]
-    eor r0, r20
-    adc r6, r0
+    sbc r6, r0
     ldd r0, Z+21                ; M[21]
-    eor r0, r20
-    adc r7, r0
+    sbc r7, r0
     ldd r0, Z+22                ; M[22]
-    eor r0, r20
-    adc r8, r0
+    sbc r8, r0
     ldd r0, Z+23                ; M[23]
-    eor r0, r20
-    adc r9, r0
-    adc r22, r18
+    sbc r9, r0
+    adc r22, r18                ; the borrow, parked
     lsr r23
     adc r6, r18
     adc r7, r18
@@ -2558,18 +2452,14 @@ x25519_avr_fe_sqr_core:
     adc r21, r18
     lsr r22
     ldd r0, Z+24                ; M[24]
-    eor r0, r20
-    adc r10, r0
+    sbc r10, r0
     ldd r0, Z+25                ; M[25]
-    eor r0, r20
-    adc r11, r0
+    sbc r11, r0
     ldd r0, Z+26                ; M[26]
-    eor r0, r20
-    adc r12, r0
+    sbc r12, r0
     ldd r0, Z+27                ; M[27]
-    eor r0, r20
-    adc r13, r0
-    adc r22, r18
+    sbc r13, r0
+    adc r22, r18                ; the borrow, parked
     lsr r23
     adc r10, r18
     adc r11, r18
@@ -2588,36 +2478,45 @@ x25519_avr_fe_sqr_core:
     adc r21, r18
     lsr r22
     ldd r0, Z+28                ; M[28]
-    eor r0, r20
-    adc r14, r0
+    sbc r14, r0
     ldd r0, Z+29                ; M[29]
-    eor r0, r20
-    adc r15, r0
+    sbc r15, r0
     ldd r0, Z+30                ; M[30]
-    eor r0, r20
-    adc r16, r0
+    sbc r16, r0
     ldd r0, Z+31                ; M[31]
-    eor r0, r20
-    adc r17, r0
-    adc r22, r18
+    sbc r17, r0
+    adc r22, r18                ; the borrow, parked
     lsr r23
     adc r14, r18
     adc r15, r18
     adc r16, r18
     adc r17, r18
     adc r23, r18
-    add r24, r20                ; e = q + cT + the carries of V2: V3 = H1 + e
-    add r24, r21
-    add r24, r22
-    add r24, r23
-    mov r23, r24
-    lsl r23
-    sbc r23, r23                ; e's sign extension
-    clr r22
-    ; r[0..16) = L0 + 38 V2, in r2..r17 (V2's byte is dead once multiplied)
+    add r24, r21                ; e = cT + the carries of V2 - its borrow: V3 = H1 + e
+    sub r24, r22
+    add r24, r23                ; e in [0, 4] (see above)
+    mul r24, r19
+    mov r24, r0                 ; 38 e (< 153): V3 = H1 + e is never formed, 38 e joins the carry into r1
+    ; top first: r's multiple of 2^255, U, from its top byte before any chain: S = V1[15] +
+    ; 38 H1[15] + (carry < 40)
+    ldd r26, Y+63               ; H1[15]
+    mul r26, r19
+    ldd r27, Y+31               ; V1[15]
+    add r0, r27
+    adc r1, r18                 ; X = V1[15] + 38 H1[15] (< 2^14)
+    mov r20, r0
+    andi r20, 0x80              ; byte 31's fix: XOR (X & 0x80)
+    lsl r0
+    rol r1                      ; U = X >> 7 (< 78)
+    ldi r27, 19
+    mul r1, r27
+    movw r26, r0                ; 19 U (< 2^11), added to r at bytes 0, 1
+    ; r[0..16) = L0 + 38 V2 + 19 U, in r2..r17 (V2's byte is dead once multiplied)
     mul r2, r19                 ; 38 V2[0]
     ldd r2, Y+0                 ; L[0]
     add r2, r0
+    adc r1, r18
+    add r2, r26                 ; 19 U
     adc r1, r18
     mov r25, r1
     mul r3, r19                 ; 38 V2[1]
@@ -2625,6 +2524,8 @@ x25519_avr_fe_sqr_core:
     add r3, r0
     adc r1, r18
     add r3, r25
+    adc r1, r18
+    add r3, r27                 ; 19 U
     adc r1, r18
     mov r25, r1
     mul r4, r19                 ; 38 V2[2]
@@ -2725,266 +2626,152 @@ x25519_avr_fe_sqr_core:
     add r17, r25
     adc r1, r18
     mov r25, r1
-    ; r[16..32) = V1 + 38 V3 + carry, V3 = H1 + e byte by byte (its carry kept across the MUL)
+    ; r[16..32) = V1 + 38 H1 + (38 e + the carry of r0: < 192, then < 40)
+    add r25, r24
     ldd r26, Y+48               ; H[16]
-    add r26, r24
-    rol r22
-    mul r26, r19                ; 38 V3[0]
+    mul r26, r19                ; 38 H1[0]
     ldd r27, Y+16               ; V1[0]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+16, r27               ; r[16] for now
+    std Z+16, r27               ; r[16]
     ldd r26, Y+49               ; H[17]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[1]
+    mul r26, r19                ; 38 H1[1]
     ldd r27, Y+17               ; V1[1]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+17, r27               ; r[17] for now
+    std Z+17, r27               ; r[17]
     ldd r26, Y+50               ; H[18]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[2]
+    mul r26, r19                ; 38 H1[2]
     ldd r27, Y+18               ; V1[2]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+18, r27               ; r[18] for now
+    std Z+18, r27               ; r[18]
     ldd r26, Y+51               ; H[19]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[3]
+    mul r26, r19                ; 38 H1[3]
     ldd r27, Y+19               ; V1[3]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+19, r27               ; r[19] for now
+    std Z+19, r27               ; r[19]
     ldd r26, Y+52               ; H[20]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[4]
+    mul r26, r19                ; 38 H1[4]
     ldd r27, Y+20               ; V1[4]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+20, r27               ; r[20] for now
+    std Z+20, r27               ; r[20]
     ldd r26, Y+53               ; H[21]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[5]
+    mul r26, r19                ; 38 H1[5]
     ldd r27, Y+21               ; V1[5]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+21, r27               ; r[21] for now
+    std Z+21, r27               ; r[21]
     ldd r26, Y+54               ; H[22]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[6]
+    mul r26, r19                ; 38 H1[6]
     ldd r27, Y+22               ; V1[6]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+22, r27               ; r[22] for now
+    std Z+22, r27               ; r[22]
     ldd r26, Y+55               ; H[23]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[7]
+    mul r26, r19                ; 38 H1[7]
     ldd r27, Y+23               ; V1[7]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+23, r27               ; r[23] for now
+    std Z+23, r27               ; r[23]
     ldd r26, Y+56               ; H[24]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[8]
+    mul r26, r19                ; 38 H1[8]
     ldd r27, Y+24               ; V1[8]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+24, r27               ; r[24] for now
+    std Z+24, r27               ; r[24]
     ldd r26, Y+57               ; H[25]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[9]
+    mul r26, r19                ; 38 H1[9]
     ldd r27, Y+25               ; V1[9]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+25, r27               ; r[25] for now
+    std Z+25, r27               ; r[25]
     ldd r26, Y+58               ; H[26]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[10]
+    mul r26, r19                ; 38 H1[10]
     ldd r27, Y+26               ; V1[10]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+26, r27               ; r[26] for now
+    std Z+26, r27               ; r[26]
     ldd r26, Y+59               ; H[27]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[11]
+    mul r26, r19                ; 38 H1[11]
     ldd r27, Y+27               ; V1[11]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+27, r27               ; r[27] for now
+    std Z+27, r27               ; r[27]
     ldd r26, Y+60               ; H[28]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[12]
+    mul r26, r19                ; 38 H1[12]
     ldd r27, Y+28               ; V1[12]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+28, r27               ; r[28] for now
+    std Z+28, r27               ; r[28]
     ldd r26, Y+61               ; H[29]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[13]
+    mul r26, r19                ; 38 H1[13]
     ldd r27, Y+29               ; V1[13]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+29, r27               ; r[29] for now
+    std Z+29, r27               ; r[29]
     ldd r26, Y+62               ; H[30]
-    lsr r22
-    adc r26, r23
-    rol r22
-    mul r26, r19                ; 38 V3[14]
+    mul r26, r19                ; 38 H1[14]
     ldd r27, Y+30               ; V1[14]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
     mov r25, r1
-    std Z+30, r27               ; r[30] for now
+    std Z+30, r27               ; r[30]
     ldd r26, Y+63               ; H[31]
-    lsr r22
-    adc r26, r23
-    mul r26, r19                ; 38 V3[15]
+    mul r26, r19                ; 38 H1[15]
     ldd r27, Y+31               ; V1[15]
     add r27, r0
     adc r1, r18
     add r27, r25
     adc r1, r18
-    mov r25, r1
-    std Z+31, r27               ; r[31] for now
-    mul r25, r19                ; 38 c, c the carry out of r
-    add r2, r0
-    adc r3, r1
-    adc r4, r18
-    adc r5, r18
-    adc r6, r18
-    adc r7, r18
-    adc r8, r18
-    adc r9, r18
-    adc r10, r18
-    adc r11, r18
-    adc r12, r18
-    adc r13, r18
-    adc r14, r18
-    adc r15, r18
-    adc r16, r18
-    adc r17, r18
-    ldd r27, Z+16
-    adc r27, r18
-    std Z+16, r27               ; r[16]
-    ldd r27, Z+17
-    adc r27, r18
-    std Z+17, r27               ; r[17]
-    ldd r27, Z+18
-    adc r27, r18
-    std Z+18, r27               ; r[18]
-    ldd r27, Z+19
-    adc r27, r18
-    std Z+19, r27               ; r[19]
-    ldd r27, Z+20
-    adc r27, r18
-    std Z+20, r27               ; r[20]
-    ldd r27, Z+21
-    adc r27, r18
-    std Z+21, r27               ; r[21]
-    ldd r27, Z+22
-    adc r27, r18
-    std Z+22, r27               ; r[22]
-    ldd r27, Z+23
-    adc r27, r18
-    std Z+23, r27               ; r[23]
-    ldd r27, Z+24
-    adc r27, r18
-    std Z+24, r27               ; r[24]
-    ldd r27, Z+25
-    adc r27, r18
-    std Z+25, r27               ; r[25]
-    ldd r27, Z+26
-    adc r27, r18
-    std Z+26, r27               ; r[26]
-    ldd r27, Z+27
-    adc r27, r18
-    std Z+27, r27               ; r[27]
-    ldd r27, Z+28
-    adc r27, r18
-    std Z+28, r27               ; r[28]
-    ldd r27, Z+29
-    adc r27, r18
-    std Z+29, r27               ; r[29]
-    ldd r27, Z+30
-    adc r27, r18
-    std Z+30, r27               ; r[30]
-    ldd r27, Z+31
-    adc r27, r18
+    eor r27, r20                ; byte 31 less U 2^255 (the carry out is in U too)
     std Z+31, r27               ; r[31]
-    sbc r27, r27                ; 0 or 0xff: the last carry ...
-    andi r27, 38                ; ... as 38
-    add r2, r27
-    adc r3, r18
     std Z+0, r2                 ; r[0]
     std Z+1, r3                 ; r[1]
     std Z+2, r4                 ; r[2]
@@ -3001,13 +2788,6 @@ x25519_avr_fe_sqr_core:
     std Z+13, r15               ; r[13]
     std Z+14, r16               ; r[14]
     std Z+15, r17               ; r[15]
-    subi r28, lo8(-63)          ; SP back: Y - 1 - 20 + 84
-    sbci r29, hi8(-63)
-    in r0, 0x3f
-    cli
-    out 0x3e, r29
-    out 0x3f, r0
-    out 0x3d, r28
     clr r1                      ; the ABI's zero register
     ret
 
@@ -3023,6 +2803,7 @@ x25519_avr_sqr128:
     ldd r9, Y+5
     ldd r10, Y+6
     ldd r11, Y+7
+x25519_avr_sqr128_regs:   /* the same with a_l's low 8 bytes already in r4..r11 */
     mul r4, r5
     mov r3, r0
     mov r12, r1
@@ -3757,1162 +3538,6 @@ x25519_avr_sqr128:
     ret
     .size MCU_FN(x25519, fe_sqr), . - MCU_FN(x25519, fe_sqr)
 
-    .section .text.fe_add, "ax", @progbits
-    .global MCU_FN(x25519, fe_add)
-    .type MCU_FN(x25519, fe_add), @function
-MCU_FN(x25519, fe_add):
-    push r28
-    push r29
-    movw r28, r24               ; Y = r
-    movw r26, r22               ; X = a
-    movw r30, r20               ; Z = b
-    ld r18, X+                  ; a[0]
-    ld r24, Z+                  ; b[0]
-    add r18, r24
-    ld r19, X+                  ; a[1]
-    ld r24, Z+                  ; b[1]
-    adc r19, r24
-    ld r20, X+                  ; a[2]
-    ld r24, Z+                  ; b[2]
-    adc r20, r24
-    ld r21, X+                  ; a[3]
-    ld r24, Z+                  ; b[3]
-    adc r21, r24
-    ld r22, X+                  ; a[4]
-    ld r24, Z+                  ; b[4]
-    adc r22, r24
-    ld r23, X+                  ; a[5]
-    ld r24, Z+                  ; b[5]
-    adc r23, r24
-    ld r0, X+                   ; a[6]
-    ld r24, Z+                  ; b[6]
-    adc r0, r24
-    std Y+6, r0
-    ld r0, X+                   ; a[7]
-    ld r24, Z+                  ; b[7]
-    adc r0, r24
-    std Y+7, r0
-    ld r0, X+                   ; a[8]
-    ld r24, Z+                  ; b[8]
-    adc r0, r24
-    std Y+8, r0
-    ld r0, X+                   ; a[9]
-    ld r24, Z+                  ; b[9]
-    adc r0, r24
-    std Y+9, r0
-    ld r0, X+                   ; a[10]
-    ld r24, Z+                  ; b[10]
-    adc r0, r24
-    std Y+10, r0
-    ld r0, X+                   ; a[11]
-    ld r24, Z+                  ; b[11]
-    adc r0, r24
-    std Y+11, r0
-    ld r0, X+                   ; a[12]
-    ld r24, Z+                  ; b[12]
-    adc r0, r24
-    std Y+12, r0
-    ld r0, X+                   ; a[13]
-    ld r24, Z+                  ; b[13]
-    adc r0, r24
-    std Y+13, r0
-    ld r0, X+                   ; a[14]
-    ld r24, Z+                  ; b[14]
-    adc r0, r24
-    std Y+14, r0
-    ld r0, X+                   ; a[15]
-    ld r24, Z+                  ; b[15]
-    adc r0, r24
-    std Y+15, r0
-    ld r0, X+                   ; a[16]
-    ld r24, Z+                  ; b[16]
-    adc r0, r24
-    std Y+16, r0
-    ld r0, X+                   ; a[17]
-    ld r24, Z+                  ; b[17]
-    adc r0, r24
-    std Y+17, r0
-    ld r0, X+                   ; a[18]
-    ld r24, Z+                  ; b[18]
-    adc r0, r24
-    std Y+18, r0
-    ld r0, X+                   ; a[19]
-    ld r24, Z+                  ; b[19]
-    adc r0, r24
-    std Y+19, r0
-    ld r0, X+                   ; a[20]
-    ld r24, Z+                  ; b[20]
-    adc r0, r24
-    std Y+20, r0
-    ld r0, X+                   ; a[21]
-    ld r24, Z+                  ; b[21]
-    adc r0, r24
-    std Y+21, r0
-    ld r0, X+                   ; a[22]
-    ld r24, Z+                  ; b[22]
-    adc r0, r24
-    std Y+22, r0
-    ld r0, X+                   ; a[23]
-    ld r24, Z+                  ; b[23]
-    adc r0, r24
-    std Y+23, r0
-    ld r0, X+                   ; a[24]
-    ld r24, Z+                  ; b[24]
-    adc r0, r24
-    std Y+24, r0
-    ld r0, X+                   ; a[25]
-    ld r24, Z+                  ; b[25]
-    adc r0, r24
-    std Y+25, r0
-    ld r0, X+                   ; a[26]
-    ld r24, Z+                  ; b[26]
-    adc r0, r24
-    std Y+26, r0
-    ld r0, X+                   ; a[27]
-    ld r24, Z+                  ; b[27]
-    adc r0, r24
-    std Y+27, r0
-    ld r0, X+                   ; a[28]
-    ld r24, Z+                  ; b[28]
-    adc r0, r24
-    std Y+28, r0
-    ld r0, X+                   ; a[29]
-    ld r24, Z+                  ; b[29]
-    adc r0, r24
-    std Y+29, r0
-    ld r0, X+                   ; a[30]
-    ld r24, Z+                  ; b[30]
-    adc r0, r24
-    std Y+30, r0
-    ld r0, X+                   ; a[31]
-    ld r24, Z+                  ; b[31]
-    adc r0, r24
-    std Y+31, r0
-    sbc r30, r30                ; 0 or 0xff
-    andi r30, 38                ; 38 or 0
-    add r18, r30
-    adc r19, r1
-    adc r20, r1
-    adc r21, r1
-    adc r22, r1
-    adc r23, r1
-    ldd r0, Y+6
-    adc r0, r1
-    std Y+6, r0
-    ldd r0, Y+7
-    adc r0, r1
-    std Y+7, r0
-    ldd r0, Y+8
-    adc r0, r1
-    std Y+8, r0
-    ldd r0, Y+9
-    adc r0, r1
-    std Y+9, r0
-    ldd r0, Y+10
-    adc r0, r1
-    std Y+10, r0
-    ldd r0, Y+11
-    adc r0, r1
-    std Y+11, r0
-    ldd r0, Y+12
-    adc r0, r1
-    std Y+12, r0
-    ldd r0, Y+13
-    adc r0, r1
-    std Y+13, r0
-    ldd r0, Y+14
-    adc r0, r1
-    std Y+14, r0
-    ldd r0, Y+15
-    adc r0, r1
-    std Y+15, r0
-    ldd r0, Y+16
-    adc r0, r1
-    std Y+16, r0
-    ldd r0, Y+17
-    adc r0, r1
-    std Y+17, r0
-    ldd r0, Y+18
-    adc r0, r1
-    std Y+18, r0
-    ldd r0, Y+19
-    adc r0, r1
-    std Y+19, r0
-    ldd r0, Y+20
-    adc r0, r1
-    std Y+20, r0
-    ldd r0, Y+21
-    adc r0, r1
-    std Y+21, r0
-    ldd r0, Y+22
-    adc r0, r1
-    std Y+22, r0
-    ldd r0, Y+23
-    adc r0, r1
-    std Y+23, r0
-    ldd r0, Y+24
-    adc r0, r1
-    std Y+24, r0
-    ldd r0, Y+25
-    adc r0, r1
-    std Y+25, r0
-    ldd r0, Y+26
-    adc r0, r1
-    std Y+26, r0
-    ldd r0, Y+27
-    adc r0, r1
-    std Y+27, r0
-    ldd r0, Y+28
-    adc r0, r1
-    std Y+28, r0
-    ldd r0, Y+29
-    adc r0, r1
-    std Y+29, r0
-    ldd r0, Y+30
-    adc r0, r1
-    std Y+30, r0
-    ldd r0, Y+31
-    adc r0, r1
-    std Y+31, r0
-    sbc r30, r30
-    andi r30, 38
-    add r18, r30
-    std Y+0, r18
-    std Y+1, r19
-    std Y+2, r20
-    std Y+3, r21
-    std Y+4, r22
-    std Y+5, r23
-    pop r29
-    pop r28
-    ret
-    .size MCU_FN(x25519, fe_add), . - MCU_FN(x25519, fe_add)
-
-    .section .text.fe_sub, "ax", @progbits
-    .global MCU_FN(x25519, fe_sub)
-    .type MCU_FN(x25519, fe_sub), @function
-MCU_FN(x25519, fe_sub):
-    push r28
-    push r29
-    movw r28, r24               ; Y = r
-    movw r26, r22               ; X = a
-    movw r30, r20               ; Z = b
-    ld r18, X+                  ; a[0]
-    ld r24, Z+                  ; b[0]
-    sub r18, r24
-    ld r19, X+                  ; a[1]
-    ld r24, Z+                  ; b[1]
-    sbc r19, r24
-    ld r20, X+                  ; a[2]
-    ld r24, Z+                  ; b[2]
-    sbc r20, r24
-    ld r21, X+                  ; a[3]
-    ld r24, Z+                  ; b[3]
-    sbc r21, r24
-    ld r22, X+                  ; a[4]
-    ld r24, Z+                  ; b[4]
-    sbc r22, r24
-    ld r23, X+                  ; a[5]
-    ld r24, Z+                  ; b[5]
-    sbc r23, r24
-    ld r0, X+                   ; a[6]
-    ld r24, Z+                  ; b[6]
-    sbc r0, r24
-    std Y+6, r0
-    ld r0, X+                   ; a[7]
-    ld r24, Z+                  ; b[7]
-    sbc r0, r24
-    std Y+7, r0
-    ld r0, X+                   ; a[8]
-    ld r24, Z+                  ; b[8]
-    sbc r0, r24
-    std Y+8, r0
-    ld r0, X+                   ; a[9]
-    ld r24, Z+                  ; b[9]
-    sbc r0, r24
-    std Y+9, r0
-    ld r0, X+                   ; a[10]
-    ld r24, Z+                  ; b[10]
-    sbc r0, r24
-    std Y+10, r0
-    ld r0, X+                   ; a[11]
-    ld r24, Z+                  ; b[11]
-    sbc r0, r24
-    std Y+11, r0
-    ld r0, X+                   ; a[12]
-    ld r24, Z+                  ; b[12]
-    sbc r0, r24
-    std Y+12, r0
-    ld r0, X+                   ; a[13]
-    ld r24, Z+                  ; b[13]
-    sbc r0, r24
-    std Y+13, r0
-    ld r0, X+                   ; a[14]
-    ld r24, Z+                  ; b[14]
-    sbc r0, r24
-    std Y+14, r0
-    ld r0, X+                   ; a[15]
-    ld r24, Z+                  ; b[15]
-    sbc r0, r24
-    std Y+15, r0
-    ld r0, X+                   ; a[16]
-    ld r24, Z+                  ; b[16]
-    sbc r0, r24
-    std Y+16, r0
-    ld r0, X+                   ; a[17]
-    ld r24, Z+                  ; b[17]
-    sbc r0, r24
-    std Y+17, r0
-    ld r0, X+                   ; a[18]
-    ld r24, Z+                  ; b[18]
-    sbc r0, r24
-    std Y+18, r0
-    ld r0, X+                   ; a[19]
-    ld r24, Z+                  ; b[19]
-    sbc r0, r24
-    std Y+19, r0
-    ld r0, X+                   ; a[20]
-    ld r24, Z+                  ; b[20]
-    sbc r0, r24
-    std Y+20, r0
-    ld r0, X+                   ; a[21]
-    ld r24, Z+                  ; b[21]
-    sbc r0, r24
-    std Y+21, r0
-    ld r0, X+                   ; a[22]
-    ld r24, Z+                  ; b[22]
-    sbc r0, r24
-    std Y+22, r0
-    ld r0, X+                   ; a[23]
-    ld r24, Z+                  ; b[23]
-    sbc r0, r24
-    std Y+23, r0
-    ld r0, X+                   ; a[24]
-    ld r24, Z+                  ; b[24]
-    sbc r0, r24
-    std Y+24, r0
-    ld r0, X+                   ; a[25]
-    ld r24, Z+                  ; b[25]
-    sbc r0, r24
-    std Y+25, r0
-    ld r0, X+                   ; a[26]
-    ld r24, Z+                  ; b[26]
-    sbc r0, r24
-    std Y+26, r0
-    ld r0, X+                   ; a[27]
-    ld r24, Z+                  ; b[27]
-    sbc r0, r24
-    std Y+27, r0
-    ld r0, X+                   ; a[28]
-    ld r24, Z+                  ; b[28]
-    sbc r0, r24
-    std Y+28, r0
-    ld r0, X+                   ; a[29]
-    ld r24, Z+                  ; b[29]
-    sbc r0, r24
-    std Y+29, r0
-    ld r0, X+                   ; a[30]
-    ld r24, Z+                  ; b[30]
-    sbc r0, r24
-    std Y+30, r0
-    ld r0, X+                   ; a[31]
-    ld r24, Z+                  ; b[31]
-    sbc r0, r24
-    std Y+31, r0
-    sbc r30, r30                ; 0 or 0xff
-    andi r30, 38                ; 38 or 0
-    sub r18, r30
-    sbc r19, r1
-    sbc r20, r1
-    sbc r21, r1
-    sbc r22, r1
-    sbc r23, r1
-    ldd r0, Y+6
-    sbc r0, r1
-    std Y+6, r0
-    ldd r0, Y+7
-    sbc r0, r1
-    std Y+7, r0
-    ldd r0, Y+8
-    sbc r0, r1
-    std Y+8, r0
-    ldd r0, Y+9
-    sbc r0, r1
-    std Y+9, r0
-    ldd r0, Y+10
-    sbc r0, r1
-    std Y+10, r0
-    ldd r0, Y+11
-    sbc r0, r1
-    std Y+11, r0
-    ldd r0, Y+12
-    sbc r0, r1
-    std Y+12, r0
-    ldd r0, Y+13
-    sbc r0, r1
-    std Y+13, r0
-    ldd r0, Y+14
-    sbc r0, r1
-    std Y+14, r0
-    ldd r0, Y+15
-    sbc r0, r1
-    std Y+15, r0
-    ldd r0, Y+16
-    sbc r0, r1
-    std Y+16, r0
-    ldd r0, Y+17
-    sbc r0, r1
-    std Y+17, r0
-    ldd r0, Y+18
-    sbc r0, r1
-    std Y+18, r0
-    ldd r0, Y+19
-    sbc r0, r1
-    std Y+19, r0
-    ldd r0, Y+20
-    sbc r0, r1
-    std Y+20, r0
-    ldd r0, Y+21
-    sbc r0, r1
-    std Y+21, r0
-    ldd r0, Y+22
-    sbc r0, r1
-    std Y+22, r0
-    ldd r0, Y+23
-    sbc r0, r1
-    std Y+23, r0
-    ldd r0, Y+24
-    sbc r0, r1
-    std Y+24, r0
-    ldd r0, Y+25
-    sbc r0, r1
-    std Y+25, r0
-    ldd r0, Y+26
-    sbc r0, r1
-    std Y+26, r0
-    ldd r0, Y+27
-    sbc r0, r1
-    std Y+27, r0
-    ldd r0, Y+28
-    sbc r0, r1
-    std Y+28, r0
-    ldd r0, Y+29
-    sbc r0, r1
-    std Y+29, r0
-    ldd r0, Y+30
-    sbc r0, r1
-    std Y+30, r0
-    ldd r0, Y+31
-    sbc r0, r1
-    std Y+31, r0
-    sbc r30, r30
-    andi r30, 38
-    sub r18, r30
-    std Y+0, r18
-    std Y+1, r19
-    std Y+2, r20
-    std Y+3, r21
-    std Y+4, r22
-    std Y+5, r23
-    pop r29
-    pop r28
-    ret
-    .size MCU_FN(x25519, fe_sub), . - MCU_FN(x25519, fe_sub)
-
-    .section .text.fe_add_a24, "ax", @progbits
-    .global MCU_FN(x25519, fe_add_a24)
-    .type MCU_FN(x25519, fe_add_a24), @function
-MCU_FN(x25519, fe_add_a24):
-    push r2
-    push r3
-    push r4
-    push r28
-    push r29
-    movw r28, r24               ; Y = r
-    movw r30, r22               ; Z = a
-    movw r26, r20               ; X = e
-    ldi r20, 0x41
-    ldi r21, 0xdb
-    clr r18
-    clr r19
-    clr r2
-    clr r24
-    clr r25
-    clr r4
-    ld r23, X+                  ; e[0]
-    ld r3, Z+                   ; a[0]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[0] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    std Y+0, r18                ; r[0]
-    clr r18
-    ld r25, X+                  ; e[1]
-    ld r3, Z+                   ; a[1]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[1] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[0] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    std Y+1, r19                ; r[1]
-    clr r19
-    ld r24, X+                  ; e[2]
-    ld r3, Z+                   ; a[2]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[2] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[1] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[0]
-    adc r18, r4
-    adc r19, r4
-    std Y+2, r2                 ; r[2]
-    clr r2
-    ld r23, X+                  ; e[3]
-    ld r3, Z+                   ; a[3]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[3] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[2] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[1]
-    adc r19, r4
-    adc r2, r4
-    std Y+3, r18                ; r[3]
-    clr r18
-    ld r25, X+                  ; e[4]
-    ld r3, Z+                   ; a[4]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[4] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[3] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[2]
-    adc r2, r4
-    adc r18, r4
-    std Y+4, r19                ; r[4]
-    clr r19
-    ld r24, X+                  ; e[5]
-    ld r3, Z+                   ; a[5]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[5] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[4] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[3]
-    adc r18, r4
-    adc r19, r4
-    std Y+5, r2                 ; r[5]
-    clr r2
-    ld r23, X+                  ; e[6]
-    ld r3, Z+                   ; a[6]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[6] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[5] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[4]
-    adc r19, r4
-    adc r2, r4
-    std Y+6, r18                ; r[6]
-    clr r18
-    ld r25, X+                  ; e[7]
-    ld r3, Z+                   ; a[7]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[7] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[6] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[5]
-    adc r2, r4
-    adc r18, r4
-    std Y+7, r19                ; r[7]
-    clr r19
-    ld r24, X+                  ; e[8]
-    ld r3, Z+                   ; a[8]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[8] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[7] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[6]
-    adc r18, r4
-    adc r19, r4
-    std Y+8, r2                 ; r[8]
-    clr r2
-    ld r23, X+                  ; e[9]
-    ld r3, Z+                   ; a[9]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[9] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[8] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[7]
-    adc r19, r4
-    adc r2, r4
-    std Y+9, r18                ; r[9]
-    clr r18
-    ld r25, X+                  ; e[10]
-    ld r3, Z+                   ; a[10]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[10] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[9] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[8]
-    adc r2, r4
-    adc r18, r4
-    std Y+10, r19               ; r[10]
-    clr r19
-    ld r24, X+                  ; e[11]
-    ld r3, Z+                   ; a[11]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[11] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[10] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[9]
-    adc r18, r4
-    adc r19, r4
-    std Y+11, r2                ; r[11]
-    clr r2
-    ld r23, X+                  ; e[12]
-    ld r3, Z+                   ; a[12]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[12] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[11] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[10]
-    adc r19, r4
-    adc r2, r4
-    std Y+12, r18               ; r[12]
-    clr r18
-    ld r25, X+                  ; e[13]
-    ld r3, Z+                   ; a[13]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[13] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[12] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[11]
-    adc r2, r4
-    adc r18, r4
-    std Y+13, r19               ; r[13]
-    clr r19
-    ld r24, X+                  ; e[14]
-    ld r3, Z+                   ; a[14]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[14] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[13] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[12]
-    adc r18, r4
-    adc r19, r4
-    std Y+14, r2                ; r[14]
-    clr r2
-    ld r23, X+                  ; e[15]
-    ld r3, Z+                   ; a[15]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[15] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[14] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[13]
-    adc r19, r4
-    adc r2, r4
-    std Y+15, r18               ; r[15]
-    clr r18
-    ld r25, X+                  ; e[16]
-    ld r3, Z+                   ; a[16]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[16] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[15] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[14]
-    adc r2, r4
-    adc r18, r4
-    std Y+16, r19               ; r[16]
-    clr r19
-    ld r24, X+                  ; e[17]
-    ld r3, Z+                   ; a[17]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[17] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[16] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[15]
-    adc r18, r4
-    adc r19, r4
-    std Y+17, r2                ; r[17]
-    clr r2
-    ld r23, X+                  ; e[18]
-    ld r3, Z+                   ; a[18]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[18] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[17] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[16]
-    adc r19, r4
-    adc r2, r4
-    std Y+18, r18               ; r[18]
-    clr r18
-    ld r25, X+                  ; e[19]
-    ld r3, Z+                   ; a[19]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[19] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[18] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[17]
-    adc r2, r4
-    adc r18, r4
-    std Y+19, r19               ; r[19]
-    clr r19
-    ld r24, X+                  ; e[20]
-    ld r3, Z+                   ; a[20]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[20] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[19] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[18]
-    adc r18, r4
-    adc r19, r4
-    std Y+20, r2                ; r[20]
-    clr r2
-    ld r23, X+                  ; e[21]
-    ld r3, Z+                   ; a[21]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[21] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[20] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[19]
-    adc r19, r4
-    adc r2, r4
-    std Y+21, r18               ; r[21]
-    clr r18
-    ld r25, X+                  ; e[22]
-    ld r3, Z+                   ; a[22]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[22] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[21] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[20]
-    adc r2, r4
-    adc r18, r4
-    std Y+22, r19               ; r[22]
-    clr r19
-    ld r24, X+                  ; e[23]
-    ld r3, Z+                   ; a[23]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[23] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[22] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[21]
-    adc r18, r4
-    adc r19, r4
-    std Y+23, r2                ; r[23]
-    clr r2
-    ld r23, X+                  ; e[24]
-    ld r3, Z+                   ; a[24]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[24] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[23] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[22]
-    adc r19, r4
-    adc r2, r4
-    std Y+24, r18               ; r[24]
-    clr r18
-    ld r25, X+                  ; e[25]
-    ld r3, Z+                   ; a[25]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[25] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[24] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[23]
-    adc r2, r4
-    adc r18, r4
-    std Y+25, r19               ; r[25]
-    clr r19
-    ld r24, X+                  ; e[26]
-    ld r3, Z+                   ; a[26]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[26] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[25] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[24]
-    adc r18, r4
-    adc r19, r4
-    std Y+26, r2                ; r[26]
-    clr r2
-    ld r23, X+                  ; e[27]
-    ld r3, Z+                   ; a[27]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[27] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[26] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[25]
-    adc r19, r4
-    adc r2, r4
-    std Y+27, r18               ; r[27]
-    clr r18
-    ld r25, X+                  ; e[28]
-    ld r3, Z+                   ; a[28]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[28] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[27] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[26]
-    adc r2, r4
-    adc r18, r4
-    std Y+28, r19               ; r[28]
-    clr r19
-    ld r24, X+                  ; e[29]
-    ld r3, Z+                   ; a[29]
-    add r2, r3
-    adc r18, r4
-    mul r24, r20                ; e[29] 0x41
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    mul r25, r21                ; e[28] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[27]
-    adc r18, r4
-    adc r19, r4
-    std Y+29, r2                ; r[29]
-    clr r2
-    ld r23, X+                  ; e[30]
-    ld r3, Z+                   ; a[30]
-    add r18, r3
-    adc r19, r4
-    mul r23, r20                ; e[30] 0x41
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    mul r24, r21                ; e[29] 0xdb
-    add r18, r0
-    adc r19, r1
-    adc r2, r4
-    add r18, r25                ; e[28]
-    adc r19, r4
-    adc r2, r4
-    std Y+30, r18               ; r[30]
-    clr r18
-    ld r25, X+                  ; e[31]
-    ld r3, Z+                   ; a[31]
-    add r19, r3
-    adc r2, r4
-    mul r25, r20                ; e[31] 0x41
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    mul r23, r21                ; e[30] 0xdb
-    add r19, r0
-    adc r2, r1
-    adc r18, r4
-    add r19, r24                ; e[29]
-    adc r2, r4
-    adc r18, r4
-    std Y+31, r19               ; r[31]
-    clr r19
-    mul r25, r21                ; e[31] 0xdb
-    add r2, r0
-    adc r18, r1
-    adc r19, r4
-    add r2, r23                 ; e[30]
-    adc r18, r4
-    adc r19, r4
-    clr r24
-    add r18, r25                ; e[31]
-    adc r19, r4
-    adc r24, r4
-    ldi r20, 38
-    mul r2, r20                 ; F = 38 T
-    mov r22, r0
-    mov r21, r1
-    mul r18, r20
-    clr r24
-    add r21, r0
-    adc r24, r1
-    mul r19, r20
-    add r24, r0
-    ldd r3, Y+0
-    add r3, r22
-    std Y+0, r3
-    ldd r3, Y+1
-    adc r3, r21
-    std Y+1, r3
-    ldd r3, Y+2
-    adc r3, r24
-    std Y+2, r3
-    ldd r3, Y+3
-    adc r3, r4
-    std Y+3, r3
-    ldd r3, Y+4
-    adc r3, r4
-    std Y+4, r3
-    ldd r3, Y+5
-    adc r3, r4
-    std Y+5, r3
-    ldd r3, Y+6
-    adc r3, r4
-    std Y+6, r3
-    ldd r3, Y+7
-    adc r3, r4
-    std Y+7, r3
-    ldd r3, Y+8
-    adc r3, r4
-    std Y+8, r3
-    ldd r3, Y+9
-    adc r3, r4
-    std Y+9, r3
-    ldd r3, Y+10
-    adc r3, r4
-    std Y+10, r3
-    ldd r3, Y+11
-    adc r3, r4
-    std Y+11, r3
-    ldd r3, Y+12
-    adc r3, r4
-    std Y+12, r3
-    ldd r3, Y+13
-    adc r3, r4
-    std Y+13, r3
-    ldd r3, Y+14
-    adc r3, r4
-    std Y+14, r3
-    ldd r3, Y+15
-    adc r3, r4
-    std Y+15, r3
-    ldd r3, Y+16
-    adc r3, r4
-    std Y+16, r3
-    ldd r3, Y+17
-    adc r3, r4
-    std Y+17, r3
-    ldd r3, Y+18
-    adc r3, r4
-    std Y+18, r3
-    ldd r3, Y+19
-    adc r3, r4
-    std Y+19, r3
-    ldd r3, Y+20
-    adc r3, r4
-    std Y+20, r3
-    ldd r3, Y+21
-    adc r3, r4
-    std Y+21, r3
-    ldd r3, Y+22
-    adc r3, r4
-    std Y+22, r3
-    ldd r3, Y+23
-    adc r3, r4
-    std Y+23, r3
-    ldd r3, Y+24
-    adc r3, r4
-    std Y+24, r3
-    ldd r3, Y+25
-    adc r3, r4
-    std Y+25, r3
-    ldd r3, Y+26
-    adc r3, r4
-    std Y+26, r3
-    ldd r3, Y+27
-    adc r3, r4
-    std Y+27, r3
-    ldd r3, Y+28
-    adc r3, r4
-    std Y+28, r3
-    ldd r3, Y+29
-    adc r3, r4
-    std Y+29, r3
-    ldd r3, Y+30
-    adc r3, r4
-    std Y+30, r3
-    ldd r3, Y+31
-    adc r3, r4
-    std Y+31, r3
-    sbc r20, r20                ; 0 or 0xff: the last carry ...
-    andi r20, 38                ; ... as 38
-    ldd r3, Y+0
-    add r3, r20
-    std Y+0, r3
-    ldd r3, Y+1
-    adc r3, r4
-    std Y+1, r3
-    ldd r3, Y+2
-    adc r3, r4
-    std Y+2, r3
-    ldd r3, Y+3
-    adc r3, r4
-    std Y+3, r3
-    clr r1
-    pop r29
-    pop r28
-    pop r4
-    pop r3
-    pop r2
-    ret
-    .size MCU_FN(x25519, fe_add_a24), . - MCU_FN(x25519, fe_add_a24)
-
     .section .text.fe_cswap2, "ax", @progbits
     .global MCU_FN(x25519, fe_cswap2)
     .type MCU_FN(x25519, fe_cswap2), @function
@@ -5523,7 +4148,7 @@ MCU_FN(x25519, ladder_step):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 66                ; SP -= 66
+    subi r28, 169               ; SP -= 169
     sbci r29, 0
     in r0, 0x3f
     cli                         ; SP written with interrupts off
@@ -5541,10 +4166,64 @@ MCU_FN(x25519, ladder_step):
     clr r2
     mov r3, r20
     neg r3                      ; m = -swap: 0 or 0xff
-    clr r4
-    clr r5
-    clr r6
-    clr r7
+    ; the top bytes first: the multiples of 2^255 of A, B, C, D
+    ldd r8, Y+31                ; x2[31]
+    ldd r10, Y+63               ; z2[31]
+    ldd r12, Z+31               ; x3[31]
+    ldd r14, Z+63               ; z3[31]
+    mov r20, r8                 ; the swap: t = (u ^ v) & m
+    eor r20, r12
+    and r20, r3
+    eor r8, r20
+    eor r12, r20
+    mov r20, r10                ; the swap: t = (u ^ v) & m
+    eor r20, r14
+    and r20, r3
+    eor r10, r20
+    eor r14, r20
+    ldi r25, 19
+    mov r26, r8
+    add r26, r10                ; s = x31 + z31, bit 8 in C
+    mov r27, r2
+    rol r27
+    mov r21, r26
+    andi r21, 0x80              ; byte 31's fix: XOR (s & 0x80)
+    lsl r26
+    rol r27                     ; T = s >> 7 (0..3)
+    mul r27, r25
+    mov r4, r0                  ; 19 T: the chain's first carry
+    mov r26, r12
+    add r26, r14                ; s = x31 + z31, bit 8 in C
+    mov r27, r2
+    rol r27
+    mov r23, r26
+    andi r23, 0x80              ; byte 31's fix: XOR (s & 0x80)
+    lsl r26
+    rol r27                     ; T = s >> 7 (0..3)
+    mul r27, r25
+    mov r6, r0                  ; 19 T: the chain's first carry
+    mov r26, r8
+    sub r26, r10                ; h = x31 - z31, n in C
+    mov r27, r2
+    rol r27
+    com r26
+    mov r22, r26
+    andi r22, 0x80              ; byte 31's fix: XOR (~h & 0x80)
+    lsl r26
+    rol r27                     ; g = 2 n + 1 - (h >> 7) (0..3)
+    mul r27, r25
+    mov r5, r0                  ; 19 g: the chain's first borrow
+    mov r26, r12
+    sub r26, r14                ; h = x31 - z31, n in C
+    mov r27, r2
+    rol r27
+    com r26
+    mov r24, r26
+    andi r24, 0x80              ; byte 31's fix: XOR (~h & 0x80)
+    lsl r26
+    rol r27                     ; g = 2 n + 1 - (h >> 7) (0..3)
+    mul r27, r25
+    mov r7, r0                  ; 19 g: the chain's first borrow
     ldd r8, Y+0                 ; x2[0]
     ldd r10, Y+32               ; z2[0]
     ldd r12, Z+0                ; x3[0]
@@ -5573,26 +4252,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+0, r16                ; A[0] over x3
     std Z+32, r8                ; B[0] over z3
     std Y+0, r18                ; C[0] over x2
@@ -5629,26 +4318,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+2, r16                ; A[2] over x3
     std Z+34, r8                ; B[2] over z3
     std Y+2, r18                ; C[2] over x2
@@ -5685,26 +4384,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+4, r16                ; A[4] over x3
     std Z+36, r8                ; B[4] over z3
     std Y+4, r18                ; C[4] over x2
@@ -5741,26 +4450,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+6, r16                ; A[6] over x3
     std Z+38, r8                ; B[6] over z3
     std Y+6, r18                ; C[6] over x2
@@ -5797,26 +4516,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+8, r16                ; A[8] over x3
     std Z+40, r8                ; B[8] over z3
     std Y+8, r18                ; C[8] over x2
@@ -5853,26 +4582,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+10, r16               ; A[10] over x3
     std Z+42, r8                ; B[10] over z3
     std Y+10, r18               ; C[10] over x2
@@ -5909,26 +4648,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+12, r16               ; A[12] over x3
     std Z+44, r8                ; B[12] over z3
     std Y+12, r18               ; C[12] over x2
@@ -5965,26 +4714,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+14, r16               ; A[14] over x3
     std Z+46, r8                ; B[14] over z3
     std Y+14, r18               ; C[14] over x2
@@ -6021,26 +4780,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+16, r16               ; A[16] over x3
     std Z+48, r8                ; B[16] over z3
     std Y+16, r18               ; C[16] over x2
@@ -6077,26 +4846,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+18, r16               ; A[18] over x3
     std Z+50, r8                ; B[18] over z3
     std Y+18, r18               ; C[18] over x2
@@ -6133,26 +4912,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+20, r16               ; A[20] over x3
     std Z+52, r8                ; B[20] over z3
     std Y+20, r18               ; C[20] over x2
@@ -6189,26 +4978,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+22, r16               ; A[22] over x3
     std Z+54, r8                ; B[22] over z3
     std Y+22, r18               ; C[22] over x2
@@ -6245,26 +5044,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+24, r16               ; A[24] over x3
     std Z+56, r8                ; B[24] over z3
     std Y+24, r18               ; C[24] over x2
@@ -6301,26 +5110,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+26, r16               ; A[26] over x3
     std Z+58, r8                ; B[26] over z3
     std Y+26, r18               ; C[26] over x2
@@ -6357,26 +5176,36 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    mov r4, r2
+    adc r4, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    adc r4, r2                  ; both carries (borrows), parked
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    mov r5, r2
+    adc r5, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    adc r5, r2                  ; both carries (borrows), parked
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    mov r6, r2
+    adc r6, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    adc r6, r2                  ; both carries (borrows), parked
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    mov r7, r2
+    adc r7, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    adc r7, r2                  ; both carries (borrows), parked
     std Z+28, r16               ; A[28] over x3
     std Z+60, r8                ; B[28] over z3
     std Y+28, r18               ; C[28] over x2
@@ -6413,26 +5242,28 @@ MCU_FN(x25519, ladder_step):
     and r20, r3
     eor r11, r20
     eor r15, r20
-    mov r16, r8
-    mov r18, r12
-    mov r17, r9
-    mov r19, r13
-    lsr r4                      ; the chain's carry back, f = 0
-    adc r16, r10
+    movw r16, r8                ; the copies that become A and C
+    movw r18, r12
+    add r16, r4                 ; the chain's carry (borrow), 0..2
+    adc r17, r2
+    add r16, r10
     adc r17, r11
-    adc r4, r2                  ; ... and parked
-    lsr r5                      ; the chain's carry back, f = 0
-    sbc r8, r10
+    sub r8, r5                  ; the chain's carry (borrow), 0..2
+    sbc r9, r2
+    sub r8, r10
     sbc r9, r11
-    adc r5, r2                  ; ... and parked
-    lsr r6                      ; the chain's carry back, f = 0
-    adc r18, r14
+    add r18, r6                 ; the chain's carry (borrow), 0..2
+    adc r19, r2
+    add r18, r14
     adc r19, r15
-    adc r6, r2                  ; ... and parked
-    lsr r7                      ; the chain's carry back, f = 0
-    sbc r12, r14
+    sub r12, r7                 ; the chain's carry (borrow), 0..2
+    sbc r13, r2
+    sub r12, r14
     sbc r13, r15
-    adc r7, r2                  ; ... and parked
+    eor r17, r21                ; byte 31 less the multiple of 2^255 taken first
+    eor r9, r22                 ; byte 31 less the multiple of 2^255 taken first
+    eor r19, r23                ; byte 31 less the multiple of 2^255 taken first
+    eor r13, r24                ; byte 31 less the multiple of 2^255 taken first
     std Z+30, r16               ; A[30] over x3
     std Z+62, r8                ; B[30] over z3
     std Y+30, r18               ; C[30] over x2
@@ -6441,423 +5272,6 @@ MCU_FN(x25519, ladder_step):
     std Z+63, r9                ; B[31] over z3
     std Y+31, r19               ; C[31] over x2
     std Y+63, r13               ; D[31] over z2
-    mov r20, r4
-    neg r20
-    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
-    ldd r0, Z+0
-    add r0, r20
-    std Z+0, r0
-    ldd r0, Z+1
-    adc r0, r2
-    std Z+1, r0
-    ldd r0, Z+2
-    adc r0, r2
-    std Z+2, r0
-    ldd r0, Z+3
-    adc r0, r2
-    std Z+3, r0
-    ldd r0, Z+4
-    adc r0, r2
-    std Z+4, r0
-    ldd r0, Z+5
-    adc r0, r2
-    std Z+5, r0
-    ldd r0, Z+6
-    adc r0, r2
-    std Z+6, r0
-    ldd r0, Z+7
-    adc r0, r2
-    std Z+7, r0
-    ldd r0, Z+8
-    adc r0, r2
-    std Z+8, r0
-    ldd r0, Z+9
-    adc r0, r2
-    std Z+9, r0
-    ldd r0, Z+10
-    adc r0, r2
-    std Z+10, r0
-    ldd r0, Z+11
-    adc r0, r2
-    std Z+11, r0
-    ldd r0, Z+12
-    adc r0, r2
-    std Z+12, r0
-    ldd r0, Z+13
-    adc r0, r2
-    std Z+13, r0
-    ldd r0, Z+14
-    adc r0, r2
-    std Z+14, r0
-    ldd r0, Z+15
-    adc r0, r2
-    std Z+15, r0
-    ldd r0, Z+16
-    adc r0, r2
-    std Z+16, r0
-    ldd r0, Z+17
-    adc r0, r2
-    std Z+17, r0
-    ldd r0, Z+18
-    adc r0, r2
-    std Z+18, r0
-    ldd r0, Z+19
-    adc r0, r2
-    std Z+19, r0
-    ldd r0, Z+20
-    adc r0, r2
-    std Z+20, r0
-    ldd r0, Z+21
-    adc r0, r2
-    std Z+21, r0
-    ldd r0, Z+22
-    adc r0, r2
-    std Z+22, r0
-    ldd r0, Z+23
-    adc r0, r2
-    std Z+23, r0
-    ldd r0, Z+24
-    adc r0, r2
-    std Z+24, r0
-    ldd r0, Z+25
-    adc r0, r2
-    std Z+25, r0
-    ldd r0, Z+26
-    adc r0, r2
-    std Z+26, r0
-    ldd r0, Z+27
-    adc r0, r2
-    std Z+27, r0
-    ldd r0, Z+28
-    adc r0, r2
-    std Z+28, r0
-    ldd r0, Z+29
-    adc r0, r2
-    std Z+29, r0
-    ldd r0, Z+30
-    adc r0, r2
-    std Z+30, r0
-    ldd r0, Z+31
-    adc r0, r2
-    std Z+31, r0
-    sbc r20, r20                ; a second carry (borrow) ...
-    andi r20, 38                ; ... as 38 into byte 0, final
-    ldd r0, Z+0
-    add r0, r20
-    std Z+0, r0
-    mov r20, r5
-    neg r20
-    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
-    ldd r0, Z+32
-    sub r0, r20
-    std Z+32, r0
-    ldd r0, Z+33
-    sbc r0, r2
-    std Z+33, r0
-    ldd r0, Z+34
-    sbc r0, r2
-    std Z+34, r0
-    ldd r0, Z+35
-    sbc r0, r2
-    std Z+35, r0
-    ldd r0, Z+36
-    sbc r0, r2
-    std Z+36, r0
-    ldd r0, Z+37
-    sbc r0, r2
-    std Z+37, r0
-    ldd r0, Z+38
-    sbc r0, r2
-    std Z+38, r0
-    ldd r0, Z+39
-    sbc r0, r2
-    std Z+39, r0
-    ldd r0, Z+40
-    sbc r0, r2
-    std Z+40, r0
-    ldd r0, Z+41
-    sbc r0, r2
-    std Z+41, r0
-    ldd r0, Z+42
-    sbc r0, r2
-    std Z+42, r0
-    ldd r0, Z+43
-    sbc r0, r2
-    std Z+43, r0
-    ldd r0, Z+44
-    sbc r0, r2
-    std Z+44, r0
-    ldd r0, Z+45
-    sbc r0, r2
-    std Z+45, r0
-    ldd r0, Z+46
-    sbc r0, r2
-    std Z+46, r0
-    ldd r0, Z+47
-    sbc r0, r2
-    std Z+47, r0
-    ldd r0, Z+48
-    sbc r0, r2
-    std Z+48, r0
-    ldd r0, Z+49
-    sbc r0, r2
-    std Z+49, r0
-    ldd r0, Z+50
-    sbc r0, r2
-    std Z+50, r0
-    ldd r0, Z+51
-    sbc r0, r2
-    std Z+51, r0
-    ldd r0, Z+52
-    sbc r0, r2
-    std Z+52, r0
-    ldd r0, Z+53
-    sbc r0, r2
-    std Z+53, r0
-    ldd r0, Z+54
-    sbc r0, r2
-    std Z+54, r0
-    ldd r0, Z+55
-    sbc r0, r2
-    std Z+55, r0
-    ldd r0, Z+56
-    sbc r0, r2
-    std Z+56, r0
-    ldd r0, Z+57
-    sbc r0, r2
-    std Z+57, r0
-    ldd r0, Z+58
-    sbc r0, r2
-    std Z+58, r0
-    ldd r0, Z+59
-    sbc r0, r2
-    std Z+59, r0
-    ldd r0, Z+60
-    sbc r0, r2
-    std Z+60, r0
-    ldd r0, Z+61
-    sbc r0, r2
-    std Z+61, r0
-    ldd r0, Z+62
-    sbc r0, r2
-    std Z+62, r0
-    ldd r0, Z+63
-    sbc r0, r2
-    std Z+63, r0
-    sbc r20, r20                ; a second carry (borrow) ...
-    andi r20, 38                ; ... as 38 into byte 0, final
-    ldd r0, Z+32
-    sub r0, r20
-    std Z+32, r0
-    mov r20, r6
-    neg r20
-    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
-    ldd r0, Y+0
-    add r0, r20
-    std Y+0, r0
-    ldd r0, Y+1
-    adc r0, r2
-    std Y+1, r0
-    ldd r0, Y+2
-    adc r0, r2
-    std Y+2, r0
-    ldd r0, Y+3
-    adc r0, r2
-    std Y+3, r0
-    ldd r0, Y+4
-    adc r0, r2
-    std Y+4, r0
-    ldd r0, Y+5
-    adc r0, r2
-    std Y+5, r0
-    ldd r0, Y+6
-    adc r0, r2
-    std Y+6, r0
-    ldd r0, Y+7
-    adc r0, r2
-    std Y+7, r0
-    ldd r0, Y+8
-    adc r0, r2
-    std Y+8, r0
-    ldd r0, Y+9
-    adc r0, r2
-    std Y+9, r0
-    ldd r0, Y+10
-    adc r0, r2
-    std Y+10, r0
-    ldd r0, Y+11
-    adc r0, r2
-    std Y+11, r0
-    ldd r0, Y+12
-    adc r0, r2
-    std Y+12, r0
-    ldd r0, Y+13
-    adc r0, r2
-    std Y+13, r0
-    ldd r0, Y+14
-    adc r0, r2
-    std Y+14, r0
-    ldd r0, Y+15
-    adc r0, r2
-    std Y+15, r0
-    ldd r0, Y+16
-    adc r0, r2
-    std Y+16, r0
-    ldd r0, Y+17
-    adc r0, r2
-    std Y+17, r0
-    ldd r0, Y+18
-    adc r0, r2
-    std Y+18, r0
-    ldd r0, Y+19
-    adc r0, r2
-    std Y+19, r0
-    ldd r0, Y+20
-    adc r0, r2
-    std Y+20, r0
-    ldd r0, Y+21
-    adc r0, r2
-    std Y+21, r0
-    ldd r0, Y+22
-    adc r0, r2
-    std Y+22, r0
-    ldd r0, Y+23
-    adc r0, r2
-    std Y+23, r0
-    ldd r0, Y+24
-    adc r0, r2
-    std Y+24, r0
-    ldd r0, Y+25
-    adc r0, r2
-    std Y+25, r0
-    ldd r0, Y+26
-    adc r0, r2
-    std Y+26, r0
-    ldd r0, Y+27
-    adc r0, r2
-    std Y+27, r0
-    ldd r0, Y+28
-    adc r0, r2
-    std Y+28, r0
-    ldd r0, Y+29
-    adc r0, r2
-    std Y+29, r0
-    ldd r0, Y+30
-    adc r0, r2
-    std Y+30, r0
-    ldd r0, Y+31
-    adc r0, r2
-    std Y+31, r0
-    sbc r20, r20                ; a second carry (borrow) ...
-    andi r20, 38                ; ... as 38 into byte 0, final
-    ldd r0, Y+0
-    add r0, r20
-    std Y+0, r0
-    mov r20, r7
-    neg r20
-    andi r20, 38                ; the carry (borrow) out of 2^256 as 38
-    ldd r0, Y+32
-    sub r0, r20
-    std Y+32, r0
-    ldd r0, Y+33
-    sbc r0, r2
-    std Y+33, r0
-    ldd r0, Y+34
-    sbc r0, r2
-    std Y+34, r0
-    ldd r0, Y+35
-    sbc r0, r2
-    std Y+35, r0
-    ldd r0, Y+36
-    sbc r0, r2
-    std Y+36, r0
-    ldd r0, Y+37
-    sbc r0, r2
-    std Y+37, r0
-    ldd r0, Y+38
-    sbc r0, r2
-    std Y+38, r0
-    ldd r0, Y+39
-    sbc r0, r2
-    std Y+39, r0
-    ldd r0, Y+40
-    sbc r0, r2
-    std Y+40, r0
-    ldd r0, Y+41
-    sbc r0, r2
-    std Y+41, r0
-    ldd r0, Y+42
-    sbc r0, r2
-    std Y+42, r0
-    ldd r0, Y+43
-    sbc r0, r2
-    std Y+43, r0
-    ldd r0, Y+44
-    sbc r0, r2
-    std Y+44, r0
-    ldd r0, Y+45
-    sbc r0, r2
-    std Y+45, r0
-    ldd r0, Y+46
-    sbc r0, r2
-    std Y+46, r0
-    ldd r0, Y+47
-    sbc r0, r2
-    std Y+47, r0
-    ldd r0, Y+48
-    sbc r0, r2
-    std Y+48, r0
-    ldd r0, Y+49
-    sbc r0, r2
-    std Y+49, r0
-    ldd r0, Y+50
-    sbc r0, r2
-    std Y+50, r0
-    ldd r0, Y+51
-    sbc r0, r2
-    std Y+51, r0
-    ldd r0, Y+52
-    sbc r0, r2
-    std Y+52, r0
-    ldd r0, Y+53
-    sbc r0, r2
-    std Y+53, r0
-    ldd r0, Y+54
-    sbc r0, r2
-    std Y+54, r0
-    ldd r0, Y+55
-    sbc r0, r2
-    std Y+55, r0
-    ldd r0, Y+56
-    sbc r0, r2
-    std Y+56, r0
-    ldd r0, Y+57
-    sbc r0, r2
-    std Y+57, r0
-    ldd r0, Y+58
-    sbc r0, r2
-    std Y+58, r0
-    ldd r0, Y+59
-    sbc r0, r2
-    std Y+59, r0
-    ldd r0, Y+60
-    sbc r0, r2
-    std Y+60, r0
-    ldd r0, Y+61
-    sbc r0, r2
-    std Y+61, r0
-    ldd r0, Y+62
-    sbc r0, r2
-    std Y+62, r0
-    ldd r0, Y+63
-    sbc r0, r2
-    std Y+63, r0
-    sbc r20, r20                ; a second carry (borrow) ...
-    andi r20, 38                ; ... as 38 into byte 0, final
-    ldd r0, Y+32
-    sub r0, r20
-    std Y+32, r0
-    clr r1                      ; the C ABI's zero register for the glue
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -6890,9 +5304,9 @@ MCU_FN(x25519, ladder_step):
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
     ldd r31, Y+2
-    movw r24, r28               ; F + 2
-    subi r24, lo8(-3)
-    sbci r25, hi8(-3)
+    movw r24, r28               ; F + 105
+    subi r24, lo8(-106)
+    sbci r25, hi8(-106)
     movw r22, r30               ; st + 96
     subi r22, lo8(-96)
     sbci r23, hi8(-96)
@@ -6901,27 +5315,362 @@ MCU_FN(x25519, ladder_step):
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
     ldd r31, Y+2
-    movw r24, r28               ; F + 34
-    subi r24, lo8(-35)
-    sbci r25, hi8(-35)
+    movw r24, r28               ; F + 137
+    subi r24, lo8(-138)
+    sbci r25, hi8(-138)
     movw r22, r30               ; st + 128
     subi r22, lo8(-128)
     sbci r23, hi8(-128)
     call x25519_avr_fe_sqr_core
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 96
-    subi r24, lo8(-96)
-    sbci r25, hi8(-96)
-    movw r22, r30               ; st + 64
-    subi r22, lo8(-64)
-    sbci r23, hi8(-64)
-    movw r20, r30               ; st + 32
-    subi r20, lo8(-32)
-    sbci r21, hi8(-32)
-    call MCU_FN(x25519, fe_add)
+    in r30, 0x3d                ; Z = F - 1
+    in r31, 0x3e
+    ldd r28, Z+1                ; Y = st + 32
+    ldd r29, Z+2
+    movw r30, r28               ; Z = st + 96
+    adiw r28, 32
+    subi r30, lo8(-96)
+    sbci r31, hi8(-96)
+    clr r2
+    ldi r20, 19
+    ldd r4, Y+63                ; DA[31]
+    ldd r8, Y+31                ; CB[31]
+    mov r21, r4
+    add r21, r8                 ; s = x31 + z31 (bit 8 in C)
+    mov r22, r2
+    rol r22
+    mov r18, r21
+    andi r18, 0x80              ; byte 31's fix: XOR (s & 0x80)
+    lsl r21
+    rol r22                     ; T = s >> 7 (0..3)
+    mul r22, r20
+    mov r16, r0                 ; 19 T: the chain's first carry
+    mov r21, r4
+    sub r21, r8                 ; h = x31 - z31, n in C
+    mov r22, r2
+    rol r22
+    com r21
+    mov r19, r21
+    andi r19, 0x80              ; byte 31's fix: XOR (~h & 0x80)
+    lsl r21
+    rol r22                     ; g = 2 n + 1 - (h >> 7) (0..3)
+    mul r22, r20
+    mov r17, r0                 ; 19 g: the chain's first borrow
+    ldd r4, Y+32                ; DA[0]
+    ldd r8, Y+0                 ; CB[0]
+    ldd r5, Y+33                ; DA[1]
+    ldd r9, Y+1                 ; CB[1]
+    ldd r6, Y+34                ; DA[2]
+    ldd r10, Y+2                ; CB[2]
+    ldd r7, Y+35                ; DA[3]
+    ldd r11, Y+3                ; CB[3]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+0, r12                ; x3[0] = (DA + CB)[0]
+    std Z+32, r4                ; z3[0] = (DA - CB)[0]
+    std Z+1, r13                ; x3[1] = (DA + CB)[1]
+    std Z+33, r5                ; z3[1] = (DA - CB)[1]
+    std Z+2, r14                ; x3[2] = (DA + CB)[2]
+    std Z+34, r6                ; z3[2] = (DA - CB)[2]
+    std Z+3, r15                ; x3[3] = (DA + CB)[3]
+    std Z+35, r7                ; z3[3] = (DA - CB)[3]
+    ldd r4, Y+36                ; DA[4]
+    ldd r8, Y+4                 ; CB[4]
+    ldd r5, Y+37                ; DA[5]
+    ldd r9, Y+5                 ; CB[5]
+    ldd r6, Y+38                ; DA[6]
+    ldd r10, Y+6                ; CB[6]
+    ldd r7, Y+39                ; DA[7]
+    ldd r11, Y+7                ; CB[7]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+4, r12                ; x3[4] = (DA + CB)[4]
+    std Z+36, r4                ; z3[4] = (DA - CB)[4]
+    std Z+5, r13                ; x3[5] = (DA + CB)[5]
+    std Z+37, r5                ; z3[5] = (DA - CB)[5]
+    std Z+6, r14                ; x3[6] = (DA + CB)[6]
+    std Z+38, r6                ; z3[6] = (DA - CB)[6]
+    std Z+7, r15                ; x3[7] = (DA + CB)[7]
+    std Z+39, r7                ; z3[7] = (DA - CB)[7]
+    ldd r4, Y+40                ; DA[8]
+    ldd r8, Y+8                 ; CB[8]
+    ldd r5, Y+41                ; DA[9]
+    ldd r9, Y+9                 ; CB[9]
+    ldd r6, Y+42                ; DA[10]
+    ldd r10, Y+10               ; CB[10]
+    ldd r7, Y+43                ; DA[11]
+    ldd r11, Y+11               ; CB[11]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+8, r12                ; x3[8] = (DA + CB)[8]
+    std Z+40, r4                ; z3[8] = (DA - CB)[8]
+    std Z+9, r13                ; x3[9] = (DA + CB)[9]
+    std Z+41, r5                ; z3[9] = (DA - CB)[9]
+    std Z+10, r14               ; x3[10] = (DA + CB)[10]
+    std Z+42, r6                ; z3[10] = (DA - CB)[10]
+    std Z+11, r15               ; x3[11] = (DA + CB)[11]
+    std Z+43, r7                ; z3[11] = (DA - CB)[11]
+    ldd r4, Y+44                ; DA[12]
+    ldd r8, Y+12                ; CB[12]
+    ldd r5, Y+45                ; DA[13]
+    ldd r9, Y+13                ; CB[13]
+    ldd r6, Y+46                ; DA[14]
+    ldd r10, Y+14               ; CB[14]
+    ldd r7, Y+47                ; DA[15]
+    ldd r11, Y+15               ; CB[15]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+12, r12               ; x3[12] = (DA + CB)[12]
+    std Z+44, r4                ; z3[12] = (DA - CB)[12]
+    std Z+13, r13               ; x3[13] = (DA + CB)[13]
+    std Z+45, r5                ; z3[13] = (DA - CB)[13]
+    std Z+14, r14               ; x3[14] = (DA + CB)[14]
+    std Z+46, r6                ; z3[14] = (DA - CB)[14]
+    std Z+15, r15               ; x3[15] = (DA + CB)[15]
+    std Z+47, r7                ; z3[15] = (DA - CB)[15]
+    ldd r4, Y+48                ; DA[16]
+    ldd r8, Y+16                ; CB[16]
+    ldd r5, Y+49                ; DA[17]
+    ldd r9, Y+17                ; CB[17]
+    ldd r6, Y+50                ; DA[18]
+    ldd r10, Y+18               ; CB[18]
+    ldd r7, Y+51                ; DA[19]
+    ldd r11, Y+19               ; CB[19]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+16, r12               ; x3[16] = (DA + CB)[16]
+    std Z+48, r4                ; z3[16] = (DA - CB)[16]
+    std Z+17, r13               ; x3[17] = (DA + CB)[17]
+    std Z+49, r5                ; z3[17] = (DA - CB)[17]
+    std Z+18, r14               ; x3[18] = (DA + CB)[18]
+    std Z+50, r6                ; z3[18] = (DA - CB)[18]
+    std Z+19, r15               ; x3[19] = (DA + CB)[19]
+    std Z+51, r7                ; z3[19] = (DA - CB)[19]
+    ldd r4, Y+52                ; DA[20]
+    ldd r8, Y+20                ; CB[20]
+    ldd r5, Y+53                ; DA[21]
+    ldd r9, Y+21                ; CB[21]
+    ldd r6, Y+54                ; DA[22]
+    ldd r10, Y+22               ; CB[22]
+    ldd r7, Y+55                ; DA[23]
+    ldd r11, Y+23               ; CB[23]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+20, r12               ; x3[20] = (DA + CB)[20]
+    std Z+52, r4                ; z3[20] = (DA - CB)[20]
+    std Z+21, r13               ; x3[21] = (DA + CB)[21]
+    std Z+53, r5                ; z3[21] = (DA - CB)[21]
+    std Z+22, r14               ; x3[22] = (DA + CB)[22]
+    std Z+54, r6                ; z3[22] = (DA - CB)[22]
+    std Z+23, r15               ; x3[23] = (DA + CB)[23]
+    std Z+55, r7                ; z3[23] = (DA - CB)[23]
+    ldd r4, Y+56                ; DA[24]
+    ldd r8, Y+24                ; CB[24]
+    ldd r5, Y+57                ; DA[25]
+    ldd r9, Y+25                ; CB[25]
+    ldd r6, Y+58                ; DA[26]
+    ldd r10, Y+26               ; CB[26]
+    ldd r7, Y+59                ; DA[27]
+    ldd r11, Y+27               ; CB[27]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    mov r16, r2
+    adc r16, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    adc r16, r2                 ; both carries (borrows), parked
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    mov r17, r2
+    adc r17, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    adc r17, r2                 ; both carries (borrows), parked
+    std Z+24, r12               ; x3[24] = (DA + CB)[24]
+    std Z+56, r4                ; z3[24] = (DA - CB)[24]
+    std Z+25, r13               ; x3[25] = (DA + CB)[25]
+    std Z+57, r5                ; z3[25] = (DA - CB)[25]
+    std Z+26, r14               ; x3[26] = (DA + CB)[26]
+    std Z+58, r6                ; z3[26] = (DA - CB)[26]
+    std Z+27, r15               ; x3[27] = (DA + CB)[27]
+    std Z+59, r7                ; z3[27] = (DA - CB)[27]
+    ldd r4, Y+60                ; DA[28]
+    ldd r8, Y+28                ; CB[28]
+    ldd r5, Y+61                ; DA[29]
+    ldd r9, Y+29                ; CB[29]
+    ldd r6, Y+62                ; DA[30]
+    ldd r10, Y+30               ; CB[30]
+    ldd r7, Y+63                ; DA[31]
+    ldd r11, Y+31               ; CB[31]
+    movw r12, r4
+    movw r14, r6
+    add r12, r16                ; the chain's carry (borrow), 0..2
+    adc r13, r2
+    adc r14, r2
+    adc r15, r2
+    add r12, r8
+    adc r13, r9
+    adc r14, r10
+    adc r15, r11
+    sub r4, r17                 ; the chain's carry (borrow), 0..2
+    sbc r5, r2
+    sbc r6, r2
+    sbc r7, r2
+    sub r4, r8
+    sbc r5, r9
+    sbc r6, r10
+    sbc r7, r11
+    eor r15, r18                ; byte 31 less the multiple of 2^255 taken first
+    eor r7, r19
+    std Z+28, r12               ; x3[28] = (DA + CB)[28]
+    std Z+60, r4                ; z3[28] = (DA - CB)[28]
+    std Z+29, r13               ; x3[29] = (DA + CB)[29]
+    std Z+61, r5                ; z3[29] = (DA - CB)[29]
+    std Z+30, r14               ; x3[30] = (DA + CB)[30]
+    std Z+62, r6                ; z3[30] = (DA - CB)[30]
+    std Z+31, r15               ; x3[31] = (DA + CB)[31]
+    std Z+63, r7                ; z3[31] = (DA - CB)[31]
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -6933,20 +5682,6 @@ MCU_FN(x25519, ladder_step):
     subi r22, lo8(-96)
     sbci r23, hi8(-96)
     call x25519_avr_fe_sqr_core
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 128
-    subi r24, lo8(-128)
-    sbci r25, hi8(-128)
-    movw r22, r30               ; st + 64
-    subi r22, lo8(-64)
-    sbci r23, hi8(-64)
-    movw r20, r30               ; st + 32
-    subi r20, lo8(-32)
-    sbci r21, hi8(-32)
-    call MCU_FN(x25519, fe_sub)
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -6972,32 +5707,839 @@ MCU_FN(x25519, ladder_step):
     call x25519_avr_fe_mul_core
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
+    ldd r30, Y+1                ; Z = st + 32
     ldd r31, Y+2
-    movw r24, r30               ; st + 32
-    subi r24, lo8(-32)
-    sbci r25, hi8(-32)
-    movw r22, r28               ; F + 2
-    subi r22, lo8(-3)
-    sbci r23, hi8(-3)
-    movw r20, r28               ; F + 34
-    subi r20, lo8(-35)
-    sbci r21, hi8(-35)
-    call MCU_FN(x25519, fe_sub)
-    in r28, 0x3d                ; Y = F - 1
-    in r29, 0x3e
-    ldd r30, Y+1                ; Z = st
-    ldd r31, Y+2
-    movw r24, r30               ; st + 64
-    subi r24, lo8(-64)
-    sbci r25, hi8(-64)
-    movw r22, r28               ; F + 2
-    subi r22, lo8(-3)
-    sbci r23, hi8(-3)
-    movw r20, r30               ; st + 32
-    subi r20, lo8(-32)
-    sbci r21, hi8(-32)
-    call MCU_FN(x25519, fe_add_a24)
+    subi r28, lo8(-106)         ; Y = AA (BB at +32)
+    sbci r29, hi8(-106)
+    adiw r30, 32
+    clr r2
+    ldi r24, 19
+    ldd r10, Y+31               ; AA[31]
+    ldd r14, Y+63               ; BB[31]
+    mov r4, r10
+    sub r4, r14                 ; h = x31 - z31, n in C
+    mov r5, r2
+    rol r5
+    com r4
+    mov r26, r4
+    andi r26, 0x80              ; byte 31's fix: XOR (~h & 0x80)
+    lsl r4
+    rol r5                      ; g = 2 n + 1 - (h >> 7) (0..3)
+    mul r5, r24
+    mov r3, r0                  ; 19 g: the chain's first borrow
+    ldi r24, 0x41               ; 121665 = 0x01db41
+    ldi r25, 0xdb
+    clr r20
+    clr r21
+    clr r22
+    clr r18
+    clr r19
+    ldd r10, Y+0                ; AA[0]
+    ldd r14, Y+32               ; BB[0]
+    ldd r11, Y+1                ; AA[1]
+    ldd r15, Y+33               ; BB[1]
+    ldd r12, Y+2                ; AA[2]
+    ldd r16, Y+34               ; BB[2]
+    ldd r13, Y+3                ; AA[3]
+    ldd r17, Y+35               ; BB[3]
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+0, r6                 ; E[0]
+    std Z+1, r7                 ; E[1]
+    std Z+2, r8                 ; E[2]
+    std Z+3, r9                 ; E[3]
+    add r20, r10                ; AA[0]
+    adc r21, r2
+    mul r6, r24                 ; E[0] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    std Z+32, r20               ; F[0]
+    clr r20
+    add r21, r11                ; AA[1]
+    adc r22, r2
+    mul r7, r24                 ; E[1] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r25                 ; E[0] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    std Z+33, r21               ; F[1]
+    clr r21
+    add r22, r12                ; AA[2]
+    adc r20, r2
+    mul r8, r24                 ; E[2] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r25                 ; E[1] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r6                 ; E[0]
+    adc r20, r2
+    adc r21, r2
+    std Z+34, r22               ; F[2]
+    clr r22
+    add r20, r13                ; AA[3]
+    adc r21, r2
+    mul r9, r24                 ; E[3] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r25                 ; E[2] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r7                 ; E[1]
+    adc r21, r2
+    adc r22, r2
+    std Z+35, r20               ; F[3]
+    clr r20
+    ldd r10, Y+4                ; AA[4]
+    ldd r14, Y+36               ; BB[4]
+    ldd r11, Y+5                ; AA[5]
+    ldd r15, Y+37               ; BB[5]
+    ldd r12, Y+6                ; AA[6]
+    ldd r16, Y+38               ; BB[6]
+    ldd r13, Y+7                ; AA[7]
+    ldd r17, Y+39               ; BB[7]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+4, r6                 ; E[4]
+    std Z+5, r7                 ; E[5]
+    std Z+6, r8                 ; E[6]
+    std Z+7, r9                 ; E[7]
+    add r21, r10                ; AA[4]
+    adc r22, r2
+    mul r6, r24                 ; E[4] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r19, r25                ; E[3] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r18                ; E[2]
+    adc r22, r2
+    adc r20, r2
+    std Z+36, r21               ; F[4]
+    clr r21
+    add r22, r11                ; AA[5]
+    adc r20, r2
+    mul r7, r24                 ; E[5] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r25                 ; E[4] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r19                ; E[3]
+    adc r20, r2
+    adc r21, r2
+    std Z+37, r22               ; F[5]
+    clr r22
+    add r20, r12                ; AA[6]
+    adc r21, r2
+    mul r8, r24                 ; E[6] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r25                 ; E[5] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r6                 ; E[4]
+    adc r21, r2
+    adc r22, r2
+    std Z+38, r20               ; F[6]
+    clr r20
+    add r21, r13                ; AA[7]
+    adc r22, r2
+    mul r9, r24                 ; E[7] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r25                 ; E[6] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r7                 ; E[5]
+    adc r22, r2
+    adc r20, r2
+    std Z+39, r21               ; F[7]
+    clr r21
+    ldd r10, Y+8                ; AA[8]
+    ldd r14, Y+40               ; BB[8]
+    ldd r11, Y+9                ; AA[9]
+    ldd r15, Y+41               ; BB[9]
+    ldd r12, Y+10               ; AA[10]
+    ldd r16, Y+42               ; BB[10]
+    ldd r13, Y+11               ; AA[11]
+    ldd r17, Y+43               ; BB[11]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+8, r6                 ; E[8]
+    std Z+9, r7                 ; E[9]
+    std Z+10, r8                ; E[10]
+    std Z+11, r9                ; E[11]
+    add r22, r10                ; AA[8]
+    adc r20, r2
+    mul r6, r24                 ; E[8] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r19, r25                ; E[7] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r18                ; E[6]
+    adc r20, r2
+    adc r21, r2
+    std Z+40, r22               ; F[8]
+    clr r22
+    add r20, r11                ; AA[9]
+    adc r21, r2
+    mul r7, r24                 ; E[9] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r6, r25                 ; E[8] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r19                ; E[7]
+    adc r21, r2
+    adc r22, r2
+    std Z+41, r20               ; F[9]
+    clr r20
+    add r21, r12                ; AA[10]
+    adc r22, r2
+    mul r8, r24                 ; E[10] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r7, r25                 ; E[9] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r6                 ; E[8]
+    adc r22, r2
+    adc r20, r2
+    std Z+42, r21               ; F[10]
+    clr r21
+    add r22, r13                ; AA[11]
+    adc r20, r2
+    mul r9, r24                 ; E[11] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r25                 ; E[10] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r7                 ; E[9]
+    adc r20, r2
+    adc r21, r2
+    std Z+43, r22               ; F[11]
+    clr r22
+    ldd r10, Y+12               ; AA[12]
+    ldd r14, Y+44               ; BB[12]
+    ldd r11, Y+13               ; AA[13]
+    ldd r15, Y+45               ; BB[13]
+    ldd r12, Y+14               ; AA[14]
+    ldd r16, Y+46               ; BB[14]
+    ldd r13, Y+15               ; AA[15]
+    ldd r17, Y+47               ; BB[15]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+12, r6                ; E[12]
+    std Z+13, r7                ; E[13]
+    std Z+14, r8                ; E[14]
+    std Z+15, r9                ; E[15]
+    add r20, r10                ; AA[12]
+    adc r21, r2
+    mul r6, r24                 ; E[12] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r19, r25                ; E[11] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r18                ; E[10]
+    adc r21, r2
+    adc r22, r2
+    std Z+44, r20               ; F[12]
+    clr r20
+    add r21, r11                ; AA[13]
+    adc r22, r2
+    mul r7, r24                 ; E[13] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r25                 ; E[12] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r19                ; E[11]
+    adc r22, r2
+    adc r20, r2
+    std Z+45, r21               ; F[13]
+    clr r21
+    add r22, r12                ; AA[14]
+    adc r20, r2
+    mul r8, r24                 ; E[14] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r25                 ; E[13] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r6                 ; E[12]
+    adc r20, r2
+    adc r21, r2
+    std Z+46, r22               ; F[14]
+    clr r22
+    add r20, r13                ; AA[15]
+    adc r21, r2
+    mul r9, r24                 ; E[15] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r25                 ; E[14] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r7                 ; E[13]
+    adc r21, r2
+    adc r22, r2
+    std Z+47, r20               ; F[15]
+    clr r20
+    ldd r10, Y+16               ; AA[16]
+    ldd r14, Y+48               ; BB[16]
+    ldd r11, Y+17               ; AA[17]
+    ldd r15, Y+49               ; BB[17]
+    ldd r12, Y+18               ; AA[18]
+    ldd r16, Y+50               ; BB[18]
+    ldd r13, Y+19               ; AA[19]
+    ldd r17, Y+51               ; BB[19]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+16, r6                ; E[16]
+    std Z+17, r7                ; E[17]
+    std Z+18, r8                ; E[18]
+    std Z+19, r9                ; E[19]
+    add r21, r10                ; AA[16]
+    adc r22, r2
+    mul r6, r24                 ; E[16] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r19, r25                ; E[15] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r18                ; E[14]
+    adc r22, r2
+    adc r20, r2
+    std Z+48, r21               ; F[16]
+    clr r21
+    add r22, r11                ; AA[17]
+    adc r20, r2
+    mul r7, r24                 ; E[17] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r25                 ; E[16] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r19                ; E[15]
+    adc r20, r2
+    adc r21, r2
+    std Z+49, r22               ; F[17]
+    clr r22
+    add r20, r12                ; AA[18]
+    adc r21, r2
+    mul r8, r24                 ; E[18] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r25                 ; E[17] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r6                 ; E[16]
+    adc r21, r2
+    adc r22, r2
+    std Z+50, r20               ; F[18]
+    clr r20
+    add r21, r13                ; AA[19]
+    adc r22, r2
+    mul r9, r24                 ; E[19] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r25                 ; E[18] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r7                 ; E[17]
+    adc r22, r2
+    adc r20, r2
+    std Z+51, r21               ; F[19]
+    clr r21
+    ldd r10, Y+20               ; AA[20]
+    ldd r14, Y+52               ; BB[20]
+    ldd r11, Y+21               ; AA[21]
+    ldd r15, Y+53               ; BB[21]
+    ldd r12, Y+22               ; AA[22]
+    ldd r16, Y+54               ; BB[22]
+    ldd r13, Y+23               ; AA[23]
+    ldd r17, Y+55               ; BB[23]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+20, r6                ; E[20]
+    std Z+21, r7                ; E[21]
+    std Z+22, r8                ; E[22]
+    std Z+23, r9                ; E[23]
+    add r22, r10                ; AA[20]
+    adc r20, r2
+    mul r6, r24                 ; E[20] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r19, r25                ; E[19] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r18                ; E[18]
+    adc r20, r2
+    adc r21, r2
+    std Z+52, r22               ; F[20]
+    clr r22
+    add r20, r11                ; AA[21]
+    adc r21, r2
+    mul r7, r24                 ; E[21] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r6, r25                 ; E[20] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r19                ; E[19]
+    adc r21, r2
+    adc r22, r2
+    std Z+53, r20               ; F[21]
+    clr r20
+    add r21, r12                ; AA[22]
+    adc r22, r2
+    mul r8, r24                 ; E[22] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r7, r25                 ; E[21] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r6                 ; E[20]
+    adc r22, r2
+    adc r20, r2
+    std Z+54, r21               ; F[22]
+    clr r21
+    add r22, r13                ; AA[23]
+    adc r20, r2
+    mul r9, r24                 ; E[23] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r8, r25                 ; E[22] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r7                 ; E[21]
+    adc r20, r2
+    adc r21, r2
+    std Z+55, r22               ; F[23]
+    clr r22
+    ldd r10, Y+24               ; AA[24]
+    ldd r14, Y+56               ; BB[24]
+    ldd r11, Y+25               ; AA[25]
+    ldd r15, Y+57               ; BB[25]
+    ldd r12, Y+26               ; AA[26]
+    ldd r16, Y+58               ; BB[26]
+    ldd r13, Y+27               ; AA[27]
+    ldd r17, Y+59               ; BB[27]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    mov r3, r2
+    adc r3, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    adc r3, r2                  ; both carries (borrows), parked
+    std Z+24, r6                ; E[24]
+    std Z+25, r7                ; E[25]
+    std Z+26, r8                ; E[26]
+    std Z+27, r9                ; E[27]
+    add r20, r10                ; AA[24]
+    adc r21, r2
+    mul r6, r24                 ; E[24] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r19, r25                ; E[23] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r18                ; E[22]
+    adc r21, r2
+    adc r22, r2
+    std Z+56, r20               ; F[24]
+    clr r20
+    add r21, r11                ; AA[25]
+    adc r22, r2
+    mul r7, r24                 ; E[25] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r6, r25                 ; E[24] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r19                ; E[23]
+    adc r22, r2
+    adc r20, r2
+    std Z+57, r21               ; F[25]
+    clr r21
+    add r22, r12                ; AA[26]
+    adc r20, r2
+    mul r8, r24                 ; E[26] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r7, r25                 ; E[25] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r6                 ; E[24]
+    adc r20, r2
+    adc r21, r2
+    std Z+58, r22               ; F[26]
+    clr r22
+    add r20, r13                ; AA[27]
+    adc r21, r2
+    mul r9, r24                 ; E[27] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r8, r25                 ; E[26] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r7                 ; E[25]
+    adc r21, r2
+    adc r22, r2
+    std Z+59, r20               ; F[27]
+    clr r20
+    ldd r10, Y+28               ; AA[28]
+    ldd r14, Y+60               ; BB[28]
+    ldd r11, Y+29               ; AA[29]
+    ldd r15, Y+61               ; BB[29]
+    ldd r12, Y+30               ; AA[30]
+    ldd r16, Y+62               ; BB[30]
+    ldd r13, Y+31               ; AA[31]
+    ldd r17, Y+63               ; BB[31]
+    movw r18, r8                ; E[k - 2], E[k - 1] for the next columns
+    movw r6, r10
+    movw r8, r12
+    sub r6, r3                  ; the chain's carry (borrow), 0..2
+    sbc r7, r2
+    sbc r8, r2
+    sbc r9, r2
+    sub r6, r14
+    sbc r7, r15
+    sbc r8, r16
+    sbc r9, r17
+    eor r9, r26                 ; byte 31 less the multiple of 2^255 taken first
+    std Z+28, r6                ; E[28]
+    std Z+29, r7                ; E[29]
+    std Z+30, r8                ; E[30]
+    std Z+31, r9                ; E[31]
+    add r21, r10                ; AA[28]
+    adc r22, r2
+    mul r6, r24                 ; E[28] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r19, r25                ; E[27] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r18                ; E[26]
+    adc r22, r2
+    adc r20, r2
+    std Z+60, r21               ; F[28]
+    clr r21
+    add r22, r11                ; AA[29]
+    adc r20, r2
+    mul r7, r24                 ; E[29] 0x41
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    mul r6, r25                 ; E[28] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r19                ; E[27]
+    adc r20, r2
+    adc r21, r2
+    std Z+61, r22               ; F[29]
+    clr r22
+    add r20, r12                ; AA[30]
+    adc r21, r2
+    mul r8, r24                 ; E[30] 0x41
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    mul r7, r25                 ; E[29] 0xdb
+    add r20, r0
+    adc r21, r1
+    adc r22, r2
+    add r20, r6                 ; E[28]
+    adc r21, r2
+    adc r22, r2
+    std Z+62, r20               ; F[30]
+    clr r20
+    add r21, r13                ; AA[31]
+    adc r22, r2
+    mul r9, r24                 ; E[31] 0x41
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    mul r8, r25                 ; E[30] 0xdb
+    add r21, r0
+    adc r22, r1
+    adc r20, r2
+    add r21, r7                 ; E[29]
+    adc r22, r2
+    adc r20, r2
+    std Z+63, r21               ; F[31]
+    clr r21
+    mul r9, r25                 ; E[31] 0xdb
+    add r22, r0
+    adc r20, r1
+    adc r21, r2
+    add r22, r8                 ; E[30]
+    adc r20, r2
+    adc r21, r2
+    clr r23
+    add r20, r9                 ; E[31]
+    adc r21, r2
+    adc r23, r2
+    ldi r24, 38
+    mul r22, r24                ; 38 T
+    mov r14, r0
+    mov r15, r1
+    mul r20, r24
+    clr r16
+    add r15, r0
+    adc r16, r1
+    mul r21, r24
+    add r16, r0
+    ldd r17, Z+32
+    add r17, r14
+    std Z+32, r17
+    ldd r17, Z+33
+    adc r17, r15
+    std Z+33, r17
+    ldd r17, Z+34
+    adc r17, r16
+    std Z+34, r17
+    ldd r17, Z+35
+    adc r17, r2
+    std Z+35, r17
+    ldd r17, Z+36
+    adc r17, r2
+    std Z+36, r17
+    ldd r17, Z+37
+    adc r17, r2
+    std Z+37, r17
+    ldd r17, Z+38
+    adc r17, r2
+    std Z+38, r17
+    ldd r17, Z+39
+    adc r17, r2
+    std Z+39, r17
+    ldd r17, Z+40
+    adc r17, r2
+    std Z+40, r17
+    ldd r17, Z+41
+    adc r17, r2
+    std Z+41, r17
+    ldd r17, Z+42
+    adc r17, r2
+    std Z+42, r17
+    ldd r17, Z+43
+    adc r17, r2
+    std Z+43, r17
+    ldd r17, Z+44
+    adc r17, r2
+    std Z+44, r17
+    ldd r17, Z+45
+    adc r17, r2
+    std Z+45, r17
+    ldd r17, Z+46
+    adc r17, r2
+    std Z+46, r17
+    ldd r17, Z+47
+    adc r17, r2
+    std Z+47, r17
+    ldd r17, Z+48
+    adc r17, r2
+    std Z+48, r17
+    ldd r17, Z+49
+    adc r17, r2
+    std Z+49, r17
+    ldd r17, Z+50
+    adc r17, r2
+    std Z+50, r17
+    ldd r17, Z+51
+    adc r17, r2
+    std Z+51, r17
+    ldd r17, Z+52
+    adc r17, r2
+    std Z+52, r17
+    ldd r17, Z+53
+    adc r17, r2
+    std Z+53, r17
+    ldd r17, Z+54
+    adc r17, r2
+    std Z+54, r17
+    ldd r17, Z+55
+    adc r17, r2
+    std Z+55, r17
+    ldd r17, Z+56
+    adc r17, r2
+    std Z+56, r17
+    ldd r17, Z+57
+    adc r17, r2
+    std Z+57, r17
+    ldd r17, Z+58
+    adc r17, r2
+    std Z+58, r17
+    ldd r17, Z+59
+    adc r17, r2
+    std Z+59, r17
+    ldd r17, Z+60
+    adc r17, r2
+    std Z+60, r17
+    ldd r17, Z+61
+    adc r17, r2
+    std Z+61, r17
+    ldd r17, Z+62
+    adc r17, r2
+    std Z+62, r17
+    ldd r17, Z+63
+    adc r17, r2
+    std Z+63, r17
+    sbc r14, r14                ; 0 or 0xff: the last carry ...
+    and r14, r24                ; ... as 38
+    ldd r17, Z+32
+    add r17, r14
+    std Z+32, r17
+    ldd r17, Z+33
+    adc r17, r2
+    std Z+33, r17
+    ldd r17, Z+34
+    adc r17, r2
+    std Z+34, r17
+    ldd r17, Z+35
+    adc r17, r2
+    std Z+35, r17
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
@@ -7019,18 +6561,18 @@ MCU_FN(x25519, ladder_step):
     movw r24, r30               ; st + 32
     subi r24, lo8(-32)
     sbci r25, hi8(-32)
-    movw r22, r28               ; F + 2
-    subi r22, lo8(-3)
-    sbci r23, hi8(-3)
-    movw r20, r28               ; F + 34
-    subi r20, lo8(-35)
-    sbci r21, hi8(-35)
+    movw r22, r28               ; F + 105
+    subi r22, lo8(-106)
+    sbci r23, hi8(-106)
+    movw r20, r28               ; F + 137
+    subi r20, lo8(-138)
+    sbci r21, hi8(-138)
     call x25519_avr_fe_mul_core
     in r28, 0x3d
     in r29, 0x3e
     adiw r28, 1                 ; Y = F
-    subi r28, lo8(-65)          ; SP back: Y - 1 - 0 + 66
-    sbci r29, hi8(-65)
+    subi r28, lo8(-168)         ; SP back: Y - 1 - 0 + 169
+    sbci r29, hi8(-168)
     in r0, 0x3f
     cli
     out 0x3e, r29

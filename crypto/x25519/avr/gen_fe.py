@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "mpmul" / "avr"))
 from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
 # mpmul avr-kara's 128x128-bit product (one level of subtractive Karatsuba over its in-register K64
 # kernel), emitted once into fe_avr.S as a local routine: Gen (its emitter) and gen_mul128.
+import gen_mpmul_avr as MP  # noqa: E402
 from gen_mpmul_avr import ZR, Gen as MpGen, gen_mul128  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -95,27 +96,54 @@ def frame_leave(a: Asm, size: int, yoff: int = 0, save: bool = True) -> None:
     a("ret")
 
 
+# A core's frame is its caller's: the core finds it at F = SP + 1 on entry (F[0..2) its own return
+# address, F[2..4) two bytes its caller keeps for itself, the core's data from F + 4 on), so that the
+# ladder step, which calls the cores nine times, allocates it once instead of once per call. The
+# caller reserves CALLER_RESERVE bytes from its own SP + 1 (below its return address, if any).
+CORE_DATA = 4
+
+
+def core_enter(a: Asm) -> None:
+    """Y = F: the frame its caller reserved (no allocation)."""
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a("adiw r28, 1", "Y = F = SP + 1 (the caller's frame)")
+
+
 def wrapper(name: str, core: str) -> tuple[list[str], int]:
-    """The exported C entry of a core that saves no register: push, RCALL, pop."""
+    """The exported C entry of a core that saves no register: push, the core's frame, RCALL, pop."""
     a = Asm()
     for r in SAVED:
         a(f"push {r}")
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a(f"subi r28, {CALLER_RESERVE}", f"SP -= {CALLER_RESERVE}: the core's frame")
+    a("sbci r29, 0")
+    for ins in ("in r0, 0x3f", "cli", "out 0x3e, r29", "out 0x3f, r0", "out 0x3d, r28"):
+        a(ins)
     a(f"rcall {core}", "clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return")
+    a(f"in r28, {SPL}")
+    a(f"in r29, {SPH}")
+    a(f"subi r28, lo8(-{CALLER_RESERVE})")
+    a(f"sbci r29, hi8(-{CALLER_RESERVE})")
+    for ins in ("in r0, 0x3f", "cli", "out 0x3e, r29", "out 0x3f, r0", "out 0x3d, r28"):
+        a(ins)
     for r in reversed(SAVED):
         a(f"pop {r}")
     a("ret")
     return a.lines, a.cycles
 
 
-def absdiff(a: Asm, src: str, mask: str) -> None:
-    """r2..r17 = |x_lo - x_hi| of the 32 bytes at src (X or Z, post-increment), mask = 0xff if
-    x_lo < x_hi else 0: the difference, its borrow as a mask (SBC m, m), then (d ^ m) - m."""
-    R = [f"r{i}" for i in range(2, 18)]
+def absdiff(a: Asm, src: str, mask: str, first: int = 2, tmp: str = T) -> None:
+    """r<first>.. (16 registers) = |x_lo - x_hi| of the 32 bytes at src (X or Z, post-increment),
+    mask = 0xff if x_lo < x_hi else 0: the difference, its borrow as a mask (SBC m, m), then
+    (d ^ m) - m."""
+    R = [f"r{i}" for i in range(first, first + 16)]
     for k in range(16):
         a(f"ld {R[k]}, {src}+", f"x[{k}]")
     for k in range(16):
-        a(f"ld {T}, {src}+", f"x[{16 + k}]")
-        a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {T}")
+        a(f"ld {tmp}, {src}+", f"x[{16 + k}]")
+        a(f"{'sub' if k == 0 else 'sbc'} {R[k]}, {tmp}")
     a(f"sbc {mask}, {mask}", "the borrow as a mask")
     for k in range(16):
         a(f"eor {R[k]}, {mask}")
@@ -135,7 +163,7 @@ def mul128_routine() -> tuple[list[str], str, int]:
 
 # fe_mul's frame (offsets from F = SP + 1): the pointers r, a, b; the Karatsuba sign; |a_l - a_h|,
 # |b_l - b_h| (16 bytes each, mul128's operands for M); the product t (64 bytes)
-FM_PTR, FM_SIGN, FM_DA, FM_DB, FM_T = 0, 6, 7, 23, 39
+FM_PTR, FM_SIGN, FM_DA, FM_DB, FM_T = CORE_DATA, CORE_DATA + 6, CORE_DATA + 7, CORE_DATA + 23, CORE_DATA + 39
 FM_FRAME = FM_T + 64
 
 
@@ -176,23 +204,25 @@ def karatsuba(a: Asm, mul128: str) -> None:
     a(f"rcall {mul128}")
     a(f"in r28, {SPL}", "Y = F - 1")
     a(f"in r29, {SPH}")
-    for name, src, dst, mask in (("a", FM_PTR + 2, FM_DA, "r18"), ("b", FM_PTR + 4, FM_DB, q)):
-        a(f"ldd r26, Y+{src + 1}", f"X = {name}")
-        a(f"ldd r27, Y+{src + 2}")
-        absdiff(a, "X", mask)
+    # |a_l - a_h| in r4..r19 and |b_l - b_h| in r12..r27, each stored into the frame, so that their
+    # low halves are in mul128's operand registers (r4..r11, r12..r19) for its mul128_regs entry
+    for name, ptr, src, dst, mask, first in (("a", "X", FM_PTR + 2, FM_DA, "r1", 4), ("b", "Z", FM_PTR + 4, FM_DB, "r3", 12)):
+        a(f"ldd r{26 if ptr == 'X' else 30}, Y+{src + 1}", f"{ptr} = {name}")
+        a(f"ldd r{27 if ptr == 'X' else 31}, Y+{src + 2}")
+        absdiff(a, ptr, mask, first, "r0")
         for k in range(16):
-            a(f"std Y+{dst + 1 + k}, {R[k]}", f"d{name}[{k}]")
-    a(f"eor {q}, r18", "signs differ: 0xff ...")
-    a(f"com {q}", "q = 0xff: the middle term takes -M, q = 0: +M")
-    a(f"std Y+{FM_SIGN + 1}, {q}")
+            a(f"std Y+{dst + 1 + k}, r{first + k}", f"d{name}[{k}]")
+    a("eor r1, r3", "signs differ: 0xff ...")
+    a("com r1", "q = 0xff: the middle term takes -M, q = 0: +M")
+    a(f"std Y+{FM_SIGN + 1}, r1")
     a(f"ldd r26, Y+{FM_PTR + 1}", "X = r")
     a(f"ldd r27, Y+{FM_PTR + 2}")
     a("movw r30, r28", "Z = |b_l - b_h|")
     a(f"adiw r30, {FM_DB + 1}")
     a(f"adiw r28, {FM_DA + 1}", "Y = |a_l - a_h|")
     a("clr r2")
-    a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31]")
-    a(f"rcall {mul128}")
+    a.note("M = |a_l - a_h| |b_l - b_h| -> r[0..31], entered with their low halves in registers")
+    a(f"rcall {mul128}_regs")
     a(f"in r28, {SPL}", "Y = F - 1")
     a(f"in r29, {SPH}")
     a(f"ldd {q}, Y+{FM_SIGN + 1}")
@@ -209,19 +239,25 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
     halves (B = 2^8), -M = (M ^ q) + (q & 1) with the sign q at B^48, T = L1 + H0 (carry cT):
         V1 = L0 + T + (M0 ^ q) + (q & 1)           -> t[16..32)   chains a, b
         V2 = T + H1 + (M1 ^ q) + cT + carries       (registers)    chains a, b, c
-        V3 = H1 + e, e = q + cT + carries in [-1, 4], sign-extended (byte by byte below)
-        r0 = L0 + 38 V2 (in the registers of V2),  r1 = V1 + 38 V3 + carry (to r[16..32))
-    then the carry out of r (< 40) folded back as 38 times itself, a last carry as 38 by mask. The
+        e = q + cT + carries in [0, 4], t's top half V3 = H1 + e
+        r0 = L0 + 38 V2 + 19 U (in the registers of V2),  r1 = V1 + 38 H1 + 38 e + carry (to r[16..32))
+    e >= 0: V1 + B^16 V2 + B^32 e = L0 + T + B^16 (T + H1) -+ M = (L + H -+ M) + L1 + B^16 H0; so
+    38 V3 = 38 H1 + 38 e with 38 e < 153 added to the carry into r1 (< 192; the chain's carries stay
+    below 40 after its first byte). r's multiple of 2^255, U, is taken first ("top first", no fold
+    pass after the chains): byte 31 of r is S = X + c, X = V1[15] + 38 H1[15] (< 2^14), c < 40 the
+    carry into it; U = X >> 7 (< 78), 19 U enters r0 at bytes 0, 1, and byte 31 keeps S - 128 U =
+    (X mod 128) + c < 167: the chain's byte XOR (X & 0x80), its carry out dropped (it is in U). r < 2^256 without a second pass. With minus (fe_sqr), M is taken off by borrow
+    chains instead (no q, no XOR): e = cT + carries - borrow. The
     chains run over 4-byte chunks; a chain's carry waits in its own register between them (LSR f
     restores it and clears f, ADC f, zero saves it). Y = t, Z = r on entry."""
     R = R16
     ZR_, C38_, Q, FA, FB, FC = "r18", "r19", "r20", "r21", "r22", "r23"
     W = ["r24", "r25", "r26", "r27"]
-    E, EXT, FE, CR, V, D = "r24", "r23", "r22", "r25", "r26", "r27"
+    E, CR, V, D = "r24", "r25", "r26", "r27"
     a(f"clr {ZR_}")
     a(f"ldi {C38_}, 38")
     if minus:
-        a(f"ldi {Q}, 0xff", "the middle term takes -M")
+        pass                            # -M by borrow chains: no q
     elif q != Q:
         a(f"mov {Q}, {q}")
     a.note("T = L1 + H0 -> r2..r17, its carry cT")
@@ -233,9 +269,25 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
     a(f"clr {FC}")
     a(f"adc {FC}, {ZR_}", "cT")
     a(f"clr {FA}")
-    a(f"mov {FB}, {Q}")
-    a(f"andi {FB}, 1", "the +1 of -M")
-    a.note("V1 = L0 + T + (M0 ^ q) + (q & 1) -> t[16..32)")
+    if minus:
+        a(f"clr {FB}")
+    else:
+        a(f"mov {FB}, {Q}")
+        a(f"andi {FB}, 1", "the +1 of -M")
+    a.note("V1 = L0 + T - M0 -> t[16..32) (M by a borrow chain)" if minus else
+           "V1 = L0 + T + (M0 ^ q) + (q & 1) -> t[16..32)")
+
+    def m_chunk(regs: list[str], off: int) -> None:
+        """Chain b: regs -= M[off..] (minus: a borrow chain) or += M ^ q (a carry chain), 4 bytes."""
+        a(f"lsr {FB}")
+        for i, reg in enumerate(regs):
+            a(f"ldd r0, Z+{off + i}", f"M[{off + i}]")
+            if minus:
+                a(f"sbc {reg}, r0")
+            else:
+                a(f"eor r0, {Q}")
+                a(f"adc {reg}, r0")
+        a(f"adc {FB}, {ZR_}", "the borrow, parked" if minus else "")
     for c in range(0, 16, 4):
         for i in range(4):
             a(f"ldd {W[i]}, Y+{c + i}", f"L[{c + i}]")
@@ -243,12 +295,7 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
         for i in range(4):
             a(f"adc {W[i]}, {R[c + i]}")
         a(f"adc {FA}, {ZR_}")
-        a(f"lsr {FB}")
-        for i in range(4):
-            a(f"ldd r0, Z+{c + i}", f"M[{c + i}]")
-            a(f"eor r0, {Q}")
-            a(f"adc {W[i]}, r0")
-        a(f"adc {FB}, {ZR_}")
+        m_chunk(W, c)
         for i in range(4):
             a(f"std Y+{16 + c + i}, {W[i]}", f"V1[{c + i}]")
     a(f"mov {E}, {FC}", "cT again at B^48")
@@ -259,25 +306,37 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
             a(f"ldd r0, Y+{48 + c + i}", f"H[{16 + c + i}]")
             a(f"adc {R[c + i]}, r0")
         a(f"adc {FA}, {ZR_}")
-        a(f"lsr {FB}")
-        for i in range(4):
-            a(f"ldd r0, Z+{16 + c + i}", f"M[{16 + c + i}]")
-            a(f"eor r0, {Q}")
-            a(f"adc {R[c + i]}, r0")
-        a(f"adc {FB}, {ZR_}")
+        m_chunk(R[c:c + 4], 16 + c)
         a(f"lsr {FC}")
         for i in range(4):
             a(f"adc {R[c + i]}, {ZR_}")
         a(f"adc {FC}, {ZR_}")
-    a(f"add {E}, {Q}", "e = q + cT + the carries of V2: V3 = H1 + e")
-    a(f"add {E}, {FA}")
-    a(f"add {E}, {FB}")
-    a(f"add {E}, {FC}")
-    a(f"mov {EXT}, {E}")
-    a(f"lsl {EXT}")
-    a(f"sbc {EXT}, {EXT}", "e's sign extension")
-    a(f"clr {FE}")
-    a.note("r[0..16) = L0 + 38 V2, in r2..r17 (V2's byte is dead once multiplied)")
+    if minus:
+        a(f"add {E}, {FA}", "e = cT + the carries of V2 - its borrow: V3 = H1 + e")
+        a(f"sub {E}, {FB}")
+    else:
+        a(f"add {E}, {Q}", "e = q + cT + the carries of V2: V3 = H1 + e")
+        a(f"add {E}, {FA}")
+        a(f"add {E}, {FB}")
+    a(f"add {E}, {FC}", "e in [0, 4] (see above)")
+    a(f"mul {E}, {C38_}")
+    a(f"mov {E}, r0", "38 e (< 153): V3 = H1 + e is never formed, 38 e joins the carry into r1")
+    MK, F19 = "r20", ["r26", "r27"]
+    a.note("top first: r's multiple of 2^255, U, from its top byte before any chain: S = V1[15] +")
+    a.note("38 H1[15] + (carry < 40)")
+    a(f"ldd {V}, Y+63", "H1[15]")
+    a(f"mul {V}, {C38_}")
+    a(f"ldd {D}, Y+31", "V1[15]")
+    a(f"add r0, {D}")
+    a(f"adc r1, {ZR_}", "X = V1[15] + 38 H1[15] (< 2^14)")
+    a(f"mov {MK}, r0")
+    a(f"andi {MK}, 0x80", "byte 31's fix: XOR (X & 0x80)")
+    a("lsl r0")
+    a("rol r1", "U = X >> 7 (< 78)")
+    a(f"ldi {D}, 19")
+    a(f"mul r1, {D}")
+    a(f"movw {F19[0]}, r0", "19 U (< 2^11), added to r at bytes 0, 1")
+    a.note("r[0..16) = L0 + 38 V2 + 19 U, in r2..r17 (V2's byte is dead once multiplied)")
     for k in range(16):
         a(f"mul {R[k]}, {C38_}", f"38 V2[{k}]")
         a(f"ldd {R[k]}, Y+{k}", f"L[{k}]")
@@ -286,38 +345,25 @@ def recombine_reduce(a: Asm, q: str, minus: bool) -> None:
         if k > 0:
             a(f"add {R[k]}, {CR}")
             a(f"adc r1, {ZR_}")
+        if k < 2:
+            a(f"add {R[k]}, {F19[k]}", "19 U")
+            a(f"adc r1, {ZR_}")
         a(f"mov {CR}, r1")
-    a.note("r[16..32) = V1 + 38 V3 + carry, V3 = H1 + e byte by byte (its carry kept across the MUL)")
+    a.note("r[16..32) = V1 + 38 H1 + (38 e + the carry of r0: < 192, then < 40)")
+    a(f"add {CR}, {E}")
     for k in range(16):
         a(f"ldd {V}, Y+{48 + k}", f"H[{16 + k}]")
-        if k == 0:
-            a(f"add {V}, {E}")
-        else:
-            a(f"lsr {FE}")
-            a(f"adc {V}, {EXT}")
-        if k < 15:
-            a(f"rol {FE}")
-        a(f"mul {V}, {C38_}", f"38 V3[{k}]")
+        a(f"mul {V}, {C38_}", f"38 H1[{k}]")
         a(f"ldd {D}, Y+{16 + k}", f"V1[{k}]")
         a(f"add {D}, r0")
         a(f"adc r1, {ZR_}")
         a(f"add {D}, {CR}")
         a(f"adc r1, {ZR_}")
-        a(f"mov {CR}, r1")
-        a(f"std Z+{16 + k}, {D}", f"r[{16 + k}] for now")
-    a(f"mul {CR}, {C38_}", "38 c, c the carry out of r")
-    a(f"add {R[0]}, r0")
-    a(f"adc {R[1]}, r1")
-    for k in range(2, 16):
-        a(f"adc {R[k]}, {ZR_}")
-    for k in range(16, 32):
-        a(f"ldd {D}, Z+{k}")
-        a(f"adc {D}, {ZR_}")
-        a(f"std Z+{k}, {D}", f"r[{k}]")
-    a(f"sbc {D}, {D}", "0 or 0xff: the last carry ...")
-    a(f"andi {D}, 38", "... as 38")
-    a(f"add {R[0]}, {D}")
-    a(f"adc {R[1]}, {ZR_}")
+        if k < 15:
+            a(f"mov {CR}, r1")
+        else:
+            a(f"eor {D}, {MK}", "byte 31 less U 2^255 (the carry out is in U too)")
+        a(f"std Z+{16 + k}, {D}", f"r[{16 + k}]")
     for k in range(16):
         a(f"std Z+{k}, {R[k]}", f"r[{k}]")
 
@@ -328,10 +374,11 @@ R16 = [f"r{i}" for i in range(2, 18)]
 def fe_mul() -> tuple[list[str], int]:
     lines128, label, c128 = mul128_routine()
     a = Asm()
-    frame_enter(a, FM_FRAME, save=False)
+    core_enter(a)
     karatsuba(a, label)
-    frame_leave(a, FM_FRAME, FM_T, save=False)
-    a.cycles += 3 * c128              # the three calls of mul128 (their RCALLs counted above)
+    a("clr r1", "the ABI's zero register")
+    a("ret")
+    a.cycles += 3 * c128 - MP.MUL128_REGS_SKIPS   # the three calls of mul128 (RCALLs counted above)
     wl, wc = wrapper("fe_mul", FE_MUL_CORE)
     body = wl + ["", f"    /* {FE_MUL_CORE} (local): fe_mul without saving registers (r24 = r, r22 = a, r20 = b;",
                  "       clobbers r0..r31, r1 = 0 on return): the ladder step calls it directly */",
@@ -407,10 +454,14 @@ def gen_sqr128(g: MpGen, label: str) -> int:
     start = g.cycles
     g.label(f"{label}:")
     A8 = list(range(4, 12))
+    skip = 0
     for half in (0, 1):
         g.comment(("L = a_l^2 -> r[0..16)", "H = a_h^2 -> r[16..32)")[half])
         for i in range(8):
             g.e(f"ldd r{A8[i]}, Y+{8 * half + i}")
+        if half == 0:
+            g.label(f"{label}_regs:   /* the same with a_l's low 8 bytes already in r4..r11 */")
+            skip = g.cycles - start
         out, _ = s64_keep(g, A8, [3] + list(range(12, 26)) + [30, 31])
         for r in out:
             g.e(f"st X+, r{r}")
@@ -425,12 +476,16 @@ def gen_sqr128(g: MpGen, label: str) -> int:
     g.comment("r += B^8 (L + H - M)")
     g.combine_regs(M, A8, "Z", 3, ct=1)
     g.e("ret")
+    SQR128_REGS_SKIPS[0] = skip
     return g.cycles - start
 
 
+SQR128_REGS_SKIPS = [0]   # cycles the sqr128_regs entry skips (set by gen_sqr128)
 # fe_sqr's frame (offsets from F = SP + 1): the pointers r, a; |a_l - a_h|; the product t
-FS_PTR, FS_DA, FS_T = 0, 4, 20
+FS_PTR, FS_DA, FS_T = CORE_DATA, CORE_DATA + 4, CORE_DATA + 20
 FS_FRAME = FS_T + 64
+# what a core's caller reserves from its SP + 1: the larger core frame less the core's return address
+CALLER_RESERVE = max(FM_FRAME, FS_FRAME) - 2
 
 
 def fe_sqr() -> tuple[list[str], int]:
@@ -440,7 +495,7 @@ def fe_sqr() -> tuple[list[str], int]:
     g = MpGen()
     c128 = gen_sqr128(g, label)
     a = Asm()
-    frame_enter(a, FS_FRAME, save=False)
+    core_enter(a)
     for k, r in enumerate(("r24", "r25", "r22", "r23")):
         a(f"std Y+{FS_PTR + k}, {r}", ("r", "a")[k // 2] + " pointer, kept for after the calls")
     a("clr r2", "sqr128's zero register")
@@ -462,25 +517,25 @@ def fe_sqr() -> tuple[list[str], int]:
     a(f"in r29, {SPH}")
     a(f"ldd r26, Y+{FS_PTR + 3}", "X = a")
     a(f"ldd r27, Y+{FS_PTR + 4}")
-    absdiff(a, "X", "r18")
+    absdiff(a, "X", "r1", 4, "r0")           # in r4..r19: the low 8 bytes in sqr128's operand registers
     for k in range(16):
-        a(f"std Y+{FS_DA + 1 + k}, {R16[k]}", f"da[{k}]")
+        a(f"std Y+{FS_DA + 1 + k}, r{4 + k}", f"da[{k}]")
     a(f"ldd r26, Y+{FS_PTR + 1}", "X = r (a is dead)")
     a(f"ldd r27, Y+{FS_PTR + 2}")
     a(f"adiw r28, {FS_DA + 1}", "Y = |a_l - a_h|")
     a("clr r2")
-    a.note("M = |a_l - a_h|^2 -> r[0..31]")
-    a(f"rcall {label}")
+    a.note("M = |a_l - a_h|^2 -> r[0..31], entered with its low 8 bytes in r4..r11")
+    a(f"rcall {label}_regs")
     a(f"in r28, {SPL}", "Y = F - 1")
     a(f"in r29, {SPH}")
     a(f"ldd r30, Y+{FS_PTR + 1}", "Z = M = r")
     a(f"ldd r31, Y+{FS_PTR + 2}")
     a(f"adiw r28, {FS_T + 1}", "Y = t")
     a("movw r26, r30", "X = r (for the end)")
-    a("ldi r23, 0xff", "q: the middle term takes -M")
     recombine_reduce(a, "r23", True)
-    frame_leave(a, FS_FRAME, FS_T, save=False)
-    a.cycles += 3 * c128              # the three calls of sqr128 (their RCALLs counted above)
+    a("clr r1", "the ABI's zero register")
+    a("ret")
+    a.cycles += 3 * c128 - SQR128_REGS_SKIPS[0]   # the three calls of sqr128 (RCALLs counted above)
     wl, wc = wrapper("fe_sqr", FE_SQR_CORE)
     CORE_CYCLES["fe_sqr"] = a.cycles
     body = wl + ["", f"    /* {FE_SQR_CORE} (local): fe_sqr without saving registers (r24 = r, r22 = a;",
@@ -488,47 +543,6 @@ def fe_sqr() -> tuple[list[str], int]:
                  f"{FE_SQR_CORE}:"] + a.lines + ["", f"    /* {label} (local): r[0..32) = a[0..16)^2, X = r, Y = a; r2 = 0 kept;",
                       "       clobbers r0, r1, r3..r31 */"] + g.lines
     return begin("fe_sqr") + body + end("fe_sqr"), wc + a.cycles
-
-
-def fe_addsub(op: str) -> tuple[list[str], int]:
-    """r = a + b or a - b: bytes 0..5 in r18..r23, 6..31 through r; the carry (borrow) out of 2^256 is
-    38 (mod p): added (taken off) through all 32 bytes, and once more into byte 0 if that carries
-    (borrows) too, which only happens when the value wrapped to within 38 of 0 (of 2^256), so the
-    second fix cannot propagate past byte 0."""
-    a = Asm()
-    first, nxt = ("add", "adc") if op == "add" else ("sub", "sbc")
-    R = [f"r{i}" for i in range(18, 24)]
-    a("push r28")
-    a("push r29")
-    a("movw r28, r24", "Y = r")
-    a("movw r26, r22", "X = a")
-    a("movw r30, r20", "Z = b")
-    for k in range(32):
-        d = R[k] if k < 6 else "r0"
-        a(f"ld {d}, X+", f"a[{k}]")
-        a("ld r24, Z+", f"b[{k}]")
-        a(f"{first if k == 0 else nxt} {d}, r24")
-        if k >= 6:
-            a(f"std Y+{k}, {d}")
-    a("sbc r30, r30", "0 or 0xff")
-    a("andi r30, 38", "38 or 0")
-    a(f"{first} {R[0]}, r30")
-    for k in range(1, 6):
-        a(f"{nxt} {R[k]}, r1")
-    for k in range(6, 32):
-        a(f"ldd r0, Y+{k}")
-        a(f"{nxt} r0, r1")
-        a(f"std Y+{k}, r0")
-    a("sbc r30, r30")
-    a("andi r30, 38")
-    a(f"{first} {R[0]}, r30")
-    for k in range(6):
-        a(f"std Y+{k}, {R[k]}")
-    a("pop r29")
-    a("pop r28")
-    a("ret")
-    name = f"fe_{op}"
-    return begin(name) + a.lines + end(name), a.cycles
 
 
 def fe_cswap2() -> tuple[list[str], int]:
@@ -551,92 +565,11 @@ def fe_cswap2() -> tuple[list[str], int]:
     return begin("fe_cswap2") + a.lines + end("fe_cswap2"), a.cycles
 
 
-def fe_add_a24() -> tuple[list[str], int]:
-    """r = a + 121665 e. 121665 = 0x01db41: column k of the product is e_k 0x41 + e_(k-1) 0xdb + e_(k-2)
-    (two MULs and an addition), plus a_k and the carry (a 3-byte column sum < 2^17). The two columns
-    above byte 31 give T < 2^17, folded back as 38 T (three MULs, < 2^23) through all 32 bytes; a carry
-    out of that (the sum wrapped below 2^23) adds 38 to bytes 0..3, final."""
-    a = Asm()
-    for r in ("r2", "r3", "r4", "r28", "r29"):
-        a(f"push {r}")
-    a("movw r28, r24", "Y = r")
-    a("movw r30, r22", "Z = a")
-    a("movw r26, r20", "X = e")
-    a("ldi r20, 0x41")
-    a("ldi r21, 0xdb")
-    zero, t = "r4", "r3"
-    acc = ["r18", "r19", "r2"]
-    ew = ["r23", "r24", "r25"]               # e_k, e_(k-1), e_(k-2), rotated by renaming
-    for r in acc + ew[1:] + [zero]:
-        a(f"clr {r}")
-    top = []
-    for k in range(34):
-        lo, mid, hi = acc
-        e0, e1, e2 = ew
-        if k < 32:
-            a(f"ld {e0}, X+", f"e[{k}]")
-            a(f"ld {t}, Z+", f"a[{k}]")
-            a(f"add {lo}, {t}")
-            a(f"adc {mid}, {zero}")
-            a(f"mul {e0}, r20", f"e[{k}] 0x41")
-            a(f"add {lo}, r0")
-            a(f"adc {mid}, r1")
-            a(f"adc {hi}, {zero}")
-        if 1 <= k <= 32:
-            a(f"mul {e1}, r21", f"e[{k - 1}] 0xdb")
-            a(f"add {lo}, r0")
-            a(f"adc {mid}, r1")
-            a(f"adc {hi}, {zero}")
-        if k >= 2:
-            a(f"add {lo}, {e2}", f"e[{k - 2}]")
-            a(f"adc {mid}, {zero}")
-            a(f"adc {hi}, {zero}")
-        if k < 32:
-            a(f"std Y+{k}, {lo}", f"r[{k}]")
-            acc = [mid, hi, lo]
-            a(f"clr {lo}")
-            ew = [e2, e0, e1]
-        elif k == 32:
-            top.append(lo)                   # T0; e0 (no e[32]) becomes the next high byte
-            acc = [mid, hi, e0]
-            a(f"clr {e0}")
-            ew = [e2, "-", e1]
-        else:
-            top += [lo, mid]                 # T1, T2 (T2 <= 1)
-    t0, t1, t2 = top
-    f0, f1, f2 = "r22", "r21", "r24"
-    a("ldi r20, 38")
-    a(f"mul {t0}, r20", "F = 38 T")
-    a(f"mov {f0}, r0")
-    a(f"mov {f1}, r1")
-    a(f"mul {t1}, r20")
-    a(f"clr {f2}")
-    a(f"add {f1}, r0")
-    a(f"adc {f2}, r1")
-    a(f"mul {t2}, r20")
-    a(f"add {f2}, r0")
-    for k in range(32):
-        a(f"ldd {t}, Y+{k}")
-        if k == 0:
-            a(f"add {t}, {f0}")
-        else:
-            a(f"adc {t}, {(f1, f2)[k - 1] if k <= 2 else zero}")
-        a(f"std Y+{k}, {t}")
-    a("sbc r20, r20", "0 or 0xff: the last carry ...")
-    a("andi r20, 38", "... as 38")
-    for k in range(4):
-        a(f"ldd {t}, Y+{k}")
-        a(f"{'add' if k == 0 else 'adc'} {t}, {'r20' if k == 0 else zero}")
-        a(f"std Y+{k}, {t}")
-    a("clr r1")
-    for r in ("r29", "r28", "r4", "r3", "r2"):
-        a(f"pop {r}")
-    a("ret")
-    return begin("fe_add_a24") + a.lines + end("fe_add_a24"), a.cycles
-
-
 # The ladder step's frame (offsets from F = SP + 1): the pointer st, the temporaries a and b
-LS_ST, LS_A, LS_B = 0, 2, 34
+# (F + 2 .. F + CALLER_RESERVE - 1 is the cores' frame, shared by the nine calls; st at F + 0 is
+# where a core's frame has two bytes for its caller)
+LS_ST, LS_A = 0, CALLER_RESERVE
+LS_B = LS_A + 32
 LS_FRAME = LS_B + 32
 # st = x1 | x2 | z2 | x3 | z3, 32 bytes each
 X1, X2, Z2, X3, Z3 = 0, 32, 64, 96, 128
@@ -648,83 +581,289 @@ STEP = [("fe_mul", ("st", Z2), ("st", Z2), ("st", X3)),       # DA = D A
         ("fe_mul", ("st", X2), ("st", X2), ("st", Z3)),       # CB = C B
         ("fe_sqr", ("F", LS_A), ("st", X3), None),            # AA
         ("fe_sqr", ("F", LS_B), ("st", Z3), None),            # BB
-        ("fe_add", ("st", X3), ("st", Z2), ("st", X2)),       # DA + CB
+        ("sum_diff", None, None, None),                       # x3, z3 = DA + CB, DA - CB
         ("fe_sqr", ("st", X3), ("st", X3), None),             # x3 = (DA + CB)^2
-        ("fe_sub", ("st", Z3), ("st", Z2), ("st", X2)),       # DA - CB
         ("fe_sqr", ("st", Z3), ("st", Z3), None),
         ("fe_mul", ("st", Z3), ("st", Z3), ("st", X1)),       # z3 = x1 (DA - CB)^2
-        ("fe_sub", ("st", X2), ("F", LS_A), ("F", LS_B)),     # E = AA - BB
-        ("fe_add_a24", ("st", Z2), ("F", LS_A), ("st", X2)),  # AA + a24 E
+        ("e_a24", None, None, None),                          # x2 = E = AA - BB, z2 = AA + a24 E
         ("fe_mul", ("st", Z2), ("st", Z2), ("st", X2)),       # z2 = E (AA + a24 E)
         ("fe_mul", ("st", X2), ("F", LS_A), ("F", LS_B))]     # x2 = AA BB
 
 
 def swap_abcd(a: Asm) -> None:
     """The step's conditional swap and its four first sums in one pass, Y = st + 32 (x2 at Y+k, z2 at
-    Y+32+k), Z = st + 96 (x3, z3 likewise), r20 the swap bit: byte by byte (2 at a time) x2, z2, x3, z3
-    are loaded, swapped in registers (t = (x ^ y) & m, m = -swap), and A = x2 + z2, B = x2 - z2,
-    C = x3 + z3, D = x3 - z3 formed by four carry chains whose carries wait in r4..r7 between the
-    2-byte chunks; A, B, C, D are written over x3, z3, x2, z2 (each byte after it was read). Then each
-    one's carry (borrow) out of 2^256 is folded back as 38 through its 32 bytes, and once more into
-    byte 0 when that carries too (the value wrapped to below 38, or to 2^256 - 38 and above, so byte 0
-    cannot carry a third time). Registers: r2 zero, r3 m, r4..r7 the carries of A, B, C, D, r8..r15
-    x2, z2, x3, z3 (2 bytes each; B, D formed in place), r16..r19 the A and C copies, r20 t."""
+    Y+32+k), Z = st + 96 (x3, z3 likewise), r20 the swap bit: A = x2 + z2, B = x2 - z2, C = x3 + z3,
+    D = x3 - z3 (after the swap), each mod p and below 2^256 in one carry chain, top first (no fold
+    pass): the top bytes are loaded and swapped first, and the multiple of 2^255 is taken from them
+    before the chain starts.
+      sum: s = x31 + z31 (9 bits), T = s >> 7; r = x + z - T 2^255 + 19 T: byte 31 keeps (s & 0x7f)
+        plus the carry from below (at most 2), i.e. the chain's byte 31 XOR (s & 0x80); 19 T enters at
+        byte 0.
+      difference: h = x31 - z31 mod 256, n its borrow; r = x - z + 2^256 - T 2^255 + 19 T - 38 + p
+        with T = (h >> 7) + 2 (1 - n): byte 31 keeps (h & 0x7f) + 128 minus the borrow from below
+        (at most 2), i.e. the chain's byte 31 XOR (~h & 0x80); 19 g, g = 1 - (h >> 7) + 2 n = 3 - T,
+        leaves at byte 0 (r >= 126 2^248, never negative).
+    Byte by byte (2 at a time) x2, z2, x3, z3 are loaded, swapped in registers (t = (x ^ y) & m,
+    m = -swap) and the four chains run, each carrying a value f in 0..2 between the 2-byte chunks
+    (19 T, 19 g at first): lo:hi += f (its carry saved in f), then lo:hi += z (its carry added to f).
+    A, B, C, D are written over x3, z3, x2, z2 (each byte after it was read). Registers: r2 zero, r3
+    m, r4..r7 the carries of A, B, C, D, r8..r15 x2, z2, x3, z3 (2 bytes each; B, D formed in place),
+    r16..r19 the A and C copies, r20 t, r21..r24 the byte-31 masks of A, B, C, D, r25 the constant
+    19, r26, r27 scratch."""
     zr, m, t = "r2", "r3", "r20"
     fa, fb, fc, fd = "r4", "r5", "r6", "r7"
     x2, z2, x3, z3 = ["r8", "r9"], ["r10", "r11"], ["r12", "r13"], ["r14", "r15"]
     ca, cc = ["r16", "r17"], ["r18", "r19"]
+    ma, mb, mc, md, c19, s, h = "r21", "r22", "r23", "r24", "r25", "r26", "r27"
     a(f"clr {zr}")
     a(f"mov {m}, r20")
     a(f"neg {m}", "m = -swap: 0 or 0xff")
-    for f in (fa, fb, fc, fd):
-        a(f"clr {f}")
-    for k in range(0, 32, 2):
-        for i in range(2):
-            a(f"ldd {x2[i]}, Y+{k + i}", f"x2[{k + i}]")
-            a(f"ldd {z2[i]}, Y+{32 + k + i}", f"z2[{k + i}]")
-            a(f"ldd {x3[i]}, Z+{k + i}", f"x3[{k + i}]")
-            a(f"ldd {z3[i]}, Z+{32 + k + i}", f"z3[{k + i}]")
+
+    def swap2(n: int) -> None:
         for u, v in ((x2, x3), (z2, z3)):
-            for i in range(2):
+            for i in range(n):
                 a(f"mov {t}, {u[i]}", "the swap: t = (u ^ v) & m")
                 a(f"eor {t}, {v[i]}")
                 a(f"and {t}, {m}")
                 a(f"eor {u[i]}, {t}")
                 a(f"eor {v[i]}, {t}")
+    a.note("the top bytes first: the multiples of 2^255 of A, B, C, D")
+    a(f"ldd {x2[0]}, Y+31", "x2[31]")
+    a(f"ldd {z2[0]}, Y+63", "z2[31]")
+    a(f"ldd {x3[0]}, Z+31", "x3[31]")
+    a(f"ldd {z3[0]}, Z+63", "z3[31]")
+    swap2(1)
+    a(f"ldi {c19}, 19")
+    for f, mask, u, v in ((fa, ma, x2[0], z2[0]), (fc, mc, x3[0], z3[0])):
+        a(f"mov {s}, {u}")
+        a(f"add {s}, {v}", "s = x31 + z31, bit 8 in C")
+        a(f"mov {h}, {zr}")
+        a(f"rol {h}")
+        a(f"mov {mask}, {s}")
+        a(f"andi {mask}, 0x80", "byte 31's fix: XOR (s & 0x80)")
+        a(f"lsl {s}")
+        a(f"rol {h}", "T = s >> 7 (0..3)")
+        a(f"mul {h}, {c19}")
+        a(f"mov {f}, r0", "19 T: the chain's first carry")
+    for f, mask, u, v in ((fb, mb, x2[0], z2[0]), (fd, md, x3[0], z3[0])):
+        a(f"mov {s}, {u}")
+        a(f"sub {s}, {v}", "h = x31 - z31, n in C")
+        a(f"mov {h}, {zr}")
+        a(f"rol {h}")
+        a(f"com {s}")
+        a(f"mov {mask}, {s}")
+        a(f"andi {mask}, 0x80", "byte 31's fix: XOR (~h & 0x80)")
+        a(f"lsl {s}")
+        a(f"rol {h}", "g = 2 n + 1 - (h >> 7) (0..3)")
+        a(f"mul {h}, {c19}")
+        a(f"mov {f}, r0", "19 g: the chain's first borrow")
+    for k in range(0, 32, 2):
+        last = k == 30
         for i in range(2):
-            a(f"mov {ca[i]}, {x2[i]}")
-            a(f"mov {cc[i]}, {x3[i]}")
-        for f, dst, src, opc in ((fa, ca, z2, "adc"), (fb, x2, z2, "sbc"), (fc, cc, z3, "adc"), (fd, x3, z3, "sbc")):
-            a(f"lsr {f}", "the chain's carry back, f = 0")
-            for i in range(2):
-                a(f"{opc} {dst[i]}, {src[i]}")
-            a(f"adc {f}, {zr}", "... and parked")
+            a(f"ldd {x2[i]}, Y+{k + i}", f"x2[{k + i}]")
+            a(f"ldd {z2[i]}, Y+{32 + k + i}", f"z2[{k + i}]")
+            a(f"ldd {x3[i]}, Z+{k + i}", f"x3[{k + i}]")
+            a(f"ldd {z3[i]}, Z+{32 + k + i}", f"z3[{k + i}]")
+        swap2(2)
+        a(f"movw {ca[0]}, {x2[0]}", "the copies that become A and C")
+        a(f"movw {cc[0]}, {x3[0]}")
+        for f, dst, src, op in ((fa, ca, z2, "add"), (fb, x2, z2, "sub"), (fc, cc, z3, "add"), (fd, x3, z3, "sub")):
+            oc = "adc" if op == "add" else "sbc"
+            a(f"{op} {dst[0]}, {f}", "the chain's carry (borrow), 0..2")
+            a(f"{oc} {dst[1]}, {zr}")
+            if not last:
+                a(f"mov {f}, {zr}")
+                a(f"adc {f}, {zr}")
+            a(f"{op} {dst[0]}, {src[0]}")
+            a(f"{oc} {dst[1]}, {src[1]}")
+            if not last:
+                a(f"adc {f}, {zr}", "both carries (borrows), parked")
+        if last:
+            for dst, mask in ((ca, ma), (x2, mb), (cc, mc), (x3, md)):
+                a(f"eor {dst[1]}, {mask}", "byte 31 less the multiple of 2^255 taken first")
         for i in range(2):
             a(f"std Z+{k + i}, {ca[i]}", f"A[{k + i}] over x3")
             a(f"std Z+{32 + k + i}, {x2[i]}", f"B[{k + i}] over z3")
             a(f"std Y+{k + i}, {cc[i]}", f"C[{k + i}] over x2")
             a(f"std Y+{32 + k + i}, {x3[i]}", f"D[{k + i}] over z2")
-    for f, ptr, off, first, nxt in ((fa, "Z", 0, "add", "adc"), (fb, "Z", 32, "sub", "sbc"),
-                                    (fc, "Y", 0, "add", "adc"), (fd, "Y", 32, "sub", "sbc")):
-        a(f"mov {t}, {f}")
-        a(f"neg {t}")
-        a(f"andi {t}, 38", "the carry (borrow) out of 2^256 as 38")
-        for k in range(32):
-            a(f"ldd r0, {ptr}+{off + k}")
-            a(f"{first if k == 0 else nxt} r0, {t if k == 0 else zr}")
-            a(f"std {ptr}+{off + k}, r0")
-        a(f"sbc {t}, {t}", "a second carry (borrow) ...")
-        a(f"andi {t}, 38", "... as 38 into byte 0, final")
-        a(f"ldd r0, {ptr}+{off}")
-        a(f"{first} r0, {t}")
-        a(f"std {ptr}+{off}, r0")
 
 
-def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
+def top_first_setup(a: Asm, ops: list[tuple[str, str, str, str, str]], zr: str, c19: str, s: str, h: str) -> None:
+    """The multiples of 2^255 of sums and differences taken from their top bytes (swap_abcd's
+    derivation): for each (op, f, mask, x31, z31), f = 19 T (sum) or 19 g (difference), the chain's
+    first carry (borrow), and mask = the XOR that fixes byte 31 (s & 0x80, or ~h & 0x80)."""
+    for op, f, mask, u, v in ops:
+        a(f"mov {s}, {u}")
+        a(f"{op} {s}, {v}", "s = x31 + z31 (bit 8 in C)" if op == "add" else "h = x31 - z31, n in C")
+        a(f"mov {h}, {zr}")
+        a(f"rol {h}")
+        if op == "sub":
+            a(f"com {s}")
+        a(f"mov {mask}, {s}")
+        a(f"andi {mask}, 0x80", "byte 31's fix: XOR (s & 0x80)" if op == "add" else "byte 31's fix: XOR (~h & 0x80)")
+        a(f"lsl {s}")
+        a(f"rol {h}", "T = s >> 7 (0..3)" if op == "add" else "g = 2 n + 1 - (h >> 7) (0..3)")
+        a(f"mul {h}, {c19}")
+        a(f"mov {f}, r0", "19 T: the chain's first carry" if op == "add" else "19 g: the chain's first borrow")
+
+
+def chain_chunk(a: Asm, op: str, f: str, dst: list[str], src: list[str], zr: str, last: bool) -> None:
+    """dst += src (op add) or -= src (sub) with the chain's carry (borrow) f in 0..2 at dst[0]; f
+    receives the chunk's carry (borrow) out, 0..2 (not in the last chunk, where none is left)."""
+    oc = "adc" if op == "add" else "sbc"
+    a(f"{op} {dst[0]}, {f}", "the chain's carry (borrow), 0..2")
+    for r in dst[1:]:
+        a(f"{oc} {r}, {zr}")
+    if not last:
+        a(f"mov {f}, {zr}")
+        a(f"adc {f}, {zr}")
+    for i, r in enumerate(dst):
+        a(f"{op if i == 0 else oc} {r}, {src[i]}")
+    if not last:
+        a(f"adc {f}, {zr}", "both carries (borrows), parked")
+
+
+def sum_diff(a: Asm) -> None:
+    """x3 = DA + CB and z3 = DA - CB (mod p, below 2^256) in one pass, top first as swap_abcd (no fold
+    pass): Y = st + 32 (CB in x2 at Y+k, DA in z2 at Y+32+k), Z = st + 96 (x3, z3 likewise). 4-byte
+    chunks: r4..r7 DA (then DA - CB in place), r8..r11 CB, r12..r15 the copy that becomes DA + CB;
+    r2 zero, r16, r17 the chains' carries (0..2), r18, r19 the byte-31 masks, r20 the constant 19,
+    r21, r22 scratch."""
+    zr = "r2"
+    u = [f"r{i}" for i in range(4, 8)]
+    v = [f"r{i}" for i in range(8, 12)]
+    s = [f"r{i}" for i in range(12, 16)]
+    fs, fd, ms, md, c19 = "r16", "r17", "r18", "r19", "r20"
+    a(f"clr {zr}")
+    a(f"ldi {c19}, 19")
+    a(f"ldd {u[0]}, Y+63", "DA[31]")
+    a(f"ldd {v[0]}, Y+31", "CB[31]")
+    top_first_setup(a, [("add", fs, ms, u[0], v[0]), ("sub", fd, md, u[0], v[0])], zr, c19, "r21", "r22")
+    for k in range(0, 32, 4):
+        last = k == 28
+        for i in range(4):
+            a(f"ldd {u[i]}, Y+{32 + k + i}", f"DA[{k + i}]")
+            a(f"ldd {v[i]}, Y+{k + i}", f"CB[{k + i}]")
+        a(f"movw {s[0]}, {u[0]}")
+        a(f"movw {s[2]}, {u[2]}")
+        chain_chunk(a, "add", fs, s, v, zr, last)
+        chain_chunk(a, "sub", fd, u, v, zr, last)
+        if last:
+            a(f"eor {s[3]}, {ms}", "byte 31 less the multiple of 2^255 taken first")
+            a(f"eor {u[3]}, {md}")
+        for i in range(4):
+            a(f"std Z+{k + i}, {s[i]}", f"x3[{k + i}] = (DA + CB)[{k + i}]")
+            a(f"std Z+{32 + k + i}, {u[i]}", f"z3[{k + i}] = (DA - CB)[{k + i}]")
+
+
+def e_a24(a: Asm) -> None:
+    """E = AA - BB and F = AA + 121665 E (mod p, below 2^256) in one pass: Y = AA (BB at Y+32), Z = x2
+    (E out at Z+k, F out over z2 at Z+32+k). E top first (as sum_diff) by 4-byte chunks; each chunk's
+    four E bytes then feed four columns of a24's product while AA and E are still in registers
+    (column k is AA_k + E_k 0x41 + E_(k-1) 0xdb + E_(k-2) + the carry, a 3-byte sum); the
+    two columns above byte 31 give T < 2^17, folded back as 38 T through F, and a last carry as 38.
+    Registers: r2 zero, r3 E's borrow (0..2), r26 its byte-31 mask, r6..r9 E (4 bytes), r10..r13 AA,
+    r14..r17 BB (then 38 T), r18, r19 E_(k-2), E_(k-1) from the chunk before, r20..r23 the column sum
+    (three bytes and the next top), r24 0x41 (19, then 38), r25 0xdb, r4, r5 scratch. 121665 =
+    0x01db41: two MULs and an addition a column; 38 T by three MULs (< 2^23); a carry out of that (the
+    sum wrapped below 2^23) adds 38 to bytes 0..3, final."""
+    zr, f, mask = "r2", "r3", "r26"
+    e = [f"r{i}" for i in range(6, 10)]
+    aa = [f"r{i}" for i in range(10, 14)]
+    bb = [f"r{i}" for i in range(14, 18)]
+    prev = ["r18", "r19"]
+    acc = ["r20", "r21", "r22"]
+    spare = "r23"
+    c41, cdb = "r24", "r25"
+    a(f"clr {zr}")
+    a(f"ldi {c41}, 19")
+    a(f"ldd {aa[0]}, Y+31", "AA[31]")
+    a(f"ldd {bb[0]}, Y+63", "BB[31]")
+    top_first_setup(a, [("sub", f, mask, aa[0], bb[0])], zr, c41, "r4", "r5")
+    a(f"ldi {c41}, 0x41", "121665 = 0x01db41")
+    a(f"ldi {cdb}, 0xdb")
+    for r in acc + prev:
+        a(f"clr {r}")
+    ew: dict[int, str] = {}
+    top: list[str] = []
+    for k in range(34):
+        if k % 4 == 0 and k < 32:
+            last = k == 28
+            for i in range(4):
+                a(f"ldd {aa[i]}, Y+{k + i}", f"AA[{k + i}]")
+                a(f"ldd {bb[i]}, Y+{32 + k + i}", f"BB[{k + i}]")
+            if k:
+                a(f"movw {prev[0]}, {e[2]}", "E[k - 2], E[k - 1] for the next columns")
+            a(f"movw {e[0]}, {aa[0]}")
+            a(f"movw {e[2]}, {aa[2]}")
+            chain_chunk(a, "sub", f, e, bb, zr, last)
+            if last:
+                a(f"eor {e[3]}, {mask}", "byte 31 less the multiple of 2^255 taken first")
+            for i in range(4):
+                a(f"std Z+{k + i}, {e[i]}", f"E[{k + i}]")
+            ew = {k + i: e[i] for i in range(4)}
+            ew[k - 1], ew[k - 2] = prev[1], prev[0]
+        if k == 32:
+            ew = {31: e[3], 30: e[2]}
+        lo, mid, hi = acc
+        if k < 32:
+            a(f"add {lo}, {aa[k % 4]}", f"AA[{k}]")
+            a(f"adc {mid}, {zr}")
+            a(f"mul {ew[k]}, {c41}", f"E[{k}] 0x41")
+            a(f"add {lo}, r0")
+            a(f"adc {mid}, r1")
+            a(f"adc {hi}, {zr}")
+        if 1 <= k <= 32:
+            a(f"mul {ew[k - 1]}, {cdb}", f"E[{k - 1}] 0xdb")
+            a(f"add {lo}, r0")
+            a(f"adc {mid}, r1")
+            a(f"adc {hi}, {zr}")
+        if k >= 2:
+            a(f"add {lo}, {ew[k - 2]}", f"E[{k - 2}]")
+            a(f"adc {mid}, {zr}")
+            a(f"adc {hi}, {zr}")
+        if k < 32:
+            a(f"std Z+{32 + k}, {lo}", f"F[{k}]")
+            acc = [mid, hi, lo]
+            a(f"clr {lo}")
+        elif k == 32:
+            top.append(lo)
+            acc = [mid, hi, spare]
+            a(f"clr {spare}")
+        else:
+            top += [lo, mid]                 # T1, T2 (T2 <= 1)
+    t0, t1, t2 = top
+    f0, f1, f2, t = bb
+    a(f"ldi {c41}, 38")
+    a(f"mul {t0}, {c41}", "38 T")
+    a(f"mov {f0}, r0")
+    a(f"mov {f1}, r1")
+    a(f"mul {t1}, {c41}")
+    a(f"clr {f2}")
+    a(f"add {f1}, r0")
+    a(f"adc {f2}, r1")
+    a(f"mul {t2}, {c41}")
+    a(f"add {f2}, r0")
+    for k in range(32):
+        a(f"ldd {t}, Z+{32 + k}")
+        if k == 0:
+            a(f"add {t}, {f0}")
+        else:
+            a(f"adc {t}, {(f1, f2)[k - 1] if k <= 2 else zr}")
+        a(f"std Z+{32 + k}, {t}")
+    a(f"sbc {f0}, {f0}", "0 or 0xff: the last carry ...")
+    a(f"and {f0}, {c41}", "... as 38")
+    for k in range(4):
+        a(f"ldd {t}, Z+{32 + k}")
+        a(f"{'add' if k == 0 else 'adc'} {t}, {f0 if k == 0 else zr}")
+        a(f"std Z+{32 + k}, {t}")
+
+
+def ladder_step() -> tuple[list[str], int]:
     """void ladder_step(uint32_t *st, uint32_t swap): the loop body of ref/ladder.c (X25519_GLUE_ASM=4)
     in assembly: r2..r17 and Y saved once per step instead of once per product; the products through
-    the cores (which clobber every register), the glue through its C-ABI entries; st and the frame
-    found again from the stack after every call. r24:r25 st, r20 the swap bit (0 or 1)."""
+    the cores (which clobber every register), everything else inline (swap_abcd, sum_diff, e_a24); st
+    and the frame found again from the stack after every call. r24:r25 st, r20 the swap bit (0 or 1)."""
     a = Asm()
     frame_enter(a, LS_FRAME)
     a(f"std Y+{LS_ST}, r24", "st, kept for after the calls")
@@ -735,9 +874,29 @@ def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
     a(f"subi r30, lo8(-{X3})")
     a("sbci r31, hi8(-{0})".format(X3))
     swap_abcd(a)
-    a("clr r1", "the C ABI's zero register for the glue")
     total = 0
     for op, r, x, y in STEP:
+        if op == "sum_diff":
+            a(f"in r30, {SPL}", "Z = F - 1")
+            a(f"in r31, {SPH}")
+            a(f"ldd r28, Z+{LS_ST + 1}", "Y = st + 32")
+            a(f"ldd r29, Z+{LS_ST + 2}")
+            a("movw r30, r28", "Z = st + 96")
+            a(f"adiw r28, {X2}")
+            a(f"subi r30, lo8(-{X3})")
+            a(f"sbci r31, hi8(-{X3})")
+            sum_diff(a)
+            continue
+        if op == "e_a24":
+            a(f"in r28, {SPL}", "Y = F - 1")
+            a(f"in r29, {SPH}")
+            a(f"ldd r30, Y+{LS_ST + 1}", "Z = st + 32")
+            a(f"ldd r31, Y+{LS_ST + 2}")
+            a(f"subi r28, lo8(-{LS_A + 1})", "Y = AA (BB at +32)")
+            a(f"sbci r29, hi8(-{LS_A + 1})")
+            a(f"adiw r30, {X2}")
+            e_a24(a)
+            continue
         a(f"in r28, {SPL}", "Y = F - 1")
         a(f"in r29, {SPH}")
         a(f"ldd r30, Y+{LS_ST + 1}", "Z = st")
@@ -751,12 +910,8 @@ def ladder_step(glue_cycles: dict[str, int]) -> tuple[list[str], int]:
             if off:
                 a(f"subi {reg}, lo8(-{off})")
                 a(f"sbci {reg[0]}{int(reg[1:]) + 1}, hi8(-{off})")
-        if op in ("fe_mul", "fe_sqr"):
-            a(f"call {FE_MUL_CORE if op == 'fe_mul' else FE_SQR_CORE}")
-            total += CORE_CYCLES[op]
-        else:
-            a(f"call MCU_FN(x25519, {op})")
-            total += glue_cycles[op]
+        a(f"call {FE_MUL_CORE if op == 'fe_mul' else FE_SQR_CORE}")
+        total += CORE_CYCLES[op]
     a("in r28, {0}".format(SPL))
     a("in r29, {0}".format(SPH))
     a("adiw r28, 1", "Y = F")
@@ -773,9 +928,6 @@ HEADER = """\
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- *   void mcu_x25519_<impl>_fe_add(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a + b mod p
- *   void mcu_x25519_<impl>_fe_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a - b mod p
- *   void mcu_x25519_<impl>_fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e); r = a + 121665 e
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap);  swap 64 bytes if swap = 1
  *   void mcu_x25519_<impl>_ladder_step(uint32_t *st, uint32_t swap);  one step of ref/ladder.c's loop
  *     ({step_cycles} cycles by the generator's count), st = x1 | x2 | z2 | x3 | z3 in place
@@ -807,17 +959,24 @@ HEADER = """\
  *   r18 zero, r19 the constant 38, r20 q, r21..r23 the chains' carries (then r23 e's sign extension,
  *   r22 V3's carry), r24..r27 a 4-byte chunk (then r24 e, r25 the reduction's carry byte, r26, r27
  *   bytes of V3 and r).
- * fe_add, fe_sub, fe_add_a24, fe_cswap2: carry (borrow) chains over the 32 bytes, the carry out of
- *   2^256 folded back as 38 through all bytes, masks (SBC r,r; AND) for every conditional value.
+ * fe_cswap2: t = (x ^ y) & mask byte by byte, mask = -swap.
  * ladder_step: r2..r17 and Y saved once per step (a 66-byte frame: st, then A^2 and B^2); fe_mul and
  *   fe_sqr through their cores (x25519_avr_fe_mul_core, x25519_avr_fe_sqr_core: r24 r, r22 a, r20 b;
  *   they save nothing and clobber r0..r31, r1 = 0 on return; the exported fe_mul and fe_sqr wrap them
- *   in a push and a pop), the other glue through its C-ABI entries; st and the frame are found again
- *   from SP after every call (Y = F - 1, Z = st, arguments by MOVW and SUBI/SBCI). It starts with the
- *   swap and A, B, C, D in one pass: Y = x2, Z = x3 (z2, z3 at +32), r2 zero, r3 the mask -swap,
- *   r4..r7 the four chains' parked carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D formed
- *   in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m; A, B, C, D written over x3, z3, x2,
- *   z2, then each one's carry out of 2^256 folded back as 38.
+ *   in a push and a pop); st and the frame are found again from SP after every call (Y = F - 1, Z = st,
+ *   arguments by MOVW and SUBI/SBCI). Everything else is inline, in three passes whose additions and
+ *   subtractions are "top first": the multiple of 2^255 is taken from the top bytes before the carry
+ *   chain starts (a sum x + z keeps (x31 + z31) & 0x7f in byte 31 and adds 19 ((x31 + z31) >> 7) at
+ *   byte 0; a difference x - z + 2^256 - 38 + p keeps (h & 0x7f) + 128, h = x31 - z31, and takes
+ *   19 g, g = 1 - (h >> 7) + 2 (x31 < z31), off byte 0), so that no fold pass over the 32 bytes
+ *   follows; byte 31 comes out of the ordinary chain and is fixed by one XOR with bit 7, and the chains
+ *   carry a value 0..2 between their chunks (lo += f, its carry into f, then lo += z, its carry added).
+ *   swap_abcd: the swap and A, B, C, D in one pass (Y = x2, Z = x3, z2, z3 at +32; r2 zero, r3 the
+ *   mask -swap, r4..r7 the four chains' carries, r8..r15 two bytes each of x2, z2, x3, z3 (B and D
+ *   formed in place), r16..r19 the A and C copies, r20 t = (u ^ v) & m, r21..r24 the byte-31 masks,
+ *   r25 19); A, B, C, D written over x3, z3, x2, z2. sum_diff: x3, z3 = DA + CB, DA - CB in one pass
+ *   (4-byte chunks). e_a24: E = AA - BB into x2 and, from E's bytes still in registers, F = AA +
+ *   121665 E into z2 (two MULs and an addition a column, the two top columns folded back as 38 T).
  * Constant time: no branch and no skip anywhere, addresses fixed; MUL is 2 cycles for every operand.
  */
 #include "mcucrypt/ns.h"
@@ -826,13 +985,11 @@ HEADER = """\
 
 def render() -> tuple[str, dict[str, int]]:
     parts, cycles = [], {}
-    for name, fn in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_add", lambda: fe_addsub("add")),
-                     ("fe_sub", lambda: fe_addsub("sub")), ("fe_add_a24", fe_add_a24),
-                     ("fe_cswap2", fe_cswap2)):
+    for name, fn in (("fe_mul", fe_mul), ("fe_sqr", fe_sqr), ("fe_cswap2", fe_cswap2)):
         lines, cyc = fn()
         parts += lines
         cycles[name] = cyc
-    lines, cyc = ladder_step(cycles)
+    lines, cyc = ladder_step()
     parts += lines
     cycles["ladder_step"] = cyc
     text = HEADER.format(mul_cycles=f"{cycles['fe_mul']:,}", sqr_cycles=f"{cycles['fe_sqr']:,}",
