@@ -53,8 +53,8 @@ static void fe_fold(fe r, uint32_t c)
  *   3  a whole ladder step in assembly (ladder_step: the swap and the formulas of the loop body below,
  *      on st in place) and fe_cswap2 for the final swap; the step may call back the C fe_add_a24, which
  *      is then not static (cm3-fast; rv32-fast brings its own a24 in the step);
- *   4  as 3, with the a24 step inside the assembly step too: no C fe_add_a24; and the inversion in
- *      assembly (fe_invert) instead of the chain below (avr-fast).
+ *   4  as 3, with the a24 step inside the assembly step too: no C fe_add_a24 (avr-fast).
+ * (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
  * Levels 1 and 2 (fe_add, fe_sub, fe_cswap2 and a24 in assembly under the C loop body) were retired
  * when every fast implementation moved to an assembly step: nothing in the tree would test them. */
 #if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4)
@@ -177,9 +177,14 @@ void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
 }
 #endif
 
-#if X25519_GLUE_ASM == 4
-/* r = 1/z mod p (0 for z = 0) in assembly (avr-fast: avr/inv_avr.S, a constant-time safegcd, about
- * 0.21 M cycles against 1.06 M for the chain below through fe_sqr and fe_mul). */
+/* X25519_OWN_INVERT, fixed per implementation in META.yml, never defaulted:
+ *   0  the Fermat chain below (254 squarings, 11 products through FE_SQR and FE_MUL);
+ *   1  the implementation brings fe_invert (r = 1/z mod p, 0 for z = 0 mod p, any z < 2^256):
+ *      a constant-time safegcd in rv32-fast (rv32/inv_rv32.c) and avr-fast (avr/inv_avr.S). */
+#if !defined(X25519_OWN_INVERT) || (X25519_OWN_INVERT != 0 && X25519_OWN_INVERT != 1)
+#error "X25519_OWN_INVERT must be defined: 0 for the Fermat chain here, 1 when the implementation brings fe_invert (rv32-fast, avr-fast)"
+#endif
+#if X25519_OWN_INVERT
 void MCU_FN(x25519, fe_invert)(uint32_t *r, const uint32_t *z);
 #define fe_invert MCU_FN(x25519, fe_invert)
 #else
