@@ -204,8 +204,9 @@ KIND_NOTES = {
         ("Return codes", "none (`void`); an all-zero shared secret (a low-order peer point) is returned as "
          "computed: reject it if your protocol requires."),
         ("Lifetime", "no state; wipe scalars and shared secrets with `mcu_<id>_wipe_scalar` / "
-         "`mcu_<id>_wipe_shared`. `fe_mul`, `fe_sqr` and `ladder` (and `fe_invert` where the implementation brings its own inversion: rv32-fast, avr-fast) are "
-         "exported for benchmarks and the constant-time checker."),
+         "`mcu_<id>_wipe_shared`. `fe_mul`, `fe_sqr` and `ladder` (and `fe_invert` where the implementation "
+         "brings its own inversion: rv32-fast, avr-fast) are exported for benchmarks and the constant-time "
+         "checker."),
     ],
     "permutation": [
         ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian); except in an "
