@@ -32,7 +32,7 @@
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
- * fe_sqr 506, fe_prep 323, fe_sqr2_mul2 2436,
+ * fe_sqr 506, fe_prep 323, fe_sqr2_mul2 2422,
  * fe_mul_ef_sd 1045 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
@@ -1497,2097 +1497,2097 @@ MCU_FN(x25519, fe_sqr2_mul2):
     sw      a7, 20(sp)                  /* r4, for later */
     sw      t0, 24(sp)                  /* a4, for later */
     sw      t1, 28(sp)                  /* b4, for later */
-    lw      t2, 0(a1)                   /* a[0] */
-    lw      t3, 4(a1)                   /* a[1] */
-    mul     t4, t2, t2                  /* lo a[0]^2 */
-    lw      t5, 8(a1)                   /* a[2] */
-    lw      t6, 12(a1)                  /* a[3] */
-    lw      s0, 16(a1)                  /* a[4] */
-    lw      s1, 20(a1)                  /* a[5] */
-    mulhu   s2, t2, t2                  /* hi a[0]^2 */
-    lw      s3, 24(a1)                  /* a[6] */
-    mul     s4, t2, t3                  /* lo a[0]*a[1] */
-    mulhu   s5, t2, t3                  /* hi a[0]*a[1] */
-    slli    s6, s4, 1                   /* 2 cross[1] */
-    add     s6, s6, s2                  /* t[1] = 2 cross[1] + square word */
-    sltu    s2, s6, s2                  /* carry */
-    srli    s4, s4, 31                  /* bit 31 of cross[1] */
-    mul     s7, t2, t5                  /* lo a[0]*a[2] */
-    lw      a1, 28(a1)                  /* a[7] */
-    mulhu   s8, t2, t5                  /* hi a[0]*a[2] */
-    add     s5, s5, s7                  /* column 2 += lo */
-    sltu    s7, s5, s7                  /* carry */
-    slli    s9, s5, 1                   /* 2 cross[2] */
-    or      s9, s9, s4
-    mul     s10, t3, t3                 /* lo a[1]^2 */
-    add     s8, s8, s7                  /* hi + carry: no overflow */
-    srli    s5, s5, 31                  /* bit 31 of cross[2] */
-    mulhu   s11, t3, t3                 /* hi a[1]^2 */
-    add     s9, s9, s10                 /* t[2] = 2 cross[2] + square word */
-    sltu    s10, s9, s10                /* carry */
-    add     s9, s9, s2                  /* + carry */
-    sltu    s2, s9, s2                  /* carry */
-    add     s10, s10, s2                /* carries */
+    lw      t2, 0(sp)                   /* r2 */
+    lw      t3, 4(sp)                   /* a2 */
+    lw      t4, 0(t3)                   /* b[0] */
+    lw      t5, 4(t3)                   /* b[1] */
+    mul     t6, t4, t4                  /* lo a[0]^2 */
+    lw      s0, 8(t3)                   /* b[2] */
+    lw      s1, 12(t3)                  /* b[3] */
+    lw      s2, 16(t3)                  /* b[4] */
+    lw      s3, 20(t3)                  /* b[5] */
+    mulhu   s4, t4, t4                  /* hi a[0]^2 */
+    lw      s5, 24(t3)                  /* b[6] */
+    mul     s6, t4, t5                  /* lo a[0]*a[1] */
+    mulhu   s7, t4, t5                  /* hi a[0]*a[1] */
+    slli    s8, s6, 1                   /* 2 cross[1] */
+    add     s8, s8, s4                  /* t[1] = 2 cross[1] + square word */
+    sltu    s4, s8, s4                  /* carry */
+    srli    s6, s6, 31                  /* bit 31 of cross[1] */
+    mul     s9, t4, s0                  /* lo a[0]*a[2] */
+    lw      t3, 28(t3)                  /* b[7] */
+    mulhu   s10, t4, s0                 /* hi a[0]*a[2] */
+    add     s7, s7, s9                  /* column 2 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    slli    s11, s7, 1                  /* 2 cross[2] */
     sw      ra, 32(sp)
-    mul     ra, t2, t6                  /* lo a[0]*a[3] */
-    mulhu   a2, t2, t6                  /* hi a[0]*a[3] */
-    add     s8, s8, ra                  /* column 3 += lo */
-    sltu    ra, s8, ra                  /* carry */
-    mul     a3, t3, t5                  /* lo a[1]*a[2] */
-    add     a2, a2, ra                  /* hi + carry: no overflow */
-    mulhu   a4, t3, t5                  /* hi a[1]*a[2] */
-    add     s8, s8, a3                  /* column 3 += lo */
-    sltu    a3, s8, a3                  /* carry */
-    slli    a5, s8, 1                   /* 2 cross[3] */
-    or      a5, a5, s5
-    mul     a6, t2, s0                  /* lo a[0]*a[4] */
-    add     a4, a4, a3                  /* hi + carry: no overflow */
-    add     a2, a2, a4                  /* column 4 += hi */
-    sltu    a4, a2, a4                  /* carry */
-    add     a5, a5, s11                 /* t[3] = 2 cross[3] + square word */
-    mulhu   a7, t2, s0                  /* hi a[0]*a[4] */
-    sltu    s11, a5, s11                /* carry */
-    add     a5, a5, s10                 /* + carry */
-    sltu    s10, a5, s10                /* carry */
-    add     s11, s11, s10               /* carries */
-    mul     t0, t3, t6                  /* lo a[1]*a[3] */
-    add     a2, a2, a6                  /* column 4 += lo */
-    sltu    a6, a2, a6                  /* carry */
-    add     a7, a7, a6                  /* hi + carry: no overflow */
-    add     a4, a4, a7                  /* column 5 += hi */
-    mulhu   t1, t3, t6                  /* hi a[1]*a[3] */
-    sltu    a7, a4, a7                  /* carry */
-    add     a2, a2, t0                  /* column 4 += lo */
-    sltu    t0, a2, t0                  /* carry */
-    slli    s4, a2, 1                   /* 2 cross[4] */
-    mul     s7, t5, t5                  /* lo a[2]^2 */
-    add     t1, t1, t0                  /* hi + carry: no overflow */
-    add     a4, a4, t1                  /* column 5 += hi */
-    sltu    t1, a4, t1                  /* carry */
-    add     a7, a7, t1                  /* column 6 += carry */
-    mulhu   s2, t5, t5                  /* hi a[2]^2 */
-    srli    s8, s8, 31                  /* bit 31 of cross[3] */
-    or      s4, s4, s8
-    add     s4, s4, s7                  /* t[4] = 2 cross[4] + square word */
-    sltu    s7, s4, s7                  /* carry */
-    mul     ra, t2, s1                  /* lo a[0]*a[5] */
-    add     s4, s4, s11                 /* + carry */
-    sltu    s11, s4, s11                /* carry */
-    add     s7, s7, s11                 /* carries */
-    srli    a2, a2, 31                  /* bit 31 of cross[4] */
-    mulhu   s5, t2, s1                  /* hi a[0]*a[5] */
-    add     a4, a4, ra                  /* column 5 += lo */
-    sltu    ra, a4, ra                  /* carry */
-    mul     a3, t3, s0                  /* lo a[1]*a[4] */
-    add     s5, s5, ra                  /* hi + carry: no overflow */
-    add     a7, a7, s5                  /* column 6 += hi */
-    sltu    s5, a7, s5                  /* carry */
-    mulhu   s10, t3, s0                 /* hi a[1]*a[4] */
-    add     a4, a4, a3                  /* column 5 += lo */
-    sltu    a3, a4, a3                  /* carry */
-    mul     a6, t5, t6                  /* lo a[2]*a[3] */
-    add     s10, s10, a3                /* hi + carry: no overflow */
-    add     a7, a7, s10                 /* column 6 += hi */
-    sltu    s10, a7, s10                /* carry */
-    add     s5, s5, s10                 /* column 7 += carry */
-    mulhu   t0, t5, t6                  /* hi a[2]*a[3] */
-    add     a4, a4, a6                  /* column 5 += lo */
-    sltu    a6, a4, a6                  /* carry */
-    slli    t1, a4, 1                   /* 2 cross[5] */
-    or      t1, t1, a2
-    mul     s8, t2, s3                  /* lo a[0]*a[6] */
-    add     t0, t0, a6                  /* hi + carry: no overflow */
-    add     a7, a7, t0                  /* column 6 += hi */
-    sltu    t0, a7, t0                  /* carry */
-    add     s5, s5, t0                  /* column 7 += carry */
-    mulhu   s11, t2, s3                 /* hi a[0]*a[6] */
-    add     t1, t1, s2                  /* t[5] = 2 cross[5] + square word */
-    sltu    s2, t1, s2                  /* carry */
-    add     t1, t1, s7                  /* + carry */
-    sltu    s7, t1, s7                  /* carry */
-    mul     ra, t3, s1                  /* lo a[1]*a[5] */
-    add     s2, s2, s7                  /* carries */
-    add     a7, a7, s8                  /* column 6 += lo */
-    sltu    s8, a7, s8                  /* carry */
-    add     s11, s11, s8                /* hi + carry: no overflow */
-    mulhu   a3, t3, s1                  /* hi a[1]*a[5] */
-    add     s5, s5, s11                 /* column 7 += hi */
-    sltu    s11, s5, s11                /* carry */
-    add     a7, a7, ra                  /* column 6 += lo */
-    sltu    ra, a7, ra                  /* carry */
-    mul     s10, t5, s0                 /* lo a[2]*a[4] */
-    add     a3, a3, ra                  /* hi + carry: no overflow */
-    add     s5, s5, a3                  /* column 7 += hi */
-    sltu    a3, s5, a3                  /* carry */
-    add     s11, s11, a3                /* column 8 += carry */
-    mulhu   a2, t5, s0                  /* hi a[2]*a[4] */
-    add     a7, a7, s10                 /* column 6 += lo */
-    sltu    s10, a7, s10                /* carry */
-    slli    a6, a7, 1                   /* 2 cross[6] */
-    srli    a4, a4, 31                  /* bit 31 of cross[5] */
-    mul     t0, t6, t6                  /* lo a[3]^2 */
-    add     a2, a2, s10                 /* hi + carry: no overflow */
-    add     s5, s5, a2                  /* column 7 += hi */
-    sltu    a2, s5, a2                  /* carry */
-    add     s11, s11, a2                /* column 8 += carry */
-    mulhu   s7, t6, t6                  /* hi a[3]^2 */
-    or      a6, a6, a4
-    add     a6, a6, t0                  /* t[6] = 2 cross[6] + square word */
-    sltu    t0, a6, t0                  /* carry */
-    add     a6, a6, s2                  /* + carry */
-    mul     s8, t2, a1                  /* lo a[0]*a[7] */
-    sltu    s2, a6, s2                  /* carry */
-    add     t0, t0, s2                  /* carries */
-    srli    a7, a7, 31                  /* bit 31 of cross[6] */
-    mulhu   t2, t2, a1                  /* hi a[0]*a[7] */
-    add     s5, s5, s8                  /* column 7 += lo */
-    sltu    s8, s5, s8                  /* carry */
-    mul     ra, t3, s3                  /* lo a[1]*a[6] */
-    add     t2, t2, s8                  /* hi + carry: no overflow */
-    add     s11, s11, t2                /* column 8 += hi */
-    sltu    t2, s11, t2                 /* carry */
-    mulhu   a3, t3, s3                  /* hi a[1]*a[6] */
-    add     s5, s5, ra                  /* column 7 += lo */
-    sltu    ra, s5, ra                  /* carry */
-    mul     s10, t5, s1                 /* lo a[2]*a[5] */
-    add     a3, a3, ra                  /* hi + carry: no overflow */
-    add     s11, s11, a3                /* column 8 += hi */
-    sltu    a3, s11, a3                 /* carry */
-    add     t2, t2, a3                  /* column 9 += carry */
-    mulhu   a2, t5, s1                  /* hi a[2]*a[5] */
-    add     s5, s5, s10                 /* column 7 += lo */
-    sltu    s10, s5, s10                /* carry */
-    mul     a4, t6, s0                  /* lo a[3]*a[4] */
-    add     a2, a2, s10                 /* hi + carry: no overflow */
-    add     s11, s11, a2                /* column 8 += hi */
-    sltu    a2, s11, a2                 /* carry */
-    add     t2, t2, a2                  /* column 9 += carry */
-    mulhu   s2, t6, s0                  /* hi a[3]*a[4] */
-    add     s5, s5, a4                  /* column 7 += lo */
-    sltu    a4, s5, a4                  /* carry */
-    slli    s8, s5, 1                   /* 2 cross[7] */
-    or      s8, s8, a7
-    mul     ra, t3, a1                  /* lo a[1]*a[7] */
-    add     s2, s2, a4                  /* hi + carry: no overflow */
-    add     s11, s11, s2                /* column 8 += hi */
-    sltu    s2, s11, s2                 /* carry */
-    add     t2, t2, s2                  /* column 9 += carry */
-    mulhu   t3, t3, a1                  /* hi a[1]*a[7] */
-    add     s8, s8, s7                  /* t[7] = 2 cross[7] + square word */
-    sltu    s7, s8, s7                  /* carry */
-    add     s8, s8, t0                  /* + carry */
-    sltu    t0, s8, t0                  /* carry */
-    mul     a3, t5, s3                  /* lo a[2]*a[6] */
-    add     s7, s7, t0                  /* carries */
-    add     s11, s11, ra                /* column 8 += lo */
+    mul     ra, t5, t5                  /* lo a[1]^2 */
+    add     s10, s10, s9                /* hi + carry: no overflow */
+    or      s11, s11, s6
+    srli    s7, s7, 31                  /* bit 31 of cross[2] */
+    mulhu   a2, t5, t5                  /* hi a[1]^2 */
+    add     s11, s11, ra                /* t[2] = 2 cross[2] + square word */
     sltu    ra, s11, ra                 /* carry */
-    add     t3, t3, ra                  /* hi + carry: no overflow */
-    mulhu   s10, t5, s3                 /* hi a[2]*a[6] */
-    add     t2, t2, t3                  /* column 9 += hi */
-    sltu    t3, t2, t3                  /* carry */
-    add     s11, s11, a3                /* column 8 += lo */
-    sltu    a3, s11, a3                 /* carry */
-    mul     a2, t6, s1                  /* lo a[3]*a[5] */
-    add     s10, s10, a3                /* hi + carry: no overflow */
-    add     t2, t2, s10                 /* column 9 += hi */
-    sltu    s10, t2, s10                /* carry */
-    add     t3, t3, s10                 /* column 10 += carry */
-    mulhu   a7, t6, s1                  /* hi a[3]*a[5] */
-    add     s11, s11, a2                /* column 8 += lo */
-    sltu    a2, s11, a2                 /* carry */
-    slli    a4, s11, 1                  /* 2 cross[8] */
-    srli    s5, s5, 31                  /* bit 31 of cross[7] */
-    mul     s2, s0, s0                  /* lo a[4]^2 */
-    add     a7, a7, a2                  /* hi + carry: no overflow */
-    add     t2, t2, a7                  /* column 9 += hi */
-    sltu    a7, t2, a7                  /* carry */
-    add     t3, t3, a7                  /* column 10 += carry */
-    mulhu   t0, s0, s0                  /* hi a[4]^2 */
-    or      a4, a4, s5
-    add     a4, a4, s2                  /* t[8] = 2 cross[8] + square word */
-    sltu    s2, a4, s2                  /* carry */
-    add     a4, a4, s7                  /* + carry */
-    mul     ra, t5, a1                  /* lo a[2]*a[7] */
-    sltu    s7, a4, s7                  /* carry */
-    add     s2, s2, s7                  /* carries */
-    srli    s11, s11, 31                /* bit 31 of cross[8] */
-    li      a3, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mulhu   t5, t5, a1                  /* hi a[2]*a[7] */
-    add     t2, t2, ra                  /* column 9 += lo */
-    sltu    ra, t2, ra                  /* carry */
-    mul     s10, t6, s3                 /* lo a[3]*a[6] */
-    add     t5, t5, ra                  /* hi + carry: no overflow */
-    add     t3, t3, t5                  /* column 10 += hi */
-    sltu    t5, t3, t5                  /* carry */
-    mulhu   a2, t6, s3                  /* hi a[3]*a[6] */
-    add     t2, t2, s10                 /* column 9 += lo */
-    sltu    s10, t2, s10                /* carry */
-    mul     a7, s0, s1                  /* lo a[4]*a[5] */
-    add     a2, a2, s10                 /* hi + carry: no overflow */
-    add     t3, t3, a2                  /* column 10 += hi */
-    sltu    a2, t3, a2                  /* carry */
-    add     t5, t5, a2                  /* column 11 += carry */
-    mulhu   s5, s0, s1                  /* hi a[4]*a[5] */
-    add     t2, t2, a7                  /* column 9 += lo */
-    sltu    a7, t2, a7                  /* carry */
-    slli    s7, t2, 1                   /* 2 cross[9] */
-    or      s7, s7, s11
-    mul     ra, t6, a1                  /* lo a[3]*a[7] */
-    add     s5, s5, a7                  /* hi + carry: no overflow */
-    add     t3, t3, s5                  /* column 10 += hi */
-    sltu    s5, t3, s5                  /* carry */
-    add     t5, t5, s5                  /* column 11 += carry */
-    mulhu   t6, t6, a1                  /* hi a[3]*a[7] */
-    add     s7, s7, t0                  /* t[9] = 2 cross[9] + square word */
-    sltu    t0, s7, t0                  /* carry */
-    add     s7, s7, s2                  /* + carry */
-    sltu    s2, s7, s2                  /* carry */
-    mul     s10, s0, s3                 /* lo a[4]*a[6] */
-    add     t0, t0, s2                  /* carries */
-    add     t3, t3, ra                  /* column 10 += lo */
-    sltu    ra, t3, ra                  /* carry */
-    add     t6, t6, ra                  /* hi + carry: no overflow */
-    mulhu   a2, s0, s3                  /* hi a[4]*a[6] */
-    add     t5, t5, t6                  /* column 11 += hi */
-    sltu    t6, t5, t6                  /* carry */
-    add     t3, t3, s10                 /* column 10 += lo */
-    sltu    s10, t3, s10                /* carry */
-    mul     s11, s1, s1                 /* lo a[5]^2 */
-    add     a2, a2, s10                 /* hi + carry: no overflow */
-    add     t5, t5, a2                  /* column 11 += hi */
-    sltu    a2, t5, a2                  /* carry */
-    add     t6, t6, a2                  /* column 12 += carry */
-    mulhu   a7, s1, s1                  /* hi a[5]^2 */
-    slli    s5, t3, 1                   /* 2 cross[10] */
-    srli    t2, t2, 31                  /* bit 31 of cross[9] */
-    or      s5, s5, t2
-    add     s5, s5, s11                 /* t[10] = 2 cross[10] + square word */
-    mul     s2, s0, a1                  /* lo a[4]*a[7] */
-    sltu    s11, s5, s11                /* carry */
-    add     s5, s5, t0                  /* + carry */
-    sltu    t0, s5, t0                  /* carry */
-    add     s11, s11, t0                /* carries */
-    mulhu   s0, s0, a1                  /* hi a[4]*a[7] */
-    add     t5, t5, s2                  /* column 11 += lo */
-    sltu    s2, t5, s2                  /* carry */
-    srli    t3, t3, 31                  /* bit 31 of cross[10] */
-    mul     ra, s1, s3                  /* lo a[5]*a[6] */
-    add     s0, s0, s2                  /* hi + carry: no overflow */
-    add     t6, t6, s0                  /* column 12 += hi */
-    sltu    s0, t6, s0                  /* carry */
-    mulhu   s10, s1, s3                 /* hi a[5]*a[6] */
-    add     t5, t5, ra                  /* column 11 += lo */
-    sltu    ra, t5, ra                  /* carry */
-    slli    a2, t5, 1                   /* 2 cross[11] */
-    or      a2, a2, t3
-    mul     t2, s1, a1                  /* lo a[5]*a[7] */
-    add     s10, s10, ra                /* hi + carry: no overflow */
-    add     t6, t6, s10                 /* column 12 += hi */
-    sltu    s10, t6, s10                /* carry */
-    add     s0, s0, s10                 /* column 13 += carry */
-    mulhu   s1, s1, a1                  /* hi a[5]*a[7] */
-    add     a2, a2, a7                  /* t[11] = 2 cross[11] + square word */
-    sltu    a7, a2, a7                  /* carry */
-    add     a2, a2, s11                 /* + carry */
-    sltu    s11, a2, s11                /* carry */
-    mul     t0, s3, s3                  /* lo a[6]^2 */
-    add     a7, a7, s11                 /* carries */
-    add     t6, t6, t2                  /* column 12 += lo */
-    sltu    t2, t6, t2                  /* carry */
-    add     s1, s1, t2                  /* hi + carry: no overflow */
-    mulhu   s2, s3, s3                  /* hi a[6]^2 */
-    add     s0, s0, s1                  /* column 13 += hi */
-    sltu    s1, s0, s1                  /* carry */
-    slli    t3, t6, 1                   /* 2 cross[12] */
-    srli    t5, t5, 31                  /* bit 31 of cross[11] */
-    mul     ra, s3, a1                  /* lo a[6]*a[7] */
-    or      t3, t3, t5
-    add     t3, t3, t0                  /* t[12] = 2 cross[12] + square word */
-    sltu    t0, t3, t0                  /* carry */
-    add     t3, t3, a7                  /* + carry */
-    mulhu   s3, s3, a1                  /* hi a[6]*a[7] */
-    sltu    a7, t3, a7                  /* carry */
-    add     t0, t0, a7                  /* carries */
-    add     s0, s0, ra                  /* column 13 += lo */
-    sltu    ra, s0, ra                  /* carry */
-    mul     s10, a1, a1                 /* lo a[7]^2 */
-    add     s3, s3, ra                  /* hi + carry: no overflow */
-    add     s1, s1, s3                  /* column 14 += hi */
-    sltu    s3, s1, s3                  /* carry */
-    slli    s11, s0, 1                  /* 2 cross[13] */
-    mulhu   t2, a1, a1                  /* hi a[7]^2 */
-    srli    t6, t6, 31                  /* bit 31 of cross[12] */
-    or      s11, s11, t6
-    add     s11, s11, s2                /* t[13] = 2 cross[13] + square word */
-    sltu    s2, s11, s2                 /* carry */
-    mul     t5, a4, a3                  /* lo 38 t[8] */
-    add     s11, s11, t0                /* + carry */
-    sltu    t0, s11, t0                 /* carry */
-    add     s2, s2, t0                  /* carries */
-    slli    a7, s1, 1                   /* 2 cross[14] */
-    mulhu   a4, a4, a3                  /* hi 38 t[8] (< 38) */
-    srli    s0, s0, 31                  /* bit 31 of cross[13] */
-    or      a7, a7, s0
-    add     a7, a7, s10                 /* t[14] = 2 cross[14] + square word */
-    sltu    s10, a7, s10                /* carry */
-    mul     ra, s7, a3                  /* lo 38 t[9] */
-    add     a7, a7, s2                  /* + carry */
-    sltu    s2, a7, s2                  /* carry */
-    add     s10, s10, s2                /* carries */
-    slli    s3, s3, 1                   /* 2 cross[15] */
-    mulhu   s7, s7, a3                  /* hi 38 t[9] (< 38) */
-    srli    s1, s1, 31                  /* bit 31 of cross[14] */
-    or      s3, s3, s1
-    add     s3, s3, t2                  /* t[15] = 2 cross[15] + square word */
-    add     s3, s3, s10                 /* + carry */
-    mul     a1, s5, a3                  /* lo 38 t[10] */
-    add     t4, t4, t5                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    t5, t4, t5                  /* carry */
-    add     s6, s6, ra                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    ra, s6, ra                  /* carry */
-    mulhu   s5, s5, a3                  /* hi 38 t[10] (< 38) */
-    add     a4, a4, t5                  /* hi(prev) + carries */
-    add     s6, s6, a4                  /* u[1] += hi(prev) + carry */
-    sltu    a4, s6, a4                  /* carry */
-    add     ra, ra, a4                  /* carries */
-    mul     t6, a2, a3                  /* lo 38 t[11] */
-    add     s9, s9, a1                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    a1, s9, a1                  /* carry */
-    add     s7, s7, ra                  /* hi(prev) + carries */
-    add     s9, s9, s7                  /* u[2] += hi(prev) + carry */
-    mulhu   a2, a2, a3                  /* hi 38 t[11] (< 38) */
-    sltu    s7, s9, s7                  /* carry */
-    add     a1, a1, s7                  /* carries */
-    add     a5, a5, t6                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    t6, a5, t6                  /* carry */
-    mul     t0, t3, a3                  /* lo 38 t[12] */
-    add     s5, s5, a1                  /* hi(prev) + carries */
-    add     a5, a5, s5                  /* u[3] += hi(prev) + carry */
-    sltu    s5, a5, s5                  /* carry */
-    add     t6, t6, s5                  /* carries */
-    mulhu   t3, t3, a3                  /* hi 38 t[12] (< 38) */
-    add     s4, s4, t0                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t0, s4, t0                  /* carry */
-    add     a2, a2, t6                  /* hi(prev) + carries */
-    add     s4, s4, a2                  /* u[4] += hi(prev) + carry */
-    mul     s0, s11, a3                 /* lo 38 t[13] */
-    sltu    a2, s4, a2                  /* carry */
-    add     t0, t0, a2                  /* carries */
-    add     t3, t3, t0                  /* hi(prev) + carries */
-    lw      s2, 0(sp)                   /* r2 */
-    mulhu   s11, s11, a3                /* hi 38 t[13] (< 38) */
-    add     t1, t1, s0                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s0, t1, s0                  /* carry */
-    add     t1, t1, t3                  /* u[5] += hi(prev) + carry */
-    sltu    t3, t1, t3                  /* carry */
-    mul     s1, a7, a3                  /* lo 38 t[14] */
-    add     s0, s0, t3                  /* carries */
-    add     s11, s11, s0                /* hi(prev) + carries */
-    lw      t2, 4(sp)                   /* a2 */
-    mulhu   a7, a7, a3                  /* hi 38 t[14] (< 38) */
-    add     a6, a6, s1                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s1, a6, s1                  /* carry */
-    add     a6, a6, s11                 /* u[6] += hi(prev) + carry */
-    sltu    s11, a6, s11                /* carry */
-    mul     s10, s3, a3                 /* lo 38 t[15] */
-    add     s1, s1, s11                 /* carries */
-    add     a7, a7, s1                  /* hi(prev) + carries */
-    lw      t5, 0(t2)                   /* b[0] */
-    lw      a4, 4(t2)                   /* b[1] */
-    mulhu   s3, s3, a3                  /* hi 38 t[15] (< 38) */
-    add     s8, s8, s10                 /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s10, s8, s10                /* carry */
-    add     s8, s8, a7                  /* u[7] += hi(prev) + carry */
-    sltu    a7, s8, a7                  /* carry */
-    mul     ra, t5, t5                  /* lo a[0]^2 */
-    add     s10, s10, a7                /* carries */
-    add     s3, s3, s10                 /* T: the value of the bits above 2^256 (< 41) */
-    srli    s7, s8, 31                  /* bit 255 */
-    slli    s3, s3, 1                   /* 2 T */
-    mulhu   a1, t5, t5                  /* hi a[0]^2 */
-    or      s3, s3, s7                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    s5, s3, 4                   /* 16 T' */
-    slli    t6, s3, 1                   /* 2 T' */
-    add     s5, s5, t6                  /* 18 T' */
-    mul     a2, t5, a4                  /* lo a[0]*a[1] */
-    add     s5, s5, s3                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s8, s8, 1                   /* clear bit 255 */
-    srli    s8, s8, 1
-    add     t4, t4, s5                  /* r[0] = u[0] + carry */
-    mulhu   t0, t5, a4                  /* hi a[0]*a[1] */
-    sltu    s5, t4, s5                  /* carry */
-    sw      t4, 0(a0)                   /* r[0] */
-    add     s6, s6, s5                  /* r[1] = u[1] + carry */
-    sltu    s5, s6, s5                  /* carry */
-    mul     t3, a4, a4                  /* lo a[1]^2 */
-    sw      s6, 4(a0)                   /* r[1] */
-    add     s9, s9, s5                  /* r[2] = u[2] + carry */
-    sltu    s5, s9, s5                  /* carry */
-    sw      s9, 8(a0)                   /* r[2] */
-    mulhu   s0, a4, a4                  /* hi a[1]^2 */
-    add     a5, a5, s5                  /* r[3] = u[3] + carry */
-    sltu    s5, a5, s5                  /* carry */
-    sw      a5, 12(a0)                  /* r[3] */
-    add     s4, s4, s5                  /* r[4] = u[4] + carry */
-    sltu    s5, s4, s5                  /* carry */
-    sw      s4, 16(a0)                  /* r[4] */
-    add     t1, t1, s5                  /* r[5] = u[5] + carry */
-    sltu    s5, t1, s5                  /* carry */
-    sw      t1, 20(a0)                  /* r[5] */
-    add     a6, a6, s5                  /* r[6] = u[6] + carry */
-    sltu    s5, a6, s5                  /* carry */
-    sw      a6, 24(a0)                  /* r[6] */
-    add     s8, s8, s5                  /* r[7] = u[7] + carry */
-    sw      s8, 28(a0)                  /* r[7] */
-    slli    s11, a2, 1                  /* 2 cross[1] */
-    add     s11, s11, a1                /* t[1] = 2 cross[1] + square word */
-    sltu    a1, s11, a1                 /* carry */
-    lw      s1, 8(t2)                   /* b[2] */
-    srli    a2, a2, 31                  /* bit 31 of cross[1] */
-    mul     a3, t5, s1                  /* lo a[0]*a[2] */
-    lw      a7, 12(t2)                  /* b[3] */
-    lw      s10, 16(t2)                 /* b[4] */
-    lw      s7, 20(t2)                  /* b[5] */
-    lw      t6, 24(t2)                  /* b[6] */
-    mulhu   s3, t5, s1                  /* hi a[0]*a[2] */
-    add     t0, t0, a3                  /* column 2 += lo */
-    sltu    a3, t0, a3                  /* carry */
-    slli    t4, t0, 1                   /* 2 cross[2] */
-    or      t4, t4, a2
-    mul     s6, t5, a7                  /* lo a[0]*a[3] */
-    add     s3, s3, a3                  /* hi + carry: no overflow */
-    add     t4, t4, t3                  /* t[2] = 2 cross[2] + square word */
-    sltu    t3, t4, t3                  /* carry */
-    add     t4, t4, a1                  /* + carry */
-    mulhu   s9, t5, a7                  /* hi a[0]*a[3] */
-    sltu    a1, t4, a1                  /* carry */
-    add     t3, t3, a1                  /* carries */
-    add     s3, s3, s6                  /* column 3 += lo */
-    sltu    s6, s3, s6                  /* carry */
-    mul     a5, a4, s1                  /* lo a[1]*a[2] */
-    add     s9, s9, s6                  /* hi + carry: no overflow */
-    srli    t0, t0, 31                  /* bit 31 of cross[2] */
-    lw      t2, 28(t2)                  /* b[7] */
-    mulhu   s4, a4, s1                  /* hi a[1]*a[2] */
-    add     s3, s3, a5                  /* column 3 += lo */
-    sltu    a5, s3, a5                  /* carry */
-    slli    t1, s3, 1                   /* 2 cross[3] */
-    or      t1, t1, t0
-    mul     a6, t5, s10                 /* lo a[0]*a[4] */
-    add     s4, s4, a5                  /* hi + carry: no overflow */
-    add     s9, s9, s4                  /* column 4 += hi */
-    sltu    s4, s9, s4                  /* carry */
-    add     t1, t1, s0                  /* t[3] = 2 cross[3] + square word */
-    mulhu   s5, t5, s10                 /* hi a[0]*a[4] */
-    sltu    s0, t1, s0                  /* carry */
-    add     t1, t1, t3                  /* + carry */
-    sltu    t3, t1, t3                  /* carry */
-    add     s0, s0, t3                  /* carries */
-    mul     s8, a4, a7                  /* lo a[1]*a[3] */
-    add     s9, s9, a6                  /* column 4 += lo */
-    sltu    a6, s9, a6                  /* carry */
-    add     s5, s5, a6                  /* hi + carry: no overflow */
-    add     s4, s4, s5                  /* column 5 += hi */
-    mulhu   a0, a4, a7                  /* hi a[1]*a[3] */
-    sltu    s5, s4, s5                  /* carry */
-    add     s9, s9, s8                  /* column 4 += lo */
-    sltu    s8, s9, s8                  /* carry */
-    slli    a2, s9, 1                   /* 2 cross[4] */
-    mul     a3, s1, s1                  /* lo a[2]^2 */
-    add     a0, a0, s8                  /* hi + carry: no overflow */
-    add     s4, s4, a0                  /* column 5 += hi */
-    sltu    a0, s4, a0                  /* carry */
-    add     s5, s5, a0                  /* column 6 += carry */
-    mulhu   a1, s1, s1                  /* hi a[2]^2 */
-    srli    s3, s3, 31                  /* bit 31 of cross[3] */
-    or      a2, a2, s3
-    add     a2, a2, a3                  /* t[4] = 2 cross[4] + square word */
-    sltu    a3, a2, a3                  /* carry */
-    mul     s6, t5, s7                  /* lo a[0]*a[5] */
-    add     a2, a2, s0                  /* + carry */
-    sltu    s0, a2, s0                  /* carry */
-    add     a3, a3, s0                  /* carries */
-    srli    s9, s9, 31                  /* bit 31 of cross[4] */
-    mulhu   t0, t5, s7                  /* hi a[0]*a[5] */
-    add     s4, s4, s6                  /* column 5 += lo */
-    sltu    s6, s4, s6                  /* carry */
-    mul     a5, a4, s10                 /* lo a[1]*a[4] */
-    add     t0, t0, s6                  /* hi + carry: no overflow */
-    add     s5, s5, t0                  /* column 6 += hi */
-    sltu    t0, s5, t0                  /* carry */
-    mulhu   t3, a4, s10                 /* hi a[1]*a[4] */
-    add     s4, s4, a5                  /* column 5 += lo */
-    sltu    a5, s4, a5                  /* carry */
-    mul     a6, s1, a7                  /* lo a[2]*a[3] */
-    add     t3, t3, a5                  /* hi + carry: no overflow */
-    add     s5, s5, t3                  /* column 6 += hi */
-    sltu    t3, s5, t3                  /* carry */
-    add     t0, t0, t3                  /* column 7 += carry */
-    mulhu   s8, s1, a7                  /* hi a[2]*a[3] */
-    add     s4, s4, a6                  /* column 5 += lo */
-    sltu    a6, s4, a6                  /* carry */
-    slli    a0, s4, 1                   /* 2 cross[5] */
-    or      a0, a0, s9
-    mul     s3, t5, t6                  /* lo a[0]*a[6] */
-    add     s8, s8, a6                  /* hi + carry: no overflow */
-    add     s5, s5, s8                  /* column 6 += hi */
-    sltu    s8, s5, s8                  /* carry */
-    add     t0, t0, s8                  /* column 7 += carry */
-    mulhu   s0, t5, t6                  /* hi a[0]*a[6] */
-    add     a0, a0, a1                  /* t[5] = 2 cross[5] + square word */
-    sltu    a1, a0, a1                  /* carry */
-    add     a0, a0, a3                  /* + carry */
-    sltu    a3, a0, a3                  /* carry */
-    mul     s6, a4, s7                  /* lo a[1]*a[5] */
-    add     a1, a1, a3                  /* carries */
-    add     s5, s5, s3                  /* column 6 += lo */
-    sltu    s3, s5, s3                  /* carry */
-    add     s0, s0, s3                  /* hi + carry: no overflow */
-    mulhu   a5, a4, s7                  /* hi a[1]*a[5] */
-    add     t0, t0, s0                  /* column 7 += hi */
-    sltu    s0, t0, s0                  /* carry */
-    add     s5, s5, s6                  /* column 6 += lo */
-    sltu    s6, s5, s6                  /* carry */
-    mul     t3, s1, s10                 /* lo a[2]*a[4] */
-    add     a5, a5, s6                  /* hi + carry: no overflow */
-    add     t0, t0, a5                  /* column 7 += hi */
-    sltu    a5, t0, a5                  /* carry */
-    add     s0, s0, a5                  /* column 8 += carry */
-    mulhu   s9, s1, s10                 /* hi a[2]*a[4] */
-    add     s5, s5, t3                  /* column 6 += lo */
-    sltu    t3, s5, t3                  /* carry */
-    slli    a6, s5, 1                   /* 2 cross[6] */
-    srli    s4, s4, 31                  /* bit 31 of cross[5] */
-    mul     s8, a7, a7                  /* lo a[3]^2 */
-    add     s9, s9, t3                  /* hi + carry: no overflow */
-    add     t0, t0, s9                  /* column 7 += hi */
-    sltu    s9, t0, s9                  /* carry */
-    add     s0, s0, s9                  /* column 8 += carry */
-    mulhu   a3, a7, a7                  /* hi a[3]^2 */
-    or      a6, a6, s4
-    add     a6, a6, s8                  /* t[6] = 2 cross[6] + square word */
-    sltu    s8, a6, s8                  /* carry */
-    add     a6, a6, a1                  /* + carry */
-    mul     s3, t5, t2                  /* lo a[0]*a[7] */
-    sltu    a1, a6, a1                  /* carry */
-    add     s8, s8, a1                  /* carries */
-    srli    s5, s5, 31                  /* bit 31 of cross[6] */
-    mulhu   t5, t5, t2                  /* hi a[0]*a[7] */
-    add     t0, t0, s3                  /* column 7 += lo */
-    sltu    s3, t0, s3                  /* carry */
-    mul     s6, a4, t6                  /* lo a[1]*a[6] */
-    add     t5, t5, s3                  /* hi + carry: no overflow */
-    add     s0, s0, t5                  /* column 8 += hi */
-    sltu    t5, s0, t5                  /* carry */
-    mulhu   a5, a4, t6                  /* hi a[1]*a[6] */
-    add     t0, t0, s6                  /* column 7 += lo */
-    sltu    s6, t0, s6                  /* carry */
-    mul     t3, s1, s7                  /* lo a[2]*a[5] */
-    add     a5, a5, s6                  /* hi + carry: no overflow */
-    add     s0, s0, a5                  /* column 8 += hi */
-    sltu    a5, s0, a5                  /* carry */
-    add     t5, t5, a5                  /* column 9 += carry */
-    mulhu   s9, s1, s7                  /* hi a[2]*a[5] */
-    add     t0, t0, t3                  /* column 7 += lo */
-    sltu    t3, t0, t3                  /* carry */
-    mul     s4, a7, s10                 /* lo a[3]*a[4] */
-    add     s9, s9, t3                  /* hi + carry: no overflow */
-    add     s0, s0, s9                  /* column 8 += hi */
-    sltu    s9, s0, s9                  /* carry */
-    add     t5, t5, s9                  /* column 9 += carry */
-    mulhu   a1, a7, s10                 /* hi a[3]*a[4] */
-    add     t0, t0, s4                  /* column 7 += lo */
-    sltu    s4, t0, s4                  /* carry */
-    slli    s3, t0, 1                   /* 2 cross[7] */
-    or      s3, s3, s5
-    mul     s6, a4, t2                  /* lo a[1]*a[7] */
-    add     a1, a1, s4                  /* hi + carry: no overflow */
-    add     s0, s0, a1                  /* column 8 += hi */
-    sltu    a1, s0, a1                  /* carry */
-    add     t5, t5, a1                  /* column 9 += carry */
-    mulhu   a4, a4, t2                  /* hi a[1]*a[7] */
-    add     s3, s3, a3                  /* t[7] = 2 cross[7] + square word */
-    sltu    a3, s3, a3                  /* carry */
-    add     s3, s3, s8                  /* + carry */
-    sltu    s8, s3, s8                  /* carry */
-    mul     a5, s1, t6                  /* lo a[2]*a[6] */
-    add     a3, a3, s8                  /* carries */
-    add     s0, s0, s6                  /* column 8 += lo */
-    sltu    s6, s0, s6                  /* carry */
-    add     a4, a4, s6                  /* hi + carry: no overflow */
-    mulhu   t3, s1, t6                  /* hi a[2]*a[6] */
-    add     t5, t5, a4                  /* column 9 += hi */
-    sltu    a4, t5, a4                  /* carry */
-    add     s0, s0, a5                  /* column 8 += lo */
-    sltu    a5, s0, a5                  /* carry */
-    mul     s9, a7, s7                  /* lo a[3]*a[5] */
-    add     t3, t3, a5                  /* hi + carry: no overflow */
-    add     t5, t5, t3                  /* column 9 += hi */
-    sltu    t3, t5, t3                  /* carry */
-    add     a4, a4, t3                  /* column 10 += carry */
-    mulhu   s5, a7, s7                  /* hi a[3]*a[5] */
-    add     s0, s0, s9                  /* column 8 += lo */
-    sltu    s9, s0, s9                  /* carry */
-    slli    s4, s0, 1                   /* 2 cross[8] */
-    srli    t0, t0, 31                  /* bit 31 of cross[7] */
-    mul     a1, s10, s10                /* lo a[4]^2 */
-    add     s5, s5, s9                  /* hi + carry: no overflow */
-    add     t5, t5, s5                  /* column 9 += hi */
-    sltu    s5, t5, s5                  /* carry */
-    add     a4, a4, s5                  /* column 10 += carry */
-    mulhu   s8, s10, s10                /* hi a[4]^2 */
-    or      s4, s4, t0
-    add     s4, s4, a1                  /* t[8] = 2 cross[8] + square word */
-    sltu    a1, s4, a1                  /* carry */
-    add     s4, s4, a3                  /* + carry */
-    mul     s6, s1, t2                  /* lo a[2]*a[7] */
-    sltu    a3, s4, a3                  /* carry */
-    add     a1, a1, a3                  /* carries */
-    srli    s0, s0, 31                  /* bit 31 of cross[8] */
-    li      a5, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mulhu   s1, s1, t2                  /* hi a[2]*a[7] */
-    add     t5, t5, s6                  /* column 9 += lo */
-    sltu    s6, t5, s6                  /* carry */
-    mul     t3, a7, t6                  /* lo a[3]*a[6] */
-    add     s1, s1, s6                  /* hi + carry: no overflow */
-    add     a4, a4, s1                  /* column 10 += hi */
-    sltu    s1, a4, s1                  /* carry */
-    mulhu   s9, a7, t6                  /* hi a[3]*a[6] */
-    add     t5, t5, t3                  /* column 9 += lo */
-    sltu    t3, t5, t3                  /* carry */
-    mul     s5, s10, s7                 /* lo a[4]*a[5] */
-    add     s9, s9, t3                  /* hi + carry: no overflow */
-    add     a4, a4, s9                  /* column 10 += hi */
-    sltu    s9, a4, s9                  /* carry */
-    add     s1, s1, s9                  /* column 11 += carry */
-    mulhu   t0, s10, s7                 /* hi a[4]*a[5] */
-    add     t5, t5, s5                  /* column 9 += lo */
-    sltu    s5, t5, s5                  /* carry */
-    slli    a3, t5, 1                   /* 2 cross[9] */
-    or      a3, a3, s0
-    mul     s6, a7, t2                  /* lo a[3]*a[7] */
-    add     t0, t0, s5                  /* hi + carry: no overflow */
-    add     a4, a4, t0                  /* column 10 += hi */
+    add     s11, s11, s4                /* + carry */
+    sltu    s4, s11, s4                 /* carry */
+    mul     a3, t4, s1                  /* lo a[0]*a[3] */
+    add     ra, ra, s4                  /* carries */
+    mulhu   a4, t4, s1                  /* hi a[0]*a[3] */
+    add     s10, s10, a3                /* column 3 += lo */
+    sltu    a3, s10, a3                 /* carry */
+    mul     a5, t5, s0                  /* lo a[1]*a[2] */
+    add     a4, a4, a3                  /* hi + carry: no overflow */
+    mulhu   a6, t5, s0                  /* hi a[1]*a[2] */
+    add     s10, s10, a5                /* column 3 += lo */
+    sltu    a5, s10, a5                 /* carry */
+    slli    a7, s10, 1                  /* 2 cross[3] */
+    or      a7, a7, s7
+    mul     t0, t4, s2                  /* lo a[0]*a[4] */
+    add     a6, a6, a5                  /* hi + carry: no overflow */
+    add     a4, a4, a6                  /* column 4 += hi */
+    sltu    a6, a4, a6                  /* carry */
+    add     a7, a7, a2                  /* t[3] = 2 cross[3] + square word */
+    mulhu   t1, t4, s2                  /* hi a[0]*a[4] */
+    sltu    a2, a7, a2                  /* carry */
+    add     a7, a7, ra                  /* + carry */
+    sltu    ra, a7, ra                  /* carry */
+    add     a2, a2, ra                  /* carries */
+    mul     s9, t5, s1                  /* lo a[1]*a[3] */
+    add     a4, a4, t0                  /* column 4 += lo */
     sltu    t0, a4, t0                  /* carry */
-    add     s1, s1, t0                  /* column 11 += carry */
-    mulhu   a7, a7, t2                  /* hi a[3]*a[7] */
-    add     a3, a3, s8                  /* t[9] = 2 cross[9] + square word */
-    sltu    s8, a3, s8                  /* carry */
-    add     a3, a3, a1                  /* + carry */
-    sltu    a1, a3, a1                  /* carry */
-    mul     t3, s10, t6                 /* lo a[4]*a[6] */
-    add     s8, s8, a1                  /* carries */
-    add     a4, a4, s6                  /* column 10 += lo */
-    sltu    s6, a4, s6                  /* carry */
-    add     a7, a7, s6                  /* hi + carry: no overflow */
-    mulhu   s9, s10, t6                 /* hi a[4]*a[6] */
-    add     s1, s1, a7                  /* column 11 += hi */
-    sltu    a7, s1, a7                  /* carry */
-    add     a4, a4, t3                  /* column 10 += lo */
-    sltu    t3, a4, t3                  /* carry */
-    mul     s0, s7, s7                  /* lo a[5]^2 */
-    add     s9, s9, t3                  /* hi + carry: no overflow */
-    add     s1, s1, s9                  /* column 11 += hi */
-    sltu    s9, s1, s9                  /* carry */
-    add     a7, a7, s9                  /* column 12 += carry */
-    mulhu   s5, s7, s7                  /* hi a[5]^2 */
-    slli    t0, a4, 1                   /* 2 cross[10] */
-    srli    t5, t5, 31                  /* bit 31 of cross[9] */
-    or      t0, t0, t5
-    add     t0, t0, s0                  /* t[10] = 2 cross[10] + square word */
-    mul     a1, s10, t2                 /* lo a[4]*a[7] */
-    sltu    s0, t0, s0                  /* carry */
-    add     t0, t0, s8                  /* + carry */
-    sltu    s8, t0, s8                  /* carry */
-    add     s0, s0, s8                  /* carries */
-    mulhu   s10, s10, t2                /* hi a[4]*a[7] */
-    add     s1, s1, a1                  /* column 11 += lo */
-    sltu    a1, s1, a1                  /* carry */
-    srli    a4, a4, 31                  /* bit 31 of cross[10] */
-    mul     s6, s7, t6                  /* lo a[5]*a[6] */
-    add     s10, s10, a1                /* hi + carry: no overflow */
-    add     a7, a7, s10                 /* column 12 += hi */
-    sltu    s10, a7, s10                /* carry */
-    mulhu   t3, s7, t6                  /* hi a[5]*a[6] */
-    add     s1, s1, s6                  /* column 11 += lo */
-    sltu    s6, s1, s6                  /* carry */
-    slli    s9, s1, 1                   /* 2 cross[11] */
-    or      s9, s9, a4
-    mul     t5, s7, t2                  /* lo a[5]*a[7] */
-    add     t3, t3, s6                  /* hi + carry: no overflow */
-    add     a7, a7, t3                  /* column 12 += hi */
-    sltu    t3, a7, t3                  /* carry */
-    add     s10, s10, t3                /* column 13 += carry */
-    mulhu   s7, s7, t2                  /* hi a[5]*a[7] */
-    add     s9, s9, s5                  /* t[11] = 2 cross[11] + square word */
-    sltu    s5, s9, s5                  /* carry */
-    add     s9, s9, s0                  /* + carry */
-    sltu    s0, s9, s0                  /* carry */
-    mul     s8, t6, t6                  /* lo a[6]^2 */
-    add     s5, s5, s0                  /* carries */
-    add     a7, a7, t5                  /* column 12 += lo */
-    sltu    t5, a7, t5                  /* carry */
-    add     s7, s7, t5                  /* hi + carry: no overflow */
-    mulhu   a1, t6, t6                  /* hi a[6]^2 */
-    add     s10, s10, s7                /* column 13 += hi */
-    sltu    s7, s10, s7                 /* carry */
-    slli    a4, a7, 1                   /* 2 cross[12] */
-    srli    s1, s1, 31                  /* bit 31 of cross[11] */
-    mul     s6, t6, t2                  /* lo a[6]*a[7] */
-    or      a4, a4, s1
-    add     a4, a4, s8                  /* t[12] = 2 cross[12] + square word */
-    sltu    s8, a4, s8                  /* carry */
-    add     a4, a4, s5                  /* + carry */
-    mulhu   t6, t6, t2                  /* hi a[6]*a[7] */
-    sltu    s5, a4, s5                  /* carry */
-    add     s8, s8, s5                  /* carries */
-    add     s10, s10, s6                /* column 13 += lo */
-    sltu    s6, s10, s6                 /* carry */
-    mul     t3, t2, t2                  /* lo a[7]^2 */
-    add     t6, t6, s6                  /* hi + carry: no overflow */
-    add     s7, s7, t6                  /* column 14 += hi */
-    sltu    t6, s7, t6                  /* carry */
-    slli    s0, s10, 1                  /* 2 cross[13] */
-    mulhu   t5, t2, t2                  /* hi a[7]^2 */
-    srli    a7, a7, 31                  /* bit 31 of cross[12] */
-    or      s0, s0, a7
-    add     s0, s0, a1                  /* t[13] = 2 cross[13] + square word */
-    sltu    a1, s0, a1                  /* carry */
-    mul     s1, s4, a5                  /* lo 38 t[8] */
-    add     s0, s0, s8                  /* + carry */
-    sltu    s8, s0, s8                  /* carry */
-    add     a1, a1, s8                  /* carries */
-    slli    s5, s7, 1                   /* 2 cross[14] */
-    mulhu   s4, s4, a5                  /* hi 38 t[8] (< 38) */
-    srli    s10, s10, 31                /* bit 31 of cross[13] */
-    or      s5, s5, s10
-    add     s5, s5, t3                  /* t[14] = 2 cross[14] + square word */
-    sltu    t3, s5, t3                  /* carry */
-    mul     s6, a3, a5                  /* lo 38 t[9] */
-    add     s5, s5, a1                  /* + carry */
-    sltu    a1, s5, a1                  /* carry */
-    add     t3, t3, a1                  /* carries */
-    slli    t6, t6, 1                   /* 2 cross[15] */
-    mulhu   a3, a3, a5                  /* hi 38 t[9] (< 38) */
-    srli    s7, s7, 31                  /* bit 31 of cross[14] */
-    or      t6, t6, s7
-    add     t6, t6, t5                  /* t[15] = 2 cross[15] + square word */
-    add     t6, t6, t3                  /* + carry */
-    mul     t2, t0, a5                  /* lo 38 t[10] */
-    add     ra, ra, s1                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    s1, ra, s1                  /* carry */
-    add     s11, s11, s6                /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s6, s11, s6                 /* carry */
-    mulhu   t0, t0, a5                  /* hi 38 t[10] (< 38) */
-    add     s4, s4, s1                  /* hi(prev) + carries */
-    add     s11, s11, s4                /* u[1] += hi(prev) + carry */
-    sltu    s4, s11, s4                 /* carry */
-    add     s6, s6, s4                  /* carries */
-    mul     a7, s9, a5                  /* lo 38 t[11] */
-    add     t4, t4, t2                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    t2, t4, t2                  /* carry */
-    add     a3, a3, s6                  /* hi(prev) + carries */
-    add     t4, t4, a3                  /* u[2] += hi(prev) + carry */
-    mulhu   s9, s9, a5                  /* hi 38 t[11] (< 38) */
-    sltu    a3, t4, a3                  /* carry */
-    add     t2, t2, a3                  /* carries */
-    add     t1, t1, a7                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    a7, t1, a7                  /* carry */
-    mul     s8, a4, a5                  /* lo 38 t[12] */
-    add     t0, t0, t2                  /* hi(prev) + carries */
-    add     t1, t1, t0                  /* u[3] += hi(prev) + carry */
-    sltu    t0, t1, t0                  /* carry */
-    add     a7, a7, t0                  /* carries */
-    mulhu   a4, a4, a5                  /* hi 38 t[12] (< 38) */
-    add     a2, a2, s8                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    s8, a2, s8                  /* carry */
-    add     s9, s9, a7                  /* hi(prev) + carries */
-    add     a2, a2, s9                  /* u[4] += hi(prev) + carry */
-    mul     s10, s0, a5                 /* lo 38 t[13] */
-    sltu    s9, a2, s9                  /* carry */
-    add     s8, s8, s9                  /* carries */
-    add     a4, a4, s8                  /* hi(prev) + carries */
-    lw      a1, 8(sp)                   /* r3 */
-    mulhu   s0, s0, a5                  /* hi 38 t[13] (< 38) */
-    add     a0, a0, s10                 /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s10, a0, s10                /* carry */
-    add     a0, a0, a4                  /* u[5] += hi(prev) + carry */
-    sltu    a4, a0, a4                  /* carry */
-    mul     s7, s5, a5                  /* lo 38 t[14] */
-    add     s10, s10, a4                /* carries */
-    add     s0, s0, s10                 /* hi(prev) + carries */
-    lw      t5, 12(sp)                  /* a3 */
-    lw      t3, 16(sp)                  /* b3 */
-    mulhu   s5, s5, a5                  /* hi 38 t[14] (< 38) */
-    add     a6, a6, s7                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s7, a6, s7                  /* carry */
-    add     a6, a6, s0                  /* u[6] += hi(prev) + carry */
-    sltu    s0, a6, s0                  /* carry */
-    mul     s1, t6, a5                  /* lo 38 t[15] */
-    add     s7, s7, s0                  /* carries */
-    add     s5, s5, s7                  /* hi(prev) + carries */
-    lw      s4, 0(t5)                   /* c[0] */
-    lw      s6, 0(t3)                   /* d[0] */
-    mulhu   t6, t6, a5                  /* hi 38 t[15] (< 38) */
-    add     s3, s3, s1                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s1, s3, s1                  /* carry */
-    add     s3, s3, s5                  /* u[7] += hi(prev) + carry */
-    sltu    s5, s3, s5                  /* carry */
-    mul     a3, s4, s6                  /* lo a[0]*b[0] */
-    add     s1, s1, s5                  /* carries */
-    add     t6, t6, s1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    t2, s3, 31                  /* bit 255 */
-    slli    t6, t6, 1                   /* 2 T */
-    mulhu   t0, s4, s6                  /* hi a[0]*b[0] */
-    or      t6, t6, t2                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a7, t6, 4                   /* 16 T' */
-    slli    s9, t6, 1                   /* 2 T' */
-    add     a7, a7, s9                  /* 18 T' */
-    add     a7, a7, t6                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s3, s3, 1                   /* clear bit 255 */
-    srli    s3, s3, 1
-    add     ra, ra, a7                  /* r[0] = u[0] + carry */
-    sltu    a7, ra, a7                  /* carry */
-    sw      ra, 0(s2)                   /* r[0] */
-    add     s11, s11, a7                /* r[1] = u[1] + carry */
-    sltu    a7, s11, a7                 /* carry */
-    sw      s11, 4(s2)                  /* r[1] */
-    add     t4, t4, a7                  /* r[2] = u[2] + carry */
-    sltu    a7, t4, a7                  /* carry */
-    sw      t4, 8(s2)                   /* r[2] */
-    add     t1, t1, a7                  /* r[3] = u[3] + carry */
-    sltu    a7, t1, a7                  /* carry */
-    sw      t1, 12(s2)                  /* r[3] */
-    add     a2, a2, a7                  /* r[4] = u[4] + carry */
-    sltu    a7, a2, a7                  /* carry */
-    sw      a2, 16(s2)                  /* r[4] */
-    add     a0, a0, a7                  /* r[5] = u[5] + carry */
-    sltu    a7, a0, a7                  /* carry */
-    sw      a0, 20(s2)                  /* r[5] */
-    add     a6, a6, a7                  /* r[6] = u[6] + carry */
-    sltu    a7, a6, a7                  /* carry */
-    sw      a6, 24(s2)                  /* r[6] */
-    add     s3, s3, a7                  /* r[7] = u[7] + carry */
-    sw      s3, 28(s2)                  /* r[7] */
-    lw      s8, 4(t3)                   /* d[1] */
-    lw      a4, 4(t5)                   /* c[1] */
-    mul     s10, s4, s8                 /* lo a[0]*b[1] */
-    lw      s0, 8(t3)                   /* d[2] */
-    lw      s7, 8(t5)                   /* c[2] */
-    lw      a5, 12(t3)                  /* d[3] */
-    lw      s5, 12(t5)                  /* c[3] */
-    mulhu   s1, s4, s8                  /* hi a[0]*b[1] */
-    add     t0, t0, s10                 /* column 1 += lo */
-    sltu    s10, t0, s10                /* carry */
-    lw      t2, 16(t3)                  /* d[4] */
-    lw      s9, 16(t5)                  /* c[4] */
-    mul     t6, a4, s6                  /* lo a[1]*b[0] */
-    add     s1, s1, s10                 /* hi + carry: no overflow */
-    lw      ra, 20(t3)                  /* d[5] */
-    mulhu   s11, a4, s6                 /* hi a[1]*b[0] */
-    add     t0, t0, t6                  /* column 1 += lo */
-    sltu    t6, t0, t6                  /* carry */
-    mul     t4, s4, s0                  /* lo a[0]*b[2] */
-    add     s11, s11, t6                /* hi + carry: no overflow */
-    add     s1, s1, s11                 /* column 2 += hi */
-    sltu    s11, s1, s11                /* carry */
-    mulhu   t1, s4, s0                  /* hi a[0]*b[2] */
-    add     s1, s1, t4                  /* column 2 += lo */
-    sltu    t4, s1, t4                  /* carry */
-    mul     a2, a4, s8                  /* lo a[1]*b[1] */
-    add     t1, t1, t4                  /* hi + carry: no overflow */
-    add     s11, s11, t1                /* column 3 += hi */
-    sltu    t1, s11, t1                 /* carry */
-    mulhu   a0, a4, s8                  /* hi a[1]*b[1] */
-    add     s1, s1, a2                  /* column 2 += lo */
-    sltu    a2, s1, a2                  /* carry */
-    lw      a6, 20(t5)                  /* c[5] */
-    mul     a7, s7, s6                  /* lo a[2]*b[0] */
-    add     a0, a0, a2                  /* hi + carry: no overflow */
-    add     s11, s11, a0                /* column 3 += hi */
-    sltu    a0, s11, a0                 /* carry */
-    add     t1, t1, a0                  /* column 4 += carry */
-    mulhu   s3, s7, s6                  /* hi a[2]*b[0] */
-    add     s1, s1, a7                  /* column 2 += lo */
-    sltu    a7, s1, a7                  /* carry */
-    lw      s2, 24(t3)                  /* d[6] */
-    mul     s10, s4, a5                 /* lo a[0]*b[3] */
-    add     s3, s3, a7                  /* hi + carry: no overflow */
-    add     s11, s11, s3                /* column 3 += hi */
-    sltu    s3, s11, s3                 /* carry */
-    add     t1, t1, s3                  /* column 4 += carry */
-    mulhu   t6, s4, a5                  /* hi a[0]*b[3] */
-    add     s11, s11, s10               /* column 3 += lo */
-    sltu    s10, s11, s10               /* carry */
-    mul     t4, a4, s0                  /* lo a[1]*b[2] */
-    add     t6, t6, s10                 /* hi + carry: no overflow */
-    add     t1, t1, t6                  /* column 4 += hi */
-    sltu    t6, t1, t6                  /* carry */
-    mulhu   a2, a4, s0                  /* hi a[1]*b[2] */
-    add     s11, s11, t4                /* column 3 += lo */
-    sltu    t4, s11, t4                 /* carry */
-    mul     a0, s7, s8                  /* lo a[2]*b[1] */
-    add     a2, a2, t4                  /* hi + carry: no overflow */
-    add     t1, t1, a2                  /* column 4 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     t6, t6, a2                  /* column 5 += carry */
-    mulhu   a7, s7, s8                  /* hi a[2]*b[1] */
-    add     s11, s11, a0                /* column 3 += lo */
-    sltu    a0, s11, a0                 /* carry */
-    mul     s3, s5, s6                  /* lo a[3]*b[0] */
-    add     a7, a7, a0                  /* hi + carry: no overflow */
-    add     t1, t1, a7                  /* column 4 += hi */
-    sltu    a7, t1, a7                  /* carry */
-    add     t6, t6, a7                  /* column 5 += carry */
-    mulhu   s10, s5, s6                 /* hi a[3]*b[0] */
-    add     s11, s11, s3                /* column 3 += lo */
-    sltu    s3, s11, s3                 /* carry */
-    mul     t4, s4, t2                  /* lo a[0]*b[4] */
-    add     s10, s10, s3                /* hi + carry: no overflow */
-    add     t1, t1, s10                 /* column 4 += hi */
-    sltu    s10, t1, s10                /* carry */
-    add     t6, t6, s10                 /* column 5 += carry */
-    mulhu   a2, s4, t2                  /* hi a[0]*b[4] */
-    add     t1, t1, t4                  /* column 4 += lo */
-    sltu    t4, t1, t4                  /* carry */
-    mul     a0, a4, a5                  /* lo a[1]*b[3] */
-    add     a2, a2, t4                  /* hi + carry: no overflow */
-    add     t6, t6, a2                  /* column 5 += hi */
-    sltu    a2, t6, a2                  /* carry */
-    mulhu   a7, a4, a5                  /* hi a[1]*b[3] */
-    add     t1, t1, a0                  /* column 4 += lo */
-    sltu    a0, t1, a0                  /* carry */
-    lw      s3, 24(t5)                  /* c[6] */
-    mul     s10, s7, s0                 /* lo a[2]*b[2] */
-    add     a7, a7, a0                  /* hi + carry: no overflow */
-    add     t6, t6, a7                  /* column 5 += hi */
-    sltu    a7, t6, a7                  /* carry */
-    add     a2, a2, a7                  /* column 6 += carry */
-    mulhu   t4, s7, s0                  /* hi a[2]*b[2] */
-    add     t1, t1, s10                 /* column 4 += lo */
-    sltu    s10, t1, s10                /* carry */
-    lw      t3, 28(t3)                  /* d[7] */
-    mul     a0, s5, s8                  /* lo a[3]*b[1] */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    add     t6, t6, t4                  /* column 5 += hi */
-    sltu    t4, t6, t4                  /* carry */
-    add     a2, a2, t4                  /* column 6 += carry */
-    mulhu   a7, s5, s8                  /* hi a[3]*b[1] */
-    add     t1, t1, a0                  /* column 4 += lo */
-    sltu    a0, t1, a0                  /* carry */
-    mul     s10, s9, s6                 /* lo a[4]*b[0] */
-    add     a7, a7, a0                  /* hi + carry: no overflow */
-    add     t6, t6, a7                  /* column 5 += hi */
-    sltu    a7, t6, a7                  /* carry */
-    add     a2, a2, a7                  /* column 6 += carry */
-    mulhu   t4, s9, s6                  /* hi a[4]*b[0] */
-    add     t1, t1, s10                 /* column 4 += lo */
-    sltu    s10, t1, s10                /* carry */
-    mul     a0, s4, ra                  /* lo a[0]*b[5] */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    add     t6, t6, t4                  /* column 5 += hi */
-    sltu    t4, t6, t4                  /* carry */
-    add     a2, a2, t4                  /* column 6 += carry */
-    mulhu   a7, s4, ra                  /* hi a[0]*b[5] */
-    add     t6, t6, a0                  /* column 5 += lo */
-    sltu    a0, t6, a0                  /* carry */
-    mul     s10, a4, t2                 /* lo a[1]*b[4] */
-    add     a7, a7, a0                  /* hi + carry: no overflow */
-    add     a2, a2, a7                  /* column 6 += hi */
-    sltu    a7, a2, a7                  /* carry */
-    mulhu   t4, a4, t2                  /* hi a[1]*b[4] */
-    add     t6, t6, s10                 /* column 5 += lo */
-    sltu    s10, t6, s10                /* carry */
-    mul     a0, s7, a5                  /* lo a[2]*b[3] */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    add     a2, a2, t4                  /* column 6 += hi */
-    sltu    t4, a2, t4                  /* carry */
-    add     a7, a7, t4                  /* column 7 += carry */
-    mulhu   s10, s7, a5                 /* hi a[2]*b[3] */
-    add     t6, t6, a0                  /* column 5 += lo */
-    sltu    a0, t6, a0                  /* carry */
-    mul     t4, s5, s0                  /* lo a[3]*b[2] */
-    add     s10, s10, a0                /* hi + carry: no overflow */
-    add     a2, a2, s10                 /* column 6 += hi */
-    sltu    s10, a2, s10                /* carry */
-    add     a7, a7, s10                 /* column 7 += carry */
-    mulhu   a0, s5, s0                  /* hi a[3]*b[2] */
-    add     t6, t6, t4                  /* column 5 += lo */
-    sltu    t4, t6, t4                  /* carry */
-    mul     s10, s9, s8                 /* lo a[4]*b[1] */
-    add     a0, a0, t4                  /* hi + carry: no overflow */
-    add     a2, a2, a0                  /* column 6 += hi */
-    sltu    a0, a2, a0                  /* carry */
-    add     a7, a7, a0                  /* column 7 += carry */
-    mulhu   t4, s9, s8                  /* hi a[4]*b[1] */
-    add     t6, t6, s10                 /* column 5 += lo */
-    sltu    s10, t6, s10                /* carry */
-    lw      t5, 28(t5)                  /* c[7] */
-    mul     a0, a6, s6                  /* lo a[5]*b[0] */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    add     a2, a2, t4                  /* column 6 += hi */
-    sltu    t4, a2, t4                  /* carry */
-    add     a7, a7, t4                  /* column 7 += carry */
-    mulhu   s10, a6, s6                 /* hi a[5]*b[0] */
-    add     t6, t6, a0                  /* column 5 += lo */
-    sltu    a0, t6, a0                  /* carry */
-    mul     t4, s4, s2                  /* lo a[0]*b[6] */
-    add     s10, s10, a0                /* hi + carry: no overflow */
-    add     a2, a2, s10                 /* column 6 += hi */
-    sltu    s10, a2, s10                /* carry */
-    add     a7, a7, s10                 /* column 7 += carry */
-    mulhu   a0, s4, s2                  /* hi a[0]*b[6] */
-    add     a2, a2, t4                  /* column 6 += lo */
-    sltu    t4, a2, t4                  /* carry */
-    mul     s10, a4, ra                 /* lo a[1]*b[5] */
-    add     a0, a0, t4                  /* hi + carry: no overflow */
-    add     a7, a7, a0                  /* column 7 += hi */
-    sltu    a0, a7, a0                  /* carry */
-    mulhu   t4, a4, ra                  /* hi a[1]*b[5] */
-    add     a2, a2, s10                 /* column 6 += lo */
-    sltu    s10, a2, s10                /* carry */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    mul     s10, s7, t2                 /* lo a[2]*b[4] */
-    add     a7, a7, t4                  /* column 7 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    add     a0, a0, t4                  /* column 8 += carry */
-    mulhu   t4, s7, t2                  /* hi a[2]*b[4] */
-    add     a2, a2, s10                 /* column 6 += lo */
-    sltu    s10, a2, s10                /* carry */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    mul     s10, s5, a5                 /* lo a[3]*b[3] */
-    add     a7, a7, t4                  /* column 7 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    add     a0, a0, t4                  /* column 8 += carry */
-    mulhu   t4, s5, a5                  /* hi a[3]*b[3] */
-    add     a2, a2, s10                 /* column 6 += lo */
-    sltu    s10, a2, s10                /* carry */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    mul     s10, s9, s0                 /* lo a[4]*b[2] */
-    add     a7, a7, t4                  /* column 7 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    add     a0, a0, t4                  /* column 8 += carry */
-    mulhu   t4, s9, s0                  /* hi a[4]*b[2] */
-    add     a2, a2, s10                 /* column 6 += lo */
-    sltu    s10, a2, s10                /* carry */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    mul     s10, a6, s8                 /* lo a[5]*b[1] */
-    add     a7, a7, t4                  /* column 7 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    add     a0, a0, t4                  /* column 8 += carry */
-    mulhu   t4, a6, s8                  /* hi a[5]*b[1] */
-    add     a2, a2, s10                 /* column 6 += lo */
-    sltu    s10, a2, s10                /* carry */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    mul     s10, s3, s6                 /* lo a[6]*b[0] */
-    add     a7, a7, t4                  /* column 7 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    add     a0, a0, t4                  /* column 8 += carry */
-    mulhu   t4, s3, s6                  /* hi a[6]*b[0] */
-    add     a2, a2, s10                 /* column 6 += lo */
-    sltu    s10, a2, s10                /* carry */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    mul     s10, s4, t3                 /* lo a[0]*b[7] */
-    add     a7, a7, t4                  /* column 7 += hi */
-    sltu    t4, a7, t4                  /* carry */
-    add     a0, a0, t4                  /* column 8 += carry */
-    mulhu   s4, s4, t3                  /* hi a[0]*b[7] */
-    add     a7, a7, s10                 /* column 7 += lo */
-    sltu    s10, a7, s10                /* carry */
-    mul     t4, a4, s2                  /* lo a[1]*b[6] */
-    add     s4, s4, s10                 /* hi + carry: no overflow */
-    add     a0, a0, s4                  /* column 8 += hi */
-    sltu    s4, a0, s4                  /* carry */
-    mulhu   s10, a4, s2                 /* hi a[1]*b[6] */
-    add     a7, a7, t4                  /* column 7 += lo */
-    sltu    t4, a7, t4                  /* carry */
-    add     s10, s10, t4                /* hi + carry: no overflow */
-    mul     t4, s7, ra                  /* lo a[2]*b[5] */
-    add     a0, a0, s10                 /* column 8 += hi */
-    sltu    s10, a0, s10                /* carry */
-    add     s4, s4, s10                 /* column 9 += carry */
-    mulhu   s10, s7, ra                 /* hi a[2]*b[5] */
-    add     a7, a7, t4                  /* column 7 += lo */
-    sltu    t4, a7, t4                  /* carry */
-    add     s10, s10, t4                /* hi + carry: no overflow */
-    mul     t4, s5, t2                  /* lo a[3]*b[4] */
-    add     a0, a0, s10                 /* column 8 += hi */
-    sltu    s10, a0, s10                /* carry */
-    add     s4, s4, s10                 /* column 9 += carry */
-    mulhu   s10, s5, t2                 /* hi a[3]*b[4] */
-    add     a7, a7, t4                  /* column 7 += lo */
-    sltu    t4, a7, t4                  /* carry */
-    add     s10, s10, t4                /* hi + carry: no overflow */
-    mul     t4, s9, a5                  /* lo a[4]*b[3] */
-    add     a0, a0, s10                 /* column 8 += hi */
-    sltu    s10, a0, s10                /* carry */
-    add     s4, s4, s10                 /* column 9 += carry */
-    mulhu   s10, s9, a5                 /* hi a[4]*b[3] */
-    add     a7, a7, t4                  /* column 7 += lo */
-    sltu    t4, a7, t4                  /* carry */
-    add     s10, s10, t4                /* hi + carry: no overflow */
-    mul     t4, a6, s0                  /* lo a[5]*b[2] */
-    add     a0, a0, s10                 /* column 8 += hi */
-    sltu    s10, a0, s10                /* carry */
-    add     s4, s4, s10                 /* column 9 += carry */
-    mulhu   s10, a6, s0                 /* hi a[5]*b[2] */
-    add     a7, a7, t4                  /* column 7 += lo */
-    sltu    t4, a7, t4                  /* carry */
-    add     s10, s10, t4                /* hi + carry: no overflow */
-    mul     t4, s3, s8                  /* lo a[6]*b[1] */
-    add     a0, a0, s10                 /* column 8 += hi */
-    sltu    s10, a0, s10                /* carry */
-    add     s4, s4, s10                 /* column 9 += carry */
-    mulhu   s10, s3, s8                 /* hi a[6]*b[1] */
-    add     a7, a7, t4                  /* column 7 += lo */
-    sltu    t4, a7, t4                  /* carry */
-    add     s10, s10, t4                /* hi + carry: no overflow */
-    mul     t4, t5, s6                  /* lo a[7]*b[0] */
-    add     a0, a0, s10                 /* column 8 += hi */
-    sltu    s10, a0, s10                /* carry */
-    add     s4, s4, s10                 /* column 9 += carry */
-    mulhu   s6, t5, s6                  /* hi a[7]*b[0] */
-    add     a7, a7, t4                  /* column 7 += lo */
-    sltu    t4, a7, t4                  /* carry */
-    mul     s10, a4, t3                 /* lo a[1]*b[7] */
-    add     s6, s6, t4                  /* hi + carry: no overflow */
-    add     a0, a0, s6                  /* column 8 += hi */
-    sltu    s6, a0, s6                  /* carry */
-    add     s4, s4, s6                  /* column 9 += carry */
-    mulhu   a4, a4, t3                  /* hi a[1]*b[7] */
-    add     a0, a0, s10                 /* column 8 += lo */
-    sltu    s10, a0, s10                /* carry */
-    mul     t4, s7, s2                  /* lo a[2]*b[6] */
-    add     a4, a4, s10                 /* hi + carry: no overflow */
-    add     s4, s4, a4                  /* column 9 += hi */
-    sltu    a4, s4, a4                  /* carry */
-    mulhu   s6, s7, s2                  /* hi a[2]*b[6] */
-    add     a0, a0, t4                  /* column 8 += lo */
-    sltu    t4, a0, t4                  /* carry */
-    mul     s10, s5, ra                 /* lo a[3]*b[5] */
-    add     s6, s6, t4                  /* hi + carry: no overflow */
-    add     s4, s4, s6                  /* column 9 += hi */
-    sltu    s6, s4, s6                  /* carry */
-    add     a4, a4, s6                  /* column 10 += carry */
-    mulhu   t4, s5, ra                  /* hi a[3]*b[5] */
-    add     a0, a0, s10                 /* column 8 += lo */
-    sltu    s10, a0, s10                /* carry */
-    mul     s6, s9, t2                  /* lo a[4]*b[4] */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    add     s4, s4, t4                  /* column 9 += hi */
-    sltu    t4, s4, t4                  /* carry */
-    add     a4, a4, t4                  /* column 10 += carry */
-    mulhu   s10, s9, t2                 /* hi a[4]*b[4] */
-    add     a0, a0, s6                  /* column 8 += lo */
-    sltu    s6, a0, s6                  /* carry */
-    mul     t4, a6, a5                  /* lo a[5]*b[3] */
-    add     s10, s10, s6                /* hi + carry: no overflow */
-    add     s4, s4, s10                 /* column 9 += hi */
-    sltu    s10, s4, s10                /* carry */
-    add     a4, a4, s10                 /* column 10 += carry */
-    mulhu   s6, a6, a5                  /* hi a[5]*b[3] */
-    add     a0, a0, t4                  /* column 8 += lo */
-    sltu    t4, a0, t4                  /* carry */
-    mul     s10, s3, s0                 /* lo a[6]*b[2] */
-    add     s6, s6, t4                  /* hi + carry: no overflow */
-    add     s4, s4, s6                  /* column 9 += hi */
-    sltu    s6, s4, s6                  /* carry */
-    add     a4, a4, s6                  /* column 10 += carry */
-    mulhu   t4, s3, s0                  /* hi a[6]*b[2] */
-    add     a0, a0, s10                 /* column 8 += lo */
-    sltu    s10, a0, s10                /* carry */
-    mul     s6, t5, s8                  /* lo a[7]*b[1] */
-    add     t4, t4, s10                 /* hi + carry: no overflow */
-    add     s4, s4, t4                  /* column 9 += hi */
-    sltu    t4, s4, t4                  /* carry */
-    add     a4, a4, t4                  /* column 10 += carry */
-    mulhu   s8, t5, s8                  /* hi a[7]*b[1] */
-    add     a0, a0, s6                  /* column 8 += lo */
-    sltu    s6, a0, s6                  /* carry */
-    mul     s10, s7, t3                 /* lo a[2]*b[7] */
-    add     s8, s8, s6                  /* hi + carry: no overflow */
-    add     s4, s4, s8                  /* column 9 += hi */
-    sltu    s8, s4, s8                  /* carry */
-    add     a4, a4, s8                  /* column 10 += carry */
-    mulhu   s7, s7, t3                  /* hi a[2]*b[7] */
-    add     s4, s4, s10                 /* column 9 += lo */
-    sltu    s10, s4, s10                /* carry */
-    mul     t4, s5, s2                  /* lo a[3]*b[6] */
-    add     s7, s7, s10                 /* hi + carry: no overflow */
-    add     a4, a4, s7                  /* column 10 += hi */
-    sltu    s7, a4, s7                  /* carry */
-    mulhu   s6, s5, s2                  /* hi a[3]*b[6] */
-    add     s4, s4, t4                  /* column 9 += lo */
-    sltu    t4, s4, t4                  /* carry */
-    mul     s8, s9, ra                  /* lo a[4]*b[5] */
-    add     s6, s6, t4                  /* hi + carry: no overflow */
-    add     a4, a4, s6                  /* column 10 += hi */
-    sltu    s6, a4, s6                  /* carry */
-    add     s7, s7, s6                  /* column 11 += carry */
-    mulhu   s10, s9, ra                 /* hi a[4]*b[5] */
-    add     s4, s4, s8                  /* column 9 += lo */
-    sltu    s8, s4, s8                  /* carry */
-    mul     t4, a6, t2                  /* lo a[5]*b[4] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     a4, a4, s10                 /* column 10 += hi */
-    sltu    s10, a4, s10                /* carry */
-    add     s7, s7, s10                 /* column 11 += carry */
-    mulhu   s6, a6, t2                  /* hi a[5]*b[4] */
-    add     s4, s4, t4                  /* column 9 += lo */
-    sltu    t4, s4, t4                  /* carry */
-    mul     s8, s3, a5                  /* lo a[6]*b[3] */
-    add     s6, s6, t4                  /* hi + carry: no overflow */
-    add     a4, a4, s6                  /* column 10 += hi */
-    sltu    s6, a4, s6                  /* carry */
-    add     s7, s7, s6                  /* column 11 += carry */
-    mulhu   s10, s3, a5                 /* hi a[6]*b[3] */
-    add     s4, s4, s8                  /* column 9 += lo */
-    sltu    s8, s4, s8                  /* carry */
-    li      t4, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     s6, t5, s0                  /* lo a[7]*b[2] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     a4, a4, s10                 /* column 10 += hi */
-    sltu    s10, a4, s10                /* carry */
-    add     s7, s7, s10                 /* column 11 += carry */
-    mulhu   s0, t5, s0                  /* hi a[7]*b[2] */
-    add     s4, s4, s6                  /* column 9 += lo */
-    sltu    s6, s4, s6                  /* carry */
-    mul     s8, s5, t3                  /* lo a[3]*b[7] */
-    add     s0, s0, s6                  /* hi + carry: no overflow */
-    add     a4, a4, s0                  /* column 10 += hi */
-    sltu    s0, a4, s0                  /* carry */
-    add     s7, s7, s0                  /* column 11 += carry */
-    mulhu   s5, s5, t3                  /* hi a[3]*b[7] */
-    add     a4, a4, s8                  /* column 10 += lo */
-    sltu    s8, a4, s8                  /* carry */
-    mul     s10, s9, s2                 /* lo a[4]*b[6] */
-    add     s5, s5, s8                  /* hi + carry: no overflow */
-    add     s7, s7, s5                  /* column 11 += hi */
-    sltu    s5, s7, s5                  /* carry */
-    mulhu   s6, s9, s2                  /* hi a[4]*b[6] */
-    add     a4, a4, s10                 /* column 10 += lo */
-    sltu    s10, a4, s10                /* carry */
-    mul     s0, a6, ra                  /* lo a[5]*b[5] */
-    add     s6, s6, s10                 /* hi + carry: no overflow */
-    add     s7, s7, s6                  /* column 11 += hi */
-    sltu    s6, s7, s6                  /* carry */
-    add     s5, s5, s6                  /* column 12 += carry */
-    mulhu   s8, a6, ra                  /* hi a[5]*b[5] */
-    add     a4, a4, s0                  /* column 10 += lo */
-    sltu    s0, a4, s0                  /* carry */
-    mul     s10, s3, t2                 /* lo a[6]*b[4] */
-    add     s8, s8, s0                  /* hi + carry: no overflow */
-    add     s7, s7, s8                  /* column 11 += hi */
-    sltu    s8, s7, s8                  /* carry */
-    add     s5, s5, s8                  /* column 12 += carry */
-    mulhu   s6, s3, t2                  /* hi a[6]*b[4] */
-    add     a4, a4, s10                 /* column 10 += lo */
-    sltu    s10, a4, s10                /* carry */
-    mul     s0, t5, a5                  /* lo a[7]*b[3] */
-    add     s6, s6, s10                 /* hi + carry: no overflow */
-    add     s7, s7, s6                  /* column 11 += hi */
-    sltu    s6, s7, s6                  /* carry */
-    add     s5, s5, s6                  /* column 12 += carry */
-    mulhu   a5, t5, a5                  /* hi a[7]*b[3] */
-    add     a4, a4, s0                  /* column 10 += lo */
-    sltu    s0, a4, s0                  /* carry */
-    mul     s8, s9, t3                  /* lo a[4]*b[7] */
-    add     a5, a5, s0                  /* hi + carry: no overflow */
-    add     s7, s7, a5                  /* column 11 += hi */
-    sltu    a5, s7, a5                  /* carry */
-    add     s5, s5, a5                  /* column 12 += carry */
-    mulhu   s9, s9, t3                  /* hi a[4]*b[7] */
-    add     s7, s7, s8                  /* column 11 += lo */
-    sltu    s8, s7, s8                  /* carry */
-    mul     s10, a6, s2                 /* lo a[5]*b[6] */
-    add     s9, s9, s8                  /* hi + carry: no overflow */
-    add     s5, s5, s9                  /* column 12 += hi */
-    sltu    s9, s5, s9                  /* carry */
-    mulhu   s6, a6, s2                  /* hi a[5]*b[6] */
-    add     s7, s7, s10                 /* column 11 += lo */
-    sltu    s10, s7, s10                /* carry */
-    mul     s0, s3, ra                  /* lo a[6]*b[5] */
-    add     s6, s6, s10                 /* hi + carry: no overflow */
-    add     s5, s5, s6                  /* column 12 += hi */
-    sltu    s6, s5, s6                  /* carry */
-    add     s9, s9, s6                  /* column 13 += carry */
-    mulhu   a5, s3, ra                  /* hi a[6]*b[5] */
-    add     s7, s7, s0                  /* column 11 += lo */
-    sltu    s0, s7, s0                  /* carry */
-    mul     s8, t5, t2                  /* lo a[7]*b[4] */
-    add     a5, a5, s0                  /* hi + carry: no overflow */
-    add     s5, s5, a5                  /* column 12 += hi */
-    sltu    a5, s5, a5                  /* carry */
-    add     s9, s9, a5                  /* column 13 += carry */
-    mulhu   t2, t5, t2                  /* hi a[7]*b[4] */
-    add     s7, s7, s8                  /* column 11 += lo */
-    sltu    s8, s7, s8                  /* carry */
-    mul     s10, a6, t3                 /* lo a[5]*b[7] */
-    add     t2, t2, s8                  /* hi + carry: no overflow */
-    add     s5, s5, t2                  /* column 12 += hi */
-    sltu    t2, s5, t2                  /* carry */
-    add     s9, s9, t2                  /* column 13 += carry */
-    mulhu   a6, a6, t3                  /* hi a[5]*b[7] */
-    add     s5, s5, s10                 /* column 12 += lo */
-    sltu    s10, s5, s10                /* carry */
-    mul     s6, s3, s2                  /* lo a[6]*b[6] */
-    add     a6, a6, s10                 /* hi + carry: no overflow */
-    add     s9, s9, a6                  /* column 13 += hi */
-    sltu    a6, s9, a6                  /* carry */
-    mulhu   s0, s3, s2                  /* hi a[6]*b[6] */
-    add     s5, s5, s6                  /* column 12 += lo */
-    sltu    s6, s5, s6                  /* carry */
-    mul     a5, t5, ra                  /* lo a[7]*b[5] */
-    add     s0, s0, s6                  /* hi + carry: no overflow */
-    add     s9, s9, s0                  /* column 13 += hi */
-    sltu    s0, s9, s0                  /* carry */
-    add     a6, a6, s0                  /* column 14 += carry */
-    mulhu   ra, t5, ra                  /* hi a[7]*b[5] */
-    add     s5, s5, a5                  /* column 12 += lo */
-    sltu    a5, s5, a5                  /* carry */
-    mul     s8, s3, t3                  /* lo a[6]*b[7] */
-    add     ra, ra, a5                  /* hi + carry: no overflow */
-    add     s9, s9, ra                  /* column 13 += hi */
-    sltu    ra, s9, ra                  /* carry */
-    add     a6, a6, ra                  /* column 14 += carry */
-    mulhu   s3, s3, t3                  /* hi a[6]*b[7] */
-    add     s9, s9, s8                  /* column 13 += lo */
-    sltu    s8, s9, s8                  /* carry */
-    lw      t2, 20(sp)                  /* r4 */
-    lw      s10, 24(sp)                 /* a4 */
-    mul     s6, t5, s2                  /* lo a[7]*b[6] */
-    add     s3, s3, s8                  /* hi + carry: no overflow */
-    add     a6, a6, s3                  /* column 14 += hi */
-    sltu    s3, a6, s3                  /* carry */
-    lw      s0, 28(sp)                  /* b4 */
-    mulhu   s2, t5, s2                  /* hi a[7]*b[6] */
-    add     s9, s9, s6                  /* column 13 += lo */
-    sltu    s6, s9, s6                  /* carry */
-    lw      a5, 0(s10)                  /* c[0] */
-    lw      ra, 0(s0)                   /* d[0] */
-    mul     s8, t5, t3                  /* lo a[7]*b[7] */
-    add     s2, s2, s6                  /* hi + carry: no overflow */
-    add     a6, a6, s2                  /* column 14 += hi */
-    sltu    s2, a6, s2                  /* carry */
-    add     s3, s3, s2                  /* column 15 += carry */
-    mulhu   t5, t5, t3                  /* hi a[7]*b[7] */
-    add     a6, a6, s8                  /* column 14 += lo */
-    sltu    s8, a6, s8                  /* carry */
-    lw      s6, 4(s0)                   /* d[1] */
-    lw      s2, 4(s10)                  /* c[1] */
-    mul     t3, a0, t4                  /* lo 38 t[8] */
-    add     t5, t5, s8                  /* hi + carry: no overflow */
-    add     s3, s3, t5                  /* column 15 += hi */
-    slli    s8, s3, 5                   /* t[15] << 5 */
-    slli    t5, s3, 2                   /* t[15] << 2 */
-    mulhu   a0, a0, t4                  /* hi 38 t[8] (< 38) */
-    add     a3, a3, t3                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    t3, a3, t3                  /* carry */
-    add     s8, s8, t5                  /* lo 38 t[15] */
-    sltu    t5, s8, t5                  /* carry */
-    add     a0, a0, t3                  /* hi(prev) + carries */
-    mul     t3, s4, t4                  /* lo 38 t[9] */
-    mulhu   s4, s4, t4                  /* hi 38 t[9] (< 38) */
-    add     t0, t0, t3                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t3, t0, t3                  /* carry */
-    add     t0, t0, a0                  /* u[1] += hi(prev) + carry */
-    sltu    a0, t0, a0                  /* carry */
-    add     t3, t3, a0                  /* carries */
-    mul     a0, a4, t4                  /* lo 38 t[10] */
-    add     s4, s4, t3                  /* hi(prev) + carries */
-    slli    t3, s3, 1                   /* t[15] << 1 */
-    add     s8, s8, t3
-    sltu    t3, s8, t3                  /* carry */
-    mulhu   a4, a4, t4                  /* hi 38 t[10] (< 38) */
-    add     s1, s1, a0                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    a0, s1, a0                  /* carry */
-    add     s1, s1, s4                  /* u[2] += hi(prev) + carry */
-    sltu    s4, s1, s4                  /* carry */
-    add     a0, a0, s4                  /* carries */
-    mul     s4, s7, t4                  /* lo 38 t[11] */
-    add     a4, a4, a0                  /* hi(prev) + carries */
-    srli    a0, s3, 27                  /* t[15] >> 27 */
-    add     a7, a7, s8                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s8, a7, s8                  /* carry */
-    mulhu   s7, s7, t4                  /* hi 38 t[11] (< 38) */
-    add     s11, s11, s4                /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s4, s11, s4                 /* carry */
-    add     s11, s11, a4                /* u[3] += hi(prev) + carry */
-    sltu    a4, s11, a4                 /* carry */
-    add     s4, s4, a4                  /* carries */
-    mul     a4, s5, t4                  /* lo 38 t[12] */
-    add     s7, s7, s4                  /* hi(prev) + carries */
-    srli    s4, s3, 30                  /* t[15] >> 30 */
-    srli    s3, s3, 31                  /* t[15] >> 31 */
-    add     a0, a0, s4                  /* hi 38 t[15] */
-    mulhu   s5, s5, t4                  /* hi 38 t[12] (< 38) */
-    add     t1, t1, a4                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    a4, t1, a4                  /* carry */
-    add     t1, t1, s7                  /* u[4] += hi(prev) + carry */
-    sltu    s7, t1, s7                  /* carry */
-    mul     s4, s9, t4                  /* lo 38 t[13] */
-    add     a4, a4, s7                  /* carries */
-    add     s5, s5, a4                  /* hi(prev) + carries */
-    add     a0, a0, s3
-    add     a0, a0, t5
-    mulhu   s9, s9, t4                  /* hi 38 t[13] (< 38) */
-    add     t6, t6, s4                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s4, t6, s4                  /* carry */
-    add     t6, t6, s5                  /* u[5] += hi(prev) + carry */
-    sltu    s5, t6, s5                  /* carry */
-    mul     s7, a6, t4                  /* lo 38 t[14] */
-    add     s4, s4, s5                  /* carries */
-    add     s9, s9, s4                  /* hi(prev) + carries */
-    add     a0, a0, t3
-    lw      a4, 8(s0)                   /* d[2] */
-    mulhu   a6, a6, t4                  /* hi 38 t[14] (< 38) */
-    add     a2, a2, s7                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s7, a2, s7                  /* carry */
-    add     a2, a2, s9                  /* u[6] += hi(prev) + carry */
-    sltu    s9, a2, s9                  /* carry */
-    mul     s3, a5, ra                  /* lo a[0]*b[0] */
-    add     s7, s7, s9                  /* carries */
-    add     a6, a6, s7                  /* hi(prev) + carries */
-    add     a7, a7, a6                  /* u[7] += hi(prev) + carry */
-    sltu    a6, a7, a6                  /* carry */
-    mulhu   t5, a5, ra                  /* hi a[0]*b[0] */
-    add     s8, s8, a6                  /* carries */
-    add     a0, a0, s8                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s5, a7, 31                  /* bit 255 */
-    slli    a0, a0, 1                   /* 2 T */
-    mul     s4, a5, s6                  /* lo a[0]*b[1] */
-    or      a0, a0, s5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    t3, a0, 4                   /* 16 T' */
-    slli    t4, a0, 1                   /* 2 T' */
-    add     t3, t3, t4                  /* 18 T' */
-    mulhu   s9, a5, s6                  /* hi a[0]*b[1] */
-    add     t3, t3, a0                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a7, a7, 1                   /* clear bit 255 */
-    srli    a7, a7, 1
-    add     a3, a3, t3                  /* r[0] = u[0] + carry */
-    mul     s7, s2, ra                  /* lo a[1]*b[0] */
-    sltu    t3, a3, t3                  /* carry */
-    sw      a3, 0(a1)                   /* r[0] */
-    add     t0, t0, t3                  /* r[1] = u[1] + carry */
-    sltu    t3, t0, t3                  /* carry */
-    mulhu   a6, s2, ra                  /* hi a[1]*b[0] */
-    sw      t0, 4(a1)                   /* r[1] */
-    add     s1, s1, t3                  /* r[2] = u[2] + carry */
-    sltu    t3, s1, t3                  /* carry */
-    sw      s1, 8(a1)                   /* r[2] */
-    mul     s8, a5, a4                  /* lo a[0]*b[2] */
-    add     s11, s11, t3                /* r[3] = u[3] + carry */
-    sltu    t3, s11, t3                 /* carry */
-    sw      s11, 12(a1)                 /* r[3] */
-    add     t1, t1, t3                  /* r[4] = u[4] + carry */
-    mulhu   s5, a5, a4                  /* hi a[0]*b[2] */
-    sltu    t3, t1, t3                  /* carry */
-    sw      t1, 16(a1)                  /* r[4] */
-    add     t6, t6, t3                  /* r[5] = u[5] + carry */
-    sltu    t3, t6, t3                  /* carry */
-    mul     t4, s2, s6                  /* lo a[1]*b[1] */
-    sw      t6, 20(a1)                  /* r[5] */
-    add     a2, a2, t3                  /* r[6] = u[6] + carry */
-    sltu    t3, a2, t3                  /* carry */
-    sw      a2, 24(a1)                  /* r[6] */
-    mulhu   a0, s2, s6                  /* hi a[1]*b[1] */
-    add     a7, a7, t3                  /* r[7] = u[7] + carry */
-    sw      a7, 28(a1)                  /* r[7] */
-    add     t5, t5, s4                  /* column 1 += lo */
-    sltu    s4, t5, s4                  /* carry */
-    mul     a3, s2, a4                  /* lo a[1]*b[2] */
-    add     s9, s9, s4                  /* hi + carry: no overflow */
-    add     t5, t5, s7                  /* column 1 += lo */
-    sltu    s7, t5, s7                  /* carry */
-    add     a6, a6, s7                  /* hi + carry: no overflow */
-    mulhu   t0, s2, a4                  /* hi a[1]*b[2] */
-    add     s9, s9, a6                  /* column 2 += hi */
-    sltu    a6, s9, a6                  /* carry */
-    add     s9, s9, s8                  /* column 2 += lo */
-    sltu    s8, s9, s8                  /* carry */
-    add     s5, s5, s8                  /* hi + carry: no overflow */
-    add     a6, a6, s5                  /* column 3 += hi */
-    sltu    s5, a6, s5                  /* carry */
-    add     s9, s9, t4                  /* column 2 += lo */
-    sltu    t4, s9, t4                  /* carry */
-    add     a0, a0, t4                  /* hi + carry: no overflow */
-    add     a6, a6, a0                  /* column 3 += hi */
-    sltu    a0, a6, a0                  /* carry */
-    add     s5, s5, a0                  /* column 4 += carry */
-    lw      s1, 8(s10)                  /* c[2] */
-    lw      s11, 12(s0)                 /* d[3] */
-    mul     t1, s1, ra                  /* lo a[2]*b[0] */
-    lw      t6, 12(s10)                 /* c[3] */
-    lw      a2, 16(s0)                  /* d[4] */
-    lw      t3, 16(s10)                 /* c[4] */
-    lw      a7, 20(s0)                  /* d[5] */
-    mulhu   a1, s1, ra                  /* hi a[2]*b[0] */
-    add     s9, s9, t1                  /* column 2 += lo */
-    sltu    t1, s9, t1                  /* carry */
-    lw      s4, 20(s10)                 /* c[5] */
-    lw      s7, 24(s0)                  /* d[6] */
-    mul     s8, a5, s11                 /* lo a[0]*b[3] */
-    add     a1, a1, t1                  /* hi + carry: no overflow */
-    add     a6, a6, a1                  /* column 3 += hi */
-    sltu    a1, a6, a1                  /* carry */
-    add     s5, s5, a1                  /* column 4 += carry */
-    mulhu   t4, a5, s11                 /* hi a[0]*b[3] */
-    add     a6, a6, s8                  /* column 3 += lo */
-    sltu    s8, a6, s8                  /* carry */
-    add     a6, a6, a3                  /* column 3 += lo */
-    sltu    a3, a6, a3                  /* carry */
-    mul     a0, s1, s6                  /* lo a[2]*b[1] */
-    add     t4, t4, s8                  /* hi + carry: no overflow */
-    add     s5, s5, t4                  /* column 4 += hi */
-    sltu    t4, s5, t4                  /* carry */
-    add     t0, t0, a3                  /* hi + carry: no overflow */
-    mulhu   t1, s1, s6                  /* hi a[2]*b[1] */
-    add     s5, s5, t0                  /* column 4 += hi */
-    sltu    t0, s5, t0                  /* carry */
-    add     t4, t4, t0                  /* column 5 += carry */
-    add     a6, a6, a0                  /* column 3 += lo */
-    mul     a1, t6, ra                  /* lo a[3]*b[0] */
-    sltu    a0, a6, a0                  /* carry */
-    add     t1, t1, a0                  /* hi + carry: no overflow */
-    add     s5, s5, t1                  /* column 4 += hi */
-    sltu    t1, s5, t1                  /* carry */
-    mulhu   s8, t6, ra                  /* hi a[3]*b[0] */
-    add     t4, t4, t1                  /* column 5 += carry */
-    add     a6, a6, a1                  /* column 3 += lo */
-    sltu    a1, a6, a1                  /* carry */
-    mul     a3, a5, a2                  /* lo a[0]*b[4] */
-    add     s8, s8, a1                  /* hi + carry: no overflow */
-    add     s5, s5, s8                  /* column 4 += hi */
-    sltu    s8, s5, s8                  /* carry */
-    add     t4, t4, s8                  /* column 5 += carry */
-    mulhu   t0, a5, a2                  /* hi a[0]*b[4] */
-    add     s5, s5, a3                  /* column 4 += lo */
-    sltu    a3, s5, a3                  /* carry */
-    mul     a0, s2, s11                 /* lo a[1]*b[3] */
-    add     t0, t0, a3                  /* hi + carry: no overflow */
-    add     t4, t4, t0                  /* column 5 += hi */
-    sltu    t0, t4, t0                  /* carry */
-    mulhu   t1, s2, s11                 /* hi a[1]*b[3] */
-    add     s5, s5, a0                  /* column 4 += lo */
-    sltu    a0, s5, a0                  /* carry */
-    lw      a1, 24(s10)                 /* c[6] */
-    mul     s8, s1, a4                  /* lo a[2]*b[2] */
-    add     t1, t1, a0                  /* hi + carry: no overflow */
-    add     t4, t4, t1                  /* column 5 += hi */
-    sltu    t1, t4, t1                  /* carry */
-    add     t0, t0, t1                  /* column 6 += carry */
-    mulhu   a3, s1, a4                  /* hi a[2]*b[2] */
-    add     s5, s5, s8                  /* column 4 += lo */
-    sltu    s8, s5, s8                  /* carry */
-    lw      s0, 28(s0)                  /* d[7] */
-    mul     a0, t6, s6                  /* lo a[3]*b[1] */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    add     t4, t4, a3                  /* column 5 += hi */
-    sltu    a3, t4, a3                  /* carry */
-    add     t0, t0, a3                  /* column 6 += carry */
-    mulhu   t1, t6, s6                  /* hi a[3]*b[1] */
-    add     s5, s5, a0                  /* column 4 += lo */
-    sltu    a0, s5, a0                  /* carry */
-    mul     s8, t3, ra                  /* lo a[4]*b[0] */
-    add     t1, t1, a0                  /* hi + carry: no overflow */
-    add     t4, t4, t1                  /* column 5 += hi */
-    sltu    t1, t4, t1                  /* carry */
-    add     t0, t0, t1                  /* column 6 += carry */
-    mulhu   a3, t3, ra                  /* hi a[4]*b[0] */
-    add     s5, s5, s8                  /* column 4 += lo */
-    sltu    s8, s5, s8                  /* carry */
-    mul     a0, a5, a7                  /* lo a[0]*b[5] */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    add     t4, t4, a3                  /* column 5 += hi */
-    sltu    a3, t4, a3                  /* carry */
-    add     t0, t0, a3                  /* column 6 += carry */
-    mulhu   t1, a5, a7                  /* hi a[0]*b[5] */
-    add     t4, t4, a0                  /* column 5 += lo */
-    sltu    a0, t4, a0                  /* carry */
-    mul     s8, s2, a2                  /* lo a[1]*b[4] */
-    add     t1, t1, a0                  /* hi + carry: no overflow */
-    add     t0, t0, t1                  /* column 6 += hi */
-    sltu    t1, t0, t1                  /* carry */
-    mulhu   a3, s2, a2                  /* hi a[1]*b[4] */
-    add     t4, t4, s8                  /* column 5 += lo */
-    sltu    s8, t4, s8                  /* carry */
-    mul     a0, s1, s11                 /* lo a[2]*b[3] */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    add     t0, t0, a3                  /* column 6 += hi */
-    sltu    a3, t0, a3                  /* carry */
-    add     t1, t1, a3                  /* column 7 += carry */
-    mulhu   s8, s1, s11                 /* hi a[2]*b[3] */
-    add     t4, t4, a0                  /* column 5 += lo */
-    sltu    a0, t4, a0                  /* carry */
-    mul     a3, t6, a4                  /* lo a[3]*b[2] */
-    add     s8, s8, a0                  /* hi + carry: no overflow */
-    add     t0, t0, s8                  /* column 6 += hi */
-    sltu    s8, t0, s8                  /* carry */
-    add     t1, t1, s8                  /* column 7 += carry */
-    mulhu   a0, t6, a4                  /* hi a[3]*b[2] */
-    add     t4, t4, a3                  /* column 5 += lo */
-    sltu    a3, t4, a3                  /* carry */
-    mul     s8, t3, s6                  /* lo a[4]*b[1] */
-    add     a0, a0, a3                  /* hi + carry: no overflow */
-    add     t0, t0, a0                  /* column 6 += hi */
-    sltu    a0, t0, a0                  /* carry */
-    add     t1, t1, a0                  /* column 7 += carry */
-    mulhu   a3, t3, s6                  /* hi a[4]*b[1] */
-    add     t4, t4, s8                  /* column 5 += lo */
-    sltu    s8, t4, s8                  /* carry */
-    lw      s10, 28(s10)                /* c[7] */
-    mul     a0, s4, ra                  /* lo a[5]*b[0] */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    add     t0, t0, a3                  /* column 6 += hi */
-    sltu    a3, t0, a3                  /* carry */
-    add     t1, t1, a3                  /* column 7 += carry */
-    mulhu   s8, s4, ra                  /* hi a[5]*b[0] */
-    add     t4, t4, a0                  /* column 5 += lo */
-    sltu    a0, t4, a0                  /* carry */
-    mul     a3, a5, s7                  /* lo a[0]*b[6] */
-    add     s8, s8, a0                  /* hi + carry: no overflow */
-    add     t0, t0, s8                  /* column 6 += hi */
-    sltu    s8, t0, s8                  /* carry */
-    add     t1, t1, s8                  /* column 7 += carry */
-    mulhu   a0, a5, s7                  /* hi a[0]*b[6] */
-    add     t0, t0, a3                  /* column 6 += lo */
-    sltu    a3, t0, a3                  /* carry */
-    mul     s8, s2, a7                  /* lo a[1]*b[5] */
-    add     a0, a0, a3                  /* hi + carry: no overflow */
-    add     t1, t1, a0                  /* column 7 += hi */
-    sltu    a0, t1, a0                  /* carry */
-    mulhu   a3, s2, a7                  /* hi a[1]*b[5] */
-    add     t0, t0, s8                  /* column 6 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    mul     s8, s1, a2                  /* lo a[2]*b[4] */
-    add     t1, t1, a3                  /* column 7 += hi */
-    sltu    a3, t1, a3                  /* carry */
-    add     a0, a0, a3                  /* column 8 += carry */
-    mulhu   a3, s1, a2                  /* hi a[2]*b[4] */
-    add     t0, t0, s8                  /* column 6 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    mul     s8, t6, s11                 /* lo a[3]*b[3] */
-    add     t1, t1, a3                  /* column 7 += hi */
-    sltu    a3, t1, a3                  /* carry */
-    add     a0, a0, a3                  /* column 8 += carry */
-    mulhu   a3, t6, s11                 /* hi a[3]*b[3] */
-    add     t0, t0, s8                  /* column 6 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    mul     s8, t3, a4                  /* lo a[4]*b[2] */
-    add     t1, t1, a3                  /* column 7 += hi */
-    sltu    a3, t1, a3                  /* carry */
-    add     a0, a0, a3                  /* column 8 += carry */
-    mulhu   a3, t3, a4                  /* hi a[4]*b[2] */
-    add     t0, t0, s8                  /* column 6 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    mul     s8, s4, s6                  /* lo a[5]*b[1] */
-    add     t1, t1, a3                  /* column 7 += hi */
-    sltu    a3, t1, a3                  /* carry */
-    add     a0, a0, a3                  /* column 8 += carry */
-    mulhu   a3, s4, s6                  /* hi a[5]*b[1] */
-    add     t0, t0, s8                  /* column 6 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    mul     s8, a1, ra                  /* lo a[6]*b[0] */
-    add     t1, t1, a3                  /* column 7 += hi */
-    sltu    a3, t1, a3                  /* carry */
-    add     a0, a0, a3                  /* column 8 += carry */
-    mulhu   a3, a1, ra                  /* hi a[6]*b[0] */
-    add     t0, t0, s8                  /* column 6 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    mul     s8, a5, s0                  /* lo a[0]*b[7] */
-    add     t1, t1, a3                  /* column 7 += hi */
-    sltu    a3, t1, a3                  /* carry */
-    add     a0, a0, a3                  /* column 8 += carry */
-    mulhu   a5, a5, s0                  /* hi a[0]*b[7] */
-    add     t1, t1, s8                  /* column 7 += lo */
-    sltu    s8, t1, s8                  /* carry */
-    mul     a3, s2, s7                  /* lo a[1]*b[6] */
-    add     a5, a5, s8                  /* hi + carry: no overflow */
-    add     a0, a0, a5                  /* column 8 += hi */
-    sltu    a5, a0, a5                  /* carry */
-    mulhu   s8, s2, s7                  /* hi a[1]*b[6] */
-    add     t1, t1, a3                  /* column 7 += lo */
-    sltu    a3, t1, a3                  /* carry */
-    add     s8, s8, a3                  /* hi + carry: no overflow */
-    mul     a3, s1, a7                  /* lo a[2]*b[5] */
-    add     a0, a0, s8                  /* column 8 += hi */
-    sltu    s8, a0, s8                  /* carry */
-    add     a5, a5, s8                  /* column 9 += carry */
-    mulhu   s8, s1, a7                  /* hi a[2]*b[5] */
-    add     t1, t1, a3                  /* column 7 += lo */
-    sltu    a3, t1, a3                  /* carry */
-    add     s8, s8, a3                  /* hi + carry: no overflow */
-    mul     a3, t6, a2                  /* lo a[3]*b[4] */
-    add     a0, a0, s8                  /* column 8 += hi */
-    sltu    s8, a0, s8                  /* carry */
-    add     a5, a5, s8                  /* column 9 += carry */
-    mulhu   s8, t6, a2                  /* hi a[3]*b[4] */
-    add     t1, t1, a3                  /* column 7 += lo */
-    sltu    a3, t1, a3                  /* carry */
-    add     s8, s8, a3                  /* hi + carry: no overflow */
-    mul     a3, t3, s11                 /* lo a[4]*b[3] */
-    add     a0, a0, s8                  /* column 8 += hi */
-    sltu    s8, a0, s8                  /* carry */
-    add     a5, a5, s8                  /* column 9 += carry */
-    mulhu   s8, t3, s11                 /* hi a[4]*b[3] */
-    add     t1, t1, a3                  /* column 7 += lo */
-    sltu    a3, t1, a3                  /* carry */
-    add     s8, s8, a3                  /* hi + carry: no overflow */
-    mul     a3, s4, a4                  /* lo a[5]*b[2] */
-    add     a0, a0, s8                  /* column 8 += hi */
-    sltu    s8, a0, s8                  /* carry */
-    add     a5, a5, s8                  /* column 9 += carry */
-    mulhu   s8, s4, a4                  /* hi a[5]*b[2] */
-    add     t1, t1, a3                  /* column 7 += lo */
-    sltu    a3, t1, a3                  /* carry */
-    add     s8, s8, a3                  /* hi + carry: no overflow */
-    mul     a3, a1, s6                  /* lo a[6]*b[1] */
-    add     a0, a0, s8                  /* column 8 += hi */
-    sltu    s8, a0, s8                  /* carry */
-    add     a5, a5, s8                  /* column 9 += carry */
-    mulhu   s8, a1, s6                  /* hi a[6]*b[1] */
-    add     t1, t1, a3                  /* column 7 += lo */
-    sltu    a3, t1, a3                  /* carry */
-    add     s8, s8, a3                  /* hi + carry: no overflow */
-    mul     a3, s10, ra                 /* lo a[7]*b[0] */
-    add     a0, a0, s8                  /* column 8 += hi */
-    sltu    s8, a0, s8                  /* carry */
-    add     a5, a5, s8                  /* column 9 += carry */
-    mulhu   ra, s10, ra                 /* hi a[7]*b[0] */
-    add     t1, t1, a3                  /* column 7 += lo */
-    sltu    a3, t1, a3                  /* carry */
-    mul     s8, s2, s0                  /* lo a[1]*b[7] */
-    add     ra, ra, a3                  /* hi + carry: no overflow */
-    add     a0, a0, ra                  /* column 8 += hi */
-    sltu    ra, a0, ra                  /* carry */
-    add     a5, a5, ra                  /* column 9 += carry */
-    mulhu   s2, s2, s0                  /* hi a[1]*b[7] */
-    add     a0, a0, s8                  /* column 8 += lo */
-    sltu    s8, a0, s8                  /* carry */
-    mul     a3, s1, s7                  /* lo a[2]*b[6] */
-    add     s2, s2, s8                  /* hi + carry: no overflow */
-    add     a5, a5, s2                  /* column 9 += hi */
-    sltu    s2, a5, s2                  /* carry */
-    mulhu   ra, s1, s7                  /* hi a[2]*b[6] */
-    add     a0, a0, a3                  /* column 8 += lo */
-    sltu    a3, a0, a3                  /* carry */
-    mul     s8, t6, a7                  /* lo a[3]*b[5] */
-    add     ra, ra, a3                  /* hi + carry: no overflow */
-    add     a5, a5, ra                  /* column 9 += hi */
-    sltu    ra, a5, ra                  /* carry */
-    add     s2, s2, ra                  /* column 10 += carry */
-    mulhu   a3, t6, a7                  /* hi a[3]*b[5] */
-    add     a0, a0, s8                  /* column 8 += lo */
-    sltu    s8, a0, s8                  /* carry */
-    mul     ra, t3, a2                  /* lo a[4]*b[4] */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    add     a5, a5, a3                  /* column 9 += hi */
-    sltu    a3, a5, a3                  /* carry */
-    add     s2, s2, a3                  /* column 10 += carry */
-    mulhu   s8, t3, a2                  /* hi a[4]*b[4] */
-    add     a0, a0, ra                  /* column 8 += lo */
-    sltu    ra, a0, ra                  /* carry */
-    mul     a3, s4, s11                 /* lo a[5]*b[3] */
-    add     s8, s8, ra                  /* hi + carry: no overflow */
-    add     a5, a5, s8                  /* column 9 += hi */
-    sltu    s8, a5, s8                  /* carry */
-    add     s2, s2, s8                  /* column 10 += carry */
-    mulhu   ra, s4, s11                 /* hi a[5]*b[3] */
-    add     a0, a0, a3                  /* column 8 += lo */
-    sltu    a3, a0, a3                  /* carry */
-    mul     s8, a1, a4                  /* lo a[6]*b[2] */
-    add     ra, ra, a3                  /* hi + carry: no overflow */
-    add     a5, a5, ra                  /* column 9 += hi */
-    sltu    ra, a5, ra                  /* carry */
-    add     s2, s2, ra                  /* column 10 += carry */
-    mulhu   a3, a1, a4                  /* hi a[6]*b[2] */
-    add     a0, a0, s8                  /* column 8 += lo */
-    sltu    s8, a0, s8                  /* carry */
-    mul     ra, s10, s6                 /* lo a[7]*b[1] */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    add     a5, a5, a3                  /* column 9 += hi */
-    sltu    a3, a5, a3                  /* carry */
-    add     s2, s2, a3                  /* column 10 += carry */
-    mulhu   s6, s10, s6                 /* hi a[7]*b[1] */
-    add     a0, a0, ra                  /* column 8 += lo */
-    sltu    ra, a0, ra                  /* carry */
-    mul     s8, s1, s0                  /* lo a[2]*b[7] */
-    add     s6, s6, ra                  /* hi + carry: no overflow */
-    add     a5, a5, s6                  /* column 9 += hi */
-    sltu    s6, a5, s6                  /* carry */
-    add     s2, s2, s6                  /* column 10 += carry */
-    mulhu   s1, s1, s0                  /* hi a[2]*b[7] */
-    add     a5, a5, s8                  /* column 9 += lo */
-    sltu    s8, a5, s8                  /* carry */
-    mul     a3, t6, s7                  /* lo a[3]*b[6] */
-    add     s1, s1, s8                  /* hi + carry: no overflow */
-    add     s2, s2, s1                  /* column 10 += hi */
-    sltu    s1, s2, s1                  /* carry */
-    mulhu   ra, t6, s7                  /* hi a[3]*b[6] */
-    add     a5, a5, a3                  /* column 9 += lo */
-    sltu    a3, a5, a3                  /* carry */
-    mul     s6, t3, a7                  /* lo a[4]*b[5] */
-    add     ra, ra, a3                  /* hi + carry: no overflow */
-    add     s2, s2, ra                  /* column 10 += hi */
-    sltu    ra, s2, ra                  /* carry */
-    add     s1, s1, ra                  /* column 11 += carry */
-    mulhu   s8, t3, a7                  /* hi a[4]*b[5] */
-    add     a5, a5, s6                  /* column 9 += lo */
-    sltu    s6, a5, s6                  /* carry */
-    mul     a3, s4, a2                  /* lo a[5]*b[4] */
-    add     s8, s8, s6                  /* hi + carry: no overflow */
-    add     s2, s2, s8                  /* column 10 += hi */
-    sltu    s8, s2, s8                  /* carry */
-    add     s1, s1, s8                  /* column 11 += carry */
-    mulhu   ra, s4, a2                  /* hi a[5]*b[4] */
-    add     a5, a5, a3                  /* column 9 += lo */
-    sltu    a3, a5, a3                  /* carry */
-    mul     s6, a1, s11                 /* lo a[6]*b[3] */
-    add     ra, ra, a3                  /* hi + carry: no overflow */
-    add     s2, s2, ra                  /* column 10 += hi */
-    sltu    ra, s2, ra                  /* carry */
-    add     s1, s1, ra                  /* column 11 += carry */
-    mulhu   s8, a1, s11                 /* hi a[6]*b[3] */
-    add     a5, a5, s6                  /* column 9 += lo */
-    sltu    s6, a5, s6                  /* carry */
-    li      a3, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     ra, s10, a4                 /* lo a[7]*b[2] */
-    add     s8, s8, s6                  /* hi + carry: no overflow */
-    add     s2, s2, s8                  /* column 10 += hi */
-    sltu    s8, s2, s8                  /* carry */
-    add     s1, s1, s8                  /* column 11 += carry */
-    mulhu   a4, s10, a4                 /* hi a[7]*b[2] */
-    add     a5, a5, ra                  /* column 9 += lo */
-    sltu    ra, a5, ra                  /* carry */
-    mul     s6, t6, s0                  /* lo a[3]*b[7] */
-    add     a4, a4, ra                  /* hi + carry: no overflow */
-    add     s2, s2, a4                  /* column 10 += hi */
-    sltu    a4, s2, a4                  /* carry */
-    add     s1, s1, a4                  /* column 11 += carry */
-    mulhu   t6, t6, s0                  /* hi a[3]*b[7] */
-    add     s2, s2, s6                  /* column 10 += lo */
-    sltu    s6, s2, s6                  /* carry */
-    mul     s8, t3, s7                  /* lo a[4]*b[6] */
-    add     t6, t6, s6                  /* hi + carry: no overflow */
-    add     s1, s1, t6                  /* column 11 += hi */
-    sltu    t6, s1, t6                  /* carry */
-    mulhu   ra, t3, s7                  /* hi a[4]*b[6] */
-    add     s2, s2, s8                  /* column 10 += lo */
-    sltu    s8, s2, s8                  /* carry */
-    mul     a4, s4, a7                  /* lo a[5]*b[5] */
-    add     ra, ra, s8                  /* hi + carry: no overflow */
-    add     s1, s1, ra                  /* column 11 += hi */
-    sltu    ra, s1, ra                  /* carry */
-    add     t6, t6, ra                  /* column 12 += carry */
-    mulhu   s6, s4, a7                  /* hi a[5]*b[5] */
-    add     s2, s2, a4                  /* column 10 += lo */
-    sltu    a4, s2, a4                  /* carry */
-    mul     s8, a1, a2                  /* lo a[6]*b[4] */
-    add     s6, s6, a4                  /* hi + carry: no overflow */
-    add     s1, s1, s6                  /* column 11 += hi */
-    sltu    s6, s1, s6                  /* carry */
-    add     t6, t6, s6                  /* column 12 += carry */
-    mulhu   ra, a1, a2                  /* hi a[6]*b[4] */
-    add     s2, s2, s8                  /* column 10 += lo */
-    sltu    s8, s2, s8                  /* carry */
-    mul     a4, s10, s11                /* lo a[7]*b[3] */
-    add     ra, ra, s8                  /* hi + carry: no overflow */
-    add     s1, s1, ra                  /* column 11 += hi */
-    sltu    ra, s1, ra                  /* carry */
-    add     t6, t6, ra                  /* column 12 += carry */
-    mulhu   s11, s10, s11               /* hi a[7]*b[3] */
-    add     s2, s2, a4                  /* column 10 += lo */
-    sltu    a4, s2, a4                  /* carry */
-    mul     s6, t3, s0                  /* lo a[4]*b[7] */
-    add     s11, s11, a4                /* hi + carry: no overflow */
-    add     s1, s1, s11                 /* column 11 += hi */
-    sltu    s11, s1, s11                /* carry */
-    add     t6, t6, s11                 /* column 12 += carry */
-    mulhu   t3, t3, s0                  /* hi a[4]*b[7] */
-    add     s1, s1, s6                  /* column 11 += lo */
-    sltu    s6, s1, s6                  /* carry */
-    mul     s8, s4, s7                  /* lo a[5]*b[6] */
-    add     t3, t3, s6                  /* hi + carry: no overflow */
-    add     t6, t6, t3                  /* column 12 += hi */
-    sltu    t3, t6, t3                  /* carry */
-    mulhu   ra, s4, s7                  /* hi a[5]*b[6] */
-    add     s1, s1, s8                  /* column 11 += lo */
-    sltu    s8, s1, s8                  /* carry */
-    mul     a4, a1, a7                  /* lo a[6]*b[5] */
-    add     ra, ra, s8                  /* hi + carry: no overflow */
-    add     t6, t6, ra                  /* column 12 += hi */
-    sltu    ra, t6, ra                  /* carry */
-    add     t3, t3, ra                  /* column 13 += carry */
-    mulhu   s11, a1, a7                 /* hi a[6]*b[5] */
-    add     s1, s1, a4                  /* column 11 += lo */
-    sltu    a4, s1, a4                  /* carry */
-    mul     s6, s10, a2                 /* lo a[7]*b[4] */
-    add     s11, s11, a4                /* hi + carry: no overflow */
-    add     t6, t6, s11                 /* column 12 += hi */
-    sltu    s11, t6, s11                /* carry */
-    add     t3, t3, s11                 /* column 13 += carry */
-    mulhu   a2, s10, a2                 /* hi a[7]*b[4] */
-    add     s1, s1, s6                  /* column 11 += lo */
-    sltu    s6, s1, s6                  /* carry */
-    mul     s8, s4, s0                  /* lo a[5]*b[7] */
-    add     a2, a2, s6                  /* hi + carry: no overflow */
-    add     t6, t6, a2                  /* column 12 += hi */
-    sltu    a2, t6, a2                  /* carry */
-    add     t3, t3, a2                  /* column 13 += carry */
-    mulhu   s4, s4, s0                  /* hi a[5]*b[7] */
-    add     t6, t6, s8                  /* column 12 += lo */
-    sltu    s8, t6, s8                  /* carry */
-    mul     ra, a1, s7                  /* lo a[6]*b[6] */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    add     t3, t3, s4                  /* column 13 += hi */
-    sltu    s4, t3, s4                  /* carry */
-    mulhu   a4, a1, s7                  /* hi a[6]*b[6] */
-    add     t6, t6, ra                  /* column 12 += lo */
-    sltu    ra, t6, ra                  /* carry */
-    mul     s11, s10, a7                /* lo a[7]*b[5] */
-    add     a4, a4, ra                  /* hi + carry: no overflow */
-    add     t3, t3, a4                  /* column 13 += hi */
-    sltu    a4, t3, a4                  /* carry */
-    add     s4, s4, a4                  /* column 14 += carry */
-    mulhu   a7, s10, a7                 /* hi a[7]*b[5] */
-    add     t6, t6, s11                 /* column 12 += lo */
-    sltu    s11, t6, s11                /* carry */
-    mul     s6, a1, s0                  /* lo a[6]*b[7] */
-    add     a7, a7, s11                 /* hi + carry: no overflow */
-    add     t3, t3, a7                  /* column 13 += hi */
-    sltu    a7, t3, a7                  /* carry */
-    add     s4, s4, a7                  /* column 14 += carry */
-    mulhu   a1, a1, s0                  /* hi a[6]*b[7] */
-    add     t3, t3, s6                  /* column 13 += lo */
-    sltu    s6, t3, s6                  /* carry */
-    mul     a2, s10, s7                 /* lo a[7]*b[6] */
-    add     a1, a1, s6                  /* hi + carry: no overflow */
-    add     s4, s4, a1                  /* column 14 += hi */
-    sltu    a1, s4, a1                  /* carry */
-    mulhu   s7, s10, s7                 /* hi a[7]*b[6] */
-    add     t3, t3, a2                  /* column 13 += lo */
-    sltu    a2, t3, a2                  /* carry */
-    mul     s8, s10, s0                 /* lo a[7]*b[7] */
-    add     s7, s7, a2                  /* hi + carry: no overflow */
-    add     s4, s4, s7                  /* column 14 += hi */
-    sltu    s7, s4, s7                  /* carry */
-    add     a1, a1, s7                  /* column 15 += carry */
-    mulhu   s10, s10, s0                /* hi a[7]*b[7] */
-    add     s4, s4, s8                  /* column 14 += lo */
-    sltu    s8, s4, s8                  /* carry */
-    mul     ra, a0, a3                  /* lo 38 t[8] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     a1, a1, s10                 /* column 15 += hi */
-    slli    a4, a1, 5                   /* t[15] << 5 */
-    slli    s11, a1, 2                  /* t[15] << 2 */
-    mulhu   a0, a0, a3                  /* hi 38 t[8] (< 38) */
-    add     s3, s3, ra                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    ra, s3, ra                  /* carry */
-    slli    a7, a1, 1                   /* t[15] << 1 */
-    add     a4, a4, s11                 /* lo 38 t[15] */
-    mul     s6, a5, a3                  /* lo 38 t[9] */
-    add     a0, a0, ra                  /* hi(prev) + carries */
-    sltu    s11, a4, s11                /* carry */
-    add     a4, a4, a7
-    sltu    a7, a4, a7                  /* carry */
-    mulhu   a5, a5, a3                  /* hi 38 t[9] (< 38) */
-    add     t5, t5, s6                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s6, t5, s6                  /* carry */
-    add     t5, t5, a0                  /* u[1] += hi(prev) + carry */
-    sltu    a0, t5, a0                  /* carry */
-    mul     a2, s2, a3                  /* lo 38 t[10] */
-    add     s6, s6, a0                  /* carries */
-    add     a5, a5, s6                  /* hi(prev) + carries */
-    srli    s7, a1, 27                  /* t[15] >> 27 */
-    srli    s0, a1, 30                  /* t[15] >> 30 */
-    mulhu   s2, s2, a3                  /* hi 38 t[10] (< 38) */
-    add     s9, s9, a2                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    a2, s9, a2                  /* carry */
-    add     s9, s9, a5                  /* u[2] += hi(prev) + carry */
-    sltu    a5, s9, a5                  /* carry */
-    mul     s8, s1, a3                  /* lo 38 t[11] */
-    add     a2, a2, a5                  /* carries */
-    add     s2, s2, a2                  /* hi(prev) + carries */
-    srli    a1, a1, 31                  /* t[15] >> 31 */
-    add     s7, s7, s0                  /* hi 38 t[15] */
-    mulhu   s1, s1, a3                  /* hi 38 t[11] (< 38) */
-    add     a6, a6, s8                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s8, a6, s8                  /* carry */
-    add     a6, a6, s2                  /* u[3] += hi(prev) + carry */
-    sltu    s2, a6, s2                  /* carry */
-    mul     s10, t6, a3                 /* lo 38 t[12] */
-    add     s8, s8, s2                  /* carries */
-    add     s1, s1, s8                  /* hi(prev) + carries */
-    add     s7, s7, a1
-    add     s7, s7, s11
-    mulhu   t6, t6, a3                  /* hi 38 t[12] (< 38) */
-    add     s5, s5, s10                 /* u[4] = t[4] + lo 38 t[12] */
-    sltu    s10, s5, s10                /* carry */
-    add     s5, s5, s1                  /* u[4] += hi(prev) + carry */
-    sltu    s1, s5, s1                  /* carry */
-    mul     ra, t3, a3                  /* lo 38 t[13] */
-    add     s10, s10, s1                /* carries */
-    add     t6, t6, s10                 /* hi(prev) + carries */
-    add     s7, s7, a7
-    add     t1, t1, a4                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   t3, t3, a3                  /* hi 38 t[13] (< 38) */
-    add     t4, t4, ra                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    ra, t4, ra                  /* carry */
-    add     t4, t4, t6                  /* u[5] += hi(prev) + carry */
-    sltu    t6, t4, t6                  /* carry */
-    mul     a0, s4, a3                  /* lo 38 t[14] */
-    add     ra, ra, t6                  /* carries */
-    add     t3, t3, ra                  /* hi(prev) + carries */
-    sltu    a4, t1, a4                  /* carry */
-    mulhu   s4, s4, a3                  /* hi 38 t[14] (< 38) */
-    add     t0, t0, a0                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    a0, t0, a0                  /* carry */
-    add     t0, t0, t3                  /* u[6] += hi(prev) + carry */
-    sltu    t3, t0, t3                  /* carry */
-    add     a0, a0, t3                  /* carries */
-    add     s4, s4, a0                  /* hi(prev) + carries */
-    add     t1, t1, s4                  /* u[7] += hi(prev) + carry */
-    sltu    s4, t1, s4                  /* carry */
-    add     a4, a4, s4                  /* carries */
-    add     s7, s7, a4                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s6, t1, 31                  /* bit 255 */
-    slli    s7, s7, 1                   /* 2 T */
-    or      s7, s7, s6                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a5, s7, 4                   /* 16 T' */
-    slli    a2, s7, 1                   /* 2 T' */
-    add     a5, a5, a2                  /* 18 T' */
-    add     a5, a5, s7                  /* 19 T' (2^255 = 19 mod p) */
-    slli    t1, t1, 1                   /* clear bit 255 */
-    srli    t1, t1, 1
-    add     s3, s3, a5                  /* r[0] = u[0] + carry */
-    sltu    a5, s3, a5                  /* carry */
-    sw      s3, 0(t2)                   /* r[0] */
-    add     t5, t5, a5                  /* r[1] = u[1] + carry */
-    sltu    a5, t5, a5                  /* carry */
-    sw      t5, 4(t2)                   /* r[1] */
-    add     s9, s9, a5                  /* r[2] = u[2] + carry */
-    sltu    a5, s9, a5                  /* carry */
-    sw      s9, 8(t2)                   /* r[2] */
-    add     a6, a6, a5                  /* r[3] = u[3] + carry */
+    add     t1, t1, t0                  /* hi + carry: no overflow */
+    add     a6, a6, t1                  /* column 5 += hi */
+    mulhu   s6, t5, s1                  /* hi a[1]*a[3] */
+    sltu    t1, a6, t1                  /* carry */
+    add     a4, a4, s9                  /* column 4 += lo */
+    sltu    s9, a4, s9                  /* carry */
+    slli    s4, a4, 1                   /* 2 cross[4] */
+    mul     a3, s0, s0                  /* lo a[2]^2 */
+    add     s6, s6, s9                  /* hi + carry: no overflow */
+    add     a6, a6, s6                  /* column 5 += hi */
+    sltu    s6, a6, s6                  /* carry */
+    add     t1, t1, s6                  /* column 6 += carry */
+    mulhu   s7, s0, s0                  /* hi a[2]^2 */
+    srli    s10, s10, 31                /* bit 31 of cross[3] */
+    or      s4, s4, s10
+    add     s4, s4, a3                  /* t[4] = 2 cross[4] + square word */
+    sltu    a3, s4, a3                  /* carry */
+    mul     a5, t4, s3                  /* lo a[0]*a[5] */
+    add     s4, s4, a2                  /* + carry */
+    sltu    a2, s4, a2                  /* carry */
+    add     a3, a3, a2                  /* carries */
+    srli    a4, a4, 31                  /* bit 31 of cross[4] */
+    mulhu   ra, t4, s3                  /* hi a[0]*a[5] */
+    add     a6, a6, a5                  /* column 5 += lo */
     sltu    a5, a6, a5                  /* carry */
-    sw      a6, 12(t2)                  /* r[3] */
-    add     s5, s5, a5                  /* r[4] = u[4] + carry */
-    sltu    a5, s5, a5                  /* carry */
-    sw      s5, 16(t2)                  /* r[4] */
-    add     t4, t4, a5                  /* r[5] = u[5] + carry */
-    sltu    a5, t4, a5                  /* carry */
-    sw      t4, 20(t2)                  /* r[5] */
-    add     t0, t0, a5                  /* r[6] = u[6] + carry */
-    sltu    a5, t0, a5                  /* carry */
-    sw      t0, 24(t2)                  /* r[6] */
-    add     t1, t1, a5                  /* r[7] = u[7] + carry */
-    sw      t1, 28(t2)                  /* r[7] */
+    mul     t0, t5, s2                  /* lo a[1]*a[4] */
+    add     ra, ra, a5                  /* hi + carry: no overflow */
+    add     t1, t1, ra                  /* column 6 += hi */
+    sltu    ra, t1, ra                  /* carry */
+    mulhu   s9, t5, s2                  /* hi a[1]*a[4] */
+    add     a6, a6, t0                  /* column 5 += lo */
+    sltu    t0, a6, t0                  /* carry */
+    mul     s6, s0, s1                  /* lo a[2]*a[3] */
+    add     s9, s9, t0                  /* hi + carry: no overflow */
+    add     t1, t1, s9                  /* column 6 += hi */
+    sltu    s9, t1, s9                  /* carry */
+    add     ra, ra, s9                  /* column 7 += carry */
+    mulhu   s10, s0, s1                 /* hi a[2]*a[3] */
+    add     a6, a6, s6                  /* column 5 += lo */
+    sltu    s6, a6, s6                  /* carry */
+    slli    a2, a6, 1                   /* 2 cross[5] */
+    or      a2, a2, a4
+    mul     a5, t4, s5                  /* lo a[0]*a[6] */
+    add     s10, s10, s6                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 6 += hi */
+    sltu    s10, t1, s10                /* carry */
+    add     ra, ra, s10                 /* column 7 += carry */
+    mulhu   t0, t4, s5                  /* hi a[0]*a[6] */
+    add     a2, a2, s7                  /* t[5] = 2 cross[5] + square word */
+    sltu    s7, a2, s7                  /* carry */
+    add     a2, a2, a3                  /* + carry */
+    sltu    a3, a2, a3                  /* carry */
+    mul     s9, t5, s3                  /* lo a[1]*a[5] */
+    add     s7, s7, a3                  /* carries */
+    add     t1, t1, a5                  /* column 6 += lo */
+    sltu    a5, t1, a5                  /* carry */
+    add     t0, t0, a5                  /* hi + carry: no overflow */
+    mulhu   a4, t5, s3                  /* hi a[1]*a[5] */
+    add     ra, ra, t0                  /* column 7 += hi */
+    sltu    t0, ra, t0                  /* carry */
+    add     t1, t1, s9                  /* column 6 += lo */
+    sltu    s9, t1, s9                  /* carry */
+    mul     s6, s0, s2                  /* lo a[2]*a[4] */
+    add     a4, a4, s9                  /* hi + carry: no overflow */
+    add     ra, ra, a4                  /* column 7 += hi */
+    sltu    a4, ra, a4                  /* carry */
+    add     t0, t0, a4                  /* column 8 += carry */
+    mulhu   s10, s0, s2                 /* hi a[2]*a[4] */
+    add     t1, t1, s6                  /* column 6 += lo */
+    sltu    s6, t1, s6                  /* carry */
+    slli    a3, t1, 1                   /* 2 cross[6] */
+    srli    a6, a6, 31                  /* bit 31 of cross[5] */
+    mul     a5, s1, s1                  /* lo a[3]^2 */
+    add     s10, s10, s6                /* hi + carry: no overflow */
+    add     ra, ra, s10                 /* column 7 += hi */
+    sltu    s10, ra, s10                /* carry */
+    add     t0, t0, s10                 /* column 8 += carry */
+    mulhu   s9, s1, s1                  /* hi a[3]^2 */
+    or      a3, a3, a6
+    add     a3, a3, a5                  /* t[6] = 2 cross[6] + square word */
+    sltu    a5, a3, a5                  /* carry */
+    add     a3, a3, s7                  /* + carry */
+    mul     a4, t4, t3                  /* lo a[0]*a[7] */
+    sltu    s7, a3, s7                  /* carry */
+    add     a5, a5, s7                  /* carries */
+    srli    t1, t1, 31                  /* bit 31 of cross[6] */
+    mulhu   t4, t4, t3                  /* hi a[0]*a[7] */
+    add     ra, ra, a4                  /* column 7 += lo */
+    sltu    a4, ra, a4                  /* carry */
+    mul     s6, t5, s5                  /* lo a[1]*a[6] */
+    add     t4, t4, a4                  /* hi + carry: no overflow */
+    add     t0, t0, t4                  /* column 8 += hi */
+    sltu    t4, t0, t4                  /* carry */
+    mulhu   s10, t5, s5                 /* hi a[1]*a[6] */
+    add     ra, ra, s6                  /* column 7 += lo */
+    sltu    s6, ra, s6                  /* carry */
+    mul     a6, s0, s3                  /* lo a[2]*a[5] */
+    add     s10, s10, s6                /* hi + carry: no overflow */
+    add     t0, t0, s10                 /* column 8 += hi */
+    sltu    s10, t0, s10                /* carry */
+    add     t4, t4, s10                 /* column 9 += carry */
+    mulhu   s7, s0, s3                  /* hi a[2]*a[5] */
+    add     ra, ra, a6                  /* column 7 += lo */
+    sltu    a6, ra, a6                  /* carry */
+    mul     a4, s1, s2                  /* lo a[3]*a[4] */
+    add     s7, s7, a6                  /* hi + carry: no overflow */
+    add     t0, t0, s7                  /* column 8 += hi */
+    sltu    s7, t0, s7                  /* carry */
+    add     t4, t4, s7                  /* column 9 += carry */
+    mulhu   s6, s1, s2                  /* hi a[3]*a[4] */
+    add     ra, ra, a4                  /* column 7 += lo */
+    sltu    a4, ra, a4                  /* carry */
+    slli    s10, ra, 1                  /* 2 cross[7] */
+    or      s10, s10, t1
+    mul     a6, t5, t3                  /* lo a[1]*a[7] */
+    add     s6, s6, a4                  /* hi + carry: no overflow */
+    add     t0, t0, s6                  /* column 8 += hi */
+    sltu    s6, t0, s6                  /* carry */
+    add     t4, t4, s6                  /* column 9 += carry */
+    mulhu   t5, t5, t3                  /* hi a[1]*a[7] */
+    add     s10, s10, s9                /* t[7] = 2 cross[7] + square word */
+    sltu    s9, s10, s9                 /* carry */
+    add     s10, s10, a5                /* + carry */
+    sltu    a5, s10, a5                 /* carry */
+    mul     s7, s0, s5                  /* lo a[2]*a[6] */
+    add     s9, s9, a5                  /* carries */
+    add     t0, t0, a6                  /* column 8 += lo */
+    sltu    a6, t0, a6                  /* carry */
+    add     t5, t5, a6                  /* hi + carry: no overflow */
+    mulhu   t1, s0, s5                  /* hi a[2]*a[6] */
+    add     t4, t4, t5                  /* column 9 += hi */
+    sltu    t5, t4, t5                  /* carry */
+    add     t0, t0, s7                  /* column 8 += lo */
+    sltu    s7, t0, s7                  /* carry */
+    mul     a4, s1, s3                  /* lo a[3]*a[5] */
+    add     t1, t1, s7                  /* hi + carry: no overflow */
+    add     t4, t4, t1                  /* column 9 += hi */
+    sltu    t1, t4, t1                  /* carry */
+    add     t5, t5, t1                  /* column 10 += carry */
+    mulhu   s6, s1, s3                  /* hi a[3]*a[5] */
+    add     t0, t0, a4                  /* column 8 += lo */
+    sltu    a4, t0, a4                  /* carry */
+    slli    a5, t0, 1                   /* 2 cross[8] */
+    srli    ra, ra, 31                  /* bit 31 of cross[7] */
+    mul     a6, s2, s2                  /* lo a[4]^2 */
+    add     s6, s6, a4                  /* hi + carry: no overflow */
+    add     t4, t4, s6                  /* column 9 += hi */
+    sltu    s6, t4, s6                  /* carry */
+    add     t5, t5, s6                  /* column 10 += carry */
+    mulhu   s7, s2, s2                  /* hi a[4]^2 */
+    or      a5, a5, ra
+    add     a5, a5, a6                  /* t[8] = 2 cross[8] + square word */
+    sltu    a6, a5, a6                  /* carry */
+    add     a5, a5, s9                  /* + carry */
+    mul     t1, s0, t3                  /* lo a[2]*a[7] */
+    sltu    s9, a5, s9                  /* carry */
+    add     a6, a6, s9                  /* carries */
+    srli    t0, t0, 31                  /* bit 31 of cross[8] */
+    li      a4, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   s0, s0, t3                  /* hi a[2]*a[7] */
+    add     t4, t4, t1                  /* column 9 += lo */
+    sltu    t1, t4, t1                  /* carry */
+    mul     s6, s1, s5                  /* lo a[3]*a[6] */
+    add     s0, s0, t1                  /* hi + carry: no overflow */
+    add     t5, t5, s0                  /* column 10 += hi */
+    sltu    s0, t5, s0                  /* carry */
+    mulhu   ra, s1, s5                  /* hi a[3]*a[6] */
+    add     t4, t4, s6                  /* column 9 += lo */
+    sltu    s6, t4, s6                  /* carry */
+    mul     s9, s2, s3                  /* lo a[4]*a[5] */
+    add     ra, ra, s6                  /* hi + carry: no overflow */
+    add     t5, t5, ra                  /* column 10 += hi */
+    sltu    ra, t5, ra                  /* carry */
+    add     s0, s0, ra                  /* column 11 += carry */
+    mulhu   t1, s2, s3                  /* hi a[4]*a[5] */
+    add     t4, t4, s9                  /* column 9 += lo */
+    sltu    s9, t4, s9                  /* carry */
+    slli    s6, t4, 1                   /* 2 cross[9] */
+    or      s6, s6, t0
+    mul     ra, s1, t3                  /* lo a[3]*a[7] */
+    add     t1, t1, s9                  /* hi + carry: no overflow */
+    add     t5, t5, t1                  /* column 10 += hi */
+    sltu    t1, t5, t1                  /* carry */
+    add     s0, s0, t1                  /* column 11 += carry */
+    mulhu   s1, s1, t3                  /* hi a[3]*a[7] */
+    add     s6, s6, s7                  /* t[9] = 2 cross[9] + square word */
+    sltu    s7, s6, s7                  /* carry */
+    add     s6, s6, a6                  /* + carry */
+    sltu    a6, s6, a6                  /* carry */
+    mul     t0, s2, s5                  /* lo a[4]*a[6] */
+    add     s7, s7, a6                  /* carries */
+    add     t5, t5, ra                  /* column 10 += lo */
+    sltu    ra, t5, ra                  /* carry */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    mulhu   s9, s2, s5                  /* hi a[4]*a[6] */
+    add     s0, s0, s1                  /* column 11 += hi */
+    sltu    s1, s0, s1                  /* carry */
+    add     t5, t5, t0                  /* column 10 += lo */
+    sltu    t0, t5, t0                  /* carry */
+    mul     t1, s3, s3                  /* lo a[5]^2 */
+    add     s9, s9, t0                  /* hi + carry: no overflow */
+    add     s0, s0, s9                  /* column 11 += hi */
+    sltu    s9, s0, s9                  /* carry */
+    add     s1, s1, s9                  /* column 12 += carry */
+    mulhu   a6, s3, s3                  /* hi a[5]^2 */
+    slli    ra, t5, 1                   /* 2 cross[10] */
+    srli    t4, t4, 31                  /* bit 31 of cross[9] */
+    or      ra, ra, t4
+    add     ra, ra, t1                  /* t[10] = 2 cross[10] + square word */
+    mul     t0, s2, t3                  /* lo a[4]*a[7] */
+    sltu    t1, ra, t1                  /* carry */
+    add     ra, ra, s7                  /* + carry */
+    sltu    s7, ra, s7                  /* carry */
+    add     t1, t1, s7                  /* carries */
+    mulhu   s2, s2, t3                  /* hi a[4]*a[7] */
+    add     s0, s0, t0                  /* column 11 += lo */
+    sltu    t0, s0, t0                  /* carry */
+    srli    t5, t5, 31                  /* bit 31 of cross[10] */
+    mul     s9, s3, s5                  /* lo a[5]*a[6] */
+    add     s2, s2, t0                  /* hi + carry: no overflow */
+    add     s1, s1, s2                  /* column 12 += hi */
+    sltu    s2, s1, s2                  /* carry */
+    mulhu   t4, s3, s5                  /* hi a[5]*a[6] */
+    add     s0, s0, s9                  /* column 11 += lo */
+    sltu    s9, s0, s9                  /* carry */
+    slli    s7, s0, 1                   /* 2 cross[11] */
+    or      s7, s7, t5
+    mul     t0, s3, t3                  /* lo a[5]*a[7] */
+    add     t4, t4, s9                  /* hi + carry: no overflow */
+    add     s1, s1, t4                  /* column 12 += hi */
+    sltu    t4, s1, t4                  /* carry */
+    add     s2, s2, t4                  /* column 13 += carry */
+    mulhu   s3, s3, t3                  /* hi a[5]*a[7] */
+    add     s7, s7, a6                  /* t[11] = 2 cross[11] + square word */
+    sltu    a6, s7, a6                  /* carry */
+    add     s7, s7, t1                  /* + carry */
+    sltu    t1, s7, t1                  /* carry */
+    mul     t5, s5, s5                  /* lo a[6]^2 */
+    add     a6, a6, t1                  /* carries */
+    add     s1, s1, t0                  /* column 12 += lo */
+    sltu    t0, s1, t0                  /* carry */
+    add     s3, s3, t0                  /* hi + carry: no overflow */
+    mulhu   s9, s5, s5                  /* hi a[6]^2 */
+    add     s2, s2, s3                  /* column 13 += hi */
+    sltu    s3, s2, s3                  /* carry */
+    slli    t4, s1, 1                   /* 2 cross[12] */
+    srli    s0, s0, 31                  /* bit 31 of cross[11] */
+    mul     t1, s5, t3                  /* lo a[6]*a[7] */
+    or      t4, t4, s0
+    add     t4, t4, t5                  /* t[12] = 2 cross[12] + square word */
+    sltu    t5, t4, t5                  /* carry */
+    add     t4, t4, a6                  /* + carry */
+    mulhu   s5, s5, t3                  /* hi a[6]*a[7] */
+    sltu    a6, t4, a6                  /* carry */
+    add     t5, t5, a6                  /* carries */
+    add     s2, s2, t1                  /* column 13 += lo */
+    sltu    t1, s2, t1                  /* carry */
+    mul     t0, t3, t3                  /* lo a[7]^2 */
+    add     s5, s5, t1                  /* hi + carry: no overflow */
+    add     s3, s3, s5                  /* column 14 += hi */
+    sltu    s5, s3, s5                  /* carry */
+    slli    s0, s2, 1                   /* 2 cross[13] */
+    mulhu   a6, t3, t3                  /* hi a[7]^2 */
+    srli    s1, s1, 31                  /* bit 31 of cross[12] */
+    or      s0, s0, s1
+    add     s0, s0, s9                  /* t[13] = 2 cross[13] + square word */
+    sltu    s9, s0, s9                  /* carry */
+    mul     t1, a5, a4                  /* lo 38 t[8] */
+    add     s0, s0, t5                  /* + carry */
+    sltu    t5, s0, t5                  /* carry */
+    add     s9, s9, t5                  /* carries */
+    slli    t3, s3, 1                   /* 2 cross[14] */
+    mulhu   a5, a5, a4                  /* hi 38 t[8] (< 38) */
+    srli    s2, s2, 31                  /* bit 31 of cross[13] */
+    or      t3, t3, s2
+    add     t3, t3, t0                  /* t[14] = 2 cross[14] + square word */
+    sltu    t0, t3, t0                  /* carry */
+    mul     s1, s6, a4                  /* lo 38 t[9] */
+    add     t3, t3, s9                  /* + carry */
+    sltu    s9, t3, s9                  /* carry */
+    add     t0, t0, s9                  /* carries */
+    slli    s5, s5, 1                   /* 2 cross[15] */
+    mulhu   s6, s6, a4                  /* hi 38 t[9] (< 38) */
+    srli    s3, s3, 31                  /* bit 31 of cross[14] */
+    or      s5, s5, s3
+    add     s5, s5, a6                  /* t[15] = 2 cross[15] + square word */
+    add     s5, s5, t0                  /* + carry */
+    mul     t5, ra, a4                  /* lo 38 t[10] */
+    add     t6, t6, t1                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t1, t6, t1                  /* carry */
+    add     s8, s8, s1                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s1, s8, s1                  /* carry */
+    mulhu   ra, ra, a4                  /* hi 38 t[10] (< 38) */
+    add     a5, a5, t1                  /* hi(prev) + carries */
+    add     s8, s8, a5                  /* u[1] += hi(prev) + carry */
+    sltu    a5, s8, a5                  /* carry */
+    add     s1, s1, a5                  /* carries */
+    mul     s2, s7, a4                  /* lo 38 t[11] */
+    add     s11, s11, t5                /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t5, s11, t5                 /* carry */
+    add     s6, s6, s1                  /* hi(prev) + carries */
+    add     s11, s11, s6                /* u[2] += hi(prev) + carry */
+    mulhu   s7, s7, a4                  /* hi 38 t[11] (< 38) */
+    sltu    s6, s11, s6                 /* carry */
+    add     t5, t5, s6                  /* carries */
+    add     a7, a7, s2                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s2, a7, s2                  /* carry */
+    mul     s9, t4, a4                  /* lo 38 t[12] */
+    add     ra, ra, t5                  /* hi(prev) + carries */
+    add     a7, a7, ra                  /* u[3] += hi(prev) + carry */
+    sltu    ra, a7, ra                  /* carry */
+    add     s2, s2, ra                  /* carries */
+    mulhu   t4, t4, a4                  /* hi 38 t[12] (< 38) */
+    add     s4, s4, s9                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s9, s4, s9                  /* carry */
+    add     s7, s7, s2                  /* hi(prev) + carries */
+    add     s4, s4, s7                  /* u[4] += hi(prev) + carry */
+    mul     s3, s0, a4                  /* lo 38 t[13] */
+    sltu    s7, s4, s7                  /* carry */
+    add     s9, s9, s7                  /* carries */
+    add     t4, t4, s9                  /* hi(prev) + carries */
+    lw      a6, 0(a1)                   /* a[0] */
+    mulhu   s0, s0, a4                  /* hi 38 t[13] (< 38) */
+    add     a2, a2, s3                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s3, a2, s3                  /* carry */
+    add     a2, a2, t4                  /* u[5] += hi(prev) + carry */
+    sltu    t4, a2, t4                  /* carry */
+    mul     t0, t3, a4                  /* lo 38 t[14] */
+    add     s3, s3, t4                  /* carries */
+    add     s0, s0, s3                  /* hi(prev) + carries */
+    lw      t1, 4(a1)                   /* a[1] */
+    lw      a5, 8(a1)                   /* a[2] */
+    mulhu   t3, t3, a4                  /* hi 38 t[14] (< 38) */
+    add     a3, a3, t0                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t0, a3, t0                  /* carry */
+    add     a3, a3, s0                  /* u[6] += hi(prev) + carry */
+    sltu    s0, a3, s0                  /* carry */
+    mul     s1, s5, a4                  /* lo 38 t[15] */
+    add     t0, t0, s0                  /* carries */
+    add     t3, t3, t0                  /* hi(prev) + carries */
+    lw      s6, 12(a1)                  /* a[3] */
+    lw      t5, 16(a1)                  /* a[4] */
+    mulhu   s5, s5, a4                  /* hi 38 t[15] (< 38) */
+    add     s10, s10, s1                /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s1, s10, s1                 /* carry */
+    add     s10, s10, t3                /* u[7] += hi(prev) + carry */
+    sltu    t3, s10, t3                 /* carry */
+    mul     ra, a6, a6                  /* lo a[0]^2 */
+    add     s1, s1, t3                  /* carries */
+    add     s5, s5, s1                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s2, s10, 31                 /* bit 255 */
+    slli    s5, s5, 1                   /* 2 T */
+    mulhu   s7, a6, a6                  /* hi a[0]^2 */
+    or      s5, s5, s2                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s9, s5, 4                   /* 16 T' */
+    slli    t4, s5, 1                   /* 2 T' */
+    add     s9, s9, t4                  /* 18 T' */
+    mul     s3, a6, t1                  /* lo a[0]*a[1] */
+    add     s9, s9, s5                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s10, s10, 1                 /* clear bit 255 */
+    srli    s10, s10, 1
+    add     t6, t6, s9                  /* r[0] = u[0] + carry */
+    mulhu   s0, a6, t1                  /* hi a[0]*a[1] */
+    sltu    s9, t6, s9                  /* carry */
+    sw      t6, 0(t2)                   /* r[0] */
+    add     s8, s8, s9                  /* r[1] = u[1] + carry */
+    sltu    s9, s8, s9                  /* carry */
+    mul     t0, a6, a5                  /* lo a[0]*a[2] */
+    sw      s8, 4(t2)                   /* r[1] */
+    add     s11, s11, s9                /* r[2] = u[2] + carry */
+    sltu    s9, s11, s9                 /* carry */
+    sw      s11, 8(t2)                  /* r[2] */
+    mulhu   a4, a6, a5                  /* hi a[0]*a[2] */
+    add     a7, a7, s9                  /* r[3] = u[3] + carry */
+    sltu    s9, a7, s9                  /* carry */
+    sw      a7, 12(t2)                  /* r[3] */
+    add     s4, s4, s9                  /* r[4] = u[4] + carry */
+    mul     t3, t1, t1                  /* lo a[1]^2 */
+    sltu    s9, s4, s9                  /* carry */
+    sw      s4, 16(t2)                  /* r[4] */
+    add     a2, a2, s9                  /* r[5] = u[5] + carry */
+    sltu    s9, a2, s9                  /* carry */
+    mulhu   s1, t1, t1                  /* hi a[1]^2 */
+    sw      a2, 20(t2)                  /* r[5] */
+    add     a3, a3, s9                  /* r[6] = u[6] + carry */
+    sltu    s9, a3, s9                  /* carry */
+    sw      a3, 24(t2)                  /* r[6] */
+    mul     s2, a6, s6                  /* lo a[0]*a[3] */
+    add     s10, s10, s9                /* r[7] = u[7] + carry */
+    sw      s10, 28(t2)                 /* r[7] */
+    slli    t4, s3, 1                   /* 2 cross[1] */
+    add     t4, t4, s7                  /* t[1] = 2 cross[1] + square word */
+    mulhu   s5, a6, s6                  /* hi a[0]*a[3] */
+    sltu    s7, t4, s7                  /* carry */
+    add     s0, s0, t0                  /* column 2 += lo */
+    sltu    t0, s0, t0                  /* carry */
+    add     a4, a4, t0                  /* hi + carry: no overflow */
+    mul     t6, t1, a5                  /* lo a[1]*a[2] */
+    slli    s8, s0, 1                   /* 2 cross[2] */
+    srli    s3, s3, 31                  /* bit 31 of cross[1] */
+    or      s8, s8, s3
+    add     s8, s8, t3                  /* t[2] = 2 cross[2] + square word */
+    mulhu   s11, t1, a5                 /* hi a[1]*a[2] */
+    sltu    t3, s8, t3                  /* carry */
+    add     s8, s8, s7                  /* + carry */
+    sltu    s7, s8, s7                  /* carry */
+    add     t3, t3, s7                  /* carries */
+    mul     a7, a6, t5                  /* lo a[0]*a[4] */
+    add     a4, a4, s2                  /* column 3 += lo */
+    sltu    s2, a4, s2                  /* carry */
+    add     s5, s5, s2                  /* hi + carry: no overflow */
+    add     a4, a4, t6                  /* column 3 += lo */
+    mulhu   s4, a6, t5                  /* hi a[0]*a[4] */
+    sltu    t6, a4, t6                  /* carry */
+    add     s11, s11, t6                /* hi + carry: no overflow */
+    add     s5, s5, s11                 /* column 4 += hi */
+    sltu    s11, s5, s11                /* carry */
+    mul     a2, t1, s6                  /* lo a[1]*a[3] */
+    slli    a3, a4, 1                   /* 2 cross[3] */
+    srli    s0, s0, 31                  /* bit 31 of cross[2] */
+    or      a3, a3, s0
+    add     a3, a3, s1                  /* t[3] = 2 cross[3] + square word */
+    mulhu   s9, t1, s6                  /* hi a[1]*a[3] */
+    sltu    s1, a3, s1                  /* carry */
+    add     a3, a3, t3                  /* + carry */
+    sltu    t3, a3, t3                  /* carry */
+    add     s1, s1, t3                  /* carries */
+    mul     s10, a5, a5                 /* lo a[2]^2 */
+    add     s5, s5, a7                  /* column 4 += lo */
+    sltu    a7, s5, a7                  /* carry */
+    add     s4, s4, a7                  /* hi + carry: no overflow */
+    add     s11, s11, s4                /* column 5 += hi */
+    mulhu   t2, a5, a5                  /* hi a[2]^2 */
+    sltu    s4, s11, s4                 /* carry */
+    add     s5, s5, a2                  /* column 4 += lo */
+    sltu    a2, s5, a2                  /* carry */
+    add     s9, s9, a2                  /* hi + carry: no overflow */
+    mul     t0, t1, t5                  /* lo a[1]*a[4] */
+    add     s11, s11, s9                /* column 5 += hi */
+    sltu    s9, s11, s9                 /* carry */
+    add     s4, s4, s9                  /* column 6 += carry */
+    slli    s3, s5, 1                   /* 2 cross[4] */
+    mulhu   s7, t1, t5                  /* hi a[1]*a[4] */
+    srli    a4, a4, 31                  /* bit 31 of cross[3] */
+    or      s3, s3, a4
+    add     s3, s3, s10                 /* t[4] = 2 cross[4] + square word */
+    sltu    s10, s3, s10                /* carry */
+    mul     s2, a5, s6                  /* lo a[2]*a[3] */
+    add     s3, s3, s1                  /* + carry */
+    sltu    s1, s3, s1                  /* carry */
+    add     s10, s10, s1                /* carries */
+    lw      t6, 20(a1)                  /* a[5] */
+    mulhu   s0, a5, s6                  /* hi a[2]*a[3] */
+    srli    s5, s5, 31                  /* bit 31 of cross[4] */
+    lw      t3, 24(a1)                  /* a[6] */
+    lw      a1, 28(a1)                  /* a[7] */
+    mul     a7, a6, t6                  /* lo a[0]*a[5] */
+    mulhu   a2, a6, t6                  /* hi a[0]*a[5] */
+    add     s11, s11, a7                /* column 5 += lo */
+    sltu    a7, s11, a7                 /* carry */
+    add     s11, s11, t0                /* column 5 += lo */
+    sltu    t0, s11, t0                 /* carry */
+    mul     s9, a6, t3                  /* lo a[0]*a[6] */
+    add     a2, a2, a7                  /* hi + carry: no overflow */
+    add     s4, s4, a2                  /* column 6 += hi */
+    sltu    a2, s4, a2                  /* carry */
+    add     s7, s7, t0                  /* hi + carry: no overflow */
+    mulhu   a4, a6, t3                  /* hi a[0]*a[6] */
+    add     s4, s4, s7                  /* column 6 += hi */
+    sltu    s7, s4, s7                  /* carry */
+    add     a2, a2, s7                  /* column 7 += carry */
+    add     s11, s11, s2                /* column 5 += lo */
+    mul     s1, t1, t6                  /* lo a[1]*a[5] */
+    sltu    s2, s11, s2                 /* carry */
+    add     s0, s0, s2                  /* hi + carry: no overflow */
+    add     s4, s4, s0                  /* column 6 += hi */
+    sltu    s0, s4, s0                  /* carry */
+    mulhu   a7, t1, t6                  /* hi a[1]*a[5] */
+    add     a2, a2, s0                  /* column 7 += carry */
+    slli    t0, s11, 1                  /* 2 cross[5] */
+    or      t0, t0, s5
+    add     t0, t0, t2                  /* t[5] = 2 cross[5] + square word */
+    mul     s7, a5, t5                  /* lo a[2]*a[4] */
+    sltu    t2, t0, t2                  /* carry */
+    add     t0, t0, s10                 /* + carry */
+    sltu    s10, t0, s10                /* carry */
+    add     t2, t2, s10                 /* carries */
+    mulhu   s2, a5, t5                  /* hi a[2]*a[4] */
+    add     s4, s4, s9                  /* column 6 += lo */
+    sltu    s9, s4, s9                  /* carry */
+    add     a4, a4, s9                  /* hi + carry: no overflow */
+    add     a2, a2, a4                  /* column 7 += hi */
+    mul     s0, s6, s6                  /* lo a[3]^2 */
+    sltu    a4, a2, a4                  /* carry */
+    add     s4, s4, s1                  /* column 6 += lo */
+    sltu    s1, s4, s1                  /* carry */
+    add     a7, a7, s1                  /* hi + carry: no overflow */
+    mulhu   s5, s6, s6                  /* hi a[3]^2 */
+    add     a2, a2, a7                  /* column 7 += hi */
+    sltu    a7, a2, a7                  /* carry */
+    add     a4, a4, a7                  /* column 8 += carry */
+    add     s4, s4, s7                  /* column 6 += lo */
+    mul     s10, a6, a1                 /* lo a[0]*a[7] */
+    sltu    s7, s4, s7                  /* carry */
+    add     s2, s2, s7                  /* hi + carry: no overflow */
+    add     a2, a2, s2                  /* column 7 += hi */
+    sltu    s2, a2, s2                  /* carry */
+    mulhu   a6, a6, a1                  /* hi a[0]*a[7] */
+    add     a4, a4, s2                  /* column 8 += carry */
+    slli    s9, s4, 1                   /* 2 cross[6] */
+    srli    s11, s11, 31                /* bit 31 of cross[5] */
+    or      s9, s9, s11
+    mul     s1, t1, t3                  /* lo a[1]*a[6] */
+    add     s9, s9, s0                  /* t[6] = 2 cross[6] + square word */
+    sltu    s0, s9, s0                  /* carry */
+    add     s9, s9, t2                  /* + carry */
+    sltu    t2, s9, t2                  /* carry */
+    mulhu   a7, t1, t3                  /* hi a[1]*a[6] */
+    add     s0, s0, t2                  /* carries */
+    add     a2, a2, s10                 /* column 7 += lo */
+    sltu    s10, a2, s10                /* carry */
+    add     a6, a6, s10                 /* hi + carry: no overflow */
+    mul     s7, a5, t6                  /* lo a[2]*a[5] */
+    add     a4, a4, a6                  /* column 8 += hi */
+    sltu    a6, a4, a6                  /* carry */
+    add     a2, a2, s1                  /* column 7 += lo */
+    sltu    s1, a2, s1                  /* carry */
+    mulhu   s2, a5, t6                  /* hi a[2]*a[5] */
+    add     a7, a7, s1                  /* hi + carry: no overflow */
+    add     a4, a4, a7                  /* column 8 += hi */
+    sltu    a7, a4, a7                  /* carry */
+    add     a6, a6, a7                  /* column 9 += carry */
+    mul     s11, s6, t5                 /* lo a[3]*a[4] */
+    add     a2, a2, s7                  /* column 7 += lo */
+    sltu    s7, a2, s7                  /* carry */
+    add     s2, s2, s7                  /* hi + carry: no overflow */
+    add     a4, a4, s2                  /* column 8 += hi */
+    mulhu   t2, s6, t5                  /* hi a[3]*a[4] */
+    sltu    s2, a4, s2                  /* carry */
+    add     a6, a6, s2                  /* column 9 += carry */
+    add     a2, a2, s11                 /* column 7 += lo */
+    sltu    s11, a2, s11                /* carry */
+    mul     s10, t1, a1                 /* lo a[1]*a[7] */
+    add     t2, t2, s11                 /* hi + carry: no overflow */
+    add     a4, a4, t2                  /* column 8 += hi */
+    sltu    t2, a4, t2                  /* carry */
+    add     a6, a6, t2                  /* column 9 += carry */
+    mulhu   t1, t1, a1                  /* hi a[1]*a[7] */
+    slli    s1, a2, 1                   /* 2 cross[7] */
+    srli    s4, s4, 31                  /* bit 31 of cross[6] */
+    or      s1, s1, s4
+    add     s1, s1, s5                  /* t[7] = 2 cross[7] + square word */
+    mul     a7, a5, t3                  /* lo a[2]*a[6] */
+    sltu    s5, s1, s5                  /* carry */
+    add     s1, s1, s0                  /* + carry */
+    sltu    s0, s1, s0                  /* carry */
+    add     s5, s5, s0                  /* carries */
+    mulhu   s7, a5, t3                  /* hi a[2]*a[6] */
+    add     a4, a4, s10                 /* column 8 += lo */
+    sltu    s10, a4, s10                /* carry */
+    add     t1, t1, s10                 /* hi + carry: no overflow */
+    add     a6, a6, t1                  /* column 9 += hi */
+    mul     s2, s6, t6                  /* lo a[3]*a[5] */
+    sltu    t1, a6, t1                  /* carry */
+    add     a4, a4, a7                  /* column 8 += lo */
+    sltu    a7, a4, a7                  /* carry */
+    add     s7, s7, a7                  /* hi + carry: no overflow */
+    mulhu   s11, s6, t6                 /* hi a[3]*a[5] */
+    add     a6, a6, s7                  /* column 9 += hi */
+    sltu    s7, a6, s7                  /* carry */
+    add     t1, t1, s7                  /* column 10 += carry */
+    add     a4, a4, s2                  /* column 8 += lo */
+    mul     t2, t5, t5                  /* lo a[4]^2 */
+    sltu    s2, a4, s2                  /* carry */
+    add     s11, s11, s2                /* hi + carry: no overflow */
+    add     a6, a6, s11                 /* column 9 += hi */
+    sltu    s11, a6, s11                /* carry */
+    mulhu   s4, t5, t5                  /* hi a[4]^2 */
+    add     t1, t1, s11                 /* column 10 += carry */
+    slli    s0, a4, 1                   /* 2 cross[8] */
+    srli    a2, a2, 31                  /* bit 31 of cross[7] */
+    or      s0, s0, a2
+    mul     s10, a5, a1                 /* lo a[2]*a[7] */
+    add     s0, s0, t2                  /* t[8] = 2 cross[8] + square word */
+    sltu    t2, s0, t2                  /* carry */
+    add     s0, s0, s5                  /* + carry */
+    sltu    s5, s0, s5                  /* carry */
+    mulhu   a5, a5, a1                  /* hi a[2]*a[7] */
+    add     t2, t2, s5                  /* carries */
+    add     a6, a6, s10                 /* column 9 += lo */
+    sltu    s10, a6, s10                /* carry */
+    srli    a4, a4, 31                  /* bit 31 of cross[8] */
+    mul     a7, s6, t3                  /* lo a[3]*a[6] */
+    add     a5, a5, s10                 /* hi + carry: no overflow */
+    add     t1, t1, a5                  /* column 10 += hi */
+    sltu    a5, t1, a5                  /* carry */
+    li      s7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   s2, s6, t3                  /* hi a[3]*a[6] */
+    add     a6, a6, a7                  /* column 9 += lo */
+    sltu    a7, a6, a7                  /* carry */
+    mul     s11, t5, t6                 /* lo a[4]*a[5] */
+    add     s2, s2, a7                  /* hi + carry: no overflow */
+    add     t1, t1, s2                  /* column 10 += hi */
+    sltu    s2, t1, s2                  /* carry */
+    add     a5, a5, s2                  /* column 11 += carry */
+    mulhu   a2, t5, t6                  /* hi a[4]*a[5] */
+    add     a6, a6, s11                 /* column 9 += lo */
+    sltu    s11, a6, s11                /* carry */
+    slli    s5, a6, 1                   /* 2 cross[9] */
+    or      s5, s5, a4
+    mul     s10, s6, a1                 /* lo a[3]*a[7] */
+    add     a2, a2, s11                 /* hi + carry: no overflow */
+    add     t1, t1, a2                  /* column 10 += hi */
+    sltu    a2, t1, a2                  /* carry */
+    add     a5, a5, a2                  /* column 11 += carry */
+    mulhu   s6, s6, a1                  /* hi a[3]*a[7] */
+    add     s5, s5, s4                  /* t[9] = 2 cross[9] + square word */
+    sltu    s4, s5, s4                  /* carry */
+    add     s5, s5, t2                  /* + carry */
+    sltu    t2, s5, t2                  /* carry */
+    mul     a7, t5, t3                  /* lo a[4]*a[6] */
+    add     s4, s4, t2                  /* carries */
+    add     t1, t1, s10                 /* column 10 += lo */
+    sltu    s10, t1, s10                /* carry */
+    add     s6, s6, s10                 /* hi + carry: no overflow */
+    mulhu   s2, t5, t3                  /* hi a[4]*a[6] */
+    add     a5, a5, s6                  /* column 11 += hi */
+    sltu    s6, a5, s6                  /* carry */
+    add     t1, t1, a7                  /* column 10 += lo */
+    sltu    a7, t1, a7                  /* carry */
+    mul     a4, t6, t6                  /* lo a[5]^2 */
+    add     s2, s2, a7                  /* hi + carry: no overflow */
+    add     a5, a5, s2                  /* column 11 += hi */
+    sltu    s2, a5, s2                  /* carry */
+    add     s6, s6, s2                  /* column 12 += carry */
+    mulhu   s11, t6, t6                 /* hi a[5]^2 */
+    slli    a2, t1, 1                   /* 2 cross[10] */
+    srli    a6, a6, 31                  /* bit 31 of cross[9] */
+    or      a2, a2, a6
+    add     a2, a2, a4                  /* t[10] = 2 cross[10] + square word */
+    mul     t2, t5, a1                  /* lo a[4]*a[7] */
+    sltu    a4, a2, a4                  /* carry */
+    add     a2, a2, s4                  /* + carry */
+    sltu    s4, a2, s4                  /* carry */
+    add     a4, a4, s4                  /* carries */
+    mulhu   t5, t5, a1                  /* hi a[4]*a[7] */
+    add     a5, a5, t2                  /* column 11 += lo */
+    sltu    t2, a5, t2                  /* carry */
+    srli    t1, t1, 31                  /* bit 31 of cross[10] */
+    mul     s10, t6, t3                 /* lo a[5]*a[6] */
+    add     t5, t5, t2                  /* hi + carry: no overflow */
+    add     s6, s6, t5                  /* column 12 += hi */
+    sltu    t5, s6, t5                  /* carry */
+    mulhu   a7, t6, t3                  /* hi a[5]*a[6] */
+    add     a5, a5, s10                 /* column 11 += lo */
+    sltu    s10, a5, s10                /* carry */
+    slli    s2, a5, 1                   /* 2 cross[11] */
+    or      s2, s2, t1
+    mul     a6, t6, a1                  /* lo a[5]*a[7] */
+    add     a7, a7, s10                 /* hi + carry: no overflow */
+    add     s6, s6, a7                  /* column 12 += hi */
+    sltu    a7, s6, a7                  /* carry */
+    add     t5, t5, a7                  /* column 13 += carry */
+    mulhu   t6, t6, a1                  /* hi a[5]*a[7] */
+    add     s2, s2, s11                 /* t[11] = 2 cross[11] + square word */
+    sltu    s11, s2, s11                /* carry */
+    add     s2, s2, a4                  /* + carry */
+    sltu    a4, s2, a4                  /* carry */
+    mul     s4, t3, t3                  /* lo a[6]^2 */
+    add     s11, s11, a4                /* carries */
+    add     s6, s6, a6                  /* column 12 += lo */
+    sltu    a6, s6, a6                  /* carry */
+    add     t6, t6, a6                  /* hi + carry: no overflow */
+    mulhu   t2, t3, t3                  /* hi a[6]^2 */
+    add     t5, t5, t6                  /* column 13 += hi */
+    sltu    t6, t5, t6                  /* carry */
+    slli    t1, s6, 1                   /* 2 cross[12] */
+    srli    a5, a5, 31                  /* bit 31 of cross[11] */
+    mul     s10, t3, a1                 /* lo a[6]*a[7] */
+    or      t1, t1, a5
+    add     t1, t1, s4                  /* t[12] = 2 cross[12] + square word */
+    sltu    s4, t1, s4                  /* carry */
+    add     t1, t1, s11                 /* + carry */
+    mulhu   t3, t3, a1                  /* hi a[6]*a[7] */
+    sltu    s11, t1, s11                /* carry */
+    add     s4, s4, s11                 /* carries */
+    add     t5, t5, s10                 /* column 13 += lo */
+    sltu    s10, t5, s10                /* carry */
+    mul     a7, a1, a1                  /* lo a[7]^2 */
+    add     t3, t3, s10                 /* hi + carry: no overflow */
+    add     t6, t6, t3                  /* column 14 += hi */
+    sltu    t3, t6, t3                  /* carry */
+    slli    a4, t5, 1                   /* 2 cross[13] */
+    mulhu   a6, a1, a1                  /* hi a[7]^2 */
+    srli    s6, s6, 31                  /* bit 31 of cross[12] */
+    or      a4, a4, s6
+    add     a4, a4, t2                  /* t[13] = 2 cross[13] + square word */
+    sltu    t2, a4, t2                  /* carry */
+    mul     a5, s0, s7                  /* lo 38 t[8] */
+    add     a4, a4, s4                  /* + carry */
+    sltu    s4, a4, s4                  /* carry */
+    add     t2, t2, s4                  /* carries */
+    slli    s11, t6, 1                  /* 2 cross[14] */
+    mulhu   s0, s0, s7                  /* hi 38 t[8] (< 38) */
+    srli    t5, t5, 31                  /* bit 31 of cross[13] */
+    or      s11, s11, t5
+    add     s11, s11, a7                /* t[14] = 2 cross[14] + square word */
+    sltu    a7, s11, a7                 /* carry */
+    mul     s10, s5, s7                 /* lo 38 t[9] */
+    add     s11, s11, t2                /* + carry */
+    sltu    t2, s11, t2                 /* carry */
+    add     a7, a7, t2                  /* carries */
+    slli    t3, t3, 1                   /* 2 cross[15] */
+    mulhu   s5, s5, s7                  /* hi 38 t[9] (< 38) */
+    srli    t6, t6, 31                  /* bit 31 of cross[14] */
+    or      t3, t3, t6
+    add     t3, t3, a6                  /* t[15] = 2 cross[15] + square word */
+    add     t3, t3, a7                  /* + carry */
+    mul     a1, a2, s7                  /* lo 38 t[10] */
+    add     ra, ra, a5                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a5, ra, a5                  /* carry */
+    add     t4, t4, s10                 /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s10, t4, s10                /* carry */
+    mulhu   a2, a2, s7                  /* hi 38 t[10] (< 38) */
+    add     s0, s0, a5                  /* hi(prev) + carries */
+    add     t4, t4, s0                  /* u[1] += hi(prev) + carry */
+    sltu    s0, t4, s0                  /* carry */
+    add     s10, s10, s0                /* carries */
+    mul     s6, s2, s7                  /* lo 38 t[11] */
+    add     s8, s8, a1                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a1, s8, a1                  /* carry */
+    add     s5, s5, s10                 /* hi(prev) + carries */
+    add     s8, s8, s5                  /* u[2] += hi(prev) + carry */
+    mulhu   s2, s2, s7                  /* hi 38 t[11] (< 38) */
+    sltu    s5, s8, s5                  /* carry */
+    add     a1, a1, s5                  /* carries */
+    add     a3, a3, s6                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s6, a3, s6                  /* carry */
+    mul     s4, t1, s7                  /* lo 38 t[12] */
+    add     a2, a2, a1                  /* hi(prev) + carries */
+    add     a3, a3, a2                  /* u[3] += hi(prev) + carry */
+    sltu    a2, a3, a2                  /* carry */
+    add     s6, s6, a2                  /* carries */
+    mulhu   t1, t1, s7                  /* hi 38 t[12] (< 38) */
+    add     s3, s3, s4                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s4, s3, s4                  /* carry */
+    add     s2, s2, s6                  /* hi(prev) + carries */
+    add     s3, s3, s2                  /* u[4] += hi(prev) + carry */
+    mul     t5, a4, s7                  /* lo 38 t[13] */
+    sltu    s2, s3, s2                  /* carry */
+    add     s4, s4, s2                  /* carries */
+    add     t1, t1, s4                  /* hi(prev) + carries */
+    lw      t2, 8(sp)                   /* r3 */
+    mulhu   a4, a4, s7                  /* hi 38 t[13] (< 38) */
+    add     t0, t0, t5                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t5, t0, t5                  /* carry */
+    add     t0, t0, t1                  /* u[5] += hi(prev) + carry */
+    sltu    t1, t0, t1                  /* carry */
+    mul     t6, s11, s7                 /* lo 38 t[14] */
+    add     t5, t5, t1                  /* carries */
+    add     a4, a4, t5                  /* hi(prev) + carries */
+    lw      a6, 12(sp)                  /* a3 */
+    lw      a7, 16(sp)                  /* b3 */
+    mulhu   s11, s11, s7                /* hi 38 t[14] (< 38) */
+    add     s9, s9, t6                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t6, s9, t6                  /* carry */
+    add     s9, s9, a4                  /* u[6] += hi(prev) + carry */
+    sltu    a4, s9, a4                  /* carry */
+    mul     a5, t3, s7                  /* lo 38 t[15] */
+    add     t6, t6, a4                  /* carries */
+    add     s11, s11, t6                /* hi(prev) + carries */
+    lw      s0, 0(a6)                   /* c[0] */
+    lw      s10, 0(a7)                  /* d[0] */
+    mulhu   t3, t3, s7                  /* hi 38 t[15] (< 38) */
+    add     s1, s1, a5                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    a5, s1, a5                  /* carry */
+    add     s1, s1, s11                 /* u[7] += hi(prev) + carry */
+    sltu    s11, s1, s11                /* carry */
+    mul     s5, s0, s10                 /* lo a[0]*b[0] */
+    add     a5, a5, s11                 /* carries */
+    add     t3, t3, a5                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    a1, s1, 31                  /* bit 255 */
+    slli    t3, t3, 1                   /* 2 T */
+    mulhu   a2, s0, s10                 /* hi a[0]*b[0] */
+    or      t3, t3, a1                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s6, t3, 4                   /* 16 T' */
+    slli    s2, t3, 1                   /* 2 T' */
+    add     s6, s6, s2                  /* 18 T' */
+    add     s6, s6, t3                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s1, s1, 1                   /* clear bit 255 */
+    srli    s1, s1, 1
+    add     ra, ra, s6                  /* r[0] = u[0] + carry */
+    sltu    s6, ra, s6                  /* carry */
+    sw      ra, 0(a0)                   /* r[0] */
+    add     t4, t4, s6                  /* r[1] = u[1] + carry */
+    sltu    s6, t4, s6                  /* carry */
+    sw      t4, 4(a0)                   /* r[1] */
+    add     s8, s8, s6                  /* r[2] = u[2] + carry */
+    sltu    s6, s8, s6                  /* carry */
+    sw      s8, 8(a0)                   /* r[2] */
+    add     a3, a3, s6                  /* r[3] = u[3] + carry */
+    sltu    s6, a3, s6                  /* carry */
+    sw      a3, 12(a0)                  /* r[3] */
+    add     s3, s3, s6                  /* r[4] = u[4] + carry */
+    sltu    s6, s3, s6                  /* carry */
+    sw      s3, 16(a0)                  /* r[4] */
+    add     t0, t0, s6                  /* r[5] = u[5] + carry */
+    sltu    s6, t0, s6                  /* carry */
+    sw      t0, 20(a0)                  /* r[5] */
+    add     s9, s9, s6                  /* r[6] = u[6] + carry */
+    sltu    s6, s9, s6                  /* carry */
+    sw      s9, 24(a0)                  /* r[6] */
+    add     s1, s1, s6                  /* r[7] = u[7] + carry */
+    sw      s1, 28(a0)                  /* r[7] */
+    lw      s4, 4(a7)                   /* d[1] */
+    lw      t1, 4(a6)                   /* c[1] */
+    mul     t5, s0, s4                  /* lo a[0]*b[1] */
+    lw      a4, 8(a7)                   /* d[2] */
+    lw      t6, 8(a6)                   /* c[2] */
+    lw      s7, 12(a7)                  /* d[3] */
+    lw      s11, 12(a6)                 /* c[3] */
+    mulhu   a5, s0, s4                  /* hi a[0]*b[1] */
+    add     a2, a2, t5                  /* column 1 += lo */
+    sltu    t5, a2, t5                  /* carry */
+    lw      a1, 16(a7)                  /* d[4] */
+    lw      s2, 16(a6)                  /* c[4] */
+    mul     t3, t1, s10                 /* lo a[1]*b[0] */
+    add     a5, a5, t5                  /* hi + carry: no overflow */
+    lw      ra, 20(a7)                  /* d[5] */
+    mulhu   t4, t1, s10                 /* hi a[1]*b[0] */
+    add     a2, a2, t3                  /* column 1 += lo */
+    sltu    t3, a2, t3                  /* carry */
+    mul     s8, s0, a4                  /* lo a[0]*b[2] */
+    add     t4, t4, t3                  /* hi + carry: no overflow */
+    add     a5, a5, t4                  /* column 2 += hi */
+    sltu    t4, a5, t4                  /* carry */
+    mulhu   a3, s0, a4                  /* hi a[0]*b[2] */
+    add     a5, a5, s8                  /* column 2 += lo */
+    sltu    s8, a5, s8                  /* carry */
+    mul     s3, t1, s4                  /* lo a[1]*b[1] */
+    add     a3, a3, s8                  /* hi + carry: no overflow */
+    add     t4, t4, a3                  /* column 3 += hi */
+    sltu    a3, t4, a3                  /* carry */
+    mulhu   t0, t1, s4                  /* hi a[1]*b[1] */
+    add     a5, a5, s3                  /* column 2 += lo */
+    sltu    s3, a5, s3                  /* carry */
+    lw      s9, 20(a6)                  /* c[5] */
+    mul     s6, t6, s10                 /* lo a[2]*b[0] */
+    add     t0, t0, s3                  /* hi + carry: no overflow */
+    add     t4, t4, t0                  /* column 3 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    add     a3, a3, t0                  /* column 4 += carry */
+    mulhu   s1, t6, s10                 /* hi a[2]*b[0] */
+    add     a5, a5, s6                  /* column 2 += lo */
+    sltu    s6, a5, s6                  /* carry */
+    lw      a0, 24(a7)                  /* d[6] */
+    mul     t5, s0, s7                  /* lo a[0]*b[3] */
+    add     s1, s1, s6                  /* hi + carry: no overflow */
+    add     t4, t4, s1                  /* column 3 += hi */
+    sltu    s1, t4, s1                  /* carry */
+    add     a3, a3, s1                  /* column 4 += carry */
+    mulhu   t3, s0, s7                  /* hi a[0]*b[3] */
+    add     t4, t4, t5                  /* column 3 += lo */
+    sltu    t5, t4, t5                  /* carry */
+    mul     s8, t1, a4                  /* lo a[1]*b[2] */
+    add     t3, t3, t5                  /* hi + carry: no overflow */
+    add     a3, a3, t3                  /* column 4 += hi */
+    sltu    t3, a3, t3                  /* carry */
+    mulhu   s3, t1, a4                  /* hi a[1]*b[2] */
+    add     t4, t4, s8                  /* column 3 += lo */
+    sltu    s8, t4, s8                  /* carry */
+    mul     t0, t6, s4                  /* lo a[2]*b[1] */
+    add     s3, s3, s8                  /* hi + carry: no overflow */
+    add     a3, a3, s3                  /* column 4 += hi */
+    sltu    s3, a3, s3                  /* carry */
+    add     t3, t3, s3                  /* column 5 += carry */
+    mulhu   s6, t6, s4                  /* hi a[2]*b[1] */
+    add     t4, t4, t0                  /* column 3 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    mul     s1, s11, s10                /* lo a[3]*b[0] */
+    add     s6, s6, t0                  /* hi + carry: no overflow */
+    add     a3, a3, s6                  /* column 4 += hi */
+    sltu    s6, a3, s6                  /* carry */
+    add     t3, t3, s6                  /* column 5 += carry */
+    mulhu   t5, s11, s10                /* hi a[3]*b[0] */
+    add     t4, t4, s1                  /* column 3 += lo */
+    sltu    s1, t4, s1                  /* carry */
+    mul     s8, s0, a1                  /* lo a[0]*b[4] */
+    add     t5, t5, s1                  /* hi + carry: no overflow */
+    add     a3, a3, t5                  /* column 4 += hi */
+    sltu    t5, a3, t5                  /* carry */
+    add     t3, t3, t5                  /* column 5 += carry */
+    mulhu   s3, s0, a1                  /* hi a[0]*b[4] */
+    add     a3, a3, s8                  /* column 4 += lo */
+    sltu    s8, a3, s8                  /* carry */
+    mul     t0, t1, s7                  /* lo a[1]*b[3] */
+    add     s3, s3, s8                  /* hi + carry: no overflow */
+    add     t3, t3, s3                  /* column 5 += hi */
+    sltu    s3, t3, s3                  /* carry */
+    mulhu   s6, t1, s7                  /* hi a[1]*b[3] */
+    add     a3, a3, t0                  /* column 4 += lo */
+    sltu    t0, a3, t0                  /* carry */
+    lw      s1, 24(a6)                  /* c[6] */
+    mul     t5, t6, a4                  /* lo a[2]*b[2] */
+    add     s6, s6, t0                  /* hi + carry: no overflow */
+    add     t3, t3, s6                  /* column 5 += hi */
+    sltu    s6, t3, s6                  /* carry */
+    add     s3, s3, s6                  /* column 6 += carry */
+    mulhu   s8, t6, a4                  /* hi a[2]*b[2] */
+    add     a3, a3, t5                  /* column 4 += lo */
+    sltu    t5, a3, t5                  /* carry */
+    lw      a7, 28(a7)                  /* d[7] */
+    mul     t0, s11, s4                 /* lo a[3]*b[1] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     t3, t3, s8                  /* column 5 += hi */
+    sltu    s8, t3, s8                  /* carry */
+    add     s3, s3, s8                  /* column 6 += carry */
+    mulhu   s6, s11, s4                 /* hi a[3]*b[1] */
+    add     a3, a3, t0                  /* column 4 += lo */
+    sltu    t0, a3, t0                  /* carry */
+    mul     t5, s2, s10                 /* lo a[4]*b[0] */
+    add     s6, s6, t0                  /* hi + carry: no overflow */
+    add     t3, t3, s6                  /* column 5 += hi */
+    sltu    s6, t3, s6                  /* carry */
+    add     s3, s3, s6                  /* column 6 += carry */
+    mulhu   s8, s2, s10                 /* hi a[4]*b[0] */
+    add     a3, a3, t5                  /* column 4 += lo */
+    sltu    t5, a3, t5                  /* carry */
+    mul     t0, s0, ra                  /* lo a[0]*b[5] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     t3, t3, s8                  /* column 5 += hi */
+    sltu    s8, t3, s8                  /* carry */
+    add     s3, s3, s8                  /* column 6 += carry */
+    mulhu   s6, s0, ra                  /* hi a[0]*b[5] */
+    add     t3, t3, t0                  /* column 5 += lo */
+    sltu    t0, t3, t0                  /* carry */
+    mul     t5, t1, a1                  /* lo a[1]*b[4] */
+    add     s6, s6, t0                  /* hi + carry: no overflow */
+    add     s3, s3, s6                  /* column 6 += hi */
+    sltu    s6, s3, s6                  /* carry */
+    mulhu   s8, t1, a1                  /* hi a[1]*b[4] */
+    add     t3, t3, t5                  /* column 5 += lo */
+    sltu    t5, t3, t5                  /* carry */
+    mul     t0, t6, s7                  /* lo a[2]*b[3] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     s3, s3, s8                  /* column 6 += hi */
+    sltu    s8, s3, s8                  /* carry */
+    add     s6, s6, s8                  /* column 7 += carry */
+    mulhu   t5, t6, s7                  /* hi a[2]*b[3] */
+    add     t3, t3, t0                  /* column 5 += lo */
+    sltu    t0, t3, t0                  /* carry */
+    mul     s8, s11, a4                 /* lo a[3]*b[2] */
+    add     t5, t5, t0                  /* hi + carry: no overflow */
+    add     s3, s3, t5                  /* column 6 += hi */
+    sltu    t5, s3, t5                  /* carry */
+    add     s6, s6, t5                  /* column 7 += carry */
+    mulhu   t0, s11, a4                 /* hi a[3]*b[2] */
+    add     t3, t3, s8                  /* column 5 += lo */
+    sltu    s8, t3, s8                  /* carry */
+    mul     t5, s2, s4                  /* lo a[4]*b[1] */
+    add     t0, t0, s8                  /* hi + carry: no overflow */
+    add     s3, s3, t0                  /* column 6 += hi */
+    sltu    t0, s3, t0                  /* carry */
+    add     s6, s6, t0                  /* column 7 += carry */
+    mulhu   s8, s2, s4                  /* hi a[4]*b[1] */
+    add     t3, t3, t5                  /* column 5 += lo */
+    sltu    t5, t3, t5                  /* carry */
+    lw      a6, 28(a6)                  /* c[7] */
+    mul     t0, s9, s10                 /* lo a[5]*b[0] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     s3, s3, s8                  /* column 6 += hi */
+    sltu    s8, s3, s8                  /* carry */
+    add     s6, s6, s8                  /* column 7 += carry */
+    mulhu   t5, s9, s10                 /* hi a[5]*b[0] */
+    add     t3, t3, t0                  /* column 5 += lo */
+    sltu    t0, t3, t0                  /* carry */
+    mul     s8, s0, a0                  /* lo a[0]*b[6] */
+    add     t5, t5, t0                  /* hi + carry: no overflow */
+    add     s3, s3, t5                  /* column 6 += hi */
+    sltu    t5, s3, t5                  /* carry */
+    add     s6, s6, t5                  /* column 7 += carry */
+    mulhu   t0, s0, a0                  /* hi a[0]*b[6] */
+    add     s3, s3, s8                  /* column 6 += lo */
+    sltu    s8, s3, s8                  /* carry */
+    mul     t5, t1, ra                  /* lo a[1]*b[5] */
+    add     t0, t0, s8                  /* hi + carry: no overflow */
+    add     s6, s6, t0                  /* column 7 += hi */
+    sltu    t0, s6, t0                  /* carry */
+    mulhu   s8, t1, ra                  /* hi a[1]*b[5] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, t6, a1                  /* lo a[2]*b[4] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, t6, a1                  /* hi a[2]*b[4] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s11, s7                 /* lo a[3]*b[3] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, s11, s7                 /* hi a[3]*b[3] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s2, a4                  /* lo a[4]*b[2] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, s2, a4                  /* hi a[4]*b[2] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s9, s4                  /* lo a[5]*b[1] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, s9, s4                  /* hi a[5]*b[1] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s1, s10                 /* lo a[6]*b[0] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, s1, s10                 /* hi a[6]*b[0] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s0, a7                  /* lo a[0]*b[7] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s0, s0, a7                  /* hi a[0]*b[7] */
+    add     s6, s6, t5                  /* column 7 += lo */
+    sltu    t5, s6, t5                  /* carry */
+    mul     s8, t1, a0                  /* lo a[1]*b[6] */
+    add     s0, s0, t5                  /* hi + carry: no overflow */
+    add     t0, t0, s0                  /* column 8 += hi */
+    sltu    s0, t0, s0                  /* carry */
+    mulhu   t5, t1, a0                  /* hi a[1]*b[6] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, t6, ra                  /* lo a[2]*b[5] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, t6, ra                  /* hi a[2]*b[5] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, s11, a1                 /* lo a[3]*b[4] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, s11, a1                 /* hi a[3]*b[4] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, s2, s7                  /* lo a[4]*b[3] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, s2, s7                  /* hi a[4]*b[3] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, s9, a4                  /* lo a[5]*b[2] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, s9, a4                  /* hi a[5]*b[2] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, s1, s4                  /* lo a[6]*b[1] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, s1, s4                  /* hi a[6]*b[1] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, a6, s10                 /* lo a[7]*b[0] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   s10, a6, s10                /* hi a[7]*b[0] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    mul     t5, t1, a7                  /* lo a[1]*b[7] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     t0, t0, s10                 /* column 8 += hi */
+    sltu    s10, t0, s10                /* carry */
+    add     s0, s0, s10                 /* column 9 += carry */
+    mulhu   t1, t1, a7                  /* hi a[1]*b[7] */
+    add     t0, t0, t5                  /* column 8 += lo */
+    sltu    t5, t0, t5                  /* carry */
+    mul     s8, t6, a0                  /* lo a[2]*b[6] */
+    add     t1, t1, t5                  /* hi + carry: no overflow */
+    add     s0, s0, t1                  /* column 9 += hi */
+    sltu    t1, s0, t1                  /* carry */
+    mulhu   s10, t6, a0                 /* hi a[2]*b[6] */
+    add     t0, t0, s8                  /* column 8 += lo */
+    sltu    s8, t0, s8                  /* carry */
+    mul     t5, s11, ra                 /* lo a[3]*b[5] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     s0, s0, s10                 /* column 9 += hi */
+    sltu    s10, s0, s10                /* carry */
+    add     t1, t1, s10                 /* column 10 += carry */
+    mulhu   s8, s11, ra                 /* hi a[3]*b[5] */
+    add     t0, t0, t5                  /* column 8 += lo */
+    sltu    t5, t0, t5                  /* carry */
+    mul     s10, s2, a1                 /* lo a[4]*b[4] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     s0, s0, s8                  /* column 9 += hi */
+    sltu    s8, s0, s8                  /* carry */
+    add     t1, t1, s8                  /* column 10 += carry */
+    mulhu   t5, s2, a1                  /* hi a[4]*b[4] */
+    add     t0, t0, s10                 /* column 8 += lo */
+    sltu    s10, t0, s10                /* carry */
+    mul     s8, s9, s7                  /* lo a[5]*b[3] */
+    add     t5, t5, s10                 /* hi + carry: no overflow */
+    add     s0, s0, t5                  /* column 9 += hi */
+    sltu    t5, s0, t5                  /* carry */
+    add     t1, t1, t5                  /* column 10 += carry */
+    mulhu   s10, s9, s7                 /* hi a[5]*b[3] */
+    add     t0, t0, s8                  /* column 8 += lo */
+    sltu    s8, t0, s8                  /* carry */
+    mul     t5, s1, a4                  /* lo a[6]*b[2] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     s0, s0, s10                 /* column 9 += hi */
+    sltu    s10, s0, s10                /* carry */
+    add     t1, t1, s10                 /* column 10 += carry */
+    mulhu   s8, s1, a4                  /* hi a[6]*b[2] */
+    add     t0, t0, t5                  /* column 8 += lo */
+    sltu    t5, t0, t5                  /* carry */
+    mul     s10, a6, s4                 /* lo a[7]*b[1] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     s0, s0, s8                  /* column 9 += hi */
+    sltu    s8, s0, s8                  /* carry */
+    add     t1, t1, s8                  /* column 10 += carry */
+    mulhu   s4, a6, s4                  /* hi a[7]*b[1] */
+    add     t0, t0, s10                 /* column 8 += lo */
+    sltu    s10, t0, s10                /* carry */
+    mul     t5, t6, a7                  /* lo a[2]*b[7] */
+    add     s4, s4, s10                 /* hi + carry: no overflow */
+    add     s0, s0, s4                  /* column 9 += hi */
+    sltu    s4, s0, s4                  /* carry */
+    add     t1, t1, s4                  /* column 10 += carry */
+    mulhu   t6, t6, a7                  /* hi a[2]*b[7] */
+    add     s0, s0, t5                  /* column 9 += lo */
+    sltu    t5, s0, t5                  /* carry */
+    mul     s8, s11, a0                 /* lo a[3]*b[6] */
+    add     t6, t6, t5                  /* hi + carry: no overflow */
+    add     t1, t1, t6                  /* column 10 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    mulhu   s10, s11, a0                /* hi a[3]*b[6] */
+    add     s0, s0, s8                  /* column 9 += lo */
+    sltu    s8, s0, s8                  /* carry */
+    mul     s4, s2, ra                  /* lo a[4]*b[5] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 10 += hi */
+    sltu    s10, t1, s10                /* carry */
+    add     t6, t6, s10                 /* column 11 += carry */
+    mulhu   t5, s2, ra                  /* hi a[4]*b[5] */
+    add     s0, s0, s4                  /* column 9 += lo */
+    sltu    s4, s0, s4                  /* carry */
+    mul     s8, s9, a1                  /* lo a[5]*b[4] */
+    add     t5, t5, s4                  /* hi + carry: no overflow */
+    add     t1, t1, t5                  /* column 10 += hi */
+    sltu    t5, t1, t5                  /* carry */
+    add     t6, t6, t5                  /* column 11 += carry */
+    mulhu   s10, s9, a1                 /* hi a[5]*b[4] */
+    add     s0, s0, s8                  /* column 9 += lo */
+    sltu    s8, s0, s8                  /* carry */
+    mul     s4, s1, s7                  /* lo a[6]*b[3] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 10 += hi */
+    sltu    s10, t1, s10                /* carry */
+    add     t6, t6, s10                 /* column 11 += carry */
+    mulhu   t5, s1, s7                  /* hi a[6]*b[3] */
+    add     s0, s0, s4                  /* column 9 += lo */
+    sltu    s4, s0, s4                  /* carry */
+    li      s8, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s10, a6, a4                 /* lo a[7]*b[2] */
+    add     t5, t5, s4                  /* hi + carry: no overflow */
+    add     t1, t1, t5                  /* column 10 += hi */
+    sltu    t5, t1, t5                  /* carry */
+    add     t6, t6, t5                  /* column 11 += carry */
+    mulhu   a4, a6, a4                  /* hi a[7]*b[2] */
+    add     s0, s0, s10                 /* column 9 += lo */
+    sltu    s10, s0, s10                /* carry */
+    mul     s4, s11, a7                 /* lo a[3]*b[7] */
+    add     a4, a4, s10                 /* hi + carry: no overflow */
+    add     t1, t1, a4                  /* column 10 += hi */
+    sltu    a4, t1, a4                  /* carry */
+    add     t6, t6, a4                  /* column 11 += carry */
+    mulhu   s11, s11, a7                /* hi a[3]*b[7] */
+    add     t1, t1, s4                  /* column 10 += lo */
+    sltu    s4, t1, s4                  /* carry */
+    mul     t5, s2, a0                  /* lo a[4]*b[6] */
+    add     s11, s11, s4                /* hi + carry: no overflow */
+    add     t6, t6, s11                 /* column 11 += hi */
+    sltu    s11, t6, s11                /* carry */
+    mulhu   s10, s2, a0                 /* hi a[4]*b[6] */
+    add     t1, t1, t5                  /* column 10 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    mul     a4, s9, ra                  /* lo a[5]*b[5] */
+    add     s10, s10, t5                /* hi + carry: no overflow */
+    add     t6, t6, s10                 /* column 11 += hi */
+    sltu    s10, t6, s10                /* carry */
+    add     s11, s11, s10               /* column 12 += carry */
+    mulhu   s4, s9, ra                  /* hi a[5]*b[5] */
+    add     t1, t1, a4                  /* column 10 += lo */
+    sltu    a4, t1, a4                  /* carry */
+    mul     t5, s1, a1                  /* lo a[6]*b[4] */
+    add     s4, s4, a4                  /* hi + carry: no overflow */
+    add     t6, t6, s4                  /* column 11 += hi */
+    sltu    s4, t6, s4                  /* carry */
+    add     s11, s11, s4                /* column 12 += carry */
+    mulhu   s10, s1, a1                 /* hi a[6]*b[4] */
+    add     t1, t1, t5                  /* column 10 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    mul     a4, a6, s7                  /* lo a[7]*b[3] */
+    add     s10, s10, t5                /* hi + carry: no overflow */
+    add     t6, t6, s10                 /* column 11 += hi */
+    sltu    s10, t6, s10                /* carry */
+    add     s11, s11, s10               /* column 12 += carry */
+    mulhu   s7, a6, s7                  /* hi a[7]*b[3] */
+    add     t1, t1, a4                  /* column 10 += lo */
+    sltu    a4, t1, a4                  /* carry */
+    mul     s4, s2, a7                  /* lo a[4]*b[7] */
+    add     s7, s7, a4                  /* hi + carry: no overflow */
+    add     t6, t6, s7                  /* column 11 += hi */
+    sltu    s7, t6, s7                  /* carry */
+    add     s11, s11, s7                /* column 12 += carry */
+    mulhu   s2, s2, a7                  /* hi a[4]*b[7] */
+    add     t6, t6, s4                  /* column 11 += lo */
+    sltu    s4, t6, s4                  /* carry */
+    mul     t5, s9, a0                  /* lo a[5]*b[6] */
+    add     s2, s2, s4                  /* hi + carry: no overflow */
+    add     s11, s11, s2                /* column 12 += hi */
+    sltu    s2, s11, s2                 /* carry */
+    mulhu   s10, s9, a0                 /* hi a[5]*b[6] */
+    add     t6, t6, t5                  /* column 11 += lo */
+    sltu    t5, t6, t5                  /* carry */
+    mul     a4, s1, ra                  /* lo a[6]*b[5] */
+    add     s10, s10, t5                /* hi + carry: no overflow */
+    add     s11, s11, s10               /* column 12 += hi */
+    sltu    s10, s11, s10               /* carry */
+    add     s2, s2, s10                 /* column 13 += carry */
+    mulhu   s7, s1, ra                  /* hi a[6]*b[5] */
+    add     t6, t6, a4                  /* column 11 += lo */
+    sltu    a4, t6, a4                  /* carry */
+    mul     s4, a6, a1                  /* lo a[7]*b[4] */
+    add     s7, s7, a4                  /* hi + carry: no overflow */
+    add     s11, s11, s7                /* column 12 += hi */
+    sltu    s7, s11, s7                 /* carry */
+    add     s2, s2, s7                  /* column 13 += carry */
+    mulhu   a1, a6, a1                  /* hi a[7]*b[4] */
+    add     t6, t6, s4                  /* column 11 += lo */
+    sltu    s4, t6, s4                  /* carry */
+    mul     t5, s9, a7                  /* lo a[5]*b[7] */
+    add     a1, a1, s4                  /* hi + carry: no overflow */
+    add     s11, s11, a1                /* column 12 += hi */
+    sltu    a1, s11, a1                 /* carry */
+    add     s2, s2, a1                  /* column 13 += carry */
+    mulhu   s9, s9, a7                  /* hi a[5]*b[7] */
+    add     s11, s11, t5                /* column 12 += lo */
+    sltu    t5, s11, t5                 /* carry */
+    mul     s10, s1, a0                 /* lo a[6]*b[6] */
+    add     s9, s9, t5                  /* hi + carry: no overflow */
+    add     s2, s2, s9                  /* column 13 += hi */
+    sltu    s9, s2, s9                  /* carry */
+    mulhu   a4, s1, a0                  /* hi a[6]*b[6] */
+    add     s11, s11, s10               /* column 12 += lo */
+    sltu    s10, s11, s10               /* carry */
+    mul     s7, a6, ra                  /* lo a[7]*b[5] */
+    add     a4, a4, s10                 /* hi + carry: no overflow */
+    add     s2, s2, a4                  /* column 13 += hi */
+    sltu    a4, s2, a4                  /* carry */
+    add     s9, s9, a4                  /* column 14 += carry */
+    mulhu   ra, a6, ra                  /* hi a[7]*b[5] */
+    add     s11, s11, s7                /* column 12 += lo */
+    sltu    s7, s11, s7                 /* carry */
+    mul     s4, s1, a7                  /* lo a[6]*b[7] */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    add     s2, s2, ra                  /* column 13 += hi */
+    sltu    ra, s2, ra                  /* carry */
+    add     s9, s9, ra                  /* column 14 += carry */
+    mulhu   s1, s1, a7                  /* hi a[6]*b[7] */
+    add     s2, s2, s4                  /* column 13 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    lw      a1, 20(sp)                  /* r4 */
+    lw      t5, 24(sp)                  /* a4 */
+    mul     s10, a6, a0                 /* lo a[7]*b[6] */
+    add     s1, s1, s4                  /* hi + carry: no overflow */
+    add     s9, s9, s1                  /* column 14 += hi */
+    sltu    s1, s9, s1                  /* carry */
+    lw      a4, 28(sp)                  /* b4 */
+    mulhu   a0, a6, a0                  /* hi a[7]*b[6] */
+    add     s2, s2, s10                 /* column 13 += lo */
+    sltu    s10, s2, s10                /* carry */
+    lw      s7, 0(t5)                   /* c[0] */
+    lw      ra, 0(a4)                   /* d[0] */
+    mul     s4, a6, a7                  /* lo a[7]*b[7] */
+    add     a0, a0, s10                 /* hi + carry: no overflow */
+    add     s9, s9, a0                  /* column 14 += hi */
+    sltu    a0, s9, a0                  /* carry */
+    add     s1, s1, a0                  /* column 15 += carry */
+    mulhu   a6, a6, a7                  /* hi a[7]*b[7] */
+    add     s9, s9, s4                  /* column 14 += lo */
+    sltu    s4, s9, s4                  /* carry */
+    lw      s10, 4(a4)                  /* d[1] */
+    lw      a0, 4(t5)                   /* c[1] */
+    mul     a7, t0, s8                  /* lo 38 t[8] */
+    add     a6, a6, s4                  /* hi + carry: no overflow */
+    add     s1, s1, a6                  /* column 15 += hi */
+    slli    s4, s1, 5                   /* t[15] << 5 */
+    slli    a6, s1, 2                   /* t[15] << 2 */
+    mulhu   t0, t0, s8                  /* hi 38 t[8] (< 38) */
+    add     s5, s5, a7                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a7, s5, a7                  /* carry */
+    add     s4, s4, a6                  /* lo 38 t[15] */
+    sltu    a6, s4, a6                  /* carry */
+    add     t0, t0, a7                  /* hi(prev) + carries */
+    mul     a7, s0, s8                  /* lo 38 t[9] */
+    mulhu   s0, s0, s8                  /* hi 38 t[9] (< 38) */
+    add     a2, a2, a7                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    a7, a2, a7                  /* carry */
+    add     a2, a2, t0                  /* u[1] += hi(prev) + carry */
+    sltu    t0, a2, t0                  /* carry */
+    add     a7, a7, t0                  /* carries */
+    mul     t0, t1, s8                  /* lo 38 t[10] */
+    add     s0, s0, a7                  /* hi(prev) + carries */
+    slli    a7, s1, 1                   /* t[15] << 1 */
+    add     s4, s4, a7
+    sltu    a7, s4, a7                  /* carry */
+    mulhu   t1, t1, s8                  /* hi 38 t[10] (< 38) */
+    add     a5, a5, t0                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t0, a5, t0                  /* carry */
+    add     a5, a5, s0                  /* u[2] += hi(prev) + carry */
+    sltu    s0, a5, s0                  /* carry */
+    add     t0, t0, s0                  /* carries */
+    mul     s0, t6, s8                  /* lo 38 t[11] */
+    add     t1, t1, t0                  /* hi(prev) + carries */
+    srli    t0, s1, 27                  /* t[15] >> 27 */
+    add     s6, s6, s4                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s4, s6, s4                  /* carry */
+    mulhu   t6, t6, s8                  /* hi 38 t[11] (< 38) */
+    add     t4, t4, s0                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s0, t4, s0                  /* carry */
+    add     t4, t4, t1                  /* u[3] += hi(prev) + carry */
+    sltu    t1, t4, t1                  /* carry */
+    add     s0, s0, t1                  /* carries */
+    mul     t1, s11, s8                 /* lo 38 t[12] */
+    add     t6, t6, s0                  /* hi(prev) + carries */
+    srli    s0, s1, 30                  /* t[15] >> 30 */
+    srli    s1, s1, 31                  /* t[15] >> 31 */
+    add     t0, t0, s0                  /* hi 38 t[15] */
+    mulhu   s11, s11, s8                /* hi 38 t[12] (< 38) */
+    add     a3, a3, t1                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    t1, a3, t1                  /* carry */
+    add     a3, a3, t6                  /* u[4] += hi(prev) + carry */
+    sltu    t6, a3, t6                  /* carry */
+    mul     s0, s2, s8                  /* lo 38 t[13] */
+    add     t1, t1, t6                  /* carries */
+    add     s11, s11, t1                /* hi(prev) + carries */
+    add     t0, t0, s1
+    add     t0, t0, a6
+    mulhu   s2, s2, s8                  /* hi 38 t[13] (< 38) */
+    add     t3, t3, s0                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s0, t3, s0                  /* carry */
+    add     t3, t3, s11                 /* u[5] += hi(prev) + carry */
+    sltu    s11, t3, s11                /* carry */
+    mul     t6, s9, s8                  /* lo 38 t[14] */
+    add     s0, s0, s11                 /* carries */
+    add     s2, s2, s0                  /* hi(prev) + carries */
+    add     t0, t0, a7
+    lw      t1, 8(a4)                   /* d[2] */
+    mulhu   s9, s9, s8                  /* hi 38 t[14] (< 38) */
+    add     s3, s3, t6                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t6, s3, t6                  /* carry */
+    add     s3, s3, s2                  /* u[6] += hi(prev) + carry */
+    sltu    s2, s3, s2                  /* carry */
+    mul     s1, s7, ra                  /* lo a[0]*b[0] */
+    add     t6, t6, s2                  /* carries */
+    add     s9, s9, t6                  /* hi(prev) + carries */
+    add     s6, s6, s9                  /* u[7] += hi(prev) + carry */
+    sltu    s9, s6, s9                  /* carry */
+    mulhu   a6, s7, ra                  /* hi a[0]*b[0] */
+    add     s4, s4, s9                  /* carries */
+    add     t0, t0, s4                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s11, s6, 31                 /* bit 255 */
+    slli    t0, t0, 1                   /* 2 T */
+    mul     s0, s7, s10                 /* lo a[0]*b[1] */
+    or      t0, t0, s11                 /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    a7, t0, 4                   /* 16 T' */
+    slli    s8, t0, 1                   /* 2 T' */
+    add     a7, a7, s8                  /* 18 T' */
+    mulhu   s2, s7, s10                 /* hi a[0]*b[1] */
+    add     a7, a7, t0                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s6, s6, 1                   /* clear bit 255 */
+    srli    s6, s6, 1
+    add     s5, s5, a7                  /* r[0] = u[0] + carry */
+    mul     t6, a0, ra                  /* lo a[1]*b[0] */
+    sltu    a7, s5, a7                  /* carry */
+    sw      s5, 0(t2)                   /* r[0] */
+    add     a2, a2, a7                  /* r[1] = u[1] + carry */
+    sltu    a7, a2, a7                  /* carry */
+    mulhu   s9, a0, ra                  /* hi a[1]*b[0] */
+    sw      a2, 4(t2)                   /* r[1] */
+    add     a5, a5, a7                  /* r[2] = u[2] + carry */
+    sltu    a7, a5, a7                  /* carry */
+    sw      a5, 8(t2)                   /* r[2] */
+    mul     s4, s7, t1                  /* lo a[0]*b[2] */
+    add     t4, t4, a7                  /* r[3] = u[3] + carry */
+    sltu    a7, t4, a7                  /* carry */
+    sw      t4, 12(t2)                  /* r[3] */
+    add     a3, a3, a7                  /* r[4] = u[4] + carry */
+    mulhu   s11, s7, t1                 /* hi a[0]*b[2] */
+    sltu    a7, a3, a7                  /* carry */
+    sw      a3, 16(t2)                  /* r[4] */
+    add     t3, t3, a7                  /* r[5] = u[5] + carry */
+    sltu    a7, t3, a7                  /* carry */
+    mul     s8, a0, s10                 /* lo a[1]*b[1] */
+    sw      t3, 20(t2)                  /* r[5] */
+    add     s3, s3, a7                  /* r[6] = u[6] + carry */
+    sltu    a7, s3, a7                  /* carry */
+    sw      s3, 24(t2)                  /* r[6] */
+    mulhu   t0, a0, s10                 /* hi a[1]*b[1] */
+    add     s6, s6, a7                  /* r[7] = u[7] + carry */
+    sw      s6, 28(t2)                  /* r[7] */
+    add     a6, a6, s0                  /* column 1 += lo */
+    sltu    s0, a6, s0                  /* carry */
+    mul     s5, a0, t1                  /* lo a[1]*b[2] */
+    add     s2, s2, s0                  /* hi + carry: no overflow */
+    add     a6, a6, t6                  /* column 1 += lo */
+    sltu    t6, a6, t6                  /* carry */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    mulhu   a2, a0, t1                  /* hi a[1]*b[2] */
+    add     s2, s2, s9                  /* column 2 += hi */
+    sltu    s9, s2, s9                  /* carry */
+    add     s2, s2, s4                  /* column 2 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    add     s11, s11, s4                /* hi + carry: no overflow */
+    add     s9, s9, s11                 /* column 3 += hi */
+    sltu    s11, s9, s11                /* carry */
+    add     s2, s2, s8                  /* column 2 += lo */
+    sltu    s8, s2, s8                  /* carry */
+    add     t0, t0, s8                  /* hi + carry: no overflow */
+    add     s9, s9, t0                  /* column 3 += hi */
+    sltu    t0, s9, t0                  /* carry */
+    add     s11, s11, t0                /* column 4 += carry */
+    lw      a5, 8(t5)                   /* c[2] */
+    lw      t4, 12(a4)                  /* d[3] */
+    mul     a3, a5, ra                  /* lo a[2]*b[0] */
+    lw      t3, 12(t5)                  /* c[3] */
+    lw      s3, 16(a4)                  /* d[4] */
+    lw      a7, 16(t5)                  /* c[4] */
+    lw      s6, 20(a4)                  /* d[5] */
+    mulhu   t2, a5, ra                  /* hi a[2]*b[0] */
+    add     s2, s2, a3                  /* column 2 += lo */
+    sltu    a3, s2, a3                  /* carry */
+    lw      s0, 20(t5)                  /* c[5] */
+    lw      t6, 24(a4)                  /* d[6] */
+    mul     s4, s7, t4                  /* lo a[0]*b[3] */
+    add     t2, t2, a3                  /* hi + carry: no overflow */
+    add     s9, s9, t2                  /* column 3 += hi */
+    sltu    t2, s9, t2                  /* carry */
+    add     s11, s11, t2                /* column 4 += carry */
+    mulhu   s8, s7, t4                  /* hi a[0]*b[3] */
+    add     s9, s9, s4                  /* column 3 += lo */
+    sltu    s4, s9, s4                  /* carry */
+    add     s9, s9, s5                  /* column 3 += lo */
+    sltu    s5, s9, s5                  /* carry */
+    mul     t0, a5, s10                 /* lo a[2]*b[1] */
+    add     s8, s8, s4                  /* hi + carry: no overflow */
+    add     s11, s11, s8                /* column 4 += hi */
+    sltu    s8, s11, s8                 /* carry */
+    add     a2, a2, s5                  /* hi + carry: no overflow */
+    mulhu   a3, a5, s10                 /* hi a[2]*b[1] */
+    add     s11, s11, a2                /* column 4 += hi */
+    sltu    a2, s11, a2                 /* carry */
+    add     s8, s8, a2                  /* column 5 += carry */
+    add     s9, s9, t0                  /* column 3 += lo */
+    mul     t2, t3, ra                  /* lo a[3]*b[0] */
+    sltu    t0, s9, t0                  /* carry */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     s11, s11, a3                /* column 4 += hi */
+    sltu    a3, s11, a3                 /* carry */
+    mulhu   s4, t3, ra                  /* hi a[3]*b[0] */
+    add     s8, s8, a3                  /* column 5 += carry */
+    add     s9, s9, t2                  /* column 3 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    mul     s5, s7, s3                  /* lo a[0]*b[4] */
+    add     s4, s4, t2                  /* hi + carry: no overflow */
+    add     s11, s11, s4                /* column 4 += hi */
+    sltu    s4, s11, s4                 /* carry */
+    add     s8, s8, s4                  /* column 5 += carry */
+    mulhu   a2, s7, s3                  /* hi a[0]*b[4] */
+    add     s11, s11, s5                /* column 4 += lo */
+    sltu    s5, s11, s5                 /* carry */
+    mul     t0, a0, t4                  /* lo a[1]*b[3] */
+    add     a2, a2, s5                  /* hi + carry: no overflow */
+    add     s8, s8, a2                  /* column 5 += hi */
+    sltu    a2, s8, a2                  /* carry */
+    mulhu   a3, a0, t4                  /* hi a[1]*b[3] */
+    add     s11, s11, t0                /* column 4 += lo */
+    sltu    t0, s11, t0                 /* carry */
+    lw      t2, 24(t5)                  /* c[6] */
+    mul     s4, a5, t1                  /* lo a[2]*b[2] */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     s8, s8, a3                  /* column 5 += hi */
+    sltu    a3, s8, a3                  /* carry */
+    add     a2, a2, a3                  /* column 6 += carry */
+    mulhu   s5, a5, t1                  /* hi a[2]*b[2] */
+    add     s11, s11, s4                /* column 4 += lo */
+    sltu    s4, s11, s4                 /* carry */
+    lw      a4, 28(a4)                  /* d[7] */
+    mul     t0, t3, s10                 /* lo a[3]*b[1] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s8, s8, s5                  /* column 5 += hi */
+    sltu    s5, s8, s5                  /* carry */
+    add     a2, a2, s5                  /* column 6 += carry */
+    mulhu   a3, t3, s10                 /* hi a[3]*b[1] */
+    add     s11, s11, t0                /* column 4 += lo */
+    sltu    t0, s11, t0                 /* carry */
+    mul     s4, a7, ra                  /* lo a[4]*b[0] */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     s8, s8, a3                  /* column 5 += hi */
+    sltu    a3, s8, a3                  /* carry */
+    add     a2, a2, a3                  /* column 6 += carry */
+    mulhu   s5, a7, ra                  /* hi a[4]*b[0] */
+    add     s11, s11, s4                /* column 4 += lo */
+    sltu    s4, s11, s4                 /* carry */
+    mul     t0, s7, s6                  /* lo a[0]*b[5] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s8, s8, s5                  /* column 5 += hi */
+    sltu    s5, s8, s5                  /* carry */
+    add     a2, a2, s5                  /* column 6 += carry */
+    mulhu   a3, s7, s6                  /* hi a[0]*b[5] */
+    add     s8, s8, t0                  /* column 5 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     s4, a0, s3                  /* lo a[1]*b[4] */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     a2, a2, a3                  /* column 6 += hi */
+    sltu    a3, a2, a3                  /* carry */
+    mulhu   s5, a0, s3                  /* hi a[1]*b[4] */
+    add     s8, s8, s4                  /* column 5 += lo */
+    sltu    s4, s8, s4                  /* carry */
+    mul     t0, a5, t4                  /* lo a[2]*b[3] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     a2, a2, s5                  /* column 6 += hi */
+    sltu    s5, a2, s5                  /* carry */
+    add     a3, a3, s5                  /* column 7 += carry */
+    mulhu   s4, a5, t4                  /* hi a[2]*b[3] */
+    add     s8, s8, t0                  /* column 5 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     s5, t3, t1                  /* lo a[3]*b[2] */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    add     a2, a2, s4                  /* column 6 += hi */
+    sltu    s4, a2, s4                  /* carry */
+    add     a3, a3, s4                  /* column 7 += carry */
+    mulhu   t0, t3, t1                  /* hi a[3]*b[2] */
+    add     s8, s8, s5                  /* column 5 += lo */
+    sltu    s5, s8, s5                  /* carry */
+    mul     s4, a7, s10                 /* lo a[4]*b[1] */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     a2, a2, t0                  /* column 6 += hi */
+    sltu    t0, a2, t0                  /* carry */
+    add     a3, a3, t0                  /* column 7 += carry */
+    mulhu   s5, a7, s10                 /* hi a[4]*b[1] */
+    add     s8, s8, s4                  /* column 5 += lo */
+    sltu    s4, s8, s4                  /* carry */
+    lw      t5, 28(t5)                  /* c[7] */
+    mul     t0, s0, ra                  /* lo a[5]*b[0] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     a2, a2, s5                  /* column 6 += hi */
+    sltu    s5, a2, s5                  /* carry */
+    add     a3, a3, s5                  /* column 7 += carry */
+    mulhu   s4, s0, ra                  /* hi a[5]*b[0] */
+    add     s8, s8, t0                  /* column 5 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     s5, s7, t6                  /* lo a[0]*b[6] */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    add     a2, a2, s4                  /* column 6 += hi */
+    sltu    s4, a2, s4                  /* carry */
+    add     a3, a3, s4                  /* column 7 += carry */
+    mulhu   t0, s7, t6                  /* hi a[0]*b[6] */
+    add     a2, a2, s5                  /* column 6 += lo */
+    sltu    s5, a2, s5                  /* carry */
+    mul     s4, a0, s6                  /* lo a[1]*b[5] */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     a3, a3, t0                  /* column 7 += hi */
+    sltu    t0, a3, t0                  /* carry */
+    mulhu   s5, a0, s6                  /* hi a[1]*b[5] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, a5, s3                  /* lo a[2]*b[4] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, a5, s3                  /* hi a[2]*b[4] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, t3, t4                  /* lo a[3]*b[3] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, t3, t4                  /* hi a[3]*b[3] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, a7, t1                  /* lo a[4]*b[2] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, a7, t1                  /* hi a[4]*b[2] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, s0, s10                 /* lo a[5]*b[1] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, s0, s10                 /* hi a[5]*b[1] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, t2, ra                  /* lo a[6]*b[0] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, t2, ra                  /* hi a[6]*b[0] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, s7, a4                  /* lo a[0]*b[7] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s7, s7, a4                  /* hi a[0]*b[7] */
+    add     a3, a3, s4                  /* column 7 += lo */
+    sltu    s4, a3, s4                  /* carry */
+    mul     s5, a0, t6                  /* lo a[1]*b[6] */
+    add     s7, s7, s4                  /* hi + carry: no overflow */
+    add     t0, t0, s7                  /* column 8 += hi */
+    sltu    s7, t0, s7                  /* carry */
+    mulhu   s4, a0, t6                  /* hi a[1]*b[6] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, a5, s6                  /* lo a[2]*b[5] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, a5, s6                  /* hi a[2]*b[5] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, t3, s3                  /* lo a[3]*b[4] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, t3, s3                  /* hi a[3]*b[4] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, a7, t4                  /* lo a[4]*b[3] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, a7, t4                  /* hi a[4]*b[3] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, s0, t1                  /* lo a[5]*b[2] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, s0, t1                  /* hi a[5]*b[2] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, t2, s10                 /* lo a[6]*b[1] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, t2, s10                 /* hi a[6]*b[1] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, t5, ra                  /* lo a[7]*b[0] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   ra, t5, ra                  /* hi a[7]*b[0] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    mul     s4, a0, a4                  /* lo a[1]*b[7] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     t0, t0, ra                  /* column 8 += hi */
+    sltu    ra, t0, ra                  /* carry */
+    add     s7, s7, ra                  /* column 9 += carry */
+    mulhu   a0, a0, a4                  /* hi a[1]*b[7] */
+    add     t0, t0, s4                  /* column 8 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    mul     s5, a5, t6                  /* lo a[2]*b[6] */
+    add     a0, a0, s4                  /* hi + carry: no overflow */
+    add     s7, s7, a0                  /* column 9 += hi */
+    sltu    a0, s7, a0                  /* carry */
+    mulhu   ra, a5, t6                  /* hi a[2]*b[6] */
+    add     t0, t0, s5                  /* column 8 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     s4, t3, s6                  /* lo a[3]*b[5] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     s7, s7, ra                  /* column 9 += hi */
+    sltu    ra, s7, ra                  /* carry */
+    add     a0, a0, ra                  /* column 10 += carry */
+    mulhu   s5, t3, s6                  /* hi a[3]*b[5] */
+    add     t0, t0, s4                  /* column 8 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    mul     ra, a7, s3                  /* lo a[4]*b[4] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s7, s7, s5                  /* column 9 += hi */
+    sltu    s5, s7, s5                  /* carry */
+    add     a0, a0, s5                  /* column 10 += carry */
+    mulhu   s4, a7, s3                  /* hi a[4]*b[4] */
+    add     t0, t0, ra                  /* column 8 += lo */
+    sltu    ra, t0, ra                  /* carry */
+    mul     s5, s0, t4                  /* lo a[5]*b[3] */
+    add     s4, s4, ra                  /* hi + carry: no overflow */
+    add     s7, s7, s4                  /* column 9 += hi */
+    sltu    s4, s7, s4                  /* carry */
+    add     a0, a0, s4                  /* column 10 += carry */
+    mulhu   ra, s0, t4                  /* hi a[5]*b[3] */
+    add     t0, t0, s5                  /* column 8 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     s4, t2, t1                  /* lo a[6]*b[2] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     s7, s7, ra                  /* column 9 += hi */
+    sltu    ra, s7, ra                  /* carry */
+    add     a0, a0, ra                  /* column 10 += carry */
+    mulhu   s5, t2, t1                  /* hi a[6]*b[2] */
+    add     t0, t0, s4                  /* column 8 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    mul     ra, t5, s10                 /* lo a[7]*b[1] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s7, s7, s5                  /* column 9 += hi */
+    sltu    s5, s7, s5                  /* carry */
+    add     a0, a0, s5                  /* column 10 += carry */
+    mulhu   s10, t5, s10                /* hi a[7]*b[1] */
+    add     t0, t0, ra                  /* column 8 += lo */
+    sltu    ra, t0, ra                  /* carry */
+    mul     s4, a5, a4                  /* lo a[2]*b[7] */
+    add     s10, s10, ra                /* hi + carry: no overflow */
+    add     s7, s7, s10                 /* column 9 += hi */
+    sltu    s10, s7, s10                /* carry */
+    add     a0, a0, s10                 /* column 10 += carry */
+    mulhu   a5, a5, a4                  /* hi a[2]*b[7] */
+    add     s7, s7, s4                  /* column 9 += lo */
+    sltu    s4, s7, s4                  /* carry */
+    mul     s5, t3, t6                  /* lo a[3]*b[6] */
+    add     a5, a5, s4                  /* hi + carry: no overflow */
+    add     a0, a0, a5                  /* column 10 += hi */
+    sltu    a5, a0, a5                  /* carry */
+    mulhu   ra, t3, t6                  /* hi a[3]*b[6] */
+    add     s7, s7, s5                  /* column 9 += lo */
+    sltu    s5, s7, s5                  /* carry */
+    mul     s10, a7, s6                 /* lo a[4]*b[5] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     a0, a0, ra                  /* column 10 += hi */
+    sltu    ra, a0, ra                  /* carry */
+    add     a5, a5, ra                  /* column 11 += carry */
+    mulhu   s4, a7, s6                  /* hi a[4]*b[5] */
+    add     s7, s7, s10                 /* column 9 += lo */
+    sltu    s10, s7, s10                /* carry */
+    mul     s5, s0, s3                  /* lo a[5]*b[4] */
+    add     s4, s4, s10                 /* hi + carry: no overflow */
+    add     a0, a0, s4                  /* column 10 += hi */
+    sltu    s4, a0, s4                  /* carry */
+    add     a5, a5, s4                  /* column 11 += carry */
+    mulhu   ra, s0, s3                  /* hi a[5]*b[4] */
+    add     s7, s7, s5                  /* column 9 += lo */
+    sltu    s5, s7, s5                  /* carry */
+    mul     s10, t2, t4                 /* lo a[6]*b[3] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     a0, a0, ra                  /* column 10 += hi */
+    sltu    ra, a0, ra                  /* carry */
+    add     a5, a5, ra                  /* column 11 += carry */
+    mulhu   s4, t2, t4                  /* hi a[6]*b[3] */
+    add     s7, s7, s10                 /* column 9 += lo */
+    sltu    s10, s7, s10                /* carry */
+    li      s5, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     ra, t5, t1                  /* lo a[7]*b[2] */
+    add     s4, s4, s10                 /* hi + carry: no overflow */
+    add     a0, a0, s4                  /* column 10 += hi */
+    sltu    s4, a0, s4                  /* carry */
+    add     a5, a5, s4                  /* column 11 += carry */
+    mulhu   t1, t5, t1                  /* hi a[7]*b[2] */
+    add     s7, s7, ra                  /* column 9 += lo */
+    sltu    ra, s7, ra                  /* carry */
+    mul     s10, t3, a4                 /* lo a[3]*b[7] */
+    add     t1, t1, ra                  /* hi + carry: no overflow */
+    add     a0, a0, t1                  /* column 10 += hi */
+    sltu    t1, a0, t1                  /* carry */
+    add     a5, a5, t1                  /* column 11 += carry */
+    mulhu   t3, t3, a4                  /* hi a[3]*b[7] */
+    add     a0, a0, s10                 /* column 10 += lo */
+    sltu    s10, a0, s10                /* carry */
+    mul     s4, a7, t6                  /* lo a[4]*b[6] */
+    add     t3, t3, s10                 /* hi + carry: no overflow */
+    add     a5, a5, t3                  /* column 11 += hi */
+    sltu    t3, a5, t3                  /* carry */
+    mulhu   ra, a7, t6                  /* hi a[4]*b[6] */
+    add     a0, a0, s4                  /* column 10 += lo */
+    sltu    s4, a0, s4                  /* carry */
+    mul     t1, s0, s6                  /* lo a[5]*b[5] */
+    add     ra, ra, s4                  /* hi + carry: no overflow */
+    add     a5, a5, ra                  /* column 11 += hi */
+    sltu    ra, a5, ra                  /* carry */
+    add     t3, t3, ra                  /* column 12 += carry */
+    mulhu   s10, s0, s6                 /* hi a[5]*b[5] */
+    add     a0, a0, t1                  /* column 10 += lo */
+    sltu    t1, a0, t1                  /* carry */
+    mul     s4, t2, s3                  /* lo a[6]*b[4] */
+    add     s10, s10, t1                /* hi + carry: no overflow */
+    add     a5, a5, s10                 /* column 11 += hi */
+    sltu    s10, a5, s10                /* carry */
+    add     t3, t3, s10                 /* column 12 += carry */
+    mulhu   ra, t2, s3                  /* hi a[6]*b[4] */
+    add     a0, a0, s4                  /* column 10 += lo */
+    sltu    s4, a0, s4                  /* carry */
+    mul     t1, t5, t4                  /* lo a[7]*b[3] */
+    add     ra, ra, s4                  /* hi + carry: no overflow */
+    add     a5, a5, ra                  /* column 11 += hi */
+    sltu    ra, a5, ra                  /* carry */
+    add     t3, t3, ra                  /* column 12 += carry */
+    mulhu   t4, t5, t4                  /* hi a[7]*b[3] */
+    add     a0, a0, t1                  /* column 10 += lo */
+    sltu    t1, a0, t1                  /* carry */
+    mul     s10, a7, a4                 /* lo a[4]*b[7] */
+    add     t4, t4, t1                  /* hi + carry: no overflow */
+    add     a5, a5, t4                  /* column 11 += hi */
+    sltu    t4, a5, t4                  /* carry */
+    add     t3, t3, t4                  /* column 12 += carry */
+    mulhu   a7, a7, a4                  /* hi a[4]*b[7] */
+    add     a5, a5, s10                 /* column 11 += lo */
+    sltu    s10, a5, s10                /* carry */
+    mul     s4, s0, t6                  /* lo a[5]*b[6] */
+    add     a7, a7, s10                 /* hi + carry: no overflow */
+    add     t3, t3, a7                  /* column 12 += hi */
+    sltu    a7, t3, a7                  /* carry */
+    mulhu   ra, s0, t6                  /* hi a[5]*b[6] */
+    add     a5, a5, s4                  /* column 11 += lo */
+    sltu    s4, a5, s4                  /* carry */
+    mul     t1, t2, s6                  /* lo a[6]*b[5] */
+    add     ra, ra, s4                  /* hi + carry: no overflow */
+    add     t3, t3, ra                  /* column 12 += hi */
+    sltu    ra, t3, ra                  /* carry */
+    add     a7, a7, ra                  /* column 13 += carry */
+    mulhu   t4, t2, s6                  /* hi a[6]*b[5] */
+    add     a5, a5, t1                  /* column 11 += lo */
+    sltu    t1, a5, t1                  /* carry */
+    mul     s10, t5, s3                 /* lo a[7]*b[4] */
+    add     t4, t4, t1                  /* hi + carry: no overflow */
+    add     t3, t3, t4                  /* column 12 += hi */
+    sltu    t4, t3, t4                  /* carry */
+    add     a7, a7, t4                  /* column 13 += carry */
+    mulhu   s3, t5, s3                  /* hi a[7]*b[4] */
+    add     a5, a5, s10                 /* column 11 += lo */
+    sltu    s10, a5, s10                /* carry */
+    mul     s4, s0, a4                  /* lo a[5]*b[7] */
+    add     s3, s3, s10                 /* hi + carry: no overflow */
+    add     t3, t3, s3                  /* column 12 += hi */
+    sltu    s3, t3, s3                  /* carry */
+    add     a7, a7, s3                  /* column 13 += carry */
+    mulhu   s0, s0, a4                  /* hi a[5]*b[7] */
+    add     t3, t3, s4                  /* column 12 += lo */
+    sltu    s4, t3, s4                  /* carry */
+    mul     ra, t2, t6                  /* lo a[6]*b[6] */
+    add     s0, s0, s4                  /* hi + carry: no overflow */
+    add     a7, a7, s0                  /* column 13 += hi */
+    sltu    s0, a7, s0                  /* carry */
+    mulhu   t1, t2, t6                  /* hi a[6]*b[6] */
+    add     t3, t3, ra                  /* column 12 += lo */
+    sltu    ra, t3, ra                  /* carry */
+    mul     t4, t5, s6                  /* lo a[7]*b[5] */
+    add     t1, t1, ra                  /* hi + carry: no overflow */
+    add     a7, a7, t1                  /* column 13 += hi */
+    sltu    t1, a7, t1                  /* carry */
+    add     s0, s0, t1                  /* column 14 += carry */
+    mulhu   s6, t5, s6                  /* hi a[7]*b[5] */
+    add     t3, t3, t4                  /* column 12 += lo */
+    sltu    t4, t3, t4                  /* carry */
+    mul     s10, t2, a4                 /* lo a[6]*b[7] */
+    add     s6, s6, t4                  /* hi + carry: no overflow */
+    add     a7, a7, s6                  /* column 13 += hi */
+    sltu    s6, a7, s6                  /* carry */
+    add     s0, s0, s6                  /* column 14 += carry */
+    mulhu   t2, t2, a4                  /* hi a[6]*b[7] */
+    add     a7, a7, s10                 /* column 13 += lo */
+    sltu    s10, a7, s10                /* carry */
+    mul     s3, t5, t6                  /* lo a[7]*b[6] */
+    add     t2, t2, s10                 /* hi + carry: no overflow */
+    add     s0, s0, t2                  /* column 14 += hi */
+    sltu    t2, s0, t2                  /* carry */
+    mulhu   t6, t5, t6                  /* hi a[7]*b[6] */
+    add     a7, a7, s3                  /* column 13 += lo */
+    sltu    s3, a7, s3                  /* carry */
+    mul     s4, t5, a4                  /* lo a[7]*b[7] */
+    add     t6, t6, s3                  /* hi + carry: no overflow */
+    add     s0, s0, t6                  /* column 14 += hi */
+    sltu    t6, s0, t6                  /* carry */
+    add     t2, t2, t6                  /* column 15 += carry */
+    mulhu   t5, t5, a4                  /* hi a[7]*b[7] */
+    add     s0, s0, s4                  /* column 14 += lo */
+    sltu    s4, s0, s4                  /* carry */
+    mul     ra, t0, s5                  /* lo 38 t[8] */
+    add     t5, t5, s4                  /* hi + carry: no overflow */
+    add     t2, t2, t5                  /* column 15 += hi */
+    slli    t1, t2, 5                   /* t[15] << 5 */
+    slli    t4, t2, 2                   /* t[15] << 2 */
+    mulhu   t0, t0, s5                  /* hi 38 t[8] (< 38) */
+    add     s1, s1, ra                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    ra, s1, ra                  /* carry */
+    slli    s6, t2, 1                   /* t[15] << 1 */
+    add     t1, t1, t4                  /* lo 38 t[15] */
+    mul     s10, s7, s5                 /* lo 38 t[9] */
+    add     t0, t0, ra                  /* hi(prev) + carries */
+    sltu    t4, t1, t4                  /* carry */
+    add     t1, t1, s6
+    sltu    s6, t1, s6                  /* carry */
+    mulhu   s7, s7, s5                  /* hi 38 t[9] (< 38) */
+    add     a6, a6, s10                 /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s10, a6, s10                /* carry */
+    add     a6, a6, t0                  /* u[1] += hi(prev) + carry */
+    sltu    t0, a6, t0                  /* carry */
+    mul     s3, a0, s5                  /* lo 38 t[10] */
+    add     s10, s10, t0                /* carries */
+    add     s7, s7, s10                 /* hi(prev) + carries */
+    srli    t6, t2, 27                  /* t[15] >> 27 */
+    srli    a4, t2, 30                  /* t[15] >> 30 */
+    mulhu   a0, a0, s5                  /* hi 38 t[10] (< 38) */
+    add     s2, s2, s3                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s3, s2, s3                  /* carry */
+    add     s2, s2, s7                  /* u[2] += hi(prev) + carry */
+    sltu    s7, s2, s7                  /* carry */
+    mul     s4, a5, s5                  /* lo 38 t[11] */
+    add     s3, s3, s7                  /* carries */
+    add     a0, a0, s3                  /* hi(prev) + carries */
+    srli    t2, t2, 31                  /* t[15] >> 31 */
+    add     t6, t6, a4                  /* hi 38 t[15] */
+    mulhu   a5, a5, s5                  /* hi 38 t[11] (< 38) */
+    add     s9, s9, s4                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s4, s9, s4                  /* carry */
+    add     s9, s9, a0                  /* u[3] += hi(prev) + carry */
+    sltu    a0, s9, a0                  /* carry */
+    mul     t5, t3, s5                  /* lo 38 t[12] */
+    add     s4, s4, a0                  /* carries */
+    add     a5, a5, s4                  /* hi(prev) + carries */
+    add     t6, t6, t2
+    add     t6, t6, t4
+    mulhu   t3, t3, s5                  /* hi 38 t[12] (< 38) */
+    add     s11, s11, t5                /* u[4] = t[4] + lo 38 t[12] */
+    sltu    t5, s11, t5                 /* carry */
+    add     s11, s11, a5                /* u[4] += hi(prev) + carry */
+    sltu    a5, s11, a5                 /* carry */
+    mul     ra, a7, s5                  /* lo 38 t[13] */
+    add     t5, t5, a5                  /* carries */
+    add     t3, t3, t5                  /* hi(prev) + carries */
+    add     t6, t6, s6
+    add     a3, a3, t1                  /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   a7, a7, s5                  /* hi 38 t[13] (< 38) */
+    add     s8, s8, ra                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    ra, s8, ra                  /* carry */
+    add     s8, s8, t3                  /* u[5] += hi(prev) + carry */
+    sltu    t3, s8, t3                  /* carry */
+    mul     t0, s0, s5                  /* lo 38 t[14] */
+    add     ra, ra, t3                  /* carries */
+    add     a7, a7, ra                  /* hi(prev) + carries */
+    sltu    t1, a3, t1                  /* carry */
+    mulhu   s0, s0, s5                  /* hi 38 t[14] (< 38) */
+    add     a2, a2, t0                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t0, a2, t0                  /* carry */
+    add     a2, a2, a7                  /* u[6] += hi(prev) + carry */
+    sltu    a7, a2, a7                  /* carry */
+    add     t0, t0, a7                  /* carries */
+    add     s0, s0, t0                  /* hi(prev) + carries */
+    add     a3, a3, s0                  /* u[7] += hi(prev) + carry */
+    sltu    s0, a3, s0                  /* carry */
+    add     t1, t1, s0                  /* carries */
+    add     t6, t6, t1                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s10, a3, 31                 /* bit 255 */
+    slli    t6, t6, 1                   /* 2 T */
+    or      t6, t6, s10                 /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s7, t6, 4                   /* 16 T' */
+    slli    s3, t6, 1                   /* 2 T' */
+    add     s7, s7, s3                  /* 18 T' */
+    add     s7, s7, t6                  /* 19 T' (2^255 = 19 mod p) */
+    slli    a3, a3, 1                   /* clear bit 255 */
+    srli    a3, a3, 1
+    add     s1, s1, s7                  /* r[0] = u[0] + carry */
+    sltu    s7, s1, s7                  /* carry */
+    sw      s1, 0(a1)                   /* r[0] */
+    add     a6, a6, s7                  /* r[1] = u[1] + carry */
+    sltu    s7, a6, s7                  /* carry */
+    sw      a6, 4(a1)                   /* r[1] */
+    add     s2, s2, s7                  /* r[2] = u[2] + carry */
+    sltu    s7, s2, s7                  /* carry */
+    sw      s2, 8(a1)                   /* r[2] */
+    add     s9, s9, s7                  /* r[3] = u[3] + carry */
+    sltu    s7, s9, s7                  /* carry */
+    sw      s9, 12(a1)                  /* r[3] */
+    add     s11, s11, s7                /* r[4] = u[4] + carry */
+    sltu    s7, s11, s7                 /* carry */
+    sw      s11, 16(a1)                 /* r[4] */
+    add     s8, s8, s7                  /* r[5] = u[5] + carry */
+    sltu    s7, s8, s7                  /* carry */
+    sw      s8, 20(a1)                  /* r[5] */
+    add     a2, a2, s7                  /* r[6] = u[6] + carry */
+    sltu    s7, a2, s7                  /* carry */
+    sw      a2, 24(a1)                  /* r[6] */
+    add     a3, a3, s7                  /* r[7] = u[7] + carry */
+    sw      a3, 28(a1)                  /* r[7] */
     lw      ra, 32(sp)
     addi    sp, sp, 48
     ret

@@ -183,6 +183,9 @@ def fe_sqr2(bufs: tuple[str, str, str, str] = ("m1", "m1", "m2", "m2")) -> Progr
     return p
 
 
+SQR2_MUL2_ORDER, SQR2_MUL2_ALU38 = "DSEZ", "fe_mul"   # the parts in program order: best predicted
+
+
 def fe_sqr2_mul2(bufs: tuple[str, ...] = ("q1", "q1", "q2", "q3", "m3", "m3", "m3", "q2", "q2", "m4")) -> Program:
     """r1 = a1^2, r2 = a2^2, r3 = a3 b3, r4 = a4 b4 mod p in one routine (a0..a7 = r1, a1, r2, a2, r3, a3,
     b3, r4; t0 = a4, t1 = b4), in that order, each part starting in the previous one's reduction tail.
@@ -199,15 +202,18 @@ def fe_sqr2_mul2(bufs: tuple[str, ...] = ("q1", "q1", "q2", "q3", "m3", "m3", "m
 
     def ptr(n: str) -> str:
         return p.lw("%sp", "frame", 4 * names.index(n), n, hint="p")
-    sqr_body(p, loader(p, "%a", bufs[1], 8, "a"), store_to(p, "%r", bufs[0]))
-    r2, a2 = ptr("r2"), ptr("a2")
-    sqr_body(p, loader(p, a2, bufs[3], 8, "b"), store_to(p, r2, bufs[2]))
-    for k, (r, a, b) in enumerate((("r3", "a3", "b3"), ("r4", "a4", "b4"))):
-        rp, ap, bp = ptr(r), ptr(a), ptr(b)
+    def sqr(k: int) -> None:
+        rp, ap = ("%r", "%a") if k == 0 else (ptr("r2"), ptr("a2"))
+        sqr_body(p, loader(p, ap, bufs[1 + 2 * k], 8, "ab"[k]), store_to(p, rp, bufs[2 * k]))
+
+    def mul(k: int) -> None:
+        rp, ap, bp = (ptr(n + "34"[k]) for n in "rab")
         t: dict[int, str] = {}
         comba(p, loader(p, ap, bufs[5 + 3 * k], 8, "c"), loader(p, bp, bufs[6 + 3 * k], 8, "d"),
               lambda j, v: t.__setitem__(j, v))
-        reduce(p, [t[j] for j in range(16)], store_to(p, rp, bufs[4 + 3 * k]), ALU38["fe_mul"])
+        reduce(p, [t[j] for j in range(16)], store_to(p, rp, bufs[4 + 3 * k]), ALU38[SQR2_MUL2_ALU38])
+    for part in SQR2_MUL2_ORDER:   # the second square before the last product (which may read it)
+        {"S": lambda: sqr(0), "D": lambda: sqr(1), "E": lambda: mul(0), "Z": lambda: mul(1)}[part]()
     return p
 
 
