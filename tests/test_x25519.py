@@ -180,6 +180,17 @@ def test_rv32_generator_arithmetic() -> None:
         for out, x, y in (("r", a, b), ("r2", c, a)):
             r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
             assert r <= m and r % P == x * y % P, ("mul2", hex(x), hex(y))
+        # fe_sqr2_mul2 as ladder_step's second call uses it: the last product reads the second square
+        mem = {"r1": {}, "a1": words(a), "q": words(c), "a2": words(b), "r3": {}, "a3": words(c), "b3": words(b),
+               "b4": words(a), "frame": {}}
+        interpret(gen.fe_sqr2_mul2(("r1", "a1", "q", "a2", "r3", "a3", "b3", "q", "q", "b4")), mem,
+                  {"%r": 0, "%a": 0, **{f"%arg:{k}": 0 for k in ("r2", "a2", "r3", "a3", "b3", "r4", "a4", "b4")},
+                   "%sp": 0})
+        r = sum(mem["q"][4 * i] << (32 * i) for i in range(8))
+        assert r <= m and r % P == b * b * a % P, ("sqr2_mul2", hex(a), hex(b))
+        for out, want in (("r1", a * a), ("r3", c * b)):
+            r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
+            assert r <= m and r % P == want % P, ("sqr2_mul2", out)
 
 
 def test_rv32_step_routines_arithmetic() -> None:
@@ -216,13 +227,13 @@ def test_rv32_step_routines_arithmetic() -> None:
             assert r <= m and (r - want) % P == 0, ("prep", trial, k)
         aa, bb = rng.choice(edges + [rng.randrange(1 << 256)]), rng.choice(edges + [m - rng.randrange(64)])
         da, cb = rng.choice(edges + [rng.randrange(1 << 256)]), rng.choice(edges + [rng.randrange(1 << 256)])
-        mem["t"].update(words(aa, 0))
-        mem["t"].update(words(bb, 32))
+        mem["t"].update(words(aa, 128))
+        mem["t"].update(words(bb, 160))
         mem["st"].update(words(da, 32))
         mem["st"].update(words(cb, 64))
         interpret(rest, mem, {"%st": 0, "%t": 0})
         e = aa - bb
-        for base, want in ((64, e), (96, aa + 121665 * e), (128, da + cb), (160, da - cb)):
+        for base, want in ((64, e), (96, aa + 121665 * e), (0, da + cb), (32, da - cb)):
             r = value(mem["t"], base)
             assert r <= m and (r - want) % P == 0, ("ef_sd", trial, base)
         assert value(mem["st"], 32) <= m and (value(mem["st"], 32) - aa * bb) % P == 0

@@ -9,14 +9,12 @@
  *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
  *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
  *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
- *   void mcu_x25519_<impl>_fe_mul2(uint32_t *r1, const uint32_t *a1, const uint32_t *b1,
- *                                  uint32_t *r2, const uint32_t *a2, const uint32_t *b2);
- *       r1 = a1 b1, r2 = a2 b2 (each r may be its own a or b; the triples must not overlap each other)
- *   void mcu_x25519_<impl>_fe_sqr2(uint32_t *r1, const uint32_t *a1, uint32_t *r2, const uint32_t *a2);
- *       r1 = a1^2, r2 = a2^2 (likewise)
+ *   void mcu_x25519_<impl>_fe_sqr2_mul2(r1, a1, r2, a2, r3, a3, b3, r4 in a0..a7; a4 in t0, b4 in t1);
+ *       r1 = a1^2, r2 = a2^2, r3 = a3 b3, r4 = a4 b4 in that order (r1 may be a1; a4 and r4 may be r2:
+ *       the last product then reads the second square; no other overlap)
  *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[48]);
- *       with AA | BB in t[0..15], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
- *       t[32..47] = S | Dd = DA + CB | DA - CB, then x2 = AA BB (r must not overlap the inputs)
+ *       with AA | BB in t[32..47], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
+ *       t[0..15] = S | Dd = DA + CB | DA - CB, then x2 = AA BB (r must not overlap the inputs)
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
@@ -34,7 +32,7 @@
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
- * fe_sqr 506, fe_prep 323, fe_mul2 1507, fe_sqr2 942,
+ * fe_sqr 506, fe_prep 323, fe_sqr2_mul2 2422,
  * fe_mul_ef_sd 1045 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
@@ -1485,2121 +1483,2115 @@ MCU_FN(x25519, fe_prep):
     ret
     .size MCU_FN(x25519, fe_prep), . - MCU_FN(x25519, fe_prep)
 
-    .section .text.MCU_FN(x25519, fe_mul2), "ax", @progbits
-    .globl MCU_FN(x25519, fe_mul2)
-    .type MCU_FN(x25519, fe_mul2), @function
+    .section .text.MCU_FN(x25519, fe_sqr2_mul2), "ax", @progbits
+    .globl MCU_FN(x25519, fe_sqr2_mul2)
+    .type MCU_FN(x25519, fe_sqr2_mul2), @function
     .p2align 2
-MCU_FN(x25519, fe_mul2):
-    addi    sp, sp, -16
-    sw      a3, 0(sp)                   /* for the second product */
-    sw      a4, 4(sp)                   /* for the second product */
-    sw      a5, 8(sp)                   /* for the second product */
-    lw      t0, 0(a1)                   /* a[0] */
-    lw      t1, 0(a2)                   /* b[0] */
-    lw      t2, 4(a2)                   /* b[1] */
-    mul     t3, t0, t1                  /* lo a[0]*b[0] */
-    lw      t4, 4(a1)                   /* a[1] */
-    lw      t5, 8(a2)                   /* b[2] */
-    lw      t6, 8(a1)                   /* a[2] */
-    lw      a6, 12(a2)                  /* b[3] */
-    mulhu   a7, t0, t1                  /* hi a[0]*b[0] */
-    lw      s0, 12(a1)                  /* a[3] */
-    lw      s1, 16(a2)                  /* b[4] */
-    lw      s2, 16(a1)                  /* a[4] */
-    lw      s3, 20(a2)                  /* b[5] */
-    mul     s4, t0, t2                  /* lo a[0]*b[1] */
-    mulhu   s5, t0, t2                  /* hi a[0]*b[1] */
-    add     a7, a7, s4                  /* column 1 += lo */
-    sltu    s4, a7, s4                  /* carry */
-    mul     s6, t4, t1                  /* lo a[1]*b[0] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    mulhu   s7, t4, t1                  /* hi a[1]*b[0] */
-    add     a7, a7, s6                  /* column 1 += lo */
-    sltu    s6, a7, s6                  /* carry */
-    mul     s8, t0, t5                  /* lo a[0]*b[2] */
-    add     s7, s7, s6                  /* hi + carry: no overflow */
-    add     s5, s5, s7                  /* column 2 += hi */
-    sltu    s7, s5, s7                  /* carry */
-    mulhu   s9, t0, t5                  /* hi a[0]*b[2] */
-    add     s5, s5, s8                  /* column 2 += lo */
-    sltu    s8, s5, s8                  /* carry */
-    mul     s10, t4, t2                 /* lo a[1]*b[1] */
-    add     s9, s9, s8                  /* hi + carry: no overflow */
-    add     s7, s7, s9                  /* column 3 += hi */
-    sltu    s9, s7, s9                  /* carry */
-    mulhu   s11, t4, t2                 /* hi a[1]*b[1] */
-    add     s5, s5, s10                 /* column 2 += lo */
-    sltu    s10, s5, s10                /* carry */
-    sw      ra, 12(sp)
-    lw      ra, 20(a1)                  /* a[5] */
-    mul     a3, t6, t1                  /* lo a[2]*b[0] */
-    add     s11, s11, s10               /* hi + carry: no overflow */
-    add     s7, s7, s11                 /* column 3 += hi */
-    sltu    s11, s7, s11                /* carry */
-    add     s9, s9, s11                 /* column 4 += carry */
-    mulhu   a4, t6, t1                  /* hi a[2]*b[0] */
-    add     s5, s5, a3                  /* column 2 += lo */
-    sltu    a3, s5, a3                  /* carry */
-    lw      a5, 24(a2)                  /* b[6] */
-    mul     s4, t0, a6                  /* lo a[0]*b[3] */
-    add     a4, a4, a3                  /* hi + carry: no overflow */
-    add     s7, s7, a4                  /* column 3 += hi */
-    sltu    a4, s7, a4                  /* carry */
-    add     s9, s9, a4                  /* column 4 += carry */
-    mulhu   s6, t0, a6                  /* hi a[0]*b[3] */
-    add     s7, s7, s4                  /* column 3 += lo */
-    sltu    s4, s7, s4                  /* carry */
-    mul     s8, t4, t5                  /* lo a[1]*b[2] */
-    add     s6, s6, s4                  /* hi + carry: no overflow */
-    add     s9, s9, s6                  /* column 4 += hi */
-    sltu    s6, s9, s6                  /* carry */
-    mulhu   s10, t4, t5                 /* hi a[1]*b[2] */
-    add     s7, s7, s8                  /* column 3 += lo */
-    sltu    s8, s7, s8                  /* carry */
-    mul     s11, t6, t2                 /* lo a[2]*b[1] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     s9, s9, s10                 /* column 4 += hi */
-    sltu    s10, s9, s10                /* carry */
-    add     s6, s6, s10                 /* column 5 += carry */
-    mulhu   a3, t6, t2                  /* hi a[2]*b[1] */
-    add     s7, s7, s11                 /* column 3 += lo */
-    sltu    s11, s7, s11                /* carry */
-    mul     a4, s0, t1                  /* lo a[3]*b[0] */
-    add     a3, a3, s11                 /* hi + carry: no overflow */
-    add     s9, s9, a3                  /* column 4 += hi */
-    sltu    a3, s9, a3                  /* carry */
-    add     s6, s6, a3                  /* column 5 += carry */
-    mulhu   s4, s0, t1                  /* hi a[3]*b[0] */
-    add     s7, s7, a4                  /* column 3 += lo */
-    sltu    a4, s7, a4                  /* carry */
-    mul     s8, t0, s1                  /* lo a[0]*b[4] */
-    add     s4, s4, a4                  /* hi + carry: no overflow */
-    add     s9, s9, s4                  /* column 4 += hi */
-    sltu    s4, s9, s4                  /* carry */
-    add     s6, s6, s4                  /* column 5 += carry */
-    mulhu   s10, t0, s1                 /* hi a[0]*b[4] */
-    add     s9, s9, s8                  /* column 4 += lo */
-    sltu    s8, s9, s8                  /* carry */
-    mul     s11, t4, a6                 /* lo a[1]*b[3] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     s6, s6, s10                 /* column 5 += hi */
-    sltu    s10, s6, s10                /* carry */
-    mulhu   a3, t4, a6                  /* hi a[1]*b[3] */
-    add     s9, s9, s11                 /* column 4 += lo */
-    sltu    s11, s9, s11                /* carry */
-    lw      a4, 24(a1)                  /* a[6] */
-    mul     s4, t6, t5                  /* lo a[2]*b[2] */
-    add     a3, a3, s11                 /* hi + carry: no overflow */
-    add     s6, s6, a3                  /* column 5 += hi */
-    sltu    a3, s6, a3                  /* carry */
-    add     s10, s10, a3                /* column 6 += carry */
-    mulhu   s8, t6, t5                  /* hi a[2]*b[2] */
-    add     s9, s9, s4                  /* column 4 += lo */
-    sltu    s4, s9, s4                  /* carry */
-    lw      a2, 28(a2)                  /* b[7] */
-    mul     s11, s0, t2                 /* lo a[3]*b[1] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     s6, s6, s8                  /* column 5 += hi */
-    sltu    s8, s6, s8                  /* carry */
-    add     s10, s10, s8                /* column 6 += carry */
-    mulhu   a3, s0, t2                  /* hi a[3]*b[1] */
-    add     s9, s9, s11                 /* column 4 += lo */
-    sltu    s11, s9, s11                /* carry */
-    mul     s4, s2, t1                  /* lo a[4]*b[0] */
-    add     a3, a3, s11                 /* hi + carry: no overflow */
-    add     s6, s6, a3                  /* column 5 += hi */
-    sltu    a3, s6, a3                  /* carry */
-    add     s10, s10, a3                /* column 6 += carry */
-    mulhu   s8, s2, t1                  /* hi a[4]*b[0] */
-    add     s9, s9, s4                  /* column 4 += lo */
-    sltu    s4, s9, s4                  /* carry */
-    mul     s11, t0, s3                 /* lo a[0]*b[5] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     s6, s6, s8                  /* column 5 += hi */
-    sltu    s8, s6, s8                  /* carry */
-    add     s10, s10, s8                /* column 6 += carry */
-    mulhu   a3, t0, s3                  /* hi a[0]*b[5] */
-    add     s6, s6, s11                 /* column 5 += lo */
-    sltu    s11, s6, s11                /* carry */
-    mul     s4, t4, s1                  /* lo a[1]*b[4] */
-    add     a3, a3, s11                 /* hi + carry: no overflow */
-    add     s10, s10, a3                /* column 6 += hi */
-    sltu    a3, s10, a3                 /* carry */
-    mulhu   s8, t4, s1                  /* hi a[1]*b[4] */
-    add     s6, s6, s4                  /* column 5 += lo */
-    sltu    s4, s6, s4                  /* carry */
-    mul     s11, t6, a6                 /* lo a[2]*b[3] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     s10, s10, s8                /* column 6 += hi */
-    sltu    s8, s10, s8                 /* carry */
-    add     a3, a3, s8                  /* column 7 += carry */
-    mulhu   s4, t6, a6                  /* hi a[2]*b[3] */
-    add     s6, s6, s11                 /* column 5 += lo */
-    sltu    s11, s6, s11                /* carry */
-    mul     s8, s0, t5                  /* lo a[3]*b[2] */
-    add     s4, s4, s11                 /* hi + carry: no overflow */
-    add     s10, s10, s4                /* column 6 += hi */
-    sltu    s4, s10, s4                 /* carry */
-    add     a3, a3, s4                  /* column 7 += carry */
-    mulhu   s11, s0, t5                 /* hi a[3]*b[2] */
-    add     s6, s6, s8                  /* column 5 += lo */
-    sltu    s8, s6, s8                  /* carry */
-    mul     s4, s2, t2                  /* lo a[4]*b[1] */
-    add     s11, s11, s8                /* hi + carry: no overflow */
-    add     s10, s10, s11               /* column 6 += hi */
-    sltu    s11, s10, s11               /* carry */
-    add     a3, a3, s11                 /* column 7 += carry */
-    mulhu   s8, s2, t2                  /* hi a[4]*b[1] */
-    add     s6, s6, s4                  /* column 5 += lo */
-    sltu    s4, s6, s4                  /* carry */
-    lw      a1, 28(a1)                  /* a[7] */
-    mul     s11, ra, t1                 /* lo a[5]*b[0] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     s10, s10, s8                /* column 6 += hi */
-    sltu    s8, s10, s8                 /* carry */
-    add     a3, a3, s8                  /* column 7 += carry */
-    mulhu   s4, ra, t1                  /* hi a[5]*b[0] */
-    add     s6, s6, s11                 /* column 5 += lo */
-    sltu    s11, s6, s11                /* carry */
-    mul     s8, t0, a5                  /* lo a[0]*b[6] */
-    add     s4, s4, s11                 /* hi + carry: no overflow */
-    add     s10, s10, s4                /* column 6 += hi */
-    sltu    s4, s10, s4                 /* carry */
-    add     a3, a3, s4                  /* column 7 += carry */
-    mulhu   s11, t0, a5                 /* hi a[0]*b[6] */
-    add     s10, s10, s8                /* column 6 += lo */
-    sltu    s8, s10, s8                 /* carry */
-    mul     s4, t4, s3                  /* lo a[1]*b[5] */
-    add     s11, s11, s8                /* hi + carry: no overflow */
-    add     a3, a3, s11                 /* column 7 += hi */
-    sltu    s11, a3, s11                /* carry */
-    mulhu   s8, t4, s3                  /* hi a[1]*b[5] */
-    add     s10, s10, s4                /* column 6 += lo */
-    sltu    s4, s10, s4                 /* carry */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    mul     s4, t6, s1                  /* lo a[2]*b[4] */
-    add     a3, a3, s8                  /* column 7 += hi */
-    sltu    s8, a3, s8                  /* carry */
-    add     s11, s11, s8                /* column 8 += carry */
-    mulhu   s8, t6, s1                  /* hi a[2]*b[4] */
-    add     s10, s10, s4                /* column 6 += lo */
-    sltu    s4, s10, s4                 /* carry */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    mul     s4, s0, a6                  /* lo a[3]*b[3] */
-    add     a3, a3, s8                  /* column 7 += hi */
-    sltu    s8, a3, s8                  /* carry */
-    add     s11, s11, s8                /* column 8 += carry */
-    mulhu   s8, s0, a6                  /* hi a[3]*b[3] */
-    add     s10, s10, s4                /* column 6 += lo */
-    sltu    s4, s10, s4                 /* carry */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    mul     s4, s2, t5                  /* lo a[4]*b[2] */
-    add     a3, a3, s8                  /* column 7 += hi */
-    sltu    s8, a3, s8                  /* carry */
-    add     s11, s11, s8                /* column 8 += carry */
-    mulhu   s8, s2, t5                  /* hi a[4]*b[2] */
-    add     s10, s10, s4                /* column 6 += lo */
-    sltu    s4, s10, s4                 /* carry */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    mul     s4, ra, t2                  /* lo a[5]*b[1] */
-    add     a3, a3, s8                  /* column 7 += hi */
-    sltu    s8, a3, s8                  /* carry */
-    add     s11, s11, s8                /* column 8 += carry */
-    mulhu   s8, ra, t2                  /* hi a[5]*b[1] */
-    add     s10, s10, s4                /* column 6 += lo */
-    sltu    s4, s10, s4                 /* carry */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    mul     s4, a4, t1                  /* lo a[6]*b[0] */
-    add     a3, a3, s8                  /* column 7 += hi */
-    sltu    s8, a3, s8                  /* carry */
-    add     s11, s11, s8                /* column 8 += carry */
-    mulhu   s8, a4, t1                  /* hi a[6]*b[0] */
-    add     s10, s10, s4                /* column 6 += lo */
-    sltu    s4, s10, s4                 /* carry */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    mul     s4, t0, a2                  /* lo a[0]*b[7] */
-    add     a3, a3, s8                  /* column 7 += hi */
-    sltu    s8, a3, s8                  /* carry */
-    add     s11, s11, s8                /* column 8 += carry */
-    mulhu   t0, t0, a2                  /* hi a[0]*b[7] */
-    add     a3, a3, s4                  /* column 7 += lo */
-    sltu    s4, a3, s4                  /* carry */
-    mul     s8, t4, a5                  /* lo a[1]*b[6] */
-    add     t0, t0, s4                  /* hi + carry: no overflow */
-    add     s11, s11, t0                /* column 8 += hi */
-    sltu    t0, s11, t0                 /* carry */
-    mulhu   s4, t4, a5                  /* hi a[1]*b[6] */
-    add     a3, a3, s8                  /* column 7 += lo */
-    sltu    s8, a3, s8                  /* carry */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    mul     s8, t6, s3                  /* lo a[2]*b[5] */
-    add     s11, s11, s4                /* column 8 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     t0, t0, s4                  /* column 9 += carry */
-    mulhu   s4, t6, s3                  /* hi a[2]*b[5] */
-    add     a3, a3, s8                  /* column 7 += lo */
-    sltu    s8, a3, s8                  /* carry */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    mul     s8, s0, s1                  /* lo a[3]*b[4] */
-    add     s11, s11, s4                /* column 8 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     t0, t0, s4                  /* column 9 += carry */
-    mulhu   s4, s0, s1                  /* hi a[3]*b[4] */
-    add     a3, a3, s8                  /* column 7 += lo */
-    sltu    s8, a3, s8                  /* carry */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    mul     s8, s2, a6                  /* lo a[4]*b[3] */
-    add     s11, s11, s4                /* column 8 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     t0, t0, s4                  /* column 9 += carry */
-    mulhu   s4, s2, a6                  /* hi a[4]*b[3] */
-    add     a3, a3, s8                  /* column 7 += lo */
-    sltu    s8, a3, s8                  /* carry */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    mul     s8, ra, t5                  /* lo a[5]*b[2] */
-    add     s11, s11, s4                /* column 8 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     t0, t0, s4                  /* column 9 += carry */
-    mulhu   s4, ra, t5                  /* hi a[5]*b[2] */
-    add     a3, a3, s8                  /* column 7 += lo */
-    sltu    s8, a3, s8                  /* carry */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    mul     s8, a4, t2                  /* lo a[6]*b[1] */
-    add     s11, s11, s4                /* column 8 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     t0, t0, s4                  /* column 9 += carry */
-    mulhu   s4, a4, t2                  /* hi a[6]*b[1] */
-    add     a3, a3, s8                  /* column 7 += lo */
-    sltu    s8, a3, s8                  /* carry */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    mul     s8, a1, t1                  /* lo a[7]*b[0] */
-    add     s11, s11, s4                /* column 8 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     t0, t0, s4                  /* column 9 += carry */
-    mulhu   t1, a1, t1                  /* hi a[7]*b[0] */
-    add     a3, a3, s8                  /* column 7 += lo */
-    sltu    s8, a3, s8                  /* carry */
-    mul     s4, t4, a2                  /* lo a[1]*b[7] */
-    add     t1, t1, s8                  /* hi + carry: no overflow */
-    add     s11, s11, t1                /* column 8 += hi */
-    sltu    t1, s11, t1                 /* carry */
-    add     t0, t0, t1                  /* column 9 += carry */
-    mulhu   t4, t4, a2                  /* hi a[1]*b[7] */
-    add     s11, s11, s4                /* column 8 += lo */
-    sltu    s4, s11, s4                 /* carry */
-    mul     s8, t6, a5                  /* lo a[2]*b[6] */
-    add     t4, t4, s4                  /* hi + carry: no overflow */
-    add     t0, t0, t4                  /* column 9 += hi */
-    sltu    t4, t0, t4                  /* carry */
-    mulhu   t1, t6, a5                  /* hi a[2]*b[6] */
-    add     s11, s11, s8                /* column 8 += lo */
-    sltu    s8, s11, s8                 /* carry */
-    mul     s4, s0, s3                  /* lo a[3]*b[5] */
-    add     t1, t1, s8                  /* hi + carry: no overflow */
-    add     t0, t0, t1                  /* column 9 += hi */
-    sltu    t1, t0, t1                  /* carry */
-    add     t4, t4, t1                  /* column 10 += carry */
-    mulhu   s8, s0, s3                  /* hi a[3]*b[5] */
-    add     s11, s11, s4                /* column 8 += lo */
-    sltu    s4, s11, s4                 /* carry */
-    mul     t1, s2, s1                  /* lo a[4]*b[4] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     t0, t0, s8                  /* column 9 += hi */
-    sltu    s8, t0, s8                  /* carry */
-    add     t4, t4, s8                  /* column 10 += carry */
-    mulhu   s4, s2, s1                  /* hi a[4]*b[4] */
-    add     s11, s11, t1                /* column 8 += lo */
-    sltu    t1, s11, t1                 /* carry */
-    mul     s8, ra, a6                  /* lo a[5]*b[3] */
-    add     s4, s4, t1                  /* hi + carry: no overflow */
-    add     t0, t0, s4                  /* column 9 += hi */
-    sltu    s4, t0, s4                  /* carry */
-    add     t4, t4, s4                  /* column 10 += carry */
-    mulhu   t1, ra, a6                  /* hi a[5]*b[3] */
-    add     s11, s11, s8                /* column 8 += lo */
-    sltu    s8, s11, s8                 /* carry */
-    mul     s4, a4, t5                  /* lo a[6]*b[2] */
-    add     t1, t1, s8                  /* hi + carry: no overflow */
-    add     t0, t0, t1                  /* column 9 += hi */
-    sltu    t1, t0, t1                  /* carry */
-    add     t4, t4, t1                  /* column 10 += carry */
-    mulhu   s8, a4, t5                  /* hi a[6]*b[2] */
-    add     s11, s11, s4                /* column 8 += lo */
-    sltu    s4, s11, s4                 /* carry */
-    mul     t1, a1, t2                  /* lo a[7]*b[1] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     t0, t0, s8                  /* column 9 += hi */
-    sltu    s8, t0, s8                  /* carry */
-    add     t4, t4, s8                  /* column 10 += carry */
-    mulhu   t2, a1, t2                  /* hi a[7]*b[1] */
-    add     s11, s11, t1                /* column 8 += lo */
-    sltu    t1, s11, t1                 /* carry */
-    mul     s4, t6, a2                  /* lo a[2]*b[7] */
-    add     t2, t2, t1                  /* hi + carry: no overflow */
-    add     t0, t0, t2                  /* column 9 += hi */
-    sltu    t2, t0, t2                  /* carry */
-    add     t4, t4, t2                  /* column 10 += carry */
-    mulhu   t6, t6, a2                  /* hi a[2]*b[7] */
-    add     t0, t0, s4                  /* column 9 += lo */
-    sltu    s4, t0, s4                  /* carry */
-    mul     s8, s0, a5                  /* lo a[3]*b[6] */
-    add     t6, t6, s4                  /* hi + carry: no overflow */
-    add     t4, t4, t6                  /* column 10 += hi */
-    sltu    t6, t4, t6                  /* carry */
-    mulhu   t1, s0, a5                  /* hi a[3]*b[6] */
-    add     t0, t0, s8                  /* column 9 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    mul     t2, s2, s3                  /* lo a[4]*b[5] */
-    add     t1, t1, s8                  /* hi + carry: no overflow */
-    add     t4, t4, t1                  /* column 10 += hi */
-    sltu    t1, t4, t1                  /* carry */
-    add     t6, t6, t1                  /* column 11 += carry */
-    mulhu   s4, s2, s3                  /* hi a[4]*b[5] */
-    add     t0, t0, t2                  /* column 9 += lo */
-    sltu    t2, t0, t2                  /* carry */
-    mul     s8, ra, s1                  /* lo a[5]*b[4] */
-    add     s4, s4, t2                  /* hi + carry: no overflow */
-    add     t4, t4, s4                  /* column 10 += hi */
-    sltu    s4, t4, s4                  /* carry */
-    add     t6, t6, s4                  /* column 11 += carry */
-    mulhu   t1, ra, s1                  /* hi a[5]*b[4] */
-    add     t0, t0, s8                  /* column 9 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    mul     t2, a4, a6                  /* lo a[6]*b[3] */
-    add     t1, t1, s8                  /* hi + carry: no overflow */
-    add     t4, t4, t1                  /* column 10 += hi */
-    sltu    t1, t4, t1                  /* carry */
-    add     t6, t6, t1                  /* column 11 += carry */
-    mulhu   s4, a4, a6                  /* hi a[6]*b[3] */
-    add     t0, t0, t2                  /* column 9 += lo */
-    sltu    t2, t0, t2                  /* carry */
-    li      s8, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     t1, a1, t5                  /* lo a[7]*b[2] */
-    add     s4, s4, t2                  /* hi + carry: no overflow */
-    add     t4, t4, s4                  /* column 10 += hi */
-    sltu    s4, t4, s4                  /* carry */
-    add     t6, t6, s4                  /* column 11 += carry */
-    mulhu   t5, a1, t5                  /* hi a[7]*b[2] */
-    add     t0, t0, t1                  /* column 9 += lo */
-    sltu    t1, t0, t1                  /* carry */
-    mul     t2, s0, a2                  /* lo a[3]*b[7] */
-    add     t5, t5, t1                  /* hi + carry: no overflow */
-    add     t4, t4, t5                  /* column 10 += hi */
-    sltu    t5, t4, t5                  /* carry */
-    add     t6, t6, t5                  /* column 11 += carry */
-    mulhu   s0, s0, a2                  /* hi a[3]*b[7] */
-    add     t4, t4, t2                  /* column 10 += lo */
-    sltu    t2, t4, t2                  /* carry */
-    mul     s4, s2, a5                  /* lo a[4]*b[6] */
-    add     s0, s0, t2                  /* hi + carry: no overflow */
-    add     t6, t6, s0                  /* column 11 += hi */
-    sltu    s0, t6, s0                  /* carry */
-    mulhu   t1, s2, a5                  /* hi a[4]*b[6] */
-    add     t4, t4, s4                  /* column 10 += lo */
-    sltu    s4, t4, s4                  /* carry */
-    mul     t5, ra, s3                  /* lo a[5]*b[5] */
-    add     t1, t1, s4                  /* hi + carry: no overflow */
-    add     t6, t6, t1                  /* column 11 += hi */
-    sltu    t1, t6, t1                  /* carry */
-    add     s0, s0, t1                  /* column 12 += carry */
-    mulhu   t2, ra, s3                  /* hi a[5]*b[5] */
-    add     t4, t4, t5                  /* column 10 += lo */
-    sltu    t5, t4, t5                  /* carry */
-    mul     s4, a4, s1                  /* lo a[6]*b[4] */
-    add     t2, t2, t5                  /* hi + carry: no overflow */
-    add     t6, t6, t2                  /* column 11 += hi */
-    sltu    t2, t6, t2                  /* carry */
-    add     s0, s0, t2                  /* column 12 += carry */
-    mulhu   t1, a4, s1                  /* hi a[6]*b[4] */
-    add     t4, t4, s4                  /* column 10 += lo */
-    sltu    s4, t4, s4                  /* carry */
-    mul     t5, a1, a6                  /* lo a[7]*b[3] */
-    add     t1, t1, s4                  /* hi + carry: no overflow */
-    add     t6, t6, t1                  /* column 11 += hi */
-    sltu    t1, t6, t1                  /* carry */
-    add     s0, s0, t1                  /* column 12 += carry */
-    mulhu   a6, a1, a6                  /* hi a[7]*b[3] */
-    add     t4, t4, t5                  /* column 10 += lo */
-    sltu    t5, t4, t5                  /* carry */
-    mul     t2, s2, a2                  /* lo a[4]*b[7] */
-    add     a6, a6, t5                  /* hi + carry: no overflow */
-    add     t6, t6, a6                  /* column 11 += hi */
-    sltu    a6, t6, a6                  /* carry */
-    add     s0, s0, a6                  /* column 12 += carry */
-    mulhu   s2, s2, a2                  /* hi a[4]*b[7] */
-    add     t6, t6, t2                  /* column 11 += lo */
-    sltu    t2, t6, t2                  /* carry */
-    mul     s4, ra, a5                  /* lo a[5]*b[6] */
-    add     s2, s2, t2                  /* hi + carry: no overflow */
-    add     s0, s0, s2                  /* column 12 += hi */
-    sltu    s2, s0, s2                  /* carry */
-    mulhu   t1, ra, a5                  /* hi a[5]*b[6] */
-    add     t6, t6, s4                  /* column 11 += lo */
-    sltu    s4, t6, s4                  /* carry */
-    mul     t5, a4, s3                  /* lo a[6]*b[5] */
-    add     t1, t1, s4                  /* hi + carry: no overflow */
-    add     s0, s0, t1                  /* column 12 += hi */
-    sltu    t1, s0, t1                  /* carry */
-    add     s2, s2, t1                  /* column 13 += carry */
-    mulhu   a6, a4, s3                  /* hi a[6]*b[5] */
-    add     t6, t6, t5                  /* column 11 += lo */
-    sltu    t5, t6, t5                  /* carry */
-    mul     t2, a1, s1                  /* lo a[7]*b[4] */
-    add     a6, a6, t5                  /* hi + carry: no overflow */
-    add     s0, s0, a6                  /* column 12 += hi */
-    sltu    a6, s0, a6                  /* carry */
-    add     s2, s2, a6                  /* column 13 += carry */
-    mulhu   s1, a1, s1                  /* hi a[7]*b[4] */
-    add     t6, t6, t2                  /* column 11 += lo */
-    sltu    t2, t6, t2                  /* carry */
-    mul     s4, ra, a2                  /* lo a[5]*b[7] */
-    add     s1, s1, t2                  /* hi + carry: no overflow */
-    add     s0, s0, s1                  /* column 12 += hi */
-    sltu    s1, s0, s1                  /* carry */
-    add     s2, s2, s1                  /* column 13 += carry */
-    mulhu   ra, ra, a2                  /* hi a[5]*b[7] */
-    add     s0, s0, s4                  /* column 12 += lo */
-    sltu    s4, s0, s4                  /* carry */
-    mul     t1, a4, a5                  /* lo a[6]*b[6] */
-    add     ra, ra, s4                  /* hi + carry: no overflow */
-    add     s2, s2, ra                  /* column 13 += hi */
-    sltu    ra, s2, ra                  /* carry */
-    mulhu   t5, a4, a5                  /* hi a[6]*b[6] */
-    add     s0, s0, t1                  /* column 12 += lo */
-    sltu    t1, s0, t1                  /* carry */
-    mul     a6, a1, s3                  /* lo a[7]*b[5] */
-    add     t5, t5, t1                  /* hi + carry: no overflow */
-    add     s2, s2, t5                  /* column 13 += hi */
-    sltu    t5, s2, t5                  /* carry */
-    add     ra, ra, t5                  /* column 14 += carry */
-    mulhu   s3, a1, s3                  /* hi a[7]*b[5] */
-    add     s0, s0, a6                  /* column 12 += lo */
-    sltu    a6, s0, a6                  /* carry */
-    mul     t2, a4, a2                  /* lo a[6]*b[7] */
-    add     s3, s3, a6                  /* hi + carry: no overflow */
-    add     s2, s2, s3                  /* column 13 += hi */
-    sltu    s3, s2, s3                  /* carry */
-    add     ra, ra, s3                  /* column 14 += carry */
-    mulhu   a4, a4, a2                  /* hi a[6]*b[7] */
-    add     s2, s2, t2                  /* column 13 += lo */
-    sltu    t2, s2, t2                  /* carry */
-    lw      s1, 0(sp)                   /* r2 */
-    lw      s4, 4(sp)                   /* a2 */
-    mul     t1, a1, a5                  /* lo a[7]*b[6] */
-    add     a4, a4, t2                  /* hi + carry: no overflow */
-    add     ra, ra, a4                  /* column 14 += hi */
-    sltu    a4, ra, a4                  /* carry */
-    lw      t5, 8(sp)                   /* b2 */
-    mulhu   a5, a1, a5                  /* hi a[7]*b[6] */
-    add     s2, s2, t1                  /* column 13 += lo */
-    sltu    t1, s2, t1                  /* carry */
-    lw      a6, 0(s4)                   /* c[0] */
-    lw      s3, 0(t5)                   /* d[0] */
-    mul     t2, a1, a2                  /* lo a[7]*b[7] */
-    add     a5, a5, t1                  /* hi + carry: no overflow */
-    add     ra, ra, a5                  /* column 14 += hi */
-    sltu    a5, ra, a5                  /* carry */
-    add     a4, a4, a5                  /* column 15 += carry */
-    mulhu   a1, a1, a2                  /* hi a[7]*b[7] */
-    add     ra, ra, t2                  /* column 14 += lo */
-    sltu    t2, ra, t2                  /* carry */
-    lw      t1, 4(t5)                   /* d[1] */
-    lw      a5, 4(s4)                   /* c[1] */
-    mul     a2, s11, s8                 /* lo 38 t[8] */
-    add     a1, a1, t2                  /* hi + carry: no overflow */
-    add     a4, a4, a1                  /* column 15 += hi */
-    slli    t2, a4, 5                   /* t[15] << 5 */
-    slli    a1, a4, 2                   /* t[15] << 2 */
-    mulhu   s11, s11, s8                /* hi 38 t[8] (< 38) */
-    add     t3, t3, a2                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a2, t3, a2                  /* carry */
-    add     t2, t2, a1                  /* lo 38 t[15] */
-    sltu    a1, t2, a1                  /* carry */
-    add     s11, s11, a2                /* hi(prev) + carries */
-    mul     a2, t0, s8                  /* lo 38 t[9] */
-    mulhu   t0, t0, s8                  /* hi 38 t[9] (< 38) */
-    add     a7, a7, a2                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    a2, a7, a2                  /* carry */
-    add     a7, a7, s11                 /* u[1] += hi(prev) + carry */
-    sltu    s11, a7, s11                /* carry */
-    add     a2, a2, s11                 /* carries */
-    mul     s11, t4, s8                 /* lo 38 t[10] */
-    add     t0, t0, a2                  /* hi(prev) + carries */
-    slli    a2, a4, 1                   /* t[15] << 1 */
-    add     t2, t2, a2
-    sltu    a2, t2, a2                  /* carry */
-    mulhu   t4, t4, s8                  /* hi 38 t[10] (< 38) */
-    add     s5, s5, s11                 /* u[2] = t[2] + lo 38 t[10] */
-    sltu    s11, s5, s11                /* carry */
-    add     s5, s5, t0                  /* u[2] += hi(prev) + carry */
-    sltu    t0, s5, t0                  /* carry */
-    add     s11, s11, t0                /* carries */
-    mul     t0, t6, s8                  /* lo 38 t[11] */
-    add     t4, t4, s11                 /* hi(prev) + carries */
-    srli    s11, a4, 27                 /* t[15] >> 27 */
-    add     a3, a3, t2                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    t2, a3, t2                  /* carry */
-    mulhu   t6, t6, s8                  /* hi 38 t[11] (< 38) */
-    add     s7, s7, t0                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    t0, s7, t0                  /* carry */
-    add     s7, s7, t4                  /* u[3] += hi(prev) + carry */
-    sltu    t4, s7, t4                  /* carry */
-    add     t0, t0, t4                  /* carries */
-    mul     t4, s0, s8                  /* lo 38 t[12] */
-    add     t6, t6, t0                  /* hi(prev) + carries */
-    srli    t0, a4, 30                  /* t[15] >> 30 */
-    srli    a4, a4, 31                  /* t[15] >> 31 */
-    add     s11, s11, t0                /* hi 38 t[15] */
-    mulhu   s0, s0, s8                  /* hi 38 t[12] (< 38) */
-    add     s9, s9, t4                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t4, s9, t4                  /* carry */
-    add     s9, s9, t6                  /* u[4] += hi(prev) + carry */
-    sltu    t6, s9, t6                  /* carry */
-    mul     t0, s2, s8                  /* lo 38 t[13] */
-    add     t4, t4, t6                  /* carries */
-    add     s0, s0, t4                  /* hi(prev) + carries */
-    add     s11, s11, a4
-    add     s11, s11, a1
-    mulhu   s2, s2, s8                  /* hi 38 t[13] (< 38) */
-    add     s6, s6, t0                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    t0, s6, t0                  /* carry */
-    add     s6, s6, s0                  /* u[5] += hi(prev) + carry */
-    sltu    s0, s6, s0                  /* carry */
-    mul     t6, ra, s8                  /* lo 38 t[14] */
-    add     t0, t0, s0                  /* carries */
-    add     s2, s2, t0                  /* hi(prev) + carries */
-    add     s11, s11, a2
-    lw      t4, 8(t5)                   /* d[2] */
-    mulhu   ra, ra, s8                  /* hi 38 t[14] (< 38) */
-    add     s10, s10, t6                /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t6, s10, t6                 /* carry */
-    add     s10, s10, s2                /* u[6] += hi(prev) + carry */
-    sltu    s2, s10, s2                 /* carry */
-    mul     a4, a6, s3                  /* lo a[0]*b[0] */
-    add     t6, t6, s2                  /* carries */
-    add     ra, ra, t6                  /* hi(prev) + carries */
-    add     a3, a3, ra                  /* u[7] += hi(prev) + carry */
-    sltu    ra, a3, ra                  /* carry */
-    mulhu   a1, a6, s3                  /* hi a[0]*b[0] */
-    add     t2, t2, ra                  /* carries */
-    add     s11, s11, t2                /* T: the value of the bits above 2^256 (< 41) */
-    srli    s0, a3, 31                  /* bit 255 */
-    slli    s11, s11, 1                 /* 2 T */
-    mul     t0, a6, t1                  /* lo a[0]*b[1] */
-    or      s11, s11, s0                /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a2, s11, 4                  /* 16 T' */
-    slli    s8, s11, 1                  /* 2 T' */
-    add     a2, a2, s8                  /* 18 T' */
-    mulhu   s2, a6, t1                  /* hi a[0]*b[1] */
-    add     a2, a2, s11                 /* 19 T' (2^255 = 19 mod p) */
-    slli    a3, a3, 1                   /* clear bit 255 */
-    srli    a3, a3, 1
-    add     t3, t3, a2                  /* r[0] = u[0] + carry */
-    mul     t6, a5, s3                  /* lo a[1]*b[0] */
-    sltu    a2, t3, a2                  /* carry */
-    sw      t3, 0(a0)                   /* r[0] */
-    add     a7, a7, a2                  /* r[1] = u[1] + carry */
-    sltu    a2, a7, a2                  /* carry */
-    mulhu   ra, a5, s3                  /* hi a[1]*b[0] */
-    sw      a7, 4(a0)                   /* r[1] */
-    add     s5, s5, a2                  /* r[2] = u[2] + carry */
-    sltu    a2, s5, a2                  /* carry */
-    sw      s5, 8(a0)                   /* r[2] */
-    mul     t2, a6, t4                  /* lo a[0]*b[2] */
-    add     s7, s7, a2                  /* r[3] = u[3] + carry */
-    sltu    a2, s7, a2                  /* carry */
-    sw      s7, 12(a0)                  /* r[3] */
-    add     s9, s9, a2                  /* r[4] = u[4] + carry */
-    mulhu   s0, a6, t4                  /* hi a[0]*b[2] */
-    sltu    a2, s9, a2                  /* carry */
-    sw      s9, 16(a0)                  /* r[4] */
-    add     s6, s6, a2                  /* r[5] = u[5] + carry */
-    sltu    a2, s6, a2                  /* carry */
-    mul     s8, a5, t1                  /* lo a[1]*b[1] */
-    sw      s6, 20(a0)                  /* r[5] */
-    add     s10, s10, a2                /* r[6] = u[6] + carry */
-    sltu    a2, s10, a2                 /* carry */
-    sw      s10, 24(a0)                 /* r[6] */
-    mulhu   s11, a5, t1                 /* hi a[1]*b[1] */
-    add     a3, a3, a2                  /* r[7] = u[7] + carry */
-    sw      a3, 28(a0)                  /* r[7] */
-    add     a1, a1, t0                  /* column 1 += lo */
-    sltu    t0, a1, t0                  /* carry */
-    mul     t3, a5, t4                  /* lo a[1]*b[2] */
-    add     s2, s2, t0                  /* hi + carry: no overflow */
-    add     a1, a1, t6                  /* column 1 += lo */
-    sltu    t6, a1, t6                  /* carry */
-    add     ra, ra, t6                  /* hi + carry: no overflow */
-    mulhu   a7, a5, t4                  /* hi a[1]*b[2] */
-    add     s2, s2, ra                  /* column 2 += hi */
-    sltu    ra, s2, ra                  /* carry */
-    add     s2, s2, t2                  /* column 2 += lo */
-    sltu    t2, s2, t2                  /* carry */
-    add     s0, s0, t2                  /* hi + carry: no overflow */
-    add     ra, ra, s0                  /* column 3 += hi */
-    sltu    s0, ra, s0                  /* carry */
-    add     s2, s2, s8                  /* column 2 += lo */
-    sltu    s8, s2, s8                  /* carry */
-    add     s11, s11, s8                /* hi + carry: no overflow */
-    add     ra, ra, s11                 /* column 3 += hi */
-    sltu    s11, ra, s11                /* carry */
-    add     s0, s0, s11                 /* column 4 += carry */
-    lw      s5, 8(s4)                   /* c[2] */
-    lw      s7, 12(t5)                  /* d[3] */
-    mul     s9, s5, s3                  /* lo a[2]*b[0] */
-    lw      s6, 12(s4)                  /* c[3] */
-    lw      s10, 16(t5)                 /* d[4] */
-    lw      a2, 16(s4)                  /* c[4] */
-    lw      a3, 20(t5)                  /* d[5] */
-    mulhu   a0, s5, s3                  /* hi a[2]*b[0] */
-    add     s2, s2, s9                  /* column 2 += lo */
-    sltu    s9, s2, s9                  /* carry */
-    lw      t0, 20(s4)                  /* c[5] */
-    lw      t6, 24(t5)                  /* d[6] */
-    mul     t2, a6, s7                  /* lo a[0]*b[3] */
-    add     a0, a0, s9                  /* hi + carry: no overflow */
-    add     ra, ra, a0                  /* column 3 += hi */
-    sltu    a0, ra, a0                  /* carry */
-    add     s0, s0, a0                  /* column 4 += carry */
-    mulhu   s8, a6, s7                  /* hi a[0]*b[3] */
-    add     ra, ra, t2                  /* column 3 += lo */
-    sltu    t2, ra, t2                  /* carry */
-    add     ra, ra, t3                  /* column 3 += lo */
-    sltu    t3, ra, t3                  /* carry */
-    mul     s11, s5, t1                 /* lo a[2]*b[1] */
-    add     s8, s8, t2                  /* hi + carry: no overflow */
-    add     s0, s0, s8                  /* column 4 += hi */
-    sltu    s8, s0, s8                  /* carry */
-    add     a7, a7, t3                  /* hi + carry: no overflow */
-    mulhu   s9, s5, t1                  /* hi a[2]*b[1] */
-    add     s0, s0, a7                  /* column 4 += hi */
-    sltu    a7, s0, a7                  /* carry */
-    add     s8, s8, a7                  /* column 5 += carry */
-    add     ra, ra, s11                 /* column 3 += lo */
-    mul     a0, s6, s3                  /* lo a[3]*b[0] */
-    sltu    s11, ra, s11                /* carry */
-    add     s9, s9, s11                 /* hi + carry: no overflow */
-    add     s0, s0, s9                  /* column 4 += hi */
-    sltu    s9, s0, s9                  /* carry */
-    mulhu   t2, s6, s3                  /* hi a[3]*b[0] */
-    add     s8, s8, s9                  /* column 5 += carry */
-    add     ra, ra, a0                  /* column 3 += lo */
-    sltu    a0, ra, a0                  /* carry */
-    mul     t3, a6, s10                 /* lo a[0]*b[4] */
-    add     t2, t2, a0                  /* hi + carry: no overflow */
-    add     s0, s0, t2                  /* column 4 += hi */
-    sltu    t2, s0, t2                  /* carry */
-    add     s8, s8, t2                  /* column 5 += carry */
-    mulhu   a7, a6, s10                 /* hi a[0]*b[4] */
-    add     s0, s0, t3                  /* column 4 += lo */
-    sltu    t3, s0, t3                  /* carry */
-    mul     s11, a5, s7                 /* lo a[1]*b[3] */
-    add     a7, a7, t3                  /* hi + carry: no overflow */
-    add     s8, s8, a7                  /* column 5 += hi */
-    sltu    a7, s8, a7                  /* carry */
-    mulhu   s9, a5, s7                  /* hi a[1]*b[3] */
-    add     s0, s0, s11                 /* column 4 += lo */
-    sltu    s11, s0, s11                /* carry */
-    lw      a0, 24(s4)                  /* c[6] */
-    mul     t2, s5, t4                  /* lo a[2]*b[2] */
-    add     s9, s9, s11                 /* hi + carry: no overflow */
-    add     s8, s8, s9                  /* column 5 += hi */
-    sltu    s9, s8, s9                  /* carry */
-    add     a7, a7, s9                  /* column 6 += carry */
-    mulhu   t3, s5, t4                  /* hi a[2]*b[2] */
-    add     s0, s0, t2                  /* column 4 += lo */
-    sltu    t2, s0, t2                  /* carry */
-    lw      t5, 28(t5)                  /* d[7] */
-    mul     s11, s6, t1                 /* lo a[3]*b[1] */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    add     s8, s8, t3                  /* column 5 += hi */
-    sltu    t3, s8, t3                  /* carry */
-    add     a7, a7, t3                  /* column 6 += carry */
-    mulhu   s9, s6, t1                  /* hi a[3]*b[1] */
-    add     s0, s0, s11                 /* column 4 += lo */
-    sltu    s11, s0, s11                /* carry */
-    mul     t2, a2, s3                  /* lo a[4]*b[0] */
-    add     s9, s9, s11                 /* hi + carry: no overflow */
-    add     s8, s8, s9                  /* column 5 += hi */
-    sltu    s9, s8, s9                  /* carry */
-    add     a7, a7, s9                  /* column 6 += carry */
-    mulhu   t3, a2, s3                  /* hi a[4]*b[0] */
-    add     s0, s0, t2                  /* column 4 += lo */
-    sltu    t2, s0, t2                  /* carry */
-    mul     s11, a6, a3                 /* lo a[0]*b[5] */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    add     s8, s8, t3                  /* column 5 += hi */
-    sltu    t3, s8, t3                  /* carry */
-    add     a7, a7, t3                  /* column 6 += carry */
-    mulhu   s9, a6, a3                  /* hi a[0]*b[5] */
-    add     s8, s8, s11                 /* column 5 += lo */
-    sltu    s11, s8, s11                /* carry */
-    mul     t2, a5, s10                 /* lo a[1]*b[4] */
-    add     s9, s9, s11                 /* hi + carry: no overflow */
-    add     a7, a7, s9                  /* column 6 += hi */
-    sltu    s9, a7, s9                  /* carry */
-    mulhu   t3, a5, s10                 /* hi a[1]*b[4] */
-    add     s8, s8, t2                  /* column 5 += lo */
-    sltu    t2, s8, t2                  /* carry */
-    mul     s11, s5, s7                 /* lo a[2]*b[3] */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    add     a7, a7, t3                  /* column 6 += hi */
-    sltu    t3, a7, t3                  /* carry */
-    add     s9, s9, t3                  /* column 7 += carry */
-    mulhu   t2, s5, s7                  /* hi a[2]*b[3] */
-    add     s8, s8, s11                 /* column 5 += lo */
-    sltu    s11, s8, s11                /* carry */
-    mul     t3, s6, t4                  /* lo a[3]*b[2] */
-    add     t2, t2, s11                 /* hi + carry: no overflow */
-    add     a7, a7, t2                  /* column 6 += hi */
-    sltu    t2, a7, t2                  /* carry */
-    add     s9, s9, t2                  /* column 7 += carry */
-    mulhu   s11, s6, t4                 /* hi a[3]*b[2] */
-    add     s8, s8, t3                  /* column 5 += lo */
-    sltu    t3, s8, t3                  /* carry */
-    mul     t2, a2, t1                  /* lo a[4]*b[1] */
-    add     s11, s11, t3                /* hi + carry: no overflow */
-    add     a7, a7, s11                 /* column 6 += hi */
-    sltu    s11, a7, s11                /* carry */
-    add     s9, s9, s11                 /* column 7 += carry */
-    mulhu   t3, a2, t1                  /* hi a[4]*b[1] */
-    add     s8, s8, t2                  /* column 5 += lo */
-    sltu    t2, s8, t2                  /* carry */
-    lw      s4, 28(s4)                  /* c[7] */
-    mul     s11, t0, s3                 /* lo a[5]*b[0] */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    add     a7, a7, t3                  /* column 6 += hi */
-    sltu    t3, a7, t3                  /* carry */
-    add     s9, s9, t3                  /* column 7 += carry */
-    mulhu   t2, t0, s3                  /* hi a[5]*b[0] */
-    add     s8, s8, s11                 /* column 5 += lo */
-    sltu    s11, s8, s11                /* carry */
-    mul     t3, a6, t6                  /* lo a[0]*b[6] */
-    add     t2, t2, s11                 /* hi + carry: no overflow */
-    add     a7, a7, t2                  /* column 6 += hi */
-    sltu    t2, a7, t2                  /* carry */
-    add     s9, s9, t2                  /* column 7 += carry */
-    mulhu   s11, a6, t6                 /* hi a[0]*b[6] */
-    add     a7, a7, t3                  /* column 6 += lo */
-    sltu    t3, a7, t3                  /* carry */
-    mul     t2, a5, a3                  /* lo a[1]*b[5] */
-    add     s11, s11, t3                /* hi + carry: no overflow */
-    add     s9, s9, s11                 /* column 7 += hi */
-    sltu    s11, s9, s11                /* carry */
-    mulhu   t3, a5, a3                  /* hi a[1]*b[5] */
-    add     a7, a7, t2                  /* column 6 += lo */
-    sltu    t2, a7, t2                  /* carry */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    mul     t2, s5, s10                 /* lo a[2]*b[4] */
-    add     s9, s9, t3                  /* column 7 += hi */
-    sltu    t3, s9, t3                  /* carry */
-    add     s11, s11, t3                /* column 8 += carry */
-    mulhu   t3, s5, s10                 /* hi a[2]*b[4] */
-    add     a7, a7, t2                  /* column 6 += lo */
-    sltu    t2, a7, t2                  /* carry */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    mul     t2, s6, s7                  /* lo a[3]*b[3] */
-    add     s9, s9, t3                  /* column 7 += hi */
-    sltu    t3, s9, t3                  /* carry */
-    add     s11, s11, t3                /* column 8 += carry */
-    mulhu   t3, s6, s7                  /* hi a[3]*b[3] */
-    add     a7, a7, t2                  /* column 6 += lo */
-    sltu    t2, a7, t2                  /* carry */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    mul     t2, a2, t4                  /* lo a[4]*b[2] */
-    add     s9, s9, t3                  /* column 7 += hi */
-    sltu    t3, s9, t3                  /* carry */
-    add     s11, s11, t3                /* column 8 += carry */
-    mulhu   t3, a2, t4                  /* hi a[4]*b[2] */
-    add     a7, a7, t2                  /* column 6 += lo */
-    sltu    t2, a7, t2                  /* carry */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    mul     t2, t0, t1                  /* lo a[5]*b[1] */
-    add     s9, s9, t3                  /* column 7 += hi */
-    sltu    t3, s9, t3                  /* carry */
-    add     s11, s11, t3                /* column 8 += carry */
-    mulhu   t3, t0, t1                  /* hi a[5]*b[1] */
-    add     a7, a7, t2                  /* column 6 += lo */
-    sltu    t2, a7, t2                  /* carry */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    mul     t2, a0, s3                  /* lo a[6]*b[0] */
-    add     s9, s9, t3                  /* column 7 += hi */
-    sltu    t3, s9, t3                  /* carry */
-    add     s11, s11, t3                /* column 8 += carry */
-    mulhu   t3, a0, s3                  /* hi a[6]*b[0] */
-    add     a7, a7, t2                  /* column 6 += lo */
-    sltu    t2, a7, t2                  /* carry */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    mul     t2, a6, t5                  /* lo a[0]*b[7] */
-    add     s9, s9, t3                  /* column 7 += hi */
-    sltu    t3, s9, t3                  /* carry */
-    add     s11, s11, t3                /* column 8 += carry */
-    mulhu   a6, a6, t5                  /* hi a[0]*b[7] */
-    add     s9, s9, t2                  /* column 7 += lo */
-    sltu    t2, s9, t2                  /* carry */
-    mul     t3, a5, t6                  /* lo a[1]*b[6] */
-    add     a6, a6, t2                  /* hi + carry: no overflow */
-    add     s11, s11, a6                /* column 8 += hi */
-    sltu    a6, s11, a6                 /* carry */
-    mulhu   t2, a5, t6                  /* hi a[1]*b[6] */
-    add     s9, s9, t3                  /* column 7 += lo */
-    sltu    t3, s9, t3                  /* carry */
-    add     t2, t2, t3                  /* hi + carry: no overflow */
-    mul     t3, s5, a3                  /* lo a[2]*b[5] */
-    add     s11, s11, t2                /* column 8 += hi */
-    sltu    t2, s11, t2                 /* carry */
-    add     a6, a6, t2                  /* column 9 += carry */
-    mulhu   t2, s5, a3                  /* hi a[2]*b[5] */
-    add     s9, s9, t3                  /* column 7 += lo */
-    sltu    t3, s9, t3                  /* carry */
-    add     t2, t2, t3                  /* hi + carry: no overflow */
-    mul     t3, s6, s10                 /* lo a[3]*b[4] */
-    add     s11, s11, t2                /* column 8 += hi */
-    sltu    t2, s11, t2                 /* carry */
-    add     a6, a6, t2                  /* column 9 += carry */
-    mulhu   t2, s6, s10                 /* hi a[3]*b[4] */
-    add     s9, s9, t3                  /* column 7 += lo */
-    sltu    t3, s9, t3                  /* carry */
-    add     t2, t2, t3                  /* hi + carry: no overflow */
-    mul     t3, a2, s7                  /* lo a[4]*b[3] */
-    add     s11, s11, t2                /* column 8 += hi */
-    sltu    t2, s11, t2                 /* carry */
-    add     a6, a6, t2                  /* column 9 += carry */
-    mulhu   t2, a2, s7                  /* hi a[4]*b[3] */
-    add     s9, s9, t3                  /* column 7 += lo */
-    sltu    t3, s9, t3                  /* carry */
-    add     t2, t2, t3                  /* hi + carry: no overflow */
-    mul     t3, t0, t4                  /* lo a[5]*b[2] */
-    add     s11, s11, t2                /* column 8 += hi */
-    sltu    t2, s11, t2                 /* carry */
-    add     a6, a6, t2                  /* column 9 += carry */
-    mulhu   t2, t0, t4                  /* hi a[5]*b[2] */
-    add     s9, s9, t3                  /* column 7 += lo */
-    sltu    t3, s9, t3                  /* carry */
-    add     t2, t2, t3                  /* hi + carry: no overflow */
-    mul     t3, a0, t1                  /* lo a[6]*b[1] */
-    add     s11, s11, t2                /* column 8 += hi */
-    sltu    t2, s11, t2                 /* carry */
-    add     a6, a6, t2                  /* column 9 += carry */
-    mulhu   t2, a0, t1                  /* hi a[6]*b[1] */
-    add     s9, s9, t3                  /* column 7 += lo */
-    sltu    t3, s9, t3                  /* carry */
-    add     t2, t2, t3                  /* hi + carry: no overflow */
-    mul     t3, s4, s3                  /* lo a[7]*b[0] */
-    add     s11, s11, t2                /* column 8 += hi */
-    sltu    t2, s11, t2                 /* carry */
-    add     a6, a6, t2                  /* column 9 += carry */
-    mulhu   s3, s4, s3                  /* hi a[7]*b[0] */
-    add     s9, s9, t3                  /* column 7 += lo */
-    sltu    t3, s9, t3                  /* carry */
-    mul     t2, a5, t5                  /* lo a[1]*b[7] */
-    add     s3, s3, t3                  /* hi + carry: no overflow */
-    add     s11, s11, s3                /* column 8 += hi */
-    sltu    s3, s11, s3                 /* carry */
-    add     a6, a6, s3                  /* column 9 += carry */
-    mulhu   a5, a5, t5                  /* hi a[1]*b[7] */
-    add     s11, s11, t2                /* column 8 += lo */
-    sltu    t2, s11, t2                 /* carry */
-    mul     t3, s5, t6                  /* lo a[2]*b[6] */
-    add     a5, a5, t2                  /* hi + carry: no overflow */
-    add     a6, a6, a5                  /* column 9 += hi */
-    sltu    a5, a6, a5                  /* carry */
-    mulhu   s3, s5, t6                  /* hi a[2]*b[6] */
-    add     s11, s11, t3                /* column 8 += lo */
-    sltu    t3, s11, t3                 /* carry */
-    mul     t2, s6, a3                  /* lo a[3]*b[5] */
-    add     s3, s3, t3                  /* hi + carry: no overflow */
-    add     a6, a6, s3                  /* column 9 += hi */
-    sltu    s3, a6, s3                  /* carry */
-    add     a5, a5, s3                  /* column 10 += carry */
-    mulhu   t3, s6, a3                  /* hi a[3]*b[5] */
-    add     s11, s11, t2                /* column 8 += lo */
-    sltu    t2, s11, t2                 /* carry */
-    mul     s3, a2, s10                 /* lo a[4]*b[4] */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    add     a6, a6, t3                  /* column 9 += hi */
-    sltu    t3, a6, t3                  /* carry */
-    add     a5, a5, t3                  /* column 10 += carry */
-    mulhu   t2, a2, s10                 /* hi a[4]*b[4] */
-    add     s11, s11, s3                /* column 8 += lo */
-    sltu    s3, s11, s3                 /* carry */
-    mul     t3, t0, s7                  /* lo a[5]*b[3] */
-    add     t2, t2, s3                  /* hi + carry: no overflow */
-    add     a6, a6, t2                  /* column 9 += hi */
-    sltu    t2, a6, t2                  /* carry */
-    add     a5, a5, t2                  /* column 10 += carry */
-    mulhu   s3, t0, s7                  /* hi a[5]*b[3] */
-    add     s11, s11, t3                /* column 8 += lo */
-    sltu    t3, s11, t3                 /* carry */
-    mul     t2, a0, t4                  /* lo a[6]*b[2] */
-    add     s3, s3, t3                  /* hi + carry: no overflow */
-    add     a6, a6, s3                  /* column 9 += hi */
-    sltu    s3, a6, s3                  /* carry */
-    add     a5, a5, s3                  /* column 10 += carry */
-    mulhu   t3, a0, t4                  /* hi a[6]*b[2] */
-    add     s11, s11, t2                /* column 8 += lo */
-    sltu    t2, s11, t2                 /* carry */
-    mul     s3, s4, t1                  /* lo a[7]*b[1] */
-    add     t3, t3, t2                  /* hi + carry: no overflow */
-    add     a6, a6, t3                  /* column 9 += hi */
-    sltu    t3, a6, t3                  /* carry */
-    add     a5, a5, t3                  /* column 10 += carry */
-    mulhu   t1, s4, t1                  /* hi a[7]*b[1] */
-    add     s11, s11, s3                /* column 8 += lo */
-    sltu    s3, s11, s3                 /* carry */
-    mul     t2, s5, t5                  /* lo a[2]*b[7] */
-    add     t1, t1, s3                  /* hi + carry: no overflow */
-    add     a6, a6, t1                  /* column 9 += hi */
-    sltu    t1, a6, t1                  /* carry */
-    add     a5, a5, t1                  /* column 10 += carry */
-    mulhu   s5, s5, t5                  /* hi a[2]*b[7] */
-    add     a6, a6, t2                  /* column 9 += lo */
-    sltu    t2, a6, t2                  /* carry */
-    mul     t3, s6, t6                  /* lo a[3]*b[6] */
-    add     s5, s5, t2                  /* hi + carry: no overflow */
-    add     a5, a5, s5                  /* column 10 += hi */
-    sltu    s5, a5, s5                  /* carry */
-    mulhu   s3, s6, t6                  /* hi a[3]*b[6] */
-    add     a6, a6, t3                  /* column 9 += lo */
-    sltu    t3, a6, t3                  /* carry */
-    mul     t1, a2, a3                  /* lo a[4]*b[5] */
-    add     s3, s3, t3                  /* hi + carry: no overflow */
-    add     a5, a5, s3                  /* column 10 += hi */
-    sltu    s3, a5, s3                  /* carry */
-    add     s5, s5, s3                  /* column 11 += carry */
-    mulhu   t2, a2, a3                  /* hi a[4]*b[5] */
-    add     a6, a6, t1                  /* column 9 += lo */
-    sltu    t1, a6, t1                  /* carry */
-    mul     t3, t0, s10                 /* lo a[5]*b[4] */
-    add     t2, t2, t1                  /* hi + carry: no overflow */
-    add     a5, a5, t2                  /* column 10 += hi */
-    sltu    t2, a5, t2                  /* carry */
-    add     s5, s5, t2                  /* column 11 += carry */
-    mulhu   s3, t0, s10                 /* hi a[5]*b[4] */
-    add     a6, a6, t3                  /* column 9 += lo */
-    sltu    t3, a6, t3                  /* carry */
-    mul     t1, a0, s7                  /* lo a[6]*b[3] */
-    add     s3, s3, t3                  /* hi + carry: no overflow */
-    add     a5, a5, s3                  /* column 10 += hi */
-    sltu    s3, a5, s3                  /* carry */
-    add     s5, s5, s3                  /* column 11 += carry */
-    mulhu   t2, a0, s7                  /* hi a[6]*b[3] */
-    add     a6, a6, t1                  /* column 9 += lo */
-    sltu    t1, a6, t1                  /* carry */
-    li      t3, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     s3, s4, t4                  /* lo a[7]*b[2] */
-    add     t2, t2, t1                  /* hi + carry: no overflow */
-    add     a5, a5, t2                  /* column 10 += hi */
-    sltu    t2, a5, t2                  /* carry */
-    add     s5, s5, t2                  /* column 11 += carry */
-    mulhu   t4, s4, t4                  /* hi a[7]*b[2] */
-    add     a6, a6, s3                  /* column 9 += lo */
-    sltu    s3, a6, s3                  /* carry */
-    mul     t1, s6, t5                  /* lo a[3]*b[7] */
-    add     t4, t4, s3                  /* hi + carry: no overflow */
-    add     a5, a5, t4                  /* column 10 += hi */
-    sltu    t4, a5, t4                  /* carry */
-    add     s5, s5, t4                  /* column 11 += carry */
-    mulhu   s6, s6, t5                  /* hi a[3]*b[7] */
-    add     a5, a5, t1                  /* column 10 += lo */
-    sltu    t1, a5, t1                  /* carry */
-    mul     t2, a2, t6                  /* lo a[4]*b[6] */
-    add     s6, s6, t1                  /* hi + carry: no overflow */
-    add     s5, s5, s6                  /* column 11 += hi */
-    sltu    s6, s5, s6                  /* carry */
-    mulhu   s3, a2, t6                  /* hi a[4]*b[6] */
-    add     a5, a5, t2                  /* column 10 += lo */
-    sltu    t2, a5, t2                  /* carry */
-    mul     t4, t0, a3                  /* lo a[5]*b[5] */
-    add     s3, s3, t2                  /* hi + carry: no overflow */
-    add     s5, s5, s3                  /* column 11 += hi */
-    sltu    s3, s5, s3                  /* carry */
-    add     s6, s6, s3                  /* column 12 += carry */
-    mulhu   t1, t0, a3                  /* hi a[5]*b[5] */
-    add     a5, a5, t4                  /* column 10 += lo */
-    sltu    t4, a5, t4                  /* carry */
-    mul     t2, a0, s10                 /* lo a[6]*b[4] */
-    add     t1, t1, t4                  /* hi + carry: no overflow */
-    add     s5, s5, t1                  /* column 11 += hi */
-    sltu    t1, s5, t1                  /* carry */
-    add     s6, s6, t1                  /* column 12 += carry */
-    mulhu   s3, a0, s10                 /* hi a[6]*b[4] */
-    add     a5, a5, t2                  /* column 10 += lo */
-    sltu    t2, a5, t2                  /* carry */
-    mul     t4, s4, s7                  /* lo a[7]*b[3] */
-    add     s3, s3, t2                  /* hi + carry: no overflow */
-    add     s5, s5, s3                  /* column 11 += hi */
-    sltu    s3, s5, s3                  /* carry */
-    add     s6, s6, s3                  /* column 12 += carry */
-    mulhu   s7, s4, s7                  /* hi a[7]*b[3] */
-    add     a5, a5, t4                  /* column 10 += lo */
-    sltu    t4, a5, t4                  /* carry */
-    mul     t1, a2, t5                  /* lo a[4]*b[7] */
-    add     s7, s7, t4                  /* hi + carry: no overflow */
-    add     s5, s5, s7                  /* column 11 += hi */
-    sltu    s7, s5, s7                  /* carry */
-    add     s6, s6, s7                  /* column 12 += carry */
-    mulhu   a2, a2, t5                  /* hi a[4]*b[7] */
-    add     s5, s5, t1                  /* column 11 += lo */
-    sltu    t1, s5, t1                  /* carry */
-    mul     t2, t0, t6                  /* lo a[5]*b[6] */
-    add     a2, a2, t1                  /* hi + carry: no overflow */
-    add     s6, s6, a2                  /* column 12 += hi */
-    sltu    a2, s6, a2                  /* carry */
-    mulhu   s3, t0, t6                  /* hi a[5]*b[6] */
-    add     s5, s5, t2                  /* column 11 += lo */
-    sltu    t2, s5, t2                  /* carry */
-    mul     t4, a0, a3                  /* lo a[6]*b[5] */
-    add     s3, s3, t2                  /* hi + carry: no overflow */
-    add     s6, s6, s3                  /* column 12 += hi */
-    sltu    s3, s6, s3                  /* carry */
-    add     a2, a2, s3                  /* column 13 += carry */
-    mulhu   s7, a0, a3                  /* hi a[6]*b[5] */
-    add     s5, s5, t4                  /* column 11 += lo */
-    sltu    t4, s5, t4                  /* carry */
-    mul     t1, s4, s10                 /* lo a[7]*b[4] */
-    add     s7, s7, t4                  /* hi + carry: no overflow */
-    add     s6, s6, s7                  /* column 12 += hi */
-    sltu    s7, s6, s7                  /* carry */
-    add     a2, a2, s7                  /* column 13 += carry */
-    mulhu   s10, s4, s10                /* hi a[7]*b[4] */
-    add     s5, s5, t1                  /* column 11 += lo */
-    sltu    t1, s5, t1                  /* carry */
-    mul     t2, t0, t5                  /* lo a[5]*b[7] */
-    add     s10, s10, t1                /* hi + carry: no overflow */
-    add     s6, s6, s10                 /* column 12 += hi */
-    sltu    s10, s6, s10                /* carry */
-    add     a2, a2, s10                 /* column 13 += carry */
-    mulhu   t0, t0, t5                  /* hi a[5]*b[7] */
-    add     s6, s6, t2                  /* column 12 += lo */
-    sltu    t2, s6, t2                  /* carry */
-    mul     s3, a0, t6                  /* lo a[6]*b[6] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     a2, a2, t0                  /* column 13 += hi */
-    sltu    t0, a2, t0                  /* carry */
-    mulhu   t4, a0, t6                  /* hi a[6]*b[6] */
-    add     s6, s6, s3                  /* column 12 += lo */
-    sltu    s3, s6, s3                  /* carry */
-    mul     s7, s4, a3                  /* lo a[7]*b[5] */
-    add     t4, t4, s3                  /* hi + carry: no overflow */
-    add     a2, a2, t4                  /* column 13 += hi */
-    sltu    t4, a2, t4                  /* carry */
-    add     t0, t0, t4                  /* column 14 += carry */
-    mulhu   a3, s4, a3                  /* hi a[7]*b[5] */
-    add     s6, s6, s7                  /* column 12 += lo */
-    sltu    s7, s6, s7                  /* carry */
-    mul     t1, a0, t5                  /* lo a[6]*b[7] */
-    add     a3, a3, s7                  /* hi + carry: no overflow */
-    add     a2, a2, a3                  /* column 13 += hi */
-    sltu    a3, a2, a3                  /* carry */
-    add     t0, t0, a3                  /* column 14 += carry */
-    mulhu   a0, a0, t5                  /* hi a[6]*b[7] */
-    add     a2, a2, t1                  /* column 13 += lo */
-    sltu    t1, a2, t1                  /* carry */
-    mul     s10, s4, t6                 /* lo a[7]*b[6] */
-    add     a0, a0, t1                  /* hi + carry: no overflow */
-    add     t0, t0, a0                  /* column 14 += hi */
-    sltu    a0, t0, a0                  /* carry */
-    mulhu   t6, s4, t6                  /* hi a[7]*b[6] */
-    add     a2, a2, s10                 /* column 13 += lo */
-    sltu    s10, a2, s10                /* carry */
-    mul     t2, s4, t5                  /* lo a[7]*b[7] */
-    add     t6, t6, s10                 /* hi + carry: no overflow */
-    add     t0, t0, t6                  /* column 14 += hi */
-    sltu    t6, t0, t6                  /* carry */
-    add     a0, a0, t6                  /* column 15 += carry */
-    mulhu   s4, s4, t5                  /* hi a[7]*b[7] */
-    add     t0, t0, t2                  /* column 14 += lo */
-    sltu    t2, t0, t2                  /* carry */
-    mul     s3, s11, t3                 /* lo 38 t[8] */
-    add     s4, s4, t2                  /* hi + carry: no overflow */
-    add     a0, a0, s4                  /* column 15 += hi */
-    slli    t4, a0, 5                   /* t[15] << 5 */
-    slli    s7, a0, 2                   /* t[15] << 2 */
-    mulhu   s11, s11, t3                /* hi 38 t[8] (< 38) */
-    add     a4, a4, s3                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    s3, a4, s3                  /* carry */
-    slli    a3, a0, 1                   /* t[15] << 1 */
-    add     t4, t4, s7                  /* lo 38 t[15] */
-    mul     t1, a6, t3                  /* lo 38 t[9] */
-    add     s11, s11, s3                /* hi(prev) + carries */
-    sltu    s7, t4, s7                  /* carry */
-    add     t4, t4, a3
-    sltu    a3, t4, a3                  /* carry */
-    mulhu   a6, a6, t3                  /* hi 38 t[9] (< 38) */
-    add     a1, a1, t1                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t1, a1, t1                  /* carry */
-    add     a1, a1, s11                 /* u[1] += hi(prev) + carry */
-    sltu    s11, a1, s11                /* carry */
-    mul     s10, a5, t3                 /* lo 38 t[10] */
-    add     t1, t1, s11                 /* carries */
-    add     a6, a6, t1                  /* hi(prev) + carries */
-    srli    t6, a0, 27                  /* t[15] >> 27 */
-    srli    t5, a0, 30                  /* t[15] >> 30 */
-    mulhu   a5, a5, t3                  /* hi 38 t[10] (< 38) */
-    add     s2, s2, s10                 /* u[2] = t[2] + lo 38 t[10] */
-    sltu    s10, s2, s10                /* carry */
-    add     s2, s2, a6                  /* u[2] += hi(prev) + carry */
-    sltu    a6, s2, a6                  /* carry */
-    mul     t2, s5, t3                  /* lo 38 t[11] */
-    add     s10, s10, a6                /* carries */
-    add     a5, a5, s10                 /* hi(prev) + carries */
-    srli    a0, a0, 31                  /* t[15] >> 31 */
-    add     t6, t6, t5                  /* hi 38 t[15] */
-    mulhu   s5, s5, t3                  /* hi 38 t[11] (< 38) */
-    add     ra, ra, t2                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    t2, ra, t2                  /* carry */
-    add     ra, ra, a5                  /* u[3] += hi(prev) + carry */
-    sltu    a5, ra, a5                  /* carry */
-    mul     s4, s6, t3                  /* lo 38 t[12] */
-    add     t2, t2, a5                  /* carries */
-    add     s5, s5, t2                  /* hi(prev) + carries */
-    add     t6, t6, a0
-    add     t6, t6, s7
-    mulhu   s6, s6, t3                  /* hi 38 t[12] (< 38) */
-    add     s0, s0, s4                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    s4, s0, s4                  /* carry */
-    add     s0, s0, s5                  /* u[4] += hi(prev) + carry */
-    sltu    s5, s0, s5                  /* carry */
-    mul     s3, a2, t3                  /* lo 38 t[13] */
-    add     s4, s4, s5                  /* carries */
-    add     s6, s6, s4                  /* hi(prev) + carries */
-    add     t6, t6, a3
-    add     s9, s9, t4                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   a2, a2, t3                  /* hi 38 t[13] (< 38) */
-    add     s8, s8, s3                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s3, s8, s3                  /* carry */
-    add     s8, s8, s6                  /* u[5] += hi(prev) + carry */
-    sltu    s6, s8, s6                  /* carry */
-    mul     s11, t0, t3                 /* lo 38 t[14] */
-    add     s3, s3, s6                  /* carries */
-    add     a2, a2, s3                  /* hi(prev) + carries */
-    sltu    t4, s9, t4                  /* carry */
-    mulhu   t0, t0, t3                  /* hi 38 t[14] (< 38) */
-    add     a7, a7, s11                 /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s11, a7, s11                /* carry */
-    add     a7, a7, a2                  /* u[6] += hi(prev) + carry */
-    sltu    a2, a7, a2                  /* carry */
-    add     s11, s11, a2                /* carries */
-    add     t0, t0, s11                 /* hi(prev) + carries */
-    add     s9, s9, t0                  /* u[7] += hi(prev) + carry */
-    sltu    t0, s9, t0                  /* carry */
-    add     t4, t4, t0                  /* carries */
-    add     t6, t6, t4                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    t1, s9, 31                  /* bit 255 */
-    slli    t6, t6, 1                   /* 2 T */
-    or      t6, t6, t1                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a6, t6, 4                   /* 16 T' */
-    slli    s10, t6, 1                  /* 2 T' */
-    add     a6, a6, s10                 /* 18 T' */
-    add     a6, a6, t6                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s9, s9, 1                   /* clear bit 255 */
-    srli    s9, s9, 1
-    add     a4, a4, a6                  /* r[0] = u[0] + carry */
-    sltu    a6, a4, a6                  /* carry */
-    sw      a4, 0(s1)                   /* r[0] */
-    add     a1, a1, a6                  /* r[1] = u[1] + carry */
-    sltu    a6, a1, a6                  /* carry */
-    sw      a1, 4(s1)                   /* r[1] */
-    add     s2, s2, a6                  /* r[2] = u[2] + carry */
-    sltu    a6, s2, a6                  /* carry */
-    sw      s2, 8(s1)                   /* r[2] */
-    add     ra, ra, a6                  /* r[3] = u[3] + carry */
-    sltu    a6, ra, a6                  /* carry */
-    sw      ra, 12(s1)                  /* r[3] */
-    add     s0, s0, a6                  /* r[4] = u[4] + carry */
-    sltu    a6, s0, a6                  /* carry */
-    sw      s0, 16(s1)                  /* r[4] */
-    add     s8, s8, a6                  /* r[5] = u[5] + carry */
-    sltu    a6, s8, a6                  /* carry */
-    sw      s8, 20(s1)                  /* r[5] */
-    add     a7, a7, a6                  /* r[6] = u[6] + carry */
-    sltu    a6, a7, a6                  /* carry */
-    sw      a7, 24(s1)                  /* r[6] */
-    add     s9, s9, a6                  /* r[7] = u[7] + carry */
-    sw      s9, 28(s1)                  /* r[7] */
-    lw      ra, 12(sp)
-    addi    sp, sp, 16
-    ret
-    .size MCU_FN(x25519, fe_mul2), . - MCU_FN(x25519, fe_mul2)
-
-    .section .text.MCU_FN(x25519, fe_sqr2), "ax", @progbits
-    .globl MCU_FN(x25519, fe_sqr2)
-    .type MCU_FN(x25519, fe_sqr2), @function
-    .p2align 2
-MCU_FN(x25519, fe_sqr2):
-    addi    sp, sp, -16
+MCU_FN(x25519, fe_sqr2_mul2):
+    addi    sp, sp, -48
     sw      a2, 0(sp)                   /* r2, for later */
     sw      a3, 4(sp)                   /* a2, for later */
-    lw      t0, 0(a1)                   /* a[0] */
-    lw      t1, 4(a1)                   /* a[1] */
-    mul     t2, t0, t0                  /* lo a[0]^2 */
-    lw      t3, 8(a1)                   /* a[2] */
-    lw      t4, 12(a1)                  /* a[3] */
-    lw      t5, 16(a1)                  /* a[4] */
-    lw      t6, 20(a1)                  /* a[5] */
-    mulhu   a4, t0, t0                  /* hi a[0]^2 */
-    lw      a5, 24(a1)                  /* a[6] */
-    mul     a6, t0, t1                  /* lo a[0]*a[1] */
-    mulhu   a7, t0, t1                  /* hi a[0]*a[1] */
-    slli    s0, a6, 1                   /* 2 cross[1] */
-    add     s0, s0, a4                  /* t[1] = 2 cross[1] + square word */
-    sltu    a4, s0, a4                  /* carry */
-    srli    a6, a6, 31                  /* bit 31 of cross[1] */
-    mul     s1, t0, t3                  /* lo a[0]*a[2] */
-    lw      a1, 28(a1)                  /* a[7] */
-    mulhu   s2, t0, t3                  /* hi a[0]*a[2] */
-    add     a7, a7, s1                  /* column 2 += lo */
-    sltu    s1, a7, s1                  /* carry */
-    slli    s3, a7, 1                   /* 2 cross[2] */
-    or      s3, s3, a6
-    mul     s4, t1, t1                  /* lo a[1]^2 */
-    add     s2, s2, s1                  /* hi + carry: no overflow */
-    srli    a7, a7, 31                  /* bit 31 of cross[2] */
-    mulhu   s5, t1, t1                  /* hi a[1]^2 */
-    add     s3, s3, s4                  /* t[2] = 2 cross[2] + square word */
-    sltu    s4, s3, s4                  /* carry */
-    add     s3, s3, a4                  /* + carry */
-    sltu    a4, s3, a4                  /* carry */
-    mul     s6, t0, t4                  /* lo a[0]*a[3] */
-    add     s4, s4, a4                  /* carries */
-    mulhu   s7, t0, t4                  /* hi a[0]*a[3] */
-    add     s2, s2, s6                  /* column 3 += lo */
-    sltu    s6, s2, s6                  /* carry */
-    mul     s8, t1, t3                  /* lo a[1]*a[2] */
-    add     s7, s7, s6                  /* hi + carry: no overflow */
-    mulhu   s9, t1, t3                  /* hi a[1]*a[2] */
-    add     s2, s2, s8                  /* column 3 += lo */
-    sltu    s8, s2, s8                  /* carry */
-    slli    s10, s2, 1                  /* 2 cross[3] */
-    or      s10, s10, a7
-    mul     s11, t0, t5                 /* lo a[0]*a[4] */
-    add     s9, s9, s8                  /* hi + carry: no overflow */
-    add     s7, s7, s9                  /* column 4 += hi */
+    sw      a4, 8(sp)                   /* r3, for later */
+    sw      a5, 12(sp)                  /* a3, for later */
+    sw      a6, 16(sp)                  /* b3, for later */
+    sw      a7, 20(sp)                  /* r4, for later */
+    sw      t0, 24(sp)                  /* a4, for later */
+    sw      t1, 28(sp)                  /* b4, for later */
+    lw      t2, 0(sp)                   /* r2 */
+    lw      t3, 4(sp)                   /* a2 */
+    lw      t4, 0(t3)                   /* b[0] */
+    lw      t5, 4(t3)                   /* b[1] */
+    mul     t6, t4, t4                  /* lo a[0]^2 */
+    lw      s0, 8(t3)                   /* b[2] */
+    lw      s1, 12(t3)                  /* b[3] */
+    lw      s2, 16(t3)                  /* b[4] */
+    lw      s3, 20(t3)                  /* b[5] */
+    mulhu   s4, t4, t4                  /* hi a[0]^2 */
+    lw      s5, 24(t3)                  /* b[6] */
+    mul     s6, t4, t5                  /* lo a[0]*a[1] */
+    mulhu   s7, t4, t5                  /* hi a[0]*a[1] */
+    slli    s8, s6, 1                   /* 2 cross[1] */
+    add     s8, s8, s4                  /* t[1] = 2 cross[1] + square word */
+    sltu    s4, s8, s4                  /* carry */
+    srli    s6, s6, 31                  /* bit 31 of cross[1] */
+    mul     s9, t4, s0                  /* lo a[0]*a[2] */
+    lw      t3, 28(t3)                  /* b[7] */
+    mulhu   s10, t4, s0                 /* hi a[0]*a[2] */
+    add     s7, s7, s9                  /* column 2 += lo */
     sltu    s9, s7, s9                  /* carry */
-    add     s10, s10, s5                /* t[3] = 2 cross[3] + square word */
-    sltu    s5, s10, s5                 /* carry */
-    add     s10, s10, s4                /* + carry */
-    sltu    s4, s10, s4                 /* carry */
-    add     s5, s5, s4                  /* carries */
-    sw      ra, 8(sp)
-    mulhu   ra, t0, t5                  /* hi a[0]*a[4] */
-    add     s7, s7, s11                 /* column 4 += lo */
-    sltu    s11, s7, s11                /* carry */
-    srli    s2, s2, 31                  /* bit 31 of cross[3] */
-    mul     a2, t1, t4                  /* lo a[1]*a[3] */
-    add     ra, ra, s11                 /* hi + carry: no overflow */
-    add     s9, s9, ra                  /* column 5 += hi */
-    sltu    ra, s9, ra                  /* carry */
-    mulhu   a3, t1, t4                  /* hi a[1]*a[3] */
-    add     s7, s7, a2                  /* column 4 += lo */
-    sltu    a2, s7, a2                  /* carry */
-    slli    a6, s7, 1                   /* 2 cross[4] */
-    or      a6, a6, s2
-    mul     s1, t3, t3                  /* lo a[2]^2 */
-    add     a3, a3, a2                  /* hi + carry: no overflow */
-    add     s9, s9, a3                  /* column 5 += hi */
-    sltu    a3, s9, a3                  /* carry */
-    add     ra, ra, a3                  /* column 6 += carry */
-    mulhu   a4, t3, t3                  /* hi a[2]^2 */
-    add     a6, a6, s1                  /* t[4] = 2 cross[4] + square word */
-    sltu    s1, a6, s1                  /* carry */
-    add     a6, a6, s5                  /* + carry */
-    sltu    s5, a6, s5                  /* carry */
-    mul     s6, t0, t6                  /* lo a[0]*a[5] */
-    add     s1, s1, s5                  /* carries */
-    srli    s7, s7, 31                  /* bit 31 of cross[4] */
-    mulhu   a7, t0, t6                  /* hi a[0]*a[5] */
-    add     s9, s9, s6                  /* column 5 += lo */
-    sltu    s6, s9, s6                  /* carry */
-    mul     s8, t1, t5                  /* lo a[1]*a[4] */
-    add     a7, a7, s6                  /* hi + carry: no overflow */
-    add     ra, ra, a7                  /* column 6 += hi */
-    sltu    a7, ra, a7                  /* carry */
-    mulhu   s4, t1, t5                  /* hi a[1]*a[4] */
-    add     s9, s9, s8                  /* column 5 += lo */
-    sltu    s8, s9, s8                  /* carry */
-    mul     s11, t3, t4                 /* lo a[2]*a[3] */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    add     ra, ra, s4                  /* column 6 += hi */
-    sltu    s4, ra, s4                  /* carry */
-    add     a7, a7, s4                  /* column 7 += carry */
-    mulhu   s2, t3, t4                  /* hi a[2]*a[3] */
-    add     s9, s9, s11                 /* column 5 += lo */
-    sltu    s11, s9, s11                /* carry */
-    slli    a2, s9, 1                   /* 2 cross[5] */
-    or      a2, a2, s7
-    mul     a3, t0, a5                  /* lo a[0]*a[6] */
-    add     s2, s2, s11                 /* hi + carry: no overflow */
-    add     ra, ra, s2                  /* column 6 += hi */
-    sltu    s2, ra, s2                  /* carry */
-    add     a7, a7, s2                  /* column 7 += carry */
-    mulhu   s5, t0, a5                  /* hi a[0]*a[6] */
-    add     a2, a2, a4                  /* t[5] = 2 cross[5] + square word */
-    sltu    a4, a2, a4                  /* carry */
-    add     a2, a2, s1                  /* + carry */
-    sltu    s1, a2, s1                  /* carry */
-    mul     s6, t1, t6                  /* lo a[1]*a[5] */
-    add     a4, a4, s1                  /* carries */
-    add     ra, ra, a3                  /* column 6 += lo */
-    sltu    a3, ra, a3                  /* carry */
-    add     s5, s5, a3                  /* hi + carry: no overflow */
-    mulhu   s8, t1, t6                  /* hi a[1]*a[5] */
-    add     a7, a7, s5                  /* column 7 += hi */
-    sltu    s5, a7, s5                  /* carry */
-    add     ra, ra, s6                  /* column 6 += lo */
-    sltu    s6, ra, s6                  /* carry */
-    mul     s4, t3, t5                  /* lo a[2]*a[4] */
-    add     s8, s8, s6                  /* hi + carry: no overflow */
-    add     a7, a7, s8                  /* column 7 += hi */
-    sltu    s8, a7, s8                  /* carry */
-    add     s5, s5, s8                  /* column 8 += carry */
-    mulhu   s7, t3, t5                  /* hi a[2]*a[4] */
-    add     ra, ra, s4                  /* column 6 += lo */
-    sltu    s4, ra, s4                  /* carry */
-    slli    s11, ra, 1                  /* 2 cross[6] */
-    srli    s9, s9, 31                  /* bit 31 of cross[5] */
-    mul     s2, t4, t4                  /* lo a[3]^2 */
-    add     s7, s7, s4                  /* hi + carry: no overflow */
-    add     a7, a7, s7                  /* column 7 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     s5, s5, s7                  /* column 8 += carry */
-    mulhu   s1, t4, t4                  /* hi a[3]^2 */
-    or      s11, s11, s9
-    add     s11, s11, s2                /* t[6] = 2 cross[6] + square word */
-    sltu    s2, s11, s2                 /* carry */
-    add     s11, s11, a4                /* + carry */
-    mul     a3, t0, a1                  /* lo a[0]*a[7] */
-    sltu    a4, s11, a4                 /* carry */
-    add     s2, s2, a4                  /* carries */
-    srli    ra, ra, 31                  /* bit 31 of cross[6] */
-    mulhu   t0, t0, a1                  /* hi a[0]*a[7] */
-    add     a7, a7, a3                  /* column 7 += lo */
-    sltu    a3, a7, a3                  /* carry */
-    mul     s6, t1, a5                  /* lo a[1]*a[6] */
-    add     t0, t0, a3                  /* hi + carry: no overflow */
-    add     s5, s5, t0                  /* column 8 += hi */
-    sltu    t0, s5, t0                  /* carry */
-    mulhu   s8, t1, a5                  /* hi a[1]*a[6] */
-    add     a7, a7, s6                  /* column 7 += lo */
-    sltu    s6, a7, s6                  /* carry */
-    mul     s4, t3, t6                  /* lo a[2]*a[5] */
-    add     s8, s8, s6                  /* hi + carry: no overflow */
-    add     s5, s5, s8                  /* column 8 += hi */
-    sltu    s8, s5, s8                  /* carry */
-    add     t0, t0, s8                  /* column 9 += carry */
-    mulhu   s7, t3, t6                  /* hi a[2]*a[5] */
-    add     a7, a7, s4                  /* column 7 += lo */
-    sltu    s4, a7, s4                  /* carry */
-    mul     s9, t4, t5                  /* lo a[3]*a[4] */
-    add     s7, s7, s4                  /* hi + carry: no overflow */
-    add     s5, s5, s7                  /* column 8 += hi */
-    sltu    s7, s5, s7                  /* carry */
-    add     t0, t0, s7                  /* column 9 += carry */
-    mulhu   a4, t4, t5                  /* hi a[3]*a[4] */
-    add     a7, a7, s9                  /* column 7 += lo */
-    sltu    s9, a7, s9                  /* carry */
-    slli    a3, a7, 1                   /* 2 cross[7] */
-    or      a3, a3, ra
-    mul     s6, t1, a1                  /* lo a[1]*a[7] */
+    slli    s11, s7, 1                  /* 2 cross[2] */
+    sw      ra, 32(sp)
+    mul     ra, t5, t5                  /* lo a[1]^2 */
+    add     s10, s10, s9                /* hi + carry: no overflow */
+    or      s11, s11, s6
+    srli    s7, s7, 31                  /* bit 31 of cross[2] */
+    mulhu   a2, t5, t5                  /* hi a[1]^2 */
+    add     s11, s11, ra                /* t[2] = 2 cross[2] + square word */
+    sltu    ra, s11, ra                 /* carry */
+    add     s11, s11, s4                /* + carry */
+    sltu    s4, s11, s4                 /* carry */
+    mul     a3, t4, s1                  /* lo a[0]*a[3] */
+    add     ra, ra, s4                  /* carries */
+    mulhu   a4, t4, s1                  /* hi a[0]*a[3] */
+    add     s10, s10, a3                /* column 3 += lo */
+    sltu    a3, s10, a3                 /* carry */
+    mul     a5, t5, s0                  /* lo a[1]*a[2] */
+    add     a4, a4, a3                  /* hi + carry: no overflow */
+    mulhu   a6, t5, s0                  /* hi a[1]*a[2] */
+    add     s10, s10, a5                /* column 3 += lo */
+    sltu    a5, s10, a5                 /* carry */
+    slli    a7, s10, 1                  /* 2 cross[3] */
+    or      a7, a7, s7
+    mul     t0, t4, s2                  /* lo a[0]*a[4] */
+    add     a6, a6, a5                  /* hi + carry: no overflow */
+    add     a4, a4, a6                  /* column 4 += hi */
+    sltu    a6, a4, a6                  /* carry */
+    add     a7, a7, a2                  /* t[3] = 2 cross[3] + square word */
+    mulhu   t1, t4, s2                  /* hi a[0]*a[4] */
+    sltu    a2, a7, a2                  /* carry */
+    add     a7, a7, ra                  /* + carry */
+    sltu    ra, a7, ra                  /* carry */
+    add     a2, a2, ra                  /* carries */
+    mul     s9, t5, s1                  /* lo a[1]*a[3] */
+    add     a4, a4, t0                  /* column 4 += lo */
+    sltu    t0, a4, t0                  /* carry */
+    add     t1, t1, t0                  /* hi + carry: no overflow */
+    add     a6, a6, t1                  /* column 5 += hi */
+    mulhu   s6, t5, s1                  /* hi a[1]*a[3] */
+    sltu    t1, a6, t1                  /* carry */
+    add     a4, a4, s9                  /* column 4 += lo */
+    sltu    s9, a4, s9                  /* carry */
+    slli    s4, a4, 1                   /* 2 cross[4] */
+    mul     a3, s0, s0                  /* lo a[2]^2 */
+    add     s6, s6, s9                  /* hi + carry: no overflow */
+    add     a6, a6, s6                  /* column 5 += hi */
+    sltu    s6, a6, s6                  /* carry */
+    add     t1, t1, s6                  /* column 6 += carry */
+    mulhu   s7, s0, s0                  /* hi a[2]^2 */
+    srli    s10, s10, 31                /* bit 31 of cross[3] */
+    or      s4, s4, s10
+    add     s4, s4, a3                  /* t[4] = 2 cross[4] + square word */
+    sltu    a3, s4, a3                  /* carry */
+    mul     a5, t4, s3                  /* lo a[0]*a[5] */
+    add     s4, s4, a2                  /* + carry */
+    sltu    a2, s4, a2                  /* carry */
+    add     a3, a3, a2                  /* carries */
+    srli    a4, a4, 31                  /* bit 31 of cross[4] */
+    mulhu   ra, t4, s3                  /* hi a[0]*a[5] */
+    add     a6, a6, a5                  /* column 5 += lo */
+    sltu    a5, a6, a5                  /* carry */
+    mul     t0, t5, s2                  /* lo a[1]*a[4] */
+    add     ra, ra, a5                  /* hi + carry: no overflow */
+    add     t1, t1, ra                  /* column 6 += hi */
+    sltu    ra, t1, ra                  /* carry */
+    mulhu   s9, t5, s2                  /* hi a[1]*a[4] */
+    add     a6, a6, t0                  /* column 5 += lo */
+    sltu    t0, a6, t0                  /* carry */
+    mul     s6, s0, s1                  /* lo a[2]*a[3] */
+    add     s9, s9, t0                  /* hi + carry: no overflow */
+    add     t1, t1, s9                  /* column 6 += hi */
+    sltu    s9, t1, s9                  /* carry */
+    add     ra, ra, s9                  /* column 7 += carry */
+    mulhu   s10, s0, s1                 /* hi a[2]*a[3] */
+    add     a6, a6, s6                  /* column 5 += lo */
+    sltu    s6, a6, s6                  /* carry */
+    slli    a2, a6, 1                   /* 2 cross[5] */
+    or      a2, a2, a4
+    mul     a5, t4, s5                  /* lo a[0]*a[6] */
+    add     s10, s10, s6                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 6 += hi */
+    sltu    s10, t1, s10                /* carry */
+    add     ra, ra, s10                 /* column 7 += carry */
+    mulhu   t0, t4, s5                  /* hi a[0]*a[6] */
+    add     a2, a2, s7                  /* t[5] = 2 cross[5] + square word */
+    sltu    s7, a2, s7                  /* carry */
+    add     a2, a2, a3                  /* + carry */
+    sltu    a3, a2, a3                  /* carry */
+    mul     s9, t5, s3                  /* lo a[1]*a[5] */
+    add     s7, s7, a3                  /* carries */
+    add     t1, t1, a5                  /* column 6 += lo */
+    sltu    a5, t1, a5                  /* carry */
+    add     t0, t0, a5                  /* hi + carry: no overflow */
+    mulhu   a4, t5, s3                  /* hi a[1]*a[5] */
+    add     ra, ra, t0                  /* column 7 += hi */
+    sltu    t0, ra, t0                  /* carry */
+    add     t1, t1, s9                  /* column 6 += lo */
+    sltu    s9, t1, s9                  /* carry */
+    mul     s6, s0, s2                  /* lo a[2]*a[4] */
     add     a4, a4, s9                  /* hi + carry: no overflow */
-    add     s5, s5, a4                  /* column 8 += hi */
-    sltu    a4, s5, a4                  /* carry */
-    add     t0, t0, a4                  /* column 9 += carry */
-    mulhu   t1, t1, a1                  /* hi a[1]*a[7] */
-    add     a3, a3, s1                  /* t[7] = 2 cross[7] + square word */
-    sltu    s1, a3, s1                  /* carry */
-    add     a3, a3, s2                  /* + carry */
-    sltu    s2, a3, s2                  /* carry */
-    mul     s8, t3, a5                  /* lo a[2]*a[6] */
-    add     s1, s1, s2                  /* carries */
-    add     s5, s5, s6                  /* column 8 += lo */
-    sltu    s6, s5, s6                  /* carry */
-    add     t1, t1, s6                  /* hi + carry: no overflow */
-    mulhu   s4, t3, a5                  /* hi a[2]*a[6] */
-    add     t0, t0, t1                  /* column 9 += hi */
-    sltu    t1, t0, t1                  /* carry */
-    add     s5, s5, s8                  /* column 8 += lo */
-    sltu    s8, s5, s8                  /* carry */
-    mul     s7, t4, t6                  /* lo a[3]*a[5] */
-    add     s4, s4, s8                  /* hi + carry: no overflow */
-    add     t0, t0, s4                  /* column 9 += hi */
-    sltu    s4, t0, s4                  /* carry */
-    add     t1, t1, s4                  /* column 10 += carry */
-    mulhu   ra, t4, t6                  /* hi a[3]*a[5] */
-    add     s5, s5, s7                  /* column 8 += lo */
-    sltu    s7, s5, s7                  /* carry */
-    slli    s9, s5, 1                   /* 2 cross[8] */
-    srli    a7, a7, 31                  /* bit 31 of cross[7] */
-    mul     a4, t5, t5                  /* lo a[4]^2 */
-    add     ra, ra, s7                  /* hi + carry: no overflow */
-    add     t0, t0, ra                  /* column 9 += hi */
-    sltu    ra, t0, ra                  /* carry */
-    add     t1, t1, ra                  /* column 10 += carry */
-    mulhu   s2, t5, t5                  /* hi a[4]^2 */
-    or      s9, s9, a7
-    add     s9, s9, a4                  /* t[8] = 2 cross[8] + square word */
-    sltu    a4, s9, a4                  /* carry */
-    add     s9, s9, s1                  /* + carry */
-    mul     s6, t3, a1                  /* lo a[2]*a[7] */
-    sltu    s1, s9, s1                  /* carry */
-    add     a4, a4, s1                  /* carries */
-    srli    s5, s5, 31                  /* bit 31 of cross[8] */
-    li      s8, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mulhu   t3, t3, a1                  /* hi a[2]*a[7] */
-    add     t0, t0, s6                  /* column 9 += lo */
-    sltu    s6, t0, s6                  /* carry */
-    mul     s4, t4, a5                  /* lo a[3]*a[6] */
-    add     t3, t3, s6                  /* hi + carry: no overflow */
-    add     t1, t1, t3                  /* column 10 += hi */
-    sltu    t3, t1, t3                  /* carry */
-    mulhu   s7, t4, a5                  /* hi a[3]*a[6] */
-    add     t0, t0, s4                  /* column 9 += lo */
-    sltu    s4, t0, s4                  /* carry */
-    mul     ra, t5, t6                  /* lo a[4]*a[5] */
-    add     s7, s7, s4                  /* hi + carry: no overflow */
-    add     t1, t1, s7                  /* column 10 += hi */
-    sltu    s7, t1, s7                  /* carry */
-    add     t3, t3, s7                  /* column 11 += carry */
-    mulhu   a7, t5, t6                  /* hi a[4]*a[5] */
-    add     t0, t0, ra                  /* column 9 += lo */
-    sltu    ra, t0, ra                  /* carry */
-    slli    s1, t0, 1                   /* 2 cross[9] */
-    or      s1, s1, s5
-    mul     s6, t4, a1                  /* lo a[3]*a[7] */
-    add     a7, a7, ra                  /* hi + carry: no overflow */
-    add     t1, t1, a7                  /* column 10 += hi */
-    sltu    a7, t1, a7                  /* carry */
-    add     t3, t3, a7                  /* column 11 += carry */
-    mulhu   t4, t4, a1                  /* hi a[3]*a[7] */
-    add     s1, s1, s2                  /* t[9] = 2 cross[9] + square word */
-    sltu    s2, s1, s2                  /* carry */
-    add     s1, s1, a4                  /* + carry */
-    sltu    a4, s1, a4                  /* carry */
-    mul     s4, t5, a5                  /* lo a[4]*a[6] */
-    add     s2, s2, a4                  /* carries */
-    add     t1, t1, s6                  /* column 10 += lo */
+    add     ra, ra, a4                  /* column 7 += hi */
+    sltu    a4, ra, a4                  /* carry */
+    add     t0, t0, a4                  /* column 8 += carry */
+    mulhu   s10, s0, s2                 /* hi a[2]*a[4] */
+    add     t1, t1, s6                  /* column 6 += lo */
     sltu    s6, t1, s6                  /* carry */
-    add     t4, t4, s6                  /* hi + carry: no overflow */
-    mulhu   s7, t5, a5                  /* hi a[4]*a[6] */
-    add     t3, t3, t4                  /* column 11 += hi */
-    sltu    t4, t3, t4                  /* carry */
-    add     t1, t1, s4                  /* column 10 += lo */
-    sltu    s4, t1, s4                  /* carry */
-    mul     s5, t6, t6                  /* lo a[5]^2 */
-    add     s7, s7, s4                  /* hi + carry: no overflow */
-    add     t3, t3, s7                  /* column 11 += hi */
-    sltu    s7, t3, s7                  /* carry */
-    add     t4, t4, s7                  /* column 12 += carry */
-    mulhu   ra, t6, t6                  /* hi a[5]^2 */
-    slli    a7, t1, 1                   /* 2 cross[10] */
-    srli    t0, t0, 31                  /* bit 31 of cross[9] */
-    or      a7, a7, t0
-    add     a7, a7, s5                  /* t[10] = 2 cross[10] + square word */
-    mul     a4, t5, a1                  /* lo a[4]*a[7] */
-    sltu    s5, a7, s5                  /* carry */
-    add     a7, a7, s2                  /* + carry */
-    sltu    s2, a7, s2                  /* carry */
-    add     s5, s5, s2                  /* carries */
-    mulhu   t5, t5, a1                  /* hi a[4]*a[7] */
-    add     t3, t3, a4                  /* column 11 += lo */
-    sltu    a4, t3, a4                  /* carry */
-    srli    t1, t1, 31                  /* bit 31 of cross[10] */
-    mul     s6, t6, a5                  /* lo a[5]*a[6] */
-    add     t5, t5, a4                  /* hi + carry: no overflow */
-    add     t4, t4, t5                  /* column 12 += hi */
+    slli    a3, t1, 1                   /* 2 cross[6] */
+    srli    a6, a6, 31                  /* bit 31 of cross[5] */
+    mul     a5, s1, s1                  /* lo a[3]^2 */
+    add     s10, s10, s6                /* hi + carry: no overflow */
+    add     ra, ra, s10                 /* column 7 += hi */
+    sltu    s10, ra, s10                /* carry */
+    add     t0, t0, s10                 /* column 8 += carry */
+    mulhu   s9, s1, s1                  /* hi a[3]^2 */
+    or      a3, a3, a6
+    add     a3, a3, a5                  /* t[6] = 2 cross[6] + square word */
+    sltu    a5, a3, a5                  /* carry */
+    add     a3, a3, s7                  /* + carry */
+    mul     a4, t4, t3                  /* lo a[0]*a[7] */
+    sltu    s7, a3, s7                  /* carry */
+    add     a5, a5, s7                  /* carries */
+    srli    t1, t1, 31                  /* bit 31 of cross[6] */
+    mulhu   t4, t4, t3                  /* hi a[0]*a[7] */
+    add     ra, ra, a4                  /* column 7 += lo */
+    sltu    a4, ra, a4                  /* carry */
+    mul     s6, t5, s5                  /* lo a[1]*a[6] */
+    add     t4, t4, a4                  /* hi + carry: no overflow */
+    add     t0, t0, t4                  /* column 8 += hi */
+    sltu    t4, t0, t4                  /* carry */
+    mulhu   s10, t5, s5                 /* hi a[1]*a[6] */
+    add     ra, ra, s6                  /* column 7 += lo */
+    sltu    s6, ra, s6                  /* carry */
+    mul     a6, s0, s3                  /* lo a[2]*a[5] */
+    add     s10, s10, s6                /* hi + carry: no overflow */
+    add     t0, t0, s10                 /* column 8 += hi */
+    sltu    s10, t0, s10                /* carry */
+    add     t4, t4, s10                 /* column 9 += carry */
+    mulhu   s7, s0, s3                  /* hi a[2]*a[5] */
+    add     ra, ra, a6                  /* column 7 += lo */
+    sltu    a6, ra, a6                  /* carry */
+    mul     a4, s1, s2                  /* lo a[3]*a[4] */
+    add     s7, s7, a6                  /* hi + carry: no overflow */
+    add     t0, t0, s7                  /* column 8 += hi */
+    sltu    s7, t0, s7                  /* carry */
+    add     t4, t4, s7                  /* column 9 += carry */
+    mulhu   s6, s1, s2                  /* hi a[3]*a[4] */
+    add     ra, ra, a4                  /* column 7 += lo */
+    sltu    a4, ra, a4                  /* carry */
+    slli    s10, ra, 1                  /* 2 cross[7] */
+    or      s10, s10, t1
+    mul     a6, t5, t3                  /* lo a[1]*a[7] */
+    add     s6, s6, a4                  /* hi + carry: no overflow */
+    add     t0, t0, s6                  /* column 8 += hi */
+    sltu    s6, t0, s6                  /* carry */
+    add     t4, t4, s6                  /* column 9 += carry */
+    mulhu   t5, t5, t3                  /* hi a[1]*a[7] */
+    add     s10, s10, s9                /* t[7] = 2 cross[7] + square word */
+    sltu    s9, s10, s9                 /* carry */
+    add     s10, s10, a5                /* + carry */
+    sltu    a5, s10, a5                 /* carry */
+    mul     s7, s0, s5                  /* lo a[2]*a[6] */
+    add     s9, s9, a5                  /* carries */
+    add     t0, t0, a6                  /* column 8 += lo */
+    sltu    a6, t0, a6                  /* carry */
+    add     t5, t5, a6                  /* hi + carry: no overflow */
+    mulhu   t1, s0, s5                  /* hi a[2]*a[6] */
+    add     t4, t4, t5                  /* column 9 += hi */
     sltu    t5, t4, t5                  /* carry */
-    mulhu   s4, t6, a5                  /* hi a[5]*a[6] */
-    add     t3, t3, s6                  /* column 11 += lo */
-    sltu    s6, t3, s6                  /* carry */
-    slli    s7, t3, 1                   /* 2 cross[11] */
-    or      s7, s7, t1
-    mul     t0, t6, a1                  /* lo a[5]*a[7] */
-    add     s4, s4, s6                  /* hi + carry: no overflow */
-    add     t4, t4, s4                  /* column 12 += hi */
-    sltu    s4, t4, s4                  /* carry */
-    add     t5, t5, s4                  /* column 13 += carry */
+    add     t0, t0, s7                  /* column 8 += lo */
+    sltu    s7, t0, s7                  /* carry */
+    mul     a4, s1, s3                  /* lo a[3]*a[5] */
+    add     t1, t1, s7                  /* hi + carry: no overflow */
+    add     t4, t4, t1                  /* column 9 += hi */
+    sltu    t1, t4, t1                  /* carry */
+    add     t5, t5, t1                  /* column 10 += carry */
+    mulhu   s6, s1, s3                  /* hi a[3]*a[5] */
+    add     t0, t0, a4                  /* column 8 += lo */
+    sltu    a4, t0, a4                  /* carry */
+    slli    a5, t0, 1                   /* 2 cross[8] */
+    srli    ra, ra, 31                  /* bit 31 of cross[7] */
+    mul     a6, s2, s2                  /* lo a[4]^2 */
+    add     s6, s6, a4                  /* hi + carry: no overflow */
+    add     t4, t4, s6                  /* column 9 += hi */
+    sltu    s6, t4, s6                  /* carry */
+    add     t5, t5, s6                  /* column 10 += carry */
+    mulhu   s7, s2, s2                  /* hi a[4]^2 */
+    or      a5, a5, ra
+    add     a5, a5, a6                  /* t[8] = 2 cross[8] + square word */
+    sltu    a6, a5, a6                  /* carry */
+    add     a5, a5, s9                  /* + carry */
+    mul     t1, s0, t3                  /* lo a[2]*a[7] */
+    sltu    s9, a5, s9                  /* carry */
+    add     a6, a6, s9                  /* carries */
+    srli    t0, t0, 31                  /* bit 31 of cross[8] */
+    li      a4, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   s0, s0, t3                  /* hi a[2]*a[7] */
+    add     t4, t4, t1                  /* column 9 += lo */
+    sltu    t1, t4, t1                  /* carry */
+    mul     s6, s1, s5                  /* lo a[3]*a[6] */
+    add     s0, s0, t1                  /* hi + carry: no overflow */
+    add     t5, t5, s0                  /* column 10 += hi */
+    sltu    s0, t5, s0                  /* carry */
+    mulhu   ra, s1, s5                  /* hi a[3]*a[6] */
+    add     t4, t4, s6                  /* column 9 += lo */
+    sltu    s6, t4, s6                  /* carry */
+    mul     s9, s2, s3                  /* lo a[4]*a[5] */
+    add     ra, ra, s6                  /* hi + carry: no overflow */
+    add     t5, t5, ra                  /* column 10 += hi */
+    sltu    ra, t5, ra                  /* carry */
+    add     s0, s0, ra                  /* column 11 += carry */
+    mulhu   t1, s2, s3                  /* hi a[4]*a[5] */
+    add     t4, t4, s9                  /* column 9 += lo */
+    sltu    s9, t4, s9                  /* carry */
+    slli    s6, t4, 1                   /* 2 cross[9] */
+    or      s6, s6, t0
+    mul     ra, s1, t3                  /* lo a[3]*a[7] */
+    add     t1, t1, s9                  /* hi + carry: no overflow */
+    add     t5, t5, t1                  /* column 10 += hi */
+    sltu    t1, t5, t1                  /* carry */
+    add     s0, s0, t1                  /* column 11 += carry */
+    mulhu   s1, s1, t3                  /* hi a[3]*a[7] */
+    add     s6, s6, s7                  /* t[9] = 2 cross[9] + square word */
+    sltu    s7, s6, s7                  /* carry */
+    add     s6, s6, a6                  /* + carry */
+    sltu    a6, s6, a6                  /* carry */
+    mul     t0, s2, s5                  /* lo a[4]*a[6] */
+    add     s7, s7, a6                  /* carries */
+    add     t5, t5, ra                  /* column 10 += lo */
+    sltu    ra, t5, ra                  /* carry */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    mulhu   s9, s2, s5                  /* hi a[4]*a[6] */
+    add     s0, s0, s1                  /* column 11 += hi */
+    sltu    s1, s0, s1                  /* carry */
+    add     t5, t5, t0                  /* column 10 += lo */
+    sltu    t0, t5, t0                  /* carry */
+    mul     t1, s3, s3                  /* lo a[5]^2 */
+    add     s9, s9, t0                  /* hi + carry: no overflow */
+    add     s0, s0, s9                  /* column 11 += hi */
+    sltu    s9, s0, s9                  /* carry */
+    add     s1, s1, s9                  /* column 12 += carry */
+    mulhu   a6, s3, s3                  /* hi a[5]^2 */
+    slli    ra, t5, 1                   /* 2 cross[10] */
+    srli    t4, t4, 31                  /* bit 31 of cross[9] */
+    or      ra, ra, t4
+    add     ra, ra, t1                  /* t[10] = 2 cross[10] + square word */
+    mul     t0, s2, t3                  /* lo a[4]*a[7] */
+    sltu    t1, ra, t1                  /* carry */
+    add     ra, ra, s7                  /* + carry */
+    sltu    s7, ra, s7                  /* carry */
+    add     t1, t1, s7                  /* carries */
+    mulhu   s2, s2, t3                  /* hi a[4]*a[7] */
+    add     s0, s0, t0                  /* column 11 += lo */
+    sltu    t0, s0, t0                  /* carry */
+    srli    t5, t5, 31                  /* bit 31 of cross[10] */
+    mul     s9, s3, s5                  /* lo a[5]*a[6] */
+    add     s2, s2, t0                  /* hi + carry: no overflow */
+    add     s1, s1, s2                  /* column 12 += hi */
+    sltu    s2, s1, s2                  /* carry */
+    mulhu   t4, s3, s5                  /* hi a[5]*a[6] */
+    add     s0, s0, s9                  /* column 11 += lo */
+    sltu    s9, s0, s9                  /* carry */
+    slli    s7, s0, 1                   /* 2 cross[11] */
+    or      s7, s7, t5
+    mul     t0, s3, t3                  /* lo a[5]*a[7] */
+    add     t4, t4, s9                  /* hi + carry: no overflow */
+    add     s1, s1, t4                  /* column 12 += hi */
+    sltu    t4, s1, t4                  /* carry */
+    add     s2, s2, t4                  /* column 13 += carry */
+    mulhu   s3, s3, t3                  /* hi a[5]*a[7] */
+    add     s7, s7, a6                  /* t[11] = 2 cross[11] + square word */
+    sltu    a6, s7, a6                  /* carry */
+    add     s7, s7, t1                  /* + carry */
+    sltu    t1, s7, t1                  /* carry */
+    mul     t5, s5, s5                  /* lo a[6]^2 */
+    add     a6, a6, t1                  /* carries */
+    add     s1, s1, t0                  /* column 12 += lo */
+    sltu    t0, s1, t0                  /* carry */
+    add     s3, s3, t0                  /* hi + carry: no overflow */
+    mulhu   s9, s5, s5                  /* hi a[6]^2 */
+    add     s2, s2, s3                  /* column 13 += hi */
+    sltu    s3, s2, s3                  /* carry */
+    slli    t4, s1, 1                   /* 2 cross[12] */
+    srli    s0, s0, 31                  /* bit 31 of cross[11] */
+    mul     t1, s5, t3                  /* lo a[6]*a[7] */
+    or      t4, t4, s0
+    add     t4, t4, t5                  /* t[12] = 2 cross[12] + square word */
+    sltu    t5, t4, t5                  /* carry */
+    add     t4, t4, a6                  /* + carry */
+    mulhu   s5, s5, t3                  /* hi a[6]*a[7] */
+    sltu    a6, t4, a6                  /* carry */
+    add     t5, t5, a6                  /* carries */
+    add     s2, s2, t1                  /* column 13 += lo */
+    sltu    t1, s2, t1                  /* carry */
+    mul     t0, t3, t3                  /* lo a[7]^2 */
+    add     s5, s5, t1                  /* hi + carry: no overflow */
+    add     s3, s3, s5                  /* column 14 += hi */
+    sltu    s5, s3, s5                  /* carry */
+    slli    s0, s2, 1                   /* 2 cross[13] */
+    mulhu   a6, t3, t3                  /* hi a[7]^2 */
+    srli    s1, s1, 31                  /* bit 31 of cross[12] */
+    or      s0, s0, s1
+    add     s0, s0, s9                  /* t[13] = 2 cross[13] + square word */
+    sltu    s9, s0, s9                  /* carry */
+    mul     t1, a5, a4                  /* lo 38 t[8] */
+    add     s0, s0, t5                  /* + carry */
+    sltu    t5, s0, t5                  /* carry */
+    add     s9, s9, t5                  /* carries */
+    slli    t3, s3, 1                   /* 2 cross[14] */
+    mulhu   a5, a5, a4                  /* hi 38 t[8] (< 38) */
+    srli    s2, s2, 31                  /* bit 31 of cross[13] */
+    or      t3, t3, s2
+    add     t3, t3, t0                  /* t[14] = 2 cross[14] + square word */
+    sltu    t0, t3, t0                  /* carry */
+    mul     s1, s6, a4                  /* lo 38 t[9] */
+    add     t3, t3, s9                  /* + carry */
+    sltu    s9, t3, s9                  /* carry */
+    add     t0, t0, s9                  /* carries */
+    slli    s5, s5, 1                   /* 2 cross[15] */
+    mulhu   s6, s6, a4                  /* hi 38 t[9] (< 38) */
+    srli    s3, s3, 31                  /* bit 31 of cross[14] */
+    or      s5, s5, s3
+    add     s5, s5, a6                  /* t[15] = 2 cross[15] + square word */
+    add     s5, s5, t0                  /* + carry */
+    mul     t5, ra, a4                  /* lo 38 t[10] */
+    add     t6, t6, t1                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t1, t6, t1                  /* carry */
+    add     s8, s8, s1                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s1, s8, s1                  /* carry */
+    mulhu   ra, ra, a4                  /* hi 38 t[10] (< 38) */
+    add     a5, a5, t1                  /* hi(prev) + carries */
+    add     s8, s8, a5                  /* u[1] += hi(prev) + carry */
+    sltu    a5, s8, a5                  /* carry */
+    add     s1, s1, a5                  /* carries */
+    mul     s2, s7, a4                  /* lo 38 t[11] */
+    add     s11, s11, t5                /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t5, s11, t5                 /* carry */
+    add     s6, s6, s1                  /* hi(prev) + carries */
+    add     s11, s11, s6                /* u[2] += hi(prev) + carry */
+    mulhu   s7, s7, a4                  /* hi 38 t[11] (< 38) */
+    sltu    s6, s11, s6                 /* carry */
+    add     t5, t5, s6                  /* carries */
+    add     a7, a7, s2                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s2, a7, s2                  /* carry */
+    mul     s9, t4, a4                  /* lo 38 t[12] */
+    add     ra, ra, t5                  /* hi(prev) + carries */
+    add     a7, a7, ra                  /* u[3] += hi(prev) + carry */
+    sltu    ra, a7, ra                  /* carry */
+    add     s2, s2, ra                  /* carries */
+    mulhu   t4, t4, a4                  /* hi 38 t[12] (< 38) */
+    add     s4, s4, s9                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s9, s4, s9                  /* carry */
+    add     s7, s7, s2                  /* hi(prev) + carries */
+    add     s4, s4, s7                  /* u[4] += hi(prev) + carry */
+    mul     s3, s0, a4                  /* lo 38 t[13] */
+    sltu    s7, s4, s7                  /* carry */
+    add     s9, s9, s7                  /* carries */
+    add     t4, t4, s9                  /* hi(prev) + carries */
+    lw      a6, 0(a1)                   /* a[0] */
+    mulhu   s0, s0, a4                  /* hi 38 t[13] (< 38) */
+    add     a2, a2, s3                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s3, a2, s3                  /* carry */
+    add     a2, a2, t4                  /* u[5] += hi(prev) + carry */
+    sltu    t4, a2, t4                  /* carry */
+    mul     t0, t3, a4                  /* lo 38 t[14] */
+    add     s3, s3, t4                  /* carries */
+    add     s0, s0, s3                  /* hi(prev) + carries */
+    lw      t1, 4(a1)                   /* a[1] */
+    lw      a5, 8(a1)                   /* a[2] */
+    mulhu   t3, t3, a4                  /* hi 38 t[14] (< 38) */
+    add     a3, a3, t0                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t0, a3, t0                  /* carry */
+    add     a3, a3, s0                  /* u[6] += hi(prev) + carry */
+    sltu    s0, a3, s0                  /* carry */
+    mul     s1, s5, a4                  /* lo 38 t[15] */
+    add     t0, t0, s0                  /* carries */
+    add     t3, t3, t0                  /* hi(prev) + carries */
+    lw      s6, 12(a1)                  /* a[3] */
+    lw      t5, 16(a1)                  /* a[4] */
+    mulhu   s5, s5, a4                  /* hi 38 t[15] (< 38) */
+    add     s10, s10, s1                /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s1, s10, s1                 /* carry */
+    add     s10, s10, t3                /* u[7] += hi(prev) + carry */
+    sltu    t3, s10, t3                 /* carry */
+    mul     ra, a6, a6                  /* lo a[0]^2 */
+    add     s1, s1, t3                  /* carries */
+    add     s5, s5, s1                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s2, s10, 31                 /* bit 255 */
+    slli    s5, s5, 1                   /* 2 T */
+    mulhu   s7, a6, a6                  /* hi a[0]^2 */
+    or      s5, s5, s2                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s9, s5, 4                   /* 16 T' */
+    slli    t4, s5, 1                   /* 2 T' */
+    add     s9, s9, t4                  /* 18 T' */
+    mul     s3, a6, t1                  /* lo a[0]*a[1] */
+    add     s9, s9, s5                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s10, s10, 1                 /* clear bit 255 */
+    srli    s10, s10, 1
+    add     t6, t6, s9                  /* r[0] = u[0] + carry */
+    mulhu   s0, a6, t1                  /* hi a[0]*a[1] */
+    sltu    s9, t6, s9                  /* carry */
+    sw      t6, 0(t2)                   /* r[0] */
+    add     s8, s8, s9                  /* r[1] = u[1] + carry */
+    sltu    s9, s8, s9                  /* carry */
+    mul     t0, a6, a5                  /* lo a[0]*a[2] */
+    sw      s8, 4(t2)                   /* r[1] */
+    add     s11, s11, s9                /* r[2] = u[2] + carry */
+    sltu    s9, s11, s9                 /* carry */
+    sw      s11, 8(t2)                  /* r[2] */
+    mulhu   a4, a6, a5                  /* hi a[0]*a[2] */
+    add     a7, a7, s9                  /* r[3] = u[3] + carry */
+    sltu    s9, a7, s9                  /* carry */
+    sw      a7, 12(t2)                  /* r[3] */
+    add     s4, s4, s9                  /* r[4] = u[4] + carry */
+    mul     t3, t1, t1                  /* lo a[1]^2 */
+    sltu    s9, s4, s9                  /* carry */
+    sw      s4, 16(t2)                  /* r[4] */
+    add     a2, a2, s9                  /* r[5] = u[5] + carry */
+    sltu    s9, a2, s9                  /* carry */
+    mulhu   s1, t1, t1                  /* hi a[1]^2 */
+    sw      a2, 20(t2)                  /* r[5] */
+    add     a3, a3, s9                  /* r[6] = u[6] + carry */
+    sltu    s9, a3, s9                  /* carry */
+    sw      a3, 24(t2)                  /* r[6] */
+    mul     s2, a6, s6                  /* lo a[0]*a[3] */
+    add     s10, s10, s9                /* r[7] = u[7] + carry */
+    sw      s10, 28(t2)                 /* r[7] */
+    slli    t4, s3, 1                   /* 2 cross[1] */
+    add     t4, t4, s7                  /* t[1] = 2 cross[1] + square word */
+    mulhu   s5, a6, s6                  /* hi a[0]*a[3] */
+    sltu    s7, t4, s7                  /* carry */
+    add     s0, s0, t0                  /* column 2 += lo */
+    sltu    t0, s0, t0                  /* carry */
+    add     a4, a4, t0                  /* hi + carry: no overflow */
+    mul     t6, t1, a5                  /* lo a[1]*a[2] */
+    slli    s8, s0, 1                   /* 2 cross[2] */
+    srli    s3, s3, 31                  /* bit 31 of cross[1] */
+    or      s8, s8, s3
+    add     s8, s8, t3                  /* t[2] = 2 cross[2] + square word */
+    mulhu   s11, t1, a5                 /* hi a[1]*a[2] */
+    sltu    t3, s8, t3                  /* carry */
+    add     s8, s8, s7                  /* + carry */
+    sltu    s7, s8, s7                  /* carry */
+    add     t3, t3, s7                  /* carries */
+    mul     a7, a6, t5                  /* lo a[0]*a[4] */
+    add     a4, a4, s2                  /* column 3 += lo */
+    sltu    s2, a4, s2                  /* carry */
+    add     s5, s5, s2                  /* hi + carry: no overflow */
+    add     a4, a4, t6                  /* column 3 += lo */
+    mulhu   s4, a6, t5                  /* hi a[0]*a[4] */
+    sltu    t6, a4, t6                  /* carry */
+    add     s11, s11, t6                /* hi + carry: no overflow */
+    add     s5, s5, s11                 /* column 4 += hi */
+    sltu    s11, s5, s11                /* carry */
+    mul     a2, t1, s6                  /* lo a[1]*a[3] */
+    slli    a3, a4, 1                   /* 2 cross[3] */
+    srli    s0, s0, 31                  /* bit 31 of cross[2] */
+    or      a3, a3, s0
+    add     a3, a3, s1                  /* t[3] = 2 cross[3] + square word */
+    mulhu   s9, t1, s6                  /* hi a[1]*a[3] */
+    sltu    s1, a3, s1                  /* carry */
+    add     a3, a3, t3                  /* + carry */
+    sltu    t3, a3, t3                  /* carry */
+    add     s1, s1, t3                  /* carries */
+    mul     s10, a5, a5                 /* lo a[2]^2 */
+    add     s5, s5, a7                  /* column 4 += lo */
+    sltu    a7, s5, a7                  /* carry */
+    add     s4, s4, a7                  /* hi + carry: no overflow */
+    add     s11, s11, s4                /* column 5 += hi */
+    mulhu   t2, a5, a5                  /* hi a[2]^2 */
+    sltu    s4, s11, s4                 /* carry */
+    add     s5, s5, a2                  /* column 4 += lo */
+    sltu    a2, s5, a2                  /* carry */
+    add     s9, s9, a2                  /* hi + carry: no overflow */
+    mul     t0, t1, t5                  /* lo a[1]*a[4] */
+    add     s11, s11, s9                /* column 5 += hi */
+    sltu    s9, s11, s9                 /* carry */
+    add     s4, s4, s9                  /* column 6 += carry */
+    slli    s3, s5, 1                   /* 2 cross[4] */
+    mulhu   s7, t1, t5                  /* hi a[1]*a[4] */
+    srli    a4, a4, 31                  /* bit 31 of cross[3] */
+    or      s3, s3, a4
+    add     s3, s3, s10                 /* t[4] = 2 cross[4] + square word */
+    sltu    s10, s3, s10                /* carry */
+    mul     s2, a5, s6                  /* lo a[2]*a[3] */
+    add     s3, s3, s1                  /* + carry */
+    sltu    s1, s3, s1                  /* carry */
+    add     s10, s10, s1                /* carries */
+    lw      t6, 20(a1)                  /* a[5] */
+    mulhu   s0, a5, s6                  /* hi a[2]*a[3] */
+    srli    s5, s5, 31                  /* bit 31 of cross[4] */
+    lw      t3, 24(a1)                  /* a[6] */
+    lw      a1, 28(a1)                  /* a[7] */
+    mul     a7, a6, t6                  /* lo a[0]*a[5] */
+    mulhu   a2, a6, t6                  /* hi a[0]*a[5] */
+    add     s11, s11, a7                /* column 5 += lo */
+    sltu    a7, s11, a7                 /* carry */
+    add     s11, s11, t0                /* column 5 += lo */
+    sltu    t0, s11, t0                 /* carry */
+    mul     s9, a6, t3                  /* lo a[0]*a[6] */
+    add     a2, a2, a7                  /* hi + carry: no overflow */
+    add     s4, s4, a2                  /* column 6 += hi */
+    sltu    a2, s4, a2                  /* carry */
+    add     s7, s7, t0                  /* hi + carry: no overflow */
+    mulhu   a4, a6, t3                  /* hi a[0]*a[6] */
+    add     s4, s4, s7                  /* column 6 += hi */
+    sltu    s7, s4, s7                  /* carry */
+    add     a2, a2, s7                  /* column 7 += carry */
+    add     s11, s11, s2                /* column 5 += lo */
+    mul     s1, t1, t6                  /* lo a[1]*a[5] */
+    sltu    s2, s11, s2                 /* carry */
+    add     s0, s0, s2                  /* hi + carry: no overflow */
+    add     s4, s4, s0                  /* column 6 += hi */
+    sltu    s0, s4, s0                  /* carry */
+    mulhu   a7, t1, t6                  /* hi a[1]*a[5] */
+    add     a2, a2, s0                  /* column 7 += carry */
+    slli    t0, s11, 1                  /* 2 cross[5] */
+    or      t0, t0, s5
+    add     t0, t0, t2                  /* t[5] = 2 cross[5] + square word */
+    mul     s7, a5, t5                  /* lo a[2]*a[4] */
+    sltu    t2, t0, t2                  /* carry */
+    add     t0, t0, s10                 /* + carry */
+    sltu    s10, t0, s10                /* carry */
+    add     t2, t2, s10                 /* carries */
+    mulhu   s2, a5, t5                  /* hi a[2]*a[4] */
+    add     s4, s4, s9                  /* column 6 += lo */
+    sltu    s9, s4, s9                  /* carry */
+    add     a4, a4, s9                  /* hi + carry: no overflow */
+    add     a2, a2, a4                  /* column 7 += hi */
+    mul     s0, s6, s6                  /* lo a[3]^2 */
+    sltu    a4, a2, a4                  /* carry */
+    add     s4, s4, s1                  /* column 6 += lo */
+    sltu    s1, s4, s1                  /* carry */
+    add     a7, a7, s1                  /* hi + carry: no overflow */
+    mulhu   s5, s6, s6                  /* hi a[3]^2 */
+    add     a2, a2, a7                  /* column 7 += hi */
+    sltu    a7, a2, a7                  /* carry */
+    add     a4, a4, a7                  /* column 8 += carry */
+    add     s4, s4, s7                  /* column 6 += lo */
+    mul     s10, a6, a1                 /* lo a[0]*a[7] */
+    sltu    s7, s4, s7                  /* carry */
+    add     s2, s2, s7                  /* hi + carry: no overflow */
+    add     a2, a2, s2                  /* column 7 += hi */
+    sltu    s2, a2, s2                  /* carry */
+    mulhu   a6, a6, a1                  /* hi a[0]*a[7] */
+    add     a4, a4, s2                  /* column 8 += carry */
+    slli    s9, s4, 1                   /* 2 cross[6] */
+    srli    s11, s11, 31                /* bit 31 of cross[5] */
+    or      s9, s9, s11
+    mul     s1, t1, t3                  /* lo a[1]*a[6] */
+    add     s9, s9, s0                  /* t[6] = 2 cross[6] + square word */
+    sltu    s0, s9, s0                  /* carry */
+    add     s9, s9, t2                  /* + carry */
+    sltu    t2, s9, t2                  /* carry */
+    mulhu   a7, t1, t3                  /* hi a[1]*a[6] */
+    add     s0, s0, t2                  /* carries */
+    add     a2, a2, s10                 /* column 7 += lo */
+    sltu    s10, a2, s10                /* carry */
+    add     a6, a6, s10                 /* hi + carry: no overflow */
+    mul     s7, a5, t6                  /* lo a[2]*a[5] */
+    add     a4, a4, a6                  /* column 8 += hi */
+    sltu    a6, a4, a6                  /* carry */
+    add     a2, a2, s1                  /* column 7 += lo */
+    sltu    s1, a2, s1                  /* carry */
+    mulhu   s2, a5, t6                  /* hi a[2]*a[5] */
+    add     a7, a7, s1                  /* hi + carry: no overflow */
+    add     a4, a4, a7                  /* column 8 += hi */
+    sltu    a7, a4, a7                  /* carry */
+    add     a6, a6, a7                  /* column 9 += carry */
+    mul     s11, s6, t5                 /* lo a[3]*a[4] */
+    add     a2, a2, s7                  /* column 7 += lo */
+    sltu    s7, a2, s7                  /* carry */
+    add     s2, s2, s7                  /* hi + carry: no overflow */
+    add     a4, a4, s2                  /* column 8 += hi */
+    mulhu   t2, s6, t5                  /* hi a[3]*a[4] */
+    sltu    s2, a4, s2                  /* carry */
+    add     a6, a6, s2                  /* column 9 += carry */
+    add     a2, a2, s11                 /* column 7 += lo */
+    sltu    s11, a2, s11                /* carry */
+    mul     s10, t1, a1                 /* lo a[1]*a[7] */
+    add     t2, t2, s11                 /* hi + carry: no overflow */
+    add     a4, a4, t2                  /* column 8 += hi */
+    sltu    t2, a4, t2                  /* carry */
+    add     a6, a6, t2                  /* column 9 += carry */
+    mulhu   t1, t1, a1                  /* hi a[1]*a[7] */
+    slli    s1, a2, 1                   /* 2 cross[7] */
+    srli    s4, s4, 31                  /* bit 31 of cross[6] */
+    or      s1, s1, s4
+    add     s1, s1, s5                  /* t[7] = 2 cross[7] + square word */
+    mul     a7, a5, t3                  /* lo a[2]*a[6] */
+    sltu    s5, s1, s5                  /* carry */
+    add     s1, s1, s0                  /* + carry */
+    sltu    s0, s1, s0                  /* carry */
+    add     s5, s5, s0                  /* carries */
+    mulhu   s7, a5, t3                  /* hi a[2]*a[6] */
+    add     a4, a4, s10                 /* column 8 += lo */
+    sltu    s10, a4, s10                /* carry */
+    add     t1, t1, s10                 /* hi + carry: no overflow */
+    add     a6, a6, t1                  /* column 9 += hi */
+    mul     s2, s6, t6                  /* lo a[3]*a[5] */
+    sltu    t1, a6, t1                  /* carry */
+    add     a4, a4, a7                  /* column 8 += lo */
+    sltu    a7, a4, a7                  /* carry */
+    add     s7, s7, a7                  /* hi + carry: no overflow */
+    mulhu   s11, s6, t6                 /* hi a[3]*a[5] */
+    add     a6, a6, s7                  /* column 9 += hi */
+    sltu    s7, a6, s7                  /* carry */
+    add     t1, t1, s7                  /* column 10 += carry */
+    add     a4, a4, s2                  /* column 8 += lo */
+    mul     t2, t5, t5                  /* lo a[4]^2 */
+    sltu    s2, a4, s2                  /* carry */
+    add     s11, s11, s2                /* hi + carry: no overflow */
+    add     a6, a6, s11                 /* column 9 += hi */
+    sltu    s11, a6, s11                /* carry */
+    mulhu   s4, t5, t5                  /* hi a[4]^2 */
+    add     t1, t1, s11                 /* column 10 += carry */
+    slli    s0, a4, 1                   /* 2 cross[8] */
+    srli    a2, a2, 31                  /* bit 31 of cross[7] */
+    or      s0, s0, a2
+    mul     s10, a5, a1                 /* lo a[2]*a[7] */
+    add     s0, s0, t2                  /* t[8] = 2 cross[8] + square word */
+    sltu    t2, s0, t2                  /* carry */
+    add     s0, s0, s5                  /* + carry */
+    sltu    s5, s0, s5                  /* carry */
+    mulhu   a5, a5, a1                  /* hi a[2]*a[7] */
+    add     t2, t2, s5                  /* carries */
+    add     a6, a6, s10                 /* column 9 += lo */
+    sltu    s10, a6, s10                /* carry */
+    srli    a4, a4, 31                  /* bit 31 of cross[8] */
+    mul     a7, s6, t3                  /* lo a[3]*a[6] */
+    add     a5, a5, s10                 /* hi + carry: no overflow */
+    add     t1, t1, a5                  /* column 10 += hi */
+    sltu    a5, t1, a5                  /* carry */
+    li      s7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   s2, s6, t3                  /* hi a[3]*a[6] */
+    add     a6, a6, a7                  /* column 9 += lo */
+    sltu    a7, a6, a7                  /* carry */
+    mul     s11, t5, t6                 /* lo a[4]*a[5] */
+    add     s2, s2, a7                  /* hi + carry: no overflow */
+    add     t1, t1, s2                  /* column 10 += hi */
+    sltu    s2, t1, s2                  /* carry */
+    add     a5, a5, s2                  /* column 11 += carry */
+    mulhu   a2, t5, t6                  /* hi a[4]*a[5] */
+    add     a6, a6, s11                 /* column 9 += lo */
+    sltu    s11, a6, s11                /* carry */
+    slli    s5, a6, 1                   /* 2 cross[9] */
+    or      s5, s5, a4
+    mul     s10, s6, a1                 /* lo a[3]*a[7] */
+    add     a2, a2, s11                 /* hi + carry: no overflow */
+    add     t1, t1, a2                  /* column 10 += hi */
+    sltu    a2, t1, a2                  /* carry */
+    add     a5, a5, a2                  /* column 11 += carry */
+    mulhu   s6, s6, a1                  /* hi a[3]*a[7] */
+    add     s5, s5, s4                  /* t[9] = 2 cross[9] + square word */
+    sltu    s4, s5, s4                  /* carry */
+    add     s5, s5, t2                  /* + carry */
+    sltu    t2, s5, t2                  /* carry */
+    mul     a7, t5, t3                  /* lo a[4]*a[6] */
+    add     s4, s4, t2                  /* carries */
+    add     t1, t1, s10                 /* column 10 += lo */
+    sltu    s10, t1, s10                /* carry */
+    add     s6, s6, s10                 /* hi + carry: no overflow */
+    mulhu   s2, t5, t3                  /* hi a[4]*a[6] */
+    add     a5, a5, s6                  /* column 11 += hi */
+    sltu    s6, a5, s6                  /* carry */
+    add     t1, t1, a7                  /* column 10 += lo */
+    sltu    a7, t1, a7                  /* carry */
+    mul     a4, t6, t6                  /* lo a[5]^2 */
+    add     s2, s2, a7                  /* hi + carry: no overflow */
+    add     a5, a5, s2                  /* column 11 += hi */
+    sltu    s2, a5, s2                  /* carry */
+    add     s6, s6, s2                  /* column 12 += carry */
+    mulhu   s11, t6, t6                 /* hi a[5]^2 */
+    slli    a2, t1, 1                   /* 2 cross[10] */
+    srli    a6, a6, 31                  /* bit 31 of cross[9] */
+    or      a2, a2, a6
+    add     a2, a2, a4                  /* t[10] = 2 cross[10] + square word */
+    mul     t2, t5, a1                  /* lo a[4]*a[7] */
+    sltu    a4, a2, a4                  /* carry */
+    add     a2, a2, s4                  /* + carry */
+    sltu    s4, a2, s4                  /* carry */
+    add     a4, a4, s4                  /* carries */
+    mulhu   t5, t5, a1                  /* hi a[4]*a[7] */
+    add     a5, a5, t2                  /* column 11 += lo */
+    sltu    t2, a5, t2                  /* carry */
+    srli    t1, t1, 31                  /* bit 31 of cross[10] */
+    mul     s10, t6, t3                 /* lo a[5]*a[6] */
+    add     t5, t5, t2                  /* hi + carry: no overflow */
+    add     s6, s6, t5                  /* column 12 += hi */
+    sltu    t5, s6, t5                  /* carry */
+    mulhu   a7, t6, t3                  /* hi a[5]*a[6] */
+    add     a5, a5, s10                 /* column 11 += lo */
+    sltu    s10, a5, s10                /* carry */
+    slli    s2, a5, 1                   /* 2 cross[11] */
+    or      s2, s2, t1
+    mul     a6, t6, a1                  /* lo a[5]*a[7] */
+    add     a7, a7, s10                 /* hi + carry: no overflow */
+    add     s6, s6, a7                  /* column 12 += hi */
+    sltu    a7, s6, a7                  /* carry */
+    add     t5, t5, a7                  /* column 13 += carry */
     mulhu   t6, t6, a1                  /* hi a[5]*a[7] */
-    add     s7, s7, ra                  /* t[11] = 2 cross[11] + square word */
-    sltu    ra, s7, ra                  /* carry */
-    add     s7, s7, s5                  /* + carry */
-    sltu    s5, s7, s5                  /* carry */
-    mul     s2, a5, a5                  /* lo a[6]^2 */
-    add     ra, ra, s5                  /* carries */
-    add     t4, t4, t0                  /* column 12 += lo */
-    sltu    t0, t4, t0                  /* carry */
-    add     t6, t6, t0                  /* hi + carry: no overflow */
-    mulhu   a4, a5, a5                  /* hi a[6]^2 */
+    add     s2, s2, s11                 /* t[11] = 2 cross[11] + square word */
+    sltu    s11, s2, s11                /* carry */
+    add     s2, s2, a4                  /* + carry */
+    sltu    a4, s2, a4                  /* carry */
+    mul     s4, t3, t3                  /* lo a[6]^2 */
+    add     s11, s11, a4                /* carries */
+    add     s6, s6, a6                  /* column 12 += lo */
+    sltu    a6, s6, a6                  /* carry */
+    add     t6, t6, a6                  /* hi + carry: no overflow */
+    mulhu   t2, t3, t3                  /* hi a[6]^2 */
     add     t5, t5, t6                  /* column 13 += hi */
     sltu    t6, t5, t6                  /* carry */
-    slli    t1, t4, 1                   /* 2 cross[12] */
-    srli    t3, t3, 31                  /* bit 31 of cross[11] */
-    mul     s6, a5, a1                  /* lo a[6]*a[7] */
-    or      t1, t1, t3
-    add     t1, t1, s2                  /* t[12] = 2 cross[12] + square word */
-    sltu    s2, t1, s2                  /* carry */
-    add     t1, t1, ra                  /* + carry */
-    mulhu   a5, a5, a1                  /* hi a[6]*a[7] */
-    sltu    ra, t1, ra                  /* carry */
-    add     s2, s2, ra                  /* carries */
-    add     t5, t5, s6                  /* column 13 += lo */
-    sltu    s6, t5, s6                  /* carry */
-    mul     s4, a1, a1                  /* lo a[7]^2 */
-    add     a5, a5, s6                  /* hi + carry: no overflow */
-    add     t6, t6, a5                  /* column 14 += hi */
-    sltu    a5, t6, a5                  /* carry */
-    slli    s5, t5, 1                   /* 2 cross[13] */
-    mulhu   t0, a1, a1                  /* hi a[7]^2 */
-    srli    t4, t4, 31                  /* bit 31 of cross[12] */
-    or      s5, s5, t4
-    add     s5, s5, a4                  /* t[13] = 2 cross[13] + square word */
-    sltu    a4, s5, a4                  /* carry */
-    mul     t3, s9, s8                  /* lo 38 t[8] */
-    add     s5, s5, s2                  /* + carry */
-    sltu    s2, s5, s2                  /* carry */
-    add     a4, a4, s2                  /* carries */
-    slli    ra, t6, 1                   /* 2 cross[14] */
-    mulhu   s9, s9, s8                  /* hi 38 t[8] (< 38) */
+    slli    t1, s6, 1                   /* 2 cross[12] */
+    srli    a5, a5, 31                  /* bit 31 of cross[11] */
+    mul     s10, t3, a1                 /* lo a[6]*a[7] */
+    or      t1, t1, a5
+    add     t1, t1, s4                  /* t[12] = 2 cross[12] + square word */
+    sltu    s4, t1, s4                  /* carry */
+    add     t1, t1, s11                 /* + carry */
+    mulhu   t3, t3, a1                  /* hi a[6]*a[7] */
+    sltu    s11, t1, s11                /* carry */
+    add     s4, s4, s11                 /* carries */
+    add     t5, t5, s10                 /* column 13 += lo */
+    sltu    s10, t5, s10                /* carry */
+    mul     a7, a1, a1                  /* lo a[7]^2 */
+    add     t3, t3, s10                 /* hi + carry: no overflow */
+    add     t6, t6, t3                  /* column 14 += hi */
+    sltu    t3, t6, t3                  /* carry */
+    slli    a4, t5, 1                   /* 2 cross[13] */
+    mulhu   a6, a1, a1                  /* hi a[7]^2 */
+    srli    s6, s6, 31                  /* bit 31 of cross[12] */
+    or      a4, a4, s6
+    add     a4, a4, t2                  /* t[13] = 2 cross[13] + square word */
+    sltu    t2, a4, t2                  /* carry */
+    mul     a5, s0, s7                  /* lo 38 t[8] */
+    add     a4, a4, s4                  /* + carry */
+    sltu    s4, a4, s4                  /* carry */
+    add     t2, t2, s4                  /* carries */
+    slli    s11, t6, 1                  /* 2 cross[14] */
+    mulhu   s0, s0, s7                  /* hi 38 t[8] (< 38) */
     srli    t5, t5, 31                  /* bit 31 of cross[13] */
-    or      ra, ra, t5
-    add     ra, ra, s4                  /* t[14] = 2 cross[14] + square word */
-    sltu    s4, ra, s4                  /* carry */
-    mul     s6, s1, s8                  /* lo 38 t[9] */
-    add     ra, ra, a4                  /* + carry */
-    sltu    a4, ra, a4                  /* carry */
-    add     s4, s4, a4                  /* carries */
-    slli    a5, a5, 1                   /* 2 cross[15] */
-    mulhu   s1, s1, s8                  /* hi 38 t[9] (< 38) */
-    srli    t6, t6, 31                  /* bit 31 of cross[14] */
-    or      a5, a5, t6
-    add     a5, a5, t0                  /* t[15] = 2 cross[15] + square word */
-    add     a5, a5, s4                  /* + carry */
-    mul     a1, a7, s8                  /* lo 38 t[10] */
-    add     t2, t2, t3                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    t3, t2, t3                  /* carry */
-    add     s0, s0, s6                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s6, s0, s6                  /* carry */
-    mulhu   a7, a7, s8                  /* hi 38 t[10] (< 38) */
-    add     s9, s9, t3                  /* hi(prev) + carries */
-    add     s0, s0, s9                  /* u[1] += hi(prev) + carry */
-    sltu    s9, s0, s9                  /* carry */
-    add     s6, s6, s9                  /* carries */
-    mul     t4, s7, s8                  /* lo 38 t[11] */
-    add     s3, s3, a1                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    a1, s3, a1                  /* carry */
-    add     s1, s1, s6                  /* hi(prev) + carries */
-    add     s3, s3, s1                  /* u[2] += hi(prev) + carry */
-    mulhu   s7, s7, s8                  /* hi 38 t[11] (< 38) */
-    sltu    s1, s3, s1                  /* carry */
-    add     a1, a1, s1                  /* carries */
-    add     s10, s10, t4                /* u[3] = t[3] + lo 38 t[11] */
-    sltu    t4, s10, t4                 /* carry */
-    mul     s2, t1, s8                  /* lo 38 t[12] */
-    add     a7, a7, a1                  /* hi(prev) + carries */
-    add     s10, s10, a7                /* u[3] += hi(prev) + carry */
-    sltu    a7, s10, a7                 /* carry */
-    add     t4, t4, a7                  /* carries */
-    mulhu   t1, t1, s8                  /* hi 38 t[12] (< 38) */
-    add     a6, a6, s2                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    s2, a6, s2                  /* carry */
-    add     s7, s7, t4                  /* hi(prev) + carries */
-    add     a6, a6, s7                  /* u[4] += hi(prev) + carry */
-    mul     t5, s5, s8                  /* lo 38 t[13] */
-    sltu    s7, a6, s7                  /* carry */
-    add     s2, s2, s7                  /* carries */
-    add     t1, t1, s2                  /* hi(prev) + carries */
-    lw      a4, 0(sp)                   /* r2 */
-    mulhu   s5, s5, s8                  /* hi 38 t[13] (< 38) */
-    add     a2, a2, t5                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    t5, a2, t5                  /* carry */
-    add     a2, a2, t1                  /* u[5] += hi(prev) + carry */
-    sltu    t1, a2, t1                  /* carry */
-    mul     t6, ra, s8                  /* lo 38 t[14] */
-    add     t5, t5, t1                  /* carries */
-    add     s5, s5, t5                  /* hi(prev) + carries */
-    lw      t0, 4(sp)                   /* a2 */
-    mulhu   ra, ra, s8                  /* hi 38 t[14] (< 38) */
-    add     s11, s11, t6                /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t6, s11, t6                 /* carry */
-    add     s11, s11, s5                /* u[6] += hi(prev) + carry */
-    sltu    s5, s11, s5                 /* carry */
-    mul     s4, a5, s8                  /* lo 38 t[15] */
-    add     t6, t6, s5                  /* carries */
-    add     ra, ra, t6                  /* hi(prev) + carries */
-    lw      t3, 0(t0)                   /* b[0] */
-    lw      s9, 4(t0)                   /* b[1] */
-    mulhu   a5, a5, s8                  /* hi 38 t[15] (< 38) */
-    add     a3, a3, s4                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s4, a3, s4                  /* carry */
-    add     a3, a3, ra                  /* u[7] += hi(prev) + carry */
-    sltu    ra, a3, ra                  /* carry */
-    mul     s6, t3, t3                  /* lo a[0]^2 */
-    add     s4, s4, ra                  /* carries */
-    add     a5, a5, s4                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s1, a3, 31                  /* bit 255 */
-    slli    a5, a5, 1                   /* 2 T */
-    mulhu   a1, t3, t3                  /* hi a[0]^2 */
-    or      a5, a5, s1                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a7, a5, 4                   /* 16 T' */
-    slli    t4, a5, 1                   /* 2 T' */
-    add     a7, a7, t4                  /* 18 T' */
-    mul     s7, t3, s9                  /* lo a[0]*a[1] */
-    add     a7, a7, a5                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a3, a3, 1                   /* clear bit 255 */
-    srli    a3, a3, 1
-    add     t2, t2, a7                  /* r[0] = u[0] + carry */
-    mulhu   s2, t3, s9                  /* hi a[0]*a[1] */
-    sltu    a7, t2, a7                  /* carry */
-    sw      t2, 0(a0)                   /* r[0] */
-    add     s0, s0, a7                  /* r[1] = u[1] + carry */
-    sltu    a7, s0, a7                  /* carry */
-    mul     t1, s9, s9                  /* lo a[1]^2 */
-    sw      s0, 4(a0)                   /* r[1] */
-    add     s3, s3, a7                  /* r[2] = u[2] + carry */
-    sltu    a7, s3, a7                  /* carry */
-    sw      s3, 8(a0)                   /* r[2] */
-    mulhu   t5, s9, s9                  /* hi a[1]^2 */
-    add     s10, s10, a7                /* r[3] = u[3] + carry */
-    sltu    a7, s10, a7                 /* carry */
-    sw      s10, 12(a0)                 /* r[3] */
-    add     a6, a6, a7                  /* r[4] = u[4] + carry */
-    sltu    a7, a6, a7                  /* carry */
-    sw      a6, 16(a0)                  /* r[4] */
-    add     a2, a2, a7                  /* r[5] = u[5] + carry */
-    sltu    a7, a2, a7                  /* carry */
-    sw      a2, 20(a0)                  /* r[5] */
-    add     s11, s11, a7                /* r[6] = u[6] + carry */
+    or      s11, s11, t5
+    add     s11, s11, a7                /* t[14] = 2 cross[14] + square word */
     sltu    a7, s11, a7                 /* carry */
-    sw      s11, 24(a0)                 /* r[6] */
-    add     a3, a3, a7                  /* r[7] = u[7] + carry */
-    sw      a3, 28(a0)                  /* r[7] */
-    slli    s5, s7, 1                   /* 2 cross[1] */
-    add     s5, s5, a1                  /* t[1] = 2 cross[1] + square word */
-    sltu    a1, s5, a1                  /* carry */
-    lw      t6, 8(t0)                   /* b[2] */
-    srli    s7, s7, 31                  /* bit 31 of cross[1] */
-    mul     s8, t3, t6                  /* lo a[0]*a[2] */
-    lw      ra, 12(t0)                  /* b[3] */
-    lw      s4, 16(t0)                  /* b[4] */
-    lw      s1, 20(t0)                  /* b[5] */
-    lw      t4, 24(t0)                  /* b[6] */
-    mulhu   a5, t3, t6                  /* hi a[0]*a[2] */
+    mul     s10, s5, s7                 /* lo 38 t[9] */
+    add     s11, s11, t2                /* + carry */
+    sltu    t2, s11, t2                 /* carry */
+    add     a7, a7, t2                  /* carries */
+    slli    t3, t3, 1                   /* 2 cross[15] */
+    mulhu   s5, s5, s7                  /* hi 38 t[9] (< 38) */
+    srli    t6, t6, 31                  /* bit 31 of cross[14] */
+    or      t3, t3, t6
+    add     t3, t3, a6                  /* t[15] = 2 cross[15] + square word */
+    add     t3, t3, a7                  /* + carry */
+    mul     a1, a2, s7                  /* lo 38 t[10] */
+    add     ra, ra, a5                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a5, ra, a5                  /* carry */
+    add     t4, t4, s10                 /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s10, t4, s10                /* carry */
+    mulhu   a2, a2, s7                  /* hi 38 t[10] (< 38) */
+    add     s0, s0, a5                  /* hi(prev) + carries */
+    add     t4, t4, s0                  /* u[1] += hi(prev) + carry */
+    sltu    s0, t4, s0                  /* carry */
+    add     s10, s10, s0                /* carries */
+    mul     s6, s2, s7                  /* lo 38 t[11] */
+    add     s8, s8, a1                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a1, s8, a1                  /* carry */
+    add     s5, s5, s10                 /* hi(prev) + carries */
+    add     s8, s8, s5                  /* u[2] += hi(prev) + carry */
+    mulhu   s2, s2, s7                  /* hi 38 t[11] (< 38) */
+    sltu    s5, s8, s5                  /* carry */
+    add     a1, a1, s5                  /* carries */
+    add     a3, a3, s6                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s6, a3, s6                  /* carry */
+    mul     s4, t1, s7                  /* lo 38 t[12] */
+    add     a2, a2, a1                  /* hi(prev) + carries */
+    add     a3, a3, a2                  /* u[3] += hi(prev) + carry */
+    sltu    a2, a3, a2                  /* carry */
+    add     s6, s6, a2                  /* carries */
+    mulhu   t1, t1, s7                  /* hi 38 t[12] (< 38) */
+    add     s3, s3, s4                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s4, s3, s4                  /* carry */
+    add     s2, s2, s6                  /* hi(prev) + carries */
+    add     s3, s3, s2                  /* u[4] += hi(prev) + carry */
+    mul     t5, a4, s7                  /* lo 38 t[13] */
+    sltu    s2, s3, s2                  /* carry */
+    add     s4, s4, s2                  /* carries */
+    add     t1, t1, s4                  /* hi(prev) + carries */
+    lw      t2, 8(sp)                   /* r3 */
+    mulhu   a4, a4, s7                  /* hi 38 t[13] (< 38) */
+    add     t0, t0, t5                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t5, t0, t5                  /* carry */
+    add     t0, t0, t1                  /* u[5] += hi(prev) + carry */
+    sltu    t1, t0, t1                  /* carry */
+    mul     t6, s11, s7                 /* lo 38 t[14] */
+    add     t5, t5, t1                  /* carries */
+    add     a4, a4, t5                  /* hi(prev) + carries */
+    lw      a6, 12(sp)                  /* a3 */
+    lw      a7, 16(sp)                  /* b3 */
+    mulhu   s11, s11, s7                /* hi 38 t[14] (< 38) */
+    add     s9, s9, t6                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t6, s9, t6                  /* carry */
+    add     s9, s9, a4                  /* u[6] += hi(prev) + carry */
+    sltu    a4, s9, a4                  /* carry */
+    mul     a5, t3, s7                  /* lo 38 t[15] */
+    add     t6, t6, a4                  /* carries */
+    add     s11, s11, t6                /* hi(prev) + carries */
+    lw      s0, 0(a6)                   /* c[0] */
+    lw      s10, 0(a7)                  /* d[0] */
+    mulhu   t3, t3, s7                  /* hi 38 t[15] (< 38) */
+    add     s1, s1, a5                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    a5, s1, a5                  /* carry */
+    add     s1, s1, s11                 /* u[7] += hi(prev) + carry */
+    sltu    s11, s1, s11                /* carry */
+    mul     s5, s0, s10                 /* lo a[0]*b[0] */
+    add     a5, a5, s11                 /* carries */
+    add     t3, t3, a5                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    a1, s1, 31                  /* bit 255 */
+    slli    t3, t3, 1                   /* 2 T */
+    mulhu   a2, s0, s10                 /* hi a[0]*b[0] */
+    or      t3, t3, a1                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s6, t3, 4                   /* 16 T' */
+    slli    s2, t3, 1                   /* 2 T' */
+    add     s6, s6, s2                  /* 18 T' */
+    add     s6, s6, t3                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s1, s1, 1                   /* clear bit 255 */
+    srli    s1, s1, 1
+    add     ra, ra, s6                  /* r[0] = u[0] + carry */
+    sltu    s6, ra, s6                  /* carry */
+    sw      ra, 0(a0)                   /* r[0] */
+    add     t4, t4, s6                  /* r[1] = u[1] + carry */
+    sltu    s6, t4, s6                  /* carry */
+    sw      t4, 4(a0)                   /* r[1] */
+    add     s8, s8, s6                  /* r[2] = u[2] + carry */
+    sltu    s6, s8, s6                  /* carry */
+    sw      s8, 8(a0)                   /* r[2] */
+    add     a3, a3, s6                  /* r[3] = u[3] + carry */
+    sltu    s6, a3, s6                  /* carry */
+    sw      a3, 12(a0)                  /* r[3] */
+    add     s3, s3, s6                  /* r[4] = u[4] + carry */
+    sltu    s6, s3, s6                  /* carry */
+    sw      s3, 16(a0)                  /* r[4] */
+    add     t0, t0, s6                  /* r[5] = u[5] + carry */
+    sltu    s6, t0, s6                  /* carry */
+    sw      t0, 20(a0)                  /* r[5] */
+    add     s9, s9, s6                  /* r[6] = u[6] + carry */
+    sltu    s6, s9, s6                  /* carry */
+    sw      s9, 24(a0)                  /* r[6] */
+    add     s1, s1, s6                  /* r[7] = u[7] + carry */
+    sw      s1, 28(a0)                  /* r[7] */
+    lw      s4, 4(a7)                   /* d[1] */
+    lw      t1, 4(a6)                   /* c[1] */
+    mul     t5, s0, s4                  /* lo a[0]*b[1] */
+    lw      a4, 8(a7)                   /* d[2] */
+    lw      t6, 8(a6)                   /* c[2] */
+    lw      s7, 12(a7)                  /* d[3] */
+    lw      s11, 12(a6)                 /* c[3] */
+    mulhu   a5, s0, s4                  /* hi a[0]*b[1] */
+    add     a2, a2, t5                  /* column 1 += lo */
+    sltu    t5, a2, t5                  /* carry */
+    lw      a1, 16(a7)                  /* d[4] */
+    lw      s2, 16(a6)                  /* c[4] */
+    mul     t3, t1, s10                 /* lo a[1]*b[0] */
+    add     a5, a5, t5                  /* hi + carry: no overflow */
+    lw      ra, 20(a7)                  /* d[5] */
+    mulhu   t4, t1, s10                 /* hi a[1]*b[0] */
+    add     a2, a2, t3                  /* column 1 += lo */
+    sltu    t3, a2, t3                  /* carry */
+    mul     s8, s0, a4                  /* lo a[0]*b[2] */
+    add     t4, t4, t3                  /* hi + carry: no overflow */
+    add     a5, a5, t4                  /* column 2 += hi */
+    sltu    t4, a5, t4                  /* carry */
+    mulhu   a3, s0, a4                  /* hi a[0]*b[2] */
+    add     a5, a5, s8                  /* column 2 += lo */
+    sltu    s8, a5, s8                  /* carry */
+    mul     s3, t1, s4                  /* lo a[1]*b[1] */
+    add     a3, a3, s8                  /* hi + carry: no overflow */
+    add     t4, t4, a3                  /* column 3 += hi */
+    sltu    a3, t4, a3                  /* carry */
+    mulhu   t0, t1, s4                  /* hi a[1]*b[1] */
+    add     a5, a5, s3                  /* column 2 += lo */
+    sltu    s3, a5, s3                  /* carry */
+    lw      s9, 20(a6)                  /* c[5] */
+    mul     s6, t6, s10                 /* lo a[2]*b[0] */
+    add     t0, t0, s3                  /* hi + carry: no overflow */
+    add     t4, t4, t0                  /* column 3 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    add     a3, a3, t0                  /* column 4 += carry */
+    mulhu   s1, t6, s10                 /* hi a[2]*b[0] */
+    add     a5, a5, s6                  /* column 2 += lo */
+    sltu    s6, a5, s6                  /* carry */
+    lw      a0, 24(a7)                  /* d[6] */
+    mul     t5, s0, s7                  /* lo a[0]*b[3] */
+    add     s1, s1, s6                  /* hi + carry: no overflow */
+    add     t4, t4, s1                  /* column 3 += hi */
+    sltu    s1, t4, s1                  /* carry */
+    add     a3, a3, s1                  /* column 4 += carry */
+    mulhu   t3, s0, s7                  /* hi a[0]*b[3] */
+    add     t4, t4, t5                  /* column 3 += lo */
+    sltu    t5, t4, t5                  /* carry */
+    mul     s8, t1, a4                  /* lo a[1]*b[2] */
+    add     t3, t3, t5                  /* hi + carry: no overflow */
+    add     a3, a3, t3                  /* column 4 += hi */
+    sltu    t3, a3, t3                  /* carry */
+    mulhu   s3, t1, a4                  /* hi a[1]*b[2] */
+    add     t4, t4, s8                  /* column 3 += lo */
+    sltu    s8, t4, s8                  /* carry */
+    mul     t0, t6, s4                  /* lo a[2]*b[1] */
+    add     s3, s3, s8                  /* hi + carry: no overflow */
+    add     a3, a3, s3                  /* column 4 += hi */
+    sltu    s3, a3, s3                  /* carry */
+    add     t3, t3, s3                  /* column 5 += carry */
+    mulhu   s6, t6, s4                  /* hi a[2]*b[1] */
+    add     t4, t4, t0                  /* column 3 += lo */
+    sltu    t0, t4, t0                  /* carry */
+    mul     s1, s11, s10                /* lo a[3]*b[0] */
+    add     s6, s6, t0                  /* hi + carry: no overflow */
+    add     a3, a3, s6                  /* column 4 += hi */
+    sltu    s6, a3, s6                  /* carry */
+    add     t3, t3, s6                  /* column 5 += carry */
+    mulhu   t5, s11, s10                /* hi a[3]*b[0] */
+    add     t4, t4, s1                  /* column 3 += lo */
+    sltu    s1, t4, s1                  /* carry */
+    mul     s8, s0, a1                  /* lo a[0]*b[4] */
+    add     t5, t5, s1                  /* hi + carry: no overflow */
+    add     a3, a3, t5                  /* column 4 += hi */
+    sltu    t5, a3, t5                  /* carry */
+    add     t3, t3, t5                  /* column 5 += carry */
+    mulhu   s3, s0, a1                  /* hi a[0]*b[4] */
+    add     a3, a3, s8                  /* column 4 += lo */
+    sltu    s8, a3, s8                  /* carry */
+    mul     t0, t1, s7                  /* lo a[1]*b[3] */
+    add     s3, s3, s8                  /* hi + carry: no overflow */
+    add     t3, t3, s3                  /* column 5 += hi */
+    sltu    s3, t3, s3                  /* carry */
+    mulhu   s6, t1, s7                  /* hi a[1]*b[3] */
+    add     a3, a3, t0                  /* column 4 += lo */
+    sltu    t0, a3, t0                  /* carry */
+    lw      s1, 24(a6)                  /* c[6] */
+    mul     t5, t6, a4                  /* lo a[2]*b[2] */
+    add     s6, s6, t0                  /* hi + carry: no overflow */
+    add     t3, t3, s6                  /* column 5 += hi */
+    sltu    s6, t3, s6                  /* carry */
+    add     s3, s3, s6                  /* column 6 += carry */
+    mulhu   s8, t6, a4                  /* hi a[2]*b[2] */
+    add     a3, a3, t5                  /* column 4 += lo */
+    sltu    t5, a3, t5                  /* carry */
+    lw      a7, 28(a7)                  /* d[7] */
+    mul     t0, s11, s4                 /* lo a[3]*b[1] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     t3, t3, s8                  /* column 5 += hi */
+    sltu    s8, t3, s8                  /* carry */
+    add     s3, s3, s8                  /* column 6 += carry */
+    mulhu   s6, s11, s4                 /* hi a[3]*b[1] */
+    add     a3, a3, t0                  /* column 4 += lo */
+    sltu    t0, a3, t0                  /* carry */
+    mul     t5, s2, s10                 /* lo a[4]*b[0] */
+    add     s6, s6, t0                  /* hi + carry: no overflow */
+    add     t3, t3, s6                  /* column 5 += hi */
+    sltu    s6, t3, s6                  /* carry */
+    add     s3, s3, s6                  /* column 6 += carry */
+    mulhu   s8, s2, s10                 /* hi a[4]*b[0] */
+    add     a3, a3, t5                  /* column 4 += lo */
+    sltu    t5, a3, t5                  /* carry */
+    mul     t0, s0, ra                  /* lo a[0]*b[5] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     t3, t3, s8                  /* column 5 += hi */
+    sltu    s8, t3, s8                  /* carry */
+    add     s3, s3, s8                  /* column 6 += carry */
+    mulhu   s6, s0, ra                  /* hi a[0]*b[5] */
+    add     t3, t3, t0                  /* column 5 += lo */
+    sltu    t0, t3, t0                  /* carry */
+    mul     t5, t1, a1                  /* lo a[1]*b[4] */
+    add     s6, s6, t0                  /* hi + carry: no overflow */
+    add     s3, s3, s6                  /* column 6 += hi */
+    sltu    s6, s3, s6                  /* carry */
+    mulhu   s8, t1, a1                  /* hi a[1]*b[4] */
+    add     t3, t3, t5                  /* column 5 += lo */
+    sltu    t5, t3, t5                  /* carry */
+    mul     t0, t6, s7                  /* lo a[2]*b[3] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     s3, s3, s8                  /* column 6 += hi */
+    sltu    s8, s3, s8                  /* carry */
+    add     s6, s6, s8                  /* column 7 += carry */
+    mulhu   t5, t6, s7                  /* hi a[2]*b[3] */
+    add     t3, t3, t0                  /* column 5 += lo */
+    sltu    t0, t3, t0                  /* carry */
+    mul     s8, s11, a4                 /* lo a[3]*b[2] */
+    add     t5, t5, t0                  /* hi + carry: no overflow */
+    add     s3, s3, t5                  /* column 6 += hi */
+    sltu    t5, s3, t5                  /* carry */
+    add     s6, s6, t5                  /* column 7 += carry */
+    mulhu   t0, s11, a4                 /* hi a[3]*b[2] */
+    add     t3, t3, s8                  /* column 5 += lo */
+    sltu    s8, t3, s8                  /* carry */
+    mul     t5, s2, s4                  /* lo a[4]*b[1] */
+    add     t0, t0, s8                  /* hi + carry: no overflow */
+    add     s3, s3, t0                  /* column 6 += hi */
+    sltu    t0, s3, t0                  /* carry */
+    add     s6, s6, t0                  /* column 7 += carry */
+    mulhu   s8, s2, s4                  /* hi a[4]*b[1] */
+    add     t3, t3, t5                  /* column 5 += lo */
+    sltu    t5, t3, t5                  /* carry */
+    lw      a6, 28(a6)                  /* c[7] */
+    mul     t0, s9, s10                 /* lo a[5]*b[0] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     s3, s3, s8                  /* column 6 += hi */
+    sltu    s8, s3, s8                  /* carry */
+    add     s6, s6, s8                  /* column 7 += carry */
+    mulhu   t5, s9, s10                 /* hi a[5]*b[0] */
+    add     t3, t3, t0                  /* column 5 += lo */
+    sltu    t0, t3, t0                  /* carry */
+    mul     s8, s0, a0                  /* lo a[0]*b[6] */
+    add     t5, t5, t0                  /* hi + carry: no overflow */
+    add     s3, s3, t5                  /* column 6 += hi */
+    sltu    t5, s3, t5                  /* carry */
+    add     s6, s6, t5                  /* column 7 += carry */
+    mulhu   t0, s0, a0                  /* hi a[0]*b[6] */
+    add     s3, s3, s8                  /* column 6 += lo */
+    sltu    s8, s3, s8                  /* carry */
+    mul     t5, t1, ra                  /* lo a[1]*b[5] */
+    add     t0, t0, s8                  /* hi + carry: no overflow */
+    add     s6, s6, t0                  /* column 7 += hi */
+    sltu    t0, s6, t0                  /* carry */
+    mulhu   s8, t1, ra                  /* hi a[1]*b[5] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, t6, a1                  /* lo a[2]*b[4] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, t6, a1                  /* hi a[2]*b[4] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s11, s7                 /* lo a[3]*b[3] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, s11, s7                 /* hi a[3]*b[3] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s2, a4                  /* lo a[4]*b[2] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, s2, a4                  /* hi a[4]*b[2] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s9, s4                  /* lo a[5]*b[1] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, s9, s4                  /* hi a[5]*b[1] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s1, s10                 /* lo a[6]*b[0] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s8, s1, s10                 /* hi a[6]*b[0] */
+    add     s3, s3, t5                  /* column 6 += lo */
+    sltu    t5, s3, t5                  /* carry */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    mul     t5, s0, a7                  /* lo a[0]*b[7] */
+    add     s6, s6, s8                  /* column 7 += hi */
+    sltu    s8, s6, s8                  /* carry */
+    add     t0, t0, s8                  /* column 8 += carry */
+    mulhu   s0, s0, a7                  /* hi a[0]*b[7] */
+    add     s6, s6, t5                  /* column 7 += lo */
+    sltu    t5, s6, t5                  /* carry */
+    mul     s8, t1, a0                  /* lo a[1]*b[6] */
+    add     s0, s0, t5                  /* hi + carry: no overflow */
+    add     t0, t0, s0                  /* column 8 += hi */
+    sltu    s0, t0, s0                  /* carry */
+    mulhu   t5, t1, a0                  /* hi a[1]*b[6] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, t6, ra                  /* lo a[2]*b[5] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, t6, ra                  /* hi a[2]*b[5] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, s11, a1                 /* lo a[3]*b[4] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, s11, a1                 /* hi a[3]*b[4] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, s2, s7                  /* lo a[4]*b[3] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, s2, s7                  /* hi a[4]*b[3] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, s9, a4                  /* lo a[5]*b[2] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, s9, a4                  /* hi a[5]*b[2] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, s1, s4                  /* lo a[6]*b[1] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   t5, s1, s4                  /* hi a[6]*b[1] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    add     t5, t5, s8                  /* hi + carry: no overflow */
+    mul     s8, a6, s10                 /* lo a[7]*b[0] */
+    add     t0, t0, t5                  /* column 8 += hi */
+    sltu    t5, t0, t5                  /* carry */
+    add     s0, s0, t5                  /* column 9 += carry */
+    mulhu   s10, a6, s10                /* hi a[7]*b[0] */
+    add     s6, s6, s8                  /* column 7 += lo */
+    sltu    s8, s6, s8                  /* carry */
+    mul     t5, t1, a7                  /* lo a[1]*b[7] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     t0, t0, s10                 /* column 8 += hi */
+    sltu    s10, t0, s10                /* carry */
+    add     s0, s0, s10                 /* column 9 += carry */
+    mulhu   t1, t1, a7                  /* hi a[1]*b[7] */
+    add     t0, t0, t5                  /* column 8 += lo */
+    sltu    t5, t0, t5                  /* carry */
+    mul     s8, t6, a0                  /* lo a[2]*b[6] */
+    add     t1, t1, t5                  /* hi + carry: no overflow */
+    add     s0, s0, t1                  /* column 9 += hi */
+    sltu    t1, s0, t1                  /* carry */
+    mulhu   s10, t6, a0                 /* hi a[2]*b[6] */
+    add     t0, t0, s8                  /* column 8 += lo */
+    sltu    s8, t0, s8                  /* carry */
+    mul     t5, s11, ra                 /* lo a[3]*b[5] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     s0, s0, s10                 /* column 9 += hi */
+    sltu    s10, s0, s10                /* carry */
+    add     t1, t1, s10                 /* column 10 += carry */
+    mulhu   s8, s11, ra                 /* hi a[3]*b[5] */
+    add     t0, t0, t5                  /* column 8 += lo */
+    sltu    t5, t0, t5                  /* carry */
+    mul     s10, s2, a1                 /* lo a[4]*b[4] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     s0, s0, s8                  /* column 9 += hi */
+    sltu    s8, s0, s8                  /* carry */
+    add     t1, t1, s8                  /* column 10 += carry */
+    mulhu   t5, s2, a1                  /* hi a[4]*b[4] */
+    add     t0, t0, s10                 /* column 8 += lo */
+    sltu    s10, t0, s10                /* carry */
+    mul     s8, s9, s7                  /* lo a[5]*b[3] */
+    add     t5, t5, s10                 /* hi + carry: no overflow */
+    add     s0, s0, t5                  /* column 9 += hi */
+    sltu    t5, s0, t5                  /* carry */
+    add     t1, t1, t5                  /* column 10 += carry */
+    mulhu   s10, s9, s7                 /* hi a[5]*b[3] */
+    add     t0, t0, s8                  /* column 8 += lo */
+    sltu    s8, t0, s8                  /* carry */
+    mul     t5, s1, a4                  /* lo a[6]*b[2] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     s0, s0, s10                 /* column 9 += hi */
+    sltu    s10, s0, s10                /* carry */
+    add     t1, t1, s10                 /* column 10 += carry */
+    mulhu   s8, s1, a4                  /* hi a[6]*b[2] */
+    add     t0, t0, t5                  /* column 8 += lo */
+    sltu    t5, t0, t5                  /* carry */
+    mul     s10, a6, s4                 /* lo a[7]*b[1] */
+    add     s8, s8, t5                  /* hi + carry: no overflow */
+    add     s0, s0, s8                  /* column 9 += hi */
+    sltu    s8, s0, s8                  /* carry */
+    add     t1, t1, s8                  /* column 10 += carry */
+    mulhu   s4, a6, s4                  /* hi a[7]*b[1] */
+    add     t0, t0, s10                 /* column 8 += lo */
+    sltu    s10, t0, s10                /* carry */
+    mul     t5, t6, a7                  /* lo a[2]*b[7] */
+    add     s4, s4, s10                 /* hi + carry: no overflow */
+    add     s0, s0, s4                  /* column 9 += hi */
+    sltu    s4, s0, s4                  /* carry */
+    add     t1, t1, s4                  /* column 10 += carry */
+    mulhu   t6, t6, a7                  /* hi a[2]*b[7] */
+    add     s0, s0, t5                  /* column 9 += lo */
+    sltu    t5, s0, t5                  /* carry */
+    mul     s8, s11, a0                 /* lo a[3]*b[6] */
+    add     t6, t6, t5                  /* hi + carry: no overflow */
+    add     t1, t1, t6                  /* column 10 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    mulhu   s10, s11, a0                /* hi a[3]*b[6] */
+    add     s0, s0, s8                  /* column 9 += lo */
+    sltu    s8, s0, s8                  /* carry */
+    mul     s4, s2, ra                  /* lo a[4]*b[5] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 10 += hi */
+    sltu    s10, t1, s10                /* carry */
+    add     t6, t6, s10                 /* column 11 += carry */
+    mulhu   t5, s2, ra                  /* hi a[4]*b[5] */
+    add     s0, s0, s4                  /* column 9 += lo */
+    sltu    s4, s0, s4                  /* carry */
+    mul     s8, s9, a1                  /* lo a[5]*b[4] */
+    add     t5, t5, s4                  /* hi + carry: no overflow */
+    add     t1, t1, t5                  /* column 10 += hi */
+    sltu    t5, t1, t5                  /* carry */
+    add     t6, t6, t5                  /* column 11 += carry */
+    mulhu   s10, s9, a1                 /* hi a[5]*b[4] */
+    add     s0, s0, s8                  /* column 9 += lo */
+    sltu    s8, s0, s8                  /* carry */
+    mul     s4, s1, s7                  /* lo a[6]*b[3] */
+    add     s10, s10, s8                /* hi + carry: no overflow */
+    add     t1, t1, s10                 /* column 10 += hi */
+    sltu    s10, t1, s10                /* carry */
+    add     t6, t6, s10                 /* column 11 += carry */
+    mulhu   t5, s1, s7                  /* hi a[6]*b[3] */
+    add     s0, s0, s4                  /* column 9 += lo */
+    sltu    s4, s0, s4                  /* carry */
+    li      s8, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s10, a6, a4                 /* lo a[7]*b[2] */
+    add     t5, t5, s4                  /* hi + carry: no overflow */
+    add     t1, t1, t5                  /* column 10 += hi */
+    sltu    t5, t1, t5                  /* carry */
+    add     t6, t6, t5                  /* column 11 += carry */
+    mulhu   a4, a6, a4                  /* hi a[7]*b[2] */
+    add     s0, s0, s10                 /* column 9 += lo */
+    sltu    s10, s0, s10                /* carry */
+    mul     s4, s11, a7                 /* lo a[3]*b[7] */
+    add     a4, a4, s10                 /* hi + carry: no overflow */
+    add     t1, t1, a4                  /* column 10 += hi */
+    sltu    a4, t1, a4                  /* carry */
+    add     t6, t6, a4                  /* column 11 += carry */
+    mulhu   s11, s11, a7                /* hi a[3]*b[7] */
+    add     t1, t1, s4                  /* column 10 += lo */
+    sltu    s4, t1, s4                  /* carry */
+    mul     t5, s2, a0                  /* lo a[4]*b[6] */
+    add     s11, s11, s4                /* hi + carry: no overflow */
+    add     t6, t6, s11                 /* column 11 += hi */
+    sltu    s11, t6, s11                /* carry */
+    mulhu   s10, s2, a0                 /* hi a[4]*b[6] */
+    add     t1, t1, t5                  /* column 10 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    mul     a4, s9, ra                  /* lo a[5]*b[5] */
+    add     s10, s10, t5                /* hi + carry: no overflow */
+    add     t6, t6, s10                 /* column 11 += hi */
+    sltu    s10, t6, s10                /* carry */
+    add     s11, s11, s10               /* column 12 += carry */
+    mulhu   s4, s9, ra                  /* hi a[5]*b[5] */
+    add     t1, t1, a4                  /* column 10 += lo */
+    sltu    a4, t1, a4                  /* carry */
+    mul     t5, s1, a1                  /* lo a[6]*b[4] */
+    add     s4, s4, a4                  /* hi + carry: no overflow */
+    add     t6, t6, s4                  /* column 11 += hi */
+    sltu    s4, t6, s4                  /* carry */
+    add     s11, s11, s4                /* column 12 += carry */
+    mulhu   s10, s1, a1                 /* hi a[6]*b[4] */
+    add     t1, t1, t5                  /* column 10 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    mul     a4, a6, s7                  /* lo a[7]*b[3] */
+    add     s10, s10, t5                /* hi + carry: no overflow */
+    add     t6, t6, s10                 /* column 11 += hi */
+    sltu    s10, t6, s10                /* carry */
+    add     s11, s11, s10               /* column 12 += carry */
+    mulhu   s7, a6, s7                  /* hi a[7]*b[3] */
+    add     t1, t1, a4                  /* column 10 += lo */
+    sltu    a4, t1, a4                  /* carry */
+    mul     s4, s2, a7                  /* lo a[4]*b[7] */
+    add     s7, s7, a4                  /* hi + carry: no overflow */
+    add     t6, t6, s7                  /* column 11 += hi */
+    sltu    s7, t6, s7                  /* carry */
+    add     s11, s11, s7                /* column 12 += carry */
+    mulhu   s2, s2, a7                  /* hi a[4]*b[7] */
+    add     t6, t6, s4                  /* column 11 += lo */
+    sltu    s4, t6, s4                  /* carry */
+    mul     t5, s9, a0                  /* lo a[5]*b[6] */
+    add     s2, s2, s4                  /* hi + carry: no overflow */
+    add     s11, s11, s2                /* column 12 += hi */
+    sltu    s2, s11, s2                 /* carry */
+    mulhu   s10, s9, a0                 /* hi a[5]*b[6] */
+    add     t6, t6, t5                  /* column 11 += lo */
+    sltu    t5, t6, t5                  /* carry */
+    mul     a4, s1, ra                  /* lo a[6]*b[5] */
+    add     s10, s10, t5                /* hi + carry: no overflow */
+    add     s11, s11, s10               /* column 12 += hi */
+    sltu    s10, s11, s10               /* carry */
+    add     s2, s2, s10                 /* column 13 += carry */
+    mulhu   s7, s1, ra                  /* hi a[6]*b[5] */
+    add     t6, t6, a4                  /* column 11 += lo */
+    sltu    a4, t6, a4                  /* carry */
+    mul     s4, a6, a1                  /* lo a[7]*b[4] */
+    add     s7, s7, a4                  /* hi + carry: no overflow */
+    add     s11, s11, s7                /* column 12 += hi */
+    sltu    s7, s11, s7                 /* carry */
+    add     s2, s2, s7                  /* column 13 += carry */
+    mulhu   a1, a6, a1                  /* hi a[7]*b[4] */
+    add     t6, t6, s4                  /* column 11 += lo */
+    sltu    s4, t6, s4                  /* carry */
+    mul     t5, s9, a7                  /* lo a[5]*b[7] */
+    add     a1, a1, s4                  /* hi + carry: no overflow */
+    add     s11, s11, a1                /* column 12 += hi */
+    sltu    a1, s11, a1                 /* carry */
+    add     s2, s2, a1                  /* column 13 += carry */
+    mulhu   s9, s9, a7                  /* hi a[5]*b[7] */
+    add     s11, s11, t5                /* column 12 += lo */
+    sltu    t5, s11, t5                 /* carry */
+    mul     s10, s1, a0                 /* lo a[6]*b[6] */
+    add     s9, s9, t5                  /* hi + carry: no overflow */
+    add     s2, s2, s9                  /* column 13 += hi */
+    sltu    s9, s2, s9                  /* carry */
+    mulhu   a4, s1, a0                  /* hi a[6]*b[6] */
+    add     s11, s11, s10               /* column 12 += lo */
+    sltu    s10, s11, s10               /* carry */
+    mul     s7, a6, ra                  /* lo a[7]*b[5] */
+    add     a4, a4, s10                 /* hi + carry: no overflow */
+    add     s2, s2, a4                  /* column 13 += hi */
+    sltu    a4, s2, a4                  /* carry */
+    add     s9, s9, a4                  /* column 14 += carry */
+    mulhu   ra, a6, ra                  /* hi a[7]*b[5] */
+    add     s11, s11, s7                /* column 12 += lo */
+    sltu    s7, s11, s7                 /* carry */
+    mul     s4, s1, a7                  /* lo a[6]*b[7] */
+    add     ra, ra, s7                  /* hi + carry: no overflow */
+    add     s2, s2, ra                  /* column 13 += hi */
+    sltu    ra, s2, ra                  /* carry */
+    add     s9, s9, ra                  /* column 14 += carry */
+    mulhu   s1, s1, a7                  /* hi a[6]*b[7] */
+    add     s2, s2, s4                  /* column 13 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    lw      a1, 20(sp)                  /* r4 */
+    lw      t5, 24(sp)                  /* a4 */
+    mul     s10, a6, a0                 /* lo a[7]*b[6] */
+    add     s1, s1, s4                  /* hi + carry: no overflow */
+    add     s9, s9, s1                  /* column 14 += hi */
+    sltu    s1, s9, s1                  /* carry */
+    lw      a4, 28(sp)                  /* b4 */
+    mulhu   a0, a6, a0                  /* hi a[7]*b[6] */
+    add     s2, s2, s10                 /* column 13 += lo */
+    sltu    s10, s2, s10                /* carry */
+    lw      s7, 0(t5)                   /* c[0] */
+    lw      ra, 0(a4)                   /* d[0] */
+    mul     s4, a6, a7                  /* lo a[7]*b[7] */
+    add     a0, a0, s10                 /* hi + carry: no overflow */
+    add     s9, s9, a0                  /* column 14 += hi */
+    sltu    a0, s9, a0                  /* carry */
+    add     s1, s1, a0                  /* column 15 += carry */
+    mulhu   a6, a6, a7                  /* hi a[7]*b[7] */
+    add     s9, s9, s4                  /* column 14 += lo */
+    sltu    s4, s9, s4                  /* carry */
+    lw      s10, 4(a4)                  /* d[1] */
+    lw      a0, 4(t5)                   /* c[1] */
+    mul     a7, t0, s8                  /* lo 38 t[8] */
+    add     a6, a6, s4                  /* hi + carry: no overflow */
+    add     s1, s1, a6                  /* column 15 += hi */
+    slli    s4, s1, 5                   /* t[15] << 5 */
+    slli    a6, s1, 2                   /* t[15] << 2 */
+    mulhu   t0, t0, s8                  /* hi 38 t[8] (< 38) */
+    add     s5, s5, a7                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a7, s5, a7                  /* carry */
+    add     s4, s4, a6                  /* lo 38 t[15] */
+    sltu    a6, s4, a6                  /* carry */
+    add     t0, t0, a7                  /* hi(prev) + carries */
+    mul     a7, s0, s8                  /* lo 38 t[9] */
+    mulhu   s0, s0, s8                  /* hi 38 t[9] (< 38) */
+    add     a2, a2, a7                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    a7, a2, a7                  /* carry */
+    add     a2, a2, t0                  /* u[1] += hi(prev) + carry */
+    sltu    t0, a2, t0                  /* carry */
+    add     a7, a7, t0                  /* carries */
+    mul     t0, t1, s8                  /* lo 38 t[10] */
+    add     s0, s0, a7                  /* hi(prev) + carries */
+    slli    a7, s1, 1                   /* t[15] << 1 */
+    add     s4, s4, a7
+    sltu    a7, s4, a7                  /* carry */
+    mulhu   t1, t1, s8                  /* hi 38 t[10] (< 38) */
+    add     a5, a5, t0                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t0, a5, t0                  /* carry */
+    add     a5, a5, s0                  /* u[2] += hi(prev) + carry */
+    sltu    s0, a5, s0                  /* carry */
+    add     t0, t0, s0                  /* carries */
+    mul     s0, t6, s8                  /* lo 38 t[11] */
+    add     t1, t1, t0                  /* hi(prev) + carries */
+    srli    t0, s1, 27                  /* t[15] >> 27 */
+    add     s6, s6, s4                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s4, s6, s4                  /* carry */
+    mulhu   t6, t6, s8                  /* hi 38 t[11] (< 38) */
+    add     t4, t4, s0                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s0, t4, s0                  /* carry */
+    add     t4, t4, t1                  /* u[3] += hi(prev) + carry */
+    sltu    t1, t4, t1                  /* carry */
+    add     s0, s0, t1                  /* carries */
+    mul     t1, s11, s8                 /* lo 38 t[12] */
+    add     t6, t6, s0                  /* hi(prev) + carries */
+    srli    s0, s1, 30                  /* t[15] >> 30 */
+    srli    s1, s1, 31                  /* t[15] >> 31 */
+    add     t0, t0, s0                  /* hi 38 t[15] */
+    mulhu   s11, s11, s8                /* hi 38 t[12] (< 38) */
+    add     a3, a3, t1                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    t1, a3, t1                  /* carry */
+    add     a3, a3, t6                  /* u[4] += hi(prev) + carry */
+    sltu    t6, a3, t6                  /* carry */
+    mul     s0, s2, s8                  /* lo 38 t[13] */
+    add     t1, t1, t6                  /* carries */
+    add     s11, s11, t1                /* hi(prev) + carries */
+    add     t0, t0, s1
+    add     t0, t0, a6
+    mulhu   s2, s2, s8                  /* hi 38 t[13] (< 38) */
+    add     t3, t3, s0                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s0, t3, s0                  /* carry */
+    add     t3, t3, s11                 /* u[5] += hi(prev) + carry */
+    sltu    s11, t3, s11                /* carry */
+    mul     t6, s9, s8                  /* lo 38 t[14] */
+    add     s0, s0, s11                 /* carries */
+    add     s2, s2, s0                  /* hi(prev) + carries */
+    add     t0, t0, a7
+    lw      t1, 8(a4)                   /* d[2] */
+    mulhu   s9, s9, s8                  /* hi 38 t[14] (< 38) */
+    add     s3, s3, t6                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t6, s3, t6                  /* carry */
+    add     s3, s3, s2                  /* u[6] += hi(prev) + carry */
+    sltu    s2, s3, s2                  /* carry */
+    mul     s1, s7, ra                  /* lo a[0]*b[0] */
+    add     t6, t6, s2                  /* carries */
+    add     s9, s9, t6                  /* hi(prev) + carries */
+    add     s6, s6, s9                  /* u[7] += hi(prev) + carry */
+    sltu    s9, s6, s9                  /* carry */
+    mulhu   a6, s7, ra                  /* hi a[0]*b[0] */
+    add     s4, s4, s9                  /* carries */
+    add     t0, t0, s4                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s11, s6, 31                 /* bit 255 */
+    slli    t0, t0, 1                   /* 2 T */
+    mul     s0, s7, s10                 /* lo a[0]*b[1] */
+    or      t0, t0, s11                 /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    a7, t0, 4                   /* 16 T' */
+    slli    s8, t0, 1                   /* 2 T' */
+    add     a7, a7, s8                  /* 18 T' */
+    mulhu   s2, s7, s10                 /* hi a[0]*b[1] */
+    add     a7, a7, t0                  /* 19 T' (2^255 = 19 mod p) */
+    slli    s6, s6, 1                   /* clear bit 255 */
+    srli    s6, s6, 1
+    add     s5, s5, a7                  /* r[0] = u[0] + carry */
+    mul     t6, a0, ra                  /* lo a[1]*b[0] */
+    sltu    a7, s5, a7                  /* carry */
+    sw      s5, 0(t2)                   /* r[0] */
+    add     a2, a2, a7                  /* r[1] = u[1] + carry */
+    sltu    a7, a2, a7                  /* carry */
+    mulhu   s9, a0, ra                  /* hi a[1]*b[0] */
+    sw      a2, 4(t2)                   /* r[1] */
+    add     a5, a5, a7                  /* r[2] = u[2] + carry */
+    sltu    a7, a5, a7                  /* carry */
+    sw      a5, 8(t2)                   /* r[2] */
+    mul     s4, s7, t1                  /* lo a[0]*b[2] */
+    add     t4, t4, a7                  /* r[3] = u[3] + carry */
+    sltu    a7, t4, a7                  /* carry */
+    sw      t4, 12(t2)                  /* r[3] */
+    add     a3, a3, a7                  /* r[4] = u[4] + carry */
+    mulhu   s11, s7, t1                 /* hi a[0]*b[2] */
+    sltu    a7, a3, a7                  /* carry */
+    sw      a3, 16(t2)                  /* r[4] */
+    add     t3, t3, a7                  /* r[5] = u[5] + carry */
+    sltu    a7, t3, a7                  /* carry */
+    mul     s8, a0, s10                 /* lo a[1]*b[1] */
+    sw      t3, 20(t2)                  /* r[5] */
+    add     s3, s3, a7                  /* r[6] = u[6] + carry */
+    sltu    a7, s3, a7                  /* carry */
+    sw      s3, 24(t2)                  /* r[6] */
+    mulhu   t0, a0, s10                 /* hi a[1]*b[1] */
+    add     s6, s6, a7                  /* r[7] = u[7] + carry */
+    sw      s6, 28(t2)                  /* r[7] */
+    add     a6, a6, s0                  /* column 1 += lo */
+    sltu    s0, a6, s0                  /* carry */
+    mul     s5, a0, t1                  /* lo a[1]*b[2] */
+    add     s2, s2, s0                  /* hi + carry: no overflow */
+    add     a6, a6, t6                  /* column 1 += lo */
+    sltu    t6, a6, t6                  /* carry */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    mulhu   a2, a0, t1                  /* hi a[1]*b[2] */
+    add     s2, s2, s9                  /* column 2 += hi */
+    sltu    s9, s2, s9                  /* carry */
+    add     s2, s2, s4                  /* column 2 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    add     s11, s11, s4                /* hi + carry: no overflow */
+    add     s9, s9, s11                 /* column 3 += hi */
+    sltu    s11, s9, s11                /* carry */
     add     s2, s2, s8                  /* column 2 += lo */
     sltu    s8, s2, s8                  /* carry */
-    slli    t2, s2, 1                   /* 2 cross[2] */
-    or      t2, t2, s7
-    mul     s0, t3, ra                  /* lo a[0]*a[3] */
-    add     a5, a5, s8                  /* hi + carry: no overflow */
-    add     t2, t2, t1                  /* t[2] = 2 cross[2] + square word */
-    sltu    t1, t2, t1                  /* carry */
-    add     t2, t2, a1                  /* + carry */
-    mulhu   s3, t3, ra                  /* hi a[0]*a[3] */
-    sltu    a1, t2, a1                  /* carry */
-    add     t1, t1, a1                  /* carries */
-    add     a5, a5, s0                  /* column 3 += lo */
-    sltu    s0, a5, s0                  /* carry */
-    mul     s10, s9, t6                 /* lo a[1]*a[2] */
-    add     s3, s3, s0                  /* hi + carry: no overflow */
-    srli    s2, s2, 31                  /* bit 31 of cross[2] */
-    lw      t0, 28(t0)                  /* b[7] */
-    mulhu   a6, s9, t6                  /* hi a[1]*a[2] */
-    add     a5, a5, s10                 /* column 3 += lo */
-    sltu    s10, a5, s10                /* carry */
-    slli    a2, a5, 1                   /* 2 cross[3] */
-    or      a2, a2, s2
-    mul     s11, t3, s4                 /* lo a[0]*a[4] */
-    add     a6, a6, s10                 /* hi + carry: no overflow */
-    add     s3, s3, a6                  /* column 4 += hi */
-    sltu    a6, s3, a6                  /* carry */
-    add     a2, a2, t5                  /* t[3] = 2 cross[3] + square word */
-    mulhu   a7, t3, s4                  /* hi a[0]*a[4] */
-    sltu    t5, a2, t5                  /* carry */
-    add     a2, a2, t1                  /* + carry */
-    sltu    t1, a2, t1                  /* carry */
-    add     t5, t5, t1                  /* carries */
-    mul     a3, s9, ra                  /* lo a[1]*a[3] */
-    add     s3, s3, s11                 /* column 4 += lo */
-    sltu    s11, s3, s11                /* carry */
-    add     a7, a7, s11                 /* hi + carry: no overflow */
-    add     a6, a6, a7                  /* column 5 += hi */
-    mulhu   a0, s9, ra                  /* hi a[1]*a[3] */
-    sltu    a7, a6, a7                  /* carry */
-    add     s3, s3, a3                  /* column 4 += lo */
-    sltu    a3, s3, a3                  /* carry */
-    slli    s7, s3, 1                   /* 2 cross[4] */
-    mul     s8, t6, t6                  /* lo a[2]^2 */
-    add     a0, a0, a3                  /* hi + carry: no overflow */
-    add     a6, a6, a0                  /* column 5 += hi */
-    sltu    a0, a6, a0                  /* carry */
-    add     a7, a7, a0                  /* column 6 += carry */
-    mulhu   a1, t6, t6                  /* hi a[2]^2 */
-    srli    a5, a5, 31                  /* bit 31 of cross[3] */
-    or      s7, s7, a5
-    add     s7, s7, s8                  /* t[4] = 2 cross[4] + square word */
-    sltu    s8, s7, s8                  /* carry */
-    mul     s0, t3, s1                  /* lo a[0]*a[5] */
-    add     s7, s7, t5                  /* + carry */
-    sltu    t5, s7, t5                  /* carry */
-    add     s8, s8, t5                  /* carries */
-    srli    s3, s3, 31                  /* bit 31 of cross[4] */
-    mulhu   s2, t3, s1                  /* hi a[0]*a[5] */
-    add     a6, a6, s0                  /* column 5 += lo */
-    sltu    s0, a6, s0                  /* carry */
-    mul     s10, s9, s4                 /* lo a[1]*a[4] */
-    add     s2, s2, s0                  /* hi + carry: no overflow */
-    add     a7, a7, s2                  /* column 6 += hi */
-    sltu    s2, a7, s2                  /* carry */
-    mulhu   t1, s9, s4                  /* hi a[1]*a[4] */
-    add     a6, a6, s10                 /* column 5 += lo */
-    sltu    s10, a6, s10                /* carry */
-    mul     s11, t6, ra                 /* lo a[2]*a[3] */
-    add     t1, t1, s10                 /* hi + carry: no overflow */
-    add     a7, a7, t1                  /* column 6 += hi */
-    sltu    t1, a7, t1                  /* carry */
-    add     s2, s2, t1                  /* column 7 += carry */
-    mulhu   a3, t6, ra                  /* hi a[2]*a[3] */
-    add     a6, a6, s11                 /* column 5 += lo */
-    sltu    s11, a6, s11                /* carry */
-    slli    a0, a6, 1                   /* 2 cross[5] */
-    or      a0, a0, s3
-    mul     a5, t3, t4                  /* lo a[0]*a[6] */
-    add     a3, a3, s11                 /* hi + carry: no overflow */
-    add     a7, a7, a3                  /* column 6 += hi */
-    sltu    a3, a7, a3                  /* carry */
-    add     s2, s2, a3                  /* column 7 += carry */
-    mulhu   t5, t3, t4                  /* hi a[0]*a[6] */
-    add     a0, a0, a1                  /* t[5] = 2 cross[5] + square word */
-    sltu    a1, a0, a1                  /* carry */
-    add     a0, a0, s8                  /* + carry */
-    sltu    s8, a0, s8                  /* carry */
-    mul     s0, s9, s1                  /* lo a[1]*a[5] */
-    add     a1, a1, s8                  /* carries */
-    add     a7, a7, a5                  /* column 6 += lo */
-    sltu    a5, a7, a5                  /* carry */
-    add     t5, t5, a5                  /* hi + carry: no overflow */
-    mulhu   s10, s9, s1                 /* hi a[1]*a[5] */
-    add     s2, s2, t5                  /* column 7 += hi */
-    sltu    t5, s2, t5                  /* carry */
-    add     a7, a7, s0                  /* column 6 += lo */
-    sltu    s0, a7, s0                  /* carry */
-    mul     t1, t6, s4                  /* lo a[2]*a[4] */
-    add     s10, s10, s0                /* hi + carry: no overflow */
-    add     s2, s2, s10                 /* column 7 += hi */
-    sltu    s10, s2, s10                /* carry */
-    add     t5, t5, s10                 /* column 8 += carry */
-    mulhu   s3, t6, s4                  /* hi a[2]*a[4] */
-    add     a7, a7, t1                  /* column 6 += lo */
-    sltu    t1, a7, t1                  /* carry */
-    slli    s11, a7, 1                  /* 2 cross[6] */
-    srli    a6, a6, 31                  /* bit 31 of cross[5] */
-    mul     a3, ra, ra                  /* lo a[3]^2 */
-    add     s3, s3, t1                  /* hi + carry: no overflow */
-    add     s2, s2, s3                  /* column 7 += hi */
-    sltu    s3, s2, s3                  /* carry */
-    add     t5, t5, s3                  /* column 8 += carry */
-    mulhu   s8, ra, ra                  /* hi a[3]^2 */
-    or      s11, s11, a6
-    add     s11, s11, a3                /* t[6] = 2 cross[6] + square word */
-    sltu    a3, s11, a3                 /* carry */
-    add     s11, s11, a1                /* + carry */
-    mul     a5, t3, t0                  /* lo a[0]*a[7] */
-    sltu    a1, s11, a1                 /* carry */
-    add     a3, a3, a1                  /* carries */
-    srli    a7, a7, 31                  /* bit 31 of cross[6] */
-    mulhu   t3, t3, t0                  /* hi a[0]*a[7] */
-    add     s2, s2, a5                  /* column 7 += lo */
-    sltu    a5, s2, a5                  /* carry */
-    mul     s0, s9, t4                  /* lo a[1]*a[6] */
-    add     t3, t3, a5                  /* hi + carry: no overflow */
-    add     t5, t5, t3                  /* column 8 += hi */
-    sltu    t3, t5, t3                  /* carry */
-    mulhu   s10, s9, t4                 /* hi a[1]*a[6] */
-    add     s2, s2, s0                  /* column 7 += lo */
-    sltu    s0, s2, s0                  /* carry */
-    mul     t1, t6, s1                  /* lo a[2]*a[5] */
-    add     s10, s10, s0                /* hi + carry: no overflow */
-    add     t5, t5, s10                 /* column 8 += hi */
-    sltu    s10, t5, s10                /* carry */
-    add     t3, t3, s10                 /* column 9 += carry */
-    mulhu   s3, t6, s1                  /* hi a[2]*a[5] */
-    add     s2, s2, t1                  /* column 7 += lo */
-    sltu    t1, s2, t1                  /* carry */
-    mul     a6, ra, s4                  /* lo a[3]*a[4] */
-    add     s3, s3, t1                  /* hi + carry: no overflow */
-    add     t5, t5, s3                  /* column 8 += hi */
-    sltu    s3, t5, s3                  /* carry */
-    add     t3, t3, s3                  /* column 9 += carry */
-    mulhu   a1, ra, s4                  /* hi a[3]*a[4] */
-    add     s2, s2, a6                  /* column 7 += lo */
-    sltu    a6, s2, a6                  /* carry */
-    slli    a5, s2, 1                   /* 2 cross[7] */
-    or      a5, a5, a7
-    mul     s0, s9, t0                  /* lo a[1]*a[7] */
-    add     a1, a1, a6                  /* hi + carry: no overflow */
-    add     t5, t5, a1                  /* column 8 += hi */
-    sltu    a1, t5, a1                  /* carry */
-    add     t3, t3, a1                  /* column 9 += carry */
-    mulhu   s9, s9, t0                  /* hi a[1]*a[7] */
-    add     a5, a5, s8                  /* t[7] = 2 cross[7] + square word */
-    sltu    s8, a5, s8                  /* carry */
-    add     a5, a5, a3                  /* + carry */
-    sltu    a3, a5, a3                  /* carry */
-    mul     s10, t6, t4                 /* lo a[2]*a[6] */
-    add     s8, s8, a3                  /* carries */
-    add     t5, t5, s0                  /* column 8 += lo */
-    sltu    s0, t5, s0                  /* carry */
-    add     s9, s9, s0                  /* hi + carry: no overflow */
-    mulhu   t1, t6, t4                  /* hi a[2]*a[6] */
-    add     t3, t3, s9                  /* column 9 += hi */
-    sltu    s9, t3, s9                  /* carry */
-    add     t5, t5, s10                 /* column 8 += lo */
-    sltu    s10, t5, s10                /* carry */
-    mul     s3, ra, s1                  /* lo a[3]*a[5] */
-    add     t1, t1, s10                 /* hi + carry: no overflow */
-    add     t3, t3, t1                  /* column 9 += hi */
-    sltu    t1, t3, t1                  /* carry */
-    add     s9, s9, t1                  /* column 10 += carry */
-    mulhu   a7, ra, s1                  /* hi a[3]*a[5] */
-    add     t5, t5, s3                  /* column 8 += lo */
-    sltu    s3, t5, s3                  /* carry */
-    slli    a6, t5, 1                   /* 2 cross[8] */
-    srli    s2, s2, 31                  /* bit 31 of cross[7] */
-    mul     a1, s4, s4                  /* lo a[4]^2 */
-    add     a7, a7, s3                  /* hi + carry: no overflow */
-    add     t3, t3, a7                  /* column 9 += hi */
-    sltu    a7, t3, a7                  /* carry */
-    add     s9, s9, a7                  /* column 10 += carry */
-    mulhu   a3, s4, s4                  /* hi a[4]^2 */
-    or      a6, a6, s2
-    add     a6, a6, a1                  /* t[8] = 2 cross[8] + square word */
-    sltu    a1, a6, a1                  /* carry */
-    add     a6, a6, s8                  /* + carry */
-    mul     s0, t6, t0                  /* lo a[2]*a[7] */
-    sltu    s8, a6, s8                  /* carry */
-    add     a1, a1, s8                  /* carries */
-    srli    t5, t5, 31                  /* bit 31 of cross[8] */
-    li      s10, 38                     /* the reduction constant: 2^256 = 38 (mod p) */
-    mulhu   t6, t6, t0                  /* hi a[2]*a[7] */
-    add     t3, t3, s0                  /* column 9 += lo */
-    sltu    s0, t3, s0                  /* carry */
-    mul     t1, ra, t4                  /* lo a[3]*a[6] */
-    add     t6, t6, s0                  /* hi + carry: no overflow */
-    add     s9, s9, t6                  /* column 10 += hi */
-    sltu    t6, s9, t6                  /* carry */
-    mulhu   s3, ra, t4                  /* hi a[3]*a[6] */
-    add     t3, t3, t1                  /* column 9 += lo */
-    sltu    t1, t3, t1                  /* carry */
-    mul     a7, s4, s1                  /* lo a[4]*a[5] */
-    add     s3, s3, t1                  /* hi + carry: no overflow */
-    add     s9, s9, s3                  /* column 10 += hi */
-    sltu    s3, s9, s3                  /* carry */
-    add     t6, t6, s3                  /* column 11 += carry */
-    mulhu   s2, s4, s1                  /* hi a[4]*a[5] */
-    add     t3, t3, a7                  /* column 9 += lo */
-    sltu    a7, t3, a7                  /* carry */
-    slli    s8, t3, 1                   /* 2 cross[9] */
-    or      s8, s8, t5
-    mul     s0, ra, t0                  /* lo a[3]*a[7] */
-    add     s2, s2, a7                  /* hi + carry: no overflow */
-    add     s9, s9, s2                  /* column 10 += hi */
-    sltu    s2, s9, s2                  /* carry */
-    add     t6, t6, s2                  /* column 11 += carry */
-    mulhu   ra, ra, t0                  /* hi a[3]*a[7] */
-    add     s8, s8, a3                  /* t[9] = 2 cross[9] + square word */
-    sltu    a3, s8, a3                  /* carry */
-    add     s8, s8, a1                  /* + carry */
-    sltu    a1, s8, a1                  /* carry */
-    mul     t1, s4, t4                  /* lo a[4]*a[6] */
-    add     a3, a3, a1                  /* carries */
-    add     s9, s9, s0                  /* column 10 += lo */
-    sltu    s0, s9, s0                  /* carry */
-    add     ra, ra, s0                  /* hi + carry: no overflow */
-    mulhu   s3, s4, t4                  /* hi a[4]*a[6] */
-    add     t6, t6, ra                  /* column 11 += hi */
-    sltu    ra, t6, ra                  /* carry */
-    add     s9, s9, t1                  /* column 10 += lo */
-    sltu    t1, s9, t1                  /* carry */
-    mul     t5, s1, s1                  /* lo a[5]^2 */
-    add     s3, s3, t1                  /* hi + carry: no overflow */
-    add     t6, t6, s3                  /* column 11 += hi */
-    sltu    s3, t6, s3                  /* carry */
-    add     ra, ra, s3                  /* column 12 += carry */
-    mulhu   a7, s1, s1                  /* hi a[5]^2 */
-    slli    s2, s9, 1                   /* 2 cross[10] */
-    srli    t3, t3, 31                  /* bit 31 of cross[9] */
-    or      s2, s2, t3
-    add     s2, s2, t5                  /* t[10] = 2 cross[10] + square word */
-    mul     a1, s4, t0                  /* lo a[4]*a[7] */
-    sltu    t5, s2, t5                  /* carry */
-    add     s2, s2, a3                  /* + carry */
+    add     t0, t0, s8                  /* hi + carry: no overflow */
+    add     s9, s9, t0                  /* column 3 += hi */
+    sltu    t0, s9, t0                  /* carry */
+    add     s11, s11, t0                /* column 4 += carry */
+    lw      a5, 8(t5)                   /* c[2] */
+    lw      t4, 12(a4)                  /* d[3] */
+    mul     a3, a5, ra                  /* lo a[2]*b[0] */
+    lw      t3, 12(t5)                  /* c[3] */
+    lw      s3, 16(a4)                  /* d[4] */
+    lw      a7, 16(t5)                  /* c[4] */
+    lw      s6, 20(a4)                  /* d[5] */
+    mulhu   t2, a5, ra                  /* hi a[2]*b[0] */
+    add     s2, s2, a3                  /* column 2 += lo */
     sltu    a3, s2, a3                  /* carry */
-    add     t5, t5, a3                  /* carries */
-    mulhu   s4, s4, t0                  /* hi a[4]*a[7] */
-    add     t6, t6, a1                  /* column 11 += lo */
-    sltu    a1, t6, a1                  /* carry */
-    srli    s9, s9, 31                  /* bit 31 of cross[10] */
-    mul     s0, s1, t4                  /* lo a[5]*a[6] */
-    add     s4, s4, a1                  /* hi + carry: no overflow */
-    add     ra, ra, s4                  /* column 12 += hi */
-    sltu    s4, ra, s4                  /* carry */
-    mulhu   t1, s1, t4                  /* hi a[5]*a[6] */
-    add     t6, t6, s0                  /* column 11 += lo */
-    sltu    s0, t6, s0                  /* carry */
-    slli    s3, t6, 1                   /* 2 cross[11] */
-    or      s3, s3, s9
-    mul     t3, s1, t0                  /* lo a[5]*a[7] */
-    add     t1, t1, s0                  /* hi + carry: no overflow */
-    add     ra, ra, t1                  /* column 12 += hi */
-    sltu    t1, ra, t1                  /* carry */
-    add     s4, s4, t1                  /* column 13 += carry */
-    mulhu   s1, s1, t0                  /* hi a[5]*a[7] */
-    add     s3, s3, a7                  /* t[11] = 2 cross[11] + square word */
-    sltu    a7, s3, a7                  /* carry */
-    add     s3, s3, t5                  /* + carry */
-    sltu    t5, s3, t5                  /* carry */
-    mul     a3, t4, t4                  /* lo a[6]^2 */
-    add     a7, a7, t5                  /* carries */
-    add     ra, ra, t3                  /* column 12 += lo */
-    sltu    t3, ra, t3                  /* carry */
-    add     s1, s1, t3                  /* hi + carry: no overflow */
-    mulhu   a1, t4, t4                  /* hi a[6]^2 */
-    add     s4, s4, s1                  /* column 13 += hi */
-    sltu    s1, s4, s1                  /* carry */
-    slli    s9, ra, 1                   /* 2 cross[12] */
-    srli    t6, t6, 31                  /* bit 31 of cross[11] */
-    mul     s0, t4, t0                  /* lo a[6]*a[7] */
-    or      s9, s9, t6
-    add     s9, s9, a3                  /* t[12] = 2 cross[12] + square word */
-    sltu    a3, s9, a3                  /* carry */
-    add     s9, s9, a7                  /* + carry */
-    mulhu   t4, t4, t0                  /* hi a[6]*a[7] */
-    sltu    a7, s9, a7                  /* carry */
-    add     a3, a3, a7                  /* carries */
-    add     s4, s4, s0                  /* column 13 += lo */
-    sltu    s0, s4, s0                  /* carry */
-    mul     t1, t0, t0                  /* lo a[7]^2 */
-    add     t4, t4, s0                  /* hi + carry: no overflow */
-    add     s1, s1, t4                  /* column 14 += hi */
-    sltu    t4, s1, t4                  /* carry */
-    slli    t5, s4, 1                   /* 2 cross[13] */
-    mulhu   t3, t0, t0                  /* hi a[7]^2 */
-    srli    ra, ra, 31                  /* bit 31 of cross[12] */
-    or      t5, t5, ra
-    add     t5, t5, a1                  /* t[13] = 2 cross[13] + square word */
-    sltu    a1, t5, a1                  /* carry */
-    mul     t6, a6, s10                 /* lo 38 t[8] */
-    add     t5, t5, a3                  /* + carry */
-    sltu    a3, t5, a3                  /* carry */
-    add     a1, a1, a3                  /* carries */
-    slli    a7, s1, 1                   /* 2 cross[14] */
-    mulhu   a6, a6, s10                 /* hi 38 t[8] (< 38) */
-    srli    s4, s4, 31                  /* bit 31 of cross[13] */
-    or      a7, a7, s4
-    add     a7, a7, t1                  /* t[14] = 2 cross[14] + square word */
-    sltu    t1, a7, t1                  /* carry */
-    mul     s0, s8, s10                 /* lo 38 t[9] */
-    add     a7, a7, a1                  /* + carry */
-    sltu    a1, a7, a1                  /* carry */
-    add     t1, t1, a1                  /* carries */
-    slli    t4, t4, 1                   /* 2 cross[15] */
-    mulhu   s8, s8, s10                 /* hi 38 t[9] (< 38) */
-    srli    s1, s1, 31                  /* bit 31 of cross[14] */
-    or      t4, t4, s1
-    add     t4, t4, t3                  /* t[15] = 2 cross[15] + square word */
-    add     t4, t4, t1                  /* + carry */
-    mul     t0, s2, s10                 /* lo 38 t[10] */
-    add     s6, s6, t6                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    t6, s6, t6                  /* carry */
-    add     s5, s5, s0                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s0, s5, s0                  /* carry */
-    mulhu   s2, s2, s10                 /* hi 38 t[10] (< 38) */
-    add     a6, a6, t6                  /* hi(prev) + carries */
-    add     s5, s5, a6                  /* u[1] += hi(prev) + carry */
-    sltu    a6, s5, a6                  /* carry */
-    add     s0, s0, a6                  /* carries */
-    mul     ra, s3, s10                 /* lo 38 t[11] */
-    add     t2, t2, t0                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    t0, t2, t0                  /* carry */
-    add     s8, s8, s0                  /* hi(prev) + carries */
-    add     t2, t2, s8                  /* u[2] += hi(prev) + carry */
-    mulhu   s3, s3, s10                 /* hi 38 t[11] (< 38) */
-    sltu    s8, t2, s8                  /* carry */
-    add     t0, t0, s8                  /* carries */
-    add     a2, a2, ra                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    ra, a2, ra                  /* carry */
-    mul     a3, s9, s10                 /* lo 38 t[12] */
-    add     s2, s2, t0                  /* hi(prev) + carries */
-    add     a2, a2, s2                  /* u[3] += hi(prev) + carry */
-    sltu    s2, a2, s2                  /* carry */
-    add     ra, ra, s2                  /* carries */
-    mulhu   s9, s9, s10                 /* hi 38 t[12] (< 38) */
-    add     s7, s7, a3                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    a3, s7, a3                  /* carry */
-    add     s3, s3, ra                  /* hi(prev) + carries */
-    add     s7, s7, s3                  /* u[4] += hi(prev) + carry */
-    mul     s4, t5, s10                 /* lo 38 t[13] */
-    sltu    s3, s7, s3                  /* carry */
-    add     a3, a3, s3                  /* carries */
-    add     s9, s9, a3                  /* hi(prev) + carries */
-    mulhu   t5, t5, s10                 /* hi 38 t[13] (< 38) */
-    add     a0, a0, s4                  /* u[5] = t[5] + lo 38 t[13] */
+    lw      s0, 20(t5)                  /* c[5] */
+    lw      t6, 24(a4)                  /* d[6] */
+    mul     s4, s7, t4                  /* lo a[0]*b[3] */
+    add     t2, t2, a3                  /* hi + carry: no overflow */
+    add     s9, s9, t2                  /* column 3 += hi */
+    sltu    t2, s9, t2                  /* carry */
+    add     s11, s11, t2                /* column 4 += carry */
+    mulhu   s8, s7, t4                  /* hi a[0]*b[3] */
+    add     s9, s9, s4                  /* column 3 += lo */
+    sltu    s4, s9, s4                  /* carry */
+    add     s9, s9, s5                  /* column 3 += lo */
+    sltu    s5, s9, s5                  /* carry */
+    mul     t0, a5, s10                 /* lo a[2]*b[1] */
+    add     s8, s8, s4                  /* hi + carry: no overflow */
+    add     s11, s11, s8                /* column 4 += hi */
+    sltu    s8, s11, s8                 /* carry */
+    add     a2, a2, s5                  /* hi + carry: no overflow */
+    mulhu   a3, a5, s10                 /* hi a[2]*b[1] */
+    add     s11, s11, a2                /* column 4 += hi */
+    sltu    a2, s11, a2                 /* carry */
+    add     s8, s8, a2                  /* column 5 += carry */
+    add     s9, s9, t0                  /* column 3 += lo */
+    mul     t2, t3, ra                  /* lo a[3]*b[0] */
+    sltu    t0, s9, t0                  /* carry */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     s11, s11, a3                /* column 4 += hi */
+    sltu    a3, s11, a3                 /* carry */
+    mulhu   s4, t3, ra                  /* hi a[3]*b[0] */
+    add     s8, s8, a3                  /* column 5 += carry */
+    add     s9, s9, t2                  /* column 3 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    mul     s5, s7, s3                  /* lo a[0]*b[4] */
+    add     s4, s4, t2                  /* hi + carry: no overflow */
+    add     s11, s11, s4                /* column 4 += hi */
+    sltu    s4, s11, s4                 /* carry */
+    add     s8, s8, s4                  /* column 5 += carry */
+    mulhu   a2, s7, s3                  /* hi a[0]*b[4] */
+    add     s11, s11, s5                /* column 4 += lo */
+    sltu    s5, s11, s5                 /* carry */
+    mul     t0, a0, t4                  /* lo a[1]*b[3] */
+    add     a2, a2, s5                  /* hi + carry: no overflow */
+    add     s8, s8, a2                  /* column 5 += hi */
+    sltu    a2, s8, a2                  /* carry */
+    mulhu   a3, a0, t4                  /* hi a[1]*b[3] */
+    add     s11, s11, t0                /* column 4 += lo */
+    sltu    t0, s11, t0                 /* carry */
+    lw      t2, 24(t5)                  /* c[6] */
+    mul     s4, a5, t1                  /* lo a[2]*b[2] */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     s8, s8, a3                  /* column 5 += hi */
+    sltu    a3, s8, a3                  /* carry */
+    add     a2, a2, a3                  /* column 6 += carry */
+    mulhu   s5, a5, t1                  /* hi a[2]*b[2] */
+    add     s11, s11, s4                /* column 4 += lo */
+    sltu    s4, s11, s4                 /* carry */
+    lw      a4, 28(a4)                  /* d[7] */
+    mul     t0, t3, s10                 /* lo a[3]*b[1] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s8, s8, s5                  /* column 5 += hi */
+    sltu    s5, s8, s5                  /* carry */
+    add     a2, a2, s5                  /* column 6 += carry */
+    mulhu   a3, t3, s10                 /* hi a[3]*b[1] */
+    add     s11, s11, t0                /* column 4 += lo */
+    sltu    t0, s11, t0                 /* carry */
+    mul     s4, a7, ra                  /* lo a[4]*b[0] */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     s8, s8, a3                  /* column 5 += hi */
+    sltu    a3, s8, a3                  /* carry */
+    add     a2, a2, a3                  /* column 6 += carry */
+    mulhu   s5, a7, ra                  /* hi a[4]*b[0] */
+    add     s11, s11, s4                /* column 4 += lo */
+    sltu    s4, s11, s4                 /* carry */
+    mul     t0, s7, s6                  /* lo a[0]*b[5] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s8, s8, s5                  /* column 5 += hi */
+    sltu    s5, s8, s5                  /* carry */
+    add     a2, a2, s5                  /* column 6 += carry */
+    mulhu   a3, s7, s6                  /* hi a[0]*b[5] */
+    add     s8, s8, t0                  /* column 5 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     s4, a0, s3                  /* lo a[1]*b[4] */
+    add     a3, a3, t0                  /* hi + carry: no overflow */
+    add     a2, a2, a3                  /* column 6 += hi */
+    sltu    a3, a2, a3                  /* carry */
+    mulhu   s5, a0, s3                  /* hi a[1]*b[4] */
+    add     s8, s8, s4                  /* column 5 += lo */
+    sltu    s4, s8, s4                  /* carry */
+    mul     t0, a5, t4                  /* lo a[2]*b[3] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     a2, a2, s5                  /* column 6 += hi */
+    sltu    s5, a2, s5                  /* carry */
+    add     a3, a3, s5                  /* column 7 += carry */
+    mulhu   s4, a5, t4                  /* hi a[2]*b[3] */
+    add     s8, s8, t0                  /* column 5 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     s5, t3, t1                  /* lo a[3]*b[2] */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    add     a2, a2, s4                  /* column 6 += hi */
+    sltu    s4, a2, s4                  /* carry */
+    add     a3, a3, s4                  /* column 7 += carry */
+    mulhu   t0, t3, t1                  /* hi a[3]*b[2] */
+    add     s8, s8, s5                  /* column 5 += lo */
+    sltu    s5, s8, s5                  /* carry */
+    mul     s4, a7, s10                 /* lo a[4]*b[1] */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     a2, a2, t0                  /* column 6 += hi */
+    sltu    t0, a2, t0                  /* carry */
+    add     a3, a3, t0                  /* column 7 += carry */
+    mulhu   s5, a7, s10                 /* hi a[4]*b[1] */
+    add     s8, s8, s4                  /* column 5 += lo */
+    sltu    s4, s8, s4                  /* carry */
+    lw      t5, 28(t5)                  /* c[7] */
+    mul     t0, s0, ra                  /* lo a[5]*b[0] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     a2, a2, s5                  /* column 6 += hi */
+    sltu    s5, a2, s5                  /* carry */
+    add     a3, a3, s5                  /* column 7 += carry */
+    mulhu   s4, s0, ra                  /* hi a[5]*b[0] */
+    add     s8, s8, t0                  /* column 5 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     s5, s7, t6                  /* lo a[0]*b[6] */
+    add     s4, s4, t0                  /* hi + carry: no overflow */
+    add     a2, a2, s4                  /* column 6 += hi */
+    sltu    s4, a2, s4                  /* carry */
+    add     a3, a3, s4                  /* column 7 += carry */
+    mulhu   t0, s7, t6                  /* hi a[0]*b[6] */
+    add     a2, a2, s5                  /* column 6 += lo */
+    sltu    s5, a2, s5                  /* carry */
+    mul     s4, a0, s6                  /* lo a[1]*b[5] */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     a3, a3, t0                  /* column 7 += hi */
+    sltu    t0, a3, t0                  /* carry */
+    mulhu   s5, a0, s6                  /* hi a[1]*b[5] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, a5, s3                  /* lo a[2]*b[4] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, a5, s3                  /* hi a[2]*b[4] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, t3, t4                  /* lo a[3]*b[3] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, t3, t4                  /* hi a[3]*b[3] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, a7, t1                  /* lo a[4]*b[2] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, a7, t1                  /* hi a[4]*b[2] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, s0, s10                 /* lo a[5]*b[1] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, s0, s10                 /* hi a[5]*b[1] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, t2, ra                  /* lo a[6]*b[0] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s5, t2, ra                  /* hi a[6]*b[0] */
+    add     a2, a2, s4                  /* column 6 += lo */
+    sltu    s4, a2, s4                  /* carry */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    mul     s4, s7, a4                  /* lo a[0]*b[7] */
+    add     a3, a3, s5                  /* column 7 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     t0, t0, s5                  /* column 8 += carry */
+    mulhu   s7, s7, a4                  /* hi a[0]*b[7] */
+    add     a3, a3, s4                  /* column 7 += lo */
+    sltu    s4, a3, s4                  /* carry */
+    mul     s5, a0, t6                  /* lo a[1]*b[6] */
+    add     s7, s7, s4                  /* hi + carry: no overflow */
+    add     t0, t0, s7                  /* column 8 += hi */
+    sltu    s7, t0, s7                  /* carry */
+    mulhu   s4, a0, t6                  /* hi a[1]*b[6] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, a5, s6                  /* lo a[2]*b[5] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, a5, s6                  /* hi a[2]*b[5] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, t3, s3                  /* lo a[3]*b[4] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, t3, s3                  /* hi a[3]*b[4] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, a7, t4                  /* lo a[4]*b[3] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, a7, t4                  /* hi a[4]*b[3] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, s0, t1                  /* lo a[5]*b[2] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, s0, t1                  /* hi a[5]*b[2] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, t2, s10                 /* lo a[6]*b[1] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   s4, t2, s10                 /* hi a[6]*b[1] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    mul     s5, t5, ra                  /* lo a[7]*b[0] */
+    add     t0, t0, s4                  /* column 8 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s7, s7, s4                  /* column 9 += carry */
+    mulhu   ra, t5, ra                  /* hi a[7]*b[0] */
+    add     a3, a3, s5                  /* column 7 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    mul     s4, a0, a4                  /* lo a[1]*b[7] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     t0, t0, ra                  /* column 8 += hi */
+    sltu    ra, t0, ra                  /* carry */
+    add     s7, s7, ra                  /* column 9 += carry */
+    mulhu   a0, a0, a4                  /* hi a[1]*b[7] */
+    add     t0, t0, s4                  /* column 8 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    mul     s5, a5, t6                  /* lo a[2]*b[6] */
+    add     a0, a0, s4                  /* hi + carry: no overflow */
+    add     s7, s7, a0                  /* column 9 += hi */
+    sltu    a0, s7, a0                  /* carry */
+    mulhu   ra, a5, t6                  /* hi a[2]*b[6] */
+    add     t0, t0, s5                  /* column 8 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     s4, t3, s6                  /* lo a[3]*b[5] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     s7, s7, ra                  /* column 9 += hi */
+    sltu    ra, s7, ra                  /* carry */
+    add     a0, a0, ra                  /* column 10 += carry */
+    mulhu   s5, t3, s6                  /* hi a[3]*b[5] */
+    add     t0, t0, s4                  /* column 8 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    mul     ra, a7, s3                  /* lo a[4]*b[4] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s7, s7, s5                  /* column 9 += hi */
+    sltu    s5, s7, s5                  /* carry */
+    add     a0, a0, s5                  /* column 10 += carry */
+    mulhu   s4, a7, s3                  /* hi a[4]*b[4] */
+    add     t0, t0, ra                  /* column 8 += lo */
+    sltu    ra, t0, ra                  /* carry */
+    mul     s5, s0, t4                  /* lo a[5]*b[3] */
+    add     s4, s4, ra                  /* hi + carry: no overflow */
+    add     s7, s7, s4                  /* column 9 += hi */
+    sltu    s4, s7, s4                  /* carry */
+    add     a0, a0, s4                  /* column 10 += carry */
+    mulhu   ra, s0, t4                  /* hi a[5]*b[3] */
+    add     t0, t0, s5                  /* column 8 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     s4, t2, t1                  /* lo a[6]*b[2] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     s7, s7, ra                  /* column 9 += hi */
+    sltu    ra, s7, ra                  /* carry */
+    add     a0, a0, ra                  /* column 10 += carry */
+    mulhu   s5, t2, t1                  /* hi a[6]*b[2] */
+    add     t0, t0, s4                  /* column 8 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    mul     ra, t5, s10                 /* lo a[7]*b[1] */
+    add     s5, s5, s4                  /* hi + carry: no overflow */
+    add     s7, s7, s5                  /* column 9 += hi */
+    sltu    s5, s7, s5                  /* carry */
+    add     a0, a0, s5                  /* column 10 += carry */
+    mulhu   s10, t5, s10                /* hi a[7]*b[1] */
+    add     t0, t0, ra                  /* column 8 += lo */
+    sltu    ra, t0, ra                  /* carry */
+    mul     s4, a5, a4                  /* lo a[2]*b[7] */
+    add     s10, s10, ra                /* hi + carry: no overflow */
+    add     s7, s7, s10                 /* column 9 += hi */
+    sltu    s10, s7, s10                /* carry */
+    add     a0, a0, s10                 /* column 10 += carry */
+    mulhu   a5, a5, a4                  /* hi a[2]*b[7] */
+    add     s7, s7, s4                  /* column 9 += lo */
+    sltu    s4, s7, s4                  /* carry */
+    mul     s5, t3, t6                  /* lo a[3]*b[6] */
+    add     a5, a5, s4                  /* hi + carry: no overflow */
+    add     a0, a0, a5                  /* column 10 += hi */
+    sltu    a5, a0, a5                  /* carry */
+    mulhu   ra, t3, t6                  /* hi a[3]*b[6] */
+    add     s7, s7, s5                  /* column 9 += lo */
+    sltu    s5, s7, s5                  /* carry */
+    mul     s10, a7, s6                 /* lo a[4]*b[5] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     a0, a0, ra                  /* column 10 += hi */
+    sltu    ra, a0, ra                  /* carry */
+    add     a5, a5, ra                  /* column 11 += carry */
+    mulhu   s4, a7, s6                  /* hi a[4]*b[5] */
+    add     s7, s7, s10                 /* column 9 += lo */
+    sltu    s10, s7, s10                /* carry */
+    mul     s5, s0, s3                  /* lo a[5]*b[4] */
+    add     s4, s4, s10                 /* hi + carry: no overflow */
+    add     a0, a0, s4                  /* column 10 += hi */
     sltu    s4, a0, s4                  /* carry */
-    add     a0, a0, s9                  /* u[5] += hi(prev) + carry */
-    sltu    s9, a0, s9                  /* carry */
-    mul     a1, a7, s10                 /* lo 38 t[14] */
-    add     s4, s4, s9                  /* carries */
-    add     t5, t5, s4                  /* hi(prev) + carries */
-    mulhu   a7, a7, s10                 /* hi 38 t[14] (< 38) */
-    add     s11, s11, a1                /* u[6] = t[6] + lo 38 t[14] */
-    sltu    a1, s11, a1                 /* carry */
-    add     s11, s11, t5                /* u[6] += hi(prev) + carry */
-    sltu    t5, s11, t5                 /* carry */
-    mul     s1, t4, s10                 /* lo 38 t[15] */
-    add     a1, a1, t5                  /* carries */
-    add     a7, a7, a1                  /* hi(prev) + carries */
-    mulhu   t4, t4, s10                 /* hi 38 t[15] (< 38) */
-    add     a5, a5, s1                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s1, a5, s1                  /* carry */
-    add     a5, a5, a7                  /* u[7] += hi(prev) + carry */
-    sltu    a7, a5, a7                  /* carry */
-    add     s1, s1, a7                  /* carries */
-    add     t4, t4, s1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    t3, a5, 31                  /* bit 255 */
-    slli    t4, t4, 1                   /* 2 T */
-    or      t4, t4, t3                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    t1, t4, 4                   /* 16 T' */
-    slli    t6, t4, 1                   /* 2 T' */
-    add     t1, t1, t6                  /* 18 T' */
-    add     t1, t1, t4                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a5, a5, 1                   /* clear bit 255 */
-    srli    a5, a5, 1
-    add     s6, s6, t1                  /* r[0] = u[0] + carry */
-    sltu    t1, s6, t1                  /* carry */
-    sw      s6, 0(a4)                   /* r[0] */
-    add     s5, s5, t1                  /* r[1] = u[1] + carry */
-    sltu    t1, s5, t1                  /* carry */
-    sw      s5, 4(a4)                   /* r[1] */
-    add     t2, t2, t1                  /* r[2] = u[2] + carry */
-    sltu    t1, t2, t1                  /* carry */
-    sw      t2, 8(a4)                   /* r[2] */
-    add     a2, a2, t1                  /* r[3] = u[3] + carry */
-    sltu    t1, a2, t1                  /* carry */
-    sw      a2, 12(a4)                  /* r[3] */
-    add     s7, s7, t1                  /* r[4] = u[4] + carry */
-    sltu    t1, s7, t1                  /* carry */
-    sw      s7, 16(a4)                  /* r[4] */
-    add     a0, a0, t1                  /* r[5] = u[5] + carry */
+    add     a5, a5, s4                  /* column 11 += carry */
+    mulhu   ra, s0, s3                  /* hi a[5]*b[4] */
+    add     s7, s7, s5                  /* column 9 += lo */
+    sltu    s5, s7, s5                  /* carry */
+    mul     s10, t2, t4                 /* lo a[6]*b[3] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     a0, a0, ra                  /* column 10 += hi */
+    sltu    ra, a0, ra                  /* carry */
+    add     a5, a5, ra                  /* column 11 += carry */
+    mulhu   s4, t2, t4                  /* hi a[6]*b[3] */
+    add     s7, s7, s10                 /* column 9 += lo */
+    sltu    s10, s7, s10                /* carry */
+    li      s5, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     ra, t5, t1                  /* lo a[7]*b[2] */
+    add     s4, s4, s10                 /* hi + carry: no overflow */
+    add     a0, a0, s4                  /* column 10 += hi */
+    sltu    s4, a0, s4                  /* carry */
+    add     a5, a5, s4                  /* column 11 += carry */
+    mulhu   t1, t5, t1                  /* hi a[7]*b[2] */
+    add     s7, s7, ra                  /* column 9 += lo */
+    sltu    ra, s7, ra                  /* carry */
+    mul     s10, t3, a4                 /* lo a[3]*b[7] */
+    add     t1, t1, ra                  /* hi + carry: no overflow */
+    add     a0, a0, t1                  /* column 10 += hi */
     sltu    t1, a0, t1                  /* carry */
-    sw      a0, 20(a4)                  /* r[5] */
-    add     s11, s11, t1                /* r[6] = u[6] + carry */
-    sltu    t1, s11, t1                 /* carry */
-    sw      s11, 24(a4)                 /* r[6] */
-    add     a5, a5, t1                  /* r[7] = u[7] + carry */
-    sw      a5, 28(a4)                  /* r[7] */
-    lw      ra, 8(sp)
-    addi    sp, sp, 16
+    add     a5, a5, t1                  /* column 11 += carry */
+    mulhu   t3, t3, a4                  /* hi a[3]*b[7] */
+    add     a0, a0, s10                 /* column 10 += lo */
+    sltu    s10, a0, s10                /* carry */
+    mul     s4, a7, t6                  /* lo a[4]*b[6] */
+    add     t3, t3, s10                 /* hi + carry: no overflow */
+    add     a5, a5, t3                  /* column 11 += hi */
+    sltu    t3, a5, t3                  /* carry */
+    mulhu   ra, a7, t6                  /* hi a[4]*b[6] */
+    add     a0, a0, s4                  /* column 10 += lo */
+    sltu    s4, a0, s4                  /* carry */
+    mul     t1, s0, s6                  /* lo a[5]*b[5] */
+    add     ra, ra, s4                  /* hi + carry: no overflow */
+    add     a5, a5, ra                  /* column 11 += hi */
+    sltu    ra, a5, ra                  /* carry */
+    add     t3, t3, ra                  /* column 12 += carry */
+    mulhu   s10, s0, s6                 /* hi a[5]*b[5] */
+    add     a0, a0, t1                  /* column 10 += lo */
+    sltu    t1, a0, t1                  /* carry */
+    mul     s4, t2, s3                  /* lo a[6]*b[4] */
+    add     s10, s10, t1                /* hi + carry: no overflow */
+    add     a5, a5, s10                 /* column 11 += hi */
+    sltu    s10, a5, s10                /* carry */
+    add     t3, t3, s10                 /* column 12 += carry */
+    mulhu   ra, t2, s3                  /* hi a[6]*b[4] */
+    add     a0, a0, s4                  /* column 10 += lo */
+    sltu    s4, a0, s4                  /* carry */
+    mul     t1, t5, t4                  /* lo a[7]*b[3] */
+    add     ra, ra, s4                  /* hi + carry: no overflow */
+    add     a5, a5, ra                  /* column 11 += hi */
+    sltu    ra, a5, ra                  /* carry */
+    add     t3, t3, ra                  /* column 12 += carry */
+    mulhu   t4, t5, t4                  /* hi a[7]*b[3] */
+    add     a0, a0, t1                  /* column 10 += lo */
+    sltu    t1, a0, t1                  /* carry */
+    mul     s10, a7, a4                 /* lo a[4]*b[7] */
+    add     t4, t4, t1                  /* hi + carry: no overflow */
+    add     a5, a5, t4                  /* column 11 += hi */
+    sltu    t4, a5, t4                  /* carry */
+    add     t3, t3, t4                  /* column 12 += carry */
+    mulhu   a7, a7, a4                  /* hi a[4]*b[7] */
+    add     a5, a5, s10                 /* column 11 += lo */
+    sltu    s10, a5, s10                /* carry */
+    mul     s4, s0, t6                  /* lo a[5]*b[6] */
+    add     a7, a7, s10                 /* hi + carry: no overflow */
+    add     t3, t3, a7                  /* column 12 += hi */
+    sltu    a7, t3, a7                  /* carry */
+    mulhu   ra, s0, t6                  /* hi a[5]*b[6] */
+    add     a5, a5, s4                  /* column 11 += lo */
+    sltu    s4, a5, s4                  /* carry */
+    mul     t1, t2, s6                  /* lo a[6]*b[5] */
+    add     ra, ra, s4                  /* hi + carry: no overflow */
+    add     t3, t3, ra                  /* column 12 += hi */
+    sltu    ra, t3, ra                  /* carry */
+    add     a7, a7, ra                  /* column 13 += carry */
+    mulhu   t4, t2, s6                  /* hi a[6]*b[5] */
+    add     a5, a5, t1                  /* column 11 += lo */
+    sltu    t1, a5, t1                  /* carry */
+    mul     s10, t5, s3                 /* lo a[7]*b[4] */
+    add     t4, t4, t1                  /* hi + carry: no overflow */
+    add     t3, t3, t4                  /* column 12 += hi */
+    sltu    t4, t3, t4                  /* carry */
+    add     a7, a7, t4                  /* column 13 += carry */
+    mulhu   s3, t5, s3                  /* hi a[7]*b[4] */
+    add     a5, a5, s10                 /* column 11 += lo */
+    sltu    s10, a5, s10                /* carry */
+    mul     s4, s0, a4                  /* lo a[5]*b[7] */
+    add     s3, s3, s10                 /* hi + carry: no overflow */
+    add     t3, t3, s3                  /* column 12 += hi */
+    sltu    s3, t3, s3                  /* carry */
+    add     a7, a7, s3                  /* column 13 += carry */
+    mulhu   s0, s0, a4                  /* hi a[5]*b[7] */
+    add     t3, t3, s4                  /* column 12 += lo */
+    sltu    s4, t3, s4                  /* carry */
+    mul     ra, t2, t6                  /* lo a[6]*b[6] */
+    add     s0, s0, s4                  /* hi + carry: no overflow */
+    add     a7, a7, s0                  /* column 13 += hi */
+    sltu    s0, a7, s0                  /* carry */
+    mulhu   t1, t2, t6                  /* hi a[6]*b[6] */
+    add     t3, t3, ra                  /* column 12 += lo */
+    sltu    ra, t3, ra                  /* carry */
+    mul     t4, t5, s6                  /* lo a[7]*b[5] */
+    add     t1, t1, ra                  /* hi + carry: no overflow */
+    add     a7, a7, t1                  /* column 13 += hi */
+    sltu    t1, a7, t1                  /* carry */
+    add     s0, s0, t1                  /* column 14 += carry */
+    mulhu   s6, t5, s6                  /* hi a[7]*b[5] */
+    add     t3, t3, t4                  /* column 12 += lo */
+    sltu    t4, t3, t4                  /* carry */
+    mul     s10, t2, a4                 /* lo a[6]*b[7] */
+    add     s6, s6, t4                  /* hi + carry: no overflow */
+    add     a7, a7, s6                  /* column 13 += hi */
+    sltu    s6, a7, s6                  /* carry */
+    add     s0, s0, s6                  /* column 14 += carry */
+    mulhu   t2, t2, a4                  /* hi a[6]*b[7] */
+    add     a7, a7, s10                 /* column 13 += lo */
+    sltu    s10, a7, s10                /* carry */
+    mul     s3, t5, t6                  /* lo a[7]*b[6] */
+    add     t2, t2, s10                 /* hi + carry: no overflow */
+    add     s0, s0, t2                  /* column 14 += hi */
+    sltu    t2, s0, t2                  /* carry */
+    mulhu   t6, t5, t6                  /* hi a[7]*b[6] */
+    add     a7, a7, s3                  /* column 13 += lo */
+    sltu    s3, a7, s3                  /* carry */
+    mul     s4, t5, a4                  /* lo a[7]*b[7] */
+    add     t6, t6, s3                  /* hi + carry: no overflow */
+    add     s0, s0, t6                  /* column 14 += hi */
+    sltu    t6, s0, t6                  /* carry */
+    add     t2, t2, t6                  /* column 15 += carry */
+    mulhu   t5, t5, a4                  /* hi a[7]*b[7] */
+    add     s0, s0, s4                  /* column 14 += lo */
+    sltu    s4, s0, s4                  /* carry */
+    mul     ra, t0, s5                  /* lo 38 t[8] */
+    add     t5, t5, s4                  /* hi + carry: no overflow */
+    add     t2, t2, t5                  /* column 15 += hi */
+    slli    t1, t2, 5                   /* t[15] << 5 */
+    slli    t4, t2, 2                   /* t[15] << 2 */
+    mulhu   t0, t0, s5                  /* hi 38 t[8] (< 38) */
+    add     s1, s1, ra                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    ra, s1, ra                  /* carry */
+    slli    s6, t2, 1                   /* t[15] << 1 */
+    add     t1, t1, t4                  /* lo 38 t[15] */
+    mul     s10, s7, s5                 /* lo 38 t[9] */
+    add     t0, t0, ra                  /* hi(prev) + carries */
+    sltu    t4, t1, t4                  /* carry */
+    add     t1, t1, s6
+    sltu    s6, t1, s6                  /* carry */
+    mulhu   s7, s7, s5                  /* hi 38 t[9] (< 38) */
+    add     a6, a6, s10                 /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s10, a6, s10                /* carry */
+    add     a6, a6, t0                  /* u[1] += hi(prev) + carry */
+    sltu    t0, a6, t0                  /* carry */
+    mul     s3, a0, s5                  /* lo 38 t[10] */
+    add     s10, s10, t0                /* carries */
+    add     s7, s7, s10                 /* hi(prev) + carries */
+    srli    t6, t2, 27                  /* t[15] >> 27 */
+    srli    a4, t2, 30                  /* t[15] >> 30 */
+    mulhu   a0, a0, s5                  /* hi 38 t[10] (< 38) */
+    add     s2, s2, s3                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s3, s2, s3                  /* carry */
+    add     s2, s2, s7                  /* u[2] += hi(prev) + carry */
+    sltu    s7, s2, s7                  /* carry */
+    mul     s4, a5, s5                  /* lo 38 t[11] */
+    add     s3, s3, s7                  /* carries */
+    add     a0, a0, s3                  /* hi(prev) + carries */
+    srli    t2, t2, 31                  /* t[15] >> 31 */
+    add     t6, t6, a4                  /* hi 38 t[15] */
+    mulhu   a5, a5, s5                  /* hi 38 t[11] (< 38) */
+    add     s9, s9, s4                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s4, s9, s4                  /* carry */
+    add     s9, s9, a0                  /* u[3] += hi(prev) + carry */
+    sltu    a0, s9, a0                  /* carry */
+    mul     t5, t3, s5                  /* lo 38 t[12] */
+    add     s4, s4, a0                  /* carries */
+    add     a5, a5, s4                  /* hi(prev) + carries */
+    add     t6, t6, t2
+    add     t6, t6, t4
+    mulhu   t3, t3, s5                  /* hi 38 t[12] (< 38) */
+    add     s11, s11, t5                /* u[4] = t[4] + lo 38 t[12] */
+    sltu    t5, s11, t5                 /* carry */
+    add     s11, s11, a5                /* u[4] += hi(prev) + carry */
+    sltu    a5, s11, a5                 /* carry */
+    mul     ra, a7, s5                  /* lo 38 t[13] */
+    add     t5, t5, a5                  /* carries */
+    add     t3, t3, t5                  /* hi(prev) + carries */
+    add     t6, t6, s6
+    add     a3, a3, t1                  /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   a7, a7, s5                  /* hi 38 t[13] (< 38) */
+    add     s8, s8, ra                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    ra, s8, ra                  /* carry */
+    add     s8, s8, t3                  /* u[5] += hi(prev) + carry */
+    sltu    t3, s8, t3                  /* carry */
+    mul     t0, s0, s5                  /* lo 38 t[14] */
+    add     ra, ra, t3                  /* carries */
+    add     a7, a7, ra                  /* hi(prev) + carries */
+    sltu    t1, a3, t1                  /* carry */
+    mulhu   s0, s0, s5                  /* hi 38 t[14] (< 38) */
+    add     a2, a2, t0                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t0, a2, t0                  /* carry */
+    add     a2, a2, a7                  /* u[6] += hi(prev) + carry */
+    sltu    a7, a2, a7                  /* carry */
+    add     t0, t0, a7                  /* carries */
+    add     s0, s0, t0                  /* hi(prev) + carries */
+    add     a3, a3, s0                  /* u[7] += hi(prev) + carry */
+    sltu    s0, a3, s0                  /* carry */
+    add     t1, t1, s0                  /* carries */
+    add     t6, t6, t1                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s10, a3, 31                 /* bit 255 */
+    slli    t6, t6, 1                   /* 2 T */
+    or      t6, t6, s10                 /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s7, t6, 4                   /* 16 T' */
+    slli    s3, t6, 1                   /* 2 T' */
+    add     s7, s7, s3                  /* 18 T' */
+    add     s7, s7, t6                  /* 19 T' (2^255 = 19 mod p) */
+    slli    a3, a3, 1                   /* clear bit 255 */
+    srli    a3, a3, 1
+    add     s1, s1, s7                  /* r[0] = u[0] + carry */
+    sltu    s7, s1, s7                  /* carry */
+    sw      s1, 0(a1)                   /* r[0] */
+    add     a6, a6, s7                  /* r[1] = u[1] + carry */
+    sltu    s7, a6, s7                  /* carry */
+    sw      a6, 4(a1)                   /* r[1] */
+    add     s2, s2, s7                  /* r[2] = u[2] + carry */
+    sltu    s7, s2, s7                  /* carry */
+    sw      s2, 8(a1)                   /* r[2] */
+    add     s9, s9, s7                  /* r[3] = u[3] + carry */
+    sltu    s7, s9, s7                  /* carry */
+    sw      s9, 12(a1)                  /* r[3] */
+    add     s11, s11, s7                /* r[4] = u[4] + carry */
+    sltu    s7, s11, s7                 /* carry */
+    sw      s11, 16(a1)                 /* r[4] */
+    add     s8, s8, s7                  /* r[5] = u[5] + carry */
+    sltu    s7, s8, s7                  /* carry */
+    sw      s8, 20(a1)                  /* r[5] */
+    add     a2, a2, s7                  /* r[6] = u[6] + carry */
+    sltu    s7, a2, s7                  /* carry */
+    sw      a2, 24(a1)                  /* r[6] */
+    add     a3, a3, s7                  /* r[7] = u[7] + carry */
+    sw      a3, 28(a1)                  /* r[7] */
+    lw      ra, 32(sp)
+    addi    sp, sp, 48
     ret
-    .size MCU_FN(x25519, fe_sqr2), . - MCU_FN(x25519, fe_sqr2)
+    .size MCU_FN(x25519, fe_sqr2_mul2), . - MCU_FN(x25519, fe_sqr2_mul2)
 
     .section .text.MCU_FN(x25519, fe_mul_ef_sd), "ax", @progbits
     .globl MCU_FN(x25519, fe_mul_ef_sd)
@@ -3637,13 +3629,13 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     s2, s2, a3                  /* + carry (19 T at word 0) */
     sltu    a3, s2, a3                  /* carry */
     add     s3, s3, a3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 128(a1)                 /* S[0] */
+    sw      s2, 0(a1)                   /* S[0] */
     sltu    s4, t3, s0                  /* borrow */
     sub     t3, t3, s0                  /* Dd[0] = a - b */
     sltu    s5, t3, a7                  /* borrow */
     sub     t3, t3, a7                  /* - borrow (19 g at word 0) */
     add     s4, s4, s5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t3, 160(a1)                 /* Dd[0] */
+    sw      t3, 32(a1)                  /* Dd[0] */
     lw      s6, 68(a0)                  /* CB[17] */
     lw      s7, 40(a0)                  /* DA[10] */
     add     s8, s1, s6                  /* S[1] = a + b */
@@ -3651,13 +3643,13 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     s8, s8, s3                  /* + carry (19 T at word 0) */
     sltu    s3, s8, s3                  /* carry */
     add     s9, s9, s3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s8, 132(a1)                 /* S[1] */
+    sw      s8, 4(a1)                   /* S[1] */
     sltu    s10, s1, s6                 /* borrow */
     sub     s1, s1, s6                  /* Dd[1] = a - b */
     sltu    s11, s1, s4                 /* borrow */
     sub     s1, s1, s4                  /* - borrow (19 g at word 0) */
     add     s10, s10, s11               /* borrows (0..2: word 0 takes up to 57) */
-    sw      s1, 164(a1)                 /* Dd[1] */
+    sw      s1, 36(a1)                  /* Dd[1] */
     sw      ra, 0(sp)
     lw      ra, 72(a0)                  /* CB[18] */
     lw      t5, 44(a0)                  /* DA[11] */
@@ -3666,13 +3658,13 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     a4, a4, s9                  /* + carry (19 T at word 0) */
     sltu    s9, a4, s9                  /* carry */
     add     t6, t6, s9                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a4, 136(a1)                 /* S[2] */
+    sw      a4, 8(a1)                   /* S[2] */
     sltu    t2, s7, ra                  /* borrow */
     sub     s7, s7, ra                  /* Dd[2] = a - b */
     sltu    t1, s7, s10                 /* borrow */
     sub     s7, s7, s10                 /* - borrow (19 g at word 0) */
     add     t2, t2, t1                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s7, 168(a1)                 /* Dd[2] */
+    sw      s7, 40(a1)                  /* Dd[2] */
     lw      a2, 76(a0)                  /* CB[19] */
     lw      a6, 48(a0)                  /* DA[12] */
     add     a3, t5, a2                  /* S[3] = a + b */
@@ -3680,13 +3672,13 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     a3, a3, t6                  /* + carry (19 T at word 0) */
     sltu    t6, a3, t6                  /* carry */
     add     s2, s2, t6                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a3, 140(a1)                 /* S[3] */
+    sw      a3, 12(a1)                  /* S[3] */
     sltu    s0, t5, a2                  /* borrow */
     sub     t5, t5, a2                  /* Dd[3] = a - b */
     sltu    a7, t5, t2                  /* borrow */
     sub     t5, t5, t2                  /* - borrow (19 g at word 0) */
     add     s0, s0, a7                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t5, 172(a1)                 /* Dd[3] */
+    sw      t5, 44(a1)                  /* Dd[3] */
     lw      s5, 80(a0)                  /* CB[20] */
     lw      t3, 52(a0)                  /* DA[13] */
     add     s3, a6, s5                  /* S[4] = a + b */
@@ -3694,13 +3686,13 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     s3, s3, s2                  /* + carry (19 T at word 0) */
     sltu    s2, s3, s2                  /* carry */
     add     s8, s8, s2                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s3, 144(a1)                 /* S[4] */
+    sw      s3, 16(a1)                  /* S[4] */
     sltu    s6, a6, s5                  /* borrow */
     sub     a6, a6, s5                  /* Dd[4] = a - b */
     sltu    s4, a6, s0                  /* borrow */
     sub     a6, a6, s0                  /* - borrow (19 g at word 0) */
     add     s6, s6, s4                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a6, 176(a1)                 /* Dd[4] */
+    sw      a6, 48(a1)                  /* Dd[4] */
     lw      s11, 84(a0)                 /* CB[21] */
     lw      s1, 56(a0)                  /* DA[14] */
     add     s9, t3, s11                 /* S[5] = a + b */
@@ -3708,13 +3700,13 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     s9, s9, s8                  /* + carry (19 T at word 0) */
     sltu    s8, s9, s8                  /* carry */
     add     a4, a4, s8                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s9, 148(a1)                 /* S[5] */
+    sw      s9, 20(a1)                  /* S[5] */
     sltu    ra, t3, s11                 /* borrow */
     sub     t3, t3, s11                 /* Dd[5] = a - b */
     sltu    s10, t3, s6                 /* borrow */
     sub     t3, t3, s6                  /* - borrow (19 g at word 0) */
     add     ra, ra, s10                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      t3, 180(a1)                 /* Dd[5] */
+    sw      t3, 52(a1)                  /* Dd[5] */
     lw      t1, 88(a0)                  /* CB[22] */
     slli    t4, t4, 1
     add     s7, s1, t1                  /* S[6] = a + b */
@@ -3722,23 +3714,23 @@ MCU_FN(x25519, fe_mul_ef_sd):
     add     s7, s7, a4                  /* + carry (19 T at word 0) */
     sltu    a4, s7, a4                  /* carry */
     add     t6, t6, a4                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s7, 152(a1)                 /* S[6] */
+    sw      s7, 24(a1)                  /* S[6] */
     sltu    a3, s1, t1                  /* borrow */
     sub     s1, s1, t1                  /* Dd[6] = a - b */
     sltu    a2, s1, ra                  /* borrow */
     sub     s1, s1, ra                  /* - borrow (19 g at word 0) */
     add     a3, a3, a2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s1, 184(a1)                 /* Dd[6] */
+    sw      s1, 56(a1)                  /* Dd[6] */
     srli    t4, t4, 1                   /* (a7 + b7) mod 2^31 */
     add     t4, t4, t6                  /* S[7] (below 2^31 + 2) */
-    sw      t4, 156(a1)                 /* S[7] */
+    sw      t4, 28(a1)                  /* S[7] */
     or      a5, a5, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
     sub     a5, a5, a3                  /* Dd[7] (at least 2^31 - 2) */
-    sw      a5, 188(a1)                 /* Dd[7] */
+    sw      a5, 60(a1)                  /* Dd[7] */
     li      t2, -2147483648             /* 2^31 */
-    lw      a7, 28(a1)                  /* AA[7] */
-    lw      t5, 60(a1)                  /* BB[15] */
-    lw      s2, 0(a1)                   /* AA[0] */
+    lw      a7, 156(a1)                 /* AA[39] */
+    lw      t5, 188(a1)                 /* BB[47] */
+    lw      s2, 128(a1)                 /* AA[32] */
     sub     s3, a7, t5                  /* E: a7 - b7 first */
     sltu    t5, a7, t5                  /* a7 < b7 */
     srli    s5, s3, 31
@@ -3749,55 +3741,55 @@ MCU_FN(x25519, fe_mul_ef_sd):
     slli    s4, s5, 1
     add     s0, s0, s4
     add     s0, s0, s5                  /* 19 g */
-    lw      a6, 32(a1)                  /* BB[8] */
-    lw      s8, 4(a1)                   /* AA[1] */
+    lw      a6, 160(a1)                 /* BB[40] */
+    lw      s8, 132(a1)                 /* AA[33] */
     sltu    s9, s2, a6                  /* borrow */
     sub     a6, s2, a6                  /* E[0] = a - b */
     sltu    s11, a6, s0                 /* borrow */
     sub     a6, a6, s0                  /* - borrow (19 g at word 0) */
     add     s9, s9, s11                 /* borrows (0..2: word 0 takes up to 57) */
     sw      a6, 64(a1)                  /* E[0] */
-    lw      s6, 36(a1)                  /* BB[9] */
-    lw      s10, 8(a1)                  /* AA[2] */
+    lw      s6, 164(a1)                 /* BB[41] */
+    lw      s10, 136(a1)                /* AA[34] */
     sltu    t3, s8, s6                  /* borrow */
     sub     s6, s8, s6                  /* E[1] = a - b */
     sltu    a4, s6, s9                  /* borrow */
     sub     s6, s6, s9                  /* - borrow (19 g at word 0) */
     add     t3, t3, a4                  /* borrows (0..2: word 0 takes up to 57) */
     sw      s6, 68(a1)                  /* E[1] */
-    lw      s7, 40(a1)                  /* BB[10] */
-    lw      t1, 12(a1)                  /* AA[3] */
+    lw      s7, 168(a1)                 /* BB[42] */
+    lw      t1, 140(a1)                 /* AA[35] */
     sltu    ra, s10, s7                 /* borrow */
     sub     s7, s10, s7                 /* E[2] = a - b */
     sltu    a2, s7, t3                  /* borrow */
     sub     s7, s7, t3                  /* - borrow (19 g at word 0) */
     add     ra, ra, a2                  /* borrows (0..2: word 0 takes up to 57) */
     sw      s7, 72(a1)                  /* E[2] */
-    lw      s1, 44(a1)                  /* BB[11] */
-    lw      t6, 16(a1)                  /* AA[4] */
+    lw      s1, 172(a1)                 /* BB[43] */
+    lw      t6, 144(a1)                 /* AA[36] */
     sltu    t4, t1, s1                  /* borrow */
     sub     s1, t1, s1                  /* E[3] = a - b */
     sltu    t0, s1, ra                  /* borrow */
     sub     s1, s1, ra                  /* - borrow (19 g at word 0) */
     add     t4, t4, t0                  /* borrows (0..2: word 0 takes up to 57) */
     sw      s1, 76(a1)                  /* E[3] */
-    lw      a3, 48(a1)                  /* BB[12] */
-    lw      a5, 20(a1)                  /* AA[5] */
+    lw      a3, 176(a1)                 /* BB[44] */
+    lw      a5, 148(a1)                 /* AA[37] */
     sltu    t5, t6, a3                  /* borrow */
     sub     a3, t6, a3                  /* E[4] = a - b */
     sltu    s4, a3, t4                  /* borrow */
     sub     a3, a3, t4                  /* - borrow (19 g at word 0) */
     add     t5, t5, s4                  /* borrows (0..2: word 0 takes up to 57) */
     sw      a3, 80(a1)                  /* E[4] */
-    lw      s5, 52(a1)                  /* BB[13] */
-    lw      s0, 24(a1)                  /* AA[6] */
+    lw      s5, 180(a1)                 /* BB[45] */
+    lw      s0, 152(a1)                 /* AA[38] */
     sltu    s11, a5, s5                 /* borrow */
     sub     s5, a5, s5                  /* E[5] = a - b */
     sltu    s9, s5, t5                  /* borrow */
     sub     s5, s5, t5                  /* - borrow (19 g at word 0) */
     add     s11, s11, s9                /* borrows (0..2: word 0 takes up to 57) */
     sw      s5, 84(a1)                  /* E[5] */
-    lw      a4, 56(a1)                  /* BB[14] */
+    lw      a4, 184(a1)                 /* BB[46] */
     or      s3, s3, t2                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
     sltu    t3, s0, a4                  /* borrow */
     sub     a4, s0, a4                  /* E[6] = a - b */
@@ -3809,15 +3801,15 @@ MCU_FN(x25519, fe_mul_ef_sd):
     sw      s3, 92(a1)                  /* E[7] */
     li      ra, 121665                  /* a24 = 121665 */
     mul     t0, a6, ra                  /* lo a24 E[0] */
-    lw      t4, 0(a1)                   /* AA[0] */
-    lw      s4, 32(a1)                  /* BB[8] */
-    lw      t5, 36(a1)                  /* BB[9] */
-    lw      s9, 4(a1)                   /* AA[1] */
+    lw      t4, 128(a1)                 /* AA[32] */
+    lw      s4, 160(a1)                 /* BB[40] */
+    lw      t5, 164(a1)                 /* BB[41] */
+    lw      s9, 132(a1)                 /* AA[33] */
     mulhu   a6, a6, ra                  /* hi a24 E[0] (< 2^17) */
     add     s2, s2, t0                  /* F[0] = AA + lo */
     sltu    t0, s2, t0                  /* carry */
-    lw      t2, 40(a1)                  /* BB[10] */
-    lw      s11, 8(a1)                  /* AA[2] */
+    lw      t2, 168(a1)                 /* BB[42] */
+    lw      s11, 136(a1)                /* AA[34] */
     mul     a2, s6, ra                  /* lo a24 E[1] */
     add     a6, a6, t0                  /* hi(prev) + carries */
     mulhu   s6, s6, ra                  /* hi a24 E[1] (< 2^17) */
@@ -3828,7 +3820,7 @@ MCU_FN(x25519, fe_mul_ef_sd):
     mul     t3, s7, ra                  /* lo a24 E[2] */
     add     a2, a2, a6                  /* carries */
     add     s6, s6, a2                  /* hi(prev) + carries */
-    lw      t0, 44(a1)                  /* BB[11] */
+    lw      t0, 172(a1)                 /* BB[43] */
     mulhu   s7, s7, ra                  /* hi a24 E[2] (< 2^17) */
     add     s10, s10, t3                /* F[2] = AA + lo */
     sltu    t3, s10, t3                 /* carry */
@@ -3853,7 +3845,7 @@ MCU_FN(x25519, fe_mul_ef_sd):
     mul     s6, s5, ra                  /* lo a24 E[5] */
     add     a2, a2, s1                  /* carries */
     add     a3, a3, a2                  /* hi(prev) + carries */
-    lw      t3, 12(a1)                  /* AA[3] */
+    lw      t3, 140(a1)                 /* AA[35] */
     mulhu   s5, s5, ra                  /* hi a24 E[5] (< 2^17) */
     add     a5, a5, s6                  /* F[5] = AA + lo */
     sltu    s6, a5, s6                  /* carry */
@@ -3862,7 +3854,7 @@ MCU_FN(x25519, fe_mul_ef_sd):
     mul     s7, a4, ra                  /* lo a24 E[6] */
     add     s6, s6, a3                  /* carries */
     add     s5, s5, s6                  /* hi(prev) + carries */
-    lw      a6, 48(a1)                  /* BB[12] */
+    lw      a6, 176(a1)                 /* BB[44] */
     mulhu   a4, a4, ra                  /* hi a24 E[6] (< 2^17) */
     add     s0, s0, s7                  /* F[6] = AA + lo */
     sltu    s7, s0, s7                  /* carry */
@@ -3974,8 +3966,8 @@ MCU_FN(x25519, fe_mul_ef_sd):
     mulhu   s7, t3, s4                  /* hi a[3]*b[0] */
     add     a3, a3, s1                  /* column 3 += lo */
     sltu    s1, a3, s1                  /* carry */
-    lw      s2, 16(a1)                  /* AA[4] */
-    lw      s8, 52(a1)                  /* BB[13] */
+    lw      s2, 144(a1)                 /* AA[36] */
+    lw      s8, 180(a1)                 /* BB[45] */
     mul     s10, t4, a6                 /* lo a[0]*b[4] */
     add     s7, s7, s1                  /* hi + carry: no overflow */
     add     s3, s3, s7                  /* column 4 += hi */
@@ -3984,8 +3976,8 @@ MCU_FN(x25519, fe_mul_ef_sd):
     mulhu   t1, t4, a6                  /* hi a[0]*b[4] */
     add     s3, s3, s10                 /* column 4 += lo */
     sltu    s10, s3, s10                /* carry */
-    lw      t6, 20(a1)                  /* AA[5] */
-    lw      s0, 56(a1)                  /* BB[14] */
+    lw      t6, 148(a1)                 /* AA[37] */
+    lw      s0, 184(a1)                 /* BB[46] */
     mul     s5, s9, t0                  /* lo a[1]*b[3] */
     add     t1, t1, s10                 /* hi + carry: no overflow */
     add     a5, a5, t1                  /* column 5 += hi */
@@ -3993,7 +3985,7 @@ MCU_FN(x25519, fe_mul_ef_sd):
     mulhu   a7, s9, t0                  /* hi a[1]*b[3] */
     add     s3, s3, s5                  /* column 4 += lo */
     sltu    s5, s3, s5                  /* carry */
-    lw      ra, 24(a1)                  /* AA[6] */
+    lw      ra, 152(a1)                 /* AA[38] */
     mul     s1, s11, t2                 /* lo a[2]*b[2] */
     add     a7, a7, s5                  /* hi + carry: no overflow */
     add     a5, a5, a7                  /* column 5 += hi */
@@ -4002,7 +3994,7 @@ MCU_FN(x25519, fe_mul_ef_sd):
     mulhu   s7, s11, t2                 /* hi a[2]*b[2] */
     add     s3, s3, s1                  /* column 4 += lo */
     sltu    s1, s3, s1                  /* carry */
-    lw      s10, 60(a1)                 /* BB[15] */
+    lw      s10, 188(a1)                /* BB[47] */
     mul     s5, t3, t5                  /* lo a[3]*b[1] */
     add     s7, s7, s1                  /* hi + carry: no overflow */
     add     a5, a5, s7                  /* column 5 += hi */
@@ -4058,7 +4050,7 @@ MCU_FN(x25519, fe_mul_ef_sd):
     mulhu   s7, s2, t5                  /* hi a[4]*b[1] */
     add     a5, a5, s1                  /* column 5 += lo */
     sltu    s1, a5, s1                  /* carry */
-    lw      a1, 28(a1)                  /* AA[7] */
+    lw      a1, 156(a1)                 /* AA[39] */
     mul     s5, t6, s4                  /* lo a[5]*b[0] */
     add     s7, s7, s1                  /* hi + carry: no overflow */
     add     t1, t1, s7                  /* column 6 += hi */

@@ -183,6 +183,40 @@ def fe_sqr2(bufs: tuple[str, str, str, str] = ("m1", "m1", "m2", "m2")) -> Progr
     return p
 
 
+SQR2_MUL2_ORDER, SQR2_MUL2_ALU38 = "DSEZ", "fe_mul"   # the parts in program order: best predicted
+
+
+def fe_sqr2_mul2(bufs: tuple[str, ...] = ("q1", "q1", "q2", "q3", "m3", "m3", "m3", "q2", "q2", "m4")) -> Program:
+    """r1 = a1^2, r2 = a2^2, r3 = a3 b3, r4 = a4 b4 mod p in one routine (a0..a7 = r1, a1, r2, a2, r3, a3,
+    b3, r4; t0 = a4, t1 = b4), in that order, each part starting in the previous one's reduction tail.
+    ladder_step calls it twice a step: AA, BB, DA, CB (four independent results) and x3 = S^2,
+    z3 = Dd^2, z2 = E F, z3 = z3 x1 (a4 = r4 = r2: the last product reads the second square). So the
+    buffers (``bufs``: the names of r1, a1, r2, a2, r3, a3, b3, r4, a4, b4, which order the accesses)
+    put r2, a4 and r4 in one: a4's loads wait for r2's stores. r1 may be a1; no other overlap between
+    the parts, and no output may overlap a later part's input other than that one."""
+    names = ("r2", "a2", "r3", "a3", "b3", "r4", "a4", "b4")
+    p = Program({"%r": "a0", "%a": "a1", "%arg:r2": "a2", "%arg:a2": "a3", "%arg:r3": "a4", "%arg:a3": "a5",
+                 "%arg:b3": "a6", "%arg:r4": "a7", "%arg:a4": "t0", "%arg:b4": "t1", "%sp": "sp", "%zero": "zero"})
+    for k, n in enumerate(names):   # the later parts' pointers wait in the frame
+        p.sw(f"%arg:{n}", "%sp", "frame", 4 * k, f"{n}, for later")
+
+    def ptr(n: str) -> str:
+        return p.lw("%sp", "frame", 4 * names.index(n), n, hint="p")
+    def sqr(k: int) -> None:
+        rp, ap = ("%r", "%a") if k == 0 else (ptr("r2"), ptr("a2"))
+        sqr_body(p, loader(p, ap, bufs[1 + 2 * k], 8, "ab"[k]), store_to(p, rp, bufs[2 * k]))
+
+    def mul(k: int) -> None:
+        rp, ap, bp = (ptr(n + "34"[k]) for n in "rab")
+        t: dict[int, str] = {}
+        comba(p, loader(p, ap, bufs[5 + 3 * k], 8, "c"), loader(p, bp, bufs[6 + 3 * k], 8, "d"),
+              lambda j, v: t.__setitem__(j, v))
+        reduce(p, [t[j] for j in range(16)], store_to(p, rp, bufs[4 + 3 * k]), ALU38[SQR2_MUL2_ALU38])
+    for part in SQR2_MUL2_ORDER:   # the second square before the last product (which may read it)
+        {"S": lambda: sqr(0), "D": lambda: sqr(1), "E": lambda: mul(0), "Z": lambda: mul(1)}[part]()
+    return p
+
+
 def sqr_body(p: Program, a: list, out) -> None:
     """r = a^2 mod p: the cross products by product scanning, doubled, plus the squares, reduced.
 
@@ -392,14 +426,14 @@ def fe_prep(bufs: tuple[str, str] = ("st", "t")) -> Program:
 def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Program:
     """E, F = AA - BB, AA + a24 E; S, Dd = DA + CB, DA - CB; and x2 = AA BB, in one routine (the parts
     overlap at their boundaries). a0 = st (x2 = DA, z2 = CB on entry; x2 = AA BB on return), a1 = t:
-    AA, BB at t[0..15], E, F written to t[16..31], S, Dd to t[32..47]. ``order``: of the parts in the
+    AA, BB at t[32..47], E, F written to t[16..31], S, Dd to t[0..15]. ``order``: of the parts in the
     program (S, Dd first, then E, F, then the product: 1,069 predicted cycles; the product before either
     of the others runs the scheduler out of registers)."""
     p = Program({"%st": "a0", "%t": "a1", "%zero": "zero"})
     st, tb = bufs
 
     def ef() -> None:
-        aa, bb = loader(p, "%t", tb, 8, "AA"), loader(p, "%t", tb, 8, "BB", 8)
+        aa, bb = loader(p, "%t", tb, 8, "AA", 32), loader(p, "%t", tb, 8, "BB", 40)
         bit31 = p.li(-0x80000000, "2^31", hint="m")
         e: dict[int, str] = {}
         store_e = store_to(p, "%t", tb, 64, "E")
@@ -413,12 +447,12 @@ def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Pro
     def sd() -> None:
         da, cb = loader(p, "%st", st, 8, "DA", 8), loader(p, "%st", st, 8, "CB", 16)
         bit31 = p.li(-0x80000000, "2^31", hint="m")
-        together(add_top_first(p, da, cb, "S", store_to(p, "%t", tb, 128, "S")),
-                 sub_top_first(p, da, cb, "Dd", store_to(p, "%t", tb, 160, "Dd"), bit31))
+        together(add_top_first(p, da, cb, "S", store_to(p, "%t", tb, 0, "S")),
+                 sub_top_first(p, da, cb, "Dd", store_to(p, "%t", tb, 32, "Dd"), bit31))
 
     def mul() -> None:
         t: dict[int, str] = {}
-        comba(p, loader(p, "%t", tb, 8, "AA"), loader(p, "%t", tb, 8, "BB", 8), lambda k, v: t.__setitem__(k, v))
+        comba(p, loader(p, "%t", tb, 8, "AA", 32), loader(p, "%t", tb, 8, "BB", 40), lambda k, v: t.__setitem__(k, v))
         reduce(p, [t[k] for k in range(16)], store_to(p, "%st", st, 32, "x2"), ALU38["fe_mul"])
     for part in order:
         {"E": ef, "S": sd, "M": mul}[part]()
@@ -436,14 +470,12 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
  *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
  *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
- *   void mcu_x25519_<impl>_fe_mul2(uint32_t *r1, const uint32_t *a1, const uint32_t *b1,
- *                                  uint32_t *r2, const uint32_t *a2, const uint32_t *b2);
- *       r1 = a1 b1, r2 = a2 b2 (each r may be its own a or b; the triples must not overlap each other)
- *   void mcu_x25519_<impl>_fe_sqr2(uint32_t *r1, const uint32_t *a1, uint32_t *r2, const uint32_t *a2);
- *       r1 = a1^2, r2 = a2^2 (likewise)
+ *   void mcu_x25519_<impl>_fe_sqr2_mul2(r1, a1, r2, a2, r3, a3, b3, r4 in a0..a7; a4 in t0, b4 in t1);
+ *       r1 = a1^2, r2 = a2^2, r3 = a3 b3, r4 = a4 b4 in that order (r1 may be a1; a4 and r4 may be r2:
+ *       the last product then reads the second square; no other overlap)
  *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[48]);
- *       with AA | BB in t[0..15], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
- *       t[32..47] = S | Dd = DA + CB | DA - CB, then x2 = AA BB (r must not overlap the inputs)
+ *       with AA | BB in t[32..47], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
+ *       t[0..15] = S | Dd = DA + CB | DA - CB, then x2 = AA BB (r must not overlap the inputs)
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
@@ -461,7 +493,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {fe_mul_cycles},
- * fe_sqr {fe_sqr_cycles}, fe_prep {fe_prep_cycles}, fe_mul2 {fe_mul2_cycles}, fe_sqr2 {fe_sqr2_cycles},
+ * fe_sqr {fe_sqr_cycles}, fe_prep {fe_prep_cycles}, fe_sqr2_mul2 {fe_sqr2_mul2_cycles},
  * fe_mul_ef_sd {fe_mul_ef_sd_cycles} cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
@@ -474,8 +506,8 @@ HEADER = """// SPDX-License-Identifier: MIT
 # inversion's) or clobber s0..s11 too (the ladder step's: ladder_step saves those once per step instead
 # of every routine saving and restoring up to 12 of them, about 26 instructions a call).
 ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_prep", "fe_prep", True),
-            ("fe_mul2", "fe_mul2", True), ("fe_sqr2", "fe_sqr2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
-FRAME = {"fe_sqr2": 8, "fe_mul2": 12}   # bytes of a routine's own frame (the second pointers wait there)
+            ("fe_sqr2_mul2", "fe_sqr2_mul2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
+FRAME = {"fe_sqr2": 8, "fe_mul2": 12, "fe_sqr2_mul2": 32}   # bytes of a routine's own frame (the second pointers wait there)
 
 
 def scheduled(build, clobber: bool, frame: int = 0):
