@@ -166,7 +166,7 @@ class DhDriver(KindDriver):
         return int.from_bytes(res.outputs[0], "little"), res
 
     def fe_invert(self, fw: Firmware, z: int) -> tuple[int, CallResult]:
-        """An implementation's own inversion (avr-fast exports it): r = 1/z mod p (0 for z = 0 mod p)."""
+        """An implementation's own inversion (rv32-fast and avr-fast export one): r = 1/z mod p (0 for z = 0 mod p)."""
         res = fw.call("fe_invert", {"r": Buf(size=32, out=True), "z": Buf(fe_bytes(z))})
         return int.from_bytes(res.outputs[0], "little"), res
 
