@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
-from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+from generated import function_lines, write_or_check  # noqa: E402  (crypto/common, beside the generators)
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "mpmul" / "rv32"))
@@ -210,10 +210,7 @@ def render() -> tuple[str, dict[str, int]]:
     for name, need in (("inv_update", True), ("inv_update_fd", False)):
         sched = schedule(update(need), **PARAMS)
         cycles[name] = sched.cycles
-        symbol = f"MCU_FN(x25519, {name})"
-        parts += ["", f'    .section .text.{symbol}, "ax", @progbits', f"    .globl {symbol}",
-                  f"    .type {symbol}, @function", "    .p2align 2", f"{symbol}:", *sched.lines,
-                  f"    .size {symbol}, . - {symbol}"]
+        parts += function_lines(f"MCU_FN(x25519, {name})", sched.lines)
     text = HEADER.format(**{f"{k}_cycles": v for k, v in cycles.items()}) + "\n".join(parts) + "\n"
     return text, cycles
 
