@@ -25,9 +25,10 @@ from gen_mpmul_avr import ZR, Gen as MpGen, gen_mul128  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
-# cycles per mnemonic on the ATmega128 (datasheet instruction set summary; SRAM access 2 cycles)
-CYC = {"mul": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2, "ret": 4, "adiw": 2, "sbiw": 2,
-       "rcall": 3, "call": 4}
+# cycles per mnemonic on the ATmega128 (datasheet instruction set summary; SRAM access 2 cycles);
+# everything else 1. gen_inv.py counts with the same table (MULS/MULSU and the jumps are its own).
+CYC = {"mul": 2, "muls": 2, "mulsu": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2,
+       "ret": 4, "adiw": 2, "sbiw": 2, "jmp": 3, "rjmp": 2, "rcall": 3, "call": 4}
 
 SPL, SPH, SREG = "0x3d", "0x3e", "0x3f"
 
@@ -41,6 +42,9 @@ class Asm:
         mnem = ins.split()[0]
         self.cycles += CYC.get(mnem, 1)
         self.lines.append(f"    {ins:<28}; {comment}" if comment else f"    {ins}")
+
+    def label(self, name: str) -> None:
+        self.lines.append(f"{name}:")
 
     def note(self, text: str) -> None:
         self.lines.append(f"    ; {text}")

@@ -21,6 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
 from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_fe import SPH, SPL, SREG, Asm  # noqa: E402  (the field generator beside it: one cycle table, one emitter)
 
 HERE = Path(__file__).resolve().parent
 P = 2**255 - 19
@@ -34,11 +36,7 @@ SCALE = pow(2, -(STEPS * BATCHES + TAIL), P)   # d ends as 2^590 / z: one produc
 TIERS = ((9, 16), (4, 24), (5, 32), (24, None))
 assert sum(t[0] for t in TIERS) == BATCHES
 
-# cycles per mnemonic on the ATmega128 (datasheet instruction set summary); everything else 1
-CYC = {"mul": 2, "muls": 2, "mulsu": 2, "ld": 2, "ldd": 2, "st": 2, "std": 2, "push": 2, "pop": 2,
-       "ret": 4, "adiw": 2, "sbiw": 2, "jmp": 3, "rjmp": 2, "rcall": 3, "call": 4}
 CALL_FE_MUL = 4     # the call of fe_mul is counted; its own cycles (board: about 5,580) are not
-SPL, SPH, SREG = "0x3d", "0x3e", "0x3f"
 
 # registers of the batch (see the register map in HEADER)
 FL = ("r2", "r3", "r4", "r5")            # low bytes of u, v, q, r
@@ -48,22 +46,6 @@ SLOT_B = ("r22", "r23")                  # bytes of g (e)
 ACC_X = ("r6", "r7", "r8")               # rotating 3-byte column sum of u f + v g (u d + v e)
 ACC_Y = ("r9", "r10", "r11")             # ... of q f + r g (q d + r e)
 ZERO, SGN, FOUR, PREV_X, PREV_Y = "r12", "r13", "r14", "r15", "r24"
-
-
-class Asm:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.cycles = 0
-
-    def __call__(self, ins: str, comment: str = "") -> None:
-        self.cycles += CYC.get(ins.split()[0], 1)
-        self.lines.append(f"    {ins:<28}; {comment}" if comment else f"    {ins}")
-
-    def label(self, name: str) -> None:
-        self.lines.append(f"{name}:")
-
-    def note(self, text: str) -> None:
-        self.lines.append(f"    ; {text}")
 
 
 def sext(a: Asm, dst: str, src: str) -> None:
