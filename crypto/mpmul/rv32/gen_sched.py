@@ -143,7 +143,8 @@ def _deps(ops: list[Op]) -> None:
 
 
 def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None,
-             stack_reserve: int = 0, reserve: int = 0, prefer_odd: bool = True) -> Schedule:
+             stack_reserve: int = 0, reserve: int = 0, prefer_odd: bool = True,
+             feed_first: bool = False) -> Schedule:
     """Order and register-allocate ``prog``; return the assembly lines of the function body
     (prologue and epilogue included) and the predicted cycle count.
 
@@ -154,6 +155,12 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
     order can always proceed)."""
     ops = prog.ops
     _deps(ops)
+    # feed_first: on a tie in issue time, an operation whose result a multiplication reads (an operand
+    # load) goes before other ALU work, so that a serial tail in program order cannot starve the unit
+    feeds: set[int] = set()
+    if feed_first:
+        made = {d: op.index for op in ops for d in op.dsts}
+        feeds = {made[x] for op in ops if op.kind == "mul" for x in op.srcs if x in made}
     uses: dict[str, int] = {}
     for op in ops:
         for s in op.srcs:
@@ -314,7 +321,7 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
                     best = (key, ("save", unsaved[0]))
                 continue
             x = issue_time(op, regs)
-            key = (x, 0 if op.kind == "mul" else 1, i)
+            key = (x, 0 if op.kind == "mul" else 1 if i in feeds else 2, i)
             if best is None or key < best[0]:
                 best = (key, ("op", i, regs))
         if best is None:

@@ -74,7 +74,7 @@ def times38(p: Program, x: str, what: str) -> tuple[str, str]:
     return lo, p.alu("add", hi, c2, "", hint="hi")
 
 
-def reduce(p: Program, t: list[str], out, alu38: tuple[int, ...] = ()) -> None:
+def reduce(p: Program, t: list[str], out, alu38: tuple[int, ...] = (), top_out=None) -> None:
     """r = t mod p (partially: r < 2^256) for the 16-word t, as described in the module text; each word
     r[j] goes to ``out(j, vreg)`` (store_to: a store).
 
@@ -104,12 +104,17 @@ def reduce(p: Program, t: list[str], out, alu38: tuple[int, ...] = ()) -> None:
     b255 = shift(p, "srli", u[7], 31, "bit 255", hint="k")
     top2 = shift(p, "slli", top, 1, "2 T", hint="k")
     top2 = p.alu("or", top2, b255, "T' = 2 T + bit 255: the multiple of 2^255", hint="k")
+    u7 = shift(p, "slli", u[7], 1, "clear bit 255", hint="s")
+    u[7] = shift(p, "srli", u7, 1, "", hint="s")
+    if top_out is not None:   # left unfolded: r = u + 19 T', the consumer adds 19 T' in its own chain
+        for j in range(8):
+            out(j, u[j])
+        top_out(top2)
+        return
     f = shift(p, "slli", top2, 4, "16 T'", hint="k")
     g = shift(p, "slli", top2, 1, "2 T'", hint="k")
     f = p.alu("add", f, g, "18 T'", hint="k")
     f = p.alu("add", f, top2, "19 T' (2^255 = 19 mod p)", hint="k")
-    u7 = shift(p, "slli", u[7], 1, "clear bit 255", hint="s")
-    u[7] = shift(p, "srli", u7, 1, "", hint="s")
     c = f
     for j in range(8):   # u < 2^255 and 19 T' < 2^11: the sum stays below 2^256
         s = p.alu("add", u[j], c, f"r[{j}] = u[{j}] + carry", hint="s")
@@ -129,6 +134,9 @@ def store_to(p: Program, base: str, buf: str, offset: int = 0, name: str = "r"):
 # cross words complete, none does there).
 ALU38 = {"fe_mul": (7,), "fe_sqr": ()}
 PARAMS = {"window": 128}
+# fe_mul_ef_sd: operand loads ahead of the serial chains on ties (gen_sched's feed_first), so that its
+# product starts in the chains' shadow; window: the best predicted of 48..128
+ROUTINE_PARAMS = {"fe_mul_ef_sd": {"window": 64, "feed_first": True}}
 
 
 def fe_mul(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
@@ -183,6 +191,8 @@ def fe_sqr2(bufs: tuple[str, str, str, str] = ("m1", "m1", "m2", "m2")) -> Progr
     return p
 
 
+UNFOLDED = True
+TCB, TZ3 = 48, 49   # t's words holding T' of CB and of z3 (fe_sqr2_mul2's last products, left unfolded)
 SQR2_MUL2_ORDER, SQR2_MUL2_ALU38 = "DSEZ", "fe_mul"   # the parts in program order: best predicted
 
 
@@ -194,9 +204,10 @@ def fe_sqr2_mul2(bufs: tuple[str, ...] = ("q1", "q1", "q2", "q3", "m3", "m3", "m
     buffers (``bufs``: the names of r1, a1, r2, a2, r3, a3, b3, r4, a4, b4, which order the accesses)
     put r2, a4 and r4 in one: a4's loads wait for r2's stores. r1 may be a1; no other overlap between
     the parts, and no output may overlap a later part's input other than that one."""
-    names = ("r2", "a2", "r3", "a3", "b3", "r4", "a4", "b4")
+    names = ("r2", "a2", "r3", "a3", "b3", "r4", "a4", "b4") + (("tp",) if UNFOLDED else ())
     p = Program({"%r": "a0", "%a": "a1", "%arg:r2": "a2", "%arg:a2": "a3", "%arg:r3": "a4", "%arg:a3": "a5",
-                 "%arg:b3": "a6", "%arg:r4": "a7", "%arg:a4": "t0", "%arg:b4": "t1", "%sp": "sp", "%zero": "zero"})
+                 "%arg:b3": "a6", "%arg:r4": "a7", "%arg:a4": "t0", "%arg:b4": "t1", "%sp": "sp", "%zero": "zero",
+                 **({"%arg:tp": "t2"} if UNFOLDED else {})})
     for k, n in enumerate(names):   # the later parts' pointers wait in the frame
         p.sw(f"%arg:{n}", "%sp", "frame", 4 * k, f"{n}, for later")
 
@@ -211,7 +222,11 @@ def fe_sqr2_mul2(bufs: tuple[str, ...] = ("q1", "q1", "q2", "q3", "m3", "m3", "m
         t: dict[int, str] = {}
         comba(p, loader(p, ap, bufs[5 + 3 * k], 8, "c"), loader(p, bp, bufs[6 + 3 * k], 8, "d"),
               lambda j, v: t.__setitem__(j, v))
-        reduce(p, [t[j] for j in range(16)], store_to(p, rp, bufs[4 + 3 * k]), ALU38[SQR2_MUL2_ALU38])
+        top = None
+        if k == 1 and UNFOLDED:
+            def top(v: str) -> None:
+                p.sw(v, ptr("tp"), "tp", 0, "T' of the last product: r4 = stored words + 19 T'")
+        reduce(p, [t[j] for j in range(16)], store_to(p, rp, bufs[4 + 3 * k]), ALU38[SQR2_MUL2_ALU38], top)
     for part in SQR2_MUL2_ORDER:   # the second square before the last product (which may read it)
         {"S": lambda: sqr(0), "D": lambda: sqr(1), "E": lambda: mul(0), "Z": lambda: mul(1)}[part]()
     return p
@@ -295,7 +310,7 @@ def times19(p: Program, t: str, what: str) -> str:
     return p.alu("add", f, t, f"19 {what}", hint="k")
 
 
-def add_top_first(p: Program, a: list, b: list, name: str, out):
+def add_top_first(p: Program, a: list, b: list, name: str, out, extra: str | None = None):
     """r = a + b (mod p) in one carry chain, a generator that yields after each word (so that several
     chains can be interleaved word by word). The multiple of 2^255 is taken from the top words
     first: T = (a7 + b7) >> 31 (0..3), r = a + b - T (2^255 - 19): word 7 keeps (a7 + b7) mod 2^31 plus
@@ -305,6 +320,8 @@ def add_top_first(p: Program, a: list, b: list, name: str, out):
     c7 = p.alu("sltu", h, b[7](), "its carry", hint="k")
     t = p.alu("add", shift(p, "srli", h, 31, "", hint="k"), shift(p, "slli", c7, 1, "", hint="k"),
               "T = (a7 + b7) >> 31", hint="k")
+    if extra is not None:   # b = its words + 19 extra (an unfolded product): 19 (T + extra) at word 0
+        t = p.alu("add", t, extra, "T + b's unfolded multiple of 2^255", hint="k")
     c = times19(p, t, "T")
     yield
     for i in range(7):
@@ -319,7 +336,7 @@ def add_top_first(p: Program, a: list, b: list, name: str, out):
     out(7, p.alu("add", h, c, f"{name}[7] (below 2^31 + 2)", hint="s"))
 
 
-def sub_top_first(p: Program, a: list, b: list, name: str, out, bit31: str):
+def sub_top_first(p: Program, a: list, b: list, name: str, out, bit31: str, extra: str | None = None):
     """r = a - b (mod p) in one borrow chain (a generator, as add_top_first). From the top words: h =
     a7 - b7 mod 2^32 and n = (a7 < b7); a - b + 2^256 has the multiple T = (h >> 31) + 2 (1 - n) of
     2^255, so r = a - b + 2^256 - T 2^255 + 19 T - 38 + p keeps word 7 = (h mod 2^31) + 2^31 minus the
@@ -329,6 +346,8 @@ def sub_top_first(p: Program, a: list, b: list, name: str, out, bit31: str):
     n = p.alu("sltu", a[7](), b[7](), "a7 < b7", hint="k")
     g = p.alui("xori", shift(p, "srli", h, 31, "", hint="k"), 1, "", hint="k")
     g = p.alu("add", g, shift(p, "slli", n, 1, "", hint="k"), "g = 1 - bit 31 + 2 (a7 < b7)", hint="k")
+    if extra is not None:   # b = its words + 19 extra (an unfolded product): 19 (g + extra) off word 0
+        g = p.alu("add", g, extra, "g + b's unfolded multiple of 2^255", hint="k")
     c = times19(p, g, "g")
     yield
     for i in range(7):
@@ -410,10 +429,15 @@ def prep_body(p: Program, st: str, tb: str) -> None:
 
     def out(name: str, off: int):
         return store_to(p, "%t", tb, off, name)
-    together(add_top_first(p, w("x2"), w("z2"), "A", out("A", 0)),
-             sub_top_first(p, w("x2"), w("z2"), "B", out("B", 32), bit31),
-             add_top_first(p, w("x3"), w("z3"), "C", out("C", 64)),
-             sub_top_first(p, w("x3"), w("z3"), "D", out("D", 96), bit31))
+    # z3 = its words + 19 T'z3 (the previous step's last product, left unfolded; T'z3 at t[49]): the
+    # swap takes T'z3 along, to z2's side when swap = 1
+    tz = p.lw("%t", tb, 4 * TZ3, "T'z3", hint="k")
+    tz2 = p.alu("and", tz, "%mask", "z2's share of T'z3 (after the swap)", hint="k")
+    tz3 = p.alu("xor", tz, tz2, "z3's share", hint="k")
+    together(add_top_first(p, w("x2"), w("z2"), "A", out("A", 0), tz2),
+             sub_top_first(p, w("x2"), w("z2"), "B", out("B", 32), bit31, tz2),
+             add_top_first(p, w("x3"), w("z3"), "C", out("C", 64), tz3),
+             sub_top_first(p, w("x3"), w("z3"), "D", out("D", 96), bit31, tz3))
 
 
 def fe_prep(bufs: tuple[str, str] = ("st", "t")) -> Program:
@@ -447,8 +471,9 @@ def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Pro
     def sd() -> None:
         da, cb = loader(p, "%st", st, 8, "DA", 8), loader(p, "%st", st, 8, "CB", 16)
         bit31 = p.li(-0x80000000, "2^31", hint="m")
-        together(add_top_first(p, da, cb, "S", store_to(p, "%t", tb, 0, "S")),
-                 sub_top_first(p, da, cb, "Dd", store_to(p, "%t", tb, 32, "Dd"), bit31))
+        tcb = p.lw("%t", tb, 4 * TCB, "T'cb: CB = its words + 19 T'cb (left unfolded)", hint="k")
+        together(add_top_first(p, da, cb, "S", store_to(p, "%t", tb, 0, "S"), tcb),
+                 sub_top_first(p, da, cb, "Dd", store_to(p, "%t", tb, 32, "Dd"), bit31, tcb))
 
     def mul() -> None:
         t: dict[int, str] = {}
@@ -507,16 +532,17 @@ HEADER = """// SPDX-License-Identifier: MIT
 # of every routine saving and restoring up to 12 of them, about 26 instructions a call).
 ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_prep", "fe_prep", True),
             ("fe_sqr2_mul2", "fe_sqr2_mul2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
-FRAME = {"fe_sqr2": 8, "fe_mul2": 12, "fe_sqr2_mul2": 32}   # bytes of a routine's own frame (the second pointers wait there)
+FRAME = {"fe_sqr2": 8, "fe_mul2": 12, "fe_sqr2_mul2": 36}   # bytes of a routine's own frame (the second pointers wait there)
 
 
 def scheduled(build, clobber: bool, frame: int = 0):
-    """schedule(build(), **PARAMS); with ``clobber``, s0..s11 are scratch (only ra is saved, if used)."""
+    """schedule(build(), **PARAMS, or the routine's ROUTINE_PARAMS); with ``clobber``, s0..s11 are
+    scratch (only ra is saved, if used)."""
     saved = gen_sched.CALLEE_SAVED
     if clobber:
         gen_sched.CALLEE_SAVED = ("ra",)
     try:
-        return schedule(build(), **PARAMS, stack_reserve=frame)
+        return schedule(build(), **ROUTINE_PARAMS.get(build.__name__, PARAMS), stack_reserve=frame)
     finally:
         gen_sched.CALLEE_SAVED = saved
 
