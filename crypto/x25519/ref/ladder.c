@@ -52,19 +52,27 @@ static void fe_fold(fe r, uint32_t c)
  *      ladder_steps below, on st in place) and fe_cswap2 for the final swap; the step may call back the
  *      C fe_add_a24, which is then not static (cm3-fast);
  *   4  as 3, with the a24 step inside the assembly step too: the C fe_add_a24 stays static, for the
- *      doublings only (avr-fast).
+ *      doublings only (avr-fast);
+ *   5  the loop over the bits in assembly too (ladder_steps below, with its step inside: the registers
+ *      saved once per loop instead of once per step, no call per step) and fe_cswap2 (rv32-fast).
  * At every level the doublings (fe_double: the first and the last three scalar bits, which clamping
  * fixes) are the C below over the implementation's FE_MUL and FE_SQR, with the C fe_add, fe_sub and
  * fe_add_a24. (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
  * Levels 1 and 2 (fe_add, fe_sub, fe_cswap2 and a24 in assembly under the C loop body) were retired
  * when every fast implementation moved to an assembly step: nothing in the tree would test them. */
-#if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4)
-#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 3 or 4 with an assembly ladder step (cm3-fast, rv32-fast; avr-fast)"
+#if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4 && \
+                                   X25519_GLUE_ASM != 5)
+#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 3 or 4 with an assembly ladder step (cm3-fast; avr-fast), 5 with the assembly loop (rv32-fast)"
 #endif
 #if X25519_GLUE_ASM >= 3
 /* The implementation brings the whole step (the loop body of ladder_steps below: st in place, swap 0
- * or 1) and fe_cswap2 for the final swap. */
+ * or 1), or at level 5 the whole loop, and fe_cswap2 for the final swap. */
+#if X25519_GLUE_ASM == 5
+uint32_t MCU_FN(x25519, ladder_steps)(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap);
+#define ladder_steps MCU_FN(x25519, ladder_steps)
+#else
 void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
+#endif
 void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
 #define fe_cswap2 MCU_FN(x25519, fe_cswap2)
 #else
@@ -302,7 +310,9 @@ static void fe_double(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint3
 
 /* RFC 7748's ladder steps for the scalar bits t = hi .. lo of k (little-endian bytes; none when
  * hi < lo) on the state st = x1 | x2 | z2 | x3 | z3 (five field elements, 40 words), in place, from
- * the pending swap `swap` (the bit before hi); returns the pending swap after bit lo, k_lo. */
+ * the pending swap `swap` (the bit before hi); returns the pending swap after bit lo, k_lo. At
+ * X25519_GLUE_ASM = 5 the implementation's assembly (same prototype) replaces it. */
+#if X25519_GLUE_ASM != 5
 static uint32_t ladder_steps(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap)
 {
     int t;
@@ -340,6 +350,7 @@ static uint32_t ladder_steps(uint32_t *st, const uint8_t *k, int hi, int lo, uin
     }
     return swap;
 }
+#endif
 
 /* The ladder from bit hi down: the steps for bits hi .. 3, the final conditional swap by the pending
  * bit (k_3), then `doublings` doublings of (x2, z2) for bits 2 .. 0, which clamping clears: a step
