@@ -243,7 +243,8 @@ def test_rv32_step_routines_arithmetic() -> None:
 def test_assembly_ladder_step_edge_states(impl: str, target: str) -> None:
     """The ladder with the assembly step (X25519_GLUE_ASM 3 and 4) through the exported ladder, from states at the
     edges of the additions' and subtractions' carries and borrows (x2 + z2 near 2^257, x2 - z2 just
-    below 0: the double folds; then random edge values), against the model."""
+    below 0: the double folds; then random edge values), against the model: six bits, three steps
+    and the three closing doublings (ladder.c's fe_double from the same edge states)."""
     fw = Firmware(CATALOG.implementation("x25519", impl), "x25519", target)
     rng = random.Random(f"step/{impl}")
     m = (1 << 256) - 1
@@ -252,8 +253,8 @@ def test_assembly_ladder_step_edge_states(impl: str, target: str) -> None:
     for trial in range(8):
         state = fixed[trial] if trial < len(fixed) else [rng.choice(edges + [m - rng.randrange(64)]) for _ in range(5)]
         k = rng.randbytes(32)
-        got = DRIVER.ladder(fw, state, k, 3)[0]
-        want = model.ladder_steps(tuple(state), int.from_bytes(k, "little"), 3)
+        got = DRIVER.ladder(fw, state, k, 6)[0]
+        want = model.ladder_clamped(tuple(state), int.from_bytes(k, "little"), 6)
         assert all(g <= m and (g - w) % P == 0 for g, w in zip(got, want)), (trial, state)
 
 

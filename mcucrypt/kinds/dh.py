@@ -7,8 +7,10 @@ API (META.yml `functions`):
   fe_mul(r, a, b), fe_sqr(r, a)   the field multiplication and squaring the ladder is built on: 8
                                   little-endian 32-bit limbs, inputs any value < 2^256, result < 2^256
                                   and congruent mod 2^255 - 19 (exported so their cycles are reported)
-  ladder(st, k, bits)             the ladder loop x25519 runs, over bits bits-1 .. 0 of a clamped k, on
-                                  st = x1|x2|z2|x3|z3 (40 limbs) in place; for the constant-time check
+  ladder(st, k, bits)             the ladder loop x25519 runs, over bits bits-1 .. 0 of a clamped k (bits
+                                  2 .. 0 taken as 0: the last steps double x2, z2 only; model
+                                  ladder_clamped), on st = x1|x2|z2|x3|z3 (40 limbs) in place; for the
+                                  constant-time check
   fe_invert(r, z)                 optional (an implementation's own): r = 1/z mod p (0 for z = 0), below
                                   2^256; bench, differential and constant-time check when exported
 Instance parameters: scalar_bytes, point_bytes (32), optionally max_instructions (the runaway budget
@@ -244,7 +246,7 @@ class DhDriver(KindDriver):
         if fw.has("ladder"):   # a few steps from a random state, compared mod p
             for bits in (1, CT_LADDER_BITS):
                 state, k = [rng.randrange(1 << 256) for _ in range(5)], rng.randbytes(32)
-                want_st = model.ladder_steps(tuple(state), int.from_bytes(k, "little"), bits)
+                want_st = model.ladder_clamped(tuple(state), int.from_bytes(k, "little"), bits)
                 got_st = self.ladder(fw, state, k, bits)[0]
                 if [v % P for v in got_st] != list(want_st) or any(v >> 256 for v in got_st):
                     raise Mismatch(f"ladder over {bits} bits of {k.hex()} disagrees with the model")

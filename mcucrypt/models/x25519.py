@@ -69,6 +69,16 @@ def ladder_steps(state: tuple[int, int, int, int, int], k: int, bits: int) -> tu
     return x1, x2, z2, x3, z3
 
 
+def ladder_clamped(state: tuple[int, int, int, int, int], k: int, bits: int) -> tuple[int, int, int, int, int]:
+    """What the implementations' exported `ladder(st, k, bits)` computes (ref/ladder.c): RFC 7748's loop
+    over bits bits-1 .. 0 of k with bits 2 .. 0 taken as 0 (as clamping leaves them), where the last
+    (up to three) steps only double (x2, z2): x2, z2 as the RFC's loop gives them, x3, z3 as they are
+    after the steps for bits bits-1 .. 3 and the conditional swap that follows. Reduced mod p."""
+    x1, x2, z2, _, _ = ladder_steps(state, k & ~7, bits)
+    _, _, _, x3, z3 = ladder_steps(state, k >> 3, max(bits - 3, 0))
+    return x1, x2, z2, x3, z3
+
+
 def ladder(k: int, u: int) -> int:
     """The u-coordinate of k * (u, ...): the ladder of RFC 7748 section 5 from (1 : 0), (u : 1)."""
     _, x2, z2, _, _ = ladder_steps((u, 1, 0, u, 1), k, 255)

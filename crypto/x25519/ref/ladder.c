@@ -31,7 +31,6 @@ typedef uint32_t fe[8];
 #define FE_MUL MCU_FN(x25519, fe_mul)
 #define FE_SQR MCU_FN(x25519, fe_sqr)
 
-#if !defined(X25519_GLUE_ASM) || X25519_GLUE_ASM != 4   /* the C fe_add and fe_add_a24 use it */
 /* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
  * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
 static void fe_fold(fe r, uint32_t c)
@@ -46,27 +45,51 @@ static void fe_fold(fe r, uint32_t c)
     }
     r[0] += fe_carry38((uint32_t)t);
 }
-#endif
 
 /* X25519_GLUE_ASM, fixed per implementation in META.yml, never defaulted:
  *   0  the C versions below (ref);
- *   3  a whole ladder step in assembly (ladder_step: the swap and the formulas of the loop body below,
- *      on st in place) and fe_cswap2 for the final swap; the step may call back the C fe_add_a24, which
- *      is then not static (cm3-fast; rv32-fast brings its own a24 in the step);
- *   4  as 3, with the a24 step inside the assembly step too: no C fe_add_a24 (avr-fast).
- * (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
+ *   3  a whole ladder step in assembly (ladder_step: the swap and the formulas of the loop body in
+ *      ladder_steps below, on st in place) and fe_cswap2 for the final swap; the step may call back the
+ *      C fe_add_a24, which is then not static (cm3-fast);
+ *   4  as 3, with the a24 step inside the assembly step too: the C fe_add_a24 stays static, for the
+ *      doublings only (avr-fast);
+ *   5  the loop over the bits in assembly too (ladder_steps below, with its step inside: the registers
+ *      saved once per loop instead of once per step, no call per step) and fe_cswap2 (rv32-fast).
+ * At every level the doublings (fe_double: the first and the last three scalar bits, which clamping
+ * fixes) are the C below over the implementation's FE_MUL and FE_SQR, with the C fe_add, fe_sub and
+ * fe_add_a24. (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
  * Levels 1 and 2 (fe_add, fe_sub, fe_cswap2 and a24 in assembly under the C loop body) were retired
  * when every fast implementation moved to an assembly step: nothing in the tree would test them. */
-#if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4)
-#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 3 or 4 with an assembly ladder step (cm3-fast, rv32-fast; avr-fast)"
+#if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4 && \
+                                   X25519_GLUE_ASM != 5)
+#error "X25519_GLUE_ASM must be defined: 0 for the C (ref), 3 or 4 with an assembly ladder step (cm3-fast; avr-fast), 5 with the assembly loop (rv32-fast)"
 #endif
 #if X25519_GLUE_ASM >= 3
-/* The implementation brings the whole step (the loop body of ladder below: st in place, swap 0 or 1)
- * and fe_cswap2 for the final swap. */
+/* The implementation brings the whole step (the loop body of ladder_steps below: st in place, swap 0
+ * or 1), or at level 5 the whole loop, and fe_cswap2 for the final swap. */
+#if X25519_GLUE_ASM == 5
+uint32_t MCU_FN(x25519, ladder_steps)(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap);
+#define ladder_steps MCU_FN(x25519, ladder_steps)
+#else
 void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
+#endif
 void MCU_FN(x25519, fe_cswap2)(uint32_t *x, uint32_t *y, uint32_t swap);
 #define fe_cswap2 MCU_FN(x25519, fe_cswap2)
 #else
+/* Swap the 16 words at x with the 16 at y (two field elements each: the ladder keeps x2, z2 and x3, z3
+ * side by side) when swap = 1, leave them when swap = 0, without a branch: mask = 0 or all ones. */
+static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
+{
+    uint32_t mask = 0u - swap;
+    int i;
+    for (i = 0; i < 16; i++) {
+        uint32_t t = mask & (x[i] ^ y[i]);
+        x[i] ^= t;
+        y[i] ^= t;
+    }
+}
+#endif
+
 static void fe_add(fe r, const fe a, const fe b)
 {
     uint64_t c = 0;
@@ -136,25 +159,10 @@ static void fe_sub(fe r, const fe a, const fe b)
 #endif
 }
 
-/* Swap the 16 words at x with the 16 at y (two field elements each: the ladder keeps x2, z2 and x3, z3
- * side by side) when swap = 1, leave them when swap = 0, without a branch: mask = 0 or all ones. */
-static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
-{
-    uint32_t mask = 0u - swap;
-    int i;
-    for (i = 0; i < 16; i++) {
-        uint32_t t = mask & (x[i] ^ y[i]);
-        x[i] ^= t;
-        y[i] ^= t;
-    }
-}
-#endif
-
-#if X25519_GLUE_ASM == 4
-/* avr-fast: a24 inside its assembly step (the C below would cost avr-gcc 32-bit library products). */
-#else
 /* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
- * which are fixed-time MULs on every target. Not static where the assembly ladder step calls it. */
+ * which are fixed-time MULs on every target. Not static where the assembly ladder step calls it
+ * (cm3-fast); on avr-fast the step has its own and this one serves the four doublings only (avr-gcc
+ * makes its products library calls: slow, but fixed-time, checked with the ladder's doublings). */
 #if X25519_GLUE_ASM == 3
 void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
 #define fe_add_a24 MCU_FN(x25519, fe_add_a24)
@@ -175,7 +183,6 @@ void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
     }
     fe_fold(r, (uint32_t)c);
 }
-#endif
 
 /* X25519_OWN_INVERT, fixed per implementation in META.yml, never defaulted:
  *   0  the Fermat chain below (254 squarings, 11 products through FE_SQR and FE_MUL);
@@ -281,22 +288,40 @@ static void fe_store(uint8_t *s, const fe a)
     }
 }
 
-/* The Montgomery ladder of RFC 7748 over scalar bits bits-1 .. 0 of k (little-endian bytes, already
- * clamped), on the state st = x1 | x2 | z2 | x3 | z3 (five field elements, 40 words), in place, the
- * final conditional swap included. x25519 runs it over 255 bits; it is exported (`ladder`) so that the
- * constant-time checker can trace a few steps of exactly this code where tracing a whole scalar
- * multiplication would not fit in memory (AVR). */
-void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
+/* (x2, z2) = 2 (x, z), the doubling half of a ladder step alone: A = x + z, B = x - z, x2 = A^2 B^2,
+ * z2 = E (A^2 + a24 E) with E = A^2 - B^2: two squarings and two products, where a whole step takes
+ * four and five. x2, z2 may be x, z. Not inlined: x25519 and ladder_from share one copy. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void fe_double(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint32_t *z)
 {
-    uint32_t *x2 = st + 8, *x3 = st + 24;
-    uint32_t swap = 0;
+    fe a, b;
+
+    fe_add(a, x, z);            /* A = x + z */
+    fe_sub(b, x, z);            /* B = x - z */
+    FE_SQR(a, a);               /* AA = A^2 */
+    FE_SQR(b, b);               /* BB = B^2 */
+    FE_MUL(x2, a, b);           /* x2 = AA * BB */
+    fe_sub(b, a, b);            /* E = AA - BB */
+    fe_add_a24(z2, a, b);
+    FE_MUL(z2, z2, b);          /* z2 = E * (AA + a24 * E) */
+}
+
+/* RFC 7748's ladder steps for the scalar bits t = hi .. lo of k (little-endian bytes; none when
+ * hi < lo) on the state st = x1 | x2 | z2 | x3 | z3 (five field elements, 40 words), in place, from
+ * the pending swap `swap` (the bit before hi); returns the pending swap after bit lo, k_lo. At
+ * X25519_GLUE_ASM = 5 the implementation's assembly (same prototype) replaces it. */
+#if X25519_GLUE_ASM != 5
+static uint32_t ladder_steps(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap)
+{
     int t;
 #if X25519_GLUE_ASM < 3
-    uint32_t *x1 = st, *z2 = st + 16, *z3 = st + 32;
+    uint32_t *x1 = st, *x2 = st + 8, *z2 = st + 16, *x3 = st + 24, *z3 = st + 32;
     fe a, b;                    /* two temporaries: x2 and z2 hold C, D, CB, DA and E on the way */
 #endif
 
-    for (t = (int)bits - 1; t >= 0; t--) {
+    for (t = hi; t >= lo; t--) {
         uint32_t kt = (uint32_t)(k[t >> 3] >> (t & 7)) & 1u;   /* the index t is public */
         swap ^= kt;
 #if X25519_GLUE_ASM >= 3
@@ -323,7 +348,34 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
 #endif
         swap = kt;
     }
-    fe_cswap2(x2, x3, swap);
+    return swap;
+}
+#endif
+
+/* The ladder from bit hi down: the steps for bits hi .. 3, the final conditional swap by the pending
+ * bit (k_3), then `doublings` doublings of (x2, z2) for bits 2 .. 0, which clamping clears: a step
+ * with k_t = 0 and nothing pending doubles (x2, z2) and replaces (x3, z3) by the sum of both pairs,
+ * which nothing reads after the last bit, so the doubling alone gives the same (x2, z2). Bit
+ * positions and counts are public: nothing here depends on the scalar but the swap masks. */
+static void ladder_from(uint32_t *st, const uint8_t *k, int hi, uint32_t swap, int doublings)
+{
+    swap = ladder_steps(st, k, hi, 3, swap);
+    fe_cswap2(st + 8, st + 24, swap);
+    for (; doublings > 0; doublings--)
+        fe_double(st + 8, st + 16, st + 8, st + 16);
+}
+
+/* RFC 7748's ladder over scalar bits bits-1 .. 0 of k (little-endian bytes, clamped: bits 2 .. 0 of k
+ * are taken as 0 and not read) on the state st = x1 | x2 | z2 | x3 | z3 (40 words), in place, the
+ * final conditional swap included: the steps for bits bits-1 .. 3, the swap, then min(bits, 3)
+ * doublings of (x2, z2); x3 and z3 are left as the swap leaves them (the RFC's last steps would go on
+ * changing them; x25519 never reads them). The code x25519 runs for bits 253 .. 0 (its first bit,
+ * 254, is a doubling of its fixed starting state, below). Exported (`ladder`) so that the
+ * constant-time checker can trace a few steps of exactly this code where tracing a whole scalar
+ * multiplication would not fit in memory (AVR). */
+void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
+{
+    ladder_from(st, k, (int)bits - 1, 0, bits < 3 ? (int)bits : 3);
 }
 
 void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
@@ -342,16 +394,24 @@ void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_
     x1[7] &= 0x7fffffffu;
 
     MCU_UNROLL
-    for (i = 0; i < 8; i++) {   /* x2 = 1, z2 = 0, x3 = u, z3 = 1 */
-        x2[i] = 0;
-        z2[i] = 0;
+    for (i = 0; i < 8; i++) {   /* x3 = u, z3 = 1 */
         x3[i] = x1[i];
         z3[i] = 0;
     }
-    x2[0] = 1;
     z3[0] = 1;
 
-    MCU_FN(x25519, ladder)(st, k, 255);
+    /* Bit 254 is 1 after clamping (public). RFC 7748's first step, from (x2, z2) = (1, 0) and
+     * (x3, z3) = (u, 1), swaps them, leaves (x2, z2) = 2P, the doubling of (u, 1), and
+     * (x3, z3) = (4u^2, 4u), with swap 1 pending: here that one doubling, and (x3, z3) kept as (u, 1).
+     * For u != 0 mod p that is the same point scaled by 4u != 0, and the result x2 / z2 does not change
+     * when an input pair is scaled (every formula of a step is homogeneous in each pair, of degree 2
+     * or 4: the pairs stay scaled, never mixed). For u = 0 mod p (u = 0 or u = p, both in Wycheproof)
+     * (u, 1) is (0, 1) where the RFC has (0, 0), and the result is 0 both ways: with x1 = 0 every sum
+     * has z = x1 (DA - CB)^2 = 0 and the doubling of (0, 1) is (1, 0) (AA = BB = 1, E = 0), so after
+     * the step for bit 253 both pairs have z = 0, and keep it; z2 = 0 at the end, 1/z2 = 0 (fe_invert
+     * maps 0 to 0) and x2 / z2 = 0, the RFC's all-zero output. */
+    fe_double(x2, z2, x1, z3);
+    ladder_from(st, k, 253, 1, 3);
 
     fe_invert(z2, z2);
     FE_MUL(x2, x2, z2);

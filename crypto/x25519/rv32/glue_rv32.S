@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* X25519 on the E31 (rv32-fast): the ladder step (X25519_GLUE_ASM = 3: ref/ladder.c's loop calls it once
- * per scalar bit) and the conditional swap after the last step.
+/* X25519 on the E31 (rv32-fast): the ladder loop (X25519_GLUE_ASM = 5: ref/ladder.c calls it once for
+ * the scalar bits 253 .. 3, with its step inside) and the conditional swap after the last step.
  *
- *   void mcu_x25519_<impl>_ladder_step(uint32_t st[40], uint32_t swap);
- *       one step of RFC 7748's ladder on st = x1|x2|z2|x3|z3 in place, (x2, z2) <-> (x3, z3) first
- *       when swap = 1: a sequence of calls, so that the hot loop stays small (the HiFive1's 16 KiB
- *       instruction cache; the sizes are in docs/x25519.md) -
+ *   uint32_t mcu_x25519_<impl>_ladder_steps(uint32_t st[40], const uint8_t *k, int hi, int lo, uint32_t swap);
+ *       RFC 7748's ladder steps for the bits t = hi .. lo of k (little-endian bytes; none when hi < lo)
+ *       on st = x1|x2|z2|x3|z3 in place, from the pending swap `swap`; returns the pending swap after
+ *       bit lo (k_lo). Each step: (x2, z2) <-> (x3, z3) first when swap ^ k_t = 1, then a sequence of
+ *       calls, so that the hot loop stays small (the HiFive1's 16 KiB instruction cache; the sizes are
+ *       in docs/x25519.md) -
  *         fe_prep       swap on load, A B C D = x2 + z2, x2 - z2, x3 + z3, x3 - z3 into the frame
  *         fe_sqr2_mul2  AA = A^2, BB = B^2 (into the frame's S, Dd slots), x2 = DA = D A, z2 = CB = C B
  *         fe_mul_ef_sd  E, F = AA - BB, AA + a24 E (over C, D); S, Dd = DA + CB, DA - CB (over A, B);
@@ -16,20 +18,27 @@
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t x[16], uint32_t y[16], uint32_t swap);
  *       swap the 16 words of x and y (two field elements each: the ladder's (x2, z2) and (x3, z3))
  *       when swap = 1: t = (x ^ y) & -swap; x ^= t; y ^= t
- * Register map of ladder_step: sp = the frame: t[0..47] (A, B, C, D, AA, BB; then S, Dd over A, B and
- * E, F over C, D), then
- * ra, s0..s11 (saved once per step: the callees, fe_prep, fe_sqr2_mul2 and fe_mul_ef_sd, clobber every
- * register but sp), then st (reloaded before each call that needs it).
- * Constant time: straight-line, fixed addresses; swap only feeds a mask (fe_prep, fe_cswap2). */
+ * Constant time: straight-line steps, fixed addresses; the loop's branch and the byte k[t >> 3] it
+ * loads depend on the public bit index t only; k_t and swap only feed a mask (fe_prep, fe_cswap2). */
 #include "mcucrypt/ns.h"
 
-    .section .text.MCU_FN(x25519, ladder_step), "ax", @progbits
-    .globl MCU_FN(x25519, ladder_step)
-    .type MCU_FN(x25519, ladder_step), @function
+/* uint32_t ladder_steps(uint32_t st[40], const uint8_t *k, int hi, int lo, uint32_t swap);
+ * The trick: the loop in assembly, so that ra and s0..s11 are saved and restored once per call
+ * (ref/ladder.c's loop called a step routine that did it once per bit: the callees, fe_prep,
+ * fe_sqr2_mul2 and fe_mul_ef_sd, clobber every register but sp), and no call or return per step.
+ * Because the callees clobber everything, the loop's state lives in the frame, reloaded where needed.
+ * Register map: a0 = st, a1 = k, a2 = hi, a3 = lo, a4 = swap on entry; in the loop's head a2 = t,
+ * a1 = k (then the step's swap), t1 = k_t, t2 = t & 7; the step's own registers as in its block
+ * (the callees' arguments); a0 = the pending swap on return.
+ * Frame (sp, 272 bytes): t[0..47] (A, B, C, D, AA, BB; then S, Dd over A, B and E, F over C, D),
+ * ra, s0..s11 at 192..240, k at 244, st at 248, the pending swap at 252, the next t at 256, lo at 260. */
+    .section .text.MCU_FN(x25519, ladder_steps), "ax", @progbits
+    .globl MCU_FN(x25519, ladder_steps)
+    .type MCU_FN(x25519, ladder_steps), @function
     .p2align 2
-MCU_FN(x25519, ladder_step):
-    addi    sp, sp, -256
-    sw      ra, 192(sp)                 /* once per step: the callees clobber s0..s11 */
+MCU_FN(x25519, ladder_steps):
+    addi    sp, sp, -272
+    sw      ra, 192(sp)                 /* once per call: the callees clobber s0..s11 */
     sw      s0, 196(sp)
     sw      s1, 200(sp)
     sw      s2, 204(sp)
@@ -42,7 +51,23 @@ MCU_FN(x25519, ladder_step):
     sw      s9, 232(sp)
     sw      s10, 236(sp)
     sw      s11, 240(sp)
+    sw      a1, 244(sp)                 /* k */
     sw      a0, 248(sp)                 /* st */
+    sw      a4, 252(sp)                 /* the pending swap */
+    sw      a3, 260(sp)                 /* lo */
+    blt     a2, a3, 2f                  /* no bits (public) */
+1:  srli    t1, a2, 3                   /* k_t = (k[t >> 3] >> (t & 7)) & 1: the address from t only */
+    add     t1, a1, t1
+    lbu     t1, 0(t1)
+    andi    t2, a2, 7
+    addi    a2, a2, -1
+    sw      a2, 256(sp)                 /* the next t */
+    lw      a1, 252(sp)
+    srl     t1, t1, t2
+    andi    t1, t1, 1
+    sw      t1, 252(sp)                 /* k_t: pending for the next step */
+    xor     a1, a1, t1                  /* this step's swap */
+    lw      a0, 248(sp)                 /* st */
     mv      a2, sp                      /* fe_prep(st, swap, t): A B C D */
     call    MCU_FN(x25519, fe_prep)
     addi    a0, sp, 128                 /* AA = A^2, BB = B^2 (t + 128, t + 160), x2 = DA, z2 = CB */
@@ -72,6 +97,11 @@ MCU_FN(x25519, ladder_step):
     addi    t0, a7, 128
     addi    a7, a7, 128
     call    MCU_FN(x25519, fe_sqr2_mul2)
+    lw      a2, 256(sp)                 /* t, lo, k for the next step */
+    lw      t0, 260(sp)
+    lw      a1, 244(sp)
+    bge     a2, t0, 1b
+2:  lw      a0, 252(sp)                 /* the pending swap, k_lo */
     lw      ra, 192(sp)
     lw      s0, 196(sp)
     lw      s1, 200(sp)
@@ -85,9 +115,9 @@ MCU_FN(x25519, ladder_step):
     lw      s9, 232(sp)
     lw      s10, 236(sp)
     lw      s11, 240(sp)
-    addi    sp, sp, 256
+    addi    sp, sp, 272
     ret
-    .size MCU_FN(x25519, ladder_step), . - MCU_FN(x25519, ladder_step)
+    .size MCU_FN(x25519, ladder_steps), . - MCU_FN(x25519, ladder_steps)
 
     .section .text.MCU_FN(x25519, fe_cswap2), "ax", @progbits
     .globl MCU_FN(x25519, fe_cswap2)
