@@ -316,12 +316,12 @@ def schedule(prog: Program, *, window: int = 48, retire_after: int | None = None
             unsaved = [r for r in regs if r in CALLEE_SAVED and r not in saved]
             if unsaved:
                 # save the callee-saved register first (an ordinary store, schedulable now)
-                key = (t, 1, i)
+                key = (t, 1, 1, i)
                 if best is None or key < best[0]:
                     best = (key, ("save", unsaved[0]))
                 continue
             x = issue_time(op, regs)
-            key = (x, 0 if op.kind == "mul" else 1 if i in feeds else 2, i)
+            key = (x, 0 if op.kind == "mul" else 1, 0 if i in feeds else 1, i)
             if best is None or key < best[0]:
                 best = (key, ("op", i, regs))
         if best is None:

@@ -31,6 +31,7 @@ typedef uint32_t fe[8];
 #define FE_MUL MCU_FN(x25519, fe_mul)
 #define FE_SQR MCU_FN(x25519, fe_sqr)
 
+#if X25519_GLUE_ASM != 5   /* at 5 the implementation brings the doubling, the C below has no user */
 /* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
  * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
 static void fe_fold(fe r, uint32_t c)
@@ -45,6 +46,7 @@ static void fe_fold(fe r, uint32_t c)
     }
     r[0] += fe_carry38((uint32_t)t);
 }
+#endif
 
 /* X25519_GLUE_ASM, fixed per implementation in META.yml, never defaulted:
  *   0  the C versions below (ref);
@@ -54,10 +56,11 @@ static void fe_fold(fe r, uint32_t c)
  *   4  as 3, with the a24 step inside the assembly step too: the C fe_add_a24 stays static, for the
  *      doublings only (avr-fast);
  *   5  the loop over the bits in assembly too (ladder_steps below, with its step inside: the registers
- *      saved once per loop instead of once per step, no call per step) and fe_cswap2 (rv32-fast).
- * At every level the doublings (fe_double: the first and the last three scalar bits, which clamping
- * fixes) are the C below over the implementation's FE_MUL and FE_SQR, with the C fe_add, fe_sub and
- * fe_add_a24. (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
+ *      saved once per loop instead of once per step, no call per step), fe_cswap2 and the doubling
+ *      (fe_double) too (rv32-fast): the C fe_add, fe_sub, fe_add_a24 and fe_double are not built.
+ * At levels 0, 3 and 4 the doublings (fe_double: the first and the last three scalar bits, which
+ * clamping fixes) are the C below over the implementation's FE_MUL and FE_SQR, with the C fe_add,
+ * fe_sub and fe_add_a24. (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
  * Levels 1 and 2 (fe_add, fe_sub, fe_cswap2 and a24 in assembly under the C loop body) were retired
  * when every fast implementation moved to an assembly step: nothing in the tree would test them. */
 #if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4 && \
@@ -90,6 +93,7 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 }
 #endif
 
+#if X25519_GLUE_ASM != 5
 static void fe_add(fe r, const fe a, const fe b)
 {
     uint64_t c = 0;
@@ -183,6 +187,7 @@ void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
     }
     fe_fold(r, (uint32_t)c);
 }
+#endif   /* X25519_GLUE_ASM != 5 */
 
 /* X25519_OWN_INVERT, fixed per implementation in META.yml, never defaulted:
  *   0  the Fermat chain below (254 squarings, 11 products through FE_SQR and FE_MUL);
@@ -288,6 +293,11 @@ static void fe_store(uint8_t *s, const fe a)
     }
 }
 
+#if X25519_GLUE_ASM == 5
+/* The implementation's doubling (rv32-fast: one generated, list-scheduled routine, rv32/gen_fe.py). */
+void MCU_FN(x25519, fe_double)(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint32_t *z);
+#define fe_double MCU_FN(x25519, fe_double)
+#else
 /* (x2, z2) = 2 (x, z), the doubling half of a ladder step alone: A = x + z, B = x - z, x2 = A^2 B^2,
  * z2 = E (A^2 + a24 E) with E = A^2 - B^2: two squarings and two products, where a whole step takes
  * four and five. x2, z2 may be x, z. Not inlined: x25519 and ladder_from share one copy. */
@@ -307,6 +317,7 @@ static void fe_double(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint3
     fe_add_a24(z2, a, b);
     FE_MUL(z2, z2, b);          /* z2 = E * (AA + a24 * E) */
 }
+#endif
 
 /* RFC 7748's ladder steps for the scalar bits t = hi .. lo of k (little-endian bytes; none when
  * hi < lo) on the state st = x1 | x2 | z2 | x3 | z3 (five field elements, 40 words), in place, from

@@ -32,8 +32,8 @@
  *
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
- * fe_sqr 506, fe_prep 323, fe_sqr2_mul2 2422,
- * fe_mul_ef_sd 1045 cycles.
+ * fe_sqr 506, fe_prep 330, fe_sqr2_mul2 2404,
+ * fe_mul_ef_sd 1013 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -640,12 +640,12 @@ MCU_FN(x25519, fe_mul):
     srli    t2, s10, 31                 /* bit 255 */
     slli    ra, ra, 1                   /* 2 T */
     or      ra, ra, t2                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s10, s10, 1                 /* clear bit 255 */
+    srli    s10, s10, 1
     slli    t0, ra, 4                   /* 16 T' */
     slli    a6, ra, 1                   /* 2 T' */
     add     t0, t0, a6                  /* 18 T' */
     add     t0, t0, ra                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s10, s10, 1                 /* clear bit 255 */
-    srli    s10, s10, 1
     add     t3, t3, t0                  /* r[0] = u[0] + carry */
     sltu    t0, t3, t0                  /* carry */
     sw      t3, 0(a0)                   /* r[0] */
@@ -1107,12 +1107,12 @@ MCU_FN(x25519, fe_sqr):
     srli    t0, ra, 31                  /* bit 255 */
     slli    a4, a4, 1                   /* 2 T */
     or      a4, a4, t0                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    ra, ra, 1                   /* clear bit 255 */
+    srli    ra, ra, 1
     slli    s2, a4, 4                   /* 16 T' */
     slli    t3, a4, 1                   /* 2 T' */
     add     s2, s2, t3                  /* 18 T' */
     add     s2, s2, a4                  /* 19 T' (2^255 = 19 mod p) */
-    slli    ra, ra, 1                   /* clear bit 255 */
-    srli    ra, ra, 1
     add     t2, t2, s2                  /* r[0] = u[0] + carry */
     sltu    s2, t2, s2                  /* carry */
     sw      t2, 0(a0)                   /* r[0] */
@@ -1161,323 +1161,330 @@ MCU_FN(x25519, fe_prep):
     addi    sp, sp, -16
     neg     a1, a1                      /* the swap mask: 0 or all ones */
     li      t0, -2147483648             /* 2^31 */
-    lw      t1, 60(a0)                  /* x2[7] */
-    lw      t2, 124(a0)                 /* x3[7] */
-    lw      t3, 92(a0)                  /* z2[7] */
-    lw      t4, 156(a0)                 /* z3[7] */
-    xor     t5, t1, t2                  /* swap */
-    and     t5, t5, a1
-    xor     t1, t1, t5
-    xor     t2, t2, t5
-    xor     t6, t3, t4                  /* swap */
-    and     t6, t6, a1
-    xor     t3, t3, t6
-    xor     t4, t4, t6
-    add     a3, t1, t3                  /* A: a7 + b7 first */
-    sltu    a4, a3, t3                  /* its carry */
-    srli    a5, a3, 31
-    slli    a4, a4, 1
-    add     a5, a5, a4                  /* T = (a7 + b7) >> 31 */
-    slli    a6, a5, 4
-    slli    a7, a5, 1
-    add     a6, a6, a7
-    add     a6, a6, a5                  /* 19 T */
-    sub     s0, t1, t3                  /* B: a7 - b7 first */
-    sltu    t1, t1, t3                  /* a7 < b7 */
-    srli    s1, s0, 31
-    xori    s1, s1, 1
-    slli    t1, t1, 1
-    add     s1, s1, t1                  /* g = 1 - bit 31 + 2 (a7 < b7) */
-    slli    s2, s1, 4
-    slli    s3, s1, 1
-    add     s2, s2, s3
-    add     s2, s2, s1                  /* 19 g */
-    add     s4, t2, t4                  /* C: a7 + b7 first */
-    sltu    s5, s4, t4                  /* its carry */
-    srli    s6, s4, 31
-    slli    s5, s5, 1
-    add     s6, s6, s5                  /* T = (a7 + b7) >> 31 */
-    slli    s7, s6, 4
-    slli    s8, s6, 1
-    add     s7, s7, s8
-    add     s7, s7, s6                  /* 19 T */
-    sub     s9, t2, t4                  /* D: a7 - b7 first */
-    sltu    t2, t2, t4                  /* a7 < b7 */
-    srli    s10, s9, 31
-    xori    s10, s10, 1
-    slli    t2, t2, 1
-    add     s10, s10, t2                /* g = 1 - bit 31 + 2 (a7 < b7) */
-    slli    s11, s10, 4
-    sw      ra, 0(sp)
-    slli    ra, s10, 1
-    add     s11, s11, ra
-    add     s11, s11, s10               /* 19 g */
-    lw      t5, 32(a0)                  /* x2[0] */
-    lw      t6, 96(a0)                  /* x3[0] */
-    lw      a4, 64(a0)                  /* z2[0] */
-    lw      a7, 128(a0)                 /* z3[0] */
-    xor     a5, t5, t6                  /* swap */
-    and     a5, a5, a1
-    xor     t5, t5, a5
-    xor     t6, t6, a5
-    xor     t3, a4, a7                  /* swap */
-    and     t3, t3, a1
-    xor     a4, a4, t3
-    xor     a7, a7, t3
-    add     t1, t5, a4                  /* A[0] = a + b */
-    sltu    s3, t1, a4                  /* carry */
-    add     t1, t1, a6                  /* + carry (19 T at word 0) */
-    sltu    a6, t1, a6                  /* carry */
-    add     s3, s3, a6                  /* carries (0..2: word 0 adds up to 57) */
-    sw      t1, 0(a2)                   /* A[0] */
-    sltu    s1, t5, a4                  /* borrow */
-    sub     t5, t5, a4                  /* B[0] = a - b */
-    sltu    s5, t5, s2                  /* borrow */
-    sub     t5, t5, s2                  /* - borrow (19 g at word 0) */
-    add     s1, s1, s5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t5, 32(a2)                  /* B[0] */
-    add     s8, t6, a7                  /* C[0] = a + b */
-    sltu    s6, s8, a7                  /* carry */
-    add     s8, s8, s7                  /* + carry (19 T at word 0) */
-    sltu    s7, s8, s7                  /* carry */
-    add     s6, s6, s7                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s8, 64(a2)                  /* C[0] */
-    sltu    t4, t6, a7                  /* borrow */
-    sub     t6, t6, a7                  /* D[0] = a - b */
-    sltu    t2, t6, s11                 /* borrow */
-    sub     t6, t6, s11                 /* - borrow (19 g at word 0) */
-    add     t4, t4, t2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t6, 96(a2)                  /* D[0] */
-    lw      ra, 36(a0)                  /* x2[1] */
-    lw      s10, 100(a0)                /* x3[1] */
-    lw      a5, 68(a0)                  /* z2[1] */
-    lw      t3, 132(a0)                 /* z3[1] */
-    xor     a6, ra, s10                 /* swap */
-    and     a6, a6, a1
-    xor     ra, ra, a6
-    xor     s10, s10, a6
-    xor     t1, a5, t3                  /* swap */
-    and     t1, t1, a1
-    xor     a5, a5, t1
-    xor     t3, t3, t1
-    add     a4, ra, a5                  /* A[1] = a + b */
-    sltu    s2, a4, a5                  /* carry */
-    add     a4, a4, s3                  /* + carry (19 T at word 0) */
-    sltu    s3, a4, s3                  /* carry */
-    add     s2, s2, s3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a4, 4(a2)                   /* A[1] */
-    sltu    s5, ra, a5                  /* borrow */
-    sub     ra, ra, a5                  /* B[1] = a - b */
-    sltu    t5, ra, s1                  /* borrow */
-    sub     ra, ra, s1                  /* - borrow (19 g at word 0) */
-    add     s5, s5, t5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      ra, 36(a2)                  /* B[1] */
-    add     s7, s10, t3                 /* C[1] = a + b */
-    sltu    s8, s7, t3                  /* carry */
-    add     s7, s7, s6                  /* + carry (19 T at word 0) */
-    sltu    s6, s7, s6                  /* carry */
-    add     s8, s8, s6                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s7, 68(a2)                  /* C[1] */
-    sltu    a7, s10, t3                 /* borrow */
-    sub     s10, s10, t3                /* D[1] = a - b */
-    sltu    s11, s10, t4                /* borrow */
-    sub     s10, s10, t4                /* - borrow (19 g at word 0) */
-    add     a7, a7, s11                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      s10, 100(a2)                /* D[1] */
-    lw      t2, 40(a0)                  /* x2[2] */
-    lw      t6, 104(a0)                 /* x3[2] */
-    lw      a6, 72(a0)                  /* z2[2] */
-    lw      t1, 136(a0)                 /* z3[2] */
-    xor     s3, t2, t6                  /* swap */
-    and     s3, s3, a1
-    xor     t2, t2, s3
-    xor     t6, t6, s3
-    xor     a4, a6, t1                  /* swap */
+    lw      t1, 196(a2)                 /* T'z3 */
+    lw      t2, 60(a0)                  /* x2[7] */
+    and     t3, t1, a1                  /* z2's share of T'z3 (after the swap) */
+    xor     t1, t1, t3                  /* z3's share */
+    lw      t4, 124(a0)                 /* x3[7] */
+    lw      t5, 92(a0)                  /* z2[7] */
+    lw      t6, 156(a0)                 /* z3[7] */
+    xor     a3, t2, t4                  /* swap */
+    and     a3, a3, a1
+    xor     t2, t2, a3
+    xor     t4, t4, a3
+    xor     a4, t5, t6                  /* swap */
     and     a4, a4, a1
-    xor     a6, a6, a4
-    xor     t1, t1, a4
-    add     a5, t2, a6                  /* A[2] = a + b */
-    sltu    s1, a5, a6                  /* carry */
-    add     a5, a5, s2                  /* + carry (19 T at word 0) */
-    sltu    s2, a5, s2                  /* carry */
-    add     s1, s1, s2                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a5, 8(a2)                   /* A[2] */
-    sltu    t5, t2, a6                  /* borrow */
-    sub     t2, t2, a6                  /* B[2] = a - b */
-    sltu    ra, t2, s5                  /* borrow */
-    sub     t2, t2, s5                  /* - borrow (19 g at word 0) */
-    add     t5, t5, ra                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t2, 40(a2)                  /* B[2] */
-    add     s6, t6, t1                  /* C[2] = a + b */
-    sltu    s7, s6, t1                  /* carry */
-    add     s6, s6, s8                  /* + carry (19 T at word 0) */
-    sltu    s8, s6, s8                  /* carry */
-    add     s7, s7, s8                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s6, 72(a2)                  /* C[2] */
-    sltu    t3, t6, t1                  /* borrow */
-    sub     t6, t6, t1                  /* D[2] = a - b */
-    sltu    t4, t6, a7                  /* borrow */
-    sub     t6, t6, a7                  /* - borrow (19 g at word 0) */
-    add     t3, t3, t4                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t6, 104(a2)                 /* D[2] */
-    lw      s11, 44(a0)                 /* x2[3] */
-    lw      s10, 108(a0)                /* x3[3] */
-    lw      s3, 76(a0)                  /* z2[3] */
-    lw      a4, 140(a0)                 /* z3[3] */
-    xor     s2, s11, s10                /* swap */
-    and     s2, s2, a1
-    xor     s11, s11, s2
-    xor     s10, s10, s2
-    xor     a5, s3, a4                  /* swap */
-    and     a5, a5, a1
-    xor     s3, s3, a5
-    xor     a4, a4, a5
-    add     a6, s11, s3                 /* A[3] = a + b */
-    sltu    s5, a6, s3                  /* carry */
-    add     a6, a6, s1                  /* + carry (19 T at word 0) */
-    sltu    s1, a6, s1                  /* carry */
-    add     s5, s5, s1                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a6, 12(a2)                  /* A[3] */
-    sltu    ra, s11, s3                 /* borrow */
-    sub     s11, s11, s3                /* B[3] = a - b */
-    sltu    t2, s11, t5                 /* borrow */
-    sub     s11, s11, t5                /* - borrow (19 g at word 0) */
-    add     ra, ra, t2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s11, 44(a2)                 /* B[3] */
-    add     s8, s10, a4                 /* C[3] = a + b */
-    sltu    s6, s8, a4                  /* carry */
-    add     s8, s8, s7                  /* + carry (19 T at word 0) */
-    sltu    s7, s8, s7                  /* carry */
-    add     s6, s6, s7                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s8, 76(a2)                  /* C[3] */
-    sltu    t1, s10, a4                 /* borrow */
-    sub     s10, s10, a4                /* D[3] = a - b */
-    sltu    a7, s10, t3                 /* borrow */
-    sub     s10, s10, t3                /* - borrow (19 g at word 0) */
-    add     t1, t1, a7                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s10, 108(a2)                /* D[3] */
-    lw      t4, 48(a0)                  /* x2[4] */
-    lw      t6, 112(a0)                 /* x3[4] */
-    lw      s2, 80(a0)                  /* z2[4] */
-    lw      a5, 144(a0)                 /* z3[4] */
-    xor     s1, t4, t6                  /* swap */
-    and     s1, s1, a1
-    xor     t4, t4, s1
-    xor     t6, t6, s1
-    xor     a6, s2, a5                  /* swap */
-    and     a6, a6, a1
-    xor     s2, s2, a6
-    xor     a5, a5, a6
-    add     s3, t4, s2                  /* A[4] = a + b */
-    sltu    t5, s3, s2                  /* carry */
-    add     s3, s3, s5                  /* + carry (19 T at word 0) */
-    sltu    s5, s3, s5                  /* carry */
-    add     t5, t5, s5                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s3, 16(a2)                  /* A[4] */
-    sltu    t2, t4, s2                  /* borrow */
-    sub     t4, t4, s2                  /* B[4] = a - b */
-    sltu    s11, t4, ra                 /* borrow */
-    sub     t4, t4, ra                  /* - borrow (19 g at word 0) */
-    add     t2, t2, s11                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      t4, 48(a2)                  /* B[4] */
-    add     s7, t6, a5                  /* C[4] = a + b */
-    sltu    s8, s7, a5                  /* carry */
-    add     s7, s7, s6                  /* + carry (19 T at word 0) */
-    sltu    s6, s7, s6                  /* carry */
-    add     s8, s8, s6                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s7, 80(a2)                  /* C[4] */
-    sltu    a4, t6, a5                  /* borrow */
-    sub     t6, t6, a5                  /* D[4] = a - b */
-    sltu    t3, t6, t1                  /* borrow */
-    sub     t6, t6, t1                  /* - borrow (19 g at word 0) */
-    add     a4, a4, t3                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t6, 112(a2)                 /* D[4] */
-    lw      a7, 52(a0)                  /* x2[5] */
-    lw      s10, 116(a0)                /* x3[5] */
-    lw      s1, 84(a0)                  /* z2[5] */
-    lw      a6, 148(a0)                 /* z3[5] */
-    xor     s5, a7, s10                 /* swap */
+    xor     t5, t5, a4
+    xor     t6, t6, a4
+    add     a5, t2, t5                  /* A: a7 + b7 first */
+    sltu    a6, a5, t5                  /* its carry */
+    srli    a7, a5, 31
+    slli    a6, a6, 1
+    add     a7, a7, a6                  /* T = (a7 + b7) >> 31 */
+    add     a7, a7, t3                  /* T + b's unfolded multiple of 2^255 */
+    slli    s0, a7, 4
+    slli    s1, a7, 1
+    add     s0, s0, s1
+    add     s0, s0, a7                  /* 19 T */
+    sub     s2, t2, t5                  /* B: a7 - b7 first */
+    sltu    t2, t2, t5                  /* a7 < b7 */
+    srli    s3, s2, 31
+    xori    s3, s3, 1
+    slli    t2, t2, 1
+    add     s3, s3, t2                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    add     s3, s3, t3                  /* g + b's unfolded multiple of 2^255 */
+    slli    s4, s3, 4
+    slli    s5, s3, 1
+    add     s4, s4, s5
+    add     s4, s4, s3                  /* 19 g */
+    add     s6, t4, t6                  /* C: a7 + b7 first */
+    sltu    s7, s6, t6                  /* its carry */
+    srli    s8, s6, 31
+    slli    s7, s7, 1
+    add     s8, s8, s7                  /* T = (a7 + b7) >> 31 */
+    add     s8, s8, t1                  /* T + b's unfolded multiple of 2^255 */
+    slli    s9, s8, 4
+    slli    s10, s8, 1
+    add     s9, s9, s10
+    add     s9, s9, s8                  /* 19 T */
+    sub     s11, t4, t6                 /* D: a7 - b7 first */
+    sltu    t4, t4, t6                  /* a7 < b7 */
+    sw      ra, 0(sp)
+    srli    ra, s11, 31
+    xori    ra, ra, 1
+    slli    t4, t4, 1
+    add     ra, ra, t4                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    add     ra, ra, t1                  /* g + b's unfolded multiple of 2^255 */
+    slli    a3, ra, 4
+    slli    a4, ra, 1
+    add     a3, a3, a4
+    add     a3, a3, ra                  /* 19 g */
+    lw      a6, 32(a0)                  /* x2[0] */
+    lw      s1, 96(a0)                  /* x3[0] */
+    lw      a7, 64(a0)                  /* z2[0] */
+    lw      t5, 128(a0)                 /* z3[0] */
+    xor     t2, a6, s1                  /* swap */
+    and     t2, t2, a1
+    xor     a6, a6, t2
+    xor     s1, s1, t2
+    xor     t3, a7, t5                  /* swap */
+    and     t3, t3, a1
+    xor     a7, a7, t3
+    xor     t5, t5, t3
+    add     s5, a6, a7                  /* A[0] = a + b */
+    sltu    s3, s5, a7                  /* carry */
+    add     s5, s5, s0                  /* + carry (19 T at word 0) */
+    sltu    s0, s5, s0                  /* carry */
+    add     s3, s3, s0                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s5, 0(a2)                   /* A[0] */
+    sltu    s7, a6, a7                  /* borrow */
+    sub     a6, a6, a7                  /* B[0] = a - b */
+    sltu    s10, a6, s4                 /* borrow */
+    sub     a6, a6, s4                  /* - borrow (19 g at word 0) */
+    add     s7, s7, s10                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      a6, 32(a2)                  /* B[0] */
+    add     s8, s1, t5                  /* C[0] = a + b */
+    sltu    t6, s8, t5                  /* carry */
+    add     s8, s8, s9                  /* + carry (19 T at word 0) */
+    sltu    s9, s8, s9                  /* carry */
+    add     t6, t6, s9                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 64(a2)                  /* C[0] */
+    sltu    t4, s1, t5                  /* borrow */
+    sub     s1, s1, t5                  /* D[0] = a - b */
+    sltu    t1, s1, a3                  /* borrow */
+    sub     s1, s1, a3                  /* - borrow (19 g at word 0) */
+    add     t4, t4, t1                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s1, 96(a2)                  /* D[0] */
+    lw      a4, 36(a0)                  /* x2[1] */
+    lw      ra, 100(a0)                 /* x3[1] */
+    lw      t2, 68(a0)                  /* z2[1] */
+    lw      t3, 132(a0)                 /* z3[1] */
+    xor     s0, a4, ra                  /* swap */
+    and     s0, s0, a1
+    xor     a4, a4, s0
+    xor     ra, ra, s0
+    xor     s5, t2, t3                  /* swap */
     and     s5, s5, a1
-    xor     a7, a7, s5
-    xor     s10, s10, s5
-    xor     s3, s1, a6                  /* swap */
+    xor     t2, t2, s5
+    xor     t3, t3, s5
+    add     a7, a4, t2                  /* A[1] = a + b */
+    sltu    s4, a7, t2                  /* carry */
+    add     a7, a7, s3                  /* + carry (19 T at word 0) */
+    sltu    s3, a7, s3                  /* carry */
+    add     s4, s4, s3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a7, 4(a2)                   /* A[1] */
+    sltu    s10, a4, t2                 /* borrow */
+    sub     a4, a4, t2                  /* B[1] = a - b */
+    sltu    a6, a4, s7                  /* borrow */
+    sub     a4, a4, s7                  /* - borrow (19 g at word 0) */
+    add     s10, s10, a6                /* borrows (0..2: word 0 takes up to 57) */
+    sw      a4, 36(a2)                  /* B[1] */
+    add     s9, ra, t3                  /* C[1] = a + b */
+    sltu    s8, s9, t3                  /* carry */
+    add     s9, s9, t6                  /* + carry (19 T at word 0) */
+    sltu    t6, s9, t6                  /* carry */
+    add     s8, s8, t6                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s9, 68(a2)                  /* C[1] */
+    sltu    t5, ra, t3                  /* borrow */
+    sub     ra, ra, t3                  /* D[1] = a - b */
+    sltu    a3, ra, t4                  /* borrow */
+    sub     ra, ra, t4                  /* - borrow (19 g at word 0) */
+    add     t5, t5, a3                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      ra, 100(a2)                 /* D[1] */
+    lw      t1, 40(a0)                  /* x2[2] */
+    lw      s1, 104(a0)                 /* x3[2] */
+    lw      s0, 72(a0)                  /* z2[2] */
+    lw      s5, 136(a0)                 /* z3[2] */
+    xor     s3, t1, s1                  /* swap */
     and     s3, s3, a1
+    xor     t1, t1, s3
     xor     s1, s1, s3
-    xor     a6, a6, s3
-    add     s2, a7, s1                  /* A[5] = a + b */
-    sltu    ra, s2, s1                  /* carry */
-    add     s2, s2, t5                  /* + carry (19 T at word 0) */
-    sltu    t5, s2, t5                  /* carry */
-    add     ra, ra, t5                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 20(a2)                  /* A[5] */
-    sltu    s11, a7, s1                 /* borrow */
-    sub     a7, a7, s1                  /* B[5] = a - b */
-    sltu    t4, a7, t2                  /* borrow */
-    sub     a7, a7, t2                  /* - borrow (19 g at word 0) */
-    add     s11, s11, t4                /* borrows (0..2: word 0 takes up to 57) */
-    sw      a7, 52(a2)                  /* B[5] */
-    add     s6, s10, a6                 /* C[5] = a + b */
-    sltu    s7, s6, a6                  /* carry */
-    add     s6, s6, s8                  /* + carry (19 T at word 0) */
-    sltu    s8, s6, s8                  /* carry */
-    add     s7, s7, s8                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s6, 84(a2)                  /* C[5] */
-    sltu    a5, s10, a6                 /* borrow */
-    sub     s10, s10, a6                /* D[5] = a - b */
-    sltu    t1, s10, a4                 /* borrow */
-    sub     s10, s10, a4                /* - borrow (19 g at word 0) */
-    add     a5, a5, t1                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s10, 116(a2)                /* D[5] */
+    xor     a7, s0, s5                  /* swap */
+    and     a7, a7, a1
+    xor     s0, s0, a7
+    xor     s5, s5, a7
+    add     t2, t1, s0                  /* A[2] = a + b */
+    sltu    s7, t2, s0                  /* carry */
+    add     t2, t2, s4                  /* + carry (19 T at word 0) */
+    sltu    s4, t2, s4                  /* carry */
+    add     s7, s7, s4                  /* carries (0..2: word 0 adds up to 57) */
+    sw      t2, 8(a2)                   /* A[2] */
+    sltu    a6, t1, s0                  /* borrow */
+    sub     t1, t1, s0                  /* B[2] = a - b */
+    sltu    a4, t1, s10                 /* borrow */
+    sub     t1, t1, s10                 /* - borrow (19 g at word 0) */
+    add     a6, a6, a4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t1, 40(a2)                  /* B[2] */
+    add     t6, s1, s5                  /* C[2] = a + b */
+    sltu    s9, t6, s5                  /* carry */
+    add     t6, t6, s8                  /* + carry (19 T at word 0) */
+    sltu    s8, t6, s8                  /* carry */
+    add     s9, s9, s8                  /* carries (0..2: word 0 adds up to 57) */
+    sw      t6, 72(a2)                  /* C[2] */
+    sltu    t3, s1, s5                  /* borrow */
+    sub     s1, s1, s5                  /* D[2] = a - b */
+    sltu    t4, s1, t5                  /* borrow */
+    sub     s1, s1, t5                  /* - borrow (19 g at word 0) */
+    add     t3, t3, t4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s1, 104(a2)                 /* D[2] */
+    lw      a3, 44(a0)                  /* x2[3] */
+    lw      ra, 108(a0)                 /* x3[3] */
+    lw      s3, 76(a0)                  /* z2[3] */
+    lw      a7, 140(a0)                 /* z3[3] */
+    xor     s4, a3, ra                  /* swap */
+    and     s4, s4, a1
+    xor     a3, a3, s4
+    xor     ra, ra, s4
+    xor     t2, s3, a7                  /* swap */
+    and     t2, t2, a1
+    xor     s3, s3, t2
+    xor     a7, a7, t2
+    add     s0, a3, s3                  /* A[3] = a + b */
+    sltu    s10, s0, s3                 /* carry */
+    add     s0, s0, s7                  /* + carry (19 T at word 0) */
+    sltu    s7, s0, s7                  /* carry */
+    add     s10, s10, s7                /* carries (0..2: word 0 adds up to 57) */
+    sw      s0, 12(a2)                  /* A[3] */
+    sltu    a4, a3, s3                  /* borrow */
+    sub     a3, a3, s3                  /* B[3] = a - b */
+    sltu    t1, a3, a6                  /* borrow */
+    sub     a3, a3, a6                  /* - borrow (19 g at word 0) */
+    add     a4, a4, t1                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a3, 44(a2)                  /* B[3] */
+    add     s8, ra, a7                  /* C[3] = a + b */
+    sltu    t6, s8, a7                  /* carry */
+    add     s8, s8, s9                  /* + carry (19 T at word 0) */
+    sltu    s9, s8, s9                  /* carry */
+    add     t6, t6, s9                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 76(a2)                  /* C[3] */
+    sltu    s5, ra, a7                  /* borrow */
+    sub     ra, ra, a7                  /* D[3] = a - b */
+    sltu    t5, ra, t3                  /* borrow */
+    sub     ra, ra, t3                  /* - borrow (19 g at word 0) */
+    add     s5, s5, t5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      ra, 108(a2)                 /* D[3] */
+    lw      t4, 48(a0)                  /* x2[4] */
+    lw      s1, 112(a0)                 /* x3[4] */
+    lw      s4, 80(a0)                  /* z2[4] */
+    lw      t2, 144(a0)                 /* z3[4] */
+    xor     s7, t4, s1                  /* swap */
+    and     s7, s7, a1
+    xor     t4, t4, s7
+    xor     s1, s1, s7
+    xor     s0, s4, t2                  /* swap */
+    and     s0, s0, a1
+    xor     s4, s4, s0
+    xor     t2, t2, s0
+    add     s3, t4, s4                  /* A[4] = a + b */
+    sltu    a6, s3, s4                  /* carry */
+    add     s3, s3, s10                 /* + carry (19 T at word 0) */
+    sltu    s10, s3, s10                /* carry */
+    add     a6, a6, s10                 /* carries (0..2: word 0 adds up to 57) */
+    sw      s3, 16(a2)                  /* A[4] */
+    sltu    t1, t4, s4                  /* borrow */
+    sub     t4, t4, s4                  /* B[4] = a - b */
+    sltu    a3, t4, a4                  /* borrow */
+    sub     t4, t4, a4                  /* - borrow (19 g at word 0) */
+    add     t1, t1, a3                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t4, 48(a2)                  /* B[4] */
+    add     s9, s1, t2                  /* C[4] = a + b */
+    sltu    s8, s9, t2                  /* carry */
+    add     s9, s9, t6                  /* + carry (19 T at word 0) */
+    sltu    t6, s9, t6                  /* carry */
+    add     s8, s8, t6                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s9, 80(a2)                  /* C[4] */
+    sltu    a7, s1, t2                  /* borrow */
+    sub     s1, s1, t2                  /* D[4] = a - b */
+    sltu    t3, s1, s5                  /* borrow */
+    sub     s1, s1, s5                  /* - borrow (19 g at word 0) */
+    add     a7, a7, t3                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s1, 112(a2)                 /* D[4] */
+    lw      t5, 52(a0)                  /* x2[5] */
+    lw      ra, 116(a0)                 /* x3[5] */
+    lw      s7, 84(a0)                  /* z2[5] */
+    lw      s0, 148(a0)                 /* z3[5] */
+    xor     s10, t5, ra                 /* swap */
+    and     s10, s10, a1
+    xor     t5, t5, s10
+    xor     ra, ra, s10
+    xor     s3, s7, s0                  /* swap */
+    and     s3, s3, a1
+    xor     s7, s7, s3
+    xor     s0, s0, s3
+    add     s4, t5, s7                  /* A[5] = a + b */
+    sltu    a4, s4, s7                  /* carry */
+    add     s4, s4, a6                  /* + carry (19 T at word 0) */
+    sltu    a6, s4, a6                  /* carry */
+    add     a4, a4, a6                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s4, 20(a2)                  /* A[5] */
+    sltu    a3, t5, s7                  /* borrow */
+    sub     t5, t5, s7                  /* B[5] = a - b */
+    sltu    t4, t5, t1                  /* borrow */
+    sub     t5, t5, t1                  /* - borrow (19 g at word 0) */
+    add     a3, a3, t4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t5, 52(a2)                  /* B[5] */
+    add     t6, ra, s0                  /* C[5] = a + b */
+    sltu    s9, t6, s0                  /* carry */
+    add     t6, t6, s8                  /* + carry (19 T at word 0) */
+    sltu    s8, t6, s8                  /* carry */
+    add     s9, s9, s8                  /* carries (0..2: word 0 adds up to 57) */
+    sw      t6, 84(a2)                  /* C[5] */
+    sltu    t2, ra, s0                  /* borrow */
+    sub     ra, ra, s0                  /* D[5] = a - b */
+    sltu    s5, ra, a7                  /* borrow */
+    sub     ra, ra, a7                  /* - borrow (19 g at word 0) */
+    add     t2, t2, s5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      ra, 116(a2)                 /* D[5] */
     lw      t3, 56(a0)                  /* x2[6] */
-    lw      t6, 120(a0)                 /* x3[6] */
-    lw      s5, 88(a0)                  /* z2[6] */
+    lw      s1, 120(a0)                 /* x3[6] */
+    lw      s10, 88(a0)                 /* z2[6] */
     lw      a0, 152(a0)                 /* z3[6] */
-    xor     s3, t3, t6                  /* swap */
+    xor     s3, t3, s1                  /* swap */
     and     s3, s3, a1
     xor     t3, t3, s3
-    xor     t6, t6, s3
-    xor     t5, s5, a0                  /* swap */
-    and     t5, t5, a1
-    xor     s5, s5, t5
-    xor     a0, a0, t5
-    add     s2, t3, s5                  /* A[6] = a + b */
-    sltu    s1, s2, s5                  /* carry */
-    add     s2, s2, ra                  /* + carry (19 T at word 0) */
-    sltu    ra, s2, ra                  /* carry */
-    add     s1, s1, ra                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 24(a2)                  /* A[6] */
-    sltu    t2, t3, s5                  /* borrow */
-    sub     t3, t3, s5                  /* B[6] = a - b */
-    sltu    t4, t3, s11                 /* borrow */
-    sub     t3, t3, s11                 /* - borrow (19 g at word 0) */
-    add     t2, t2, t4                  /* borrows (0..2: word 0 takes up to 57) */
+    xor     s1, s1, s3
+    xor     a6, s10, a0                 /* swap */
+    and     a6, a6, a1
+    xor     s10, s10, a6
+    xor     a0, a0, a6
+    add     s4, t3, s10                 /* A[6] = a + b */
+    sltu    s7, s4, s10                 /* carry */
+    add     s4, s4, a4                  /* + carry (19 T at word 0) */
+    sltu    a4, s4, a4                  /* carry */
+    add     s7, s7, a4                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s4, 24(a2)                  /* A[6] */
+    sltu    t1, t3, s10                 /* borrow */
+    sub     t3, t3, s10                 /* B[6] = a - b */
+    sltu    t4, t3, a3                  /* borrow */
+    sub     t3, t3, a3                  /* - borrow (19 g at word 0) */
+    add     t1, t1, t4                  /* borrows (0..2: word 0 takes up to 57) */
     sw      t3, 56(a2)                  /* B[6] */
-    add     a7, t6, a0                  /* C[6] = a + b */
-    sltu    s8, a7, a0                  /* carry */
-    add     a7, a7, s7                  /* + carry (19 T at word 0) */
-    sltu    s7, a7, s7                  /* carry */
-    add     s8, s8, s7                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a7, 88(a2)                  /* C[6] */
-    sltu    s6, t6, a0                  /* borrow */
-    sub     t6, t6, a0                  /* D[6] = a - b */
-    sltu    a6, t6, a5                  /* borrow */
-    sub     t6, t6, a5                  /* - borrow (19 g at word 0) */
-    add     s6, s6, a6                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t6, 120(a2)                 /* D[6] */
-    slli    a3, a3, 1
-    srli    a3, a3, 1                   /* (a7 + b7) mod 2^31 */
-    add     a3, a3, s1                  /* A[7] (below 2^31 + 2) */
-    sw      a3, 28(a2)                  /* A[7] */
-    or      s0, s0, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sub     s0, s0, t2                  /* B[7] (at least 2^31 - 2) */
-    sw      s0, 60(a2)                  /* B[7] */
-    slli    s4, s4, 1
-    srli    s4, s4, 1                   /* (a7 + b7) mod 2^31 */
-    add     s4, s4, s8                  /* C[7] (below 2^31 + 2) */
-    sw      s4, 92(a2)                  /* C[7] */
-    or      s9, s9, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sub     s9, s9, s6                  /* D[7] (at least 2^31 - 2) */
-    sw      s9, 124(a2)                 /* D[7] */
+    add     t5, s1, a0                  /* C[6] = a + b */
+    sltu    s8, t5, a0                  /* carry */
+    add     t5, t5, s9                  /* + carry (19 T at word 0) */
+    sltu    s9, t5, s9                  /* carry */
+    add     s8, s8, s9                  /* carries (0..2: word 0 adds up to 57) */
+    sw      t5, 88(a2)                  /* C[6] */
+    sltu    t6, s1, a0                  /* borrow */
+    sub     s1, s1, a0                  /* D[6] = a - b */
+    sltu    s0, s1, t2                  /* borrow */
+    sub     s1, s1, t2                  /* - borrow (19 g at word 0) */
+    add     t6, t6, s0                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s1, 120(a2)                 /* D[6] */
+    slli    a5, a5, 1
+    srli    a5, a5, 1                   /* (a7 + b7) mod 2^31 */
+    add     a5, a5, s7                  /* A[7] (below 2^31 + 2) */
+    sw      a5, 28(a2)                  /* A[7] */
+    or      s2, s2, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     s2, s2, t1                  /* B[7] (at least 2^31 - 2) */
+    sw      s2, 60(a2)                  /* B[7] */
+    slli    s6, s6, 1
+    srli    s6, s6, 1                   /* (a7 + b7) mod 2^31 */
+    add     s6, s6, s8                  /* C[7] (below 2^31 + 2) */
+    sw      s6, 92(a2)                  /* C[7] */
+    or      s11, s11, t0                /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     s11, s11, t6                /* D[7] (at least 2^31 - 2) */
+    sw      s11, 124(a2)                /* D[7] */
     lw      ra, 0(sp)
     addi    sp, sp, 16
     ret
@@ -1497,2098 +1504,2082 @@ MCU_FN(x25519, fe_sqr2_mul2):
     sw      a7, 20(sp)                  /* r4, for later */
     sw      t0, 24(sp)                  /* a4, for later */
     sw      t1, 28(sp)                  /* b4, for later */
-    lw      t2, 0(sp)                   /* r2 */
-    lw      t3, 4(sp)                   /* a2 */
-    lw      t4, 0(t3)                   /* b[0] */
-    lw      t5, 4(t3)                   /* b[1] */
-    mul     t6, t4, t4                  /* lo a[0]^2 */
-    lw      s0, 8(t3)                   /* b[2] */
-    lw      s1, 12(t3)                  /* b[3] */
-    lw      s2, 16(t3)                  /* b[4] */
-    lw      s3, 20(t3)                  /* b[5] */
-    mulhu   s4, t4, t4                  /* hi a[0]^2 */
-    lw      s5, 24(t3)                  /* b[6] */
-    mul     s6, t4, t5                  /* lo a[0]*a[1] */
-    mulhu   s7, t4, t5                  /* hi a[0]*a[1] */
-    slli    s8, s6, 1                   /* 2 cross[1] */
-    add     s8, s8, s4                  /* t[1] = 2 cross[1] + square word */
-    sltu    s4, s8, s4                  /* carry */
-    srli    s6, s6, 31                  /* bit 31 of cross[1] */
-    mul     s9, t4, s0                  /* lo a[0]*a[2] */
-    lw      t3, 28(t3)                  /* b[7] */
-    mulhu   s10, t4, s0                 /* hi a[0]*a[2] */
-    add     s7, s7, s9                  /* column 2 += lo */
-    sltu    s9, s7, s9                  /* carry */
-    slli    s11, s7, 1                  /* 2 cross[2] */
-    sw      ra, 32(sp)
-    mul     ra, t5, t5                  /* lo a[1]^2 */
-    add     s10, s10, s9                /* hi + carry: no overflow */
-    or      s11, s11, s6
-    srli    s7, s7, 31                  /* bit 31 of cross[2] */
-    mulhu   a2, t5, t5                  /* hi a[1]^2 */
-    add     s11, s11, ra                /* t[2] = 2 cross[2] + square word */
-    sltu    ra, s11, ra                 /* carry */
-    add     s11, s11, s4                /* + carry */
-    sltu    s4, s11, s4                 /* carry */
-    mul     a3, t4, s1                  /* lo a[0]*a[3] */
-    add     ra, ra, s4                  /* carries */
-    mulhu   a4, t4, s1                  /* hi a[0]*a[3] */
-    add     s10, s10, a3                /* column 3 += lo */
-    sltu    a3, s10, a3                 /* carry */
-    mul     a5, t5, s0                  /* lo a[1]*a[2] */
-    add     a4, a4, a3                  /* hi + carry: no overflow */
-    mulhu   a6, t5, s0                  /* hi a[1]*a[2] */
-    add     s10, s10, a5                /* column 3 += lo */
-    sltu    a5, s10, a5                 /* carry */
-    slli    a7, s10, 1                  /* 2 cross[3] */
-    or      a7, a7, s7
-    mul     t0, t4, s2                  /* lo a[0]*a[4] */
-    add     a6, a6, a5                  /* hi + carry: no overflow */
-    add     a4, a4, a6                  /* column 4 += hi */
-    sltu    a6, a4, a6                  /* carry */
-    add     a7, a7, a2                  /* t[3] = 2 cross[3] + square word */
-    mulhu   t1, t4, s2                  /* hi a[0]*a[4] */
-    sltu    a2, a7, a2                  /* carry */
-    add     a7, a7, ra                  /* + carry */
-    sltu    ra, a7, ra                  /* carry */
-    add     a2, a2, ra                  /* carries */
-    mul     s9, t5, s1                  /* lo a[1]*a[3] */
-    add     a4, a4, t0                  /* column 4 += lo */
-    sltu    t0, a4, t0                  /* carry */
-    add     t1, t1, t0                  /* hi + carry: no overflow */
-    add     a6, a6, t1                  /* column 5 += hi */
-    mulhu   s6, t5, s1                  /* hi a[1]*a[3] */
-    sltu    t1, a6, t1                  /* carry */
-    add     a4, a4, s9                  /* column 4 += lo */
-    sltu    s9, a4, s9                  /* carry */
-    slli    s4, a4, 1                   /* 2 cross[4] */
-    mul     a3, s0, s0                  /* lo a[2]^2 */
-    add     s6, s6, s9                  /* hi + carry: no overflow */
-    add     a6, a6, s6                  /* column 5 += hi */
-    sltu    s6, a6, s6                  /* carry */
-    add     t1, t1, s6                  /* column 6 += carry */
-    mulhu   s7, s0, s0                  /* hi a[2]^2 */
-    srli    s10, s10, 31                /* bit 31 of cross[3] */
-    or      s4, s4, s10
-    add     s4, s4, a3                  /* t[4] = 2 cross[4] + square word */
-    sltu    a3, s4, a3                  /* carry */
-    mul     a5, t4, s3                  /* lo a[0]*a[5] */
-    add     s4, s4, a2                  /* + carry */
-    sltu    a2, s4, a2                  /* carry */
+    sw      t2, 32(sp)                  /* tp, for later */
+    lw      t3, 0(sp)                   /* r2 */
+    lw      t4, 4(sp)                   /* a2 */
+    lw      t5, 0(t4)                   /* b[0] */
+    lw      t6, 4(t4)                   /* b[1] */
+    mul     s0, t5, t5                  /* lo a[0]^2 */
+    lw      s1, 8(t4)                   /* b[2] */
+    lw      s2, 12(t4)                  /* b[3] */
+    lw      s3, 16(t4)                  /* b[4] */
+    lw      s4, 20(t4)                  /* b[5] */
+    mulhu   s5, t5, t5                  /* hi a[0]^2 */
+    lw      s6, 24(t4)                  /* b[6] */
+    mul     s7, t5, t6                  /* lo a[0]*a[1] */
+    mulhu   s8, t5, t6                  /* hi a[0]*a[1] */
+    slli    s9, s7, 1                   /* 2 cross[1] */
+    add     s9, s9, s5                  /* t[1] = 2 cross[1] + square word */
+    sltu    s5, s9, s5                  /* carry */
+    srli    s7, s7, 31                  /* bit 31 of cross[1] */
+    mul     s10, t5, s1                 /* lo a[0]*a[2] */
+    lw      t4, 28(t4)                  /* b[7] */
+    mulhu   s11, t5, s1                 /* hi a[0]*a[2] */
+    add     s8, s8, s10                 /* column 2 += lo */
+    sltu    s10, s8, s10                /* carry */
+    sw      ra, 36(sp)
+    slli    ra, s8, 1                   /* 2 cross[2] */
+    mul     a2, t6, t6                  /* lo a[1]^2 */
+    add     s11, s11, s10               /* hi + carry: no overflow */
+    or      ra, ra, s7
+    srli    s8, s8, 31                  /* bit 31 of cross[2] */
+    mulhu   a3, t6, t6                  /* hi a[1]^2 */
+    add     ra, ra, a2                  /* t[2] = 2 cross[2] + square word */
+    sltu    a2, ra, a2                  /* carry */
+    add     ra, ra, s5                  /* + carry */
+    sltu    s5, ra, s5                  /* carry */
+    mul     a4, t5, s2                  /* lo a[0]*a[3] */
+    add     a2, a2, s5                  /* carries */
+    mulhu   a5, t5, s2                  /* hi a[0]*a[3] */
+    add     s11, s11, a4                /* column 3 += lo */
+    sltu    a4, s11, a4                 /* carry */
+    mul     a6, t6, s1                  /* lo a[1]*a[2] */
+    add     a5, a5, a4                  /* hi + carry: no overflow */
+    mulhu   a7, t6, s1                  /* hi a[1]*a[2] */
+    add     s11, s11, a6                /* column 3 += lo */
+    sltu    a6, s11, a6                 /* carry */
+    slli    t0, s11, 1                  /* 2 cross[3] */
+    or      t0, t0, s8
+    mul     t1, t5, s3                  /* lo a[0]*a[4] */
+    add     a7, a7, a6                  /* hi + carry: no overflow */
+    add     a5, a5, a7                  /* column 4 += hi */
+    sltu    a7, a5, a7                  /* carry */
+    add     t0, t0, a3                  /* t[3] = 2 cross[3] + square word */
+    mulhu   t2, t5, s3                  /* hi a[0]*a[4] */
+    sltu    a3, t0, a3                  /* carry */
+    add     t0, t0, a2                  /* + carry */
+    sltu    a2, t0, a2                  /* carry */
     add     a3, a3, a2                  /* carries */
-    srli    a4, a4, 31                  /* bit 31 of cross[4] */
-    mulhu   ra, t4, s3                  /* hi a[0]*a[5] */
-    add     a6, a6, a5                  /* column 5 += lo */
-    sltu    a5, a6, a5                  /* carry */
-    mul     t0, t5, s2                  /* lo a[1]*a[4] */
-    add     ra, ra, a5                  /* hi + carry: no overflow */
-    add     t1, t1, ra                  /* column 6 += hi */
-    sltu    ra, t1, ra                  /* carry */
-    mulhu   s9, t5, s2                  /* hi a[1]*a[4] */
-    add     a6, a6, t0                  /* column 5 += lo */
-    sltu    t0, a6, t0                  /* carry */
-    mul     s6, s0, s1                  /* lo a[2]*a[3] */
-    add     s9, s9, t0                  /* hi + carry: no overflow */
-    add     t1, t1, s9                  /* column 6 += hi */
-    sltu    s9, t1, s9                  /* carry */
-    add     ra, ra, s9                  /* column 7 += carry */
-    mulhu   s10, s0, s1                 /* hi a[2]*a[3] */
-    add     a6, a6, s6                  /* column 5 += lo */
-    sltu    s6, a6, s6                  /* carry */
-    slli    a2, a6, 1                   /* 2 cross[5] */
-    or      a2, a2, a4
-    mul     a5, t4, s5                  /* lo a[0]*a[6] */
-    add     s10, s10, s6                /* hi + carry: no overflow */
-    add     t1, t1, s10                 /* column 6 += hi */
-    sltu    s10, t1, s10                /* carry */
-    add     ra, ra, s10                 /* column 7 += carry */
-    mulhu   t0, t4, s5                  /* hi a[0]*a[6] */
-    add     a2, a2, s7                  /* t[5] = 2 cross[5] + square word */
-    sltu    s7, a2, s7                  /* carry */
-    add     a2, a2, a3                  /* + carry */
-    sltu    a3, a2, a3                  /* carry */
-    mul     s9, t5, s3                  /* lo a[1]*a[5] */
-    add     s7, s7, a3                  /* carries */
-    add     t1, t1, a5                  /* column 6 += lo */
-    sltu    a5, t1, a5                  /* carry */
-    add     t0, t0, a5                  /* hi + carry: no overflow */
-    mulhu   a4, t5, s3                  /* hi a[1]*a[5] */
-    add     ra, ra, t0                  /* column 7 += hi */
-    sltu    t0, ra, t0                  /* carry */
-    add     t1, t1, s9                  /* column 6 += lo */
-    sltu    s9, t1, s9                  /* carry */
-    mul     s6, s0, s2                  /* lo a[2]*a[4] */
-    add     a4, a4, s9                  /* hi + carry: no overflow */
-    add     ra, ra, a4                  /* column 7 += hi */
-    sltu    a4, ra, a4                  /* carry */
-    add     t0, t0, a4                  /* column 8 += carry */
-    mulhu   s10, s0, s2                 /* hi a[2]*a[4] */
-    add     t1, t1, s6                  /* column 6 += lo */
-    sltu    s6, t1, s6                  /* carry */
-    slli    a3, t1, 1                   /* 2 cross[6] */
-    srli    a6, a6, 31                  /* bit 31 of cross[5] */
-    mul     a5, s1, s1                  /* lo a[3]^2 */
-    add     s10, s10, s6                /* hi + carry: no overflow */
-    add     ra, ra, s10                 /* column 7 += hi */
-    sltu    s10, ra, s10                /* carry */
-    add     t0, t0, s10                 /* column 8 += carry */
-    mulhu   s9, s1, s1                  /* hi a[3]^2 */
-    or      a3, a3, a6
-    add     a3, a3, a5                  /* t[6] = 2 cross[6] + square word */
-    sltu    a5, a3, a5                  /* carry */
-    add     a3, a3, s7                  /* + carry */
-    mul     a4, t4, t3                  /* lo a[0]*a[7] */
-    sltu    s7, a3, s7                  /* carry */
-    add     a5, a5, s7                  /* carries */
-    srli    t1, t1, 31                  /* bit 31 of cross[6] */
-    mulhu   t4, t4, t3                  /* hi a[0]*a[7] */
-    add     ra, ra, a4                  /* column 7 += lo */
-    sltu    a4, ra, a4                  /* carry */
-    mul     s6, t5, s5                  /* lo a[1]*a[6] */
-    add     t4, t4, a4                  /* hi + carry: no overflow */
-    add     t0, t0, t4                  /* column 8 += hi */
-    sltu    t4, t0, t4                  /* carry */
-    mulhu   s10, t5, s5                 /* hi a[1]*a[6] */
-    add     ra, ra, s6                  /* column 7 += lo */
-    sltu    s6, ra, s6                  /* carry */
-    mul     a6, s0, s3                  /* lo a[2]*a[5] */
-    add     s10, s10, s6                /* hi + carry: no overflow */
-    add     t0, t0, s10                 /* column 8 += hi */
-    sltu    s10, t0, s10                /* carry */
-    add     t4, t4, s10                 /* column 9 += carry */
-    mulhu   s7, s0, s3                  /* hi a[2]*a[5] */
-    add     ra, ra, a6                  /* column 7 += lo */
-    sltu    a6, ra, a6                  /* carry */
-    mul     a4, s1, s2                  /* lo a[3]*a[4] */
-    add     s7, s7, a6                  /* hi + carry: no overflow */
-    add     t0, t0, s7                  /* column 8 += hi */
-    sltu    s7, t0, s7                  /* carry */
-    add     t4, t4, s7                  /* column 9 += carry */
-    mulhu   s6, s1, s2                  /* hi a[3]*a[4] */
-    add     ra, ra, a4                  /* column 7 += lo */
-    sltu    a4, ra, a4                  /* carry */
-    slli    s10, ra, 1                  /* 2 cross[7] */
-    or      s10, s10, t1
-    mul     a6, t5, t3                  /* lo a[1]*a[7] */
-    add     s6, s6, a4                  /* hi + carry: no overflow */
-    add     t0, t0, s6                  /* column 8 += hi */
-    sltu    s6, t0, s6                  /* carry */
-    add     t4, t4, s6                  /* column 9 += carry */
-    mulhu   t5, t5, t3                  /* hi a[1]*a[7] */
-    add     s10, s10, s9                /* t[7] = 2 cross[7] + square word */
-    sltu    s9, s10, s9                 /* carry */
-    add     s10, s10, a5                /* + carry */
-    sltu    a5, s10, a5                 /* carry */
-    mul     s7, s0, s5                  /* lo a[2]*a[6] */
-    add     s9, s9, a5                  /* carries */
-    add     t0, t0, a6                  /* column 8 += lo */
-    sltu    a6, t0, a6                  /* carry */
-    add     t5, t5, a6                  /* hi + carry: no overflow */
-    mulhu   t1, s0, s5                  /* hi a[2]*a[6] */
-    add     t4, t4, t5                  /* column 9 += hi */
-    sltu    t5, t4, t5                  /* carry */
-    add     t0, t0, s7                  /* column 8 += lo */
-    sltu    s7, t0, s7                  /* carry */
-    mul     a4, s1, s3                  /* lo a[3]*a[5] */
-    add     t1, t1, s7                  /* hi + carry: no overflow */
-    add     t4, t4, t1                  /* column 9 += hi */
-    sltu    t1, t4, t1                  /* carry */
-    add     t5, t5, t1                  /* column 10 += carry */
-    mulhu   s6, s1, s3                  /* hi a[3]*a[5] */
-    add     t0, t0, a4                  /* column 8 += lo */
-    sltu    a4, t0, a4                  /* carry */
-    slli    a5, t0, 1                   /* 2 cross[8] */
-    srli    ra, ra, 31                  /* bit 31 of cross[7] */
-    mul     a6, s2, s2                  /* lo a[4]^2 */
-    add     s6, s6, a4                  /* hi + carry: no overflow */
-    add     t4, t4, s6                  /* column 9 += hi */
-    sltu    s6, t4, s6                  /* carry */
-    add     t5, t5, s6                  /* column 10 += carry */
-    mulhu   s7, s2, s2                  /* hi a[4]^2 */
-    or      a5, a5, ra
-    add     a5, a5, a6                  /* t[8] = 2 cross[8] + square word */
-    sltu    a6, a5, a6                  /* carry */
-    add     a5, a5, s9                  /* + carry */
-    mul     t1, s0, t3                  /* lo a[2]*a[7] */
-    sltu    s9, a5, s9                  /* carry */
-    add     a6, a6, s9                  /* carries */
-    srli    t0, t0, 31                  /* bit 31 of cross[8] */
-    li      a4, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mulhu   s0, s0, t3                  /* hi a[2]*a[7] */
-    add     t4, t4, t1                  /* column 9 += lo */
-    sltu    t1, t4, t1                  /* carry */
-    mul     s6, s1, s5                  /* lo a[3]*a[6] */
-    add     s0, s0, t1                  /* hi + carry: no overflow */
-    add     t5, t5, s0                  /* column 10 += hi */
-    sltu    s0, t5, s0                  /* carry */
-    mulhu   ra, s1, s5                  /* hi a[3]*a[6] */
-    add     t4, t4, s6                  /* column 9 += lo */
-    sltu    s6, t4, s6                  /* carry */
-    mul     s9, s2, s3                  /* lo a[4]*a[5] */
-    add     ra, ra, s6                  /* hi + carry: no overflow */
-    add     t5, t5, ra                  /* column 10 += hi */
-    sltu    ra, t5, ra                  /* carry */
-    add     s0, s0, ra                  /* column 11 += carry */
-    mulhu   t1, s2, s3                  /* hi a[4]*a[5] */
-    add     t4, t4, s9                  /* column 9 += lo */
-    sltu    s9, t4, s9                  /* carry */
-    slli    s6, t4, 1                   /* 2 cross[9] */
-    or      s6, s6, t0
-    mul     ra, s1, t3                  /* lo a[3]*a[7] */
-    add     t1, t1, s9                  /* hi + carry: no overflow */
-    add     t5, t5, t1                  /* column 10 += hi */
-    sltu    t1, t5, t1                  /* carry */
-    add     s0, s0, t1                  /* column 11 += carry */
-    mulhu   s1, s1, t3                  /* hi a[3]*a[7] */
-    add     s6, s6, s7                  /* t[9] = 2 cross[9] + square word */
-    sltu    s7, s6, s7                  /* carry */
-    add     s6, s6, a6                  /* + carry */
-    sltu    a6, s6, a6                  /* carry */
-    mul     t0, s2, s5                  /* lo a[4]*a[6] */
-    add     s7, s7, a6                  /* carries */
-    add     t5, t5, ra                  /* column 10 += lo */
-    sltu    ra, t5, ra                  /* carry */
-    add     s1, s1, ra                  /* hi + carry: no overflow */
-    mulhu   s9, s2, s5                  /* hi a[4]*a[6] */
-    add     s0, s0, s1                  /* column 11 += hi */
-    sltu    s1, s0, s1                  /* carry */
-    add     t5, t5, t0                  /* column 10 += lo */
-    sltu    t0, t5, t0                  /* carry */
-    mul     t1, s3, s3                  /* lo a[5]^2 */
-    add     s9, s9, t0                  /* hi + carry: no overflow */
-    add     s0, s0, s9                  /* column 11 += hi */
-    sltu    s9, s0, s9                  /* carry */
-    add     s1, s1, s9                  /* column 12 += carry */
-    mulhu   a6, s3, s3                  /* hi a[5]^2 */
-    slli    ra, t5, 1                   /* 2 cross[10] */
-    srli    t4, t4, 31                  /* bit 31 of cross[9] */
-    or      ra, ra, t4
-    add     ra, ra, t1                  /* t[10] = 2 cross[10] + square word */
-    mul     t0, s2, t3                  /* lo a[4]*a[7] */
-    sltu    t1, ra, t1                  /* carry */
-    add     ra, ra, s7                  /* + carry */
-    sltu    s7, ra, s7                  /* carry */
-    add     t1, t1, s7                  /* carries */
-    mulhu   s2, s2, t3                  /* hi a[4]*a[7] */
-    add     s0, s0, t0                  /* column 11 += lo */
-    sltu    t0, s0, t0                  /* carry */
-    srli    t5, t5, 31                  /* bit 31 of cross[10] */
-    mul     s9, s3, s5                  /* lo a[5]*a[6] */
-    add     s2, s2, t0                  /* hi + carry: no overflow */
-    add     s1, s1, s2                  /* column 12 += hi */
-    sltu    s2, s1, s2                  /* carry */
-    mulhu   t4, s3, s5                  /* hi a[5]*a[6] */
-    add     s0, s0, s9                  /* column 11 += lo */
-    sltu    s9, s0, s9                  /* carry */
-    slli    s7, s0, 1                   /* 2 cross[11] */
-    or      s7, s7, t5
-    mul     t0, s3, t3                  /* lo a[5]*a[7] */
-    add     t4, t4, s9                  /* hi + carry: no overflow */
-    add     s1, s1, t4                  /* column 12 += hi */
-    sltu    t4, s1, t4                  /* carry */
-    add     s2, s2, t4                  /* column 13 += carry */
-    mulhu   s3, s3, t3                  /* hi a[5]*a[7] */
-    add     s7, s7, a6                  /* t[11] = 2 cross[11] + square word */
-    sltu    a6, s7, a6                  /* carry */
-    add     s7, s7, t1                  /* + carry */
-    sltu    t1, s7, t1                  /* carry */
-    mul     t5, s5, s5                  /* lo a[6]^2 */
-    add     a6, a6, t1                  /* carries */
-    add     s1, s1, t0                  /* column 12 += lo */
-    sltu    t0, s1, t0                  /* carry */
-    add     s3, s3, t0                  /* hi + carry: no overflow */
-    mulhu   s9, s5, s5                  /* hi a[6]^2 */
-    add     s2, s2, s3                  /* column 13 += hi */
-    sltu    s3, s2, s3                  /* carry */
-    slli    t4, s1, 1                   /* 2 cross[12] */
-    srli    s0, s0, 31                  /* bit 31 of cross[11] */
-    mul     t1, s5, t3                  /* lo a[6]*a[7] */
-    or      t4, t4, s0
-    add     t4, t4, t5                  /* t[12] = 2 cross[12] + square word */
-    sltu    t5, t4, t5                  /* carry */
-    add     t4, t4, a6                  /* + carry */
-    mulhu   s5, s5, t3                  /* hi a[6]*a[7] */
-    sltu    a6, t4, a6                  /* carry */
-    add     t5, t5, a6                  /* carries */
-    add     s2, s2, t1                  /* column 13 += lo */
-    sltu    t1, s2, t1                  /* carry */
-    mul     t0, t3, t3                  /* lo a[7]^2 */
-    add     s5, s5, t1                  /* hi + carry: no overflow */
-    add     s3, s3, s5                  /* column 14 += hi */
-    sltu    s5, s3, s5                  /* carry */
-    slli    s0, s2, 1                   /* 2 cross[13] */
-    mulhu   a6, t3, t3                  /* hi a[7]^2 */
-    srli    s1, s1, 31                  /* bit 31 of cross[12] */
-    or      s0, s0, s1
-    add     s0, s0, s9                  /* t[13] = 2 cross[13] + square word */
-    sltu    s9, s0, s9                  /* carry */
-    mul     t1, a5, a4                  /* lo 38 t[8] */
-    add     s0, s0, t5                  /* + carry */
-    sltu    t5, s0, t5                  /* carry */
-    add     s9, s9, t5                  /* carries */
-    slli    t3, s3, 1                   /* 2 cross[14] */
-    mulhu   a5, a5, a4                  /* hi 38 t[8] (< 38) */
-    srli    s2, s2, 31                  /* bit 31 of cross[13] */
-    or      t3, t3, s2
-    add     t3, t3, t0                  /* t[14] = 2 cross[14] + square word */
-    sltu    t0, t3, t0                  /* carry */
-    mul     s1, s6, a4                  /* lo 38 t[9] */
-    add     t3, t3, s9                  /* + carry */
-    sltu    s9, t3, s9                  /* carry */
-    add     t0, t0, s9                  /* carries */
-    slli    s5, s5, 1                   /* 2 cross[15] */
-    mulhu   s6, s6, a4                  /* hi 38 t[9] (< 38) */
-    srli    s3, s3, 31                  /* bit 31 of cross[14] */
-    or      s5, s5, s3
-    add     s5, s5, a6                  /* t[15] = 2 cross[15] + square word */
-    add     s5, s5, t0                  /* + carry */
-    mul     t5, ra, a4                  /* lo 38 t[10] */
-    add     t6, t6, t1                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    t1, t6, t1                  /* carry */
-    add     s8, s8, s1                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s1, s8, s1                  /* carry */
-    mulhu   ra, ra, a4                  /* hi 38 t[10] (< 38) */
-    add     a5, a5, t1                  /* hi(prev) + carries */
-    add     s8, s8, a5                  /* u[1] += hi(prev) + carry */
-    sltu    a5, s8, a5                  /* carry */
-    add     s1, s1, a5                  /* carries */
-    mul     s2, s7, a4                  /* lo 38 t[11] */
-    add     s11, s11, t5                /* u[2] = t[2] + lo 38 t[10] */
-    sltu    t5, s11, t5                 /* carry */
-    add     s6, s6, s1                  /* hi(prev) + carries */
-    add     s11, s11, s6                /* u[2] += hi(prev) + carry */
-    mulhu   s7, s7, a4                  /* hi 38 t[11] (< 38) */
-    sltu    s6, s11, s6                 /* carry */
-    add     t5, t5, s6                  /* carries */
-    add     a7, a7, s2                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s2, a7, s2                  /* carry */
-    mul     s9, t4, a4                  /* lo 38 t[12] */
-    add     ra, ra, t5                  /* hi(prev) + carries */
-    add     a7, a7, ra                  /* u[3] += hi(prev) + carry */
-    sltu    ra, a7, ra                  /* carry */
-    add     s2, s2, ra                  /* carries */
-    mulhu   t4, t4, a4                  /* hi 38 t[12] (< 38) */
-    add     s4, s4, s9                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    s9, s4, s9                  /* carry */
-    add     s7, s7, s2                  /* hi(prev) + carries */
-    add     s4, s4, s7                  /* u[4] += hi(prev) + carry */
-    mul     s3, s0, a4                  /* lo 38 t[13] */
-    sltu    s7, s4, s7                  /* carry */
-    add     s9, s9, s7                  /* carries */
-    add     t4, t4, s9                  /* hi(prev) + carries */
-    lw      a6, 0(a1)                   /* a[0] */
-    mulhu   s0, s0, a4                  /* hi 38 t[13] (< 38) */
-    add     a2, a2, s3                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s3, a2, s3                  /* carry */
-    add     a2, a2, t4                  /* u[5] += hi(prev) + carry */
-    sltu    t4, a2, t4                  /* carry */
-    mul     t0, t3, a4                  /* lo 38 t[14] */
-    add     s3, s3, t4                  /* carries */
-    add     s0, s0, s3                  /* hi(prev) + carries */
-    lw      t1, 4(a1)                   /* a[1] */
-    lw      a5, 8(a1)                   /* a[2] */
-    mulhu   t3, t3, a4                  /* hi 38 t[14] (< 38) */
-    add     a3, a3, t0                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t0, a3, t0                  /* carry */
-    add     a3, a3, s0                  /* u[6] += hi(prev) + carry */
-    sltu    s0, a3, s0                  /* carry */
-    mul     s1, s5, a4                  /* lo 38 t[15] */
-    add     t0, t0, s0                  /* carries */
-    add     t3, t3, t0                  /* hi(prev) + carries */
-    lw      s6, 12(a1)                  /* a[3] */
-    lw      t5, 16(a1)                  /* a[4] */
-    mulhu   s5, s5, a4                  /* hi 38 t[15] (< 38) */
-    add     s10, s10, s1                /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s1, s10, s1                 /* carry */
-    add     s10, s10, t3                /* u[7] += hi(prev) + carry */
-    sltu    t3, s10, t3                 /* carry */
-    mul     ra, a6, a6                  /* lo a[0]^2 */
-    add     s1, s1, t3                  /* carries */
-    add     s5, s5, s1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s2, s10, 31                 /* bit 255 */
-    slli    s5, s5, 1                   /* 2 T */
-    mulhu   s7, a6, a6                  /* hi a[0]^2 */
-    or      s5, s5, s2                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    s9, s5, 4                   /* 16 T' */
-    slli    t4, s5, 1                   /* 2 T' */
-    add     s9, s9, t4                  /* 18 T' */
-    mul     s3, a6, t1                  /* lo a[0]*a[1] */
-    add     s9, s9, s5                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s10, s10, 1                 /* clear bit 255 */
-    srli    s10, s10, 1
-    add     t6, t6, s9                  /* r[0] = u[0] + carry */
-    mulhu   s0, a6, t1                  /* hi a[0]*a[1] */
-    sltu    s9, t6, s9                  /* carry */
-    sw      t6, 0(t2)                   /* r[0] */
-    add     s8, s8, s9                  /* r[1] = u[1] + carry */
-    sltu    s9, s8, s9                  /* carry */
-    mul     t0, a6, a5                  /* lo a[0]*a[2] */
-    sw      s8, 4(t2)                   /* r[1] */
-    add     s11, s11, s9                /* r[2] = u[2] + carry */
-    sltu    s9, s11, s9                 /* carry */
-    sw      s11, 8(t2)                  /* r[2] */
-    mulhu   a4, a6, a5                  /* hi a[0]*a[2] */
-    add     a7, a7, s9                  /* r[3] = u[3] + carry */
-    sltu    s9, a7, s9                  /* carry */
-    sw      a7, 12(t2)                  /* r[3] */
-    add     s4, s4, s9                  /* r[4] = u[4] + carry */
-    mul     t3, t1, t1                  /* lo a[1]^2 */
-    sltu    s9, s4, s9                  /* carry */
-    sw      s4, 16(t2)                  /* r[4] */
-    add     a2, a2, s9                  /* r[5] = u[5] + carry */
-    sltu    s9, a2, s9                  /* carry */
-    mulhu   s1, t1, t1                  /* hi a[1]^2 */
-    sw      a2, 20(t2)                  /* r[5] */
-    add     a3, a3, s9                  /* r[6] = u[6] + carry */
-    sltu    s9, a3, s9                  /* carry */
-    sw      a3, 24(t2)                  /* r[6] */
-    mul     s2, a6, s6                  /* lo a[0]*a[3] */
-    add     s10, s10, s9                /* r[7] = u[7] + carry */
-    sw      s10, 28(t2)                 /* r[7] */
-    slli    t4, s3, 1                   /* 2 cross[1] */
-    add     t4, t4, s7                  /* t[1] = 2 cross[1] + square word */
-    mulhu   s5, a6, s6                  /* hi a[0]*a[3] */
-    sltu    s7, t4, s7                  /* carry */
-    add     s0, s0, t0                  /* column 2 += lo */
-    sltu    t0, s0, t0                  /* carry */
-    add     a4, a4, t0                  /* hi + carry: no overflow */
-    mul     t6, t1, a5                  /* lo a[1]*a[2] */
-    slli    s8, s0, 1                   /* 2 cross[2] */
-    srli    s3, s3, 31                  /* bit 31 of cross[1] */
-    or      s8, s8, s3
-    add     s8, s8, t3                  /* t[2] = 2 cross[2] + square word */
-    mulhu   s11, t1, a5                 /* hi a[1]*a[2] */
-    sltu    t3, s8, t3                  /* carry */
-    add     s8, s8, s7                  /* + carry */
-    sltu    s7, s8, s7                  /* carry */
-    add     t3, t3, s7                  /* carries */
-    mul     a7, a6, t5                  /* lo a[0]*a[4] */
-    add     a4, a4, s2                  /* column 3 += lo */
-    sltu    s2, a4, s2                  /* carry */
-    add     s5, s5, s2                  /* hi + carry: no overflow */
-    add     a4, a4, t6                  /* column 3 += lo */
-    mulhu   s4, a6, t5                  /* hi a[0]*a[4] */
-    sltu    t6, a4, t6                  /* carry */
-    add     s11, s11, t6                /* hi + carry: no overflow */
-    add     s5, s5, s11                 /* column 4 += hi */
-    sltu    s11, s5, s11                /* carry */
-    mul     a2, t1, s6                  /* lo a[1]*a[3] */
-    slli    a3, a4, 1                   /* 2 cross[3] */
-    srli    s0, s0, 31                  /* bit 31 of cross[2] */
-    or      a3, a3, s0
-    add     a3, a3, s1                  /* t[3] = 2 cross[3] + square word */
-    mulhu   s9, t1, s6                  /* hi a[1]*a[3] */
-    sltu    s1, a3, s1                  /* carry */
-    add     a3, a3, t3                  /* + carry */
-    sltu    t3, a3, t3                  /* carry */
-    add     s1, s1, t3                  /* carries */
-    mul     s10, a5, a5                 /* lo a[2]^2 */
-    add     s5, s5, a7                  /* column 4 += lo */
-    sltu    a7, s5, a7                  /* carry */
-    add     s4, s4, a7                  /* hi + carry: no overflow */
-    add     s11, s11, s4                /* column 5 += hi */
-    mulhu   t2, a5, a5                  /* hi a[2]^2 */
-    sltu    s4, s11, s4                 /* carry */
-    add     s5, s5, a2                  /* column 4 += lo */
-    sltu    a2, s5, a2                  /* carry */
-    add     s9, s9, a2                  /* hi + carry: no overflow */
-    mul     t0, t1, t5                  /* lo a[1]*a[4] */
-    add     s11, s11, s9                /* column 5 += hi */
-    sltu    s9, s11, s9                 /* carry */
-    add     s4, s4, s9                  /* column 6 += carry */
-    slli    s3, s5, 1                   /* 2 cross[4] */
-    mulhu   s7, t1, t5                  /* hi a[1]*a[4] */
-    srli    a4, a4, 31                  /* bit 31 of cross[3] */
-    or      s3, s3, a4
-    add     s3, s3, s10                 /* t[4] = 2 cross[4] + square word */
-    sltu    s10, s3, s10                /* carry */
-    mul     s2, a5, s6                  /* lo a[2]*a[3] */
-    add     s3, s3, s1                  /* + carry */
-    sltu    s1, s3, s1                  /* carry */
-    add     s10, s10, s1                /* carries */
-    lw      t6, 20(a1)                  /* a[5] */
-    mulhu   s0, a5, s6                  /* hi a[2]*a[3] */
-    srli    s5, s5, 31                  /* bit 31 of cross[4] */
-    lw      t3, 24(a1)                  /* a[6] */
-    lw      a1, 28(a1)                  /* a[7] */
-    mul     a7, a6, t6                  /* lo a[0]*a[5] */
-    mulhu   a2, a6, t6                  /* hi a[0]*a[5] */
-    add     s11, s11, a7                /* column 5 += lo */
-    sltu    a7, s11, a7                 /* carry */
-    add     s11, s11, t0                /* column 5 += lo */
-    sltu    t0, s11, t0                 /* carry */
-    mul     s9, a6, t3                  /* lo a[0]*a[6] */
-    add     a2, a2, a7                  /* hi + carry: no overflow */
-    add     s4, s4, a2                  /* column 6 += hi */
-    sltu    a2, s4, a2                  /* carry */
-    add     s7, s7, t0                  /* hi + carry: no overflow */
-    mulhu   a4, a6, t3                  /* hi a[0]*a[6] */
-    add     s4, s4, s7                  /* column 6 += hi */
-    sltu    s7, s4, s7                  /* carry */
-    add     a2, a2, s7                  /* column 7 += carry */
-    add     s11, s11, s2                /* column 5 += lo */
-    mul     s1, t1, t6                  /* lo a[1]*a[5] */
-    sltu    s2, s11, s2                 /* carry */
-    add     s0, s0, s2                  /* hi + carry: no overflow */
-    add     s4, s4, s0                  /* column 6 += hi */
-    sltu    s0, s4, s0                  /* carry */
-    mulhu   a7, t1, t6                  /* hi a[1]*a[5] */
-    add     a2, a2, s0                  /* column 7 += carry */
-    slli    t0, s11, 1                  /* 2 cross[5] */
-    or      t0, t0, s5
-    add     t0, t0, t2                  /* t[5] = 2 cross[5] + square word */
-    mul     s7, a5, t5                  /* lo a[2]*a[4] */
-    sltu    t2, t0, t2                  /* carry */
-    add     t0, t0, s10                 /* + carry */
-    sltu    s10, t0, s10                /* carry */
-    add     t2, t2, s10                 /* carries */
-    mulhu   s2, a5, t5                  /* hi a[2]*a[4] */
-    add     s4, s4, s9                  /* column 6 += lo */
-    sltu    s9, s4, s9                  /* carry */
-    add     a4, a4, s9                  /* hi + carry: no overflow */
-    add     a2, a2, a4                  /* column 7 += hi */
-    mul     s0, s6, s6                  /* lo a[3]^2 */
-    sltu    a4, a2, a4                  /* carry */
-    add     s4, s4, s1                  /* column 6 += lo */
-    sltu    s1, s4, s1                  /* carry */
-    add     a7, a7, s1                  /* hi + carry: no overflow */
-    mulhu   s5, s6, s6                  /* hi a[3]^2 */
-    add     a2, a2, a7                  /* column 7 += hi */
-    sltu    a7, a2, a7                  /* carry */
-    add     a4, a4, a7                  /* column 8 += carry */
-    add     s4, s4, s7                  /* column 6 += lo */
-    mul     s10, a6, a1                 /* lo a[0]*a[7] */
-    sltu    s7, s4, s7                  /* carry */
-    add     s2, s2, s7                  /* hi + carry: no overflow */
-    add     a2, a2, s2                  /* column 7 += hi */
-    sltu    s2, a2, s2                  /* carry */
-    mulhu   a6, a6, a1                  /* hi a[0]*a[7] */
-    add     a4, a4, s2                  /* column 8 += carry */
-    slli    s9, s4, 1                   /* 2 cross[6] */
-    srli    s11, s11, 31                /* bit 31 of cross[5] */
-    or      s9, s9, s11
-    mul     s1, t1, t3                  /* lo a[1]*a[6] */
-    add     s9, s9, s0                  /* t[6] = 2 cross[6] + square word */
-    sltu    s0, s9, s0                  /* carry */
-    add     s9, s9, t2                  /* + carry */
-    sltu    t2, s9, t2                  /* carry */
-    mulhu   a7, t1, t3                  /* hi a[1]*a[6] */
-    add     s0, s0, t2                  /* carries */
-    add     a2, a2, s10                 /* column 7 += lo */
-    sltu    s10, a2, s10                /* carry */
-    add     a6, a6, s10                 /* hi + carry: no overflow */
-    mul     s7, a5, t6                  /* lo a[2]*a[5] */
-    add     a4, a4, a6                  /* column 8 += hi */
+    mul     s10, t6, s2                 /* lo a[1]*a[3] */
+    add     a5, a5, t1                  /* column 4 += lo */
+    sltu    t1, a5, t1                  /* carry */
+    add     t2, t2, t1                  /* hi + carry: no overflow */
+    add     a7, a7, t2                  /* column 5 += hi */
+    mulhu   s7, t6, s2                  /* hi a[1]*a[3] */
+    sltu    t2, a7, t2                  /* carry */
+    add     a5, a5, s10                 /* column 4 += lo */
+    sltu    s10, a5, s10                /* carry */
+    slli    s5, a5, 1                   /* 2 cross[4] */
+    mul     a4, s1, s1                  /* lo a[2]^2 */
+    add     s7, s7, s10                 /* hi + carry: no overflow */
+    add     a7, a7, s7                  /* column 5 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     t2, t2, s7                  /* column 6 += carry */
+    mulhu   s8, s1, s1                  /* hi a[2]^2 */
+    srli    s11, s11, 31                /* bit 31 of cross[3] */
+    or      s5, s5, s11
+    add     s5, s5, a4                  /* t[4] = 2 cross[4] + square word */
+    sltu    a4, s5, a4                  /* carry */
+    mul     a6, t5, s4                  /* lo a[0]*a[5] */
+    add     s5, s5, a3                  /* + carry */
+    sltu    a3, s5, a3                  /* carry */
+    add     a4, a4, a3                  /* carries */
+    srli    a5, a5, 31                  /* bit 31 of cross[4] */
+    mulhu   a2, t5, s4                  /* hi a[0]*a[5] */
+    add     a7, a7, a6                  /* column 5 += lo */
+    sltu    a6, a7, a6                  /* carry */
+    mul     t1, t6, s3                  /* lo a[1]*a[4] */
+    add     a2, a2, a6                  /* hi + carry: no overflow */
+    add     t2, t2, a2                  /* column 6 += hi */
+    sltu    a2, t2, a2                  /* carry */
+    mulhu   s10, t6, s3                 /* hi a[1]*a[4] */
+    add     a7, a7, t1                  /* column 5 += lo */
+    sltu    t1, a7, t1                  /* carry */
+    mul     s7, s1, s2                  /* lo a[2]*a[3] */
+    add     s10, s10, t1                /* hi + carry: no overflow */
+    add     t2, t2, s10                 /* column 6 += hi */
+    sltu    s10, t2, s10                /* carry */
+    add     a2, a2, s10                 /* column 7 += carry */
+    mulhu   s11, s1, s2                 /* hi a[2]*a[3] */
+    add     a7, a7, s7                  /* column 5 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    slli    a3, a7, 1                   /* 2 cross[5] */
+    or      a3, a3, a5
+    mul     a6, t5, s6                  /* lo a[0]*a[6] */
+    add     s11, s11, s7                /* hi + carry: no overflow */
+    add     t2, t2, s11                 /* column 6 += hi */
+    sltu    s11, t2, s11                /* carry */
+    add     a2, a2, s11                 /* column 7 += carry */
+    mulhu   t1, t5, s6                  /* hi a[0]*a[6] */
+    add     a3, a3, s8                  /* t[5] = 2 cross[5] + square word */
+    sltu    s8, a3, s8                  /* carry */
+    add     a3, a3, a4                  /* + carry */
+    sltu    a4, a3, a4                  /* carry */
+    mul     s10, t6, s4                 /* lo a[1]*a[5] */
+    add     s8, s8, a4                  /* carries */
+    add     t2, t2, a6                  /* column 6 += lo */
+    sltu    a6, t2, a6                  /* carry */
+    add     t1, t1, a6                  /* hi + carry: no overflow */
+    mulhu   a5, t6, s4                  /* hi a[1]*a[5] */
+    add     a2, a2, t1                  /* column 7 += hi */
+    sltu    t1, a2, t1                  /* carry */
+    add     t2, t2, s10                 /* column 6 += lo */
+    sltu    s10, t2, s10                /* carry */
+    mul     s7, s1, s3                  /* lo a[2]*a[4] */
+    add     a5, a5, s10                 /* hi + carry: no overflow */
+    add     a2, a2, a5                  /* column 7 += hi */
+    sltu    a5, a2, a5                  /* carry */
+    add     t1, t1, a5                  /* column 8 += carry */
+    mulhu   s11, s1, s3                 /* hi a[2]*a[4] */
+    add     t2, t2, s7                  /* column 6 += lo */
+    sltu    s7, t2, s7                  /* carry */
+    slli    a4, t2, 1                   /* 2 cross[6] */
+    srli    a7, a7, 31                  /* bit 31 of cross[5] */
+    mul     a6, s2, s2                  /* lo a[3]^2 */
+    add     s11, s11, s7                /* hi + carry: no overflow */
+    add     a2, a2, s11                 /* column 7 += hi */
+    sltu    s11, a2, s11                /* carry */
+    add     t1, t1, s11                 /* column 8 += carry */
+    mulhu   s10, s2, s2                 /* hi a[3]^2 */
+    or      a4, a4, a7
+    add     a4, a4, a6                  /* t[6] = 2 cross[6] + square word */
     sltu    a6, a4, a6                  /* carry */
-    add     a2, a2, s1                  /* column 7 += lo */
-    sltu    s1, a2, s1                  /* carry */
-    mulhu   s2, a5, t6                  /* hi a[2]*a[5] */
-    add     a7, a7, s1                  /* hi + carry: no overflow */
-    add     a4, a4, a7                  /* column 8 += hi */
-    sltu    a7, a4, a7                  /* carry */
-    add     a6, a6, a7                  /* column 9 += carry */
-    mul     s11, s6, t5                 /* lo a[3]*a[4] */
+    add     a4, a4, s8                  /* + carry */
+    mul     a5, t5, t4                  /* lo a[0]*a[7] */
+    sltu    s8, a4, s8                  /* carry */
+    add     a6, a6, s8                  /* carries */
+    srli    t2, t2, 31                  /* bit 31 of cross[6] */
+    mulhu   t5, t5, t4                  /* hi a[0]*a[7] */
+    add     a2, a2, a5                  /* column 7 += lo */
+    sltu    a5, a2, a5                  /* carry */
+    mul     s7, t6, s6                  /* lo a[1]*a[6] */
+    add     t5, t5, a5                  /* hi + carry: no overflow */
+    add     t1, t1, t5                  /* column 8 += hi */
+    sltu    t5, t1, t5                  /* carry */
+    mulhu   s11, t6, s6                 /* hi a[1]*a[6] */
     add     a2, a2, s7                  /* column 7 += lo */
     sltu    s7, a2, s7                  /* carry */
-    add     s2, s2, s7                  /* hi + carry: no overflow */
-    add     a4, a4, s2                  /* column 8 += hi */
-    mulhu   t2, s6, t5                  /* hi a[3]*a[4] */
-    sltu    s2, a4, s2                  /* carry */
-    add     a6, a6, s2                  /* column 9 += carry */
-    add     a2, a2, s11                 /* column 7 += lo */
-    sltu    s11, a2, s11                /* carry */
-    mul     s10, t1, a1                 /* lo a[1]*a[7] */
-    add     t2, t2, s11                 /* hi + carry: no overflow */
-    add     a4, a4, t2                  /* column 8 += hi */
-    sltu    t2, a4, t2                  /* carry */
-    add     a6, a6, t2                  /* column 9 += carry */
-    mulhu   t1, t1, a1                  /* hi a[1]*a[7] */
-    slli    s1, a2, 1                   /* 2 cross[7] */
-    srli    s4, s4, 31                  /* bit 31 of cross[6] */
-    or      s1, s1, s4
-    add     s1, s1, s5                  /* t[7] = 2 cross[7] + square word */
-    mul     a7, a5, t3                  /* lo a[2]*a[6] */
-    sltu    s5, s1, s5                  /* carry */
-    add     s1, s1, s0                  /* + carry */
-    sltu    s0, s1, s0                  /* carry */
-    add     s5, s5, s0                  /* carries */
-    mulhu   s7, a5, t3                  /* hi a[2]*a[6] */
-    add     a4, a4, s10                 /* column 8 += lo */
-    sltu    s10, a4, s10                /* carry */
-    add     t1, t1, s10                 /* hi + carry: no overflow */
-    add     a6, a6, t1                  /* column 9 += hi */
-    mul     s2, s6, t6                  /* lo a[3]*a[5] */
-    sltu    t1, a6, t1                  /* carry */
-    add     a4, a4, a7                  /* column 8 += lo */
-    sltu    a7, a4, a7                  /* carry */
-    add     s7, s7, a7                  /* hi + carry: no overflow */
-    mulhu   s11, s6, t6                 /* hi a[3]*a[5] */
-    add     a6, a6, s7                  /* column 9 += hi */
-    sltu    s7, a6, s7                  /* carry */
-    add     t1, t1, s7                  /* column 10 += carry */
-    add     a4, a4, s2                  /* column 8 += lo */
-    mul     t2, t5, t5                  /* lo a[4]^2 */
-    sltu    s2, a4, s2                  /* carry */
-    add     s11, s11, s2                /* hi + carry: no overflow */
-    add     a6, a6, s11                 /* column 9 += hi */
-    sltu    s11, a6, s11                /* carry */
-    mulhu   s4, t5, t5                  /* hi a[4]^2 */
-    add     t1, t1, s11                 /* column 10 += carry */
-    slli    s0, a4, 1                   /* 2 cross[8] */
-    srli    a2, a2, 31                  /* bit 31 of cross[7] */
-    or      s0, s0, a2
-    mul     s10, a5, a1                 /* lo a[2]*a[7] */
-    add     s0, s0, t2                  /* t[8] = 2 cross[8] + square word */
-    sltu    t2, s0, t2                  /* carry */
-    add     s0, s0, s5                  /* + carry */
-    sltu    s5, s0, s5                  /* carry */
-    mulhu   a5, a5, a1                  /* hi a[2]*a[7] */
-    add     t2, t2, s5                  /* carries */
-    add     a6, a6, s10                 /* column 9 += lo */
-    sltu    s10, a6, s10                /* carry */
-    srli    a4, a4, 31                  /* bit 31 of cross[8] */
-    mul     a7, s6, t3                  /* lo a[3]*a[6] */
-    add     a5, a5, s10                 /* hi + carry: no overflow */
-    add     t1, t1, a5                  /* column 10 += hi */
-    sltu    a5, t1, a5                  /* carry */
-    li      s7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mulhu   s2, s6, t3                  /* hi a[3]*a[6] */
-    add     a6, a6, a7                  /* column 9 += lo */
-    sltu    a7, a6, a7                  /* carry */
-    mul     s11, t5, t6                 /* lo a[4]*a[5] */
-    add     s2, s2, a7                  /* hi + carry: no overflow */
-    add     t1, t1, s2                  /* column 10 += hi */
-    sltu    s2, t1, s2                  /* carry */
-    add     a5, a5, s2                  /* column 11 += carry */
-    mulhu   a2, t5, t6                  /* hi a[4]*a[5] */
-    add     a6, a6, s11                 /* column 9 += lo */
-    sltu    s11, a6, s11                /* carry */
-    slli    s5, a6, 1                   /* 2 cross[9] */
-    or      s5, s5, a4
-    mul     s10, s6, a1                 /* lo a[3]*a[7] */
-    add     a2, a2, s11                 /* hi + carry: no overflow */
-    add     t1, t1, a2                  /* column 10 += hi */
-    sltu    a2, t1, a2                  /* carry */
-    add     a5, a5, a2                  /* column 11 += carry */
-    mulhu   s6, s6, a1                  /* hi a[3]*a[7] */
-    add     s5, s5, s4                  /* t[9] = 2 cross[9] + square word */
-    sltu    s4, s5, s4                  /* carry */
-    add     s5, s5, t2                  /* + carry */
-    sltu    t2, s5, t2                  /* carry */
-    mul     a7, t5, t3                  /* lo a[4]*a[6] */
-    add     s4, s4, t2                  /* carries */
-    add     t1, t1, s10                 /* column 10 += lo */
-    sltu    s10, t1, s10                /* carry */
-    add     s6, s6, s10                 /* hi + carry: no overflow */
-    mulhu   s2, t5, t3                  /* hi a[4]*a[6] */
-    add     a5, a5, s6                  /* column 11 += hi */
-    sltu    s6, a5, s6                  /* carry */
-    add     t1, t1, a7                  /* column 10 += lo */
-    sltu    a7, t1, a7                  /* carry */
-    mul     a4, t6, t6                  /* lo a[5]^2 */
-    add     s2, s2, a7                  /* hi + carry: no overflow */
-    add     a5, a5, s2                  /* column 11 += hi */
-    sltu    s2, a5, s2                  /* carry */
-    add     s6, s6, s2                  /* column 12 += carry */
-    mulhu   s11, t6, t6                 /* hi a[5]^2 */
-    slli    a2, t1, 1                   /* 2 cross[10] */
-    srli    a6, a6, 31                  /* bit 31 of cross[9] */
-    or      a2, a2, a6
-    add     a2, a2, a4                  /* t[10] = 2 cross[10] + square word */
-    mul     t2, t5, a1                  /* lo a[4]*a[7] */
-    sltu    a4, a2, a4                  /* carry */
-    add     a2, a2, s4                  /* + carry */
-    sltu    s4, a2, s4                  /* carry */
-    add     a4, a4, s4                  /* carries */
-    mulhu   t5, t5, a1                  /* hi a[4]*a[7] */
-    add     a5, a5, t2                  /* column 11 += lo */
-    sltu    t2, a5, t2                  /* carry */
-    srli    t1, t1, 31                  /* bit 31 of cross[10] */
-    mul     s10, t6, t3                 /* lo a[5]*a[6] */
-    add     t5, t5, t2                  /* hi + carry: no overflow */
-    add     s6, s6, t5                  /* column 12 += hi */
-    sltu    t5, s6, t5                  /* carry */
-    mulhu   a7, t6, t3                  /* hi a[5]*a[6] */
-    add     a5, a5, s10                 /* column 11 += lo */
-    sltu    s10, a5, s10                /* carry */
-    slli    s2, a5, 1                   /* 2 cross[11] */
-    or      s2, s2, t1
-    mul     a6, t6, a1                  /* lo a[5]*a[7] */
-    add     a7, a7, s10                 /* hi + carry: no overflow */
-    add     s6, s6, a7                  /* column 12 += hi */
-    sltu    a7, s6, a7                  /* carry */
-    add     t5, t5, a7                  /* column 13 += carry */
-    mulhu   t6, t6, a1                  /* hi a[5]*a[7] */
-    add     s2, s2, s11                 /* t[11] = 2 cross[11] + square word */
-    sltu    s11, s2, s11                /* carry */
-    add     s2, s2, a4                  /* + carry */
-    sltu    a4, s2, a4                  /* carry */
-    mul     s4, t3, t3                  /* lo a[6]^2 */
-    add     s11, s11, a4                /* carries */
-    add     s6, s6, a6                  /* column 12 += lo */
-    sltu    a6, s6, a6                  /* carry */
-    add     t6, t6, a6                  /* hi + carry: no overflow */
-    mulhu   t2, t3, t3                  /* hi a[6]^2 */
-    add     t5, t5, t6                  /* column 13 += hi */
-    sltu    t6, t5, t6                  /* carry */
-    slli    t1, s6, 1                   /* 2 cross[12] */
-    srli    a5, a5, 31                  /* bit 31 of cross[11] */
-    mul     s10, t3, a1                 /* lo a[6]*a[7] */
-    or      t1, t1, a5
-    add     t1, t1, s4                  /* t[12] = 2 cross[12] + square word */
-    sltu    s4, t1, s4                  /* carry */
-    add     t1, t1, s11                 /* + carry */
-    mulhu   t3, t3, a1                  /* hi a[6]*a[7] */
+    mul     a7, s1, s4                  /* lo a[2]*a[5] */
+    add     s11, s11, s7                /* hi + carry: no overflow */
+    add     t1, t1, s11                 /* column 8 += hi */
     sltu    s11, t1, s11                /* carry */
-    add     s4, s4, s11                 /* carries */
-    add     t5, t5, s10                 /* column 13 += lo */
+    add     t5, t5, s11                 /* column 9 += carry */
+    mulhu   s8, s1, s4                  /* hi a[2]*a[5] */
+    add     a2, a2, a7                  /* column 7 += lo */
+    sltu    a7, a2, a7                  /* carry */
+    mul     a5, s2, s3                  /* lo a[3]*a[4] */
+    add     s8, s8, a7                  /* hi + carry: no overflow */
+    add     t1, t1, s8                  /* column 8 += hi */
+    sltu    s8, t1, s8                  /* carry */
+    add     t5, t5, s8                  /* column 9 += carry */
+    mulhu   s7, s2, s3                  /* hi a[3]*a[4] */
+    add     a2, a2, a5                  /* column 7 += lo */
+    sltu    a5, a2, a5                  /* carry */
+    slli    s11, a2, 1                  /* 2 cross[7] */
+    or      s11, s11, t2
+    mul     a7, t6, t4                  /* lo a[1]*a[7] */
+    add     s7, s7, a5                  /* hi + carry: no overflow */
+    add     t1, t1, s7                  /* column 8 += hi */
+    sltu    s7, t1, s7                  /* carry */
+    add     t5, t5, s7                  /* column 9 += carry */
+    mulhu   t6, t6, t4                  /* hi a[1]*a[7] */
+    add     s11, s11, s10               /* t[7] = 2 cross[7] + square word */
+    sltu    s10, s11, s10               /* carry */
+    add     s11, s11, a6                /* + carry */
+    sltu    a6, s11, a6                 /* carry */
+    mul     s8, s1, s6                  /* lo a[2]*a[6] */
+    add     s10, s10, a6                /* carries */
+    add     t1, t1, a7                  /* column 8 += lo */
+    sltu    a7, t1, a7                  /* carry */
+    add     t6, t6, a7                  /* hi + carry: no overflow */
+    mulhu   t2, s1, s6                  /* hi a[2]*a[6] */
+    add     t5, t5, t6                  /* column 9 += hi */
+    sltu    t6, t5, t6                  /* carry */
+    add     t1, t1, s8                  /* column 8 += lo */
+    sltu    s8, t1, s8                  /* carry */
+    mul     a5, s2, s4                  /* lo a[3]*a[5] */
+    add     t2, t2, s8                  /* hi + carry: no overflow */
+    add     t5, t5, t2                  /* column 9 += hi */
+    sltu    t2, t5, t2                  /* carry */
+    add     t6, t6, t2                  /* column 10 += carry */
+    mulhu   s7, s2, s4                  /* hi a[3]*a[5] */
+    add     t1, t1, a5                  /* column 8 += lo */
+    sltu    a5, t1, a5                  /* carry */
+    slli    a6, t1, 1                   /* 2 cross[8] */
+    srli    a2, a2, 31                  /* bit 31 of cross[7] */
+    mul     a7, s3, s3                  /* lo a[4]^2 */
+    add     s7, s7, a5                  /* hi + carry: no overflow */
+    add     t5, t5, s7                  /* column 9 += hi */
+    sltu    s7, t5, s7                  /* carry */
+    add     t6, t6, s7                  /* column 10 += carry */
+    mulhu   s8, s3, s3                  /* hi a[4]^2 */
+    or      a6, a6, a2
+    add     a6, a6, a7                  /* t[8] = 2 cross[8] + square word */
+    sltu    a7, a6, a7                  /* carry */
+    add     a6, a6, s10                 /* + carry */
+    mul     t2, s1, t4                  /* lo a[2]*a[7] */
+    sltu    s10, a6, s10                /* carry */
+    add     a7, a7, s10                 /* carries */
+    srli    t1, t1, 31                  /* bit 31 of cross[8] */
+    li      a5, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   s1, s1, t4                  /* hi a[2]*a[7] */
+    add     t5, t5, t2                  /* column 9 += lo */
+    sltu    t2, t5, t2                  /* carry */
+    mul     s7, s2, s6                  /* lo a[3]*a[6] */
+    add     s1, s1, t2                  /* hi + carry: no overflow */
+    add     t6, t6, s1                  /* column 10 += hi */
+    sltu    s1, t6, s1                  /* carry */
+    mulhu   a2, s2, s6                  /* hi a[3]*a[6] */
+    add     t5, t5, s7                  /* column 9 += lo */
+    sltu    s7, t5, s7                  /* carry */
+    mul     s10, s3, s4                 /* lo a[4]*a[5] */
+    add     a2, a2, s7                  /* hi + carry: no overflow */
+    add     t6, t6, a2                  /* column 10 += hi */
+    sltu    a2, t6, a2                  /* carry */
+    add     s1, s1, a2                  /* column 11 += carry */
+    mulhu   t2, s3, s4                  /* hi a[4]*a[5] */
+    add     t5, t5, s10                 /* column 9 += lo */
     sltu    s10, t5, s10                /* carry */
-    mul     a7, a1, a1                  /* lo a[7]^2 */
-    add     t3, t3, s10                 /* hi + carry: no overflow */
-    add     t6, t6, t3                  /* column 14 += hi */
-    sltu    t3, t6, t3                  /* carry */
-    slli    a4, t5, 1                   /* 2 cross[13] */
-    mulhu   a6, a1, a1                  /* hi a[7]^2 */
-    srli    s6, s6, 31                  /* bit 31 of cross[12] */
-    or      a4, a4, s6
-    add     a4, a4, t2                  /* t[13] = 2 cross[13] + square word */
-    sltu    t2, a4, t2                  /* carry */
-    mul     a5, s0, s7                  /* lo 38 t[8] */
-    add     a4, a4, s4                  /* + carry */
-    sltu    s4, a4, s4                  /* carry */
-    add     t2, t2, s4                  /* carries */
-    slli    s11, t6, 1                  /* 2 cross[14] */
-    mulhu   s0, s0, s7                  /* hi 38 t[8] (< 38) */
-    srli    t5, t5, 31                  /* bit 31 of cross[13] */
-    or      s11, s11, t5
-    add     s11, s11, a7                /* t[14] = 2 cross[14] + square word */
-    sltu    a7, s11, a7                 /* carry */
-    mul     s10, s5, s7                 /* lo 38 t[9] */
-    add     s11, s11, t2                /* + carry */
-    sltu    t2, s11, t2                 /* carry */
-    add     a7, a7, t2                  /* carries */
-    slli    t3, t3, 1                   /* 2 cross[15] */
-    mulhu   s5, s5, s7                  /* hi 38 t[9] (< 38) */
-    srli    t6, t6, 31                  /* bit 31 of cross[14] */
-    or      t3, t3, t6
-    add     t3, t3, a6                  /* t[15] = 2 cross[15] + square word */
-    add     t3, t3, a7                  /* + carry */
-    mul     a1, a2, s7                  /* lo 38 t[10] */
-    add     ra, ra, a5                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a5, ra, a5                  /* carry */
-    add     t4, t4, s10                 /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s10, t4, s10                /* carry */
-    mulhu   a2, a2, s7                  /* hi 38 t[10] (< 38) */
-    add     s0, s0, a5                  /* hi(prev) + carries */
-    add     t4, t4, s0                  /* u[1] += hi(prev) + carry */
-    sltu    s0, t4, s0                  /* carry */
-    add     s10, s10, s0                /* carries */
-    mul     s6, s2, s7                  /* lo 38 t[11] */
-    add     s8, s8, a1                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    a1, s8, a1                  /* carry */
-    add     s5, s5, s10                 /* hi(prev) + carries */
-    add     s8, s8, s5                  /* u[2] += hi(prev) + carry */
-    mulhu   s2, s2, s7                  /* hi 38 t[11] (< 38) */
-    sltu    s5, s8, s5                  /* carry */
-    add     a1, a1, s5                  /* carries */
-    add     a3, a3, s6                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s6, a3, s6                  /* carry */
-    mul     s4, t1, s7                  /* lo 38 t[12] */
-    add     a2, a2, a1                  /* hi(prev) + carries */
-    add     a3, a3, a2                  /* u[3] += hi(prev) + carry */
-    sltu    a2, a3, a2                  /* carry */
-    add     s6, s6, a2                  /* carries */
-    mulhu   t1, t1, s7                  /* hi 38 t[12] (< 38) */
-    add     s3, s3, s4                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    s4, s3, s4                  /* carry */
-    add     s2, s2, s6                  /* hi(prev) + carries */
-    add     s3, s3, s2                  /* u[4] += hi(prev) + carry */
-    mul     t5, a4, s7                  /* lo 38 t[13] */
-    sltu    s2, s3, s2                  /* carry */
-    add     s4, s4, s2                  /* carries */
-    add     t1, t1, s4                  /* hi(prev) + carries */
-    lw      t2, 8(sp)                   /* r3 */
-    mulhu   a4, a4, s7                  /* hi 38 t[13] (< 38) */
-    add     t0, t0, t5                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    t5, t0, t5                  /* carry */
-    add     t0, t0, t1                  /* u[5] += hi(prev) + carry */
-    sltu    t1, t0, t1                  /* carry */
-    mul     t6, s11, s7                 /* lo 38 t[14] */
-    add     t5, t5, t1                  /* carries */
-    add     a4, a4, t5                  /* hi(prev) + carries */
-    lw      a6, 12(sp)                  /* a3 */
-    lw      a7, 16(sp)                  /* b3 */
-    mulhu   s11, s11, s7                /* hi 38 t[14] (< 38) */
-    add     s9, s9, t6                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t6, s9, t6                  /* carry */
-    add     s9, s9, a4                  /* u[6] += hi(prev) + carry */
-    sltu    a4, s9, a4                  /* carry */
-    mul     a5, t3, s7                  /* lo 38 t[15] */
-    add     t6, t6, a4                  /* carries */
-    add     s11, s11, t6                /* hi(prev) + carries */
-    lw      s0, 0(a6)                   /* c[0] */
-    lw      s10, 0(a7)                  /* d[0] */
-    mulhu   t3, t3, s7                  /* hi 38 t[15] (< 38) */
-    add     s1, s1, a5                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    a5, s1, a5                  /* carry */
-    add     s1, s1, s11                 /* u[7] += hi(prev) + carry */
-    sltu    s11, s1, s11                /* carry */
-    mul     s5, s0, s10                 /* lo a[0]*b[0] */
-    add     a5, a5, s11                 /* carries */
-    add     t3, t3, a5                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    a1, s1, 31                  /* bit 255 */
-    slli    t3, t3, 1                   /* 2 T */
-    mulhu   a2, s0, s10                 /* hi a[0]*b[0] */
-    or      t3, t3, a1                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    s6, t3, 4                   /* 16 T' */
-    slli    s2, t3, 1                   /* 2 T' */
-    add     s6, s6, s2                  /* 18 T' */
-    add     s6, s6, t3                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s1, s1, 1                   /* clear bit 255 */
-    srli    s1, s1, 1
-    add     ra, ra, s6                  /* r[0] = u[0] + carry */
-    sltu    s6, ra, s6                  /* carry */
-    sw      ra, 0(a0)                   /* r[0] */
-    add     t4, t4, s6                  /* r[1] = u[1] + carry */
-    sltu    s6, t4, s6                  /* carry */
-    sw      t4, 4(a0)                   /* r[1] */
-    add     s8, s8, s6                  /* r[2] = u[2] + carry */
-    sltu    s6, s8, s6                  /* carry */
-    sw      s8, 8(a0)                   /* r[2] */
-    add     a3, a3, s6                  /* r[3] = u[3] + carry */
-    sltu    s6, a3, s6                  /* carry */
-    sw      a3, 12(a0)                  /* r[3] */
-    add     s3, s3, s6                  /* r[4] = u[4] + carry */
-    sltu    s6, s3, s6                  /* carry */
-    sw      s3, 16(a0)                  /* r[4] */
-    add     t0, t0, s6                  /* r[5] = u[5] + carry */
-    sltu    s6, t0, s6                  /* carry */
-    sw      t0, 20(a0)                  /* r[5] */
-    add     s9, s9, s6                  /* r[6] = u[6] + carry */
-    sltu    s6, s9, s6                  /* carry */
-    sw      s9, 24(a0)                  /* r[6] */
-    add     s1, s1, s6                  /* r[7] = u[7] + carry */
-    sw      s1, 28(a0)                  /* r[7] */
-    lw      s4, 4(a7)                   /* d[1] */
-    lw      t1, 4(a6)                   /* c[1] */
-    mul     t5, s0, s4                  /* lo a[0]*b[1] */
-    lw      a4, 8(a7)                   /* d[2] */
-    lw      t6, 8(a6)                   /* c[2] */
-    lw      s7, 12(a7)                  /* d[3] */
-    lw      s11, 12(a6)                 /* c[3] */
-    mulhu   a5, s0, s4                  /* hi a[0]*b[1] */
-    add     a2, a2, t5                  /* column 1 += lo */
-    sltu    t5, a2, t5                  /* carry */
-    lw      a1, 16(a7)                  /* d[4] */
-    lw      s2, 16(a6)                  /* c[4] */
-    mul     t3, t1, s10                 /* lo a[1]*b[0] */
-    add     a5, a5, t5                  /* hi + carry: no overflow */
-    lw      ra, 20(a7)                  /* d[5] */
-    mulhu   t4, t1, s10                 /* hi a[1]*b[0] */
-    add     a2, a2, t3                  /* column 1 += lo */
-    sltu    t3, a2, t3                  /* carry */
-    mul     s8, s0, a4                  /* lo a[0]*b[2] */
-    add     t4, t4, t3                  /* hi + carry: no overflow */
-    add     a5, a5, t4                  /* column 2 += hi */
-    sltu    t4, a5, t4                  /* carry */
-    mulhu   a3, s0, a4                  /* hi a[0]*b[2] */
-    add     a5, a5, s8                  /* column 2 += lo */
-    sltu    s8, a5, s8                  /* carry */
-    mul     s3, t1, s4                  /* lo a[1]*b[1] */
-    add     a3, a3, s8                  /* hi + carry: no overflow */
-    add     t4, t4, a3                  /* column 3 += hi */
-    sltu    a3, t4, a3                  /* carry */
-    mulhu   t0, t1, s4                  /* hi a[1]*b[1] */
-    add     a5, a5, s3                  /* column 2 += lo */
-    sltu    s3, a5, s3                  /* carry */
-    lw      s9, 20(a6)                  /* c[5] */
-    mul     s6, t6, s10                 /* lo a[2]*b[0] */
-    add     t0, t0, s3                  /* hi + carry: no overflow */
-    add     t4, t4, t0                  /* column 3 += hi */
-    sltu    t0, t4, t0                  /* carry */
-    add     a3, a3, t0                  /* column 4 += carry */
-    mulhu   s1, t6, s10                 /* hi a[2]*b[0] */
-    add     a5, a5, s6                  /* column 2 += lo */
-    sltu    s6, a5, s6                  /* carry */
-    lw      a0, 24(a7)                  /* d[6] */
-    mul     t5, s0, s7                  /* lo a[0]*b[3] */
-    add     s1, s1, s6                  /* hi + carry: no overflow */
-    add     t4, t4, s1                  /* column 3 += hi */
-    sltu    s1, t4, s1                  /* carry */
-    add     a3, a3, s1                  /* column 4 += carry */
-    mulhu   t3, s0, s7                  /* hi a[0]*b[3] */
-    add     t4, t4, t5                  /* column 3 += lo */
-    sltu    t5, t4, t5                  /* carry */
-    mul     s8, t1, a4                  /* lo a[1]*b[2] */
-    add     t3, t3, t5                  /* hi + carry: no overflow */
-    add     a3, a3, t3                  /* column 4 += hi */
-    sltu    t3, a3, t3                  /* carry */
-    mulhu   s3, t1, a4                  /* hi a[1]*b[2] */
-    add     t4, t4, s8                  /* column 3 += lo */
-    sltu    s8, t4, s8                  /* carry */
-    mul     t0, t6, s4                  /* lo a[2]*b[1] */
-    add     s3, s3, s8                  /* hi + carry: no overflow */
-    add     a3, a3, s3                  /* column 4 += hi */
-    sltu    s3, a3, s3                  /* carry */
-    add     t3, t3, s3                  /* column 5 += carry */
-    mulhu   s6, t6, s4                  /* hi a[2]*b[1] */
-    add     t4, t4, t0                  /* column 3 += lo */
-    sltu    t0, t4, t0                  /* carry */
-    mul     s1, s11, s10                /* lo a[3]*b[0] */
-    add     s6, s6, t0                  /* hi + carry: no overflow */
-    add     a3, a3, s6                  /* column 4 += hi */
-    sltu    s6, a3, s6                  /* carry */
-    add     t3, t3, s6                  /* column 5 += carry */
-    mulhu   t5, s11, s10                /* hi a[3]*b[0] */
-    add     t4, t4, s1                  /* column 3 += lo */
-    sltu    s1, t4, s1                  /* carry */
-    mul     s8, s0, a1                  /* lo a[0]*b[4] */
-    add     t5, t5, s1                  /* hi + carry: no overflow */
-    add     a3, a3, t5                  /* column 4 += hi */
-    sltu    t5, a3, t5                  /* carry */
-    add     t3, t3, t5                  /* column 5 += carry */
-    mulhu   s3, s0, a1                  /* hi a[0]*b[4] */
-    add     a3, a3, s8                  /* column 4 += lo */
-    sltu    s8, a3, s8                  /* carry */
-    mul     t0, t1, s7                  /* lo a[1]*b[3] */
-    add     s3, s3, s8                  /* hi + carry: no overflow */
-    add     t3, t3, s3                  /* column 5 += hi */
-    sltu    s3, t3, s3                  /* carry */
-    mulhu   s6, t1, s7                  /* hi a[1]*b[3] */
-    add     a3, a3, t0                  /* column 4 += lo */
-    sltu    t0, a3, t0                  /* carry */
-    lw      s1, 24(a6)                  /* c[6] */
-    mul     t5, t6, a4                  /* lo a[2]*b[2] */
-    add     s6, s6, t0                  /* hi + carry: no overflow */
-    add     t3, t3, s6                  /* column 5 += hi */
-    sltu    s6, t3, s6                  /* carry */
-    add     s3, s3, s6                  /* column 6 += carry */
-    mulhu   s8, t6, a4                  /* hi a[2]*b[2] */
-    add     a3, a3, t5                  /* column 4 += lo */
-    sltu    t5, a3, t5                  /* carry */
-    lw      a7, 28(a7)                  /* d[7] */
-    mul     t0, s11, s4                 /* lo a[3]*b[1] */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    add     t3, t3, s8                  /* column 5 += hi */
-    sltu    s8, t3, s8                  /* carry */
-    add     s3, s3, s8                  /* column 6 += carry */
-    mulhu   s6, s11, s4                 /* hi a[3]*b[1] */
-    add     a3, a3, t0                  /* column 4 += lo */
-    sltu    t0, a3, t0                  /* carry */
-    mul     t5, s2, s10                 /* lo a[4]*b[0] */
-    add     s6, s6, t0                  /* hi + carry: no overflow */
-    add     t3, t3, s6                  /* column 5 += hi */
-    sltu    s6, t3, s6                  /* carry */
-    add     s3, s3, s6                  /* column 6 += carry */
-    mulhu   s8, s2, s10                 /* hi a[4]*b[0] */
-    add     a3, a3, t5                  /* column 4 += lo */
-    sltu    t5, a3, t5                  /* carry */
-    mul     t0, s0, ra                  /* lo a[0]*b[5] */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    add     t3, t3, s8                  /* column 5 += hi */
-    sltu    s8, t3, s8                  /* carry */
-    add     s3, s3, s8                  /* column 6 += carry */
-    mulhu   s6, s0, ra                  /* hi a[0]*b[5] */
-    add     t3, t3, t0                  /* column 5 += lo */
-    sltu    t0, t3, t0                  /* carry */
-    mul     t5, t1, a1                  /* lo a[1]*b[4] */
-    add     s6, s6, t0                  /* hi + carry: no overflow */
-    add     s3, s3, s6                  /* column 6 += hi */
-    sltu    s6, s3, s6                  /* carry */
-    mulhu   s8, t1, a1                  /* hi a[1]*b[4] */
-    add     t3, t3, t5                  /* column 5 += lo */
-    sltu    t5, t3, t5                  /* carry */
-    mul     t0, t6, s7                  /* lo a[2]*b[3] */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    add     s3, s3, s8                  /* column 6 += hi */
-    sltu    s8, s3, s8                  /* carry */
-    add     s6, s6, s8                  /* column 7 += carry */
-    mulhu   t5, t6, s7                  /* hi a[2]*b[3] */
-    add     t3, t3, t0                  /* column 5 += lo */
-    sltu    t0, t3, t0                  /* carry */
-    mul     s8, s11, a4                 /* lo a[3]*b[2] */
-    add     t5, t5, t0                  /* hi + carry: no overflow */
-    add     s3, s3, t5                  /* column 6 += hi */
-    sltu    t5, s3, t5                  /* carry */
-    add     s6, s6, t5                  /* column 7 += carry */
-    mulhu   t0, s11, a4                 /* hi a[3]*b[2] */
-    add     t3, t3, s8                  /* column 5 += lo */
-    sltu    s8, t3, s8                  /* carry */
-    mul     t5, s2, s4                  /* lo a[4]*b[1] */
-    add     t0, t0, s8                  /* hi + carry: no overflow */
-    add     s3, s3, t0                  /* column 6 += hi */
-    sltu    t0, s3, t0                  /* carry */
-    add     s6, s6, t0                  /* column 7 += carry */
-    mulhu   s8, s2, s4                  /* hi a[4]*b[1] */
-    add     t3, t3, t5                  /* column 5 += lo */
-    sltu    t5, t3, t5                  /* carry */
-    lw      a6, 28(a6)                  /* c[7] */
-    mul     t0, s9, s10                 /* lo a[5]*b[0] */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    add     s3, s3, s8                  /* column 6 += hi */
-    sltu    s8, s3, s8                  /* carry */
-    add     s6, s6, s8                  /* column 7 += carry */
-    mulhu   t5, s9, s10                 /* hi a[5]*b[0] */
-    add     t3, t3, t0                  /* column 5 += lo */
-    sltu    t0, t3, t0                  /* carry */
-    mul     s8, s0, a0                  /* lo a[0]*b[6] */
-    add     t5, t5, t0                  /* hi + carry: no overflow */
-    add     s3, s3, t5                  /* column 6 += hi */
-    sltu    t5, s3, t5                  /* carry */
-    add     s6, s6, t5                  /* column 7 += carry */
-    mulhu   t0, s0, a0                  /* hi a[0]*b[6] */
-    add     s3, s3, s8                  /* column 6 += lo */
-    sltu    s8, s3, s8                  /* carry */
-    mul     t5, t1, ra                  /* lo a[1]*b[5] */
-    add     t0, t0, s8                  /* hi + carry: no overflow */
-    add     s6, s6, t0                  /* column 7 += hi */
-    sltu    t0, s6, t0                  /* carry */
-    mulhu   s8, t1, ra                  /* hi a[1]*b[5] */
-    add     s3, s3, t5                  /* column 6 += lo */
-    sltu    t5, s3, t5                  /* carry */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    mul     t5, t6, a1                  /* lo a[2]*b[4] */
-    add     s6, s6, s8                  /* column 7 += hi */
-    sltu    s8, s6, s8                  /* carry */
-    add     t0, t0, s8                  /* column 8 += carry */
-    mulhu   s8, t6, a1                  /* hi a[2]*b[4] */
-    add     s3, s3, t5                  /* column 6 += lo */
-    sltu    t5, s3, t5                  /* carry */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    mul     t5, s11, s7                 /* lo a[3]*b[3] */
-    add     s6, s6, s8                  /* column 7 += hi */
-    sltu    s8, s6, s8                  /* carry */
-    add     t0, t0, s8                  /* column 8 += carry */
-    mulhu   s8, s11, s7                 /* hi a[3]*b[3] */
-    add     s3, s3, t5                  /* column 6 += lo */
-    sltu    t5, s3, t5                  /* carry */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    mul     t5, s2, a4                  /* lo a[4]*b[2] */
-    add     s6, s6, s8                  /* column 7 += hi */
-    sltu    s8, s6, s8                  /* carry */
-    add     t0, t0, s8                  /* column 8 += carry */
-    mulhu   s8, s2, a4                  /* hi a[4]*b[2] */
-    add     s3, s3, t5                  /* column 6 += lo */
-    sltu    t5, s3, t5                  /* carry */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    mul     t5, s9, s4                  /* lo a[5]*b[1] */
-    add     s6, s6, s8                  /* column 7 += hi */
-    sltu    s8, s6, s8                  /* carry */
-    add     t0, t0, s8                  /* column 8 += carry */
-    mulhu   s8, s9, s4                  /* hi a[5]*b[1] */
-    add     s3, s3, t5                  /* column 6 += lo */
-    sltu    t5, s3, t5                  /* carry */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    mul     t5, s1, s10                 /* lo a[6]*b[0] */
-    add     s6, s6, s8                  /* column 7 += hi */
-    sltu    s8, s6, s8                  /* carry */
-    add     t0, t0, s8                  /* column 8 += carry */
-    mulhu   s8, s1, s10                 /* hi a[6]*b[0] */
-    add     s3, s3, t5                  /* column 6 += lo */
-    sltu    t5, s3, t5                  /* carry */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    mul     t5, s0, a7                  /* lo a[0]*b[7] */
-    add     s6, s6, s8                  /* column 7 += hi */
-    sltu    s8, s6, s8                  /* carry */
-    add     t0, t0, s8                  /* column 8 += carry */
-    mulhu   s0, s0, a7                  /* hi a[0]*b[7] */
-    add     s6, s6, t5                  /* column 7 += lo */
-    sltu    t5, s6, t5                  /* carry */
-    mul     s8, t1, a0                  /* lo a[1]*b[6] */
-    add     s0, s0, t5                  /* hi + carry: no overflow */
-    add     t0, t0, s0                  /* column 8 += hi */
-    sltu    s0, t0, s0                  /* carry */
-    mulhu   t5, t1, a0                  /* hi a[1]*b[6] */
-    add     s6, s6, s8                  /* column 7 += lo */
-    sltu    s8, s6, s8                  /* carry */
-    add     t5, t5, s8                  /* hi + carry: no overflow */
-    mul     s8, t6, ra                  /* lo a[2]*b[5] */
-    add     t0, t0, t5                  /* column 8 += hi */
-    sltu    t5, t0, t5                  /* carry */
-    add     s0, s0, t5                  /* column 9 += carry */
-    mulhu   t5, t6, ra                  /* hi a[2]*b[5] */
-    add     s6, s6, s8                  /* column 7 += lo */
-    sltu    s8, s6, s8                  /* carry */
-    add     t5, t5, s8                  /* hi + carry: no overflow */
-    mul     s8, s11, a1                 /* lo a[3]*b[4] */
-    add     t0, t0, t5                  /* column 8 += hi */
-    sltu    t5, t0, t5                  /* carry */
-    add     s0, s0, t5                  /* column 9 += carry */
-    mulhu   t5, s11, a1                 /* hi a[3]*b[4] */
-    add     s6, s6, s8                  /* column 7 += lo */
-    sltu    s8, s6, s8                  /* carry */
-    add     t5, t5, s8                  /* hi + carry: no overflow */
-    mul     s8, s2, s7                  /* lo a[4]*b[3] */
-    add     t0, t0, t5                  /* column 8 += hi */
-    sltu    t5, t0, t5                  /* carry */
-    add     s0, s0, t5                  /* column 9 += carry */
-    mulhu   t5, s2, s7                  /* hi a[4]*b[3] */
-    add     s6, s6, s8                  /* column 7 += lo */
-    sltu    s8, s6, s8                  /* carry */
-    add     t5, t5, s8                  /* hi + carry: no overflow */
-    mul     s8, s9, a4                  /* lo a[5]*b[2] */
-    add     t0, t0, t5                  /* column 8 += hi */
-    sltu    t5, t0, t5                  /* carry */
-    add     s0, s0, t5                  /* column 9 += carry */
-    mulhu   t5, s9, a4                  /* hi a[5]*b[2] */
-    add     s6, s6, s8                  /* column 7 += lo */
-    sltu    s8, s6, s8                  /* carry */
-    add     t5, t5, s8                  /* hi + carry: no overflow */
-    mul     s8, s1, s4                  /* lo a[6]*b[1] */
-    add     t0, t0, t5                  /* column 8 += hi */
-    sltu    t5, t0, t5                  /* carry */
-    add     s0, s0, t5                  /* column 9 += carry */
-    mulhu   t5, s1, s4                  /* hi a[6]*b[1] */
-    add     s6, s6, s8                  /* column 7 += lo */
-    sltu    s8, s6, s8                  /* carry */
-    add     t5, t5, s8                  /* hi + carry: no overflow */
-    mul     s8, a6, s10                 /* lo a[7]*b[0] */
-    add     t0, t0, t5                  /* column 8 += hi */
-    sltu    t5, t0, t5                  /* carry */
-    add     s0, s0, t5                  /* column 9 += carry */
-    mulhu   s10, a6, s10                /* hi a[7]*b[0] */
-    add     s6, s6, s8                  /* column 7 += lo */
-    sltu    s8, s6, s8                  /* carry */
-    mul     t5, t1, a7                  /* lo a[1]*b[7] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     t0, t0, s10                 /* column 8 += hi */
-    sltu    s10, t0, s10                /* carry */
-    add     s0, s0, s10                 /* column 9 += carry */
-    mulhu   t1, t1, a7                  /* hi a[1]*b[7] */
-    add     t0, t0, t5                  /* column 8 += lo */
-    sltu    t5, t0, t5                  /* carry */
-    mul     s8, t6, a0                  /* lo a[2]*b[6] */
-    add     t1, t1, t5                  /* hi + carry: no overflow */
-    add     s0, s0, t1                  /* column 9 += hi */
-    sltu    t1, s0, t1                  /* carry */
-    mulhu   s10, t6, a0                 /* hi a[2]*b[6] */
-    add     t0, t0, s8                  /* column 8 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    mul     t5, s11, ra                 /* lo a[3]*b[5] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     s0, s0, s10                 /* column 9 += hi */
-    sltu    s10, s0, s10                /* carry */
-    add     t1, t1, s10                 /* column 10 += carry */
-    mulhu   s8, s11, ra                 /* hi a[3]*b[5] */
-    add     t0, t0, t5                  /* column 8 += lo */
-    sltu    t5, t0, t5                  /* carry */
-    mul     s10, s2, a1                 /* lo a[4]*b[4] */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    add     s0, s0, s8                  /* column 9 += hi */
-    sltu    s8, s0, s8                  /* carry */
-    add     t1, t1, s8                  /* column 10 += carry */
-    mulhu   t5, s2, a1                  /* hi a[4]*b[4] */
-    add     t0, t0, s10                 /* column 8 += lo */
-    sltu    s10, t0, s10                /* carry */
-    mul     s8, s9, s7                  /* lo a[5]*b[3] */
+    slli    s7, t5, 1                   /* 2 cross[9] */
+    or      s7, s7, t1
+    mul     a2, s2, t4                  /* lo a[3]*a[7] */
+    add     t2, t2, s10                 /* hi + carry: no overflow */
+    add     t6, t6, t2                  /* column 10 += hi */
+    sltu    t2, t6, t2                  /* carry */
+    add     s1, s1, t2                  /* column 11 += carry */
+    mulhu   s2, s2, t4                  /* hi a[3]*a[7] */
+    add     s7, s7, s8                  /* t[9] = 2 cross[9] + square word */
+    sltu    s8, s7, s8                  /* carry */
+    add     s7, s7, a7                  /* + carry */
+    sltu    a7, s7, a7                  /* carry */
+    mul     t1, s3, s6                  /* lo a[4]*a[6] */
+    add     s8, s8, a7                  /* carries */
+    add     t6, t6, a2                  /* column 10 += lo */
+    sltu    a2, t6, a2                  /* carry */
+    add     s2, s2, a2                  /* hi + carry: no overflow */
+    mulhu   s10, s3, s6                 /* hi a[4]*a[6] */
+    add     s1, s1, s2                  /* column 11 += hi */
+    sltu    s2, s1, s2                  /* carry */
+    add     t6, t6, t1                  /* column 10 += lo */
+    sltu    t1, t6, t1                  /* carry */
+    mul     t2, s4, s4                  /* lo a[5]^2 */
+    add     s10, s10, t1                /* hi + carry: no overflow */
+    add     s1, s1, s10                 /* column 11 += hi */
+    sltu    s10, s1, s10                /* carry */
+    add     s2, s2, s10                 /* column 12 += carry */
+    mulhu   a7, s4, s4                  /* hi a[5]^2 */
+    slli    a2, t6, 1                   /* 2 cross[10] */
+    srli    t5, t5, 31                  /* bit 31 of cross[9] */
+    or      a2, a2, t5
+    add     a2, a2, t2                  /* t[10] = 2 cross[10] + square word */
+    mul     t1, s3, t4                  /* lo a[4]*a[7] */
+    sltu    t2, a2, t2                  /* carry */
+    add     a2, a2, s8                  /* + carry */
+    sltu    s8, a2, s8                  /* carry */
+    add     t2, t2, s8                  /* carries */
+    mulhu   s3, s3, t4                  /* hi a[4]*a[7] */
+    add     s1, s1, t1                  /* column 11 += lo */
+    sltu    t1, s1, t1                  /* carry */
+    srli    t6, t6, 31                  /* bit 31 of cross[10] */
+    mul     s10, s4, s6                 /* lo a[5]*a[6] */
+    add     s3, s3, t1                  /* hi + carry: no overflow */
+    add     s2, s2, s3                  /* column 12 += hi */
+    sltu    s3, s2, s3                  /* carry */
+    mulhu   t5, s4, s6                  /* hi a[5]*a[6] */
+    add     s1, s1, s10                 /* column 11 += lo */
+    sltu    s10, s1, s10                /* carry */
+    slli    s8, s1, 1                   /* 2 cross[11] */
+    or      s8, s8, t6
+    mul     t1, s4, t4                  /* lo a[5]*a[7] */
     add     t5, t5, s10                 /* hi + carry: no overflow */
-    add     s0, s0, t5                  /* column 9 += hi */
-    sltu    t5, s0, t5                  /* carry */
-    add     t1, t1, t5                  /* column 10 += carry */
-    mulhu   s10, s9, s7                 /* hi a[5]*b[3] */
-    add     t0, t0, s8                  /* column 8 += lo */
-    sltu    s8, t0, s8                  /* carry */
-    mul     t5, s1, a4                  /* lo a[6]*b[2] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     s0, s0, s10                 /* column 9 += hi */
-    sltu    s10, s0, s10                /* carry */
-    add     t1, t1, s10                 /* column 10 += carry */
-    mulhu   s8, s1, a4                  /* hi a[6]*b[2] */
-    add     t0, t0, t5                  /* column 8 += lo */
-    sltu    t5, t0, t5                  /* carry */
-    mul     s10, a6, s4                 /* lo a[7]*b[1] */
-    add     s8, s8, t5                  /* hi + carry: no overflow */
-    add     s0, s0, s8                  /* column 9 += hi */
-    sltu    s8, s0, s8                  /* carry */
-    add     t1, t1, s8                  /* column 10 += carry */
-    mulhu   s4, a6, s4                  /* hi a[7]*b[1] */
-    add     t0, t0, s10                 /* column 8 += lo */
-    sltu    s10, t0, s10                /* carry */
-    mul     t5, t6, a7                  /* lo a[2]*b[7] */
-    add     s4, s4, s10                 /* hi + carry: no overflow */
-    add     s0, s0, s4                  /* column 9 += hi */
-    sltu    s4, s0, s4                  /* carry */
-    add     t1, t1, s4                  /* column 10 += carry */
-    mulhu   t6, t6, a7                  /* hi a[2]*b[7] */
-    add     s0, s0, t5                  /* column 9 += lo */
-    sltu    t5, s0, t5                  /* carry */
-    mul     s8, s11, a0                 /* lo a[3]*b[6] */
-    add     t6, t6, t5                  /* hi + carry: no overflow */
-    add     t1, t1, t6                  /* column 10 += hi */
-    sltu    t6, t1, t6                  /* carry */
-    mulhu   s10, s11, a0                /* hi a[3]*b[6] */
-    add     s0, s0, s8                  /* column 9 += lo */
-    sltu    s8, s0, s8                  /* carry */
-    mul     s4, s2, ra                  /* lo a[4]*b[5] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     t1, t1, s10                 /* column 10 += hi */
-    sltu    s10, t1, s10                /* carry */
-    add     t6, t6, s10                 /* column 11 += carry */
-    mulhu   t5, s2, ra                  /* hi a[4]*b[5] */
-    add     s0, s0, s4                  /* column 9 += lo */
-    sltu    s4, s0, s4                  /* carry */
-    mul     s8, s9, a1                  /* lo a[5]*b[4] */
-    add     t5, t5, s4                  /* hi + carry: no overflow */
-    add     t1, t1, t5                  /* column 10 += hi */
-    sltu    t5, t1, t5                  /* carry */
-    add     t6, t6, t5                  /* column 11 += carry */
-    mulhu   s10, s9, a1                 /* hi a[5]*b[4] */
-    add     s0, s0, s8                  /* column 9 += lo */
-    sltu    s8, s0, s8                  /* carry */
-    mul     s4, s1, s7                  /* lo a[6]*b[3] */
-    add     s10, s10, s8                /* hi + carry: no overflow */
-    add     t1, t1, s10                 /* column 10 += hi */
-    sltu    s10, t1, s10                /* carry */
-    add     t6, t6, s10                 /* column 11 += carry */
-    mulhu   t5, s1, s7                  /* hi a[6]*b[3] */
-    add     s0, s0, s4                  /* column 9 += lo */
-    sltu    s4, s0, s4                  /* carry */
-    li      s8, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     s10, a6, a4                 /* lo a[7]*b[2] */
-    add     t5, t5, s4                  /* hi + carry: no overflow */
-    add     t1, t1, t5                  /* column 10 += hi */
-    sltu    t5, t1, t5                  /* carry */
-    add     t6, t6, t5                  /* column 11 += carry */
-    mulhu   a4, a6, a4                  /* hi a[7]*b[2] */
-    add     s0, s0, s10                 /* column 9 += lo */
-    sltu    s10, s0, s10                /* carry */
-    mul     s4, s11, a7                 /* lo a[3]*b[7] */
-    add     a4, a4, s10                 /* hi + carry: no overflow */
-    add     t1, t1, a4                  /* column 10 += hi */
-    sltu    a4, t1, a4                  /* carry */
-    add     t6, t6, a4                  /* column 11 += carry */
-    mulhu   s11, s11, a7                /* hi a[3]*b[7] */
-    add     t1, t1, s4                  /* column 10 += lo */
-    sltu    s4, t1, s4                  /* carry */
-    mul     t5, s2, a0                  /* lo a[4]*b[6] */
-    add     s11, s11, s4                /* hi + carry: no overflow */
-    add     t6, t6, s11                 /* column 11 += hi */
-    sltu    s11, t6, s11                /* carry */
-    mulhu   s10, s2, a0                 /* hi a[4]*b[6] */
-    add     t1, t1, t5                  /* column 10 += lo */
-    sltu    t5, t1, t5                  /* carry */
-    mul     a4, s9, ra                  /* lo a[5]*b[5] */
-    add     s10, s10, t5                /* hi + carry: no overflow */
-    add     t6, t6, s10                 /* column 11 += hi */
-    sltu    s10, t6, s10                /* carry */
-    add     s11, s11, s10               /* column 12 += carry */
-    mulhu   s4, s9, ra                  /* hi a[5]*b[5] */
-    add     t1, t1, a4                  /* column 10 += lo */
-    sltu    a4, t1, a4                  /* carry */
-    mul     t5, s1, a1                  /* lo a[6]*b[4] */
-    add     s4, s4, a4                  /* hi + carry: no overflow */
-    add     t6, t6, s4                  /* column 11 += hi */
-    sltu    s4, t6, s4                  /* carry */
-    add     s11, s11, s4                /* column 12 += carry */
-    mulhu   s10, s1, a1                 /* hi a[6]*b[4] */
-    add     t1, t1, t5                  /* column 10 += lo */
-    sltu    t5, t1, t5                  /* carry */
-    mul     a4, a6, s7                  /* lo a[7]*b[3] */
-    add     s10, s10, t5                /* hi + carry: no overflow */
-    add     t6, t6, s10                 /* column 11 += hi */
-    sltu    s10, t6, s10                /* carry */
-    add     s11, s11, s10               /* column 12 += carry */
-    mulhu   s7, a6, s7                  /* hi a[7]*b[3] */
-    add     t1, t1, a4                  /* column 10 += lo */
-    sltu    a4, t1, a4                  /* carry */
-    mul     s4, s2, a7                  /* lo a[4]*b[7] */
-    add     s7, s7, a4                  /* hi + carry: no overflow */
-    add     t6, t6, s7                  /* column 11 += hi */
-    sltu    s7, t6, s7                  /* carry */
-    add     s11, s11, s7                /* column 12 += carry */
-    mulhu   s2, s2, a7                  /* hi a[4]*b[7] */
-    add     t6, t6, s4                  /* column 11 += lo */
-    sltu    s4, t6, s4                  /* carry */
-    mul     t5, s9, a0                  /* lo a[5]*b[6] */
-    add     s2, s2, s4                  /* hi + carry: no overflow */
-    add     s11, s11, s2                /* column 12 += hi */
-    sltu    s2, s11, s2                 /* carry */
-    mulhu   s10, s9, a0                 /* hi a[5]*b[6] */
-    add     t6, t6, t5                  /* column 11 += lo */
-    sltu    t5, t6, t5                  /* carry */
-    mul     a4, s1, ra                  /* lo a[6]*b[5] */
-    add     s10, s10, t5                /* hi + carry: no overflow */
-    add     s11, s11, s10               /* column 12 += hi */
-    sltu    s10, s11, s10               /* carry */
-    add     s2, s2, s10                 /* column 13 += carry */
-    mulhu   s7, s1, ra                  /* hi a[6]*b[5] */
-    add     t6, t6, a4                  /* column 11 += lo */
-    sltu    a4, t6, a4                  /* carry */
-    mul     s4, a6, a1                  /* lo a[7]*b[4] */
-    add     s7, s7, a4                  /* hi + carry: no overflow */
-    add     s11, s11, s7                /* column 12 += hi */
-    sltu    s7, s11, s7                 /* carry */
-    add     s2, s2, s7                  /* column 13 += carry */
-    mulhu   a1, a6, a1                  /* hi a[7]*b[4] */
-    add     t6, t6, s4                  /* column 11 += lo */
-    sltu    s4, t6, s4                  /* carry */
-    mul     t5, s9, a7                  /* lo a[5]*b[7] */
-    add     a1, a1, s4                  /* hi + carry: no overflow */
-    add     s11, s11, a1                /* column 12 += hi */
-    sltu    a1, s11, a1                 /* carry */
-    add     s2, s2, a1                  /* column 13 += carry */
-    mulhu   s9, s9, a7                  /* hi a[5]*b[7] */
-    add     s11, s11, t5                /* column 12 += lo */
-    sltu    t5, s11, t5                 /* carry */
-    mul     s10, s1, a0                 /* lo a[6]*b[6] */
-    add     s9, s9, t5                  /* hi + carry: no overflow */
-    add     s2, s2, s9                  /* column 13 += hi */
-    sltu    s9, s2, s9                  /* carry */
-    mulhu   a4, s1, a0                  /* hi a[6]*b[6] */
-    add     s11, s11, s10               /* column 12 += lo */
-    sltu    s10, s11, s10               /* carry */
-    mul     s7, a6, ra                  /* lo a[7]*b[5] */
-    add     a4, a4, s10                 /* hi + carry: no overflow */
-    add     s2, s2, a4                  /* column 13 += hi */
-    sltu    a4, s2, a4                  /* carry */
-    add     s9, s9, a4                  /* column 14 += carry */
-    mulhu   ra, a6, ra                  /* hi a[7]*b[5] */
-    add     s11, s11, s7                /* column 12 += lo */
-    sltu    s7, s11, s7                 /* carry */
-    mul     s4, s1, a7                  /* lo a[6]*b[7] */
-    add     ra, ra, s7                  /* hi + carry: no overflow */
-    add     s2, s2, ra                  /* column 13 += hi */
-    sltu    ra, s2, ra                  /* carry */
-    add     s9, s9, ra                  /* column 14 += carry */
-    mulhu   s1, s1, a7                  /* hi a[6]*b[7] */
-    add     s2, s2, s4                  /* column 13 += lo */
-    sltu    s4, s2, s4                  /* carry */
-    lw      a1, 20(sp)                  /* r4 */
-    lw      t5, 24(sp)                  /* a4 */
-    mul     s10, a6, a0                 /* lo a[7]*b[6] */
-    add     s1, s1, s4                  /* hi + carry: no overflow */
-    add     s9, s9, s1                  /* column 14 += hi */
-    sltu    s1, s9, s1                  /* carry */
-    lw      a4, 28(sp)                  /* b4 */
-    mulhu   a0, a6, a0                  /* hi a[7]*b[6] */
-    add     s2, s2, s10                 /* column 13 += lo */
-    sltu    s10, s2, s10                /* carry */
-    lw      s7, 0(t5)                   /* c[0] */
-    lw      ra, 0(a4)                   /* d[0] */
-    mul     s4, a6, a7                  /* lo a[7]*b[7] */
-    add     a0, a0, s10                 /* hi + carry: no overflow */
-    add     s9, s9, a0                  /* column 14 += hi */
-    sltu    a0, s9, a0                  /* carry */
-    add     s1, s1, a0                  /* column 15 += carry */
-    mulhu   a6, a6, a7                  /* hi a[7]*b[7] */
-    add     s9, s9, s4                  /* column 14 += lo */
-    sltu    s4, s9, s4                  /* carry */
-    lw      s10, 4(a4)                  /* d[1] */
-    lw      a0, 4(t5)                   /* c[1] */
-    mul     a7, t0, s8                  /* lo 38 t[8] */
-    add     a6, a6, s4                  /* hi + carry: no overflow */
-    add     s1, s1, a6                  /* column 15 += hi */
-    slli    s4, s1, 5                   /* t[15] << 5 */
-    slli    a6, s1, 2                   /* t[15] << 2 */
-    mulhu   t0, t0, s8                  /* hi 38 t[8] (< 38) */
-    add     s5, s5, a7                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    a7, s5, a7                  /* carry */
-    add     s4, s4, a6                  /* lo 38 t[15] */
-    sltu    a6, s4, a6                  /* carry */
-    add     t0, t0, a7                  /* hi(prev) + carries */
-    mul     a7, s0, s8                  /* lo 38 t[9] */
-    mulhu   s0, s0, s8                  /* hi 38 t[9] (< 38) */
-    add     a2, a2, a7                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    a7, a2, a7                  /* carry */
-    add     a2, a2, t0                  /* u[1] += hi(prev) + carry */
-    sltu    t0, a2, t0                  /* carry */
-    add     a7, a7, t0                  /* carries */
-    mul     t0, t1, s8                  /* lo 38 t[10] */
-    add     s0, s0, a7                  /* hi(prev) + carries */
-    slli    a7, s1, 1                   /* t[15] << 1 */
-    add     s4, s4, a7
-    sltu    a7, s4, a7                  /* carry */
-    mulhu   t1, t1, s8                  /* hi 38 t[10] (< 38) */
-    add     a5, a5, t0                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    t0, a5, t0                  /* carry */
-    add     a5, a5, s0                  /* u[2] += hi(prev) + carry */
-    sltu    s0, a5, s0                  /* carry */
-    add     t0, t0, s0                  /* carries */
-    mul     s0, t6, s8                  /* lo 38 t[11] */
-    add     t1, t1, t0                  /* hi(prev) + carries */
-    srli    t0, s1, 27                  /* t[15] >> 27 */
-    add     s6, s6, s4                  /* u[7] = t[7] + lo 38 t[15] */
-    sltu    s4, s6, s4                  /* carry */
-    mulhu   t6, t6, s8                  /* hi 38 t[11] (< 38) */
-    add     t4, t4, s0                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s0, t4, s0                  /* carry */
-    add     t4, t4, t1                  /* u[3] += hi(prev) + carry */
+    add     s2, s2, t5                  /* column 12 += hi */
+    sltu    t5, s2, t5                  /* carry */
+    add     s3, s3, t5                  /* column 13 += carry */
+    mulhu   s4, s4, t4                  /* hi a[5]*a[7] */
+    add     s8, s8, a7                  /* t[11] = 2 cross[11] + square word */
+    sltu    a7, s8, a7                  /* carry */
+    add     s8, s8, t2                  /* + carry */
+    sltu    t2, s8, t2                  /* carry */
+    mul     t6, s6, s6                  /* lo a[6]^2 */
+    add     a7, a7, t2                  /* carries */
+    add     s2, s2, t1                  /* column 12 += lo */
+    sltu    t1, s2, t1                  /* carry */
+    add     s4, s4, t1                  /* hi + carry: no overflow */
+    mulhu   s10, s6, s6                 /* hi a[6]^2 */
+    add     s3, s3, s4                  /* column 13 += hi */
+    sltu    s4, s3, s4                  /* carry */
+    slli    t5, s2, 1                   /* 2 cross[12] */
+    srli    s1, s1, 31                  /* bit 31 of cross[11] */
+    mul     t2, s6, t4                  /* lo a[6]*a[7] */
+    or      t5, t5, s1
+    add     t5, t5, t6                  /* t[12] = 2 cross[12] + square word */
+    sltu    t6, t5, t6                  /* carry */
+    add     t5, t5, a7                  /* + carry */
+    mulhu   s6, s6, t4                  /* hi a[6]*a[7] */
+    sltu    a7, t5, a7                  /* carry */
+    add     t6, t6, a7                  /* carries */
+    add     s3, s3, t2                  /* column 13 += lo */
+    sltu    t2, s3, t2                  /* carry */
+    mul     t1, t4, t4                  /* lo a[7]^2 */
+    add     s6, s6, t2                  /* hi + carry: no overflow */
+    add     s4, s4, s6                  /* column 14 += hi */
+    sltu    s6, s4, s6                  /* carry */
+    slli    s1, s3, 1                   /* 2 cross[13] */
+    mulhu   a7, t4, t4                  /* hi a[7]^2 */
+    srli    s2, s2, 31                  /* bit 31 of cross[12] */
+    or      s1, s1, s2
+    add     s1, s1, s10                 /* t[13] = 2 cross[13] + square word */
+    sltu    s10, s1, s10                /* carry */
+    mul     t2, a6, a5                  /* lo 38 t[8] */
+    add     s1, s1, t6                  /* + carry */
+    sltu    t6, s1, t6                  /* carry */
+    add     s10, s10, t6                /* carries */
+    slli    t4, s4, 1                   /* 2 cross[14] */
+    mulhu   a6, a6, a5                  /* hi 38 t[8] (< 38) */
+    srli    s3, s3, 31                  /* bit 31 of cross[13] */
+    or      t4, t4, s3
+    add     t4, t4, t1                  /* t[14] = 2 cross[14] + square word */
     sltu    t1, t4, t1                  /* carry */
-    add     s0, s0, t1                  /* carries */
-    mul     t1, s11, s8                 /* lo 38 t[12] */
-    add     t6, t6, s0                  /* hi(prev) + carries */
-    srli    s0, s1, 30                  /* t[15] >> 30 */
-    srli    s1, s1, 31                  /* t[15] >> 31 */
-    add     t0, t0, s0                  /* hi 38 t[15] */
-    mulhu   s11, s11, s8                /* hi 38 t[12] (< 38) */
-    add     a3, a3, t1                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t1, a3, t1                  /* carry */
-    add     a3, a3, t6                  /* u[4] += hi(prev) + carry */
-    sltu    t6, a3, t6                  /* carry */
-    mul     s0, s2, s8                  /* lo 38 t[13] */
-    add     t1, t1, t6                  /* carries */
-    add     s11, s11, t1                /* hi(prev) + carries */
-    add     t0, t0, s1
-    add     t0, t0, a6
-    mulhu   s2, s2, s8                  /* hi 38 t[13] (< 38) */
-    add     t3, t3, s0                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s0, t3, s0                  /* carry */
-    add     t3, t3, s11                 /* u[5] += hi(prev) + carry */
-    sltu    s11, t3, s11                /* carry */
-    mul     t6, s9, s8                  /* lo 38 t[14] */
-    add     s0, s0, s11                 /* carries */
-    add     s2, s2, s0                  /* hi(prev) + carries */
-    add     t0, t0, a7
-    lw      t1, 8(a4)                   /* d[2] */
-    mulhu   s9, s9, s8                  /* hi 38 t[14] (< 38) */
-    add     s3, s3, t6                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t6, s3, t6                  /* carry */
-    add     s3, s3, s2                  /* u[6] += hi(prev) + carry */
-    sltu    s2, s3, s2                  /* carry */
-    mul     s1, s7, ra                  /* lo a[0]*b[0] */
-    add     t6, t6, s2                  /* carries */
-    add     s9, s9, t6                  /* hi(prev) + carries */
-    add     s6, s6, s9                  /* u[7] += hi(prev) + carry */
-    sltu    s9, s6, s9                  /* carry */
-    mulhu   a6, s7, ra                  /* hi a[0]*b[0] */
-    add     s4, s4, s9                  /* carries */
-    add     t0, t0, s4                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s11, s6, 31                 /* bit 255 */
-    slli    t0, t0, 1                   /* 2 T */
-    mul     s0, s7, s10                 /* lo a[0]*b[1] */
-    or      t0, t0, s11                 /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    a7, t0, 4                   /* 16 T' */
-    slli    s8, t0, 1                   /* 2 T' */
-    add     a7, a7, s8                  /* 18 T' */
-    mulhu   s2, s7, s10                 /* hi a[0]*b[1] */
-    add     a7, a7, t0                  /* 19 T' (2^255 = 19 mod p) */
-    slli    s6, s6, 1                   /* clear bit 255 */
-    srli    s6, s6, 1
-    add     s5, s5, a7                  /* r[0] = u[0] + carry */
-    mul     t6, a0, ra                  /* lo a[1]*b[0] */
-    sltu    a7, s5, a7                  /* carry */
-    sw      s5, 0(t2)                   /* r[0] */
-    add     a2, a2, a7                  /* r[1] = u[1] + carry */
-    sltu    a7, a2, a7                  /* carry */
-    mulhu   s9, a0, ra                  /* hi a[1]*b[0] */
-    sw      a2, 4(t2)                   /* r[1] */
-    add     a5, a5, a7                  /* r[2] = u[2] + carry */
-    sltu    a7, a5, a7                  /* carry */
-    sw      a5, 8(t2)                   /* r[2] */
-    mul     s4, s7, t1                  /* lo a[0]*b[2] */
-    add     t4, t4, a7                  /* r[3] = u[3] + carry */
-    sltu    a7, t4, a7                  /* carry */
-    sw      t4, 12(t2)                  /* r[3] */
-    add     a3, a3, a7                  /* r[4] = u[4] + carry */
-    mulhu   s11, s7, t1                 /* hi a[0]*b[2] */
-    sltu    a7, a3, a7                  /* carry */
-    sw      a3, 16(t2)                  /* r[4] */
-    add     t3, t3, a7                  /* r[5] = u[5] + carry */
-    sltu    a7, t3, a7                  /* carry */
-    mul     s8, a0, s10                 /* lo a[1]*b[1] */
-    sw      t3, 20(t2)                  /* r[5] */
-    add     s3, s3, a7                  /* r[6] = u[6] + carry */
-    sltu    a7, s3, a7                  /* carry */
-    sw      s3, 24(t2)                  /* r[6] */
-    mulhu   t0, a0, s10                 /* hi a[1]*b[1] */
-    add     s6, s6, a7                  /* r[7] = u[7] + carry */
-    sw      s6, 28(t2)                  /* r[7] */
-    add     a6, a6, s0                  /* column 1 += lo */
-    sltu    s0, a6, s0                  /* carry */
-    mul     s5, a0, t1                  /* lo a[1]*b[2] */
-    add     s2, s2, s0                  /* hi + carry: no overflow */
-    add     a6, a6, t6                  /* column 1 += lo */
-    sltu    t6, a6, t6                  /* carry */
-    add     s9, s9, t6                  /* hi + carry: no overflow */
-    mulhu   a2, a0, t1                  /* hi a[1]*b[2] */
-    add     s2, s2, s9                  /* column 2 += hi */
-    sltu    s9, s2, s9                  /* carry */
-    add     s2, s2, s4                  /* column 2 += lo */
-    sltu    s4, s2, s4                  /* carry */
-    add     s11, s11, s4                /* hi + carry: no overflow */
-    add     s9, s9, s11                 /* column 3 += hi */
-    sltu    s11, s9, s11                /* carry */
-    add     s2, s2, s8                  /* column 2 += lo */
-    sltu    s8, s2, s8                  /* carry */
-    add     t0, t0, s8                  /* hi + carry: no overflow */
-    add     s9, s9, t0                  /* column 3 += hi */
-    sltu    t0, s9, t0                  /* carry */
-    add     s11, s11, t0                /* column 4 += carry */
-    lw      a5, 8(t5)                   /* c[2] */
-    lw      t4, 12(a4)                  /* d[3] */
-    mul     a3, a5, ra                  /* lo a[2]*b[0] */
-    lw      t3, 12(t5)                  /* c[3] */
-    lw      s3, 16(a4)                  /* d[4] */
-    lw      a7, 16(t5)                  /* c[4] */
-    lw      s6, 20(a4)                  /* d[5] */
-    mulhu   t2, a5, ra                  /* hi a[2]*b[0] */
-    add     s2, s2, a3                  /* column 2 += lo */
-    sltu    a3, s2, a3                  /* carry */
-    lw      s0, 20(t5)                  /* c[5] */
-    lw      t6, 24(a4)                  /* d[6] */
-    mul     s4, s7, t4                  /* lo a[0]*b[3] */
-    add     t2, t2, a3                  /* hi + carry: no overflow */
-    add     s9, s9, t2                  /* column 3 += hi */
-    sltu    t2, s9, t2                  /* carry */
-    add     s11, s11, t2                /* column 4 += carry */
-    mulhu   s8, s7, t4                  /* hi a[0]*b[3] */
-    add     s9, s9, s4                  /* column 3 += lo */
-    sltu    s4, s9, s4                  /* carry */
-    add     s9, s9, s5                  /* column 3 += lo */
-    sltu    s5, s9, s5                  /* carry */
-    mul     t0, a5, s10                 /* lo a[2]*b[1] */
-    add     s8, s8, s4                  /* hi + carry: no overflow */
-    add     s11, s11, s8                /* column 4 += hi */
-    sltu    s8, s11, s8                 /* carry */
-    add     a2, a2, s5                  /* hi + carry: no overflow */
-    mulhu   a3, a5, s10                 /* hi a[2]*b[1] */
-    add     s11, s11, a2                /* column 4 += hi */
-    sltu    a2, s11, a2                 /* carry */
-    add     s8, s8, a2                  /* column 5 += carry */
-    add     s9, s9, t0                  /* column 3 += lo */
-    mul     t2, t3, ra                  /* lo a[3]*b[0] */
-    sltu    t0, s9, t0                  /* carry */
+    mul     s2, s7, a5                  /* lo 38 t[9] */
+    add     t4, t4, s10                 /* + carry */
+    sltu    s10, t4, s10                /* carry */
+    add     t1, t1, s10                 /* carries */
+    slli    s6, s6, 1                   /* 2 cross[15] */
+    mulhu   s7, s7, a5                  /* hi 38 t[9] (< 38) */
+    srli    s4, s4, 31                  /* bit 31 of cross[14] */
+    or      s6, s6, s4
+    add     s6, s6, a7                  /* t[15] = 2 cross[15] + square word */
+    add     s6, s6, t1                  /* + carry */
+    mul     t6, a2, a5                  /* lo 38 t[10] */
+    add     s0, s0, t2                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t2, s0, t2                  /* carry */
+    add     s9, s9, s2                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s2, s9, s2                  /* carry */
+    mulhu   a2, a2, a5                  /* hi 38 t[10] (< 38) */
+    add     a6, a6, t2                  /* hi(prev) + carries */
+    add     s9, s9, a6                  /* u[1] += hi(prev) + carry */
+    sltu    a6, s9, a6                  /* carry */
+    add     s2, s2, a6                  /* carries */
+    mul     s3, s8, a5                  /* lo 38 t[11] */
+    add     ra, ra, t6                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t6, ra, t6                  /* carry */
+    add     s7, s7, s2                  /* hi(prev) + carries */
+    add     ra, ra, s7                  /* u[2] += hi(prev) + carry */
+    mulhu   s8, s8, a5                  /* hi 38 t[11] (< 38) */
+    sltu    s7, ra, s7                  /* carry */
+    add     t6, t6, s7                  /* carries */
+    add     t0, t0, s3                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s3, t0, s3                  /* carry */
+    mul     s10, t5, a5                 /* lo 38 t[12] */
+    add     a2, a2, t6                  /* hi(prev) + carries */
+    add     t0, t0, a2                  /* u[3] += hi(prev) + carry */
+    sltu    a2, t0, a2                  /* carry */
+    add     s3, s3, a2                  /* carries */
+    mulhu   t5, t5, a5                  /* hi 38 t[12] (< 38) */
+    add     s5, s5, s10                 /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s10, s5, s10                /* carry */
+    add     s8, s8, s3                  /* hi(prev) + carries */
+    add     s5, s5, s8                  /* u[4] += hi(prev) + carry */
+    mul     s4, s1, a5                  /* lo 38 t[13] */
+    sltu    s8, s5, s8                  /* carry */
+    add     s10, s10, s8                /* carries */
+    add     t5, t5, s10                 /* hi(prev) + carries */
+    lw      a7, 0(a1)                   /* a[0] */
+    mulhu   s1, s1, a5                  /* hi 38 t[13] (< 38) */
+    add     a3, a3, s4                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s4, a3, s4                  /* carry */
+    add     a3, a3, t5                  /* u[5] += hi(prev) + carry */
+    sltu    t5, a3, t5                  /* carry */
+    mul     t1, t4, a5                  /* lo 38 t[14] */
+    add     s4, s4, t5                  /* carries */
+    add     s1, s1, s4                  /* hi(prev) + carries */
+    lw      t2, 4(a1)                   /* a[1] */
+    lw      a6, 8(a1)                   /* a[2] */
+    mulhu   t4, t4, a5                  /* hi 38 t[14] (< 38) */
+    add     a4, a4, t1                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    t1, a4, t1                  /* carry */
+    add     a4, a4, s1                  /* u[6] += hi(prev) + carry */
+    sltu    s1, a4, s1                  /* carry */
+    mul     s2, s6, a5                  /* lo 38 t[15] */
+    add     t1, t1, s1                  /* carries */
+    add     t4, t4, t1                  /* hi(prev) + carries */
+    lw      s7, 12(a1)                  /* a[3] */
+    lw      t6, 16(a1)                  /* a[4] */
+    mulhu   s6, s6, a5                  /* hi 38 t[15] (< 38) */
+    add     s11, s11, s2                /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s2, s11, s2                 /* carry */
+    add     s11, s11, t4                /* u[7] += hi(prev) + carry */
+    sltu    t4, s11, t4                 /* carry */
+    mul     a2, a7, a7                  /* lo a[0]^2 */
+    add     s2, s2, t4                  /* carries */
+    add     s6, s6, s2                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s3, s11, 31                 /* bit 255 */
+    slli    s6, s6, 1                   /* 2 T */
+    mulhu   s8, a7, a7                  /* hi a[0]^2 */
+    or      s6, s6, s3                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s11, s11, 1                 /* clear bit 255 */
+    srli    s11, s11, 1
+    slli    s10, s6, 4                  /* 16 T' */
+    mul     t5, a7, t2                  /* lo a[0]*a[1] */
+    slli    s4, s6, 1                   /* 2 T' */
+    add     s10, s10, s4                /* 18 T' */
+    add     s10, s10, s6                /* 19 T' (2^255 = 19 mod p) */
+    add     s0, s0, s10                 /* r[0] = u[0] + carry */
+    mulhu   s1, a7, t2                  /* hi a[0]*a[1] */
+    sltu    s10, s0, s10                /* carry */
+    sw      s0, 0(t3)                   /* r[0] */
+    add     s9, s9, s10                 /* r[1] = u[1] + carry */
+    sltu    s10, s9, s10                /* carry */
+    mul     t1, a7, a6                  /* lo a[0]*a[2] */
+    sw      s9, 4(t3)                   /* r[1] */
+    add     ra, ra, s10                 /* r[2] = u[2] + carry */
+    sltu    s10, ra, s10                /* carry */
+    sw      ra, 8(t3)                   /* r[2] */
+    mulhu   a5, a7, a6                  /* hi a[0]*a[2] */
+    add     t0, t0, s10                 /* r[3] = u[3] + carry */
+    sltu    s10, t0, s10                /* carry */
+    sw      t0, 12(t3)                  /* r[3] */
+    add     s5, s5, s10                 /* r[4] = u[4] + carry */
+    mul     t4, t2, t2                  /* lo a[1]^2 */
+    sltu    s10, s5, s10                /* carry */
+    sw      s5, 16(t3)                  /* r[4] */
+    add     a3, a3, s10                 /* r[5] = u[5] + carry */
+    sltu    s10, a3, s10                /* carry */
+    mulhu   s2, t2, t2                  /* hi a[1]^2 */
+    sw      a3, 20(t3)                  /* r[5] */
+    add     a4, a4, s10                 /* r[6] = u[6] + carry */
+    sltu    s10, a4, s10                /* carry */
+    sw      a4, 24(t3)                  /* r[6] */
+    mul     s3, a7, s7                  /* lo a[0]*a[3] */
+    add     s11, s11, s10               /* r[7] = u[7] + carry */
+    sw      s11, 28(t3)                 /* r[7] */
+    slli    s4, t5, 1                   /* 2 cross[1] */
+    add     s4, s4, s8                  /* t[1] = 2 cross[1] + square word */
+    mulhu   s6, a7, s7                  /* hi a[0]*a[3] */
+    sltu    s8, s4, s8                  /* carry */
+    add     s1, s1, t1                  /* column 2 += lo */
+    sltu    t1, s1, t1                  /* carry */
+    add     a5, a5, t1                  /* hi + carry: no overflow */
+    mul     s0, t2, a6                  /* lo a[1]*a[2] */
+    slli    s9, s1, 1                   /* 2 cross[2] */
+    srli    t5, t5, 31                  /* bit 31 of cross[1] */
+    or      s9, s9, t5
+    add     s9, s9, t4                  /* t[2] = 2 cross[2] + square word */
+    mulhu   ra, t2, a6                  /* hi a[1]*a[2] */
+    sltu    t4, s9, t4                  /* carry */
+    add     s9, s9, s8                  /* + carry */
+    sltu    s8, s9, s8                  /* carry */
+    add     t4, t4, s8                  /* carries */
+    mul     t0, a7, t6                  /* lo a[0]*a[4] */
+    add     a5, a5, s3                  /* column 3 += lo */
+    sltu    s3, a5, s3                  /* carry */
+    add     s6, s6, s3                  /* hi + carry: no overflow */
+    add     a5, a5, s0                  /* column 3 += lo */
+    mulhu   s5, a7, t6                  /* hi a[0]*a[4] */
+    sltu    s0, a5, s0                  /* carry */
+    add     ra, ra, s0                  /* hi + carry: no overflow */
+    add     s6, s6, ra                  /* column 4 += hi */
+    sltu    ra, s6, ra                  /* carry */
+    mul     a3, t2, s7                  /* lo a[1]*a[3] */
+    slli    a4, a5, 1                   /* 2 cross[3] */
+    srli    s1, s1, 31                  /* bit 31 of cross[2] */
+    or      a4, a4, s1
+    add     a4, a4, s2                  /* t[3] = 2 cross[3] + square word */
+    mulhu   s10, t2, s7                 /* hi a[1]*a[3] */
+    sltu    s2, a4, s2                  /* carry */
+    add     a4, a4, t4                  /* + carry */
+    sltu    t4, a4, t4                  /* carry */
+    add     s2, s2, t4                  /* carries */
+    mul     s11, a6, a6                 /* lo a[2]^2 */
+    add     s6, s6, t0                  /* column 4 += lo */
+    sltu    t0, s6, t0                  /* carry */
+    add     s5, s5, t0                  /* hi + carry: no overflow */
+    add     ra, ra, s5                  /* column 5 += hi */
+    mulhu   t3, a6, a6                  /* hi a[2]^2 */
+    sltu    s5, ra, s5                  /* carry */
+    add     s6, s6, a3                  /* column 4 += lo */
+    sltu    a3, s6, a3                  /* carry */
+    add     s10, s10, a3                /* hi + carry: no overflow */
+    mul     t1, t2, t6                  /* lo a[1]*a[4] */
+    add     ra, ra, s10                 /* column 5 += hi */
+    sltu    s10, ra, s10                /* carry */
+    add     s5, s5, s10                 /* column 6 += carry */
+    slli    t5, s6, 1                   /* 2 cross[4] */
+    mulhu   s8, t2, t6                  /* hi a[1]*a[4] */
+    srli    a5, a5, 31                  /* bit 31 of cross[3] */
+    or      t5, t5, a5
+    add     t5, t5, s11                 /* t[4] = 2 cross[4] + square word */
+    sltu    s11, t5, s11                /* carry */
+    mul     s3, a6, s7                  /* lo a[2]*a[3] */
+    add     t5, t5, s2                  /* + carry */
+    sltu    s2, t5, s2                  /* carry */
+    add     s11, s11, s2                /* carries */
+    lw      s0, 20(a1)                  /* a[5] */
+    mulhu   s1, a6, s7                  /* hi a[2]*a[3] */
+    srli    s6, s6, 31                  /* bit 31 of cross[4] */
+    lw      t4, 24(a1)                  /* a[6] */
+    lw      a1, 28(a1)                  /* a[7] */
+    mul     t0, a7, s0                  /* lo a[0]*a[5] */
+    mulhu   a3, a7, s0                  /* hi a[0]*a[5] */
+    add     ra, ra, t0                  /* column 5 += lo */
+    sltu    t0, ra, t0                  /* carry */
+    add     ra, ra, t1                  /* column 5 += lo */
+    sltu    t1, ra, t1                  /* carry */
+    mul     s10, a7, t4                 /* lo a[0]*a[6] */
     add     a3, a3, t0                  /* hi + carry: no overflow */
-    add     s11, s11, a3                /* column 4 += hi */
-    sltu    a3, s11, a3                 /* carry */
-    mulhu   s4, t3, ra                  /* hi a[3]*b[0] */
-    add     s8, s8, a3                  /* column 5 += carry */
-    add     s9, s9, t2                  /* column 3 += lo */
-    sltu    t2, s9, t2                  /* carry */
-    mul     s5, s7, s3                  /* lo a[0]*b[4] */
-    add     s4, s4, t2                  /* hi + carry: no overflow */
-    add     s11, s11, s4                /* column 4 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     s8, s8, s4                  /* column 5 += carry */
-    mulhu   a2, s7, s3                  /* hi a[0]*b[4] */
-    add     s11, s11, s5                /* column 4 += lo */
-    sltu    s5, s11, s5                 /* carry */
-    mul     t0, a0, t4                  /* lo a[1]*b[3] */
-    add     a2, a2, s5                  /* hi + carry: no overflow */
-    add     s8, s8, a2                  /* column 5 += hi */
-    sltu    a2, s8, a2                  /* carry */
-    mulhu   a3, a0, t4                  /* hi a[1]*b[3] */
-    add     s11, s11, t0                /* column 4 += lo */
-    sltu    t0, s11, t0                 /* carry */
-    lw      t2, 24(t5)                  /* c[6] */
-    mul     s4, a5, t1                  /* lo a[2]*b[2] */
-    add     a3, a3, t0                  /* hi + carry: no overflow */
-    add     s8, s8, a3                  /* column 5 += hi */
-    sltu    a3, s8, a3                  /* carry */
-    add     a2, a2, a3                  /* column 6 += carry */
-    mulhu   s5, a5, t1                  /* hi a[2]*b[2] */
-    add     s11, s11, s4                /* column 4 += lo */
-    sltu    s4, s11, s4                 /* carry */
-    lw      a4, 28(a4)                  /* d[7] */
-    mul     t0, t3, s10                 /* lo a[3]*b[1] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     s8, s8, s5                  /* column 5 += hi */
-    sltu    s5, s8, s5                  /* carry */
-    add     a2, a2, s5                  /* column 6 += carry */
-    mulhu   a3, t3, s10                 /* hi a[3]*b[1] */
-    add     s11, s11, t0                /* column 4 += lo */
-    sltu    t0, s11, t0                 /* carry */
-    mul     s4, a7, ra                  /* lo a[4]*b[0] */
-    add     a3, a3, t0                  /* hi + carry: no overflow */
-    add     s8, s8, a3                  /* column 5 += hi */
-    sltu    a3, s8, a3                  /* carry */
-    add     a2, a2, a3                  /* column 6 += carry */
-    mulhu   s5, a7, ra                  /* hi a[4]*b[0] */
-    add     s11, s11, s4                /* column 4 += lo */
-    sltu    s4, s11, s4                 /* carry */
-    mul     t0, s7, s6                  /* lo a[0]*b[5] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     s8, s8, s5                  /* column 5 += hi */
-    sltu    s5, s8, s5                  /* carry */
-    add     a2, a2, s5                  /* column 6 += carry */
-    mulhu   a3, s7, s6                  /* hi a[0]*b[5] */
-    add     s8, s8, t0                  /* column 5 += lo */
-    sltu    t0, s8, t0                  /* carry */
-    mul     s4, a0, s3                  /* lo a[1]*b[4] */
-    add     a3, a3, t0                  /* hi + carry: no overflow */
-    add     a2, a2, a3                  /* column 6 += hi */
-    sltu    a3, a2, a3                  /* carry */
-    mulhu   s5, a0, s3                  /* hi a[1]*b[4] */
-    add     s8, s8, s4                  /* column 5 += lo */
-    sltu    s4, s8, s4                  /* carry */
-    mul     t0, a5, t4                  /* lo a[2]*b[3] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     a2, a2, s5                  /* column 6 += hi */
-    sltu    s5, a2, s5                  /* carry */
-    add     a3, a3, s5                  /* column 7 += carry */
-    mulhu   s4, a5, t4                  /* hi a[2]*b[3] */
-    add     s8, s8, t0                  /* column 5 += lo */
-    sltu    t0, s8, t0                  /* carry */
-    mul     s5, t3, t1                  /* lo a[3]*b[2] */
-    add     s4, s4, t0                  /* hi + carry: no overflow */
-    add     a2, a2, s4                  /* column 6 += hi */
-    sltu    s4, a2, s4                  /* carry */
-    add     a3, a3, s4                  /* column 7 += carry */
-    mulhu   t0, t3, t1                  /* hi a[3]*b[2] */
-    add     s8, s8, s5                  /* column 5 += lo */
-    sltu    s5, s8, s5                  /* carry */
-    mul     s4, a7, s10                 /* lo a[4]*b[1] */
-    add     t0, t0, s5                  /* hi + carry: no overflow */
-    add     a2, a2, t0                  /* column 6 += hi */
-    sltu    t0, a2, t0                  /* carry */
-    add     a3, a3, t0                  /* column 7 += carry */
-    mulhu   s5, a7, s10                 /* hi a[4]*b[1] */
-    add     s8, s8, s4                  /* column 5 += lo */
-    sltu    s4, s8, s4                  /* carry */
-    lw      t5, 28(t5)                  /* c[7] */
-    mul     t0, s0, ra                  /* lo a[5]*b[0] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     a2, a2, s5                  /* column 6 += hi */
-    sltu    s5, a2, s5                  /* carry */
-    add     a3, a3, s5                  /* column 7 += carry */
-    mulhu   s4, s0, ra                  /* hi a[5]*b[0] */
-    add     s8, s8, t0                  /* column 5 += lo */
-    sltu    t0, s8, t0                  /* carry */
-    mul     s5, s7, t6                  /* lo a[0]*b[6] */
-    add     s4, s4, t0                  /* hi + carry: no overflow */
-    add     a2, a2, s4                  /* column 6 += hi */
-    sltu    s4, a2, s4                  /* carry */
-    add     a3, a3, s4                  /* column 7 += carry */
-    mulhu   t0, s7, t6                  /* hi a[0]*b[6] */
-    add     a2, a2, s5                  /* column 6 += lo */
-    sltu    s5, a2, s5                  /* carry */
-    mul     s4, a0, s6                  /* lo a[1]*b[5] */
-    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     s5, s5, a3                  /* column 6 += hi */
+    sltu    a3, s5, a3                  /* carry */
+    add     s8, s8, t1                  /* hi + carry: no overflow */
+    mulhu   a5, a7, t4                  /* hi a[0]*a[6] */
+    add     s5, s5, s8                  /* column 6 += hi */
+    sltu    s8, s5, s8                  /* carry */
+    add     a3, a3, s8                  /* column 7 += carry */
+    add     ra, ra, s3                  /* column 5 += lo */
+    mul     s2, t2, s0                  /* lo a[1]*a[5] */
+    sltu    s3, ra, s3                  /* carry */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     s5, s5, s1                  /* column 6 += hi */
+    sltu    s1, s5, s1                  /* carry */
+    mulhu   t0, t2, s0                  /* hi a[1]*a[5] */
+    add     a3, a3, s1                  /* column 7 += carry */
+    slli    t1, ra, 1                   /* 2 cross[5] */
+    or      t1, t1, s6
+    add     t1, t1, t3                  /* t[5] = 2 cross[5] + square word */
+    mul     s8, a6, t6                  /* lo a[2]*a[4] */
+    sltu    t3, t1, t3                  /* carry */
+    add     t1, t1, s11                 /* + carry */
+    sltu    s11, t1, s11                /* carry */
+    add     t3, t3, s11                 /* carries */
+    mulhu   s3, a6, t6                  /* hi a[2]*a[4] */
+    add     s5, s5, s10                 /* column 6 += lo */
+    sltu    s10, s5, s10                /* carry */
+    add     a5, a5, s10                 /* hi + carry: no overflow */
+    add     a3, a3, a5                  /* column 7 += hi */
+    mul     s1, s7, s7                  /* lo a[3]^2 */
+    sltu    a5, a3, a5                  /* carry */
+    add     s5, s5, s2                  /* column 6 += lo */
+    sltu    s2, s5, s2                  /* carry */
+    add     t0, t0, s2                  /* hi + carry: no overflow */
+    mulhu   s6, s7, s7                  /* hi a[3]^2 */
     add     a3, a3, t0                  /* column 7 += hi */
     sltu    t0, a3, t0                  /* carry */
-    mulhu   s5, a0, s6                  /* hi a[1]*b[5] */
-    add     a2, a2, s4                  /* column 6 += lo */
-    sltu    s4, a2, s4                  /* carry */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    mul     s4, a5, s3                  /* lo a[2]*b[4] */
-    add     a3, a3, s5                  /* column 7 += hi */
-    sltu    s5, a3, s5                  /* carry */
-    add     t0, t0, s5                  /* column 8 += carry */
-    mulhu   s5, a5, s3                  /* hi a[2]*b[4] */
-    add     a2, a2, s4                  /* column 6 += lo */
-    sltu    s4, a2, s4                  /* carry */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    mul     s4, t3, t4                  /* lo a[3]*b[3] */
-    add     a3, a3, s5                  /* column 7 += hi */
-    sltu    s5, a3, s5                  /* carry */
-    add     t0, t0, s5                  /* column 8 += carry */
-    mulhu   s5, t3, t4                  /* hi a[3]*b[3] */
-    add     a2, a2, s4                  /* column 6 += lo */
-    sltu    s4, a2, s4                  /* carry */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    mul     s4, a7, t1                  /* lo a[4]*b[2] */
-    add     a3, a3, s5                  /* column 7 += hi */
-    sltu    s5, a3, s5                  /* carry */
-    add     t0, t0, s5                  /* column 8 += carry */
-    mulhu   s5, a7, t1                  /* hi a[4]*b[2] */
-    add     a2, a2, s4                  /* column 6 += lo */
-    sltu    s4, a2, s4                  /* carry */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    mul     s4, s0, s10                 /* lo a[5]*b[1] */
-    add     a3, a3, s5                  /* column 7 += hi */
-    sltu    s5, a3, s5                  /* carry */
-    add     t0, t0, s5                  /* column 8 += carry */
-    mulhu   s5, s0, s10                 /* hi a[5]*b[1] */
-    add     a2, a2, s4                  /* column 6 += lo */
-    sltu    s4, a2, s4                  /* carry */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    mul     s4, t2, ra                  /* lo a[6]*b[0] */
-    add     a3, a3, s5                  /* column 7 += hi */
-    sltu    s5, a3, s5                  /* carry */
-    add     t0, t0, s5                  /* column 8 += carry */
-    mulhu   s5, t2, ra                  /* hi a[6]*b[0] */
-    add     a2, a2, s4                  /* column 6 += lo */
-    sltu    s4, a2, s4                  /* carry */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    mul     s4, s7, a4                  /* lo a[0]*b[7] */
-    add     a3, a3, s5                  /* column 7 += hi */
-    sltu    s5, a3, s5                  /* carry */
-    add     t0, t0, s5                  /* column 8 += carry */
-    mulhu   s7, s7, a4                  /* hi a[0]*b[7] */
-    add     a3, a3, s4                  /* column 7 += lo */
-    sltu    s4, a3, s4                  /* carry */
-    mul     s5, a0, t6                  /* lo a[1]*b[6] */
-    add     s7, s7, s4                  /* hi + carry: no overflow */
-    add     t0, t0, s7                  /* column 8 += hi */
-    sltu    s7, t0, s7                  /* carry */
-    mulhu   s4, a0, t6                  /* hi a[1]*b[6] */
-    add     a3, a3, s5                  /* column 7 += lo */
-    sltu    s5, a3, s5                  /* carry */
-    add     s4, s4, s5                  /* hi + carry: no overflow */
-    mul     s5, a5, s6                  /* lo a[2]*b[5] */
-    add     t0, t0, s4                  /* column 8 += hi */
-    sltu    s4, t0, s4                  /* carry */
-    add     s7, s7, s4                  /* column 9 += carry */
-    mulhu   s4, a5, s6                  /* hi a[2]*b[5] */
-    add     a3, a3, s5                  /* column 7 += lo */
-    sltu    s5, a3, s5                  /* carry */
-    add     s4, s4, s5                  /* hi + carry: no overflow */
-    mul     s5, t3, s3                  /* lo a[3]*b[4] */
-    add     t0, t0, s4                  /* column 8 += hi */
-    sltu    s4, t0, s4                  /* carry */
-    add     s7, s7, s4                  /* column 9 += carry */
-    mulhu   s4, t3, s3                  /* hi a[3]*b[4] */
-    add     a3, a3, s5                  /* column 7 += lo */
-    sltu    s5, a3, s5                  /* carry */
-    add     s4, s4, s5                  /* hi + carry: no overflow */
-    mul     s5, a7, t4                  /* lo a[4]*b[3] */
-    add     t0, t0, s4                  /* column 8 += hi */
-    sltu    s4, t0, s4                  /* carry */
-    add     s7, s7, s4                  /* column 9 += carry */
-    mulhu   s4, a7, t4                  /* hi a[4]*b[3] */
-    add     a3, a3, s5                  /* column 7 += lo */
-    sltu    s5, a3, s5                  /* carry */
-    add     s4, s4, s5                  /* hi + carry: no overflow */
-    mul     s5, s0, t1                  /* lo a[5]*b[2] */
-    add     t0, t0, s4                  /* column 8 += hi */
-    sltu    s4, t0, s4                  /* carry */
-    add     s7, s7, s4                  /* column 9 += carry */
-    mulhu   s4, s0, t1                  /* hi a[5]*b[2] */
-    add     a3, a3, s5                  /* column 7 += lo */
-    sltu    s5, a3, s5                  /* carry */
-    add     s4, s4, s5                  /* hi + carry: no overflow */
-    mul     s5, t2, s10                 /* lo a[6]*b[1] */
-    add     t0, t0, s4                  /* column 8 += hi */
-    sltu    s4, t0, s4                  /* carry */
-    add     s7, s7, s4                  /* column 9 += carry */
-    mulhu   s4, t2, s10                 /* hi a[6]*b[1] */
-    add     a3, a3, s5                  /* column 7 += lo */
-    sltu    s5, a3, s5                  /* carry */
-    add     s4, s4, s5                  /* hi + carry: no overflow */
-    mul     s5, t5, ra                  /* lo a[7]*b[0] */
-    add     t0, t0, s4                  /* column 8 += hi */
-    sltu    s4, t0, s4                  /* carry */
-    add     s7, s7, s4                  /* column 9 += carry */
-    mulhu   ra, t5, ra                  /* hi a[7]*b[0] */
-    add     a3, a3, s5                  /* column 7 += lo */
-    sltu    s5, a3, s5                  /* carry */
-    mul     s4, a0, a4                  /* lo a[1]*b[7] */
-    add     ra, ra, s5                  /* hi + carry: no overflow */
-    add     t0, t0, ra                  /* column 8 += hi */
-    sltu    ra, t0, ra                  /* carry */
-    add     s7, s7, ra                  /* column 9 += carry */
-    mulhu   a0, a0, a4                  /* hi a[1]*b[7] */
-    add     t0, t0, s4                  /* column 8 += lo */
-    sltu    s4, t0, s4                  /* carry */
-    mul     s5, a5, t6                  /* lo a[2]*b[6] */
-    add     a0, a0, s4                  /* hi + carry: no overflow */
-    add     s7, s7, a0                  /* column 9 += hi */
-    sltu    a0, s7, a0                  /* carry */
-    mulhu   ra, a5, t6                  /* hi a[2]*b[6] */
-    add     t0, t0, s5                  /* column 8 += lo */
-    sltu    s5, t0, s5                  /* carry */
-    mul     s4, t3, s6                  /* lo a[3]*b[5] */
-    add     ra, ra, s5                  /* hi + carry: no overflow */
-    add     s7, s7, ra                  /* column 9 += hi */
-    sltu    ra, s7, ra                  /* carry */
-    add     a0, a0, ra                  /* column 10 += carry */
-    mulhu   s5, t3, s6                  /* hi a[3]*b[5] */
-    add     t0, t0, s4                  /* column 8 += lo */
-    sltu    s4, t0, s4                  /* carry */
-    mul     ra, a7, s3                  /* lo a[4]*b[4] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     s7, s7, s5                  /* column 9 += hi */
-    sltu    s5, s7, s5                  /* carry */
-    add     a0, a0, s5                  /* column 10 += carry */
-    mulhu   s4, a7, s3                  /* hi a[4]*b[4] */
-    add     t0, t0, ra                  /* column 8 += lo */
-    sltu    ra, t0, ra                  /* carry */
-    mul     s5, s0, t4                  /* lo a[5]*b[3] */
-    add     s4, s4, ra                  /* hi + carry: no overflow */
-    add     s7, s7, s4                  /* column 9 += hi */
-    sltu    s4, s7, s4                  /* carry */
-    add     a0, a0, s4                  /* column 10 += carry */
-    mulhu   ra, s0, t4                  /* hi a[5]*b[3] */
-    add     t0, t0, s5                  /* column 8 += lo */
-    sltu    s5, t0, s5                  /* carry */
-    mul     s4, t2, t1                  /* lo a[6]*b[2] */
-    add     ra, ra, s5                  /* hi + carry: no overflow */
-    add     s7, s7, ra                  /* column 9 += hi */
-    sltu    ra, s7, ra                  /* carry */
-    add     a0, a0, ra                  /* column 10 += carry */
-    mulhu   s5, t2, t1                  /* hi a[6]*b[2] */
-    add     t0, t0, s4                  /* column 8 += lo */
-    sltu    s4, t0, s4                  /* carry */
-    mul     ra, t5, s10                 /* lo a[7]*b[1] */
-    add     s5, s5, s4                  /* hi + carry: no overflow */
-    add     s7, s7, s5                  /* column 9 += hi */
-    sltu    s5, s7, s5                  /* carry */
-    add     a0, a0, s5                  /* column 10 += carry */
-    mulhu   s10, t5, s10                /* hi a[7]*b[1] */
-    add     t0, t0, ra                  /* column 8 += lo */
-    sltu    ra, t0, ra                  /* carry */
-    mul     s4, a5, a4                  /* lo a[2]*b[7] */
-    add     s10, s10, ra                /* hi + carry: no overflow */
-    add     s7, s7, s10                 /* column 9 += hi */
-    sltu    s10, s7, s10                /* carry */
-    add     a0, a0, s10                 /* column 10 += carry */
-    mulhu   a5, a5, a4                  /* hi a[2]*b[7] */
-    add     s7, s7, s4                  /* column 9 += lo */
-    sltu    s4, s7, s4                  /* carry */
-    mul     s5, t3, t6                  /* lo a[3]*b[6] */
-    add     a5, a5, s4                  /* hi + carry: no overflow */
-    add     a0, a0, a5                  /* column 10 += hi */
-    sltu    a5, a0, a5                  /* carry */
-    mulhu   ra, t3, t6                  /* hi a[3]*b[6] */
-    add     s7, s7, s5                  /* column 9 += lo */
-    sltu    s5, s7, s5                  /* carry */
-    mul     s10, a7, s6                 /* lo a[4]*b[5] */
-    add     ra, ra, s5                  /* hi + carry: no overflow */
-    add     a0, a0, ra                  /* column 10 += hi */
-    sltu    ra, a0, ra                  /* carry */
-    add     a5, a5, ra                  /* column 11 += carry */
-    mulhu   s4, a7, s6                  /* hi a[4]*b[5] */
-    add     s7, s7, s10                 /* column 9 += lo */
-    sltu    s10, s7, s10                /* carry */
-    mul     s5, s0, s3                  /* lo a[5]*b[4] */
-    add     s4, s4, s10                 /* hi + carry: no overflow */
-    add     a0, a0, s4                  /* column 10 += hi */
-    sltu    s4, a0, s4                  /* carry */
-    add     a5, a5, s4                  /* column 11 += carry */
-    mulhu   ra, s0, s3                  /* hi a[5]*b[4] */
-    add     s7, s7, s5                  /* column 9 += lo */
-    sltu    s5, s7, s5                  /* carry */
-    mul     s10, t2, t4                 /* lo a[6]*b[3] */
-    add     ra, ra, s5                  /* hi + carry: no overflow */
-    add     a0, a0, ra                  /* column 10 += hi */
-    sltu    ra, a0, ra                  /* carry */
-    add     a5, a5, ra                  /* column 11 += carry */
-    mulhu   s4, t2, t4                  /* hi a[6]*b[3] */
-    add     s7, s7, s10                 /* column 9 += lo */
-    sltu    s10, s7, s10                /* carry */
-    li      s5, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     ra, t5, t1                  /* lo a[7]*b[2] */
-    add     s4, s4, s10                 /* hi + carry: no overflow */
-    add     a0, a0, s4                  /* column 10 += hi */
-    sltu    s4, a0, s4                  /* carry */
-    add     a5, a5, s4                  /* column 11 += carry */
-    mulhu   t1, t5, t1                  /* hi a[7]*b[2] */
-    add     s7, s7, ra                  /* column 9 += lo */
-    sltu    ra, s7, ra                  /* carry */
-    mul     s10, t3, a4                 /* lo a[3]*b[7] */
-    add     t1, t1, ra                  /* hi + carry: no overflow */
-    add     a0, a0, t1                  /* column 10 += hi */
-    sltu    t1, a0, t1                  /* carry */
-    add     a5, a5, t1                  /* column 11 += carry */
-    mulhu   t3, t3, a4                  /* hi a[3]*b[7] */
-    add     a0, a0, s10                 /* column 10 += lo */
-    sltu    s10, a0, s10                /* carry */
-    mul     s4, a7, t6                  /* lo a[4]*b[6] */
-    add     t3, t3, s10                 /* hi + carry: no overflow */
-    add     a5, a5, t3                  /* column 11 += hi */
+    add     a5, a5, t0                  /* column 8 += carry */
+    add     s5, s5, s8                  /* column 6 += lo */
+    mul     s11, a7, a1                 /* lo a[0]*a[7] */
+    sltu    s8, s5, s8                  /* carry */
+    add     s3, s3, s8                  /* hi + carry: no overflow */
+    add     a3, a3, s3                  /* column 7 += hi */
+    sltu    s3, a3, s3                  /* carry */
+    mulhu   a7, a7, a1                  /* hi a[0]*a[7] */
+    add     a5, a5, s3                  /* column 8 += carry */
+    slli    s10, s5, 1                  /* 2 cross[6] */
+    srli    ra, ra, 31                  /* bit 31 of cross[5] */
+    or      s10, s10, ra
+    mul     s2, t2, t4                  /* lo a[1]*a[6] */
+    add     s10, s10, s1                /* t[6] = 2 cross[6] + square word */
+    sltu    s1, s10, s1                 /* carry */
+    add     s10, s10, t3                /* + carry */
+    sltu    t3, s10, t3                 /* carry */
+    mulhu   t0, t2, t4                  /* hi a[1]*a[6] */
+    add     s1, s1, t3                  /* carries */
+    add     a3, a3, s11                 /* column 7 += lo */
+    sltu    s11, a3, s11                /* carry */
+    add     a7, a7, s11                 /* hi + carry: no overflow */
+    mul     s8, a6, s0                  /* lo a[2]*a[5] */
+    add     a5, a5, a7                  /* column 8 += hi */
+    sltu    a7, a5, a7                  /* carry */
+    add     a3, a3, s2                  /* column 7 += lo */
+    sltu    s2, a3, s2                  /* carry */
+    mulhu   s3, a6, s0                  /* hi a[2]*a[5] */
+    add     t0, t0, s2                  /* hi + carry: no overflow */
+    add     a5, a5, t0                  /* column 8 += hi */
+    sltu    t0, a5, t0                  /* carry */
+    add     a7, a7, t0                  /* column 9 += carry */
+    mul     ra, s7, t6                  /* lo a[3]*a[4] */
+    add     a3, a3, s8                  /* column 7 += lo */
+    sltu    s8, a3, s8                  /* carry */
+    add     s3, s3, s8                  /* hi + carry: no overflow */
+    add     a5, a5, s3                  /* column 8 += hi */
+    mulhu   t3, s7, t6                  /* hi a[3]*a[4] */
+    sltu    s3, a5, s3                  /* carry */
+    add     a7, a7, s3                  /* column 9 += carry */
+    add     a3, a3, ra                  /* column 7 += lo */
+    sltu    ra, a3, ra                  /* carry */
+    mul     s11, t2, a1                 /* lo a[1]*a[7] */
+    add     t3, t3, ra                  /* hi + carry: no overflow */
+    add     a5, a5, t3                  /* column 8 += hi */
     sltu    t3, a5, t3                  /* carry */
-    mulhu   ra, a7, t6                  /* hi a[4]*b[6] */
-    add     a0, a0, s4                  /* column 10 += lo */
-    sltu    s4, a0, s4                  /* carry */
-    mul     t1, s0, s6                  /* lo a[5]*b[5] */
-    add     ra, ra, s4                  /* hi + carry: no overflow */
-    add     a5, a5, ra                  /* column 11 += hi */
-    sltu    ra, a5, ra                  /* carry */
-    add     t3, t3, ra                  /* column 12 += carry */
-    mulhu   s10, s0, s6                 /* hi a[5]*b[5] */
-    add     a0, a0, t1                  /* column 10 += lo */
-    sltu    t1, a0, t1                  /* carry */
-    mul     s4, t2, s3                  /* lo a[6]*b[4] */
-    add     s10, s10, t1                /* hi + carry: no overflow */
-    add     a5, a5, s10                 /* column 11 += hi */
-    sltu    s10, a5, s10                /* carry */
-    add     t3, t3, s10                 /* column 12 += carry */
-    mulhu   ra, t2, s3                  /* hi a[6]*b[4] */
-    add     a0, a0, s4                  /* column 10 += lo */
-    sltu    s4, a0, s4                  /* carry */
-    mul     t1, t5, t4                  /* lo a[7]*b[3] */
-    add     ra, ra, s4                  /* hi + carry: no overflow */
-    add     a5, a5, ra                  /* column 11 += hi */
-    sltu    ra, a5, ra                  /* carry */
-    add     t3, t3, ra                  /* column 12 += carry */
-    mulhu   t4, t5, t4                  /* hi a[7]*b[3] */
-    add     a0, a0, t1                  /* column 10 += lo */
-    sltu    t1, a0, t1                  /* carry */
-    mul     s10, a7, a4                 /* lo a[4]*b[7] */
-    add     t4, t4, t1                  /* hi + carry: no overflow */
-    add     a5, a5, t4                  /* column 11 += hi */
-    sltu    t4, a5, t4                  /* carry */
-    add     t3, t3, t4                  /* column 12 += carry */
-    mulhu   a7, a7, a4                  /* hi a[4]*b[7] */
-    add     a5, a5, s10                 /* column 11 += lo */
-    sltu    s10, a5, s10                /* carry */
-    mul     s4, s0, t6                  /* lo a[5]*b[6] */
-    add     a7, a7, s10                 /* hi + carry: no overflow */
-    add     t3, t3, a7                  /* column 12 += hi */
-    sltu    a7, t3, a7                  /* carry */
-    mulhu   ra, s0, t6                  /* hi a[5]*b[6] */
-    add     a5, a5, s4                  /* column 11 += lo */
-    sltu    s4, a5, s4                  /* carry */
-    mul     t1, t2, s6                  /* lo a[6]*b[5] */
-    add     ra, ra, s4                  /* hi + carry: no overflow */
-    add     t3, t3, ra                  /* column 12 += hi */
-    sltu    ra, t3, ra                  /* carry */
-    add     a7, a7, ra                  /* column 13 += carry */
-    mulhu   t4, t2, s6                  /* hi a[6]*b[5] */
-    add     a5, a5, t1                  /* column 11 += lo */
-    sltu    t1, a5, t1                  /* carry */
-    mul     s10, t5, s3                 /* lo a[7]*b[4] */
-    add     t4, t4, t1                  /* hi + carry: no overflow */
-    add     t3, t3, t4                  /* column 12 += hi */
-    sltu    t4, t3, t4                  /* carry */
-    add     a7, a7, t4                  /* column 13 += carry */
-    mulhu   s3, t5, s3                  /* hi a[7]*b[4] */
-    add     a5, a5, s10                 /* column 11 += lo */
-    sltu    s10, a5, s10                /* carry */
-    mul     s4, s0, a4                  /* lo a[5]*b[7] */
-    add     s3, s3, s10                 /* hi + carry: no overflow */
-    add     t3, t3, s3                  /* column 12 += hi */
-    sltu    s3, t3, s3                  /* carry */
-    add     a7, a7, s3                  /* column 13 += carry */
-    mulhu   s0, s0, a4                  /* hi a[5]*b[7] */
-    add     t3, t3, s4                  /* column 12 += lo */
-    sltu    s4, t3, s4                  /* carry */
-    mul     ra, t2, t6                  /* lo a[6]*b[6] */
-    add     s0, s0, s4                  /* hi + carry: no overflow */
-    add     a7, a7, s0                  /* column 13 += hi */
-    sltu    s0, a7, s0                  /* carry */
-    mulhu   t1, t2, t6                  /* hi a[6]*b[6] */
-    add     t3, t3, ra                  /* column 12 += lo */
-    sltu    ra, t3, ra                  /* carry */
-    mul     t4, t5, s6                  /* lo a[7]*b[5] */
-    add     t1, t1, ra                  /* hi + carry: no overflow */
-    add     a7, a7, t1                  /* column 13 += hi */
-    sltu    t1, a7, t1                  /* carry */
-    add     s0, s0, t1                  /* column 14 += carry */
-    mulhu   s6, t5, s6                  /* hi a[7]*b[5] */
-    add     t3, t3, t4                  /* column 12 += lo */
-    sltu    t4, t3, t4                  /* carry */
-    mul     s10, t2, a4                 /* lo a[6]*b[7] */
-    add     s6, s6, t4                  /* hi + carry: no overflow */
-    add     a7, a7, s6                  /* column 13 += hi */
-    sltu    s6, a7, s6                  /* carry */
-    add     s0, s0, s6                  /* column 14 += carry */
-    mulhu   t2, t2, a4                  /* hi a[6]*b[7] */
-    add     a7, a7, s10                 /* column 13 += lo */
-    sltu    s10, a7, s10                /* carry */
-    mul     s3, t5, t6                  /* lo a[7]*b[6] */
-    add     t2, t2, s10                 /* hi + carry: no overflow */
-    add     s0, s0, t2                  /* column 14 += hi */
-    sltu    t2, s0, t2                  /* carry */
-    mulhu   t6, t5, t6                  /* hi a[7]*b[6] */
-    add     a7, a7, s3                  /* column 13 += lo */
-    sltu    s3, a7, s3                  /* carry */
-    mul     s4, t5, a4                  /* lo a[7]*b[7] */
-    add     t6, t6, s3                  /* hi + carry: no overflow */
-    add     s0, s0, t6                  /* column 14 += hi */
-    sltu    t6, s0, t6                  /* carry */
-    add     t2, t2, t6                  /* column 15 += carry */
-    mulhu   t5, t5, a4                  /* hi a[7]*b[7] */
-    add     s0, s0, s4                  /* column 14 += lo */
-    sltu    s4, s0, s4                  /* carry */
-    mul     ra, t0, s5                  /* lo 38 t[8] */
-    add     t5, t5, s4                  /* hi + carry: no overflow */
-    add     t2, t2, t5                  /* column 15 += hi */
-    slli    t1, t2, 5                   /* t[15] << 5 */
-    slli    t4, t2, 2                   /* t[15] << 2 */
-    mulhu   t0, t0, s5                  /* hi 38 t[8] (< 38) */
-    add     s1, s1, ra                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    ra, s1, ra                  /* carry */
-    slli    s6, t2, 1                   /* t[15] << 1 */
-    add     t1, t1, t4                  /* lo 38 t[15] */
-    mul     s10, s7, s5                 /* lo 38 t[9] */
-    add     t0, t0, ra                  /* hi(prev) + carries */
-    sltu    t4, t1, t4                  /* carry */
-    add     t1, t1, s6
-    sltu    s6, t1, s6                  /* carry */
-    mulhu   s7, s7, s5                  /* hi 38 t[9] (< 38) */
-    add     a6, a6, s10                 /* u[1] = t[1] + lo 38 t[9] */
-    sltu    s10, a6, s10                /* carry */
-    add     a6, a6, t0                  /* u[1] += hi(prev) + carry */
-    sltu    t0, a6, t0                  /* carry */
-    mul     s3, a0, s5                  /* lo 38 t[10] */
-    add     s10, s10, t0                /* carries */
-    add     s7, s7, s10                 /* hi(prev) + carries */
-    srli    t6, t2, 27                  /* t[15] >> 27 */
-    srli    a4, t2, 30                  /* t[15] >> 30 */
-    mulhu   a0, a0, s5                  /* hi 38 t[10] (< 38) */
-    add     s2, s2, s3                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    s3, s2, s3                  /* carry */
-    add     s2, s2, s7                  /* u[2] += hi(prev) + carry */
-    sltu    s7, s2, s7                  /* carry */
-    mul     s4, a5, s5                  /* lo 38 t[11] */
-    add     s3, s3, s7                  /* carries */
-    add     a0, a0, s3                  /* hi(prev) + carries */
-    srli    t2, t2, 31                  /* t[15] >> 31 */
-    add     t6, t6, a4                  /* hi 38 t[15] */
-    mulhu   a5, a5, s5                  /* hi 38 t[11] (< 38) */
-    add     s9, s9, s4                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s4, s9, s4                  /* carry */
-    add     s9, s9, a0                  /* u[3] += hi(prev) + carry */
-    sltu    a0, s9, a0                  /* carry */
-    mul     t5, t3, s5                  /* lo 38 t[12] */
-    add     s4, s4, a0                  /* carries */
-    add     a5, a5, s4                  /* hi(prev) + carries */
-    add     t6, t6, t2
-    add     t6, t6, t4
-    mulhu   t3, t3, s5                  /* hi 38 t[12] (< 38) */
-    add     s11, s11, t5                /* u[4] = t[4] + lo 38 t[12] */
-    sltu    t5, s11, t5                 /* carry */
-    add     s11, s11, a5                /* u[4] += hi(prev) + carry */
-    sltu    a5, s11, a5                 /* carry */
-    mul     ra, a7, s5                  /* lo 38 t[13] */
-    add     t5, t5, a5                  /* carries */
-    add     t3, t3, t5                  /* hi(prev) + carries */
-    add     t6, t6, s6
-    add     a3, a3, t1                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   a7, a7, s5                  /* hi 38 t[13] (< 38) */
-    add     s8, s8, ra                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    ra, s8, ra                  /* carry */
-    add     s8, s8, t3                  /* u[5] += hi(prev) + carry */
-    sltu    t3, s8, t3                  /* carry */
-    mul     t0, s0, s5                  /* lo 38 t[14] */
-    add     ra, ra, t3                  /* carries */
-    add     a7, a7, ra                  /* hi(prev) + carries */
-    sltu    t1, a3, t1                  /* carry */
-    mulhu   s0, s0, s5                  /* hi 38 t[14] (< 38) */
-    add     a2, a2, t0                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    t0, a2, t0                  /* carry */
-    add     a2, a2, a7                  /* u[6] += hi(prev) + carry */
-    sltu    a7, a2, a7                  /* carry */
-    add     t0, t0, a7                  /* carries */
-    add     s0, s0, t0                  /* hi(prev) + carries */
-    add     a3, a3, s0                  /* u[7] += hi(prev) + carry */
-    sltu    s0, a3, s0                  /* carry */
-    add     t1, t1, s0                  /* carries */
-    add     t6, t6, t1                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    s10, a3, 31                 /* bit 255 */
-    slli    t6, t6, 1                   /* 2 T */
-    or      t6, t6, s10                 /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    s7, t6, 4                   /* 16 T' */
-    slli    s3, t6, 1                   /* 2 T' */
-    add     s7, s7, s3                  /* 18 T' */
-    add     s7, s7, t6                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a3, a3, 1                   /* clear bit 255 */
-    srli    a3, a3, 1
-    add     s1, s1, s7                  /* r[0] = u[0] + carry */
-    sltu    s7, s1, s7                  /* carry */
-    sw      s1, 0(a1)                   /* r[0] */
-    add     a6, a6, s7                  /* r[1] = u[1] + carry */
+    add     a7, a7, t3                  /* column 9 += carry */
+    mulhu   t2, t2, a1                  /* hi a[1]*a[7] */
+    slli    s2, a3, 1                   /* 2 cross[7] */
+    srli    s5, s5, 31                  /* bit 31 of cross[6] */
+    or      s2, s2, s5
+    add     s2, s2, s6                  /* t[7] = 2 cross[7] + square word */
+    mul     t0, a6, t4                  /* lo a[2]*a[6] */
+    sltu    s6, s2, s6                  /* carry */
+    add     s2, s2, s1                  /* + carry */
+    sltu    s1, s2, s1                  /* carry */
+    add     s6, s6, s1                  /* carries */
+    mulhu   s8, a6, t4                  /* hi a[2]*a[6] */
+    add     a5, a5, s11                 /* column 8 += lo */
+    sltu    s11, a5, s11                /* carry */
+    add     t2, t2, s11                 /* hi + carry: no overflow */
+    add     a7, a7, t2                  /* column 9 += hi */
+    mul     s3, s7, s0                  /* lo a[3]*a[5] */
+    sltu    t2, a7, t2                  /* carry */
+    add     a5, a5, t0                  /* column 8 += lo */
+    sltu    t0, a5, t0                  /* carry */
+    add     s8, s8, t0                  /* hi + carry: no overflow */
+    mulhu   ra, s7, s0                  /* hi a[3]*a[5] */
+    add     a7, a7, s8                  /* column 9 += hi */
+    sltu    s8, a7, s8                  /* carry */
+    add     t2, t2, s8                  /* column 10 += carry */
+    add     a5, a5, s3                  /* column 8 += lo */
+    mul     t3, t6, t6                  /* lo a[4]^2 */
+    sltu    s3, a5, s3                  /* carry */
+    add     ra, ra, s3                  /* hi + carry: no overflow */
+    add     a7, a7, ra                  /* column 9 += hi */
+    sltu    ra, a7, ra                  /* carry */
+    mulhu   s5, t6, t6                  /* hi a[4]^2 */
+    add     t2, t2, ra                  /* column 10 += carry */
+    slli    s1, a5, 1                   /* 2 cross[8] */
+    srli    a3, a3, 31                  /* bit 31 of cross[7] */
+    or      s1, s1, a3
+    mul     s11, a6, a1                 /* lo a[2]*a[7] */
+    add     s1, s1, t3                  /* t[8] = 2 cross[8] + square word */
+    sltu    t3, s1, t3                  /* carry */
+    add     s1, s1, s6                  /* + carry */
+    sltu    s6, s1, s6                  /* carry */
+    mulhu   a6, a6, a1                  /* hi a[2]*a[7] */
+    add     t3, t3, s6                  /* carries */
+    add     a7, a7, s11                 /* column 9 += lo */
+    sltu    s11, a7, s11                /* carry */
+    srli    a5, a5, 31                  /* bit 31 of cross[8] */
+    mul     t0, s7, t4                  /* lo a[3]*a[6] */
+    add     a6, a6, s11                 /* hi + carry: no overflow */
+    add     t2, t2, a6                  /* column 10 += hi */
+    sltu    a6, t2, a6                  /* carry */
+    li      s8, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   s3, s7, t4                  /* hi a[3]*a[6] */
+    add     a7, a7, t0                  /* column 9 += lo */
+    sltu    t0, a7, t0                  /* carry */
+    mul     ra, t6, s0                  /* lo a[4]*a[5] */
+    add     s3, s3, t0                  /* hi + carry: no overflow */
+    add     t2, t2, s3                  /* column 10 += hi */
+    sltu    s3, t2, s3                  /* carry */
+    add     a6, a6, s3                  /* column 11 += carry */
+    mulhu   a3, t6, s0                  /* hi a[4]*a[5] */
+    add     a7, a7, ra                  /* column 9 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    slli    s6, a7, 1                   /* 2 cross[9] */
+    or      s6, s6, a5
+    mul     s11, s7, a1                 /* lo a[3]*a[7] */
+    add     a3, a3, ra                  /* hi + carry: no overflow */
+    add     t2, t2, a3                  /* column 10 += hi */
+    sltu    a3, t2, a3                  /* carry */
+    add     a6, a6, a3                  /* column 11 += carry */
+    mulhu   s7, s7, a1                  /* hi a[3]*a[7] */
+    add     s6, s6, s5                  /* t[9] = 2 cross[9] + square word */
+    sltu    s5, s6, s5                  /* carry */
+    add     s6, s6, t3                  /* + carry */
+    sltu    t3, s6, t3                  /* carry */
+    mul     t0, t6, t4                  /* lo a[4]*a[6] */
+    add     s5, s5, t3                  /* carries */
+    add     t2, t2, s11                 /* column 10 += lo */
+    sltu    s11, t2, s11                /* carry */
+    add     s7, s7, s11                 /* hi + carry: no overflow */
+    mulhu   s3, t6, t4                  /* hi a[4]*a[6] */
+    add     a6, a6, s7                  /* column 11 += hi */
     sltu    s7, a6, s7                  /* carry */
-    sw      a6, 4(a1)                   /* r[1] */
-    add     s2, s2, s7                  /* r[2] = u[2] + carry */
-    sltu    s7, s2, s7                  /* carry */
-    sw      s2, 8(a1)                   /* r[2] */
-    add     s9, s9, s7                  /* r[3] = u[3] + carry */
-    sltu    s7, s9, s7                  /* carry */
-    sw      s9, 12(a1)                  /* r[3] */
-    add     s11, s11, s7                /* r[4] = u[4] + carry */
-    sltu    s7, s11, s7                 /* carry */
-    sw      s11, 16(a1)                 /* r[4] */
-    add     s8, s8, s7                  /* r[5] = u[5] + carry */
-    sltu    s7, s8, s7                  /* carry */
-    sw      s8, 20(a1)                  /* r[5] */
-    add     a2, a2, s7                  /* r[6] = u[6] + carry */
+    add     t2, t2, t0                  /* column 10 += lo */
+    sltu    t0, t2, t0                  /* carry */
+    mul     a5, s0, s0                  /* lo a[5]^2 */
+    add     s3, s3, t0                  /* hi + carry: no overflow */
+    add     a6, a6, s3                  /* column 11 += hi */
+    sltu    s3, a6, s3                  /* carry */
+    add     s7, s7, s3                  /* column 12 += carry */
+    mulhu   ra, s0, s0                  /* hi a[5]^2 */
+    slli    a3, t2, 1                   /* 2 cross[10] */
+    srli    a7, a7, 31                  /* bit 31 of cross[9] */
+    or      a3, a3, a7
+    add     a3, a3, a5                  /* t[10] = 2 cross[10] + square word */
+    mul     t3, t6, a1                  /* lo a[4]*a[7] */
+    sltu    a5, a3, a5                  /* carry */
+    add     a3, a3, s5                  /* + carry */
+    sltu    s5, a3, s5                  /* carry */
+    add     a5, a5, s5                  /* carries */
+    mulhu   t6, t6, a1                  /* hi a[4]*a[7] */
+    add     a6, a6, t3                  /* column 11 += lo */
+    sltu    t3, a6, t3                  /* carry */
+    srli    t2, t2, 31                  /* bit 31 of cross[10] */
+    mul     s11, s0, t4                 /* lo a[5]*a[6] */
+    add     t6, t6, t3                  /* hi + carry: no overflow */
+    add     s7, s7, t6                  /* column 12 += hi */
+    sltu    t6, s7, t6                  /* carry */
+    mulhu   t0, s0, t4                  /* hi a[5]*a[6] */
+    add     a6, a6, s11                 /* column 11 += lo */
+    sltu    s11, a6, s11                /* carry */
+    slli    s3, a6, 1                   /* 2 cross[11] */
+    or      s3, s3, t2
+    mul     a7, s0, a1                  /* lo a[5]*a[7] */
+    add     t0, t0, s11                 /* hi + carry: no overflow */
+    add     s7, s7, t0                  /* column 12 += hi */
+    sltu    t0, s7, t0                  /* carry */
+    add     t6, t6, t0                  /* column 13 += carry */
+    mulhu   s0, s0, a1                  /* hi a[5]*a[7] */
+    add     s3, s3, ra                  /* t[11] = 2 cross[11] + square word */
+    sltu    ra, s3, ra                  /* carry */
+    add     s3, s3, a5                  /* + carry */
+    sltu    a5, s3, a5                  /* carry */
+    mul     s5, t4, t4                  /* lo a[6]^2 */
+    add     ra, ra, a5                  /* carries */
+    add     s7, s7, a7                  /* column 12 += lo */
+    sltu    a7, s7, a7                  /* carry */
+    add     s0, s0, a7                  /* hi + carry: no overflow */
+    mulhu   t3, t4, t4                  /* hi a[6]^2 */
+    add     t6, t6, s0                  /* column 13 += hi */
+    sltu    s0, t6, s0                  /* carry */
+    slli    t2, s7, 1                   /* 2 cross[12] */
+    srli    a6, a6, 31                  /* bit 31 of cross[11] */
+    mul     s11, t4, a1                 /* lo a[6]*a[7] */
+    or      t2, t2, a6
+    add     t2, t2, s5                  /* t[12] = 2 cross[12] + square word */
+    sltu    s5, t2, s5                  /* carry */
+    add     t2, t2, ra                  /* + carry */
+    mulhu   t4, t4, a1                  /* hi a[6]*a[7] */
+    sltu    ra, t2, ra                  /* carry */
+    add     s5, s5, ra                  /* carries */
+    add     t6, t6, s11                 /* column 13 += lo */
+    sltu    s11, t6, s11                /* carry */
+    mul     t0, a1, a1                  /* lo a[7]^2 */
+    add     t4, t4, s11                 /* hi + carry: no overflow */
+    add     s0, s0, t4                  /* column 14 += hi */
+    sltu    t4, s0, t4                  /* carry */
+    slli    a5, t6, 1                   /* 2 cross[13] */
+    mulhu   a7, a1, a1                  /* hi a[7]^2 */
+    srli    s7, s7, 31                  /* bit 31 of cross[12] */
+    or      a5, a5, s7
+    add     a5, a5, t3                  /* t[13] = 2 cross[13] + square word */
+    sltu    t3, a5, t3                  /* carry */
+    mul     a6, s1, s8                  /* lo 38 t[8] */
+    add     a5, a5, s5                  /* + carry */
+    sltu    s5, a5, s5                  /* carry */
+    add     t3, t3, s5                  /* carries */
+    slli    ra, s0, 1                   /* 2 cross[14] */
+    mulhu   s1, s1, s8                  /* hi 38 t[8] (< 38) */
+    srli    t6, t6, 31                  /* bit 31 of cross[13] */
+    or      ra, ra, t6
+    add     ra, ra, t0                  /* t[14] = 2 cross[14] + square word */
+    sltu    t0, ra, t0                  /* carry */
+    mul     s11, s6, s8                 /* lo 38 t[9] */
+    add     ra, ra, t3                  /* + carry */
+    sltu    t3, ra, t3                  /* carry */
+    add     t0, t0, t3                  /* carries */
+    slli    t4, t4, 1                   /* 2 cross[15] */
+    mulhu   s6, s6, s8                  /* hi 38 t[9] (< 38) */
+    srli    s0, s0, 31                  /* bit 31 of cross[14] */
+    or      t4, t4, s0
+    add     t4, t4, a7                  /* t[15] = 2 cross[15] + square word */
+    add     t4, t4, t0                  /* + carry */
+    mul     a1, a3, s8                  /* lo 38 t[10] */
+    add     a2, a2, a6                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    a6, a2, a6                  /* carry */
+    add     s4, s4, s11                 /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s11, s4, s11                /* carry */
+    mulhu   a3, a3, s8                  /* hi 38 t[10] (< 38) */
+    add     s1, s1, a6                  /* hi(prev) + carries */
+    add     s4, s4, s1                  /* u[1] += hi(prev) + carry */
+    sltu    s1, s4, s1                  /* carry */
+    add     s11, s11, s1                /* carries */
+    mul     s7, s3, s8                  /* lo 38 t[11] */
+    add     s9, s9, a1                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a1, s9, a1                  /* carry */
+    add     s6, s6, s11                 /* hi(prev) + carries */
+    add     s9, s9, s6                  /* u[2] += hi(prev) + carry */
+    mulhu   s3, s3, s8                  /* hi 38 t[11] (< 38) */
+    sltu    s6, s9, s6                  /* carry */
+    add     a1, a1, s6                  /* carries */
+    add     a4, a4, s7                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s7, a4, s7                  /* carry */
+    mul     s5, t2, s8                  /* lo 38 t[12] */
+    add     a3, a3, a1                  /* hi(prev) + carries */
+    add     a4, a4, a3                  /* u[3] += hi(prev) + carry */
+    sltu    a3, a4, a3                  /* carry */
+    add     s7, s7, a3                  /* carries */
+    mulhu   t2, t2, s8                  /* hi 38 t[12] (< 38) */
+    add     t5, t5, s5                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s5, t5, s5                  /* carry */
+    add     s3, s3, s7                  /* hi(prev) + carries */
+    add     t5, t5, s3                  /* u[4] += hi(prev) + carry */
+    mul     t6, a5, s8                  /* lo 38 t[13] */
+    sltu    s3, t5, s3                  /* carry */
+    add     s5, s5, s3                  /* carries */
+    add     t2, t2, s5                  /* hi(prev) + carries */
+    lw      t3, 8(sp)                   /* r3 */
+    mulhu   a5, a5, s8                  /* hi 38 t[13] (< 38) */
+    add     t1, t1, t6                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t6, t1, t6                  /* carry */
+    add     t1, t1, t2                  /* u[5] += hi(prev) + carry */
+    sltu    t2, t1, t2                  /* carry */
+    mul     s0, ra, s8                  /* lo 38 t[14] */
+    add     t6, t6, t2                  /* carries */
+    add     a5, a5, t6                  /* hi(prev) + carries */
+    lw      a7, 12(sp)                  /* a3 */
+    lw      t0, 16(sp)                  /* b3 */
+    mulhu   ra, ra, s8                  /* hi 38 t[14] (< 38) */
+    add     s10, s10, s0                /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s0, s10, s0                 /* carry */
+    add     s10, s10, a5                /* u[6] += hi(prev) + carry */
+    sltu    a5, s10, a5                 /* carry */
+    mul     a6, t4, s8                  /* lo 38 t[15] */
+    add     s0, s0, a5                  /* carries */
+    add     ra, ra, s0                  /* hi(prev) + carries */
+    lw      s1, 0(a7)                   /* c[0] */
+    lw      s11, 0(t0)                  /* d[0] */
+    mulhu   t4, t4, s8                  /* hi 38 t[15] (< 38) */
+    add     s2, s2, a6                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    a6, s2, a6                  /* carry */
+    add     s2, s2, ra                  /* u[7] += hi(prev) + carry */
+    sltu    ra, s2, ra                  /* carry */
+    mul     s6, s1, s11                 /* lo a[0]*b[0] */
+    add     a6, a6, ra                  /* carries */
+    add     t4, t4, a6                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    a1, s2, 31                  /* bit 255 */
+    slli    t4, t4, 1                   /* 2 T */
+    mulhu   a3, s1, s11                 /* hi a[0]*b[0] */
+    or      t4, t4, a1                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s2, s2, 1                   /* clear bit 255 */
+    srli    s2, s2, 1
+    slli    s7, t4, 4                   /* 16 T' */
+    slli    s3, t4, 1                   /* 2 T' */
+    add     s7, s7, s3                  /* 18 T' */
+    add     s7, s7, t4                  /* 19 T' (2^255 = 19 mod p) */
+    add     a2, a2, s7                  /* r[0] = u[0] + carry */
     sltu    s7, a2, s7                  /* carry */
-    sw      a2, 24(a1)                  /* r[6] */
-    add     a3, a3, s7                  /* r[7] = u[7] + carry */
-    sw      a3, 28(a1)                  /* r[7] */
-    lw      ra, 32(sp)
+    sw      a2, 0(a0)                   /* r[0] */
+    add     s4, s4, s7                  /* r[1] = u[1] + carry */
+    sltu    s7, s4, s7                  /* carry */
+    sw      s4, 4(a0)                   /* r[1] */
+    add     s9, s9, s7                  /* r[2] = u[2] + carry */
+    sltu    s7, s9, s7                  /* carry */
+    sw      s9, 8(a0)                   /* r[2] */
+    add     a4, a4, s7                  /* r[3] = u[3] + carry */
+    sltu    s7, a4, s7                  /* carry */
+    sw      a4, 12(a0)                  /* r[3] */
+    add     t5, t5, s7                  /* r[4] = u[4] + carry */
+    sltu    s7, t5, s7                  /* carry */
+    sw      t5, 16(a0)                  /* r[4] */
+    add     t1, t1, s7                  /* r[5] = u[5] + carry */
+    sltu    s7, t1, s7                  /* carry */
+    sw      t1, 20(a0)                  /* r[5] */
+    add     s10, s10, s7                /* r[6] = u[6] + carry */
+    sltu    s7, s10, s7                 /* carry */
+    sw      s10, 24(a0)                 /* r[6] */
+    add     s2, s2, s7                  /* r[7] = u[7] + carry */
+    sw      s2, 28(a0)                  /* r[7] */
+    lw      s5, 4(t0)                   /* d[1] */
+    lw      t2, 4(a7)                   /* c[1] */
+    mul     t6, s1, s5                  /* lo a[0]*b[1] */
+    lw      a5, 8(t0)                   /* d[2] */
+    lw      s0, 8(a7)                   /* c[2] */
+    lw      s8, 12(t0)                  /* d[3] */
+    lw      ra, 12(a7)                  /* c[3] */
+    mulhu   a6, s1, s5                  /* hi a[0]*b[1] */
+    add     a3, a3, t6                  /* column 1 += lo */
+    sltu    t6, a3, t6                  /* carry */
+    lw      a1, 16(t0)                  /* d[4] */
+    lw      s3, 16(a7)                  /* c[4] */
+    mul     t4, t2, s11                 /* lo a[1]*b[0] */
+    add     a6, a6, t6                  /* hi + carry: no overflow */
+    lw      a2, 20(t0)                  /* d[5] */
+    mulhu   s4, t2, s11                 /* hi a[1]*b[0] */
+    add     a3, a3, t4                  /* column 1 += lo */
+    sltu    t4, a3, t4                  /* carry */
+    mul     s9, s1, a5                  /* lo a[0]*b[2] */
+    add     s4, s4, t4                  /* hi + carry: no overflow */
+    add     a6, a6, s4                  /* column 2 += hi */
+    sltu    s4, a6, s4                  /* carry */
+    mulhu   a4, s1, a5                  /* hi a[0]*b[2] */
+    add     a6, a6, s9                  /* column 2 += lo */
+    sltu    s9, a6, s9                  /* carry */
+    mul     t5, t2, s5                  /* lo a[1]*b[1] */
+    add     a4, a4, s9                  /* hi + carry: no overflow */
+    add     s4, s4, a4                  /* column 3 += hi */
+    sltu    a4, s4, a4                  /* carry */
+    mulhu   t1, t2, s5                  /* hi a[1]*b[1] */
+    add     a6, a6, t5                  /* column 2 += lo */
+    sltu    t5, a6, t5                  /* carry */
+    lw      s10, 20(a7)                 /* c[5] */
+    mul     s7, s0, s11                 /* lo a[2]*b[0] */
+    add     t1, t1, t5                  /* hi + carry: no overflow */
+    add     s4, s4, t1                  /* column 3 += hi */
+    sltu    t1, s4, t1                  /* carry */
+    add     a4, a4, t1                  /* column 4 += carry */
+    mulhu   s2, s0, s11                 /* hi a[2]*b[0] */
+    add     a6, a6, s7                  /* column 2 += lo */
+    sltu    s7, a6, s7                  /* carry */
+    lw      a0, 24(t0)                  /* d[6] */
+    mul     t6, s1, s8                  /* lo a[0]*b[3] */
+    add     s2, s2, s7                  /* hi + carry: no overflow */
+    add     s4, s4, s2                  /* column 3 += hi */
+    sltu    s2, s4, s2                  /* carry */
+    add     a4, a4, s2                  /* column 4 += carry */
+    mulhu   t4, s1, s8                  /* hi a[0]*b[3] */
+    add     s4, s4, t6                  /* column 3 += lo */
+    sltu    t6, s4, t6                  /* carry */
+    mul     s9, t2, a5                  /* lo a[1]*b[2] */
+    add     t4, t4, t6                  /* hi + carry: no overflow */
+    add     a4, a4, t4                  /* column 4 += hi */
+    sltu    t4, a4, t4                  /* carry */
+    mulhu   t5, t2, a5                  /* hi a[1]*b[2] */
+    add     s4, s4, s9                  /* column 3 += lo */
+    sltu    s9, s4, s9                  /* carry */
+    mul     t1, s0, s5                  /* lo a[2]*b[1] */
+    add     t5, t5, s9                  /* hi + carry: no overflow */
+    add     a4, a4, t5                  /* column 4 += hi */
+    sltu    t5, a4, t5                  /* carry */
+    add     t4, t4, t5                  /* column 5 += carry */
+    mulhu   s7, s0, s5                  /* hi a[2]*b[1] */
+    add     s4, s4, t1                  /* column 3 += lo */
+    sltu    t1, s4, t1                  /* carry */
+    mul     s2, ra, s11                 /* lo a[3]*b[0] */
+    add     s7, s7, t1                  /* hi + carry: no overflow */
+    add     a4, a4, s7                  /* column 4 += hi */
+    sltu    s7, a4, s7                  /* carry */
+    add     t4, t4, s7                  /* column 5 += carry */
+    mulhu   t6, ra, s11                 /* hi a[3]*b[0] */
+    add     s4, s4, s2                  /* column 3 += lo */
+    sltu    s2, s4, s2                  /* carry */
+    mul     s9, s1, a1                  /* lo a[0]*b[4] */
+    add     t6, t6, s2                  /* hi + carry: no overflow */
+    add     a4, a4, t6                  /* column 4 += hi */
+    sltu    t6, a4, t6                  /* carry */
+    add     t4, t4, t6                  /* column 5 += carry */
+    mulhu   t5, s1, a1                  /* hi a[0]*b[4] */
+    add     a4, a4, s9                  /* column 4 += lo */
+    sltu    s9, a4, s9                  /* carry */
+    mul     t1, t2, s8                  /* lo a[1]*b[3] */
+    add     t5, t5, s9                  /* hi + carry: no overflow */
+    add     t4, t4, t5                  /* column 5 += hi */
+    sltu    t5, t4, t5                  /* carry */
+    mulhu   s7, t2, s8                  /* hi a[1]*b[3] */
+    add     a4, a4, t1                  /* column 4 += lo */
+    sltu    t1, a4, t1                  /* carry */
+    lw      s2, 24(a7)                  /* c[6] */
+    mul     t6, s0, a5                  /* lo a[2]*b[2] */
+    add     s7, s7, t1                  /* hi + carry: no overflow */
+    add     t4, t4, s7                  /* column 5 += hi */
+    sltu    s7, t4, s7                  /* carry */
+    add     t5, t5, s7                  /* column 6 += carry */
+    mulhu   s9, s0, a5                  /* hi a[2]*b[2] */
+    add     a4, a4, t6                  /* column 4 += lo */
+    sltu    t6, a4, t6                  /* carry */
+    lw      t0, 28(t0)                  /* d[7] */
+    mul     t1, ra, s5                  /* lo a[3]*b[1] */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    add     t4, t4, s9                  /* column 5 += hi */
+    sltu    s9, t4, s9                  /* carry */
+    add     t5, t5, s9                  /* column 6 += carry */
+    mulhu   s7, ra, s5                  /* hi a[3]*b[1] */
+    add     a4, a4, t1                  /* column 4 += lo */
+    sltu    t1, a4, t1                  /* carry */
+    mul     t6, s3, s11                 /* lo a[4]*b[0] */
+    add     s7, s7, t1                  /* hi + carry: no overflow */
+    add     t4, t4, s7                  /* column 5 += hi */
+    sltu    s7, t4, s7                  /* carry */
+    add     t5, t5, s7                  /* column 6 += carry */
+    mulhu   s9, s3, s11                 /* hi a[4]*b[0] */
+    add     a4, a4, t6                  /* column 4 += lo */
+    sltu    t6, a4, t6                  /* carry */
+    mul     t1, s1, a2                  /* lo a[0]*b[5] */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    add     t4, t4, s9                  /* column 5 += hi */
+    sltu    s9, t4, s9                  /* carry */
+    add     t5, t5, s9                  /* column 6 += carry */
+    mulhu   s7, s1, a2                  /* hi a[0]*b[5] */
+    add     t4, t4, t1                  /* column 5 += lo */
+    sltu    t1, t4, t1                  /* carry */
+    mul     t6, t2, a1                  /* lo a[1]*b[4] */
+    add     s7, s7, t1                  /* hi + carry: no overflow */
+    add     t5, t5, s7                  /* column 6 += hi */
+    sltu    s7, t5, s7                  /* carry */
+    mulhu   s9, t2, a1                  /* hi a[1]*b[4] */
+    add     t4, t4, t6                  /* column 5 += lo */
+    sltu    t6, t4, t6                  /* carry */
+    mul     t1, s0, s8                  /* lo a[2]*b[3] */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    add     t5, t5, s9                  /* column 6 += hi */
+    sltu    s9, t5, s9                  /* carry */
+    add     s7, s7, s9                  /* column 7 += carry */
+    mulhu   t6, s0, s8                  /* hi a[2]*b[3] */
+    add     t4, t4, t1                  /* column 5 += lo */
+    sltu    t1, t4, t1                  /* carry */
+    mul     s9, ra, a5                  /* lo a[3]*b[2] */
+    add     t6, t6, t1                  /* hi + carry: no overflow */
+    add     t5, t5, t6                  /* column 6 += hi */
+    sltu    t6, t5, t6                  /* carry */
+    add     s7, s7, t6                  /* column 7 += carry */
+    mulhu   t1, ra, a5                  /* hi a[3]*b[2] */
+    add     t4, t4, s9                  /* column 5 += lo */
+    sltu    s9, t4, s9                  /* carry */
+    mul     t6, s3, s5                  /* lo a[4]*b[1] */
+    add     t1, t1, s9                  /* hi + carry: no overflow */
+    add     t5, t5, t1                  /* column 6 += hi */
+    sltu    t1, t5, t1                  /* carry */
+    add     s7, s7, t1                  /* column 7 += carry */
+    mulhu   s9, s3, s5                  /* hi a[4]*b[1] */
+    add     t4, t4, t6                  /* column 5 += lo */
+    sltu    t6, t4, t6                  /* carry */
+    lw      a7, 28(a7)                  /* c[7] */
+    mul     t1, s10, s11                /* lo a[5]*b[0] */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    add     t5, t5, s9                  /* column 6 += hi */
+    sltu    s9, t5, s9                  /* carry */
+    add     s7, s7, s9                  /* column 7 += carry */
+    mulhu   t6, s10, s11                /* hi a[5]*b[0] */
+    add     t4, t4, t1                  /* column 5 += lo */
+    sltu    t1, t4, t1                  /* carry */
+    mul     s9, s1, a0                  /* lo a[0]*b[6] */
+    add     t6, t6, t1                  /* hi + carry: no overflow */
+    add     t5, t5, t6                  /* column 6 += hi */
+    sltu    t6, t5, t6                  /* carry */
+    add     s7, s7, t6                  /* column 7 += carry */
+    mulhu   t1, s1, a0                  /* hi a[0]*b[6] */
+    add     t5, t5, s9                  /* column 6 += lo */
+    sltu    s9, t5, s9                  /* carry */
+    mul     t6, t2, a2                  /* lo a[1]*b[5] */
+    add     t1, t1, s9                  /* hi + carry: no overflow */
+    add     s7, s7, t1                  /* column 7 += hi */
+    sltu    t1, s7, t1                  /* carry */
+    mulhu   s9, t2, a2                  /* hi a[1]*b[5] */
+    add     t5, t5, t6                  /* column 6 += lo */
+    sltu    t6, t5, t6                  /* carry */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    mul     t6, s0, a1                  /* lo a[2]*b[4] */
+    add     s7, s7, s9                  /* column 7 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     t1, t1, s9                  /* column 8 += carry */
+    mulhu   s9, s0, a1                  /* hi a[2]*b[4] */
+    add     t5, t5, t6                  /* column 6 += lo */
+    sltu    t6, t5, t6                  /* carry */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    mul     t6, ra, s8                  /* lo a[3]*b[3] */
+    add     s7, s7, s9                  /* column 7 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     t1, t1, s9                  /* column 8 += carry */
+    mulhu   s9, ra, s8                  /* hi a[3]*b[3] */
+    add     t5, t5, t6                  /* column 6 += lo */
+    sltu    t6, t5, t6                  /* carry */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    mul     t6, s3, a5                  /* lo a[4]*b[2] */
+    add     s7, s7, s9                  /* column 7 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     t1, t1, s9                  /* column 8 += carry */
+    mulhu   s9, s3, a5                  /* hi a[4]*b[2] */
+    add     t5, t5, t6                  /* column 6 += lo */
+    sltu    t6, t5, t6                  /* carry */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    mul     t6, s10, s5                 /* lo a[5]*b[1] */
+    add     s7, s7, s9                  /* column 7 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     t1, t1, s9                  /* column 8 += carry */
+    mulhu   s9, s10, s5                 /* hi a[5]*b[1] */
+    add     t5, t5, t6                  /* column 6 += lo */
+    sltu    t6, t5, t6                  /* carry */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    mul     t6, s2, s11                 /* lo a[6]*b[0] */
+    add     s7, s7, s9                  /* column 7 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     t1, t1, s9                  /* column 8 += carry */
+    mulhu   s9, s2, s11                 /* hi a[6]*b[0] */
+    add     t5, t5, t6                  /* column 6 += lo */
+    sltu    t6, t5, t6                  /* carry */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    mul     t6, s1, t0                  /* lo a[0]*b[7] */
+    add     s7, s7, s9                  /* column 7 += hi */
+    sltu    s9, s7, s9                  /* carry */
+    add     t1, t1, s9                  /* column 8 += carry */
+    mulhu   s1, s1, t0                  /* hi a[0]*b[7] */
+    add     s7, s7, t6                  /* column 7 += lo */
+    sltu    t6, s7, t6                  /* carry */
+    mul     s9, t2, a0                  /* lo a[1]*b[6] */
+    add     s1, s1, t6                  /* hi + carry: no overflow */
+    add     t1, t1, s1                  /* column 8 += hi */
+    sltu    s1, t1, s1                  /* carry */
+    mulhu   t6, t2, a0                  /* hi a[1]*b[6] */
+    add     s7, s7, s9                  /* column 7 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    add     t6, t6, s9                  /* hi + carry: no overflow */
+    mul     s9, s0, a2                  /* lo a[2]*b[5] */
+    add     t1, t1, t6                  /* column 8 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    add     s1, s1, t6                  /* column 9 += carry */
+    mulhu   t6, s0, a2                  /* hi a[2]*b[5] */
+    add     s7, s7, s9                  /* column 7 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    add     t6, t6, s9                  /* hi + carry: no overflow */
+    mul     s9, ra, a1                  /* lo a[3]*b[4] */
+    add     t1, t1, t6                  /* column 8 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    add     s1, s1, t6                  /* column 9 += carry */
+    mulhu   t6, ra, a1                  /* hi a[3]*b[4] */
+    add     s7, s7, s9                  /* column 7 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    add     t6, t6, s9                  /* hi + carry: no overflow */
+    mul     s9, s3, s8                  /* lo a[4]*b[3] */
+    add     t1, t1, t6                  /* column 8 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    add     s1, s1, t6                  /* column 9 += carry */
+    mulhu   t6, s3, s8                  /* hi a[4]*b[3] */
+    add     s7, s7, s9                  /* column 7 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    add     t6, t6, s9                  /* hi + carry: no overflow */
+    mul     s9, s10, a5                 /* lo a[5]*b[2] */
+    add     t1, t1, t6                  /* column 8 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    add     s1, s1, t6                  /* column 9 += carry */
+    mulhu   t6, s10, a5                 /* hi a[5]*b[2] */
+    add     s7, s7, s9                  /* column 7 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    add     t6, t6, s9                  /* hi + carry: no overflow */
+    mul     s9, s2, s5                  /* lo a[6]*b[1] */
+    add     t1, t1, t6                  /* column 8 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    add     s1, s1, t6                  /* column 9 += carry */
+    mulhu   t6, s2, s5                  /* hi a[6]*b[1] */
+    add     s7, s7, s9                  /* column 7 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    add     t6, t6, s9                  /* hi + carry: no overflow */
+    mul     s9, a7, s11                 /* lo a[7]*b[0] */
+    add     t1, t1, t6                  /* column 8 += hi */
+    sltu    t6, t1, t6                  /* carry */
+    add     s1, s1, t6                  /* column 9 += carry */
+    mulhu   s11, a7, s11                /* hi a[7]*b[0] */
+    add     s7, s7, s9                  /* column 7 += lo */
+    sltu    s9, s7, s9                  /* carry */
+    mul     t6, t2, t0                  /* lo a[1]*b[7] */
+    add     s11, s11, s9                /* hi + carry: no overflow */
+    add     t1, t1, s11                 /* column 8 += hi */
+    sltu    s11, t1, s11                /* carry */
+    add     s1, s1, s11                 /* column 9 += carry */
+    mulhu   t2, t2, t0                  /* hi a[1]*b[7] */
+    add     t1, t1, t6                  /* column 8 += lo */
+    sltu    t6, t1, t6                  /* carry */
+    mul     s9, s0, a0                  /* lo a[2]*b[6] */
+    add     t2, t2, t6                  /* hi + carry: no overflow */
+    add     s1, s1, t2                  /* column 9 += hi */
+    sltu    t2, s1, t2                  /* carry */
+    mulhu   s11, s0, a0                 /* hi a[2]*b[6] */
+    add     t1, t1, s9                  /* column 8 += lo */
+    sltu    s9, t1, s9                  /* carry */
+    mul     t6, ra, a2                  /* lo a[3]*b[5] */
+    add     s11, s11, s9                /* hi + carry: no overflow */
+    add     s1, s1, s11                 /* column 9 += hi */
+    sltu    s11, s1, s11                /* carry */
+    add     t2, t2, s11                 /* column 10 += carry */
+    mulhu   s9, ra, a2                  /* hi a[3]*b[5] */
+    add     t1, t1, t6                  /* column 8 += lo */
+    sltu    t6, t1, t6                  /* carry */
+    mul     s11, s3, a1                 /* lo a[4]*b[4] */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    add     s1, s1, s9                  /* column 9 += hi */
+    sltu    s9, s1, s9                  /* carry */
+    add     t2, t2, s9                  /* column 10 += carry */
+    mulhu   t6, s3, a1                  /* hi a[4]*b[4] */
+    add     t1, t1, s11                 /* column 8 += lo */
+    sltu    s11, t1, s11                /* carry */
+    mul     s9, s10, s8                 /* lo a[5]*b[3] */
+    add     t6, t6, s11                 /* hi + carry: no overflow */
+    add     s1, s1, t6                  /* column 9 += hi */
+    sltu    t6, s1, t6                  /* carry */
+    add     t2, t2, t6                  /* column 10 += carry */
+    mulhu   s11, s10, s8                /* hi a[5]*b[3] */
+    add     t1, t1, s9                  /* column 8 += lo */
+    sltu    s9, t1, s9                  /* carry */
+    mul     t6, s2, a5                  /* lo a[6]*b[2] */
+    add     s11, s11, s9                /* hi + carry: no overflow */
+    add     s1, s1, s11                 /* column 9 += hi */
+    sltu    s11, s1, s11                /* carry */
+    add     t2, t2, s11                 /* column 10 += carry */
+    mulhu   s9, s2, a5                  /* hi a[6]*b[2] */
+    add     t1, t1, t6                  /* column 8 += lo */
+    sltu    t6, t1, t6                  /* carry */
+    mul     s11, a7, s5                 /* lo a[7]*b[1] */
+    add     s9, s9, t6                  /* hi + carry: no overflow */
+    add     s1, s1, s9                  /* column 9 += hi */
+    sltu    s9, s1, s9                  /* carry */
+    add     t2, t2, s9                  /* column 10 += carry */
+    mulhu   s5, a7, s5                  /* hi a[7]*b[1] */
+    add     t1, t1, s11                 /* column 8 += lo */
+    sltu    s11, t1, s11                /* carry */
+    mul     t6, s0, t0                  /* lo a[2]*b[7] */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    add     s1, s1, s5                  /* column 9 += hi */
+    sltu    s5, s1, s5                  /* carry */
+    add     t2, t2, s5                  /* column 10 += carry */
+    mulhu   s0, s0, t0                  /* hi a[2]*b[7] */
+    add     s1, s1, t6                  /* column 9 += lo */
+    sltu    t6, s1, t6                  /* carry */
+    mul     s9, ra, a0                  /* lo a[3]*b[6] */
+    add     s0, s0, t6                  /* hi + carry: no overflow */
+    add     t2, t2, s0                  /* column 10 += hi */
+    sltu    s0, t2, s0                  /* carry */
+    mulhu   s11, ra, a0                 /* hi a[3]*b[6] */
+    add     s1, s1, s9                  /* column 9 += lo */
+    sltu    s9, s1, s9                  /* carry */
+    mul     s5, s3, a2                  /* lo a[4]*b[5] */
+    add     s11, s11, s9                /* hi + carry: no overflow */
+    add     t2, t2, s11                 /* column 10 += hi */
+    sltu    s11, t2, s11                /* carry */
+    add     s0, s0, s11                 /* column 11 += carry */
+    mulhu   t6, s3, a2                  /* hi a[4]*b[5] */
+    add     s1, s1, s5                  /* column 9 += lo */
+    sltu    s5, s1, s5                  /* carry */
+    mul     s9, s10, a1                 /* lo a[5]*b[4] */
+    add     t6, t6, s5                  /* hi + carry: no overflow */
+    add     t2, t2, t6                  /* column 10 += hi */
+    sltu    t6, t2, t6                  /* carry */
+    add     s0, s0, t6                  /* column 11 += carry */
+    mulhu   s11, s10, a1                /* hi a[5]*b[4] */
+    add     s1, s1, s9                  /* column 9 += lo */
+    sltu    s9, s1, s9                  /* carry */
+    mul     s5, s2, s8                  /* lo a[6]*b[3] */
+    add     s11, s11, s9                /* hi + carry: no overflow */
+    add     t2, t2, s11                 /* column 10 += hi */
+    sltu    s11, t2, s11                /* carry */
+    add     s0, s0, s11                 /* column 11 += carry */
+    mulhu   t6, s2, s8                  /* hi a[6]*b[3] */
+    add     s1, s1, s5                  /* column 9 += lo */
+    sltu    s5, s1, s5                  /* carry */
+    li      s9, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     s11, a7, a5                 /* lo a[7]*b[2] */
+    add     t6, t6, s5                  /* hi + carry: no overflow */
+    add     t2, t2, t6                  /* column 10 += hi */
+    sltu    t6, t2, t6                  /* carry */
+    add     s0, s0, t6                  /* column 11 += carry */
+    mulhu   a5, a7, a5                  /* hi a[7]*b[2] */
+    add     s1, s1, s11                 /* column 9 += lo */
+    sltu    s11, s1, s11                /* carry */
+    mul     s5, ra, t0                  /* lo a[3]*b[7] */
+    add     a5, a5, s11                 /* hi + carry: no overflow */
+    add     t2, t2, a5                  /* column 10 += hi */
+    sltu    a5, t2, a5                  /* carry */
+    add     s0, s0, a5                  /* column 11 += carry */
+    mulhu   ra, ra, t0                  /* hi a[3]*b[7] */
+    add     t2, t2, s5                  /* column 10 += lo */
+    sltu    s5, t2, s5                  /* carry */
+    mul     t6, s3, a0                  /* lo a[4]*b[6] */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     s0, s0, ra                  /* column 11 += hi */
+    sltu    ra, s0, ra                  /* carry */
+    mulhu   s11, s3, a0                 /* hi a[4]*b[6] */
+    add     t2, t2, t6                  /* column 10 += lo */
+    sltu    t6, t2, t6                  /* carry */
+    mul     a5, s10, a2                 /* lo a[5]*b[5] */
+    add     s11, s11, t6                /* hi + carry: no overflow */
+    add     s0, s0, s11                 /* column 11 += hi */
+    sltu    s11, s0, s11                /* carry */
+    add     ra, ra, s11                 /* column 12 += carry */
+    mulhu   s5, s10, a2                 /* hi a[5]*b[5] */
+    add     t2, t2, a5                  /* column 10 += lo */
+    sltu    a5, t2, a5                  /* carry */
+    mul     t6, s2, a1                  /* lo a[6]*b[4] */
+    add     s5, s5, a5                  /* hi + carry: no overflow */
+    add     s0, s0, s5                  /* column 11 += hi */
+    sltu    s5, s0, s5                  /* carry */
+    add     ra, ra, s5                  /* column 12 += carry */
+    mulhu   s11, s2, a1                 /* hi a[6]*b[4] */
+    add     t2, t2, t6                  /* column 10 += lo */
+    sltu    t6, t2, t6                  /* carry */
+    mul     a5, a7, s8                  /* lo a[7]*b[3] */
+    add     s11, s11, t6                /* hi + carry: no overflow */
+    add     s0, s0, s11                 /* column 11 += hi */
+    sltu    s11, s0, s11                /* carry */
+    add     ra, ra, s11                 /* column 12 += carry */
+    mulhu   s8, a7, s8                  /* hi a[7]*b[3] */
+    add     t2, t2, a5                  /* column 10 += lo */
+    sltu    a5, t2, a5                  /* carry */
+    mul     s5, s3, t0                  /* lo a[4]*b[7] */
+    add     s8, s8, a5                  /* hi + carry: no overflow */
+    add     s0, s0, s8                  /* column 11 += hi */
+    sltu    s8, s0, s8                  /* carry */
+    add     ra, ra, s8                  /* column 12 += carry */
+    mulhu   s3, s3, t0                  /* hi a[4]*b[7] */
+    add     s0, s0, s5                  /* column 11 += lo */
+    sltu    s5, s0, s5                  /* carry */
+    mul     t6, s10, a0                 /* lo a[5]*b[6] */
+    add     s3, s3, s5                  /* hi + carry: no overflow */
+    add     ra, ra, s3                  /* column 12 += hi */
+    sltu    s3, ra, s3                  /* carry */
+    mulhu   s11, s10, a0                /* hi a[5]*b[6] */
+    add     s0, s0, t6                  /* column 11 += lo */
+    sltu    t6, s0, t6                  /* carry */
+    mul     a5, s2, a2                  /* lo a[6]*b[5] */
+    add     s11, s11, t6                /* hi + carry: no overflow */
+    add     ra, ra, s11                 /* column 12 += hi */
+    sltu    s11, ra, s11                /* carry */
+    add     s3, s3, s11                 /* column 13 += carry */
+    mulhu   s8, s2, a2                  /* hi a[6]*b[5] */
+    add     s0, s0, a5                  /* column 11 += lo */
+    sltu    a5, s0, a5                  /* carry */
+    mul     s5, a7, a1                  /* lo a[7]*b[4] */
+    add     s8, s8, a5                  /* hi + carry: no overflow */
+    add     ra, ra, s8                  /* column 12 += hi */
+    sltu    s8, ra, s8                  /* carry */
+    add     s3, s3, s8                  /* column 13 += carry */
+    mulhu   a1, a7, a1                  /* hi a[7]*b[4] */
+    add     s0, s0, s5                  /* column 11 += lo */
+    sltu    s5, s0, s5                  /* carry */
+    mul     t6, s10, t0                 /* lo a[5]*b[7] */
+    add     a1, a1, s5                  /* hi + carry: no overflow */
+    add     ra, ra, a1                  /* column 12 += hi */
+    sltu    a1, ra, a1                  /* carry */
+    add     s3, s3, a1                  /* column 13 += carry */
+    mulhu   s10, s10, t0                /* hi a[5]*b[7] */
+    add     ra, ra, t6                  /* column 12 += lo */
+    sltu    t6, ra, t6                  /* carry */
+    mul     s11, s2, a0                 /* lo a[6]*b[6] */
+    add     s10, s10, t6                /* hi + carry: no overflow */
+    add     s3, s3, s10                 /* column 13 += hi */
+    sltu    s10, s3, s10                /* carry */
+    mulhu   a5, s2, a0                  /* hi a[6]*b[6] */
+    add     ra, ra, s11                 /* column 12 += lo */
+    sltu    s11, ra, s11                /* carry */
+    mul     s8, a7, a2                  /* lo a[7]*b[5] */
+    add     a5, a5, s11                 /* hi + carry: no overflow */
+    add     s3, s3, a5                  /* column 13 += hi */
+    sltu    a5, s3, a5                  /* carry */
+    add     s10, s10, a5                /* column 14 += carry */
+    mulhu   a2, a7, a2                  /* hi a[7]*b[5] */
+    add     ra, ra, s8                  /* column 12 += lo */
+    sltu    s8, ra, s8                  /* carry */
+    mul     s5, s2, t0                  /* lo a[6]*b[7] */
+    add     a2, a2, s8                  /* hi + carry: no overflow */
+    add     s3, s3, a2                  /* column 13 += hi */
+    sltu    a2, s3, a2                  /* carry */
+    add     s10, s10, a2                /* column 14 += carry */
+    mulhu   s2, s2, t0                  /* hi a[6]*b[7] */
+    add     s3, s3, s5                  /* column 13 += lo */
+    sltu    s5, s3, s5                  /* carry */
+    lw      a1, 20(sp)                  /* r4 */
+    lw      t6, 24(sp)                  /* a4 */
+    mul     s11, a7, a0                 /* lo a[7]*b[6] */
+    add     s2, s2, s5                  /* hi + carry: no overflow */
+    add     s10, s10, s2                /* column 14 += hi */
+    sltu    s2, s10, s2                 /* carry */
+    lw      a5, 28(sp)                  /* b4 */
+    mulhu   a0, a7, a0                  /* hi a[7]*b[6] */
+    add     s3, s3, s11                 /* column 13 += lo */
+    sltu    s11, s3, s11                /* carry */
+    lw      s8, 0(t6)                   /* c[0] */
+    lw      a2, 0(a5)                   /* d[0] */
+    mul     s5, a7, t0                  /* lo a[7]*b[7] */
+    add     a0, a0, s11                 /* hi + carry: no overflow */
+    add     s10, s10, a0                /* column 14 += hi */
+    sltu    a0, s10, a0                 /* carry */
+    add     s2, s2, a0                  /* column 15 += carry */
+    mulhu   a7, a7, t0                  /* hi a[7]*b[7] */
+    add     s10, s10, s5                /* column 14 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    lw      s11, 4(a5)                  /* d[1] */
+    lw      a0, 4(t6)                   /* c[1] */
+    mul     t0, t1, s9                  /* lo 38 t[8] */
+    add     a7, a7, s5                  /* hi + carry: no overflow */
+    add     s2, s2, a7                  /* column 15 += hi */
+    slli    s5, s2, 5                   /* t[15] << 5 */
+    slli    a7, s2, 2                   /* t[15] << 2 */
+    mulhu   t1, t1, s9                  /* hi 38 t[8] (< 38) */
+    add     s6, s6, t0                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t0, s6, t0                  /* carry */
+    add     s5, s5, a7                  /* lo 38 t[15] */
+    sltu    a7, s5, a7                  /* carry */
+    add     t1, t1, t0                  /* hi(prev) + carries */
+    mul     t0, s1, s9                  /* lo 38 t[9] */
+    mulhu   s1, s1, s9                  /* hi 38 t[9] (< 38) */
+    add     a3, a3, t0                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    t0, a3, t0                  /* carry */
+    add     a3, a3, t1                  /* u[1] += hi(prev) + carry */
+    sltu    t1, a3, t1                  /* carry */
+    add     t0, t0, t1                  /* carries */
+    mul     t1, t2, s9                  /* lo 38 t[10] */
+    add     s1, s1, t0                  /* hi(prev) + carries */
+    slli    t0, s2, 1                   /* t[15] << 1 */
+    add     s5, s5, t0
+    sltu    t0, s5, t0                  /* carry */
+    mulhu   t2, t2, s9                  /* hi 38 t[10] (< 38) */
+    add     a6, a6, t1                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    t1, a6, t1                  /* carry */
+    add     a6, a6, s1                  /* u[2] += hi(prev) + carry */
+    sltu    s1, a6, s1                  /* carry */
+    add     t1, t1, s1                  /* carries */
+    mul     s1, s0, s9                  /* lo 38 t[11] */
+    add     t2, t2, t1                  /* hi(prev) + carries */
+    srli    t1, s2, 27                  /* t[15] >> 27 */
+    add     s7, s7, s5                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    s5, s7, s5                  /* carry */
+    mulhu   s0, s0, s9                  /* hi 38 t[11] (< 38) */
+    add     s4, s4, s1                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s1, s4, s1                  /* carry */
+    add     s4, s4, t2                  /* u[3] += hi(prev) + carry */
+    sltu    t2, s4, t2                  /* carry */
+    add     s1, s1, t2                  /* carries */
+    mul     t2, ra, s9                  /* lo 38 t[12] */
+    add     s0, s0, s1                  /* hi(prev) + carries */
+    srli    s1, s2, 30                  /* t[15] >> 30 */
+    srli    s2, s2, 31                  /* t[15] >> 31 */
+    add     t1, t1, s1                  /* hi 38 t[15] */
+    mulhu   ra, ra, s9                  /* hi 38 t[12] (< 38) */
+    add     a4, a4, t2                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    t2, a4, t2                  /* carry */
+    add     a4, a4, s0                  /* u[4] += hi(prev) + carry */
+    sltu    s0, a4, s0                  /* carry */
+    mul     s1, s3, s9                  /* lo 38 t[13] */
+    add     t2, t2, s0                  /* carries */
+    add     ra, ra, t2                  /* hi(prev) + carries */
+    add     t1, t1, s2
+    add     t1, t1, a7
+    mulhu   s3, s3, s9                  /* hi 38 t[13] (< 38) */
+    add     t4, t4, s1                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s1, t4, s1                  /* carry */
+    add     t4, t4, ra                  /* u[5] += hi(prev) + carry */
+    sltu    ra, t4, ra                  /* carry */
+    mul     s0, s10, s9                 /* lo 38 t[14] */
+    add     s1, s1, ra                  /* carries */
+    add     s3, s3, s1                  /* hi(prev) + carries */
+    add     t1, t1, t0
+    lw      t2, 8(a5)                   /* d[2] */
+    mulhu   s10, s10, s9                /* hi 38 t[14] (< 38) */
+    add     t5, t5, s0                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s0, t5, s0                  /* carry */
+    add     t5, t5, s3                  /* u[6] += hi(prev) + carry */
+    sltu    s3, t5, s3                  /* carry */
+    mul     s2, s8, a2                  /* lo a[0]*b[0] */
+    add     s0, s0, s3                  /* carries */
+    add     s10, s10, s0                /* hi(prev) + carries */
+    add     s7, s7, s10                 /* u[7] += hi(prev) + carry */
+    sltu    s10, s7, s10                /* carry */
+    mulhu   a7, s8, a2                  /* hi a[0]*b[0] */
+    add     s5, s5, s10                 /* carries */
+    add     t1, t1, s5                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    ra, s7, 31                  /* bit 255 */
+    slli    t1, t1, 1                   /* 2 T */
+    mul     s1, s8, s11                 /* lo a[0]*b[1] */
+    or      t1, t1, ra                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s7, s7, 1                   /* clear bit 255 */
+    srli    s7, s7, 1
+    slli    t0, t1, 4                   /* 16 T' */
+    mulhu   s9, s8, s11                 /* hi a[0]*b[1] */
+    slli    s3, t1, 1                   /* 2 T' */
+    add     t0, t0, s3                  /* 18 T' */
+    add     t0, t0, t1                  /* 19 T' (2^255 = 19 mod p) */
+    add     s6, s6, t0                  /* r[0] = u[0] + carry */
+    mul     s0, a0, a2                  /* lo a[1]*b[0] */
+    sltu    t0, s6, t0                  /* carry */
+    sw      s6, 0(t3)                   /* r[0] */
+    add     a3, a3, t0                  /* r[1] = u[1] + carry */
+    sltu    t0, a3, t0                  /* carry */
+    mulhu   s10, a0, a2                 /* hi a[1]*b[0] */
+    sw      a3, 4(t3)                   /* r[1] */
+    add     a6, a6, t0                  /* r[2] = u[2] + carry */
+    sltu    t0, a6, t0                  /* carry */
+    sw      a6, 8(t3)                   /* r[2] */
+    mul     s5, s8, t2                  /* lo a[0]*b[2] */
+    add     s4, s4, t0                  /* r[3] = u[3] + carry */
+    sltu    t0, s4, t0                  /* carry */
+    sw      s4, 12(t3)                  /* r[3] */
+    add     a4, a4, t0                  /* r[4] = u[4] + carry */
+    mulhu   ra, s8, t2                  /* hi a[0]*b[2] */
+    sltu    t0, a4, t0                  /* carry */
+    sw      a4, 16(t3)                  /* r[4] */
+    add     t4, t4, t0                  /* r[5] = u[5] + carry */
+    sltu    t0, t4, t0                  /* carry */
+    mul     s3, a0, s11                 /* lo a[1]*b[1] */
+    sw      t4, 20(t3)                  /* r[5] */
+    add     t5, t5, t0                  /* r[6] = u[6] + carry */
+    sltu    t0, t5, t0                  /* carry */
+    sw      t5, 24(t3)                  /* r[6] */
+    mulhu   t1, a0, s11                 /* hi a[1]*b[1] */
+    add     s7, s7, t0                  /* r[7] = u[7] + carry */
+    sw      s7, 28(t3)                  /* r[7] */
+    add     a7, a7, s1                  /* column 1 += lo */
+    sltu    s1, a7, s1                  /* carry */
+    mul     s6, a0, t2                  /* lo a[1]*b[2] */
+    add     s9, s9, s1                  /* hi + carry: no overflow */
+    add     a7, a7, s0                  /* column 1 += lo */
+    sltu    s0, a7, s0                  /* carry */
+    add     s10, s10, s0                /* hi + carry: no overflow */
+    mulhu   a3, a0, t2                  /* hi a[1]*b[2] */
+    add     s9, s9, s10                 /* column 2 += hi */
+    sltu    s10, s9, s10                /* carry */
+    add     s9, s9, s5                  /* column 2 += lo */
+    sltu    s5, s9, s5                  /* carry */
+    add     ra, ra, s5                  /* hi + carry: no overflow */
+    add     s10, s10, ra                /* column 3 += hi */
+    sltu    ra, s10, ra                 /* carry */
+    add     s9, s9, s3                  /* column 2 += lo */
+    sltu    s3, s9, s3                  /* carry */
+    add     t1, t1, s3                  /* hi + carry: no overflow */
+    add     s10, s10, t1                /* column 3 += hi */
+    sltu    t1, s10, t1                 /* carry */
+    add     ra, ra, t1                  /* column 4 += carry */
+    lw      a6, 8(t6)                   /* c[2] */
+    lw      s4, 12(a5)                  /* d[3] */
+    mul     a4, a6, a2                  /* lo a[2]*b[0] */
+    lw      t4, 12(t6)                  /* c[3] */
+    lw      t5, 16(a5)                  /* d[4] */
+    lw      t0, 16(t6)                  /* c[4] */
+    lw      s7, 20(a5)                  /* d[5] */
+    mulhu   t3, a6, a2                  /* hi a[2]*b[0] */
+    add     s9, s9, a4                  /* column 2 += lo */
+    sltu    a4, s9, a4                  /* carry */
+    lw      s1, 20(t6)                  /* c[5] */
+    lw      s0, 24(a5)                  /* d[6] */
+    mul     s5, s8, s4                  /* lo a[0]*b[3] */
+    add     t3, t3, a4                  /* hi + carry: no overflow */
+    add     s10, s10, t3                /* column 3 += hi */
+    sltu    t3, s10, t3                 /* carry */
+    add     ra, ra, t3                  /* column 4 += carry */
+    mulhu   s3, s8, s4                  /* hi a[0]*b[3] */
+    add     s10, s10, s5                /* column 3 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    add     s10, s10, s6                /* column 3 += lo */
+    sltu    s6, s10, s6                 /* carry */
+    mul     t1, a6, s11                 /* lo a[2]*b[1] */
+    add     s3, s3, s5                  /* hi + carry: no overflow */
+    add     ra, ra, s3                  /* column 4 += hi */
+    sltu    s3, ra, s3                  /* carry */
+    add     a3, a3, s6                  /* hi + carry: no overflow */
+    mulhu   a4, a6, s11                 /* hi a[2]*b[1] */
+    add     ra, ra, a3                  /* column 4 += hi */
+    sltu    a3, ra, a3                  /* carry */
+    add     s3, s3, a3                  /* column 5 += carry */
+    add     s10, s10, t1                /* column 3 += lo */
+    mul     t3, t4, a2                  /* lo a[3]*b[0] */
+    sltu    t1, s10, t1                 /* carry */
+    add     a4, a4, t1                  /* hi + carry: no overflow */
+    add     ra, ra, a4                  /* column 4 += hi */
+    sltu    a4, ra, a4                  /* carry */
+    mulhu   s5, t4, a2                  /* hi a[3]*b[0] */
+    add     s3, s3, a4                  /* column 5 += carry */
+    add     s10, s10, t3                /* column 3 += lo */
+    sltu    t3, s10, t3                 /* carry */
+    mul     s6, s8, t5                  /* lo a[0]*b[4] */
+    add     s5, s5, t3                  /* hi + carry: no overflow */
+    add     ra, ra, s5                  /* column 4 += hi */
+    sltu    s5, ra, s5                  /* carry */
+    add     s3, s3, s5                  /* column 5 += carry */
+    mulhu   a3, s8, t5                  /* hi a[0]*b[4] */
+    add     ra, ra, s6                  /* column 4 += lo */
+    sltu    s6, ra, s6                  /* carry */
+    mul     t1, a0, s4                  /* lo a[1]*b[3] */
+    add     a3, a3, s6                  /* hi + carry: no overflow */
+    add     s3, s3, a3                  /* column 5 += hi */
+    sltu    a3, s3, a3                  /* carry */
+    mulhu   a4, a0, s4                  /* hi a[1]*b[3] */
+    add     ra, ra, t1                  /* column 4 += lo */
+    sltu    t1, ra, t1                  /* carry */
+    lw      t3, 24(t6)                  /* c[6] */
+    mul     s5, a6, t2                  /* lo a[2]*b[2] */
+    add     a4, a4, t1                  /* hi + carry: no overflow */
+    add     s3, s3, a4                  /* column 5 += hi */
+    sltu    a4, s3, a4                  /* carry */
+    add     a3, a3, a4                  /* column 6 += carry */
+    mulhu   s6, a6, t2                  /* hi a[2]*b[2] */
+    add     ra, ra, s5                  /* column 4 += lo */
+    sltu    s5, ra, s5                  /* carry */
+    lw      a5, 28(a5)                  /* d[7] */
+    mul     t1, t4, s11                 /* lo a[3]*b[1] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     s3, s3, s6                  /* column 5 += hi */
+    sltu    s6, s3, s6                  /* carry */
+    add     a3, a3, s6                  /* column 6 += carry */
+    mulhu   a4, t4, s11                 /* hi a[3]*b[1] */
+    add     ra, ra, t1                  /* column 4 += lo */
+    sltu    t1, ra, t1                  /* carry */
+    mul     s5, t0, a2                  /* lo a[4]*b[0] */
+    add     a4, a4, t1                  /* hi + carry: no overflow */
+    add     s3, s3, a4                  /* column 5 += hi */
+    sltu    a4, s3, a4                  /* carry */
+    add     a3, a3, a4                  /* column 6 += carry */
+    mulhu   s6, t0, a2                  /* hi a[4]*b[0] */
+    add     ra, ra, s5                  /* column 4 += lo */
+    sltu    s5, ra, s5                  /* carry */
+    mul     t1, s8, s7                  /* lo a[0]*b[5] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     s3, s3, s6                  /* column 5 += hi */
+    sltu    s6, s3, s6                  /* carry */
+    add     a3, a3, s6                  /* column 6 += carry */
+    mulhu   a4, s8, s7                  /* hi a[0]*b[5] */
+    add     s3, s3, t1                  /* column 5 += lo */
+    sltu    t1, s3, t1                  /* carry */
+    mul     s5, a0, t5                  /* lo a[1]*b[4] */
+    add     a4, a4, t1                  /* hi + carry: no overflow */
+    add     a3, a3, a4                  /* column 6 += hi */
+    sltu    a4, a3, a4                  /* carry */
+    mulhu   s6, a0, t5                  /* hi a[1]*b[4] */
+    add     s3, s3, s5                  /* column 5 += lo */
+    sltu    s5, s3, s5                  /* carry */
+    mul     t1, a6, s4                  /* lo a[2]*b[3] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     a3, a3, s6                  /* column 6 += hi */
+    sltu    s6, a3, s6                  /* carry */
+    add     a4, a4, s6                  /* column 7 += carry */
+    mulhu   s5, a6, s4                  /* hi a[2]*b[3] */
+    add     s3, s3, t1                  /* column 5 += lo */
+    sltu    t1, s3, t1                  /* carry */
+    mul     s6, t4, t2                  /* lo a[3]*b[2] */
+    add     s5, s5, t1                  /* hi + carry: no overflow */
+    add     a3, a3, s5                  /* column 6 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     a4, a4, s5                  /* column 7 += carry */
+    mulhu   t1, t4, t2                  /* hi a[3]*b[2] */
+    add     s3, s3, s6                  /* column 5 += lo */
+    sltu    s6, s3, s6                  /* carry */
+    mul     s5, t0, s11                 /* lo a[4]*b[1] */
+    add     t1, t1, s6                  /* hi + carry: no overflow */
+    add     a3, a3, t1                  /* column 6 += hi */
+    sltu    t1, a3, t1                  /* carry */
+    add     a4, a4, t1                  /* column 7 += carry */
+    mulhu   s6, t0, s11                 /* hi a[4]*b[1] */
+    add     s3, s3, s5                  /* column 5 += lo */
+    sltu    s5, s3, s5                  /* carry */
+    lw      t6, 28(t6)                  /* c[7] */
+    mul     t1, s1, a2                  /* lo a[5]*b[0] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     a3, a3, s6                  /* column 6 += hi */
+    sltu    s6, a3, s6                  /* carry */
+    add     a4, a4, s6                  /* column 7 += carry */
+    mulhu   s5, s1, a2                  /* hi a[5]*b[0] */
+    add     s3, s3, t1                  /* column 5 += lo */
+    sltu    t1, s3, t1                  /* carry */
+    mul     s6, s8, s0                  /* lo a[0]*b[6] */
+    add     s5, s5, t1                  /* hi + carry: no overflow */
+    add     a3, a3, s5                  /* column 6 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     a4, a4, s5                  /* column 7 += carry */
+    mulhu   t1, s8, s0                  /* hi a[0]*b[6] */
+    add     a3, a3, s6                  /* column 6 += lo */
+    sltu    s6, a3, s6                  /* carry */
+    mul     s5, a0, s7                  /* lo a[1]*b[5] */
+    add     t1, t1, s6                  /* hi + carry: no overflow */
+    add     a4, a4, t1                  /* column 7 += hi */
+    sltu    t1, a4, t1                  /* carry */
+    mulhu   s6, a0, s7                  /* hi a[1]*b[5] */
+    add     a3, a3, s5                  /* column 6 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    mul     s5, a6, t5                  /* lo a[2]*b[4] */
+    add     a4, a4, s6                  /* column 7 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    add     t1, t1, s6                  /* column 8 += carry */
+    mulhu   s6, a6, t5                  /* hi a[2]*b[4] */
+    add     a3, a3, s5                  /* column 6 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    mul     s5, t4, s4                  /* lo a[3]*b[3] */
+    add     a4, a4, s6                  /* column 7 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    add     t1, t1, s6                  /* column 8 += carry */
+    mulhu   s6, t4, s4                  /* hi a[3]*b[3] */
+    add     a3, a3, s5                  /* column 6 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    mul     s5, t0, t2                  /* lo a[4]*b[2] */
+    add     a4, a4, s6                  /* column 7 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    add     t1, t1, s6                  /* column 8 += carry */
+    mulhu   s6, t0, t2                  /* hi a[4]*b[2] */
+    add     a3, a3, s5                  /* column 6 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    mul     s5, s1, s11                 /* lo a[5]*b[1] */
+    add     a4, a4, s6                  /* column 7 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    add     t1, t1, s6                  /* column 8 += carry */
+    mulhu   s6, s1, s11                 /* hi a[5]*b[1] */
+    add     a3, a3, s5                  /* column 6 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    mul     s5, t3, a2                  /* lo a[6]*b[0] */
+    add     a4, a4, s6                  /* column 7 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    add     t1, t1, s6                  /* column 8 += carry */
+    mulhu   s6, t3, a2                  /* hi a[6]*b[0] */
+    add     a3, a3, s5                  /* column 6 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    mul     s5, s8, a5                  /* lo a[0]*b[7] */
+    add     a4, a4, s6                  /* column 7 += hi */
+    sltu    s6, a4, s6                  /* carry */
+    add     t1, t1, s6                  /* column 8 += carry */
+    mulhu   s8, s8, a5                  /* hi a[0]*b[7] */
+    add     a4, a4, s5                  /* column 7 += lo */
+    sltu    s5, a4, s5                  /* carry */
+    mul     s6, a0, s0                  /* lo a[1]*b[6] */
+    add     s8, s8, s5                  /* hi + carry: no overflow */
+    add     t1, t1, s8                  /* column 8 += hi */
+    sltu    s8, t1, s8                  /* carry */
+    mulhu   s5, a0, s0                  /* hi a[1]*b[6] */
+    add     a4, a4, s6                  /* column 7 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    add     s5, s5, s6                  /* hi + carry: no overflow */
+    mul     s6, a6, s7                  /* lo a[2]*b[5] */
+    add     t1, t1, s5                  /* column 8 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     s8, s8, s5                  /* column 9 += carry */
+    mulhu   s5, a6, s7                  /* hi a[2]*b[5] */
+    add     a4, a4, s6                  /* column 7 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    add     s5, s5, s6                  /* hi + carry: no overflow */
+    mul     s6, t4, t5                  /* lo a[3]*b[4] */
+    add     t1, t1, s5                  /* column 8 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     s8, s8, s5                  /* column 9 += carry */
+    mulhu   s5, t4, t5                  /* hi a[3]*b[4] */
+    add     a4, a4, s6                  /* column 7 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    add     s5, s5, s6                  /* hi + carry: no overflow */
+    mul     s6, t0, s4                  /* lo a[4]*b[3] */
+    add     t1, t1, s5                  /* column 8 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     s8, s8, s5                  /* column 9 += carry */
+    mulhu   s5, t0, s4                  /* hi a[4]*b[3] */
+    add     a4, a4, s6                  /* column 7 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    add     s5, s5, s6                  /* hi + carry: no overflow */
+    mul     s6, s1, t2                  /* lo a[5]*b[2] */
+    add     t1, t1, s5                  /* column 8 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     s8, s8, s5                  /* column 9 += carry */
+    mulhu   s5, s1, t2                  /* hi a[5]*b[2] */
+    add     a4, a4, s6                  /* column 7 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    add     s5, s5, s6                  /* hi + carry: no overflow */
+    mul     s6, t3, s11                 /* lo a[6]*b[1] */
+    add     t1, t1, s5                  /* column 8 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     s8, s8, s5                  /* column 9 += carry */
+    mulhu   s5, t3, s11                 /* hi a[6]*b[1] */
+    add     a4, a4, s6                  /* column 7 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    add     s5, s5, s6                  /* hi + carry: no overflow */
+    mul     s6, t6, a2                  /* lo a[7]*b[0] */
+    add     t1, t1, s5                  /* column 8 += hi */
+    sltu    s5, t1, s5                  /* carry */
+    add     s8, s8, s5                  /* column 9 += carry */
+    mulhu   a2, t6, a2                  /* hi a[7]*b[0] */
+    add     a4, a4, s6                  /* column 7 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    mul     s5, a0, a5                  /* lo a[1]*b[7] */
+    add     a2, a2, s6                  /* hi + carry: no overflow */
+    add     t1, t1, a2                  /* column 8 += hi */
+    sltu    a2, t1, a2                  /* carry */
+    add     s8, s8, a2                  /* column 9 += carry */
+    mulhu   a0, a0, a5                  /* hi a[1]*b[7] */
+    add     t1, t1, s5                  /* column 8 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    mul     s6, a6, s0                  /* lo a[2]*b[6] */
+    add     a0, a0, s5                  /* hi + carry: no overflow */
+    add     s8, s8, a0                  /* column 9 += hi */
+    sltu    a0, s8, a0                  /* carry */
+    mulhu   a2, a6, s0                  /* hi a[2]*b[6] */
+    add     t1, t1, s6                  /* column 8 += lo */
+    sltu    s6, t1, s6                  /* carry */
+    mul     s5, t4, s7                  /* lo a[3]*b[5] */
+    add     a2, a2, s6                  /* hi + carry: no overflow */
+    add     s8, s8, a2                  /* column 9 += hi */
+    sltu    a2, s8, a2                  /* carry */
+    add     a0, a0, a2                  /* column 10 += carry */
+    mulhu   s6, t4, s7                  /* hi a[3]*b[5] */
+    add     t1, t1, s5                  /* column 8 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    mul     a2, t0, t5                  /* lo a[4]*b[4] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     s8, s8, s6                  /* column 9 += hi */
+    sltu    s6, s8, s6                  /* carry */
+    add     a0, a0, s6                  /* column 10 += carry */
+    mulhu   s5, t0, t5                  /* hi a[4]*b[4] */
+    add     t1, t1, a2                  /* column 8 += lo */
+    sltu    a2, t1, a2                  /* carry */
+    mul     s6, s1, s4                  /* lo a[5]*b[3] */
+    add     s5, s5, a2                  /* hi + carry: no overflow */
+    add     s8, s8, s5                  /* column 9 += hi */
+    sltu    s5, s8, s5                  /* carry */
+    add     a0, a0, s5                  /* column 10 += carry */
+    mulhu   a2, s1, s4                  /* hi a[5]*b[3] */
+    add     t1, t1, s6                  /* column 8 += lo */
+    sltu    s6, t1, s6                  /* carry */
+    mul     s5, t3, t2                  /* lo a[6]*b[2] */
+    add     a2, a2, s6                  /* hi + carry: no overflow */
+    add     s8, s8, a2                  /* column 9 += hi */
+    sltu    a2, s8, a2                  /* carry */
+    add     a0, a0, a2                  /* column 10 += carry */
+    mulhu   s6, t3, t2                  /* hi a[6]*b[2] */
+    add     t1, t1, s5                  /* column 8 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    mul     a2, t6, s11                 /* lo a[7]*b[1] */
+    add     s6, s6, s5                  /* hi + carry: no overflow */
+    add     s8, s8, s6                  /* column 9 += hi */
+    sltu    s6, s8, s6                  /* carry */
+    add     a0, a0, s6                  /* column 10 += carry */
+    mulhu   s11, t6, s11                /* hi a[7]*b[1] */
+    add     t1, t1, a2                  /* column 8 += lo */
+    sltu    a2, t1, a2                  /* carry */
+    mul     s5, a6, a5                  /* lo a[2]*b[7] */
+    add     s11, s11, a2                /* hi + carry: no overflow */
+    add     s8, s8, s11                 /* column 9 += hi */
+    sltu    s11, s8, s11                /* carry */
+    add     a0, a0, s11                 /* column 10 += carry */
+    mulhu   a6, a6, a5                  /* hi a[2]*b[7] */
+    add     s8, s8, s5                  /* column 9 += lo */
+    sltu    s5, s8, s5                  /* carry */
+    mul     s6, t4, s0                  /* lo a[3]*b[6] */
+    add     a6, a6, s5                  /* hi + carry: no overflow */
+    add     a0, a0, a6                  /* column 10 += hi */
+    sltu    a6, a0, a6                  /* carry */
+    mulhu   a2, t4, s0                  /* hi a[3]*b[6] */
+    add     s8, s8, s6                  /* column 9 += lo */
+    sltu    s6, s8, s6                  /* carry */
+    mul     s11, t0, s7                 /* lo a[4]*b[5] */
+    add     a2, a2, s6                  /* hi + carry: no overflow */
+    add     a0, a0, a2                  /* column 10 += hi */
+    sltu    a2, a0, a2                  /* carry */
+    add     a6, a6, a2                  /* column 11 += carry */
+    mulhu   s5, t0, s7                  /* hi a[4]*b[5] */
+    add     s8, s8, s11                 /* column 9 += lo */
+    sltu    s11, s8, s11                /* carry */
+    mul     s6, s1, t5                  /* lo a[5]*b[4] */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    add     a0, a0, s5                  /* column 10 += hi */
+    sltu    s5, a0, s5                  /* carry */
+    add     a6, a6, s5                  /* column 11 += carry */
+    mulhu   a2, s1, t5                  /* hi a[5]*b[4] */
+    add     s8, s8, s6                  /* column 9 += lo */
+    sltu    s6, s8, s6                  /* carry */
+    mul     s11, t3, s4                 /* lo a[6]*b[3] */
+    add     a2, a2, s6                  /* hi + carry: no overflow */
+    add     a0, a0, a2                  /* column 10 += hi */
+    sltu    a2, a0, a2                  /* carry */
+    add     a6, a6, a2                  /* column 11 += carry */
+    mulhu   s5, t3, s4                  /* hi a[6]*b[3] */
+    add     s8, s8, s11                 /* column 9 += lo */
+    sltu    s11, s8, s11                /* carry */
+    li      s6, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mul     a2, t6, t2                  /* lo a[7]*b[2] */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    add     a0, a0, s5                  /* column 10 += hi */
+    sltu    s5, a0, s5                  /* carry */
+    add     a6, a6, s5                  /* column 11 += carry */
+    mulhu   t2, t6, t2                  /* hi a[7]*b[2] */
+    add     s8, s8, a2                  /* column 9 += lo */
+    sltu    a2, s8, a2                  /* carry */
+    mul     s11, t4, a5                 /* lo a[3]*b[7] */
+    add     t2, t2, a2                  /* hi + carry: no overflow */
+    add     a0, a0, t2                  /* column 10 += hi */
+    sltu    t2, a0, t2                  /* carry */
+    add     a6, a6, t2                  /* column 11 += carry */
+    mulhu   t4, t4, a5                  /* hi a[3]*b[7] */
+    add     a0, a0, s11                 /* column 10 += lo */
+    sltu    s11, a0, s11                /* carry */
+    mul     s5, t0, s0                  /* lo a[4]*b[6] */
+    add     t4, t4, s11                 /* hi + carry: no overflow */
+    add     a6, a6, t4                  /* column 11 += hi */
+    sltu    t4, a6, t4                  /* carry */
+    mulhu   a2, t0, s0                  /* hi a[4]*b[6] */
+    add     a0, a0, s5                  /* column 10 += lo */
+    sltu    s5, a0, s5                  /* carry */
+    mul     t2, s1, s7                  /* lo a[5]*b[5] */
+    add     a2, a2, s5                  /* hi + carry: no overflow */
+    add     a6, a6, a2                  /* column 11 += hi */
+    sltu    a2, a6, a2                  /* carry */
+    add     t4, t4, a2                  /* column 12 += carry */
+    mulhu   s11, s1, s7                 /* hi a[5]*b[5] */
+    add     a0, a0, t2                  /* column 10 += lo */
+    sltu    t2, a0, t2                  /* carry */
+    mul     s5, t3, t5                  /* lo a[6]*b[4] */
+    add     s11, s11, t2                /* hi + carry: no overflow */
+    add     a6, a6, s11                 /* column 11 += hi */
+    sltu    s11, a6, s11                /* carry */
+    add     t4, t4, s11                 /* column 12 += carry */
+    mulhu   a2, t3, t5                  /* hi a[6]*b[4] */
+    add     a0, a0, s5                  /* column 10 += lo */
+    sltu    s5, a0, s5                  /* carry */
+    mul     t2, t6, s4                  /* lo a[7]*b[3] */
+    add     a2, a2, s5                  /* hi + carry: no overflow */
+    add     a6, a6, a2                  /* column 11 += hi */
+    sltu    a2, a6, a2                  /* carry */
+    add     t4, t4, a2                  /* column 12 += carry */
+    mulhu   s4, t6, s4                  /* hi a[7]*b[3] */
+    add     a0, a0, t2                  /* column 10 += lo */
+    sltu    t2, a0, t2                  /* carry */
+    mul     s11, t0, a5                 /* lo a[4]*b[7] */
+    add     s4, s4, t2                  /* hi + carry: no overflow */
+    add     a6, a6, s4                  /* column 11 += hi */
+    sltu    s4, a6, s4                  /* carry */
+    add     t4, t4, s4                  /* column 12 += carry */
+    mulhu   t0, t0, a5                  /* hi a[4]*b[7] */
+    add     a6, a6, s11                 /* column 11 += lo */
+    sltu    s11, a6, s11                /* carry */
+    mul     s5, s1, s0                  /* lo a[5]*b[6] */
+    add     t0, t0, s11                 /* hi + carry: no overflow */
+    add     t4, t4, t0                  /* column 12 += hi */
+    sltu    t0, t4, t0                  /* carry */
+    mulhu   a2, s1, s0                  /* hi a[5]*b[6] */
+    add     a6, a6, s5                  /* column 11 += lo */
+    sltu    s5, a6, s5                  /* carry */
+    mul     t2, t3, s7                  /* lo a[6]*b[5] */
+    add     a2, a2, s5                  /* hi + carry: no overflow */
+    add     t4, t4, a2                  /* column 12 += hi */
+    sltu    a2, t4, a2                  /* carry */
+    add     t0, t0, a2                  /* column 13 += carry */
+    mulhu   s4, t3, s7                  /* hi a[6]*b[5] */
+    add     a6, a6, t2                  /* column 11 += lo */
+    sltu    t2, a6, t2                  /* carry */
+    mul     s11, t6, t5                 /* lo a[7]*b[4] */
+    add     s4, s4, t2                  /* hi + carry: no overflow */
+    add     t4, t4, s4                  /* column 12 += hi */
+    sltu    s4, t4, s4                  /* carry */
+    add     t0, t0, s4                  /* column 13 += carry */
+    mulhu   t5, t6, t5                  /* hi a[7]*b[4] */
+    add     a6, a6, s11                 /* column 11 += lo */
+    sltu    s11, a6, s11                /* carry */
+    mul     s5, s1, a5                  /* lo a[5]*b[7] */
+    add     t5, t5, s11                 /* hi + carry: no overflow */
+    add     t4, t4, t5                  /* column 12 += hi */
+    sltu    t5, t4, t5                  /* carry */
+    add     t0, t0, t5                  /* column 13 += carry */
+    mulhu   s1, s1, a5                  /* hi a[5]*b[7] */
+    add     t4, t4, s5                  /* column 12 += lo */
+    sltu    s5, t4, s5                  /* carry */
+    lw      a2, 32(sp)                  /* tp */
+    mul     t2, t3, s0                  /* lo a[6]*b[6] */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    add     t0, t0, s1                  /* column 13 += hi */
+    sltu    s1, t0, s1                  /* carry */
+    mulhu   s4, t3, s0                  /* hi a[6]*b[6] */
+    add     t4, t4, t2                  /* column 12 += lo */
+    sltu    t2, t4, t2                  /* carry */
+    mul     s11, t6, s7                 /* lo a[7]*b[5] */
+    add     s4, s4, t2                  /* hi + carry: no overflow */
+    add     t0, t0, s4                  /* column 13 += hi */
+    sltu    s4, t0, s4                  /* carry */
+    add     s1, s1, s4                  /* column 14 += carry */
+    mulhu   s7, t6, s7                  /* hi a[7]*b[5] */
+    add     t4, t4, s11                 /* column 12 += lo */
+    sltu    s11, t4, s11                /* carry */
+    mul     t5, t3, a5                  /* lo a[6]*b[7] */
+    add     s7, s7, s11                 /* hi + carry: no overflow */
+    add     t0, t0, s7                  /* column 13 += hi */
+    sltu    s7, t0, s7                  /* carry */
+    add     s1, s1, s7                  /* column 14 += carry */
+    mulhu   t3, t3, a5                  /* hi a[6]*b[7] */
+    add     t0, t0, t5                  /* column 13 += lo */
+    sltu    t5, t0, t5                  /* carry */
+    mul     s5, t6, s0                  /* lo a[7]*b[6] */
+    add     t3, t3, t5                  /* hi + carry: no overflow */
+    add     s1, s1, t3                  /* column 14 += hi */
+    sltu    t3, s1, t3                  /* carry */
+    mulhu   s0, t6, s0                  /* hi a[7]*b[6] */
+    add     t0, t0, s5                  /* column 13 += lo */
+    sltu    s5, t0, s5                  /* carry */
+    mul     t2, t6, a5                  /* lo a[7]*b[7] */
+    add     s0, s0, s5                  /* hi + carry: no overflow */
+    add     s1, s1, s0                  /* column 14 += hi */
+    sltu    s0, s1, s0                  /* carry */
+    add     t3, t3, s0                  /* column 15 += carry */
+    mulhu   t6, t6, a5                  /* hi a[7]*b[7] */
+    add     s1, s1, t2                  /* column 14 += lo */
+    sltu    t2, s1, t2                  /* carry */
+    mul     s4, t1, s6                  /* lo 38 t[8] */
+    add     t6, t6, t2                  /* hi + carry: no overflow */
+    add     t3, t3, t6                  /* column 15 += hi */
+    slli    s11, t3, 5                  /* t[15] << 5 */
+    slli    s7, t3, 2                   /* t[15] << 2 */
+    mulhu   t1, t1, s6                  /* hi 38 t[8] (< 38) */
+    add     s2, s2, s4                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s4, s2, s4                  /* carry */
+    slli    t5, t3, 1                   /* t[15] << 1 */
+    add     s11, s11, s7                /* lo 38 t[15] */
+    mul     s5, s8, s6                  /* lo 38 t[9] */
+    add     t1, t1, s4                  /* hi(prev) + carries */
+    sltu    s7, s11, s7                 /* carry */
+    add     s11, s11, t5
+    sltu    t5, s11, t5                 /* carry */
+    mulhu   s8, s8, s6                  /* hi 38 t[9] (< 38) */
+    add     a7, a7, s5                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s5, a7, s5                  /* carry */
+    add     a7, a7, t1                  /* u[1] += hi(prev) + carry */
+    sltu    t1, a7, t1                  /* carry */
+    mul     s0, a0, s6                  /* lo 38 t[10] */
+    add     s5, s5, t1                  /* carries */
+    add     s8, s8, s5                  /* hi(prev) + carries */
+    srli    a5, t3, 27                  /* t[15] >> 27 */
+    srli    t2, t3, 30                  /* t[15] >> 30 */
+    mulhu   a0, a0, s6                  /* hi 38 t[10] (< 38) */
+    add     s9, s9, s0                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s0, s9, s0                  /* carry */
+    add     s9, s9, s8                  /* u[2] += hi(prev) + carry */
+    sltu    s8, s9, s8                  /* carry */
+    mul     t6, a6, s6                  /* lo 38 t[11] */
+    add     s0, s0, s8                  /* carries */
+    add     a0, a0, s0                  /* hi(prev) + carries */
+    srli    t3, t3, 31                  /* t[15] >> 31 */
+    add     a5, a5, t2                  /* hi 38 t[15] */
+    mulhu   a6, a6, s6                  /* hi 38 t[11] (< 38) */
+    add     s10, s10, t6                /* u[3] = t[3] + lo 38 t[11] */
+    sltu    t6, s10, t6                 /* carry */
+    add     s10, s10, a0                /* u[3] += hi(prev) + carry */
+    sltu    a0, s10, a0                 /* carry */
+    mul     s4, t4, s6                  /* lo 38 t[12] */
+    add     t6, t6, a0                  /* carries */
+    add     a6, a6, t6                  /* hi(prev) + carries */
+    add     a5, a5, t3
+    add     a5, a5, s7
+    mulhu   t4, t4, s6                  /* hi 38 t[12] (< 38) */
+    add     ra, ra, s4                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s4, ra, s4                  /* carry */
+    add     ra, ra, a6                  /* u[4] += hi(prev) + carry */
+    sltu    a6, ra, a6                  /* carry */
+    mul     t1, t0, s6                  /* lo 38 t[13] */
+    add     s4, s4, a6                  /* carries */
+    add     t4, t4, s4                  /* hi(prev) + carries */
+    add     a5, a5, t5
+    add     a4, a4, s11                 /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   t0, t0, s6                  /* hi 38 t[13] (< 38) */
+    add     s3, s3, t1                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    t1, s3, t1                  /* carry */
+    add     s3, s3, t4                  /* u[5] += hi(prev) + carry */
+    sltu    t4, s3, t4                  /* carry */
+    mul     s5, s1, s6                  /* lo 38 t[14] */
+    add     t1, t1, t4                  /* carries */
+    add     t0, t0, t1                  /* hi(prev) + carries */
+    sltu    s11, a4, s11                /* carry */
+    sw      s2, 0(a1)                   /* r[0] */
+    mulhu   s1, s1, s6                  /* hi 38 t[14] (< 38) */
+    add     a3, a3, s5                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s5, a3, s5                  /* carry */
+    add     a3, a3, t0                  /* u[6] += hi(prev) + carry */
+    sltu    t0, a3, t0                  /* carry */
+    add     s5, s5, t0                  /* carries */
+    add     s1, s1, s5                  /* hi(prev) + carries */
+    add     a4, a4, s1                  /* u[7] += hi(prev) + carry */
+    sltu    s1, a4, s1                  /* carry */
+    add     s11, s11, s1                /* carries */
+    add     a5, a5, s11                 /* T: the value of the bits above 2^256 (< 41) */
+    srli    s8, a4, 31                  /* bit 255 */
+    slli    a5, a5, 1                   /* 2 T */
+    or      a5, a5, s8                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    a4, a4, 1                   /* clear bit 255 */
+    srli    a4, a4, 1
+    sw      a7, 4(a1)                   /* r[1] */
+    sw      s9, 8(a1)                   /* r[2] */
+    sw      s10, 12(a1)                 /* r[3] */
+    sw      ra, 16(a1)                  /* r[4] */
+    sw      s3, 20(a1)                  /* r[5] */
+    sw      a3, 24(a1)                  /* r[6] */
+    sw      a4, 28(a1)                  /* r[7] */
+    sw      a5, 0(a2)                   /* T' of the last product: r4 = stored words + 19 T' */
+    lw      ra, 36(sp)
     addi    sp, sp, 48
     ret
     .size MCU_FN(x25519, fe_sqr2_mul2), . - MCU_FN(x25519, fe_sqr2_mul2)
@@ -3600,910 +3591,3328 @@ MCU_FN(x25519, fe_sqr2_mul2):
 MCU_FN(x25519, fe_mul_ef_sd):
     addi    sp, sp, -16
     li      t0, -2147483648             /* 2^31 */
-    lw      t1, 60(a0)                  /* DA[15] */
-    lw      t2, 92(a0)                  /* CB[23] */
-    lw      t3, 32(a0)                  /* DA[8] */
-    add     t4, t1, t2                  /* S: a7 + b7 first */
-    sltu    t5, t4, t2                  /* its carry */
-    srli    t6, t4, 31
-    slli    t5, t5, 1
-    add     t6, t6, t5                  /* T = (a7 + b7) >> 31 */
-    slli    a3, t6, 4
-    slli    a4, t6, 1
-    add     a3, a3, a4
-    add     a3, a3, t6                  /* 19 T */
-    sub     a5, t1, t2                  /* Dd: a7 - b7 first */
-    sltu    t1, t1, t2                  /* a7 < b7 */
-    srli    a6, a5, 31
-    xori    a6, a6, 1
-    slli    t1, t1, 1
-    add     a6, a6, t1                  /* g = 1 - bit 31 + 2 (a7 < b7) */
-    slli    a7, a6, 4
-    slli    a2, a6, 1
-    add     a7, a7, a2
-    add     a7, a7, a6                  /* 19 g */
-    lw      s0, 64(a0)                  /* CB[16] */
-    lw      s1, 36(a0)                  /* DA[9] */
-    add     s2, t3, s0                  /* S[0] = a + b */
-    sltu    s3, s2, s0                  /* carry */
-    add     s2, s2, a3                  /* + carry (19 T at word 0) */
-    sltu    a3, s2, a3                  /* carry */
-    add     s3, s3, a3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s2, 0(a1)                   /* S[0] */
-    sltu    s4, t3, s0                  /* borrow */
-    sub     t3, t3, s0                  /* Dd[0] = a - b */
-    sltu    s5, t3, a7                  /* borrow */
-    sub     t3, t3, a7                  /* - borrow (19 g at word 0) */
-    add     s4, s4, s5                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t3, 32(a1)                  /* Dd[0] */
-    lw      s6, 68(a0)                  /* CB[17] */
-    lw      s7, 40(a0)                  /* DA[10] */
-    add     s8, s1, s6                  /* S[1] = a + b */
-    sltu    s9, s8, s6                  /* carry */
-    add     s8, s8, s3                  /* + carry (19 T at word 0) */
-    sltu    s3, s8, s3                  /* carry */
-    add     s9, s9, s3                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s8, 4(a1)                   /* S[1] */
-    sltu    s10, s1, s6                 /* borrow */
-    sub     s1, s1, s6                  /* Dd[1] = a - b */
-    sltu    s11, s1, s4                 /* borrow */
-    sub     s1, s1, s4                  /* - borrow (19 g at word 0) */
-    add     s10, s10, s11               /* borrows (0..2: word 0 takes up to 57) */
-    sw      s1, 36(a1)                  /* Dd[1] */
+    lw      t1, 192(a1)                 /* T'cb: CB = its words + 19 T'cb (left unfolded) */
+    lw      t2, 60(a0)                  /* DA[15] */
+    lw      t3, 92(a0)                  /* CB[23] */
+    lw      t4, 32(a0)                  /* DA[8] */
+    add     t5, t2, t3                  /* S: a7 + b7 first */
+    sltu    t6, t5, t3                  /* its carry */
+    srli    a3, t5, 31
+    slli    t6, t6, 1
+    add     a3, a3, t6                  /* T = (a7 + b7) >> 31 */
+    add     a3, a3, t1                  /* T + b's unfolded multiple of 2^255 */
+    slli    a4, a3, 4
+    slli    a5, a3, 1
+    add     a4, a4, a5
+    add     a4, a4, a3                  /* 19 T */
+    sub     a6, t2, t3                  /* Dd: a7 - b7 first */
+    sltu    t2, t2, t3                  /* a7 < b7 */
+    srli    a7, a6, 31
+    xori    a7, a7, 1
+    slli    t2, t2, 1
+    add     a7, a7, t2                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    add     a7, a7, t1                  /* g + b's unfolded multiple of 2^255 */
+    slli    a2, a7, 4
+    slli    s0, a7, 1
+    add     a2, a2, s0
+    add     a2, a2, a7                  /* 19 g */
+    lw      s1, 64(a0)                  /* CB[16] */
+    lw      s2, 36(a0)                  /* DA[9] */
+    add     s3, t4, s1                  /* S[0] = a + b */
+    sltu    s4, s3, s1                  /* carry */
+    add     s3, s3, a4                  /* + carry (19 T at word 0) */
+    sltu    a4, s3, a4                  /* carry */
+    add     s4, s4, a4                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s3, 0(a1)                   /* S[0] */
+    sltu    s5, t4, s1                  /* borrow */
+    sub     t4, t4, s1                  /* Dd[0] = a - b */
+    sltu    s6, t4, a2                  /* borrow */
+    sub     t4, t4, a2                  /* - borrow (19 g at word 0) */
+    add     s5, s5, s6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t4, 32(a1)                  /* Dd[0] */
+    lw      s7, 68(a0)                  /* CB[17] */
+    lw      s8, 40(a0)                  /* DA[10] */
+    add     s9, s2, s7                  /* S[1] = a + b */
+    sltu    s10, s9, s7                 /* carry */
+    add     s9, s9, s4                  /* + carry (19 T at word 0) */
+    sltu    s4, s9, s4                  /* carry */
+    add     s10, s10, s4                /* carries (0..2: word 0 adds up to 57) */
+    sw      s9, 4(a1)                   /* S[1] */
+    sltu    s11, s2, s7                 /* borrow */
+    sub     s2, s2, s7                  /* Dd[1] = a - b */
     sw      ra, 0(sp)
-    lw      ra, 72(a0)                  /* CB[18] */
-    lw      t5, 44(a0)                  /* DA[11] */
-    add     a4, s7, ra                  /* S[2] = a + b */
-    sltu    t6, a4, ra                  /* carry */
-    add     a4, a4, s9                  /* + carry (19 T at word 0) */
-    sltu    s9, a4, s9                  /* carry */
-    add     t6, t6, s9                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a4, 8(a1)                   /* S[2] */
-    sltu    t2, s7, ra                  /* borrow */
-    sub     s7, s7, ra                  /* Dd[2] = a - b */
-    sltu    t1, s7, s10                 /* borrow */
-    sub     s7, s7, s10                 /* - borrow (19 g at word 0) */
+    sltu    ra, s2, s5                  /* borrow */
+    sub     s2, s2, s5                  /* - borrow (19 g at word 0) */
+    add     s11, s11, ra                /* borrows (0..2: word 0 takes up to 57) */
+    sw      s2, 36(a1)                  /* Dd[1] */
+    lw      t6, 72(a0)                  /* CB[18] */
+    lw      a5, 44(a0)                  /* DA[11] */
+    add     a3, s8, t6                  /* S[2] = a + b */
+    sltu    t3, a3, t6                  /* carry */
+    add     a3, a3, s10                 /* + carry (19 T at word 0) */
+    sltu    s10, a3, s10                /* carry */
+    add     t3, t3, s10                 /* carries (0..2: word 0 adds up to 57) */
+    sw      a3, 8(a1)                   /* S[2] */
+    sltu    t2, s8, t6                  /* borrow */
+    sub     s8, s8, t6                  /* Dd[2] = a - b */
+    sltu    t1, s8, s11                 /* borrow */
+    sub     s8, s8, s11                 /* - borrow (19 g at word 0) */
     add     t2, t2, t1                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s7, 40(a1)                  /* Dd[2] */
-    lw      a2, 76(a0)                  /* CB[19] */
-    lw      a6, 48(a0)                  /* DA[12] */
-    add     a3, t5, a2                  /* S[3] = a + b */
-    sltu    s2, a3, a2                  /* carry */
-    add     a3, a3, t6                  /* + carry (19 T at word 0) */
-    sltu    t6, a3, t6                  /* carry */
-    add     s2, s2, t6                  /* carries (0..2: word 0 adds up to 57) */
-    sw      a3, 12(a1)                  /* S[3] */
-    sltu    s0, t5, a2                  /* borrow */
-    sub     t5, t5, a2                  /* Dd[3] = a - b */
-    sltu    a7, t5, t2                  /* borrow */
-    sub     t5, t5, t2                  /* - borrow (19 g at word 0) */
-    add     s0, s0, a7                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      t5, 44(a1)                  /* Dd[3] */
-    lw      s5, 80(a0)                  /* CB[20] */
-    lw      t3, 52(a0)                  /* DA[13] */
-    add     s3, a6, s5                  /* S[4] = a + b */
-    sltu    s8, s3, s5                  /* carry */
-    add     s3, s3, s2                  /* + carry (19 T at word 0) */
-    sltu    s2, s3, s2                  /* carry */
-    add     s8, s8, s2                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s3, 16(a1)                  /* S[4] */
-    sltu    s6, a6, s5                  /* borrow */
-    sub     a6, a6, s5                  /* Dd[4] = a - b */
-    sltu    s4, a6, s0                  /* borrow */
-    sub     a6, a6, s0                  /* - borrow (19 g at word 0) */
-    add     s6, s6, s4                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a6, 48(a1)                  /* Dd[4] */
-    lw      s11, 84(a0)                 /* CB[21] */
-    lw      s1, 56(a0)                  /* DA[14] */
-    add     s9, t3, s11                 /* S[5] = a + b */
-    sltu    a4, s9, s11                 /* carry */
-    add     s9, s9, s8                  /* + carry (19 T at word 0) */
-    sltu    s8, s9, s8                  /* carry */
-    add     a4, a4, s8                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s9, 20(a1)                  /* S[5] */
-    sltu    ra, t3, s11                 /* borrow */
-    sub     t3, t3, s11                 /* Dd[5] = a - b */
-    sltu    s10, t3, s6                 /* borrow */
-    sub     t3, t3, s6                  /* - borrow (19 g at word 0) */
-    add     ra, ra, s10                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      t3, 52(a1)                  /* Dd[5] */
+    sw      s8, 40(a1)                  /* Dd[2] */
+    lw      s0, 76(a0)                  /* CB[19] */
+    lw      a7, 48(a0)                  /* DA[12] */
+    add     a4, a5, s0                  /* S[3] = a + b */
+    sltu    s3, a4, s0                  /* carry */
+    add     a4, a4, t3                  /* + carry (19 T at word 0) */
+    sltu    t3, a4, t3                  /* carry */
+    add     s3, s3, t3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      a4, 12(a1)                  /* S[3] */
+    sltu    s1, a5, s0                  /* borrow */
+    sub     a5, a5, s0                  /* Dd[3] = a - b */
+    sltu    a2, a5, t2                  /* borrow */
+    sub     a5, a5, t2                  /* - borrow (19 g at word 0) */
+    add     s1, s1, a2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a5, 44(a1)                  /* Dd[3] */
+    lw      s6, 80(a0)                  /* CB[20] */
+    lw      t4, 52(a0)                  /* DA[13] */
+    add     s4, a7, s6                  /* S[4] = a + b */
+    sltu    s9, s4, s6                  /* carry */
+    add     s4, s4, s3                  /* + carry (19 T at word 0) */
+    sltu    s3, s4, s3                  /* carry */
+    add     s9, s9, s3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s4, 16(a1)                  /* S[4] */
+    sltu    s7, a7, s6                  /* borrow */
+    sub     a7, a7, s6                  /* Dd[4] = a - b */
+    sltu    s5, a7, s1                  /* borrow */
+    sub     a7, a7, s1                  /* - borrow (19 g at word 0) */
+    add     s7, s7, s5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a7, 48(a1)                  /* Dd[4] */
+    lw      ra, 84(a0)                  /* CB[21] */
+    lw      s2, 56(a0)                  /* DA[14] */
+    add     s10, t4, ra                 /* S[5] = a + b */
+    sltu    a3, s10, ra                 /* carry */
+    add     s10, s10, s9                /* + carry (19 T at word 0) */
+    sltu    s9, s10, s9                 /* carry */
+    add     a3, a3, s9                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s10, 20(a1)                 /* S[5] */
+    sltu    t6, t4, ra                  /* borrow */
+    sub     t4, t4, ra                  /* Dd[5] = a - b */
+    sltu    s11, t4, s7                 /* borrow */
+    sub     t4, t4, s7                  /* - borrow (19 g at word 0) */
+    add     t6, t6, s11                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      t4, 52(a1)                  /* Dd[5] */
     lw      t1, 88(a0)                  /* CB[22] */
-    slli    t4, t4, 1
-    add     s7, s1, t1                  /* S[6] = a + b */
-    sltu    t6, s7, t1                  /* carry */
-    add     s7, s7, a4                  /* + carry (19 T at word 0) */
-    sltu    a4, s7, a4                  /* carry */
-    add     t6, t6, a4                  /* carries (0..2: word 0 adds up to 57) */
-    sw      s7, 24(a1)                  /* S[6] */
-    sltu    a3, s1, t1                  /* borrow */
-    sub     s1, s1, t1                  /* Dd[6] = a - b */
-    sltu    a2, s1, ra                  /* borrow */
-    sub     s1, s1, ra                  /* - borrow (19 g at word 0) */
-    add     a3, a3, a2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s1, 56(a1)                  /* Dd[6] */
-    srli    t4, t4, 1                   /* (a7 + b7) mod 2^31 */
-    add     t4, t4, t6                  /* S[7] (below 2^31 + 2) */
-    sw      t4, 28(a1)                  /* S[7] */
-    or      a5, a5, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sub     a5, a5, a3                  /* Dd[7] (at least 2^31 - 2) */
-    sw      a5, 60(a1)                  /* Dd[7] */
-    li      t2, -2147483648             /* 2^31 */
-    lw      a7, 156(a1)                 /* AA[39] */
-    lw      t5, 188(a1)                 /* BB[47] */
-    lw      s2, 128(a1)                 /* AA[32] */
-    sub     s3, a7, t5                  /* E: a7 - b7 first */
-    sltu    t5, a7, t5                  /* a7 < b7 */
-    srli    s5, s3, 31
-    xori    s5, s5, 1
     slli    t5, t5, 1
-    add     s5, s5, t5                  /* g = 1 - bit 31 + 2 (a7 < b7) */
-    slli    s0, s5, 4
-    slli    s4, s5, 1
-    add     s0, s0, s4
-    add     s0, s0, s5                  /* 19 g */
-    lw      a6, 160(a1)                 /* BB[40] */
-    lw      s8, 132(a1)                 /* AA[33] */
-    sltu    s9, s2, a6                  /* borrow */
-    sub     a6, s2, a6                  /* E[0] = a - b */
-    sltu    s11, a6, s0                 /* borrow */
-    sub     a6, a6, s0                  /* - borrow (19 g at word 0) */
-    add     s9, s9, s11                 /* borrows (0..2: word 0 takes up to 57) */
-    sw      a6, 64(a1)                  /* E[0] */
-    lw      s6, 164(a1)                 /* BB[41] */
-    lw      s10, 136(a1)                /* AA[34] */
-    sltu    t3, s8, s6                  /* borrow */
-    sub     s6, s8, s6                  /* E[1] = a - b */
-    sltu    a4, s6, s9                  /* borrow */
-    sub     s6, s6, s9                  /* - borrow (19 g at word 0) */
-    add     t3, t3, a4                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s6, 68(a1)                  /* E[1] */
-    lw      s7, 168(a1)                 /* BB[42] */
-    lw      t1, 140(a1)                 /* AA[35] */
-    sltu    ra, s10, s7                 /* borrow */
-    sub     s7, s10, s7                 /* E[2] = a - b */
-    sltu    a2, s7, t3                  /* borrow */
-    sub     s7, s7, t3                  /* - borrow (19 g at word 0) */
-    add     ra, ra, a2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s7, 72(a1)                  /* E[2] */
-    lw      s1, 172(a1)                 /* BB[43] */
-    lw      t6, 144(a1)                 /* AA[36] */
-    sltu    t4, t1, s1                  /* borrow */
-    sub     s1, t1, s1                  /* E[3] = a - b */
-    sltu    t0, s1, ra                  /* borrow */
-    sub     s1, s1, ra                  /* - borrow (19 g at word 0) */
-    add     t4, t4, t0                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      s1, 76(a1)                  /* E[3] */
-    lw      a3, 176(a1)                 /* BB[44] */
-    lw      a5, 148(a1)                 /* AA[37] */
-    sltu    t5, t6, a3                  /* borrow */
-    sub     a3, t6, a3                  /* E[4] = a - b */
-    sltu    s4, a3, t4                  /* borrow */
-    sub     a3, a3, t4                  /* - borrow (19 g at word 0) */
-    add     t5, t5, s4                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a3, 80(a1)                  /* E[4] */
-    lw      s5, 180(a1)                 /* BB[45] */
-    lw      s0, 152(a1)                 /* AA[38] */
-    sltu    s11, a5, s5                 /* borrow */
-    sub     s5, a5, s5                  /* E[5] = a - b */
-    sltu    s9, s5, t5                  /* borrow */
-    sub     s5, s5, t5                  /* - borrow (19 g at word 0) */
-    add     s11, s11, s9                /* borrows (0..2: word 0 takes up to 57) */
-    sw      s5, 84(a1)                  /* E[5] */
-    lw      a4, 184(a1)                 /* BB[46] */
-    or      s3, s3, t2                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
-    sltu    t3, s0, a4                  /* borrow */
-    sub     a4, s0, a4                  /* E[6] = a - b */
-    sltu    a2, a4, s11                 /* borrow */
-    sub     a4, a4, s11                 /* - borrow (19 g at word 0) */
-    add     t3, t3, a2                  /* borrows (0..2: word 0 takes up to 57) */
-    sw      a4, 88(a1)                  /* E[6] */
-    sub     s3, s3, t3                  /* E[7] (at least 2^31 - 2) */
-    sw      s3, 92(a1)                  /* E[7] */
-    li      ra, 121665                  /* a24 = 121665 */
-    mul     t0, a6, ra                  /* lo a24 E[0] */
-    lw      t4, 128(a1)                 /* AA[32] */
-    lw      s4, 160(a1)                 /* BB[40] */
-    lw      t5, 164(a1)                 /* BB[41] */
-    lw      s9, 132(a1)                 /* AA[33] */
-    mulhu   a6, a6, ra                  /* hi a24 E[0] (< 2^17) */
-    add     s2, s2, t0                  /* F[0] = AA + lo */
-    sltu    t0, s2, t0                  /* carry */
-    lw      t2, 168(a1)                 /* BB[42] */
-    lw      s11, 136(a1)                /* AA[34] */
-    mul     a2, s6, ra                  /* lo a24 E[1] */
-    add     a6, a6, t0                  /* hi(prev) + carries */
-    mulhu   s6, s6, ra                  /* hi a24 E[1] (< 2^17) */
-    add     s8, s8, a2                  /* F[1] = AA + lo */
-    sltu    a2, s8, a2                  /* carry */
-    add     s8, s8, a6
-    sltu    a6, s8, a6                  /* carry */
-    mul     t3, s7, ra                  /* lo a24 E[2] */
-    add     a2, a2, a6                  /* carries */
-    add     s6, s6, a2                  /* hi(prev) + carries */
-    lw      t0, 172(a1)                 /* BB[43] */
-    mulhu   s7, s7, ra                  /* hi a24 E[2] (< 2^17) */
-    add     s10, s10, t3                /* F[2] = AA + lo */
-    sltu    t3, s10, t3                 /* carry */
-    add     s10, s10, s6
-    sltu    s6, s10, s6                 /* carry */
-    mul     a6, s1, ra                  /* lo a24 E[3] */
-    add     t3, t3, s6                  /* carries */
-    add     s7, s7, t3                  /* hi(prev) + carries */
-    mulhu   s1, s1, ra                  /* hi a24 E[3] (< 2^17) */
-    add     t1, t1, a6                  /* F[3] = AA + lo */
-    sltu    a6, t1, a6                  /* carry */
-    add     t1, t1, s7
-    sltu    s7, t1, s7                  /* carry */
-    mul     a2, a3, ra                  /* lo a24 E[4] */
-    add     a6, a6, s7                  /* carries */
-    add     s1, s1, a6                  /* hi(prev) + carries */
-    mulhu   a3, a3, ra                  /* hi a24 E[4] (< 2^17) */
-    add     t6, t6, a2                  /* F[4] = AA + lo */
-    sltu    a2, t6, a2                  /* carry */
-    add     t6, t6, s1
-    sltu    s1, t6, s1                  /* carry */
-    mul     s6, s5, ra                  /* lo a24 E[5] */
-    add     a2, a2, s1                  /* carries */
-    add     a3, a3, a2                  /* hi(prev) + carries */
-    lw      t3, 140(a1)                 /* AA[35] */
-    mulhu   s5, s5, ra                  /* hi a24 E[5] (< 2^17) */
-    add     a5, a5, s6                  /* F[5] = AA + lo */
-    sltu    s6, a5, s6                  /* carry */
-    add     a5, a5, a3
-    sltu    a3, a5, a3                  /* carry */
-    mul     s7, a4, ra                  /* lo a24 E[6] */
-    add     s6, s6, a3                  /* carries */
-    add     s5, s5, s6                  /* hi(prev) + carries */
-    lw      a6, 176(a1)                 /* BB[44] */
-    mulhu   a4, a4, ra                  /* hi a24 E[6] (< 2^17) */
-    add     s0, s0, s7                  /* F[6] = AA + lo */
-    sltu    s7, s0, s7                  /* carry */
-    add     s0, s0, s5
-    sltu    s5, s0, s5                  /* carry */
-    mul     s1, s3, ra                  /* lo a24 E[7] */
-    add     s7, s7, s5                  /* carries */
-    add     a4, a4, s7                  /* hi(prev) + carries */
-    mulhu   s3, s3, ra                  /* hi a24 E[7] (< 2^17) */
-    add     a7, a7, s1                  /* F[7] = AA + lo */
-    sltu    s1, a7, s1                  /* carry */
-    add     a7, a7, a4
-    sltu    a4, a7, a4                  /* carry */
-    mul     a2, t4, s4                  /* lo a[0]*b[0] */
-    add     s1, s1, a4                  /* carries */
-    add     s3, s3, s1                  /* the value above 2^256 (< 2^18) */
-    slli    s3, s3, 1
-    srli    a3, a7, 31
-    mulhu   s6, t4, s4                  /* hi a[0]*b[0] */
-    or      s3, s3, a3                  /* T' = the multiple of 2^255 */
-    slli    s5, s3, 4
-    slli    s7, s3, 1
-    add     s5, s5, s7
-    mul     ra, t4, t5                  /* lo a[0]*b[1] */
-    add     s5, s5, s3                  /* 19 T' */
-    slli    a7, a7, 1
-    srli    a7, a7, 1                   /* clear bit 255 */
-    add     s2, s2, s5                  /* F[0] += carry */
-    mulhu   a4, t4, t5                  /* hi a[0]*b[1] */
-    sltu    s5, s2, s5                  /* carry */
-    sw      s2, 96(a1)                  /* F[0] */
-    add     s8, s8, s5                  /* F[1] += carry */
-    sltu    s5, s8, s5                  /* carry */
-    mul     s1, s9, s4                  /* lo a[1]*b[0] */
-    sw      s8, 100(a1)                 /* F[1] */
-    add     s10, s10, s5                /* F[2] += carry */
-    sltu    s5, s10, s5                 /* carry */
-    sw      s10, 104(a1)                /* F[2] */
-    mulhu   a3, s9, s4                  /* hi a[1]*b[0] */
-    add     t1, t1, s5                  /* F[3] += carry */
-    sltu    s5, t1, s5                  /* carry */
-    sw      t1, 108(a1)                 /* F[3] */
-    add     t6, t6, s5                  /* F[4] += carry */
-    mul     s7, t4, t2                  /* lo a[0]*b[2] */
-    sltu    s5, t6, s5                  /* carry */
-    sw      t6, 112(a1)                 /* F[4] */
-    add     a5, a5, s5                  /* F[5] += carry */
-    sltu    s5, a5, s5                  /* carry */
-    mulhu   s3, t4, t2                  /* hi a[0]*b[2] */
-    sw      a5, 116(a1)                 /* F[5] */
-    add     s0, s0, s5                  /* F[6] += carry */
-    sltu    s5, s0, s5                  /* carry */
-    sw      s0, 120(a1)                 /* F[6] */
-    mul     s2, s9, t5                  /* lo a[1]*b[1] */
-    add     a7, a7, s5                  /* F[7] += carry */
-    sw      a7, 124(a1)                 /* F[7] */
-    add     s6, s6, ra                  /* column 1 += lo */
-    sltu    ra, s6, ra                  /* carry */
-    mulhu   s8, s9, t5                  /* hi a[1]*b[1] */
-    add     a4, a4, ra                  /* hi + carry: no overflow */
-    add     s6, s6, s1                  /* column 1 += lo */
-    sltu    s1, s6, s1                  /* carry */
-    add     a3, a3, s1                  /* hi + carry: no overflow */
-    mul     s10, s11, s4                /* lo a[2]*b[0] */
-    add     a4, a4, a3                  /* column 2 += hi */
-    sltu    a3, a4, a3                  /* carry */
-    add     a4, a4, s7                  /* column 2 += lo */
-    sltu    s7, a4, s7                  /* carry */
-    mulhu   t1, s11, s4                 /* hi a[2]*b[0] */
-    add     s3, s3, s7                  /* hi + carry: no overflow */
-    add     a3, a3, s3                  /* column 3 += hi */
-    sltu    s3, a3, s3                  /* carry */
-    add     a4, a4, s2                  /* column 2 += lo */
-    mul     t6, t4, t0                  /* lo a[0]*b[3] */
-    sltu    s2, a4, s2                  /* carry */
-    add     s8, s8, s2                  /* hi + carry: no overflow */
-    add     a3, a3, s8                  /* column 3 += hi */
-    sltu    s8, a3, s8                  /* carry */
-    mulhu   a5, t4, t0                  /* hi a[0]*b[3] */
-    add     s3, s3, s8                  /* column 4 += carry */
-    add     a4, a4, s10                 /* column 2 += lo */
-    sltu    s10, a4, s10                /* carry */
-    add     t1, t1, s10                 /* hi + carry: no overflow */
-    mul     s0, s9, t2                  /* lo a[1]*b[2] */
-    add     a3, a3, t1                  /* column 3 += hi */
-    sltu    t1, a3, t1                  /* carry */
-    add     s3, s3, t1                  /* column 4 += carry */
-    add     a3, a3, t6                  /* column 3 += lo */
-    mulhu   s5, s9, t2                  /* hi a[1]*b[2] */
-    sltu    t6, a3, t6                  /* carry */
-    add     a5, a5, t6                  /* hi + carry: no overflow */
-    add     s3, s3, a5                  /* column 4 += hi */
-    sltu    a5, s3, a5                  /* carry */
-    mul     a7, s11, t5                 /* lo a[2]*b[1] */
-    add     a3, a3, s0                  /* column 3 += lo */
-    sltu    s0, a3, s0                  /* carry */
-    add     s5, s5, s0                  /* hi + carry: no overflow */
-    add     s3, s3, s5                  /* column 4 += hi */
-    mulhu   ra, s11, t5                 /* hi a[2]*b[1] */
-    sltu    s5, s3, s5                  /* carry */
-    add     a5, a5, s5                  /* column 5 += carry */
-    add     a3, a3, a7                  /* column 3 += lo */
-    sltu    a7, a3, a7                  /* carry */
-    mul     s1, t3, s4                  /* lo a[3]*b[0] */
-    add     ra, ra, a7                  /* hi + carry: no overflow */
-    add     s3, s3, ra                  /* column 4 += hi */
-    sltu    ra, s3, ra                  /* carry */
-    add     a5, a5, ra                  /* column 5 += carry */
-    mulhu   s7, t3, s4                  /* hi a[3]*b[0] */
-    add     a3, a3, s1                  /* column 3 += lo */
-    sltu    s1, a3, s1                  /* carry */
-    lw      s2, 144(a1)                 /* AA[36] */
-    lw      s8, 180(a1)                 /* BB[45] */
-    mul     s10, t4, a6                 /* lo a[0]*b[4] */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    add     s3, s3, s7                  /* column 4 += hi */
-    sltu    s7, s3, s7                  /* carry */
-    add     a5, a5, s7                  /* column 5 += carry */
-    mulhu   t1, t4, a6                  /* hi a[0]*b[4] */
-    add     s3, s3, s10                 /* column 4 += lo */
-    sltu    s10, s3, s10                /* carry */
-    lw      t6, 148(a1)                 /* AA[37] */
-    lw      s0, 184(a1)                 /* BB[46] */
-    mul     s5, s9, t0                  /* lo a[1]*b[3] */
-    add     t1, t1, s10                 /* hi + carry: no overflow */
-    add     a5, a5, t1                  /* column 5 += hi */
-    sltu    t1, a5, t1                  /* carry */
-    mulhu   a7, s9, t0                  /* hi a[1]*b[3] */
-    add     s3, s3, s5                  /* column 4 += lo */
-    sltu    s5, s3, s5                  /* carry */
-    lw      ra, 152(a1)                 /* AA[38] */
-    mul     s1, s11, t2                 /* lo a[2]*b[2] */
-    add     a7, a7, s5                  /* hi + carry: no overflow */
-    add     a5, a5, a7                  /* column 5 += hi */
-    sltu    a7, a5, a7                  /* carry */
-    add     t1, t1, a7                  /* column 6 += carry */
-    mulhu   s7, s11, t2                 /* hi a[2]*b[2] */
-    add     s3, s3, s1                  /* column 4 += lo */
-    sltu    s1, s3, s1                  /* carry */
-    lw      s10, 188(a1)                /* BB[47] */
-    mul     s5, t3, t5                  /* lo a[3]*b[1] */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    add     a5, a5, s7                  /* column 5 += hi */
-    sltu    s7, a5, s7                  /* carry */
-    add     t1, t1, s7                  /* column 6 += carry */
-    mulhu   a7, t3, t5                  /* hi a[3]*b[1] */
-    add     s3, s3, s5                  /* column 4 += lo */
-    sltu    s5, s3, s5                  /* carry */
-    mul     s1, s2, s4                  /* lo a[4]*b[0] */
-    add     a7, a7, s5                  /* hi + carry: no overflow */
-    add     a5, a5, a7                  /* column 5 += hi */
-    sltu    a7, a5, a7                  /* carry */
-    add     t1, t1, a7                  /* column 6 += carry */
-    mulhu   s7, s2, s4                  /* hi a[4]*b[0] */
-    add     s3, s3, s1                  /* column 4 += lo */
-    sltu    s1, s3, s1                  /* carry */
-    mul     s5, t4, s8                  /* lo a[0]*b[5] */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    add     a5, a5, s7                  /* column 5 += hi */
-    sltu    s7, a5, s7                  /* carry */
-    add     t1, t1, s7                  /* column 6 += carry */
-    mulhu   a7, t4, s8                  /* hi a[0]*b[5] */
-    add     a5, a5, s5                  /* column 5 += lo */
-    sltu    s5, a5, s5                  /* carry */
-    mul     s1, s9, a6                  /* lo a[1]*b[4] */
-    add     a7, a7, s5                  /* hi + carry: no overflow */
-    add     t1, t1, a7                  /* column 6 += hi */
-    sltu    a7, t1, a7                  /* carry */
-    mulhu   s7, s9, a6                  /* hi a[1]*b[4] */
-    add     a5, a5, s1                  /* column 5 += lo */
-    sltu    s1, a5, s1                  /* carry */
-    mul     s5, s11, t0                 /* lo a[2]*b[3] */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    add     t1, t1, s7                  /* column 6 += hi */
-    sltu    s7, t1, s7                  /* carry */
-    add     a7, a7, s7                  /* column 7 += carry */
-    mulhu   s1, s11, t0                 /* hi a[2]*b[3] */
-    add     a5, a5, s5                  /* column 5 += lo */
-    sltu    s5, a5, s5                  /* carry */
-    mul     s7, t3, t2                  /* lo a[3]*b[2] */
-    add     s1, s1, s5                  /* hi + carry: no overflow */
-    add     t1, t1, s1                  /* column 6 += hi */
-    sltu    s1, t1, s1                  /* carry */
-    add     a7, a7, s1                  /* column 7 += carry */
-    mulhu   s5, t3, t2                  /* hi a[3]*b[2] */
-    add     a5, a5, s7                  /* column 5 += lo */
-    sltu    s7, a5, s7                  /* carry */
-    mul     s1, s2, t5                  /* lo a[4]*b[1] */
-    add     s5, s5, s7                  /* hi + carry: no overflow */
-    add     t1, t1, s5                  /* column 6 += hi */
-    sltu    s5, t1, s5                  /* carry */
-    add     a7, a7, s5                  /* column 7 += carry */
-    mulhu   s7, s2, t5                  /* hi a[4]*b[1] */
-    add     a5, a5, s1                  /* column 5 += lo */
-    sltu    s1, a5, s1                  /* carry */
-    lw      a1, 156(a1)                 /* AA[39] */
-    mul     s5, t6, s4                  /* lo a[5]*b[0] */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    add     t1, t1, s7                  /* column 6 += hi */
-    sltu    s7, t1, s7                  /* carry */
-    add     a7, a7, s7                  /* column 7 += carry */
-    mulhu   s1, t6, s4                  /* hi a[5]*b[0] */
-    add     a5, a5, s5                  /* column 5 += lo */
-    sltu    s5, a5, s5                  /* carry */
-    mul     s7, t4, s0                  /* lo a[0]*b[6] */
-    add     s1, s1, s5                  /* hi + carry: no overflow */
-    add     t1, t1, s1                  /* column 6 += hi */
-    sltu    s1, t1, s1                  /* carry */
-    add     a7, a7, s1                  /* column 7 += carry */
-    mulhu   s5, t4, s0                  /* hi a[0]*b[6] */
-    add     t1, t1, s7                  /* column 6 += lo */
-    sltu    s7, t1, s7                  /* carry */
-    mul     s1, s9, s8                  /* lo a[1]*b[5] */
-    add     s5, s5, s7                  /* hi + carry: no overflow */
-    add     a7, a7, s5                  /* column 7 += hi */
-    sltu    s5, a7, s5                  /* carry */
-    mulhu   s7, s9, s8                  /* hi a[1]*b[5] */
-    add     t1, t1, s1                  /* column 6 += lo */
-    sltu    s1, t1, s1                  /* carry */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    mul     s1, s11, a6                 /* lo a[2]*b[4] */
-    add     a7, a7, s7                  /* column 7 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     s5, s5, s7                  /* column 8 += carry */
-    mulhu   s7, s11, a6                 /* hi a[2]*b[4] */
-    add     t1, t1, s1                  /* column 6 += lo */
-    sltu    s1, t1, s1                  /* carry */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    mul     s1, t3, t0                  /* lo a[3]*b[3] */
-    add     a7, a7, s7                  /* column 7 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     s5, s5, s7                  /* column 8 += carry */
-    mulhu   s7, t3, t0                  /* hi a[3]*b[3] */
-    add     t1, t1, s1                  /* column 6 += lo */
-    sltu    s1, t1, s1                  /* carry */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    mul     s1, s2, t2                  /* lo a[4]*b[2] */
-    add     a7, a7, s7                  /* column 7 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     s5, s5, s7                  /* column 8 += carry */
-    mulhu   s7, s2, t2                  /* hi a[4]*b[2] */
-    add     t1, t1, s1                  /* column 6 += lo */
-    sltu    s1, t1, s1                  /* carry */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    mul     s1, t6, t5                  /* lo a[5]*b[1] */
-    add     a7, a7, s7                  /* column 7 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     s5, s5, s7                  /* column 8 += carry */
-    mulhu   s7, t6, t5                  /* hi a[5]*b[1] */
-    add     t1, t1, s1                  /* column 6 += lo */
-    sltu    s1, t1, s1                  /* carry */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    mul     s1, ra, s4                  /* lo a[6]*b[0] */
-    add     a7, a7, s7                  /* column 7 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     s5, s5, s7                  /* column 8 += carry */
-    mulhu   s7, ra, s4                  /* hi a[6]*b[0] */
-    add     t1, t1, s1                  /* column 6 += lo */
-    sltu    s1, t1, s1                  /* carry */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    mul     s1, t4, s10                 /* lo a[0]*b[7] */
-    add     a7, a7, s7                  /* column 7 += hi */
-    sltu    s7, a7, s7                  /* carry */
-    add     s5, s5, s7                  /* column 8 += carry */
-    mulhu   t4, t4, s10                 /* hi a[0]*b[7] */
-    add     a7, a7, s1                  /* column 7 += lo */
-    sltu    s1, a7, s1                  /* carry */
-    mul     s7, s9, s0                  /* lo a[1]*b[6] */
-    add     t4, t4, s1                  /* hi + carry: no overflow */
-    add     s5, s5, t4                  /* column 8 += hi */
-    sltu    t4, s5, t4                  /* carry */
-    mulhu   s1, s9, s0                  /* hi a[1]*b[6] */
-    add     a7, a7, s7                  /* column 7 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    add     s1, s1, s7                  /* hi + carry: no overflow */
-    mul     s7, s11, s8                 /* lo a[2]*b[5] */
-    add     s5, s5, s1                  /* column 8 += hi */
-    sltu    s1, s5, s1                  /* carry */
-    add     t4, t4, s1                  /* column 9 += carry */
-    mulhu   s1, s11, s8                 /* hi a[2]*b[5] */
-    add     a7, a7, s7                  /* column 7 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    add     s1, s1, s7                  /* hi + carry: no overflow */
-    mul     s7, t3, a6                  /* lo a[3]*b[4] */
-    add     s5, s5, s1                  /* column 8 += hi */
-    sltu    s1, s5, s1                  /* carry */
-    add     t4, t4, s1                  /* column 9 += carry */
-    mulhu   s1, t3, a6                  /* hi a[3]*b[4] */
-    add     a7, a7, s7                  /* column 7 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    add     s1, s1, s7                  /* hi + carry: no overflow */
-    mul     s7, s2, t0                  /* lo a[4]*b[3] */
-    add     s5, s5, s1                  /* column 8 += hi */
-    sltu    s1, s5, s1                  /* carry */
-    add     t4, t4, s1                  /* column 9 += carry */
-    mulhu   s1, s2, t0                  /* hi a[4]*b[3] */
-    add     a7, a7, s7                  /* column 7 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    add     s1, s1, s7                  /* hi + carry: no overflow */
-    mul     s7, t6, t2                  /* lo a[5]*b[2] */
-    add     s5, s5, s1                  /* column 8 += hi */
-    sltu    s1, s5, s1                  /* carry */
-    add     t4, t4, s1                  /* column 9 += carry */
-    mulhu   s1, t6, t2                  /* hi a[5]*b[2] */
-    add     a7, a7, s7                  /* column 7 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    add     s1, s1, s7                  /* hi + carry: no overflow */
-    mul     s7, ra, t5                  /* lo a[6]*b[1] */
-    add     s5, s5, s1                  /* column 8 += hi */
-    sltu    s1, s5, s1                  /* carry */
-    add     t4, t4, s1                  /* column 9 += carry */
-    mulhu   s1, ra, t5                  /* hi a[6]*b[1] */
-    add     a7, a7, s7                  /* column 7 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    add     s1, s1, s7                  /* hi + carry: no overflow */
-    mul     s7, a1, s4                  /* lo a[7]*b[0] */
-    add     s5, s5, s1                  /* column 8 += hi */
-    sltu    s1, s5, s1                  /* carry */
-    add     t4, t4, s1                  /* column 9 += carry */
-    mulhu   s4, a1, s4                  /* hi a[7]*b[0] */
-    add     a7, a7, s7                  /* column 7 += lo */
-    sltu    s7, a7, s7                  /* carry */
-    mul     s1, s9, s10                 /* lo a[1]*b[7] */
-    add     s4, s4, s7                  /* hi + carry: no overflow */
-    add     s5, s5, s4                  /* column 8 += hi */
-    sltu    s4, s5, s4                  /* carry */
-    add     t4, t4, s4                  /* column 9 += carry */
-    mulhu   s9, s9, s10                 /* hi a[1]*b[7] */
-    add     s5, s5, s1                  /* column 8 += lo */
-    sltu    s1, s5, s1                  /* carry */
-    mul     s7, s11, s0                 /* lo a[2]*b[6] */
-    add     s9, s9, s1                  /* hi + carry: no overflow */
-    add     t4, t4, s9                  /* column 9 += hi */
-    sltu    s9, t4, s9                  /* carry */
-    mulhu   s4, s11, s0                 /* hi a[2]*b[6] */
-    add     s5, s5, s7                  /* column 8 += lo */
-    sltu    s7, s5, s7                  /* carry */
-    mul     s1, t3, s8                  /* lo a[3]*b[5] */
-    add     s4, s4, s7                  /* hi + carry: no overflow */
-    add     t4, t4, s4                  /* column 9 += hi */
-    sltu    s4, t4, s4                  /* carry */
-    add     s9, s9, s4                  /* column 10 += carry */
-    mulhu   s7, t3, s8                  /* hi a[3]*b[5] */
-    add     s5, s5, s1                  /* column 8 += lo */
-    sltu    s1, s5, s1                  /* carry */
-    mul     s4, s2, a6                  /* lo a[4]*b[4] */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    add     t4, t4, s7                  /* column 9 += hi */
-    sltu    s7, t4, s7                  /* carry */
-    add     s9, s9, s7                  /* column 10 += carry */
-    mulhu   s1, s2, a6                  /* hi a[4]*b[4] */
-    add     s5, s5, s4                  /* column 8 += lo */
-    sltu    s4, s5, s4                  /* carry */
-    mul     s7, t6, t0                  /* lo a[5]*b[3] */
-    add     s1, s1, s4                  /* hi + carry: no overflow */
-    add     t4, t4, s1                  /* column 9 += hi */
-    sltu    s1, t4, s1                  /* carry */
-    add     s9, s9, s1                  /* column 10 += carry */
-    mulhu   s4, t6, t0                  /* hi a[5]*b[3] */
-    add     s5, s5, s7                  /* column 8 += lo */
-    sltu    s7, s5, s7                  /* carry */
-    mul     s1, ra, t2                  /* lo a[6]*b[2] */
-    add     s4, s4, s7                  /* hi + carry: no overflow */
-    add     t4, t4, s4                  /* column 9 += hi */
-    sltu    s4, t4, s4                  /* carry */
-    add     s9, s9, s4                  /* column 10 += carry */
-    mulhu   s7, ra, t2                  /* hi a[6]*b[2] */
-    add     s5, s5, s1                  /* column 8 += lo */
-    sltu    s1, s5, s1                  /* carry */
-    mul     s4, a1, t5                  /* lo a[7]*b[1] */
-    add     s7, s7, s1                  /* hi + carry: no overflow */
-    add     t4, t4, s7                  /* column 9 += hi */
-    sltu    s7, t4, s7                  /* carry */
-    add     s9, s9, s7                  /* column 10 += carry */
-    mulhu   t5, a1, t5                  /* hi a[7]*b[1] */
-    add     s5, s5, s4                  /* column 8 += lo */
-    sltu    s4, s5, s4                  /* carry */
-    mul     s1, s11, s10                /* lo a[2]*b[7] */
-    add     t5, t5, s4                  /* hi + carry: no overflow */
-    add     t4, t4, t5                  /* column 9 += hi */
-    sltu    t5, t4, t5                  /* carry */
-    add     s9, s9, t5                  /* column 10 += carry */
-    mulhu   s11, s11, s10               /* hi a[2]*b[7] */
-    add     t4, t4, s1                  /* column 9 += lo */
-    sltu    s1, t4, s1                  /* carry */
-    mul     s7, t3, s0                  /* lo a[3]*b[6] */
-    add     s11, s11, s1                /* hi + carry: no overflow */
-    add     s9, s9, s11                 /* column 10 += hi */
-    sltu    s11, s9, s11                /* carry */
-    mulhu   s4, t3, s0                  /* hi a[3]*b[6] */
-    add     t4, t4, s7                  /* column 9 += lo */
-    sltu    s7, t4, s7                  /* carry */
-    mul     t5, s2, s8                  /* lo a[4]*b[5] */
-    add     s4, s4, s7                  /* hi + carry: no overflow */
-    add     s9, s9, s4                  /* column 10 += hi */
-    sltu    s4, s9, s4                  /* carry */
-    add     s11, s11, s4                /* column 11 += carry */
-    mulhu   s1, s2, s8                  /* hi a[4]*b[5] */
-    add     t4, t4, t5                  /* column 9 += lo */
-    sltu    t5, t4, t5                  /* carry */
-    mul     s7, t6, a6                  /* lo a[5]*b[4] */
-    add     s1, s1, t5                  /* hi + carry: no overflow */
-    add     s9, s9, s1                  /* column 10 += hi */
-    sltu    s1, s9, s1                  /* carry */
-    add     s11, s11, s1                /* column 11 += carry */
-    mulhu   s4, t6, a6                  /* hi a[5]*b[4] */
-    add     t4, t4, s7                  /* column 9 += lo */
-    sltu    s7, t4, s7                  /* carry */
-    mul     t5, ra, t0                  /* lo a[6]*b[3] */
-    add     s4, s4, s7                  /* hi + carry: no overflow */
-    add     s9, s9, s4                  /* column 10 += hi */
-    sltu    s4, s9, s4                  /* carry */
-    add     s11, s11, s4                /* column 11 += carry */
-    mulhu   s1, ra, t0                  /* hi a[6]*b[3] */
-    add     t4, t4, t5                  /* column 9 += lo */
-    sltu    t5, t4, t5                  /* carry */
-    li      s7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
-    mul     s4, a1, t2                  /* lo a[7]*b[2] */
-    add     s1, s1, t5                  /* hi + carry: no overflow */
-    add     s9, s9, s1                  /* column 10 += hi */
-    sltu    s1, s9, s1                  /* carry */
-    add     s11, s11, s1                /* column 11 += carry */
-    mulhu   t2, a1, t2                  /* hi a[7]*b[2] */
-    add     t4, t4, s4                  /* column 9 += lo */
-    sltu    s4, t4, s4                  /* carry */
-    mul     t5, t3, s10                 /* lo a[3]*b[7] */
-    add     t2, t2, s4                  /* hi + carry: no overflow */
-    add     s9, s9, t2                  /* column 10 += hi */
-    sltu    t2, s9, t2                  /* carry */
-    add     s11, s11, t2                /* column 11 += carry */
-    mulhu   t3, t3, s10                 /* hi a[3]*b[7] */
-    add     s9, s9, t5                  /* column 10 += lo */
-    sltu    t5, s9, t5                  /* carry */
-    mul     s1, s2, s0                  /* lo a[4]*b[6] */
-    add     t3, t3, t5                  /* hi + carry: no overflow */
-    add     s11, s11, t3                /* column 11 += hi */
-    sltu    t3, s11, t3                 /* carry */
-    mulhu   s4, s2, s0                  /* hi a[4]*b[6] */
-    add     s9, s9, s1                  /* column 10 += lo */
-    sltu    s1, s9, s1                  /* carry */
-    mul     t2, t6, s8                  /* lo a[5]*b[5] */
-    add     s4, s4, s1                  /* hi + carry: no overflow */
-    add     s11, s11, s4                /* column 11 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     t3, t3, s4                  /* column 12 += carry */
-    mulhu   t5, t6, s8                  /* hi a[5]*b[5] */
-    add     s9, s9, t2                  /* column 10 += lo */
-    sltu    t2, s9, t2                  /* carry */
-    mul     s1, ra, a6                  /* lo a[6]*b[4] */
-    add     t5, t5, t2                  /* hi + carry: no overflow */
-    add     s11, s11, t5                /* column 11 += hi */
-    sltu    t5, s11, t5                 /* carry */
-    add     t3, t3, t5                  /* column 12 += carry */
-    mulhu   s4, ra, a6                  /* hi a[6]*b[4] */
-    add     s9, s9, s1                  /* column 10 += lo */
-    sltu    s1, s9, s1                  /* carry */
-    mul     t2, a1, t0                  /* lo a[7]*b[3] */
-    add     s4, s4, s1                  /* hi + carry: no overflow */
-    add     s11, s11, s4                /* column 11 += hi */
-    sltu    s4, s11, s4                 /* carry */
-    add     t3, t3, s4                  /* column 12 += carry */
-    mulhu   t0, a1, t0                  /* hi a[7]*b[3] */
-    add     s9, s9, t2                  /* column 10 += lo */
-    sltu    t2, s9, t2                  /* carry */
-    mul     t5, s2, s10                 /* lo a[4]*b[7] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     s11, s11, t0                /* column 11 += hi */
-    sltu    t0, s11, t0                 /* carry */
-    add     t3, t3, t0                  /* column 12 += carry */
-    mulhu   s2, s2, s10                 /* hi a[4]*b[7] */
-    add     s11, s11, t5                /* column 11 += lo */
-    sltu    t5, s11, t5                 /* carry */
-    mul     s1, t6, s0                  /* lo a[5]*b[6] */
-    add     s2, s2, t5                  /* hi + carry: no overflow */
-    add     t3, t3, s2                  /* column 12 += hi */
-    sltu    s2, t3, s2                  /* carry */
-    mulhu   s4, t6, s0                  /* hi a[5]*b[6] */
-    add     s11, s11, s1                /* column 11 += lo */
-    sltu    s1, s11, s1                 /* carry */
-    mul     t2, ra, s8                  /* lo a[6]*b[5] */
-    add     s4, s4, s1                  /* hi + carry: no overflow */
-    add     t3, t3, s4                  /* column 12 += hi */
-    sltu    s4, t3, s4                  /* carry */
-    add     s2, s2, s4                  /* column 13 += carry */
-    mulhu   t0, ra, s8                  /* hi a[6]*b[5] */
-    add     s11, s11, t2                /* column 11 += lo */
-    sltu    t2, s11, t2                 /* carry */
-    mul     t5, a1, a6                  /* lo a[7]*b[4] */
-    add     t0, t0, t2                  /* hi + carry: no overflow */
-    add     t3, t3, t0                  /* column 12 += hi */
-    sltu    t0, t3, t0                  /* carry */
-    add     s2, s2, t0                  /* column 13 += carry */
-    mulhu   a6, a1, a6                  /* hi a[7]*b[4] */
-    add     s11, s11, t5                /* column 11 += lo */
-    sltu    t5, s11, t5                 /* carry */
-    mul     s1, t6, s10                 /* lo a[5]*b[7] */
-    add     a6, a6, t5                  /* hi + carry: no overflow */
-    add     t3, t3, a6                  /* column 12 += hi */
-    sltu    a6, t3, a6                  /* carry */
-    add     s2, s2, a6                  /* column 13 += carry */
-    mulhu   t6, t6, s10                 /* hi a[5]*b[7] */
-    add     t3, t3, s1                  /* column 12 += lo */
-    sltu    s1, t3, s1                  /* carry */
-    mul     s4, ra, s0                  /* lo a[6]*b[6] */
-    add     t6, t6, s1                  /* hi + carry: no overflow */
-    add     s2, s2, t6                  /* column 13 += hi */
-    sltu    t6, s2, t6                  /* carry */
-    mulhu   t2, ra, s0                  /* hi a[6]*b[6] */
-    add     t3, t3, s4                  /* column 12 += lo */
-    sltu    s4, t3, s4                  /* carry */
-    mul     t0, a1, s8                  /* lo a[7]*b[5] */
-    add     t2, t2, s4                  /* hi + carry: no overflow */
-    add     s2, s2, t2                  /* column 13 += hi */
-    sltu    t2, s2, t2                  /* carry */
-    add     t6, t6, t2                  /* column 14 += carry */
-    mulhu   s8, a1, s8                  /* hi a[7]*b[5] */
-    add     t3, t3, t0                  /* column 12 += lo */
-    sltu    t0, t3, t0                  /* carry */
-    mul     t5, ra, s10                 /* lo a[6]*b[7] */
-    add     s8, s8, t0                  /* hi + carry: no overflow */
-    add     s2, s2, s8                  /* column 13 += hi */
-    sltu    s8, s2, s8                  /* carry */
-    add     t6, t6, s8                  /* column 14 += carry */
-    mulhu   ra, ra, s10                 /* hi a[6]*b[7] */
-    add     s2, s2, t5                  /* column 13 += lo */
-    sltu    t5, s2, t5                  /* carry */
-    mul     a6, a1, s0                  /* lo a[7]*b[6] */
-    add     ra, ra, t5                  /* hi + carry: no overflow */
-    add     t6, t6, ra                  /* column 14 += hi */
-    sltu    ra, t6, ra                  /* carry */
-    mulhu   s0, a1, s0                  /* hi a[7]*b[6] */
-    add     s2, s2, a6                  /* column 13 += lo */
-    sltu    a6, s2, a6                  /* carry */
-    mul     s1, a1, s10                 /* lo a[7]*b[7] */
-    add     s0, s0, a6                  /* hi + carry: no overflow */
-    add     t6, t6, s0                  /* column 14 += hi */
-    sltu    s0, t6, s0                  /* carry */
-    add     ra, ra, s0                  /* column 15 += carry */
-    mulhu   a1, a1, s10                 /* hi a[7]*b[7] */
-    add     t6, t6, s1                  /* column 14 += lo */
-    sltu    s1, t6, s1                  /* carry */
-    mul     s4, s5, s7                  /* lo 38 t[8] */
-    add     a1, a1, s1                  /* hi + carry: no overflow */
-    add     ra, ra, a1                  /* column 15 += hi */
-    slli    t2, ra, 5                   /* t[15] << 5 */
-    slli    t0, ra, 2                   /* t[15] << 2 */
-    mulhu   s5, s5, s7                  /* hi 38 t[8] (< 38) */
-    add     a2, a2, s4                  /* u[0] = t[0] + lo 38 t[8] */
-    sltu    s4, a2, s4                  /* carry */
-    slli    s8, ra, 1                   /* t[15] << 1 */
-    add     t2, t2, t0                  /* lo 38 t[15] */
-    mul     t5, t4, s7                  /* lo 38 t[9] */
-    add     s5, s5, s4                  /* hi(prev) + carries */
-    sltu    t0, t2, t0                  /* carry */
-    add     t2, t2, s8
-    sltu    s8, t2, s8                  /* carry */
-    mulhu   t4, t4, s7                  /* hi 38 t[9] (< 38) */
-    add     s6, s6, t5                  /* u[1] = t[1] + lo 38 t[9] */
-    sltu    t5, s6, t5                  /* carry */
-    add     s6, s6, s5                  /* u[1] += hi(prev) + carry */
-    sltu    s5, s6, s5                  /* carry */
-    mul     a6, s9, s7                  /* lo 38 t[10] */
-    add     t5, t5, s5                  /* carries */
-    add     t4, t4, t5                  /* hi(prev) + carries */
-    srli    s0, ra, 27                  /* t[15] >> 27 */
-    srli    s10, ra, 30                 /* t[15] >> 30 */
-    mulhu   s9, s9, s7                  /* hi 38 t[10] (< 38) */
-    add     a4, a4, a6                  /* u[2] = t[2] + lo 38 t[10] */
-    sltu    a6, a4, a6                  /* carry */
-    add     a4, a4, t4                  /* u[2] += hi(prev) + carry */
-    sltu    t4, a4, t4                  /* carry */
-    mul     s1, s11, s7                 /* lo 38 t[11] */
-    add     a6, a6, t4                  /* carries */
-    add     s9, s9, a6                  /* hi(prev) + carries */
-    srli    ra, ra, 31                  /* t[15] >> 31 */
-    add     s0, s0, s10                 /* hi 38 t[15] */
-    mulhu   s11, s11, s7                /* hi 38 t[11] (< 38) */
-    add     a3, a3, s1                  /* u[3] = t[3] + lo 38 t[11] */
-    sltu    s1, a3, s1                  /* carry */
-    add     a3, a3, s9                  /* u[3] += hi(prev) + carry */
-    sltu    s9, a3, s9                  /* carry */
-    mul     a1, t3, s7                  /* lo 38 t[12] */
-    add     s1, s1, s9                  /* carries */
-    add     s11, s11, s1                /* hi(prev) + carries */
-    add     s0, s0, ra
-    add     s0, s0, t0
-    mulhu   t3, t3, s7                  /* hi 38 t[12] (< 38) */
-    add     s3, s3, a1                  /* u[4] = t[4] + lo 38 t[12] */
-    sltu    a1, s3, a1                  /* carry */
-    add     s3, s3, s11                 /* u[4] += hi(prev) + carry */
+    add     s8, s2, t1                  /* S[6] = a + b */
+    sltu    t3, s8, t1                  /* carry */
+    add     s8, s8, a3                  /* + carry (19 T at word 0) */
+    sltu    a3, s8, a3                  /* carry */
+    add     t3, t3, a3                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s8, 24(a1)                  /* S[6] */
+    sltu    a4, s2, t1                  /* borrow */
+    sub     s2, s2, t1                  /* Dd[6] = a - b */
+    sltu    s0, s2, t6                  /* borrow */
+    sub     s2, s2, t6                  /* - borrow (19 g at word 0) */
+    add     a4, a4, s0                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s2, 56(a1)                  /* Dd[6] */
+    srli    t5, t5, 1                   /* (a7 + b7) mod 2^31 */
+    add     t5, t5, t3                  /* S[7] (below 2^31 + 2) */
+    sw      t5, 28(a1)                  /* S[7] */
+    or      a6, a6, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     a6, a6, a4                  /* Dd[7] (at least 2^31 - 2) */
+    sw      a6, 60(a1)                  /* Dd[7] */
+    li      t2, -2147483648             /* 2^31 */
+    lw      a2, 156(a1)                 /* AA[39] */
+    lw      a5, 188(a1)                 /* BB[47] */
+    lw      s3, 128(a1)                 /* AA[32] */
+    sub     s4, a2, a5                  /* E: a7 - b7 first */
+    sltu    a5, a2, a5                  /* a7 < b7 */
+    srli    s6, s4, 31
+    xori    s6, s6, 1
+    slli    a5, a5, 1
+    add     s6, s6, a5                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    li      s1, 121665                  /* a24 = 121665 */
+    slli    s5, s6, 4
+    slli    a7, s6, 1
+    add     s5, s5, a7
+    add     s5, s5, s6                  /* 19 g */
+    lw      s9, 160(a1)                 /* BB[40] */
+    lw      s10, 132(a1)                /* AA[33] */
+    sltu    ra, s3, s9                  /* borrow */
+    sub     s9, s3, s9                  /* E[0] = a - b */
+    sub     s7, s9, s5                  /* - borrow (19 g at word 0) */
+    mul     s11, s7, s1                 /* lo a24 E[0] */
+    sltu    s9, s9, s5                  /* borrow */
+    add     ra, ra, s9                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s7, 64(a1)                  /* E[0] */
+    lw      t4, 164(a1)                 /* BB[41] */
+    mulhu   s7, s7, s1                  /* hi a24 E[0] (< 2^17) */
+    sltu    a3, s10, t4                 /* borrow */
+    sub     t4, s10, t4                 /* E[1] = a - b */
+    sub     s8, t4, ra                  /* - borrow (19 g at word 0) */
+    sltu    t4, t4, ra                  /* borrow */
+    mul     t1, s8, s1                  /* lo a24 E[1] */
+    add     a3, a3, t4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s8, 68(a1)                  /* E[1] */
+    lw      t6, 136(a1)                 /* AA[34] */
+    lw      s0, 168(a1)                 /* BB[42] */
+    mulhu   s8, s8, s1                  /* hi a24 E[1] (< 2^17) */
+    sltu    s2, t6, s0                  /* borrow */
+    sub     s0, t6, s0                  /* E[2] = a - b */
+    sub     t3, s0, a3                  /* - borrow (19 g at word 0) */
+    sltu    s0, s0, a3                  /* borrow */
+    mul     t5, t3, s1                  /* lo a24 E[2] */
+    add     s2, s2, s0                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t3, 72(a1)                  /* E[2] */
+    lw      t0, 140(a1)                 /* AA[35] */
+    lw      a4, 172(a1)                 /* BB[43] */
+    mulhu   t3, t3, s1                  /* hi a24 E[2] (< 2^17) */
+    sltu    a6, t0, a4                  /* borrow */
+    sub     a4, t0, a4                  /* E[3] = a - b */
+    sub     a5, a4, s2                  /* - borrow (19 g at word 0) */
+    sltu    a4, a4, s2                  /* borrow */
+    mul     a7, a5, s1                  /* lo a24 E[3] */
+    add     a6, a6, a4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a5, 76(a1)                  /* E[3] */
+    lw      s6, 144(a1)                 /* AA[36] */
+    lw      s5, 176(a1)                 /* BB[44] */
+    mulhu   a5, a5, s1                  /* hi a24 E[3] (< 2^17) */
+    sltu    s9, s6, s5                  /* borrow */
+    sub     s5, s6, s5                  /* E[4] = a - b */
+    sub     ra, s5, a6                  /* - borrow (19 g at word 0) */
+    sltu    s5, s5, a6                  /* borrow */
+    mul     t4, ra, s1                  /* lo a24 E[4] */
+    add     s9, s9, s5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      ra, 80(a1)                  /* E[4] */
+    lw      a3, 148(a1)                 /* AA[37] */
+    lw      s0, 180(a1)                 /* BB[45] */
+    mulhu   ra, ra, s1                  /* hi a24 E[4] (< 2^17) */
+    sltu    s2, a3, s0                  /* borrow */
+    sub     s0, a3, s0                  /* E[5] = a - b */
+    sub     a4, s0, s9                  /* - borrow (19 g at word 0) */
+    sltu    s0, s0, s9                  /* borrow */
+    mul     a6, a4, s1                  /* lo a24 E[5] */
+    add     s2, s2, s0                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a4, 84(a1)                  /* E[5] */
+    lw      s5, 152(a1)                 /* AA[38] */
+    lw      s9, 184(a1)                 /* BB[46] */
+    mulhu   a4, a4, s1                  /* hi a24 E[5] (< 2^17) */
+    sltu    s0, s5, s9                  /* borrow */
+    sub     s9, s5, s9                  /* E[6] = a - b */
+    or      s4, s4, t2                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     t2, s9, s2                  /* - borrow (19 g at word 0) */
+    sltu    s9, s9, s2                  /* borrow */
+    mul     s2, t2, s1                  /* lo a24 E[6] */
+    add     s0, s0, s9                  /* borrows (0..2: word 0 takes up to 57) */
+    sub     s4, s4, s0                  /* E[7] (at least 2^31 - 2) */
+    sw      t2, 88(a1)                  /* E[6] */
+    sw      s4, 92(a1)                  /* E[7] */
+    mulhu   t2, t2, s1                  /* hi a24 E[6] (< 2^17) */
+    add     s3, s3, s11                 /* F[0] = AA + lo */
     sltu    s11, s3, s11                /* carry */
-    mul     s4, s2, s7                  /* lo 38 t[13] */
-    add     a1, a1, s11                 /* carries */
-    add     t3, t3, a1                  /* hi(prev) + carries */
-    add     s0, s0, s8
-    add     a7, a7, t2                  /* u[7] = t[7] + lo 38 t[15] */
-    mulhu   s2, s2, s7                  /* hi 38 t[13] (< 38) */
-    add     a5, a5, s4                  /* u[5] = t[5] + lo 38 t[13] */
-    sltu    s4, a5, s4                  /* carry */
-    add     a5, a5, t3                  /* u[5] += hi(prev) + carry */
-    sltu    t3, a5, t3                  /* carry */
-    mul     s5, t6, s7                  /* lo 38 t[14] */
-    add     s4, s4, t3                  /* carries */
-    add     s2, s2, s4                  /* hi(prev) + carries */
-    sltu    t2, a7, t2                  /* carry */
-    mulhu   t6, t6, s7                  /* hi 38 t[14] (< 38) */
-    add     t1, t1, s5                  /* u[6] = t[6] + lo 38 t[14] */
-    sltu    s5, t1, s5                  /* carry */
-    add     t1, t1, s2                  /* u[6] += hi(prev) + carry */
-    sltu    s2, t1, s2                  /* carry */
-    add     s5, s5, s2                  /* carries */
-    add     t6, t6, s5                  /* hi(prev) + carries */
-    add     a7, a7, t6                  /* u[7] += hi(prev) + carry */
-    sltu    t6, a7, t6                  /* carry */
-    add     t2, t2, t6                  /* carries */
-    add     s0, s0, t2                  /* T: the value of the bits above 2^256 (< 41) */
-    srli    t5, a7, 31                  /* bit 255 */
-    slli    s0, s0, 1                   /* 2 T */
-    or      s0, s0, t5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
-    slli    t4, s0, 4                   /* 16 T' */
-    slli    a6, s0, 1                   /* 2 T' */
-    add     t4, t4, a6                  /* 18 T' */
-    add     t4, t4, s0                  /* 19 T' (2^255 = 19 mod p) */
-    slli    a7, a7, 1                   /* clear bit 255 */
-    srli    a7, a7, 1
-    add     a2, a2, t4                  /* r[0] = u[0] + carry */
-    sltu    t4, a2, t4                  /* carry */
-    sw      a2, 32(a0)                  /* x2[0] */
-    add     s6, s6, t4                  /* r[1] = u[1] + carry */
+    add     s10, s10, t1                /* F[1] = AA + lo */
+    sltu    t1, s10, t1                 /* carry */
+    mul     s9, s4, s1                  /* lo a24 E[7] */
+    add     s7, s7, s11                 /* hi(prev) + carries */
+    add     s10, s10, s7
+    sltu    s7, s10, s7                 /* carry */
+    add     t1, t1, s7                  /* carries */
+    mulhu   s4, s4, s1                  /* hi a24 E[7] (< 2^17) */
+    add     t6, t6, t5                  /* F[2] = AA + lo */
+    sltu    t5, t6, t5                  /* carry */
+    add     s8, s8, t1                  /* hi(prev) + carries */
+    add     t6, t6, s8
+    sltu    s8, t6, s8                  /* carry */
+    add     t5, t5, s8                  /* carries */
+    add     t0, t0, a7                  /* F[3] = AA + lo */
+    sltu    a7, t0, a7                  /* carry */
+    add     t3, t3, t5                  /* hi(prev) + carries */
+    add     t0, t0, t3
+    sltu    t3, t0, t3                  /* carry */
+    add     a7, a7, t3                  /* carries */
+    lw      s0, 128(a1)                 /* AA[32] */
+    add     s6, s6, t4                  /* F[4] = AA + lo */
+    lw      s11, 160(a1)                /* BB[40] */
     sltu    t4, s6, t4                  /* carry */
-    sw      s6, 36(a0)                  /* x2[1] */
-    add     a4, a4, t4                  /* r[2] = u[2] + carry */
-    sltu    t4, a4, t4                  /* carry */
-    sw      a4, 40(a0)                  /* x2[2] */
-    add     a3, a3, t4                  /* r[3] = u[3] + carry */
-    sltu    t4, a3, t4                  /* carry */
-    sw      a3, 44(a0)                  /* x2[3] */
-    add     s3, s3, t4                  /* r[4] = u[4] + carry */
-    sltu    t4, s3, t4                  /* carry */
-    sw      s3, 48(a0)                  /* x2[4] */
-    add     a5, a5, t4                  /* r[5] = u[5] + carry */
-    sltu    t4, a5, t4                  /* carry */
-    sw      a5, 52(a0)                  /* x2[5] */
-    add     t1, t1, t4                  /* r[6] = u[6] + carry */
-    sltu    t4, t1, t4                  /* carry */
-    sw      t1, 56(a0)                  /* x2[6] */
-    add     a7, a7, t4                  /* r[7] = u[7] + carry */
-    sw      a7, 60(a0)                  /* x2[7] */
+    mul     s7, s0, s11                 /* lo a[0]*b[0] */
+    add     a5, a5, a7                  /* hi(prev) + carries */
+    add     s6, s6, a5
+    lw      s1, 164(a1)                 /* BB[41] */
+    sltu    a5, s6, a5                  /* carry */
+    mulhu   t1, s0, s11                 /* hi a[0]*b[0] */
+    add     t4, t4, a5                  /* carries */
+    add     a3, a3, a6                  /* F[5] = AA + lo */
+    sltu    a6, a3, a6                  /* carry */
+    lw      s8, 132(a1)                 /* AA[33] */
+    mul     t5, s0, s1                  /* lo a[0]*b[1] */
+    add     ra, ra, t4                  /* hi(prev) + carries */
+    add     a3, a3, ra
+    sltu    ra, a3, ra                  /* carry */
+    add     a6, a6, ra                  /* carries */
+    mulhu   t3, s0, s1                  /* hi a[0]*b[1] */
+    add     s5, s5, s2                  /* F[6] = AA + lo */
+    sltu    s2, s5, s2                  /* carry */
+    lw      a7, 168(a1)                 /* BB[42] */
+    add     a4, a4, a6                  /* hi(prev) + carries */
+    mul     a5, s8, s11                 /* lo a[1]*b[0] */
+    add     s5, s5, a4
+    sltu    a4, s5, a4                  /* carry */
+    add     s2, s2, a4                  /* carries */
+    add     a2, a2, s9                  /* F[7] = AA + lo */
+    mulhu   t4, s8, s11                 /* hi a[1]*b[0] */
+    sltu    s9, a2, s9                  /* carry */
+    add     t2, t2, s2                  /* hi(prev) + carries */
+    add     a2, a2, t2
+    sltu    t2, a2, t2                  /* carry */
+    mul     ra, s0, a7                  /* lo a[0]*b[2] */
+    add     s9, s9, t2                  /* carries */
+    add     s4, s4, s9                  /* the value above 2^256 (< 2^18) */
+    slli    s4, s4, 1
+    srli    a6, a2, 31
+    mulhu   a4, s0, a7                  /* hi a[0]*b[2] */
+    or      s4, s4, a6                  /* T' = the multiple of 2^255 */
+    lw      s2, 136(a1)                 /* AA[34] */
+    slli    t2, s4, 4
+    slli    s9, s4, 1
+    mul     a6, s8, s1                  /* lo a[1]*b[1] */
+    add     t2, t2, s9
+    add     t2, t2, s4                  /* 19 T' */
+    slli    a2, a2, 1
+    srli    a2, a2, 1                   /* clear bit 255 */
+    mulhu   s9, s8, s1                  /* hi a[1]*b[1] */
+    add     s3, s3, t2                  /* F[0] += carry */
+    sltu    t2, s3, t2                  /* carry */
+    sw      s3, 96(a1)                  /* F[0] */
+    lw      s4, 172(a1)                 /* BB[43] */
+    mul     s3, s2, s11                 /* lo a[2]*b[0] */
+    add     s10, s10, t2                /* F[1] += carry */
+    sltu    t2, s10, t2                 /* carry */
+    sw      s10, 100(a1)                /* F[1] */
+    add     t6, t6, t2                  /* F[2] += carry */
+    mulhu   s10, s2, s11                /* hi a[2]*b[0] */
+    sltu    t2, t6, t2                  /* carry */
+    sw      t6, 104(a1)                 /* F[2] */
+    add     t0, t0, t2                  /* F[3] += carry */
+    sltu    t2, t0, t2                  /* carry */
+    mul     t6, s0, s4                  /* lo a[0]*b[3] */
+    sw      t0, 108(a1)                 /* F[3] */
+    add     s6, s6, t2                  /* F[4] += carry */
+    sltu    t2, s6, t2                  /* carry */
+    sw      s6, 112(a1)                 /* F[4] */
+    mulhu   t0, s0, s4                  /* hi a[0]*b[3] */
+    add     a3, a3, t2                  /* F[5] += carry */
+    sltu    t2, a3, t2                  /* carry */
+    sw      a3, 116(a1)                 /* F[5] */
+    add     s5, s5, t2                  /* F[6] += carry */
+    mul     s6, s8, a7                  /* lo a[1]*b[2] */
+    sltu    t2, s5, t2                  /* carry */
+    sw      s5, 120(a1)                 /* F[6] */
+    add     a2, a2, t2                  /* F[7] += carry */
+    sw      a2, 124(a1)                 /* F[7] */
+    mulhu   a3, s8, a7                  /* hi a[1]*b[2] */
+    lw      s5, 140(a1)                 /* AA[35] */
+    add     t1, t1, t5                  /* column 1 += lo */
+    sltu    t5, t1, t5                  /* carry */
+    add     t3, t3, t5                  /* hi + carry: no overflow */
+    mul     t2, s2, s1                  /* lo a[2]*b[1] */
+    lw      a2, 176(a1)                 /* BB[44] */
+    add     t1, t1, a5                  /* column 1 += lo */
+    sltu    a5, t1, a5                  /* carry */
+    add     t4, t4, a5                  /* hi + carry: no overflow */
+    mulhu   t5, s2, s1                  /* hi a[2]*b[1] */
+    add     t3, t3, t4                  /* column 2 += hi */
+    sltu    t4, t3, t4                  /* carry */
+    add     t3, t3, ra                  /* column 2 += lo */
+    sltu    ra, t3, ra                  /* carry */
+    mul     a5, s5, s11                 /* lo a[3]*b[0] */
+    add     a4, a4, ra                  /* hi + carry: no overflow */
+    add     t4, t4, a4                  /* column 3 += hi */
+    sltu    a4, t4, a4                  /* carry */
+    add     t3, t3, a6                  /* column 2 += lo */
+    mulhu   ra, s5, s11                 /* hi a[3]*b[0] */
+    sltu    a6, t3, a6                  /* carry */
+    add     s9, s9, a6                  /* hi + carry: no overflow */
+    add     t4, t4, s9                  /* column 3 += hi */
+    sltu    s9, t4, s9                  /* carry */
+    mul     a6, s0, a2                  /* lo a[0]*b[4] */
+    add     a4, a4, s9                  /* column 4 += carry */
+    add     t3, t3, s3                  /* column 2 += lo */
+    sltu    s3, t3, s3                  /* carry */
+    add     s10, s10, s3                /* hi + carry: no overflow */
+    mulhu   s9, s0, a2                  /* hi a[0]*b[4] */
+    add     t4, t4, s10                 /* column 3 += hi */
+    sltu    s10, t4, s10                /* carry */
+    add     a4, a4, s10                 /* column 4 += carry */
+    lw      s3, 144(a1)                 /* AA[36] */
+    mul     s10, s8, s4                 /* lo a[1]*b[3] */
+    add     t4, t4, t6                  /* column 3 += lo */
+    sltu    t6, t4, t6                  /* carry */
+    add     t0, t0, t6                  /* hi + carry: no overflow */
+    add     a4, a4, t0                  /* column 4 += hi */
+    mulhu   t6, s8, s4                  /* hi a[1]*b[3] */
+    sltu    t0, a4, t0                  /* carry */
+    add     t4, t4, s6                  /* column 3 += lo */
+    sltu    s6, t4, s6                  /* carry */
+    add     a3, a3, s6                  /* hi + carry: no overflow */
+    mul     s6, s2, a7                  /* lo a[2]*b[2] */
+    add     a4, a4, a3                  /* column 4 += hi */
+    sltu    a3, a4, a3                  /* carry */
+    add     t0, t0, a3                  /* column 5 += carry */
+    lw      a3, 180(a1)                 /* BB[45] */
+    add     t4, t4, t2                  /* column 3 += lo */
+    sltu    t2, t4, t2                  /* carry */
+    add     t5, t5, t2                  /* hi + carry: no overflow */
+    mulhu   t2, s2, a7                  /* hi a[2]*b[2] */
+    add     a4, a4, t5                  /* column 4 += hi */
+    sltu    t5, a4, t5                  /* carry */
+    add     t0, t0, t5                  /* column 5 += carry */
+    add     t4, t4, a5                  /* column 3 += lo */
+    mul     t5, s5, s1                  /* lo a[3]*b[1] */
+    sltu    a5, t4, a5                  /* carry */
+    add     ra, ra, a5                  /* hi + carry: no overflow */
+    add     a4, a4, ra                  /* column 4 += hi */
+    sltu    ra, a4, ra                  /* carry */
+    mulhu   a5, s5, s1                  /* hi a[3]*b[1] */
+    add     t0, t0, ra                  /* column 5 += carry */
+    add     a4, a4, a6                  /* column 4 += lo */
+    sltu    a6, a4, a6                  /* carry */
+    add     s9, s9, a6                  /* hi + carry: no overflow */
+    mul     ra, s3, s11                 /* lo a[4]*b[0] */
+    add     t0, t0, s9                  /* column 5 += hi */
+    sltu    s9, t0, s9                  /* carry */
+    add     a4, a4, s10                 /* column 4 += lo */
+    sltu    s10, a4, s10                /* carry */
+    mulhu   a6, s3, s11                 /* hi a[4]*b[0] */
+    add     t6, t6, s10                 /* hi + carry: no overflow */
+    add     t0, t0, t6                  /* column 5 += hi */
+    sltu    t6, t0, t6                  /* carry */
+    add     s9, s9, t6                  /* column 6 += carry */
+    mul     s10, s0, a3                 /* lo a[0]*b[5] */
+    lw      t6, 148(a1)                 /* AA[37] */
+    add     a4, a4, s6                  /* column 4 += lo */
+    sltu    s6, a4, s6                  /* carry */
+    add     t2, t2, s6                  /* hi + carry: no overflow */
+    mulhu   s6, s0, a3                  /* hi a[0]*b[5] */
+    add     t0, t0, t2                  /* column 5 += hi */
+    sltu    t2, t0, t2                  /* carry */
+    add     s9, s9, t2                  /* column 6 += carry */
+    add     a4, a4, t5                  /* column 4 += lo */
+    mul     t2, s8, a2                  /* lo a[1]*b[4] */
+    sltu    t5, a4, t5                  /* carry */
+    add     a5, a5, t5                  /* hi + carry: no overflow */
+    lw      t5, 184(a1)                 /* BB[46] */
+    add     t0, t0, a5                  /* column 5 += hi */
+    sltu    a5, t0, a5                  /* carry */
+    add     s9, s9, a5                  /* column 6 += carry */
+    mulhu   a5, s8, a2                  /* hi a[1]*b[4] */
+    add     a4, a4, ra                  /* column 4 += lo */
+    sltu    ra, a4, ra                  /* carry */
+    add     a6, a6, ra                  /* hi + carry: no overflow */
+    add     t0, t0, a6                  /* column 5 += hi */
+    mul     ra, s2, s4                  /* lo a[2]*b[3] */
+    sltu    a6, t0, a6                  /* carry */
+    add     s9, s9, a6                  /* column 6 += carry */
+    add     t0, t0, s10                 /* column 5 += lo */
+    sltu    s10, t0, s10                /* carry */
+    mulhu   a6, s2, s4                  /* hi a[2]*b[3] */
+    add     s6, s6, s10                 /* hi + carry: no overflow */
+    add     s9, s9, s6                  /* column 6 += hi */
+    sltu    s6, s9, s6                  /* carry */
+    add     t0, t0, t2                  /* column 5 += lo */
+    mul     s10, s5, a7                 /* lo a[3]*b[2] */
+    sltu    t2, t0, t2                  /* carry */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    add     s9, s9, a5                  /* column 6 += hi */
+    sltu    a5, s9, a5                  /* carry */
+    mulhu   t2, s5, a7                  /* hi a[3]*b[2] */
+    add     s6, s6, a5                  /* column 7 += carry */
+    add     t0, t0, ra                  /* column 5 += lo */
+    sltu    ra, t0, ra                  /* carry */
+    add     a6, a6, ra                  /* hi + carry: no overflow */
+    mul     a5, s3, s1                  /* lo a[4]*b[1] */
+    add     s9, s9, a6                  /* column 6 += hi */
+    sltu    a6, s9, a6                  /* carry */
+    add     s6, s6, a6                  /* column 7 += carry */
+    add     t0, t0, s10                 /* column 5 += lo */
+    mulhu   ra, s3, s1                  /* hi a[4]*b[1] */
+    sltu    s10, t0, s10                /* carry */
+    add     t2, t2, s10                 /* hi + carry: no overflow */
+    add     s9, s9, t2                  /* column 6 += hi */
+    sltu    t2, s9, t2                  /* carry */
+    mul     a6, t6, s11                 /* lo a[5]*b[0] */
+    add     s6, s6, t2                  /* column 7 += carry */
+    lw      s10, 152(a1)                /* AA[38] */
+    add     t0, t0, a5                  /* column 5 += lo */
+    sltu    a5, t0, a5                  /* carry */
+    mulhu   t2, t6, s11                 /* hi a[5]*b[0] */
+    add     ra, ra, a5                  /* hi + carry: no overflow */
+    add     s9, s9, ra                  /* column 6 += hi */
+    sltu    ra, s9, ra                  /* carry */
+    add     s6, s6, ra                  /* column 7 += carry */
+    mul     a5, s0, t5                  /* lo a[0]*b[6] */
+    lw      ra, 188(a1)                 /* BB[47] */
+    add     t0, t0, a6                  /* column 5 += lo */
+    sltu    a6, t0, a6                  /* carry */
+    add     t2, t2, a6                  /* hi + carry: no overflow */
+    mulhu   a6, s0, t5                  /* hi a[0]*b[6] */
+    add     s9, s9, t2                  /* column 6 += hi */
+    sltu    t2, s9, t2                  /* carry */
+    add     s6, s6, t2                  /* column 7 += carry */
+    add     s9, s9, a5                  /* column 6 += lo */
+    mul     t2, s8, a3                  /* lo a[1]*b[5] */
+    sltu    a5, s9, a5                  /* carry */
+    add     a6, a6, a5                  /* hi + carry: no overflow */
+    add     s6, s6, a6                  /* column 7 += hi */
+    sltu    a6, s6, a6                  /* carry */
+    mulhu   a5, s8, a3                  /* hi a[1]*b[5] */
+    add     s9, s9, t2                  /* column 6 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    mul     t2, s2, a2                  /* lo a[2]*b[4] */
+    add     s6, s6, a5                  /* column 7 += hi */
+    sltu    a5, s6, a5                  /* carry */
+    add     a6, a6, a5                  /* column 8 += carry */
+    mulhu   a5, s2, a2                  /* hi a[2]*b[4] */
+    add     s9, s9, t2                  /* column 6 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    mul     t2, s5, s4                  /* lo a[3]*b[3] */
+    add     s6, s6, a5                  /* column 7 += hi */
+    sltu    a5, s6, a5                  /* carry */
+    add     a6, a6, a5                  /* column 8 += carry */
+    mulhu   a5, s5, s4                  /* hi a[3]*b[3] */
+    add     s9, s9, t2                  /* column 6 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    mul     t2, s3, a7                  /* lo a[4]*b[2] */
+    add     s6, s6, a5                  /* column 7 += hi */
+    sltu    a5, s6, a5                  /* carry */
+    add     a6, a6, a5                  /* column 8 += carry */
+    mulhu   a5, s3, a7                  /* hi a[4]*b[2] */
+    add     s9, s9, t2                  /* column 6 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    mul     t2, t6, s1                  /* lo a[5]*b[1] */
+    add     s6, s6, a5                  /* column 7 += hi */
+    sltu    a5, s6, a5                  /* carry */
+    add     a6, a6, a5                  /* column 8 += carry */
+    mulhu   a5, t6, s1                  /* hi a[5]*b[1] */
+    add     s9, s9, t2                  /* column 6 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    mul     t2, s10, s11                /* lo a[6]*b[0] */
+    add     s6, s6, a5                  /* column 7 += hi */
+    sltu    a5, s6, a5                  /* carry */
+    add     a6, a6, a5                  /* column 8 += carry */
+    lw      a1, 156(a1)                 /* AA[39] */
+    mulhu   a5, s10, s11                /* hi a[6]*b[0] */
+    add     s9, s9, t2                  /* column 6 += lo */
+    sltu    t2, s9, t2                  /* carry */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    mul     t2, s0, ra                  /* lo a[0]*b[7] */
+    add     s6, s6, a5                  /* column 7 += hi */
+    sltu    a5, s6, a5                  /* carry */
+    add     a6, a6, a5                  /* column 8 += carry */
+    mulhu   s0, s0, ra                  /* hi a[0]*b[7] */
+    add     s6, s6, t2                  /* column 7 += lo */
+    sltu    t2, s6, t2                  /* carry */
+    mul     a5, s8, t5                  /* lo a[1]*b[6] */
+    add     s0, s0, t2                  /* hi + carry: no overflow */
+    add     a6, a6, s0                  /* column 8 += hi */
+    sltu    s0, a6, s0                  /* carry */
+    mulhu   t2, s8, t5                  /* hi a[1]*b[6] */
+    add     s6, s6, a5                  /* column 7 += lo */
+    sltu    a5, s6, a5                  /* carry */
+    add     t2, t2, a5                  /* hi + carry: no overflow */
+    mul     a5, s2, a3                  /* lo a[2]*b[5] */
+    add     a6, a6, t2                  /* column 8 += hi */
+    sltu    t2, a6, t2                  /* carry */
+    add     s0, s0, t2                  /* column 9 += carry */
+    mulhu   t2, s2, a3                  /* hi a[2]*b[5] */
+    add     s6, s6, a5                  /* column 7 += lo */
+    sltu    a5, s6, a5                  /* carry */
+    add     t2, t2, a5                  /* hi + carry: no overflow */
+    mul     a5, s5, a2                  /* lo a[3]*b[4] */
+    add     a6, a6, t2                  /* column 8 += hi */
+    sltu    t2, a6, t2                  /* carry */
+    add     s0, s0, t2                  /* column 9 += carry */
+    mulhu   t2, s5, a2                  /* hi a[3]*b[4] */
+    add     s6, s6, a5                  /* column 7 += lo */
+    sltu    a5, s6, a5                  /* carry */
+    add     t2, t2, a5                  /* hi + carry: no overflow */
+    mul     a5, s3, s4                  /* lo a[4]*b[3] */
+    add     a6, a6, t2                  /* column 8 += hi */
+    sltu    t2, a6, t2                  /* carry */
+    add     s0, s0, t2                  /* column 9 += carry */
+    mulhu   t2, s3, s4                  /* hi a[4]*b[3] */
+    add     s6, s6, a5                  /* column 7 += lo */
+    sltu    a5, s6, a5                  /* carry */
+    add     t2, t2, a5                  /* hi + carry: no overflow */
+    mul     a5, t6, a7                  /* lo a[5]*b[2] */
+    add     a6, a6, t2                  /* column 8 += hi */
+    sltu    t2, a6, t2                  /* carry */
+    add     s0, s0, t2                  /* column 9 += carry */
+    mulhu   t2, t6, a7                  /* hi a[5]*b[2] */
+    add     s6, s6, a5                  /* column 7 += lo */
+    sltu    a5, s6, a5                  /* carry */
+    add     t2, t2, a5                  /* hi + carry: no overflow */
+    mul     a5, s10, s1                 /* lo a[6]*b[1] */
+    add     a6, a6, t2                  /* column 8 += hi */
+    sltu    t2, a6, t2                  /* carry */
+    add     s0, s0, t2                  /* column 9 += carry */
+    mulhu   t2, s10, s1                 /* hi a[6]*b[1] */
+    add     s6, s6, a5                  /* column 7 += lo */
+    sltu    a5, s6, a5                  /* carry */
+    add     t2, t2, a5                  /* hi + carry: no overflow */
+    mul     a5, a1, s11                 /* lo a[7]*b[0] */
+    add     a6, a6, t2                  /* column 8 += hi */
+    sltu    t2, a6, t2                  /* carry */
+    add     s0, s0, t2                  /* column 9 += carry */
+    mulhu   s11, a1, s11                /* hi a[7]*b[0] */
+    add     s6, s6, a5                  /* column 7 += lo */
+    sltu    a5, s6, a5                  /* carry */
+    mul     t2, s8, ra                  /* lo a[1]*b[7] */
+    add     s11, s11, a5                /* hi + carry: no overflow */
+    add     a6, a6, s11                 /* column 8 += hi */
+    sltu    s11, a6, s11                /* carry */
+    add     s0, s0, s11                 /* column 9 += carry */
+    mulhu   s8, s8, ra                  /* hi a[1]*b[7] */
+    add     a6, a6, t2                  /* column 8 += lo */
+    sltu    t2, a6, t2                  /* carry */
+    mul     a5, s2, t5                  /* lo a[2]*b[6] */
+    add     s8, s8, t2                  /* hi + carry: no overflow */
+    add     s0, s0, s8                  /* column 9 += hi */
+    sltu    s8, s0, s8                  /* carry */
+    mulhu   s11, s2, t5                 /* hi a[2]*b[6] */
+    add     a6, a6, a5                  /* column 8 += lo */
+    sltu    a5, a6, a5                  /* carry */
+    mul     t2, s5, a3                  /* lo a[3]*b[5] */
+    add     s11, s11, a5                /* hi + carry: no overflow */
+    add     s0, s0, s11                 /* column 9 += hi */
+    sltu    s11, s0, s11                /* carry */
+    add     s8, s8, s11                 /* column 10 += carry */
+    mulhu   a5, s5, a3                  /* hi a[3]*b[5] */
+    add     a6, a6, t2                  /* column 8 += lo */
+    sltu    t2, a6, t2                  /* carry */
+    mul     s11, s3, a2                 /* lo a[4]*b[4] */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    add     s0, s0, a5                  /* column 9 += hi */
+    sltu    a5, s0, a5                  /* carry */
+    add     s8, s8, a5                  /* column 10 += carry */
+    mulhu   t2, s3, a2                  /* hi a[4]*b[4] */
+    add     a6, a6, s11                 /* column 8 += lo */
+    sltu    s11, a6, s11                /* carry */
+    mul     a5, t6, s4                  /* lo a[5]*b[3] */
+    add     t2, t2, s11                 /* hi + carry: no overflow */
+    add     s0, s0, t2                  /* column 9 += hi */
+    sltu    t2, s0, t2                  /* carry */
+    add     s8, s8, t2                  /* column 10 += carry */
+    mulhu   s11, t6, s4                 /* hi a[5]*b[3] */
+    add     a6, a6, a5                  /* column 8 += lo */
+    sltu    a5, a6, a5                  /* carry */
+    mul     t2, s10, a7                 /* lo a[6]*b[2] */
+    add     s11, s11, a5                /* hi + carry: no overflow */
+    add     s0, s0, s11                 /* column 9 += hi */
+    sltu    s11, s0, s11                /* carry */
+    add     s8, s8, s11                 /* column 10 += carry */
+    mulhu   a5, s10, a7                 /* hi a[6]*b[2] */
+    add     a6, a6, t2                  /* column 8 += lo */
+    sltu    t2, a6, t2                  /* carry */
+    mul     s11, a1, s1                 /* lo a[7]*b[1] */
+    add     a5, a5, t2                  /* hi + carry: no overflow */
+    add     s0, s0, a5                  /* column 9 += hi */
+    sltu    a5, s0, a5                  /* carry */
+    add     s8, s8, a5                  /* column 10 += carry */
+    mulhu   s1, a1, s1                  /* hi a[7]*b[1] */
+    add     a6, a6, s11                 /* column 8 += lo */
+    sltu    s11, a6, s11                /* carry */
+    mul     t2, s2, ra                  /* lo a[2]*b[7] */
+    add     s1, s1, s11                 /* hi + carry: no overflow */
+    add     s0, s0, s1                  /* column 9 += hi */
+    sltu    s1, s0, s1                  /* carry */
+    add     s8, s8, s1                  /* column 10 += carry */
+    mulhu   s2, s2, ra                  /* hi a[2]*b[7] */
+    add     s0, s0, t2                  /* column 9 += lo */
+    sltu    t2, s0, t2                  /* carry */
+    mul     a5, s5, t5                  /* lo a[3]*b[6] */
+    add     s2, s2, t2                  /* hi + carry: no overflow */
+    add     s8, s8, s2                  /* column 10 += hi */
+    sltu    s2, s8, s2                  /* carry */
+    mulhu   s11, s5, t5                 /* hi a[3]*b[6] */
+    add     s0, s0, a5                  /* column 9 += lo */
+    sltu    a5, s0, a5                  /* carry */
+    mul     s1, s3, a3                  /* lo a[4]*b[5] */
+    add     s11, s11, a5                /* hi + carry: no overflow */
+    add     s8, s8, s11                 /* column 10 += hi */
+    sltu    s11, s8, s11                /* carry */
+    add     s2, s2, s11                 /* column 11 += carry */
+    mulhu   t2, s3, a3                  /* hi a[4]*b[5] */
+    add     s0, s0, s1                  /* column 9 += lo */
+    sltu    s1, s0, s1                  /* carry */
+    mul     a5, t6, a2                  /* lo a[5]*b[4] */
+    add     t2, t2, s1                  /* hi + carry: no overflow */
+    add     s8, s8, t2                  /* column 10 += hi */
+    sltu    t2, s8, t2                  /* carry */
+    add     s2, s2, t2                  /* column 11 += carry */
+    mulhu   s11, t6, a2                 /* hi a[5]*b[4] */
+    add     s0, s0, a5                  /* column 9 += lo */
+    sltu    a5, s0, a5                  /* carry */
+    mul     s1, s10, s4                 /* lo a[6]*b[3] */
+    add     s11, s11, a5                /* hi + carry: no overflow */
+    add     s8, s8, s11                 /* column 10 += hi */
+    sltu    s11, s8, s11                /* carry */
+    add     s2, s2, s11                 /* column 11 += carry */
+    mulhu   t2, s10, s4                 /* hi a[6]*b[3] */
+    add     s0, s0, s1                  /* column 9 += lo */
+    sltu    s1, s0, s1                  /* carry */
+    mul     a5, a1, a7                  /* lo a[7]*b[2] */
+    add     t2, t2, s1                  /* hi + carry: no overflow */
+    add     s8, s8, t2                  /* column 10 += hi */
+    sltu    t2, s8, t2                  /* carry */
+    add     s2, s2, t2                  /* column 11 += carry */
+    mulhu   a7, a1, a7                  /* hi a[7]*b[2] */
+    add     s0, s0, a5                  /* column 9 += lo */
+    sltu    a5, s0, a5                  /* carry */
+    mul     s11, s5, ra                 /* lo a[3]*b[7] */
+    add     a7, a7, a5                  /* hi + carry: no overflow */
+    add     s8, s8, a7                  /* column 10 += hi */
+    sltu    a7, s8, a7                  /* carry */
+    add     s2, s2, a7                  /* column 11 += carry */
+    mulhu   s5, s5, ra                  /* hi a[3]*b[7] */
+    add     s8, s8, s11                 /* column 10 += lo */
+    sltu    s11, s8, s11                /* carry */
+    mul     s1, s3, t5                  /* lo a[4]*b[6] */
+    add     s5, s5, s11                 /* hi + carry: no overflow */
+    add     s2, s2, s5                  /* column 11 += hi */
+    sltu    s5, s2, s5                  /* carry */
+    mulhu   t2, s3, t5                  /* hi a[4]*b[6] */
+    add     s8, s8, s1                  /* column 10 += lo */
+    sltu    s1, s8, s1                  /* carry */
+    mul     a5, t6, a3                  /* lo a[5]*b[5] */
+    add     t2, t2, s1                  /* hi + carry: no overflow */
+    add     s2, s2, t2                  /* column 11 += hi */
+    sltu    t2, s2, t2                  /* carry */
+    add     s5, s5, t2                  /* column 12 += carry */
+    mulhu   a7, t6, a3                  /* hi a[5]*b[5] */
+    add     s8, s8, a5                  /* column 10 += lo */
+    sltu    a5, s8, a5                  /* carry */
+    mul     s11, s10, a2                /* lo a[6]*b[4] */
+    add     a7, a7, a5                  /* hi + carry: no overflow */
+    add     s2, s2, a7                  /* column 11 += hi */
+    sltu    a7, s2, a7                  /* carry */
+    add     s5, s5, a7                  /* column 12 += carry */
+    mulhu   s1, s10, a2                 /* hi a[6]*b[4] */
+    add     s8, s8, s11                 /* column 10 += lo */
+    sltu    s11, s8, s11                /* carry */
+    mul     t2, a1, s4                  /* lo a[7]*b[3] */
+    add     s1, s1, s11                 /* hi + carry: no overflow */
+    add     s2, s2, s1                  /* column 11 += hi */
+    sltu    s1, s2, s1                  /* carry */
+    add     s5, s5, s1                  /* column 12 += carry */
+    mulhu   s4, a1, s4                  /* hi a[7]*b[3] */
+    add     s8, s8, t2                  /* column 10 += lo */
+    sltu    t2, s8, t2                  /* carry */
+    mul     a5, s3, ra                  /* lo a[4]*b[7] */
+    add     s4, s4, t2                  /* hi + carry: no overflow */
+    add     s2, s2, s4                  /* column 11 += hi */
+    sltu    s4, s2, s4                  /* carry */
+    add     s5, s5, s4                  /* column 12 += carry */
+    mulhu   s3, s3, ra                  /* hi a[4]*b[7] */
+    add     s2, s2, a5                  /* column 11 += lo */
+    sltu    a5, s2, a5                  /* carry */
+    mul     a7, t6, t5                  /* lo a[5]*b[6] */
+    add     s3, s3, a5                  /* hi + carry: no overflow */
+    add     s5, s5, s3                  /* column 12 += hi */
+    sltu    s3, s5, s3                  /* carry */
+    mulhu   s11, t6, t5                 /* hi a[5]*b[6] */
+    add     s2, s2, a7                  /* column 11 += lo */
+    sltu    a7, s2, a7                  /* carry */
+    mul     s1, s10, a3                 /* lo a[6]*b[5] */
+    add     s11, s11, a7                /* hi + carry: no overflow */
+    li      t2, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    add     s5, s5, s11                 /* column 12 += hi */
+    sltu    s11, s5, s11                /* carry */
+    mulhu   s4, s10, a3                 /* hi a[6]*b[5] */
+    add     s3, s3, s11                 /* column 13 += carry */
+    add     s2, s2, s1                  /* column 11 += lo */
+    sltu    s1, s2, s1                  /* carry */
+    mul     a5, a1, a2                  /* lo a[7]*b[4] */
+    add     s4, s4, s1                  /* hi + carry: no overflow */
+    add     s5, s5, s4                  /* column 12 += hi */
+    sltu    s4, s5, s4                  /* carry */
+    add     s3, s3, s4                  /* column 13 += carry */
+    mulhu   a2, a1, a2                  /* hi a[7]*b[4] */
+    add     s2, s2, a5                  /* column 11 += lo */
+    sltu    a5, s2, a5                  /* carry */
+    mul     a7, t6, ra                  /* lo a[5]*b[7] */
+    add     a2, a2, a5                  /* hi + carry: no overflow */
+    add     s5, s5, a2                  /* column 12 += hi */
+    sltu    a2, s5, a2                  /* carry */
+    add     s3, s3, a2                  /* column 13 += carry */
+    mulhu   t6, t6, ra                  /* hi a[5]*b[7] */
+    add     s5, s5, a7                  /* column 12 += lo */
+    sltu    a7, s5, a7                  /* carry */
+    mul     s11, s10, t5                /* lo a[6]*b[6] */
+    add     t6, t6, a7                  /* hi + carry: no overflow */
+    add     s3, s3, t6                  /* column 13 += hi */
+    sltu    t6, s3, t6                  /* carry */
+    mulhu   s1, s10, t5                 /* hi a[6]*b[6] */
+    add     s5, s5, s11                 /* column 12 += lo */
+    sltu    s11, s5, s11                /* carry */
+    mul     s4, a1, a3                  /* lo a[7]*b[5] */
+    add     s1, s1, s11                 /* hi + carry: no overflow */
+    add     s3, s3, s1                  /* column 13 += hi */
+    sltu    s1, s3, s1                  /* carry */
+    add     t6, t6, s1                  /* column 14 += carry */
+    mulhu   a3, a1, a3                  /* hi a[7]*b[5] */
+    add     s5, s5, s4                  /* column 12 += lo */
+    sltu    s4, s5, s4                  /* carry */
+    mul     a5, s10, ra                 /* lo a[6]*b[7] */
+    add     a3, a3, s4                  /* hi + carry: no overflow */
+    add     s3, s3, a3                  /* column 13 += hi */
+    sltu    a3, s3, a3                  /* carry */
+    add     t6, t6, a3                  /* column 14 += carry */
+    mulhu   s10, s10, ra                /* hi a[6]*b[7] */
+    add     s3, s3, a5                  /* column 13 += lo */
+    sltu    a5, s3, a5                  /* carry */
+    mul     a2, a1, t5                  /* lo a[7]*b[6] */
+    add     s10, s10, a5                /* hi + carry: no overflow */
+    add     t6, t6, s10                 /* column 14 += hi */
+    sltu    s10, t6, s10                /* carry */
+    mulhu   t5, a1, t5                  /* hi a[7]*b[6] */
+    add     s3, s3, a2                  /* column 13 += lo */
+    sltu    a2, s3, a2                  /* carry */
+    mul     a7, a1, ra                  /* lo a[7]*b[7] */
+    add     t5, t5, a2                  /* hi + carry: no overflow */
+    add     t6, t6, t5                  /* column 14 += hi */
+    sltu    t5, t6, t5                  /* carry */
+    add     s10, s10, t5                /* column 15 += carry */
+    mulhu   a1, a1, ra                  /* hi a[7]*b[7] */
+    add     t6, t6, a7                  /* column 14 += lo */
+    sltu    a7, t6, a7                  /* carry */
+    mul     s11, a6, t2                 /* lo 38 t[8] */
+    add     a1, a1, a7                  /* hi + carry: no overflow */
+    add     s10, s10, a1                /* column 15 += hi */
+    slli    s1, s10, 5                  /* t[15] << 5 */
+    slli    s4, s10, 2                  /* t[15] << 2 */
+    mulhu   a6, a6, t2                  /* hi 38 t[8] (< 38) */
+    add     s7, s7, s11                 /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s11, s7, s11                /* carry */
+    slli    a3, s10, 1                  /* t[15] << 1 */
+    add     s1, s1, s4                  /* lo 38 t[15] */
+    mul     a5, s0, t2                  /* lo 38 t[9] */
+    add     a6, a6, s11                 /* hi(prev) + carries */
+    sltu    s4, s1, s4                  /* carry */
+    add     s1, s1, a3
+    sltu    a3, s1, a3                  /* carry */
+    mulhu   s0, s0, t2                  /* hi 38 t[9] (< 38) */
+    add     t1, t1, a5                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    a5, t1, a5                  /* carry */
+    add     t1, t1, a6                  /* u[1] += hi(prev) + carry */
+    sltu    a6, t1, a6                  /* carry */
+    mul     a2, s8, t2                  /* lo 38 t[10] */
+    add     a5, a5, a6                  /* carries */
+    add     s0, s0, a5                  /* hi(prev) + carries */
+    srli    t5, s10, 27                 /* t[15] >> 27 */
+    srli    ra, s10, 30                 /* t[15] >> 30 */
+    mulhu   s8, s8, t2                  /* hi 38 t[10] (< 38) */
+    add     t3, t3, a2                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a2, t3, a2                  /* carry */
+    add     t3, t3, s0                  /* u[2] += hi(prev) + carry */
+    sltu    s0, t3, s0                  /* carry */
+    mul     a7, s2, t2                  /* lo 38 t[11] */
+    add     a2, a2, s0                  /* carries */
+    add     s8, s8, a2                  /* hi(prev) + carries */
+    srli    s10, s10, 31                /* t[15] >> 31 */
+    add     t5, t5, ra                  /* hi 38 t[15] */
+    mulhu   s2, s2, t2                  /* hi 38 t[11] (< 38) */
+    add     t4, t4, a7                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    a7, t4, a7                  /* carry */
+    add     t4, t4, s8                  /* u[3] += hi(prev) + carry */
+    sltu    s8, t4, s8                  /* carry */
+    mul     a1, s5, t2                  /* lo 38 t[12] */
+    add     a7, a7, s8                  /* carries */
+    add     s2, s2, a7                  /* hi(prev) + carries */
+    add     t5, t5, s10
+    add     t5, t5, s4
+    mulhu   s5, s5, t2                  /* hi 38 t[12] (< 38) */
+    add     a4, a4, a1                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    a1, a4, a1                  /* carry */
+    add     a4, a4, s2                  /* u[4] += hi(prev) + carry */
+    sltu    s2, a4, s2                  /* carry */
+    mul     s11, s3, t2                 /* lo 38 t[13] */
+    add     a1, a1, s2                  /* carries */
+    add     s5, s5, a1                  /* hi(prev) + carries */
+    add     t5, t5, a3
+    add     s6, s6, s1                  /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   s3, s3, t2                  /* hi 38 t[13] (< 38) */
+    add     t0, t0, s11                 /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s11, t0, s11                /* carry */
+    add     t0, t0, s5                  /* u[5] += hi(prev) + carry */
+    sltu    s5, t0, s5                  /* carry */
+    mul     a6, t6, t2                  /* lo 38 t[14] */
+    add     s11, s11, s5                /* carries */
+    add     s3, s3, s11                 /* hi(prev) + carries */
+    sltu    s1, s6, s1                  /* carry */
+    mulhu   t6, t6, t2                  /* hi 38 t[14] (< 38) */
+    add     s9, s9, a6                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    a6, s9, a6                  /* carry */
+    add     s9, s9, s3                  /* u[6] += hi(prev) + carry */
+    sltu    s3, s9, s3                  /* carry */
+    add     a6, a6, s3                  /* carries */
+    add     t6, t6, a6                  /* hi(prev) + carries */
+    add     s6, s6, t6                  /* u[7] += hi(prev) + carry */
+    sltu    t6, s6, t6                  /* carry */
+    add     s1, s1, t6                  /* carries */
+    add     t5, t5, s1                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    a5, s6, 31                  /* bit 255 */
+    slli    t5, t5, 1                   /* 2 T */
+    or      t5, t5, a5                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    s6, s6, 1                   /* clear bit 255 */
+    srli    s6, s6, 1
+    slli    s0, t5, 4                   /* 16 T' */
+    slli    a2, t5, 1                   /* 2 T' */
+    add     s0, s0, a2                  /* 18 T' */
+    add     s0, s0, t5                  /* 19 T' (2^255 = 19 mod p) */
+    add     s7, s7, s0                  /* r[0] = u[0] + carry */
+    sltu    s0, s7, s0                  /* carry */
+    sw      s7, 32(a0)                  /* x2[0] */
+    add     t1, t1, s0                  /* r[1] = u[1] + carry */
+    sltu    s0, t1, s0                  /* carry */
+    sw      t1, 36(a0)                  /* x2[1] */
+    add     t3, t3, s0                  /* r[2] = u[2] + carry */
+    sltu    s0, t3, s0                  /* carry */
+    sw      t3, 40(a0)                  /* x2[2] */
+    add     t4, t4, s0                  /* r[3] = u[3] + carry */
+    sltu    s0, t4, s0                  /* carry */
+    sw      t4, 44(a0)                  /* x2[3] */
+    add     a4, a4, s0                  /* r[4] = u[4] + carry */
+    sltu    s0, a4, s0                  /* carry */
+    sw      a4, 48(a0)                  /* x2[4] */
+    add     t0, t0, s0                  /* r[5] = u[5] + carry */
+    sltu    s0, t0, s0                  /* carry */
+    sw      t0, 52(a0)                  /* x2[5] */
+    add     s9, s9, s0                  /* r[6] = u[6] + carry */
+    sltu    s0, s9, s0                  /* carry */
+    sw      s9, 56(a0)                  /* x2[6] */
+    add     s6, s6, s0                  /* r[7] = u[7] + carry */
+    sw      s6, 60(a0)                  /* x2[7] */
     lw      ra, 0(sp)
     addi    sp, sp, 16
     ret
     .size MCU_FN(x25519, fe_mul_ef_sd), . - MCU_FN(x25519, fe_mul_ef_sd)
+
+    .section .text.MCU_FN(x25519, fe_double), "ax", @progbits
+    .globl MCU_FN(x25519, fe_double)
+    .type MCU_FN(x25519, fe_double), @function
+    .p2align 2
+MCU_FN(x25519, fe_double):
+    addi    sp, sp, -256
+    sw      a0, 192(sp)                 /* for the products */
+    sw      a1, 196(sp)                 /* for the products */
+    li      t0, -2147483648             /* 2^31 */
+    lw      t1, 28(a2)                  /* x[7] */
+    lw      t2, 28(a3)                  /* z[7] */
+    lw      t3, 0(a2)                   /* x[0] */
+    add     t4, t1, t2                  /* A: a7 + b7 first */
+    sltu    t5, t4, t2                  /* its carry */
+    srli    t6, t4, 31
+    slli    t5, t5, 1
+    add     t6, t6, t5                  /* T = (a7 + b7) >> 31 */
+    slli    a4, t6, 4
+    slli    a5, t6, 1
+    add     a4, a4, a5
+    add     a4, a4, t6                  /* 19 T */
+    sub     a6, t1, t2                  /* B: a7 - b7 first */
+    sltu    t1, t1, t2                  /* a7 < b7 */
+    srli    a7, a6, 31
+    xori    a7, a7, 1
+    slli    t1, t1, 1
+    add     a7, a7, t1                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    sw      s0, 204(sp)
+    slli    s0, a7, 4
+    sw      s1, 208(sp)
+    slli    s1, a7, 1
+    add     s0, s0, s1
+    add     s0, s0, a7                  /* 19 g */
+    sw      s2, 212(sp)
+    lw      s2, 0(a3)                   /* z[0] */
+    sw      s3, 216(sp)
+    add     s3, t3, s2                  /* A[0] = a + b */
+    sw      s4, 220(sp)
+    sltu    s4, s3, s2                  /* carry */
+    add     s3, s3, a4                  /* + carry (19 T at word 0) */
+    sltu    a4, s3, a4                  /* carry */
+    add     s4, s4, a4                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s3, 0(sp)                   /* A[0] */
+    sw      s5, 224(sp)
+    sltu    s5, t3, s2                  /* borrow */
+    sub     t3, t3, s2                  /* B[0] = a - b */
+    sw      s6, 228(sp)
+    sltu    s6, t3, s0                  /* borrow */
+    sub     t3, t3, s0                  /* - borrow (19 g at word 0) */
+    add     s5, s5, s6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t3, 32(sp)                  /* B[0] */
+    sw      s7, 232(sp)
+    lw      s7, 4(a2)                   /* x[1] */
+    sw      s8, 236(sp)
+    lw      s8, 4(a3)                   /* z[1] */
+    sw      s9, 240(sp)
+    add     s9, s7, s8                  /* A[1] = a + b */
+    sw      s10, 244(sp)
+    sltu    s10, s9, s8                 /* carry */
+    add     s9, s9, s4                  /* + carry (19 T at word 0) */
+    sltu    s4, s9, s4                  /* carry */
+    add     s10, s10, s4                /* carries (0..2: word 0 adds up to 57) */
+    sw      s9, 4(sp)                   /* A[1] */
+    sw      s11, 248(sp)
+    sltu    s11, s7, s8                 /* borrow */
+    sub     s7, s7, s8                  /* B[1] = a - b */
+    sw      ra, 200(sp)
+    sltu    ra, s7, s5                  /* borrow */
+    sub     s7, s7, s5                  /* - borrow (19 g at word 0) */
+    add     s11, s11, ra                /* borrows (0..2: word 0 takes up to 57) */
+    sw      s7, 36(sp)                  /* B[1] */
+    lw      a1, 8(a2)                   /* x[2] */
+    lw      t5, 8(a3)                   /* z[2] */
+    lw      a5, 12(a2)                  /* x[3] */
+    add     t6, a1, t5                  /* A[2] = a + b */
+    sltu    t2, t6, t5                  /* carry */
+    add     t6, t6, s10                 /* + carry (19 T at word 0) */
+    sltu    s10, t6, s10                /* carry */
+    add     t2, t2, s10                 /* carries (0..2: word 0 adds up to 57) */
+    sw      t6, 8(sp)                   /* A[2] */
+    sltu    t1, a1, t5                  /* borrow */
+    sub     a1, a1, t5                  /* B[2] = a - b */
+    sltu    s1, a1, s11                 /* borrow */
+    sub     a1, a1, s11                 /* - borrow (19 g at word 0) */
+    add     t1, t1, s1                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a1, 40(sp)                  /* B[2] */
+    lw      a7, 32(sp)                  /* b[8] */
+    lw      a4, 12(a3)                  /* z[3] */
+    mul     s3, a7, a7                  /* lo a[0]^2 */
+    add     s2, a5, a4                  /* A[3] = a + b */
+    lw      s0, 36(sp)                  /* b[9] */
+    sltu    s6, s2, a4                  /* carry */
+    add     s2, s2, t2                  /* + carry (19 T at word 0) */
+    mulhu   t3, a7, a7                  /* hi a[0]^2 */
+    sltu    t2, s2, t2                  /* carry */
+    add     s6, s6, t2                  /* carries (0..2: word 0 adds up to 57) */
+    sw      s2, 12(sp)                  /* A[3] */
+    sltu    s4, a5, a4                  /* borrow */
+    mul     s9, a7, s0                  /* lo a[0]*a[1] */
+    lw      s8, 40(sp)                  /* b[10] */
+    sub     a5, a5, a4                  /* B[3] = a - b */
+    sltu    s5, a5, t1                  /* borrow */
+    sub     a5, a5, t1                  /* - borrow (19 g at word 0) */
+    mulhu   ra, a7, s0                  /* hi a[0]*a[1] */
+    add     s4, s4, s5                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a5, 44(sp)                  /* B[3] */
+    lw      s7, 16(a2)                  /* x[4] */
+    lw      s10, 16(a3)                 /* z[4] */
+    mul     t6, a7, s8                  /* lo a[0]*a[2] */
+    add     t5, s7, s10                 /* A[4] = a + b */
+    sltu    s11, t5, s10                /* carry */
+    add     t5, t5, s6                  /* + carry (19 T at word 0) */
+    sltu    s6, t5, s6                  /* carry */
+    mulhu   s1, a7, s8                  /* hi a[0]*a[2] */
+    add     s11, s11, s6                /* carries (0..2: word 0 adds up to 57) */
+    sw      t5, 16(sp)                  /* A[4] */
+    sltu    a1, s7, s10                 /* borrow */
+    sub     s7, s7, s10                 /* B[4] = a - b */
+    mul     t2, s0, s0                  /* lo a[1]^2 */
+    sltu    s2, s7, s4                  /* borrow */
+    lw      a4, 44(sp)                  /* b[11] */
+    sub     s7, s7, s4                  /* - borrow (19 g at word 0) */
+    add     a1, a1, s2                  /* borrows (0..2: word 0 takes up to 57) */
+    mulhu   t1, s0, s0                  /* hi a[1]^2 */
+    sw      s7, 48(sp)                  /* B[4] */
+    lw      s5, 20(a2)                  /* x[5] */
+    lw      a5, 20(a3)                  /* z[5] */
+    lw      a2, 24(a2)                  /* x[6] */
+    mul     s6, a7, a4                  /* lo a[0]*a[3] */
+    add     t5, s5, a5                  /* A[5] = a + b */
+    sltu    s10, t5, a5                 /* carry */
+    add     t5, t5, s11                 /* + carry (19 T at word 0) */
+    sltu    s11, t5, s11                /* carry */
+    mulhu   s4, a7, a4                  /* hi a[0]*a[3] */
+    add     s10, s10, s11               /* carries (0..2: word 0 adds up to 57) */
+    sw      t5, 20(sp)                  /* A[5] */
+    sltu    s2, s5, a5                  /* borrow */
+    sub     s5, s5, a5                  /* B[5] = a - b */
+    mul     s7, s0, s8                  /* lo a[1]*a[2] */
+    sltu    s11, s5, a1                 /* borrow */
+    sub     s5, s5, a1                  /* - borrow (19 g at word 0) */
+    add     s2, s2, s11                 /* borrows (0..2: word 0 takes up to 57) */
+    sw      s5, 52(sp)                  /* B[5] */
+    mulhu   t5, s0, s8                  /* hi a[1]*a[2] */
+    lw      a3, 24(a3)                  /* z[6] */
+    slli    t4, t4, 1
+    add     a5, a2, a3                  /* A[6] = a + b */
+    sltu    a1, a5, a3                  /* carry */
+    lw      s11, 48(sp)                 /* b[12] */
+    add     a5, a5, s10                 /* + carry (19 T at word 0) */
+    mul     s5, a7, s11                 /* lo a[0]*a[4] */
+    sltu    s10, a5, s10                /* carry */
+    add     a1, a1, s10                 /* carries (0..2: word 0 adds up to 57) */
+    sw      a5, 24(sp)                  /* A[6] */
+    sltu    s10, a2, a3                 /* borrow */
+    mulhu   a5, a7, s11                 /* hi a[0]*a[4] */
+    sub     a2, a2, a3                  /* B[6] = a - b */
+    sltu    a3, a2, s2                  /* borrow */
+    sub     a2, a2, s2                  /* - borrow (19 g at word 0) */
+    add     s10, s10, a3                /* borrows (0..2: word 0 takes up to 57) */
+    mul     s2, s0, a4                  /* lo a[1]*a[3] */
+    sw      a2, 56(sp)                  /* B[6] */
+    srli    t4, t4, 1                   /* (a7 + b7) mod 2^31 */
+    add     t4, t4, a1                  /* A[7] (below 2^31 + 2) */
+    sw      t4, 28(sp)                  /* A[7] */
+    mulhu   a3, s0, a4                  /* hi a[1]*a[3] */
+    or      a6, a6, t0                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     a6, a6, s10                 /* B[7] (at least 2^31 - 2) */
+    sw      a6, 60(sp)                  /* B[7] */
+    slli    a2, s9, 1                   /* 2 cross[1] */
+    mul     a1, s8, s8                  /* lo a[2]^2 */
+    add     a2, a2, t3                  /* t[1] = 2 cross[1] + square word */
+    sltu    t3, a2, t3                  /* carry */
+    lw      t4, 52(sp)                  /* b[13] */
+    add     ra, ra, t6                  /* column 2 += lo */
+    mulhu   t0, s8, s8                  /* hi a[2]^2 */
+    sltu    t6, ra, t6                  /* carry */
+    add     s1, s1, t6                  /* hi + carry: no overflow */
+    slli    s10, ra, 1                  /* 2 cross[2] */
+    srli    s9, s9, 31                  /* bit 31 of cross[1] */
+    mul     a6, a7, t4                  /* lo a[0]*a[5] */
+    or      s10, s10, s9
+    add     s10, s10, t2                /* t[2] = 2 cross[2] + square word */
+    sltu    t2, s10, t2                 /* carry */
+    add     s10, s10, t3                /* + carry */
+    mulhu   t6, a7, t4                  /* hi a[0]*a[5] */
+    sltu    t3, s10, t3                 /* carry */
+    add     t2, t2, t3                  /* carries */
+    add     s1, s1, s6                  /* column 3 += lo */
+    sltu    s6, s1, s6                  /* carry */
+    mul     s9, s0, s11                 /* lo a[1]*a[4] */
+    add     s4, s4, s6                  /* hi + carry: no overflow */
+    add     s1, s1, s7                  /* column 3 += lo */
+    sltu    s7, s1, s7                  /* carry */
+    add     t5, t5, s7                  /* hi + carry: no overflow */
+    mulhu   t3, s0, s11                 /* hi a[1]*a[4] */
+    add     s4, s4, t5                  /* column 4 += hi */
+    sltu    t5, s4, t5                  /* carry */
+    slli    s6, s1, 1                   /* 2 cross[3] */
+    srli    ra, ra, 31                  /* bit 31 of cross[2] */
+    mul     s7, s8, a4                  /* lo a[2]*a[3] */
+    or      s6, s6, ra
+    lw      ra, 56(sp)                  /* b[14] */
+    add     s6, s6, t1                  /* t[3] = 2 cross[3] + square word */
+    sltu    t1, s6, t1                  /* carry */
+    add     s6, s6, t2                  /* + carry */
+    sltu    t2, s6, t2                  /* carry */
+    add     t1, t1, t2                  /* carries */
+    mulhu   t2, s8, a4                  /* hi a[2]*a[3] */
+    add     s4, s4, s5                  /* column 4 += lo */
+    sltu    s5, s4, s5                  /* carry */
+    add     a5, a5, s5                  /* hi + carry: no overflow */
+    add     t5, t5, a5                  /* column 5 += hi */
+    mul     s5, a7, ra                  /* lo a[0]*a[6] */
+    sltu    a5, t5, a5                  /* carry */
+    add     s4, s4, s2                  /* column 4 += lo */
+    sltu    s2, s4, s2                  /* carry */
+    add     a3, a3, s2                  /* hi + carry: no overflow */
+    mulhu   s2, a7, ra                  /* hi a[0]*a[6] */
+    add     t5, t5, a3                  /* column 5 += hi */
+    sltu    a3, t5, a3                  /* carry */
+    add     a5, a5, a3                  /* column 6 += carry */
+    slli    a3, s4, 1                   /* 2 cross[4] */
+    srli    s1, s1, 31                  /* bit 31 of cross[3] */
+    or      a3, a3, s1
+    mul     s1, s0, t4                  /* lo a[1]*a[5] */
+    add     a3, a3, a1                  /* t[4] = 2 cross[4] + square word */
+    sltu    a1, a3, a1                  /* carry */
+    add     a3, a3, t1                  /* + carry */
+    sltu    t1, a3, t1                  /* carry */
+    add     a1, a1, t1                  /* carries */
+    mulhu   t1, s0, t4                  /* hi a[1]*a[5] */
+    add     t5, t5, a6                  /* column 5 += lo */
+    sltu    a6, t5, a6                  /* carry */
+    add     t6, t6, a6                  /* hi + carry: no overflow */
+    lw      a6, 60(sp)                  /* b[15] */
+    add     a5, a5, t6                  /* column 6 += hi */
+    sltu    t6, a5, t6                  /* carry */
+    add     t5, t5, s9                  /* column 5 += lo */
+    sltu    s9, t5, s9                  /* carry */
+    add     t3, t3, s9                  /* hi + carry: no overflow */
+    mul     s9, s8, s11                 /* lo a[2]*a[4] */
+    add     a5, a5, t3                  /* column 6 += hi */
+    sltu    t3, a5, t3                  /* carry */
+    add     t6, t6, t3                  /* column 7 += carry */
+    add     t5, t5, s7                  /* column 5 += lo */
+    mulhu   t3, s8, s11                 /* hi a[2]*a[4] */
+    sltu    s7, t5, s7                  /* carry */
+    add     t2, t2, s7                  /* hi + carry: no overflow */
+    add     a5, a5, t2                  /* column 6 += hi */
+    sltu    t2, a5, t2                  /* carry */
+    mul     s7, a4, a4                  /* lo a[3]^2 */
+    add     t6, t6, t2                  /* column 7 += carry */
+    slli    t2, t5, 1                   /* 2 cross[5] */
+    srli    s4, s4, 31                  /* bit 31 of cross[4] */
+    or      t2, t2, s4
+    mulhu   s4, a4, a4                  /* hi a[3]^2 */
+    add     t2, t2, t0                  /* t[5] = 2 cross[5] + square word */
+    sltu    t0, t2, t0                  /* carry */
+    add     t2, t2, a1                  /* + carry */
+    sltu    a1, t2, a1                  /* carry */
+    add     t0, t0, a1                  /* carries */
+    mul     a1, a7, a6                  /* lo a[0]*a[7] */
+    add     a5, a5, s5                  /* column 6 += lo */
+    sltu    s5, a5, s5                  /* carry */
+    add     s2, s2, s5                  /* hi + carry: no overflow */
+    add     t6, t6, s2                  /* column 7 += hi */
+    mulhu   a7, a7, a6                  /* hi a[0]*a[7] */
+    sltu    s2, t6, s2                  /* carry */
+    add     a5, a5, s1                  /* column 6 += lo */
+    sltu    s1, a5, s1                  /* carry */
+    add     t1, t1, s1                  /* hi + carry: no overflow */
+    mul     s5, s0, ra                  /* lo a[1]*a[6] */
+    add     t6, t6, t1                  /* column 7 += hi */
+    sltu    t1, t6, t1                  /* carry */
+    add     s2, s2, t1                  /* column 8 += carry */
+    add     a5, a5, s9                  /* column 6 += lo */
+    mulhu   s1, s0, ra                  /* hi a[1]*a[6] */
+    sltu    s9, a5, s9                  /* carry */
+    add     t3, t3, s9                  /* hi + carry: no overflow */
+    add     t6, t6, t3                  /* column 7 += hi */
+    sltu    t3, t6, t3                  /* carry */
+    mul     t1, s8, t4                  /* lo a[2]*a[5] */
+    add     s2, s2, t3                  /* column 8 += carry */
+    slli    s9, a5, 1                   /* 2 cross[6] */
+    srli    t5, t5, 31                  /* bit 31 of cross[5] */
+    or      s9, s9, t5
+    mulhu   t3, s8, t4                  /* hi a[2]*a[5] */
+    add     s9, s9, s7                  /* t[6] = 2 cross[6] + square word */
+    sltu    s7, s9, s7                  /* carry */
+    add     s9, s9, t0                  /* + carry */
+    sltu    t0, s9, t0                  /* carry */
+    mul     t5, a4, s11                 /* lo a[3]*a[4] */
+    add     s7, s7, t0                  /* carries */
+    add     t6, t6, a1                  /* column 7 += lo */
+    sltu    a1, t6, a1                  /* carry */
+    add     a7, a7, a1                  /* hi + carry: no overflow */
+    mulhu   t0, a4, s11                 /* hi a[3]*a[4] */
+    add     s2, s2, a7                  /* column 8 += hi */
+    sltu    a7, s2, a7                  /* carry */
+    add     t6, t6, s5                  /* column 7 += lo */
+    sltu    s5, t6, s5                  /* carry */
+    mul     a1, s0, a6                  /* lo a[1]*a[7] */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    add     s2, s2, s1                  /* column 8 += hi */
+    sltu    s1, s2, s1                  /* carry */
+    add     a7, a7, s1                  /* column 9 += carry */
+    mulhu   s0, s0, a6                  /* hi a[1]*a[7] */
+    add     t6, t6, t1                  /* column 7 += lo */
+    sltu    t1, t6, t1                  /* carry */
+    add     t3, t3, t1                  /* hi + carry: no overflow */
+    add     s2, s2, t3                  /* column 8 += hi */
+    mul     s5, s8, ra                  /* lo a[2]*a[6] */
+    sltu    t3, s2, t3                  /* carry */
+    add     a7, a7, t3                  /* column 9 += carry */
+    add     t6, t6, t5                  /* column 7 += lo */
+    sltu    t5, t6, t5                  /* carry */
+    mulhu   s1, s8, ra                  /* hi a[2]*a[6] */
+    add     t0, t0, t5                  /* hi + carry: no overflow */
+    add     s2, s2, t0                  /* column 8 += hi */
+    sltu    t0, s2, t0                  /* carry */
+    add     a7, a7, t0                  /* column 9 += carry */
+    mul     t1, a4, t4                  /* lo a[3]*a[5] */
+    slli    t3, t6, 1                   /* 2 cross[7] */
+    srli    a5, a5, 31                  /* bit 31 of cross[6] */
+    or      t3, t3, a5
+    add     t3, t3, s4                  /* t[7] = 2 cross[7] + square word */
+    mulhu   t5, a4, t4                  /* hi a[3]*a[5] */
+    sltu    s4, t3, s4                  /* carry */
+    add     t3, t3, s7                  /* + carry */
+    sltu    s7, t3, s7                  /* carry */
+    add     s4, s4, s7                  /* carries */
+    mul     t0, s11, s11                /* lo a[4]^2 */
+    add     s2, s2, a1                  /* column 8 += lo */
+    sltu    a1, s2, a1                  /* carry */
+    add     s0, s0, a1                  /* hi + carry: no overflow */
+    add     a7, a7, s0                  /* column 9 += hi */
+    mulhu   a5, s11, s11                /* hi a[4]^2 */
+    sltu    s0, a7, s0                  /* carry */
+    add     s2, s2, s5                  /* column 8 += lo */
+    sltu    s5, s2, s5                  /* carry */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    mul     s7, s8, a6                  /* lo a[2]*a[7] */
+    add     a7, a7, s1                  /* column 9 += hi */
+    sltu    s1, a7, s1                  /* carry */
+    add     s0, s0, s1                  /* column 10 += carry */
+    add     s2, s2, t1                  /* column 8 += lo */
+    mulhu   s8, s8, a6                  /* hi a[2]*a[7] */
+    sltu    t1, s2, t1                  /* carry */
+    add     t5, t5, t1                  /* hi + carry: no overflow */
+    add     a7, a7, t5                  /* column 9 += hi */
+    sltu    t5, a7, t5                  /* carry */
+    mul     a1, a4, ra                  /* lo a[3]*a[6] */
+    add     s0, s0, t5                  /* column 10 += carry */
+    slli    s5, s2, 1                   /* 2 cross[8] */
+    srli    t6, t6, 31                  /* bit 31 of cross[7] */
+    or      s5, s5, t6
+    mulhu   s1, a4, ra                  /* hi a[3]*a[6] */
+    add     s5, s5, t0                  /* t[8] = 2 cross[8] + square word */
+    add     t1, s5, s4                  /* + carry */
+    sltu    s5, s5, t0                  /* carry */
+    sltu    s4, t1, s4                  /* carry */
+    mul     t5, s11, t4                 /* lo a[4]*a[5] */
+    add     s5, s5, s4                  /* carries */
+    add     a7, a7, s7                  /* column 9 += lo */
+    sltu    s7, a7, s7                  /* carry */
+    add     s8, s8, s7                  /* hi + carry: no overflow */
+    mulhu   t6, s11, t4                 /* hi a[4]*a[5] */
+    add     s0, s0, s8                  /* column 10 += hi */
+    sltu    s8, s0, s8                  /* carry */
+    add     a7, a7, a1                  /* column 9 += lo */
+    sltu    a1, a7, a1                  /* carry */
+    mul     t0, a4, a6                  /* lo a[3]*a[7] */
+    add     s1, s1, a1                  /* hi + carry: no overflow */
+    add     s0, s0, s1                  /* column 10 += hi */
+    sltu    s1, s0, s1                  /* carry */
+    add     s8, s8, s1                  /* column 11 += carry */
+    mulhu   a4, a4, a6                  /* hi a[3]*a[7] */
+    add     a7, a7, t5                  /* column 9 += lo */
+    sltu    t5, a7, t5                  /* carry */
+    add     t6, t6, t5                  /* hi + carry: no overflow */
+    add     s0, s0, t6                  /* column 10 += hi */
+    mul     s4, s11, ra                 /* lo a[4]*a[6] */
+    sltu    t6, s0, t6                  /* carry */
+    add     s8, s8, t6                  /* column 11 += carry */
+    slli    s7, a7, 1                   /* 2 cross[9] */
+    srli    s2, s2, 31                  /* bit 31 of cross[8] */
+    mulhu   a1, s11, ra                 /* hi a[4]*a[6] */
+    or      s7, s7, s2
+    add     s7, s7, a5                  /* t[9] = 2 cross[9] + square word */
+    add     s1, s7, s5                  /* + carry */
+    sltu    s7, s7, a5                  /* carry */
+    mul     t5, t4, t4                  /* lo a[5]^2 */
+    sltu    s5, s1, s5                  /* carry */
+    add     s7, s7, s5                  /* carries */
+    add     s0, s0, t0                  /* column 10 += lo */
+    sltu    t0, s0, t0                  /* carry */
+    mulhu   t6, t4, t4                  /* hi a[5]^2 */
+    add     a4, a4, t0                  /* hi + carry: no overflow */
+    add     s8, s8, a4                  /* column 11 += hi */
+    sltu    a4, s8, a4                  /* carry */
+    add     s0, s0, s4                  /* column 10 += lo */
+    mul     s2, s11, a6                 /* lo a[4]*a[7] */
+    sltu    s4, s0, s4                  /* carry */
+    add     a1, a1, s4                  /* hi + carry: no overflow */
+    add     s8, s8, a1                  /* column 11 += hi */
+    sltu    a1, s8, a1                  /* carry */
+    mulhu   s11, s11, a6                /* hi a[4]*a[7] */
+    add     a4, a4, a1                  /* column 12 += carry */
+    slli    a5, s0, 1                   /* 2 cross[10] */
+    srli    a7, a7, 31                  /* bit 31 of cross[9] */
+    or      a5, a5, a7
+    mul     s5, t4, ra                  /* lo a[5]*a[6] */
+    add     a5, a5, t5                  /* t[10] = 2 cross[10] + square word */
+    add     t0, a5, s7                  /* + carry */
+    sltu    a5, a5, t5                  /* carry */
+    sltu    s7, t0, s7                  /* carry */
+    mulhu   s4, t4, ra                  /* hi a[5]*a[6] */
+    add     a5, a5, s7                  /* carries */
+    add     s8, s8, s2                  /* column 11 += lo */
+    sltu    s2, s8, s2                  /* carry */
+    add     s11, s11, s2                /* hi + carry: no overflow */
+    mul     a1, t4, a6                  /* lo a[5]*a[7] */
+    add     a4, a4, s11                 /* column 12 += hi */
+    sltu    s11, a4, s11                /* carry */
+    li      a7, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    add     s8, s8, s5                  /* column 11 += lo */
+    mulhu   t4, t4, a6                  /* hi a[5]*a[7] */
+    sltu    s5, s8, s5                  /* carry */
+    add     s4, s4, s5                  /* hi + carry: no overflow */
+    add     a4, a4, s4                  /* column 12 += hi */
+    sltu    s4, a4, s4                  /* carry */
+    mul     t5, ra, ra                  /* lo a[6]^2 */
+    add     s11, s11, s4                /* column 13 += carry */
+    slli    s7, s8, 1                   /* 2 cross[11] */
+    srli    s0, s0, 31                  /* bit 31 of cross[10] */
+    or      s7, s7, s0
+    mulhu   s2, ra, ra                  /* hi a[6]^2 */
+    add     s7, s7, t6                  /* t[11] = 2 cross[11] + square word */
+    add     s5, s7, a5                  /* + carry */
+    sltu    s7, s7, t6                  /* carry */
+    sltu    a5, s5, a5                  /* carry */
+    mul     s4, ra, a6                  /* lo a[6]*a[7] */
+    add     s7, s7, a5                  /* carries */
+    add     a4, a4, a1                  /* column 12 += lo */
+    sltu    a1, a4, a1                  /* carry */
+    add     t4, t4, a1                  /* hi + carry: no overflow */
+    mulhu   ra, ra, a6                  /* hi a[6]*a[7] */
+    add     s11, s11, t4                /* column 13 += hi */
+    sltu    t4, s11, t4                 /* carry */
+    slli    s0, a4, 1                   /* 2 cross[12] */
+    srli    s8, s8, 31                  /* bit 31 of cross[11] */
+    mul     t6, a6, a6                  /* lo a[7]^2 */
+    or      s0, s0, s8
+    add     s0, s0, t5                  /* t[12] = 2 cross[12] + square word */
+    add     a5, s0, s7                  /* + carry */
+    sltu    s0, s0, t5                  /* carry */
+    mulhu   a1, a6, a6                  /* hi a[7]^2 */
+    sltu    s7, a5, s7                  /* carry */
+    add     s0, s0, s7                  /* carries */
+    add     s11, s11, s4                /* column 13 += lo */
+    sltu    s4, s11, s4                 /* carry */
+    mul     s8, t1, a7                  /* lo 38 t[8] */
+    add     ra, ra, s4                  /* hi + carry: no overflow */
+    add     t4, t4, ra                  /* column 14 += hi */
+    sltu    ra, t4, ra                  /* carry */
+    slli    t5, s11, 1                  /* 2 cross[13] */
+    mulhu   t1, t1, a7                  /* hi 38 t[8] (< 38) */
+    srli    a4, a4, 31                  /* bit 31 of cross[12] */
+    or      t5, t5, a4
+    add     t5, t5, s2                  /* t[13] = 2 cross[13] + square word */
+    add     a6, t5, s0                  /* + carry */
+    mul     s7, s1, a7                  /* lo 38 t[9] */
+    sltu    t5, t5, s2                  /* carry */
+    sltu    s0, a6, s0                  /* carry */
+    add     t5, t5, s0                  /* carries */
+    slli    s4, t4, 1                   /* 2 cross[14] */
+    mulhu   s1, s1, a7                  /* hi 38 t[9] (< 38) */
+    srli    s11, s11, 31                /* bit 31 of cross[13] */
+    or      s4, s4, s11
+    add     s4, s4, t6                  /* t[14] = 2 cross[14] + square word */
+    add     a4, s4, t5                  /* + carry */
+    mul     s2, t0, a7                  /* lo 38 t[10] */
+    sltu    s4, s4, t6                  /* carry */
+    sltu    t5, a4, t5                  /* carry */
+    add     s4, s4, t5                  /* carries */
+    slli    ra, ra, 1                   /* 2 cross[15] */
+    mulhu   t0, t0, a7                  /* hi 38 t[10] (< 38) */
+    srli    t4, t4, 31                  /* bit 31 of cross[14] */
+    or      ra, ra, t4
+    add     ra, ra, a1                  /* t[15] = 2 cross[15] + square word */
+    add     ra, ra, s4                  /* + carry */
+    mul     s0, s5, a7                  /* lo 38 t[11] */
+    add     s3, s3, s8                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s8, s3, s8                  /* carry */
+    add     a2, a2, s7                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s7, a2, s7                  /* carry */
+    mulhu   s5, s5, a7                  /* hi 38 t[11] (< 38) */
+    add     t1, t1, s8                  /* hi(prev) + carries */
+    add     a2, a2, t1                  /* u[1] += hi(prev) + carry */
+    sltu    t1, a2, t1                  /* carry */
+    add     s7, s7, t1                  /* carries */
+    mul     s11, a5, a7                 /* lo 38 t[12] */
+    add     s10, s10, s2                /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s2, s10, s2                 /* carry */
+    add     s1, s1, s7                  /* hi(prev) + carries */
+    add     s10, s10, s1                /* u[2] += hi(prev) + carry */
+    mulhu   a5, a5, a7                  /* hi 38 t[12] (< 38) */
+    sltu    s1, s10, s1                 /* carry */
+    add     s2, s2, s1                  /* carries */
+    add     s6, s6, s0                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s0, s6, s0                  /* carry */
+    mul     t6, a6, a7                  /* lo 38 t[13] */
+    add     t0, t0, s2                  /* hi(prev) + carries */
+    add     s6, s6, t0                  /* u[3] += hi(prev) + carry */
+    sltu    t0, s6, t0                  /* carry */
+    add     s0, s0, t0                  /* carries */
+    mulhu   a6, a6, a7                  /* hi 38 t[13] (< 38) */
+    lw      t5, 0(sp)                   /* a[0] */
+    add     a3, a3, s11                 /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s11, a3, s11                /* carry */
+    add     s5, s5, s0                  /* hi(prev) + carries */
+    mul     t4, a4, a7                  /* lo 38 t[14] */
+    lw      a1, 4(sp)                   /* a[1] */
+    add     a3, a3, s5                  /* u[4] += hi(prev) + carry */
+    sltu    s5, a3, s5                  /* carry */
+    add     s11, s11, s5                /* carries */
+    mulhu   a4, a4, a7                  /* hi 38 t[14] (< 38) */
+    add     t2, t2, t6                  /* u[5] = t[5] + lo 38 t[13] */
+    lw      s4, 8(sp)                   /* a[2] */
+    sltu    t6, t2, t6                  /* carry */
+    add     a5, a5, s11                 /* hi(prev) + carries */
+    mul     s8, ra, a7                  /* lo 38 t[15] */
+    add     t2, t2, a5                  /* u[5] += hi(prev) + carry */
+    sltu    a5, t2, a5                  /* carry */
+    add     t6, t6, a5                  /* carries */
+    add     s9, s9, t4                  /* u[6] = t[6] + lo 38 t[14] */
+    mulhu   ra, ra, a7                  /* hi 38 t[15] (< 38) */
+    sltu    t4, s9, t4                  /* carry */
+    add     a6, a6, t6                  /* hi(prev) + carries */
+    add     s9, s9, a6                  /* u[6] += hi(prev) + carry */
+    sltu    a6, s9, a6                  /* carry */
+    mul     t1, t5, t5                  /* lo a[0]^2 */
+    add     t4, t4, a6                  /* carries */
+    add     t3, t3, s8                  /* u[7] = t[7] + lo 38 t[15] */
+    lw      s7, 12(sp)                  /* a[3] */
+    sltu    s8, t3, s8                  /* carry */
+    mulhu   s1, t5, t5                  /* hi a[0]^2 */
+    add     a4, a4, t4                  /* hi(prev) + carries */
+    add     t3, t3, a4                  /* u[7] += hi(prev) + carry */
+    sltu    a4, t3, a4                  /* carry */
+    add     s8, s8, a4                  /* carries */
+    mul     s2, t5, a1                  /* lo a[0]*a[1] */
+    add     ra, ra, s8                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    t0, t3, 31                  /* bit 255 */
+    slli    ra, ra, 1                   /* 2 T */
+    or      ra, ra, t0                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    mulhu   s0, t5, a1                  /* hi a[0]*a[1] */
+    slli    t3, t3, 1                   /* clear bit 255 */
+    srli    t3, t3, 1
+    slli    s5, ra, 4                   /* 16 T' */
+    slli    s11, ra, 1                  /* 2 T' */
+    mul     a5, t5, s4                  /* lo a[0]*a[2] */
+    add     s5, s5, s11                 /* 18 T' */
+    add     s5, s5, ra                  /* 19 T' (2^255 = 19 mod p) */
+    add     s3, s3, s5                  /* r[0] = u[0] + carry */
+    sltu    s5, s3, s5                  /* carry */
+    mulhu   a7, t5, s4                  /* hi a[0]*a[2] */
+    sw      s3, 96(sp)                  /* BB[0] */
+    add     a2, a2, s5                  /* r[1] = u[1] + carry */
+    sltu    s5, a2, s5                  /* carry */
+    sw      a2, 100(sp)                 /* BB[1] */
+    mul     t6, a1, a1                  /* lo a[1]^2 */
+    lw      a6, 16(sp)                  /* a[4] */
+    add     s10, s10, s5                /* r[2] = u[2] + carry */
+    sltu    s5, s10, s5                 /* carry */
+    sw      s10, 104(sp)                /* BB[2] */
+    mulhu   t4, a1, a1                  /* hi a[1]^2 */
+    add     s6, s6, s5                  /* r[3] = u[3] + carry */
+    sltu    s5, s6, s5                  /* carry */
+    sw      s6, 108(sp)                 /* BB[3] */
+    add     a3, a3, s5                  /* r[4] = u[4] + carry */
+    mul     a4, t5, s7                  /* lo a[0]*a[3] */
+    sltu    s5, a3, s5                  /* carry */
+    sw      a3, 112(sp)                 /* BB[4] */
+    add     t2, t2, s5                  /* r[5] = u[5] + carry */
+    sltu    s5, t2, s5                  /* carry */
+    mulhu   s8, t5, s7                  /* hi a[0]*a[3] */
+    sw      t2, 116(sp)                 /* BB[5] */
+    add     s9, s9, s5                  /* r[6] = u[6] + carry */
+    sltu    s5, s9, s5                  /* carry */
+    sw      s9, 120(sp)                 /* BB[6] */
+    mul     t0, a1, s4                  /* lo a[1]*a[2] */
+    add     t3, t3, s5                  /* r[7] = u[7] + carry */
+    sw      t3, 124(sp)                 /* BB[7] */
+    slli    s11, s2, 1                  /* 2 cross[1] */
+    add     s11, s11, s1                /* t[1] = 2 cross[1] + square word */
+    mulhu   ra, a1, s4                  /* hi a[1]*a[2] */
+    sltu    s1, s11, s1                 /* carry */
+    lw      s3, 20(sp)                  /* a[5] */
+    add     s0, s0, a5                  /* column 2 += lo */
+    sltu    a5, s0, a5                  /* carry */
+    mul     a2, t5, a6                  /* lo a[0]*a[4] */
+    add     a7, a7, a5                  /* hi + carry: no overflow */
+    slli    s10, s0, 1                  /* 2 cross[2] */
+    srli    s2, s2, 31                  /* bit 31 of cross[1] */
+    or      s10, s10, s2
+    mulhu   s6, t5, a6                  /* hi a[0]*a[4] */
+    add     s10, s10, t6                /* t[2] = 2 cross[2] + square word */
+    sltu    t6, s10, t6                 /* carry */
+    add     s10, s10, s1                /* + carry */
+    sltu    s1, s10, s1                 /* carry */
+    mul     a3, a1, s7                  /* lo a[1]*a[3] */
+    add     t6, t6, s1                  /* carries */
+    add     a7, a7, a4                  /* column 3 += lo */
+    sltu    a4, a7, a4                  /* carry */
+    add     s8, s8, a4                  /* hi + carry: no overflow */
+    mulhu   t2, a1, s7                  /* hi a[1]*a[3] */
+    add     a7, a7, t0                  /* column 3 += lo */
+    sltu    t0, a7, t0                  /* carry */
+    add     ra, ra, t0                  /* hi + carry: no overflow */
+    add     s8, s8, ra                  /* column 4 += hi */
+    mul     s9, s4, s4                  /* lo a[2]^2 */
+    sltu    ra, s8, ra                  /* carry */
+    slli    s5, a7, 1                   /* 2 cross[3] */
+    srli    s0, s0, 31                  /* bit 31 of cross[2] */
+    or      s5, s5, s0
+    mulhu   t3, s4, s4                  /* hi a[2]^2 */
+    lw      a5, 24(sp)                  /* a[6] */
+    add     s5, s5, t4                  /* t[3] = 2 cross[3] + square word */
+    sltu    t4, s5, t4                  /* carry */
+    add     s5, s5, t6                  /* + carry */
+    mul     s2, t5, s3                  /* lo a[0]*a[5] */
+    sltu    t6, s5, t6                  /* carry */
+    add     t4, t4, t6                  /* carries */
+    add     s8, s8, a2                  /* column 4 += lo */
+    sltu    a2, s8, a2                  /* carry */
+    mulhu   s1, t5, s3                  /* hi a[0]*a[5] */
+    add     s6, s6, a2                  /* hi + carry: no overflow */
+    add     ra, ra, s6                  /* column 5 += hi */
+    sltu    s6, ra, s6                  /* carry */
+    add     s8, s8, a3                  /* column 4 += lo */
+    mul     a4, a1, a6                  /* lo a[1]*a[4] */
+    sltu    a3, s8, a3                  /* carry */
+    add     t2, t2, a3                  /* hi + carry: no overflow */
+    add     ra, ra, t2                  /* column 5 += hi */
+    sltu    t2, ra, t2                  /* carry */
+    mulhu   t0, a1, a6                  /* hi a[1]*a[4] */
+    add     s6, s6, t2                  /* column 6 += carry */
+    slli    s0, s8, 1                   /* 2 cross[4] */
+    srli    a7, a7, 31                  /* bit 31 of cross[3] */
+    or      s0, s0, a7
+    mul     t6, s4, s7                  /* lo a[2]*a[3] */
+    add     s0, s0, s9                  /* t[4] = 2 cross[4] + square word */
+    sltu    s9, s0, s9                  /* carry */
+    add     s0, s0, t4                  /* + carry */
+    sltu    t4, s0, t4                  /* carry */
+    mulhu   a2, s4, s7                  /* hi a[2]*a[3] */
+    add     s9, s9, t4                  /* carries */
+    lw      a3, 28(sp)                  /* a[7] */
+    add     ra, ra, s2                  /* column 5 += lo */
+    sltu    s2, ra, s2                  /* carry */
+    mul     t2, t5, a5                  /* lo a[0]*a[6] */
+    add     s1, s1, s2                  /* hi + carry: no overflow */
+    add     s6, s6, s1                  /* column 6 += hi */
+    sltu    s1, s6, s1                  /* carry */
+    add     ra, ra, a4                  /* column 5 += lo */
+    mulhu   a7, t5, a5                  /* hi a[0]*a[6] */
+    sltu    a4, ra, a4                  /* carry */
+    add     t0, t0, a4                  /* hi + carry: no overflow */
+    add     s6, s6, t0                  /* column 6 += hi */
+    sltu    t0, s6, t0                  /* carry */
+    mul     t4, a1, s3                  /* lo a[1]*a[5] */
+    add     s1, s1, t0                  /* column 7 += carry */
+    add     ra, ra, t6                  /* column 5 += lo */
+    sltu    t6, ra, t6                  /* carry */
+    add     a2, a2, t6                  /* hi + carry: no overflow */
+    mulhu   s2, a1, s3                  /* hi a[1]*a[5] */
+    add     s6, s6, a2                  /* column 6 += hi */
+    sltu    a2, s6, a2                  /* carry */
+    add     s1, s1, a2                  /* column 7 += carry */
+    slli    a4, ra, 1                   /* 2 cross[5] */
+    mul     t0, s4, a6                  /* lo a[2]*a[4] */
+    srli    s8, s8, 31                  /* bit 31 of cross[4] */
+    or      a4, a4, s8
+    add     a4, a4, t3                  /* t[5] = 2 cross[5] + square word */
+    sltu    t3, a4, t3                  /* carry */
+    mulhu   t6, s4, a6                  /* hi a[2]*a[4] */
+    add     a4, a4, s9                  /* + carry */
+    sltu    s9, a4, s9                  /* carry */
+    add     t3, t3, s9                  /* carries */
+    add     s6, s6, t2                  /* column 6 += lo */
+    mul     a2, s7, s7                  /* lo a[3]^2 */
+    sltu    t2, s6, t2                  /* carry */
+    add     a7, a7, t2                  /* hi + carry: no overflow */
+    add     s1, s1, a7                  /* column 7 += hi */
+    sltu    a7, s1, a7                  /* carry */
+    mulhu   s8, s7, s7                  /* hi a[3]^2 */
+    add     s6, s6, t4                  /* column 6 += lo */
+    sltu    t4, s6, t4                  /* carry */
+    add     s2, s2, t4                  /* hi + carry: no overflow */
+    add     s1, s1, s2                  /* column 7 += hi */
+    mul     s9, t5, a3                  /* lo a[0]*a[7] */
+    sltu    s2, s1, s2                  /* carry */
+    add     a7, a7, s2                  /* column 8 += carry */
+    add     s6, s6, t0                  /* column 6 += lo */
+    sltu    t0, s6, t0                  /* carry */
+    mulhu   t5, t5, a3                  /* hi a[0]*a[7] */
+    add     t6, t6, t0                  /* hi + carry: no overflow */
+    add     s1, s1, t6                  /* column 7 += hi */
+    sltu    t6, s1, t6                  /* carry */
+    add     a7, a7, t6                  /* column 8 += carry */
+    mul     t2, a1, a5                  /* lo a[1]*a[6] */
+    slli    t4, s6, 1                   /* 2 cross[6] */
+    srli    ra, ra, 31                  /* bit 31 of cross[5] */
+    or      t4, t4, ra
+    add     t4, t4, a2                  /* t[6] = 2 cross[6] + square word */
+    mulhu   s2, a1, a5                  /* hi a[1]*a[6] */
+    sltu    a2, t4, a2                  /* carry */
+    add     t4, t4, t3                  /* + carry */
+    sltu    t3, t4, t3                  /* carry */
+    add     a2, a2, t3                  /* carries */
+    mul     t0, s4, s3                  /* lo a[2]*a[5] */
+    add     s1, s1, s9                  /* column 7 += lo */
+    sltu    s9, s1, s9                  /* carry */
+    add     t5, t5, s9                  /* hi + carry: no overflow */
+    add     a7, a7, t5                  /* column 8 += hi */
+    mulhu   t6, s4, s3                  /* hi a[2]*a[5] */
+    sltu    t5, a7, t5                  /* carry */
+    add     s1, s1, t2                  /* column 7 += lo */
+    sltu    t2, s1, t2                  /* carry */
+    add     s2, s2, t2                  /* hi + carry: no overflow */
+    mul     ra, s7, a6                  /* lo a[3]*a[4] */
+    add     a7, a7, s2                  /* column 8 += hi */
+    sltu    s2, a7, s2                  /* carry */
+    add     t5, t5, s2                  /* column 9 += carry */
+    add     s1, s1, t0                  /* column 7 += lo */
+    mulhu   t3, s7, a6                  /* hi a[3]*a[4] */
+    sltu    t0, s1, t0                  /* carry */
+    add     t6, t6, t0                  /* hi + carry: no overflow */
+    add     a7, a7, t6                  /* column 8 += hi */
+    sltu    t6, a7, t6                  /* carry */
+    mul     s9, a1, a3                  /* lo a[1]*a[7] */
+    add     t5, t5, t6                  /* column 9 += carry */
+    add     s1, s1, ra                  /* column 7 += lo */
+    sltu    ra, s1, ra                  /* carry */
+    add     t3, t3, ra                  /* hi + carry: no overflow */
+    mulhu   a1, a1, a3                  /* hi a[1]*a[7] */
+    add     a7, a7, t3                  /* column 8 += hi */
+    sltu    t3, a7, t3                  /* carry */
+    add     t5, t5, t3                  /* column 9 += carry */
+    slli    t2, s1, 1                   /* 2 cross[7] */
+    mul     s2, s4, a5                  /* lo a[2]*a[6] */
+    srli    s6, s6, 31                  /* bit 31 of cross[6] */
+    or      t2, t2, s6
+    add     t2, t2, s8                  /* t[7] = 2 cross[7] + square word */
+    sltu    s8, t2, s8                  /* carry */
+    mulhu   t0, s4, a5                  /* hi a[2]*a[6] */
+    add     t2, t2, a2                  /* + carry */
+    sltu    a2, t2, a2                  /* carry */
+    add     s8, s8, a2                  /* carries */
+    add     a7, a7, s9                  /* column 8 += lo */
+    mul     t6, s7, s3                  /* lo a[3]*a[5] */
+    sltu    s9, a7, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     t5, t5, a1                  /* column 9 += hi */
+    sltu    a1, t5, a1                  /* carry */
+    mulhu   ra, s7, s3                  /* hi a[3]*a[5] */
+    add     a7, a7, s2                  /* column 8 += lo */
+    sltu    s2, a7, s2                  /* carry */
+    add     t0, t0, s2                  /* hi + carry: no overflow */
+    add     t5, t5, t0                  /* column 9 += hi */
+    mul     t3, a6, a6                  /* lo a[4]^2 */
+    sltu    t0, t5, t0                  /* carry */
+    add     a1, a1, t0                  /* column 10 += carry */
+    add     a7, a7, t6                  /* column 8 += lo */
+    sltu    t6, a7, t6                  /* carry */
+    mulhu   s6, a6, a6                  /* hi a[4]^2 */
+    add     ra, ra, t6                  /* hi + carry: no overflow */
+    add     t5, t5, ra                  /* column 9 += hi */
+    sltu    ra, t5, ra                  /* carry */
+    add     a1, a1, ra                  /* column 10 += carry */
+    mul     a2, s4, a3                  /* lo a[2]*a[7] */
+    slli    s9, a7, 1                   /* 2 cross[8] */
+    srli    s1, s1, 31                  /* bit 31 of cross[7] */
+    or      s9, s9, s1
+    add     s9, s9, t3                  /* t[8] = 2 cross[8] + square word */
+    mulhu   s4, s4, a3                  /* hi a[2]*a[7] */
+    add     s2, s9, s8                  /* + carry */
+    sltu    s9, s9, t3                  /* carry */
+    sltu    s8, s2, s8                  /* carry */
+    add     s9, s9, s8                  /* carries */
+    mul     t0, s7, a5                  /* lo a[3]*a[6] */
+    add     t5, t5, a2                  /* column 9 += lo */
+    sltu    a2, t5, a2                  /* carry */
+    add     s4, s4, a2                  /* hi + carry: no overflow */
+    add     a1, a1, s4                  /* column 10 += hi */
+    mulhu   t6, s7, a5                  /* hi a[3]*a[6] */
+    sltu    s4, a1, s4                  /* carry */
+    add     t5, t5, t0                  /* column 9 += lo */
+    sltu    t0, t5, t0                  /* carry */
+    srli    a7, a7, 31                  /* bit 31 of cross[8] */
+    mul     ra, a6, s3                  /* lo a[4]*a[5] */
+    add     t6, t6, t0                  /* hi + carry: no overflow */
+    add     a1, a1, t6                  /* column 10 += hi */
+    sltu    t6, a1, t6                  /* carry */
+    add     s4, s4, t6                  /* column 11 += carry */
+    mulhu   s1, a6, s3                  /* hi a[4]*a[5] */
+    add     t5, t5, ra                  /* column 9 += lo */
+    sltu    ra, t5, ra                  /* carry */
+    slli    t3, t5, 1                   /* 2 cross[9] */
+    or      t3, t3, a7
+    mul     s8, s7, a3                  /* lo a[3]*a[7] */
+    add     s1, s1, ra                  /* hi + carry: no overflow */
+    add     a1, a1, s1                  /* column 10 += hi */
+    sltu    s1, a1, s1                  /* carry */
+    add     s4, s4, s1                  /* column 11 += carry */
+    mulhu   s7, s7, a3                  /* hi a[3]*a[7] */
+    add     t3, t3, s6                  /* t[9] = 2 cross[9] + square word */
+    add     a2, t3, s9                  /* + carry */
+    sltu    t3, t3, s6                  /* carry */
+    sltu    s9, a2, s9                  /* carry */
+    mul     t0, a6, a5                  /* lo a[4]*a[6] */
+    add     t3, t3, s9                  /* carries */
+    add     a1, a1, s8                  /* column 10 += lo */
+    sltu    s8, a1, s8                  /* carry */
+    add     s7, s7, s8                  /* hi + carry: no overflow */
+    mulhu   t6, a6, a5                  /* hi a[4]*a[6] */
+    add     s4, s4, s7                  /* column 11 += hi */
+    sltu    s7, s4, s7                  /* carry */
+    add     a1, a1, t0                  /* column 10 += lo */
+    sltu    t0, a1, t0                  /* carry */
+    mul     a7, s3, s3                  /* lo a[5]^2 */
+    add     t6, t6, t0                  /* hi + carry: no overflow */
+    add     s4, s4, t6                  /* column 11 += hi */
+    sltu    t6, s4, t6                  /* carry */
+    add     s7, s7, t6                  /* column 12 += carry */
+    mulhu   ra, s3, s3                  /* hi a[5]^2 */
+    slli    s1, a1, 1                   /* 2 cross[10] */
+    srli    t5, t5, 31                  /* bit 31 of cross[9] */
+    or      s1, s1, t5
+    add     s1, s1, a7                  /* t[10] = 2 cross[10] + square word */
+    mul     s6, a6, a3                  /* lo a[4]*a[7] */
+    add     s9, s1, t3                  /* + carry */
+    sltu    s1, s1, a7                  /* carry */
+    sltu    t3, s9, t3                  /* carry */
+    add     s1, s1, t3                  /* carries */
+    mulhu   a6, a6, a3                  /* hi a[4]*a[7] */
+    add     s4, s4, s6                  /* column 11 += lo */
+    sltu    s6, s4, s6                  /* carry */
+    srli    a1, a1, 31                  /* bit 31 of cross[10] */
+    mul     s8, s3, a5                  /* lo a[5]*a[6] */
+    add     a6, a6, s6                  /* hi + carry: no overflow */
+    add     s7, s7, a6                  /* column 12 += hi */
+    sltu    a6, s7, a6                  /* carry */
+    li      t0, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    mulhu   t6, s3, a5                  /* hi a[5]*a[6] */
+    add     s4, s4, s8                  /* column 11 += lo */
+    sltu    s8, s4, s8                  /* carry */
+    slli    t5, s4, 1                   /* 2 cross[11] */
+    or      t5, t5, a1
+    mul     a7, s3, a3                  /* lo a[5]*a[7] */
+    add     t6, t6, s8                  /* hi + carry: no overflow */
+    add     s7, s7, t6                  /* column 12 += hi */
+    sltu    t6, s7, t6                  /* carry */
+    add     a6, a6, t6                  /* column 13 += carry */
+    mulhu   s3, s3, a3                  /* hi a[5]*a[7] */
+    add     t5, t5, ra                  /* t[11] = 2 cross[11] + square word */
+    add     t3, t5, s1                  /* + carry */
+    sltu    t5, t5, ra                  /* carry */
+    sltu    s1, t3, s1                  /* carry */
+    mul     s6, a5, a5                  /* lo a[6]^2 */
+    add     t5, t5, s1                  /* carries */
+    add     s7, s7, a7                  /* column 12 += lo */
+    sltu    a7, s7, a7                  /* carry */
+    add     s3, s3, a7                  /* hi + carry: no overflow */
+    mulhu   a1, a5, a5                  /* hi a[6]^2 */
+    add     a6, a6, s3                  /* column 13 += hi */
+    sltu    s3, a6, s3                  /* carry */
+    slli    s8, s7, 1                   /* 2 cross[12] */
+    srli    s4, s4, 31                  /* bit 31 of cross[11] */
+    mul     t6, a5, a3                  /* lo a[6]*a[7] */
+    or      s8, s8, s4
+    add     s8, s8, s6                  /* t[12] = 2 cross[12] + square word */
+    add     ra, s8, t5                  /* + carry */
+    sltu    s8, s8, s6                  /* carry */
+    mulhu   a5, a5, a3                  /* hi a[6]*a[7] */
+    sltu    t5, ra, t5                  /* carry */
+    add     s8, s8, t5                  /* carries */
+    add     a6, a6, t6                  /* column 13 += lo */
+    sltu    t6, a6, t6                  /* carry */
+    mul     s1, a3, a3                  /* lo a[7]^2 */
+    add     a5, a5, t6                  /* hi + carry: no overflow */
+    add     s3, s3, a5                  /* column 14 += hi */
+    sltu    a5, s3, a5                  /* carry */
+    slli    a7, a6, 1                   /* 2 cross[13] */
+    mulhu   s4, a3, a3                  /* hi a[7]^2 */
+    srli    s7, s7, 31                  /* bit 31 of cross[12] */
+    or      a7, a7, s7
+    add     a7, a7, a1                  /* t[13] = 2 cross[13] + square word */
+    add     s6, a7, s8                  /* + carry */
+    mul     t5, s2, t0                  /* lo 38 t[8] */
+    sltu    a7, a7, a1                  /* carry */
+    sltu    s8, s6, s8                  /* carry */
+    add     a7, a7, s8                  /* carries */
+    slli    t6, s3, 1                   /* 2 cross[14] */
+    mulhu   s2, s2, t0                  /* hi 38 t[8] (< 38) */
+    srli    a6, a6, 31                  /* bit 31 of cross[13] */
+    or      t6, t6, a6
+    add     t6, t6, s1                  /* t[14] = 2 cross[14] + square word */
+    add     a3, t6, a7                  /* + carry */
+    mul     s7, a2, t0                  /* lo 38 t[9] */
+    sltu    t6, t6, s1                  /* carry */
+    sltu    a7, a3, a7                  /* carry */
+    add     t6, t6, a7                  /* carries */
+    slli    a5, a5, 1                   /* 2 cross[15] */
+    mulhu   a2, a2, t0                  /* hi 38 t[9] (< 38) */
+    srli    s3, s3, 31                  /* bit 31 of cross[14] */
+    or      a5, a5, s3
+    add     a5, a5, s4                  /* t[15] = 2 cross[15] + square word */
+    add     a5, a5, t6                  /* + carry */
+    mul     a1, s9, t0                  /* lo 38 t[10] */
+    add     t1, t1, t5                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t5, t1, t5                  /* carry */
+    add     s11, s11, s7                /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s7, s11, s7                 /* carry */
+    mulhu   s9, s9, t0                  /* hi 38 t[10] (< 38) */
+    add     s2, s2, t5                  /* hi(prev) + carries */
+    add     s11, s11, s2                /* u[1] += hi(prev) + carry */
+    sltu    s2, s11, s2                 /* carry */
+    add     s7, s7, s2                  /* carries */
+    mul     s8, t3, t0                  /* lo 38 t[11] */
+    add     s10, s10, a1                /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a1, s10, a1                 /* carry */
+    add     a2, a2, s7                  /* hi(prev) + carries */
+    add     s10, s10, a2                /* u[2] += hi(prev) + carry */
+    mulhu   t3, t3, t0                  /* hi 38 t[11] (< 38) */
+    sltu    a2, s10, a2                 /* carry */
+    add     a1, a1, a2                  /* carries */
+    add     s5, s5, s8                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s8, s5, s8                  /* carry */
+    mul     a6, ra, t0                  /* lo 38 t[12] */
+    add     s9, s9, a1                  /* hi(prev) + carries */
+    add     s5, s5, s9                  /* u[3] += hi(prev) + carry */
+    sltu    s9, s5, s9                  /* carry */
+    add     s8, s8, s9                  /* carries */
+    mulhu   ra, ra, t0                  /* hi 38 t[12] (< 38) */
+    add     s0, s0, a6                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    a6, s0, a6                  /* carry */
+    add     t3, t3, s8                  /* hi(prev) + carries */
+    add     s0, s0, t3                  /* u[4] += hi(prev) + carry */
+    mul     s1, s6, t0                  /* lo 38 t[13] */
+    sltu    t3, s0, t3                  /* carry */
+    add     a6, a6, t3                  /* carries */
+    add     ra, ra, a6                  /* hi(prev) + carries */
+    li      a7, -2147483648             /* 2^31 */
+    mulhu   s6, s6, t0                  /* hi 38 t[13] (< 38) */
+    add     a4, a4, s1                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s1, a4, s1                  /* carry */
+    add     a4, a4, ra                  /* u[5] += hi(prev) + carry */
+    sltu    ra, a4, ra                  /* carry */
+    mul     s3, a3, t0                  /* lo 38 t[14] */
+    add     s1, s1, ra                  /* carries */
+    add     s6, s6, s1                  /* hi(prev) + carries */
+    lw      s4, 124(sp)                 /* BB[31] */
+    lw      t6, 96(sp)                  /* BB[24] */
+    mulhu   a3, a3, t0                  /* hi 38 t[14] (< 38) */
+    add     t4, t4, s3                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s3, t4, s3                  /* carry */
+    add     t4, t4, s6                  /* u[6] += hi(prev) + carry */
+    sltu    s6, t4, s6                  /* carry */
+    mul     t5, a5, t0                  /* lo 38 t[15] */
+    add     s3, s3, s6                  /* carries */
+    add     a3, a3, s3                  /* hi(prev) + carries */
+    lw      s2, 100(sp)                 /* BB[25] */
+    mulhu   a5, a5, t0                  /* hi 38 t[15] (< 38) */
+    add     t2, t2, t5                  /* u[7] = t[7] + lo 38 t[15] */
+    sltu    t5, t2, t5                  /* carry */
+    add     t2, t2, a3                  /* u[7] += hi(prev) + carry */
+    sltu    a3, t2, a3                  /* carry */
+    add     t5, t5, a3                  /* carries */
+    add     a5, a5, t5                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s7, t2, 31                  /* bit 255 */
+    slli    a5, a5, 1                   /* 2 T */
+    or      a5, a5, s7                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    t2, t2, 1                   /* clear bit 255 */
+    srli    t2, t2, 1
+    slli    a2, a5, 4                   /* 16 T' */
+    slli    a1, a5, 1                   /* 2 T' */
+    add     a2, a2, a1                  /* 18 T' */
+    add     a2, a2, a5                  /* 19 T' (2^255 = 19 mod p) */
+    add     t1, t1, a2                  /* r[0] = u[0] + carry */
+    sltu    a2, t1, a2                  /* carry */
+    sw      t1, 64(sp)                  /* AA[0] */
+    add     s11, s11, a2                /* r[1] = u[1] + carry */
+    sltu    a2, s11, a2                 /* carry */
+    sw      s11, 68(sp)                 /* AA[1] */
+    add     s10, s10, a2                /* r[2] = u[2] + carry */
+    sltu    a2, s10, a2                 /* carry */
+    sw      s10, 72(sp)                 /* AA[2] */
+    add     s5, s5, a2                  /* r[3] = u[3] + carry */
+    sltu    a2, s5, a2                  /* carry */
+    sw      s5, 76(sp)                  /* AA[3] */
+    add     s0, s0, a2                  /* r[4] = u[4] + carry */
+    sltu    a2, s0, a2                  /* carry */
+    sw      s0, 80(sp)                  /* AA[4] */
+    add     a4, a4, a2                  /* r[5] = u[5] + carry */
+    sltu    a2, a4, a2                  /* carry */
+    sw      a4, 84(sp)                  /* AA[5] */
+    add     t4, t4, a2                  /* r[6] = u[6] + carry */
+    sltu    a2, t4, a2                  /* carry */
+    sw      t4, 88(sp)                  /* AA[6] */
+    add     t2, t2, a2                  /* r[7] = u[7] + carry */
+    sw      t2, 92(sp)                  /* AA[7] */
+    lw      s9, 92(sp)                  /* AA[23] */
+    lw      s8, 64(sp)                  /* AA[16] */
+    sub     t3, s9, s4                  /* E: a7 - b7 first */
+    sltu    s4, s9, s4                  /* a7 < b7 */
+    srli    a6, t3, 31
+    xori    a6, a6, 1
+    slli    s4, s4, 1
+    add     a6, a6, s4                  /* g = 1 - bit 31 + 2 (a7 < b7) */
+    li      ra, 121665                  /* a24 = 121665 */
+    slli    s1, a6, 4
+    slli    s6, a6, 1
+    add     s1, s1, s6
+    add     s1, s1, a6                  /* 19 g */
+    sltu    s3, s8, t6                  /* borrow */
+    sub     t6, s8, t6                  /* E[0] = a - b */
+    sub     t0, t6, s1                  /* - borrow (19 g at word 0) */
+    mul     a3, t0, ra                  /* lo a24 E[0] */
+    sltu    t6, t6, s1                  /* borrow */
+    add     s3, s3, t6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t0, 128(sp)                 /* E[0] */
+    lw      t5, 68(sp)                  /* AA[17] */
+    mulhu   t0, t0, ra                  /* hi a24 E[0] (< 2^17) */
+    sltu    s7, t5, s2                  /* borrow */
+    sub     s2, t5, s2                  /* E[1] = a - b */
+    sub     a1, s2, s3                  /* - borrow (19 g at word 0) */
+    sltu    s2, s2, s3                  /* borrow */
+    mul     a5, a1, ra                  /* lo a24 E[1] */
+    add     s7, s7, s2                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      a1, 132(sp)                 /* E[1] */
+    lw      t1, 72(sp)                  /* AA[18] */
+    lw      s11, 104(sp)                /* BB[26] */
+    mulhu   a1, a1, ra                  /* hi a24 E[1] (< 2^17) */
+    sltu    s10, t1, s11                /* borrow */
+    sub     s11, t1, s11                /* E[2] = a - b */
+    sub     s5, s11, s7                 /* - borrow (19 g at word 0) */
+    sltu    s11, s11, s7                /* borrow */
+    mul     s0, s5, ra                  /* lo a24 E[2] */
+    add     s10, s10, s11               /* borrows (0..2: word 0 takes up to 57) */
+    sw      s5, 136(sp)                 /* E[2] */
+    lw      a4, 76(sp)                  /* AA[19] */
+    lw      t4, 108(sp)                 /* BB[27] */
+    mulhu   s5, s5, ra                  /* hi a24 E[2] (< 2^17) */
+    sltu    a2, a4, t4                  /* borrow */
+    sub     t4, a4, t4                  /* E[3] = a - b */
+    sub     t2, t4, s10                 /* - borrow (19 g at word 0) */
+    sltu    t4, t4, s10                 /* borrow */
+    mul     s4, t2, ra                  /* lo a24 E[3] */
+    add     a2, a2, t4                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t2, 140(sp)                 /* E[3] */
+    lw      s6, 80(sp)                  /* AA[20] */
+    lw      a6, 112(sp)                 /* BB[28] */
+    mulhu   t2, t2, ra                  /* hi a24 E[3] (< 2^17) */
+    sltu    s1, s6, a6                  /* borrow */
+    sub     a6, s6, a6                  /* E[4] = a - b */
+    sub     t6, a6, a2                  /* - borrow (19 g at word 0) */
+    sltu    a6, a6, a2                  /* borrow */
+    mul     s3, t6, ra                  /* lo a24 E[4] */
+    add     s1, s1, a6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      t6, 144(sp)                 /* E[4] */
+    lw      s2, 84(sp)                  /* AA[21] */
+    lw      s7, 116(sp)                 /* BB[29] */
+    mulhu   t6, t6, ra                  /* hi a24 E[4] (< 2^17) */
+    sltu    s11, s2, s7                 /* borrow */
+    sub     s7, s2, s7                  /* E[5] = a - b */
+    sub     s10, s7, s1                 /* - borrow (19 g at word 0) */
+    sltu    s7, s7, s1                  /* borrow */
+    mul     t4, s10, ra                 /* lo a24 E[5] */
+    add     s11, s11, s7                /* borrows (0..2: word 0 takes up to 57) */
+    sw      s10, 148(sp)                /* E[5] */
+    lw      a2, 88(sp)                  /* AA[22] */
+    lw      a6, 120(sp)                 /* BB[30] */
+    mulhu   s10, s10, ra                /* hi a24 E[5] (< 2^17) */
+    sltu    s1, a2, a6                  /* borrow */
+    sub     a6, a2, a6                  /* E[6] = a - b */
+    sub     s7, a6, s11                 /* - borrow (19 g at word 0) */
+    sltu    a6, a6, s11                 /* borrow */
+    mul     s11, s7, ra                 /* lo a24 E[6] */
+    add     s1, s1, a6                  /* borrows (0..2: word 0 takes up to 57) */
+    sw      s7, 152(sp)                 /* E[6] */
+    or      t3, t3, a7                  /* + 2^31 (bit 31 of h mod 2^31 is clear) */
+    sub     t3, t3, s1                  /* E[7] (at least 2^31 - 2) */
+    mulhu   s7, s7, ra                  /* hi a24 E[6] (< 2^17) */
+    sw      t3, 156(sp)                 /* E[7] */
+    add     s8, s8, a3                  /* F[0] = AA + lo */
+    sltu    a3, s8, a3                  /* carry */
+    add     t5, t5, a5                  /* F[1] = AA + lo */
+    mul     a6, t3, ra                  /* lo a24 E[7] */
+    sltu    a5, t5, a5                  /* carry */
+    add     t0, t0, a3                  /* hi(prev) + carries */
+    add     t5, t5, t0
+    sltu    t0, t5, t0                  /* carry */
+    mulhu   t3, t3, ra                  /* hi a24 E[7] (< 2^17) */
+    add     a5, a5, t0                  /* carries */
+    add     t1, t1, s0                  /* F[2] = AA + lo */
+    sltu    s0, t1, s0                  /* carry */
+    add     a1, a1, a5                  /* hi(prev) + carries */
+    add     t1, t1, a1
+    sltu    a1, t1, a1                  /* carry */
+    add     s0, s0, a1                  /* carries */
+    add     a4, a4, s4                  /* F[3] = AA + lo */
+    sltu    s4, a4, s4                  /* carry */
+    add     s5, s5, s0                  /* hi(prev) + carries */
+    add     a4, a4, s5
+    sltu    s5, a4, s5                  /* carry */
+    add     s4, s4, s5                  /* carries */
+    lw      a7, 64(sp)                  /* c[16] */
+    add     s6, s6, s3                  /* F[4] = AA + lo */
+    lw      s1, 96(sp)                  /* d[24] */
+    sltu    s3, s6, s3                  /* carry */
+    mul     a3, a7, s1                  /* lo a[0]*b[0] */
+    add     t2, t2, s4                  /* hi(prev) + carries */
+    add     s6, s6, t2
+    lw      ra, 100(sp)                 /* d[25] */
+    sltu    t2, s6, t2                  /* carry */
+    mulhu   t0, a7, s1                  /* hi a[0]*b[0] */
+    add     s3, s3, t2                  /* carries */
+    add     s2, s2, t4                  /* F[5] = AA + lo */
+    sltu    t4, s2, t4                  /* carry */
+    lw      a5, 68(sp)                  /* c[17] */
+    mul     a1, a7, ra                  /* lo a[0]*b[1] */
+    add     t6, t6, s3                  /* hi(prev) + carries */
+    add     s2, s2, t6
+    sltu    t6, s2, t6                  /* carry */
+    add     t4, t4, t6                  /* carries */
+    mulhu   s0, a7, ra                  /* hi a[0]*b[1] */
+    add     a2, a2, s11                 /* F[6] = AA + lo */
+    sltu    s11, a2, s11                /* carry */
+    lw      s5, 104(sp)                 /* d[26] */
+    add     s10, s10, t4                /* hi(prev) + carries */
+    mul     s4, a5, s1                  /* lo a[1]*b[0] */
+    add     a2, a2, s10
+    sltu    s10, a2, s10                /* carry */
+    add     s11, s11, s10               /* carries */
+    add     s9, s9, a6                  /* F[7] = AA + lo */
+    mulhu   t2, a5, s1                  /* hi a[1]*b[0] */
+    sltu    a6, s9, a6                  /* carry */
+    add     s7, s7, s11                 /* hi(prev) + carries */
+    add     s9, s9, s7
+    sltu    s7, s9, s7                  /* carry */
+    mul     s3, a7, s5                  /* lo a[0]*b[2] */
+    add     a6, a6, s7                  /* carries */
+    add     t3, t3, a6                  /* the value above 2^256 (< 2^18) */
+    slli    t3, t3, 1
+    srli    t6, s9, 31
+    mulhu   t4, a7, s5                  /* hi a[0]*b[2] */
+    or      t3, t3, t6                  /* T' = the multiple of 2^255 */
+    lw      s10, 72(sp)                 /* c[18] */
+    slli    s11, t3, 4
+    slli    s7, t3, 1
+    mul     a6, a5, ra                  /* lo a[1]*b[1] */
+    add     s11, s11, s7
+    add     s11, s11, t3                /* 19 T' */
+    slli    s9, s9, 1
+    srli    s9, s9, 1                   /* clear bit 255 */
+    mulhu   t6, a5, ra                  /* hi a[1]*b[1] */
+    add     s8, s8, s11                 /* F[0] += carry */
+    sltu    s11, s8, s11                /* carry */
+    sw      s8, 160(sp)                 /* F[0] */
+    lw      s7, 108(sp)                 /* d[27] */
+    mul     t3, s10, s1                 /* lo a[2]*b[0] */
+    add     t5, t5, s11                 /* F[1] += carry */
+    sltu    s11, t5, s11                /* carry */
+    sw      t5, 164(sp)                 /* F[1] */
+    add     t1, t1, s11                 /* F[2] += carry */
+    mulhu   s8, s10, s1                 /* hi a[2]*b[0] */
+    sltu    s11, t1, s11                /* carry */
+    sw      t1, 168(sp)                 /* F[2] */
+    add     a4, a4, s11                 /* F[3] += carry */
+    sltu    s11, a4, s11                /* carry */
+    mul     t5, a7, s7                  /* lo a[0]*b[3] */
+    sw      a4, 172(sp)                 /* F[3] */
+    add     s6, s6, s11                 /* F[4] += carry */
+    sltu    s11, s6, s11                /* carry */
+    sw      s6, 176(sp)                 /* F[4] */
+    mulhu   t1, a7, s7                  /* hi a[0]*b[3] */
+    add     s2, s2, s11                 /* F[5] += carry */
+    sltu    s11, s2, s11                /* carry */
+    sw      s2, 180(sp)                 /* F[5] */
+    add     a2, a2, s11                 /* F[6] += carry */
+    mul     a4, a5, s5                  /* lo a[1]*b[2] */
+    sltu    s11, a2, s11                /* carry */
+    sw      a2, 184(sp)                 /* F[6] */
+    add     s9, s9, s11                 /* F[7] += carry */
+    sw      s9, 188(sp)                 /* F[7] */
+    mulhu   s6, a5, s5                  /* hi a[1]*b[2] */
+    lw      s2, 76(sp)                  /* c[19] */
+    add     t0, t0, a1                  /* column 1 += lo */
+    sltu    a1, t0, a1                  /* carry */
+    add     s0, s0, a1                  /* hi + carry: no overflow */
+    mul     a2, s10, ra                 /* lo a[2]*b[1] */
+    lw      s11, 112(sp)                /* d[28] */
+    add     t0, t0, s4                  /* column 1 += lo */
+    sltu    s4, t0, s4                  /* carry */
+    add     t2, t2, s4                  /* hi + carry: no overflow */
+    mulhu   s9, s10, ra                 /* hi a[2]*b[1] */
+    add     s0, s0, t2                  /* column 2 += hi */
+    sltu    t2, s0, t2                  /* carry */
+    add     s0, s0, s3                  /* column 2 += lo */
+    sltu    s3, s0, s3                  /* carry */
+    mul     a1, s2, s1                  /* lo a[3]*b[0] */
+    add     t4, t4, s3                  /* hi + carry: no overflow */
+    add     t2, t2, t4                  /* column 3 += hi */
+    sltu    t4, t2, t4                  /* carry */
+    add     s0, s0, a6                  /* column 2 += lo */
+    mulhu   s4, s2, s1                  /* hi a[3]*b[0] */
+    sltu    a6, s0, a6                  /* carry */
+    add     t6, t6, a6                  /* hi + carry: no overflow */
+    add     t2, t2, t6                  /* column 3 += hi */
+    sltu    t6, t2, t6                  /* carry */
+    mul     s3, a7, s11                 /* lo a[0]*b[4] */
+    add     t4, t4, t6                  /* column 4 += carry */
+    add     s0, s0, t3                  /* column 2 += lo */
+    sltu    t3, s0, t3                  /* carry */
+    add     s8, s8, t3                  /* hi + carry: no overflow */
+    mulhu   a6, a7, s11                 /* hi a[0]*b[4] */
+    add     t2, t2, s8                  /* column 3 += hi */
+    sltu    s8, t2, s8                  /* carry */
+    add     t4, t4, s8                  /* column 4 += carry */
+    lw      t6, 80(sp)                  /* c[20] */
+    mul     t3, a5, s7                  /* lo a[1]*b[3] */
+    add     t2, t2, t5                  /* column 3 += lo */
+    sltu    t5, t2, t5                  /* carry */
+    add     t1, t1, t5                  /* hi + carry: no overflow */
+    add     t4, t4, t1                  /* column 4 += hi */
+    mulhu   s8, a5, s7                  /* hi a[1]*b[3] */
+    sltu    t1, t4, t1                  /* carry */
+    add     t2, t2, a4                  /* column 3 += lo */
+    lw      t5, 116(sp)                 /* d[29] */
+    sltu    a4, t2, a4                  /* carry */
+    add     s6, s6, a4                  /* hi + carry: no overflow */
+    mul     a4, s10, s5                 /* lo a[2]*b[2] */
+    add     t4, t4, s6                  /* column 4 += hi */
+    sltu    s6, t4, s6                  /* carry */
+    add     t1, t1, s6                  /* column 5 += carry */
+    add     t2, t2, a2                  /* column 3 += lo */
+    mulhu   s6, s10, s5                 /* hi a[2]*b[2] */
+    sltu    a2, t2, a2                  /* carry */
+    add     s9, s9, a2                  /* hi + carry: no overflow */
+    add     t4, t4, s9                  /* column 4 += hi */
+    sltu    s9, t4, s9                  /* carry */
+    mul     a2, s2, ra                  /* lo a[3]*b[1] */
+    add     t1, t1, s9                  /* column 5 += carry */
+    add     t2, t2, a1                  /* column 3 += lo */
+    sltu    a1, t2, a1                  /* carry */
+    add     s4, s4, a1                  /* hi + carry: no overflow */
+    mulhu   s9, s2, ra                  /* hi a[3]*b[1] */
+    add     t4, t4, s4                  /* column 4 += hi */
+    sltu    s4, t4, s4                  /* carry */
+    add     t1, t1, s4                  /* column 5 += carry */
+    add     t4, t4, s3                  /* column 4 += lo */
+    mul     a1, t6, s1                  /* lo a[4]*b[0] */
+    sltu    s3, t4, s3                  /* carry */
+    add     a6, a6, s3                  /* hi + carry: no overflow */
+    add     t1, t1, a6                  /* column 5 += hi */
+    sltu    a6, t1, a6                  /* carry */
+    mulhu   s4, t6, s1                  /* hi a[4]*b[0] */
+    add     t4, t4, t3                  /* column 4 += lo */
+    sltu    t3, t4, t3                  /* carry */
+    add     s8, s8, t3                  /* hi + carry: no overflow */
+    add     t1, t1, s8                  /* column 5 += hi */
+    mul     s3, a7, t5                  /* lo a[0]*b[5] */
+    sltu    s8, t1, s8                  /* carry */
+    add     a6, a6, s8                  /* column 6 += carry */
+    lw      t3, 84(sp)                  /* c[21] */
+    add     t4, t4, a4                  /* column 4 += lo */
+    mulhu   s8, a7, t5                  /* hi a[0]*b[5] */
+    sltu    a4, t4, a4                  /* carry */
+    add     s6, s6, a4                  /* hi + carry: no overflow */
+    add     t1, t1, s6                  /* column 5 += hi */
+    sltu    s6, t1, s6                  /* carry */
+    mul     a4, a5, s11                 /* lo a[1]*b[4] */
+    add     a6, a6, s6                  /* column 6 += carry */
+    add     t4, t4, a2                  /* column 4 += lo */
+    lw      s6, 120(sp)                 /* d[30] */
+    sltu    a2, t4, a2                  /* carry */
+    add     s9, s9, a2                  /* hi + carry: no overflow */
+    mulhu   a2, a5, s11                 /* hi a[1]*b[4] */
+    add     t1, t1, s9                  /* column 5 += hi */
+    sltu    s9, t1, s9                  /* carry */
+    add     a6, a6, s9                  /* column 6 += carry */
+    add     t4, t4, a1                  /* column 4 += lo */
+    mul     s9, s10, s7                 /* lo a[2]*b[3] */
+    sltu    a1, t4, a1                  /* carry */
+    add     s4, s4, a1                  /* hi + carry: no overflow */
+    add     t1, t1, s4                  /* column 5 += hi */
+    sltu    s4, t1, s4                  /* carry */
+    mulhu   a1, s10, s7                 /* hi a[2]*b[3] */
+    add     a6, a6, s4                  /* column 6 += carry */
+    add     t1, t1, s3                  /* column 5 += lo */
+    sltu    s3, t1, s3                  /* carry */
+    add     s8, s8, s3                  /* hi + carry: no overflow */
+    mul     s4, s2, s5                  /* lo a[3]*b[2] */
+    add     a6, a6, s8                  /* column 6 += hi */
+    sltu    s8, a6, s8                  /* carry */
+    add     t1, t1, a4                  /* column 5 += lo */
+    sltu    a4, t1, a4                  /* carry */
+    mulhu   s3, s2, s5                  /* hi a[3]*b[2] */
+    add     a2, a2, a4                  /* hi + carry: no overflow */
+    add     a6, a6, a2                  /* column 6 += hi */
+    sltu    a2, a6, a2                  /* carry */
+    add     s8, s8, a2                  /* column 7 += carry */
+    mul     a4, t6, ra                  /* lo a[4]*b[1] */
+    add     t1, t1, s9                  /* column 5 += lo */
+    sltu    s9, t1, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     a6, a6, a1                  /* column 6 += hi */
+    mulhu   a2, t6, ra                  /* hi a[4]*b[1] */
+    sltu    a1, a6, a1                  /* carry */
+    add     s8, s8, a1                  /* column 7 += carry */
+    add     t1, t1, s4                  /* column 5 += lo */
+    sltu    s4, t1, s4                  /* carry */
+    mul     s9, t3, s1                  /* lo a[5]*b[0] */
+    add     s3, s3, s4                  /* hi + carry: no overflow */
+    add     a6, a6, s3                  /* column 6 += hi */
+    sltu    s3, a6, s3                  /* carry */
+    add     s8, s8, s3                  /* column 7 += carry */
+    mulhu   a1, t3, s1                  /* hi a[5]*b[0] */
+    lw      s4, 88(sp)                  /* c[22] */
+    add     t1, t1, a4                  /* column 5 += lo */
+    sltu    a4, t1, a4                  /* carry */
+    add     a2, a2, a4                  /* hi + carry: no overflow */
+    mul     s3, a7, s6                  /* lo a[0]*b[6] */
+    add     a6, a6, a2                  /* column 6 += hi */
+    sltu    a2, a6, a2                  /* carry */
+    add     s8, s8, a2                  /* column 7 += carry */
+    lw      a4, 124(sp)                 /* d[31] */
+    mulhu   a2, a7, s6                  /* hi a[0]*b[6] */
+    add     t1, t1, s9                  /* column 5 += lo */
+    sltu    s9, t1, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     a6, a6, a1                  /* column 6 += hi */
+    mul     s9, a5, t5                  /* lo a[1]*b[5] */
+    sltu    a1, a6, a1                  /* carry */
+    add     s8, s8, a1                  /* column 7 += carry */
+    add     a6, a6, s3                  /* column 6 += lo */
+    sltu    s3, a6, s3                  /* carry */
+    mulhu   a1, a5, t5                  /* hi a[1]*b[5] */
+    add     a2, a2, s3                  /* hi + carry: no overflow */
+    add     s8, s8, a2                  /* column 7 += hi */
+    sltu    a2, s8, a2                  /* carry */
+    add     a6, a6, s9                  /* column 6 += lo */
+    mul     s3, s10, s11                /* lo a[2]*b[4] */
+    sltu    s9, a6, s9                  /* carry */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     s8, s8, a1                  /* column 7 += hi */
+    sltu    a1, s8, a1                  /* carry */
+    mulhu   s9, s10, s11                /* hi a[2]*b[4] */
+    add     a2, a2, a1                  /* column 8 += carry */
+    add     a6, a6, s3                  /* column 6 += lo */
+    sltu    s3, a6, s3                  /* carry */
+    mul     a1, s2, s7                  /* lo a[3]*b[3] */
+    add     s9, s9, s3                  /* hi + carry: no overflow */
+    add     s8, s8, s9                  /* column 7 += hi */
+    sltu    s9, s8, s9                  /* carry */
+    add     a2, a2, s9                  /* column 8 += carry */
+    mulhu   s3, s2, s7                  /* hi a[3]*b[3] */
+    add     a6, a6, a1                  /* column 6 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    mul     s9, t6, s5                  /* lo a[4]*b[2] */
+    add     s3, s3, a1                  /* hi + carry: no overflow */
+    add     s8, s8, s3                  /* column 7 += hi */
+    sltu    s3, s8, s3                  /* carry */
+    add     a2, a2, s3                  /* column 8 += carry */
+    mulhu   a1, t6, s5                  /* hi a[4]*b[2] */
+    add     a6, a6, s9                  /* column 6 += lo */
+    sltu    s9, a6, s9                  /* carry */
+    mul     s3, t3, ra                  /* lo a[5]*b[1] */
+    add     a1, a1, s9                  /* hi + carry: no overflow */
+    add     s8, s8, a1                  /* column 7 += hi */
+    sltu    a1, s8, a1                  /* carry */
+    add     a2, a2, a1                  /* column 8 += carry */
+    mulhu   s9, t3, ra                  /* hi a[5]*b[1] */
+    add     a6, a6, s3                  /* column 6 += lo */
+    sltu    s3, a6, s3                  /* carry */
+    mul     a1, s4, s1                  /* lo a[6]*b[0] */
+    add     s9, s9, s3                  /* hi + carry: no overflow */
+    add     s8, s8, s9                  /* column 7 += hi */
+    sltu    s9, s8, s9                  /* carry */
+    add     a2, a2, s9                  /* column 8 += carry */
+    mulhu   s3, s4, s1                  /* hi a[6]*b[0] */
+    lw      s9, 92(sp)                  /* c[23] */
+    add     a6, a6, a1                  /* column 6 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    add     s3, s3, a1                  /* hi + carry: no overflow */
+    mul     a1, a7, a4                  /* lo a[0]*b[7] */
+    add     s8, s8, s3                  /* column 7 += hi */
+    sltu    s3, s8, s3                  /* carry */
+    add     a2, a2, s3                  /* column 8 += carry */
+    mulhu   a7, a7, a4                  /* hi a[0]*b[7] */
+    add     s8, s8, a1                  /* column 7 += lo */
+    sltu    a1, s8, a1                  /* carry */
+    mul     s3, a5, s6                  /* lo a[1]*b[6] */
+    add     a7, a7, a1                  /* hi + carry: no overflow */
+    add     a2, a2, a7                  /* column 8 += hi */
+    sltu    a7, a2, a7                  /* carry */
+    mulhu   a1, a5, s6                  /* hi a[1]*b[6] */
+    add     s8, s8, s3                  /* column 7 += lo */
+    sltu    s3, s8, s3                  /* carry */
+    add     a1, a1, s3                  /* hi + carry: no overflow */
+    mul     s3, s10, t5                 /* lo a[2]*b[5] */
+    add     a2, a2, a1                  /* column 8 += hi */
+    sltu    a1, a2, a1                  /* carry */
+    add     a7, a7, a1                  /* column 9 += carry */
+    mulhu   a1, s10, t5                 /* hi a[2]*b[5] */
+    add     s8, s8, s3                  /* column 7 += lo */
+    sltu    s3, s8, s3                  /* carry */
+    add     a1, a1, s3                  /* hi + carry: no overflow */
+    mul     s3, s2, s11                 /* lo a[3]*b[4] */
+    add     a2, a2, a1                  /* column 8 += hi */
+    sltu    a1, a2, a1                  /* carry */
+    add     a7, a7, a1                  /* column 9 += carry */
+    mulhu   a1, s2, s11                 /* hi a[3]*b[4] */
+    add     s8, s8, s3                  /* column 7 += lo */
+    sltu    s3, s8, s3                  /* carry */
+    add     a1, a1, s3                  /* hi + carry: no overflow */
+    mul     s3, t6, s7                  /* lo a[4]*b[3] */
+    add     a2, a2, a1                  /* column 8 += hi */
+    sltu    a1, a2, a1                  /* carry */
+    add     a7, a7, a1                  /* column 9 += carry */
+    mulhu   a1, t6, s7                  /* hi a[4]*b[3] */
+    add     s8, s8, s3                  /* column 7 += lo */
+    sltu    s3, s8, s3                  /* carry */
+    add     a1, a1, s3                  /* hi + carry: no overflow */
+    mul     s3, t3, s5                  /* lo a[5]*b[2] */
+    add     a2, a2, a1                  /* column 8 += hi */
+    sltu    a1, a2, a1                  /* carry */
+    add     a7, a7, a1                  /* column 9 += carry */
+    mulhu   a1, t3, s5                  /* hi a[5]*b[2] */
+    add     s8, s8, s3                  /* column 7 += lo */
+    sltu    s3, s8, s3                  /* carry */
+    add     a1, a1, s3                  /* hi + carry: no overflow */
+    mul     s3, s4, ra                  /* lo a[6]*b[1] */
+    add     a2, a2, a1                  /* column 8 += hi */
+    sltu    a1, a2, a1                  /* carry */
+    add     a7, a7, a1                  /* column 9 += carry */
+    mulhu   a1, s4, ra                  /* hi a[6]*b[1] */
+    add     s8, s8, s3                  /* column 7 += lo */
+    sltu    s3, s8, s3                  /* carry */
+    add     a1, a1, s3                  /* hi + carry: no overflow */
+    mul     s3, s9, s1                  /* lo a[7]*b[0] */
+    add     a2, a2, a1                  /* column 8 += hi */
+    sltu    a1, a2, a1                  /* carry */
+    add     a7, a7, a1                  /* column 9 += carry */
+    mulhu   s1, s9, s1                  /* hi a[7]*b[0] */
+    add     s8, s8, s3                  /* column 7 += lo */
+    sltu    s3, s8, s3                  /* carry */
+    mul     a1, a5, a4                  /* lo a[1]*b[7] */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     a2, a2, s1                  /* column 8 += hi */
+    sltu    s1, a2, s1                  /* carry */
+    add     a7, a7, s1                  /* column 9 += carry */
+    mulhu   a5, a5, a4                  /* hi a[1]*b[7] */
+    add     a2, a2, a1                  /* column 8 += lo */
+    sltu    a1, a2, a1                  /* carry */
+    mul     s3, s10, s6                 /* lo a[2]*b[6] */
+    add     a5, a5, a1                  /* hi + carry: no overflow */
+    add     a7, a7, a5                  /* column 9 += hi */
+    sltu    a5, a7, a5                  /* carry */
+    mulhu   s1, s10, s6                 /* hi a[2]*b[6] */
+    add     a2, a2, s3                  /* column 8 += lo */
+    sltu    s3, a2, s3                  /* carry */
+    mul     a1, s2, t5                  /* lo a[3]*b[5] */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     a7, a7, s1                  /* column 9 += hi */
+    sltu    s1, a7, s1                  /* carry */
+    add     a5, a5, s1                  /* column 10 += carry */
+    mulhu   s3, s2, t5                  /* hi a[3]*b[5] */
+    add     a2, a2, a1                  /* column 8 += lo */
+    sltu    a1, a2, a1                  /* carry */
+    mul     s1, t6, s11                 /* lo a[4]*b[4] */
+    add     s3, s3, a1                  /* hi + carry: no overflow */
+    add     a7, a7, s3                  /* column 9 += hi */
+    sltu    s3, a7, s3                  /* carry */
+    add     a5, a5, s3                  /* column 10 += carry */
+    mulhu   a1, t6, s11                 /* hi a[4]*b[4] */
+    add     a2, a2, s1                  /* column 8 += lo */
+    sltu    s1, a2, s1                  /* carry */
+    mul     s3, t3, s7                  /* lo a[5]*b[3] */
+    add     a1, a1, s1                  /* hi + carry: no overflow */
+    add     a7, a7, a1                  /* column 9 += hi */
+    sltu    a1, a7, a1                  /* carry */
+    add     a5, a5, a1                  /* column 10 += carry */
+    mulhu   s1, t3, s7                  /* hi a[5]*b[3] */
+    add     a2, a2, s3                  /* column 8 += lo */
+    sltu    s3, a2, s3                  /* carry */
+    mul     a1, s4, s5                  /* lo a[6]*b[2] */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     a7, a7, s1                  /* column 9 += hi */
+    sltu    s1, a7, s1                  /* carry */
+    add     a5, a5, s1                  /* column 10 += carry */
+    mulhu   s3, s4, s5                  /* hi a[6]*b[2] */
+    add     a2, a2, a1                  /* column 8 += lo */
+    sltu    a1, a2, a1                  /* carry */
+    mul     s1, s9, ra                  /* lo a[7]*b[1] */
+    add     s3, s3, a1                  /* hi + carry: no overflow */
+    add     a7, a7, s3                  /* column 9 += hi */
+    sltu    s3, a7, s3                  /* carry */
+    add     a5, a5, s3                  /* column 10 += carry */
+    mulhu   ra, s9, ra                  /* hi a[7]*b[1] */
+    add     a2, a2, s1                  /* column 8 += lo */
+    sltu    s1, a2, s1                  /* carry */
+    mul     a1, s10, a4                 /* lo a[2]*b[7] */
+    add     ra, ra, s1                  /* hi + carry: no overflow */
+    add     a7, a7, ra                  /* column 9 += hi */
+    sltu    ra, a7, ra                  /* carry */
+    add     a5, a5, ra                  /* column 10 += carry */
+    mulhu   s10, s10, a4                /* hi a[2]*b[7] */
+    add     a7, a7, a1                  /* column 9 += lo */
+    sltu    a1, a7, a1                  /* carry */
+    mul     s3, s2, s6                  /* lo a[3]*b[6] */
+    add     s10, s10, a1                /* hi + carry: no overflow */
+    add     a5, a5, s10                 /* column 10 += hi */
+    sltu    s10, a5, s10                /* carry */
+    mulhu   s1, s2, s6                  /* hi a[3]*b[6] */
+    add     a7, a7, s3                  /* column 9 += lo */
+    sltu    s3, a7, s3                  /* carry */
+    mul     ra, t6, t5                  /* lo a[4]*b[5] */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     a5, a5, s1                  /* column 10 += hi */
+    sltu    s1, a5, s1                  /* carry */
+    add     s10, s10, s1                /* column 11 += carry */
+    mulhu   a1, t6, t5                  /* hi a[4]*b[5] */
+    add     a7, a7, ra                  /* column 9 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    mul     s3, t3, s11                 /* lo a[5]*b[4] */
+    add     a1, a1, ra                  /* hi + carry: no overflow */
+    add     a5, a5, a1                  /* column 10 += hi */
+    sltu    a1, a5, a1                  /* carry */
+    add     s10, s10, a1                /* column 11 += carry */
+    mulhu   s1, t3, s11                 /* hi a[5]*b[4] */
+    add     a7, a7, s3                  /* column 9 += lo */
+    sltu    s3, a7, s3                  /* carry */
+    mul     ra, s4, s7                  /* lo a[6]*b[3] */
+    add     s1, s1, s3                  /* hi + carry: no overflow */
+    add     a5, a5, s1                  /* column 10 += hi */
+    sltu    s1, a5, s1                  /* carry */
+    add     s10, s10, s1                /* column 11 += carry */
+    mulhu   a1, s4, s7                  /* hi a[6]*b[3] */
+    add     a7, a7, ra                  /* column 9 += lo */
+    sltu    ra, a7, ra                  /* carry */
+    mul     s3, s9, s5                  /* lo a[7]*b[2] */
+    add     a1, a1, ra                  /* hi + carry: no overflow */
+    add     a5, a5, a1                  /* column 10 += hi */
+    sltu    a1, a5, a1                  /* carry */
+    add     s10, s10, a1                /* column 11 += carry */
+    mulhu   s5, s9, s5                  /* hi a[7]*b[2] */
+    add     a7, a7, s3                  /* column 9 += lo */
+    sltu    s3, a7, s3                  /* carry */
+    mul     s1, s2, a4                  /* lo a[3]*b[7] */
+    add     s5, s5, s3                  /* hi + carry: no overflow */
+    add     a5, a5, s5                  /* column 10 += hi */
+    sltu    s5, a5, s5                  /* carry */
+    add     s10, s10, s5                /* column 11 += carry */
+    mulhu   s2, s2, a4                  /* hi a[3]*b[7] */
+    add     a5, a5, s1                  /* column 10 += lo */
+    sltu    s1, a5, s1                  /* carry */
+    mul     ra, t6, s6                  /* lo a[4]*b[6] */
+    add     s2, s2, s1                  /* hi + carry: no overflow */
+    add     s10, s10, s2                /* column 11 += hi */
+    sltu    s2, s10, s2                 /* carry */
+    mulhu   a1, t6, s6                  /* hi a[4]*b[6] */
+    add     a5, a5, ra                  /* column 10 += lo */
+    sltu    ra, a5, ra                  /* carry */
+    mul     s3, t3, t5                  /* lo a[5]*b[5] */
+    add     a1, a1, ra                  /* hi + carry: no overflow */
+    add     s10, s10, a1                /* column 11 += hi */
+    sltu    a1, s10, a1                 /* carry */
+    add     s2, s2, a1                  /* column 12 += carry */
+    mulhu   s5, t3, t5                  /* hi a[5]*b[5] */
+    add     a5, a5, s3                  /* column 10 += lo */
+    sltu    s3, a5, s3                  /* carry */
+    mul     s1, s4, s11                 /* lo a[6]*b[4] */
+    add     s5, s5, s3                  /* hi + carry: no overflow */
+    add     s10, s10, s5                /* column 11 += hi */
+    sltu    s5, s10, s5                 /* carry */
+    add     s2, s2, s5                  /* column 12 += carry */
+    mulhu   ra, s4, s11                 /* hi a[6]*b[4] */
+    add     a5, a5, s1                  /* column 10 += lo */
+    sltu    s1, a5, s1                  /* carry */
+    mul     a1, s9, s7                  /* lo a[7]*b[3] */
+    add     ra, ra, s1                  /* hi + carry: no overflow */
+    add     s10, s10, ra                /* column 11 += hi */
+    sltu    ra, s10, ra                 /* carry */
+    add     s2, s2, ra                  /* column 12 += carry */
+    mulhu   s7, s9, s7                  /* hi a[7]*b[3] */
+    add     a5, a5, a1                  /* column 10 += lo */
+    sltu    a1, a5, a1                  /* carry */
+    mul     s3, t6, a4                  /* lo a[4]*b[7] */
+    add     s7, s7, a1                  /* hi + carry: no overflow */
+    add     s10, s10, s7                /* column 11 += hi */
+    sltu    s7, s10, s7                 /* carry */
+    add     s2, s2, s7                  /* column 12 += carry */
+    mulhu   t6, t6, a4                  /* hi a[4]*b[7] */
+    add     s10, s10, s3                /* column 11 += lo */
+    sltu    s3, s10, s3                 /* carry */
+    mul     s5, t3, s6                  /* lo a[5]*b[6] */
+    add     t6, t6, s3                  /* hi + carry: no overflow */
+    add     s2, s2, t6                  /* column 12 += hi */
+    sltu    t6, s2, t6                  /* carry */
+    mulhu   s1, t3, s6                  /* hi a[5]*b[6] */
+    add     s10, s10, s5                /* column 11 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    mul     ra, s4, t5                  /* lo a[6]*b[5] */
+    add     s1, s1, s5                  /* hi + carry: no overflow */
+    add     s2, s2, s1                  /* column 12 += hi */
+    li      a1, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    sltu    s1, s2, s1                  /* carry */
+    mulhu   s7, s4, t5                  /* hi a[6]*b[5] */
+    add     t6, t6, s1                  /* column 13 += carry */
+    add     s10, s10, ra                /* column 11 += lo */
+    sltu    ra, s10, ra                 /* carry */
+    lw      s3, 192(sp)                 /* x2 */
+    mul     s5, s9, s11                 /* lo a[7]*b[4] */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    add     s2, s2, s7                  /* column 12 += hi */
+    sltu    s7, s2, s7                  /* carry */
+    add     t6, t6, s7                  /* column 13 += carry */
+    mulhu   s11, s9, s11                /* hi a[7]*b[4] */
+    add     s10, s10, s5                /* column 11 += lo */
+    sltu    s5, s10, s5                 /* carry */
+    mul     s1, t3, a4                  /* lo a[5]*b[7] */
+    add     s11, s11, s5                /* hi + carry: no overflow */
+    add     s2, s2, s11                 /* column 12 += hi */
+    sltu    s11, s2, s11                /* carry */
+    add     t6, t6, s11                 /* column 13 += carry */
+    mulhu   t3, t3, a4                  /* hi a[5]*b[7] */
+    add     s2, s2, s1                  /* column 12 += lo */
+    sltu    s1, s2, s1                  /* carry */
+    mul     ra, s4, s6                  /* lo a[6]*b[6] */
+    add     t3, t3, s1                  /* hi + carry: no overflow */
+    add     t6, t6, t3                  /* column 13 += hi */
+    sltu    t3, t6, t3                  /* carry */
+    mulhu   s7, s4, s6                  /* hi a[6]*b[6] */
+    add     s2, s2, ra                  /* column 12 += lo */
+    sltu    ra, s2, ra                  /* carry */
+    mul     s5, s9, t5                  /* lo a[7]*b[5] */
+    add     s7, s7, ra                  /* hi + carry: no overflow */
+    add     t6, t6, s7                  /* column 13 += hi */
+    sltu    s7, t6, s7                  /* carry */
+    add     t3, t3, s7                  /* column 14 += carry */
+    mulhu   t5, s9, t5                  /* hi a[7]*b[5] */
+    add     s2, s2, s5                  /* column 12 += lo */
+    sltu    s5, s2, s5                  /* carry */
+    mul     s11, s4, a4                 /* lo a[6]*b[7] */
+    add     t5, t5, s5                  /* hi + carry: no overflow */
+    add     t6, t6, t5                  /* column 13 += hi */
+    sltu    t5, t6, t5                  /* carry */
+    add     t3, t3, t5                  /* column 14 += carry */
+    mulhu   s4, s4, a4                  /* hi a[6]*b[7] */
+    add     t6, t6, s11                 /* column 13 += lo */
+    sltu    s11, t6, s11                /* carry */
+    mul     s1, s9, s6                  /* lo a[7]*b[6] */
+    add     s4, s4, s11                 /* hi + carry: no overflow */
+    add     t3, t3, s4                  /* column 14 += hi */
+    sltu    s4, t3, s4                  /* carry */
+    mulhu   s6, s9, s6                  /* hi a[7]*b[6] */
+    add     t6, t6, s1                  /* column 13 += lo */
+    sltu    s1, t6, s1                  /* carry */
+    mul     ra, s9, a4                  /* lo a[7]*b[7] */
+    add     s6, s6, s1                  /* hi + carry: no overflow */
+    add     t3, t3, s6                  /* column 14 += hi */
+    sltu    s6, t3, s6                  /* carry */
+    add     s4, s4, s6                  /* column 15 += carry */
+    mulhu   s9, s9, a4                  /* hi a[7]*b[7] */
+    add     t3, t3, ra                  /* column 14 += lo */
+    sltu    ra, t3, ra                  /* carry */
+    mul     s7, a2, a1                  /* lo 38 t[8] */
+    add     s9, s9, ra                  /* hi + carry: no overflow */
+    add     s4, s4, s9                  /* column 15 += hi */
+    slli    s5, s4, 5                   /* t[15] << 5 */
+    slli    t5, s4, 2                   /* t[15] << 2 */
+    mulhu   a2, a2, a1                  /* hi 38 t[8] (< 38) */
+    add     a3, a3, s7                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    s7, a3, s7                  /* carry */
+    slli    s11, s4, 1                  /* t[15] << 1 */
+    add     s5, s5, t5                  /* lo 38 t[15] */
+    mul     s1, a7, a1                  /* lo 38 t[9] */
+    add     a2, a2, s7                  /* hi(prev) + carries */
+    sltu    t5, s5, t5                  /* carry */
+    add     s5, s5, s11
+    sltu    s11, s5, s11                /* carry */
+    mulhu   a7, a7, a1                  /* hi 38 t[9] (< 38) */
+    add     t0, t0, s1                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s1, t0, s1                  /* carry */
+    add     t0, t0, a2                  /* u[1] += hi(prev) + carry */
+    sltu    a2, t0, a2                  /* carry */
+    mul     s6, a5, a1                  /* lo 38 t[10] */
+    add     s1, s1, a2                  /* carries */
+    add     a7, a7, s1                  /* hi(prev) + carries */
+    srli    a4, s4, 27                  /* t[15] >> 27 */
+    srli    ra, s4, 30                  /* t[15] >> 30 */
+    mulhu   a5, a5, a1                  /* hi 38 t[10] (< 38) */
+    add     s0, s0, s6                  /* u[2] = t[2] + lo 38 t[10] */
+    sltu    s6, s0, s6                  /* carry */
+    add     s0, s0, a7                  /* u[2] += hi(prev) + carry */
+    sltu    a7, s0, a7                  /* carry */
+    mul     s9, s10, a1                 /* lo 38 t[11] */
+    add     s6, s6, a7                  /* carries */
+    add     a5, a5, s6                  /* hi(prev) + carries */
+    srli    s4, s4, 31                  /* t[15] >> 31 */
+    add     a4, a4, ra                  /* hi 38 t[15] */
+    mulhu   s10, s10, a1                /* hi 38 t[11] (< 38) */
+    add     t2, t2, s9                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s9, t2, s9                  /* carry */
+    add     t2, t2, a5                  /* u[3] += hi(prev) + carry */
+    sltu    a5, t2, a5                  /* carry */
+    mul     s7, s2, a1                  /* lo 38 t[12] */
+    add     s9, s9, a5                  /* carries */
+    add     s10, s10, s9                /* hi(prev) + carries */
+    add     a4, a4, s4
+    add     a4, a4, t5
+    mulhu   s2, s2, a1                  /* hi 38 t[12] (< 38) */
+    add     t4, t4, s7                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    s7, t4, s7                  /* carry */
+    add     t4, t4, s10                 /* u[4] += hi(prev) + carry */
+    sltu    s10, t4, s10                /* carry */
+    mul     a2, t6, a1                  /* lo 38 t[13] */
+    add     s7, s7, s10                 /* carries */
+    add     s2, s2, s7                  /* hi(prev) + carries */
+    add     a4, a4, s11
+    add     s8, s8, s5                  /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   t6, t6, a1                  /* hi 38 t[13] (< 38) */
+    add     t1, t1, a2                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    a2, t1, a2                  /* carry */
+    add     t1, t1, s2                  /* u[5] += hi(prev) + carry */
+    lw      s1, 128(sp)                 /* c[32] */
+    mul     a7, t3, a1                  /* lo 38 t[14] */
+    sltu    s2, t1, s2                  /* carry */
+    lw      s6, 160(sp)                 /* d[40] */
+    add     a2, a2, s2                  /* carries */
+    add     t6, t6, a2                  /* hi(prev) + carries */
+    mulhu   t3, t3, a1                  /* hi 38 t[14] (< 38) */
+    lw      ra, 164(sp)                 /* d[41] */
+    add     a6, a6, a7                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    a7, a6, a7                  /* carry */
+    add     a6, a6, t6                  /* u[6] += hi(prev) + carry */
+    mul     a5, s1, s6                  /* lo a[0]*b[0] */
+    sltu    t6, a6, t6                  /* carry */
+    add     a7, a7, t6                  /* carries */
+    lw      s9, 132(sp)                 /* c[33] */
+    lw      s4, 168(sp)                 /* d[42] */
+    mulhu   t5, s1, s6                  /* hi a[0]*b[0] */
+    sltu    s5, s8, s5                  /* carry */
+    add     t3, t3, a7                  /* hi(prev) + carries */
+    add     s8, s8, t3                  /* u[7] += hi(prev) + carry */
+    sltu    t3, s8, t3                  /* carry */
+    mul     s10, s1, ra                 /* lo a[0]*b[1] */
+    add     s5, s5, t3                  /* carries */
+    add     a4, a4, s5                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s7, s8, 31                  /* bit 255 */
+    slli    a4, a4, 1                   /* 2 T */
+    mulhu   s11, s1, ra                 /* hi a[0]*b[1] */
+    or      a4, a4, s7                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    lw      s2, 136(sp)                 /* c[34] */
+    slli    s8, s8, 1                   /* clear bit 255 */
+    srli    s8, s8, 1
+    mul     a2, s9, s6                  /* lo a[1]*b[0] */
+    slli    a1, a4, 4                   /* 16 T' */
+    slli    t6, a4, 1                   /* 2 T' */
+    add     a1, a1, t6                  /* 18 T' */
+    add     a1, a1, a4                  /* 19 T' (2^255 = 19 mod p) */
+    mulhu   a7, s9, s6                  /* hi a[1]*b[0] */
+    add     a3, a3, a1                  /* r[0] = u[0] + carry */
+    sltu    a1, a3, a1                  /* carry */
+    sw      a3, 0(s3)                   /* r[0] */
+    lw      t3, 172(sp)                 /* d[43] */
+    mul     s5, s1, s4                  /* lo a[0]*b[2] */
+    add     t0, t0, a1                  /* r[1] = u[1] + carry */
+    sltu    a1, t0, a1                  /* carry */
+    sw      t0, 4(s3)                   /* r[1] */
+    add     s0, s0, a1                  /* r[2] = u[2] + carry */
+    mulhu   s7, s1, s4                  /* hi a[0]*b[2] */
+    sltu    a1, s0, a1                  /* carry */
+    sw      s0, 8(s3)                   /* r[2] */
+    add     t2, t2, a1                  /* r[3] = u[3] + carry */
+    sltu    a1, t2, a1                  /* carry */
+    mul     t6, s9, ra                  /* lo a[1]*b[1] */
+    sw      t2, 12(s3)                  /* r[3] */
+    add     t4, t4, a1                  /* r[4] = u[4] + carry */
+    sltu    a1, t4, a1                  /* carry */
+    sw      t4, 16(s3)                  /* r[4] */
+    mulhu   a4, s9, ra                  /* hi a[1]*b[1] */
+    add     t1, t1, a1                  /* r[5] = u[5] + carry */
+    sltu    a1, t1, a1                  /* carry */
+    sw      t1, 20(s3)                  /* r[5] */
+    add     a6, a6, a1                  /* r[6] = u[6] + carry */
+    mul     a3, s2, s6                  /* lo a[2]*b[0] */
+    sltu    a1, a6, a1                  /* carry */
+    sw      a6, 24(s3)                  /* r[6] */
+    add     s8, s8, a1                  /* r[7] = u[7] + carry */
+    sw      s8, 28(s3)                  /* r[7] */
+    mulhu   t0, s2, s6                  /* hi a[2]*b[0] */
+    lw      s0, 140(sp)                 /* c[35] */
+    add     t5, t5, s10                 /* column 1 += lo */
+    sltu    s10, t5, s10                /* carry */
+    add     s11, s11, s10               /* hi + carry: no overflow */
+    mul     t2, s1, t3                  /* lo a[0]*b[3] */
+    lw      t4, 176(sp)                 /* d[44] */
+    add     t5, t5, a2                  /* column 1 += lo */
+    sltu    a2, t5, a2                  /* carry */
+    add     a7, a7, a2                  /* hi + carry: no overflow */
+    mulhu   t1, s1, t3                  /* hi a[0]*b[3] */
+    add     s11, s11, a7                /* column 2 += hi */
+    sltu    a7, s11, a7                 /* carry */
+    add     s11, s11, s5                /* column 2 += lo */
+    sltu    s5, s11, s5                 /* carry */
+    mul     a6, s9, s4                  /* lo a[1]*b[2] */
+    add     s7, s7, s5                  /* hi + carry: no overflow */
+    add     a7, a7, s7                  /* column 3 += hi */
+    sltu    s7, a7, s7                  /* carry */
+    add     s11, s11, t6                /* column 2 += lo */
+    mulhu   a1, s9, s4                  /* hi a[1]*b[2] */
+    sltu    t6, s11, t6                 /* carry */
+    add     a4, a4, t6                  /* hi + carry: no overflow */
+    add     a7, a7, a4                  /* column 3 += hi */
+    sltu    a4, a7, a4                  /* carry */
+    mul     s8, s2, ra                  /* lo a[2]*b[1] */
+    add     s7, s7, a4                  /* column 4 += carry */
+    add     s11, s11, a3                /* column 2 += lo */
+    sltu    a3, s11, a3                 /* carry */
+    add     t0, t0, a3                  /* hi + carry: no overflow */
+    mulhu   s3, s2, ra                  /* hi a[2]*b[1] */
+    add     a7, a7, t0                  /* column 3 += hi */
+    sltu    t0, a7, t0                  /* carry */
+    add     s7, s7, t0                  /* column 4 += carry */
+    lw      s10, 144(sp)                /* c[36] */
+    mul     a2, s0, s6                  /* lo a[3]*b[0] */
+    add     a7, a7, t2                  /* column 3 += lo */
+    sltu    t2, a7, t2                  /* carry */
+    add     t1, t1, t2                  /* hi + carry: no overflow */
+    add     s7, s7, t1                  /* column 4 += hi */
+    mulhu   s5, s0, s6                  /* hi a[3]*b[0] */
+    sltu    t1, s7, t1                  /* carry */
+    add     a7, a7, a6                  /* column 3 += lo */
+    lw      t6, 180(sp)                 /* d[45] */
+    sltu    a6, a7, a6                  /* carry */
+    mul     a4, s1, t4                  /* lo a[0]*b[4] */
+    add     a1, a1, a6                  /* hi + carry: no overflow */
+    add     s7, s7, a1                  /* column 4 += hi */
+    sltu    a1, s7, a1                  /* carry */
+    add     t1, t1, a1                  /* column 5 += carry */
+    mulhu   a3, s1, t4                  /* hi a[0]*b[4] */
+    add     a7, a7, s8                  /* column 3 += lo */
+    sltu    s8, a7, s8                  /* carry */
+    add     s3, s3, s8                  /* hi + carry: no overflow */
+    add     s7, s7, s3                  /* column 4 += hi */
+    mul     t0, s9, t3                  /* lo a[1]*b[3] */
+    sltu    s3, s7, s3                  /* carry */
+    add     t1, t1, s3                  /* column 5 += carry */
+    add     a7, a7, a2                  /* column 3 += lo */
+    sltu    a2, a7, a2                  /* carry */
+    mulhu   t2, s9, t3                  /* hi a[1]*b[3] */
+    add     s5, s5, a2                  /* hi + carry: no overflow */
+    add     s7, s7, s5                  /* column 4 += hi */
+    sltu    s5, s7, s5                  /* carry */
+    add     t1, t1, s5                  /* column 5 += carry */
+    mul     a6, s2, s4                  /* lo a[2]*b[2] */
+    add     s7, s7, a4                  /* column 4 += lo */
+    sltu    a4, s7, a4                  /* carry */
+    add     a3, a3, a4                  /* hi + carry: no overflow */
+    add     t1, t1, a3                  /* column 5 += hi */
+    mulhu   a1, s2, s4                  /* hi a[2]*b[2] */
+    sltu    a3, t1, a3                  /* carry */
+    add     s7, s7, t0                  /* column 4 += lo */
+    sltu    t0, s7, t0                  /* carry */
+    add     t2, t2, t0                  /* hi + carry: no overflow */
+    mul     s8, s0, ra                  /* lo a[3]*b[1] */
+    add     t1, t1, t2                  /* column 5 += hi */
+    sltu    t2, t1, t2                  /* carry */
+    add     a3, a3, t2                  /* column 6 += carry */
+    lw      s3, 148(sp)                 /* c[37] */
+    mulhu   a2, s0, ra                  /* hi a[3]*b[1] */
+    add     s7, s7, a6                  /* column 4 += lo */
+    sltu    a6, s7, a6                  /* carry */
+    add     a1, a1, a6                  /* hi + carry: no overflow */
+    add     t1, t1, a1                  /* column 5 += hi */
+    mul     s5, s10, s6                 /* lo a[4]*b[0] */
+    sltu    a1, t1, a1                  /* carry */
+    add     a3, a3, a1                  /* column 6 += carry */
+    add     s7, s7, s8                  /* column 4 += lo */
+    lw      a4, 184(sp)                 /* d[46] */
+    mulhu   t0, s10, s6                 /* hi a[4]*b[0] */
+    sltu    s8, s7, s8                  /* carry */
+    add     a2, a2, s8                  /* hi + carry: no overflow */
+    add     t1, t1, a2                  /* column 5 += hi */
+    sltu    a2, t1, a2                  /* carry */
+    mul     t2, s1, t6                  /* lo a[0]*b[5] */
+    add     a3, a3, a2                  /* column 6 += carry */
+    add     s7, s7, s5                  /* column 4 += lo */
+    sltu    s5, s7, s5                  /* carry */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    mulhu   a6, s1, t6                  /* hi a[0]*b[5] */
+    add     t1, t1, t0                  /* column 5 += hi */
+    sltu    t0, t1, t0                  /* carry */
+    add     a3, a3, t0                  /* column 6 += carry */
+    add     t1, t1, t2                  /* column 5 += lo */
+    mul     a1, s9, t4                  /* lo a[1]*b[4] */
+    sltu    t2, t1, t2                  /* carry */
+    add     a6, a6, t2                  /* hi + carry: no overflow */
+    add     a3, a3, a6                  /* column 6 += hi */
+    sltu    a6, a3, a6                  /* carry */
+    mulhu   s8, s9, t4                  /* hi a[1]*b[4] */
+    add     t1, t1, a1                  /* column 5 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    mul     a2, s2, t3                  /* lo a[2]*b[3] */
+    add     s8, s8, a1                  /* hi + carry: no overflow */
+    add     a3, a3, s8                  /* column 6 += hi */
+    sltu    s8, a3, s8                  /* carry */
+    add     a6, a6, s8                  /* column 7 += carry */
+    mulhu   s5, s2, t3                  /* hi a[2]*b[3] */
+    add     t1, t1, a2                  /* column 5 += lo */
+    sltu    a2, t1, a2                  /* carry */
+    mul     t0, s0, s4                  /* lo a[3]*b[2] */
+    add     s5, s5, a2                  /* hi + carry: no overflow */
+    add     a3, a3, s5                  /* column 6 += hi */
+    sltu    s5, a3, s5                  /* carry */
+    add     a6, a6, s5                  /* column 7 += carry */
+    mulhu   t2, s0, s4                  /* hi a[3]*b[2] */
+    add     t1, t1, t0                  /* column 5 += lo */
+    sltu    t0, t1, t0                  /* carry */
+    mul     a1, s10, ra                 /* lo a[4]*b[1] */
+    add     t2, t2, t0                  /* hi + carry: no overflow */
+    add     a3, a3, t2                  /* column 6 += hi */
+    sltu    t2, a3, t2                  /* carry */
+    add     a6, a6, t2                  /* column 7 += carry */
+    mulhu   s8, s10, ra                 /* hi a[4]*b[1] */
+    lw      a2, 152(sp)                 /* c[38] */
+    add     t1, t1, a1                  /* column 5 += lo */
+    sltu    a1, t1, a1                  /* carry */
+    mul     s5, s3, s6                  /* lo a[5]*b[0] */
+    add     s8, s8, a1                  /* hi + carry: no overflow */
+    add     a3, a3, s8                  /* column 6 += hi */
+    sltu    s8, a3, s8                  /* carry */
+    add     a6, a6, s8                  /* column 7 += carry */
+    mulhu   t0, s3, s6                  /* hi a[5]*b[0] */
+    lw      t2, 188(sp)                 /* d[47] */
+    add     t1, t1, s5                  /* column 5 += lo */
+    sltu    s5, t1, s5                  /* carry */
+    mul     a1, s1, a4                  /* lo a[0]*b[6] */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     a3, a3, t0                  /* column 6 += hi */
+    sltu    t0, a3, t0                  /* carry */
+    add     a6, a6, t0                  /* column 7 += carry */
+    mulhu   s8, s1, a4                  /* hi a[0]*b[6] */
+    add     a3, a3, a1                  /* column 6 += lo */
+    sltu    a1, a3, a1                  /* carry */
+    mul     s5, s9, t6                  /* lo a[1]*b[5] */
+    add     s8, s8, a1                  /* hi + carry: no overflow */
+    add     a6, a6, s8                  /* column 7 += hi */
+    sltu    s8, a6, s8                  /* carry */
+    mulhu   t0, s9, t6                  /* hi a[1]*b[5] */
+    add     a3, a3, s5                  /* column 6 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    mul     a1, s2, t4                  /* lo a[2]*b[4] */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     a6, a6, t0                  /* column 7 += hi */
+    sltu    t0, a6, t0                  /* carry */
+    add     s8, s8, t0                  /* column 8 += carry */
+    mulhu   s5, s2, t4                  /* hi a[2]*b[4] */
+    add     a3, a3, a1                  /* column 6 += lo */
+    sltu    a1, a3, a1                  /* carry */
+    mul     t0, s0, t3                  /* lo a[3]*b[3] */
+    add     s5, s5, a1                  /* hi + carry: no overflow */
+    add     a6, a6, s5                  /* column 7 += hi */
+    sltu    s5, a6, s5                  /* carry */
+    add     s8, s8, s5                  /* column 8 += carry */
+    mulhu   a1, s0, t3                  /* hi a[3]*b[3] */
+    add     a3, a3, t0                  /* column 6 += lo */
+    sltu    t0, a3, t0                  /* carry */
+    mul     s5, s10, s4                 /* lo a[4]*b[2] */
+    add     a1, a1, t0                  /* hi + carry: no overflow */
+    add     a6, a6, a1                  /* column 7 += hi */
+    sltu    a1, a6, a1                  /* carry */
+    add     s8, s8, a1                  /* column 8 += carry */
+    mulhu   t0, s10, s4                 /* hi a[4]*b[2] */
+    add     a3, a3, s5                  /* column 6 += lo */
+    sltu    s5, a3, s5                  /* carry */
+    mul     a1, s3, ra                  /* lo a[5]*b[1] */
+    add     t0, t0, s5                  /* hi + carry: no overflow */
+    add     a6, a6, t0                  /* column 7 += hi */
+    sltu    t0, a6, t0                  /* carry */
+    add     s8, s8, t0                  /* column 8 += carry */
+    mulhu   s5, s3, ra                  /* hi a[5]*b[1] */
+    add     a3, a3, a1                  /* column 6 += lo */
+    sltu    a1, a3, a1                  /* carry */
+    mul     t0, a2, s6                  /* lo a[6]*b[0] */
+    add     s5, s5, a1                  /* hi + carry: no overflow */
+    add     a6, a6, s5                  /* column 7 += hi */
+    sltu    s5, a6, s5                  /* carry */
+    add     s8, s8, s5                  /* column 8 += carry */
+    mulhu   a1, a2, s6                  /* hi a[6]*b[0] */
+    lw      s5, 156(sp)                 /* c[39] */
+    add     a3, a3, t0                  /* column 6 += lo */
+    sltu    t0, a3, t0                  /* carry */
+    add     a1, a1, t0                  /* hi + carry: no overflow */
+    mul     t0, s1, t2                  /* lo a[0]*b[7] */
+    add     a6, a6, a1                  /* column 7 += hi */
+    sltu    a1, a6, a1                  /* carry */
+    add     s8, s8, a1                  /* column 8 += carry */
+    mulhu   s1, s1, t2                  /* hi a[0]*b[7] */
+    add     a6, a6, t0                  /* column 7 += lo */
+    sltu    t0, a6, t0                  /* carry */
+    mul     a1, s9, a4                  /* lo a[1]*b[6] */
+    add     s1, s1, t0                  /* hi + carry: no overflow */
+    add     s8, s8, s1                  /* column 8 += hi */
+    sltu    s1, s8, s1                  /* carry */
+    mulhu   t0, s9, a4                  /* hi a[1]*b[6] */
+    add     a6, a6, a1                  /* column 7 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    add     t0, t0, a1                  /* hi + carry: no overflow */
+    mul     a1, s2, t6                  /* lo a[2]*b[5] */
+    add     s8, s8, t0                  /* column 8 += hi */
+    sltu    t0, s8, t0                  /* carry */
+    add     s1, s1, t0                  /* column 9 += carry */
+    mulhu   t0, s2, t6                  /* hi a[2]*b[5] */
+    add     a6, a6, a1                  /* column 7 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    add     t0, t0, a1                  /* hi + carry: no overflow */
+    mul     a1, s0, t4                  /* lo a[3]*b[4] */
+    add     s8, s8, t0                  /* column 8 += hi */
+    sltu    t0, s8, t0                  /* carry */
+    add     s1, s1, t0                  /* column 9 += carry */
+    mulhu   t0, s0, t4                  /* hi a[3]*b[4] */
+    add     a6, a6, a1                  /* column 7 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    add     t0, t0, a1                  /* hi + carry: no overflow */
+    mul     a1, s10, t3                 /* lo a[4]*b[3] */
+    add     s8, s8, t0                  /* column 8 += hi */
+    sltu    t0, s8, t0                  /* carry */
+    add     s1, s1, t0                  /* column 9 += carry */
+    mulhu   t0, s10, t3                 /* hi a[4]*b[3] */
+    add     a6, a6, a1                  /* column 7 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    add     t0, t0, a1                  /* hi + carry: no overflow */
+    mul     a1, s3, s4                  /* lo a[5]*b[2] */
+    add     s8, s8, t0                  /* column 8 += hi */
+    sltu    t0, s8, t0                  /* carry */
+    add     s1, s1, t0                  /* column 9 += carry */
+    mulhu   t0, s3, s4                  /* hi a[5]*b[2] */
+    add     a6, a6, a1                  /* column 7 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    add     t0, t0, a1                  /* hi + carry: no overflow */
+    mul     a1, a2, ra                  /* lo a[6]*b[1] */
+    add     s8, s8, t0                  /* column 8 += hi */
+    sltu    t0, s8, t0                  /* carry */
+    add     s1, s1, t0                  /* column 9 += carry */
+    mulhu   t0, a2, ra                  /* hi a[6]*b[1] */
+    add     a6, a6, a1                  /* column 7 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    add     t0, t0, a1                  /* hi + carry: no overflow */
+    mul     a1, s5, s6                  /* lo a[7]*b[0] */
+    add     s8, s8, t0                  /* column 8 += hi */
+    sltu    t0, s8, t0                  /* carry */
+    add     s1, s1, t0                  /* column 9 += carry */
+    mulhu   s6, s5, s6                  /* hi a[7]*b[0] */
+    add     a6, a6, a1                  /* column 7 += lo */
+    sltu    a1, a6, a1                  /* carry */
+    mul     t0, s9, t2                  /* lo a[1]*b[7] */
+    add     s6, s6, a1                  /* hi + carry: no overflow */
+    add     s8, s8, s6                  /* column 8 += hi */
+    sltu    s6, s8, s6                  /* carry */
+    add     s1, s1, s6                  /* column 9 += carry */
+    mulhu   s9, s9, t2                  /* hi a[1]*b[7] */
+    add     s8, s8, t0                  /* column 8 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     a1, s2, a4                  /* lo a[2]*b[6] */
+    add     s9, s9, t0                  /* hi + carry: no overflow */
+    add     s1, s1, s9                  /* column 9 += hi */
+    sltu    s9, s1, s9                  /* carry */
+    mulhu   s6, s2, a4                  /* hi a[2]*b[6] */
+    add     s8, s8, a1                  /* column 8 += lo */
+    sltu    a1, s8, a1                  /* carry */
+    mul     t0, s0, t6                  /* lo a[3]*b[5] */
+    add     s6, s6, a1                  /* hi + carry: no overflow */
+    add     s1, s1, s6                  /* column 9 += hi */
+    sltu    s6, s1, s6                  /* carry */
+    add     s9, s9, s6                  /* column 10 += carry */
+    mulhu   a1, s0, t6                  /* hi a[3]*b[5] */
+    add     s8, s8, t0                  /* column 8 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     s6, s10, t4                 /* lo a[4]*b[4] */
+    add     a1, a1, t0                  /* hi + carry: no overflow */
+    add     s1, s1, a1                  /* column 9 += hi */
+    sltu    a1, s1, a1                  /* carry */
+    add     s9, s9, a1                  /* column 10 += carry */
+    mulhu   t0, s10, t4                 /* hi a[4]*b[4] */
+    add     s8, s8, s6                  /* column 8 += lo */
+    sltu    s6, s8, s6                  /* carry */
+    mul     a1, s3, t3                  /* lo a[5]*b[3] */
+    add     t0, t0, s6                  /* hi + carry: no overflow */
+    add     s1, s1, t0                  /* column 9 += hi */
+    sltu    t0, s1, t0                  /* carry */
+    add     s9, s9, t0                  /* column 10 += carry */
+    mulhu   s6, s3, t3                  /* hi a[5]*b[3] */
+    add     s8, s8, a1                  /* column 8 += lo */
+    sltu    a1, s8, a1                  /* carry */
+    mul     t0, a2, s4                  /* lo a[6]*b[2] */
+    add     s6, s6, a1                  /* hi + carry: no overflow */
+    add     s1, s1, s6                  /* column 9 += hi */
+    sltu    s6, s1, s6                  /* carry */
+    add     s9, s9, s6                  /* column 10 += carry */
+    mulhu   a1, a2, s4                  /* hi a[6]*b[2] */
+    add     s8, s8, t0                  /* column 8 += lo */
+    sltu    t0, s8, t0                  /* carry */
+    mul     s6, s5, ra                  /* lo a[7]*b[1] */
+    add     a1, a1, t0                  /* hi + carry: no overflow */
+    add     s1, s1, a1                  /* column 9 += hi */
+    sltu    a1, s1, a1                  /* carry */
+    add     s9, s9, a1                  /* column 10 += carry */
+    mulhu   ra, s5, ra                  /* hi a[7]*b[1] */
+    add     s8, s8, s6                  /* column 8 += lo */
+    sltu    s6, s8, s6                  /* carry */
+    mul     t0, s2, t2                  /* lo a[2]*b[7] */
+    add     ra, ra, s6                  /* hi + carry: no overflow */
+    add     s1, s1, ra                  /* column 9 += hi */
+    sltu    ra, s1, ra                  /* carry */
+    add     s9, s9, ra                  /* column 10 += carry */
+    mulhu   s2, s2, t2                  /* hi a[2]*b[7] */
+    add     s1, s1, t0                  /* column 9 += lo */
+    sltu    t0, s1, t0                  /* carry */
+    mul     a1, s0, a4                  /* lo a[3]*b[6] */
+    add     s2, s2, t0                  /* hi + carry: no overflow */
+    add     s9, s9, s2                  /* column 10 += hi */
+    sltu    s2, s9, s2                  /* carry */
+    mulhu   s6, s0, a4                  /* hi a[3]*b[6] */
+    add     s1, s1, a1                  /* column 9 += lo */
+    sltu    a1, s1, a1                  /* carry */
+    mul     ra, s10, t6                 /* lo a[4]*b[5] */
+    add     s6, s6, a1                  /* hi + carry: no overflow */
+    add     s9, s9, s6                  /* column 10 += hi */
+    sltu    s6, s9, s6                  /* carry */
+    add     s2, s2, s6                  /* column 11 += carry */
+    mulhu   t0, s10, t6                 /* hi a[4]*b[5] */
+    add     s1, s1, ra                  /* column 9 += lo */
+    sltu    ra, s1, ra                  /* carry */
+    mul     a1, s3, t4                  /* lo a[5]*b[4] */
+    add     t0, t0, ra                  /* hi + carry: no overflow */
+    add     s9, s9, t0                  /* column 10 += hi */
+    sltu    t0, s9, t0                  /* carry */
+    add     s2, s2, t0                  /* column 11 += carry */
+    mulhu   s6, s3, t4                  /* hi a[5]*b[4] */
+    add     s1, s1, a1                  /* column 9 += lo */
+    sltu    a1, s1, a1                  /* carry */
+    mul     ra, a2, t3                  /* lo a[6]*b[3] */
+    add     s6, s6, a1                  /* hi + carry: no overflow */
+    add     s9, s9, s6                  /* column 10 += hi */
+    sltu    s6, s9, s6                  /* carry */
+    add     s2, s2, s6                  /* column 11 += carry */
+    mulhu   t0, a2, t3                  /* hi a[6]*b[3] */
+    add     s1, s1, ra                  /* column 9 += lo */
+    sltu    ra, s1, ra                  /* carry */
+    mul     a1, s5, s4                  /* lo a[7]*b[2] */
+    add     t0, t0, ra                  /* hi + carry: no overflow */
+    add     s9, s9, t0                  /* column 10 += hi */
+    sltu    t0, s9, t0                  /* carry */
+    add     s2, s2, t0                  /* column 11 += carry */
+    mulhu   s4, s5, s4                  /* hi a[7]*b[2] */
+    add     s1, s1, a1                  /* column 9 += lo */
+    sltu    a1, s1, a1                  /* carry */
+    mul     s6, s0, t2                  /* lo a[3]*b[7] */
+    add     s4, s4, a1                  /* hi + carry: no overflow */
+    add     s9, s9, s4                  /* column 10 += hi */
+    sltu    s4, s9, s4                  /* carry */
+    add     s2, s2, s4                  /* column 11 += carry */
+    mulhu   s0, s0, t2                  /* hi a[3]*b[7] */
+    add     s9, s9, s6                  /* column 10 += lo */
+    sltu    s6, s9, s6                  /* carry */
+    mul     ra, s10, a4                 /* lo a[4]*b[6] */
+    add     s0, s0, s6                  /* hi + carry: no overflow */
+    add     s2, s2, s0                  /* column 11 += hi */
+    sltu    s0, s2, s0                  /* carry */
+    mulhu   t0, s10, a4                 /* hi a[4]*b[6] */
+    add     s9, s9, ra                  /* column 10 += lo */
+    sltu    ra, s9, ra                  /* carry */
+    mul     a1, s3, t6                  /* lo a[5]*b[5] */
+    add     t0, t0, ra                  /* hi + carry: no overflow */
+    add     s2, s2, t0                  /* column 11 += hi */
+    sltu    t0, s2, t0                  /* carry */
+    add     s0, s0, t0                  /* column 12 += carry */
+    mulhu   s4, s3, t6                  /* hi a[5]*b[5] */
+    add     s9, s9, a1                  /* column 10 += lo */
+    sltu    a1, s9, a1                  /* carry */
+    mul     s6, a2, t4                  /* lo a[6]*b[4] */
+    add     s4, s4, a1                  /* hi + carry: no overflow */
+    add     s2, s2, s4                  /* column 11 += hi */
+    sltu    s4, s2, s4                  /* carry */
+    add     s0, s0, s4                  /* column 12 += carry */
+    mulhu   ra, a2, t4                  /* hi a[6]*b[4] */
+    add     s9, s9, s6                  /* column 10 += lo */
+    sltu    s6, s9, s6                  /* carry */
+    mul     t0, s5, t3                  /* lo a[7]*b[3] */
+    add     ra, ra, s6                  /* hi + carry: no overflow */
+    add     s2, s2, ra                  /* column 11 += hi */
+    sltu    ra, s2, ra                  /* carry */
+    add     s0, s0, ra                  /* column 12 += carry */
+    mulhu   t3, s5, t3                  /* hi a[7]*b[3] */
+    add     s9, s9, t0                  /* column 10 += lo */
+    sltu    t0, s9, t0                  /* carry */
+    mul     a1, s10, t2                 /* lo a[4]*b[7] */
+    add     t3, t3, t0                  /* hi + carry: no overflow */
+    add     s2, s2, t3                  /* column 11 += hi */
+    sltu    t3, s2, t3                  /* carry */
+    add     s0, s0, t3                  /* column 12 += carry */
+    mulhu   s10, s10, t2                /* hi a[4]*b[7] */
+    add     s2, s2, a1                  /* column 11 += lo */
+    sltu    a1, s2, a1                  /* carry */
+    mul     s4, s3, a4                  /* lo a[5]*b[6] */
+    add     s10, s10, a1                /* hi + carry: no overflow */
+    add     s0, s0, s10                 /* column 12 += hi */
+    sltu    s10, s0, s10                /* carry */
+    mulhu   s6, s3, a4                  /* hi a[5]*b[6] */
+    add     s2, s2, s4                  /* column 11 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    mul     ra, a2, t6                  /* lo a[6]*b[5] */
+    add     s6, s6, s4                  /* hi + carry: no overflow */
+    add     s0, s0, s6                  /* column 12 += hi */
+    li      t0, 38                      /* the reduction constant: 2^256 = 38 (mod p) */
+    sltu    s6, s0, s6                  /* carry */
+    mulhu   t3, a2, t6                  /* hi a[6]*b[5] */
+    add     s10, s10, s6                /* column 13 += carry */
+    add     s2, s2, ra                  /* column 11 += lo */
+    sltu    ra, s2, ra                  /* carry */
+    lw      a1, 196(sp)                 /* z2 */
+    mul     s4, s5, t4                  /* lo a[7]*b[4] */
+    add     t3, t3, ra                  /* hi + carry: no overflow */
+    add     s0, s0, t3                  /* column 12 += hi */
+    sltu    t3, s0, t3                  /* carry */
+    add     s10, s10, t3                /* column 13 += carry */
+    mulhu   t4, s5, t4                  /* hi a[7]*b[4] */
+    add     s2, s2, s4                  /* column 11 += lo */
+    sltu    s4, s2, s4                  /* carry */
+    mul     s6, s3, t2                  /* lo a[5]*b[7] */
+    add     t4, t4, s4                  /* hi + carry: no overflow */
+    add     s0, s0, t4                  /* column 12 += hi */
+    sltu    t4, s0, t4                  /* carry */
+    add     s10, s10, t4                /* column 13 += carry */
+    mulhu   s3, s3, t2                  /* hi a[5]*b[7] */
+    add     s0, s0, s6                  /* column 12 += lo */
+    sltu    s6, s0, s6                  /* carry */
+    mul     ra, a2, a4                  /* lo a[6]*b[6] */
+    add     s3, s3, s6                  /* hi + carry: no overflow */
+    add     s10, s10, s3                /* column 13 += hi */
+    sltu    s3, s10, s3                 /* carry */
+    mulhu   t3, a2, a4                  /* hi a[6]*b[6] */
+    add     s0, s0, ra                  /* column 12 += lo */
+    sltu    ra, s0, ra                  /* carry */
+    mul     s4, s5, t6                  /* lo a[7]*b[5] */
+    add     t3, t3, ra                  /* hi + carry: no overflow */
+    add     s10, s10, t3                /* column 13 += hi */
+    sltu    t3, s10, t3                 /* carry */
+    add     s3, s3, t3                  /* column 14 += carry */
+    mulhu   t6, s5, t6                  /* hi a[7]*b[5] */
+    add     s0, s0, s4                  /* column 12 += lo */
+    sltu    s4, s0, s4                  /* carry */
+    mul     t4, a2, t2                  /* lo a[6]*b[7] */
+    add     t6, t6, s4                  /* hi + carry: no overflow */
+    add     s10, s10, t6                /* column 13 += hi */
+    sltu    t6, s10, t6                 /* carry */
+    add     s3, s3, t6                  /* column 14 += carry */
+    mulhu   a2, a2, t2                  /* hi a[6]*b[7] */
+    add     s10, s10, t4                /* column 13 += lo */
+    sltu    t4, s10, t4                 /* carry */
+    mul     s6, s5, a4                  /* lo a[7]*b[6] */
+    add     a2, a2, t4                  /* hi + carry: no overflow */
+    add     s3, s3, a2                  /* column 14 += hi */
+    sltu    a2, s3, a2                  /* carry */
+    mulhu   a4, s5, a4                  /* hi a[7]*b[6] */
+    add     s10, s10, s6                /* column 13 += lo */
+    sltu    s6, s10, s6                 /* carry */
+    mul     ra, s5, t2                  /* lo a[7]*b[7] */
+    add     a4, a4, s6                  /* hi + carry: no overflow */
+    add     s3, s3, a4                  /* column 14 += hi */
+    sltu    a4, s3, a4                  /* carry */
+    add     a2, a2, a4                  /* column 15 += carry */
+    mulhu   s5, s5, t2                  /* hi a[7]*b[7] */
+    add     s3, s3, ra                  /* column 14 += lo */
+    sltu    ra, s3, ra                  /* carry */
+    mul     t3, s8, t0                  /* lo 38 t[8] */
+    add     s5, s5, ra                  /* hi + carry: no overflow */
+    add     a2, a2, s5                  /* column 15 += hi */
+    slli    s4, a2, 5                   /* t[15] << 5 */
+    slli    t6, a2, 2                   /* t[15] << 2 */
+    mulhu   s8, s8, t0                  /* hi 38 t[8] (< 38) */
+    add     a5, a5, t3                  /* u[0] = t[0] + lo 38 t[8] */
+    sltu    t3, a5, t3                  /* carry */
+    slli    t4, a2, 1                   /* t[15] << 1 */
+    add     s4, s4, t6                  /* lo 38 t[15] */
+    mul     s6, s1, t0                  /* lo 38 t[9] */
+    add     s8, s8, t3                  /* hi(prev) + carries */
+    sltu    t6, s4, t6                  /* carry */
+    add     s4, s4, t4
+    sltu    t4, s4, t4                  /* carry */
+    mulhu   s1, s1, t0                  /* hi 38 t[9] (< 38) */
+    add     t5, t5, s6                  /* u[1] = t[1] + lo 38 t[9] */
+    sltu    s6, t5, s6                  /* carry */
+    add     t5, t5, s8                  /* u[1] += hi(prev) + carry */
+    sltu    s8, t5, s8                  /* carry */
+    mul     a4, s9, t0                  /* lo 38 t[10] */
+    add     s6, s6, s8                  /* carries */
+    add     s1, s1, s6                  /* hi(prev) + carries */
+    srli    t2, a2, 27                  /* t[15] >> 27 */
+    srli    ra, a2, 30                  /* t[15] >> 30 */
+    mulhu   s9, s9, t0                  /* hi 38 t[10] (< 38) */
+    add     s11, s11, a4                /* u[2] = t[2] + lo 38 t[10] */
+    sltu    a4, s11, a4                 /* carry */
+    add     s11, s11, s1                /* u[2] += hi(prev) + carry */
+    sltu    s1, s11, s1                 /* carry */
+    mul     s5, s2, t0                  /* lo 38 t[11] */
+    add     a4, a4, s1                  /* carries */
+    add     s9, s9, a4                  /* hi(prev) + carries */
+    srli    a2, a2, 31                  /* t[15] >> 31 */
+    add     t2, t2, ra                  /* hi 38 t[15] */
+    mulhu   s2, s2, t0                  /* hi 38 t[11] (< 38) */
+    add     a7, a7, s5                  /* u[3] = t[3] + lo 38 t[11] */
+    sltu    s5, a7, s5                  /* carry */
+    add     a7, a7, s9                  /* u[3] += hi(prev) + carry */
+    sltu    s9, a7, s9                  /* carry */
+    mul     t3, s0, t0                  /* lo 38 t[12] */
+    add     s5, s5, s9                  /* carries */
+    add     s2, s2, s5                  /* hi(prev) + carries */
+    add     t2, t2, a2
+    add     t2, t2, t6
+    mulhu   s0, s0, t0                  /* hi 38 t[12] (< 38) */
+    add     s7, s7, t3                  /* u[4] = t[4] + lo 38 t[12] */
+    sltu    t3, s7, t3                  /* carry */
+    add     s7, s7, s2                  /* u[4] += hi(prev) + carry */
+    sltu    s2, s7, s2                  /* carry */
+    mul     s8, s10, t0                 /* lo 38 t[13] */
+    add     t3, t3, s2                  /* carries */
+    add     s0, s0, t3                  /* hi(prev) + carries */
+    add     t2, t2, t4
+    add     a6, a6, s4                  /* u[7] = t[7] + lo 38 t[15] */
+    mulhu   s10, s10, t0                /* hi 38 t[13] (< 38) */
+    add     t1, t1, s8                  /* u[5] = t[5] + lo 38 t[13] */
+    sltu    s8, t1, s8                  /* carry */
+    add     t1, t1, s0                  /* u[5] += hi(prev) + carry */
+    sltu    s0, t1, s0                  /* carry */
+    mul     s6, s3, t0                  /* lo 38 t[14] */
+    add     s8, s8, s0                  /* carries */
+    add     s10, s10, s8                /* hi(prev) + carries */
+    sltu    s4, a6, s4                  /* carry */
+    mulhu   s3, s3, t0                  /* hi 38 t[14] (< 38) */
+    add     a3, a3, s6                  /* u[6] = t[6] + lo 38 t[14] */
+    sltu    s6, a3, s6                  /* carry */
+    add     a3, a3, s10                 /* u[6] += hi(prev) + carry */
+    sltu    s10, a3, s10                /* carry */
+    add     s6, s6, s10                 /* carries */
+    add     s3, s3, s6                  /* hi(prev) + carries */
+    add     a6, a6, s3                  /* u[7] += hi(prev) + carry */
+    sltu    s3, a6, s3                  /* carry */
+    add     s4, s4, s3                  /* carries */
+    add     t2, t2, s4                  /* T: the value of the bits above 2^256 (< 41) */
+    srli    s1, a6, 31                  /* bit 255 */
+    slli    t2, t2, 1                   /* 2 T */
+    or      t2, t2, s1                  /* T' = 2 T + bit 255: the multiple of 2^255 */
+    slli    a6, a6, 1                   /* clear bit 255 */
+    srli    a6, a6, 1
+    slli    a4, t2, 4                   /* 16 T' */
+    slli    ra, t2, 1                   /* 2 T' */
+    add     a4, a4, ra                  /* 18 T' */
+    add     a4, a4, t2                  /* 19 T' (2^255 = 19 mod p) */
+    add     a5, a5, a4                  /* r[0] = u[0] + carry */
+    sltu    a4, a5, a4                  /* carry */
+    sw      a5, 0(a1)                   /* r[0] */
+    add     t5, t5, a4                  /* r[1] = u[1] + carry */
+    sltu    a4, t5, a4                  /* carry */
+    sw      t5, 4(a1)                   /* r[1] */
+    add     s11, s11, a4                /* r[2] = u[2] + carry */
+    sltu    a4, s11, a4                 /* carry */
+    sw      s11, 8(a1)                  /* r[2] */
+    add     a7, a7, a4                  /* r[3] = u[3] + carry */
+    sltu    a4, a7, a4                  /* carry */
+    sw      a7, 12(a1)                  /* r[3] */
+    add     s7, s7, a4                  /* r[4] = u[4] + carry */
+    sltu    a4, s7, a4                  /* carry */
+    sw      s7, 16(a1)                  /* r[4] */
+    add     t1, t1, a4                  /* r[5] = u[5] + carry */
+    sltu    a4, t1, a4                  /* carry */
+    sw      t1, 20(a1)                  /* r[5] */
+    add     a3, a3, a4                  /* r[6] = u[6] + carry */
+    sltu    a4, a3, a4                  /* carry */
+    sw      a3, 24(a1)                  /* r[6] */
+    add     a6, a6, a4                  /* r[7] = u[7] + carry */
+    sw      a6, 28(a1)                  /* r[7] */
+    lw      ra, 200(sp)
+    lw      s0, 204(sp)
+    lw      s1, 208(sp)
+    lw      s2, 212(sp)
+    lw      s3, 216(sp)
+    lw      s4, 220(sp)
+    lw      s5, 224(sp)
+    lw      s6, 228(sp)
+    lw      s7, 232(sp)
+    lw      s8, 236(sp)
+    lw      s9, 240(sp)
+    lw      s10, 244(sp)
+    lw      s11, 248(sp)
+    addi    sp, sp, 256
+    ret
+    .size MCU_FN(x25519, fe_double), . - MCU_FN(x25519, fe_double)

@@ -134,9 +134,9 @@ def store_to(p: Program, base: str, buf: str, offset: int = 0, name: str = "r"):
 # cross words complete, none does there).
 ALU38 = {"fe_mul": (7,), "fe_sqr": ()}
 PARAMS = {"window": 128}
-# fe_mul_ef_sd: operand loads ahead of the serial chains on ties (gen_sched's feed_first), so that its
-# product starts in the chains' shadow; window: the best predicted of 48..128
-ROUTINE_PARAMS = {"fe_mul_ef_sd": {"window": 64, "feed_first": True}}
+# fe_mul_ef_sd, fe_double: operand loads ahead of the serial chains on ties (gen_sched's feed_first), so
+# that their products start in the chains' shadow; window: the best predicted of 48..128
+ROUTINE_PARAMS = {"fe_mul_ef_sd": {"window": 64, "feed_first": True}, "fe_double": {"window": 64, "feed_first": True}}
 
 
 def fe_mul(bufs: tuple[str, str, str] = ("m", "m", "m")) -> Program:
@@ -447,6 +447,39 @@ def fe_prep(bufs: tuple[str, str] = ("st", "t")) -> Program:
     return p
 
 
+def fe_double(bufs: tuple[str, str] = ("x", "z")) -> Program:
+    """(x2, z2) = 2 (x, z), the doubling half of a ladder step as one program (the ladder's first bit and
+    its last three, which clamping fixes): A, B = x + z, x - z; AA, BB = A^2, B^2; E = AA - BB,
+    F = AA + a24 E; x2 = AA BB, z2 = E F. a0 = x2, a1 = z2, a2 = x, a3 = z (x2 may be x, z2 may be z:
+    ``bufs`` names the two pairs' buffers). A, B, AA, BB, E, F wait in the frame (t[0..47])."""
+    p = Program({"%x2": "a0", "%z2": "a1", "%x": "a2", "%z": "a3", "%sp": "sp", "%zero": "zero"})
+    bx, bz = bufs
+    for k, v in enumerate(("%x2", "%z2")):   # the outputs' pointers wait in the frame
+        p.sw(v, "%sp", "frame", 4 * (48 + k), "for the products")
+    x, z = loader(p, "%x", bx, 8, "x"), loader(p, "%z", bz, 8, "z")
+    bit31 = p.li(-0x80000000, "2^31", hint="m")
+    together(add_top_first(p, x, z, "A", store_to(p, "%sp", "frame", 0, "A")),
+             sub_top_first(p, x, z, "B", store_to(p, "%sp", "frame", 32, "B"), bit31))
+    sqr_body(p, loader(p, "%sp", "frame", 8, "b", 8), store_to(p, "%sp", "frame", 96, "BB"))
+    sqr_body(p, loader(p, "%sp", "frame", 8, "a", 0), store_to(p, "%sp", "frame", 64, "AA"))
+    aa, bb = loader(p, "%sp", "frame", 8, "AA", 16), loader(p, "%sp", "frame", 8, "BB", 24)
+    e: dict[int, str] = {}
+    store_e = store_to(p, "%sp", "frame", 128, "E")
+
+    def out_e(j: int, v: str) -> None:
+        e[j] = v
+        store_e(j, v)
+    together(sub_top_first(p, aa, bb, "E", out_e, p.li(-0x80000000, "2^31", hint="m")))
+    add_a24(p, aa, [lambda i=i: e[i] for i in range(8)], "F", store_to(p, "%sp", "frame", 160, "F"))
+    for k, (a, b, name) in enumerate(((16, 24, "x2"), (32, 40, "z2"))):
+        t: dict[int, str] = {}
+        comba(p, loader(p, "%sp", "frame", 8, "c", a), loader(p, "%sp", "frame", 8, "d", b),
+              lambda j, v: t.__setitem__(j, v))
+        r = p.lw("%sp", "frame", 4 * (48 + k), name, hint="p")
+        reduce(p, [t[j] for j in range(16)], store_to(p, r, (bx, bz)[k]), ALU38["fe_mul"])
+    return p
+
+
 def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Program:
     """E, F = AA - BB, AA + a24 E; S, Dd = DA + CB, DA - CB; and x2 = AA BB, in one routine (the parts
     overlap at their boundaries). a0 = st (x2 = DA, z2 = CB on entry; x2 = AA BB on return), a1 = t:
@@ -531,8 +564,9 @@ HEADER = """// SPDX-License-Identifier: MIT
 # inversion's) or clobber s0..s11 too (the ladder step's: ladder_step saves those once per step instead
 # of every routine saving and restoring up to 12 of them, about 26 instructions a call).
 ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_prep", "fe_prep", True),
-            ("fe_sqr2_mul2", "fe_sqr2_mul2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True))
-FRAME = {"fe_sqr2": 8, "fe_mul2": 12, "fe_sqr2_mul2": 36}   # bytes of a routine's own frame (the second pointers wait there)
+            ("fe_sqr2_mul2", "fe_sqr2_mul2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True),
+            ("fe_double", "fe_double", False))
+FRAME = {"fe_sqr2": 8, "fe_mul2": 12, "fe_sqr2_mul2": 36, "fe_double": 200}   # bytes of a routine's own frame (the second pointers wait there)
 
 
 def scheduled(build, clobber: bool, frame: int = 0):

@@ -38,54 +38,56 @@
     .p2align 2
 MCU_FN(x25519, ladder_steps):
     addi    sp, sp, -272
-    sw      ra, 192(sp)                 /* once per call: the callees clobber s0..s11 */
-    sw      s0, 196(sp)
-    sw      s1, 200(sp)
-    sw      s2, 204(sp)
-    sw      s3, 208(sp)
-    sw      s4, 212(sp)
-    sw      s5, 216(sp)
-    sw      s6, 220(sp)
-    sw      s7, 224(sp)
-    sw      s8, 228(sp)
-    sw      s9, 232(sp)
-    sw      s10, 236(sp)
-    sw      s11, 240(sp)
-    sw      a1, 244(sp)                 /* k */
-    sw      a0, 248(sp)                 /* st */
-    sw      a4, 252(sp)                 /* the pending swap */
-    sw      a3, 260(sp)                 /* lo */
+    sw      ra, 200(sp)                 /* once per call: the callees clobber s0..s11 */
+    sw      s0, 204(sp)
+    sw      s1, 208(sp)
+    sw      s2, 212(sp)
+    sw      s3, 216(sp)
+    sw      s4, 220(sp)
+    sw      s5, 224(sp)
+    sw      s6, 228(sp)
+    sw      s7, 232(sp)
+    sw      s8, 236(sp)
+    sw      s9, 240(sp)
+    sw      s10, 244(sp)
+    sw      s11, 248(sp)
+    sw      a1, 252(sp)                 /* k */
+    sw      a0, 256(sp)                 /* st */
+    sw      a4, 260(sp)                 /* the pending swap */
+    sw      a3, 268(sp)                 /* lo */
+    sw      zero, 196(sp)               /* T'z3 = 0: z3 arrives folded */
     blt     a2, a3, 2f                  /* no bits (public) */
 1:  srli    t1, a2, 3                   /* k_t = (k[t >> 3] >> (t & 7)) & 1: the address from t only */
     add     t1, a1, t1
     lbu     t1, 0(t1)
     andi    t2, a2, 7
     addi    a2, a2, -1
-    sw      a2, 256(sp)                 /* the next t */
-    lw      a1, 252(sp)
+    sw      a2, 264(sp)                 /* the next t */
+    lw      a1, 260(sp)
     srl     t1, t1, t2
     andi    t1, t1, 1
-    sw      t1, 252(sp)                 /* k_t: pending for the next step */
+    sw      t1, 260(sp)                 /* k_t: pending for the next step */
     xor     a1, a1, t1                  /* this step's swap */
-    lw      a0, 248(sp)                 /* st */
+    lw      a0, 256(sp)                 /* st */
     mv      a2, sp                      /* fe_prep(st, swap, t): A B C D */
     call    MCU_FN(x25519, fe_prep)
     addi    a0, sp, 128                 /* AA = A^2, BB = B^2 (t + 128, t + 160), x2 = DA, z2 = CB */
     mv      a1, sp
     addi    a2, sp, 160
     addi    a3, sp, 32
-    lw      a7, 248(sp)
+    lw      a7, 256(sp)
     addi    a5, sp, 96
     mv      a6, sp
     addi    t0, sp, 64
     addi    t1, sp, 32
     addi    a4, a7, 32
     addi    a7, a7, 64
+    addi    t2, sp, 192                 /* T'cb: CB is left unfolded, fe_mul_ef_sd adds 19 T'cb */
     call    MCU_FN(x25519, fe_sqr2_mul2)
-    lw      a0, 248(sp)                 /* E F at t + 64, S Dd at t + 0, x2 = AA BB */
+    lw      a0, 256(sp)                 /* E F at t + 64, S Dd at t + 0, x2 = AA BB */
     mv      a1, sp
     call    MCU_FN(x25519, fe_mul_ef_sd)
-    lw      a7, 248(sp)                 /* x3 = S^2, z3 = Dd^2, z2 = E F, z3 = z3 x1 */
+    lw      a7, 256(sp)                 /* x3 = S^2, z3 = Dd^2, z2 = E F, z3 = z3 x1 */
     mv      a1, sp
     addi    a3, sp, 32
     addi    a5, sp, 64
@@ -96,25 +98,38 @@ MCU_FN(x25519, ladder_steps):
     mv      t1, a7
     addi    t0, a7, 128
     addi    a7, a7, 128
+    addi    t2, sp, 196                 /* T'z3: z3 is left unfolded, the next fe_prep adds 19 T'z3 */
     call    MCU_FN(x25519, fe_sqr2_mul2)
-    lw      a2, 256(sp)                 /* t, lo, k for the next step */
-    lw      t0, 260(sp)
-    lw      a1, 244(sp)
+    lw      a2, 264(sp)                 /* t, lo, k for the next step */
+    lw      t0, 268(sp)
+    lw      a1, 252(sp)
     bge     a2, t0, 1b
-2:  lw      a0, 252(sp)                 /* the pending swap, k_lo */
-    lw      ra, 192(sp)
-    lw      s0, 196(sp)
-    lw      s1, 200(sp)
-    lw      s2, 204(sp)
-    lw      s3, 208(sp)
-    lw      s4, 212(sp)
-    lw      s5, 216(sp)
-    lw      s6, 220(sp)
-    lw      s7, 224(sp)
-    lw      s8, 228(sp)
-    lw      s9, 232(sp)
-    lw      s10, 236(sp)
-    lw      s11, 240(sp)
+2:  lw      t0, 196(sp)                 /* z3 += 19 T'z3: st leaves folded (z3 < 2^255 + 2^11) */
+    lw      a0, 256(sp)
+    slli    t1, t0, 4
+    slli    t2, t0, 1
+    add     t1, t1, t2
+    add     t1, t1, t0                  /* 19 T'z3, carried up the words below */
+    .irp o, 128, 132, 136, 140, 144, 148, 152, 156
+    lw      t3, \o(a0)
+    add     t3, t3, t1
+    sltu    t1, t3, t1
+    sw      t3, \o(a0)
+    .endr
+    lw      a0, 260(sp)                 /* the pending swap, k_lo */
+    lw      ra, 200(sp)
+    lw      s0, 204(sp)
+    lw      s1, 208(sp)
+    lw      s2, 212(sp)
+    lw      s3, 216(sp)
+    lw      s4, 220(sp)
+    lw      s5, 224(sp)
+    lw      s6, 228(sp)
+    lw      s7, 232(sp)
+    lw      s8, 236(sp)
+    lw      s9, 240(sp)
+    lw      s10, 244(sp)
+    lw      s11, 248(sp)
     addi    sp, sp, 272
     ret
     .size MCU_FN(x25519, ladder_steps), . - MCU_FN(x25519, ladder_steps)
