@@ -180,17 +180,25 @@ def test_rv32_generator_arithmetic() -> None:
         for out, x, y in (("r", a, b), ("r2", c, a)):
             r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
             assert r <= m and r % P == x * y % P, ("mul2", hex(x), hex(y))
-        # fe_sqr2_mul2 as ladder_step's second call uses it: the last product reads the second square
+        # fe_sqr2_mul2 as ladder_step's second call uses it: the last product reads the second square,
+        # and is left unfolded: its words (below 2^255) + 19 T' (T' < 83, stored through tp)
         mem = {"r1": {}, "a1": words(a), "q": words(c), "a2": words(b), "r3": {}, "a3": words(c), "b3": words(b),
-               "b4": words(a), "frame": {}}
+               "b4": words(a), "frame": {}, "tp": {}}
         interpret(gen.fe_sqr2_mul2(("r1", "a1", "q", "a2", "r3", "a3", "b3", "q", "q", "b4")), mem,
-                  {"%r": 0, "%a": 0, **{f"%arg:{k}": 0 for k in ("r2", "a2", "r3", "a3", "b3", "r4", "a4", "b4")},
+                  {"%r": 0, "%a": 0, **{f"%arg:{k}": 0 for k in ("r2", "a2", "r3", "a3", "b3", "r4", "a4", "b4", "tp")},
                    "%sp": 0})
-        r = sum(mem["q"][4 * i] << (32 * i) for i in range(8))
-        assert r <= m and r % P == b * b * a % P, ("sqr2_mul2", hex(a), hex(b))
+        r, top = sum(mem["q"][4 * i] << (32 * i) for i in range(8)), mem["tp"][0]
+        assert r < 2**255 and top < 83 and (r + 19 * top) % P == b * b * a % P, ("sqr2_mul2", hex(a), hex(b))
         for out, want in (("r1", a * a), ("r3", c * b)):
             r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
             assert r <= m and r % P == want % P, ("sqr2_mul2", out)
+        # fe_double: x2, z2 over x, z in place (the ladder's fixed bits)
+        mem = {"x": words(a), "z": words(b), "frame": {}}
+        interpret(gen.fe_double(("x", "z")), mem, {"%x2": 0, "%z2": 0, "%x": 0, "%z": 0, "%sp": 0})
+        aa, bb = (a + b) ** 2, (a - b) ** 2
+        for out, want in (("x", aa * bb), ("z", (aa - bb) * (aa + 121665 * (aa - bb)))):
+            r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
+            assert r <= m and r % P == want % P, ("double", out, hex(a), hex(b))
 
 
 def test_rv32_step_routines_arithmetic() -> None:
@@ -214,12 +222,16 @@ def test_rv32_step_routines_arithmetic() -> None:
         state = [rng.randrange(1 << 256) for _ in range(5)] if trial < 4 else \
             [rng.choice(edges + [m - rng.randrange(64), rng.randrange(64)]) for _ in range(5)]
         swap = trial & 1
+        # z3 as the previous step's last product leaves it: its words below 2^255, plus 19 T'z3 (t[49])
+        state[4] &= (1 << 255) - 1
+        tz3 = rng.choice([0, 1, 82, rng.randrange(83)])
         st: dict[int, int] = {}
         for k, v in enumerate(state):
             st.update(words(v, 32 * k))
-        mem = {"st": st, "t": {}}
+        mem = {"st": st, "t": {4 * gen.TZ3: tz3}}
         interpret(prep, mem, {"%st": 0, "%swap": swap, "%t": 0})
         x1, x2, z2, x3, z3 = state
+        z3 += 19 * tz3
         if swap:
             x2, z2, x3, z3 = x3, z3, x2, z2
         for k, want in enumerate((x2 + z2, x2 - z2, x3 + z3, x3 - z3)):
@@ -230,8 +242,12 @@ def test_rv32_step_routines_arithmetic() -> None:
         mem["t"].update(words(aa, 128))
         mem["t"].update(words(bb, 160))
         mem["st"].update(words(da, 32))
+        cb &= (1 << 255) - 1        # CB as fe_sqr2_mul2 leaves it: words below 2^255 + 19 T'cb (t[48])
+        tcb = rng.choice([0, 1, 82, rng.randrange(83)])
         mem["st"].update(words(cb, 64))
-        interpret(rest, mem, {"%st": 0, "%t": 0})
+        mem["t"][4 * gen.TCB] = tcb
+        cb += 19 * tcb
+        interpret(rest, mem, {"%st": 0, "%t": 0, "%sp": 0})
         e = aa - bb
         for base, want in ((64, e), (96, aa + 121665 * e), (0, da + cb), (32, da - cb)):
             r = value(mem["t"], base)

@@ -4,17 +4,23 @@
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- * and the ladder step's routines (glue_rv32.S's ladder_step calls them; they clobber every register but
- * sp, s0..s11 included, which ladder_step saves once per step):
- *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
+ * and the ladder step's routines (glue_rv32.S's ladder_steps calls them; they clobber every register but
+ * sp, s0..s11 included, which ladder_steps saves once per call):
+ *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[50]);
  *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
  *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
- *   void mcu_x25519_<impl>_fe_sqr2_mul2(r1, a1, r2, a2, r3, a3, b3, r4 in a0..a7; a4 in t0, b4 in t1);
+ *       (z3 = its words + 19 t[49]: the last product of the previous step, left unfolded)
+ *   void mcu_x25519_<impl>_fe_sqr2_mul2(r1, a1, r2, a2, r3, a3, b3, r4 in a0..a7; a4 in t0, b4 in t1,
+ *                                       tp in t2);
  *       r1 = a1^2, r2 = a2^2, r3 = a3 b3, r4 = a4 b4 in that order (r1 may be a1; a4 and r4 may be r2:
- *       the last product then reads the second square; no other overlap)
- *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[48]);
- *       with AA | BB in t[32..47], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
- *       t[0..15] = S | Dd = DA + CB | DA - CB, then x2 = AA BB (r must not overlap the inputs)
+ *       the last product then reads the second square; no other overlap); r4 unfolded: its words (below
+ *       2^255) + 19 *tp (< 83), which its consumer adds in its own chains
+ *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[50]);
+ *       with AA | BB in t[32..47], DA in x2 and CB in z2 (+ 19 t[48], unfolded): t[16..31] = E | F =
+ *       AA - BB | AA + 121665 E, t[0..15] = S | Dd = DA + CB | DA - CB, then x2 = AA BB
+ * and the ladder's doublings (the clamped scalar's fixed bits; C calling convention, ladder.c calls it):
+ *   void mcu_x25519_<impl>_fe_double(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint32_t *z);
+ *       (x2, z2) = 2 (x, z): A, B, AA, BB, E, F, then x2 = AA BB, z2 = E F (x2 may be x, z2 may be z)
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
@@ -33,7 +39,7 @@
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul 784,
  * fe_sqr 506, fe_prep 330, fe_sqr2_mul2 2404,
- * fe_mul_ef_sd 1013 cycles.
+ * fe_mul_ef_sd 1013, fe_double 2609 cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.

@@ -17,10 +17,13 @@ run in the shadow of the 5-cycle multiplications. Added here:
 - the reduction mod p = 2^255 - 19: r = t_lo + 38 t_hi word by word (38 t_(8+j) by a mul/mulhu pair,
   a constant multiplier, fixed time; by shifts for the words in ALU38), then the bits at and above 2^255 (at most 6 + 1 bits) folded back
   as 19 times themselves into a value below 2^255 + 2^11 < 2^256 - one pass, no second fold;
-- the ladder step's routines (glue_rv32.S's ladder_step calls them): fe_prep (the swap on load and the
-  top-first additions and subtractions A, B, C, D), fe_mul2 and fe_sqr2 (two products or squarings in
-  one program, so the second starts in the first one's reduction tail), fe_mul_ef_sd (E, F with a24,
-  S, Dd, then x2 = AA BB); scheduled with s0..s11 as scratch (ladder_step saves them once per step).
+- the ladder step's routines (glue_rv32.S's ladder loop, ladder_steps, calls them): fe_prep (the swap on
+  load and the top-first additions and subtractions A, B, C, D), fe_sqr2_mul2 (two squarings and two
+  products in one program, each part starting in the previous one's reduction tail; its last product
+  left unfolded for the next routine's chains), fe_mul_ef_sd (E, F with a24, S, Dd, then x2 = AA BB);
+  scheduled with s0..s11 as scratch (ladder_steps saves them once per call); and fe_double, the
+  doubling alone for the scalar's fixed bits (C calling convention: ladder.c calls it).
+  (fe_mul2 and fe_sqr2, two products or squarings in one program, stay as descriptions the tests run.)
 Every routine keeps its single-assignment description runnable in Python (gen_sched.interpret), which
 tests/test_x25519.py uses to check the arithmetic apart from the scheduler.
 """
@@ -191,23 +194,25 @@ def fe_sqr2(bufs: tuple[str, str, str, str] = ("m1", "m1", "m2", "m2")) -> Progr
     return p
 
 
-UNFOLDED = True
 TCB, TZ3 = 48, 49   # t's words holding T' of CB and of z3 (fe_sqr2_mul2's last products, left unfolded)
 SQR2_MUL2_ORDER, SQR2_MUL2_ALU38 = "DSEZ", "fe_mul"   # the parts in program order: best predicted
 
 
 def fe_sqr2_mul2(bufs: tuple[str, ...] = ("q1", "q1", "q2", "q3", "m3", "m3", "m3", "q2", "q2", "m4")) -> Program:
     """r1 = a1^2, r2 = a2^2, r3 = a3 b3, r4 = a4 b4 mod p in one routine (a0..a7 = r1, a1, r2, a2, r3, a3,
-    b3, r4; t0 = a4, t1 = b4), in that order, each part starting in the previous one's reduction tail.
-    ladder_step calls it twice a step: AA, BB, DA, CB (four independent results) and x3 = S^2,
+    b3, r4; t0 = a4, t1 = b4, t2 = tp), in that order, each part starting in the previous one's reduction
+    tail. r4 is left unfolded: its words, below 2^255, plus 19 T' with T' < 83 stored at tp (the fold's
+    serial carry chain would run with the multiplier idle at the routine's end; the consumers, fe_mul_ef_sd
+    and fe_prep, add 19 T' in the word-0 constant of their own top-first chains instead, for free).
+    The ladder calls it twice a step: AA, BB, DA, CB (four independent results) and x3 = S^2,
     z3 = Dd^2, z2 = E F, z3 = z3 x1 (a4 = r4 = r2: the last product reads the second square). So the
     buffers (``bufs``: the names of r1, a1, r2, a2, r3, a3, b3, r4, a4, b4, which order the accesses)
     put r2, a4 and r4 in one: a4's loads wait for r2's stores. r1 may be a1; no other overlap between
     the parts, and no output may overlap a later part's input other than that one."""
-    names = ("r2", "a2", "r3", "a3", "b3", "r4", "a4", "b4") + (("tp",) if UNFOLDED else ())
+    names = ("r2", "a2", "r3", "a3", "b3", "r4", "a4", "b4", "tp")
     p = Program({"%r": "a0", "%a": "a1", "%arg:r2": "a2", "%arg:a2": "a3", "%arg:r3": "a4", "%arg:a3": "a5",
-                 "%arg:b3": "a6", "%arg:r4": "a7", "%arg:a4": "t0", "%arg:b4": "t1", "%sp": "sp", "%zero": "zero",
-                 **({"%arg:tp": "t2"} if UNFOLDED else {})})
+                 "%arg:b3": "a6", "%arg:r4": "a7", "%arg:a4": "t0", "%arg:b4": "t1", "%arg:tp": "t2",
+                 "%sp": "sp", "%zero": "zero"})
     for k, n in enumerate(names):   # the later parts' pointers wait in the frame
         p.sw(f"%arg:{n}", "%sp", "frame", 4 * k, f"{n}, for later")
 
@@ -223,7 +228,7 @@ def fe_sqr2_mul2(bufs: tuple[str, ...] = ("q1", "q1", "q2", "q3", "m3", "m3", "m
         comba(p, loader(p, ap, bufs[5 + 3 * k], 8, "c"), loader(p, bp, bufs[6 + 3 * k], 8, "d"),
               lambda j, v: t.__setitem__(j, v))
         top = None
-        if k == 1 and UNFOLDED:
+        if k == 1:   # the last product unfolded: its tail would run with the multiplier idle
             def top(v: str) -> None:
                 p.sw(v, ptr("tp"), "tp", 0, "T' of the last product: r4 = stored words + 19 T'")
         reduce(p, [t[j] for j in range(16)], store_to(p, rp, bufs[4 + 3 * k]), ALU38[SQR2_MUL2_ALU38], top)
@@ -298,8 +303,8 @@ def sqr_body(p: Program, a: list, out) -> None:
     reduce(p, t, out, ALU38["fe_sqr"])
 
 
-# --- the ladder step's cheap parts (X25519_GLUE_ASM = 3: glue_rv32.S's ladder_step calls these, fe_mul
-# and fe_sqr; every routine here is a leaf, straight-line, list-scheduled like the products) ----------
+# --- the ladder step's cheap parts (X25519_GLUE_ASM = 5: glue_rv32.S's ladder_steps calls the routines
+# built on them; every routine here is a leaf, straight-line, list-scheduled like the products) --------
 
 A24 = 121665
 
@@ -408,7 +413,9 @@ def add_a24(p: Program, aa: list, e: list, name: str, out) -> None:
 def prep_body(p: Program, st: str, tb: str) -> None:
     """The start of a ladder step: (x2, z2) <-> (x3, z3) when swap = 1 (a mask applied to the words as
     they are loaded from st; the swapped values are not stored back: the step overwrites all four),
-    then A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3 into t[0..31] (top first, no fold pass)."""
+    then A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3 into t[0..31] (top first, no fold pass).
+    z3 is the previous step's last product, unfolded: its words plus 19 T'z3 (t[TZ3]); the swap
+    takes T'z3 along (a mask, like the words), and each chain adds its z's share at word 0."""
     p.emit("neg {d0}, {s0}", "alu", ("%mask",), ("%swap",), "the swap mask: 0 or all ones")
     bit31 = p.li(-0x80000000, "2^31", hint="m")
     words: dict[int, dict[str, str]] = {}
@@ -483,7 +490,8 @@ def fe_double(bufs: tuple[str, str] = ("x", "z")) -> Program:
 def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Program:
     """E, F = AA - BB, AA + a24 E; S, Dd = DA + CB, DA - CB; and x2 = AA BB, in one routine (the parts
     overlap at their boundaries). a0 = st (x2 = DA, z2 = CB on entry; x2 = AA BB on return), a1 = t:
-    AA, BB at t[32..47], E, F written to t[16..31], S, Dd to t[0..15]. ``order``: of the parts in the
+    AA, BB at t[32..47], E, F written to t[16..31], S, Dd to t[0..15]; CB unfolded (its words plus
+    19 T'cb, t[TCB]: fe_sqr2_mul2's last product), added in S's and Dd's chains. ``order``: of the parts in the
     program (S, Dd first, then E, F, then the product: 1,069 predicted cycles; the product before either
     of the others runs the scheduler out of registers)."""
     p = Program({"%st": "a0", "%t": "a1", "%zero": "zero"})
@@ -523,17 +531,23 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- * and the ladder step's routines (glue_rv32.S's ladder_step calls them; they clobber every register but
- * sp, s0..s11 included, which ladder_step saves once per step):
- *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[32]);
+ * and the ladder step's routines (glue_rv32.S's ladder_steps calls them; they clobber every register but
+ * sp, s0..s11 included, which ladder_steps saves once per call):
+ *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[50]);
  *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
  *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
- *   void mcu_x25519_<impl>_fe_sqr2_mul2(r1, a1, r2, a2, r3, a3, b3, r4 in a0..a7; a4 in t0, b4 in t1);
+ *       (z3 = its words + 19 t[49]: the last product of the previous step, left unfolded)
+ *   void mcu_x25519_<impl>_fe_sqr2_mul2(r1, a1, r2, a2, r3, a3, b3, r4 in a0..a7; a4 in t0, b4 in t1,
+ *                                       tp in t2);
  *       r1 = a1^2, r2 = a2^2, r3 = a3 b3, r4 = a4 b4 in that order (r1 may be a1; a4 and r4 may be r2:
- *       the last product then reads the second square; no other overlap)
- *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[48]);
- *       with AA | BB in t[32..47], DA in x2 and CB in z2: t[16..31] = E | F = AA - BB | AA + 121665 E,
- *       t[0..15] = S | Dd = DA + CB | DA - CB, then x2 = AA BB (r must not overlap the inputs)
+ *       the last product then reads the second square; no other overlap); r4 unfolded: its words (below
+ *       2^255) + 19 *tp (< 83), which its consumer adds in its own chains
+ *   void mcu_x25519_<impl>_fe_mul_ef_sd(uint32_t st[40], uint32_t t[50]);
+ *       with AA | BB in t[32..47], DA in x2 and CB in z2 (+ 19 t[48], unfolded): t[16..31] = E | F =
+ *       AA - BB | AA + 121665 E, t[0..15] = S | Dd = DA + CB | DA - CB, then x2 = AA BB
+ * and the ladder's doublings (the clamped scalar's fixed bits; C calling convention, ladder.c calls it):
+ *   void mcu_x25519_<impl>_fe_double(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint32_t *z);
+ *       (x2, z2) = 2 (x, z): A, B, AA, BB, E, F, then x2 = AA BB, z2 = E F (x2 may be x, z2 may be z)
  *
  * p = 2^255 - 19; 8 little-endian 32-bit limbs, inputs any value below 2^256, r below 2^256 and
  * congruent mod p; fe_mul's and fe_sqr's r may be the same array as a or b.
@@ -552,7 +566,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  * Scheduling: gen_sched.py (crypto/mpmul/rv32) list-schedules each routine for the E31, the additions,
  * loads and stores in the shadow of the 5-cycle multiplications; its own counts: fe_mul {fe_mul_cycles},
  * fe_sqr {fe_sqr_cycles}, fe_prep {fe_prep_cycles}, fe_sqr2_mul2 {fe_sqr2_mul2_cycles},
- * fe_mul_ef_sd {fe_mul_ef_sd_cycles} cycles.
+ * fe_mul_ef_sd {fe_mul_ef_sd_cycles}, fe_double {fe_double_cycles} cycles.
  * Constant time: straight-line code; no address depends on a secret; mul/mulhu take a fixed 5 cycles.
  * Register map: a0, a1, a2 = the arguments on entry; every other register is allocated by the scheduler and
  * the comment on each line names the value it computes.
@@ -561,7 +575,7 @@ HEADER = """// SPDX-License-Identifier: MIT
 """
 
 # The routines and whether they follow the C calling convention (fe_mul, fe_sqr: exported, and the
-# inversion's) or clobber s0..s11 too (the ladder step's: ladder_step saves those once per step instead
+# inversion's, fe_double: ladder.c's) or clobber s0..s11 too (the ladder step's: ladder_steps saves those once instead
 # of every routine saving and restoring up to 12 of them, about 26 instructions a call).
 ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_prep", "fe_prep", True),
             ("fe_sqr2_mul2", "fe_sqr2_mul2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True),
