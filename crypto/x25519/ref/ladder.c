@@ -31,21 +31,6 @@ typedef uint32_t fe[8];
 #define FE_MUL MCU_FN(x25519, fe_mul)
 #define FE_SQR MCU_FN(x25519, fe_sqr)
 
-/* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
- * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
-static void fe_fold(fe r, uint32_t c)
-{
-    uint64_t t = (uint64_t)((c << 5) + (c << 2) + (c << 1));
-    int i;
-    MCU_UNROLL
-    for (i = 0; i < 8; i++) {
-        t += r[i];
-        r[i] = (uint32_t)t;
-        t >>= 32;
-    }
-    r[0] += fe_carry38((uint32_t)t);
-}
-
 /* X25519_GLUE_ASM, fixed per implementation in META.yml, never defaulted:
  *   0  the C versions below (ref);
  *   3  a whole ladder step in assembly (ladder_step: the swap and the formulas of the loop body in
@@ -90,6 +75,23 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 }
 #endif
 
+#if !defined(__AVR__)
+/* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
+ * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
+static void fe_fold(fe r, uint32_t c)
+{
+    uint64_t t = (uint64_t)((c << 5) + (c << 2) + (c << 1));
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        t += r[i];
+        r[i] = (uint32_t)t;
+        t >>= 32;
+    }
+    r[0] += fe_carry38((uint32_t)t);
+}
+
+/* r = a + b: the carry out of the top limb is 2^256 = 38 (mod p), folded back. */
 static void fe_add(fe r, const fe a, const fe b)
 {
     uint64_t c = 0;
@@ -103,22 +105,19 @@ static void fe_add(fe r, const fe a, const fe b)
     fe_fold(r, (uint32_t)c);
 }
 
-#if !defined(__AVR__)
 /* The borrow out of x - y - bin (d = that difference mod 2^32), as a bit, by logic only (Hacker's
- * Delight 2-13). On the M3 the 64-bit formulation below makes GCC emit an IT block (conditional
- * execution selected by the borrow, which the checker rightly reports as a secret-dependent branch);
- * on AVR it is this one that becomes a skip (SBRC on the sign bit), so AVR keeps the 64-bit one. */
+ * Delight 2-13). On the M3 a 64-bit formulation makes GCC emit an IT block (conditional execution
+ * selected by the borrow, which the checker rightly reports as a secret-dependent branch); on AVR it
+ * is this one that becomes a skip (SBRC on the sign bit), so AVR has byte chains below. */
 static uint32_t borrow_out(uint32_t x, uint32_t y, uint32_t d)
 {
     return ((~x & y) | (~(x ^ y) & d)) >> 31;
 }
-#endif
 
 /* r = a - b: a borrow out of the top limb means 2^256 was added, i.e. 38 too much (mod p): take 38
  * off, and once more if that borrows too (then r >= 2^256 - 38 and limb 0 cannot borrow a third time). */
 static void fe_sub(fe r, const fe a, const fe b)
 {
-#if !defined(__AVR__)
     uint32_t borrow = 0, x, y, d;
     int i;
     MCU_UNROLL
@@ -138,31 +137,64 @@ static void fe_sub(fe r, const fe a, const fe b)
         r[i] = d;
     }
     r[0] -= fe_carry38(y);
+}
 #else
-    uint64_t c = 0;
-    uint32_t borrow;
-    int i;
-    MCU_UNROLL
-    for (i = 0; i < 8; i++) {
-        c = (uint64_t)a[i] - b[i] - (uint32_t)(c >> 63);
-        r[i] = (uint32_t)c;
+/* AVR: the same operations on the 32 bytes of the limbs (little-endian in memory either way), as
+ * 8-bit carry chains in a 16-bit sum, which avr-gcc compiles to ADD/ADC, MOVs and SBC-made masks:
+ * its code for the 32-bit limbs' 64-bit sums costs about 5,000 cycles a call, these a few hundred.
+ * The shifts of a signed sum are arithmetic (GCC's definition), giving the borrow as 0 or -1. */
+
+/* z += c (c <= 38), then the carry out, possible only when z wrapped to a value below 38, as 38 more
+ * into byte 0 (below 76: no further carry). */
+static void fe_fold8(uint8_t *z, uint16_t c)
+{
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
     }
-    borrow = (uint32_t)(c >> 63);
-    c = (uint64_t)r[0] - fe_carry38(borrow);
-    r[0] = (uint32_t)c;
-    MCU_UNROLL
-    for (i = 1; i < 8; i++) {
-        c = (uint64_t)r[i] - (uint32_t)(c >> 63);
-        r[i] = (uint32_t)c;
-    }
-    r[0] -= fe_carry38((uint32_t)(c >> 63));
-#endif
+    z[0] += (uint8_t)(38u & (0u - c));
 }
 
-/* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
- * which are fixed-time MULs on every target. Not static where the assembly ladder step calls it
- * (cm3-fast); on avr-fast the step has its own and this one serves the four doublings only (avr-gcc
- * makes its products library calls: slow, but fixed-time, checked with the ladder's doublings). */
+static void fe_add(fe r, const fe a, const fe b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint8_t *z = (uint8_t *)r;
+    uint16_t c = 0;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += (uint16_t)x[i] + y[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    fe_fold8(z, 38u & (0u - c));            /* 2^256 = 38 (mod p) */
+}
+
+static void fe_sub(fe r, const fe a, const fe b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint8_t *z = (uint8_t *)r;
+    int16_t c = 0;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += (int16_t)x[i] - y[i];          /* c: the borrow in, 0 or -1 */
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    c &= -38;                               /* a borrow out: 2^256 = 38 too much */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    z[0] += (uint8_t)(c & -38);             /* twice: then z >= 2^256 - 38, byte 0 >= 218 */
+}
+#endif
+
+/* r = a + 121665 * e (RFC 7748's a24), with fixed-time products only. Not static where the assembly
+ * ladder step calls it (cm3-fast); on avr-fast the step has its own and this one serves the four
+ * doublings (fe_double) only. */
 #if X25519_GLUE_ASM == 3
 void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
 #define fe_add_a24 MCU_FN(x25519, fe_add_a24)
@@ -171,6 +203,8 @@ static
 #endif
 void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
 {
+#if !defined(__AVR__)
+    /* 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products, fixed-time MULs on every 32-bit target */
     uint64_t c = 0;
     int i;
     MCU_UNROLL
@@ -182,6 +216,42 @@ void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
         c >>= 32;
     }
     fe_fold(r, (uint32_t)c);
+#else
+    /* 121665 = 0x01db41: byte column i is a_i + 0x41 e_i + 0xdb e_(i-1) + e_(i-2) plus the carry
+     * (8x8-bit MULs), below 2^17 + 2^9; what is left above 2^256, h < 2^18, is folded as 38 h. */
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)e;
+    uint8_t *z = (uint8_t *)r;
+    uint32_t c = 0;
+    uint16_t h;
+    uint8_t i, e1 = 0, e2 = 0;
+    for (i = 0; i < 32; i++) {
+        uint8_t e0 = y[i];
+        c += x[i];
+        c += (uint16_t)(e0 * 0x41u);
+        c += (uint16_t)(e1 * 0xdbu);
+        c += e2;
+        z[i] = (uint8_t)c;
+        c >>= 8;
+        e2 = e1;
+        e1 = e0;
+    }
+    c += (uint16_t)(e1 * 0xdbu);            /* columns 32 and 33 (one at a time: int is 16 bits) */
+    c += e2;
+    c += (uint16_t)e1 << 8;
+    c = (c << 5) + (c << 2) + (c << 1);     /* 38 h < 2^24 */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    /* a carry out only when z wrapped below 2^24: 38 more cannot carry past byte 3 */
+    h = (uint16_t)(38u & (0u - (uint16_t)c));
+    for (i = 0; i < 4; i++) {
+        h += z[i];
+        z[i] = (uint8_t)h;
+        h >>= 8;
+    }
+#endif
 }
 
 /* X25519_OWN_INVERT, fixed per implementation in META.yml, never defaulted:
