@@ -378,6 +378,26 @@ static void fe_double(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint3
     FE_MUL(z2, z2, b);          /* z2 = E * (AA + a24 * E) */
 }
 
+/* The doubling of the first step (x25519, bit 254): (x2, z2) = 2 (u, 1) with one squaring fewer than
+ * fe_double: E = AA - BB = (u + 1)^2 - (u - 1)^2 = 4u is two additions, and BB = AA - E. The values
+ * are fe_double's, mod p. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void fe_double_u(uint32_t *x2, uint32_t *z2, const uint32_t *u, const uint32_t *one)
+{
+    fe a, e;
+
+    fe_add(a, u, one);          /* A = u + 1 */
+    fe_add(e, u, u);
+    fe_add(e, e, e);            /* E = 4u */
+    FE_SQR(a, a);               /* AA = A^2 */
+    fe_sub(z2, a, e);           /* BB = AA - E */
+    FE_MUL(x2, a, z2);          /* x2 = AA * BB */
+    fe_add_a24(z2, a, e);
+    FE_MUL(z2, z2, e);          /* z2 = E * (AA + a24 * E) */
+}
+
 /* RFC 7748's ladder steps for the scalar bits t = hi .. lo of k (little-endian bytes; none when
  * hi < lo) on the state st = x1 | x2 | z2 | x3 | z3 (five field elements, 40 words), in place, from
  * the pending swap `swap` (the bit before hi); returns the pending swap after bit lo, k_lo. At
@@ -472,7 +492,8 @@ void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_
 
     /* Bit 254 is 1 after clamping (public). RFC 7748's first step, from (x2, z2) = (1, 0) and
      * (x3, z3) = (u, 1), swaps them, leaves (x2, z2) = 2P, the doubling of (u, 1), and
-     * (x3, z3) = (4u^2, 4u), with swap 1 pending: here that one doubling, and (x3, z3) kept as (u, 1).
+     * (x3, z3) = (4u^2, 4u), with swap 1 pending: here that one doubling (fe_double_u: the values of
+     * fe_double on (u, 1) with one squaring fewer), and (x3, z3) kept as (u, 1).
      * For u != 0 mod p that is the same point scaled by 4u != 0, and the result x2 / z2 does not change
      * when an input pair is scaled (every formula of a step is homogeneous in each pair, of degree 2
      * or 4: the pairs stay scaled, never mixed). For u = 0 mod p (u = 0 or u = p, both in Wycheproof)
@@ -480,7 +501,7 @@ void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_
      * has z = x1 (DA - CB)^2 = 0 and the doubling of (0, 1) is (1, 0) (AA = BB = 1, E = 0), so after
      * the step for bit 253 both pairs have z = 0, and keep it; z2 = 0 at the end, 1/z2 = 0 (fe_invert
      * maps 0 to 0) and x2 / z2 = 0, the RFC's all-zero output. */
-    fe_double(x2, z2, x1, z3);
+    fe_double_u(x2, z2, x1, z3);
     ladder_from(st, k, 253, 1, 3);
 
     fe_invert(z2, z2);
