@@ -258,6 +258,20 @@ def test_assembly_ladder_step_edge_states(impl: str, target: str) -> None:
         assert all(g <= m and (g - w) % P == 0 for g, w in zip(got, want)), (trial, state)
 
 
+def test_rv32_assembly_loop_swap_words() -> None:
+    """rv32-fast's loop (X25519_GLUE_ASM=5): ladder.c cuts the swap bits k_t ^ k_(t+1) into words of up to
+    32 steps for the assembly; the exported ladder over bit counts whose words start at bit 0 of a word
+    of k (64, 256: the top bit 255 with the pending swap above it) or inside one (35, 36, 67), from
+    random states and scalars with every top bit pattern, against the model."""
+    fw = Firmware(CATALOG.implementation("x25519", "rv32-fast"), "x25519", "rv32")
+    rng = random.Random("rv32/loop")
+    for bits in (35, 36, 64, 67, 256):
+        state, k = [rng.randrange(1 << 256) for _ in range(5)], rng.randbytes(32)
+        got = DRIVER.ladder(fw, state, k, bits)[0]
+        want = model.ladder_clamped(tuple(state), int.from_bytes(k, "little"), bits)
+        assert all(g >> 256 == 0 and (g - w) % P == 0 for g, w in zip(got, want)), bits
+
+
 def test_cm3_generated_squaring_is_current() -> None:
     proc = subprocess.run([sys.executable, "crypto/x25519/armv7m/gen_fe.py", "--check"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)

@@ -38,8 +38,9 @@ typedef uint32_t fe[8];
  *      C fe_add_a24, which is then not static (cm3-fast);
  *   4  as 3, with the a24 step inside the assembly step too: the C fe_add_a24 stays static, for the
  *      doublings only (avr-fast);
- *   5  the loop over the bits in assembly too (ladder_steps below, with its step inside: the registers
- *      saved once per loop instead of once per step, no call per step) and fe_cswap2 (rv32-fast).
+ *   5  the loop over the bits in assembly too (ladder_steps32, with its step inside: up to 32 steps a
+ *      call, the registers saved once per call instead of once per step) over the swap bits that
+ *      ladder_steps below prepares, and fe_cswap2 (rv32-fast).
  * At every level the doublings (fe_double: the first and the last three scalar bits, which clamping
  * fixes) are the C below over the implementation's FE_MUL and FE_SQR, with the C fe_add, fe_sub and
  * fe_add_a24. (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
@@ -53,8 +54,7 @@ typedef uint32_t fe[8];
 /* The implementation brings the whole step (the loop body of ladder_steps below: st in place, swap 0
  * or 1), or at level 5 the whole loop, and fe_cswap2 for the final swap. */
 #if X25519_GLUE_ASM == 5
-uint32_t MCU_FN(x25519, ladder_steps)(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap);
-#define ladder_steps MCU_FN(x25519, ladder_steps)
+void MCU_FN(x25519, ladder_steps32)(uint32_t *st, uint32_t s, uint32_t n);
 #else
 void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
 #endif
@@ -400,9 +400,43 @@ static void fe_double_u(uint32_t *x2, uint32_t *z2, const uint32_t *u, const uin
 
 /* RFC 7748's ladder steps for the scalar bits t = hi .. lo of k (little-endian bytes; none when
  * hi < lo) on the state st = x1 | x2 | z2 | x3 | z3 (five field elements, 40 words), in place, from
- * the pending swap `swap` (the bit before hi); returns the pending swap after bit lo, k_lo. At
- * X25519_GLUE_ASM = 5 the implementation's assembly (same prototype) replaces it. */
-#if X25519_GLUE_ASM != 5
+ * the pending swap `swap` (the bit before hi); returns the pending swap after bit lo, k_lo.
+ * hi <= 255 (k has 32 bytes). */
+#if X25519_GLUE_ASM == 5
+/* Level 5: the implementation's assembly loop (ladder_steps32: n steps, 1 <= n <= 32, their swap bits
+ * in a word from bit 31 down) takes each step's swap bit s_t = k_t ^ k_(t+1) (k_(hi+1) read as `swap`),
+ * prepared here a word at a time: s = k' ^ (k' >> 1) with k' = k below bit hi + 1 and `swap` at bit
+ * hi + 1, then cut from bit hi down into words of 32 bits (the last of what is left); so the loop's
+ * step only shifts a word (no bit extraction, no pending swap to keep). Every index and shift count
+ * here is public (hi, lo); the scalar only moves as data. */
+static uint32_t ladder_steps(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap)
+{
+    uint32_t s[9];
+    int i, t, n, b;
+
+    if (hi < lo)
+        return swap;
+    for (i = 0; i < 8; i++)
+        s[i] = (uint32_t)k[4 * i] | ((uint32_t)k[4 * i + 1] << 8) | ((uint32_t)k[4 * i + 2] << 16) |
+               ((uint32_t)k[4 * i + 3] << 24);
+    s[8] = 0;
+    i = (hi + 1) >> 5;                          /* the word of bit hi + 1 */
+    s[i] = (s[i] & ((1u << ((hi + 1) & 31)) - 1u)) | (swap << ((hi + 1) & 31));
+    for (t = i + 1; t < 9; t++)
+        s[t] = 0;
+    for (i = 0; i < 8; i++)
+        s[i] ^= (s[i] >> 1) | (s[i + 1] << 31);
+    s[8] ^= s[8] >> 1;
+    for (t = hi; t >= lo; t -= n) {
+        n = t - lo + 1 < 32 ? t - lo + 1 : 32;
+        b = t - n + 1;                          /* bits t .. b, at most 32 */
+        i = b >> 5;                             /* 32 bits of s from bit b (the second shift: 0 when b is a word's bit 0) */
+        MCU_FN(x25519, ladder_steps32)(st, ((s[i] >> (b & 31)) | ((s[i + 1] << 1) << (31 - (b & 31)))) << (32 - n),
+                                       (uint32_t)n);
+    }
+    return (uint32_t)(k[lo >> 3] >> (lo & 7)) & 1u;
+}
+#else
 static uint32_t ladder_steps(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap)
 {
     int t;

@@ -2,12 +2,12 @@
 /* X25519 on the E31 (rv32-fast): the ladder loop (X25519_GLUE_ASM = 5: ref/ladder.c calls it once for
  * the scalar bits 253 .. 3, with its step inside) and the conditional swap after the last step.
  *
- *   uint32_t mcu_x25519_<impl>_ladder_steps(uint32_t st[40], const uint8_t *k, int hi, int lo, uint32_t swap);
- *       RFC 7748's ladder steps for the bits t = hi .. lo of k (little-endian bytes; none when hi < lo)
- *       on st = x1|x2|z2|x3|z3 in place, from the pending swap `swap`; returns the pending swap after
- *       bit lo (k_lo). Each step: (x2, z2) <-> (x3, z3) first when swap ^ k_t = 1, then a sequence of
- *       calls, so that the hot loop stays small (the HiFive1's 16 KiB instruction cache; the sizes are
- *       in docs/x25519.md) -
+ *   void mcu_x25519_<impl>_ladder_steps32(uint32_t st[40], uint32_t s, uint32_t n);
+ *       n (1 <= n <= 32) of RFC 7748's ladder steps on st = x1|x2|z2|x3|z3 in place, one per swap bit
+ *       s_t = k_t ^ k_(t+1) (the swap of step t and the unswap of step t + 1 merged), from bit 31 of s
+ *       down, as ref/ladder.c's ladder_steps prepares them. Each step:
+ *       (x2, z2) <-> (x3, z3) first when s_t = 1, then a sequence of calls, so that the hot loop stays
+ *       small (the HiFive1's 16 KiB instruction cache; the sizes are in docs/x25519.md) -
  *         fe_prep       swap on load, A B C D = x2 + z2, x2 - z2, x3 + z3, x3 - z3 into the frame
  *         fe_sqr2_mul2  AA = A^2, BB = B^2 (into the frame's S, Dd slots), x2 = DA = D A, z2 = CB = C B
  *         fe_mul_ef_sd  E, F = AA - BB, AA + a24 E (over C, D); S, Dd = DA + CB, DA - CB (over A, B);
@@ -18,26 +18,27 @@
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t x[16], uint32_t y[16], uint32_t swap);
  *       swap the 16 words of x and y (two field elements each: the ladder's (x2, z2) and (x3, z3))
  *       when swap = 1: t = (x ^ y) & -swap; x ^= t; y ^= t
- * Constant time: straight-line steps, fixed addresses; the loop's branch and the byte k[t >> 3] it
- * loads depend on the public bit index t only; k_t and swap only feed a mask (fe_prep, fe_cswap2). */
+ * Constant time: straight-line steps, fixed addresses; the loop's branch tests the public count n
+ * only; the swap bits only feed a mask (fe_prep, fe_cswap2). */
 #include "mcucrypt/ns.h"
 
-/* uint32_t ladder_steps(uint32_t st[40], const uint8_t *k, int hi, int lo, uint32_t swap);
- * The trick: the loop in assembly, so that ra and s0..s11 are saved and restored once per call
- * (ref/ladder.c's loop called a step routine that did it once per bit: the callees, fe_prep,
- * fe_sqr2_mul2 and fe_mul_ef_sd, clobber every register but sp), and no call or return per step.
+/* void ladder_steps32(uint32_t st[40], uint32_t s, uint32_t n);
+ * The trick: the loop in assembly, so that ra and s0..s11 are saved and restored once per call of up
+ * to 32 steps (a C loop calling a step routine did it once per bit: the callees, fe_prep, fe_sqr2_mul2
+ * and fe_mul_ef_sd, clobber every register but sp), with no call or return per step; and the swap
+ * bits prepared by the C (each step's swap already k_t ^ k_(t+1), a word of them a call), so that a
+ * step takes its swap as the top bit of a word it shifts left: 9 instructions of loop a step.
  * Because the callees clobber everything, the loop's state lives in the frame, reloaded where needed.
- * Register map: a0 = st, a1 = k, a2 = hi, a3 = lo, a4 = swap on entry; in the loop's head a2 = t,
- * a1 = k (then the step's swap), t1 = k_t, t2 = t & 7; the step's own registers as in its block
- * (the callees' arguments); a0 = the pending swap on return.
- * Frame (sp, 272 bytes): t[0..47] (A, B, C, D, AA, BB; then S, Dd over A, B and E, F over C, D),
- * ra, s0..s11 at 192..240, k at 244, st at 248, the pending swap at 252, the next t at 256, lo at 260. */
-    .section .text.MCU_FN(x25519, ladder_steps), "ax", @progbits
-    .globl MCU_FN(x25519, ladder_steps)
-    .type MCU_FN(x25519, ladder_steps), @function
+ * Register map: a0 = st, a1 = s, a2 = n on entry; in the loop t2 = the swap bits left (from bit 31),
+ * t0 = the steps left, a1 = the step's swap (then the step's own registers: the callees' arguments).
+ * Frame (sp, 256 bytes): t[0..47] (A, B, C, D, AA, BB; then S, Dd over A, B and E, F over C, D),
+ * ra, s0..s11 at 192..240, the swap bits left at 244, st at 248, the steps left at 252. */
+    .section .text.MCU_FN(x25519, ladder_steps32), "ax", @progbits
+    .globl MCU_FN(x25519, ladder_steps32)
+    .type MCU_FN(x25519, ladder_steps32), @function
     .p2align 2
-MCU_FN(x25519, ladder_steps):
-    addi    sp, sp, -272
+MCU_FN(x25519, ladder_steps32):
+    addi    sp, sp, -256
     sw      ra, 192(sp)                 /* once per call: the callees clobber s0..s11 */
     sw      s0, 196(sp)
     sw      s1, 200(sp)
@@ -51,22 +52,14 @@ MCU_FN(x25519, ladder_steps):
     sw      s9, 232(sp)
     sw      s10, 236(sp)
     sw      s11, 240(sp)
-    sw      a1, 244(sp)                 /* k */
     sw      a0, 248(sp)                 /* st */
-    sw      a4, 252(sp)                 /* the pending swap */
-    sw      a3, 260(sp)                 /* lo */
-    blt     a2, a3, 2f                  /* no bits (public) */
-1:  srli    t1, a2, 3                   /* k_t = (k[t >> 3] >> (t & 7)) & 1: the address from t only */
-    add     t1, a1, t1
-    lbu     t1, 0(t1)
-    andi    t2, a2, 7
-    addi    a2, a2, -1
-    sw      a2, 256(sp)                 /* the next t */
-    lw      a1, 252(sp)
-    srl     t1, t1, t2
-    andi    t1, t1, 1
-    sw      t1, 252(sp)                 /* k_t: pending for the next step */
-    xor     a1, a1, t1                  /* this step's swap */
+    mv      t2, a1
+    mv      t0, a2
+1:  srli    a1, t2, 31                  /* this step's swap */
+    slli    t2, t2, 1
+    addi    t0, t0, -1
+    sw      t2, 244(sp)
+    sw      t0, 252(sp)
     lw      a0, 248(sp)                 /* st */
     mv      a2, sp                      /* fe_prep(st, swap, t): A B C D */
     call    MCU_FN(x25519, fe_prep)
@@ -97,11 +90,9 @@ MCU_FN(x25519, ladder_steps):
     addi    t0, a7, 128
     addi    a7, a7, 128
     call    MCU_FN(x25519, fe_sqr2_mul2)
-    lw      a2, 256(sp)                 /* t, lo, k for the next step */
-    lw      t0, 260(sp)
-    lw      a1, 244(sp)
-    bge     a2, t0, 1b
-2:  lw      a0, 252(sp)                 /* the pending swap, k_lo */
+    lw      t0, 252(sp)                 /* the steps left (public), the swap bits left */
+    lw      t2, 244(sp)
+    bnez    t0, 1b
     lw      ra, 192(sp)
     lw      s0, 196(sp)
     lw      s1, 200(sp)
@@ -115,9 +106,9 @@ MCU_FN(x25519, ladder_steps):
     lw      s9, 232(sp)
     lw      s10, 236(sp)
     lw      s11, 240(sp)
-    addi    sp, sp, 272
+    addi    sp, sp, 256
     ret
-    .size MCU_FN(x25519, ladder_steps), . - MCU_FN(x25519, ladder_steps)
+    .size MCU_FN(x25519, ladder_steps32), . - MCU_FN(x25519, ladder_steps32)
 
     .section .text.MCU_FN(x25519, fe_cswap2), "ax", @progbits
     .globl MCU_FN(x25519, fe_cswap2)
