@@ -180,7 +180,7 @@ def test_rv32_generator_arithmetic() -> None:
         for out, x, y in (("r", a, b), ("r2", c, a)):
             r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
             assert r <= m and r % P == x * y % P, ("mul2", hex(x), hex(y))
-        # fe_sqr2_mul2 as ladder_step's second call uses it: the last product reads the second square
+        # fe_sqr2_mul2 as the ladder step's second call uses it: the last product reads the second square
         mem = {"r1": {}, "a1": words(a), "q": words(c), "a2": words(b), "r3": {}, "a3": words(c), "b3": words(b),
                "b4": words(a), "frame": {}}
         interpret(gen.fe_sqr2_mul2(("r1", "a1", "q", "a2", "r3", "a3", "b3", "q", "q", "b4")), mem,
@@ -241,7 +241,7 @@ def test_rv32_step_routines_arithmetic() -> None:
 
 @pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m"), ("avr-fast", "avr")])
 def test_assembly_ladder_step_edge_states(impl: str, target: str) -> None:
-    """The ladder with the assembly step (X25519_GLUE_ASM 3 and 4) through the exported ladder, from states at the
+    """The ladder with the assembly step (X25519_GLUE_ASM 3, 4 and 5) through the exported ladder, from states at the
     edges of the additions' and subtractions' carries and borrows (x2 + z2 near 2^257, x2 - z2 just
     below 0: the double folds; then random edge values), against the model: six bits, three steps
     and the three closing doublings (ladder.c's fe_double from the same edge states)."""

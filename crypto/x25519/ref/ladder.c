@@ -7,11 +7,12 @@
  * ("partially reduced"): 2^256 = 38 (mod p), so a carry out of the top limb is folded back as 38.
  * Only fe_freeze, before encoding, makes a value canonical (< p).
  *
- * Constant time: the loop runs 255 steps whatever the scalar; the scalar bit only selects, through a
- * mask, which pair of points is swapped (fe_cswap2); carries are added as values, never tested. Two
- * products would be variable-time if written the obvious way: 32x32->64 on the Cortex-M3 (UMULL
- * terminates early) and on AVR (__umulsidi3 branches), so the multiplications by 38 and by a24 here
- * use shifts and 16x16 products only. */
+ * Constant time: the loop runs 251 steps and four doublings whatever the scalar (bits 254 and 2 .. 0,
+ * which clamping fixes, are public); the scalar bit only selects, through a mask, which pair of
+ * points is swapped (fe_cswap2); carries are added as values, never tested. Two products would be
+ * variable-time if written the obvious way: 32x32->64 on the Cortex-M3 (UMULL terminates early) and
+ * on AVR (__umulsidi3 branches), so the multiplications by 38 and by a24 here use shifts and 16x16
+ * products only (8x8 on AVR). */
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
@@ -41,9 +42,10 @@ typedef uint32_t fe[8];
  *   5  the loop over the bits in assembly too (ladder_steps32, with its step inside: up to 32 steps a
  *      call, the registers saved once per call instead of once per step) over the swap bits that
  *      ladder_steps below prepares, and fe_cswap2 (rv32-fast).
- * At every level the doublings (fe_double: the first and the last three scalar bits, which clamping
- * fixes) are the C below over the implementation's FE_MUL and FE_SQR, with the C fe_add, fe_sub and
- * fe_add_a24. (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
+ * At every level the doublings of the scalar bits that clamping fixes (fe_double_u for bit 254,
+ * fe_double for bits 2 .. 0) are the C below over the implementation's FE_MUL and FE_SQR, with the C
+ * fe_add, fe_sub and fe_add_a24. (Whether the implementation brings its own inversion is
+ * X25519_OWN_INVERT, below.)
  * Levels 1 and 2 (fe_add, fe_sub, fe_cswap2 and a24 in assembly under the C loop body) were retired
  * when every fast implementation moved to an assembly step: nothing in the tree would test them. */
 #if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4 && \
@@ -428,11 +430,12 @@ static uint32_t ladder_steps(uint32_t *st, const uint8_t *k, int hi, int lo, uin
         s[i] ^= (s[i] >> 1) | (s[i + 1] << 31);
     s[8] ^= s[8] >> 1;
     for (t = hi; t >= lo; t -= n) {
+        uint32_t w;
         n = t - lo + 1 < 32 ? t - lo + 1 : 32;
         b = t - n + 1;                          /* bits t .. b, at most 32 */
-        i = b >> 5;                             /* 32 bits of s from bit b (the second shift: 0 when b is a word's bit 0) */
-        MCU_FN(x25519, ladder_steps32)(st, ((s[i] >> (b & 31)) | ((s[i + 1] << 1) << (31 - (b & 31)))) << (32 - n),
-                                       (uint32_t)n);
+        i = b >> 5;                             /* 32 bits of s from bit b (the second shift makes */
+        w = (s[i] >> (b & 31)) | ((s[i + 1] << 1) << (31 - (b & 31)));   /* 0 when b is bit 0) */
+        MCU_FN(x25519, ladder_steps32)(st, w << (32 - n), (uint32_t)n);  /* bit t at bit 31 */
     }
     return (uint32_t)(k[lo >> 3] >> (lo & 7)) & 1u;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* X25519 on the E31 (rv32-fast): the ladder loop (X25519_GLUE_ASM = 5: ref/ladder.c calls it once for
- * the scalar bits 253 .. 3, with its step inside) and the conditional swap after the last step.
+/* X25519 on the E31 (rv32-fast): the ladder loop (X25519_GLUE_ASM = 5: ref/ladder.c calls it for each
+ * run of up to 32 of the scalar bits 253 .. 3, with its step inside) and the conditional swap after the
+ * last step.
  *
  *   void mcu_x25519_<impl>_ladder_steps32(uint32_t st[40], uint32_t s, uint32_t n);
  *       n (1 <= n <= 32) of RFC 7748's ladder steps on st = x1|x2|z2|x3|z3 in place, one per swap bit
