@@ -180,7 +180,7 @@ def test_rv32_generator_arithmetic() -> None:
         for out, x, y in (("r", a, b), ("r2", c, a)):
             r = sum(mem[out][4 * i] << (32 * i) for i in range(8))
             assert r <= m and r % P == x * y % P, ("mul2", hex(x), hex(y))
-        # fe_sqr2_mul2 as ladder_step's second call uses it: the last product reads the second square,
+        # fe_sqr2_mul2 as the ladder step's second call uses it: the last product reads the second square,
         # and is left unfolded: its words (below 2^255) + 19 T' (T' < 83, stored through tp)
         mem = {"r1": {}, "a1": words(a), "q": words(c), "a2": words(b), "r3": {}, "a3": words(c), "b3": words(b),
                "b4": words(a), "frame": {}, "tp": {}}
@@ -257,7 +257,7 @@ def test_rv32_step_routines_arithmetic() -> None:
 
 @pytest.mark.parametrize("impl,target", [("rv32-fast", "rv32"), ("cm3-fast", "armv7m"), ("avr-fast", "avr")])
 def test_assembly_ladder_step_edge_states(impl: str, target: str) -> None:
-    """The ladder with the assembly step (X25519_GLUE_ASM 3 and 4) through the exported ladder, from states at the
+    """The ladder with the assembly step (X25519_GLUE_ASM 3, 4 and 5) through the exported ladder, from states at the
     edges of the additions' and subtractions' carries and borrows (x2 + z2 near 2^257, x2 - z2 just
     below 0: the double folds; then random edge values), against the model: six bits, three steps
     and the three closing doublings (ladder.c's fe_double from the same edge states)."""
@@ -272,6 +272,20 @@ def test_assembly_ladder_step_edge_states(impl: str, target: str) -> None:
         got = DRIVER.ladder(fw, state, k, 6)[0]
         want = model.ladder_clamped(tuple(state), int.from_bytes(k, "little"), 6)
         assert all(g <= m and (g - w) % P == 0 for g, w in zip(got, want)), (trial, state)
+
+
+def test_rv32_assembly_loop_swap_words() -> None:
+    """rv32-fast's loop (X25519_GLUE_ASM=5): ladder.c cuts the swap bits k_t ^ k_(t+1) into words of up to
+    32 steps for the assembly; the exported ladder over bit counts whose words start at bit 0 of a word
+    of k (64, 256: the top bit 255 with the pending swap above it) or inside one (35, 36, 67), from
+    random states and scalars with every top bit pattern, against the model."""
+    fw = Firmware(CATALOG.implementation("x25519", "rv32-fast"), "x25519", "rv32")
+    rng = random.Random("rv32/loop")
+    for bits in (35, 36, 64, 67, 256):
+        state, k = [rng.randrange(1 << 256) for _ in range(5)], rng.randbytes(32)
+        got = DRIVER.ladder(fw, state, k, bits)[0]
+        want = model.ladder_clamped(tuple(state), int.from_bytes(k, "little"), bits)
+        assert all(g >> 256 == 0 and (g - w) % P == 0 for g, w in zip(got, want)), bits
 
 
 def test_cm3_generated_squaring_is_current() -> None:

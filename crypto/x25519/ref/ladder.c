@@ -7,11 +7,12 @@
  * ("partially reduced"): 2^256 = 38 (mod p), so a carry out of the top limb is folded back as 38.
  * Only fe_freeze, before encoding, makes a value canonical (< p).
  *
- * Constant time: the loop runs 255 steps whatever the scalar; the scalar bit only selects, through a
- * mask, which pair of points is swapped (fe_cswap2); carries are added as values, never tested. Two
- * products would be variable-time if written the obvious way: 32x32->64 on the Cortex-M3 (UMULL
- * terminates early) and on AVR (__umulsidi3 branches), so the multiplications by 38 and by a24 here
- * use shifts and 16x16 products only. */
+ * Constant time: the loop runs 251 steps and four doublings whatever the scalar (bits 254 and 2 .. 0,
+ * which clamping fixes, are public); the scalar bit only selects, through a mask, which pair of
+ * points is swapped (fe_cswap2); carries are added as values, never tested. Two products would be
+ * variable-time if written the obvious way: 32x32->64 on the Cortex-M3 (UMULL terminates early) and
+ * on AVR (__umulsidi3 branches), so the multiplications by 38 and by a24 here use shifts and 16x16
+ * products only (8x8 on AVR). */
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
@@ -31,23 +32,6 @@ typedef uint32_t fe[8];
 #define FE_MUL MCU_FN(x25519, fe_mul)
 #define FE_SQR MCU_FN(x25519, fe_sqr)
 
-#if X25519_GLUE_ASM != 5   /* at 5 the implementation brings the doubling, the C below has no user */
-/* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
- * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
-static void fe_fold(fe r, uint32_t c)
-{
-    uint64_t t = (uint64_t)((c << 5) + (c << 2) + (c << 1));
-    int i;
-    MCU_UNROLL
-    for (i = 0; i < 8; i++) {
-        t += r[i];
-        r[i] = (uint32_t)t;
-        t >>= 32;
-    }
-    r[0] += fe_carry38((uint32_t)t);
-}
-#endif
-
 /* X25519_GLUE_ASM, fixed per implementation in META.yml, never defaulted:
  *   0  the C versions below (ref);
  *   3  a whole ladder step in assembly (ladder_step: the swap and the formulas of the loop body in
@@ -55,12 +39,14 @@ static void fe_fold(fe r, uint32_t c)
  *      C fe_add_a24, which is then not static (cm3-fast);
  *   4  as 3, with the a24 step inside the assembly step too: the C fe_add_a24 stays static, for the
  *      doublings only (avr-fast);
- *   5  the loop over the bits in assembly too (ladder_steps below, with its step inside: the registers
- *      saved once per loop instead of once per step, no call per step), fe_cswap2 and the doubling
- *      (fe_double) too (rv32-fast): the C fe_add, fe_sub, fe_add_a24 and fe_double are not built.
- * At levels 0, 3 and 4 the doublings (fe_double: the first and the last three scalar bits, which
- * clamping fixes) are the C below over the implementation's FE_MUL and FE_SQR, with the C fe_add,
- * fe_sub and fe_add_a24. (Whether the implementation brings its own inversion is X25519_OWN_INVERT, below.)
+ *   5  the loop over the bits in assembly too (ladder_steps32, with its step inside: up to 32 steps a
+ *      call, the registers saved once per call instead of once per step) over the swap bits that
+ *      ladder_steps below prepares, fe_cswap2, and the doubling fe_double (rv32-fast): the C fe_add,
+ *      fe_sub, fe_add_a24 and doublings are not built.
+ * At levels 0, 3 and 4 the doublings of the scalar bits that clamping fixes (fe_double_u for bit 254,
+ * fe_double for bits 2 .. 0) are the C below over the implementation's FE_MUL and FE_SQR, with the C
+ * fe_add, fe_sub and fe_add_a24. (Whether the implementation brings its own inversion is
+ * X25519_OWN_INVERT, below.)
  * Levels 1 and 2 (fe_add, fe_sub, fe_cswap2 and a24 in assembly under the C loop body) were retired
  * when every fast implementation moved to an assembly step: nothing in the tree would test them. */
 #if !defined(X25519_GLUE_ASM) || (X25519_GLUE_ASM != 0 && X25519_GLUE_ASM != 3 && X25519_GLUE_ASM != 4 && \
@@ -71,8 +57,7 @@ static void fe_fold(fe r, uint32_t c)
 /* The implementation brings the whole step (the loop body of ladder_steps below: st in place, swap 0
  * or 1), or at level 5 the whole loop, and fe_cswap2 for the final swap. */
 #if X25519_GLUE_ASM == 5
-uint32_t MCU_FN(x25519, ladder_steps)(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap);
-#define ladder_steps MCU_FN(x25519, ladder_steps)
+void MCU_FN(x25519, ladder_steps32)(uint32_t *st, uint32_t s, uint32_t n);
 #else
 void MCU_FN(x25519, ladder_step)(uint32_t *st, uint32_t swap);
 #endif
@@ -93,7 +78,24 @@ static void fe_cswap2(uint32_t *x, uint32_t *y, uint32_t swap)
 }
 #endif
 
-#if X25519_GLUE_ASM != 5
+#if X25519_GLUE_ASM != 5   /* at 5 the implementation brings the doublings: these have no user */
+#if !defined(__AVR__)
+/* r += c * 38 (c < 2^26: the carry out of the top limb), result < 2^256. The second carry c2 can only
+ * be 1 when the sum wrapped to a value below c*38 < 2^32, so adding 38 to limb 0 cannot carry again. */
+static void fe_fold(fe r, uint32_t c)
+{
+    uint64_t t = (uint64_t)((c << 5) + (c << 2) + (c << 1));
+    int i;
+    MCU_UNROLL
+    for (i = 0; i < 8; i++) {
+        t += r[i];
+        r[i] = (uint32_t)t;
+        t >>= 32;
+    }
+    r[0] += fe_carry38((uint32_t)t);
+}
+
+/* r = a + b: the carry out of the top limb is 2^256 = 38 (mod p), folded back. */
 static void fe_add(fe r, const fe a, const fe b)
 {
     uint64_t c = 0;
@@ -107,22 +109,19 @@ static void fe_add(fe r, const fe a, const fe b)
     fe_fold(r, (uint32_t)c);
 }
 
-#if !defined(__AVR__)
 /* The borrow out of x - y - bin (d = that difference mod 2^32), as a bit, by logic only (Hacker's
- * Delight 2-13). On the M3 the 64-bit formulation below makes GCC emit an IT block (conditional
- * execution selected by the borrow, which the checker rightly reports as a secret-dependent branch);
- * on AVR it is this one that becomes a skip (SBRC on the sign bit), so AVR keeps the 64-bit one. */
+ * Delight 2-13). On the M3 a 64-bit formulation makes GCC emit an IT block (conditional execution
+ * selected by the borrow, which the checker rightly reports as a secret-dependent branch); on AVR it
+ * is this one that becomes a skip (SBRC on the sign bit), so AVR has byte chains below. */
 static uint32_t borrow_out(uint32_t x, uint32_t y, uint32_t d)
 {
     return ((~x & y) | (~(x ^ y) & d)) >> 31;
 }
-#endif
 
 /* r = a - b: a borrow out of the top limb means 2^256 was added, i.e. 38 too much (mod p): take 38
  * off, and once more if that borrows too (then r >= 2^256 - 38 and limb 0 cannot borrow a third time). */
 static void fe_sub(fe r, const fe a, const fe b)
 {
-#if !defined(__AVR__)
     uint32_t borrow = 0, x, y, d;
     int i;
     MCU_UNROLL
@@ -142,31 +141,64 @@ static void fe_sub(fe r, const fe a, const fe b)
         r[i] = d;
     }
     r[0] -= fe_carry38(y);
+}
 #else
-    uint64_t c = 0;
-    uint32_t borrow;
-    int i;
-    MCU_UNROLL
-    for (i = 0; i < 8; i++) {
-        c = (uint64_t)a[i] - b[i] - (uint32_t)(c >> 63);
-        r[i] = (uint32_t)c;
+/* AVR: the same operations on the 32 bytes of the limbs (little-endian in memory either way), as
+ * 8-bit carry chains in a 16-bit sum, which avr-gcc compiles to ADD/ADC, MOVs and SBC-made masks:
+ * its code for the 32-bit limbs' 64-bit sums costs about 5,000 cycles a call, these a few hundred.
+ * The shifts of a signed sum are arithmetic (GCC's definition), giving the borrow as 0 or -1. */
+
+/* z += c (c <= 38), then the carry out, possible only when z wrapped to a value below 38, as 38 more
+ * into byte 0 (below 76: no further carry). */
+static void fe_fold8(uint8_t *z, uint16_t c)
+{
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
     }
-    borrow = (uint32_t)(c >> 63);
-    c = (uint64_t)r[0] - fe_carry38(borrow);
-    r[0] = (uint32_t)c;
-    MCU_UNROLL
-    for (i = 1; i < 8; i++) {
-        c = (uint64_t)r[i] - (uint32_t)(c >> 63);
-        r[i] = (uint32_t)c;
-    }
-    r[0] -= fe_carry38((uint32_t)(c >> 63));
-#endif
+    z[0] += (uint8_t)(38u & (0u - c));
 }
 
-/* r = a + 121665 * e (RFC 7748's a24). 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products,
- * which are fixed-time MULs on every target. Not static where the assembly ladder step calls it
- * (cm3-fast); on avr-fast the step has its own and this one serves the four doublings only (avr-gcc
- * makes its products library calls: slow, but fixed-time, checked with the ladder's doublings). */
+static void fe_add(fe r, const fe a, const fe b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint8_t *z = (uint8_t *)r;
+    uint16_t c = 0;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += (uint16_t)x[i] + y[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    fe_fold8(z, 38u & (0u - c));            /* 2^256 = 38 (mod p) */
+}
+
+static void fe_sub(fe r, const fe a, const fe b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint8_t *z = (uint8_t *)r;
+    int16_t c = 0;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += (int16_t)x[i] - y[i];          /* c: the borrow in, 0 or -1 */
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    c &= -38;                               /* a borrow out: 2^256 = 38 too much */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    z[0] += (uint8_t)(c & -38);             /* twice: then z >= 2^256 - 38, byte 0 >= 218 */
+}
+#endif
+
+/* r = a + 121665 * e (RFC 7748's a24), with fixed-time products only. Not static where the assembly
+ * ladder step calls it (cm3-fast); on avr-fast the step has its own and this one serves the four
+ * doublings (fe_double) only. */
 #if X25519_GLUE_ASM == 3
 void MCU_FN(x25519, fe_add_a24)(uint32_t *r, const uint32_t *a, const uint32_t *e);
 #define fe_add_a24 MCU_FN(x25519, fe_add_a24)
@@ -175,6 +207,8 @@ static
 #endif
 void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
 {
+#if !defined(__AVR__)
+    /* 121665 = 2^16 + 0xdb41: x * 0xdb41 as two 16x16 products, fixed-time MULs on every 32-bit target */
     uint64_t c = 0;
     int i;
     MCU_UNROLL
@@ -186,6 +220,42 @@ void fe_add_a24(uint32_t *r, const uint32_t *a, const uint32_t *e)
         c >>= 32;
     }
     fe_fold(r, (uint32_t)c);
+#else
+    /* 121665 = 0x01db41: byte column i is a_i + 0x41 e_i + 0xdb e_(i-1) + e_(i-2) plus the carry
+     * (8x8-bit MULs), below 2^17 + 2^9; what is left above 2^256, h < 2^18, is folded as 38 h. */
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)e;
+    uint8_t *z = (uint8_t *)r;
+    uint32_t c = 0;
+    uint16_t h;
+    uint8_t i, e1 = 0, e2 = 0;
+    for (i = 0; i < 32; i++) {
+        uint8_t e0 = y[i];
+        c += x[i];
+        c += (uint16_t)(e0 * 0x41u);
+        c += (uint16_t)(e1 * 0xdbu);
+        c += e2;
+        z[i] = (uint8_t)c;
+        c >>= 8;
+        e2 = e1;
+        e1 = e0;
+    }
+    c += (uint16_t)(e1 * 0xdbu);            /* columns 32 and 33 (one at a time: int is 16 bits) */
+    c += e2;
+    c += (uint16_t)e1 << 8;
+    c = (c << 5) + (c << 2) + (c << 1);     /* 38 h < 2^24 */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    /* a carry out only when z wrapped below 2^24: 38 more cannot carry past byte 3 */
+    h = (uint16_t)(38u & (0u - (uint16_t)c));
+    for (i = 0; i < 4; i++) {
+        h += z[i];
+        z[i] = (uint8_t)h;
+        h >>= 8;
+    }
+#endif
 }
 #endif   /* X25519_GLUE_ASM != 5 */
 
@@ -294,9 +364,11 @@ static void fe_store(uint8_t *s, const fe a)
 }
 
 #if X25519_GLUE_ASM == 5
-/* The implementation's doubling (rv32-fast: one generated, list-scheduled routine, rv32/gen_fe.py). */
+/* The implementation's doubling (rv32-fast: one generated, list-scheduled routine, rv32/gen_fe.py),
+ * for the first step's (u, 1) too: its one program beats the C fe_double_u's squaring fewer. */
 void MCU_FN(x25519, fe_double)(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint32_t *z);
 #define fe_double MCU_FN(x25519, fe_double)
+#define fe_double_u fe_double
 #else
 /* (x2, z2) = 2 (x, z), the doubling half of a ladder step alone: A = x + z, B = x - z, x2 = A^2 B^2,
  * z2 = E (A^2 + a24 E) with E = A^2 - B^2: two squarings and two products, where a whole step takes
@@ -317,13 +389,68 @@ static void fe_double(uint32_t *x2, uint32_t *z2, const uint32_t *x, const uint3
     fe_add_a24(z2, a, b);
     FE_MUL(z2, z2, b);          /* z2 = E * (AA + a24 * E) */
 }
+
+/* The doubling of the first step (x25519, bit 254): (x2, z2) = 2 (u, 1) with one squaring fewer than
+ * fe_double: E = AA - BB = (u + 1)^2 - (u - 1)^2 = 4u is two additions, and BB = AA - E. The values
+ * are fe_double's, mod p. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void fe_double_u(uint32_t *x2, uint32_t *z2, const uint32_t *u, const uint32_t *one)
+{
+    fe a, e;
+
+    fe_add(a, u, one);          /* A = u + 1 */
+    fe_add(e, u, u);
+    fe_add(e, e, e);            /* E = 4u */
+    FE_SQR(a, a);               /* AA = A^2 */
+    fe_sub(z2, a, e);           /* BB = AA - E */
+    FE_MUL(x2, a, z2);          /* x2 = AA * BB */
+    fe_add_a24(z2, a, e);
+    FE_MUL(z2, z2, e);          /* z2 = E * (AA + a24 * E) */
+}
 #endif
 
 /* RFC 7748's ladder steps for the scalar bits t = hi .. lo of k (little-endian bytes; none when
  * hi < lo) on the state st = x1 | x2 | z2 | x3 | z3 (five field elements, 40 words), in place, from
- * the pending swap `swap` (the bit before hi); returns the pending swap after bit lo, k_lo. At
- * X25519_GLUE_ASM = 5 the implementation's assembly (same prototype) replaces it. */
-#if X25519_GLUE_ASM != 5
+ * the pending swap `swap` (the bit before hi); returns the pending swap after bit lo, k_lo.
+ * hi <= 255 (k has 32 bytes). */
+#if X25519_GLUE_ASM == 5
+/* Level 5: the implementation's assembly loop (ladder_steps32: n steps, 1 <= n <= 32, their swap bits
+ * in a word from bit 31 down) takes each step's swap bit s_t = k_t ^ k_(t+1) (k_(hi+1) read as `swap`),
+ * prepared here a word at a time: s = k' ^ (k' >> 1) with k' = k below bit hi + 1 and `swap` at bit
+ * hi + 1, then cut from bit hi down into words of 32 bits (the last of what is left); so the loop's
+ * step only shifts a word (no bit extraction, no pending swap to keep). Every index and shift count
+ * here is public (hi, lo); the scalar only moves as data. */
+static uint32_t ladder_steps(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap)
+{
+    uint32_t s[9];
+    int i, t, n, b;
+
+    if (hi < lo)
+        return swap;
+    for (i = 0; i < 8; i++)
+        s[i] = (uint32_t)k[4 * i] | ((uint32_t)k[4 * i + 1] << 8) | ((uint32_t)k[4 * i + 2] << 16) |
+               ((uint32_t)k[4 * i + 3] << 24);
+    s[8] = 0;
+    i = (hi + 1) >> 5;                          /* the word of bit hi + 1 */
+    s[i] = (s[i] & ((1u << ((hi + 1) & 31)) - 1u)) | (swap << ((hi + 1) & 31));
+    for (t = i + 1; t < 9; t++)
+        s[t] = 0;
+    for (i = 0; i < 8; i++)
+        s[i] ^= (s[i] >> 1) | (s[i + 1] << 31);
+    s[8] ^= s[8] >> 1;
+    for (t = hi; t >= lo; t -= n) {
+        uint32_t w;
+        n = t - lo + 1 < 32 ? t - lo + 1 : 32;
+        b = t - n + 1;                          /* bits t .. b, at most 32 */
+        i = b >> 5;                             /* 32 bits of s from bit b (the second shift makes */
+        w = (s[i] >> (b & 31)) | ((s[i + 1] << 1) << (31 - (b & 31)));   /* 0 when b is bit 0) */
+        MCU_FN(x25519, ladder_steps32)(st, w << (32 - n), (uint32_t)n);  /* bit t at bit 31 */
+    }
+    return (uint32_t)(k[lo >> 3] >> (lo & 7)) & 1u;
+}
+#else
 static uint32_t ladder_steps(uint32_t *st, const uint8_t *k, int hi, int lo, uint32_t swap)
 {
     int t;
@@ -413,7 +540,8 @@ void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_
 
     /* Bit 254 is 1 after clamping (public). RFC 7748's first step, from (x2, z2) = (1, 0) and
      * (x3, z3) = (u, 1), swaps them, leaves (x2, z2) = 2P, the doubling of (u, 1), and
-     * (x3, z3) = (4u^2, 4u), with swap 1 pending: here that one doubling, and (x3, z3) kept as (u, 1).
+     * (x3, z3) = (4u^2, 4u), with swap 1 pending: here that one doubling (fe_double_u: the values of
+     * fe_double on (u, 1) with one squaring fewer), and (x3, z3) kept as (u, 1).
      * For u != 0 mod p that is the same point scaled by 4u != 0, and the result x2 / z2 does not change
      * when an input pair is scaled (every formula of a step is homogeneous in each pair, of degree 2
      * or 4: the pairs stay scaled, never mixed). For u = 0 mod p (u = 0 or u = p, both in Wycheproof)
@@ -421,7 +549,7 @@ void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_
      * has z = x1 (DA - CB)^2 = 0 and the doubling of (0, 1) is (1, 0) (AA = BB = 1, E = 0), so after
      * the step for bit 253 both pairs have z = 0, and keep it; z2 = 0 at the end, 1/z2 = 0 (fe_invert
      * maps 0 to 0) and x2 / z2 = 0, the RFC's all-zero output. */
-    fe_double(x2, z2, x1, z3);
+    fe_double_u(x2, z2, x1, z3);
     ladder_from(st, k, 253, 1, 3);
 
     fe_invert(z2, z2);
