@@ -4,8 +4,8 @@
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- * and the ladder step's routines (glue_rv32.S's ladder_steps calls them; they clobber every register but
- * sp, s0..s11 included, which ladder_steps saves once per call):
+ * and the ladder step's routines (glue_rv32.S's ladder_steps32 calls them; they clobber every register but
+ * sp, s0..s11 included, which ladder_steps32 saves once per call):
  *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[50]);
  *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
  *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3

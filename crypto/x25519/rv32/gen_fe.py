@@ -17,11 +17,11 @@ run in the shadow of the 5-cycle multiplications. Added here:
 - the reduction mod p = 2^255 - 19: r = t_lo + 38 t_hi word by word (38 t_(8+j) by a mul/mulhu pair,
   a constant multiplier, fixed time; by shifts for the words in ALU38), then the bits at and above 2^255 (at most 6 + 1 bits) folded back
   as 19 times themselves into a value below 2^255 + 2^11 < 2^256 - one pass, no second fold;
-- the ladder step's routines (glue_rv32.S's ladder loop, ladder_steps, calls them): fe_prep (the swap on
+- the ladder step's routines (glue_rv32.S's ladder loop, ladder_steps32, calls them): fe_prep (the swap on
   load and the top-first additions and subtractions A, B, C, D), fe_sqr2_mul2 (two squarings and two
   products in one program, each part starting in the previous one's reduction tail; its last product
   left unfolded for the next routine's chains), fe_mul_ef_sd (E, F with a24, S, Dd, then x2 = AA BB);
-  scheduled with s0..s11 as scratch (ladder_steps saves them once per call); and fe_double, the
+  scheduled with s0..s11 as scratch (ladder_steps32 saves them once per call); and fe_double, the
   doubling alone for the scalar's fixed bits (C calling convention: ladder.c calls it).
   (fe_mul2 and fe_sqr2, two products or squarings in one program, stay as descriptions the tests run.)
 Every routine keeps its single-assignment description runnable in Python (gen_sched.interpret), which
@@ -303,7 +303,7 @@ def sqr_body(p: Program, a: list, out) -> None:
     reduce(p, t, out, ALU38["fe_sqr"])
 
 
-# --- the ladder step's cheap parts (X25519_GLUE_ASM = 5: glue_rv32.S's ladder_steps calls the routines
+# --- the ladder step's cheap parts (X25519_GLUE_ASM = 5: glue_rv32.S's ladder_steps32 calls the routines
 # built on them; every routine here is a leaf, straight-line, list-scheduled like the products) --------
 
 A24 = 121665
@@ -531,8 +531,8 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  *   void mcu_x25519_<impl>_fe_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);   r = a b mod p
  *   void mcu_x25519_<impl>_fe_sqr(uint32_t *r, const uint32_t *a);                      r = a^2 mod p
- * and the ladder step's routines (glue_rv32.S's ladder_steps calls them; they clobber every register but
- * sp, s0..s11 included, which ladder_steps saves once per call):
+ * and the ladder step's routines (glue_rv32.S's ladder_steps32 calls them; they clobber every register but
+ * sp, s0..s11 included, which ladder_steps32 saves once per call):
  *   void mcu_x25519_<impl>_fe_prep(const uint32_t st[40], uint32_t swap, uint32_t t[50]);
  *       (x2, z2) <-> (x3, z3) of st = x1|x2|z2|x3|z3 if swap (a mask on the loaded words; the swapped
  *       values are not stored), t = A | B | C | D = x2 + z2 | x2 - z2 | x3 + z3 | x3 - z3
@@ -575,7 +575,7 @@ HEADER = """// SPDX-License-Identifier: MIT
 """
 
 # The routines and whether they follow the C calling convention (fe_mul, fe_sqr: exported, and the
-# inversion's, fe_double: ladder.c's) or clobber s0..s11 too (the ladder step's: ladder_steps saves those once instead
+# inversion's, fe_double: ladder.c's) or clobber s0..s11 too (the ladder step's: ladder_steps32 saves those once instead
 # of every routine saving and restoring up to 12 of them, about 26 instructions a call).
 ROUTINES = (("fe_mul", "fe_mul", False), ("fe_sqr", "fe_sqr", False), ("fe_prep", "fe_prep", True),
             ("fe_sqr2_mul2", "fe_sqr2_mul2", True), ("fe_mul_ef_sd", "fe_mul_ef_sd", True),
