@@ -320,7 +320,9 @@ def add_top_first(p: Program, a: list, b: list, name: str, out, extra: str | Non
     chains can be interleaved word by word). The multiple of 2^255 is taken from the top words
     first: T = (a7 + b7) >> 31 (0..3), r = a + b - T (2^255 - 19): word 7 keeps (a7 + b7) mod 2^31 plus
     the carry from below (at most 2: 19 T, up to 57, and a word sum can both carry), 19 T enters at
-    word 0. r < 2^255 + 2^225 (no fold pass, no second carry). ``a``, ``b``: callables per word; ``out(i, vreg)`` takes word i."""
+    word 0. r < 2^255 + 2^225 (no fold pass, no second carry). ``a``, ``b``: callables per word; ``out(i, vreg)`` takes word i.
+    ``extra``: b's multiple of 2^255 left unfolded (T' < 83, b's true value is its words + 19 T'): word 0
+    then takes 19 (T + T') < 2^11, and every later carry is still at most 2."""
     h = p.alu("add", a[7](), b[7](), f"{name}: a7 + b7 first", hint="h")
     c7 = p.alu("sltu", h, b[7](), "its carry", hint="k")
     t = p.alu("add", shift(p, "srli", h, 31, "", hint="k"), shift(p, "slli", c7, 1, "", hint="k"),
@@ -346,7 +348,9 @@ def sub_top_first(p: Program, a: list, b: list, name: str, out, bit31: str, extr
     a7 - b7 mod 2^32 and n = (a7 < b7); a - b + 2^256 has the multiple T = (h >> 31) + 2 (1 - n) of
     2^255, so r = a - b + 2^256 - T 2^255 + 19 T - 38 + p keeps word 7 = (h mod 2^31) + 2^31 minus the
     borrow from below and takes 57 - 19 T = 19 g, g = 1 - (h >> 31) + 2 n, off word 0: r is below
-    2^256 and at least 2^255 - 2^224 - 57 (never negative). ``bit31``: a vreg holding 2^31."""
+    2^256 and at least 2^255 - 2^224 - 57 (never negative). ``bit31``: a vreg holding 2^31.
+    ``extra``: b's unfolded multiple of 2^255 (T' < 83, as in add_top_first): 19 (g + T') off word 0, so
+    r >= 2^255 - 2^224 - 1,615 (still never negative: b is always the subtrahend, so this stays a borrow)."""
     h = p.alu("sub", a[7](), b[7](), f"{name}: a7 - b7 first", hint="h")
     n = p.alu("sltu", a[7](), b[7](), "a7 < b7", hint="k")
     g = p.alui("xori", shift(p, "srli", h, 31, "", hint="k"), 1, "", hint="k")
@@ -492,7 +496,7 @@ def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Pro
     overlap at their boundaries). a0 = st (x2 = DA, z2 = CB on entry; x2 = AA BB on return), a1 = t:
     AA, BB at t[32..47], E, F written to t[16..31], S, Dd to t[0..15]; CB unfolded (its words plus
     19 T'cb, t[TCB]: fe_sqr2_mul2's last product), added in S's and Dd's chains. ``order``: of the parts in the
-    program (S, Dd first, then E, F, then the product: 1,069 predicted cycles; the product before either
+    program (S, Dd first, then E, F, then the product: the best predicted; the product before either
     of the others runs the scheduler out of registers)."""
     p = Program({"%st": "a0", "%t": "a1", "%zero": "zero"})
     st, tb = bufs
