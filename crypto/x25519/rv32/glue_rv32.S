@@ -19,7 +19,8 @@
  *       Each fe_sqr2_mul2 leaves its last product (CB, then z3) unfolded: the words below 2^255 and
  *       T' < 83 in the frame (t[48], t[49]), the value being words + 19 T'; the next routine adds
  *       19 T' in its own chains (fe_mul_ef_sd for CB, the next step's fe_prep for z3), so no routine
- *       ends in a fold's serial carry chain with the multiplier idle. z3 is folded once at the end.
+ *       ends in a fold's serial carry chain with the multiplier idle. z3 is folded before each call
+ *       returns (and T'z3 zeroed on entry), so st keeps its meaning between calls.
  *   void mcu_x25519_<impl>_fe_cswap2(uint32_t x[16], uint32_t y[16], uint32_t swap);
  *       swap the 16 words of x and y (two field elements each: the ladder's (x2, z2) and (x3, z3))
  *       when swap = 1: t = (x ^ y) & -swap; x ^= t; y ^= t
