@@ -414,6 +414,19 @@ def add_a24(p: Program, aa: list, e: list, name: str, out) -> None:
 
 
 
+def ef_body(p: Program, aa: list, bb: list, store_e, store_f) -> None:
+    """E = AA - BB (top first) and F = AA + a24 E, the doubling's cheap half (fe_mul_ef_sd, fe_double):
+    each word of E goes to ``store_e`` and is used from its register for F, which goes to ``store_f``."""
+    bit31 = p.li(-0x80000000, "2^31", hint="m")
+    e: dict[int, str] = {}
+
+    def out(j: int, v: str) -> None:
+        e[j] = v
+        store_e(j, v)
+    together(sub_top_first(p, aa, bb, "E", out, bit31))
+    add_a24(p, aa, [lambda i=i: e[i] for i in range(8)], "F", store_f)
+
+
 def prep_body(p: Program, st: str, tb: str) -> None:
     """The start of a ladder step: (x2, z2) <-> (x3, z3) when swap = 1 (a mask applied to the words as
     they are loaded from st; the swapped values are not stored back: the step overwrites all four),
@@ -473,15 +486,8 @@ def fe_double(bufs: tuple[str, str] = ("x", "z")) -> Program:
              sub_top_first(p, x, z, "B", store_to(p, "%sp", "frame", 32, "B"), bit31))
     sqr_body(p, loader(p, "%sp", "frame", 8, "b", 8), store_to(p, "%sp", "frame", 96, "BB"))
     sqr_body(p, loader(p, "%sp", "frame", 8, "a", 0), store_to(p, "%sp", "frame", 64, "AA"))
-    aa, bb = loader(p, "%sp", "frame", 8, "AA", 16), loader(p, "%sp", "frame", 8, "BB", 24)
-    e: dict[int, str] = {}
-    store_e = store_to(p, "%sp", "frame", 128, "E")
-
-    def out_e(j: int, v: str) -> None:
-        e[j] = v
-        store_e(j, v)
-    together(sub_top_first(p, aa, bb, "E", out_e, p.li(-0x80000000, "2^31", hint="m")))
-    add_a24(p, aa, [lambda i=i: e[i] for i in range(8)], "F", store_to(p, "%sp", "frame", 160, "F"))
+    ef_body(p, loader(p, "%sp", "frame", 8, "AA", 16), loader(p, "%sp", "frame", 8, "BB", 24),
+            store_to(p, "%sp", "frame", 128, "E"), store_to(p, "%sp", "frame", 160, "F"))
     for k, (a, b, name) in enumerate(((16, 24, "x2"), (32, 40, "z2"))):
         t: dict[int, str] = {}
         comba(p, loader(p, "%sp", "frame", 8, "c", a), loader(p, "%sp", "frame", 8, "d", b),
@@ -502,16 +508,8 @@ def fe_mul_ef_sd(bufs: tuple[str, str] = ("st", "t"), order: str = "SEM") -> Pro
     st, tb = bufs
 
     def ef() -> None:
-        aa, bb = loader(p, "%t", tb, 8, "AA", 32), loader(p, "%t", tb, 8, "BB", 40)
-        bit31 = p.li(-0x80000000, "2^31", hint="m")
-        e: dict[int, str] = {}
-        store_e = store_to(p, "%t", tb, 64, "E")
-
-        def out(j: int, v: str) -> None:
-            e[j] = v
-            store_e(j, v)
-        together(sub_top_first(p, aa, bb, "E", out, bit31))
-        add_a24(p, aa, [lambda i=i: e[i] for i in range(8)], "F", store_to(p, "%t", tb, 96, "F"))
+        ef_body(p, loader(p, "%t", tb, 8, "AA", 32), loader(p, "%t", tb, 8, "BB", 40),
+                store_to(p, "%t", tb, 64, "E"), store_to(p, "%t", tb, 96, "F"))
 
     def sd() -> None:
         da, cb = loader(p, "%st", st, 8, "DA", 8), loader(p, "%st", st, 8, "CB", 16)
