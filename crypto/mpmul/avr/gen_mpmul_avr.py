@@ -210,11 +210,7 @@ class Gen:
         for i, r in enumerate(regs):
             self.e(f"ldd r0, {ptr}+{off + i}")
             self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
-        self.e(f"sbc r{mask}, r{mask}")
-        for r in regs:
-            self.e(f"eor r{r}, r{mask}")
-        for i, r in enumerate(regs):
-            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{mask}")
+        self.negate_by_borrow(regs, mask)
 
     def absdiff_halves_out(self, regs: list[int], mask: int) -> None:
         """regs = |mem[Y+16..32) - mem[Y..16)|, mask = 0xff if the difference borrowed else 0; each byte
@@ -223,12 +219,19 @@ class Gen:
             self.e(f"ldd r{r}, Y+{16 + i}")
             self.e(f"ldd r0, Y+{i}")
             self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+        self.negate_by_borrow(regs, mask, store=True)
+
+    def negate_by_borrow(self, regs: list[int], mask: int, store: bool = False) -> None:
+        """After a subtraction chain into regs: mask = 0xff if it borrowed else 0 (SBC), and regs =
+        (regs ^ mask) - mask, its absolute value, without a branch; with ``store`` each byte also goes
+        out with ST X+."""
         self.e(f"sbc r{mask}, r{mask}")
         for r in regs:
             self.e(f"eor r{r}, r{mask}")
         for i, r in enumerate(regs):
             self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{mask}")
-            self.e(f"st X+, r{r}")
+            if store:
+                self.e(f"st X+, r{r}")
 
 
 MUL128_REGS_SKIPS = 0     # cycles the mul128_regs entry skips (set by gen_mul128)
