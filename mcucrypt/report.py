@@ -97,7 +97,8 @@ def paper_tables(records: list[dict]) -> list[Table]:
             ratio = f"{ours / theirs:.2f}" if ours is not None and theirs else "—"
             groups[(str(pub["paper"]), str(pub.get("table", "")))].append([
                 pub["id"], pub["impl"], pub["target"], pub["op"], METRIC_LABEL[metric], _fmt(theirs), _fmt(ours),
-                _fmt(_warm(rec, metric)), ratio, (rec or {}).get("constant_time", "—"), pub.get("note", "")])
+                _fmt(_warm(rec, metric)), ratio,
+                _ct_cell(pub["id"], rec) if rec else "—", pub.get("note", "")])
     tables = []
     for (paper, table), rows in sorted(groups.items()):
         tables.append(Table(
@@ -132,22 +133,58 @@ def cross_target_table(records: list[dict]) -> Table:
         if not mains:
             continue
         best = min(mains, key=lambda m: m["cycles"])
-        ct = [m for m in mains if m["constant_time"] == "pass"]
-        best_ct = min(ct, key=lambda m: m["cycles"]) if ct else None
+        best_ct = _best_constant_time(prim, mains)
         why = _not_on_part(prim, best["impl"], target)
         on_part = [m for m in mains if not _not_on_part(prim, m["impl"], target)]
         best_part = min(on_part, key=lambda m: m["cycles"]) if on_part else None
         part = "yes" if not why else (f"{why}; there: {best_part['impl']}: {_fmt(best_part['cycles'])}"
                                       if best_part else why)
         rows.append([prim, target, best["impl"], best["op"], _fmt(best["cycles"]), _fmt(best["cycles_per_byte"]),
-                     _fmt(best["code_bytes"]), _fmt(best["stack_bytes"]), best["constant_time"],
-                     f"{best_ct['impl']}: {_fmt(best_ct['cycles'])}" if best_ct else "none", part])
+                     _fmt(best["code_bytes"]), _fmt(best["stack_bytes"]),
+                     _ct_cell(prim, best), best_ct, part])
     return Table("Cross-target: the best verified implementation of every primitive on every target",
                  ["primitive", "target", "implementation", "operation", "cycles", "cycles/byte", "code bytes",
                   "stack bytes", "constant time", "best constant-time (cycles)", "on the real part"], rows,
-                 "Verified: passes the official vectors. Constant time: the checker's verdict on the board. "
-                 "Real part: the target's default core (E31, Cortex-M3, ATmega128; mcucrypt/cores.py); where "
-                 "the fastest needs more, the fastest that runs there.")
+                 "Verified: passes the official vectors. Constant time: the checker's verdict on the board, "
+                 "with the implementation's claim where it is not the strict one: '(not claimed)' (no claim: "
+                 "secret-indexed tables pass here only because these cores have no data cache), "
+                 "'(cacheless cores)' (claimed for cores without a data cache only). Best constant-time: the "
+                 "fastest that claims it strictly and passes (no secret-dependent branch, address or "
+                 "variable-latency operand); a faster cacheless-only one is named after it. Real part: the "
+                 "target's default core (E31, Cortex-M3, ATmega128; mcucrypt/cores.py); where the fastest "
+                 "needs more, the fastest that runs there.")
+
+
+CLAIM_NOTE = {"strict": "", "cacheless": " (cacheless cores)", "none": " (not claimed)"}
+
+
+def _ct_claim(prim: str, rec: dict) -> str:
+    """The implementation's constant-time claim (META.yml): 'strict', 'cacheless' or 'none'."""
+    from .catalog import CatalogError, load_catalog
+    try:
+        return load_catalog().implementation(prim, rec["impl"]).ct_claim
+    except CatalogError:           # a results file from another catalog: only the boolean is recorded
+        return "strict" if rec.get("constant_time_claimed") else "none"
+
+
+def _ct_cell(prim: str, rec: dict) -> str:
+    """The checker's verdict, with the claim beside it where it is not the strict one."""
+    verdict = rec["constant_time"]
+    return verdict if verdict == "n/a" else verdict + CLAIM_NOTE[_ct_claim(prim, rec)]
+
+
+def _best_constant_time(prim: str, mains: list[dict]) -> str:
+    """The fastest passing implementation that claims constant time strictly, then a faster one whose
+    claim holds on cacheless cores only (secret-indexed tables); a passing verdict without a claim does
+    not count (a table look-up passes on these boards only because they have no data cache)."""
+    passing = [m for m in mains if m["constant_time"] == "pass"]
+    strict = min((m for m in passing if _ct_claim(prim, m) == "strict"), key=lambda m: m["cycles"], default=None)
+    cacheless = min((m for m in passing if _ct_claim(prim, m) == "cacheless"), key=lambda m: m["cycles"],
+                    default=None)
+    parts = [f"{strict['impl']}: {_fmt(strict['cycles'])}"] if strict else ["none strict"]
+    if cacheless and (strict is None or cacheless["cycles"] < strict["cycles"]):
+        parts.append(f"{cacheless['impl']}: {_fmt(cacheless['cycles'])} (cacheless cores)")
+    return "; ".join(parts)
 
 
 def _not_on_part(prim: str, impl: str, target: str) -> str | None:

@@ -243,3 +243,26 @@ def test_html_has_no_literal_markdown(bench_results: Path, tmp_path: Path) -> No
     text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", text)
     assert "`" not in text and "**" not in text
     assert "<code>mcucrypt bench</code>" in page
+
+
+def test_best_constant_time_needs_a_claim() -> None:
+    """A secret-indexed table passes the checker on these cacheless boards, but the cross-target table
+    must not offer it as the best constant-time choice: that column takes the fastest strict claim, then
+    names a faster cacheless-only one, and the verdict cells carry the claim."""
+    from mcucrypt import report
+
+    def rec(prim: str, impl: str, target: str, cycles: int) -> dict:
+        return {"prim": prim, "impl": impl, "target": target, "op": "encrypt", "bytes": 16, "cycles": cycles,
+                "cycles_per_byte": cycles / 16, "code_bytes": 1, "stack_bytes": 1, "kat": "pass",
+                "constant_time": "pass", "constant_time_claimed": impl != "cm3-table", "error": None}
+
+    records = [rec("aes128", "cm3-table", "armv7m", 601), rec("aes128", "cm3-bitsliced", "armv7m", 3161),
+               rec("aes128", "avr-table", "avr", 1971), rec("aes128", "avr-bitsliced", "avr", 6978),
+               rec("aria128", "avr-fast", "avr", 2284)]
+    rows = {(r[0], r[1]): r for r in report.cross_target_table(records).rows}
+    table_m3, table_avr, aria_avr = rows[("aes128", "armv7m")], rows[("aes128", "avr")], rows[("aria128", "avr")]
+    assert table_m3[2] == "cm3-table" and table_m3[8] == "pass (not claimed)"
+    assert table_m3[9] == "cm3-bitsliced: 3,161"
+    assert table_avr[8] == "pass (cacheless cores)"
+    assert table_avr[9] == "avr-bitsliced: 6,978; avr-table: 1,971 (cacheless cores)"
+    assert aria_avr[9] == "none strict; avr-fast: 2,284 (cacheless cores)"
