@@ -110,33 +110,44 @@ static void aead_tag(ascon_state_t *s, uint64_t k0, uint64_t k1, unsigned char *
 /* The job of the one-call assembly drivers (ascon.h): pointers, whole-block ranges, and the last AD and
  * message blocks copied and padded into the job, for a message of n bytes and AD of adlen bytes.
  * Only lengths (public) decide the copies. */
-static void pad_block(uint32_t blk[4], const unsigned char *p, size_t n)
+/* blk = the n (0..15) bytes at p, 0x01, zeros; with mask (decryption): mask = 0xff on those n bytes. */
+static inline void pad_block(uint32_t blk[4], uint32_t *mask, const unsigned char *p, size_t n)
 {
     unsigned char *b = (unsigned char *)blk;
     blk[0] = blk[1] = blk[2] = blk[3] = 0;
+    if (mask) {
+        mask[0] = mask[1] = mask[2] = mask[3] = 0;
+    }
     for (size_t i = 0; i < n; i++) {
         b[i] = p[i];
+        if (mask) {
+            ((unsigned char *)mask)[i] = 0xff;
+        }
     }
     b[n] = 0x01;
 }
 
 static inline void job_start(ascon_aead_job_t *j, const unsigned char *k, const unsigned char *npub,
-                      const unsigned char *ad, size_t adlen, const unsigned char *in, unsigned char *out,
-                      size_t n)
+                             const unsigned char *ad, size_t adlen, const unsigned char *in, unsigned char *out,
+                             size_t n, int decrypt)
 {
     j->k = k;
     j->npub = npub;
     j->ad = ad;
     j->ad_end = ad + (adlen & ~(size_t)15);
-    j->has_ad = adlen != 0;
-    if (adlen != 0) {
-        pad_block(j->adtail, j->ad_end, adlen & 15);
+    j->ad_phase = (uint32_t)(adlen != 0) + (uint32_t)(adlen & 15);
+    /* A last block of 0 bytes is the padding alone, which the assembly adds itself: nothing to prepare
+     * (the expected case for whole blocks, laid out as the fall-through path). */
+    if (__builtin_expect((adlen & 15) != 0, 0)) {
+        pad_block(j->adtail, 0, j->ad_end, adlen & 15);
     }
     j->in = in;
     j->in_end = in + (n & ~(size_t)15);
     j->out = out;
     j->tail_len = n & 15;
-    pad_block(j->tail, j->in_end, n & 15);
+    if (__builtin_expect((n & 15) != 0, 0)) {
+        pad_block(j->tail, decrypt ? j->mask : 0, j->in_end, n & 15);
+    }
 }
 
 /* Every buffer the assembly reads or writes with LW/SW is 4-byte aligned (the AD only matters when
@@ -154,7 +165,7 @@ static inline int aead_encrypt_asm(unsigned char *c, unsigned long long *clen, c
 {
     ascon_aead_job_t j;
     *clen = (unsigned long long)n + 16u;
-    job_start(&j, k, npub, ad, adlen, m, c, n);
+    job_start(&j, k, npub, ad, adlen, m, c, n, 0);
     j.tag = c + n;
     MCU_FN(ascon, aead_enc)(&j);
     return 0;
@@ -162,43 +173,18 @@ static inline int aead_encrypt_asm(unsigned char *c, unsigned long long *clen, c
 #endif
 
 #if ASCON_ASM_AEAD
-/* Decryption through the one-call driver (aligned buffers; clen >= 16); the tag is checked here. */
-static int aead_decrypt_asm(unsigned char *m, unsigned long long *mlen,
-                                                      const unsigned char *c, size_t total,
-                                                      const unsigned char *ad, size_t adlen,
-                                                      const unsigned char *npub, const unsigned char *k)
+/* Decryption through the one-call driver (aligned buffers; clen >= 16), which also checks the tag and
+ * wipes a rejected plaintext (same instructions either way). */
+static int aead_decrypt_asm(unsigned char *m, unsigned long long *mlen, const unsigned char *c, size_t total,
+                            const unsigned char *ad, size_t adlen, const unsigned char *npub,
+                            const unsigned char *k)
 {
     ascon_aead_job_t j;
-    uint32_t tag[4];
-    size_t r = total & 15;
-    const unsigned char *t = c + total;
-    job_start(&j, k, npub, ad, adlen, c, m, total);
-    j.tag = (unsigned char *)tag;
-    j.mask[0] = j.mask[1] = j.mask[2] = j.mask[3] = 0;
-    for (size_t i = 0; i < r; i++) {
-        ((unsigned char *)j.mask)[i] = 0xff;
-    }
-    MCU_FN(ascon, aead_dec)(&j);
-    /* Constant-time comparison and wipe, word-wise where the received tag is aligned. */
-    uint32_t diff = 0;
-    if (ASCON_ASM_OK(t, 0)) {
-        for (unsigned i = 0; i < 4; i++) {
-            diff |= tag[i] ^ ((const uint32_t *)(const void *)t)[i];
-        }
-    } else {
-        for (unsigned i = 0; i < 16; i++) {
-            diff |= (uint32_t)(((const unsigned char *)tag)[i] ^ t[i]);
-        }
-    }
-    uint32_t keep = ((diff | (0u - diff)) >> 31) - 1u;   /* all ones when diff == 0, else 0 */
-    for (size_t i = 0; i < total / 4; i++) {
-        ((uint32_t *)(void *)m)[i] &= keep;   /* a rejected plaintext is wiped on the same path */
-    }
-    for (size_t i = total & ~(size_t)3; i < total; i++) {
-        m[i] &= (unsigned char)keep;
-    }
-    *mlen = (unsigned long long)total & (0ull - (unsigned long long)(keep & 1u));
-    return (int)(keep & 1u) - 1;
+    job_start(&j, k, npub, ad, adlen, c, m, total, 1);
+    j.tag = (unsigned char *)(c + total);   /* read only: the received tag */
+    int r = MCU_FN(ascon, aead_dec)(&j);    /* 0 or -1; on -1 the plaintext is already wiped */
+    *mlen = (unsigned long long)total & (0ull - (unsigned long long)(unsigned)(r + 1));
+    return r;
 }
 #endif
 

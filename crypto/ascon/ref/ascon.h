@@ -92,12 +92,12 @@ typedef struct {
     const unsigned char *in;       /* 16: whole message blocks [in, in_end) */
     const unsigned char *in_end;   /* 20 */
     unsigned char *out;            /* 24: their output, then the last block's tail_len bytes */
-    unsigned char *tag;            /* 28: where the 16-byte tag is stored (any alignment) */
-    uint32_t has_ad;               /* 32: adlen > 0 (the AD phase runs, adtail included) */
-    uint32_t tail_len;             /* 36: bytes in the last message block, 0..15 */
-    uint32_t adtail[4];            /* 40: the last AD block (0..15 bytes) padded with 0x01 */
-    uint32_t tail[4];              /* 56: the last message block padded with 0x01 (then its output) */
-    uint32_t mask[4];              /* 72: decryption: 0xff on the last block's bytes */
+    unsigned char *tag;            /* 28: the tag: stored (encryption), compared (decryption); any alignment */
+    uint32_t ad_phase;             /* 32: 0 without AD, else 1 + (adlen & 15) (1: the padding block alone) */
+    uint32_t tail_len;             /* 36: bytes in the last message block, 0..15 (0: the padding alone) */
+    uint32_t adtail[4];            /* 40: the last AD block (1..15 bytes) padded with 0x01 (unused for 0) */
+    uint32_t tail[4];              /* 56: the last message block (1..15 bytes) padded, then its output */
+    uint32_t mask[4];              /* 72: decryption: 0xff on the last block's bytes (then scratch) */
 } ascon_aead_job_t;
 /* C99 compile-time check: a negative array size when the layout differs from the assembly's. */
 typedef char ascon_aead_job_offsets_match_the_assembly[
@@ -105,7 +105,7 @@ typedef char ascon_aead_job_offsets_match_the_assembly[
      offsetof(ascon_aead_job_t, adtail) == 40 && offsetof(ascon_aead_job_t, tail) == 56 &&
      offsetof(ascon_aead_job_t, mask) == 72) ? 1 : -1];
 void MCU_FN(ascon, aead_enc)(ascon_aead_job_t *j);
-void MCU_FN(ascon, aead_dec)(ascon_aead_job_t *j);
+int MCU_FN(ascon, aead_dec)(ascon_aead_job_t *j);   /* 0: tag accepted; -1: rejected, output wiped */
 #endif
 
 static inline void ascon_xor_lane(ascon_state_t *s, unsigned i, uint64_t v) { s->x[i] ^= ASCON_TO(v); }

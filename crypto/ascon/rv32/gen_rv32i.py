@@ -412,10 +412,10 @@ def aead_driver(p0: int, p4: int, p12: int) -> dict[str, str]:
         return [f"not     {HOME[i][h]}, {HOME[i][h]}" for i in range(5) if pattern >> i & 1 for h in (0, 1)]
 
     start = [
-        "# S = IV, K0, K1, N0, N1 in p12's entry pattern; p12; S3 ^= K0, S4 ^= K1 (a1 = key, a2 = has_ad)",
+        "# S = IV, K0, K1, N0, N1 in p12's entry pattern; p12; S3 ^= K0, S4 ^= K1 (a1 = key, a2 = ad_phase)",
         "lw      a1, J_K(a0)",
         "lw      t1, J_NPUB(a0)",
-        "lw      a2, J_HAS_AD(a0)",
+        "lw      a2, J_AD_PHASE(a0)",
         "lui     s0, 0x808c0                 # IV 0x00001000808c0001",
         "addi    s0, s0, 1",
         "lui     s1, 0x1",
@@ -433,7 +433,7 @@ def aead_driver(p0: int, p4: int, p12: int) -> dict[str, str]:
         "lw      a3, J_AD_END(a0)",
         "lw      a1, J_AD(a0)",
         *xors(3, 4),
-        "# associated data (when there is any): the whole blocks, then ascon.c's padded last block",
+        "# associated data (when there is any): the whole blocks, then the padded last block",
         "beqz    a2, 3f",
         "beq     a1, a3, 2f",
         "1:",
@@ -443,7 +443,10 @@ def aead_driver(p0: int, p4: int, p12: int) -> dict[str, str]:
         "jal     ra, .Lascon_i_r8",
         "bne     a1, a3, 1b",
         "2:",
-        *absorb("a0", "J_ADTAIL+"),
+        "addi    t0, a2, -1                  # ad_phase - 1: bytes in the last AD block",
+        "bnez    t0, .Laead_{fn}_adtail",
+        "xori    s0, s0, 1                   # an empty last block: the padding alone",
+        ".Laead_{fn}_ad8:",
         *fl(p12 ^ p4),
         "jal     ra, .Lascon_i_r8",
         "3:",
@@ -466,22 +469,20 @@ def aead_driver(p0: int, p4: int, p12: int) -> dict[str, str]:
         "jal     ra, .Lascon_i_r8",
         "bne     a1, a3, 1b",
         "2:",
-        "# the last block (0..15 bytes) from J_TAIL, its output back to J_TAIL (a1 = key again)",
-        "lw      a4, J_TAIL+0(a0)",
-        "lw      a5, J_TAIL+4(a0)",
-        "lw      a6, J_TAIL+8(a0)",
-        "lw      a7, J_TAIL+12(a0)",
+        "# the last block: a partial one (out of line, back at 4) or the padding alone (a1 = key again)",
+        "lw      t6, J_TAIL_LEN(a0)",
         "lw      a1, J_K(a0)",
-        "{tail}",
+        "bnez    t6, .Laead_{fn}_tail",
+        "xori    s0, s0, 1",
+        "4:",
     ]
     final = [
-        "# S2 ^= K0, S3 ^= K1; p12; tag = (S3 ^ K0, S4 ^ K1) to *J_TAG",
+        "# S2 ^= K0, S3 ^= K1; p12; tag = (S3 ^ K0, S4 ^ K1) in t1..t4",
         *key_load(),
         *xors(2, 3),
         *fl(p12 ^ p0),
         "jal     ra, .Lascon_i_r12",
         "lw      t5, J_TAG(a0)",
-        "lw      t6, J_TAIL_LEN(a0)",
         *key_load(),
     ]
     for w in range(4):
@@ -489,34 +490,98 @@ def aead_driver(p0: int, p4: int, p12: int) -> dict[str, str]:
         final.append(f"xor     t{1 + w}, t{1 + w}, {reg}")
         if p12 >> (3 + w // 2) & 1:
             final.append(f"not     t{1 + w}, t{1 + w}")
-    final += ["andi    t0, t5, 3", "bnez    t0, 5f", *[f"sw      t{1 + w}, {4 * w}(t5)" for w in range(4)],
-              "4:",
-              "# the last block's tail_len output bytes from J_TAIL to a2 (= out past the whole blocks)",
-              "bnez    t6, 6f",
-              "RESTORE",
-              "5:",
-              "# the tag to an address that is not 4-byte aligned: byte stores"]
+    final += ["andi    t0, t5, 3", "bnez    t0, 5f"]
+    copy = [".Laead_{fn}_adtail:",
+            *absorb("a0", "J_ADTAIL+"),
+            "j       .Laead_{fn}_ad8",
+            ".Laead_{fn}_tail:",
+            "# the last block (1..15 bytes) from J_TAIL, its output back to J_TAIL, then its tail_len bytes to a2",
+            "lw      a4, J_TAIL+0(a0)",
+            "lw      a5, J_TAIL+4(a0)",
+            "lw      a6, J_TAIL+8(a0)",
+            "lw      a7, J_TAIL+12(a0)",
+            "{tail}",
+            "lw      t6, J_TAIL_LEN(a0)",
+            "addi    t1, a0, J_TAIL",
+            "add     t6, t6, a2",
+            "7:",
+            "lbu     t2, 0(t1)",
+            "addi    t1, t1, 1",
+            "addi    a2, a2, 1",
+            "sb      t2, -1(a2)",
+            "bne     a2, t6, 7b",
+            "j       4b"]
+    enc_end = [*[f"sw      t{1 + w}, {4 * w}(t5)" for w in range(4)],
+               "RESTORE",
+               "5:",
+               "# the tag to an address that is not 4-byte aligned: byte stores"]
     for w in range(4):
         for b in range(4):
-            final.append(f"sb      t{1 + w}, {4 * w + b}(t5)")
+            enc_end.append(f"sb      t{1 + w}, {4 * w + b}(t5)")
             if b < 3:
-                final.append(f"srli    t{1 + w}, t{1 + w}, 8")
-    final += ["j       4b",
-              "6:",
-              "addi    t1, a0, J_TAIL",
-              "add     t6, t6, a2",
-              "7:",
-              "lbu     t2, 0(t1)",
-              "addi    t1, t1, 1",
-              "addi    a2, a2, 1",
-              "sb      t2, -1(a2)",
-              "bne     a2, t6, 7b",
-              "RESTORE"]
+                enc_end.append(f"srli    t{1 + w}, t{1 + w}, 8")
+    enc_end += ["RESTORE", *copy]
+    dec_end = [
+        "# diff = OR of (computed ^ received) over the tag; J_TAG holds the received tag",
+        *[f"lw      a{4 + w}, {4 * w}(t5)" for w in range(4)],
+        *[f"xor     t{1 + w}, t{1 + w}, a{4 + w}" for w in range(4)],
+        "or      t1, t1, t2",
+        "or      t3, t3, t4",
+        "or      t1, t1, t3",
+        "8:",
+        "# keep = all ones when diff == 0, else 0 (no branch): ((diff | -diff) >> 31) - 1",
+        "neg     t2, t1",
+        "or      t1, t1, t2",
+        "srli    t1, t1, 31",
+        "addi    t1, t1, -1",
+        "# the plaintext [out, a2) &= keep: whole words, then bytes (out is 4-byte aligned; lengths are public)",
+        "lw      a1, J_OUT(a0)",
+        "sub     t3, a2, a1",
+        "andi    t3, t3, 3",
+        "sub     t4, a2, t3",
+        "beq     a1, t4, 2f",
+        "1:",
+        "lw      t2, 0(a1)",
+        "addi    a1, a1, 4",
+        "and     t2, t2, t1",
+        "sw      t2, -4(a1)",
+        "bne     a1, t4, 1b",
+        "2:",
+        "bne     a1, a2, 3f",
+        "9:",
+        "andi    a0, t1, 1                   # 0: accepted, -1: rejected (and wiped)",
+        "addi    a0, a0, -1",
+        "RESTORE",
+        "3:",
+        "lbu     t2, 0(a1)",
+        "addi    a1, a1, 1",
+        "and     t2, t2, t1",
+        "sb      t2, -1(a1)",
+        "bne     a1, a2, 3b",
+        "j       9b",
+        "5:",
+        "# the received tag is not 4-byte aligned: the computed tag to J_MASK (free now), bytes compared",
+        *[f"sw      t{1 + w}, J_MASK+{4 * w}(a0)" for w in range(4)],
+        "addi    t2, a0, J_MASK",
+        "addi    t3, t5, 16",
+        "li      t1, 0",
+        "0:",
+        "lbu     t0, 0(t2)",
+        "lbu     t4, 0(t5)",
+        "addi    t2, t2, 1",
+        "addi    t5, t5, 1",
+        "xor     t0, t0, t4",
+        "or      t1, t1, t0",
+        "bne     t5, t3, 0b",
+        "j       8b",
+        *copy,
+    ]
     mask = [f"lw      t{w}, J_MASK+{4 * w}(a0)" for w in range(4)]
-    text = "\n".join(start + final)
-    code = {"enc": text.replace("{body}", rate_code(p12, True, "a2").strip())
+    code = {"enc": "\n".join(start + final + enc_end).replace("{fn}", "enc")
+                                                       .replace("{body}", rate_code(p12, True, "a2").strip())
                        .replace("{tail}", rate_code(p12, True, "a0", "J_TAIL+").strip()),
-            "dec": text.replace("{body}", rate_code(p12, False, "a2").strip())
+            "dec": "\n".join(start + final + dec_end).replace("{fn}", "dec")
+                                                       .replace("{body}", rate_code(p12, False, "a2").strip())
                        .replace("{tail}", "\n".join(["# plaintext p = (S ^ B) & M to J_TAIL, S = (S ^ B) ^ (S & M) (gen_rv32i.py, "
                                                         "dec_tail_code)"] + mask) + "\n" + dec_tail_code(p12).strip())}
     return {name: "\n".join(ln.strip() if ln.strip().endswith(":") else "    " + ln.strip()
@@ -692,22 +757,25 @@ AEAD_TEMPLATE = """
  * stores the state): what short packets pay for most. ascon.c takes this path when the key, nonce, AD,
  * input and output are 4-byte aligned, and prepares the job (ascon_aead_job_t, ref/ascon.h):
  *
- * void mcu_ascon_<impl>_aead_enc(ascon_aead_job_t *j);    encryption
- * void mcu_ascon_<impl>_aead_dec(ascon_aead_job_t *j);    decryption (ascon.c checks the tag)
+ * void mcu_ascon_<impl>_aead_enc(ascon_aead_job_t *j);    encryption: output, then the tag to j->tag
+ * int mcu_ascon_<impl>_aead_dec(ascon_aead_job_t *j);     decryption: output, the tag compared with the
+ *     received one at j->tag (OR of differences), the output ANDed with an all-ones or all-zeros mask:
+ *     returns 0 when the tag matched, else -1 with the output wiped, on the same instructions
  *
  * Job fields (byte offsets J_*; ascon.h checks its struct against them at compile time): the key and
- * nonce pointers; the whole AD blocks [ad, ad_end) and has_ad (adlen > 0); the whole message blocks
+ * nonce pointers; the whole AD blocks [ad, ad_end) and ad_phase (0: no AD, else 1 + the bytes of the
+ * last AD block: 1 means the padding alone, which costs one XORI); the whole message blocks
  * [in, in_end) and out; adtail, the last AD block padded (0..15 bytes and 0x01); tail, the last message
  * block padded likewise (the plaintext when encrypting, the ciphertext when decrypting), which takes
  * that block's output, of which tail_len (0..15) bytes are copied to the output after the whole blocks;
- * mask (decryption), 0xff on the last block's bytes; tag, where the 16-byte tag is stored (word stores
- * when it is 4-byte aligned, byte stores otherwise).
+ * mask (decryption), 0xff on the last block's bytes; tag, where the 16-byte tag is stored (encryption)
+ * or read (decryption), words when it is 4-byte aligned, bytes otherwise.
  *
  * Register map: a0 = j throughout; a1 the input pointer, a2 the output pointer, a3 the end of the run of
  * whole blocks (a0-a3 and ra survive the rounds); a4-a7 a block's words; s0-s9 the state as in the
  * rounds (between phases in the rounds' exit pattern; lanes flipped into p12's entry pattern before it);
- * t0-t6 the key and the last block's mask words between the rounds. Every branch depends on the
- * lengths only (public): constant time. */
+ * t0-t6 the key, the last block's mask words and the tag between the rounds. Every branch depends on
+ * the lengths and the alignment of the buffers only (public): constant time. */
     .equ J_K, 0
     .equ J_NPUB, 4
     .equ J_AD, 8
@@ -716,7 +784,7 @@ AEAD_TEMPLATE = """
     .equ J_IN_END, 20
     .equ J_OUT, 24
     .equ J_TAG, 28
-    .equ J_HAS_AD, 32
+    .equ J_AD_PHASE, 32
     .equ J_TAIL_LEN, 36
     .equ J_ADTAIL, 40
     .equ J_TAIL, 56
