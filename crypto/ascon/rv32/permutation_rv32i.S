@@ -2091,8 +2091,35 @@ MCU_FN(ascon, aead_dec):
     or      t1, t1, t2
     srli    t1, t1, 31
     addi    t1, t1, -1
-    # the plaintext [out, a2) &= keep: whole words, then bytes (out is 4-byte aligned; lengths are public)
+    # the plaintext [out, a2) &= keep: 16 bytes a step, then bytes (out is 4-byte aligned; lengths public)
     lw      a1, J_OUT(a0)
+    sub     t3, a2, a1
+    andi    t3, t3, 15
+    sub     t4, a2, t3
+    beq     a1, t4, 2f
+1:
+    lw      a4, 0(a1)
+    lw      a5, 4(a1)
+    lw      a6, 8(a1)
+    lw      a7, 12(a1)
+    and     a4, a4, t1
+    and     a5, a5, t1
+    and     a6, a6, t1
+    and     a7, a7, t1
+    sw      a4, 0(a1)
+    sw      a5, 4(a1)
+    sw      a6, 8(a1)
+    sw      a7, 12(a1)
+    addi    a1, a1, 16
+    bne     a1, t4, 1b
+2:
+    bne     a1, a2, 3f
+9:
+    andi    a0, t1, 1                   # 0: accepted, -1: rejected (and wiped)
+    addi    a0, a0, -1
+    RESTORE
+3:
+    # the last 1..15 bytes: words, then bytes
     sub     t3, a2, a1
     andi    t3, t3, 3
     sub     t4, a2, t3
@@ -2104,17 +2131,13 @@ MCU_FN(ascon, aead_dec):
     sw      t2, -4(a1)
     bne     a1, t4, 1b
 2:
-    bne     a1, a2, 3f
-9:
-    andi    a0, t1, 1                   # 0: accepted, -1: rejected (and wiped)
-    addi    a0, a0, -1
-    RESTORE
-3:
+    beq     a1, a2, 9b
+1:
     lbu     t2, 0(a1)
     addi    a1, a1, 1
     and     t2, t2, t1
     sb      t2, -1(a1)
-    bne     a1, a2, 3b
+    bne     a1, a2, 1b
     j       9b
 5:
     # the received tag is not 4-byte aligned: the computed tag to J_MASK (free now), bytes compared
