@@ -20,6 +20,9 @@ the constant addition does not care), and the script tracks which lanes are:
    rounds (patterns change from round to round, the rounds are unrolled) picks each round's circuit and
    NOTs, and the patterns at the p8/p12 entries, minimising the instructions of the AEAD block loop:
    NOTs in rounds 4-11, lanes flipped between blocks, and NOTs the ciphertext needs.
+3. Around the rounds it emits the permutation entry, the block loops, and the one-call AEAD drivers
+   (aead_enc, aead_dec: initialization to tag with the state in registers, for short packets; the
+   partial last blocks come prepared from ascon.c in a job, see AEAD_TEMPLATE).
 """
 from __future__ import annotations
 
@@ -303,7 +306,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  * void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);    rounds = 12 or 8
  * and the block loops absorb16, encrypt16, decrypt16, absorb8 (ref/ascon.h; 4-byte-aligned buffers,
- * which ascon.c checks: LW/SW only).
+ * which ascon.c checks: LW/SW only), and the one-call AEAD drivers aead_enc, aead_dec (at the end).
  *
  * Register map between rounds: S0 = (s0 low, s1 high), S1 = (s2, s3), S2 = (s4, s5), S3 = (s6, s7),
  * S4 = (s8, s9). The rounds clobber t0-t6, a4-a7, s10, s11.
@@ -473,7 +476,7 @@ def aead_driver(p0: int, p4: int, p12: int) -> dict[str, str]:
         "lw      t6, J_TAIL_LEN(a0)",
         "lw      a1, J_K(a0)",
         "bnez    t6, .Laead_{fn}_tail",
-        "xori    s0, s0, 1",
+        "xori    s0, s0, 1                   # an empty last block: the padding alone",
         "4:",
     ]
     final = [

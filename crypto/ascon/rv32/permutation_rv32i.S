@@ -7,7 +7,7 @@
  *
  * void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);    rounds = 12 or 8
  * and the block loops absorb16, encrypt16, decrypt16, absorb8 (ref/ascon.h; 4-byte-aligned buffers,
- * which ascon.c checks: LW/SW only).
+ * which ascon.c checks: LW/SW only), and the one-call AEAD drivers aead_enc, aead_dec (at the end).
  *
  * Register map between rounds: S0 = (s0 low, s1 high), S1 = (s2, s3), S2 = (s4, s5), S3 = (s6, s7),
  * S4 = (s8, s9). The rounds clobber t0-t6, a4-a7, s10, s11.
@@ -1860,7 +1860,7 @@ MCU_FN(ascon, aead_enc):
     lw      t6, J_TAIL_LEN(a0)
     lw      a1, J_K(a0)
     bnez    t6, .Laead_enc_tail
-    xori    s0, s0, 1
+    xori    s0, s0, 1                   # an empty last block: the padding alone
 4:
     # S2 ^= K0, S3 ^= K1; p12; tag = (S3 ^ K0, S4 ^ K1) in t1..t4
     lw      t1, 0(a1)
@@ -2048,7 +2048,7 @@ MCU_FN(ascon, aead_dec):
     lw      t6, J_TAIL_LEN(a0)
     lw      a1, J_K(a0)
     bnez    t6, .Laead_dec_tail
-    xori    s0, s0, 1
+    xori    s0, s0, 1                   # an empty last block: the padding alone
 4:
     # S2 ^= K0, S3 ^= K1; p12; tag = (S3 ^ K0, S4 ^ K1) in t1..t4
     lw      t1, 0(a1)
