@@ -107,9 +107,8 @@ static void aead_tag(ascon_state_t *s, uint64_t k0, uint64_t k1, unsigned char *
 }
 
 #if ASCON_ASM_AEAD
-/* The job of the one-call assembly drivers (ascon.h): pointers, whole-block ranges, and the last AD and
- * message blocks copied and padded into the job, for a message of n bytes and AD of adlen bytes.
- * Only lengths (public) decide the copies. */
+/* ---------------------------------------------- the one-call assembly drivers (rv32-fast, ascon.h) */
+
 /* blk = the n (0..15) bytes at p, 0x01, zeros; with mask (decryption): mask = 0xff on those n bytes. */
 static inline void pad_block(uint32_t blk[4], uint32_t *mask, const unsigned char *p, size_t n)
 {
@@ -127,6 +126,8 @@ static inline void pad_block(uint32_t blk[4], uint32_t *mask, const unsigned cha
     b[n] = 0x01;
 }
 
+/* The driver's job: pointers, whole-block ranges, and the last AD and message blocks copied and padded
+ * into it, for AD of adlen bytes and a message of n bytes. Only lengths (public) decide the copies. */
 static inline void job_start(ascon_aead_job_t *j, const unsigned char *k, const unsigned char *npub,
                              const unsigned char *ad, size_t adlen, const unsigned char *in, unsigned char *out,
                              size_t n, int decrypt)
@@ -154,9 +155,7 @@ static inline void job_start(ascon_aead_job_t *j, const unsigned char *k, const 
  * there is some). */
 #define ASCON_AEAD_ASM_OK(k, npub, ad, adlen, in, out) \
     (ASCON_ASM_OK(k, npub) && ASCON_ASM_OK(in, out) && ((adlen) == 0 || ASCON_ASM_OK(ad, 0)))
-#endif
 
-#if ASCON_ASM_AEAD
 /* Encryption through the one-call driver (aligned buffers): the driver also stores the last block's
  * bytes and the tag. */
 static inline int aead_encrypt_asm(unsigned char *c, unsigned long long *clen, const unsigned char *m,
@@ -170,9 +169,7 @@ static inline int aead_encrypt_asm(unsigned char *c, unsigned long long *clen, c
     MCU_FN(ascon, aead_enc)(&j);
     return 0;
 }
-#endif
 
-#if ASCON_ASM_AEAD
 /* Decryption through the one-call driver (aligned buffers; clen >= 16), which also checks the tag and
  * wipes a rejected plaintext (same instructions either way). */
 static int aead_decrypt_asm(unsigned char *m, unsigned long long *mlen, const unsigned char *c, size_t total,
@@ -186,9 +183,7 @@ static int aead_decrypt_asm(unsigned char *m, unsigned long long *mlen, const un
     *mlen = (unsigned long long)total & (0ull - (unsigned long long)(unsigned)(r + 1));
     return r;
 }
-#endif
 
-#if ASCON_ASM_AEAD
 /* With the one-call drivers the NIST entry points only dispatch on the alignment: aligned buffers go to
  * the driver, others to the C modes below under the name aead_encrypt_c / aead_decrypt_c (a function
  * of their own, so the driver path saves none of the registers the C modes need). */
