@@ -7,7 +7,8 @@ every 8th; `mcucrypt bench` runs them all), the differential test (random length
 ciphertext, incremental hashing in random pieces) and the constant-time checker. Here:
 - the model against the official vectors (a quarter of each file: the model is plain Python and slow);
 - forgeries of every kind rejected with nothing released, on the same instructions and cycles as an
-  accepted decryption (the tag compare and the wipe are branch-free);
+  accepted decryption (the tag compare and the wipe are branch-free), also through rv32-fast's one-call
+  AEAD driver;
 - the assembly block loops (aligned buffers) against the byte-wise C path (misaligned buffers);
 - incremental hashing byte by byte and squeezing in pieces; the catalog's per-id ops; `mcucrypt run`.
 """
@@ -104,6 +105,37 @@ def test_rejection_runs_the_acceptance_path(impl: str, target: str) -> None:
         bad = run(aead.AeadDriver.flip_bit(ct, 8 * pos))
         assert bad.return_value != 0 and not any(bad.outputs[0])
         assert bad.cycles == ok.cycles and bad.trace.pcs == ok.trace.pcs
+
+
+@pytest.mark.parametrize("adlen,mlen", [(16, 16), (0, 13), (33, 0)])
+def test_rv32_fast_driver_rejection(adlen: int, mlen: int) -> None:
+    """rv32-fast's one-call AEAD driver: whole blocks (the padding alone), a received tag that is not
+    4-byte aligned (compared byte-wise in the assembly), an empty message. A wrong tag byte costs the
+    same instructions and cycles as the right tag and releases nothing; the driver runs (not the
+    C modes), and misaligned buffers do take the C modes."""
+    fw = firmware("asconaead128", "rv32-fast", "rv32")
+    rng = random.Random(f"driver/{adlen}/{mlen}")
+    key, nonce, ad, pt = rng.randbytes(16), rng.randbytes(16), rng.randbytes(adlen), rng.randbytes(mlen)
+    ct = model.encrypt("asconaead128", key, nonce, ad, pt)
+
+    def run(c: bytes, mis: int = 0):
+        return fw.call("aead_decrypt", {
+            "m": Buf(size=mlen, out=True), "mlen": Buf(b"\xff" * 8, out=True), "nsec": Buf(b""), "c": Buf(c),
+            "clen": Int(len(c), 8), "ad": Buf(ad), "adlen": Int(adlen, 8), "npub": Buf(nonce),
+            "k": Buf(key, misalign=mis)}, trace=True)
+
+    def driver_ran(res) -> bool:
+        return any(fw.board.symbol_at(pc).startswith("mcu_ascon_rv32_fast_aead_dec") for pc in res.trace.pcs)
+
+    ok = run(ct)
+    assert ok.return_value == 0 and ok.outputs[0] == pt and int.from_bytes(ok.outputs[1], "little") == mlen
+    assert driver_ran(ok)
+    for pos in (mlen, mlen + 15):
+        bad = run(aead.AeadDriver.flip_bit(ct, 8 * pos + 3))
+        assert bad.return_value != 0 and not any(bad.outputs[0]) and not any(bad.outputs[1])
+        assert bad.cycles == ok.cycles and bad.trace.pcs == ok.trace.pcs
+    slow = run(ct, mis=1)
+    assert slow.return_value == 0 and slow.outputs[0] == pt and not driver_ran(slow)
 
 
 # -------------------------------------------------------------------- assembly blocks vs byte path

@@ -198,7 +198,8 @@ class AeadDriver(KindDriver):
     def bench(self, fw: Firmware) -> list[BenchOp]:
         """encrypt-<n>B: NIST API encryption of n bytes without AD; decrypt-8B; the same 8-byte message
         from a stored state (encrypt-8B+I, decrypt-8B+I: paper 004's initialization skip) and the cost of
-        storing it (init-state); P_<steps>: the keyed permutation alone."""
+        storing it (init-state); P_<steps>: the keyed permutation alone; with META's bench_ad_cases
+        [[ad, n], ...] also encrypt-<n>B+<ad>AD and decrypt-<n>B+<ad>AD (short packets with AD)."""
         key_bytes, nonce_bytes, _ = self._sizes(fw)
         rng = random.Random(f"bench/{fw.prim_id}")
         key, nonce = rng.randbytes(key_bytes), rng.randbytes(nonce_bytes)
@@ -213,9 +214,11 @@ class AeadDriver(KindDriver):
                 ct8 = r.output
         ops.append(BenchOp(f"decrypt-{TABLE7_LENGTH}B", TABLE7_LENGTH,
                            self.decrypt(fw, key, nonce, b"", ct8).result))
-        for ad_len, n in fw.params.get("bench_ad_cases", ()):   # short packets: encrypt-16B+16AD
-            ops.append(BenchOp(f"encrypt-{n}B+{ad_len}AD", n,
-                               self.encrypt(fw, key, nonce, msg[:ad_len], msg[:n]).result))
+        for ad_len, n in fw.params.get("bench_ad_cases", ()):   # short packets: {en,de}crypt-16B+16AD
+            enc = self.encrypt(fw, key, nonce, msg[:ad_len], msg[:n])
+            ops.append(BenchOp(f"encrypt-{n}B+{ad_len}AD", n, enc.result))
+            ops.append(BenchOp(f"decrypt-{n}B+{ad_len}AD", n,
+                               self.decrypt(fw, key, nonce, msg[:ad_len], enc.output).result))
         if fw.has("fixednonce_init_state"):
             state, res = self.init_state(fw, key, nonce)
             ops.append(BenchOp("init-state", 0, res))

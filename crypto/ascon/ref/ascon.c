@@ -106,10 +106,124 @@ static void aead_tag(ascon_state_t *s, uint64_t k0, uint64_t k1, unsigned char *
     store_bytes(tag + 8, ascon_get_lane(s, 4) ^ k1, 8);
 }
 
+#if ASCON_ASM_AEAD
+/* ---------------------------------------------- the one-call assembly drivers (rv32-fast, ascon.h) */
+
+/* blk = the n (0..15) bytes at p, 0x01, zeros; with mask (decryption): mask = 0xff on those n bytes. */
+static inline void pad_block(uint32_t blk[4], uint32_t *mask, const unsigned char *p, size_t n)
+{
+    unsigned char *b = (unsigned char *)blk;
+    blk[0] = blk[1] = blk[2] = blk[3] = 0;
+    if (mask) {
+        mask[0] = mask[1] = mask[2] = mask[3] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        b[i] = p[i];
+        if (mask) {
+            ((unsigned char *)mask)[i] = 0xff;
+        }
+    }
+    b[n] = 0x01;
+}
+
+/* The driver's job: pointers, whole-block ranges, and the last AD and message blocks copied and padded
+ * into it, for AD of adlen bytes and a message of n bytes. Only lengths (public) decide the copies. */
+static inline void job_start(ascon_aead_job_t *j, const unsigned char *k, const unsigned char *npub,
+                             const unsigned char *ad, size_t adlen, const unsigned char *in, unsigned char *out,
+                             size_t n, int decrypt)
+{
+    j->k = k;
+    j->npub = npub;
+    j->ad = ad;
+    j->ad_end = ad + (adlen & ~(size_t)15);
+    j->ad_phase = (uint32_t)(adlen != 0) + (uint32_t)(adlen & 15);
+    /* A last block of 0 bytes is the padding alone, which the assembly adds itself: nothing to prepare
+     * (the expected case for whole blocks, laid out as the fall-through path). */
+    if (__builtin_expect((adlen & 15) != 0, 0)) {
+        pad_block(j->adtail, 0, j->ad_end, adlen & 15);
+    }
+    j->in = in;
+    j->in_end = in + (n & ~(size_t)15);
+    j->out = out;
+    j->tail_len = n & 15;
+    if (__builtin_expect((n & 15) != 0, 0)) {
+        pad_block(j->tail, decrypt ? j->mask : 0, j->in_end, n & 15);
+    }
+}
+
+/* Every buffer the assembly reads or writes with LW/SW is 4-byte aligned (the AD only matters when
+ * there is some). */
+#define ASCON_AEAD_ASM_OK(k, npub, ad, adlen, in, out) \
+    (ASCON_ASM_OK(k, npub) && ASCON_ASM_OK(in, out) && ((adlen) == 0 || ASCON_ASM_OK(ad, 0)))
+
+/* Encryption through the one-call driver (aligned buffers): the driver also stores the last block's
+ * bytes and the tag. */
+static inline int aead_encrypt_asm(unsigned char *c, unsigned long long *clen, const unsigned char *m,
+                                   size_t n, const unsigned char *ad, size_t adlen,
+                                   const unsigned char *npub, const unsigned char *k)
+{
+    ascon_aead_job_t j;
+    *clen = (unsigned long long)n + 16u;
+    job_start(&j, k, npub, ad, adlen, m, c, n, 0);
+    j.tag = c + n;
+    MCU_FN(ascon, aead_enc)(&j);
+    return 0;
+}
+
+/* Decryption through the one-call driver (aligned buffers; clen >= 16), which also checks the tag and
+ * wipes a rejected plaintext (same instructions either way). */
+static int aead_decrypt_asm(unsigned char *m, unsigned long long *mlen, const unsigned char *c, size_t total,
+                            const unsigned char *ad, size_t adlen, const unsigned char *npub,
+                            const unsigned char *k)
+{
+    ascon_aead_job_t j;
+    job_start(&j, k, npub, ad, adlen, c, m, total, 1);
+    j.tag = (unsigned char *)(c + total);   /* read only: the received tag */
+    int r = MCU_FN(ascon, aead_dec)(&j);    /* 0 or -1; on -1 the plaintext is already wiped */
+    *mlen = (unsigned long long)total & (0ull - (unsigned long long)(unsigned)(r + 1));
+    return r;
+}
+
+/* With the one-call drivers the NIST entry points only dispatch on the alignment: aligned buffers go to
+ * the driver, others to the C modes below under the name aead_encrypt_c / aead_decrypt_c (a function
+ * of their own, so the driver path saves none of the registers the C modes need). */
+static int aead_encrypt_c(unsigned char *c, unsigned long long *clen, const unsigned char *m,
+                          unsigned long long mlen, const unsigned char *ad, unsigned long long adlen,
+                          const unsigned char *nsec, const unsigned char *npub, const unsigned char *k);
+static int aead_decrypt_c(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,
+                          const unsigned char *c, unsigned long long clen, const unsigned char *ad,
+                          unsigned long long adlen, const unsigned char *npub, const unsigned char *k);
+
 int MCU_FN(asconaead128, aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,
                                        unsigned long long mlen, const unsigned char *ad,
                                        unsigned long long adlen, const unsigned char *nsec,
                                        const unsigned char *npub, const unsigned char *k)
+{
+    if (ASCON_AEAD_ASM_OK(k, npub, ad, adlen, m, c)) {
+        return aead_encrypt_asm(c, clen, m, (size_t)mlen, ad, (size_t)adlen, npub, k);
+    }
+    return aead_encrypt_c(c, clen, m, mlen, ad, adlen, nsec, npub, k);
+}
+
+int MCU_FN(asconaead128, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,
+                                       const unsigned char *c, unsigned long long clen,
+                                       const unsigned char *ad, unsigned long long adlen,
+                                       const unsigned char *npub, const unsigned char *k)
+{
+    if (clen >= 16u && ASCON_AEAD_ASM_OK(k, npub, ad, adlen, c, m)) {
+        return aead_decrypt_asm(m, mlen, c, (size_t)clen - 16u, ad, (size_t)adlen, npub, k);
+    }
+    return aead_decrypt_c(m, mlen, nsec, c, clen, ad, adlen, npub, k);
+}
+#define ASCON_AEAD_C(name) static int __attribute__((noinline)) aead_##name##_c
+#else
+#define ASCON_AEAD_C(name) int MCU_FN(asconaead128, aead_##name)
+#endif
+
+ASCON_AEAD_C(encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,
+                      unsigned long long mlen, const unsigned char *ad,
+                      unsigned long long adlen, const unsigned char *nsec,
+                      const unsigned char *npub, const unsigned char *k)
 {
     (void)nsec;
     ascon_state_t s;
@@ -156,10 +270,10 @@ static void decrypt_lane(ascon_state_t *s, unsigned i, unsigned char *m, const u
     ascon_xor_lane(s, i, p);
 }
 
-int MCU_FN(asconaead128, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,
-                                       const unsigned char *c, unsigned long long clen,
-                                       const unsigned char *ad, unsigned long long adlen,
-                                       const unsigned char *npub, const unsigned char *k)
+ASCON_AEAD_C(decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,
+                      const unsigned char *c, unsigned long long clen,
+                      const unsigned char *ad, unsigned long long adlen,
+                      const unsigned char *npub, const unsigned char *k)
 {
     (void)nsec;
     if (clen < 16u) {

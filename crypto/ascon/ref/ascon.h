@@ -50,6 +50,9 @@ void MCU_FN(ascon, permute)(ascon_state_t *s, unsigned rounds);
 #ifndef ASCON_ASM_ALIGN
 #error "ASCON_ASM_ALIGN must be defined: the alignment mask the assembly block loops need (0u: any, 3u: words)"
 #endif
+#ifndef ASCON_ASM_AEAD
+#error "ASCON_ASM_AEAD must be defined: 1 where the implementation supplies the one-call AEAD drivers (rv32-fast), else 0"
+#endif
 
 #if ASCON_INTERLEAVED
 /* Bit interleaving: lane x <-> (even bits of x in word 0, odd bits in word 1). */
@@ -74,6 +77,36 @@ void MCU_FN(ascon, decrypt16)(ascon_state_t *s, unsigned char *out, const unsign
 void MCU_FN(ascon, absorb8)(ascon_state_t *s, const unsigned char *in, size_t nblocks);
 #endif
 #define ASCON_ASM_OK(a, b) ((((uintptr_t)(a) | (uintptr_t)(b)) & ASCON_ASM_ALIGN) == 0)
+
+#if ASCON_ASM_AEAD
+/* One-call AEAD drivers (rv32-fast, ASCON_ASM_AEAD): the assembly runs Ascon-AEAD128 from the
+ * initialization to the tag with the state in registers; ascon.c fills the job (4-byte-aligned key,
+ * nonce, AD, input and output only), with the partial last blocks prepared here so the assembly
+ * handles whole 16-byte blocks only. The assembly reads the fields at fixed offsets (J_* in its
+ * source; checked below). */
+typedef struct {
+    const unsigned char *k;        /*  0: key, 16 bytes */
+    const unsigned char *npub;     /*  4: nonce, 16 bytes */
+    const unsigned char *ad;       /*  8: whole AD blocks [ad, ad_end) */
+    const unsigned char *ad_end;   /* 12 */
+    const unsigned char *in;       /* 16: whole message blocks [in, in_end) */
+    const unsigned char *in_end;   /* 20 */
+    unsigned char *out;            /* 24: their output, then the last block's tail_len bytes */
+    unsigned char *tag;            /* 28: the tag: stored (encryption), compared (decryption); any alignment */
+    uint32_t ad_phase;             /* 32: 0 without AD, else 1 + (adlen & 15) (1: the padding block alone) */
+    uint32_t tail_len;             /* 36: bytes in the last message block, 0..15 (0: the padding alone) */
+    uint32_t adtail[4];            /* 40: the last AD block (1..15 bytes) padded with 0x01 (unused for 0) */
+    uint32_t tail[4];              /* 56: the last message block (1..15 bytes) padded, then its output */
+    uint32_t mask[4];              /* 72: decryption: 0xff on the last block's bytes (then scratch) */
+} ascon_aead_job_t;
+/* C99 compile-time check: a negative array size when the layout differs from the assembly's. */
+typedef char ascon_aead_job_offsets_match_the_assembly[
+    (sizeof(void *) == 4 && offsetof(ascon_aead_job_t, tag) == 28 && offsetof(ascon_aead_job_t, tail_len) == 36 &&
+     offsetof(ascon_aead_job_t, adtail) == 40 && offsetof(ascon_aead_job_t, tail) == 56 &&
+     offsetof(ascon_aead_job_t, mask) == 72) ? 1 : -1];
+void MCU_FN(ascon, aead_enc)(ascon_aead_job_t *j);
+int MCU_FN(ascon, aead_dec)(ascon_aead_job_t *j);   /* 0: tag accepted; -1: rejected, output wiped */
+#endif
 
 static inline void ascon_xor_lane(ascon_state_t *s, unsigned i, uint64_t v) { s->x[i] ^= ASCON_TO(v); }
 static inline uint64_t ascon_get_lane(const ascon_state_t *s, unsigned i) { return ASCON_FROM(s->x[i]); }

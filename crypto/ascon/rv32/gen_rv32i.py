@@ -20,6 +20,9 @@ the constant addition does not care), and the script tracks which lanes are:
    rounds (patterns change from round to round, the rounds are unrolled) picks each round's circuit and
    NOTs, and the patterns at the p8/p12 entries, minimising the instructions of the AEAD block loop:
    NOTs in rounds 4-11, lanes flipped between blocks, and NOTs the ciphertext needs.
+3. Around the rounds it emits the permutation entry, the block loops, and the one-call AEAD drivers
+   (aead_enc, aead_dec: initialization to tag with the state in registers, for short packets; the
+   partial last blocks come prepared from ascon.c in a job, see AEAD_TEMPLATE).
 """
 from __future__ import annotations
 
@@ -303,7 +306,7 @@ HEADER = """// SPDX-License-Identifier: MIT
  *
  * void mcu_ascon_<impl>_permute(ascon_state_t *s, unsigned rounds);    rounds = 12 or 8
  * and the block loops absorb16, encrypt16, decrypt16, absorb8 (ref/ascon.h; 4-byte-aligned buffers,
- * which ascon.c checks: LW/SW only).
+ * which ascon.c checks: LW/SW only), and the one-call AEAD drivers aead_enc, aead_dec (at the end).
  *
  * Register map between rounds: S0 = (s0 low, s1 high), S1 = (s2, s3), S2 = (s4, s5), S3 = (s6, s7),
  * S4 = (s8, s9). The rounds clobber t0-t6, a4-a7, s10, s11.
@@ -349,11 +352,13 @@ def main() -> None:
         "to8": flips(p12 ^ p4), "to12": flips(p12 ^ p0),
     }
     print(TEMPLATE.format(**body, enc_body=rate_code(p12, True), dec_body=rate_code(p12, False)))
+    drv = aead_driver(p0, p4, p12)
+    print(AEAD_TEMPLATE.format(enc=drv["enc"], dec=drv["dec"]), end="")
 
 
-def rate_code(held: int, encrypt: bool) -> str:
-    """Rate words w = 0..3 (a4..a7 the block's words, a1 the output): the ciphertext (encryption) or
-    the plaintext (decryption) is held rate ^ block, complemented where the pattern holds the lane
+def rate_code(held: int, encrypt: bool, dst: str = "a1", off: str = "") -> str:
+    """Rate words w = 0..3 (a4..a7 the block's words, output at off+4w(dst)): the ciphertext (encryption)
+    or the plaintext (decryption) is held rate ^ block, complemented where the pattern holds the lane
     complemented; after decryption the rate takes the ciphertext, complemented likewise."""
     out = []
     for w in range(4):
@@ -361,14 +366,246 @@ def rate_code(held: int, encrypt: bool) -> str:
         out.append(f"xor     {reg}, {reg}, {blk}")
         if encrypt:
             if comp:
-                out += [f"not     {blk}, {reg}", f"sw      {blk}, {4 * w}(a1)"]
+                out += [f"not     {blk}, {reg}", f"sw      {blk}, {off}{4 * w}({dst})"]
             else:
-                out.append(f"sw      {reg}, {4 * w}(a1)")
+                out.append(f"sw      {reg}, {off}{4 * w}({dst})")
         else:
             if comp:
                 out.append(f"not     {reg}, {reg}")
-            out += [f"sw      {reg}, {4 * w}(a1)", f"{'not' if comp else 'mv':<7} {reg}, {blk}"]
+            out += [f"sw      {reg}, {off}{4 * w}({dst})", f"{'not' if comp else 'mv':<7} {reg}, {blk}"]
     return "\n".join("    " + line for line in out)
+
+
+def dec_tail_code(held: int) -> str:
+    """The last, partial (1..15 bytes) ciphertext block: a4..a7 = B, the ciphertext bytes padded with
+    0x01 (ascon.c), t0..t3 = M, 0xff on the ciphertext's bytes. x = S ^ B; the plaintext p = x & M goes to
+    J_TAIL; the state takes x ^ (S & M): the ciphertext on M's bytes, S ^ 0x01 at the pad byte, S beyond.
+    A lane held complemented (H = ~S): y = H ^ B = ~x, p = ~y & M, and H' = ~(x ^ (S & M)) = y ^ (H & M) ^ M."""
+    out = []
+    for w in range(4):
+        reg, blk, m, comp = HOME[w // 2][w % 2], f"a{4 + w}", f"t{w}", held >> (w // 2) & 1
+        out += [f"and     t5, {reg}, {m}", f"xor     {reg}, {reg}, {blk}"]
+        if comp:
+            out += [f"not     t6, {reg}", f"and     t6, t6, {m}"]
+        else:
+            out.append(f"and     t6, {reg}, {m}")
+        out += [f"sw      t6, J_TAIL+{4 * w}(a0)", f"xor     {reg}, {reg}, t5"]
+        if comp:
+            out.append(f"xor     {reg}, {reg}, {m}")
+    return "\n".join("    " + line for line in out)
+
+
+def aead_driver(p0: int, p4: int, p12: int) -> dict[str, str]:
+    """The one-call AEAD drivers aead_enc / aead_dec: initialization to tag with the state in registers
+    (AEAD_TEMPLATE). Loads are placed so that no result is used by the next instruction (LW: 2 cycles);
+    the expected paths fall through (a cold E31 predictor charges 3 cycles a taken branch): a last block
+    of 0 bytes, the padding alone, inline; a partial one, the unaligned tag and the wipe's last 1..15
+    bytes out of line. The board tests (KATs, model, forgeries) check this code; the rounds are checked
+    here (self_check)."""
+    def key_load() -> list[str]:
+        """The key (a1 = its pointer) into t1..t4."""
+        return [f"lw      t{1 + w}, {4 * w}(a1)" for w in range(4)]
+
+    def xors(i: int, j: int) -> list[str]:
+        """K0 (t1, t2) XORed into lane i, K1 (t3, t4) into lane j. A lane held complemented takes the
+        XOR as it is: ~S ^ K = ~(S ^ K)."""
+        return [f"xor     {r}, {r}, t{1 + w}" for w, r in enumerate([*HOME[i], *HOME[j]])]
+
+    def absorb(src: str, off: str) -> list[str]:
+        return ([f"lw      a{4 + w}, {off}{4 * w}({src})" for w in range(4)]
+                + [f"xor     {HOME[w // 2][w % 2]}, {HOME[w // 2][w % 2]}, a{4 + w}" for w in range(4)])
+
+    def fl(pattern: int) -> list[str]:
+        return [f"not     {HOME[i][h]}, {HOME[i][h]}" for i in range(5) if pattern >> i & 1 for h in (0, 1)]
+
+    start = [
+        "# S = IV, K0, K1, N0, N1 in p12's entry pattern; p12; S3 ^= K0, S4 ^= K1 (a1 = key, a2 = ad_phase)",
+        "lw      a1, J_K(a0)",
+        "lw      t1, J_NPUB(a0)",
+        "lw      a2, J_AD_PHASE(a0)",
+        "lui     s0, 0x808c0                 # IV 0x00001000808c0001",
+        "addi    s0, s0, 1",
+        "lui     s1, 0x1",
+        "lw      s2, 0(a1)",
+        "lw      s3, 4(a1)",
+        "lw      s4, 8(a1)",
+        "lw      s5, 12(a1)",
+        "lw      s6, 0(t1)",
+        "lw      s7, 4(t1)",
+        "lw      s8, 8(t1)",
+        "lw      s9, 12(t1)",
+        *fl(p0),
+        "jal     ra, .Lascon_i_r12",
+        *key_load(),
+        "lw      a3, J_AD_END(a0)",
+        "lw      a1, J_AD(a0)",
+        *xors(3, 4),
+        "# associated data (when there is any): the whole blocks, then the padded last block",
+        "beqz    a2, 3f",
+        "beq     a1, a3, 2f",
+        "1:",
+        *absorb("a1", ""),
+        "addi    a1, a1, 16",
+        *fl(p12 ^ p4),
+        "jal     ra, .Lascon_i_r8",
+        "bne     a1, a3, 1b",
+        "2:",
+        "addi    t0, a2, -1                  # ad_phase - 1: bytes in the last AD block",
+        "bnez    t0, .Laead_{fn}_adtail",
+        "xori    s0, s0, 1                   # an empty last block: the padding alone",
+        ".Laead_{fn}_ad8:",
+        *fl(p12 ^ p4),
+        "jal     ra, .Lascon_i_r8",
+        "3:",
+        "# the whole message blocks, after the domain separation S4 ^= 1 << 63",
+        "lw      a1, J_IN(a0)",
+        "lw      a3, J_IN_END(a0)",
+        "lw      a2, J_OUT(a0)",
+        "lui     t0, 0x80000",
+        f"xor     {HOME[4][1]}, {HOME[4][1]}, t0",
+        "beq     a1, a3, 2f",
+        "1:",
+        "lw      a4, 0(a1)",
+        "lw      a5, 4(a1)",
+        "lw      a6, 8(a1)",
+        "lw      a7, 12(a1)",
+        "addi    a1, a1, 16",
+        "{body}",
+        "addi    a2, a2, 16",
+        *fl(p12 ^ p4),
+        "jal     ra, .Lascon_i_r8",
+        "bne     a1, a3, 1b",
+        "2:",
+        "# the last block: a partial one (out of line, back at 4) or the padding alone (a1 = key again)",
+        "lw      t6, J_TAIL_LEN(a0)",
+        "lw      a1, J_K(a0)",
+        "bnez    t6, .Laead_{fn}_tail",
+        "xori    s0, s0, 1                   # an empty last block: the padding alone",
+        "4:",
+    ]
+    final = [
+        "# S2 ^= K0, S3 ^= K1; p12; tag = (S3 ^ K0, S4 ^ K1) in t1..t4",
+        *key_load(),
+        *xors(2, 3),
+        *fl(p12 ^ p0),
+        "jal     ra, .Lascon_i_r12",
+        "lw      t5, J_TAG(a0)",
+        *key_load(),
+    ]
+    for w in range(4):
+        reg = HOME[3 + w // 2][w % 2]
+        final.append(f"xor     t{1 + w}, t{1 + w}, {reg}")
+        if p12 >> (3 + w // 2) & 1:
+            final.append(f"not     t{1 + w}, t{1 + w}")
+    final += ["andi    t0, t5, 3", "bnez    t0, 5f"]
+    copy = [".Laead_{fn}_adtail:",
+            *absorb("a0", "J_ADTAIL+"),
+            "j       .Laead_{fn}_ad8",
+            ".Laead_{fn}_tail:",
+            "# the last block (1..15 bytes) from J_TAIL, its output back to J_TAIL, then its tail_len bytes to a2",
+            "lw      a4, J_TAIL+0(a0)",
+            "lw      a5, J_TAIL+4(a0)",
+            "lw      a6, J_TAIL+8(a0)",
+            "lw      a7, J_TAIL+12(a0)",
+            "{tail}",
+            "lw      t6, J_TAIL_LEN(a0)",
+            "addi    t1, a0, J_TAIL",
+            "add     t6, t6, a2",
+            "7:",
+            "lbu     t2, 0(t1)",
+            "addi    t1, t1, 1",
+            "addi    a2, a2, 1",
+            "sb      t2, -1(a2)",
+            "bne     a2, t6, 7b",
+            "j       4b"]
+    enc_end = [*[f"sw      t{1 + w}, {4 * w}(t5)" for w in range(4)],
+               "RESTORE",
+               "5:",
+               "# the tag to an address that is not 4-byte aligned: byte stores"]
+    for w in range(4):
+        for b in range(4):
+            enc_end.append(f"sb      t{1 + w}, {4 * w + b}(t5)")
+            if b < 3:
+                enc_end.append(f"srli    t{1 + w}, t{1 + w}, 8")
+    enc_end += ["RESTORE", *copy]
+    dec_end = [
+        "# diff = OR of (computed ^ received) over the tag; J_TAG holds the received tag",
+        *[f"lw      a{4 + w}, {4 * w}(t5)" for w in range(4)],
+        *[f"xor     t{1 + w}, t{1 + w}, a{4 + w}" for w in range(4)],
+        "or      t1, t1, t2",
+        "or      t3, t3, t4",
+        "or      t1, t1, t3",
+        "8:",
+        "# keep = all ones when diff == 0, else 0 (no branch): ((diff | -diff) >> 31) - 1",
+        "neg     t2, t1",
+        "or      t1, t1, t2",
+        "srli    t1, t1, 31",
+        "addi    t1, t1, -1",
+        "# the plaintext [out, a2) &= keep: 16 bytes a step, then bytes (out is 4-byte aligned; lengths public)",
+        "lw      a1, J_OUT(a0)",
+        "sub     t3, a2, a1",
+        "andi    t3, t3, 15",
+        "sub     t4, a2, t3",
+        "beq     a1, t4, 2f",
+        "1:",
+        *[f"lw      a{4 + w}, {4 * w}(a1)" for w in range(4)],
+        *[f"and     a{4 + w}, a{4 + w}, t1" for w in range(4)],
+        *[f"sw      a{4 + w}, {4 * w}(a1)" for w in range(4)],
+        "addi    a1, a1, 16",
+        "bne     a1, t4, 1b",
+        "2:",
+        "bne     a1, a2, 3f",
+        "9:",
+        "andi    a0, t1, 1                   # 0: accepted, -1: rejected (and wiped)",
+        "addi    a0, a0, -1",
+        "RESTORE",
+        "3:",
+        "# the last 1..15 bytes: words, then bytes",
+        "sub     t3, a2, a1",
+        "andi    t3, t3, 3",
+        "sub     t4, a2, t3",
+        "beq     a1, t4, 2f",
+        "1:",
+        "lw      t2, 0(a1)",
+        "addi    a1, a1, 4",
+        "and     t2, t2, t1",
+        "sw      t2, -4(a1)",
+        "bne     a1, t4, 1b",
+        "2:",
+        "beq     a1, a2, 9b",
+        "1:",
+        "lbu     t2, 0(a1)",
+        "addi    a1, a1, 1",
+        "and     t2, t2, t1",
+        "sb      t2, -1(a1)",
+        "bne     a1, a2, 1b",
+        "j       9b",
+        "5:",
+        "# the received tag is not 4-byte aligned: the computed tag to J_MASK (free now), bytes compared",
+        *[f"sw      t{1 + w}, J_MASK+{4 * w}(a0)" for w in range(4)],
+        "addi    t2, a0, J_MASK",
+        "addi    t3, t5, 16",
+        "li      t1, 0",
+        "0:",
+        "lbu     t0, 0(t2)",
+        "lbu     t4, 0(t5)",
+        "addi    t2, t2, 1",
+        "addi    t5, t5, 1",
+        "xor     t0, t0, t4",
+        "or      t1, t1, t0",
+        "bne     t5, t3, 0b",
+        "j       8b",
+        *copy,
+    ]
+    enc_tail = rate_code(p12, True, "a0", "J_TAIL+")
+    dec_tail = "\n".join(["# plaintext p = (S ^ B) & M to J_TAIL, S = (S ^ B) ^ (S & M) (gen_rv32i.py, dec_tail_code)",
+                          *[f"lw      t{w}, J_MASK+{4 * w}(a0)" for w in range(4)], dec_tail_code(p12)])
+    code = {}
+    for fn, end, body, tail in (("enc", enc_end, rate_code(p12, True, "a2"), enc_tail),
+                                ("dec", dec_end, rate_code(p12, False, "a2"), dec_tail)):
+        code[fn] = "\n".join(start + final + end).replace("{fn}", fn).replace("{body}", body).replace("{tail}", tail)
+    return {name: "\n".join(ln.strip() if ln.strip().endswith(":") else "    " + ln.strip()
+                            for ln in body.split("\n")) for name, body in code.items()}
 
 
 TEMPLATE = """
@@ -531,6 +768,99 @@ MCU_FN(ascon, absorb8):
 {leave}
     EPILOGUE
     .size MCU_FN(ascon, absorb8), . - MCU_FN(ascon, absorb8)"""
+
+
+AEAD_TEMPLATE = """
+
+/* The one-call AEAD drivers (ASCON_ASM_AEAD): Ascon-AEAD128 from the initialization to the tag with the
+ * state in registers, one call instead of one per phase (each call saves twelve registers and loads and
+ * stores the state): what short packets pay for most. ascon.c takes this path when the key, nonce, AD,
+ * input and output are 4-byte aligned, and prepares the job (ascon_aead_job_t, ref/ascon.h):
+ *
+ * void mcu_ascon_<impl>_aead_enc(ascon_aead_job_t *j);    encryption: output, then the tag to j->tag
+ * int mcu_ascon_<impl>_aead_dec(ascon_aead_job_t *j);     decryption: output, the tag compared with the
+ *     received one at j->tag (OR of differences), the output ANDed with an all-ones or all-zeros mask:
+ *     returns 0 when the tag matched, else -1 with the output wiped, on the same instructions
+ *
+ * Job fields (byte offsets J_*; ascon.h checks its struct against them at compile time): the key and
+ * nonce pointers; the whole AD blocks [ad, ad_end) and ad_phase (0: no AD, else 1 + the bytes of the
+ * last AD block: 1 means the padding alone, which costs one XORI); the whole message blocks
+ * [in, in_end) and out; adtail, the last AD block padded (0..15 bytes and 0x01); tail, the last message
+ * block padded likewise (the plaintext when encrypting, the ciphertext when decrypting), which takes
+ * that block's output, of which tail_len (0..15) bytes are copied to the output after the whole blocks;
+ * mask (decryption), 0xff on the last block's bytes; tag, where the 16-byte tag is stored (encryption)
+ * or read (decryption), words when it is 4-byte aligned, bytes otherwise.
+ *
+ * Register map: a0 = j throughout; a1 the input pointer, a2 the output pointer, a3 the end of the run of
+ * whole blocks (a0-a3 and ra survive the rounds); a4-a7 a block's words; s0-s9 the state as in the
+ * rounds (between phases in the rounds' exit pattern; lanes flipped into p12's entry pattern before it);
+ * t0-t6 the key, the last block's mask words and the tag between the rounds. Every branch depends on
+ * the lengths and the alignment of the buffers only (public): constant time. */
+    .equ J_K, 0
+    .equ J_NPUB, 4
+    .equ J_AD, 8
+    .equ J_AD_END, 12
+    .equ J_IN, 16
+    .equ J_IN_END, 20
+    .equ J_OUT, 24
+    .equ J_TAG, 28
+    .equ J_AD_PHASE, 32
+    .equ J_TAIL_LEN, 36
+    .equ J_ADTAIL, 40
+    .equ J_TAIL, 56
+    .equ J_MASK, 72
+
+.macro SAVE
+    addi    sp, sp, -64
+    sw      s0, 0(sp)
+    sw      s1, 4(sp)
+    sw      s2, 8(sp)
+    sw      s3, 12(sp)
+    sw      s4, 16(sp)
+    sw      s5, 20(sp)
+    sw      s6, 24(sp)
+    sw      s7, 28(sp)
+    sw      s8, 32(sp)
+    sw      s9, 36(sp)
+    sw      s10, 40(sp)
+    sw      s11, 44(sp)
+    sw      ra, 48(sp)
+.endm
+
+.macro RESTORE
+    lw      s0, 0(sp)
+    lw      s1, 4(sp)
+    lw      s2, 8(sp)
+    lw      s3, 12(sp)
+    lw      s4, 16(sp)
+    lw      s5, 20(sp)
+    lw      s6, 24(sp)
+    lw      s7, 28(sp)
+    lw      s8, 32(sp)
+    lw      s9, 36(sp)
+    lw      s10, 40(sp)
+    lw      s11, 44(sp)
+    lw      ra, 48(sp)
+    addi    sp, sp, 64
+    ret
+.endm
+
+    .section .text.ascon_aead_rv32i, "ax", @progbits
+    .align 2
+    .globl MCU_FN(ascon, aead_enc)
+    .type MCU_FN(ascon, aead_enc), @function
+MCU_FN(ascon, aead_enc):
+    SAVE
+{enc}
+    .size MCU_FN(ascon, aead_enc), . - MCU_FN(ascon, aead_enc)
+
+    .globl MCU_FN(ascon, aead_dec)
+    .type MCU_FN(ascon, aead_dec), @function
+MCU_FN(ascon, aead_dec):
+    SAVE
+{dec}
+    .size MCU_FN(ascon, aead_dec), . - MCU_FN(ascon, aead_dec)
+"""
 
 
 if __name__ == "__main__":
