@@ -164,18 +164,20 @@ class Gen:
         pool += [a[7], b[7]]
         return out, pool
 
-    def combine_regs(self, M: list[int], T: list[int], rp: str, n: int, ct: int) -> None:
+    def combine_regs(self, M: list[int], T: list[int], rp: str, n: int, ct: int, off: int = 0,
+                     store_top: bool = True) -> None:
         """mul128's recombination with M = |da||db| in the 16 registers M (h = 8), R = L + B^16 H at rp:
             T  = L1 + H0 (carry ct)                       U = [M0 ^ n | M1 ^ n] + [T | T] + (n & 1)
             U1 += ct                                      R[8..24) = [L0 | H1] + U
             R3 = H1 + e, e = n + all carries into B^24 + ct (in [-1, 4], sign-extended)
-        n (0xff when the middle term is L + H - M) becomes e."""
+        n (0xff when the middle term is L + H - M) becomes e. R starts at rp + off. Without store_top,
+        R[16..32) is left in M[8:] and T only (not stored): mul256's last call, whose caller uses it there."""
         for r in M:
             self.e(f"eor r{r}, r{n}")
         for j in range(8):
-            self.e(f"ldd r{T[j]}, {rp}+{8 + j}")
+            self.e(f"ldd r{T[j]}, {rp}+{off + 8 + j}")
         for j in range(8):
-            self.e(f"ldd r0, {rp}+{16 + j}")
+            self.e(f"ldd r0, {rp}+{off + 16 + j}")
             self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
         self.e(f"clr r{ct}")                   # CLR (EOR) keeps the carry
         self.e(f"adc r{ct}, r{ZR}")
@@ -188,21 +190,23 @@ class Gen:
             self.e(f"adc r{M[i]}, r{ZR}")
         self.e(f"adc r{n}, r{ct}")             # the carry out of U1 + ct, and ct itself at B^24
         for i in range(8):
-            self.e(f"ldd r0, {rp}+{i}")
+            self.e(f"ldd r0, {rp}+{off + i}")
             self.e(f"{'add' if i == 0 else 'adc'} r{M[i]}, r0")
-            self.e(f"std {rp}+{8 + i}, r{M[i]}")
+            self.e(f"std {rp}+{off + 8 + i}, r{M[i]}")
         for j in range(8):
-            self.e(f"ldd r{T[j]}, {rp}+{24 + j}")
+            self.e(f"ldd r{T[j]}, {rp}+{off + 24 + j}")
             self.e(f"adc r{M[8 + j]}, r{T[j]}")
-            self.e(f"std {rp}+{16 + j}, r{M[8 + j]}")
+            if store_top:
+                self.e(f"std {rp}+{off + 16 + j}, r{M[8 + j]}")
         self.e(f"adc r{n}, r{ZR}")
         self.e(f"mov r0, r{n}")
         self.e("lsl r0")
         self.e("sbc r0, r0")                   # the sign extension of e
         for j in range(8):
             self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r{n if j == 0 else 0}")
-        for j in range(8):
-            self.e(f"std {rp}+{24 + j}, r{T[j]}")
+        if store_top:
+            for j in range(8):
+                self.e(f"std {rp}+{off + 24 + j}, r{T[j]}")
 
     # ---- |x - y| in registers ------------------------------------------------------------------------
     def absdiff_inplace(self, regs: list[int], ptr: str, off: int, mask: int) -> None:
@@ -239,6 +243,36 @@ MUL128_TOP = [8, 9, 10, 11, 16, 17, 18, 19]   # mul128's T; it returns r[24..32)
 MUL128_M: list[int] = []  # mul128's M registers (set by gen_mul128); it returns r[16..24) in MUL128_M[8:]
 
 
+def mul128_from_regs(g: Gen, pa: str = "Y", oa: int = 0, pb: str = "Z", ob: int = 0,
+                     zset: tuple[str, ...] = ("movw r30, r26", "sbiw r30, 32"), rp_off: int = 0,
+                     store_top: bool = True) -> None:
+    """mul128 after the loads of aL, bL (in A, B): a at pa + oa, b at pb + ob, X = r (ST X+); zset sets
+    Z to r - rp_off after the two stored K64s. Without store_top r[16..32) stays in registers only
+    (MUL128_M[8:], MUL128_TOP), not in memory. The defaults are the local routine's."""
+    st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
+    g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
+    g.comment("H = aH * bH into r[16..32)")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, {pa}+{oa + 8 + i}")
+        g.e(f"ldd r{B[i]}, {pb}+{ob + 8 + i}")
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
+    g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
+    g.absdiff_inplace(A, pa, oa, NREG)
+    g.absdiff_inplace(B, pb, ob, SB)
+    g.e(f"eor r{NREG}, r{SB}")
+    g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
+    for line in zset:
+        g.e(line)
+    g.comment("M = |da| * |db|, kept in registers (allocation below)")
+    M, free = g.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
+    g.comment("M bytes 0..15 in " + ", ".join(f"r{r}" for r in M))
+    g.comment("r += B^8 (L + H -/+ M)")
+    assert set(MUL128_TOP) <= set(free)
+    MUL128_M[:] = M
+    g.combine_regs(M, MUL128_TOP, "Z", NREG, ct=1, off=rp_off, store_top=store_top)  # r[24..32) in MUL128_TOP
+
+
 def gen_mul128(g: Gen) -> int:
     """Local routine: X = r (32 bytes), Y = a, Z = b (16 bytes each). Keeps r2 (zero); clobbers r0,
     r1, r3..r31; returns with Z = r and r[16..32) also in registers (MUL128_M[8:], MUL128_TOP).
@@ -256,27 +290,7 @@ def gen_mul128(g: Gen) -> int:
     g.label("/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */")
     MUL128_REGS_SKIPS = g.cycles - start
     g.label("mpmul_avr_kara_mul128_regs:")
-    g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
-    g.k64(A, B, st_x, spare=SB, zpair=ZR)
-    g.comment("H = aH * bH into r[16..32)")
-    for i in range(8):
-        g.e(f"ldd r{A[i]}, Y+{8 + i}")
-        g.e(f"ldd r{B[i]}, Z+{8 + i}")
-    g.k64(A, B, st_x, spare=SB, zpair=ZR)
-    g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
-    g.absdiff_inplace(A, "Y", 0, NREG)
-    g.absdiff_inplace(B, "Z", 0, SB)
-    g.e(f"eor r{NREG}, r{SB}")
-    g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
-    g.e("movw r30, r26")
-    g.e("sbiw r30, 32")                         # Z = r
-    g.comment("M = |da| * |db|, kept in registers (allocation below)")
-    M, free = g.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
-    g.comment("M bytes 0..15 in " + ", ".join(f"r{r}" for r in M))
-    g.comment("r += B^8 (L + H -/+ M)")
-    assert set(MUL128_TOP) <= set(free)
-    MUL128_M[:] = M
-    g.combine_regs(M, MUL128_TOP, "Z", NREG, ct=1)     # leaves r[24..32) in MUL128_TOP
+    mul128_from_regs(g)
     g.e("ret")
     return g.cycles - start
 
@@ -401,13 +415,11 @@ def gen_mul256(g: Gen) -> None:
     g.e(f"eor r{NREG}, r{SB}")
     g.e(f"com r{NREG}")                      # n = 0xff: middle = L + H - M
     g.e(f"st X+, r{NREG}")                   # F[SIGN]; X = F + F_M
-    g.comment("M = |da| * |db| into F[M] (mul128 entered after its first operand loads)")
+    g.comment("M = |da| * |db| into F[M]: mul128 inline from its first K64 (da, db both at Y = F)")
     g.e("movw r28, r26")
-    g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F[DA]
-    g.e("movw r30, r26")
-    g.e(f"sbiw r30, {F_M - F_DB}")          # Z = F[DB]
-    g.e("rcall mpmul_avr_kara_mul128_regs")
-    g.comment("H = aH * bH into r[32..64) (Z = F + F_M on return)")
+    g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F
+    mul128_from_regs(g, "Y", F_DA, "Y", F_DB)   # Z = F + F_M at the end
+    g.comment("H = aH * bH into r[32..64): mul128 inline, X = r + 32, Y = a, Z = b (displacements + 16)")
     g.e(f"ldd r26, Z+{F_PTR - F_M}")
     g.e(f"ldd r27, Z+{F_PTR - F_M + 1}")
     g.e(f"ldd r28, Z+{F_PTR - F_M + 2}")
@@ -416,13 +428,13 @@ def gen_mul256(g: Gen) -> None:
     g.e(f"ldd r31, Z+{F_PTR - F_M + 5}")
     g.e("mov r30, r0")
     g.e("adiw r26, 32")
-    g.e("adiw r28, 16")
-    g.e("adiw r30, 16")
-    g.e("rcall mpmul_avr_kara_mul128")
-    g.comment("L = aL * bL into r[0..32), last: it returns r[24..32) in registers for the recombination")
-    g.comment("(Z = r + 32 on return; a, b again from the frame via SP)")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{16 + i}")
+        g.e(f"ldd r{B[i]}, Z+{16 + i}")
+    mul128_from_regs(g, "Y", 16, "Z", 16, zset=("movw r30, r26", "subi r30, 64", "sbci r31, 0"), rp_off=32)
+    g.comment("L = aL * bL into r[0..32): mul128 inline, last; r[16..32) stays in registers only, where the")
+    g.comment("recombination forms T = L1 + H0 (Z = r from H; a, b again from the frame via SP)")
     g.e("movw r26, r30")
-    g.e("sbiw r26, 32")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
     q = F_PTR + 1 - 32                      # Y = SP + q, the saved a at Y + 32 + 2
@@ -432,8 +444,11 @@ def gen_mul256(g: Gen) -> None:
     g.e("ldd r0, Y+34")
     g.e("ldd r29, Y+35")
     g.e("mov r28, r0")
-    g.e("rcall mpmul_avr_kara_mul128")
-    g.comment("r += B^16 (L + H -/+ M): Z = r on return, X = F[SIGN]")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{i}")
+        g.e(f"ldd r{B[i]}, Z+{i}")
+    mul128_from_regs(g, store_top=False)   # Z = r at the end
+    g.comment("r += B^16 (L + H -/+ M): Z = r, X = F[SIGN]")
     g.e("in r26, 0x3d")
     g.e("in r27, 0x3e")
     g.e(f"adiw r26, {F_SIGN + 1}")
@@ -606,7 +621,7 @@ def generate() -> str:
     c128 = gen_mul128(g128)
     g = Gen()
     gen_mul256(g)
-    c256 = g.cycles + 3 * c128 - MUL128_REGS_SKIPS       # g counts the three RCALLs
+    c256 = g.cycles
     gk = Gen()
     gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"), spare=SB, zpair=ZR)
     gkeep = Gen()
@@ -653,7 +668,7 @@ def generate() -> str:
 """
     gh = Gen()
     gen_helpers(gh)
-    body = "\n".join(g.lines + [""] + g128.lines + gh.lines)
+    body = "\n".join(g.lines + gh.lines)
     return head + body + "\n"
 
 
