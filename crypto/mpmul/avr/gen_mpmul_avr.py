@@ -209,23 +209,32 @@ class Gen:
                 self.e(f"std {rp}+{off + 24 + j}, r{T[j]}")
 
     # ---- |x - y| in registers ------------------------------------------------------------------------
-    def absdiff_inplace(self, regs: list[int], ptr: str, off: int, mask: int) -> None:
-        """regs = |regs - mem[ptr+off..]|, mask = 0xff if regs < mem (borrow) else 0."""
+    def absdiff_inplace(self, regs: list[int], ptr: str, off: int, mask: int,
+                        kept: dict[int, int] | None = None) -> None:
+        """regs = |regs - mem[ptr+off..]|, mask = 0xff if regs < mem (borrow) else 0; kept = {i: register}
+        for bytes of mem already in registers (not loaded)."""
+        kept = kept or {}
         for i, r in enumerate(regs):
-            self.e(f"ldd r0, {ptr}+{off + i}")
-            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+            if i in kept:
+                y = kept[i]
+            else:
+                self.e(f"ldd r0, {ptr}+{off + i}")
+                y = 0
+            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{y}")
         self.negate_by_borrow(regs, mask)
 
-    def absdiff_halves_out(self, regs: list[int], mask: int) -> None:
+    def absdiff_halves_out(self, regs: list[int], mask: int, unstored: tuple[int, ...] = ()) -> None:
         """regs = |mem[Y+16..32) - mem[Y..16)|, mask = 0xff if the difference borrowed else 0; each byte
-        also goes out with ST X+ (the operands' high half minus their low half, as mul256 needs)."""
+        but those at the indices ``unstored`` also goes out with ST X+ (the operands' high half minus
+        their low half, as mul256 needs)."""
         for i, r in enumerate(regs):
             self.e(f"ldd r{r}, Y+{16 + i}")
             self.e(f"ldd r0, Y+{i}")
             self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
-        self.negate_by_borrow(regs, mask, store=True)
+        self.negate_by_borrow(regs, mask, store=True, unstored=unstored)
 
-    def negate_by_borrow(self, regs: list[int], mask: int, store: bool = False) -> None:
+    def negate_by_borrow(self, regs: list[int], mask: int, store: bool = False,
+                         unstored: tuple[int, ...] = ()) -> None:
         """After a subtraction chain into regs: mask = 0xff if it borrowed else 0 (SBC), and regs =
         (regs ^ mask) - mask, its absolute value, without a branch; with ``store`` each byte also goes
         out with ST X+."""
@@ -234,7 +243,7 @@ class Gen:
             self.e(f"eor r{r}, r{mask}")
         for i, r in enumerate(regs):
             self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{mask}")
-            if store:
+            if store and i not in unstored:
                 self.e(f"st X+, r{r}")
 
 
@@ -245,21 +254,27 @@ MUL128_M: list[int] = []  # mul128's M registers (set by gen_mul128); it returns
 
 def mul128_from_regs(g: Gen, pa: str = "Y", oa: int = 0, pb: str = "Z", ob: int = 0,
                      zset: tuple[str, ...] = ("movw r30, r26", "sbiw r30, 32"), rp_off: int = 0,
-                     store_top: bool = True) -> None:
+                     store_top: bool = True, keep: tuple[int, ...] = ()) -> None:
     """mul128 after the loads of aL, bL (in A, B): a at pa + oa, b at pb + ob, X = r (ST X+); zset sets
     Z to r - rp_off after the two stored K64s. Without store_top r[16..32) stays in registers only
-    (MUL128_M[8:], MUL128_TOP), not in memory. The defaults are the local routine's."""
+    (MUL128_M[8:], MUL128_TOP), not in memory. keep: even registers free during H's K64 (r24, and r30
+    when Z is not a pointer) that keep aL, bL bytes (0, 1, then bL's 0, 1) for the differences instead
+    of reloading them. The defaults are the local routine's."""
     st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
     g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
     g.k64(A, B, st_x, spare=SB, zpair=ZR)
+    kept: list[dict[int, int]] = [{}, {}]
+    for n, (r, src) in enumerate(zip(keep, (A, B))):
+        g.e(f"movw r{r}, r{src[0]}")            # aL (bL) bytes 0, 1 stay for the differences
+        kept[n] = {0: r, 1: r + 1}
     g.comment("H = aH * bH into r[16..32)")
     for i in range(8):
         g.e(f"ldd r{A[i]}, {pa}+{oa + 8 + i}")
         g.e(f"ldd r{B[i]}, {pb}+{ob + 8 + i}")
     g.k64(A, B, st_x, spare=SB, zpair=ZR)
     g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
-    g.absdiff_inplace(A, pa, oa, NREG)
-    g.absdiff_inplace(B, pb, ob, SB)
+    g.absdiff_inplace(A, pa, oa, NREG, kept[0])
+    g.absdiff_inplace(B, pb, ob, SB, kept[1])
     g.e(f"eor r{NREG}, r{SB}")
     g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
     for line in zset:
@@ -271,6 +286,40 @@ def mul128_from_regs(g: Gen, pa: str = "Y", oa: int = 0, pb: str = "Z", ob: int 
     assert set(MUL128_TOP) <= set(free)
     MUL128_M[:] = M
     g.combine_regs(M, MUL128_TOP, "Z", NREG, ct=1, off=rp_off, store_top=store_top)  # r[24..32) in MUL128_TOP
+
+
+def mul128_m_inline(g: Gen) -> None:
+    """mul256's M = |da| * |db| (16 bytes each), mul128 inline with the operands in the frame at Y = F
+    (da at F[DA], db at F[DB] without its bytes 11..14) and the low halves in A, B; X = F + F_M.
+    |db| bytes 11..14 arrive in r24, r25, r30, r31 (DB_KEPT) and are H's b operand there; dbL bytes
+    3..6 (B[3..6]) are not overwritten by H's operands and stay for the differences. The recombination
+    goes through Y = F + F_M (Z holds operand bytes). Keeps r2 (zero); Y = F + F_M at the end."""
+    st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
+    bh = [DB_KEPT.get(8 + i, B[i]) for i in range(8)]      # H's b operand registers
+    g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
+    g.comment("H = daH * dbH into M[16..32) (dbH bytes 3..6 already in " + ", ".join(f"r{r}" for r in bh[3:7])
+              + "; dbL bytes 3..6 stay in " + ", ".join(f"r{B[i]}" for i in range(3, 7)) + ")")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{F_DA + 8 + i}")
+        if bh[i] == B[i]:
+            g.e(f"ldd r{B[i]}, Y+{F_DB + DB_AT[8 + i]}")
+    g.k64(A, bh, st_x, spare=SB, zpair=ZR)
+    g.comment("|daH - daL| and |dbH - dbL| in place; signs in r3, r23")
+    g.absdiff_inplace(A, "Y", F_DA, NREG)
+    kept = {i: B[i] for i in range(8) if bh[i] != B[i]}
+    g.absdiff_inplace(bh, "Y", F_DB, SB, kept)
+    g.e(f"eor r{NREG}, r{SB}")
+    g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
+    g.e(f"adiw r28, {F_M - F_DA}")              # Y = F + F_M
+    g.comment("M' = |daH - daL| * |dbH - dbL|, kept in registers")
+    pool = [23] + [kept[i] for i in sorted(kept)] + [26, 27]   # the sign mask, dbL 3..6 and X are dead
+    M, free = g.k64_keep(A, bh, pool)
+    T = [r for r in free if r not in (28, 29)][:8]
+    assert len(T) == 8 and not set(T) & set(M) and not set(T) & {0, 1, 2, 3}
+    g.comment("M' bytes 0..15 in " + ", ".join(f"r{r}" for r in M) + "; T in " + ", ".join(f"r{r}" for r in T))
+    g.comment("M += B^8 (L' + H' -/+ M')")
+    g.combine_regs(M, T, "Y", NREG, ct=1)
 
 
 def gen_mul128(g: Gen) -> int:
@@ -297,8 +346,14 @@ def gen_mul128(g: Gen) -> int:
 
 # mul256 frame (offsets from F = SP + 1 after the allocation). The differences and the sign are written
 # in this order with ST X+, which leaves X at F_M for the M product; the saved pointers follow M so that
-# they are within LDD reach of mul128's Z on return (F + F_M).
-F_DA, F_DB, F_SIGN, F_M, F_PTR = 0, 16, 32, 33, 65
+# they are within LDD reach of Y = F + F_M after M. |bH - bL| bytes 11..14 are not in the frame (they
+# stay in registers for M's H), so F[DB] holds its bytes 0..10, 15 (DB_AT: byte -> frame offset).
+DB_KEPT = {11: 24, 12: 25, 13: 30, 14: 31}   # |bH - bL| byte -> its register through M's first K64
+DB_AT = {i: i - (4 if i == 15 else 0) for i in range(16) if i not in DB_KEPT}
+F_DA, F_DB = 0, 16
+F_SIGN = F_DB + len(DB_AT)
+F_M = F_SIGN + 1
+F_PTR = F_M + 32
 FRAME = F_PTR + 6
 SAVED = [2, 3] + list(range(4, 18)) + [28, 29]
 DBH = [20, 21, 22, 24, 25, 30, 31, 1]     # |bH - bL| bytes 8..15 (r1 is free until the first MUL, Z until M)
@@ -409,29 +464,30 @@ def gen_mul256(g: Gen) -> None:
     g.comment("|aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64")
     g.e("movw r28, r22")
     g.absdiff_halves_out(A + B, NREG)
-    g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB]; bytes 0..7 stay in r12..r19")
+    g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB] but for bytes 11..14; bytes 0..7 stay in r12..r19")
     g.e("movw r28, r20")
-    g.absdiff_halves_out(B + DBH, SB)
+    g.absdiff_halves_out(B + DBH, SB, unstored=tuple(DB_KEPT))
     g.e(f"eor r{NREG}, r{SB}")
     g.e(f"com r{NREG}")                      # n = 0xff: middle = L + H - M
     g.e(f"st X+, r{NREG}")                   # F[SIGN]; X = F + F_M
     g.comment("M = |da| * |db| into F[M]: mul128 inline from its first K64 (da, db both at Y = F)")
     g.e("movw r28, r26")
     g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F
-    mul128_from_regs(g, "Y", F_DA, "Y", F_DB)   # Z = F + F_M at the end
+    mul128_m_inline(g)                      # Y = F + F_M at the end
     g.comment("H = aH * bH into r[32..64): mul128 inline, X = r + 32, Y = a, Z = b (displacements + 16)")
-    g.e(f"ldd r26, Z+{F_PTR - F_M}")
-    g.e(f"ldd r27, Z+{F_PTR - F_M + 1}")
-    g.e(f"ldd r28, Z+{F_PTR - F_M + 2}")
-    g.e(f"ldd r29, Z+{F_PTR - F_M + 3}")
-    g.e(f"ldd r0, Z+{F_PTR - F_M + 4}")
-    g.e(f"ldd r31, Z+{F_PTR - F_M + 5}")
-    g.e("mov r30, r0")
+    g.e(f"ldd r26, Y+{F_PTR - F_M}")
+    g.e(f"ldd r27, Y+{F_PTR - F_M + 1}")
+    g.e(f"ldd r30, Y+{F_PTR - F_M + 4}")
+    g.e(f"ldd r31, Y+{F_PTR - F_M + 5}")
+    g.e(f"ldd r0, Y+{F_PTR - F_M + 2}")
+    g.e(f"ldd r29, Y+{F_PTR - F_M + 3}")
+    g.e("mov r28, r0")
     g.e("adiw r26, 32")
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{16 + i}")
         g.e(f"ldd r{B[i]}, Z+{16 + i}")
-    mul128_from_regs(g, "Y", 16, "Z", 16, zset=("movw r30, r26", "subi r30, 64", "sbci r31, 0"), rp_off=32)
+    mul128_from_regs(g, "Y", 16, "Z", 16, zset=("movw r30, r26", "subi r30, 64", "sbci r31, 0"), rp_off=32,
+                     keep=(24,))
     g.comment("L = aL * bL into r[0..32): mul128 inline, last; r[16..32) stays in registers only, where the")
     g.comment("recombination forms T = L1 + H0 (Z = r from H; a, b again from the frame via SP)")
     g.e("movw r26, r30")
@@ -447,7 +503,7 @@ def gen_mul256(g: Gen) -> None:
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{i}")
         g.e(f"ldd r{B[i]}, Z+{i}")
-    mul128_from_regs(g, store_top=False)   # Z = r at the end
+    mul128_from_regs(g, store_top=False, keep=(24,))   # Z = r at the end
     g.comment("r += B^16 (L + H -/+ M): Z = r, X = F[SIGN]")
     g.e("in r26, 0x3d")
     g.e("in r27, 0x3e")

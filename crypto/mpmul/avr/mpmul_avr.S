@@ -29,10 +29,10 @@
  *   mul256 keeps |aH - aL|, |bH - bL|, the sign, M and the pointers in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
- * Stack: 18 saved registers, a 71-byte frame, one return address: 93 bytes
+ * Stack: 18 saved registers, a 67-byte frame, one return address: 89 bytes
  *   with the caller's return address.
  * Cycles (the generator's count, without the caller's CALL): mul128 1389 (+3 RCALL; 1357
- *   from mul128_regs), mul256 4977.
+ *   from mul128_regs), mul256 4946.
  */
 #include "mcucrypt/ns.h"
 
@@ -65,10 +65,10 @@ MCU_FN(mpmul256, mul):
     push r22
     push r25
     push r24
-    ; the rest of the 71-byte frame (interrupts masked while SP changes)
+    ; the rest of the 67-byte frame (interrupts masked while SP changes)
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 65
+    subi r28, 61
     sbci r29, 0
     in r0, 0x3f
     cli
@@ -177,7 +177,7 @@ MCU_FN(mpmul256, mul):
     st X+, r18
     sbc r19, r3
     st X+, r19
-    ; |bH - bL| in r12..r19 and r20, r21, r22, r24, r25, r30, r31, r1, out to F[DB]; bytes 0..7 stay in r12..r19
+    ; |bH - bL| in r12..r19 and r20, r21, r22, r24, r25, r30, r31, r1, out to F[DB] but for bytes 11..14; bytes 0..7 stay in r12..r19
     movw r28, r20
     ldd r12, Y+16
     ldd r0, Y+0
@@ -267,13 +267,9 @@ MCU_FN(mpmul256, mul):
     sbc r22, r23
     st X+, r22
     sbc r24, r23
-    st X+, r24
     sbc r25, r23
-    st X+, r25
     sbc r30, r23
-    st X+, r30
     sbc r31, r23
-    st X+, r31
     sbc r1, r23
     st X+, r1
     eor r3, r23
@@ -281,7 +277,7 @@ MCU_FN(mpmul256, mul):
     st X+, r3
     ; M = |da| * |db| into F[M]: mul128 inline from its first K64 (da, db both at Y = F)
     movw r28, r26
-    sbiw r28, 33
+    sbiw r28, 29
     clr r3
     mul r4, r12
     st X+, r0
@@ -558,7 +554,7 @@ MCU_FN(mpmul256, mul):
     adc r22, r1
     st X+, r23
     st X+, r22
-    ; H = aH * bH into r[16..32)
+    ; H = daH * dbH into M[16..32) (dbH bytes 3..6 already in r24, r25, r30, r31; dbL bytes 3..6 stay in r15, r16, r17, r18)
     ldd r4, Y+8
     ldd r12, Y+24
     ldd r5, Y+9
@@ -566,15 +562,11 @@ MCU_FN(mpmul256, mul):
     ldd r6, Y+10
     ldd r14, Y+26
     ldd r7, Y+11
-    ldd r15, Y+27
     ldd r8, Y+12
-    ldd r16, Y+28
     ldd r9, Y+13
-    ldd r17, Y+29
     ldd r10, Y+14
-    ldd r18, Y+30
     ldd r11, Y+15
-    ldd r19, Y+31
+    ldd r19, Y+27
     mul r4, r12
     st X+, r0
     mov r20, r1
@@ -601,7 +593,7 @@ MCU_FN(mpmul256, mul):
     adc r23, r1
     adc r20, r2
     st X+, r22
-    mul r4, r15
+    mul r4, r24
     add r23, r0
     adc r20, r1
     adc r21, r2
@@ -619,11 +611,11 @@ MCU_FN(mpmul256, mul):
     adc r21, r2
     st X+, r23
     movw r22, r2
-    mul r4, r16
+    mul r4, r25
     add r20, r0
     adc r21, r1
     adc r23, r2
-    mul r5, r15
+    mul r5, r24
     add r20, r0
     adc r21, r1
     adc r23, r2
@@ -640,15 +632,15 @@ MCU_FN(mpmul256, mul):
     adc r21, r1
     adc r23, r2
     st X+, r20
-    mul r4, r17
+    mul r4, r30
     add r21, r0
     adc r23, r1
     adc r22, r2
-    mul r5, r16
+    mul r5, r25
     add r21, r0
     adc r23, r1
     adc r22, r2
-    mul r6, r15
+    mul r6, r24
     add r21, r0
     adc r23, r1
     adc r22, r2
@@ -666,19 +658,19 @@ MCU_FN(mpmul256, mul):
     adc r22, r2
     st X+, r21
     movw r20, r2
-    mul r4, r18
+    mul r4, r31
     add r23, r0
     adc r22, r1
     adc r21, r2
-    mul r5, r17
+    mul r5, r30
     add r23, r0
     adc r22, r1
     adc r21, r2
-    mul r6, r16
+    mul r6, r25
     add r23, r0
     adc r22, r1
     adc r21, r2
-    mul r7, r15
+    mul r7, r24
     add r23, r0
     adc r22, r1
     adc r21, r2
@@ -699,19 +691,19 @@ MCU_FN(mpmul256, mul):
     add r22, r0
     adc r21, r1
     adc r20, r2
-    mul r5, r18
+    mul r5, r31
     add r22, r0
     adc r21, r1
     adc r20, r2
-    mul r6, r17
+    mul r6, r30
     add r22, r0
     adc r21, r1
     adc r20, r2
-    mul r7, r16
+    mul r7, r25
     add r22, r0
     adc r21, r1
     adc r20, r2
-    mul r8, r15
+    mul r8, r24
     add r22, r0
     adc r21, r1
     adc r20, r2
@@ -733,19 +725,19 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r20, r1
     adc r22, r2
-    mul r6, r18
+    mul r6, r31
     add r21, r0
     adc r20, r1
     adc r22, r2
-    mul r7, r17
+    mul r7, r30
     add r21, r0
     adc r20, r1
     adc r22, r2
-    mul r8, r16
+    mul r8, r25
     add r21, r0
     adc r20, r1
     adc r22, r2
-    mul r9, r15
+    mul r9, r24
     add r21, r0
     adc r20, r1
     adc r22, r2
@@ -762,19 +754,19 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r22, r1
     adc r23, r2
-    mul r7, r18
+    mul r7, r31
     add r20, r0
     adc r22, r1
     adc r23, r2
-    mul r8, r17
+    mul r8, r30
     add r20, r0
     adc r22, r1
     adc r23, r2
-    mul r9, r16
+    mul r9, r25
     add r20, r0
     adc r22, r1
     adc r23, r2
-    mul r10, r15
+    mul r10, r24
     add r20, r0
     adc r22, r1
     adc r23, r2
@@ -788,19 +780,19 @@ MCU_FN(mpmul256, mul):
     add r22, r0
     adc r23, r1
     adc r20, r2
-    mul r8, r18
+    mul r8, r31
     add r22, r0
     adc r23, r1
     adc r20, r2
-    mul r9, r17
+    mul r9, r30
     add r22, r0
     adc r23, r1
     adc r20, r2
-    mul r10, r16
+    mul r10, r25
     add r22, r0
     adc r23, r1
     adc r20, r2
-    mul r11, r15
+    mul r11, r24
     add r22, r0
     adc r23, r1
     adc r20, r2
@@ -809,15 +801,15 @@ MCU_FN(mpmul256, mul):
     add r23, r0
     adc r20, r1
     adc r21, r2
-    mul r9, r18
+    mul r9, r31
     add r23, r0
     adc r20, r1
     adc r21, r2
-    mul r10, r17
+    mul r10, r30
     add r23, r0
     adc r20, r1
     adc r21, r2
-    mul r11, r16
+    mul r11, r25
     add r23, r0
     adc r20, r1
     adc r21, r2
@@ -827,11 +819,11 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r21, r1
     adc r23, r2
-    mul r10, r18
+    mul r10, r31
     add r20, r0
     adc r21, r1
     adc r23, r2
-    mul r11, r17
+    mul r11, r30
     add r20, r0
     adc r21, r1
     adc r23, r2
@@ -840,7 +832,7 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r23, r1
     adc r22, r2
-    mul r11, r18
+    mul r11, r31
     add r21, r0
     adc r23, r1
     adc r22, r2
@@ -850,7 +842,7 @@ MCU_FN(mpmul256, mul):
     adc r22, r1
     st X+, r23
     st X+, r22
-    ; |aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23
+    ; |daH - daL| and |dbH - dbL| in place; signs in r3, r23
     ldd r0, Y+0
     sub r4, r0
     ldd r0, Y+1
@@ -890,38 +882,33 @@ MCU_FN(mpmul256, mul):
     sbc r13, r0
     ldd r0, Y+18
     sbc r14, r0
-    ldd r0, Y+19
-    sbc r15, r0
-    ldd r0, Y+20
-    sbc r16, r0
-    ldd r0, Y+21
-    sbc r17, r0
-    ldd r0, Y+22
-    sbc r18, r0
+    sbc r24, r15
+    sbc r25, r16
+    sbc r30, r17
+    sbc r31, r18
     ldd r0, Y+23
     sbc r19, r0
     sbc r23, r23
     eor r12, r23
     eor r13, r23
     eor r14, r23
-    eor r15, r23
-    eor r16, r23
-    eor r17, r23
-    eor r18, r23
+    eor r24, r23
+    eor r25, r23
+    eor r30, r23
+    eor r31, r23
     eor r19, r23
     sub r12, r23
     sbc r13, r23
     sbc r14, r23
-    sbc r15, r23
-    sbc r16, r23
-    sbc r17, r23
-    sbc r18, r23
+    sbc r24, r23
+    sbc r25, r23
+    sbc r30, r23
+    sbc r31, r23
     sbc r19, r23
     eor r3, r23
     com r3
-    movw r30, r26
-    sbiw r30, 32
-    ; M = |da| * |db|, kept in registers (allocation below)
+    adiw r28, 29
+    ; M' = |daH - daL| * |dbH - dbL|, kept in registers
     mul r4, r12
     movw r20, r0
     clr r22
@@ -933,196 +920,196 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r22, r1
     adc r23, r2
-    clr r24
+    clr r15
     mul r4, r14
     add r22, r0
     adc r23, r1
-    adc r24, r2
+    adc r15, r2
     mul r5, r13
     add r22, r0
     adc r23, r1
-    adc r24, r2
+    adc r15, r2
     mul r6, r12
     add r22, r0
     adc r23, r1
-    adc r24, r2
-    clr r25
-    mul r4, r15
+    adc r15, r2
+    clr r16
+    mul r4, r24
     add r23, r0
-    adc r24, r1
-    adc r25, r2
+    adc r15, r1
+    adc r16, r2
     mul r5, r14
     add r23, r0
-    adc r24, r1
-    adc r25, r2
+    adc r15, r1
+    adc r16, r2
     mul r6, r13
     add r23, r0
-    adc r24, r1
-    adc r25, r2
+    adc r15, r1
+    adc r16, r2
     mul r7, r12
     add r23, r0
-    adc r24, r1
-    adc r25, r2
-    clr r26
-    mul r4, r16
-    add r24, r0
-    adc r25, r1
-    adc r26, r2
-    mul r5, r15
-    add r24, r0
-    adc r25, r1
-    adc r26, r2
+    adc r15, r1
+    adc r16, r2
+    clr r17
+    mul r4, r25
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    mul r5, r24
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
     mul r6, r14
-    add r24, r0
-    adc r25, r1
-    adc r26, r2
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
     mul r7, r13
-    add r24, r0
-    adc r25, r1
-    adc r26, r2
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
     mul r8, r12
-    add r24, r0
-    adc r25, r1
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    clr r18
+    mul r4, r30
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r5, r25
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r6, r24
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r7, r14
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r8, r13
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r9, r12
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    clr r26
+    mul r4, r31
+    add r17, r0
+    adc r18, r1
+    adc r26, r2
+    mul r5, r30
+    add r17, r0
+    adc r18, r1
+    adc r26, r2
+    mul r6, r25
+    add r17, r0
+    adc r18, r1
+    adc r26, r2
+    mul r7, r24
+    add r17, r0
+    adc r18, r1
+    adc r26, r2
+    mul r8, r14
+    add r17, r0
+    adc r18, r1
+    adc r26, r2
+    mul r9, r13
+    add r17, r0
+    adc r18, r1
+    adc r26, r2
+    mul r10, r12
+    add r17, r0
+    adc r18, r1
     adc r26, r2
     clr r27
-    mul r4, r17
-    add r25, r0
-    adc r26, r1
-    adc r27, r2
-    mul r5, r16
-    add r25, r0
-    adc r26, r1
-    adc r27, r2
-    mul r6, r15
-    add r25, r0
-    adc r26, r1
-    adc r27, r2
-    mul r7, r14
-    add r25, r0
-    adc r26, r1
-    adc r27, r2
-    mul r8, r13
-    add r25, r0
-    adc r26, r1
-    adc r27, r2
-    mul r9, r12
-    add r25, r0
-    adc r26, r1
-    adc r27, r2
-    clr r28
-    mul r4, r18
-    add r26, r0
-    adc r27, r1
-    adc r28, r2
-    mul r5, r17
-    add r26, r0
-    adc r27, r1
-    adc r28, r2
-    mul r6, r16
-    add r26, r0
-    adc r27, r1
-    adc r28, r2
-    mul r7, r15
-    add r26, r0
-    adc r27, r1
-    adc r28, r2
-    mul r8, r14
-    add r26, r0
-    adc r27, r1
-    adc r28, r2
-    mul r9, r13
-    add r26, r0
-    adc r27, r1
-    adc r28, r2
-    mul r10, r12
-    add r26, r0
-    adc r27, r1
-    adc r28, r2
-    clr r29
     mul r4, r19
-    add r27, r0
-    adc r28, r1
-    adc r29, r2
-    mul r5, r18
-    add r27, r0
-    adc r28, r1
-    adc r29, r2
-    mul r6, r17
-    add r27, r0
-    adc r28, r1
-    adc r29, r2
-    mul r7, r16
-    add r27, r0
-    adc r28, r1
-    adc r29, r2
-    mul r8, r15
-    add r27, r0
-    adc r28, r1
-    adc r29, r2
+    add r18, r0
+    adc r26, r1
+    adc r27, r2
+    mul r5, r31
+    add r18, r0
+    adc r26, r1
+    adc r27, r2
+    mul r6, r30
+    add r18, r0
+    adc r26, r1
+    adc r27, r2
+    mul r7, r25
+    add r18, r0
+    adc r26, r1
+    adc r27, r2
+    mul r8, r24
+    add r18, r0
+    adc r26, r1
+    adc r27, r2
     mul r9, r14
-    add r27, r0
-    adc r28, r1
-    adc r29, r2
+    add r18, r0
+    adc r26, r1
+    adc r27, r2
     mul r10, r13
-    add r27, r0
-    adc r28, r1
-    adc r29, r2
+    add r18, r0
+    adc r26, r1
+    adc r27, r2
     mul r11, r12
-    add r27, r0
-    adc r28, r1
-    adc r29, r2
+    add r18, r0
+    adc r26, r1
+    adc r27, r2
     clr r4
     mul r5, r19
-    add r28, r0
-    adc r29, r1
+    add r26, r0
+    adc r27, r1
     adc r4, r2
-    mul r6, r18
-    add r28, r0
-    adc r29, r1
+    mul r6, r31
+    add r26, r0
+    adc r27, r1
     adc r4, r2
-    mul r7, r17
-    add r28, r0
-    adc r29, r1
+    mul r7, r30
+    add r26, r0
+    adc r27, r1
     adc r4, r2
-    mul r8, r16
-    add r28, r0
-    adc r29, r1
+    mul r8, r25
+    add r26, r0
+    adc r27, r1
     adc r4, r2
-    mul r9, r15
-    add r28, r0
-    adc r29, r1
+    mul r9, r24
+    add r26, r0
+    adc r27, r1
     adc r4, r2
     mul r10, r14
-    add r28, r0
-    adc r29, r1
+    add r26, r0
+    adc r27, r1
     adc r4, r2
     mul r11, r13
-    add r28, r0
-    adc r29, r1
+    add r26, r0
+    adc r27, r1
     adc r4, r2
     clr r5
     mul r6, r19
-    add r29, r0
+    add r27, r0
     adc r4, r1
     adc r5, r2
-    mul r7, r18
-    add r29, r0
+    mul r7, r31
+    add r27, r0
     adc r4, r1
     adc r5, r2
-    mul r8, r17
-    add r29, r0
+    mul r8, r30
+    add r27, r0
     adc r4, r1
     adc r5, r2
-    mul r9, r16
-    add r29, r0
+    mul r9, r25
+    add r27, r0
     adc r4, r1
     adc r5, r2
-    mul r10, r15
-    add r29, r0
+    mul r10, r24
+    add r27, r0
     adc r4, r1
     adc r5, r2
     mul r11, r14
-    add r29, r0
+    add r27, r0
     adc r4, r1
     adc r5, r2
     clr r12
@@ -1130,19 +1117,19 @@ MCU_FN(mpmul256, mul):
     add r4, r0
     adc r5, r1
     adc r12, r2
-    mul r8, r18
+    mul r8, r31
     add r4, r0
     adc r5, r1
     adc r12, r2
-    mul r9, r17
+    mul r9, r30
     add r4, r0
     adc r5, r1
     adc r12, r2
-    mul r10, r16
+    mul r10, r25
     add r4, r0
     adc r5, r1
     adc r12, r2
-    mul r11, r15
+    mul r11, r24
     add r4, r0
     adc r5, r1
     adc r12, r2
@@ -1151,15 +1138,15 @@ MCU_FN(mpmul256, mul):
     add r5, r0
     adc r12, r1
     adc r13, r2
-    mul r9, r18
+    mul r9, r31
     add r5, r0
     adc r12, r1
     adc r13, r2
-    mul r10, r17
+    mul r10, r30
     add r5, r0
     adc r12, r1
     adc r13, r2
-    mul r11, r16
+    mul r11, r25
     add r5, r0
     adc r12, r1
     adc r13, r2
@@ -1168,11 +1155,11 @@ MCU_FN(mpmul256, mul):
     add r12, r0
     adc r13, r1
     adc r6, r2
-    mul r10, r18
+    mul r10, r31
     add r12, r0
     adc r13, r1
     adc r6, r2
-    mul r11, r17
+    mul r11, r30
     add r12, r0
     adc r13, r1
     adc r6, r2
@@ -1181,77 +1168,77 @@ MCU_FN(mpmul256, mul):
     add r13, r0
     adc r6, r1
     adc r7, r2
-    mul r11, r18
+    mul r11, r31
     add r13, r0
     adc r6, r1
     adc r7, r2
     mul r11, r19
     add r6, r0
     adc r7, r1
-    ; M bytes 0..15 in r20, r21, r22, r23, r24, r25, r26, r27, r28, r29, r4, r5, r12, r13, r6, r7
-    ; r += B^8 (L + H -/+ M)
+    ; M' bytes 0..15 in r20, r21, r22, r23, r15, r16, r17, r18, r26, r27, r4, r5, r12, r13, r6, r7; T in r24, r8, r25, r9, r30, r10, r31, r14
+    ; M += B^8 (L' + H' -/+ M')
     eor r20, r3
     eor r21, r3
     eor r22, r3
     eor r23, r3
-    eor r24, r3
-    eor r25, r3
+    eor r15, r3
+    eor r16, r3
+    eor r17, r3
+    eor r18, r3
     eor r26, r3
     eor r27, r3
-    eor r28, r3
-    eor r29, r3
     eor r4, r3
     eor r5, r3
     eor r12, r3
     eor r13, r3
     eor r6, r3
     eor r7, r3
-    ldd r8, Z+8
-    ldd r9, Z+9
-    ldd r10, Z+10
-    ldd r11, Z+11
-    ldd r16, Z+12
-    ldd r17, Z+13
-    ldd r18, Z+14
-    ldd r19, Z+15
-    ldd r0, Z+16
-    add r8, r0
-    ldd r0, Z+17
+    ldd r24, Y+8
+    ldd r8, Y+9
+    ldd r25, Y+10
+    ldd r9, Y+11
+    ldd r30, Y+12
+    ldd r10, Y+13
+    ldd r31, Y+14
+    ldd r14, Y+15
+    ldd r0, Y+16
+    add r24, r0
+    ldd r0, Y+17
+    adc r8, r0
+    ldd r0, Y+18
+    adc r25, r0
+    ldd r0, Y+19
     adc r9, r0
-    ldd r0, Z+18
+    ldd r0, Y+20
+    adc r30, r0
+    ldd r0, Y+21
     adc r10, r0
-    ldd r0, Z+19
-    adc r11, r0
-    ldd r0, Z+20
-    adc r16, r0
-    ldd r0, Z+21
-    adc r17, r0
-    ldd r0, Z+22
-    adc r18, r0
-    ldd r0, Z+23
-    adc r19, r0
+    ldd r0, Y+22
+    adc r31, r0
+    ldd r0, Y+23
+    adc r14, r0
     clr r1
     adc r1, r2
     cp r2, r3
-    adc r20, r8
-    adc r21, r9
-    adc r22, r10
-    adc r23, r11
-    adc r24, r16
-    adc r25, r17
-    adc r26, r18
-    adc r27, r19
-    adc r28, r8
-    adc r29, r9
-    adc r4, r10
-    adc r5, r11
-    adc r12, r16
-    adc r13, r17
-    adc r6, r18
-    adc r7, r19
+    adc r20, r24
+    adc r21, r8
+    adc r22, r25
+    adc r23, r9
+    adc r15, r30
+    adc r16, r10
+    adc r17, r31
+    adc r18, r14
+    adc r26, r24
+    adc r27, r8
+    adc r4, r25
+    adc r5, r9
+    adc r12, r30
+    adc r13, r10
+    adc r6, r31
+    adc r7, r14
     adc r3, r2
-    add r28, r1
-    adc r29, r2
+    add r26, r1
+    adc r27, r2
     adc r4, r2
     adc r5, r2
     adc r12, r2
@@ -1259,82 +1246,82 @@ MCU_FN(mpmul256, mul):
     adc r6, r2
     adc r7, r2
     adc r3, r1
-    ldd r0, Z+0
+    ldd r0, Y+0
     add r20, r0
-    std Z+8, r20
-    ldd r0, Z+1
+    std Y+8, r20
+    ldd r0, Y+1
     adc r21, r0
-    std Z+9, r21
-    ldd r0, Z+2
+    std Y+9, r21
+    ldd r0, Y+2
     adc r22, r0
-    std Z+10, r22
-    ldd r0, Z+3
+    std Y+10, r22
+    ldd r0, Y+3
     adc r23, r0
-    std Z+11, r23
-    ldd r0, Z+4
-    adc r24, r0
-    std Z+12, r24
-    ldd r0, Z+5
-    adc r25, r0
-    std Z+13, r25
-    ldd r0, Z+6
-    adc r26, r0
-    std Z+14, r26
-    ldd r0, Z+7
-    adc r27, r0
-    std Z+15, r27
-    ldd r8, Z+24
-    adc r28, r8
-    std Z+16, r28
-    ldd r9, Z+25
-    adc r29, r9
-    std Z+17, r29
-    ldd r10, Z+26
-    adc r4, r10
-    std Z+18, r4
-    ldd r11, Z+27
-    adc r5, r11
-    std Z+19, r5
-    ldd r16, Z+28
-    adc r12, r16
-    std Z+20, r12
-    ldd r17, Z+29
-    adc r13, r17
-    std Z+21, r13
-    ldd r18, Z+30
-    adc r6, r18
-    std Z+22, r6
-    ldd r19, Z+31
-    adc r7, r19
-    std Z+23, r7
+    std Y+11, r23
+    ldd r0, Y+4
+    adc r15, r0
+    std Y+12, r15
+    ldd r0, Y+5
+    adc r16, r0
+    std Y+13, r16
+    ldd r0, Y+6
+    adc r17, r0
+    std Y+14, r17
+    ldd r0, Y+7
+    adc r18, r0
+    std Y+15, r18
+    ldd r24, Y+24
+    adc r26, r24
+    std Y+16, r26
+    ldd r8, Y+25
+    adc r27, r8
+    std Y+17, r27
+    ldd r25, Y+26
+    adc r4, r25
+    std Y+18, r4
+    ldd r9, Y+27
+    adc r5, r9
+    std Y+19, r5
+    ldd r30, Y+28
+    adc r12, r30
+    std Y+20, r12
+    ldd r10, Y+29
+    adc r13, r10
+    std Y+21, r13
+    ldd r31, Y+30
+    adc r6, r31
+    std Y+22, r6
+    ldd r14, Y+31
+    adc r7, r14
+    std Y+23, r7
     adc r3, r2
     mov r0, r3
     lsl r0
     sbc r0, r0
-    add r8, r3
+    add r24, r3
+    adc r8, r0
+    adc r25, r0
     adc r9, r0
+    adc r30, r0
     adc r10, r0
-    adc r11, r0
-    adc r16, r0
-    adc r17, r0
-    adc r18, r0
-    adc r19, r0
-    std Z+24, r8
-    std Z+25, r9
-    std Z+26, r10
-    std Z+27, r11
-    std Z+28, r16
-    std Z+29, r17
-    std Z+30, r18
-    std Z+31, r19
+    adc r31, r0
+    adc r14, r0
+    std Y+24, r24
+    std Y+25, r8
+    std Y+26, r25
+    std Y+27, r9
+    std Y+28, r30
+    std Y+29, r10
+    std Y+30, r31
+    std Y+31, r14
     ; H = aH * bH into r[32..64): mul128 inline, X = r + 32, Y = a, Z = b (displacements + 16)
-    ldd r26, Z+32
-    ldd r27, Z+33
-    ldd r28, Z+34
-    ldd r29, Z+35
-    ldd r0, Z+36
-    ldd r31, Z+37
-    mov r30, r0
+    ldd r26, Y+32
+    ldd r27, Y+33
+    ldd r30, Y+36
+    ldd r31, Y+37
+    ldd r0, Y+34
+    ldd r29, Y+35
+    mov r28, r0
     adiw r26, 32
     ldd r4, Y+16
     ldd r12, Z+16
@@ -1628,6 +1615,7 @@ MCU_FN(mpmul256, mul):
     adc r22, r1
     st X+, r23
     st X+, r22
+    movw r24, r4
     ; H = aH * bH into r[16..32)
     ldd r4, Y+24
     ldd r12, Z+24
@@ -1921,10 +1909,8 @@ MCU_FN(mpmul256, mul):
     st X+, r23
     st X+, r22
     ; |aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23
-    ldd r0, Y+16
-    sub r4, r0
-    ldd r0, Y+17
-    sbc r5, r0
+    sub r4, r24
+    sbc r5, r25
     ldd r0, Y+18
     sbc r6, r0
     ldd r0, Y+19
@@ -2403,7 +2389,7 @@ MCU_FN(mpmul256, mul):
     movw r26, r30
     in r28, 0x3d
     in r29, 0x3e
-    adiw r28, 34
+    adiw r28, 30
     ldd r30, Y+36
     ldd r31, Y+37
     ldd r0, Y+34
@@ -2701,6 +2687,7 @@ MCU_FN(mpmul256, mul):
     adc r22, r1
     st X+, r23
     st X+, r22
+    movw r24, r4
     ; H = aH * bH into r[16..32)
     ldd r4, Y+8
     ldd r12, Z+8
@@ -2994,10 +2981,8 @@ MCU_FN(mpmul256, mul):
     st X+, r23
     st X+, r22
     ; |aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23
-    ldd r0, Y+0
-    sub r4, r0
-    ldd r0, Y+1
-    sbc r5, r0
+    sub r4, r24
+    sbc r5, r25
     ldd r0, Y+2
     sbc r6, r0
     ldd r0, Y+3
@@ -3457,7 +3442,7 @@ MCU_FN(mpmul256, mul):
     ; r += B^16 (L + H -/+ M): Z = r, X = F[SIGN]
     in r26, 0x3d
     in r27, 0x3e
-    adiw r26, 33
+    adiw r26, 29
     ldd r0, Z+32
     add r28, r0
     ldd r0, Z+33
@@ -3777,8 +3762,8 @@ MCU_FN(mpmul256, mul):
     ; free the frame, restore, r1 = 0
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(-71)
-    sbci r29, hi8(-71)
+    subi r28, lo8(-67)
+    sbci r29, hi8(-67)
     in r0, 0x3f
     cli
     out 0x3e, r29
