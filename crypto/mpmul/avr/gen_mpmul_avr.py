@@ -3,18 +3,24 @@
 
     python3 gen_mpmul_avr.py            (writes mpmul_avr.S beside this file; --check compares)
 
-Structure (all straight-line; the only branch-like control flow is one RCALL of a local routine):
+Structure (all straight-line, no call: mul256 is one routine of about 7.8 KB):
 - K64: a 64x64-bit product with both operands in 16 registers, product scanning: 64 MULs (2 cycles)
   each followed by ADD/ADC/ADC (r1:r0 into a 3-byte column sum, the third with a zero register), the
   column's low byte stored and the sum renamed one byte down (a CLR for the new top, or in mul128 a
-  MOVW from the zero pair r2:r3 that clears two every other column). 356 cycles with the stores.
+  MOVW from the zero pair r2:r3 that clears two every other column). 355 cycles with the stores.
 - mul128: one level of subtractive Karatsuba over K64: L = aL*bL, H = aH*bH, then the differences
   aH - aL and bH - bL computed in place in the operand registers (which still hold aH, bH), made
   absolute with their sign masks ((d ^ m) - m, no branch), M = |da|*|db|, and the recombination
-  r += B^8 * (L + H -/+ M) with the refined form T = L1 + H0 (used at B^8 and B^16).
-- mul256: the same level again over mul128 (an RCALL'd local routine), its differences and M in a
-  stack frame; the differences' low halves stay in registers for M's first K64 (entry mul128_regs),
-  and the recombination is one pass with two carry chains (combine_top).
+  r += B^8 * (L + H -/+ M) with the refined form T = L1 + H0 (used at B^8 and B^16). gen_mul128
+  writes it as a local routine (the X25519 generator calls it so); mul256 inlines three tailored
+  copies (mul128_from_regs, mul128_m_inline).
+- mul256: the same level again over three inline mul128s in the order M, H, L, its differences and M
+  in a stack frame. M's copy starts with the differences' low halves in the K64 operand registers,
+  finds |bH - bL| bytes 11..14 still in registers (its H operand there, never in the frame) and dbL
+  bytes 3..6 not overwritten (its differences use them); H's copy reads its operands by displacement;
+  H's and L's copies keep aL bytes 0, 1 in r24:r25 through their H (not reloaded); L's copy, the last,
+  leaves r[16..32) in registers without storing it. The recombination is one pass with two carry
+  chains (combine_top) that forms T = L1 + H0 where L left L1.
 The signs are masks: the product's sign selects -M or +M as (M ^ n) + (n & 1) with n = ~(ma ^ mb),
 sign-extended by folding n into the top carry byte; no branch or address depends on the operands.
 """
@@ -331,7 +337,6 @@ def gen_mul128(g: Gen) -> int:
     g.label("/* mpmul_avr_kara_mul128 (local): r[0..32) = a[0..16) * b[0..16) with X = r, Y = a, Z = b; one level")
     g.label(" * of subtractive Karatsuba over K64. Keeps r2 (zero); clobbers r0, r1, r3..r31. */")
     g.label("mpmul_avr_kara_mul128:")
-    st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
     g.comment("L = aL * bL into r[0..16)")
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{i}")
@@ -437,9 +442,19 @@ def combine_top(g: Gen) -> None:
         g.e(f"std Z+{48 + j}, r{T[j]}")
 
 
+MUL256_PARTS: list[tuple[str, int]] = []   # (part, cycles) of mul256, for the header and docs/mpmul.md
+
+
 def gen_mul256(g: Gen) -> None:
     if not MUL128_M:                        # combine_top needs mul128's register allocation
         gen_mul128(Gen())
+    MUL256_PARTS.clear()
+    last = [g.cycles]
+
+    def mark(part: str) -> None:
+        MUL256_PARTS.append((part, g.cycles - last[0]))
+        last[0] = g.cycles
+
     g.label("    .global MCU_FN(mpmul256, mul)")
     g.label("    .type MCU_FN(mpmul256, mul), @function")
     g.label("MCU_FN(mpmul256, mul):")
@@ -461,6 +476,7 @@ def gen_mul256(g: Gen) -> None:
     g.e("adiw r28, 1")                      # Y = F
     g.e(f"clr r{ZR}")
     g.e("movw r26, r28")                    # X = F: the differences go out with ST X+
+    mark("prologue: 18 saved registers, the pointers, the frame")
     g.comment("|aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64")
     g.e("movw r28, r22")
     g.absdiff_halves_out(A + B, NREG)
@@ -470,10 +486,12 @@ def gen_mul256(g: Gen) -> None:
     g.e(f"eor r{NREG}, r{SB}")
     g.e(f"com r{NREG}")                      # n = 0xff: middle = L + H - M
     g.e(f"st X+, r{NREG}")                   # F[SIGN]; X = F + F_M
+    mark("|aH - aL|, |bH - bL| out to the frame, the sign")
     g.comment("M = |da| * |db| into F[M]: mul128 inline from its first K64 (da, db both at Y = F)")
     g.e("movw r28, r26")
     g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F
     mul128_m_inline(g)                      # Y = F + F_M at the end
+    mark("M (mul128 inline)")
     g.comment("H = aH * bH into r[32..64): mul128 inline, X = r + 32, Y = a, Z = b (displacements + 16)")
     g.e(f"ldd r26, Y+{F_PTR - F_M}")
     g.e(f"ldd r27, Y+{F_PTR - F_M + 1}")
@@ -488,6 +506,7 @@ def gen_mul256(g: Gen) -> None:
         g.e(f"ldd r{B[i]}, Z+{16 + i}")
     mul128_from_regs(g, "Y", 16, "Z", 16, zset=("movw r30, r26", "subi r30, 64", "sbci r31, 0"), rp_off=32,
                      keep=(24,))
+    mark("H (mul128 inline, with its pointer set-up)")
     g.comment("L = aL * bL into r[0..32): mul128 inline, last; r[16..32) stays in registers only, where the")
     g.comment("recombination forms T = L1 + H0 (Z = r from H; a, b again from the frame via SP)")
     g.e("movw r26, r30")
@@ -504,11 +523,13 @@ def gen_mul256(g: Gen) -> None:
         g.e(f"ldd r{A[i]}, Y+{i}")
         g.e(f"ldd r{B[i]}, Z+{i}")
     mul128_from_regs(g, store_top=False, keep=(24,))   # Z = r at the end
+    mark("L (mul128 inline, with its pointer set-up)")
     g.comment("r += B^16 (L + H -/+ M): Z = r, X = F[SIGN]")
     g.e("in r26, 0x3d")
     g.e("in r27, 0x3e")
     g.e(f"adiw r26, {F_SIGN + 1}")
     combine_top(g)
+    mark("recombination")
     g.comment("free the frame, restore, r1 = 0")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
@@ -523,6 +544,7 @@ def gen_mul256(g: Gen) -> None:
         g.e(f"pop r{r}")
     g.e("clr r1")
     g.e("ret")
+    mark("epilogue: the frame freed, registers restored")
     g.label("    .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)")
 
 
@@ -673,8 +695,7 @@ def gen_helpers(g: Gen) -> None:
 
 
 def generate() -> str:
-    g128 = Gen()
-    c128 = gen_mul128(g128)
+    c128 = gen_mul128(Gen())
     g = Gen()
     gen_mul256(g)
     c256 = g.cycles
@@ -682,6 +703,7 @@ def generate() -> str:
     gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"), spare=SB, zpair=ZR)
     gkeep = Gen()
     gkeep.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
+    parts = "\n".join(f" *     {c:5d}  {p}" for p, c in MUL256_PARTS)
     head = f"""// SPDX-License-Identifier: MIT
 /* GENERATED by gen_mpmul_avr.py - do not edit. avr-kara: constant-time 256x256 -> 512-bit multiplication
  * for the 8-bit AVR (ATmega128); the 512..2048-bit Karatsuba levels above it are kara.c.
@@ -698,10 +720,13 @@ def generate() -> str:
  *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
- *   - mul256 leaves the low halves of |aH - aL| and |bH - bL| in the K64 operand registers and enters
- *     mul128 after its first loads; it calls M, H, L in that order and forms T = L1 + H0 where the L
- *     call returns L1; its recombination is one pass over the middle 32 bytes with two carry chains,
- *     T + ct for the upper half, and H1 kept in registers for the top quarter.
+ *   - mul256 is straight-line: the three mul128s are inline copies, in the order M, H, L. M's starts
+ *     with the low halves of |aH - aL|, |bH - bL| in the K64 operand registers and |bH - bL| bytes
+ *     11..14 in r24, r25, r30, r31 (its H operand there: they never go to the frame), dbL bytes 3..6
+ *     left in r15..r18 for its differences; H's and L's keep aL bytes 0, 1 in r24:r25 through their H;
+ *     L's leaves r[16..32) in registers only, where the recombination forms T = L1 + H0. That is one
+ *     pass over the middle 32 bytes with two carry chains, T + ct for the upper half, and H1 kept in
+ *     registers for the top quarter.
  *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
  *
  * Register map
@@ -709,14 +734,17 @@ def generate() -> str:
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
  *   r20..r22   column sum (renamed each column; r23 the fourth in mul128's L and H, r2:r3 the zero pair)
  *   r3, r23    sign masks (after mul128's L and H)
- *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r)
- *   mul256 keeps |aH - aL|, |bH - bL|, the sign, M and the pointers in a stack frame (offsets from SP + 1).
+ *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r;
+ *              M's mul128: Y = the frame for both operands and its recombination, Z data)
+ *   mul256 keeps |aH - aL|, |bH - bL| (without bytes 11..14 of the latter), the sign, M and the pointers
+ *   in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
- * Stack: {len(SAVED)} saved registers, a {FRAME}-byte frame, one return address: {len(SAVED) + FRAME + 2 + 2} bytes
- *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL; {c128 - MUL128_REGS_SKIPS}
- *   from mul128_regs), mul256 {c256}.
+ * Stack: {len(SAVED)} saved registers and a {FRAME}-byte frame: {len(SAVED) + FRAME + 2} bytes with the caller's
+ *   return address.
+ * Cycles (the generator's count, without the caller's CALL): mul256 {c256} =
+{parts}
+ *   (the local routine gen_mul128 writes for the X25519 generator: {c128} with its RET.)
  */
 #include "mcucrypt/ns.h"
 

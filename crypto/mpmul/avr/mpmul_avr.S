@@ -14,10 +14,13 @@
  *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
- *   - mul256 leaves the low halves of |aH - aL| and |bH - bL| in the K64 operand registers and enters
- *     mul128 after its first loads; it calls M, H, L in that order and forms T = L1 + H0 where the L
- *     call returns L1; its recombination is one pass over the middle 32 bytes with two carry chains,
- *     T + ct for the upper half, and H1 kept in registers for the top quarter.
+ *   - mul256 is straight-line: the three mul128s are inline copies, in the order M, H, L. M's starts
+ *     with the low halves of |aH - aL|, |bH - bL| in the K64 operand registers and |bH - bL| bytes
+ *     11..14 in r24, r25, r30, r31 (its H operand there: they never go to the frame), dbL bytes 3..6
+ *     left in r15..r18 for its differences; H's and L's keep aL bytes 0, 1 in r24:r25 through their H;
+ *     L's leaves r[16..32) in registers only, where the recombination forms T = L1 + H0. That is one
+ *     pass over the middle 32 bytes with two carry chains, T + ct for the upper half, and H1 kept in
+ *     registers for the top quarter.
  *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
  *
  * Register map
@@ -25,14 +28,23 @@
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
  *   r20..r22   column sum (renamed each column; r23 the fourth in mul128's L and H, r2:r3 the zero pair)
  *   r3, r23    sign masks (after mul128's L and H)
- *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r)
- *   mul256 keeps |aH - aL|, |bH - bL|, the sign, M and the pointers in a stack frame (offsets from SP + 1).
+ *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r;
+ *              M's mul128: Y = the frame for both operands and its recombination, Z data)
+ *   mul256 keeps |aH - aL|, |bH - bL| (without bytes 11..14 of the latter), the sign, M and the pointers
+ *   in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
- * Stack: 18 saved registers, a 67-byte frame, one return address: 89 bytes
- *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 1389 (+3 RCALL; 1357
- *   from mul128_regs), mul256 4946.
+ * Stack: 18 saved registers and a 67-byte frame: 87 bytes with the caller's
+ *   return address.
+ * Cycles (the generator's count, without the caller's CALL): mul256 4946 =
+ *        61  prologue: 18 saved registers, the pointers, the frame
+ *       288  |aH - aL|, |bH - bL| out to the frame, the sign
+ *      1339  M (mul128 inline)
+ *      1397  H (mul128 inline, with its pointer set-up)
+ *      1364  L (mul128 inline, with its pointer set-up)
+ *       447  recombination
+ *        50  epilogue: the frame freed, registers restored
+ *   (the local routine gen_mul128 writes for the X25519 generator: 1389 with its RET.)
  */
 #include "mcucrypt/ns.h"
 
