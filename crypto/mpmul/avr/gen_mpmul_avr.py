@@ -344,7 +344,7 @@ def gen_mul128(g: Gen) -> int:
     g.label("/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */")
     MUL128_REGS_SKIPS = g.cycles - start
     g.label("mpmul_avr_kara_mul128_regs:")
-    mul128_from_regs(g)
+    mul128_from_regs(g, keep=(24,))
     g.e("ret")
     return g.cycles - start
 

@@ -44,7 +44,7 @@
  *      1364  L (mul128 inline, with its pointer set-up)
  *       447  recombination
  *        50  epilogue: the frame freed, registers restored
- *   (the local routine gen_mul128 writes for the X25519 generator: 1389 with its RET.)
+ *   (the local routine gen_mul128 writes for the X25519 generator: 1386 with its RET.)
  */
 #include "mcucrypt/ns.h"
 
