@@ -296,30 +296,33 @@ def mul128_from_regs(g: Gen, pa: str = "Y", oa: int = 0, pb: str = "Z", ob: int 
 
 def mul128_m_inline(g: Gen) -> None:
     """mul256's M = |da| * |db| (16 bytes each), mul128 inline with the operands in the frame at Y = F
-    (da at F[DA], db at F[DB] without its bytes 11..14) and the low halves in A, B; X = F + F_M.
-    |db| bytes 11..14 arrive in r24, r25, r30, r31 (DB_KEPT) and are H's b operand there; dbL bytes
-    3..6 (B[3..6]) are not overwritten by H's operands and stay for the differences. The recombination
-    goes through Y = F + F_M (Z holds operand bytes). Keeps r2 (zero); Y = F + F_M at the end."""
-    st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
+    (da at F[DA], db at F[DB] without its bytes 8, 9, 11..14) and the low halves in A, B. All of its
+    stores and loads go through Y, so X and Z are free: |db| bytes 8, 9, 11..14 arrive in r26, r27,
+    r24, r25, r30, r31 (DB_KEPT) and are H's b operand there, and dbL bytes 0, 1, 3..6 (B[0, 1, 3..6])
+    are not overwritten by H's operands and stay for the differences. Keeps r2 (zero); Y = F + F_M at
+    the end."""
+    def st_m(base: int):
+        return lambda k, reg: g.e(f"std Y+{F_M + base + k}, r{reg}")
     bh = [DB_KEPT.get(8 + i, B[i]) for i in range(8)]      # H's b operand registers
     g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
-    g.k64(A, B, st_x, spare=SB, zpair=ZR)
-    g.comment("H = daH * dbH into M[16..32) (dbH bytes 3..6 already in " + ", ".join(f"r{r}" for r in bh[3:7])
-              + "; dbL bytes 3..6 stay in " + ", ".join(f"r{B[i]}" for i in range(3, 7)) + ")")
+    g.k64(A, B, st_m(0), spare=SB, zpair=ZR)
+    kept = {i: B[i] for i in range(8) if bh[i] != B[i]}   # dbL bytes that H's operands leave alone
+    g.comment("H = daH * dbH into M[16..32) (dbH bytes " + ", ".join(str(i) for i in sorted(kept))
+              + " already in " + ", ".join(f"r{bh[i]}" for i in sorted(kept)) + "; dbL's stay in "
+              + ", ".join(f"r{kept[i]}" for i in sorted(kept)) + ")")
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{F_DA + 8 + i}")
         if bh[i] == B[i]:
             g.e(f"ldd r{B[i]}, Y+{F_DB + DB_AT[8 + i]}")
-    g.k64(A, bh, st_x, spare=SB, zpair=ZR)
+    g.k64(A, bh, st_m(16), spare=SB, zpair=ZR)
     g.comment("|daH - daL| and |dbH - dbL| in place; signs in r3, r23")
     g.absdiff_inplace(A, "Y", F_DA, NREG)
-    kept = {i: B[i] for i in range(8) if bh[i] != B[i]}
     g.absdiff_inplace(bh, "Y", F_DB, SB, kept)
     g.e(f"eor r{NREG}, r{SB}")
     g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
     g.e(f"adiw r28, {F_M - F_DA}")              # Y = F + F_M
     g.comment("M' = |daH - daL| * |dbH - dbL|, kept in registers")
-    pool = [23] + [kept[i] for i in sorted(kept)] + [26, 27]   # the sign mask, dbL 3..6 and X are dead
+    pool = [23] + [kept[i] for i in sorted(kept)]   # the sign mask and the kept dbL bytes are dead
     M, free = g.k64_keep(A, bh, pool)
     T = [r for r in free if r not in (28, 29)][:8]
     assert len(T) == 8 and not set(T) & set(M) and not set(T) & {0, 1, 2, 3}
@@ -351,10 +354,11 @@ def gen_mul128(g: Gen) -> int:
 
 # mul256 frame (offsets from F = SP + 1 after the allocation). The differences and the sign are written
 # in this order with ST X+, which leaves X at F_M for the M product; the saved pointers follow M so that
-# they are within LDD reach of Y = F + F_M after M. |bH - bL| bytes 11..14 are not in the frame (they
-# stay in registers for M's H), so F[DB] holds its bytes 0..10, 15 (DB_AT: byte -> frame offset).
-DB_KEPT = {11: 24, 12: 25, 13: 30, 14: 31}   # |bH - bL| byte -> its register through M's first K64
-DB_AT = {i: i - (4 if i == 15 else 0) for i in range(16) if i not in DB_KEPT}
+# they are within LDD reach of Y = F + F_M after M. |bH - bL| bytes 8, 9, 11..14 are not in the frame:
+# they stay in registers for M's H (bytes 8, 9 move from r20:r21 to r26:r27 once X, which writes the
+# frame, is done), so F[DB] holds its bytes 0..7, 10, 15 (DB_AT: byte -> frame offset).
+DB_KEPT = {8: 26, 9: 27, 11: 24, 12: 25, 13: 30, 14: 31}   # |bH - bL| byte -> its register for M's H
+DB_AT = {i: n for n, i in enumerate(i for i in range(16) if i not in DB_KEPT)}
 F_DA, F_DB = 0, 16
 F_SIGN = F_DB + len(DB_AT)
 F_M = F_SIGN + 1
@@ -480,7 +484,7 @@ def gen_mul256(g: Gen) -> None:
     g.comment("|aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64")
     g.e("movw r28, r22")
     g.absdiff_halves_out(A + B, NREG)
-    g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB] but for bytes 11..14; bytes 0..7 stay in r12..r19")
+    g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB] but for bytes 8, 9, 11..14; bytes 0..7 stay in r12..r19")
     g.e("movw r28, r20")
     g.absdiff_halves_out(B + DBH, SB, unstored=tuple(DB_KEPT))
     g.e(f"eor r{NREG}, r{SB}")
@@ -490,6 +494,7 @@ def gen_mul256(g: Gen) -> None:
     g.comment("M = |da| * |db| into F[M]: mul128 inline from its first K64 (da, db both at Y = F)")
     g.e("movw r28, r26")
     g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F
+    g.e("movw r26, r20")                    # |bH - bL| bytes 8, 9 (X is free from here)
     mul128_m_inline(g)                      # Y = F + F_M at the end
     mark("M (mul128 inline)")
     g.comment("H = aH * bH into r[32..64): mul128 inline, X = r + 32, Y = a, Z = b (displacements + 16)")

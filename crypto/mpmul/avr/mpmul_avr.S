@@ -34,12 +34,12 @@
  *   in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
- * Stack: 18 saved registers and a 67-byte frame: 87 bytes with the caller's
+ * Stack: 18 saved registers and a 65-byte frame: 85 bytes with the caller's
  *   return address.
- * Cycles (the generator's count, without the caller's CALL): mul256 4946 =
+ * Cycles (the generator's count, without the caller's CALL): mul256 4935 =
  *        61  prologue: 18 saved registers, the pointers, the frame
- *       288  |aH - aL|, |bH - bL| out to the frame, the sign
- *      1339  M (mul128 inline)
+ *       284  |aH - aL|, |bH - bL| out to the frame, the sign
+ *      1332  M (mul128 inline)
  *      1397  H (mul128 inline, with its pointer set-up)
  *      1364  L (mul128 inline, with its pointer set-up)
  *       447  recombination
@@ -77,10 +77,10 @@ MCU_FN(mpmul256, mul):
     push r22
     push r25
     push r24
-    ; the rest of the 67-byte frame (interrupts masked while SP changes)
+    ; the rest of the 65-byte frame (interrupts masked while SP changes)
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 61
+    subi r28, 59
     sbci r29, 0
     in r0, 0x3f
     cli
@@ -189,7 +189,7 @@ MCU_FN(mpmul256, mul):
     st X+, r18
     sbc r19, r3
     st X+, r19
-    ; |bH - bL| in r12..r19 and r20, r21, r22, r24, r25, r30, r31, r1, out to F[DB] but for bytes 11..14; bytes 0..7 stay in r12..r19
+    ; |bH - bL| in r12..r19 and r20, r21, r22, r24, r25, r30, r31, r1, out to F[DB] but for bytes 8, 9, 11..14; bytes 0..7 stay in r12..r19
     movw r28, r20
     ldd r12, Y+16
     ldd r0, Y+0
@@ -273,9 +273,7 @@ MCU_FN(mpmul256, mul):
     sbc r19, r23
     st X+, r19
     sbc r20, r23
-    st X+, r20
     sbc r21, r23
-    st X+, r21
     sbc r22, r23
     st X+, r22
     sbc r24, r23
@@ -289,10 +287,11 @@ MCU_FN(mpmul256, mul):
     st X+, r3
     ; M = |da| * |db| into F[M]: mul128 inline from its first K64 (da, db both at Y = F)
     movw r28, r26
-    sbiw r28, 29
+    sbiw r28, 27
+    movw r26, r20
     clr r3
     mul r4, r12
-    st X+, r0
+    std Y+27, r0
     mov r20, r1
     movw r22, r2
     mul r4, r13
@@ -302,7 +301,7 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r22, r1
     adc r23, r2
-    st X+, r20
+    std Y+28, r20
     movw r20, r2
     mul r4, r14
     add r22, r0
@@ -316,7 +315,7 @@ MCU_FN(mpmul256, mul):
     add r22, r0
     adc r23, r1
     adc r20, r2
-    st X+, r22
+    std Y+29, r22
     mul r4, r15
     add r23, r0
     adc r20, r1
@@ -333,7 +332,7 @@ MCU_FN(mpmul256, mul):
     add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r23
+    std Y+30, r23
     movw r22, r2
     mul r4, r16
     add r20, r0
@@ -355,7 +354,7 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r21, r1
     adc r23, r2
-    st X+, r20
+    std Y+31, r20
     mul r4, r17
     add r21, r0
     adc r23, r1
@@ -380,7 +379,7 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r23, r1
     adc r22, r2
-    st X+, r21
+    std Y+32, r21
     movw r20, r2
     mul r4, r18
     add r23, r0
@@ -410,7 +409,7 @@ MCU_FN(mpmul256, mul):
     add r23, r0
     adc r22, r1
     adc r21, r2
-    st X+, r23
+    std Y+33, r23
     mul r4, r19
     add r22, r0
     adc r21, r1
@@ -443,7 +442,7 @@ MCU_FN(mpmul256, mul):
     add r22, r0
     adc r21, r1
     adc r20, r2
-    st X+, r22
+    std Y+34, r22
     movw r22, r2
     mul r5, r19
     add r21, r0
@@ -473,7 +472,7 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r20, r1
     adc r22, r2
-    st X+, r21
+    std Y+35, r21
     mul r6, r19
     add r20, r0
     adc r22, r1
@@ -498,7 +497,7 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r22, r1
     adc r23, r2
-    st X+, r20
+    std Y+36, r20
     movw r20, r2
     mul r7, r19
     add r22, r0
@@ -520,7 +519,7 @@ MCU_FN(mpmul256, mul):
     add r22, r0
     adc r23, r1
     adc r20, r2
-    st X+, r22
+    std Y+37, r22
     mul r8, r19
     add r23, r0
     adc r20, r1
@@ -537,7 +536,7 @@ MCU_FN(mpmul256, mul):
     add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r23
+    std Y+38, r23
     movw r22, r2
     mul r9, r19
     add r20, r0
@@ -551,7 +550,7 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r21, r1
     adc r23, r2
-    st X+, r20
+    std Y+39, r20
     mul r10, r19
     add r21, r0
     adc r23, r1
@@ -560,51 +559,49 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r23, r1
     adc r22, r2
-    st X+, r21
+    std Y+40, r21
     mul r11, r19
     add r23, r0
     adc r22, r1
-    st X+, r23
-    st X+, r22
-    ; H = daH * dbH into M[16..32) (dbH bytes 3..6 already in r24, r25, r30, r31; dbL bytes 3..6 stay in r15, r16, r17, r18)
+    std Y+41, r23
+    std Y+42, r22
+    ; H = daH * dbH into M[16..32) (dbH bytes 0, 1, 3, 4, 5, 6 already in r26, r27, r24, r25, r30, r31; dbL's stay in r12, r13, r15, r16, r17, r18)
     ldd r4, Y+8
-    ldd r12, Y+24
     ldd r5, Y+9
-    ldd r13, Y+25
     ldd r6, Y+10
-    ldd r14, Y+26
+    ldd r14, Y+24
     ldd r7, Y+11
     ldd r8, Y+12
     ldd r9, Y+13
     ldd r10, Y+14
     ldd r11, Y+15
-    ldd r19, Y+27
-    mul r4, r12
-    st X+, r0
+    ldd r19, Y+25
+    mul r4, r26
+    std Y+43, r0
     mov r20, r1
     movw r22, r2
-    mul r4, r13
+    mul r4, r27
     add r20, r0
     adc r22, r1
-    mul r5, r12
+    mul r5, r26
     add r20, r0
     adc r22, r1
     adc r23, r2
-    st X+, r20
+    std Y+44, r20
     movw r20, r2
     mul r4, r14
     add r22, r0
     adc r23, r1
     adc r20, r2
-    mul r5, r13
+    mul r5, r27
     add r22, r0
     adc r23, r1
     adc r20, r2
-    mul r6, r12
+    mul r6, r26
     add r22, r0
     adc r23, r1
     adc r20, r2
-    st X+, r22
+    std Y+45, r22
     mul r4, r24
     add r23, r0
     adc r20, r1
@@ -613,15 +610,15 @@ MCU_FN(mpmul256, mul):
     add r23, r0
     adc r20, r1
     adc r21, r2
-    mul r6, r13
+    mul r6, r27
     add r23, r0
     adc r20, r1
     adc r21, r2
-    mul r7, r12
+    mul r7, r26
     add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r23
+    std Y+46, r23
     movw r22, r2
     mul r4, r25
     add r20, r0
@@ -635,15 +632,15 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r21, r1
     adc r23, r2
-    mul r7, r13
+    mul r7, r27
     add r20, r0
     adc r21, r1
     adc r23, r2
-    mul r8, r12
+    mul r8, r26
     add r20, r0
     adc r21, r1
     adc r23, r2
-    st X+, r20
+    std Y+47, r20
     mul r4, r30
     add r21, r0
     adc r23, r1
@@ -660,15 +657,15 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r23, r1
     adc r22, r2
-    mul r8, r13
+    mul r8, r27
     add r21, r0
     adc r23, r1
     adc r22, r2
-    mul r9, r12
+    mul r9, r26
     add r21, r0
     adc r23, r1
     adc r22, r2
-    st X+, r21
+    std Y+48, r21
     movw r20, r2
     mul r4, r31
     add r23, r0
@@ -690,15 +687,15 @@ MCU_FN(mpmul256, mul):
     add r23, r0
     adc r22, r1
     adc r21, r2
-    mul r9, r13
+    mul r9, r27
     add r23, r0
     adc r22, r1
     adc r21, r2
-    mul r10, r12
+    mul r10, r26
     add r23, r0
     adc r22, r1
     adc r21, r2
-    st X+, r23
+    std Y+49, r23
     mul r4, r19
     add r22, r0
     adc r21, r1
@@ -723,15 +720,15 @@ MCU_FN(mpmul256, mul):
     add r22, r0
     adc r21, r1
     adc r20, r2
-    mul r10, r13
+    mul r10, r27
     add r22, r0
     adc r21, r1
     adc r20, r2
-    mul r11, r12
+    mul r11, r26
     add r22, r0
     adc r21, r1
     adc r20, r2
-    st X+, r22
+    std Y+50, r22
     movw r22, r2
     mul r5, r19
     add r21, r0
@@ -757,11 +754,11 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r20, r1
     adc r22, r2
-    mul r11, r13
+    mul r11, r27
     add r21, r0
     adc r20, r1
     adc r22, r2
-    st X+, r21
+    std Y+51, r21
     mul r6, r19
     add r20, r0
     adc r22, r1
@@ -786,7 +783,7 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r22, r1
     adc r23, r2
-    st X+, r20
+    std Y+52, r20
     movw r20, r2
     mul r7, r19
     add r22, r0
@@ -808,7 +805,7 @@ MCU_FN(mpmul256, mul):
     add r22, r0
     adc r23, r1
     adc r20, r2
-    st X+, r22
+    std Y+53, r22
     mul r8, r19
     add r23, r0
     adc r20, r1
@@ -825,7 +822,7 @@ MCU_FN(mpmul256, mul):
     add r23, r0
     adc r20, r1
     adc r21, r2
-    st X+, r23
+    std Y+54, r23
     movw r22, r2
     mul r9, r19
     add r20, r0
@@ -839,7 +836,7 @@ MCU_FN(mpmul256, mul):
     add r20, r0
     adc r21, r1
     adc r23, r2
-    st X+, r20
+    std Y+55, r20
     mul r10, r19
     add r21, r0
     adc r23, r1
@@ -848,12 +845,12 @@ MCU_FN(mpmul256, mul):
     add r21, r0
     adc r23, r1
     adc r22, r2
-    st X+, r21
+    std Y+56, r21
     mul r11, r19
     add r23, r0
     adc r22, r1
-    st X+, r23
-    st X+, r22
+    std Y+57, r23
+    std Y+58, r22
     ; |daH - daL| and |dbH - dbL| in place; signs in r3, r23
     ldd r0, Y+0
     sub r4, r0
@@ -888,10 +885,8 @@ MCU_FN(mpmul256, mul):
     sbc r9, r3
     sbc r10, r3
     sbc r11, r3
-    ldd r0, Y+16
-    sub r12, r0
-    ldd r0, Y+17
-    sbc r13, r0
+    sub r26, r12
+    sbc r27, r13
     ldd r0, Y+18
     sbc r14, r0
     sbc r24, r15
@@ -901,16 +896,16 @@ MCU_FN(mpmul256, mul):
     ldd r0, Y+23
     sbc r19, r0
     sbc r23, r23
-    eor r12, r23
-    eor r13, r23
+    eor r26, r23
+    eor r27, r23
     eor r14, r23
     eor r24, r23
     eor r25, r23
     eor r30, r23
     eor r31, r23
     eor r19, r23
-    sub r12, r23
-    sbc r13, r23
+    sub r26, r23
+    sbc r27, r23
     sbc r14, r23
     sbc r24, r23
     sbc r25, r23
@@ -919,290 +914,290 @@ MCU_FN(mpmul256, mul):
     sbc r19, r23
     eor r3, r23
     com r3
-    adiw r28, 29
+    adiw r28, 27
     ; M' = |daH - daL| * |dbH - dbL|, kept in registers
-    mul r4, r12
+    mul r4, r26
     movw r20, r0
     clr r22
     clr r23
-    mul r4, r13
+    mul r4, r27
     add r21, r0
     adc r22, r1
-    mul r5, r12
+    mul r5, r26
     add r21, r0
     adc r22, r1
     adc r23, r2
-    clr r15
+    clr r12
     mul r4, r14
     add r22, r0
     adc r23, r1
-    adc r15, r2
-    mul r5, r13
+    adc r12, r2
+    mul r5, r27
     add r22, r0
     adc r23, r1
-    adc r15, r2
-    mul r6, r12
+    adc r12, r2
+    mul r6, r26
     add r22, r0
     adc r23, r1
-    adc r15, r2
-    clr r16
+    adc r12, r2
+    clr r13
     mul r4, r24
     add r23, r0
-    adc r15, r1
-    adc r16, r2
+    adc r12, r1
+    adc r13, r2
     mul r5, r14
     add r23, r0
+    adc r12, r1
+    adc r13, r2
+    mul r6, r27
+    add r23, r0
+    adc r12, r1
+    adc r13, r2
+    mul r7, r26
+    add r23, r0
+    adc r12, r1
+    adc r13, r2
+    clr r15
+    mul r4, r25
+    add r12, r0
+    adc r13, r1
+    adc r15, r2
+    mul r5, r24
+    add r12, r0
+    adc r13, r1
+    adc r15, r2
+    mul r6, r14
+    add r12, r0
+    adc r13, r1
+    adc r15, r2
+    mul r7, r27
+    add r12, r0
+    adc r13, r1
+    adc r15, r2
+    mul r8, r26
+    add r12, r0
+    adc r13, r1
+    adc r15, r2
+    clr r16
+    mul r4, r30
+    add r13, r0
     adc r15, r1
     adc r16, r2
-    mul r6, r13
-    add r23, r0
+    mul r5, r25
+    add r13, r0
     adc r15, r1
     adc r16, r2
-    mul r7, r12
-    add r23, r0
+    mul r6, r24
+    add r13, r0
+    adc r15, r1
+    adc r16, r2
+    mul r7, r14
+    add r13, r0
+    adc r15, r1
+    adc r16, r2
+    mul r8, r27
+    add r13, r0
+    adc r15, r1
+    adc r16, r2
+    mul r9, r26
+    add r13, r0
     adc r15, r1
     adc r16, r2
     clr r17
-    mul r4, r25
+    mul r4, r31
     add r15, r0
     adc r16, r1
     adc r17, r2
-    mul r5, r24
+    mul r5, r30
     add r15, r0
     adc r16, r1
     adc r17, r2
-    mul r6, r14
+    mul r6, r25
     add r15, r0
     adc r16, r1
     adc r17, r2
-    mul r7, r13
+    mul r7, r24
     add r15, r0
     adc r16, r1
     adc r17, r2
-    mul r8, r12
+    mul r8, r14
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    mul r9, r27
+    add r15, r0
+    adc r16, r1
+    adc r17, r2
+    mul r10, r26
     add r15, r0
     adc r16, r1
     adc r17, r2
     clr r18
-    mul r4, r30
-    add r16, r0
-    adc r17, r1
-    adc r18, r2
-    mul r5, r25
-    add r16, r0
-    adc r17, r1
-    adc r18, r2
-    mul r6, r24
-    add r16, r0
-    adc r17, r1
-    adc r18, r2
-    mul r7, r14
-    add r16, r0
-    adc r17, r1
-    adc r18, r2
-    mul r8, r13
-    add r16, r0
-    adc r17, r1
-    adc r18, r2
-    mul r9, r12
-    add r16, r0
-    adc r17, r1
-    adc r18, r2
-    clr r26
-    mul r4, r31
-    add r17, r0
-    adc r18, r1
-    adc r26, r2
-    mul r5, r30
-    add r17, r0
-    adc r18, r1
-    adc r26, r2
-    mul r6, r25
-    add r17, r0
-    adc r18, r1
-    adc r26, r2
-    mul r7, r24
-    add r17, r0
-    adc r18, r1
-    adc r26, r2
-    mul r8, r14
-    add r17, r0
-    adc r18, r1
-    adc r26, r2
-    mul r9, r13
-    add r17, r0
-    adc r18, r1
-    adc r26, r2
-    mul r10, r12
-    add r17, r0
-    adc r18, r1
-    adc r26, r2
-    clr r27
     mul r4, r19
-    add r18, r0
-    adc r26, r1
-    adc r27, r2
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
     mul r5, r31
-    add r18, r0
-    adc r26, r1
-    adc r27, r2
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
     mul r6, r30
-    add r18, r0
-    adc r26, r1
-    adc r27, r2
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
     mul r7, r25
-    add r18, r0
-    adc r26, r1
-    adc r27, r2
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
     mul r8, r24
-    add r18, r0
-    adc r26, r1
-    adc r27, r2
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
     mul r9, r14
-    add r18, r0
-    adc r26, r1
-    adc r27, r2
-    mul r10, r13
-    add r18, r0
-    adc r26, r1
-    adc r27, r2
-    mul r11, r12
-    add r18, r0
-    adc r26, r1
-    adc r27, r2
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r10, r27
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
+    mul r11, r26
+    add r16, r0
+    adc r17, r1
+    adc r18, r2
     clr r4
     mul r5, r19
-    add r26, r0
-    adc r27, r1
+    add r17, r0
+    adc r18, r1
     adc r4, r2
     mul r6, r31
-    add r26, r0
-    adc r27, r1
+    add r17, r0
+    adc r18, r1
     adc r4, r2
     mul r7, r30
-    add r26, r0
-    adc r27, r1
+    add r17, r0
+    adc r18, r1
     adc r4, r2
     mul r8, r25
-    add r26, r0
-    adc r27, r1
+    add r17, r0
+    adc r18, r1
     adc r4, r2
     mul r9, r24
-    add r26, r0
-    adc r27, r1
+    add r17, r0
+    adc r18, r1
     adc r4, r2
     mul r10, r14
-    add r26, r0
-    adc r27, r1
+    add r17, r0
+    adc r18, r1
     adc r4, r2
-    mul r11, r13
-    add r26, r0
-    adc r27, r1
+    mul r11, r27
+    add r17, r0
+    adc r18, r1
     adc r4, r2
     clr r5
     mul r6, r19
-    add r27, r0
+    add r18, r0
     adc r4, r1
     adc r5, r2
     mul r7, r31
-    add r27, r0
+    add r18, r0
     adc r4, r1
     adc r5, r2
     mul r8, r30
-    add r27, r0
+    add r18, r0
     adc r4, r1
     adc r5, r2
     mul r9, r25
-    add r27, r0
+    add r18, r0
     adc r4, r1
     adc r5, r2
     mul r10, r24
-    add r27, r0
+    add r18, r0
     adc r4, r1
     adc r5, r2
     mul r11, r14
-    add r27, r0
+    add r18, r0
     adc r4, r1
     adc r5, r2
-    clr r12
+    clr r26
     mul r7, r19
     add r4, r0
     adc r5, r1
-    adc r12, r2
+    adc r26, r2
     mul r8, r31
     add r4, r0
     adc r5, r1
-    adc r12, r2
+    adc r26, r2
     mul r9, r30
     add r4, r0
     adc r5, r1
-    adc r12, r2
+    adc r26, r2
     mul r10, r25
     add r4, r0
     adc r5, r1
-    adc r12, r2
+    adc r26, r2
     mul r11, r24
     add r4, r0
     adc r5, r1
-    adc r12, r2
-    clr r13
+    adc r26, r2
+    clr r27
     mul r8, r19
     add r5, r0
-    adc r12, r1
-    adc r13, r2
+    adc r26, r1
+    adc r27, r2
     mul r9, r31
     add r5, r0
-    adc r12, r1
-    adc r13, r2
+    adc r26, r1
+    adc r27, r2
     mul r10, r30
     add r5, r0
-    adc r12, r1
-    adc r13, r2
+    adc r26, r1
+    adc r27, r2
     mul r11, r25
     add r5, r0
-    adc r12, r1
-    adc r13, r2
+    adc r26, r1
+    adc r27, r2
     clr r6
     mul r9, r19
-    add r12, r0
-    adc r13, r1
+    add r26, r0
+    adc r27, r1
     adc r6, r2
     mul r10, r31
-    add r12, r0
-    adc r13, r1
+    add r26, r0
+    adc r27, r1
     adc r6, r2
     mul r11, r30
-    add r12, r0
-    adc r13, r1
+    add r26, r0
+    adc r27, r1
     adc r6, r2
     clr r7
     mul r10, r19
-    add r13, r0
+    add r27, r0
     adc r6, r1
     adc r7, r2
     mul r11, r31
-    add r13, r0
+    add r27, r0
     adc r6, r1
     adc r7, r2
     mul r11, r19
     add r6, r0
     adc r7, r1
-    ; M' bytes 0..15 in r20, r21, r22, r23, r15, r16, r17, r18, r26, r27, r4, r5, r12, r13, r6, r7; T in r24, r8, r25, r9, r30, r10, r31, r14
+    ; M' bytes 0..15 in r20, r21, r22, r23, r12, r13, r15, r16, r17, r18, r4, r5, r26, r27, r6, r7; T in r24, r8, r25, r9, r30, r10, r31, r14
     ; M += B^8 (L' + H' -/+ M')
     eor r20, r3
     eor r21, r3
     eor r22, r3
     eor r23, r3
+    eor r12, r3
+    eor r13, r3
     eor r15, r3
     eor r16, r3
     eor r17, r3
     eor r18, r3
-    eor r26, r3
-    eor r27, r3
     eor r4, r3
     eor r5, r3
-    eor r12, r3
-    eor r13, r3
+    eor r26, r3
+    eor r27, r3
     eor r6, r3
     eor r7, r3
     ldd r24, Y+8
@@ -1236,25 +1231,25 @@ MCU_FN(mpmul256, mul):
     adc r21, r8
     adc r22, r25
     adc r23, r9
-    adc r15, r30
-    adc r16, r10
-    adc r17, r31
-    adc r18, r14
-    adc r26, r24
-    adc r27, r8
-    adc r4, r25
-    adc r5, r9
     adc r12, r30
     adc r13, r10
+    adc r15, r31
+    adc r16, r14
+    adc r17, r24
+    adc r18, r8
+    adc r4, r25
+    adc r5, r9
+    adc r26, r30
+    adc r27, r10
     adc r6, r31
     adc r7, r14
     adc r3, r2
-    add r26, r1
-    adc r27, r2
+    add r17, r1
+    adc r18, r2
     adc r4, r2
     adc r5, r2
-    adc r12, r2
-    adc r13, r2
+    adc r26, r2
+    adc r27, r2
     adc r6, r2
     adc r7, r2
     adc r3, r1
@@ -1271,23 +1266,23 @@ MCU_FN(mpmul256, mul):
     adc r23, r0
     std Y+11, r23
     ldd r0, Y+4
-    adc r15, r0
-    std Y+12, r15
+    adc r12, r0
+    std Y+12, r12
     ldd r0, Y+5
-    adc r16, r0
-    std Y+13, r16
+    adc r13, r0
+    std Y+13, r13
     ldd r0, Y+6
-    adc r17, r0
-    std Y+14, r17
+    adc r15, r0
+    std Y+14, r15
     ldd r0, Y+7
-    adc r18, r0
-    std Y+15, r18
+    adc r16, r0
+    std Y+15, r16
     ldd r24, Y+24
-    adc r26, r24
-    std Y+16, r26
+    adc r17, r24
+    std Y+16, r17
     ldd r8, Y+25
-    adc r27, r8
-    std Y+17, r27
+    adc r18, r8
+    std Y+17, r18
     ldd r25, Y+26
     adc r4, r25
     std Y+18, r4
@@ -1295,11 +1290,11 @@ MCU_FN(mpmul256, mul):
     adc r5, r9
     std Y+19, r5
     ldd r30, Y+28
-    adc r12, r30
-    std Y+20, r12
+    adc r26, r30
+    std Y+20, r26
     ldd r10, Y+29
-    adc r13, r10
-    std Y+21, r13
+    adc r27, r10
+    std Y+21, r27
     ldd r31, Y+30
     adc r6, r31
     std Y+22, r6
@@ -2401,7 +2396,7 @@ MCU_FN(mpmul256, mul):
     movw r26, r30
     in r28, 0x3d
     in r29, 0x3e
-    adiw r28, 30
+    adiw r28, 28
     ldd r30, Y+36
     ldd r31, Y+37
     ldd r0, Y+34
@@ -3454,7 +3449,7 @@ MCU_FN(mpmul256, mul):
     ; r += B^16 (L + H -/+ M): Z = r, X = F[SIGN]
     in r26, 0x3d
     in r27, 0x3e
-    adiw r26, 29
+    adiw r26, 27
     ldd r0, Z+32
     add r28, r0
     ldd r0, Z+33
@@ -3774,8 +3769,8 @@ MCU_FN(mpmul256, mul):
     ; free the frame, restore, r1 = 0
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(-67)
-    sbci r29, hi8(-67)
+    subi r28, lo8(-65)
+    sbci r29, hi8(-65)
     in r0, 0x3f
     cli
     out 0x3e, r29
