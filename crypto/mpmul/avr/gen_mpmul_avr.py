@@ -16,8 +16,9 @@ Structure (all straight-line, no call: mul256 is one routine of about 7.8 KB):
   copies (mul128_from_regs, mul128_m_inline).
 - mul256: the same level again over three inline mul128s in the order M, H, L, its differences and M
   in a stack frame. M's copy starts with the differences' low halves in the K64 operand registers,
-  finds |bH - bL| bytes 11..14 still in registers (its H operand there, never in the frame) and dbL
-  bytes 3..6 not overwritten (its differences use them); H's copy reads its operands by displacement;
+  stores and loads through Y alone (X and Z are data), finds |bH - bL| bytes 8, 9, 11..14 still in
+  registers (its H operand there, never in the frame) and dbL bytes 0, 1, 3..6 not overwritten (its
+  differences use them); H's copy reads its operands by displacement;
   H's and L's copies keep aL bytes 0, 1 in r24:r25 through their H (not reloaded); L's copy, the last,
   leaves r[16..32) in registers without storing it. The recombination is one pass with two carry
   chains (combine_top) that forms T = L1 + H0 where L left L1.
@@ -726,9 +727,10 @@ def generate() -> str:
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
  *   - mul256 is straight-line: the three mul128s are inline copies, in the order M, H, L. M's starts
- *     with the low halves of |aH - aL|, |bH - bL| in the K64 operand registers and |bH - bL| bytes
- *     11..14 in r24, r25, r30, r31 (its H operand there: they never go to the frame), dbL bytes 3..6
- *     left in r15..r18 for its differences; H's and L's keep aL bytes 0, 1 in r24:r25 through their H;
+ *     with the low halves of |aH - aL|, |bH - bL| in the K64 operand registers, works through Y alone
+ *     and finds |bH - bL| bytes 8, 9, 11..14 in r26, r27, r24, r25, r30, r31 (its H operand there: they
+ *     never go to the frame), dbL bytes 0, 1, 3..6 left in r12, r13, r15..r18 for its differences;
+ *     H's and L's keep aL bytes 0, 1 in r24:r25 through their H;
  *     L's leaves r[16..32) in registers only, where the recombination forms T = L1 + H0. That is one
  *     pass over the middle 32 bytes with two carry chains, T + ct for the upper half, and H1 kept in
  *     registers for the top quarter.
@@ -740,8 +742,8 @@ def generate() -> str:
  *   r20..r22   column sum (renamed each column; r23 the fourth in mul128's L and H, r2:r3 the zero pair)
  *   r3, r23    sign masks (after mul128's L and H)
  *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r;
- *              M's mul128: Y = the frame for both operands and its recombination, Z data)
- *   mul256 keeps |aH - aL|, |bH - bL| (without bytes 11..14 of the latter), the sign, M and the pointers
+ *              M's mul128: Y = the frame for its operands, its product and its recombination; X, Z data)
+ *   mul256 keeps |aH - aL|, |bH - bL| (without bytes 8, 9, 11..14 of the latter), the sign, M and the pointers
  *   in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
