@@ -3,18 +3,25 @@
 
     python3 gen_mpmul_avr.py            (writes mpmul_avr.S beside this file; --check compares)
 
-Structure (all straight-line; the only branch-like control flow is one RCALL of a local routine):
+Structure (all straight-line, no call: mul256 is one routine of about 7.8 KB):
 - K64: a 64x64-bit product with both operands in 16 registers, product scanning: 64 MULs (2 cycles)
   each followed by ADD/ADC/ADC (r1:r0 into a 3-byte column sum, the third with a zero register), the
   column's low byte stored and the sum renamed one byte down (a CLR for the new top, or in mul128 a
-  MOVW from the zero pair r2:r3 that clears two every other column). 356 cycles with the stores.
+  MOVW from the zero pair r2:r3 that clears two every other column). 355 cycles with the stores.
 - mul128: one level of subtractive Karatsuba over K64: L = aL*bL, H = aH*bH, then the differences
   aH - aL and bH - bL computed in place in the operand registers (which still hold aH, bH), made
   absolute with their sign masks ((d ^ m) - m, no branch), M = |da|*|db|, and the recombination
-  r += B^8 * (L + H -/+ M) with the refined form T = L1 + H0 (used at B^8 and B^16).
-- mul256: the same level again over mul128 (an RCALL'd local routine), its differences and M in a
-  stack frame; the differences' low halves stay in registers for M's first K64 (entry mul128_regs),
-  and the recombination is one pass with two carry chains (combine_top).
+  r += B^8 * (L + H -/+ M) with the refined form T = L1 + H0 (used at B^8 and B^16). gen_mul128
+  writes it as a local routine (the X25519 generator calls it so); mul256 inlines three tailored
+  copies (mul128_from_regs, mul128_m_inline).
+- mul256: the same level again over three inline mul128s in the order M, H, L, its differences and M
+  in a stack frame. M's copy starts with the differences' low halves in the K64 operand registers,
+  stores and loads through Y alone (X and Z are data), finds |bH - bL| bytes 8, 9, 11..14 still in
+  registers (its H operand there, never in the frame) and dbL bytes 0, 1, 3..6 not overwritten (its
+  differences use them); H's copy reads its operands by displacement;
+  H's and L's copies keep aL bytes 0, 1 in r24:r25 through their H (not reloaded); L's copy, the last,
+  leaves r[16..32) in registers without storing it. The recombination is one pass with two carry
+  chains (combine_top) that forms T = L1 + H0 where L left L1.
 The signs are masks: the product's sign selects -M or +M as (M ^ n) + (n & 1) with n = ~(ma ^ mb),
 sign-extended by folding n into the top carry byte; no branch or address depends on the operands.
 """
@@ -164,18 +171,20 @@ class Gen:
         pool += [a[7], b[7]]
         return out, pool
 
-    def combine_regs(self, M: list[int], T: list[int], rp: str, n: int, ct: int) -> None:
+    def combine_regs(self, M: list[int], T: list[int], rp: str, n: int, ct: int, off: int = 0,
+                     store_top: bool = True) -> None:
         """mul128's recombination with M = |da||db| in the 16 registers M (h = 8), R = L + B^16 H at rp:
             T  = L1 + H0 (carry ct)                       U = [M0 ^ n | M1 ^ n] + [T | T] + (n & 1)
             U1 += ct                                      R[8..24) = [L0 | H1] + U
             R3 = H1 + e, e = n + all carries into B^24 + ct (in [-1, 4], sign-extended)
-        n (0xff when the middle term is L + H - M) becomes e."""
+        n (0xff when the middle term is L + H - M) becomes e. R starts at rp + off. Without store_top,
+        R[16..32) is left in M[8:] and T only (not stored): mul256's last call, whose caller uses it there."""
         for r in M:
             self.e(f"eor r{r}, r{n}")
         for j in range(8):
-            self.e(f"ldd r{T[j]}, {rp}+{8 + j}")
+            self.e(f"ldd r{T[j]}, {rp}+{off + 8 + j}")
         for j in range(8):
-            self.e(f"ldd r0, {rp}+{16 + j}")
+            self.e(f"ldd r0, {rp}+{off + 16 + j}")
             self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r0")
         self.e(f"clr r{ct}")                   # CLR (EOR) keeps the carry
         self.e(f"adc r{ct}, r{ZR}")
@@ -188,40 +197,51 @@ class Gen:
             self.e(f"adc r{M[i]}, r{ZR}")
         self.e(f"adc r{n}, r{ct}")             # the carry out of U1 + ct, and ct itself at B^24
         for i in range(8):
-            self.e(f"ldd r0, {rp}+{i}")
+            self.e(f"ldd r0, {rp}+{off + i}")
             self.e(f"{'add' if i == 0 else 'adc'} r{M[i]}, r0")
-            self.e(f"std {rp}+{8 + i}, r{M[i]}")
+            self.e(f"std {rp}+{off + 8 + i}, r{M[i]}")
         for j in range(8):
-            self.e(f"ldd r{T[j]}, {rp}+{24 + j}")
+            self.e(f"ldd r{T[j]}, {rp}+{off + 24 + j}")
             self.e(f"adc r{M[8 + j]}, r{T[j]}")
-            self.e(f"std {rp}+{16 + j}, r{M[8 + j]}")
+            if store_top:
+                self.e(f"std {rp}+{off + 16 + j}, r{M[8 + j]}")
         self.e(f"adc r{n}, r{ZR}")
         self.e(f"mov r0, r{n}")
         self.e("lsl r0")
         self.e("sbc r0, r0")                   # the sign extension of e
         for j in range(8):
             self.e(f"{'add' if j == 0 else 'adc'} r{T[j]}, r{n if j == 0 else 0}")
-        for j in range(8):
-            self.e(f"std {rp}+{24 + j}, r{T[j]}")
+        if store_top:
+            for j in range(8):
+                self.e(f"std {rp}+{off + 24 + j}, r{T[j]}")
 
     # ---- |x - y| in registers ------------------------------------------------------------------------
-    def absdiff_inplace(self, regs: list[int], ptr: str, off: int, mask: int) -> None:
-        """regs = |regs - mem[ptr+off..]|, mask = 0xff if regs < mem (borrow) else 0."""
+    def absdiff_inplace(self, regs: list[int], ptr: str, off: int, mask: int,
+                        kept: dict[int, int] | None = None) -> None:
+        """regs = |regs - mem[ptr+off..]|, mask = 0xff if regs < mem (borrow) else 0; kept = {i: register}
+        for bytes of mem already in registers (not loaded)."""
+        kept = kept or {}
         for i, r in enumerate(regs):
-            self.e(f"ldd r0, {ptr}+{off + i}")
-            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
+            if i in kept:
+                y = kept[i]
+            else:
+                self.e(f"ldd r0, {ptr}+{off + i}")
+                y = 0
+            self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{y}")
         self.negate_by_borrow(regs, mask)
 
-    def absdiff_halves_out(self, regs: list[int], mask: int) -> None:
+    def absdiff_halves_out(self, regs: list[int], mask: int, unstored: tuple[int, ...] = ()) -> None:
         """regs = |mem[Y+16..32) - mem[Y..16)|, mask = 0xff if the difference borrowed else 0; each byte
-        also goes out with ST X+ (the operands' high half minus their low half, as mul256 needs)."""
+        but those at the indices ``unstored`` also goes out with ST X+ (the operands' high half minus
+        their low half, as mul256 needs)."""
         for i, r in enumerate(regs):
             self.e(f"ldd r{r}, Y+{16 + i}")
             self.e(f"ldd r0, Y+{i}")
             self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r0")
-        self.negate_by_borrow(regs, mask, store=True)
+        self.negate_by_borrow(regs, mask, store=True, unstored=unstored)
 
-    def negate_by_borrow(self, regs: list[int], mask: int, store: bool = False) -> None:
+    def negate_by_borrow(self, regs: list[int], mask: int, store: bool = False,
+                         unstored: tuple[int, ...] = ()) -> None:
         """After a subtraction chain into regs: mask = 0xff if it borrowed else 0 (SBC), and regs =
         (regs ^ mask) - mask, its absolute value, without a branch; with ``store`` each byte also goes
         out with ST X+."""
@@ -230,13 +250,86 @@ class Gen:
             self.e(f"eor r{r}, r{mask}")
         for i, r in enumerate(regs):
             self.e(f"{'sub' if i == 0 else 'sbc'} r{r}, r{mask}")
-            if store:
+            if store and i not in unstored:
                 self.e(f"st X+, r{r}")
 
 
 MUL128_REGS_SKIPS = 0     # cycles the mul128_regs entry skips (set by gen_mul128)
 MUL128_TOP = [8, 9, 10, 11, 16, 17, 18, 19]   # mul128's T; it returns r[24..32) in them (aligned pairs)
 MUL128_M: list[int] = []  # mul128's M registers (set by gen_mul128); it returns r[16..24) in MUL128_M[8:]
+
+
+def mul128_from_regs(g: Gen, pa: str = "Y", oa: int = 0, pb: str = "Z", ob: int = 0,
+                     zset: tuple[str, ...] = ("movw r30, r26", "sbiw r30, 32"), rp_off: int = 0,
+                     store_top: bool = True, keep: tuple[int, ...] = ()) -> None:
+    """mul128 after the loads of aL, bL (in A, B): a at pa + oa, b at pb + ob, X = r (ST X+); zset sets
+    Z to r - rp_off after the two stored K64s. Without store_top r[16..32) stays in registers only
+    (MUL128_M[8:], MUL128_TOP), not in memory. keep: even registers free during H's K64 (r24, and r30
+    when Z is not a pointer) that keep aL, bL bytes (0, 1, then bL's 0, 1) for the differences instead
+    of reloading them. The defaults are the local routine's."""
+    st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
+    g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
+    kept: list[dict[int, int]] = [{}, {}]
+    for n, (r, src) in enumerate(zip(keep, (A, B))):
+        g.e(f"movw r{r}, r{src[0]}")            # aL (bL) bytes 0, 1 stay for the differences
+        kept[n] = {0: r, 1: r + 1}
+    g.comment("H = aH * bH into r[16..32)")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, {pa}+{oa + 8 + i}")
+        g.e(f"ldd r{B[i]}, {pb}+{ob + 8 + i}")
+    g.k64(A, B, st_x, spare=SB, zpair=ZR)
+    g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
+    g.absdiff_inplace(A, pa, oa, NREG, kept[0])
+    g.absdiff_inplace(B, pb, ob, SB, kept[1])
+    g.e(f"eor r{NREG}, r{SB}")
+    g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
+    for line in zset:
+        g.e(line)
+    g.comment("M = |da| * |db|, kept in registers (allocation below)")
+    M, free = g.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
+    g.comment("M bytes 0..15 in " + ", ".join(f"r{r}" for r in M))
+    g.comment("r += B^8 (L + H -/+ M)")
+    assert set(MUL128_TOP) <= set(free)
+    MUL128_M[:] = M
+    g.combine_regs(M, MUL128_TOP, "Z", NREG, ct=1, off=rp_off, store_top=store_top)  # r[24..32) in MUL128_TOP
+
+
+def mul128_m_inline(g: Gen) -> None:
+    """mul256's M = |da| * |db| (16 bytes each), mul128 inline with the operands in the frame at Y = F
+    (da at F[DA], db at F[DB] without its bytes 8, 9, 11..14) and the low halves in A, B. All of its
+    stores and loads go through Y, so X and Z are free: |db| bytes 8, 9, 11..14 arrive in r26, r27,
+    r24, r25, r30, r31 (DB_KEPT) and are H's b operand there, and dbL bytes 0, 1, 3..6 (B[0, 1, 3..6])
+    are not overwritten by H's operands and stay for the differences. Keeps r2 (zero); Y = F + F_M at
+    the end."""
+    def st_m(base: int):
+        return lambda k, reg: g.e(f"std Y+{F_M + base + k}, r{reg}")
+    bh = [DB_KEPT.get(8 + i, B[i]) for i in range(8)]      # H's b operand registers
+    g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
+    g.k64(A, B, st_m(0), spare=SB, zpair=ZR)
+    kept = {i: B[i] for i in range(8) if bh[i] != B[i]}   # dbL bytes that H's operands leave alone
+    g.comment("H = daH * dbH into M[16..32) (dbH bytes " + ", ".join(str(i) for i in sorted(kept))
+              + " already in " + ", ".join(f"r{bh[i]}" for i in sorted(kept)) + "; dbL's stay in "
+              + ", ".join(f"r{kept[i]}" for i in sorted(kept)) + ")")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{F_DA + 8 + i}")
+        if bh[i] == B[i]:
+            g.e(f"ldd r{B[i]}, Y+{F_DB + DB_AT[8 + i]}")
+    g.k64(A, bh, st_m(16), spare=SB, zpair=ZR)
+    g.comment("|daH - daL| and |dbH - dbL| in place; signs in r3, r23")
+    g.absdiff_inplace(A, "Y", F_DA, NREG)
+    g.absdiff_inplace(bh, "Y", F_DB, SB, kept)
+    g.e(f"eor r{NREG}, r{SB}")
+    g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
+    g.e(f"adiw r28, {F_M - F_DA}")              # Y = F + F_M
+    g.comment("M' = |daH - daL| * |dbH - dbL|, kept in registers")
+    pool = [23] + [kept[i] for i in sorted(kept)]   # the sign mask and the kept dbL bytes are dead
+    M, free = g.k64_keep(A, bh, pool)
+    T = [r for r in free if r not in (28, 29)][:8]
+    assert len(T) == 8 and not set(T) & set(M) and not set(T) & {0, 1, 2, 3}
+    g.comment("M' bytes 0..15 in " + ", ".join(f"r{r}" for r in M) + "; T in " + ", ".join(f"r{r}" for r in T))
+    g.comment("M += B^8 (L' + H' -/+ M')")
+    g.combine_regs(M, T, "Y", NREG, ct=1)
 
 
 def gen_mul128(g: Gen) -> int:
@@ -248,7 +341,6 @@ def gen_mul128(g: Gen) -> int:
     g.label("/* mpmul_avr_kara_mul128 (local): r[0..32) = a[0..16) * b[0..16) with X = r, Y = a, Z = b; one level")
     g.label(" * of subtractive Karatsuba over K64. Keeps r2 (zero); clobbers r0, r1, r3..r31. */")
     g.label("mpmul_avr_kara_mul128:")
-    st_x = lambda k, reg: g.e(f"st X+, r{reg}")          # noqa: E731
     g.comment("L = aL * bL into r[0..16)")
     for i in range(8):
         g.e(f"ldd r{A[i]}, Y+{i}")
@@ -256,35 +348,22 @@ def gen_mul128(g: Gen) -> int:
     g.label("/* mpmul_avr_kara_mul128_regs (local): the same with aL, bL already in r4..r11, r12..r19. */")
     MUL128_REGS_SKIPS = g.cycles - start
     g.label("mpmul_avr_kara_mul128_regs:")
-    g.e("clr r3")                               # r2:r3 the zero pair for the column sums' MOVW clears
-    g.k64(A, B, st_x, spare=SB, zpair=ZR)
-    g.comment("H = aH * bH into r[16..32)")
-    for i in range(8):
-        g.e(f"ldd r{A[i]}, Y+{8 + i}")
-        g.e(f"ldd r{B[i]}, Z+{8 + i}")
-    g.k64(A, B, st_x, spare=SB, zpair=ZR)
-    g.comment("|aH - aL| and |bH - bL| in place (the registers still hold aH, bH); signs in r3, r23")
-    g.absdiff_inplace(A, "Y", 0, NREG)
-    g.absdiff_inplace(B, "Z", 0, SB)
-    g.e(f"eor r{NREG}, r{SB}")
-    g.e(f"com r{NREG}")                         # n = 0xff: middle = L + H - M
-    g.e("movw r30, r26")
-    g.e("sbiw r30, 32")                         # Z = r
-    g.comment("M = |da| * |db|, kept in registers (allocation below)")
-    M, free = g.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
-    g.comment("M bytes 0..15 in " + ", ".join(f"r{r}" for r in M))
-    g.comment("r += B^8 (L + H -/+ M)")
-    assert set(MUL128_TOP) <= set(free)
-    MUL128_M[:] = M
-    g.combine_regs(M, MUL128_TOP, "Z", NREG, ct=1)     # leaves r[24..32) in MUL128_TOP
+    mul128_from_regs(g, keep=(24,))
     g.e("ret")
     return g.cycles - start
 
 
 # mul256 frame (offsets from F = SP + 1 after the allocation). The differences and the sign are written
 # in this order with ST X+, which leaves X at F_M for the M product; the saved pointers follow M so that
-# they are within LDD reach of mul128's Z on return (F + F_M).
-F_DA, F_DB, F_SIGN, F_M, F_PTR = 0, 16, 32, 33, 65
+# they are within LDD reach of Y = F + F_M after M. |bH - bL| bytes 8, 9, 11..14 are not in the frame:
+# they stay in registers for M's H (bytes 8, 9 move from r20:r21 to r26:r27 once X, which writes the
+# frame, is done), so F[DB] holds its bytes 0..7, 10, 15 (DB_AT: byte -> frame offset).
+DB_KEPT = {8: 26, 9: 27, 11: 24, 12: 25, 13: 30, 14: 31}   # |bH - bL| byte -> its register for M's H
+DB_AT = {i: n for n, i in enumerate(i for i in range(16) if i not in DB_KEPT)}
+F_DA, F_DB = 0, 16
+F_SIGN = F_DB + len(DB_AT)
+F_M = F_SIGN + 1
+F_PTR = F_M + 32
 FRAME = F_PTR + 6
 SAVED = [2, 3] + list(range(4, 18)) + [28, 29]
 DBH = [20, 21, 22, 24, 25, 30, 31, 1]     # |bH - bL| bytes 8..15 (r1 is free until the first MUL, Z until M)
@@ -368,9 +447,19 @@ def combine_top(g: Gen) -> None:
         g.e(f"std Z+{48 + j}, r{T[j]}")
 
 
+MUL256_PARTS: list[tuple[str, int]] = []   # (part, cycles) of mul256, for the header and docs/mpmul.md
+
+
 def gen_mul256(g: Gen) -> None:
     if not MUL128_M:                        # combine_top needs mul128's register allocation
         gen_mul128(Gen())
+    MUL256_PARTS.clear()
+    last = [g.cycles]
+
+    def mark(part: str) -> None:
+        MUL256_PARTS.append((part, g.cycles - last[0]))
+        last[0] = g.cycles
+
     g.label("    .global MCU_FN(mpmul256, mul)")
     g.label("    .type MCU_FN(mpmul256, mul), @function")
     g.label("MCU_FN(mpmul256, mul):")
@@ -392,37 +481,41 @@ def gen_mul256(g: Gen) -> None:
     g.e("adiw r28, 1")                      # Y = F
     g.e(f"clr r{ZR}")
     g.e("movw r26, r28")                    # X = F: the differences go out with ST X+
+    mark("prologue: 18 saved registers, the pointers, the frame")
     g.comment("|aH - aL| (16 bytes) in r4..r19, out to F[DA]; bytes 0..7 stay in r4..r11 for M's first K64")
     g.e("movw r28, r22")
     g.absdiff_halves_out(A + B, NREG)
-    g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB]; bytes 0..7 stay in r12..r19")
+    g.comment("|bH - bL| in r12..r19 and " + ", ".join(f"r{r}" for r in DBH) + ", out to F[DB] but for bytes 8, 9, 11..14; bytes 0..7 stay in r12..r19")
     g.e("movw r28, r20")
-    g.absdiff_halves_out(B + DBH, SB)
+    g.absdiff_halves_out(B + DBH, SB, unstored=tuple(DB_KEPT))
     g.e(f"eor r{NREG}, r{SB}")
     g.e(f"com r{NREG}")                      # n = 0xff: middle = L + H - M
     g.e(f"st X+, r{NREG}")                   # F[SIGN]; X = F + F_M
-    g.comment("M = |da| * |db| into F[M] (mul128 entered after its first operand loads)")
+    mark("|aH - aL|, |bH - bL| out to the frame, the sign")
+    g.comment("M = |da| * |db| into F[M]: mul128 inline from its first K64 (da, db both at Y = F)")
     g.e("movw r28, r26")
-    g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F[DA]
-    g.e("movw r30, r26")
-    g.e(f"sbiw r30, {F_M - F_DB}")          # Z = F[DB]
-    g.e("rcall mpmul_avr_kara_mul128_regs")
-    g.comment("H = aH * bH into r[32..64) (Z = F + F_M on return)")
-    g.e(f"ldd r26, Z+{F_PTR - F_M}")
-    g.e(f"ldd r27, Z+{F_PTR - F_M + 1}")
-    g.e(f"ldd r28, Z+{F_PTR - F_M + 2}")
-    g.e(f"ldd r29, Z+{F_PTR - F_M + 3}")
-    g.e(f"ldd r0, Z+{F_PTR - F_M + 4}")
-    g.e(f"ldd r31, Z+{F_PTR - F_M + 5}")
-    g.e("mov r30, r0")
+    g.e(f"sbiw r28, {F_M - F_DA}")          # Y = F
+    g.e("movw r26, r20")                    # |bH - bL| bytes 8, 9 (X is free from here)
+    mul128_m_inline(g)                      # Y = F + F_M at the end
+    mark("M (mul128 inline)")
+    g.comment("H = aH * bH into r[32..64): mul128 inline, X = r + 32, Y = a, Z = b (displacements + 16)")
+    g.e(f"ldd r26, Y+{F_PTR - F_M}")
+    g.e(f"ldd r27, Y+{F_PTR - F_M + 1}")
+    g.e(f"ldd r30, Y+{F_PTR - F_M + 4}")
+    g.e(f"ldd r31, Y+{F_PTR - F_M + 5}")
+    g.e(f"ldd r0, Y+{F_PTR - F_M + 2}")
+    g.e(f"ldd r29, Y+{F_PTR - F_M + 3}")
+    g.e("mov r28, r0")
     g.e("adiw r26, 32")
-    g.e("adiw r28, 16")
-    g.e("adiw r30, 16")
-    g.e("rcall mpmul_avr_kara_mul128")
-    g.comment("L = aL * bL into r[0..32), last: it returns r[24..32) in registers for the recombination")
-    g.comment("(Z = r + 32 on return; a, b again from the frame via SP)")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{16 + i}")
+        g.e(f"ldd r{B[i]}, Z+{16 + i}")
+    mul128_from_regs(g, "Y", 16, "Z", 16, zset=("movw r30, r26", "subi r30, 64", "sbci r31, 0"), rp_off=32,
+                     keep=(24,))
+    mark("H (mul128 inline, with its pointer set-up)")
+    g.comment("L = aL * bL into r[0..32): mul128 inline, last; r[16..32) stays in registers only, where the")
+    g.comment("recombination forms T = L1 + H0 (Z = r from H; a, b again from the frame via SP)")
     g.e("movw r26, r30")
-    g.e("sbiw r26, 32")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
     q = F_PTR + 1 - 32                      # Y = SP + q, the saved a at Y + 32 + 2
@@ -432,12 +525,17 @@ def gen_mul256(g: Gen) -> None:
     g.e("ldd r0, Y+34")
     g.e("ldd r29, Y+35")
     g.e("mov r28, r0")
-    g.e("rcall mpmul_avr_kara_mul128")
-    g.comment("r += B^16 (L + H -/+ M): Z = r on return, X = F[SIGN]")
+    for i in range(8):
+        g.e(f"ldd r{A[i]}, Y+{i}")
+        g.e(f"ldd r{B[i]}, Z+{i}")
+    mul128_from_regs(g, store_top=False, keep=(24,))   # Z = r at the end
+    mark("L (mul128 inline, with its pointer set-up)")
+    g.comment("r += B^16 (L + H -/+ M): Z = r, X = F[SIGN]")
     g.e("in r26, 0x3d")
     g.e("in r27, 0x3e")
     g.e(f"adiw r26, {F_SIGN + 1}")
     combine_top(g)
+    mark("recombination")
     g.comment("free the frame, restore, r1 = 0")
     g.e("in r28, 0x3d")
     g.e("in r29, 0x3e")
@@ -452,6 +550,7 @@ def gen_mul256(g: Gen) -> None:
         g.e(f"pop r{r}")
     g.e("clr r1")
     g.e("ret")
+    mark("epilogue: the frame freed, registers restored")
     g.label("    .size MCU_FN(mpmul256, mul), . - MCU_FN(mpmul256, mul)")
 
 
@@ -602,15 +701,15 @@ def gen_helpers(g: Gen) -> None:
 
 
 def generate() -> str:
-    g128 = Gen()
-    c128 = gen_mul128(g128)
+    c128 = gen_mul128(Gen())
     g = Gen()
     gen_mul256(g)
-    c256 = g.cycles + 3 * c128 - MUL128_REGS_SKIPS       # g counts the three RCALLs
+    c256 = g.cycles
     gk = Gen()
     gk.k64(A, B, lambda k, reg: gk.e(f"st X+, r{reg}"), spare=SB, zpair=ZR)
     gkeep = Gen()
     gkeep.k64_keep(A, B, [23, 24, 25, 26, 27, 28, 29])
+    parts = "\n".join(f" *     {c:5d}  {p}" for p, c in MUL256_PARTS)
     head = f"""// SPDX-License-Identifier: MIT
 /* GENERATED by gen_mpmul_avr.py - do not edit. avr-kara: constant-time 256x256 -> 512-bit multiplication
  * for the 8-bit AVR (ATmega128); the 512..2048-bit Karatsuba levels above it are kara.c.
@@ -627,10 +726,14 @@ def generate() -> str:
  *   - two levels of subtractive Karatsuba (256 = 3 x 128, 128 = 3 x K64), differences made absolute
  *     with their borrow masks ((d ^ m) - m) and the middle sign applied as (M ^ n) + (n & 1): no
  *     operand-dependent branch or address. The recombination uses T = L1 + H0 once for both halves.
- *   - mul256 leaves the low halves of |aH - aL| and |bH - bL| in the K64 operand registers and enters
- *     mul128 after its first loads; it calls M, H, L in that order and forms T = L1 + H0 where the L
- *     call returns L1; its recombination is one pass over the middle 32 bytes with two carry chains,
- *     T + ct for the upper half, and H1 kept in registers for the top quarter.
+ *   - mul256 is straight-line: the three mul128s are inline copies, in the order M, H, L. M's starts
+ *     with the low halves of |aH - aL|, |bH - bL| in the K64 operand registers, works through Y alone
+ *     and finds |bH - bL| bytes 8, 9, 11..14 in r26, r27, r24, r25, r30, r31 (its H operand there: they
+ *     never go to the frame), dbL bytes 0, 1, 3..6 left in r12, r13, r15..r18 for its differences;
+ *     H's and L's keep aL bytes 0, 1 in r24:r25 through their H;
+ *     L's leaves r[16..32) in registers only, where the recombination forms T = L1 + H0. That is one
+ *     pass over the middle 32 bytes with two carry chains, T + ct for the upper half, and H1 kept in
+ *     registers for the top quarter.
  *   - LDD/STD with displacements (Y, Z) instead of pointer arithmetic; straight-line code.
  *
  * Register map
@@ -638,14 +741,17 @@ def generate() -> str:
  *   r4..r11    K64 operand a (T in the recombination)           r12..r19  K64 operand b
  *   r20..r22   column sum (renamed each column; r23 the fourth in mul128's L and H, r2:r3 the zero pair)
  *   r3, r23    sign masks (after mul128's L and H)
- *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r)
- *   mul256 keeps |aH - aL|, |bH - bL|, the sign, M and the pointers in a stack frame (offsets from SP + 1).
+ *   X          result pointer (ST X+)     Y  a     Z  b, then r     (mul256's recombination: X = M, Z = r;
+ *              M's mul128: Y = the frame for its operands, its product and its recombination; X, Z data)
+ *   mul256 keeps |aH - aL|, |bH - bL| (without bytes 8, 9, 11..14 of the latter), the sign, M and the pointers
+ *   in a stack frame (offsets from SP + 1).
  *   mul128 keeps M = |da||db| in registers: the column sum takes a free register as its new top each
  *   column and the finished byte stays where it is; operand registers join the free pool when dead.
- * Stack: {len(SAVED)} saved registers, a {FRAME}-byte frame, one return address: {len(SAVED) + FRAME + 2 + 2} bytes
- *   with the caller's return address.
- * Cycles (the generator's count, without the caller's CALL): mul128 {c128} (+3 RCALL; {c128 - MUL128_REGS_SKIPS}
- *   from mul128_regs), mul256 {c256}.
+ * Stack: {len(SAVED)} saved registers and a {FRAME}-byte frame: {len(SAVED) + FRAME + 2} bytes with the caller's
+ *   return address.
+ * Cycles (the generator's count, without the caller's CALL): mul256 {c256} =
+{parts}
+ *   (the local routine gen_mul128 writes for the X25519 generator: {c128} with its RET.)
  */
 #include "mcucrypt/ns.h"
 
@@ -653,7 +759,7 @@ def generate() -> str:
 """
     gh = Gen()
     gen_helpers(gh)
-    body = "\n".join(g.lines + [""] + g128.lines + gh.lines)
+    body = "\n".join(g.lines + gh.lines)
     return head + body + "\n"
 
 
