@@ -1485,7 +1485,8 @@
     xor     s9, s9, s11
     ret
 
-.macro PROLOGUE
+# SAVE / RESTORE: the callee-saved registers and ra in a 64-byte frame (RESTORE returns)
+.macro SAVE
     addi    sp, sp, -64
     sw      s0, 0(sp)
     sw      s1, 4(sp)
@@ -1500,6 +1501,28 @@
     sw      s10, 40(sp)
     sw      s11, 44(sp)
     sw      ra, 48(sp)
+.endm
+
+.macro RESTORE
+    lw      s0, 0(sp)
+    lw      s1, 4(sp)
+    lw      s2, 8(sp)
+    lw      s3, 12(sp)
+    lw      s4, 16(sp)
+    lw      s5, 20(sp)
+    lw      s6, 24(sp)
+    lw      s7, 28(sp)
+    lw      s8, 32(sp)
+    lw      s9, 36(sp)
+    lw      s10, 40(sp)
+    lw      s11, 44(sp)
+    lw      ra, 48(sp)
+    addi    sp, sp, 64
+    ret
+.endm
+
+.macro PROLOGUE
+    SAVE
     lw      s0, 0(a0)
     lw      s1, 4(a0)
     lw      s2, 8(a0)
@@ -1523,21 +1546,7 @@
     sw      s7, 28(a0)
     sw      s8, 32(a0)
     sw      s9, 36(a0)
-    lw      s0, 0(sp)
-    lw      s1, 4(sp)
-    lw      s2, 8(sp)
-    lw      s3, 12(sp)
-    lw      s4, 16(sp)
-    lw      s5, 20(sp)
-    lw      s6, 24(sp)
-    lw      s7, 28(sp)
-    lw      s8, 32(sp)
-    lw      s9, 36(sp)
-    lw      s10, 40(sp)
-    lw      s11, 44(sp)
-    lw      ra, 48(sp)
-    addi    sp, sp, 64
-    ret
+    RESTORE
 .endm
 
     .text
@@ -1737,41 +1746,6 @@ MCU_FN(ascon, absorb8):
     .equ J_ADTAIL, 40
     .equ J_TAIL, 56
     .equ J_MASK, 72
-
-.macro SAVE
-    addi    sp, sp, -64
-    sw      s0, 0(sp)
-    sw      s1, 4(sp)
-    sw      s2, 8(sp)
-    sw      s3, 12(sp)
-    sw      s4, 16(sp)
-    sw      s5, 20(sp)
-    sw      s6, 24(sp)
-    sw      s7, 28(sp)
-    sw      s8, 32(sp)
-    sw      s9, 36(sp)
-    sw      s10, 40(sp)
-    sw      s11, 44(sp)
-    sw      ra, 48(sp)
-.endm
-
-.macro RESTORE
-    lw      s0, 0(sp)
-    lw      s1, 4(sp)
-    lw      s2, 8(sp)
-    lw      s3, 12(sp)
-    lw      s4, 16(sp)
-    lw      s5, 20(sp)
-    lw      s6, 24(sp)
-    lw      s7, 28(sp)
-    lw      s8, 32(sp)
-    lw      s9, 36(sp)
-    lw      s10, 40(sp)
-    lw      s11, 44(sp)
-    lw      ra, 48(sp)
-    addi    sp, sp, 64
-    ret
-.endm
 
     .section .text.ascon_aead_rv32i, "ax", @progbits
     .align 2
