@@ -31,8 +31,8 @@
  *   3. the paired S-box circuit (gen_ct_cm3.py build_paired): the per-type corrections masked at their
  *      rank, the norm g1.g0 + mu.(g1 + g0)^2 with LSR #4 operands, Boyar and Peralta's GF(16)
  *      inversion, the norm's inverse copied into both nibbles and one 32-lane GF(16) product for the
- *      two output coordinates, the output corrections; odd rounds 177 instructions (122 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 3 MOV; even rounds
- *      174 instructions (119 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 4 MOV (register-allocated over r0-r12 and lr with Belady spilling);
+ *      two output coordinates, the output corrections; odd rounds 177 instructions (122 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 1 MOV; even rounds
+ *      174 instructions (119 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 1 MOV (register-allocated over r0-r12 and lr with Belady spilling);
  *   4. back to words: the SWAPMOVEs in reverse; in the last round the block leaves its form first;
  *   5. A = M.P.M.D: D as two EOR a word with a ror16 left pending, M (6 EOR), P (REV16 on word 1, the
  *      pending ror16 of word 2 cancels P's half swap, REV on word 3), M with the pending rotations
@@ -294,166 +294,164 @@ MCU_FN(aria, ct_core):
     and   lr, lr, #0x0f000000
     and   r6, r6, #0x0f000000
     eor   r12, r3, r12
-    eor   r3, r7, r3, lsr #4
+    eor   r8, r7, r3, lsr #4
     eor   r7, r7, r0, lsr #4
     and   r7, r7, #0x000f0000
-    and   r3, r3, #0x000f0000
+    and   r8, r8, #0x000f0000
     eor   r4, r7, r4
     eor   r7, r7, lr
     eor   r4, r2, r4
-    eor   r10, r3, r10
+    eor   r10, r8, r10
     eor   r10, r12, r10, lsl #4
     and   r12, r5, #0x000f0000
     eor   r12, r12, r6
     and   r5, r5, #0x0f000000
-    eor   r6, r3, r11
+    eor   r6, r8, r11
     eor   r9, r6, r9
     eor   r4, r4, r9, lsl #4
-    eor   r3, r3, r5
+    eor   r8, r8, r5
     eor   r5, r11, r5
-    eor   r3, r1, r3
-    eor   r3, r3, r7, lsl #4
-    eor   r0, r0, r5
-    eor   r12, r0, r12, lsl #4
-    eor   r0, r12, r3
-    eor   r5, r4, r10
-    eor   r7, r12, r4
-    eor   r1, r3, r10
-    eor   r11, r0, r5
-    and   r9, r12, r12, lsr #4
-    and   r6, r3, r3, lsr #4
-    eor   r9, r9, r6
-    and   r2, r0, r0, lsr #4
-    eor   r2, r2, r6
-    eor   r2, r2, r9
-    and   r6, r4, r4, lsr #4
-    and   lr, r10, r10, lsr #4
-    eor   r6, r6, lr
-    eor   r2, r2, r6
-    eor   r2, r2, r4
-    eor   r2, r2, r4, lsr #4
-    and   r2, r2, #0x0f0f0f0f
-    and   r8, r5, r5, lsr #4
-    eor   r8, r8, lr
-    eor   r9, r9, r8
-    eor   r9, r9, r10
-    eor   r9, r9, r10, lsr #4
-    and   r9, r9, #0x0f0f0f0f
-    and   lr, r7, r7, lsr #4
-    str   r5, [sp, #16]
-    and   r5, r1, r1, lsr #4
-    eor   lr, lr, r5
-    eor   lr, lr, r6
-    and   r6, r11, r11, lsr #4
-    eor   r5, r6, r5
-    eor   r5, r5, r8
-    eor   r8, r10, r12
-    eor   r5, r5, r8
-    eor   r8, r5, r8, lsr #4
-    and   r8, r8, #0x0f0f0f0f
-    eor   r5, r4, r3
-    eor   r5, r5, r12
-    eor   lr, lr, r5
-    eor   r5, lr, r5, lsr #4
-    and   r5, r5, #0x0f0f0f0f
-    eor   r5, r5, r8
-    eor   lr, r8, r5
-    and   r8, r8, r2
-    eor   r6, r9, r8
-    eor   r8, r5, r8
-    str   r11, [sp, #20]
-    and   r11, lr, r6
-    eor   r11, r11, r5
-    eor   r5, r2, r9
-    and   r5, r8, r5
-    eor   r5, r5, r9
-    eor   r8, r6, r5
-    and   r8, r9, r8
-    eor   r2, r8, r2
-    eor   r6, r6, r8
-    eor   r2, r2, r5
-    and   r6, r11, r6
-    eor   lr, lr, r6
+    eor   r8, r1, r8
+    eor   r8, r8, r7, lsl #4
+    eor   r5, r0, r5
+    eor   r12, r5, r12, lsl #4
+    eor   r5, r12, r8
+    eor   r7, r4, r10
+    eor   r11, r12, r4
+    eor   r9, r8, r10
+    eor   r6, r5, r7
+    and   lr, r12, r12, lsr #4
+    and   r0, r8, r8, lsr #4
+    eor   lr, lr, r0
+    and   r1, r5, r5, lsr #4
+    eor   r1, r1, r0
+    eor   r1, r1, lr
+    and   r0, r4, r4, lsr #4
+    and   r2, r10, r10, lsr #4
+    eor   r0, r0, r2
+    eor   r1, r1, r0
+    eor   r1, r1, r4
+    eor   r1, r1, r4, lsr #4
+    and   r1, r1, #0x0f0f0f0f
+    and   r3, r7, r7, lsr #4
+    eor   r3, r3, r2
+    eor   lr, lr, r3
+    eor   lr, lr, r10
+    eor   lr, lr, r10, lsr #4
+    and   lr, lr, #0x0f0f0f0f
+    and   r2, r11, r11, lsr #4
+    str   r7, [sp, #16]
+    and   r7, r9, r9, lsr #4
+    eor   r2, r2, r7
+    eor   r2, r2, r0
+    and   r0, r6, r6, lsr #4
+    eor   r7, r0, r7
+    eor   r7, r7, r3
+    eor   r3, r10, r12
+    eor   r7, r7, r3
+    eor   r7, r7, r3, lsr #4
+    and   r7, r7, #0x0f0f0f0f
+    eor   r3, r4, r8
+    eor   r3, r3, r12
+    eor   r2, r2, r3
+    eor   r3, r2, r3, lsr #4
+    and   r3, r3, #0x0f0f0f0f
+    eor   r3, r3, r7
+    eor   r2, r7, r3
+    and   r7, r7, r1
+    eor   r0, lr, r7
+    eor   r7, r3, r7
+    str   r6, [sp, #20]
+    and   r6, r2, r0
+    eor   r6, r6, r3
+    eor   r3, r1, lr
+    and   r7, r7, r3
+    eor   r7, r7, lr
+    eor   r3, r0, r7
+    and   lr, lr, r3
+    eor   r1, lr, r1
+    eor   lr, r0, lr
+    eor   r1, r1, r7
+    and   lr, r6, lr
+    eor   lr, r2, lr
     orr   lr, lr, lr, lsl #4
-    orr   r2, r2, r2, lsl #4
-    orr   r5, r5, r5, lsl #4
-    orr   r11, r11, r11, lsl #4
+    orr   r1, r1, r1, lsl #4
+    orr   r7, r7, r7, lsl #4
+    orr   r6, r6, r6, lsl #4
     and   r12, lr, r12
-    and   r0, r11, r0
-    and   r7, r5, r7
-    and   r1, r2, r1
-    eor   r7, r7, r1
-    eor   r6, lr, r11
-    eor   lr, lr, r5
+    and   r5, r6, r5
+    and   r11, r7, r11
+    and   r9, r1, r9
+    eor   r11, r11, r9
+    eor   r2, lr, r6
+    eor   lr, lr, r7
     and   r4, lr, r4
-    eor   r5, r2, r5
-    eor   r2, r2, r6
-    and   r3, r6, r3
-    and   r10, r2, r10
-    eor   r11, r5, r11
-    ldr   r2, [sp, #16]
-    and   r2, r11, r2
-    ldr   r11, [sp, #20]
-    and   r11, r5, r11
-    eor   r11, r11, r1
-    eor   r0, r0, r3
-    eor   r3, r12, r3
-    eor   r2, r2, r10
+    eor   r7, r1, r7
+    eor   lr, r1, r2
+    and   r8, r2, r8
+    and   r10, lr, r10
+    eor   r6, r7, r6
+    ldr   lr, [sp, #16]
+    and   lr, r6, lr
+    ldr   r6, [sp, #20]
+    and   r6, r7, r6
+    eor   r6, r6, r9
+    eor   r5, r5, r8
+    eor   r8, r12, r8
+    eor   lr, lr, r10
     eor   r10, r4, r10
-    eor   r11, r11, r2
-    eor   r7, r7, r10
-    eor   r2, r3, r2
-    eor   r3, r0, r3
-    eor   r3, r3, r10
-    eor   r10, r2, r7, lsr #4
-    eor   r0, r7, r2, lsr #4
-    eor   r4, r3, r11
-    eor   r12, r10, r11, lsr #4
-    eor   r10, r0, r10
+    eor   r6, r6, lr
+    eor   r11, r11, r10
+    eor   lr, r8, lr
+    eor   r8, r5, r8
+    eor   r8, r8, r10
+    eor   r10, lr, r11, lsr #4
+    eor   r5, r11, lr, lsr #4
+    eor   r4, r8, r6
+    eor   r12, r10, r6, lsr #4
+    eor   r10, r5, r10
     and   r10, r10, #0x0000000f
-    eor   r1, r4, r0
+    eor   r9, r4, r5
     eor   r4, r4, r12
     and   r4, r4, #0x0000000f
-    eor   r5, r3, r7, lsr #4
-    eor   r0, r0, r5
-    and   r0, r0, #0x0000000f
+    eor   r7, r8, r11, lsr #4
+    eor   r5, r5, r7
     and   r5, r5, #0x0000000f
-    eor   r6, r2, r3, lsr #4
-    eor   r6, r6, r1
-    and   r6, r6, #0x00000f00
-    eor   r10, r10, r6
-    eor   r6, r7, r11
-    eor   r6, r6, r12
-    and   r6, r6, #0x00000f00
-    eor   r6, r4, r6
-    eor   r6, r7, r6
-    eor   lr, r11, r2, lsr #4
-    eor   r7, lr, r7, lsr #4
-    and   r7, r7, #0x00000f00
-    eor   r7, r0, r7
-    eor   r7, r3, r7
-    eor   r7, r7, r10, lsl #4
-    eor   r10, r3, r11
-    and   r3, r3, #0x0000f000
-    and   r10, r10, #0x0000f000
-    eor   r4, r4, r10, lsr #4
-    eor   r10, r1, r12
+    and   r7, r7, #0x0000000f
+    eor   r2, lr, r8, lsr #4
+    eor   r2, r2, r9
+    and   r2, r2, #0x00000f00
+    eor   r10, r10, r2
+    eor   r2, r11, r6
+    eor   r2, r2, r12
+    and   r2, r2, #0x00000f00
+    eor   r2, r4, r2
+    eor   r2, r11, r2
+    eor   r1, r6, lr, lsr #4
+    eor   r11, r1, r11, lsr #4
+    and   r11, r11, #0x00000f00
+    eor   r11, r5, r11
+    eor   r11, r8, r11
+    eor   r3, r11, r10, lsl #4
+    eor   r11, r8, r6
+    and   r8, r8, #0x0000f000
+    and   r11, r11, #0x0000f000
+    eor   r4, r4, r11, lsr #4
+    eor   r11, r9, r12
     and   r12, r12, #0x0000000f
-    eor   r12, r12, r3, lsr #4
-    eor   r11, r11, r12
-    and   r10, r10, #0x00000f00
-    and   r1, r1, #0x00000f00
-    eor   r1, r0, r1
-    eor   r10, r5, r10
-    eor   r2, r2, r10
-    eor   r4, r2, r4, lsl #4
-    eor   r5, r5, r1
-    eor   r1, r6, r1, lsl #4
-    eor   r11, r11, r5, lsl #4
+    eor   r12, r12, r8, lsr #4
+    eor   r6, r6, r12
+    and   r11, r11, #0x00000f00
+    and   r9, r9, #0x00000f00
+    eor   r9, r5, r9
+    eor   r11, r7, r11
+    eor   lr, lr, r11
+    eor   r4, lr, r4, lsl #4
+    eor   r7, r7, r9
+    eor   r1, r2, r9, lsl #4
+    eor   r0, r6, r7, lsl #4
     /* the pairs back into r0..r3 */
-    mov   r0, r11
     mov   r2, r4
-    mov   r3, r7
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r4, [sp, #8]
     subs  r4, r4, #1
@@ -489,166 +487,163 @@ MCU_FN(aria, ct_core):
     eor   r7, r9, r7
     eor   r9, r4, r3, lsr #4
     eor   r4, r4, r2, lsr #4
-    eor   r2, r8, r2, lsr #4
-    and   r2, r2, #0x0000000f
+    eor   lr, r8, r2, lsr #4
+    and   lr, lr, #0x0000000f
     and   r4, r4, #0x0000000f
     and   r8, r8, #0x00000f00
     and   r9, r9, #0x00000f00
-    eor   r11, r2, r11
+    eor   r11, lr, r11
     eor   r11, r3, r11
     eor   r7, r11, r7, lsl #4
     eor   r8, r4, r8
     eor   r9, r4, r9
     eor   r9, r6, r9, lsl #4
     eor   r8, r1, r8
-    and   r1, r10, #0x0000000f
-    eor   r1, r1, r12
-    eor   r1, r0, r1
+    and   r6, r10, #0x0000000f
+    eor   r6, r6, r12
+    eor   r6, r0, r6
     and   r10, r10, #0x00000f00
-    eor   r10, r2, r10
+    eor   r10, lr, r10
     eor   r5, r5, r10
     eor   r8, r8, r10, lsl #4
-    eor   r1, r1, r5, lsl #4
-    eor   r5, r1, r8
+    eor   r6, r6, r5, lsl #4
+    eor   r5, r6, r8
     eor   r10, r9, r7
-    eor   r2, r1, r9
-    eor   r0, r8, r7
-    eor   r12, r5, r10
-    and   r6, r1, r1, lsr #4
-    and   r4, r8, r8, lsr #4
-    eor   r6, r6, r4
-    and   r11, r5, r5, lsr #4
-    eor   r11, r11, r4
-    eor   r11, r11, r6
-    and   r4, r9, r9, lsr #4
-    and   r3, r7, r7, lsr #4
-    eor   r4, r4, r3
-    eor   r11, r11, r4
-    eor   r11, r11, r9
-    eor   r11, r11, r9, lsr #4
-    and   r11, r11, #0x0f0f0f0f
-    and   lr, r10, r10, lsr #4
-    eor   lr, lr, r3
-    eor   r6, r6, lr
-    eor   r6, r6, r7
-    eor   r6, r6, r7, lsr #4
-    and   r6, r6, #0x0f0f0f0f
-    and   r3, r2, r2, lsr #4
-    str   r10, [sp, #16]
-    and   r10, r0, r0, lsr #4
-    eor   r3, r3, r10
-    eor   r3, r3, r4
-    and   r4, r12, r12, lsr #4
-    eor   r4, r4, r10
-    eor   r4, r4, lr
-    eor   lr, r7, r1
-    eor   r4, r4, lr
-    eor   r4, r4, lr, lsr #4
-    and   r4, r4, #0x0f0f0f0f
-    eor   lr, r9, r8
-    eor   lr, lr, r1
-    eor   r3, r3, lr
-    eor   lr, r3, lr, lsr #4
-    and   lr, lr, #0x0f0f0f0f
-    eor   lr, lr, r4
-    eor   r3, r4, lr
-    and   r4, r4, r11
-    eor   r10, r6, r4
-    eor   r4, lr, r4
-    str   r12, [sp, #20]
-    and   r12, r3, r10
-    eor   r12, r12, lr
-    eor   lr, r11, r6
-    and   lr, r4, lr
-    eor   lr, lr, r6
-    eor   r4, r10, lr
-    and   r4, r6, r4
-    eor   r11, r4, r11
-    eor   r10, r10, r4
-    eor   r11, r11, lr
-    and   r10, r12, r10
-    eor   r10, r3, r10
-    orr   r10, r10, r10, lsl #4
-    orr   r11, r11, r11, lsl #4
-    orr   lr, lr, lr, lsl #4
-    orr   r12, r12, r12, lsl #4
-    and   r1, r10, r1
-    and   r5, r12, r5
-    and   r2, lr, r2
-    and   r0, r11, r0
-    eor   r2, r2, r0
-    eor   r3, r10, r12
-    eor   r10, r10, lr
-    and   r10, r10, r9
-    eor   lr, r11, lr
-    eor   r11, r11, r3
-    and   r3, r3, r8
-    and   r7, r11, r7
-    eor   r12, lr, r12
-    ldr   r11, [sp, #16]
-    and   r11, r12, r11
-    ldr   r12, [sp, #20]
-    and   lr, lr, r12
-    eor   lr, lr, r0
-    eor   r5, r5, r3
-    eor   r3, r1, r3
-    eor   r11, r11, r7
-    eor   r7, r10, r7
-    eor   lr, lr, r11
-    eor   r2, r2, r7
-    eor   r11, r3, r11
-    eor   r3, r5, r3
-    eor   r7, r3, r7
-    eor   r3, r11, r2, lsr #4
-    eor   r5, r2, r11, lsr #4
-    eor   r10, lr, r5
-    eor   r5, r5, r3
-    and   r5, r5, #0x000f0000
-    eor   r1, r3, r7, lsr #4
-    and   r3, r3, #0x000f0000
-    eor   r0, r10, lr, lsr #4
-    and   r10, r10, #0x000f0000
-    eor   r12, r1, lr, lsr #4
-    eor   r8, r7, lr
-    and   r8, r8, #0x0f000000
-    eor   r9, r7, r11, lsr #4
-    eor   r9, r9, r12
-    and   r9, r9, #0x0f000000
-    eor   r5, r5, r9
-    and   r12, r12, #0x0f000000
-    eor   r5, r7, r5
-    eor   r9, r11, r2
-    eor   r9, r9, lr, lsr #4
-    and   r9, r9, #0x0f000000
-    eor   r4, r2, r1
+    eor   lr, r6, r9
+    eor   r12, r8, r7
+    eor   r4, r5, r10
+    and   r11, r6, r6, lsr #4
+    and   r0, r8, r8, lsr #4
+    eor   r11, r11, r0
+    and   r1, r5, r5, lsr #4
     eor   r1, r1, r0
-    and   r4, r4, #0x000f0000
-    and   r1, r1, #0x0f000000
-    eor   r9, r4, r9
-    eor   r9, r5, r9, lsl #4
-    eor   r5, r0, r7, lsr #4
-    eor   r0, r0, r2, lsr #4
-    and   r5, r5, #0x000f0000
-    and   r0, r0, #0x0f000000
-    and   r7, r7, #0x0f000000
-    eor   r10, r10, r7
-    eor   r8, r5, r8
-    eor   r5, r5, r0
-    eor   r8, r11, r8
-    eor   r11, r4, r3
+    eor   r1, r1, r11
+    and   r0, r9, r9, lsr #4
+    and   r3, r7, r7, lsr #4
+    eor   r0, r0, r3
+    eor   r1, r1, r0
+    eor   r1, r1, r9
+    eor   r1, r1, r9, lsr #4
+    and   r1, r1, #0x0f0f0f0f
+    and   r2, r10, r10, lsr #4
+    eor   r2, r2, r3
+    eor   r11, r11, r2
+    eor   r11, r11, r7
+    eor   r11, r11, r7, lsr #4
+    and   r11, r11, #0x0f0f0f0f
+    and   r3, lr, lr, lsr #4
+    str   r10, [sp, #16]
+    and   r10, r12, r12, lsr #4
+    eor   r3, r3, r10
+    eor   r3, r3, r0
+    and   r0, r4, r4, lsr #4
+    eor   r10, r0, r10
+    eor   r10, r10, r2
+    eor   r2, r7, r6
+    eor   r10, r10, r2
+    eor   r10, r10, r2, lsr #4
+    and   r10, r10, #0x0f0f0f0f
+    eor   r2, r9, r8
+    eor   r2, r2, r6
+    eor   r3, r3, r2
+    eor   r2, r3, r2, lsr #4
+    and   r2, r2, #0x0f0f0f0f
+    eor   r2, r2, r10
+    eor   r3, r10, r2
+    and   r10, r10, r1
+    eor   r0, r11, r10
+    eor   r10, r2, r10
+    str   r4, [sp, #20]
+    and   r4, r3, r0
+    eor   r4, r4, r2
+    eor   r2, r1, r11
+    and   r10, r10, r2
+    eor   r10, r10, r11
+    eor   r2, r0, r10
+    and   r11, r11, r2
     eor   r1, r11, r1
-    eor   r8, r8, r1, lsl #4
-    eor   r4, r4, r12
-    eor   r12, r3, r12
-    eor   r4, r2, r4
-    eor   r4, r4, r5, lsl #4
+    eor   r11, r0, r11
+    eor   r1, r1, r10
+    and   r11, r4, r11
+    eor   r11, r3, r11
+    orr   r11, r11, r11, lsl #4
+    orr   r1, r1, r1, lsl #4
+    orr   r10, r10, r10, lsl #4
+    orr   r4, r4, r4, lsl #4
+    and   r6, r11, r6
+    and   r5, r4, r5
+    and   lr, r10, lr
+    and   r12, r1, r12
     eor   lr, lr, r12
-    eor   r10, lr, r10, lsl #4
+    eor   r3, r11, r4
+    eor   r11, r11, r10
+    and   r11, r11, r9
+    eor   r10, r1, r10
+    eor   r9, r1, r3
+    and   r8, r3, r8
+    and   r7, r9, r7
+    eor   r4, r10, r4
+    ldr   r9, [sp, #16]
+    and   r9, r4, r9
+    ldr   r4, [sp, #20]
+    and   r10, r10, r4
+    eor   r10, r10, r12
+    eor   r5, r5, r8
+    eor   r8, r6, r8
+    eor   r9, r9, r7
+    eor   r7, r11, r7
+    eor   r10, r10, r9
+    eor   lr, lr, r7
+    eor   r9, r8, r9
+    eor   r8, r5, r8
+    eor   r7, r8, r7
+    eor   r8, r9, lr, lsr #4
+    eor   r5, lr, r9, lsr #4
+    eor   r11, r10, r5
+    eor   r5, r5, r8
+    and   r5, r5, #0x000f0000
+    eor   r6, r8, r7, lsr #4
+    and   r8, r8, #0x000f0000
+    eor   r12, r11, r10, lsr #4
+    and   r11, r11, #0x000f0000
+    eor   r4, r6, r10, lsr #4
+    eor   r3, r7, r10
+    and   r3, r3, #0x0f000000
+    eor   r1, r7, r9, lsr #4
+    eor   r1, r1, r4
+    and   r1, r1, #0x0f000000
+    eor   r5, r5, r1
+    and   r4, r4, #0x0f000000
+    eor   r5, r7, r5
+    eor   r1, r9, lr
+    eor   r1, r1, r10, lsr #4
+    and   r1, r1, #0x0f000000
+    eor   r0, lr, r6
+    eor   r6, r6, r12
+    and   r0, r0, #0x000f0000
+    and   r6, r6, #0x0f000000
+    eor   r1, r0, r1
+    eor   r5, r5, r1, lsl #4
+    eor   r1, r12, r7, lsr #4
+    eor   r12, r12, lr, lsr #4
+    and   r1, r1, #0x000f0000
+    and   r12, r12, #0x0f000000
+    and   r7, r7, #0x0f000000
+    eor   r11, r11, r7
+    eor   r7, r1, r3
+    eor   r12, r1, r12
+    eor   r7, r9, r7
+    eor   r9, r0, r8
+    eor   r6, r9, r6
+    eor   r2, r7, r6, lsl #4
+    eor   r7, r0, r4
+    eor   r4, r8, r4
+    eor   r7, lr, r7
+    eor   r1, r7, r12, lsl #4
+    eor   r10, r10, r4
+    eor   r0, r10, r11, lsl #4
     /* the pairs back into r0..r3 */
-    mov   r0, r10
-    mov   r1, r4
-    mov   r2, r8
-    mov   r3, r9
+    mov   r3, r5
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r4, [sp, #8]
     subs  r4, r4, #1

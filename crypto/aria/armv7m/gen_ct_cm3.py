@@ -309,8 +309,10 @@ def check_formed(c: Circuit, y: list[int], Fin, Fout) -> None:
 class Allocator:
     """Belady register allocation of the scheduled S-box program over REGS."""
 
-    def __init__(self, ops: list[tuple], outputs: list[int], in_regs: dict[int, str]) -> None:
+    def __init__(self, ops: list[tuple], outputs: list[int], in_regs: dict[int, str],
+                 home: dict[int, str] | None = None) -> None:
         self.ops = ops
+        self.home = dict(home or {})         # output value -> the register it should end in
         self.uses: dict[int, list[int]] = {}
         for idx, p in enumerate(ops):
             for v in srcs(p):
@@ -351,9 +353,17 @@ class Allocator:
             self.stores += 1
         return r
 
-    def _take(self, idx: int, protect: set[str]) -> str:
+    def _take(self, idx: int, protect: set[str], dst: int | None = None) -> str:
+        want = self.home.get(dst)
+        if want in self.free:
+            self.free.remove(want)
+            return want
         if self.free:
-            return self.free.pop(0)
+            # keep the outputs' home registers free while another register is
+            homes = set(self.home.values())
+            r = next((x for x in self.free if x not in homes), self.free[0])
+            self.free.remove(r)
+            return r
         return self._evict(idx, protect)
 
     def _bind(self, v: int, r: str) -> None:
@@ -391,7 +401,7 @@ class Allocator:
             for v in set(srcs):
                 if self.next_use(v, idx + 1) == 1 << 30:
                     self._release(v)
-            rd = self._take(idx, protect - set(self.free))
+            rd = self._take(idx, protect - set(self.free), dst)
             self._bind(dst, rd)
             if b is None:
                 text = MASK_IMM[imm] if isinstance(imm, str) else f"0x{imm:08x}"
@@ -643,7 +653,7 @@ def generate(search: int = 0) -> str:
         check_paired(p, Z, Y, Fin, Fout, lane)
         in_regs = {Z[j]: pair_reg[j] for j in range(4)}
         ops = ordered(p.ops, Y, in_regs, f"core_{name}", orders, search)
-        al = Allocator(ops, Y, in_regs)
+        al = Allocator(ops, Y, in_regs, {Y[j]: pair_reg[j] for j in range(4)})
         out = al.run()
         slots.append(al.nslots)
         place = parallel_move({out[Y[j]]: pair_reg[j] for j in range(4)}, set(out.values()))
