@@ -4,36 +4,44 @@
 
     python3 crypto/aria/armv7m/gen_ct_cm3.py          # rewrites aria_ct_cm3.S beside this script
     python3 crypto/aria/armv7m/gen_ct_cm3.py --check  # exit 1 if aria_ct_cm3.S is out of date
-    python3 crypto/aria/armv7m/gen_ct_cm3.py --search 6000  # redo the schedule search (~6 CPU minutes)
+    python3 crypto/aria/armv7m/gen_ct_cm3.py --search 8000  # redo the schedule search (~10 CPU minutes)
 
-The S-box circuit is the twisted one of crypto/aria/aria_ct_circuit.py (build_twisted): one
-tower-field GF(2^8) inversion for the four S-boxes, the state kept as X.x in every byte between the
-first key addition and the last S-box layer (X: AES field to tower), so that SB1/SB2 lanes need no
-input map and SB3/SB4 lanes no output map; the remaining per-type corrections are masked at their
-rank (5 or 7 lane-mask ANDs instead of 8); the GF(16) inversion inside the tower is Boyar and
-Peralta's (5 AND instead of 9). The key schedule applies X to the round keys 2..n
-(mcu_aria_cm3_ct_twist); the core twists the block after the first key and untwists after the last
-S-box layer. What this generator adds for Thumb-2:
+One tower-field GF(2^8) inversion serves the four S-boxes (rv32-ct's construction, docs/aria.md): each
+S-box is Out_t(inv(In_t(x))), and the state is kept in a twisted form between the first key addition and
+the last S-box layer, so that only the per-type corrections In_t + I and Out_t + I remain, masked per
+lane at their rank (5 or 7 lane-mask ANDs instead of 8). The one-block core's circuit is *paired*
+(build_paired, explained above PairedProg): the tower is GF((2^4)^2) in a normal basis, byte =
+g1.Y^16 + g0.Y, and the four SWAPMOVEs of the word-to-slice transposition already leave bit j of every
+lane in the low nibble and bit j + 4 in the high nibble of the same register, so each register holds
+one coordinate bit of g1 and of g0: the norm g1.g0 + mu.(g1 + g0)^2 is one 16-lane GF(16) product with
+LSR #4 operands (the combinations of its operands serve both sides), Boyar and Peralta's GF(16)
+inversion inverts it, and the two output products theta.g1, theta.g0 are one 32-lane product. That
+product yields sigma(x^-1) (sigma = x^16, the swap of g1 and g0), so the state alternates between the
+forms T (entering odd rounds) and sigma.T (entering even ones); the key schedule twists the round keys
+2..n accordingly (mcu_aria_cm3_ct_twist), the core twists the block after the first key and untwists
+after the last S-box layer. The two-block core (ct_core2, behind encrypt_blocks) keeps eight slices
+of 32 lanes (two blocks, one per nibble) and gets an 8-slice circuit for the same forms
+(build_formed). What this generator adds for Thumb-2:
 
-* 14 registers (r0-r12, lr) instead of 26: the scheduled circuit is register-allocated with Belady's
-  policy (evict the value whose next use is furthest; a value already in its stack slot is preferred,
-  its eviction costs no store), spills in a stack frame. The numbers are in the generated header.
-* The operation order: aria_ct_circuit.schedule was tuned for 26 registers. --search hill-climbs over
-  per-operation biases of that list scheduler, scoring each order by the cycles of the Belady
-  allocation's spills (LDR 2, STR 1), and stores the best order in aria_ct_cm3_order.json (a permutation of the circuit's
-  operations; the generator checks that it respects every dependency). Without that file the
-  generator falls back to the unbiased schedule.
-* The lane masks are single nibbles (0xF << 8j) in this bitslice layout, so a masked AND is
-  AND with a Thumb-2 modified immediate: no register and no load for the masks.
-* The SWAPMOVEs use the barrel shifter (EOR t, b, a, LSR #n; AND; EOR; EOR a, a, t, LSL #n) and the
-  nibble split AND Rd, M, W, LSR #4 with 0x0F0F0F0F in a register; the merge is one ORR with LSL #4.
+* 14 registers (r0-r12, lr): each scheduled circuit is register-allocated with Belady's policy (evict
+  the value whose next use is furthest; a value already in its stack slot is preferred, its eviction
+  costs no store), spills in a stack frame; the paired circuit's outputs are allocated into the
+  registers the transposition back expects. The numbers are in the generated header.
+* The operation order: --search hill-climbs over per-operation biases of a list scheduler (prefer the
+  ready operation that ends the most lifetimes), scoring each order by the cycles of the Belady
+  allocation's spills (LDR 2, STR 1) and of the final MOVs, and stores the best orders in
+  aria_ct_cm3_order.json (for each circuit a permutation of its operations; the generator checks that
+  it respects every dependency). Without an entry the unbiased list schedule is used.
+* Lane masks are Thumb-2 modified immediates: 0x0F << 8j or 0xF0 << 8j (the low or the high nibble of
+  the lanes of byte position j) in the paired circuit, 0xFF << 8j in the two-block core.
+* Shifted operands are free: LSR #4 / LSL #4 pair the two coordinates, the SWAPMOVEs are
+  EOR t, b, a, LSR #n; AND; EOR; EOR a, a, t, LSL #n.
 * The diffusion A = M.P.M.D: D(w) = ror16(w ^ ror24(w ^ ror16(w))) in two EOR, the ror16 left pending
   on all four words (it commutes with M's XORs, with REV16 and with REV; P's half swap of word 2
   cancels it), the second M folds the pending rotations into its EOR operands, and so does the next
   round's key addition: A costs 2 x 4 + 6 + 2 + 6 = 22 instructions.
-* A two-block core (ct_core2, behind encrypt_blocks) fills the empty high nibble of every lane byte
-  with a second block: the same circuit and allocation (masks 0xFF << 8j), one key load for both
-  blocks, a nibble SWAPMOVE between the blocks instead of the split and the merge.
+* Before writing the file the generator checks each paired circuit on all 256 inputs of every S-box
+  type as 32-bit register programs (shifts included), and each 8-slice circuit symbolically.
 """
 from __future__ import annotations
 
@@ -52,7 +60,7 @@ ORDER_FILE = HERE / "aria_ct_cm3_order.json"   # the S-box operation order found
 
 sys.path.insert(0, str(HERE.parent))
 from aria_ct_circuit import (B, C_PRIME, CIN, COUT, IDENTITY, SB1, SB2, SB3, SB4, M33, M55,  # noqa: E402
-                             TRANSPOSE, Circuit, _masked_map, bp_inv16_maps, isomorphisms, lin_apply, m4,
+                             TRANSPOSE, Circuit, masked_map, bp_inv16_maps, isomorphisms, lin_apply, m4,
                              make_m16, mat_add, mat_apply, mat_from_fn, mat_inv, mat_mul, mat_rank_factor,
                              paar, slice_layout, to_program, tower_inverse, evaluate)
 
@@ -133,6 +141,8 @@ def _paired_lin(p: PairedProg, have: dict[int, tuple[int, str]], targets: list[i
     """Paar over byte-bit forms; a value is low-aligned ('L', its low nibbles hold the form) or
     high-aligned ('H'); L ^ H is low-aligned with the H operand shifted LSR #4."""
     for nv, pa, pb in paar([t for t in dict.fromkeys(targets) if t not in have]):
+        if nv in have:
+            continue
         (ra, aa), (rb, ab) = have[pa], have[pb]
         if aa == ab:
             have[nv] = (p.emit("eor", ra, rb), aa)
@@ -201,9 +211,10 @@ def _paired_inverse(p: PairedProg, P: list[int], nu: int, mu: int, pq) -> list[i
         for i in range(4):
             if (img >> i) & 1:
                 L[i] |= 1 << j
-    have = {1 << j: P[j] for j in range(4)}
+    have = dict(zip((8, 4, 12, 2, 1, 3, 10, 5, 15), Rc))     # the bits of P and their combinations
     for nv, pa, pb in paar([v for v in dict.fromkeys(L) if v not in have]):
-        have[nv] = p.emit("eor", have[pa], have[pb])
+        if nv not in have:
+            have[nv] = p.emit("eor", have[pa], have[pb])
     # norm = g0.g1 + L(g1) + L(g0) in the low nibbles, the high nibbles cleared
     N = [p.emit("andi", p.emit("eor", p.emit("eor", prod[i], have[L[i]]), have[L[i]], "lsr"), imm=0x0F0F0F0F)
          for i in range(4)]
@@ -232,7 +243,8 @@ def _paired_inverse(p: PairedProg, P: list[int], nu: int, mu: int, pq) -> list[i
     need = [th[3], th[2], th[3] ^ th[2], th[1], th[0], th[1] ^ th[0], th[3] ^ th[1], th[2] ^ th[0],
             th[3] ^ th[2] ^ th[1] ^ th[0]]
     for nv, pa, pb in paar([v for v in dict.fromkeys(need) if v not in have]):
-        have[nv] = p.emit("eor", have[pa], have[pb])
+        if nv not in have:
+            have[nv] = p.emit("eor", have[pa], have[pb])
     return mul16([have[v] for v in need], Rc, None)
 
 
@@ -280,13 +292,13 @@ def build_formed(nu: int, mu: int, X: list[int], pq, Fin, Fout) -> tuple[Circuit
     inversion, with the basis changes between the forms and X folded into the linear layers."""
     c = Circuit()
     x = [c.input() for _ in range(8)]
-    v = _masked_map(c, conj(Fin, mat_add(mat_inv(B), IDENTITY)), x, "M3")
-    w = _masked_map(c, conj(Fin, mat_add(mat_inv(C_PRIME), IDENTITY)), x, "M4")
+    v = masked_map(c, conj(Fin, mat_add(mat_inv(B), IDENTITY)), x, "M3")
+    w = masked_map(c, conj(Fin, mat_add(mat_inv(C_PRIME), IDENTITY)), x, "M4")
     a = [c.checkpoint(x[i] ^ v[i] ^ w[i]) for i in range(8)]
     z = tower_inverse(c, nu, mu, lin_apply(mat_mul(X, mat_inv(Fin)), a), pq)
     z = lin_apply(mat_mul(Fout, mat_inv(X)), z)
-    q = _masked_map(c, conj(Fout, mat_add(B, IDENTITY)), z, "M1")
-    r = _masked_map(c, conj(Fout, mat_add(C_PRIME, IDENTITY)), z, "M2")
+    q = masked_map(c, conj(Fout, mat_add(B, IDENTITY)), z, "M1")
+    r = masked_map(c, conj(Fout, mat_add(C_PRIME, IDENTITY)), z, "M2")
     return c, [z[i] ^ q[i] ^ r[i] for i in range(8)]
 
 
@@ -462,26 +474,30 @@ def noisy_schedule(ops: list[tuple], outputs: list[int], inputs: set[int], noise
     return order
 
 
-def spill_cost(ops: list[tuple], order: list[int], outputs: list[int], in_regs: dict[int, str]) -> int:
-    al = Allocator([ops[i] for i in order], outputs, in_regs)
-    al.run()
-    return 2 * al.loads + al.stores          # cycles: LDR 2, STR 1
+def spill_cost(ops: list[tuple], order: list[int], outputs: list[int], in_regs: dict[int, str],
+               home: dict[int, str] | None = None) -> int:
+    """Cycles of the spills (LDR 2, STR 1) and, with home, of the MOVs that bring the outputs home."""
+    al = Allocator([ops[i] for i in order], outputs, in_regs, home)
+    out = al.run()
+    moves = parallel_move({out[v]: r for v, r in home.items()}, set(out.values())) if home else []
+    return 2 * al.loads + al.stores + len(moves)
 
 
-def search_order(ops: list[tuple], outputs: list[int], in_regs: dict[int, str], iters: int) -> list[int]:
+def search_order(ops: list[tuple], outputs: list[int], in_regs: dict[int, str], iters: int,
+                 home: dict[int, str] | None = None) -> list[int]:
     """Hill climbing over the scheduler's biases, scored by the spill cycles of the Belady allocation
     (seeded: the same iteration count gives the same order)."""
     MASK_IMM.update({k: "0" for k in ("M1", "M2", "M3", "M4")})    # the text is not used here
     rng = random.Random(2026)
     noise = [0.5 * rng.random() for _ in ops]
     best_order = noisy_schedule(ops, outputs, set(in_regs), noise)
-    best = spill_cost(ops, best_order, outputs, in_regs)
+    best = spill_cost(ops, best_order, outputs, in_regs, home)
     for _ in range(iters):
         trial = list(noise)
         for _ in range(rng.randint(1, 6)):
             trial[rng.randrange(len(trial))] = 0.5 * rng.random()
         order = noisy_schedule(ops, outputs, set(in_regs), trial)
-        c = spill_cost(ops, order, outputs, in_regs)
+        c = spill_cost(ops, order, outputs, in_regs, home)
         if c <= best:
             best, best_order, noise = c, order, trial
     return best_order
@@ -522,20 +538,6 @@ def input_regs(prog: list[tuple], slices) -> dict[int, str]:
     return in_regs
 
 
-def sbox_stage(ops: list[tuple], in_regs: dict[int, str], outputs: list[int],
-               masks: dict[str, int]) -> tuple[list[str], dict[int, str], dict]:
-    """The allocated circuit: its lines, the register of each output bit, the counts."""
-    MASK_IMM.clear()
-    MASK_IMM.update({k: f"0x{v:08x}" for k, v in masks.items()})
-    al = Allocator(ops, outputs, in_regs)
-    out_regs = al.run()
-    by_bit = {b: out_regs[outputs[b]] for b in range(8)}
-    counts = {"xor": sum(p[0] == "xor" for p in ops), "and": sum(p[0] == "and" for p in ops),
-              "mask": sum(p[0] == "mask" for p in ops), "ldr": al.loads, "str": al.stores,
-              "slots": al.nslots}
-    return al.lines, by_bit, counts
-
-
 def linear_stage(rows: list[int], in_by_bit: dict[int, str]) -> tuple[list[str], dict[int, str], int]:
     """out bit i = XOR of the input bits j set in rows[i] (Paar-factored, Belady-allocated): lines,
     the register of each output bit, spill slots used."""
@@ -570,19 +572,6 @@ def merge_lines(by_bit: dict[int, str], slices) -> list[str]:
     return ["    /* merge the nibble slices back into words r0..r3 */"] + merge_code(pairs, set(by_bit.values()))
 
 
-def is_modimm(v: int) -> bool:
-    if v < 256:
-        return True
-    b = v & 0xFF
-    if v in (b * 0x00010001, b * 0x01000100, b * 0x01010101):
-        return True
-    for rot in range(8, 32):
-        x = ((v << rot) | (v >> (32 - rot))) & 0xFFFFFFFF
-        if x < 256 and x & 0x80:
-            return True
-    return False
-
-
 def twist_code(X: list[int]) -> str:
     """mcu_aria_cm3_ct_twist: X applied to every byte of n words, four bytes at a time through MUL: bit j
     of each byte (AND 0x01010101 after LSR #j) times column j of X (at most 0xFF: no carry between
@@ -599,11 +588,11 @@ FORMED_PQ = 5          # bp_inv16_maps(3) for the two-block core's circuits (415
 
 
 def ordered(ops: list[tuple], outputs: list[int], in_regs: dict[int, str], key: str, orders: dict,
-            search: int) -> list[tuple]:
+            search: int, home: dict[int, str] | None = None) -> list[tuple]:
     """The operations in the stored (or searched, or the unbiased list scheduler's) order, checked to
     be a permutation that respects every dependency."""
     if search:
-        orders[key] = search_order(ops, outputs, in_regs, search)
+        orders[key] = search_order(ops, outputs, in_regs, search, home)
     order = orders.get(key) or noisy_schedule(ops, outputs, set(in_regs), [0.0] * len(ops))
     assert sorted(order) == list(range(len(ops))), "the stored order must cover every operation once"
     done = set(in_regs)
@@ -652,8 +641,9 @@ def generate(search: int = 0) -> str:
         p, Z, Y, Fin, Fout, lane = build_paired(nu, mu, X, maps[PAIRED_PQ], odd)
         check_paired(p, Z, Y, Fin, Fout, lane)
         in_regs = {Z[j]: pair_reg[j] for j in range(4)}
-        ops = ordered(p.ops, Y, in_regs, f"core_{name}", orders, search)
-        al = Allocator(ops, Y, in_regs, {Y[j]: pair_reg[j] for j in range(4)})
+        home = {Y[j]: pair_reg[j] for j in range(4)}
+        ops = ordered(p.ops, Y, in_regs, f"core_{name}", orders, search, home)
+        al = Allocator(ops, Y, in_regs, home)
         out = al.run()
         slots.append(al.nslots)
         place = parallel_move({out[Y[j]]: pair_reg[j] for j in range(4)}, set(out.values()))
