@@ -31,8 +31,8 @@
  *   3. the paired S-box circuit (gen_ct_cm3.py build_paired): the per-type corrections masked at their
  *      rank, the norm g1.g0 + mu.(g1 + g0)^2 with LSR #4 operands, Boyar and Peralta's GF(16)
  *      inversion, the norm's inverse copied into both nibbles and one 32-lane GF(16) product for the
- *      two output coordinates, the output corrections; odd rounds 177 instructions (122 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 1 MOV; even rounds
- *      174 instructions (119 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 2 MOV (register-allocated over r0-r12 and lr with Belady spilling);
+ *      two output coordinates, the output corrections; odd rounds 177 instructions (122 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 0 MOV; even rounds
+ *      174 instructions (119 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 0 MOV (register-allocated over r0-r12 and lr with Belady spilling);
  *   4. back to words: the SWAPMOVEs in reverse; in the last round the block leaves its form first;
  *   5. A = M.P.M.D: D as two EOR a word with a ror16 left pending, M (6 EOR), P (REV16 on word 1, the
  *      pending ror16 of word 2 cancels P's half swap, REV on word 3), M with the pending rotations
@@ -40,7 +40,7 @@
  * Every instruction of the rounds is a one-cycle ALU operation with public operands' addresses: the
  * spill slots, the round keys, the block; branches depend on ctl only.
  * The two-block core keeps eight slices of 32 lanes (two blocks) and an 8-slice circuit for the same
- * forms (build_formed; odd: 206 instructions, 9 STR and 10 LDR of spills, even: 209 instructions, 12 STR and 13 LDR of spills).
+ * forms (build_formed; odd: 206 instructions, 9 STR and 9 LDR of spills, even: 209 instructions, 12 STR and 13 LDR of spills).
  *
  * Frame (sp): 0 out, 4 ctl, 8 rounds left, 12 rk pointer, 16.. spill slots. r8 holds 0x0F0F0F0F during
  * the split; r8 is the SWAPMOVE scratch otherwise.
@@ -271,187 +271,186 @@ MCU_FN(aria, ct_core):
     /* ---- S-box circuit, odd round (SL1 = SB1 SB2 SB3 SB4), generated ---- */
     eor   r4, r1, r2, lsr #4
     and   r4, r4, #0x000f0000
-    eor   r5, r3, r0, lsr #4
-    eor   r6, r2, r1
-    eor   r7, r5, r6, lsr #4
-    and   r7, r7, #0x0f000000
-    eor   r6, r6, r0
-    and   r6, r6, #0xf0000000
-    eor   r4, r4, r6, lsr #4
-    eor   r4, r3, r4
+    eor   r5, r2, r1
     eor   r6, r2, r1, lsr #4
     and   r6, r6, #0x000f0000
-    eor   r8, r1, r1, lsr #4
-    eor   r5, r8, r5
+    eor   r7, r5, r0
+    and   r7, r7, #0xf0000000
+    eor   r4, r4, r7, lsr #4
+    eor   r4, r3, r4
+    eor   r7, r3, r0, lsr #4
+    eor   r5, r7, r5, lsr #4
     and   r5, r5, #0x0f000000
+    eor   r8, r1, r1, lsr #4
+    eor   r7, r8, r7
+    and   r7, r7, #0x0f000000
     eor   r9, r8, r3, lsr #4
-    and   r9, r9, #0x0f000000
     eor   r8, r2, r8
+    and   r9, r9, #0x0f000000
     eor   r10, r8, r0, lsr #4
     and   r10, r10, #0x000f0000
     eor   r9, r10, r9
-    eor   r10, r10, r5
+    eor   r10, r10, r7
+    eor   r10, r2, r10
     eor   r8, r8, r3, lsr #4
     and   r8, r8, #0x000f0000
-    eor   r10, r2, r10
-    eor   r5, r1, r0
-    eor   r11, r3, r5
-    and   r11, r11, #0x0f000000
-    eor   r12, r8, r6
-    eor   r11, r12, r11
-    eor   r10, r10, r11, lsl #4
-    and   r11, r10, r10, lsr #4
-    eor   r12, r2, r5
-    eor   r5, r5, r2, lsr #4
-    eor   r12, r12, r0, lsr #4
+    eor   r7, r8, r6
+    eor   r11, r1, r0
+    eor   r12, r3, r11
     and   r12, r12, #0x0f000000
-    eor   r12, r8, r12
-    eor   r12, r4, r12, lsl #4
-    and   r4, r5, #0x000f0000
-    eor   r4, r4, r7
-    and   r5, r5, #0x0f000000
-    eor   r8, r8, r5
-    eor   r5, r6, r5
-    eor   r5, r0, r5
-    eor   r4, r5, r4, lsl #4
+    eor   r12, r7, r12
+    eor   r10, r10, r12, lsl #4
+    and   r12, r10, r10, lsr #4
+    eor   r7, r11, r2, lsr #4
+    eor   r11, r2, r11
+    eor   r11, r11, r0, lsr #4
+    and   r11, r11, #0x0f000000
+    eor   r11, r8, r11
+    eor   r11, r4, r11, lsl #4
+    and   r4, r7, #0x000f0000
+    eor   r4, r4, r5
+    and   r7, r7, #0x0f000000
+    eor   r8, r8, r7
+    eor   r7, r6, r7
+    eor   r7, r0, r7
+    eor   r4, r7, r4, lsl #4
     eor   r8, r1, r8
     eor   r8, r8, r9, lsl #4
-    and   r9, r8, r8, lsr #4
-    eor   r5, r10, r12
-    eor   r6, r8, r12
-    and   r7, r6, r6, lsr #4
-    and   lr, r4, r4, lsr #4
-    eor   lr, lr, r9
-    eor   r1, r4, r8
-    eor   r0, r4, r10
-    and   r2, r0, r0, lsr #4
-    eor   r2, r2, r7
-    and   r3, r12, r12, lsr #4
-    eor   r11, r11, r3
-    eor   r2, r2, r11
-    str   r0, [sp, #16]
-    eor   r0, r1, r5
-    str   r6, [sp, #20]
-    and   r6, r0, r0, lsr #4
-    eor   r7, r6, r7
-    and   r6, r1, r1, lsr #4
-    eor   r6, r6, r9
-    eor   r6, r6, lr
-    eor   r11, r6, r11
-    eor   r11, r11, r10
-    eor   r11, r11, r10, lsr #4
-    and   r11, r11, #0x0f0f0f0f
-    eor   r6, r10, r8
-    eor   r6, r6, r4
-    eor   r9, r2, r6
-    eor   r6, r9, r6, lsr #4
-    and   r6, r6, #0x0f0f0f0f
-    eor   r9, r12, r4
-    and   r2, r5, r5, lsr #4
-    eor   r2, r2, r3
-    eor   lr, lr, r2
-    eor   r7, r7, r2
-    eor   r7, r7, r9
-    eor   r9, r7, r9, lsr #4
-    eor   lr, lr, r12
-    eor   lr, lr, r12, lsr #4
-    and   lr, lr, #0x0f0f0f0f
-    and   r9, r9, #0x0f0f0f0f
-    eor   r6, r6, r9
-    and   r7, r9, r11
-    eor   r9, r9, r6
-    eor   r2, lr, r7
-    eor   r7, r6, r7
-    eor   r3, r11, lr
-    and   r7, r7, r3
-    eor   r7, r7, lr
-    eor   r3, r2, r7
-    and   lr, lr, r3
-    eor   r11, lr, r11
-    eor   r11, r11, r7
-    orr   r11, r11, r11, lsl #4
-    ldr   r3, [sp, #20]
-    and   r3, r11, r3
-    eor   lr, r2, lr
-    and   r2, r9, r2
-    eor   r6, r2, r6
-    and   lr, r6, lr
-    eor   r9, r9, lr
-    orr   r6, r6, r6, lsl #4
-    orr   r9, r9, r9, lsl #4
-    and   r4, r9, r4
-    and   lr, r6, r1
-    orr   r7, r7, r7, lsl #4
-    ldr   r1, [sp, #16]
-    and   r1, r7, r1
-    eor   r1, r1, r3
-    eor   r2, r9, r7
-    and   r10, r2, r10
-    eor   r9, r9, r6
-    eor   r7, r11, r7
-    and   r0, r7, r0
-    eor   r0, r0, r3
-    eor   r6, r7, r6
-    and   r5, r6, r5
-    and   r8, r9, r8
-    eor   r11, r11, r9
-    and   r12, r11, r12
-    eor   r5, r5, r12
-    eor   r12, r10, r12
-    eor   lr, lr, r8
-    eor   r8, r4, r8
-    eor   lr, lr, r8
-    eor   r8, r8, r5
-    eor   r5, r0, r5
-    eor   lr, lr, r12
-    eor   r12, r1, r12
-    eor   r4, r12, r5
-    eor   r10, r8, r12, lsr #4
-    eor   r11, r10, r5, lsr #4
-    eor   r4, r4, r11
-    and   r4, r4, #0x00000f00
-    and   r9, r11, #0x0000000f
-    eor   r6, r5, r8, lsr #4
-    eor   r6, r6, r12, lsr #4
-    and   r6, r6, #0x00000f00
-    eor   r7, r8, lr, lsr #4
-    eor   r1, lr, r5
-    eor   r0, r1, r11
-    and   r0, r0, #0x0000000f
-    eor   r4, r0, r4
-    eor   r4, r12, r4
-    and   r3, lr, #0x0000f000
-    eor   r9, r9, r3, lsr #4
-    eor   r9, r5, r9
-    eor   r5, lr, r5
-    and   r5, r5, #0x0000f000
-    eor   r5, r0, r5, lsr #4
-    eor   r0, r12, r8, lsr #4
-    eor   r10, r0, r10
-    and   r10, r10, #0x0000000f
-    eor   r12, lr, r12, lsr #4
-    eor   r1, r1, r0
-    eor   r11, r1, r11
-    eor   r7, r7, r1
-    eor   r0, r0, r12
-    and   r1, r1, #0x00000f00
-    and   r12, r12, #0x0000000f
-    and   r0, r0, #0x0000000f
-    eor   r1, r0, r1
-    eor   r6, r0, r6
-    eor   r6, lr, r6
-    eor   r4, r4, r1, lsl #4
-    and   r7, r7, #0x00000f00
-    eor   r10, r10, r7
-    eor   r3, r6, r10, lsl #4
-    and   r11, r11, #0x00000f00
-    eor   r11, r12, r11
-    eor   r8, r8, r11
-    eor   r2, r8, r5, lsl #4
+    eor   r9, r11, r4
+    eor   r7, r8, r11
+    and   r6, r7, r7, lsr #4
+    eor   r5, r4, r8
+    and   lr, r5, r5, lsr #4
+    and   r1, r4, r4, lsr #4
+    and   r0, r8, r8, lsr #4
+    eor   lr, lr, r0
+    eor   r0, r1, r0
+    eor   lr, lr, r0
+    and   r1, r11, r11, lsr #4
     eor   r12, r12, r1
-    eor   r0, r9, r12, lsl #4
+    eor   lr, lr, r12
+    eor   lr, lr, r10
+    eor   lr, lr, r10, lsr #4
+    and   lr, lr, #0x0f0f0f0f
+    eor   r2, r4, r10
+    and   r3, r2, r2, lsr #4
+    eor   r3, r3, r6
+    eor   r12, r3, r12
+    eor   r3, r10, r8
+    eor   r3, r3, r4
+    eor   r12, r12, r3
+    eor   r12, r12, r3, lsr #4
+    and   r12, r12, #0x0f0f0f0f
+    eor   r3, r10, r11
+    str   r8, [sp, #16]
+    eor   r8, r5, r3
+    str   r10, [sp, #20]
+    and   r10, r8, r8, lsr #4
+    eor   r6, r10, r6
+    and   r10, r3, r3, lsr #4
+    eor   r10, r10, r1
+    eor   r6, r6, r10
+    eor   r10, r0, r10
+    eor   r10, r10, r11
+    eor   r10, r10, r11, lsr #4
+    eor   r6, r6, r9
+    eor   r9, r6, r9, lsr #4
+    and   r9, r9, #0x0f0f0f0f
+    eor   r12, r12, r9
+    and   r10, r10, #0x0f0f0f0f
+    eor   r6, lr, r10
+    and   r0, r9, lr
+    eor   r9, r9, r12
+    eor   r1, r12, r0
+    and   r6, r1, r6
+    eor   r6, r6, r10
+    eor   r0, r10, r0
+    and   r1, r9, r0
+    eor   r12, r1, r12
+    eor   r1, r0, r6
+    and   r10, r10, r1
+    eor   r0, r0, r10
+    eor   r10, r10, lr
+    eor   r10, r10, r6
+    orr   r10, r10, r10, lsl #4
+    and   lr, r12, r0
+    eor   r9, r9, lr
+    orr   r9, r9, r9, lsl #4
+    and   r7, r10, r7
+    and   r4, r9, r4
+    orr   r12, r12, r12, lsl #4
+    and   r5, r12, r5
+    orr   r6, r6, r6, lsl #4
+    and   lr, r6, r2
+    eor   lr, lr, r7
+    eor   r2, r10, r6
+    and   r8, r2, r8
+    eor   r8, r8, r7
+    eor   r7, r2, r12
+    and   r7, r7, r3
+    eor   r6, r9, r6
+    ldr   r3, [sp, #20]
+    and   r6, r6, r3
+    eor   r12, r9, r12
+    ldr   r9, [sp, #16]
+    and   r9, r12, r9
+    eor   r10, r10, r12
+    and   r11, r10, r11
+    eor   r4, r4, r9
+    eor   r5, r5, r9
+    eor   r5, r5, r4
+    eor   r7, r7, r11
+    eor   r11, r6, r11
+    eor   r4, r4, r7
+    eor   r8, r8, r7
+    eor   lr, lr, r11
+    eor   r5, r5, r11
+    eor   r11, r4, r5, lsr #4
+    and   r7, r5, #0x0000f000
+    eor   r6, r8, r4, lsr #4
+    eor   r6, r6, lr, lsr #4
+    and   r6, r6, #0x00000f00
+    eor   r9, lr, r4, lsr #4
+    eor   r10, lr, r8
+    eor   r12, r4, lr, lsr #4
+    eor   r3, r12, r8, lsr #4
+    eor   r12, r9, r12
+    and   r12, r12, #0x0000000f
+    eor   r10, r10, r3
+    and   r10, r10, #0x00000f00
+    eor   r2, r5, lr, lsr #4
+    eor   r0, r9, r2
+    and   r0, r0, #0x0000000f
+    eor   r6, r0, r6
+    and   r2, r2, #0x0000000f
+    eor   r6, r5, r6
+    and   r1, r3, #0x0000000f
+    eor   r7, r1, r7, lsr #4
+    eor   r7, r8, r7
+    eor   r1, r5, r8
+    eor   r8, r5, r8
+    eor   r9, r1, r9
+    eor   r5, r1, r3
+    eor   r3, r9, r3
+    and   r3, r3, #0x00000f00
+    eor   r3, r2, r3
+    eor   r4, r4, r3
+    eor   r11, r11, r9
+    and   r11, r11, #0x00000f00
+    eor   r12, r12, r11
+    eor   r3, r6, r12, lsl #4
+    and   r5, r5, #0x0000000f
+    eor   r10, r5, r10
+    eor   lr, lr, r10
+    and   r9, r9, #0x00000f00
+    eor   r9, r0, r9
+    eor   r1, lr, r9, lsl #4
+    eor   r9, r2, r9
+    eor   r0, r7, r9, lsl #4
+    and   r8, r8, #0x0000f000
+    eor   r5, r5, r8, lsr #4
+    eor   r2, r4, r5, lsl #4
     /* the pairs back into r0..r3 */
-    mov   r1, r4
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r4, [sp, #8]
     subs  r4, r4, #1
@@ -464,187 +463,185 @@ MCU_FN(aria, ct_core):
     TO_SLICES
 .Laria_cm3_ct_even_sbox:
     /* ---- S-box circuit, even round (SL2 = SB3 SB4 SB1 SB2), generated ---- */
-    eor   r4, r1, r0
-    eor   r5, r2, r4, lsr #4
-    and   r6, r5, #0x0000000f
-    and   r5, r5, #0x00000f00
-    eor   r7, r3, r4
-    and   r7, r7, #0x0000f000
-    eor   r8, r0, r2, lsr #4
-    eor   r4, r8, r4, lsr #4
-    and   r4, r4, #0x00000f00
-    eor   r8, r3, r1, lsr #4
-    eor   r9, r1, r8
-    and   r8, r8, #0x0000000f
-    eor   r7, r8, r7, lsr #4
-    eor   r7, r2, r7
-    eor   r10, r9, r2, lsr #4
-    and   r10, r10, #0x0000000f
-    eor   r5, r10, r5
-    eor   r10, r10, r4
-    eor   r8, r8, r5
-    eor   r10, r3, r10
-    and   r9, r9, #0x00000f00
-    eor   r4, r2, r1, lsr #4
-    and   r4, r4, #0x0000000f
-    eor   r11, r1, r0
-    eor   r12, r11, r1, lsr #4
-    eor   r11, r2, r11
-    eor   lr, r12, r2, lsr #4
-    and   lr, lr, #0x0000000f
-    eor   r9, lr, r9
-    eor   r9, r1, r9
-    eor   r9, r9, r5, lsl #4
-    eor   r12, r12, r3, lsr #4
-    and   r12, r12, #0x00000f00
-    eor   r12, lr, r12
-    eor   r12, r7, r12, lsl #4
-    eor   r7, r11, r3, lsr #4
+    eor   r4, r0, r2, lsr #4
+    eor   r5, r2, r1, lsr #4
+    and   r5, r5, #0x0000000f
+    eor   r6, r1, r0
+    eor   r7, r6, r1, lsr #4
+    eor   r6, r2, r6
+    eor   r8, r7, r2, lsr #4
+    eor   r7, r7, r3, lsr #4
     and   r7, r7, #0x00000f00
-    eor   r6, r6, r7
-    eor   r6, r0, r6
-    eor   r6, r6, r8, lsl #4
-    and   r11, r11, #0x00000f00
-    eor   r11, r4, r11
-    eor   r11, r10, r11, lsl #4
-    and   r10, r9, r9, lsr #4
-    and   r4, r11, r11, lsr #4
-    eor   r8, r6, r12
-    and   r7, r8, r8, lsr #4
-    and   lr, r12, r12, lsr #4
-    eor   lr, lr, r4
-    eor   r5, r12, r9
-    eor   r5, r5, r6
-    and   r0, r6, r6, lsr #4
-    eor   r0, r0, r10
-    eor   r3, r6, r9
-    and   r1, r3, r3, lsr #4
-    eor   r10, r1, r10
-    eor   r10, r10, r0
-    eor   r10, r10, lr
-    eor   r10, r10, r12
-    eor   r10, r10, r12, lsr #4
-    and   r10, r10, #0x0f0f0f0f
-    eor   r1, r9, r11
-    and   r2, r1, r1, lsr #4
-    eor   r7, r7, r2
-    eor   r7, r7, lr
-    eor   r7, r7, r5
-    eor   r5, r7, r5, lsr #4
-    and   r5, r5, #0x0f0f0f0f
-    eor   r7, r12, r11
-    eor   lr, r3, r7
-    str   r9, [sp, #16]
-    and   r9, lr, lr, lsr #4
-    eor   r9, r9, r2
-    and   r2, r7, r7, lsr #4
-    eor   r4, r2, r4
-    eor   r9, r9, r4
-    eor   r4, r0, r4
-    eor   r4, r4, r11
-    eor   r4, r4, r11, lsr #4
-    and   r4, r4, #0x0f0f0f0f
-    eor   r0, r10, r4
-    eor   r2, r11, r6
-    eor   r9, r9, r2
-    eor   r9, r9, r2, lsr #4
-    and   r9, r9, #0x0f0f0f0f
-    eor   r5, r5, r9
-    eor   r2, r9, r5
-    and   r9, r9, r10
-    str   r7, [sp, #20]
-    eor   r7, r5, r9
-    and   r7, r7, r0
-    eor   r7, r7, r4
-    eor   r9, r4, r9
-    eor   r0, r9, r7
-    and   r4, r4, r0
-    eor   r10, r4, r10
-    eor   r4, r9, r4
-    eor   r10, r10, r7
-    orr   r10, r10, r10, lsl #4
-    and   r1, r10, r1
-    orr   r7, r7, r7, lsl #4
-    and   r8, r7, r8
-    eor   r8, r8, r1
-    and   r9, r2, r9
-    eor   r9, r9, r5
-    and   r4, r9, r4
-    eor   r4, r2, r4
-    orr   r9, r9, r9, lsl #4
-    orr   r4, r4, r4, lsl #4
-    and   r6, r4, r6
-    and   r5, r9, r3
-    eor   r3, r4, r7
-    and   r12, r3, r12
-    eor   r4, r4, r9
-    ldr   r3, [sp, #16]
-    and   r3, r4, r3
-    eor   r4, r10, r4
-    and   r11, r4, r11
-    eor   r7, r10, r7
-    eor   r6, r6, r3
-    eor   r5, r5, r3
-    eor   r5, r5, r6
-    and   lr, r7, lr
-    eor   r7, r7, r9
-    eor   lr, lr, r1
-    ldr   r9, [sp, #20]
-    and   r9, r7, r9
-    eor   r9, r9, r11
-    eor   r11, r12, r11
-    eor   r6, r6, r9
-    eor   lr, lr, r9
-    eor   r8, r8, r11
-    eor   r11, r5, r11
-    eor   r5, r8, r6, lsr #4
-    eor   r9, r11, lr
-    and   r9, r9, #0x0f000000
-    eor   r12, r6, r8
-    eor   r12, r12, lr, lsr #4
-    and   r12, r12, #0x0f000000
-    and   r7, r11, #0x0f000000
-    eor   r10, r6, r8, lsr #4
-    and   r4, r10, #0x000f0000
-    eor   r1, r5, r10
-    and   r1, r1, #0x000f0000
-    eor   r5, lr, r5
-    eor   r10, r10, r11, lsr #4
-    eor   r3, r5, lr, lsr #4
-    and   r5, r5, #0x000f0000
-    eor   r5, r5, r7
-    eor   r7, r10, r3
-    and   r7, r7, #0x0f000000
-    eor   r2, r3, r8, lsr #4
-    and   r2, r2, #0x0f000000
-    eor   r3, r3, r11, lsr #4
-    and   r3, r3, #0x000f0000
-    eor   r2, r3, r2
-    eor   r9, r3, r9
-    eor   r9, r6, r9
-    eor   r6, r11, r6, lsr #4
-    eor   r3, r8, r10
-    and   r3, r3, #0x000f0000
-    eor   r10, r10, lr, lsr #4
-    eor   r6, r6, r10
-    and   r10, r10, #0x0f000000
-    and   r6, r6, #0x0f000000
+    and   r8, r8, #0x0000000f
+    eor   r7, r8, r7
+    and   r9, r6, #0x00000f00
+    eor   r9, r5, r9
+    eor   r6, r6, r3, lsr #4
+    and   r6, r6, #0x00000f00
+    eor   r5, r1, r0
+    eor   r4, r4, r5, lsr #4
+    and   r4, r4, #0x00000f00
+    eor   r10, r2, r5, lsr #4
+    eor   r5, r3, r5
+    and   r5, r5, #0x0000f000
+    and   r11, r10, #0x00000f00
+    and   r10, r10, #0x0000000f
+    eor   r10, r10, r6
+    eor   r10, r0, r10
+    eor   r6, r3, r1, lsr #4
+    and   r12, r6, #0x0000000f
+    eor   r5, r12, r5, lsr #4
+    eor   r5, r2, r5
+    eor   r7, r5, r7, lsl #4
     eor   r6, r1, r6
-    eor   r11, r11, r6
-    eor   r12, r3, r12
-    eor   r12, r11, r12, lsl #4
-    eor   r11, r4, r10
-    eor   lr, lr, r11
-    eor   r0, lr, r5, lsl #4
-    eor   r4, r3, r4
-    eor   r7, r4, r7
-    eor   r9, r9, r7, lsl #4
-    eor   r10, r3, r10
-    eor   r10, r8, r10
-    eor   r1, r10, r2, lsl #4
+    eor   r5, r6, r2, lsr #4
+    and   r6, r6, #0x00000f00
+    eor   r8, r8, r6
+    eor   r8, r1, r8
+    and   r5, r5, #0x0000000f
+    eor   r11, r5, r11
+    eor   r5, r5, r4
+    eor   r5, r3, r5
+    eor   r9, r5, r9, lsl #4
+    eor   r12, r12, r11
+    eor   r8, r8, r11, lsl #4
+    eor   r10, r10, r12, lsl #4
+    and   r12, r8, r8, lsr #4
+    and   r11, r9, r9, lsr #4
+    eor   r5, r10, r7
+    eor   r4, r7, r8
+    eor   r4, r4, r10
+    and   r6, r5, r5, lsr #4
+    eor   lr, r8, r9
+    and   r3, lr, lr, lsr #4
+    eor   r6, r6, r3
+    and   r1, r10, r10, lsr #4
+    eor   r1, r1, r12
+    and   r2, r7, r7, lsr #4
+    eor   r2, r2, r11
+    eor   r6, r6, r2
+    eor   r6, r6, r4
+    eor   r4, r6, r4, lsr #4
+    and   r4, r4, #0x0f0f0f0f
+    eor   r6, r7, r9
+    and   r0, r6, r6, lsr #4
+    eor   r11, r0, r11
+    eor   r0, r1, r11
+    eor   r0, r0, r9
+    eor   r0, r0, r9, lsr #4
+    and   r0, r0, #0x0f0f0f0f
+    str   lr, [sp, #16]
+    eor   lr, r10, r8
+    str   r8, [sp, #20]
+    and   r8, lr, lr, lsr #4
+    eor   r8, r8, r12
+    eor   r8, r8, r1
+    eor   r8, r8, r2
+    eor   r8, r8, r7
+    eor   r8, r8, r7, lsr #4
+    and   r8, r8, #0x0f0f0f0f
+    eor   r12, r8, r0
+    eor   r2, lr, r6
+    and   r1, r2, r2, lsr #4
+    eor   r1, r1, r3
+    eor   r11, r1, r11
+    eor   r1, r9, r10
+    eor   r11, r11, r1
+    eor   r11, r11, r1, lsr #4
+    and   r11, r11, #0x0f0f0f0f
+    eor   r4, r4, r11
+    eor   r1, r11, r4
+    and   r11, r11, r8
+    eor   r3, r4, r11
+    and   r12, r3, r12
+    eor   r12, r12, r0
+    eor   r11, r0, r11
+    eor   r3, r11, r12
+    and   r3, r0, r3
+    eor   r8, r3, r8
+    eor   r8, r8, r12
+    orr   r8, r8, r8, lsl #4
+    eor   r3, r11, r3
+    orr   r12, r12, r12, lsl #4
+    and   r5, r12, r5
+    ldr   r0, [sp, #16]
+    and   r0, r8, r0
+    eor   r5, r5, r0
+    and   r11, r1, r11
+    eor   r11, r11, r4
+    and   r4, r11, r3
+    eor   r4, r1, r4
+    orr   r4, r4, r4, lsl #4
+    and   r10, r4, r10
+    orr   r11, r11, r11, lsl #4
+    and   lr, r11, lr
+    eor   r1, r4, r12
+    and   r7, r1, r7
+    eor   r4, r4, r11
+    ldr   r1, [sp, #20]
+    and   r1, r4, r1
+    eor   r4, r8, r4
+    and   r9, r4, r9
+    eor   r12, r8, r12
+    eor   r7, r7, r9
+    eor   r5, r5, r7
+    and   r8, r12, r2
+    eor   r12, r12, r11
+    and   r6, r12, r6
+    eor   r6, r6, r9
+    eor   r8, r8, r0
+    eor   r8, r8, r6
+    eor   lr, lr, r1
+    eor   r10, r10, r1
+    eor   lr, lr, r10
+    eor   r7, lr, r7
+    eor   r6, r10, r6
+    eor   r10, r5, r6, lsr #4
+    eor   lr, r7, r6, lsr #4
+    eor   r9, r8, r10
+    and   r12, r9, #0x000f0000
+    eor   r9, r9, r8, lsr #4
+    eor   r11, r6, r5
+    eor   r11, r11, r8, lsr #4
+    and   r11, r11, #0x0f000000
+    eor   r4, r6, r5, lsr #4
+    eor   r10, r10, r4
+    and   r10, r10, #0x000f0000
+    and   r1, r4, #0x000f0000
+    eor   r4, r4, r7, lsr #4
+    eor   r0, r4, r9
+    and   r0, r0, #0x0f000000
+    eor   r2, r5, r4
+    and   r2, r2, #0x000f0000
+    eor   r4, r4, r8, lsr #4
+    eor   lr, lr, r4
+    and   r4, r4, #0x0f000000
+    and   lr, lr, #0x0f000000
+    eor   r10, r10, lr
+    eor   r10, r7, r10
+    eor   r11, r2, r11
+    eor   r3, r10, r11, lsl #4
+    eor   r11, r1, r4
+    eor   r11, r8, r11
+    eor   r10, r2, r1
+    eor   r10, r10, r0
+    eor   r4, r2, r4
+    eor   r8, r7, r8
+    and   r8, r8, #0x0f000000
+    eor   r4, r5, r4
+    eor   r5, r9, r5, lsr #4
+    and   r5, r5, #0x0f000000
+    eor   r9, r9, r7, lsr #4
+    and   r9, r9, #0x000f0000
+    eor   r5, r9, r5
+    eor   r1, r4, r5, lsl #4
+    eor   r9, r9, r8
+    eor   r9, r6, r9
+    eor   r2, r9, r10, lsl #4
+    and   r7, r7, #0x0f000000
+    eor   r12, r12, r7
+    eor   r0, r11, r12, lsl #4
     /* the pairs back into r0..r3 */
-    mov   r2, r9
-    mov   r3, r12
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r4, [sp, #8]
     subs  r4, r4, #1
@@ -906,496 +903,497 @@ MCU_FN(aria, ct_core2):
     TO_SLICES2
 .Laria_cm3_ct2_odd_sbox:
     /* ---- S-box circuit, odd round, 32 lanes, generated ---- */
-    eor   r8, r3, r4
+    eor   r8, r2, r5
+    and   r8, r8, #0x00ff0000
     eor   r9, r1, r5
-    eor   r10, r9, r8
+    eor   r10, r7, r9
     and   r10, r10, #0xff000000
     eor   r11, r2, r9
-    eor   r9, r7, r9
-    and   r9, r9, #0xff000000
-    eor   r12, r11, r4
+    eor   r12, r7, r11
     and   r12, r12, #0x00ff0000
-    eor   r11, r7, r11
+    eor   r11, r11, r4
+    eor   r7, r7, r12
     and   r11, r11, #0x00ff0000
-    eor   r7, r7, r11
-    eor   lr, r2, r12
-    eor   lr, lr, r10
-    eor   r12, r5, r12
-    eor   r9, r12, r9
-    eor   r12, r6, r11
-    eor   r11, r1, r11
-    eor   r10, r6, r5
-    eor   r8, r10, r8
-    eor   r10, r10, r4
-    and   r10, r10, #0xff000000
-    and   r8, r8, #0xff000000
-    eor   r5, r2, r5
-    and   r5, r5, #0x00ff0000
-    eor   r12, r12, r5
-    eor   r5, r0, r5
+    eor   lr, r5, r11
+    eor   r10, lr, r10
+    eor   r5, r6, r5
+    eor   r11, r2, r11
+    eor   lr, r1, r12
+    eor   r12, r6, r12
+    eor   r12, r12, r8
+    eor   r8, r0, r8
     eor   r0, r1, r0
     eor   r2, r2, r0
     eor   r2, r2, r4
     and   r2, r2, #0xff000000
     eor   r2, r7, r2
     eor   r1, r1, r6
-    and   r1, r1, #0x00ff0000
     eor   r6, r0, r6
-    eor   r1, r3, r1
-    eor   r1, r1, r10
     eor   r0, r3, r0
     and   r0, r0, #0xff000000
     eor   r0, r12, r0
-    eor   r12, r2, r0
-    eor   r3, r2, r9
-    eor   r10, lr, r0
-    and   r7, r6, #0x00ff0000
-    eor   r7, r4, r7
-    eor   r8, r7, r8
-    and   r6, r6, #0xff000000
-    eor   r11, r11, r6
-    eor   r6, r5, r6
-    eor   r5, r9, r8
-    eor   r7, r6, r8
-    eor   r4, lr, r6
-    str   r4, [sp, #16]
-    eor   r4, r11, r0
-    str   r6, [sp, #20]
-    eor   r6, r0, r8
-    and   r8, r7, r8
-    eor   r8, r9, r8
-    and   r0, r10, r0
-    eor   r0, lr, r0
-    eor   r4, r4, r0
-    str   lr, [sp, #24]
-    eor   lr, r6, r8
-    str   r6, [sp, #28]
-    eor   r6, r11, r9
-    and   r9, r6, r9
-    eor   r9, lr, r9
-    eor   lr, r6, r7
-    str   r11, [sp, #32]
-    and   r11, lr, r5
-    eor   r11, r8, r11
-    eor   r0, r11, r0
-    eor   r5, r12, r5
-    eor   r11, r1, r2
-    and   r8, r11, r2
-    eor   r4, r4, r8
-    eor   r8, r2, r8
-    eor   r0, r0, r8
-    eor   r8, r1, r8
-    eor   r2, r11, r6
-    and   r3, r2, r3
-    str   r1, [sp, #36]
-    ldr   r1, [sp, #20]
-    eor   r3, r1, r3
-    eor   r1, r11, r10
-    and   r12, r1, r12
-    eor   r12, r8, r12
-    eor   r9, r9, r12
-    eor   r0, r9, r0
-    eor   r12, r12, r3
-    eor   r8, r1, lr
-    and   r5, r8, r5
-    eor   r5, r12, r5
-    eor   r12, r9, r0
-    str   r8, [sp, #40]
-    eor   r8, r10, r7
-    str   r1, [sp, #44]
-    ldr   r1, [sp, #28]
-    and   r1, r8, r1
-    eor   r1, r4, r1
-    eor   r3, r1, r3
-    eor   r5, r5, r3
-    eor   r1, r3, r5
-    and   r5, r5, r9
-    eor   r4, r3, r5
-    and   r12, r4, r12
-    eor   r5, r0, r5
-    eor   r12, r0, r12
-    and   r4, r1, r5
-    eor   r4, r3, r4
-    and   r7, r7, r4
-    eor   r9, r9, r4
-    eor   r3, r5, r12
-    and   r3, r0, r3
+    and   r1, r1, #0x00ff0000
+    eor   r1, r3, r1
+    eor   r3, r3, r4
     eor   r9, r9, r3
+    and   r9, r9, #0xff000000
+    eor   r11, r11, r9
     eor   r3, r5, r3
-    and   r10, r10, r9
-    and   r3, r4, r3
-    eor   r3, r1, r3
-    and   r6, r6, r3
-    eor   r12, r12, r3
-    and   r11, r11, r12
-    eor   r7, r7, r11
-    eor   r6, r6, r7
-    ldr   r1, [sp, #32]
-    and   r5, r1, r3
-    eor   r0, r4, r3
-    and   lr, lr, r0
-    eor   r3, r3, r12
-    eor   lr, lr, r10
-    eor   r7, lr, r7
-    and   r2, r2, r3
-    eor   r2, r11, r2
-    eor   r11, r4, r9
-    ldr   lr, [sp, #16]
-    and   lr, lr, r11
-    and   r11, r8, r11
-    eor   r11, r10, r11
-    eor   r11, r11, r2
-    ldr   r10, [sp, #20]
-    and   r4, r10, r4
-    eor   r10, r1, r10
-    ldr   r8, [sp, #36]
-    eor   r1, r8, r1
-    and   r3, r1, r3
-    and   r1, r8, r12
-    eor   r4, r4, r1
-    eor   r3, r1, r3
+    and   r3, r3, #0xff000000
     eor   r5, r5, r4
+    and   r5, r5, #0xff000000
+    eor   r1, r1, r5
+    eor   r5, r11, r0
+    and   r9, r6, #0xff000000
+    and   r6, r6, #0x00ff0000
+    eor   r6, r4, r6
+    eor   r3, r6, r3
+    eor   r8, r8, r9
+    eor   lr, lr, r9
+    eor   r9, r10, r3
+    eor   r6, lr, r8
+    eor   r4, r0, r3
+    and   r12, r5, r0
+    eor   r12, r11, r12
+    eor   r7, lr, r10
+    str   r6, [sp, #16]
+    eor   r6, r2, r0
+    eor   r0, lr, r0
+    eor   r0, r0, r12
+    str   r11, [sp, #20]
+    eor   r11, r6, r9
+    str   lr, [sp, #24]
+    eor   lr, r8, r3
+    and   r3, lr, r3
+    eor   r3, r10, r3
+    str   r11, [sp, #28]
+    eor   r11, r7, lr
+    and   r9, r11, r9
+    eor   r9, r3, r9
     eor   r12, r9, r12
-    ldr   r1, [sp, #44]
-    and   r1, r1, r12
-    eor   r6, r6, r1
-    eor   r2, r1, r2
-    ldr   r1, [sp, #24]
-    and   r9, r1, r9
-    eor   r1, r8, r1
-    eor   lr, r9, lr
-    eor   lr, lr, r3
-    and   r8, r1, r12
-    eor   r3, r8, r3
-    eor   r5, r5, r8
-    eor   r1, r1, r10
-    and   r10, r10, r0
-    eor   r9, r10, r9
-    eor   r4, r9, r4
-    eor   r12, r0, r12
-    ldr   r0, [sp, #40]
-    and   r0, r0, r12
-    eor   r0, r2, r0
-    and   r12, r1, r12
-    eor   r12, r3, r12
-    eor   r3, r5, r6
-    eor   r1, r4, r7
-    eor   r2, r5, r11
-    eor   r9, lr, r12
-    eor   r10, r6, r11
-    and   r10, r10, #0x000000ff
-    eor   r10, r1, r10
-    eor   r8, r5, r9
-    str   r1, [sp, #40]
-    eor   r1, r4, r6
-    eor   r8, r8, r1
-    eor   r6, r9, r6
-    eor   r7, r7, r6
-    and   r7, r7, #0x0000ff00
-    eor   r7, r10, r7
-    eor   r6, r6, r2
-    and   r6, r6, #0x0000ff00
-    and   r8, r8, #0x0000ff00
-    eor   r10, r1, r11
-    eor   r1, r1, r2
-    and   r1, r1, #0x000000ff
-    eor   r8, r1, r8
-    eor   r1, r4, r1
-    eor   r6, r1, r6
-    eor   r10, r10, r0
-    and   r10, r10, #0x0000ff00
-    eor   r4, r4, lr
-    eor   r2, r2, r0
-    eor   r9, r9, r2
-    and   r9, r9, #0x000000ff
-    eor   r9, r12, r9
-    and   r1, r2, #0x0000ff00
-    eor   r2, r4, r2
-    eor   r4, r4, r11
-    eor   r11, lr, r11
-    and   r4, r4, #0x000000ff
-    eor   r5, r5, r4
-    eor   r10, r5, r10
-    eor   r11, r11, r8
-    and   r2, r2, #0x000000ff
-    eor   r3, r3, r2
-    eor   r2, lr, r2
-    eor   r1, r2, r1
-    ldr   r2, [sp, #40]
-    and   lr, r2, #0x0000ff00
-    eor   lr, r9, lr
-    eor   r2, r12, r2
-    eor   r2, r2, r0
-    eor   r0, r12, r0
+    eor   r3, r4, r3
+    eor   r9, r5, lr
+    and   r4, r9, r4
+    str   r9, [sp, #32]
+    eor   r9, r2, r10
+    and   r10, r7, r10
+    eor   r10, r3, r10
+    eor   r3, r1, r2
+    str   lr, [sp, #36]
+    and   lr, r3, r2
+    eor   r0, r0, lr
     eor   r4, r0, r4
-    eor   r8, r4, r8
-    and   r2, r2, #0x0000ff00
+    eor   lr, r2, lr
+    eor   r12, r12, lr
+    eor   lr, r1, lr
+    eor   r2, r3, r7
+    and   r9, r2, r9
+    eor   r9, r8, r9
+    eor   r4, r4, r9
+    eor   r0, r3, r5
+    and   r6, r0, r6
+    eor   r6, lr, r6
+    eor   r10, r10, r6
+    eor   r9, r6, r9
+    eor   r12, r10, r12
+    eor   r6, r10, r12
+    eor   lr, r0, r11
+    str   r0, [sp, #40]
+    ldr   r0, [sp, #28]
+    and   r0, lr, r0
+    eor   r0, r9, r0
+    eor   r0, r0, r4
+    and   r9, r0, r10
+    eor   r0, r4, r0
+    str   lr, [sp, #28]
+    eor   lr, r4, r9
+    and   r6, lr, r6
+    eor   r6, r12, r6
+    eor   r9, r12, r9
+    eor   lr, r9, r6
+    and   lr, r12, lr
+    and   r12, r0, r9
+    eor   r12, r4, r12
+    eor   r10, r10, r12
+    eor   r10, r10, lr
+    eor   lr, r9, lr
+    and   lr, r12, lr
+    eor   lr, r0, lr
+    and   r7, r7, lr
+    and   r5, r5, r10
+    ldr   r0, [sp, #36]
+    and   r0, r0, r12
+    eor   r6, r6, lr
+    and   r3, r3, r6
+    eor   r0, r0, r3
+    eor   r7, r7, r0
+    eor   r9, lr, r6
+    and   r2, r2, r9
     eor   r2, r3, r2
+    eor   r3, r12, lr
+    and   r11, r11, r3
+    eor   r11, r11, r5
+    eor   r0, r11, r0
+    ldr   r11, [sp, #24]
+    and   lr, r11, lr
+    eor   r11, r1, r11
+    and   r9, r11, r9
+    eor   r11, r12, r10
+    ldr   r4, [sp, #32]
+    and   r4, r4, r11
+    eor   r4, r5, r4
+    eor   r4, r4, r2
+    and   r12, r8, r12
+    ldr   r5, [sp, #20]
+    eor   r8, r5, r8
+    and   r11, r8, r11
+    and   r8, r5, r10
+    eor   r11, r8, r11
+    eor   r10, r10, r6
+    and   r6, r1, r6
+    eor   r5, r1, r5
+    eor   r9, r6, r9
+    eor   r12, r12, r6
+    eor   lr, lr, r12
+    eor   r11, r11, r9
+    ldr   r6, [sp, #40]
+    and   r6, r6, r10
+    eor   r7, r7, r6
+    eor   r2, r6, r2
+    and   r6, r5, r10
+    eor   r9, r6, r9
+    eor   lr, lr, r6
+    ldr   r6, [sp, #16]
+    eor   r5, r5, r6
+    and   r6, r6, r3
+    eor   r8, r6, r8
+    eor   r12, r8, r12
+    eor   r10, r3, r10
+    ldr   r3, [sp, #28]
+    and   r3, r3, r10
+    eor   r3, r2, r3
+    and   r10, r5, r10
+    eor   r10, r9, r10
+    eor   r9, r12, r7
+    eor   r5, r11, r10
+    eor   r2, lr, r5
+    eor   r2, r2, r9
+    and   r2, r2, #0x0000ff00
+    eor   r8, lr, r4
+    eor   r6, r9, r8
+    and   r6, r6, #0x000000ff
+    eor   r2, r6, r2
+    eor   r6, r12, r6
+    eor   r9, r9, r4
+    eor   r9, r9, r3
+    and   r9, r9, #0x0000ff00
+    eor   r1, r8, r3
+    str   r2, [sp, #28]
+    eor   r2, r5, r1
+    and   r2, r2, #0x000000ff
+    eor   r5, r5, r7
+    eor   r8, r5, r8
+    eor   r5, r0, r5
+    eor   r0, r12, r0
+    eor   r12, r12, r11
+    and   r5, r5, #0x0000ff00
+    and   r8, r8, #0x0000ff00
+    eor   r8, r6, r8
+    eor   r2, r10, r2
+    eor   r6, r10, r0
+    eor   r10, r10, r3
+    eor   r3, r6, r3
+    and   r3, r3, #0x0000ff00
+    and   r6, r0, #0x0000ff00
+    eor   r6, r2, r6
+    eor   r2, r7, r4
+    and   r2, r2, #0x000000ff
+    eor   r2, r0, r2
+    eor   r5, r2, r5
+    eor   r7, lr, r7
+    and   r2, r1, #0x0000ff00
+    eor   r1, r12, r1
+    and   r1, r1, #0x000000ff
+    eor   r12, r12, r4
+    and   r12, r12, #0x000000ff
+    eor   r10, r10, r12
+    eor   lr, lr, r12
+    eor   r9, lr, r9
+    ldr   lr, [sp, #28]
+    eor   r10, r10, lr
+    eor   r7, r7, r1
+    eor   r3, r7, r3
+    eor   r1, r11, r1
+    eor   r2, r1, r2
+    eor   r4, r11, r4
+    eor   lr, r4, lr
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r0, [sp, #8]
     subs  r0, r0, #1
     str   r0, [sp, #8]
     beq   .Laria_cm3_ct2_last_odd
     /* the slices back into the split layout */
-    mov   r0, lr
-    mov   r3, r6
-    mov   r4, r8
-    mov   r5, r11
-    mov   r6, r2
-    mov   r2, r10
+    mov   r0, r6
+    mov   r1, r2
+    mov   r2, r9
+    mov   r4, r10
+    mov   r6, r3
+    mov   r3, r8
+    mov   r7, r5
+    mov   r5, lr
     TO_WORDS2
     DIFFUSE r0, r1, r2, r3
     DIFFUSE r4, r5, r6, r7
     ADDKEY2 1
     TO_SLICES2
     /* ---- S-box circuit, even round, 32 lanes, generated ---- */
-    eor   r8, r0, r6
-    eor   r9, r3, r5
-    eor   r10, r2, r5
-    and   r10, r10, #0x000000ff
-    eor   r10, r7, r10
-    eor   r11, r5, r4
-    eor   r8, r8, r11
-    and   r8, r8, #0x0000ff00
-    and   r12, r9, #0x000000ff
-    eor   r9, r1, r9
-    eor   r4, r4, r12
-    eor   r12, r2, r12
-    eor   lr, r6, r9
-    and   r9, r9, #0x0000ff00
-    and   lr, lr, #0x000000ff
-    eor   r3, r3, lr
-    eor   r3, r3, r8
-    eor   r8, r7, r11
-    and   r8, r8, #0x0000ff00
-    eor   r12, r12, r8
-    eor   r11, r2, r11
-    and   r8, r11, #0x0000ff00
-    eor   r8, lr, r8
+    eor   r8, r3, r5
+    eor   r9, r1, r0
+    eor   r10, r1, r8
+    and   r8, r8, #0x000000ff
+    eor   r11, r6, r10
+    and   r10, r10, #0x0000ff00
     and   r11, r11, #0x000000ff
-    eor   r11, r0, r11
-    eor   r4, r4, r8
-    eor   r8, r5, r8
-    eor   r0, r1, r0
-    eor   r2, r2, r0
-    eor   r0, r0, r5
-    eor   r5, r7, r0
-    and   r5, r5, #0x0000ff00
-    eor   r0, r6, r0
-    and   r0, r0, #0x000000ff
-    eor   r6, r6, r0
-    eor   r5, r6, r5
-    eor   r1, r1, r0
-    eor   r1, r1, r9
-    eor   r7, r2, r7
-    and   r7, r7, #0x0000ff00
-    eor   r7, r11, r7
-    and   r2, r2, #0x0000ff00
-    eor   r2, r10, r2
-    eor   r10, r3, r2
-    eor   r11, r2, r8
-    eor   r9, r12, r8
-    eor   r0, r3, r1
-    eor   r6, r12, r5
-    eor   lr, r0, r2
-    eor   lr, lr, r8
-    and   r0, lr, r0
-    eor   r0, r4, r0
-    str   r11, [sp, #16]
-    and   r11, r6, r12
-    eor   r11, r5, r11
-    eor   r9, r9, r11
-    str   lr, [sp, #20]
-    and   lr, r10, r3
-    eor   r9, r9, lr
-    eor   lr, r3, lr
-    eor   r3, r3, r12
-    eor   r12, r12, r7
-    str   r10, [sp, #24]
-    eor   r10, r7, r4
-    str   r6, [sp, #28]
-    eor   r6, r12, r5
-    eor   r6, r6, r4
-    str   r5, [sp, #32]
-    and   r5, r6, r12
-    eor   r5, r9, r5
-    eor   r5, r5, r0
-    eor   r9, r8, r4
-    str   r6, [sp, #36]
-    and   r6, r10, r7
-    eor   r6, r1, r6
-    eor   r12, r12, r6
-    eor   r7, r1, r7
-    str   r4, [sp, #40]
-    eor   r4, r3, r7
-    str   r10, [sp, #44]
-    eor   r10, r7, r9
-    and   r7, r10, r7
-    eor   r7, r6, r7
-    eor   r11, r7, r11
-    eor   r11, r11, lr
-    eor   lr, r2, lr
-    ldr   r7, [sp, #32]
-    eor   r6, r2, r7
-    eor   r7, r4, r6
-    eor   r7, r7, r9
-    and   r4, r7, r4
-    str   r7, [sp, #48]
-    eor   r7, r3, r6
-    and   r3, r7, r3
-    eor   r3, lr, r3
-    eor   r0, r3, r0
-    eor   r4, r0, r4
-    eor   r4, r4, r5
-    eor   r0, r5, r4
-    eor   lr, r1, r8
-    and   r1, lr, r1
-    eor   r1, r12, r1
-    eor   r3, r1, r3
-    eor   r11, r3, r11
-    and   r4, r4, r3
-    eor   r1, r3, r11
-    eor   r12, r5, r4
-    and   r1, r12, r1
-    eor   r4, r11, r4
-    eor   r1, r11, r1
-    eor   r12, r4, r1
-    and   r12, r11, r12
-    and   r11, r0, r4
-    eor   r11, r5, r11
     eor   r3, r3, r11
-    ldr   r5, [sp, #44]
-    and   r5, r5, r11
-    eor   r4, r4, r12
-    eor   r12, r3, r12
-    ldr   r3, [sp, #28]
-    and   r3, r3, r12
-    and   r4, r11, r4
+    eor   r12, r0, r6
+    eor   lr, r2, r8
+    eor   r8, r4, r8
+    eor   r4, r5, r4
+    eor   r12, r12, r4
+    and   r12, r12, #0x0000ff00
+    eor   r3, r3, r12
+    eor   r12, r7, r4
+    eor   r4, r2, r4
+    and   r12, r12, #0x0000ff00
+    eor   lr, lr, r12
+    and   r12, r4, #0x0000ff00
+    eor   r12, r11, r12
+    eor   r8, r8, r12
+    eor   r12, r5, r12
+    and   r4, r4, #0x000000ff
     eor   r4, r0, r4
-    eor   r1, r1, r4
-    ldr   r0, [sp, #24]
-    and   r0, r0, r1
-    and   r8, r8, r4
-    and   lr, lr, r4
-    and   r2, r2, r1
-    eor   r5, r5, r0
-    eor   lr, lr, r5
-    str   r8, [sp, #24]
-    eor   r8, r12, r1
-    and   r7, r7, r8
-    eor   r1, r4, r1
-    eor   r4, r11, r4
-    and   r9, r9, r4
-    and   r10, r10, r4
-    eor   r4, r4, r8
-    and   r8, r6, r8
-    ldr   r6, [sp, #20]
-    and   r6, r6, r1
-    eor   r6, r0, r6
-    ldr   r0, [sp, #16]
-    and   r1, r0, r1
-    eor   r1, r2, r1
-    eor   lr, lr, r7
-    eor   r7, r7, r6
-    eor   r10, r10, r3
-    eor   r5, r10, r5
-    ldr   r10, [sp, #48]
-    and   r10, r10, r4
-    eor   r10, r7, r10
-    ldr   r7, [sp, #32]
-    eor   r0, r7, r0
-    str   r5, [sp, #16]
-    ldr   r5, [sp, #40]
-    eor   r0, r0, r5
-    and   r4, r0, r4
-    and   r0, r5, r11
-    eor   r0, r0, r2
-    ldr   r2, [sp, #24]
-    eor   r2, r2, r0
-    eor   r2, r2, r8
-    eor   r8, r8, r1
-    eor   r4, r8, r4
-    eor   r11, r11, r12
-    and   r12, r7, r12
-    eor   r5, r7, r5
-    ldr   r7, [sp, #36]
-    and   r7, r7, r11
-    eor   r7, r3, r7
-    eor   r6, r7, r6
-    and   r11, r5, r11
-    eor   r9, r9, r12
-    eor   r0, r9, r0
-    eor   r11, r12, r11
-    eor   r1, r11, r1
-    eor   r11, r0, r10
-    eor   r12, r2, r1
-    eor   r9, r12, lr
-    and   r9, r9, #0x00ff0000
-    eor   r5, r12, r4
-    eor   r12, r12, r6
-    eor   r12, r12, r11
-    and   r12, r12, #0x00ff0000
-    eor   r7, r2, lr
-    eor   r7, r7, r12
-    eor   r12, r1, r12
-    eor   r3, r1, r6
-    eor   r8, lr, r6
-    eor   r6, r6, r10
-    eor   r10, r4, r10
-    eor   r10, r10, r9
-    str   r3, [sp, #36]
-    eor   r3, r2, r6
-    eor   r6, r5, r6
-    and   r3, r3, #0xff000000
-    eor   r3, r12, r3
-    and   r6, r6, #0x00ff0000
-    eor   r6, r4, r6
-    ldr   r12, [sp, #16]
-    eor   r4, r4, r12
-    eor   r1, r1, r4
-    eor   r4, r4, r11
-    eor   r11, r8, r11
-    and   r4, r4, #0xff000000
-    eor   r4, r7, r4
-    and   r11, r11, #0xff000000
-    eor   r1, r1, lr
-    and   r1, r1, #0xff000000
-    eor   r12, r0, r12
-    eor   r7, r5, r8
-    and   r7, r7, #0xff000000
-    eor   r5, r0, r5
-    eor   lr, r5, lr
-    and   lr, lr, #0xff000000
-    eor   r10, r10, lr
-    and   r5, r12, #0xff000000
-    eor   r5, r6, r5
-    and   r6, r8, #0x00ff0000
-    eor   r6, r12, r6
-    eor   r1, r6, r1
-    eor   r6, r0, r2
-    eor   r8, r6, r8
-    and   r8, r8, #0x00ff0000
-    eor   r0, r0, r8
-    eor   r7, r0, r7
-    eor   r2, r2, r8
+    eor   r0, lr, r12
+    eor   r11, r9, r5
+    eor   r5, r2, r5
     eor   r9, r2, r9
-    eor   r11, r9, r11
-    ldr   r9, [sp, #36]
-    eor   r8, r9, r8
-    eor   lr, r8, lr
+    and   r5, r5, #0x000000ff
+    eor   r5, r7, r5
+    and   r2, r9, #0x0000ff00
+    eor   r2, r5, r2
+    eor   r9, r9, r7
+    and   r9, r9, #0x0000ff00
+    eor   r9, r4, r9
+    eor   r7, r7, r11
+    eor   r11, r6, r11
+    and   r11, r11, #0x000000ff
+    eor   r6, r6, r11
+    eor   r1, r1, r11
+    eor   r1, r1, r10
+    and   r7, r7, #0x0000ff00
+    eor   r7, r6, r7
+    eor   r6, lr, r7
+    eor   r10, r3, r1
+    eor   r11, r3, r2
+    and   r4, r11, r3
+    eor   r5, r3, r4
+    eor   r3, r3, lr
+    str   r11, [sp, #16]
+    and   r11, r6, lr
+    eor   r11, r7, r11
+    eor   r0, r0, r11
+    eor   r4, r0, r4
+    eor   lr, lr, r9
+    eor   r0, lr, r7
+    eor   r0, r0, r8
+    str   r6, [sp, #20]
+    eor   r6, r2, r12
+    str   r6, [sp, #24]
+    eor   r6, r10, r2
+    eor   r6, r6, r12
+    and   r10, r6, r10
+    eor   r10, r8, r10
+    str   r6, [sp, #28]
+    eor   r6, r9, r8
+    str   r7, [sp, #32]
+    and   r7, r6, r9
+    eor   r7, r1, r7
+    eor   r9, r1, r9
+    str   r6, [sp, #36]
+    eor   r6, lr, r7
+    and   lr, r0, lr
+    eor   lr, r4, lr
+    eor   lr, lr, r10
+    eor   r4, r12, r8
+    str   r0, [sp, #40]
+    eor   r0, r9, r4
+    str   r8, [sp, #44]
+    and   r8, r0, r9
+    eor   r8, r7, r8
+    eor   r11, r8, r11
+    eor   r11, r11, r5
+    eor   r9, r3, r9
+    eor   r5, r2, r5
+    eor   r8, r1, r12
+    and   r1, r8, r1
+    eor   r1, r6, r1
+    ldr   r6, [sp, #32]
+    eor   r7, r2, r6
+    eor   r6, r3, r7
+    and   r3, r6, r3
+    eor   r3, r5, r3
+    eor   r1, r1, r3
+    eor   r10, r3, r10
+    eor   r11, r1, r11
+    eor   r3, r1, r11
+    eor   r5, r9, r7
+    eor   r5, r5, r4
+    and   r9, r5, r9
+    eor   r9, r10, r9
+    eor   r9, r9, lr
+    and   r10, r9, r1
+    eor   r9, lr, r9
+    str   r5, [sp, #48]
+    eor   r5, lr, r10
+    and   r3, r5, r3
+    eor   r10, r11, r10
+    eor   r3, r11, r3
+    eor   r5, r10, r3
+    and   r5, r11, r5
+    and   r11, r9, r10
+    eor   r11, lr, r11
+    eor   r1, r1, r11
+    eor   r1, r1, r5
+    eor   r5, r10, r5
+    ldr   r10, [sp, #20]
+    and   r10, r10, r1
+    and   r5, r11, r5
+    eor   r5, r9, r5
+    and   r8, r8, r5
+    and   r12, r12, r5
+    eor   r3, r3, r5
+    and   r2, r2, r3
+    ldr   r9, [sp, #16]
+    and   r9, r9, r3
+    ldr   lr, [sp, #36]
+    and   lr, lr, r11
+    eor   lr, lr, r9
+    eor   r8, r8, lr
+    str   r12, [sp, #36]
+    eor   r12, r5, r3
+    eor   r5, r11, r5
+    eor   r3, r1, r3
+    and   r7, r7, r3
+    and   r0, r0, r5
+    eor   r0, r0, r10
+    eor   lr, r0, lr
+    and   r6, r6, r3
+    eor   r3, r5, r3
+    and   r5, r4, r5
+    eor   r8, r8, r6
+    ldr   r4, [sp, #48]
+    and   r4, r4, r3
+    ldr   r0, [sp, #28]
+    and   r0, r0, r12
+    eor   r0, r9, r0
+    eor   r6, r6, r0
+    eor   r4, r6, r4
+    ldr   r6, [sp, #24]
+    and   r12, r6, r12
+    eor   r12, r2, r12
+    ldr   r9, [sp, #32]
+    eor   r6, r9, r6
+    str   lr, [sp, #24]
+    ldr   lr, [sp, #44]
+    eor   r6, r6, lr
+    and   r3, r6, r3
+    eor   r6, r11, r1
+    and   r1, r9, r1
+    and   r11, lr, r11
+    eor   r11, r11, r2
+    eor   lr, r9, lr
+    and   lr, lr, r6
+    ldr   r9, [sp, #40]
+    and   r6, r9, r6
+    eor   r6, r10, r6
+    eor   r0, r6, r0
+    ldr   r6, [sp, #36]
+    eor   r6, r6, r11
+    eor   r6, r6, r7
+    eor   lr, r1, lr
+    eor   r1, r5, r1
+    eor   r11, r1, r11
+    eor   r7, r7, r12
+    eor   r3, r7, r3
+    eor   r12, lr, r12
+    eor   lr, r6, r12
+    eor   r7, lr, r8
+    and   r7, r7, #0x00ff0000
+    eor   r1, r0, r4
+    eor   r5, r6, r1
+    and   r5, r5, #0xff000000
+    eor   r10, r6, r8
+    eor   r9, lr, r3
+    eor   lr, lr, r0
+    eor   r1, r9, r1
+    and   r1, r1, #0x00ff0000
+    eor   r1, r3, r1
+    eor   r2, r3, r4
+    eor   r2, r2, r7
+    eor   r4, r11, r4
+    eor   lr, lr, r4
+    and   lr, lr, #0x00ff0000
+    eor   r10, r10, lr
+    str   r7, [sp, #36]
+    ldr   r7, [sp, #24]
+    eor   r3, r3, r7
+    eor   r7, r11, r7
+    eor   lr, r12, lr
+    eor   r5, lr, r5
+    eor   lr, r12, r3
+    eor   lr, lr, r8
+    eor   r12, r12, r0
+    eor   r3, r3, r4
+    and   r3, r3, #0xff000000
+    eor   r3, r10, r3
+    and   lr, lr, #0xff000000
+    eor   r0, r8, r0
+    eor   r4, r0, r4
+    and   r4, r4, #0xff000000
+    and   r10, r7, #0xff000000
+    eor   r10, r1, r10
+    eor   r1, r11, r9
+    eor   r8, r1, r8
+    and   r8, r8, #0xff000000
+    eor   r2, r2, r8
+    eor   r9, r9, r0
+    and   r9, r9, #0xff000000
+    and   r1, r0, #0x00ff0000
+    eor   r1, r7, r1
+    eor   lr, r1, lr
+    eor   r1, r11, r6
+    eor   r0, r1, r0
+    and   r0, r0, #0x00ff0000
+    eor   r6, r6, r0
+    ldr   r1, [sp, #36]
+    eor   r1, r6, r1
+    eor   r4, r1, r4
+    eor   r12, r12, r0
+    eor   r8, r12, r8
+    eor   r11, r11, r0
+    eor   r9, r11, r9
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r0, [sp, #8]
     subs  r0, r0, #1
     str   r0, [sp, #8]
     beq   .Laria_cm3_ct2_last_even
     /* the slices back into the split layout */
-    mov   r0, r10
-    mov   r2, r4
-    mov   r4, r5
-    mov   r5, r3
-    mov   r3, r1
-    mov   r1, lr
-    mov   r6, r11
+    mov   r0, r2
+    mov   r1, r8
+    mov   r2, r3
+    mov   r3, lr
+    mov   r6, r4
+    mov   r4, r10
+    mov   r7, r9
     TO_WORDS2
     DIFFUSE r0, r1, r2, r3
     DIFFUSE r4, r5, r6, r7
@@ -1403,55 +1401,53 @@ MCU_FN(aria, ct_core2):
     b     .Laria_cm3_ct2_odd
 .Laria_cm3_ct2_last_odd:
     /* ---- the last round's outputs out of the form sigma.T, generated ---- */
-    eor   r6, r6, r7
-    eor   r10, r10, r6
-    eor   r0, lr, r10
-    eor   r11, r2, r11
-    eor   lr, r1, lr
-    eor   r3, r1, r10
-    eor   r1, r1, r0
-    eor   lr, lr, r6
-    eor   r7, r7, r11
-    eor   r11, r0, r11
-    eor   r0, r0, r8
-    eor   lr, lr, r2
-    eor   lr, lr, r8
-    eor   r8, r7, r8
+    eor   r8, r8, r5
+    eor   r9, r9, r8
+    eor   r0, r6, r9
+    eor   lr, r3, lr
+    eor   r6, r2, r6
+    eor   r1, r2, r9
+    eor   r2, r2, r0
+    eor   r6, r6, r8
+    eor   r5, r5, lr
+    eor   lr, r0, lr
+    eor   r0, r0, r10
+    eor   r6, r6, r3
+    eor   r6, r6, r10
+    eor   r10, r5, r10
     /* the slices back into the split layout */
-    mov   r2, r6
-    mov   r4, r10
-    mov   r5, r11
-    mov   r6, r0
-    mov   r0, lr
-    mov   r7, r1
-    mov   r1, r3
-    mov   r3, r8
+    mov   r3, r10
+    mov   r4, r9
+    mov   r5, lr
+    mov   r7, r2
+    mov   r2, r8
+    mov   r11, r0
+    mov   r0, r6
+    mov   r6, r11
     b     .Laria_cm3_ct2_last
 .Laria_cm3_ct2_last_even:
     /* ---- the last round's outputs out of the form T, generated ---- */
-    eor   r7, r1, r7
-    eor   r11, r7, r11
-    eor   r0, r11, r5
-    eor   lr, r4, lr
-    eor   r1, r1, lr
-    eor   r4, r4, r10
-    eor   lr, lr, r0
-    eor   r1, r1, r10
-    eor   r10, r10, r0
-    eor   r4, r4, r7
-    eor   r4, r4, r3
-    eor   r2, r11, r3
-    eor   r0, r3, r0
-    eor   r4, r4, r5
+    eor   r9, lr, r9
+    eor   r4, r9, r4
+    eor   r0, r4, r10
+    eor   r8, r3, r8
+    eor   lr, lr, r8
+    eor   r3, r3, r2
+    eor   r8, r8, r0
+    eor   lr, lr, r2
+    eor   r2, r2, r0
+    eor   r3, r3, r9
+    eor   r3, r3, r5
+    eor   r1, r4, r5
+    eor   r0, r5, r0
+    eor   r3, r3, r10
     /* the slices back into the split layout */
-    mov   r3, r1
-    mov   r1, r2
-    mov   r2, r7
-    mov   r5, lr
-    mov   r6, r10
+    mov   r5, r8
+    mov   r6, r2
+    mov   r2, r9
     mov   r7, r0
-    mov   r0, r4
-    mov   r4, r11
+    mov   r0, r3
+    mov   r3, lr
 .Laria_cm3_ct2_last:
     TO_WORDS2
     ADDKEY2 0                   /* the final key, plain */
