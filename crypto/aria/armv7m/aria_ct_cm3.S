@@ -912,13 +912,13 @@ MCU_FN(aria, ct_core2):
     eor   r12, r7, r11
     and   r12, r12, #0x00ff0000
     eor   r11, r11, r4
-    eor   r7, r7, r12
+    eor   lr, r7, r12
     and   r11, r11, #0x00ff0000
-    eor   lr, r5, r11
-    eor   r10, lr, r10
+    eor   r7, r5, r11
+    eor   r10, r7, r10
     eor   r5, r6, r5
     eor   r11, r2, r11
-    eor   lr, r1, r12
+    eor   r7, r1, r12
     eor   r12, r6, r12
     eor   r12, r12, r8
     eor   r8, r0, r8
@@ -926,207 +926,207 @@ MCU_FN(aria, ct_core2):
     eor   r2, r2, r0
     eor   r2, r2, r4
     and   r2, r2, #0xff000000
-    eor   r2, r7, r2
+    eor   lr, lr, r2
     eor   r1, r1, r6
     eor   r6, r0, r6
     eor   r0, r3, r0
     and   r0, r0, #0xff000000
-    eor   r0, r12, r0
+    eor   r12, r12, r0
     and   r1, r1, #0x00ff0000
     eor   r1, r3, r1
     eor   r3, r3, r4
     eor   r9, r9, r3
     and   r9, r9, #0xff000000
     eor   r11, r11, r9
-    eor   r3, r5, r3
-    and   r3, r3, #0xff000000
+    eor   r9, r5, r3
+    and   r9, r9, #0xff000000
     eor   r5, r5, r4
     and   r5, r5, #0xff000000
     eor   r1, r1, r5
-    eor   r5, r11, r0
-    and   r9, r6, #0xff000000
+    eor   r5, r11, r12
+    and   r3, r6, #0xff000000
     and   r6, r6, #0x00ff0000
     eor   r6, r4, r6
-    eor   r3, r6, r3
-    eor   r8, r8, r9
-    eor   lr, lr, r9
-    eor   r9, r10, r3
-    eor   r6, lr, r8
-    eor   r4, r0, r3
-    and   r12, r5, r0
-    eor   r12, r11, r12
-    eor   r7, lr, r10
-    str   r6, [sp, #16]
-    eor   r6, r2, r0
-    eor   r0, lr, r0
-    eor   r0, r0, r12
-    str   r11, [sp, #20]
-    eor   r11, r6, r9
-    str   lr, [sp, #24]
-    eor   lr, r8, r3
-    and   r3, lr, r3
-    eor   r3, r10, r3
-    str   r11, [sp, #28]
-    eor   r11, r7, lr
-    and   r9, r11, r9
-    eor   r9, r3, r9
-    eor   r12, r9, r12
-    eor   r3, r4, r3
-    eor   r9, r5, lr
-    and   r4, r9, r4
-    str   r9, [sp, #32]
-    eor   r9, r2, r10
-    and   r10, r7, r10
-    eor   r10, r3, r10
-    eor   r3, r1, r2
-    str   lr, [sp, #36]
-    and   lr, r3, r2
-    eor   r0, r0, lr
-    eor   r4, r0, r4
-    eor   lr, r2, lr
-    eor   r12, r12, lr
-    eor   lr, r1, lr
-    eor   r2, r3, r7
-    and   r9, r2, r9
-    eor   r9, r8, r9
-    eor   r4, r4, r9
-    eor   r0, r3, r5
-    and   r6, r0, r6
-    eor   r6, lr, r6
-    eor   r10, r10, r6
     eor   r9, r6, r9
-    eor   r12, r10, r12
-    eor   r6, r10, r12
-    eor   lr, r0, r11
-    str   r0, [sp, #40]
-    ldr   r0, [sp, #28]
-    and   r0, lr, r0
-    eor   r0, r9, r0
-    eor   r0, r0, r4
-    and   r9, r0, r10
-    eor   r0, r4, r0
-    str   lr, [sp, #28]
-    eor   lr, r4, r9
-    and   r6, lr, r6
-    eor   r6, r12, r6
-    eor   r9, r12, r9
-    eor   lr, r9, r6
-    and   lr, r12, lr
-    and   r12, r0, r9
-    eor   r12, r4, r12
-    eor   r10, r10, r12
-    eor   r10, r10, lr
-    eor   lr, r9, lr
-    and   lr, r12, lr
-    eor   lr, r0, lr
-    and   r7, r7, lr
-    and   r5, r5, r10
-    ldr   r0, [sp, #36]
-    and   r0, r0, r12
-    eor   r6, r6, lr
-    and   r3, r3, r6
-    eor   r0, r0, r3
-    eor   r7, r7, r0
-    eor   r9, lr, r6
-    and   r2, r2, r9
-    eor   r2, r3, r2
-    eor   r3, r12, lr
-    and   r11, r11, r3
-    eor   r11, r11, r5
+    eor   r8, r8, r3
+    eor   r7, r7, r3
+    eor   r3, r10, r9
+    eor   r6, r7, r8
+    eor   r4, r12, r9
+    and   r0, r5, r12
     eor   r0, r11, r0
-    ldr   r11, [sp, #24]
-    and   lr, r11, lr
-    eor   r11, r1, r11
-    and   r9, r11, r9
-    eor   r11, r12, r10
-    ldr   r4, [sp, #32]
-    and   r4, r4, r11
-    eor   r4, r5, r4
-    eor   r4, r4, r2
+    eor   r2, r7, r10
+    str   r6, [sp, #16]
+    eor   r6, lr, r12
+    eor   r12, r7, r12
+    eor   r12, r12, r0
+    str   r11, [sp, #20]
+    eor   r11, r6, r3
+    str   r7, [sp, #24]
+    eor   r7, r8, r9
+    and   r9, r7, r9
+    eor   r9, r10, r9
+    str   r11, [sp, #28]
+    eor   r11, r2, r7
+    and   r3, r11, r3
+    eor   r3, r9, r3
+    eor   r0, r3, r0
+    eor   r9, r4, r9
+    eor   r3, r5, r7
+    and   r4, r3, r4
+    str   r3, [sp, #32]
+    eor   r3, lr, r10
+    and   r10, r2, r10
+    eor   r10, r9, r10
+    eor   r9, r1, lr
+    str   r7, [sp, #36]
+    and   r7, r9, lr
+    eor   r12, r12, r7
+    eor   r12, r12, r4
+    eor   lr, lr, r7
+    eor   r0, r0, lr
+    eor   lr, r1, lr
+    eor   r7, r9, r2
+    and   r3, r7, r3
+    eor   r3, r8, r3
+    eor   r12, r12, r3
+    eor   r4, r9, r5
+    and   r6, r4, r6
+    eor   lr, lr, r6
+    eor   r10, r10, lr
+    eor   lr, lr, r3
+    eor   r0, r10, r0
+    eor   r3, r10, r0
+    eor   r6, r4, r11
+    str   r4, [sp, #40]
+    ldr   r4, [sp, #28]
+    and   r4, r6, r4
+    eor   lr, lr, r4
+    eor   lr, lr, r12
+    and   r4, lr, r10
+    eor   lr, r12, lr
+    str   r6, [sp, #28]
+    eor   r6, r12, r4
+    and   r3, r6, r3
+    eor   r3, r0, r3
+    eor   r4, r0, r4
+    eor   r6, r4, r3
+    and   r6, r0, r6
+    and   r0, lr, r4
+    eor   r12, r12, r0
+    eor   r10, r10, r12
+    eor   r10, r10, r6
+    eor   r6, r4, r6
+    and   r6, r12, r6
+    eor   lr, lr, r6
+    and   r2, r2, lr
+    and   r5, r5, r10
+    ldr   r6, [sp, #36]
+    and   r6, r6, r12
+    eor   r3, r3, lr
+    and   r9, r9, r3
+    eor   r6, r6, r9
+    eor   r2, r2, r6
+    eor   r4, lr, r3
+    and   r7, r7, r4
+    eor   r9, r9, r7
+    eor   r7, r12, lr
+    and   r11, r11, r7
+    eor   r11, r11, r5
+    eor   r11, r11, r6
+    ldr   r6, [sp, #24]
+    and   lr, r6, lr
+    eor   r6, r1, r6
+    and   r4, r6, r4
+    eor   r6, r12, r10
+    ldr   r0, [sp, #32]
+    and   r0, r0, r6
+    eor   r0, r5, r0
+    eor   r0, r0, r9
     and   r12, r8, r12
     ldr   r5, [sp, #20]
     eor   r8, r5, r8
-    and   r11, r8, r11
-    and   r8, r5, r10
-    eor   r11, r8, r11
-    eor   r10, r10, r6
-    and   r6, r1, r6
-    eor   r5, r1, r5
-    eor   r9, r6, r9
-    eor   r12, r12, r6
-    eor   lr, lr, r12
-    eor   r11, r11, r9
-    ldr   r6, [sp, #40]
-    and   r6, r6, r10
-    eor   r7, r7, r6
-    eor   r2, r6, r2
+    and   r8, r8, r6
     and   r6, r5, r10
-    eor   r9, r6, r9
-    eor   lr, lr, r6
-    ldr   r6, [sp, #16]
-    eor   r5, r5, r6
-    and   r6, r6, r3
     eor   r8, r6, r8
-    eor   r12, r8, r12
-    eor   r10, r3, r10
-    ldr   r3, [sp, #28]
-    and   r3, r3, r10
-    eor   r3, r2, r3
-    and   r10, r5, r10
-    eor   r10, r9, r10
-    eor   r9, r12, r7
-    eor   r5, r11, r10
-    eor   r2, lr, r5
-    eor   r2, r2, r9
-    and   r2, r2, #0x0000ff00
-    eor   r8, lr, r4
-    eor   r6, r9, r8
-    and   r6, r6, #0x000000ff
-    eor   r2, r6, r2
-    eor   r6, r12, r6
-    eor   r9, r9, r4
-    eor   r9, r9, r3
-    and   r9, r9, #0x0000ff00
-    eor   r1, r8, r3
-    str   r2, [sp, #28]
-    eor   r2, r5, r1
-    and   r2, r2, #0x000000ff
-    eor   r5, r5, r7
-    eor   r8, r5, r8
-    eor   r5, r0, r5
-    eor   r0, r12, r0
-    eor   r12, r12, r11
-    and   r5, r5, #0x0000ff00
-    and   r8, r8, #0x0000ff00
-    eor   r8, r6, r8
-    eor   r2, r10, r2
-    eor   r6, r10, r0
     eor   r10, r10, r3
-    eor   r3, r6, r3
-    and   r3, r3, #0x0000ff00
-    and   r6, r0, #0x0000ff00
-    eor   r6, r2, r6
-    eor   r2, r7, r4
-    and   r2, r2, #0x000000ff
-    eor   r2, r0, r2
-    eor   r5, r2, r5
-    eor   r7, lr, r7
+    and   r3, r1, r3
+    eor   r5, r1, r5
+    eor   r4, r3, r4
+    eor   r12, r12, r3
+    eor   lr, lr, r12
+    eor   r8, r8, r4
+    ldr   r3, [sp, #40]
+    and   r3, r3, r10
+    eor   r2, r2, r3
+    eor   r9, r3, r9
+    and   r3, r5, r10
+    eor   r4, r3, r4
+    eor   lr, lr, r3
+    ldr   r3, [sp, #16]
+    eor   r5, r5, r3
+    and   r3, r3, r7
+    eor   r6, r3, r6
+    eor   r12, r6, r12
+    eor   r10, r7, r10
+    ldr   r7, [sp, #28]
+    and   r7, r7, r10
+    eor   r9, r9, r7
+    and   r10, r5, r10
+    eor   r10, r4, r10
+    eor   r4, r12, r2
+    eor   r5, r8, r10
+    eor   r7, lr, r5
+    eor   r7, r7, r4
+    and   r7, r7, #0x0000ff00
+    eor   r6, lr, r0
+    eor   r3, r4, r6
+    and   r3, r3, #0x000000ff
+    eor   r7, r3, r7
+    eor   r3, r12, r3
+    eor   r4, r4, r0
+    eor   r4, r4, r9
+    and   r4, r4, #0x0000ff00
+    eor   r1, r6, r9
+    str   r7, [sp, #28]
+    eor   r7, r5, r1
+    and   r7, r7, #0x000000ff
+    eor   r5, r5, r2
+    eor   r6, r5, r6
+    eor   r5, r11, r5
+    eor   r11, r12, r11
+    eor   r12, r12, r8
+    and   r5, r5, #0x0000ff00
+    and   r6, r6, #0x0000ff00
+    eor   r3, r3, r6
+    eor   r7, r10, r7
+    eor   r6, r10, r11
+    eor   r10, r10, r9
+    eor   r9, r6, r9
+    and   r9, r9, #0x0000ff00
+    and   r6, r11, #0x0000ff00
+    eor   r6, r7, r6
+    eor   r7, r2, r0
+    and   r7, r7, #0x000000ff
+    eor   r11, r11, r7
+    eor   r7, r11, r5
+    eor   r11, lr, r2
     and   r2, r1, #0x0000ff00
     eor   r1, r12, r1
     and   r1, r1, #0x000000ff
-    eor   r12, r12, r4
+    eor   r12, r12, r0
     and   r12, r12, #0x000000ff
     eor   r10, r10, r12
     eor   lr, lr, r12
-    eor   r9, lr, r9
-    ldr   lr, [sp, #28]
-    eor   r10, r10, lr
-    eor   r7, r7, r1
-    eor   r3, r7, r3
-    eor   r1, r11, r1
-    eor   r2, r1, r2
-    eor   r4, r11, r4
-    eor   lr, r4, lr
+    eor   lr, lr, r4
+    ldr   r12, [sp, #28]
+    eor   r4, r10, r12
+    eor   r11, r11, r1
+    eor   r9, r11, r9
+    eor   r11, r8, r1
+    eor   r1, r11, r2
+    eor   r8, r8, r0
+    eor   r5, r8, r12
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r0, [sp, #8]
     subs  r0, r0, #1
@@ -1134,13 +1134,8 @@ MCU_FN(aria, ct_core2):
     beq   .Laria_cm3_ct2_last_odd
     /* the slices back into the split layout */
     mov   r0, r6
-    mov   r1, r2
-    mov   r2, r9
-    mov   r4, r10
-    mov   r6, r3
-    mov   r3, r8
-    mov   r7, r5
-    mov   r5, lr
+    mov   r2, lr
+    mov   r6, r9
     TO_WORDS2
     DIFFUSE r0, r1, r2, r3
     DIFFUSE r4, r5, r6, r7
@@ -1154,26 +1149,26 @@ MCU_FN(aria, ct_core2):
     eor   r11, r6, r10
     and   r10, r10, #0x0000ff00
     and   r11, r11, #0x000000ff
-    eor   r3, r3, r11
-    eor   r12, r0, r6
-    eor   lr, r2, r8
+    eor   r12, r3, r11
+    eor   lr, r0, r6
+    eor   r3, r2, r8
     eor   r8, r4, r8
     eor   r4, r5, r4
-    eor   r12, r12, r4
-    and   r12, r12, #0x0000ff00
-    eor   r3, r3, r12
-    eor   r12, r7, r4
+    eor   lr, lr, r4
+    and   lr, lr, #0x0000ff00
+    eor   r12, r12, lr
+    eor   lr, r7, r4
     eor   r4, r2, r4
-    and   r12, r12, #0x0000ff00
-    eor   lr, lr, r12
-    and   r12, r4, #0x0000ff00
-    eor   r12, r11, r12
-    eor   r8, r8, r12
-    eor   r12, r5, r12
+    and   lr, lr, #0x0000ff00
+    eor   lr, r3, lr
+    and   r3, r4, #0x0000ff00
+    eor   r11, r11, r3
+    eor   r8, r8, r11
+    eor   r11, r5, r11
     and   r4, r4, #0x000000ff
     eor   r4, r0, r4
-    eor   r0, lr, r12
-    eor   r11, r9, r5
+    eor   r0, lr, r11
+    eor   r3, r9, r5
     eor   r5, r2, r5
     eor   r9, r2, r9
     and   r5, r5, #0x000000ff
@@ -1183,204 +1178,204 @@ MCU_FN(aria, ct_core2):
     eor   r9, r9, r7
     and   r9, r9, #0x0000ff00
     eor   r9, r4, r9
-    eor   r7, r7, r11
-    eor   r11, r6, r11
-    and   r11, r11, #0x000000ff
-    eor   r6, r6, r11
-    eor   r1, r1, r11
-    eor   r1, r1, r10
+    eor   r7, r7, r3
+    eor   r3, r6, r3
+    and   r3, r3, #0x000000ff
+    eor   r6, r6, r3
+    eor   r1, r1, r3
+    eor   r10, r1, r10
     and   r7, r7, #0x0000ff00
     eor   r7, r6, r7
     eor   r6, lr, r7
-    eor   r10, r3, r1
-    eor   r11, r3, r2
-    and   r4, r11, r3
-    eor   r5, r3, r4
-    eor   r3, r3, lr
-    str   r11, [sp, #16]
-    and   r11, r6, lr
-    eor   r11, r7, r11
-    eor   r0, r0, r11
+    eor   r1, r12, r10
+    eor   r3, r12, r2
+    and   r4, r3, r12
+    eor   r5, r12, r4
+    eor   r12, r12, lr
+    str   r3, [sp, #16]
+    and   r3, r6, lr
+    eor   r3, r7, r3
+    eor   r0, r0, r3
     eor   r4, r0, r4
     eor   lr, lr, r9
     eor   r0, lr, r7
     eor   r0, r0, r8
     str   r6, [sp, #20]
-    eor   r6, r2, r12
+    eor   r6, r2, r11
     str   r6, [sp, #24]
-    eor   r6, r10, r2
-    eor   r6, r6, r12
-    and   r10, r6, r10
-    eor   r10, r8, r10
+    eor   r6, r1, r2
+    eor   r6, r6, r11
+    and   r1, r6, r1
+    eor   r1, r8, r1
     str   r6, [sp, #28]
     eor   r6, r9, r8
     str   r7, [sp, #32]
     and   r7, r6, r9
-    eor   r7, r1, r7
-    eor   r9, r1, r9
+    eor   r7, r10, r7
+    eor   r9, r10, r9
     str   r6, [sp, #36]
     eor   r6, lr, r7
     and   lr, r0, lr
     eor   lr, r4, lr
-    eor   lr, lr, r10
-    eor   r4, r12, r8
+    eor   lr, lr, r1
+    eor   r4, r11, r8
     str   r0, [sp, #40]
     eor   r0, r9, r4
     str   r8, [sp, #44]
     and   r8, r0, r9
     eor   r8, r7, r8
-    eor   r11, r8, r11
-    eor   r11, r11, r5
-    eor   r9, r3, r9
+    eor   r8, r8, r3
+    eor   r8, r8, r5
+    eor   r9, r12, r9
     eor   r5, r2, r5
-    eor   r8, r1, r12
-    and   r1, r8, r1
-    eor   r1, r6, r1
+    eor   r3, r10, r11
+    and   r10, r3, r10
+    eor   r10, r6, r10
     ldr   r6, [sp, #32]
     eor   r7, r2, r6
-    eor   r6, r3, r7
-    and   r3, r6, r3
-    eor   r3, r5, r3
-    eor   r1, r1, r3
-    eor   r10, r3, r10
-    eor   r11, r1, r11
-    eor   r3, r1, r11
+    eor   r6, r12, r7
+    and   r12, r6, r12
+    eor   r12, r5, r12
+    eor   r10, r10, r12
+    eor   r12, r12, r1
+    eor   r8, r10, r8
+    eor   r1, r10, r8
     eor   r5, r9, r7
     eor   r5, r5, r4
     and   r9, r5, r9
-    eor   r9, r10, r9
+    eor   r9, r12, r9
     eor   r9, r9, lr
-    and   r10, r9, r1
+    and   r12, r9, r10
     eor   r9, lr, r9
     str   r5, [sp, #48]
-    eor   r5, lr, r10
-    and   r3, r5, r3
-    eor   r10, r11, r10
-    eor   r3, r11, r3
-    eor   r5, r10, r3
-    and   r5, r11, r5
-    and   r11, r9, r10
-    eor   r11, lr, r11
-    eor   r1, r1, r11
-    eor   r1, r1, r5
-    eor   r5, r10, r5
-    ldr   r10, [sp, #20]
-    and   r10, r10, r1
-    and   r5, r11, r5
-    eor   r5, r9, r5
+    eor   r5, lr, r12
+    and   r1, r5, r1
+    eor   r12, r8, r12
+    eor   r1, r8, r1
+    eor   r5, r12, r1
     and   r8, r8, r5
-    and   r12, r12, r5
-    eor   r3, r3, r5
-    and   r2, r2, r3
-    ldr   r9, [sp, #16]
-    and   r9, r9, r3
-    ldr   lr, [sp, #36]
-    and   lr, lr, r11
-    eor   lr, lr, r9
-    eor   r8, r8, lr
-    str   r12, [sp, #36]
-    eor   r12, r5, r3
-    eor   r5, r11, r5
-    eor   r3, r1, r3
-    and   r7, r7, r3
-    and   r0, r0, r5
-    eor   r0, r0, r10
-    eor   lr, r0, lr
-    and   r6, r6, r3
-    eor   r3, r5, r3
-    and   r5, r4, r5
-    eor   r8, r8, r6
+    and   r5, r9, r12
+    eor   lr, lr, r5
+    eor   r10, r10, lr
+    eor   r10, r10, r8
+    eor   r8, r12, r8
+    ldr   r12, [sp, #20]
+    and   r12, r12, r10
+    and   r8, lr, r8
+    eor   r8, r9, r8
+    and   r9, r3, r8
+    and   r11, r11, r8
+    eor   r1, r1, r8
+    and   r2, r2, r1
+    ldr   r3, [sp, #16]
+    and   r3, r3, r1
+    ldr   r5, [sp, #36]
+    and   r5, r5, lr
+    eor   r5, r5, r3
+    eor   r9, r9, r5
+    str   r11, [sp, #36]
+    eor   r11, r8, r1
+    eor   r8, lr, r8
+    eor   r1, r10, r1
+    and   r7, r7, r1
+    and   r0, r0, r8
+    eor   r0, r0, r12
+    eor   r5, r0, r5
+    and   r6, r6, r1
+    eor   r1, r8, r1
+    and   r8, r4, r8
+    eor   r9, r9, r6
     ldr   r4, [sp, #48]
-    and   r4, r4, r3
+    and   r4, r4, r1
     ldr   r0, [sp, #28]
-    and   r0, r0, r12
-    eor   r0, r9, r0
+    and   r0, r0, r11
+    eor   r0, r3, r0
     eor   r6, r6, r0
     eor   r4, r6, r4
     ldr   r6, [sp, #24]
-    and   r12, r6, r12
-    eor   r12, r2, r12
-    ldr   r9, [sp, #32]
-    eor   r6, r9, r6
-    str   lr, [sp, #24]
-    ldr   lr, [sp, #44]
-    eor   r6, r6, lr
-    and   r3, r6, r3
-    eor   r6, r11, r1
-    and   r1, r9, r1
-    and   r11, lr, r11
-    eor   r11, r11, r2
-    eor   lr, r9, lr
-    and   lr, lr, r6
-    ldr   r9, [sp, #40]
-    and   r6, r9, r6
-    eor   r6, r10, r6
-    eor   r0, r6, r0
-    ldr   r6, [sp, #36]
-    eor   r6, r6, r11
-    eor   r6, r6, r7
-    eor   lr, r1, lr
-    eor   r1, r5, r1
-    eor   r11, r1, r11
-    eor   r7, r7, r12
-    eor   r3, r7, r3
-    eor   r12, lr, r12
-    eor   lr, r6, r12
-    eor   r7, lr, r8
-    and   r7, r7, #0x00ff0000
-    eor   r1, r0, r4
-    eor   r5, r6, r1
-    and   r5, r5, #0xff000000
-    eor   r10, r6, r8
-    eor   r9, lr, r3
-    eor   lr, lr, r0
-    eor   r1, r9, r1
-    and   r1, r1, #0x00ff0000
+    and   r11, r6, r11
+    eor   r11, r2, r11
+    ldr   r3, [sp, #32]
+    eor   r6, r3, r6
+    str   r5, [sp, #24]
+    ldr   r5, [sp, #44]
+    eor   r6, r6, r5
+    and   r1, r6, r1
+    eor   r6, lr, r10
+    and   r10, r3, r10
+    and   lr, r5, lr
+    eor   lr, lr, r2
+    eor   r5, r3, r5
+    and   r5, r5, r6
+    ldr   r3, [sp, #40]
+    and   r6, r3, r6
+    eor   r12, r12, r6
+    eor   r12, r12, r0
+    ldr   r0, [sp, #36]
+    eor   r0, r0, lr
+    eor   r0, r0, r7
+    eor   r5, r10, r5
+    eor   r10, r8, r10
+    eor   lr, r10, lr
+    eor   r10, r7, r11
+    eor   r10, r10, r1
+    eor   r11, r5, r11
+    eor   r8, r0, r11
+    eor   r5, r8, r9
+    and   r5, r5, #0x00ff0000
+    eor   r1, r12, r4
+    eor   r7, r0, r1
+    and   r7, r7, #0xff000000
+    eor   r6, r0, r9
+    eor   r3, r8, r10
+    eor   r8, r8, r12
     eor   r1, r3, r1
-    eor   r2, r3, r4
-    eor   r2, r2, r7
-    eor   r4, r11, r4
-    eor   lr, lr, r4
-    and   lr, lr, #0x00ff0000
-    eor   r10, r10, lr
-    str   r7, [sp, #36]
-    ldr   r7, [sp, #24]
-    eor   r3, r3, r7
-    eor   r7, r11, r7
-    eor   lr, r12, lr
+    and   r1, r1, #0x00ff0000
+    eor   r1, r10, r1
+    eor   r2, r10, r4
+    eor   r2, r2, r5
+    eor   r4, lr, r4
+    eor   r8, r8, r4
+    and   r8, r8, #0x00ff0000
+    eor   r6, r6, r8
+    str   r5, [sp, #36]
+    ldr   r5, [sp, #24]
+    eor   r10, r10, r5
     eor   r5, lr, r5
-    eor   lr, r12, r3
-    eor   lr, lr, r8
-    eor   r12, r12, r0
-    eor   r3, r3, r4
-    and   r3, r3, #0xff000000
-    eor   r3, r10, r3
-    and   lr, lr, #0xff000000
-    eor   r0, r8, r0
-    eor   r4, r0, r4
+    eor   r8, r11, r8
+    eor   r8, r8, r7
+    eor   r7, r11, r10
+    eor   r7, r7, r9
+    eor   r11, r11, r12
+    eor   r10, r10, r4
+    and   r10, r10, #0xff000000
+    eor   r10, r6, r10
+    and   r7, r7, #0xff000000
+    eor   r12, r9, r12
+    eor   r4, r12, r4
     and   r4, r4, #0xff000000
-    and   r10, r7, #0xff000000
-    eor   r10, r1, r10
-    eor   r1, r11, r9
-    eor   r8, r1, r8
-    and   r8, r8, #0xff000000
-    eor   r2, r2, r8
-    eor   r9, r9, r0
+    and   r6, r5, #0xff000000
+    eor   r6, r1, r6
+    eor   r1, lr, r3
+    eor   r9, r1, r9
     and   r9, r9, #0xff000000
-    and   r1, r0, #0x00ff0000
-    eor   r1, r7, r1
-    eor   lr, r1, lr
-    eor   r1, r11, r6
-    eor   r0, r1, r0
-    and   r0, r0, #0x00ff0000
-    eor   r6, r6, r0
+    eor   r2, r2, r9
+    eor   r3, r3, r12
+    and   r3, r3, #0xff000000
+    and   r1, r12, #0x00ff0000
+    eor   r1, r5, r1
+    eor   r7, r1, r7
+    eor   r1, lr, r0
+    eor   r12, r1, r12
+    and   r12, r12, #0x00ff0000
+    eor   r0, r0, r12
     ldr   r1, [sp, #36]
-    eor   r1, r6, r1
+    eor   r1, r0, r1
     eor   r4, r1, r4
-    eor   r12, r12, r0
-    eor   r8, r12, r8
-    eor   r11, r11, r0
-    eor   r9, r11, r9
+    eor   r11, r11, r12
+    eor   r1, r11, r9
+    eor   lr, lr, r12
+    eor   lr, lr, r3
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r0, [sp, #8]
     subs  r0, r0, #1
@@ -1388,12 +1383,13 @@ MCU_FN(aria, ct_core2):
     beq   .Laria_cm3_ct2_last_even
     /* the slices back into the split layout */
     mov   r0, r2
-    mov   r1, r8
-    mov   r2, r3
-    mov   r3, lr
-    mov   r6, r4
-    mov   r4, r10
-    mov   r7, r9
+    mov   r2, r10
+    mov   r3, r7
+    mov   r5, r8
+    mov   r7, lr
+    mov   r9, r4
+    mov   r4, r6
+    mov   r6, r9
     TO_WORDS2
     DIFFUSE r0, r1, r2, r3
     DIFFUSE r4, r5, r6, r7
@@ -1401,53 +1397,54 @@ MCU_FN(aria, ct_core2):
     b     .Laria_cm3_ct2_odd
 .Laria_cm3_ct2_last_odd:
     /* ---- the last round's outputs out of the form sigma.T, generated ---- */
-    eor   r8, r8, r5
-    eor   r9, r9, r8
-    eor   r0, r6, r9
-    eor   lr, r3, lr
-    eor   r6, r2, r6
-    eor   r1, r2, r9
-    eor   r2, r2, r0
-    eor   r6, r6, r8
-    eor   r5, r5, lr
-    eor   lr, r0, lr
-    eor   r0, r0, r10
+    eor   r3, r3, r7
+    eor   lr, lr, r3
+    eor   r0, r6, lr
+    eor   r5, r9, r5
+    eor   r6, r1, r6
+    eor   r2, r1, lr
+    eor   r1, r1, r0
     eor   r6, r6, r3
-    eor   r6, r6, r10
-    eor   r10, r5, r10
+    eor   r7, r7, r5
+    eor   r5, r0, r5
+    eor   r0, r0, r4
+    eor   r6, r6, r9
+    eor   r6, r6, r4
+    eor   r4, r7, r4
     /* the slices back into the split layout */
-    mov   r3, r10
-    mov   r4, r9
-    mov   r5, lr
-    mov   r7, r2
-    mov   r2, r8
-    mov   r11, r0
+    mov   r7, r1
+    mov   r1, r2
+    mov   r2, r3
+    mov   r3, r4
+    mov   r4, lr
+    mov   r8, r0
     mov   r0, r6
-    mov   r6, r11
+    mov   r6, r8
     b     .Laria_cm3_ct2_last
 .Laria_cm3_ct2_last_even:
     /* ---- the last round's outputs out of the form T, generated ---- */
-    eor   r9, lr, r9
-    eor   r4, r9, r4
-    eor   r0, r4, r10
-    eor   r8, r3, r8
-    eor   lr, lr, r8
-    eor   r3, r3, r2
-    eor   r8, r8, r0
-    eor   lr, lr, r2
+    eor   lr, r7, lr
+    eor   r4, lr, r4
+    eor   r0, r4, r6
+    eor   r1, r10, r1
+    eor   r7, r7, r1
+    eor   r10, r10, r2
+    eor   r1, r1, r0
+    eor   r7, r7, r2
     eor   r2, r2, r0
-    eor   r3, r3, r9
-    eor   r3, r3, r5
-    eor   r1, r4, r5
-    eor   r0, r5, r0
-    eor   r3, r3, r10
+    eor   r10, r10, lr
+    eor   r10, r10, r8
+    eor   r3, r4, r8
+    eor   r0, r8, r0
+    eor   r10, r10, r6
     /* the slices back into the split layout */
-    mov   r5, r8
+    mov   r5, r1
+    mov   r1, r3
+    mov   r3, r7
     mov   r6, r2
-    mov   r2, r9
+    mov   r2, lr
     mov   r7, r0
-    mov   r0, r3
-    mov   r3, lr
+    mov   r0, r10
 .Laria_cm3_ct2_last:
     TO_WORDS2
     ADDKEY2 0                   /* the final key, plain */

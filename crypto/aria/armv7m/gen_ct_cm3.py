@@ -663,10 +663,11 @@ def generate(search: int = 0) -> str:
         prog, outputs = to_program(c, y)
         in_regs = input_regs(prog, slices)
         base = from_circuit([q for q in prog if q[0] != "in"])
-        ops = ordered(base, outputs, in_regs, f"core2_{name}", orders, search)
+        home = {outputs[b]: slice_reg[b] for b in range(8)}
+        ops = ordered(base, outputs, in_regs, f"core2_{name}", orders, search, home)
         MASK_IMM.clear()
         MASK_IMM.update({k: f"0x{v | v << 4:08x}" for k, v in masks.items()})
-        al = Allocator(ops, outputs, in_regs)
+        al = Allocator(ops, outputs, in_regs, home)
         out = al.run()
         slots.append(al.nslots)
         by_bit = {b: out[outputs[b]] for b in range(8)}
