@@ -25,14 +25,21 @@
  *   1. the round key (LDM, four EOR; after a diffusion the pending ror16 of words 0, 1, 3 is the
  *      EOR's shifted operand);
  *   2. four SWAPMOVEs (barrel-shifted EOR operands): register r0..r3 then holds one bit of g0 in the
- *      low nibble and the same bit of g1 in the high nibble of each lane byte, 16 lanes:
- *      byte 0 -> bit 3, byte 1 -> bit 11, byte 2 -> bit 19, byte 3 -> bit 27, byte 4 -> bit 2, byte 5 -> bit 10, byte 6 -> bit 18, byte 7 -> bit 26, byte 8 -> bit 1, byte 9 -> bit 9, byte 10 -> bit 17, byte 11 -> bit 25, byte 12 -> bit 0, byte 13 -> bit 8, byte 14 -> bit 16, byte 15 -> bit 24 (and + 4 for the high nibble); in the first round the block enters its form (a split
- *      into eight slices, the matrix, the merge);
+ *      low nibble and the same bit of g1 in the high nibble of each lane byte, 16 lanes (state byte
+ *      -> bit of the low nibble; + 4 in the high nibble):
+ *        0 -> 3, 1 -> 11, 2 -> 19, 3 -> 27,
+ *        4 -> 2, 5 -> 10, 6 -> 18, 7 -> 26,
+ *        8 -> 1, 9 -> 9, 10 -> 17, 11 -> 25,
+ *        12 -> 0, 13 -> 8, 14 -> 16, 15 -> 24;
+ *      in the first round the block enters its form (a split into eight slices, the matrix, the
+ *      merge);
  *   3. the paired S-box circuit (gen_ct_cm3.py build_paired): the per-type corrections masked at their
  *      rank, the norm g1.g0 + mu.(g1 + g0)^2 with LSR #4 operands, Boyar and Peralta's GF(16)
  *      inversion, the norm's inverse copied into both nibbles and one 32-lane GF(16) product for the
- *      two output coordinates, the output corrections; odd rounds 177 instructions (122 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 0 MOV; even rounds
- *      174 instructions (119 EOR, 23 AND, 28 AND with a lane-mask immediate, 4 ORR), 2 STR and 2 LDR of spills, 0 MOV (register-allocated over r0-r12 and lr with Belady spilling);
+ *      two output coordinates, the output corrections; register-allocated over r0-r12 and lr with
+ *      Belady spilling:
+ *        odd rounds:  177 instructions (122 EOR, 23 AND, 28 AND with a mask, 4 ORR), 2 STR + 2 LDR of spills, 0 MOV,
+ *        even rounds: 174 instructions (119 EOR, 23 AND, 28 AND with a mask, 4 ORR), 2 STR + 2 LDR of spills, 0 MOV;
  *   4. back to words: the SWAPMOVEs in reverse; in the last round the block leaves its form first;
  *   5. A = M.P.M.D: D as two EOR a word with a ror16 left pending, M (6 EOR), P (REV16 on word 1, the
  *      pending ror16 of word 2 cancels P's half swap, REV on word 3), M with the pending rotations
@@ -40,7 +47,9 @@
  * Every instruction of the rounds is a one-cycle ALU operation with public operands' addresses: the
  * spill slots, the round keys, the block; branches depend on ctl only.
  * The two-block core keeps eight slices of 32 lanes (two blocks) and an 8-slice circuit for the same
- * forms (build_formed; odd: 206 instructions, 9 STR and 9 LDR of spills, even: 209 instructions, 12 STR and 13 LDR of spills).
+ * forms (build_formed):
+ *   odd rounds: 206 instructions, 9 STR + 9 LDR of spills,
+ *   even rounds: 209 instructions, 12 STR + 13 LDR of spills.
  *
  * Frame (sp): 0 out, 4 ctl, 8 rounds left, 12 rk pointer, 16.. spill slots. r8 holds 0x0F0F0F0F during
  * the split; r8 is the SWAPMOVE scratch otherwise.
@@ -450,7 +459,6 @@ MCU_FN(aria, ct_core):
     and   r8, r8, #0x0000f000
     eor   r5, r5, r8, lsr #4
     eor   r2, r4, r5, lsl #4
-    /* the pairs back into r0..r3 */
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r4, [sp, #8]
     subs  r4, r4, #1
@@ -641,7 +649,6 @@ MCU_FN(aria, ct_core):
     and   r7, r7, #0x0f000000
     eor   r12, r12, r7
     eor   r0, r11, r12, lsl #4
-    /* the pairs back into r0..r3 */
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r4, [sp, #8]
     subs  r4, r4, #1
