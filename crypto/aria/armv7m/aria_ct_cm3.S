@@ -241,6 +241,8 @@ MCU_FN(aria, ct_core):
     orr   r0, r7, r9, lsl #4
     orr   r2, r10, r2, lsl #4
     orr   r3, r6, r8, lsl #4
+    ldr   r9, [sp, #8]
+    cmp   r9, #1                /* Z for the odd body's count: one round only (FO) */
     b     .Laria_cm3_ct_odd_sbox
 .Laria_cm3_ct_even_entry:
     /* ---- into the form sigma.T of an even round's input, generated ---- */
@@ -460,10 +462,7 @@ MCU_FN(aria, ct_core):
     eor   r5, r5, r8, lsr #4
     eor   r2, r4, r5, lsl #4
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r4, [sp, #8]
-    subs  r4, r4, #1
-    str   r4, [sp, #8]
-    beq   .Laria_cm3_ct_last_odd
+    beq   .Laria_cm3_ct_last_odd            /* Z: this is the last round (FO only) */
     TO_WORDS
     DIFFUSE
     ADDKEY 1
@@ -651,9 +650,9 @@ MCU_FN(aria, ct_core):
     eor   r0, r11, r12, lsl #4
     /* ---- end of S-box circuit: count the round ---- */
     ldr   r4, [sp, #8]
-    subs  r4, r4, #1
+    subs  r4, r4, #2
     str   r4, [sp, #8]
-    beq   .Laria_cm3_ct_last_even
+    ble   .Laria_cm3_ct_last_even           /* no rounds left after this pair */
     TO_WORDS
     DIFFUSE
     ADDKEY 1

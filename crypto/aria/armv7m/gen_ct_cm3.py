@@ -585,6 +585,14 @@ def twist_code(X: list[int]) -> str:
     return "\n".join(lines)
 
 
+# The round count of the one-block core. Only the key schedule's FO is a cipher call that ends after an
+# odd round (one round), so the odd body just branches on Z, which the entry sets (rounds == 1) and
+# the even body's SUBS leaves clear when the loop goes on: nothing between them sets the flags (EOR,
+# AND, ORR, MOV, REV, loads and stores without S). The even body counts two rounds.
+COUNT = {"odd": ["    beq   .Laria_cm3_ct_last_odd            /* Z: this is the last round (FO only) */"],
+         "even": ["    ldr   r4, [sp, #8]", "    subs  r4, r4, #2", "    str   r4, [sp, #8]",
+                  "    ble   .Laria_cm3_ct_last_even           /* no rounds left after this pair */"]}
+
 FORMED_PQ = 5          # bp_inv16_maps(3) for the two-block core's circuits (415 instructions for both)
 
 
@@ -651,9 +659,7 @@ def generate(search: int = 0) -> str:
         counts[name] = {k: sum(1 for o in ops if o[0] == k) for k in ("eor", "and", "andi", "orr")}
         counts[name].update({"ldr": al.loads, "str": al.stores, "n": len(ops), "mov": len(place)})
         bodies[name] = "\n".join(al.lines + (["    /* the pairs back into r0..r3 */"] if place else []) + place + [
-            "    /* ---- end of S-box circuit: count the round ---- */",
-            "    ldr   r4, [sp, #8]", "    subs  r4, r4, #1", "    str   r4, [sp, #8]",
-            f"    beq   .Laria_cm3_ct_last_{name}"])
+            "    /* ---- end of S-box circuit: count the round ---- */"] + COUNT[name])
         exits[name] = "\n".join(twist_stage(mat_inv(F_out)))
     tw_in = {"odd": "\n".join(twist_stage(T)), "even": "\n".join(twist_stage(ST))}
     # ---- the two-block core: 8-slice circuits for the same forms, 32 lanes (masks 0xFF << 8j)
@@ -997,6 +1003,8 @@ MCU_FN(aria, ct_core):
     bne   .Laria_cm3_ct_even_entry
     /* ---- into the form T of an odd round's input: every byte x becomes T.x, generated ---- */
 @TWIST_IN_ODD@
+    ldr   r9, [sp, #8]
+    cmp   r9, #1                /* Z for the odd body's count: one round only (FO) */
     b     .Laria_cm3_ct_odd_sbox
 .Laria_cm3_ct_even_entry:
     /* ---- into the form sigma.T of an even round's input, generated ---- */
