@@ -107,6 +107,22 @@ def test_ct_multi_block_counts_and_misaligned_buffers(impl: str) -> None:
         assert r.outputs[0] == want, (n, mis)
 
 
+
+def test_cm3_ct_blocks_mix_both_cores() -> None:
+    """cm3-ct's encrypt_blocks runs pairs through the two-block core and an odd last block through the
+    one-block core, both on the same round keys in the alternating forms T / sigma.T: odd and even
+    counts, misaligned buffers, against the model (ARIA-256: the longest round loop)."""
+    fw = Firmware(CATALOG.implementation("aria256", "cm3-ct"), "aria256", "armv7m")
+    rng = random.Random("cm3-ct/blocks")
+    key = rng.randbytes(32)
+    rk, _ = DRIVER.keyschedule(fw, key)
+    for n, mis in ((1, (1, 3)), (2, (0, 0)), (3, (2, 1)), (4, (0, 2))):
+        data = rng.randbytes(16 * n)
+        r = fw.call("encrypt_blocks", {"out": Buf(size=16 * n, out=True, misalign=mis[0]),
+                                       "in": Buf(data, misalign=mis[1]), "nblocks": n, "rk": Buf(rk)})
+        want = b"".join(aria_model.encrypt("aria256", key, data[16 * i:16 * i + 16]) for i in range(n))
+        assert r.outputs[0] == want, (n, mis)
+
 # ------------------------------------------------------------------------------ AVR counter mode
 @pytest.mark.parametrize("pid", ["aria128", "aria192", "aria256"])
 def test_avr_ctr_refreshes_its_round_one_cache_at_every_carry(pid: str) -> None:

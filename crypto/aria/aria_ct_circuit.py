@@ -559,15 +559,9 @@ def slice_layout() -> tuple[list[tuple[int, int]], dict[tuple[int, int], int]]:
 
 
 # ---------------------------------------------------------------------------------------------------
-# The twisted circuit (cm3-ct): the state between S-box layers is kept as X.x in every byte (X the
-# AES-field-to-tower map). A bytewise linear map commutes with the diffusion (each output byte is an
-# XOR of input bytes) and with the key addition (the key schedule applies X to the round keys), so
-# the circuit's input for SB1/SB2 lanes is the tower element itself and its output for SB3/SB4 lanes
-# is the tower result: the input map X and the output map X^-1 disappear, only the corrections
-# X(B^-1+I)X^-1, X(C'^-1+I)X^-1 (input) and X(B+I)X^-1, X(C'+I)X^-1 (output) remain. Each correction
-# is masked where it is narrowest: a map of rank k is E.R with R k x 8, and (E.R.v) & M = E.((R.v) & M)
-# because a lane mask commutes with any per-lane linear map: k lane-mask ANDs instead of 8
-# (ranks 5, 7, 5, 7).
+# Rank-masked corrections (cm3-ct, armv7m/gen_ct_cm3.py): a per-type linear correction of rank k, written
+# E.R with R k x 8, is masked after R: (E.R.v) & M = E.((R.v) & M), because a lane mask commutes with any
+# per-lane linear map: k lane-mask ANDs instead of 8.
 
 
 def mat_rank_factor(m: list[int]) -> tuple[list[int], list[int]]:
@@ -582,67 +576,8 @@ def mat_rank_factor(m: list[int]) -> tuple[list[int], list[int]]:
     return basis, [span[row] for row in m]
 
 
-def _masked_map(c: Circuit, m: list[int], sig: list[int], name: str) -> list[int]:
+def masked_map(c: Circuit, m: list[int], sig: list[int], name: str) -> list[int]:
+    """The signals m.sig in the lanes of mask name (zero elsewhere), masked at m's rank."""
     R, E = mat_rank_factor(m)
     u = [c.mask(v, name) for v in lin_apply(R, sig)]
     return [lin_apply([e], u)[0] for e in E]
-
-
-def build_twisted(nu: int, mu: int, X: list[int], inv16_pq=None) -> tuple[Circuit, list[int]]:
-    c = Circuit()
-    x = [c.input() for _ in range(8)]
-    Xi = mat_inv(X)
-
-    def conj(m: list[int]) -> list[int]:
-        return mat_mul(X, mat_mul(m, Xi))
-    v = _masked_map(c, conj(mat_add(mat_inv(B), IDENTITY)), x, "M3")
-    w = _masked_map(c, conj(mat_add(mat_inv(C_PRIME), IDENTITY)), x, "M4")
-    a = [c.checkpoint(x[i] ^ v[i] ^ w[i]) for i in range(8)]
-    z = tower_inverse(c, nu, mu, a, inv16_pq)
-    q = _masked_map(c, conj(mat_add(B, IDENTITY)), z, "M1")
-    r = _masked_map(c, conj(mat_add(C_PRIME, IDENTITY)), z, "M2")
-    return c, [z[i] ^ q[i] ^ r[i] for i in range(8)]
-
-
-def check_circuit_twisted(c: Circuit, y: list[int], X: list[int]) -> None:
-    """All 256 inputs of each lane type: the circuit maps X.x to X.(S(x ^ CIN) ^ COUT)."""
-    ins = [0] * 8
-    for t in range(4):
-        for x in range(256):
-            tx = mat_apply(X, x)
-            for b in range(8):
-                if (tx >> b) & 1:
-                    ins[b] |= 1 << (256 * t + x)
-    block = (1 << 256) - 1
-    out = evaluate(c, y, ins, {"M1": block, "M2": block << 256, "M3": block << 512, "M4": block << 768})
-    for t, sbox in enumerate((SB1, SB2, SB3, SB4)):
-        for x in range(256):
-            got = sum(((out[b] >> (256 * t + x)) & 1) << b for b in range(8))
-            if got != mat_apply(X, sbox[x ^ CIN[t]] ^ COUT[t]):
-                raise AssertionError(f"twisted circuit wrong for type {t + 1}, input {x:#04x}")
-
-
-def best_circuit_twisted(bp: bool = False) -> tuple[int, int, list[int], list[tuple], list[int]]:
-    """The isomorphism whose twisted circuit has the fewest instructions (XOR, AND, lane-mask AND);
-    with bp, the five best of those then take Boyar and Peralta's GF(16) inversion, with the (P, Q)
-    maps that give the fewest instructions (the first such on a tie)."""
-    ranked = []
-    for k, (nu, mu, X) in enumerate(isomorphisms()):
-        c, y = build_twisted(nu, mu, X)
-        prog, yy = to_program(c, y)
-        ranked.append((sum(1 for p in prog if p[0] != "in"), k, nu, mu, X, c, y, prog, yy))
-    ranked.sort(key=lambda r: r[:2])
-    best = ranked[0]
-    if bp:
-        maps = {nu: bp_inv16_maps(nu) for nu in {r[2] for r in ranked[:5]}}
-        best = None
-        for _, k, nu, mu, X, *_ in ranked[:5]:
-            for pq in maps[nu]:
-                c, y = build_twisted(nu, mu, X, pq)
-                prog, yy = to_program(c, y)
-                n = sum(1 for p in prog if p[0] != "in")
-                if best is None or n < best[0]:
-                    best = (n, k, nu, mu, X, c, y, prog, yy)
-    _, _, nu, mu, X, c, y, prog, yy = best
-    check_circuit_twisted(c, y, X)
-    return nu, mu, X, prog, yy

@@ -7,32 +7,49 @@
  *   void mcu_ariaN_cm3_ct_decrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
  *   void mcu_aria_cm3_ct_ct_core(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t ctl);
  *   void mcu_aria_cm3_ct_ct_core2(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t rounds);
- *   void mcu_aria_cm3_ct_twist(uint32_t *w, uint32_t n);
+ *   void mcu_aria_cm3_ct_twist(uint32_t *w, uint32_t n, uint32_t sigma);
  *
  * rk: the round keys of rv32/aria_ct_ks.c (spec round keys with the S-boxes' additive constants folded
- * in), the keys 2..rounds in the twisted form (X applied to every byte: armv7m/aria_ks_cm3.c calls
- * mcu_aria_cm3_ct_twist); the first and the final key are plain. ctl (core only): bits 0..7 the number of rounds, bit 8 set when the first round is even (SL2),
- * bit 9 set for the cipher (the last round has no diffusion and is followed by the final key); without
- * bit 9 every round is full (the key schedule's FO/FE).
+ * in), the keys 2..rounds in the form of the round they precede (armv7m/aria_ks_cm3.c calls
+ * mcu_aria_cm3_ct_twist: T applied to every byte of the keys before odd rounds, sigma.T before even
+ * ones); the first and the final key are plain. ctl (core only): bits 0..7 the number of rounds, bit 8
+ * set when the first round is even (SL2), bit 9 set for the cipher (the last round has no diffusion and
+ * is followed by the final key); without bit 9 every round is full (the key schedule's FO/FE).
+ *
+ * Forms: T maps the AES field onto a tower GF((2^4)^2) in the normal basis (Y^16, Y): a byte is
+ * g1.Y^16 + g0.Y, g1 in bits 4..7 and g0 in bits 0..3 (GF(((2^2)^2)) with nu = 3, mu = 10; T's rows
+ * 61 2e fa b4 63 82 84 14); sigma = x^16 swaps g1 and g0. The state enters an odd round in form T and leaves it in
+ * form sigma.T, and the reverse in even rounds (the circuit's output product gives sigma(x^-1)).
  *
  * A round, on four little-endian state words r0..r3 (the word form of rv32/aria_ttable.S):
  *   1. the round key (LDM, four EOR; after a diffusion the pending ror16 of words 0, 1, 3 is the
  *      EOR's shifted operand);
- *   2. bitslice: four SWAPMOVEs (barrel-shifted EOR operands) and a nibble split give 8 slices in
- *      r0..r7, one per bit position, 16 lanes each: byte 0 -> bit 3, byte 1 -> bit 11, byte 2 -> bit 19, byte 3 -> bit 27, byte 4 -> bit 2, byte 5 -> bit 10, byte 6 -> bit 18, byte 7 -> bit 26, byte 8 -> bit 1, byte 9 -> bit 9, byte 10 -> bit 17, byte 11 -> bit 25, byte 12 -> bit 0, byte 13 -> bit 8, byte 14 -> bit 16, byte 15 -> bit 24;
- *      in the first round, X applied to the slices (the state enters the twisted form);
- *   3. the twisted S-box circuit of crypto/aria/aria_ct_circuit.py (build_twisted: 147 EOR, 32 AND, 24 AND with a lane-mask immediate;
- *      GF(((2^2)^2)^2) with nu = 3, mu = 14, X = AES-field-to-tower rows 1b cc 9e c6 d0 72 de a0, the GF(16)
- *      inversion Boyar and Peralta's), register-allocated by
- *      gen_ct_cm3.py over r0-r12 and lr with Belady spilling (8 STR and 8 LDR of spills, 8 slots a round); lane masks
- *      select SB1..SB4 per lane (odd and even rounds differ only in the immediates);
- *   4. back to words: merge (ORR with LSL #4), the SWAPMOVEs in reverse; in the last round X^-1 is
- *      applied to the slices first (the state leaves the twisted form);
+ *   2. four SWAPMOVEs (barrel-shifted EOR operands): register r0..r3 then holds one bit of g0 in the
+ *      low nibble and the same bit of g1 in the high nibble of each lane byte, 16 lanes (state byte
+ *      -> bit of the low nibble; + 4 in the high nibble):
+ *        0 -> 3, 1 -> 11, 2 -> 19, 3 -> 27,
+ *        4 -> 2, 5 -> 10, 6 -> 18, 7 -> 26,
+ *        8 -> 1, 9 -> 9, 10 -> 17, 11 -> 25,
+ *        12 -> 0, 13 -> 8, 14 -> 16, 15 -> 24;
+ *      in the first round the block enters its form (a split into eight slices, the matrix, the
+ *      merge);
+ *   3. the paired S-box circuit (gen_ct_cm3.py build_paired): the per-type corrections masked at their
+ *      rank, the norm g1.g0 + mu.(g1 + g0)^2 with LSR #4 operands, Boyar and Peralta's GF(16)
+ *      inversion, the norm's inverse copied into both nibbles and one 32-lane GF(16) product for the
+ *      two output coordinates, the output corrections; register-allocated over r0-r12 and lr with
+ *      Belady spilling:
+ *        odd rounds:  177 instructions (122 EOR, 23 AND, 28 AND with a mask, 4 ORR), 2 STR + 2 LDR of spills, 0 MOV,
+ *        even rounds: 174 instructions (119 EOR, 23 AND, 28 AND with a mask, 4 ORR), 2 STR + 2 LDR of spills, 0 MOV;
+ *   4. back to words: the SWAPMOVEs in reverse; in the last round the block leaves its form first;
  *   5. A = M.P.M.D: D as two EOR a word with a ror16 left pending, M (6 EOR), P (REV16 on word 1, the
  *      pending ror16 of word 2 cancels P's half swap, REV on word 3), M with the pending rotations
  *      folded into its EOR operands.
  * Every instruction of the rounds is a one-cycle ALU operation with public operands' addresses: the
  * spill slots, the round keys, the block; branches depend on ctl only.
+ * The two-block core keeps eight slices of 32 lanes (two blocks) and an 8-slice circuit for the same
+ * forms (build_formed):
+ *   odd rounds: 206 instructions, 9 STR + 9 LDR of spills,
+ *   even rounds: 209 instructions, 12 STR + 13 LDR of spills.
  *
  * Frame (sp): 0 out, 4 ctl, 8 rounds left, 12 rk pointer, 16.. spill slots. r8 holds 0x0F0F0F0F during
  * the split; r8 is the SWAPMOVE scratch otherwise.
@@ -42,7 +59,7 @@
     .syntax unified
     .thumb
 
-#define FRAME 48
+#define FRAME 56
 
 /* SWAPMOVE(a, b, mask, n): exchanges the bits of b under mask with the bits of a under mask << n. */
 .macro SWAPMOVE a, b, m, n
@@ -101,16 +118,6 @@
     SWAPMOVE r3, r2, 0x55555555, 1
     SWAPMOVE r2, r0, 0x33333333, 2
     SWAPMOVE r3, r1, 0x33333333, 2
-    movw  r8, #0x0f0f
-    movt  r8, #0x0f0f
-    and   r4, r8, r0, lsr #4
-    and   r0, r0, r8
-    and   r5, r8, r1, lsr #4
-    and   r1, r1, r8
-    and   r6, r8, r2, lsr #4
-    and   r2, r2, r8
-    and   r7, r8, r3, lsr #4
-    and   r3, r3, r8
 .endm
 
 /* Two blocks: each block's words transposed, then block 1's low nibbles exchanged with block 0's high
@@ -201,266 +208,261 @@ MCU_FN(aria, ct_core):
     ldr   r1, [r1, #4]
     ADDKEY 0                    /* the first key is plain */
     TO_SLICES
-    /* ---- into the twisted form: every byte x becomes X.x (X: AES field to tower), generated ---- */
-    eor   r8, r2, r7
-    eor   r1, r1, r4
-    eor   r9, r0, r8
-    eor   r10, r5, r1
-    eor   r3, r3, r9
-    eor   r2, r2, r10
-    eor   r0, r0, r10
-    eor   r7, r7, r5
-    eor   r8, r8, r6
-    eor   r1, r9, r1
-    eor   r10, r9, r10
-    eor   r6, r6, r4
-    eor   r8, r8, r5
-    eor   r4, r7, r4
-    mov   r5, r10
-    mov   r7, r4
-    mov   r4, r6
-    mov   r6, r8
-    mov   r9, r0
-    mov   r0, r2
-    mov   r2, r9
     ldr   r9, [sp, #4]
     tst   r9, #256
-    bne   .Laria_cm3_ct_even_sbox
+    bne   .Laria_cm3_ct_even_entry
+    /* ---- into the form T of an odd round's input: every byte x becomes T.x, generated ---- */
+    movw  r8, #0x0f0f
+    movt  r8, #0x0f0f
+    and   r4, r8, r0, lsr #4
+    and   r0, r0, r8
+    and   r5, r8, r1, lsr #4
+    and   r1, r1, r8
+    and   r6, r8, r2, lsr #4
+    and   r2, r2, r8
+    and   r7, r8, r3, lsr #4
+    and   r3, r3, r8
+    eor   r8, r2, r6
+    eor   r3, r3, r5
+    eor   r9, r1, r7
+    eor   r0, r0, r8
+    eor   r2, r2, r4
+    eor   r10, r1, r0
+    eor   r1, r1, r4
+    eor   r0, r7, r0
+    eor   r7, r9, r6
+    eor   r6, r6, r3
+    eor   r8, r8, r3
+    eor   r7, r7, r4
+    eor   r0, r0, r5
+    eor   r0, r0, r4
+    /* merge the nibble slices back into words r0..r3 */
+    orr   r1, r0, r1, lsl #4
+    orr   r0, r7, r9, lsl #4
+    orr   r2, r10, r2, lsl #4
+    orr   r3, r6, r8, lsl #4
+    ldr   r9, [sp, #8]
+    cmp   r9, #1                /* Z for the odd body's count: one round only (FO) */
     b     .Laria_cm3_ct_odd_sbox
+.Laria_cm3_ct_even_entry:
+    /* ---- into the form sigma.T of an even round's input, generated ---- */
+    movw  r8, #0x0f0f
+    movt  r8, #0x0f0f
+    and   r4, r8, r0, lsr #4
+    and   r0, r0, r8
+    and   r5, r8, r1, lsr #4
+    and   r1, r1, r8
+    and   r6, r8, r2, lsr #4
+    and   r2, r2, r8
+    and   r7, r8, r3, lsr #4
+    and   r3, r3, r8
+    eor   r8, r2, r6
+    eor   r3, r3, r5
+    eor   r9, r1, r7
+    eor   r0, r0, r8
+    eor   r2, r2, r4
+    eor   r10, r1, r0
+    eor   r1, r1, r4
+    eor   r0, r7, r0
+    eor   r7, r9, r6
+    eor   r6, r6, r3
+    eor   r8, r8, r3
+    eor   r7, r7, r4
+    eor   r0, r0, r5
+    eor   r0, r0, r4
+    /* merge the nibble slices back into words r0..r3 */
+    orr   r1, r1, r0, lsl #4
+    orr   r0, r9, r7, lsl #4
+    orr   r2, r2, r10, lsl #4
+    orr   r3, r8, r6, lsl #4
+    b     .Laria_cm3_ct_even_sbox
 .Laria_cm3_ct_odd:
     TO_SLICES
 .Laria_cm3_ct_odd_sbox:
     /* ---- S-box circuit, odd round (SL1 = SB1 SB2 SB3 SB4), generated ---- */
-    eor   r8, r2, r6
-    eor   r9, r3, r2
-    eor   r10, r9, r0
-    and   r11, r10, #0x000f0000
-    eor   r11, r5, r11
-    eor   r10, r10, r7
-    eor   r10, r10, r5
-    eor   r10, r10, r4
-    and   r10, r10, #0x0f000000
-    eor   r12, r0, r4
-    and   r12, r12, #0x000f0000
-    eor   lr, r4, r12
-    eor   r10, lr, r10
-    eor   r12, r0, r12
-    eor   lr, r1, r0
-    eor   r0, r0, r8
-    and   r0, r0, #0x000f0000
-    eor   r8, r7, r8
-    and   r8, r8, #0x0f000000
-    eor   r8, r11, r8
-    eor   r11, r3, lr
-    eor   r11, r11, r7
-    and   r11, r11, #0x0f000000
-    eor   r11, r0, r11
-    eor   r0, r8, r10
-    str   r8, [sp, #16]
-    eor   r8, r1, r11
-    eor   r1, r9, r1
-    eor   r9, r9, lr
-    eor   r9, r9, r4
-    and   r9, r9, #0x0f000000
-    eor   r9, r2, r9
-    eor   lr, lr, r5
-    eor   r5, r1, r5
+    eor   r4, r1, r2, lsr #4
+    and   r4, r4, #0x000f0000
+    eor   r5, r2, r1
+    eor   r6, r2, r1, lsr #4
+    and   r6, r6, #0x000f0000
+    eor   r7, r5, r0
+    and   r7, r7, #0xf0000000
+    eor   r4, r4, r7, lsr #4
+    eor   r4, r3, r4
+    eor   r7, r3, r0, lsr #4
+    eor   r5, r7, r5, lsr #4
     and   r5, r5, #0x0f000000
-    eor   r1, r1, r7
-    and   r1, r1, #0x000f0000
-    eor   r3, r3, r1
-    eor   r3, r3, r5
-    eor   r1, r7, r1
-    eor   r11, r1, r11
-    eor   r1, r2, lr
-    and   r1, r1, #0x0f000000
-    and   lr, lr, #0x0f000000
-    eor   lr, r12, lr
-    and   r2, r2, #0x000f0000
-    eor   r2, r6, r2
-    eor   r1, r2, r1
-    eor   r2, r9, r1
-    eor   r6, r8, lr
-    and   r12, r0, r6
-    eor   r7, r3, r9
-    eor   r6, r7, r6
-    eor   r5, lr, r10
-    eor   r4, r2, r5
-    str   r2, [sp, #20]
-    and   r2, r1, r9
-    str   r5, [sp, #24]
-    eor   r5, r3, r11
-    str   r5, [sp, #28]
-    eor   r5, r11, r1
-    and   r7, r5, r7
-    str   r4, [sp, #32]
-    eor   r4, r5, r0
-    and   r6, r4, r6
-    str   r4, [sp, #36]
-    and   r4, r10, lr
-    eor   r4, r9, r4
-    eor   r9, r9, lr
-    eor   lr, lr, r11
-    str   r5, [sp, #40]
-    eor   r5, r3, r8
-    str   r0, [sp, #44]
-    eor   r0, r3, r1
-    eor   r12, r0, r12
-    and   r3, r11, r3
-    ldr   r0, [sp, #16]
-    eor   r3, r0, r3
-    eor   r12, r12, r2
-    eor   r2, lr, r2
+    eor   r8, r1, r1, lsr #4
+    eor   r7, r8, r7
+    and   r7, r7, #0x0f000000
+    eor   r9, r8, r3, lsr #4
+    eor   r8, r2, r8
+    and   r9, r9, #0x0f000000
+    eor   r10, r8, r0, lsr #4
+    and   r10, r10, #0x000f0000
+    eor   r9, r10, r9
+    eor   r10, r10, r7
+    eor   r10, r2, r10
+    eor   r8, r8, r3, lsr #4
+    and   r8, r8, #0x000f0000
+    eor   r7, r8, r6
+    eor   r11, r1, r0
+    eor   r12, r3, r11
+    and   r12, r12, #0x0f000000
+    eor   r12, r7, r12
+    eor   r10, r10, r12, lsl #4
+    and   r12, r10, r10, lsr #4
+    eor   r7, r11, r2, lsr #4
+    eor   r11, r2, r11
+    eor   r11, r11, r0, lsr #4
+    and   r11, r11, #0x0f000000
+    eor   r11, r8, r11
+    eor   r11, r4, r11, lsl #4
+    and   r4, r7, #0x000f0000
+    eor   r4, r4, r5
+    and   r7, r7, #0x0f000000
+    eor   r8, r8, r7
+    eor   r7, r6, r7
+    eor   r7, r0, r7
+    eor   r4, r7, r4, lsl #4
+    eor   r8, r1, r8
+    eor   r8, r8, r9, lsl #4
+    eor   r9, r11, r4
+    eor   r7, r8, r11
+    and   r6, r7, r7, lsr #4
+    eor   r5, r4, r8
+    and   lr, r5, r5, lsr #4
+    and   r1, r4, r4, lsr #4
+    and   r0, r8, r8, lsr #4
+    eor   lr, lr, r0
+    eor   r0, r1, r0
+    eor   lr, lr, r0
+    and   r1, r11, r11, lsr #4
+    eor   r12, r12, r1
+    eor   lr, lr, r12
     eor   lr, lr, r10
-    eor   r7, lr, r7
-    eor   lr, r1, r3
-    eor   lr, lr, r7
-    eor   r3, r8, r3
-    eor   r4, r4, r3
-    eor   r3, r2, r3
-    eor   r12, r12, r4
-    eor   r2, r11, r0
-    and   r5, r2, r5
-    eor   lr, lr, r5
-    eor   r6, lr, r6
-    and   lr, r0, r8
-    eor   r4, lr, r4
-    eor   r7, r4, r7
-    eor   r8, r8, r0
-    eor   r4, r7, r12
-    eor   lr, r1, r10
-    and   r9, lr, r9
-    eor   r9, r3, r9
-    eor   r5, r9, r5
-    eor   r5, r6, r5
-    and   r9, r6, r12
-    eor   r6, r6, r5
-    eor   r3, r7, r9
-    eor   r9, r5, r9
-    and   r4, r9, r4
-    eor   r4, r7, r4
-    eor   r12, r12, r4
-    eor   r9, r3, r4
-    and   r9, r7, r9
-    eor   r12, r12, r9
-    eor   r9, r3, r9
-    and   r3, r6, r3
-    eor   r3, r5, r3
-    and   r9, r3, r9
-    eor   r9, r6, r9
-    eor   r4, r4, r9
-    and   r1, r1, r4
-    and   r10, r10, r9
-    eor   r3, r3, r9
+    eor   lr, lr, r10, lsr #4
+    and   lr, lr, #0x0f0f0f0f
+    eor   r2, r4, r10
+    and   r3, r2, r2, lsr #4
+    eor   r3, r3, r6
+    eor   r12, r3, r12
+    eor   r3, r10, r8
+    eor   r3, r3, r4
     eor   r12, r12, r3
-    and   r0, r0, r3
-    and   r11, r11, r12
+    eor   r12, r12, r3, lsr #4
+    and   r12, r12, #0x0f0f0f0f
+    eor   r3, r10, r11
+    str   r8, [sp, #16]
+    eor   r8, r5, r3
+    str   r10, [sp, #20]
+    and   r10, r8, r8, lsr #4
+    eor   r6, r10, r6
+    and   r10, r3, r3, lsr #4
+    eor   r10, r10, r1
+    eor   r6, r6, r10
+    eor   r10, r0, r10
     eor   r10, r10, r11
-    eor   r0, r0, r10
-    eor   r6, r9, r4
-    ldr   r5, [sp, #32]
-    and   r5, r5, r6
-    and   r6, lr, r6
-    eor   r6, r1, r6
-    eor   lr, r9, r3
-    ldr   r7, [sp, #44]
-    and   r7, r7, lr
-    eor   r1, r7, r1
-    eor   r10, r1, r10
-    ldr   r1, [sp, #24]
-    and   r9, r1, r9
-    eor   r1, r8, r1
-    and   r7, r8, r3
-    eor   r3, r3, r12
-    and   r2, r2, r3
-    eor   r2, r11, r2
-    eor   r6, r6, r2
-    ldr   r11, [sp, #28]
-    eor   r8, r11, r8
-    and   r3, r8, r3
-    and   r8, r11, r12
-    eor   r3, r8, r3
-    eor   r9, r9, r8
-    eor   r7, r7, r9
-    eor   r12, r4, r12
-    ldr   r8, [sp, #40]
-    and   r8, r8, r12
-    eor   r2, r8, r2
-    eor   r8, r0, r8
-    ldr   r0, [sp, #20]
-    and   r4, r0, r4
-    eor   r0, r11, r0
-    eor   r5, r4, r5
-    eor   r5, r5, r3
-    eor   r11, r0, r1
-    and   r0, r0, r12
-    eor   r7, r7, r0
-    eor   r3, r0, r3
-    eor   r12, lr, r12
-    and   lr, r1, lr
-    eor   r4, lr, r4
-    eor   r9, r4, r9
-    and   r11, r11, r12
-    eor   r11, r3, r11
-    ldr   r3, [sp, #36]
-    and   r12, r3, r12
-    eor   r12, r2, r12
-    eor   r2, r5, r11
-    eor   r2, r2, r6
-    eor   r3, r8, r12
-    and   r3, r3, #0x0000000f
-    and   r4, r7, #0x0000000f
-    eor   r4, r8, r4
-    eor   r8, r8, r6
-    eor   lr, r8, r12
-    and   lr, lr, #0x00000f00
-    eor   r1, r9, r12
-    eor   r2, r2, r1
-    and   r2, r2, #0x00000f00
-    and   r1, r1, #0x00000f00
-    eor   r1, r3, r1
-    eor   r3, r5, r1
-    eor   r5, r5, r10
-    eor   r8, r5, r8
-    eor   r0, r5, r12
-    and   r0, r0, #0x0000000f
-    eor   r0, r6, r0
-    eor   r2, r0, r2
-    eor   r0, r11, r8
-    and   r0, r0, #0x00000f00
-    eor   r8, r9, r8
-    and   r8, r8, #0x00000f00
-    eor   r8, r4, r8
-    eor   r4, r7, r10
-    eor   r4, r4, r12
-    and   r4, r4, #0x00000f00
-    eor   r6, r9, r7
-    eor   r5, r6, r5
-    eor   r6, r6, r11
-    and   r6, r6, #0x00000f00
-    eor   r7, r7, r6
-    and   r5, r5, #0x0000000f
-    eor   r10, r10, r5
-    eor   r9, r9, r5
-    eor   lr, r9, lr
-    eor   r1, r10, r1
-    eor   r10, r11, r12
-    and   r10, r10, #0x0000000f
-    eor   r12, r12, r10
-    eor   r4, r12, r4
-    eor   r10, r11, r10
+    eor   r10, r10, r11, lsr #4
+    eor   r6, r6, r9
+    eor   r9, r6, r9, lsr #4
+    and   r9, r9, #0x0f0f0f0f
+    eor   r12, r12, r9
+    and   r10, r10, #0x0f0f0f0f
+    eor   r6, lr, r10
+    and   r0, r9, lr
+    eor   r9, r9, r12
+    eor   r1, r12, r0
+    and   r6, r1, r6
+    eor   r6, r6, r10
     eor   r0, r10, r0
+    and   r1, r9, r0
+    eor   r12, r1, r12
+    eor   r1, r0, r6
+    and   r10, r10, r1
+    eor   r0, r0, r10
+    eor   r10, r10, lr
+    eor   r10, r10, r6
+    orr   r10, r10, r10, lsl #4
+    and   lr, r12, r0
+    eor   r9, r9, lr
+    orr   r9, r9, r9, lsl #4
+    and   r7, r10, r7
+    and   r4, r9, r4
+    orr   r12, r12, r12, lsl #4
+    and   r5, r12, r5
+    orr   r6, r6, r6, lsl #4
+    and   lr, r6, r2
+    eor   lr, lr, r7
+    eor   r2, r10, r6
+    and   r8, r2, r8
+    eor   r8, r8, r7
+    eor   r7, r2, r12
+    and   r7, r7, r3
+    eor   r6, r9, r6
+    ldr   r3, [sp, #20]
+    and   r6, r6, r3
+    eor   r12, r9, r12
+    ldr   r9, [sp, #16]
+    and   r9, r12, r9
+    eor   r10, r10, r12
+    and   r11, r10, r11
+    eor   r4, r4, r9
+    eor   r5, r5, r9
+    eor   r5, r5, r4
+    eor   r7, r7, r11
+    eor   r11, r6, r11
+    eor   r4, r4, r7
+    eor   r8, r8, r7
+    eor   lr, lr, r11
+    eor   r5, r5, r11
+    eor   r11, r4, r5, lsr #4
+    and   r7, r5, #0x0000f000
+    eor   r6, r8, r4, lsr #4
+    eor   r6, r6, lr, lsr #4
+    and   r6, r6, #0x00000f00
+    eor   r9, lr, r4, lsr #4
+    eor   r10, lr, r8
+    eor   r12, r4, lr, lsr #4
+    eor   r3, r12, r8, lsr #4
+    eor   r12, r9, r12
+    and   r12, r12, #0x0000000f
+    eor   r10, r10, r3
+    and   r10, r10, #0x00000f00
+    eor   r2, r5, lr, lsr #4
+    eor   r0, r9, r2
+    and   r0, r0, #0x0000000f
+    eor   r6, r0, r6
+    and   r2, r2, #0x0000000f
+    eor   r6, r5, r6
+    and   r1, r3, #0x0000000f
+    eor   r7, r1, r7, lsr #4
+    eor   r7, r8, r7
+    eor   r1, r5, r8
+    eor   r8, r5, r8
+    eor   r9, r1, r9
+    eor   r5, r1, r3
+    eor   r3, r9, r3
+    and   r3, r3, #0x00000f00
+    eor   r3, r2, r3
+    eor   r4, r4, r3
+    eor   r11, r11, r9
+    and   r11, r11, #0x00000f00
+    eor   r12, r12, r11
+    eor   r3, r6, r12, lsl #4
+    and   r5, r5, #0x0000000f
+    eor   r10, r5, r10
+    eor   lr, lr, r10
+    and   r9, r9, #0x00000f00
+    eor   r9, r0, r9
+    eor   r1, lr, r9, lsl #4
+    eor   r9, r2, r9
+    eor   r0, r7, r9, lsl #4
+    and   r8, r8, #0x0000f000
+    eor   r5, r5, r8, lsr #4
+    eor   r2, r4, r5, lsl #4
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r5, [sp, #8]
-    subs  r5, r5, #1
-    str   r5, [sp, #8]
-    beq   .Laria_cm3_ct_last_odd
-    /* merge the nibble slices back into words r0..r3 */
-    orr   r0, r0, r4, lsl #4
-    mov   r5, r1
-    orr   r1, r3, r2, lsl #4
-    orr   r2, r7, r8, lsl #4
-    orr   r3, lr, r5, lsl #4
+    beq   .Laria_cm3_ct_last_odd            /* Z: this is the last round (FO only) */
     TO_WORDS
     DIFFUSE
     ADDKEY 1
@@ -468,283 +470,258 @@ MCU_FN(aria, ct_core):
     TO_SLICES
 .Laria_cm3_ct_even_sbox:
     /* ---- S-box circuit, even round (SL2 = SB3 SB4 SB1 SB2), generated ---- */
-    eor   r8, r2, r6
-    eor   r9, r3, r2
-    eor   r10, r9, r0
-    and   r11, r10, #0x0000000f
+    eor   r4, r0, r2, lsr #4
+    eor   r5, r2, r1, lsr #4
+    and   r5, r5, #0x0000000f
+    eor   r6, r1, r0
+    eor   r7, r6, r1, lsr #4
+    eor   r6, r2, r6
+    eor   r8, r7, r2, lsr #4
+    eor   r7, r7, r3, lsr #4
+    and   r7, r7, #0x00000f00
+    and   r8, r8, #0x0000000f
+    eor   r7, r8, r7
+    and   r9, r6, #0x00000f00
+    eor   r9, r5, r9
+    eor   r6, r6, r3, lsr #4
+    and   r6, r6, #0x00000f00
+    eor   r5, r1, r0
+    eor   r4, r4, r5, lsr #4
+    and   r4, r4, #0x00000f00
+    eor   r10, r2, r5, lsr #4
+    eor   r5, r3, r5
+    and   r5, r5, #0x0000f000
+    and   r11, r10, #0x00000f00
+    and   r10, r10, #0x0000000f
+    eor   r10, r10, r6
+    eor   r10, r0, r10
+    eor   r6, r3, r1, lsr #4
+    and   r12, r6, #0x0000000f
+    eor   r5, r12, r5, lsr #4
+    eor   r5, r2, r5
+    eor   r7, r5, r7, lsl #4
+    eor   r6, r1, r6
+    eor   r5, r6, r2, lsr #4
+    and   r6, r6, #0x00000f00
+    eor   r8, r8, r6
+    eor   r8, r1, r8
+    and   r5, r5, #0x0000000f
     eor   r11, r5, r11
-    eor   r10, r10, r7
-    eor   r10, r10, r5
-    eor   r10, r10, r4
-    and   r10, r10, #0x00000f00
-    eor   r12, r0, r4
-    and   r12, r12, #0x0000000f
-    eor   lr, r4, r12
-    eor   r10, lr, r10
-    eor   r12, r0, r12
-    eor   lr, r1, r0
-    eor   r0, r0, r8
-    and   r0, r0, #0x0000000f
-    eor   r8, r7, r8
-    and   r8, r8, #0x00000f00
-    eor   r8, r11, r8
-    eor   r11, r3, lr
-    eor   r11, r11, r7
-    and   r11, r11, #0x00000f00
+    eor   r5, r5, r4
+    eor   r5, r3, r5
+    eor   r9, r5, r9, lsl #4
+    eor   r12, r12, r11
+    eor   r8, r8, r11, lsl #4
+    eor   r10, r10, r12, lsl #4
+    and   r12, r8, r8, lsr #4
+    and   r11, r9, r9, lsr #4
+    eor   r5, r10, r7
+    eor   r4, r7, r8
+    eor   r4, r4, r10
+    and   r6, r5, r5, lsr #4
+    eor   lr, r8, r9
+    and   r3, lr, lr, lsr #4
+    eor   r6, r6, r3
+    and   r1, r10, r10, lsr #4
+    eor   r1, r1, r12
+    and   r2, r7, r7, lsr #4
+    eor   r2, r2, r11
+    eor   r6, r6, r2
+    eor   r6, r6, r4
+    eor   r4, r6, r4, lsr #4
+    and   r4, r4, #0x0f0f0f0f
+    eor   r6, r7, r9
+    and   r0, r6, r6, lsr #4
     eor   r11, r0, r11
-    eor   r0, r8, r10
-    str   r8, [sp, #16]
-    eor   r8, r1, r11
-    eor   r1, r9, r1
-    eor   r9, r9, lr
-    eor   r9, r9, r4
-    and   r9, r9, #0x00000f00
-    eor   r9, r2, r9
-    eor   lr, lr, r5
-    eor   r5, r1, r5
-    and   r5, r5, #0x00000f00
-    eor   r1, r1, r7
-    and   r1, r1, #0x0000000f
-    eor   r3, r3, r1
-    eor   r3, r3, r5
-    eor   r1, r7, r1
+    eor   r0, r1, r11
+    eor   r0, r0, r9
+    eor   r0, r0, r9, lsr #4
+    and   r0, r0, #0x0f0f0f0f
+    str   lr, [sp, #16]
+    eor   lr, r10, r8
+    str   r8, [sp, #20]
+    and   r8, lr, lr, lsr #4
+    eor   r8, r8, r12
+    eor   r8, r8, r1
+    eor   r8, r8, r2
+    eor   r8, r8, r7
+    eor   r8, r8, r7, lsr #4
+    and   r8, r8, #0x0f0f0f0f
+    eor   r12, r8, r0
+    eor   r2, lr, r6
+    and   r1, r2, r2, lsr #4
+    eor   r1, r1, r3
     eor   r11, r1, r11
-    eor   r1, r2, lr
-    and   r1, r1, #0x00000f00
-    and   lr, lr, #0x00000f00
-    eor   lr, r12, lr
-    and   r2, r2, #0x0000000f
-    eor   r2, r6, r2
-    eor   r1, r2, r1
-    eor   r2, r9, r1
-    eor   r6, r8, lr
-    and   r12, r0, r6
-    eor   r7, r3, r9
-    eor   r6, r7, r6
-    eor   r5, lr, r10
-    eor   r4, r2, r5
-    str   r2, [sp, #20]
-    and   r2, r1, r9
-    str   r5, [sp, #24]
-    eor   r5, r3, r11
-    str   r5, [sp, #28]
-    eor   r5, r11, r1
-    and   r7, r5, r7
-    str   r4, [sp, #32]
-    eor   r4, r5, r0
-    and   r6, r4, r6
-    str   r4, [sp, #36]
-    and   r4, r10, lr
-    eor   r4, r9, r4
-    eor   r9, r9, lr
-    eor   lr, lr, r11
-    str   r5, [sp, #40]
-    eor   r5, r3, r8
-    str   r0, [sp, #44]
-    eor   r0, r3, r1
-    eor   r12, r0, r12
-    and   r3, r11, r3
+    eor   r1, r9, r10
+    eor   r11, r11, r1
+    eor   r11, r11, r1, lsr #4
+    and   r11, r11, #0x0f0f0f0f
+    eor   r4, r4, r11
+    eor   r1, r11, r4
+    and   r11, r11, r8
+    eor   r3, r4, r11
+    and   r12, r3, r12
+    eor   r12, r12, r0
+    eor   r11, r0, r11
+    eor   r3, r11, r12
+    and   r3, r0, r3
+    eor   r8, r3, r8
+    eor   r8, r8, r12
+    orr   r8, r8, r8, lsl #4
+    eor   r3, r11, r3
+    orr   r12, r12, r12, lsl #4
+    and   r5, r12, r5
     ldr   r0, [sp, #16]
-    eor   r3, r0, r3
-    eor   r12, r12, r2
-    eor   r2, lr, r2
+    and   r0, r8, r0
+    eor   r5, r5, r0
+    and   r11, r1, r11
+    eor   r11, r11, r4
+    and   r4, r11, r3
+    eor   r4, r1, r4
+    orr   r4, r4, r4, lsl #4
+    and   r10, r4, r10
+    orr   r11, r11, r11, lsl #4
+    and   lr, r11, lr
+    eor   r1, r4, r12
+    and   r7, r1, r7
+    eor   r4, r4, r11
+    ldr   r1, [sp, #20]
+    and   r1, r4, r1
+    eor   r4, r8, r4
+    and   r9, r4, r9
+    eor   r12, r8, r12
+    eor   r7, r7, r9
+    eor   r5, r5, r7
+    and   r8, r12, r2
+    eor   r12, r12, r11
+    and   r6, r12, r6
+    eor   r6, r6, r9
+    eor   r8, r8, r0
+    eor   r8, r8, r6
+    eor   lr, lr, r1
+    eor   r10, r10, r1
     eor   lr, lr, r10
     eor   r7, lr, r7
-    eor   lr, r1, r3
-    eor   lr, lr, r7
-    eor   r3, r8, r3
-    eor   r4, r4, r3
-    eor   r3, r2, r3
-    eor   r12, r12, r4
-    eor   r2, r11, r0
-    and   r5, r2, r5
-    eor   lr, lr, r5
-    eor   r6, lr, r6
-    and   lr, r0, r8
-    eor   r4, lr, r4
-    eor   r7, r4, r7
-    eor   r8, r8, r0
-    eor   r4, r7, r12
-    eor   lr, r1, r10
-    and   r9, lr, r9
-    eor   r9, r3, r9
-    eor   r5, r9, r5
-    eor   r5, r6, r5
-    and   r9, r6, r12
-    eor   r6, r6, r5
-    eor   r3, r7, r9
-    eor   r9, r5, r9
-    and   r4, r9, r4
-    eor   r4, r7, r4
-    eor   r12, r12, r4
-    eor   r9, r3, r4
-    and   r9, r7, r9
-    eor   r12, r12, r9
-    eor   r9, r3, r9
-    and   r3, r6, r3
-    eor   r3, r5, r3
-    and   r9, r3, r9
-    eor   r9, r6, r9
-    eor   r4, r4, r9
-    and   r1, r1, r4
-    and   r10, r10, r9
-    eor   r3, r3, r9
-    eor   r12, r12, r3
-    and   r0, r0, r3
-    and   r11, r11, r12
-    eor   r10, r10, r11
-    eor   r0, r0, r10
-    eor   r6, r9, r4
-    ldr   r5, [sp, #32]
-    and   r5, r5, r6
-    and   r6, lr, r6
-    eor   r6, r1, r6
-    eor   lr, r9, r3
-    ldr   r7, [sp, #44]
-    and   r7, r7, lr
-    eor   r1, r7, r1
-    eor   r10, r1, r10
-    ldr   r1, [sp, #24]
-    and   r9, r1, r9
-    eor   r1, r8, r1
-    and   r7, r8, r3
-    eor   r3, r3, r12
-    and   r2, r2, r3
-    eor   r2, r11, r2
-    eor   r6, r6, r2
-    ldr   r11, [sp, #28]
-    eor   r8, r11, r8
-    and   r3, r8, r3
-    and   r8, r11, r12
-    eor   r3, r8, r3
-    eor   r9, r9, r8
-    eor   r7, r7, r9
-    eor   r12, r4, r12
-    ldr   r8, [sp, #40]
-    and   r8, r8, r12
-    eor   r2, r8, r2
-    eor   r8, r0, r8
-    ldr   r0, [sp, #20]
-    and   r4, r0, r4
-    eor   r0, r11, r0
-    eor   r5, r4, r5
-    eor   r5, r5, r3
-    eor   r11, r0, r1
-    and   r0, r0, r12
-    eor   r7, r7, r0
-    eor   r3, r0, r3
-    eor   r12, lr, r12
-    and   lr, r1, lr
-    eor   r4, lr, r4
-    eor   r9, r4, r9
-    and   r11, r11, r12
-    eor   r11, r3, r11
-    ldr   r3, [sp, #36]
-    and   r12, r3, r12
-    eor   r12, r2, r12
-    eor   r2, r5, r11
-    eor   r2, r2, r6
-    eor   r3, r8, r12
-    and   r3, r3, #0x000f0000
-    and   r4, r7, #0x000f0000
-    eor   r4, r8, r4
-    eor   r8, r8, r6
-    eor   lr, r8, r12
-    and   lr, lr, #0x0f000000
-    eor   r1, r9, r12
-    eor   r2, r2, r1
-    and   r2, r2, #0x0f000000
-    and   r1, r1, #0x0f000000
-    eor   r1, r3, r1
-    eor   r3, r5, r1
-    eor   r5, r5, r10
-    eor   r8, r5, r8
-    eor   r0, r5, r12
-    and   r0, r0, #0x000f0000
-    eor   r0, r6, r0
-    eor   r2, r0, r2
-    eor   r0, r11, r8
-    and   r0, r0, #0x0f000000
-    eor   r8, r9, r8
-    and   r8, r8, #0x0f000000
-    eor   r8, r4, r8
-    eor   r4, r7, r10
-    eor   r4, r4, r12
-    and   r4, r4, #0x0f000000
-    eor   r6, r9, r7
-    eor   r5, r6, r5
-    eor   r6, r6, r11
-    and   r6, r6, #0x0f000000
-    eor   r7, r7, r6
-    and   r5, r5, #0x000f0000
-    eor   r10, r10, r5
-    eor   r9, r9, r5
-    eor   lr, r9, lr
-    eor   r1, r10, r1
-    eor   r10, r11, r12
+    eor   r6, r10, r6
+    eor   r10, r5, r6, lsr #4
+    eor   lr, r7, r6, lsr #4
+    eor   r9, r8, r10
+    and   r12, r9, #0x000f0000
+    eor   r9, r9, r8, lsr #4
+    eor   r11, r6, r5
+    eor   r11, r11, r8, lsr #4
+    and   r11, r11, #0x0f000000
+    eor   r4, r6, r5, lsr #4
+    eor   r10, r10, r4
     and   r10, r10, #0x000f0000
-    eor   r12, r12, r10
-    eor   r4, r12, r4
-    eor   r10, r11, r10
-    eor   r0, r10, r0
+    and   r1, r4, #0x000f0000
+    eor   r4, r4, r7, lsr #4
+    eor   r0, r4, r9
+    and   r0, r0, #0x0f000000
+    eor   r2, r5, r4
+    and   r2, r2, #0x000f0000
+    eor   r4, r4, r8, lsr #4
+    eor   lr, lr, r4
+    and   r4, r4, #0x0f000000
+    and   lr, lr, #0x0f000000
+    eor   r10, r10, lr
+    eor   r10, r7, r10
+    eor   r11, r2, r11
+    eor   r3, r10, r11, lsl #4
+    eor   r11, r1, r4
+    eor   r11, r8, r11
+    eor   r10, r2, r1
+    eor   r10, r10, r0
+    eor   r4, r2, r4
+    eor   r8, r7, r8
+    and   r8, r8, #0x0f000000
+    eor   r4, r5, r4
+    eor   r5, r9, r5, lsr #4
+    and   r5, r5, #0x0f000000
+    eor   r9, r9, r7, lsr #4
+    and   r9, r9, #0x000f0000
+    eor   r5, r9, r5
+    eor   r1, r4, r5, lsl #4
+    eor   r9, r9, r8
+    eor   r9, r6, r9
+    eor   r2, r9, r10, lsl #4
+    and   r7, r7, #0x0f000000
+    eor   r12, r12, r7
+    eor   r0, r11, r12, lsl #4
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r5, [sp, #8]
-    subs  r5, r5, #1
-    str   r5, [sp, #8]
-    beq   .Laria_cm3_ct_last_even
-    /* merge the nibble slices back into words r0..r3 */
-    orr   r0, r0, r4, lsl #4
-    mov   r5, r1
-    orr   r1, r3, r2, lsl #4
-    orr   r2, r7, r8, lsl #4
-    orr   r3, lr, r5, lsl #4
+    ldr   r4, [sp, #8]
+    subs  r4, r4, #2
+    str   r4, [sp, #8]
+    ble   .Laria_cm3_ct_last_even           /* no rounds left after this pair */
     TO_WORDS
     DIFFUSE
     ADDKEY 1
     b     .Laria_cm3_ct_odd
 .Laria_cm3_ct_last_odd:
-    /* ---- the last round's outputs out of the twisted form (X^-1), generated ---- */
-    eor   r4, r8, r4
-    eor   r5, r1, r4
-    eor   r6, r7, r3
-    eor   r9, r7, r0
-    eor   r10, r2, r5
-    eor   lr, lr, r0
-    eor   r7, r7, r10
-    eor   r3, r3, r2
-    eor   r8, r6, r8
-    eor   r6, r6, r4
-    eor   lr, lr, r10
-    eor   r1, r9, r1
-    eor   r9, r9, r5
-    eor   r1, r1, r2
+    /* ---- the last round's outputs out of the form sigma.T ((sigma.T)^-1), generated ---- */
+    movw  r8, #0x0f0f
+    movt  r8, #0x0f0f
+    and   r4, r8, r0, lsr #4
+    and   r0, r0, r8
+    and   r5, r8, r1, lsr #4
+    and   r1, r1, r8
+    and   r6, r8, r2, lsr #4
+    and   r2, r2, r8
+    and   r7, r8, r3, lsr #4
+    and   r3, r3, r8
+    eor   r3, r3, r7
+    eor   r2, r2, r3
+    eor   r8, r0, r2
+    eor   r5, r6, r5
+    eor   r0, r1, r0
+    eor   r9, r1, r2
+    eor   r1, r1, r8
+    eor   r0, r0, r3
+    eor   r7, r7, r5
+    eor   r5, r8, r5
+    eor   r8, r8, r4
+    eor   r0, r0, r6
+    eor   r0, r0, r4
+    eor   r4, r7, r4
     /* merge the nibble slices back into words r0..r3 */
-    orr   r0, r9, r6, lsl #4
-    orr   r1, r1, r3, lsl #4
-    orr   r2, r5, r8, lsl #4
-    orr   r3, lr, r7, lsl #4
+    orr   r0, r0, r2, lsl #4
+    orr   r2, r3, r8, lsl #4
+    orr   r3, r4, r1, lsl #4
+    orr   r1, r9, r5, lsl #4
     TO_WORDS
     b     .Laria_cm3_ct_last
 .Laria_cm3_ct_last_even:
-    eor   r4, r8, r4
-    eor   r5, r1, r4
-    eor   r6, r7, r3
-    eor   r9, r7, r0
-    eor   r10, r2, r5
-    eor   lr, lr, r0
-    eor   r7, r7, r10
-    eor   r3, r3, r2
-    eor   r8, r6, r8
-    eor   r6, r6, r4
-    eor   lr, lr, r10
-    eor   r1, r9, r1
-    eor   r9, r9, r5
-    eor   r1, r1, r2
+    /* ---- the last round's outputs out of the form T (T^-1), generated ---- */
+    movw  r8, #0x0f0f
+    movt  r8, #0x0f0f
+    and   r4, r8, r0, lsr #4
+    and   r0, r0, r8
+    and   r5, r8, r1, lsr #4
+    and   r1, r1, r8
+    and   r6, r8, r2, lsr #4
+    and   r2, r2, r8
+    and   r7, r8, r3, lsr #4
+    and   r3, r3, r8
+    eor   r7, r3, r7
+    eor   r6, r7, r6
+    eor   r8, r6, r4
+    eor   r1, r2, r1
+    eor   r3, r3, r1
+    eor   r2, r2, r0
+    eor   r1, r1, r8
+    eor   r3, r3, r0
+    eor   r0, r0, r8
+    eor   r2, r2, r7
+    eor   r2, r2, r5
+    eor   r9, r6, r5
+    eor   r8, r5, r8
+    eor   r2, r2, r4
     /* merge the nibble slices back into words r0..r3 */
-    orr   r0, r9, r6, lsl #4
-    orr   r1, r1, r3, lsl #4
-    orr   r2, r5, r8, lsl #4
-    orr   r3, lr, r7, lsl #4
+    orr   r1, r9, r1, lsl #4
+    orr   r3, r3, r8, lsl #4
+    mov   r4, r0
+    orr   r0, r2, r6, lsl #4
+    orr   r2, r7, r4, lsl #4
     TO_WORDS
 .Laria_cm3_ct_last:
     ldr   r4, [sp, #4]
@@ -780,9 +757,10 @@ MCU_FN(id, op):                                                     \
     b.w   MCU_FN(aria, ct_core);                                    \
     .size MCU_FN(id, op), . - MCU_FN(id, op)
 
-/* void mcu_aria_cm3_ct_twist(uint32_t *w, uint32_t n): X applied to every byte of w[0..n-1] (the key
- * schedule's round keys 2..rounds, which meet the state in its twisted form). X's columns are
- * immediates; MUL takes a fixed time on the Cortex-M3, and no address depends on the data. */
+/* void mcu_aria_cm3_ct_twist(uint32_t *w, uint32_t n, uint32_t sigma): T (sigma = 0) or sigma.T
+ * (sigma != 0) applied to every byte of w[0..n-1] (the key schedule's round keys 2..rounds, which meet
+ * the state in the form of the round they precede). The matrix columns are immediates; MUL takes a
+ * fixed time on the Cortex-M3, and no address depends on the data (sigma and n are public). */
     .section .text.aria_cm3_ct_twist, "ax", %progbits
     .balign 4
     .globl MCU_FN(aria, twist)
@@ -790,56 +768,97 @@ MCU_FN(id, op):                                                     \
     .thumb_func
 MCU_FN(aria, twist):
     cmp   r1, #0
-    beq   2f
+    beq   4f
     push  {r4, r5}
     movw  r12, #0x0101
     movt  r12, #0x0101
+    cmp   r2, #0
+    bne   2f
 1:
     ldr   r2, [r0]
     and   r3, r12, r2
-    movs  r4, #0x01
+    movs  r4, #0x11
     mul   r5, r3, r4
     and   r3, r12, r2, lsr #1
-    movs  r4, #0x6d
+    movs  r4, #0x36
     mul   r3, r3, r4
     eor   r5, r5, r3
     and   r3, r12, r2, lsr #2
-    movs  r4, #0x4e
+    movs  r4, #0xca
     mul   r3, r3, r4
     eor   r5, r5, r3
     and   r3, r12, r2, lsr #3
-    movs  r4, #0x47
+    movs  r4, #0x06
     mul   r3, r3, r4
     eor   r5, r5, r3
     and   r3, r12, r2, lsr #4
-    movs  r4, #0x75
+    movs  r4, #0x8c
     mul   r3, r3, r4
     eor   r5, r5, r3
     and   r3, r12, r2, lsr #5
-    movs  r4, #0xa0
+    movs  r4, #0x1f
     mul   r3, r3, r4
     eor   r5, r5, r3
     and   r3, r12, r2, lsr #6
-    movs  r4, #0x7a
+    movs  r4, #0x15
     mul   r3, r3, r4
     eor   r5, r5, r3
     and   r3, r12, r2, lsr #7
-    movs  r4, #0xde
+    movs  r4, #0x6c
     mul   r3, r3, r4
     eor   r5, r5, r3
     str   r5, [r0], #4
     subs  r1, r1, #1
     bne   1b
-    pop   {r4, r5}
+    b     3f
 2:
+    ldr   r2, [r0]
+    and   r3, r12, r2
+    movs  r4, #0x11
+    mul   r5, r3, r4
+    and   r3, r12, r2, lsr #1
+    movs  r4, #0x63
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #2
+    movs  r4, #0xac
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #3
+    movs  r4, #0x60
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #4
+    movs  r4, #0xc8
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #5
+    movs  r4, #0xf1
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #6
+    movs  r4, #0x51
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    and   r3, r12, r2, lsr #7
+    movs  r4, #0xc6
+    mul   r3, r3, r4
+    eor   r5, r5, r3
+    str   r5, [r0], #4
+    subs  r1, r1, #1
+    bne   2b
+3:
+    pop   {r4, r5}
+4:
     bx    lr
     .size MCU_FN(aria, twist), . - MCU_FN(aria, twist)
 
 /* void mcu_aria_cm3_ct_core2(uint8_t *out, const uint8_t *in, const uint32_t *rk, uint32_t rounds):
  * encrypts (or, with decryption keys, decrypts) the two consecutive blocks in[0..31] into out[0..31]:
  * the cipher of ct_core (first round odd, final key) with the 32 lanes of each slice filled, block 0 in
- * r0..r3 and block 1 in r4..r7 in word form. Same S-box circuit, register allocation and spills as the
- * one-block core (the lane masks are 0xFF << 8j); the key is loaded once for both blocks (r9..r12). */
+ * r0..r3 and block 1 in r4..r7 in word form. Eight slices of 32 lanes (the lane masks are 0xFF << 8j)
+ * through an 8-slice circuit per round parity for the one-block core's forms (T in, sigma.T out in odd
+ * rounds, the reverse in even ones); the key is loaded once for both blocks (r9..r12). */
     .section .text.aria_cm3_ct_core2, "ax", %progbits
     .balign 4
     .globl MCU_FN(aria, ct_core2)
@@ -862,552 +881,576 @@ MCU_FN(aria, ct_core2):
     ldr   r1, [r1, #4]
     ADDKEY2 0                   /* the first key is plain */
     TO_SLICES2
-    /* ---- into the twisted form ---- */
-    eor   r8, r2, r7
+    /* ---- into the form T, generated ---- */
+    eor   r8, r2, r6
+    eor   r3, r3, r5
+    eor   r9, r1, r7
+    eor   r0, r0, r8
+    eor   r2, r2, r4
+    eor   r10, r1, r0
     eor   r1, r1, r4
-    eor   r9, r0, r8
-    eor   r10, r5, r1
-    eor   r3, r3, r9
-    eor   r2, r2, r10
-    eor   r0, r0, r10
-    eor   r7, r7, r5
-    eor   r8, r8, r6
-    eor   r1, r9, r1
-    eor   r10, r9, r10
-    eor   r6, r6, r4
-    eor   r8, r8, r5
-    eor   r4, r7, r4
-    mov   r5, r10
-    mov   r7, r4
-    mov   r4, r6
-    mov   r6, r8
-    mov   r9, r0
-    mov   r0, r2
-    mov   r2, r9
+    eor   r0, r7, r0
+    eor   r7, r9, r6
+    eor   r6, r6, r3
+    eor   r8, r8, r3
+    eor   r7, r7, r4
+    eor   r0, r0, r5
+    eor   r0, r0, r4
+    mov   r3, r6
+    mov   r4, r9
+    mov   r5, r1
+    mov   r1, r0
+    mov   r0, r7
+    mov   r6, r2
+    mov   r2, r10
+    mov   r7, r8
     b     .Laria_cm3_ct2_odd_sbox
 .Laria_cm3_ct2_odd:
     TO_SLICES2
 .Laria_cm3_ct2_odd_sbox:
     /* ---- S-box circuit, odd round, 32 lanes, generated ---- */
-    eor   r8, r2, r6
-    eor   r9, r3, r2
-    eor   r10, r9, r0
-    and   r11, r10, #0x00ff0000
-    eor   r11, r5, r11
-    eor   r10, r10, r7
-    eor   r10, r10, r5
-    eor   r10, r10, r4
+    eor   r8, r2, r5
+    and   r8, r8, #0x00ff0000
+    eor   r9, r1, r5
+    eor   r10, r7, r9
     and   r10, r10, #0xff000000
-    eor   r12, r0, r4
+    eor   r11, r2, r9
+    eor   r12, r7, r11
     and   r12, r12, #0x00ff0000
-    eor   lr, r4, r12
-    eor   r10, lr, r10
-    eor   r12, r0, r12
-    eor   lr, r1, r0
-    eor   r0, r0, r8
-    and   r0, r0, #0x00ff0000
-    eor   r8, r7, r8
-    and   r8, r8, #0xff000000
-    eor   r8, r11, r8
-    eor   r11, r3, lr
-    eor   r11, r11, r7
-    and   r11, r11, #0xff000000
-    eor   r11, r0, r11
-    eor   r0, r8, r10
-    str   r8, [sp, #16]
-    eor   r8, r1, r11
-    eor   r1, r9, r1
-    eor   r9, r9, lr
-    eor   r9, r9, r4
-    and   r9, r9, #0xff000000
-    eor   r9, r2, r9
-    eor   lr, lr, r5
-    eor   r5, r1, r5
-    and   r5, r5, #0xff000000
-    eor   r1, r1, r7
-    and   r1, r1, #0x00ff0000
-    eor   r3, r3, r1
-    eor   r3, r3, r5
-    eor   r1, r7, r1
-    eor   r11, r1, r11
-    eor   r1, r2, lr
-    and   r1, r1, #0xff000000
-    and   lr, lr, #0xff000000
-    eor   lr, r12, lr
-    and   r2, r2, #0x00ff0000
-    eor   r2, r6, r2
-    eor   r1, r2, r1
-    eor   r2, r9, r1
-    eor   r6, r8, lr
-    and   r12, r0, r6
-    eor   r7, r3, r9
-    eor   r6, r7, r6
-    eor   r5, lr, r10
-    eor   r4, r2, r5
-    str   r2, [sp, #20]
-    and   r2, r1, r9
-    str   r5, [sp, #24]
-    eor   r5, r3, r11
-    str   r5, [sp, #28]
-    eor   r5, r11, r1
-    and   r7, r5, r7
-    str   r4, [sp, #32]
-    eor   r4, r5, r0
-    and   r6, r4, r6
-    str   r4, [sp, #36]
-    and   r4, r10, lr
-    eor   r4, r9, r4
-    eor   r9, r9, lr
-    eor   lr, lr, r11
-    str   r5, [sp, #40]
-    eor   r5, r3, r8
-    str   r0, [sp, #44]
-    eor   r0, r3, r1
-    eor   r12, r0, r12
-    and   r3, r11, r3
-    ldr   r0, [sp, #16]
-    eor   r3, r0, r3
-    eor   r12, r12, r2
-    eor   r2, lr, r2
-    eor   lr, lr, r10
-    eor   r7, lr, r7
-    eor   lr, r1, r3
-    eor   lr, lr, r7
-    eor   r3, r8, r3
-    eor   r4, r4, r3
-    eor   r3, r2, r3
-    eor   r12, r12, r4
-    eor   r2, r11, r0
-    and   r5, r2, r5
-    eor   lr, lr, r5
-    eor   r6, lr, r6
-    and   lr, r0, r8
-    eor   r4, lr, r4
-    eor   r7, r4, r7
-    eor   r8, r8, r0
-    eor   r4, r7, r12
-    eor   lr, r1, r10
-    and   r9, lr, r9
-    eor   r9, r3, r9
-    eor   r5, r9, r5
+    eor   r11, r11, r4
+    eor   lr, r7, r12
+    and   r11, r11, #0x00ff0000
+    eor   r7, r5, r11
+    eor   r10, r7, r10
     eor   r5, r6, r5
-    and   r9, r6, r12
-    eor   r6, r6, r5
-    eor   r3, r7, r9
-    eor   r9, r5, r9
-    and   r4, r9, r4
-    eor   r4, r7, r4
-    eor   r12, r12, r4
-    eor   r9, r3, r4
-    and   r9, r7, r9
-    eor   r12, r12, r9
-    eor   r9, r3, r9
-    and   r3, r6, r3
-    eor   r3, r5, r3
-    and   r9, r3, r9
-    eor   r9, r6, r9
-    eor   r4, r4, r9
-    and   r1, r1, r4
-    and   r10, r10, r9
-    eor   r3, r3, r9
-    eor   r12, r12, r3
-    and   r0, r0, r3
-    and   r11, r11, r12
-    eor   r10, r10, r11
-    eor   r0, r0, r10
-    eor   r6, r9, r4
-    ldr   r5, [sp, #32]
-    and   r5, r5, r6
-    and   r6, lr, r6
-    eor   r6, r1, r6
-    eor   lr, r9, r3
-    ldr   r7, [sp, #44]
-    and   r7, r7, lr
-    eor   r1, r7, r1
-    eor   r10, r1, r10
-    ldr   r1, [sp, #24]
-    and   r9, r1, r9
-    eor   r1, r8, r1
-    and   r7, r8, r3
-    eor   r3, r3, r12
-    and   r2, r2, r3
-    eor   r2, r11, r2
-    eor   r6, r6, r2
-    ldr   r11, [sp, #28]
-    eor   r8, r11, r8
-    and   r3, r8, r3
-    and   r8, r11, r12
-    eor   r3, r8, r3
-    eor   r9, r9, r8
-    eor   r7, r7, r9
-    eor   r12, r4, r12
-    ldr   r8, [sp, #40]
-    and   r8, r8, r12
-    eor   r2, r8, r2
+    eor   r11, r2, r11
+    eor   r7, r1, r12
+    eor   r12, r6, r12
+    eor   r12, r12, r8
     eor   r8, r0, r8
-    ldr   r0, [sp, #20]
-    and   r4, r0, r4
-    eor   r0, r11, r0
-    eor   r5, r4, r5
-    eor   r5, r5, r3
-    eor   r11, r0, r1
-    and   r0, r0, r12
-    eor   r7, r7, r0
-    eor   r3, r0, r3
-    eor   r12, lr, r12
-    and   lr, r1, lr
-    eor   r4, lr, r4
-    eor   r9, r4, r9
-    and   r11, r11, r12
-    eor   r11, r3, r11
-    ldr   r3, [sp, #36]
-    and   r12, r3, r12
-    eor   r12, r2, r12
-    eor   r2, r5, r11
-    eor   r2, r2, r6
-    eor   r3, r8, r12
-    and   r3, r3, #0x000000ff
-    and   r4, r7, #0x000000ff
-    eor   r4, r8, r4
-    eor   r8, r8, r6
-    eor   lr, r8, r12
-    and   lr, lr, #0x0000ff00
-    eor   r1, r9, r12
-    eor   r2, r2, r1
-    and   r2, r2, #0x0000ff00
-    and   r1, r1, #0x0000ff00
+    eor   r0, r1, r0
+    eor   r2, r2, r0
+    eor   r2, r2, r4
+    and   r2, r2, #0xff000000
+    eor   lr, lr, r2
+    eor   r1, r1, r6
+    eor   r6, r0, r6
+    eor   r0, r3, r0
+    and   r0, r0, #0xff000000
+    eor   r12, r12, r0
+    and   r1, r1, #0x00ff0000
     eor   r1, r3, r1
-    eor   r3, r5, r1
-    eor   r5, r5, r10
-    eor   r8, r5, r8
-    eor   r0, r5, r12
-    and   r0, r0, #0x000000ff
-    eor   r0, r6, r0
-    eor   r2, r0, r2
-    eor   r0, r11, r8
-    and   r0, r0, #0x0000ff00
-    eor   r8, r9, r8
-    and   r8, r8, #0x0000ff00
-    eor   r8, r4, r8
-    eor   r4, r7, r10
-    eor   r4, r4, r12
-    and   r4, r4, #0x0000ff00
-    eor   r6, r9, r7
-    eor   r5, r6, r5
-    eor   r6, r6, r11
-    and   r6, r6, #0x0000ff00
-    eor   r7, r7, r6
-    and   r5, r5, #0x000000ff
-    eor   r10, r10, r5
-    eor   r9, r9, r5
-    eor   lr, r9, lr
-    eor   r1, r10, r1
-    eor   r10, r11, r12
-    and   r10, r10, #0x000000ff
-    eor   r12, r12, r10
-    eor   r4, r12, r4
-    eor   r10, r11, r10
+    eor   r3, r3, r4
+    eor   r9, r9, r3
+    and   r9, r9, #0xff000000
+    eor   r11, r11, r9
+    eor   r9, r5, r3
+    and   r9, r9, #0xff000000
+    eor   r5, r5, r4
+    and   r5, r5, #0xff000000
+    eor   r1, r1, r5
+    eor   r5, r11, r12
+    and   r3, r6, #0xff000000
+    and   r6, r6, #0x00ff0000
+    eor   r6, r4, r6
+    eor   r9, r6, r9
+    eor   r8, r8, r3
+    eor   r7, r7, r3
+    eor   r3, r10, r9
+    eor   r6, r7, r8
+    eor   r4, r12, r9
+    and   r0, r5, r12
+    eor   r0, r11, r0
+    eor   r2, r7, r10
+    str   r6, [sp, #16]
+    eor   r6, lr, r12
+    eor   r12, r7, r12
+    eor   r12, r12, r0
+    str   r11, [sp, #20]
+    eor   r11, r6, r3
+    str   r7, [sp, #24]
+    eor   r7, r8, r9
+    and   r9, r7, r9
+    eor   r9, r10, r9
+    str   r11, [sp, #28]
+    eor   r11, r2, r7
+    and   r3, r11, r3
+    eor   r3, r9, r3
+    eor   r0, r3, r0
+    eor   r9, r4, r9
+    eor   r3, r5, r7
+    and   r4, r3, r4
+    str   r3, [sp, #32]
+    eor   r3, lr, r10
+    and   r10, r2, r10
+    eor   r10, r9, r10
+    eor   r9, r1, lr
+    str   r7, [sp, #36]
+    and   r7, r9, lr
+    eor   r12, r12, r7
+    eor   r12, r12, r4
+    eor   lr, lr, r7
+    eor   r0, r0, lr
+    eor   lr, r1, lr
+    eor   r7, r9, r2
+    and   r3, r7, r3
+    eor   r3, r8, r3
+    eor   r12, r12, r3
+    eor   r4, r9, r5
+    and   r6, r4, r6
+    eor   lr, lr, r6
+    eor   r10, r10, lr
+    eor   lr, lr, r3
     eor   r0, r10, r0
+    eor   r3, r10, r0
+    eor   r6, r4, r11
+    str   r4, [sp, #40]
+    ldr   r4, [sp, #28]
+    and   r4, r6, r4
+    eor   lr, lr, r4
+    eor   lr, lr, r12
+    and   r4, lr, r10
+    eor   lr, r12, lr
+    str   r6, [sp, #28]
+    eor   r6, r12, r4
+    and   r3, r6, r3
+    eor   r3, r0, r3
+    eor   r4, r0, r4
+    eor   r6, r4, r3
+    and   r6, r0, r6
+    and   r0, lr, r4
+    eor   r12, r12, r0
+    eor   r10, r10, r12
+    eor   r10, r10, r6
+    eor   r6, r4, r6
+    and   r6, r12, r6
+    eor   lr, lr, r6
+    and   r2, r2, lr
+    and   r5, r5, r10
+    ldr   r6, [sp, #36]
+    and   r6, r6, r12
+    eor   r3, r3, lr
+    and   r9, r9, r3
+    eor   r6, r6, r9
+    eor   r2, r2, r6
+    eor   r4, lr, r3
+    and   r7, r7, r4
+    eor   r9, r9, r7
+    eor   r7, r12, lr
+    and   r11, r11, r7
+    eor   r11, r11, r5
+    eor   r11, r11, r6
+    ldr   r6, [sp, #24]
+    and   lr, r6, lr
+    eor   r6, r1, r6
+    and   r4, r6, r4
+    eor   r6, r12, r10
+    ldr   r0, [sp, #32]
+    and   r0, r0, r6
+    eor   r0, r5, r0
+    eor   r0, r0, r9
+    and   r12, r8, r12
+    ldr   r5, [sp, #20]
+    eor   r8, r5, r8
+    and   r8, r8, r6
+    and   r6, r5, r10
+    eor   r8, r6, r8
+    eor   r10, r10, r3
+    and   r3, r1, r3
+    eor   r5, r1, r5
+    eor   r4, r3, r4
+    eor   r12, r12, r3
+    eor   lr, lr, r12
+    eor   r8, r8, r4
+    ldr   r3, [sp, #40]
+    and   r3, r3, r10
+    eor   r2, r2, r3
+    eor   r9, r3, r9
+    and   r3, r5, r10
+    eor   r4, r3, r4
+    eor   lr, lr, r3
+    ldr   r3, [sp, #16]
+    eor   r5, r5, r3
+    and   r3, r3, r7
+    eor   r6, r3, r6
+    eor   r12, r6, r12
+    eor   r10, r7, r10
+    ldr   r7, [sp, #28]
+    and   r7, r7, r10
+    eor   r9, r9, r7
+    and   r10, r5, r10
+    eor   r10, r4, r10
+    eor   r4, r12, r2
+    eor   r5, r8, r10
+    eor   r7, lr, r5
+    eor   r7, r7, r4
+    and   r7, r7, #0x0000ff00
+    eor   r6, lr, r0
+    eor   r3, r4, r6
+    and   r3, r3, #0x000000ff
+    eor   r7, r3, r7
+    eor   r3, r12, r3
+    eor   r4, r4, r0
+    eor   r4, r4, r9
+    and   r4, r4, #0x0000ff00
+    eor   r1, r6, r9
+    str   r7, [sp, #28]
+    eor   r7, r5, r1
+    and   r7, r7, #0x000000ff
+    eor   r5, r5, r2
+    eor   r6, r5, r6
+    eor   r5, r11, r5
+    eor   r11, r12, r11
+    eor   r12, r12, r8
+    and   r5, r5, #0x0000ff00
+    and   r6, r6, #0x0000ff00
+    eor   r3, r3, r6
+    eor   r7, r10, r7
+    eor   r6, r10, r11
+    eor   r10, r10, r9
+    eor   r9, r6, r9
+    and   r9, r9, #0x0000ff00
+    and   r6, r11, #0x0000ff00
+    eor   r6, r7, r6
+    eor   r7, r2, r0
+    and   r7, r7, #0x000000ff
+    eor   r11, r11, r7
+    eor   r7, r11, r5
+    eor   r11, lr, r2
+    and   r2, r1, #0x0000ff00
+    eor   r1, r12, r1
+    and   r1, r1, #0x000000ff
+    eor   r12, r12, r0
+    and   r12, r12, #0x000000ff
+    eor   r10, r10, r12
+    eor   lr, lr, r12
+    eor   lr, lr, r4
+    ldr   r12, [sp, #28]
+    eor   r4, r10, r12
+    eor   r11, r11, r1
+    eor   r9, r11, r9
+    eor   r11, r8, r1
+    eor   r1, r11, r2
+    eor   r8, r8, r0
+    eor   r5, r8, r12
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r5, [sp, #8]
-    subs  r5, r5, #1
-    str   r5, [sp, #8]
+    ldr   r0, [sp, #8]
+    subs  r0, r0, #1
+    str   r0, [sp, #8]
     beq   .Laria_cm3_ct2_last_odd
     /* the slices back into the split layout */
-    mov   r5, r2
-    mov   r2, r7
-    mov   r6, r8
-    mov   r7, r1
-    mov   r1, r3
-    mov   r3, lr
+    mov   r0, r6
+    mov   r2, lr
+    mov   r6, r9
     TO_WORDS2
     DIFFUSE r0, r1, r2, r3
     DIFFUSE r4, r5, r6, r7
     ADDKEY2 1
     TO_SLICES2
     /* ---- S-box circuit, even round, 32 lanes, generated ---- */
-    eor   r8, r2, r6
-    eor   r9, r3, r2
-    eor   r10, r9, r0
-    and   r11, r10, #0x000000ff
-    eor   r11, r5, r11
-    eor   r10, r10, r7
-    eor   r10, r10, r5
-    eor   r10, r10, r4
+    eor   r8, r3, r5
+    eor   r9, r1, r0
+    eor   r10, r1, r8
+    and   r8, r8, #0x000000ff
+    eor   r11, r6, r10
     and   r10, r10, #0x0000ff00
-    eor   r12, r0, r4
-    and   r12, r12, #0x000000ff
-    eor   lr, r4, r12
-    eor   r10, lr, r10
-    eor   r12, r0, r12
-    eor   lr, r1, r0
-    eor   r0, r0, r8
-    and   r0, r0, #0x000000ff
-    eor   r8, r7, r8
-    and   r8, r8, #0x0000ff00
-    eor   r8, r11, r8
-    eor   r11, r3, lr
-    eor   r11, r11, r7
-    and   r11, r11, #0x0000ff00
-    eor   r11, r0, r11
-    eor   r0, r8, r10
-    str   r8, [sp, #16]
-    eor   r8, r1, r11
-    eor   r1, r9, r1
-    eor   r9, r9, lr
-    eor   r9, r9, r4
-    and   r9, r9, #0x0000ff00
-    eor   r9, r2, r9
-    eor   lr, lr, r5
-    eor   r5, r1, r5
-    and   r5, r5, #0x0000ff00
-    eor   r1, r1, r7
-    and   r1, r1, #0x000000ff
-    eor   r3, r3, r1
-    eor   r3, r3, r5
-    eor   r1, r7, r1
-    eor   r11, r1, r11
-    eor   r1, r2, lr
-    and   r1, r1, #0x0000ff00
-    and   lr, lr, #0x0000ff00
-    eor   lr, r12, lr
-    and   r2, r2, #0x000000ff
-    eor   r2, r6, r2
-    eor   r1, r2, r1
-    eor   r2, r9, r1
-    eor   r6, r8, lr
-    and   r12, r0, r6
-    eor   r7, r3, r9
-    eor   r6, r7, r6
-    eor   r5, lr, r10
-    eor   r4, r2, r5
-    str   r2, [sp, #20]
-    and   r2, r1, r9
-    str   r5, [sp, #24]
-    eor   r5, r3, r11
-    str   r5, [sp, #28]
-    eor   r5, r11, r1
-    and   r7, r5, r7
-    str   r4, [sp, #32]
-    eor   r4, r5, r0
-    and   r6, r4, r6
-    str   r4, [sp, #36]
-    and   r4, r10, lr
-    eor   r4, r9, r4
-    eor   r9, r9, lr
-    eor   lr, lr, r11
-    str   r5, [sp, #40]
-    eor   r5, r3, r8
-    str   r0, [sp, #44]
-    eor   r0, r3, r1
-    eor   r12, r0, r12
-    and   r3, r11, r3
-    ldr   r0, [sp, #16]
-    eor   r3, r0, r3
-    eor   r12, r12, r2
-    eor   r2, lr, r2
-    eor   lr, lr, r10
-    eor   r7, lr, r7
-    eor   lr, r1, r3
-    eor   lr, lr, r7
-    eor   r3, r8, r3
-    eor   r4, r4, r3
-    eor   r3, r2, r3
-    eor   r12, r12, r4
-    eor   r2, r11, r0
-    and   r5, r2, r5
-    eor   lr, lr, r5
-    eor   r6, lr, r6
-    and   lr, r0, r8
-    eor   r4, lr, r4
-    eor   r7, r4, r7
-    eor   r8, r8, r0
-    eor   r4, r7, r12
-    eor   lr, r1, r10
-    and   r9, lr, r9
-    eor   r9, r3, r9
-    eor   r5, r9, r5
-    eor   r5, r6, r5
-    and   r9, r6, r12
-    eor   r6, r6, r5
-    eor   r3, r7, r9
-    eor   r9, r5, r9
-    and   r4, r9, r4
-    eor   r4, r7, r4
-    eor   r12, r12, r4
-    eor   r9, r3, r4
-    and   r9, r7, r9
-    eor   r12, r12, r9
-    eor   r9, r3, r9
-    and   r3, r6, r3
-    eor   r3, r5, r3
-    and   r9, r3, r9
-    eor   r9, r6, r9
-    eor   r4, r4, r9
-    and   r1, r1, r4
-    and   r10, r10, r9
-    eor   r3, r3, r9
-    eor   r12, r12, r3
-    and   r0, r0, r3
-    and   r11, r11, r12
-    eor   r10, r10, r11
-    eor   r0, r0, r10
-    eor   r6, r9, r4
-    ldr   r5, [sp, #32]
-    and   r5, r5, r6
-    and   r6, lr, r6
-    eor   r6, r1, r6
-    eor   lr, r9, r3
-    ldr   r7, [sp, #44]
-    and   r7, r7, lr
-    eor   r1, r7, r1
-    eor   r10, r1, r10
-    ldr   r1, [sp, #24]
-    and   r9, r1, r9
-    eor   r1, r8, r1
-    and   r7, r8, r3
-    eor   r3, r3, r12
-    and   r2, r2, r3
-    eor   r2, r11, r2
-    eor   r6, r6, r2
-    ldr   r11, [sp, #28]
-    eor   r8, r11, r8
-    and   r3, r8, r3
-    and   r8, r11, r12
-    eor   r3, r8, r3
-    eor   r9, r9, r8
-    eor   r7, r7, r9
-    eor   r12, r4, r12
-    ldr   r8, [sp, #40]
-    and   r8, r8, r12
-    eor   r2, r8, r2
-    eor   r8, r0, r8
-    ldr   r0, [sp, #20]
-    and   r4, r0, r4
-    eor   r0, r11, r0
-    eor   r5, r4, r5
-    eor   r5, r5, r3
-    eor   r11, r0, r1
-    and   r0, r0, r12
-    eor   r7, r7, r0
-    eor   r3, r0, r3
-    eor   r12, lr, r12
-    and   lr, r1, lr
-    eor   r4, lr, r4
-    eor   r9, r4, r9
-    and   r11, r11, r12
-    eor   r11, r3, r11
-    ldr   r3, [sp, #36]
-    and   r12, r3, r12
-    eor   r12, r2, r12
-    eor   r2, r5, r11
-    eor   r2, r2, r6
-    eor   r3, r8, r12
-    and   r3, r3, #0x00ff0000
-    and   r4, r7, #0x00ff0000
-    eor   r4, r8, r4
-    eor   r8, r8, r6
-    eor   lr, r8, r12
-    and   lr, lr, #0xff000000
-    eor   r1, r9, r12
-    eor   r2, r2, r1
-    and   r2, r2, #0xff000000
-    and   r1, r1, #0xff000000
-    eor   r1, r3, r1
-    eor   r3, r5, r1
-    eor   r5, r5, r10
-    eor   r8, r5, r8
-    eor   r0, r5, r12
-    and   r0, r0, #0x00ff0000
-    eor   r0, r6, r0
-    eor   r2, r0, r2
-    eor   r0, r11, r8
-    and   r0, r0, #0xff000000
-    eor   r8, r9, r8
-    and   r8, r8, #0xff000000
+    and   r11, r11, #0x000000ff
+    eor   r12, r3, r11
+    eor   lr, r0, r6
+    eor   r3, r2, r8
     eor   r8, r4, r8
-    eor   r4, r7, r10
-    eor   r4, r4, r12
-    and   r4, r4, #0xff000000
-    eor   r6, r9, r7
-    eor   r5, r6, r5
+    eor   r4, r5, r4
+    eor   lr, lr, r4
+    and   lr, lr, #0x0000ff00
+    eor   r12, r12, lr
+    eor   lr, r7, r4
+    eor   r4, r2, r4
+    and   lr, lr, #0x0000ff00
+    eor   lr, r3, lr
+    and   r3, r4, #0x0000ff00
+    eor   r11, r11, r3
+    eor   r8, r8, r11
+    eor   r11, r5, r11
+    and   r4, r4, #0x000000ff
+    eor   r4, r0, r4
+    eor   r0, lr, r11
+    eor   r3, r9, r5
+    eor   r5, r2, r5
+    eor   r9, r2, r9
+    and   r5, r5, #0x000000ff
+    eor   r5, r7, r5
+    and   r2, r9, #0x0000ff00
+    eor   r2, r5, r2
+    eor   r9, r9, r7
+    and   r9, r9, #0x0000ff00
+    eor   r9, r4, r9
+    eor   r7, r7, r3
+    eor   r3, r6, r3
+    and   r3, r3, #0x000000ff
+    eor   r6, r6, r3
+    eor   r1, r1, r3
+    eor   r10, r1, r10
+    and   r7, r7, #0x0000ff00
+    eor   r7, r6, r7
+    eor   r6, lr, r7
+    eor   r1, r12, r10
+    eor   r3, r12, r2
+    and   r4, r3, r12
+    eor   r5, r12, r4
+    eor   r12, r12, lr
+    str   r3, [sp, #16]
+    and   r3, r6, lr
+    eor   r3, r7, r3
+    eor   r0, r0, r3
+    eor   r4, r0, r4
+    eor   lr, lr, r9
+    eor   r0, lr, r7
+    eor   r0, r0, r8
+    str   r6, [sp, #20]
+    eor   r6, r2, r11
+    str   r6, [sp, #24]
+    eor   r6, r1, r2
     eor   r6, r6, r11
-    and   r6, r6, #0xff000000
-    eor   r7, r7, r6
-    and   r5, r5, #0x00ff0000
-    eor   r10, r10, r5
+    and   r1, r6, r1
+    eor   r1, r8, r1
+    str   r6, [sp, #28]
+    eor   r6, r9, r8
+    str   r7, [sp, #32]
+    and   r7, r6, r9
+    eor   r7, r10, r7
+    eor   r9, r10, r9
+    str   r6, [sp, #36]
+    eor   r6, lr, r7
+    and   lr, r0, lr
+    eor   lr, r4, lr
+    eor   lr, lr, r1
+    eor   r4, r11, r8
+    str   r0, [sp, #40]
+    eor   r0, r9, r4
+    str   r8, [sp, #44]
+    and   r8, r0, r9
+    eor   r8, r7, r8
+    eor   r8, r8, r3
+    eor   r8, r8, r5
+    eor   r9, r12, r9
+    eor   r5, r2, r5
+    eor   r3, r10, r11
+    and   r10, r3, r10
+    eor   r10, r6, r10
+    ldr   r6, [sp, #32]
+    eor   r7, r2, r6
+    eor   r6, r12, r7
+    and   r12, r6, r12
+    eor   r12, r5, r12
+    eor   r10, r10, r12
+    eor   r12, r12, r1
+    eor   r8, r10, r8
+    eor   r1, r10, r8
+    eor   r5, r9, r7
+    eor   r5, r5, r4
+    and   r9, r5, r9
+    eor   r9, r12, r9
+    eor   r9, r9, lr
+    and   r12, r9, r10
+    eor   r9, lr, r9
+    str   r5, [sp, #48]
+    eor   r5, lr, r12
+    and   r1, r5, r1
+    eor   r12, r8, r12
+    eor   r1, r8, r1
+    eor   r5, r12, r1
+    and   r8, r8, r5
+    and   r5, r9, r12
+    eor   lr, lr, r5
+    eor   r10, r10, lr
+    eor   r10, r10, r8
+    eor   r8, r12, r8
+    ldr   r12, [sp, #20]
+    and   r12, r12, r10
+    and   r8, lr, r8
+    eor   r8, r9, r8
+    and   r9, r3, r8
+    and   r11, r11, r8
+    eor   r1, r1, r8
+    and   r2, r2, r1
+    ldr   r3, [sp, #16]
+    and   r3, r3, r1
+    ldr   r5, [sp, #36]
+    and   r5, r5, lr
+    eor   r5, r5, r3
     eor   r9, r9, r5
-    eor   lr, r9, lr
+    str   r11, [sp, #36]
+    eor   r11, r8, r1
+    eor   r8, lr, r8
     eor   r1, r10, r1
-    eor   r10, r11, r12
-    and   r10, r10, #0x00ff0000
-    eor   r12, r12, r10
+    and   r7, r7, r1
+    and   r0, r0, r8
+    eor   r0, r0, r12
+    eor   r5, r0, r5
+    and   r6, r6, r1
+    eor   r1, r8, r1
+    and   r8, r4, r8
+    eor   r9, r9, r6
+    ldr   r4, [sp, #48]
+    and   r4, r4, r1
+    ldr   r0, [sp, #28]
+    and   r0, r0, r11
+    eor   r0, r3, r0
+    eor   r6, r6, r0
+    eor   r4, r6, r4
+    ldr   r6, [sp, #24]
+    and   r11, r6, r11
+    eor   r11, r2, r11
+    ldr   r3, [sp, #32]
+    eor   r6, r3, r6
+    str   r5, [sp, #24]
+    ldr   r5, [sp, #44]
+    eor   r6, r6, r5
+    and   r1, r6, r1
+    eor   r6, lr, r10
+    and   r10, r3, r10
+    and   lr, r5, lr
+    eor   lr, lr, r2
+    eor   r5, r3, r5
+    and   r5, r5, r6
+    ldr   r3, [sp, #40]
+    and   r6, r3, r6
+    eor   r12, r12, r6
+    eor   r12, r12, r0
+    ldr   r0, [sp, #36]
+    eor   r0, r0, lr
+    eor   r0, r0, r7
+    eor   r5, r10, r5
+    eor   r10, r8, r10
+    eor   lr, r10, lr
+    eor   r10, r7, r11
+    eor   r10, r10, r1
+    eor   r11, r5, r11
+    eor   r8, r0, r11
+    eor   r5, r8, r9
+    and   r5, r5, #0x00ff0000
+    eor   r1, r12, r4
+    eor   r7, r0, r1
+    and   r7, r7, #0xff000000
+    eor   r6, r0, r9
+    eor   r3, r8, r10
+    eor   r8, r8, r12
+    eor   r1, r3, r1
+    and   r1, r1, #0x00ff0000
+    eor   r1, r10, r1
+    eor   r2, r10, r4
+    eor   r2, r2, r5
+    eor   r4, lr, r4
+    eor   r8, r8, r4
+    and   r8, r8, #0x00ff0000
+    eor   r6, r6, r8
+    str   r5, [sp, #36]
+    ldr   r5, [sp, #24]
+    eor   r10, r10, r5
+    eor   r5, lr, r5
+    eor   r8, r11, r8
+    eor   r8, r8, r7
+    eor   r7, r11, r10
+    eor   r7, r7, r9
+    eor   r11, r11, r12
+    eor   r10, r10, r4
+    and   r10, r10, #0xff000000
+    eor   r10, r6, r10
+    and   r7, r7, #0xff000000
+    eor   r12, r9, r12
     eor   r4, r12, r4
-    eor   r10, r11, r10
-    eor   r0, r10, r0
+    and   r4, r4, #0xff000000
+    and   r6, r5, #0xff000000
+    eor   r6, r1, r6
+    eor   r1, lr, r3
+    eor   r9, r1, r9
+    and   r9, r9, #0xff000000
+    eor   r2, r2, r9
+    eor   r3, r3, r12
+    and   r3, r3, #0xff000000
+    and   r1, r12, #0x00ff0000
+    eor   r1, r5, r1
+    eor   r7, r1, r7
+    eor   r1, lr, r0
+    eor   r12, r1, r12
+    and   r12, r12, #0x00ff0000
+    eor   r0, r0, r12
+    ldr   r1, [sp, #36]
+    eor   r1, r0, r1
+    eor   r4, r1, r4
+    eor   r11, r11, r12
+    eor   r1, r11, r9
+    eor   lr, lr, r12
+    eor   lr, lr, r3
     /* ---- end of S-box circuit: count the round ---- */
-    ldr   r5, [sp, #8]
-    subs  r5, r5, #1
-    str   r5, [sp, #8]
+    ldr   r0, [sp, #8]
+    subs  r0, r0, #1
+    str   r0, [sp, #8]
     beq   .Laria_cm3_ct2_last_even
     /* the slices back into the split layout */
-    mov   r5, r2
-    mov   r2, r7
-    mov   r6, r8
-    mov   r7, r1
-    mov   r1, r3
-    mov   r3, lr
+    mov   r0, r2
+    mov   r2, r10
+    mov   r3, r7
+    mov   r5, r8
+    mov   r7, lr
+    mov   r9, r4
+    mov   r4, r6
+    mov   r6, r9
     TO_WORDS2
     DIFFUSE r0, r1, r2, r3
     DIFFUSE r4, r5, r6, r7
     ADDKEY2 1
     b     .Laria_cm3_ct2_odd
 .Laria_cm3_ct2_last_odd:
-    eor   r4, r8, r4
-    eor   r5, r1, r4
-    eor   r6, r7, r3
-    eor   r9, r7, r0
-    eor   r10, r2, r5
-    eor   lr, lr, r0
-    eor   r7, r7, r10
-    eor   r3, r3, r2
-    eor   r8, r6, r8
+    /* ---- the last round's outputs out of the form sigma.T, generated ---- */
+    eor   r3, r3, r7
+    eor   lr, lr, r3
+    eor   r0, r6, lr
+    eor   r5, r9, r5
+    eor   r6, r1, r6
+    eor   r2, r1, lr
+    eor   r1, r1, r0
+    eor   r6, r6, r3
+    eor   r7, r7, r5
+    eor   r5, r0, r5
+    eor   r0, r0, r4
+    eor   r6, r6, r9
     eor   r6, r6, r4
-    eor   lr, lr, r10
-    eor   r1, r9, r1
-    eor   r9, r9, r5
-    eor   r1, r1, r2
+    eor   r4, r7, r4
     /* the slices back into the split layout */
-    mov   r0, r9
-    mov   r2, r5
-    mov   r4, r6
-    mov   r5, r3
-    mov   r3, lr
+    mov   r7, r1
+    mov   r1, r2
+    mov   r2, r3
+    mov   r3, r4
+    mov   r4, lr
+    mov   r8, r0
+    mov   r0, r6
     mov   r6, r8
     b     .Laria_cm3_ct2_last
 .Laria_cm3_ct2_last_even:
-    /* ---- the last round's outputs out of the twisted form (X^-1), generated ---- */
-    eor   r4, r8, r4
-    eor   r5, r1, r4
-    eor   r6, r7, r3
-    eor   r9, r7, r0
-    eor   r10, r2, r5
-    eor   lr, lr, r0
-    eor   r7, r7, r10
-    eor   r3, r3, r2
-    eor   r8, r6, r8
-    eor   r6, r6, r4
-    eor   lr, lr, r10
-    eor   r1, r9, r1
-    eor   r9, r9, r5
-    eor   r1, r1, r2
+    /* ---- the last round's outputs out of the form T, generated ---- */
+    eor   lr, r7, lr
+    eor   r4, lr, r4
+    eor   r0, r4, r6
+    eor   r1, r10, r1
+    eor   r7, r7, r1
+    eor   r10, r10, r2
+    eor   r1, r1, r0
+    eor   r7, r7, r2
+    eor   r2, r2, r0
+    eor   r10, r10, lr
+    eor   r10, r10, r8
+    eor   r3, r4, r8
+    eor   r0, r8, r0
+    eor   r10, r10, r6
     /* the slices back into the split layout */
-    mov   r0, r9
-    mov   r2, r5
-    mov   r4, r6
-    mov   r5, r3
-    mov   r3, lr
-    mov   r6, r8
+    mov   r5, r1
+    mov   r1, r3
+    mov   r3, r7
+    mov   r6, r2
+    mov   r2, lr
+    mov   r7, r0
+    mov   r0, r10
 .Laria_cm3_ct2_last:
     TO_WORDS2
     ADDKEY2 0                   /* the final key, plain */

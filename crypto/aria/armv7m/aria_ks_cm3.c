@@ -14,10 +14,11 @@
  * Rotation amounts and indices are public; nothing depends on the key for its timing or addresses.
  *
  * The key schedules themselves: aria_ct_ks.c is built with ARIA_CT_KS_COMPACT, so its schedules are
- * keyschedule_compact / keyschedule_dec_compact; the cm3-ct ones below call them and then apply X
- * (gen_ct_cm3.py's AES-field-to-tower map, mcu_aria_cm3_ct_twist in aria_ct_cm3.S) to every byte of
- * the round keys 2..rounds: the core keeps the state in that twisted form between its first key
- * addition and its last S-box layer, while the first and the final keys meet the plain state. */
+ * keyschedule_compact / keyschedule_dec_compact; the cm3-ct ones below call them and then apply T or
+ * sigma.T (gen_ct_cm3.py's AES-field-to-tower maps, mcu_aria_cm3_ct_twist in aria_ct_cm3.S) to every
+ * byte of the round keys 2..rounds: the core keeps the state in those forms (T entering odd rounds,
+ * sigma.T entering even ones) between its first key addition and its last S-box layer, while the first
+ * and the final keys meet the plain state. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,18 +65,28 @@ void MCU_FN(aria, reverse)(uint32_t *rk, uint32_t rounds)
     }
 }
 
-void MCU_FN(aria, twist)(uint32_t *w, uint32_t n);
+void MCU_FN(aria, twist)(uint32_t *w, uint32_t n, uint32_t sigma);
+
+/* The round keys 2..rounds (rk + 4 .. rk + 4 (rounds - 1)) into the form of the round they precede: the
+ * key before round r + 1 (rk + 4r) in the form sigma.T when r is odd (it meets the output of odd round
+ * r), T when r is even. */
+static void aria_cm3_twist_keys(uint32_t *rk, uint32_t rounds)
+{
+    for (uint32_t r = 1; r < rounds; r++) {
+        MCU_FN(aria, twist)(rk + 4u * r, 4u, r & 1u);
+    }
+}
 
 #define ARIA_CM3_KS(id, key_bytes)                                                              \
     void MCU_FN(id, keyschedule)(uint32_t *rk, const uint8_t *key)                              \
     {                                                                                           \
         MCU_FN(id, keyschedule_compact)(rk, key);                                               \
-        MCU_FN(aria, twist)(rk + 4, 4u * (7u + (key_bytes) / 4u));                              \
+        aria_cm3_twist_keys(rk, 8u + (key_bytes) / 4u);                                         \
     }                                                                                           \
     void MCU_FN(id, keyschedule_dec)(uint32_t *rk, const uint8_t *key)                          \
     {                                                                                           \
         MCU_FN(id, keyschedule_dec_compact)(rk, key);                                           \
-        MCU_FN(aria, twist)(rk + 4, 4u * (7u + (key_bytes) / 4u));                              \
+        aria_cm3_twist_keys(rk, 8u + (key_bytes) / 4u);                                         \
     }
 
 ARIA_CM3_KS(aria128, 16)
