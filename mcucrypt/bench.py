@@ -164,7 +164,8 @@ GOAL_SEPARATOR = "; "      # between the goals of one record
 
 def _check_goals(goals: Iterable[Goal], records: list[BenchRecord]) -> None:
     """Mark every record that goals of META.yml speak of with each goal and its outcome: 'met', 'MISSED',
-    or 'OPEN' (an open goal not met yet). Several goals on one record are joined by GOAL_SEPARATOR."""
+    or 'OPEN' (an open goal not met: an issue's target out of reach or still ahead, as its source says).
+    Several goals on one record are joined by GOAL_SEPARATOR."""
     by_op = {r.op: r for r in records}
     for g in goals:
         if not records or (g.id, g.impl, g.target) != (records[0].prim, records[0].impl, records[0].target):
@@ -178,7 +179,7 @@ def _check_goals(goals: Iterable[Goal], records: list[BenchRecord]) -> None:
         else:
             value = getattr(rec, g.metric)
         met = value is not None and value <= g.max
-        verdict = "met" if met else ("OPEN, not met yet" if g.open else "MISSED")
+        verdict = "met" if met else ("OPEN, not met" if g.open else "MISSED")
         shown = f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
         part = f"{g.describe()}: {verdict} ({shown})"
         rec.goal = part if not rec.goal else rec.goal + GOAL_SEPARATOR + part
@@ -194,12 +195,12 @@ def _goals_with(records: Iterable[BenchRecord], outcome: str) -> list[str]:
 
 
 def goals_missed(records: Iterable[BenchRecord]) -> list[str]:
-    """The goals that failed (open goals not met yet are not failures)."""
+    """The goals that failed (open goals not met are not failures)."""
     return _goals_with(records, "MISSED")
 
 
 def goals_open(records: Iterable[BenchRecord]) -> list[str]:
-    """Open goals (targets of open issues) not met yet."""
+    """Open goals (issue targets recorded with `open: true`) not met."""
     return _goals_with(records, "OPEN")
 
 

@@ -187,8 +187,8 @@ class Goal:
     max: float
     relative_to: str | None = None
     source: str = ""
-    # An issue's target not met yet (META.yml `open: true`, with the reason in `source`): a miss is reported
-    # as OPEN and does not fail the benchmark; a met open goal reads "met" like any other.
+    # An issue's target not met (META.yml `open: true`, with the reason in `source`: out of reach, or work
+    # ahead): a miss is reported as OPEN and does not fail the benchmark; a met open goal reads "met".
     open: bool = False
 
     def describe(self) -> str:

@@ -354,7 +354,7 @@ def cmd_bench(opts: argparse.Namespace) -> int:
               (r.constant_time_claimed and r.constant_time == "fail")]
     if goals:
         print(f"{len(goals) - len(missed) - len(still_open)} of {len(goals)} goals met"
-              + (f", {len(still_open)} open (targets of open issues, not met yet)" if still_open else ""))
+              + (f", {len(still_open)} open (issue targets not met: each goal's source says why)" if still_open else ""))
     return 1 if failed or missed else 0
 
 
