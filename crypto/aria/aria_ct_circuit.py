@@ -373,21 +373,25 @@ CIN = (0, 0, 0x63, 0xE2)        # constants the key schedule adds before SB1..SB
 COUT = (0x63, 0xE2, 0, 0)       # and after them
 
 
-def check_circuit(c: Circuit, y: list[int]) -> None:
-    """All 256 inputs of each of the four lane types at once (1024 lanes)."""
+def check_circuit(c: Circuit, y: list[int], fin: list[int] | None = None, fout: list[int] | None = None,
+                  what: str = "circuit") -> None:
+    """All 256 inputs of each of the four lane types at once (1024 lanes); with fin/fout the circuit works
+    on a linear form of the state: it takes fin(x) and must give fout(S(x))."""
     ins = [0] * 8
     for t in range(4):
         for x in range(256):
+            fx = mat_apply(fin, x) if fin else x
             for b in range(8):
-                if (x >> b) & 1:
+                if (fx >> b) & 1:
                     ins[b] |= 1 << (256 * t + x)
     block = (1 << 256) - 1
     out = evaluate(c, y, ins, {"M1": block, "M2": block << 256, "M3": block << 512, "M4": block << 768})
     for t, sbox in enumerate((SB1, SB2, SB3, SB4)):
         for x in range(256):
             got = sum(((out[b] >> (256 * t + x)) & 1) << b for b in range(8))
-            if got != sbox[x ^ CIN[t]] ^ COUT[t]:
-                raise AssertionError(f"circuit wrong for type {t + 1}, input {x:#04x}")
+            want = sbox[x ^ CIN[t]] ^ COUT[t]
+            if got != (mat_apply(fout, want) if fout else want):
+                raise AssertionError(f"{what} wrong for type {t + 1}, input {x:#04x}")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ sys.path.insert(0, str(HERE.parent))
 from aria_ct_circuit import (B, C_PRIME, CIN, COUT, IDENTITY, SB1, SB2, SB3, SB4, M33, M55,  # noqa: E402
                              TRANSPOSE, Circuit, masked_map, bp_inv16_maps, isomorphisms, lin_apply, m4,
                              make_m16, mat_add, mat_apply, mat_from_fn, mat_inv, mat_mul, mat_rank_factor,
-                             paar, slice_layout, to_program, tower_inverse, evaluate)
+                             paar, slice_layout, to_program, tower_inverse, check_circuit)
 
 REGS = [f"r{i}" for i in range(13)] + ["lr"]
 W = ["r0", "r1", "r2", "r3"]           # state words outside the S-box stage
@@ -303,21 +303,6 @@ def build_formed(nu: int, mu: int, X: list[int], pq, Fin, Fout) -> tuple[Circuit
     return c, [z[i] ^ q[i] ^ r[i] for i in range(8)]
 
 
-def check_formed(c: Circuit, y: list[int], Fin, Fout) -> None:
-    ins = [0] * 8
-    for t in range(4):
-        for x in range(256):
-            tx = mat_apply(Fin, x)
-            for b in range(8):
-                if (tx >> b) & 1:
-                    ins[b] |= 1 << (256 * t + x)
-    block = (1 << 256) - 1
-    out = evaluate(c, y, ins, {"M1": block, "M2": block << 256, "M3": block << 512, "M4": block << 768})
-    for t, sbox in enumerate((SB1, SB2, SB3, SB4)):
-        for x in range(256):
-            got = sum(((out[b] >> (256 * t + x)) & 1) << b for b in range(8))
-            if got != mat_apply(Fout, sbox[x ^ CIN[t]] ^ COUT[t]):
-                raise AssertionError(f"two-block circuit wrong for type {t + 1}, input {x:#04x}")
 
 class Allocator:
     """Belady register allocation of the scheduled S-box program over REGS."""
@@ -666,7 +651,7 @@ def generate(search: int = 0) -> str:
     core2_parts, counts2 = {}, {}
     for name, Fin, Fout, masks in (("odd", T, ST, odd_masks), ("even", ST, T, even_masks)):
         c, y = build_formed(nu, mu, X, maps[FORMED_PQ], Fin, Fout)
-        check_formed(c, y, Fin, Fout)
+        check_circuit(c, y, Fin, Fout, "two-block circuit")
         prog, outputs = to_program(c, y)
         in_regs = input_regs(prog, slices)
         base = from_circuit([q for q in prog if q[0] != "in"])
