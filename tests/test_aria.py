@@ -107,7 +107,6 @@ def test_ct_multi_block_counts_and_misaligned_buffers(impl: str) -> None:
         assert r.outputs[0] == want, (n, mis)
 
 
-
 def test_cm3_ct_blocks_mix_both_cores() -> None:
     """cm3-ct's encrypt_blocks runs pairs through the two-block core and an odd last block through the
     one-block core, both on the same round keys in the alternating forms T / sigma.T: odd and even
@@ -122,6 +121,7 @@ def test_cm3_ct_blocks_mix_both_cores() -> None:
                                        "in": Buf(data, misalign=mis[1]), "nblocks": n, "rk": Buf(rk)})
         want = b"".join(aria_model.encrypt("aria256", key, data[16 * i:16 * i + 16]) for i in range(n))
         assert r.outputs[0] == want, (n, mis)
+
 
 # ------------------------------------------------------------------------------ AVR counter mode
 @pytest.mark.parametrize("pid", ["aria128", "aria192", "aria256"])
