@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import math
 import re
 from collections import defaultdict
@@ -214,8 +213,7 @@ def goals_table(records: list[dict]) -> Table | None:
 def all_records_table(records: list[dict]) -> Table:
     rows = [[r["prim"], r["impl"], r["target"], r["op"], _fmt(r["bytes"] or None), _fmt(r["cycles"]),
              _fmt(r["cycles_per_byte"]), _fmt(r["code_bytes"]), _fmt(r["stack_bytes"]), r["kat"],
-             r["constant_time"] + ("" if r.get("constant_time_claimed") or r["constant_time"] == "n/a"
-                                   else " (not claimed)")]
+             _ct_cell(r["prim"], r)]
             for r in records if not r.get("error")]
     return Table("Every measurement", ["primitive", "implementation", "target", "operation", "bytes", "cycles",
                                         "cycles/byte", "code bytes", "stack bytes", "vectors", "constant time"], rows)
