@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Generate the Cortex-M3 SHA-2 block functions: sha256_cm3.S and sha512_cm3.S (armv7m-fast).
+
+    python3 crypto/sha2/armv7m/gen_sha2_cm3.py          # rewrites the .S files beside this script
+    python3 crypto/sha2/armv7m/gen_sha2_cm3.py --check  # exit 1 if a committed file is stale
+
+Both are straight-line code with a register allocation worked out here, so the generator is the
+readable form. docs/sha2.md (armv7m) has the cycle counts per round and the floor.
+
+SHA-256 (FIPS 180-4 6.2), per 64-byte block, two passes over a 64-word frame WK[t] = W[t] + K[t]:
+- pass 1, the message schedule: all 14 registers hold a sliding window of W[t-16..t-1] plus two
+  temporaries; W[t] = sigma1(W[t-2]) + W[t-7] + sigma0(W[t-15]) + W[t-16] is computed in the register
+  of W[t-16] (dead after it), so the window renames itself and no word is moved. The 12 window
+  registers cannot hold all 16 words: a word leaves when its next use is furthest away (Belady), is
+  stored once, and comes back with the step's other loads (neighbouring LDRs pipeline: 1 cycle each).
+  K[t] comes PC-relative from the table in front of the code (public address), is added to W[t], and
+  WK[t] is stored. Big-endian input: LDR (any alignment: the M3 does unaligned single loads) + REV.
+- pass 2, the 64 rounds, the eight state words in r0-r7 renamed round by round (after 8 rounds the map
+  is back where it started, so LDM/STM load and store the state). A round is 16 one-cycle ALU
+  instructions plus a quarter of a 4-word LDR burst of WK:
+    Sigma1(e) = ROR(e ^ ROR(e,5) ^ ROR(e,19), 6): two EORs, the last ROR is the ADD's operand;
+    Ch(e,f,g) = ((f ^ g) & e) ^ g; Sigma0 likewise with 11, 20 and ROR 2;
+    Maj(a,b,c) = ((a ^ b) & (b ^ c)) ^ b, where b ^ c is the previous round's a ^ b (kept: "carry").
+All data-independent: no branch, address or instruction timing depends on the state or the message.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
+HERE = Path(__file__).resolve().parent
+OUT256 = HERE / "sha256_cm3.S"
+OUT512 = HERE / "sha512_cm3.S"
+
+K256 = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]
+
+REGS = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr"]
+LOW = {f"r{i}" for i in range(8)}
+
+# SHA-256 frame (sp-relative): WK[0..63], the spilled schedule words (slot j % 16), then the saved
+# state pointer, the next block's input pointer and the end of the input.
+WK_OFF, SPILL_OFF, STATE_SLOT, NEXT_SLOT, END_SLOT = 0, 256, 320, 324, 328
+FRAME256 = 336                      # 8-byte aligned (AAPCS at the public interface is kept by the push)
+
+
+class Allocator:
+    """Registers for named values with Belady eviction; `uses` is the whole future use sequence
+    (value names in order), `pos` the index of the next use."""
+
+    def __init__(self, pool: list[str], uses: list[str], emit) -> None:
+        self.free = list(pool)
+        self.reg: dict[str, str] = {}
+        self.uses = uses
+        self.pos = 0
+        self.in_mem: set[str] = set()
+        self.emit = emit
+        self.loads = self.stores = 0
+
+    def next_use(self, v: str) -> int:
+        try:
+            return self.uses.index(v, self.pos)
+        except ValueError:
+            return 10**9
+
+    def advance(self, names: list[str]) -> None:
+        for n in names:
+            assert self.uses[self.pos] == n, (self.uses[self.pos], n)
+            self.pos += 1
+
+    def make_room(self, count: int, keep: set[str], slot) -> None:
+        """Evict (storing dirty words to their slot) until `count` registers are free."""
+        victims = sorted((v for v in self.reg if v not in keep), key=self.next_use, reverse=True)
+        while len(self.free) < count:
+            v = victims.pop(0)
+            r = self.reg.pop(v)
+            if v not in self.in_mem and self.next_use(v) < 10**9:
+                self.emit(f"str     {r}, {slot(v)}")
+                self.in_mem.add(v)
+                self.stores += 1
+            self.free.append(r)
+
+    def take(self, v: str) -> str:
+        r = self.free.pop(0)
+        self.reg[v] = r
+        return r
+
+    def drop(self, v: str) -> None:
+        self.free.insert(0, self.reg.pop(v))
+
+
+
+# ------------------------------------------------------------------------------------------ SHA-256
+def sha256_schedule(emit) -> tuple[int, int]:
+    """Pass 1: WK[0..63] into the frame. The input pointer is in lr during steps 0-15."""
+    def w(j: int) -> str:
+        return f"W{j}"
+
+    # The use sequence, step by step, in the order the code reads the words (for Belady).
+    uses: list[str] = []
+    for t in range(16):
+        uses.append(w(t))                                   # add k, k, W[t]
+    for t in range(16, 64):
+        uses += [w(t - 2), w(t - 16), w(t - 15), w(t - 7)]  # sigma1, acc, sigma0, plus W[t-7]
+        uses.append(w(t))                                   # add k, k, W[t]
+    pool = [r for r in REGS if r != "lr"]
+    al = Allocator(pool, uses, emit)
+
+    def slot(v: str) -> str:
+        return f"[sp, #{SPILL_OFF + 4 * (int(v[1:]) % 16)}]"
+
+    # Steps 0-15 in pairs: two input words and two constants in one LDR burst (5 cycles), REV, add, store.
+    for t in range(0, 16, 2):
+        al.make_room(4, {w(t - 1), w(t - 2)} if t else set(), slot)
+        ra, rb = al.take(w(t)), al.take(w(t + 1))
+        ka, kb = al.take("ka"), al.take("kb")
+        emit(f"ldr     {ra}, [lr, #{4 * t}]")
+        emit(f"ldr     {rb}, [lr, #{4 * t + 4}]")
+        emit(f"ldr     {ka}, .LK256 + {4 * t}")
+        emit(f"ldr     {kb}, .LK256 + {4 * t + 4}")
+        emit(f"rev     {ra}, {ra}")
+        emit(f"rev     {rb}, {rb}")
+        emit(f"add     {ka}, {ka}, {ra}")
+        emit(f"add     {kb}, {kb}, {rb}")
+        emit(f"str     {ka}, [sp, #{WK_OFF + 4 * t}]")
+        emit(f"str     {kb}, [sp, #{WK_OFF + 4 * t + 4}]")
+        al.advance([w(t), w(t + 1)])
+        al.drop("ka")
+        al.drop("kb")
+    al.free.append("lr")                # the input pointer is dead: lr joins the window
+
+    for t in range(16, 64):
+        x2, acc, x15, x7 = w(t - 2), w(t - 16), w(t - 15), w(t - 7)
+        needed = [x2, acc, x15, x7]
+        missing = [v for v in needed if v not in al.reg]
+        # Room for the reloads and the two temporaries (s: the sigmas, k: K[t] then WK[t]).
+        al.make_room(len(missing) + 2, set(needed), slot)
+        s = al.take("s")
+        assert x2 in al.reg, "W[t-2] is always resident"
+        r2 = al.reg[x2]
+        emit(f"lsr     {s}, {r2}, #10")            # sigma1 first: the loads then follow ALU work
+        emit(f"eor     {s}, {s}, {r2}, ror #17")
+        emit(f"eor     {s}, {s}, {r2}, ror #19")
+        for v in missing:
+            r = al.take(v)
+            emit(f"ldr     {r}, {slot(v)}")
+            al.loads += 1
+        k = al.take("k")
+        emit(f"ldr     {k}, .LK256 + {4 * t}")
+        ra, r15, r7 = al.reg[acc], al.reg[x15], al.reg[x7]
+        emit(f"add     {ra}, {ra}, {s}")
+        emit(f"lsr     {s}, {r15}, #3")
+        emit(f"eor     {s}, {s}, {r15}, ror #7")
+        emit(f"eor     {s}, {s}, {r15}, ror #18")
+        emit(f"add     {ra}, {ra}, {s}")
+        emit(f"add     {ra}, {ra}, {r7}")
+        emit(f"add     {k}, {k}, {ra}")
+        emit(f"str     {k}, [sp, #{WK_OFF + 4 * t}]")
+        al.advance(needed)
+        # W[t] takes over the register of W[t-16] (its last use was as the accumulator).
+        al.reg[w(t)] = al.reg.pop(acc)
+        al.in_mem.discard(w(t))
+        al.advance([w(t)])
+        al.drop("s")
+        al.drop("k")
+        for v in list(al.reg):          # words with no further use free their registers
+            if al.next_use(v) >= 10**9:
+                al.drop(v)
+    return al.loads, al.stores
+
+
+def sha256_rounds(emit) -> None:
+    """Pass 2: 64 rounds on the state in r0-r7 (a..h, renamed), WK from the frame in bursts of 4."""
+    st = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"]     # a b c d e f g h
+    carry, s = "r8", "r9"
+    wk_regs = ["r10", "r11", "r12", "lr"]
+    emit(f"eor     {carry}, r1, r2")               # b ^ c for the first Maj
+    for t in range(64):
+        if t % 4 == 0:
+            for i in range(4):
+                emit(f"ldr     {wk_regs[i]}, [sp, #{WK_OFF + 4 * (t + i)}]")
+        a, b, c, d, e, f, g, h = st
+        wk = wk_regs[t % 4]
+        emit(f"// round {t}")
+        emit(f"add     {h}, {h}, {wk}")
+        emit(f"eor     {s}, {e}, {e}, ror #5")
+        emit(f"eor     {s}, {s}, {e}, ror #19")
+        emit(f"add     {h}, {h}, {s}, ror #6")          # h += Sigma1(e)
+        emit(f"eor     {s}, {f}, {g}")
+        emit(f"and     {s}, {s}, {e}")
+        emit(f"eor     {s}, {s}, {g}")
+        emit(f"add     {h}, {h}, {s}")                  # h += Ch(e, f, g): h is T1
+        emit(f"add     {d}, {d}, {h}")                  # e' = d + T1
+        emit(f"eor     {s}, {a}, {a}, ror #11")
+        emit(f"eor     {s}, {s}, {a}, ror #20")
+        emit(f"add     {h}, {h}, {s}, ror #2")          # h += Sigma0(a)
+        emit(f"eor     {s}, {a}, {b}")                  # a ^ b: the next round's b ^ c
+        emit(f"and     {carry}, {carry}, {s}")
+        emit(f"eor     {carry}, {carry}, {b}")
+        emit(f"add     {h}, {h}, {carry}")              # h += Maj(a, b, c): h is a'
+        carry, s = s, carry
+        st = [h, a, b, c, d, e, f, g]
+    assert st == ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"]
+
+
+def k_table(name: str, words: list[int]) -> list[str]:
+    out = [f"{name}:"]
+    for i in range(0, len(words), 4):
+        out.append("    .word   " + ", ".join(f"0x{x:08x}" for x in words[i:i + 4]))
+    return out
+
+
+HEADER256 = """\
+// SPDX-License-Identifier: MIT
+/* GENERATED by gen_sha2_cm3.py (python3 gen_sha2_cm3.py); edit the generator.
+ *
+ * SHA-256 block function for the Cortex-M3 (armv7m-fast):
+ *
+ *   void mcu_sha256_<impl>_blocks(uint32_t state[8], const uint8_t *in, size_t nblocks);
+ *
+ * state: H0..H7 as native words (word aligned); in: nblocks * 64 bytes of big-endian words, any
+ * alignment (single LDRs only); nblocks may be 0.
+ *
+ * Per block, two passes over a 64-word frame WK[t] = W[t] + K[t] (see the generator's docstring):
+ * - pass 1, the message schedule in a window of registers renamed step by step (W[t] overwrites
+ *   W[t-16]), Belady spills, K[t] PC-relative from .LK256, LDR + REV for the big-endian input;
+ * - pass 2, 64 rounds of 16 ALU instructions with the state in r0-r7 renamed each round: Sigma0/Sigma1
+ *   as two EORs and the last rotation in the ADD's shifted operand, Ch = ((f ^ g) & e) ^ g,
+ *   Maj = ((a ^ b) & (b ^ c)) ^ b reusing the previous round's a ^ b; WK loaded 4 at a time.
+ * Register map, pass 2: r0-r7 a..h (rotating), r8/r9 the kept a ^ b and the temporary (swapping each
+ * round), r10-r12, lr four WK words. Frame: [sp, #0..255] WK, [sp, #256..319] spilled W words,
+ * [sp, #320] state, [sp, #324] next input, [sp, #328] input end.
+ * Constant time: no table indexed by data, no data-dependent branch; the only branch is the block loop.
+ */
+#include "mcucrypt/ns.h"
+
+    .syntax unified
+    .thumb
+    .section .text.MCU_FN(sha256, blocks), "ax", %progbits
+    .p2align 2"""
+
+
+def sha256_source() -> str:
+    lines: list[str] = []
+
+    def emit(s: str) -> None:
+        lines.append(s if s.endswith(":") else "    " + s)
+
+    lines += k_table(".LK256", K256)
+    emit(".global MCU_FN(sha256, blocks)")
+    emit(".thumb_func")
+    emit(".type MCU_FN(sha256, blocks), %function")
+    lines.append("MCU_FN(sha256, blocks):")
+    emit("cmp     r2, #0")
+    emit("it      eq")
+    emit("bxeq    lr                          // nblocks = 0: nothing to do")
+    emit("push    {r4-r11, lr}")
+    emit(f"sub     sp, sp, #{FRAME256}")
+    emit("add     r2, r1, r2, lsl #6")
+    emit(f"str     r0, [sp, #{STATE_SLOT}]")
+    emit(f"str     r2, [sp, #{END_SLOT}]")
+    emit("mov     lr, r1")
+    lines.append(".Lsha256_block:")
+    emit("add     r0, lr, #64")
+    emit(f"str     r0, [sp, #{NEXT_SLOT}]")
+    emit("// pass 1: WK[t] = W[t] + K[t]")
+    loads, stores = sha256_schedule(emit)
+    emit(f"// the schedule spilled {stores} words and reloaded {loads}")
+    emit("// pass 2: 64 rounds")
+    emit(f"ldr     r12, [sp, #{STATE_SLOT}]")
+    emit("ldm     r12, {r0-r7}")
+    sha256_rounds(emit)
+    emit("// feed-forward: H += a..h")
+    emit(f"ldr     r12, [sp, #{STATE_SLOT}]")
+    emit("ldm     r12, {r8-r11}")
+    emit("add     r0, r0, r8")
+    emit("add     r1, r1, r9")
+    emit("add     r2, r2, r10")
+    emit("add     r3, r3, r11")
+    emit("ldrd    r8, r9, [r12, #16]")
+    emit("ldrd    r10, r11, [r12, #24]")
+    emit("add     r4, r4, r8")
+    emit("add     r5, r5, r9")
+    emit("add     r6, r6, r10")
+    emit("add     r7, r7, r11")
+    emit("stm     r12, {r0-r7}")
+    emit(f"ldr     lr, [sp, #{NEXT_SLOT}]")
+    emit(f"ldr     r0, [sp, #{END_SLOT}]")
+    emit("cmp     lr, r0")
+    emit("bne.w   .Lsha256_block")
+    emit(f"add     sp, sp, #{FRAME256}")
+    emit("pop     {r4-r11, pc}")
+    emit(".size MCU_FN(sha256, blocks), . - MCU_FN(sha256, blocks)")
+    return HEADER256 + "\n" + "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    outputs = {OUT256: sha256_source()}
+    return write_or_check(outputs, "--check" in sys.argv[1:], __file__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
