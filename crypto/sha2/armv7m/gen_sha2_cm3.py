@@ -306,8 +306,331 @@ def sha256_source() -> str:
     return HEADER256 + "\n" + "\n".join(lines) + "\n"
 
 
+
+# ------------------------------------------------------------------------------------------ SHA-512
+def _k512() -> list[int]:
+    """The first 64 bits of the fractional parts of the cube roots of the first 80 primes (FIPS 180-4
+    4.2.3), computed exactly with integer cube roots."""
+    primes: list[int] = []
+    n = 2
+    while len(primes) < 80:
+        if all(n % p for p in primes):
+            primes.append(n)
+        n += 1
+    out = []
+    for p in primes:
+        x = p << 192                       # p * 2^(3*64)
+        r = int(round(x ** (1 / 3)))
+        while r ** 3 > x:
+            r -= 1
+        while (r + 1) ** 3 <= x:
+            r += 1
+        out.append(r & (2 ** 64 - 1))
+    return out
+
+
+K512 = _k512()
+assert K512[0] == 0x428a2f98d728ae22 and K512[79] == 0x6c44198c4a475817
+assert [k >> 32 for k in K512[:64]] == K256
+
+# SHA-512 frame (sp-relative): WK[0..79] (lo, hi words), the schedule window W[t % 16], the eight state
+# slots of pass 2, then the saved pointers.
+W5_WK, W5_WIN, W5_SLOT = 0, 640, 768
+W5_STATE, W5_NEXT, W5_END = 832, 836, 840
+FRAME512 = 848
+BODY512 = 8                        # rounds per pass-2 loop iteration (the slot map repeats every 8)
+
+
+def sigma64(emit, dst: tuple[str, str], x: tuple[str, str], r1: int, r2: int, sh: int) -> None:
+    """dst = ROR(x, r1) ^ ROR(x, r2) ^ (x >> sh) on a (lo, hi) pair, r1 < r2, sh < 32: six and five
+    shifted-operand instructions."""
+    xl, xh = x
+    dl, dh = dst
+
+    def terms(lo: str, hi: str, n: int) -> list[tuple[str, str, int]]:
+        """The two shifted words of one half of ROR(x, n): (register, shift, amount)."""
+        if n < 32:
+            return [(lo, "lsr", n), (hi, "lsl", 32 - n)]
+        return [(hi, "lsr", n - 32), (lo, "lsl", 64 - n)]
+
+    low = terms(xl, xh, r1) + terms(xl, xh, r2) + [(xl, "lsr", sh), (xh, "lsl", 32 - sh)]
+    high = terms(xh, xl, r1) + terms(xh, xl, r2) + [(xh, "lsr", sh)]
+    for d, ts in ((dl, low), (dh, high)):
+        (r, op, n), rest = ts[0], ts[1:]
+        emit(f"{op:<7} {d}, {r}, #{n}")
+        for (r, op, n) in rest:
+            emit(f"eor     {d}, {d}, {r}, {op} #{n}")
+
+
+def sha512_schedule(emit) -> None:
+    """Pass 1: W[0..15] from the input (lr) into the window, then W[16..79] in a loop of 16 steps;
+    WK[t] = W[t] + K[t] into the frame."""
+    def win(t: int) -> int:
+        return W5_WIN + 8 * (t % 16)
+
+    for t in range(0, 16, 2):          # two steps per burst: 4 input words and 4 constant words
+        emit(f"ldr     r0, [lr, #{8 * t}]")
+        emit(f"ldr     r1, [lr, #{8 * t + 4}]")
+        emit(f"ldr     r2, [lr, #{8 * t + 8}]")
+        emit(f"ldr     r3, [lr, #{8 * t + 12}]")
+        emit(f"ldr     r4, .LK512 + {8 * t}")
+        emit(f"ldr     r5, .LK512 + {8 * t + 4}")
+        emit(f"ldr     r6, .LK512 + {8 * t + 8}")
+        emit(f"ldr     r7, .LK512 + {8 * t + 12}")
+        emit("rev     r1, r1                  // W[t] low word (big-endian bytes 4..7)")
+        emit("rev     r0, r0                  // W[t] high word")
+        emit("rev     r3, r3")
+        emit("rev     r2, r2")
+        emit(f"str     r1, [sp, #{win(t)}]")
+        emit(f"str     r0, [sp, #{win(t) + 4}]")
+        emit(f"str     r3, [sp, #{win(t + 1)}]")
+        emit(f"str     r2, [sp, #{win(t + 1) + 4}]")
+        emit("adds    r4, r4, r1")
+        emit("adc     r5, r5, r0")
+        emit("adds    r6, r6, r3")
+        emit("adc     r7, r7, r2")
+        emit(f"str     r4, [sp, #{W5_WK + 8 * t}]")
+        emit(f"str     r5, [sp, #{W5_WK + 8 * t + 4}]")
+        emit(f"str     r6, [sp, #{W5_WK + 8 * t + 8}]")
+        emit(f"str     r7, [sp, #{W5_WK + 8 * t + 12}]")
+    # W[16..79]: r12 = &K[t0], lr = &WK[t0] for the iteration's first step t0; the window slots repeat
+    # every 16 steps, so one iteration is 16 steps with fixed offsets.
+    emit("adr     r12, .LK512 + 128")
+    emit(f"add     lr, sp, #{W5_WK + 128}")
+    emit(".Lsha512_schedule:")
+    for i in range(16):
+        emit(f"// W[t] for t = 16 + 16j + {i}: W[t-16] in r0:r1, W[t-15] r2:r3, W[t-2] r4:r5, W[t-7] r6:r7")
+        for (lo, hi), back in ((("r0", "r1"), 16), (("r2", "r3"), 15), (("r4", "r5"), 2), (("r6", "r7"), 7)):
+            emit(f"ldr     {lo}, [sp, #{win(i + 16 - back)}]")
+            emit(f"ldr     {hi}, [sp, #{win(i + 16 - back) + 4}]")
+        emit(f"ldr     r10, [r12, #{8 * i}]")
+        emit(f"ldr     r11, [r12, #{8 * i + 4}]")
+        sigma64(emit, ("r8", "r9"), ("r2", "r3"), 1, 8, 7)
+        emit("adds    r0, r0, r8")
+        emit("adc     r1, r1, r9")
+        sigma64(emit, ("r8", "r9"), ("r4", "r5"), 19, 61, 6)
+        emit("adds    r0, r0, r8")
+        emit("adc     r1, r1, r9")
+        emit("adds    r0, r0, r6")
+        emit("adc     r1, r1, r7")
+        emit(f"str     r0, [sp, #{win(i)}]")
+        emit(f"str     r1, [sp, #{win(i) + 4}]")
+        emit("adds    r10, r10, r0")
+        emit("adc     r11, r11, r1")
+        emit(f"str     r10, [lr, #{8 * i}]")
+        emit(f"str     r11, [lr, #{8 * i + 4}]")
+    emit("add     r12, r12, #128")
+    emit("add     lr, lr, #128")
+    emit(f"add     r0, sp, #{W5_WK + 640}")
+    emit("cmp     lr, r0")
+    emit("bne.w   .Lsha512_schedule")
+
+
+def sha512_rounds(emit) -> None:
+    """Pass 2: 80 rounds, a loop of 8. a, b, e and the kept a ^ b (b ^ c of the next round) stay in
+    register pairs; c..h live in eight frame slots whose roles rotate (round t: role r in slot
+    (r - t) mod 8); new a and new e are stored to the slots of h and d. lr walks WK."""
+    pairs = {"A": ("r0", "r1"), "B": ("r2", "r3"), "E": ("r4", "r5"), "CY": ("r6", "r7"),
+             "H": ("r8", "r9"), "T": ("r10", "r11")}
+    start = dict(pairs)
+    X = "r12"
+
+    def slot(role: int, t: int) -> int:
+        return W5_SLOT + 8 * ((role - t) % 8)
+
+    emit(".Lsha512_rounds:")
+    pending_store: list[str] = []
+    for i in range(BODY512):
+        A, B, E, CY, H, T = (pairs[k] for k in ("A", "B", "E", "CY", "H", "T"))
+        emit(f"// round 8j + {i}: a {A[0]}:{A[1]}, b {B[0]}:{B[1]}, e {E[0]}:{E[1]}, b^c {CY[0]}:{CY[1]}")
+        emit(f"ldr     {H[0]}, [sp, #{slot(7, i)}]")       # h
+        emit(f"ldr     {H[1]}, [sp, #{slot(7, i) + 4}]")
+        emit(f"ldr     {T[0]}, [lr, #{8 * i}]")            # WK[t]
+        emit(f"ldr     {T[1]}, [lr, #{8 * i + 4}]")
+        for s in pending_store:                              # the previous round's new a, after the loads
+            emit(s)
+        pending_store = []
+        emit(f"adds    {H[0]}, {H[0]}, {T[0]}")
+        emit(f"adc     {H[1]}, {H[1]}, {T[1]}")
+        # Sigma1(e) = ROR(y, 14), y = e ^ ROR(e, 4) ^ ROR(e, 27); ROR(y, 14) is added as its two
+        # halves' shifted words (two 64-bit additions of disjoint-bit values), no OR needed.
+        for d, lo, hi in ((T[0], E[0], E[1]), (T[1], E[1], E[0])):
+            emit(f"eor     {d}, {lo}, {lo}, lsr #4")
+            emit(f"eor     {d}, {d}, {hi}, lsl #28")
+            emit(f"eor     {d}, {d}, {lo}, lsr #27")
+            emit(f"eor     {d}, {d}, {hi}, lsl #5")
+        emit(f"adds    {H[0]}, {H[0]}, {T[0]}, lsr #14")
+        emit(f"adc     {H[1]}, {H[1]}, {T[1]}, lsr #14")
+        emit(f"adds    {H[0]}, {H[0]}, {T[1]}, lsl #18")
+        emit(f"adc     {H[1]}, {H[1]}, {T[0]}, lsl #18      // h += Sigma1(e)")
+        # Ch(e, f, g) = (g & ~e) + (e & f): disjoint bits, so two additions; g and f from their slots.
+        emit(f"ldr     {T[0]}, [sp, #{slot(6, i)}]")
+        emit(f"ldr     {T[1]}, [sp, #{slot(6, i) + 4}]")
+        emit(f"ldr     {X}, [sp, #{slot(5, i)}]")
+        emit(f"bic     {T[0]}, {T[0]}, {E[0]}")
+        emit(f"bic     {T[1]}, {T[1]}, {E[1]}")
+        emit(f"adds    {H[0]}, {H[0]}, {T[0]}")
+        emit(f"adc     {H[1]}, {H[1]}, {T[1]}")
+        emit(f"ldr     {T[1]}, [sp, #{slot(5, i) + 4}]")
+        emit(f"ldr     {T[0]}, [sp, #{slot(3, i)}]")       # d (low word) rides in the same burst
+        emit(f"and     {X}, {X}, {E[0]}")
+        emit(f"and     {T[1]}, {T[1]}, {E[1]}")
+        emit(f"adds    {H[0]}, {H[0]}, {X}")
+        emit(f"adc     {H[1]}, {H[1]}, {T[1]}       // h = T1")
+        emit(f"ldr     {T[1]}, [sp, #{slot(3, i) + 4}]")
+        emit(f"adds    {T[0]}, {T[0]}, {H[0]}")
+        emit(f"adc     {T[1]}, {T[1]}, {H[1]}       // new e = d + T1")
+        emit(f"str     {T[0]}, [sp, #{slot(3, i)}]")
+        emit(f"str     {T[1]}, [sp, #{slot(3, i) + 4}]")
+        # Sigma0(a) = ROR(y, 28), y = a ^ ROR(a, 6) ^ ROR(a, 11), in the registers e has left.
+        for d, lo, hi in ((E[0], A[0], A[1]), (E[1], A[1], A[0])):
+            emit(f"eor     {d}, {lo}, {lo}, lsr #6")
+            emit(f"eor     {d}, {d}, {hi}, lsl #26")
+            emit(f"eor     {d}, {d}, {lo}, lsr #11")
+            emit(f"eor     {d}, {d}, {hi}, lsl #21")
+        emit(f"adds    {H[0]}, {H[0]}, {E[0]}, lsr #28")
+        emit(f"adc     {H[1]}, {H[1]}, {E[1]}, lsr #28")
+        emit(f"adds    {H[0]}, {H[0]}, {E[1]}, lsl #4")
+        emit(f"adc     {H[1]}, {H[1]}, {E[0]}, lsl #4       // h += Sigma0(a)")
+        # Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b; a ^ b is the next round's b ^ c.
+        emit(f"eor     {E[0]}, {A[0]}, {B[0]}")
+        emit(f"eor     {E[1]}, {A[1]}, {B[1]}")
+        emit(f"and     {CY[0]}, {CY[0]}, {E[0]}")
+        emit(f"and     {CY[1]}, {CY[1]}, {E[1]}")
+        emit(f"eor     {CY[0]}, {CY[0]}, {B[0]}")
+        emit(f"eor     {CY[1]}, {CY[1]}, {B[1]}")
+        emit(f"adds    {H[0]}, {H[0]}, {CY[0]}")
+        emit(f"adc     {H[1]}, {H[1]}, {CY[1]}      // new a = T1 + Sigma0(a) + Maj(a, b, c)")
+        pending_store = [f"str     {H[0]}, [sp, #{slot(7, i)}]", f"str     {H[1]}, [sp, #{slot(7, i) + 4}]"]
+        pairs = {"A": H, "B": A, "E": T, "CY": E, "H": B, "T": CY}
+    for s in pending_store:
+        emit(s)
+    # Back to the registers the loop started with (the roles' map has period 3, the slots' 8).
+    moves = []
+    for role in ("A", "B", "E", "CY"):
+        if pairs[role] != start[role]:
+            moves.append((start[role], pairs[role], role))
+    done: set[str] = set()
+    while moves:
+        for mv in moves:
+            dst, src, role = mv
+            busy = {r for (d2, s2, r2) in moves if r2 != role for r in s2}
+            if not (set(dst) & busy):
+                emit(f"mov     {dst[0]}, {src[0]}                  // {role}")
+                emit(f"mov     {dst[1]}, {src[1]}")
+                moves.remove(mv)
+                done.add(role)
+                break
+        else:
+            raise AssertionError("cyclic register moves")
+    emit(f"add     lr, lr, #{8 * BODY512}")
+    emit(f"add     {X}, sp, #{W5_WK + 640}")
+    emit(f"cmp     lr, {X}")
+    emit("bne.w   .Lsha512_rounds")
+
+
+HEADER512 = """\\
+// SPDX-License-Identifier: MIT
+/* GENERATED by gen_sha2_cm3.py (python3 gen_sha2_cm3.py); edit the generator.
+ *
+ * SHA-512 block function for the Cortex-M3 (armv7m-fast):
+ *
+ *   void mcu_sha512_<impl>_blocks(uint64_t state[8], const uint8_t *in, size_t nblocks);
+ *
+ * state: H0..H7 as native 64-bit words (low word first; word aligned); in: nblocks * 128 bytes of
+ * big-endian words, any alignment (single LDRs only); nblocks may be 0.
+ *
+ * 64-bit words are (low, high) register pairs; additions are ADDS/ADC. Per block, two passes over an
+ * 80-entry frame WK[t] = W[t] + K[t] (see the generator's docstring and docs/sha2.md):
+ * - pass 1: W[0..15] (LDR + REV) into a 16-entry window, then W[16..79] in a loop of 16 steps,
+ *   sigma0/sigma1 as 6 + 5 shifted-operand EORs each;
+ * - pass 2: 80 rounds in a loop of 8. a, b, e and the kept a ^ b stay in registers, c..h in eight
+ *   frame slots whose roles rotate. Sigma1(e) = ROR(e ^ ROR(e,4) ^ ROR(e,27), 14) and
+ *   Sigma0(a) = ROR(a ^ ROR(a,6) ^ ROR(a,11), 28): 8 EORs for the inner value, and the outer rotation
+ *   is added as two 64-bit numbers of disjoint bits (4 ADDS/ADC with shifted operands) instead of
+ *   being formed; Ch = (g & ~e) + (e & f); Maj = ((a ^ b) & (b ^ c)) ^ b with a ^ b kept.
+ * Frame: [sp, #0..639] WK, [sp, #640..767] W window, [sp, #768..831] state slots, [sp, #832] state,
+ * [sp, #836] next input, [sp, #840] input end.
+ * Constant time: no table indexed by data, no data-dependent branch (the loops count public blocks
+ * and rounds).
+ */
+#include "mcucrypt/ns.h"
+
+    .syntax unified
+    .thumb
+    .section .text.MCU_FN(sha512, blocks), "ax", %progbits
+    .p2align 3"""
+
+
+def sha512_source() -> str:
+    lines: list[str] = []
+
+    def emit(s: str) -> None:
+        lines.append(s if s.endswith(":") else "    " + s)
+
+    lines += k_table(".LK512", [w for k in K512 for w in (k & 0xFFFFFFFF, k >> 32)])
+    emit(".global MCU_FN(sha512, blocks)")
+    emit(".thumb_func")
+    emit(".type MCU_FN(sha512, blocks), %function")
+    lines.append("MCU_FN(sha512, blocks):")
+    emit("cmp     r2, #0")
+    emit("it      eq")
+    emit("bxeq    lr                          // nblocks = 0: nothing to do")
+    emit("push    {r4-r11, lr}")
+    emit(f"sub     sp, sp, #{FRAME512}")
+    emit("add     r2, r1, r2, lsl #7")
+    emit(f"str     r0, [sp, #{W5_STATE}]")
+    emit(f"str     r2, [sp, #{W5_END}]")
+    emit("mov     lr, r1")
+    lines.append(".Lsha512_block:")
+    emit("add     r0, lr, #128")
+    emit(f"str     r0, [sp, #{W5_NEXT}]")
+    emit("// pass 1: WK[t] = W[t] + K[t]")
+    sha512_schedule(emit)
+    emit("// pass 2: the state into its slots and registers, then 80 rounds")
+    emit(f"ldr     r12, [sp, #{W5_STATE}]")
+    emit(f"add     lr, sp, #{W5_SLOT}")
+    emit("ldm     r12!, {r0-r7}               // a b c d")
+    emit("stm     lr!, {r0-r7}")
+    emit("eor     r6, r2, r4                  // b ^ c")
+    emit("eor     r7, r3, r5")
+    emit("ldm     r12, {r8-r11}               // e f")
+    emit("stm     lr!, {r8-r11}")
+    emit("mov     r4, r8")
+    emit("mov     r5, r9")
+    emit("ldrd    r8, r9, [r12, #16]          // g h")
+    emit("ldrd    r10, r11, [r12, #24]")
+    emit("stm     lr, {r8-r11}")
+    emit(f"add     lr, sp, #{W5_WK}")
+    sha512_rounds(emit)
+    emit("// feed-forward: H += a..h from the slots (the slot map is back at its start)")
+    emit(f"ldr     r12, [sp, #{W5_STATE}]")
+    emit(f"add     lr, sp, #{W5_SLOT}")
+    for _ in range(2):
+        emit("ldm     r12, {r0-r7}")
+        emit("ldm     lr!, {r8-r11}")
+        emit("adds    r0, r0, r8")
+        emit("adc     r1, r1, r9")
+        emit("adds    r2, r2, r10")
+        emit("adc     r3, r3, r11")
+        emit("ldm     lr!, {r8-r11}")
+        emit("adds    r4, r4, r8")
+        emit("adc     r5, r5, r9")
+        emit("adds    r6, r6, r10")
+        emit("adc     r7, r7, r11")
+        emit("stm     r12!, {r0-r7}")
+    emit(f"ldr     lr, [sp, #{W5_NEXT}]")
+    emit(f"ldr     r0, [sp, #{W5_END}]")
+    emit("cmp     lr, r0")
+    emit("bne.w   .Lsha512_block")
+    emit(f"add     sp, sp, #{FRAME512}")
+    emit("pop     {r4-r11, pc}")
+    emit(".size MCU_FN(sha512, blocks), . - MCU_FN(sha512, blocks)")
+    return HEADER512 + "\n" + "\n".join(lines) + "\n"
+
+
 def main() -> int:
-    outputs = {OUT256: sha256_source()}
+    outputs = {OUT256: sha256_source(), OUT512: sha512_source()}
     return write_or_check(outputs, "--check" in sys.argv[1:], __file__)
 
 
