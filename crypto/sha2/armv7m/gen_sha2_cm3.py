@@ -35,6 +35,8 @@ from generated import write_or_check  # noqa: E402  (crypto/common, beside the g
 HERE = Path(__file__).resolve().parent
 OUT256 = HERE / "sha256_cm3.S"
 OUT512 = HERE / "sha512_cm3.S"
+OUT256_SMALL = HERE / "sha256_cm3_small.S"
+OUT512_SMALL = HERE / "sha512_cm3_small.S"
 
 K256 = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -426,7 +428,7 @@ def sha512_schedule(emit) -> None:
     emit("bne.w   .Lsha512_schedule")
 
 
-def sha512_rounds(emit) -> None:
+def sha512_rounds(emit, slot_base: int = W5_SLOT) -> None:
     """Pass 2: 80 rounds, a loop of 8. a, b, e and the kept a ^ b (b ^ c of the next round) stay in
     register pairs; c..h live in eight frame slots whose roles rotate (round t: role r in slot
     (r - t) mod 8); new a and new e are stored to the slots of h and d. lr walks WK."""
@@ -436,7 +438,7 @@ def sha512_rounds(emit) -> None:
     X = "r12"
 
     def slot(role: int, t: int) -> int:
-        return W5_SLOT + 8 * ((role - t) % 8)
+        return slot_base + 8 * ((role - t) % 8)
 
     emit(".Lsha512_rounds:")
     pending_store: list[str] = []
@@ -562,7 +564,11 @@ HEADER512 = """\\
     .p2align 3"""
 
 
-def sha512_source() -> str:
+def sha512_source(small: bool = False) -> str:
+    """The fast file, or with `small` the compact one: the same rounds, the schedule in a one-step loop
+    that turns the window into WK in place (one 640-byte array instead of WK plus a window)."""
+    slot, st_slot, next_slot, end_slot, frame = ((S5_SLOT, S5_STATE, S5_NEXT, S5_END, FRAME512_SMALL)
+                                                 if small else (W5_SLOT, W5_STATE, W5_NEXT, W5_END, FRAME512))
     lines: list[str] = []
 
     def emit(s: str) -> None:
@@ -577,19 +583,19 @@ def sha512_source() -> str:
     emit("it      eq")
     emit("bxeq    lr                          // nblocks = 0: nothing to do")
     emit("push    {r4-r11, lr}")
-    emit(f"sub     sp, sp, #{FRAME512}")
+    emit(f"sub     sp, sp, #{frame}")
     emit("add     r2, r1, r2, lsl #7")
-    emit(f"str     r0, [sp, #{W5_STATE}]")
-    emit(f"str     r2, [sp, #{W5_END}]")
+    emit(f"str     r0, [sp, #{st_slot}]")
+    emit(f"str     r2, [sp, #{end_slot}]")
     emit("mov     lr, r1")
     lines.append(".Lsha512_block:")
     emit("add     r0, lr, #128")
-    emit(f"str     r0, [sp, #{W5_NEXT}]")
+    emit(f"str     r0, [sp, #{next_slot}]")
     emit("// pass 1: WK[t] = W[t] + K[t]")
-    sha512_schedule(emit)
+    (sha512_schedule_small if small else sha512_schedule)(emit)
     emit("// pass 2: the state into its slots and registers, then 80 rounds")
-    emit(f"ldr     r12, [sp, #{W5_STATE}]")
-    emit(f"add     lr, sp, #{W5_SLOT}")
+    emit(f"ldr     r12, [sp, #{st_slot}]")
+    emit(f"add     lr, sp, #{slot}")
     emit("ldm     r12!, {r0-r7}               // a b c d")
     emit("stm     lr!, {r0-r7}")
     emit("eor     r6, r2, r4                  // b ^ c")
@@ -602,10 +608,10 @@ def sha512_source() -> str:
     emit("ldrd    r10, r11, [r12, #24]")
     emit("stm     lr, {r8-r11}")
     emit(f"add     lr, sp, #{W5_WK}")
-    sha512_rounds(emit)
+    sha512_rounds(emit, slot)
     emit("// feed-forward: H += a..h from the slots (the slot map is back at its start)")
-    emit(f"ldr     r12, [sp, #{W5_STATE}]")
-    emit(f"add     lr, sp, #{W5_SLOT}")
+    emit(f"ldr     r12, [sp, #{st_slot}]")
+    emit(f"add     lr, sp, #{slot}")
     for _ in range(2):
         emit("ldm     r12, {r0-r7}")
         emit("ldm     lr!, {r8-r11}")
@@ -619,18 +625,238 @@ def sha512_source() -> str:
         emit("adds    r6, r6, r10")
         emit("adc     r7, r7, r11")
         emit("stm     r12!, {r0-r7}")
-    emit(f"ldr     lr, [sp, #{W5_NEXT}]")
-    emit(f"ldr     r0, [sp, #{W5_END}]")
+    emit(f"ldr     lr, [sp, #{next_slot}]")
+    emit(f"ldr     r0, [sp, #{end_slot}]")
     emit("cmp     lr, r0")
     emit("bne.w   .Lsha512_block")
-    emit(f"add     sp, sp, #{FRAME512}")
+    emit(f"add     sp, sp, #{frame}")
     emit("pop     {r4-r11, pc}")
     emit(".size MCU_FN(sha512, blocks), . - MCU_FN(sha512, blocks)")
-    return HEADER512 + "\n" + "\n".join(lines) + "\n"
+    return (HEADER512_SMALL if small else HEADER512) + "\n" + "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------- small-code variants
+# SHA-512 small frame: WK[0..79] (the schedule's words, turned into WK in place), the state slots, the
+# saved pointers.
+S5_SLOT, S5_STATE, S5_NEXT, S5_END = 640, 704, 708, 712
+FRAME512_SMALL = 720
+
+
+def sha512_schedule_small(emit) -> None:
+    """Pass 1 in loops of one step. r12 = &W[t], r11 = &K[t-16]. W[t-16]'s last use is step t, so
+    WK[t-16] = W[t-16] + K[t-16] overwrites it there; a last loop adds K to W[64..79]."""
+    emit("mov     r12, sp")
+    emit("add     r10, sp, #128")
+    emit(".Lsha512s_load:")
+    emit("ldr     r1, [lr], #4                // big-endian: the high word first")
+    emit("ldr     r0, [lr], #4")
+    emit("rev     r1, r1")
+    emit("rev     r0, r0")
+    emit("strd    r0, r1, [r12], #8")
+    emit("cmp     r12, r10")
+    emit("bne     .Lsha512s_load")
+    emit("adr     r11, .LK512")
+    emit(f"add     r10, sp, #{W5_WK + 640}")
+    emit(".Lsha512s_schedule:")
+    emit("ldrd    r0, r1, [r12, #-128]        // W[t-16]")
+    emit("ldrd    r10, lr, [r11], #8          // K[t-16]")
+    emit("adds    r10, r10, r0")
+    emit("adc     lr, lr, r1")
+    emit("strd    r10, lr, [r12, #-128]       // WK[t-16] over W[t-16]")
+    emit("ldrd    r2, r3, [r12, #-120]        // W[t-15]")
+    emit("ldrd    r4, r5, [r12, #-16]         // W[t-2]")
+    emit("ldrd    r6, r7, [r12, #-56]         // W[t-7]")
+    sigma64(emit, ("r8", "r9"), ("r2", "r3"), 1, 8, 7)
+    emit("adds    r0, r0, r8")
+    emit("adc     r1, r1, r9")
+    sigma64(emit, ("r8", "r9"), ("r4", "r5"), 19, 61, 6)
+    emit("adds    r0, r0, r8")
+    emit("adc     r1, r1, r9")
+    emit("adds    r0, r0, r6")
+    emit("adc     r1, r1, r7")
+    emit("strd    r0, r1, [r12], #8")
+    emit(f"add     r10, sp, #{W5_WK + 640}")
+    emit("cmp     r12, r10")
+    emit("bne     .Lsha512s_schedule")
+    emit("sub     r12, r12, #128              // WK[64..79] = W + K")
+    emit(".Lsha512s_tail:")
+    emit("ldrd    r0, r1, [r12]")
+    emit("ldrd    r2, r3, [r11], #8")
+    emit("adds    r0, r0, r2")
+    emit("adc     r1, r1, r3")
+    emit("strd    r0, r1, [r12], #8")
+    emit("cmp     r12, r10")
+    emit("bne     .Lsha512s_tail")
+
+
+HEADER512_SMALL = HEADER512.replace("(armv7m-fast)", "(armv7m-small: the compact variant)").replace(
+    """ * - pass 1: W[0..15] (LDR + REV) into a 16-entry window, then W[16..79] in a loop of 16 steps,
+ *   sigma0/sigma1 as 6 + 5 shifted-operand EORs each;""",
+    """ * - pass 1: W[0..79] in loops of one step into one 80-entry array, each W[t-16] turned into WK[t-16]
+ *   in place after its last use (step t), sigma0/sigma1 as 6 + 5 shifted-operand EORs each;""").replace(
+    """ * Frame: [sp, #0..639] WK, [sp, #640..767] W window, [sp, #768..831] state slots, [sp, #832] state,
+ * [sp, #836] next input, [sp, #840] input end.""",
+    """ * Frame: [sp, #0..639] W then WK, [sp, #640..703] state slots, [sp, #704] state, [sp, #708] next
+ * input, [sp, #712] input end.""")
+
+# SHA-256 small frame: W[0..63] turned into WK in place, the saved pointers.
+S2_STATE, S2_NEXT, S2_END = 256, 260, 264
+FRAME256_SMALL = 272
+
+HEADER256_SMALL = """\\
+// SPDX-License-Identifier: MIT
+/* GENERATED by gen_sha2_cm3.py (python3 gen_sha2_cm3.py); edit the generator.
+ *
+ * SHA-256 block function for the Cortex-M3 (armv7m-small: the compact variant):
+ *
+ *   void mcu_sha256_<impl>_blocks(uint32_t state[8], const uint8_t *in, size_t nblocks);
+ *
+ * state: H0..H7 as native words (word aligned); in: nblocks * 64 bytes of big-endian words, any
+ * alignment (single LDRs only); nblocks may be 0.
+ *
+ * The rounds of armv7m-fast (16 ALU instructions each, the state in r0-r7 renamed round by round) in a
+ * loop of 8 (the renaming's period), WK loaded one word a round; the schedule in loops of one step
+ * into one 64-word array, each W[t-16] turned into WK[t-16] = W[t-16] + K[t-16] in place after its
+ * last use (step t). Register map of the rounds: r0-r7 a..h (rotating), r8/r9 the kept a ^ b and the
+ * temporary (swapping each round), r10 the WK pointer, r11 WK[t], r12 the end of WK.
+ * Frame: [sp, #0..255] W then WK, [sp, #256] state, [sp, #260] next input, [sp, #264] input end.
+ * Constant time: no table indexed by data, no data-dependent branch (the loops count public blocks,
+ * steps and rounds).
+ */
+#include "mcucrypt/ns.h"
+
+    .syntax unified
+    .thumb
+    .section .text.MCU_FN(sha256, blocks), "ax", %progbits
+    .p2align 2"""
+
+
+def sha256_round(emit, st: list[str], carry: str, s: str, wk: str) -> None:
+    """One round (16 ALU instructions) on the state registers st = a..h; h += WK first."""
+    a, b, c, d, e, f, g, h = st
+    emit(f"add     {h}, {h}, {wk}")
+    emit(f"eor     {s}, {e}, {e}, ror #5")
+    emit(f"eor     {s}, {s}, {e}, ror #19")
+    emit(f"add     {h}, {h}, {s}, ror #6")          # h += Sigma1(e)
+    emit(f"eor     {s}, {f}, {g}")
+    emit(f"and     {s}, {s}, {e}")
+    emit(f"eor     {s}, {s}, {g}")
+    emit(f"add     {h}, {h}, {s}")                  # h += Ch(e, f, g): h is T1
+    emit(f"add     {d}, {d}, {h}")                  # e' = d + T1
+    emit(f"eor     {s}, {a}, {a}, ror #11")
+    emit(f"eor     {s}, {s}, {a}, ror #20")
+    emit(f"add     {h}, {h}, {s}, ror #2")          # h += Sigma0(a)
+    emit(f"eor     {s}, {a}, {b}")                  # a ^ b: the next round's b ^ c
+    emit(f"and     {carry}, {carry}, {s}")
+    emit(f"eor     {carry}, {carry}, {b}")
+    emit(f"add     {h}, {h}, {carry}")              # h += Maj(a, b, c): h is a'
+
+
+def sha256_small_source() -> str:
+    lines: list[str] = []
+
+    def emit(s: str) -> None:
+        lines.append(s if s.endswith(":") else "    " + s)
+
+    lines += k_table(".LK256", K256)
+    emit(".global MCU_FN(sha256, blocks)")
+    emit(".thumb_func")
+    emit(".type MCU_FN(sha256, blocks), %function")
+    lines.append("MCU_FN(sha256, blocks):")
+    emit("cmp     r2, #0")
+    emit("it      eq")
+    emit("bxeq    lr                          // nblocks = 0: nothing to do")
+    emit("push    {r4-r11, lr}")
+    emit(f"sub     sp, sp, #{FRAME256_SMALL}")
+    emit("add     r2, r1, r2, lsl #6")
+    emit(f"str     r0, [sp, #{S2_STATE}]")
+    emit(f"str     r2, [sp, #{S2_END}]")
+    emit("mov     lr, r1")
+    lines.append(".Lsha256s_block:")
+    emit("// pass 1: W[0..15] from the input, W[16..63], and WK = W + K in place")
+    emit("mov     r12, sp")
+    emit("add     r10, sp, #64")
+    lines.append(".Lsha256s_load:")
+    emit("ldr     r0, [lr], #4")
+    emit("rev     r0, r0")
+    emit("str     r0, [r12], #4")
+    emit("cmp     r12, r10")
+    emit("bne     .Lsha256s_load")
+    emit(f"str     lr, [sp, #{S2_NEXT}]")
+    emit("adr     r11, .LK256")
+    emit("add     r10, sp, #256")
+    lines.append(".Lsha256s_schedule:")
+    emit("ldr     r0, [r12, #-64]             // W[t-16]")
+    emit("ldr     r1, [r12, #-60]             // W[t-15]")
+    emit("ldr     r2, [r12, #-8]              // W[t-2]")
+    emit("ldr     r3, [r12, #-28]             // W[t-7]")
+    emit("ldr     r4, [r11], #4               // K[t-16]")
+    emit("add     r4, r4, r0")
+    emit("str     r4, [r12, #-64]             // WK[t-16] over W[t-16]")
+    emit("add     r0, r0, r3")
+    emit("lsr     r5, r1, #3")
+    emit("eor     r5, r5, r1, ror #7")
+    emit("eor     r5, r5, r1, ror #18")
+    emit("add     r0, r0, r5")
+    emit("lsr     r5, r2, #10")
+    emit("eor     r5, r5, r2, ror #17")
+    emit("eor     r5, r5, r2, ror #19")
+    emit("add     r0, r0, r5")
+    emit("str     r0, [r12], #4")
+    emit("cmp     r12, r10")
+    emit("bne     .Lsha256s_schedule")
+    emit("sub     r12, r12, #64               // WK[48..63] = W + K")
+    lines.append(".Lsha256s_tail:")
+    emit("ldr     r0, [r12]")
+    emit("ldr     r4, [r11], #4")
+    emit("add     r0, r0, r4")
+    emit("str     r0, [r12], #4")
+    emit("cmp     r12, r10")
+    emit("bne     .Lsha256s_tail")
+    emit("// pass 2: 64 rounds, a loop of 8")
+    emit(f"ldr     r12, [sp, #{S2_STATE}]")
+    emit("ldm     r12, {r0-r7}")
+    emit("eor     r8, r1, r2                  // b ^ c for the first Maj")
+    emit("mov     r10, sp")
+    emit("add     r12, sp, #256")
+    lines.append(".Lsha256s_rounds:")
+    st = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"]
+    carry, s = "r8", "r9"
+    for _ in range(8):
+        emit("ldr     r11, [r10], #4")
+        sha256_round(emit, st, carry, s, "r11")
+        carry, s = s, carry
+        st = [st[7]] + st[:7]
+    assert st == ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"] and carry == "r8"
+    emit("cmp     r10, r12")
+    emit("bne     .Lsha256s_rounds")
+    emit("// feed-forward: H += a..h")
+    emit(f"ldr     r12, [sp, #{S2_STATE}]")
+    emit("ldm     r12, {r8-r11}")
+    emit("add     r0, r0, r8")
+    emit("add     r1, r1, r9")
+    emit("add     r2, r2, r10")
+    emit("add     r3, r3, r11")
+    emit("ldrd    r8, r9, [r12, #16]")
+    emit("ldrd    r10, r11, [r12, #24]")
+    emit("add     r4, r4, r8")
+    emit("add     r5, r5, r9")
+    emit("add     r6, r6, r10")
+    emit("add     r7, r7, r11")
+    emit("stm     r12, {r0-r7}")
+    emit(f"ldr     lr, [sp, #{S2_NEXT}]")
+    emit(f"ldr     r0, [sp, #{S2_END}]")
+    emit("cmp     lr, r0")
+    emit("bne     .Lsha256s_block")
+    emit(f"add     sp, sp, #{FRAME256_SMALL}")
+    emit("pop     {r4-r11, pc}")
+    emit(".size MCU_FN(sha256, blocks), . - MCU_FN(sha256, blocks)")
+    return HEADER256_SMALL + "\n" + "\n".join(lines) + "\n"
 
 
 def main() -> int:
-    outputs = {OUT256: sha256_source(), OUT512: sha512_source()}
+    outputs = {OUT256: sha256_source(), OUT512: sha512_source(),
+               OUT256_SMALL: sha256_small_source(), OUT512_SMALL: sha512_source(small=True)}
     return write_or_check(outputs, "--check" in sys.argv[1:], __file__)
 
 
