@@ -26,6 +26,7 @@ All data-independent: no branch, address or instruction timing depends on the st
 """
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 
@@ -428,14 +429,43 @@ def sha512_schedule(emit) -> None:
     emit("bne.w   .Lsha512_schedule")
 
 
+ROLES512 = ("A0", "A1", "B0", "B1", "E0", "E1", "C0", "C1", "H0", "H1", "T0", "T1", "X")
+START512 = dict(zip(ROLES512, [f"r{i}" for i in range(13)]))
+LIVE512 = ROLES512[:8]               # a, b, e, b ^ c: live from round to round
+FREE512 = ("H0", "H1", "T0", "T1", "X")
+
+
+def _next_roles(m: dict[str, str], order: tuple[int, ...]) -> dict[str, str]:
+    """The register of each role after a round: a' = h, b' = a, e' = (T0, X) (where d + T1 is formed),
+    b' ^ c' = the pair that held e (a ^ b is formed there); the five free registers (b's, the old
+    b ^ c's, T1) become h, T and X in `order`."""
+    n = {"A0": m["H0"], "A1": m["H1"], "B0": m["A0"], "B1": m["A1"], "E0": m["T0"], "E1": m["X"],
+         "C0": m["E0"], "C1": m["E1"]}
+    free = [m["B0"], m["B1"], m["C0"], m["C1"], m["T1"]]
+    n.update({role: free[i] for role, i in zip(FREE512, order)})
+    return n
+
+
+def _fewest_moves_order() -> tuple[int, ...]:
+    """The free-register order (the same every round) that leaves the fewest live registers out of
+    place after BODY512 rounds."""
+    best = None
+    for order in itertools.permutations(range(5)):
+        m = dict(START512)
+        for _ in range(BODY512):
+            m = _next_roles(m, order)
+        cost = sum(m[r] != START512[r] for r in LIVE512)
+        if best is None or cost < best[0]:
+            best = (cost, order)
+    return best[1]
+
+
 def sha512_rounds(emit, slot_base: int = W5_SLOT) -> None:
     """Pass 2: 80 rounds, a loop of 8. a, b, e and the kept a ^ b (b ^ c of the next round) stay in
-    register pairs; c..h live in eight frame slots whose roles rotate (round t: role r in slot
+    registers; c..h live in eight frame slots whose roles rotate (round t: role r in slot
     (r - t) mod 8); new a and new e are stored to the slots of h and d. lr walks WK."""
-    pairs = {"A": ("r0", "r1"), "B": ("r2", "r3"), "E": ("r4", "r5"), "CY": ("r6", "r7"),
-             "H": ("r8", "r9"), "T": ("r10", "r11")}
-    start = dict(pairs)
-    X = "r12"
+    m = dict(START512)
+    order = _fewest_moves_order()
 
     def slot(role: int, t: int) -> int:
         return slot_base + 8 * ((role - t) % 8)
@@ -443,91 +473,88 @@ def sha512_rounds(emit, slot_base: int = W5_SLOT) -> None:
     emit(".Lsha512_rounds:")
     pending_store: list[str] = []
     for i in range(BODY512):
-        A, B, E, CY, H, T = (pairs[k] for k in ("A", "B", "E", "CY", "H", "T"))
-        emit(f"// round 8j + {i}: a {A[0]}:{A[1]}, b {B[0]}:{B[1]}, e {E[0]}:{E[1]}, b^c {CY[0]}:{CY[1]}")
-        emit(f"ldr     {H[0]}, [sp, #{slot(7, i)}]")       # h
-        emit(f"ldr     {H[1]}, [sp, #{slot(7, i) + 4}]")
-        emit(f"ldr     {T[0]}, [lr, #{8 * i}]")            # WK[t]
-        emit(f"ldr     {T[1]}, [lr, #{8 * i + 4}]")
-        for s in pending_store:                              # the previous round's new a, after the loads
-            emit(s)
+        A0, A1, B0, B1, E0, E1, C0, C1, H0, H1, T0, T1, X = (m[r] for r in ROLES512)
+        emit(f"// round 8j + {i}: a {A0}:{A1}, b {B0}:{B1}, e {E0}:{E1}, b^c {C0}:{C1}")
+        emit(f"ldr     {H0}, [sp, #{slot(7, i)}]")       # h
+        emit(f"ldr     {H1}, [sp, #{slot(7, i) + 4}]")
+        emit(f"ldr     {T0}, [lr, #{8 * i}]")            # WK[t]
+        emit(f"ldr     {T1}, [lr, #{8 * i + 4}]")
+        for st in pending_store:                           # the previous round's new a, after the loads
+            emit(st)
         pending_store = []
-        emit(f"adds    {H[0]}, {H[0]}, {T[0]}")
-        emit(f"adc     {H[1]}, {H[1]}, {T[1]}")
+        emit(f"adds    {H0}, {H0}, {T0}")
+        emit(f"adc     {H1}, {H1}, {T1}")
         # Sigma1(e) = ROR(y, 14), y = e ^ ROR(e, 4) ^ ROR(e, 27); ROR(y, 14) is added as its two
         # halves' shifted words (two 64-bit additions of disjoint-bit values), no OR needed.
-        for d, lo, hi in ((T[0], E[0], E[1]), (T[1], E[1], E[0])):
+        for d, lo, hi in ((T0, E0, E1), (T1, E1, E0)):
             emit(f"eor     {d}, {lo}, {lo}, lsr #4")
             emit(f"eor     {d}, {d}, {hi}, lsl #28")
             emit(f"eor     {d}, {d}, {lo}, lsr #27")
             emit(f"eor     {d}, {d}, {hi}, lsl #5")
-        emit(f"adds    {H[0]}, {H[0]}, {T[0]}, lsr #14")
-        emit(f"adc     {H[1]}, {H[1]}, {T[1]}, lsr #14")
-        emit(f"adds    {H[0]}, {H[0]}, {T[1]}, lsl #18")
-        emit(f"adc     {H[1]}, {H[1]}, {T[0]}, lsl #18      // h += Sigma1(e)")
+        emit(f"adds    {H0}, {H0}, {T0}, lsr #14")
+        emit(f"adc     {H1}, {H1}, {T1}, lsr #14")
+        emit(f"adds    {H0}, {H0}, {T1}, lsl #18")
+        emit(f"adc     {H1}, {H1}, {T0}, lsl #18      // h += Sigma1(e)")
         # Ch(e, f, g) = (g & ~e) + (e & f): disjoint bits, so two additions; g and f from their slots.
-        emit(f"ldr     {T[0]}, [sp, #{slot(6, i)}]")
-        emit(f"ldr     {T[1]}, [sp, #{slot(6, i) + 4}]")
+        # The low half of e & f is added before the loads of f's high word and d (LDR keeps the
+        # carry), so those three loads share one burst.
+        emit(f"ldr     {T0}, [sp, #{slot(6, i)}]")
+        emit(f"ldr     {T1}, [sp, #{slot(6, i) + 4}]")
         emit(f"ldr     {X}, [sp, #{slot(5, i)}]")
-        emit(f"bic     {T[0]}, {T[0]}, {E[0]}")
-        emit(f"bic     {T[1]}, {T[1]}, {E[1]}")
-        emit(f"adds    {H[0]}, {H[0]}, {T[0]}")
-        emit(f"adc     {H[1]}, {H[1]}, {T[1]}")
-        emit(f"ldr     {T[1]}, [sp, #{slot(5, i) + 4}]")
-        emit(f"ldr     {T[0]}, [sp, #{slot(3, i)}]")       # d (low word) rides in the same burst
-        emit(f"and     {X}, {X}, {E[0]}")
-        emit(f"and     {T[1]}, {T[1]}, {E[1]}")
-        emit(f"adds    {H[0]}, {H[0]}, {X}")
-        emit(f"adc     {H[1]}, {H[1]}, {T[1]}       // h = T1")
-        emit(f"ldr     {T[1]}, [sp, #{slot(3, i) + 4}]")
-        emit(f"adds    {T[0]}, {T[0]}, {H[0]}")
-        emit(f"adc     {T[1]}, {T[1]}, {H[1]}       // new e = d + T1")
-        emit(f"str     {T[0]}, [sp, #{slot(3, i)}]")
-        emit(f"str     {T[1]}, [sp, #{slot(3, i) + 4}]")
+        emit(f"bic     {T0}, {T0}, {E0}")
+        emit(f"bic     {T1}, {T1}, {E1}")
+        emit(f"adds    {H0}, {H0}, {T0}")
+        emit(f"adc     {H1}, {H1}, {T1}")
+        emit(f"and     {X}, {X}, {E0}")
+        emit(f"adds    {H0}, {H0}, {X}")
+        emit(f"ldr     {T1}, [sp, #{slot(5, i) + 4}]")
+        emit(f"ldr     {T0}, [sp, #{slot(3, i)}]")
+        emit(f"ldr     {X}, [sp, #{slot(3, i) + 4}]")
+        emit(f"and     {T1}, {T1}, {E1}")
+        emit(f"adc     {H1}, {H1}, {T1}       // h = T1")
+        emit(f"adds    {T0}, {T0}, {H0}")
+        emit(f"adc     {X}, {X}, {H1}       // new e = d + T1")
+        emit(f"str     {T0}, [sp, #{slot(3, i)}]")
+        emit(f"str     {X}, [sp, #{slot(3, i) + 4}]")
         # Sigma0(a) = ROR(y, 28), y = a ^ ROR(a, 6) ^ ROR(a, 11), in the registers e has left.
-        for d, lo, hi in ((E[0], A[0], A[1]), (E[1], A[1], A[0])):
+        for d, lo, hi in ((E0, A0, A1), (E1, A1, A0)):
             emit(f"eor     {d}, {lo}, {lo}, lsr #6")
             emit(f"eor     {d}, {d}, {hi}, lsl #26")
             emit(f"eor     {d}, {d}, {lo}, lsr #11")
             emit(f"eor     {d}, {d}, {hi}, lsl #21")
-        emit(f"adds    {H[0]}, {H[0]}, {E[0]}, lsr #28")
-        emit(f"adc     {H[1]}, {H[1]}, {E[1]}, lsr #28")
-        emit(f"adds    {H[0]}, {H[0]}, {E[1]}, lsl #4")
-        emit(f"adc     {H[1]}, {H[1]}, {E[0]}, lsl #4       // h += Sigma0(a)")
+        emit(f"adds    {H0}, {H0}, {E0}, lsr #28")
+        emit(f"adc     {H1}, {H1}, {E1}, lsr #28")
+        emit(f"adds    {H0}, {H0}, {E1}, lsl #4")
+        emit(f"adc     {H1}, {H1}, {E0}, lsl #4       // h += Sigma0(a)")
         # Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b; a ^ b is the next round's b ^ c.
-        emit(f"eor     {E[0]}, {A[0]}, {B[0]}")
-        emit(f"eor     {E[1]}, {A[1]}, {B[1]}")
-        emit(f"and     {CY[0]}, {CY[0]}, {E[0]}")
-        emit(f"and     {CY[1]}, {CY[1]}, {E[1]}")
-        emit(f"eor     {CY[0]}, {CY[0]}, {B[0]}")
-        emit(f"eor     {CY[1]}, {CY[1]}, {B[1]}")
-        emit(f"adds    {H[0]}, {H[0]}, {CY[0]}")
-        emit(f"adc     {H[1]}, {H[1]}, {CY[1]}      // new a = T1 + Sigma0(a) + Maj(a, b, c)")
-        pending_store = [f"str     {H[0]}, [sp, #{slot(7, i)}]", f"str     {H[1]}, [sp, #{slot(7, i) + 4}]"]
-        pairs = {"A": H, "B": A, "E": T, "CY": E, "H": B, "T": CY}
-    for s in pending_store:
-        emit(s)
-    # Back to the registers the loop started with (the roles' map has period 3, the slots' 8).
-    moves = []
-    for role in ("A", "B", "E", "CY"):
-        if pairs[role] != start[role]:
-            moves.append((start[role], pairs[role], role))
-    done: set[str] = set()
-    while moves:
-        for mv in moves:
-            dst, src, role = mv
-            busy = {r for (d2, s2, r2) in moves if r2 != role for r in s2}
-            if not (set(dst) & busy):
-                emit(f"mov     {dst[0]}, {src[0]}                  // {role}")
-                emit(f"mov     {dst[1]}, {src[1]}")
-                moves.remove(mv)
-                done.add(role)
-                break
-        else:
-            raise AssertionError("cyclic register moves")
+        emit(f"eor     {E0}, {A0}, {B0}")
+        emit(f"eor     {E1}, {A1}, {B1}")
+        emit(f"and     {C0}, {C0}, {E0}")
+        emit(f"and     {C1}, {C1}, {E1}")
+        emit(f"eor     {C0}, {C0}, {B0}")
+        emit(f"eor     {C1}, {C1}, {B1}")
+        emit(f"adds    {H0}, {H0}, {C0}")
+        emit(f"adc     {H1}, {H1}, {C1}      // new a = T1 + Sigma0(a) + Maj(a, b, c)")
+        pending_store = [f"str     {H0}, [sp, #{slot(7, i)}]", f"str     {H1}, [sp, #{slot(7, i) + 4}]"]
+        m = _next_roles(m, order)
+    for st in pending_store:
+        emit(st)
+    # Back to the registers the loop started with (the slots' period is 8, the registers' is not).
+    want = {START512[r]: m[r] for r in LIVE512 if m[r] != START512[r]}     # destination <- source
+    free = [m[r] for r in FREE512]
+    while want:
+        ready = [d for d in want if d not in want.values()]    # destinations no pending move reads
+        if ready:
+            d = ready[0]
+            emit(f"mov     {d}, {want.pop(d)}")
+        else:                                                  # a cycle: park one source in a free register
+            d = next(iter(want))
+            tmp = next(r for r in free if r not in want and r not in want.values())
+            emit(f"mov     {tmp}, {want[d]}")
+            want[d] = tmp
     emit(f"add     lr, lr, #{8 * BODY512}")
-    emit(f"add     {X}, sp, #{W5_WK + 640}")
-    emit(f"cmp     lr, {X}")
+    emit(f"add     r12, sp, #{W5_WK + 640}")
+    emit("cmp     lr, r12")
     emit("bne.w   .Lsha512_rounds")
 
 

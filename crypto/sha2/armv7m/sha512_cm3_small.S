@@ -191,17 +191,17 @@ MCU_FN(sha512, blocks):
     bic     r11, r11, r5
     adds    r8, r8, r10
     adc     r9, r9, r11
+    and     r12, r12, r4
+    adds    r8, r8, r12
     ldr     r11, [sp, #684]
     ldr     r10, [sp, #664]
-    and     r12, r12, r4
+    ldr     r12, [sp, #668]
     and     r11, r11, r5
-    adds    r8, r8, r12
     adc     r9, r9, r11       // h = T1
-    ldr     r11, [sp, #668]
     adds    r10, r10, r8
-    adc     r11, r11, r9       // new e = d + T1
+    adc     r12, r12, r9       // new e = d + T1
     str     r10, [sp, #664]
-    str     r11, [sp, #668]
+    str     r12, [sp, #668]
     eor     r4, r0, r0, lsr #6
     eor     r4, r4, r1, lsl #26
     eor     r4, r4, r0, lsr #11
@@ -222,7 +222,7 @@ MCU_FN(sha512, blocks):
     eor     r7, r7, r3
     adds    r8, r8, r6
     adc     r9, r9, r7      // new a = T1 + Sigma0(a) + Maj(a, b, c)
-    // round 8j + 1: a r8:r9, b r0:r1, e r10:r11, b^c r4:r5
+    // round 8j + 1: a r8:r9, b r0:r1, e r10:r12, b^c r4:r5
     ldr     r2, [sp, #688]
     ldr     r3, [sp, #692]
     ldr     r6, [lr, #8]
@@ -232,12 +232,12 @@ MCU_FN(sha512, blocks):
     adds    r2, r2, r6
     adc     r3, r3, r7
     eor     r6, r10, r10, lsr #4
-    eor     r6, r6, r11, lsl #28
+    eor     r6, r6, r12, lsl #28
     eor     r6, r6, r10, lsr #27
-    eor     r6, r6, r11, lsl #5
-    eor     r7, r11, r11, lsr #4
+    eor     r6, r6, r12, lsl #5
+    eor     r7, r12, r12, lsr #4
     eor     r7, r7, r10, lsl #28
-    eor     r7, r7, r11, lsr #27
+    eor     r7, r7, r12, lsr #27
     eor     r7, r7, r10, lsl #5
     adds    r2, r2, r6, lsr #14
     adc     r3, r3, r7, lsr #14
@@ -245,43 +245,43 @@ MCU_FN(sha512, blocks):
     adc     r3, r3, r6, lsl #18      // h += Sigma1(e)
     ldr     r6, [sp, #680]
     ldr     r7, [sp, #684]
-    ldr     r12, [sp, #672]
+    ldr     r11, [sp, #672]
     bic     r6, r6, r10
-    bic     r7, r7, r11
+    bic     r7, r7, r12
     adds    r2, r2, r6
     adc     r3, r3, r7
+    and     r11, r11, r10
+    adds    r2, r2, r11
     ldr     r7, [sp, #676]
     ldr     r6, [sp, #656]
-    and     r12, r12, r10
-    and     r7, r7, r11
-    adds    r2, r2, r12
+    ldr     r11, [sp, #660]
+    and     r7, r7, r12
     adc     r3, r3, r7       // h = T1
-    ldr     r7, [sp, #660]
     adds    r6, r6, r2
-    adc     r7, r7, r3       // new e = d + T1
+    adc     r11, r11, r3       // new e = d + T1
     str     r6, [sp, #656]
-    str     r7, [sp, #660]
+    str     r11, [sp, #660]
     eor     r10, r8, r8, lsr #6
     eor     r10, r10, r9, lsl #26
     eor     r10, r10, r8, lsr #11
     eor     r10, r10, r9, lsl #21
-    eor     r11, r9, r9, lsr #6
-    eor     r11, r11, r8, lsl #26
-    eor     r11, r11, r9, lsr #11
-    eor     r11, r11, r8, lsl #21
+    eor     r12, r9, r9, lsr #6
+    eor     r12, r12, r8, lsl #26
+    eor     r12, r12, r9, lsr #11
+    eor     r12, r12, r8, lsl #21
     adds    r2, r2, r10, lsr #28
-    adc     r3, r3, r11, lsr #28
-    adds    r2, r2, r11, lsl #4
+    adc     r3, r3, r12, lsr #28
+    adds    r2, r2, r12, lsl #4
     adc     r3, r3, r10, lsl #4       // h += Sigma0(a)
     eor     r10, r8, r0
-    eor     r11, r9, r1
+    eor     r12, r9, r1
     and     r4, r4, r10
-    and     r5, r5, r11
+    and     r5, r5, r12
     eor     r4, r4, r0
     eor     r5, r5, r1
     adds    r2, r2, r4
     adc     r3, r3, r5      // new a = T1 + Sigma0(a) + Maj(a, b, c)
-    // round 8j + 2: a r2:r3, b r8:r9, e r6:r7, b^c r10:r11
+    // round 8j + 2: a r2:r3, b r8:r9, e r6:r11, b^c r10:r12
     ldr     r0, [sp, #680]
     ldr     r1, [sp, #684]
     ldr     r4, [lr, #16]
@@ -291,12 +291,12 @@ MCU_FN(sha512, blocks):
     adds    r0, r0, r4
     adc     r1, r1, r5
     eor     r4, r6, r6, lsr #4
-    eor     r4, r4, r7, lsl #28
+    eor     r4, r4, r11, lsl #28
     eor     r4, r4, r6, lsr #27
-    eor     r4, r4, r7, lsl #5
-    eor     r5, r7, r7, lsr #4
+    eor     r4, r4, r11, lsl #5
+    eor     r5, r11, r11, lsr #4
     eor     r5, r5, r6, lsl #28
-    eor     r5, r5, r7, lsr #27
+    eor     r5, r5, r11, lsr #27
     eor     r5, r5, r6, lsl #5
     adds    r0, r0, r4, lsr #14
     adc     r1, r1, r5, lsr #14
@@ -304,347 +304,345 @@ MCU_FN(sha512, blocks):
     adc     r1, r1, r4, lsl #18      // h += Sigma1(e)
     ldr     r4, [sp, #672]
     ldr     r5, [sp, #676]
-    ldr     r12, [sp, #664]
+    ldr     r7, [sp, #664]
     bic     r4, r4, r6
-    bic     r5, r5, r7
+    bic     r5, r5, r11
     adds    r0, r0, r4
     adc     r1, r1, r5
+    and     r7, r7, r6
+    adds    r0, r0, r7
     ldr     r5, [sp, #668]
     ldr     r4, [sp, #648]
-    and     r12, r12, r6
-    and     r5, r5, r7
-    adds    r0, r0, r12
+    ldr     r7, [sp, #652]
+    and     r5, r5, r11
     adc     r1, r1, r5       // h = T1
-    ldr     r5, [sp, #652]
     adds    r4, r4, r0
-    adc     r5, r5, r1       // new e = d + T1
+    adc     r7, r7, r1       // new e = d + T1
     str     r4, [sp, #648]
-    str     r5, [sp, #652]
+    str     r7, [sp, #652]
     eor     r6, r2, r2, lsr #6
     eor     r6, r6, r3, lsl #26
     eor     r6, r6, r2, lsr #11
     eor     r6, r6, r3, lsl #21
-    eor     r7, r3, r3, lsr #6
-    eor     r7, r7, r2, lsl #26
-    eor     r7, r7, r3, lsr #11
-    eor     r7, r7, r2, lsl #21
+    eor     r11, r3, r3, lsr #6
+    eor     r11, r11, r2, lsl #26
+    eor     r11, r11, r3, lsr #11
+    eor     r11, r11, r2, lsl #21
     adds    r0, r0, r6, lsr #28
-    adc     r1, r1, r7, lsr #28
-    adds    r0, r0, r7, lsl #4
+    adc     r1, r1, r11, lsr #28
+    adds    r0, r0, r11, lsl #4
     adc     r1, r1, r6, lsl #4       // h += Sigma0(a)
     eor     r6, r2, r8
-    eor     r7, r3, r9
+    eor     r11, r3, r9
     and     r10, r10, r6
-    and     r11, r11, r7
+    and     r12, r12, r11
     eor     r10, r10, r8
-    eor     r11, r11, r9
+    eor     r12, r12, r9
     adds    r0, r0, r10
-    adc     r1, r1, r11      // new a = T1 + Sigma0(a) + Maj(a, b, c)
-    // round 8j + 3: a r0:r1, b r2:r3, e r4:r5, b^c r6:r7
+    adc     r1, r1, r12      // new a = T1 + Sigma0(a) + Maj(a, b, c)
+    // round 8j + 3: a r0:r1, b r2:r3, e r4:r7, b^c r6:r11
     ldr     r8, [sp, #672]
     ldr     r9, [sp, #676]
     ldr     r10, [lr, #24]
-    ldr     r11, [lr, #28]
+    ldr     r12, [lr, #28]
     str     r0, [sp, #680]
     str     r1, [sp, #684]
     adds    r8, r8, r10
-    adc     r9, r9, r11
+    adc     r9, r9, r12
     eor     r10, r4, r4, lsr #4
-    eor     r10, r10, r5, lsl #28
+    eor     r10, r10, r7, lsl #28
     eor     r10, r10, r4, lsr #27
-    eor     r10, r10, r5, lsl #5
-    eor     r11, r5, r5, lsr #4
-    eor     r11, r11, r4, lsl #28
-    eor     r11, r11, r5, lsr #27
-    eor     r11, r11, r4, lsl #5
+    eor     r10, r10, r7, lsl #5
+    eor     r12, r7, r7, lsr #4
+    eor     r12, r12, r4, lsl #28
+    eor     r12, r12, r7, lsr #27
+    eor     r12, r12, r4, lsl #5
     adds    r8, r8, r10, lsr #14
-    adc     r9, r9, r11, lsr #14
-    adds    r8, r8, r11, lsl #18
+    adc     r9, r9, r12, lsr #14
+    adds    r8, r8, r12, lsl #18
     adc     r9, r9, r10, lsl #18      // h += Sigma1(e)
     ldr     r10, [sp, #664]
-    ldr     r11, [sp, #668]
-    ldr     r12, [sp, #656]
+    ldr     r12, [sp, #668]
+    ldr     r5, [sp, #656]
     bic     r10, r10, r4
-    bic     r11, r11, r5
+    bic     r12, r12, r7
     adds    r8, r8, r10
-    adc     r9, r9, r11
-    ldr     r11, [sp, #660]
+    adc     r9, r9, r12
+    and     r5, r5, r4
+    adds    r8, r8, r5
+    ldr     r12, [sp, #660]
     ldr     r10, [sp, #640]
-    and     r12, r12, r4
-    and     r11, r11, r5
-    adds    r8, r8, r12
-    adc     r9, r9, r11       // h = T1
-    ldr     r11, [sp, #644]
+    ldr     r5, [sp, #644]
+    and     r12, r12, r7
+    adc     r9, r9, r12       // h = T1
     adds    r10, r10, r8
-    adc     r11, r11, r9       // new e = d + T1
+    adc     r5, r5, r9       // new e = d + T1
     str     r10, [sp, #640]
-    str     r11, [sp, #644]
+    str     r5, [sp, #644]
     eor     r4, r0, r0, lsr #6
     eor     r4, r4, r1, lsl #26
     eor     r4, r4, r0, lsr #11
     eor     r4, r4, r1, lsl #21
-    eor     r5, r1, r1, lsr #6
-    eor     r5, r5, r0, lsl #26
-    eor     r5, r5, r1, lsr #11
-    eor     r5, r5, r0, lsl #21
+    eor     r7, r1, r1, lsr #6
+    eor     r7, r7, r0, lsl #26
+    eor     r7, r7, r1, lsr #11
+    eor     r7, r7, r0, lsl #21
     adds    r8, r8, r4, lsr #28
-    adc     r9, r9, r5, lsr #28
-    adds    r8, r8, r5, lsl #4
+    adc     r9, r9, r7, lsr #28
+    adds    r8, r8, r7, lsl #4
     adc     r9, r9, r4, lsl #4       // h += Sigma0(a)
     eor     r4, r0, r2
-    eor     r5, r1, r3
+    eor     r7, r1, r3
     and     r6, r6, r4
-    and     r7, r7, r5
+    and     r11, r11, r7
     eor     r6, r6, r2
-    eor     r7, r7, r3
+    eor     r11, r11, r3
     adds    r8, r8, r6
-    adc     r9, r9, r7      // new a = T1 + Sigma0(a) + Maj(a, b, c)
-    // round 8j + 4: a r8:r9, b r0:r1, e r10:r11, b^c r4:r5
+    adc     r9, r9, r11      // new a = T1 + Sigma0(a) + Maj(a, b, c)
+    // round 8j + 4: a r8:r9, b r0:r1, e r10:r5, b^c r4:r7
     ldr     r2, [sp, #664]
     ldr     r3, [sp, #668]
     ldr     r6, [lr, #32]
-    ldr     r7, [lr, #36]
+    ldr     r11, [lr, #36]
     str     r8, [sp, #672]
     str     r9, [sp, #676]
     adds    r2, r2, r6
-    adc     r3, r3, r7
+    adc     r3, r3, r11
     eor     r6, r10, r10, lsr #4
-    eor     r6, r6, r11, lsl #28
+    eor     r6, r6, r5, lsl #28
     eor     r6, r6, r10, lsr #27
-    eor     r6, r6, r11, lsl #5
-    eor     r7, r11, r11, lsr #4
-    eor     r7, r7, r10, lsl #28
-    eor     r7, r7, r11, lsr #27
-    eor     r7, r7, r10, lsl #5
+    eor     r6, r6, r5, lsl #5
+    eor     r11, r5, r5, lsr #4
+    eor     r11, r11, r10, lsl #28
+    eor     r11, r11, r5, lsr #27
+    eor     r11, r11, r10, lsl #5
     adds    r2, r2, r6, lsr #14
-    adc     r3, r3, r7, lsr #14
-    adds    r2, r2, r7, lsl #18
+    adc     r3, r3, r11, lsr #14
+    adds    r2, r2, r11, lsl #18
     adc     r3, r3, r6, lsl #18      // h += Sigma1(e)
     ldr     r6, [sp, #656]
-    ldr     r7, [sp, #660]
+    ldr     r11, [sp, #660]
     ldr     r12, [sp, #648]
     bic     r6, r6, r10
-    bic     r7, r7, r11
+    bic     r11, r11, r5
     adds    r2, r2, r6
-    adc     r3, r3, r7
-    ldr     r7, [sp, #652]
-    ldr     r6, [sp, #696]
+    adc     r3, r3, r11
     and     r12, r12, r10
-    and     r7, r7, r11
     adds    r2, r2, r12
-    adc     r3, r3, r7       // h = T1
-    ldr     r7, [sp, #700]
+    ldr     r11, [sp, #652]
+    ldr     r6, [sp, #696]
+    ldr     r12, [sp, #700]
+    and     r11, r11, r5
+    adc     r3, r3, r11       // h = T1
     adds    r6, r6, r2
-    adc     r7, r7, r3       // new e = d + T1
+    adc     r12, r12, r3       // new e = d + T1
     str     r6, [sp, #696]
-    str     r7, [sp, #700]
+    str     r12, [sp, #700]
     eor     r10, r8, r8, lsr #6
     eor     r10, r10, r9, lsl #26
     eor     r10, r10, r8, lsr #11
     eor     r10, r10, r9, lsl #21
-    eor     r11, r9, r9, lsr #6
-    eor     r11, r11, r8, lsl #26
-    eor     r11, r11, r9, lsr #11
-    eor     r11, r11, r8, lsl #21
+    eor     r5, r9, r9, lsr #6
+    eor     r5, r5, r8, lsl #26
+    eor     r5, r5, r9, lsr #11
+    eor     r5, r5, r8, lsl #21
     adds    r2, r2, r10, lsr #28
-    adc     r3, r3, r11, lsr #28
-    adds    r2, r2, r11, lsl #4
+    adc     r3, r3, r5, lsr #28
+    adds    r2, r2, r5, lsl #4
     adc     r3, r3, r10, lsl #4       // h += Sigma0(a)
     eor     r10, r8, r0
-    eor     r11, r9, r1
+    eor     r5, r9, r1
     and     r4, r4, r10
-    and     r5, r5, r11
+    and     r7, r7, r5
     eor     r4, r4, r0
-    eor     r5, r5, r1
+    eor     r7, r7, r1
     adds    r2, r2, r4
-    adc     r3, r3, r5      // new a = T1 + Sigma0(a) + Maj(a, b, c)
-    // round 8j + 5: a r2:r3, b r8:r9, e r6:r7, b^c r10:r11
+    adc     r3, r3, r7      // new a = T1 + Sigma0(a) + Maj(a, b, c)
+    // round 8j + 5: a r2:r3, b r8:r9, e r6:r12, b^c r10:r5
     ldr     r0, [sp, #656]
     ldr     r1, [sp, #660]
     ldr     r4, [lr, #40]
-    ldr     r5, [lr, #44]
+    ldr     r7, [lr, #44]
     str     r2, [sp, #664]
     str     r3, [sp, #668]
     adds    r0, r0, r4
-    adc     r1, r1, r5
+    adc     r1, r1, r7
     eor     r4, r6, r6, lsr #4
-    eor     r4, r4, r7, lsl #28
+    eor     r4, r4, r12, lsl #28
     eor     r4, r4, r6, lsr #27
-    eor     r4, r4, r7, lsl #5
-    eor     r5, r7, r7, lsr #4
-    eor     r5, r5, r6, lsl #28
-    eor     r5, r5, r7, lsr #27
-    eor     r5, r5, r6, lsl #5
+    eor     r4, r4, r12, lsl #5
+    eor     r7, r12, r12, lsr #4
+    eor     r7, r7, r6, lsl #28
+    eor     r7, r7, r12, lsr #27
+    eor     r7, r7, r6, lsl #5
     adds    r0, r0, r4, lsr #14
-    adc     r1, r1, r5, lsr #14
-    adds    r0, r0, r5, lsl #18
+    adc     r1, r1, r7, lsr #14
+    adds    r0, r0, r7, lsl #18
     adc     r1, r1, r4, lsl #18      // h += Sigma1(e)
     ldr     r4, [sp, #648]
-    ldr     r5, [sp, #652]
-    ldr     r12, [sp, #640]
+    ldr     r7, [sp, #652]
+    ldr     r11, [sp, #640]
     bic     r4, r4, r6
-    bic     r5, r5, r7
+    bic     r7, r7, r12
     adds    r0, r0, r4
-    adc     r1, r1, r5
-    ldr     r5, [sp, #644]
+    adc     r1, r1, r7
+    and     r11, r11, r6
+    adds    r0, r0, r11
+    ldr     r7, [sp, #644]
     ldr     r4, [sp, #688]
-    and     r12, r12, r6
-    and     r5, r5, r7
-    adds    r0, r0, r12
-    adc     r1, r1, r5       // h = T1
-    ldr     r5, [sp, #692]
+    ldr     r11, [sp, #692]
+    and     r7, r7, r12
+    adc     r1, r1, r7       // h = T1
     adds    r4, r4, r0
-    adc     r5, r5, r1       // new e = d + T1
+    adc     r11, r11, r1       // new e = d + T1
     str     r4, [sp, #688]
-    str     r5, [sp, #692]
+    str     r11, [sp, #692]
     eor     r6, r2, r2, lsr #6
     eor     r6, r6, r3, lsl #26
     eor     r6, r6, r2, lsr #11
     eor     r6, r6, r3, lsl #21
-    eor     r7, r3, r3, lsr #6
-    eor     r7, r7, r2, lsl #26
-    eor     r7, r7, r3, lsr #11
-    eor     r7, r7, r2, lsl #21
+    eor     r12, r3, r3, lsr #6
+    eor     r12, r12, r2, lsl #26
+    eor     r12, r12, r3, lsr #11
+    eor     r12, r12, r2, lsl #21
     adds    r0, r0, r6, lsr #28
-    adc     r1, r1, r7, lsr #28
-    adds    r0, r0, r7, lsl #4
+    adc     r1, r1, r12, lsr #28
+    adds    r0, r0, r12, lsl #4
     adc     r1, r1, r6, lsl #4       // h += Sigma0(a)
     eor     r6, r2, r8
-    eor     r7, r3, r9
+    eor     r12, r3, r9
     and     r10, r10, r6
-    and     r11, r11, r7
+    and     r5, r5, r12
     eor     r10, r10, r8
-    eor     r11, r11, r9
+    eor     r5, r5, r9
     adds    r0, r0, r10
-    adc     r1, r1, r11      // new a = T1 + Sigma0(a) + Maj(a, b, c)
-    // round 8j + 6: a r0:r1, b r2:r3, e r4:r5, b^c r6:r7
+    adc     r1, r1, r5      // new a = T1 + Sigma0(a) + Maj(a, b, c)
+    // round 8j + 6: a r0:r1, b r2:r3, e r4:r11, b^c r6:r12
     ldr     r8, [sp, #648]
     ldr     r9, [sp, #652]
     ldr     r10, [lr, #48]
-    ldr     r11, [lr, #52]
+    ldr     r5, [lr, #52]
     str     r0, [sp, #656]
     str     r1, [sp, #660]
     adds    r8, r8, r10
-    adc     r9, r9, r11
+    adc     r9, r9, r5
     eor     r10, r4, r4, lsr #4
-    eor     r10, r10, r5, lsl #28
+    eor     r10, r10, r11, lsl #28
     eor     r10, r10, r4, lsr #27
-    eor     r10, r10, r5, lsl #5
-    eor     r11, r5, r5, lsr #4
-    eor     r11, r11, r4, lsl #28
-    eor     r11, r11, r5, lsr #27
-    eor     r11, r11, r4, lsl #5
+    eor     r10, r10, r11, lsl #5
+    eor     r5, r11, r11, lsr #4
+    eor     r5, r5, r4, lsl #28
+    eor     r5, r5, r11, lsr #27
+    eor     r5, r5, r4, lsl #5
     adds    r8, r8, r10, lsr #14
-    adc     r9, r9, r11, lsr #14
-    adds    r8, r8, r11, lsl #18
+    adc     r9, r9, r5, lsr #14
+    adds    r8, r8, r5, lsl #18
     adc     r9, r9, r10, lsl #18      // h += Sigma1(e)
     ldr     r10, [sp, #640]
-    ldr     r11, [sp, #644]
-    ldr     r12, [sp, #696]
+    ldr     r5, [sp, #644]
+    ldr     r7, [sp, #696]
     bic     r10, r10, r4
-    bic     r11, r11, r5
+    bic     r5, r5, r11
     adds    r8, r8, r10
-    adc     r9, r9, r11
-    ldr     r11, [sp, #700]
+    adc     r9, r9, r5
+    and     r7, r7, r4
+    adds    r8, r8, r7
+    ldr     r5, [sp, #700]
     ldr     r10, [sp, #680]
-    and     r12, r12, r4
-    and     r11, r11, r5
-    adds    r8, r8, r12
-    adc     r9, r9, r11       // h = T1
-    ldr     r11, [sp, #684]
+    ldr     r7, [sp, #684]
+    and     r5, r5, r11
+    adc     r9, r9, r5       // h = T1
     adds    r10, r10, r8
-    adc     r11, r11, r9       // new e = d + T1
+    adc     r7, r7, r9       // new e = d + T1
     str     r10, [sp, #680]
-    str     r11, [sp, #684]
+    str     r7, [sp, #684]
     eor     r4, r0, r0, lsr #6
     eor     r4, r4, r1, lsl #26
     eor     r4, r4, r0, lsr #11
     eor     r4, r4, r1, lsl #21
-    eor     r5, r1, r1, lsr #6
-    eor     r5, r5, r0, lsl #26
-    eor     r5, r5, r1, lsr #11
-    eor     r5, r5, r0, lsl #21
+    eor     r11, r1, r1, lsr #6
+    eor     r11, r11, r0, lsl #26
+    eor     r11, r11, r1, lsr #11
+    eor     r11, r11, r0, lsl #21
     adds    r8, r8, r4, lsr #28
-    adc     r9, r9, r5, lsr #28
-    adds    r8, r8, r5, lsl #4
+    adc     r9, r9, r11, lsr #28
+    adds    r8, r8, r11, lsl #4
     adc     r9, r9, r4, lsl #4       // h += Sigma0(a)
     eor     r4, r0, r2
-    eor     r5, r1, r3
+    eor     r11, r1, r3
     and     r6, r6, r4
-    and     r7, r7, r5
+    and     r12, r12, r11
     eor     r6, r6, r2
-    eor     r7, r7, r3
+    eor     r12, r12, r3
     adds    r8, r8, r6
-    adc     r9, r9, r7      // new a = T1 + Sigma0(a) + Maj(a, b, c)
-    // round 8j + 7: a r8:r9, b r0:r1, e r10:r11, b^c r4:r5
+    adc     r9, r9, r12      // new a = T1 + Sigma0(a) + Maj(a, b, c)
+    // round 8j + 7: a r8:r9, b r0:r1, e r10:r7, b^c r4:r11
     ldr     r2, [sp, #640]
     ldr     r3, [sp, #644]
     ldr     r6, [lr, #56]
-    ldr     r7, [lr, #60]
+    ldr     r12, [lr, #60]
     str     r8, [sp, #648]
     str     r9, [sp, #652]
     adds    r2, r2, r6
-    adc     r3, r3, r7
+    adc     r3, r3, r12
     eor     r6, r10, r10, lsr #4
-    eor     r6, r6, r11, lsl #28
+    eor     r6, r6, r7, lsl #28
     eor     r6, r6, r10, lsr #27
-    eor     r6, r6, r11, lsl #5
-    eor     r7, r11, r11, lsr #4
-    eor     r7, r7, r10, lsl #28
-    eor     r7, r7, r11, lsr #27
-    eor     r7, r7, r10, lsl #5
+    eor     r6, r6, r7, lsl #5
+    eor     r12, r7, r7, lsr #4
+    eor     r12, r12, r10, lsl #28
+    eor     r12, r12, r7, lsr #27
+    eor     r12, r12, r10, lsl #5
     adds    r2, r2, r6, lsr #14
-    adc     r3, r3, r7, lsr #14
-    adds    r2, r2, r7, lsl #18
+    adc     r3, r3, r12, lsr #14
+    adds    r2, r2, r12, lsl #18
     adc     r3, r3, r6, lsl #18      // h += Sigma1(e)
     ldr     r6, [sp, #696]
-    ldr     r7, [sp, #700]
-    ldr     r12, [sp, #688]
+    ldr     r12, [sp, #700]
+    ldr     r5, [sp, #688]
     bic     r6, r6, r10
-    bic     r7, r7, r11
+    bic     r12, r12, r7
     adds    r2, r2, r6
-    adc     r3, r3, r7
-    ldr     r7, [sp, #692]
+    adc     r3, r3, r12
+    and     r5, r5, r10
+    adds    r2, r2, r5
+    ldr     r12, [sp, #692]
     ldr     r6, [sp, #672]
-    and     r12, r12, r10
-    and     r7, r7, r11
-    adds    r2, r2, r12
-    adc     r3, r3, r7       // h = T1
-    ldr     r7, [sp, #676]
+    ldr     r5, [sp, #676]
+    and     r12, r12, r7
+    adc     r3, r3, r12       // h = T1
     adds    r6, r6, r2
-    adc     r7, r7, r3       // new e = d + T1
+    adc     r5, r5, r3       // new e = d + T1
     str     r6, [sp, #672]
-    str     r7, [sp, #676]
+    str     r5, [sp, #676]
     eor     r10, r8, r8, lsr #6
     eor     r10, r10, r9, lsl #26
     eor     r10, r10, r8, lsr #11
     eor     r10, r10, r9, lsl #21
-    eor     r11, r9, r9, lsr #6
-    eor     r11, r11, r8, lsl #26
-    eor     r11, r11, r9, lsr #11
-    eor     r11, r11, r8, lsl #21
+    eor     r7, r9, r9, lsr #6
+    eor     r7, r7, r8, lsl #26
+    eor     r7, r7, r9, lsr #11
+    eor     r7, r7, r8, lsl #21
     adds    r2, r2, r10, lsr #28
-    adc     r3, r3, r11, lsr #28
-    adds    r2, r2, r11, lsl #4
+    adc     r3, r3, r7, lsr #28
+    adds    r2, r2, r7, lsl #4
     adc     r3, r3, r10, lsl #4       // h += Sigma0(a)
     eor     r10, r8, r0
-    eor     r11, r9, r1
+    eor     r7, r9, r1
     and     r4, r4, r10
-    and     r5, r5, r11
+    and     r11, r11, r7
     eor     r4, r4, r0
-    eor     r5, r5, r1
+    eor     r11, r11, r1
     adds    r2, r2, r4
-    adc     r3, r3, r5      // new a = T1 + Sigma0(a) + Maj(a, b, c)
+    adc     r3, r3, r11      // new a = T1 + Sigma0(a) + Maj(a, b, c)
     str     r2, [sp, #640]
     str     r3, [sp, #644]
-    mov     r0, r2                  // A
+    mov     r0, r2
     mov     r1, r3
-    mov     r2, r8                  // B
+    mov     r2, r8
     mov     r3, r9
-    mov     r4, r6                  // E
-    mov     r5, r7
-    mov     r6, r10                  // CY
-    mov     r7, r11
+    mov     r4, r6
+    mov     r6, r10
     add     lr, lr, #64
     add     r12, sp, #640
     cmp     lr, r12
