@@ -144,40 +144,45 @@ def sha256_schedule(emit) -> tuple[int, int]:
         al.drop("kb")
     al.free.append("lr")                # the input pointer is dead: lr joins the window
 
+    def needed(t: int) -> list[str]:
+        return [w(t - 2), w(t - 16), w(t - 15), w(t - 7)]
+
+    def reload(words: list[str]) -> None:
+        for v in words:
+            emit(f"ldr     {al.take(v)}, {slot(v)}")
+            al.loads += 1
+
+    # Step 16's words that the pairs above spilled come back first.
+    first = [v for v in needed(16) if v not in al.reg]
+    al.make_room(len(first), set(needed(16)), slot)
+    reload(first)
     for t in range(16, 64):
-        x2, acc, x15, x7 = w(t - 2), w(t - 16), w(t - 15), w(t - 7)
-        needed = [x2, acc, x15, x7]
-        missing = [v for v in needed if v not in al.reg]
-        # Room for the reloads and the two temporaries (s: the sigmas, k: K[t] then WK[t]).
-        al.make_room(len(missing) + 2, set(needed), slot)
+        x2, acc, x15, x7 = needed(t)
+        nxt = [v for v in needed(t + 1) if v not in al.reg and v != w(t)] if t < 63 else []
+        # One temporary s (the sigmas, then K[t] and WK[t]); room now for it and for the next step's
+        # reloads, which share the burst that loads K[t] (spill stores here, after the last store).
+        al.make_room(len(nxt) + 1, set(needed(t)) | (set(needed(t + 1)) if t < 63 else set()), slot)
         s = al.take("s")
-        assert x2 in al.reg, "W[t-2] is always resident"
-        r2 = al.reg[x2]
-        emit(f"lsr     {s}, {r2}, #10")            # sigma1 first: the loads then follow ALU work
+        r2, ra, r15, r7 = (al.reg[v] for v in (x2, acc, x15, x7))
+        emit(f"lsr     {s}, {r2}, #10")
         emit(f"eor     {s}, {s}, {r2}, ror #17")
         emit(f"eor     {s}, {s}, {r2}, ror #19")
-        for v in missing:
-            r = al.take(v)
-            emit(f"ldr     {r}, {slot(v)}")
-            al.loads += 1
-        k = al.take("k")
-        emit(f"ldr     {k}, .LK256 + {4 * t}")
-        ra, r15, r7 = al.reg[acc], al.reg[x15], al.reg[x7]
         emit(f"add     {ra}, {ra}, {s}")
         emit(f"lsr     {s}, {r15}, #3")
         emit(f"eor     {s}, {s}, {r15}, ror #7")
         emit(f"eor     {s}, {s}, {r15}, ror #18")
         emit(f"add     {ra}, {ra}, {s}")
         emit(f"add     {ra}, {ra}, {r7}")
-        emit(f"add     {k}, {k}, {ra}")
-        emit(f"str     {k}, [sp, #{WK_OFF + 4 * t}]")
-        al.advance(needed)
+        al.advance(needed(t))
         # W[t] takes over the register of W[t-16] (its last use was as the accumulator).
         al.reg[w(t)] = al.reg.pop(acc)
         al.in_mem.discard(w(t))
         al.advance([w(t)])
+        reload(nxt)
+        emit(f"ldr     {s}, .LK256 + {4 * t}")
+        emit(f"add     {s}, {s}, {ra}")
+        emit(f"str     {s}, [sp, #{WK_OFF + 4 * t}]")
         al.drop("s")
-        al.drop("k")
         for v in list(al.reg):          # words with no further use free their registers
             if al.next_use(v) >= 10**9:
                 al.drop(v)

@@ -147,629 +147,623 @@ MCU_FN(sha256, blocks):
     lsr     r5, r7, #10
     eor     r5, r5, r7, ror #17
     eor     r5, r5, r7, ror #19
-    ldr     r4, .LK256 + 64
     add     r0, r0, r5
     lsr     r5, r1, #3
     eor     r5, r5, r1, ror #7
     eor     r5, r5, r1, ror #18
     add     r0, r0, r5
     add     r0, r0, r8
-    add     r4, r4, r0
-    str     r4, [sp, #64]
-    lsr     r4, r9, #10
-    eor     r4, r4, r9, ror #17
-    eor     r4, r4, r9, ror #19
-    ldr     r5, .LK256 + 68
-    add     r1, r1, r4
-    lsr     r4, r3, #3
-    eor     r4, r4, r3, ror #7
-    eor     r4, r4, r3, ror #18
-    add     r1, r1, r4
+    ldr     r5, .LK256 + 64
+    add     r5, r5, r0
+    str     r5, [sp, #64]
+    lsr     r5, r9, #10
+    eor     r5, r5, r9, ror #17
+    eor     r5, r5, r9, ror #19
+    add     r1, r1, r5
+    lsr     r5, r3, #3
+    eor     r5, r5, r3, ror #7
+    eor     r5, r5, r3, ror #18
+    add     r1, r1, r5
     add     r1, r1, r11
+    ldr     r5, .LK256 + 68
     add     r5, r5, r1
     str     r5, [sp, #68]
     lsr     r5, r0, #10
     eor     r5, r5, r0, ror #17
     eor     r5, r5, r0, ror #19
-    ldr     r4, .LK256 + 72
     add     r3, r3, r5
     lsr     r5, r2, #3
     eor     r5, r5, r2, ror #7
     eor     r5, r5, r2, ror #18
     add     r3, r3, r5
     add     r3, r3, r10
-    add     r4, r4, r3
-    str     r4, [sp, #72]
-    lsr     r4, r1, #10
-    eor     r4, r4, r1, ror #17
-    eor     r4, r4, r1, ror #19
-    ldr     r5, [sp, #272]
-    ldr     lr, .LK256 + 76
-    add     r2, r2, r4
-    lsr     r4, r5, #3
-    eor     r4, r4, r5, ror #7
-    eor     r4, r4, r5, ror #18
-    add     r2, r2, r4
-    add     r2, r2, r6
-    add     lr, lr, r2
-    str     lr, [sp, #76]
-    str     r6, [sp, #304]
-    lsr     lr, r3, #10
-    eor     lr, lr, r3, ror #17
-    eor     lr, lr, r3, ror #19
-    ldr     r4, [sp, #276]
-    ldr     r6, .LK256 + 80
-    add     r5, r5, lr
-    lsr     lr, r4, #3
-    eor     lr, lr, r4, ror #7
-    eor     lr, lr, r4, ror #18
-    add     r5, r5, lr
-    add     r5, r5, r12
-    add     r6, r6, r5
-    str     r6, [sp, #80]
-    str     r12, [sp, #308]
-    lsr     r6, r2, #10
-    eor     r6, r6, r2, ror #17
-    eor     r6, r6, r2, ror #19
-    ldr     lr, [sp, #280]
-    ldr     r12, .LK256 + 84
-    add     r4, r4, r6
-    lsr     r6, lr, #3
-    eor     r6, r6, lr, ror #7
-    eor     r6, r6, lr, ror #18
-    add     r4, r4, r6
-    add     r4, r4, r7
-    add     r12, r12, r4
-    str     r12, [sp, #84]
-    str     r7, [sp, #312]
-    lsr     r12, r5, #10
-    eor     r12, r12, r5, ror #17
-    eor     r12, r12, r5, ror #19
-    ldr     r6, [sp, #284]
-    ldr     r7, .LK256 + 88
-    add     lr, lr, r12
-    lsr     r12, r6, #3
-    eor     r12, r12, r6, ror #7
-    eor     r12, r12, r6, ror #18
-    add     lr, lr, r12
-    add     lr, lr, r9
-    add     r7, r7, lr
-    str     r7, [sp, #88]
-    str     r9, [sp, #316]
-    lsr     r7, r4, #10
-    eor     r7, r7, r4, ror #17
-    eor     r7, r7, r4, ror #19
-    ldr     r12, [sp, #288]
-    ldr     r9, .LK256 + 92
-    add     r6, r6, r7
-    lsr     r7, r12, #3
-    eor     r7, r7, r12, ror #7
-    eor     r7, r7, r12, ror #18
-    add     r6, r6, r7
-    add     r6, r6, r0
-    add     r9, r9, r6
-    str     r9, [sp, #92]
-    lsr     r9, lr, #10
-    eor     r9, r9, lr, ror #17
-    eor     r9, r9, lr, ror #19
-    ldr     r7, .LK256 + 96
-    add     r12, r12, r9
-    lsr     r9, r8, #3
-    eor     r9, r9, r8, ror #7
-    eor     r9, r9, r8, ror #18
-    add     r12, r12, r9
-    add     r12, r12, r1
-    add     r7, r7, r12
-    str     r7, [sp, #96]
-    lsr     r7, r6, #10
-    eor     r7, r7, r6, ror #17
-    eor     r7, r7, r6, ror #19
-    ldr     r9, .LK256 + 100
-    add     r8, r8, r7
-    lsr     r7, r11, #3
-    eor     r7, r7, r11, ror #7
-    eor     r7, r7, r11, ror #18
-    add     r8, r8, r7
-    add     r8, r8, r3
-    add     r9, r9, r8
-    str     r9, [sp, #100]
-    lsr     r9, r12, #10
-    eor     r9, r9, r12, ror #17
-    eor     r9, r9, r12, ror #19
-    ldr     r7, .LK256 + 104
-    add     r11, r11, r9
-    lsr     r9, r10, #3
-    eor     r9, r9, r10, ror #7
-    eor     r9, r9, r10, ror #18
-    add     r11, r11, r9
-    add     r11, r11, r2
-    add     r7, r7, r11
-    str     r7, [sp, #104]
-    str     r2, [sp, #268]
-    lsr     r7, r8, #10
-    eor     r7, r7, r8, ror #17
-    eor     r7, r7, r8, ror #19
-    ldr     r9, [sp, #304]
-    ldr     r2, .LK256 + 108
-    add     r10, r10, r7
-    lsr     r7, r9, #3
-    eor     r7, r7, r9, ror #7
-    eor     r7, r7, r9, ror #18
-    add     r10, r10, r7
-    add     r10, r10, r5
-    add     r2, r2, r10
-    str     r2, [sp, #108]
-    str     r5, [sp, #272]
-    lsr     r2, r11, #10
-    eor     r2, r2, r11, ror #17
-    eor     r2, r2, r11, ror #19
-    ldr     r7, [sp, #308]
-    ldr     r5, .LK256 + 112
-    add     r9, r9, r2
-    lsr     r2, r7, #3
-    eor     r2, r2, r7, ror #7
-    eor     r2, r2, r7, ror #18
-    add     r9, r9, r2
-    add     r9, r9, r4
-    add     r5, r5, r9
-    str     r5, [sp, #112]
-    str     r4, [sp, #276]
-    lsr     r5, r10, #10
-    eor     r5, r5, r10, ror #17
-    eor     r5, r5, r10, ror #19
-    ldr     r2, [sp, #312]
-    ldr     r4, .LK256 + 116
-    add     r7, r7, r5
-    lsr     r5, r2, #3
-    eor     r5, r5, r2, ror #7
-    eor     r5, r5, r2, ror #18
-    add     r7, r7, r5
-    add     r7, r7, lr
-    add     r4, r4, r7
-    str     r4, [sp, #116]
-    str     lr, [sp, #280]
-    lsr     r4, r9, #10
-    eor     r4, r4, r9, ror #17
-    eor     r4, r4, r9, ror #19
-    ldr     r5, [sp, #316]
-    ldr     lr, .LK256 + 120
-    add     r2, r2, r4
-    lsr     r4, r5, #3
-    eor     r4, r4, r5, ror #7
-    eor     r4, r4, r5, ror #18
-    add     r2, r2, r4
-    add     r2, r2, r6
-    add     lr, lr, r2
-    str     lr, [sp, #120]
-    lsr     lr, r7, #10
-    eor     lr, lr, r7, ror #17
-    eor     lr, lr, r7, ror #19
-    ldr     r4, .LK256 + 124
-    add     r5, r5, lr
-    lsr     lr, r0, #3
-    eor     lr, lr, r0, ror #7
-    eor     lr, lr, r0, ror #18
-    add     r5, r5, lr
-    add     r5, r5, r12
-    add     r4, r4, r5
-    str     r4, [sp, #124]
-    lsr     r4, r2, #10
-    eor     r4, r4, r2, ror #17
-    eor     r4, r4, r2, ror #19
-    ldr     lr, .LK256 + 128
-    add     r0, r0, r4
-    lsr     r4, r1, #3
-    eor     r4, r4, r1, ror #7
-    eor     r4, r4, r1, ror #18
-    add     r0, r0, r4
-    add     r0, r0, r8
-    add     lr, lr, r0
-    str     lr, [sp, #128]
-    lsr     lr, r5, #10
-    eor     lr, lr, r5, ror #17
-    eor     lr, lr, r5, ror #19
-    ldr     r4, .LK256 + 132
-    add     r1, r1, lr
-    lsr     lr, r3, #3
-    eor     lr, lr, r3, ror #7
-    eor     lr, lr, r3, ror #18
-    add     r1, r1, lr
-    add     r1, r1, r11
-    add     r4, r4, r1
-    str     r4, [sp, #132]
-    str     r11, [sp, #296]
-    lsr     r4, r0, #10
-    eor     r4, r4, r0, ror #17
-    eor     r4, r4, r0, ror #19
-    ldr     lr, [sp, #268]
-    ldr     r11, .LK256 + 136
-    add     r3, r3, r4
-    lsr     r4, lr, #3
-    eor     r4, r4, lr, ror #7
-    eor     r4, r4, lr, ror #18
-    add     r3, r3, r4
-    add     r3, r3, r10
-    add     r11, r11, r3
-    str     r11, [sp, #136]
-    str     r10, [sp, #300]
-    lsr     r11, r1, #10
-    eor     r11, r11, r1, ror #17
-    eor     r11, r11, r1, ror #19
     ldr     r4, [sp, #272]
-    ldr     r10, .LK256 + 140
-    add     lr, lr, r11
-    lsr     r11, r4, #3
-    eor     r11, r11, r4, ror #7
-    eor     r11, r11, r4, ror #18
-    add     lr, lr, r11
-    add     lr, lr, r9
-    add     r10, r10, lr
-    str     r10, [sp, #140]
-    str     r9, [sp, #304]
-    lsr     r10, r3, #10
-    eor     r10, r10, r3, ror #17
-    eor     r10, r10, r3, ror #19
-    ldr     r11, [sp, #276]
-    ldr     r9, .LK256 + 144
-    add     r4, r4, r10
-    lsr     r10, r11, #3
-    eor     r10, r10, r11, ror #7
-    eor     r10, r10, r11, ror #18
-    add     r4, r4, r10
-    add     r4, r4, r7
-    add     r9, r9, r4
-    str     r9, [sp, #144]
-    str     r7, [sp, #308]
-    lsr     r9, lr, #10
-    eor     r9, r9, lr, ror #17
-    eor     r9, r9, lr, ror #19
-    ldr     r10, [sp, #280]
-    ldr     r7, .LK256 + 148
-    add     r11, r11, r9
-    lsr     r9, r10, #3
-    eor     r9, r9, r10, ror #7
-    eor     r9, r9, r10, ror #18
-    add     r11, r11, r9
-    add     r11, r11, r2
-    add     r7, r7, r11
-    str     r7, [sp, #148]
-    lsr     r7, r4, #10
-    eor     r7, r7, r4, ror #17
-    eor     r7, r7, r4, ror #19
-    ldr     r9, .LK256 + 152
-    add     r10, r10, r7
-    lsr     r7, r6, #3
-    eor     r7, r7, r6, ror #7
-    eor     r7, r7, r6, ror #18
-    add     r10, r10, r7
-    add     r10, r10, r5
-    add     r9, r9, r10
-    str     r9, [sp, #152]
-    lsr     r9, r11, #10
-    eor     r9, r9, r11, ror #17
-    eor     r9, r9, r11, ror #19
-    ldr     r7, .LK256 + 156
-    add     r6, r6, r9
-    lsr     r9, r12, #3
-    eor     r9, r9, r12, ror #7
-    eor     r9, r9, r12, ror #18
-    add     r6, r6, r9
-    add     r6, r6, r0
-    add     r7, r7, r6
-    str     r7, [sp, #156]
-    lsr     r7, r10, #10
-    eor     r7, r7, r10, ror #17
-    eor     r7, r7, r10, ror #19
-    ldr     r9, .LK256 + 160
-    add     r12, r12, r7
-    lsr     r7, r8, #3
-    eor     r7, r7, r8, ror #7
-    eor     r7, r7, r8, ror #18
-    add     r12, r12, r7
-    add     r12, r12, r1
-    add     r9, r9, r12
-    str     r9, [sp, #160]
-    str     r1, [sp, #260]
-    lsr     r9, r6, #10
-    eor     r9, r9, r6, ror #17
-    eor     r9, r9, r6, ror #19
-    ldr     r7, [sp, #296]
-    ldr     r1, .LK256 + 164
-    add     r8, r8, r9
-    lsr     r9, r7, #3
-    eor     r9, r9, r7, ror #7
-    eor     r9, r9, r7, ror #18
-    add     r8, r8, r9
-    add     r8, r8, r3
-    add     r1, r1, r8
-    str     r1, [sp, #164]
-    str     r3, [sp, #264]
-    lsr     r1, r12, #10
-    eor     r1, r1, r12, ror #17
-    eor     r1, r1, r12, ror #19
-    ldr     r9, [sp, #300]
-    ldr     r3, .LK256 + 168
-    add     r7, r7, r1
-    lsr     r1, r9, #3
-    eor     r1, r1, r9, ror #7
-    eor     r1, r1, r9, ror #18
-    add     r7, r7, r1
-    add     r7, r7, lr
-    add     r3, r3, r7
-    str     r3, [sp, #168]
-    str     lr, [sp, #268]
-    lsr     r3, r8, #10
-    eor     r3, r3, r8, ror #17
-    eor     r3, r3, r8, ror #19
-    ldr     r1, [sp, #304]
-    ldr     lr, .LK256 + 172
-    add     r9, r9, r3
-    lsr     r3, r1, #3
-    eor     r3, r3, r1, ror #7
-    eor     r3, r3, r1, ror #18
-    add     r9, r9, r3
-    add     r9, r9, r4
-    add     lr, lr, r9
-    str     lr, [sp, #172]
-    str     r4, [sp, #272]
-    lsr     lr, r7, #10
-    eor     lr, lr, r7, ror #17
-    eor     lr, lr, r7, ror #19
-    ldr     r3, [sp, #308]
-    ldr     r4, .LK256 + 176
-    add     r1, r1, lr
-    lsr     lr, r3, #3
-    eor     lr, lr, r3, ror #7
-    eor     lr, lr, r3, ror #18
-    add     r1, r1, lr
-    add     r1, r1, r11
-    add     r4, r4, r1
-    str     r4, [sp, #176]
-    lsr     r4, r9, #10
-    eor     r4, r4, r9, ror #17
-    eor     r4, r4, r9, ror #19
-    ldr     lr, .LK256 + 180
-    add     r3, r3, r4
-    lsr     r4, r2, #3
-    eor     r4, r4, r2, ror #7
-    eor     r4, r4, r2, ror #18
-    add     r3, r3, r4
-    add     r3, r3, r10
-    add     lr, lr, r3
-    str     lr, [sp, #180]
-    lsr     lr, r1, #10
-    eor     lr, lr, r1, ror #17
-    eor     lr, lr, r1, ror #19
-    ldr     r4, .LK256 + 184
-    add     r2, r2, lr
-    lsr     lr, r5, #3
-    eor     lr, lr, r5, ror #7
-    eor     lr, lr, r5, ror #18
-    add     r2, r2, lr
-    add     r2, r2, r6
-    add     r4, r4, r2
-    str     r4, [sp, #184]
-    lsr     r4, r3, #10
-    eor     r4, r4, r3, ror #17
-    eor     r4, r4, r3, ror #19
-    ldr     lr, .LK256 + 188
-    add     r5, r5, r4
-    lsr     r4, r0, #3
-    eor     r4, r4, r0, ror #7
-    eor     r4, r4, r0, ror #18
-    add     r5, r5, r4
-    add     r5, r5, r12
-    add     lr, lr, r5
-    str     lr, [sp, #188]
-    str     r12, [sp, #288]
-    lsr     lr, r2, #10
-    eor     lr, lr, r2, ror #17
-    eor     lr, lr, r2, ror #19
-    ldr     r4, [sp, #260]
-    ldr     r12, .LK256 + 192
-    add     r0, r0, lr
-    lsr     lr, r4, #3
-    eor     lr, lr, r4, ror #7
-    eor     lr, lr, r4, ror #18
-    add     r0, r0, lr
-    add     r0, r0, r8
-    add     r12, r12, r0
-    str     r12, [sp, #192]
-    str     r8, [sp, #292]
-    lsr     r12, r5, #10
-    eor     r12, r12, r5, ror #17
-    eor     r12, r12, r5, ror #19
-    ldr     lr, [sp, #264]
-    ldr     r8, .LK256 + 196
-    add     r4, r4, r12
-    lsr     r12, lr, #3
-    eor     r12, r12, lr, ror #7
-    eor     r12, r12, lr, ror #18
-    add     r4, r4, r12
-    add     r4, r4, r7
-    add     r8, r8, r4
-    str     r8, [sp, #196]
-    str     r7, [sp, #296]
-    lsr     r8, r0, #10
-    eor     r8, r8, r0, ror #17
-    eor     r8, r8, r0, ror #19
-    ldr     r12, [sp, #268]
-    ldr     r7, .LK256 + 200
-    add     lr, lr, r8
-    lsr     r8, r12, #3
-    eor     r8, r8, r12, ror #7
-    eor     r8, r8, r12, ror #18
-    add     lr, lr, r8
-    add     lr, lr, r9
-    add     r7, r7, lr
-    str     r7, [sp, #200]
-    str     r9, [sp, #300]
-    lsr     r7, r4, #10
-    eor     r7, r7, r4, ror #17
-    eor     r7, r7, r4, ror #19
-    ldr     r8, [sp, #272]
-    ldr     r9, .LK256 + 204
-    add     r12, r12, r7
-    lsr     r7, r8, #3
-    eor     r7, r7, r8, ror #7
-    eor     r7, r7, r8, ror #18
-    add     r12, r12, r7
-    add     r12, r12, r1
-    add     r9, r9, r12
-    str     r9, [sp, #204]
-    lsr     r9, lr, #10
-    eor     r9, r9, lr, ror #17
-    eor     r9, r9, lr, ror #19
-    ldr     r7, .LK256 + 208
-    add     r8, r8, r9
-    lsr     r9, r11, #3
-    eor     r9, r9, r11, ror #7
-    eor     r9, r9, r11, ror #18
-    add     r8, r8, r9
-    add     r8, r8, r3
-    add     r7, r7, r8
-    str     r7, [sp, #208]
-    lsr     r7, r12, #10
-    eor     r7, r7, r12, ror #17
-    eor     r7, r7, r12, ror #19
-    ldr     r9, .LK256 + 212
-    add     r11, r11, r7
-    lsr     r7, r10, #3
-    eor     r7, r7, r10, ror #7
-    eor     r7, r7, r10, ror #18
-    add     r11, r11, r7
-    add     r11, r11, r2
-    add     r9, r9, r11
-    str     r9, [sp, #212]
-    lsr     r9, r8, #10
-    eor     r9, r9, r8, ror #17
-    eor     r9, r9, r8, ror #19
-    ldr     r7, .LK256 + 216
-    add     r10, r10, r9
-    lsr     r9, r6, #3
-    eor     r9, r9, r6, ror #7
-    eor     r9, r9, r6, ror #18
-    add     r10, r10, r9
-    add     r10, r10, r5
-    add     r7, r7, r10
-    str     r7, [sp, #216]
-    str     r5, [sp, #316]
-    lsr     r7, r11, #10
-    eor     r7, r7, r11, ror #17
-    eor     r7, r7, r11, ror #19
-    ldr     r9, [sp, #288]
-    ldr     r5, .LK256 + 220
-    add     r6, r6, r7
-    lsr     r7, r9, #3
-    eor     r7, r7, r9, ror #7
-    eor     r7, r7, r9, ror #18
-    add     r6, r6, r7
-    add     r6, r6, r0
-    add     r5, r5, r6
-    str     r5, [sp, #220]
-    str     r0, [sp, #256]
-    lsr     r5, r10, #10
-    eor     r5, r5, r10, ror #17
-    eor     r5, r5, r10, ror #19
-    ldr     r7, [sp, #292]
-    ldr     r0, .LK256 + 224
-    add     r9, r9, r5
-    lsr     r5, r7, #3
-    eor     r5, r5, r7, ror #7
-    eor     r5, r5, r7, ror #18
-    add     r9, r9, r5
-    add     r9, r9, r4
-    add     r0, r0, r9
-    str     r0, [sp, #224]
-    lsr     r4, r6, #10
-    eor     r4, r4, r6, ror #17
-    eor     r4, r4, r6, ror #19
-    ldr     r0, [sp, #296]
-    ldr     r5, .LK256 + 228
-    add     r7, r7, r4
-    lsr     r4, r0, #3
-    eor     r4, r4, r0, ror #7
-    eor     r4, r4, r0, ror #18
-    add     r7, r7, r4
-    add     r7, r7, lr
-    add     r5, r5, r7
-    str     r5, [sp, #228]
-    lsr     lr, r9, #10
-    eor     lr, lr, r9, ror #17
-    eor     lr, lr, r9, ror #19
-    ldr     r5, [sp, #300]
-    ldr     r4, .LK256 + 232
-    add     r0, r0, lr
-    lsr     lr, r5, #3
-    eor     lr, lr, r5, ror #7
-    eor     lr, lr, r5, ror #18
-    add     r0, r0, lr
-    add     r0, r0, r12
-    add     r4, r4, r0
-    str     r4, [sp, #232]
-    lsr     r12, r7, #10
-    eor     r12, r12, r7, ror #17
-    eor     r12, r12, r7, ror #19
-    ldr     r4, .LK256 + 236
-    add     r5, r5, r12
-    lsr     r12, r1, #3
-    eor     r12, r12, r1, ror #7
-    eor     r12, r12, r1, ror #18
-    add     r5, r5, r12
-    add     r5, r5, r8
-    add     r4, r4, r5
-    str     r4, [sp, #236]
-    lsr     r7, r0, #10
-    eor     r7, r7, r0, ror #17
-    eor     r7, r7, r0, ror #19
-    ldr     r8, .LK256 + 240
-    add     r1, r1, r7
-    lsr     r7, r3, #3
-    eor     r7, r7, r3, ror #7
-    eor     r7, r7, r3, ror #18
-    add     r1, r1, r7
-    add     r1, r1, r11
-    add     r8, r8, r1
-    str     r8, [sp, #240]
-    lsr     r0, r5, #10
-    eor     r0, r0, r5, ror #17
-    eor     r0, r0, r5, ror #19
-    ldr     r11, .LK256 + 244
-    add     r3, r3, r0
-    lsr     r0, r2, #3
-    eor     r0, r0, r2, ror #7
-    eor     r0, r0, r2, ror #18
-    add     r3, r3, r0
-    add     r3, r3, r10
-    add     r11, r11, r3
-    str     r11, [sp, #244]
+    ldr     r5, .LK256 + 72
+    add     r5, r5, r3
+    str     r5, [sp, #72]
     lsr     r5, r1, #10
     eor     r5, r5, r1, ror #17
     eor     r5, r5, r1, ror #19
-    ldr     r10, [sp, #316]
-    ldr     r11, .LK256 + 248
     add     r2, r2, r5
+    lsr     r5, r4, #3
+    eor     r5, r5, r4, ror #7
+    eor     r5, r5, r4, ror #18
+    add     r2, r2, r5
+    add     r2, r2, r6
+    ldr     lr, [sp, #276]
+    ldr     r5, .LK256 + 76
+    add     r5, r5, r2
+    str     r5, [sp, #76]
+    str     r6, [sp, #304]
+    lsr     r5, r3, #10
+    eor     r5, r5, r3, ror #17
+    eor     r5, r5, r3, ror #19
+    add     r4, r4, r5
+    lsr     r5, lr, #3
+    eor     r5, r5, lr, ror #7
+    eor     r5, r5, lr, ror #18
+    add     r4, r4, r5
+    add     r4, r4, r12
+    ldr     r6, [sp, #280]
+    ldr     r5, .LK256 + 80
+    add     r5, r5, r4
+    str     r5, [sp, #80]
+    str     r12, [sp, #308]
+    lsr     r5, r2, #10
+    eor     r5, r5, r2, ror #17
+    eor     r5, r5, r2, ror #19
+    add     lr, lr, r5
+    lsr     r5, r6, #3
+    eor     r5, r5, r6, ror #7
+    eor     r5, r5, r6, ror #18
+    add     lr, lr, r5
+    add     lr, lr, r7
+    ldr     r12, [sp, #284]
+    ldr     r5, .LK256 + 84
+    add     r5, r5, lr
+    str     r5, [sp, #84]
+    str     r7, [sp, #312]
+    lsr     r5, r4, #10
+    eor     r5, r5, r4, ror #17
+    eor     r5, r5, r4, ror #19
+    add     r6, r6, r5
+    lsr     r5, r12, #3
+    eor     r5, r5, r12, ror #7
+    eor     r5, r5, r12, ror #18
+    add     r6, r6, r5
+    add     r6, r6, r9
+    ldr     r7, [sp, #288]
+    ldr     r5, .LK256 + 88
+    add     r5, r5, r6
+    str     r5, [sp, #88]
+    lsr     r5, lr, #10
+    eor     r5, r5, lr, ror #17
+    eor     r5, r5, lr, ror #19
+    add     r12, r12, r5
+    lsr     r5, r7, #3
+    eor     r5, r5, r7, ror #7
+    eor     r5, r5, r7, ror #18
+    add     r12, r12, r5
+    add     r12, r12, r0
+    ldr     r5, .LK256 + 92
+    add     r5, r5, r12
+    str     r5, [sp, #92]
+    lsr     r5, r6, #10
+    eor     r5, r5, r6, ror #17
+    eor     r5, r5, r6, ror #19
+    add     r7, r7, r5
+    lsr     r5, r8, #3
+    eor     r5, r5, r8, ror #7
+    eor     r5, r5, r8, ror #18
+    add     r7, r7, r5
+    add     r7, r7, r1
+    ldr     r5, .LK256 + 96
+    add     r5, r5, r7
+    str     r5, [sp, #96]
+    lsr     r5, r12, #10
+    eor     r5, r5, r12, ror #17
+    eor     r5, r5, r12, ror #19
+    add     r8, r8, r5
+    lsr     r5, r11, #3
+    eor     r5, r5, r11, ror #7
+    eor     r5, r5, r11, ror #18
+    add     r8, r8, r5
+    add     r8, r8, r3
+    ldr     r5, .LK256 + 100
+    add     r5, r5, r8
+    str     r5, [sp, #100]
+    str     r3, [sp, #264]
+    lsr     r5, r7, #10
+    eor     r5, r5, r7, ror #17
+    eor     r5, r5, r7, ror #19
+    add     r11, r11, r5
     lsr     r5, r10, #3
     eor     r5, r5, r10, ror #7
     eor     r5, r5, r10, ror #18
+    add     r11, r11, r5
+    add     r11, r11, r2
+    ldr     r3, [sp, #304]
+    ldr     r5, .LK256 + 104
+    add     r5, r5, r11
+    str     r5, [sp, #104]
+    str     r2, [sp, #268]
+    lsr     r5, r8, #10
+    eor     r5, r5, r8, ror #17
+    eor     r5, r5, r8, ror #19
+    add     r10, r10, r5
+    lsr     r5, r3, #3
+    eor     r5, r5, r3, ror #7
+    eor     r5, r5, r3, ror #18
+    add     r10, r10, r5
+    add     r10, r10, r4
+    ldr     r2, [sp, #308]
+    ldr     r5, .LK256 + 108
+    add     r5, r5, r10
+    str     r5, [sp, #108]
+    str     r4, [sp, #272]
+    lsr     r5, r11, #10
+    eor     r5, r5, r11, ror #17
+    eor     r5, r5, r11, ror #19
+    add     r3, r3, r5
+    lsr     r5, r2, #3
+    eor     r5, r5, r2, ror #7
+    eor     r5, r5, r2, ror #18
+    add     r3, r3, r5
+    add     r3, r3, lr
+    ldr     r4, [sp, #312]
+    ldr     r5, .LK256 + 112
+    add     r5, r5, r3
+    str     r5, [sp, #112]
+    lsr     r5, r10, #10
+    eor     r5, r5, r10, ror #17
+    eor     r5, r5, r10, ror #19
+    add     r2, r2, r5
+    lsr     r5, r4, #3
+    eor     r5, r5, r4, ror #7
+    eor     r5, r5, r4, ror #18
     add     r2, r2, r5
     add     r2, r2, r6
+    ldr     r5, .LK256 + 116
+    add     r5, r5, r2
+    str     r5, [sp, #116]
+    lsr     r5, r3, #10
+    eor     r5, r5, r3, ror #17
+    eor     r5, r5, r3, ror #19
+    add     r4, r4, r5
+    lsr     r5, r9, #3
+    eor     r5, r5, r9, ror #7
+    eor     r5, r5, r9, ror #18
+    add     r4, r4, r5
+    add     r4, r4, r12
+    ldr     r5, .LK256 + 120
+    add     r5, r5, r4
+    str     r5, [sp, #120]
+    lsr     r5, r2, #10
+    eor     r5, r5, r2, ror #17
+    eor     r5, r5, r2, ror #19
+    add     r9, r9, r5
+    lsr     r5, r0, #3
+    eor     r5, r5, r0, ror #7
+    eor     r5, r5, r0, ror #18
+    add     r9, r9, r5
+    add     r9, r9, r7
+    ldr     r5, .LK256 + 124
+    add     r5, r5, r9
+    str     r5, [sp, #124]
+    str     r7, [sp, #288]
+    lsr     r5, r4, #10
+    eor     r5, r5, r4, ror #17
+    eor     r5, r5, r4, ror #19
+    add     r0, r0, r5
+    lsr     r5, r1, #3
+    eor     r5, r5, r1, ror #7
+    eor     r5, r5, r1, ror #18
+    add     r0, r0, r5
+    add     r0, r0, r8
+    ldr     r7, [sp, #264]
+    ldr     r5, .LK256 + 128
+    add     r5, r5, r0
+    str     r5, [sp, #128]
+    str     r8, [sp, #292]
+    lsr     r5, r9, #10
+    eor     r5, r5, r9, ror #17
+    eor     r5, r5, r9, ror #19
+    add     r1, r1, r5
+    lsr     r5, r7, #3
+    eor     r5, r5, r7, ror #7
+    eor     r5, r5, r7, ror #18
+    add     r1, r1, r5
+    add     r1, r1, r11
+    ldr     r8, [sp, #268]
+    ldr     r5, .LK256 + 132
+    add     r5, r5, r1
+    str     r5, [sp, #132]
+    str     r11, [sp, #296]
+    lsr     r5, r0, #10
+    eor     r5, r5, r0, ror #17
+    eor     r5, r5, r0, ror #19
+    add     r7, r7, r5
+    lsr     r5, r8, #3
+    eor     r5, r5, r8, ror #7
+    eor     r5, r5, r8, ror #18
+    add     r7, r7, r5
+    add     r7, r7, r10
+    ldr     r11, [sp, #272]
+    ldr     r5, .LK256 + 136
+    add     r5, r5, r7
+    str     r5, [sp, #136]
+    lsr     r5, r1, #10
+    eor     r5, r5, r1, ror #17
+    eor     r5, r5, r1, ror #19
+    add     r8, r8, r5
+    lsr     r5, r11, #3
+    eor     r5, r5, r11, ror #7
+    eor     r5, r5, r11, ror #18
+    add     r8, r8, r5
+    add     r8, r8, r3
+    ldr     r5, .LK256 + 140
+    add     r5, r5, r8
+    str     r5, [sp, #140]
+    lsr     r5, r7, #10
+    eor     r5, r5, r7, ror #17
+    eor     r5, r5, r7, ror #19
+    add     r11, r11, r5
+    lsr     r5, lr, #3
+    eor     r5, r5, lr, ror #7
+    eor     r5, r5, lr, ror #18
+    add     r11, r11, r5
     add     r11, r11, r2
-    str     r11, [sp, #248]
-    lsr     r2, r3, #10
-    eor     r2, r2, r3, ror #17
-    eor     r2, r2, r3, ror #19
-    ldr     r1, [sp, #256]
-    ldr     r6, .LK256 + 252
-    add     r10, r10, r2
-    lsr     r2, r1, #3
-    eor     r2, r2, r1, ror #7
-    eor     r2, r2, r1, ror #18
-    add     r10, r10, r2
-    add     r10, r10, r9
-    add     r6, r6, r10
-    str     r6, [sp, #252]
-    // the schedule spilled 27 words and reloaded 27
+    ldr     r5, .LK256 + 144
+    add     r5, r5, r11
+    str     r5, [sp, #144]
+    lsr     r5, r8, #10
+    eor     r5, r5, r8, ror #17
+    eor     r5, r5, r8, ror #19
+    add     lr, lr, r5
+    lsr     r5, r6, #3
+    eor     r5, r5, r6, ror #7
+    eor     r5, r5, r6, ror #18
+    add     lr, lr, r5
+    add     lr, lr, r4
+    ldr     r5, .LK256 + 148
+    add     r5, r5, lr
+    str     r5, [sp, #148]
+    str     r4, [sp, #312]
+    lsr     r5, r11, #10
+    eor     r5, r5, r11, ror #17
+    eor     r5, r5, r11, ror #19
+    add     r6, r6, r5
+    lsr     r5, r12, #3
+    eor     r5, r5, r12, ror #7
+    eor     r5, r5, r12, ror #18
+    add     r6, r6, r5
+    add     r6, r6, r9
+    ldr     r4, [sp, #288]
+    ldr     r5, .LK256 + 152
+    add     r5, r5, r6
+    str     r5, [sp, #152]
+    str     r9, [sp, #316]
+    lsr     r5, lr, #10
+    eor     r5, r5, lr, ror #17
+    eor     r5, r5, lr, ror #19
+    add     r12, r12, r5
+    lsr     r5, r4, #3
+    eor     r5, r5, r4, ror #7
+    eor     r5, r5, r4, ror #18
+    add     r12, r12, r5
+    add     r12, r12, r0
+    ldr     r9, [sp, #292]
+    ldr     r5, .LK256 + 156
+    add     r5, r5, r12
+    str     r5, [sp, #156]
+    str     r0, [sp, #256]
+    lsr     r5, r6, #10
+    eor     r5, r5, r6, ror #17
+    eor     r5, r5, r6, ror #19
+    add     r4, r4, r5
+    lsr     r5, r9, #3
+    eor     r5, r5, r9, ror #7
+    eor     r5, r5, r9, ror #18
+    add     r4, r4, r5
+    add     r4, r4, r1
+    ldr     r0, [sp, #296]
+    ldr     r5, .LK256 + 160
+    add     r5, r5, r4
+    str     r5, [sp, #160]
+    lsr     r5, r12, #10
+    eor     r5, r5, r12, ror #17
+    eor     r5, r5, r12, ror #19
+    add     r9, r9, r5
+    lsr     r5, r0, #3
+    eor     r5, r5, r0, ror #7
+    eor     r5, r5, r0, ror #18
+    add     r9, r9, r5
+    add     r9, r9, r7
+    ldr     r5, .LK256 + 164
+    add     r5, r5, r9
+    str     r5, [sp, #164]
+    lsr     r5, r4, #10
+    eor     r5, r5, r4, ror #17
+    eor     r5, r5, r4, ror #19
+    add     r0, r0, r5
+    lsr     r5, r10, #3
+    eor     r5, r5, r10, ror #7
+    eor     r5, r5, r10, ror #18
+    add     r0, r0, r5
+    add     r0, r0, r8
+    ldr     r5, .LK256 + 168
+    add     r5, r5, r0
+    str     r5, [sp, #168]
+    lsr     r5, r9, #10
+    eor     r5, r5, r9, ror #17
+    eor     r5, r5, r9, ror #19
+    add     r10, r10, r5
+    lsr     r5, r3, #3
+    eor     r5, r5, r3, ror #7
+    eor     r5, r5, r3, ror #18
+    add     r10, r10, r5
+    add     r10, r10, r11
+    ldr     r5, .LK256 + 172
+    add     r5, r5, r10
+    str     r5, [sp, #172]
+    str     r11, [sp, #272]
+    lsr     r5, r0, #10
+    eor     r5, r5, r0, ror #17
+    eor     r5, r5, r0, ror #19
+    add     r3, r3, r5
+    lsr     r5, r2, #3
+    eor     r5, r5, r2, ror #7
+    eor     r5, r5, r2, ror #18
+    add     r3, r3, r5
+    add     r3, r3, lr
+    ldr     r11, [sp, #312]
+    ldr     r5, .LK256 + 176
+    add     r5, r5, r3
+    str     r5, [sp, #176]
+    str     lr, [sp, #276]
+    lsr     r5, r10, #10
+    eor     r5, r5, r10, ror #17
+    eor     r5, r5, r10, ror #19
+    add     r2, r2, r5
+    lsr     r5, r11, #3
+    eor     r5, r5, r11, ror #7
+    eor     r5, r5, r11, ror #18
+    add     r2, r2, r5
+    add     r2, r2, r6
+    ldr     lr, [sp, #316]
+    ldr     r5, .LK256 + 180
+    add     r5, r5, r2
+    str     r5, [sp, #180]
+    str     r6, [sp, #280]
+    lsr     r5, r3, #10
+    eor     r5, r5, r3, ror #17
+    eor     r5, r5, r3, ror #19
+    add     r11, r11, r5
+    lsr     r5, lr, #3
+    eor     r5, r5, lr, ror #7
+    eor     r5, r5, lr, ror #18
+    add     r11, r11, r5
+    add     r11, r11, r12
+    ldr     r6, [sp, #256]
+    ldr     r5, .LK256 + 184
+    add     r5, r5, r11
+    str     r5, [sp, #184]
+    lsr     r5, r2, #10
+    eor     r5, r5, r2, ror #17
+    eor     r5, r5, r2, ror #19
+    add     lr, lr, r5
+    lsr     r5, r6, #3
+    eor     r5, r5, r6, ror #7
+    eor     r5, r5, r6, ror #18
+    add     lr, lr, r5
+    add     lr, lr, r4
+    ldr     r5, .LK256 + 188
+    add     r5, r5, lr
+    str     r5, [sp, #188]
+    lsr     r5, r11, #10
+    eor     r5, r5, r11, ror #17
+    eor     r5, r5, r11, ror #19
+    add     r6, r6, r5
+    lsr     r5, r1, #3
+    eor     r5, r5, r1, ror #7
+    eor     r5, r5, r1, ror #18
+    add     r6, r6, r5
+    add     r6, r6, r9
+    ldr     r5, .LK256 + 192
+    add     r5, r5, r6
+    str     r5, [sp, #192]
+    lsr     r5, lr, #10
+    eor     r5, r5, lr, ror #17
+    eor     r5, r5, lr, ror #19
+    add     r1, r1, r5
+    lsr     r5, r7, #3
+    eor     r5, r5, r7, ror #7
+    eor     r5, r5, r7, ror #18
+    add     r1, r1, r5
+    add     r1, r1, r0
+    ldr     r5, .LK256 + 196
+    add     r5, r5, r1
+    str     r5, [sp, #196]
+    str     r0, [sp, #296]
+    lsr     r5, r6, #10
+    eor     r5, r5, r6, ror #17
+    eor     r5, r5, r6, ror #19
+    add     r7, r7, r5
+    lsr     r5, r8, #3
+    eor     r5, r5, r8, ror #7
+    eor     r5, r5, r8, ror #18
+    add     r7, r7, r5
+    add     r7, r7, r10
+    ldr     r0, [sp, #272]
+    ldr     r5, .LK256 + 200
+    add     r5, r5, r7
+    str     r5, [sp, #200]
+    str     r10, [sp, #300]
+    lsr     r5, r1, #10
+    eor     r5, r5, r1, ror #17
+    eor     r5, r5, r1, ror #19
+    add     r8, r8, r5
+    lsr     r5, r0, #3
+    eor     r5, r5, r0, ror #7
+    eor     r5, r5, r0, ror #18
+    add     r8, r8, r5
+    add     r8, r8, r3
+    ldr     r10, [sp, #276]
+    ldr     r5, .LK256 + 204
+    add     r5, r5, r8
+    str     r5, [sp, #204]
+    str     r3, [sp, #304]
+    lsr     r5, r7, #10
+    eor     r5, r5, r7, ror #17
+    eor     r5, r5, r7, ror #19
+    add     r0, r0, r5
+    lsr     r5, r10, #3
+    eor     r5, r5, r10, ror #7
+    eor     r5, r5, r10, ror #18
+    add     r0, r0, r5
+    add     r0, r0, r2
+    ldr     r3, [sp, #280]
+    ldr     r5, .LK256 + 208
+    add     r5, r5, r0
+    str     r5, [sp, #208]
+    lsr     r5, r8, #10
+    eor     r5, r5, r8, ror #17
+    eor     r5, r5, r8, ror #19
+    add     r10, r10, r5
+    lsr     r5, r3, #3
+    eor     r5, r5, r3, ror #7
+    eor     r5, r5, r3, ror #18
+    add     r10, r10, r5
+    add     r10, r10, r11
+    ldr     r5, .LK256 + 212
+    add     r5, r5, r10
+    str     r5, [sp, #212]
+    lsr     r5, r0, #10
+    eor     r5, r5, r0, ror #17
+    eor     r5, r5, r0, ror #19
+    add     r3, r3, r5
+    lsr     r5, r12, #3
+    eor     r5, r5, r12, ror #7
+    eor     r5, r5, r12, ror #18
+    add     r3, r3, r5
+    add     r3, r3, lr
+    ldr     r5, .LK256 + 216
+    add     r5, r5, r3
+    str     r5, [sp, #216]
+    lsr     r5, r10, #10
+    eor     r5, r5, r10, ror #17
+    eor     r5, r5, r10, ror #19
+    add     r12, r12, r5
+    lsr     r5, r4, #3
+    eor     r5, r5, r4, ror #7
+    eor     r5, r5, r4, ror #18
+    add     r12, r12, r5
+    add     r12, r12, r6
+    ldr     r5, .LK256 + 220
+    add     r5, r5, r12
+    str     r5, [sp, #220]
+    str     r6, [sp, #256]
+    lsr     r5, r3, #10
+    eor     r5, r5, r3, ror #17
+    eor     r5, r5, r3, ror #19
+    add     r4, r4, r5
+    lsr     r5, r9, #3
+    eor     r5, r5, r9, ror #7
+    eor     r5, r5, r9, ror #18
+    add     r4, r4, r5
+    add     r4, r4, r1
+    ldr     r6, [sp, #296]
+    ldr     r5, .LK256 + 224
+    add     r5, r5, r4
+    str     r5, [sp, #224]
+    lsr     r1, r12, #10
+    eor     r1, r1, r12, ror #17
+    eor     r1, r1, r12, ror #19
+    add     r9, r9, r1
+    lsr     r1, r6, #3
+    eor     r1, r1, r6, ror #7
+    eor     r1, r1, r6, ror #18
+    add     r9, r9, r1
+    add     r9, r9, r7
+    ldr     r5, [sp, #300]
+    ldr     r1, .LK256 + 228
+    add     r1, r1, r9
+    str     r1, [sp, #228]
+    lsr     r7, r4, #10
+    eor     r7, r7, r4, ror #17
+    eor     r7, r7, r4, ror #19
+    add     r6, r6, r7
+    lsr     r7, r5, #3
+    eor     r7, r7, r5, ror #7
+    eor     r7, r7, r5, ror #18
+    add     r6, r6, r7
+    add     r6, r6, r8
+    ldr     r1, [sp, #304]
+    ldr     r7, .LK256 + 232
+    add     r7, r7, r6
+    str     r7, [sp, #232]
+    lsr     r8, r9, #10
+    eor     r8, r8, r9, ror #17
+    eor     r8, r8, r9, ror #19
+    add     r5, r5, r8
+    lsr     r8, r1, #3
+    eor     r8, r8, r1, ror #7
+    eor     r8, r8, r1, ror #18
+    add     r5, r5, r8
+    add     r5, r5, r0
+    ldr     r8, .LK256 + 236
+    add     r8, r8, r5
+    str     r8, [sp, #236]
+    lsr     r9, r6, #10
+    eor     r9, r9, r6, ror #17
+    eor     r9, r9, r6, ror #19
+    add     r1, r1, r9
+    lsr     r9, r2, #3
+    eor     r9, r9, r2, ror #7
+    eor     r9, r9, r2, ror #18
+    add     r1, r1, r9
+    add     r1, r1, r10
+    ldr     r9, .LK256 + 240
+    add     r9, r9, r1
+    str     r9, [sp, #240]
+    lsr     r6, r5, #10
+    eor     r6, r6, r5, ror #17
+    eor     r6, r6, r5, ror #19
+    add     r2, r2, r6
+    lsr     r6, r11, #3
+    eor     r6, r6, r11, ror #7
+    eor     r6, r6, r11, ror #18
+    add     r2, r2, r6
+    add     r2, r2, r3
+    ldr     r6, .LK256 + 244
+    add     r6, r6, r2
+    str     r6, [sp, #244]
+    lsr     r5, r1, #10
+    eor     r5, r5, r1, ror #17
+    eor     r5, r5, r1, ror #19
+    add     r11, r11, r5
+    lsr     r5, lr, #3
+    eor     r5, r5, lr, ror #7
+    eor     r5, r5, lr, ror #18
+    add     r11, r11, r5
+    add     r11, r11, r12
+    ldr     r3, [sp, #256]
+    ldr     r5, .LK256 + 248
+    add     r5, r5, r11
+    str     r5, [sp, #248]
+    lsr     r11, r2, #10
+    eor     r11, r11, r2, ror #17
+    eor     r11, r11, r2, ror #19
+    add     lr, lr, r11
+    lsr     r11, r3, #3
+    eor     r11, r11, r3, ror #7
+    eor     r11, r11, r3, ror #18
+    add     lr, lr, r11
+    add     lr, lr, r4
+    ldr     r11, .LK256 + 252
+    add     r11, r11, lr
+    str     r11, [sp, #252]
+    // the schedule spilled 24 words and reloaded 24
     // pass 2: 64 rounds
     ldr     r12, [sp, #320]
     ldm     r12, {r0-r7}
