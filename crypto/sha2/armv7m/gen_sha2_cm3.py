@@ -9,13 +9,16 @@ Both are straight-line code with a register allocation worked out here, so the g
 readable form. docs/sha2.md (armv7m) has the cycle counts per round and the floor.
 
 SHA-256 (FIPS 180-4 6.2), per 64-byte block, two passes over a 64-word frame WK[t] = W[t] + K[t]:
-- pass 1, the message schedule: all 14 registers hold a sliding window of W[t-16..t-1] plus two
-  temporaries; W[t] = sigma1(W[t-2]) + W[t-7] + sigma0(W[t-15]) + W[t-16] is computed in the register
-  of W[t-16] (dead after it), so the window renames itself and no word is moved. The 12 window
+- pass 1, the message schedule: all 14 registers hold a sliding window of W[t-16..t-1] plus one
+  temporary; W[t] = sigma1(W[t-2]) + W[t-7] + sigma0(W[t-15]) + W[t-16] is computed in the register
+  of W[t-16] (dead after it), so the window renames itself and no word is moved. The 13 window
   registers cannot hold all 16 words: a word leaves when its next use is furthest away (Belady), is
-  stored once, and comes back with the step's other loads (neighbouring LDRs pipeline: 1 cycle each).
-  K[t] comes PC-relative from the table in front of the code (public address), is added to W[t], and
-  WK[t] is stored. Big-endian input: LDR (any alignment: the M3 does unaligned single loads) + REV.
+  stored once, and comes back in the burst that also loads K[t] (neighbouring LDRs pipeline: 1 cycle
+  each). K[t] comes PC-relative from the table in front of the code (public address), is added to
+  W[t], and WK[t] is stored. Big-endian input: LDR (any alignment: the M3 does unaligned single
+  loads) + REV.
+- armv7m-small (sha*_cm3_small.S) runs the same rounds in loops of 8 and the schedule in one-step
+  loops into one array, each W[t-16] turned into WK[t-16] in place after its last use.
 - pass 2, the 64 rounds, the eight state words in r0-r7 renamed round by round (after 8 rounds the map
   is back where it started, so LDM/STM load and store the state). A round is 16 one-cycle ALU
   instructions plus a quarter of a 4-word LDR burst of WK:
