@@ -118,6 +118,7 @@ EXPORTS = [
     ("avr", "lea", None), ("avr", "aria", None), ("avr", "aes", None), ("avr", "chacha20", None),
     ("avr", "keccak", None), ("avr", "mpmul", None), ("avr", "pipo", None), ("avr", "tinyjambu", "avr-fast"),
     ("avr", "ascon", None), ("avr", "x25519", "avr-fast"),
+    ("rv32", "sha2", "ref"), ("armv7m", "sha2", "ref"), ("avr", "sha2", "ref"),
 ]
 
 
