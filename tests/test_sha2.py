@@ -315,3 +315,34 @@ def test_shavs_monte_carlo(prim_id: str) -> None:
                 a, b, c = b, c, oneshot(fw, a + b + c)
             md = c
             assert md == checkpoints[j], f"{prim_id} {fw.impl.name} {fw.target}: Monte Carlo checkpoint {j}"
+
+
+# ------------------------------------------------------------------------ NULL with zero lengths
+NULL_PROBE = r'''
+import hashlib, hmac
+from mcucrypt.boards.base import Buf, Int
+from mcucrypt.catalog import load_catalog
+from mcucrypt.firmware import Firmware
+from mcucrypt.models import sha2
+cat = load_catalog()
+Z = Int(0, 8)                    # NULL, or a zero size_t (the host's pointers and size_t are 8 bytes)
+def call(i, op, *args):
+    f = Firmware(cat.implementation(i, "ref"), i, "host", sanitize=True)
+    return f.board.call(f.impl.symbol(i, op), list(args))
+r = call("sha256", "hash", Buf(size=32, out=True), Z, Z)
+assert r.outputs[0] == hashlib.sha256().digest()
+r = call("hmacsha256", "mac", Buf(size=32, out=True), Z, Z, Z, Z)
+assert r.outputs[0] == hmac.new(b"", b"", "sha256").digest()
+r = call("hkdfsha256", "hkdf", Buf(size=42, out=True), Int(42, 8), Z, Z, Z, Z, Z, Z)
+assert r.return_value == 0 and r.outputs[0] == sha2.hkdf("hkdfsha256", b"", b"", b"", 42)
+print("ok")
+'''
+
+
+def test_null_pointers_with_zero_lengths_under_sanitizers() -> None:
+    """A caller may pass NULL for an empty message, key, salt or info (C allows no memcpy from NULL, even
+    of 0 bytes: UBSan reports it): the host sanitizer build (ASan + UBSan) runs those calls."""
+    from mcucrypt.sanitize import sanitizer_env
+    proc = subprocess.run([sys.executable, "-c", NULL_PROBE], cwd=ROOT, env=sanitizer_env(), capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]

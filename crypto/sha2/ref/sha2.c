@@ -241,7 +241,7 @@ static void sha256_absorb(sha256_ctx_t *c, const uint8_t *in, size_t len)
 {
     size_t fill = (size_t)c->count & (SHA256_BLOCK_BYTES - 1);
     c->count += len;
-    if (fill != 0) {
+    if (fill != 0 && len > 0) {   /* (in may be NULL when len is 0) */
         size_t take = SHA256_BLOCK_BYTES - fill;
         if (take > len) {
             take = len;
@@ -259,7 +259,9 @@ static void sha256_absorb(sha256_ctx_t *c, const uint8_t *in, size_t len)
         in += len & ~(size_t)(SHA256_BLOCK_BYTES - 1);
         len &= SHA256_BLOCK_BYTES - 1;
     }
-    memcpy(c->block, in, len);
+    if (len > 0) {   /* in may be NULL when inlen is 0 */
+        memcpy(c->block, in, len);
+    }
 }
 
 /* Pad, compress the last block(s), write outlen (28 or 32) bytes, wipe the context. */
@@ -301,7 +303,7 @@ static void sha512_absorb(sha512_ctx_t *c, const uint8_t *in, size_t len)
 {
     size_t fill = (size_t)c->count & (SHA512_BLOCK_BYTES - 1);
     c->count += len;
-    if (fill != 0) {
+    if (fill != 0 && len > 0) {   /* (in may be NULL when len is 0) */
         size_t take = SHA512_BLOCK_BYTES - fill;
         if (take > len) {
             take = len;
@@ -319,7 +321,9 @@ static void sha512_absorb(sha512_ctx_t *c, const uint8_t *in, size_t len)
         in += len & ~(size_t)(SHA512_BLOCK_BYTES - 1);
         len &= SHA512_BLOCK_BYTES - 1;
     }
-    memcpy(c->block, in, len);
+    if (len > 0) {   /* in may be NULL when inlen is 0 */
+        memcpy(c->block, in, len);
+    }
 }
 
 /* The length field is 128 bits: the byte count's top three bits, then the count times 8. */
@@ -458,7 +462,7 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         memset(k0, 0, sizeof k0);                                                                      \
         if (keylen > BLOCK) {                                                                          \
             sha##fam##_oneshot(IV, k0, DIGEST, key, keylen);                                           \
-        } else {                                                                                       \
+        } else if (keylen > 0) {   /* key may be NULL when keylen is 0 */                              \
             memcpy(k0, key, keylen);                                                                   \
         }                                                                                              \
         for (size_t i = 0; i < BLOCK; i++) {                                                           \
