@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Generates sha256_rv32.S and sha512_rv32.S: the SHA-256 and SHA-512 block (compression) functions for
+the SiFive E31 (RV32IMAC, no rotate instruction), fully unrolled where it pays.
+
+Run `python3 crypto/sha2/rv32/gen_sha2_rv32.py` to write both files beside this script; `--check` only
+compares (a test runs it). docs/sha2.md (rv32 section) explains the instruction counts.
+
+Why these shapes (E31 cycle model, docs/board-rv32.md): single issue, every ALU result ready the next
+cycle, LW ready after 2 cycles and LBU after 3, no stall otherwise. So the cycle count is the instruction
+count plus load-use stalls, and the generator places every load far enough ahead of its use that no round
+stalls. What is left to minimise is instructions:
+
+* Rotations. RV32I has none: ROTR(x, n) is SRLI + SLLI + OR, but in Sigma/sigma the shifted pieces of the
+  three rotations are XORed together, so each piece is one shift and one XOR: Sigma = 6 shifts + 5 XORs =
+  11 instructions, sigma (two rotations, one shift) = 5 + 4 = 9. (Nesting, e.g. ROTR6(e ^ ROTR5(e ^
+  ROTR14(e))), does not go below: every one of the six shifted terms still costs one shift.)
+* Ch(e,f,g) = ((f ^ g) & e) ^ g: 3. Maj(a,b,c) = ((a ^ b) & (b ^ c)) ^ b with b ^ c kept from the round
+  before (it was that round's a ^ b): 3, and a ^ b is kept for the next round.
+* h is the accumulator: h += K; h += W; h += Sigma1(e); h += Ch; d += h; h += Sigma0(a); h += Maj -> h is
+  the new a. Register names rotate instead of values moving (no MV).
+* SHA-256: all 16 schedule words live in registers (x1, x5..x31 = 28 registers: 8 state, 16 W, K pointer,
+  two temporaries and the kept a ^ b), so the message schedule needs no load or store: W[i] is computed
+  in place of W[i-16]. A round is 36 instructions, a scheduled round 36 + 21. K comes from a table in
+  DTIM (.rodata; one LW a round against LUI + ADDI).
+* SHA-512 on RV32: 64-bit words are (low, high) register pairs; a 64-bit addition is ADD, SLTU (carry),
+  ADD, ADD: 4 instructions, and the additions dominate after the Sigmas (22 a Sigma). The 16-word window
+  (128 words of 32 bits) cannot stay in registers; W is an 80-entry array on the stack (so an 8-round
+  unrolled loop addresses it with fixed offsets from a moving pointer) and the two newest W stay in
+  registers for sigma1. A round is 86 instructions, a scheduled round 86 + 60.
+* Big-endian input of any alignment: LBU x4 + SLLI x3 + OR x3 = 10 instructions a word (LW + byte swap
+  without REV8 is 1 + 8 = 9 but needs 4-byte alignment, so an aligned and an unaligned copy of the load
+  code; not worth one cycle a word here).
+All instructions have fixed latency and no address depends on data: constant time.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "common"))
+from generated import function_lines, write_or_check  # noqa: E402
+
+K256 = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]
+
+
+def _k512() -> list[int]:
+    """SHA-512 constants: the first 64 bits of the fractional parts of the cube roots of the first 80
+    primes (FIPS 180-4 §4.2.3), computed exactly with integer cube roots."""
+    primes: list[int] = []
+    n = 2
+    while len(primes) < 80:
+        if all(n % p for p in primes if p * p <= n):
+            primes.append(n)
+        n += 1
+    out = []
+    for p in primes:
+        x = p << 192                       # cube root of p * 2^192 = cbrt(p) * 2^64
+        r = int(round(x ** (1 / 3)))
+        while r ** 3 > x:
+            r -= 1
+        while (r + 1) ** 3 <= x:
+            r += 1
+        out.append(r & (2**64 - 1))
+    return out
+
+
+K512 = _k512()
+assert K512[0] == 0x428a2f98d728ae22 and K512[79] == 0x6c44198c4a475817
+
+
+class Asm:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, op: str, *args: object) -> None:
+        self.lines.append(f"    {op:<7} {', '.join(str(a) for a in args)}")
+
+    def c(self, text: str) -> None:
+        self.lines.append(f"    # {text}")
+
+
+def xor_of_shifts(asm: Asm, acc: str, tmp: str, terms: list[tuple[str, str, int]]) -> None:
+    """acc = XOR of (src >> n) / (src << n) for (op, src, n) in terms: one shift and one XOR a term."""
+    op, src, n = terms[0]
+    asm(op, acc, src, n)
+    for op, src, n in terms[1:]:
+        asm(op, tmp, src, n)
+        asm("xor", acc, acc, tmp)
+
+
+def rot_terms(src: str, n: int) -> list[tuple[str, str, int]]:
+    """The two shifted pieces of a 32-bit ROTR(src, n)."""
+    return [("srli", src, n), ("slli", src, 32 - n)]
+
+
+# ======================================================================================== SHA-256
+# Register map. x8..x15 (compressible) hold the three temporaries and the K pointer, so the frequent
+# XOR/AND on them get 16-bit encodings.
+S256_STATE = ["a2", "a3", "a4", "a5", "t0", "t1", "t2", "t3"]      # a..h at round 0
+S256_W = ["t4", "t5", "t6", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "a6", "a7", "ra"]
+S256_KP = "a1"
+S256_TEMPS = ["s0", "s1", "a0"]                                    # T1, T2, AB at round 0
+FRAME256 = 64                     # ra, s0..s11 (13 words), in pointer, state pointer, end of input
+OFF_IN, OFF_STATE, OFF_END = 52, 56, 60
+
+
+def sha256_round(asm: Asm, i: int, st: list[str], tmp: list[str], kofs: int, sched: bool) -> None:
+    """Round i on state registers st (a..h) with temporaries tmp = [T1, T2, AB]; rotates both lists."""
+    a, b, c, d, e, f, g, h = st
+    t1, t2, ab = tmp
+    w = S256_W[i % 16]
+    if sched:
+        # W[i] = sigma1(W[i-2]) + W[i-7] + sigma0(W[i-15]) + W[i-16], in the register of W[i-16]
+        asm.c(f"round {i}: W[{i}] = sigma1(W[{i - 2}]) + W[{i - 7}] + sigma0(W[{i - 15}]) + W[{i - 16}]")
+        x = S256_W[(i - 15) % 16]
+        xor_of_shifts(asm, t1, t2, rot_terms(x, 7) + rot_terms(x, 18) + [("srli", x, 3)])
+        asm("add", w, w, t1)
+        y = S256_W[(i - 2) % 16]
+        xor_of_shifts(asm, t1, t2, rot_terms(y, 17) + rot_terms(y, 19) + [("srli", y, 10)])
+        asm("add", w, w, t1)
+        asm("add", w, w, S256_W[(i - 7) % 16])
+    else:
+        asm.c(f"round {i}")
+    asm("lw", t1, f"{kofs}({S256_KP})")                 # K[i]; used two instructions later: no stall
+    asm("add", h, h, w)
+    asm("add", h, h, t1)
+    xor_of_shifts(asm, t1, t2, rot_terms(e, 6) + rot_terms(e, 11) + rot_terms(e, 25))    # Sigma1(e)
+    asm("add", h, h, t1)
+    asm("xor", t1, f, g)                                # Ch(e,f,g) = ((f ^ g) & e) ^ g
+    asm("and", t1, t1, e)
+    asm("xor", t1, t1, g)
+    asm("add", h, h, t1)
+    asm("add", d, d, h)                                 # d += T1
+    xor_of_shifts(asm, t1, t2, rot_terms(a, 2) + rot_terms(a, 13) + rot_terms(a, 22))    # Sigma0(a)
+    asm("add", h, h, t1)
+    asm("xor", t1, a, b)                                # a ^ b: Maj now, b ^ c next round
+    asm("and", ab, ab, t1)                              # Maj = ((a ^ b) & (b ^ c)) ^ b
+    asm("xor", ab, ab, b)
+    asm("add", h, h, ab)                                # h = T1 + T2: the new a
+    st[:] = [h, a, b, c, d, e, f, g]
+    tmp[:] = [ab, t2, t1]
+
+
+def load_be32(asm: Asm, dst: str, base: str, ofs: int, t: list[str]) -> None:
+    """dst = the big-endian word at base + ofs, any alignment: LBU x4, SLLI x3, OR x3, no stall."""
+    asm("lbu", dst, f"{ofs}({base})")
+    asm("lbu", t[0], f"{ofs + 1}({base})")
+    asm("lbu", t[1], f"{ofs + 2}({base})")
+    asm("lbu", t[2], f"{ofs + 3}({base})")
+    asm("slli", dst, dst, 24)
+    asm("slli", t[0], t[0], 16)
+    asm("slli", t[1], t[1], 8)
+    asm("or", dst, dst, t[0])
+    asm("or", dst, dst, t[1])
+    asm("or", dst, dst, t[2])
+
+
+def sha256_body() -> list[str]:
+    asm = Asm()
+    st = list(S256_STATE)
+    tmp = list(S256_TEMPS)
+    saved = ["ra"] + [f"s{i}" for i in range(12)]
+    asm("beqz", "a2", ".Ls256_none")                    # nblocks is public
+    asm("addi", "sp", "sp", -FRAME256)
+    for k, r in enumerate(saved):
+        asm("sw", r, f"{4 * k}(sp)")
+    asm("slli", "a2", "a2", 6)
+    asm("add", "a2", "a1", "a2")
+    asm("sw", "a1", f"{OFF_IN}(sp)")
+    asm("sw", "a0", f"{OFF_STATE}(sp)")
+    asm("sw", "a2", f"{OFF_END}(sp)")
+    asm("mv", "t4", "a0")
+    for k, r in enumerate(S256_STATE):
+        asm("lw", r, f"{4 * k}(t4)")
+    asm.lines.append(".Ls256_block:")
+    asm.c("the 16 message words, big-endian, into the W registers (in pointer in the K pointer's register)")
+    asm("lw", S256_KP, f"{OFF_IN}(sp)")
+    for j in range(16):
+        load_be32(asm, S256_W[j], S256_KP, 4 * j, S256_TEMPS)
+    asm("addi", S256_KP, S256_KP, 64)
+    asm("sw", S256_KP, f"{OFF_IN}(sp)")
+    asm("lla", S256_KP, ".Lsha256_k")
+    asm("xor", tmp[2], st[1], st[2])                    # b ^ c for round 0's Maj
+    for i in range(16):
+        sha256_round(asm, i, st, tmp, 4 * i, sched=False)
+    assert st == S256_STATE and tmp == S256_TEMPS
+    asm.lines.append(".Ls256_sched:")
+    asm.c("rounds 16..63: three passes of 16 (W register names and state rotation repeat every 16)")
+    asm("addi", S256_KP, S256_KP, 64)
+    for i in range(16, 32):
+        sha256_round(asm, i, st, tmp, 4 * (i - 16), sched=True)
+    assert st == S256_STATE and tmp == S256_TEMPS
+    asm("lla", tmp[0], ".Lsha256_k + 192")
+    asm("bne", S256_KP, tmp[0], ".Ls256_sched")
+    asm.c("H += working variables (W registers are free now)")
+    asm("lw", tmp[0], f"{OFF_STATE}(sp)")
+    for k in range(8):
+        asm("lw", S256_W[k], f"{4 * k}({tmp[0]})")
+    for k in range(8):
+        asm("add", st[k], st[k], S256_W[k])
+        asm("sw", st[k], f"{4 * k}({tmp[0]})")
+    asm("lw", tmp[1], f"{OFF_IN}(sp)")
+    asm("lw", tmp[2], f"{OFF_END}(sp)")
+    asm("bne", tmp[1], tmp[2], ".Ls256_block")         # public: block count
+    for k, r in enumerate(saved):
+        asm("lw", r, f"{4 * k}(sp)")
+    asm("addi", "sp", "sp", FRAME256)
+    asm.lines.append(".Ls256_none:")
+    asm("ret")
+    return asm.lines
+
+
+SHA256_HEAD = """\
+// SPDX-License-Identifier: MIT
+/* GENERATED by gen_sha2_rv32.py (edit the generator, not this file).
+ *
+ * SHA-256 block function for RV32IMAC (SiFive E31; no rotate instruction), FIPS 180-4 §6.2.2.
+ *
+ * void mcu_sha256_<impl>_blocks(uint32_t state[8], const uint8_t *in, size_t nblocks);
+ *   state: H0..H7 as native words; in: nblocks * 64 bytes, big-endian words, any alignment; nblocks may
+ *   be 0.
+ *
+ * Register map (every register but sp, gp, tp, x0): state a..h in a2 a3 a4 a5 t0 t1 t2 t3 at round 0
+ * (the names rotate by one a round, so after 8 rounds they are back); the 16 schedule words W[i mod 16]
+ * in t4 t5 t6 s2..s11 a6 a7 ra; the K pointer in a1; temporaries s0, s1 and a0, one of which holds
+ * a ^ b from the round before (= b ^ c of this round). Stack: 64 bytes (ra, s0..s11, in, state, end).
+ *
+ * Tricks: W[i] is computed in place of W[i-16] (no schedule loads or stores); Maj = ((a^b)&(b^c))^b
+ * reusing b^c; Ch = ((f^g)&e)^g; each rotation piece is one shift XORed straight into the sum (Sigma:
+ * 11 instructions); h accumulates T1, then T1 + T2. A round is 36 instructions, a scheduled round 57;
+ * loads are placed so nothing stalls. Constant time: no branch or address depends on data (the only
+ * branches count blocks and passes).
+ */
+#include "mcucrypt/ns.h"
+
+    .section .rodata.sha256_rv32_k, "a", @progbits
+    .p2align 2
+.Lsha256_k:
+"""
+
+
+def sha256_file() -> str:
+    k = "".join(f"    .word   {', '.join(f'0x{v:08x}' for v in K256[r:r + 8])}\n" for r in range(0, 64, 8))
+    body = function_lines("MCU_FN(sha256, blocks)", sha256_body())
+    body[1] = '    .section .text.sha256_rv32_blocks, "ax", @progbits'
+    return SHA256_HEAD + k + "\n".join(body) + "\n"
+
+
+# ======================================================================================== SHA-512
+# 64-bit value = (low, high) register pair.
+S512_STATE = [("s2", "s3"), ("s4", "s5"), ("s6", "s7"), ("s8", "s9"),
+              ("s10", "s11"), ("t3", "t4"), ("t5", "t6"), ("a6", "a7")]
+S512_T = ["s0", "s1"]            # T1, T2 (x8, x9)
+S512_AB = ("a0", "a1")           # a ^ b kept for the next round's Maj
+S512_KP = "a2"                   # K pointer
+S512_WP = "a3"                   # W pointer: W[i] at 8*(i - 8*pass)(WP)
+S512_P = [("a4", "a5"), ("t0", "t1"), ("t2", "ra")]   # W[i], W[i-1], W[i-2] rotate through these
+FRAME512 = 720                   # 13 saved words + in, state, end (64) + W[0..79] (640) + pad
+W512 = 64                        # W[] offset in the frame
+OFF512_IN, OFF512_STATE, OFF512_END = 52, 56, 60
+
+
+def add64(asm: Asm, dst: tuple[str, str], lo: str, hi: str | None, carry: str) -> None:
+    """dst += (hi:lo); carry is a free register (may equal lo)."""
+    asm("add", dst[0], dst[0], lo)
+    asm("sltu", carry, dst[0], lo)
+    if hi is not None:
+        asm("add", dst[1], dst[1], hi)
+    asm("add", dst[1], dst[1], carry)
+
+
+def rot64_terms(x: tuple[str, str], n: int, half: int) -> list[tuple[str, str, int]]:
+    """The two shifted pieces of the low (half 0) or high (half 1) word of ROTR64(x, n), 0 < n < 64."""
+    lo, hi = x
+    if n >= 32:
+        lo, hi, n = hi, lo, n - 32
+    if half == 0:
+        return [("srli", lo, n), ("slli", hi, 32 - n)] if n else [("srli", lo, 0)]
+    return [("srli", hi, n), ("slli", lo, 32 - n)]
+
+
+def shr64_terms(x: tuple[str, str], n: int, half: int) -> list[tuple[str, str, int]]:
+    lo, hi = x
+    return [("srli", lo, n), ("slli", hi, 32 - n)] if half == 0 else [("srli", hi, n)]
+
+
+def sigma64_add(asm: Asm, dst: tuple[str, str], x: tuple[str, str], rots: list[int], shr: int | None,
+                t: list[str]) -> None:
+    """dst += Sigma/sigma(x) = XOR of ROTR64(x, r) for r in rots (and x >> shr): low word, carry, high."""
+    t1, t2 = t
+    for half in (0, 1):
+        terms = [p for r in rots for p in rot64_terms(x, r, half)]
+        if shr is not None:
+            terms += shr64_terms(x, shr, half)
+        xor_of_shifts(asm, t1, t2, terms)
+        if half == 0:
+            add64(asm, dst, t1, None, t1)
+        else:
+            asm("add", dst[1], dst[1], t1)
+
+
+def sha512_round(asm: Asm, i: int, st: list, ab: list, p: list, kofs: int, wofs: int,
+                 mode: str) -> None:
+    """Round i. mode 'load': W[i] from the input (in pointer at 0(sp)... see caller), 'sched': computed."""
+    a, b, c, d, e, f, g, h = st
+    t = S512_T
+    w = p[0]
+    if mode == "sched":
+        asm.c(f"round {i}: W[{i}] = sigma1(W[{i - 2}]) + W[{i - 7}] + sigma0(W[{i - 15}]) + W[{i - 16}]")
+        # W[i] built in p[0] (free: it held W[i-3]); W[i-2] is in p[2], W[i-1] in p[1]
+        asm("lw", w[0], f"{wofs - 128}({S512_WP})")
+        asm("lw", w[1], f"{wofs - 124}({S512_WP})")
+        asm("lw", t[0], f"{wofs - 56}({S512_WP})")
+        asm("lw", t[1], f"{wofs - 52}({S512_WP})")
+        add64(asm, w, t[0], t[1], t[0])
+        sigma64_add(asm, w, p[2], [19, 61], 6, t)        # sigma1(W[i-2]); p[2] is free after this
+        x = p[2]
+        asm("lw", x[0], f"{wofs - 120}({S512_WP})")
+        asm("lw", x[1], f"{wofs - 116}({S512_WP})")
+        # K[i] low word is loaded below; two instructions sit between each load and its use
+        sigma64_add(asm, w, x, [1, 8], 7, t)              # sigma0(W[i-15])
+        asm("sw", w[0], f"{wofs}({S512_WP})")
+        asm("sw", w[1], f"{wofs + 4}({S512_WP})")
+    else:
+        asm.c(f"round {i}")
+    asm("lw", t[0], f"{kofs}({S512_KP})")
+    asm("lw", t[1], f"{kofs + 4}({S512_KP})")
+    add64(asm, h, w[0], w[1], t[1] if False else ab[0]) if False else None
+    # h += W (carry in the free high-K slot is not possible: use the ordering below)
+    asm("add", h[0], h[0], w[0])
+    asm("sltu", w[0], h[0], w[0])                         # W[i] low is in memory, its register is free
+    asm("add", h[1], h[1], w[1])
+    asm("add", h[1], h[1], w[0])
+    add64(asm, h, t[0], t[1], t[0])                      # h += K[i]
+    sigma64_add(asm, h, e, [14, 18, 41], None, t)        # h += Sigma1(e)
+    for half, carry in ((0, True), (1, False)):          # h += Ch(e,f,g) = ((f ^ g) & e) ^ g
+        asm("xor", t[0], f[half], g[half])
+        asm("and", t[0], t[0], e[half])
+        asm("xor", t[0], t[0], g[half])
+        if carry:
+            add64(asm, h, t[0], None, t[0])
+        else:
+            asm("add", h[1], h[1], t[0])
+    add64(asm, d, h[0], h[1], t[0])                      # d += T1
+    sigma64_add(asm, h, a, [28, 34, 39], None, t)        # h += Sigma0(a)
+    # Maj = ((a ^ b) & (b ^ c)) ^ b; a ^ b kept (in T1, T2) for the next round; old ab regs freed
+    asm("xor", t[0], a[0], b[0])
+    asm("and", ab[0], ab[0], t[0])
+    asm("xor", ab[0], ab[0], b[0])
+    asm("xor", t[1], a[1], b[1])
+    asm("and", ab[1], ab[1], t[1])
+    asm("xor", ab[1], ab[1], b[1])
+    add64(asm, h, ab[0], ab[1], ab[0])
+    st[:] = [h, a, b, c, d, e, f, g]
+
+
+def sha512_body() -> list[str]:
+    raise NotImplementedError
+
+
+def main() -> int:
+    check = "--check" in sys.argv[1:]
+    return write_or_check({HERE / "sha256_rv32.S": sha256_file()}, check, __file__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
