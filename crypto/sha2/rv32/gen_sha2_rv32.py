@@ -261,18 +261,18 @@ def sha256_file() -> str:
 # 64-bit value = (low, high) register pair.
 S512_STATE = [("s2", "s3"), ("s4", "s5"), ("s6", "s7"), ("s8", "s9"),
               ("s10", "s11"), ("t3", "t4"), ("t5", "t6"), ("a6", "a7")]
-S512_T = ["s0", "s1"]            # T1, T2 (x8, x9)
-S512_AB = ("a0", "a1")           # a ^ b kept for the next round's Maj
-S512_KP = "a2"                   # K pointer
-S512_WP = "a3"                   # W pointer: W[i] at 8*(i - 8*pass)(WP)
-S512_P = [("a4", "a5"), ("t0", "t1"), ("t2", "ra")]   # W[i], W[i-1], W[i-2] rotate through these
-FRAME512 = 720                   # 13 saved words + in, state, end (64) + W[0..79] (640) + pad
-W512 = 64                        # W[] offset in the frame
+S512_T = [("s0", "s1"), ("a0", "a1")]       # (T1, T2) and the kept a ^ b, swapping roles every round
+S512_KP = "a2"                              # K pointer: K[8*pass + j] at 8*j(KP)
+S512_WP = "a3"                              # W pointer: W[8*pass + j] at 8*j(WP), W[] on the stack
+S512_P = [("a4", "a5"), ("t0", "t1"), ("t2", "ra")]   # scheduled rounds: W[i] built, W[i-1], W[i-2]
+FRAME512 = 704                  # ra, s0..s11 (13 words), in, state, end; W[0..79] at 64(sp)
+W512 = 64
 OFF512_IN, OFF512_STATE, OFF512_END = 52, 56, 60
 
 
 def add64(asm: Asm, dst: tuple[str, str], lo: str, hi: str | None, carry: str) -> None:
-    """dst += (hi:lo); carry is a free register (may equal lo)."""
+    """dst += (hi:lo) with ADD, SLTU, ADD, ADD; ``carry`` is a free register (may be ``lo``).
+    hi None: only the low word and its carry (the caller adds the high word)."""
     asm("add", dst[0], dst[0], lo)
     asm("sltu", carry, dst[0], lo)
     if hi is not None:
@@ -281,13 +281,12 @@ def add64(asm: Asm, dst: tuple[str, str], lo: str, hi: str | None, carry: str) -
 
 
 def rot64_terms(x: tuple[str, str], n: int, half: int) -> list[tuple[str, str, int]]:
-    """The two shifted pieces of the low (half 0) or high (half 1) word of ROTR64(x, n), 0 < n < 64."""
+    """The two shifted pieces of the low (half 0) or high (half 1) word of ROTR64(x, n), n not 0 or 32."""
     lo, hi = x
-    if n >= 32:
+    if n > 32:
         lo, hi, n = hi, lo, n - 32
-    if half == 0:
-        return [("srli", lo, n), ("slli", hi, 32 - n)] if n else [("srli", lo, 0)]
-    return [("srli", hi, n), ("slli", lo, 32 - n)]
+    assert 0 < n < 32
+    return [("srli", lo, n), ("slli", hi, 32 - n)] if half == 0 else [("srli", hi, n), ("slli", lo, 32 - n)]
 
 
 def shr64_terms(x: tuple[str, str], n: int, half: int) -> list[tuple[str, str, int]]:
@@ -296,82 +295,195 @@ def shr64_terms(x: tuple[str, str], n: int, half: int) -> list[tuple[str, str, i
 
 
 def sigma64_add(asm: Asm, dst: tuple[str, str], x: tuple[str, str], rots: list[int], shr: int | None,
-                t: list[str]) -> None:
-    """dst += Sigma/sigma(x) = XOR of ROTR64(x, r) for r in rots (and x >> shr): low word, carry, high."""
-    t1, t2 = t
+                t: tuple[str, str]) -> None:
+    """dst += XOR of ROTR64(x, r) for r in rots (and x >> shr): low word, its carry, high word."""
     for half in (0, 1):
         terms = [p for r in rots for p in rot64_terms(x, r, half)]
         if shr is not None:
             terms += shr64_terms(x, shr, half)
-        xor_of_shifts(asm, t1, t2, terms)
+        xor_of_shifts(asm, t[0], t[1], terms)
         if half == 0:
-            add64(asm, dst, t1, None, t1)
+            add64(asm, dst, t[0], None, t[0])
         else:
-            asm("add", dst[1], dst[1], t1)
+            asm("add", dst[1], dst[1], t[0])
 
 
-def sha512_round(asm: Asm, i: int, st: list, ab: list, p: list, kofs: int, wofs: int,
-                 mode: str) -> None:
-    """Round i. mode 'load': W[i] from the input (in pointer at 0(sp)... see caller), 'sched': computed."""
+def sha512_round(asm: Asm, i: int, st: list, tab: list, p: list, j: int, mode: str) -> None:
+    """Round i (j = i mod 8, the slot in this pass). st: a..h pairs; tab = [T pair, a^b pair]; p: the
+    W pairs. mode 'load': W[i] from the input (pointer in p[1][0]); 'sched': computed from W[]."""
     a, b, c, d, e, f, g, h = st
-    t = S512_T
-    w = p[0]
-    if mode == "sched":
-        asm.c(f"round {i}: W[{i}] = sigma1(W[{i - 2}]) + W[{i - 7}] + sigma0(W[{i - 15}]) + W[{i - 16}]")
-        # W[i] built in p[0] (free: it held W[i-3]); W[i-2] is in p[2], W[i-1] in p[1]
-        asm("lw", w[0], f"{wofs - 128}({S512_WP})")
-        asm("lw", w[1], f"{wofs - 124}({S512_WP})")
-        asm("lw", t[0], f"{wofs - 56}({S512_WP})")
-        asm("lw", t[1], f"{wofs - 52}({S512_WP})")
-        add64(asm, w, t[0], t[1], t[0])
-        sigma64_add(asm, w, p[2], [19, 61], 6, t)        # sigma1(W[i-2]); p[2] is free after this
-        x = p[2]
-        asm("lw", x[0], f"{wofs - 120}({S512_WP})")
-        asm("lw", x[1], f"{wofs - 116}({S512_WP})")
-        # K[i] low word is loaded below; two instructions sit between each load and its use
-        sigma64_add(asm, w, x, [1, 8], 7, t)              # sigma0(W[i-15])
-        asm("sw", w[0], f"{wofs}({S512_WP})")
-        asm("sw", w[1], f"{wofs + 4}({S512_WP})")
+    t, ab = tab
+    wo = 8 * j
+    if mode == "load":
+        asm.c(f"round {i}: W[{i}] = big-endian input word {i}")
+        w = p[0]
+        src = p[1][0]
+        temps = [t[0], t[1], p[1][1]]
+        load_be32(asm, w[1], src, wo, temps)
+        load_be32(asm, w[0], src, wo + 4, temps)
+        asm("sw", w[0], f"{wo}({S512_WP})")
+        asm("sw", w[1], f"{wo + 4}({S512_WP})")
     else:
-        asm.c(f"round {i}")
-    asm("lw", t[0], f"{kofs}({S512_KP})")
-    asm("lw", t[1], f"{kofs + 4}({S512_KP})")
-    add64(asm, h, w[0], w[1], t[1] if False else ab[0]) if False else None
-    # h += W (carry in the free high-K slot is not possible: use the ordering below)
-    asm("add", h[0], h[0], w[0])
-    asm("sltu", w[0], h[0], w[0])                         # W[i] low is in memory, its register is free
-    asm("add", h[1], h[1], w[1])
-    asm("add", h[1], h[1], w[0])
+        asm.c(f"round {i}: W[{i}] = sigma1(W[{i - 2}]) + W[{i - 7}] + sigma0(W[{i - 15}]) + W[{i - 16}]")
+        w, w2 = p[0], p[2]
+        asm("lw", w[0], f"{wo - 128}({S512_WP})")
+        asm("lw", w[1], f"{wo - 124}({S512_WP})")
+        asm("lw", t[0], f"{wo - 56}({S512_WP})")
+        asm("lw", t[1], f"{wo - 52}({S512_WP})")
+        add64(asm, w, t[0], t[1], t[0])
+        sigma64_add(asm, w, w2, [19, 61], 6, t)          # sigma1(W[i-2]), kept in registers
+        asm("lw", w2[0], f"{wo - 120}({S512_WP})")       # W[i-2] is dead: W[i-15] into its pair
+        asm("lw", w2[1], f"{wo - 116}({S512_WP})")
+        sigma64_add(asm, w, w2, [1, 8], 7, t)             # sigma0(W[i-15])
+        asm("sw", w[0], f"{wo}({S512_WP})")
+        asm("sw", w[1], f"{wo + 4}({S512_WP})")
+        p[:] = [p[2], p[0], p[1]]
+    add64(asm, h, w[0], w[1], t[0])                      # h += W[i]
+    asm("lw", t[0], f"{wo}({S512_KP})")
+    asm("lw", t[1], f"{wo + 4}({S512_KP})")
     add64(asm, h, t[0], t[1], t[0])                      # h += K[i]
     sigma64_add(asm, h, e, [14, 18, 41], None, t)        # h += Sigma1(e)
-    for half, carry in ((0, True), (1, False)):          # h += Ch(e,f,g) = ((f ^ g) & e) ^ g
+    for half in (0, 1):                                  # h += Ch(e,f,g) = ((f ^ g) & e) ^ g
         asm("xor", t[0], f[half], g[half])
         asm("and", t[0], t[0], e[half])
         asm("xor", t[0], t[0], g[half])
-        if carry:
+        if half == 0:
             add64(asm, h, t[0], None, t[0])
         else:
             asm("add", h[1], h[1], t[0])
     add64(asm, d, h[0], h[1], t[0])                      # d += T1
     sigma64_add(asm, h, a, [28, 34, 39], None, t)        # h += Sigma0(a)
-    # Maj = ((a ^ b) & (b ^ c)) ^ b; a ^ b kept (in T1, T2) for the next round; old ab regs freed
-    asm("xor", t[0], a[0], b[0])
-    asm("and", ab[0], ab[0], t[0])
-    asm("xor", ab[0], ab[0], b[0])
-    asm("xor", t[1], a[1], b[1])
-    asm("and", ab[1], ab[1], t[1])
-    asm("xor", ab[1], ab[1], b[1])
-    add64(asm, h, ab[0], ab[1], ab[0])
+    for half in (0, 1):                                  # Maj = ((a ^ b) & (b ^ c)) ^ b, a ^ b kept
+        asm("xor", t[half], a[half], b[half])
+        asm("and", ab[half], ab[half], t[half])
+        asm("xor", ab[half], ab[half], b[half])
+    add64(asm, h, ab[0], ab[1], ab[0])                   # h = T1 + T2: the new a
     st[:] = [h, a, b, c, d, e, f, g]
+    tab[:] = [ab, t]
 
 
 def sha512_body() -> list[str]:
-    raise NotImplementedError
+    asm = Asm()
+    st = list(S512_STATE)
+    tab = list(S512_T)
+    p = list(S512_P)
+    saved = ["ra"] + [f"s{k}" for k in range(12)]
+    asm("beqz", "a2", ".Ls512_none")                    # nblocks is public
+    asm("addi", "sp", "sp", -FRAME512)
+    for k, r in enumerate(saved):
+        asm("sw", r, f"{4 * k}(sp)")
+    asm("slli", "a2", "a2", 7)
+    asm("add", "a2", "a1", "a2")
+    asm("sw", "a1", f"{OFF512_IN}(sp)")
+    asm("sw", "a0", f"{OFF512_STATE}(sp)")
+    asm("sw", "a2", f"{OFF512_END}(sp)")
+    for k, (lo, hi) in enumerate(S512_STATE):
+        asm("lw", lo, f"{8 * k}(a0)")
+        asm("lw", hi, f"{8 * k + 4}(a0)")
+    asm.lines.append(".Ls512_block:")
+    src = p[1][0]
+    asm("lw", src, f"{OFF512_IN}(sp)")
+    asm("lla", S512_KP, ".Lsha512_k")
+    asm("addi", S512_WP, "sp", W512)
+    for half in (0, 1):                                  # b ^ c for round 0's Maj
+        asm("xor", tab[1][half], st[1][half], st[2][half])
+    asm.lines.append(".Ls512_load:")
+    asm.c("rounds 0..15: two passes of 8 that read the message (state names repeat every 8 rounds)")
+    for j in range(8):
+        sha512_round(asm, j, st, tab, p, j, "load")
+    assert st == S512_STATE and tab == S512_T and p == S512_P
+    asm("addi", src, src, 64)
+    asm("addi", S512_KP, S512_KP, 64)
+    asm("addi", S512_WP, S512_WP, 64)
+    asm("lla", tab[0][0], ".Lsha512_k + 128")
+    asm("bne", S512_KP, tab[0][0], ".Ls512_load")
+    asm("sw", src, f"{OFF512_IN}(sp)")
+    asm.c("W[15] and W[14] into the pairs the scheduled rounds keep them in")
+    asm("lw", p[1][0], f"-8({S512_WP})")
+    asm("lw", p[1][1], f"-4({S512_WP})")
+    asm("lw", p[2][0], f"-16({S512_WP})")
+    asm("lw", p[2][1], f"-12({S512_WP})")
+    asm.lines.append(".Ls512_sched:")
+    asm.c("rounds 16..79: eight passes of 8")
+    for j in range(8):
+        sha512_round(asm, 16 + j, st, tab, p, j, "sched")
+    assert st == S512_STATE and tab == S512_T
+    # the W pairs have turned by 8 mod 3 = 2 places: move W[i] and W[i-1] back (2 + 2 MV a pass)
+    assert p == [S512_P[1], S512_P[2], S512_P[0]]
+    for half in (0, 1):
+        asm("mv", S512_P[1][half], p[1][half])
+    for half in (0, 1):
+        asm("mv", S512_P[2][half], p[2][half])
+    p[:] = list(S512_P)
+    asm("addi", S512_KP, S512_KP, 64)
+    asm("addi", S512_WP, S512_WP, 64)
+    asm("lla", tab[0][0], ".Lsha512_k + 640")
+    asm("bne", S512_KP, tab[0][0], ".Ls512_sched")
+    asm.c("H += working variables")
+    ptr = tab[0][0]
+    free = [p[0][0], p[0][1], p[1][0], p[1][1]]
+    asm("lw", ptr, f"{OFF512_STATE}(sp)")
+    for k in range(0, 8, 2):
+        for m in range(4):
+            asm("lw", free[m], f"{8 * k + 4 * m}({ptr})")
+        for q in range(2):
+            lo, hi = free[2 * q], free[2 * q + 1]
+            add64(asm, st[k + q], lo, hi, lo)
+            asm("sw", st[k + q][0], f"{8 * (k + q)}({ptr})")
+            asm("sw", st[k + q][1], f"{8 * (k + q) + 4}({ptr})")
+    asm("lw", free[0], f"{OFF512_IN}(sp)")
+    asm("lw", free[1], f"{OFF512_END}(sp)")
+    asm("bne", free[0], free[1], ".Ls512_block")       # public: block count
+    for k, r in enumerate(saved):
+        asm("lw", r, f"{4 * k}(sp)")
+    asm("addi", "sp", "sp", FRAME512)
+    asm.lines.append(".Ls512_none:")
+    asm("ret")
+    return asm.lines
+
+
+SHA512_HEAD = """\
+// SPDX-License-Identifier: MIT
+/* GENERATED by gen_sha2_rv32.py (edit the generator, not this file).
+ *
+ * SHA-512 block function for RV32IMAC (SiFive E31; no rotate instruction), FIPS 180-4 §6.4.2.
+ *
+ * void mcu_sha512_<impl>_blocks(uint64_t state[8], const uint8_t *in, size_t nblocks);
+ *   state: H0..H7 as 64-bit words, low word first; in: nblocks * 128 bytes, big-endian, any alignment;
+ *   nblocks may be 0.
+ *
+ * Register map: 64-bit values are (low, high) pairs. State a..h at round 0 in (s2,s3) (s4,s5) (s6,s7)
+ * (s8,s9) (s10,s11) (t3,t4) (t5,t6) (a6,a7), names rotating a round; temporaries and the kept a ^ b in
+ * (s0,s1) and (a0,a1), swapping roles every round; K pointer a2, W pointer a3; in the scheduled rounds
+ * (a4,a5) (t0,t1) (t2,ra) hold W[i] being built, W[i-1] and W[i-2]. Stack: 704 bytes (saved registers,
+ * in/state/end, W[0..79]).
+ *
+ * Tricks: 64-bit add = ADD, SLTU, ADD, ADD; each piece of a 64-bit rotation is one 32-bit shift XORed
+ * straight into the low or high sum (Sigma: 22 instructions); Maj = ((a^b)&(b^c))^b reusing b^c;
+ * Ch = ((f^g)&e)^g; h accumulates T1 then T1 + T2. 8 rounds unrolled (state names repeat), W[] on the
+ * stack with W[i-1], W[i-2] kept in registers. A round is 86 instructions, a scheduled round 146; loads
+ * sit two instructions before their use. Constant time: no branch or address depends on data.
+ */
+#include "mcucrypt/ns.h"
+
+    .section .rodata.sha512_rv32_k, "a", @progbits
+    .p2align 3
+.Lsha512_k:
+"""
+
+
+def sha512_file() -> str:
+    k = "".join(f"    .word   {', '.join(f'0x{v & 0xffffffff:08x}, 0x{v >> 32:08x}' for v in K512[r:r + 4])}\n"
+                for r in range(0, 80, 4))
+    body = function_lines("MCU_FN(sha512, blocks)", sha512_body())
+    body[1] = '    .section .text.sha512_rv32_blocks, "ax", @progbits'
+    return SHA512_HEAD + k + "\n".join(body) + "\n"
 
 
 def main() -> int:
     check = "--check" in sys.argv[1:]
-    return write_or_check({HERE / "sha256_rv32.S": sha256_file()}, check, __file__)
+    return write_or_check({HERE / "sha256_rv32.S": sha256_file(), HERE / "sha512_rv32.S": sha512_file()},
+                          check, __file__)
 
 
 if __name__ == "__main__":
