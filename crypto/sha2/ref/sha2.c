@@ -111,10 +111,12 @@ static uint64_t k512_at(uint8_t t)
 
 /* --------------------------------------------------------------------------------- byte order */
 
+#if !SHA2_ASM_256 || !SHA2_ASM_512     /* only the C block functions read the message */
 static uint32_t load_be32(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
+#endif
 
 static void store_be32(uint8_t *p, uint32_t x)
 {
