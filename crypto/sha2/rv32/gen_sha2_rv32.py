@@ -99,9 +99,9 @@ def xor_of_shifts(asm: Asm, acc: str, tmp: str, terms: list[tuple[str, str, int]
         asm("xor", acc, acc, tmp)
 
 
-def rot_terms(src: str, n: int) -> list[tuple[str, str, int]]:
-    """The two shifted pieces of a 32-bit ROTR(src, n)."""
-    return [("srli", src, n), ("slli", src, 32 - n)]
+def rot_terms(src: str, n: int, zbb: bool = False) -> list[tuple[str, str, int]]:
+    """The two shifted pieces of a 32-bit ROTR(src, n), or one RORI with Zbb."""
+    return [("rori", src, n)] if zbb else [("srli", src, n), ("slli", src, 32 - n)]
 
 
 # ======================================================================================== SHA-256
@@ -115,7 +115,8 @@ FRAME256 = 64                     # ra, s0..s11 (13 words), in pointer, state po
 OFF_IN, OFF_STATE, OFF_END = 52, 56, 60
 
 
-def sha256_round(asm: Asm, i: int, st: list[str], tmp: list[str], kofs: int, sched: bool) -> None:
+def sha256_round(asm: Asm, i: int, st: list[str], tmp: list[str], kofs: int, sched: bool,
+                 zbb: bool = False) -> None:
     """Round i on state registers st (a..h) with temporaries tmp = [T1, T2, AB]; rotates both lists."""
     a, b, c, d, e, f, g, h = st
     t1, t2, ab = tmp
@@ -124,10 +125,10 @@ def sha256_round(asm: Asm, i: int, st: list[str], tmp: list[str], kofs: int, sch
         # W[i] = sigma1(W[i-2]) + W[i-7] + sigma0(W[i-15]) + W[i-16], in the register of W[i-16]
         asm.c(f"round {i}: W[{i}] = sigma1(W[{i - 2}]) + W[{i - 7}] + sigma0(W[{i - 15}]) + W[{i - 16}]")
         x = S256_W[(i - 15) % 16]
-        xor_of_shifts(asm, t1, t2, rot_terms(x, 7) + rot_terms(x, 18) + [("srli", x, 3)])
+        xor_of_shifts(asm, t1, t2, rot_terms(x, 7, zbb) + rot_terms(x, 18, zbb) + [("srli", x, 3)])
         asm("add", w, w, t1)
         y = S256_W[(i - 2) % 16]
-        xor_of_shifts(asm, t1, t2, rot_terms(y, 17) + rot_terms(y, 19) + [("srli", y, 10)])
+        xor_of_shifts(asm, t1, t2, rot_terms(y, 17, zbb) + rot_terms(y, 19, zbb) + [("srli", y, 10)])
         asm("add", w, w, t1)
         asm("add", w, w, S256_W[(i - 7) % 16])
     else:
@@ -135,14 +136,14 @@ def sha256_round(asm: Asm, i: int, st: list[str], tmp: list[str], kofs: int, sch
     asm("lw", t1, f"{kofs}({S256_KP})")                 # K[i]; used two instructions later: no stall
     asm("add", h, h, w)
     asm("add", h, h, t1)
-    xor_of_shifts(asm, t1, t2, rot_terms(e, 6) + rot_terms(e, 11) + rot_terms(e, 25))    # Sigma1(e)
+    xor_of_shifts(asm, t1, t2, rot_terms(e, 6, zbb) + rot_terms(e, 11, zbb) + rot_terms(e, 25, zbb))    # Sigma1(e)
     asm("add", h, h, t1)
     asm("xor", t1, f, g)                                # Ch(e,f,g) = ((f ^ g) & e) ^ g
     asm("and", t1, t1, e)
     asm("xor", t1, t1, g)
     asm("add", h, h, t1)
     asm("add", d, d, h)                                 # d += T1
-    xor_of_shifts(asm, t1, t2, rot_terms(a, 2) + rot_terms(a, 13) + rot_terms(a, 22))    # Sigma0(a)
+    xor_of_shifts(asm, t1, t2, rot_terms(a, 2, zbb) + rot_terms(a, 13, zbb) + rot_terms(a, 22, zbb))    # Sigma0(a)
     asm("add", h, h, t1)
     asm("xor", t1, a, b)                                # a ^ b: Maj now, b ^ c next round
     asm("and", ab, ab, t1)                              # Maj = ((a ^ b) & (b ^ c)) ^ b
@@ -166,7 +167,7 @@ def load_be32(asm: Asm, dst: str, base: str, ofs: int, t: list[str]) -> None:
     asm("or", dst, dst, t[2])
 
 
-def sha256_body() -> list[str]:
+def sha256_body(zbb: bool = False) -> list[str]:
     asm = Asm()
     st = list(S256_STATE)
     tmp = list(S256_TEMPS)
@@ -186,20 +187,33 @@ def sha256_body() -> list[str]:
     asm.lines.append(".Ls256_block:")
     asm.c("the 16 message words, big-endian, into the W registers (in pointer in the K pointer's register)")
     asm("lw", S256_KP, f"{OFF_IN}(sp)")
+    if zbb:
+        asm.c("4-byte aligned input (a public property of the pointer): LW + REV8, interleaved")
+        asm("andi", S256_TEMPS[0], S256_KP, 3)
+        asm("bnez", S256_TEMPS[0], ".Ls256_unaligned")
+        for j in range(17):
+            if j < 16:
+                asm("lw", S256_W[j], f"{4 * j}({S256_KP})")
+            if j > 0:
+                asm("rev8", S256_W[j - 1], S256_W[j - 1])
+        asm("j", ".Ls256_loaded")
+        asm.lines.append(".Ls256_unaligned:")
     for j in range(16):
         load_be32(asm, S256_W[j], S256_KP, 4 * j, S256_TEMPS)
+    if zbb:
+        asm.lines.append(".Ls256_loaded:")
     asm("addi", S256_KP, S256_KP, 64)
     asm("sw", S256_KP, f"{OFF_IN}(sp)")
     asm("lla", S256_KP, ".Lsha256_k")
     asm("xor", tmp[2], st[1], st[2])                    # b ^ c for round 0's Maj
     for i in range(16):
-        sha256_round(asm, i, st, tmp, 4 * i, sched=False)
+        sha256_round(asm, i, st, tmp, 4 * i, sched=False, zbb=zbb)
     assert st == S256_STATE and tmp == S256_TEMPS
     asm.lines.append(".Ls256_sched:")
     asm.c("rounds 16..63: three passes of 16 (W register names and state rotation repeat every 16)")
     asm("addi", S256_KP, S256_KP, 64)
     for i in range(16, 32):
-        sha256_round(asm, i, st, tmp, 4 * (i - 16), sched=True)
+        sha256_round(asm, i, st, tmp, 4 * (i - 16), sched=True, zbb=zbb)
     assert st == S256_STATE and tmp == S256_TEMPS
     asm("lla", tmp[0], ".Lsha256_k + 192")
     asm("bne", S256_KP, tmp[0], ".Ls256_sched")
@@ -250,11 +264,21 @@ SHA256_HEAD = """\
 """
 
 
-def sha256_file() -> str:
+SHA256_ZBB_HEAD = SHA256_HEAD.replace(
+    " * SHA-256 block function for RV32IMAC (SiFive E31; no rotate instruction), FIPS 180-4 §6.2.2.\n",
+    " * SHA-256 block function for RV32IMAC + Zbb (RORI, REV8), FIPS 180-4 §6.2.2: the rv32-fast code with\n"
+    " * every rotation one RORI (Sigma 5 instructions, sigma 5) and, for 4-byte aligned input, the message\n"
+    " * words loaded by LW + REV8 (the alignment branch depends only on the pointer: public). The E31 has no\n"
+    " * Zbb; the board emulates it at one cycle, as rocket-chip's ALU would.\n").replace(
+    "A round is 36 instructions, a scheduled round 57", "A round is 24 instructions, a scheduled round 37")
+assert SHA256_ZBB_HEAD != SHA256_HEAD
+
+
+def sha256_file(zbb: bool = False) -> str:
     k = "".join(f"    .word   {', '.join(f'0x{v:08x}' for v in K256[r:r + 8])}\n" for r in range(0, 64, 8))
-    body = function_lines("MCU_FN(sha256, blocks)", sha256_body())
+    body = function_lines("MCU_FN(sha256, blocks)", sha256_body(zbb))
     body[1] = '    .section .text.sha256_rv32_blocks, "ax", @progbits'
-    return SHA256_HEAD + k + "\n".join(body) + "\n"
+    return (SHA256_ZBB_HEAD if zbb else SHA256_HEAD) + k + "\n".join(body) + "\n"
 
 
 # ======================================================================================== SHA-512
@@ -482,7 +506,8 @@ def sha512_file() -> str:
 
 def main() -> int:
     check = "--check" in sys.argv[1:]
-    return write_or_check({HERE / "sha256_rv32.S": sha256_file(), HERE / "sha512_rv32.S": sha512_file()},
+    return write_or_check({HERE / "sha256_rv32.S": sha256_file(), HERE / "sha512_rv32.S": sha512_file(),
+                           HERE / "sha256_rv32_zbb.S": sha256_file(zbb=True)},
                           check, __file__)
 
 
