@@ -21,7 +21,8 @@ RV32 = ROOT / "crypto/sha2/rv32"
 
 # (implementation, ISA, hash, source): the block functions each META entry links
 CASES = [("rv32-fast", "rv32imac", 256, "sha256_rv32.S"), ("rv32-fast", "rv32imac", 512, "sha512_rv32.S"),
-         ("rv32-zbb", "rv32imac_zbb", 256, "sha256_rv32_zbb.S")]
+         ("rv32-zbb", "rv32imac_zbb", 256, "sha256_rv32_zbb.S"),
+         ("rv32-small", "rv32imac", 256, "sha256_rv32_small.S"), ("rv32-small", "rv32imac", 512, "sha512_rv32_small.S")]
 
 
 def test_generated_assembly_is_current() -> None:

@@ -116,8 +116,9 @@ OFF_IN, OFF_STATE, OFF_END = 52, 56, 60
 
 
 def sha256_round(asm: Asm, i: int, st: list[str], tmp: list[str], kofs: int, sched: bool,
-                 zbb: bool = False) -> None:
-    """Round i on state registers st (a..h) with temporaries tmp = [T1, T2, AB]; rotates both lists."""
+                 zbb: bool = False, w_mem: str | None = None) -> None:
+    """Round i on state registers st (a..h) with temporaries tmp = [T1, T2, AB]; rotates both lists.
+    W[i] is in its register S256_W[i % 16] (computed first when sched), or at w_mem (small code)."""
     a, b, c, d, e, f, g, h = st
     t1, t2, ab = tmp
     w = S256_W[i % 16]
@@ -134,8 +135,13 @@ def sha256_round(asm: Asm, i: int, st: list[str], tmp: list[str], kofs: int, sch
     else:
         asm.c(f"round {i}")
     asm("lw", t1, f"{kofs}({S256_KP})")                 # K[i]; used two instructions later: no stall
-    asm("add", h, h, w)
-    asm("add", h, h, t1)
+    if w_mem is None:
+        asm("add", h, h, w)
+        asm("add", h, h, t1)
+    else:
+        asm("lw", t2, w_mem)
+        asm("add", h, h, t1)
+        asm("add", h, h, t2)
     xor_of_shifts(asm, t1, t2, rot_terms(e, 6, zbb) + rot_terms(e, 11, zbb) + rot_terms(e, 25, zbb))    # Sigma1(e)
     asm("add", h, h, t1)
     asm("xor", t1, f, g)                                # Ch(e,f,g) = ((f ^ g) & e) ^ g
@@ -338,7 +344,12 @@ def sha512_round(asm: Asm, i: int, st: list, tab: list, p: list, j: int, mode: s
     a, b, c, d, e, f, g, h = st
     t, ab = tab
     wo = 8 * j
-    if mode == "load":
+    if mode == "mem":
+        asm.c(f"round {i}")
+        w = p[0]
+        asm("lw", w[0], f"{wo}({S512_WP})")
+        asm("lw", w[1], f"{wo + 4}({S512_WP})")
+    elif mode == "load":
         asm.c(f"round {i}: W[{i}] = big-endian input word {i}")
         w = p[0]
         src = p[1][0]
@@ -504,10 +515,196 @@ def sha512_file() -> str:
     return SHA512_HEAD + k + "\n".join(body) + "\n"
 
 
+
+# ======================================================================================== small code
+# One 8-round body, run 8 (SHA-256) or 10 (SHA-512) times, reading W[i] from a W[] array on the stack
+# that two short loops fill first: the big-endian message words, then the schedule W[16..].
+def sha_small_prologue(asm: Asm, frame: int, log_block: int, tag: str) -> list[str]:
+    saved = ["ra"] + [f"s{k}" for k in range(12)]
+    asm("beqz", "a2", f".L{tag}_none")                  # nblocks is public
+    asm("addi", "sp", "sp", -frame)
+    for k, r in enumerate(saved):
+        asm("sw", r, f"{4 * k}(sp)")
+    asm("slli", "a2", "a2", log_block)
+    asm("add", "a2", "a1", "a2")
+    asm("sw", "a1", f"{OFF_IN}(sp)")
+    asm("sw", "a0", f"{OFF_STATE}(sp)")
+    asm("sw", "a2", f"{OFF_END}(sp)")
+    return saved
+
+
+def sha_small_epilogue(asm: Asm, frame: int, saved: list[str], tag: str, free: list[str]) -> None:
+    asm("lw", free[0], f"{OFF_IN}(sp)")
+    asm("lw", free[1], f"{OFF_END}(sp)")
+    asm("bne", free[0], free[1], f".L{tag}_block")     # public: block count
+    for k, r in enumerate(saved):
+        asm("lw", r, f"{4 * k}(sp)")
+    asm("addi", "sp", "sp", frame)
+    asm.lines.append(f".L{tag}_none:")
+    asm("ret")
+
+
+def sha256_small_body() -> list[str]:
+    asm = Asm()
+    st, tmp = list(S256_STATE), list(S256_TEMPS)
+    frame, w0 = 64 + 256, 64                            # W[0..63] at 64(sp)
+    saved = sha_small_prologue(asm, frame, 6, "s256s")
+    src, dst, end, x, y, z, u = "t4", "t5", "t6", "s2", "s3", "s4", "s5"
+    asm.lines.append(".Ls256s_block:")
+    asm.c("W[0..15] = the big-endian message words")
+    asm("lw", src, f"{OFF_IN}(sp)")
+    asm("addi", dst, "sp", w0)
+    asm("addi", end, "sp", w0 + 64)
+    asm.lines.append(".Ls256s_load:")
+    load_be32(asm, x, src, 0, [y, z, u])
+    asm("sw", x, f"0({dst})")
+    asm("addi", src, src, 4)
+    asm("addi", dst, dst, 4)
+    asm("bne", dst, end, ".Ls256s_load")
+    asm("sw", src, f"{OFF_IN}(sp)")
+    asm.c("W[16..63] = sigma1(W[i-2]) + W[i-7] + sigma0(W[i-15]) + W[i-16]")
+    asm("addi", end, "sp", w0 + 256)
+    asm.lines.append(".Ls256s_sched:")
+    asm("lw", x, f"-8({dst})")
+    asm("lw", y, f"-28({dst})")
+    asm("lw", z, f"-60({dst})")
+    asm("lw", u, f"-64({dst})")
+    xor_of_shifts(asm, "s6", "s7", rot_terms(x, 17) + rot_terms(x, 19) + [("srli", x, 10)])
+    asm("add", u, u, "s6")
+    xor_of_shifts(asm, "s6", "s7", rot_terms(z, 7) + rot_terms(z, 18) + [("srli", z, 3)])
+    asm("add", u, u, "s6")
+    asm("add", u, u, y)
+    asm("sw", u, f"0({dst})")
+    asm("addi", dst, dst, 4)
+    asm("bne", dst, end, ".Ls256s_sched")
+    asm.c("64 rounds: eight passes of an 8-round body (state names repeat every 8 rounds)")
+    asm("lw", tmp[0], f"{OFF_STATE}(sp)")
+    for k, r in enumerate(S256_STATE):
+        asm("lw", r, f"{4 * k}({tmp[0]})")
+    asm("lla", S256_KP, ".Lsha256_k")
+    wp = "t4"
+    asm("addi", wp, "sp", w0)
+    asm("xor", tmp[2], st[1], st[2])                    # b ^ c for round 0's Maj
+    asm.lines.append(".Ls256s_rounds:")
+    for j in range(8):
+        sha256_round(asm, j, st, tmp, 4 * j, sched=False, w_mem=f"{4 * j}({wp})")
+    assert st == S256_STATE and tmp == S256_TEMPS
+    asm("addi", S256_KP, S256_KP, 32)
+    asm("addi", wp, wp, 32)
+    asm("addi", tmp[0], "sp", w0 + 256)
+    asm("bne", wp, tmp[0], ".Ls256s_rounds")
+    asm.c("H += working variables")
+    asm("lw", tmp[0], f"{OFF_STATE}(sp)")
+    free = ["t5", "t6", "s2", "s3", "s4", "s5", "s6", "s7"]
+    for k in range(8):
+        asm("lw", free[k], f"{4 * k}({tmp[0]})")
+    for k in range(8):
+        asm("add", st[k], st[k], free[k])
+        asm("sw", st[k], f"{4 * k}({tmp[0]})")
+    sha_small_epilogue(asm, frame, saved, "s256s", free)
+    return asm.lines
+
+
+def sha512_small_body() -> list[str]:
+    asm = Asm()
+    st, tab, p = list(S512_STATE), list(S512_T), list(S512_P)
+    frame = FRAME512                                    # W[0..79] at 64(sp)
+    saved = sha_small_prologue(asm, frame, 7, "s512s")
+    src, dst, end = "a4", "a5", "t0"
+    x, y, z, u = ("t1", "t2"), ("s2", "s3"), ("s4", "s5"), ("s6", "s7")
+    t = ("s8", "s9")
+    asm.lines.append(".Ls512s_block:")
+    asm.c("W[0..15] = the big-endian message words (high word first in the input, low first in W)")
+    asm("lw", src, f"{OFF512_IN}(sp)")
+    asm("addi", dst, "sp", W512)
+    asm("addi", end, "sp", W512 + 128)
+    asm.lines.append(".Ls512s_load:")
+    load_be32(asm, x[1], src, 0, [y[0], y[1], z[0]])
+    load_be32(asm, x[0], src, 4, [y[0], y[1], z[0]])
+    asm("sw", x[0], f"0({dst})")
+    asm("sw", x[1], f"4({dst})")
+    asm("addi", src, src, 8)
+    asm("addi", dst, dst, 8)
+    asm("bne", dst, end, ".Ls512s_load")
+    asm("sw", src, f"{OFF512_IN}(sp)")
+    asm.c("W[16..79] = sigma1(W[i-2]) + W[i-7] + sigma0(W[i-15]) + W[i-16]")
+    asm("addi", end, "sp", W512 + 640)
+    asm.lines.append(".Ls512s_sched:")
+    asm("lw", u[0], f"-128({dst})")
+    asm("lw", u[1], f"-124({dst})")
+    asm("lw", y[0], f"-56({dst})")
+    asm("lw", y[1], f"-52({dst})")
+    asm("lw", x[0], f"-16({dst})")
+    asm("lw", x[1], f"-12({dst})")
+    asm("lw", z[0], f"-120({dst})")
+    asm("lw", z[1], f"-116({dst})")
+    add64(asm, u, y[0], y[1], y[0])
+    sigma64_add(asm, u, x, [19, 61], 6, t)
+    sigma64_add(asm, u, z, [1, 8], 7, t)
+    asm("sw", u[0], f"0({dst})")
+    asm("sw", u[1], f"4({dst})")
+    asm("addi", dst, dst, 8)
+    asm("bne", dst, end, ".Ls512s_sched")
+    asm.c("80 rounds: ten passes of an 8-round body (state names repeat every 8 rounds)")
+    ptr = p[1][0]
+    asm("lw", ptr, f"{OFF512_STATE}(sp)")
+    for k, (lo, hi) in enumerate(S512_STATE):
+        asm("lw", lo, f"{8 * k}({ptr})")
+        asm("lw", hi, f"{8 * k + 4}({ptr})")
+    asm("lla", S512_KP, ".Lsha512_k")
+    asm("addi", S512_WP, "sp", W512)
+    for half in (0, 1):                                  # b ^ c for round 0's Maj
+        asm("xor", tab[1][half], st[1][half], st[2][half])
+    asm.lines.append(".Ls512s_rounds:")
+    for j in range(8):
+        sha512_round(asm, j, st, tab, p, j, "mem")
+    assert st == S512_STATE and tab == S512_T and p == S512_P
+    asm("addi", S512_KP, S512_KP, 64)
+    asm("addi", S512_WP, S512_WP, 64)
+    asm("addi", tab[0][0], "sp", W512 + 640)
+    asm("bne", S512_WP, tab[0][0], ".Ls512s_rounds")
+    asm.c("H += working variables")
+    ptr = tab[0][0]
+    free = [p[0][0], p[0][1], p[1][0], p[1][1]]
+    asm("lw", ptr, f"{OFF512_STATE}(sp)")
+    for k in range(0, 8, 2):
+        for m in range(4):
+            asm("lw", free[m], f"{8 * k + 4 * m}({ptr})")
+        for q in range(2):
+            lo, hi = free[2 * q], free[2 * q + 1]
+            add64(asm, st[k + q], lo, hi, lo)
+            asm("sw", st[k + q][0], f"{8 * (k + q)}({ptr})")
+            asm("sw", st[k + q][1], f"{8 * (k + q) + 4}({ptr})")
+    sha_small_epilogue(asm, frame, saved, "s512s", free)
+    return asm.lines
+
+
+def small_file(bits: int) -> str:
+    if bits == 256:
+        head = SHA256_HEAD
+        k = "".join(f"    .word   {', '.join(f'0x{v:08x}' for v in K256[r:r + 8])}\n" for r in range(0, 64, 8))
+        body = function_lines("MCU_FN(sha256, blocks)", sha256_small_body())
+    else:
+        head = SHA512_HEAD
+        k = "".join(f"    .word   {', '.join(f'0x{v & 0xffffffff:08x}, 0x{v >> 32:08x}' for v in K512[r:r + 4])}\n"
+                    for r in range(0, 80, 4))
+        body = function_lines("MCU_FN(sha512, blocks)", sha512_small_body())
+    body[1] = f'    .section .text.sha{bits}_rv32_small_blocks, "ax", @progbits'
+    cut = head.index(" * Register map")
+    rest = head.index(" */\n#include")
+    note = (" * Small code (rv32-small): the same rounds as rv32-fast (gen_sha2_rv32.py's round functions), one\n"
+            " * 8-round body run in passes, W[i] read from a W[] array on the stack that two short loops fill\n"
+            " * first (the big-endian message words, then the schedule). Same register roles for the state, the\n"
+            f" * temporaries and the K pointer; stack {320 if bits == 256 else FRAME512} bytes. Constant time: no branch or\n"
+            " * address depends on data.\n")
+    return head[:cut] + note + head[rest:] + k + "\n".join(body) + "\n"
+
+
 def main() -> int:
     check = "--check" in sys.argv[1:]
     return write_or_check({HERE / "sha256_rv32.S": sha256_file(), HERE / "sha512_rv32.S": sha512_file(),
-                           HERE / "sha256_rv32_zbb.S": sha256_file(zbb=True)},
+                           HERE / "sha256_rv32_zbb.S": sha256_file(zbb=True),
+                           HERE / "sha256_rv32_small.S": small_file(256), HERE / "sha512_rv32_small.S": small_file(512)},
                           check, __file__)
 
 
