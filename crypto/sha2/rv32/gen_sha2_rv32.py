@@ -692,11 +692,22 @@ def small_file(bits: int) -> str:
     body[1] = f'    .section .text.sha{bits}_rv32_small_blocks, "ax", @progbits'
     cut = head.index(" * Register map")
     rest = head.index(" */\n#include")
-    note = (" * Small code (rv32-small): the same rounds as rv32-fast (gen_sha2_rv32.py's round functions), one\n"
-            " * 8-round body run in passes, W[i] read from a W[] array on the stack that two short loops fill\n"
-            " * first (the big-endian message words, then the schedule). Same register roles for the state, the\n"
-            f" * temporaries and the K pointer; stack {320 if bits == 256 else FRAME512} bytes. Constant time: no branch or\n"
-            " * address depends on data.\n")
+    if bits == 256:
+        regs = (" * Register map: state a..h in a2 a3 a4 a5 t0 t1 t2 t3 at round 0 (names rotate a round), temporaries\n"
+                " * s0, s1, a0 (one holds the kept a ^ b), K pointer a1, W pointer t4; the load and schedule loops use\n"
+                " * t4 (input), t5 (W[i]), t6 (end) and s2..s7. Stack: 320 bytes (saved registers, in/state/end,\n"
+                " * W[0..63]).\n")
+    else:
+        regs = (" * Register map: state a..h as (low, high) pairs (s2,s3) (s4,s5) (s6,s7) (s8,s9) (s10,s11) (t3,t4)\n"
+                " * (t5,t6) (a6,a7) at round 0 (names rotate a round); temporaries and the kept a ^ b in (s0,s1) and\n"
+                " * (a0,a1), swapping roles every round; K pointer a2, W pointer a3, W[i] in (a4,a5). The load and\n"
+                " * schedule loops use a4 (input), a5 (W[i]), t0 (end), (t1,t2) (s2,s3) (s4,s5) (s6,s7) for words\n"
+                " * and (s8,s9) as temporaries. Stack: 704 bytes (saved registers, in/state/end, W[0..79]).\n")
+    note = (" * Small code (rv32-small): the rounds of rv32-fast (the same generator functions: Maj reusing b ^ c,\n"
+            " * Ch = ((f ^ g) & e) ^ g, one shift and one XOR per rotation piece), as one 8-round body run in\n"
+            " * passes; W[i] is read from a W[] array on the stack that two short loops fill first (the\n"
+            " * big-endian message words by LBU, then the schedule).\n" + regs +
+            " * Constant time: no branch or address depends on data.\n")
     return head[:cut] + note + head[rest:] + k + "\n".join(body) + "\n"
 
 

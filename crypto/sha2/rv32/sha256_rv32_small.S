@@ -7,11 +7,15 @@
  *   state: H0..H7 as native words; in: nblocks * 64 bytes, big-endian words, any alignment; nblocks may
  *   be 0.
  *
- * Small code (rv32-small): the same rounds as rv32-fast (gen_sha2_rv32.py's round functions), one
- * 8-round body run in passes, W[i] read from a W[] array on the stack that two short loops fill
- * first (the big-endian message words, then the schedule). Same register roles for the state, the
- * temporaries and the K pointer; stack 320 bytes. Constant time: no branch or
- * address depends on data.
+ * Small code (rv32-small): the rounds of rv32-fast (the same generator functions: Maj reusing b ^ c,
+ * Ch = ((f ^ g) & e) ^ g, one shift and one XOR per rotation piece), as one 8-round body run in
+ * passes; W[i] is read from a W[] array on the stack that two short loops fill first (the
+ * big-endian message words by LBU, then the schedule).
+ * Register map: state a..h in a2 a3 a4 a5 t0 t1 t2 t3 at round 0 (names rotate a round), temporaries
+ * s0, s1, a0 (one holds the kept a ^ b), K pointer a1, W pointer t4; the load and schedule loops use
+ * t4 (input), t5 (W[i]), t6 (end) and s2..s7. Stack: 320 bytes (saved registers, in/state/end,
+ * W[0..63]).
+ * Constant time: no branch or address depends on data.
  */
 #include "mcucrypt/ns.h"
 

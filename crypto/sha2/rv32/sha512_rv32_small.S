@@ -7,11 +7,16 @@
  *   state: H0..H7 as 64-bit words, low word first; in: nblocks * 128 bytes, big-endian, any alignment;
  *   nblocks may be 0.
  *
- * Small code (rv32-small): the same rounds as rv32-fast (gen_sha2_rv32.py's round functions), one
- * 8-round body run in passes, W[i] read from a W[] array on the stack that two short loops fill
- * first (the big-endian message words, then the schedule). Same register roles for the state, the
- * temporaries and the K pointer; stack 704 bytes. Constant time: no branch or
- * address depends on data.
+ * Small code (rv32-small): the rounds of rv32-fast (the same generator functions: Maj reusing b ^ c,
+ * Ch = ((f ^ g) & e) ^ g, one shift and one XOR per rotation piece), as one 8-round body run in
+ * passes; W[i] is read from a W[] array on the stack that two short loops fill first (the
+ * big-endian message words by LBU, then the schedule).
+ * Register map: state a..h as (low, high) pairs (s2,s3) (s4,s5) (s6,s7) (s8,s9) (s10,s11) (t3,t4)
+ * (t5,t6) (a6,a7) at round 0 (names rotate a round); temporaries and the kept a ^ b in (s0,s1) and
+ * (a0,a1), swapping roles every round; K pointer a2, W pointer a3, W[i] in (a4,a5). The load and
+ * schedule loops use a4 (input), a5 (W[i]), t0 (end), (t1,t2) (s2,s3) (s4,s5) (s6,s7) for words
+ * and (s8,s9) as temporaries. Stack: 704 bytes (saved registers, in/state/end, W[0..79]).
+ * Constant time: no branch or address depends on data.
  */
 #include "mcucrypt/ns.h"
 
