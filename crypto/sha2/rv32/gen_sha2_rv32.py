@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generates sha256_rv32.S and sha512_rv32.S: the SHA-256 and SHA-512 block (compression) functions for
-the SiFive E31 (RV32IMAC, no rotate instruction), fully unrolled where it pays.
+"""Generates the SHA-256 and SHA-512 block (compression) functions for the SiFive E31 (RV32IMAC, no
+rotate instruction): sha256_rv32.S and sha512_rv32.S (rv32-fast, unrolled where it pays),
+sha256_rv32_zbb.S (rv32-zbb: the same with RORI and REV8) and sha256_rv32_small.S, sha512_rv32_small.S
+(rv32-small: one 8-round body run in passes over a W[] array on the stack).
 
-Run `python3 crypto/sha2/rv32/gen_sha2_rv32.py` to write both files beside this script; `--check` only
-compares (a test runs it). docs/sha2.md (rv32 section) explains the instruction counts.
+Run `python3 crypto/sha2/rv32/gen_sha2_rv32.py` to write the files beside this script; `--check` only
+compares (tests/test_sha2_rv32.py runs it). docs/sha2.md (rv32 section) explains the instruction counts.
 
 Why these shapes (E31 cycle model, docs/board-rv32.md): single issue, every ALU result ready the next
 cycle, LW ready after 2 cycles and LBU after 3, no stall otherwise. So the cycle count is the instruction
@@ -340,7 +342,8 @@ def sigma64_add(asm: Asm, dst: tuple[str, str], x: tuple[str, str], rots: list[i
 
 def sha512_round(asm: Asm, i: int, st: list, tab: list, p: list, j: int, mode: str) -> None:
     """Round i (j = i mod 8, the slot in this pass). st: a..h pairs; tab = [T pair, a^b pair]; p: the
-    W pairs. mode 'load': W[i] from the input (pointer in p[1][0]); 'sched': computed from W[]."""
+    W pairs. mode 'load': W[i] from the input (pointer in p[1][0]), stored to W[]; 'sched': computed
+    from W[] and the two newest W kept in p; 'mem': read from W[] (small code)."""
     a, b, c, d, e, f, g, h = st
     t, ab = tab
     wo = 8 * j
@@ -693,10 +696,10 @@ def small_file(bits: int) -> str:
     cut = head.index(" * Register map")
     rest = head.index(" */\n#include")
     if bits == 256:
-        regs = (" * Register map: state a..h in a2 a3 a4 a5 t0 t1 t2 t3 at round 0 (names rotate a round), temporaries\n"
-                " * s0, s1, a0 (one holds the kept a ^ b), K pointer a1, W pointer t4; the load and schedule loops use\n"
-                " * t4 (input), t5 (W[i]), t6 (end) and s2..s7. Stack: 320 bytes (saved registers, in/state/end,\n"
-                " * W[0..63]).\n")
+        regs = (" * Register map: state a..h in a2 a3 a4 a5 t0 t1 t2 t3 at round 0 (names rotate a round),\n"
+                " * temporaries s0, s1, a0 (one holds the kept a ^ b), K pointer a1, W pointer t4; the load and\n"
+                " * schedule loops use t4 (input), t5 (W[i]), t6 (end) and s2..s7. Stack: 320 bytes (saved\n"
+                " * registers, in/state/end, W[0..63]).\n")
     else:
         regs = (" * Register map: state a..h as (low, high) pairs (s2,s3) (s4,s5) (s6,s7) (s8,s9) (s10,s11) (t3,t4)\n"
                 " * (t5,t6) (a6,a7) at round 0 (names rotate a round); temporaries and the kept a ^ b in (s0,s1) and\n"
@@ -715,7 +718,8 @@ def main() -> int:
     check = "--check" in sys.argv[1:]
     return write_or_check({HERE / "sha256_rv32.S": sha256_file(), HERE / "sha512_rv32.S": sha512_file(),
                            HERE / "sha256_rv32_zbb.S": sha256_file(zbb=True),
-                           HERE / "sha256_rv32_small.S": small_file(256), HERE / "sha512_rv32_small.S": small_file(512)},
+                           HERE / "sha256_rv32_small.S": small_file(256),
+                           HERE / "sha512_rv32_small.S": small_file(512)},
                           check, __file__)
 
 

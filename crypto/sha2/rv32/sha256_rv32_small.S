@@ -11,10 +11,10 @@
  * Ch = ((f ^ g) & e) ^ g, one shift and one XOR per rotation piece), as one 8-round body run in
  * passes; W[i] is read from a W[] array on the stack that two short loops fill first (the
  * big-endian message words by LBU, then the schedule).
- * Register map: state a..h in a2 a3 a4 a5 t0 t1 t2 t3 at round 0 (names rotate a round), temporaries
- * s0, s1, a0 (one holds the kept a ^ b), K pointer a1, W pointer t4; the load and schedule loops use
- * t4 (input), t5 (W[i]), t6 (end) and s2..s7. Stack: 320 bytes (saved registers, in/state/end,
- * W[0..63]).
+ * Register map: state a..h in a2 a3 a4 a5 t0 t1 t2 t3 at round 0 (names rotate a round),
+ * temporaries s0, s1, a0 (one holds the kept a ^ b), K pointer a1, W pointer t4; the load and
+ * schedule loops use t4 (input), t5 (W[i]), t6 (end) and s2..s7. Stack: 320 bytes (saved
+ * registers, in/state/end, W[0..63]).
  * Constant time: no branch or address depends on data.
  */
 #include "mcucrypt/ns.h"
