@@ -15,8 +15,9 @@
  * Tricks: W[i] is computed in place of W[i-16] (no schedule loads or stores); Maj = ((a^b)&(b^c))^b
  * reusing b^c; Ch = ((f^g)&e)^g; each rotation piece is one shift XORed straight into the sum (Sigma:
  * 11 instructions); h accumulates T1, then T1 + T2. A round is 36 instructions, a scheduled round 57;
- * loads are placed so nothing stalls. Constant time: no branch or address depends on data (the only
- * branches count blocks and passes).
+ * loads are placed so nothing stalls. Rounds 0..15 unrolled after the 16 message loads, rounds 16..63
+ * as a 16-round pass run three times (W register names and state names repeat every 16 rounds).
+ * Constant time: no branch or address depends on data (the only branches count blocks and passes).
  */
 #include "mcucrypt/ns.h"
 
