@@ -279,7 +279,10 @@ SHA256_ZBB_HEAD = SHA256_HEAD.replace(
     " * every rotation one RORI (Sigma 5 instructions, sigma 5) and, for 4-byte aligned input, the message\n"
     " * words loaded by LW + REV8 (the alignment branch depends only on the pointer: public). The E31 has no\n"
     " * Zbb; the board emulates it at one cycle, as rocket-chip's ALU would.\n").replace(
-    "A round is 36 instructions, a scheduled round 57", "A round is 24 instructions, a scheduled round 37")
+    "A round is 36 instructions, a scheduled round 57", "A round is 24 instructions, a scheduled round 37").replace(
+    "each rotation piece is one shift XORed straight into the sum (Sigma:\n * 11 instructions)",
+    "each rotation is one RORI XORed into the sum (Sigma:\n * 5 instructions)").replace(
+    "(the only branches count blocks and passes)", "(branches: block and pass counts, the alignment)")
 assert SHA256_ZBB_HEAD != SHA256_HEAD
 
 

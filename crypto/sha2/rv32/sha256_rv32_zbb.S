@@ -16,11 +16,11 @@
  * a ^ b from the round before (= b ^ c of this round). Stack: 64 bytes (ra, s0..s11, in, state, end).
  *
  * Tricks: W[i] is computed in place of W[i-16] (no schedule loads or stores); Maj = ((a^b)&(b^c))^b
- * reusing b^c; Ch = ((f^g)&e)^g; each rotation piece is one shift XORed straight into the sum (Sigma:
- * 11 instructions); h accumulates T1, then T1 + T2. A round is 24 instructions, a scheduled round 37;
+ * reusing b^c; Ch = ((f^g)&e)^g; each rotation is one RORI XORed into the sum (Sigma:
+ * 5 instructions); h accumulates T1, then T1 + T2. A round is 24 instructions, a scheduled round 37;
  * loads are placed so nothing stalls. Rounds 0..15 unrolled after the 16 message loads, rounds 16..63
  * as a 16-round pass run three times (W register names and state names repeat every 16 rounds).
- * Constant time: no branch or address depends on data (the only branches count blocks and passes).
+ * Constant time: no branch or address depends on data (branches: block and pass counts, the alignment).
  */
 #include "mcucrypt/ns.h"
 
