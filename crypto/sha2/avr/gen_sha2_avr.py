@@ -1,0 +1,587 @@
+# SPDX-License-Identifier: MIT
+"""Generate sha256_avr.S and sha512_avr.S: the SHA-256 and SHA-512 block functions (FIPS 180-4) for the
+8-bit AVR (ATmega128; correct on the ATmega2560 too), implementation avr-fast.
+
+    python3 gen_sha2_avr.py            (writes both files beside this file; --check compares)
+
+One generator for both: a word is N bytes (4 or 8) held in N registers, least significant byte first, and
+the two functions differ only in N, the rotation amounts, the round count and what stays in registers.
+
+Techniques
+  - Rotations: the byte part of every rotation or shift is free (the generator renames which register
+    holds which byte); only the bit part executes, as chains of one-bit steps, left (LSL/ROL.../ADC r1:
+    N+1 instructions) or right (BST/LSR/ROR.../BLD: N+2), whichever is shorter. The rotations of one Sigma
+    that share a direction share a chain: Sigma1_256 = ROTR6^ROTR11^ROTR25 costs a left chain of 2 steps
+    and one right chain of 1+2 steps. The first chain's copy becomes the accumulator by renaming (no
+    moves); when the input is not needed afterwards the last chain runs in place on it.
+  - Shifts (sigma0/sigma1 of the schedule) are separate chains of plain shifts; SHR by 8q+s with s >= 5
+    is a left shift by 8-s with the bits that leave the top caught in r0.
+  - Ch(e,f,g) = g ^ (e & (f ^ g)) and Maj byte by byte, each result byte added at once into the T1 / T2
+    accumulator: the carry flag survives LDD, EOR and AND, so one ADD/ADC chain runs through the loads.
+  - SHA-256 keeps e, a and a^b in registers from one round to the next (24 registers are enough for N=4);
+    Maj(a,b,c) = b ^ ((a^b) & (b^c)) reuses the previous round's a^b as this round's b^c. SHA-512 keeps
+    nothing (three 8-byte groups fill the 24 free registers) and reloads a and e.
+  - a..h live in an 8-word ring on the stack frame (LDD/STD Y+q, q <= 63): 8 rounds are unrolled so the
+    renaming of the working variables is a renaming of displacements; only the new a and new e are stored.
+  - The whole message schedule W[0..R-1] is expanded on the frame before the rounds (one loop, X and Z
+    pointers), so a round reads W[t] with LD X+; K[t] comes from flash with ELPM Z+ (RAMPZ set from the
+    table's address: correct above 64 KiB and on the ATmega2560; RAMPZ is restored on return).
+Constant time: the only branches are the loop counters (block count, schedule, rounds); every address is a
+function of the public pointers and the round number; no MUL, no table indexed by data.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
+
+HERE = Path(__file__).resolve().parent
+SREG, SPL, SPH, RAMPZ = 0x3F, 0x3D, 0x3E, 0x3B      # I/O addresses, the same on the ATmega128 and 2560
+
+
+# ---------------------------------------------------------------------------------------------- constants
+
+def _first_primes(count: int) -> list[int]:
+    out, k = [], 2
+    while len(out) < count:
+        if all(k % p for p in out):
+            out.append(k)
+        k += 1
+    return out
+
+
+def _iroot(x: int, e: int) -> int:
+    """floor(x ** (1/e)) for a non-negative integer x."""
+    lo, hi = 0, 1 << (x.bit_length() // e + 1)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if mid ** e <= x:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def round_constants(bits: int, count: int) -> list[int]:
+    """FIPS 180-4 4.2.2/4.2.3: the first `bits` bits of the fractional parts of the cube roots of the
+    first `count` primes."""
+    return [_iroot(p << (3 * bits), 3) & ((1 << bits) - 1) for p in _first_primes(count)]
+
+
+# -------------------------------------------------------------------------------------------- parameters
+
+class Params:
+    def __init__(self, name: str, n: int, rounds: int, big0: tuple, big1: tuple, small0: tuple,
+                 small1: tuple, keep: bool) -> None:
+        self.name, self.n, self.rounds = name, n, rounds
+        self.big0, self.big1, self.small0, self.small1 = big0, big1, small0, small1
+        self.keep = keep          # e, a and a^b stay in registers between rounds
+        self.k = round_constants(8 * n, rounds)
+
+
+SHA256 = Params("sha256", 4, 64, (("rot", 2), ("rot", 13), ("rot", 22)), (("rot", 6), ("rot", 11), ("rot", 25)),
+                (("rot", 7), ("rot", 18), ("shr", 3)), (("rot", 17), ("rot", 19), ("shr", 10)), keep=True)
+SHA512 = Params("sha512", 8, 80, (("rot", 28), ("rot", 34), ("rot", 39)), (("rot", 14), ("rot", 18), ("rot", 41)),
+                (("rot", 1), ("rot", 8), ("shr", 7)), (("rot", 19), ("rot", 61), ("shr", 6)), keep=False)
+
+
+# ------------------------------------------------------------------------------------------------ emitter
+
+class Gen:
+    POOL = list(range(2, 26))       # r2..r25; r0 scratch, r1 zero, X/Y/Z pointers
+
+    def __init__(self, p: Params) -> None:
+        self.p, self.n = p, p.n
+        self.lines: list[str] = []
+        self.free = set(self.POOL)
+        self.labels = 0
+
+    def e(self, s: str) -> None:
+        self.lines.append("    " + s)
+
+    def c(self, s: str) -> None:
+        self.lines.append("    ; " + s)
+
+    def label(self, s: str) -> None:
+        self.lines.append(s + ":")
+
+    # -- registers
+    def alloc(self, count: int | None = None) -> list[int]:
+        """count registers (default a word), aligned pairs first so that copies can use MOVW."""
+        count = self.n if count is None else count
+        out: list[int] = []
+        for r in sorted(self.free):
+            if len(out) + 2 <= count and r % 2 == 0 and r + 1 in self.free and r not in out:
+                out += [r, r + 1]
+        for r in sorted(self.free):
+            if len(out) < count and r not in out:
+                out.append(r)
+        if len(out) < count:
+            raise RuntimeError(f"{self.p.name}: out of registers")
+        self.free -= set(out)
+        return out
+
+    def release(self, regs: list[int]) -> None:
+        assert not (set(regs) & self.free)
+        self.free |= set(regs)
+
+    def copy(self, dst: list[int], src: list[int]) -> None:
+        i = 0
+        while i < len(dst):
+            if (i + 1 < len(dst) and dst[i] % 2 == 0 and dst[i + 1] == dst[i] + 1 and src[i] % 2 == 0
+                    and src[i + 1] == src[i] + 1):
+                self.e(f"movw r{dst[i]}, r{src[i]}")
+                i += 2
+            else:
+                self.e(f"mov r{dst[i]}, r{src[i]}")
+                i += 1
+
+    def permute(self, dst: list[int], src: list[int]) -> None:
+        """Parallel move dst[i] <- src[i] (a permutation of registers among dst and src), r0 breaks cycles."""
+        moves = {d: s for d, s in zip(dst, src) if d != s}
+        while moves:
+            ready = [d for d in moves if d not in moves.values()]
+            if ready:
+                d = ready[0]
+                self.e(f"mov r{d}, r{moves.pop(d)}")
+                continue
+            d = next(iter(moves))                       # a cycle: park one value in r0
+            self.e(f"mov r0, r{d}")
+            for k, v in list(moves.items()):
+                if v == d:
+                    moves[k] = 0
+        # r0 holds nothing afterwards that anyone needs
+
+    # -- one-bit steps on a word (a list of registers, least significant first)
+    def rotr1(self, w: list[int]) -> None:
+        self.e(f"bst r{w[0]}, 0")
+        self.e(f"lsr r{w[-1]}")
+        for r in reversed(w[:-1]):
+            self.e(f"ror r{r}")
+        self.e(f"bld r{w[-1]}, 7")
+
+    def rotl1(self, w: list[int]) -> None:
+        self.e(f"lsl r{w[0]}")
+        for r in w[1:]:
+            self.e(f"rol r{r}")
+        self.e(f"adc r{w[0]}, r1")
+
+    def shr1(self, w: list[int]) -> None:
+        self.e(f"lsr r{w[-1]}")
+        for r in reversed(w[:-1]):
+            self.e(f"ror r{r}")
+
+    def shl1c(self, w: list[int]) -> None:      # w plus the carry-out byte in r0
+        self.e(f"lsl r{w[0]}")
+        for r in w[1:]:
+            self.e(f"rol r{r}")
+        self.e("rol r0")
+
+    # -- Sigma / sigma
+    def sigma(self, src: list[int], terms: tuple, preserve: bool) -> list[int]:
+        """XOR of rotations/shifts of src; returns the accumulator's registers (byte i first). With
+        preserve=False src's registers are consumed (released)."""
+        n = self.n
+        rot_chain = {"R": [], "L": []}
+        shifts = []
+        zero_terms = []
+        for kind, r in terms:
+            q, s = divmod(r, 8)
+            if kind == "rot":
+                if s == 0:
+                    zero_terms.append(q)
+                elif s <= 4:
+                    rot_chain["R"].append((s, q))
+                else:
+                    rot_chain["L"].append((8 - s, q + 1))
+            else:
+                shifts.append((s, q))
+        chains = []     # (kind, [(steps, byteoffset)])
+        for d in ("R", "L"):
+            if rot_chain[d]:
+                chains.append(("rot" + d, sorted(rot_chain[d])))
+        # single-term chains first (they hand their copy to the accumulator), shifts last
+        chains.sort(key=lambda c: len(c[1]))
+        for s, q in shifts:
+            chains.append(("shrR", [(s, q)]) if s <= 4 else ("shrL", [(8 - s, q + 1)]))
+        acc: list[int] | None = None
+
+        def xor_into(y: list[int], q: int, kind: str) -> None:
+            nonlocal acc
+            # rotation by 8q: result byte i = y[(i + q) % n]; shifts: no wrap (r0 is the byte above)
+            for i in range(n):
+                k = i + q
+                if kind.startswith("rot"):
+                    self.e(f"eor r{acc[i]}, r{y[k % n]}")
+                elif kind == "shrR":
+                    if k < n:
+                        self.e(f"eor r{acc[i]}, r{y[k]}")
+                else:  # shrL: y has n+1 bytes, the top one r0
+                    if k < n:
+                        self.e(f"eor r{acc[i]}, r{y[k]}")
+                    elif k == n:
+                        self.e(f"eor r{acc[i]}, r0")
+
+        for ci, (kind, steps) in enumerate(chains):
+            last = ci == len(chains) - 1
+            in_place = last and not preserve
+            if in_place:
+                y = src
+                if acc is not None:
+                    for q in zero_terms:        # the unrotated terms before src changes
+                        xor_into(src, q, "rot")
+                    zero_terms = []
+            else:
+                y = self.alloc()
+                self.copy(y, src)
+            done = 0
+            if kind == "shrL":
+                self.e("clr r0")
+            for ti, (s, q) in enumerate(steps):
+                for _ in range(s - done):
+                    {"rotR": self.rotr1, "rotL": self.rotl1, "shrR": self.shr1, "shrL": self.shl1c}[kind](y)
+                done = s
+                final = ti == len(steps) - 1
+                if acc is None:
+                    assert kind.startswith("rot")
+                    if final and not in_place:
+                        acc = [y[(i + q) % n] for i in range(n)]      # renaming: no instruction
+                        y = None
+                    else:
+                        acc = self.alloc()
+                        for i in range(n):
+                            self.e(f"mov r{acc[i]}, r{y[(i + q) % n]}")
+                    for q0 in zero_terms:
+                        xor_into(src, q0, "rot")
+                    zero_terms = []
+                else:
+                    xor_into(y, q, kind)
+            if y is not None and y is not src:
+                self.release(y)
+        assert acc is not None and not zero_terms
+        if not preserve:
+            self.release(src)
+        return acc
+
+    # -- pieces
+    def add_bytes(self, acc: list[int], load, first: bool = True) -> None:
+        """acc += the word whose byte i `load(i)` brings into a temporary (emitting the load)."""
+        t = self.alloc(1)[0]
+        for i in range(self.n):
+            load(i, t)
+            self.e(f"{'add' if i == 0 and first else 'adc'} r{acc[i]}, r{t}")
+        self.release([t])
+
+
+def generate(p: Params) -> str:
+    g = Gen(p)
+    n, R = p.n, p.rounds
+    fn = f"MCU_FN({p.name}, blocks)"
+    ktab = f"{p.name}_avr_k"
+    vars_ = 8 * n                # the ring a..h: Y+0 .. Y+8n-1
+    W0 = vars_                   # W[0] at Y+8n
+    MISC = 8                     # below Y: Y-8 .. Y-1
+    frame = MISC + vars_ + R * n
+    # misc bytes at Y-8+k
+    M_STATE, M_IN, M_NBLK, M_RAMPZ = 0, 2, 4, 6
+
+    def misc_ptr() -> None:     # Z = Y - 8
+        g.e("movw r30, r28")
+        g.e(f"sbiw r30, {MISC}")
+
+    def addi(pair_lo: int, value: int) -> None:   # 16-bit add of a constant to r{pair_lo}:r{pair_lo+1}
+        if 0 <= value <= 63 and pair_lo in (24, 26, 28, 30):
+            g.e(f"adiw r{pair_lo}, {value}")
+        else:
+            g.e(f"subi r{pair_lo}, lo8({-value})")
+            g.e(f"sbci r{pair_lo + 1}, hi8({-value})")
+
+    saved = list(range(2, 18)) + [28, 29]
+    g.e("cp r20, r1")                                  # nblocks == 0: nothing to do
+    g.e("cpc r21, r1")
+    g.e("brne 1f")
+    g.e("ret")
+    g.label("1")
+    for r in saved:
+        g.e(f"push r{r}")
+    g.c(f"frame of {frame} bytes: Y-8..Y-1 saved pointers, Y+0.. the ring a..h, then W[0..{R - 1}]")
+    g.e(f"in r28, {SPL:#x}")
+    g.e(f"in r29, {SPH:#x}")
+    g.e(f"subi r28, lo8({frame})")
+    g.e(f"sbci r29, hi8({frame})")
+    g.e(f"in r0, {SREG:#x}")
+    g.e("cli")
+    g.e(f"out {SPH:#x}, r29")
+    g.e(f"out {SREG:#x}, r0")
+    g.e(f"out {SPL:#x}, r28")
+    g.e(f"adiw r28, {MISC + 1}")
+    misc_ptr()
+    g.e(f"std Z+{M_STATE}, r24")
+    g.e(f"std Z+{M_STATE + 1}, r25")
+    g.e(f"std Z+{M_IN}, r22")
+    g.e(f"std Z+{M_IN + 1}, r23")
+    g.e(f"std Z+{M_NBLK}, r20")
+    g.e(f"std Z+{M_NBLK + 1}, r21")
+    g.e(f"in r0, {RAMPZ:#x}")
+    g.e(f"std Z+{M_RAMPZ}, r0")
+    g.e("movw r26, r22")                               # X = in
+
+    # ---------------------------------------------------------------- per block
+    g.label(f".L{p.name}_block")
+    g.c("W[0..15]: the block's big-endian words, stored little-endian; X = in")
+    g.e("movw r30, r28")
+    addi(30, W0)
+    g.e("ldi r18, 16")
+    g.label(f".L{p.name}_load_w")
+    for i in range(n):
+        g.e(f"ld r0, X+")
+        g.e(f"std Z+{n - 1 - i}, r0")
+    g.e(f"adiw r30, {n}")
+    g.e("dec r18")
+    g.e(f"brne .L{p.name}_load_w")
+    g.e("movw r24, r26")
+    misc_ptr()
+    g.e(f"std Z+{M_IN}, r24")
+    g.e(f"std Z+{M_IN + 1}, r25")
+
+    # ---------------------------------------------------------------- schedule
+    g.c(f"W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], t = 16..{R - 1}: X walks W[t-16], W[t-15];")
+    g.c(f"Z = &W[t-7] (W[t-2] at Z+{5 * n}, W[t] at Z+{7 * n}); the counter in the ring's first byte")
+    g.e("movw r26, r28")
+    addi(26, W0)
+    g.e("movw r30, r28")
+    addi(30, W0 + 9 * n)
+    g.e(f"ldi r18, {R - 16}")
+    g.e("std Y+0, r18")
+    g.label(f".L{p.name}_sched")
+    x = g.alloc()
+    for i in range(n):
+        g.e(f"ldd r{x[i]}, Z+{5 * n + i}")
+    s = g.sigma(x, p.small1, preserve=False)
+    g.add_bytes(s, lambda i, t: g.e(f"ldd r{t}, Z+{i}"))
+    g.add_bytes(s, lambda i, t: g.e(f"ld r{t}, X+"))
+    x = g.alloc()
+    for i in range(n):
+        g.e(f"ld r{x[i]}, X+")
+    s0 = g.sigma(x, p.small0, preserve=False)
+    for i in range(n):
+        g.e(f"{'add' if i == 0 else 'adc'} r{s[i]}, r{s0[i]}")
+    for i in range(n):
+        g.e(f"std Z+{7 * n + i}, r{s[i]}")
+    g.release(s)
+    g.release(s0)
+    assert g.free == set(Gen.POOL)
+    g.e(f"sbiw r26, {n}")
+    g.e(f"adiw r30, {n}")
+    g.e("ldd r18, Y+0")
+    g.e("dec r18")
+    g.e("std Y+0, r18")
+    g.e("breq 1f")
+    g.e(f"rjmp .L{p.name}_sched")
+    g.label("1")
+
+    # ---------------------------------------------------------------- rounds
+    g.c("the ring a..h = the state; X = &W[0]; RAMPZ:Z = K")
+    misc_ptr()
+    g.e(f"ldd r26, Z+{M_STATE}")
+    g.e(f"ldd r27, Z+{M_STATE + 1}")
+    for i in range(vars_):
+        g.e("ld r0, X+")
+        g.e(f"std Y+{i}, r0")
+    g.e("movw r26, r28")
+    addi(26, W0)
+    g.e(f"ldi r30, hh8({ktab})")
+    g.e(f"out {RAMPZ:#x}, r30")
+    g.e(f"ldi r30, lo8({ktab})")
+    g.e(f"ldi r31, hi8({ktab})")
+
+    def slot(v: int, j: int) -> int:
+        return ((v - j) % 8) * n
+
+    E = A = M = None
+    if p.keep:
+        E, A, M = g.alloc(), g.alloc(), g.alloc()
+        for i in range(n):
+            g.e(f"ldd r{E[i]}, Y+{slot(4, 0) + i}")
+            g.e(f"ldd r{A[i]}, Y+{slot(0, 0) + i}")
+        for i in range(n):          # the first round's b ^ c
+            g.e(f"ldd r{M[i]}, Y+{slot(1, 0) + i}")
+            g.e(f"ldd r0, Y+{slot(2, 0) + i}")
+            g.e(f"eor r{M[i]}, r0")
+        canon = (list(E), list(A), list(M))
+    g.label(f".L{p.name}_rounds")
+    for j in range(8):
+        g.c(f"round 8i+{j}: a at Y+{slot(0, j)}, e at Y+{slot(4, j)}, h at Y+{slot(7, j)}")
+        if E is None:
+            E = g.alloc()
+            for i in range(n):
+                g.e(f"ldd r{E[i]}, Y+{slot(4, j) + i}")
+        S = g.sigma(E, p.big1, preserve=True)
+        t = g.alloc(1)[0]
+        for i in range(n):          # + Ch(e, f, g) = g ^ (e & (f ^ g))
+            g.e(f"ldd r{t}, Y+{slot(5, j) + i}")
+            g.e(f"ldd r0, Y+{slot(6, j) + i}")
+            g.e(f"eor r{t}, r0")
+            g.e(f"and r{t}, r{E[i]}")
+            g.e(f"eor r{t}, r0")
+            g.e(f"{'add' if i == 0 else 'adc'} r{S[i]}, r{t}")
+        g.release([t])
+        g.add_bytes(S, lambda i, t: g.e(f"ldd r{t}, Y+{slot(7, j) + i}"))     # + h
+        g.add_bytes(S, lambda i, t: g.e(f"ld r{t}, X+"))                       # + W[t]
+        g.add_bytes(S, lambda i, t: g.e(f"elpm r{t}, Z+"))                     # + K[t]
+        g.release(E)
+        NE = g.alloc()              # e' = d + T1, into d's place
+        for i in range(n):
+            g.e(f"ldd r{NE[i]}, Y+{slot(3, j) + i}")
+            g.e(f"{'add' if i == 0 else 'adc'} r{NE[i]}, r{S[i]}")
+            g.e(f"std Y+{slot(3, j) + i}, r{NE[i]}")
+        if not p.keep:
+            g.release(NE)
+            NE = None
+        if A is None:
+            A = g.alloc()
+            for i in range(n):
+                g.e(f"ldd r{A[i]}, Y+{slot(0, j) + i}")
+        U = g.sigma(A, p.big0, preserve=p.keep)
+        if p.keep:                  # + Maj = b ^ ((a ^ b) & (b ^ c)); b ^ c is last round's a ^ b
+            X2 = g.alloc()
+            for i in range(n):
+                g.e(f"ldd r0, Y+{slot(1, j) + i}")
+                g.e(f"mov r{X2[i]}, r{A[i]}")
+                g.e(f"eor r{X2[i]}, r0")
+                g.e(f"and r{M[i]}, r{X2[i]}")
+                g.e(f"eor r{M[i]}, r0")
+                g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{M[i]}")
+            g.release(M)
+            g.release(A)
+            M = X2
+        else:
+            t1, t2 = g.alloc(2)
+            for i in range(n):
+                g.e(f"ldd r{t1}, Y+{slot(0, j) + i}")
+                g.e(f"ldd r0, Y+{slot(1, j) + i}")
+                g.e(f"ldd r{t2}, Y+{slot(2, j) + i}")
+                g.e(f"eor r{t1}, r0")
+                g.e(f"eor r{t2}, r0")
+                g.e(f"and r{t1}, r{t2}")
+                g.e(f"eor r{t1}, r0")
+                g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{t1}")
+            g.release([t1, t2])
+        for i in range(n):          # a' = T1 + T2, into h's place
+            g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{S[i]}")
+            g.e(f"std Y+{slot(7, j) + i}, r{U[i]}")
+        g.release(S)
+        if p.keep:
+            A, E = U, NE
+        else:
+            g.release(U)
+            A = E = None
+    if p.keep:
+        g.c("registers back to the loop's assignment")
+        g.permute(canon[0] + canon[1] + canon[2], E + A + M)
+        E, A, M = canon
+    hi = min(r for r in g.free if r >= 16)
+    g.e(f"cpi r30, lo8({ktab} + {R * n})")
+    g.e(f"ldi r{hi}, hi8({ktab} + {R * n})")
+    g.e(f"cpc r31, r{hi}")
+    g.e("breq 1f")
+    g.e(f"jmp .L{p.name}_rounds")
+    g.label("1")
+
+    # ---------------------------------------------------------------- feed-forward
+    g.c("state += a..h; next block")
+    misc_ptr()
+    g.e(f"ldd r26, Z+{M_STATE}")
+    g.e(f"ldd r27, Z+{M_STATE + 1}")
+    for w in range(8):
+        for i in range(n):
+            g.e("ld r0, X")
+            g.e(f"ldd r18, Y+{w * n + i}")
+            g.e(f"{'add' if i == 0 else 'adc'} r0, r18")
+            g.e("st X+, r0")
+    misc_ptr()
+    g.e(f"ldd r24, Z+{M_NBLK}")
+    g.e(f"ldd r25, Z+{M_NBLK + 1}")
+    g.e("sbiw r24, 1")
+    g.e(f"std Z+{M_NBLK}, r24")
+    g.e(f"std Z+{M_NBLK + 1}, r25")
+    g.e(f"ldd r26, Z+{M_IN}")
+    g.e(f"ldd r27, Z+{M_IN + 1}")
+    g.e("breq 1f")
+    g.e(f"jmp .L{p.name}_block")
+    g.label("1")
+
+    # ---------------------------------------------------------------- epilogue
+    g.e(f"ldd r0, Z+{M_RAMPZ}")
+    g.e(f"out {RAMPZ:#x}, r0")
+    addi(28, frame - MISC - 1)                         # SP = Y - 9 + frame
+    g.e(f"in r0, {SREG:#x}")
+    g.e("cli")
+    g.e(f"out {SPH:#x}, r29")
+    g.e(f"out {SREG:#x}, r0")
+    g.e(f"out {SPL:#x}, r28")
+    for r in reversed(saved):
+        g.e(f"pop r{r}")
+    g.e("clr r1")
+    g.e("ret")
+
+    body = "\n".join(g.lines)
+    kbytes = []
+    for t, k in enumerate(p.k):
+        kbytes.append("    .byte " + ", ".join(f"0x{(k >> (8 * i)) & 0xFF:02x}" for i in range(n))
+                      + f"   ; K[{t}]")
+    return header(p, frame) + f"""#include "mcucrypt/ns.h"
+
+    .section .text.{p.name}_avr, "ax", @progbits
+    .global {fn}
+    .type {fn}, @function
+{fn}:
+{body}
+    .size {fn}, . - {fn}
+
+    .section .progmem.data.{ktab}, "a", @progbits
+    .type {ktab}, @object
+{ktab}:   ; K[0..{R - 1}], little-endian bytes (FIPS 180-4 4.2.{2 if n == 4 else 3})
+""" + "\n".join(kbytes) + f"\n    .size {ktab}, . - {ktab}\n"
+
+
+def header(p: Params, frame: int) -> str:
+    n = p.n
+    word = "uint32_t" if n == 4 else "uint64_t"
+    keep = ("e, a and a^b stay in registers across rounds (three 4-register groups); the rest is scratch"
+            if p.keep else "nothing stays in registers across rounds: e and a are reloaded each round")
+    return f"""// SPDX-License-Identifier: MIT
+/* GENERATED by gen_sha2_avr.py - do not edit. {p.name.upper()} block function (FIPS 180-4) for the 8-bit
+ * AVR (ATmega128; ATmega2560-safe: ELPM with RAMPZ, no assumption on the return address size), avr-fast.
+ *
+ * C prototype:
+ *   void MCU_FN({p.name}, blocks)({word} state[8], const uint8_t *in, size_t nblocks);
+ *   state: H0..H7, native (little-endian) {8 * n}-bit words; in: nblocks * {16 * n} bytes of big-endian words,
+ *   any alignment; nblocks may be 0.
+ *
+ * Register map
+ *   r2..r25   words as {n}-register groups, allocated by the generator ({keep})
+ *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
+ *   Y         the frame: Y-8..Y-1 saved state/in pointers, block count and RAMPZ; Y+0..Y+{8 * n - 1} the ring
+ *             a..h (round 8i+j: variable v in slot (v - j) mod 8); Y+{8 * n}.. W[0..{p.rounds - 1}]
+ *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
+ *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
+ * Stack: {frame} bytes of frame + 18 saved registers + the return address.
+ * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
+ * carry chains, 8 unrolled rounds over a ring of displacements, the schedule expanded before the rounds).
+ * Constant time: branches only on the block count and the public loop counters; every address is a
+ * function of the pointers and the round number.
+ */
+"""
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    return write_or_check({HERE / "sha256_avr.S": generate(SHA256), HERE / "sha512_avr.S": generate(SHA512)},
+                          check, __file__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
