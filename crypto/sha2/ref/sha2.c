@@ -34,8 +34,10 @@
 #include <avr/pgmspace.h>
 #define SHA2_ROM PROGMEM
 #define K256_AT(t) pgm_read_dword(&K256[(t)])
+#if !SHA2_ASM_512
 static uint64_t k512_at(uint8_t t);
 #define K512_AT(t) k512_at(t)
+#endif
 #else
 #define SHA2_ROM
 #define K256_AT(t) K256[(t)]
@@ -111,10 +113,12 @@ static uint64_t k512_at(uint8_t t)
 
 /* --------------------------------------------------------------------------------- byte order */
 
+#if !SHA2_ASM_256 || !SHA2_ASM_512   /* read by the C block functions only */
 static uint32_t load_be32(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
+#endif
 
 static void store_be32(uint8_t *p, uint32_t x)
 {
