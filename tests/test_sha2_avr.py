@@ -19,7 +19,7 @@ from mcucrypt.models.sha2 import compress256, compress512
 from mcucrypt.targets import ROOT
 
 AVR = ROOT / "crypto" / "sha2" / "avr"
-IMPLS = ["avr-fast"]
+IMPLS = ["avr-fast", "avr-small"]
 CATALOG = load_catalog()
 
 

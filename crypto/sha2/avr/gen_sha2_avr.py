@@ -275,25 +275,33 @@ class Gen:
         self.release([t])
 
 
-def generate(p: Params) -> str:
+def generate(p: Params, compact: bool = False) -> str:
+    """compact: one round in a loop (the ring slides down one word a round, new a stored by ST -Y, and
+    the 8 live words are copied back up every 8 rounds) instead of 8 unrolled rounds; nothing kept in
+    registers between rounds."""
     g = Gen(p)
     n, R = p.n, p.rounds
+    keep = p.keep and not compact
     fn = f"MCU_FN({p.name}, blocks)"
-    ktab = f"{p.name}_avr_k"
+    tag = p.name + ("_small" if compact else "")
+    ktab = f"{tag}_avr_k"
     vars_ = 8 * n                # the ring a..h: Y+0 .. Y+8n-1
     W0 = vars_                   # W[0] at Y+8n
-    MISC = 8                     # below Y: Y-8 .. Y-1
-    frame = MISC + vars_ + R * n
-    # misc bytes at Y-8+k
+    MISC = 8                     # saved pointers, below the ring
+    below = MISC + (8 * n if compact else 0)    # bytes of the frame below Y (compact: the ring's slide room)
+    frame = below + vars_ + R * n
+    # misc bytes at Y-below+k
     M_STATE, M_IN, M_NBLK, M_RAMPZ = 0, 2, 4, 6
 
-    def misc_ptr() -> None:     # Z = Y - 8
+    def misc_ptr() -> None:     # Z = the saved pointers
         g.e("movw r30, r28")
-        g.e(f"sbiw r30, {MISC}")
+        addi(30, -below)
 
     def addi(pair_lo: int, value: int) -> None:   # 16-bit add of a constant to r{pair_lo}:r{pair_lo+1}
         if 0 <= value <= 63 and pair_lo in (24, 26, 28, 30):
             g.e(f"adiw r{pair_lo}, {value}")
+        elif -63 <= value < 0 and pair_lo in (24, 26, 28, 30):
+            g.e(f"sbiw r{pair_lo}, {-value}")
         else:
             g.e(f"subi r{pair_lo}, lo8({-value})")
             g.e(f"sbci r{pair_lo + 1}, hi8({-value})")
@@ -306,7 +314,7 @@ def generate(p: Params) -> str:
     g.label("1")
     for r in saved:
         g.e(f"push r{r}")
-    g.c(f"frame of {frame} bytes: Y-8..Y-1 saved pointers, Y+0.. the ring a..h, then W[0..{R - 1}]")
+    g.c(f"frame of {frame} bytes: Y-{below}.. saved pointers, Y+0.. the ring a..h, then W[0..{R - 1}]")
     g.e(f"in r28, {SPL:#x}")
     g.e(f"in r29, {SPH:#x}")
     g.e(f"subi r28, lo8({frame})")
@@ -316,7 +324,7 @@ def generate(p: Params) -> str:
     g.e(f"out {SPH:#x}, r29")
     g.e(f"out {SREG:#x}, r0")
     g.e(f"out {SPL:#x}, r28")
-    g.e(f"adiw r28, {MISC + 1}")
+    addi(28, below + 1)
     misc_ptr()
     g.e(f"std Z+{M_STATE}, r24")
     g.e(f"std Z+{M_STATE + 1}, r25")
@@ -329,18 +337,18 @@ def generate(p: Params) -> str:
     g.e("movw r26, r22")                               # X = in
 
     # ---------------------------------------------------------------- per block
-    g.label(f".L{p.name}_block")
+    g.label(f".L{tag}_block")
     g.c("W[0..15]: the block's big-endian words, stored little-endian; X = in")
     g.e("movw r30, r28")
     addi(30, W0)
     g.e("ldi r18, 16")
-    g.label(f".L{p.name}_load_w")
+    g.label(f".L{tag}_load_w")
     for i in range(n):
         g.e(f"ld r0, X+")
         g.e(f"std Z+{n - 1 - i}, r0")
     g.e(f"adiw r30, {n}")
     g.e("dec r18")
-    g.e(f"brne .L{p.name}_load_w")
+    g.e(f"brne .L{tag}_load_w")
     g.e("movw r24, r26")
     misc_ptr()
     g.e(f"std Z+{M_IN}, r24")
@@ -355,7 +363,7 @@ def generate(p: Params) -> str:
     addi(30, W0 + 9 * n)
     g.e(f"ldi r18, {R - 16}")
     g.e("std Y+0, r18")
-    g.label(f".L{p.name}_sched")
+    g.label(f".L{tag}_sched")
     x = g.alloc()
     for i in range(n):
         g.e(f"ldd r{x[i]}, Z+{5 * n + i}")
@@ -379,7 +387,7 @@ def generate(p: Params) -> str:
     g.e("dec r18")
     g.e("std Y+0, r18")
     g.e("breq 1f")
-    g.e(f"rjmp .L{p.name}_sched")
+    g.e(f"rjmp .L{tag}_sched")
     g.label("1")
 
     # ---------------------------------------------------------------- rounds
@@ -401,7 +409,7 @@ def generate(p: Params) -> str:
         return ((v - j) % 8) * n
 
     E = A = M = None
-    if p.keep:
+    if keep:
         E, A, M = g.alloc(), g.alloc(), g.alloc()
         for i in range(n):
             g.e(f"ldd r{E[i]}, Y+{slot(4, 0) + i}")
@@ -411,8 +419,8 @@ def generate(p: Params) -> str:
             g.e(f"ldd r0, Y+{slot(2, 0) + i}")
             g.e(f"eor r{M[i]}, r0")
         canon = (list(E), list(A), list(M))
-    g.label(f".L{p.name}_rounds")
-    for j in range(8):
+    g.label(f".L{tag}_rounds")
+    for j in range(1 if compact else 8):
         g.c(f"round 8i+{j}: a at Y+{slot(0, j)}, e at Y+{slot(4, j)}, h at Y+{slot(7, j)}")
         if E is None:
             E = g.alloc()
@@ -437,15 +445,15 @@ def generate(p: Params) -> str:
             g.e(f"ldd r{NE[i]}, Y+{slot(3, j) + i}")
             g.e(f"{'add' if i == 0 else 'adc'} r{NE[i]}, r{S[i]}")
             g.e(f"std Y+{slot(3, j) + i}, r{NE[i]}")
-        if not p.keep:
+        if not keep:
             g.release(NE)
             NE = None
         if A is None:
             A = g.alloc()
             for i in range(n):
                 g.e(f"ldd r{A[i]}, Y+{slot(0, j) + i}")
-        U = g.sigma(A, p.big0, preserve=p.keep)
-        if p.keep:                  # + Maj = b ^ ((a ^ b) & (b ^ c)); b ^ c is last round's a ^ b
+        U = g.sigma(A, p.big0, preserve=keep)
+        if keep:                  # + Maj = b ^ ((a ^ b) & (b ^ c)); b ^ c is last round's a ^ b
             X2 = g.alloc()
             for i in range(n):
                 g.e(f"ldd r0, Y+{slot(1, j) + i}")
@@ -471,23 +479,42 @@ def generate(p: Params) -> str:
             g.release([t1, t2])
         for i in range(n):          # a' = T1 + T2, into h's place
             g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{S[i]}")
-            g.e(f"std Y+{slot(7, j) + i}, r{U[i]}")
+            if not compact:
+                g.e(f"std Y+{slot(7, j) + i}, r{U[i]}")
+        if compact:                 # ... one word below a: the ring slides down (Y -= n)
+            for i in reversed(range(n)):
+                g.e(f"st -Y, r{U[i]}")
         g.release(S)
-        if p.keep:
+        if keep:
             A, E = U, NE
         else:
             g.release(U)
             A = E = None
-    if p.keep:
+    if keep:
         g.c("registers back to the loop's assignment")
         g.permute(canon[0] + canon[1] + canon[2], E + A + M)
         E, A, M = canon
     hi = min(r for r in g.free if r >= 16)
+    if compact:
+        g.c("every 8 rounds (K's address a multiple of 8 words: the table is aligned) the ring's 8 words go")
+        g.c("back up by 8 words: LD Y+ / STD Y+8n-1 moves Y back to the ring's start as it copies")
+        g.e(f"mov r{hi}, r30")
+        g.e(f"andi r{hi}, {8 * n - 1}")
+        g.e("breq 2f")
+        g.e(f"rjmp .L{tag}_rounds")
+        g.label("2")
+        g.e(f"ldi r{hi}, {n}")
+        g.label("3")
+        for _ in range(8):
+            g.e("ld r0, Y+")
+            g.e(f"std Y+{8 * n - 1}, r0")
+        g.e(f"dec r{hi}")
+        g.e("brne 3b")
     g.e(f"cpi r30, lo8({ktab} + {R * n})")
     g.e(f"ldi r{hi}, hi8({ktab} + {R * n})")
     g.e(f"cpc r31, r{hi}")
     g.e("breq 1f")
-    g.e(f"jmp .L{p.name}_rounds")
+    g.e(f"jmp .L{tag}_rounds")
     g.label("1")
 
     # ---------------------------------------------------------------- feed-forward
@@ -510,13 +537,13 @@ def generate(p: Params) -> str:
     g.e(f"ldd r26, Z+{M_IN}")
     g.e(f"ldd r27, Z+{M_IN + 1}")
     g.e("breq 1f")
-    g.e(f"jmp .L{p.name}_block")
+    g.e(f"jmp .L{tag}_block")
     g.label("1")
 
     # ---------------------------------------------------------------- epilogue
     g.e(f"ldd r0, Z+{M_RAMPZ}")
     g.e(f"out {RAMPZ:#x}, r0")
-    addi(28, frame - MISC - 1)                         # SP = Y - 9 + frame
+    addi(28, frame - below - 1)                        # SP = Y - below - 1 + frame
     g.e(f"in r0, {SREG:#x}")
     g.e("cli")
     g.e(f"out {SPH:#x}, r29")
@@ -528,33 +555,44 @@ def generate(p: Params) -> str:
     g.e("ret")
 
     body = "\n".join(g.lines)
+    align = f"\n    .p2align {(8 * n).bit_length() - 1}" if compact else ""
     kbytes = []
     for t, k in enumerate(p.k):
         kbytes.append("    .byte " + ", ".join(f"0x{(k >> (8 * i)) & 0xFF:02x}" for i in range(n))
                       + f"   ; K[{t}]")
-    return header(p, frame) + f"""#include "mcucrypt/ns.h"
+    return header(p, frame, below, compact) + f"""#include "mcucrypt/ns.h"
 
-    .section .text.{p.name}_avr, "ax", @progbits
+    .section .text.{tag}_avr, "ax", @progbits
     .global {fn}
     .type {fn}, @function
 {fn}:
 {body}
     .size {fn}, . - {fn}
 
-    .section .progmem.data.{ktab}, "a", @progbits
+    .section .progmem.data.{ktab}, "a", @progbits{align}
     .type {ktab}, @object
 {ktab}:   ; K[0..{R - 1}], little-endian bytes (FIPS 180-4 4.2.{2 if n == 4 else 3})
 """ + "\n".join(kbytes) + f"\n    .size {ktab}, . - {ktab}\n"
 
 
-def header(p: Params, frame: int) -> str:
+def header(p: Params, frame: int, below: int, compact: bool) -> str:
     n = p.n
     word = "uint32_t" if n == 4 else "uint64_t"
+    impl = "avr-small" if compact else "avr-fast"
     keep = ("e, a and a^b stay in registers across rounds (three 4-register groups); the rest is scratch"
-            if p.keep else "nothing stays in registers across rounds: e and a are reloaded each round")
+            if p.keep and not compact else
+            "nothing stays in registers across rounds: e and a are reloaded each round")
+    if compact:
+        rounds = (f"one round in a loop: a..h at Y+0..Y+{8 * n - 1}, the new a stored below a by ST -Y (the ring slides\n"
+                  f" *             down a word a round into the {8 * n} bytes below it); every 8 rounds LD Y+ / STD Y+{8 * n - 1}\n"
+                  f" *             copies the 8 live words back up")
+        tech = ("one round in a loop over a sliding ring, K aligned so that ZL marks every 8th round")
+    else:
+        rounds = (f"Y+0..Y+{8 * n - 1} the ring a..h (round 8i+j: variable v in slot (v - j) mod 8)")
+        tech = "8 unrolled rounds over a ring of displacements"
     return f"""// SPDX-License-Identifier: MIT
 /* GENERATED by gen_sha2_avr.py - do not edit. {p.name.upper()} block function (FIPS 180-4) for the 8-bit
- * AVR (ATmega128; ATmega2560-safe: ELPM with RAMPZ, no assumption on the return address size), avr-fast.
+ * AVR (ATmega128; ATmega2560-safe: ELPM with RAMPZ, no assumption on the return address size), {impl}.
  *
  * C prototype:
  *   void MCU_FN({p.name}, blocks)({word} state[8], const uint8_t *in, size_t nblocks);
@@ -564,13 +602,14 @@ def header(p: Params, frame: int) -> str:
  * Register map
  *   r2..r25   words as {n}-register groups, allocated by the generator ({keep})
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
- *   Y         the frame: Y-8..Y-1 saved state/in pointers, block count and RAMPZ; Y+0..Y+{8 * n - 1} the ring
- *             a..h (round 8i+j: variable v in slot (v - j) mod 8); Y+{8 * n}.. W[0..{p.rounds - 1}]
+ *   Y         the frame: Y-{below}..Y-{below - 7} saved state/in pointers, block count and RAMPZ;
+ *             {rounds};
+ *             Y+{8 * n}.. W[0..{p.rounds - 1}]
  *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
  * Stack: {frame} bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
- * carry chains, 8 unrolled rounds over a ring of displacements, the schedule expanded before the rounds).
+ * carry chains, {tech}, the schedule expanded before the rounds).
  * Constant time: branches only on the block count and the public loop counters; every address is a
  * function of the pointers and the round number.
  */
@@ -579,8 +618,9 @@ def header(p: Params, frame: int) -> str:
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
-    return write_or_check({HERE / "sha256_avr.S": generate(SHA256), HERE / "sha512_avr.S": generate(SHA512)},
-                          check, __file__)
+    return write_or_check({HERE / "sha256_avr.S": generate(SHA256), HERE / "sha512_avr.S": generate(SHA512),
+                           HERE / "sha256_avr_small.S": generate(SHA256, compact=True),
+                           HERE / "sha512_avr_small.S": generate(SHA512, compact=True)}, check, __file__)
 
 
 if __name__ == "__main__":

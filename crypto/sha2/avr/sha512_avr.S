@@ -10,8 +10,9 @@
  * Register map
  *   r2..r25   words as 8-register groups, allocated by the generator (nothing stays in registers across rounds: e and a are reloaded each round)
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
- *   Y         the frame: Y-8..Y-1 saved state/in pointers, block count and RAMPZ; Y+0..Y+63 the ring
- *             a..h (round 8i+j: variable v in slot (v - j) mod 8); Y+64.. W[0..79]
+ *   Y         the frame: Y-8..Y-1 saved state/in pointers, block count and RAMPZ;
+ *             Y+0..Y+63 the ring a..h (round 8i+j: variable v in slot (v - j) mod 8);
+ *             Y+64.. W[0..79]
  *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
  * Stack: 712 bytes of frame + 18 saved registers + the return address.
@@ -49,7 +50,7 @@ MCU_FN(sha512, blocks):
     push r17
     push r28
     push r29
-    ; frame of 712 bytes: Y-8..Y-1 saved pointers, Y+0.. the ring a..h, then W[0..79]
+    ; frame of 712 bytes: Y-8.. saved pointers, Y+0.. the ring a..h, then W[0..79]
     in r28, 0x3d
     in r29, 0x3e
     subi r28, lo8(712)
