@@ -123,6 +123,11 @@ class Gen:
         self.free -= set(out)
         return out
 
+    def alloc_upper(self) -> int:
+        r = min(x for x in self.free if x >= 16)
+        self.free.discard(r)
+        return r
+
     def release(self, regs: list[int]) -> None:
         assert not (set(regs) & self.free)
         self.free |= set(regs)
@@ -182,9 +187,17 @@ class Gen:
     # -- Sigma / sigma
     def sigma(self, src: list[int], terms: tuple, preserve: bool) -> list[int]:
         """XOR of rotations/shifts of src; returns the accumulator's registers (byte i first). With
-        preserve=False src's registers are consumed (released)."""
+        preserve=False src's registers are consumed (released).
+
+        A chain is a list of events on one copy of src (the last chain works on src itself when src may
+        be consumed): ("step", fn, count) one-bit steps; ("xor", q, mode) XOR the chain's word, rotated
+        by 8q bytes, into the accumulator (the first such event creates the accumulator: by renaming
+        when it ends a chain on a copy, else by moves); ("xsrc",) XOR src into the chain's word.
+        Rotations of one direction share a chain; two at the same byte offset are one rotation of
+        (x ^ ROTR_d(x)); a right shift by s continues a right rotation chain that stops at or below s
+        (the bits that wrapped round are cleared with ANDI on the top byte)."""
         n = self.n
-        rot_chain = {"R": [], "L": []}
+        rot = {"R": [], "L": []}
         shifts = []
         zero_terms = []
         for kind, r in terms:
@@ -193,40 +206,72 @@ class Gen:
                 if s == 0:
                     zero_terms.append(q)
                 elif s <= 4:
-                    rot_chain["R"].append((s, q))
+                    rot["R"].append((s, q))
                 else:
-                    rot_chain["L"].append((8 - s, q + 1))
+                    rot["L"].append((8 - s, q + 1))
             else:
                 shifts.append((s, q))
-        chains = []     # (kind, [(steps, byteoffset)])
+        stepfn = {"R": self.rotr1, "L": self.rotl1}
+        chains: list[list[tuple]] = []
         for d in ("R", "L"):
-            if rot_chain[d]:
-                chains.append(("rot" + d, sorted(rot_chain[d])))
-        # single-term chains first (they hand their copy to the accumulator), shifts last
-        chains.sort(key=lambda c: len(c[1]))
+            terms_d = sorted(rot[d])
+            if not terms_d:
+                continue
+            ev: list[tuple] = []
+            if len(terms_d) == 2 and terms_d[0][1] == terms_d[1][1]:
+                (s1, q), (s2, _) = terms_d
+                ev = [("step", stepfn[d], s2 - s1), ("xsrc",), ("step", stepfn[d], s1), ("xor", q, "rot")]
+            else:
+                done = 0
+                for s, q in terms_d:
+                    ev += [("step", stepfn[d], s - done), ("xor", q, "rot")]
+                    done = s
+            chains.append(ev)
+        # single-event chains first (they hand their copy to the accumulator)
+        chains.sort(key=len)
         for s, q in shifts:
-            chains.append(("shrR", [(s, q)]) if s <= 4 else ("shrL", [(8 - s, q + 1)]))
+            if s <= 4:
+                right = [c for c in chains if c[0][1] == self.rotr1 and not any(e[0] == "xsrc" for e in c)]
+                top = sum(e[2] for e in right[0] if e[0] == "step") if right else None
+                if right and top <= s and len(chains) >= 2:
+                    right[0].extend([("step", self.shr1, s - top), ("xor", q, f"shrRm{s}")])
+                    chains.remove(right[0])         # last: it may run in place, and another chain
+                    chains.append(right[0])         # creates the accumulator
+                    continue
+                chains.append([("step", self.shr1, s), ("xor", q, "shrR")])
+            else:
+                chains.append([("clr",), ("step", self.shl1c, 8 - s), ("xor", q + 1, "shrL")])
         acc: list[int] | None = None
 
-        def xor_into(y: list[int], q: int, kind: str) -> None:
-            nonlocal acc
+        def xor_into(y: list[int], q: int, mode: str) -> None:
             # rotation by 8q: result byte i = y[(i + q) % n]; shifts: no wrap (r0 is the byte above)
             for i in range(n):
                 k = i + q
-                if kind.startswith("rot"):
+                if mode == "rot":
                     self.e(f"eor r{acc[i]}, r{y[k % n]}")
-                elif kind == "shrR":
+                elif mode == "shrR":
                     if k < n:
                         self.e(f"eor r{acc[i]}, r{y[k]}")
+                elif mode.startswith("shrRm"):     # top byte: clear the s bits that wrapped round
+                    if k < n - 1:
+                        self.e(f"eor r{acc[i]}, r{y[k]}")
+                    elif k == n - 1:
+                        top = y[k]
+                        if top < 16:
+                            top = self.alloc_upper()
+                            self.e(f"mov r{top}, r{y[k]}")
+                        self.e(f"andi r{top}, {0xFF >> int(mode[5:]):#04x}")
+                        self.e(f"eor r{acc[i]}, r{top}")
+                        if top != y[k]:
+                            self.release([top])
                 else:  # shrL: y has n+1 bytes, the top one r0
                     if k < n:
                         self.e(f"eor r{acc[i]}, r{y[k]}")
                     elif k == n:
                         self.e(f"eor r{acc[i]}, r0")
 
-        for ci, (kind, steps) in enumerate(chains):
-            last = ci == len(chains) - 1
-            in_place = last and not preserve
+        for ci, ev in enumerate(chains):
+            in_place = ci == len(chains) - 1 and not preserve
             if in_place:
                 y = src
                 if acc is not None:
@@ -236,28 +281,33 @@ class Gen:
             else:
                 y = self.alloc()
                 self.copy(y, src)
-            done = 0
-            if kind == "shrL":
-                self.e("clr r0")
-            for ti, (s, q) in enumerate(steps):
-                for _ in range(s - done):
-                    {"rotR": self.rotr1, "rotL": self.rotl1, "shrR": self.shr1, "shrL": self.shl1c}[kind](y)
-                done = s
-                final = ti == len(steps) - 1
-                if acc is None:
-                    assert kind.startswith("rot")
-                    if final and not in_place:
-                        acc = [y[(i + q) % n] for i in range(n)]      # renaming: no instruction
-                        y = None
-                    else:
-                        acc = self.alloc()
-                        for i in range(n):
-                            self.e(f"mov r{acc[i]}, r{y[(i + q) % n]}")
-                    for q0 in zero_terms:
-                        xor_into(src, q0, "rot")
-                    zero_terms = []
+            for ei, e in enumerate(ev):
+                if e[0] == "clr":
+                    self.e("clr r0")
+                elif e[0] == "step":
+                    for _ in range(e[2]):
+                        e[1](y)
+                elif e[0] == "xsrc":
+                    assert not in_place
+                    for i in range(n):
+                        self.e(f"eor r{y[i]}, r{src[i]}")
                 else:
-                    xor_into(y, q, kind)
+                    _, q, mode = e
+                    if acc is None:
+                        assert mode == "rot"
+                        if ei == len(ev) - 1 and not in_place:
+                            acc = [y[(i + q) % n] for i in range(n)]      # renaming: no instruction
+                            y = None
+                        else:
+                            acc = self.alloc()
+                            for i in range(n):
+                                self.e(f"mov r{acc[i]}, r{y[(i + q) % n]}")
+                        for q0 in zero_terms:
+                            assert not in_place
+                            xor_into(src, q0, "rot")
+                        zero_terms = []
+                    else:
+                        xor_into(y, q, mode)
             if y is not None and y is not src:
                 self.release(y)
         assert acc is not None and not zero_terms

@@ -118,26 +118,22 @@ MCU_FN(sha256, blocks):
     ror r7
     ror r6
     bld r9, 7
-    mov r10, r8
-    mov r11, r9
-    mov r12, r6
-    mov r13, r7
     bst r6, 0
     lsr r9
     ror r8
     ror r7
     ror r6
     bld r9, 7
+    eor r6, r2
+    eor r7, r3
+    eor r8, r4
+    eor r9, r5
     bst r6, 0
     lsr r9
     ror r8
     ror r7
     ror r6
     bld r9, 7
-    eor r10, r8
-    eor r11, r9
-    eor r12, r6
-    eor r13, r7
     lsr r5
     ror r4
     ror r3
@@ -146,78 +142,70 @@ MCU_FN(sha256, blocks):
     ror r4
     ror r3
     ror r2
-    eor r10, r3
-    eor r11, r4
-    eor r12, r5
+    eor r8, r3
+    eor r9, r4
+    eor r6, r5
     ldd r2, Z+0
-    add r10, r2
+    add r8, r2
     ldd r2, Z+1
-    adc r11, r2
+    adc r9, r2
     ldd r2, Z+2
-    adc r12, r2
+    adc r6, r2
     ldd r2, Z+3
-    adc r13, r2
+    adc r7, r2
     ld r2, X+
-    add r10, r2
+    add r8, r2
     ld r2, X+
-    adc r11, r2
+    adc r9, r2
     ld r2, X+
-    adc r12, r2
+    adc r6, r2
     ld r2, X+
-    adc r13, r2
+    adc r7, r2
     ld r2, X+
     ld r3, X+
     ld r4, X+
     ld r5, X+
-    movw r6, r2
-    movw r8, r4
-    bst r6, 0
-    lsr r9
-    ror r8
-    ror r7
-    ror r6
-    bld r9, 7
-    bst r6, 0
-    lsr r9
-    ror r8
-    ror r7
-    ror r6
-    bld r9, 7
-    movw r14, r2
-    movw r16, r4
-    lsl r14
-    rol r15
-    rol r16
-    rol r17
-    adc r14, r1
-    eor r8, r15
-    eor r9, r16
-    eor r6, r17
-    eor r7, r14
+    movw r10, r2
+    movw r12, r4
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    bst r2, 0
     lsr r5
     ror r4
     ror r3
     ror r2
+    bld r5, 7
+    bst r2, 0
     lsr r5
     ror r4
     ror r3
     ror r2
+    bld r5, 7
+    eor r11, r4
+    eor r12, r5
+    eor r13, r2
+    eor r10, r3
     lsr r5
     ror r4
     ror r3
     ror r2
-    eor r8, r2
-    eor r9, r3
-    eor r6, r4
-    eor r7, r5
-    add r10, r8
-    adc r11, r9
-    adc r12, r6
-    adc r13, r7
-    std Z+28, r10
-    std Z+29, r11
-    std Z+30, r12
-    std Z+31, r13
+    eor r11, r2
+    eor r12, r3
+    eor r13, r4
+    mov r16, r5
+    andi r16, 0x1f
+    eor r10, r16
+    add r8, r11
+    adc r9, r12
+    adc r6, r13
+    adc r7, r10
+    std Z+28, r8
+    std Z+29, r9
+    std Z+30, r6
+    std Z+31, r7
     sbiw r26, 4
     adiw r30, 4
     ldd r18, Y+0
