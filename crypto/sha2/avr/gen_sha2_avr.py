@@ -458,20 +458,60 @@ def generate(p: Params, compact: bool = False) -> str:
     def slot(v: int, j: int) -> int:
         return ((v - j) % 8) * n
 
-    E = A = M = None
+    E = A = M = F = None
     if keep:
-        E, A, M = g.alloc(), g.alloc(), g.alloc()
+        E, F, A, M = g.alloc(), g.alloc(), g.alloc(), g.alloc()
         for i in range(n):
             g.e(f"ldd r{E[i]}, Y+{slot(4, 0) + i}")
+            g.e(f"ldd r{F[i]}, Y+{slot(5, 0) + i}")
             g.e(f"ldd r{A[i]}, Y+{slot(0, 0) + i}")
         for i in range(n):          # the first round's b ^ c
             g.e(f"ldd r{M[i]}, Y+{slot(1, 0) + i}")
             g.e(f"ldd r0, Y+{slot(2, 0) + i}")
             g.e(f"eor r{M[i]}, r0")
-        canon = (list(E), list(A), list(M))
+        canon = (list(E), list(F), list(A), list(M))
     g.label(f".L{tag}_rounds")
     for j in range(1 if compact else 8):
         g.c(f"round 8i+{j}: a at Y+{slot(0, j)}, e at Y+{slot(4, j)}, h at Y+{slot(7, j)}")
+        if keep:
+            # e, f, a and M = b ^ c in registers. T2 first: Sigma0(a) + Maj(a, b, c), with
+            # Maj = b ^ ((a ^ b) & (b ^ c)) and this round's a ^ b the next round's M
+            U = g.sigma(A, p.big0, preserve=True)
+            X2 = g.alloc()
+            for i in range(n):
+                g.e(f"ldd r0, Y+{slot(1, j) + i}")
+                g.e(f"mov r{X2[i]}, r{A[i]}")
+                g.e(f"eor r{X2[i]}, r0")
+                g.e(f"and r{M[i]}, r{X2[i]}")
+                g.e(f"eor r{M[i]}, r0")
+                g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{M[i]}")
+            g.release(M)
+            g.release(A)
+            M = X2
+            # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; Ch = g ^ (e & (f ^ g)) in f's registers
+            # (this round's e is the next round's f)
+            S = g.sigma(E, p.big1, preserve=True)
+            for i in range(n):
+                g.e(f"ldd r0, Y+{slot(6, j) + i}")
+                g.e(f"eor r{F[i]}, r0")
+                g.e(f"and r{F[i]}, r{E[i]}")
+                g.e(f"eor r{F[i]}, r0")
+                g.e(f"{'add' if i == 0 else 'adc'} r{S[i]}, r{F[i]}")
+            g.release(F)
+            g.add_bytes(S, lambda i, t: g.e(f"ldd r{t}, Y+{slot(7, j) + i}"))     # + h
+            g.add_bytes(S, lambda i, t: g.e(f"ld r{t}, X+"))                       # + W[t]
+            g.add_bytes(S, lambda i, t: g.e(f"elpm r{t}, Z+"))                     # + K[t]
+            NE = g.alloc()          # e' = d + T1, into d's place
+            for i in range(n):
+                g.e(f"ldd r{NE[i]}, Y+{slot(3, j) + i}")
+                g.e(f"{'add' if i == 0 else 'adc'} r{NE[i]}, r{S[i]}")
+                g.e(f"std Y+{slot(3, j) + i}, r{NE[i]}")
+            for i in range(n):      # a' = T1 + T2, into h's place
+                g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{S[i]}")
+                g.e(f"std Y+{slot(7, j) + i}, r{U[i]}")
+            g.release(S)
+            F, E, A = E, NE, U
+            continue
         if E is None:
             E = g.alloc()
             for i in range(n):
@@ -542,8 +582,8 @@ def generate(p: Params, compact: bool = False) -> str:
             A = E = None
     if keep:
         g.c("registers back to the loop's assignment")
-        g.permute(canon[0] + canon[1] + canon[2], E + A + M)
-        E, A, M = canon
+        g.permute(canon[0] + canon[1] + canon[2] + canon[3], E + F + A + M)
+        E, F, A, M = canon
     hi = min(r for r in g.free if r >= 16)
     if compact:
         g.c("every 8 rounds (K's address a multiple of 8 words: the table is aligned) the ring's 8 words go")
@@ -629,7 +669,7 @@ def header(p: Params, frame: int, below: int, compact: bool) -> str:
     n = p.n
     word = "uint32_t" if n == 4 else "uint64_t"
     impl = "avr-small" if compact else "avr-fast"
-    keep = ("e, a and a^b stay in registers across rounds (three 4-register groups); the rest is scratch"
+    keep = ("e, f, a and a^b stay in registers across rounds (four 4-register groups); the rest is scratch"
             if p.keep and not compact else
             "nothing stays in registers across rounds: e and a are reloaded each round")
     if compact:

@@ -8,7 +8,7 @@
  *   any alignment; nblocks may be 0.
  *
  * Register map
- *   r2..r25   words as 4-register groups, allocated by the generator (e, a and a^b stay in registers across rounds (three 4-register groups); the rest is scratch)
+ *   r2..r25   words as 4-register groups, allocated by the generator (e, f, a and a^b stay in registers across rounds (four 4-register groups); the rest is scratch)
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
  *   Y         the frame: Y-8..Y-1 saved state/in pointers, block count and RAMPZ;
  *             Y+0..Y+31 the ring a..h (round 8i+j: variable v in slot (v - j) mod 8);
@@ -288,299 +288,199 @@ MCU_FN(sha256, blocks):
     ldi r30, lo8(sha256_avr_k)
     ldi r31, hi8(sha256_avr_k)
     ldd r2, Y+16
-    ldd r6, Y+0
+    ldd r6, Y+20
+    ldd r10, Y+0
     ldd r3, Y+17
-    ldd r7, Y+1
+    ldd r7, Y+21
+    ldd r11, Y+1
     ldd r4, Y+18
-    ldd r8, Y+2
+    ldd r8, Y+22
+    ldd r12, Y+2
     ldd r5, Y+19
-    ldd r9, Y+3
-    ldd r10, Y+4
+    ldd r9, Y+23
+    ldd r13, Y+3
+    ldd r14, Y+4
     ldd r0, Y+8
-    eor r10, r0
-    ldd r11, Y+5
+    eor r14, r0
+    ldd r15, Y+5
     ldd r0, Y+9
-    eor r11, r0
-    ldd r12, Y+6
+    eor r15, r0
+    ldd r16, Y+6
     ldd r0, Y+10
-    eor r12, r0
-    ldd r13, Y+7
+    eor r16, r0
+    ldd r17, Y+7
     ldd r0, Y+11
-    eor r13, r0
+    eor r17, r0
 .Lsha256_rounds:
     ; round 8i+0: a at Y+0, e at Y+16, h at Y+28
+    movw r18, r10
+    movw r20, r12
+    bst r18, 0
+    lsr r21
+    ror r20
+    ror r19
+    ror r18
+    bld r21, 7
+    bst r18, 0
+    lsr r21
+    ror r20
+    ror r19
+    ror r18
+    bld r21, 7
+    movw r22, r10
+    movw r24, r12
+    lsl r22
+    rol r23
+    rol r24
+    rol r25
+    adc r22, r1
+    lsl r22
+    rol r23
+    rol r24
+    rol r25
+    adc r22, r1
+    eor r18, r25
+    eor r19, r22
+    eor r20, r23
+    eor r21, r24
+    lsl r22
+    rol r23
+    rol r24
+    rol r25
+    adc r22, r1
+    eor r18, r24
+    eor r19, r25
+    eor r20, r22
+    eor r21, r23
+    ldd r0, Y+4
+    mov r22, r10
+    eor r22, r0
+    and r14, r22
+    eor r14, r0
+    add r18, r14
+    ldd r0, Y+5
+    mov r23, r11
+    eor r23, r0
+    and r15, r23
+    eor r15, r0
+    adc r19, r15
+    ldd r0, Y+6
+    mov r24, r12
+    eor r24, r0
+    and r16, r24
+    eor r16, r0
+    adc r20, r16
+    ldd r0, Y+7
+    mov r25, r13
+    eor r25, r0
+    and r17, r25
+    eor r17, r0
+    adc r21, r17
+    movw r10, r2
+    movw r12, r4
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
     movw r14, r2
     movw r16, r4
-    lsl r14
-    rol r15
-    rol r16
-    rol r17
-    adc r14, r1
-    lsl r14
-    rol r15
-    rol r16
-    rol r17
-    adc r14, r1
-    movw r18, r2
-    movw r20, r4
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    eor r15, r21
-    eor r16, r18
-    eor r17, r19
-    eor r14, r20
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    eor r15, r19
-    eor r16, r20
-    eor r17, r21
-    eor r14, r18
-    ldd r18, Y+20
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r11, r17
+    eor r12, r14
+    eor r13, r15
+    eor r10, r16
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r11, r15
+    eor r12, r16
+    eor r13, r17
+    eor r10, r14
     ldd r0, Y+24
-    eor r18, r0
-    and r18, r2
-    eor r18, r0
-    add r15, r18
-    ldd r18, Y+21
+    eor r6, r0
+    and r6, r2
+    eor r6, r0
+    add r11, r6
     ldd r0, Y+25
-    eor r18, r0
-    and r18, r3
-    eor r18, r0
-    adc r16, r18
-    ldd r18, Y+22
+    eor r7, r0
+    and r7, r3
+    eor r7, r0
+    adc r12, r7
     ldd r0, Y+26
-    eor r18, r0
-    and r18, r4
-    eor r18, r0
-    adc r17, r18
-    ldd r18, Y+23
+    eor r8, r0
+    and r8, r4
+    eor r8, r0
+    adc r13, r8
     ldd r0, Y+27
-    eor r18, r0
-    and r18, r5
-    eor r18, r0
-    adc r14, r18
-    ldd r18, Y+28
-    add r15, r18
-    ldd r18, Y+29
-    adc r16, r18
-    ldd r18, Y+30
-    adc r17, r18
-    ldd r18, Y+31
-    adc r14, r18
-    ld r18, X+
-    add r15, r18
-    ld r18, X+
-    adc r16, r18
-    ld r18, X+
-    adc r17, r18
-    ld r18, X+
-    adc r14, r18
-    elpm r18, Z+
-    add r15, r18
-    elpm r18, Z+
-    adc r16, r18
-    elpm r18, Z+
-    adc r17, r18
-    elpm r18, Z+
-    adc r14, r18
-    ldd r2, Y+12
-    add r2, r15
-    std Y+12, r2
-    ldd r3, Y+13
-    adc r3, r16
-    std Y+13, r3
-    ldd r4, Y+14
-    adc r4, r17
-    std Y+14, r4
-    ldd r5, Y+15
-    adc r5, r14
-    std Y+15, r5
-    movw r18, r6
-    movw r20, r8
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    movw r22, r6
-    movw r24, r8
-    lsl r22
-    rol r23
-    rol r24
-    rol r25
-    adc r22, r1
-    lsl r22
-    rol r23
-    rol r24
-    rol r25
-    adc r22, r1
-    eor r18, r25
-    eor r19, r22
-    eor r20, r23
-    eor r21, r24
-    lsl r22
-    rol r23
-    rol r24
-    rol r25
-    adc r22, r1
-    eor r18, r24
-    eor r19, r25
-    eor r20, r22
-    eor r21, r23
-    ldd r0, Y+4
-    mov r22, r6
-    eor r22, r0
-    and r10, r22
-    eor r10, r0
-    add r18, r10
-    ldd r0, Y+5
-    mov r23, r7
-    eor r23, r0
-    and r11, r23
-    eor r11, r0
-    adc r19, r11
-    ldd r0, Y+6
-    mov r24, r8
-    eor r24, r0
-    and r12, r24
-    eor r12, r0
-    adc r20, r12
-    ldd r0, Y+7
-    mov r25, r9
-    eor r25, r0
-    and r13, r25
-    eor r13, r0
-    adc r21, r13
-    add r18, r15
+    eor r9, r0
+    and r9, r5
+    eor r9, r0
+    adc r10, r9
+    ldd r6, Y+28
+    add r11, r6
+    ldd r6, Y+29
+    adc r12, r6
+    ldd r6, Y+30
+    adc r13, r6
+    ldd r6, Y+31
+    adc r10, r6
+    ld r6, X+
+    add r11, r6
+    ld r6, X+
+    adc r12, r6
+    ld r6, X+
+    adc r13, r6
+    ld r6, X+
+    adc r10, r6
+    elpm r6, Z+
+    add r11, r6
+    elpm r6, Z+
+    adc r12, r6
+    elpm r6, Z+
+    adc r13, r6
+    elpm r6, Z+
+    adc r10, r6
+    ldd r6, Y+12
+    add r6, r11
+    std Y+12, r6
+    ldd r7, Y+13
+    adc r7, r12
+    std Y+13, r7
+    ldd r8, Y+14
+    adc r8, r13
+    std Y+14, r8
+    ldd r9, Y+15
+    adc r9, r10
+    std Y+15, r9
+    add r18, r11
     std Y+28, r18
-    adc r19, r16
+    adc r19, r12
     std Y+29, r19
-    adc r20, r17
+    adc r20, r13
     std Y+30, r20
-    adc r21, r14
+    adc r21, r10
     std Y+31, r21
     ; round 8i+1: a at Y+28, e at Y+12, h at Y+24
-    movw r6, r2
-    movw r8, r4
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    movw r10, r2
-    movw r12, r4
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    eor r7, r13
-    eor r8, r10
-    eor r9, r11
-    eor r6, r12
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    eor r7, r11
-    eor r8, r12
-    eor r9, r13
-    eor r6, r10
-    ldd r10, Y+16
-    ldd r0, Y+20
-    eor r10, r0
-    and r10, r2
-    eor r10, r0
-    add r7, r10
-    ldd r10, Y+17
-    ldd r0, Y+21
-    eor r10, r0
-    and r10, r3
-    eor r10, r0
-    adc r8, r10
-    ldd r10, Y+18
-    ldd r0, Y+22
-    eor r10, r0
-    and r10, r4
-    eor r10, r0
-    adc r9, r10
-    ldd r10, Y+19
-    ldd r0, Y+23
-    eor r10, r0
-    and r10, r5
-    eor r10, r0
-    adc r6, r10
-    ldd r10, Y+24
-    add r7, r10
-    ldd r10, Y+25
-    adc r8, r10
-    ldd r10, Y+26
-    adc r9, r10
-    ldd r10, Y+27
-    adc r6, r10
-    ld r10, X+
-    add r7, r10
-    ld r10, X+
-    adc r8, r10
-    ld r10, X+
-    adc r9, r10
-    ld r10, X+
-    adc r6, r10
-    elpm r10, Z+
-    add r7, r10
-    elpm r10, Z+
-    adc r8, r10
-    elpm r10, Z+
-    adc r9, r10
-    elpm r10, Z+
-    adc r6, r10
-    ldd r2, Y+8
-    add r2, r7
-    std Y+8, r2
-    ldd r3, Y+9
-    adc r3, r8
-    std Y+9, r3
-    ldd r4, Y+10
-    adc r4, r9
-    std Y+10, r4
-    ldd r5, Y+11
-    adc r5, r6
-    std Y+11, r5
     movw r10, r18
     movw r12, r20
     bst r10, 0
@@ -644,115 +544,111 @@ MCU_FN(sha256, blocks):
     and r25, r17
     eor r25, r0
     adc r13, r25
-    add r10, r7
+    movw r18, r6
+    movw r20, r8
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    movw r22, r6
+    movw r24, r8
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    eor r19, r25
+    eor r20, r22
+    eor r21, r23
+    eor r18, r24
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    eor r19, r23
+    eor r20, r24
+    eor r21, r25
+    eor r18, r22
+    ldd r0, Y+20
+    eor r2, r0
+    and r2, r6
+    eor r2, r0
+    add r19, r2
+    ldd r0, Y+21
+    eor r3, r0
+    and r3, r7
+    eor r3, r0
+    adc r20, r3
+    ldd r0, Y+22
+    eor r4, r0
+    and r4, r8
+    eor r4, r0
+    adc r21, r4
+    ldd r0, Y+23
+    eor r5, r0
+    and r5, r9
+    eor r5, r0
+    adc r18, r5
+    ldd r2, Y+24
+    add r19, r2
+    ldd r2, Y+25
+    adc r20, r2
+    ldd r2, Y+26
+    adc r21, r2
+    ldd r2, Y+27
+    adc r18, r2
+    ld r2, X+
+    add r19, r2
+    ld r2, X+
+    adc r20, r2
+    ld r2, X+
+    adc r21, r2
+    ld r2, X+
+    adc r18, r2
+    elpm r2, Z+
+    add r19, r2
+    elpm r2, Z+
+    adc r20, r2
+    elpm r2, Z+
+    adc r21, r2
+    elpm r2, Z+
+    adc r18, r2
+    ldd r2, Y+8
+    add r2, r19
+    std Y+8, r2
+    ldd r3, Y+9
+    adc r3, r20
+    std Y+9, r3
+    ldd r4, Y+10
+    adc r4, r21
+    std Y+10, r4
+    ldd r5, Y+11
+    adc r5, r18
+    std Y+11, r5
+    add r10, r19
     std Y+24, r10
-    adc r11, r8
+    adc r11, r20
     std Y+25, r11
-    adc r12, r9
+    adc r12, r21
     std Y+26, r12
-    adc r13, r6
+    adc r13, r18
     std Y+27, r13
     ; round 8i+2: a at Y+24, e at Y+8, h at Y+20
-    movw r6, r2
-    movw r8, r4
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    movw r18, r2
-    movw r20, r4
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    eor r7, r21
-    eor r8, r18
-    eor r9, r19
-    eor r6, r20
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    eor r7, r19
-    eor r8, r20
-    eor r9, r21
-    eor r6, r18
-    ldd r18, Y+12
-    ldd r0, Y+16
-    eor r18, r0
-    and r18, r2
-    eor r18, r0
-    add r7, r18
-    ldd r18, Y+13
-    ldd r0, Y+17
-    eor r18, r0
-    and r18, r3
-    eor r18, r0
-    adc r8, r18
-    ldd r18, Y+14
-    ldd r0, Y+18
-    eor r18, r0
-    and r18, r4
-    eor r18, r0
-    adc r9, r18
-    ldd r18, Y+15
-    ldd r0, Y+19
-    eor r18, r0
-    and r18, r5
-    eor r18, r0
-    adc r6, r18
-    ldd r18, Y+20
-    add r7, r18
-    ldd r18, Y+21
-    adc r8, r18
-    ldd r18, Y+22
-    adc r9, r18
-    ldd r18, Y+23
-    adc r6, r18
-    ld r18, X+
-    add r7, r18
-    ld r18, X+
-    adc r8, r18
-    ld r18, X+
-    adc r9, r18
-    ld r18, X+
-    adc r6, r18
-    elpm r18, Z+
-    add r7, r18
-    elpm r18, Z+
-    adc r8, r18
-    elpm r18, Z+
-    adc r9, r18
-    elpm r18, Z+
-    adc r6, r18
-    ldd r2, Y+4
-    add r2, r7
-    std Y+4, r2
-    ldd r3, Y+5
-    adc r3, r8
-    std Y+5, r3
-    ldd r4, Y+6
-    adc r4, r9
-    std Y+6, r4
-    ldd r5, Y+7
-    adc r5, r6
-    std Y+7, r5
     movw r18, r10
     movw r20, r12
     bst r18, 0
@@ -816,115 +712,111 @@ MCU_FN(sha256, blocks):
     and r17, r25
     eor r17, r0
     adc r21, r17
-    add r18, r7
-    std Y+20, r18
-    adc r19, r8
-    std Y+21, r19
-    adc r20, r9
-    std Y+22, r20
-    adc r21, r6
-    std Y+23, r21
-    ; round 8i+3: a at Y+20, e at Y+4, h at Y+16
-    movw r6, r2
-    movw r8, r4
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
     movw r10, r2
     movw r12, r4
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    eor r7, r13
-    eor r8, r10
-    eor r9, r11
-    eor r6, r12
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    eor r7, r11
-    eor r8, r12
-    eor r9, r13
-    eor r6, r10
-    ldd r10, Y+8
-    ldd r0, Y+12
-    eor r10, r0
-    and r10, r2
-    eor r10, r0
-    add r7, r10
-    ldd r10, Y+9
-    ldd r0, Y+13
-    eor r10, r0
-    and r10, r3
-    eor r10, r0
-    adc r8, r10
-    ldd r10, Y+10
-    ldd r0, Y+14
-    eor r10, r0
-    and r10, r4
-    eor r10, r0
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    movw r14, r2
+    movw r16, r4
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r11, r17
+    eor r12, r14
+    eor r13, r15
+    eor r10, r16
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r11, r15
+    eor r12, r16
+    eor r13, r17
+    eor r10, r14
+    ldd r0, Y+16
+    eor r6, r0
+    and r6, r2
+    eor r6, r0
+    add r11, r6
+    ldd r0, Y+17
+    eor r7, r0
+    and r7, r3
+    eor r7, r0
+    adc r12, r7
+    ldd r0, Y+18
+    eor r8, r0
+    and r8, r4
+    eor r8, r0
+    adc r13, r8
+    ldd r0, Y+19
+    eor r9, r0
+    and r9, r5
+    eor r9, r0
+    adc r10, r9
+    ldd r6, Y+20
+    add r11, r6
+    ldd r6, Y+21
+    adc r12, r6
+    ldd r6, Y+22
+    adc r13, r6
+    ldd r6, Y+23
+    adc r10, r6
+    ld r6, X+
+    add r11, r6
+    ld r6, X+
+    adc r12, r6
+    ld r6, X+
+    adc r13, r6
+    ld r6, X+
+    adc r10, r6
+    elpm r6, Z+
+    add r11, r6
+    elpm r6, Z+
+    adc r12, r6
+    elpm r6, Z+
+    adc r13, r6
+    elpm r6, Z+
+    adc r10, r6
+    ldd r6, Y+4
+    add r6, r11
+    std Y+4, r6
+    ldd r7, Y+5
+    adc r7, r12
+    std Y+5, r7
+    ldd r8, Y+6
+    adc r8, r13
+    std Y+6, r8
+    ldd r9, Y+7
     adc r9, r10
-    ldd r10, Y+11
-    ldd r0, Y+15
-    eor r10, r0
-    and r10, r5
-    eor r10, r0
-    adc r6, r10
-    ldd r10, Y+16
-    add r7, r10
-    ldd r10, Y+17
-    adc r8, r10
-    ldd r10, Y+18
-    adc r9, r10
-    ldd r10, Y+19
-    adc r6, r10
-    ld r10, X+
-    add r7, r10
-    ld r10, X+
-    adc r8, r10
-    ld r10, X+
-    adc r9, r10
-    ld r10, X+
-    adc r6, r10
-    elpm r10, Z+
-    add r7, r10
-    elpm r10, Z+
-    adc r8, r10
-    elpm r10, Z+
-    adc r9, r10
-    elpm r10, Z+
-    adc r6, r10
-    ldd r2, Y+0
-    add r2, r7
-    std Y+0, r2
-    ldd r3, Y+1
-    adc r3, r8
-    std Y+1, r3
-    ldd r4, Y+2
-    adc r4, r9
-    std Y+2, r4
-    ldd r5, Y+3
-    adc r5, r6
-    std Y+3, r5
+    std Y+7, r9
+    add r18, r11
+    std Y+20, r18
+    adc r19, r12
+    std Y+21, r19
+    adc r20, r13
+    std Y+22, r20
+    adc r21, r10
+    std Y+23, r21
+    ; round 8i+3: a at Y+20, e at Y+4, h at Y+16
     movw r10, r18
     movw r12, r20
     bst r10, 0
@@ -988,115 +880,111 @@ MCU_FN(sha256, blocks):
     and r25, r17
     eor r25, r0
     adc r13, r25
-    add r10, r7
+    movw r18, r6
+    movw r20, r8
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    movw r22, r6
+    movw r24, r8
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    eor r19, r25
+    eor r20, r22
+    eor r21, r23
+    eor r18, r24
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    eor r19, r23
+    eor r20, r24
+    eor r21, r25
+    eor r18, r22
+    ldd r0, Y+12
+    eor r2, r0
+    and r2, r6
+    eor r2, r0
+    add r19, r2
+    ldd r0, Y+13
+    eor r3, r0
+    and r3, r7
+    eor r3, r0
+    adc r20, r3
+    ldd r0, Y+14
+    eor r4, r0
+    and r4, r8
+    eor r4, r0
+    adc r21, r4
+    ldd r0, Y+15
+    eor r5, r0
+    and r5, r9
+    eor r5, r0
+    adc r18, r5
+    ldd r2, Y+16
+    add r19, r2
+    ldd r2, Y+17
+    adc r20, r2
+    ldd r2, Y+18
+    adc r21, r2
+    ldd r2, Y+19
+    adc r18, r2
+    ld r2, X+
+    add r19, r2
+    ld r2, X+
+    adc r20, r2
+    ld r2, X+
+    adc r21, r2
+    ld r2, X+
+    adc r18, r2
+    elpm r2, Z+
+    add r19, r2
+    elpm r2, Z+
+    adc r20, r2
+    elpm r2, Z+
+    adc r21, r2
+    elpm r2, Z+
+    adc r18, r2
+    ldd r2, Y+0
+    add r2, r19
+    std Y+0, r2
+    ldd r3, Y+1
+    adc r3, r20
+    std Y+1, r3
+    ldd r4, Y+2
+    adc r4, r21
+    std Y+2, r4
+    ldd r5, Y+3
+    adc r5, r18
+    std Y+3, r5
+    add r10, r19
     std Y+16, r10
-    adc r11, r8
+    adc r11, r20
     std Y+17, r11
-    adc r12, r9
+    adc r12, r21
     std Y+18, r12
-    adc r13, r6
+    adc r13, r18
     std Y+19, r13
     ; round 8i+4: a at Y+16, e at Y+0, h at Y+12
-    movw r6, r2
-    movw r8, r4
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    movw r18, r2
-    movw r20, r4
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    eor r7, r21
-    eor r8, r18
-    eor r9, r19
-    eor r6, r20
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    eor r7, r19
-    eor r8, r20
-    eor r9, r21
-    eor r6, r18
-    ldd r18, Y+4
-    ldd r0, Y+8
-    eor r18, r0
-    and r18, r2
-    eor r18, r0
-    add r7, r18
-    ldd r18, Y+5
-    ldd r0, Y+9
-    eor r18, r0
-    and r18, r3
-    eor r18, r0
-    adc r8, r18
-    ldd r18, Y+6
-    ldd r0, Y+10
-    eor r18, r0
-    and r18, r4
-    eor r18, r0
-    adc r9, r18
-    ldd r18, Y+7
-    ldd r0, Y+11
-    eor r18, r0
-    and r18, r5
-    eor r18, r0
-    adc r6, r18
-    ldd r18, Y+12
-    add r7, r18
-    ldd r18, Y+13
-    adc r8, r18
-    ldd r18, Y+14
-    adc r9, r18
-    ldd r18, Y+15
-    adc r6, r18
-    ld r18, X+
-    add r7, r18
-    ld r18, X+
-    adc r8, r18
-    ld r18, X+
-    adc r9, r18
-    ld r18, X+
-    adc r6, r18
-    elpm r18, Z+
-    add r7, r18
-    elpm r18, Z+
-    adc r8, r18
-    elpm r18, Z+
-    adc r9, r18
-    elpm r18, Z+
-    adc r6, r18
-    ldd r2, Y+28
-    add r2, r7
-    std Y+28, r2
-    ldd r3, Y+29
-    adc r3, r8
-    std Y+29, r3
-    ldd r4, Y+30
-    adc r4, r9
-    std Y+30, r4
-    ldd r5, Y+31
-    adc r5, r6
-    std Y+31, r5
     movw r18, r10
     movw r20, r12
     bst r18, 0
@@ -1160,115 +1048,111 @@ MCU_FN(sha256, blocks):
     and r17, r25
     eor r17, r0
     adc r21, r17
-    add r18, r7
-    std Y+12, r18
-    adc r19, r8
-    std Y+13, r19
-    adc r20, r9
-    std Y+14, r20
-    adc r21, r6
-    std Y+15, r21
-    ; round 8i+5: a at Y+12, e at Y+28, h at Y+8
-    movw r6, r2
-    movw r8, r4
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
     movw r10, r2
     movw r12, r4
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    eor r7, r13
-    eor r8, r10
-    eor r9, r11
-    eor r6, r12
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    eor r7, r11
-    eor r8, r12
-    eor r9, r13
-    eor r6, r10
-    ldd r10, Y+0
-    ldd r0, Y+4
-    eor r10, r0
-    and r10, r2
-    eor r10, r0
-    add r7, r10
-    ldd r10, Y+1
-    ldd r0, Y+5
-    eor r10, r0
-    and r10, r3
-    eor r10, r0
-    adc r8, r10
-    ldd r10, Y+2
-    ldd r0, Y+6
-    eor r10, r0
-    and r10, r4
-    eor r10, r0
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    movw r14, r2
+    movw r16, r4
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r11, r17
+    eor r12, r14
+    eor r13, r15
+    eor r10, r16
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r11, r15
+    eor r12, r16
+    eor r13, r17
+    eor r10, r14
+    ldd r0, Y+8
+    eor r6, r0
+    and r6, r2
+    eor r6, r0
+    add r11, r6
+    ldd r0, Y+9
+    eor r7, r0
+    and r7, r3
+    eor r7, r0
+    adc r12, r7
+    ldd r0, Y+10
+    eor r8, r0
+    and r8, r4
+    eor r8, r0
+    adc r13, r8
+    ldd r0, Y+11
+    eor r9, r0
+    and r9, r5
+    eor r9, r0
+    adc r10, r9
+    ldd r6, Y+12
+    add r11, r6
+    ldd r6, Y+13
+    adc r12, r6
+    ldd r6, Y+14
+    adc r13, r6
+    ldd r6, Y+15
+    adc r10, r6
+    ld r6, X+
+    add r11, r6
+    ld r6, X+
+    adc r12, r6
+    ld r6, X+
+    adc r13, r6
+    ld r6, X+
+    adc r10, r6
+    elpm r6, Z+
+    add r11, r6
+    elpm r6, Z+
+    adc r12, r6
+    elpm r6, Z+
+    adc r13, r6
+    elpm r6, Z+
+    adc r10, r6
+    ldd r6, Y+28
+    add r6, r11
+    std Y+28, r6
+    ldd r7, Y+29
+    adc r7, r12
+    std Y+29, r7
+    ldd r8, Y+30
+    adc r8, r13
+    std Y+30, r8
+    ldd r9, Y+31
     adc r9, r10
-    ldd r10, Y+3
-    ldd r0, Y+7
-    eor r10, r0
-    and r10, r5
-    eor r10, r0
-    adc r6, r10
-    ldd r10, Y+8
-    add r7, r10
-    ldd r10, Y+9
-    adc r8, r10
-    ldd r10, Y+10
-    adc r9, r10
-    ldd r10, Y+11
-    adc r6, r10
-    ld r10, X+
-    add r7, r10
-    ld r10, X+
-    adc r8, r10
-    ld r10, X+
-    adc r9, r10
-    ld r10, X+
-    adc r6, r10
-    elpm r10, Z+
-    add r7, r10
-    elpm r10, Z+
-    adc r8, r10
-    elpm r10, Z+
-    adc r9, r10
-    elpm r10, Z+
-    adc r6, r10
-    ldd r2, Y+24
-    add r2, r7
-    std Y+24, r2
-    ldd r3, Y+25
-    adc r3, r8
-    std Y+25, r3
-    ldd r4, Y+26
-    adc r4, r9
-    std Y+26, r4
-    ldd r5, Y+27
-    adc r5, r6
-    std Y+27, r5
+    std Y+31, r9
+    add r18, r11
+    std Y+12, r18
+    adc r19, r12
+    std Y+13, r19
+    adc r20, r13
+    std Y+14, r20
+    adc r21, r10
+    std Y+15, r21
+    ; round 8i+5: a at Y+12, e at Y+28, h at Y+8
     movw r10, r18
     movw r12, r20
     bst r10, 0
@@ -1332,115 +1216,111 @@ MCU_FN(sha256, blocks):
     and r25, r17
     eor r25, r0
     adc r13, r25
-    add r10, r7
+    movw r18, r6
+    movw r20, r8
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    movw r22, r6
+    movw r24, r8
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    eor r19, r25
+    eor r20, r22
+    eor r21, r23
+    eor r18, r24
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    eor r19, r23
+    eor r20, r24
+    eor r21, r25
+    eor r18, r22
+    ldd r0, Y+4
+    eor r2, r0
+    and r2, r6
+    eor r2, r0
+    add r19, r2
+    ldd r0, Y+5
+    eor r3, r0
+    and r3, r7
+    eor r3, r0
+    adc r20, r3
+    ldd r0, Y+6
+    eor r4, r0
+    and r4, r8
+    eor r4, r0
+    adc r21, r4
+    ldd r0, Y+7
+    eor r5, r0
+    and r5, r9
+    eor r5, r0
+    adc r18, r5
+    ldd r2, Y+8
+    add r19, r2
+    ldd r2, Y+9
+    adc r20, r2
+    ldd r2, Y+10
+    adc r21, r2
+    ldd r2, Y+11
+    adc r18, r2
+    ld r2, X+
+    add r19, r2
+    ld r2, X+
+    adc r20, r2
+    ld r2, X+
+    adc r21, r2
+    ld r2, X+
+    adc r18, r2
+    elpm r2, Z+
+    add r19, r2
+    elpm r2, Z+
+    adc r20, r2
+    elpm r2, Z+
+    adc r21, r2
+    elpm r2, Z+
+    adc r18, r2
+    ldd r2, Y+24
+    add r2, r19
+    std Y+24, r2
+    ldd r3, Y+25
+    adc r3, r20
+    std Y+25, r3
+    ldd r4, Y+26
+    adc r4, r21
+    std Y+26, r4
+    ldd r5, Y+27
+    adc r5, r18
+    std Y+27, r5
+    add r10, r19
     std Y+8, r10
-    adc r11, r8
+    adc r11, r20
     std Y+9, r11
-    adc r12, r9
+    adc r12, r21
     std Y+10, r12
-    adc r13, r6
+    adc r13, r18
     std Y+11, r13
     ; round 8i+6: a at Y+8, e at Y+24, h at Y+4
-    movw r6, r2
-    movw r8, r4
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    movw r18, r2
-    movw r20, r4
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    eor r7, r21
-    eor r8, r18
-    eor r9, r19
-    eor r6, r20
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    bst r18, 0
-    lsr r21
-    ror r20
-    ror r19
-    ror r18
-    bld r21, 7
-    eor r7, r19
-    eor r8, r20
-    eor r9, r21
-    eor r6, r18
-    ldd r18, Y+28
-    ldd r0, Y+0
-    eor r18, r0
-    and r18, r2
-    eor r18, r0
-    add r7, r18
-    ldd r18, Y+29
-    ldd r0, Y+1
-    eor r18, r0
-    and r18, r3
-    eor r18, r0
-    adc r8, r18
-    ldd r18, Y+30
-    ldd r0, Y+2
-    eor r18, r0
-    and r18, r4
-    eor r18, r0
-    adc r9, r18
-    ldd r18, Y+31
-    ldd r0, Y+3
-    eor r18, r0
-    and r18, r5
-    eor r18, r0
-    adc r6, r18
-    ldd r18, Y+4
-    add r7, r18
-    ldd r18, Y+5
-    adc r8, r18
-    ldd r18, Y+6
-    adc r9, r18
-    ldd r18, Y+7
-    adc r6, r18
-    ld r18, X+
-    add r7, r18
-    ld r18, X+
-    adc r8, r18
-    ld r18, X+
-    adc r9, r18
-    ld r18, X+
-    adc r6, r18
-    elpm r18, Z+
-    add r7, r18
-    elpm r18, Z+
-    adc r8, r18
-    elpm r18, Z+
-    adc r9, r18
-    elpm r18, Z+
-    adc r6, r18
-    ldd r2, Y+20
-    add r2, r7
-    std Y+20, r2
-    ldd r3, Y+21
-    adc r3, r8
-    std Y+21, r3
-    ldd r4, Y+22
-    adc r4, r9
-    std Y+22, r4
-    ldd r5, Y+23
-    adc r5, r6
-    std Y+23, r5
     movw r18, r10
     movw r20, r12
     bst r18, 0
@@ -1504,115 +1384,111 @@ MCU_FN(sha256, blocks):
     and r17, r25
     eor r17, r0
     adc r21, r17
-    add r18, r7
-    std Y+4, r18
-    adc r19, r8
-    std Y+5, r19
-    adc r20, r9
-    std Y+6, r20
-    adc r21, r6
-    std Y+7, r21
-    ; round 8i+7: a at Y+4, e at Y+20, h at Y+0
-    movw r6, r2
-    movw r8, r4
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
-    lsl r6
-    rol r7
-    rol r8
-    rol r9
-    adc r6, r1
     movw r10, r2
     movw r12, r4
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    eor r7, r13
-    eor r8, r10
-    eor r9, r11
-    eor r6, r12
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    bst r10, 0
-    lsr r13
-    ror r12
-    ror r11
-    ror r10
-    bld r13, 7
-    eor r7, r11
-    eor r8, r12
-    eor r9, r13
-    eor r6, r10
-    ldd r10, Y+24
-    ldd r0, Y+28
-    eor r10, r0
-    and r10, r2
-    eor r10, r0
-    add r7, r10
-    ldd r10, Y+25
-    ldd r0, Y+29
-    eor r10, r0
-    and r10, r3
-    eor r10, r0
-    adc r8, r10
-    ldd r10, Y+26
-    ldd r0, Y+30
-    eor r10, r0
-    and r10, r4
-    eor r10, r0
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    movw r14, r2
+    movw r16, r4
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r11, r17
+    eor r12, r14
+    eor r13, r15
+    eor r10, r16
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r11, r15
+    eor r12, r16
+    eor r13, r17
+    eor r10, r14
+    ldd r0, Y+0
+    eor r6, r0
+    and r6, r2
+    eor r6, r0
+    add r11, r6
+    ldd r0, Y+1
+    eor r7, r0
+    and r7, r3
+    eor r7, r0
+    adc r12, r7
+    ldd r0, Y+2
+    eor r8, r0
+    and r8, r4
+    eor r8, r0
+    adc r13, r8
+    ldd r0, Y+3
+    eor r9, r0
+    and r9, r5
+    eor r9, r0
+    adc r10, r9
+    ldd r6, Y+4
+    add r11, r6
+    ldd r6, Y+5
+    adc r12, r6
+    ldd r6, Y+6
+    adc r13, r6
+    ldd r6, Y+7
+    adc r10, r6
+    ld r6, X+
+    add r11, r6
+    ld r6, X+
+    adc r12, r6
+    ld r6, X+
+    adc r13, r6
+    ld r6, X+
+    adc r10, r6
+    elpm r6, Z+
+    add r11, r6
+    elpm r6, Z+
+    adc r12, r6
+    elpm r6, Z+
+    adc r13, r6
+    elpm r6, Z+
+    adc r10, r6
+    ldd r6, Y+20
+    add r6, r11
+    std Y+20, r6
+    ldd r7, Y+21
+    adc r7, r12
+    std Y+21, r7
+    ldd r8, Y+22
+    adc r8, r13
+    std Y+22, r8
+    ldd r9, Y+23
     adc r9, r10
-    ldd r10, Y+27
-    ldd r0, Y+31
-    eor r10, r0
-    and r10, r5
-    eor r10, r0
-    adc r6, r10
-    ldd r10, Y+0
-    add r7, r10
-    ldd r10, Y+1
-    adc r8, r10
-    ldd r10, Y+2
-    adc r9, r10
-    ldd r10, Y+3
-    adc r6, r10
-    ld r10, X+
-    add r7, r10
-    ld r10, X+
-    adc r8, r10
-    ld r10, X+
-    adc r9, r10
-    ld r10, X+
-    adc r6, r10
-    elpm r10, Z+
-    add r7, r10
-    elpm r10, Z+
-    adc r8, r10
-    elpm r10, Z+
-    adc r9, r10
-    elpm r10, Z+
-    adc r6, r10
-    ldd r2, Y+16
-    add r2, r7
-    std Y+16, r2
-    ldd r3, Y+17
-    adc r3, r8
-    std Y+17, r3
-    ldd r4, Y+18
-    adc r4, r9
-    std Y+18, r4
-    ldd r5, Y+19
-    adc r5, r6
-    std Y+19, r5
+    std Y+23, r9
+    add r18, r11
+    std Y+4, r18
+    adc r19, r12
+    std Y+5, r19
+    adc r20, r13
+    std Y+6, r20
+    adc r21, r10
+    std Y+7, r21
+    ; round 8i+7: a at Y+4, e at Y+20, h at Y+0
     movw r10, r18
     movw r12, r20
     bst r10, 0
@@ -1676,23 +1552,111 @@ MCU_FN(sha256, blocks):
     and r25, r17
     eor r25, r0
     adc r13, r25
-    add r10, r7
+    movw r18, r6
+    movw r20, r8
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    lsl r18
+    rol r19
+    rol r20
+    rol r21
+    adc r18, r1
+    movw r22, r6
+    movw r24, r8
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    eor r19, r25
+    eor r20, r22
+    eor r21, r23
+    eor r18, r24
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    bst r22, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    bld r25, 7
+    eor r19, r23
+    eor r20, r24
+    eor r21, r25
+    eor r18, r22
+    ldd r0, Y+28
+    eor r2, r0
+    and r2, r6
+    eor r2, r0
+    add r19, r2
+    ldd r0, Y+29
+    eor r3, r0
+    and r3, r7
+    eor r3, r0
+    adc r20, r3
+    ldd r0, Y+30
+    eor r4, r0
+    and r4, r8
+    eor r4, r0
+    adc r21, r4
+    ldd r0, Y+31
+    eor r5, r0
+    and r5, r9
+    eor r5, r0
+    adc r18, r5
+    ldd r2, Y+0
+    add r19, r2
+    ldd r2, Y+1
+    adc r20, r2
+    ldd r2, Y+2
+    adc r21, r2
+    ldd r2, Y+3
+    adc r18, r2
+    ld r2, X+
+    add r19, r2
+    ld r2, X+
+    adc r20, r2
+    ld r2, X+
+    adc r21, r2
+    ld r2, X+
+    adc r18, r2
+    elpm r2, Z+
+    add r19, r2
+    elpm r2, Z+
+    adc r20, r2
+    elpm r2, Z+
+    adc r21, r2
+    elpm r2, Z+
+    adc r18, r2
+    ldd r2, Y+16
+    add r2, r19
+    std Y+16, r2
+    ldd r3, Y+17
+    adc r3, r20
+    std Y+17, r3
+    ldd r4, Y+18
+    adc r4, r21
+    std Y+18, r4
+    ldd r5, Y+19
+    adc r5, r18
+    std Y+19, r5
+    add r10, r19
     std Y+0, r10
-    adc r11, r8
+    adc r11, r20
     std Y+1, r11
-    adc r12, r9
+    adc r12, r21
     std Y+2, r12
-    adc r13, r6
+    adc r13, r18
     std Y+3, r13
     ; registers back to the loop's assignment
-    mov r6, r10
-    mov r7, r11
-    mov r8, r12
-    mov r9, r13
-    mov r10, r14
-    mov r11, r15
-    mov r12, r16
-    mov r13, r17
     cpi r30, lo8(sha256_avr_k + 256)
     ldi r18, hi8(sha256_avr_k + 256)
     cpc r31, r18
