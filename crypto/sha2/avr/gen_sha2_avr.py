@@ -213,6 +213,19 @@ class Gen:
                 shifts.append((s, q))
         stepfn = {"R": self.rotr1, "L": self.rotl1}
         chains: list[list[tuple]] = []
+        merged = None
+        left_shifts = [(8 - s, q + 1) for s, q in shifts if s > 4]
+        if rot["L"] and left_shifts:
+            # left rotations and a left shift in one chain of plain shifts that catch the bits leaving
+            # the top in r0: after k steps ROTL_k(x) = y with r0 ORed (= XORed) into byte 0
+            evs = sorted([(k, q, "rotc") for k, q in rot["L"]] + [(k, q, "shrL") for k, q in left_shifts])
+            merged = [("clr",)]
+            done = 0
+            for k, q, mode in evs:
+                merged += [("step", self.shl1c, k - done), ("xor", q, mode)]
+                done = k
+            rot["L"] = []
+            shifts = [(s, q) for s, q in shifts if s <= 4]
         for d in ("R", "L"):
             terms_d = sorted(rot[d])
             if not terms_d:
@@ -241,6 +254,8 @@ class Gen:
                 chains.append([("step", self.shr1, s), ("xor", q, "shrR")])
             else:
                 chains.append([("clr",), ("step", self.shl1c, 8 - s), ("xor", q + 1, "shrL")])
+        if merged is not None:
+            chains.append(merged)
         acc: list[int] | None = None
 
         def xor_into(y: list[int], q: int, mode: str) -> None:
@@ -249,6 +264,10 @@ class Gen:
                 k = i + q
                 if mode == "rot":
                     self.e(f"eor r{acc[i]}, r{y[k % n]}")
+                elif mode == "rotc":              # y plus the caught bits r0 in byte 0
+                    self.e(f"eor r{acc[i]}, r{y[k % n]}")
+                    if k % n == 0:
+                        self.e(f"eor r{acc[i]}, r0")
                 elif mode == "shrR":
                     if k < n:
                         self.e(f"eor r{acc[i]}, r{y[k]}")

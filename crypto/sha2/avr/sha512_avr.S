@@ -156,45 +156,6 @@ MCU_FN(sha512, blocks):
     ror r11
     ror r10
     bld r17, 7
-    movw r18, r2
-    movw r20, r4
-    movw r22, r6
-    movw r24, r8
-    lsl r18
-    rol r19
-    rol r20
-    rol r21
-    rol r22
-    rol r23
-    rol r24
-    rol r25
-    adc r18, r1
-    lsl r18
-    rol r19
-    rol r20
-    rol r21
-    rol r22
-    rol r23
-    rol r24
-    rol r25
-    adc r18, r1
-    lsl r18
-    rol r19
-    rol r20
-    rol r21
-    rol r22
-    rol r23
-    rol r24
-    rol r25
-    adc r18, r1
-    eor r12, r18
-    eor r13, r19
-    eor r14, r20
-    eor r15, r21
-    eor r16, r22
-    eor r17, r23
-    eor r10, r24
-    eor r11, r25
     clr r0
     lsl r2
     rol r3
@@ -222,6 +183,24 @@ MCU_FN(sha512, blocks):
     eor r17, r8
     eor r10, r9
     eor r11, r0
+    lsl r2
+    rol r3
+    rol r4
+    rol r5
+    rol r6
+    rol r7
+    rol r8
+    rol r9
+    rol r0
+    eor r12, r2
+    eor r12, r0
+    eor r13, r3
+    eor r14, r4
+    eor r15, r5
+    eor r16, r6
+    eor r17, r7
+    eor r10, r8
+    eor r11, r9
     ldd r2, Z+0
     add r12, r2
     ldd r2, Z+1
