@@ -430,8 +430,14 @@ def generate(p: Params, compact: bool = False) -> str:
     addi(26, W0)
     g.e("movw r30, r28")
     addi(30, W0 + 9 * n)
-    g.e(f"ldi r18, {R - 16}")
-    g.e("std Y+0, r18")
+    # the counter: r25 where the words leave a register free (N = 4), else the ring's first byte
+    cnt = 25 if n == 4 else None
+    if cnt is not None:
+        g.free.discard(cnt)
+        g.e(f"ldi r{cnt}, {R - 16}")
+    else:
+        g.e(f"ldi r18, {R - 16}")
+        g.e("std Y+0, r18")
     g.label(f".L{tag}_sched")
     x = g.alloc()
     for i in range(n):
@@ -449,12 +455,16 @@ def generate(p: Params, compact: bool = False) -> str:
         g.e(f"std Z+{7 * n + i}, r{s[i]}")
     g.release(s)
     g.release(s0)
-    assert g.free == set(Gen.POOL)
     g.e(f"sbiw r26, {n}")
     g.e(f"adiw r30, {n}")
-    g.e("ldd r18, Y+0")
-    g.e("dec r18")
-    g.e("std Y+0, r18")
+    if cnt is not None:
+        g.free.add(cnt)
+        g.e(f"dec r{cnt}")
+    else:
+        g.e("ldd r18, Y+0")
+        g.e("dec r18")
+        g.e("std Y+0, r18")
+    assert g.free == set(Gen.POOL)
     g.e("breq 1f")
     g.e(f"rjmp .L{tag}_sched")
     g.label("1")

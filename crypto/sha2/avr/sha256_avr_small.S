@@ -103,8 +103,7 @@ MCU_FN(sha256, blocks):
     movw r30, r28
     subi r30, lo8(-68)
     sbci r31, hi8(-68)
-    ldi r18, 48
-    std Y+0, r18
+    ldi r25, 48
 .Lsha256_small_sched:
     ldd r2, Z+20
     ldd r3, Z+21
@@ -208,9 +207,7 @@ MCU_FN(sha256, blocks):
     std Z+31, r7
     sbiw r26, 4
     adiw r30, 4
-    ldd r18, Y+0
-    dec r18
-    std Y+0, r18
+    dec r25
     breq 1f
     rjmp .Lsha256_small_sched
 1:
